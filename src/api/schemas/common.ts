@@ -1,0 +1,31 @@
+import {z} from 'zod'
+
+/**
+ * The gateway's answers vary (gateway-notes.md): fields come and go, types drift between
+ * versions. Record schemas are loose objects so unknown fields pass through to --json untouched,
+ * and every field the contract names is optional and nullable unless gw cannot work without it.
+ */
+export const maybe = <T extends z.ZodType>(schema: T) => schema.nullish()
+
+export const looseString = maybe(z.string())
+export const looseBoolean = maybe(z.boolean())
+export const looseInt = maybe(z.number().int())
+/** Older responses send `authorization` as an integer, newer ones as a string. */
+export const stringOrNumber = maybe(z.union([z.string(), z.number()]))
+
+export const Envelope = z.looseObject({
+  successful: z.boolean(),
+  response: z.unknown().optional(),
+  errors: z.array(z.string()).optional().default([]),
+  test: z.boolean().optional(),
+})
+export type Envelope = z.infer<typeof Envelope>
+
+/** How a table shows one field of a record. */
+export interface Column {
+  label: string
+  field: string
+  format?: 'money' | 'outcome' | 'date' | 'boolean'
+}
+
+export const MM_YYYY = /^(0[1-9]|1[0-2])\/\d{4}$/

@@ -1,0 +1,56 @@
+import {z} from 'zod'
+import {type Column, looseBoolean, looseString, maybe, stringOrNumber} from './common.js'
+
+export const Purchase = z.looseObject({
+  id: looseString,
+  authorization: stringOrNumber,
+  card_number: looseString,
+  card_holder: looseString,
+  card_expiry: looseString,
+  card_token: looseString,
+  amount: maybe(z.number()),
+  decimal_amount: maybe(z.number()),
+  successful: looseBoolean,
+  authorized: looseBoolean,
+  message: looseString,
+  reference: looseString,
+  currency: looseString,
+  settlement_date: looseString,
+  transaction_date: looseString,
+  source: looseString,
+})
+export type Purchase = z.infer<typeof Purchase>
+
+/** Either the card details group or card_token (a token or alias), per the contract §2.3. */
+export const PurchaseCreate = z.object({
+  amount: z.number().int(),
+  reference: z.string(),
+  currency: z.string().optional(),
+  customer_ip: z.string().optional(),
+  card_holder: z.string().optional(),
+  card_number: z.string().optional(),
+  card_expiry: z.string().optional(),
+  cvv: z.string().optional(),
+  card_token: z.string().optional(),
+})
+export type PurchaseCreate = z.infer<typeof PurchaseCreate>
+
+/** The contract names the outcome `successful`; some responses call it `authorized`. */
+export function isApproved(record: {successful?: boolean | null; authorized?: boolean | null}): boolean {
+  return (record.successful ?? record.authorized) === true
+}
+
+export const purchaseColumns: Column[] = [
+  {label: 'Id', field: 'id'},
+  {label: 'Outcome', field: 'message', format: 'outcome'},
+  {label: 'Amount', field: 'amount', format: 'money'},
+  {label: 'Reference', field: 'reference'},
+  {label: 'Authorization', field: 'authorization'},
+  {label: 'Card holder', field: 'card_holder'},
+  {label: 'Card number', field: 'card_number'},
+  {label: 'Expiry', field: 'card_expiry', format: 'date'},
+  {label: 'Card token', field: 'card_token'},
+  {label: 'Transaction date', field: 'transaction_date'},
+  {label: 'Settlement date', field: 'settlement_date'},
+  {label: 'Source', field: 'source'},
+]
