@@ -45,3 +45,18 @@ export const cardColumns: Column[] = [
   {label: 'Country', field: 'card_country'},
   {label: 'Transactions', field: 'transaction_count'},
 ]
+
+/** The Luhn checksum every card number carries; shared by gw's local checks and its local gateway. */
+export function luhnValid(digits: string): boolean {
+  if (!/^\d{12,19}$/.test(digits)) return false
+  let sum = 0
+  for (let i = 0; i < digits.length; i++) {
+    let digit = Number(digits[digits.length - 1 - i])
+    if (i % 2 === 1) {
+      digit *= 2
+      if (digit > 9) digit -= 9
+    }
+    sum += digit
+  }
+  return sum % 10 === 0
+}

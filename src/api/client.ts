@@ -1,0 +1,242 @@
+import {Agent, request} from 'undici'
+import type {z} from 'zod'
+import {DeclinedError, GatewayError, GwError, OutcomeUnknownError} from '../errors.js'
+import {redactText} from '../output/mask.js'
+import {buildPath, type Endpoint, endpoints} from './endpoints.js'
+import {errorFromResponse, parseEnvelope, type RawResponse} from './responses.js'
+import {backoffMs, classifyFailure, RETRYABLE_STATUSES, shouldRetry} from './retry.js'
+import {isApproved} from './schemas/purchase.js'
+
+export interface ClientOptions {
+  baseUrl: string
+  username: string
+  token: string
+  userAgent: string
+  connectTimeoutMs?: number
+  responseTimeoutMs?: number
+  /** Receives one line per request and response with --verbose; secrets already redacted. */
+  log?: (line: string) => void
+  /** Receives what the user should know about recovery (a lost answer found by reference). */
+  notice?: (line: string) => void
+  sleep?: (ms: number) => Promise<void>
+}
+
+export interface SendOptions {
+  params?: Record<string, string>
+  body?: unknown
+  query?: Record<string, string | number | undefined>
+}
+
+/** The money-moving request in flight, so an interruption can say what to check. */
+export interface InFlight {
+  noun: string
+  reference: string
+  getCommand: string
+}
+
+type GwRecord = Record<string, unknown>
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000
+// The gateway may take 30 s to process; official libraries wait 50–60 s.
+export const DEFAULT_RESPONSE_TIMEOUT_MS = 60_000
+
+export class GatewayClient {
+  readonly baseUrl: string
+  inFlight?: InFlight
+  private readonly agent: Agent
+  private readonly authorization: string
+  private readonly sleep: (ms: number) => Promise<void>
+
+  readonly cards = {
+    tokenize: (body: z.infer<typeof endpoints.cards.tokenize.body>) => this.send(endpoints.cards.tokenize, {body}),
+    get: (token: string) => this.send(endpoints.cards.get, {params: {token}}),
+    update: (token: string, body: z.infer<typeof endpoints.cards.update.body>) =>
+      this.send(endpoints.cards.update, {params: {token}, body}),
+  }
+
+  readonly purchases = {
+    create: (body: z.infer<typeof endpoints.purchases.create.body>) => this.send(endpoints.purchases.create, {body}),
+    get: (idOrReference: string) => this.send(endpoints.purchases.get, {params: {id: idOrReference}}),
+  }
+
+  readonly refunds = {
+    create: (body: z.infer<typeof endpoints.refunds.create.body>) => this.send(endpoints.refunds.create, {body}),
+    get: (idOrReference: string) => this.send(endpoints.refunds.get, {params: {id: idOrReference}}),
+  }
+
+  constructor(private readonly options: ClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '')
+    const responseTimeout = options.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS
+    this.agent = new Agent({
+      connect: {timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS},
+      headersTimeout: responseTimeout,
+      bodyTimeout: responseTimeout,
+      keepAliveTimeout: 10_000,
+    })
+    this.authorization = 'Basic ' + Buffer.from(`${options.username}:${options.token}`).toString('base64')
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)))
+  }
+
+  /** Ends the keep-alive sockets so a one-shot command exits as soon as its work is done. */
+  async close(): Promise<void> {
+    await this.agent.destroy()
+  }
+
+  async send<Res extends z.ZodType>(endpoint: Endpoint<Res>, options: SendOptions = {}): Promise<z.infer<Res> & GwRecord> {
+    const body = endpoint.body && options.body !== undefined ? endpoint.body.parse(options.body) : options.body
+    const path = buildPath(endpoint.path, options.params) + queryString(options.query)
+    const money = endpoint.movesMoney
+    const reference = money && typeof (body as {reference?: unknown})?.reference === 'string' ? (body as {reference: string}).reference : undefined
+    if (money && reference !== undefined) this.inFlight = {noun: money.noun, reference, getCommand: money.getCommand}
+    try {
+      const raw = await this.exchange(endpoint, path, body)
+      if (money && reference !== undefined && RETRYABLE_STATUSES.has(raw.status)) {
+        // A proxy's 502/504 after the request went in says nothing about whether the charge happened.
+        return await this.recover(endpoint, reference, `the gateway answered HTTP ${raw.status}`)
+      }
+      return this.readRecord(endpoint, raw)
+    } catch (err) {
+      if (err instanceof LostAnswer) {
+        if (money && reference !== undefined) return await this.recover(endpoint, reference, err.message)
+        throw new GatewayError('network', `No answer from ${this.baseUrl}: ${err.message}`, {
+          hint: 'The request may have reached the gateway; check before repeating it.',
+        })
+      }
+      throw err
+    } finally {
+      this.inFlight = undefined
+    }
+  }
+
+  private readRecord<Res extends z.ZodType>(endpoint: Endpoint<Res>, raw: RawResponse): z.infer<Res> & GwRecord {
+    const envelope = parseEnvelope(raw)
+    const error = errorFromResponse(raw, envelope)
+    if (error) throw error
+    const parsed = endpoint.response.safeParse(envelope.response)
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]
+      throw new GatewayError('unreadable', `The gateway's ${endpoint.method} ${endpoint.path} answer could not be read: ${issue?.path.join('.') || 'response'}: ${issue?.message}`, {
+        status: raw.status,
+        requestId: raw.requestId,
+      })
+    }
+    // The gateway's own object, not zod's copy: --json must show every field in the order it came.
+    const record = envelope.response as z.infer<Res> & GwRecord
+    if (endpoint.movesMoney && !isApproved(record)) {
+      const reason = typeof record.message === 'string' && record.message ? record.message : 'Declined'
+      throw new DeclinedError(`${capitalize(endpoint.movesMoney.noun)} declined: ${reason}`, {
+        status: raw.status,
+        requestId: raw.requestId,
+        messages: [reason],
+        record,
+      })
+    }
+    return record
+  }
+
+  /** Sends once; retries only what shouldRetry allows (reads), throwing LostAnswer when no answer came. */
+  private async exchange(endpoint: Endpoint, path: string, body: unknown): Promise<RawResponse> {
+    const url = this.baseUrl + path
+    const payload = body === undefined ? undefined : JSON.stringify(body)
+    for (let attempt = 0; ; attempt++) {
+      const started = performance.now()
+      this.options.log?.(`> ${endpoint.method} ${url}${payload ? ' ' + redactText(payload) : ''}`)
+      let raw: RawResponse
+      try {
+        const response = await request(url, {
+          method: endpoint.method,
+          dispatcher: this.agent,
+          headers: {
+            authorization: this.authorization,
+            accept: 'application/json',
+            'user-agent': this.options.userAgent,
+            ...(payload === undefined ? {} : {'content-type': 'application/json'}),
+          },
+          body: payload,
+        })
+        const requestId = header(response.headers['x-request-id'])
+        raw = {status: response.statusCode, requestId, text: await response.body.text()}
+      } catch (err) {
+        const failure = classifyFailure(err)
+        const elapsed = Math.round(performance.now() - started)
+        this.options.log?.(`< ${endpoint.method} ${url} failed after ${elapsed} ms: ${describe(err)}`)
+        if (shouldRetry({method: endpoint.method, attempt, failure})) {
+          await this.sleep(backoffMs(attempt))
+          continue
+        }
+        if (failure === 'not_sent') {
+          throw new GatewayError('network', `Could not reach the gateway at ${this.baseUrl}: ${describe(err)}`, {
+            hint: 'Nothing was sent. Check the base URL of the profile in force and that the gateway is up (gw sandbox status for the local one).',
+          })
+        }
+        throw new LostAnswer(describe(err))
+      }
+      const elapsed = Math.round(performance.now() - started)
+      this.options.log?.(`< ${raw.status} ${endpoint.method} ${url} ${elapsed} ms request-id ${raw.requestId ?? '-'} ${redactText(raw.text)}`)
+      if (shouldRetry({method: endpoint.method, attempt, status: raw.status})) {
+        await this.sleep(backoffMs(attempt))
+        continue
+      }
+      return raw
+    }
+  }
+
+  /** design.md §5: the answer was lost, so ask the gateway what it has under the reference. */
+  private async recover<Res extends z.ZodType>(endpoint: Endpoint<Res>, reference: string, why: string): Promise<z.infer<Res> & GwRecord> {
+    const money = endpoint.movesMoney!
+    const check = `${money.getCommand} ${shellQuote(reference)}`
+    this.options.notice?.(`No answer to the ${money.noun} (${why}); looking reference ${reference} up at the gateway.`)
+    let raw: RawResponse
+    try {
+      raw = await this.exchange(money.lookup, buildPath(money.lookup.path, {id: reference}), undefined)
+    } catch (err) {
+      throw new OutcomeUnknownError(`The ${money.noun} was sent but no answer came back (${why}), and looking it up failed too: ${err instanceof Error ? err.message : String(err)}`, {
+        hint: `Do not send it again until you have checked: ${check}`,
+      })
+    }
+    if (raw.status === 404) {
+      throw new OutcomeUnknownError(`The ${money.noun} was sent but no answer came back (${why}), and the gateway has no ${money.noun} with reference ${reference} yet; it may still be processing.`, {
+        status: raw.status,
+        requestId: raw.requestId,
+        hint: `Do not send it again until you have checked: ${check}`,
+      })
+    }
+    try {
+      const record = this.readRecord({...endpoint, response: money.lookup.response}, raw)
+      this.options.notice?.(`Found the ${money.noun} by its reference: the gateway processed it once.`)
+      return record
+    } catch (err) {
+      if (err instanceof DeclinedError) throw err
+      throw new OutcomeUnknownError(`The ${money.noun} was sent but no answer came back (${why}), and its look-up gave: ${err instanceof GwError ? err.message : String(err)}`, {
+        hint: `Do not send it again until you have checked: ${check}`,
+      })
+    }
+  }
+}
+
+/** No answer came back after the request may have reached the gateway. */
+class LostAnswer extends Error {}
+
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value
+}
+
+function queryString(query: SendOptions['query']): string {
+  if (!query) return ''
+  const pairs = Object.entries(query).filter((pair): pair is [string, string | number] => pair[1] !== undefined)
+  return pairs.length === 0 ? '' : '?' + new URLSearchParams(pairs.map(([k, v]): [string, string] => [k, String(v)])).toString()
+}
+
+function describe(err: unknown): string {
+  const code = (err as {code?: string})?.code
+  const message = err instanceof Error ? err.message : String(err)
+  return code && !message.includes(code) ? `${message} (${code})` : message
+}
+
+function capitalize(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1)
+}
+
+function shellQuote(value: string): string {
+  return /^[\w.:@/-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`
+}

@@ -1,0 +1,64 @@
+import type {HttpMethod} from './endpoints.js'
+
+export const MAX_RETRIES = 3
+
+/** What a transport failure means for whether the gateway may have acted on the request. */
+export type FailureClass = 'not_sent' | 'maybe_processed'
+
+// The connection never opened: the gateway cannot have seen the request.
+const NOT_SENT_CODES = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ERR_INVALID_URL',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_HAS_EXPIRED',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+])
+
+export function errorCode(err: unknown): string | undefined {
+  let current: unknown = err
+  // undici and node nest the useful code in `cause`; follow it a few levels.
+  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
+    const code = (current as {code?: unknown}).code
+    if (typeof code === 'string') return code
+    current = (current as {cause?: unknown}).cause
+  }
+  return undefined
+}
+
+export function classifyFailure(err: unknown): FailureClass {
+  const code = errorCode(err)
+  // Anything after the connection opened (reset, headers or body timeout, socket closed) may
+  // have reached the gateway, which processes a purchase even if we never read the answer.
+  return code !== undefined && NOT_SENT_CODES.has(code) ? 'not_sent' : 'maybe_processed'
+}
+
+/** 502/503/504 come from proxies and overloaded front ends: worth another try for a read. */
+export const RETRYABLE_STATUSES = new Set([502, 503, 504])
+
+export interface RetryInput {
+  method: HttpMethod
+  attempt: number
+  status?: number
+  failure?: FailureClass
+}
+
+export function shouldRetry({method, attempt, status, failure}: RetryInput): boolean {
+  // Never repeat anything but a read: a repeated POST could charge a card twice (design.md §5).
+  if (method !== 'GET') return false
+  // Bounded, so a gateway that is down fails in seconds rather than hanging a script.
+  if (attempt >= MAX_RETRIES) return false
+  if (status !== undefined) return RETRYABLE_STATUSES.has(status)
+  return failure !== undefined
+}
+
+/** Exponential backoff with full jitter, so many clients retrying do not arrive in step. */
+export function backoffMs(attempt: number, baseMs = 200, capMs = 2000, random: () => number = Math.random): number {
+  const ceiling = Math.min(capMs, baseMs * 2 ** attempt)
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2)
+}

@@ -1,0 +1,51 @@
+import {chmod, mkdir, readFile, rename, writeFile} from 'node:fs/promises'
+import {join} from 'node:path'
+import {UsageError} from '../errors.js'
+
+export type Environment = 'sandbox' | 'live'
+
+export interface Profile {
+  environment: Environment
+  baseUrl: string
+  username: string
+  readOnly?: boolean
+}
+
+/** config.json in oclif's configDir: profiles and which one is active. Never a secret. */
+export interface Config {
+  activeProfile?: string
+  profiles: Record<string, Profile>
+}
+
+export const configFile = (configDir: string) => join(configDir, 'config.json')
+
+export async function loadConfig(configDir: string): Promise<Config> {
+  const path = configFile(configDir)
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {profiles: {}}
+    throw err
+  }
+  try {
+    const parsed = JSON.parse(text) as Partial<Config>
+    return {activeProfile: parsed.activeProfile, profiles: parsed.profiles ?? {}}
+  } catch {
+    throw new UsageError(`${path} is not valid JSON`, 'Fix or remove the file; gw sandbox start writes a fresh local profile.')
+  }
+}
+
+export async function saveConfig(configDir: string, config: Config): Promise<void> {
+  await writePrivateFile(configFile(configDir), JSON.stringify(config, null, 2) + '\n')
+}
+
+/** Writes atomically with mode 0600, so a crash never leaves half a file and no one else can read it. */
+export async function writePrivateFile(path: string, text: string): Promise<void> {
+  const dir = join(path, '..')
+  await mkdir(dir, {recursive: true, mode: 0o700})
+  const temp = `${path}.${process.pid}.tmp`
+  await writeFile(temp, text, {mode: 0o600})
+  await chmod(temp, 0o600)
+  await rename(temp, path)
+}

@@ -1,0 +1,82 @@
+import {AuthError, UsageError} from '../errors.js'
+import {type Environment, loadConfig, type Profile} from './config.js'
+import type {TokenStore} from './token-store.js'
+
+export const LOCAL_GATEWAY_URL = 'http://127.0.0.1:8787'
+
+export type CredentialSource = 'flag' | 'GW_PROFILE' | 'environment' | 'active'
+
+export interface Credentials {
+  baseUrl: string
+  username: string
+  token: string
+  environment: Environment
+  profileName?: string
+  profile?: Profile
+  source: CredentialSource
+  connectTimeoutMs?: number
+  responseTimeoutMs?: number
+}
+
+const NO_CREDENTIALS_HINT =
+  'Start the local gateway with `gw sandbox start --detach` (it sets up a profile), or set GW_USERNAME and GW_TOKEN (and GW_BASE_URL).'
+
+/**
+ * design.md §6: --profile, then GW_PROFILE, then GW_USERNAME/GW_TOKEN from the environment,
+ * then the active profile. Environment credentials beat the active profile so CI never picks up
+ * whatever profile a machine happens to have active.
+ */
+export async function resolveCredentials(options: {
+  profileFlag?: string
+  env: NodeJS.ProcessEnv
+  configDir: string
+  tokens: TokenStore
+}): Promise<Credentials> {
+  const {env} = options
+  const timeouts = {
+    connectTimeoutMs: timeoutFromEnv(env, 'GW_CONNECT_TIMEOUT_MS'),
+    responseTimeoutMs: timeoutFromEnv(env, 'GW_RESPONSE_TIMEOUT_MS'),
+  }
+  const named = options.profileFlag ? {name: options.profileFlag, source: 'flag' as const} : env.GW_PROFILE ? {name: env.GW_PROFILE, source: 'GW_PROFILE' as const} : undefined
+  if (!named && (env.GW_USERNAME || env.GW_TOKEN)) {
+    if (!env.GW_USERNAME || !env.GW_TOKEN) {
+      throw new AuthError(`${env.GW_USERNAME ? 'GW_TOKEN' : 'GW_USERNAME'} is not set`, {hint: 'Set both GW_USERNAME and GW_TOKEN, or neither to use a profile.'})
+    }
+    return {
+      baseUrl: env.GW_BASE_URL || LOCAL_GATEWAY_URL,
+      username: env.GW_USERNAME,
+      token: env.GW_TOKEN,
+      environment: env.GW_ENVIRONMENT === 'live' ? 'live' : 'sandbox',
+      source: 'environment',
+      ...timeouts,
+    }
+  }
+  const config = await loadConfig(options.configDir)
+  const name = named?.name ?? config.activeProfile
+  if (!name) throw new AuthError('No credentials: no profile is active and GW_USERNAME/GW_TOKEN are not set', {hint: NO_CREDENTIALS_HINT})
+  const profile = config.profiles[name]
+  if (!profile) {
+    const known = Object.keys(config.profiles)
+    throw new UsageError(`No profile named ${name}`, known.length > 0 ? `Profiles: ${known.join(', ')}.` : NO_CREDENTIALS_HINT)
+  }
+  const token = await options.tokens.get(name)
+  if (!token) throw new AuthError(`Profile ${name} has no token`, {hint: NO_CREDENTIALS_HINT})
+  return {
+    baseUrl: profile.baseUrl,
+    username: profile.username,
+    token,
+    environment: profile.environment,
+    profileName: name,
+    profile,
+    source: named?.source ?? 'active',
+    ...timeouts,
+  }
+}
+
+function timeoutFromEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const value = env[name]
+  if (value === undefined || value === '') return undefined
+  const ms = Number(value)
+  if (!Number.isInteger(ms) || ms <= 0) throw new UsageError(`${name} must be a whole number of milliseconds, got ${value}`)
+  return ms
+}

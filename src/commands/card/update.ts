@@ -1,0 +1,34 @@
+import {Args, Flags} from '@oclif/core'
+import {cardColumns} from '../../api/schemas/card.js'
+import * as gwFlags from '../../flags.js'
+import {GwCommand} from '../../gw-command.js'
+
+export default class CardUpdate extends GwCommand {
+  static override summary = "Give a stored card an alias or a new expiry"
+  static override description = 'The token stays the same. An alias (your customer reference, say) can be used wherever a token is taken.'
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> 3kd9x2m4q8w1z7p5r6t0 --alias customer-42',
+    '<%= config.bin %> <%= command.id %> customer-42 --card-expiry 09/2032',
+  ]
+
+  static override args = {
+    token: Args.string({description: 'card token or alias', required: true}),
+  }
+
+  static override flags = {
+    alias: Flags.string({description: 'alias to use in place of the token', atLeastOne: ['alias', 'card-expiry'], parse: async (input) => input.trim()}),
+    'card-expiry': gwFlags.cardExpiry({description: 'new expiry as MM/YYYY'}),
+  }
+
+  static override columns = cardColumns
+
+  async run() {
+    const {args, flags} = await this.parse(CardUpdate)
+    const client = await this.client()
+    return client.cards.update(args.token, {
+      ...(flags.alias === undefined ? {} : {alias: flags.alias}),
+      ...(flags['card-expiry'] === undefined ? {} : {card_expiry: flags['card-expiry']}),
+    })
+  }
+}

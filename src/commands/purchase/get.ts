@@ -1,0 +1,30 @@
+import {Args} from '@oclif/core'
+import {purchaseColumns} from '../../api/schemas/purchase.js'
+import {readIds} from '../../batch/input.js'
+import {GwCommand} from '../../gw-command.js'
+
+export default class PurchaseGet extends GwCommand {
+  static override summary = 'Look purchases up by id or reference'
+  static override description = `Takes one or more purchase ids or your references, or - to read them from stdin, one a line.
+Several ids print one JSON object per line when piped or with --json; a failed look-up is reported and the rest still run.`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> 071-P-52NRCGCF',
+    '<%= config.bin %> <%= command.id %> order-1001 order-1002 --json',
+    'cut -d, -f1 purchases.csv | <%= config.bin %> <%= command.id %> - | jq .message',
+  ]
+
+  static override strict = false
+  static override args = {
+    id: Args.string({description: 'purchase id or reference; - reads them from stdin', required: true}),
+  }
+
+  static override columns = purchaseColumns
+
+  async run() {
+    const {argv} = await this.parse(PurchaseGet)
+    const {ids, batch} = await readIds(argv as string[], this.io)
+    const client = await this.client()
+    return this.each(ids, batch, (id) => client.purchases.get(id))
+  }
+}

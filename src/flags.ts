@@ -1,0 +1,41 @@
+import {Flags} from '@oclif/core'
+import * as validate from './validate.js'
+
+/**
+ * Flags shared by commands, named after the API fields in kebab case (design.md §2). Validation
+ * lives in each flag's parse, so every command that takes --amount checks it the same way.
+ */
+export const amount = Flags.custom<number>({
+  description: 'amount in the minor currency unit (1000 is 10.00 AUD)',
+  parse: async (input) => validate.amount('amount', input),
+})
+
+export const reference = Flags.custom<string>({
+  description: 'your reference, unique per transaction; used to look it up',
+  parse: async (input) => validate.notBlank('reference', input),
+})
+
+export const cardHolder = Flags.custom<string>({
+  description: 'name on the card',
+  parse: async (input) => validate.notBlank('card-holder', input),
+})
+
+export const cardNumber = Flags.custom<string>({
+  description: 'card number (only ever shown masked)',
+  parse: async (input) => validate.cardNumber('card-number', input),
+})
+
+export const cardExpiry = Flags.custom<string>({
+  description: 'card expiry as MM/YYYY',
+  parse: async (input) => validate.cardExpiry('card-expiry', input),
+})
+
+export const cvv = Flags.custom<string>({
+  description: 'card verification value (sent once, never stored or shown)',
+  parse: async (input) => validate.cvv('cvv', input),
+})
+
+export const currency = Flags.custom<string>({
+  description: 'ISO 4217 currency code',
+  parse: async (input) => validate.currency('currency', input),
+})

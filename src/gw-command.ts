@@ -1,0 +1,183 @@
+import {Command, Errors, Flags, type Interfaces} from '@oclif/core'
+import type {GatewayClient} from './api/client.js'
+import type {Column} from './api/schemas/common.js'
+import type {Credentials} from './auth/resolve.js'
+import type {TokenStore} from './auth/token-store.js'
+import {GwError, UsageError} from './errors.js'
+import {processIo, type Io} from './output/io.js'
+
+type GwRecord = Record<string, unknown>
+// The shapes oclif's parse is generic over (not exported by @oclif/core).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type FlagOutput = {[name: string]: any}
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type ArgOutput = {[name: string]: any}
+
+interface GlobalFlags {
+  profile?: string
+  json: boolean
+  verbose: boolean
+  yes: boolean
+  'no-input': boolean
+}
+
+/**
+ * The base of every gw command (style.md §2–3): global flags, lazily built client and Io, and
+ * the one place where a result is rendered and an error becomes output and an exit code.
+ * A command's run() parses, makes one client call and returns the gateway's record.
+ */
+export abstract class GwCommand extends Command {
+  static override baseFlags = {
+    profile: Flags.string({description: 'profile to use instead of the active one', helpGroup: 'GLOBAL'}),
+    json: Flags.boolean({description: "print the gateway's record as JSON", helpGroup: 'GLOBAL'}),
+    verbose: Flags.boolean({description: 'log each request and response to stderr, secrets redacted', helpGroup: 'GLOBAL'}),
+    yes: Flags.boolean({description: 'answer yes to confirmations', helpGroup: 'GLOBAL'}),
+    'no-input': Flags.boolean({description: 'never prompt; fail instead when something is missing', helpGroup: 'GLOBAL'}),
+  }
+
+  /** How a table shows this command's record. */
+  static columns: Column[] = []
+
+  private globals?: GlobalFlags
+  private ioInstance?: Io
+  private clientInstance?: GatewayClient
+
+  protected get io(): Io {
+    this.ioInstance ??= processIo(process.env, {noInput: this.globals?.['no-input'] ?? false})
+    return this.ioInstance
+  }
+
+  protected get json(): boolean {
+    return this.globals?.json ?? this.argv.includes('--json')
+  }
+
+  protected override async parse<F extends FlagOutput, B extends FlagOutput, A extends ArgOutput>(
+    options?: Interfaces.Input<F, B, A>,
+    argv?: string[],
+  ): Promise<Interfaces.ParserOutput<F, B, A>> {
+    const parsed = await super.parse(options, argv)
+    this.globals = parsed.flags as unknown as GlobalFlags
+    return parsed
+  }
+
+  protected tokenStore(): Promise<TokenStore> {
+    return import('./auth/token-store.js').then(({fileTokenStore}) => fileTokenStore(this.config.configDir))
+  }
+
+  protected async credentials(): Promise<Credentials> {
+    const {resolveCredentials} = await import('./auth/resolve.js')
+    return resolveCredentials({profileFlag: this.globals?.profile, env: process.env, configDir: this.config.configDir, tokens: await this.tokenStore()})
+  }
+
+  /** The API client for the profile in force, built on first use. */
+  protected async client(): Promise<GatewayClient> {
+    if (this.clientInstance) return this.clientInstance
+    const credentials = await this.credentials()
+    const {GatewayClient} = await import('./api/client.js')
+    const {paint} = await import('./output/colors.js')
+    const io = this.io
+    this.clientInstance = new GatewayClient({
+      baseUrl: credentials.baseUrl,
+      username: credentials.username,
+      token: credentials.token,
+      userAgent: `gw/${this.config.version} node/${process.versions.node}`,
+      connectTimeoutMs: credentials.connectTimeoutMs,
+      responseTimeoutMs: credentials.responseTimeoutMs,
+      log: this.globals?.verbose ? (line) => io.err(paint(io.errColor, 'dim', line) + '\n') : undefined,
+      notice: (line) => io.err(paint(io.errColor, 'yellow', line) + '\n'),
+    })
+    return this.clientInstance
+  }
+
+  /**
+   * Looks several ids up one after another, printing each record as it arrives; a failed id is
+   * reported and the rest still run. The exit code is the worst one any id had (design.md §4).
+   */
+  protected async each(ids: string[], batch: boolean, fetchOne: (id: string) => Promise<GwRecord>): Promise<GwRecord | undefined> {
+    if (!batch && ids.length === 1) return fetchOne(ids[0]!)
+    const {recordStream, renderError} = await import('./output/render.js')
+    const write = recordStream(this.io, (this.ctor as typeof GwCommand).columns, {json: this.json})
+    let worst: GwError | undefined
+    let failed = 0
+    for (const id of ids) {
+      try {
+        await write(await fetchOne(id))
+      } catch (err) {
+        const error = toGwError(err)
+        renderError(this.io, error, {json: this.json, subject: id})
+        failed++
+        if (!worst || error.exitCode > worst.exitCode) worst = error
+      }
+    }
+    if (worst) throw new BatchFailure(`${failed} of ${ids.length} look-ups failed`, worst)
+    return undefined
+  }
+
+  protected override async _run<T>(): Promise<T> {
+    let result: unknown
+    const onInterrupt = () => this.interrupted()
+    process.once('SIGINT', onInterrupt)
+    try {
+      await this.init()
+      result = await this.run()
+      if (result !== undefined && result !== null) await this.render(result as GwRecord)
+    } catch (err) {
+      await this.report(err)
+    } finally {
+      process.off('SIGINT', onInterrupt)
+      await this.clientInstance?.close()
+    }
+    return result as T
+  }
+
+  protected async render(record: GwRecord): Promise<void> {
+    const {renderRecord} = await import('./output/render.js')
+    await renderRecord(this.io, record, (this.ctor as typeof GwCommand).columns, {json: this.json})
+  }
+
+  /** Ctrl-C: exit 130, and if money was in flight, say exactly how to find out what happened. */
+  protected interrupted(): void {
+    const inFlight = this.clientInstance?.inFlight
+    let text = 'Interrupted.\n'
+    if (inFlight) {
+      text += `The ${inFlight.noun} with reference ${inFlight.reference} may have reached the gateway. Check before sending it again: ${inFlight.getCommand} ${inFlight.reference}\n`
+    }
+    this.io.err(text)
+    process.exit(130)
+  }
+
+  private async report(err: unknown): Promise<void> {
+    if (err instanceof Errors.ExitError) throw err
+    const error = toGwError(err)
+    const {renderError, renderRecord} = await import('./output/render.js')
+    // A decline is a processed transaction: its record is the result, on stdout like any other.
+    if (error.record) await renderRecord(this.io, error.record, (this.ctor as typeof GwCommand).columns, {json: this.json})
+    if (error instanceof BatchFailure) renderError(this.io, error, {json: false})
+    else renderError(this.io, error, {json: this.json})
+    if (error.kind === 'unexpected' && this.globals?.verbose && err instanceof Error && err.stack) this.io.err(err.stack + '\n')
+    process.exitCode = error.exitCode
+  }
+}
+
+/** Several look-ups, some failed: exits with the worst code among them. */
+class BatchFailure extends GwError {
+  constructor(message: string, worst: GwError) {
+    super(worst.kind, worst.exitCode, message)
+  }
+}
+
+/** oclif's parse errors are usage errors (exit 2); anything that is not a GwError is a bug (exit 1). */
+export function toGwError(err: unknown): GwError {
+  if (err instanceof GwError) {
+    // oclif decorates errors thrown by a flag's parse; the message already names the flag.
+    err.message = withoutOclifDecoration(err.message)
+    return err
+  }
+  if (err instanceof Errors.CLIError) return new UsageError(withoutOclifDecoration(err.message), 'See gw COMMAND --help for the flags and examples.')
+  const message = err instanceof Error ? err.message : String(err)
+  return new GwError('unexpected', 1, `Unexpected failure: ${message}`, {hint: 'Run again with --verbose for details.'})
+}
+
+function withoutOclifDecoration(message: string): string {
+  return message.replace(/^Parsing --[\w-]+ \n\t/, '').replace(/\nSee more help with --help$/, '')
+}

@@ -1,0 +1,26 @@
+/**
+ * Amounts are integers in the currency's minor unit. The number of decimals comes from the
+ * currency (JPY has none, KWD three), so 1000 is "10.00 AUD" but "1000 JPY".
+ */
+export function currencyExponent(currency: string): number {
+  try {
+    return new Intl.NumberFormat('en', {style: 'currency', currency}).resolvedOptions().maximumFractionDigits ?? 2
+  } catch {
+    return 2
+  }
+}
+
+export function formatMinorUnits(amount: number, exponent: number): string {
+  const negative = amount < 0
+  const digits = String(Math.abs(Math.trunc(amount))).padStart(exponent + 1, '0')
+  const whole = exponent === 0 ? digits : digits.slice(0, -exponent)
+  const fraction = exponent === 0 ? '' : '.' + digits.slice(-exponent)
+  return (negative ? '-' : '') + whole + fraction
+}
+
+/** `1000, 'AUD'` → `10.00 AUD`; without a currency the amount shows with two decimals and no code. */
+export function formatMoney(amount: number, currency?: string | null): string {
+  if (!currency) return formatMinorUnits(amount, 2)
+  const code = currency.toUpperCase()
+  return `${formatMinorUnits(amount, currencyExponent(code))} ${code}`
+}

@@ -1,0 +1,50 @@
+import type {Column} from '../api/schemas/common.js'
+import type {GwError} from '../errors.js'
+import {paint} from './colors.js'
+import type {Io} from './io.js'
+import {errorJson, toJson, toNdjsonLine} from './json.js'
+
+type GwRecord = Record<string, unknown>
+
+export interface RenderOptions {
+  json: boolean
+}
+
+/** One record: exactly the gateway's JSON with --json, otherwise a two-column table. */
+export async function renderRecord(io: Io, record: GwRecord, columns: Column[], {json}: RenderOptions): Promise<void> {
+  if (json) return io.out(toJson(record))
+  const {recordTable} = await import('./table.js')
+  io.out(recordTable(record, columns, {color: io.color}))
+}
+
+/** A list: a JSON array with --json, otherwise a table with a row per record. */
+export async function renderList(io: Io, records: GwRecord[], columns: Column[], {json}: RenderOptions): Promise<void> {
+  if (json) return io.out(toJson(records))
+  const {listTable} = await import('./table.js')
+  io.out(listTable(records, columns, {color: io.color}))
+}
+
+/**
+ * Records that arrive one at a time (several ids): NDJSON for scripts (--json or a pipe),
+ * tables one after another for a person at a terminal.
+ */
+export function recordStream(io: Io, columns: Column[], {json}: RenderOptions): (record: GwRecord) => Promise<void> {
+  const ndjson = json || !io.isStdoutTTY
+  let first = true
+  return async (record) => {
+    if (ndjson) return io.out(toNdjsonLine(record))
+    const {recordTable} = await import('./table.js')
+    io.out((first ? '' : '\n') + recordTable(record, columns, {color: io.color}))
+    first = false
+  }
+}
+
+/** A failure on stderr: the message with status and request id, a hint, and with --json the §3 object. */
+export function renderError(io: Io, error: GwError, {json, subject}: RenderOptions & {subject?: string}): void {
+  const context = [error.status ? `HTTP ${error.status}` : undefined, error.requestId ? `request-id ${error.requestId}` : undefined].filter(Boolean)
+  const prefix = subject ? `${subject}: ` : ''
+  let text = `${paint(io.errColor, 'red', 'Error:')} ${prefix}${error.message}${context.length > 0 ? ` (${context.join(', ')})` : ''}\n`
+  if (error.hint) text += `${paint(io.errColor, 'dim', 'Hint:')} ${error.hint}\n`
+  io.err(text)
+  if (json) io.err(errorJson(error, subject))
+}

@@ -1,0 +1,49 @@
+import {luhnValid} from './api/schemas/card.js'
+import {MM_YYYY} from './api/schemas/common.js'
+import {UsageError} from './errors.js'
+
+/**
+ * Local checks run before any request, so a typo costs nothing and never reaches the gateway.
+ * Each throws a UsageError that names the flag and says how to fix it.
+ */
+export function amount(flag: string, input: string): number {
+  if (!/^\d+$/.test(input.trim())) {
+    throw new UsageError(`--${flag} must be a positive whole number in the currency's minor unit, got "${input}"`, `For 10.00 AUD give --${flag} 1000.`)
+  }
+  const value = Number(input.trim())
+  if (value <= 0 || !Number.isSafeInteger(value)) throw new UsageError(`--${flag} must be greater than 0, got ${input}`, `For 10.00 AUD give --${flag} 1000.`)
+  return value
+}
+
+export function notBlank(flag: string, input: string): string {
+  const value = input.trim()
+  if (value === '') throw new UsageError(`--${flag} must not be blank`)
+  return value
+}
+
+export function cardNumber(flag: string, input: string): string {
+  const digits = input.replace(/[\s-]/g, '')
+  if (!/^\d{12,19}$/.test(digits)) throw new UsageError(`--${flag} must be 12 to 19 digits (spaces and dashes are ignored)`)
+  if (!luhnValid(digits)) throw new UsageError(`--${flag} fails the Luhn check: a digit is wrong or missing`, 'Check the number on the card; 4242424242424242 is a test card the local gateway approves.')
+  return digits
+}
+
+export function cardExpiry(flag: string, input: string, today: Date = new Date()): string {
+  const value = input.trim()
+  if (!MM_YYYY.test(value)) throw new UsageError(`--${flag} must be MM/YYYY, got "${input}"`, `For example --${flag} 08/2031.`)
+  const [month, year] = value.split('/').map(Number) as [number, number]
+  const thisMonth = today.getFullYear() * 12 + today.getMonth()
+  if (year * 12 + (month - 1) < thisMonth) throw new UsageError(`--${flag} ${value} is in the past: the card has expired`)
+  return value
+}
+
+export function cvv(flag: string, input: string): string {
+  if (!/^\d{3,4}$/.test(input.trim())) throw new UsageError(`--${flag} must be 3 or 4 digits`)
+  return input.trim()
+}
+
+export function currency(flag: string, input: string): string {
+  const value = input.trim().toUpperCase()
+  if (!/^[A-Z]{3}$/.test(value)) throw new UsageError(`--${flag} must be a three-letter ISO 4217 code such as AUD, got "${input}"`)
+  return value
+}
