@@ -1,0 +1,130 @@
+import {type ChildProcess, spawn} from 'node:child_process'
+import {randomUUID} from 'node:crypto'
+import {mkdtempSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
+export const GW = join(import.meta.dirname, '..', '..', 'bin', 'run.js')
+
+export const CARDS = {
+  visa: '4242424242424242',
+  mastercard: '5123456789012346',
+  declined: '4557012345678902',
+} as const
+
+export interface GwResult {
+  code: number | null
+  stdout: string
+  stderr: string
+  /** stdout parsed as JSON, when it is. */
+  json: unknown
+}
+
+export interface RunOptions {
+  env?: NodeJS.ProcessEnv
+  stdin?: string
+  timeoutMs?: number
+}
+
+/** A home of its own for one test file: config, data and cache dirs gw cannot share with the machine's. */
+export function isolatedHome(): NodeJS.ProcessEnv {
+  const home = mkdtempSync(join(tmpdir(), 'gw-e2e-'))
+  return {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, 'config'),
+    XDG_DATA_HOME: join(home, 'data'),
+    XDG_CACHE_HOME: join(home, 'cache'),
+  }
+}
+
+/** Environment for a child: the machine's PATH and node, nothing of the user's gw settings. */
+function baseEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {PATH: process.env.PATH, NODE_OPTIONS: '', ...extra}
+  for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key]
+  return env
+}
+
+/** Runs the built gw as a subprocess and collects what it wrote. */
+export function runGw(args: string[], options: RunOptions = {}): Promise<GwResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [GW, ...args], {env: baseEnv(options.env ?? {}), stdio: ['pipe', 'pipe', 'pipe']})
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`gw ${args.join(' ')} did not exit within ${options.timeoutMs ?? 20_000} ms\nstdout: ${stdout}\nstderr: ${stderr}`))
+    }, options.timeoutMs ?? 20_000)
+    child.on('error', reject)
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      let json: unknown
+      try {
+        json = JSON.parse(stdout)
+      } catch {
+        json = undefined
+      }
+      resolve({code, stdout, stderr, json})
+    })
+    child.stdin.end(options.stdin ?? '')
+  })
+}
+
+export interface Sandbox {
+  url: string
+  home: NodeJS.ProcessEnv
+  process: ChildProcess
+  /** Environment that points gw at this sandbox as merchant TEST. */
+  env(extra?: NodeJS.ProcessEnv): NodeJS.ProcessEnv
+  gw(args: string[], options?: RunOptions): Promise<GwResult>
+  control(method: string, path: string, body?: unknown): Promise<unknown>
+  stop(): Promise<void>
+}
+
+/** Starts `gw sandbox start --port 0` as a subprocess and waits for the URL it prints on stdout. */
+export async function startSandbox(args: string[] = [], home: NodeJS.ProcessEnv = isolatedHome()): Promise<Sandbox> {
+  const child = spawn(process.execPath, [GW, 'sandbox', 'start', '--port', '0', ...args], {env: baseEnv(home), stdio: ['ignore', 'pipe', 'pipe']})
+  let stderr = ''
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const url = await new Promise<string>((resolve, reject) => {
+    let stdout = ''
+    const timer = setTimeout(() => reject(new Error(`sandbox did not start: ${stderr}`)), 20_000)
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString()
+      const match = /https?:\/\/[^\s]+/.exec(stdout)
+      if (match) {
+        clearTimeout(timer)
+        resolve(match[0])
+      }
+    })
+    child.on('exit', (code) => reject(new Error(`sandbox exited with ${code}: ${stderr}`)))
+  })
+  const env = (extra: NodeJS.ProcessEnv = {}) => ({...home, GW_BASE_URL: url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', ...extra})
+  return {
+    url,
+    home,
+    process: child,
+    env,
+    gw: (gwArgs, options = {}) => runGw(gwArgs, {...options, env: env(options.env)}),
+    async control(method, path, body) {
+      const response = await fetch(url + path, {method, headers: {'content-type': 'application/json'}, body: body === undefined ? undefined : JSON.stringify(body)})
+      return response.json()
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve()
+        child.once('exit', () => resolve())
+        child.kill('SIGTERM')
+      }),
+  }
+}
+
+/** A reference no other test uses. */
+export function ref(prefix = 'e2e'): string {
+  return `${prefix}-${randomUUID().slice(0, 8)}`
+}
+
+export function cardArgs(number: string = CARDS.visa, expiry = '12/2030'): string[] {
+  return ['--card-holder', 'Jane Citizen', '--card-number', number, '--card-expiry', expiry, '--cvv', '123']
+}

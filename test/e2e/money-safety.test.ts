@@ -1,0 +1,95 @@
+import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {CARDS, cardArgs, ref, type Sandbox, startSandbox} from './helpers.js'
+
+let sandbox: Sandbox
+beforeAll(async () => {
+  sandbox = await startSandbox()
+})
+afterEach(async () => {
+  await sandbox.control('DELETE', '/_sandbox/faults')
+})
+afterAll(async () => {
+  await sandbox?.stop()
+})
+
+const create = (reference: string, env: NodeJS.ProcessEnv = {}) =>
+  sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs(), '--json'], {env})
+
+describe('a purchase is never sent twice', () => {
+  it('recovers a purchase whose answer was lost by looking its reference up', async () => {
+    await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/purchases', action: 'drop-after'})
+    const reference = ref()
+    const result = await create(reference)
+    expect(result.code).toBe(0)
+    expect(result.json).toMatchObject({reference, successful: true, message: 'Approved'})
+    expect(result.stderr).toContain(`looking reference ${reference} up at the gateway`)
+    expect(result.stderr).toContain('Found the purchase by its reference: the gateway processed it once.')
+  })
+
+  it('exits 8 with the command to check later when the gateway has no record yet', async () => {
+    await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/purchases', action: 'drop-before'})
+    const reference = ref()
+    const result = await create(reference)
+    expect(result.code).toBe(8)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toContain(`the gateway has no purchase with reference ${reference} yet`)
+    expect(result.stderr).toContain(`Do not send it again until you have checked: gw purchase get ${reference}`)
+    expect(JSON.parse(result.stderr.trim().split('\n').at(-1)!)).toMatchObject({error: {kind: 'outcome_unknown', exit_code: 8}})
+  })
+
+  it('does not retry a POST answered 503: it checks the reference instead', async () => {
+    await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/purchases', action: 'status', status: 503})
+    const reference = ref()
+    const result = await create(reference)
+    expect(result.code).toBe(8)
+    // The 503 was not processed and gw did not send the purchase again, so there is none.
+    expect((await sandbox.gw(['purchase', 'get', reference])).code).toBe(5)
+  })
+
+  it('times out waiting, reports exit 8, and the purchase the gateway finished later is there once', async () => {
+    await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/purchases', action: 'delay', delayMs: 1500})
+    const reference = ref()
+    const result = await create(reference, {GW_RESPONSE_TIMEOUT_MS: '300'})
+    expect(result.code).toBe(8)
+    await new Promise((resolve) => setTimeout(resolve, 1800))
+    const later = await sandbox.gw(['purchase', 'get', reference, '--json'])
+    expect(later.code).toBe(0)
+    expect(later.json).toMatchObject({reference, successful: true})
+  })
+
+  it('retries a GET through 503s and gets the record', async () => {
+    const created = (await create(ref())).json as {id: string}
+    await sandbox.control('POST', '/_sandbox/faults', {method: 'GET', path: '/v1.0/purchases', action: 'status', status: 503, times: 2})
+    const result = await sandbox.gw(['purchase', 'get', created.id, '--json', '--verbose'])
+    expect(result.code).toBe(0)
+    expect(result.json).toEqual(created)
+    expect(result.stderr.match(/< 503 GET/g)).toHaveLength(2)
+  })
+
+  it('exits 1 when the gateway sends an HTML error page', async () => {
+    await sandbox.control('POST', '/_sandbox/faults', {method: 'GET', path: '/v1.0/purchases', action: 'status', status: 500, html: true, times: 4})
+    const result = await sandbox.gw(['purchase', 'get', 'anything'])
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain('Error: The gateway failed (HTTP 500) and sent a body that is not JSON')
+  })
+
+  it('exits 1 saying nothing was sent when the gateway cannot be reached', async () => {
+    const result = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref(), ...cardArgs()], {env: {GW_BASE_URL: 'http://127.0.0.1:9'}})
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain('Error: Could not reach the gateway at http://127.0.0.1:9')
+    expect(result.stderr).toContain('Hint: Nothing was sent.')
+  })
+})
+
+describe('--verbose', () => {
+  it('logs requests and responses with card data and credentials redacted', async () => {
+    const result = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref(), ...cardArgs(CARDS.mastercard), '--verbose'])
+    expect(result.code).toBe(0)
+    expect(result.stderr).toMatch(/> POST http:\/\/127\.0\.0\.1:\d+\/v1\.0\/purchases /)
+    expect(result.stderr).toMatch(/< 200 POST http:\/\/127\.0\.0\.1:\d+\/v1\.0\/purchases \d+ ms request-id [0-9a-f-]+/)
+    expect(result.stderr).toContain('"card_number":"512345XXXXXX2346"')
+    expect(result.stderr).toContain('"cvv":"[redacted]"')
+    expect(result.stderr).not.toContain(CARDS.mastercard)
+    expect(result.stderr).not.toContain('VEVTVDpURVNU') // base64 of TEST:TEST
+  })
+})

@@ -1,0 +1,170 @@
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {CARDS, cardArgs, ref, type Sandbox, startSandbox} from './helpers.js'
+
+let sandbox: Sandbox
+beforeAll(async () => {
+  sandbox = await startSandbox()
+})
+afterAll(async () => {
+  await sandbox?.stop()
+})
+
+const purchase = (reference: string, amount = '1000', extra: string[] = cardArgs()) =>
+  sandbox.gw(['purchase', 'create', '--amount', amount, '--reference', reference, ...extra, '--json'])
+
+describe('gw purchase create', () => {
+  it('prints the approved purchase exactly as the gateway sent it and exits 0', async () => {
+    const reference = ref()
+    const result = await purchase(reference)
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    const record = result.json as Record<string, unknown>
+    expect(record).toMatchObject({
+      amount: 1000,
+      decimal_amount: 10,
+      currency: 'AUD',
+      successful: true,
+      message: 'Approved',
+      reference,
+      card_holder: 'Jane Citizen',
+      card_number: '424242XXXXXX4242',
+      card_expiry: '2030-12-31',
+      source: 'API',
+    })
+    expect(record.id).toMatch(/^071-P-[A-Z0-9]{8}$/)
+    expect(record.card_token).toMatch(/^[a-z0-9]{20}$/)
+    expect(record.transaction_date).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/)
+    expect(result.stdout).not.toContain(CARDS.visa)
+    expect(result.stdout).not.toContain('"cvv"')
+  })
+
+  it('shows a readable table without --json, money with its currency, the number masked', async () => {
+    const result = await sandbox.gw(['purchase', 'create', '--amount', '2550', '--currency', 'nzd', '--reference', ref(), ...cardArgs()])
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain('25.50 NZD')
+    expect(result.stdout).toContain('Approved')
+    expect(result.stdout).toContain('424242XXXXXX4242')
+    expect(result.stdout).not.toContain(CARDS.visa)
+    expect(result.stdout).not.toMatch(/\u001B\[/)
+  })
+
+  it('exits 3 on a decline by response code, printing the record and the reason', async () => {
+    const result = await sandbox.gw(['purchase', 'create', '--amount', '10051', '--reference', ref(), ...cardArgs(), '--json'])
+    expect(result.code).toBe(3)
+    expect(result.json).toMatchObject({successful: false, message: 'Insufficient Funds', amount: 10051})
+    expect((result.json as {id: string}).id).toMatch(/^071-P-/)
+    const lines = result.stderr.trim().split('\n')
+    expect(lines[0]).toBe('Error: Purchase declined: Insufficient Funds (HTTP 200)')
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({error: {kind: 'declined', status: 200, messages: ['Insufficient Funds'], exit_code: 3}})
+  })
+
+  it('exits 3 for the declining test card', async () => {
+    const result = await purchase(ref(), '1000', cardArgs(CARDS.declined))
+    expect(result.code).toBe(3)
+    expect(result.json).toMatchObject({successful: false, message: 'Declined', card_number: '455701XXXXXX8902'})
+  })
+
+  it('refuses a reference used twice with exit 7 and the gateway message', async () => {
+    const reference = ref()
+    expect((await purchase(reference)).code).toBe(0)
+    const again = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs()])
+    expect(again.code).toBe(7)
+    expect(again.stdout).toBe('')
+    expect(again.stderr).toContain('Error: Reference is already taken (HTTP 200, request-id ')
+  })
+
+  it('exits 7 for a currency the merchant cannot take', async () => {
+    const result = await purchase(ref(), '1000', [...cardArgs(), '--currency', 'XYZ'])
+    expect(result.code).toBe(7)
+    expect(result.stderr).toContain('Currency XYZ is not valid for this merchant. Permitted currencies: ')
+  })
+
+  it('charges a stored card by token and by alias', async () => {
+    const card = await sandbox.gw(['card', 'tokenize', ...cardArgs(CARDS.mastercard, '05/2031'), '--json'])
+    expect(card.code).toBe(0)
+    const token = (card.json as {token: string}).token
+    const byToken = await purchase(ref(), '1500', ['--card-token', token])
+    expect(byToken.code).toBe(0)
+    expect(byToken.json).toMatchObject({card_token: token, card_number: '512345XXXXXX2346', amount: 1500})
+    const alias = ref('alias')
+    expect((await sandbox.gw(['card', 'update', token, '--alias', alias])).code).toBe(0)
+    const byAlias = await purchase(ref(), '1600', ['--card-token', alias, '--cvv', '123'])
+    expect(byAlias.code).toBe(0)
+    expect(byAlias.json).toMatchObject({card_token: token, amount: 1600})
+  })
+
+  it('exits 7 for an unknown card token', async () => {
+    const result = await purchase(ref(), '1000', ['--card-token', 'nosuchtoken'])
+    expect(result.code).toBe(7)
+    expect(result.stderr).toContain('Error: Card nosuchtoken could not be found (HTTP 400')
+  })
+
+  it.each([
+    [['--amount', '10.50'], '--amount must be a positive whole number'],
+    [['--amount', '0'], '--amount must be greater than 0'],
+    [['--reference', '  '], '--reference must not be blank'],
+    [['--card-number', '4242424242424241'], '--card-number fails the Luhn check'],
+    [['--card-expiry', '01/2020'], '--card-expiry 01/2020 is in the past'],
+    [['--card-expiry', '2030-12'], '--card-expiry must be MM/YYYY'],
+    [['--cvv', '12'], '--cvv must be 3 or 4 digits'],
+  ])('validates %j locally: exit 2, nothing sent', async (override, message) => {
+    const reference = ref()
+    const args: Record<string, string> = {'--amount': '1000', '--reference': reference, '--card-holder': 'Jane Citizen', '--card-number': CARDS.visa, '--card-expiry': '12/2030', '--cvv': '123'}
+    args[override[0]!] = override[1]!
+    const result = await sandbox.gw(['purchase', 'create', ...Object.entries(args).flat()])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain(`Error: ${message}`)
+    expect(result.stderr).not.toContain('    at ')
+    expect((await sandbox.gw(['purchase', 'get', reference])).code).toBe(5)
+  })
+
+  it('needs the card or a token', async () => {
+    const result = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref()])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('Error: give the card: --card-token, or --card-holder, --card-number and --card-expiry')
+  })
+})
+
+describe('gw purchase get', () => {
+  it('finds a purchase by id and by reference', async () => {
+    const reference = ref()
+    const created = (await purchase(reference)).json as {id: string}
+    const byId = await sandbox.gw(['purchase', 'get', created.id, '--json'])
+    expect(byId.code).toBe(0)
+    expect(byId.json).toEqual(created)
+    const byReference = await sandbox.gw(['purchase', 'get', reference, '--json'])
+    expect(byReference.json).toEqual(created)
+  })
+
+  it('prints one JSON object per line for several ids, reports a missing one and exits 5', async () => {
+    const first = (await purchase(ref())).json as {id: string}
+    const second = (await purchase(ref())).json as {id: string}
+    const result = await sandbox.gw(['purchase', 'get', first.id, 'no-such-ref', second.id])
+    expect(result.code).toBe(5)
+    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as {id: string})
+    expect(lines.map((record) => record.id)).toEqual([first.id, second.id])
+    expect(result.stderr).toContain('Error: no-such-ref: Purchase not found (HTTP 404')
+    expect(result.stderr).toContain('1 of 3 look-ups failed')
+  })
+
+  it('reads ids from stdin with -', async () => {
+    const first = (await purchase(ref())).json as {id: string}
+    const second = (await purchase(ref())).json as {id: string}
+    const result = await sandbox.gw(['purchase', 'get', '-'], {stdin: `${first.id}\n\n  ${second.id}  \n`})
+    expect(result.code).toBe(0)
+    expect(result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as {id: string}).id)).toEqual([first.id, second.id])
+  })
+
+  it('exits 5 for an unknown purchase', async () => {
+    const result = await sandbox.gw(['purchase', 'get', '071-P-ZZZZZZZZ', '--json'])
+    expect(result.code).toBe(5)
+    expect(result.stdout).toBe('')
+    expect(JSON.parse(result.stderr.trim().split('\n').at(-1)!)).toMatchObject({error: {kind: 'not_found', status: 404, messages: ['Purchase not found']}})
+  })
+
+  it('exits 4 with the gateway message for bad credentials', async () => {
+    const result = await sandbox.gw(['purchase', 'get', 'anything'], {env: {GW_TOKEN: 'wrong'}})
+    expect(result.code).toBe(4)
+    expect(result.stderr).toContain('Error: Incorrect Username or Token (HTTP 401')
+  })
+})

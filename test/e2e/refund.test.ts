@@ -1,0 +1,74 @@
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {cardArgs, ref, type Sandbox, startSandbox} from './helpers.js'
+
+let sandbox: Sandbox
+beforeAll(async () => {
+  sandbox = await startSandbox()
+})
+afterAll(async () => {
+  await sandbox?.stop()
+})
+
+async function purchaseOf(amount: number): Promise<{id: string; reference: string}> {
+  const result = await sandbox.gw(['purchase', 'create', '--amount', String(amount), '--reference', ref(), ...cardArgs(), '--json'])
+  expect(result.code).toBe(0)
+  return result.json as {id: string; reference: string}
+}
+
+const refund = (transactionId: string, amount: number, reference = ref('refund')) =>
+  sandbox.gw(['refund', 'create', '--transaction-id', transactionId, '--amount', String(amount), '--reference', reference, '--json'])
+
+describe('gw refund create', () => {
+  it('refunds a purchase in full', async () => {
+    const purchase = await purchaseOf(10000)
+    const reference = ref('refund')
+    const result = await refund(purchase.id, 10000, reference)
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    expect(result.json).toMatchObject({amount: -10000, successful: true, refunded: 'Approved', message: 'Approved', card_number: '424242XXXXXX4242', reference, transaction_id: purchase.id})
+    expect((result.json as {id: string}).id).toMatch(/^071-R-[A-Z0-9]{8}$/)
+  })
+
+  it('allows partial refunds up to the purchase amount, then exits 7 saying how much is left', async () => {
+    const purchase = await purchaseOf(10000)
+    expect((await refund(purchase.id, 1000)).code).toBe(0)
+    expect((await refund(purchase.id, 1000)).code).toBe(0)
+    const tooMuch = await refund(purchase.id, 8001)
+    expect(tooMuch.code).toBe(7)
+    expect(tooMuch.stderr).toContain('Amount exceeds the refundable balance of 8000')
+  })
+
+  it('exits 7 for an unknown purchase', async () => {
+    const result = await refund('071-P-ZZZZZZZZ', 100)
+    expect(result.code).toBe(7)
+    expect(result.stderr).toContain('Error: Original transaction could not be found')
+  })
+
+  it('shows the refund as a table on a plain stdout', async () => {
+    const purchase = await purchaseOf(5000)
+    const result = await sandbox.gw(['refund', 'create', '--transaction-id', purchase.id, '--amount', '1250', '--reference', ref('refund')])
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain('-12.50 AUD')
+    expect(result.stdout).toContain('Approved')
+  })
+
+  it('refuses a blank reference before sending anything', async () => {
+    const purchase = await purchaseOf(5000)
+    const result = await sandbox.gw(['refund', 'create', '--transaction-id', purchase.id, '--amount', '100', '--reference', ''])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('Error: --reference must not be blank')
+  })
+})
+
+describe('gw refund get', () => {
+  it('finds a refund by id and by reference, and exits 5 for an unknown one', async () => {
+    const purchase = await purchaseOf(3000)
+    const reference = ref('refund')
+    const created = (await refund(purchase.id, 3000, reference)).json as {id: string}
+    expect((await sandbox.gw(['refund', 'get', created.id, '--json'])).json).toEqual(created)
+    expect((await sandbox.gw(['refund', 'get', reference, '--json'])).json).toEqual(created)
+    const missing = await sandbox.gw(['refund', 'get', 'no-such-refund'])
+    expect(missing.code).toBe(5)
+    expect(missing.stderr).toContain('Error: Purchase not found (HTTP 404')
+  })
+})

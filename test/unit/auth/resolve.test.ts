@@ -1,0 +1,61 @@
+import {mkdtempSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {saveConfig} from '../../../src/auth/config.js'
+import {saveLocalProfile} from '../../../src/auth/local-profile.js'
+import {resolveCredentials} from '../../../src/auth/resolve.js'
+import {fileTokenStore} from '../../../src/auth/token-store.js'
+
+async function setup() {
+  const configDir = mkdtempSync(join(tmpdir(), 'gw-auth-'))
+  const tokens = fileTokenStore(configDir)
+  await saveConfig(configDir, {
+    activeProfile: 'main',
+    profiles: {
+      main: {environment: 'sandbox', baseUrl: 'http://main.example', username: 'MAIN'},
+      other: {environment: 'live', baseUrl: 'http://other.example', username: 'OTHER'},
+    },
+  })
+  await tokens.set('main', 'main-token')
+  await tokens.set('other', 'other-token')
+  return {configDir, tokens}
+}
+
+describe('resolveCredentials precedence', () => {
+  it('--profile beats GW_PROFILE, which beats the environment credentials, which beat the active profile', async () => {
+    const {configDir, tokens} = await setup()
+    const env = {GW_PROFILE: 'main', GW_USERNAME: 'ENV', GW_TOKEN: 'env-token'}
+    expect(await resolveCredentials({profileFlag: 'other', env, configDir, tokens})).toMatchObject({username: 'OTHER', source: 'flag', environment: 'live'})
+    expect(await resolveCredentials({env, configDir, tokens})).toMatchObject({username: 'MAIN', token: 'main-token', source: 'GW_PROFILE'})
+    expect(await resolveCredentials({env: {GW_USERNAME: 'ENV', GW_TOKEN: 'env-token'}, configDir, tokens})).toMatchObject({username: 'ENV', baseUrl: 'http://127.0.0.1:8787', source: 'environment'})
+    expect(await resolveCredentials({env: {}, configDir, tokens})).toMatchObject({username: 'MAIN', baseUrl: 'http://main.example', source: 'active'})
+  })
+
+  it('works from the environment with no config at all', async () => {
+    const configDir = join(tmpdir(), 'gw-none-' + Date.now())
+    expect(await resolveCredentials({env: {GW_USERNAME: 'U', GW_TOKEN: 'T', GW_BASE_URL: 'http://x'}, configDir, tokens: fileTokenStore(configDir)})).toMatchObject({baseUrl: 'http://x', username: 'U', token: 'T'})
+  })
+
+  it('says what is missing', async () => {
+    const configDir = join(tmpdir(), 'gw-none-' + Date.now())
+    const tokens = fileTokenStore(configDir)
+    await expect(resolveCredentials({env: {}, configDir, tokens})).rejects.toMatchObject({exitCode: 4, message: expect.stringContaining('No credentials')})
+    await expect(resolveCredentials({env: {GW_USERNAME: 'U'}, configDir, tokens})).rejects.toMatchObject({exitCode: 4, message: 'GW_TOKEN is not set'})
+    const {configDir: dir, tokens: store} = await setup()
+    await expect(resolveCredentials({profileFlag: 'nope', env: {}, configDir: dir, tokens: store})).rejects.toMatchObject({exitCode: 2, message: 'No profile named nope'})
+    await expect(resolveCredentials({env: {GW_CONNECT_TIMEOUT_MS: 'soon'}, configDir: dir, tokens: store})).rejects.toMatchObject({exitCode: 2})
+  })
+})
+
+describe('saveLocalProfile', () => {
+  it('activates local only when no other profile is active, and refreshes its URL', async () => {
+    const {configDir, tokens} = await setup()
+    expect(await saveLocalProfile(configDir, tokens, 'http://127.0.0.1:9999', 'sandbox')).toEqual({activated: false})
+    const fresh = mkdtempSync(join(tmpdir(), 'gw-auth-'))
+    const freshTokens = fileTokenStore(fresh)
+    expect(await saveLocalProfile(fresh, freshTokens, 'http://127.0.0.1:1111', 'sandbox')).toEqual({activated: true})
+    await saveLocalProfile(fresh, freshTokens, 'http://127.0.0.1:2222', 'sandbox')
+    expect(await resolveCredentials({env: {}, configDir: fresh, tokens: freshTokens})).toMatchObject({profileName: 'local', baseUrl: 'http://127.0.0.1:2222', username: 'TEST', token: 'TEST'})
+  })
+})

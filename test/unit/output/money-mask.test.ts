@@ -1,0 +1,40 @@
+import {describe, expect, it} from 'vitest'
+import {formatMoney} from '../../../src/output/money.js'
+import {maskCardNumber, redact, redactText} from '../../../src/output/mask.js'
+
+describe('formatMoney', () => {
+  it.each([
+    [1000, 'AUD', '10.00 AUD'],
+    [5, 'aud', '0.05 AUD'],
+    [-1250, 'AUD', '-12.50 AUD'],
+    [1000, 'JPY', '1000 JPY'],
+    [1000, 'KWD', '1.000 KWD'],
+    [123456789, 'USD', '1234567.89 USD'],
+    [1000, undefined, '10.00'],
+    [1000, 'XYZ', '10.00 XYZ'],
+  ])('%i %s → %s', (amount, currency, expected) => {
+    expect(formatMoney(amount, currency)).toBe(expected)
+  })
+})
+
+describe('masking', () => {
+  it('keeps the first six and last four digits', () => {
+    expect(maskCardNumber('5123456789012346')).toBe('512345XXXXXX2346')
+    expect(maskCardNumber('4242 4242 4242 4242')).toBe('424242XXXXXX4242')
+    expect(maskCardNumber('123')).toBe('XXX')
+  })
+
+  it('redacts CVVs and secrets and masks card numbers at any depth', () => {
+    expect(redact({card_number: '4242424242424242', cvv: '123', card: {number: '5123456789012346', cvv: '999'}, hooks: [{authentication_password: 'p'}], amount: 10})).toEqual({
+      card_number: '424242XXXXXX4242',
+      cvv: '[redacted]',
+      card: {number: '512345XXXXXX2346', cvv: '[redacted]'},
+      hooks: [{authentication_password: '[redacted]'}],
+      amount: 10,
+    })
+  })
+
+  it('masks long digit runs in a body that is not JSON', () => {
+    expect(redactText('card 4242424242424242 failed')).toBe('card 424242XXXXXX4242 failed')
+  })
+})

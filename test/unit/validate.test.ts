@@ -1,0 +1,42 @@
+import {describe, expect, it} from 'vitest'
+import {luhnValid} from '../../src/api/schemas/card.js'
+import {UsageError} from '../../src/errors.js'
+import * as validate from '../../src/validate.js'
+
+const today = new Date(2026, 10, 22)
+
+describe('local validation', () => {
+  it.each(['4242424242424242', '5123456789012346', '4005550000000001', '5555555555554444', '4557012345678902'])('Luhn accepts %s', (number) => {
+    expect(luhnValid(number)).toBe(true)
+  })
+
+  it.each(['4242424242424241', '1234', 'abcdabcdabcdabcd', ''])('Luhn refuses %j', (number) => {
+    expect(luhnValid(number)).toBe(false)
+  })
+
+  it.each([
+    ['amount', () => validate.amount('amount', '1000'), 1000],
+    ['card number with spaces', () => validate.cardNumber('card-number', '4242 4242-4242 4242'), '4242424242424242'],
+    ['expiry this month', () => validate.cardExpiry('card-expiry', '11/2026', today), '11/2026'],
+    ['currency lower case', () => validate.currency('currency', 'nzd'), 'NZD'],
+    ['reference trimmed', () => validate.notBlank('reference', ' r1 '), 'r1'],
+  ])('accepts %s', (_, run, expected) => {
+    expect(run()).toBe(expected)
+  })
+
+  it.each([
+    [() => validate.amount('amount', '10.5'), '--amount must be a positive whole number'],
+    [() => validate.amount('amount', '-5'), '--amount must be a positive whole number'],
+    [() => validate.amount('amount', '0'), '--amount must be greater than 0'],
+    [() => validate.amount('amount', '99999999999999999999'), '--amount must be greater than 0'],
+    [() => validate.cardExpiry('card-expiry', '10/2026', today), '--card-expiry 10/2026 is in the past'],
+    [() => validate.cardExpiry('card-expiry', '13/2030', today), '--card-expiry must be MM/YYYY'],
+    [() => validate.cardNumber('card-number', '4242424242424241'), '--card-number fails the Luhn check'],
+    [() => validate.cvv('cvv', '12345'), '--cvv must be 3 or 4 digits'],
+    [() => validate.currency('currency', 'dollars'), '--currency must be a three-letter ISO 4217 code'],
+    [() => validate.notBlank('reference', '  '), '--reference must not be blank'],
+  ])('refuses with exit 2: %s', (run, message) => {
+    expect(run).toThrow(UsageError)
+    expect(run).toThrow(message)
+  })
+})
