@@ -1,6 +1,6 @@
 import {Command, Errors, Flags, type Interfaces} from '@oclif/core'
 import type {GatewayClient} from './api/client.js'
-import type {Column} from './api/schemas/common.js'
+import type {Column} from './api/schemas/columns.js'
 import type {Credentials} from './auth/resolve.js'
 import type {TokenStore} from './auth/token-store.js'
 import {GwError, UsageError} from './errors.js'

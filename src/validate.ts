@@ -1,5 +1,4 @@
-import {luhnValid} from './api/schemas/card.js'
-import {MM_YYYY} from './api/schemas/common.js'
+import {luhnValid, MM_YYYY} from './api/schemas/card-rules.js'
 import {UsageError} from './errors.js'
 
 /**

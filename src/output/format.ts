@@ -1,4 +1,4 @@
-import type {Column} from '../api/schemas/common.js'
+import type {Column} from '../api/schemas/columns.js'
 import {paint} from './colors.js'
 import {maskCardNumber} from './mask.js'
 import {formatMoney} from './money.js'

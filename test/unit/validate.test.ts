@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {luhnValid} from '../../src/api/schemas/card.js'
+import {luhnValid} from '../../src/api/schemas/card-rules.js'
 import {UsageError} from '../../src/errors.js'
 import * as validate from '../../src/validate.js'
 

@@ -20,12 +20,4 @@ export const Envelope = z.looseObject({
   test: z.boolean().optional(),
 })
 export type Envelope = z.infer<typeof Envelope>
-
-/** How a table shows one field of a record. */
-export interface Column {
-  label: string
-  field: string
-  format?: 'money' | 'outcome' | 'date' | 'boolean'
-}
-
-export const MM_YYYY = /^(0[1-9]|1[0-2])\/\d{4}$/
+export {MM_YYYY} from './card-rules.js'

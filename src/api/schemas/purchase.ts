@@ -1,5 +1,5 @@
 import {z} from 'zod'
-import {type Column, looseBoolean, looseString, maybe, stringOrNumber} from './common.js'
+import {looseBoolean, looseString, maybe, stringOrNumber} from './common.js'
 
 export const Purchase = z.looseObject({
   id: looseString,
@@ -40,17 +40,3 @@ export function isApproved(record: {successful?: boolean | null; authorized?: bo
   return (record.successful ?? record.authorized) === true
 }
 
-export const purchaseColumns: Column[] = [
-  {label: 'Id', field: 'id'},
-  {label: 'Outcome', field: 'message', format: 'outcome'},
-  {label: 'Amount', field: 'amount', format: 'money'},
-  {label: 'Reference', field: 'reference'},
-  {label: 'Authorization', field: 'authorization'},
-  {label: 'Card holder', field: 'card_holder'},
-  {label: 'Card number', field: 'card_number'},
-  {label: 'Expiry', field: 'card_expiry', format: 'date'},
-  {label: 'Card token', field: 'card_token'},
-  {label: 'Transaction date', field: 'transaction_date'},
-  {label: 'Settlement date', field: 'settlement_date'},
-  {label: 'Source', field: 'source'},
-]

@@ -1,5 +1,5 @@
 import {Args} from '@oclif/core'
-import {cardColumns} from '../../api/schemas/card.js'
+import {cardColumns} from '../../api/schemas/columns.js'
 import {readIds} from '../../batch/input.js'
 import {GwCommand} from '../../gw-command.js'
 

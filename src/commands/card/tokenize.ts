@@ -1,4 +1,4 @@
-import {cardColumns} from '../../api/schemas/card.js'
+import {cardColumns} from '../../api/schemas/columns.js'
 import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
 

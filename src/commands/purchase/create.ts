@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {PurchaseCreate as PurchaseBody} from '../../api/schemas/purchase.js'
-import {purchaseColumns} from '../../api/schemas/purchase.js'
+import {purchaseColumns} from '../../api/schemas/columns.js'
 import {UsageError} from '../../errors.js'
 import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'

@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import {refundColumns} from '../../api/schemas/refund.js'
+import {refundColumns} from '../../api/schemas/columns.js'
 import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
 

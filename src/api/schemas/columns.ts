@@ -1,0 +1,53 @@
+/**
+ * How a table shows each record, one list per record type. Kept apart from the zod schemas so a
+ * command can name its columns without loading zod at start-up (about 80 ms).
+ */
+
+/** How a table shows one field of a record. */
+export interface Column {
+  label: string
+  field: string
+  format?: 'money' | 'outcome' | 'date' | 'boolean'
+}
+
+export const cardColumns: Column[] = [
+  {label: 'Token', field: 'token'},
+  {label: 'Alias', field: 'alias'},
+  {label: 'Card holder', field: 'card_holder'},
+  {label: 'Card number', field: 'card_number'},
+  {label: 'Expiry', field: 'card_expiry', format: 'date'},
+  {label: 'Type', field: 'card_type'},
+  {label: 'Category', field: 'card_category'},
+  {label: 'Issuer', field: 'card_issuer'},
+  {label: 'Country', field: 'card_country'},
+  {label: 'Transactions', field: 'transaction_count'},
+]
+
+export const purchaseColumns: Column[] = [
+  {label: 'Id', field: 'id'},
+  {label: 'Outcome', field: 'message', format: 'outcome'},
+  {label: 'Amount', field: 'amount', format: 'money'},
+  {label: 'Reference', field: 'reference'},
+  {label: 'Authorization', field: 'authorization'},
+  {label: 'Card holder', field: 'card_holder'},
+  {label: 'Card number', field: 'card_number'},
+  {label: 'Expiry', field: 'card_expiry', format: 'date'},
+  {label: 'Card token', field: 'card_token'},
+  {label: 'Transaction date', field: 'transaction_date'},
+  {label: 'Settlement date', field: 'settlement_date'},
+  {label: 'Source', field: 'source'},
+]
+
+export const refundColumns: Column[] = [
+  {label: 'Id', field: 'id'},
+  {label: 'Outcome', field: 'message', format: 'outcome'},
+  {label: 'Amount', field: 'amount', format: 'money'},
+  {label: 'Reference', field: 'reference'},
+  {label: 'Purchase', field: 'transaction_id'},
+  {label: 'Authorization', field: 'authorization'},
+  {label: 'Card holder', field: 'card_holder'},
+  {label: 'Card number', field: 'card_number'},
+  {label: 'Card type', field: 'card_type'},
+  {label: 'Transaction date', field: 'transaction_date'},
+  {label: 'Response code', field: 'response_code'},
+]
