@@ -1,0 +1,40 @@
+import {spawn, spawnSync} from 'node:child_process'
+import {mkdtempSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
+export const GW = join(import.meta.dirname, '..', 'bin', 'run.js')
+
+/** Runs a command once and returns its wall time in ms and peak RSS in KiB (GNU time when present). */
+export function measure(command, args, env) {
+  const hasTime = spawnSync('/usr/bin/time', ['--version']).status === 0
+  const started = performance.now()
+  const result = hasTime
+    ? spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], {env, encoding: 'utf8'})
+    : spawnSync(command, args, {env, encoding: 'utf8'})
+  const ms = performance.now() - started
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${result.stderr}`)
+  const rss = hasTime ? Number(result.stderr.trim().split('\n').at(-1)) : NaN
+  return {ms, rss}
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]
+}
+
+/** Starts `gw sandbox start --port 0` and resolves with its URL and a stop function. */
+export async function startSandbox() {
+  const home = mkdtempSync(join(tmpdir(), 'gw-bench-'))
+  const child = spawn(process.execPath, [GW, 'sandbox', 'start', '--port', '0'], {env: {...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data')}, stdio: ['ignore', 'pipe', 'inherit']})
+  const url = await new Promise((resolve, reject) => {
+    let out = ''
+    child.stdout.on('data', (chunk) => {
+      out += chunk
+      const match = /https?:\/\/\S+/.exec(out)
+      if (match) resolve(match[0])
+    })
+    child.on('exit', (code) => reject(new Error(`sandbox exited ${code}`)))
+  })
+  return {url, home, stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')))}
+}
