@@ -1,0 +1,130 @@
+import {MM_YYYY} from '../api/schemas/common.js'
+import {LOWER_ALPHANUMERIC, randomCode} from './ids.js'
+import {blankMessage, isBlank} from './input.js'
+import type {CardRecord} from './records.js'
+
+/** The sandbox test card that is always declined (gateway-notes.md). */
+export const DECLINED_TEST_CARD = '4557012345678902'
+
+export const INVALID_CARD_NUMBER = 'Invalid Card Number'
+export const EXPIRY_INVALID = 'Expiry date is invalid'
+export const EXPIRY_EXPIRED = 'Expiry date is invalid (expired)'
+
+/** Card numbers are typed with spaces or dashes as often as without. */
+export const normalizeCardNumber = (number: string) => number.replace(/[\s-]/g, '')
+
+export function passesLuhn(number: string): boolean {
+  if (!/^\d{12,19}$/.test(number)) return false
+  let sum = 0
+  for (let i = 0; i < number.length; i++) {
+    let digit = Number(number[number.length - 1 - i])
+    if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2
+    sum += digit
+  }
+  return sum % 10 === 0
+}
+
+/** First 6 and last 4 digits stay: `512345XXXXXX2346`. Anything too short to keep both is all X. */
+export function maskCardNumber(number: string): string {
+  if (number.length <= 10) return 'X'.repeat(number.length)
+  return number.slice(0, 6) + 'X'.repeat(number.length - 10) + number.slice(-4)
+}
+
+const SCHEMES: [RegExp, string][] = [
+  [/^3[47]/, 'AMEX'],
+  [/^4/, 'VISA'],
+  [/^(5[1-5]|2(22[1-9]|2[3-9]\d|[3-6]\d\d|7[01]\d|720))/, 'MasterCard'],
+  [/^3(0[0-5]|[689])/, 'Diners'],
+  [/^(6011|65|64[4-9])/, 'Discover'],
+  [/^35(2[89]|[3-8]\d)/, 'JCB'],
+]
+
+export function cardType(number: string): string {
+  return SCHEMES.find(([prefix]) => prefix.test(number))?.[1] ?? 'Unknown'
+}
+
+export const newCardToken = () => randomCode(20, LOWER_ALPHANUMERIC)
+
+/** `02/2030` → `2030-02-28`, the last day of the month; undefined when not MM/YYYY. */
+export function expiryDate(expiry: string): string | undefined {
+  if (!MM_YYYY.test(expiry)) return undefined
+  const [month, year] = expiry.split('/').map(Number) as [number, number]
+  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate()
+  return `${year}-${String(month).padStart(2, '0')}-${lastDay}`
+}
+
+/** A card expires after the last day of its expiry month; `today` is a `formatDate` string. */
+export const isExpired = (endOfMonth: string, today: string) => endOfMonth < today
+
+/** A `card_expiry` as its end-of-month date, or the message saying why it cannot be used. */
+export function readExpiry(expiry: string | undefined, today: string): {date: string} | {error: string} {
+  if (isBlank(expiry)) return {error: blankMessage('card_expiry')}
+  const date = expiryDate(expiry.trim())
+  if (date === undefined) return {error: EXPIRY_INVALID}
+  return isExpired(date, today) ? {error: EXPIRY_EXPIRED} : {date}
+}
+
+/** The CVV is only checked for shape, then forgotten: the sandbox never keeps one. */
+export const cvvProblem = (cvv: string | undefined) =>
+  cvv === undefined || /^\d{3,4}$/.test(cvv) ? undefined : 'CVV must be 3 or 4 digits'
+
+export interface CardDetailsInput {
+  card_number?: string
+  card_holder?: string
+  card_expiry?: string
+  cvv?: string
+}
+
+export interface CardDetails {
+  number: string
+  holder: string
+  expiry: string
+}
+
+const numberProblem = (number: string) =>
+  number === '' ? blankMessage('card_number') : passesLuhn(number) ? undefined : INVALID_CARD_NUMBER
+
+/** Validates the card details group: every problem at once, in the order of the form. */
+export function checkCardDetails(
+  input: CardDetailsInput,
+  today: string,
+): {errors: string[]; details?: CardDetails} {
+  const number = normalizeCardNumber(input.card_number ?? '')
+  const holder = input.card_holder?.trim() ?? ''
+  const expiry = readExpiry(input.card_expiry, today)
+  const errors = [
+    numberProblem(number),
+    holder === '' ? blankMessage('card_holder') : undefined,
+    'error' in expiry ? expiry.error : undefined,
+    cvvProblem(input.cvv),
+  ].filter((problem) => problem !== undefined)
+  if (errors.length > 0 || 'error' in expiry) return {errors}
+  return {errors, details: {number, holder, expiry: expiry.date}}
+}
+
+/** A newly tokenized card; the full number is only read here, to mask it and find its scheme. */
+export function newCardRecord(details: CardDetails): CardRecord {
+  return {
+    token: newCardToken(),
+    card_holder: details.holder,
+    card_number: maskCardNumber(details.number),
+    card_expiry: details.expiry,
+    card_type: cardType(details.number),
+    card_category: 'Credit',
+    card_subcategory: 'Standard',
+    card_issuer: 'Sandbox Bank',
+    card_country: 'AU',
+    authorized: true,
+    transaction_count: 0,
+    alias: null,
+  }
+}
+
+/** The submitted card fields as a refused request echoes them: number masked, CVV left out. */
+export function submittedCard(input: CardDetailsInput): Record<string, string | undefined> {
+  return {
+    card_holder: input.card_holder,
+    card_number: input.card_number === undefined ? undefined : maskCardNumber(normalizeCardNumber(input.card_number)),
+    card_expiry: input.card_expiry,
+  }
+}

@@ -1,0 +1,48 @@
+import {createHash, randomInt} from 'node:crypto'
+
+export const UPPER_ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
+export const LOWER_ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789'
+
+/** The record type codes of the gateway's ids: `071-P-52NRCGCF` is a purchase. */
+export type RecordType = 'P' | 'R' | 'PL' | 'C' | 'S' | 'WH'
+
+/** The vendor's demo merchant; its ids start with 071 in every published sample. */
+export const TEST_MERCHANT = 'TEST'
+const TEST_PREFIX = '071'
+
+export function randomCode(length: number, alphabet: string): string {
+  let code = ''
+  for (let i = 0; i < length; i++) code += alphabet[randomInt(alphabet.length)]
+  return code
+}
+
+export function newRecordId(prefix: string, type: RecordType): string {
+  return `${prefix}-${type}-${randomCode(8, UPPER_ALPHANUMERIC)}`
+}
+
+/** Six digits, leading zeros kept: authorization numbers are strings in current responses. */
+export function newAuthorization(): string {
+  return String(randomInt(1_000_000)).padStart(6, '0')
+}
+
+/**
+ * A three-digit id prefix per merchant: TEST keeps 071, every other username hashes into
+ * 100–999, so a prefix never changes between runs. Usernames are taken in sorted order and a
+ * clash moves to the next free prefix, which keeps the assignment stable for one set of merchants.
+ */
+export function merchantPrefixes(usernames: readonly string[]): Map<string, string> {
+  const prefixes = new Map<string, string>()
+  const taken = new Set<string>()
+  for (const username of [...new Set(usernames)].sort()) {
+    let prefix = username === TEST_MERCHANT ? TEST_PREFIX : hashedPrefix(username)
+    while (taken.has(prefix)) prefix = String(((Number(prefix) - 99) % 900) + 100)
+    prefixes.set(username, prefix)
+    taken.add(prefix)
+  }
+  return prefixes
+}
+
+function hashedPrefix(username: string): string {
+  const hash = createHash('sha256').update(username).digest().readUInt32BE(0)
+  return String((hash % 900) + 100)
+}

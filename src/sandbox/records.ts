@@ -1,0 +1,87 @@
+/**
+ * The records the sandbox stores and returns, field for field as the gateway sends them.
+ * They hold no CVV and no full card number: only the masked number is ever kept.
+ */
+export interface CardRecord {
+  token: string
+  card_holder: string
+  card_number: string
+  /** End of the expiry month, `2030-02-28`. */
+  card_expiry: string
+  card_type: string
+  card_category: string
+  card_subcategory: string
+  card_issuer: string
+  card_country: string
+  authorized: boolean
+  transaction_count: number
+  alias: string | null
+}
+
+export interface PurchaseRecord {
+  id: string
+  authorization: string | null
+  card_number: string
+  card_holder: string
+  card_expiry: string
+  card_type: string
+  card_token: string
+  amount: number
+  decimal_amount: number
+  successful: boolean
+  message: string
+  reference: string
+  currency: string
+  settlement_date: string
+  transaction_date: string
+  source: 'API'
+  response_code: string
+  transaction_id: string
+  captured: boolean
+}
+
+export interface RefundRecord {
+  id: string
+  authorization: string
+  /** Negative, as the contract shows it. */
+  amount: number
+  refunded: string
+  message: string
+  card_holder: string
+  card_number: string
+  card_expiry: string
+  card_type: string
+  successful: boolean
+  transaction_date: string
+  response_code: string
+  reference: string
+  /** The refunded purchase's id. */
+  transaction_id: string
+  currency: string
+}
+
+export const PURCHASE_FIELDS = [
+  'id', 'authorization', 'card_number', 'card_holder', 'card_expiry', 'card_type', 'card_token', 'amount',
+  'decimal_amount', 'successful', 'message', 'reference', 'currency', 'settlement_date', 'transaction_date',
+  'source', 'response_code', 'transaction_id', 'captured',
+] as const satisfies readonly (keyof PurchaseRecord)[]
+
+export const REFUND_FIELDS = [
+  'id', 'authorization', 'amount', 'refunded', 'message', 'card_holder', 'card_number', 'card_expiry',
+  'card_type', 'successful', 'transaction_date', 'response_code', 'reference', 'transaction_id', 'currency',
+] as const satisfies readonly (keyof RefundRecord)[]
+
+export const CARD_FIELDS = [
+  'token', 'card_holder', 'card_number', 'card_expiry', 'card_type', 'card_category', 'card_subcategory',
+  'card_issuer', 'card_country', 'authorized', 'transaction_count', 'alias',
+] as const satisfies readonly (keyof CardRecord)[]
+
+/**
+ * The body of a refused request: every field of the record, null unless the request (or the
+ * record it refers to) gave a value for it. Contract §7: "fields that were not assigned set to null".
+ */
+export function echo(fields: readonly string[], values: Record<string, unknown>): Record<string, unknown> {
+  const body: Record<string, unknown> = Object.fromEntries(fields.map((field) => [field, null]))
+  for (const [field, value] of Object.entries(values)) if (value !== undefined) body[field] = value
+  return body
+}
