@@ -1,0 +1,19 @@
+import type {Clock} from './clock.js'
+import type {FaultList} from './faults.js'
+import type {RecordType} from './ids.js'
+import type {Store} from './store.js'
+
+export type Mode = 'sandbox' | 'live'
+
+/** What route handlers may use: state and time, never the request or the socket. */
+export interface SandboxContext {
+  store: Store
+  clock: Clock
+  faults: FaultList
+  mode: Mode
+  /** Usernames of the merchants that can sign in. */
+  merchants: string[]
+  /** The base URL, known once the server listens. */
+  url: string
+  newId(merchant: string, type: RecordType): string
+}

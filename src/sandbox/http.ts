@@ -1,0 +1,223 @@
+import {randomUUID} from 'node:crypto'
+import {STATUS_CODES, type IncomingMessage, type ServerResponse} from 'node:http'
+import {setTimeout as sleep} from 'node:timers/promises'
+import type {Mode} from './context.js'
+import {SandboxError, badRequest} from './errors.js'
+import type {Fault, FaultList} from './faults.js'
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
+
+export interface RouteRequest {
+  input: Record<string, unknown>
+  params: Record<string, string>
+  query: Record<string, string>
+}
+
+export interface MerchantRequest extends RouteRequest {
+  merchant: string
+}
+
+/** `response` goes into the envelope of a successful answer. */
+export interface RouteResult {
+  status: number
+  response: unknown
+}
+
+/** `path` segments starting with `:` are parameters: `/v1.0/purchases/:id`. */
+export type Route<Ctx> = {method: Method; path: string} & (
+  | {auth: 'merchant'; handle(request: MerchantRequest, ctx: Ctx): RouteResult}
+  | {auth: 'none'; handle(request: RouteRequest, ctx: Ctx): RouteResult}
+)
+
+export interface HttpOptions<Ctx> {
+  routes: Route<Ctx>[]
+  ctx: Ctx
+  mode: Mode
+  /** Whether the Basic credentials are a merchant's. */
+  authenticate(username: string, token: string): boolean
+  faults: FaultList
+  /** Runs after every route handler, even one that threw: the server persists changes here. */
+  afterHandle(): void
+  /** Aborted when the server closes, to cut short requests a fault is delaying. */
+  signal: AbortSignal
+  log(line: string): void
+}
+
+const MAX_BODY_BYTES = 1024 * 1024
+const CONTROL_PREFIX = '/_sandbox/'
+/** The real gateway's 401 body, key for key, with no `test` (gateway-notes.md). */
+const UNAUTHORIZED = {successful: false, errors: ['Incorrect Username or Token'], response: null}
+
+interface Answer {
+  status: number
+  body: unknown
+  headers?: Record<string, string>
+}
+
+export function writeEnvelope(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.headersSent || res.destroyed) return
+  const text = JSON.stringify(body)
+  res.writeHead(status, {...headers, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text))})
+  res.end(text)
+}
+
+export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: IncomingMessage, res: ServerResponse) => void {
+  const {ctx, mode, faults, signal, log} = options
+  const routes = options.routes.map((route) => ({route, pattern: route.path.split('/').filter(Boolean)}))
+  const envelope = (successful: boolean, response: unknown, errors: string[]) => ({
+    successful,
+    response,
+    errors,
+    test: mode === 'sandbox',
+  })
+
+  const succeeded = (result: RouteResult): Answer => ({status: result.status, body: envelope(true, result.response, [])})
+  const handled = (handle: () => RouteResult): RouteResult => {
+    try {
+      return handle()
+    } finally {
+      options.afterHandle()
+    }
+  }
+
+  return (req, res) => {
+    res.setHeader('X-Request-Id', randomUUID())
+    res.setHeader('X-Service-Mode', mode === 'live' ? 'Live' : 'Sandbox')
+    serve(req, res).catch((error: unknown) => {
+      // Only a fault's delay cut short by close() gets here; the socket is going anyway.
+      if (!signal.aborted) log(`unexpected failure: ${String(error)}`)
+      req.socket.destroy()
+    })
+  }
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET'
+    const target = req.url ?? '/'
+    const queryStart = target.indexOf('?')
+    const pathname = queryStart === -1 ? target : target.slice(0, queryStart)
+    const search = queryStart === -1 ? '' : target.slice(queryStart + 1)
+
+    const fault = pathname.startsWith(CONTROL_PREFIX) ? undefined : faults.take(method, pathname)
+    if (fault) log(`${method} ${pathname} fault ${fault.action}`)
+    if (fault?.action === 'drop-before') return void req.socket.destroy()
+    if (fault?.action === 'status') return writeFault(res, fault)
+    if (fault?.action === 'delay') await sleep(fault.delayMs, undefined, {signal})
+
+    const answer = await answerRequest(req, method, pathname, search)
+    // The request was processed in full; the client must now find out without an answer.
+    if (fault?.action === 'drop-after') return void req.socket.destroy()
+    writeEnvelope(res, answer.status, answer.body, answer.headers)
+    log(`${method} ${pathname} ${answer.status}`)
+  }
+
+  async function answerRequest(req: IncomingMessage, method: string, pathname: string, search: string): Promise<Answer> {
+    try {
+      const segments = pathSegments(pathname)
+      const matching = routes.flatMap(({route, pattern}) => {
+        const params = matchPath(pattern, segments)
+        return params ? [{route, params}] : []
+      })
+      if (matching.length === 0) throw new SandboxError(404, [`No route matches ${method} ${pathname}`])
+      const found = matching.find(({route}) => route.method === method)
+      if (!found) {
+        const allowed = matching.map(({route}) => route.method).join(', ')
+        return {
+          status: 405,
+          body: envelope(false, null, [`Method ${method} is not allowed on ${pathname}; allowed: ${allowed}`]),
+          headers: {Allow: allowed},
+        }
+      }
+      const {route, params} = found
+      const readRequest = async (): Promise<RouteRequest> => ({
+        input: method === 'POST' || method === 'PUT' ? await readJsonBody(req) : {},
+        params,
+        query: Object.fromEntries(new URLSearchParams(search)),
+      })
+      if (route.auth === 'none') {
+        const request = await readRequest()
+        return succeeded(handled(() => route.handle(request, ctx)))
+      }
+      // Credentials are checked before the body is read: nothing from a stranger gets parsed.
+      const merchant = signedInMerchant(req.headers.authorization)
+      if (merchant === undefined) return {status: 401, body: UNAUTHORIZED}
+      const request = {...(await readRequest()), merchant}
+      return succeeded(handled(() => route.handle(request, ctx)))
+    } catch (error) {
+      if (error instanceof SandboxError) return {status: error.status, body: envelope(false, error.response, error.errors)}
+      log(`internal error on ${method} ${pathname}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+      return {status: 500, body: envelope(false, null, ['Internal sandbox error'])}
+    }
+  }
+
+  function signedInMerchant(header: string | undefined): string | undefined {
+    const [scheme, encoded] = (header ?? '').split(' ', 2)
+    if (scheme?.toLowerCase() !== 'basic' || !encoded) return undefined
+    const credentials = Buffer.from(encoded, 'base64').toString('utf8')
+    const colon = credentials.indexOf(':')
+    if (colon === -1) return undefined
+    const username = credentials.slice(0, colon)
+    return options.authenticate(username, credentials.slice(colon + 1)) ? username : undefined
+  }
+
+  function writeFault(res: ServerResponse, fault: Fault & {action: 'status'}): void {
+    const reason = STATUS_CODES[fault.status] ?? 'Error'
+    if (!fault.html) return writeEnvelope(res, fault.status, envelope(false, null, [reason]))
+    // Some gateway failures arrive as an HTML page from a proxy, not as JSON (gateway-notes.md).
+    res.writeHead(fault.status, {'Content-Type': 'text/html'})
+    res.end(`<!DOCTYPE html>\n<html><head><title>${fault.status} ${reason}</title></head><body><h1>${reason}</h1></body></html>\n`)
+  }
+}
+
+/**
+ * The path's segments, decoded. The contract's `.json` suffix and a trailing slash are
+ * optional; the suffix is cut before decoding, so an id ending in an encoded `.json` keeps it.
+ */
+export function pathSegments(pathname: string): string[] {
+  const raw = pathname.split('/')
+  const last = raw.length - 1
+  if (raw[last]?.endsWith('.json')) raw[last] = raw[last].slice(0, -'.json'.length)
+  try {
+    return raw.filter(Boolean).map(decodeURIComponent)
+  } catch {
+    throw badRequest([`Path ${pathname} is not correctly URL-encoded`])
+  }
+}
+
+function matchPath(pattern: string[], segments: string[]): Record<string, string> | undefined {
+  if (pattern.length !== segments.length) return undefined
+  const params: Record<string, string> = {}
+  for (const [index, part] of pattern.entries()) {
+    const segment = segments[index] as string
+    if (part.startsWith(':')) params[part.slice(1)] = segment
+    else if (part !== segment) return undefined
+  }
+  return params
+}
+
+async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = []
+  let size = 0
+  // Read to the end even past the limit, so the client is not cut off mid-upload and sees the 413.
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size <= MAX_BODY_BYTES) chunks.push(chunk)
+  }
+  if (size > MAX_BODY_BYTES) throw new SandboxError(413, [`Request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB)`])
+  const text = Buffer.concat(chunks).toString('utf8')
+  if (text.trim() === '') return {}
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch (error) {
+    throw badRequest([`Request body is not valid JSON: ${(error as Error).message}`])
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest(['Request body must be a JSON object'])
+  return body as Record<string, unknown>
+}
+
+/** A path parameter that the route's pattern guarantees. */
+export function pathParam(request: RouteRequest, name: string): string {
+  const value = request.params[name]
+  if (value === undefined) throw new Error(`the route has no :${name} parameter`)
+  return value
+}

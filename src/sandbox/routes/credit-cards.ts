@@ -1,0 +1,47 @@
+import {checkCardDetails, newCardRecord, readExpiry, submittedCard} from '../cards.js'
+import {formatDate} from '../clock.js'
+import type {SandboxContext} from '../context.js'
+import {unprocessable} from '../errors.js'
+import {pathParam, type MerchantRequest, type RouteResult} from '../http.js'
+import {blankMessage, isBlank, readFields} from '../input.js'
+import {CARD_FIELDS, echo} from '../records.js'
+
+const TOKENIZE_FIELDS = {card_number: 'string', card_holder: 'string', card_expiry: 'string', cvv: 'string'} as const
+const UPDATE_FIELDS = {card_expiry: 'string', alias: 'string'} as const
+const CARD_NOT_FOUND = 'Record not found'
+
+export function tokenizeCard({input, merchant}: MerchantRequest, ctx: SandboxContext): RouteResult {
+  const fields = readFields(input, TOKENIZE_FIELDS)
+  const {errors, details} = checkCardDetails(fields, formatDate(ctx.clock.now()))
+  if (!details) throw unprocessable(errors, echo(CARD_FIELDS, submittedCard(fields)))
+  const card = newCardRecord(details)
+  ctx.store.save('cards', merchant, card)
+  return {status: 200, response: card}
+}
+
+export function getCard(request: MerchantRequest, ctx: SandboxContext): RouteResult {
+  return {status: 200, response: ctx.store.get('cards', request.merchant, pathParam(request, 'key'), CARD_NOT_FOUND)}
+}
+
+/** A new expiry keeps the token; an alias must be unique among the merchant's tokens and aliases. */
+export function updateCard(request: MerchantRequest, ctx: SandboxContext): RouteResult {
+  const {merchant} = request
+  const card = ctx.store.get('cards', merchant, pathParam(request, 'key'), CARD_NOT_FOUND)
+  const {card_expiry: expiry, alias} = readFields(request.input, UPDATE_FIELDS)
+  const newExpiry = expiry === undefined ? undefined : readExpiry(expiry, formatDate(ctx.clock.now()))
+  const holder = alias === undefined ? undefined : ctx.store.find('cards', merchant, alias)
+  const errors = [
+    expiry === undefined && alias === undefined ? 'Give card_expiry or alias to update' : undefined,
+    newExpiry && 'error' in newExpiry ? newExpiry.error : undefined,
+    alias !== undefined && isBlank(alias) ? blankMessage('alias') : undefined,
+    holder?.found === 'own' && holder.record.token !== card.token ? 'Alias has already been taken' : undefined,
+  ].filter((error) => error !== undefined)
+  if (errors.length > 0) throw unprocessable(errors, card)
+  const updated = {
+    ...card,
+    card_expiry: newExpiry && 'date' in newExpiry ? newExpiry.date : card.card_expiry,
+    alias: alias ?? card.alias,
+  }
+  ctx.store.save('cards', merchant, updated)
+  return {status: 200, response: updated}
+}

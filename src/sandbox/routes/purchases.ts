@@ -1,0 +1,107 @@
+import {EXPIRY_EXPIRED, checkCardDetails, cvvProblem, isExpired, newCardRecord, submittedCard} from '../cards.js'
+import {addDays, formatDate, formatDateTime} from '../clock.js'
+import type {SandboxContext} from '../context.js'
+import {badRequest, refusedWith200} from '../errors.js'
+import {pathParam, type MerchantRequest, type RouteResult} from '../http.js'
+import {newAuthorization} from '../ids.js'
+import {blankMessage, isBlank, readFields, type Fields} from '../input.js'
+import {DEFAULT_CURRENCY, currencyNotPermitted, decimalAmount, isPermittedCurrency} from '../money.js'
+import {purchaseOutcome} from '../outcomes.js'
+import {PURCHASE_FIELDS, echo, type CardRecord, type PurchaseRecord} from '../records.js'
+
+const PURCHASE_INPUT = {
+  amount: 'integer',
+  reference: 'string',
+  currency: 'string',
+  customer_ip: 'string',
+  card_holder: 'string',
+  card_number: 'string',
+  card_expiry: 'string',
+  cvv: 'string',
+  card_token: 'string',
+} as const
+type PurchaseInput = Fields<typeof PURCHASE_INPUT>
+
+/**
+ * A purchase with card details also tokenizes the card; one with a card token (or alias) charges
+ * that card. A decline is not an error: it is stored and answered with HTTP 200 like an approval.
+ */
+export function createPurchase({input, merchant}: MerchantRequest, ctx: SandboxContext): RouteResult {
+  const fields = readFields(input, PURCHASE_INPUT)
+  const now = ctx.clock.now()
+  const {amount, reference, customer_ip: customerIp} = fields
+  const currency = (fields.currency ?? DEFAULT_CURRENCY).trim().toUpperCase()
+  const refused = echo(PURCHASE_FIELDS, {
+    ...submittedCard(fields),
+    card_token: fields.card_token,
+    amount,
+    reference,
+    currency: fields.currency,
+    customer_ip: customerIp,
+  })
+
+  const card = cardToCharge(fields, merchant, ctx, formatDate(now))
+  const errors = [
+    ...card.errors,
+    amount === undefined ? blankMessage('amount') : undefined,
+    amount !== undefined && amount < 0 ? 'Amount must be greater than or equal to 0' : undefined,
+    isBlank(reference) ? blankMessage('reference') : undefined,
+    customerIp !== undefined && isBlank(customerIp) ? blankMessage('customer_ip') : undefined,
+    currency === '' ? blankMessage('currency') : undefined,
+  ].filter((error) => error !== undefined)
+  // Each condition repeats a check above, for TypeScript to narrow the fields below.
+  if (!card.record || amount === undefined || isBlank(reference) || errors.length > 0) throw badRequest(errors, refused)
+  if (!isPermittedCurrency(currency)) throw refusedWith200(currencyNotPermitted(currency), refused)
+  if (ctx.store.isTaken('purchases', merchant, reference)) throw refusedWith200('Reference is already taken', refused)
+
+  const outcome = purchaseOutcome(card.record.card_number, amount)
+  const id = ctx.newId(merchant, 'P')
+  const purchase: PurchaseRecord = {
+    id,
+    authorization: outcome.approved ? newAuthorization() : null,
+    card_number: card.record.card_number,
+    card_holder: card.record.card_holder,
+    card_expiry: card.record.card_expiry,
+    card_type: card.record.card_type,
+    card_token: card.record.token,
+    amount,
+    decimal_amount: decimalAmount(amount, currency),
+    successful: outcome.approved,
+    message: outcome.message,
+    reference,
+    currency,
+    settlement_date: formatDate(addDays(now, 1)),
+    transaction_date: formatDateTime(now),
+    source: 'API',
+    response_code: outcome.responseCode,
+    transaction_id: id,
+    captured: outcome.approved,
+  }
+  ctx.store.save('cards', merchant, {...card.record, transaction_count: card.record.transaction_count + 1})
+  ctx.store.save('purchases', merchant, purchase)
+  return {status: 200, response: purchase}
+}
+
+export function getPurchase(request: MerchantRequest, ctx: SandboxContext): RouteResult {
+  return {status: 200, response: ctx.store.get('purchases', request.merchant, pathParam(request, 'key'), 'Purchase not found')}
+}
+
+/** The stored card a token or alias names (only the caller's), or a new one from the card details. */
+function cardToCharge(
+  fields: PurchaseInput,
+  merchant: string,
+  ctx: SandboxContext,
+  today: string,
+): {errors: string[]; record?: CardRecord} {
+  if (isBlank(fields.card_token)) {
+    const {errors, details} = checkCardDetails(fields, today)
+    return {errors, record: details && newCardRecord(details)}
+  }
+  const lookup = ctx.store.find('cards', merchant, fields.card_token)
+  if (lookup.found !== 'own') return {errors: [`Card ${fields.card_token} could not be found`]}
+  const errors = [
+    isExpired(lookup.record.card_expiry, today) ? EXPIRY_EXPIRED : undefined,
+    cvvProblem(fields.cvv),
+  ].filter((error) => error !== undefined)
+  return errors.length > 0 ? {errors} : {errors, record: lookup.record}
+}

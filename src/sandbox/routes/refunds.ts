@@ -1,0 +1,74 @@
+import {formatDateTime} from '../clock.js'
+import type {SandboxContext} from '../context.js'
+import {badRequest, forbidden, refusedWith200} from '../errors.js'
+import {pathParam, type MerchantRequest, type RouteResult} from '../http.js'
+import {newAuthorization} from '../ids.js'
+import {blankMessage, isBlank, readFields} from '../input.js'
+import {refundBalance} from '../money.js'
+import {REFUND_FIELDS, echo, type PurchaseRecord, type RefundRecord} from '../records.js'
+
+const REFUND_INPUT = {transaction_id: 'string', amount: 'integer', reference: 'string'} as const
+
+/** A refused refund shows the purchase's card and nulls for the rest (contract §4, endpoint 4). */
+const refusedBody = (purchase: PurchaseRecord | undefined) =>
+  echo(REFUND_FIELDS, {
+    card_holder: purchase?.card_holder,
+    card_number: purchase?.card_number,
+    card_expiry: purchase?.card_expiry,
+    card_type: purchase?.card_type,
+  })
+
+/** `transaction_id` takes the purchase's id or its reference. Partial refunds are allowed up to the amount paid. */
+export function createRefund({input, merchant}: MerchantRequest, ctx: SandboxContext): RouteResult {
+  const {transaction_id: transactionId, amount, reference} = readFields(input, REFUND_INPUT)
+  const lookup = isBlank(transactionId) ? undefined : ctx.store.find('purchases', merchant, transactionId)
+  if (lookup?.found === 'foreign') throw forbidden()
+  const purchase = lookup?.found === 'own' ? lookup.record : undefined
+  const refused = refusedBody(purchase)
+
+  if (isBlank(transactionId) || amount === undefined || amount <= 0 || isBlank(reference)) {
+    const errors = [
+      isBlank(transactionId) ? blankMessage('transaction_id') : undefined,
+      amount === undefined ? blankMessage('amount') : undefined,
+      amount !== undefined && amount <= 0 ? 'Amount must be greater than 0' : undefined,
+      isBlank(reference) ? blankMessage('reference') : undefined,
+    ].filter((error) => error !== undefined)
+    throw badRequest(errors, refused)
+  }
+  if (!purchase) throw refusedWith200('Original transaction could not be found', refused)
+  if (!purchase.successful) throw badRequest(['Original transaction was not successful'], refused)
+  if (ctx.store.isTaken('refunds', merchant, reference)) throw badRequest(['Reference has already been taken'], refused)
+  const approvedRefunds = ctx.store.refundsOf(merchant, purchase.id).filter((refund) => refund.successful)
+  const {refunded, refundable} = refundBalance(purchase.amount, approvedRefunds.map((refund) => refund.amount))
+  if (amount > refundable) {
+    throw badRequest(
+      [`Amount exceeds the refundable balance of ${refundable} (purchase ${purchase.amount}, already refunded ${refunded})`],
+      refused,
+    )
+  }
+
+  const refund: RefundRecord = {
+    id: ctx.newId(merchant, 'R'),
+    authorization: newAuthorization(),
+    amount: -amount,
+    refunded: 'Approved',
+    message: 'Approved',
+    card_holder: purchase.card_holder,
+    card_number: purchase.card_number,
+    card_expiry: purchase.card_expiry,
+    card_type: purchase.card_type,
+    successful: true,
+    transaction_date: formatDateTime(ctx.clock.now()),
+    response_code: '00',
+    reference,
+    transaction_id: purchase.id,
+    currency: purchase.currency,
+  }
+  ctx.store.save('refunds', merchant, refund)
+  return {status: 200, response: refund}
+}
+
+/** The contract's 404 text for a refund is `Purchase not found`. */
+export function getRefund(request: MerchantRequest, ctx: SandboxContext): RouteResult {
+  return {status: 200, response: ctx.store.get('refunds', request.merchant, pathParam(request, 'key'), 'Purchase not found')}
+}
