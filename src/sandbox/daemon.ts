@@ -1,0 +1,162 @@
+import {spawn} from 'node:child_process'
+import {closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
+import {dirname} from 'node:path'
+import {setTimeout as sleep} from 'node:timers/promises'
+import type {Mode} from './context.js'
+
+/**
+ * Process management behind `gw sandbox start --detach`, `stop` and `status`. A running sandbox
+ * announces itself in a runtime file; every path comes from the caller (oclif's dataDir).
+ */
+export interface RuntimeInfo {
+  pid: number
+  url: string
+  host: string
+  port: number
+  mode: Mode
+  stateFile: string | null
+  startedAt: string
+}
+
+export type SandboxStatus = {state: 'running'; info: RuntimeInfo} | {state: 'stale'; info: RuntimeInfo} | {state: 'stopped'}
+
+const POLL_MS = 50
+
+/** Atomic, so a reader never sees half a file. */
+export function writeRuntimeFile(file: string, info: RuntimeInfo): void {
+  mkdirSync(dirname(file), {recursive: true})
+  const temporary = `${file}.${process.pid}.tmp`
+  writeFileSync(temporary, `${JSON.stringify(info, null, 2)}\n`)
+  renameSync(temporary, file)
+}
+
+/** The runtime file's content, or undefined when there is none or it is not one. */
+export function readRuntimeFile(file: string): RuntimeInfo | undefined {
+  try {
+    const info = JSON.parse(readFileSync(file, 'utf8')) as Partial<RuntimeInfo> | null
+    return Number.isInteger(info?.pid) && typeof info?.url === 'string' ? (info as RuntimeInfo) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** With `pid`, only a file that process wrote is removed: a newer sandbox may have replaced it. */
+export function removeRuntimeFile(file: string, pid?: number): void {
+  if (pid !== undefined && readRuntimeFile(file)?.pid !== pid) return
+  rmSync(file, {force: true})
+}
+
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** `stale`: a runtime file remains but its process is gone (killed, or the machine restarted). */
+export function sandboxStatus(file: string): SandboxStatus {
+  const info = readRuntimeFile(file)
+  if (!info) return {state: 'stopped'}
+  return isProcessAlive(info.pid) ? {state: 'running', info} : {state: 'stale', info}
+}
+
+export interface DetachOptions {
+  /** The node executable, usually process.execPath. */
+  execPath: string
+  /** The CLI entry script and the arguments of a foreground `sandbox start` that writes `runtimeFile`. */
+  args: string[]
+  runtimeFile: string
+  /** The child's stdout and stderr are appended here. */
+  logFile: string
+  env?: NodeJS.ProcessEnv
+  timeoutMs?: number
+}
+
+/**
+ * Starts the sandbox in a detached process and resolves once it listens, which it announces by
+ * writing the runtime file with its own pid. Rejects, naming the log file, if it exits or stalls first.
+ */
+export async function spawnDetached(options: DetachOptions): Promise<RuntimeInfo> {
+  const {execPath, args, runtimeFile, logFile, env = process.env, timeoutMs = 10_000} = options
+  mkdirSync(dirname(logFile), {recursive: true})
+  const log = openSync(logFile, 'a')
+  const child = spawn(execPath, args, {detached: true, stdio: ['ignore', log, log], env})
+  closeSync(log)
+  child.unref()
+  let exit: string | undefined
+  child.once('error', (error) => {
+    exit = `could not be started (${error.message})`
+  })
+  child.once('exit', (code, signal) => {
+    exit = `exited (${signal ?? `code ${code}`}) before it was ready`
+  })
+
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const info = readRuntimeFile(runtimeFile)
+    if (info && info.pid === child.pid) return info
+    if (exit) throw new Error(`The sandbox ${exit}; see ${logFile}`)
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL')
+      throw new Error(`The sandbox did not start within ${timeoutMs} ms; see ${logFile}`)
+    }
+    await sleep(POLL_MS)
+  }
+}
+
+export interface StopOptions {
+  /** How long SIGTERM gets before SIGKILL. */
+  graceMs?: number
+  /** How long to wait for SIGKILL to take effect. */
+  killWaitMs?: number
+}
+
+export type StopResult = 'stopped' | 'killed' | 'not-running'
+
+/** SIGTERM, then SIGKILL once the grace period is over; rejects if the process outlives both. */
+export async function stopProcess(pid: number, {graceMs = 5000, killWaitMs = 2000}: StopOptions = {}): Promise<StopResult> {
+  if (!signal(pid, 'SIGTERM')) return 'not-running'
+  if (await exited(pid, graceMs)) return 'stopped'
+  signal(pid, 'SIGKILL')
+  if (await exited(pid, killWaitMs)) return 'killed'
+  throw new Error(`Process ${pid} is still running after SIGKILL`)
+}
+
+function signal(pid: number, name: NodeJS.Signals): boolean {
+  try {
+    process.kill(pid, name)
+    return true
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false
+    throw error
+  }
+}
+
+async function exited(pid: number, withinMs: number): Promise<boolean> {
+  const deadline = Date.now() + withinMs
+  while (isProcessAlive(pid)) {
+    if (Date.now() > deadline) return false
+    await sleep(POLL_MS)
+  }
+  return true
+}
+
+/**
+ * Resolves with the first of `signals` once `close` has finished. The handlers come off as
+ * soon as one signal arrives, so a second Ctrl-C during a slow shutdown exits at once.
+ */
+export function closeOnSignal(
+  close: () => Promise<void>,
+  signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'],
+): Promise<NodeJS.Signals> {
+  return new Promise((resolve, reject) => {
+    const onSignal = (received: NodeJS.Signals) => {
+      for (const name of signals) process.off(name, onSignal)
+      close().then(() => resolve(received), reject)
+    }
+    for (const name of signals) process.on(name, onSignal)
+  })
+}
