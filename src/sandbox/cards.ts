@@ -1,4 +1,4 @@
-import {MM_YYYY} from '../api/schemas/common.js'
+import {MM_YYYY, luhnValid} from '../api/schemas/card-rules.js'
 import {LOWER_ALPHANUMERIC, randomCode} from './ids.js'
 import {blankMessage, isBlank} from './input.js'
 import type {CardRecord} from './records.js'
@@ -12,17 +12,6 @@ export const EXPIRY_EXPIRED = 'Expiry date is invalid (expired)'
 
 /** Card numbers are typed with spaces or dashes as often as without. */
 export const normalizeCardNumber = (number: string) => number.replace(/[\s-]/g, '')
-
-export function passesLuhn(number: string): boolean {
-  if (!/^\d{12,19}$/.test(number)) return false
-  let sum = 0
-  for (let i = 0; i < number.length; i++) {
-    let digit = Number(number[number.length - 1 - i])
-    if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2
-    sum += digit
-  }
-  return sum % 10 === 0
-}
 
 /** First 6 and last 4 digits stay: `512345XXXXXX2346`. Anything too short to keep both is all X. */
 export function maskCardNumber(number: string): string {
@@ -82,7 +71,7 @@ export interface CardDetails {
 }
 
 const numberProblem = (number: string) =>
-  number === '' ? blankMessage('card_number') : passesLuhn(number) ? undefined : INVALID_CARD_NUMBER
+  number === '' ? blankMessage('card_number') : luhnValid(number) ? undefined : INVALID_CARD_NUMBER
 
 /** Validates the card details group: every problem at once, in the order of the form. */
 export function checkCardDetails(
