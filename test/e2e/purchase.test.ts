@@ -39,9 +39,9 @@ describe('gw purchase create', () => {
   })
 
   it('shows a readable table without --json, money with its currency, the number masked', async () => {
-    const result = await sandbox.gw(['purchase', 'create', '--amount', '2550', '--currency', 'nzd', '--reference', ref(), ...cardArgs()])
+    const result = await sandbox.gw(['purchase', 'create', '--amount', '2500', '--currency', 'nzd', '--reference', ref(), ...cardArgs()])
     expect(result.code).toBe(0)
-    expect(result.stdout).toContain('25.50 NZD')
+    expect(result.stdout).toContain('25.00 NZD')
     expect(result.stdout).toContain('Approved')
     expect(result.stdout).toContain('424242XXXXXX4242')
     expect(result.stdout).not.toContain(CARDS.visa)
@@ -54,7 +54,7 @@ describe('gw purchase create', () => {
     expect(result.json).toMatchObject({successful: false, message: 'Insufficient Funds', amount: 10051})
     expect((result.json as {id: string}).id).toMatch(/^071-P-/)
     const lines = result.stderr.trim().split('\n')
-    expect(lines[0]).toBe('Error: Purchase declined: Insufficient Funds (HTTP 200)')
+    expect(lines[0]).toMatch(/^Error: Purchase declined: Insufficient Funds \(HTTP 200, request-id [0-9a-f-]{36}\)$/)
     expect(JSON.parse(lines.at(-1)!)).toMatchObject({error: {kind: 'declined', status: 200, messages: ['Insufficient Funds'], exit_code: 3}})
   })
 

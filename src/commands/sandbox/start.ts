@@ -1,0 +1,97 @@
+import {Flags} from '@oclif/core'
+import {join} from 'node:path'
+import {UsageError} from '../../errors.js'
+import {GwCommand} from '../../gw-command.js'
+
+export default class SandboxStart extends GwCommand {
+  static override summary = 'Start the local gateway'
+  static override description = `A real HTTP server that answers the gateway's interface, so gw works with no gateway account.
+Merchant TEST (token TEST) always exists; add more with --merchant. It registers itself as the profile "local", made active when no other profile is.
+Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in the background until gw sandbox stop.`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> --detach',
+    '<%= config.bin %> <%= command.id %> --port 9000 --state ./gateway.json --merchant ACME:s3cret',
+    '<%= config.bin %> <%= command.id %> --mode live',
+  ]
+
+  static override flags = {
+    port: Flags.integer({description: 'port to listen on; 0 picks a free one', default: 8787, min: 0, max: 65535}),
+    host: Flags.string({description: 'address to listen on', default: '127.0.0.1'}),
+    state: Flags.string({description: 'file that keeps the gateway state across restarts'}),
+    mode: Flags.string({description: 'answer as the sandbox or the live gateway', options: ['sandbox', 'live'], default: 'sandbox'}),
+    merchant: Flags.custom<{username: string; token: string}>({description: 'another merchant as USER:TOKEN (repeatable)', multiple: true, parse: async (input) => parseMerchant(input)})(),
+    detach: Flags.boolean({description: 'run in the background and return once it listens'}),
+  }
+
+  async run() {
+    const {flags} = await this.parse(SandboxStart)
+    const daemon = await import('../../sandbox/daemon.js')
+    const runtimeFile = join(this.config.dataDir, 'sandbox.json')
+    const mode = flags.mode as 'sandbox' | 'live'
+
+    if (flags.detach) {
+      const current = daemon.sandboxStatus(runtimeFile)
+      if (current.state === 'running') {
+        await this.registerProfile(current.info.url, current.info.mode)
+        this.io.err(`The local gateway is already running at ${current.info.url} (pid ${current.info.pid}).\n`)
+        this.io.out(current.info.url + '\n')
+        return
+      }
+      const logFile = join(this.config.dataDir, 'sandbox.log')
+      // The same start in the foreground, in a process of its own that outlives this one.
+      const args = [process.argv[1]!, 'sandbox', 'start', ...this.argv.filter((arg) => arg !== '--detach')]
+      let info
+      try {
+        info = await daemon.spawnDetached({execPath: process.execPath, args, runtimeFile, logFile})
+      } catch (err) {
+        throw new UsageError((err as Error).message, `Another program may hold port ${flags.port}; try --port 0 or another port.`)
+      }
+      this.io.err(`Local gateway running in the background at ${info.url} (pid ${info.pid}, ${info.mode} mode); log ${logFile}. Stop it with: gw sandbox stop\n`)
+      this.io.out(info.url + '\n')
+      return
+    }
+
+    const {startSandbox} = await import('../../sandbox/server.js')
+    // Only one sandbox owns the runtime file that status and stop read: the first one running.
+    const ownsRuntimeFile = daemon.sandboxStatus(runtimeFile).state !== 'running'
+    let sandbox
+    try {
+      sandbox = await startSandbox({port: flags.port, host: flags.host, stateFile: flags.state, mode, merchants: flags.merchant ?? [], runtimeFile: ownsRuntimeFile ? runtimeFile : undefined})
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code
+      if (code === 'EADDRINUSE') throw new UsageError(`Port ${flags.port} on ${flags.host} is already in use`, 'Is a local gateway already running (gw sandbox status)? Or pick another --port, 0 for any free one.')
+      if (code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`Cannot listen on ${flags.host}:${flags.port} (${code})`, 'Pick another --host or --port.')
+      throw err
+    }
+    await this.registerProfile(sandbox.url, mode)
+    const merchants = ['TEST', ...(flags.merchant ?? []).map((m) => m.username)].join(', ')
+    this.io.err(`Local gateway listening on ${sandbox.url} (${mode} mode; merchants ${merchants}${flags.state ? `; state in ${flags.state}` : ''}). Ctrl-C stops it.\n`)
+    this.io.out(sandbox.url + '\n')
+    if (flags.host !== '127.0.0.1' && flags.host !== 'localhost' && flags.host !== '::1') {
+      this.io.err(`Warning: listening on ${flags.host} makes the local gateway reachable from other machines.\n`)
+    }
+    const received = await daemon.closeOnSignal(() => sandbox.close())
+    this.io.err('Local gateway stopped.\n')
+    // Ctrl-C is how a foreground gateway is meant to stop: 130 as design.md §4 says, quietly.
+    if (received === 'SIGINT') process.exitCode = 130
+  }
+
+  /** The sandbox closes itself on a signal; the base class's Ctrl-C exit would cut that short. */
+  protected override interrupted(): void {}
+
+  private async registerProfile(url: string, mode: 'sandbox' | 'live'): Promise<void> {
+    const {saveLocalProfile} = await import('../../auth/local-profile.js')
+    const {activated} = await saveLocalProfile(this.config.configDir, await this.tokenStore(), url, mode)
+    if (activated) this.io.err('Profile "local" is now active: gw commands talk to this gateway as merchant TEST.\n')
+  }
+}
+
+function parseMerchant(input: string): {username: string; token: string} {
+  const separator = input.indexOf(':')
+  const username = input.slice(0, separator).trim()
+  const token = input.slice(separator + 1)
+  if (separator < 0 || username === '' || token === '') throw new UsageError(`--merchant must be USER:TOKEN, got "${input}"`, 'For example --merchant ACME:s3cret.')
+  if (username === 'TEST') throw new UsageError('--merchant TEST already exists (TEST:TEST)', 'Pick another username.')
+  return {username, token}
+}
