@@ -22,6 +22,8 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
     mode: Flags.string({description: 'answer as the sandbox or the live gateway', options: ['sandbox', 'live'], default: 'sandbox'}),
     merchant: Flags.custom<{username: string; token: string}>({description: 'another merchant as USER:TOKEN (repeatable)', multiple: true, parse: async (input) => parseMerchant(input)})(),
     detach: Flags.boolean({description: 'run in the background and return once it listens'}),
+    // The background process of --detach: the parent registers the profile and reports.
+    'detached-child': Flags.boolean({hidden: true}),
   }
 
   async run() {
@@ -40,13 +42,14 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
       }
       const logFile = join(this.config.dataDir, 'sandbox.log')
       // The same start in the foreground, in a process of its own that outlives this one.
-      const args = [process.argv[1]!, 'sandbox', 'start', ...this.argv.filter((arg) => arg !== '--detach')]
+      const args = [process.argv[1]!, 'sandbox', 'start', ...this.argv.filter((arg) => arg !== '--detach'), '--detached-child']
       let info
       try {
         info = await daemon.spawnDetached({execPath: process.execPath, args, runtimeFile, logFile})
       } catch (err) {
         throw new UsageError((err as Error).message, `Another program may hold port ${flags.port}; try --port 0 or another port.`)
       }
+      await this.registerProfile(info.url, info.mode)
       this.io.err(`Local gateway running in the background at ${info.url} (pid ${info.pid}, ${info.mode} mode); log ${logFile}. Stop it with: gw sandbox stop\n`)
       this.io.out(info.url + '\n')
       return
@@ -64,7 +67,7 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
       if (code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`Cannot listen on ${flags.host}:${flags.port} (${code})`, 'Pick another --host or --port.')
       throw err
     }
-    await this.registerProfile(sandbox.url, mode)
+    if (!flags['detached-child']) await this.registerProfile(sandbox.url, mode)
     const merchants = ['TEST', ...(flags.merchant ?? []).map((m) => m.username)].join(', ')
     this.io.err(`Local gateway listening on ${sandbox.url} (${mode} mode; merchants ${merchants}${flags.state ? `; state in ${flags.state}` : ''}). Ctrl-C stops it.\n`)
     this.io.out(sandbox.url + '\n')

@@ -1,0 +1,112 @@
+import {spawn} from 'node:child_process'
+import {readFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {cardArgs, GW, isolatedHome, ref, runGw, startSandbox} from './helpers.js'
+
+describe('gw sandbox start --detach, status, stop', () => {
+  it('runs in the background, registers the local profile, and stops', async () => {
+    const home = isolatedHome()
+    const started = await runGw(['sandbox', 'start', '--detach', '--port', '0'], {env: home})
+    try {
+      expect(started.code).toBe(0)
+      const url = started.stdout.trim()
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+      expect(started.stderr).toContain(`Local gateway running in the background at ${url}`)
+      expect(started.stderr).toContain('Profile "local" is now active')
+
+      const status = await runGw(['sandbox', 'status', '--json'], {env: home})
+      expect(status.code).toBe(0)
+      expect(status.json).toMatchObject({url, mode: 'sandbox', stateFile: null})
+
+      // The quick start needs no login: the local profile is active.
+      const purchase = await runGw(['purchase', 'create', '--amount', '1000', '--reference', ref(), ...cardArgs(), '--json'], {env: home})
+      expect(purchase.code).toBe(0)
+      expect(purchase.json).toMatchObject({message: 'Approved'})
+
+      const again = await runGw(['sandbox', 'start', '--detach', '--port', '0'], {env: home})
+      expect(again.code).toBe(0)
+      expect(again.stdout.trim()).toBe(url)
+      expect(again.stderr).toContain('already running')
+    } finally {
+      const stopped = await runGw(['sandbox', 'stop'], {env: home})
+      expect(stopped.code).toBe(0)
+      expect(stopped.stderr).toMatch(/^Stopped the local gateway at http:\/\/127\.0\.0\.1:\d+\.\n$/)
+    }
+    const after = await runGw(['sandbox', 'status'], {env: home})
+    expect(after.code).toBe(1)
+    expect(after.stderr).toContain('Error: The local gateway is not running')
+    expect(after.stderr).toContain('Hint: Start it with: gw sandbox start --detach')
+    const stopAgain = await runGw(['sandbox', 'stop'], {env: home})
+    expect(stopAgain.code).toBe(0)
+    expect(stopAgain.stderr).toBe('The local gateway is not running.\n')
+  })
+
+  it('refuses a port in use with exit 2 and says what to do', async () => {
+    const sandbox = await startSandbox()
+    try {
+      const port = new URL(sandbox.url).port
+      const result = await runGw(['sandbox', 'start', '--port', port], {env: isolatedHome()})
+      expect(result.code).toBe(2)
+      expect(result.stderr).toContain(`Error: Port ${port} on 127.0.0.1 is already in use`)
+    } finally {
+      await sandbox.stop()
+    }
+  })
+
+  it('refuses a malformed --merchant', async () => {
+    const result = await runGw(['sandbox', 'start', '--port', '0', '--merchant', 'nocolon'], {env: isolatedHome()})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('Error: --merchant must be USER:TOKEN, got "nocolon"')
+  })
+})
+
+describe('gw sandbox start --state', () => {
+  it('keeps purchases and refunds across a restart and never writes the CVV', async () => {
+    const home = isolatedHome()
+    const stateFile = join(home.HOME!, 'gateway.json')
+    const first = await startSandbox(['--state', stateFile], home)
+    const reference = ref()
+    const purchase = (await first.gw(['purchase', 'create', '--amount', '4200', '--reference', reference, ...cardArgs().slice(0, -2), '--cvv', '987', '--json'])).json as {id: string}
+    const refund = (await first.gw(['refund', 'create', '--transaction-id', purchase.id, '--amount', '200', '--reference', ref('refund'), '--json'])).json as {id: string}
+    await first.stop()
+    const saved = readFileSync(stateFile, 'utf8')
+    expect(saved).toContain(purchase.id)
+    expect(saved).not.toContain('987')
+    expect(saved).not.toContain('4242424242424242')
+
+    const second = await startSandbox(['--state', stateFile], home)
+    try {
+      expect((await second.gw(['purchase', 'get', reference, '--json'])).json).toMatchObject({id: purchase.id, amount: 4200})
+      expect((await second.gw(['refund', 'get', refund.id, '--json'])).json).toMatchObject({id: refund.id, amount: -200})
+      const more = await second.gw(['refund', 'create', '--transaction-id', purchase.id, '--amount', '4001', '--reference', ref('refund')])
+      expect(more.code).toBe(7)
+      expect(more.stderr).toContain('Amount exceeds the refundable balance of 4000')
+    } finally {
+      await second.stop()
+    }
+  })
+})
+
+describe('README', () => {
+  it('quick start line installs nothing new here but starts the gateway and makes an approved purchase', async () => {
+    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8')
+    const quickStart = /## Quick start[\s\S]*?```sh\n(.+)\n```/.exec(readme)?.[1]
+    expect(quickStart).toMatch(/^npm ci && /)
+    const line = quickStart!.replace(/^npm ci && /, '').replaceAll('./bin/run.js', `node ${GW}`)
+    const home = isolatedHome()
+    const result = await new Promise<{code: number | null; stdout: string}>((resolve) => {
+      const child = spawn('bash', ['-c', line], {env: {PATH: process.env.PATH, ...home}})
+      let stdout = ''
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+      child.on('close', (code) => resolve({code, stdout}))
+    })
+    try {
+      expect(result.code).toBe(0)
+      expect(result.stdout).toContain('Approved')
+      expect(result.stdout).toContain('10.00 AUD')
+    } finally {
+      await runGw(['sandbox', 'stop'], {env: home})
+    }
+  })
+})
