@@ -85,8 +85,15 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const {port} = server.address() as AddressInfo
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
   ctx.url = url
-  const startedAt = new Date().toISOString()
-  if (runtimeFile) writeRuntimeFile(runtimeFile, {pid: process.pid, url, host, port, mode, stateFile: stateFile ?? null, startedAt})
+  if (runtimeFile) {
+    const startedAt = new Date().toISOString()
+    try {
+      writeRuntimeFile(runtimeFile, {pid: process.pid, url, host, port, mode, stateFile: stateFile ?? null, startedAt})
+    } catch (error) {
+      server.close()
+      throw error
+    }
+  }
 
   let closed: Promise<void> | undefined
   const shutdown = async () => {
