@@ -1,0 +1,161 @@
+import {describe, expect, it} from 'vitest'
+import {
+  cardType,
+  checkCardDetails,
+  cvvProblem,
+  expiryDate,
+  maskCardNumber,
+  newCardRecord,
+  newCardToken,
+  readExpiry,
+  submittedCard,
+} from '../../../src/sandbox/cards.js'
+
+const TODAY = '2026-11-22'
+
+describe('maskCardNumber', () => {
+  it.each([
+    ['5123456789012346', '512345XXXXXX2346'],
+    ['4005550000000001', '400555XXXXXX0001'],
+    ['378282246310005', '378282XXXXX0005'],
+    ['4111111111111111111', '411111XXXXXXXXX1111'],
+    ['12345678901', '123456X8901'],
+    ['1234567890', 'XXXXXXXXXX'],
+    ['', ''],
+  ])('%s → %s', (number, masked) => {
+    expect(maskCardNumber(number)).toBe(masked)
+  })
+})
+
+describe('cardType', () => {
+  it.each([
+    ['4005550000000001', 'VISA'],
+    ['5123456789012346', 'MasterCard'],
+    ['5555555555554444', 'MasterCard'],
+    ['2221000000000009', 'MasterCard'],
+    ['2720990000000007', 'MasterCard'],
+    ['2220990000000008', 'Unknown'],
+    ['378282246310005', 'AMEX'],
+    ['341111111111111', 'AMEX'],
+    ['30569309025904', 'Diners'],
+    ['6011111111111117', 'Discover'],
+    ['3530111333300000', 'JCB'],
+    ['9999999999999995', 'Unknown'],
+  ])('%s is %s', (number, type) => {
+    expect(cardType(number)).toBe(type)
+  })
+})
+
+describe('expiryDate', () => {
+  it.each([
+    ['02/2030', '2030-02-28'],
+    ['02/2028', '2028-02-29'],
+    ['04/2030', '2030-04-30'],
+    ['12/2030', '2030-12-31'],
+    ['01/2031', '2031-01-31'],
+  ])('%s ends on %s', (expiry, date) => {
+    expect(expiryDate(expiry)).toBe(date)
+  })
+
+  it.each(['2/2030', '13/2030', '00/2030', '02/30', '02-2030', 'soon'])('%s is not MM/YYYY', (expiry) => {
+    expect(expiryDate(expiry)).toBeUndefined()
+  })
+})
+
+describe('readExpiry', () => {
+  it.each([
+    [undefined, {error: "Expiry date can't be blank"}],
+    ['  ', {error: "Expiry date can't be blank"}],
+    ['13/2030', {error: 'Expiry date is invalid'}],
+    ['10/2026', {error: 'Expiry date is invalid (expired)'}],
+    ['11/2026', {date: '2026-11-30'}],
+    [' 02/2030 ', {date: '2030-02-28'}],
+  ])('%j → %j', (expiry, result) => {
+    expect(readExpiry(expiry, TODAY)).toEqual(result)
+  })
+
+  it('treats a card as valid through the last day of its month', () => {
+    expect(readExpiry('11/2026', '2026-11-30')).toEqual({date: '2026-11-30'})
+    expect(readExpiry('11/2026', '2026-12-01')).toEqual({error: 'Expiry date is invalid (expired)'})
+  })
+})
+
+describe('cvvProblem', () => {
+  it.each([
+    [undefined, undefined],
+    ['123', undefined],
+    ['1234', undefined],
+    ['12', 'CVV must be 3 or 4 digits'],
+    ['12345', 'CVV must be 3 or 4 digits'],
+    ['12a', 'CVV must be 3 or 4 digits'],
+  ])('%j → %j', (cvv, problem) => {
+    expect(cvvProblem(cvv)).toBe(problem)
+  })
+})
+
+describe('checkCardDetails', () => {
+  const valid = {card_number: '5123 4567 8901 2346', card_holder: ' Jo Citizen ', card_expiry: '02/2030', cvv: '123'}
+
+  it('accepts a valid card, with spaces in the number, and keeps no CVV', () => {
+    expect(checkCardDetails(valid, TODAY)).toEqual({
+      errors: [],
+      details: {number: '5123456789012346', holder: 'Jo Citizen', expiry: '2030-02-28'},
+    })
+  })
+
+  it.each([
+    [{card_number: '5123456789012345'}, ['Invalid Card Number']],
+    [{card_number: '12'}, ['Invalid Card Number']],
+    [{card_number: ''}, ["Card number can't be blank"]],
+    [{card_number: undefined}, ["Card number can't be blank"]],
+    [{card_holder: ' '}, ["Card holder can't be blank"]],
+    [{card_expiry: '01/2020'}, ['Expiry date is invalid (expired)']],
+    [{card_expiry: '1/2030'}, ['Expiry date is invalid']],
+    [{cvv: 'abc'}, ['CVV must be 3 or 4 digits']],
+    [
+      {card_number: undefined, card_holder: undefined, card_expiry: undefined},
+      ["Card number can't be blank", "Card holder can't be blank", "Expiry date can't be blank"],
+    ],
+  ])('%j → %j', (change, errors) => {
+    expect(checkCardDetails({...valid, ...change}, TODAY)).toEqual({errors})
+  })
+})
+
+describe('newCardRecord', () => {
+  it('keeps only the masked number', () => {
+    const card = newCardRecord({number: '4005550000000001', holder: 'Jo', expiry: '2030-02-28'})
+    expect(card).toEqual({
+      token: expect.stringMatching(/^[a-z0-9]{20}$/),
+      card_holder: 'Jo',
+      card_number: '400555XXXXXX0001',
+      card_expiry: '2030-02-28',
+      card_type: 'VISA',
+      card_category: 'Credit',
+      card_subcategory: 'Standard',
+      card_issuer: 'Sandbox Bank',
+      card_country: 'AU',
+      authorized: true,
+      transaction_count: 0,
+      alias: null,
+    })
+    expect(JSON.stringify(card)).not.toContain('4005550000000001')
+  })
+})
+
+describe('newCardToken', () => {
+  it('is 20 lower-case letters and digits, different each time', () => {
+    const tokens = new Set(Array.from({length: 50}, newCardToken))
+    expect(tokens.size).toBe(50)
+    for (const token of tokens) expect(token).toMatch(/^[a-z0-9]{20}$/)
+  })
+})
+
+describe('submittedCard', () => {
+  it('masks the number and leaves the CVV out', () => {
+    expect(submittedCard({card_number: '4111 1111 1111 1112', card_holder: 'Jo', card_expiry: '02/2030', cvv: '123'})).toEqual({
+      card_holder: 'Jo',
+      card_number: '411111XXXXXX1112',
+      card_expiry: '02/2030',
+    })
+  })
+})

@@ -1,0 +1,55 @@
+import {describe, expect, it} from 'vitest'
+import {FaultList, parseFault} from '../../../src/sandbox/faults.js'
+
+describe('parseFault', () => {
+  it.each([
+    [{method: 'post', path: '/v1.0/purchases', action: 'drop-after'}, {method: 'POST', path: '/v1.0/purchases', times: 1, action: 'drop-after'}],
+    [{method: 'GET', path: '/v1.0', action: 'drop-before', times: 3}, {method: 'GET', path: '/v1.0', times: 3, action: 'drop-before'}],
+    [{method: 'GET', path: '/v1.0', action: 'status', status: 503}, {method: 'GET', path: '/v1.0', times: 1, action: 'status', status: 503, html: false}],
+    [
+      {method: 'GET', path: '/v1.0', action: 'status', status: 500, html: true},
+      {method: 'GET', path: '/v1.0', times: 1, action: 'status', status: 500, html: true},
+    ],
+    [{method: 'GET', path: '/v1.0', action: 'delay', delayMs: 0}, {method: 'GET', path: '/v1.0', times: 1, action: 'delay', delayMs: 0}],
+  ])('%j', (input, fault) => {
+    expect(parseFault(input)).toEqual(fault)
+  })
+
+  it.each([
+    [{path: '/v1.0', action: 'drop-after'}, "Method can't be blank"],
+    [{method: 'GET', path: 'v1.0', action: 'drop-after'}, 'Path must start with /'],
+    [{method: 'GET', path: '/v1.0', action: 'drop-after', times: 0}, 'Times must be at least 1'],
+    [{method: 'GET', path: '/v1.0', action: 'explode'}, 'Action must be one of drop-after, drop-before, status, delay'],
+    [{method: 'GET', path: '/v1.0', action: 'status'}, 'Status must be an HTTP status from 200 to 599'],
+    [{method: 'GET', path: '/v1.0', action: 'status', status: 99}, 'Status must be an HTTP status from 200 to 599'],
+    [{method: 'GET', path: '/v1.0', action: 'delay', delayMs: -1}, 'DelayMs must be 0 or more milliseconds'],
+    [{method: 'GET', path: '/v1.0', action: 'delay', delayMs: '5'}, 'DelayMs must be an integer'],
+  ])('%j is refused: %s', (input, message) => {
+    expect(() => parseFault(input)).toThrow(expect.objectContaining({status: 400, errors: [message]}))
+  })
+})
+
+describe('FaultList', () => {
+  it('matches method and path prefix, and uses a fault up after `times` requests', () => {
+    const faults = new FaultList()
+    faults.add(parseFault({method: 'POST', path: '/v1.0/purchases', action: 'drop-after', times: 2}))
+    expect(faults.take('GET', '/v1.0/purchases/071-P-X')).toBeUndefined()
+    expect(faults.take('POST', '/v1.0/refunds')).toBeUndefined()
+    expect(faults.take('POST', '/v1.0/purchases.json')).toMatchObject({action: 'drop-after', times: 1})
+    expect(faults.list()).toEqual([{method: 'POST', path: '/v1.0/purchases', times: 1, action: 'drop-after'}])
+    expect(faults.take('POST', '/v1.0/purchases')).toMatchObject({action: 'drop-after', times: 0})
+    expect(faults.take('POST', '/v1.0/purchases')).toBeUndefined()
+    expect(faults.list()).toEqual([])
+  })
+
+  it('takes the first matching fault first, and clears all', () => {
+    const faults = new FaultList()
+    faults.add(parseFault({method: 'GET', path: '/v1.0', action: 'status', status: 503}))
+    faults.add(parseFault({method: 'GET', path: '/v1.0', action: 'drop-before'}))
+    expect(faults.take('GET', '/v1.0/purchases/x')?.action).toBe('status')
+    expect(faults.take('GET', '/v1.0/purchases/x')?.action).toBe('drop-before')
+    faults.add(parseFault({method: 'GET', path: '/v1.0', action: 'drop-before'}))
+    faults.clear()
+    expect(faults.take('GET', '/v1.0/purchases/x')).toBeUndefined()
+  })
+})

@@ -1,0 +1,44 @@
+import {describe, expect, it} from 'vitest'
+import {merchantPrefixes, newAuthorization, newRecordId} from '../../../src/sandbox/ids.js'
+
+describe('newRecordId', () => {
+  it.each([
+    ['P', /^071-P-[A-Z0-9]{8}$/],
+    ['R', /^071-R-[A-Z0-9]{8}$/],
+    ['PL', /^071-PL-[A-Z0-9]{8}$/],
+    ['WH', /^071-WH-[A-Z0-9]{8}$/],
+  ] as const)('%s ids look like the gateway’s', (type, shape) => {
+    expect(newRecordId('071', type)).toMatch(shape)
+  })
+
+  it('differs each time', () => {
+    expect(new Set(Array.from({length: 100}, () => newRecordId('071', 'P'))).size).toBe(100)
+  })
+})
+
+describe('newAuthorization', () => {
+  it('is a six-digit string', () => {
+    for (let i = 0; i < 50; i++) expect(newAuthorization()).toMatch(/^\d{6}$/)
+  })
+})
+
+describe('merchantPrefixes', () => {
+  const many = Array.from({length: 120}, (_, i) => `merchant-${i}`)
+
+  it('gives TEST 071 and others three digits from 100 to 999', () => {
+    const prefixes = merchantPrefixes(['TEST', 'ACME'])
+    expect(prefixes.get('TEST')).toBe('071')
+    expect(prefixes.get('ACME')).toMatch(/^[1-9]\d\d$/)
+  })
+
+  it('is stable whatever the order the merchants come in', () => {
+    expect(merchantPrefixes([...many].reverse())).toEqual(merchantPrefixes(many))
+    expect(merchantPrefixes(['ACME', 'TEST']).get('ACME')).toBe(merchantPrefixes(['TEST', 'ACME']).get('ACME'))
+  })
+
+  it('gives every merchant its own prefix, even when their hashes clash', () => {
+    const prefixes = merchantPrefixes(['TEST', ...many])
+    expect(new Set(prefixes.values()).size).toBe(many.length + 1)
+    for (const name of many) expect(prefixes.get(name)).toMatch(/^[1-9]\d\d$/)
+  })
+})

@@ -1,0 +1,38 @@
+import {describe, expect, it} from 'vitest'
+import {currencyNotPermitted, decimalAmount, isPermittedCurrency, refundBalance} from '../../../src/sandbox/money.js'
+
+describe('refundBalance', () => {
+  it.each([
+    [1000, [], 0, 1000],
+    [1000, [-400], 400, 600],
+    [1000, [-400, -600], 1000, 0],
+    [10000, [1000, 1000], 2000, 8000],
+    [500, [-200, 300], 500, 0],
+  ])('purchase %i, refunds %j: refunded %i, refundable %i', (amount, refunds, refunded, refundable) => {
+    expect(refundBalance(amount, refunds)).toEqual({refunded, refundable})
+  })
+})
+
+describe('decimalAmount', () => {
+  it.each([
+    [1000, 'AUD', 10],
+    [10051, 'USD', 100.51],
+    [5, 'EUR', 0.05],
+    [1000, 'JPY', 1000],
+  ])('%i %s → %d', (amount, currency, decimal) => {
+    expect(decimalAmount(amount, currency)).toBe(decimal)
+  })
+})
+
+describe('currencies', () => {
+  it.each(['AUD', 'NZD', 'USD', 'GBP', 'EUR', 'JPY', 'SGD'])('%s is permitted', (currency) => {
+    expect(isPermittedCurrency(currency)).toBe(true)
+  })
+
+  it('names the permitted ones when refusing another', () => {
+    expect(isPermittedCurrency('XYZ')).toBe(false)
+    expect(currencyNotPermitted('XYZ')).toBe(
+      'Currency XYZ is not valid for this merchant. Permitted currencies: AUD, NZD, USD, GBP, EUR, JPY, SGD',
+    )
+  })
+})

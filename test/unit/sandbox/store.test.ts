@@ -1,0 +1,85 @@
+import {describe, expect, it} from 'vitest'
+import {SandboxError} from '../../../src/sandbox/errors.js'
+import {Store} from '../../../src/sandbox/store.js'
+import {aCard, aPurchase, aRefund} from './fixtures.js'
+
+function twoMerchants(): Store {
+  const store = new Store()
+  store.save('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
+  store.save('purchases', 'ACME', aPurchase('512-P-BBBBBBBB', 'order-1'))
+  store.save('cards', 'TEST', aCard('testtoken00000000000', 'jo'))
+  return store
+}
+
+describe('Store.find', () => {
+  it.each([
+    ['TEST', 'purchases', '071-P-AAAAAAAA', 'own'],
+    ['TEST', 'purchases', 'order-1', 'own'],
+    ['ACME', 'purchases', '071-P-AAAAAAAA', 'foreign'],
+    ['TEST', 'purchases', '512-P-BBBBBBBB', 'foreign'],
+    ['TEST', 'purchases', 'order-2', 'none'],
+    ['TEST', 'purchases', 'constructor', 'none'],
+    ['TEST', 'purchases', '__proto__', 'none'],
+    ['TEST', 'cards', 'testtoken00000000000', 'own'],
+    ['TEST', 'cards', 'jo', 'own'],
+    ['ACME', 'cards', 'testtoken00000000000', 'foreign'],
+    ['ACME', 'cards', 'jo', 'none'],
+    ['NEWCOMER', 'purchases', 'order-1', 'none'],
+  ] as const)('%s looking %s up by %s: %s', (merchant, collection, key, found) => {
+    expect(twoMerchants().find(collection, merchant, key).found).toBe(found)
+  })
+
+  it('finds by reference only the caller’s record', () => {
+    const lookup = twoMerchants().find('purchases', 'ACME', 'order-1')
+    expect(lookup).toEqual({found: 'own', record: aPurchase('512-P-BBBBBBBB', 'order-1')})
+  })
+})
+
+describe('Store.get', () => {
+  it('answers 403 for another merchant’s record and 404 with the given text for none', () => {
+    const store = twoMerchants()
+    expect(store.get('purchases', 'TEST', 'order-1', 'Purchase not found').id).toBe('071-P-AAAAAAAA')
+    expect(() => store.get('purchases', 'ACME', '071-P-AAAAAAAA', 'Purchase not found')).toThrow(
+      expect.objectContaining({status: 403, errors: ['You do not have permissions to access this record']}),
+    )
+    const missing = (() => {
+      try {
+        store.get('refunds', 'TEST', 'nothing', 'Purchase not found')
+      } catch (error) {
+        return error
+      }
+    })()
+    expect(missing).toBeInstanceOf(SandboxError)
+    expect(missing).toMatchObject({status: 404, errors: ['Purchase not found'], response: null})
+  })
+})
+
+describe('Store changes', () => {
+  it('counts every change, so the server knows to persist', () => {
+    const store = new Store()
+    expect(store.revision).toBe(0)
+    store.save('cards', 'TEST', aCard('t1'))
+    store.save('cards', 'TEST', {...aCard('t1'), transaction_count: 1})
+    expect(store.revision).toBe(2)
+    expect(store.find('cards', 'TEST', 't1')).toEqual({found: 'own', record: {...aCard('t1'), transaction_count: 1}})
+    store.reset()
+    expect(store.revision).toBe(3)
+    expect(store.snapshot()).toEqual({merchants: {}})
+  })
+
+  it('lists the refunds of one purchase', () => {
+    const store = twoMerchants()
+    store.save('refunds', 'TEST', aRefund('071-R-11111111', 'refund-1', '071-P-AAAAAAAA', 100))
+    store.save('refunds', 'TEST', aRefund('071-R-22222222', 'refund-2', '071-P-CCCCCCCC', 200))
+    store.save('refunds', 'TEST', aRefund('071-R-33333333', 'refund-3', '071-P-AAAAAAAA', 300))
+    expect(store.refundsOf('TEST', '071-P-AAAAAAAA').map((refund) => refund.id)).toEqual(['071-R-11111111', '071-R-33333333'])
+    expect(store.refundsOf('ACME', '071-P-AAAAAAAA')).toEqual([])
+  })
+
+  it('knows which names a merchant has taken', () => {
+    const store = twoMerchants()
+    expect(store.isTaken('purchases', 'TEST', 'order-1')).toBe(true)
+    expect(store.isTaken('purchases', 'TEST', 'order-2')).toBe(false)
+    expect(store.isTaken('purchases', 'TEST', '512-P-BBBBBBBB')).toBe(false)
+  })
+})
