@@ -1,0 +1,75 @@
+import {afterEach} from 'vitest'
+import type {Clock} from '../../src/sandbox/clock.js'
+import {startSandbox, type RunningSandbox, type SandboxOptions} from '../../src/sandbox/server.js'
+
+/** A fixed instant, so dates in answers can be asserted exactly. */
+export const NOW = new Date('2026-11-22T08:31:05Z')
+export const fixedClock: Clock = {now: () => NOW}
+
+export const TEST_AUTH = basicAuth('TEST', 'TEST')
+export const ACME_AUTH = basicAuth('ACME', 'acme-token')
+
+export function basicAuth(username: string, token: string): string {
+  return `Basic ${Buffer.from(`${username}:${token}`).toString('base64')}`
+}
+
+const running: RunningSandbox[] = []
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((sandbox) => sandbox.close()))
+})
+
+/** A sandbox on a free port with merchants TEST and ACME, closed after the test. */
+export async function sandbox(options: Partial<SandboxOptions> = {}): Promise<RunningSandbox> {
+  const started = await startSandbox({
+    port: 0,
+    host: '127.0.0.1',
+    mode: 'sandbox',
+    merchants: [{username: 'ACME', token: 'acme-token'}],
+    clock: fixedClock,
+    ...options,
+  })
+  running.push(started)
+  return started
+}
+
+export interface Answer {
+  status: number
+  headers: Headers
+  text: string
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- assertions read whatever the sandbox sent
+  body: any
+}
+
+export interface CallOptions {
+  body?: unknown
+  /** A raw body, sent as is. */
+  raw?: string
+  auth?: string | null
+}
+
+export async function call(base: RunningSandbox, method: string, path: string, options: CallOptions = {}): Promise<Answer> {
+  const headers: Record<string, string> = {'Content-Type': 'application/json'}
+  const auth = options.auth === undefined ? TEST_AUTH : options.auth
+  if (auth !== null) headers.Authorization = auth
+  const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body))
+  const response = await fetch(base.url + path, {method, headers, body})
+  const text = await response.text()
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    parsed = undefined
+  }
+  return {status: response.status, headers: response.headers, text, body: parsed}
+}
+
+export const CARD = {
+  card_holder: 'Jo Citizen',
+  card_number: '5123456789012346',
+  card_expiry: '02/2030',
+  cvv: '123',
+}
+
+export function purchase(base: RunningSandbox, fields: Record<string, unknown> = {}, auth?: string): Promise<Answer> {
+  return call(base, 'POST', '/v1.0/purchases', {body: {...CARD, amount: 1000, reference: 'order-1', ...fields}, auth})
+}

@@ -1,0 +1,61 @@
+import {mkdtempSync, readFileSync, readdirSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {call, purchase, sandbox} from './helpers.js'
+
+const CVV = '9876'
+
+/** Every string anywhere in a JSON document. */
+function strings(value: unknown): string[] {
+  if (typeof value === 'string') return [value]
+  if (typeof value !== 'object' || value === null) return []
+  return Object.entries(value).flatMap(([key, inner]) => [key, ...strings(inner)])
+}
+
+describe('state file', () => {
+  it('survives a restart: the purchase is found again by id and by reference, and no CVV was written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-sandbox-'))
+    const stateFile = join(dir, 'state.json')
+    const first = await sandbox({stateFile})
+    const created = (await purchase(first, {card_number: '4005550000000001', cvv: CVV, reference: 'kept'})).body.response
+    const tokenized = await call(first, 'POST', '/v1.0/credit_cards', {
+      body: {card_holder: 'Jo', card_number: '4005550000000001', card_expiry: '02/2030', cvv: CVV},
+    })
+    expect(tokenized.status).toBe(200)
+    await first.close()
+
+    const text = readFileSync(stateFile, 'utf8')
+    expect(text).not.toMatch(/cvv/i)
+    expect(strings(JSON.parse(text))).not.toContain(CVV)
+    expect(text).not.toContain('4005550000000001')
+    expect(readdirSync(dir)).toEqual(['state.json'])
+
+    const second = await sandbox({stateFile})
+    for (const key of [created.id, 'kept']) {
+      const answer = await call(second, 'GET', `/v1.0/purchases/${key}`)
+      expect(answer.status).toBe(200)
+      expect(answer.body.response).toStrictEqual(created)
+    }
+    expect((await call(second, 'GET', `/v1.0/credit_cards/${tokenized.body.response.token}`)).body.response).toStrictEqual(
+      tokenized.body.response,
+    )
+  })
+
+  it('writes after each change, before answering', async () => {
+    const stateFile = join(mkdtempSync(join(tmpdir(), 'gw-sandbox-')), 'state.json')
+    const gateway = await sandbox({stateFile})
+    const created = (await purchase(gateway)).body.response
+    expect(JSON.parse(readFileSync(stateFile, 'utf8')).merchants.TEST.purchases[created.id]).toStrictEqual(created)
+
+    await call(gateway, 'POST', '/_sandbox/reset', {auth: null})
+    expect(JSON.parse(readFileSync(stateFile, 'utf8'))).toStrictEqual({version: 1, merchants: {}})
+  })
+
+  it('refuses to start on a file that is not a state file, rather than overwrite it', async () => {
+    const stateFile = join(mkdtempSync(join(tmpdir(), 'gw-sandbox-')), 'notes.txt')
+    writeFileSync(stateFile, 'my notes')
+    await expect(sandbox({stateFile})).rejects.toThrow(`${stateFile} is not a gw sandbox state file`)
+    expect(readFileSync(stateFile, 'utf8')).toBe('my notes')
+  })
+})

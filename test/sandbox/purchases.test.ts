@@ -1,0 +1,268 @@
+import {describe, expect, it} from 'vitest'
+import {Purchase} from '../../src/api/schemas/purchase.js'
+import {addDays, formatDate, formatDateTime} from '../../src/sandbox/clock.js'
+import {ACME_AUTH, CARD, NOW, call, purchase, sandbox} from './helpers.js'
+
+const approved = (fields: Record<string, unknown> = {}) => ({
+  id: expect.stringMatching(/^071-P-[A-Z0-9]{8}$/),
+  authorization: expect.stringMatching(/^\d{6}$/),
+  card_number: '512345XXXXXX2346',
+  card_holder: 'Jo Citizen',
+  card_expiry: '2030-02-28',
+  card_type: 'MasterCard',
+  card_token: expect.stringMatching(/^[a-z0-9]{20}$/),
+  amount: 1000,
+  decimal_amount: 10,
+  successful: true,
+  message: 'Approved',
+  reference: 'order-1',
+  currency: 'AUD',
+  settlement_date: formatDate(addDays(NOW, 1)),
+  transaction_date: formatDateTime(NOW),
+  source: 'API',
+  response_code: '00',
+  transaction_id: expect.stringMatching(/^071-P-[A-Z0-9]{8}$/),
+  captured: true,
+  ...fields,
+})
+
+describe('POST /v1.0/purchases', () => {
+  it('approves a purchase with card details, tokenizing the card', async () => {
+    const gateway = await sandbox()
+    const answer = await purchase(gateway)
+
+    expect(answer.status).toBe(200)
+    expect(answer.body).toStrictEqual({successful: true, response: approved(), errors: [], test: true})
+    expect(answer.body.response.transaction_id).toBe(answer.body.response.id)
+    expect(Purchase.parse(answer.body.response)).toEqual(answer.body.response)
+    expect(answer.text).not.toContain('5123456789012346')
+    expect(answer.text).not.toContain('cvv')
+
+    const card = await call(gateway, 'GET', `/v1.0/credit_cards/${answer.body.response.card_token}`)
+    expect(card.body.response).toMatchObject({card_number: '512345XXXXXX2346', transaction_count: 1})
+  })
+
+  it.each([
+    [10051, '51', 'Insufficient Funds'],
+    [1005, '05', 'Refer to Card Issuer'],
+    [1054, '54', 'Expired Card'],
+    [1090, '90', 'Declined - Please Retry'],
+    [1077, '77', 'Declined'],
+  ])('declines %i with response code %s (%s), stores it and answers 200', async (amount, code, message) => {
+    const gateway = await sandbox()
+    const answer = await purchase(gateway, {amount})
+
+    expect(answer.status).toBe(200)
+    expect(answer.body.successful).toBe(true)
+    expect(answer.body.errors).toEqual([])
+    expect(answer.body.response).toStrictEqual(
+      approved({
+        amount,
+        decimal_amount: amount / 100,
+        authorization: null,
+        successful: false,
+        message,
+        response_code: code,
+        captured: false,
+      }),
+    )
+    const fetched = await call(gateway, 'GET', `/v1.0/purchases/${answer.body.response.id}`)
+    expect(fetched.body.response).toEqual(answer.body.response)
+  })
+
+  it.each([
+    [1008, '08'],
+    [1010, '10'],
+    [1011, '11'],
+    [1016, '16'],
+  ])('approves %i with response code %s', async (amount, code) => {
+    const answer = await purchase(await sandbox(), {amount})
+    expect(answer.body.response).toMatchObject({successful: true, message: 'Approved', response_code: code})
+  })
+
+  it('always declines the declined test card', async () => {
+    const answer = await purchase(await sandbox(), {card_number: '4557012345678902'})
+    expect(answer.status).toBe(200)
+    expect(answer.body.response).toMatchObject({
+      successful: false,
+      message: 'Declined',
+      authorization: null,
+      card_number: '455701XXXXXX8902',
+      card_type: 'VISA',
+    })
+  })
+
+  it('charges a stored card by token or alias, without a CVV, counting its transactions', async () => {
+    const gateway = await sandbox()
+    const {cvv: _cvv, ...cardWithoutCvv} = CARD
+    const tokenized = await call(gateway, 'POST', '/v1.0/credit_cards', {body: cardWithoutCvv})
+    const token = tokenized.body.response.token
+    await call(gateway, 'PUT', `/v1.0/credit_cards/${token}`, {body: {alias: 'customer-42'}})
+
+    const byToken = await call(gateway, 'POST', '/v1.0/purchases', {body: {card_token: token, amount: 1000, reference: 'a'}})
+    const byAlias = await call(gateway, 'POST', '/v1.0/purchases', {
+      body: {card_token: 'customer-42', cvv: '123', amount: 1000, reference: 'b', currency: 'USD'},
+    })
+
+    expect(byToken.status).toBe(200)
+    expect(byToken.body.response).toStrictEqual(approved({card_token: token, reference: 'a'}))
+    expect(byAlias.body.response).toStrictEqual(approved({card_token: token, reference: 'b', currency: 'USD'}))
+    const card = await call(gateway, 'GET', `/v1.0/credit_cards/${token}`)
+    expect(card.body.response.transaction_count).toBe(2)
+  })
+
+  it.each([
+    ['JPY', 1000, 'JPY', 1000],
+    ['nzd', 1234, 'NZD', 12.34],
+    ['EUR', 5, 'EUR', 0.05],
+  ])('takes currency %s: %i is %s %d', async (currency, amount, stored, decimal) => {
+    const answer = await purchase(await sandbox(), {currency, amount})
+    expect(answer.body.response).toMatchObject({amount, currency: stored, decimal_amount: decimal})
+  })
+
+  it('refuses a currency the merchant may not take with HTTP 200 and successful false', async () => {
+    const gateway = await sandbox()
+    const answer = await purchase(gateway, {currency: 'XYZ'})
+    expect(answer.status).toBe(200)
+    expect(answer.body.successful).toBe(false)
+    expect(answer.body.errors).toEqual([
+      'Currency XYZ is not valid for this merchant. Permitted currencies: AUD, NZD, USD, GBP, EUR, JPY, SGD',
+    ])
+    expect(answer.body.response).toMatchObject({id: null, currency: 'XYZ', reference: 'order-1'})
+    expect((await call(gateway, 'GET', '/v1.0/purchases/order-1')).status).toBe(404)
+  })
+
+  it('refuses a reference the merchant already used with HTTP 200, and lets another merchant use it', async () => {
+    const gateway = await sandbox()
+    const first = await purchase(gateway)
+    const again = await purchase(gateway, {amount: 2000})
+
+    expect(again.status).toBe(200)
+    expect(again.body.successful).toBe(false)
+    expect(again.body.errors).toEqual(['Reference is already taken'])
+    expect(again.body.response.id).toBeNull()
+    expect((await call(gateway, 'GET', '/v1.0/purchases/order-1')).body.response.id).toBe(first.body.response.id)
+
+    const acme = await purchase(gateway, {}, ACME_AUTH)
+    expect(acme.body.successful).toBe(true)
+    expect(acme.body.response.id).toMatch(/^\d{3}-P-[A-Z0-9]{8}$/)
+    expect(acme.body.response.id.slice(0, 3)).not.toBe('071')
+  })
+
+  it.each([
+    [{card_number: '4111111111111112'}, ['Invalid Card Number']],
+    [{card_expiry: '01/2020'}, ['Expiry date is invalid (expired)']],
+    [{card_expiry: '1/2030'}, ['Expiry date is invalid']],
+    [{cvv: '12'}, ['CVV must be 3 or 4 digits']],
+    [{amount: -1}, ['Amount must be greater than or equal to 0']],
+    [{amount: undefined}, ["Amount can't be blank"]],
+    [{amount: null}, ["Amount can't be blank"]],
+    [{reference: ''}, ["Reference can't be blank"]],
+    [{reference: undefined}, ["Reference can't be blank"]],
+    [{customer_ip: ''}, ["Customer ip can't be blank"]],
+    [{currency: ' '}, ["Currency can't be blank"]],
+    [
+      {card_number: undefined, card_holder: undefined, card_expiry: undefined, cvv: undefined},
+      ["Card number can't be blank", "Card holder can't be blank", "Expiry date can't be blank"],
+    ],
+    [{card_number: undefined, card_token: 'no-such-card'}, ['Card no-such-card could not be found']],
+    [{amount: -5, reference: ''}, ['Amount must be greater than or equal to 0', "Reference can't be blank"]],
+  ])('%j is a 400: %j', async (fields, errors) => {
+    const answer = await purchase(await sandbox(), fields)
+    expect(answer.status).toBe(400)
+    expect(answer.body.successful).toBe(false)
+    expect(answer.body.errors).toEqual(errors)
+    expect(answer.body.test).toBe(true)
+    expect(answer.body.response).not.toHaveProperty('cvv')
+  })
+
+  it.each([
+    [{amount: '1000'}, ['Amount must be an integer']],
+    [{amount: 10.5}, ['Amount must be an integer']],
+    [{reference: 7, card_number: 5123456789012346}, ['Reference must be a string', 'Card number must be a string']],
+  ])('%j has a wrong type: 400 naming the field', async (fields, errors) => {
+    const answer = await purchase(await sandbox(), fields)
+    expect(answer.status).toBe(400)
+    expect(answer.body).toStrictEqual({successful: false, response: null, errors, test: true})
+  })
+
+  it('echoes the submitted fields in a 400, the card number masked, no CVV, the rest null', async () => {
+    const answer = await purchase(await sandbox(), {card_number: '4111 1111 1111 1112', cvv: '987', customer_ip: '203.0.113.9'})
+    expect(answer.status).toBe(400)
+    expect(answer.body.response).toStrictEqual({
+      id: null,
+      authorization: null,
+      card_number: '411111XXXXXX1112',
+      card_holder: 'Jo Citizen',
+      card_expiry: '02/2030',
+      card_type: null,
+      card_token: null,
+      amount: 1000,
+      decimal_amount: null,
+      successful: null,
+      message: null,
+      reference: 'order-1',
+      currency: null,
+      settlement_date: null,
+      transaction_date: null,
+      source: null,
+      response_code: null,
+      transaction_id: null,
+      captured: null,
+      customer_ip: '203.0.113.9',
+    })
+    expect(answer.text).not.toContain('987')
+  })
+
+  it('does not let a merchant charge another merchant’s card token', async () => {
+    const gateway = await sandbox()
+    const token = (await purchase(gateway)).body.response.card_token
+    const answer = await call(gateway, 'POST', '/v1.0/purchases', {
+      body: {card_token: token, amount: 1000, reference: 'x'},
+      auth: ACME_AUTH,
+    })
+    expect(answer.status).toBe(400)
+    expect(answer.body.errors).toEqual([`Card ${token} could not be found`])
+  })
+})
+
+describe('GET /v1.0/purchases/{id_or_reference}', () => {
+  it('finds a purchase by id or by reference, with or without .json, references URL-encoded', async () => {
+    const gateway = await sandbox()
+    const created = (await purchase(gateway, {reference: 'order/7 ü?'})).body.response
+    const encoded = encodeURIComponent('order/7 ü?')
+
+    for (const path of [
+      `/v1.0/purchases/${created.id}`,
+      `/v1.0/purchases/${created.id}.json`,
+      `/v1.0/purchases/${created.id}/`,
+      `/v1.0/purchases/${encoded}`,
+      `/v1.0/purchases/${encoded}.json`,
+    ]) {
+      const answer = await call(gateway, 'GET', path)
+      expect(answer.status, path).toBe(200)
+      expect(answer.body, path).toStrictEqual({successful: true, response: created, errors: [], test: true})
+    }
+  })
+
+  it('answers 404 Purchase not found for an unknown one', async () => {
+    const answer = await call(await sandbox(), 'GET', '/v1.0/purchases/071-P-NOTHERE0')
+    expect(answer.status).toBe(404)
+    expect(answer.body).toStrictEqual({successful: false, response: null, errors: ['Purchase not found'], test: true})
+  })
+
+  it('answers 403 for another merchant’s purchase id, and 404 for its reference', async () => {
+    const gateway = await sandbox()
+    const created = (await purchase(gateway)).body.response
+
+    const byId = await call(gateway, 'GET', `/v1.0/purchases/${created.id}`, {auth: ACME_AUTH})
+    expect(byId.status).toBe(403)
+    expect(byId.body).toStrictEqual({
+      successful: false,
+      response: null,
+      errors: ['You do not have permissions to access this record'],
+      test: true,
+    })
+    expect((await call(gateway, 'GET', '/v1.0/purchases/order-1', {auth: ACME_AUTH})).status).toBe(404)
+  })
+})
