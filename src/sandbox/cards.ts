@@ -6,12 +6,12 @@ import type {CardRecord} from './records.js'
 /** The sandbox test card that is always declined (gateway-notes.md). */
 export const DECLINED_TEST_CARD = '4557012345678902'
 
-export const INVALID_CARD_NUMBER = 'Invalid Card Number'
-export const EXPIRY_INVALID = 'Expiry date is invalid'
+const INVALID_CARD_NUMBER = 'Invalid Card Number'
+const EXPIRY_INVALID = 'Expiry date is invalid'
 export const EXPIRY_EXPIRED = 'Expiry date is invalid (expired)'
 
 /** Card numbers are typed with spaces or dashes as often as without. */
-export const normalizeCardNumber = (number: string) => number.replace(/[\s-]/g, '')
+const normalizeCardNumber = (number: string) => number.replace(/[\s-]/g, '')
 
 /** First 6 and last 4 digits stay: `512345XXXXXX2346`. Anything too short to keep both is all X. */
 export function maskCardNumber(number: string): string {

@@ -13,7 +13,7 @@ export class SandboxError extends Error {
   }
 }
 
-export const NO_PERMISSION = 'You do not have permissions to access this record'
+const NO_PERMISSION = 'You do not have permissions to access this record'
 
 export const badRequest = (errors: string[], response?: unknown) => new SandboxError(400, errors, response)
 

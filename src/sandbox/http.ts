@@ -54,7 +54,7 @@ interface Answer {
   headers?: Record<string, string>
 }
 
-export function writeEnvelope(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function writeEnvelope(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return
   const text = JSON.stringify(body)
   res.writeHead(status, {...headers, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text))})
@@ -84,7 +84,7 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
     res.setHeader('X-Request-Id', randomUUID())
     res.setHeader('X-Service-Mode', mode === 'live' ? 'Live' : 'Sandbox')
     serve(req, res).catch((error: unknown) => {
-      // Only a fault's delay cut short by close() gets here; the socket is going anyway.
+      // A fault's delay cut short by close() ends here, quietly; anything else is a sandbox bug.
       if (!signal.aborted) log(`unexpected failure: ${String(error)}`)
       req.socket.destroy()
     })
@@ -172,7 +172,7 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
  * The path's segments, decoded. The contract's `.json` suffix and a trailing slash are
  * optional; the suffix is cut before decoding, so an id ending in an encoded `.json` keeps it.
  */
-export function pathSegments(pathname: string): string[] {
+function pathSegments(pathname: string): string[] {
   const raw = pathname.split('/')
   const last = raw.length - 1
   if (raw[last]?.endsWith('.json')) raw[last] = raw[last].slice(0, -'.json'.length)

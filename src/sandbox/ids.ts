@@ -1,6 +1,6 @@
 import {createHash, randomInt} from 'node:crypto'
 
-export const UPPER_ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
+const UPPER_ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
 export const LOWER_ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789'
 
 /** The record type codes of the gateway's ids: `071-P-52NRCGCF` is a purchase. */

@@ -1,4 +1,4 @@
-export const PERMITTED_CURRENCIES = ['AUD', 'NZD', 'USD', 'GBP', 'EUR', 'JPY', 'SGD'] as const
+const PERMITTED_CURRENCIES = ['AUD', 'NZD', 'USD', 'GBP', 'EUR', 'JPY', 'SGD'] as const
 
 /** Every official library defaults to AUD (gateway-notes.md). */
 export const DEFAULT_CURRENCY = 'AUD'
