@@ -1,4 +1,9 @@
 #!/usr/bin/env node
-import {execute} from '@oclif/core'
+import {setFlagsFromString} from 'node:v8'
 
+// undici parses HTTP with llhttp compiled to WebAssembly. V8's optimising tier compiles it on a
+// background thread and the process waits for that at exit: ~100 ms on every one-shot command.
+setFlagsFromString('--liftoff-only')
+
+const {execute} = await import('../dist/gw.js')
 await execute({dir: import.meta.url})

@@ -1,10 +1,11 @@
-import {Agent, request} from 'undici'
+import type {Dispatcher} from 'undici'
 import type {z} from 'zod'
 import {DeclinedError, GatewayError, GwError, OutcomeUnknownError} from '../errors.js'
 import {redactText} from '../output/mask.js'
 import {buildPath, type Endpoint, endpoints} from './endpoints.js'
 import {errorFromResponse, parseEnvelope, type RawResponse} from './responses.js'
 import {backoffMs, classifyFailure, RETRYABLE_STATUSES, shouldRetry} from './retry.js'
+import {createAgent, request} from './transport.js'
 import {isApproved} from './schemas/purchase.js'
 
 export interface ClientOptions {
@@ -43,7 +44,7 @@ export const DEFAULT_RESPONSE_TIMEOUT_MS = 60_000
 export class GatewayClient {
   readonly baseUrl: string
   inFlight?: InFlight
-  private readonly agent: Agent
+  private readonly agent: Dispatcher
   private readonly authorization: string
   private readonly sleep: (ms: number) => Promise<void>
 
@@ -67,7 +68,7 @@ export class GatewayClient {
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '')
     const responseTimeout = options.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS
-    this.agent = new Agent({
+    this.agent = createAgent({
       connect: {timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS},
       headersTimeout: responseTimeout,
       bodyTimeout: responseTimeout,
@@ -143,9 +144,8 @@ export class GatewayClient {
       this.options.log?.(`> ${endpoint.method} ${url}${payload ? ' ' + redactText(payload) : ''}`)
       let raw: RawResponse
       try {
-        const response = await request(url, {
+        const response = await request(this.agent, url, {
           method: endpoint.method,
-          dispatcher: this.agent,
           headers: {
             authorization: this.authorization,
             accept: 'application/json',

@@ -101,16 +101,15 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
     if (fault) log(`${method} ${pathname} fault ${fault.action}`)
     if (fault?.action === 'drop-before') return void req.socket.destroy()
     if (fault?.action === 'status') return writeFault(res, fault)
-    if (fault?.action === 'delay') await sleep(fault.delayMs, undefined, {signal})
-
-    const answer = await answerRequest(req, method, pathname, search)
+    const answer = await answerRequest(req, method, pathname, search, fault?.action === 'delay' ? fault.delayMs : 0)
     // The request was processed in full; the client must now find out without an answer.
     if (fault?.action === 'drop-after') return void req.socket.destroy()
     writeEnvelope(res, answer.status, answer.body, answer.headers)
     log(`${method} ${pathname} ${answer.status}`)
   }
 
-  async function answerRequest(req: IncomingMessage, method: string, pathname: string, search: string): Promise<Answer> {
+  /** `delayMs` passes after the body is read: like a slow gateway, it finishes even if the client gave up. */
+  async function answerRequest(req: IncomingMessage, method: string, pathname: string, search: string, delayMs: number): Promise<Answer> {
     try {
       const segments = pathSegments(pathname)
       const matching = routes.flatMap(({route, pattern}) => {
@@ -128,11 +127,11 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
         }
       }
       const {route, params} = found
-      const readRequest = async (): Promise<RouteRequest> => ({
-        input: method === 'POST' || method === 'PUT' ? await readJsonBody(req) : {},
-        params,
-        query: Object.fromEntries(new URLSearchParams(search)),
-      })
+      const readRequest = async (): Promise<RouteRequest> => {
+        const input = method === 'POST' || method === 'PUT' ? await readJsonBody(req) : {}
+        if (delayMs > 0) await sleep(delayMs, undefined, {signal})
+        return {input, params, query: Object.fromEntries(new URLSearchParams(search))}
+      }
       if (route.auth === 'none') {
         const request = await readRequest()
         return succeeded(handled(() => route.handle(request, ctx)))
@@ -143,6 +142,8 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
       const request = {...(await readRequest()), merchant}
       return succeeded(handled(() => route.handle(request, ctx)))
     } catch (error) {
+      // Closing cut a delayed request short: serve() drops its socket.
+      if (signal.aborted) throw error
       if (error instanceof SandboxError) return {status: error.status, body: envelope(false, error.response, error.errors)}
       log(`internal error on ${method} ${pathname}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
       return {status: 500, body: envelope(false, null, ['Internal sandbox error'])}

@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 import {looseBoolean, looseInt, looseString} from './common.js'
 
 export const Card = z.looseObject({

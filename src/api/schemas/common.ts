@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 
 /**
  * The gateway's answers vary (gateway-notes.md): fields come and go, types drift between

@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 import {looseBoolean, looseString, maybe, stringOrNumber} from './common.js'
 
 export const Purchase = z.looseObject({

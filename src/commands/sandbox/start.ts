@@ -60,7 +60,7 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
     const ownsRuntimeFile = daemon.sandboxStatus(runtimeFile).state !== 'running'
     let sandbox
     try {
-      sandbox = await startSandbox({port: flags.port, host: flags.host, stateFile: flags.state, mode, merchants: flags.merchant ?? [], runtimeFile: ownsRuntimeFile ? runtimeFile : undefined})
+      sandbox = await startSandbox({port: flags.port, host: flags.host, stateFile: flags.state, mode, merchants: flags.merchant ?? [], runtimeFile: ownsRuntimeFile ? runtimeFile : undefined, log: flags.verbose ? (line) => this.io.err(line + '\n') : undefined})
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code
       if (code === 'EADDRINUSE') throw new UsageError(`Port ${flags.port} on ${flags.host} is already in use`, 'Is a local gateway already running (gw sandbox status)? Or pick another --port, 0 for any free one.')
