@@ -20,4 +20,3 @@ export const Envelope = z.looseObject({
   test: z.boolean().optional(),
 })
 export type Envelope = z.infer<typeof Envelope>
-export {MM_YYYY} from './card-rules.js'
