@@ -2,12 +2,13 @@
 // every `await import()` (client, zod, undici, tables, sandbox) in a chunk loaded only when used.
 // Measured: importing @oclif/core unbundled costs ~100 ms; the bundled entry loads in ~60 ms.
 import {build} from 'esbuild'
-import {rmSync} from 'node:fs'
+import {renameSync, rmSync} from 'node:fs'
 
-rmSync('dist', {recursive: true, force: true})
+// Built aside and swapped in, so a gw running meanwhile (a test, a detached sandbox) never sees half a build.
+const staging = `dist.${process.pid}.tmp`
 await build({
   entryPoints: {gw: 'src/index.ts'},
-  outdir: 'dist',
+  outdir: staging,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -23,3 +24,5 @@ await build({
   external: ['keytar', 'typescript', 'ts-node'],
   logLevel: 'warning',
 })
+rmSync('dist', {recursive: true, force: true})
+renameSync(staging, 'dist')

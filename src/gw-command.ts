@@ -120,7 +120,7 @@ export abstract class GwCommand extends Command {
     try {
       await this.init()
       result = await this.run()
-      if (result !== undefined && result !== null) await this.render(result as GwRecord)
+      if (result !== undefined && result !== null) await this.render(result as GwRecord | GwRecord[])
     } catch (err) {
       await this.report(err)
     } finally {
@@ -130,9 +130,12 @@ export abstract class GwCommand extends Command {
     return result as T
   }
 
-  protected async render(record: GwRecord): Promise<void> {
-    const {renderRecord} = await import('./output/render.js')
-    await renderRecord(this.io, record, (this.ctor as typeof GwCommand).columns, {json: this.json})
+  /** A record prints as a two-column table, a list (an array) as a table with a row per record. */
+  protected async render(result: GwRecord | GwRecord[]): Promise<void> {
+    const {renderList, renderRecord} = await import('./output/render.js')
+    const columns = (this.ctor as typeof GwCommand).columns
+    if (Array.isArray(result)) await renderList(this.io, result, columns, {json: this.json})
+    else await renderRecord(this.io, result, columns, {json: this.json})
   }
 
   /** Ctrl-C: exit 130, and if money was in flight, say exactly how to find out what happened. */
