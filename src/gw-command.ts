@@ -38,6 +38,12 @@ export abstract class GwCommand extends Command {
   /** How a table shows this command's record. */
   static columns: Column[] = []
 
+  /** Changes something at the gateway: a read-only profile refuses it before any request. */
+  static writes = false
+
+  /** On a live profile, what the user types to confirm: the amount for money, the id for deletes. */
+  static confirmWith?: 'amount' | 'id'
+
   private globals?: GlobalFlags
   private ioInstance?: Io
   private clientInstance?: GatewayClient

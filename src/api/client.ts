@@ -65,6 +65,12 @@ export class GatewayClient {
     get: (idOrReference: string) => this.send(endpoints.refunds.get, {params: {id: idOrReference}}),
   }
 
+  readonly webHooks = {
+    create: (body: z.infer<typeof endpoints.webHooks.create.body>) => this.send(endpoints.webHooks.create, {body}),
+    list: () => this.send(endpoints.webHooks.list),
+    delete: (id: string) => this.send(endpoints.webHooks.delete, {params: {id}}),
+  }
+
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '')
     const responseTimeout = options.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS

@@ -1,5 +1,5 @@
-import type {z} from 'zod'
-import {Card, CardTokenize, CardUpdate, Purchase, PurchaseCreate, Refund, RefundCreate} from './schemas/index.js'
+import * as z from 'zod'
+import {Card, CardTokenize, CardUpdate, Purchase, PurchaseCreate, Refund, RefundCreate, WebHook, WebHookCreate} from './schemas/index.js'
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE'
 
@@ -48,6 +48,11 @@ export const endpoints = {
       movesMoney: {lookup: getRefund, noun: 'refund', getCommand: 'gw refund get'},
     }),
     get: getRefund,
+  },
+  webHooks: {
+    create: define({method: 'POST', path: '/v1.0/web_hooks', body: WebHookCreate, response: WebHook}),
+    list: define({method: 'GET', path: '/v1.0/web_hooks', response: z.array(WebHook)}),
+    delete: define({method: 'DELETE', path: '/v1.0/web_hooks/{id}', response: WebHook}),
   },
 } as const
 

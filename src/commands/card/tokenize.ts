@@ -18,6 +18,7 @@ export default class CardTokenize extends GwCommand {
     cvv: gwFlags.cvv({required: true}),
   }
 
+  static override writes = true
   static override columns = cardColumns
 
   async run() {

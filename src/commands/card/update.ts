@@ -21,6 +21,7 @@ export default class CardUpdate extends GwCommand {
     'card-expiry': gwFlags.cardExpiry({description: 'new expiry as MM/YYYY'}),
   }
 
+  static override writes = true
   static override columns = cardColumns
 
   async run() {

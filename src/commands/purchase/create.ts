@@ -28,6 +28,8 @@ Exits 0 when approved, 3 when the issuer declines (the record is still printed),
     cvv: gwFlags.cvv(),
   }
 
+  static override writes = true
+  static override confirmWith = 'amount' as const
   static override columns = purchaseColumns
 
   async run() {

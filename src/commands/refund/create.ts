@@ -19,6 +19,8 @@ The refund is sent once and never retried; if no answer comes back, gw looks it 
     reference: gwFlags.reference({required: true}),
   }
 
+  static override writes = true
+  static override confirmWith = 'amount' as const
   static override columns = refundColumns
 
   async run() {
