@@ -36,5 +36,5 @@ export async function startSandbox() {
     })
     child.on('exit', (code) => reject(new Error(`sandbox exited ${code}`)))
   })
-  return {url, home, stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')))}
+  return {url, home: join(home, 'config'), stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')))}
 }
