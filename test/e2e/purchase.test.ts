@@ -58,6 +58,25 @@ describe('gw purchase create', () => {
     expect(JSON.parse(lines.at(-1)!)).toMatchObject({error: {kind: 'declined', status: 200, messages: ['Insufficient Funds'], exit_code: 3}})
   })
 
+  it.each([
+    ['10005', 'Refer to Card Issuer'],
+    ['10012', 'Invalid Transaction'],
+    ['10054', 'Expired Card'],
+    ['10090', 'Declined - Please Retry'],
+    ['10077', 'Declined'],
+  ])('declines amount %s with the response code message %j', async (amount, message) => {
+    const result = await purchase(ref(), amount)
+    expect(result.code).toBe(3)
+    expect(result.json).toMatchObject({successful: false, message, amount: Number(amount)})
+    expect(result.stderr).toContain(`Error: Purchase declined: ${message} (HTTP 200`)
+  })
+
+  it('approves the approving response codes', async () => {
+    const result = await purchase(ref(), '10008')
+    expect(result.code).toBe(0)
+    expect(result.json).toMatchObject({successful: true, message: 'Approved'})
+  })
+
   it('exits 3 for the declining test card', async () => {
     const result = await purchase(ref(), '1000', cardArgs(CARDS.declined))
     expect(result.code).toBe(3)
