@@ -2,9 +2,9 @@ import {UsageError} from '../errors.js'
 import {paint} from '../output/colors.js'
 import type {Io} from '../output/io.js'
 import {eventFilter, InvalidDelivery, isKnownEvent, parseDelivery} from './events.js'
-import {type EventLog, openEventLog} from './event-log.js'
+import {openEventLog} from './event-log.js'
 import {describeForward, type EventEntry, eventJsonLine, eventLine, selectHeaders} from './format.js'
-import {createForwarder, type Forwarder} from './forward.js'
+import {createForwarder} from './forward.js'
 import {type RawDelivery, startReceiver} from './receiver.js'
 
 export const MAX_DELIVERY_BYTES = 1024 * 1024
@@ -40,11 +40,18 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1'])
  * code: 130 for Ctrl-C (design.md §4), 0 for SIGTERM, the way a service manager stops a service.
  */
 export async function listen(options: ListenOptions, io: Io): Promise<number> {
+  let webHookId: string | undefined
+  // Handlers go in first: a signal without one kills the process at once, registration left behind.
+  const stopSignal = nextSignal(() => {
+    io.err(`Stopped at once${webHookId ? `; web hook ${webHookId} is still registered: remove it with DELETE /v1.0/web_hooks/${webHookId}` : ''}.\n`)
+    process.exit(130)
+  })
   const log = options.save ? await openEventLog(options.save) : undefined
   const forwarder = options.forwardTo ? createForwarder(options.forwardTo, options.forwardTimeoutMs) : undefined
   const counts = {printed: 0, filtered: 0, refused: 0}
   const wanted = eventFilter(options.events)
-  const warn = (text: string) => io.err(paint(io.errColor, 'yellow', 'Warning:') + ` ${text}\n`)
+  const warning = paint(io.errColor, 'yellow', 'Warning:')
+  const warn = (text: string) => io.err(`${warning} ${text}\n`)
 
   async function handle({body, headers}: RawDelivery): Promise<number> {
     const receivedAt = new Date().toISOString()
@@ -104,7 +111,6 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
     throw err
   }
 
-  let webHookId: string | undefined
   if (options.register) {
     try {
       webHookId = await options.register.create(reachableAddress(receiver.url))
@@ -114,18 +120,17 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
     }
   }
 
-  io.err(`Listening for web hooks on ${receiver.url} (Ctrl-C stops)\n`)
-  if (options.save) io.err(`Saving every event to ${options.save}\n`)
-  if (webHookId) io.err(`Registered as web hook ${webHookId} with the gateway; it is removed when gw listen stops.\n`)
-  else io.err(`To have the gateway deliver here, run with --register, or register ${reachableAddress(receiver.url)} yourself.\n`)
+  // One write, so whoever waits for the notice sees all of it at once.
+  let notice = `Listening for web hooks on ${receiver.url} (Ctrl-C stops)\n`
+  if (options.save) notice += `Saving every event to ${options.save}\n`
+  if (webHookId) notice += `Registered as web hook ${webHookId} with the gateway; it is removed when gw listen stops.\n`
+  else notice += `To have the gateway deliver here, run with --register, or register ${reachableAddress(receiver.url)} yourself.\n`
   if (!LOOPBACK.has(options.host)) {
-    warn(`listening on ${options.host} lets other machines send deliveries here${options.auth ? '' : '; consider --auth USER:PASS'}.`)
+    notice += `${warning} listening on ${options.host} lets other machines send deliveries here${options.auth ? '' : '; consider --auth USER:PASS'}.\n`
   }
+  io.err(notice)
 
-  const signal = await nextSignal(() => {
-    io.err(`Stopped at once${webHookId ? `; web hook ${webHookId} is still registered: remove it with DELETE /v1.0/web_hooks/${webHookId}` : ''}.\n`)
-    process.exit(130)
-  })
+  const signal = await stopSignal
   io.err('Stopping: finishing the deliveries in flight (Ctrl-C again to quit at once).\n')
   await receiver.close()
   await Promise.all([log?.close(), forwarder?.close()])
