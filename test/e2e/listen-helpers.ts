@@ -11,7 +11,8 @@ export interface Listener {
   stderr(): string
   /** Resolves once stdout holds `lines` lines. */
   waitForLines(lines: number, timeoutMs?: number): Promise<string[]>
-  /** Resolves once stderr matches. */
+  /** Resolves once stdout or stderr matches. */
+  waitForStdout(pattern: RegExp, timeoutMs?: number): Promise<void>
   waitForStderr(pattern: RegExp, timeoutMs?: number): Promise<void>
   post(body: unknown, headers?: Record<string, string>): Promise<number>
   stop(signal?: NodeJS.Signals): Promise<{code: number | null; stdout: string; stderr: string}>
@@ -57,6 +58,7 @@ export async function startListen(args: string[], {env = {}, stdin}: {env?: Node
         const all = stdout.split('\n').filter(Boolean)
         return all.length >= lines && stdout.endsWith('\n') ? all : undefined
       }, timeoutMs),
+    waitForStdout: (pattern, timeoutMs = 10_000) => waitFor(`stdout to match ${pattern}`, () => (pattern.test(stdout) ? true : undefined), timeoutMs).then(() => undefined),
     waitForStderr: (pattern, timeoutMs = 10_000) => waitFor(`stderr to match ${pattern}`, () => (pattern.test(stderr) ? true : undefined), timeoutMs).then(() => undefined),
     post: async (body, headers = {}) => {
       const response = await fetch(url, {method: 'POST', headers: {'content-type': 'application/json', 'x-service-mode': 'Sandbox', ...headers}, body: typeof body === 'string' ? body : JSON.stringify(body)})
