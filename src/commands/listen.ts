@@ -43,7 +43,7 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the --registe
         port: flags.port,
         path: flags.path,
         auth,
-        events: flags.events,
+        events: flags.events ?? [],
         json: this.json,
         forwardTo: flags['forward-to'],
         forwardTimeoutMs: flags['forward-timeout'] * 1000,

@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import {UsageError} from '../errors.js'
 
 /** Flags `gw listen` and `gw listen replay` share; light, since command files import them at the top. */
-export const events = Flags.string({description: 'only these events: comma-separated globs such as charge:*,card:expired', multiple: true, default: []})
+export const events = Flags.string({description: 'only these events: comma-separated globs such as charge:*,card:expired', multiple: true, multipleNonGreedy: true})
 
 export const forwardTo = Flags.custom<string>({
   description: "pass each delivery on to your app at this URL and answer with your app's status",
