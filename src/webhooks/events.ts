@@ -51,6 +51,8 @@ export interface ElementSummary {
   currency?: string
   outcome?: string
   successful?: boolean
+  /** The subscription's `last_status` after a failed charge: `Failed (2), Pending`, `Failed (3), Aborted`. */
+  lastStatus?: string
 }
 
 type Obj = Record<string, unknown>
@@ -80,6 +82,7 @@ function summarizeElement(event: string, element: Obj): ElementSummary {
   if (typeof purchase.message === 'string' && purchase.message) summary.outcome = purchase.message
   const successful = purchase.successful ?? envelope.successful
   if (typeof successful === 'boolean') summary.successful = successful
+  if (summary.successful === false && typeof subscription.last_status === 'string') summary.lastStatus = subscription.last_status
   for (const key of Object.keys(summary) as (keyof ElementSummary)[]) if (summary[key] === undefined) delete summary[key]
   return summary
 }

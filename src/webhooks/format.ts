@@ -64,6 +64,7 @@ function describeElement(summary: ElementSummary, color: boolean): string {
     const text = summary.outcome ?? (summary.successful ? 'Approved' : 'Declined')
     words.push(paint(color, summary.successful ? 'green' : 'red', text))
   }
+  if (summary.lastStatus) words.push(`(${summary.lastStatus})`)
   return words.join(' ')
 }
 

@@ -58,7 +58,8 @@ describe('summarize', () => {
 
   it('reads subscription, customer, purchase, amount and outcome from a charge', () => {
     expect(summarize('charge:successful', [charge(true, 'Approved')])).toEqual([{subscription: 'S1', customer: 'C1', purchase: 'P1', amount: 1050, currency: 'AUD', outcome: 'Approved', successful: true}])
-    expect(summarize('charge:retry', [charge(false, 'Insufficient Funds')])[0]).toMatchObject({outcome: 'Insufficient Funds', successful: false})
+    const retry = charge(false, 'Insufficient Funds')
+    expect(summarize('charge:retry', [{...retry, subscription: {...retry.subscription, last_status: 'Failed (2), Pending'}}])[0]).toMatchObject({outcome: 'Insufficient Funds', successful: false, lastStatus: 'Failed (2), Pending'})
   })
 
   it('reads charge:pending elements as subscriptions with their customer', () => {
