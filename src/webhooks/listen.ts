@@ -35,9 +35,10 @@ export interface ListenOptions {
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1'])
 
 /**
- * `gw listen` from start to stop: receive, print, save, forward; on SIGINT or SIGTERM stop
- * accepting, finish the deliveries in flight and remove the registration. Resolves with the exit
- * code: 130 for Ctrl-C (design.md §4), 0 for SIGTERM, the way a service manager stops a service.
+ * `gw listen` from start to stop: receive, print, save, forward; on SIGINT or SIGTERM (or when
+ * stdout's reader goes away) stop accepting, finish the deliveries in flight and remove the
+ * registration. Resolves with the exit code: 130 for Ctrl-C (design.md §4), otherwise 0, the way
+ * a service manager expects a stopped service to exit.
  */
 export async function listen(options: ListenOptions, io: Io): Promise<number> {
   let webHookId: string | undefined
@@ -46,6 +47,8 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
     io.err(`Stopped at once${webHookId ? `; web hook ${webHookId} is still registered: remove it with DELETE /v1.0/web_hooks/${webHookId}` : ''}.\n`)
     process.exit(130)
   })
+  let outClosed = false
+  const readerGone = new Promise<'output closed'>((resolve) => io.onOutClosed?.(() => ((outClosed = true), resolve('output closed'))))
   const log = options.save ? await openEventLog(options.save) : undefined
   const forwarder = options.forwardTo ? createForwarder(options.forwardTo, options.forwardTimeoutMs) : undefined
   const counts = {printed: 0, filtered: 0, refused: 0}
@@ -77,13 +80,18 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
       warn(`a ${entry.event} delivery in ${mode} mode, but the profile in force is ${options.environment}`)
     }
     const forward = await forwarder?.send(body, headers)
-    counts.printed++
+    if (outClosed) return 503
     if (options.json) {
       io.out(line)
       if (forward) io.err(`${entry.event} forwarded ${describeForward(forward, io.errColor)}\n`)
     } else {
       io.out(eventLine(entry, {color: io.color, forward}))
     }
+    // A write into a closed pipe fails a turn later: wait for it, and when nobody read the event
+    // leave it unacknowledged, so the gateway delivers it again.
+    await new Promise(setImmediate)
+    if (outClosed) return 503
+    counts.printed++
     if (!forward || options.ackAlways) return 200
     return 'error' in forward ? 502 : forward.status
   }
@@ -130,7 +138,7 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
   }
   io.err(notice)
 
-  const signal = await stopSignal
+  const signal = await Promise.race([stopSignal, readerGone])
   io.err('Stopping: finishing the deliveries in flight (Ctrl-C again to quit at once).\n')
   await receiver.close()
   await Promise.all([log?.close(), forwarder?.close()])

@@ -274,6 +274,19 @@ describe('gw listen: stopping', () => {
   })
 })
 
+describe('gw listen | a reader that goes away', () => {
+  it('leaves an event nobody read unacknowledged, then stops cleanly', async () => {
+    const listener = await listen(['--json'])
+    expect(await listener.post(chargeSuccessful())).toBe(200)
+    await listener.waitForLines(1)
+    listener.process.stdout!.destroy()
+    expect(await listener.post(cardExpired)).toBe(503)
+    const exited = listener.process.exitCode ?? (await new Promise<number | null>((resolve) => listener.process.once('exit', (code) => resolve(code))))
+    expect(exited).toBe(0)
+    expect(listener.stderr()).toContain('Stopped. 1 event shown, 0 requests refused.')
+  })
+})
+
 describe('gw listen: warnings', () => {
   it('warns when it listens beyond loopback', async () => {
     const listener = await listen(['--host', '0.0.0.0'])
