@@ -33,6 +33,7 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the --registe
   async run() {
     const {flags} = await this.parse(Listen)
     const {listen} = await import('../webhooks/listen.js')
+    if (flags.auth === 'stdin' && this.io.isStdinTTY) throw new UsageError('--auth - reads USER:PASS from stdin, but stdin is a terminal', 'Pipe it in: echo "hooks:s3cret" | gw listen --auth -')
     const auth = flags.auth === 'stdin' ? parseAuth((await this.io.readStdin()).trim()) : flags.auth
     // Without --register a profile is optional: it only tells which mode deliveries should be in.
     const credentials = await this.credentials().catch((err) => (err instanceof AuthError && !flags.register ? undefined : Promise.reject(err)))
