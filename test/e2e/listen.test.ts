@@ -160,6 +160,16 @@ describe('gw listen --save and gw listen replay', () => {
     expect(replayed.stderr).toContain(`Error: 1 of 2 events were not accepted by ${app.url}/`)
   })
 
+  it('replay refuses a file it cannot read, and a --forward-to that is not an http URL', async () => {
+    const home = isolatedHome()
+    const missing = await runGw(['listen', 'replay', join(home.HOME!, 'none.ndjson'), '--forward-to', 'http://127.0.0.1:9/'], {env: home})
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toContain(`Error: Cannot read ${join(home.HOME!, 'none.ndjson')} (ENOENT)`)
+    const badUrl = await runGw(['listen', 'replay', 'x.ndjson', '--forward-to', 'ftp://example.com'], {env: home})
+    expect(badUrl.code).toBe(2)
+    expect(badUrl.stderr).toContain('Error: --forward-to must be an http:// or https:// URL, got "ftp://example.com"')
+  })
+
   it('replay refuses a file that is not NDJSON before sending anything', async () => {
     const home = isolatedHome()
     const file = join(home.HOME!, 'bad.ndjson')
