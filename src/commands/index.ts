@@ -1,6 +1,8 @@
 import CardGet from './card/get.js'
 import CardTokenize from './card/tokenize.js'
 import CardUpdate from './card/update.js'
+import Listen from './listen.js'
+import ListenReplay from './listen/replay.js'
 import PurchaseCreate from './purchase/create.js'
 import PurchaseGet from './purchase/get.js'
 import RefundCreate from './refund/create.js'
@@ -14,6 +16,8 @@ export const COMMANDS = {
   'card:get': CardGet,
   'card:tokenize': CardTokenize,
   'card:update': CardUpdate,
+  listen: Listen,
+  'listen:replay': ListenReplay,
   'purchase:create': PurchaseCreate,
   'purchase:get': PurchaseGet,
   'refund:create': RefundCreate,

@@ -16,6 +16,8 @@ export interface Io {
   /** Progress and success notes are for people watching a terminal, not for CI logs. */
   readonly chatty: boolean
   canPrompt(): boolean
+  /** Calls back once when stdout's reader goes away (`gw listen | head -1`), instead of crashing on EPIPE. */
+  onOutClosed?(listener: () => void): void
 }
 
 export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false} = {}): Io {
@@ -34,6 +36,14 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
     errColor: isStderrTTY && !noColor,
     chatty: isStderrTTY && !env.CI,
     canPrompt: () => !noInput && isStdinTTY && isStderrTTY,
+    onOutClosed(listener) {
+      let called = false
+      process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EPIPE') throw err
+        if (!called) listener()
+        called = true
+      })
+    },
   }
 }
 

@@ -38,7 +38,7 @@ export function isolatedHome(): NodeJS.ProcessEnv {
 }
 
 /** Environment for a child: the machine's PATH and node, nothing of the user's gw settings. */
-function baseEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+export function baseEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {PATH: process.env.PATH, NODE_OPTIONS: '', ...extra}
   for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key]
   return env

@@ -1,0 +1,77 @@
+import {Flags} from '@oclif/core'
+import {AuthError, UsageError} from '../errors.js'
+import {GwCommand} from '../gw-command.js'
+import * as webhookFlags from '../webhooks/flags.js'
+
+export default class Listen extends GwCommand {
+  static override summary = "Receive the gateway's web hooks here and print each event as it arrives"
+  static override description = `Prints where it listens on stderr, then one line per event on stdout: time, event, mode, the subscription, customer and purchase ids, and amount and outcome for charges. With --json, one JSON object per event per line ({"received_at","event","mode","payload","headers"}).
+Each delivery is acknowledged with 200 once it is printed (and saved, with --save). With --forward-to it is passed on to your app and answered with your app's status, so a failing app means the gateway delivers it again.
+Ctrl-C stops accepting, finishes the deliveries in flight, removes the --register registration and exits 130; SIGTERM does the same and exits 0.`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> --register',
+    '<%= config.bin %> <%= command.id %> --json --events "charge:*" | jq .payload',
+    '<%= config.bin %> <%= command.id %> --forward-to http://localhost:3000/webhooks --save events.ndjson',
+    'echo "hooks:s3cret" | <%= config.bin %> <%= command.id %> --port 0 --auth - --register',
+  ]
+
+  static override flags = {
+    port: Flags.integer({description: 'port to listen on; 0 picks a free one', default: 4242, min: 0, max: 65535}),
+    host: Flags.string({description: 'address to listen on; anything but loopback is reachable from other machines', default: '127.0.0.1'}),
+    path: Flags.string({description: 'path deliveries are posted to', default: '/', parse: async (input) => (input.startsWith('/') ? input : '/' + input)}),
+    events: webhookFlags.events,
+    'forward-to': webhookFlags.forwardTo(),
+    'forward-timeout': webhookFlags.forwardTimeout,
+    'ack-always': Flags.boolean({description: "answer 200 even when your app fails, so the gateway does not deliver again", dependsOn: ['forward-to']}),
+    save: Flags.string({description: 'append every event, as received, to this NDJSON file (gw listen replay reads it)'}),
+    register: Flags.boolean({description: 'register this receiver with the gateway in force, and remove it on exit'}),
+    auth: Flags.custom<{username: string; password: string} | 'stdin'>({description: 'USER:PASS that deliveries must carry as Basic credentials; - reads it from stdin', parse: async (input) => (input === '-' ? 'stdin' : parseAuth(input))})(),
+    'receive-timeout': Flags.integer({description: 'seconds a sender may take to send one delivery', default: 10, min: 1}),
+  }
+
+  async run() {
+    const {flags} = await this.parse(Listen)
+    const {listen} = await import('../webhooks/listen.js')
+    if (flags.auth === 'stdin' && this.io.isStdinTTY) throw new UsageError('--auth - reads USER:PASS from stdin, but stdin is a terminal', 'Pipe it in: echo "hooks:s3cret" | gw listen --auth -')
+    const auth = flags.auth === 'stdin' ? parseAuth((await this.io.readStdin()).trim()) : flags.auth
+    // Without --register a profile is optional: it only tells which mode deliveries should be in.
+    const credentials = await this.credentials().catch((err) => (err instanceof AuthError && !flags.register ? undefined : Promise.reject(err)))
+    const client = flags.register ? await this.client() : undefined
+    process.exitCode = await listen(
+      {
+        host: flags.host,
+        port: flags.port,
+        path: flags.path,
+        auth,
+        events: flags.events ?? [],
+        json: this.json,
+        forwardTo: flags['forward-to'],
+        forwardTimeoutMs: flags['forward-timeout'] * 1000,
+        ackAlways: flags['ack-always'],
+        save: flags.save,
+        receiveTimeoutMs: flags['receive-timeout'] * 1000,
+        environment: credentials?.environment,
+        register: client && {
+          create: async (address) => {
+            const mode = credentials?.environment === 'live' ? 'Live' : 'Test'
+            const hook = await client.webHooks.create({name: `gw listen ${address}`, address, events: '*', mode, ...(auth ? {authentication_username: auth.username, authentication_password: auth.password} : {})})
+            if (!hook.id) throw new UsageError('The gateway registered the web hook but sent no id back, so gw listen could not remove it on exit')
+            return hook.id
+          },
+          remove: async (id) => void (await client.webHooks.delete(id)),
+        },
+      },
+      this.io,
+    )
+  }
+
+  /** Ctrl-C drains the deliveries in flight (webhooks/listen.ts); the base class's immediate exit would cut that short. */
+  protected override interrupted(): void {}
+}
+
+function parseAuth(input: string): {username: string; password: string} {
+  const separator = input.indexOf(':')
+  if (separator <= 0 || separator === input.length - 1) throw new UsageError('--auth must be USER:PASS', 'For example --auth hooks:s3cret, or --auth - to read it from stdin.')
+  return {username: input.slice(0, separator), password: input.slice(separator + 1)}
+}

@@ -1,0 +1,30 @@
+import {Args} from '@oclif/core'
+import {GwCommand} from '../../gw-command.js'
+import * as webhookFlags from '../../webhooks/flags.js'
+
+export default class ListenReplay extends GwCommand {
+  static override summary = 'Send events saved by gw listen --save to your app again'
+  static override description = `Sends the events in FILE one after another, in the order they were received, with the headers the gateway sent, and prints your app's status for each.
+An event your app does not accept (not 2xx, or no answer) is reported and the rest still go; the command then exits 1.`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> events.ndjson --forward-to http://localhost:3000/webhooks',
+    '<%= config.bin %> <%= command.id %> events.ndjson --forward-to http://localhost:3000/webhooks --events "charge:failed,charge:retry"',
+  ]
+
+  static override args = {
+    file: Args.string({description: 'NDJSON file written by gw listen --save', required: true}),
+  }
+
+  static override flags = {
+    'forward-to': webhookFlags.forwardTo({required: true, description: 'URL of your app to send the saved events to'}),
+    'forward-timeout': webhookFlags.forwardTimeout,
+    events: webhookFlags.events,
+  }
+
+  async run() {
+    const {args, flags} = await this.parse(ListenReplay)
+    const {replay} = await import('../../webhooks/replay.js')
+    await replay({file: args.file, forwardTo: flags['forward-to'], forwardTimeoutMs: flags['forward-timeout'] * 1000, events: flags.events ?? [], json: this.json}, this.io)
+  }
+}

@@ -1,0 +1,76 @@
+import {paint, type Style} from '../output/colors.js'
+import {toNdjsonLine} from '../output/json.js'
+import {formatMoney} from '../output/money.js'
+import {type ElementSummary, isKnownEvent, summarize} from './events.js'
+
+/** One received event: the `--json` line and the `--save` line (replay reads the same shape). */
+export interface EventEntry {
+  received_at: string
+  event: string
+  mode: string | null
+  payload: unknown
+  headers: Record<string, string>
+}
+
+/** The outcome of passing an event on to the merchant's app. */
+export type ForwardResult = {status: number; ms: number} | {error: string; ms: number}
+
+/**
+ * Headers worth keeping with an event: the gateway's own `x-*` headers, content type and user
+ * agent. Credentials (authorization, cookies) are never printed or saved.
+ */
+export function selectHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const selected: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue
+    const key = name.toLowerCase()
+    if (key === 'content-type' || key === 'user-agent' || (key.startsWith('x-') && !/auth|token|secret|key|cookie/.test(key))) {
+      selected[key] = Array.isArray(value) ? value.join(', ') : value
+    }
+  }
+  return selected
+}
+
+export function eventJsonLine(entry: EventEntry): string {
+  return toNdjsonLine(entry)
+}
+
+/** `14:02:11  charge:successful  Sandbox  subscription 12 customer 7 purchase 071-P-1 10.00 AUD Approved` */
+export function eventLine(entry: EventEntry, {color, forward}: {color: boolean; forward?: ForwardResult}): string {
+  const time = new Date(entry.received_at).toTimeString().slice(0, 8)
+  const known = isKnownEvent(entry.event)
+  const parts = [time, paint(color, eventStyle(entry.event), entry.event)]
+  if (!known) parts.push(paint(color, 'yellow', '(unknown event)'))
+  parts.push(entry.mode ?? '-')
+  const elements = summarize(entry.event, entry.payload).map((summary) => describeElement(summary, color)).filter(Boolean)
+  if (elements.length > 0) parts.push(elements.join('; '))
+  if (forward) parts.push(describeForward(forward, color))
+  return parts.join('  ') + '\n'
+}
+
+export function describeForward(forward: ForwardResult, color: boolean): string {
+  if ('error' in forward) return paint(color, 'red', `→ not forwarded: ${forward.error}`) + ` (${forward.ms} ms)`
+  const ok = forward.status >= 200 && forward.status < 300
+  return paint(color, ok ? 'green' : 'red', `→ ${forward.status}`) + ` in ${forward.ms} ms`
+}
+
+function describeElement(summary: ElementSummary, color: boolean): string {
+  const words: string[] = []
+  if (summary.subscription) words.push(`subscription ${summary.subscription}`)
+  if (summary.customer) words.push(`customer ${summary.customer}`)
+  if (summary.purchase) words.push(`purchase ${summary.purchase}`)
+  if (summary.amount !== undefined) words.push(formatMoney(summary.amount, summary.currency))
+  if (summary.outcome !== undefined || summary.successful !== undefined) {
+    const text = summary.outcome ?? (summary.successful ? 'Approved' : 'Declined')
+    words.push(paint(color, summary.successful ? 'green' : 'red', text))
+  }
+  if (summary.lastStatus) words.push(`(${summary.lastStatus})`)
+  return words.join(' ')
+}
+
+function eventStyle(event: string): Style {
+  if (event === 'charge:successful') return 'green'
+  if (event === 'charge:retry' || event === 'charge:failed') return 'red'
+  if (event.startsWith('card:')) return 'yellow'
+  return 'cyan'
+}

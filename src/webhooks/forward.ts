@@ -1,0 +1,51 @@
+import type {IncomingHttpHeaders} from 'node:http'
+import {createAgent, request} from '../api/transport.js'
+import type {ForwardResult} from './format.js'
+
+export const DEFAULT_FORWARD_TIMEOUT_MS = 30_000
+
+// Hop-by-hop headers describe one connection, not the delivery; undici sets its own.
+const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'expect', 'upgrade', 'te', 'trailer', 'proxy-connection', 'proxy-authorization'])
+
+export interface Forwarder {
+  send(body: Buffer | string, headers: IncomingHttpHeaders | Record<string, string>): Promise<ForwardResult>
+  close(): Promise<void>
+}
+
+/**
+ * Passes deliveries on to the merchant's app over keep-alive connections: the exact bytes and the
+ * gateway's headers (its Basic credentials too: the app checks them as it would the gateway's).
+ */
+export function createForwarder(url: string, timeoutMs = DEFAULT_FORWARD_TIMEOUT_MS): Forwarder {
+  const agent = createAgent({connect: {timeout: timeoutMs}, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 4_000})
+  return {
+    async send(body, headers) {
+      const started = performance.now()
+      const elapsed = () => Math.round(performance.now() - started)
+      try {
+        const response = await request(agent, url, {method: 'POST', headers: relayedHeaders(headers), body})
+        await response.body.dump()
+        return {status: response.statusCode, ms: elapsed()}
+      } catch (err) {
+        return {error: describeFailure(err, timeoutMs), ms: elapsed()}
+      }
+    },
+    close: () => agent.close(),
+  }
+}
+
+function relayedHeaders(headers: IncomingHttpHeaders | Record<string, string>): Record<string, string> {
+  const relayed: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || HOP_BY_HOP.has(name.toLowerCase())) continue
+    relayed[name] = Array.isArray(value) ? value.join(', ') : value
+  }
+  return relayed
+}
+
+function describeFailure(err: unknown, timeoutMs: number): string {
+  const code = (err as {code?: string})?.code
+  if (code === 'ECONNREFUSED') return 'connection refused'
+  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return `no answer within ${timeoutMs} ms`
+  return err instanceof Error ? err.message : String(err)
+}

@@ -1,0 +1,180 @@
+import {UsageError} from '../errors.js'
+import {paint} from '../output/colors.js'
+import type {Io} from '../output/io.js'
+import {eventFilter, InvalidDelivery, isKnownEvent, parseDelivery} from './events.js'
+import {openEventLog} from './event-log.js'
+import {describeForward, type EventEntry, eventJsonLine, eventLine, selectHeaders} from './format.js'
+import {createForwarder} from './forward.js'
+import {type RawDelivery, startReceiver} from './receiver.js'
+
+export const MAX_DELIVERY_BYTES = 1024 * 1024
+
+export interface Registration {
+  /** Registers the receiver's address with the gateway; resolves with the web hook's id. */
+  create(address: string): Promise<string>
+  remove(id: string): Promise<void>
+}
+
+export interface ListenOptions {
+  host: string
+  port: number
+  path: string
+  auth?: {username: string; password: string}
+  events: string[]
+  json: boolean
+  forwardTo?: string
+  forwardTimeoutMs: number
+  ackAlways: boolean
+  save?: string
+  receiveTimeoutMs: number
+  /** The profile's environment; deliveries of the other mode are flagged. Unknown without a profile. */
+  environment?: 'sandbox' | 'live'
+  register?: Registration
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1'])
+
+/**
+ * `gw listen` from start to stop: receive, print, save, forward; on SIGINT or SIGTERM (or when
+ * stdout's reader goes away) stop accepting, finish the deliveries in flight and remove the
+ * registration. Resolves with the exit code: 130 for Ctrl-C (design.md §4), otherwise 0, the way
+ * a service manager expects a stopped service to exit.
+ */
+export async function listen(options: ListenOptions, io: Io): Promise<number> {
+  let webHookId: string | undefined
+  // Handlers go in first: a signal without one kills the process at once, registration left behind.
+  const stopSignal = nextSignal(() => {
+    io.err(`Stopped at once${webHookId ? `; web hook ${webHookId} is still registered: remove it with DELETE /v1.0/web_hooks/${webHookId}` : ''}.\n`)
+    process.exit(130)
+  })
+  let outClosed = false
+  const readerGone = new Promise<'output closed'>((resolve) => io.onOutClosed?.(() => ((outClosed = true), resolve('output closed'))))
+  const log = options.save ? await openEventLog(options.save) : undefined
+  const forwarder = options.forwardTo ? createForwarder(options.forwardTo, options.forwardTimeoutMs) : undefined
+  const counts = {printed: 0, filtered: 0, refused: 0}
+  const wanted = eventFilter(options.events)
+  const warning = paint(io.errColor, 'yellow', 'Warning:')
+  const warn = (text: string) => io.err(`${warning} ${text}\n`)
+
+  async function handle({body, headers}: RawDelivery): Promise<number> {
+    const receivedAt = new Date().toISOString()
+    let delivery
+    try {
+      delivery = parseDelivery(body.toString('utf8'))
+    } catch (err) {
+      if (!(err instanceof InvalidDelivery)) throw err
+      counts.refused++
+      warn(`refused a delivery (400): ${err.message}`)
+      return 400
+    }
+    const mode = typeof headers['x-service-mode'] === 'string' ? headers['x-service-mode'] : null
+    const entry: EventEntry = {received_at: receivedAt, event: delivery.event, mode, payload: delivery.payload, headers: selectHeaders(headers)}
+    const line = eventJsonLine(entry)
+    await log?.append(line)
+    if (!wanted(entry.event)) {
+      counts.filtered++
+      return 200
+    }
+    if (!isKnownEvent(entry.event)) warn(`unknown event "${entry.event}": not one of the gateway's web hook events`)
+    if (mode && options.environment && !modeMatches(mode, options.environment)) {
+      warn(`a ${entry.event} delivery in ${mode} mode, but the profile in force is ${options.environment}`)
+    }
+    const forward = await forwarder?.send(body, headers)
+    if (outClosed) return 503
+    if (options.json) {
+      io.out(line)
+      if (forward) io.err(`${entry.event} forwarded ${describeForward(forward, io.errColor)}\n`)
+    } else {
+      io.out(eventLine(entry, {color: io.color, forward}))
+    }
+    // A write into a closed pipe fails a turn later: wait for it, and when nobody read the event
+    // leave it unacknowledged, so the gateway delivers it again.
+    await new Promise(setImmediate)
+    if (outClosed) return 503
+    counts.printed++
+    if (!forward || options.ackAlways) return 200
+    return 'error' in forward ? 502 : forward.status
+  }
+
+  let receiver
+  try {
+    receiver = await startReceiver({
+      host: options.host,
+      port: options.port,
+      path: options.path,
+      auth: options.auth,
+      maxBodyBytes: MAX_DELIVERY_BYTES,
+      receiveTimeoutMs: options.receiveTimeoutMs,
+      handle,
+      refused(status, reason) {
+        counts.refused++
+        warn(`refused a request (${status}): ${reason}`)
+      },
+    })
+  } catch (err) {
+    await Promise.all([log?.close(), forwarder?.close()])
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === 'EADDRINUSE') throw new UsageError(`Port ${options.port} on ${options.host} is already in use`, 'Pick another --port, or 0 for any free one.')
+    if (code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`Cannot listen on ${options.host}:${options.port} (${code})`, 'Pick another --host or --port.')
+    throw err
+  }
+
+  if (options.register) {
+    try {
+      webHookId = await options.register.create(reachableAddress(receiver.url))
+    } catch (err) {
+      await Promise.all([receiver.close(), log?.close(), forwarder?.close()])
+      throw err
+    }
+  }
+
+  // One write, so whoever waits for the notice sees all of it at once.
+  let notice = `Listening for web hooks on ${receiver.url} (Ctrl-C stops)\n`
+  if (options.save) notice += `Saving every event to ${options.save}\n`
+  if (webHookId) notice += `Registered as web hook ${webHookId} with the gateway; it is removed when gw listen stops.\n`
+  else notice += `To have the gateway deliver here, run with --register, or register ${reachableAddress(receiver.url)} yourself.\n`
+  if (!LOOPBACK.has(options.host)) {
+    notice += `${warning} listening on ${options.host} lets other machines send deliveries here${options.auth ? '' : '; consider --auth USER:PASS'}.\n`
+  }
+  io.err(notice)
+
+  const signal = await Promise.race([stopSignal, readerGone])
+  io.err('Stopping: finishing the deliveries in flight (Ctrl-C again to quit at once).\n')
+  await receiver.close()
+  await Promise.all([log?.close(), forwarder?.close()])
+  if (webHookId && options.register) {
+    await options.register.remove(webHookId).then(
+      () => io.err(`Removed web hook ${webHookId}.\n`),
+      (err: Error) => warn(`could not remove web hook ${webHookId} (${err.message}): remove it with DELETE /v1.0/web_hooks/${webHookId}`),
+    )
+  }
+  const notPrinted = counts.filtered > 0 ? ` (${counts.filtered} more not shown: not in --events)` : ''
+  io.err(`Stopped. ${counts.printed} event${counts.printed === 1 ? '' : 's'} shown${notPrinted}, ${counts.refused} request${counts.refused === 1 ? '' : 's'} refused.\n`)
+  return signal === 'SIGINT' ? 130 : 0
+}
+
+/** The gateway says Sandbox (or Test) or Live; profiles say sandbox or live. */
+function modeMatches(mode: string, environment: 'sandbox' | 'live'): boolean {
+  const live = mode.toLowerCase() === 'live'
+  return environment === 'live' ? live : !live
+}
+
+/** A wildcard bind is not an address a gateway can deliver to; loopback on the same family is. */
+function reachableAddress(url: string): string {
+  return url.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//[::1]:')
+}
+
+/** Resolves with the first SIGINT or SIGTERM; a second one runs `again` (quit at once). */
+function nextSignal(again: () => void): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', onSignal)
+      process.off('SIGTERM', onSignal)
+      process.once('SIGINT', again)
+      process.once('SIGTERM', again)
+      resolve(signal)
+    }
+    process.on('SIGINT', onSignal)
+    process.on('SIGTERM', onSignal)
+  })
+}

@@ -1,0 +1,124 @@
+import {createHash, timingSafeEqual} from 'node:crypto'
+import {createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse} from 'node:http'
+import type {AddressInfo, Socket} from 'node:net'
+
+/** A delivery as it arrived: the exact bytes (to forward them untouched) and the headers. */
+export interface RawDelivery {
+  body: Buffer
+  headers: IncomingHttpHeaders
+}
+
+export interface ReceiverOptions {
+  host: string
+  port: number
+  path: string
+  auth?: {username: string; password: string}
+  maxBodyBytes: number
+  /** How long a sender may take to send one whole delivery before it is cut off with 408. */
+  receiveTimeoutMs: number
+  /** Turns a well-formed POST into the status to answer; runs concurrently for concurrent deliveries. */
+  handle: (delivery: RawDelivery) => Promise<number>
+  /** A request refused before it reached handle: wrong method, credentials, size, a stalled sender. */
+  refused: (status: number, reason: string) => void
+}
+
+export interface Receiver {
+  url: string
+  /** Stops accepting, lets the deliveries in flight finish, then drops every connection. */
+  close(): Promise<void>
+}
+
+/** The node:http edge of `gw listen`: method, path, credentials, size and time limits. */
+export async function startReceiver(options: ReceiverOptions): Promise<Receiver> {
+  const expectedAuth = options.auth ? digest('Basic ' + Buffer.from(`${options.auth.username}:${options.auth.password}`).toString('base64')) : undefined
+  const inFlight = new Set<Promise<void>>()
+  const server = createServer({
+    requestTimeout: options.receiveTimeoutMs,
+    headersTimeout: options.receiveTimeoutMs,
+    // Node checks the two timeouts above only this often (30 s by default).
+    connectionsCheckingInterval: Math.min(1000, options.receiveTimeoutMs),
+  })
+
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const work = serve(req, res).finally(() => inFlight.delete(work))
+    inFlight.add(work)
+  })
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    const timedOut = err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+    if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy()
+    options.refused(timedOut ? 408 : 400, timedOut ? `a sender took more than ${options.receiveTimeoutMs} ms to send its delivery; cut off` : `a request could not be read as HTTP (${err.code ?? err.message})`)
+    socket.end(`HTTP/1.1 ${timedOut ? '408 Request Timeout' : '400 Bad Request'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
+    socket.destroySoon()
+  })
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0]
+    if (path !== options.path) return refuse(res, 404, `${req.method} ${path}: not the path gw listens on (${options.path})`)
+    if (req.method !== 'POST') return refuse(res, 405, `${req.method} ${path}: deliveries are POSTs`, {allow: 'POST'})
+    if (expectedAuth && !timingSafeEqual(expectedAuth, digest(req.headers.authorization ?? ''))) {
+      return refuse(res, 401, `POST ${path} without the credentials given to --auth`, {'www-authenticate': 'Basic realm="gw listen"'})
+    }
+    const declared = Number(req.headers['content-length'] ?? 0)
+    if (declared > options.maxBodyBytes) return refuse(res, 413, `a delivery of ${declared} bytes is over the ${options.maxBodyBytes}-byte limit`)
+    const body = await readBody(req, options.maxBodyBytes)
+    if (body === 'too-large') return refuse(res, 413, `a delivery is over the ${options.maxBodyBytes}-byte limit`)
+    if (body === 'aborted') return
+    const status = await options.handle({body, headers: req.headers}).catch((err: Error) => {
+      // Not acknowledged, so the gateway delivers it again (a full disk under --save, say).
+      options.refused(500, `a delivery could not be handled: ${err.message}`)
+      return 500
+    })
+    res.writeHead(status, {'content-length': 0}).end()
+  }
+
+  function refuse(res: ServerResponse, status: number, reason: string, headers: Record<string, string> = {}): void {
+    options.refused(status, reason)
+    // The rest of a refused body is not worth reading: close rather than drain it.
+    res.writeHead(status, {...headers, connection: 'close', 'content-length': 0}).end()
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const address = server.address() as AddressInfo
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  return {
+    url: `http://${host}:${address.port}${options.path}`,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      server.closeIdleConnections()
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight])
+      server.closeAllConnections()
+      await closed
+    },
+  }
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large' | 'aborted'> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > limit) {
+        req.removeAllListeners('data')
+        req.pause()
+        resolve('too-large')
+        return
+      }
+      chunks.push(chunk)
+    })
+    req.on('end', () => resolve(Buffer.concat(chunks, size)))
+    req.on('close', () => {
+      if (!req.complete) resolve('aborted')
+    })
+  })
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest()
+}

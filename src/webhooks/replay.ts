@@ -1,0 +1,50 @@
+import {readFile} from 'node:fs/promises'
+import {GatewayError, UsageError} from '../errors.js'
+import {toNdjsonLine} from '../output/json.js'
+import type {Io} from '../output/io.js'
+import {eventFilter} from './events.js'
+import {parseEventLog} from './event-log.js'
+import {eventLine} from './format.js'
+import {createForwarder} from './forward.js'
+
+export interface ReplayOptions {
+  file: string
+  forwardTo: string
+  forwardTimeoutMs: number
+  events: string[]
+  json: boolean
+}
+
+/**
+ * `gw listen replay FILE`: sends saved events to the app again, one after another in the order
+ * they were received, each with the headers the gateway sent. A failed event is reported and the
+ * rest still go; the command then exits 1 (design.md §4: a batch exits with its worst row).
+ */
+export async function replay(options: ReplayOptions, io: Io): Promise<void> {
+  const text = await readFile(options.file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    throw new UsageError(`Cannot read ${options.file} (${err.code ?? err.message})`, 'Give the file gw listen --save wrote.')
+  })
+  const wanted = eventFilter(options.events)
+  const entries = parseEventLog(text, options.file).filter((entry) => wanted(entry.event))
+  if (entries.length === 0) {
+    io.err(`No events in ${options.file}${options.events.length > 0 ? ' match --events' : ''}; nothing sent.\n`)
+    return
+  }
+  const forwarder = createForwarder(options.forwardTo, options.forwardTimeoutMs)
+  let failed = 0
+  try {
+    for (const entry of entries) {
+      const body = JSON.stringify({event: entry.event, payload: entry.payload})
+      const forward = await forwarder.send(body, {'content-type': 'application/json', ...entry.headers})
+      if ('error' in forward || forward.status < 200 || forward.status >= 300) failed++
+      if (options.json) io.out(toNdjsonLine({event: entry.event, received_at: entry.received_at, ...('error' in forward ? {status: null, error: forward.error} : {status: forward.status}), ms: forward.ms}))
+      else io.out(eventLine(entry, {color: io.color, forward}))
+    }
+  } finally {
+    await forwarder.close()
+  }
+  if (failed > 0) {
+    throw new GatewayError('network', `${failed} of ${entries.length} events were not accepted by ${options.forwardTo}`, {hint: 'Fix the app and replay again; --events picks which events to send.'})
+  }
+  io.err(`Replayed ${entries.length} event${entries.length === 1 ? '' : 's'} to ${options.forwardTo}.\n`)
+}

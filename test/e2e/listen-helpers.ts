@@ -1,0 +1,125 @@
+import {type ChildProcess, spawn} from 'node:child_process'
+import {createServer, type IncomingHttpHeaders, type Server} from 'node:http'
+import type {AddressInfo} from 'node:net'
+import {baseEnv, GW} from './helpers.js'
+
+/** A running `gw listen`: its URL, what it printed so far, and ways to post to it and stop it. */
+export interface Listener {
+  url: string
+  process: ChildProcess
+  stdout(): string
+  stderr(): string
+  /** Resolves once stdout holds `lines` lines. */
+  waitForLines(lines: number, timeoutMs?: number): Promise<string[]>
+  /** Resolves once stdout or stderr matches. */
+  waitForStdout(pattern: RegExp, timeoutMs?: number): Promise<void>
+  waitForStderr(pattern: RegExp, timeoutMs?: number): Promise<void>
+  post(body: unknown, headers?: Record<string, string>): Promise<number>
+  stop(signal?: NodeJS.Signals): Promise<{code: number | null; stdout: string; stderr: string}>
+}
+
+/** Starts the built `gw listen --port 0 ...` and waits for the notice on stderr that says where it listens. */
+export async function startListen(args: string[], {env = {}, stdin}: {env?: NodeJS.ProcessEnv; stdin?: string} = {}): Promise<Listener> {
+  const child = spawn(process.execPath, [GW, 'listen', '--port', '0', ...args], {env: baseEnv(env), stdio: ['pipe', 'pipe', 'pipe']})
+  let stdout = ''
+  let stderr = ''
+  const changed = new Set<() => void>()
+  const notify = () => changed.forEach((check) => check())
+  child.stdout!.on('data', (chunk: Buffer) => ((stdout += chunk.toString()), notify()))
+  child.stderr!.on('data', (chunk: Buffer) => ((stderr += chunk.toString()), notify()))
+  child.on('exit', notify)
+  child.stdin!.end(stdin ?? '')
+
+  const waitFor = <T>(what: string, ready: () => T | undefined, timeoutMs: number) =>
+    new Promise<T>((resolve, reject) => {
+      const check = () => {
+        const value = ready()
+        if (value !== undefined) return done(() => resolve(value))
+        if (child.exitCode !== null || child.signalCode !== null) done(() => reject(new Error(`gw listen exited (${child.exitCode ?? child.signalCode}) before ${what}\nstdout: ${stdout}\nstderr: ${stderr}`)))
+      }
+      const timer = setTimeout(() => done(() => reject(new Error(`timed out waiting for ${what}\nstdout: ${stdout}\nstderr: ${stderr}`))), timeoutMs)
+      const done = (settle: () => void) => {
+        clearTimeout(timer)
+        changed.delete(check)
+        settle()
+      }
+      changed.add(check)
+      check()
+    })
+
+  const url = await waitFor('the listening notice', () => /Listening for web hooks on (\S+) \(/.exec(stderr)?.[1], 20_000)
+  return {
+    url,
+    process: child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    waitForLines: (lines, timeoutMs = 10_000) =>
+      waitFor(`${lines} lines on stdout`, () => {
+        const all = stdout.split('\n').filter(Boolean)
+        return all.length >= lines && stdout.endsWith('\n') ? all : undefined
+      }, timeoutMs),
+    waitForStdout: (pattern, timeoutMs = 10_000) => waitFor(`stdout to match ${pattern}`, () => (pattern.test(stdout) ? true : undefined), timeoutMs).then(() => undefined),
+    waitForStderr: (pattern, timeoutMs = 10_000) => waitFor(`stderr to match ${pattern}`, () => (pattern.test(stderr) ? true : undefined), timeoutMs).then(() => undefined),
+    post: async (body, headers = {}) => {
+      const response = await fetch(url, {method: 'POST', headers: {'content-type': 'application/json', 'x-service-mode': 'Sandbox', ...headers}, body: typeof body === 'string' ? body : JSON.stringify(body)})
+      await response.arrayBuffer()
+      return response.status
+    },
+    stop: (signal = 'SIGINT') =>
+      new Promise((resolve) => {
+        const finish = () => resolve({code: child.exitCode, stdout, stderr})
+        if (child.exitCode !== null || child.signalCode !== null) return finish()
+        child.once('exit', finish)
+        child.kill(signal)
+      }),
+  }
+}
+
+export interface RecordedRequest {
+  method: string
+  url: string
+  headers: IncomingHttpHeaders
+  body: string
+}
+
+/** A small HTTP server that records what it receives and answers with `answer`: the merchant's app, or a fake gateway. */
+export interface Recorder {
+  url: string
+  requests: RecordedRequest[]
+  close(): Promise<void>
+}
+
+export async function startRecorder(answer: (request: RecordedRequest) => {status: number; body?: unknown; delayMs?: number} = () => ({status: 200})): Promise<Recorder> {
+  const requests: RecordedRequest[] = []
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      const request = {method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8')}
+      requests.push(request)
+      const {status, body, delayMs = 0} = answer(request)
+      setTimeout(() => {
+        res.writeHead(status, {'content-type': 'application/json'}).end(body === undefined ? '' : JSON.stringify(body))
+      }, delayMs)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  }
+}
+
+/** A charge:successful delivery shaped as the contract's §6 describes. */
+export function chargeSuccessful(ids: {subscription?: string; customer?: string; purchase?: string} = {}) {
+  return {
+    event: 'charge:successful',
+    payload: [
+      {
+        subscription: {id: ids.subscription ?? '071-S-AAAA1111', frequency: 'Daily', start_date: '2026-11-01', end_date: null, reference: 'sub-1', customer: {id: ids.customer ?? '071-C-BBBB2222', email: 'jane@example.com', first_name: 'Jane', last_name: 'Citizen', reference: 'cust-1'}},
+        response: {successful: true, response: {id: ids.purchase ?? '071-P-CCCC3333', amount: 1000, decimal_amount: 10.0, currency: 'AUD', message: 'Approved', successful: true, source: 'Recurring'}, errors: [], test: true},
+      },
+    ],
+  }
+}
