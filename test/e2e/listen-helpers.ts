@@ -13,7 +13,8 @@ export interface Listener {
   waitForLines(lines: number, timeoutMs?: number): Promise<string[]>
   /** Resolves once stdout or stderr matches. */
   waitForStdout(pattern: RegExp, timeoutMs?: number): Promise<void>
-  waitForStderr(pattern: RegExp, timeoutMs?: number): Promise<void>
+  /** stderr and an HTTP answer travel separately: wait for a warning rather than expect it already there. */
+  waitForStderr(pattern: RegExp | string, timeoutMs?: number): Promise<void>
   post(body: unknown, headers?: Record<string, string>): Promise<number>
   stop(signal?: NodeJS.Signals): Promise<{code: number | null; stdout: string; stderr: string}>
 }
@@ -59,7 +60,7 @@ export async function startListen(args: string[], {env = {}, stdin}: {env?: Node
         return all.length >= lines && stdout.endsWith('\n') ? all : undefined
       }, timeoutMs),
     waitForStdout: (pattern, timeoutMs = 10_000) => waitFor(`stdout to match ${pattern}`, () => (pattern.test(stdout) ? true : undefined), timeoutMs).then(() => undefined),
-    waitForStderr: (pattern, timeoutMs = 10_000) => waitFor(`stderr to match ${pattern}`, () => (pattern.test(stderr) ? true : undefined), timeoutMs).then(() => undefined),
+    waitForStderr: (pattern, timeoutMs = 10_000) => waitFor(`stderr to match ${pattern}`, () => ((typeof pattern === 'string' ? stderr.includes(pattern) : pattern.test(stderr)) ? true : undefined), timeoutMs).then(() => undefined),
     post: async (body, headers = {}) => {
       const response = await fetch(url, {method: 'POST', headers: {'content-type': 'application/json', 'x-service-mode': 'Sandbox', ...headers}, body: typeof body === 'string' ? body : JSON.stringify(body)})
       await response.arrayBuffer()

@@ -190,7 +190,7 @@ describe('gw listen --auth', () => {
     expect(await listener.post(chargeSuccessful(), {authorization: 'Basic ' + Buffer.from('hooks:wrong').toString('base64')})).toBe(401)
     expect(await listener.post(chargeSuccessful(), {authorization: 'Basic ' + Buffer.from('hooks:s3cret').toString('base64')})).toBe(200)
     expect((await listener.waitForLines(1))[0]).toContain('charge:successful')
-    expect(listener.stderr()).toContain('Warning: refused a request (401): POST / without the credentials given to --auth')
+    await listener.waitForStderr('Warning: refused a request (401): POST / without the credentials given to --auth')
   })
 
   it('refuses a malformed --auth with exit 2', async () => {
@@ -206,7 +206,7 @@ describe('gw listen: bad input and faults', () => {
     expect(await listener.post('{"event": "charge:successful", ')).toBe(400)
     expect(await listener.post('[1,2]')).toBe(400)
     await listener.waitForStderr(/Warning: refused a delivery \(400\): the body is not JSON/)
-    expect(listener.stderr()).toContain('Warning: refused a delivery (400): the body is not a JSON object')
+    await listener.waitForStderr('Warning: refused a delivery (400): the body is not a JSON object')
     expect(await listener.post(chargeSuccessful())).toBe(200)
     expect(await listener.waitForLines(1)).toHaveLength(1)
   })
@@ -226,7 +226,7 @@ describe('gw listen: bad input and faults', () => {
     const big = JSON.stringify({event: 'charge:successful', payload: ['x'.repeat(1024 * 1024)]})
     expect(await listener.post(big)).toBe(413)
     expect(await chunkedPost(listener.url, big)).toBe(413)
-    expect(listener.stderr()).toContain('Warning: refused a request (413)')
+    await listener.waitForStderr('Warning: refused a request (413)')
     expect(await listener.post(chargeSuccessful())).toBe(200)
   })
 
@@ -234,7 +234,7 @@ describe('gw listen: bad input and faults', () => {
     const listener = await listen()
     expect(await listener.post({event: 'charge:refunded', payload: []})).toBe(200)
     expect((await listener.waitForLines(1))[0]).toMatch(/ {2}charge:refunded {2}\(unknown event\) {2}Sandbox$/)
-    expect(listener.stderr()).toContain(`Warning: unknown event "charge:refunded": not one of the gateway's web hook events`)
+    await listener.waitForStderr(`Warning: unknown event "charge:refunded": not one of the gateway's web hook events`)
   })
 
   it('cuts off a stalled sender with 408 without holding up other deliveries', async () => {
@@ -250,7 +250,7 @@ describe('gw listen: bad input and faults', () => {
     expect(Date.now() - started).toBeLessThan(500)
     await closed
     expect(answer).toMatch(/^HTTP\/1\.1 408 /)
-    expect(listener.stderr()).toContain('Warning: refused a request (408): a sender took more than 1000 ms to send its delivery; cut off')
+    await listener.waitForStderr('Warning: refused a request (408): a sender took more than 1000 ms to send its delivery; cut off')
     expect(await listener.post(chargeSuccessful())).toBe(200)
   })
 
