@@ -79,11 +79,11 @@ export function cardFromJson(text: string): CardDetails {
       throw err
     }
   }
-  const cvv = field('cvv', true)
+  const [holder, number, expiry, cvv] = [field('card_holder')!, field('card_number')!, field('card_expiry')!, field('cvv', true)]
   return {
-    card_holder: onStdin(() => validate.notBlank('card-holder', field('card_holder')!)),
-    card_number: onStdin(() => validate.cardNumber('card-number', field('card_number')!)),
-    card_expiry: onStdin(() => validate.cardExpiry('card-expiry', field('card_expiry')!)),
+    card_holder: onStdin(() => validate.notBlank('card-holder', holder)),
+    card_number: onStdin(() => validate.cardNumber('card-number', number)),
+    card_expiry: onStdin(() => validate.cardExpiry('card-expiry', expiry)),
     ...(cvv === undefined ? {} : {cvv: onStdin(() => validate.cvv('cvv', cvv))}),
   }
 }
