@@ -97,9 +97,12 @@ export abstract class GwCommand extends Command {
     this.targetInstance ??= (async () => {
       const {resolveTarget} = await import('./auth/resolve.js')
       const target = await resolveTarget({profileFlag: this.globals?.profile, env: process.env, configDir: this.config.configDir})
+      const writes = (this.ctor as typeof GwCommand).writes
+      const live = target.environment === 'live'
+      if (!writes && !live) return target
       const {liveMarker, refuseWhenReadOnly} = await import('./live-safety.js')
-      if ((this.ctor as typeof GwCommand).writes) refuseWhenReadOnly(target, this.commandName)
-      if (target.environment === 'live' && this.io.isStderrTTY) {
+      if (writes) refuseWhenReadOnly(target, this.commandName)
+      if (live && this.io.isStderrTTY) {
         const {paint} = await import('./output/colors.js')
         this.io.err(paint(this.io.errColor, 'red', liveMarker(target)) + '\n')
       }
