@@ -27,14 +27,21 @@ export class KeychainUnavailableError extends AuthError {
  * dependency, loaded on first use; a call that hangs (a keyring waiting for a password no one
  * can type) is given up after 5 s.
  */
-export function keychainStore({load = loadKeytar, timeoutMs = KEYCHAIN_TIMEOUT_MS}: {load?: () => Promise<Keytar>; timeoutMs?: number} = {}): TokenStore {
+export function keychainStore({
+  load = loadKeytar,
+  timeoutMs = KEYCHAIN_TIMEOUT_MS,
+  abandon = leaveSoon,
+}: {load?: () => Promise<Keytar>; timeoutMs?: number; abandon?: () => void} = {}): TokenStore {
   let keytar: Promise<Keytar> | undefined
   const call = async <T>(use: (keytar: Keytar) => Promise<T>): Promise<T> => {
     keytar ??= load()
     const module = await keytar
     let timer: NodeJS.Timeout | undefined
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new KeychainUnavailableError(`it did not answer within ${timeoutMs / 1000} s (a locked keyring waiting for its password?)`)), timeoutMs)
+      timer = setTimeout(() => {
+        abandon()
+        reject(new KeychainUnavailableError(`it did not answer within ${timeoutMs / 1000} s (a locked keyring waiting for its password?)`))
+      }, timeoutMs)
     })
     try {
       return await Promise.race([use(module).catch((err: unknown) => Promise.reject(new KeychainUnavailableError(keychainFailure(err)))), timeout])
@@ -48,6 +55,11 @@ export function keychainStore({load = loadKeytar, timeoutMs = KEYCHAIN_TIMEOUT_M
     set: (profile, token) => call((k) => k.setPassword(KEYCHAIN_SERVICE, profile, token)),
     delete: async (profile) => void (await call((k) => k.deletePassword(KEYCHAIN_SERVICE, profile))),
   }
+}
+
+/** The native call still pending would hold the process open for ever: once gw has said why, it leaves. */
+function leaveSoon(): void {
+  setTimeout(() => process.exit(), 1000).unref()
 }
 
 async function loadKeytar(): Promise<Keytar> {
