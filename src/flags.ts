@@ -39,3 +39,9 @@ export const currency = Flags.custom<string>({
   description: 'ISO 4217 currency code',
   parse: async (input) => validate.currency('currency', input),
 })
+
+export const card = Flags.custom<string>({
+  description: 'read the card as JSON from stdin (-): {"card_holder","card_number","card_expiry","cvv"}; keeps the number and CVV out of argv',
+  options: ['-'],
+  exclusive: ['card-number', 'card-holder', 'card-expiry', 'cvv', 'card-token'],
+})

@@ -1,10 +1,12 @@
 import {Command, Errors, Flags, type Interfaces} from '@oclif/core'
 import type {GatewayClient} from './api/client.js'
 import type {Column} from './api/schemas/columns.js'
-import type {Credentials} from './auth/resolve.js'
-import type {TokenStore} from './auth/token-store.js'
+import type {Credentials, Target} from './auth/resolve.js'
+import type {TokenStores} from './auth/token-store.js'
+import type {CardDetails, CardFlags} from './card-input.js'
 import {GwError, UsageError} from './errors.js'
 import {processIo, type Io} from './output/io.js'
+import type {Prompter} from './output/prompt.js'
 
 type GwRecord = Record<string, unknown>
 // The shapes oclif's parse is generic over (not exported by @oclif/core).
@@ -41,12 +43,18 @@ export abstract class GwCommand extends Command {
   /** Changes something at the gateway: a read-only profile refuses it before any request. */
   static writes = false
 
-  /** On a live profile, what the user types to confirm: the amount for money, the id for deletes. */
+  /**
+   * On a live profile, what the user types to confirm: the amount for money (from --amount and
+   * --currency), the id for deletes (the `id` argument or flag).
+   */
   static confirmWith?: 'amount' | 'id'
 
   private globals?: GlobalFlags
+  private parsedInput?: {flags: FlagOutput; args: ArgOutput}
   private ioInstance?: Io
   private clientInstance?: GatewayClient
+  private targetInstance?: Promise<Target & {token?: string}>
+  private prompterInstance?: Promise<Prompter>
 
   protected get io(): Io {
     this.ioInstance ??= processIo(process.env, {noInput: this.globals?.['no-input'] ?? false})
@@ -63,26 +71,77 @@ export abstract class GwCommand extends Command {
   ): Promise<Interfaces.ParserOutput<F, B, A>> {
     const parsed = await super.parse(options, argv)
     this.globals = parsed.flags as unknown as GlobalFlags
+    this.parsedInput = {flags: parsed.flags, args: parsed.args}
     return parsed
   }
 
-  protected tokenStore(): Promise<TokenStore> {
-    return import('./auth/token-store.js').then(({fileTokenStore}) => fileTokenStore(this.config.configDir))
+  /** As people type it: `purchase create`. */
+  protected get commandName(): string {
+    return (this.id ?? '').replaceAll(':', ' ')
+  }
+
+  protected tokenStores(): Promise<TokenStores> {
+    return import('./auth/token-store.js').then(({tokenStores}) => tokenStores(this.config.configDir))
+  }
+
+  protected prompter(): Promise<Prompter> {
+    this.prompterInstance ??= import('./output/prompt.js').then(({terminalPrompter}) => terminalPrompter())
+    return this.prompterInstance
+  }
+
+  /**
+   * The gateway and user this command works with, token not read yet. Resolving it is where a
+   * read-only profile refuses a command that writes, and where a live one says LIVE.
+   */
+  protected target(): Promise<Target & {token?: string}> {
+    this.targetInstance ??= (async () => {
+      const {resolveTarget} = await import('./auth/resolve.js')
+      const target = await resolveTarget({profileFlag: this.globals?.profile, env: process.env, configDir: this.config.configDir})
+      const writes = (this.ctor as typeof GwCommand).writes
+      const live = target.environment === 'live'
+      if (!writes && !live) return target
+      const {liveMarker, refuseWhenReadOnly} = await import('./live-safety.js')
+      if (writes) refuseWhenReadOnly(target, this.commandName)
+      if (live && this.io.isStderrTTY) {
+        const {paint} = await import('./output/colors.js')
+        this.io.err(paint(this.io.errColor, 'red', liveMarker(target)) + '\n')
+      }
+      return target
+    })()
+    return this.targetInstance
   }
 
   protected async credentials(): Promise<Credentials> {
-    const {resolveCredentials} = await import('./auth/resolve.js')
-    return resolveCredentials({profileFlag: this.globals?.profile, env: process.env, configDir: this.config.configDir, tokens: await this.tokenStore()})
+    const {withToken} = await import('./auth/resolve.js')
+    const credentials = await withToken(await this.target(), await this.tokenStores())
+    if (credentials.secretStorage === 'file') {
+      this.io.err(`Warning: the token of profile ${credentials.profileName} is in a plain file, ${credentials.secretLocation} (gw login --insecure-storage); anyone who can read it can use it.\n`)
+    }
+    return credentials
   }
 
-  /** The API client for the profile in force, built on first use. */
+  /** A card given in full: from stdin (--card -), the flags, or asked for; on a live profile never from argv. */
+  protected async card(flags: CardFlags): Promise<CardDetails | undefined> {
+    const target = await this.target()
+    const {readCard} = await import('./card-input.js')
+    return readCard(flags, {live: target.environment === 'live', io: this.io, prompter: () => this.prompter(), commandId: this.commandName})
+  }
+
+  /** The API client for the profile in force, built on first use; a live profile confirms first. */
   protected async client(): Promise<GatewayClient> {
     if (this.clientInstance) return this.clientInstance
     const credentials = await this.credentials()
+    await this.confirmIfLive(credentials)
+    this.clientInstance = await this.clientFor(credentials)
+    return this.clientInstance
+  }
+
+  /** A client for the given credentials: the profile's, or those gw login is about to save. */
+  protected async clientFor(credentials: Pick<Credentials, 'baseUrl' | 'username' | 'token' | 'connectTimeoutMs' | 'responseTimeoutMs'>): Promise<GatewayClient> {
     const {GatewayClient} = await import('./api/client.js')
     const {paint} = await import('./output/colors.js')
     const io = this.io
-    this.clientInstance = new GatewayClient({
+    return new GatewayClient({
       baseUrl: credentials.baseUrl,
       username: credentials.username,
       token: credentials.token,
@@ -92,7 +151,15 @@ export abstract class GwCommand extends Command {
       log: this.globals?.verbose ? (line) => io.err(paint(io.errColor, 'dim', line) + '\n') : undefined,
       notice: (line) => io.err(paint(io.errColor, 'yellow', line) + '\n'),
     })
-    return this.clientInstance
+  }
+
+  private async confirmIfLive(target: Target): Promise<void> {
+    const kind = (this.ctor as typeof GwCommand).confirmWith
+    if (!kind || target.environment !== 'live') return
+    const {confirmLive, confirmation} = await import('./live-safety.js')
+    const {flags = {}, args = {}} = this.parsedInput ?? {}
+    const expected = confirmation(kind, {amount: flags.amount, currency: flags.currency, id: args.id ?? flags.id})
+    await confirmLive({commandId: this.commandName, kind, expected, yes: this.globals?.yes ?? false, io: this.io, prompter: () => this.prompter()})
   }
 
   /**

@@ -4,11 +4,20 @@ import {UsageError} from '../errors.js'
 
 export type Environment = 'sandbox' | 'live'
 
+/** Where a profile's token is kept: the OS keychain, or a 0600 file when the user asked for that (--insecure-storage). */
+export type TokenStorage = 'keychain' | 'file'
+
 export interface Profile {
   environment: Environment
   baseUrl: string
   username: string
   readOnly?: boolean
+  tokenStorage?: TokenStorage
+  /**
+   * The local gateway's demo merchant TEST has the published token TEST: not a secret, so it lives
+   * here and the quick start works on a machine with no keychain. Only the local profile has one.
+   */
+  publicToken?: string
 }
 
 /** config.json in oclif's configDir: profiles and which one is active. Never a secret. */

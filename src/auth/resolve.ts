@@ -1,37 +1,63 @@
 import {AuthError, UsageError} from '../errors.js'
-import {type Environment, loadConfig, type Profile} from './config.js'
-import type {TokenStore} from './token-store.js'
+import {configFile, type Environment, loadConfig, type Profile} from './config.js'
+import {insecureCredentialsFile, type TokenStores} from './token-store.js'
 
 export const LOCAL_GATEWAY_URL = 'http://127.0.0.1:8787'
 
 export type CredentialSource = 'flag' | 'GW_PROFILE' | 'environment' | 'active'
 
-export interface Credentials {
+/** Where the token in force comes from. */
+export type SecretStorage = 'keychain' | 'file' | 'config' | 'environment'
+
+/** Who gw talks to, as whom, and why: everything but the token, so gw status never needs to read it. */
+export interface Target {
   baseUrl: string
   username: string
-  token: string
   environment: Environment
   profileName?: string
   profile?: Profile
   source: CredentialSource
+  secretStorage: SecretStorage
+  /** Where exactly, for people: the keychain entry, the file's path, or the variable. */
+  secretLocation: string
   connectTimeoutMs?: number
   responseTimeoutMs?: number
 }
 
+export interface Credentials extends Target {
+  token: string
+}
+
 const NO_CREDENTIALS_HINT =
   'Start the local gateway with `gw sandbox start --detach` (it sets up a profile), or set GW_USERNAME and GW_TOKEN (and GW_BASE_URL).'
+
+export interface ResolveOptions {
+  profileFlag?: string
+  env: NodeJS.ProcessEnv
+  configDir: string
+}
+
+/** The target and its token: from the environment, the profile itself (the local demo token), or the profile's store. */
+export async function resolveCredentials(options: ResolveOptions & {tokens: TokenStores}): Promise<Credentials> {
+  return withToken(await resolveTarget(options), options.tokens)
+}
+
+export async function withToken({token: envToken, ...target}: Target & {token?: string}, tokens: TokenStores): Promise<Credentials> {
+  if (envToken !== undefined) return {...target, token: envToken}
+  const name = target.profileName!
+  if (target.profile?.publicToken) return {...target, token: target.profile.publicToken}
+  const store = await tokens(target.profile?.tokenStorage ?? 'keychain')
+  const token = await store.get(name)
+  if (!token) throw new AuthError(`Profile ${name} has no token in ${store.location}`, {hint: `Log in again: gw login --profile ${name}`})
+  return {...target, token}
+}
 
 /**
  * design.md §6: --profile, then GW_PROFILE, then GW_USERNAME/GW_TOKEN from the environment,
  * then the active profile. Environment credentials beat the active profile so CI never picks up
  * whatever profile a machine happens to have active.
  */
-export async function resolveCredentials(options: {
-  profileFlag?: string
-  env: NodeJS.ProcessEnv
-  configDir: string
-  tokens: TokenStore
-}): Promise<Credentials> {
+export async function resolveTarget(options: ResolveOptions): Promise<Target & {token?: string}> {
   const {env} = options
   const timeouts = {
     connectTimeoutMs: timeoutFromEnv(env, 'GW_CONNECT_TIMEOUT_MS'),
@@ -48,6 +74,8 @@ export async function resolveCredentials(options: {
       token: env.GW_TOKEN,
       environment: env.GW_ENVIRONMENT === 'live' ? 'live' : 'sandbox',
       source: 'environment',
+      secretStorage: 'environment',
+      secretLocation: 'environment variable GW_TOKEN',
       ...timeouts,
     }
   }
@@ -59,18 +87,22 @@ export async function resolveCredentials(options: {
     const known = Object.keys(config.profiles)
     throw new UsageError(`No profile named ${name}`, known.length > 0 ? `Profiles: ${known.join(', ')}.` : NO_CREDENTIALS_HINT)
   }
-  const token = await options.tokens.get(name)
-  if (!token) throw new AuthError(`Profile ${name} has no token`, {hint: NO_CREDENTIALS_HINT})
   return {
     baseUrl: profile.baseUrl,
     username: profile.username,
-    token,
     environment: profile.environment,
     profileName: name,
     profile,
     source: named?.source ?? 'active',
+    ...secretPlace(options.configDir, name, profile),
     ...timeouts,
   }
+}
+
+function secretPlace(configDir: string, name: string, profile: Profile): Pick<Target, 'secretStorage' | 'secretLocation'> {
+  if (profile.publicToken) return {secretStorage: 'config', secretLocation: `${configFile(configDir)} (the local gateway's public demo token)`}
+  if (profile.tokenStorage === 'file') return {secretStorage: 'file', secretLocation: insecureCredentialsFile(configDir)}
+  return {secretStorage: 'keychain', secretLocation: `OS keychain, service gw, account ${name}`}
 }
 
 function timeoutFromEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {

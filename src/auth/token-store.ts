@@ -1,18 +1,37 @@
 import {readFile, rm} from 'node:fs/promises'
 import {join} from 'node:path'
-import {writePrivateFile} from './config.js'
+import {type TokenStorage, writePrivateFile} from './config.js'
 
-/** Where API tokens live. Only this interface is used elsewhere, so the keychain can replace the file. */
+/** Where API tokens live. Only this interface is used elsewhere, so where a token lives is one decision. */
 export interface TokenStore {
+  /** Says where, for gw status and warnings: the keychain entry or the file's path. */
   readonly location: string
   get(profile: string): Promise<string | undefined>
   set(profile: string, token: string): Promise<void>
   delete(profile: string): Promise<void>
 }
 
-/** Interim store: a 0600 JSON file beside config.json, until tokens move to the OS keychain. */
-export function fileTokenStore(configDir: string): TokenStore {
-  const path = join(configDir, 'credentials.json')
+/** Opens the store a profile's token lives in; the keychain (and keytar) only when asked for. */
+export type TokenStores = (storage: TokenStorage) => Promise<TokenStore>
+
+/** The foundation's interim store: read once, moved into the keychain, then erased. */
+export const legacyCredentialsFile = (configDir: string) => join(configDir, 'credentials.json')
+
+/** `gw login --insecure-storage`: the user chose a 0600 file over the keychain. */
+export const insecureCredentialsFile = (configDir: string) => join(configDir, 'insecure-credentials.json')
+
+export function tokenStores(configDir: string): TokenStores {
+  return async (storage) => {
+    if (storage === 'file') return fileTokenStore(insecureCredentialsFile(configDir))
+    const {keychainStore, migrateIntoKeychain} = await import('./keychain.js')
+    const keychain = keychainStore()
+    await migrateIntoKeychain(fileTokenStore(legacyCredentialsFile(configDir)), keychain)
+    return keychain
+  }
+}
+
+/** Tokens by profile name in a JSON file only its owner can read (mode 0600, written atomically). */
+export function fileTokenStore(path: string): TokenStore & {all(): Promise<Record<string, string>>} {
   const read = async (): Promise<Record<string, string>> => {
     try {
       return JSON.parse(await readFile(path, 'utf8')) as Record<string, string>
@@ -23,6 +42,7 @@ export function fileTokenStore(configDir: string): TokenStore {
   }
   return {
     location: path,
+    all: read,
     get: async (profile) => (await read())[profile],
     async set(profile, token) {
       await writePrivateFile(path, JSON.stringify({...(await read()), [profile]: token}, null, 2) + '\n')

@@ -1,21 +1,24 @@
 import {cardColumns} from '../../api/schemas/columns.js'
+import {UsageError} from '../../errors.js'
 import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
 
 export default class CardTokenize extends GwCommand {
   static override summary = 'Store a card and get a token for it'
-  static override description = 'The gateway keeps the card and answers with a token (and the masked number) to use with purchase create --card-token. The CVV is sent once and never stored.'
+  static override description = 'The gateway keeps the card and answers with a token (and the masked number) to use with purchase create --card-token. The CVV is sent once and never stored. On a live profile the card number and CVV are never taken from the command line: give the card as JSON on stdin (--card -) or type it when asked.'
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --card-holder "Jane Citizen" --card-number 5123456789012346 --card-expiry 05/2031 --cvv 123',
     '<%= config.bin %> <%= command.id %> --card-holder "Jane Citizen" --card-number 4242424242424242 --card-expiry 12/2030 --cvv 123 --json | jq -r .token',
+    '<%= config.bin %> <%= command.id %> --card - < card.json',
   ]
 
   static override flags = {
-    'card-holder': gwFlags.cardHolder({required: true}),
-    'card-number': gwFlags.cardNumber({required: true}),
-    'card-expiry': gwFlags.cardExpiry({required: true}),
-    cvv: gwFlags.cvv({required: true}),
+    'card-holder': gwFlags.cardHolder(),
+    'card-number': gwFlags.cardNumber(),
+    'card-expiry': gwFlags.cardExpiry(),
+    cvv: gwFlags.cvv(),
+    card: gwFlags.card(),
   }
 
   static override writes = true
@@ -23,12 +26,9 @@ export default class CardTokenize extends GwCommand {
 
   async run() {
     const {flags} = await this.parse(CardTokenize)
+    const card = await this.card(flags)
+    if (!card?.cvv) throw new UsageError('give the card: --card-holder, --card-number, --card-expiry and --cvv, or --card - with the card as JSON on stdin', 'See gw card tokenize --help for examples.')
     const client = await this.client()
-    return client.cards.tokenize({
-      card_holder: flags['card-holder'],
-      card_number: flags['card-number'],
-      card_expiry: flags['card-expiry'],
-      cvv: flags.cvv,
-    })
+    return client.cards.tokenize({...card, cvv: card.cvv})
   }
 }

@@ -1,19 +1,22 @@
 import {Flags} from '@oclif/core'
 import type {PurchaseCreate as PurchaseBody} from '../../api/schemas/purchase.js'
 import {purchaseColumns} from '../../api/schemas/columns.js'
+import type {CardDetails} from '../../card-input.js'
 import {UsageError} from '../../errors.js'
 import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
 
 export default class PurchaseCreate extends GwCommand {
   static override summary = 'Charge a card'
-  static override description = `Charges a card given in full (--card-holder, --card-number, --card-expiry, --cvv) or stored earlier (--card-token, a token or alias).
+  static override description = `Charges a card given in full (--card-holder, --card-number, --card-expiry, --cvv; or as JSON on stdin with --card -; or asked for on a terminal) or stored earlier (--card-token, a token or alias).
+On a live profile the card number and CVV are never taken from the command line, and the amount must be typed back to confirm (--yes without a terminal).
 The purchase is sent once and never retried; if no answer comes back, gw looks it up by --reference and reports what the gateway has.
 Exits 0 when approved, 3 when the issuer declines (the record is still printed), 8 when the outcome could not be learned.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --amount 1000 --reference order-1001 --card-holder "Jane Citizen" --card-number 4242424242424242 --card-expiry 12/2030 --cvv 123',
     '<%= config.bin %> <%= command.id %> --amount 2500 --currency NZD --reference order-1002 --card-token tok_or_alias --json',
+    '<%= config.bin %> <%= command.id %> --amount 1000 --reference order-1003 --card - --yes < card.json',
   ]
 
   static override flags = {
@@ -22,10 +25,11 @@ Exits 0 when approved, 3 when the issuer declines (the record is still printed),
     currency: gwFlags.currency({default: 'AUD'}),
     'customer-ip': Flags.string({description: "the customer's IP address"}),
     'card-token': Flags.string({description: 'token or alias of a stored card, instead of card details', exclusive: ['card-number', 'card-holder', 'card-expiry']}),
-    'card-holder': gwFlags.cardHolder({dependsOn: ['card-number']}),
-    'card-number': gwFlags.cardNumber({dependsOn: ['card-holder', 'card-expiry']}),
-    'card-expiry': gwFlags.cardExpiry({dependsOn: ['card-number']}),
+    'card-holder': gwFlags.cardHolder(),
+    'card-number': gwFlags.cardNumber(),
+    'card-expiry': gwFlags.cardExpiry(),
     cvv: gwFlags.cvv(),
+    card: gwFlags.card(),
   }
 
   static override writes = true
@@ -34,32 +38,23 @@ Exits 0 when approved, 3 when the issuer declines (the record is still printed),
 
   async run() {
     const {flags} = await this.parse(PurchaseCreate)
-    const body = purchaseBody(flags)
+    const body = purchaseBody(flags, await this.card(flags))
     const client = await this.client()
     return client.purchases.create(body)
   }
 }
 
-export function purchaseBody(flags: {
-  amount: number
-  reference: string
-  currency: string
-  'customer-ip'?: string
-  'card-token'?: string
-  'card-holder'?: string
-  'card-number'?: string
-  'card-expiry'?: string
-  cvv?: string
-}): PurchaseBody {
-  const payment = flags['card-token']
-    ? {card_token: flags['card-token']}
-    : flags['card-number']
-      ? {card_holder: flags['card-holder'], card_number: flags['card-number'], card_expiry: flags['card-expiry']}
-      : undefined
-  if (!payment) throw new UsageError('give the card: --card-token, or --card-holder, --card-number and --card-expiry', 'See gw purchase create --help for examples.')
+export function purchaseBody(
+  flags: {amount: number; reference: string; currency: string; 'customer-ip'?: string; 'card-token'?: string; cvv?: string},
+  card: CardDetails | undefined,
+): PurchaseBody {
+  if (!flags['card-token'] && !card) {
+    throw new UsageError('give the card: --card-token, or --card-holder, --card-number and --card-expiry, or --card - with the card as JSON on stdin', 'See gw purchase create --help for examples.')
+  }
+  const cvv = card?.cvv ?? flags.cvv
   return {
-    ...payment,
-    ...(flags.cvv ? {cvv: flags.cvv} : {}),
+    ...(card ?? {card_token: flags['card-token']}),
+    ...(cvv ? {cvv} : {}),
     amount: flags.amount,
     reference: flags.reference,
     currency: flags.currency,

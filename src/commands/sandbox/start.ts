@@ -85,7 +85,7 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
 
   private async registerProfile(url: string, mode: 'sandbox' | 'live'): Promise<void> {
     const {saveLocalProfile} = await import('../../auth/local-profile.js')
-    const {activated} = await saveLocalProfile(this.config.configDir, await this.tokenStore(), url, mode)
+    const {activated} = await saveLocalProfile(this.config.configDir, url, mode)
     if (activated) this.io.err('Profile "local" is now active: gw commands talk to this gateway as merchant TEST.\n')
   }
 }

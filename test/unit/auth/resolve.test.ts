@@ -5,11 +5,18 @@ import {describe, expect, it} from 'vitest'
 import {saveConfig} from '../../../src/auth/config.js'
 import {saveLocalProfile} from '../../../src/auth/local-profile.js'
 import {resolveCredentials} from '../../../src/auth/resolve.js'
-import {fileTokenStore} from '../../../src/auth/token-store.js'
+import {fileTokenStore, type TokenStores} from '../../../src/auth/token-store.js'
+
+/** Every profile's token in one file: the precedence rules do not care where tokens live. */
+function fileStores(configDir: string): TokenStores {
+  const store = fileTokenStore(join(configDir, 'tokens.json'))
+  return async () => store
+}
 
 async function setup() {
   const configDir = mkdtempSync(join(tmpdir(), 'gw-auth-'))
-  const tokens = fileTokenStore(configDir)
+  const store = fileTokenStore(join(configDir, 'tokens.json'))
+  const tokens: TokenStores = async () => store
   await saveConfig(configDir, {
     activeProfile: 'main',
     profiles: {
@@ -17,8 +24,8 @@ async function setup() {
       other: {environment: 'live', baseUrl: 'http://other.example', username: 'OTHER'},
     },
   })
-  await tokens.set('main', 'main-token')
-  await tokens.set('other', 'other-token')
+  await store.set('main', 'main-token')
+  await store.set('other', 'other-token')
   return {configDir, tokens}
 }
 
@@ -34,12 +41,12 @@ describe('resolveCredentials precedence', () => {
 
   it('works from the environment with no config at all', async () => {
     const configDir = join(tmpdir(), 'gw-none-' + Date.now())
-    expect(await resolveCredentials({env: {GW_USERNAME: 'U', GW_TOKEN: 'T', GW_BASE_URL: 'http://x'}, configDir, tokens: fileTokenStore(configDir)})).toMatchObject({baseUrl: 'http://x', username: 'U', token: 'T'})
+    expect(await resolveCredentials({env: {GW_USERNAME: 'U', GW_TOKEN: 'T', GW_BASE_URL: 'http://x'}, configDir, tokens: fileStores(configDir)})).toMatchObject({baseUrl: 'http://x', username: 'U', token: 'T'})
   })
 
   it('says what is missing', async () => {
     const configDir = join(tmpdir(), 'gw-none-' + Date.now())
-    const tokens = fileTokenStore(configDir)
+    const tokens = fileStores(configDir)
     await expect(resolveCredentials({env: {}, configDir, tokens})).rejects.toMatchObject({exitCode: 4, message: expect.stringContaining('No credentials')})
     await expect(resolveCredentials({env: {GW_USERNAME: 'U'}, configDir, tokens})).rejects.toMatchObject({exitCode: 4, message: 'GW_TOKEN is not set'})
     const {configDir: dir, tokens: store} = await setup()
@@ -50,12 +57,18 @@ describe('resolveCredentials precedence', () => {
 
 describe('saveLocalProfile', () => {
   it('activates local only when no other profile is active, and refreshes its URL', async () => {
-    const {configDir, tokens} = await setup()
-    expect(await saveLocalProfile(configDir, tokens, 'http://127.0.0.1:9999', 'sandbox')).toEqual({activated: false})
+    const {configDir} = await setup()
+    expect(await saveLocalProfile(configDir, 'http://127.0.0.1:9999', 'sandbox')).toEqual({activated: false})
     const fresh = mkdtempSync(join(tmpdir(), 'gw-auth-'))
-    const freshTokens = fileTokenStore(fresh)
-    expect(await saveLocalProfile(fresh, freshTokens, 'http://127.0.0.1:1111', 'sandbox')).toEqual({activated: true})
-    await saveLocalProfile(fresh, freshTokens, 'http://127.0.0.1:2222', 'sandbox')
-    expect(await resolveCredentials({env: {}, configDir: fresh, tokens: freshTokens})).toMatchObject({profileName: 'local', baseUrl: 'http://127.0.0.1:2222', username: 'TEST', token: 'TEST'})
+    expect(await saveLocalProfile(fresh, 'http://127.0.0.1:1111', 'sandbox')).toEqual({activated: true})
+    await saveLocalProfile(fresh, 'http://127.0.0.1:2222', 'sandbox')
+    expect(await resolveCredentials({env: {}, configDir: fresh, tokens: fileStores(fresh)})).toMatchObject({profileName: 'local', baseUrl: 'http://127.0.0.1:2222', username: 'TEST', token: 'TEST', secretStorage: 'config'})
+  })
+
+  it('needs no token store at all: the demo token is public and lives in the profile', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'gw-auth-'))
+    await saveLocalProfile(fresh, 'http://127.0.0.1:1111', 'sandbox')
+    const noKeychain: TokenStores = () => Promise.reject(new Error('no keychain on this machine'))
+    expect(await resolveCredentials({env: {}, configDir: fresh, tokens: noKeychain})).toMatchObject({token: 'TEST'})
   })
 })

@@ -1,0 +1,94 @@
+import {AuthError} from '../errors.js'
+import type {TokenStore, fileTokenStore} from './token-store.js'
+
+export const KEYCHAIN_SERVICE = 'gw'
+const KEYCHAIN_TIMEOUT_MS = 5000
+
+/** The part of keytar gw uses. */
+export interface Keytar {
+  getPassword(service: string, account: string): Promise<string | null>
+  setPassword(service: string, account: string, password: string): Promise<void>
+  deletePassword(service: string, account: string): Promise<boolean>
+}
+
+const WAYS_OUT =
+  'Either give the credentials in the environment (GW_USERNAME and GW_TOKEN, and GW_BASE_URL), or keep the token in a file only you can read: gw login --insecure-storage'
+
+/** The OS keychain cannot be used; the message says why and the hint the two ways out. */
+export class KeychainUnavailableError extends AuthError {
+  constructor(reason: string) {
+    super(`The OS keychain is not available: ${reason}`, {hint: WAYS_OUT})
+  }
+}
+
+/**
+ * Tokens in the OS keychain through keytar (macOS Keychain, Windows Credential Manager, the
+ * Secret Service on Linux): service `gw`, account the profile name. keytar is a native optional
+ * dependency, loaded on first use; a call that hangs (a keyring waiting for a password no one
+ * can type) is given up after 5 s.
+ */
+export function keychainStore({
+  load = loadKeytar,
+  timeoutMs = KEYCHAIN_TIMEOUT_MS,
+  abandon = leaveSoon,
+}: {load?: () => Promise<Keytar>; timeoutMs?: number; abandon?: () => void} = {}): TokenStore {
+  let keytar: Promise<Keytar> | undefined
+  const call = async <T>(use: (keytar: Keytar) => Promise<T>): Promise<T> => {
+    keytar ??= load()
+    const module = await keytar
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        abandon()
+        reject(new KeychainUnavailableError(`it did not answer within ${timeoutMs / 1000} s (a locked keyring waiting for its password?)`))
+      }, timeoutMs)
+    })
+    try {
+      return await Promise.race([use(module).catch((err: unknown) => Promise.reject(new KeychainUnavailableError(keychainFailure(err)))), timeout])
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+  return {
+    location: `OS keychain (service ${KEYCHAIN_SERVICE})`,
+    get: async (profile) => (await call((k) => k.getPassword(KEYCHAIN_SERVICE, profile))) ?? undefined,
+    set: (profile, token) => call((k) => k.setPassword(KEYCHAIN_SERVICE, profile, token)),
+    delete: async (profile) => void (await call((k) => k.deletePassword(KEYCHAIN_SERVICE, profile))),
+  }
+}
+
+/** The native call still pending would hold the process open for ever: once gw has said why, it leaves. */
+function leaveSoon(): void {
+  setTimeout(() => process.exit(), 1000).unref()
+}
+
+async function loadKeytar(): Promise<Keytar> {
+  try {
+    const module = (await import('keytar')) as Keytar & {default?: Keytar}
+    return module.default ?? module
+  } catch (err) {
+    throw new KeychainUnavailableError(`keytar, the module gw reaches it with, is not installed or did not build (${(err as Error).message.split('\n')[0]})`)
+  }
+}
+
+/** Turns what libsecret, macOS or Windows said into the reason a person can act on. */
+export function keychainFailure(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err)
+  if (/autolaunch D-Bus|DBUS_SESSION_BUS_ADDRESS|dbus/i.test(message) && !/secrets/i.test(message)) {
+    return `there is no D-Bus session to reach the Secret Service through (${message})`
+  }
+  if (/org\.freedesktop\.secrets|ServiceUnknown|not provided by any \.service/i.test(message)) {
+    return `no Secret Service is running (install and start gnome-keyring or KWallet) (${message})`
+  }
+  if (/locked/i.test(message)) return `the keyring is locked; unlock it and try again (${message})`
+  return message
+}
+
+/** The first time gw finds the interim credentials file, its tokens move into the keychain and the file goes. */
+export async function migrateIntoKeychain(legacy: ReturnType<typeof fileTokenStore>, keychain: TokenStore): Promise<void> {
+  const tokens = await legacy.all()
+  for (const [profile, token] of Object.entries(tokens)) {
+    await keychain.set(profile, token)
+    await legacy.delete(profile)
+  }
+}

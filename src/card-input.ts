@@ -1,0 +1,102 @@
+import {GwError, UsageError} from './errors.js'
+import type {Io} from './output/io.js'
+import type {Prompter} from './output/prompt.js'
+import * as validate from './validate.js'
+
+export interface CardDetails {
+  card_holder: string
+  card_number: string
+  card_expiry: string
+  cvv?: string
+}
+
+export interface CardFlags {
+  card?: string
+  'card-token'?: string
+  'card-holder'?: string
+  'card-number'?: string
+  'card-expiry'?: string
+  cvv?: string
+}
+
+const STDIN_SHAPE = '{"card_holder":"Jane Citizen","card_number":"4242424242424242","card_expiry":"12/2030","cvv":"123"}'
+
+/**
+ * The card for a command that takes one in full: from stdin as JSON (`--card -`), from the flags,
+ * or asked for on a terminal, the number and CVV masked. On a live profile the number and CVV are
+ * never taken from the command line: arguments stay in shell history and show in `ps` (design.md §5).
+ * Undefined when a stored card (--card-token) is used, or no card was given and there is no
+ * terminal to ask on.
+ */
+export async function readCard(
+  flags: CardFlags,
+  context: {live: boolean; io: Io; prompter: () => Promise<Prompter>; commandId: string},
+): Promise<CardDetails | undefined> {
+  if (flags.card === '-') return cardFromJson(await context.io.readStdin())
+  const inArgv = [flags['card-number'] !== undefined && '--card-number', flags.cvv !== undefined && '--cvv'].filter(Boolean)
+  if (context.live && inArgv.length > 0) {
+    throw new UsageError(
+      `${inArgv.join(' and ')} cannot be given on the command line with a live profile: arguments stay in shell history and show in ps`,
+      `Leave ${inArgv.length > 1 ? 'them' : 'it'} out and gw asks on a terminal, masked; or pipe the card in as JSON: echo '${STDIN_SHAPE}' | gw ${context.commandId} ... --card -`,
+    )
+  }
+  if (flags['card-token'] !== undefined) return undefined
+  if (flags['card-number'] !== undefined) {
+    if (!flags['card-holder'] || !flags['card-expiry']) throw new UsageError('--card-number needs --card-holder and --card-expiry')
+    return {card_holder: flags['card-holder'], card_number: flags['card-number'], card_expiry: flags['card-expiry'], ...(flags.cvv ? {cvv: flags.cvv} : {})}
+  }
+  if (!context.io.canPrompt()) return undefined
+  const prompter = await context.prompter()
+  return {
+    card_holder: flags['card-holder'] ?? (await prompter.text('Name on the card', {validate: check(validate.notBlank, 'card-holder')})),
+    card_number: validate.cardNumber('card-number', await prompter.secret('Card number', check(validate.cardNumber, 'card-number'))),
+    card_expiry: flags['card-expiry'] ?? (await prompter.text('Expiry (MM/YYYY)', {validate: check(validate.cardExpiry, 'card-expiry')})),
+    cvv: await prompter.secret('CVV', check(validate.cvv, 'cvv')),
+  }
+}
+
+/** `--card -`: one JSON object on stdin, checked like the flags it stands for. */
+export function cardFromJson(text: string): CardDetails {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    throw new UsageError('--card - expects the card as one JSON object on stdin, and what came is not JSON', `For example: echo '${STDIN_SHAPE}' | gw ... --card -`)
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError('--card - expects a JSON object on stdin', `Shape: ${STDIN_SHAPE}`)
+  const fields = parsed as Record<string, unknown>
+  const field = (name: string, optional = false): string | undefined => {
+    const value = fields[name]
+    if (value === undefined && optional) return undefined
+    if (typeof value !== 'string') throw new UsageError(`the card on stdin needs "${name}" as a string`, `Shape: ${STDIN_SHAPE}`)
+    return value
+  }
+  const onStdin = <T>(check: () => T): T => {
+    try {
+      return check()
+    } catch (err) {
+      if (err instanceof UsageError) throw new UsageError(`the card on stdin: ${err.message}`, err.hint)
+      throw err
+    }
+  }
+  const [holder, number, expiry, cvv] = [field('card_holder')!, field('card_number')!, field('card_expiry')!, field('cvv', true)]
+  return {
+    card_holder: onStdin(() => validate.notBlank('card-holder', holder)),
+    card_number: onStdin(() => validate.cardNumber('card-number', number)),
+    card_expiry: onStdin(() => validate.cardExpiry('card-expiry', expiry)),
+    ...(cvv === undefined ? {} : {cvv: onStdin(() => validate.cvv('cvv', cvv))}),
+  }
+}
+
+/** A flag check as a prompt's validate: the error's message is shown and the question asked again. */
+function check(rule: (flag: string, input: string) => unknown, flag: string): (value: string) => string | true {
+  return (value) => {
+    try {
+      rule(flag, value)
+      return true
+    } catch (err) {
+      if (err instanceof GwError) return err.message
+      throw err
+    }
+  }
+}

@@ -1,0 +1,46 @@
+import {Flags} from '@oclif/core'
+import {profileColumns} from '../auth/columns.js'
+import {GwCommand} from '../gw-command.js'
+
+export default class Login extends GwCommand {
+  static override summary = 'Save a profile: gateway, user and API token'
+  static override description = `On a terminal it asks for whatever the flags leave out, the token masked. Without one every value comes from flags and the token from stdin (--token-stdin): a token is never an argument.
+The credentials are tried against the gateway first: a wrong token saves nothing and exits 4. The token goes into the OS keychain (service gw, account the profile name), the rest into config.json, and the profile becomes active.`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %>',
+    '<%= config.bin %> <%= command.id %> --profile shop-live --environment live --base-url https://gateway.example.com --username SHOP',
+    'printenv GATEWAY_TOKEN | <%= config.bin %> <%= command.id %> --profile ci --base-url https://sandbox.gateway.example.com --username SHOP --token-stdin',
+    '<%= config.bin %> <%= command.id %> --profile support --read-only',
+  ]
+
+  static override flags = {
+    environment: Flags.string({description: 'which gateway the profile talks to', options: ['sandbox', 'live']}),
+    'base-url': Flags.string({description: "the gateway's base URL"}),
+    username: Flags.string({description: 'gateway username'}),
+    'token-stdin': Flags.boolean({description: 'read the API token from stdin'}),
+    'read-only': Flags.boolean({description: 'refuse every command that changes something (for support staff)'}),
+    'insecure-storage': Flags.boolean({description: 'keep the token in a 0600 file instead of the OS keychain'}),
+  }
+
+  static override columns = profileColumns
+
+  async run() {
+    const {flags} = await this.parse(Login)
+    const {login} = await import('../auth/login.js')
+    const record = await login(
+      {
+        profile: flags.profile,
+        environment: flags.environment as 'sandbox' | 'live' | undefined,
+        baseUrl: flags['base-url'],
+        username: flags.username,
+        tokenStdin: flags['token-stdin'],
+        readOnly: flags['read-only'],
+        insecureStorage: flags['insecure-storage'],
+      },
+      {configDir: this.config.configDir, io: this.io, prompter: () => this.prompter(), tokens: await this.tokenStores(), clientFor: (credentials) => this.clientFor(credentials)},
+    )
+    this.io.err(`Logged in: profile ${record.name} is active; its token is in ${record.secret === 'file' ? 'a plain file, which gw warns about on every use' : 'the OS keychain'}.\n`)
+    return record
+  }
+}

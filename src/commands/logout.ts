@@ -1,0 +1,20 @@
+import {Flags} from '@oclif/core'
+import {GwCommand} from '../gw-command.js'
+
+export default class Logout extends GwCommand {
+  static override summary = "Remove a profile's API token"
+  static override description = 'Removes the token of the profile in force (or --profile NAME, or every profile with --all) from the OS keychain or file it is in. The profile keeps its gateway and username, so gw login --profile NAME asks only for a new token; gw profile remove drops it altogether.'
+
+  static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --profile shop-live', '<%= config.bin %> <%= command.id %> --all']
+
+  static override flags = {
+    all: Flags.boolean({description: 'log out of every profile', exclusive: ['profile']}),
+  }
+
+  async run() {
+    const {flags} = await this.parse(Logout)
+    const {logout, profileInForce, profileNames} = await import('../auth/profiles.js')
+    const names = flags.all ? await profileNames(this.config.configDir) : [profileInForce(await this.target())]
+    for (const line of await logout(this.config.configDir, names, await this.tokenStores())) this.io.err(`Logged out of ${line}\n`)
+  }
+}

@@ -1,0 +1,17 @@
+import {profileColumns} from '../../auth/columns.js'
+import {GwCommand} from '../../gw-command.js'
+
+export default class ProfileList extends GwCommand {
+  static override summary = 'List the profiles'
+  static override description = 'Each profile with its environment, gateway, username, whether it is read-only or active, and where its token is kept (keychain, file, config for the local demo token). GW_USERNAME/GW_TOKEN, when set, show as one more row.'
+
+  static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json | jq -r ".[].name"']
+
+  static override columns = profileColumns
+
+  async run() {
+    await this.parse(ProfileList)
+    const {listProfiles} = await import('../../auth/profiles.js')
+    return listProfiles(this.config.configDir, process.env)
+  }
+}

@@ -1,0 +1,20 @@
+import {Args} from '@oclif/core'
+import {GwCommand} from '../../gw-command.js'
+
+export default class ProfileRemove extends GwCommand {
+  static override summary = 'Remove a profile and its token'
+  static override description = 'Deletes the profile from config.json and its token from the OS keychain or file. When it was active, no profile is active afterwards.'
+
+  static override examples = ['<%= config.bin %> <%= command.id %> old-shop', '<%= config.bin %> <%= command.id %> local']
+
+  static override args = {
+    name: Args.string({description: 'profile name', required: true}),
+  }
+
+  async run() {
+    const {args} = await this.parse(ProfileRemove)
+    const {removeProfile} = await import('../../auth/profiles.js')
+    await removeProfile(this.config.configDir, args.name, await this.tokenStores())
+    this.io.err(`Profile ${args.name} removed.\n`)
+  }
+}

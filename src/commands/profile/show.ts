@@ -1,0 +1,22 @@
+import {Args} from '@oclif/core'
+import {profileColumns} from '../../auth/columns.js'
+import {GwCommand} from '../../gw-command.js'
+
+export default class ProfileShow extends GwCommand {
+  static override summary = 'Show one profile'
+  static override description = 'The named profile, or the one in force without a name. Never its token, only where the token is kept.'
+
+  static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> shop-live --json']
+
+  static override args = {
+    name: Args.string({description: 'profile name (default: the profile in force)'}),
+  }
+
+  static override columns = profileColumns
+
+  async run() {
+    const {args} = await this.parse(ProfileShow)
+    const {showProfile, profileInForce} = await import('../../auth/profiles.js')
+    return showProfile(this.config.configDir, args.name ?? profileInForce(await this.target()))
+  }
+}

@@ -1,0 +1,24 @@
+import {Args} from '@oclif/core'
+import {profileColumns} from '../../auth/columns.js'
+import {GwCommand} from '../../gw-command.js'
+
+export default class ProfileUse extends GwCommand {
+  static override summary = 'Make a profile the active one'
+  static override description = 'Commands use the active profile unless --profile or GW_PROFILE names another.'
+
+  static override examples = ['<%= config.bin %> <%= command.id %> shop-live', '<%= config.bin %> <%= command.id %> local']
+
+  static override args = {
+    name: Args.string({description: 'profile name', required: true}),
+  }
+
+  static override columns = profileColumns
+
+  async run() {
+    const {args} = await this.parse(ProfileUse)
+    const {useProfile} = await import('../../auth/profiles.js')
+    const record = await useProfile(this.config.configDir, args.name)
+    this.io.err(`Profile ${record.name} is now active.\n`)
+    return record
+  }
+}

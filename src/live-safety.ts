@@ -1,0 +1,58 @@
+import type {Target} from './auth/resolve.js'
+import {PermissionError, UsageError} from './errors.js'
+import type {Io} from './output/io.js'
+import {formatMinorUnits, formatMoney, currencyExponent} from './output/money.js'
+import type {Prompter} from './output/prompt.js'
+
+/** A read-only profile (support staff) refuses a command that writes before any request is made. */
+export function refuseWhenReadOnly(target: Target, commandId: string): void {
+  if (!target.profile?.readOnly) return
+  throw new PermissionError(`Profile ${target.profileName} is read-only and gw ${commandId} changes something at the gateway: nothing was sent`, {
+    hint: 'Use a profile that may write: --profile NAME, or gw profile use NAME (gw profile list shows them).',
+  })
+}
+
+/** The one line that tells a person at a terminal that this command works on real money. */
+export function liveMarker(target: Target): string {
+  const who = target.profileName ? `profile ${target.profileName}` : 'credentials from GW_USERNAME/GW_TOKEN'
+  return `LIVE  ${who} at ${target.baseUrl}: real money, real cards`
+}
+
+/** What a person types to confirm, and what it looks like in the question. */
+export interface Confirmation {
+  shown: string
+  accepted: string[]
+}
+
+/** `--amount 1000 --currency AUD` is confirmed by typing 10.00 (or 10.00 AUD, or 1000); an id by typing the id. */
+export function confirmation(kind: 'amount' | 'id', values: {amount?: number; currency?: string; id?: string}): Confirmation {
+  if (kind === 'id') return {shown: values.id ?? '', accepted: [values.id ?? '']}
+  const amount = values.amount ?? 0
+  if (!values.currency) return {shown: `${amount} (minor units)`, accepted: [String(amount)]}
+  const money = formatMoney(amount, values.currency)
+  return {shown: money, accepted: [money, formatMinorUnits(amount, currencyExponent(values.currency)), String(amount)]}
+}
+
+/**
+ * Money-moving and deleting commands on a live profile: the person at the terminal types the
+ * amount or the id back; without a terminal only --yes goes ahead (design.md §5).
+ */
+export async function confirmLive(options: {
+  commandId: string
+  kind: 'amount' | 'id'
+  expected: Confirmation
+  yes: boolean
+  io: Io
+  prompter: () => Promise<Prompter>
+}): Promise<void> {
+  if (options.yes) return
+  const noun = options.kind === 'amount' ? 'the amount' : 'the id'
+  if (!options.io.canPrompt()) {
+    throw new UsageError(`gw ${options.commandId} on a live profile must be confirmed, and there is no terminal to ask on: nothing was sent`, 'Add --yes to confirm it.')
+  }
+  const prompter = await options.prompter()
+  const typed = await prompter.text(`LIVE: type ${noun} (${options.expected.shown}) to confirm gw ${options.commandId}`)
+  if (!options.expected.accepted.includes(typed)) {
+    throw new UsageError(`"${typed}" does not match ${options.expected.shown}: nothing was sent`, `Run it again and type ${noun} exactly, or add --yes.`)
+  }
+}

@@ -1,0 +1,77 @@
+import {spawnSync} from 'node:child_process'
+import {randomUUID} from 'node:crypto'
+import {readdirSync, readFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {GW} from './helpers.js'
+
+/**
+ * Whether a Secret Service can be used here (an unlocked keyring on the session bus), and the
+ * reason when it cannot. With CI=true the keychain tests run regardless, and fail saying why.
+ */
+export function secretService(): {reason?: string; env: NodeJS.ProcessEnv} {
+  const env = {DBUS_SESSION_BUS_ADDRESS: process.env.DBUS_SESSION_BUS_ADDRESS}
+  if (!env.DBUS_SESSION_BUS_ADDRESS) return {reason: 'no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is unset); run the tests as .ci/run does, in dbus-run-session with gnome-keyring unlocked', env}
+  const probe = ['service', 'gw-test-probe', 'account', 'probe']
+  const stored = spawnSync('secret-tool', ['store', '--label=gw test probe', ...probe], {input: 'probe', timeout: 5000, encoding: 'utf8'})
+  if (stored.error) return {reason: `secret-tool cannot run (${stored.error.message}); install libsecret-tools`, env}
+  if (stored.status !== 0) return {reason: `the Secret Service refused a test secret: ${stored.stderr.trim() || `secret-tool exited ${stored.status}`}`, env}
+  spawnSync('secret-tool', ['clear', ...probe], {timeout: 5000})
+  return {env}
+}
+
+/** What the keychain holds for gw's profile NAME, read with libsecret's own tool rather than gw. */
+export function keychainSecret(account: string): string | undefined {
+  const result = spawnSync('secret-tool', ['lookup', 'service', 'gw', 'account', account], {timeout: 5000, encoding: 'utf8'})
+  return result.status === 0 && result.stdout !== '' ? result.stdout : undefined
+}
+
+/** Every file under dir, with its text: a token must be in none of them. */
+export function filesUnder(dir: string): Record<string, string> {
+  const files: Record<string, string> = {}
+  for (const entry of readdirSync(dir, {withFileTypes: true, recursive: true})) {
+    if (entry.isFile()) files[join(entry.parentPath, entry.name)] = readFileSync(join(entry.parentPath, entry.name), 'utf8')
+  }
+  return files
+}
+
+export interface Terminal {
+  /** Waits until the screen shows text; returns the screen. */
+  waitFor(text: string | RegExp, timeoutMs?: number): Promise<string>
+  /** Types a line and presses Enter. */
+  type(line: string): void
+  screen(): string
+  close(): void
+}
+
+const quote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`
+
+/**
+ * Runs the built gw in a real pseudo-terminal (a detached tmux session of its own), so prompts
+ * are answered by typing, as a person would. The screen ends with `[exit N]` once gw is done.
+ */
+export function terminal(args: string[], env: NodeJS.ProcessEnv): Terminal {
+  const socket = `gw-test-${randomUUID().slice(0, 8)}`
+  const tmux = (...tmuxArgs: string[]) => spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...tmuxArgs], {encoding: 'utf8', timeout: 5000})
+  const vars = Object.entries({PATH: process.env.PATH, TERM: 'xterm', NODE_OPTIONS: '', ...env}).filter(([, value]) => value !== undefined)
+  const command = `env -i ${vars.map(([key, value]) => quote(`${key}=${value}`)).join(' ')} ${quote(process.execPath)} ${quote(GW)} ${args.map(quote).join(' ')}; echo "[exit $?]"; sleep 600`
+  const started = tmux('new-session', '-d', '-x', '200', '-y', '50', '-s', 'gw', command)
+  if (started.status !== 0) throw new Error(`tmux could not start: ${started.stderr || started.error?.message}`)
+  const screen = () => tmux('capture-pane', '-p', '-J', '-S', '-100', '-t', 'gw').stdout
+  return {
+    screen,
+    async waitFor(text, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs
+      for (;;) {
+        const shown = screen()
+        if (typeof text === 'string' ? shown.includes(text) : text.test(shown)) return shown
+        if (Date.now() > deadline) throw new Error(`the terminal never showed ${text}; it shows:\n${shown}`)
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+    },
+    type(line) {
+      tmux('send-keys', '-t', 'gw', '-l', line)
+      tmux('send-keys', '-t', 'gw', 'Enter')
+    },
+    close: () => void tmux('kill-server'),
+  }
+}

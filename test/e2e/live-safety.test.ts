@@ -1,0 +1,108 @@
+import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {CARDS, cardArgs, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
+
+let sandbox: Sandbox
+// gw sandbox start --mode live registers profile local as a live profile in this home.
+let live: NodeJS.ProcessEnv
+
+beforeAll(async () => {
+  sandbox = await startSandbox(['--mode', 'live'])
+  live = sandbox.home
+})
+
+afterAll(async () => {
+  await sandbox.stop()
+})
+
+afterEach(async () => {
+  await sandbox.control('DELETE', '/_sandbox/faults')
+})
+
+const cardJson = JSON.stringify({card_holder: 'Jane Citizen', card_number: CARDS.visa, card_expiry: '12/2030', cvv: '123'})
+
+/**
+ * A trap for the next GET and the next POST: any request that reaches the gateway springs one.
+ * Both still armed afterwards proves gw sent nothing.
+ */
+async function armTrap(): Promise<() => Promise<number>> {
+  for (const method of ['GET', 'POST']) await sandbox.control('POST', '/_sandbox/faults', {method, path: '/v1.0/', action: 'status', status: 503})
+  return async () => ((await sandbox.control('GET', '/_sandbox/faults')) as {response: unknown[]}).response.length
+}
+
+describe('a live profile', () => {
+  it('refuses --card-number and --cvv on the command line, exit 2, before any request', async () => {
+    const armed = await armTrap()
+    const result = await runGw(['purchase', 'create', '--amount', '1000', '--reference', ref(), ...cardArgs(), '--yes'], {env: live})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toBe(
+      'Error: --card-number and --cvv cannot be given on the command line with a live profile: arguments stay in shell history and show in ps\n' +
+        `Hint: Leave them out and gw asks on a terminal, masked; or pipe the card in as JSON: echo '${'{"card_holder":"Jane Citizen","card_number":"4242424242424242","card_expiry":"12/2030","cvv":"123"}'}' | gw purchase create ... --card -\n`,
+    )
+    const tokenize = await runGw(['card', 'tokenize', ...cardArgs()], {env: live})
+    expect(tokenize.code).toBe(2)
+    expect(tokenize.stderr).toContain('--card-number and --cvv cannot be given on the command line with a live profile')
+    expect(await armed()).toBe(2)
+  })
+
+  it('refuses them too when GW_ENVIRONMENT=live marks environment credentials as live', async () => {
+    const result = await runGw(['card', 'tokenize', ...cardArgs()], {env: {...isolatedHome(), GW_BASE_URL: sandbox.url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', GW_ENVIRONMENT: 'live'}})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('--card-number and --cvv cannot be given on the command line with a live profile')
+  })
+
+  it('takes the card as JSON on stdin with --card -', async () => {
+    const reference = ref()
+    const result = await runGw(['purchase', 'create', '--amount', '1000', '--reference', reference, '--card', '-', '--yes', '--json'], {env: live, stdin: cardJson})
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.json).toMatchObject({successful: true, amount: 1000, reference, card_number: '424242XXXXXX4242', card_holder: 'Jane Citizen'})
+    const tokenized = await runGw(['card', 'tokenize', '--card', '-', '--json'], {env: live, stdin: cardJson})
+    expect(tokenized.code, tokenized.stderr).toBe(0)
+    expect(tokenized.json).toMatchObject({card_holder: 'Jane Citizen', card_number: '424242XXXXXX4242'})
+  })
+
+  it('needs --yes to move money without a terminal: exit 2 and nothing sent', async () => {
+    const armed = await armTrap()
+    const reference = ref()
+    const purchase = await runGw(['purchase', 'create', '--amount', '1000', '--reference', reference, '--card', '-'], {env: live, stdin: cardJson})
+    expect(purchase.code).toBe(2)
+    expect(purchase.stderr).toBe('Error: gw purchase create on a live profile must be confirmed, and there is no terminal to ask on: nothing was sent\nHint: Add --yes to confirm it.\n')
+    const refund = await runGw(['refund', 'create', '--transaction-id', 'any', '--amount', '100', '--reference', ref()], {env: live})
+    expect(refund.code).toBe(2)
+    expect(refund.stderr).toContain('Error: gw refund create on a live profile must be confirmed')
+    expect(await armed()).toBe(2)
+  })
+
+  it('a sandbox profile asks for no confirmation and takes card flags as before', async () => {
+    const result = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref(), ...cardArgs(), '--json'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stderr).toBe('')
+  })
+})
+
+describe('a read-only profile', () => {
+  it('refuses every command that writes with exit 6 before any request, and still reads', async () => {
+    const home = isolatedHome()
+    const login = await runGw(['login', '--profile', 'support', '--base-url', sandbox.url, '--username', 'TEST', '--token-stdin', '--read-only', '--insecure-storage', '--environment', 'sandbox'], {env: home, stdin: 'TEST'})
+    expect(login.code, login.stderr).toBe(0)
+    const created = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref(), '--card', '-', '--yes', '--json'], {stdin: cardJson})
+    const purchaseId = (created.json as {id: string}).id
+
+    const armed = await armTrap()
+    const writes: string[][] = [
+      ['purchase', 'create', '--amount', '1000', '--reference', ref(), '--card', '-', '--yes'],
+      ['refund', 'create', '--transaction-id', purchaseId, '--amount', '100', '--reference', ref(), '--yes'],
+      ['card', 'tokenize', '--card', '-'],
+      ['card', 'update', 'tok_any', '--alias', 'x'],
+    ]
+    for (const args of writes) {
+      const result = await runGw(args, {env: home, stdin: cardJson})
+      expect(result.code, args.join(' ')).toBe(6)
+      expect(result.stderr).toContain(`Error: Profile support is read-only and gw ${args[0]} ${args[1]} changes something at the gateway: nothing was sent\n`)
+    }
+    expect(await armed()).toBe(2)
+    await sandbox.control('DELETE', '/_sandbox/faults')
+    const read = await runGw(['purchase', 'get', purchaseId, '--json'], {env: home})
+    expect(read.code, read.stderr).toBe(0)
+    expect(read.json).toMatchObject({id: purchaseId})
+  })
+})

@@ -1,0 +1,136 @@
+import {existsSync, readFileSync, statSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {isolatedHome, runGw, type Sandbox, startSandbox} from './helpers.js'
+
+let sandbox: Sandbox
+
+beforeAll(async () => {
+  sandbox = await startSandbox(['--merchant', 'ACME:acme-token-123'])
+})
+
+afterAll(async () => {
+  await sandbox.stop()
+})
+
+const configDir = (home: NodeJS.ProcessEnv) => join(home.XDG_CONFIG_HOME!, 'gw')
+const login = (home: NodeJS.ProcessEnv, profile: string, username: string, token: string, extra: string[] = []) =>
+  runGw(['login', '--profile', profile, '--base-url', sandbox.url, '--username', username, '--token-stdin', '--insecure-storage', ...extra], {env: home, stdin: token + '\n'})
+
+describe('gw login without a terminal', () => {
+  it('takes the token from stdin, keeps it in a 0600 file with --insecure-storage, never in config.json, and warns on every use', async () => {
+    const home = isolatedHome()
+    const result = await login(home, 'acme', 'ACME', 'acme-token-123', ['--json'])
+    expect(result.code).toBe(0)
+    expect(result.json).toEqual({name: 'acme', active: true, environment: 'sandbox', base_url: sandbox.url, username: 'ACME', read_only: false, secret: 'file'})
+    expect(result.stderr).toBe('Logged in: profile acme is active; its token is in a plain file, which gw warns about on every use.\n')
+    const file = join(configDir(home), 'insecure-credentials.json')
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({acme: 'acme-token-123'})
+    expect(readFileSync(join(configDir(home), 'config.json'), 'utf8')).not.toContain('acme-token-123')
+
+    const status = await runGw(['status', '--json'], {env: home})
+    expect(status.code).toBe(0)
+    expect(status.json).toEqual({profile: 'acme', chosen_by: 'the active profile', environment: 'sandbox', base_url: sandbox.url, username: 'ACME', read_only: false, secret: file})
+    expect(status.stdout + status.stderr).not.toContain('acme-token-123')
+    expect(status.stderr).toBe(`Warning: the token of profile acme is in a plain file, ${file} (gw login --insecure-storage); anyone who can read it can use it.\n`)
+  })
+
+  it('saves nothing when the gateway refuses the token: exit 4', async () => {
+    const home = isolatedHome()
+    const result = await login(home, 'acme', 'ACME', 'wrong-token')
+    expect(result.code).toBe(4)
+    expect(result.stderr).toContain(`Error: The gateway at ${sandbox.url} refused username ACME with that token: nothing was saved (HTTP 401`)
+    expect(existsSync(join(configDir(home), 'config.json'))).toBe(false)
+    expect(existsSync(join(configDir(home), 'insecure-credentials.json'))).toBe(false)
+  })
+
+  it('never takes a token as an argument, and without a terminal needs --token-stdin', async () => {
+    const home = isolatedHome()
+    const asFlag = await runGw(['login', '--profile', 'x', '--base-url', sandbox.url, '--username', 'TEST', '--token', 'TEST'], {env: home})
+    expect(asFlag.code).toBe(2)
+    expect(asFlag.stderr).toContain('Nonexistent flag: --token')
+    const noToken = await runGw(['login', '--profile', 'x', '--base-url', sandbox.url, '--username', 'TEST'], {env: home})
+    expect(noToken.code).toBe(2)
+    expect(noToken.stderr).toBe(
+      'Error: The API token is needed: there is no terminal to ask on\nHint: Pipe it in with --token-stdin (a token is never taken as an argument: arguments stay in shell history).\n',
+    )
+    const noUrl = await runGw(['login', '--profile', 'x', '--username', 'TEST', '--token-stdin'], {env: home, stdin: 'TEST'})
+    expect(noUrl.code).toBe(2)
+    expect(noUrl.stderr).toContain('Error: --base-url is needed: there is no terminal to ask on')
+  })
+
+  it('without a keychain says so, names both ways out, and saves nothing', async () => {
+    // No D-Bus session in this environment: the Secret Service cannot be reached.
+    const home = isolatedHome()
+    const result = await runGw(['login', '--profile', 'acme', '--base-url', sandbox.url, '--username', 'ACME', '--token-stdin'], {env: home, stdin: 'acme-token-123'})
+    expect(result.code).toBe(4)
+    expect(result.stderr).toMatch(/^Error: The OS keychain is not available: .+\n/)
+    expect(result.stderr).toContain(
+      'Hint: Either give the credentials in the environment (GW_USERNAME and GW_TOKEN, and GW_BASE_URL), or keep the token in a file only you can read: gw login --insecure-storage\n',
+    )
+    expect(existsSync(join(configDir(home), 'config.json'))).toBe(false)
+  })
+})
+
+describe('profiles', () => {
+  it('switch with gw profile use; --profile, then GW_PROFILE, then GW_USERNAME/GW_TOKEN, then the active profile', async () => {
+    const home = isolatedHome()
+    expect((await login(home, 'test', 'TEST', 'TEST')).code).toBe(0)
+    expect((await login(home, 'acme', 'ACME', 'acme-token-123')).code).toBe(0)
+    const who = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
+      const result = await runGw(['status', '--json', ...args], {env: {...home, ...env}})
+      expect(result.code, result.stderr).toBe(0)
+      const {profile, chosen_by, username} = result.json as Record<string, unknown>
+      return {profile, chosen_by, username}
+    }
+    expect(await who([])).toEqual({profile: 'acme', chosen_by: 'the active profile', username: 'ACME'})
+
+    const used = await runGw(['profile', 'use', 'test'], {env: home})
+    expect(used.code).toBe(0)
+    expect(used.stderr).toBe('Profile test is now active.\n')
+    expect(await who([])).toEqual({profile: 'test', chosen_by: 'the active profile', username: 'TEST'})
+
+    const env = {GW_PROFILE: 'acme', GW_USERNAME: 'ENVUSER', GW_TOKEN: 'env-token', GW_BASE_URL: sandbox.url}
+    expect(await who(['--profile', 'test'], env)).toEqual({profile: 'test', chosen_by: '--profile', username: 'TEST'})
+    expect(await who([], env)).toEqual({profile: 'acme', chosen_by: 'GW_PROFILE', username: 'ACME'})
+    expect(await who([], {GW_USERNAME: 'ENVUSER', GW_TOKEN: 'env-token'})).toEqual({profile: null, chosen_by: 'GW_USERNAME and GW_TOKEN', username: 'ENVUSER'})
+
+    const list = await runGw(['profile', 'list', '--json'], {env: home})
+    expect(list.json).toEqual([
+      {name: 'test', active: true, environment: 'sandbox', base_url: sandbox.url, username: 'TEST', read_only: false, secret: 'file'},
+      {name: 'acme', active: false, environment: 'sandbox', base_url: sandbox.url, username: 'ACME', read_only: false, secret: 'file'},
+    ])
+    const unknown = await runGw(['profile', 'use', 'nope'], {env: home})
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toBe('Error: No profile named nope\nHint: Profiles: test, acme.\n')
+  })
+
+  it('gw logout removes the token and keeps the profile; gw profile remove drops both', async () => {
+    const home = isolatedHome()
+    await login(home, 'test', 'TEST', 'TEST')
+    await login(home, 'acme', 'ACME', 'acme-token-123')
+    const file = join(configDir(home), 'insecure-credentials.json')
+
+    const out = await runGw(['logout', '--profile', 'acme'], {env: home})
+    expect(out.code).toBe(0)
+    expect(out.stderr).toBe(`Logged out of acme: token removed from ${file}\n`)
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({test: 'TEST'})
+    const after = await runGw(['purchase', 'get', 'any'], {env: home})
+    expect(after.code).toBe(4)
+    expect(after.stderr).toBe(`Error: Profile acme has no token in ${file}\nHint: Log in again: gw login --profile acme\n`)
+
+    const removed = await runGw(['profile', 'remove', 'test'], {env: home})
+    expect(removed.code).toBe(0)
+    expect(existsSync(file)).toBe(false)
+    expect((await runGw(['profile', 'list', '--json'], {env: home})).json).toEqual([
+      {name: 'acme', active: true, environment: 'sandbox', base_url: sandbox.url, username: 'ACME', read_only: false, secret: 'file'},
+    ])
+  })
+
+  it('gw sandbox start needs no keychain: the local profile holds the public demo token', async () => {
+    const status = await runGw(['status', '--json'], {env: sandbox.home})
+    expect(status.code).toBe(0)
+    expect(status.json).toMatchObject({profile: 'local', username: 'TEST', secret: `${join(configDir(sandbox.home), 'config.json')} (the local gateway's public demo token)`})
+  })
+})

@@ -1,0 +1,104 @@
+import {readFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {terminal, type Terminal} from './auth-helpers.js'
+import {CARDS, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
+
+// Prompts are typed into a real pseudo-terminal (tmux), as a person would answer them.
+let sandbox: Sandbox
+let liveSandbox: Sandbox
+const open: Terminal[] = []
+
+beforeAll(async () => {
+  ;[sandbox, liveSandbox] = await Promise.all([startSandbox(['--merchant', 'ACME:acme-token-123']), startSandbox(['--mode', 'live'])])
+})
+
+afterEach(() => {
+  for (const t of open.splice(0)) t.close()
+})
+
+afterAll(async () => {
+  await Promise.all([sandbox.stop(), liveSandbox.stop()])
+})
+
+function run(args: string[], env: NodeJS.ProcessEnv): Terminal {
+  const t = terminal(args, env)
+  open.push(t)
+  return t
+}
+
+describe('gw login on a terminal', () => {
+  it('asks for what the flags leave out, the token masked, then saves and activates the profile', async () => {
+    const home = isolatedHome()
+    const t = run(['login', '--insecure-storage'], home)
+    await t.waitFor('Profile name')
+    t.type('acme')
+    await t.waitFor('Environment')
+    t.type('')
+    await t.waitFor('Gateway base URL')
+    t.type(sandbox.url)
+    await t.waitFor('Username')
+    t.type('ACME')
+    await t.waitFor('API token')
+    t.type('acme-token-123')
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 0]')
+    expect(screen).toContain('Logged in: profile acme is active')
+    expect(screen).not.toContain('acme-token-123')
+    expect(screen).toContain('**************')
+
+    const status = await runGw(['status', '--json'], {env: home})
+    expect(status.json).toMatchObject({profile: 'acme', chosen_by: 'the active profile', environment: 'sandbox', base_url: sandbox.url, username: 'ACME'})
+    expect(JSON.parse(readFileSync(join(home.XDG_CONFIG_HOME!, 'gw', 'insecure-credentials.json'), 'utf8'))).toEqual({acme: 'acme-token-123'})
+  })
+
+  it('asks again for a blank answer, and a wrong token saves nothing (exit 4)', async () => {
+    const home = isolatedHome()
+    const t = run(['login', '--profile', 'acme', '--environment', 'sandbox', '--base-url', sandbox.url, '--insecure-storage'], home)
+    await t.waitFor('Username')
+    t.type('')
+    await t.waitFor('must not be blank')
+    t.type('ACME')
+    await t.waitFor('API token')
+    t.type('not-the-token')
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 4]')
+    expect(screen).toContain('refused username ACME with that token: nothing was saved')
+    expect((await runGw(['profile', 'list', '--json'], {env: home})).json).toEqual([])
+  })
+})
+
+describe('a live profile on a terminal', () => {
+  it('says LIVE, asks for the card masked, and charges once the amount is typed back', async () => {
+    const reference = ref()
+    const t = run(['purchase', 'create', '--amount', '1000', '--reference', reference, '--json'], liveSandbox.home)
+    await t.waitFor(`LIVE  profile local at ${liveSandbox.url}: real money, real cards`)
+    await t.waitFor('Name on the card')
+    t.type('Jane Citizen')
+    await t.waitFor('Card number')
+    t.type(CARDS.visa)
+    await t.waitFor('Expiry (MM/YYYY)')
+    t.type('12/2030')
+    await t.waitFor('CVV')
+    t.type('123')
+    await t.waitFor('LIVE: type the amount (10.00 AUD) to confirm gw purchase create')
+    t.type('10.00')
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 0]')
+    expect(screen).not.toContain(CARDS.visa)
+    expect(screen).toContain('"card_number": "424242XXXXXX4242"')
+    const found = await liveSandbox.gw(['purchase', 'get', reference, '--json'])
+    expect(found.json).toMatchObject({reference, amount: 1000, successful: true})
+  })
+
+  it('sends nothing when the amount typed back does not match (exit 2)', async () => {
+    const reference = ref()
+    const t = run(['purchase', 'create', '--amount', '1000', '--reference', reference, '--card-token', 'tok_unused'], liveSandbox.home)
+    await t.waitFor('LIVE: type the amount (10.00 AUD)')
+    t.type('100.00')
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 2]')
+    expect(screen).toContain('"100.00" does not match 10.00 AUD: nothing was sent')
+    expect((await liveSandbox.gw(['purchase', 'get', reference])).code).toBe(5)
+  })
+})

@@ -1,0 +1,75 @@
+import {mkdtempSync, existsSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {keychainFailure, keychainStore, type Keytar, migrateIntoKeychain} from '../../../src/auth/keychain.js'
+import {fileTokenStore, type TokenStore} from '../../../src/auth/token-store.js'
+
+function memoryKeytar(): Keytar & {entries: Map<string, string>} {
+  const entries = new Map<string, string>()
+  return {
+    entries,
+    getPassword: async (service, account) => entries.get(`${service}/${account}`) ?? null,
+    setPassword: async (service, account, password) => void entries.set(`${service}/${account}`, password),
+    deletePassword: async (service, account) => entries.delete(`${service}/${account}`),
+  }
+}
+
+describe('keychainStore', () => {
+  it('keeps tokens under service gw, account the profile name', async () => {
+    const keytar = memoryKeytar()
+    const store = keychainStore({load: async () => keytar})
+    await store.set('shop', 's3cret')
+    expect(keytar.entries.get('gw/shop')).toBe('s3cret')
+    expect(await store.get('shop')).toBe('s3cret')
+    await store.delete('shop')
+    expect(await store.get('shop')).toBeUndefined()
+  })
+
+  it('gives up on a keychain that does not answer, saying so and the two ways out', async () => {
+    const hanging: Keytar = {getPassword: () => new Promise(() => {}), setPassword: () => new Promise(() => {}), deletePassword: () => new Promise(() => {})}
+    let abandoned = false
+    const store = keychainStore({load: async () => hanging, timeoutMs: 50, abandon: () => (abandoned = true)})
+    await expect(store.get('shop')).rejects.toMatchObject({
+      exitCode: 4,
+      message: 'The OS keychain is not available: it did not answer within 0.05 s (a locked keyring waiting for its password?)',
+      hint: 'Either give the credentials in the environment (GW_USERNAME and GW_TOKEN, and GW_BASE_URL), or keep the token in a file only you can read: gw login --insecure-storage',
+    })
+    expect(abandoned).toBe(true)
+  })
+
+  it('says when keytar itself cannot be loaded', async () => {
+    const {KeychainUnavailableError} = await import('../../../src/auth/keychain.js')
+    const store = keychainStore({load: () => Promise.reject(new KeychainUnavailableError('keytar, the module gw reaches it with, is not installed or did not build (x)'))})
+    await expect(store.set('shop', 't')).rejects.toMatchObject({exitCode: 4, message: expect.stringContaining('keytar, the module gw reaches it with, is not installed')})
+  })
+
+  it('turns what the platform said into a reason a person can act on', async () => {
+    const failing = (message: string): Keytar => ({getPassword: () => Promise.reject(new Error(message)), setPassword: () => Promise.reject(new Error(message)), deletePassword: () => Promise.reject(new Error(message))})
+    const cases: [string, string][] = [
+      ['Cannot autolaunch D-Bus without X11 $DISPLAY', 'there is no D-Bus session to reach the Secret Service through'],
+      ['The name org.freedesktop.secrets was not provided by any .service files', 'no Secret Service is running (install and start gnome-keyring or KWallet)'],
+      ['Cannot create an item in a locked collection', 'the keyring is locked; unlock it and try again'],
+    ]
+    for (const [said, reason] of cases) {
+      expect(keychainFailure(new Error(said))).toBe(`${reason} (${said})`)
+      await expect(keychainStore({load: async () => failing(said)}).get('x')).rejects.toMatchObject({message: `The OS keychain is not available: ${reason} (${said})`})
+    }
+  })
+})
+
+describe('migrateIntoKeychain', () => {
+  it('moves every token of the interim file into the keychain and erases the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-migrate-'))
+    const legacy = fileTokenStore(join(dir, 'credentials.json'))
+    await legacy.set('shop', 'shop-token')
+    await legacy.set('other', 'other-token')
+    const keytar = memoryKeytar()
+    const keychain: TokenStore = keychainStore({load: async () => keytar})
+    await migrateIntoKeychain(legacy, keychain)
+    expect(Object.fromEntries(keytar.entries)).toEqual({'gw/shop': 'shop-token', 'gw/other': 'other-token'})
+    expect(existsSync(join(dir, 'credentials.json'))).toBe(false)
+    await migrateIntoKeychain(legacy, keychain)
+    expect(keytar.entries.size).toBe(2)
+  })
+})

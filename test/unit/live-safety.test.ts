@@ -1,0 +1,107 @@
+import {describe, expect, it} from 'vitest'
+import {cardFromJson, readCard} from '../../src/card-input.js'
+import {confirmation, confirmLive, liveMarker, refuseWhenReadOnly} from '../../src/live-safety.js'
+import {testIo} from '../../src/output/io.js'
+import type {Prompter} from '../../src/output/prompt.js'
+import type {Target} from '../../src/auth/resolve.js'
+
+/** Answers questions in order and records them, so a test sees what was asked. */
+function scripted(answers: string[]): {prompter: () => Promise<Prompter>; asked: string[]} {
+  const asked: string[] = []
+  const next = async (message: string) => {
+    asked.push(message)
+    const answer = answers.shift()
+    if (answer === undefined) throw new Error(`unexpected question: ${message}`)
+    return answer
+  }
+  const prompter: Prompter = {text: (message) => next(message), secret: (message) => next(message), choose: async (message) => (await next(message)) as never}
+  return {prompter: async () => prompter, asked}
+}
+
+const liveTarget: Target = {baseUrl: 'https://gw.example', username: 'SHOP', environment: 'live', profileName: 'shop', source: 'active', secretStorage: 'keychain', secretLocation: 'keychain'}
+
+describe('confirmation', () => {
+  it.each([
+    ['amount', {amount: 1000, currency: 'AUD'}, '10.00 AUD', ['10.00 AUD', '10.00', '1000']],
+    ['amount', {amount: 1000, currency: 'JPY'}, '1000 JPY', ['1000 JPY', '1000', '1000']],
+    ['amount', {amount: 250}, '250 (minor units)', ['250']],
+    ['id', {id: 'cus_1'}, 'cus_1', ['cus_1']],
+  ] as const)('%s %o is shown as %s', (kind, values, shown, accepted) => {
+    expect(confirmation(kind, values)).toEqual({shown, accepted})
+  })
+})
+
+describe('confirmLive', () => {
+  const expected = confirmation('amount', {amount: 1000, currency: 'AUD'})
+  it('goes ahead with --yes and asks nothing', async () => {
+    const {prompter, asked} = scripted([])
+    await confirmLive({commandId: 'purchase create', kind: 'amount', expected, yes: true, io: testIo(), prompter})
+    expect(asked).toEqual([])
+  })
+
+  it('without a terminal and without --yes refuses with exit 2', async () => {
+    await expect(confirmLive({commandId: 'purchase create', kind: 'amount', expected, yes: false, io: testIo(), prompter: scripted([]).prompter})).rejects.toMatchObject({
+      exitCode: 2,
+      message: 'gw purchase create on a live profile must be confirmed, and there is no terminal to ask on: nothing was sent',
+      hint: 'Add --yes to confirm it.',
+    })
+  })
+
+  it('on a terminal goes ahead only when the amount is typed back', async () => {
+    const ok = scripted(['10.00'])
+    await confirmLive({commandId: 'purchase create', kind: 'amount', expected, yes: false, io: testIo({tty: true}), prompter: ok.prompter})
+    expect(ok.asked).toEqual(['LIVE: type the amount (10.00 AUD) to confirm gw purchase create'])
+    await expect(confirmLive({commandId: 'purchase create', kind: 'amount', expected, yes: false, io: testIo({tty: true}), prompter: scripted(['100.00']).prompter})).rejects.toMatchObject({
+      exitCode: 2,
+      message: '"100.00" does not match 10.00 AUD: nothing was sent',
+    })
+  })
+})
+
+describe('read-only and LIVE', () => {
+  it('a read-only profile refuses with exit 6', () => {
+    expect(() => refuseWhenReadOnly({...liveTarget, profile: {environment: 'live', baseUrl: 'x', username: 'SHOP', readOnly: true}}, 'refund create')).toThrow(
+      expect.objectContaining({exitCode: 6, message: 'Profile shop is read-only and gw refund create changes something at the gateway: nothing was sent'}),
+    )
+    expect(() => refuseWhenReadOnly(liveTarget, 'refund create')).not.toThrow()
+  })
+
+  it('names the profile and the gateway', () => {
+    expect(liveMarker(liveTarget)).toBe('LIVE  profile shop at https://gw.example: real money, real cards')
+    expect(liveMarker({...liveTarget, profileName: undefined})).toBe('LIVE  credentials from GW_USERNAME/GW_TOKEN at https://gw.example: real money, real cards')
+  })
+})
+
+describe('readCard', () => {
+  const context = (live: boolean, tty = false, answers: string[] = [], stdin = '') => ({live, io: testIo({tty, stdin}), prompter: scripted(answers).prompter, commandId: 'purchase create'})
+
+  it('on a live profile refuses the number and CVV from argv, with exit 2 and the ways to give them', async () => {
+    await expect(readCard({'card-holder': 'J', 'card-number': '4242424242424242', 'card-expiry': '12/2030', cvv: '123'}, context(true))).rejects.toMatchObject({
+      exitCode: 2,
+      message: '--card-number and --cvv cannot be given on the command line with a live profile: arguments stay in shell history and show in ps',
+      hint: expect.stringContaining('| gw purchase create ... --card -'),
+    })
+    await expect(readCard({'card-token': 'tok', cvv: '123'}, context(true))).rejects.toMatchObject({exitCode: 2, message: expect.stringMatching(/^--cvv cannot be given/)})
+  })
+
+  it('takes argv on a sandbox profile, stdin JSON anywhere, and asks on a terminal with the secrets masked', async () => {
+    expect(await readCard({'card-holder': 'J', 'card-number': '4242424242424242', 'card-expiry': '12/2030'}, context(false))).toEqual({card_holder: 'J', card_number: '4242424242424242', card_expiry: '12/2030'})
+    const json = '{"card_holder":"Jane","card_number":"4242 4242 4242 4242","card_expiry":"12/2030","cvv":"123"}'
+    expect(await readCard({card: '-'}, context(true, false, [], json))).toEqual({card_holder: 'Jane', card_number: '4242424242424242', card_expiry: '12/2030', cvv: '123'})
+    const asking = scripted(['Jane', '4242424242424242', '12/2030', '123'])
+    expect(await readCard({}, {...context(true, true), prompter: asking.prompter})).toEqual({card_holder: 'Jane', card_number: '4242424242424242', card_expiry: '12/2030', cvv: '123'})
+    expect(asking.asked).toEqual(['Name on the card', 'Card number', 'Expiry (MM/YYYY)', 'CVV'])
+    expect(await readCard({}, context(true, false))).toBeUndefined()
+    expect(await readCard({'card-token': 'tok'}, context(true, true))).toBeUndefined()
+  })
+
+  it.each([
+    ['not json', '--card - expects the card as one JSON object on stdin, and what came is not JSON'],
+    ['[]', '--card - expects a JSON object on stdin'],
+    ['{"card_number":"4242424242424242","card_expiry":"12/2030"}', 'the card on stdin needs "card_holder" as a string'],
+    ['{"card_holder":"J","card_number":"4242424242424241","card_expiry":"12/2030"}', 'the card on stdin: --card-number fails the Luhn check: a digit is wrong or missing'],
+    ['{"card_holder":"J","card_number":"4242424242424242","card_expiry":"12/2030","cvv":"12"}', 'the card on stdin: --cvv must be 3 or 4 digits'],
+  ])('stdin %s is refused: %s', (text, message) => {
+    expect(() => cardFromJson(text)).toThrow(expect.objectContaining({exitCode: 2, message}))
+  })
+})
