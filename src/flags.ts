@@ -1,4 +1,5 @@
 import {Flags} from '@oclif/core'
+import {FREQUENCIES, type Frequency} from './api/schemas/recurring-rules.js'
 import * as validate from './validate.js'
 
 /**
@@ -38,4 +39,19 @@ export const cvv = Flags.custom<string>({
 export const currency = Flags.custom<string>({
   description: 'ISO 4217 currency code',
   parse: async (input) => validate.currency('currency', input),
+})
+
+export const frequency = Flags.custom<Frequency>({
+  description: `how often to bill: ${FREQUENCIES.join(', ')} (any case)`,
+  parse: async (input) => validate.frequency('frequency', input),
+})
+
+export const date = Flags.custom<string>({
+  description: 'date as YYYY-MM-DD',
+  parse: async (input, _context, options) => validate.date(options.name ?? 'date', input),
+})
+
+export const email = Flags.custom<string>({
+  description: 'email address',
+  parse: async (input) => validate.email('email', input),
 })
