@@ -55,3 +55,11 @@ export const email = Flags.custom<string>({
   description: 'email address',
   parse: async (input) => validate.email('email', input),
 })
+
+/**
+ * A text field of a recurring record, trimmed. A blank one is sent: the contract defines what the
+ * gateway answers (`<Field> can't be blank`, exit 7; a 501 for a plan's name).
+ */
+export const text = Flags.custom<string>({
+  parse: async (input) => input.trim(),
+})

@@ -83,3 +83,18 @@ export const subscriptionColumns: Column[] = [
   {label: 'Next billing', field: 'next_billing_date', format: 'date'},
   {label: 'End date', field: 'end_date', format: 'date'},
 ]
+
+export const sandboxClockColumns: Column[] = [{label: 'Today', field: 'today'}]
+
+export const clockAdvanceColumns: Column[] = [
+  {label: 'From', field: 'from'},
+  {label: 'Today', field: 'today'},
+  {label: 'Days', field: 'days'},
+  {label: 'Events', field: 'events'},
+]
+
+export const triggerColumns: Column[] = [
+  {label: 'Event', field: 'event'},
+  {label: 'Delivered to', field: 'delivered_to'},
+  {label: 'Payload', field: 'payload'},
+]
