@@ -54,7 +54,7 @@ export async function collectPages<T>(fetchPage: (page: number | undefined) => P
 }
 
 function integer(value: unknown): number | undefined {
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return value
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value
   if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value)
   return undefined
 }
