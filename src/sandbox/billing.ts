@@ -1,8 +1,9 @@
+import {frequencyNamed} from '../api/schemas/recurring-rules.js'
 import {chargeCard} from './charges.js'
 import type {SandboxContext} from './context.js'
 import {chargePayload, customerPayload, pendingPayload} from './events.js'
 import type {CardRecord, CustomerRecord, SubscriptionRecord} from './records.js'
-import {billingDateAfter, billingDateFrom, daysBetween, frequencyNamed, shiftDays} from './schedule.js'
+import {billingDateAfter, billingDateFrom, daysBetween, shiftDays} from './schedule.js'
 
 /**
  * The billing engine. A day's run happens at the end of that day: advancing from today to a

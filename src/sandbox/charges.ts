@@ -3,7 +3,7 @@ import {addDays, formatDate, formatDateTime} from './clock.js'
 import type {SandboxContext} from './context.js'
 import {newAuthorization} from './ids.js'
 import {decimalAmount} from './money.js'
-import {outcomeForCode, purchaseOutcome} from './outcomes.js'
+import {outcomeForCode, purchaseOutcome, type Outcome} from './outcomes.js'
 import type {CardRecord, PurchaseRecord} from './records.js'
 
 export interface Charge {
@@ -12,6 +12,8 @@ export interface Charge {
   reference: string
   currency: string
   source: PurchaseRecord['source']
+  /** The bank's answer chosen in advance, for the samples of `/_sandbox/trigger`. */
+  outcome?: Outcome
 }
 
 /** The bank's answer for a card past its expiry month. */
@@ -25,9 +27,9 @@ export function chargeCard(ctx: SandboxContext, merchant: string, charge: Charge
   const {card, amount, reference, currency, source} = charge
   const now = ctx.clock.now()
   // The API refuses an expired card before this point; a subscription meets one here and is declined.
-  const outcome = isExpired(card.card_expiry, formatDate(now))
-    ? outcomeForCode(EXPIRED_CARD_CODE)
-    : purchaseOutcome(card.card_number, amount)
+  const outcome =
+    charge.outcome ??
+    (isExpired(card.card_expiry, formatDate(now)) ? outcomeForCode(EXPIRED_CARD_CODE) : purchaseOutcome(card.card_number, amount))
   const id = ctx.newId(merchant, 'P')
   const purchase: PurchaseRecord = {
     id,

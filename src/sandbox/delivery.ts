@@ -2,19 +2,11 @@ import {randomUUID} from 'node:crypto'
 import {request as httpRequest} from 'node:http'
 import {request as httpsRequest} from 'node:https'
 import {setTimeout as sleep} from 'node:timers/promises'
+import type {WebhookEvent as WebHookEvent} from '../api/schemas/recurring-rules.js'
 import type {Mode} from './context.js'
 import type {WebHookRecord} from './records.js'
 import type {Store} from './store.js'
 
-export const WEB_HOOK_EVENTS = [
-  'charge:pending',
-  'charge:successful',
-  'charge:retry',
-  'charge:failed',
-  'card:expiring',
-  'card:expired',
-] as const
-export type WebHookEvent = (typeof WEB_HOOK_EVENTS)[number]
 
 /** Where a delivery goes: a registered hook, or an address `/_sandbox/trigger` was given. */
 export interface DeliveryTarget {

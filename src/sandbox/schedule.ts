@@ -1,3 +1,5 @@
+import type {Frequency} from '../api/schemas/recurring-rules.js'
+
 /**
  * Calendar dates as `YYYY-MM-DD` strings and the billing frequencies. The maths runs in UTC, so
  * no time zone or daylight-saving change ever moves a date by a day.
@@ -5,9 +7,6 @@
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
 const DAY_MS = 86_400_000
 
-/** As the vendor documents them; input matches case-insensitively and is stored as spelled here. */
-export const FREQUENCIES = ['Daily', 'Weekly', 'Fortnightly', 'Monthly', 'Quarterly', 'Bi-Annually', 'Annually'] as const
-export type Frequency = (typeof FREQUENCIES)[number]
 
 type Step = {days: number} | {months: number}
 
@@ -19,11 +18,6 @@ const STEPS: Record<Frequency, Step> = {
   Quarterly: {months: 3},
   'Bi-Annually': {months: 6},
   Annually: {months: 12},
-}
-
-export function frequencyNamed(input: string): Frequency | undefined {
-  const wanted = input.trim().toLowerCase()
-  return FREQUENCIES.find((frequency) => frequency.toLowerCase() === wanted)
 }
 
 function parts(date: string): [number, number, number] {

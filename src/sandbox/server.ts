@@ -53,11 +53,16 @@ export interface RunningSandbox {
 /** How long requests in progress get to finish when the sandbox closes. */
 const CLOSE_GRACE_MS = 2000
 
-const WEBHOOK_DEFAULTS = {webhookBackoffMs: 1000, webhookAttempts: 8, webhookTimeoutMs: 10_000}
+/** Eight attempts wait 1 + 2 + ... + 64 s in all: a receiver may be down for two minutes and miss nothing. */
+const WEBHOOK_DEFAULTS = {backoffMs: 1000, attempts: 8, timeoutMs: 10_000}
 
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
   const {host, mode, stateFile, runtimeFile, clock = systemClock, log = () => {}} = options
-  const {webhookBackoffMs, webhookAttempts, webhookTimeoutMs} = {...WEBHOOK_DEFAULTS, ...options}
+  const {
+    webhookBackoffMs = WEBHOOK_DEFAULTS.backoffMs,
+    webhookAttempts = WEBHOOK_DEFAULTS.attempts,
+    webhookTimeoutMs = WEBHOOK_DEFAULTS.timeoutMs,
+  } = options
   const tokens = credentialsByUsername(options.merchants)
   const prefixes = merchantPrefixes([...tokens.keys()])
   const store = new Store(stateFile ? loadState(stateFile) : undefined)

@@ -1,5 +1,5 @@
+import {WEBHOOK_EVENTS} from '../api/schemas/recurring-rules.js'
 import type {Mode} from './context.js'
-import {WEB_HOOK_EVENTS} from './delivery.js'
 import {blankMessage, isBlank} from './input.js'
 import type {WebHookRecord} from './records.js'
 
@@ -28,7 +28,7 @@ export function isHttpUrl(address: string): boolean {
 /** `*`, or a list of the six event names. */
 function readEvents(events: unknown): WebHookRecord['events'] | undefined {
   if (events === '*') return events
-  const known: readonly unknown[] = WEB_HOOK_EVENTS
+  const known: readonly unknown[] = WEBHOOK_EVENTS
   const isList = Array.isArray(events) && events.length > 0 && events.every((event) => known.includes(event))
   return isList ? (events as string[]) : undefined
 }
