@@ -28,6 +28,6 @@ To move a customer to another plan, stop this subscription and create a new one.
   async run() {
     const {args, flags} = await this.parse(SubscriptionUpdate)
     const client = await this.client()
-    return client.subscriptions.update(args.id, {is_active: flags.active})
+    return client.subscriptions.update(args.id, {is_active: flags.active === true})
   }
 }
