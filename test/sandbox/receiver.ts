@@ -14,6 +14,8 @@ export interface Receiver {
   deliveries: Delivery[]
   /** Answers this status to every delivery until changed; 200 by default. */
   status: number
+  /** Waits this long before answering. */
+  delayMs: number
   /** Resolves once `count` deliveries were received (accepted ones only). */
   received(count: number, timeoutMs?: number): Promise<Delivery[]>
   close(): Promise<void>
@@ -31,11 +33,14 @@ export async function receiver(port = 0): Promise<Receiver> {
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', () => {
-      if (self.status === 200) {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {event: string; payload: unknown[]}
-        deliveries.push({event: body.event, payload: body.payload, headers: req.headers})
-      }
-      res.writeHead(self.status).end()
+      const {status} = self
+      setTimeout(() => {
+        if (status === 200) {
+          const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {event: string; payload: unknown[]}
+          deliveries.push({event: body.event, payload: body.payload, headers: req.headers})
+        }
+        if (!res.destroyed) res.writeHead(status).end()
+      }, self.delayMs)
     })
   })
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
@@ -44,6 +49,7 @@ export async function receiver(port = 0): Promise<Receiver> {
     url,
     deliveries,
     status: 200,
+    delayMs: 0,
     async received(count, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs
       while (deliveries.length < count) {
