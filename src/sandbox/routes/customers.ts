@@ -41,9 +41,9 @@ function readAddress(input: Record<string, unknown> | undefined, current?: Addre
 function readCard(input: Record<string, unknown> | undefined, name: string, today: string): {errors: string[]; details?: CardDetails} {
   const card = readFields(input ?? {}, CARD_INPUT)
   const holder = isBlank(card.card_holder) ? name : card.card_holder
-  const {errors, details} = checkCardDetails({card_number: card.card_number, card_holder: holder, card_expiry: card.expiry_date, cvv: card.cvv}, today)
-  if (!isBlank(card.cvv)) return {errors, details}
-  return {errors: [...errors, blankMessage('cvv')]}
+  const cvv = isBlank(card.cvv) ? undefined : card.cvv
+  const {errors, details} = checkCardDetails({card_number: card.card_number, card_holder: holder, card_expiry: card.expiry_date, cvv}, today)
+  return cvv === undefined ? {errors: [...errors, blankMessage('cvv')]} : {errors, details}
 }
 
 /** Problems of the customer's own fields: blanks, the email's shape, a reference the merchant already used. */
