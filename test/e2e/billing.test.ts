@@ -167,6 +167,10 @@ describe('a scripted month of a daily subscription', () => {
     const deliveries = await hooks.waitFor(6, 20_000)
     await new Promise((resolve) => setTimeout(resolve, 300))
     expect(events(deliveries)).toEqual(['charge:pending', 'charge:successful', 'charge:pending', 'charge:successful', 'charge:pending', 'charge:successful'])
+    // The gateway's own account: the first event took several attempts, and all six arrived.
+    const report = (await sandbox.control('GET', '/_sandbox/deliveries')) as {response: {status: string; attempts: number}[]}
+    expect(report.response.map((delivery) => delivery.status)).toEqual(Array(6).fill('delivered'))
+    expect(report.response[0]!.attempts).toBeGreaterThan(1)
   })
 
   it('keeps its state with --state across a restart in the middle of the month', async () => {
