@@ -23,7 +23,7 @@ describe('pageOf', () => {
     expect(pageOf([], {})).toStrictEqual({records: [], fields: {records: 0, total_records: 0, pages: 1, current_page: 1}})
   })
 
-  it.each([{page: '0'}, {limit: '0'}, {per_page: 'x'}, {offset: '-3'}, {page: '1.5'}])('refuses %o', (query) => {
+  it.each<Record<string, string>>([{page: '0'}, {limit: '0'}, {per_page: 'x'}, {offset: '-3'}, {page: '1.5'}])('refuses %o', (query) => {
     expect(() => pageOf(items, query)).toThrow(SandboxError)
   })
 })
