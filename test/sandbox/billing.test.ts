@@ -1,14 +1,9 @@
 import {describe, expect, it} from 'vitest'
 import {Purchase} from '../../src/api/schemas/purchase.js'
+import {shiftDays} from '../../src/sandbox/schedule.js'
 import {call, sandbox} from './helpers.js'
-import {receiver} from './receiver.js'
+import {eventsOf as events, receiver} from './receiver.js'
 import {TODAY, advance, registerHook, subscribed} from './recurring-helpers.js'
-
-const dayAfter = (date: string, days: number) => {
-  const time = new Date(`${date}T00:00:00Z`)
-  time.setUTCDate(time.getUTCDate() + days)
-  return time.toISOString().slice(0, 10)
-}
 
 describe('a scripted month', () => {
   it('bills a daily subscription every day for 35 days and delivers pending then successful, in order', async () => {
@@ -29,7 +24,7 @@ describe('a scripted month', () => {
     const sub = subscription.body.response
     const pendingElement = {id: sub.id, frequency: 'Daily', start_date: TODAY, end_date: null, reference: 'jo-gold', customer: customerObject}
     for (const [index, delivery] of deliveries.entries()) {
-      const day = dayAfter(TODAY, Math.floor(index / 2))
+      const day = shiftDays(TODAY, Math.floor(index / 2))
       expect(delivery.headers['x-service-mode']).toBe('Sandbox')
       expect(delivery.headers['content-type']).toBe('application/json')
       expect(delivery.headers.authorization).toBe(`Basic ${Buffer.from('hook-user:hook-secret').toString('base64')}`)
@@ -63,7 +58,6 @@ describe('a scripted month', () => {
   })
 })
 
-const events = (deliveries: {event: string}[]) => deliveries.map((delivery) => delivery.event)
 
 describe('the retry chain', () => {
   it('retries a declined charge three times on the following days, then abandons it until the next date', async () => {

@@ -3,10 +3,9 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {call, sandbox} from './helpers.js'
-import {receiver} from './receiver.js'
+import {eventsOf as events, receiver} from './receiver.js'
 import {advance, registerHook, subscribed} from './recurring-helpers.js'
 
-const events = (deliveries: {event: string}[]) => deliveries.map((delivery) => delivery.event)
 const DAILY_EVENTS = (days: number) => Array.from({length: days}, () => ['charge:pending', 'charge:successful']).flat()
 
 async function deliveryLog(base: Awaited<ReturnType<typeof sandbox>>) {

@@ -21,6 +21,8 @@ export interface Receiver {
   close(): Promise<void>
 }
 
+export const eventsOf = (deliveries: {event: string}[]) => deliveries.map((delivery) => delivery.event)
+
 const open: Receiver[] = []
 afterEach(async () => {
   await Promise.all(open.splice(0).map((receiver) => receiver.close()))
