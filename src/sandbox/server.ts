@@ -52,6 +52,8 @@ export interface RunningSandbox {
 
 /** How long requests in progress get to finish when the sandbox closes. */
 const CLOSE_GRACE_MS = 2000
+/** How long queue changes made by deliveries may wait to be saved. */
+const DELIVERY_SAVE_MS = 200
 
 /** Eight attempts wait 1 + 2 + ... + 64 s in all: a receiver may be down for two minutes and miss nothing. */
 const WEBHOOK_DEFAULTS = {backoffMs: 1000, attempts: 8, timeoutMs: 10_000}
@@ -74,6 +76,16 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     saveState(stateFile, store.snapshot())
     savedRevision = store.revision
   }
+  // Deliveries change the queue outside requests, often: one save covers a burst of them.
+  let deliverySave: NodeJS.Timeout | undefined
+  const saveDeliveries = () => {
+    deliverySave = undefined
+    try {
+      persist()
+    } catch (error) {
+      log(`could not save the delivery queue: ${String(error)}`)
+    }
+  }
   const deliveries = new Deliveries({
     store,
     mode,
@@ -81,11 +93,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     maxAttempts: webhookAttempts,
     timeoutMs: webhookTimeoutMs,
     onChange() {
-      try {
-        persist()
-      } catch (error) {
-        log(`could not save the delivery queue: ${String(error)}`)
-      }
+      deliverySave ??= setTimeout(saveDeliveries, DELIVERY_SAVE_MS).unref()
     },
   })
   const ctx: SandboxContext = {
@@ -144,6 +152,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const shutdown = async () => {
     closing.abort()
     await deliveries.close()
+    clearTimeout(deliverySave)
+    saveDeliveries()
     const stopped = new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())))
     server.closeIdleConnections()
     const forceClose = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS)

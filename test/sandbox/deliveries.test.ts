@@ -154,6 +154,8 @@ describe('state file', () => {
     const second = await sandbox({stateFile, webhookBackoffMs: 50})
     expect((await call(second, 'GET', '/_sandbox/clock', {auth: null})).body.response).toStrictEqual({today: '2026-12-02'})
     expect(events(await back.received(20))).toStrictEqual(DAILY_EVENTS(10))
+    // Deliveries save the queue on their own, without waiting for a request.
+    await until(async () => JSON.parse(readFileSync(stateFile, 'utf8')).deliveries.length === 0)
 
     expect((await advance(second, {days: 25})).body.response).toStrictEqual({from: '2026-12-02', today: '2026-12-27', days: 25, events: 50})
     const deliveries = await back.received(70)
