@@ -16,7 +16,7 @@ export const SCHEDULED = 'Scheduled'
 export const SUCCESSFUL = 'Successful'
 
 /** Contract §8: retries of a failed charge before it is abandoned. */
-export const RETRIES = 3
+const RETRIES = 3
 
 /**
  * How the retry count reads: the first failed charge queues retry 1 (`Failed (1), Pending`), each
@@ -43,7 +43,7 @@ export const isDue = (subscription: SubscriptionRecord, day: string) =>
   subscription.next_billing_date !== null &&
   subscription.next_billing_date <= day
 
-export type ChargeEvent = 'charge:successful' | 'charge:retry' | 'charge:failed'
+type ChargeEvent = 'charge:successful' | 'charge:retry' | 'charge:failed'
 
 /** The subscription after a charge on `day`, and the event that reports it. */
 export function afterCharge(
@@ -76,7 +76,7 @@ export function resumed(subscription: SubscriptionRecord, today: string): Subscr
 }
 
 /** Contract §8: the card expiring notice goes out this many days before the end of the expiry month. */
-export const EXPIRING_NOTICE_DAYS = 30
+const EXPIRING_NOTICE_DAYS = 30
 
 /** `card:expiring` from 30 days before the card's last valid day; `card:expired` once that day is over. */
 export function expiryNotice(card: CardRecord, day: string): 'card:expiring' | 'card:expired' | undefined {
@@ -85,7 +85,7 @@ export function expiryNotice(card: CardRecord, day: string): 'card:expiring' | '
   return undefined
 }
 
-export interface AdvanceResult {
+interface AdvanceResult {
   from: string
   today: string
   days: number

@@ -9,7 +9,7 @@ import type {Store} from './store.js'
 
 
 /** Where a delivery goes: a registered hook, or an address `/_sandbox/trigger` was given. */
-export interface DeliveryTarget {
+interface DeliveryTarget {
   hook_id: string | null
   address: string
   username: string | null
@@ -26,9 +26,9 @@ export interface QueuedDelivery {
   last_error: string | null
 }
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed'
+type DeliveryStatus = 'pending' | 'delivered' | 'failed'
 
-export interface DeliveryReport {
+interface DeliveryReport {
   id: string
   hook: string
   hook_id: string | null
@@ -38,7 +38,7 @@ export interface DeliveryReport {
   last_error: string | null
 }
 
-export interface DeliveryOptions {
+interface DeliveryOptions {
   store: Store
   mode: Mode
   /** The wait after the first failed attempt; it doubles after each further one. */
@@ -52,7 +52,7 @@ export interface DeliveryOptions {
 /** Finished deliveries kept for `GET /_sandbox/deliveries`. */
 const REPORTED_FINISHED = 500
 
-export const hookTarget = (hook: WebHookRecord): DeliveryTarget => ({
+const hookTarget = (hook: WebHookRecord): DeliveryTarget => ({
   hook_id: hook.id,
   address: hook.address,
   username: hook.authentication_username,

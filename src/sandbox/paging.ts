@@ -1,8 +1,8 @@
 import {badRequest} from './errors.js'
 
 /** gateway-notes.md: libraries page with offset/limit (default 10, at most 50) or page/per_page. */
-export const DEFAULT_PAGE_SIZE = 10
-export const MAX_PAGE_SIZE = 50
+const DEFAULT_PAGE_SIZE = 10
+const MAX_PAGE_SIZE = 50
 
 export interface Page<T> {
   records: T[]

@@ -34,7 +34,7 @@ export interface StoreState {
   deliveries?: QueuedDelivery[]
 }
 
-export type CardNotice = 'card:expiring' | 'card:expired'
+type CardNotice = 'card:expiring' | 'card:expired'
 
 /**
  * Each record has a global key (a token or id: unique across merchants) and a name its
@@ -66,7 +66,7 @@ const emptyRecords = (): MerchantRecords => ({
 })
 
 /** A state file from before the recurring area lacks its collections. */
-export function completeState(state: StoreState): StoreState {
+function completeState(state: StoreState): StoreState {
   const merchants = Object.fromEntries(
     Object.entries(state.merchants).map(([merchant, records]) => [merchant, {...emptyRecords(), ...records}]),
   )

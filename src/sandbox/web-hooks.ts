@@ -3,7 +3,7 @@ import type {Mode} from './context.js'
 import {blankMessage, isBlank} from './input.js'
 import type {WebHookRecord} from './records.js'
 
-export interface WebHookInput {
+interface WebHookInput {
   name?: string
   address?: string
   events?: unknown
