@@ -90,6 +90,15 @@ export class Deliveries {
     this.drain(queueKey(target))
   }
 
+  /** A deleted hook gets nothing more, not even what was queued for it. */
+  forgetHook(hookId: string): void {
+    const queue = this.options.store.deliveryQueue()
+    const kept = queue.filter((delivery) => delivery.target.hook_id !== hookId)
+    if (kept.length === queue.length) return
+    queue.splice(0, queue.length, ...kept)
+    this.options.store.changed()
+  }
+
   /** Starts on the deliveries a previous run left queued. */
   resume(): void {
     for (const delivery of this.options.store.deliveryQueue()) this.drain(queueKey(delivery.target))

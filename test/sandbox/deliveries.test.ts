@@ -109,6 +109,22 @@ describe('web hook delivery', () => {
     expect(charges.deliveries).toHaveLength(2)
   })
 
+  it('drops what was queued for a hook when it is deleted', async () => {
+    const gateway = await sandbox({webhookBackoffMs: 50})
+    const down = await receiver()
+    const {port} = new URL(down.url)
+    await down.close()
+    const hook = (await registerHook(gateway, down.url)).body.response
+    await subscribed(gateway)
+    await advance(gateway, {days: 2})
+    expect(await deliveryLog(gateway)).toHaveLength(4)
+    await call(gateway, 'DELETE', `/v1.0/web_hooks/${hook.id}`)
+    const back = await receiver(Number(port))
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(back.deliveries).toStrictEqual([])
+    expect((await deliveryLog(gateway)).filter((entry: {status: string}) => entry.status === 'pending')).toStrictEqual([])
+  })
+
   it('registers the hooks given at start for TEST, in the sandbox mode', async () => {
     const hooks = await receiver()
     const gateway = await sandbox({mode: 'live', webhooks: [hooks.url], webhookBackoffMs: 50})

@@ -34,5 +34,6 @@ export function listWebHooks({merchant}: MerchantRequest, ctx: SandboxContext): 
 export function deleteWebHook(request: MerchantRequest, ctx: SandboxContext): RouteResult {
   const hook = ctx.store.get('webhooks', request.merchant, pathParam(request, 'key'), 'Record not found')
   ctx.store.remove('webhooks', request.merchant, hook)
+  ctx.deliveries.forgetHook(hook.id)
   return {status: 200, response: webHookView(hook)}
 }
