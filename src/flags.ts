@@ -1,4 +1,5 @@
 import {Flags} from '@oclif/core'
+import {FREQUENCIES, type Frequency} from './api/schemas/recurring-rules.js'
 import * as validate from './validate.js'
 
 /**
@@ -44,4 +45,27 @@ export const card = Flags.custom<string>({
   description: 'read the card as JSON from stdin (-): {"card_holder","card_number","card_expiry","cvv"}; keeps the number and CVV out of argv',
   options: ['-'],
   exclusive: ['card-number', 'card-holder', 'card-expiry', 'cvv', 'card-token'],
+})
+
+export const frequency = Flags.custom<Frequency>({
+  description: `how often to bill: ${FREQUENCIES.join(', ')} (any case)`,
+  parse: async (input) => validate.frequency('frequency', input),
+})
+
+export const date = Flags.custom<string>({
+  description: 'date as YYYY-MM-DD',
+  parse: async (input, _context, options) => validate.date(options.name ?? 'date', input),
+})
+
+export const email = Flags.custom<string>({
+  description: 'email address',
+  parse: async (input) => validate.email('email', input),
+})
+
+/**
+ * A text field of a recurring record, trimmed. A blank one is sent: the contract defines what the
+ * gateway answers (`<Field> can't be blank`, exit 7; a 501 for a plan's name).
+ */
+export const text = Flags.custom<string>({
+  parse: async (input) => input.trim(),
 })

@@ -1,4 +1,5 @@
 import {luhnValid, MM_YYYY} from './api/schemas/card-rules.js'
+import {FREQUENCIES, type Frequency, frequencyNamed} from './api/schemas/recurring-rules.js'
 import {UsageError} from './errors.js'
 
 /**
@@ -44,5 +45,30 @@ export function cvv(flag: string, input: string): string {
 export function currency(flag: string, input: string): string {
   const value = input.trim().toUpperCase()
   if (!/^[A-Z]{3}$/.test(value)) throw new UsageError(`--${flag} must be a three-letter ISO 4217 code such as AUD, got "${input}"`)
+  return value
+}
+
+export function frequency(flag: string, input: string): Frequency {
+  const named = frequencyNamed(input)
+  if (!named) throw new UsageError(`--${flag} must be one of ${FREQUENCIES.join(', ')}, got "${input}"`, `For example --${flag} monthly (any case).`)
+  return named
+}
+
+/** A calendar date as YYYY-MM-DD that exists (no 31 April). */
+export function date(flag: string, input: string): string {
+  const value = input.trim()
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
+  const [year, month, day] = match ? match.slice(1).map(Number) as [number, number, number] : [0, 0, 0]
+  const parsed = new Date(Date.UTC(year, month - 1, day))
+  if (!match || parsed.getUTCFullYear() !== year || parsed.getUTCMonth() !== month - 1 || parsed.getUTCDate() !== day) {
+    throw new UsageError(`--${flag} must be a date as YYYY-MM-DD, got "${input}"`, `For example --${flag} 2030-01-31.`)
+  }
+  return value
+}
+
+/** Only the shape: one @, something either side, a dot in the domain. The gateway has the last word. */
+export function email(flag: string, input: string): string {
+  const value = input.trim()
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) throw new UsageError(`--${flag} must be an email address, got "${input}"`, `For example --${flag} jane@example.com.`)
   return value
 }

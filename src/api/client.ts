@@ -3,9 +3,11 @@ import type {z} from 'zod'
 import {DeclinedError, GatewayError, GwError, OutcomeUnknownError} from '../errors.js'
 import {redactText} from '../output/mask.js'
 import {buildPath, type Endpoint, endpoints} from './endpoints.js'
+import {collectPages, type ListPage, readPaging} from './paging.js'
 import {errorFromResponse, parseEnvelope, type RawResponse} from './responses.js'
 import {backoffMs, classifyFailure, RETRYABLE_STATUSES, shouldRetry} from './retry.js'
 import {createAgent, request} from './transport.js'
+import type {Envelope} from './schemas/common.js'
 import {isApproved} from './schemas/purchase.js'
 
 export interface ClientOptions {
@@ -28,6 +30,12 @@ export interface SendOptions {
   query?: Record<string, string | number | undefined>
 }
 
+/** Which page of a list to ask for, and how many records on it. */
+export interface PageRequest {
+  page?: number
+  limit?: number
+}
+
 /** The money-moving request in flight, so an interruption can say what to check. */
 export interface InFlight {
   noun: string
@@ -36,6 +44,14 @@ export interface InFlight {
 }
 
 type GwRecord = Record<string, unknown>
+
+type ItemOf<List> = NonNullable<List> extends readonly (infer Item)[] ? Item : never
+
+/** A record read out of its envelope, which a list's paging fields sit beside. */
+interface Answer<Res extends z.ZodType> {
+  record: z.infer<Res> & GwRecord
+  envelope: Envelope
+}
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000
 // The gateway may take 30 s to process; official libraries wait 50–60 s.
@@ -71,6 +87,34 @@ export class GatewayClient {
     delete: (id: string) => this.send(endpoints.webHooks.delete, {params: {id}}),
   }
 
+  readonly plans = {
+    create: (body: z.infer<typeof endpoints.plans.create.body>) => this.send(endpoints.plans.create, {body}),
+    list: (paging: PageRequest = {}) => this.sendList(endpoints.plans.list, {query: {...paging}}),
+    /** Every page, in either paging style, bounded by MAX_PAGES. */
+    listAll: (limit?: number) => collectPages((page) => this.plans.list({page, limit})),
+    get: (idOrReference: string) => this.send(endpoints.plans.get, {params: {id: idOrReference}}),
+    update: (id: string, body: z.infer<typeof endpoints.plans.update.body>) => this.send(endpoints.plans.update, {params: {id}, body}),
+  }
+
+  readonly customers = {
+    create: (body: z.infer<typeof endpoints.customers.create.body>) => this.send(endpoints.customers.create, {body}),
+    get: (idOrReference: string) => this.send(endpoints.customers.get, {params: {id: idOrReference}}),
+    update: (id: string, body: z.infer<typeof endpoints.customers.update.body>) => this.send(endpoints.customers.update, {params: {id}, body}),
+    delete: (id: string) => this.send(endpoints.customers.delete, {params: {id}}),
+  }
+
+  readonly subscriptions = {
+    create: (body: z.infer<typeof endpoints.subscriptions.create.body>) => this.send(endpoints.subscriptions.create, {body}),
+    get: (reference: string) => this.send(endpoints.subscriptions.get, {params: {reference}}),
+    update: (id: string, body: z.infer<typeof endpoints.subscriptions.update.body>) => this.send(endpoints.subscriptions.update, {params: {id}, body}),
+  }
+
+  readonly sandbox = {
+    clock: () => this.send(endpoints.sandbox.clock),
+    advanceClock: (body: z.infer<typeof endpoints.sandbox.advanceClock.body>) => this.send(endpoints.sandbox.advanceClock, {body}),
+    trigger: (body: z.infer<typeof endpoints.sandbox.trigger.body>) => this.send(endpoints.sandbox.trigger, {body}),
+  }
+
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '')
     const responseTimeout = options.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS
@@ -90,6 +134,16 @@ export class GatewayClient {
   }
 
   async send<Res extends z.ZodType>(endpoint: Endpoint<Res>, options: SendOptions = {}): Promise<z.infer<Res> & GwRecord> {
+    return (await this.dispatch(endpoint, options)).record
+  }
+
+  /** A list endpoint: its records (an empty list for a null response) and where the page sits. */
+  async sendList<Res extends z.ZodType>(endpoint: Endpoint<Res>, options: SendOptions = {}): Promise<ListPage<ItemOf<z.infer<Res>>>> {
+    const {record, envelope} = await this.dispatch(endpoint, options)
+    return {records: (record ?? []) as ItemOf<z.infer<Res>>[], paging: readPaging(envelope)}
+  }
+
+  private async dispatch<Res extends z.ZodType>(endpoint: Endpoint<Res>, options: SendOptions): Promise<Answer<Res>> {
     const body = endpoint.body && options.body !== undefined ? endpoint.body.parse(options.body) : options.body
     const path = buildPath(endpoint.path, options.params) + queryString(options.query)
     const money = endpoint.movesMoney
@@ -115,7 +169,7 @@ export class GatewayClient {
     }
   }
 
-  private readRecord<Res extends z.ZodType>(endpoint: Endpoint<Res>, raw: RawResponse): z.infer<Res> & GwRecord {
+  private readRecord<Res extends z.ZodType>(endpoint: Endpoint<Res>, raw: RawResponse): Answer<Res> {
     const envelope = parseEnvelope(raw)
     const error = errorFromResponse(raw, envelope)
     if (error) throw error
@@ -138,7 +192,7 @@ export class GatewayClient {
         record,
       })
     }
-    return record
+    return {record, envelope}
   }
 
   /** Sends once; retries only what shouldRetry allows (reads), throwing LostAnswer when no answer came. */
@@ -188,7 +242,7 @@ export class GatewayClient {
   }
 
   /** design.md §5: the answer was lost, so ask the gateway what it has under the reference. */
-  private async recover<Res extends z.ZodType>(endpoint: Endpoint<Res>, reference: string, why: string): Promise<z.infer<Res> & GwRecord> {
+  private async recover<Res extends z.ZodType>(endpoint: Endpoint<Res>, reference: string, why: string): Promise<Answer<Res>> {
     const money = endpoint.movesMoney!
     const check = `${money.getCommand} ${shellQuote(reference)}`
     this.options.notice?.(`No answer to the ${money.noun} (${why}); looking reference ${reference} up at the gateway.`)
@@ -208,9 +262,9 @@ export class GatewayClient {
       })
     }
     try {
-      const record = this.readRecord({...endpoint, response: money.lookup.response}, raw)
+      const answer = this.readRecord({...endpoint, response: money.lookup.response}, raw)
       this.options.notice?.(`Found the ${money.noun} by its reference: the gateway processed it once.`)
-      return record
+      return answer
     } catch (err) {
       if (err instanceof DeclinedError) throw err
       throw new OutcomeUnknownError(`The ${money.noun} was sent but no answer came back (${why}), and its look-up gave: ${err instanceof GwError ? err.message : String(err)}`, {

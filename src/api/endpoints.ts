@@ -1,5 +1,29 @@
 import * as z from 'zod'
-import {Card, CardTokenize, CardUpdate, Purchase, PurchaseCreate, Refund, RefundCreate, WebHook, WebHookCreate} from './schemas/index.js'
+import {
+  Card,
+  CardTokenize,
+  CardUpdate,
+  ClockAdvance,
+  ClockAdvanced,
+  Customer,
+  CustomerCreate,
+  CustomerUpdate,
+  Plan,
+  PlanCreate,
+  PlanUpdate,
+  Purchase,
+  PurchaseCreate,
+  Refund,
+  RefundCreate,
+  SandboxClock,
+  Subscription,
+  SubscriptionCreate,
+  SubscriptionUpdate,
+  TriggerRequest,
+  Triggered,
+  WebHook,
+  WebHookCreate,
+} from './schemas/index.js'
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE'
 
@@ -53,6 +77,29 @@ export const endpoints = {
     create: define({method: 'POST', path: '/v1.0/web_hooks', body: WebHookCreate, response: WebHook}),
     list: define({method: 'GET', path: '/v1.0/web_hooks', response: z.array(WebHook)}),
     delete: define({method: 'DELETE', path: '/v1.0/web_hooks/{id}', response: WebHook}),
+  },
+  plans: {
+    create: define({method: 'POST', path: '/v1.0/plans', body: PlanCreate, response: Plan}),
+    list: define({method: 'GET', path: '/v1.0/plans.json', response: z.array(Plan).nullish()}),
+    get: define({method: 'GET', path: '/v1.0/plans/{id}', response: Plan}),
+    update: define({method: 'PUT', path: '/v1.0/plans/{id}', body: PlanUpdate, response: Plan}),
+  },
+  customers: {
+    create: define({method: 'POST', path: '/v1.0/customers', body: CustomerCreate, response: Customer}),
+    get: define({method: 'GET', path: '/v1.0/customers/{id}.json', response: Customer}),
+    update: define({method: 'PUT', path: '/v1.0/customers/{id}.json', body: CustomerUpdate, response: Customer}),
+    delete: define({method: 'DELETE', path: '/v1.0/customers/{id}.json', response: Customer}),
+  },
+  subscriptions: {
+    create: define({method: 'POST', path: '/v1.0/subscriptions', body: SubscriptionCreate, response: Subscription}),
+    get: define({method: 'GET', path: '/v1.0/subscriptions/{reference}.json', response: Subscription}),
+    update: define({method: 'PUT', path: '/v1.0/subscriptions/{id}.json', body: SubscriptionUpdate, response: Subscription}),
+  },
+  // The local gateway's own control API (src/sandbox/routes/control.ts), not part of the contract.
+  sandbox: {
+    clock: define({method: 'GET', path: '/_sandbox/clock', response: SandboxClock}),
+    advanceClock: define({method: 'POST', path: '/_sandbox/clock/advance', body: ClockAdvance, response: ClockAdvanced}),
+    trigger: define({method: 'POST', path: '/_sandbox/trigger', body: TriggerRequest, response: Triggered}),
   },
 } as const
 

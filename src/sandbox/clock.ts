@@ -1,9 +1,41 @@
+import {daysBetween} from './schedule.js'
+import type {Store} from './store.js'
+
 /**
- * Every date the sandbox hands out comes from a Clock, so a virtual clock can later move
- * time forward (expiring cards, billing subscriptions) without touching the domain code.
+ * Every date the sandbox hands out comes from a Clock, so the virtual clock can move time
+ * forward (expiring cards, billing subscriptions) without touching the domain code.
  */
 export interface Clock {
   now(): Date
+}
+
+/**
+ * The sandbox's "today": the real date until it is moved forward, and never back. Only the date
+ * is virtual; the time of day stays the real one, so transaction times still read naturally.
+ * The date lives in the store, so it survives a restart with a state file.
+ */
+export class VirtualClock implements Clock {
+  constructor(
+    private readonly real: Clock,
+    private readonly store: Store,
+  ) {}
+
+  realToday(): string {
+    return formatDate(this.real.now())
+  }
+
+  today(): string {
+    return this.store.today ?? this.realToday()
+  }
+
+  now(): Date {
+    return addDays(this.real.now(), daysBetween(this.realToday(), this.today()))
+  }
+
+  /** Only the billing engine moves the date, after it has run the day before. */
+  moveTo(date: string): void {
+    this.store.today = date
+  }
 }
 
 export const systemClock: Clock = {now: () => new Date()}

@@ -1,4 +1,5 @@
-import type {Clock} from './clock.js'
+import type {VirtualClock} from './clock.js'
+import type {Deliveries} from './delivery.js'
 import type {FaultList} from './faults.js'
 import type {RecordType} from './ids.js'
 import type {Store} from './store.js'
@@ -8,8 +9,9 @@ export type Mode = 'sandbox' | 'live'
 /** What route handlers may use: state and time, never the request or the socket. */
 export interface SandboxContext {
   store: Store
-  clock: Clock
+  clock: VirtualClock
   faults: FaultList
+  deliveries: Deliveries
   mode: Mode
   /** Usernames of the merchants that can sign in. */
   merchants: string[]

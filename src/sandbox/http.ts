@@ -2,6 +2,7 @@ import {randomUUID} from 'node:crypto'
 import {STATUS_CODES, type IncomingMessage, type ServerResponse} from 'node:http'
 import {setTimeout as sleep} from 'node:timers/promises'
 import type {Mode} from './context.js'
+import {envelope as envelopeFor} from './envelope.js'
 import {SandboxError, badRequest} from './errors.js'
 import type {Fault, FaultList} from './faults.js'
 
@@ -21,6 +22,8 @@ export interface MerchantRequest extends RouteRequest {
 export interface RouteResult {
   status: number
   response: unknown
+  /** Envelope fields beside `response`: a list's `records`, `total_records`, `pages`, `current_page`. */
+  fields?: Record<string, unknown>
 }
 
 /** `path` segments starting with `:` are parameters: `/v1.0/purchases/:id`. */
@@ -36,6 +39,8 @@ export interface HttpOptions<Ctx> {
   /** Whether the Basic credentials are a merchant's. */
   authenticate(username: string, token: string): boolean
   faults: FaultList
+  /** Runs before every route handler: the server catches the virtual clock up with the real date here. */
+  beforeHandle?(): void
   /** Runs after every route handler, even one that threw: the server persists changes here. */
   afterHandle(): void
   /** Aborted when the server closes, to cut short requests a fault is delaying. */
@@ -64,16 +69,15 @@ function writeEnvelope(res: ServerResponse, status: number, body: unknown, heade
 export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: IncomingMessage, res: ServerResponse) => void {
   const {ctx, mode, faults, signal, log} = options
   const routes = options.routes.map((route) => ({route, pattern: route.path.split('/').filter(Boolean)}))
-  const envelope = (successful: boolean, response: unknown, errors: string[]) => ({
-    successful,
-    response,
-    errors,
-    test: mode === 'sandbox',
-  })
+  const envelope = (successful: boolean, response: unknown, errors: string[]) => envelopeFor(mode, successful, response, errors)
 
-  const succeeded = (result: RouteResult): Answer => ({status: result.status, body: envelope(true, result.response, [])})
+  const succeeded = (result: RouteResult): Answer => ({
+    status: result.status,
+    body: {...envelope(true, result.response, []), ...result.fields},
+  })
   const handled = (handle: () => RouteResult): RouteResult => {
     try {
+      options.beforeHandle?.()
       return handle()
     } finally {
       options.afterHandle()

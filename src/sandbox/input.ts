@@ -1,8 +1,14 @@
 import {badRequest} from './errors.js'
 
-type FieldKind = 'string' | 'integer' | 'boolean'
+type FieldKind = 'string' | 'integer' | 'boolean' | 'object'
 type FieldSpec = Record<string, FieldKind>
-type FieldValue<K extends FieldKind> = K extends 'integer' ? number : K extends 'boolean' ? boolean : string
+type FieldValue<K extends FieldKind> = K extends 'integer'
+  ? number
+  : K extends 'boolean'
+    ? boolean
+    : K extends 'object'
+      ? Record<string, unknown>
+      : string
 export type Fields<S extends FieldSpec> = {[Key in keyof S]?: FieldValue<S[Key]>}
 
 const LABELS: Record<string, string> = {card_expiry: 'Expiry date', cvv: 'CVV'}
@@ -21,6 +27,7 @@ const TYPE_CHECKS: Record<FieldKind, [(value: unknown) => boolean, string]> = {
   string: [(value) => typeof value === 'string', 'must be a string'],
   integer: [(value) => Number.isSafeInteger(value), 'must be an integer'],
   boolean: [(value) => typeof value === 'boolean', 'must be true or false'],
+  object: [(value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'must be an object'],
 }
 
 /**

@@ -19,7 +19,8 @@ export function loadState(file: string): StoreState {
   }
   const parsed = parseStateFile(text)
   if (!parsed) throw new Error(`${file} is not a gw sandbox state file (version ${FORMAT_VERSION}); move it away or pick another file`)
-  return {merchants: parsed.merchants}
+  const {version: _version, ...state} = parsed
+  return state
 }
 
 function parseStateFile(text: string): StateFile | undefined {

@@ -34,7 +34,8 @@ export interface PurchaseRecord {
   currency: string
   settlement_date: string
   transaction_date: string
-  source: 'API'
+  /** `Recurring` for the charges of subscriptions. */
+  source: 'API' | 'Recurring'
   response_code: string
   transaction_id: string
   captured: boolean
@@ -60,6 +61,66 @@ export interface RefundRecord {
   currency: string
 }
 
+export interface PlanRecord {
+  id: string
+  name: string
+  reference: string
+  description: string
+  amount: number
+  currency: string
+  created_at: string
+}
+
+export interface AddressFields {
+  address: string | null
+  city: string | null
+  state: string | null
+  postcode: string | null
+  country: string | null
+}
+
+export interface CustomerRecord {
+  id: string
+  reference: string
+  first_name: string
+  last_name: string
+  email: string
+  ip_address: string | null
+  created_at: string
+  card_token: string
+  /** Returned on creation only (contract §4, endpoints 10 and 11). */
+  address: AddressFields
+}
+
+export interface SubscriptionRecord {
+  id: string
+  /** The customer's id. */
+  customer: string
+  /** The plan's id. */
+  plan: string
+  frequency: string
+  start_date: string
+  end_date: string | null
+  next_billing_date: string | null
+  reference: string
+  last_status: string
+  is_active: boolean
+  created_at: string
+}
+
+export interface WebHookRecord {
+  id: string
+  name: string | null
+  address: string
+  /** `*` or a list of event names. */
+  events: string | string[]
+  mode: 'Test' | 'Live'
+  authentication_username: string | null
+  /** Sent with each delivery; never part of an answer. */
+  authentication_password: string | null
+  created_at: string
+}
+
 export const PURCHASE_FIELDS = [
   'id', 'authorization', 'card_number', 'card_holder', 'card_expiry', 'card_type', 'card_token', 'amount',
   'decimal_amount', 'successful', 'message', 'reference', 'currency', 'settlement_date', 'transaction_date',
@@ -75,6 +136,23 @@ export const CARD_FIELDS = [
   'token', 'card_holder', 'card_number', 'card_expiry', 'card_type', 'card_category', 'card_subcategory',
   'card_issuer', 'card_country', 'authorized', 'transaction_count', 'alias',
 ] as const satisfies readonly (keyof CardRecord)[]
+
+export const PLAN_FIELDS = [
+  'id', 'name', 'reference', 'description', 'amount', 'currency', 'subscription_count', 'created_at',
+] as const
+
+export const CUSTOMER_FIELDS = [
+  'id', 'reference', 'first_name', 'last_name', 'email', 'ip_address', 'created_at', 'card_token',
+] as const satisfies readonly (keyof CustomerRecord)[]
+
+export const SUBSCRIPTION_FIELDS = [
+  'id', 'customer', 'plan', 'frequency', 'start_date', 'end_date', 'next_billing_date', 'reference', 'last_status',
+  'is_active', 'created_at',
+] as const satisfies readonly (keyof SubscriptionRecord)[]
+
+export const WEB_HOOK_FIELDS = [
+  'id', 'name', 'address', 'events', 'mode', 'authentication_username', 'created_at',
+] as const satisfies readonly (keyof WebHookRecord)[]
 
 /**
  * The body of a refused request: every field of the record, null unless the request (or the

@@ -1,14 +1,17 @@
 import {createServer} from 'node:http'
 import type {AddressInfo} from 'node:net'
-import {systemClock, type Clock} from './clock.js'
+import {catchUp} from './billing.js'
+import {VirtualClock, formatDateTime, systemClock, type Clock} from './clock.js'
 import type {Mode, SandboxContext} from './context.js'
 import {removeRuntimeFile, writeRuntimeFile} from './daemon.js'
+import {Deliveries} from './delivery.js'
 import {FaultList} from './faults.js'
 import {createRequestListener} from './http.js'
 import {TEST_MERCHANT, merchantPrefixes, newRecordId} from './ids.js'
 import {loadState, saveState} from './persist.js'
 import {routes} from './routes/index.js'
 import {Store} from './store.js'
+import {checkWebHook, modeOfHooks} from './web-hooks.js'
 
 export interface MerchantCredentials {
   username: string
@@ -26,7 +29,16 @@ export interface SandboxOptions {
   merchants: MerchantCredentials[]
   /** Written once the server listens and removed on close, for `gw sandbox status` and `stop`. */
   runtimeFile?: string
+  /** The real clock; the sandbox's virtual date starts at its date. */
   clock?: Clock
+  /** Addresses that receive every event of merchant TEST from the start (`gw sandbox start --webhook`). */
+  webhooks?: string[]
+  /** The wait after a failed web hook delivery, doubled after each further failure. */
+  webhookBackoffMs?: number
+  /** Attempts of one delivery before it is given up. */
+  webhookAttempts?: number
+  /** How long a receiver may take to answer. */
+  webhookTimeoutMs?: number
   /** One line per request, and the details of internal errors. */
   log?: (line: string) => void
 }
@@ -40,24 +52,63 @@ export interface RunningSandbox {
 
 /** How long requests in progress get to finish when the sandbox closes. */
 const CLOSE_GRACE_MS = 2000
+/** How long queue changes made by deliveries may wait to be saved. */
+const DELIVERY_SAVE_MS = 200
+
+/** Eight attempts wait 1 + 2 + ... + 64 s in all: a receiver may be down for two minutes and miss nothing. */
+const WEBHOOK_DEFAULTS = {backoffMs: 1000, attempts: 8, timeoutMs: 10_000}
 
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
   const {host, mode, stateFile, runtimeFile, clock = systemClock, log = () => {}} = options
+  const {
+    webhookBackoffMs = WEBHOOK_DEFAULTS.backoffMs,
+    webhookAttempts = WEBHOOK_DEFAULTS.attempts,
+    webhookTimeoutMs = WEBHOOK_DEFAULTS.timeoutMs,
+  } = options
   const tokens = credentialsByUsername(options.merchants)
   const prefixes = merchantPrefixes([...tokens.keys()])
   const store = new Store(stateFile ? loadState(stateFile) : undefined)
   const closing = new AbortController()
+
+  let savedRevision = store.revision
+  const persist = () => {
+    if (!stateFile || store.revision === savedRevision) return
+    saveState(stateFile, store.snapshot())
+    savedRevision = store.revision
+  }
+  // Deliveries change the queue outside requests, often: one save covers a burst of them.
+  let deliverySave: NodeJS.Timeout | undefined
+  const saveDeliveries = () => {
+    deliverySave = undefined
+    try {
+      persist()
+    } catch (error) {
+      log(`could not save the delivery queue: ${String(error)}`)
+    }
+  }
+  const deliveries = new Deliveries({
+    store,
+    mode,
+    backoffMs: webhookBackoffMs,
+    maxAttempts: webhookAttempts,
+    timeoutMs: webhookTimeoutMs,
+    onChange() {
+      deliverySave ??= setTimeout(saveDeliveries, DELIVERY_SAVE_MS).unref()
+    },
+  })
   const ctx: SandboxContext = {
     store,
-    clock,
+    clock: new VirtualClock(clock, store),
     faults: new FaultList(),
+    deliveries,
     mode,
     merchants: [...tokens.keys()],
     url: '',
     newId: (merchant, type) => newRecordId(prefixOf(prefixes, merchant), type),
   }
-
-  let savedRevision = store.revision
+  catchUp(ctx)
+  for (const address of options.webhooks ?? []) registerStartHook(ctx, address)
+  persist()
   const server = createServer(
     createRequestListener({
       routes,
@@ -65,23 +116,24 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       mode,
       faults: ctx.faults,
       authenticate: (username, token) => tokens.get(username) === token,
-      afterHandle() {
-        if (!stateFile || store.revision === savedRevision) return
-        saveState(stateFile, store.snapshot())
-        savedRevision = store.revision
-      },
+      beforeHandle: () => catchUp(ctx),
+      afterHandle: persist,
       signal: closing.signal,
       log,
     }),
   )
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
+    server.once('error', (error) => {
+      void deliveries.close()
+      reject(error)
+    })
     server.listen(options.port, host, () => {
       server.off('error', reject)
       resolve()
     })
   })
 
+  deliveries.resume()
   const {port} = server.address() as AddressInfo
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
   ctx.url = url
@@ -91,6 +143,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       writeRuntimeFile(runtimeFile, {pid: process.pid, url, host, port, mode, stateFile: stateFile ?? null, startedAt})
     } catch (error) {
       server.close()
+      await deliveries.close()
       throw error
     }
   }
@@ -98,6 +151,9 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   let closed: Promise<void> | undefined
   const shutdown = async () => {
     closing.abort()
+    await deliveries.close()
+    clearTimeout(deliverySave)
+    saveDeliveries()
     const stopped = new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())))
     server.closeIdleConnections()
     const forceClose = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS)
@@ -109,6 +165,16 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     }
   }
   return {url, port, close: () => (closed ??= shutdown())}
+}
+
+/** A start hook is TEST's, takes every event and matches the sandbox's mode; a state file may already have it. */
+function registerStartHook(ctx: SandboxContext, address: string): void {
+  if (ctx.store.list('webhooks', TEST_MERCHANT).some((hook) => hook.address === address)) return
+  const input = {name: 'gw sandbox start', address, events: '*', mode: modeOfHooks(ctx.mode)}
+  const newHook = () => ({id: ctx.newId(TEST_MERCHANT, 'WH'), created_at: formatDateTime(ctx.clock.now())})
+  const {errors, hook} = checkWebHook(input, newHook)
+  if (!hook) throw new Error(`Web hook ${address}: ${errors.join('; ')}`)
+  ctx.store.save('webhooks', TEST_MERCHANT, hook)
 }
 
 /** TEST/TEST is the vendor's public demo merchant (gateway-notes.md) and is always there. */

@@ -40,3 +40,49 @@ describe('local validation', () => {
     expect(run).toThrow(message)
   })
 })
+
+describe('local validation of recurring fields', () => {
+  it.each([
+    ['daily', 'Daily'],
+    ['WEEKLY', 'Weekly'],
+    [' fortnightly ', 'Fortnightly'],
+    ['Monthly', 'Monthly'],
+    ['quarterly', 'Quarterly'],
+    ['bi-annually', 'Bi-Annually'],
+    ['annually', 'Annually'],
+  ])('frequency %j is sent as %s', (input, expected) => {
+    expect(validate.frequency('frequency', input)).toBe(expected)
+  })
+
+  it.each([
+    ['2027-01-31', '2027-01-31'],
+    ['2028-02-29', '2028-02-29'],
+    [' 2027-12-01 ', '2027-12-01'],
+  ])('date %j', (input, expected) => {
+    expect(validate.date('start-date', input)).toBe(expected)
+  })
+
+  it.each([
+    ['jane@example.com', 'jane@example.com'],
+    [' j.citizen+gw@mail.example.com.au ', 'j.citizen+gw@mail.example.com.au'],
+  ])('email %j', (input, expected) => {
+    expect(validate.email('email', input)).toBe(expected)
+  })
+
+  it.each([
+    [() => validate.frequency('frequency', 'yearly'), '--frequency must be one of Daily, Weekly, Fortnightly, Monthly, Quarterly, Bi-Annually, Annually, got "yearly"'],
+    [() => validate.frequency('frequency', 'biannually'), '--frequency must be one of'],
+    [() => validate.date('start-date', '2027-02-29'), '--start-date must be a date as YYYY-MM-DD, got "2027-02-29"'],
+    [() => validate.date('start-date', '2027-04-31'), '--start-date must be a date as YYYY-MM-DD'],
+    [() => validate.date('start-date', '31/01/2027'), '--start-date must be a date as YYYY-MM-DD'],
+    [() => validate.date('to', '2027-1-5'), '--to must be a date as YYYY-MM-DD'],
+    [() => validate.date('start-date', '2027-13-01'), '--start-date must be a date as YYYY-MM-DD'],
+    [() => validate.email('email', 'jane'), '--email must be an email address, got "jane"'],
+    [() => validate.email('email', 'jane@example'), '--email must be an email address'],
+    [() => validate.email('email', 'ja ne@example.com'), '--email must be an email address'],
+    [() => validate.email('email', '@example.com'), '--email must be an email address'],
+  ])('refuses with exit 2: %s', (run, message) => {
+    expect(run).toThrow(UsageError)
+    expect(run).toThrow(message)
+  })
+})

@@ -51,3 +51,50 @@ export const refundColumns: Column[] = [
   {label: 'Transaction date', field: 'transaction_date'},
   {label: 'Response code', field: 'response_code'},
 ]
+
+export const planColumns: Column[] = [
+  {label: 'Id', field: 'id'},
+  {label: 'Name', field: 'name'},
+  {label: 'Reference', field: 'reference'},
+  {label: 'Description', field: 'description'},
+  {label: 'Amount', field: 'amount', format: 'money'},
+  {label: 'Subscriptions', field: 'subscription_count'},
+]
+
+export const customerColumns: Column[] = [
+  {label: 'Id', field: 'id'},
+  {label: 'Reference', field: 'reference'},
+  {label: 'First name', field: 'first_name'},
+  {label: 'Last name', field: 'last_name'},
+  {label: 'Email', field: 'email'},
+  {label: 'Card token', field: 'card_token'},
+  {label: 'Created', field: 'created_at'},
+]
+
+export const subscriptionColumns: Column[] = [
+  {label: 'Id', field: 'id'},
+  {label: 'Reference', field: 'reference'},
+  {label: 'Customer', field: 'customer'},
+  {label: 'Plan', field: 'plan'},
+  {label: 'Frequency', field: 'frequency'},
+  {label: 'Active', field: 'is_active', format: 'boolean'},
+  {label: 'Last status', field: 'last_status'},
+  {label: 'Start date', field: 'start_date', format: 'date'},
+  {label: 'Next billing', field: 'next_billing_date', format: 'date'},
+  {label: 'End date', field: 'end_date', format: 'date'},
+]
+
+export const sandboxClockColumns: Column[] = [{label: 'Today', field: 'today'}]
+
+export const clockAdvanceColumns: Column[] = [
+  {label: 'From', field: 'from'},
+  {label: 'Today', field: 'today'},
+  {label: 'Days', field: 'days'},
+  {label: 'Events', field: 'events'},
+]
+
+export const triggerColumns: Column[] = [
+  {label: 'Event', field: 'event'},
+  {label: 'Delivered to', field: 'delivered_to'},
+  {label: 'Payload', field: 'payload'},
+]

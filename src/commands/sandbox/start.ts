@@ -13,6 +13,7 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
     '<%= config.bin %> <%= command.id %> --detach',
     '<%= config.bin %> <%= command.id %> --port 9000 --state ./gateway.json --merchant ACME:s3cret',
     '<%= config.bin %> <%= command.id %> --mode live',
+    '<%= config.bin %> <%= command.id %> --webhook http://127.0.0.1:4000/hooks',
   ]
 
   static override flags = {
@@ -21,6 +22,9 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
     state: Flags.string({description: 'file that keeps the gateway state across restarts'}),
     mode: Flags.string({description: 'answer as the sandbox or the live gateway', options: ['sandbox', 'live'], default: 'sandbox'}),
     merchant: Flags.custom<{username: string; token: string}>({description: 'another merchant as USER:TOKEN (repeatable)', multiple: true, parse: async (input) => parseMerchant(input)})(),
+    webhook: Flags.url({description: 'address that receives every web hook event of merchant TEST from the start (repeatable)', multiple: true}),
+    // Tests shorten the wait between delivery attempts to a receiver that is down.
+    'webhook-backoff': Flags.integer({description: 'first wait in ms between web hook delivery attempts', min: 1, hidden: true}),
     detach: Flags.boolean({description: 'run in the background and return once it listens'}),
     // The background process of --detach: the parent registers the profile and reports.
     'detached-child': Flags.boolean({hidden: true}),
@@ -60,7 +64,7 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
     const ownsRuntimeFile = daemon.sandboxStatus(runtimeFile).state !== 'running'
     let sandbox
     try {
-      sandbox = await startSandbox({port: flags.port, host: flags.host, stateFile: flags.state, mode, merchants: flags.merchant ?? [], runtimeFile: ownsRuntimeFile ? runtimeFile : undefined, log: flags.verbose ? (line) => this.io.err(line + '\n') : undefined})
+      sandbox = await startSandbox({port: flags.port, host: flags.host, stateFile: flags.state, mode, merchants: flags.merchant ?? [], webhooks: (flags.webhook ?? []).map((url) => url.href), webhookBackoffMs: flags['webhook-backoff'], runtimeFile: ownsRuntimeFile ? runtimeFile : undefined, log: flags.verbose ? (line) => this.io.err(line + '\n') : undefined})
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code
       if (code === 'EADDRINUSE') throw new UsageError(`Port ${flags.port} on ${flags.host} is already in use`, 'Is a local gateway already running (gw sandbox status)? Or pick another --port, 0 for any free one.')

@@ -1,7 +1,11 @@
+import {advanceClock} from '../billing.js'
 import {formatDateTime} from '../clock.js'
 import type {SandboxContext} from '../context.js'
+import {badRequest} from '../errors.js'
 import {parseFault} from '../faults.js'
 import type {RouteRequest, RouteResult} from '../http.js'
+import {readFields} from '../input.js'
+import {daysBetween, isCalendarDate, shiftDays} from '../schedule.js'
 
 /** The `/_sandbox/` endpoints: no credentials, for tests and for people trying gw out. */
 
@@ -28,4 +32,28 @@ export function listFaults(_request: RouteRequest, ctx: SandboxContext): RouteRe
 export function clearFaults(_request: RouteRequest, ctx: SandboxContext): RouteResult {
   ctx.faults.clear()
   return {status: 200, response: []}
+}
+
+export function showClock(_request: RouteRequest, ctx: SandboxContext): RouteResult {
+  return {status: 200, response: {today: ctx.clock.today()}}
+}
+
+/** A date 10 years on is far enough to see any plan through; further is more likely a typo. */
+const MAX_ADVANCE_DAYS = 3660
+
+/** `{"days": N}` or `{"to": "YYYY-MM-DD"}`; the clock never goes back. */
+export function advance({input}: RouteRequest, ctx: SandboxContext): RouteResult {
+  const {days, to} = readFields(input, {days: 'integer', to: 'string'})
+  if ((days === undefined) === (to === undefined)) throw badRequest(['Give exactly one of days and to'])
+  const today = ctx.clock.today()
+  if (days !== undefined && days < 1) throw badRequest(['Days must be 1 or more'])
+  if (to !== undefined && !isCalendarDate(to)) throw badRequest([`To must be a date as YYYY-MM-DD, not ${to}`])
+  const target = days === undefined ? (to as string) : shiftDays(today, days)
+  if (target < today) throw badRequest([`To ${target} is in the past: today is ${today} and the clock only moves forward`])
+  if (daysBetween(today, target) > MAX_ADVANCE_DAYS) throw badRequest([`The clock moves at most ${MAX_ADVANCE_DAYS} days at a time`])
+  return {status: 200, response: advanceClock(ctx, target)}
+}
+
+export function listDeliveries(_request: RouteRequest, ctx: SandboxContext): RouteResult {
+  return {status: 200, response: ctx.deliveries.report()}
 }

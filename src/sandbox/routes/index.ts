@@ -1,9 +1,14 @@
 import type {SandboxContext} from '../context.js'
 import type {Route} from '../http.js'
-import {addFault, clearFaults, describeSandbox, listFaults, resetSandbox} from './control.js'
+import {addFault, advance, clearFaults, describeSandbox, listDeliveries, listFaults, resetSandbox, showClock} from './control.js'
 import {getCard, tokenizeCard, updateCard} from './credit-cards.js'
+import {createCustomer, deleteCustomer, getCustomer, updateCustomer} from './customers.js'
+import {createPlan, getPlan, listPlans, updatePlan} from './plans.js'
 import {createPurchase, getPurchase} from './purchases.js'
 import {createRefund, getRefund} from './refunds.js'
+import {createSubscription, getSubscription, updateSubscription} from './subscriptions.js'
+import {trigger} from './trigger.js'
+import {createWebHook, deleteWebHook, listWebHooks} from './web-hooks.js'
 
 /** Every endpoint the sandbox answers; `:key` is an id, token, reference or alias. */
 export const routes: Route<SandboxContext>[] = [
@@ -14,9 +19,27 @@ export const routes: Route<SandboxContext>[] = [
   {method: 'GET', path: '/v1.0/purchases/:key', auth: 'merchant', handle: getPurchase},
   {method: 'POST', path: '/v1.0/refunds', auth: 'merchant', handle: createRefund},
   {method: 'GET', path: '/v1.0/refunds/:key', auth: 'merchant', handle: getRefund},
+  {method: 'POST', path: '/v1.0/plans', auth: 'merchant', handle: createPlan},
+  {method: 'GET', path: '/v1.0/plans', auth: 'merchant', handle: listPlans},
+  {method: 'GET', path: '/v1.0/plans/:key', auth: 'merchant', handle: getPlan},
+  {method: 'PUT', path: '/v1.0/plans/:key', auth: 'merchant', handle: updatePlan},
+  {method: 'POST', path: '/v1.0/customers', auth: 'merchant', handle: createCustomer},
+  {method: 'GET', path: '/v1.0/customers/:key', auth: 'merchant', handle: getCustomer},
+  {method: 'PUT', path: '/v1.0/customers/:key', auth: 'merchant', handle: updateCustomer},
+  {method: 'DELETE', path: '/v1.0/customers/:key', auth: 'merchant', handle: deleteCustomer},
+  {method: 'POST', path: '/v1.0/subscriptions', auth: 'merchant', handle: createSubscription},
+  {method: 'GET', path: '/v1.0/subscriptions/:key', auth: 'merchant', handle: getSubscription},
+  {method: 'PUT', path: '/v1.0/subscriptions/:key', auth: 'merchant', handle: updateSubscription},
+  {method: 'POST', path: '/v1.0/web_hooks', auth: 'merchant', handle: createWebHook},
+  {method: 'GET', path: '/v1.0/web_hooks', auth: 'merchant', handle: listWebHooks},
+  {method: 'DELETE', path: '/v1.0/web_hooks/:key', auth: 'merchant', handle: deleteWebHook},
   {method: 'GET', path: '/_sandbox/info', auth: 'none', handle: describeSandbox},
   {method: 'POST', path: '/_sandbox/reset', auth: 'none', handle: resetSandbox},
   {method: 'GET', path: '/_sandbox/faults', auth: 'none', handle: listFaults},
   {method: 'POST', path: '/_sandbox/faults', auth: 'none', handle: addFault},
   {method: 'DELETE', path: '/_sandbox/faults', auth: 'none', handle: clearFaults},
+  {method: 'GET', path: '/_sandbox/clock', auth: 'none', handle: showClock},
+  {method: 'POST', path: '/_sandbox/clock/advance', auth: 'none', handle: advance},
+  {method: 'POST', path: '/_sandbox/trigger', auth: 'none', handle: trigger},
+  {method: 'GET', path: '/_sandbox/deliveries', auth: 'none', handle: listDeliveries},
 ]

@@ -1,13 +1,12 @@
 import {EXPIRY_EXPIRED, checkCardDetails, cvvProblem, isExpired, newCardRecord, submittedCard} from '../cards.js'
-import {addDays, formatDate, formatDateTime} from '../clock.js'
+import {chargeCard} from '../charges.js'
+import {formatDate} from '../clock.js'
 import type {SandboxContext} from '../context.js'
 import {badRequest, refusedWith200} from '../errors.js'
 import {pathParam, type MerchantRequest, type RouteResult} from '../http.js'
-import {newAuthorization} from '../ids.js'
 import {blankMessage, isBlank, readFields, type Fields} from '../input.js'
-import {DEFAULT_CURRENCY, currencyNotPermitted, decimalAmount, isPermittedCurrency} from '../money.js'
-import {purchaseOutcome} from '../outcomes.js'
-import {PURCHASE_FIELDS, echo, type CardRecord, type PurchaseRecord} from '../records.js'
+import {DEFAULT_CURRENCY, currencyNotPermitted, isPermittedCurrency} from '../money.js'
+import {PURCHASE_FIELDS, echo, type CardRecord} from '../records.js'
 
 const PURCHASE_INPUT = {
   amount: 'integer',
@@ -54,31 +53,7 @@ export function createPurchase({input, merchant}: MerchantRequest, ctx: SandboxC
   if (!isPermittedCurrency(currency)) throw refusedWith200(currencyNotPermitted(currency), refused)
   if (ctx.store.isTaken('purchases', merchant, reference)) throw refusedWith200('Reference is already taken', refused)
 
-  const outcome = purchaseOutcome(card.record.card_number, amount)
-  const id = ctx.newId(merchant, 'P')
-  const purchase: PurchaseRecord = {
-    id,
-    authorization: outcome.approved ? newAuthorization() : null,
-    card_number: card.record.card_number,
-    card_holder: card.record.card_holder,
-    card_expiry: card.record.card_expiry,
-    card_type: card.record.card_type,
-    card_token: card.record.token,
-    amount,
-    decimal_amount: decimalAmount(amount, currency),
-    successful: outcome.approved,
-    message: outcome.message,
-    reference,
-    currency,
-    settlement_date: formatDate(addDays(now, 1)),
-    transaction_date: formatDateTime(now),
-    source: 'API',
-    response_code: outcome.responseCode,
-    transaction_id: id,
-    captured: outcome.approved,
-  }
-  ctx.store.save('cards', merchant, {...card.record, transaction_count: card.record.transaction_count + 1})
-  ctx.store.save('purchases', merchant, purchase)
+  const purchase = chargeCard(ctx, merchant, {card: card.record, amount, reference, currency, source: 'API'})
   return {status: 200, response: purchase}
 }
 

@@ -45,3 +45,38 @@ describe('state file', () => {
     expect(() => loadState(file)).toThrow(`${file} is not a gw sandbox state file (version 1); move it away or pick another file`)
   })
 })
+
+describe('state file of the recurring area', () => {
+  it('completes a file written before plans, customers, subscriptions and web hooks existed', () => {
+    const file = join(tempDir(), 'state.json')
+    const purchase = aPurchase('071-P-AAAAAAAA', 'order-1')
+    writeFileSync(file, JSON.stringify({version: 1, merchants: {TEST: {cards: {}, purchases: {[purchase.id]: purchase}, refunds: {}}}}))
+    const store = new Store(loadState(file))
+    expect(store.list('plans', 'TEST')).toEqual([])
+    expect(store.list('webhooks', 'TEST')).toEqual([])
+    expect(store.find('purchases', 'TEST', 'order-1')).toEqual({found: 'own', record: purchase})
+    expect(store.today).toBeUndefined()
+  })
+
+  it('keeps the virtual date, the card notices sent and the deliveries still queued', () => {
+    const file = join(tempDir(), 'state.json')
+    const store = new Store()
+    const card = aCard('testtoken00000000000')
+    store.today = '2027-01-05'
+    store.recordCardNotice(card, 'card:expiring')
+    store.deliveryQueue().push({
+      id: 'd1',
+      target: {hook_id: '071-WH-AAAAAAAA', address: 'http://127.0.0.1:9/hooks', username: null, password: null},
+      event: 'card:expiring',
+      payload: [{id: '071-C-AAAAAAAA'}],
+      attempts: 2,
+      last_error: 'ECONNREFUSED',
+    })
+    saveState(file, store.snapshot())
+
+    const loaded = new Store(loadState(file))
+    expect(loaded.today).toBe('2027-01-05')
+    expect(loaded.cardNoticesSent(card)).toEqual(['card:expiring'])
+    expect(loaded.deliveryQueue()).toEqual(store.deliveryQueue())
+  })
+})

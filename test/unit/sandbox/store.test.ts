@@ -83,3 +83,36 @@ describe('Store changes', () => {
     expect(store.isTaken('purchases', 'TEST', '512-P-BBBBBBBB')).toBe(false)
   })
 })
+
+describe('Store for the recurring area', () => {
+  it('lists a merchant records in the order they were made, and removes one', () => {
+    const store = twoMerchants()
+    store.save('purchases', 'TEST', aPurchase('071-P-CCCCCCCC', 'order-2'))
+    expect(store.list('purchases', 'TEST').map((purchase) => purchase.id)).toEqual(['071-P-AAAAAAAA', '071-P-CCCCCCCC'])
+    expect(store.list('purchases', 'NEWCOMER')).toEqual([])
+    const before = store.revision
+    store.remove('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
+    expect(store.list('purchases', 'TEST').map((purchase) => purchase.id)).toEqual(['071-P-CCCCCCCC'])
+    expect(store.revision).toBe(before + 1)
+  })
+
+  it('counts a change of the virtual date, and only a change', () => {
+    const store = new Store()
+    store.today = '2026-11-22'
+    const revision = store.revision
+    store.today = '2026-11-22'
+    expect(store.revision).toBe(revision)
+    store.today = '2026-11-23'
+    expect(store.revision).toBe(revision + 1)
+  })
+
+  it('keeps card notices per token and expiry, so a new expiry date starts afresh', () => {
+    const store = new Store()
+    const card = aCard('testtoken00000000000')
+    store.recordCardNotice(card, 'card:expiring')
+    store.recordCardNotice(card, 'card:expired')
+    expect(store.cardNoticesSent(card)).toEqual(['card:expiring', 'card:expired'])
+    expect(store.cardNoticesSent({...card, card_expiry: '2032-02-29'})).toEqual([])
+    expect(store.cardNoticesSent(aCard('othertoken0000000000'))).toEqual([])
+  })
+})

@@ -1,0 +1,30 @@
+import * as z from 'zod'
+import {looseInt, looseString} from './common.js'
+
+export const Plan = z.looseObject({
+  id: looseString,
+  name: looseString,
+  reference: looseString,
+  description: looseString,
+  amount: looseInt,
+  currency: looseString,
+  subscription_count: looseInt,
+})
+export type Plan = z.infer<typeof Plan>
+
+export const PlanCreate = z.object({
+  name: z.string(),
+  amount: z.number().int(),
+  reference: z.string(),
+  description: z.string(),
+})
+export type PlanCreate = z.infer<typeof PlanCreate>
+
+/** Only name and description can change (contract §4 row 9). */
+export const PlanUpdate = z
+  .object({
+    name: z.string().optional(),
+    description: z.string().optional(),
+  })
+  .refine((body) => body.name !== undefined || body.description !== undefined, 'give name or description')
+export type PlanUpdate = z.infer<typeof PlanUpdate>

@@ -1,0 +1,15 @@
+/** Subscription frequencies and web hook events with no zod in them, for flag checks at start-up. */
+
+/** As the vendor spells them (gateway-notes.md); the contract shows only Daily and Weekly. */
+export const FREQUENCIES = ['Daily', 'Weekly', 'Fortnightly', 'Monthly', 'Quarterly', 'Bi-Annually', 'Annually'] as const
+export type Frequency = (typeof FREQUENCIES)[number]
+
+/** The gateway's spelling of a frequency given in any case, or undefined for an unknown one. */
+export function frequencyNamed(input: string): Frequency | undefined {
+  const wanted = input.trim().toLowerCase()
+  return FREQUENCIES.find((frequency) => frequency.toLowerCase() === wanted)
+}
+
+/** The events of the contract's §6. */
+export const WEBHOOK_EVENTS = ['charge:pending', 'charge:successful', 'charge:retry', 'charge:failed', 'card:expiring', 'card:expired'] as const
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]

@@ -1,0 +1,27 @@
+import {Args} from '@oclif/core'
+import {customerColumns} from '../../api/schemas/columns.js'
+import {GwCommand} from '../../gw-command.js'
+
+export default class CustomerDelete extends GwCommand {
+  static override summary = 'Delete a customer'
+  static override description = 'The gateway answers with the record it deleted, which is printed. On a live profile gw asks you to type the id first (--yes skips that).'
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> 071-C-7RD2KQ4M',
+    '<%= config.bin %> <%= command.id %> 071-C-7RD2KQ4M --yes --json',
+  ]
+
+  static override args = {
+    id: Args.string({description: 'customer id', required: true}),
+  }
+
+  static override writes = true
+  static override confirmWith = 'id' as const
+  static override columns = customerColumns
+
+  async run() {
+    const {args} = await this.parse(CustomerDelete)
+    const client = await this.client()
+    return client.customers.delete(args.id)
+  }
+}

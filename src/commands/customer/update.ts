@@ -1,0 +1,43 @@
+import {Args} from '@oclif/core'
+import {customerColumns} from '../../api/schemas/columns.js'
+import * as gwFlags from '../../flags.js'
+import {GwCommand} from '../../gw-command.js'
+import {customerChanges, customerExtraFlags} from './create.js'
+
+const FIELDS = ['first-name', 'last-name', 'reference', 'email', 'card-number', ...Object.keys(customerExtraFlags)]
+
+export default class CustomerUpdate extends GwCommand {
+  static override summary = "Change a customer's details or stored card"
+  static override description = `Sends only the fields given. A new card comes whole: --card-number, --card-expiry and --cvv together.
+A required field sent blank is refused by the gateway (exit 7), which answers with the record holding the blank value.`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> 071-C-7RD2KQ4M --email jane.citizen@example.com',
+    '<%= config.bin %> <%= command.id %> cust-42 --card-number 5123456789012346 --card-expiry 05/2031 --cvv 123 --json',
+  ]
+
+  static override args = {
+    id: Args.string({description: 'customer id', required: true}),
+  }
+
+  static override flags = {
+    'first-name': gwFlags.text({description: "customer's first name", atLeastOne: FIELDS}),
+    'last-name': gwFlags.text({description: "customer's last name"}),
+    reference: gwFlags.text({description: 'your reference for the customer, unique'}),
+    email: gwFlags.email({description: "customer's email address, for receipts"}),
+    'card-holder': gwFlags.cardHolder({description: "name on the new card, when not the customer's name", dependsOn: ['card-number']}),
+    'card-number': gwFlags.cardNumber({description: 'number of the new card (only ever shown masked)', dependsOn: ['card-expiry', 'cvv']}),
+    'card-expiry': gwFlags.cardExpiry({description: 'expiry of the new card as MM/YYYY', dependsOn: ['card-number']}),
+    cvv: gwFlags.cvv({dependsOn: ['card-number']}),
+    ...customerExtraFlags,
+  }
+
+  static override writes = true
+  static override columns = customerColumns
+
+  async run() {
+    const {args, flags} = await this.parse(CustomerUpdate)
+    const client = await this.client()
+    return client.customers.update(args.id, customerChanges(flags))
+  }
+}

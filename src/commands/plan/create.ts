@@ -1,0 +1,30 @@
+import {planColumns} from '../../api/schemas/columns.js'
+import * as gwFlags from '../../flags.js'
+import {GwCommand} from '../../gw-command.js'
+
+export default class PlanCreate extends GwCommand {
+  static override summary = 'Create a plan: an amount billed to subscribers at their frequency'
+  static override description = `A plan names what a subscription bills: --amount in the minor unit, each time it is due.
+Amount and reference cannot change once the plan has subscriptions; name and description can (gw plan update).`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> --name "Gold monthly" --amount 2500 --reference gold-monthly --description "Gold membership, billed monthly"',
+    '<%= config.bin %> <%= command.id %> --name Basic --amount 990 --reference basic --description "Basic tier" --json | jq -r .id',
+  ]
+
+  static override flags = {
+    name: gwFlags.text({description: 'name of the plan', required: true}),
+    amount: gwFlags.amount({description: 'amount billed each time, in the minor currency unit (1000 is 10.00 AUD)', required: true}),
+    reference: gwFlags.text({description: 'your reference for the plan, unique; used to look it up', required: true}),
+    description: gwFlags.text({description: 'what the plan is for', required: true}),
+  }
+
+  static override writes = true
+  static override columns = planColumns
+
+  async run() {
+    const {flags} = await this.parse(PlanCreate)
+    const client = await this.client()
+    return client.plans.create({name: flags.name, amount: flags.amount, reference: flags.reference, description: flags.description})
+  }
+}

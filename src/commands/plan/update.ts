@@ -1,0 +1,36 @@
+import {Args} from '@oclif/core'
+import {planColumns} from '../../api/schemas/columns.js'
+import * as gwFlags from '../../flags.js'
+import {GwCommand} from '../../gw-command.js'
+
+export default class PlanUpdate extends GwCommand {
+  static override summary = "Change a plan's name or description"
+  static override description = `Only the name and the description of a plan can change; its amount and reference are fixed once it has subscriptions.
+The gateway answers a change it cannot make with HTTP 501 and leaves the plan as it was (exit 7).`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> 071-PL-4X2K9QZD --name "Gold monthly (2027)"',
+    '<%= config.bin %> <%= command.id %> 071-PL-4X2K9QZD --description "Gold membership, billed monthly" --json',
+  ]
+
+  static override args = {
+    id: Args.string({description: 'plan id', required: true}),
+  }
+
+  static override flags = {
+    name: gwFlags.text({description: 'new name', atLeastOne: ['name', 'description']}),
+    description: gwFlags.text({description: 'new description'}),
+  }
+
+  static override writes = true
+  static override columns = planColumns
+
+  async run() {
+    const {args, flags} = await this.parse(PlanUpdate)
+    const client = await this.client()
+    return client.plans.update(args.id, {
+      ...(flags.name === undefined ? {} : {name: flags.name}),
+      ...(flags.description === undefined ? {} : {description: flags.description}),
+    })
+  }
+}

@@ -1,0 +1,21 @@
+import {sandboxClockColumns} from '../../api/schemas/columns.js'
+import {GwCommand} from '../../gw-command.js'
+
+export default class SandboxClock extends GwCommand {
+  static override summary = "Show the local gateway's today"
+  static override description = `The local gateway bills subscriptions on a clock of its own: it starts at the real date and only moves forward, with gw sandbox clock advance.
+Talks to the gateway of the profile in force (gw sandbox start registers it as "local").`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %>',
+    '<%= config.bin %> <%= command.id %> --json | jq -r .today',
+  ]
+
+  static override columns = sandboxClockColumns
+
+  async run() {
+    await this.parse(SandboxClock)
+    const client = await this.client()
+    return client.sandbox.clock()
+  }
+}

@@ -1,0 +1,29 @@
+import {Flags} from '@oclif/core'
+import {clockAdvanceColumns} from '../../../api/schemas/columns.js'
+import * as gwFlags from '../../../flags.js'
+import {GwCommand} from '../../../gw-command.js'
+
+export default class SandboxClockAdvance extends GwCommand {
+  static override summary = "Move the local gateway's clock forward, running every day in between"
+  static override description = `Each day in between runs in order: subscriptions due are charged, failed charges retried, cards expire, and web hooks are sent.
+Prints the new date and how many events those days produced. The clock never moves back.`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> --days 35',
+    '<%= config.bin %> <%= command.id %> --to 2027-03-01 --json',
+  ]
+
+  static override flags = {
+    days: Flags.integer({description: 'days to move forward', min: 1, exactlyOne: ['days', 'to']}),
+    to: gwFlags.date({description: 'date to move to, as YYYY-MM-DD', exactlyOne: ['days', 'to']}),
+  }
+
+  static override writes = true
+  static override columns = clockAdvanceColumns
+
+  async run() {
+    const {flags} = await this.parse(SandboxClockAdvance)
+    const client = await this.client()
+    return client.sandbox.advanceClock(flags.days === undefined ? {to: flags.to!} : {days: flags.days})
+  }
+}

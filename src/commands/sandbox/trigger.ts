@@ -1,0 +1,32 @@
+import {Args, Flags} from '@oclif/core'
+import {triggerColumns} from '../../api/schemas/columns.js'
+import {WEBHOOK_EVENTS} from '../../api/schemas/recurring-rules.js'
+import {GwCommand} from '../../gw-command.js'
+
+export default class SandboxTrigger extends GwCommand {
+  static override summary = 'Send a sample web hook event from the local gateway'
+  static override description = `Builds a realistic payload from the gateway's own records and delivers it to the registered web hooks, or only to --webhook.
+Prints the event, where it went and its payload.`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> charge:successful',
+    '<%= config.bin %> <%= command.id %> card:expiring --webhook http://127.0.0.1:4000/hooks --json',
+  ]
+
+  static override args = {
+    event: Args.string({description: 'event to send', required: true, options: [...WEBHOOK_EVENTS]}),
+  }
+
+  static override flags = {
+    webhook: Flags.url({description: 'deliver to this URL only, instead of the registered web hooks'}),
+  }
+
+  static override writes = true
+  static override columns = triggerColumns
+
+  async run() {
+    const {args, flags} = await this.parse(SandboxTrigger)
+    const client = await this.client()
+    return client.sandbox.trigger({event: args.event as (typeof WEBHOOK_EVENTS)[number], ...(flags.webhook ? {webhook: flags.webhook.href} : {})})
+  }
+}

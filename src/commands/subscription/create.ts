@@ -1,0 +1,40 @@
+import {Flags} from '@oclif/core'
+import {subscriptionColumns} from '../../api/schemas/columns.js'
+import * as gwFlags from '../../flags.js'
+import {GwCommand} from '../../gw-command.js'
+
+export default class SubscriptionCreate extends GwCommand {
+  static override summary = "Subscribe a customer to a plan, billing the customer's stored card"
+  static override description = `From --start-date the gateway bills the plan's amount at --frequency on the customer's stored card, retrying a failed charge up to three times.
+The customer and the plan may be given by id or by your reference. --inactive creates it stopped (gw subscription update --active starts it).`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> --customer cust-42 --plan gold-monthly --frequency monthly --start-date 2027-01-01 --reference sub-42',
+    '<%= config.bin %> <%= command.id %> --customer 071-C-7RD2KQ4M --plan 071-PL-4X2K9QZD --frequency Weekly --start-date 2027-01-04 --reference sub-43 --inactive --json',
+  ]
+
+  static override flags = {
+    customer: gwFlags.text({description: 'customer id or reference', required: true}),
+    plan: gwFlags.text({description: 'plan id or reference', required: true}),
+    frequency: gwFlags.frequency({required: true}),
+    'start-date': gwFlags.date({description: 'first billing date as YYYY-MM-DD', required: true}),
+    reference: gwFlags.text({description: 'your reference for the subscription, unique; used to look it up', required: true}),
+    inactive: Flags.boolean({description: 'create it stopped: nothing is billed until it is made active'}),
+  }
+
+  static override writes = true
+  static override columns = subscriptionColumns
+
+  async run() {
+    const {flags} = await this.parse(SubscriptionCreate)
+    const client = await this.client()
+    return client.subscriptions.create({
+      customer: flags.customer,
+      plan: flags.plan,
+      frequency: flags.frequency,
+      start_date: flags['start-date'],
+      reference: flags.reference,
+      is_active: !flags.inactive,
+    })
+  }
+}

@@ -1,0 +1,33 @@
+import {Args, Flags} from '@oclif/core'
+import {subscriptionColumns} from '../../api/schemas/columns.js'
+import {GwCommand} from '../../gw-command.js'
+
+export default class SubscriptionUpdate extends GwCommand {
+  static override summary = 'Stop or resume a subscription'
+  static override description = `--inactive stops billing; --active resumes it from the next due date (the days it was stopped are not billed).
+To move a customer to another plan, stop this subscription and create a new one.`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> 071-S-8KD3M2QX --inactive',
+    '<%= config.bin %> <%= command.id %> 071-S-8KD3M2QX --active --json',
+  ]
+
+  static override args = {
+    id: Args.string({description: 'subscription id', required: true}),
+  }
+
+  static override flags = {
+    active: Flags.boolean({description: 'resume billing', exactlyOne: ['active', 'inactive']}),
+    inactive: Flags.boolean({description: 'stop billing', exactlyOne: ['active', 'inactive']}),
+  }
+
+  static override writes = true
+  static override confirmWith = 'id' as const
+  static override columns = subscriptionColumns
+
+  async run() {
+    const {args, flags} = await this.parse(SubscriptionUpdate)
+    const client = await this.client()
+    return client.subscriptions.update(args.id, {is_active: flags.active === true})
+  }
+}

@@ -1,0 +1,95 @@
+import {formatDateTime} from '../clock.js'
+import type {SandboxContext} from '../context.js'
+import {SandboxError, badRequest} from '../errors.js'
+import {pathParam, type MerchantRequest, type RouteResult} from '../http.js'
+import {blankMessage, isBlank, readFields} from '../input.js'
+import {DEFAULT_CURRENCY} from '../money.js'
+import {pageOf} from '../paging.js'
+import {PLAN_FIELDS, echo, type PlanRecord} from '../records.js'
+
+const PLAN_INPUT = {name: 'string', amount: 'integer', reference: 'string', description: 'string'} as const
+const NOT_FOUND = 'Record not found'
+const REFERENCE_TAKEN = 'Reference has already been taken'
+
+const amountProblem = (amount: number) => (amount <= 0 ? 'Amount must be greater than 0' : undefined)
+
+const subscriptionCount = (ctx: SandboxContext, merchant: string, plan: PlanRecord) =>
+  ctx.store.list('subscriptions', merchant).filter((subscription) => subscription.plan === plan.id).length
+
+/** A plan as every answer shows it, with its subscription count (contract §2.5). */
+function planView(ctx: SandboxContext, merchant: string, plan: PlanRecord) {
+  const {id, name, reference, description, amount, currency, created_at} = plan
+  return {id, name, reference, description, amount, currency, subscription_count: subscriptionCount(ctx, merchant, plan), created_at}
+}
+
+export function createPlan({input, merchant}: MerchantRequest, ctx: SandboxContext): RouteResult {
+  const {name, amount, reference, description} = readFields(input, PLAN_INPUT)
+  const errors = [
+    isBlank(name) ? blankMessage('name') : undefined,
+    amount === undefined ? blankMessage('amount') : amountProblem(amount),
+    isBlank(reference) ? blankMessage('reference') : undefined,
+    !isBlank(reference) && ctx.store.isTaken('plans', merchant, reference) ? REFERENCE_TAKEN : undefined,
+    isBlank(description) ? blankMessage('description') : undefined,
+  ].filter((error) => error !== undefined)
+  if (errors.length > 0 || isBlank(name) || amount === undefined || isBlank(reference) || isBlank(description)) {
+    throw badRequest(errors, echo(PLAN_FIELDS, {name, amount, reference, description}))
+  }
+  const plan: PlanRecord = {
+    id: ctx.newId(merchant, 'PL'),
+    name,
+    reference,
+    description,
+    amount,
+    currency: DEFAULT_CURRENCY,
+    created_at: formatDateTime(ctx.clock.now()),
+  }
+  ctx.store.save('plans', merchant, plan)
+  return {status: 201, response: planView(ctx, merchant, plan)}
+}
+
+/** Oldest first, one page at a time. */
+export function listPlans({merchant, query}: MerchantRequest, ctx: SandboxContext): RouteResult {
+  const {records, fields} = pageOf(ctx.store.list('plans', merchant), query)
+  return {status: 200, response: records.map((plan) => planView(ctx, merchant, plan)), fields}
+}
+
+export function getPlan(request: MerchantRequest, ctx: SandboxContext): RouteResult {
+  const plan = ctx.store.get('plans', request.merchant, pathParam(request, 'key'), NOT_FOUND)
+  return {status: 200, response: planView(ctx, request.merchant, plan)}
+}
+
+/**
+ * Name and description change freely. Amount and reference, which the contract leaves out of the
+ * update, may change only while no subscription uses the plan. Any refusal is a 501 carrying the
+ * plan as it still is (contract §4, endpoint 9).
+ */
+export function updatePlan(request: MerchantRequest, ctx: SandboxContext): RouteResult {
+  const {merchant} = request
+  const plan = ctx.store.get('plans', merchant, pathParam(request, 'key'), NOT_FOUND)
+  const {name, amount, reference, description} = readFields(request.input, PLAN_INPUT)
+  const inUse = subscriptionCount(ctx, merchant, plan) > 0
+  const errors = [
+    name === undefined && description === undefined && amount === undefined && reference === undefined
+      ? 'Give name or description to update'
+      : undefined,
+    name !== undefined && isBlank(name) ? blankMessage('name') : undefined,
+    description !== undefined && isBlank(description) ? blankMessage('description') : undefined,
+    amount !== undefined && amount !== plan.amount && inUse ? 'Amount cannot be changed once the plan has subscriptions' : undefined,
+    amount === undefined ? undefined : amountProblem(amount),
+    reference !== undefined && reference !== plan.reference && inUse
+      ? 'Reference cannot be changed once the plan has subscriptions'
+      : undefined,
+    reference !== undefined && isBlank(reference) ? blankMessage('reference') : undefined,
+    reference !== undefined && reference !== plan.reference && ctx.store.isTaken('plans', merchant, reference) ? REFERENCE_TAKEN : undefined,
+  ].filter((error) => error !== undefined)
+  if (errors.length > 0) throw new SandboxError(501, errors, planView(ctx, merchant, plan))
+  const updated: PlanRecord = {
+    ...plan,
+    name: name ?? plan.name,
+    description: description ?? plan.description,
+    amount: amount ?? plan.amount,
+    reference: reference ?? plan.reference,
+  }
+  ctx.store.save('plans', merchant, updated)
+  return {status: 200, response: planView(ctx, merchant, updated)}
+}

@@ -1,0 +1,103 @@
+import {WEBHOOK_EVENTS, type WebhookEvent} from '../../api/schemas/recurring-rules.js'
+import {ABORTED, SUCCESSFUL, pendingStatus} from '../billing.js'
+import {chargeCard} from '../charges.js'
+import type {SandboxContext} from '../context.js'
+import {takesEvent} from '../delivery.js'
+import {badRequest} from '../errors.js'
+import {chargePayload, customerPayload, pendingPayload} from '../events.js'
+import type {MerchantRequest, RouteRequest, RouteResult} from '../http.js'
+import {LOWER_ALPHANUMERIC, TEST_MERCHANT, randomCode} from '../ids.js'
+import {readFields} from '../input.js'
+import {outcomeForCode} from '../outcomes.js'
+import type {SubscriptionRecord} from '../records.js'
+import {isHttpUrl} from '../web-hooks.js'
+import {createCustomer} from './customers.js'
+import {createPlan} from './plans.js'
+import {createSubscription} from './subscriptions.js'
+
+/** How each charge event's sample reads: its subscription status and the bank's answer. */
+const SAMPLE_CHARGES = {
+  'charge:successful': {lastStatus: SUCCESSFUL, responseCode: '00'},
+  'charge:retry': {lastStatus: pendingStatus(2), responseCode: '51'},
+  'charge:failed': {lastStatus: ABORTED, responseCode: '51'},
+} as const
+
+/**
+ * Delivers a sample of one of the six events, built from the merchant's own records (a plan,
+ * customer and subscription are created when it has none), to `webhook` only or to its hooks.
+ */
+export function trigger({input}: RouteRequest, ctx: SandboxContext): RouteResult {
+  const {event, webhook, merchant = TEST_MERCHANT} = readFields(input, {event: 'string', webhook: 'string', merchant: 'string'})
+  const known: readonly unknown[] = WEBHOOK_EVENTS
+  if (!known.includes(event)) throw badRequest([`Event must be one of ${WEBHOOK_EVENTS.join(', ')}`])
+  const name = event as WebhookEvent
+  if (!ctx.merchants.includes(merchant)) throw badRequest([`Merchant ${merchant} is not one of ${ctx.merchants.join(', ')}`])
+  if (webhook !== undefined && !isHttpUrl(webhook)) throw badRequest([`Webhook must be an http or https URL, not ${webhook}`])
+  const hooks = ctx.store.list('webhooks', merchant).filter((hook) => takesEvent(hook, name))
+  if (webhook === undefined && hooks.length === 0) {
+    throw badRequest([`Merchant ${merchant} has no web hook for ${name}: register one (POST /v1.0/web_hooks) or give webhook`])
+  }
+
+  const payload = samplePayload(ctx, merchant, name)
+  if (webhook === undefined) return {status: 200, response: {event: name, delivered_to: ctx.deliveries.publish(merchant, name, payload), payload}}
+  ctx.deliveries.enqueue({hook_id: null, address: webhook, username: null, password: null}, name, payload)
+  return {status: 200, response: {event: name, delivered_to: [webhook], payload}}
+}
+
+function samplePayload(ctx: SandboxContext, merchant: string, event: WebhookEvent): unknown[] {
+  const subscription = sampleSubscription(ctx, merchant)
+  const customer = ctx.store.get('customers', merchant, subscription.customer, 'Record not found')
+  if (event === 'card:expiring' || event === 'card:expired') return [customerPayload(customer)]
+  if (event === 'charge:pending') return [pendingPayload(subscription, customer)]
+  const {lastStatus, responseCode} = SAMPLE_CHARGES[event]
+  const plan = ctx.store.get('plans', merchant, subscription.plan, 'Record not found')
+  const card = ctx.store.get('cards', merchant, customer.card_token, 'Record not found')
+  // A real, fetchable purchase; the subscription itself is left as it is.
+  const purchase = chargeCard(ctx, merchant, {
+    card,
+    amount: plan.amount,
+    reference: `${subscription.reference}-sample-${randomCode(6, LOWER_ALPHANUMERIC)}`,
+    currency: plan.currency,
+    source: 'Recurring',
+    outcome: outcomeForCode(responseCode),
+  })
+  return [chargePayload({...subscription, last_status: lastStatus}, customer, purchase, ctx.mode)]
+}
+
+/** The merchant's first active subscription (or first of any), else a new one on sample records. */
+function sampleSubscription(ctx: SandboxContext, merchant: string): SubscriptionRecord {
+  const {store} = ctx
+  const billable = store
+    .list('subscriptions', merchant)
+    .filter((subscription) => store.find('customers', merchant, subscription.customer).found === 'own')
+  const existing = billable.find((subscription) => subscription.is_active) ?? billable[0]
+  if (existing) return existing
+
+  const suffix = randomCode(6, LOWER_ALPHANUMERIC)
+  const request = (input: Record<string, unknown>): MerchantRequest => ({input, merchant, params: {}, query: {}})
+  const plan =
+    store.list('plans', merchant)[0]?.id ??
+    idOf(createPlan(request({name: 'Sample plan', amount: 1000, reference: `sample-plan-${suffix}`, description: 'Made by gw sandbox trigger'}), ctx))
+  const [year] = ctx.clock.today().split('-')
+  const customer =
+    store.list('customers', merchant)[0]?.id ??
+    idOf(
+      createCustomer(
+        request({
+          first_name: 'Sam',
+          last_name: 'Sample',
+          reference: `sample-customer-${suffix}`,
+          email: 'sam.sample@example.com',
+          card: {card_number: '4242424242424242', expiry_date: `12/${Number(year) + 3}`, cvv: '123'},
+        }),
+        ctx,
+      ),
+    )
+  const created = createSubscription(
+    request({customer, plan, frequency: 'Monthly', start_date: ctx.clock.today(), reference: `sample-subscription-${suffix}`, is_active: true}),
+    ctx,
+  )
+  return created.response as SubscriptionRecord
+}
+
+const idOf = (result: RouteResult) => (result.response as {id: string}).id

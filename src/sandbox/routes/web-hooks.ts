@@ -1,0 +1,39 @@
+import {formatDateTime} from '../clock.js'
+import type {SandboxContext} from '../context.js'
+import {unprocessable} from '../errors.js'
+import {pathParam, type MerchantRequest, type RouteResult} from '../http.js'
+import {readFields} from '../input.js'
+import {WEB_HOOK_FIELDS, echo} from '../records.js'
+import {checkWebHook, webHookView} from '../web-hooks.js'
+
+const WEB_HOOK_INPUT = {
+  name: 'string',
+  address: 'string',
+  mode: 'string',
+  authentication_username: 'string',
+  authentication_password: 'string',
+} as const
+
+/** gateway-notes.md: 200 on creation, 422 for missing fields; the password is kept for deliveries and never shown. */
+export function createWebHook({input, merchant}: MerchantRequest, ctx: SandboxContext): RouteResult {
+  const fields = {...readFields(input, WEB_HOOK_INPUT), events: input.events}
+  const newHook = () => ({id: ctx.newId(merchant, 'WH'), created_at: formatDateTime(ctx.clock.now())})
+  const {errors, hook} = checkWebHook(fields, newHook)
+  if (!hook) {
+    const {authentication_password: _password, ...shown} = fields
+    throw unprocessable(errors, echo(WEB_HOOK_FIELDS, shown))
+  }
+  ctx.store.save('webhooks', merchant, hook)
+  return {status: 200, response: webHookView(hook)}
+}
+
+export function listWebHooks({merchant}: MerchantRequest, ctx: SandboxContext): RouteResult {
+  return {status: 200, response: ctx.store.list('webhooks', merchant).map(webHookView)}
+}
+
+export function deleteWebHook(request: MerchantRequest, ctx: SandboxContext): RouteResult {
+  const hook = ctx.store.get('webhooks', request.merchant, pathParam(request, 'key'), 'Record not found')
+  ctx.store.remove('webhooks', request.merchant, hook)
+  ctx.deliveries.forgetHook(hook.id)
+  return {status: 200, response: webHookView(hook)}
+}

@@ -1,0 +1,66 @@
+import {WEBHOOK_EVENTS} from '../api/schemas/recurring-rules.js'
+import type {Mode} from './context.js'
+import {blankMessage, isBlank} from './input.js'
+import type {WebHookRecord} from './records.js'
+
+interface WebHookInput {
+  name?: string
+  address?: string
+  events?: unknown
+  mode?: string
+  authentication_username?: string
+  authentication_password?: string
+}
+
+const MODES = ['Test', 'Live'] as const
+
+export const modeOfHooks = (mode: Mode): WebHookRecord['mode'] => (mode === 'live' ? 'Live' : 'Test')
+
+export function isHttpUrl(address: string): boolean {
+  try {
+    const {protocol} = new URL(address)
+    return protocol === 'http:' || protocol === 'https:'
+  } catch {
+    return false
+  }
+}
+
+/** `*`, or a list of the six event names. */
+function readEvents(events: unknown): WebHookRecord['events'] | undefined {
+  if (events === '*') return events
+  const known: readonly unknown[] = WEBHOOK_EVENTS
+  const isList = Array.isArray(events) && events.length > 0 && events.every((event) => known.includes(event))
+  return isList ? (events as string[]) : undefined
+}
+
+/** The messages of gateway-notes.md for missing fields, all at once; a new hook when there are none. */
+export function checkWebHook(
+  input: WebHookInput,
+  newHook: () => Pick<WebHookRecord, 'id' | 'created_at'>,
+): {errors: string[]; hook?: WebHookRecord} {
+  const {name, address, mode, authentication_username: username, authentication_password: password} = input
+  const events = readEvents(input.events)
+  const errors = [
+    isBlank(address) ? blankMessage('address') : undefined,
+    !isBlank(address) && !isHttpUrl(address.trim()) ? 'Address must be an http or https URL' : undefined,
+    events === undefined ? 'Events is not included in the list' : undefined,
+    !(MODES as readonly unknown[]).includes(mode) ? 'Mode is not included in the list' : undefined,
+  ].filter((error) => error !== undefined)
+  if (errors.length > 0 || isBlank(address) || events === undefined) return {errors}
+  const hook: WebHookRecord = {
+    ...newHook(),
+    name: name ?? null,
+    address: address.trim(),
+    events,
+    mode: mode as WebHookRecord['mode'],
+    authentication_username: isBlank(username) ? null : username,
+    authentication_password: isBlank(username) ? null : (password ?? ''),
+  }
+  return {errors, hook}
+}
+
+/** A hook as answers show it: never with its password. */
+export function webHookView(hook: WebHookRecord): Omit<WebHookRecord, 'authentication_password'> {
+  const {authentication_password: _password, ...view} = hook
+  return view
+}

@@ -1,0 +1,147 @@
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {ref, type Sandbox, startSandbox} from './helpers.js'
+import {createPlan, type PlanRecord} from './recurring-helpers.js'
+
+let sandbox: Sandbox
+beforeAll(async () => {
+  // LISTER keeps a plan list of its own, so counts do not depend on the other tests.
+  sandbox = await startSandbox(['--merchant', 'ACME:s3cret', '--merchant', 'LISTER:pw'])
+})
+afterAll(async () => {
+  await sandbox?.stop()
+})
+
+const asAcme = {env: {GW_USERNAME: 'ACME', GW_TOKEN: 's3cret'}}
+const asLister = {env: {GW_USERNAME: 'LISTER', GW_TOKEN: 'pw'}}
+
+describe('gw plan create', () => {
+  it('creates a plan: HTTP 201 and the record', async () => {
+    const reference = ref('plan')
+    const result = await sandbox.gw(['plan', 'create', '--name', 'Gold monthly', '--amount', '2500', '--reference', reference, '--description', 'Gold membership', '--json', '--verbose'])
+    expect(result.code).toBe(0)
+    expect(result.stderr).toMatch(/< 201 POST http:\/\/[^ ]+\/v1\.0\/plans /)
+    expect(result.json).toMatchObject({name: 'Gold monthly', amount: 2500, reference, description: 'Gold membership'})
+    expect((result.json as PlanRecord).id).toMatch(/^071-PL-[A-Z0-9]{8}$/)
+  })
+
+  it('shows the plan as a table with money on a plain stdout', async () => {
+    const result = await sandbox.gw(['plan', 'create', '--name', 'Silver', '--amount', '1250', '--reference', ref('plan'), '--description', 'Silver tier'])
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain('12.50 AUD')
+    expect(result.stdout).toContain('Silver tier')
+  })
+
+  it('exits 7 for a reference already taken', async () => {
+    const plan = await createPlan(sandbox)
+    const result = await sandbox.gw(['plan', 'create', '--name', 'Again', '--amount', '100', '--reference', plan.reference, '--description', 'Same reference'])
+    expect(result.code).toBe(7)
+    expect(result.stderr).toContain("Error: Reference has already been taken (HTTP 400")
+  })
+
+  it.each([
+    ['description', ['--name', 'No description', '--description', ''], "Description can't be blank"],
+    ['name', ['--name', ' ', '--description', 'No name'], "Name can't be blank"],
+    ['reference', ['--name', 'No reference', '--description', 'x', '--reference', ''], "Reference can't be blank"],
+  ])("exits 7 with the gateway's message for a blank %s", async (_, args, message) => {
+    const reference = args.includes('--reference') ? [] : ['--reference', ref('plan')]
+    const result = await sandbox.gw(['plan', 'create', '--amount', '100', ...reference, ...args, '--json'])
+    expect(result.code).toBe(7)
+    expect(result.stderr).toContain(`Error: ${message} (HTTP 400`)
+    expect(result.stderr).toContain('"kind":"rejected"')
+  })
+
+  it('refuses a bad amount before sending anything (exit 2)', async () => {
+    const result = await sandbox.gw(['plan', 'create', '--name', 'x', '--amount', '10.50', '--reference', ref('plan'), '--description', 'x'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('Error: --amount must be a positive whole number')
+  })
+})
+
+describe('gw plan get', () => {
+  it('finds a plan by id and by reference, and exits 5 for an unknown one', async () => {
+    const plan = await createPlan(sandbox)
+    expect((await sandbox.gw(['plan', 'get', plan.id, '--json'])).json).toMatchObject({id: plan.id, reference: plan.reference, amount: plan.amount})
+    expect((await sandbox.gw(['plan', 'get', plan.reference, '--json'])).json).toMatchObject({id: plan.id})
+    const missing = await sandbox.gw(['plan', 'get', '071-PL-ZZZZZZZZ'])
+    expect(missing.code).toBe(5)
+    expect(missing.stderr).toContain('Error: Record not found (HTTP 404')
+  })
+})
+
+describe('gw plan update', () => {
+  it('changes name and description and answers with currency and subscription_count', async () => {
+    const plan = await createPlan(sandbox)
+    const result = await sandbox.gw(['plan', 'update', plan.id, '--name', 'Platinum', '--description', 'Now platinum', '--json'])
+    expect(result.code).toBe(0)
+    expect(result.json).toMatchObject({id: plan.id, name: 'Platinum', description: 'Now platinum', amount: plan.amount, reference: plan.reference, currency: 'AUD', subscription_count: 0})
+  })
+
+  it('exits 7 on the 501 for a blank name, and the plan stays as it was', async () => {
+    const plan = await createPlan(sandbox, {name: 'Unchanged'})
+    const result = await sandbox.gw(['plan', 'update', plan.id, '--name', '', '--description', 'would change'])
+    expect(result.code).toBe(7)
+    expect(result.stderr).toContain("Error: Name can't be blank (HTTP 501")
+    expect((await sandbox.gw(['plan', 'get', plan.id, '--json'])).json).toMatchObject({name: 'Unchanged', description: 'Unchanged plan'})
+  })
+
+  it('exits 2 when nothing would change, and 5 for an unknown plan', async () => {
+    const nothing = await sandbox.gw(['plan', 'update', '071-PL-ZZZZZZZZ'])
+    expect(nothing.code).toBe(2)
+    expect(nothing.stderr).toContain('At least one of the following must be provided: --description, --name')
+    const missing = await sandbox.gw(['plan', 'update', '071-PL-ZZZZZZZZ', '--name', 'x'])
+    expect(missing.code).toBe(5)
+    expect(missing.stderr).toContain('Error: Record not found (HTTP 404')
+  })
+})
+
+describe('gw plan list', () => {
+  const references: string[] = []
+  beforeAll(async () => {
+    for (let i = 0; i < 11; i++) references.push((await createPlan(sandbox, {reference: `list-${String(i).padStart(2, '0')}-${ref('p')}`, name: `Plan ${i}`}, asLister)).reference)
+  })
+
+  it('follows every page with --all, three a page, as a JSON array', async () => {
+    const result = await sandbox.gw(['plan', 'list', '--all', '--limit', '3', '--json', '--verbose'], asLister)
+    expect(result.code).toBe(0)
+    const plans = result.json as PlanRecord[]
+    expect(plans.map((plan) => plan.reference)).toEqual(references)
+    // 11 plans, three a page: four requests.
+    expect(result.stderr.match(/< 200 GET [^ ]+\/v1\.0\/plans\.json/g)).toHaveLength(4)
+  })
+
+  it('shows one page: the gateway default without flags, or the page asked for', async () => {
+    const first = await sandbox.gw(['plan', 'list', '--json'], asLister)
+    expect(first.code).toBe(0)
+    expect((first.json as PlanRecord[]).map((plan) => plan.reference)).toEqual(references.slice(0, 10))
+    const second = await sandbox.gw(['plan', 'list', '--page', '2', '--limit', '3', '--json'], asLister)
+    expect((second.json as PlanRecord[]).map((plan) => plan.reference)).toEqual(references.slice(3, 6))
+    const beyond = await sandbox.gw(['plan', 'list', '--page', '9', '--limit', '3', '--json'], asLister)
+    expect(beyond.json).toEqual([])
+  })
+
+  it('prints a table with a row per plan without --json', async () => {
+    const result = await sandbox.gw(['plan', 'list', '--all'], asLister)
+    expect(result.code).toBe(0)
+    for (const reference of references) expect(result.stdout).toContain(reference)
+    expect(result.stdout).toContain('10.00 AUD')
+  })
+
+  it('refuses --all with --page, and a --limit of 0 (exit 2)', async () => {
+    expect((await sandbox.gw(['plan', 'list', '--all', '--page', '2'], asLister)).code).toBe(2)
+    expect((await sandbox.gw(['plan', 'list', '--limit', '0'], asLister)).code).toBe(2)
+  })
+})
+
+describe('plans of another merchant', () => {
+  it('are invisible: not in its list, forbidden by id (exit 6), not found by reference (exit 5)', async () => {
+    const plan = await createPlan(sandbox)
+    const byId = await sandbox.gw(['plan', 'get', plan.id], asAcme)
+    expect(byId.code).toBe(6)
+    expect(byId.stderr).toContain('Error: You do not have permissions to access this record (HTTP 403')
+    expect((await sandbox.gw(['plan', 'get', plan.reference], asAcme)).code).toBe(5)
+    expect((await sandbox.gw(['plan', 'update', plan.id, '--name', 'stolen'], asAcme)).code).toBe(6)
+    expect((await sandbox.gw(['plan', 'get', plan.id, '--json'])).json).toMatchObject({name: plan.name})
+    const list = (await sandbox.gw(['plan', 'list', '--all', '--json'], asAcme)).json as PlanRecord[]
+    expect(list.map((p) => p.id)).not.toContain(plan.id)
+  })
+})

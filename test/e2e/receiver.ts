@@ -1,0 +1,56 @@
+import {createServer, type IncomingHttpHeaders, type Server} from 'node:http'
+import type {AddressInfo} from 'node:net'
+
+export interface Delivery {
+  event: string
+  payload: Record<string, unknown>[]
+  headers: IncomingHttpHeaders
+}
+
+/** A web hook receiver for a test: records every delivery it acknowledges, in arrival order. */
+export interface Receiver {
+  url: string
+  port: number
+  deliveries: Delivery[]
+  /** Resolves once `count` deliveries arrived; fails with what did arrive after timeoutMs. */
+  waitFor(count: number, timeoutMs?: number): Promise<Delivery[]>
+  close(): Promise<void>
+}
+
+export async function startReceiver(port = 0): Promise<Receiver> {
+  const deliveries: Delivery[] = []
+  const server: Server = createServer((req, res) => {
+    let body = ''
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()))
+    req.on('end', () => {
+      const parsed = JSON.parse(body) as {event: string; payload: Record<string, unknown>[]}
+      deliveries.push({event: parsed.event, payload: parsed.payload, headers: req.headers})
+      res.writeHead(200, {'content-type': 'application/json'}).end('{}')
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
+  const bound = (server.address() as AddressInfo).port
+  return {
+    url: `http://127.0.0.1:${bound}/hooks`,
+    port: bound,
+    deliveries,
+    async waitFor(count, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs
+      while (deliveries.length < count) {
+        if (Date.now() > deadline) throw new Error(`expected ${count} deliveries, got ${deliveries.length}: ${deliveries.map((d) => d.event).join(', ')}`)
+        await new Promise((resolve) => setTimeout(resolve, 25))
+      }
+      return deliveries
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
+
+/** A port nothing listens on (for now): bound, then released. */
+export async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const {port} = server.address() as AddressInfo
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return port
+}

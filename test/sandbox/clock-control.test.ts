@@ -1,0 +1,136 @@
+import {describe, expect, it} from 'vitest'
+import {formatDateTime, type Clock} from '../../src/sandbox/clock.js'
+import {NOW, call, sandbox} from './helpers.js'
+import {receiver} from './receiver.js'
+import {TODAY, advance, registerHook, subscribed} from './recurring-helpers.js'
+
+describe('GET /_sandbox/clock', () => {
+  it('starts at the real date, needs no credentials', async () => {
+    const gateway = await sandbox()
+    const answer = await call(gateway, 'GET', '/_sandbox/clock', {auth: null})
+    expect(answer.status).toBe(200)
+    expect(answer.body).toStrictEqual({successful: true, response: {today: TODAY}, errors: [], test: true})
+  })
+})
+
+describe('POST /_sandbox/clock/advance', () => {
+  it('moves by days or to a date; new records carry the virtual date with the real time of day', async () => {
+    const gateway = await sandbox()
+    expect((await advance(gateway, {days: 3})).body).toStrictEqual({
+      successful: true,
+      response: {from: TODAY, today: '2026-11-25', days: 3, events: 0},
+      errors: [],
+      test: true,
+    })
+    expect((await advance(gateway, {to: '2027-03-01'})).body.response).toStrictEqual({from: '2026-11-25', today: '2027-03-01', days: 96, events: 0})
+    expect((await advance(gateway, {to: '2027-03-01'})).body.response).toMatchObject({days: 0})
+
+    const info = await call(gateway, 'GET', '/_sandbox/info', {auth: null})
+    const later = new Date(NOW)
+    later.setDate(later.getDate() + 99)
+    expect(info.body.response.clock).toBe(formatDateTime(later))
+  })
+
+  it.each([
+    [{}, 'Give exactly one of days and to'],
+    [{days: 1, to: '2027-01-01'}, 'Give exactly one of days and to'],
+    [{days: 0}, 'Days must be 1 or more'],
+    [{days: -2}, 'Days must be 1 or more'],
+    [{days: 1.5}, 'Days must be an integer'],
+    [{to: '01/01/2027'}, 'To must be a date as YYYY-MM-DD, not 01/01/2027'],
+    [{to: '2027-02-29'}, 'To must be a date as YYYY-MM-DD, not 2027-02-29'],
+    [{to: '2026-11-21'}, 'To 2026-11-21 is in the past: today is 2026-11-22 and the clock only moves forward'],
+    [{days: 3661}, 'The clock moves at most 3660 days at a time'],
+  ])('refuses %o with 400', async (body, message) => {
+    const gateway = await sandbox()
+    const answer = await advance(gateway, body)
+    expect(answer.status).toBe(400)
+    expect(answer.body).toStrictEqual({successful: false, response: null, errors: [message], test: true})
+  })
+
+  it('catches up with the real date: days that passed while the sandbox ran are run too', async () => {
+    let real = new Date(NOW)
+    const movingClock: Clock = {now: () => real}
+    const gateway = await sandbox({clock: movingClock})
+    await subscribed(gateway)
+    real = new Date(NOW.getTime() + 2 * 86_400_000)
+    expect((await call(gateway, 'GET', '/_sandbox/clock', {auth: null})).body.response).toStrictEqual({today: '2026-11-24'})
+    expect((await call(gateway, 'GET', '/v1.0/subscriptions/jo-gold')).body.response.next_billing_date).toBe('2026-11-24')
+  })
+})
+
+describe('POST /_sandbox/trigger', () => {
+  it.each(['charge:pending', 'charge:successful', 'charge:retry', 'charge:failed', 'card:expiring', 'card:expired'])(
+    'delivers a sample %s built from new sample records to the given address only',
+    async (event) => {
+      const gateway = await sandbox({webhookBackoffMs: 50})
+      const given = await receiver()
+      const registered = await receiver()
+      await registerHook(gateway, registered.url)
+      const answer = await call(gateway, 'POST', '/_sandbox/trigger', {body: {event, webhook: given.url}, auth: null})
+      expect(answer.status).toBe(200)
+      expect(answer.body.response).toStrictEqual({event, delivered_to: [given.url], payload: expect.any(Array)})
+      const [delivery] = await given.received(1)
+      expect(delivery?.event).toBe(event)
+      expect(delivery?.payload).toStrictEqual(answer.body.response.payload)
+      expect(delivery?.headers['x-service-mode']).toBe('Sandbox')
+
+      const customer = {email: 'sam.sample@example.com', first_name: 'Sam', last_name: 'Sample', reference: expect.stringMatching(/^sample-customer-/), id: expect.stringMatching(/^071-C-/)}
+      const subscription = {id: expect.stringMatching(/^071-S-/), frequency: 'Monthly', start_date: TODAY, end_date: null, reference: expect.stringMatching(/^sample-subscription-/), customer}
+      const [element] = answer.body.response.payload
+      if (event.startsWith('card:')) expect(element).toStrictEqual(customer)
+      else if (event === 'charge:pending') expect(element).toStrictEqual(subscription)
+      else {
+        const approved = event === 'charge:successful'
+        const lastStatus = {'charge:successful': 'Successful', 'charge:retry': 'Failed (2), Pending', 'charge:failed': 'Failed (3), Aborted'}[event]
+        expect(element.subscription).toStrictEqual({...subscription, last_status: lastStatus})
+        expect(element.response).toMatchObject({successful: true, errors: [], test: true, response: {successful: approved, source: 'Recurring', amount: 1000}})
+        const purchase = await call(gateway, 'GET', `/v1.0/purchases/${element.response.response.id}`)
+        expect(purchase.body.response).toStrictEqual(element.response.response)
+      }
+      expect((await call(gateway, 'GET', '/v1.0/plans.json')).body.total_records).toBe(1)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(registered.deliveries).toStrictEqual([])
+    },
+  )
+
+  it('uses the merchant own records and delivers to all its hooks that take the event', async () => {
+    const gateway = await sandbox({webhookBackoffMs: 50})
+    const first = await receiver()
+    const second = await receiver()
+    const cardsOnly = await receiver()
+    await registerHook(gateway, first.url)
+    await registerHook(gateway, second.url)
+    await registerHook(gateway, cardsOnly.url, {events: ['card:expired']})
+    const {subscription} = await subscribed(gateway)
+    const answer = await call(gateway, 'POST', '/_sandbox/trigger', {body: {event: 'charge:pending'}, auth: null})
+    expect(answer.body.response.delivered_to).toStrictEqual([first.url, second.url])
+    expect(answer.body.response.payload[0]).toMatchObject({id: subscription.body.response.id, reference: 'jo-gold'})
+    await first.received(1)
+    await second.received(1)
+    expect((await call(gateway, 'GET', '/v1.0/subscriptions/jo-gold')).body.response.last_status).toBe('Scheduled')
+  })
+
+  it.each([
+    [{event: 'charge:refunded'}, 'Event must be one of charge:pending, charge:successful, charge:retry, charge:failed, card:expiring, card:expired'],
+    [{}, 'Event must be one of charge:pending, charge:successful, charge:retry, charge:failed, card:expiring, card:expired'],
+    [{event: 'card:expired'}, 'Merchant TEST has no web hook for card:expired: register one (POST /v1.0/web_hooks) or give webhook'],
+    [{event: 'card:expired', webhook: 'not a url'}, 'Webhook must be an http or https URL, not not a url'],
+    [{event: 'card:expired', merchant: 'NOBODY', webhook: 'http://127.0.0.1:1/'}, 'Merchant NOBODY is not one of TEST, ACME'],
+  ])('refuses %o with 400', async (body, message) => {
+    const gateway = await sandbox()
+    const answer = await call(gateway, 'POST', '/_sandbox/trigger', {body, auth: null})
+    expect(answer.status).toBe(400)
+    expect(answer.body.errors).toStrictEqual([message])
+    expect((await call(gateway, 'GET', '/v1.0/plans.json')).body.total_records).toBe(0)
+  })
+
+  it('samples another merchant records with merchant', async () => {
+    const gateway = await sandbox()
+    const hooks = await receiver()
+    const answer = await call(gateway, 'POST', '/_sandbox/trigger', {body: {event: 'card:expiring', merchant: 'ACME', webhook: hooks.url}, auth: null})
+    expect(answer.status).toBe(200)
+    expect(answer.body.response.payload[0].id).toMatch(/^\d{3}-C-/)
+    expect(answer.body.response.payload[0].id).not.toMatch(/^071-/)
+  })
+})
