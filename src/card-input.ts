@@ -30,7 +30,7 @@ const STDIN_SHAPE = '{"card_holder":"Jane Citizen","card_number":"42424242424242
  */
 export async function readCard(
   flags: CardFlags,
-  context: {live: boolean; io: Io; prompter: () => Promise<Prompter>; commandId: string},
+  context: {live: boolean; io: Io; prompter: () => Promise<Prompter>; commandId: string; holderOptional?: boolean},
 ): Promise<CardDetails | undefined> {
   if (flags.card === '-') return cardFromJson(await context.io.readStdin())
   const inArgv = [flags['card-number'] !== undefined && '--card-number', flags.cvv !== undefined && '--cvv'].filter(Boolean)
@@ -42,8 +42,8 @@ export async function readCard(
   }
   if (flags['card-token'] !== undefined) return undefined
   if (flags['card-number'] !== undefined) {
-    if (!flags['card-holder'] || !flags['card-expiry']) throw new UsageError('--card-number needs --card-holder and --card-expiry')
-    return {card_holder: flags['card-holder'], card_number: flags['card-number'], card_expiry: flags['card-expiry'], ...(flags.cvv ? {cvv: flags.cvv} : {})}
+    if ((!flags['card-holder'] && !context.holderOptional) || !flags['card-expiry']) throw new UsageError('--card-number needs --card-holder and --card-expiry')
+    return {card_holder: flags['card-holder'] ?? '', card_number: flags['card-number'], card_expiry: flags['card-expiry'], ...(flags.cvv ? {cvv: flags.cvv} : {})}
   }
   if (!context.io.canPrompt()) return undefined
   const prompter = await context.prompter()

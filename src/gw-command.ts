@@ -121,10 +121,10 @@ export abstract class GwCommand extends Command {
   }
 
   /** A card given in full: from stdin (--card -), the flags, or asked for; on a live profile never from argv. */
-  protected async card(flags: CardFlags): Promise<CardDetails | undefined> {
+  protected async card(flags: CardFlags, {holderOptional = false} = {}): Promise<CardDetails | undefined> {
     const target = await this.target()
     const {readCard} = await import('./card-input.js')
-    return readCard(flags, {live: target.environment === 'live', io: this.io, prompter: () => this.prompter(), commandId: this.commandName})
+    return readCard(flags, {live: target.environment === 'live', io: this.io, prompter: () => this.prompter(), commandId: this.commandName, holderOptional})
   }
 
   /** The API client for the profile in force, built on first use; a live profile confirms first. */

@@ -1,5 +1,7 @@
 import type {CustomerCreate as CustomerBody, CustomerCard, CustomerUpdate as CustomerChanges} from '../../api/schemas/customer.js'
 import {customerColumns} from '../../api/schemas/columns.js'
+import type {CardDetails} from '../../card-input.js'
+import {UsageError} from '../../errors.js'
 import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
 
@@ -49,6 +51,11 @@ export function customerBody(flags: CustomerFlagValues & Required<Pick<CustomerF
   return {...changes, first_name: flags['first-name'], last_name: flags['last-name'], reference: flags.reference, email: flags.email, card: changes.card!}
 }
 
+/** A card read by GwCommand.card (flags, stdin JSON or a prompt) as the flags it stands for. */
+export function cardFlags(card: CardDetails): {'card-holder': string; 'card-number': string; 'card-expiry': string; cvv?: string} {
+  return {'card-holder': card.card_holder, 'card-number': card.card_number, 'card-expiry': card.card_expiry, cvv: card.cvv}
+}
+
 /** The card holder defaults to the customer's name, which is what the gateway assumes too. */
 function card(flags: CustomerFlagValues, name: string): CustomerCard {
   const holder = flags['card-holder'] ?? (name === '' ? undefined : name)
@@ -63,7 +70,8 @@ function card(flags: CustomerFlagValues, name: string): CustomerCard {
 export default class CustomerCreate extends GwCommand {
   static override summary = 'Create a customer with a stored card, to subscribe to plans'
   static override description = `The gateway stores the card (checked as for a purchase) and answers with the customer, its card token and address.
-The card holder defaults to the customer's name. The CVV is sent once and never stored.`
+The card holder defaults to the customer's name. The CVV is sent once and never stored.
+On a live profile the card number and CVV are never taken from the command line: give them on a terminal when asked, or as JSON on stdin with --card -.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --first-name Jane --last-name Citizen --reference cust-42 --email jane@example.com --card-number 4242424242424242 --card-expiry 12/2030 --cvv 123',
@@ -76,9 +84,10 @@ The card holder defaults to the customer's name. The CVV is sent once and never 
     reference: gwFlags.text({description: 'your reference for the customer, unique; used to look it up', required: true}),
     email: gwFlags.email({description: "customer's email address, for receipts", required: true}),
     'card-holder': gwFlags.cardHolder({description: "name on the card, when not the customer's name"}),
-    'card-number': gwFlags.cardNumber({required: true}),
-    'card-expiry': gwFlags.cardExpiry({required: true}),
-    cvv: gwFlags.cvv({required: true}),
+    'card-number': gwFlags.cardNumber(),
+    'card-expiry': gwFlags.cardExpiry(),
+    cvv: gwFlags.cvv(),
+    card: gwFlags.card(),
     ...customerExtraFlags,
   }
 
@@ -87,8 +96,10 @@ The card holder defaults to the customer's name. The CVV is sent once and never 
 
   async run() {
     const {flags} = await this.parse(CustomerCreate)
+    const card = await this.card({...flags, 'card-holder': flags['card-holder'] ?? `${flags['first-name']} ${flags['last-name']}`})
+    if (!card?.cvv) throw new UsageError('give the card: --card-number, --card-expiry and --cvv, or --card - with the card as JSON on stdin', 'The gateway needs the CVV to store a customer\'s card.')
     const client = await this.client()
-    return client.customers.create(customerBody(flags))
+    return client.customers.create(customerBody({...flags, ...cardFlags(card), cvv: card.cvv}))
   }
 }
 
