@@ -72,6 +72,33 @@ describe('a live profile', () => {
     expect(await armed()).toBe(2)
   })
 
+  it('keeps card data out of argv for customers too, and takes their card from stdin', async () => {
+    const customer = ['customer', 'create', '--first-name', 'Jane', '--last-name', 'Citizen', '--reference', ref('cust'), '--email', 'jane@example.com']
+    const refused = await runGw([...customer, '--card-number', CARDS.visa, '--card-expiry', '12/2030', '--cvv', '123'], {env: live})
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain('--card-number and --cvv cannot be given on the command line with a live profile')
+    const created = await runGw([...customer, '--card', '-', '--json'], {env: live, stdin: cardJson})
+    expect(created.code, created.stderr).toBe(0)
+    expect(created.json).toMatchObject({first_name: 'Jane'})
+    const update = await runGw(['customer', 'update', (created.json as {id: string}).id, '--cvv', '123', '--card-number', CARDS.mastercard, '--card-expiry', '05/2031'], {env: live})
+    expect(update.code).toBe(2)
+    expect(update.stderr).toContain('cannot be given on the command line with a live profile')
+  })
+
+  it('needs --yes to delete a customer or change a subscription without a terminal', async () => {
+    const created = await runGw(['customer', 'create', '--first-name', 'Jane', '--last-name', 'Citizen', '--reference', ref('cust'), '--email', 'jane@example.com', '--card', '-', '--json'], {env: live, stdin: cardJson})
+    const id = (created.json as {id: string}).id
+    for (const args of [['customer', 'delete', id], ['subscription', 'update', '071-S-ZZZZZZZZ', '--inactive']]) {
+      const result = await runGw(args, {env: live})
+      expect(result.code, args.join(' ')).toBe(2)
+      expect(result.stderr).toContain(`Error: gw ${args[0]} ${args[1]} on a live profile must be confirmed, and there is no terminal to ask on: nothing was sent`)
+    }
+    expect((await runGw(['customer', 'get', id], {env: live})).code).toBe(0)
+    const deleted = await runGw(['customer', 'delete', id, '--yes', '--json'], {env: live})
+    expect(deleted.code, deleted.stderr).toBe(0)
+    expect(deleted.json).toMatchObject({id})
+  })
+
   it('a sandbox profile asks for no confirmation and takes card flags as before', async () => {
     const result = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref(), ...cardArgs(), '--json'])
     expect(result.code, result.stderr).toBe(0)
@@ -93,6 +120,9 @@ describe('a read-only profile', () => {
       ['refund', 'create', '--transaction-id', purchaseId, '--amount', '100', '--reference', ref(), '--yes'],
       ['card', 'tokenize', '--card', '-'],
       ['card', 'update', 'tok_any', '--alias', 'x'],
+      ['plan', 'create', '--name', 'Gold', '--amount', '1000', '--reference', ref('plan'), '--description', 'Gold'],
+      ['customer', 'delete', '071-C-ZZZZZZZZ', '--yes'],
+      ['subscription', 'update', '071-S-ZZZZZZZZ', '--active', '--yes'],
     ]
     for (const args of writes) {
       const result = await runGw(args, {env: home, stdin: cardJson})
