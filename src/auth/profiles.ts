@@ -27,7 +27,7 @@ export function profileRecord(name: string, profile: Profile, activeName: string
 }
 
 /** Every profile, and the environment's credentials as one more row when GW_USERNAME/GW_TOKEN are set. */
-export async function listProfiles(configDir: string, env: NodeJS.ProcessEnv): Promise<ProfileRecord[]> {
+export async function listProfiles(configDir: string, env: NodeJS.ProcessEnv = process.env): Promise<ProfileRecord[]> {
   const config = await loadConfig(configDir)
   const rows = Object.entries(config.profiles).map(([name, profile]) => profileRecord(name, profile, config.activeProfile))
   if (env.GW_USERNAME && env.GW_TOKEN) {

@@ -12,6 +12,6 @@ export default class ProfileList extends GwCommand {
   async run() {
     await this.parse(ProfileList)
     const {listProfiles} = await import('../../auth/profiles.js')
-    return listProfiles(this.config.configDir, process.env)
+    return listProfiles(this.config.configDir)
   }
 }
