@@ -19,7 +19,7 @@ export interface CardFlags {
   cvv?: string
 }
 
-const STDIN_SHAPE = '{"card_holder":"Jane Citizen","card_number":"4242424242424242","card_expiry":"12/2030","cvv":"123"}'
+const STDIN_SHAPE = '{"card_holder":"NAME","card_number":"NUMBER","card_expiry":"MM/YYYY","cvv":"CVV"}'
 
 /**
  * The card for a command that takes one in full: from stdin as JSON (`--card -`), from the flags,
@@ -37,7 +37,7 @@ export async function readCard(
   if (context.live && inArgv.length > 0) {
     throw new UsageError(
       `${inArgv.join(' and ')} cannot be given on the command line with a live profile: arguments stay in shell history and show in ps`,
-      `Leave ${inArgv.length > 1 ? 'them' : 'it'} out and gw asks on a terminal, masked; or pipe the card in as JSON: echo '${STDIN_SHAPE}' | gw ${context.commandId} ... --card -`,
+      `Leave ${inArgv.length > 1 ? 'them' : 'it'} out and gw asks on a terminal, masked; or give the card as JSON on stdin, from a file or another program (not echo, which is history too): gw ${context.commandId} ... --card - < card.json, shaped ${STDIN_SHAPE}`,
     )
   }
   if (flags['card-token'] !== undefined) return undefined
@@ -61,7 +61,7 @@ export function cardFromJson(text: string): CardDetails {
   try {
     parsed = JSON.parse(text)
   } catch {
-    throw new UsageError('--card - expects the card as one JSON object on stdin, and what came is not JSON', `For example: echo '${STDIN_SHAPE}' | gw ... --card -`)
+    throw new UsageError('--card - expects the card as one JSON object on stdin, and what came is not JSON', `Shape: ${STDIN_SHAPE}`)
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError('--card - expects a JSON object on stdin', `Shape: ${STDIN_SHAPE}`)
   const fields = parsed as Record<string, unknown>

@@ -36,7 +36,7 @@ describe('a live profile', () => {
     expect(result.code).toBe(2)
     expect(result.stderr).toBe(
       'Error: --card-number and --cvv cannot be given on the command line with a live profile: arguments stay in shell history and show in ps\n' +
-        `Hint: Leave them out and gw asks on a terminal, masked; or pipe the card in as JSON: echo '${'{"card_holder":"Jane Citizen","card_number":"4242424242424242","card_expiry":"12/2030","cvv":"123"}'}' | gw purchase create ... --card -\n`,
+        'Hint: Leave them out and gw asks on a terminal, masked; or give the card as JSON on stdin, from a file or another program (not echo, which is history too): gw purchase create ... --card - < card.json, shaped {"card_holder":"NAME","card_number":"NUMBER","card_expiry":"MM/YYYY","cvv":"CVV"}\n',
     )
     const tokenize = await runGw(['card', 'tokenize', ...cardArgs()], {env: live})
     expect(tokenize.code).toBe(2)

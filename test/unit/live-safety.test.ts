@@ -79,7 +79,7 @@ describe('readCard', () => {
     await expect(readCard({'card-holder': 'J', 'card-number': '4242424242424242', 'card-expiry': '12/2030', cvv: '123'}, context(true))).rejects.toMatchObject({
       exitCode: 2,
       message: '--card-number and --cvv cannot be given on the command line with a live profile: arguments stay in shell history and show in ps',
-      hint: expect.stringContaining('| gw purchase create ... --card -'),
+      hint: expect.stringContaining('gw purchase create ... --card - < card.json'),
     })
     await expect(readCard({'card-token': 'tok', cvv: '123'}, context(true))).rejects.toMatchObject({exitCode: 2, message: expect.stringMatching(/^--cvv cannot be given/)})
   })
