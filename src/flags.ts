@@ -44,7 +44,7 @@ export const currency = Flags.custom<string>({
 export const card = Flags.custom<string>({
   description: 'read the card as JSON from stdin (-): {"card_holder","card_number","card_expiry","cvv"}; keeps the number and CVV out of argv',
   options: ['-'],
-  exclusive: ['card-number', 'card-holder', 'card-expiry', 'cvv', 'card-token'],
+  exclusive: ['card-number', 'card-holder', 'card-expiry', 'cvv'],
 })
 
 export const frequency = Flags.custom<Frequency>({
@@ -69,3 +69,12 @@ export const email = Flags.custom<string>({
 export const text = Flags.custom<string>({
   parse: async (input) => input.trim(),
 })
+
+/** A card given in full, as flags or as JSON on stdin (--card -); GwCommand.card reads them. */
+export const cardDetails = {
+  'card-holder': cardHolder(),
+  'card-number': cardNumber(),
+  'card-expiry': cardExpiry(),
+  cvv: cvv(),
+  card: card(),
+}

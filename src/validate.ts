@@ -72,3 +72,11 @@ export function email(flag: string, input: string): string {
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) throw new UsageError(`--${flag} must be an email address, got "${input}"`, `For example --${flag} jane@example.com.`)
   return value
 }
+
+/** USER:SECRET as --merchant and --auth take it; undefined unless both parts are there. The secret is kept exactly as typed. */
+export function credentialPair(input: string): {username: string; secret: string} | undefined {
+  const separator = input.indexOf(':')
+  const username = input.slice(0, separator).trim()
+  const secret = input.slice(separator + 1)
+  return separator < 0 || username === '' || secret === '' ? undefined : {username, secret}
+}

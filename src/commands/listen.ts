@@ -1,6 +1,7 @@
 import {Flags} from '@oclif/core'
 import {AuthError, UsageError} from '../errors.js'
 import {GwCommand} from '../gw-command.js'
+import {credentialPair} from '../validate.js'
 import * as webhookFlags from '../webhooks/flags.js'
 
 export default class Listen extends GwCommand {
@@ -71,7 +72,8 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the --registe
 }
 
 function parseAuth(input: string): {username: string; password: string} {
-  const separator = input.indexOf(':')
-  if (separator <= 0 || separator === input.length - 1) throw new UsageError('--auth must be USER:PASS', 'For example --auth hooks:s3cret, or --auth - to read it from stdin.')
-  return {username: input.slice(0, separator), password: input.slice(separator + 1)}
+  const pair = credentialPair(input)
+  // Not echoed: what was typed may be the password.
+  if (!pair) throw new UsageError('--auth must be USER:PASS', 'For example --auth hooks:s3cret, or --auth - to read it from stdin.')
+  return {username: pair.username, password: pair.secret}
 }

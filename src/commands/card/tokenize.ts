@@ -14,11 +14,7 @@ export default class CardTokenize extends GwCommand {
   ]
 
   static override flags = {
-    'card-holder': gwFlags.cardHolder(),
-    'card-number': gwFlags.cardNumber(),
-    'card-expiry': gwFlags.cardExpiry(),
-    cvv: gwFlags.cvv(),
-    card: gwFlags.card(),
+    ...gwFlags.cardDetails,
   }
 
   static override writes = true

@@ -83,11 +83,8 @@ On a live profile the card number and CVV are never taken from the command line:
     'last-name': gwFlags.text({description: "customer's last name", required: true}),
     reference: gwFlags.text({description: 'your reference for the customer, unique; used to look it up', required: true}),
     email: gwFlags.email({description: "customer's email address, for receipts", required: true}),
+    ...gwFlags.cardDetails,
     'card-holder': gwFlags.cardHolder({description: "name on the card, when not the customer's name"}),
-    'card-number': gwFlags.cardNumber(),
-    'card-expiry': gwFlags.cardExpiry(),
-    cvv: gwFlags.cvv(),
-    card: gwFlags.card(),
     ...customerExtraFlags,
   }
 

@@ -2,6 +2,7 @@ import {Flags} from '@oclif/core'
 import {join} from 'node:path'
 import {UsageError} from '../../errors.js'
 import {GwCommand} from '../../gw-command.js'
+import {credentialPair} from '../../validate.js'
 
 export default class SandboxStart extends GwCommand {
   static override summary = 'Start the local gateway'
@@ -95,10 +96,8 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
 }
 
 function parseMerchant(input: string): {username: string; token: string} {
-  const separator = input.indexOf(':')
-  const username = input.slice(0, separator).trim()
-  const token = input.slice(separator + 1)
-  if (separator < 0 || username === '' || token === '') throw new UsageError(`--merchant must be USER:TOKEN, got "${input}"`, 'For example --merchant ACME:s3cret.')
-  if (username === 'TEST') throw new UsageError('--merchant TEST already exists (TEST:TEST)', 'Pick another username.')
-  return {username, token}
+  const pair = credentialPair(input)
+  if (!pair) throw new UsageError(`--merchant must be USER:TOKEN, got "${input}"`, 'For example --merchant ACME:s3cret.')
+  if (pair.username === 'TEST') throw new UsageError('--merchant TEST already exists (TEST:TEST)', 'Pick another username.')
+  return {username: pair.username, token: pair.secret}
 }
