@@ -4,12 +4,8 @@ import type {TokenStore, fileTokenStore} from './token-store.js'
 export const KEYCHAIN_SERVICE = 'gw'
 const KEYCHAIN_TIMEOUT_MS = 5000
 
-/** The part of keytar gw uses. */
-export interface Keytar {
-  getPassword(service: string, account: string): Promise<string | null>
-  setPassword(service: string, account: string, password: string): Promise<void>
-  deletePassword(service: string, account: string): Promise<boolean>
-}
+/** The part of keytar gw uses, as declared in keytar.d.ts. */
+export type Keytar = typeof import('keytar')
 
 const WAYS_OUT =
   'Either give the credentials in the environment (GW_USERNAME and GW_TOKEN, and GW_BASE_URL), or keep the token in a file only you can read: gw login --insecure-storage'
@@ -67,8 +63,17 @@ async function loadKeytar(): Promise<Keytar> {
     const module = (await import('keytar')) as Keytar & {default?: Keytar}
     return module.default ?? module
   } catch (err) {
-    throw new KeychainUnavailableError(`keytar, the module gw reaches it with, is not installed or did not build (${(err as Error).message.split('\n')[0]})`)
+    throw new KeychainUnavailableError(keytarFailure(err))
   }
+}
+
+/** Why keytar would not load: left out of the install (it is optional), or present but its native part did not build. */
+export function keytarFailure(err: unknown): string {
+  const {code, message = String(err)} = (err ?? {}) as {code?: string; message?: string}
+  if (code === 'ERR_MODULE_NOT_FOUND' && /'keytar'/.test(message)) {
+    return 'keytar, the optional module gw reaches it with, is not installed (npm leaves it out when its native part cannot build, on Linux for want of libsecret-1-dev, and with --omit=optional)'
+  }
+  return `keytar, the module gw reaches it with, did not load (${message.split('\n')[0]})`
 }
 
 /** Turns what libsecret, macOS or Windows said into the reason a person can act on. */

@@ -36,6 +36,10 @@ const PROBE_ID = 'gw-login-check'
 export async function login(flags: LoginFlags, context: LoginContext): Promise<ProfileRecord> {
   const {io} = context
   const config = await loadConfig(context.configDir)
+  const tokenStorage = flags.insecureStorage ? 'file' : 'keychain'
+  const store = await context.tokens(tokenStorage)
+  // A read first: with no keychain gw says so now, not after the user has typed the token.
+  await store.get(flags.profile ?? DEFAULT_PROFILE)
   const ask = io.canPrompt() ? await context.prompter() : undefined
   const name = flags.profile ?? (ask ? await ask.text('Profile name', {default: DEFAULT_PROFILE, validate: notBlank}) : DEFAULT_PROFILE)
   const existing = config.profiles[name]
@@ -47,8 +51,7 @@ export async function login(flags: LoginFlags, context: LoginContext): Promise<P
 
   await checkCredentials(baseUrl, username, token, context)
 
-  const tokenStorage = flags.insecureStorage ? 'file' : 'keychain'
-  await (await context.tokens(tokenStorage)).set(name, token)
+  await store.set(name, token)
   // Switching to the keychain: the plain-file copy must not outlive it.
   if (existing?.tokenStorage === 'file' && tokenStorage === 'keychain') await (await context.tokens('file')).delete(name)
   config.profiles[name] = {environment, baseUrl, username, ...(flags.readOnly ? {readOnly: true} : {}), ...(flags.insecureStorage ? {tokenStorage: 'file' as const} : {})}

@@ -93,7 +93,12 @@ describe('README', () => {
     const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8')
     const quickStart = /## Quick start[\s\S]*?```sh\n(.+)\n```/.exec(readme)?.[1]
     expect(quickStart).toMatch(/^npm ci && /)
-    const line = quickStart!.replace(/^npm ci && /, '').replaceAll('./bin/run.js', `node ${GW}`)
+    expect(quickStart).toContain('./bin/run.js sandbox start --detach && ')
+    // The line as a newcomer runs it, but on a free port: 8787 may be held by the reader's own gw.
+    const line = quickStart!
+      .replace(/^npm ci && /, '')
+      .replace('./bin/run.js sandbox start --detach', './bin/run.js sandbox start --detach --port 0')
+      .replaceAll('./bin/run.js', `node ${GW}`)
     const home = isolatedHome()
     const result = await new Promise<{code: number | null; stdout: string}>((resolve) => {
       const child = spawn('bash', ['-c', line], {env: {PATH: process.env.PATH, ...home}})

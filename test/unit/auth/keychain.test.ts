@@ -2,7 +2,7 @@ import {mkdtempSync, existsSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {keychainFailure, keychainStore, type Keytar, migrateIntoKeychain} from '../../../src/auth/keychain.js'
+import {keychainFailure, keychainStore, KeychainUnavailableError, type Keytar, keytarFailure, migrateIntoKeychain} from '../../../src/auth/keychain.js'
 import {fileTokenStore, type TokenStore} from '../../../src/auth/token-store.js'
 
 function memoryKeytar(): Keytar & {entries: Map<string, string>} {
@@ -38,10 +38,15 @@ describe('keychainStore', () => {
     expect(abandoned).toBe(true)
   })
 
-  it('says when keytar itself cannot be loaded', async () => {
-    const {KeychainUnavailableError} = await import('../../../src/auth/keychain.js')
-    const store = keychainStore({load: () => Promise.reject(new KeychainUnavailableError('keytar, the module gw reaches it with, is not installed or did not build (x)'))})
-    await expect(store.set('shop', 't')).rejects.toMatchObject({exitCode: 4, message: expect.stringContaining('keytar, the module gw reaches it with, is not installed')})
+  it('says when keytar itself cannot be loaded, and tells an absent keytar from one that did not build', async () => {
+    const absent = Object.assign(new Error("Cannot find package 'keytar' imported from /usr/lib/node_modules/gw/dist/chunks/keychain-X.js"), {code: 'ERR_MODULE_NOT_FOUND'})
+    expect(keytarFailure(absent)).toBe(
+      'keytar, the optional module gw reaches it with, is not installed (npm leaves it out when its native part cannot build, on Linux for want of libsecret-1-dev, and with --omit=optional)',
+    )
+    const unbuilt = Object.assign(new Error("Cannot find module '../build/Release/keytar.node'\nRequire stack:\n- /x/node_modules/keytar/lib/keytar.js"), {code: 'MODULE_NOT_FOUND'})
+    expect(keytarFailure(unbuilt)).toBe("keytar, the module gw reaches it with, did not load (Cannot find module '../build/Release/keytar.node')")
+    const store = keychainStore({load: () => Promise.reject(new KeychainUnavailableError(keytarFailure(absent)))})
+    await expect(store.set('shop', 't')).rejects.toMatchObject({exitCode: 4, message: `The OS keychain is not available: ${keytarFailure(absent)}`})
   })
 
   it('turns what the platform said into a reason a person can act on', async () => {
