@@ -1,6 +1,6 @@
 import {type ChildProcess, spawn} from 'node:child_process'
 import {randomUUID} from 'node:crypto'
-import {mkdtempSync} from 'node:fs'
+import {mkdtempSync, readFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
@@ -24,6 +24,7 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv
   stdin?: string
   timeoutMs?: number
+  cwd?: string
 }
 
 /** A home of its own for one test file: config, data and cache dirs gw cannot share with the machine's. */
@@ -46,15 +47,20 @@ export function baseEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 /** Runs the built gw as a subprocess and collects what it wrote. */
 export function runGw(args: string[], options: RunOptions = {}): Promise<GwResult> {
+  return runProgram(process.execPath, [GW, ...args], options)
+}
+
+/** Runs a program with only the environment given (and PATH), and collects what it wrote. */
+export function runProgram(file: string, args: string[], options: RunOptions = {}): Promise<GwResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [GW, ...args], {env: baseEnv(options.env ?? {}), stdio: ['pipe', 'pipe', 'pipe']})
+    const child = spawn(file, args, {env: baseEnv(options.env ?? {}), cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe']})
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
-      reject(new Error(`gw ${args.join(' ')} did not exit within ${options.timeoutMs ?? 20_000} ms\nstdout: ${stdout}\nstderr: ${stderr}`))
+      reject(new Error(`${file} ${args.join(' ')} did not exit within ${options.timeoutMs ?? 20_000} ms\nstdout: ${stdout}\nstderr: ${stderr}`))
     }, options.timeoutMs ?? 20_000)
     child.on('error', reject)
     child.on('close', (code) => {
@@ -127,4 +133,15 @@ export function ref(prefix = 'e2e'): string {
 
 export function cardArgs(number: string = CARDS.visa, expiry = '12/2030'): string[] {
   return ['--card-holder', 'Jane Citizen', '--card-number', number, '--card-expiry', expiry, '--cvv', '123']
+}
+
+/**
+ * The README's quick-start line after its `npm ci && `, as a newcomer runs it from a clone, but
+ * with the local gateway on a free port: 8787 may be held by the reader's own gw.
+ */
+export function quickStartCommands(): string {
+  const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8')
+  const line = /## Quick start[\s\S]*?```sh\n(.+)\n```/.exec(readme)?.[1] ?? ''
+  if (!line.startsWith('npm ci && ./bin/run.js sandbox start --detach && ')) throw new Error(`The README's quick start changed shape: ${line}`)
+  return line.replace(/^npm ci && /, '').replace('./bin/run.js sandbox start --detach', './bin/run.js sandbox start --detach --port 0')
 }

@@ -1,8 +1,7 @@
-import {spawn} from 'node:child_process'
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {cardArgs, GW, isolatedHome, ref, runGw, startSandbox} from './helpers.js'
+import {cardArgs, GW, isolatedHome, quickStartCommands, ref, runGw, runProgram, startSandbox} from './helpers.js'
 
 describe('gw sandbox start --detach, status, stop', () => {
   it('runs in the background, registers the local profile, and stops', async () => {
@@ -90,24 +89,10 @@ describe('gw sandbox start --state', () => {
 
 describe('README', () => {
   it('quick start line installs nothing new here but starts the gateway and makes an approved purchase', async () => {
-    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8')
-    const quickStart = /## Quick start[\s\S]*?```sh\n(.+)\n```/.exec(readme)?.[1]
-    expect(quickStart).toMatch(/^npm ci && /)
-    expect(quickStart).toContain('./bin/run.js sandbox start --detach && ')
-    // The line as a newcomer runs it, but on a free port: 8787 may be held by the reader's own gw.
-    const line = quickStart!
-      .replace(/^npm ci && /, '')
-      .replace('./bin/run.js sandbox start --detach', './bin/run.js sandbox start --detach --port 0')
-      .replaceAll('./bin/run.js', `node ${GW}`)
     const home = isolatedHome()
-    const result = await new Promise<{code: number | null; stdout: string}>((resolve) => {
-      const child = spawn('bash', ['-c', line], {env: {PATH: process.env.PATH, ...home}})
-      let stdout = ''
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-      child.on('close', (code) => resolve({code, stdout}))
-    })
+    const result = await runProgram('bash', ['-c', quickStartCommands().replaceAll('./bin/run.js', `node ${GW}`)], {env: home})
     try {
-      expect(result.code).toBe(0)
+      expect(result.code, result.stderr).toBe(0)
       expect(result.stdout).toContain('Approved')
       expect(result.stdout).toContain('10.00 AUD')
     } finally {

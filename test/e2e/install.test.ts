@@ -1,0 +1,107 @@
+import {existsSync, mkdtempSync, readFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {delimiter, join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {cardArgs, isolatedHome, quickStartCommands, ref, runProgram, startSandbox} from './helpers.js'
+
+const root = join(import.meta.dirname, '..', '..')
+const {version} = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {version: string}
+
+/** npm as a user runs it: none of the npm_* settings of the `npm test` this runs under, but the user's cache. */
+function npmEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [key, value] of Object.entries(process.env)) if (!/^npm_/i.test(key)) env[key] = value
+  return env
+}
+
+describe('the package', () => {
+  it('packs the built bundle and manifest, and installed into an empty prefix gives a gw on PATH that makes a purchase from any directory', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'gw-package-'))
+    // --ignore-scripts: pack the build the tests run against, not a rebuild under their feet.
+    const packed = await runProgram('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {env: npmEnv(), cwd: root, timeoutMs: 60_000})
+    expect(packed.code, packed.stderr).toBe(0)
+    const [{filename, files}] = packed.json as [{filename: string; files: {path: string}[]}]
+    expect(filename).toBe(`gw-${version}.tgz`)
+    const paths = files.map((file) => file.path)
+    expect(paths).toEqual(expect.arrayContaining(['bin/run.js', 'dist/gw.js', 'oclif.manifest.json', 'package.json', 'README.md']))
+    expect(paths.filter((path) => /^(src|test|scripts|bench)\/|\.map$|^bin\/dev\.js$/.test(path))).toEqual([])
+
+    const prefix = join(work, 'prefix')
+    const installed = await runProgram('npm', ['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', join(work, filename)], {env: npmEnv(), cwd: work, timeoutMs: 180_000})
+    expect(installed.code, installed.stderr).toBe(0)
+    const bin = process.platform === 'win32' ? prefix : join(prefix, 'bin')
+    expect(existsSync(join(bin, 'gw'))).toBe(true)
+
+    // Elsewhere, as a user would: gw found on PATH, a home of its own, no clone in sight.
+    const elsewhere = mkdtempSync(join(tmpdir(), 'gw-elsewhere-'))
+    const env = {...isolatedHome(), PATH: `${bin}${delimiter}${process.env.PATH}`}
+    const gw = (args: string[]) => runProgram('gw', args, {env, cwd: elsewhere})
+    expect((await gw(['--version'])).stdout).toMatch(new RegExp(`^gw/${version.replaceAll('.', '\\.')} `))
+    const started = await gw(['sandbox', 'start', '--detach', '--port', '0'])
+    expect(started.code, started.stderr).toBe(0)
+    try {
+      const reference = ref('package')
+      const purchase = await gw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs(), '--json'])
+      expect(purchase.code, purchase.stderr).toBe(0)
+      expect(purchase.json).toMatchObject({successful: true, message: 'Approved', amount: 1000, currency: 'AUD', reference, card_number: '424242XXXXXX4242'})
+    } finally {
+      expect((await gw(['sandbox', 'stop'])).code).toBe(0)
+    }
+  }, 240_000)
+})
+
+// .ci/run installs a fresh clone with `npm ci --omit=optional`, as on a machine where keytar's
+// native module cannot build, and names it in GW_NO_OPTIONAL_CLONE.
+const clone = process.env.GW_NO_OPTIONAL_CLONE
+const mustRun = Boolean(process.env.CI)
+if (!clone && !mustRun) console.warn('Skipping the tests of a clone installed without keytar: GW_NO_OPTIONAL_CLONE is unset (.ci/run sets it to a fresh clone installed with npm ci --omit=optional)')
+
+describe.skipIf(!clone && !mustRun)('a fresh clone installed with npm ci --omit=optional (no keytar)', () => {
+  const cloneGw = (args: string[], options: {env: NodeJS.ProcessEnv; stdin?: string}) => runProgram(join(clone!, 'bin', 'run.js'), args, {...options, cwd: clone})
+
+  it('is installed and built, without keytar', () => {
+    expect(clone, 'with CI=true .ci/run must provide the clone').toBeDefined()
+    expect(existsSync(join(clone!, 'node_modules', '@oclif', 'core'))).toBe(true)
+    expect(existsSync(join(clone!, 'node_modules', 'keytar'))).toBe(false)
+    expect(existsSync(join(clone!, 'dist', 'gw.js'))).toBe(true)
+    expect(existsSync(join(clone!, 'oclif.manifest.json'))).toBe(true)
+  })
+
+  it("runs the README's quick start to an approved purchase", async () => {
+    const home = isolatedHome()
+    const result = await runProgram('bash', ['-c', quickStartCommands()], {env: home, cwd: clone})
+    try {
+      expect(result.code, result.stderr).toBe(0)
+      expect(result.stdout).toMatch(/Outcome +│ Approved/)
+      expect(result.stdout).toContain('10.00 AUD')
+    } finally {
+      await cloneGw(['sandbox', 'stop'], {env: home})
+    }
+  })
+
+  it('gw login says there is no keychain and why (exit 4), saves nothing, and both ways out work', async () => {
+    const sandbox = await startSandbox(['--merchant', 'ACME:acme-token-123'])
+    try {
+      const home = isolatedHome()
+      const login = ['login', '--profile', 'acme', '--base-url', sandbox.url, '--username', 'ACME', '--token-stdin']
+      const refused = await cloneGw(login, {env: home, stdin: 'acme-token-123'})
+      expect(refused.code).toBe(4)
+      expect(refused.stderr).toBe(
+        'Error: The OS keychain is not available: keytar, the optional module gw reaches it with, is not installed (npm leaves it out when its native part cannot build, on Linux for want of libsecret-1-dev, and with --omit=optional)\n' +
+          'Hint: Either give the credentials in the environment (GW_USERNAME and GW_TOKEN, and GW_BASE_URL), or keep the token in a file only you can read: gw login --insecure-storage\n',
+      )
+      expect(refused.stdout).toBe('')
+      expect(existsSync(join(home.XDG_CONFIG_HOME!, 'gw', 'config.json'))).toBe(false)
+
+      const insecure = await cloneGw([...login, '--insecure-storage'], {env: home, stdin: 'acme-token-123'})
+      expect(insecure.code, insecure.stderr).toBe(0)
+      expect((await cloneGw(['purchase', 'get', 'no-such-purchase'], {env: home})).code).toBe(5)
+
+      const fromEnv = await cloneGw(['purchase', 'get', 'no-such-purchase'], {env: {...isolatedHome(), GW_BASE_URL: sandbox.url, GW_USERNAME: 'ACME', GW_TOKEN: 'acme-token-123'}})
+      expect(fromEnv.code, fromEnv.stderr).toBe(5)
+      expect(fromEnv.stderr).toContain('no-such-purchase')
+    } finally {
+      await sandbox.stop()
+    }
+  })
+})
