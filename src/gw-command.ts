@@ -1,5 +1,6 @@
 import {Command, Errors, Flags, type Interfaces} from '@oclif/core'
 import type {GatewayClient} from './api/client.js'
+import type {ProxySettings} from './api/proxy.js'
 import type {Column} from './api/schemas/columns.js'
 import type {Credentials, Target} from './auth/resolve.js'
 import type {TokenStores} from './auth/token-store.js'
@@ -136,6 +137,12 @@ export abstract class GwCommand extends Command {
     return this.clientInstance
   }
 
+  /** HTTP_PROXY, HTTPS_PROXY and NO_PROXY from the environment, checked; undefined when no proxy is set. */
+  protected async proxy(): Promise<ProxySettings | undefined> {
+    const {proxySettings} = await import('./api/proxy.js')
+    return proxySettings(process.env)
+  }
+
   /** A client for the given credentials: the profile's, or those gw login is about to save. */
   protected async clientFor(credentials: Pick<Credentials, 'baseUrl' | 'username' | 'token' | 'connectTimeoutMs' | 'responseTimeoutMs'>): Promise<GatewayClient> {
     const {GatewayClient} = await import('./api/client.js')
@@ -148,6 +155,7 @@ export abstract class GwCommand extends Command {
       userAgent: `gw/${this.config.version} node/${process.versions.node}`,
       connectTimeoutMs: credentials.connectTimeoutMs,
       responseTimeoutMs: credentials.responseTimeoutMs,
+      proxy: await this.proxy(),
       log: this.globals?.verbose ? (line) => io.err(paint(io.errColor, 'dim', line) + '\n') : undefined,
       notice: (line) => io.err(paint(io.errColor, 'yellow', line) + '\n'),
     })

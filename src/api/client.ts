@@ -5,8 +5,9 @@ import {redactText} from '../output/mask.js'
 import {buildPath, type Endpoint, endpoints} from './endpoints.js'
 import {collectPages, type ListPage, readPaging} from './paging.js'
 import {errorFromResponse, parseEnvelope, type RawResponse} from './responses.js'
-import {backoffMs, classifyFailure, RETRYABLE_STATUSES, shouldRetry} from './retry.js'
-import {createAgent, request} from './transport.js'
+import {type ProxyRoute, proxyRoute, type ProxySettings} from './proxy.js'
+import {backoffMs, classifyFailure, errorCode, proxyRefusal, RETRYABLE_STATUSES, shouldRetry} from './retry.js'
+import {createDispatcher, request} from './transport.js'
 import type {Envelope} from './schemas/common.js'
 import {isApproved} from './schemas/purchase.js'
 
@@ -17,6 +18,8 @@ export interface ClientOptions {
   userAgent: string
   connectTimeoutMs?: number
   responseTimeoutMs?: number
+  /** HTTP_PROXY, HTTPS_PROXY and NO_PROXY as read from the environment; none when undefined. */
+  proxy?: ProxySettings
   /** Receives one line per request and response with --verbose; secrets already redacted. */
   log?: (line: string) => void
   /** Receives what the user should know about recovery (a lost answer found by reference). */
@@ -59,8 +62,11 @@ export const DEFAULT_RESPONSE_TIMEOUT_MS = 60_000
 
 export class GatewayClient {
   readonly baseUrl: string
+  /** Through a proxy or not, and why: for --verbose and for saying what could not be reached. */
+  readonly route: ProxyRoute
   inFlight?: InFlight
-  private readonly agent: Dispatcher
+  private dispatcher?: Promise<Dispatcher>
+  private readonly responseTimeoutMs: number
   private readonly authorization: string
   private readonly sleep: (ms: number) => Promise<void>
 
@@ -117,20 +123,26 @@ export class GatewayClient {
 
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '')
-    const responseTimeout = options.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS
-    this.agent = createAgent({
-      connect: {timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS},
-      headersTimeout: responseTimeout,
-      bodyTimeout: responseTimeout,
-      keepAliveTimeout: 10_000,
-    })
+    this.route = proxyRoute(this.baseUrl, options.proxy)
+    this.responseTimeoutMs = options.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS
     this.authorization = 'Basic ' + Buffer.from(`${options.username}:${options.token}`).toString('base64')
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)))
   }
 
   /** Ends the keep-alive sockets so a one-shot command exits as soon as its work is done. */
   async close(): Promise<void> {
-    await this.agent.destroy()
+    if (this.dispatcher) await (await this.dispatcher).destroy()
+  }
+
+  /** Built on the first request; says once, with --verbose, whether it goes through a proxy. */
+  private connection(): Promise<Dispatcher> {
+    if (!this.dispatcher) {
+      if (this.options.proxy) {
+        this.options.log?.(this.route.kind === 'proxy' ? `* through proxy ${this.route.proxy} (${this.route.variable})` : `* no proxy: ${this.route.reason}`)
+      }
+      this.dispatcher = createDispatcher({connectTimeoutMs: this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, keepAliveTimeoutMs: 10_000}, this.options.proxy)
+    }
+    return this.dispatcher
   }
 
   async send<Res extends z.ZodType>(endpoint: Endpoint<Res>, options: SendOptions = {}): Promise<z.infer<Res> & GwRecord> {
@@ -200,12 +212,16 @@ export class GatewayClient {
     const url = this.baseUrl + path
     const payload = body === undefined ? undefined : JSON.stringify(body)
     for (let attempt = 0; ; attempt++) {
+      const dispatcher = await this.connection()
       const started = performance.now()
       this.options.log?.(`> ${endpoint.method} ${url}${payload ? ' ' + redactText(payload) : ''}`)
       let raw: RawResponse
       try {
-        const response = await request(this.agent, url, {
+        const response = await request(dispatcher, url, {
           method: endpoint.method,
+          // Per request rather than on the agent, so they hold through a proxy's connection too.
+          headersTimeout: this.responseTimeoutMs,
+          bodyTimeout: this.responseTimeoutMs,
           headers: {
             authorization: this.authorization,
             accept: 'application/json',
@@ -218,17 +234,15 @@ export class GatewayClient {
         raw = {status: response.statusCode, requestId, text: await response.body.text()}
       } catch (err) {
         const failure = classifyFailure(err)
+        const refusedWith = proxyRefusal(err)
         const elapsed = Math.round(performance.now() - started)
         this.options.log?.(`< ${endpoint.method} ${url} failed after ${elapsed} ms: ${describe(err)}`)
-        if (shouldRetry({method: endpoint.method, attempt, failure})) {
+        // A proxy's refusal is retried as its status would be: a 502 may pass, a 407 will not.
+        if (shouldRetry({method: endpoint.method, attempt, ...(refusedWith === undefined ? {failure} : {status: refusedWith})})) {
           await this.sleep(backoffMs(attempt))
           continue
         }
-        if (failure === 'not_sent') {
-          throw new GatewayError('network', `Could not reach the gateway at ${this.baseUrl}: ${describe(err)}`, {
-            hint: 'Nothing was sent. Check the base URL of the profile in force and that the gateway is up (gw sandbox status for the local one).',
-          })
-        }
+        if (failure === 'not_sent') throw this.notSent(err, refusedWith)
         throw new LostAnswer(describe(err))
       }
       const elapsed = Math.round(performance.now() - started)
@@ -239,6 +253,27 @@ export class GatewayClient {
       }
       return raw
     }
+  }
+
+  /** The request never reached the gateway: say where it stopped (the proxy, TLS, the connection) and what to check. */
+  private notSent(err: unknown, refusedWith: number | undefined): GatewayError {
+    const route = this.route
+    if (route.kind === 'proxy' && refusedWith !== undefined) {
+      const why =
+        refusedWith === 407
+          ? `It wants credentials: give them in the proxy's URL, ${route.variable}=http://USER:PASSWORD@HOST:PORT.`
+          : refusedWith === 403
+            ? `It does not allow ${new URL(this.baseUrl).host}; ask whoever runs it, or name the host in NO_PROXY if it can be reached directly.`
+            : 'Check that the proxy can reach the gateway.'
+      return new GatewayError('network', `The proxy ${route.proxy} (${route.variable}) refused to carry the request to ${this.baseUrl}: HTTP ${refusedWith}`, {hint: `Nothing was sent. ${why}`})
+    }
+    const through = route.kind === 'proxy' ? ` through the proxy ${route.proxy} (${route.variable})` : ''
+    const check = certificateProblem(err)
+      ? "The gateway's certificate is not trusted here. If your network inspects TLS with a certificate authority of its own, add that CA with NODE_EXTRA_CA_CERTS=/path/to/ca.pem."
+      : route.kind === 'proxy'
+        ? `Check that the proxy in ${route.variable} is right and up, or name the gateway's host in NO_PROXY to go direct.`
+        : 'Check the base URL of the profile in force and that the gateway is up (gw sandbox status for the local one).'
+    return new GatewayError('network', `Could not reach the gateway at ${this.baseUrl}${through}: ${describe(err)}`, {hint: `Nothing was sent. ${check}`})
   }
 
   /** design.md §5: the answer was lost, so ask the gateway what it has under the reference. */
@@ -291,6 +326,11 @@ function describe(err: unknown): string {
   const code = (err as {code?: string})?.code
   const message = err instanceof Error ? err.message : String(err)
   return code && !message.includes(code) ? `${message} (${code})` : message
+}
+
+function certificateProblem(err: unknown): boolean {
+  const code = errorCode(err) ?? ''
+  return /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(code)
 }
 
 function capitalize(word: string): string {

@@ -16,8 +16,14 @@ const NOT_SENT_CODES = new Set([
   'ERR_INVALID_URL',
   'ERR_TLS_CERT_ALTNAME_INVALID',
   'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
   'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  // An https proxy whose own certificate does not match its name.
+  'UND_ERR_PRX_TLS',
 ])
 
 export function errorCode(err: unknown): string | undefined {
@@ -31,7 +37,18 @@ export function errorCode(err: unknown): string | undefined {
   return undefined
 }
 
+/**
+ * The status a proxy refused the request with, before anything went on to the gateway: a CONNECT
+ * answered with anything but 200, or a 407 to a plain-http request (undici's wording of each).
+ */
+export function proxyRefusal(err: unknown): number | undefined {
+  const message = err instanceof Error ? err.message : ''
+  const match = /^Proxy response \((\d{3})\) !== 200 when HTTP Tunneling$/.exec(message) ?? /^Proxy Authentication Required \((407)\)$/.exec(message)
+  return match ? Number(match[1]) : undefined
+}
+
 export function classifyFailure(err: unknown): FailureClass {
+  if (proxyRefusal(err) !== undefined) return 'not_sent'
   const code = errorCode(err)
   // Anything after the connection opened (reset, headers or body timeout, socket closed) may
   // have reached the gateway, which processes a purchase even if we never read the answer.

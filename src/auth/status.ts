@@ -1,3 +1,4 @@
+import type {ProxyRoute} from '../api/proxy.js'
 import type {CredentialSource, Target} from './resolve.js'
 
 const CHOSEN_BY: Record<CredentialSource, string> = {
@@ -7,8 +8,8 @@ const CHOSEN_BY: Record<CredentialSource, string> = {
   environment: 'GW_USERNAME and GW_TOKEN',
 }
 
-/** gw status: who gw talks to and why, and where the token is kept; never the token. */
-export function statusRecord(target: Target): Record<string, unknown> {
+/** gw status: who gw talks to and why, through which proxy, and where the token is kept; never the token. */
+export function statusRecord(target: Target, route: ProxyRoute): Record<string, unknown> {
   return {
     profile: target.profileName ?? null,
     chosen_by: CHOSEN_BY[target.source],
@@ -17,5 +18,6 @@ export function statusRecord(target: Target): Record<string, unknown> {
     username: target.username,
     read_only: target.profile?.readOnly ?? false,
     secret: target.secretLocation,
+    proxy: route.kind === 'proxy' ? `${route.proxy} (${route.variable})` : `none: ${route.reason}`,
   }
 }

@@ -49,6 +49,7 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the --registe
         json: this.json,
         forwardTo: flags['forward-to'],
         forwardTimeoutMs: flags['forward-timeout'] * 1000,
+        proxy: await this.proxy(),
         ackAlways: flags['ack-always'],
         save: flags.save,
         receiveTimeoutMs: flags['receive-timeout'] * 1000,

@@ -1,5 +1,7 @@
 import type {IncomingHttpHeaders} from 'node:http'
-import {createAgent, request} from '../api/transport.js'
+import type {Dispatcher} from 'undici'
+import type {ProxySettings} from '../api/proxy.js'
+import {createDispatcher, request} from '../api/transport.js'
 import type {ForwardResult} from './format.js'
 
 export const DEFAULT_FORWARD_TIMEOUT_MS = 30_000
@@ -16,21 +18,24 @@ export interface Forwarder {
  * Passes deliveries on to the merchant's app over keep-alive connections: the exact bytes and the
  * gateway's headers (its Basic credentials too: the app checks them as it would the gateway's).
  */
-export function createForwarder(url: string, timeoutMs = DEFAULT_FORWARD_TIMEOUT_MS): Forwarder {
-  const agent = createAgent({connect: {timeout: timeoutMs}, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 4_000})
+export function createForwarder(url: string, timeoutMs = DEFAULT_FORWARD_TIMEOUT_MS, proxy?: ProxySettings): Forwarder {
+  let dispatcher: Promise<Dispatcher> | undefined
+  const connection = () => (dispatcher ??= createDispatcher({connectTimeoutMs: timeoutMs, keepAliveTimeoutMs: 4_000}, proxy))
   return {
     async send(body, headers) {
       const started = performance.now()
       const elapsed = () => Math.round(performance.now() - started)
       try {
-        const response = await request(agent, url, {method: 'POST', headers: relayedHeaders(headers), body})
+        const response = await request(await connection(), url, {method: 'POST', headers: relayedHeaders(headers), body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs})
         await response.body.dump()
         return {status: response.statusCode, ms: elapsed()}
       } catch (err) {
         return {error: describeFailure(err, timeoutMs), ms: elapsed()}
       }
     },
-    close: () => agent.close(),
+    close: async () => {
+      if (dispatcher) await (await dispatcher).close()
+    },
   }
 }
 

@@ -1,3 +1,4 @@
+import type {ProxySettings} from '../api/proxy.js'
 import {UsageError} from '../errors.js'
 import {paint} from '../output/colors.js'
 import type {Io} from '../output/io.js'
@@ -24,6 +25,8 @@ export interface ListenOptions {
   json: boolean
   forwardTo?: string
   forwardTimeoutMs: number
+  /** The proxy settings forwarding goes by; loopback apps are always reached directly. */
+  proxy?: ProxySettings
   ackAlways: boolean
   save?: string
   receiveTimeoutMs: number
@@ -50,7 +53,7 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
   let outClosed = false
   const readerGone = new Promise<'output closed'>((resolve) => io.onOutClosed?.(() => ((outClosed = true), resolve('output closed'))))
   const log = options.save ? await openEventLog(options.save) : undefined
-  const forwarder = options.forwardTo ? createForwarder(options.forwardTo, options.forwardTimeoutMs) : undefined
+  const forwarder = options.forwardTo ? createForwarder(options.forwardTo, options.forwardTimeoutMs, options.proxy) : undefined
   const counts = {printed: 0, filtered: 0, refused: 0}
   const wanted = eventFilter(options.events)
   const warning = paint(io.errColor, 'yellow', 'Warning:')

@@ -1,4 +1,5 @@
 import {readFile} from 'node:fs/promises'
+import type {ProxySettings} from '../api/proxy.js'
 import {GatewayError, UsageError} from '../errors.js'
 import {toNdjsonLine} from '../output/json.js'
 import type {Io} from '../output/io.js'
@@ -11,6 +12,7 @@ export interface ReplayOptions {
   file: string
   forwardTo: string
   forwardTimeoutMs: number
+  proxy?: ProxySettings
   events: string[]
   json: boolean
 }
@@ -30,7 +32,7 @@ export async function replay(options: ReplayOptions, io: Io): Promise<void> {
     io.err(`No events in ${options.file}${options.events.length > 0 ? ' match --events' : ''}; nothing sent.\n`)
     return
   }
-  const forwarder = createForwarder(options.forwardTo, options.forwardTimeoutMs)
+  const forwarder = createForwarder(options.forwardTo, options.forwardTimeoutMs, options.proxy)
   let failed = 0
   try {
     for (const entry of entries) {

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {backoffMs, classifyFailure, shouldRetry} from '../../../src/api/retry.js'
+import {backoffMs, classifyFailure, proxyRefusal, shouldRetry} from '../../../src/api/retry.js'
 
 const coded = (code: string) => Object.assign(new Error(code), {code})
 
@@ -31,6 +31,9 @@ describe('classifyFailure', () => {
     ['UND_ERR_BODY_TIMEOUT', 'maybe_processed'],
     ['UND_ERR_SOCKET', 'maybe_processed'],
     ['ECONNRESET', 'maybe_processed'],
+    ['SELF_SIGNED_CERT_IN_CHAIN', 'not_sent'],
+    ['UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'not_sent'],
+    ['UND_ERR_PRX_TLS', 'not_sent'],
   ])('%s → %s', (code, expected) => {
     expect(classifyFailure(coded(code))).toBe(expected)
   })
@@ -47,5 +50,19 @@ describe('backoffMs', () => {
     expect(backoffMs(0, 200, 2000, () => 1)).toBe(200)
     expect(backoffMs(2, 200, 2000, () => 1)).toBe(800)
     expect(backoffMs(10, 200, 2000, () => 1)).toBe(2000)
+  })
+})
+
+describe('proxyRefusal', () => {
+  // undici's words for a proxy that refused before passing anything on; the e2e proxy tests pin them.
+  it.each([
+    [Object.assign(new Error('Proxy response (407) !== 200 when HTTP Tunneling'), {code: 'UND_ERR_ABORTED'}), 407],
+    [Object.assign(new Error('Proxy response (502) !== 200 when HTTP Tunneling'), {code: 'UND_ERR_ABORTED'}), 502],
+    [Object.assign(new Error('Proxy Authentication Required (407)'), {code: 'UND_ERR_INVALID_ARG'}), 407],
+    [Object.assign(new Error('Request aborted'), {code: 'UND_ERR_ABORTED'}), undefined],
+    [new Error('other side closed'), undefined],
+  ])('%s → %s', (err, status) => {
+    expect(proxyRefusal(err)).toBe(status)
+    expect(classifyFailure(err)).toBe(status === undefined ? 'maybe_processed' : 'not_sent')
   })
 })
