@@ -38,9 +38,9 @@ export async function login(flags: LoginFlags, context: LoginContext): Promise<P
   const config = await loadConfig(context.configDir)
   const tokenStorage = flags.insecureStorage ? 'file' : 'keychain'
   const store = await context.tokens(tokenStorage)
-  // A read first: with no keychain gw says so now, not after the user has typed the token.
-  await store.get(flags.profile ?? DEFAULT_PROFILE)
   const ask = io.canPrompt() ? await context.prompter() : undefined
+  // A read before the first question: with no keychain gw says so now, not after the token was typed.
+  if (ask) await store.get(flags.profile ?? DEFAULT_PROFILE)
   const name = flags.profile ?? (ask ? await ask.text('Profile name', {default: DEFAULT_PROFILE, validate: notBlank}) : DEFAULT_PROFILE)
   const existing = config.profiles[name]
   const environment = flags.environment ?? (ask ? await ask.choose('Environment', ['sandbox', 'live'] as const, existing?.environment ?? 'sandbox') : (existing?.environment ?? 'sandbox'))

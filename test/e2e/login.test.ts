@@ -31,7 +31,7 @@ describe('gw login without a terminal', () => {
 
     const status = await runGw(['status', '--json'], {env: home})
     expect(status.code).toBe(0)
-    expect(status.json).toEqual({profile: 'acme', chosen_by: 'the active profile', environment: 'sandbox', base_url: sandbox.url, username: 'ACME', read_only: false, secret: file})
+    expect(status.json).toEqual({profile: 'acme', chosen_by: 'the active profile', environment: 'sandbox', base_url: sandbox.url, username: 'ACME', read_only: false, secret: file, proxy: 'none: no proxy is set'})
     expect(status.stdout + status.stderr).not.toContain('acme-token-123')
     expect(status.stderr).toBe(`Warning: the token of profile acme is in a plain file, ${file} (gw login --insecure-storage); anyone who can read it can use it.\n`)
   })

@@ -66,6 +66,17 @@ describe('gw login on a terminal', () => {
     expect(screen).toContain('refused username ACME with that token: nothing was saved')
     expect((await runGw(['profile', 'list', '--json'], {env: home})).json).toEqual([])
   })
+
+  it('with no keychain to keep the token in, says so before asking anything (exit 4)', async () => {
+    // A session bus that is not there: the keychain cannot be reached, whether or not keytar is installed.
+    const home = {...isolatedHome(), DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/gw-test-bus'}
+    const t = run(['login'], home)
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 4]')
+    expect(screen).toContain('Error: The OS keychain is not available: ')
+    expect(screen).toContain('gw login --insecure-storage')
+    expect(screen).not.toContain('Profile name')
+  })
 })
 
 describe('a live profile on a terminal', () => {
