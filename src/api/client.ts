@@ -269,7 +269,7 @@ export class GatewayClient {
     }
     const through = route.kind === 'proxy' ? ` through the proxy ${route.proxy} (${route.variable})` : ''
     const check = certificateProblem(err)
-      ? "The gateway's certificate is not trusted here. If your network inspects TLS with a certificate authority of its own, add that CA with NODE_EXTRA_CA_CERTS=/path/to/ca.pem."
+      ? `${route.kind === 'proxy' ? "The gateway's or the proxy's" : "The gateway's"} certificate is not trusted here. If your network inspects TLS with a certificate authority of its own, add that CA with NODE_EXTRA_CA_CERTS=/path/to/ca.pem.`
       : route.kind === 'proxy'
         ? `Check that the proxy in ${route.variable} is right and up, or name the gateway's host in NO_PROXY to go direct.`
         : 'Check the base URL of the profile in force and that the gateway is up (gw sandbox status for the local one).'

@@ -228,10 +228,32 @@ describe.skipIf(noOpenssl !== undefined && !mustRun)('gw behind a proxy, to an h
       const result = await gw(purchase(reference), httpsGateway, {HTTPS_PROXY: proxy.url})
       expect(result.code).toBe(1)
       expect(result.stderr).toContain(`Error: Could not reach the gateway at ${httpsGateway} through the proxy ${proxy.url} (HTTPS_PROXY): self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT)\n`)
-      expect(result.stderr).toContain("Hint: Nothing was sent. The gateway's certificate is not trusted here. If your network inspects TLS with a certificate authority of its own, add that CA with NODE_EXTRA_CA_CERTS=/path/to/ca.pem.\n")
+      expect(result.stderr).toContain("Hint: Nothing was sent. The gateway's or the proxy's certificate is not trusted here. If your network inspects TLS with a certificate authority of its own, add that CA with NODE_EXTRA_CA_CERTS=/path/to/ca.pem.\n")
       expect((await sandbox.gw(['purchase', 'get', reference])).code).toBe(5)
     } finally {
       await proxy.close()
+    }
+  })
+})
+
+describe.skipIf(noOpenssl !== undefined && !mustRun)('an https gateway with a private certificate authority, no proxy', () => {
+  it('is trusted through NODE_EXTRA_CA_CERTS, and refused without it: nothing sent, the hint names the variable', async () => {
+    const certificate = throwawayCertificate()
+    const front = await startTlsFront(sandboxPort, certificate)
+    const gateway = `https://localhost:${front.port}`
+    try {
+      const trusted = await gw(purchase(), gateway, {NODE_EXTRA_CA_CERTS: certificate.certFile})
+      expect(trusted.code, trusted.stderr).toBe(0)
+      expect(trusted.json).toMatchObject({successful: true, message: 'Approved'})
+
+      const reference = ref('tls')
+      const untrusted = await gw(purchase(reference), gateway, {})
+      expect(untrusted.code).toBe(1)
+      expect(untrusted.stderr).toContain(`Error: Could not reach the gateway at ${gateway}: self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT)\n`)
+      expect(untrusted.stderr).toContain("Hint: Nothing was sent. The gateway's certificate is not trusted here. If your network inspects TLS with a certificate authority of its own, add that CA with NODE_EXTRA_CA_CERTS=/path/to/ca.pem.\n")
+      expect((await sandbox.gw(['purchase', 'get', reference])).code).toBe(5)
+    } finally {
+      await front.close()
     }
   })
 })
