@@ -1,4 +1,3 @@
-import type {Dispatcher} from 'undici'
 import type {z} from 'zod'
 import {DeclinedError, GatewayError, GwError, OutcomeUnknownError} from '../errors.js'
 import {redactText} from '../output/mask.js'
@@ -6,8 +5,8 @@ import {buildPath, type Endpoint, endpoints} from './endpoints.js'
 import {collectPages, type ListPage, readPaging} from './paging.js'
 import {errorFromResponse, parseEnvelope, type RawResponse} from './responses.js'
 import {type ProxyRoute, proxyRoute, type ProxySettings} from './proxy.js'
-import {backoffMs, classifyFailure, errorCode, proxyRefusal, RETRYABLE_STATUSES, shouldRetry} from './retry.js'
-import {createDispatcher, request} from './transport.js'
+import {backoffMs, classifyFailure, isCertificateFailure, proxyRefusal, RETRYABLE_STATUSES, shouldRetry} from './retry.js'
+import {type LazyDispatcher, lazyDispatcher, request} from './transport.js'
 import type {Envelope} from './schemas/common.js'
 import {isApproved} from './schemas/purchase.js'
 
@@ -65,7 +64,7 @@ export class GatewayClient {
   /** Through a proxy or not, and why: for --verbose and for saying what could not be reached. */
   readonly route: ProxyRoute
   inFlight?: InFlight
-  private dispatcher?: Promise<Dispatcher>
+  private readonly dispatcher: LazyDispatcher
   private readonly responseTimeoutMs: number
   private readonly authorization: string
   private readonly sleep: (ms: number) => Promise<void>
@@ -124,25 +123,16 @@ export class GatewayClient {
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '')
     this.route = proxyRoute(this.baseUrl, options.proxy)
+    if (options.proxy) options.log?.(this.route.kind === 'proxy' ? `* through proxy ${this.route.proxy} (${this.route.variable})` : `* no proxy: ${this.route.reason}`)
+    this.dispatcher = lazyDispatcher({connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, keepAliveTimeoutMs: 10_000}, options.proxy)
     this.responseTimeoutMs = options.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS
     this.authorization = 'Basic ' + Buffer.from(`${options.username}:${options.token}`).toString('base64')
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)))
   }
 
   /** Ends the keep-alive sockets so a one-shot command exits as soon as its work is done. */
-  async close(): Promise<void> {
-    if (this.dispatcher) await (await this.dispatcher).destroy()
-  }
-
-  /** Built on the first request; says once, with --verbose, whether it goes through a proxy. */
-  private connection(): Promise<Dispatcher> {
-    if (!this.dispatcher) {
-      if (this.options.proxy) {
-        this.options.log?.(this.route.kind === 'proxy' ? `* through proxy ${this.route.proxy} (${this.route.variable})` : `* no proxy: ${this.route.reason}`)
-      }
-      this.dispatcher = createDispatcher({connectTimeoutMs: this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, keepAliveTimeoutMs: 10_000}, this.options.proxy)
-    }
-    return this.dispatcher
+  close(): Promise<void> {
+    return this.dispatcher.end('destroy')
   }
 
   async send<Res extends z.ZodType>(endpoint: Endpoint<Res>, options: SendOptions = {}): Promise<z.infer<Res> & GwRecord> {
@@ -212,7 +202,7 @@ export class GatewayClient {
     const url = this.baseUrl + path
     const payload = body === undefined ? undefined : JSON.stringify(body)
     for (let attempt = 0; ; attempt++) {
-      const dispatcher = await this.connection()
+      const dispatcher = await this.dispatcher.get()
       const started = performance.now()
       this.options.log?.(`> ${endpoint.method} ${url}${payload ? ' ' + redactText(payload) : ''}`)
       let raw: RawResponse
@@ -238,7 +228,7 @@ export class GatewayClient {
         const elapsed = Math.round(performance.now() - started)
         this.options.log?.(`< ${endpoint.method} ${url} failed after ${elapsed} ms: ${describe(err)}`)
         // A proxy's refusal is retried as its status would be: a 502 may pass, a 407 will not.
-        if (shouldRetry({method: endpoint.method, attempt, ...(refusedWith === undefined ? {failure} : {status: refusedWith})})) {
+        if (shouldRetry({method: endpoint.method, attempt, status: refusedWith, failure})) {
           await this.sleep(backoffMs(attempt))
           continue
         }
@@ -259,21 +249,12 @@ export class GatewayClient {
   private notSent(err: unknown, refusedWith: number | undefined): GatewayError {
     const route = this.route
     if (route.kind === 'proxy' && refusedWith !== undefined) {
-      const why =
-        refusedWith === 407
-          ? `It wants credentials: give them in the proxy's URL, ${route.variable}=http://USER:PASSWORD@HOST:PORT.`
-          : refusedWith === 403
-            ? `It does not allow ${new URL(this.baseUrl).host}; ask whoever runs it, or name the host in NO_PROXY if it can be reached directly.`
-            : 'Check that the proxy can reach the gateway.'
-      return new GatewayError('network', `The proxy ${route.proxy} (${route.variable}) refused to carry the request to ${this.baseUrl}: HTTP ${refusedWith}`, {hint: `Nothing was sent. ${why}`})
+      return new GatewayError('network', `The proxy ${route.proxy} (${route.variable}) refused to carry the request to ${this.baseUrl}: HTTP ${refusedWith}`, {
+        hint: `Nothing was sent. ${refusalAdvice(refusedWith, route.variable, new URL(this.baseUrl).host)}`,
+      })
     }
     const through = route.kind === 'proxy' ? ` through the proxy ${route.proxy} (${route.variable})` : ''
-    const check = certificateProblem(err)
-      ? `${route.kind === 'proxy' ? "The gateway's or the proxy's" : "The gateway's"} certificate is not trusted here. If your network inspects TLS with a certificate authority of its own, add that CA with NODE_EXTRA_CA_CERTS=/path/to/ca.pem.`
-      : route.kind === 'proxy'
-        ? `Check that the proxy in ${route.variable} is right and up, or name the gateway's host in NO_PROXY to go direct.`
-        : 'Check the base URL of the profile in force and that the gateway is up (gw sandbox status for the local one).'
-    return new GatewayError('network', `Could not reach the gateway at ${this.baseUrl}${through}: ${describe(err)}`, {hint: `Nothing was sent. ${check}`})
+    return new GatewayError('network', `Could not reach the gateway at ${this.baseUrl}${through}: ${describe(err)}`, {hint: `Nothing was sent. ${unreachableAdvice(err, route)}`})
   }
 
   /** design.md §5: the answer was lost, so ask the gateway what it has under the reference. */
@@ -328,9 +309,19 @@ function describe(err: unknown): string {
   return code && !message.includes(code) ? `${message} (${code})` : message
 }
 
-function certificateProblem(err: unknown): boolean {
-  const code = errorCode(err) ?? ''
-  return /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(code)
+function refusalAdvice(status: number, variable: string, host: string): string {
+  if (status === 407) return `It wants credentials: give them in the proxy's URL, ${variable}=http://USER:PASSWORD@HOST:PORT.`
+  if (status === 403) return `It does not allow ${host}; ask whoever runs it, or name the host in NO_PROXY if it can be reached directly.`
+  return 'Check that the proxy can reach the gateway.'
+}
+
+function unreachableAdvice(err: unknown, route: ProxyRoute): string {
+  const proxied = route.kind === 'proxy'
+  if (isCertificateFailure(err)) {
+    return `${proxied ? "The gateway's or the proxy's" : "The gateway's"} certificate is not trusted here. If your network inspects TLS with a certificate authority of its own, add that CA with NODE_EXTRA_CA_CERTS=/path/to/ca.pem.`
+  }
+  if (proxied) return `Check that the proxy in ${route.variable} is right and up, or name the gateway's host in NO_PROXY to go direct.`
+  return 'Check the base URL of the profile in force and that the gateway is up (gw sandbox status for the local one).'
 }
 
 function capitalize(word: string): string {

@@ -1,4 +1,5 @@
 import {UsageError} from '../errors.js'
+import {LOOPBACK_HOSTS} from '../loopback.js'
 
 /**
  * The proxy variables as read from the environment, checked and normalised once, so the
@@ -21,7 +22,7 @@ export interface ProxyVariable {
 export type ProxyRoute = {kind: 'proxy'; proxy: string; variable: string} | {kind: 'direct'; reason: string}
 
 // The local gateway lives here: a proxy on another machine could never reach it (gh and the Stripe CLI, in Go, skip these too).
-const LOOPBACK = ['localhost', '127.0.0.1', '[::1]']
+const LOOPBACK = LOOPBACK_HOSTS.map(bracketIpv6)
 const DEFAULT_PORTS: Record<string, number> = {'http:': 80, 'https:': 443}
 
 /**

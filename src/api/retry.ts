@@ -14,6 +14,10 @@ const NOT_SENT_CODES = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
   'ERR_INVALID_URL',
+])
+
+// TLS refused the peer before a byte of the request was written: not sent either.
+const CERTIFICATE_CODES = new Set([
   'ERR_TLS_CERT_ALTNAME_INVALID',
   'DEPTH_ZERO_SELF_SIGNED_CERT',
   'SELF_SIGNED_CERT_IN_CHAIN',
@@ -25,6 +29,11 @@ const NOT_SENT_CODES = new Set([
   // An https proxy whose own certificate does not match its name.
   'UND_ERR_PRX_TLS',
 ])
+
+/** The certificate of the gateway (or of the proxy) is not trusted here. */
+export function isCertificateFailure(err: unknown): boolean {
+  return CERTIFICATE_CODES.has(errorCode(err) ?? '')
+}
 
 export function errorCode(err: unknown): string | undefined {
   let current: unknown = err
@@ -48,11 +57,10 @@ export function proxyRefusal(err: unknown): number | undefined {
 }
 
 export function classifyFailure(err: unknown): FailureClass {
-  if (proxyRefusal(err) !== undefined) return 'not_sent'
-  const code = errorCode(err)
+  const code = errorCode(err) ?? ''
   // Anything after the connection opened (reset, headers or body timeout, socket closed) may
   // have reached the gateway, which processes a purchase even if we never read the answer.
-  return code !== undefined && NOT_SENT_CODES.has(code) ? 'not_sent' : 'maybe_processed'
+  return proxyRefusal(err) !== undefined || NOT_SENT_CODES.has(code) || CERTIFICATE_CODES.has(code) ? 'not_sent' : 'maybe_processed'
 }
 
 /** 502/503/504 come from proxies and overloaded front ends: worth another try for a read. */

@@ -13,7 +13,7 @@ export interface TransportOptions {
  * The client needs an Agent and request() only, so it loads those two modules (measured: 35 ms),
  * and the proxy agent only when a proxy is set.
  */
-export async function createDispatcher({connectTimeoutMs, keepAliveTimeoutMs}: TransportOptions, proxy?: ProxySettings): Promise<Dispatcher> {
+async function createDispatcher({connectTimeoutMs, keepAliveTimeoutMs}: TransportOptions, proxy?: ProxySettings): Promise<Dispatcher> {
   const options: AgentType.Options = {connect: {timeout: connectTimeoutMs}, keepAliveTimeout: keepAliveTimeoutMs}
   if (!proxy) return new Agent(options)
   const [{default: EnvHttpProxyAgent}, {default: Dispatcher}, {default: connect}] = await Promise.all([
@@ -34,6 +34,23 @@ export async function createDispatcher({connectTimeoutMs, keepAliveTimeoutMs}: T
     // allow CONNECT to port 443 only. https is tunnelled with CONNECT either way.
     proxyTunnel: false,
   })
+}
+
+/** A dispatcher made on the first request and ended only if it was made: nothing loads for a command that sends none. */
+export interface LazyDispatcher {
+  get(): Promise<Dispatcher>
+  /** `close` lets requests in flight finish; `destroy` ends the sockets at once. */
+  end(how: 'close' | 'destroy'): Promise<void>
+}
+
+export function lazyDispatcher(options: TransportOptions, proxy?: ProxySettings): LazyDispatcher {
+  let made: Promise<Dispatcher> | undefined
+  return {
+    get: () => (made ??= createDispatcher(options, proxy)),
+    async end(how) {
+      if (made) await (await made)[how]()
+    },
+  }
 }
 
 export function request(dispatcher: Dispatcher, url: string, options: Omit<Dispatcher.RequestOptions, 'origin' | 'path'>): Promise<Dispatcher.ResponseData> {

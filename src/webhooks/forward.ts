@@ -1,7 +1,6 @@
 import type {IncomingHttpHeaders} from 'node:http'
-import type {Dispatcher} from 'undici'
 import type {ProxySettings} from '../api/proxy.js'
-import {createDispatcher, request} from '../api/transport.js'
+import {lazyDispatcher, request} from '../api/transport.js'
 import type {ForwardResult} from './format.js'
 
 export const DEFAULT_FORWARD_TIMEOUT_MS = 30_000
@@ -19,23 +18,20 @@ export interface Forwarder {
  * gateway's headers (its Basic credentials too: the app checks them as it would the gateway's).
  */
 export function createForwarder(url: string, timeoutMs = DEFAULT_FORWARD_TIMEOUT_MS, proxy?: ProxySettings): Forwarder {
-  let dispatcher: Promise<Dispatcher> | undefined
-  const connection = () => (dispatcher ??= createDispatcher({connectTimeoutMs: timeoutMs, keepAliveTimeoutMs: 4_000}, proxy))
+  const dispatcher = lazyDispatcher({connectTimeoutMs: timeoutMs, keepAliveTimeoutMs: 4_000}, proxy)
   return {
     async send(body, headers) {
       const started = performance.now()
       const elapsed = () => Math.round(performance.now() - started)
       try {
-        const response = await request(await connection(), url, {method: 'POST', headers: relayedHeaders(headers), body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs})
+        const response = await request(await dispatcher.get(), url, {method: 'POST', headers: relayedHeaders(headers), body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs})
         await response.body.dump()
         return {status: response.statusCode, ms: elapsed()}
       } catch (err) {
         return {error: describeFailure(err, timeoutMs), ms: elapsed()}
       }
     },
-    close: async () => {
-      if (dispatcher) await (await dispatcher).close()
-    },
+    close: () => dispatcher.end('close'),
   }
 }
 

@@ -1,5 +1,6 @@
 import type {ProxySettings} from '../api/proxy.js'
 import {UsageError} from '../errors.js'
+import {isLoopbackHost} from '../loopback.js'
 import {paint} from '../output/colors.js'
 import type {Io} from '../output/io.js'
 import {eventFilter, InvalidDelivery, isKnownEvent, parseDelivery} from './events.js'
@@ -34,8 +35,6 @@ export interface ListenOptions {
   environment?: 'sandbox' | 'live'
   register?: Registration
 }
-
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1'])
 
 /**
  * `gw listen` from start to stop: receive, print, save, forward; on SIGINT or SIGTERM (or when
@@ -136,7 +135,7 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
   if (options.save) notice += `Saving every event to ${options.save}\n`
   if (webHookId) notice += `Registered as web hook ${webHookId} with the gateway; it is removed when gw listen stops.\n`
   else notice += `To have the gateway deliver here, run with --register, or register ${reachableAddress(receiver.url)} yourself.\n`
-  if (!LOOPBACK.has(options.host)) {
+  if (!isLoopbackHost(options.host)) {
     notice += `${warning} listening on ${options.host} lets other machines send deliveries here${options.auth ? '' : '; consider --auth USER:PASS'}.\n`
   }
   io.err(notice)

@@ -2,6 +2,7 @@ import {Flags} from '@oclif/core'
 import {join} from 'node:path'
 import {UsageError} from '../../errors.js'
 import {GwCommand} from '../../gw-command.js'
+import {isLoopbackHost} from '../../loopback.js'
 import {credentialPair} from '../../validate.js'
 
 export default class SandboxStart extends GwCommand {
@@ -76,7 +77,7 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
     const merchants = ['TEST', ...(flags.merchant ?? []).map((m) => m.username)].join(', ')
     this.io.err(`Local gateway listening on ${sandbox.url} (${mode} mode; merchants ${merchants}${flags.state ? `; state in ${flags.state}` : ''}). Ctrl-C stops it.\n`)
     this.io.out(sandbox.url + '\n')
-    if (flags.host !== '127.0.0.1' && flags.host !== 'localhost' && flags.host !== '::1') {
+    if (!isLoopbackHost(flags.host)) {
       this.io.err(`Warning: listening on ${flags.host} makes the local gateway reachable from other machines.\n`)
     }
     const received = await daemon.closeOnSignal(() => sandbox.close())

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {backoffMs, classifyFailure, proxyRefusal, shouldRetry} from '../../../src/api/retry.js'
+import {backoffMs, classifyFailure, isCertificateFailure, proxyRefusal, shouldRetry} from '../../../src/api/retry.js'
 
 const coded = (code: string) => Object.assign(new Error(code), {code})
 
@@ -64,5 +64,18 @@ describe('proxyRefusal', () => {
   ])('%s → %s', (err, status) => {
     expect(proxyRefusal(err)).toBe(status)
     expect(classifyFailure(err)).toBe(status === undefined ? 'maybe_processed' : 'not_sent')
+  })
+})
+
+describe('isCertificateFailure', () => {
+  it.each([
+    ['DEPTH_ZERO_SELF_SIGNED_CERT', true],
+    ['UNABLE_TO_GET_ISSUER_CERT_LOCALLY', true],
+    ['ERR_TLS_CERT_ALTNAME_INVALID', true],
+    ['UND_ERR_PRX_TLS', true],
+    ['ECONNREFUSED', false],
+    ['UND_ERR_SOCKET', false],
+  ])('%s → %s', (code, expected) => {
+    expect(isCertificateFailure(new Error('tls', {cause: coded(code)}))).toBe(expected)
   })
 })
