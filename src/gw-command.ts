@@ -1,7 +1,7 @@
 import {Command, Errors, Flags, type Interfaces} from '@oclif/core'
 import type {GatewayClient} from './api/client.js'
 import type {ProxySettings} from './api/proxy.js'
-import type {Column} from './api/schemas/columns.js'
+import type {Column} from './output/columns.js'
 import type {Credentials, Target} from './auth/resolve.js'
 import type {TokenStores} from './auth/token-store.js'
 import type {CardDetails, CardFlags} from './card-input.js'

@@ -1,6 +1,6 @@
 import type {z} from 'zod'
 import {DeclinedError, GatewayError, GwError, OutcomeUnknownError} from '../errors.js'
-import {redactText} from '../output/mask.js'
+import {redactText} from '../redact.js'
 import {buildPath, type Endpoint, endpoints} from './endpoints.js'
 import {collectPages, type ListPage, readPaging} from './paging.js'
 import {errorFromResponse, parseEnvelope, type RawResponse} from './responses.js'

@@ -1,4 +1,4 @@
-import type {Column} from '../api/schemas/columns.js'
+import type {Column} from '../output/columns.js'
 
 /** How a table shows a profile (gw profile list/show/use). */
 export const profileColumns: Column[] = [

@@ -1,6 +1,6 @@
-import type {Column} from '../api/schemas/columns.js'
+import type {Column} from './columns.js'
 import {paint} from './colors.js'
-import {maskCardNumber} from './mask.js'
+import {maskCardNumber} from '../redact.js'
 import {formatMoney} from './money.js'
 
 type GwRecord = Record<string, unknown>

@@ -1,4 +1,4 @@
-import type {Column} from '../api/schemas/columns.js'
+import type {Column} from './columns.js'
 import type {GwError} from '../errors.js'
 import {paint} from './colors.js'
 import type {Io} from './io.js'

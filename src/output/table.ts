@@ -1,5 +1,5 @@
 import Table from 'cli-table3'
-import type {Column} from '../api/schemas/columns.js'
+import type {Column} from './columns.js'
 import {paint} from './colors.js'
 import {formatCell} from './format.js'
 

@@ -1,6 +1,5 @@
 export * from './card.js'
 export * from './card-rules.js'
-export * from './columns.js'
 export * from './common.js'
 export * from './purchase.js'
 export * from './refund.js'

@@ -1,4 +1,4 @@
-import {cardColumns} from '../../api/schemas/columns.js'
+import {cardColumns} from '../../output/columns.js'
 import {UsageError} from '../../errors.js'
 import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'

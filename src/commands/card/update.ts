@@ -1,5 +1,5 @@
 import {Args, Flags} from '@oclif/core'
-import {cardColumns} from '../../api/schemas/columns.js'
+import {cardColumns} from '../../output/columns.js'
 import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
 

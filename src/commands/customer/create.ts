@@ -1,5 +1,5 @@
 import type {CustomerCreate as CustomerBody, CustomerCard, CustomerUpdate as CustomerChanges} from '../../api/schemas/customer.js'
-import {customerColumns} from '../../api/schemas/columns.js'
+import {customerColumns} from '../../output/columns.js'
 import type {CardDetails} from '../../card-input.js'
 import {UsageError} from '../../errors.js'
 import * as gwFlags from '../../flags.js'

@@ -1,5 +1,5 @@
 import {Args} from '@oclif/core'
-import {customerColumns} from '../../api/schemas/columns.js'
+import {customerColumns} from '../../output/columns.js'
 import {GwCommand} from '../../gw-command.js'
 
 export default class CustomerDelete extends GwCommand {

@@ -1,5 +1,5 @@
 import {Args} from '@oclif/core'
-import {customerColumns} from '../../api/schemas/columns.js'
+import {customerColumns} from '../../output/columns.js'
 import {readIds} from '../../batch/input.js'
 import {GwCommand} from '../../gw-command.js'
 

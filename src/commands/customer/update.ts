@@ -1,5 +1,5 @@
 import {Args} from '@oclif/core'
-import {customerColumns} from '../../api/schemas/columns.js'
+import {customerColumns} from '../../output/columns.js'
 import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
 import {cardFlags, customerChanges, customerExtraFlags} from './create.js'

@@ -1,4 +1,4 @@
-import {planColumns} from '../../api/schemas/columns.js'
+import {planColumns} from '../../output/columns.js'
 import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
 

@@ -1,5 +1,5 @@
 import {Args} from '@oclif/core'
-import {planColumns} from '../../api/schemas/columns.js'
+import {planColumns} from '../../output/columns.js'
 import {GwCommand} from '../../gw-command.js'
 
 export default class PlanGet extends GwCommand {

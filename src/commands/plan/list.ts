@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import {planColumns} from '../../api/schemas/columns.js'
+import {planColumns} from '../../output/columns.js'
 import {GwCommand} from '../../gw-command.js'
 
 export default class PlanList extends GwCommand {

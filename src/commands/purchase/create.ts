@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {PurchaseCreate as PurchaseBody} from '../../api/schemas/purchase.js'
-import {purchaseColumns} from '../../api/schemas/columns.js'
+import {purchaseColumns} from '../../output/columns.js'
 import type {CardDetails} from '../../card-input.js'
 import {UsageError} from '../../errors.js'
 import * as gwFlags from '../../flags.js'

@@ -1,5 +1,5 @@
 import {Args} from '@oclif/core'
-import {purchaseColumns} from '../../api/schemas/columns.js'
+import {purchaseColumns} from '../../output/columns.js'
 import {readIds} from '../../batch/input.js'
 import {GwCommand} from '../../gw-command.js'
 

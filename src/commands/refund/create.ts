@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import {refundColumns} from '../../api/schemas/columns.js'
+import {refundColumns} from '../../output/columns.js'
 import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
 

@@ -1,4 +1,4 @@
-import {sandboxClockColumns} from '../../api/schemas/columns.js'
+import {sandboxClockColumns} from '../../output/columns.js'
 import {GwCommand} from '../../gw-command.js'
 
 export default class SandboxClock extends GwCommand {

@@ -1,5 +1,5 @@
 import {Args, Flags} from '@oclif/core'
-import {triggerColumns} from '../../api/schemas/columns.js'
+import {triggerColumns} from '../../output/columns.js'
 import {WEBHOOK_EVENTS} from '../../api/schemas/recurring-rules.js'
 import {GwCommand} from '../../gw-command.js'
 

@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import {subscriptionColumns} from '../../api/schemas/columns.js'
+import {subscriptionColumns} from '../../output/columns.js'
 import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
 

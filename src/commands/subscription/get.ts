@@ -1,5 +1,5 @@
 import {Args} from '@oclif/core'
-import {subscriptionColumns} from '../../api/schemas/columns.js'
+import {subscriptionColumns} from '../../output/columns.js'
 import {readIds} from '../../batch/input.js'
 import {GwCommand} from '../../gw-command.js'
 

@@ -1,5 +1,5 @@
 import {Args, Flags} from '@oclif/core'
-import {subscriptionColumns} from '../../api/schemas/columns.js'
+import {subscriptionColumns} from '../../output/columns.js'
 import {GwCommand} from '../../gw-command.js'
 
 export default class SubscriptionUpdate extends GwCommand {

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {purchaseColumns} from '../../../src/api/schemas/columns.js'
+import {purchaseColumns} from '../../../src/output/columns.js'
 import {NotFoundError} from '../../../src/errors.js'
 import {testIo} from '../../../src/output/io.js'
 import {recordStream, renderError, renderRecord} from '../../../src/output/render.js'
