@@ -1,6 +1,7 @@
 /**
- * Every failure gw reports is a GwError: its kind and exit code are the design.md §3/§4 contract,
- * and the command base class is the one place that turns them into output and an exit status.
+ * Every failure gw reports is a GwError: its kind and exit code are the design.md §3/§4 contract.
+ * GwCommand's reporter turns them into output and an exit status; a batch turns each row's into
+ * its NDJSON line. What to tell a person (the hint) is worded in src/output/hints.ts.
  */
 export type ErrorKind =
   | 'usage'
@@ -23,6 +24,11 @@ export interface GwErrorDetails {
   hint?: string
   /** The gateway's record, printed on stdout as a result even though the command failed (a decline). */
   record?: Record<string, unknown>
+  /**
+   * A native call (the keychain) was given up but is still pending and would hold the process
+   * open: once the error is reported, gw leaves.
+   */
+  abandonsPendingCall?: boolean
 }
 
 export class GwError extends Error {
@@ -33,6 +39,7 @@ export class GwError extends Error {
   readonly requestId?: string
   readonly hint?: string
   readonly record?: Record<string, unknown>
+  readonly abandonsPendingCall: boolean
 
   constructor(kind: ErrorKind, exitCode: number, message: string, details: GwErrorDetails = {}) {
     super(message)
@@ -44,6 +51,7 @@ export class GwError extends Error {
     this.requestId = details.requestId
     this.hint = details.hint
     this.record = details.record
+    this.abandonsPendingCall = details.abandonsPendingCall ?? false
   }
 }
 
@@ -83,15 +91,44 @@ export class RejectedError extends GwError {
   }
 }
 
+/** A purchase or refund that may or may not have reached the gateway, and how gw came to doubt it. */
+export interface MoneyInFlight {
+  /** `purchase` or `refund`: which look-up command can check it. */
+  noun: 'purchase' | 'refund'
+  reference: string
+}
+
+/**
+ * A purchase or refund was sent and gw could not learn what became of it (design.md §5). The
+ * renderer words what to run to check it, and "do not resend".
+ */
 export class OutcomeUnknownError extends GwError {
-  constructor(message: string, details: GwErrorDetails = {}) {
+  readonly noun: MoneyInFlight['noun']
+  readonly reference: string
+
+  constructor(message: string, inFlight: MoneyInFlight, details: GwErrorDetails = {}) {
     super('outcome_unknown', 8, message, details)
+    this.noun = inFlight.noun
+    this.reference = inFlight.reference
   }
 }
 
+const SIGNAL_NUMBERS = {SIGHUP: 1, SIGINT: 2, SIGTERM: 15} as const
+export type StopSignal = keyof typeof SIGNAL_NUMBERS
+export const STOP_SIGNALS = Object.keys(SIGNAL_NUMBERS) as StopSignal[]
+
+/**
+ * Stopped by a signal (Ctrl-C is SIGINT): exit 128 + the signal's number, 130 for Ctrl-C. When a
+ * purchase or refund was in flight, the renderer says how to check it before sending it again.
+ */
 export class InterruptedError extends GwError {
-  constructor() {
-    super('interrupted', 130, 'interrupted')
+  readonly signal: StopSignal
+  readonly inFlight?: MoneyInFlight
+
+  constructor(signal: StopSignal = 'SIGINT', inFlight?: MoneyInFlight, details: GwErrorDetails = {}) {
+    super('interrupted', 128 + SIGNAL_NUMBERS[signal], 'Interrupted.', details)
+    this.signal = signal
+    this.inFlight = inFlight
   }
 }
 

@@ -1,4 +1,4 @@
-import {Flags} from '@oclif/core'
+import {Args, Flags} from '@oclif/core'
 import {FREQUENCIES, type Frequency} from './api/schemas/recurring-rules.js'
 import * as validate from './validate.js'
 
@@ -77,4 +77,12 @@ export const cardDetails = {
   'card-expiry': cardExpiry(),
   cvv: cvv(),
   card: card(),
+}
+
+/**
+ * The ids a `get` command looks up: one or more as arguments, or `-` to read them from stdin, one
+ * a line. The command sets `strict = false` so that every argument after the first is taken too.
+ */
+export function ids(name: string, what: string) {
+  return {[name]: Args.string({description: `${what}; - reads them from stdin`, required: true})}
 }

@@ -1,15 +1,16 @@
 import {Command, Errors, Flags, type Interfaces} from '@oclif/core'
 import type {GatewayClient} from './api/client.js'
 import type {ProxySettings} from './api/proxy.js'
-import type {Column} from './output/columns.js'
 import type {Credentials, Target} from './auth/resolve.js'
 import type {TokenStores} from './auth/token-store.js'
 import type {CardDetails, CardFlags} from './card-input.js'
-import {GwError, UsageError} from './errors.js'
+import {GwError, InterruptedError, STOP_SIGNALS, type StopSignal, UsageError} from './errors.js'
+import type {Deps, GwRecord} from './operations/deps.js'
+import type {LookUpResource} from './operations/look-up.js'
+import type {Column} from './output/columns.js'
 import {processIo, type Io} from './output/io.js'
 import type {Prompter} from './output/prompt.js'
 
-type GwRecord = Record<string, unknown>
 // The shapes oclif's parse is generic over (not exported by @oclif/core).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type FlagOutput = {[name: string]: any}
@@ -24,10 +25,16 @@ interface GlobalFlags {
   'no-input': boolean
 }
 
+/** What a command's run() may return besides a record or a list: the exit status of a service that stopped. */
+export class ExitStatus {
+  constructor(readonly code: number) {}
+}
+
 /**
- * The base of every gw command (style.md §2–3): global flags, lazily built client and Io, and
- * the one place where a result is rendered and an error becomes output and an exit code.
- * A command's run() parses, makes one client call and returns the gateway's record.
+ * The base of every gw command (style.md §2–3): global flags, lazily built client, Io and
+ * operation deps, and the reporter where a result is rendered and an error becomes output and an
+ * exit code. A command's run() parses its flags into an operation's input, runs that operation
+ * and returns what it gave: a record, a list, nothing, or an ExitStatus.
  */
 export abstract class GwCommand extends Command {
   static override baseFlags = {
@@ -41,21 +48,18 @@ export abstract class GwCommand extends Command {
   /** How a table shows this command's record. */
   static columns: Column[] = []
 
-  /** Changes something at the gateway: a read-only profile refuses it before any request. */
-  static writes = false
-
   /**
-   * On a live profile, what the user types to confirm: the amount for money (from --amount and
-   * --currency), the id for deletes (the `id` argument or flag).
+   * A service (gw listen, gw sandbox start) stops itself on SIGINT and SIGTERM, finishing what is
+   * in flight; every other command is stopped by the base class, its request aborted.
    */
-  static confirmWith?: 'amount' | 'id'
+  static handlesSignals = false
 
   private globals?: GlobalFlags
-  private parsedInput?: {flags: FlagOutput; args: ArgOutput}
   private ioInstance?: Io
   private clientInstance?: GatewayClient
   private targetInstance?: Promise<Target & {token?: string}>
   private prompterInstance?: Promise<Prompter>
+  private readonly stop = new AbortController()
 
   protected get io(): Io {
     this.ioInstance ??= processIo(process.env, {noInput: this.globals?.['no-input'] ?? false})
@@ -72,7 +76,6 @@ export abstract class GwCommand extends Command {
   ): Promise<Interfaces.ParserOutput<F, B, A>> {
     const parsed = await super.parse(options, argv)
     this.globals = parsed.flags as unknown as GlobalFlags
-    this.parsedInput = {flags: parsed.flags, args: parsed.args}
     return parsed
   }
 
@@ -90,21 +93,13 @@ export abstract class GwCommand extends Command {
     return this.prompterInstance
   }
 
-  /**
-   * The gateway and user this command works with, token not read yet. Resolving it is where a
-   * read-only profile refuses a command that writes, and where a live one says LIVE.
-   */
+  /** The gateway and user this command works with, token not read yet; a live one says LIVE on a terminal. */
   protected target(): Promise<Target & {token?: string}> {
     this.targetInstance ??= (async () => {
       const {resolveTarget} = await import('./auth/resolve.js')
       const target = await resolveTarget({profileFlag: this.globals?.profile, env: process.env, configDir: this.config.configDir})
-      const writes = (this.ctor as typeof GwCommand).writes
-      const live = target.environment === 'live'
-      if (!writes && !live) return target
-      const {liveMarker, refuseWhenReadOnly} = await import('./live-safety.js')
-      if (writes) refuseWhenReadOnly(target, this.commandName)
-      if (live && this.io.isStderrTTY) {
-        const {paint} = await import('./output/colors.js')
+      if (target.environment === 'live' && this.io.isStderrTTY) {
+        const [{liveMarker}, {paint}] = await Promise.all([import('./live-safety.js'), import('./output/colors.js')])
         this.io.err(paint(this.io.errColor, 'red', liveMarker(target)) + '\n')
       }
       return target
@@ -121,20 +116,31 @@ export abstract class GwCommand extends Command {
     return credentials
   }
 
-  /** A card given in full: from stdin (--card -), the flags, or asked for; on a live profile never from argv. */
+  /**
+   * A card given in full: from stdin (--card -), the flags, or asked for; on a live profile never
+   * from argv. A card is only ever read to be sent in a write, so a read-only profile refuses
+   * here, before anyone types a card number.
+   */
   protected async card(flags: CardFlags, {holderOptional = false} = {}): Promise<CardDetails | undefined> {
     const target = await this.target()
-    const {readCard} = await import('./card-input.js')
+    const [{readCard}, {refuseWhenReadOnly}] = await Promise.all([import('./card-input.js'), import('./live-safety.js')])
+    refuseWhenReadOnly(target, `gw ${this.commandName}`)
     return readCard(flags, {live: target.environment === 'live', io: this.io, prompter: () => this.prompter(), commandId: this.commandName, holderOptional})
   }
 
-  /** The API client for the profile in force, built on first use; a live profile confirms first. */
+  /** The API client for the profile in force, built on first use, every request passing the profile's guard. */
   protected async client(): Promise<GatewayClient> {
     if (this.clientInstance) return this.clientInstance
     const credentials = await this.credentials()
-    await this.confirmIfLive(credentials)
-    this.clientInstance = await this.clientFor(credentials)
+    const {requestGuard} = await import('./live-safety.js')
+    const guard = requestGuard({target: credentials, commandId: this.commandName, yes: this.globals?.yes ?? false, io: this.io, prompter: () => this.prompter()})
+    this.clientInstance = await this.clientFor(credentials, guard)
     return this.clientInstance
+  }
+
+  /** What operations run with: this command's client, Io, prompter and the clock. */
+  protected async deps(): Promise<Deps> {
+    return {client: await this.client(), io: this.io, prompter: () => this.prompter(), clock: () => new Date()}
   }
 
   /** HTTP_PROXY, HTTPS_PROXY and NO_PROXY from the environment, checked; undefined when no proxy is set. */
@@ -144,9 +150,11 @@ export abstract class GwCommand extends Command {
   }
 
   /** A client for the given credentials: the profile's, or those gw login is about to save. */
-  protected async clientFor(credentials: Pick<Credentials, 'baseUrl' | 'username' | 'token' | 'connectTimeoutMs' | 'responseTimeoutMs'>): Promise<GatewayClient> {
-    const {GatewayClient} = await import('./api/client.js')
-    const {paint} = await import('./output/colors.js')
+  protected async clientFor(
+    credentials: Pick<Credentials, 'baseUrl' | 'username' | 'token' | 'connectTimeoutMs' | 'responseTimeoutMs'>,
+    guard?: ConstructorParameters<typeof GatewayClient>[0]['guard'],
+  ): Promise<GatewayClient> {
+    const [{GatewayClient}, {paint}, {recoveryNotice}] = await Promise.all([import('./api/client.js'), import('./output/colors.js'), import('./output/hints.js')])
     const io = this.io
     return new GatewayClient({
       baseUrl: credentials.baseUrl,
@@ -157,59 +165,70 @@ export abstract class GwCommand extends Command {
       responseTimeoutMs: credentials.responseTimeoutMs,
       proxy: await this.proxy(),
       log: this.globals?.verbose ? (line) => io.err(paint(io.errColor, 'dim', line) + '\n') : undefined,
-      notice: (line) => io.err(paint(io.errColor, 'yellow', line) + '\n'),
+      onRecovery: (event) => io.err(paint(io.errColor, 'yellow', recoveryNotice(event)) + '\n'),
+      guard,
+      signal: this.stop.signal,
     })
   }
 
-  private async confirmIfLive(target: Target): Promise<void> {
-    const kind = (this.ctor as typeof GwCommand).confirmWith
-    if (!kind || target.environment !== 'live') return
-    const {confirmLive, confirmation} = await import('./live-safety.js')
-    const {flags = {}, args = {}} = this.parsedInput ?? {}
-    const expected = confirmation(kind, {amount: flags.amount, currency: flags.currency, id: args.id ?? flags.id})
-    await confirmLive({commandId: this.commandName, kind, expected, yes: this.globals?.yes ?? false, io: this.io, prompter: () => this.prompter()})
-  }
-
   /**
-   * Looks several ids up one after another, printing each record as it arrives; a failed id is
-   * reported and the rest still run. The exit code is the worst one any id had (design.md §4).
+   * Records looked up by the ids given as arguments (or `-`, one a line on stdin). One id renders
+   * as a record; several print as they arrive, and a failed one is reported while the rest still
+   * run. The exit code is the worst any id had (design.md §4).
    */
-  protected async each(ids: string[], batch: boolean, fetchOne: (id: string) => Promise<GwRecord>): Promise<GwRecord | undefined> {
-    if (!batch && ids.length === 1) return fetchOne(ids[0]!)
+  protected async lookUpAll(resource: LookUpResource, argv: string[], noun?: string): Promise<GwRecord | undefined> {
+    const [{readIds}, {lookUp}] = await Promise.all([import('./batch/input.js'), import('./operations/look-up.js')])
+    const {ids, batch} = await readIds(argv, this.io, noun)
+    const deps = await this.deps()
+    if (!batch && ids.length === 1) return lookUp(resource, ids[0]!, deps)
     const {recordStream, renderError} = await import('./output/render.js')
     const write = recordStream(this.io, (this.ctor as typeof GwCommand).columns, {json: this.json})
     let worst: GwError | undefined
     let failed = 0
     for (const id of ids) {
       try {
-        await write(await fetchOne(id))
+        await write(await lookUp(resource, id, deps))
       } catch (err) {
         const error = toGwError(err)
+        if (error instanceof InterruptedError) throw error
         renderError(this.io, error, {json: this.json, subject: id})
         failed++
         if (!worst || error.exitCode > worst.exitCode) worst = error
       }
     }
-    if (worst) throw new BatchFailure(`${failed} of ${ids.length} look-ups failed`, worst)
+    if (worst) throw new SomeFailed(`${failed} of ${ids.length} look-ups failed`, worst)
     return undefined
   }
 
   protected override async _run<T>(): Promise<T> {
+    const handled = (this.ctor as typeof GwCommand).handlesSignals
+    const signalled = new Promise<never>((_, reject) => {
+      this.stopOnSignal = (signal) => {
+        // The request in flight is aborted; run() may instead be waiting on stdin or a prompt,
+        // which nothing aborts, so the signal also ends the wait, naming any money in flight.
+        const error = new InterruptedError(signal, this.clientInstance?.inFlight)
+        this.stop.abort(signal)
+        reject(error)
+      }
+    })
+    signalled.catch(() => {})
+    if (!handled) for (const signal of STOP_SIGNALS) process.once(signal, this.stopOnSignal)
     let result: unknown
-    const onInterrupt = () => this.interrupted()
-    process.once('SIGINT', onInterrupt)
     try {
       await this.init()
-      result = await this.run()
-      if (result !== undefined && result !== null) await this.render(result as GwRecord | GwRecord[])
+      result = await Promise.race([this.run(), signalled])
+      if (result instanceof ExitStatus) process.exitCode = result.code
+      else if (result !== undefined && result !== null) await this.render(result as GwRecord | GwRecord[])
     } catch (err) {
       await this.report(err)
     } finally {
-      process.off('SIGINT', onInterrupt)
+      if (!handled) for (const signal of STOP_SIGNALS) process.off(signal, this.stopOnSignal)
       await this.clientInstance?.close()
     }
     return result as T
   }
+
+  private stopOnSignal: (signal: StopSignal) => void = () => {}
 
   /** A record prints as a two-column table, a list (an array) as a table with a row per record. */
   protected async render(result: GwRecord | GwRecord[]): Promise<void> {
@@ -219,32 +238,24 @@ export abstract class GwCommand extends Command {
     else await renderRecord(this.io, result, columns, {json: this.json})
   }
 
-  /** Ctrl-C: exit 130, and if money was in flight, say exactly how to find out what happened. */
-  protected interrupted(): void {
-    const inFlight = this.clientInstance?.inFlight
-    let text = 'Interrupted.\n'
-    if (inFlight) {
-      text += `The ${inFlight.noun} with reference ${inFlight.reference} may have reached the gateway. Check before sending it again: ${inFlight.getCommand} ${inFlight.reference}\n`
-    }
-    this.io.err(text)
-    process.exit(130)
-  }
-
+  /** The reporter: an error becomes its message and hint on stderr (and its record on stdout) and the exit code. */
   private async report(err: unknown): Promise<void> {
     if (err instanceof Errors.ExitError) throw err
     const error = toGwError(err)
     const {renderError, renderRecord} = await import('./output/render.js')
     // A decline is a processed transaction: its record is the result, on stdout like any other.
     if (error.record) await renderRecord(this.io, error.record, (this.ctor as typeof GwCommand).columns, {json: this.json})
-    if (error instanceof BatchFailure) renderError(this.io, error, {json: false})
-    else renderError(this.io, error, {json: this.json})
+    renderError(this.io, error, {json: this.json && !(error instanceof SomeFailed)})
     if (error.kind === 'unexpected' && this.globals?.verbose && err instanceof Error && err.stack) this.io.err(err.stack + '\n')
     process.exitCode = error.exitCode
+    // A signal or an abandoned native call may leave a wait behind (stdin, a prompt, the keychain)
+    // that would hold the process open: once the error is reported, gw leaves.
+    if (error instanceof InterruptedError || error.abandonsPendingCall) setTimeout(() => process.exit(), 100).unref()
   }
 }
 
 /** Several look-ups, some failed: exits with the worst code among them. */
-class BatchFailure extends GwError {
+class SomeFailed extends GwError {
   constructor(message: string, worst: GwError) {
     super(worst.kind, worst.exitCode, message)
   }

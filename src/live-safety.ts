@@ -1,13 +1,17 @@
+import {type RequestFacts, writes} from './api/endpoints.js'
 import type {Target} from './auth/resolve.js'
 import {PermissionError, UsageError} from './errors.js'
 import type {Io} from './output/io.js'
 import {formatMinorUnits, formatMoney, currencyExponent} from './output/money.js'
 import type {Prompter} from './output/prompt.js'
 
-/** A read-only profile (support staff) refuses a command that writes before any request is made. */
-export function refuseWhenReadOnly(target: Target, commandId: string): void {
+/**
+ * A read-only profile (support staff) refuses anything that writes before any request is made.
+ * `what` names it as the person asked for it: `gw purchase create`, or `POST /v1.0/purchases`.
+ */
+export function refuseWhenReadOnly(target: Target, what: string): void {
   if (!target.profile?.readOnly) return
-  throw new PermissionError(`Profile ${target.profileName} is read-only and gw ${commandId} changes something at the gateway: nothing was sent`, {
+  throw new PermissionError(`Profile ${target.profileName} is read-only and ${what} changes something at the gateway: nothing was sent`, {
     hint: 'Use a profile that may write: --profile NAME, or gw profile use NAME (gw profile list shows them).',
   })
 }
@@ -54,5 +58,33 @@ export async function confirmLive(options: {
   const typed = await prompter.text(`LIVE: type ${noun} (${options.expected.shown}) to confirm gw ${options.commandId}`)
   if (!options.expected.accepted.includes(typed)) {
     throw new UsageError(`"${typed}" does not match ${options.expected.shown}: nothing was sent`, `Run it again and type ${noun} exactly, or add --yes.`)
+  }
+}
+
+export interface GuardOptions {
+  target: Target
+  /** How the person asked for it, for messages: `purchase create`, `api`. */
+  commandId: string
+  yes: boolean
+  io: Io
+  prompter: () => Promise<Prompter>
+}
+
+/**
+ * The check every request passes before it is sent, whoever sends it (a command, a batch row,
+ * `gw api`): a read-only profile refuses a write; a live one has money and deletes confirmed.
+ * Its rules come from the endpoint table's facts, by method and path.
+ */
+export function requestGuard(options: GuardOptions): (facts: RequestFacts, request: {params: Record<string, string>; body: unknown}) => Promise<void> {
+  return async (facts, {params, body}) => {
+    if (writes(facts)) refuseWhenReadOnly(options.target, `gw ${options.commandId}`)
+    if (!facts.confirm || options.target.environment !== 'live') return
+    const fields = (body ?? {}) as {amount?: unknown; currency?: unknown}
+    const expected = confirmation(facts.confirm, {
+      amount: typeof fields.amount === 'number' ? fields.amount : undefined,
+      currency: typeof fields.currency === 'string' ? fields.currency : undefined,
+      id: Object.values(params)[0],
+    })
+    await confirmLive({...options, kind: facts.confirm, expected})
   }
 }

@@ -1,7 +1,7 @@
 import type {z} from 'zod'
-import {DeclinedError, GatewayError, GwError, OutcomeUnknownError} from '../errors.js'
+import {DeclinedError, GatewayError, GwError, InterruptedError, type MoneyInFlight, OutcomeUnknownError, type StopSignal} from '../errors.js'
 import {redactText} from '../redact.js'
-import {buildPath, type Endpoint, endpoints} from './endpoints.js'
+import {buildPath, type Endpoint, endpoints, type RequestFacts} from './endpoints.js'
 import {collectPages, type ListPage, readPaging} from './paging.js'
 import {errorFromResponse, parseEnvelope, type RawResponse} from './responses.js'
 import {type ProxyRoute, proxyRoute, type ProxySettings} from './proxy.js'
@@ -21,9 +21,23 @@ export interface ClientOptions {
   proxy?: ProxySettings
   /** Receives one line per request and response with --verbose; secrets already redacted. */
   log?: (line: string) => void
-  /** Receives what the user should know about recovery (a lost answer found by reference). */
-  notice?: (line: string) => void
+  /** Told each step of a recovery (a lost answer looked up by reference), for the user to hear of it. */
+  onRecovery?: (event: RecoveryEvent) => void
+  /**
+   * Called before each request is sent, with its endpoint's safety facts: where a read-only
+   * profile refuses a write and a live one asks for confirmation, whoever sends the request.
+   */
+  guard?: (facts: RequestFacts, request: {params: Record<string, string>; body: unknown}) => Promise<void>
+  /** Aborted with the signal's name (SIGINT, SIGTERM, SIGHUP) to stop the request in flight. */
+  signal?: AbortSignal
   sleep?: (ms: number) => Promise<void>
+}
+
+/** What a recovery did: started looking a reference up after a lost answer, or found the record. */
+export interface RecoveryEvent extends MoneyInFlight {
+  step: 'looking_up' | 'found'
+  /** Why the answer was lost: a reset, a time-out, a proxy's 502. */
+  why: string
 }
 
 export interface SendOptions {
@@ -36,13 +50,6 @@ export interface SendOptions {
 export interface PageRequest {
   page?: number
   limit?: number
-}
-
-/** The money-moving request in flight, so an interruption can say what to check. */
-export interface InFlight {
-  noun: string
-  reference: string
-  getCommand: string
 }
 
 type GwRecord = Record<string, unknown>
@@ -63,7 +70,8 @@ export class GatewayClient {
   readonly baseUrl: string
   /** Through a proxy or not, and why: for --verbose and for saying what could not be reached. */
   readonly route: ProxyRoute
-  inFlight?: InFlight
+  /** The purchase or refund being sent or looked up now, so an interruption can say what to check. */
+  inFlight?: MoneyInFlight
   private readonly dispatcher: LazyDispatcher
   private readonly responseTimeoutMs: number
   private readonly authorization: string
@@ -147,20 +155,22 @@ export class GatewayClient {
 
   private async dispatch<Res extends z.ZodType>(endpoint: Endpoint<Res>, options: SendOptions): Promise<Answer<Res>> {
     const body = endpoint.body && options.body !== undefined ? endpoint.body.parse(options.body) : options.body
+    await this.options.guard?.(endpoint, {params: options.params ?? {}, body})
     const path = buildPath(endpoint.path, options.params) + queryString(options.query)
     const money = endpoint.movesMoney
     const reference = money && typeof (body as {reference?: unknown})?.reference === 'string' ? (body as {reference: string}).reference : undefined
-    if (money && reference !== undefined) this.inFlight = {noun: money.noun, reference, getCommand: money.getCommand}
+    const inFlight = money && reference !== undefined ? {noun: money.noun, reference} : undefined
+    this.inFlight = inFlight
     try {
-      const raw = await this.exchange(endpoint, path, body)
-      if (money && reference !== undefined && RETRYABLE_STATUSES.has(raw.status)) {
+      const raw = await this.exchange(endpoint, path, body, inFlight)
+      if (inFlight && RETRYABLE_STATUSES.has(raw.status)) {
         // A proxy's 502/504 after the request went in says nothing about whether the charge happened.
-        return await this.recover(endpoint, reference, `the gateway answered HTTP ${raw.status}`)
+        return await this.recover(endpoint, inFlight, `the gateway answered HTTP ${raw.status}`)
       }
       return this.readRecord(endpoint, raw)
     } catch (err) {
       if (err instanceof LostAnswer) {
-        if (money && reference !== undefined) return await this.recover(endpoint, reference, err.message)
+        if (inFlight) return await this.recover(endpoint, inFlight, err.message)
         throw new GatewayError('network', `No answer from ${this.baseUrl}: ${err.message}`, {
           hint: 'The request may have reached the gateway; check before repeating it.',
         })
@@ -197,11 +207,16 @@ export class GatewayClient {
     return {record, envelope}
   }
 
-  /** Sends once; retries only what shouldRetry allows (reads), throwing LostAnswer when no answer came. */
-  private async exchange(endpoint: Endpoint, path: string, body: unknown): Promise<RawResponse> {
+  /**
+   * Sends once; retries only what shouldRetry allows (reads), throwing LostAnswer when no answer
+   * came, and InterruptedError (naming the money in flight) when a signal stopped it.
+   */
+  private async exchange(endpoint: Endpoint, path: string, body: unknown, inFlight?: MoneyInFlight): Promise<RawResponse> {
+    const signal = this.options.signal
     const url = this.baseUrl + path
     const payload = body === undefined ? undefined : JSON.stringify(body)
     for (let attempt = 0; ; attempt++) {
+      if (signal?.aborted) throw new InterruptedError(signal.reason as StopSignal)
       const dispatcher = await this.dispatcher.get()
       const started = performance.now()
       this.options.log?.(`> ${endpoint.method} ${url}${payload ? ' ' + redactText(payload) : ''}`)
@@ -219,10 +234,12 @@ export class GatewayClient {
             ...(payload === undefined ? {} : {'content-type': 'application/json'}),
           },
           body: payload,
+          signal,
         })
         const requestId = header(response.headers['x-request-id'])
         raw = {status: response.statusCode, requestId, text: await response.body.text()}
       } catch (err) {
+        if (signal?.aborted) throw new InterruptedError(signal.reason as StopSignal, inFlight)
         const failure = classifyFailure(err)
         const refusedWith = proxyRefusal(err)
         const elapsed = Math.round(performance.now() - started)
@@ -258,34 +275,30 @@ export class GatewayClient {
   }
 
   /** design.md §5: the answer was lost, so ask the gateway what it has under the reference. */
-  private async recover<Res extends z.ZodType>(endpoint: Endpoint<Res>, reference: string, why: string): Promise<Answer<Res>> {
+  private async recover<Res extends z.ZodType>(endpoint: Endpoint<Res>, inFlight: MoneyInFlight, why: string): Promise<Answer<Res>> {
     const money = endpoint.movesMoney!
-    const check = `${money.getCommand} ${shellQuote(reference)}`
-    this.options.notice?.(`No answer to the ${money.noun} (${why}); looking reference ${reference} up at the gateway.`)
+    const lost = `The ${inFlight.noun} was sent but no answer came back (${why})`
+    this.options.onRecovery?.({step: 'looking_up', ...inFlight, why})
     let raw: RawResponse
     try {
-      raw = await this.exchange(money.lookup, buildPath(money.lookup.path, {id: reference}), undefined)
+      raw = await this.exchange(money.lookup, buildPath(money.lookup.path, {id: inFlight.reference}), undefined, inFlight)
     } catch (err) {
-      throw new OutcomeUnknownError(`The ${money.noun} was sent but no answer came back (${why}), and looking it up failed too: ${err instanceof Error ? err.message : String(err)}`, {
-        hint: `Do not send it again until you have checked: ${check}`,
-      })
+      if (err instanceof InterruptedError) throw err
+      throw new OutcomeUnknownError(`${lost}, and looking it up failed too: ${err instanceof Error ? err.message : String(err)}`, inFlight)
     }
     if (raw.status === 404) {
-      throw new OutcomeUnknownError(`The ${money.noun} was sent but no answer came back (${why}), and the gateway has no ${money.noun} with reference ${reference} yet; it may still be processing.`, {
+      throw new OutcomeUnknownError(`${lost}, and the gateway has no ${inFlight.noun} with reference ${inFlight.reference} yet; it may still be processing.`, inFlight, {
         status: raw.status,
         requestId: raw.requestId,
-        hint: `Do not send it again until you have checked: ${check}`,
       })
     }
     try {
       const answer = this.readRecord({...endpoint, response: money.lookup.response}, raw)
-      this.options.notice?.(`Found the ${money.noun} by its reference: the gateway processed it once.`)
+      this.options.onRecovery?.({step: 'found', ...inFlight, why})
       return answer
     } catch (err) {
       if (err instanceof DeclinedError) throw err
-      throw new OutcomeUnknownError(`The ${money.noun} was sent but no answer came back (${why}), and its look-up gave: ${err instanceof GwError ? err.message : String(err)}`, {
-        hint: `Do not send it again until you have checked: ${check}`,
-      })
+      throw new OutcomeUnknownError(`${lost}, and its look-up gave: ${err instanceof GwError ? err.message : String(err)}`, inFlight)
     }
   }
 }
@@ -326,8 +339,4 @@ function unreachableAdvice(err: unknown, route: ProxyRoute): string {
 
 function capitalize(word: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1)
-}
-
-function shellQuote(value: string): string {
-  return /^[\w.:@/-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`
 }

@@ -35,9 +35,22 @@ export interface Endpoint<Res extends z.ZodType = z.ZodType, Body extends z.ZodT
   response: Res
   /**
    * A POST that moves money: never retried, a decline is an outcome (exit 3), and when no answer
-   * comes back the record is looked up by its reference through this endpoint.
+   * comes back the record is looked up by its reference through `lookup`.
    */
-  movesMoney?: {lookup: Endpoint<Res, undefined>; noun: string; getCommand: string}
+  movesMoney?: {lookup: Endpoint<Res, undefined>; noun: 'purchase' | 'refund'}
+  /**
+   * On a live profile, what the person at the terminal types back before it is sent: the amount
+   * of money it moves, or the id of what it deletes or stops (design.md §5).
+   */
+  confirm?: 'amount' | 'id'
+}
+
+/** The safety facts of a request, whether or not its endpoint is in the table (`gw api`). */
+export type RequestFacts = Pick<Endpoint, 'method' | 'path' | 'movesMoney' | 'confirm'>
+
+/** Changes something at the gateway, so a read-only profile refuses it: anything but a GET. */
+export function writes(facts: Pick<Endpoint, 'method'>): boolean {
+  return facts.method !== 'GET'
 }
 
 const define = <Res extends z.ZodType, Body extends z.ZodType | undefined = undefined>(
@@ -59,7 +72,8 @@ export const endpoints = {
       path: '/v1.0/purchases',
       body: PurchaseCreate,
       response: Purchase,
-      movesMoney: {lookup: getPurchase, noun: 'purchase', getCommand: 'gw purchase get'},
+      movesMoney: {lookup: getPurchase, noun: 'purchase'},
+      confirm: 'amount',
     }),
     get: getPurchase,
   },
@@ -69,14 +83,15 @@ export const endpoints = {
       path: '/v1.0/refunds',
       body: RefundCreate,
       response: Refund,
-      movesMoney: {lookup: getRefund, noun: 'refund', getCommand: 'gw refund get'},
+      movesMoney: {lookup: getRefund, noun: 'refund'},
+      confirm: 'amount',
     }),
     get: getRefund,
   },
   webHooks: {
     create: define({method: 'POST', path: '/v1.0/web_hooks', body: WebHookCreate, response: WebHook}),
     list: define({method: 'GET', path: '/v1.0/web_hooks', response: z.array(WebHook)}),
-    delete: define({method: 'DELETE', path: '/v1.0/web_hooks/{id}', response: WebHook}),
+    delete: define({method: 'DELETE', path: '/v1.0/web_hooks/{id}', response: WebHook, confirm: 'id'}),
   },
   plans: {
     create: define({method: 'POST', path: '/v1.0/plans', body: PlanCreate, response: Plan}),
@@ -88,12 +103,13 @@ export const endpoints = {
     create: define({method: 'POST', path: '/v1.0/customers', body: CustomerCreate, response: Customer}),
     get: define({method: 'GET', path: '/v1.0/customers/{id}.json', response: Customer}),
     update: define({method: 'PUT', path: '/v1.0/customers/{id}.json', body: CustomerUpdate, response: Customer}),
-    delete: define({method: 'DELETE', path: '/v1.0/customers/{id}.json', response: Customer}),
+    delete: define({method: 'DELETE', path: '/v1.0/customers/{id}.json', response: Customer, confirm: 'id'}),
   },
   subscriptions: {
     create: define({method: 'POST', path: '/v1.0/subscriptions', body: SubscriptionCreate, response: Subscription}),
     get: define({method: 'GET', path: '/v1.0/subscriptions/{reference}.json', response: Subscription}),
-    update: define({method: 'PUT', path: '/v1.0/subscriptions/{id}.json', body: SubscriptionUpdate, response: Subscription}),
+    // Stopping a subscription stops a customer's billing: confirmed like a delete.
+    update: define({method: 'PUT', path: '/v1.0/subscriptions/{id}.json', body: SubscriptionUpdate, response: Subscription, confirm: 'id'}),
   },
   // The local gateway's own control API (src/sandbox/routes/control.ts), not part of the contract.
   sandbox: {
@@ -110,4 +126,27 @@ export function buildPath(template: string, params: Record<string, string> = {})
     if (value === undefined) throw new Error(`missing path parameter ${name} for ${template}`)
     return encodeURIComponent(value)
   })
+}
+
+/** Every endpoint of the table, for look-ups by method and path and for tests that enumerate them. */
+export function allEndpoints(): Endpoint[] {
+  return Object.values(endpoints).flatMap((group) => Object.values(group) as Endpoint[])
+}
+
+/**
+ * The table's endpoint for a request written by hand (`gw api POST /v1.0/purchases`): the path is
+ * matched with or without its query and `.json` suffix, a `{name}` standing for one segment.
+ */
+export function endpointAt(method: string, path: string): Endpoint | undefined {
+  const bare = path.split(/[?#]/, 1)[0]!.replace(/\/+$/, '')
+  return allEndpoints().find((endpoint) => endpoint.method === method.toUpperCase() && pathPattern(endpoint.path).test(bare))
+}
+
+function pathPattern(template: string): RegExp {
+  const source = template
+    .replace(/\.json$/, '')
+    .split(/\{\w+\}/)
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[^/]+')
+  return new RegExp(`^${source}(\\.json)?$`)
 }

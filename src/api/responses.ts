@@ -47,7 +47,7 @@ export function errorFromResponse(raw: RawResponse, envelope: Envelope): GwError
   const message = messages.join('; ')
   switch (status) {
     case 401:
-      return new AuthError(message, {...details, hint: 'Check the username and token of the profile in force (gw sandbox start sets up TEST/TEST for the local gateway).'})
+      return new AuthError(message, details)
     case 403:
       return new PermissionError(message, details)
     case 404:

@@ -82,7 +82,7 @@ export function shouldRetry({method, attempt, status, failure}: RetryInput): boo
   return failure !== undefined
 }
 
-/** Exponential backoff with full jitter, so many clients retrying do not arrive in step. */
+/** Exponential backoff with equal jitter (half fixed, half random), so many clients retrying do not arrive in step. */
 export function backoffMs(attempt: number, baseMs = 200, capMs = 2000, random: () => number = Math.random): number {
   const ceiling = Math.min(capMs, baseMs * 2 ** attempt)
   return Math.round(ceiling / 2 + (random() * ceiling) / 2)

@@ -12,8 +12,8 @@ const WAYS_OUT =
 
 /** The OS keychain cannot be used; the message says why and the hint the two ways out. */
 export class KeychainUnavailableError extends AuthError {
-  constructor(reason: string) {
-    super(`The OS keychain is not available: ${reason}`, {hint: WAYS_OUT})
+  constructor(reason: string, {abandonsPendingCall = false} = {}) {
+    super(`The OS keychain is not available: ${reason}`, {hint: WAYS_OUT, abandonsPendingCall})
   }
 }
 
@@ -23,11 +23,7 @@ export class KeychainUnavailableError extends AuthError {
  * dependency, loaded on first use; a call that hangs (a keyring waiting for a password no one
  * can type) is given up after 5 s.
  */
-export function keychainStore({
-  load = loadKeytar,
-  timeoutMs = KEYCHAIN_TIMEOUT_MS,
-  abandon = leaveSoon,
-}: {load?: () => Promise<Keytar>; timeoutMs?: number; abandon?: () => void} = {}): TokenStore {
+export function keychainStore({load = loadKeytar, timeoutMs = KEYCHAIN_TIMEOUT_MS}: {load?: () => Promise<Keytar>; timeoutMs?: number} = {}): TokenStore {
   let keytar: Promise<Keytar> | undefined
   const call = async <T>(use: (keytar: Keytar) => Promise<T>): Promise<T> => {
     keytar ??= load()
@@ -35,8 +31,8 @@ export function keychainStore({
     let timer: NodeJS.Timeout | undefined
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        abandon()
-        reject(new KeychainUnavailableError(`it did not answer within ${timeoutMs / 1000} s (a locked keyring waiting for its password?)`))
+        // The native call still pending would hold the process open for ever: the reporter leaves once it has said why.
+        reject(new KeychainUnavailableError(`it did not answer within ${timeoutMs / 1000} s (a locked keyring waiting for its password?)`, {abandonsPendingCall: true}))
       }, timeoutMs)
     })
     try {
@@ -51,11 +47,6 @@ export function keychainStore({
     set: (profile, token) => call((k) => k.setPassword(KEYCHAIN_SERVICE, profile, token)),
     delete: async (profile) => void (await call((k) => k.deletePassword(KEYCHAIN_SERVICE, profile))),
   }
-}
-
-/** The native call still pending would hold the process open for ever: once gw has said why, it leaves. */
-function leaveSoon(): void {
-  setTimeout(() => process.exit(), 1000).unref()
 }
 
 async function loadKeytar(): Promise<Keytar> {

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {AuthError, UsageError} from '../errors.js'
-import {GwCommand} from '../gw-command.js'
+import {ExitStatus, GwCommand} from '../gw-command.js'
 import {credentialPair} from '../validate.js'
 import * as webhookFlags from '../webhooks/flags.js'
 
@@ -16,6 +16,9 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the --registe
     '<%= config.bin %> <%= command.id %> --forward-to http://localhost:3000/webhooks --save events.ndjson',
     'echo "hooks:s3cret" | <%= config.bin %> <%= command.id %> --port 0 --auth - --register',
   ]
+
+  // Ctrl-C drains the deliveries in flight (webhooks/listen.ts) rather than aborting.
+  static override handlesSignals = true
 
   static override flags = {
     port: Flags.integer({description: 'port to listen on; 0 picks a free one', default: 4242, min: 0, max: 65535}),
@@ -39,7 +42,7 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the --registe
     // Without --register a profile is optional: it only tells which mode deliveries should be in.
     const credentials = await this.credentials().catch((err) => (err instanceof AuthError && !flags.register ? undefined : Promise.reject(err)))
     const client = flags.register ? await this.client() : undefined
-    process.exitCode = await listen(
+    const code = await listen(
       {
         host: flags.host,
         port: flags.port,
@@ -66,10 +69,8 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the --registe
       },
       this.io,
     )
+    return new ExitStatus(code)
   }
-
-  /** Ctrl-C drains the deliveries in flight (webhooks/listen.ts); the base class's immediate exit would cut that short. */
-  protected override interrupted(): void {}
 }
 
 function parseAuth(input: string): {username: string; password: string} {

@@ -11,7 +11,7 @@ export function toNdjsonLine(value: unknown): string {
 }
 
 /** The error object of design.md §3, written to stderr with --json. */
-export function errorJson(error: GwError, subject?: string): string {
+export function errorJson(error: GwError, subject?: string, hint = error.hint): string {
   return (
     JSON.stringify({
       error: {
@@ -21,7 +21,7 @@ export function errorJson(error: GwError, subject?: string): string {
         messages: error.messages,
         request_id: error.requestId ?? null,
         exit_code: error.exitCode,
-        ...(error.hint ? {hint: error.hint} : {}),
+        ...(hint ? {hint} : {}),
       },
     }) + '\n'
   )

@@ -2,6 +2,7 @@ import type {Column} from './columns.js'
 import type {GwError} from '../errors.js'
 import {paint} from './colors.js'
 import type {Io} from './io.js'
+import {hintFor} from './hints.js'
 import {errorJson, toJson, toNdjsonLine} from './json.js'
 
 type GwRecord = Record<string, unknown>
@@ -43,8 +44,11 @@ export function recordStream(io: Io, columns: Column[], {json}: RenderOptions): 
 export function renderError(io: Io, error: GwError, {json, subject}: RenderOptions & {subject?: string}): void {
   const context = [error.status ? `HTTP ${error.status}` : undefined, error.requestId ? `request-id ${error.requestId}` : undefined].filter(Boolean)
   const prefix = subject ? `${subject}: ` : ''
-  let text = `${paint(io.errColor, 'red', 'Error:')} ${prefix}${error.message}${context.length > 0 ? ` (${context.join(', ')})` : ''}\n`
-  if (error.hint) text += `${paint(io.errColor, 'dim', 'Hint:')} ${error.hint}\n`
+  // Ctrl-C is the person's own doing, not a failure to shout about.
+  const label = error.kind === 'interrupted' ? '' : paint(io.errColor, 'red', 'Error:') + ' '
+  let text = `${label}${prefix}${error.message}${context.length > 0 ? ` (${context.join(', ')})` : ''}\n`
+  const hint = hintFor(error)
+  if (hint) text += `${paint(io.errColor, 'dim', 'Hint:')} ${hint}\n`
   io.err(text)
-  if (json) io.err(errorJson(error, subject))
+  if (json) io.err(errorJson(error, subject, hint))
 }

@@ -1,5 +1,5 @@
 import type {ProxySettings} from '../api/proxy.js'
-import {UsageError} from '../errors.js'
+import {GwError, UsageError} from '../errors.js'
 import {isLoopbackHost} from '../loopback.js'
 import {paint} from '../output/colors.js'
 import type {Io} from '../output/io.js'
@@ -45,9 +45,13 @@ export interface ListenOptions {
 export async function listen(options: ListenOptions, io: Io): Promise<number> {
   let webHookId: string | undefined
   // Handlers go in first: a signal without one kills the process at once, registration left behind.
+  let quitAtOnce!: (error: GwError) => void
+  const quit = new Promise<never>((_, reject) => (quitAtOnce = reject))
+  quit.catch(() => {})
   const stopSignal = nextSignal(() => {
-    io.err(`Stopped at once${webHookId ? `; web hook ${webHookId} is still registered: remove it with DELETE /v1.0/web_hooks/${webHookId}` : ''}.\n`)
-    process.exit(130)
+    const left = webHookId ? `; web hook ${webHookId} is still registered: remove it with DELETE /v1.0/web_hooks/${webHookId}` : ''
+    // Deliveries still in flight would hold the process open: the reporter leaves once it has said so.
+    quitAtOnce(new GwError('interrupted', 130, `Stopped at once${left}.`, {abandonsPendingCall: true}))
   })
   let outClosed = false
   const readerGone = new Promise<'output closed'>((resolve) => io.onOutClosed?.(() => ((outClosed = true), resolve('output closed'))))
@@ -142,7 +146,7 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
 
   const signal = await Promise.race([stopSignal, readerGone])
   io.err('Stopping: finishing the deliveries in flight (Ctrl-C again to quit at once).\n')
-  await receiver.close()
+  await Promise.race([receiver.close(), quit])
   await Promise.all([log?.close(), forwarder?.close()])
   if (webHookId && options.register) {
     await options.register.remove(webHookId).then(

@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {cardFromJson, readCard} from '../../src/card-input.js'
-import {confirmation, confirmLive, liveMarker, refuseWhenReadOnly} from '../../src/live-safety.js'
+import {allEndpoints, endpoints} from '../../src/api/endpoints.js'
+import {confirmation, confirmLive, liveMarker, refuseWhenReadOnly, requestGuard} from '../../src/live-safety.js'
 import {testIo} from '../../src/output/io.js'
 import type {Prompter} from '../../src/output/prompt.js'
 import type {Target} from '../../src/auth/resolve.js'
@@ -60,10 +61,10 @@ describe('confirmLive', () => {
 
 describe('read-only and LIVE', () => {
   it('a read-only profile refuses with exit 6', () => {
-    expect(() => refuseWhenReadOnly({...liveTarget, profile: {environment: 'live', baseUrl: 'x', username: 'SHOP', readOnly: true}}, 'refund create')).toThrow(
+    expect(() => refuseWhenReadOnly({...liveTarget, profile: {environment: 'live', baseUrl: 'x', username: 'SHOP', readOnly: true}}, 'gw refund create')).toThrow(
       expect.objectContaining({exitCode: 6, message: 'Profile shop is read-only and gw refund create changes something at the gateway: nothing was sent'}),
     )
-    expect(() => refuseWhenReadOnly(liveTarget, 'refund create')).not.toThrow()
+    expect(() => refuseWhenReadOnly(liveTarget, 'gw refund create')).not.toThrow()
   })
 
   it('names the profile and the gateway', () => {
@@ -103,5 +104,42 @@ describe('readCard', () => {
     ['{"card_holder":"J","card_number":"4242424242424242","card_expiry":"12/2030","cvv":"12"}', 'the card on stdin: --cvv must be 3 or 4 digits'],
   ])('stdin %s is refused: %s', (text, message) => {
     expect(() => cardFromJson(text)).toThrow(expect.objectContaining({exitCode: 2, message}))
+  })
+})
+
+describe('requestGuard: every request passes the profile rules by its endpoint facts', () => {
+  const readOnly: Target = {...liveTarget, environment: 'sandbox', profile: {environment: 'sandbox', baseUrl: 'x', username: 'SHOP', readOnly: true}}
+  const sandbox: Target = {...liveTarget, environment: 'sandbox'}
+
+  it('a read-only profile refuses every endpoint that writes, and lets every read through', async () => {
+    const guard = requestGuard({target: readOnly, commandId: 'api', yes: true, io: testIo(), prompter: scripted([]).prompter})
+    for (const endpoint of allEndpoints()) {
+      const outcome = guard(endpoint, {params: {id: 'x'}, body: {}})
+      if (endpoint.method === 'GET') await expect(outcome).resolves.toBeUndefined()
+      else await expect(outcome).rejects.toMatchObject({exitCode: 6, message: 'Profile shop is read-only and gw api changes something at the gateway: nothing was sent'})
+    }
+  })
+
+  it('a live profile has the amount typed back, from the body, before money moves', async () => {
+    const {prompter, asked} = scripted(['12.50'])
+    const guard = requestGuard({target: liveTarget, commandId: 'purchase create', yes: false, io: testIo({tty: true}), prompter})
+    await guard(endpoints.purchases.create, {params: {}, body: {amount: 1250, currency: 'AUD', reference: 'o-1'}})
+    expect(asked).toEqual(['LIVE: type the amount (12.50 AUD) to confirm gw purchase create'])
+  })
+
+  it('a live profile has the id typed back before a delete, and needs --yes without a terminal', async () => {
+    const {prompter, asked} = scripted(['071-C-1'])
+    await requestGuard({target: liveTarget, commandId: 'customer delete', yes: false, io: testIo({tty: true}), prompter})(endpoints.customers.delete, {params: {id: '071-C-1'}, body: undefined})
+    expect(asked).toEqual(['LIVE: type the id (071-C-1) to confirm gw customer delete'])
+    await expect(
+      requestGuard({target: liveTarget, commandId: 'customer delete', yes: false, io: testIo(), prompter: scripted([]).prompter})(endpoints.customers.delete, {params: {id: '071-C-1'}, body: undefined}),
+    ).rejects.toMatchObject({exitCode: 2, hint: 'Add --yes to confirm it.'})
+  })
+
+  it('asks nothing on a sandbox profile, nor for a live read', async () => {
+    const quiet = scripted([])
+    await requestGuard({target: sandbox, commandId: 'purchase create', yes: false, io: testIo({tty: true}), prompter: quiet.prompter})(endpoints.purchases.create, {params: {}, body: {amount: 1}})
+    await requestGuard({target: liveTarget, commandId: 'purchase get', yes: false, io: testIo({tty: true}), prompter: quiet.prompter})(endpoints.purchases.get, {params: {id: 'o-1'}, body: undefined})
+    expect(quiet.asked).toEqual([])
   })
 })

@@ -1,7 +1,6 @@
-import {Args} from '@oclif/core'
-import {cardColumns} from '../../output/columns.js'
-import {readIds} from '../../batch/input.js'
+import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
+import {cardColumns} from '../../output/columns.js'
 
 export default class CardGet extends GwCommand {
   static override summary = 'Look stored cards up by token or alias'
@@ -13,16 +12,12 @@ export default class CardGet extends GwCommand {
   ]
 
   static override strict = false
-  static override args = {
-    token: Args.string({description: 'card token or alias; - reads them from stdin', required: true}),
-  }
+  static override args = gwFlags.ids('token', 'card token or alias')
 
   static override columns = cardColumns
 
   async run() {
     const {argv} = await this.parse(CardGet)
-    const {ids, batch} = await readIds(argv as string[], this.io, 'token or alias')
-    const client = await this.client()
-    return this.each(ids, batch, (token) => client.cards.get(token))
+    return this.lookUpAll('cards', argv as string[], 'token or alias')
   }
 }

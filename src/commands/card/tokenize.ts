@@ -1,5 +1,4 @@
 import {cardColumns} from '../../output/columns.js'
-import {UsageError} from '../../errors.js'
 import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
 
@@ -17,14 +16,12 @@ export default class CardTokenize extends GwCommand {
     ...gwFlags.cardDetails,
   }
 
-  static override writes = true
   static override columns = cardColumns
 
   async run() {
     const {flags} = await this.parse(CardTokenize)
     const card = await this.card(flags)
-    if (!card?.cvv) throw new UsageError('give the card: --card-holder, --card-number, --card-expiry and --cvv, or --card - with the card as JSON on stdin', 'See gw card tokenize --help for examples.')
-    const client = await this.client()
-    return client.cards.tokenize({...card, cvv: card.cvv})
+    const {tokenizeCard} = await import('../../operations/cards.js')
+    return tokenizeCard(card, await this.deps())
   }
 }

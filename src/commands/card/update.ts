@@ -21,15 +21,11 @@ export default class CardUpdate extends GwCommand {
     'card-expiry': gwFlags.cardExpiry({description: 'new expiry as MM/YYYY'}),
   }
 
-  static override writes = true
   static override columns = cardColumns
 
   async run() {
     const {args, flags} = await this.parse(CardUpdate)
-    const client = await this.client()
-    return client.cards.update(args.token, {
-      ...(flags.alias === undefined ? {} : {alias: flags.alias}),
-      ...(flags['card-expiry'] === undefined ? {} : {card_expiry: flags['card-expiry']}),
-    })
+    const {updateCard} = await import('../../operations/cards.js')
+    return updateCard({token: args.token, alias: flags.alias, cardExpiry: flags['card-expiry']}, await this.deps())
   }
 }

@@ -15,13 +15,11 @@ export default class CustomerDelete extends GwCommand {
     id: Args.string({description: 'customer id', required: true}),
   }
 
-  static override writes = true
-  static override confirmWith = 'id' as const
   static override columns = customerColumns
 
   async run() {
     const {args} = await this.parse(CustomerDelete)
-    const client = await this.client()
-    return client.customers.delete(args.id)
+    const {deleteCustomer} = await import('../../operations/customers.js')
+    return deleteCustomer(args.id, await this.deps())
   }
 }

@@ -1,7 +1,6 @@
-import {Args} from '@oclif/core'
-import {customerColumns} from '../../output/columns.js'
-import {readIds} from '../../batch/input.js'
+import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
+import {customerColumns} from '../../output/columns.js'
 
 export default class CustomerGet extends GwCommand {
   static override summary = 'Look customers up by id or reference'
@@ -15,16 +14,12 @@ Several ids print one JSON object per line when piped or with --json; a failed l
   ]
 
   static override strict = false
-  static override args = {
-    id: Args.string({description: 'customer id or reference; - reads them from stdin', required: true}),
-  }
+  static override args = gwFlags.ids('id', 'customer id or reference')
 
   static override columns = customerColumns
 
   async run() {
     const {argv} = await this.parse(CustomerGet)
-    const {ids, batch} = await readIds(argv as string[], this.io)
-    const client = await this.client()
-    return this.each(ids, batch, (id) => client.customers.get(id))
+    return this.lookUpAll('customers', argv as string[])
   }
 }

@@ -1,8 +1,8 @@
 import {Args} from '@oclif/core'
-import {customerColumns} from '../../output/columns.js'
 import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
-import {cardFlags, customerChanges, customerExtraFlags} from './create.js'
+import {customerColumns} from '../../output/columns.js'
+import {customerExtraFlags} from './create.js'
 
 const FIELDS = ['first-name', 'last-name', 'reference', 'email', 'card-number', 'card', ...Object.keys(customerExtraFlags)]
 
@@ -33,15 +33,13 @@ A required field sent blank is refused by the gateway (exit 7), which answers wi
     ...customerExtraFlags,
   }
 
-  static override writes = true
   static override columns = customerColumns
 
   async run() {
     const {args, flags} = await this.parse(CustomerUpdate)
     // A new card goes through the same door as any card: refused from argv on a live profile.
     const card = flags['card-number'] !== undefined || flags.card !== undefined ? await this.card(flags, {holderOptional: true}) : undefined
-    const changes = customerChanges(card ? {...flags, ...cardFlags(card), 'card-holder': card.card_holder || flags['card-holder']} : flags)
-    const client = await this.client()
-    return client.customers.update(args.id, changes)
+    const {updateCustomer} = await import('../../operations/customers.js')
+    return updateCustomer(args.id, flags, card, await this.deps())
   }
 }

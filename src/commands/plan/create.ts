@@ -19,12 +19,11 @@ Amount and reference cannot change once the plan has subscriptions; name and des
     description: gwFlags.text({description: 'what the plan is for', required: true}),
   }
 
-  static override writes = true
   static override columns = planColumns
 
   async run() {
     const {flags} = await this.parse(PlanCreate)
-    const client = await this.client()
-    return client.plans.create({name: flags.name, amount: flags.amount, reference: flags.reference, description: flags.description})
+    const {createPlan} = await import('../../operations/plans.js')
+    return createPlan({name: flags.name, amount: flags.amount, reference: flags.reference, description: flags.description}, await this.deps())
   }
 }

@@ -23,9 +23,8 @@ Pages are numbered as the gateway numbers them (from 1 at the local gateway; som
 
   async run() {
     const {flags} = await this.parse(PlanList)
-    const client = await this.client()
-    if (flags.all) return client.plans.listAll(flags.limit)
-    const {records, paging} = await client.plans.list({page: flags.page, limit: flags.limit})
+    const {listPlans} = await import('../../operations/plans.js')
+    const {records, paging} = await listPlans({page: flags.page, limit: flags.limit, all: flags.all}, await this.deps())
     if (this.io.chatty && !this.json && paging.page !== undefined && paging.pages !== undefined) {
       this.io.err(`Page ${paging.page} of ${paging.pages}${paging.total === undefined ? '' : ` (${paging.total} plans)`}; --all shows every page.\n`)
     }

@@ -22,15 +22,11 @@ The gateway answers a change it cannot make with HTTP 501 and leaves the plan as
     description: gwFlags.text({description: 'new description'}),
   }
 
-  static override writes = true
   static override columns = planColumns
 
   async run() {
     const {args, flags} = await this.parse(PlanUpdate)
-    const client = await this.client()
-    return client.plans.update(args.id, {
-      ...(flags.name === undefined ? {} : {name: flags.name}),
-      ...(flags.description === undefined ? {} : {description: flags.description}),
-    })
+    const {updatePlan} = await import('../../operations/plans.js')
+    return updatePlan(args.id, {name: flags.name, description: flags.description}, await this.deps())
   }
 }

@@ -1,10 +1,7 @@
 import {Flags} from '@oclif/core'
-import type {PurchaseCreate as PurchaseBody} from '../../api/schemas/purchase.js'
-import {purchaseColumns} from '../../output/columns.js'
-import type {CardDetails} from '../../card-input.js'
-import {UsageError} from '../../errors.js'
 import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
+import {purchaseColumns} from '../../output/columns.js'
 
 export default class PurchaseCreate extends GwCommand {
   static override summary = 'Charge a card'
@@ -28,32 +25,15 @@ Exits 0 when approved, 3 when the issuer declines (the record is still printed),
     ...gwFlags.cardDetails,
   }
 
-  static override writes = true
-  static override confirmWith = 'amount' as const
   static override columns = purchaseColumns
 
   async run() {
     const {flags} = await this.parse(PurchaseCreate)
-    const body = purchaseBody(flags, await this.card(flags))
-    const client = await this.client()
-    return client.purchases.create(body)
-  }
-}
-
-export function purchaseBody(
-  flags: {amount: number; reference: string; currency: string; 'customer-ip'?: string; 'card-token'?: string; cvv?: string},
-  card: CardDetails | undefined,
-): PurchaseBody {
-  if (!flags['card-token'] && !card) {
-    throw new UsageError('give the card: --card-token, or --card-holder, --card-number and --card-expiry, or --card - with the card as JSON on stdin', 'See gw purchase create --help for examples.')
-  }
-  const cvv = card?.cvv ?? flags.cvv
-  return {
-    ...(card ?? {card_token: flags['card-token']}),
-    ...(cvv ? {cvv} : {}),
-    amount: flags.amount,
-    reference: flags.reference,
-    currency: flags.currency,
-    ...(flags['customer-ip'] ? {customer_ip: flags['customer-ip']} : {}),
+    const card = await this.card(flags)
+    const {createPurchase} = await import('../../operations/purchases.js')
+    return createPurchase(
+      {amount: flags.amount, reference: flags.reference, currency: flags.currency, customerIp: flags['customer-ip'], cardToken: flags['card-token'], card, cvv: flags.cvv},
+      await this.deps(),
+    )
   }
 }

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
-import {refundColumns} from '../../output/columns.js'
 import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
+import {refundColumns} from '../../output/columns.js'
 
 export default class RefundCreate extends GwCommand {
   static override summary = 'Refund a purchase, in full or in part'
@@ -19,13 +19,11 @@ The refund is sent once and never retried; if no answer comes back, gw looks it 
     reference: gwFlags.reference({required: true}),
   }
 
-  static override writes = true
-  static override confirmWith = 'amount' as const
   static override columns = refundColumns
 
   async run() {
     const {flags} = await this.parse(RefundCreate)
-    const client = await this.client()
-    return client.refunds.create({transaction_id: flags['transaction-id'], amount: flags.amount, reference: flags.reference})
+    const {createRefund} = await import('../../operations/refunds.js')
+    return createRefund({transactionId: flags['transaction-id'], amount: flags.amount, reference: flags.reference}, await this.deps())
   }
 }

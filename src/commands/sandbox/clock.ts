@@ -15,7 +15,7 @@ Talks to the gateway of the profile in force (gw sandbox start registers it as "
 
   async run() {
     await this.parse(SandboxClock)
-    const client = await this.client()
-    return client.sandbox.clock()
+    const {sandboxClock} = await import('../../operations/sandbox.js')
+    return sandboxClock(await this.deps())
   }
 }

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {join} from 'node:path'
 import {UsageError} from '../../errors.js'
-import {GwCommand} from '../../gw-command.js'
+import {ExitStatus, GwCommand} from '../../gw-command.js'
 import {isLoopbackHost} from '../../loopback.js'
 import {credentialPair} from '../../validate.js'
 
@@ -17,6 +17,9 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
     '<%= config.bin %> <%= command.id %> --mode live',
     '<%= config.bin %> <%= command.id %> --webhook http://127.0.0.1:4000/hooks',
   ]
+
+  // The gateway closes itself on a signal, saving its state, rather than being aborted.
+  static override handlesSignals = true
 
   static override flags = {
     port: Flags.integer({description: 'port to listen on; 0 picks a free one', default: 8787, min: 0, max: 65535}),
@@ -83,11 +86,8 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
     const received = await daemon.closeOnSignal(() => sandbox.close())
     this.io.err('Local gateway stopped.\n')
     // Ctrl-C is how a foreground gateway is meant to stop: 130 as design.md §4 says, quietly.
-    if (received === 'SIGINT') process.exitCode = 130
+    return new ExitStatus(received === 'SIGINT' ? 130 : 0)
   }
-
-  /** The sandbox closes itself on a signal; the base class's Ctrl-C exit would cut that short. */
-  protected override interrupted(): void {}
 
   private async registerProfile(url: string, mode: 'sandbox' | 'live'): Promise<void> {
     const {saveLocalProfile} = await import('../../auth/local-profile.js')

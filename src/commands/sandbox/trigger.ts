@@ -21,12 +21,11 @@ Prints the event, where it went and its payload.`
     webhook: Flags.url({description: 'deliver to this URL only, instead of the registered web hooks'}),
   }
 
-  static override writes = true
   static override columns = triggerColumns
 
   async run() {
     const {args, flags} = await this.parse(SandboxTrigger)
-    const client = await this.client()
-    return client.sandbox.trigger({event: args.event as (typeof WEBHOOK_EVENTS)[number], ...(flags.webhook ? {webhook: flags.webhook.href} : {})})
+    const {triggerEvent} = await import('../../operations/sandbox.js')
+    return triggerEvent({event: args.event as (typeof WEBHOOK_EVENTS)[number], webhook: flags.webhook?.href}, await this.deps())
   }
 }

@@ -22,19 +22,14 @@ The customer and the plan may be given by id or by your reference. --inactive cr
     inactive: Flags.boolean({description: 'create it stopped: nothing is billed until it is made active'}),
   }
 
-  static override writes = true
   static override columns = subscriptionColumns
 
   async run() {
     const {flags} = await this.parse(SubscriptionCreate)
-    const client = await this.client()
-    return client.subscriptions.create({
-      customer: flags.customer,
-      plan: flags.plan,
-      frequency: flags.frequency,
-      start_date: flags['start-date'],
-      reference: flags.reference,
-      is_active: !flags.inactive,
-    })
+    const {createSubscription} = await import('../../operations/subscriptions.js')
+    return createSubscription(
+      {customer: flags.customer, plan: flags.plan, frequency: flags.frequency, startDate: flags['start-date'], reference: flags.reference, active: !flags.inactive},
+      await this.deps(),
+    )
   }
 }

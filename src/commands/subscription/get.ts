@@ -1,7 +1,6 @@
-import {Args} from '@oclif/core'
-import {subscriptionColumns} from '../../output/columns.js'
-import {readIds} from '../../batch/input.js'
+import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
+import {subscriptionColumns} from '../../output/columns.js'
 
 export default class SubscriptionGet extends GwCommand {
   static override summary = 'Look subscriptions up by reference'
@@ -14,16 +13,12 @@ Several references print one JSON object per line when piped or with --json; a f
   ]
 
   static override strict = false
-  static override args = {
-    reference: Args.string({description: 'subscription reference; - reads them from stdin', required: true}),
-  }
+  static override args = gwFlags.ids('reference', 'subscription reference')
 
   static override columns = subscriptionColumns
 
   async run() {
     const {argv} = await this.parse(SubscriptionGet)
-    const {ids, batch} = await readIds(argv as string[], this.io, 'reference')
-    const client = await this.client()
-    return this.each(ids, batch, (reference) => client.subscriptions.get(reference))
+    return this.lookUpAll('subscriptions', argv as string[], 'reference')
   }
 }

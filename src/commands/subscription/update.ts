@@ -21,13 +21,11 @@ To move a customer to another plan, stop this subscription and create a new one.
     inactive: Flags.boolean({description: 'stop billing', exactlyOne: ['active', 'inactive']}),
   }
 
-  static override writes = true
-  static override confirmWith = 'id' as const
   static override columns = subscriptionColumns
 
   async run() {
     const {args, flags} = await this.parse(SubscriptionUpdate)
-    const client = await this.client()
-    return client.subscriptions.update(args.id, {is_active: flags.active === true})
+    const {setSubscriptionActive} = await import('../../operations/subscriptions.js')
+    return setSubscriptionActive(args.id, flags.active === true, await this.deps())
   }
 }

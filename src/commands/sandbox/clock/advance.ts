@@ -18,12 +18,11 @@ Prints the new date and how many events those days produced. The clock never mov
     to: gwFlags.date({description: 'date to move to, as YYYY-MM-DD', exactlyOne: ['days', 'to']}),
   }
 
-  static override writes = true
   static override columns = clockAdvanceColumns
 
   async run() {
     const {flags} = await this.parse(SandboxClockAdvance)
-    const client = await this.client()
-    return client.sandbox.advanceClock(flags.days === undefined ? {to: flags.to!} : {days: flags.days})
+    const {advanceClock} = await import('../../../operations/sandbox.js')
+    return advanceClock(flags.days === undefined ? {to: flags.to!} : {days: flags.days}, await this.deps())
   }
 }

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {customerBody, customerChanges} from '../../../src/commands/customer/create.js'
+import {customerBody, customerChanges} from '../../../src/operations/customers.js'
 
 const required = {
   'first-name': 'Jane',

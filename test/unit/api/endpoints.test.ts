@@ -1,0 +1,48 @@
+import {describe, expect, it} from 'vitest'
+import {allEndpoints, endpointAt, endpoints, writes} from '../../../src/api/endpoints.js'
+
+describe('endpointAt: a hand-written request finds its endpoint and safety facts', () => {
+  it.each([
+    ['POST', '/v1.0/purchases', endpoints.purchases.create],
+    ['post', '/v1.0/purchases/', endpoints.purchases.create],
+    ['GET', '/v1.0/purchases/071-P-ABCDEFGH', endpoints.purchases.get],
+    ['GET', '/v1.0/purchases/order-1.json', endpoints.purchases.get],
+    ['POST', '/v1.0/refunds?x=1', endpoints.refunds.create],
+    ['GET', '/v1.0/plans.json', endpoints.plans.list],
+    ['GET', '/v1.0/plans', endpoints.plans.list],
+    ['DELETE', '/v1.0/customers/071-C-1.json', endpoints.customers.delete],
+    ['DELETE', '/v1.0/customers/071-C-1', endpoints.customers.delete],
+    ['PUT', '/v1.0/subscriptions/071-S-1.json', endpoints.subscriptions.update],
+    ['DELETE', '/v1.0/web_hooks/071-WH-1', endpoints.webHooks.delete],
+  ])('%s %s', (method, path, endpoint) => {
+    expect(endpointAt(method, path)).toBe(endpoint)
+  })
+
+  it.each([
+    ['GET', '/v1.0/purchases'],
+    ['PATCH', '/v1.0/purchases/1'],
+    ['GET', '/v1.0/purchases/a/b'],
+  ])('%s %s is not in the table', (method, path) => {
+    expect(endpointAt(method, path)).toBeUndefined()
+  })
+})
+
+describe('the safety facts of the table', () => {
+  it('only the purchase and refund POSTs move money, and both are confirmed by amount', () => {
+    const money = allEndpoints().filter((endpoint) => endpoint.movesMoney)
+    expect(money.map((endpoint) => `${endpoint.method} ${endpoint.path} ${endpoint.confirm}`)).toEqual(['POST /v1.0/purchases amount', 'POST /v1.0/refunds amount'])
+  })
+
+  it('deletes and stopping a subscription are confirmed by id', () => {
+    const byId = allEndpoints().filter((endpoint) => endpoint.confirm === 'id')
+    expect(byId.map((endpoint) => `${endpoint.method} ${endpoint.path}`).sort()).toEqual([
+      'DELETE /v1.0/customers/{id}.json',
+      'DELETE /v1.0/web_hooks/{id}',
+      'PUT /v1.0/subscriptions/{id}.json',
+    ])
+  })
+
+  it('every method but GET writes', () => {
+    for (const endpoint of allEndpoints()) expect(writes(endpoint)).toBe(endpoint.method !== 'GET')
+  })
+})

@@ -1,0 +1,33 @@
+import {expect} from 'vitest'
+import type {GatewayClient} from '../../../src/api/client.js'
+import type {Deps} from '../../../src/operations/deps.js'
+import {testIo} from '../../../src/output/io.js'
+
+type Call = {method: string; args: unknown[]}
+
+/**
+ * A client whose methods are the stubs given (`'purchases.create': (body) => record`), recording
+ * each call; verify() fails a test that left a stub unused (gh's Registry.Verify).
+ */
+export function fakeClient(stubs: Record<string, (...args: never[]) => unknown>): {client: GatewayClient; calls: Call[]; verify: () => void} {
+  const calls: Call[] = []
+  const used = new Set<string>()
+  const groups: Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>> = {}
+  for (const [name, stub] of Object.entries(stubs)) {
+    const [group, method] = name.split('.') as [string, string]
+    groups[group] ??= {}
+    groups[group][method] = async (...args: unknown[]) => {
+      calls.push({method: name, args})
+      used.add(name)
+      return (stub as (...args: unknown[]) => unknown)(...args)
+    }
+  }
+  const client = new Proxy(groups, {
+    get: (target, group: string) => target[group] ?? new Proxy({}, {get: (_, method: string) => () => Promise.reject(new Error(`unexpected call ${group}.${method}`))}),
+  }) as unknown as GatewayClient
+  return {client, calls, verify: () => expect([...used].sort()).toEqual(Object.keys(stubs).sort())}
+}
+
+export function fakeDeps(client: GatewayClient, {tty = false} = {}): Deps & {io: ReturnType<typeof testIo>} {
+  return {client, io: testIo({tty}), prompter: async () => Promise.reject(new Error('no prompts in this test')), clock: () => new Date('2026-11-22T10:00:00Z')}
+}
