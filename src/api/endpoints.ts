@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import {UsageError} from '../errors.js'
 import {
   Card,
   CardTokenize,
@@ -119,13 +120,31 @@ export const endpoints = {
   },
 } as const
 
-/** Fills `{name}` placeholders; ids and references may hold any character, so each is encoded. */
+/**
+ * Fills `{name}` placeholders so that any id or reference reaches the gateway whole: each value is
+ * URL-encoded (a `/`, `?`, `#` or `%` stays inside its segment), and a path that ends in a value
+ * holding a dot gets the contract's `.json` suffix, so the gateway reads the last `.json` as the
+ * format and the rest, `inv-a.json` too, as the key (it strips exactly one suffix).
+ */
 export function buildPath(template: string, params: Record<string, string> = {}): string {
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+  const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name]
     if (value === undefined) throw new Error(`missing path parameter ${name} for ${template}`)
-    return encodeURIComponent(value)
+    return encodeKey(value)
   })
+  const last = /\{(\w+)\}$/.exec(template)?.[1]
+  return last !== undefined && params[last]!.includes('.') ? path + '.json' : path
+}
+
+function encodeKey(value: string): string {
+  // A blank key would address the collection, not a record.
+  if (value === '') throw new UsageError('an id or reference is blank')
+  try {
+    return encodeURIComponent(value)
+  } catch {
+    // Only a lone UTF-16 surrogate cannot be encoded; no terminal or file gives one.
+    throw new UsageError('an id or reference holds text that is not valid Unicode')
+  }
 }
 
 /** Every endpoint of the table, for look-ups by method and path and for tests that enumerate them. */
