@@ -85,6 +85,22 @@ export class PermissionError extends GwError {
   }
 }
 
+/**
+ * The gateway reports a mode (X-Service-Mode, `test`) other than the environment gw took it for:
+ * a live gateway behind a sandbox profile would have every live protection off, so gw stops
+ * before sending anything more (design.md §6).
+ */
+export class ModeMismatchError extends PermissionError {
+  readonly expected: 'sandbox' | 'live'
+  readonly reported: 'sandbox' | 'live'
+
+  constructor(message: string, modes: {expected: 'sandbox' | 'live'; reported: 'sandbox' | 'live'}, details: GwErrorDetails = {}) {
+    super(message, details)
+    this.expected = modes.expected
+    this.reported = modes.reported
+  }
+}
+
 export class RejectedError extends GwError {
   constructor(message: string, details: GwErrorDetails = {}) {
     super('rejected', 7, message, details)

@@ -1,19 +1,38 @@
+import {luhnValid} from './api/schemas/card-rules.js'
+
+/** Characters a gateway masks hidden digits with. */
+const MASK = /[Xx*•]/
+
 /**
  * The one place card data is made safe to show: card numbers keep the first six and last four
- * digits (as the gateway masks them), CVVs and secrets disappear entirely.
+ * digits (as the gateway masks them), CVVs and secrets disappear entirely. A number already
+ * masked (the gateway's `424242XXXXXX4242`) is kept as it is: masking twice changes nothing.
  */
 export function maskCardNumber(value: string): string {
-  const digits = value.replace(/\D/g, '')
-  if (digits.length < 12) return 'X'.repeat(digits.length)
-  return digits.slice(0, 6) + 'X'.repeat(digits.length - 10) + digits.slice(-4)
+  const compact = value.replace(/[\s-]/g, '')
+  if ([...compact].some((char) => !/\d/.test(char) && !MASK.test(char))) return value.replace(/\d/g, 'X')
+  const digits = compact.replace(/\D/g, '').length
+  if (digits < compact.length && digits <= 10) return compact
+  if (compact.length < 12) return 'X'.repeat(compact.length)
+  return compact.slice(0, 6) + 'X'.repeat(compact.length - 10) + compact.slice(-4)
+}
+
+/** 13 to 19 digits (spaces and dashes aside) that pass the Luhn check: a card number, wherever it turns up. */
+export function looksLikeCardNumber(value: string): boolean {
+  const digits = value.replace(/[\s-]/g, '')
+  return /^\d{13,19}$/.test(digits) && luhnValid(digits)
 }
 
 const SECRET_KEYS = /^(cvv|cvc|cvv2|password|authentication_password|token_secret|api_token)$/i
 const CARD_NUMBER_KEYS = /^(card_number|number)$/i
 
-/** A deep copy of a request or response body fit for logs: no CVV, no secret, no full card number. */
+/**
+ * A deep copy of a request or response body fit for logs: no CVV, no secret, no full card number,
+ * under its own name or any other (a number typed as a token or a reference).
+ */
 export function redact(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redact)
+  if (typeof value === 'string') return looksLikeCardNumber(value) ? maskCardNumber(value) : value
   if (value === null || typeof value !== 'object') return value
   const copy: Record<string, unknown> = {}
   for (const [key, field] of Object.entries(value)) {
@@ -29,6 +48,11 @@ export function redactText(text: string): string {
   try {
     return JSON.stringify(redact(JSON.parse(text)))
   } catch {
-    return text.replace(/\b\d{12,19}\b/g, maskCardNumber)
+    return maskCardNumbersIn(text)
   }
+}
+
+/** Every run of 12 to 19 digits in free text (an error message, a page), masked. */
+export function maskCardNumbersIn(text: string): string {
+  return text.replace(/\b\d{12,19}\b/g, maskCardNumber)
 }

@@ -1,14 +1,22 @@
 import type {z} from 'zod'
-import {DeclinedError, GatewayError, GwError, InterruptedError, type MoneyInFlight, OutcomeUnknownError, type StopSignal} from '../errors.js'
-import {redactText} from '../redact.js'
+import {
+  DeclinedError,
+  GatewayError,
+  GwError,
+  InterruptedError,
+  ModeMismatchError,
+  type MoneyInFlight,
+  OutcomeUnknownError,
+  type StopSignal,
+} from '../errors.js'
+import {redact, redactText} from '../redact.js'
 import {buildPath, type Endpoint, endpoints, type RequestFacts} from './endpoints.js'
+import {mismatches, outcomeOf} from './outcome.js'
 import {collectPages, type ListPage, readPaging} from './paging.js'
-import {errorFromResponse, parseEnvelope, type RawResponse} from './responses.js'
+import {type Answer, type RawResponse, readRecord, reportedMode} from './responses.js'
 import {type ProxyRoute, proxyRoute, type ProxySettings} from './proxy.js'
-import {backoffMs, classifyFailure, isCertificateFailure, proxyRefusal, RETRYABLE_STATUSES, shouldRetry} from './retry.js'
+import {backoffMs, classifyFailure, isCertificateFailure, proxyRefusal, shouldRetry} from './retry.js'
 import {type LazyDispatcher, lazyDispatcher, request} from './transport.js'
-import type {Envelope} from './schemas/common.js'
-import {isApproved} from './schemas/purchase.js'
 
 export interface ClientOptions {
   baseUrl: string
@@ -28,6 +36,11 @@ export interface ClientOptions {
    * profile refuses a write and a live one asks for confirmation, whoever sends the request.
    */
   guard?: (facts: RequestFacts, request: {params: Record<string, string>; body: unknown}) => Promise<void>
+  /**
+   * The environment the profile says the gateway is (design.md §6): every answer's reported mode
+   * is checked against it, and a mismatch stops the client before it sends anything more.
+   */
+  environment?: 'sandbox' | 'live'
   /** Aborted with the signal's name (SIGINT, SIGTERM, SIGHUP) to stop the request in flight. */
   signal?: AbortSignal
   sleep?: (ms: number) => Promise<void>
@@ -56,12 +69,6 @@ type GwRecord = Record<string, unknown>
 
 type ItemOf<List> = NonNullable<List> extends readonly (infer Item)[] ? Item : never
 
-/** A record read out of its envelope, which a list's paging fields sit beside. */
-interface Answer<Res extends z.ZodType> {
-  record: z.infer<Res> & GwRecord
-  envelope: Envelope
-}
-
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000
 // The gateway may take 30 s to process; official libraries wait 50–60 s.
 export const DEFAULT_RESPONSE_TIMEOUT_MS = 60_000
@@ -72,6 +79,9 @@ export class GatewayClient {
   readonly route: ProxyRoute
   /** The purchase or refund being sent or looked up now, so an interruption can say what to check. */
   inFlight?: MoneyInFlight
+  /** The mode the last answer reported, if it reported one: what gw login saves a profile as. */
+  reportedMode?: 'sandbox' | 'live'
+  private modeMismatch?: ModeMismatchError
   private readonly dispatcher: LazyDispatcher
   private readonly responseTimeoutMs: number
   private readonly authorization: string
@@ -154,6 +164,7 @@ export class GatewayClient {
   }
 
   private async dispatch<Res extends z.ZodType>(endpoint: Endpoint<Res>, options: SendOptions): Promise<Answer<Res>> {
+    if (this.modeMismatch) throw this.modeMismatch
     const body = endpoint.body && options.body !== undefined ? endpoint.body.parse(options.body) : options.body
     await this.options.guard?.(endpoint, {params: options.params ?? {}, body})
     const path = buildPath(endpoint.path, options.params) + queryString(options.query)
@@ -163,14 +174,13 @@ export class GatewayClient {
     this.inFlight = inFlight
     try {
       const raw = await this.exchange(endpoint, path, body, inFlight)
-      if (inFlight && RETRYABLE_STATUSES.has(raw.status)) {
-        // A proxy's 502/504 after the request went in says nothing about whether the charge happened.
-        return await this.recover(endpoint, inFlight, `the gateway answered HTTP ${raw.status}`)
-      }
-      return this.readRecord(endpoint, raw)
+      if (!inFlight) return readRecord(endpoint, raw)
+      const doubt = doubtAbout(endpoint, raw)
+      if (doubt) return await this.recover(endpoint, body as GwRecord, inFlight, doubt)
+      return settle(endpoint, raw, readRecord(endpoint, raw))
     } catch (err) {
       if (err instanceof LostAnswer) {
-        if (inFlight) return await this.recover(endpoint, inFlight, err.message)
+        if (inFlight) return await this.recover(endpoint, body as GwRecord, inFlight, err.message)
         throw new GatewayError('network', `No answer from ${this.baseUrl}: ${err.message}`, {
           hint: 'The request may have reached the gateway; check before repeating it.',
         })
@@ -179,32 +189,6 @@ export class GatewayClient {
     } finally {
       this.inFlight = undefined
     }
-  }
-
-  private readRecord<Res extends z.ZodType>(endpoint: Endpoint<Res>, raw: RawResponse): Answer<Res> {
-    const envelope = parseEnvelope(raw)
-    const error = errorFromResponse(raw, envelope)
-    if (error) throw error
-    const parsed = endpoint.response.safeParse(envelope.response)
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]
-      throw new GatewayError('unreadable', `The gateway's ${endpoint.method} ${endpoint.path} answer could not be read: ${issue?.path.join('.') || 'response'}: ${issue?.message}`, {
-        status: raw.status,
-        requestId: raw.requestId,
-      })
-    }
-    // The gateway's own object, not zod's copy: --json must show every field in the order it came.
-    const record = envelope.response as z.infer<Res> & GwRecord
-    if (endpoint.movesMoney && !isApproved(record)) {
-      const reason = typeof record.message === 'string' && record.message ? record.message : 'Declined'
-      throw new DeclinedError(`${capitalize(endpoint.movesMoney.noun)} declined: ${reason}`, {
-        status: raw.status,
-        requestId: raw.requestId,
-        messages: [reason],
-        record,
-      })
-    }
-    return {record, envelope}
   }
 
   /**
@@ -237,7 +221,8 @@ export class GatewayClient {
           signal,
         })
         const requestId = header(response.headers['x-request-id'])
-        raw = {status: response.statusCode, requestId, text: await response.body.text()}
+        const text = await response.body.text()
+        raw = {status: response.statusCode, requestId, text, mode: reportedMode(header(response.headers['x-service-mode']), text)}
       } catch (err) {
         if (signal?.aborted) throw new InterruptedError(signal.reason as StopSignal, inFlight)
         const failure = classifyFailure(err)
@@ -254,6 +239,7 @@ export class GatewayClient {
       }
       const elapsed = Math.round(performance.now() - started)
       this.options.log?.(`< ${raw.status} ${endpoint.method} ${url} ${elapsed} ms request-id ${raw.requestId ?? '-'} ${redactText(raw.text)}`)
+      this.checkMode(endpoint, raw)
       if (shouldRetry({method: endpoint.method, attempt, status: raw.status})) {
         await this.sleep(backoffMs(attempt))
         continue
@@ -274,16 +260,42 @@ export class GatewayClient {
     return new GatewayError('network', `Could not reach the gateway at ${this.baseUrl}${through}: ${describe(err)}`, {hint: `Nothing was sent. ${unreachableAdvice(err, route)}`})
   }
 
-  /** design.md §5: the answer was lost, so ask the gateway what it has under the reference. */
-  private async recover<Res extends z.ZodType>(endpoint: Endpoint<Res>, inFlight: MoneyInFlight, why: string): Promise<Answer<Res>> {
+  /**
+   * An answer that says it came from another environment than the profile's: nothing more is
+   * sent by this client. What it answered is kept with the error, as a decline's record is.
+   */
+  private checkMode(endpoint: Endpoint, raw: RawResponse): void {
+    if (raw.mode) this.reportedMode = raw.mode
+    const expected = this.options.environment
+    if (!expected || !raw.mode || raw.mode === expected) return
+    let record: GwRecord | undefined
+    try {
+      const found = readRecord(endpoint, raw).record
+      record = found !== null && typeof found === 'object' && !Array.isArray(found) ? found : undefined
+    } catch {
+      record = undefined
+    }
+    this.modeMismatch = new ModeMismatchError(
+      `The gateway at ${this.baseUrl} answered in ${raw.mode} mode, but gw takes it for the ${expected === 'live' ? 'live gateway' : 'sandbox'}: nothing more is sent`,
+      {expected, reported: raw.mode},
+      {status: raw.status, requestId: raw.requestId, record},
+    )
+    throw this.modeMismatch
+  }
+
+  /**
+   * design.md §5: the answer was lost or cannot be read, so ask the gateway what it has under the
+   * reference, and believe it only if it is what was sent.
+   */
+  private async recover<Res extends z.ZodType>(endpoint: Endpoint<Res>, sent: GwRecord, inFlight: MoneyInFlight, why: string): Promise<Answer<Res>> {
     const money = endpoint.movesMoney!
-    const lost = `The ${inFlight.noun} was sent but no answer came back (${why})`
+    const lost = `The ${inFlight.noun} was sent but no answer came back that could be read (${why})`
     this.options.onRecovery?.({step: 'looking_up', ...inFlight, why})
     let raw: RawResponse
     try {
       raw = await this.exchange(money.lookup, buildPath(money.lookup.path, {id: inFlight.reference}), undefined, inFlight)
     } catch (err) {
-      if (err instanceof InterruptedError) throw err
+      if (err instanceof InterruptedError || err instanceof ModeMismatchError) throw err
       throw new OutcomeUnknownError(`${lost}, and looking it up failed too: ${err instanceof Error ? err.message : String(err)}`, inFlight)
     }
     if (raw.status === 404) {
@@ -292,15 +304,82 @@ export class GatewayClient {
         requestId: raw.requestId,
       })
     }
+    let answer: Answer<Res>
     try {
-      const answer = this.readRecord({...endpoint, response: money.lookup.response}, raw)
-      this.options.onRecovery?.({step: 'found', ...inFlight, why})
-      return answer
+      answer = readRecord({...endpoint, response: money.lookup.response}, raw)
     } catch (err) {
-      if (err instanceof DeclinedError) throw err
       throw new OutcomeUnknownError(`${lost}, and its look-up gave: ${err instanceof GwError ? err.message : String(err)}`, inFlight)
     }
+    const found = answer.record
+    const cardToken = typeof sent.card_token === 'string' && found.card_token !== sent.card_token ? await this.tokenOfAlias(sent.card_token) : undefined
+    const differences = mismatches(inFlight.noun, sent, found, {cardToken})
+    if (differences.length > 0) {
+      throw new OutcomeUnknownError(
+        `${lost}. The gateway has a ${inFlight.noun} under reference ${inFlight.reference}, but not the one sent (${differences.join('; ')}):\n` +
+          `  sent:  ${JSON.stringify(redact(withoutSecrets(sent)))}\n  found: ${JSON.stringify(redact(found))}`,
+        inFlight,
+        {status: raw.status, requestId: raw.requestId},
+      )
+    }
+    if (outcomeOf(found) === undefined) {
+      throw new OutcomeUnknownError(`${lost}. The gateway's ${inFlight.noun} under reference ${inFlight.reference} does not say whether it was approved (no successful or authorized field): ${JSON.stringify(redact(found))}`, inFlight, {
+        status: raw.status,
+        requestId: raw.requestId,
+      })
+    }
+    this.options.onRecovery?.({step: 'found', ...inFlight, why})
+    return settle(endpoint, raw, answer)
   }
+
+  /** The token a stored card's alias stands for, to check a purchase found by reference; undefined when it cannot be learned. */
+  private async tokenOfAlias(alias: string): Promise<string | undefined> {
+    try {
+      const raw = await this.exchange(endpoints.cards.get, buildPath(endpoints.cards.get.path, {token: alias}), undefined)
+      const token = readRecord(endpoints.cards.get, raw).record.token
+      return typeof token === 'string' ? token : undefined
+    } catch (err) {
+      if (err instanceof InterruptedError || err instanceof ModeMismatchError) throw err
+      return undefined
+    }
+  }
+}
+
+/**
+ * Why an answer to a money POST cannot be taken as its outcome, or undefined when it can (a whole
+ * record, or the gateway's refusal): a 5xx may come after the charge was made, and an unreadable
+ * body or a record that does not say approved or declined tells nothing about it.
+ */
+function doubtAbout(endpoint: Endpoint, raw: RawResponse): string | undefined {
+  // 501 is the contract's refusal of invalid data, not a failure.
+  if (raw.status >= 500 && raw.status !== 501) return `the gateway answered HTTP ${raw.status}`
+  let record: GwRecord
+  try {
+    record = readRecord(endpoint, raw).record
+  } catch (err) {
+    if (err instanceof GatewayError) return err.message
+    return undefined
+  }
+  if (outcomeOf(record) === undefined) return `the answer's ${endpoint.movesMoney!.noun} does not say whether it was approved (no successful or authorized field)`
+  return undefined
+}
+
+/** A whole money answer: an approval is the result, a decline an outcome with its record (exit 3). */
+function settle<Res extends z.ZodType>(endpoint: Endpoint<Res>, raw: RawResponse, answer: Answer<Res>): Answer<Res> {
+  const record = answer.record
+  if (outcomeOf(record) !== false) return answer
+  const reason = typeof record.message === 'string' && record.message ? record.message : 'Declined'
+  throw new DeclinedError(`${capitalize(endpoint.movesMoney!.noun)} declined: ${reason}`, {
+    status: raw.status,
+    requestId: raw.requestId,
+    messages: [reason],
+    record,
+  })
+}
+
+/** What was sent, as fit to show: never the CVV. */
+function withoutSecrets(sent: GwRecord): GwRecord {
+  const {cvv: _cvv, ...rest} = sent
+  return rest
 }
 
 /** No answer came back after the request may have reached the gateway. */

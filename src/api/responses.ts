@@ -7,12 +7,56 @@ import {
   PermissionError,
   RejectedError,
 } from '../errors.js'
+import type {z} from 'zod'
+import type {Endpoint} from './endpoints.js'
 import {Envelope} from './schemas/common.js'
 
 export interface RawResponse {
   status: number
   requestId?: string
   text: string
+  /** The environment the gateway says it answered from (X-Service-Mode, `test`), when it says. */
+  mode?: 'sandbox' | 'live'
+}
+
+/** A record read out of its envelope, which a list's paging fields sit beside. */
+export interface Answer<Res extends z.ZodType> {
+  record: z.infer<Res> & Record<string, unknown>
+  envelope: Envelope
+}
+
+/**
+ * The record of an answer, checked against its endpoint's schema. Whatever the body holds, the
+ * only errors are typed: the gateway's refusal, or `unreadable` for what is not a whole answer.
+ */
+export function readRecord<Res extends z.ZodType>(endpoint: Pick<Endpoint<Res>, 'method' | 'path' | 'response'>, raw: RawResponse): Answer<Res> {
+  const envelope = parseEnvelope(raw)
+  const error = errorFromResponse(raw, envelope)
+  if (error) throw error
+  const parsed = endpoint.response.safeParse(envelope.response)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    throw new GatewayError('unreadable', `The gateway's ${endpoint.method} ${endpoint.path} answer could not be read: ${issue?.path.join('.') || 'response'}: ${issue?.message}`, {
+      status: raw.status,
+      requestId: raw.requestId,
+    })
+  }
+  // The gateway's own object, not zod's copy: --json must show every field in the order it came.
+  return {record: envelope.response as Answer<Res>['record'], envelope}
+}
+
+/** The mode an answer reports: X-Service-Mode (Live or Sandbox) or the envelope's `test`; either saying live is live. */
+export function reportedMode(serviceMode: string | undefined, text: string): 'sandbox' | 'live' | undefined {
+  let test: unknown
+  try {
+    test = (JSON.parse(text) as {test?: unknown} | null)?.test
+  } catch {
+    test = undefined
+  }
+  const header = serviceMode?.trim().toLowerCase()
+  if (header === 'live' || test === false) return 'live'
+  if (header === 'sandbox' || header === 'test' || test === true) return 'sandbox'
+  return undefined
 }
 
 /** Reads the envelope out of a body; a body that is not one (an HTML 500, say) is an error here. */

@@ -1,4 +1,4 @@
-import {type GwError, InterruptedError, type MoneyInFlight, OutcomeUnknownError} from '../errors.js'
+import {type GwError, InterruptedError, ModeMismatchError, type MoneyInFlight, OutcomeUnknownError} from '../errors.js'
 import type {RecoveryEvent} from '../api/client.js'
 
 /**
@@ -7,14 +7,23 @@ import type {RecoveryEvent} from '../api/client.js'
  */
 export function hintFor(error: GwError): string | undefined {
   if (error.hint) return error.hint
-  if (error instanceof OutcomeUnknownError) return `Do not send it again until you have checked: ${checkCommand(error)}`
+  if (error instanceof OutcomeUnknownError) return `Do not resend it until you have checked what the gateway has: ${checkCommand(error)}`
   if (error instanceof InterruptedError && error.inFlight) {
-    return `The ${error.inFlight.noun} with reference ${error.inFlight.reference} may have reached the gateway. Do not send it again until you have checked: ${checkCommand(error.inFlight)}`
+    return `The ${error.inFlight.noun} with reference ${error.inFlight.reference} may have reached the gateway. Do not resend it until you have checked: ${checkCommand(error.inFlight)}`
   }
+  if (error instanceof ModeMismatchError) return modeMismatchHint(error)
   if (error.kind === 'auth' && error.status === 401) {
     return 'Check the username and token of the profile in force (gw sandbox start sets up TEST/TEST for the local gateway).'
   }
   return undefined
+}
+
+function modeMismatchHint(error: ModeMismatchError): string {
+  const fix =
+    error.reported === 'live'
+      ? 'If it is meant to be the live gateway, log in again with gw login --environment live (or set GW_ENVIRONMENT=live for credentials from the environment), and live protections apply.'
+      : 'If it is meant to be a sandbox, log in again with gw login --environment sandbox (or set GW_ENVIRONMENT=sandbox).'
+  return `Check the base URL of the profile in force (gw status). ${fix}`
 }
 
 /** The command that shows what the gateway has under a reference. */

@@ -33,7 +33,7 @@ describe('a purchase is never sent twice', () => {
     expect(result.code).toBe(8)
     expect(result.stdout).toBe('')
     expect(result.stderr).toContain(`the gateway has no purchase with reference ${reference} yet`)
-    expect(result.stderr).toContain(`Do not send it again until you have checked: gw purchase get ${reference}`)
+    expect(result.stderr).toContain(`Do not resend it until you have checked what the gateway has: gw purchase get ${reference}`)
     expect(JSON.parse(result.stderr.trim().split('\n').at(-1)!)).toMatchObject({error: {kind: 'outcome_unknown', exit_code: 8}})
   })
 

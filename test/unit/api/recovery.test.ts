@@ -1,0 +1,197 @@
+import {afterEach, describe, expect, it} from 'vitest'
+import {GatewayClient, type RecoveryEvent} from '../../../src/api/client.js'
+import {DeclinedError, GwError, ModeMismatchError, OutcomeUnknownError, RejectedError} from '../../../src/errors.js'
+import {envelope, type MisbehavingGateway, misbehavingGateway, purchaseRecord, type Reply} from '../../misbehaving-gateway.js'
+
+let gateway: MisbehavingGateway | undefined
+afterEach(async () => {
+  await gateway?.close()
+  gateway = undefined
+})
+
+const CARD = {card_holder: 'Jane Citizen', card_number: '4242424242424242', card_expiry: '12/2030', cvv: '987'}
+const purchase = {...CARD, amount: 1000, reference: 'order-1', currency: 'AUD'}
+
+/** A gateway that answers the purchase POST with `post` and every look-up by reference with `lookup`. */
+async function gatewayAnswering(post: Reply, lookup: Reply): Promise<MisbehavingGateway> {
+  gateway = await misbehavingGateway((request) => (request.method === 'POST' ? post : lookup))
+  return gateway
+}
+
+function clientOf(url: string, options: Partial<ConstructorParameters<typeof GatewayClient>[0]> = {}) {
+  const events: RecoveryEvent[] = []
+  const client = new GatewayClient({baseUrl: url, username: 'TEST', token: 'TEST', userAgent: 'test', onRecovery: (event) => events.push(event), sleep: async () => {}, ...options})
+  return {client, events}
+}
+
+async function failure(promise: Promise<unknown>): Promise<GwError> {
+  try {
+    await promise
+  } catch (err) {
+    if (err instanceof GwError) return err
+    throw err
+  }
+  throw new Error('expected a failure')
+}
+
+const approved = {body: envelope(purchaseRecord(purchase))}
+
+describe('a money POST whose answer cannot be read as a whole record is looked up by its reference', () => {
+  it.each<[string, Reply]>([
+    ['HTTP 200 with malformed JSON', {body: '{"successful":true,"response":{"id":'}],
+    ['HTTP 200 with an empty body', {body: ''}],
+    ['a null response', {body: envelope(null)}],
+    ['an array response', {body: envelope([purchaseRecord(purchase)])}],
+    ['JSON without the envelope', {body: purchaseRecord(purchase)}],
+    ['HTTP 500 after processing, with the envelope', {status: 500, body: envelope(null, {successful: false, errors: ['Internal error']})}],
+    ['HTTP 500 with an HTML page', {status: 500, headers: {'content-type': 'text/html'}, body: '<html>500</html>'}],
+    ['HTTP 502 from a proxy', {status: 502, body: ''}],
+    ['a record without successful or authorized', {body: envelope({...purchaseRecord(purchase), successful: undefined})}],
+    ['a dropped connection', 'drop'],
+  ])('%s: the look-up finds it, the same purchase, sent once', async (_, post) => {
+    const {url, posts, received} = await gatewayAnswering(post, approved)
+    const {client, events} = clientOf(url)
+    const record = await client.purchases.create(purchase)
+    expect(record).toMatchObject({reference: 'order-1', successful: true})
+    expect(events.map((event) => event.step)).toEqual(['looking_up', 'found'])
+    expect(posts('/v1.0/purchases', 'order-1')).toBe(1)
+    expect(received.map((request) => `${request.method} ${request.path}`)).toEqual(['POST /v1.0/purchases', 'GET /v1.0/purchases/order-1'])
+  })
+
+  it('exits 8 when the look-up finds nothing yet', async () => {
+    const {url, posts} = await gatewayAnswering({body: 'not json'}, {status: 404, body: envelope(null, {successful: false, errors: ['Purchase not found']})})
+    const error = await failure(clientOf(url).client.purchases.create(purchase))
+    expect(error).toBeInstanceOf(OutcomeUnknownError)
+    expect(error.exitCode).toBe(8)
+    expect(error.message).toContain('the gateway has no purchase with reference order-1 yet')
+    expect(posts('/v1.0/purchases', 'order-1')).toBe(1)
+  })
+
+  it('a look-up that finds a declined purchase is a decline (exit 3) with its record', async () => {
+    const declined = purchaseRecord(purchase, {successful: false, message: 'Insufficient Funds'})
+    const {url} = await gatewayAnswering('drop', {body: envelope(declined)})
+    const error = await failure(clientOf(url).client.purchases.create(purchase))
+    expect(error).toBeInstanceOf(DeclinedError)
+    expect(error.exitCode).toBe(3)
+    expect(error.message).toBe('Purchase declined: Insufficient Funds')
+    expect(error.record).toEqual(declined)
+  })
+
+  it('a record found without successful or authorized is unknown (exit 8), never declined', async () => {
+    const {url} = await gatewayAnswering({body: envelope({...purchaseRecord(purchase), successful: undefined})}, {body: envelope({...purchaseRecord(purchase), successful: undefined})})
+    const error = await failure(clientOf(url).client.purchases.create(purchase))
+    expect(error).toBeInstanceOf(OutcomeUnknownError)
+    expect(error.message).toContain('does not say whether it was approved')
+  })
+
+  it('takes `authorized` for the outcome when `successful` is not there', async () => {
+    const {url, received} = await gatewayAnswering({body: envelope({...purchaseRecord(purchase), successful: undefined, authorized: false, message: 'Declined'})}, approved)
+    const error = await failure(clientOf(url).client.purchases.create(purchase))
+    expect(error).toBeInstanceOf(DeclinedError)
+    expect(received).toHaveLength(1)
+  })
+
+  it('a refusal in the envelope is the answer: no look-up', async () => {
+    const {url, received} = await gatewayAnswering({body: envelope(null, {successful: false, errors: ['Reference is already taken']})}, approved)
+    const error = await failure(clientOf(url).client.purchases.create(purchase))
+    expect(error).toBeInstanceOf(RejectedError)
+    expect(error.message).toBe('Reference is already taken')
+    expect(received).toHaveLength(1)
+  })
+})
+
+describe('recovery checks that what it finds is what was sent', () => {
+  it.each<[string, Record<string, unknown>, string]>([
+    ['another reference', {reference: 'order-1.json'}, 'reference: sent "order-1", found "order-1.json"'],
+    ['another amount', {amount: 2000}, 'amount: sent 1000, found 2000'],
+    ['another currency', {currency: 'NZD'}, 'currency: sent "AUD", found "NZD"'],
+    ['another card', {card_number: '555555XXXXXX4444'}, 'card_number: sent "424242XXXXXX4242", found "555555XXXXXX4444"'],
+    ['no amount', {amount: undefined}, 'amount: sent 1000, found none'],
+  ])('%s: unknown (exit 8) with both records shown, the card masked and no CVV', async (_, change, difference) => {
+    const {url, posts} = await gatewayAnswering('drop', {body: envelope(purchaseRecord(purchase, change))})
+    const error = await failure(clientOf(url).client.purchases.create(purchase))
+    expect(error).toBeInstanceOf(OutcomeUnknownError)
+    expect(error.exitCode).toBe(8)
+    expect(error.message).toContain(`The gateway has a purchase under reference order-1, but not the one sent (${difference})`)
+    expect(error.message).toContain('  sent:  {"amount":1000,"reference":"order-1","currency":"AUD","card_holder":"Jane Citizen","card_number":"424242XXXXXX4242","card_expiry":"12/2030"}')
+    expect(error.message).toMatch(/\n {2}found: \{"id":"071-P-ABCDEFGH"/)
+    expect(error.message).not.toContain('4242424242424242')
+    expect(error.message).not.toContain('987')
+    expect(posts('/v1.0/purchases', 'order-1')).toBe(1)
+  })
+
+  it('a purchase by alias is matched through the token the alias stands for', async () => {
+    const byAlias = {amount: 1000, reference: 'order-2', currency: 'AUD', card_token: 'jane-visa'}
+    gateway = await misbehavingGateway((request) => {
+      if (request.method === 'POST') return 'drop'
+      if (request.path.startsWith('/v1.0/credit_cards/')) return {body: envelope({token: 'tok0123456789abcdefgh', alias: 'jane-visa', card_number: '424242XXXXXX4242'})}
+      return {body: envelope(purchaseRecord(byAlias, {card_token: 'tok0123456789abcdefgh'}))}
+    })
+    const record = await clientOf(gateway.url).client.purchases.create(byAlias)
+    expect(record).toMatchObject({reference: 'order-2', card_token: 'tok0123456789abcdefgh'})
+    expect(gateway.received.map((request) => `${request.method} ${request.path}`)).toEqual(['POST /v1.0/purchases', 'GET /v1.0/purchases/order-2', 'GET /v1.0/credit_cards/jane-visa'])
+  })
+
+  it('a token that stands for another card is unknown', async () => {
+    const byAlias = {amount: 1000, reference: 'order-3', currency: 'AUD', card_token: 'jane-visa'}
+    gateway = await misbehavingGateway((request) => {
+      if (request.method === 'POST') return 'drop'
+      if (request.path.startsWith('/v1.0/credit_cards/')) return {body: envelope({token: 'tok-jane'})}
+      return {body: envelope(purchaseRecord(byAlias, {card_token: 'tok-somebody-else'}))}
+    })
+    const error = await failure(clientOf(gateway.url).client.purchases.create(byAlias))
+    expect(error).toBeInstanceOf(OutcomeUnknownError)
+    expect(error.message).toContain('card_token: sent "jane-visa", found "tok-somebody-else"')
+  })
+
+  it('a refund found with its amount negative (the contract) or positive (the live gateway) is the same refund', async () => {
+    for (const sign of [-1, 1]) {
+      const refund = {transaction_id: '071-P-ABCDEFGH', amount: 500, reference: `refund-${sign}`}
+      gateway = await misbehavingGateway((request) => (request.method === 'POST' ? {status: 503, body: ''} : {body: envelope({id: '071-R-ABCDEFGH', amount: sign * 500, successful: true, message: 'Approved', reference: refund.reference})}))
+      expect(await clientOf(gateway.url).client.refunds.create(refund)).toMatchObject({amount: sign * 500})
+      expect(gateway.posts('/v1.0/refunds', refund.reference)).toBe(1)
+      await gateway.close()
+      gateway = undefined
+    }
+  })
+
+  it('a reference ending in .json is looked up whole', async () => {
+    const dotted = {...purchase, reference: 'inv-b.json'}
+    const {url, received} = await gatewayAnswering('drop', {body: envelope(purchaseRecord({...dotted, reference: 'inv-b'}))})
+    const error = await failure(clientOf(url).client.purchases.create(dotted))
+    expect(received[1]!.path).toBe('/v1.0/purchases/inv-b.json.json')
+    expect(error).toBeInstanceOf(OutcomeUnknownError)
+    expect(error.message).toContain('reference: sent "inv-b.json", found "inv-b"')
+  })
+})
+
+describe('the mode every answer reports is checked against the environment gw takes the gateway for', () => {
+  it.each<[string, Record<string, string>, object]>([
+    ['X-Service-Mode: Live', {'x-service-mode': 'Live'}, envelope(null, {successful: false, errors: ['Purchase not found']})],
+    ['"test": false', {}, {...envelope(null, {successful: false, errors: ['Purchase not found']}), test: false}],
+  ])('%s to a sandbox profile stops the client: exit 6, and nothing more is sent', async (_, headers, body) => {
+    gateway = await misbehavingGateway(() => ({status: 404, headers, body}))
+    const {client} = clientOf(gateway.url, {environment: 'sandbox'})
+    const first = await failure(client.purchases.get('order-1'))
+    expect(first).toBeInstanceOf(ModeMismatchError)
+    expect(first.exitCode).toBe(6)
+    expect(first.message).toBe(`The gateway at ${gateway.url} answered in live mode, but gw takes it for the sandbox: nothing more is sent`)
+    expect(await failure(client.purchases.create(purchase))).toBe(first)
+    expect(gateway.received).toHaveLength(1)
+  })
+
+  it('a purchase answered in another mode keeps its record for the person to see', async () => {
+    gateway = await misbehavingGateway(() => ({headers: {'x-service-mode': 'Sandbox'}, body: envelope(purchaseRecord(purchase))}))
+    const error = await failure(clientOf(gateway.url, {environment: 'live'}).client.purchases.create(purchase))
+    expect(error).toBeInstanceOf(ModeMismatchError)
+    expect(error.record).toMatchObject({reference: 'order-1', successful: true})
+  })
+
+  it('an answer in the same mode, or with none, passes and is remembered', async () => {
+    gateway = await misbehavingGateway((_, index) => (index === 0 ? {body: envelope(purchaseRecord(purchase))} : {body: {successful: true, response: purchaseRecord(purchase), errors: []}}))
+    const {client} = clientOf(gateway.url, {environment: 'sandbox'})
+    await client.purchases.get('order-1')
+    expect(client.reportedMode).toBe('sandbox')
+    await client.purchases.get('order-1')
+  })
+})
