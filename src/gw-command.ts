@@ -149,9 +149,12 @@ export abstract class GwCommand extends Command {
     return proxySettings(process.env)
   }
 
-  /** A client for the given credentials: the profile's, or those gw login is about to save. */
+  /**
+   * A client for the given credentials: the profile's, whose environment every answer is checked
+   * against, or those gw login is about to save, whose environment the gateway's answer tells.
+   */
   protected async clientFor(
-    credentials: Pick<Credentials, 'baseUrl' | 'username' | 'token' | 'connectTimeoutMs' | 'responseTimeoutMs'>,
+    credentials: Pick<Credentials, 'baseUrl' | 'username' | 'token' | 'connectTimeoutMs' | 'responseTimeoutMs'> & {environment?: Credentials['environment']},
     guard?: ConstructorParameters<typeof GatewayClient>[0]['guard'],
   ): Promise<GatewayClient> {
     const [{GatewayClient}, {paint}, {recoveryNotice}] = await Promise.all([import('./api/client.js'), import('./output/colors.js'), import('./output/hints.js')])
@@ -167,6 +170,7 @@ export abstract class GwCommand extends Command {
       log: this.globals?.verbose ? (line) => io.err(paint(io.errColor, 'dim', line) + '\n') : undefined,
       onRecovery: (event) => io.err(paint(io.errColor, 'yellow', recoveryNotice(event)) + '\n'),
       guard,
+      environment: credentials.environment,
       signal: this.stop.signal,
     })
   }

@@ -1,10 +1,12 @@
 import type {GatewayClient} from '../api/client.js'
-import {AuthError, NotFoundError, UsageError} from '../errors.js'
+import {AuthError, ModeMismatchError, NotFoundError, UsageError} from '../errors.js'
 import type {Io} from '../output/io.js'
 import type {Prompter} from '../output/prompt.js'
-import {type Environment, loadConfig, saveConfig} from './config.js'
+import {type Environment, loadConfig, saveConfig, type TokenStorage} from './config.js'
+import {KeychainUnavailableError} from './keychain.js'
 import {profileRecord, type ProfileRecord} from './profiles.js'
-import type {TokenStores} from './token-store.js'
+import {environmentOf} from './resolve.js'
+import type {TokenStore, TokenStores} from './token-store.js'
 
 export interface LoginFlags {
   profile?: string
@@ -31,48 +33,103 @@ const PROBE_ID = 'gw-login-check'
 /**
  * gw login: what the flags leave out is asked on a terminal (the token masked) or, without one,
  * must be given (the token on stdin, never in argv). The credentials are tried against the gateway
- * first; only then are the token stored and the profile saved and made active.
+ * first, and the mode it reports decides the profile's environment; only then are the token
+ * stored and the profile saved and made active. Undefined when the person at the terminal chose
+ * the environment variables over a plain file, for want of a keychain: nothing is saved then.
  */
-export async function login(flags: LoginFlags, context: LoginContext): Promise<ProfileRecord> {
+export async function login(flags: LoginFlags, context: LoginContext): Promise<ProfileRecord | undefined> {
   const {io} = context
   const config = await loadConfig(context.configDir)
-  const tokenStorage = flags.insecureStorage ? 'file' : 'keychain'
-  const store = await context.tokens(tokenStorage)
   const ask = io.canPrompt() ? await context.prompter() : undefined
-  // A read before the first question: with no keychain gw says so now, not after the token was typed.
-  if (ask) await store.get(flags.profile ?? DEFAULT_PROFILE)
+  const storage = await tokenStorage(flags, context, ask)
+  if (!storage) return undefined
+  const {store, kind} = storage
   const name = flags.profile ?? (ask ? await ask.text('Profile name', {default: DEFAULT_PROFILE, validate: notBlank}) : DEFAULT_PROFILE)
   const existing = config.profiles[name]
-  const environment = flags.environment ?? (ask ? await ask.choose('Environment', ['sandbox', 'live'] as const, existing?.environment ?? 'sandbox') : (existing?.environment ?? 'sandbox'))
   const baseUrl = checkBaseUrl(flags.baseUrl ?? (ask ? await ask.text('Gateway base URL', {default: existing?.baseUrl, validate: validUrl}) : required(existing?.baseUrl, '--base-url')))
   const username = flags.username ?? (ask ? await ask.text('Username', {default: existing?.username, validate: notBlank}) : required(existing?.username, '--username'))
   const token = flags.tokenStdin ? (await io.readStdin()).trim() : ask ? await ask.secret('API token', notBlank) : missingToken()
   if (token === '') throw new UsageError('--token-stdin read an empty token', 'Pipe the token in, for example: printenv GATEWAY_TOKEN | gw login --token-stdin ...')
 
-  await checkCredentials(baseUrl, username, token, context)
+  const reported = await checkCredentials(baseUrl, username, token, context)
+  const environment = await environmentFor(flags.environment, reported, {baseUrl, existing: existing?.environment, ask})
+  if (reported && !flags.environment) {
+    io.err(reported === 'live' ? `The gateway at ${baseUrl} reports live mode: profile ${name} is saved as a live profile (real money: confirmations, no card data in arguments).\n` : `The gateway at ${baseUrl} reports sandbox mode: profile ${name} is saved as a sandbox profile.\n`)
+  }
 
   await store.set(name, token)
   // Switching to the keychain: the plain-file copy must not outlive it.
-  if (existing?.tokenStorage === 'file' && tokenStorage === 'keychain') await (await context.tokens('file')).delete(name)
-  config.profiles[name] = {environment, baseUrl, username, ...(flags.readOnly ? {readOnly: true} : {}), ...(flags.insecureStorage ? {tokenStorage: 'file' as const} : {})}
+  if (existing?.tokenStorage === 'file' && kind === 'keychain') await (await context.tokens('file')).delete(name)
+  config.profiles[name] = {environment, baseUrl, username, ...(flags.readOnly ? {readOnly: true} : {}), ...(kind === 'file' ? {tokenStorage: 'file' as const} : {})}
   config.activeProfile = name
   await saveConfig(context.configDir, config)
   return profileRecord(name, config.profiles[name]!, name)
 }
 
-async function checkCredentials(baseUrl: string, username: string, token: string, context: LoginContext): Promise<void> {
+const FILE_CHOICE = 'Keep the token in a file only I can read (--insecure-storage)'
+const ENVIRONMENT_CHOICE = 'Give the credentials in environment variables instead (nothing is saved)'
+
+/**
+ * Where the token will go. On a terminal the keychain is tried before anything is asked: without
+ * one, the person chooses a plain file or the environment variables (design.md §6), rather than
+ * learning of it after typing the token. Undefined when they chose the environment variables.
+ */
+async function tokenStorage(flags: LoginFlags, context: LoginContext, ask: Prompter | undefined): Promise<{store: TokenStore; kind: TokenStorage} | undefined> {
+  const kind: TokenStorage = flags.insecureStorage ? 'file' : 'keychain'
+  const store = await context.tokens(kind)
+  if (!ask || kind === 'file') return {store, kind}
+  try {
+    await store.get(flags.profile ?? DEFAULT_PROFILE)
+    return {store, kind}
+  } catch (err) {
+    // A keychain call that hangs is still pending and would hold gw open: that one is only reported.
+    if (!(err instanceof KeychainUnavailableError) || err.abandonsPendingCall) throw err
+    context.io.err(`${err.message}\n`)
+    const choice = await ask.choose('Where should gw keep the token instead?', [FILE_CHOICE, ENVIRONMENT_CHOICE] as const, FILE_CHOICE)
+    if (choice === FILE_CHOICE) return {store: await context.tokens('file'), kind: 'file'}
+    context.io.err(
+      'Nothing was saved. Set these in the environment gw runs in (the token from wherever you keep secrets, not typed on a command line):\n' +
+        '  GW_USERNAME=your-username  GW_TOKEN=your-api-token  GW_BASE_URL=https://gateway.example.com\n' +
+        '  GW_ENVIRONMENT=sandbox or live (credentials from the environment count as live unless the gateway is on this machine)\n',
+    )
+    return undefined
+  }
+}
+
+/**
+ * The profile's environment: what the gateway reports, and a --environment that says otherwise is
+ * refused (a live gateway behind a sandbox profile would have every live protection off). With no
+ * mode reported, the flag, or the question, or live unless the gateway is on this machine.
+ */
+async function environmentFor(
+  flag: Environment | undefined,
+  reported: Environment | undefined,
+  {baseUrl, existing, ask}: {baseUrl: string; existing?: Environment; ask?: Prompter},
+): Promise<Environment> {
+  if (flag && reported && flag !== reported) {
+    throw new ModeMismatchError(`The gateway at ${baseUrl} reports ${reported} mode, not ${flag}: nothing was saved`, {expected: flag, reported}, {
+      hint: `Run gw login again with --environment ${reported}, or check --base-url.`,
+    })
+  }
+  if (flag ?? reported) return (flag ?? reported)!
+  const guess = existing ?? environmentOf(baseUrl, undefined)
+  return ask ? ask.choose('Environment (the gateway does not say)', ['sandbox', 'live'] as const, guess) : guess
+}
+
+/** Tries the credentials; returns the mode the gateway reported with its answer, if it did. */
+async function checkCredentials(baseUrl: string, username: string, token: string, context: LoginContext): Promise<Environment | undefined> {
   const client = await context.clientFor({baseUrl, username, token})
   try {
     await client.purchases.get(PROBE_ID)
   } catch (err) {
-    if (err instanceof NotFoundError) return
     if (err instanceof AuthError) {
       throw new AuthError(`The gateway at ${baseUrl} refused username ${username} with that token: nothing was saved`, {status: err.status, requestId: err.requestId, hint: 'Check the username and the API token and run gw login again.'})
     }
-    throw err
+    if (!(err instanceof NotFoundError)) throw err
   } finally {
     await client.close()
   }
+  return client.reportedMode
 }
 
 function required(value: string | undefined, flag: string): string {

@@ -1,6 +1,6 @@
 import {UsageError} from '../errors.js'
 import {type Config, loadConfig, type Profile, saveConfig} from './config.js'
-import type {Target} from './resolve.js'
+import {environmentOf, LOCAL_GATEWAY_URL, type Target} from './resolve.js'
 import type {TokenStores} from './token-store.js'
 
 /** A profile as gw profile list/show and gw status print it: never the token, only where it is. */
@@ -31,7 +31,7 @@ export async function listProfiles(configDir: string, env: NodeJS.ProcessEnv = p
   const config = await loadConfig(configDir)
   const rows = Object.entries(config.profiles).map(([name, profile]) => profileRecord(name, profile, config.activeProfile))
   if (env.GW_USERNAME && env.GW_TOKEN) {
-    rows.push({name: '(environment)', active: false, environment: env.GW_ENVIRONMENT === 'live' ? 'live' : 'sandbox', base_url: env.GW_BASE_URL ?? '', username: env.GW_USERNAME, read_only: false, secret: 'environment'})
+    rows.push({name: '(environment)', active: false, environment: environmentOf(env.GW_BASE_URL || LOCAL_GATEWAY_URL, env.GW_ENVIRONMENT), base_url: env.GW_BASE_URL ?? '', username: env.GW_USERNAME, read_only: false, secret: 'environment'})
   }
   return rows
 }

@@ -1,5 +1,6 @@
 import {AuthError, UsageError} from '../errors.js'
 import {configFile, type Environment, loadConfig, type Profile} from './config.js'
+import {isLoopbackHost} from '../loopback.js'
 import {insecureCredentialsFile, type TokenStores} from './token-store.js'
 
 export const LOCAL_GATEWAY_URL = 'http://127.0.0.1:8787'
@@ -68,11 +69,12 @@ export async function resolveTarget(options: ResolveOptions): Promise<Target & {
     if (!env.GW_USERNAME || !env.GW_TOKEN) {
       throw new AuthError(`${env.GW_USERNAME ? 'GW_TOKEN' : 'GW_USERNAME'} is not set`, {hint: 'Set both GW_USERNAME and GW_TOKEN, or neither to use a profile.'})
     }
+    const baseUrl = env.GW_BASE_URL || LOCAL_GATEWAY_URL
     return {
-      baseUrl: env.GW_BASE_URL || LOCAL_GATEWAY_URL,
+      baseUrl,
       username: env.GW_USERNAME,
       token: env.GW_TOKEN,
-      environment: env.GW_ENVIRONMENT === 'live' ? 'live' : 'sandbox',
+      environment: environmentOf(baseUrl, env.GW_ENVIRONMENT),
       source: 'environment',
       secretStorage: 'environment',
       secretLocation: 'environment variable GW_TOKEN',
@@ -97,6 +99,23 @@ export async function resolveTarget(options: ResolveOptions): Promise<Target & {
     ...secretPlace(options.configDir, name, profile),
     ...timeouts,
   }
+}
+
+/**
+ * design.md §6: credentials from the environment alone guard real money unless GW_ENVIRONMENT
+ * says sandbox or the gateway is on this machine (the local one); what the gateway then reports
+ * is checked against this on every answer.
+ */
+export function environmentOf(baseUrl: string, declared: string | undefined): Environment {
+  if (declared === 'sandbox' || declared === 'live') return declared
+  if (declared !== undefined && declared !== '') throw new UsageError(`GW_ENVIRONMENT must be sandbox or live, got "${declared}"`)
+  let host: string
+  try {
+    host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '')
+  } catch {
+    throw new UsageError(`GW_BASE_URL must be a URL such as https://gateway.example.com, got "${baseUrl}"`)
+  }
+  return isLoopbackHost(host) ? 'sandbox' : 'live'
 }
 
 function secretPlace(configDir: string, name: string, profile: Profile): Pick<Target, 'secretStorage' | 'secretLocation'> {

@@ -5,7 +5,7 @@ import {GwCommand} from '../gw-command.js'
 export default class Login extends GwCommand {
   static override summary = 'Save a profile: gateway, user and API token'
   static override description = `On a terminal it asks for whatever the flags leave out, the token masked. Without one every value comes from flags and the token from stdin (--token-stdin): a token is never an argument.
-The credentials are tried against the gateway first: a wrong token saves nothing and exits 4. The token goes into the OS keychain (service gw, account the profile name), the rest into config.json, and the profile becomes active.`
+The credentials are tried against the gateway first: a wrong token saves nothing and exits 4. The profile's environment is the mode the gateway reports; a --environment that says otherwise saves nothing and exits 6. The token goes into the OS keychain (service gw, account the profile name), the rest into config.json, and the profile becomes active.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
@@ -15,7 +15,7 @@ The credentials are tried against the gateway first: a wrong token saves nothing
   ]
 
   static override flags = {
-    environment: Flags.string({description: 'which gateway the profile talks to', options: ['sandbox', 'live']}),
+    environment: Flags.string({description: 'which gateway the profile talks to; checked against the mode the gateway reports', options: ['sandbox', 'live']}),
     'base-url': Flags.string({description: "the gateway's base URL"}),
     username: Flags.string({description: 'gateway username'}),
     'token-stdin': Flags.boolean({description: 'read the API token from stdin'}),
@@ -40,6 +40,7 @@ The credentials are tried against the gateway first: a wrong token saves nothing
       },
       {configDir: this.config.configDir, io: this.io, prompter: () => this.prompter(), tokens: await this.tokenStores(), clientFor: (credentials) => this.clientFor(credentials)},
     )
+    if (!record) return undefined
     this.io.err(`Logged in: profile ${record.name} is active; its token is in ${record.secret === 'file' ? 'a plain file, which gw warns about on every use' : 'the OS keychain'}.\n`)
     return record
   }
