@@ -26,6 +26,11 @@ export const cardNumber = Flags.custom<string>({
   parse: async (input) => validate.cardNumber('card-number', input),
 })
 
+export const cardToken = Flags.custom<string>({
+  description: 'token or alias of a stored card, instead of card details',
+  parse: async (input) => validate.cardToken('card-token', input),
+})
+
 export const cardExpiry = Flags.custom<string>({
   description: 'card expiry as MM/YYYY',
   parse: async (input) => validate.cardExpiry('card-expiry', input),

@@ -9,6 +9,7 @@ import type {Deps, GwRecord} from './operations/deps.js'
 import type {LookUpResource} from './operations/look-up.js'
 import type {Column} from './output/columns.js'
 import {processIo, type Io} from './output/io.js'
+import {redactFlagMessage} from './redact.js'
 import type {Prompter} from './output/prompt.js'
 
 // The shapes oclif's parse is generic over (not exported by @oclif/core).
@@ -267,12 +268,14 @@ class SomeFailed extends GwError {
 
 /** oclif's parse errors are usage errors (exit 2); anything that is not a GwError is a bug (exit 1). */
 export function toGwError(err: unknown): GwError {
+  // oclif decorates errors thrown by a flag's parse; the message already names the flag. Whatever
+  // it says about flags names them and never their values (a CVV, a token, a card number).
+  if (err instanceof UsageError) return new UsageError(redactFlagMessage(withoutOclifDecoration(err.message)), err.hint)
   if (err instanceof GwError) {
-    // oclif decorates errors thrown by a flag's parse; the message already names the flag.
     err.message = withoutOclifDecoration(err.message)
     return err
   }
-  if (err instanceof Errors.CLIError) return new UsageError(withoutOclifDecoration(err.message), 'See gw COMMAND --help for the flags and examples.')
+  if (err instanceof Errors.CLIError) return new UsageError(redactFlagMessage(withoutOclifDecoration(err.message)), 'See gw COMMAND --help for the flags and examples.')
   const message = err instanceof Error ? err.message : String(err)
   return new GwError('unexpected', 1, `Unexpected failure: ${message}`, {hint: 'Run again with --verbose for details.'})
 }

@@ -52,7 +52,20 @@ export function redactText(text: string): string {
   }
 }
 
-/** Every run of 12 to 19 digits in free text (an error message, a page), masked. */
+/** Every run of 12 to 19 digits in free text (an error message, a page), spaces or dashes between them or not, masked. */
 export function maskCardNumbersIn(text: string): string {
-  return text.replace(/\b\d{12,19}\b/g, maskCardNumber)
+  return text.replace(/\b\d(?:[ -]?\d){11,18}\b/g, maskCardNumber)
+}
+
+/**
+ * An error about flags, as oclif words it, made safe to show: it names the flag and never its
+ * value (`--cvv=987 cannot also be provided` becomes `--cvv cannot also be provided`), and a card
+ * number left anywhere in it (an unexpected argument, say) is masked.
+ */
+export function redactFlagMessage(message: string): string {
+  const named = message
+    .replace(/(--[\w-]+)=[\s\S]*? (cannot also be provided when using)/g, '$1 $2')
+    .replace(/(Expected --[\w-]+)=[\s\S]*? (to be one of:)/g, '$1 $2')
+    .replace(/(--[\w-]+)=\S*/g, '$1')
+  return maskCardNumbersIn(named)
 }

@@ -1,6 +1,7 @@
 import {luhnValid, MM_YYYY} from './api/schemas/card-rules.js'
 import {FREQUENCIES, type Frequency, frequencyNamed} from './api/schemas/recurring-rules.js'
 import {UsageError} from './errors.js'
+import {looksLikeCardNumber, maskCardNumber} from './redact.js'
 
 /**
  * Local checks run before any request, so a typo costs nothing and never reaches the gateway.
@@ -26,6 +27,18 @@ export function cardNumber(flag: string, input: string): string {
   if (!/^\d{12,19}$/.test(digits)) throw new UsageError(`--${flag} must be 12 to 19 digits (spaces and dashes are ignored)`)
   if (!luhnValid(digits)) throw new UsageError(`--${flag} fails the Luhn check: a digit is wrong or missing`, 'Check the number on the card; 4242424242424242 is a test card the local gateway approves.')
   return digits
+}
+
+/** A stored card's token or alias; a card number given in its place is refused, and shown only masked. */
+export function cardToken(flag: string, input: string): string {
+  const value = notBlank(flag, input)
+  if (looksLikeCardNumber(value)) {
+    throw new UsageError(
+      `--${flag} ${maskCardNumber(value)} is a card number, not a token or alias: nothing was sent`,
+      `Give the token (or alias) gw card tokenize answered with, or the card itself with --card-number (on a live profile, --card - on stdin).`,
+    )
+  }
+  return value
 }
 
 export function cardExpiry(flag: string, input: string, today: Date = new Date()): string {

@@ -21,7 +21,7 @@ Exits 0 when approved, 3 when the issuer declines (the record is still printed),
     reference: gwFlags.reference({required: true}),
     currency: gwFlags.currency({default: 'AUD'}),
     'customer-ip': Flags.string({description: "the customer's IP address"}),
-    'card-token': Flags.string({description: 'token or alias of a stored card, instead of card details', exclusive: ['card-number', 'card-holder', 'card-expiry', 'card']}),
+    'card-token': gwFlags.cardToken({exclusive: ['card-number', 'card-holder', 'card-expiry', 'card']}),
     ...gwFlags.cardDetails,
   }
 
