@@ -4,7 +4,7 @@ import type {ProxySettings} from './api/proxy.js'
 import type {Credentials, Target} from './auth/resolve.js'
 import type {TokenStores} from './auth/token-store.js'
 import type {CardDetails, CardFlags} from './card-input.js'
-import {GwError, InterruptedError, STOP_SIGNALS, type StopSignal, UsageError} from './errors.js'
+import {GwError, InterruptedError, ModeMismatchError, STOP_SIGNALS, type StopSignal, UsageError} from './errors.js'
 import type {Deps, GwRecord} from './operations/deps.js'
 import type {LookUpResource} from './operations/look-up.js'
 import type {Column} from './output/columns.js'
@@ -195,7 +195,8 @@ export abstract class GwCommand extends Command {
         await write(await lookUp(resource, id, deps))
       } catch (err) {
         const error = toGwError(err)
-        if (error instanceof InterruptedError) throw error
+        // Stopped, or talking to another gateway than the profile says: the rest are not looked up.
+        if (error instanceof InterruptedError || error instanceof ModeMismatchError) throw error
         renderError(this.io, error, {json: this.json, subject: id})
         failed++
         if (!worst || error.exitCode > worst.exitCode) worst = error

@@ -7,6 +7,8 @@ export interface Received {
   path: string
   headers: IncomingHttpHeaders
   body: Record<string, unknown> | undefined
+  /** The body as it came. */
+  text: string
 }
 
 /** What the gateway does with a request: answer with these bytes, or drop the connection after reading it. */
@@ -41,7 +43,7 @@ export async function misbehavingGateway(reply: (request: Received, index: numbe
     } catch {
       body = undefined
     }
-    const request = {method: req.method!, path: req.url!, headers: req.headers, body}
+    const request = {method: req.method!, path: req.url!, headers: req.headers, body, text}
     received.push(request)
     const answer = await reply(request, received.length - 1)
     if (answer === 'drop') return void req.socket.destroy()
@@ -60,6 +62,17 @@ export async function misbehavingGateway(reply: (request: Received, index: numbe
         server.close(() => resolve())
       }),
   }
+}
+
+/** Passes a request on to a real gateway (the local one) and hands back its answer, for a test to pass on or to lose. */
+export async function forward(upstream: string, request: Received): Promise<{status: number; headers: Record<string, string>; body: string}> {
+  const response = await fetch(upstream + request.path, {
+    method: request.method,
+    headers: {authorization: String(request.headers.authorization ?? ''), 'content-type': 'application/json', accept: 'application/json'},
+    body: request.text === '' ? undefined : request.text,
+  })
+  const mode = response.headers.get('x-service-mode')
+  return {status: response.status, headers: mode ? {'x-service-mode': mode} : {}, body: await response.text()}
 }
 
 /** An approved purchase record as the gateway answers it, for the body that was sent. */

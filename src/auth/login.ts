@@ -53,9 +53,6 @@ export async function login(flags: LoginFlags, context: LoginContext): Promise<P
 
   const reported = await checkCredentials(baseUrl, username, token, context)
   const environment = await environmentFor(flags.environment, reported, {baseUrl, existing: existing?.environment, ask})
-  if (reported && !flags.environment) {
-    io.err(reported === 'live' ? `The gateway at ${baseUrl} reports live mode: profile ${name} is saved as a live profile (real money: confirmations, no card data in arguments).\n` : `The gateway at ${baseUrl} reports sandbox mode: profile ${name} is saved as a sandbox profile.\n`)
-  }
 
   await store.set(name, token)
   // Switching to the keychain: the plain-file copy must not outlive it.
@@ -63,6 +60,9 @@ export async function login(flags: LoginFlags, context: LoginContext): Promise<P
   config.profiles[name] = {environment, baseUrl, username, ...(flags.readOnly ? {readOnly: true} : {}), ...(kind === 'file' ? {tokenStorage: 'file' as const} : {})}
   config.activeProfile = name
   await saveConfig(context.configDir, config)
+  if (reported && !flags.environment) {
+    io.err(reported === 'live' ? `The gateway at ${baseUrl} reports live mode: profile ${name} is saved as a live profile (real money: confirmations, no card data in arguments).\n` : `The gateway at ${baseUrl} reports sandbox mode: profile ${name} is saved as a sandbox profile.\n`)
+  }
   return profileRecord(name, config.profiles[name]!, name)
 }
 

@@ -39,6 +39,8 @@ export interface Terminal {
   waitFor(text: string | RegExp, timeoutMs?: number): Promise<string>
   /** Types a line and presses Enter. */
   type(line: string): void
+  /** Presses a key by its tmux name: Down, Up, Enter. */
+  press(key: string): void
   screen(): string
   close(): void
 }
@@ -71,6 +73,9 @@ export function terminal(args: string[], env: NodeJS.ProcessEnv): Terminal {
     type(line) {
       tmux('send-keys', '-t', 'gw', '-l', line)
       tmux('send-keys', '-t', 'gw', 'Enter')
+    },
+    press(key) {
+      tmux('send-keys', '-t', 'gw', key)
     },
     close: () => void tmux('kill-server'),
   }

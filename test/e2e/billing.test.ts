@@ -2,7 +2,7 @@ import {mkdtempSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
-import {CARDS, type Sandbox, startSandbox} from './helpers.js'
+import {CARDS, ref, type Sandbox, startSandbox} from './helpers.js'
 import {type Delivery, freePort, type Receiver, startReceiver} from './receiver.js'
 import {addDays, createCustomer, createPlan, createSubscription, type CustomerRecord, sandboxToday, type SubscriptionRecord} from './recurring-helpers.js'
 
@@ -227,7 +227,10 @@ describe('gw sandbox trigger', () => {
   it('sends X-Service-Mode Live from a gateway in live mode', async () => {
     const hooks = await receiver()
     const sandbox = await gateway(['--mode', 'live'])
-    await dailySubscriber(sandbox)
+    // A live profile takes no card from argv: the customer's card comes on stdin.
+    const card = JSON.stringify({card_holder: 'Jane Citizen', card_number: CARDS.visa, card_expiry: '12/2030', cvv: '123'})
+    const customer = await sandbox.gw(['customer', 'create', '--first-name', 'Jane', '--last-name', 'Citizen', '--reference', ref('cust'), '--email', 'jane@example.com', '--card', '-', '--yes'], {stdin: card})
+    expect(customer.code, customer.stderr).toBe(0)
     const result = await sandbox.gw(['sandbox', 'trigger', 'card:expiring', '--webhook', hooks.url])
     expect(result.code).toBe(0)
     const [delivery] = await hooks.waitFor(1)

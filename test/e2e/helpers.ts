@@ -106,7 +106,9 @@ export async function startSandbox(args: string[] = [], home: NodeJS.ProcessEnv 
     })
     child.on('exit', (code) => reject(new Error(`sandbox exited with ${code}: ${stderr}`)))
   })
-  const env = (extra: NodeJS.ProcessEnv = {}) => ({...home, GW_BASE_URL: url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', ...extra})
+  // Credentials from the environment at this machine count as the sandbox's; a gateway answering as the live one must be said to be live.
+  const mode = args.includes('live') && args[args.indexOf('live') - 1] === '--mode' ? {GW_ENVIRONMENT: 'live'} : {}
+  const env = (extra: NodeJS.ProcessEnv = {}) => ({...home, GW_BASE_URL: url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', ...mode, ...extra})
   return {
     url,
     home,

@@ -330,14 +330,14 @@ function chunkedPost(url: string, body: string): Promise<number> {
 }
 
 describe('gw listen --register', () => {
-  /** A stand-in for the gateway's web hook registration endpoints (gateway-notes.md), recording each call. */
-  const fakeGateway = () =>
+  /** A stand-in for the gateway's web hook registration endpoints (gateway-notes.md), recording each call; `test` is the mode it reports. */
+  const fakeGateway = (test = true) =>
     recorder((req) => {
       const hook = {id: '071-WH-ABCD1234', ...(req.body ? JSON.parse(req.body) : {})}
       delete hook.authentication_password
-      if (req.method === 'POST' && req.url === '/v1.0/web_hooks') return {status: 200, body: {successful: true, response: hook, errors: [], test: true}}
-      if (req.method === 'DELETE' && req.url === '/v1.0/web_hooks/071-WH-ABCD1234') return {status: 200, body: {successful: true, response: hook, errors: [], test: true}}
-      return {status: 404, body: {successful: false, response: null, errors: ['Record not found'], test: true}}
+      if (req.method === 'POST' && req.url === '/v1.0/web_hooks') return {status: 200, body: {successful: true, response: hook, errors: [], test}}
+      if (req.method === 'DELETE' && req.url === '/v1.0/web_hooks/071-WH-ABCD1234') return {status: 200, body: {successful: true, response: hook, errors: [], test}}
+      return {status: 404, body: {successful: false, response: null, errors: ['Record not found'], test}}
     })
 
   for (const [signal, exitCode] of [['SIGINT', 130], ['SIGTERM', 0]] as const) {
@@ -365,7 +365,7 @@ describe('gw listen --register', () => {
   }
 
   it('registers in Live mode for a live profile', async () => {
-    const gateway = await fakeGateway()
+    const gateway = await fakeGateway(false)
     const env = {...isolatedHome(), GW_BASE_URL: gateway.url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', GW_ENVIRONMENT: 'live'}
     const listener = await listen(['--register'], {env})
     expect(JSON.parse(gateway.requests[0]!.body)).toMatchObject({mode: 'Live', address: listener.url})

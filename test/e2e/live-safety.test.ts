@@ -100,16 +100,28 @@ describe('a live profile', () => {
   })
 
   it('a sandbox profile asks for no confirmation and takes card flags as before', async () => {
-    const result = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref(), ...cardArgs(), '--json'])
-    expect(result.code, result.stderr).toBe(0)
-    expect(result.stderr).toBe('')
+    const local = await startSandbox()
+    try {
+      const result = await local.gw(['purchase', 'create', '--amount', '1000', '--reference', ref(), ...cardArgs(), '--json'])
+      expect(result.code, result.stderr).toBe(0)
+      expect(result.stderr).toBe('')
+    } finally {
+      await local.stop()
+    }
+  })
+
+  it('credentials from the environment at this machine are taken for the sandbox, and the live answer stops gw (exit 6)', async () => {
+    const result = await sandbox.gw(['purchase', 'get', 'any-1', 'any-2', 'any-3'], {env: {GW_ENVIRONMENT: undefined}})
+    expect(result.code).toBe(6)
+    expect(result.stderr).toContain(`Error: The gateway at ${sandbox.url} answered in live mode, but gw takes it for the sandbox: nothing more is sent`)
+    expect(result.stderr).toContain('Hint: Check the base URL of the profile in force (gw status). If it is meant to be the live gateway, log in again with gw login --environment live')
   })
 })
 
 describe('a read-only profile', () => {
   it('refuses every command that writes with exit 6 before any request, and still reads', async () => {
     const home = isolatedHome()
-    const login = await runGw(['login', '--profile', 'support', '--base-url', sandbox.url, '--username', 'TEST', '--token-stdin', '--read-only', '--insecure-storage', '--environment', 'sandbox'], {env: home, stdin: 'TEST'})
+    const login = await runGw(['login', '--profile', 'support', '--base-url', sandbox.url, '--username', 'TEST', '--token-stdin', '--read-only', '--insecure-storage', '--environment', 'live'], {env: home, stdin: 'TEST'})
     expect(login.code, login.stderr).toBe(0)
     const created = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref(), '--card', '-', '--yes', '--json'], {stdin: cardJson})
     const purchaseId = (created.json as {id: string}).id

@@ -23,7 +23,9 @@ describe('gw login without a terminal', () => {
     const result = await login(home, 'acme', 'ACME', 'acme-token-123', ['--json'])
     expect(result.code).toBe(0)
     expect(result.json).toEqual({name: 'acme', active: true, environment: 'sandbox', base_url: sandbox.url, username: 'ACME', read_only: false, secret: 'file'})
-    expect(result.stderr).toBe('Logged in: profile acme is active; its token is in a plain file, which gw warns about on every use.\n')
+    expect(result.stderr).toBe(
+      `The gateway at ${sandbox.url} reports sandbox mode: profile acme is saved as a sandbox profile.\nLogged in: profile acme is active; its token is in a plain file, which gw warns about on every use.\n`,
+    )
     const file = join(configDir(home), 'insecure-credentials.json')
     expect(statSync(file).mode & 0o777).toBe(0o600)
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({acme: 'acme-token-123'})

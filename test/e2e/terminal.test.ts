@@ -33,8 +33,6 @@ describe('gw login on a terminal', () => {
     const t = run(['login', '--insecure-storage'], home)
     await t.waitFor('Profile name')
     t.type('acme')
-    await t.waitFor('Environment')
-    t.type('')
     await t.waitFor('Gateway base URL')
     t.type(sandbox.url)
     await t.waitFor('Username')
@@ -44,6 +42,9 @@ describe('gw login on a terminal', () => {
     const screen = await t.waitFor(/\[exit \d+\]/)
     expect(screen).toContain('[exit 0]')
     expect(screen).toContain('Logged in: profile acme is active')
+    // The gateway says which it is: nobody is asked, and nobody can get it wrong.
+    expect(screen).toContain(`The gateway at ${sandbox.url} reports sandbox mode: profile acme is saved as a sandbox profile.`)
+    expect(screen).not.toContain('✔ Environment')
     expect(screen).not.toContain('acme-token-123')
     expect(screen).toContain('**************')
 
@@ -67,15 +68,44 @@ describe('gw login on a terminal', () => {
     expect((await runGw(['profile', 'list', '--json'], {env: home})).json).toEqual([])
   })
 
-  it('with no keychain to keep the token in, says so before asking anything (exit 4)', async () => {
-    // A session bus that is not there: the keychain cannot be reached, whether or not keytar is installed.
-    const home = {...isolatedHome(), DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/gw-test-bus'}
+  // A session bus that is not there: the keychain cannot be reached, whether or not keytar is installed.
+  const noKeychain = (): NodeJS.ProcessEnv => ({...isolatedHome(), DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/gw-test-bus'})
+
+  it('with no keychain, says so before asking anything and offers a plain file, then logs in with it', async () => {
+    const home = noKeychain()
     const t = run(['login'], home)
+    const offer = await t.waitFor('Where should gw keep the token instead?')
+    expect(offer).toContain('The OS keychain is not available: ')
+    expect(offer).not.toContain('Profile name')
+    expect(offer).toContain('Keep the token in a file only I can read (--insecure-storage)')
+    expect(offer).toContain('Give the credentials in environment variables instead (nothing is saved)')
+    t.press('Enter')
+    await t.waitFor('Profile name')
+    t.type('acme')
+    await t.waitFor('Gateway base URL')
+    t.type(sandbox.url)
+    await t.waitFor('Username')
+    t.type('ACME')
+    await t.waitFor('API token')
+    t.type('acme-token-123')
     const screen = await t.waitFor(/\[exit \d+\]/)
-    expect(screen).toContain('[exit 4]')
-    expect(screen).toContain('Error: The OS keychain is not available: ')
-    expect(screen).toContain('gw login --insecure-storage')
+    expect(screen).toContain('[exit 0]')
+    expect(screen).toContain('Logged in: profile acme is active; its token is in a plain file')
+    expect(JSON.parse(readFileSync(join(home.XDG_CONFIG_HOME!, 'gw', 'insecure-credentials.json'), 'utf8'))).toEqual({acme: 'acme-token-123'})
+  })
+
+  it('with no keychain, choosing the environment variables saves nothing and says what to set', async () => {
+    const home = noKeychain()
+    const t = run(['login'], home)
+    await t.waitFor('Where should gw keep the token instead?')
+    t.press('Down')
+    t.press('Enter')
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 0]')
+    expect(screen).toContain('Nothing was saved. Set these in the environment gw runs in')
+    expect(screen).toContain('GW_USERNAME=your-username  GW_TOKEN=your-api-token  GW_BASE_URL=https://gateway.example.com')
     expect(screen).not.toContain('Profile name')
+    expect((await runGw(['profile', 'list', '--json'], {env: home})).json).toEqual([])
   })
 })
 
@@ -110,6 +140,6 @@ describe('a live profile on a terminal', () => {
     const screen = await t.waitFor(/\[exit \d+\]/)
     expect(screen).toContain('[exit 2]')
     expect(screen).toContain('"100.00" does not match 10.00 AUD: nothing was sent')
-    expect((await liveSandbox.gw(['purchase', 'get', reference])).code).toBe(5)
+    expect((await liveSandbox.gw(['purchase', 'get', reference], {env: {GW_ENVIRONMENT: 'live'}})).code).toBe(5)
   })
 })
