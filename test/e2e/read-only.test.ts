@@ -1,0 +1,85 @@
+import {readFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {allEndpoints, buildPath, writes} from '../../src/api/endpoints.js'
+import {forward, type MisbehavingGateway, misbehavingGateway} from '../misbehaving-gateway.js'
+import {CARDS, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
+
+// Issue 11: every endpoint that writes, taken from the endpoint table, is refused on a read-only
+// profile through the built gw, by the command that sends it and by gw api, before any request.
+let sandbox: Sandbox
+let gateway: MisbehavingGateway
+const home = isolatedHome()
+
+beforeAll(async () => {
+  sandbox = await startSandbox()
+  gateway = await misbehavingGateway((request) => forward(sandbox.url, request))
+  const login = await runGw(['login', '--profile', 'support', '--base-url', gateway.url, '--username', 'TEST', '--token-stdin', '--read-only', '--insecure-storage'], {env: home, stdin: 'TEST'})
+  expect(login.code, login.stderr).toBe(0)
+})
+
+afterAll(async () => {
+  await gateway?.close()
+  await sandbox?.stop()
+})
+
+const cardJson = JSON.stringify({card_holder: 'Jane Citizen', card_number: CARDS.visa, card_expiry: '12/2030', cvv: '123'})
+
+/** The command that sends each writing endpoint; a writer added to the table without one here fails the first test. */
+const commandFor: Record<string, string[]> = {
+  'POST /v1.0/credit_cards': ['card', 'tokenize', '--card', '-'],
+  'PUT /v1.0/credit_cards/{token}': ['card', 'update', 'tok_any', '--alias', 'x'],
+  'POST /v1.0/purchases': ['purchase', 'create', '--amount', '1000', '--reference', ref(), '--card', '-'],
+  'POST /v1.0/refunds': ['refund', 'create', '--transaction-id', '071-P-ZZZZZZZZ', '--amount', '100', '--reference', ref()],
+  'POST /v1.0/web_hooks': ['webhook', 'create', '--url', 'http://127.0.0.1:9/hooks'],
+  'DELETE /v1.0/web_hooks/{id}': ['webhook', 'delete', '071-WH-ZZZZZZZZ'],
+  'POST /v1.0/plans': ['plan', 'create', '--name', 'Gold', '--amount', '1000', '--reference', ref('plan'), '--description', 'Gold'],
+  'PUT /v1.0/plans/{id}': ['plan', 'update', '071-PL-ZZZZZZZZ', '--name', 'Silver'],
+  'POST /v1.0/customers': ['customer', 'create', '--first-name', 'Jane', '--last-name', 'Citizen', '--reference', ref('cust'), '--email', 'jane@example.com', '--card', '-'],
+  'PUT /v1.0/customers/{id}.json': ['customer', 'update', '071-C-ZZZZZZZZ', '--first-name', 'Jo'],
+  'DELETE /v1.0/customers/{id}.json': ['customer', 'delete', '071-C-ZZZZZZZZ'],
+  'POST /v1.0/subscriptions': ['subscription', 'create', '--customer', '071-C-ZZZZZZZZ', '--plan', 'gold', '--frequency', 'daily', '--start-date', '2030-01-01', '--reference', ref('sub')],
+  'PUT /v1.0/subscriptions/{id}.json': ['subscription', 'update', '071-S-ZZZZZZZZ', '--inactive'],
+  'POST /_sandbox/clock/advance': ['sandbox', 'clock', 'advance', '--days', '1'],
+  'POST /_sandbox/trigger': ['sandbox', 'trigger', 'card:expiring'],
+}
+
+const writers = allEndpoints().filter(writes)
+const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'oclif.manifest.json'), 'utf8')) as {commands: Record<string, unknown>}
+const exists = (args: string[]) => Object.keys(manifest.commands).some((id) => id.split(':').every((word, index) => args[index] === word))
+
+/** How many requests that write reached the gateway. */
+const writesReceived = () => gateway.received.filter((request) => request.method !== 'GET').length
+
+describe('a read-only profile refuses every endpoint that writes', () => {
+  it('every writer in the endpoint table has a command here', () => {
+    expect(writers.map((endpoint) => `${endpoint.method} ${endpoint.path}`).filter((key) => !commandFor[key])).toEqual([])
+  })
+
+  for (const endpoint of writers) {
+    const key = `${endpoint.method} ${endpoint.path}`
+    const args = commandFor[key] ?? []
+    // The web hook commands and gw api come with other work; their rows run once the command is built.
+    it.skipIf(!exists(args))(`${key}: gw ${args.slice(0, 2).join(' ')} exits 6 and sends nothing`, async () => {
+      const before = writesReceived()
+      const result = await runGw([...args, '--profile', 'support', '--yes'], {env: home, stdin: cardJson})
+      expect(result.code, result.stderr).toBe(6)
+      expect(result.stderr).toMatch(/Error: Profile support is read-only and gw .+ changes something at the gateway: nothing was sent\n/)
+      expect(result.stdout).toBe('')
+      expect(writesReceived()).toBe(before)
+    })
+
+    it.skipIf(!exists(['api']))(`${key}: gw api exits 6 and sends nothing`, async () => {
+      const path = buildPath(endpoint.path, Object.fromEntries([...endpoint.path.matchAll(/\{(\w+)\}/g)].map((match) => [match[1]!, 'ZZZZZZZZ'])))
+      const before = writesReceived()
+      const result = await runGw(['api', endpoint.method, path, '--data', '{}', '--profile', 'support', '--yes'], {env: home})
+      expect(result.code, result.stderr).toBe(6)
+      expect(writesReceived()).toBe(before)
+    })
+  }
+
+  it('still reads', async () => {
+    const result = await runGw(['purchase', 'get', 'no-such-purchase', '--profile', 'support'], {env: home})
+    expect(result.code).toBe(5)
+  })
+})
