@@ -33,7 +33,7 @@ export function checkCommand(inFlight: MoneyInFlight): string {
 
 /** A step of a recovery, as a notice on stderr. */
 export function recoveryNotice(event: RecoveryEvent): string {
-  if (event.step === 'looking_up') return `No answer to the ${event.noun} (${event.why}); looking reference ${event.reference} up at the gateway.`
+  if (event.step === 'looking_up') return `No answer to the ${event.noun} that could be read (${event.why}); looking reference ${event.reference} up at the gateway.`
   return `Found the ${event.noun} by its reference: the gateway processed it once.`
 }
 

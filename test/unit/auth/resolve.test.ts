@@ -4,7 +4,8 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {saveConfig} from '../../../src/auth/config.js'
 import {saveLocalProfile} from '../../../src/auth/local-profile.js'
-import {resolveCredentials} from '../../../src/auth/resolve.js'
+import {environmentOf, resolveCredentials} from '../../../src/auth/resolve.js'
+import {UsageError} from '../../../src/errors.js'
 import {fileTokenStore, type TokenStores} from '../../../src/auth/token-store.js'
 
 /** Every profile's token in one file: the precedence rules do not care where tokens live. */
@@ -70,5 +71,24 @@ describe('saveLocalProfile', () => {
     await saveLocalProfile(fresh, 'http://127.0.0.1:1111', 'sandbox')
     const noKeychain: TokenStores = () => Promise.reject(new Error('no keychain on this machine'))
     expect(await resolveCredentials({env: {}, configDir: fresh, tokens: noKeychain})).toMatchObject({token: 'TEST'})
+  })
+})
+
+describe('environmentOf: credentials from the environment alone count as live unless shown otherwise', () => {
+  it.each([
+    ['https://gateway.example.com', undefined, 'live'],
+    ['https://gateway.example.com', '', 'live'],
+    ['https://gateway.example.com', 'sandbox', 'sandbox'],
+    ['http://127.0.0.1:8787', undefined, 'sandbox'],
+    ['http://localhost:4000', undefined, 'sandbox'],
+    ['http://[::1]:4000', undefined, 'sandbox'],
+    ['http://127.0.0.1:8787', 'live', 'live'],
+  ])('%s with GW_ENVIRONMENT=%s is %s', (baseUrl, declared, environment) => {
+    expect(environmentOf(baseUrl, declared)).toBe(environment)
+  })
+
+  it('refuses a GW_ENVIRONMENT that is neither, and a base URL that is no URL', () => {
+    expect(() => environmentOf('https://gateway.example.com', 'prod')).toThrow(UsageError)
+    expect(() => environmentOf('gateway', undefined)).toThrow(UsageError)
   })
 })
