@@ -93,11 +93,14 @@ export class PermissionError extends GwError {
 export class ModeMismatchError extends PermissionError {
   readonly expected: 'sandbox' | 'live'
   readonly reported: 'sandbox' | 'live'
+  /** The purchase or refund whose answer this was, when one was sent. */
+  readonly inFlight?: MoneyInFlight
 
-  constructor(message: string, modes: {expected: 'sandbox' | 'live'; reported: 'sandbox' | 'live'}, details: GwErrorDetails = {}) {
+  constructor(message: string, modes: {expected: 'sandbox' | 'live'; reported: 'sandbox' | 'live'; inFlight?: MoneyInFlight}, details: GwErrorDetails = {}) {
     super(message, details)
     this.expected = modes.expected
     this.reported = modes.reported
+    this.inFlight = modes.inFlight
   }
 }
 

@@ -239,7 +239,7 @@ export class GatewayClient {
       }
       const elapsed = Math.round(performance.now() - started)
       this.options.log?.(`< ${raw.status} ${endpoint.method} ${url} ${elapsed} ms request-id ${raw.requestId ?? '-'} ${redactText(raw.text)}`)
-      this.checkMode(endpoint, raw)
+      this.checkMode(endpoint, raw, inFlight)
       if (shouldRetry({method: endpoint.method, attempt, status: raw.status})) {
         await this.sleep(backoffMs(attempt))
         continue
@@ -264,7 +264,7 @@ export class GatewayClient {
    * An answer that says it came from another environment than the profile's: nothing more is
    * sent by this client. What it answered is kept with the error, as a decline's record is.
    */
-  private checkMode(endpoint: Endpoint, raw: RawResponse): void {
+  private checkMode(endpoint: Endpoint, raw: RawResponse, inFlight?: MoneyInFlight): void {
     if (raw.mode) this.reportedMode = raw.mode
     const expected = this.options.environment
     if (!expected || !raw.mode || raw.mode === expected) return
@@ -277,7 +277,7 @@ export class GatewayClient {
     }
     this.modeMismatch = new ModeMismatchError(
       `The gateway at ${this.baseUrl} answered in ${raw.mode} mode, but gw takes it for the ${expected === 'live' ? 'live gateway' : 'sandbox'}: nothing more is sent`,
-      {expected, reported: raw.mode},
+      {expected, reported: raw.mode, inFlight},
       {status: raw.status, requestId: raw.requestId, record},
     )
     throw this.modeMismatch

@@ -23,7 +23,9 @@ function modeMismatchHint(error: ModeMismatchError): string {
     error.reported === 'live'
       ? 'If it is meant to be the live gateway, log in again with gw login --environment live (or set GW_ENVIRONMENT=live for credentials from the environment), and live protections apply.'
       : 'If it is meant to be a sandbox, log in again with gw login --environment sandbox (or set GW_ENVIRONMENT=sandbox).'
-  return `Check the base URL of the profile in force (gw status). ${fix}`
+  // A purchase answered from the other gateway happened there; if its record could not be shown, it must be checked.
+  const sent = error.inFlight && !error.record ? `The ${error.inFlight.noun} with reference ${error.inFlight.reference} was sent: do not resend it until you have checked it with the right profile: ${checkCommand(error.inFlight)}. ` : ''
+  return `${sent}Check the base URL of the profile in force (gw status). ${fix}`
 }
 
 /** The command that shows what the gateway has under a reference. */

@@ -1,6 +1,7 @@
 import {afterEach, describe, expect, it} from 'vitest'
 import {GatewayClient, type RecoveryEvent} from '../../../src/api/client.js'
 import {DeclinedError, GwError, ModeMismatchError, OutcomeUnknownError, RejectedError} from '../../../src/errors.js'
+import {hintFor} from '../../../src/output/hints.js'
 import {envelope, type MisbehavingGateway, misbehavingGateway, purchaseRecord, type Reply} from '../../misbehaving-gateway.js'
 
 let gateway: MisbehavingGateway | undefined
@@ -185,6 +186,14 @@ describe('the mode every answer reports is checked against the environment gw ta
     const error = await failure(clientOf(gateway.url, {environment: 'live'}).client.purchases.create(purchase))
     expect(error).toBeInstanceOf(ModeMismatchError)
     expect(error.record).toMatchObject({reference: 'order-1', successful: true})
+  })
+
+  it('a purchase answered in another mode with a body that cannot be read names the purchase to check', async () => {
+    gateway = await misbehavingGateway(() => ({headers: {'x-service-mode': 'Live'}, body: '{'}))
+    const error = await failure(clientOf(gateway.url, {environment: 'sandbox'}).client.purchases.create(purchase))
+    expect(error).toBeInstanceOf(ModeMismatchError)
+    expect(error.record).toBeUndefined()
+    expect(hintFor(error)).toMatch(/^The purchase with reference order-1 was sent: do not resend it until you have checked it with the right profile: gw purchase get order-1\. Check the base URL/)
   })
 
   it('an answer in the same mode, or with none, passes and is remembered', async () => {
