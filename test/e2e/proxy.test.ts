@@ -29,7 +29,7 @@ afterAll(async () => {
 
 /** gw as merchant TEST at `baseUrl`, with the proxy variables given and none of the machine's. */
 function gw(args: string[], baseUrl: string, proxyEnv: NodeJS.ProcessEnv) {
-  return runGw(args, {env: {...isolatedHome(), GW_BASE_URL: baseUrl, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', ...proxyEnv}})
+  return runGw(args, {env: {...isolatedHome(), GW_BASE_URL: baseUrl, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', GW_ENVIRONMENT: 'sandbox', ...proxyEnv}})
 }
 
 const purchase = (reference = ref('proxy')) => ['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs(), '--json', '--verbose']
