@@ -27,19 +27,20 @@ function run(args: string[], env: NodeJS.ProcessEnv): Terminal {
   return t
 }
 
+/** Answers gw login's questions as merchant ACME of the local gateway; returns the screen once gw is done. */
+async function answerLogin(t: Terminal): Promise<string> {
+  for (const [question, answer] of [['Profile name', 'acme'], ['Gateway base URL', sandbox.url], ['Username', 'ACME'], ['API token', 'acme-token-123']] as const) {
+    await t.waitFor(question)
+    t.type(answer)
+  }
+  return t.waitFor(/\[exit \d+\]/)
+}
+
 describe('gw login on a terminal', () => {
   it('asks for what the flags leave out, the token masked, then saves and activates the profile', async () => {
     const home = isolatedHome()
     const t = run(['login', '--insecure-storage'], home)
-    await t.waitFor('Profile name')
-    t.type('acme')
-    await t.waitFor('Gateway base URL')
-    t.type(sandbox.url)
-    await t.waitFor('Username')
-    t.type('ACME')
-    await t.waitFor('API token')
-    t.type('acme-token-123')
-    const screen = await t.waitFor(/\[exit \d+\]/)
+    const screen = await answerLogin(t)
     expect(screen).toContain('[exit 0]')
     expect(screen).toContain('Logged in: profile acme is active')
     // The gateway says which it is: nobody is asked, and nobody can get it wrong.
@@ -80,15 +81,7 @@ describe('gw login on a terminal', () => {
     expect(offer).toContain('Keep the token in a file only I can read (--insecure-storage)')
     expect(offer).toContain('Give the credentials in environment variables instead (nothing is saved)')
     t.press('Enter')
-    await t.waitFor('Profile name')
-    t.type('acme')
-    await t.waitFor('Gateway base URL')
-    t.type(sandbox.url)
-    await t.waitFor('Username')
-    t.type('ACME')
-    await t.waitFor('API token')
-    t.type('acme-token-123')
-    const screen = await t.waitFor(/\[exit \d+\]/)
+    const screen = await answerLogin(t)
     expect(screen).toContain('[exit 0]')
     expect(screen).toContain('Logged in: profile acme is active; its token is in a plain file')
     expect(JSON.parse(readFileSync(join(home.XDG_CONFIG_HOME!, 'gw', 'insecure-credentials.json'), 'utf8'))).toEqual({acme: 'acme-token-123'})
