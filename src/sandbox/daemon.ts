@@ -2,7 +2,7 @@ import {spawn} from 'node:child_process'
 import {closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
 import {dirname} from 'node:path'
 import {setTimeout as sleep} from 'node:timers/promises'
-import type {Mode} from './context.js'
+import type {Mode} from './mode.js'
 
 /**
  * Process management behind `gw sandbox start --detach`, `stop` and `status`. A running sandbox

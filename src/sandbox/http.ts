@@ -1,7 +1,7 @@
 import {randomUUID} from 'node:crypto'
 import {STATUS_CODES, type IncomingMessage, type ServerResponse} from 'node:http'
 import {setTimeout as sleep} from 'node:timers/promises'
-import type {Mode} from './context.js'
+import type {Mode} from './mode.js'
 import {envelope as envelopeFor} from './envelope.js'
 import {SandboxError, badRequest} from './errors.js'
 import type {Fault, FaultList} from './faults.js'
@@ -41,8 +41,8 @@ export interface HttpOptions<Ctx> {
   faults: FaultList
   /** Runs before every route handler: the server catches the virtual clock up with the real date here. */
   beforeHandle?(): void
-  /** Runs after every route handler, even one that threw: the server persists changes here. */
-  afterHandle(): void
+  /** Runs after every route handler, even one that threw, and the answer waits for it: the server makes changes durable here. */
+  afterHandle(): Promise<void>
   /** Aborted when the server closes, to cut short requests a fault is delaying. */
   signal: AbortSignal
   log(line: string): void
@@ -75,12 +75,12 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
     status: result.status,
     body: {...envelope(true, result.response, []), ...result.fields},
   })
-  const handled = (handle: () => RouteResult): RouteResult => {
+  const handled = async (handle: () => RouteResult): Promise<RouteResult> => {
     try {
       options.beforeHandle?.()
       return handle()
     } finally {
-      options.afterHandle()
+      await options.afterHandle()
     }
   }
 
@@ -138,13 +138,13 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
       }
       if (route.auth === 'none') {
         const request = await readRequest()
-        return succeeded(handled(() => route.handle(request, ctx)))
+        return succeeded(await handled(() => route.handle(request, ctx)))
       }
       // Credentials are checked before the body is read: nothing from a stranger gets parsed.
       const merchant = signedInMerchant(req.headers.authorization)
       if (merchant === undefined) return {status: 401, body: UNAUTHORIZED}
       const request = {...(await readRequest()), merchant}
-      return succeeded(handled(() => route.handle(request, ctx)))
+      return succeeded(await handled(() => route.handle(request, ctx)))
     } catch (error) {
       // Closing cut a delayed request short: serve() drops its socket.
       if (signal.aborted) throw error

@@ -2,14 +2,16 @@ import {createServer} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {catchUp} from './billing.js'
 import {VirtualClock, formatDateTime, systemClock, type Clock} from './clock.js'
-import type {Mode, SandboxContext} from './context.js'
+import type {SandboxContext} from './context.js'
+import type {Mode} from './mode.js'
 import {removeRuntimeFile, writeRuntimeFile} from './daemon.js'
 import {Deliveries} from './delivery.js'
 import {FaultList} from './faults.js'
 import {createRequestListener} from './http.js'
 import {TEST_MERCHANT, merchantPrefixes, newRecordId} from './ids.js'
-import {loadState, saveState} from './persist.js'
+import {Journal, loadStore, type OpenStateFile} from './persist.js'
 import {routes} from './routes/index.js'
+import {SandboxError} from './errors.js'
 import {Store} from './store.js'
 import {checkWebHook, modeOfHooks} from './web-hooks.js'
 
@@ -41,6 +43,8 @@ export interface SandboxOptions {
   webhookTimeoutMs?: number
   /** One line per request, and the details of internal errors. */
   log?: (line: string) => void
+  /** How the state file is opened for writing; tests inject a disk that fails. */
+  openStateFile?: OpenStateFile
 }
 
 export interface RunningSandbox {
@@ -67,24 +71,21 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   } = options
   const tokens = credentialsByUsername(options.merchants)
   const prefixes = merchantPrefixes([...tokens.keys()])
-  const store = new Store(stateFile ? loadState(stateFile) : undefined)
+  const store = stateFile ? loadStore(stateFile) : new Store()
   const closing = new AbortController()
 
-  let savedRevision = store.revision
-  const persist = () => {
-    if (!stateFile || store.revision === savedRevision) return
-    saveState(stateFile, store.snapshot())
-    savedRevision = store.revision
+  let journal: Journal | undefined
+  /** Resolves once the store's changes are durable; without a state file they are simply kept. */
+  const commit = (): Promise<void> => {
+    if (journal) return journal.commit()
+    store.takeBatch()
+    return Promise.resolve()
   }
-  // Deliveries change the queue outside requests, often: one save covers a burst of them.
+  // Deliveries change the queue outside requests, often: one commit covers a burst of them.
   let deliverySave: NodeJS.Timeout | undefined
   const saveDeliveries = () => {
     deliverySave = undefined
-    try {
-      persist()
-    } catch (error) {
-      log(`could not save the delivery queue: ${String(error)}`)
-    }
+    commit().catch((error: unknown) => log(`could not save the delivery queue: ${String(error)}`))
   }
   const deliveries = new Deliveries({
     store,
@@ -108,7 +109,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   }
   catchUp(ctx)
   for (const address of options.webhooks ?? []) registerStartHook(ctx, address)
-  persist()
+  if (stateFile) journal = await Journal.start(stateFile, store, options.openStateFile)
+  else store.takeBatch()
   const server = createServer(
     createRequestListener({
       routes,
@@ -117,7 +119,14 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       faults: ctx.faults,
       authenticate: (username, token) => tokens.get(username) === token,
       beforeHandle: () => catchUp(ctx),
-      afterHandle: persist,
+      async afterHandle() {
+        try {
+          await commit()
+        } catch (error) {
+          log(`could not save a change to ${stateFile}, so it was not made: ${String(error)}`)
+          throw new SandboxError(500, [`Internal sandbox error: the change could not be saved to the state file (${(error as NodeJS.ErrnoException).code ?? 'write failed'}); nothing was done`])
+        }
+      },
       signal: closing.signal,
       log,
     }),
@@ -153,7 +162,6 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     closing.abort()
     await deliveries.close()
     clearTimeout(deliverySave)
-    saveDeliveries()
     const stopped = new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())))
     server.closeIdleConnections()
     const forceClose = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS)
@@ -161,7 +169,13 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       await stopped
     } finally {
       clearTimeout(forceClose)
-      if (runtimeFile) removeRuntimeFile(runtimeFile, process.pid)
+      // Requests are over: what they changed is in the journal, which becomes one snapshot.
+      try {
+        await journal?.commit()
+        await journal?.close(stateFile as string, options.openStateFile)
+      } finally {
+        if (runtimeFile) removeRuntimeFile(runtimeFile, process.pid)
+      }
     }
   }
   return {url, port, close: () => (closed ??= shutdown())}

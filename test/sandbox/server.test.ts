@@ -36,7 +36,9 @@ describe('the HTTP edge', () => {
         mode: 'sandbox',
         authenticate: () => false,
         faults: new FaultList(),
-        afterHandle: () => afterHandleCalls++,
+        afterHandle: async () => {
+          afterHandleCalls++
+        },
         signal: new AbortController().signal,
         log: (line) => lines.push(line),
       }),

@@ -121,8 +121,8 @@ export function updateCustomer(request: MerchantRequest, ctx: SandboxContext): R
 export function deleteCustomer(request: MerchantRequest, ctx: SandboxContext): RouteResult {
   const {merchant} = request
   const customer = ctx.store.get('customers', merchant, pathParam(request, 'key'), NOT_FOUND)
-  for (const subscription of ctx.store.list('subscriptions', merchant)) {
-    if (subscription.customer === customer.id && subscription.is_active) {
+  for (const subscription of ctx.store.related('subscriptions', merchant, 'customer', customer.id)) {
+    if (subscription.is_active) {
       ctx.store.save('subscriptions', merchant, {...subscription, is_active: false})
     }
   }

@@ -14,7 +14,7 @@ const REFERENCE_TAKEN = 'Reference has already been taken'
 const amountProblem = (amount: number) => (amount <= 0 ? 'Amount must be greater than 0' : undefined)
 
 const subscriptionCount = (ctx: SandboxContext, merchant: string, plan: PlanRecord) =>
-  ctx.store.list('subscriptions', merchant).filter((subscription) => subscription.plan === plan.id).length
+  ctx.store.related('subscriptions', merchant, 'plan', plan.id).length
 
 /** A plan as every answer shows it, with its subscription count (contract §2.5). */
 function planView(ctx: SandboxContext, merchant: string, plan: PlanRecord) {
