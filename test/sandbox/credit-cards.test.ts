@@ -74,7 +74,7 @@ describe('POST /v1.0/credit_cards', () => {
   })
 
   it('answers a 400 naming a field of the wrong type', async () => {
-    const answer = await tokenize(await sandbox(), {card_number: 5123456789012346})
+    const answer = await tokenize(await sandbox(), {card_number: {digits: '5123456789012346'}})
     expect(answer.status).toBe(400)
     expect(answer.body.errors).toEqual(['Card number must be a string'])
   })

@@ -42,6 +42,14 @@ describe('POST /v1.0/purchases', () => {
     expect(card.body.response).toMatchObject({card_number: '512345XXXXXX2346', transaction_count: 1})
   })
 
+  it('approves what the vendor libraries send: cvv and card number as JSON numbers, amount as a string, extra fields', async () => {
+    const answer = await call(await sandbox(), 'POST', '/v1.0/purchases', {
+      raw: '{"card_holder":"Jo Citizen","card_number":5123456789012346,"card_expiry":"02/2030","cvv":123,"amount":"1000","reference":"order-1","test":true,"customer_ip":"203.0.113.9","fraud":{"score":0},"metadata":{"order":"a"}}',
+    })
+    expect(answer.status).toBe(200)
+    expect(answer.body).toStrictEqual({successful: true, response: approved(), errors: [], test: true})
+  })
+
   it.each([
     [10051, '51', 'Insufficient Funds'],
     [1005, '05', 'Refer to Card Issuer'],
@@ -177,9 +185,12 @@ describe('POST /v1.0/purchases', () => {
   })
 
   it.each([
-    [{amount: '1000'}, ['Amount must be an integer']],
+    [{amount: '10.50'}, ['Amount must be an integer']],
     [{amount: 10.5}, ['Amount must be an integer']],
-    [{reference: 7, card_number: 5123456789012346}, ['Reference must be a string', 'Card number must be a string']],
+    [{amount: true}, ['Amount must be an integer']],
+    [{reference: true, card_number: ['5123456789012346']}, ['Reference must be a string', 'Card number must be a string']],
+    [{reference: 'r'.repeat(256)}, ['Reference is too long (maximum is 255 characters)']],
+    [{card_holder: 'J'.repeat(256)}, ['Card holder is too long (maximum is 255 characters)']],
   ])('%j has a wrong type: 400 naming the field', async (fields, errors) => {
     const answer = await purchase(await sandbox(), fields)
     expect(answer.status).toBe(400)
