@@ -7,7 +7,7 @@ import type {Mode} from './mode.js'
 import {removeRuntimeFile, writeRuntimeFile} from './daemon.js'
 import {Deliveries} from './delivery.js'
 import {FaultList} from './faults.js'
-import {createRequestListener} from './http.js'
+import {clientErrorListener, createRequestListener} from './http.js'
 import {TEST_MERCHANT, merchantPrefixes, newRecordId} from './ids.js'
 import {Journal, loadStore, type OpenStateFile} from './persist.js'
 import {routes} from './routes/index.js'
@@ -43,6 +43,9 @@ export interface SandboxOptions {
   webhookTimeoutMs?: number
   /** One line per request, and the details of internal errors. */
   log?: (line: string) => void
+  /** How long a client may take to send its headers, and its whole request; then it gets a 408. */
+  headersTimeoutMs?: number
+  requestTimeoutMs?: number
   /** How the state file is opened for writing; tests inject a disk that fails. */
   openStateFile?: OpenStateFile
 }
@@ -58,6 +61,12 @@ export interface RunningSandbox {
 const CLOSE_GRACE_MS = 2000
 /** How long queue changes made by deliveries may wait to be saved. */
 const DELIVERY_SAVE_MS = 200
+
+/**
+ * A connection that sends its headers slowly holds a socket: 10 s is far more than any client
+ * needs on loopback. The whole request gets 30 s, the time the live gateway gives to processing.
+ */
+const TIMEOUTS = {headersMs: 10_000, requestMs: 30_000}
 
 /** Eight attempts wait 1 + 2 + ... + 64 s in all: a receiver may be down for two minutes and miss nothing. */
 const WEBHOOK_DEFAULTS = {backoffMs: 1000, attempts: 8, timeoutMs: 10_000}
@@ -111,7 +120,14 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   for (const address of options.webhooks ?? []) registerStartHook(ctx, address)
   if (stateFile) journal = await Journal.start(stateFile, store, options.openStateFile)
   else store.takeBatch()
+  const {headersTimeoutMs = TIMEOUTS.headersMs, requestTimeoutMs = TIMEOUTS.requestMs} = options
   const server = createServer(
+    {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      // Node looks for late connections every 30 s by default: too coarse for a 10 s limit.
+      connectionsCheckingInterval: Math.min(1000, headersTimeoutMs),
+    },
     createRequestListener({
       routes,
       ctx,
@@ -131,6 +147,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       log,
     }),
   )
+  server.on('clientError', clientErrorListener(mode))
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error) => {
       void deliveries.close()
