@@ -45,7 +45,10 @@ export const openStateFile: OpenStateFile = async (path, flags) => {
   }
 }
 
-export class StateFileError extends Error {}
+/** A state file that cannot be read as one, or written: the start-up error names the file and the reason. */
+export class StateFileError extends Error {
+  override name = 'StateFileError'
+}
 
 const notAStateFile = (file: string, reason: string) =>
   new StateFileError(`${file} is not a gw sandbox state file (${reason}); move it away or pick another file`)

@@ -9,7 +9,7 @@ import {Deliveries} from './delivery.js'
 import {FaultList} from './faults.js'
 import {clientErrorListener, createRequestListener} from './http.js'
 import {TEST_MERCHANT, merchantPrefixes, newRecordId} from './ids.js'
-import {Journal, loadStore, type OpenStateFile} from './persist.js'
+import {Journal, StateFileError, loadStore, type OpenStateFile} from './persist.js'
 import {routes} from './routes/index.js'
 import {SandboxError} from './errors.js'
 import {Store} from './store.js'
@@ -118,7 +118,14 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   }
   catchUp(ctx)
   for (const address of options.webhooks ?? []) registerStartHook(ctx, address)
-  if (stateFile) journal = await Journal.start(stateFile, store, options.openStateFile)
+  if (stateFile) {
+    try {
+      journal = await Journal.start(stateFile, store, options.openStateFile)
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message
+      throw new StateFileError(`Cannot write the state file ${stateFile} (${code})`)
+    }
+  }
   else store.takeBatch()
   const {headersTimeoutMs = TIMEOUTS.headersMs, requestTimeoutMs = TIMEOUTS.requestMs} = options
   const server = createServer(
