@@ -6,32 +6,7 @@ import type {Mode} from './mode.js'
 import {envelope as envelopeFor} from './envelope.js'
 import {SandboxError, badRequest} from './errors.js'
 import type {Fault, FaultList} from './faults.js'
-
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
-
-export interface RouteRequest {
-  input: Record<string, unknown>
-  params: Record<string, string>
-  query: Record<string, string>
-}
-
-export interface MerchantRequest extends RouteRequest {
-  merchant: string
-}
-
-/** `response` goes into the envelope of a successful answer. */
-export interface RouteResult {
-  status: number
-  response: unknown
-  /** Envelope fields beside `response`: a list's `records`, `total_records`, `pages`, `current_page`. */
-  fields?: Record<string, unknown>
-}
-
-/** `path` segments starting with `:` are parameters: `/v1.0/purchases/:id`. */
-export type Route<Ctx> = {method: Method; path: string} & (
-  | {auth: 'merchant'; handle(request: MerchantRequest, ctx: Ctx): RouteResult}
-  | {auth: 'none'; handle(request: RouteRequest, ctx: Ctx): RouteResult}
-)
+import type {Route, RouteRequest, RouteResult} from './routes/route.js'
 
 export interface HttpOptions<Ctx> {
   routes: Route<Ctx>[]
@@ -244,11 +219,4 @@ async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknow
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest(['Request body must be a JSON object'])
   return body as Record<string, unknown>
-}
-
-/** A path parameter that the route's pattern guarantees. */
-export function pathParam(request: RouteRequest, name: string): string {
-  const value = request.params[name]
-  if (value === undefined) throw new Error(`the route has no :${name} parameter`)
-  return value
 }
