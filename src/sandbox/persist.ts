@@ -1,5 +1,6 @@
 import {closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync} from 'node:fs'
-import {open, rename} from 'node:fs/promises'
+import {randomBytes} from 'node:crypto'
+import {open, rename, rm} from 'node:fs/promises'
 import {dirname} from 'node:path'
 import type * as z from 'zod'
 import {JournalLine, LegacyStateFile, SnapshotLine, firstProblem} from './state-schema.js'
@@ -117,16 +118,22 @@ function parseJson(text: string): unknown {
 export async function writeSnapshot(file: string, state: StoreState, openFile: OpenStateFile = openStateFile): Promise<number> {
   const directory = dirname(file)
   if (!existsSync(directory)) mkdirSync(directory, {recursive: true, mode: DIRECTORY_MODE})
-  const temporary = `${file}.${process.pid}.tmp`
+  // A name of its own: a crashed run's leftover (or another sandbox on the same file) is never reused.
+  const temporary = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`
   const data = Buffer.from(`${JSON.stringify({version: FORMAT_VERSION, snapshot: state})}\n`)
   const handle = await openFile(temporary, 'wx')
   try {
-    await handle.write(data, 0)
-    await handle.sync()
-  } finally {
-    await handle.close()
+    try {
+      await handle.write(data, 0)
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+    await rename(temporary, file)
+  } catch (error) {
+    await rm(temporary, {force: true})
+    throw error
   }
-  await rename(temporary, file)
   syncDirectory(directory)
   return data.length
 }

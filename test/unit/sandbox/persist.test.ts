@@ -1,7 +1,7 @@
 import {appendFileSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync} from 'node:fs'
 import {open} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
-import {join} from 'node:path'
+import {dirname, join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {Journal, loadStore, openStateFile, writeSnapshot, type OpenStateFile} from '../../../src/sandbox/persist.js'
 import {Store} from '../../../src/sandbox/store.js'
@@ -207,6 +207,7 @@ describe('journal', () => {
     store.save('purchases', 'TEST', aPurchase('071-P-BBBBBBBB', 'order-2'))
     await expect(writeSnapshot(file, store.snapshot(), disk)).rejects.toThrow('ENOSPC')
     expect(loadStore(file).list('purchases', 'TEST').map((purchase) => purchase.id)).toEqual(['071-P-AAAAAAAA'])
+    expect(readdirSync(dirname(file))).toEqual(['state.json'])
   })
 
   it('folds the journal into one snapshot line when it closes', async () => {
