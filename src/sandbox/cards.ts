@@ -1,4 +1,4 @@
-import {MM_YYYY, luhnValid} from '../api/schemas/card-rules.js'
+import {luhnValid} from '../api/schemas/card-rules.js'
 import {LOWER_ALPHANUMERIC, randomCode} from './ids.js'
 import {blankMessage, isBlank} from './input.js'
 import type {CardRecord} from './records.js'
@@ -34,10 +34,17 @@ export function cardType(number: string): string {
 
 export const newCardToken = () => randomCode(20, LOWER_ALPHANUMERIC)
 
-/** `02/2030` → `2030-02-28`, the last day of the month; undefined when not MM/YYYY. */
+/**
+ * MM/YYYY, or M/YYYY: ActiveMerchant's Fat Zebra gateway sends `"#{month}/#{year}"` with an
+ * integer month, and the live gateway takes it.
+ */
+const EXPIRY = /^(0?[1-9]|1[0-2])\/(\d{4})$/
+
+/** `02/2030` (or `2/2030`) → `2030-02-28`, the last day of the month; undefined when not MM/YYYY. */
 export function expiryDate(expiry: string): string | undefined {
-  if (!MM_YYYY.test(expiry)) return undefined
-  const [month, year] = expiry.split('/').map(Number) as [number, number]
+  const match = EXPIRY.exec(expiry)
+  if (!match) return undefined
+  const [month, year] = [Number(match[1]), Number(match[2])]
   const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate()
   return `${year}-${String(month).padStart(2, '0')}-${lastDay}`
 }

@@ -50,6 +50,12 @@ describe('POST /v1.0/purchases', () => {
     expect(answer.body).toStrictEqual({successful: true, response: approved(), errors: [], test: true})
   })
 
+  it('takes an expiry month without its leading zero, as ActiveMerchant sends it', async () => {
+    const answer = await purchase(await sandbox(), {card_expiry: '2/2030'})
+    expect(answer.status).toBe(200)
+    expect(answer.body.response.card_expiry).toBe('2030-02-28')
+  })
+
   it.each([
     [10051, '51', 'Insufficient Funds'],
     [1005, '05', 'Refer to Card Issuer'],
@@ -160,7 +166,7 @@ describe('POST /v1.0/purchases', () => {
   it.each([
     [{card_number: '4111111111111112'}, ['Invalid Card Number']],
     [{card_expiry: '01/2020'}, ['Expiry date is invalid (expired)']],
-    [{card_expiry: '1/2030'}, ['Expiry date is invalid']],
+    [{card_expiry: '13/2030'}, ['Expiry date is invalid']],
     [{cvv: '12'}, ['CVV must be 3 or 4 digits']],
     [{amount: -1}, ['Amount must be greater than or equal to 0']],
     [{amount: undefined}, ["Amount can't be blank"]],
