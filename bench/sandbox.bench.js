@@ -6,12 +6,11 @@
 //   - a bare node:http server that parses the same body and answers the same envelope shape
 //     with no validation or storage: the ceiling of this machine (report; aim for 0.5x).
 // Every gateway is the built CLI (`gw sandbox start`) in a process of its own.
-import {spawn} from 'node:child_process'
 import {mkdtempSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Pool} from 'undici'
-import {GW, median} from './lib.js'
+import {GW, median, spawnServer} from './lib.js'
 
 const CONCURRENCY = 8
 const MEASURED = Number(process.env.BENCH_REQUESTS ?? 4_000)
@@ -43,16 +42,7 @@ process.on('SIGTERM', () => process.exit(0))
 async function start(args) {
   const home = mkdtempSync(join(tmpdir(), 'gw-bench-'))
   const env = {...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data')}
-  const child = spawn(process.execPath, args(home), {env, stdio: ['ignore', 'pipe', 'inherit']})
-  const url = await new Promise((resolve, reject) => {
-    let out = ''
-    child.stdout.on('data', (chunk) => {
-      out += chunk
-      const match = /https?:\/\/\S+/.exec(out)
-      if (match) resolve(match[0])
-    })
-    child.on('exit', (code) => reject(new Error(`server exited ${code}`)))
-  })
+  const {url, child} = await spawnServer(args(home), env)
   const pool = new Pool(url, {connections: CONCURRENCY, pipelining: 1})
   let made = 0
   const purchase = async () => {
