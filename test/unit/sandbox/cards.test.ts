@@ -2,7 +2,6 @@ import {describe, expect, it} from 'vitest'
 import {
   cardType,
   checkCardDetails,
-  cvvProblem,
   expiryDate,
   maskCardNumber,
   newCardRecord,
@@ -81,18 +80,6 @@ describe('readExpiry', () => {
   })
 })
 
-describe('cvvProblem', () => {
-  it.each([
-    [undefined, undefined],
-    ['123', undefined],
-    ['1234', undefined],
-    ['12', 'CVV must be 3 or 4 digits'],
-    ['12345', 'CVV must be 3 or 4 digits'],
-    ['12a', 'CVV must be 3 or 4 digits'],
-  ])('%j → %j', (cvv, problem) => {
-    expect(cvvProblem(cvv)).toBe(problem)
-  })
-})
 
 describe('checkCardDetails', () => {
   const valid = {card_number: '5123 4567 8901 2346', card_holder: ' Jo Citizen ', card_expiry: '02/2030', cvv: '123'}
@@ -112,7 +99,6 @@ describe('checkCardDetails', () => {
     [{card_holder: ' '}, ["Card holder can't be blank"]],
     [{card_expiry: '01/2020'}, ['Expiry date is invalid (expired)']],
     [{card_expiry: '1/30'}, ['Expiry date is invalid']],
-    [{cvv: 'abc'}, ['CVV must be 3 or 4 digits']],
     [
       {card_number: undefined, card_holder: undefined, card_expiry: undefined},
       ["Card number can't be blank", "Card holder can't be blank", "Expiry date can't be blank"],
