@@ -6,12 +6,12 @@ import type {SandboxContext} from './context.js'
 import type {Mode} from './mode.js'
 import {removeRuntimeFile, writeRuntimeFile} from './daemon.js'
 import {Deliveries} from './delivery.js'
+import {SandboxError} from './errors.js'
 import {FaultList} from './faults.js'
 import {clientErrorListener, createRequestListener} from './http.js'
 import {TEST_MERCHANT, merchantPrefixes, newRecordId} from './ids.js'
 import {Journal, StateFileError, loadStore, type OpenStateFile} from './persist.js'
 import {routes} from './routes/index.js'
-import {SandboxError} from './errors.js'
 import {Store} from './store.js'
 import {checkWebHook, modeOfHooks} from './web-hooks.js'
 
@@ -118,15 +118,13 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   }
   catchUp(ctx)
   for (const address of options.webhooks ?? []) registerStartHook(ctx, address)
-  if (stateFile) {
-    try {
-      journal = await Journal.start(stateFile, store, options.openStateFile)
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message
-      throw new StateFileError(`Cannot write the state file ${stateFile} (${code})`)
-    }
-  }
+  if (stateFile) journal = await startJournal(stateFile, store, options.openStateFile)
   else store.takeBatch()
+  /** A start that fails after the journal opened lets go of it. */
+  const abandon = async () => {
+    await deliveries.close()
+    await journal?.close(stateFile as string, options.openStateFile)
+  }
   const {headersTimeoutMs = TIMEOUTS.headersMs, requestTimeoutMs = TIMEOUTS.requestMs} = options
   const server = createServer(
     {
@@ -157,8 +155,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   server.on('clientError', clientErrorListener(mode))
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error) => {
-      void deliveries.close()
-      reject(error)
+      abandon().finally(() => reject(error))
     })
     server.listen(options.port, host, () => {
       server.off('error', reject)
@@ -176,7 +173,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       writeRuntimeFile(runtimeFile, {pid: process.pid, url, host, port, mode, stateFile: stateFile ?? null, startedAt})
     } catch (error) {
       server.close()
-      await deliveries.close()
+      await abandon()
       throw error
     }
   }
@@ -203,6 +200,15 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     }
   }
   return {url, port, close: () => (closed ??= shutdown())}
+}
+
+async function startJournal(stateFile: string, store: Store, openFile: OpenStateFile | undefined): Promise<Journal> {
+  try {
+    return await Journal.start(stateFile, store, openFile)
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message
+    throw new StateFileError(`Cannot write the state file ${stateFile} (${reason})`)
+  }
 }
 
 /** A start hook is TEST's, takes every event and matches the sandbox's mode; a state file may already have it. */
