@@ -176,7 +176,9 @@ export function clientErrorListener(mode: Mode): (error: NodeJS.ErrnoException, 
 
 /**
  * The path's segments, decoded. The contract's `.json` suffix and a trailing slash are
- * optional; the suffix is cut before decoding, so an id ending in an encoded `.json` keeps it.
+ * optional. Exactly one `.json` is cut from the last segment, before decoding: a client that
+ * appends `.json` whenever the key holds a dot (`a.json` sent as `a.json.json`), or encodes the
+ * dot (`a%2Ejson`), reaches any key whole.
  */
 function pathSegments(pathname: string): string[] {
   const raw = pathname.split('/')
