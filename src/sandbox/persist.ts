@@ -96,10 +96,11 @@ function legacyState(file: string, text: string): StoreState {
   return state as StoreState
 }
 
+/** `value` itself once it fits: zod's output would put a record's fields in the schema's order, not the gateway's. */
 function checked<T>(file: string, schema: z.ZodType<T>, value: unknown, where: string): T {
   const result = schema.safeParse(value)
   if (!result.success) throw notAStateFile(file, `${where}, ${firstProblem(result.error)}`)
-  return result.data
+  return value as T
 }
 
 function parseJson(text: string): unknown {

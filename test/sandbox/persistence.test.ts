@@ -38,6 +38,8 @@ describe('state file', () => {
       expect(answer.status).toBe(200)
       expect(answer.body.response).toStrictEqual(created)
     }
+    // Field for field and in the same order: --json prints the record as the gateway sent it.
+    expect(JSON.stringify((await call(second, 'GET', `/v1.0/purchases/${created.id}`)).body.response)).toBe(JSON.stringify(created))
     expect((await call(second, 'GET', `/v1.0/credit_cards/${tokenized.body.response.token}`)).body.response).toStrictEqual(
       tokenized.body.response,
     )
