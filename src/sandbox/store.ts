@@ -123,8 +123,6 @@ function nameOf(collection: Collection, record: AnyRecord): string | undefined {
 const groupFields = (collection: Collection): readonly string[] => GROUPED_BY[collection as Grouped] ?? []
 
 export class Store {
-  /** Bumped by every change. */
-  revision = 0
   private shelves = new Map<string, Map<Collection, Shelf<AnyRecord>>>()
   /** Global key → merchant, per collection: tells a foreign record from none at all. */
   private owners = new Map<Collection, Map<string, string>>()
@@ -279,7 +277,6 @@ export class Store {
 
   apply(change: Change): void {
     const undo = this.applyChange(change)
-    this.revision++
     if (this.recording) {
       this.batch.changes.push(change)
       this.batch.undo.push(undo)
