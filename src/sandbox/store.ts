@@ -198,10 +198,6 @@ export class Store {
     return [...(this.shelf(merchant, collection, false)?.records.values() ?? [])] as Collections[C][]
   }
 
-  count(collection: Collection, merchant: string): number {
-    return this.shelf(merchant, collection, false)?.records.size ?? 0
-  }
-
   remove<C extends Collection>(collection: C, merchant: string, record: Collections[C]): void {
     this.apply({op: 'remove', collection, merchant, key: globalKeyOf(collection, record)})
   }
@@ -275,7 +271,7 @@ export class Store {
     }
   }
 
-  apply(change: Change): void {
+  private apply(change: Change): void {
     const undo = this.applyChange(change)
     if (this.recording) {
       this.batch.changes.push(change)
