@@ -3,6 +3,7 @@ import {chargeCard} from './charges.js'
 import type {SandboxContext} from './context.js'
 import {chargePayload, customerPayload, pendingPayload} from './events.js'
 import type {CardRecord, CustomerRecord, SubscriptionRecord} from './records.js'
+import type {Lookup} from './store.js'
 import {billingDateAfter, billingDateFrom, daysBetween, shiftDays} from './schedule.js'
 
 /**
@@ -144,8 +145,8 @@ function chargeSubscription(
   customer: CustomerRecord,
   day: string,
 ): boolean {
-  const plan = ctx.store.list('plans', merchant).find((candidate) => candidate.id === subscription.plan)
-  const card = ctx.store.list('cards', merchant).find((candidate) => candidate.token === customer.card_token)
+  const plan = ownRecord(ctx.store.find('plans', merchant, subscription.plan))
+  const card = ownRecord(ctx.store.find('cards', merchant, customer.card_token))
   if (!plan || !card) return false
   const purchase = chargeCard(ctx, merchant, {
     card,
@@ -163,11 +164,11 @@ function chargeSubscription(
 /** Each notice goes out once per card and expiry date; `card:expired` only for an active subscription, which it stops. */
 function noticeCard(ctx: SandboxContext, merchant: string, customer: CustomerRecord, day: string): boolean {
   const {store} = ctx
-  const card = store.list('cards', merchant).find((candidate) => candidate.token === customer.card_token)
+  const card = ownRecord(store.find('cards', merchant, customer.card_token))
   const notice = card && expiryNotice(card, day)
   if (!card || !notice || store.cardNoticesSent(card).includes(notice)) return false
   if (notice === 'card:expired') {
-    const active = store.list('subscriptions', merchant).filter((subscription) => subscription.customer === customer.id && subscription.is_active)
+    const active = store.related('subscriptions', merchant, 'customer', customer.id).filter((subscription) => subscription.is_active)
     if (active.length === 0) return false
     for (const subscription of active) store.save('subscriptions', merchant, {...subscription, is_active: false})
   }
@@ -175,3 +176,5 @@ function noticeCard(ctx: SandboxContext, merchant: string, customer: CustomerRec
   ctx.deliveries.publish(merchant, notice, [customerPayload(customer)])
   return true
 }
+
+const ownRecord = <T>(lookup: Lookup<T>): T | undefined => (lookup.found === 'own' ? lookup.record : undefined)
