@@ -1,3 +1,4 @@
+import Api from './api.js'
 import CardGet from './card/get.js'
 import CardTokenize from './card/tokenize.js'
 import CardUpdate from './card/update.js'
@@ -34,6 +35,7 @@ import SubscriptionUpdate from './subscription/update.js'
 
 /** oclif's explicit command strategy: every command by id (test/unit/commands-index.test.ts keeps it whole). */
 export const COMMANDS = {
+  api: Api,
   'card:get': CardGet,
   'card:tokenize': CardTokenize,
   'card:update': CardUpdate,
