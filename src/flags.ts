@@ -79,6 +79,11 @@ export const cardDetails = {
   card: card(),
 }
 
+/** The one id a command acts on (update, delete): required, trimmed, never blank. */
+export function id(description: string) {
+  return Args.string({description, required: true, parse: async (input) => validate.notBlankArg('ID', input)})
+}
+
 /**
  * The ids a `get` command looks up: one or more as arguments, or `-` to read them from stdin, one
  * a line. The command sets `strict = false` so that every argument after the first is taken too.

@@ -32,6 +32,9 @@ import SandboxTrigger from './sandbox/trigger.js'
 import SubscriptionCreate from './subscription/create.js'
 import SubscriptionGet from './subscription/get.js'
 import SubscriptionUpdate from './subscription/update.js'
+import WebhookCreate from './webhook/create.js'
+import WebhookDelete from './webhook/delete.js'
+import WebhookList from './webhook/list.js'
 
 /** oclif's explicit command strategy: every command by id (test/unit/commands-index.test.ts keeps it whole). */
 export const COMMANDS = {
@@ -69,4 +72,7 @@ export const COMMANDS = {
   'subscription:create': SubscriptionCreate,
   'subscription:get': SubscriptionGet,
   'subscription:update': SubscriptionUpdate,
+  'webhook:create': WebhookCreate,
+  'webhook:delete': WebhookDelete,
+  'webhook:list': WebhookList,
 }
