@@ -1,4 +1,3 @@
-import {Args, Flags} from '@oclif/core'
 import {cardColumns} from '../../output/columns.js'
 import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
@@ -13,11 +12,11 @@ export default class CardUpdate extends GwCommand {
   ]
 
   static override args = {
-    token: Args.string({description: 'card token or alias', required: true}),
+    token: gwFlags.id('card token or alias'),
   }
 
   static override flags = {
-    alias: Flags.string({description: 'alias to use in place of the token', atLeastOne: ['alias', 'card-expiry'], parse: async (input) => input.trim()}),
+    alias: gwFlags.requiredText({description: 'alias to use in place of the token', atLeastOne: ['alias', 'card-expiry']}),
     'card-expiry': gwFlags.cardExpiry({description: 'new expiry as MM/YYYY'}),
   }
 

@@ -24,9 +24,9 @@ On a live profile the card number and CVV are never taken from the command line:
   ]
 
   static override flags = {
-    'first-name': gwFlags.text({description: "customer's first name", required: true}),
-    'last-name': gwFlags.text({description: "customer's last name", required: true}),
-    reference: gwFlags.text({description: 'your reference for the customer, unique; used to look it up', required: true}),
+    'first-name': gwFlags.requiredText({description: "customer's first name", required: true}),
+    'last-name': gwFlags.requiredText({description: "customer's last name", required: true}),
+    reference: gwFlags.requiredText({description: 'your reference for the customer, unique; used to look it up', required: true}),
     email: gwFlags.email({description: "customer's email address, for receipts", required: true}),
     ...gwFlags.cardDetails,
     'card-holder': gwFlags.cardHolder({description: "name on the card, when not the customer's name"}),

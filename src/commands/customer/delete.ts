@@ -1,5 +1,5 @@
-import {Args} from '@oclif/core'
 import {customerColumns} from '../../output/columns.js'
+import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
 
 export default class CustomerDelete extends GwCommand {
@@ -12,7 +12,7 @@ export default class CustomerDelete extends GwCommand {
   ]
 
   static override args = {
-    id: Args.string({description: 'customer id', required: true}),
+    id: gwFlags.id('customer id'),
   }
 
   static override columns = customerColumns

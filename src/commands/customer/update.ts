@@ -1,4 +1,3 @@
-import {Args} from '@oclif/core'
 import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
 import {customerColumns} from '../../output/columns.js'
@@ -17,13 +16,13 @@ A required field sent blank is refused by the gateway (exit 7), which answers wi
   ]
 
   static override args = {
-    id: Args.string({description: 'customer id', required: true}),
+    id: gwFlags.id('customer id'),
   }
 
   static override flags = {
-    'first-name': gwFlags.text({description: "customer's first name", atLeastOne: FIELDS}),
-    'last-name': gwFlags.text({description: "customer's last name"}),
-    reference: gwFlags.text({description: 'your reference for the customer, unique'}),
+    'first-name': gwFlags.requiredText({description: "customer's first name", atLeastOne: FIELDS}),
+    'last-name': gwFlags.requiredText({description: "customer's last name"}),
+    reference: gwFlags.requiredText({description: 'your reference for the customer, unique'}),
     email: gwFlags.email({description: "customer's email address, for receipts"}),
     'card-holder': gwFlags.cardHolder({description: "name on the new card, when not the customer's name", dependsOn: ['card-number']}),
     'card-number': gwFlags.cardNumber({description: 'number of the new card (only ever shown masked)', dependsOn: ['card-expiry', 'cvv']}),

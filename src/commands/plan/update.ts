@@ -1,4 +1,3 @@
-import {Args} from '@oclif/core'
 import {planColumns} from '../../output/columns.js'
 import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
@@ -14,12 +13,12 @@ The gateway answers a change it cannot make with HTTP 501 and leaves the plan as
   ]
 
   static override args = {
-    id: Args.string({description: 'plan id', required: true}),
+    id: gwFlags.id('plan id'),
   }
 
   static override flags = {
-    name: gwFlags.text({description: 'new name', atLeastOne: ['name', 'description']}),
-    description: gwFlags.text({description: 'new description'}),
+    name: gwFlags.requiredText({description: 'new name', atLeastOne: ['name', 'description']}),
+    description: gwFlags.requiredText({description: 'new description'}),
   }
 
   static override columns = planColumns

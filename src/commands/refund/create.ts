@@ -1,4 +1,3 @@
-import {Flags} from '@oclif/core'
 import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
 import {refundColumns} from '../../output/columns.js'
@@ -14,7 +13,7 @@ The refund is sent once and never retried; if no answer comes back, gw looks it 
   ]
 
   static override flags = {
-    'transaction-id': Flags.string({description: 'id of the purchase to refund', required: true, parse: async (input) => input.trim()}),
+    'transaction-id': gwFlags.requiredText({description: 'id of the purchase to refund', required: true}),
     amount: gwFlags.amount({required: true}),
     reference: gwFlags.reference({required: true}),
   }

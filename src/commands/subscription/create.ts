@@ -14,11 +14,11 @@ The customer and the plan may be given by id or by your reference. --inactive cr
   ]
 
   static override flags = {
-    customer: gwFlags.text({description: 'customer id or reference', required: true}),
-    plan: gwFlags.text({description: 'plan id or reference', required: true}),
+    customer: gwFlags.requiredText({description: 'customer id or reference', required: true}),
+    plan: gwFlags.requiredText({description: 'plan id or reference', required: true}),
     frequency: gwFlags.frequency({required: true}),
     'start-date': gwFlags.date({description: 'first billing date as YYYY-MM-DD', required: true}),
-    reference: gwFlags.text({description: 'your reference for the subscription, unique; used to look it up', required: true}),
+    reference: gwFlags.requiredText({description: 'your reference for the subscription, unique; used to look it up', required: true}),
     inactive: Flags.boolean({description: 'create it stopped: nothing is billed until it is made active'}),
   }
 

@@ -1,5 +1,6 @@
-import {Args, Flags} from '@oclif/core'
+import {Flags} from '@oclif/core'
 import {subscriptionColumns} from '../../output/columns.js'
+import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
 
 export default class SubscriptionUpdate extends GwCommand {
@@ -13,7 +14,7 @@ To move a customer to another plan, stop this subscription and create a new one.
   ]
 
   static override args = {
-    id: Args.string({description: 'subscription id', required: true}),
+    id: gwFlags.id('subscription id'),
   }
 
   static override flags = {
