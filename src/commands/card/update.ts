@@ -7,7 +7,7 @@ export default class CardUpdate extends GwCommand {
   static override description = 'The token stays the same. An alias (your customer reference, say) can be used wherever a token is taken.'
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> 3kd9x2m4q8w1z7p5r6t0 --alias customer-42',
+    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> card tokenize --card-holder "Jane Citizen" --card-number 4242424242424242 --card-expiry 12/2030 --cvv 123 --json | jq -r .token)" --alias customer-42',
     '<%= config.bin %> <%= command.id %> customer-42 --card-expiry 09/2032',
   ]
 

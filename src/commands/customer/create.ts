@@ -21,6 +21,7 @@ On a live profile the card number and CVV are never taken from the command line:
   static override examples = [
     '<%= config.bin %> <%= command.id %> --first-name Jane --last-name Citizen --reference cust-42 --email jane@example.com --card-number 4242424242424242 --card-expiry 12/2030 --cvv 123',
     '<%= config.bin %> <%= command.id %> --first-name Jane --last-name Citizen --reference cust-43 --email jane@example.com --card-holder "J Citizen" --card-number 5123456789012346 --card-expiry 05/2031 --cvv 123 --city Sydney --country AU --json',
+    '<%= config.bin %> <%= command.id %> --first-name Sam --last-name Lee --reference cust-44 --email sam@example.com --card - < card.json',
   ]
 
   static override flags = {

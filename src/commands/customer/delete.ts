@@ -7,8 +7,8 @@ export default class CustomerDelete extends GwCommand {
   static override description = 'The gateway answers with the record it deleted, which is printed. On a live profile gw asks you to type the id first (--yes skips that).'
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> 071-C-7RD2KQ4M',
-    '<%= config.bin %> <%= command.id %> 071-C-7RD2KQ4M --yes --json',
+    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> customer get cust-43 --json | jq -r .id)"',
+    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> customer get cust-44 --json | jq -r .id)" --yes --json',
   ]
 
   static override args = {

@@ -11,8 +11,8 @@ export default class CustomerUpdate extends GwCommand {
 A required field sent blank is refused by the gateway (exit 7), which answers with the record holding the blank value.`
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> 071-C-7RD2KQ4M --email jane.citizen@example.com',
-    '<%= config.bin %> <%= command.id %> cust-42 --card-number 5123456789012346 --card-expiry 05/2031 --cvv 123 --json',
+    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> customer get cust-42 --json | jq -r .id)" --email jane.citizen@example.com',
+    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> customer get cust-42 --json | jq -r .id)" --card-number 5123456789012346 --card-expiry 05/2031 --cvv 123 --json',
   ]
 
   static override args = {

@@ -8,8 +8,8 @@ export default class PlanUpdate extends GwCommand {
 The gateway answers a change it cannot make with HTTP 501 and leaves the plan as it was (exit 7).`
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> 071-PL-4X2K9QZD --name "Gold monthly (2027)"',
-    '<%= config.bin %> <%= command.id %> 071-PL-4X2K9QZD --description "Gold membership, billed monthly" --json',
+    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> plan get gold-monthly --json | jq -r .id)" --name "Gold monthly (2027)"',
+    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> plan get gold-monthly --json | jq -r .id)" --description "Gold membership, billed monthly" --json',
   ]
 
   static override args = {

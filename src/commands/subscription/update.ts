@@ -9,8 +9,8 @@ export default class SubscriptionUpdate extends GwCommand {
 To move a customer to another plan, stop this subscription and create a new one.`
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> 071-S-8KD3M2QX --inactive',
-    '<%= config.bin %> <%= command.id %> 071-S-8KD3M2QX --active --json',
+    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> subscription get sub-42 --json | jq -r .id)" --inactive',
+    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> subscription get sub-42 --json | jq -r .id)" --active --json',
   ]
 
   static override args = {
