@@ -1,6 +1,7 @@
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {terminal} from './auth-helpers.js'
 import {CARDS, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
 
 let sandbox: Sandbox
@@ -161,6 +162,23 @@ describe('gw api on a live profile', () => {
     expect(result.code).toBe(2)
     expect(result.stderr).toContain('On a live profile a card number or CVV is never taken from the command line')
     expect(result.stderr).not.toContain(CARDS.visa)
+  })
+
+  it('asks on a terminal for the id of what a DELETE removes, and deletes once it is typed', async () => {
+    const env = {...live.home, GW_PROFILE: 'local'}
+    const card = JSON.stringify({card_holder: 'Jane Citizen', card_number: CARDS.visa, card_expiry: '12/2030', cvv: '123'})
+    const created = await runGw(['customer', 'create', '--first-name', 'Jane', '--last-name', 'Citizen', '--reference', ref('cust'), '--email', 'jane@example.com', '--card', '-', '--json'], {env, stdin: card})
+    const id = (created.json as {id: string}).id
+    const t = terminal(['api', 'DELETE', `/v1.0/customers/${id}.json`], env)
+    try {
+      await t.waitFor(`LIVE: type the id (${id}) to confirm gw api DELETE /v1.0/customers/${id}.json`)
+      t.type(id)
+      const screen = await t.waitFor('[exit 0]')
+      expect(screen).toContain(`"id":"${id}"`)
+    } finally {
+      t.close()
+    }
+    expect((await runGw(['customer', 'get', id], {env})).code).toBe(5)
   })
 
   it('sends a purchase from stdin with --yes', async () => {
