@@ -1,7 +1,7 @@
-import type {z} from 'zod'
+import * as z from 'zod'
 import {DeclinedError, GatewayError, GwError, InterruptedError, type MoneyInFlight, OutcomeUnknownError, type StopSignal} from '../errors.js'
 import {redactText} from '../redact.js'
-import {buildPath, type Endpoint, endpoints, type RequestFacts} from './endpoints.js'
+import {buildPath, type Endpoint, endpointAt, endpoints, type HttpMethod, paramsAt, type RequestFacts} from './endpoints.js'
 import {collectPages, type ListPage, readPaging} from './paging.js'
 import {errorFromResponse, parseEnvelope, type RawResponse} from './responses.js'
 import {type ProxyRoute, proxyRoute, type ProxySettings} from './proxy.js'
@@ -60,6 +60,15 @@ type ItemOf<List> = NonNullable<List> extends readonly (infer Item)[] ? Item : n
 interface Answer<Res extends z.ZodType> {
   record: z.infer<Res> & GwRecord
   envelope: Envelope
+  raw: RawResponse
+}
+
+/** The gateway's answer to a request, or, when the answer to money was lost, what its look-up found. */
+type Delivered = {raw: RawResponse; recovered?: undefined} | {recovered: Answer<z.ZodType>}
+
+/** A body as the gateway sent it (`gw api`), and the failure it stands for, if it is one. */
+export interface RawAnswer extends RawResponse {
+  error?: GwError
 }
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000
@@ -155,8 +164,37 @@ export class GatewayClient {
 
   private async dispatch<Res extends z.ZodType>(endpoint: Endpoint<Res>, options: SendOptions): Promise<Answer<Res>> {
     const body = endpoint.body && options.body !== undefined ? endpoint.body.parse(options.body) : options.body
-    await this.options.guard?.(endpoint, {params: options.params ?? {}, body})
     const path = buildPath(endpoint.path, options.params) + queryString(options.query)
+    const delivered = await this.deliver(endpoint, path, body, options.params ?? {})
+    return delivered.recovered ? (delivered.recovered as Answer<Res>) : this.readRecord(endpoint, delivered.raw)
+  }
+
+  /**
+   * `gw api`: a request written by hand, with the safety facts of its endpoint in the table, or,
+   * for a path not in it, those of a write unless it is a GET. The body is sent as given and the
+   * gateway's answer comes back as it was sent, with the error it stands for; a money answer that
+   * was lost comes back as the look-up of its reference found it.
+   */
+  async sendRaw(method: HttpMethod, path: string, body?: unknown): Promise<RawAnswer> {
+    const known = endpointAt(method, path)
+    const endpoint: Endpoint = known ?? {method, path, response: z.unknown()}
+    const delivered = await this.deliver(endpoint, path, body, known ? paramsAt(known, path) : {})
+    if (delivered.recovered) return delivered.recovered.raw
+    const {raw} = delivered
+    try {
+      this.readRecord(endpoint, raw)
+      return raw
+    } catch (err) {
+      if (!(err instanceof GwError)) throw err
+      // The body is printed as it came: a decline's record must not print a second time.
+      const error = err instanceof DeclinedError ? new DeclinedError(err.message, {status: err.status, requestId: err.requestId, messages: err.messages}) : err
+      return {...raw, error}
+    }
+  }
+
+  /** Through the guard, sent once (reads retried), and a lost answer to money recovered by its reference. */
+  private async deliver(endpoint: Endpoint, path: string, body: unknown, params: Record<string, string>): Promise<Delivered> {
+    await this.options.guard?.(endpoint, {params, body})
     const money = endpoint.movesMoney
     const reference = money && typeof (body as {reference?: unknown})?.reference === 'string' ? (body as {reference: string}).reference : undefined
     const inFlight = money && reference !== undefined ? {noun: money.noun, reference} : undefined
@@ -165,12 +203,12 @@ export class GatewayClient {
       const raw = await this.exchange(endpoint, path, body, inFlight)
       if (inFlight && RETRYABLE_STATUSES.has(raw.status)) {
         // A proxy's 502/504 after the request went in says nothing about whether the charge happened.
-        return await this.recover(endpoint, inFlight, `the gateway answered HTTP ${raw.status}`)
+        return {recovered: await this.recover(endpoint, inFlight, `the gateway answered HTTP ${raw.status}`)}
       }
-      return this.readRecord(endpoint, raw)
+      return {raw}
     } catch (err) {
       if (err instanceof LostAnswer) {
-        if (inFlight) return await this.recover(endpoint, inFlight, err.message)
+        if (inFlight) return {recovered: await this.recover(endpoint, inFlight, err.message)}
         throw new GatewayError('network', `No answer from ${this.baseUrl}: ${err.message}`, {
           hint: 'The request may have reached the gateway; check before repeating it.',
         })
@@ -204,7 +242,7 @@ export class GatewayClient {
         record,
       })
     }
-    return {record, envelope}
+    return {record, envelope, raw}
   }
 
   /**

@@ -174,7 +174,7 @@ describe('state file', () => {
     // Deliveries save the queue on their own, without waiting for a request.
     await until(async () => (loadStore(stateFile).snapshot().deliveries ?? []).length === 0)
 
-    expect((await advance(second, {days: 25})).body.response).toStrictEqual({from: '2026-12-02', today: '2026-12-27', days: 25, events: 50})
+    expect((await advance(second, {days: 25})).body.response).toStrictEqual({from: '2026-12-02', today: '2026-12-27', days: 25, events: 50, charges_approved: 25, charges_declined: 0, deliveries_queued: 50})
     const deliveries = await back.received(70)
     expect(events(deliveries)).toStrictEqual(DAILY_EVENTS(35))
     const references = deliveries.filter((_, index) => index % 2 === 1).map((delivery) => delivery.payload[0].response.response.reference)

@@ -35,7 +35,7 @@ export function trigger({input}: RouteRequest, ctx: SandboxContext): RouteResult
   if (webhook !== undefined && !isHttpUrl(webhook)) throw badRequest([`Webhook must be an http or https URL, not ${webhook}`])
   const hooks = ctx.store.list('webhooks', merchant).filter((hook) => takesEvent(hook, name))
   if (webhook === undefined && hooks.length === 0) {
-    throw badRequest([`Merchant ${merchant} has no web hook for ${name}: register one (POST /v1.0/web_hooks) or give webhook`])
+    throw badRequest([`Merchant ${merchant} has no web hook for ${name}: register one (POST /v1.0/web_hooks, or gw webhook create --url URL) or give webhook (gw sandbox trigger --webhook URL)`])
   }
 
   const payload = samplePayload(ctx, merchant, name)
