@@ -23,10 +23,9 @@ export function median(values) {
   return sorted[Math.floor(sorted.length / 2)]
 }
 
-/** Starts `gw sandbox start --port 0` and resolves with its URL and a stop function. */
-export async function startSandbox() {
-  const home = mkdtempSync(join(tmpdir(), 'gw-bench-'))
-  const child = spawn(process.execPath, [GW, 'sandbox', 'start', '--port', '0'], {env: {...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data')}, stdio: ['ignore', 'pipe', 'inherit']})
+/** Starts a server process that prints its URL on stdout; resolves with the URL and the child. */
+export async function spawnServer(args, env) {
+  const child = spawn(process.execPath, args, {env, stdio: ['ignore', 'pipe', 'inherit']})
   const url = await new Promise((resolve, reject) => {
     let out = ''
     child.stdout.on('data', (chunk) => {
@@ -34,7 +33,14 @@ export async function startSandbox() {
       const match = /https?:\/\/\S+/.exec(out)
       if (match) resolve(match[0])
     })
-    child.on('exit', (code) => reject(new Error(`sandbox exited ${code}`)))
+    child.on('exit', (code) => reject(new Error(`${args[0]} exited ${code}`)))
   })
+  return {url, child}
+}
+
+/** Starts `gw sandbox start --port 0` and resolves with its URL and a stop function. */
+export async function startSandbox() {
+  const home = mkdtempSync(join(tmpdir(), 'gw-bench-'))
+  const {url, child} = await spawnServer([GW, 'sandbox', 'start', '--port', '0'], {...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data')})
   return {url, home: join(home, 'config'), stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')))}
 }

@@ -67,12 +67,17 @@ export const email = Flags.custom<string>({
   parse: async (input) => validate.email('email', input),
 })
 
-/**
- * A text field of a recurring record, trimmed. A blank one is sent: the contract defines what the
- * gateway answers (`<Field> can't be blank`, exit 7; a 501 for a plan's name).
- */
+/** An optional text field (an address line, an IP address), trimmed. */
 export const text = Flags.custom<string>({
   parse: async (input) => input.trim(),
+})
+
+/**
+ * A text field the gateway refuses blank (names, references, descriptions: design.md §2's one
+ * rule): trimmed, and a blank one refused here with exit 2 rather than sent to be refused.
+ */
+export const requiredText = Flags.custom<string>({
+  parse: async (input, _context, options) => validate.notBlank(options.name ?? 'value', input),
 })
 
 /** A card given in full, as flags or as JSON on stdin (--card -); GwCommand.card reads them. */
@@ -82,6 +87,11 @@ export const cardDetails = {
   'card-expiry': cardExpiry(),
   cvv: cvv(),
   card: card(),
+}
+
+/** The one id a command acts on (update, delete): required, trimmed, never blank. */
+export function id(description: string) {
+  return Args.string({description, required: true, parse: async (input) => validate.notBlankArg('ID', input)})
 }
 
 /**

@@ -22,6 +22,13 @@ export function notBlank(flag: string, input: string): string {
   return value
 }
 
+/** An argument, named as the usage line shows it (ID). */
+export function notBlankArg(name: string, input: string): string {
+  const value = input.trim()
+  if (value === '') throw new UsageError(`${name} must not be blank`)
+  return value
+}
+
 export function cardNumber(flag: string, input: string): string {
   const digits = input.replace(/[\s-]/g, '')
   if (!/^\d{12,19}$/.test(digits)) throw new UsageError(`--${flag} must be 12 to 19 digits (spaces and dashes are ignored)`)

@@ -1,4 +1,4 @@
-import type {z} from 'zod'
+import * as z from 'zod'
 import {
   DeclinedError,
   GatewayError,
@@ -10,7 +10,7 @@ import {
   type StopSignal,
 } from '../errors.js'
 import {redact, redactText} from '../redact.js'
-import {buildPath, type Endpoint, endpoints, type RequestFacts} from './endpoints.js'
+import {buildPath, type Endpoint, endpointAt, endpoints, type HttpMethod, paramsAt, type RequestFacts} from './endpoints.js'
 import {mismatches, outcomeOf} from './outcome.js'
 import {collectPages, type ListPage, readPaging} from './paging.js'
 import {type Answer, type RawResponse, readRecord, reportedMode} from './responses.js'
@@ -68,6 +68,14 @@ export interface PageRequest {
 type GwRecord = Record<string, unknown>
 
 type ItemOf<List> = NonNullable<List> extends readonly (infer Item)[] ? Item : never
+
+/** The gateway's answer to a request, or, when the answer to money was lost, what its look-up found. */
+type Delivered = {raw: RawResponse; recovered?: undefined} | {recovered: Answer<z.ZodType>}
+
+/** A body as the gateway sent it (`gw api`), and the failure it stands for, if it is one. */
+export interface RawAnswer extends RawResponse {
+  error?: GwError
+}
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000
 // The gateway may take 30 s to process; official libraries wait 50–60 s.
@@ -164,23 +172,52 @@ export class GatewayClient {
   }
 
   private async dispatch<Res extends z.ZodType>(endpoint: Endpoint<Res>, options: SendOptions): Promise<Answer<Res>> {
-    if (this.modeMismatch) throw this.modeMismatch
     const body = endpoint.body && options.body !== undefined ? endpoint.body.parse(options.body) : options.body
-    await this.options.guard?.(endpoint, {params: options.params ?? {}, body})
     const path = buildPath(endpoint.path, options.params) + queryString(options.query)
+    const delivered = await this.deliver(endpoint, path, body, options.params ?? {})
+    return delivered.recovered ? (delivered.recovered as Answer<Res>) : readOutcome(endpoint, delivered.raw)
+  }
+
+  /**
+   * `gw api`: a request written by hand, with the safety facts of its endpoint in the table, or,
+   * for a path not in it, those of a write unless it is a GET. The body is sent as given and the
+   * gateway's answer comes back as it was sent, with the error it stands for; a money answer that
+   * was lost comes back as the look-up of its reference found it.
+   */
+  async sendRaw(method: HttpMethod, path: string, body?: unknown): Promise<RawAnswer> {
+    const known = endpointAt(method, path)
+    const endpoint: Endpoint = known ?? {method, path, response: z.unknown()}
+    const delivered = await this.deliver(endpoint, path, body, known ? paramsAt(known, path) : {})
+    if (delivered.recovered) return delivered.recovered.raw
+    const {raw} = delivered
+    try {
+      readOutcome(endpoint, raw)
+      return raw
+    } catch (err) {
+      if (!(err instanceof GwError)) throw err
+      // The body is printed as it came: a decline's record must not print a second time.
+      const error = err instanceof DeclinedError ? new DeclinedError(err.message, {status: err.status, requestId: err.requestId, messages: err.messages}) : err
+      return {...raw, error}
+    }
+  }
+
+  /** Through the guard, sent once (reads retried), and a lost answer to money recovered by its reference. */
+  private async deliver(endpoint: Endpoint, path: string, body: unknown, params: Record<string, string>): Promise<Delivered> {
+    if (this.modeMismatch) throw this.modeMismatch
+    await this.options.guard?.(endpoint, {params, body})
     const money = endpoint.movesMoney
     const reference = money && typeof (body as {reference?: unknown})?.reference === 'string' ? (body as {reference: string}).reference : undefined
     const inFlight = money && reference !== undefined ? {noun: money.noun, reference} : undefined
     this.inFlight = inFlight
     try {
       const raw = await this.exchange(endpoint, path, body, inFlight)
-      if (!inFlight) return readRecord(endpoint, raw)
+      if (!inFlight) return {raw}
       const doubt = doubtAbout(endpoint, raw)
-      if (doubt) return await this.recover(endpoint, body as GwRecord, inFlight, doubt)
-      return settle(endpoint, raw, readRecord(endpoint, raw))
+      if (doubt) return {recovered: await this.recover(endpoint, body as GwRecord, inFlight, doubt)}
+      return {raw}
     } catch (err) {
       if (err instanceof LostAnswer) {
-        if (inFlight) return await this.recover(endpoint, body as GwRecord, inFlight, err.message)
+        if (inFlight) return {recovered: await this.recover(endpoint, body as GwRecord, inFlight, err.message)}
         throw new GatewayError('network', `No answer from ${this.baseUrl}: ${err.message}`, {
           hint: 'The request may have reached the gateway; check before repeating it.',
         })
@@ -361,6 +398,12 @@ function doubtAbout(endpoint: Endpoint, raw: RawResponse): string | undefined {
   }
   if (outcomeOf(record) === undefined) return `the answer's ${endpoint.movesMoney!.noun} does not say whether it was approved (no successful or authorized field)`
   return undefined
+}
+
+/** The record of an answer; for money, read as an outcome (a decline throws with its record). */
+function readOutcome<Res extends z.ZodType>(endpoint: Endpoint<Res>, raw: RawResponse): Answer<Res> {
+  const answer = readRecord(endpoint, raw)
+  return endpoint.movesMoney ? settle(endpoint, raw, answer) : answer
 }
 
 /** A whole money answer: an approval is the result, a decline an outcome with its record (exit 3). */

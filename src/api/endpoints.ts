@@ -157,8 +157,27 @@ export function allEndpoints(): Endpoint[] {
  * matched with or without its query and `.json` suffix, a `{name}` standing for one segment.
  */
 export function endpointAt(method: string, path: string): Endpoint | undefined {
-  const bare = path.split(/[?#]/, 1)[0]!.replace(/\/+$/, '')
+  const bare = barePath(path)
   return allEndpoints().find((endpoint) => endpoint.method === method.toUpperCase() && pathPattern(endpoint.path).test(bare))
+}
+
+/** The `{name}` values of a hand-written path of that endpoint, decoded: the id a live confirmation asks for. */
+export function paramsAt(endpoint: Pick<Endpoint, 'path'>, path: string): Record<string, string> {
+  const names = [...endpoint.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!)
+  const values = pathPattern(endpoint.path).exec(barePath(path))?.slice(1) ?? []
+  return Object.fromEntries(names.flatMap((name, i) => (values[i] === undefined ? [] : [[name, safeDecode(values[i])]])))
+}
+
+function barePath(path: string): string {
+  return path.split(/[?#]/, 1)[0]!.replace(/\/+$/, '')
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
 }
 
 function pathPattern(template: string): RegExp {
@@ -166,6 +185,6 @@ function pathPattern(template: string): RegExp {
     .replace(/\.json$/, '')
     .split(/\{\w+\}/)
     .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('[^/]+')
+    .join('([^/]+?)')
   return new RegExp(`^${source}(\\.json)?$`)
 }

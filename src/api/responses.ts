@@ -23,6 +23,7 @@ export interface RawResponse {
 export interface Answer<Res extends z.ZodType> {
   record: z.infer<Res> & Record<string, unknown>
   envelope: Envelope
+  raw: RawResponse
 }
 
 /**
@@ -42,7 +43,7 @@ export function readRecord<Res extends z.ZodType>(endpoint: Pick<Endpoint<Res>, 
     })
   }
   // The gateway's own object, not zod's copy: --json must show every field in the order it came.
-  return {record: envelope.response as Answer<Res>['record'], envelope}
+  return {record: envelope.response as Answer<Res>['record'], envelope, raw}
 }
 
 /** The mode an answer reports: X-Service-Mode (Live or Sandbox) or the envelope's `test`; either saying live is live. */

@@ -1,3 +1,4 @@
+import Api from './api.js'
 import CardGet from './card/get.js'
 import CardTokenize from './card/tokenize.js'
 import CardUpdate from './card/update.js'
@@ -31,9 +32,13 @@ import SandboxTrigger from './sandbox/trigger.js'
 import SubscriptionCreate from './subscription/create.js'
 import SubscriptionGet from './subscription/get.js'
 import SubscriptionUpdate from './subscription/update.js'
+import WebhookCreate from './webhook/create.js'
+import WebhookDelete from './webhook/delete.js'
+import WebhookList from './webhook/list.js'
 
 /** oclif's explicit command strategy: every command by id (test/unit/commands-index.test.ts keeps it whole). */
 export const COMMANDS = {
+  api: Api,
   'card:get': CardGet,
   'card:tokenize': CardTokenize,
   'card:update': CardUpdate,
@@ -67,4 +72,7 @@ export const COMMANDS = {
   'subscription:create': SubscriptionCreate,
   'subscription:get': SubscriptionGet,
   'subscription:update': SubscriptionUpdate,
+  'webhook:create': WebhookCreate,
+  'webhook:delete': WebhookDelete,
+  'webhook:list': WebhookList,
 }

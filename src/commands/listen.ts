@@ -1,7 +1,6 @@
 import {Flags} from '@oclif/core'
 import {AuthError, UsageError} from '../errors.js'
 import {ExitStatus, GwCommand} from '../gw-command.js'
-import {credentialPair} from '../validate.js'
 import * as webhookFlags from '../webhooks/flags.js'
 
 export default class Listen extends GwCommand {
@@ -30,18 +29,17 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the --registe
     'ack-always': Flags.boolean({description: "answer 200 even when your app fails, so the gateway does not deliver again", dependsOn: ['forward-to']}),
     save: Flags.string({description: 'append every event, as received, to this NDJSON file (gw listen replay reads it)'}),
     register: Flags.boolean({description: 'register this receiver with the gateway in force, and remove it on exit'}),
-    auth: Flags.custom<{username: string; password: string} | 'stdin'>({description: 'USER:PASS that deliveries must carry as Basic credentials; - reads it from stdin', parse: async (input) => (input === '-' ? 'stdin' : parseAuth(input))})(),
+    auth: webhookFlags.auth(),
     'receive-timeout': Flags.integer({description: 'seconds a sender may take to send one delivery', default: 10, min: 1}),
   }
 
   async run() {
     const {flags} = await this.parse(Listen)
-    const {listen} = await import('../webhooks/listen.js')
-    if (flags.auth === 'stdin' && this.io.isStdinTTY) throw new UsageError('--auth - reads USER:PASS from stdin, but stdin is a terminal', 'Pipe it in: echo "hooks:s3cret" | gw listen --auth -')
-    const auth = flags.auth === 'stdin' ? parseAuth((await this.io.readStdin()).trim()) : flags.auth
+    const [{listen}, {createWebHook, deleteWebHook}] = await Promise.all([import('../webhooks/listen.js'), import('../operations/webhooks.js')])
+    const auth = await webhookFlags.readAuth(flags.auth, this.io, this.commandName)
     // Without --register a profile is optional: it only tells which mode deliveries should be in.
     const credentials = await this.credentials().catch((err) => (err instanceof AuthError && !flags.register ? undefined : Promise.reject(err)))
-    const client = flags.register ? await this.client() : undefined
+    const deps = flags.register ? await this.deps() : undefined
     const code = await listen(
       {
         host: flags.host,
@@ -57,25 +55,17 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the --registe
         save: flags.save,
         receiveTimeoutMs: flags['receive-timeout'] * 1000,
         environment: credentials?.environment,
-        register: client && {
+        register: deps && {
           create: async (address) => {
-            const mode = credentials?.environment === 'live' ? 'Live' : 'Test'
-            const hook = await client.webHooks.create({name: `gw listen ${address}`, address, events: '*', mode, ...(auth ? {authentication_username: auth.username, authentication_password: auth.password} : {})})
-            if (!hook.id) throw new UsageError('The gateway registered the web hook but sent no id back, so gw listen could not remove it on exit')
+            const hook = await createWebHook({name: `gw listen ${address}`, address, events: [], environment: credentials?.environment ?? 'sandbox', auth}, deps)
+            if (typeof hook.id !== 'string' || !hook.id) throw new UsageError('The gateway registered the web hook but sent no id back, so gw listen could not remove it on exit')
             return hook.id
           },
-          remove: async (id) => void (await client.webHooks.delete(id)),
+          remove: async (id) => void (await deleteWebHook(id, deps)),
         },
       },
       this.io,
     )
     return new ExitStatus(code)
   }
-}
-
-function parseAuth(input: string): {username: string; password: string} {
-  const pair = credentialPair(input)
-  // Not echoed: what was typed may be the password.
-  if (!pair) throw new UsageError('--auth must be USER:PASS', 'For example --auth hooks:s3cret, or --auth - to read it from stdin.')
-  return {username: pair.username, password: pair.secret}
 }

@@ -1,11 +1,21 @@
+import {Flags} from '@oclif/core'
 import {GwCommand} from '../gw-command.js'
 
 export default class Status extends GwCommand {
-  static override summary = 'Say which profile and gateway gw uses, and why'
+  static override summary = 'Say which profile and gateway gw uses, and why; with --check, try them'
   static override description = `The profile in force for a command run here and what chose it (--profile, GW_PROFILE, the active profile, or GW_USERNAME/GW_TOKEN), the gateway, the user, the proxy requests to it go through (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), and where the token is kept. Never the token itself.
-Exits 4 when there are no credentials, or the token cannot be found where the profile says it is.`
+With --check (the default on a terminal) gw also sends the gateway one harmless look-up with the profile's credentials and says whether it answered, whether it took the token, and the mode it reports (test or live).
+Exits 4 when there are no credentials, the token cannot be found where the profile says it is, or the gateway refuses it; 1 when the gateway cannot be reached.`
 
-  static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --profile shop-live --json']
+  static override examples = [
+    '<%= config.bin %> <%= command.id %>',
+    '<%= config.bin %> <%= command.id %> --check --json',
+    '<%= config.bin %> <%= command.id %> --profile local --no-check',
+  ]
+
+  static override flags = {
+    check: Flags.boolean({description: "try the gateway with the profile's credentials (default on a terminal)", allowNo: true}),
+  }
 
   static override columns = [
     {label: 'Profile', field: 'profile'},
@@ -16,14 +26,25 @@ Exits 4 when there are no credentials, or the token cannot be found where the pr
     {label: 'Read-only', field: 'read_only', format: 'boolean' as const},
     {label: 'Secret', field: 'secret'},
     {label: 'Proxy', field: 'proxy'},
+    {label: 'Reachable', field: 'reachable', format: 'boolean' as const},
+    {label: 'Token valid', field: 'token_valid', format: 'boolean' as const},
+    {label: 'Gateway mode', field: 'gateway_mode'},
   ]
 
   async run() {
-    await this.parse(Status)
-    const [{statusRecord}, {proxyRoute}] = await Promise.all([import('../auth/status.js'), import('../api/proxy.js')])
+    const {flags} = await this.parse(Status)
+    const [{statusRecord, checkedStatus}, {proxyRoute}] = await Promise.all([import('../auth/status.js'), import('../api/proxy.js')])
     const target = await this.target()
-    // Reading the token proves it is where the profile says; only its location is shown.
-    await this.credentials()
-    return statusRecord(target, proxyRoute(target.baseUrl, await this.proxy()))
+    const record = statusRecord(target, proxyRoute(target.baseUrl, await this.proxy()))
+    if (!(flags.check ?? this.io.isStdoutTTY)) {
+      // Reading the token proves it is where the profile says; only its location is shown.
+      await this.credentials()
+      return record
+    }
+    const {checkGateway} = await import('../operations/status.js')
+    const {record: checked, problem, warning} = checkedStatus(record, target, await checkGateway(await this.deps()))
+    if (warning) this.io.err(`Warning: ${warning}\n`)
+    if (problem) throw problem
+    return checked
   }
 }

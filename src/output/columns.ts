@@ -84,13 +84,26 @@ export const subscriptionColumns: Column[] = [
   {label: 'End date', field: 'end_date', format: 'date'},
 ]
 
+export const webHookColumns: Column[] = [
+  {label: 'Id', field: 'id'},
+  {label: 'Name', field: 'name'},
+  {label: 'Address', field: 'address'},
+  {label: 'Events', field: 'events'},
+  {label: 'Mode', field: 'mode'},
+  {label: 'Username', field: 'authentication_username'},
+  {label: 'Created', field: 'created_at'},
+]
+
 export const sandboxClockColumns: Column[] = [{label: 'Today', field: 'today'}]
 
 export const clockAdvanceColumns: Column[] = [
+  {label: 'New date', field: 'today'},
   {label: 'From', field: 'from'},
-  {label: 'Today', field: 'today'},
   {label: 'Days', field: 'days'},
+  {label: 'Charges approved', field: 'charges_approved'},
+  {label: 'Charges declined', field: 'charges_declined'},
   {label: 'Events', field: 'events'},
+  {label: 'Web hook deliveries queued', field: 'deliveries_queued'},
 ]
 
 export const triggerColumns: Column[] = [

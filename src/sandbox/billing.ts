@@ -3,6 +3,7 @@ import {chargeCard} from './charges.js'
 import type {SandboxContext} from './context.js'
 import {chargePayload, customerPayload, pendingPayload} from './events.js'
 import type {CardRecord, CustomerRecord, SubscriptionRecord} from './records.js'
+import type {Lookup} from './store.js'
 import {billingDateAfter, billingDateFrom, daysBetween, shiftDays} from './schedule.js'
 
 /**
@@ -91,17 +92,27 @@ interface AdvanceResult {
   days: number
   /** Events emitted, whether or not a hook takes them. */
   events: number
+  /** Subscription charges made, retries included, by outcome. */
+  charges_approved: number
+  charges_declined: number
+  /** Web hook deliveries those events queued: one per event per hook that takes it. */
+  deliveries_queued: number
 }
+
+type DayTally = Omit<AdvanceResult, 'from' | 'today' | 'days'>
 
 /** Runs each day from today up to the day before `to`, then makes `to` today. */
 export function advanceClock(ctx: SandboxContext, to: string): AdvanceResult {
   const from = ctx.clock.today()
-  let events = 0
+  const tally: DayTally = {events: 0, charges_approved: 0, charges_declined: 0, deliveries_queued: 0}
+  // Nothing is sent while the days run (this is synchronous), so the queue only grows.
+  const queuedBefore = ctx.store.deliveries().length
   for (let day = from; day < to; day = shiftDays(day, 1)) {
-    for (const merchant of ctx.store.merchantsWithRecords()) events += runDay(ctx, merchant, day)
+    for (const merchant of ctx.store.merchantsWithRecords()) runDay(ctx, merchant, day, tally)
     ctx.clock.moveTo(shiftDays(day, 1))
   }
-  return {from, today: ctx.clock.today(), days: daysBetween(from, to), events}
+  tally.deliveries_queued = ctx.store.deliveries().length - queuedBefore
+  return {from, today: ctx.clock.today(), days: daysBetween(from, to), ...tally}
 }
 
 /**
@@ -115,26 +126,28 @@ export function catchUp(ctx: SandboxContext): void {
 }
 
 /** One merchant's run at the end of `day`: queue what is due, charge it and the retries, then the cards. */
-function runDay(ctx: SandboxContext, merchant: string, day: string): number {
+function runDay(ctx: SandboxContext, merchant: string, day: string, tally: DayTally): void {
   const {store, deliveries} = ctx
   const customers = new Map(store.list('customers', merchant).map((customer) => [customer.id, customer]))
   const subscriptions = store.list('subscriptions', merchant).filter((subscription) => customers.has(subscription.customer))
   const due = subscriptions.filter((subscription) => isDue(subscription, day))
   const retrying = subscriptions.filter((subscription) => subscription.is_active && queuedRetry(subscription) !== undefined)
-  let events = 0
   const customerOf = (subscription: SubscriptionRecord) => customers.get(subscription.customer) as CustomerRecord
 
   if (due.length > 0) {
     deliveries.publish(merchant, 'charge:pending', due.map((subscription) => pendingPayload(subscription, customerOf(subscription))))
-    events++
+    tally.events++
   }
   for (const subscription of [...due, ...retrying]) {
-    if (chargeSubscription(ctx, merchant, subscription, customerOf(subscription), day)) events++
+    const outcome = chargeSubscription(ctx, merchant, subscription, customerOf(subscription), day)
+    if (outcome === undefined) continue
+    tally.events++
+    if (outcome === 'approved') tally.charges_approved++
+    else tally.charges_declined++
   }
   for (const customer of customers.values()) {
-    if (noticeCard(ctx, merchant, customer, day)) events++
+    if (noticeCard(ctx, merchant, customer, day)) tally.events++
   }
-  return events
 }
 
 function chargeSubscription(
@@ -143,10 +156,10 @@ function chargeSubscription(
   subscription: SubscriptionRecord,
   customer: CustomerRecord,
   day: string,
-): boolean {
-  const plan = ctx.store.list('plans', merchant).find((candidate) => candidate.id === subscription.plan)
-  const card = ctx.store.list('cards', merchant).find((candidate) => candidate.token === customer.card_token)
-  if (!plan || !card) return false
+): 'approved' | 'declined' | undefined {
+  const plan = ownRecord(ctx.store.find('plans', merchant, subscription.plan))
+  const card = ownRecord(ctx.store.find('cards', merchant, customer.card_token))
+  if (!plan || !card) return undefined
   const purchase = chargeCard(ctx, merchant, {
     card,
     amount: plan.amount,
@@ -157,17 +170,17 @@ function chargeSubscription(
   const after = afterCharge(subscription, purchase.successful, day)
   ctx.store.save('subscriptions', merchant, after.subscription)
   ctx.deliveries.publish(merchant, after.event, [chargePayload(after.subscription, customer, purchase, ctx.mode)])
-  return true
+  return purchase.successful ? 'approved' : 'declined'
 }
 
 /** Each notice goes out once per card and expiry date; `card:expired` only for an active subscription, which it stops. */
 function noticeCard(ctx: SandboxContext, merchant: string, customer: CustomerRecord, day: string): boolean {
   const {store} = ctx
-  const card = store.list('cards', merchant).find((candidate) => candidate.token === customer.card_token)
+  const card = ownRecord(store.find('cards', merchant, customer.card_token))
   const notice = card && expiryNotice(card, day)
   if (!card || !notice || store.cardNoticesSent(card).includes(notice)) return false
   if (notice === 'card:expired') {
-    const active = store.list('subscriptions', merchant).filter((subscription) => subscription.customer === customer.id && subscription.is_active)
+    const active = store.related('subscriptions', merchant, 'customer', customer.id).filter((subscription) => subscription.is_active)
     if (active.length === 0) return false
     for (const subscription of active) store.save('subscriptions', merchant, {...subscription, is_active: false})
   }
@@ -175,3 +188,5 @@ function noticeCard(ctx: SandboxContext, merchant: string, customer: CustomerRec
   ctx.deliveries.publish(merchant, notice, [customerPayload(customer)])
   return true
 }
+
+const ownRecord = <T>(lookup: Lookup<T>): T | undefined => (lookup.found === 'own' ? lookup.record : undefined)

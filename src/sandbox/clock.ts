@@ -1,5 +1,4 @@
 import {daysBetween} from './schedule.js'
-import type {Store} from './store.js'
 
 /**
  * Every date the sandbox hands out comes from a Clock, so the virtual clock can move time
@@ -9,15 +8,20 @@ export interface Clock {
   now(): Date
 }
 
+/** Where the virtual date is kept; undefined until it was first set. */
+export interface TodaySource {
+  today: string | undefined
+}
+
 /**
  * The sandbox's "today": the real date until it is moved forward, and never back. Only the date
  * is virtual; the time of day stays the real one, so transaction times still read naturally.
- * The date lives in the store, so it survives a restart with a state file.
+ * The date lives in `dates` (the store), so it survives a restart with a state file.
  */
 export class VirtualClock implements Clock {
   constructor(
     private readonly real: Clock,
-    private readonly store: Store,
+    private readonly dates: TodaySource,
   ) {}
 
   realToday(): string {
@@ -25,7 +29,7 @@ export class VirtualClock implements Clock {
   }
 
   today(): string {
-    return this.store.today ?? this.realToday()
+    return this.dates.today ?? this.realToday()
   }
 
   now(): Date {
@@ -34,7 +38,7 @@ export class VirtualClock implements Clock {
 
   /** Only the billing engine moves the date, after it has run the day before. */
   moveTo(date: string): void {
-    this.store.today = date
+    this.dates.today = date
   }
 }
 

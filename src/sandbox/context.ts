@@ -2,9 +2,8 @@ import type {VirtualClock} from './clock.js'
 import type {Deliveries} from './delivery.js'
 import type {FaultList} from './faults.js'
 import type {RecordType} from './ids.js'
+import type {Mode} from './mode.js'
 import type {Store} from './store.js'
-
-export type Mode = 'sandbox' | 'live'
 
 /** What route handlers may use: state and time, never the request or the socket. */
 export interface SandboxContext {

@@ -2,7 +2,7 @@ import {spawn} from 'node:child_process'
 import {closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
 import {dirname} from 'node:path'
 import {setTimeout as sleep} from 'node:timers/promises'
-import type {Mode} from './context.js'
+import type {Mode} from './mode.js'
 
 /**
  * Process management behind `gw sandbox start --detach`, `stop` and `status`. A running sandbox
@@ -105,6 +105,45 @@ export async function spawnDetached(options: DetachOptions): Promise<RuntimeInfo
     }
     await sleep(POLL_MS)
   }
+}
+
+/** Carries `--merchant` credentials to a detached sandbox: a process's environment, unlike its argv, is not shown by `ps`. */
+export const MERCHANTS_VARIABLE = 'GW_SANDBOX_MERCHANTS'
+
+export interface MerchantPair {
+  username: string
+  token: string
+}
+
+/** The command line of a detached child: the parent's, less `--detach` and every `--merchant` with its value. */
+export function detachedArguments(argv: readonly string[]): string[] {
+  const kept: string[] = []
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index] as string
+    if (arg === '--merchant') index++
+    else if (arg !== '--detach' && !arg.startsWith('--merchant=')) kept.push(arg)
+  }
+  return kept
+}
+
+export const merchantsVariable = (merchants: readonly MerchantPair[]): Record<string, string> => ({
+  [MERCHANTS_VARIABLE]: JSON.stringify(merchants),
+})
+
+/**
+ * The merchants a detaching parent passed in the environment. The variable is removed once
+ * read, so nothing the sandbox starts later inherits the tokens.
+ */
+export function merchantsFromEnvironment(env: NodeJS.ProcessEnv = process.env): MerchantPair[] {
+  const text = env[MERCHANTS_VARIABLE]
+  delete env[MERCHANTS_VARIABLE]
+  if (text === undefined) return []
+  const merchants = JSON.parse(text) as unknown
+  const valid =
+    Array.isArray(merchants) &&
+    merchants.every((merchant: Partial<MerchantPair> | null) => typeof merchant?.username === 'string' && typeof merchant.token === 'string')
+  if (!valid) throw new Error(`${MERCHANTS_VARIABLE} must be a JSON list of {username, token}`)
+  return merchants as MerchantPair[]
 }
 
 export interface StopOptions {

@@ -3,28 +3,9 @@ import {request as httpRequest} from 'node:http'
 import {request as httpsRequest} from 'node:https'
 import {setTimeout as sleep} from 'node:timers/promises'
 import type {WebhookEvent as WebHookEvent} from '../api/schemas/recurring-rules.js'
-import type {Mode} from './context.js'
+import type {Mode} from './mode.js'
 import type {WebHookRecord} from './records.js'
-import type {Store} from './store.js'
-
-
-/** Where a delivery goes: a registered hook, or an address `/_sandbox/trigger` was given. */
-interface DeliveryTarget {
-  hook_id: string | null
-  address: string
-  username: string | null
-  password: string | null
-}
-
-/** Plain JSON: the queue is part of the state file, so deliveries outlive a restart. */
-export interface QueuedDelivery {
-  id: string
-  target: DeliveryTarget
-  event: WebHookEvent
-  payload: unknown[]
-  attempts: number
-  last_error: string | null
-}
+import type {DeliveryTarget, QueuedDelivery, Store} from './store.js'
 
 type DeliveryStatus = 'pending' | 'delivered' | 'failed'
 
@@ -32,7 +13,7 @@ interface DeliveryReport {
   id: string
   hook: string
   hook_id: string | null
-  event: WebHookEvent
+  event: string
   status: DeliveryStatus
   attempts: number
   last_error: string | null
@@ -85,28 +66,24 @@ export class Deliveries {
   }
 
   enqueue(target: DeliveryTarget, event: WebHookEvent, payload: unknown[]): void {
-    this.options.store.deliveryQueue().push({id: randomUUID(), target, event, payload, attempts: 0, last_error: null})
-    this.options.store.changed()
+    this.options.store.enqueueDelivery({id: randomUUID(), target, event, payload, attempts: 0, last_error: null})
     this.drain(queueKey(target))
   }
 
   /** A deleted hook gets nothing more, not even what was queued for it. */
   forgetHook(hookId: string): void {
-    const queue = this.options.store.deliveryQueue()
-    const kept = queue.filter((delivery) => delivery.target.hook_id !== hookId)
-    if (kept.length === queue.length) return
-    queue.splice(0, queue.length, ...kept)
-    this.options.store.changed()
+    const {store} = this.options
+    for (const delivery of store.deliveries()) if (delivery.target.hook_id === hookId) store.dequeueDelivery(delivery.id)
   }
 
   /** Starts on the deliveries a previous run left queued. */
   resume(): void {
-    for (const delivery of this.options.store.deliveryQueue()) this.drain(queueKey(delivery.target))
+    for (const delivery of this.options.store.deliveries()) this.drain(queueKey(delivery.target))
   }
 
   /** Finished deliveries (the latest) then the queued ones, each in the order it was queued. */
   report(): DeliveryReport[] {
-    const pending = this.options.store.deliveryQueue().map((delivery) => reportOf(delivery, 'pending'))
+    const pending = this.options.store.deliveries().map((delivery) => reportOf(delivery, 'pending'))
     return [...this.finished, ...pending]
   }
 
@@ -126,18 +103,18 @@ export class Deliveries {
     const {store, backoffMs, maxAttempts} = this.options
     const signal = this.closing.signal
     for (;;) {
-      const head = store.deliveryQueue().find((delivery) => queueKey(delivery.target) === key)
+      const head = store.deliveries().find((delivery) => queueKey(delivery.target) === key)
       if (!head || signal.aborted) return
       const error = await this.attempt(head)
       if (signal.aborted) return
-      head.attempts++
-      head.last_error = error ?? null
-      if (error === undefined) this.finish(head, 'delivered')
-      else if (head.attempts >= maxAttempts) this.finish(head, 'failed')
+      const attempted = {...head, attempts: head.attempts + 1, last_error: error ?? null}
+      store.recordAttempt(head.id, attempted.last_error)
+      if (error === undefined) this.finish(attempted, 'delivered')
+      else if (attempted.attempts >= maxAttempts) this.finish(attempted, 'failed')
       else {
-        this.changed()
+        this.options.onChange()
         try {
-          await sleep(backoffMs * 2 ** (head.attempts - 1), undefined, {signal})
+          await sleep(backoffMs * 2 ** (attempted.attempts - 1), undefined, {signal})
         } catch {
           return
         }
@@ -164,17 +141,10 @@ export class Deliveries {
   }
 
   private finish(delivery: QueuedDelivery, status: DeliveryStatus): void {
-    const queue = this.options.store.deliveryQueue()
-    const index = queue.indexOf(delivery)
     // A reset while the attempt was on its way already dropped it.
-    if (index !== -1) queue.splice(index, 1)
+    this.options.store.dequeueDelivery(delivery.id)
     this.finished.push(reportOf(delivery, status))
     if (this.finished.length > REPORTED_FINISHED) this.finished.shift()
-    this.changed()
-  }
-
-  private changed(): void {
-    this.options.store.changed()
     this.options.onChange()
   }
 }

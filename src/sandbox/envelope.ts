@@ -1,4 +1,4 @@
-import type {Mode} from './context.js'
+import type {Mode} from './mode.js'
 
 /** The body of every answer, and the `response` of charge events (contract §2.1, §6). */
 export const envelope = (mode: Mode, successful: boolean, response: unknown, errors: string[]) => ({

@@ -1,4 +1,4 @@
-import type {Mode} from './context.js'
+import type {Mode} from './mode.js'
 import {envelope} from './envelope.js'
 import type {CustomerRecord, PurchaseRecord, SubscriptionRecord} from './records.js'
 

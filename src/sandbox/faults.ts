@@ -13,6 +13,8 @@ type Behaviour =
   | {action: 'status'; status: number; html: boolean}
   | {action: 'delay'; delayMs: number}
 
+const MAX_DELAY_MS = 10 * 60 * 1000
+
 const ACTIONS = ['drop-after', 'drop-before', 'status', 'delay'] as const
 
 const FAULT_FIELDS = {
@@ -46,6 +48,8 @@ function behaviour(action: string | undefined, status: number | undefined, html:
       return {action, status, html}
     case 'delay':
       if (delayMs === undefined || delayMs < 0) throw badRequest(['DelayMs must be 0 or more milliseconds'])
+      // Longer than any client waits (gateway-notes.md: 50-60 s); a larger number is a typo that would hold a socket for hours.
+      if (delayMs > MAX_DELAY_MS) throw badRequest([`DelayMs must be at most ${MAX_DELAY_MS} (10 minutes)`])
       return {action, delayMs}
     default:
       throw badRequest([`Action must be one of ${ACTIONS.join(', ')}`])

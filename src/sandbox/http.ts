@@ -1,36 +1,12 @@
 import {randomUUID} from 'node:crypto'
 import {STATUS_CODES, type IncomingMessage, type ServerResponse} from 'node:http'
+import type {Duplex} from 'node:stream'
 import {setTimeout as sleep} from 'node:timers/promises'
-import type {Mode} from './context.js'
+import type {Mode} from './mode.js'
 import {envelope as envelopeFor} from './envelope.js'
 import {SandboxError, badRequest} from './errors.js'
 import type {Fault, FaultList} from './faults.js'
-
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
-
-export interface RouteRequest {
-  input: Record<string, unknown>
-  params: Record<string, string>
-  query: Record<string, string>
-}
-
-export interface MerchantRequest extends RouteRequest {
-  merchant: string
-}
-
-/** `response` goes into the envelope of a successful answer. */
-export interface RouteResult {
-  status: number
-  response: unknown
-  /** Envelope fields beside `response`: a list's `records`, `total_records`, `pages`, `current_page`. */
-  fields?: Record<string, unknown>
-}
-
-/** `path` segments starting with `:` are parameters: `/v1.0/purchases/:id`. */
-export type Route<Ctx> = {method: Method; path: string} & (
-  | {auth: 'merchant'; handle(request: MerchantRequest, ctx: Ctx): RouteResult}
-  | {auth: 'none'; handle(request: RouteRequest, ctx: Ctx): RouteResult}
-)
+import type {Route, RouteRequest, RouteResult} from './routes/route.js'
 
 export interface HttpOptions<Ctx> {
   routes: Route<Ctx>[]
@@ -41,8 +17,8 @@ export interface HttpOptions<Ctx> {
   faults: FaultList
   /** Runs before every route handler: the server catches the virtual clock up with the real date here. */
   beforeHandle?(): void
-  /** Runs after every route handler, even one that threw: the server persists changes here. */
-  afterHandle(): void
+  /** Runs after every route handler, even one that threw, and the answer waits for it: the server makes changes durable here. */
+  afterHandle(): Promise<void>
   /** Aborted when the server closes, to cut short requests a fault is delaying. */
   signal: AbortSignal
   log(line: string): void
@@ -75,12 +51,12 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
     status: result.status,
     body: {...envelope(true, result.response, []), ...result.fields},
   })
-  const handled = (handle: () => RouteResult): RouteResult => {
+  const handled = async (handle: () => RouteResult): Promise<RouteResult> => {
     try {
       options.beforeHandle?.()
       return handle()
     } finally {
-      options.afterHandle()
+      await options.afterHandle()
     }
   }
 
@@ -138,13 +114,17 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
       }
       if (route.auth === 'none') {
         const request = await readRequest()
-        return succeeded(handled(() => route.handle(request, ctx)))
+        return succeeded(await handled(() => route.handle(request, ctx)))
       }
       // Credentials are checked before the body is read: nothing from a stranger gets parsed.
       const merchant = signedInMerchant(req.headers.authorization)
-      if (merchant === undefined) return {status: 401, body: UNAUTHORIZED}
+      if (merchant === undefined) {
+        // Read to the end, unparsed: answering mid-upload would reset the connection, and the client would see no 401.
+        for await (const _chunk of req) void _chunk
+        return {status: 401, body: UNAUTHORIZED}
+      }
       const request = {...(await readRequest()), merchant}
-      return succeeded(handled(() => route.handle(request, ctx)))
+      return succeeded(await handled(() => route.handle(request, ctx)))
     } catch (error) {
       // Closing cut a delayed request short: serve() drops its socket.
       if (signal.aborted) throw error
@@ -174,8 +154,31 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
 }
 
 /**
+ * What the server answers when a connection breaks the protocol before a request exists: too
+ * slow to send its headers or body (408), headers too large (431), or not HTTP (400). Node's own
+ * answers to these have no body; clients of this gateway expect its JSON envelope.
+ */
+export function clientErrorListener(mode: Mode): (error: NodeJS.ErrnoException, socket: Duplex) => void {
+  return (error, socket) => {
+    const message = socket as Duplex & {_httpMessage?: {headersSent?: boolean}}
+    if (error.code === 'ECONNRESET' || !socket.writable || message._httpMessage?.headersSent) return void socket.destroy()
+    const [status, text] =
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request timed out: the request was not received in time']
+        : error.code === 'HPE_HEADER_OVERFLOW'
+          ? [431, 'Request headers are too large']
+          : [400, 'Request is not valid HTTP']
+    const body = JSON.stringify(envelopeFor(mode, false, null, [text]))
+    const head = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`
+    socket.end(head + body)
+  }
+}
+
+/**
  * The path's segments, decoded. The contract's `.json` suffix and a trailing slash are
- * optional; the suffix is cut before decoding, so an id ending in an encoded `.json` keeps it.
+ * optional. Exactly one `.json` is cut from the last segment, before decoding: a client that
+ * appends `.json` whenever the key holds a dot (`a.json` sent as `a.json.json`), or encodes the
+ * dot (`a%2Ejson`), reaches any key whole.
  */
 function pathSegments(pathname: string): string[] {
   const raw = pathname.split('/')
@@ -218,11 +221,4 @@ async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknow
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest(['Request body must be a JSON object'])
   return body as Record<string, unknown>
-}
-
-/** A path parameter that the route's pattern guarantees. */
-export function pathParam(request: RouteRequest, name: string): string {
-  const value = request.params[name]
-  if (value === undefined) throw new Error(`the route has no :${name} parameter`)
-  return value
 }

@@ -1,43 +1,243 @@
-import {mkdirSync, readFileSync, renameSync, writeFileSync} from 'node:fs'
+import {closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync} from 'node:fs'
+import {randomBytes} from 'node:crypto'
+import {open, rename, rm} from 'node:fs/promises'
 import {dirname} from 'node:path'
-import {emptyState, type StoreState} from './store.js'
+import type * as z from 'zod'
+import {JournalLine, LegacyStateFile, SnapshotLine, firstProblem} from './state-schema.js'
+import {Store, type Batch, type Change, type StoreState} from './store.js'
 
-const FORMAT_VERSION = 1
+/**
+ * The state file is a journal: its first line is a snapshot of the whole state, and each later
+ * line holds the changes of one group commit. A request is answered only once the line with its
+ * changes is on disk (fdatasync), so kill -9 loses nothing acknowledged; appending a line costs
+ * the same at 10 records as at 100,000, unlike rewriting the whole state. The journal is folded
+ * into a fresh snapshot when the sandbox starts and when it stops cleanly.
+ */
 
-interface StateFile extends StoreState {
-  version: number
+const FORMAT_VERSION = 2
+
+/** The writes the journal makes, so tests can inject a disk that fails part-way. */
+export interface StateFileHandle {
+  write(data: Buffer, position: number): Promise<void>
+  sync(): Promise<void>
+  truncate(length: number): Promise<void>
+  close(): Promise<void>
 }
 
-/** The saved state, or an empty one when the file does not exist yet. */
-export function loadState(file: string): StoreState {
+export type OpenStateFile = (path: string, flags: 'r+' | 'wx') => Promise<StateFileHandle>
+
+/** Only the user may read the state: it holds card holders, masked numbers and web hook passwords. */
+const FILE_MODE = 0o600
+const DIRECTORY_MODE = 0o700
+
+export const openStateFile: OpenStateFile = async (path, flags) => {
+  const handle = await open(path, flags, FILE_MODE)
+  return {
+    async write(data, position) {
+      let written = 0
+      while (written < data.length) {
+        const {bytesWritten} = await handle.write(data, written, data.length - written, position + written)
+        written += bytesWritten
+      }
+    },
+    sync: () => handle.datasync(),
+    truncate: (length) => handle.truncate(length),
+    close: () => handle.close(),
+  }
+}
+
+/** A state file that cannot be read as one, or written: the start-up error names the file and the reason. */
+export class StateFileError extends Error {
+  override name = 'StateFileError'
+}
+
+const notAStateFile = (file: string, reason: string) =>
+  new StateFileError(`${file} is not a gw sandbox state file (${reason}); move it away or pick another file`)
+
+/**
+ * The state a file holds: its snapshot with every complete journal line replayed. A last line
+ * cut short by a crash is ignored (it was never acknowledged); anything else that does not fit
+ * the schemas is refused whole, naming the first bad path, rather than half-loaded.
+ */
+export function loadStore(file: string): Store {
   let text: string
   try {
     text = readFileSync(file, 'utf8')
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyState()
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Store()
     throw error
   }
-  const parsed = parseStateFile(text)
-  if (!parsed) throw new Error(`${file} is not a gw sandbox state file (version ${FORMAT_VERSION}); move it away or pick another file`)
-  const {version: _version, ...state} = parsed
-  return state
+  if (text.trim() === '') return new Store()
+  const lines = text.split('\n')
+  const head = parseJson(lines[0] as string)
+  if (head === undefined || (head as {version?: unknown} | null)?.version !== FORMAT_VERSION) return new Store(legacyState(file, text))
+  const store = new Store(checked(file, SnapshotLine, head, 'line 1').snapshot as StoreState)
+  const last = lines.length - 1
+  for (let index = 1; index <= last; index++) {
+    const line = lines[index] as string
+    if (line === '') continue
+    const parsed = parseJson(line)
+    // A torn last line: the write of a group commit that never finished, and never answered.
+    if (parsed === undefined && index === last) break
+    if (parsed === undefined) throw notAStateFile(file, `line ${index + 1} is not JSON`)
+    store.replay(checked(file, JournalLine, parsed, `line ${index + 1}`).changes as Change[])
+  }
+  store.takeBatch()
+  return store
 }
 
-function parseStateFile(text: string): StateFile | undefined {
+/** A file from before the journal: one document with `version: 1`. */
+function legacyState(file: string, text: string): StoreState {
+  const parsed = parseJson(text)
+  if (parsed === undefined) throw notAStateFile(file, 'not JSON')
+  const version = (parsed as {version?: unknown} | null)?.version
+  if (version !== 1 && version !== FORMAT_VERSION) throw notAStateFile(file, `no version ${FORMAT_VERSION} snapshot`)
+  const {version: _version, ...state} = checked(file, LegacyStateFile, parsed, 'the file')
+  return state as StoreState
+}
+
+/** `value` itself once it fits: zod's output would put a record's fields in the schema's order, not the gateway's. */
+function checked<T>(file: string, schema: z.ZodType<T>, value: unknown, where: string): T {
+  const result = schema.safeParse(value)
+  if (!result.success) throw notAStateFile(file, `${where}, ${firstProblem(result.error)}`)
+  return value as T
+}
+
+function parseJson(text: string): unknown {
   try {
-    const parsed = JSON.parse(text) as Partial<StateFile> | null
-    const isState = parsed?.version === FORMAT_VERSION && typeof parsed.merchants === 'object' && parsed.merchants !== null
-    return isState ? (parsed as StateFile) : undefined
+    return JSON.parse(text) as unknown
   } catch {
     return undefined
   }
 }
 
-/** Written to a temporary file and renamed over the old one, so a crash never leaves half a file. */
-export function saveState(file: string, state: StoreState): void {
-  mkdirSync(dirname(file), {recursive: true})
-  const temporary = `${file}.${process.pid}.tmp`
-  const content: StateFile = {version: FORMAT_VERSION, ...state}
-  writeFileSync(temporary, `${JSON.stringify(content, null, 2)}\n`)
-  renameSync(temporary, file)
+/**
+ * Writes `state` as a new state file with an empty journal: to a temporary file first, synced,
+ * then renamed over the old one, so a crash at any point leaves the old file or the new one whole.
+ * Returns the new file's length, where the journal continues.
+ */
+export async function writeSnapshot(file: string, state: StoreState, openFile: OpenStateFile = openStateFile): Promise<number> {
+  const directory = dirname(file)
+  if (!existsSync(directory)) mkdirSync(directory, {recursive: true, mode: DIRECTORY_MODE})
+  // A name of its own: a crashed run's leftover (or another sandbox on the same file) is never reused.
+  const temporary = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`
+  const data = Buffer.from(`${JSON.stringify({version: FORMAT_VERSION, snapshot: state})}\n`)
+  const handle = await openFile(temporary, 'wx')
+  try {
+    try {
+      await handle.write(data, 0)
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+    await rename(temporary, file)
+  } catch (error) {
+    await rm(temporary, {force: true})
+    throw error
+  }
+  syncDirectory(directory)
+  return data.length
+}
+
+/** The rename is durable only once the directory is; some systems cannot sync one, and then the rename stands alone. */
+function syncDirectory(directory: string): void {
+  let fd: number | undefined
+  try {
+    fd = openSync(directory, 'r')
+    fsyncSync(fd)
+  } catch {
+    // Windows and some network file systems refuse; the file itself was synced.
+  } finally {
+    if (fd !== undefined) closeSync(fd)
+  }
+}
+
+interface Pending {
+  batch: Batch
+  /** The batch's changes as JSON, comma-separated; empty for a commit that only waits. */
+  json: string
+  resolve(): void
+  reject(error: unknown): void
+}
+
+/**
+ * Appends each batch of store changes to the state file. Batches that arrive while a write is
+ * on its way go out together in the next one, one line and one fdatasync for all (group commit).
+ * When a write fails, every batch not yet on disk is taken back out of the store, latest first,
+ * and its request answered with an error: what was not saved was not done.
+ */
+export class Journal {
+  private queued: Pending[] = []
+  private flushing: Promise<void> | undefined
+  /** Set when a failed write could not be cut back off the file: nothing more may follow it. */
+  private broken: Error | undefined
+
+  private constructor(
+    private readonly store: Store,
+    private readonly file: StateFileHandle,
+    private length: number,
+  ) {}
+
+  /** Compacts the file into a snapshot of `store` and opens it for appending. */
+  static async start(path: string, store: Store, openFile: OpenStateFile = openStateFile): Promise<Journal> {
+    store.takeBatch()
+    const length = await writeSnapshot(path, store.snapshot(), openFile)
+    return new Journal(store, await openFile(path, 'r+'), length)
+  }
+
+  /**
+   * Saves the store's changes since the last commit. Resolves once they and every change made
+   * before them are on disk (with no changes, it waits for those before it: what a read answers
+   * is durable too); rejects, with the changes undone, when they could not be saved.
+   */
+  commit(): Promise<void> {
+    const batch = this.store.takeBatch()
+    if (this.broken) {
+      this.store.revert(batch)
+      return Promise.reject(this.broken)
+    }
+    if (batch.changes.length === 0 && this.flushing === undefined) return Promise.resolve()
+    return new Promise((resolve, reject) => {
+      this.queued.push({batch, json: batch.changes.map((change) => JSON.stringify(change)).join(','), resolve, reject})
+      this.flushing ??= this.flush()
+    })
+  }
+
+  /** Waits for what is queued, then folds the journal into a snapshot. */
+  async close(path: string, openFile: OpenStateFile = openStateFile): Promise<void> {
+    await this.flushing
+    await this.file.close()
+    if (!this.broken) await writeSnapshot(path, this.store.snapshot(), openFile)
+  }
+
+  private async flush(): Promise<void> {
+    // Lets commit() record this flush before it runs, and lets the commits of this tick join the group.
+    await null
+    while (this.queued.length > 0) {
+      const group = this.queued.splice(0)
+      const changes = group.filter((pending) => pending.json !== '').map((pending) => pending.json)
+      // One line per group, so a write cut short leaves one torn last line and no part of a group.
+      const data = changes.length === 0 ? undefined : Buffer.from(`{"changes":[${changes.join(',')}]}\n`)
+      try {
+        if (data) {
+          await this.file.write(data, this.length)
+          await this.file.sync()
+          this.length += data.length
+        }
+        for (const pending of group) pending.resolve()
+      } catch (error) {
+        // Later batches were made on top of the failed ones: they go too, latest first.
+        const undone = [...group, ...this.queued.splice(0)]
+        for (const pending of [...undone].reverse()) this.store.revert(pending.batch)
+        for (const pending of undone) pending.reject(error)
+        try {
+          await this.file.truncate(this.length)
+        } catch {
+          this.broken = error instanceof Error ? error : new Error(String(error))
+        }
+      }
+    }
+    // No await between the last look at the queue and this: a commit after it starts a new flush.
+    this.flushing = undefined
+  }
 }

@@ -2,13 +2,15 @@ import {createServer} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {catchUp} from './billing.js'
 import {VirtualClock, formatDateTime, systemClock, type Clock} from './clock.js'
-import type {Mode, SandboxContext} from './context.js'
+import type {SandboxContext} from './context.js'
+import type {Mode} from './mode.js'
 import {removeRuntimeFile, writeRuntimeFile} from './daemon.js'
 import {Deliveries} from './delivery.js'
+import {SandboxError} from './errors.js'
 import {FaultList} from './faults.js'
-import {createRequestListener} from './http.js'
+import {clientErrorListener, createRequestListener} from './http.js'
 import {TEST_MERCHANT, merchantPrefixes, newRecordId} from './ids.js'
-import {loadState, saveState} from './persist.js'
+import {Journal, StateFileError, loadStore, type OpenStateFile} from './persist.js'
 import {routes} from './routes/index.js'
 import {Store} from './store.js'
 import {checkWebHook, modeOfHooks} from './web-hooks.js'
@@ -41,6 +43,11 @@ export interface SandboxOptions {
   webhookTimeoutMs?: number
   /** One line per request, and the details of internal errors. */
   log?: (line: string) => void
+  /** How long a client may take to send its headers, and its whole request; then it gets a 408. */
+  headersTimeoutMs?: number
+  requestTimeoutMs?: number
+  /** How the state file is opened for writing; tests inject a disk that fails. */
+  openStateFile?: OpenStateFile
 }
 
 export interface RunningSandbox {
@@ -55,6 +62,12 @@ const CLOSE_GRACE_MS = 2000
 /** How long queue changes made by deliveries may wait to be saved. */
 const DELIVERY_SAVE_MS = 200
 
+/**
+ * A connection that sends its headers slowly holds a socket: 10 s is far more than any client
+ * needs on loopback. The whole request gets 30 s, the time the live gateway gives to processing.
+ */
+const TIMEOUTS = {headersMs: 10_000, requestMs: 30_000}
+
 /** Eight attempts wait 1 + 2 + ... + 64 s in all: a receiver may be down for two minutes and miss nothing. */
 const WEBHOOK_DEFAULTS = {backoffMs: 1000, attempts: 8, timeoutMs: 10_000}
 
@@ -67,24 +80,21 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   } = options
   const tokens = credentialsByUsername(options.merchants)
   const prefixes = merchantPrefixes([...tokens.keys()])
-  const store = new Store(stateFile ? loadState(stateFile) : undefined)
+  const store = stateFile ? loadStore(stateFile) : new Store()
   const closing = new AbortController()
 
-  let savedRevision = store.revision
-  const persist = () => {
-    if (!stateFile || store.revision === savedRevision) return
-    saveState(stateFile, store.snapshot())
-    savedRevision = store.revision
+  let journal: Journal | undefined
+  /** Resolves once the store's changes are durable; without a state file they are simply kept. */
+  const commit = (): Promise<void> => {
+    if (journal) return journal.commit()
+    store.takeBatch()
+    return Promise.resolve()
   }
-  // Deliveries change the queue outside requests, often: one save covers a burst of them.
+  // Deliveries change the queue outside requests, often: one commit covers a burst of them.
   let deliverySave: NodeJS.Timeout | undefined
   const saveDeliveries = () => {
     deliverySave = undefined
-    try {
-      persist()
-    } catch (error) {
-      log(`could not save the delivery queue: ${String(error)}`)
-    }
+    commit().catch((error: unknown) => log(`could not save the delivery queue: ${String(error)}`))
   }
   const deliveries = new Deliveries({
     store,
@@ -108,8 +118,21 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   }
   catchUp(ctx)
   for (const address of options.webhooks ?? []) registerStartHook(ctx, address)
-  persist()
+  if (stateFile) journal = await startJournal(stateFile, store, options.openStateFile)
+  else store.takeBatch()
+  /** A start that fails after the journal opened lets go of it. */
+  const abandon = async () => {
+    await deliveries.close()
+    await journal?.close(stateFile as string, options.openStateFile)
+  }
+  const {headersTimeoutMs = TIMEOUTS.headersMs, requestTimeoutMs = TIMEOUTS.requestMs} = options
   const server = createServer(
+    {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      // Node looks for late connections every 30 s by default: too coarse for a 10 s limit.
+      connectionsCheckingInterval: Math.min(1000, headersTimeoutMs),
+    },
     createRequestListener({
       routes,
       ctx,
@@ -117,15 +140,22 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       faults: ctx.faults,
       authenticate: (username, token) => tokens.get(username) === token,
       beforeHandle: () => catchUp(ctx),
-      afterHandle: persist,
+      async afterHandle() {
+        try {
+          await commit()
+        } catch (error) {
+          log(`could not save a change to ${stateFile}, so it was not made: ${String(error)}`)
+          throw new SandboxError(500, [`Internal sandbox error: the change could not be saved to the state file (${(error as NodeJS.ErrnoException).code ?? 'write failed'}); nothing was done`])
+        }
+      },
       signal: closing.signal,
       log,
     }),
   )
+  server.on('clientError', clientErrorListener(mode))
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error) => {
-      void deliveries.close()
-      reject(error)
+      abandon().finally(() => reject(error))
     })
     server.listen(options.port, host, () => {
       server.off('error', reject)
@@ -143,7 +173,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       writeRuntimeFile(runtimeFile, {pid: process.pid, url, host, port, mode, stateFile: stateFile ?? null, startedAt})
     } catch (error) {
       server.close()
-      await deliveries.close()
+      await abandon()
       throw error
     }
   }
@@ -153,7 +183,6 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     closing.abort()
     await deliveries.close()
     clearTimeout(deliverySave)
-    saveDeliveries()
     const stopped = new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())))
     server.closeIdleConnections()
     const forceClose = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS)
@@ -161,10 +190,25 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       await stopped
     } finally {
       clearTimeout(forceClose)
-      if (runtimeFile) removeRuntimeFile(runtimeFile, process.pid)
+      // Requests are over: what they changed is in the journal, which becomes one snapshot.
+      try {
+        await journal?.commit()
+        await journal?.close(stateFile as string, options.openStateFile)
+      } finally {
+        if (runtimeFile) removeRuntimeFile(runtimeFile, process.pid)
+      }
     }
   }
   return {url, port, close: () => (closed ??= shutdown())}
+}
+
+async function startJournal(stateFile: string, store: Store, openFile: OpenStateFile | undefined): Promise<Journal> {
+  try {
+    return await Journal.start(stateFile, store, openFile)
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message
+    throw new StateFileError(`Cannot write the state file ${stateFile} (${reason})`)
+  }
 }
 
 /** A start hook is TEST's, takes every event and matches the sandbox's mode; a state file may already have it. */

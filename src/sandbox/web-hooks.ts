@@ -1,5 +1,5 @@
 import {WEBHOOK_EVENTS} from '../api/schemas/recurring-rules.js'
-import type {Mode} from './context.js'
+import type {Mode} from './mode.js'
 import {blankMessage, isBlank} from './input.js'
 import type {WebHookRecord} from './records.js'
 

@@ -1,7 +1,8 @@
 import {Flags} from '@oclif/core'
 import {UsageError} from '../errors.js'
+import {credentialPair} from '../validate.js'
 
-/** Flags `gw listen` and `gw listen replay` share; light, since command files import them at the top. */
+/** Flags `gw listen`, `gw listen replay` and `gw webhook create` share; light, since command files import them at the top. */
 export const events = Flags.string({description: 'only these events: comma-separated globs such as charge:*,card:expired', multiple: true, multipleNonGreedy: true})
 
 export const forwardTo = Flags.custom<string>({
@@ -11,10 +12,40 @@ export const forwardTo = Flags.custom<string>({
 
 export const forwardTimeout = Flags.integer({description: 'seconds to wait for your app', default: 30, min: 1})
 
+/** The address the gateway delivers web hooks to. */
+export const url = Flags.custom<string>({
+  description: 'http:// or https:// address the gateway delivers web hooks to',
+  parse: async (input) => httpUrl('url', input),
+})
+
+/** USER:PASS that deliveries carry as Basic credentials, or `stdin` for `-`: a password is better kept out of argv. */
+export const auth = Flags.custom<{username: string; password: string} | 'stdin'>({
+  description: 'USER:PASS that deliveries must carry as Basic credentials; - reads it from stdin',
+  parse: async (input) => (input === '-' ? 'stdin' : parseAuth(input)),
+})
+
+export function parseAuth(input: string): {username: string; password: string} {
+  const pair = credentialPair(input)
+  // Not echoed: what was typed may be the password.
+  if (!pair) throw new UsageError('--auth must be USER:PASS', 'For example --auth hooks:s3cret, or --auth - to read it from stdin.')
+  return {username: pair.username, password: pair.secret}
+}
+
 function httpUrl(flag: string, input: string): string {
-  const problem = new UsageError(`--${flag} must be an http:// or https:// URL, got "${input}"`, 'For example --forward-to http://localhost:3000/webhooks.')
+  const problem = new UsageError(`--${flag} must be an http:// or https:// URL, got "${input}"`, `For example --${flag} http://localhost:3000/webhooks.`)
   if (!URL.canParse(input)) throw problem
   const url = new URL(input)
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw problem
   return url.toString()
+}
+
+/** --auth as given, or read from stdin for `-`. */
+export async function readAuth(
+  value: {username: string; password: string} | 'stdin' | undefined,
+  io: {isStdinTTY: boolean; readStdin(): Promise<string>},
+  command: string,
+): Promise<{username: string; password: string} | undefined> {
+  if (value !== 'stdin') return value
+  if (io.isStdinTTY) throw new UsageError('--auth - reads USER:PASS from stdin, but stdin is a terminal', `Pipe it in: echo "hooks:s3cret" | gw ${command} --auth -`)
+  return parseAuth((await io.readStdin()).trim())
 }

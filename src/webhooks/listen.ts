@@ -49,7 +49,7 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
   const quit = new Promise<never>((_, reject) => (quitAtOnce = reject))
   quit.catch(() => {})
   const stopSignal = nextSignal(() => {
-    const left = webHookId ? `; web hook ${webHookId} is still registered: remove it with DELETE /v1.0/web_hooks/${webHookId}` : ''
+    const left = webHookId ? `; web hook ${webHookId} is still registered: remove it with gw webhook delete ${webHookId}` : ''
     // Deliveries still in flight would hold the process open: the reporter leaves once it has said so.
     quitAtOnce(new GwError('interrupted', 130, `Stopped at once${left}.`, {abandonsPendingCall: true}))
   })
@@ -151,7 +151,7 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
   if (webHookId && options.register) {
     await options.register.remove(webHookId).then(
       () => io.err(`Removed web hook ${webHookId}.\n`),
-      (err: Error) => warn(`could not remove web hook ${webHookId} (${err.message}): remove it with DELETE /v1.0/web_hooks/${webHookId}`),
+      (err: Error) => warn(`could not remove web hook ${webHookId} (${err.message}): remove it with gw webhook delete ${webHookId}`),
     )
   }
   const notPrinted = counts.filtered > 0 ? ` (${counts.filtered} more not shown: not in --events)` : ''

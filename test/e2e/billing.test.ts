@@ -24,11 +24,21 @@ async function receiver(port?: number): Promise<Receiver> {
   return started
 }
 
-async function advance(sandbox: Sandbox, days: number): Promise<{from: string; today: string; days: number; events: number}> {
+interface Advanced {
+  from: string
+  today: string
+  days: number
+  events: number
+  charges_approved: number
+  charges_declined: number
+  deliveries_queued: number
+}
+
+async function advance(sandbox: Sandbox, days: number): Promise<Advanced> {
   const result = await sandbox.gw(['sandbox', 'clock', 'advance', '--days', String(days), '--json'])
   expect(result.stderr).toBe('')
   expect(result.code).toBe(0)
-  return result.json as {from: string; today: string; days: number; events: number}
+  return result.json as Advanced
 }
 
 const customerObject = (customer: CustomerRecord) => ({email: customer.email, first_name: customer.first_name, last_name: customer.last_name, reference: customer.reference, id: customer.id})
@@ -90,7 +100,7 @@ describe('a scripted month of a daily subscription', () => {
     const sandbox = await gateway(['--webhook', hooks.url, '--webhook-backoff', '50'])
     const {today, plan, customer, subscription} = await dailySubscriber(sandbox)
 
-    expect(await advance(sandbox, 35)).toEqual({from: today, today: addDays(today, 35), days: 35, events: 70})
+    expect(await advance(sandbox, 35)).toEqual({from: today, today: addDays(today, 35), days: 35, events: 70, charges_approved: 35, charges_declined: 0, deliveries_queued: 70})
     const deliveries = await hooks.waitFor(70)
     expect(events(deliveries)).toEqual(Array.from({length: 35}, () => ['charge:pending', 'charge:successful']).flat())
     for (const delivery of deliveries) {
@@ -127,7 +137,7 @@ describe('a scripted month of a daily subscription', () => {
     // Weekly, so the chain ends before the next billing date comes round.
     const subscription = await createSubscription(sandbox, {customer: customer.id, plan: plan.id, frequency: 'Weekly', startDate: today})
 
-    expect((await advance(sandbox, 5)).events).toBe(5)
+    expect(await advance(sandbox, 5)).toMatchObject({events: 5, charges_approved: 0, charges_declined: 4, deliveries_queued: 5})
     const deliveries = await hooks.waitFor(5)
     expect(events(deliveries)).toEqual(['charge:pending', 'charge:retry', 'charge:retry', 'charge:retry', 'charge:failed'])
     expect(deliveries.slice(1).map((delivery) => charge(delivery).subscription.last_status)).toEqual(['Failed (1), Pending', 'Failed (2), Pending', 'Failed (3), Pending', 'Failed (3), Aborted'])

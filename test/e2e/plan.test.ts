@@ -39,15 +39,15 @@ describe('gw plan create', () => {
   })
 
   it.each([
-    ['description', ['--name', 'No description', '--description', ''], "Description can't be blank"],
-    ['name', ['--name', ' ', '--description', 'No name'], "Name can't be blank"],
-    ['reference', ['--name', 'No reference', '--description', 'x', '--reference', ''], "Reference can't be blank"],
-  ])("exits 7 with the gateway's message for a blank %s", async (_, args, message) => {
+    ['description', ['--name', 'No description', '--description', ''], '--description must not be blank'],
+    ['name', ['--name', ' ', '--description', 'No name'], '--name must not be blank'],
+    ['reference', ['--name', 'No reference', '--description', 'x', '--reference', ''], '--reference must not be blank'],
+  ])('refuses a blank %s before sending anything (exit 2), as the gateway would refuse it', async (_, args, message) => {
     const reference = args.includes('--reference') ? [] : ['--reference', ref('plan')]
     const result = await sandbox.gw(['plan', 'create', '--amount', '100', ...reference, ...args, '--json'])
-    expect(result.code).toBe(7)
-    expect(result.stderr).toContain(`Error: ${message} (HTTP 400`)
-    expect(result.stderr).toContain('"kind":"rejected"')
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain(`Error: ${message}`)
+    expect(result.stderr).toContain('"kind":"usage"')
   })
 
   it('refuses a bad amount before sending anything (exit 2)', async () => {
@@ -76,11 +76,11 @@ describe('gw plan update', () => {
     expect(result.json).toMatchObject({id: plan.id, name: 'Platinum', description: 'Now platinum', amount: plan.amount, reference: plan.reference, currency: 'AUD', subscription_count: 0})
   })
 
-  it('exits 7 on the 501 for a blank name, and the plan stays as it was', async () => {
+  it('refuses a blank name before sending it to be refused with a 501 (exit 2), and the plan stays as it was', async () => {
     const plan = await createPlan(sandbox, {name: 'Unchanged'})
     const result = await sandbox.gw(['plan', 'update', plan.id, '--name', '', '--description', 'would change'])
-    expect(result.code).toBe(7)
-    expect(result.stderr).toContain("Error: Name can't be blank (HTTP 501")
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('Error: --name must not be blank')
     expect((await sandbox.gw(['plan', 'get', plan.id, '--json'])).json).toMatchObject({name: 'Unchanged', description: 'Unchanged plan'})
   })
 

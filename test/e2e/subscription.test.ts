@@ -34,10 +34,10 @@ describe('gw subscription create', () => {
     expect(subscription).toMatchObject({customer: customer.id, plan: plan.id, frequency: 'Bi-Annually', is_active: false, last_status: 'Scheduled'})
   })
 
-  it('exits 7 for a blank reference, and for one already taken', async () => {
+  it('exits 2 for a blank reference before sending it, and 7 for one already taken', async () => {
     const blank = await sandbox.gw(['subscription', 'create', '--customer', customer.id, '--plan', plan.id, '--frequency', 'Daily', '--start-date', start, '--reference', '', '--json'])
-    expect(blank.code).toBe(7)
-    expect(blank.stderr).toContain("Error: Reference can't be blank (HTTP 400")
+    expect(blank.code).toBe(2)
+    expect(blank.stderr).toContain('Error: --reference must not be blank')
     const taken = await createSubscription(sandbox, {customer: customer.id, plan: plan.id, startDate: start})
     const again = await sandbox.gw(['subscription', 'create', '--customer', customer.id, '--plan', plan.id, '--frequency', 'Daily', '--start-date', start, '--reference', taken.reference])
     expect(again.code).toBe(7)

@@ -14,7 +14,7 @@ describe('a scripted month', () => {
 
     const advanced = await advance(gateway, {days: 35})
     expect(advanced.status).toBe(200)
-    expect(advanced.body.response).toStrictEqual({from: TODAY, today: '2026-12-27', days: 35, events: 70})
+    expect(advanced.body.response).toStrictEqual({from: TODAY, today: '2026-12-27', days: 35, events: 70, charges_approved: 35, charges_declined: 0, deliveries_queued: 70})
 
     const deliveries = await hooks.received(70)
     expect(deliveries.map((delivery) => delivery.event)).toStrictEqual(

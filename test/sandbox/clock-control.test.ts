@@ -18,11 +18,11 @@ describe('POST /_sandbox/clock/advance', () => {
     const gateway = await sandbox()
     expect((await advance(gateway, {days: 3})).body).toStrictEqual({
       successful: true,
-      response: {from: TODAY, today: '2026-11-25', days: 3, events: 0},
+      response: {from: TODAY, today: '2026-11-25', days: 3, events: 0, charges_approved: 0, charges_declined: 0, deliveries_queued: 0},
       errors: [],
       test: true,
     })
-    expect((await advance(gateway, {to: '2027-03-01'})).body.response).toStrictEqual({from: '2026-11-25', today: '2027-03-01', days: 96, events: 0})
+    expect((await advance(gateway, {to: '2027-03-01'})).body.response).toStrictEqual({from: '2026-11-25', today: '2027-03-01', days: 96, events: 0, charges_approved: 0, charges_declined: 0, deliveries_queued: 0})
     expect((await advance(gateway, {to: '2027-03-01'})).body.response).toMatchObject({days: 0})
 
     const info = await call(gateway, 'GET', '/_sandbox/info', {auth: null})
@@ -114,7 +114,7 @@ describe('POST /_sandbox/trigger', () => {
   it.each([
     [{event: 'charge:refunded'}, 'Event must be one of charge:pending, charge:successful, charge:retry, charge:failed, card:expiring, card:expired'],
     [{}, 'Event must be one of charge:pending, charge:successful, charge:retry, charge:failed, card:expiring, card:expired'],
-    [{event: 'card:expired'}, 'Merchant TEST has no web hook for card:expired: register one (POST /v1.0/web_hooks) or give webhook'],
+    [{event: 'card:expired'}, 'Merchant TEST has no web hook for card:expired: register one (POST /v1.0/web_hooks, or gw webhook create --url URL) or give webhook (gw sandbox trigger --webhook URL)'],
     [{event: 'card:expired', webhook: 'not a url'}, 'Webhook must be an http or https URL, not not a url'],
     [{event: 'card:expired', merchant: 'NOBODY', webhook: 'http://127.0.0.1:1/'}, 'Merchant NOBODY is not one of TEST, ACME'],
   ])('refuses %o with 400', async (body, message) => {

@@ -42,6 +42,12 @@ describe('POST /v1.0/customers', () => {
     expect(card.body.response).toMatchObject({card_number: '512345XXXXXX2346', card_holder: 'Jo Citizen', card_expiry: '2030-02-28'})
   })
 
+  it('takes an email of any shape: the gateway does not check it', async () => {
+    const answer = await createCustomer(await sandbox(), {email: 'jo at example'})
+    expect(answer.status).toBe(201)
+    expect(answer.body.response.email).toBe('jo at example')
+  })
+
   it('names the card after the customer when no holder is given, and fills a missing address with nulls', async () => {
     const gateway = await sandbox()
     const {address: _address, ...withoutAddress} = CUSTOMER
@@ -73,7 +79,6 @@ describe('POST /v1.0/customers', () => {
     [{expiry_date: '02/2020'}, 'Expiry date is invalid (expired)'],
     [{expiry_date: '2030-02'}, 'Expiry date is invalid'],
     [{cvv: ''}, "CVV can't be blank"],
-    [{cvv: '12'}, 'CVV must be 3 or 4 digits'],
   ])('checks the card as a purchase does: %o', async (card, message) => {
     const gateway = await sandbox()
     const answer = await createCustomer(gateway, {card: {...CUSTOMER.card, ...card}})
@@ -94,7 +99,6 @@ describe('POST /v1.0/customers', () => {
       errors: [
         "Last name can't be blank",
         "Reference can't be blank",
-        'Email is invalid',
         "Card number can't be blank",
         "Expiry date can't be blank",
         "CVV can't be blank",

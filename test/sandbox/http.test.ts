@@ -1,3 +1,4 @@
+import {connect} from 'node:net'
 import {describe, expect, it} from 'vitest'
 import {formatDateTime} from '../../src/sandbox/clock.js'
 import {NOW, basicAuth, call, purchase, sandbox} from './helpers.js'
@@ -165,5 +166,88 @@ describe('control endpoints', () => {
     expect(reset.body.successful).toBe(true)
     expect((await call(gateway, 'GET', '/v1.0/purchases/order-1')).status).toBe(404)
     expect((await purchase(gateway)).body.successful).toBe(true)
+  })
+})
+
+/** The client's rule (issue 11): each key URL-encoded, and `.json` appended when the key itself holds a dot. */
+const keyPath = (key: string) => encodeURIComponent(key) + (key.includes('.') ? '.json' : '')
+
+describe('routing of any id or reference', () => {
+  const REFERENCES = ['a.json', 'a.json.json', 'a/b', '50%', 'ü', 'a?b', 'a#b', 'a b+c', '.json', 'x..json', '..']
+
+  it.each(REFERENCES)('finds a purchase, its refund and a customer by the reference %j, with and without the suffix where the rule allows', async (reference) => {
+    const gateway = await sandbox()
+    const created = (await purchase(gateway, {reference})).body.response
+    expect(created.reference).toBe(reference)
+
+    const found = await call(gateway, 'GET', `/v1.0/purchases/${keyPath(reference)}`)
+    expect(found.status).toBe(200)
+    expect(found.body.response).toStrictEqual(created)
+    if (!reference.includes('.')) expect((await call(gateway, 'GET', `/v1.0/purchases/${encodeURIComponent(reference)}.json`)).body.response).toStrictEqual(created)
+
+    const refund = await call(gateway, 'POST', '/v1.0/refunds', {body: {transaction_id: reference, amount: 100, reference}})
+    expect(refund.status).toBe(200)
+    expect((await call(gateway, 'GET', `/v1.0/refunds/${keyPath(reference)}`)).body.response).toStrictEqual(refund.body.response)
+  })
+
+  it('round-trips 300 random references made of the awkward characters', async () => {
+    const gateway = await sandbox()
+    const pieces = ['.', '.json', 'json', '/', '%', '%2F', '?', '#', '&', '=', '+', ' ', '\\', '"', "'", 'ü', '€', '😀', 'a', 'Z', '0', '-', '\t']
+    let seed = 42
+    // A fixed-seed LCG: the same references every run, so a failure can be replayed.
+    const random = (below: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % below)
+    const references = new Set<string>()
+    while (references.size < 300) {
+      const reference = Array.from({length: 1 + random(6)}, () => pieces[random(pieces.length)]).join('')
+      if (reference.trim() !== '') references.add(reference)
+    }
+    for (const reference of references) {
+      const created = await purchase(gateway, {reference})
+      expect(created.body.response?.reference, JSON.stringify(reference)).toBe(reference)
+      const found = await call(gateway, 'GET', `/v1.0/purchases/${keyPath(reference)}`)
+      expect(found.body.response?.id, JSON.stringify(reference)).toBe(created.body.response.id)
+    }
+  }, 60_000)
+
+  it('strips exactly one .json: a.json.json is the key a.json, never a', async () => {
+    const gateway = await sandbox()
+    await purchase(gateway, {reference: 'a'})
+    const dotted = (await purchase(gateway, {reference: 'a.json'})).body.response
+    expect((await call(gateway, 'GET', '/v1.0/purchases/a.json.json')).body.response).toStrictEqual(dotted)
+    expect((await call(gateway, 'GET', '/v1.0/purchases/a.json')).body.response.reference).toBe('a')
+    expect((await call(gateway, 'GET', '/v1.0/purchases/a.json.json.json')).status).toBe(404)
+  })
+
+  it('does not take an encoded slash as a path separator', async () => {
+    const gateway = await sandbox()
+    await purchase(gateway, {reference: 'a/b'})
+    expect((await call(gateway, 'GET', '/v1.0/purchases/a/b')).status).toBe(404)
+    expect((await call(gateway, 'GET', '/v1.0/purchases/a%2Fb')).body.response.reference).toBe('a/b')
+  })
+})
+
+describe('limits', () => {
+  it('answers 408 with the JSON envelope to a client that never finishes its headers', async () => {
+    const gateway = await sandbox({headersTimeoutMs: 300, requestTimeoutMs: 600})
+    const {port} = new URL(gateway.url)
+    const socket = connect(Number(port), '127.0.0.1')
+    socket.write('GET /v1.0/purchases/x HTTP/1.1\r\nHost: 127.0.0.1\r\n')
+    const chunks: Buffer[] = []
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+    await new Promise((resolve) => socket.once('close', resolve))
+    const text = Buffer.concat(chunks).toString()
+    expect(text).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/)
+    expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toStrictEqual({
+      successful: false,
+      response: null,
+      errors: ['Request timed out: the request was not received in time'],
+      test: true,
+    })
+  })
+
+  it('reads the whole body of a request it refuses with 401, so the client sees the 401', async () => {
+    const answer = await call(await sandbox(), 'POST', '/v1.0/purchases', {auth: null, raw: JSON.stringify({padding: 'x'.repeat(900_000)})})
+    expect(answer.status).toBe(401)
+    expect(answer.text).toBe(UNAUTHORIZED)
   })
 })

@@ -2,6 +2,7 @@ import {mkdtempSync, readFileSync, readdirSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
+import {loadStore} from '../../src/sandbox/persist.js'
 import {call, purchase, sandbox} from './helpers.js'
 
 const CVV = '9876'
@@ -37,6 +38,8 @@ describe('state file', () => {
       expect(answer.status).toBe(200)
       expect(answer.body.response).toStrictEqual(created)
     }
+    // Field for field and in the same order: --json prints the record as the gateway sent it.
+    expect(JSON.stringify((await call(second, 'GET', `/v1.0/purchases/${created.id}`)).body.response)).toBe(JSON.stringify(created))
     expect((await call(second, 'GET', `/v1.0/credit_cards/${tokenized.body.response.token}`)).body.response).toStrictEqual(
       tokenized.body.response,
     )
@@ -46,10 +49,10 @@ describe('state file', () => {
     const stateFile = join(mkdtempSync(join(tmpdir(), 'gw-sandbox-')), 'state.json')
     const gateway = await sandbox({stateFile})
     const created = (await purchase(gateway)).body.response
-    expect(JSON.parse(readFileSync(stateFile, 'utf8')).merchants.TEST.purchases[created.id]).toStrictEqual(created)
+    expect(loadStore(stateFile).find('purchases', 'TEST', created.id)).toStrictEqual({found: 'own', record: created})
 
     await call(gateway, 'POST', '/_sandbox/reset', {auth: null})
-    expect(JSON.parse(readFileSync(stateFile, 'utf8'))).toStrictEqual({version: 1, merchants: {}})
+    expect(loadStore(stateFile).snapshot()).toStrictEqual({merchants: {}})
   })
 
   it('refuses to start on a file that is not a state file, rather than overwrite it', async () => {

@@ -42,6 +42,26 @@ describe('POST /v1.0/purchases', () => {
     expect(card.body.response).toMatchObject({card_number: '512345XXXXXX2346', transaction_count: 1})
   })
 
+  it('approves what the vendor libraries send: cvv and card number as JSON numbers, amount as a string, extra fields', async () => {
+    const answer = await call(await sandbox(), 'POST', '/v1.0/purchases', {
+      raw: '{"card_holder":"Jo Citizen","card_number":5123456789012346,"card_expiry":"02/2030","cvv":123,"amount":"1000","reference":"order-1","test":true,"customer_ip":"203.0.113.9","fraud":{"score":0},"metadata":{"order":"a"}}',
+    })
+    expect(answer.status).toBe(200)
+    expect(answer.body).toStrictEqual({successful: true, response: approved(), errors: [], test: true})
+  })
+
+  it.each(['', '12', 12])('takes any CVV, %j included: the interface names no rule for it, and it is never kept', async (cvv) => {
+    const answer = await purchase(await sandbox(), {cvv})
+    expect(answer.status).toBe(200)
+    expect(answer.text).not.toContain('cvv')
+  })
+
+  it('takes an expiry month without its leading zero, as ActiveMerchant sends it', async () => {
+    const answer = await purchase(await sandbox(), {card_expiry: '2/2030'})
+    expect(answer.status).toBe(200)
+    expect(answer.body.response.card_expiry).toBe('2030-02-28')
+  })
+
   it.each([
     [10051, '51', 'Insufficient Funds'],
     [1005, '05', 'Refer to Card Issuer'],
@@ -152,8 +172,7 @@ describe('POST /v1.0/purchases', () => {
   it.each([
     [{card_number: '4111111111111112'}, ['Invalid Card Number']],
     [{card_expiry: '01/2020'}, ['Expiry date is invalid (expired)']],
-    [{card_expiry: '1/2030'}, ['Expiry date is invalid']],
-    [{cvv: '12'}, ['CVV must be 3 or 4 digits']],
+    [{card_expiry: '13/2030'}, ['Expiry date is invalid']],
     [{amount: -1}, ['Amount must be greater than or equal to 0']],
     [{amount: undefined}, ["Amount can't be blank"]],
     [{amount: null}, ["Amount can't be blank"]],
@@ -177,9 +196,12 @@ describe('POST /v1.0/purchases', () => {
   })
 
   it.each([
-    [{amount: '1000'}, ['Amount must be an integer']],
+    [{amount: '10.50'}, ['Amount must be an integer']],
     [{amount: 10.5}, ['Amount must be an integer']],
-    [{reference: 7, card_number: 5123456789012346}, ['Reference must be a string', 'Card number must be a string']],
+    [{amount: true}, ['Amount must be an integer']],
+    [{reference: true, card_number: ['5123456789012346']}, ['Reference must be a string', 'Card number must be a string']],
+    [{reference: 'r'.repeat(256)}, ['Reference is too long (maximum is 255 characters)']],
+    [{card_holder: 'J'.repeat(256)}, ['Card holder is too long (maximum is 255 characters)']],
   ])('%j has a wrong type: 400 naming the field', async (fields, errors) => {
     const answer = await purchase(await sandbox(), fields)
     expect(answer.status).toBe(400)

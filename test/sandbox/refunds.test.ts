@@ -130,7 +130,8 @@ describe('POST /v1.0/refunds', () => {
     [{amount: 0}, ['Amount must be greater than 0']],
     [{amount: -100}, ['Amount must be greater than 0']],
     [{amount: undefined}, ["Amount can't be blank"]],
-    [{amount: '100'}, ['Amount must be an integer']],
+    [{amount: '1.5'}, ['Amount must be an integer']],
+    [{reference: 'r'.repeat(256)}, ['Reference is too long (maximum is 255 characters)']],
     [{transaction_id: undefined}, ["Transaction id can't be blank"]],
     [{transaction_id: '', amount: 0, reference: ''}, ["Transaction id can't be blank", 'Amount must be greater than 0', "Reference can't be blank"]],
   ])('%j is a 400: %j', async (fields, errors) => {

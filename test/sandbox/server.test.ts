@@ -6,7 +6,8 @@ import type {AddressInfo} from 'node:net'
 import {afterEach, describe, expect, it} from 'vitest'
 import {readRuntimeFile} from '../../src/sandbox/daemon.js'
 import {FaultList} from '../../src/sandbox/faults.js'
-import {createRequestListener, type Route} from '../../src/sandbox/http.js'
+import {createRequestListener} from '../../src/sandbox/http.js'
+import type {Route} from '../../src/sandbox/routes/route.js'
 import {sandbox} from './helpers.js'
 
 describe('the HTTP edge', () => {
@@ -36,7 +37,9 @@ describe('the HTTP edge', () => {
         mode: 'sandbox',
         authenticate: () => false,
         faults: new FaultList(),
-        afterHandle: () => afterHandleCalls++,
+        afterHandle: async () => {
+          afterHandleCalls++
+        },
         signal: new AbortController().signal,
         log: (line) => lines.push(line),
       }),

@@ -152,6 +152,7 @@ describe('PUT /v1.0/subscriptions/{id}.json', () => {
   it.each([
     [{}, "Is active can't be blank"],
     [{is_active: 'no'}, 'Is active must be true or false'],
+    [{is_active: 1}, 'Is active must be true or false'],
   ])('refuses %o', async (body, message) => {
     const {gateway} = await withPlanAndCustomer()
     const created = (await createSubscription(gateway)).body.response

@@ -17,6 +17,9 @@ export const ClockAdvanced = z.looseObject({
   today: looseString,
   days: looseInt,
   events: maybe(z.union([z.number().int(), z.array(z.unknown())])),
+  charges_approved: looseInt,
+  charges_declined: looseInt,
+  deliveries_queued: looseInt,
 })
 export type ClockAdvanced = z.infer<typeof ClockAdvanced>
 

@@ -15,7 +15,8 @@ export type WebHook = z.infer<typeof WebHook>
 export const WebHookCreate = z.object({
   name: z.string(),
   address: z.string(),
-  events: z.string(),
+  /** `*` for every event, or a list of event names. */
+  events: z.union([z.literal('*'), z.array(z.string()).nonempty()]),
   mode: z.enum(['Test', 'Live']),
   authentication_username: z.string().optional(),
   authentication_password: z.string().optional(),

@@ -7,8 +7,8 @@ export default class CardGet extends GwCommand {
   static override description = 'Shows the stored card: holder, masked number, expiry, scheme and how many transactions used it. Takes several tokens or aliases, or - to read them from stdin.'
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> 3kd9x2m4q8w1z7p5r6t0',
-    '<%= config.bin %> <%= command.id %> customer-42 --json',
+    '<%= config.bin %> <%= command.id %> customer-42',
+    '<%= config.bin %> <%= command.id %> customer-42 --json | jq -r .card_expiry',
   ]
 
   static override strict = false

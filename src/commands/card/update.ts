@@ -1,4 +1,3 @@
-import {Args, Flags} from '@oclif/core'
 import {cardColumns} from '../../output/columns.js'
 import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
@@ -8,16 +7,16 @@ export default class CardUpdate extends GwCommand {
   static override description = 'The token stays the same. An alias (your customer reference, say) can be used wherever a token is taken.'
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> 3kd9x2m4q8w1z7p5r6t0 --alias customer-42',
+    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> card tokenize --card-holder "Jane Citizen" --card-number 4242424242424242 --card-expiry 12/2030 --cvv 123 --json | jq -r .token)" --alias customer-42',
     '<%= config.bin %> <%= command.id %> customer-42 --card-expiry 09/2032',
   ]
 
   static override args = {
-    token: Args.string({description: 'card token or alias', required: true}),
+    token: gwFlags.id('card token or alias'),
   }
 
   static override flags = {
-    alias: Flags.string({description: 'alias to use in place of the token', atLeastOne: ['alias', 'card-expiry'], parse: async (input) => input.trim()}),
+    alias: gwFlags.requiredText({description: 'alias to use in place of the token', atLeastOne: ['alias', 'card-expiry']}),
     'card-expiry': gwFlags.cardExpiry({description: 'new expiry as MM/YYYY'}),
   }
 

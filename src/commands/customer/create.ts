@@ -21,12 +21,13 @@ On a live profile the card number and CVV are never taken from the command line:
   static override examples = [
     '<%= config.bin %> <%= command.id %> --first-name Jane --last-name Citizen --reference cust-42 --email jane@example.com --card-number 4242424242424242 --card-expiry 12/2030 --cvv 123',
     '<%= config.bin %> <%= command.id %> --first-name Jane --last-name Citizen --reference cust-43 --email jane@example.com --card-holder "J Citizen" --card-number 5123456789012346 --card-expiry 05/2031 --cvv 123 --city Sydney --country AU --json',
+    '<%= config.bin %> <%= command.id %> --first-name Sam --last-name Lee --reference cust-44 --email sam@example.com --card - < card.json',
   ]
 
   static override flags = {
-    'first-name': gwFlags.text({description: "customer's first name", required: true}),
-    'last-name': gwFlags.text({description: "customer's last name", required: true}),
-    reference: gwFlags.text({description: 'your reference for the customer, unique; used to look it up', required: true}),
+    'first-name': gwFlags.requiredText({description: "customer's first name", required: true}),
+    'last-name': gwFlags.requiredText({description: "customer's last name", required: true}),
+    reference: gwFlags.requiredText({description: 'your reference for the customer, unique; used to look it up', required: true}),
     email: gwFlags.email({description: "customer's email address, for receipts", required: true}),
     ...gwFlags.cardDetails,
     'card-holder': gwFlags.cardHolder({description: "name on the card, when not the customer's name"}),

@@ -1,5 +1,5 @@
-import {Args} from '@oclif/core'
 import {customerColumns} from '../../output/columns.js'
+import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
 
 export default class CustomerDelete extends GwCommand {
@@ -7,12 +7,12 @@ export default class CustomerDelete extends GwCommand {
   static override description = 'The gateway answers with the record it deleted, which is printed. On a live profile gw asks you to type the id first (--yes skips that).'
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> 071-C-7RD2KQ4M',
-    '<%= config.bin %> <%= command.id %> 071-C-7RD2KQ4M --yes --json',
+    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> customer get cust-43 --json | jq -r .id)"',
+    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> customer get cust-44 --json | jq -r .id)" --yes --json',
   ]
 
   static override args = {
-    id: Args.string({description: 'customer id', required: true}),
+    id: gwFlags.id('customer id'),
   }
 
   static override columns = customerColumns

@@ -8,9 +8,9 @@ export default class CustomerGet extends GwCommand {
 Several ids print one JSON object per line when piped or with --json; a failed look-up is reported and the rest still run.`
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> 071-C-7RD2KQ4M',
+    '<%= config.bin %> <%= command.id %> cust-42',
     '<%= config.bin %> <%= command.id %> cust-42 cust-43 --json',
-    'cut -d, -f1 customers.csv | <%= config.bin %> <%= command.id %> - | jq .email',
+    'printf "cust-42\\ncust-43\\n" | <%= config.bin %> <%= command.id %> - | jq -r .email',
   ]
 
   static override strict = false

@@ -1,4 +1,3 @@
-import {Args} from '@oclif/core'
 import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
 import {customerColumns} from '../../output/columns.js'
@@ -12,18 +11,18 @@ export default class CustomerUpdate extends GwCommand {
 A required field sent blank is refused by the gateway (exit 7), which answers with the record holding the blank value.`
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> 071-C-7RD2KQ4M --email jane.citizen@example.com',
-    '<%= config.bin %> <%= command.id %> cust-42 --card-number 5123456789012346 --card-expiry 05/2031 --cvv 123 --json',
+    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> customer get cust-42 --json | jq -r .id)" --email jane.citizen@example.com',
+    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> customer get cust-42 --json | jq -r .id)" --card-number 5123456789012346 --card-expiry 05/2031 --cvv 123 --json',
   ]
 
   static override args = {
-    id: Args.string({description: 'customer id', required: true}),
+    id: gwFlags.id('customer id'),
   }
 
   static override flags = {
-    'first-name': gwFlags.text({description: "customer's first name", atLeastOne: FIELDS}),
-    'last-name': gwFlags.text({description: "customer's last name"}),
-    reference: gwFlags.text({description: 'your reference for the customer, unique'}),
+    'first-name': gwFlags.requiredText({description: "customer's first name", atLeastOne: FIELDS}),
+    'last-name': gwFlags.requiredText({description: "customer's last name"}),
+    reference: gwFlags.requiredText({description: 'your reference for the customer, unique'}),
     email: gwFlags.email({description: "customer's email address, for receipts"}),
     'card-holder': gwFlags.cardHolder({description: "name on the new card, when not the customer's name", dependsOn: ['card-number']}),
     'card-number': gwFlags.cardNumber({description: 'number of the new card (only ever shown masked)', dependsOn: ['card-expiry', 'cvv']}),

@@ -13,10 +13,10 @@ Amount and reference cannot change once the plan has subscriptions; name and des
   ]
 
   static override flags = {
-    name: gwFlags.text({description: 'name of the plan', required: true}),
+    name: gwFlags.requiredText({description: 'name of the plan', required: true}),
     amount: gwFlags.amount({description: 'amount billed each time, in the minor currency unit (1000 is 10.00 AUD)', required: true}),
-    reference: gwFlags.text({description: 'your reference for the plan, unique; used to look it up', required: true}),
-    description: gwFlags.text({description: 'what the plan is for', required: true}),
+    reference: gwFlags.requiredText({description: 'your reference for the plan, unique; used to look it up', required: true}),
+    description: gwFlags.requiredText({description: 'what the plan is for', required: true}),
   }
 
   static override columns = planColumns

@@ -8,8 +8,8 @@ export default class PlanGet extends GwCommand {
 Several ids print one JSON object per line when piped or with --json; a failed look-up is reported and the rest still run.`
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> 071-PL-4X2K9QZD',
-    '<%= config.bin %> <%= command.id %> gold-monthly --json',
+    '<%= config.bin %> <%= command.id %> gold-monthly',
+    '<%= config.bin %> <%= command.id %> gold-monthly basic --json | jq -r .amount',
   ]
 
   static override strict = false

@@ -1,4 +1,3 @@
-import {Args} from '@oclif/core'
 import {planColumns} from '../../output/columns.js'
 import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
@@ -9,17 +8,17 @@ export default class PlanUpdate extends GwCommand {
 The gateway answers a change it cannot make with HTTP 501 and leaves the plan as it was (exit 7).`
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> 071-PL-4X2K9QZD --name "Gold monthly (2027)"',
-    '<%= config.bin %> <%= command.id %> 071-PL-4X2K9QZD --description "Gold membership, billed monthly" --json',
+    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> plan get gold-monthly --json | jq -r .id)" --name "Gold monthly (2027)"',
+    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> plan get gold-monthly --json | jq -r .id)" --description "Gold membership, billed monthly" --json',
   ]
 
   static override args = {
-    id: Args.string({description: 'plan id', required: true}),
+    id: gwFlags.id('plan id'),
   }
 
   static override flags = {
-    name: gwFlags.text({description: 'new name', atLeastOne: ['name', 'description']}),
-    description: gwFlags.text({description: 'new description'}),
+    name: gwFlags.requiredText({description: 'new name', atLeastOne: ['name', 'description']}),
+    description: gwFlags.requiredText({description: 'new description'}),
   }
 
   static override columns = planColumns

@@ -6,7 +6,7 @@ export default class ProfileShow extends GwCommand {
   static override summary = 'Show one profile'
   static override description = 'The named profile, or the one in force without a name. Never its token, only where the token is kept.'
 
-  static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> shop-live --json']
+  static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> local --json']
 
   static override args = {
     name: Args.string({description: 'profile name (default: the profile in force)'}),

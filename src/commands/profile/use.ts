@@ -6,7 +6,7 @@ export default class ProfileUse extends GwCommand {
   static override summary = 'Make a profile the active one'
   static override description = 'Commands use the active profile unless --profile or GW_PROFILE names another.'
 
-  static override examples = ['<%= config.bin %> <%= command.id %> shop-live', '<%= config.bin %> <%= command.id %> local']
+  static override examples = ['<%= config.bin %> <%= command.id %> local', '<%= config.bin %> <%= command.id %> local && <%= config.bin %> status --check']
 
   static override args = {
     name: Args.string({description: 'profile name', required: true}),

@@ -1,4 +1,3 @@
-import {Flags} from '@oclif/core'
 import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
 import {purchaseColumns} from '../../output/columns.js'
@@ -12,7 +11,7 @@ Exits 0 when approved, 3 when the issuer declines (the record is still printed),
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --amount 1000 --reference order-1001 --card-holder "Jane Citizen" --card-number 4242424242424242 --card-expiry 12/2030 --cvv 123',
-    '<%= config.bin %> <%= command.id %> --amount 2500 --currency NZD --reference order-1002 --card-token tok_or_alias --json',
+    '<%= config.bin %> <%= command.id %> --amount 2500 --currency NZD --reference order-1002 --card-token customer-42 --json',
     '<%= config.bin %> <%= command.id %> --amount 1000 --reference order-1003 --card - --yes < card.json',
   ]
 
@@ -20,7 +19,7 @@ Exits 0 when approved, 3 when the issuer declines (the record is still printed),
     amount: gwFlags.amount({required: true}),
     reference: gwFlags.reference({required: true}),
     currency: gwFlags.currency({default: 'AUD'}),
-    'customer-ip': Flags.string({description: "the customer's IP address"}),
+    'customer-ip': gwFlags.requiredText({description: "the customer's IP address"}),
     'card-token': gwFlags.cardToken({exclusive: ['card-number', 'card-holder', 'card-expiry', 'card']}),
     ...gwFlags.cardDetails,
   }

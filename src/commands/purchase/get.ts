@@ -8,9 +8,9 @@ export default class PurchaseGet extends GwCommand {
 Several ids print one JSON object per line when piped or with --json; a failed look-up is reported and the rest still run.`
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> 071-P-52NRCGCF',
+    '<%= config.bin %> <%= command.id %> order-1001',
     '<%= config.bin %> <%= command.id %> order-1001 order-1002 --json',
-    'cut -d, -f1 purchases.csv | <%= config.bin %> <%= command.id %> - | jq .message',
+    'printf "order-1001\\norder-1003\\n" | <%= config.bin %> <%= command.id %> - | jq -r .message',
   ]
 
   static override strict = false

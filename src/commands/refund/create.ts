@@ -1,4 +1,3 @@
-import {Flags} from '@oclif/core'
 import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
 import {refundColumns} from '../../output/columns.js'
@@ -9,12 +8,12 @@ export default class RefundCreate extends GwCommand {
 The refund is sent once and never retried; if no answer comes back, gw looks it up by --reference and reports what the gateway has.`
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> --transaction-id 071-P-52NRCGCF --amount 1000 --reference refund-1001',
-    '<%= config.bin %> <%= command.id %> --transaction-id 071-P-52NRCGCF --amount 250 --reference refund-1002 --json | jq -r .id',
+    '<%= config.bin %> <%= command.id %> --transaction-id "$(<%= config.bin %> purchase get order-1001 --json | jq -r .id)" --amount 1000 --reference refund-1001',
+    '<%= config.bin %> <%= command.id %> --transaction-id "$(<%= config.bin %> purchase get order-1002 --json | jq -r .id)" --amount 250 --reference refund-1002 --json | jq -r .id',
   ]
 
   static override flags = {
-    'transaction-id': Flags.string({description: 'id of the purchase to refund', required: true, parse: async (input) => input.trim()}),
+    'transaction-id': gwFlags.requiredText({description: 'id of the purchase to refund', required: true}),
     amount: gwFlags.amount({required: true}),
     reference: gwFlags.reference({required: true}),
   }

@@ -8,9 +8,9 @@ export default class RefundGet extends GwCommand {
 Several ids print one JSON object per line when piped or with --json; a failed look-up is reported and the rest still run.`
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> 071-R-7KD93JQA',
+    '<%= config.bin %> <%= command.id %> refund-1001',
     '<%= config.bin %> <%= command.id %> refund-1001 refund-1002 --json',
-    'cut -d, -f1 refunds.csv | <%= config.bin %> <%= command.id %> - | jq .message',
+    'printf "refund-1001\\nrefund-1002\\n" | <%= config.bin %> <%= command.id %> - | jq -r .message',
   ]
 
   static override strict = false

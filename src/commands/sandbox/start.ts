@@ -51,10 +51,12 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
       }
       const logFile = join(this.config.dataDir, 'sandbox.log')
       // The same start in the foreground, in a process of its own that outlives this one.
-      const args = [process.argv[1]!, 'sandbox', 'start', ...this.argv.filter((arg) => arg !== '--detach'), '--detached-child']
+      // Merchant tokens go through the environment: argv is visible to every user in ps.
+      const args = [process.argv[1]!, 'sandbox', 'start', ...daemon.detachedArguments(this.argv), '--detached-child']
+      const env = {...process.env, ...daemon.merchantsVariable(flags.merchant ?? [])}
       let info
       try {
-        info = await daemon.spawnDetached({execPath: process.execPath, args, runtimeFile, logFile})
+        info = await daemon.spawnDetached({execPath: process.execPath, args, runtimeFile, logFile, env})
       } catch (err) {
         throw new UsageError((err as Error).message, `Another program may hold port ${flags.port}; try --port 0 or another port.`)
       }
@@ -67,17 +69,19 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
     const {startSandbox} = await import('../../sandbox/server.js')
     // Only one sandbox owns the runtime file that status and stop read: the first one running.
     const ownsRuntimeFile = daemon.sandboxStatus(runtimeFile).state !== 'running'
+    const merchantList = flags['detached-child'] ? daemon.merchantsFromEnvironment() : (flags.merchant ?? [])
     let sandbox
     try {
-      sandbox = await startSandbox({port: flags.port, host: flags.host, stateFile: flags.state, mode, merchants: flags.merchant ?? [], webhooks: (flags.webhook ?? []).map((url) => url.href), webhookBackoffMs: flags['webhook-backoff'], runtimeFile: ownsRuntimeFile ? runtimeFile : undefined, log: flags.verbose ? (line) => this.io.err(line + '\n') : undefined})
+      sandbox = await startSandbox({port: flags.port, host: flags.host, stateFile: flags.state, mode, merchants: merchantList, webhooks: (flags.webhook ?? []).map((url) => url.href), webhookBackoffMs: flags['webhook-backoff'], runtimeFile: ownsRuntimeFile ? runtimeFile : undefined, log: flags.verbose ? (line) => this.io.err(line + '\n') : undefined})
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code
+      if ((err as Error).name === 'StateFileError') throw new UsageError((err as Error).message, 'Pick another --state file: gw never overwrites a file it cannot read.')
       if (code === 'EADDRINUSE') throw new UsageError(`Port ${flags.port} on ${flags.host} is already in use`, 'Is a local gateway already running (gw sandbox status)? Or pick another --port, 0 for any free one.')
       if (code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`Cannot listen on ${flags.host}:${flags.port} (${code})`, 'Pick another --host or --port.')
       throw err
     }
     if (!flags['detached-child']) await this.registerProfile(sandbox.url, mode)
-    const merchants = ['TEST', ...(flags.merchant ?? []).map((m) => m.username)].join(', ')
+    const merchants = ['TEST', ...merchantList.map((m) => m.username)].join(', ')
     this.io.err(`Local gateway listening on ${sandbox.url} (${mode} mode; merchants ${merchants}${flags.state ? `; state in ${flags.state}` : ''}). Ctrl-C stops it.\n`)
     this.io.out(sandbox.url + '\n')
     if (!isLoopbackHost(flags.host)) {

@@ -3,7 +3,7 @@ import {GwCommand} from '../../gw-command.js'
 
 export default class SandboxStop extends GwCommand {
   static override summary = 'Stop the local gateway running in the background'
-  static override description = 'Ends the gateway started with gw sandbox start --detach (SIGTERM, then SIGKILL after 5 s). With --state, nothing is lost: the state file is written after every change.'
+  static override description = 'Ends the gateway started with gw sandbox start --detach (SIGTERM, then SIGKILL after 5 s). With --state, nothing acknowledged is lost: every change is journaled to the state file, and synced, before it is answered.'
 
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> sandbox start --detach && <%= config.bin %> <%= command.id %>']
 

@@ -10,15 +10,15 @@ The customer and the plan may be given by id or by your reference. --inactive cr
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --customer cust-42 --plan gold-monthly --frequency monthly --start-date 2027-01-01 --reference sub-42',
-    '<%= config.bin %> <%= command.id %> --customer 071-C-7RD2KQ4M --plan 071-PL-4X2K9QZD --frequency Weekly --start-date 2027-01-04 --reference sub-43 --inactive --json',
+    '<%= config.bin %> <%= command.id %> --customer "$(<%= config.bin %> customer get cust-42 --json | jq -r .id)" --plan "$(<%= config.bin %> plan get basic --json | jq -r .id)" --frequency Weekly --start-date 2027-01-04 --reference sub-43 --inactive --json',
   ]
 
   static override flags = {
-    customer: gwFlags.text({description: 'customer id or reference', required: true}),
-    plan: gwFlags.text({description: 'plan id or reference', required: true}),
+    customer: gwFlags.requiredText({description: 'customer id or reference', required: true}),
+    plan: gwFlags.requiredText({description: 'plan id or reference', required: true}),
     frequency: gwFlags.frequency({required: true}),
     'start-date': gwFlags.date({description: 'first billing date as YYYY-MM-DD', required: true}),
-    reference: gwFlags.text({description: 'your reference for the subscription, unique; used to look it up', required: true}),
+    reference: gwFlags.requiredText({description: 'your reference for the subscription, unique; used to look it up', required: true}),
     inactive: Flags.boolean({description: 'create it stopped: nothing is billed until it is made active'}),
   }
 

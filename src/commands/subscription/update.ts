@@ -1,5 +1,6 @@
-import {Args, Flags} from '@oclif/core'
+import {Flags} from '@oclif/core'
 import {subscriptionColumns} from '../../output/columns.js'
+import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
 
 export default class SubscriptionUpdate extends GwCommand {
@@ -8,12 +9,12 @@ export default class SubscriptionUpdate extends GwCommand {
 To move a customer to another plan, stop this subscription and create a new one.`
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> 071-S-8KD3M2QX --inactive',
-    '<%= config.bin %> <%= command.id %> 071-S-8KD3M2QX --active --json',
+    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> subscription get sub-42 --json | jq -r .id)" --inactive',
+    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> subscription get sub-42 --json | jq -r .id)" --active --json',
   ]
 
   static override args = {
-    id: Args.string({description: 'subscription id', required: true}),
+    id: gwFlags.id('subscription id'),
   }
 
   static override flags = {

@@ -3,7 +3,7 @@ import {formatDateTime} from '../clock.js'
 import type {SandboxContext} from '../context.js'
 import {badRequest} from '../errors.js'
 import {parseFault} from '../faults.js'
-import type {RouteRequest, RouteResult} from '../http.js'
+import type {RouteRequest, RouteResult} from './route.js'
 import {readFields} from '../input.js'
 import {daysBetween, isCalendarDate, shiftDays} from '../schedule.js'
 

@@ -2,7 +2,7 @@ import {checkCardDetails, newCardRecord, readExpiry, submittedCard} from '../car
 import {formatDate} from '../clock.js'
 import type {SandboxContext} from '../context.js'
 import {unprocessable} from '../errors.js'
-import {pathParam, type MerchantRequest, type RouteResult} from '../http.js'
+import {pathParam, type MerchantRequest, type RouteResult} from './route.js'
 import {blankMessage, isBlank, readFields} from '../input.js'
 import {CARD_FIELDS, echo} from '../records.js'
 

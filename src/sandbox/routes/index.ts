@@ -1,5 +1,5 @@
 import type {SandboxContext} from '../context.js'
-import type {Route} from '../http.js'
+import type {Route} from './route.js'
 import {addFault, advance, clearFaults, describeSandbox, listDeliveries, listFaults, resetSandbox, showClock} from './control.js'
 import {getCard, tokenizeCard, updateCard} from './credit-cards.js'
 import {createCustomer, deleteCustomer, getCustomer, updateCustomer} from './customers.js'

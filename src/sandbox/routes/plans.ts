@@ -1,50 +1,15 @@
-import {formatDateTime} from '../clock.js'
 import type {SandboxContext} from '../context.js'
-import {SandboxError, badRequest} from '../errors.js'
-import {pathParam, type MerchantRequest, type RouteResult} from '../http.js'
+import {SandboxError} from '../errors.js'
+import {pathParam, type MerchantRequest, type RouteResult} from './route.js'
 import {blankMessage, isBlank, readFields} from '../input.js'
-import {DEFAULT_CURRENCY} from '../money.js'
 import {pageOf} from '../paging.js'
-import {PLAN_FIELDS, echo, type PlanRecord} from '../records.js'
+import {PLAN_INPUT, REFERENCE_TAKEN, addPlan, amountProblem, planView, subscriptionCount} from '../plans.js'
+import type {PlanRecord} from '../records.js'
 
-const PLAN_INPUT = {name: 'string', amount: 'integer', reference: 'string', description: 'string'} as const
 const NOT_FOUND = 'Record not found'
-const REFERENCE_TAKEN = 'Reference has already been taken'
-
-const amountProblem = (amount: number) => (amount <= 0 ? 'Amount must be greater than 0' : undefined)
-
-const subscriptionCount = (ctx: SandboxContext, merchant: string, plan: PlanRecord) =>
-  ctx.store.list('subscriptions', merchant).filter((subscription) => subscription.plan === plan.id).length
-
-/** A plan as every answer shows it, with its subscription count (contract §2.5). */
-function planView(ctx: SandboxContext, merchant: string, plan: PlanRecord) {
-  const {id, name, reference, description, amount, currency, created_at} = plan
-  return {id, name, reference, description, amount, currency, subscription_count: subscriptionCount(ctx, merchant, plan), created_at}
-}
 
 export function createPlan({input, merchant}: MerchantRequest, ctx: SandboxContext): RouteResult {
-  const {name, amount, reference, description} = readFields(input, PLAN_INPUT)
-  const errors = [
-    isBlank(name) ? blankMessage('name') : undefined,
-    amount === undefined ? blankMessage('amount') : amountProblem(amount),
-    isBlank(reference) ? blankMessage('reference') : undefined,
-    !isBlank(reference) && ctx.store.isTaken('plans', merchant, reference) ? REFERENCE_TAKEN : undefined,
-    isBlank(description) ? blankMessage('description') : undefined,
-  ].filter((error) => error !== undefined)
-  if (errors.length > 0 || isBlank(name) || amount === undefined || isBlank(reference) || isBlank(description)) {
-    throw badRequest(errors, echo(PLAN_FIELDS, {name, amount, reference, description}))
-  }
-  const plan: PlanRecord = {
-    id: ctx.newId(merchant, 'PL'),
-    name,
-    reference,
-    description,
-    amount,
-    currency: DEFAULT_CURRENCY,
-    created_at: formatDateTime(ctx.clock.now()),
-  }
-  ctx.store.save('plans', merchant, plan)
-  return {status: 201, response: planView(ctx, merchant, plan)}
+  return {status: 201, response: planView(ctx, merchant, addPlan(ctx, merchant, input))}
 }
 
 /** Oldest first, one page at a time. */

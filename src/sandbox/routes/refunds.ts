@@ -1,7 +1,7 @@
 import {formatDateTime} from '../clock.js'
 import type {SandboxContext} from '../context.js'
 import {badRequest, forbidden, refusedWith200} from '../errors.js'
-import {pathParam, type MerchantRequest, type RouteResult} from '../http.js'
+import {pathParam, type MerchantRequest, type RouteResult} from './route.js'
 import {newAuthorization} from '../ids.js'
 import {blankMessage, isBlank, readFields} from '../input.js'
 import {refundBalance} from '../money.js'

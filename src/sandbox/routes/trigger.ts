@@ -5,15 +5,15 @@ import type {SandboxContext} from '../context.js'
 import {takesEvent} from '../delivery.js'
 import {badRequest} from '../errors.js'
 import {chargePayload, customerPayload, pendingPayload} from '../events.js'
-import type {MerchantRequest, RouteRequest, RouteResult} from '../http.js'
+import {addCustomer} from '../customers.js'
+import {addPlan} from '../plans.js'
+import {addSubscription} from '../subscriptions.js'
+import type {RouteRequest, RouteResult} from './route.js'
 import {LOWER_ALPHANUMERIC, TEST_MERCHANT, randomCode} from '../ids.js'
 import {readFields} from '../input.js'
 import {outcomeForCode} from '../outcomes.js'
 import type {SubscriptionRecord} from '../records.js'
 import {isHttpUrl} from '../web-hooks.js'
-import {createCustomer} from './customers.js'
-import {createPlan} from './plans.js'
-import {createSubscription} from './subscriptions.js'
 
 /** How each charge event's sample reads: its subscription status and the bank's answer. */
 const SAMPLE_CHARGES = {
@@ -35,7 +35,7 @@ export function trigger({input}: RouteRequest, ctx: SandboxContext): RouteResult
   if (webhook !== undefined && !isHttpUrl(webhook)) throw badRequest([`Webhook must be an http or https URL, not ${webhook}`])
   const hooks = ctx.store.list('webhooks', merchant).filter((hook) => takesEvent(hook, name))
   if (webhook === undefined && hooks.length === 0) {
-    throw badRequest([`Merchant ${merchant} has no web hook for ${name}: register one (POST /v1.0/web_hooks) or give webhook`])
+    throw badRequest([`Merchant ${merchant} has no web hook for ${name}: register one (POST /v1.0/web_hooks, or gw webhook create --url URL) or give webhook (gw sandbox trigger --webhook URL)`])
   }
 
   const payload = samplePayload(ctx, merchant, name)
@@ -74,30 +74,25 @@ function sampleSubscription(ctx: SandboxContext, merchant: string): Subscription
   if (existing) return existing
 
   const suffix = randomCode(6, LOWER_ALPHANUMERIC)
-  const request = (input: Record<string, unknown>): MerchantRequest => ({input, merchant, params: {}, query: {}})
   const plan =
     store.list('plans', merchant)[0]?.id ??
-    idOf(createPlan(request({name: 'Sample plan', amount: 1000, reference: `sample-plan-${suffix}`, description: 'Made by gw sandbox trigger'}), ctx))
+    addPlan(ctx, merchant, {name: 'Sample plan', amount: 1000, reference: `sample-plan-${suffix}`, description: 'Made by gw sandbox trigger'}).id
   const [year] = ctx.clock.today().split('-')
   const customer =
     store.list('customers', merchant)[0]?.id ??
-    idOf(
-      createCustomer(
-        request({
-          first_name: 'Sam',
-          last_name: 'Sample',
-          reference: `sample-customer-${suffix}`,
-          email: 'sam.sample@example.com',
-          card: {card_number: '4242424242424242', expiry_date: `12/${Number(year) + 3}`, cvv: '123'},
-        }),
-        ctx,
-      ),
-    )
-  const created = createSubscription(
-    request({customer, plan, frequency: 'Monthly', start_date: ctx.clock.today(), reference: `sample-subscription-${suffix}`, is_active: true}),
-    ctx,
-  )
-  return created.response as SubscriptionRecord
+    addCustomer(ctx, merchant, {
+      first_name: 'Sam',
+      last_name: 'Sample',
+      reference: `sample-customer-${suffix}`,
+      email: 'sam.sample@example.com',
+      card: {card_number: '4242424242424242', expiry_date: `12/${Number(year) + 3}`, cvv: '123'},
+    }).id
+  return addSubscription(ctx, merchant, {
+    customer,
+    plan,
+    frequency: 'Monthly',
+    start_date: ctx.clock.today(),
+    reference: `sample-subscription-${suffix}`,
+    is_active: true,
+  })
 }
-
-const idOf = (result: RouteResult) => (result.response as {id: string}).id

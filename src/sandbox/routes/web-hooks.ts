@@ -1,7 +1,7 @@
 import {formatDateTime} from '../clock.js'
 import type {SandboxContext} from '../context.js'
 import {unprocessable} from '../errors.js'
-import {pathParam, type MerchantRequest, type RouteResult} from '../http.js'
+import {pathParam, type MerchantRequest, type RouteResult} from './route.js'
 import {readFields} from '../input.js'
 import {WEB_HOOK_FIELDS, echo} from '../records.js'
 import {checkWebHook, webHookView} from '../web-hooks.js'

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {allEndpoints, endpointAt, endpoints, writes} from '../../../src/api/endpoints.js'
+import {allEndpoints, endpointAt, endpoints, paramsAt, writes} from '../../../src/api/endpoints.js'
 
 describe('endpointAt: a hand-written request finds its endpoint and safety facts', () => {
   it.each([
@@ -24,6 +24,18 @@ describe('endpointAt: a hand-written request finds its endpoint and safety facts
     ['GET', '/v1.0/purchases/a/b'],
   ])('%s %s is not in the table', (method, path) => {
     expect(endpointAt(method, path)).toBeUndefined()
+  })
+})
+
+describe('paramsAt: the id a hand-written path names, for a live confirmation', () => {
+  it.each([
+    [endpoints.customers.delete, '/v1.0/customers/071-C-1.json', {id: '071-C-1'}],
+    [endpoints.customers.delete, '/v1.0/customers/071-C-1', {id: '071-C-1'}],
+    [endpoints.webHooks.delete, '/v1.0/web_hooks/071-WH-1/?x=1', {id: '071-WH-1'}],
+    [endpoints.subscriptions.update, '/v1.0/subscriptions/sub%2F1.json', {id: 'sub/1'}],
+    [endpoints.purchases.create, '/v1.0/purchases', {}],
+  ])('%#: %s', (endpoint, path, params) => {
+    expect(paramsAt(endpoint, path)).toEqual(params)
   })
 })
 

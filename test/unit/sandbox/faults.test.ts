@@ -23,7 +23,8 @@ describe('parseFault', () => {
     [{method: 'GET', path: '/v1.0', action: 'status'}, 'Status must be an HTTP status from 200 to 599'],
     [{method: 'GET', path: '/v1.0', action: 'status', status: 99}, 'Status must be an HTTP status from 200 to 599'],
     [{method: 'GET', path: '/v1.0', action: 'delay', delayMs: -1}, 'DelayMs must be 0 or more milliseconds'],
-    [{method: 'GET', path: '/v1.0', action: 'delay', delayMs: '5'}, 'DelayMs must be an integer'],
+    [{method: 'GET', path: '/v1.0', action: 'delay', delayMs: '5.5'}, 'DelayMs must be an integer'],
+    [{method: 'GET', path: '/v1.0', action: 'delay', delayMs: 600_001}, 'DelayMs must be at most 600000 (10 minutes)'],
   ])('%j is refused: %s', (input, message) => {
     expect(() => parseFault(input)).toThrow(expect.objectContaining({status: 400, errors: [message]}))
   })

@@ -1,15 +1,37 @@
-import {mkdtempSync, readFileSync, readdirSync, writeFileSync} from 'node:fs'
+import {appendFileSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync} from 'node:fs'
+import {open} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
-import {join} from 'node:path'
+import {dirname, join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {loadState, saveState} from '../../../src/sandbox/persist.js'
+import {Journal, loadStore, openStateFile, writeSnapshot, type OpenStateFile} from '../../../src/sandbox/persist.js'
 import {Store} from '../../../src/sandbox/store.js'
 import {aCard, aPurchase, aRefund} from './fixtures.js'
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'gw-sandbox-'))
 
+/** A disk that takes `bytes` bytes of the next write, then fails with ENOSPC. */
+function failingDisk(bytes: number): OpenStateFile & {failNext(): void} {
+  let fail = false
+  const openFile = (async (path, flags) => {
+    const real = await openStateFile(path, flags)
+    return {
+      ...real,
+      async write(data, position) {
+        if (!fail) return real.write(data, position)
+        fail = false
+        const handle = await open(path, 'r+')
+        await handle.write(data, 0, Math.min(bytes, data.length), position)
+        await handle.close()
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), {code: 'ENOSPC'})
+      },
+    }
+  }) as OpenStateFile & {failNext(): void}
+  openFile.failNext = () => (fail = true)
+  return openFile
+}
+
 describe('state file', () => {
-  it('round-trips every record, creating the directory, leaving no temporary file', () => {
+  it('round-trips every record through a snapshot, creating the directory 0700 and the file 0600, leaving no temporary file', async () => {
     const store = new Store()
     store.save('cards', 'TEST', aCard('testtoken00000000000', 'jo'))
     store.save('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
@@ -17,54 +39,64 @@ describe('state file', () => {
     const dir = tempDir()
     const file = join(dir, 'nested', 'state.json')
 
-    saveState(file, store.snapshot())
+    await writeSnapshot(file, store.snapshot())
 
-    expect(loadState(file)).toEqual(store.snapshot())
+    expect(loadStore(file).snapshot()).toEqual(store.snapshot())
     expect(readdirSync(join(dir, 'nested'))).toEqual(['state.json'])
-    expect(JSON.parse(readFileSync(file, 'utf8')).version).toBe(1)
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    expect(statSync(join(dir, 'nested')).mode & 0o777).toBe(0o700)
+    expect(JSON.parse(readFileSync(file, 'utf8')).version).toBe(2)
     expect(readFileSync(file, 'utf8')).not.toMatch(/cvv/i)
   })
 
-  it('replaces the previous content', () => {
-    const file = join(tempDir(), 'state.json')
-    const store = new Store()
-    store.save('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
-    saveState(file, store.snapshot())
-    store.reset()
-    saveState(file, store.snapshot())
-    expect(loadState(file)).toEqual({merchants: {}})
-  })
-
   it('starts empty when the file does not exist', () => {
-    expect(loadState(join(tempDir(), 'missing.json'))).toEqual({merchants: {}})
+    expect(loadStore(join(tempDir(), 'missing.json')).snapshot()).toEqual({merchants: {}})
   })
 
-  it.each(['not json', '{"merchants":{}}', '{"version":1}', 'null', '[]'])('refuses a file that is not a state file: %s', (text) => {
+  it.each([
+    ['not json', 'not JSON'],
+    ['{"merchants":{}}', 'no version 2 snapshot'],
+    ['{"version":1}', 'the file, merchants: Invalid input'],
+    ['null', 'no version 2 snapshot'],
+    ['[]', 'no version 2 snapshot'],
+  ])('refuses a file that is not a state file: %s', (text, reason) => {
     const file = join(tempDir(), 'state.json')
     writeFileSync(file, text)
-    expect(() => loadState(file)).toThrow(`${file} is not a gw sandbox state file (version 1); move it away or pick another file`)
+    expect(() => loadStore(file)).toThrow(`${file} is not a gw sandbox state file (${reason}`)
   })
-})
 
-describe('state file of the recurring area', () => {
-  it('completes a file written before plans, customers, subscriptions and web hooks existed', () => {
+  it('refuses a snapshot with the right version and a wrong shape, naming the first bad path', () => {
+    const file = join(tempDir(), 'state.json')
+    const purchase = {...aPurchase('071-P-AAAAAAAA', 'order-1'), amount: '1000'}
+    writeFileSync(file, `${JSON.stringify({version: 2, snapshot: {merchants: {TEST: {purchases: {[purchase.id]: purchase}}}}})}\n`)
+    expect(() => loadStore(file)).toThrow(
+      `${file} is not a gw sandbox state file (line 1, snapshot.merchants.TEST.purchases.071-P-AAAAAAAA.amount: Invalid input: expected number, received string)`,
+    )
+  })
+
+  it('refuses a record filed under a key that is not its own', () => {
+    const file = join(tempDir(), 'state.json')
+    writeFileSync(file, `${JSON.stringify({version: 2, snapshot: {merchants: {TEST: {purchases: {other: aPurchase('071-P-AAAAAAAA', 'o')}}}}})}\n`)
+    expect(() => loadStore(file)).toThrow('snapshot.merchants.TEST.purchases.other.id: must be "other", the key it is filed under')
+  })
+
+  it('reads a file from before the journal (version 1), completing the collections it lacks', () => {
     const file = join(tempDir(), 'state.json')
     const purchase = aPurchase('071-P-AAAAAAAA', 'order-1')
-    writeFileSync(file, JSON.stringify({version: 1, merchants: {TEST: {cards: {}, purchases: {[purchase.id]: purchase}, refunds: {}}}}))
-    const store = new Store(loadState(file))
+    writeFileSync(file, JSON.stringify({version: 1, merchants: {TEST: {cards: {}, purchases: {[purchase.id]: purchase}, refunds: {}}}}, null, 2))
+    const store = loadStore(file)
     expect(store.list('plans', 'TEST')).toEqual([])
-    expect(store.list('webhooks', 'TEST')).toEqual([])
     expect(store.find('purchases', 'TEST', 'order-1')).toEqual({found: 'own', record: purchase})
     expect(store.today).toBeUndefined()
   })
 
-  it('keeps the virtual date, the card notices sent and the deliveries still queued', () => {
+  it('keeps the virtual date, the card notices sent and the deliveries still queued', async () => {
     const file = join(tempDir(), 'state.json')
     const store = new Store()
     const card = aCard('testtoken00000000000')
     store.today = '2027-01-05'
     store.recordCardNotice(card, 'card:expiring')
-    store.deliveryQueue().push({
+    store.enqueueDelivery({
       id: 'd1',
       target: {hook_id: '071-WH-AAAAAAAA', address: 'http://127.0.0.1:9/hooks', username: null, password: null},
       event: 'card:expiring',
@@ -72,11 +104,120 @@ describe('state file of the recurring area', () => {
       attempts: 2,
       last_error: 'ECONNREFUSED',
     })
-    saveState(file, store.snapshot())
+    await writeSnapshot(file, store.snapshot())
 
-    const loaded = new Store(loadState(file))
+    const loaded = loadStore(file)
     expect(loaded.today).toBe('2027-01-05')
     expect(loaded.cardNoticesSent(card)).toEqual(['card:expiring'])
-    expect(loaded.deliveryQueue()).toEqual(store.deliveryQueue())
+    expect(loaded.deliveries()).toEqual(store.deliveries())
+  })
+})
+
+describe('journal', () => {
+  it('appends each commit as one line and loads the snapshot with every line replayed', async () => {
+    const file = join(tempDir(), 'state.json')
+    const store = new Store()
+    const journal = await Journal.start(file, store)
+    store.save('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
+    await journal.commit()
+    store.save('refunds', 'TEST', aRefund('071-R-AAAAAAAA', 'refund-1', '071-P-AAAAAAAA', 100))
+    store.remove('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
+    store.today = '2027-01-01'
+    await journal.commit()
+
+    expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(3)
+    expect(loadStore(file).snapshot()).toEqual(store.snapshot())
+  })
+
+  it('groups the commits made while a write is on its way into one line', async () => {
+    const file = join(tempDir(), 'state.json')
+    const store = new Store()
+    const journal = await Journal.start(file, store)
+    const commits = []
+    for (let index = 0; index < 5; index++) {
+      store.save('purchases', 'TEST', aPurchase(`071-P-AAAAAAA${index}`, `order-${index}`))
+      commits.push(journal.commit())
+    }
+    await Promise.all(commits)
+    // The snapshot, then one line for the five.
+    expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(2)
+    expect(loadStore(file).list('purchases', 'TEST')).toHaveLength(5)
+  })
+
+  it('ignores a torn last line: a write that never finished was never acknowledged', async () => {
+    const file = join(tempDir(), 'state.json')
+    const store = new Store()
+    const journal = await Journal.start(file, store)
+    store.save('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
+    await journal.commit()
+    appendFileSync(file, '{"changes":[{"op":"put","collection":"purchases","merchant":"TEST","record":{"id":"071-P-B')
+    expect(loadStore(file).list('purchases', 'TEST').map((purchase) => purchase.id)).toEqual(['071-P-AAAAAAAA'])
+  })
+
+  it('refuses a bad line that is not the last, naming it', async () => {
+    const file = join(tempDir(), 'state.json')
+    const journal = await Journal.start(file, new Store())
+    await journal.close(file)
+    appendFileSync(file, 'garbage\n{"changes":[]}\n')
+    expect(() => loadStore(file)).toThrow(`${file} is not a gw sandbox state file (line 2 is not JSON)`)
+  })
+
+  it('refuses a complete line with a wrong shape, naming its path', async () => {
+    const file = join(tempDir(), 'state.json')
+    await Journal.start(file, new Store())
+    appendFileSync(file, `${JSON.stringify({changes: [{op: 'put', collection: 'purchases', merchant: 'TEST', record: {id: 1}}]})}\n`)
+    expect(() => loadStore(file)).toThrow(`${file} is not a gw sandbox state file (line 2, changes.0.record.id: Invalid input: expected string, received number)`)
+  })
+
+  it('takes back a change whose write failed half-way; the file still loads whole, and later writes carry on', async () => {
+    const file = join(tempDir(), 'state.json')
+    const disk = failingDisk(40)
+    const store = new Store()
+    const journal = await Journal.start(file, store, disk)
+    store.save('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
+    await journal.commit()
+    const before = store.snapshot()
+
+    disk.failNext()
+    store.save('purchases', 'TEST', aPurchase('071-P-BBBBBBBB', 'order-2'))
+    store.save('cards', 'TEST', aCard('testtoken00000000000'))
+    const second = journal.commit()
+    // A request made on top of the failing one goes with it.
+    store.save('refunds', 'TEST', aRefund('071-R-AAAAAAAA', 'refund-1', '071-P-BBBBBBBB', 100))
+    const third = journal.commit()
+    await expect(second).rejects.toThrow('ENOSPC')
+    await expect(third).rejects.toThrow('ENOSPC')
+
+    expect(store.snapshot()).toEqual(before)
+    expect(store.find('purchases', 'TEST', 'order-2').found).toBe('none')
+    expect(loadStore(file).snapshot()).toEqual(before)
+
+    store.save('purchases', 'TEST', aPurchase('071-P-CCCCCCCC', 'order-3'))
+    await journal.commit()
+    expect(loadStore(file).list('purchases', 'TEST').map((purchase) => purchase.id)).toEqual(['071-P-AAAAAAAA', '071-P-CCCCCCCC'])
+  })
+
+  it('keeps the previous state file whole when a snapshot write fails half-way', async () => {
+    const file = join(tempDir(), 'state.json')
+    const store = new Store()
+    store.save('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
+    await writeSnapshot(file, store.snapshot())
+    const disk = failingDisk(30)
+    disk.failNext()
+    store.save('purchases', 'TEST', aPurchase('071-P-BBBBBBBB', 'order-2'))
+    await expect(writeSnapshot(file, store.snapshot(), disk)).rejects.toThrow('ENOSPC')
+    expect(loadStore(file).list('purchases', 'TEST').map((purchase) => purchase.id)).toEqual(['071-P-AAAAAAAA'])
+    expect(readdirSync(dirname(file))).toEqual(['state.json'])
+  })
+
+  it('folds the journal into one snapshot line when it closes', async () => {
+    const file = join(tempDir(), 'state.json')
+    const store = new Store()
+    const journal = await Journal.start(file, store)
+    store.save('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
+    await journal.commit()
+    await journal.close(file)
+    expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(1)
+    expect(loadStore(file).snapshot()).toEqual(store.snapshot())
   })
 })

@@ -55,15 +55,18 @@ describe('Store.get', () => {
 })
 
 describe('Store changes', () => {
-  it('counts every change, so the server knows to persist', () => {
+  it('records every change for the journal', () => {
     const store = new Store()
-    expect(store.revision).toBe(0)
+    expect(store.takeBatch().changes).toEqual([])
     store.save('cards', 'TEST', aCard('t1'))
     store.save('cards', 'TEST', {...aCard('t1'), transaction_count: 1})
-    expect(store.revision).toBe(2)
+    expect(store.takeBatch().changes).toEqual([
+      {op: 'put', collection: 'cards', merchant: 'TEST', record: aCard('t1')},
+      {op: 'put', collection: 'cards', merchant: 'TEST', record: {...aCard('t1'), transaction_count: 1}},
+    ])
     expect(store.find('cards', 'TEST', 't1')).toEqual({found: 'own', record: {...aCard('t1'), transaction_count: 1}})
     store.reset()
-    expect(store.revision).toBe(3)
+    expect(store.takeBatch().changes).toEqual([{op: 'reset'}])
     expect(store.snapshot()).toEqual({merchants: {}})
   })
 
@@ -90,20 +93,20 @@ describe('Store for the recurring area', () => {
     store.save('purchases', 'TEST', aPurchase('071-P-CCCCCCCC', 'order-2'))
     expect(store.list('purchases', 'TEST').map((purchase) => purchase.id)).toEqual(['071-P-AAAAAAAA', '071-P-CCCCCCCC'])
     expect(store.list('purchases', 'NEWCOMER')).toEqual([])
-    const before = store.revision
+    store.takeBatch()
     store.remove('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
     expect(store.list('purchases', 'TEST').map((purchase) => purchase.id)).toEqual(['071-P-CCCCCCCC'])
-    expect(store.revision).toBe(before + 1)
+    expect(store.takeBatch().changes).toEqual([{op: 'remove', collection: 'purchases', merchant: 'TEST', key: '071-P-AAAAAAAA'}])
   })
 
-  it('counts a change of the virtual date, and only a change', () => {
+  it('records a change of the virtual date, and only a change', () => {
     const store = new Store()
     store.today = '2026-11-22'
-    const revision = store.revision
+    store.takeBatch()
     store.today = '2026-11-22'
-    expect(store.revision).toBe(revision)
+    expect(store.takeBatch().changes).toEqual([])
     store.today = '2026-11-23'
-    expect(store.revision).toBe(revision + 1)
+    expect(store.takeBatch().changes).toEqual([{op: 'today', date: '2026-11-23'}])
   })
 
   it('keeps card notices per token and expiry, so a new expiry date starts afresh', () => {
@@ -114,5 +117,62 @@ describe('Store for the recurring area', () => {
     expect(store.cardNoticesSent(card)).toEqual(['card:expiring', 'card:expired'])
     expect(store.cardNoticesSent({...card, card_expiry: '2032-02-29'})).toEqual([])
     expect(store.cardNoticesSent(aCard('othertoken0000000000'))).toEqual([])
+  })
+})
+
+describe('Store indexes', () => {
+  it('follows a renamed record: the old alias no longer finds it, the new one does', () => {
+    const store = twoMerchants()
+    store.save('cards', 'TEST', aCard('testtoken00000000000', 'joanne'))
+    expect(store.find('cards', 'TEST', 'jo').found).toBe('none')
+    expect(store.find('cards', 'TEST', 'joanne')).toEqual({found: 'own', record: aCard('testtoken00000000000', 'joanne')})
+  })
+
+  it('keeps the first holder of a repeated reference, and the next once the first is gone', () => {
+    const store = new Store()
+    store.save('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'dup'))
+    store.save('purchases', 'TEST', aPurchase('071-P-BBBBBBBB', 'dup'))
+    expect(store.get('purchases', 'TEST', 'dup', 'x').id).toBe('071-P-AAAAAAAA')
+    store.remove('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'dup'))
+    expect(store.get('purchases', 'TEST', 'dup', 'x').id).toBe('071-P-BBBBBBBB')
+    expect(store.find('purchases', 'ACME', '071-P-AAAAAAAA').found).toBe('none')
+  })
+
+  it('groups subscriptions by customer and plan, following changes', () => {
+    const store = new Store()
+    const subscription = {id: '071-S-1', customer: '071-C-1', plan: '071-PL-1', reference: 's1'} as never
+    store.save('subscriptions', 'TEST', subscription)
+    expect(store.related('subscriptions', 'TEST', 'plan', '071-PL-1')).toEqual([subscription])
+    store.save('subscriptions', 'TEST', {...(subscription as object), plan: '071-PL-2'} as never)
+    expect(store.related('subscriptions', 'TEST', 'plan', '071-PL-1')).toEqual([])
+    expect(store.related('subscriptions', 'TEST', 'plan', '071-PL-2')).toHaveLength(1)
+    expect(store.related('subscriptions', 'TEST', 'customer', '071-C-1')).toHaveLength(1)
+  })
+
+  it('costs no more to look up by reference among 100,000 records than among ten', () => {
+    const store = new Store()
+    for (let index = 0; index < 100_000; index++) store.save('purchases', 'TEST', aPurchase(`071-P-${index}`, `order-${index}`))
+    store.takeBatch()
+    expect(store.find('purchases', 'TEST', 'order-99999')).toMatchObject({found: 'own', record: {id: '071-P-99999'}})
+    expect(store.find('purchases', 'ACME', '071-P-5').found).toBe('foreign')
+  })
+
+  it('takes a batch back latest first: records, names, order, date and queue as they were', () => {
+    const store = twoMerchants()
+    store.today = '2026-11-22'
+    store.takeBatch()
+    const before = store.snapshot()
+    store.save('purchases', 'TEST', aPurchase('071-P-CCCCCCCC', 'order-2'))
+    store.save('cards', 'TEST', aCard('testtoken00000000000', 'jim'))
+    store.remove('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
+    store.today = '2026-11-23'
+    store.reset()
+    store.save('purchases', 'TEST', aPurchase('071-P-DDDDDDDD', 'order-1'))
+    store.revert(store.takeBatch())
+    expect(store.snapshot()).toEqual(before)
+    expect(store.list('purchases', 'TEST').map((purchase) => purchase.id)).toEqual(['071-P-AAAAAAAA'])
+    expect(store.find('cards', 'TEST', 'jo').found).toBe('own')
+    expect(store.find('cards', 'TEST', 'jim').found).toBe('none')
+    expect(store.takeBatch().changes).toEqual([])
   })
 })

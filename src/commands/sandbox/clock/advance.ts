@@ -6,11 +6,11 @@ import {GwCommand} from '../../../gw-command.js'
 export default class SandboxClockAdvance extends GwCommand {
   static override summary = "Move the local gateway's clock forward, running every day in between"
   static override description = `Each day in between runs in order: subscriptions due are charged, failed charges retried, cards expire, and web hooks are sent.
-Prints the new date and how many events those days produced. The clock never moves back.`
+Prints what happened: the new date, the subscription charges made (approved and declined, retries included), the events those days produced and the web hook deliveries they queued. The clock never moves back.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --days 35',
-    '<%= config.bin %> <%= command.id %> --to 2027-03-01 --json',
+    '<%= config.bin %> <%= command.id %> --to 2028-01-01 --json',
   ]
 
   static override flags = {

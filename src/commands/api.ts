@@ -1,0 +1,56 @@
+import {Args, Flags} from '@oclif/core'
+import {GwCommand} from '../gw-command.js'
+
+export default class Api extends GwCommand {
+  static override summary = 'Send any request to the gateway and print its answer as sent'
+  static override description = `For what no command covers. The request goes with the profile's credentials, time-outs and --verbose log, and exits with the same codes as every command.
+Its safety is that of the endpoint it names: a read-only profile refuses anything but a GET (a path gw does not know counts as a write unless it is a GET), a live profile asks you to type the amount of a purchase or refund and the id of a delete, and a purchase or refund is never sent twice: when its answer is lost, gw looks its reference up.
+Prints the gateway's whole answer (the envelope) exactly as it came, followed by a newline.`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> GET /v1.0/plans.json --query limit=5',
+    `<%= config.bin %> <%= command.id %> POST /v1.0/plans --data '{"name":"Gold","amount":2500,"reference":"gold-api","description":"Gold tier"}'`,
+    '<%= config.bin %> <%= command.id %> GET /v1.0/plans/gold-api.json',
+    `echo '{"card_holder":"Jane Citizen","card_number":"4242424242424242","card_expiry":"12/2030","cvv":"123","amount":1000,"reference":"api-order-1"}' | <%= config.bin %> <%= command.id %> POST /v1.0/purchases --data -`,
+    '<%= config.bin %> <%= command.id %> GET /v1.0/purchases/api-order-1 | jq .response.message',
+  ]
+
+  static override args = {
+    method: Args.string({description: 'HTTP method: GET, POST, PUT or DELETE (any case)', required: true}),
+    path: Args.string({description: 'path from the base URL on, e.g. /v1.0/plans.json', required: true}),
+  }
+
+  static override flags = {
+    data: Flags.string({description: 'request body as JSON: inline, @FILE to read a file, or - to read stdin'}),
+    query: Flags.string({description: 'query parameter KEY=VALUE, added to the path; repeat for more', multiple: true}),
+  }
+
+  private request?: string
+
+  /** Messages and confirmations name the request itself: `gw api DELETE /v1.0/customers/071-C-1`. */
+  protected override get commandName(): string {
+    return this.request ? `api ${this.request}` : 'api'
+  }
+
+  async run() {
+    const {args, flags} = await this.parse(Api)
+    const [{holdsCard, readData, readMethod, readPath, readQueryPair, sendRequest}, {renderBody}, {UsageError}] = await Promise.all([
+      import('../operations/api.js'),
+      import('../output/render.js'),
+      import('../errors.js'),
+    ])
+    const method = readMethod(args.method)
+    const path = readPath(args.path)
+    const query = (flags.query ?? []).map((pair) => readQueryPair(pair))
+    const body = flags.data === undefined ? undefined : await readData(flags.data, method, this.io)
+    const inline = flags.data !== undefined && flags.data !== '-' && !flags.data.startsWith('@')
+    if (inline && holdsCard(body) && (await this.target()).environment === 'live') {
+      throw new UsageError('On a live profile a card number or CVV is never taken from the command line (it lands in shell history and ps): nothing was sent', 'Give the body on stdin with --data -, or in a file with --data @FILE.')
+    }
+    this.request = `${method} ${path}`
+    const answer = await sendRequest({method, path, body, query}, await this.deps())
+    renderBody(this.io, answer.text)
+    if (answer.error) throw answer.error
+    return undefined
+  }
+}

@@ -1,0 +1,35 @@
+import {Flags} from '@oclif/core'
+import {WEBHOOK_EVENTS} from '../../api/schemas/recurring-rules.js'
+import {GwCommand} from '../../gw-command.js'
+import {webHookColumns} from '../../output/columns.js'
+import * as webhookFlags from '../../webhooks/flags.js'
+
+export default class WebhookCreate extends GwCommand {
+  static override summary = 'Register an address for the gateway to send web hooks to'
+  static override description = `The gateway posts each event (charge:pending, charge:successful, charge:retry, charge:failed, card:expiring, card:expired) to --url, every event unless --event names some.
+A sandbox profile registers a Test web hook, a live profile a Live one. With --auth every delivery carries those Basic credentials (gw listen --auth checks them).`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> --url http://127.0.0.1:4242/',
+    '<%= config.bin %> <%= command.id %> --url https://shop.example/hooks --event charge:failed --event card:expiring --name "failed charges" --json',
+    'echo "hooks:s3cret" | <%= config.bin %> <%= command.id %> --url http://127.0.0.1:4242/ --auth -',
+  ]
+
+  static override flags = {
+    url: webhookFlags.url({required: true}),
+    event: Flags.string({description: 'only this event; repeat for more (default: every event)', multiple: true, options: [...WEBHOOK_EVENTS]}),
+    name: Flags.string({description: 'a name to know the web hook by (default: its address)', parse: async (input) => input.trim()}),
+    auth: webhookFlags.auth(),
+  }
+
+  static override columns = webHookColumns
+
+  async run() {
+    const {flags} = await this.parse(WebhookCreate)
+    const {createWebHook} = await import('../../operations/webhooks.js')
+    const auth = await webhookFlags.readAuth(flags.auth, this.io, this.commandName)
+    const {environment} = await this.target()
+    const events = (flags.event ?? []) as (typeof WEBHOOK_EVENTS)[number][]
+    return createWebHook({address: flags.url, events, name: flags.name || undefined, environment, auth}, await this.deps())
+  }
+}

@@ -1,0 +1,25 @@
+import * as gwFlags from '../../flags.js'
+import {GwCommand} from '../../gw-command.js'
+import {webHookColumns} from '../../output/columns.js'
+
+export default class WebhookDelete extends GwCommand {
+  static override summary = 'Remove a web hook: the gateway stops sending events to its address'
+  static override description = 'Prints the web hook removed. On a live profile gw asks you to type the id first (--yes skips that).'
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> webhook list --json | jq -r ".[0].id")"',
+    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> webhook create --url http://127.0.0.1:4000/hooks --json | jq -r .id)" --json',
+  ]
+
+  static override args = {
+    id: gwFlags.id('web hook id, as gw webhook list shows it'),
+  }
+
+  static override columns = webHookColumns
+
+  async run() {
+    const {args} = await this.parse(WebhookDelete)
+    const {deleteWebHook} = await import('../../operations/webhooks.js')
+    return deleteWebHook(args.id, await this.deps())
+  }
+}

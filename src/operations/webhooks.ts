@@ -1,0 +1,32 @@
+import type {WebhookEvent} from '../api/schemas/recurring-rules.js'
+import type {Environment} from '../auth/config.js'
+import type {Deps, GwRecord} from './deps.js'
+
+export interface WebHookInput {
+  address: string
+  /** None means every event. */
+  events: WebhookEvent[]
+  name?: string
+  /** The profile's environment: a sandbox profile registers Test hooks, a live one Live hooks. */
+  environment: Environment
+  auth?: {username: string; password: string}
+}
+
+/** Registers an address for the gateway's web hooks (gateway-notes.md: POST /v1.0/web_hooks). */
+export async function createWebHook(input: WebHookInput, {client}: Pick<Deps, 'client'>): Promise<GwRecord> {
+  return client.webHooks.create({
+    name: input.name ?? input.address,
+    address: input.address,
+    events: input.events.length === 0 ? '*' : [...new Set(input.events)],
+    mode: input.environment === 'live' ? 'Live' : 'Test',
+    ...(input.auth ? {authentication_username: input.auth.username, authentication_password: input.auth.password} : {}),
+  })
+}
+
+export async function listWebHooks({client}: Pick<Deps, 'client'>): Promise<GwRecord[]> {
+  return client.webHooks.list()
+}
+
+export async function deleteWebHook(id: string, {client}: Pick<Deps, 'client'>): Promise<GwRecord> {
+  return client.webHooks.delete(id)
+}

@@ -1,0 +1,89 @@
+import {checkCardDetails, newCardRecord, type CardDetails} from './cards.js'
+import {formatDate, formatDateTime} from './clock.js'
+import type {SandboxContext} from './context.js'
+import {badRequest} from './errors.js'
+import {blankMessage, isBlank, readFields, type Fields} from './input.js'
+import {CUSTOMER_FIELDS, echo, type AddressFields, type CustomerRecord} from './records.js'
+
+export const CUSTOMER_INPUT = {
+  first_name: 'string',
+  last_name: 'string',
+  reference: 'string',
+  email: 'string',
+  ip_address: 'string',
+  card: 'object',
+  address: 'object',
+} as const
+const CARD_INPUT = {card_holder: 'string', card_number: 'string', expiry_date: 'string', cvv: 'string'} as const
+const ADDRESS_INPUT = {address: 'string', city: 'string', state: 'string', postcode: 'string', country: 'string'} as const
+const REQUIRED = ['first_name', 'last_name', 'reference', 'email'] as const
+
+type CustomerInput = Fields<typeof CUSTOMER_INPUT>
+
+/** GET, PUT and DELETE answer without the address; only creation shows it (contract §4). */
+export function withoutAddress(customer: CustomerRecord): Omit<CustomerRecord, 'address'> {
+  const {address: _address, ...rest} = customer
+  return rest
+}
+
+export function readAddress(input: Record<string, unknown> | undefined, current?: AddressFields): AddressFields {
+  const given = readFields(input ?? {}, ADDRESS_INPUT)
+  const field = (name: keyof AddressFields) => given[name] ?? current?.[name] ?? null
+  return {address: field('address'), city: field('city'), state: field('state'), postcode: field('postcode'), country: field('country')}
+}
+
+/**
+ * The card group, checked as a purchase's card is (Luhn, expiry); the holder defaults to the
+ * customer's name. The CVV is checked and then forgotten.
+ */
+export function readCard(input: Record<string, unknown> | undefined, name: string, today: string): {errors: string[]; details?: CardDetails} {
+  const card = readFields(input ?? {}, CARD_INPUT)
+  const holder = isBlank(card.card_holder) ? name : card.card_holder
+  const cvv = isBlank(card.cvv) ? undefined : card.cvv
+  const {errors, details} = checkCardDetails({card_number: card.card_number, card_holder: holder, card_expiry: card.expiry_date, cvv}, today)
+  return cvv === undefined ? {errors: [...errors, blankMessage('cvv')]} : {errors, details}
+}
+
+/** Problems of the customer's own fields: blanks, a reference the merchant already used. The gateway does not check an email's shape. */
+export function fieldProblems(ctx: SandboxContext, merchant: string, customer: Partial<CustomerRecord>, ownId: string | null): string[] {
+  const taken = customer.reference ? ctx.store.find('customers', merchant, customer.reference) : undefined
+  return [
+    ...REQUIRED.map((field) => (isBlank(customer[field]) ? blankMessage(field) : undefined)),
+    taken?.found === 'own' && taken.record.id !== ownId ? 'Reference has already been taken' : undefined,
+  ].filter((error) => error !== undefined)
+}
+
+export const scalarFields = (fields: CustomerInput) => ({
+  first_name: fields.first_name,
+  last_name: fields.last_name,
+  reference: fields.reference,
+  email: fields.email,
+  ip_address: fields.ip_address,
+})
+
+/** Creation tokenizes the card; a refusal echoes the request with null id and created_at (contract §2.6). */
+export function addCustomer(ctx: SandboxContext, merchant: string, input: Record<string, unknown>): CustomerRecord {
+  const fields = readFields(input, CUSTOMER_INPUT)
+  const given = scalarFields(fields)
+  const address = readAddress(fields.address)
+  const name = `${fields.first_name ?? ''} ${fields.last_name ?? ''}`.trim()
+  const card = readCard(fields.card, name, formatDate(ctx.clock.now()))
+  const errors = [...fieldProblems(ctx, merchant, given, null), ...card.errors]
+  if (errors.length > 0 || !card.details) throw badRequest(errors, {...echo(CUSTOMER_FIELDS, given), address})
+  const tokenized = newCardRecord(card.details)
+  const customer: CustomerRecord = {
+    id: ctx.newId(merchant, 'C'),
+    reference: given.reference as string,
+    first_name: given.first_name as string,
+    last_name: given.last_name as string,
+    email: given.email as string,
+    ip_address: given.ip_address ?? null,
+    created_at: formatDateTime(ctx.clock.now()),
+    card_token: tokenized.token,
+    address,
+  }
+  ctx.store.save('cards', merchant, tokenized)
+  ctx.store.save('customers', merchant, customer)
+  return customer
+}
+

@@ -1,0 +1,131 @@
+import * as z from 'zod'
+import {Card} from '../api/schemas/card.js'
+import {Address, Customer} from '../api/schemas/customer.js'
+import {Plan} from '../api/schemas/plan.js'
+import {Purchase} from '../api/schemas/purchase.js'
+import {Refund} from '../api/schemas/refund.js'
+import {Subscription} from '../api/schemas/subscription.js'
+import {WebHook} from '../api/schemas/web-hook.js'
+import {COLLECTIONS, type Collection} from './store.js'
+
+/**
+ * The records as the state file holds them: the shared record schemas (the client's), with the
+ * fields the sandbox relies on made required, so a file that would break a request later is
+ * refused when it is loaded.
+ */
+const text = z.string()
+const nullableText = z.string().nullable()
+
+const RECORDS = {
+  cards: Card.extend({token: text, card_number: text, card_expiry: text, card_holder: text, transaction_count: z.number().int(), alias: nullableText}),
+  purchases: Purchase.extend({
+    id: text,
+    reference: text,
+    amount: z.number().int(),
+    successful: z.boolean(),
+    card_token: text,
+    card_number: text,
+    currency: text,
+  }),
+  refunds: Refund.extend({id: text, reference: text, amount: z.number().int(), successful: z.boolean(), transaction_id: text}),
+  plans: Plan.extend({id: text, name: text, reference: text, description: text, amount: z.number().int(), currency: text}),
+  customers: Customer.extend({
+    id: text,
+    reference: text,
+    first_name: text,
+    last_name: text,
+    email: text,
+    card_token: text,
+    address: Address,
+  }),
+  subscriptions: Subscription.extend({
+    id: text,
+    customer: text,
+    plan: text,
+    frequency: text,
+    start_date: text,
+    next_billing_date: nullableText,
+    reference: text,
+    last_status: text,
+    is_active: z.boolean(),
+  }),
+  webhooks: WebHook.extend({id: text, address: text, events: z.union([text, z.array(text)]), mode: z.enum(['Test', 'Live'])}),
+} as const satisfies {[C in Collection]: z.ZodType}
+
+const GLOBAL_KEY: {[C in Collection]: string} = {
+  cards: 'token',
+  purchases: 'id',
+  refunds: 'id',
+  plans: 'id',
+  customers: 'id',
+  subscriptions: 'id',
+  webhooks: 'id',
+}
+
+const MerchantRecords = z.object(
+  Object.fromEntries(COLLECTIONS.map((collection) => [collection, z.record(z.string(), RECORDS[collection]).optional()])),
+)
+
+const CardNotice = z.enum(['card:expiring', 'card:expired'])
+
+const QueuedDelivery = z.object({
+  id: text,
+  target: z.object({hook_id: nullableText, address: text, username: nullableText, password: nullableText}),
+  event: text,
+  payload: z.array(z.unknown()),
+  attempts: z.number().int(),
+  last_error: nullableText,
+})
+
+export const State = z
+  .object({
+    merchants: z.record(z.string(), MerchantRecords),
+    today: z.string().optional(),
+    cardNotices: z.record(z.string(), z.array(CardNotice)).optional(),
+    deliveries: z.array(QueuedDelivery).optional(),
+  })
+  .superRefine((state, check) => {
+    // A record filed under another key would be found by one key and saved under the other.
+    for (const [merchant, records] of Object.entries(state.merchants)) {
+      for (const collection of COLLECTIONS) {
+        for (const [key, record] of Object.entries(records[collection] ?? {})) {
+          const field = GLOBAL_KEY[collection]
+          if ((record as Record<string, unknown>)[field] !== key) {
+            check.addIssue({code: 'custom', path: ['merchants', merchant, collection, key, field], message: `must be ${JSON.stringify(key)}, the key it is filed under`})
+          }
+        }
+      }
+    }
+  })
+
+const put = COLLECTIONS.map((collection) =>
+  z.object({op: z.literal('put'), collection: z.literal(collection), merchant: text, record: RECORDS[collection]}),
+)
+
+export const ChangeSchema = z.discriminatedUnion('op', [
+  z.discriminatedUnion('collection', put as unknown as [(typeof put)[number], ...(typeof put)[number][]]),
+  z.object({op: z.literal('remove'), collection: z.enum(COLLECTIONS), merchant: text, key: text}),
+  z.object({op: z.literal('today'), date: text}),
+  z.object({op: z.literal('notice'), key: text, notices: z.array(CardNotice)}),
+  z.object({op: z.literal('enqueue'), delivery: QueuedDelivery}),
+  z.object({op: z.literal('attempted'), id: text, attempts: z.number().int(), last_error: nullableText}),
+  z.object({op: z.literal('dequeue'), id: text}),
+  z.object({op: z.literal('reset')}),
+])
+
+/** One line of the journal after the snapshot: the changes of one group commit. */
+export const JournalLine = z.object({changes: z.array(ChangeSchema)})
+
+/** The first line of a state file. */
+export const SnapshotLine = z.object({version: z.literal(2), snapshot: State})
+
+/** A state file written before the journal: one pretty-printed document. */
+export const LegacyStateFile = z.object({version: z.literal(1)}).and(State)
+
+/** `merchants.TEST.purchases.071-P-X.amount: Invalid input: expected number, received string`. */
+export function firstProblem(error: z.ZodError): string {
+  const issue = error.issues[0]
+  if (!issue) return 'invalid'
+  const path = issue.path.map(String).join('.')
+  return path === '' ? issue.message : `${path}: ${issue.message}`
+}

@@ -1,0 +1,107 @@
+import {chmodSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {CARDS, GW, runProgram, type Sandbox, startSandbox} from './helpers.js'
+
+// Every command's --help examples, run as shown against a freshly started local gateway, in an
+// order where each finds what earlier ones created (cust-42, order-1001, gold-monthly...).
+const RUN_ORDER = [
+  'status',
+  'profile:list',
+  'profile:show',
+  'profile:use',
+  'card:tokenize',
+  'card:update',
+  'card:get',
+  'purchase:create',
+  'purchase:get',
+  'refund:create',
+  'refund:get',
+  'plan:create',
+  'plan:get',
+  'plan:list',
+  'plan:update',
+  'customer:create',
+  'customer:get',
+  'customer:update',
+  'subscription:create',
+  'subscription:get',
+  'subscription:update',
+  'webhook:create',
+  'webhook:list',
+  'webhook:delete',
+  'sandbox:trigger',
+  'api',
+  'customer:delete',
+  'sandbox:clock',
+  'sandbox:clock:advance',
+]
+
+// Not run here, and why: each has tests of its own.
+const NOT_RUN: Record<string, string> = {
+  listen: 'a service that runs until stopped',
+  'listen:replay': 'needs a saved events file and an app to forward to',
+  login: 'talks to a real gateway by its URL, or asks on a terminal',
+  logout: 'removes credentials the other examples use',
+  'profile:remove': 'removes the profile the other examples use',
+  'sandbox:start': 'starts a gateway on the fixed port 8787, which a test must not take',
+  'sandbox:stop': 'stops the gateway on port 8787',
+  'sandbox:status': 'reports the detached gateway on port 8787',
+}
+
+interface Manifest {
+  commands: Record<string, {examples?: (string | {command: string})[]}>
+}
+
+let sandbox: Sandbox
+let dir: string
+beforeAll(async () => {
+  sandbox = await startSandbox()
+  dir = join(sandbox.home.HOME!, 'work')
+  mkdirSync(join(dir, 'bin'), {recursive: true})
+  // `gw` on PATH, as an installed gw is: the examples are run exactly as --help shows them.
+  writeFileSync(join(dir, 'bin', 'gw'), `#!/bin/sh\nexec "${process.execPath}" "${GW}" "$@"\n`)
+  chmodSync(join(dir, 'bin', 'gw'), 0o755)
+  // The file the card examples read; a public test card.
+  writeFileSync(join(dir, 'card.json'), JSON.stringify({card_holder: 'Jane Citizen', card_number: CARDS.visa, card_expiry: '12/2030', cvv: '123'}))
+})
+afterAll(async () => {
+  await sandbox?.stop()
+})
+
+const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'oclif.manifest.json'), 'utf8')) as Manifest
+
+const examplesOf = (id: string) =>
+  (manifest.commands[id]?.examples ?? []).map((example) =>
+    (typeof example === 'string' ? example : example.command).replaceAll('<%= config.bin %>', 'gw').replaceAll('<%= command.id %>', id.replaceAll(':', ' ')),
+  )
+
+describe('the examples in --help', () => {
+  it('cover every command: each is run here or says why not', () => {
+    expect([...RUN_ORDER, ...Object.keys(NOT_RUN)].sort()).toEqual(Object.keys(manifest.commands).sort())
+    for (const id of Object.keys(manifest.commands)) expect(examplesOf(id).length, id).toBeGreaterThanOrEqual(1)
+  })
+
+  it('run as shown against the local gateway, each exiting 0', {timeout: 240_000}, async () => {
+    const outputs: Record<string, string> = {}
+    for (const id of RUN_ORDER) {
+      for (const example of examplesOf(id)) {
+        const result = await runProgram('bash', ['-o', 'pipefail', '-c', example], {
+          cwd: dir,
+          // As after `gw sandbox start`: its profile local is the active one, no GW_* variables.
+          env: {...sandbox.home, PATH: `${join(dir, 'bin')}:${process.env.PATH}`},
+          timeoutMs: 30_000,
+        })
+        expect(result.code, `${example}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(0)
+        expect(result.stderr, example).not.toContain('Error:')
+        outputs[example] = result.stdout
+      }
+    }
+    // What some of them printed, as the help text promises.
+    expect(outputs['gw purchase get order-1001 order-1002 --json']!.trim().split('\n').map((line) => JSON.parse(line).reference)).toEqual(['order-1001', 'order-1002'])
+    expect(outputs['printf "order-1001\\norder-1003\\n" | gw purchase get - | jq -r .message']).toBe('Approved\nApproved\n')
+    expect(outputs['gw card get customer-42 --json | jq -r .card_expiry']).toMatch(/^2032-09-30/)
+    expect(outputs['gw subscription get sub-42 sub-43 --json | jq -r .last_status']).toBe('Scheduled\nScheduled\n')
+    expect(outputs['gw api GET /v1.0/purchases/api-order-1 | jq .response.message']).toBe('"Approved"\n')
+  })
+})

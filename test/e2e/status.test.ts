@@ -1,0 +1,80 @@
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {terminal} from './auth-helpers.js'
+import {type Sandbox, startSandbox} from './helpers.js'
+
+let sandbox: Sandbox
+beforeAll(async () => {
+  sandbox = await startSandbox()
+})
+afterAll(async () => {
+  await sandbox?.stop()
+})
+
+const lastJsonLine = (text: string) => JSON.parse(text.trim().split('\n').at(-1)!)
+
+describe('gw status --check', () => {
+  it('says the gateway is reachable, takes the token, and reports test mode', async () => {
+    const result = await sandbox.gw(['status', '--check', '--json'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stderr).toBe('')
+    expect(result.json).toMatchObject({chosen_by: 'GW_USERNAME and GW_TOKEN', environment: 'sandbox', base_url: sandbox.url, username: 'TEST', reachable: true, token_valid: true, gateway_mode: 'test'})
+  })
+
+  it('checks a saved profile the same way', async () => {
+    // gw sandbox start set up profile local in this home.
+    const result = await sandbox.gw(['status', '--check', '--profile', 'local', '--json'], {env: {GW_USERNAME: undefined, GW_TOKEN: undefined, GW_BASE_URL: undefined}})
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.json).toMatchObject({profile: 'local', reachable: true, token_valid: true, gateway_mode: 'test'})
+  })
+
+  it('exits 4 when the gateway refuses the token, and still prints what it found', async () => {
+    const result = await sandbox.gw(['status', '--check', '--json'], {env: {GW_TOKEN: 'not-the-token'}})
+    expect(result.code).toBe(4)
+    expect(result.json).toMatchObject({reachable: true, token_valid: false})
+    expect(result.stderr).toContain(`Error: The gateway at ${sandbox.url} refused username TEST with the token in GW_TOKEN: Incorrect Username or Token (HTTP 401`)
+    expect(result.stderr).toContain('Hint: Check GW_USERNAME and GW_TOKEN.')
+    expect(result.stderr).not.toContain('not-the-token')
+    expect(lastJsonLine(result.stderr)).toMatchObject({error: {kind: 'auth', status: 401, exit_code: 4}})
+  })
+
+  it('exits 1 when the gateway cannot be reached', async () => {
+    const result = await sandbox.gw(['status', '--check', '--json'], {env: {GW_BASE_URL: 'http://127.0.0.1:9'}})
+    expect(result.code).toBe(1)
+    expect(result.json).toMatchObject({base_url: 'http://127.0.0.1:9', reachable: false, token_valid: null, gateway_mode: null})
+    expect(result.stderr).toContain('Error: Could not reach the gateway at http://127.0.0.1:9')
+    expect(lastJsonLine(result.stderr)).toMatchObject({error: {kind: 'network', exit_code: 1}})
+  })
+
+  it('checks without being asked on a terminal', async () => {
+    const t = terminal(['status'], sandbox.env({GW_TOKEN: 'not-the-token'}))
+    try {
+      const screen = await t.waitFor('[exit 4]')
+      expect(screen).toMatch(/Reachable\W+yes/)
+      expect(screen).toMatch(/Token valid\W+no/)
+      expect(screen).toContain('refused username TEST with the token in GW_TOKEN')
+    } finally {
+      t.close()
+    }
+  })
+
+  it('sends nothing without --check when stdout is not a terminal', async () => {
+    const result = await sandbox.gw(['status', '--json'], {env: {GW_BASE_URL: 'http://127.0.0.1:9'}})
+    expect(result.code).toBe(0)
+    expect(result.json).not.toHaveProperty('reachable')
+  })
+
+  it('warns when the gateway answers in another mode than the profile says', async () => {
+    const live = await startSandbox(['--mode', 'live'])
+    try {
+      const result = await runAgainst(live)
+      expect(result.code, result.stderr).toBe(0)
+      expect(result.json).toMatchObject({environment: 'sandbox', gateway_mode: 'live'})
+      expect(result.stderr).toContain(`Warning: the credentials in GW_USERNAME and GW_TOKEN count as sandbox, but the gateway at ${live.url} answers in live mode`)
+    } finally {
+      await live.stop()
+    }
+  })
+})
+
+// Environment credentials at a loopback address count as sandbox (design.md §6).
+const runAgainst = (gateway: Sandbox) => gateway.gw(['status', '--check', '--json'])
