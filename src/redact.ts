@@ -60,12 +60,14 @@ export function maskCardNumbersIn(text: string): string {
 /**
  * An error about flags, as oclif words it, made safe to show: it names the flag and never its
  * value (`--cvv=987 cannot also be provided` becomes `--cvv cannot also be provided`), and a card
- * number left anywhere in it (an unexpected argument, say) is masked.
+ * number left anywhere in it (an unexpected argument, say) is masked. Only a flag with a fixed
+ * list of choices keeps the value it refuses (`Expected --event=charge:everything to be one of`):
+ * no card data or token has a choice list, and the typo is what the person needs to see.
  */
 export function redactFlagMessage(message: string): string {
-  const named = message
-    .replace(/(--[\w-]+)=[\s\S]*? (cannot also be provided when using)/g, '$1 $2')
-    .replace(/(Expected --[\w-]+)=[\s\S]*? (to be one of:)/g, '$1 $2')
-    .replace(/(--[\w-]+)=\S*/g, '$1')
+  const named = message.replace(
+    /(Expected --[\w-]+=[\s\S]*? to be one of:)|(--[\w-]+)=[\s\S]*? (cannot also be provided when using)|(--[\w-]+)=\S*/g,
+    (_, choice: string | undefined, exclusive: string | undefined, phrase: string | undefined, flag: string | undefined) => choice ?? (exclusive ? `${exclusive} ${phrase}` : flag!),
+  )
   return maskCardNumbersIn(named)
 }

@@ -102,7 +102,7 @@ describe('gw api', () => {
     const result = await sandbox.gw(['api', 'POST', '/v1.0/purchases', '--data', purchaseBody(reference)])
     expect(result.code).toBe(8)
     expect(result.stdout).toBe('')
-    expect(result.stderr).toContain(`Do not send it again until you have checked: gw purchase get ${reference}`)
+    expect(result.stderr).toContain(`Do not resend it until you have checked what the gateway has: gw purchase get ${reference}`)
   })
 
   it('does not retry a write to a path gw does not know when its answer is lost: exit 1, check first', async () => {

@@ -77,4 +77,4 @@ describe('gw status --check', () => {
 })
 
 // Environment credentials at a loopback address count as sandbox (design.md §6).
-const runAgainst = (gateway: Sandbox) => gateway.gw(['status', '--check', '--json'])
+const runAgainst = (gateway: Sandbox) => gateway.gw(['status', '--check', '--json'], {env: {GW_ENVIRONMENT: undefined}})

@@ -76,7 +76,8 @@ describe('errors about flags name the flag, never its value', () => {
     ['--cvv=987 cannot also be provided when using --card', '--cvv cannot also be provided when using --card'],
     ['--card-number=4242424242424242 cannot also be provided when using --card-token', '--card-number cannot also be provided when using --card-token'],
     ['--card-holder=Jane Q Citizen cannot also be provided when using --card', '--card-holder cannot also be provided when using --card'],
-    ['Expected --environment=tok_secret to be one of: sandbox, live', 'Expected --environment to be one of: sandbox, live'],
+    ['Expected --event=charge:everything to be one of: charge:pending, card:expired', 'Expected --event=charge:everything to be one of: charge:pending, card:expired'],
+    ['Expected --environment=4242424242424242 to be one of: sandbox, live', 'Expected --environment=424242XXXXXX4242 to be one of: sandbox, live'],
     ['Nonexistent flag: --cvc=987', 'Nonexistent flag: --cvc'],
     ['Unexpected argument: 4242 4242 4242 4242', 'Unexpected argument: 424242XXXXXX4242'],
   ])('%s', (message, shown) => {
