@@ -23,6 +23,7 @@ interface GlobalFlags {
   verbose: boolean
   yes: boolean
   'no-input': boolean
+  fields?: string
 }
 
 /** What a command's run() may return besides a record or a list: the exit status of a service that stopped. */
@@ -37,12 +38,26 @@ export class ExitStatus {
  * and returns what it gave: a record, a list, nothing, or an ExitStatus.
  */
 export abstract class GwCommand extends Command {
-  static override baseFlags = {
+  static readonly globalFlags = {
     profile: Flags.string({description: 'profile to use instead of the active one', helpGroup: 'GLOBAL'}),
     json: Flags.boolean({description: "print the gateway's record as JSON", helpGroup: 'GLOBAL'}),
     verbose: Flags.boolean({description: 'log each request and response to stderr, secrets redacted', helpGroup: 'GLOBAL'}),
     yes: Flags.boolean({description: 'answer yes to confirmations', helpGroup: 'GLOBAL'}),
     'no-input': Flags.boolean({description: 'never prompt; fail instead when something is missing', helpGroup: 'GLOBAL'}),
+  }
+
+  /** Taken by every command that prints records (it has columns), in tables and in JSON alike. */
+  static readonly fieldsFlag = {
+    fields: Flags.string({
+      description: 'fields to show, in order, separated by commas (id,amount,reference); for tables and JSON',
+      helpGroup: 'GLOBAL',
+      parse: async (input) => (await import('./output/fields.js')).parseFields(input).join(','),
+    }),
+  }
+
+  /** The global flags, and --fields where the command prints records. */
+  static override get baseFlags() {
+    return this.columns.length > 0 ? {...GwCommand.globalFlags, ...GwCommand.fieldsFlag} : GwCommand.globalFlags
   }
 
   /** How a table shows this command's record. */
@@ -68,6 +83,12 @@ export abstract class GwCommand extends Command {
 
   protected get json(): boolean {
     return this.globals?.json ?? this.argv.includes('--json')
+  }
+
+  /** How results render: --json, and the fields --fields picked. */
+  protected get renderOptions(): {json: boolean; fields?: string[]} {
+    const fields = this.globals?.fields
+    return {json: this.json, ...(fields ? {fields: fields.split(',')} : {})}
   }
 
   protected override async parse<F extends FlagOutput, B extends FlagOutput, A extends ArgOutput>(
@@ -182,12 +203,12 @@ export abstract class GwCommand extends Command {
     const deps = await this.deps()
     if (!batch && ids.length === 1) return lookUp(resource, ids[0]!, deps)
     const {recordStream, renderError} = await import('./output/render.js')
-    const write = recordStream(this.io, (this.ctor as typeof GwCommand).columns, {json: this.json})
+    const stream = recordStream(this.io, (this.ctor as typeof GwCommand).columns, this.renderOptions)
     let worst: GwError | undefined
     let failed = 0
     for (const id of ids) {
       try {
-        await write(await lookUp(resource, id, deps))
+        await stream.write(await lookUp(resource, id, deps))
       } catch (err) {
         const error = toGwError(err)
         if (error instanceof InterruptedError) throw error
@@ -196,6 +217,7 @@ export abstract class GwCommand extends Command {
         if (!worst || error.exitCode > worst.exitCode) worst = error
       }
     }
+    await stream.end()
     if (worst) throw new SomeFailed(`${failed} of ${ids.length} look-ups failed`, worst)
     return undefined
   }
@@ -230,12 +252,12 @@ export abstract class GwCommand extends Command {
 
   private stopOnSignal: (signal: StopSignal) => void = () => {}
 
-  /** A record prints as a two-column table, a list (an array) as a table with a row per record. */
+  /** A record or a list (an array), rendered by where stdout goes (design.md §3). */
   protected async render(result: GwRecord | GwRecord[]): Promise<void> {
     const {renderList, renderRecord} = await import('./output/render.js')
     const columns = (this.ctor as typeof GwCommand).columns
-    if (Array.isArray(result)) await renderList(this.io, result, columns, {json: this.json})
-    else await renderRecord(this.io, result, columns, {json: this.json})
+    if (Array.isArray(result)) await renderList(this.io, result, columns, this.renderOptions)
+    else await renderRecord(this.io, result, columns, this.renderOptions)
   }
 
   /** The reporter: an error becomes its message and hint on stderr (and its record on stdout) and the exit code. */
@@ -244,7 +266,7 @@ export abstract class GwCommand extends Command {
     const error = toGwError(err)
     const {renderError, renderRecord} = await import('./output/render.js')
     // A decline is a processed transaction: its record is the result, on stdout like any other.
-    if (error.record) await renderRecord(this.io, error.record, (this.ctor as typeof GwCommand).columns, {json: this.json})
+    if (error.record) await renderRecord(this.io, error.record, (this.ctor as typeof GwCommand).columns, this.renderOptions)
     renderError(this.io, error, {json: this.json && !(error instanceof SomeFailed)})
     if (error.kind === 'unexpected' && this.globals?.verbose && err instanceof Error && err.stack) this.io.err(err.stack + '\n')
     process.exitCode = error.exitCode
