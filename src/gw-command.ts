@@ -91,13 +91,39 @@ export abstract class GwCommand extends Command {
     return {json: this.json, ...(fields ? {fields: fields.split(',')} : {})}
   }
 
+  /**
+   * oclif's parse, and on a terminal a question for each required flag or argument left out
+   * (design.md §1: a merchant answers prompts); without one, oclif's error naming every missing
+   * flag stands.
+   */
   protected override async parse<F extends FlagOutput, B extends FlagOutput, A extends ArgOutput>(
     options?: Interfaces.Input<F, B, A>,
-    argv?: string[],
+    argv: string[] = this.argv,
   ): Promise<Interfaces.ParserOutput<F, B, A>> {
-    const parsed = await super.parse(options, argv)
+    let parsed: Interfaces.ParserOutput<F, B, A>
+    try {
+      parsed = await super.parse(options, argv)
+    } catch (err) {
+      parsed = await super.parse(options, await this.askForMissing(err, argv))
+    }
     this.globals = parsed.flags as unknown as GlobalFlags
     return parsed
+  }
+
+  /** argv with the answers to what the failed parse lacked; rethrows when nothing can be asked. */
+  private async askForMissing(err: unknown, argv: string[]): Promise<string[]> {
+    // --no-input is checked in argv: the parse that would have read it failed.
+    if (argv.includes('--no-input') || !this.io.canPrompt()) throw err
+    const {missingFrom, askForMissing} = await import('./output/ask-missing.js')
+    const missing = missingFrom(err)
+    if (missing.length === 0) throw err
+    return askForMissing(missing, argv, {prompter: await this.prompter(), context: this, choicesFor: (name) => this.choicesFor(name)})
+  }
+
+  /** The values a missing flag or argument is chosen from, when they are fixed (frequencies; profiles in gw profile use). */
+  protected async choicesFor(name: string): Promise<readonly string[] | undefined> {
+    const {choices} = await import('./flags.js')
+    return Object.hasOwn(choices, name) ? choices[name] : undefined
   }
 
   /** As people type it: `purchase create`. */
