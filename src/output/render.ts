@@ -50,7 +50,9 @@ export async function renderList(io: Io, records: GwRecord[], columns: Column[],
     const {text, leftOut} = recordsTable(records, shownColumns(columns, options), {color: io.color, width: io.columns, keepEmpty: options.fields !== undefined})
     io.out(text)
     if (leftOut.length > 0) {
-      io.err(paint(io.errColor, 'dim', `Left out to fit ${io.columns} columns: ${leftOut.join(', ')}. Choose columns with --fields, or widen the terminal.`) + '\n')
+      const {wrap} = await import('./text-width.js')
+      const note = wrap(`Left out to fit ${io.columns} columns: ${leftOut.join(', ')}. Choose columns with --fields, or widen the terminal.`, io.columns)
+      io.err(note.map((line) => paint(io.errColor, 'dim', line) + '\n').join(''))
     }
   }
   warnUnknownFields(io, records, columns, options)

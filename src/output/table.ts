@@ -13,8 +13,8 @@ export interface TableOptions {
 }
 
 const GAP = 2
-/** Narrower than this a column says little; below it columns are left out instead (see fitColumns). */
-const MIN_COLUMN = 6
+/** Narrower than this a column says little; rather than go below it, columns are left out (see fitColumns). */
+const MIN_COLUMN = 12
 
 /**
  * One record as a field/value list: a label column and values wrapped to the terminal's width,
@@ -95,16 +95,18 @@ export function recordsTable(records: GwRecord[], columns: Column[], {color, wid
 export function fitColumns(natural: number[], total: number): {widths: number[]; kept: number} {
   let kept = natural.length
   const room = (n: number) => total - 1 - 3 * n
-  const floor = (w: number) => Math.min(w, MIN_COLUMN)
-  while (kept > 1 && natural.slice(0, kept).reduce((sum, w) => sum + floor(w), 0) > room(kept)) kept--
+  // The first column names the row (an id): kept whole when it takes up to half the width.
+  const floor = (w: number, i: number) => Math.min(w, i === 0 ? Math.max(MIN_COLUMN, Math.floor(total / 2)) : MIN_COLUMN)
+  const floors = (n: number) => natural.slice(0, n).reduce((sum, w, i) => sum + floor(w, i), 0)
+  while (kept > 1 && floors(kept) > room(kept)) kept--
   const wanted = natural.slice(0, kept)
   const available = Math.max(room(kept), kept)
   if (wanted.reduce((sum, w) => sum + w, 0) <= available) return {widths: wanted, kept}
-  // The largest cap at which every column narrowed to it fits.
+  // The largest cap at which every column narrowed to it (not below its floor) fits.
   let cap = Math.max(...wanted)
-  const width = (c: number) => wanted.reduce((sum, w) => sum + Math.min(w, Math.max(floor(w), c)), 0)
+  const width = (c: number) => wanted.reduce((sum, w, i) => sum + Math.min(w, Math.max(floor(w, i), c)), 0)
   while (cap > 1 && width(cap) > available) cap--
-  const widths = wanted.map((w) => Math.min(w, Math.max(floor(w), cap)))
+  const widths = wanted.map((w, i) => Math.min(w, Math.max(floor(w, i), cap)))
   // What the cap leaves over goes to the columns it cut, left to right.
   let spare = available - widths.reduce((sum, w) => sum + w, 0)
   for (let i = 0; i < widths.length && spare > 0; i++) {

@@ -28,11 +28,16 @@ describe('fitColumns', () => {
   })
 
   it('narrows the widest columns first, keeping short ones whole', () => {
-    // 40 columns: 4 borders and 6 spaces of padding leave 30 for content.
-    const {widths, kept} = fitColumns([9, 40, 30], 40)
+    // 50 columns: 4 borders and 6 spaces of padding leave 40 for content.
+    const {widths, kept} = fitColumns([9, 40, 30], 50)
     expect(kept).toBe(3)
     expect(widths[0]).toBe(9)
-    expect(widths.reduce((a, b) => a + b)).toBe(30)
+    expect(widths.reduce((a, b) => a + b)).toBe(40)
+  })
+
+  it('keeps the first column, which names the row, whole when it takes up to half the width', () => {
+    expect(fitColumns([20, 40, 40], 60).widths[0]).toBe(20)
+    expect(fitColumns([50, 40], 60).widths[0]).toBeLessThan(50)
   })
 
   it('leaves columns out from the end when even narrow ones cannot fit', () => {
