@@ -38,26 +38,18 @@ export class ExitStatus {
  * and returns what it gave: a record, a list, nothing, or an ExitStatus.
  */
 export abstract class GwCommand extends Command {
-  static readonly globalFlags = {
+  static override baseFlags = {
     profile: Flags.string({description: 'profile to use instead of the active one', helpGroup: 'GLOBAL'}),
     json: Flags.boolean({description: "print the gateway's record as JSON", helpGroup: 'GLOBAL'}),
     verbose: Flags.boolean({description: 'log each request and response to stderr, secrets redacted', helpGroup: 'GLOBAL'}),
     yes: Flags.boolean({description: 'answer yes to confirmations', helpGroup: 'GLOBAL'}),
     'no-input': Flags.boolean({description: 'never prompt; fail instead when something is missing', helpGroup: 'GLOBAL'}),
-  }
-
-  /** Taken by every command that prints records (it has columns), in tables and in JSON alike. */
-  static readonly fieldsFlag = {
+    // For every command that prints records (it has columns); the others refuse it (renderOptions).
     fields: Flags.string({
-      description: 'fields to show, in order, separated by commas (id,amount,reference); for tables and JSON',
+      description: 'fields of each record to show, in order, separated by commas (id,amount,reference); tables and JSON alike',
       helpGroup: 'GLOBAL',
       parse: async (input) => (await import('./output/fields.js')).parseFields(input).join(','),
     }),
-  }
-
-  /** The global flags, and --fields where the command prints records. */
-  static override get baseFlags() {
-    return this.columns.length > 0 ? {...GwCommand.globalFlags, ...GwCommand.fieldsFlag} : GwCommand.globalFlags
   }
 
   /** How a table shows this command's record. */
@@ -91,6 +83,13 @@ export abstract class GwCommand extends Command {
     return {json: this.json, ...(fields ? {fields: fields.split(',')} : {})}
   }
 
+  /** --fields on a command that prints no records is a mistake worth saying, before anything runs. */
+  private refuseFieldsWithoutRecords(): void {
+    if (this.globals?.fields !== undefined && (this.ctor as typeof GwCommand).columns.length === 0) {
+      throw new UsageError(`--fields picks the fields of records, and gw ${this.commandName} prints none`, 'Leave --fields out.')
+    }
+  }
+
   /**
    * oclif's parse, and on a terminal a question for each required flag or argument left out
    * (design.md §1: a merchant answers prompts); without one, oclif's error naming every missing
@@ -107,6 +106,7 @@ export abstract class GwCommand extends Command {
       parsed = await super.parse(options, await this.askForMissing(err, argv))
     }
     this.globals = parsed.flags as unknown as GlobalFlags
+    this.refuseFieldsWithoutRecords()
     return parsed
   }
 

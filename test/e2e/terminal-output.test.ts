@@ -22,8 +22,8 @@ afterAll(async () => {
   await sandbox.stop()
 })
 
-function run(args: string[], options?: {width?: number}): Terminal {
-  const t = terminal(args, sandbox.env(), options)
+function run(args: string[], {width, env}: {width?: number; env?: NodeJS.ProcessEnv} = {}): Terminal {
+  const t = terminal(args, sandbox.env(env), {width})
   open.push(t)
   return t
 }
@@ -90,6 +90,33 @@ describe('prompts for what is missing', () => {
     expect(screen).toContain('✔ event to send (EVENT) charge:successful')
     // Chosen and sent: the local gateway answers that no web hook wants it.
     expect(screen).toMatch(/no web hook for charge:successful/)
+  })
+})
+
+describe('without a terminal to ask on', () => {
+  it('fails naming every missing flag, as before, and help marks them asked if missing', async () => {
+    const result = await sandbox.gw(['refund', 'create'])
+    expect(result.code).toBe(2)
+    for (const flag of ['amount', 'reference', 'transaction-id']) expect(result.stderr).toContain(`Missing required flag ${flag}`)
+    const help = await sandbox.gw(['refund', 'create', '--help'])
+    expect(help.stdout).toMatch(/--transaction-id=<value>\s+\(required; asked if missing\) id of the purchase/)
+  })
+
+  it.each([
+    ['with --no-input', ['--no-input'], {}],
+    ['in CI', [], {CI: 'true'}],
+  ])('does not ask %s, even on a terminal', async (_, extra, env) => {
+    const t = run(['refund', 'create', '--amount', '100', '--reference', ref(), ...extra], {env})
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 2]')
+    expect(screen).toContain('Missing required flag transaction-id')
+    expect(screen).not.toContain('(--transaction-id)')
+  })
+
+  it('refuses --fields on a command that prints no records', async () => {
+    const result = await sandbox.gw(['sandbox', 'stop', '--fields', 'id'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toBe('Error: --fields picks the fields of records, and gw sandbox stop prints none\nHint: Leave --fields out.\n')
   })
 })
 
