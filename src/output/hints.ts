@@ -1,5 +1,6 @@
 import {type GwError, InterruptedError, type MoneyInFlight, OutcomeUnknownError} from '../errors.js'
 import type {RecoveryEvent} from '../api/client.js'
+import {sanitizeLine} from './sanitize.js'
 
 /**
  * What to tell a person about an error, in gw's own terms: the command that checks a purchase in
@@ -24,7 +25,7 @@ export function checkCommand(inFlight: MoneyInFlight): string {
 
 /** A step of a recovery, as a notice on stderr. */
 export function recoveryNotice(event: RecoveryEvent): string {
-  if (event.step === 'looking_up') return `No answer to the ${event.noun} (${event.why}); looking reference ${event.reference} up at the gateway.`
+  if (event.step === 'looking_up') return `No answer to the ${event.noun} (${sanitizeLine(event.why)}); looking reference ${sanitizeLine(event.reference)} up at the gateway.`
   return `Found the ${event.noun} by its reference: the gateway processed it once.`
 }
 
