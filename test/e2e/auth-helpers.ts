@@ -41,6 +41,8 @@ export interface Terminal {
   type(line: string): void
   /** Presses keys by tmux's names: `Down`, `C-u`, `Enter`. */
   press(...keys: string[]): void
+  /** Answers questions in order: waits for each question's text, then types the answer. */
+  answer(questions: [question: string, answer: string][]): Promise<void>
   screen(): string
   close(): void
 }
@@ -75,6 +77,12 @@ export function terminal(args: string[], env: NodeJS.ProcessEnv, {width = 200, h
       tmux('send-keys', '-t', 'gw', 'Enter')
     },
     press: (...keys) => void tmux('send-keys', '-t', 'gw', ...keys),
+    async answer(questions) {
+      for (const [question, answer] of questions) {
+        await this.waitFor(question)
+        this.type(answer)
+      }
+    },
     close: () => void tmux('kill-server'),
   }
 }

@@ -142,6 +142,14 @@ export function ref(prefix = 'e2e'): string {
   return `${prefix}-${randomUUID().slice(0, 8)}`
 }
 
+/** The questions gw asks for a card on a terminal, answered with the test Visa. */
+export const CARD_ANSWERS: [string, string][] = [
+  ['Name on the card', 'Jane Citizen'],
+  ['Card number', CARDS.visa],
+  ['Expiry (MM/YYYY)', '12/2030'],
+  ['CVV', '123'],
+]
+
 export function cardArgs(number: string = CARDS.visa, expiry = '12/2030'): string[] {
   return ['--card-holder', 'Jane Citizen', '--card-number', number, '--card-expiry', expiry, '--cvv', '123']
 }

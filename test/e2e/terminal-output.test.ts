@@ -1,6 +1,6 @@
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
-import {cardArgs, CARDS, ref, type Sandbox, startSandbox} from './helpers.js'
+import {CARD_ANSWERS, cardArgs, CARDS, ref, type Sandbox, startSandbox} from './helpers.js'
 import {chargeSuccessful, type Listener, startListen} from './listen-helpers.js'
 
 // What a person at a terminal sees: prompts for what is missing, records fitted to the width,
@@ -45,16 +45,7 @@ describe('prompts for what is missing', () => {
     await t.waitFor('--amount must be')
     t.press('C-u')
     t.type('1000')
-    await t.waitFor('(--reference)')
-    t.type(reference)
-    await t.waitFor('Name on the card')
-    t.type('Jane Citizen')
-    await t.waitFor('Card number')
-    t.type(CARDS.visa)
-    await t.waitFor('Expiry (MM/YYYY)')
-    t.type('12/2030')
-    await t.waitFor('CVV')
-    t.type('123')
+    await t.answer([['(--reference)', reference], ...CARD_ANSWERS])
     const screen = await t.waitFor(/\[exit \d+\]/)
     expect(screen).toContain('[exit 0]')
     expect(screen).toMatch(/^Outcome +Approved$/m)
