@@ -44,7 +44,7 @@ export abstract class GwCommand extends Command {
     verbose: Flags.boolean({description: 'log each request and response to stderr, secrets redacted', helpGroup: 'GLOBAL'}),
     yes: Flags.boolean({description: 'answer yes to confirmations', helpGroup: 'GLOBAL'}),
     'no-input': Flags.boolean({description: 'never prompt; fail instead when something is missing', helpGroup: 'GLOBAL'}),
-    // For every command that prints records (it has columns); the others refuse it (renderOptions).
+    // For every command that prints records (it has columns); the others refuse it (refuseFieldsWithoutRecords).
     fields: Flags.string({
       description: 'fields of each record to show, in order, separated by commas (id,amount,reference); tables and JSON alike',
       helpGroup: 'GLOBAL',
