@@ -23,6 +23,7 @@ interface GlobalFlags {
   verbose: boolean
   yes: boolean
   'no-input': boolean
+  fields?: string
 }
 
 /** What a command's run() may return besides a record or a list: the exit status of a service that stopped. */
@@ -43,6 +44,12 @@ export abstract class GwCommand extends Command {
     verbose: Flags.boolean({description: 'log each request and response to stderr, secrets redacted', helpGroup: 'GLOBAL'}),
     yes: Flags.boolean({description: 'answer yes to confirmations', helpGroup: 'GLOBAL'}),
     'no-input': Flags.boolean({description: 'never prompt; fail instead when something is missing', helpGroup: 'GLOBAL'}),
+    // For every command that prints records (it has columns); the others refuse it (refuseFieldsWithoutRecords).
+    fields: Flags.string({
+      description: 'fields of each record to show, in order, separated by commas (id,amount,reference); tables and JSON alike',
+      helpGroup: 'GLOBAL',
+      parse: async (input) => (await import('./output/fields.js')).parseFields(input).join(','),
+    }),
   }
 
   /** How a table shows this command's record. */
@@ -70,13 +77,53 @@ export abstract class GwCommand extends Command {
     return this.globals?.json ?? this.argv.includes('--json')
   }
 
+  /** How results render: --json, and the fields --fields picked. */
+  protected get renderOptions(): {json: boolean; fields?: string[]} {
+    const fields = this.globals?.fields
+    return {json: this.json, ...(fields ? {fields: fields.split(',')} : {})}
+  }
+
+  /** --fields on a command that prints no records is a mistake worth saying, before anything runs. */
+  private refuseFieldsWithoutRecords(): void {
+    if (this.globals?.fields !== undefined && (this.ctor as typeof GwCommand).columns.length === 0) {
+      throw new UsageError(`--fields picks the fields of records, and gw ${this.commandName} prints none`, 'Leave --fields out.')
+    }
+  }
+
+  /**
+   * oclif's parse, and on a terminal a question for each required flag or argument left out
+   * (design.md §1: a merchant answers prompts); without one, oclif's error naming every missing
+   * flag stands.
+   */
   protected override async parse<F extends FlagOutput, B extends FlagOutput, A extends ArgOutput>(
     options?: Interfaces.Input<F, B, A>,
-    argv?: string[],
+    argv: string[] = this.argv,
   ): Promise<Interfaces.ParserOutput<F, B, A>> {
-    const parsed = await super.parse(options, argv)
+    let parsed: Interfaces.ParserOutput<F, B, A>
+    try {
+      parsed = await super.parse(options, argv)
+    } catch (err) {
+      parsed = await super.parse(options, await this.askForMissing(err, argv))
+    }
     this.globals = parsed.flags as unknown as GlobalFlags
+    this.refuseFieldsWithoutRecords()
     return parsed
+  }
+
+  /** argv with the answers to what the failed parse lacked; rethrows when nothing can be asked. */
+  private async askForMissing(err: unknown, argv: string[]): Promise<string[]> {
+    // --no-input is checked in argv: the parse that would have read it failed.
+    if (argv.includes('--no-input') || !this.io.canPrompt()) throw err
+    const {missingFrom, askForMissing} = await import('./output/ask-missing.js')
+    const missing = missingFrom(err)
+    if (missing.length === 0) throw err
+    return askForMissing(missing, argv, {prompter: await this.prompter(), context: this, choicesFor: (name) => this.choicesFor(name)})
+  }
+
+  /** The values a missing flag or argument is chosen from, when they are fixed (frequencies; profiles in gw profile use). */
+  protected async choicesFor(name: string): Promise<readonly string[] | undefined> {
+    const {choices} = await import('./flags.js')
+    return Object.hasOwn(choices, name) ? choices[name] : undefined
   }
 
   /** As people type it: `purchase create`. */
@@ -182,12 +229,12 @@ export abstract class GwCommand extends Command {
     const deps = await this.deps()
     if (!batch && ids.length === 1) return lookUp(resource, ids[0]!, deps)
     const {recordStream, renderError} = await import('./output/render.js')
-    const write = recordStream(this.io, (this.ctor as typeof GwCommand).columns, {json: this.json})
+    const stream = recordStream(this.io, (this.ctor as typeof GwCommand).columns, this.renderOptions)
     let worst: GwError | undefined
     let failed = 0
     for (const id of ids) {
       try {
-        await write(await lookUp(resource, id, deps))
+        await stream.write(await lookUp(resource, id, deps))
       } catch (err) {
         const error = toGwError(err)
         if (error instanceof InterruptedError) throw error
@@ -196,6 +243,7 @@ export abstract class GwCommand extends Command {
         if (!worst || error.exitCode > worst.exitCode) worst = error
       }
     }
+    await stream.end()
     if (worst) throw new SomeFailed(`${failed} of ${ids.length} look-ups failed`, worst)
     return undefined
   }
@@ -230,12 +278,12 @@ export abstract class GwCommand extends Command {
 
   private stopOnSignal: (signal: StopSignal) => void = () => {}
 
-  /** A record prints as a two-column table, a list (an array) as a table with a row per record. */
+  /** A record or a list (an array), rendered by where stdout goes (design.md §3). */
   protected async render(result: GwRecord | GwRecord[]): Promise<void> {
     const {renderList, renderRecord} = await import('./output/render.js')
     const columns = (this.ctor as typeof GwCommand).columns
-    if (Array.isArray(result)) await renderList(this.io, result, columns, {json: this.json})
-    else await renderRecord(this.io, result, columns, {json: this.json})
+    if (Array.isArray(result)) await renderList(this.io, result, columns, this.renderOptions)
+    else await renderRecord(this.io, result, columns, this.renderOptions)
   }
 
   /** The reporter: an error becomes its message and hint on stderr (and its record on stdout) and the exit code. */
@@ -244,7 +292,7 @@ export abstract class GwCommand extends Command {
     const error = toGwError(err)
     const {renderError, renderRecord} = await import('./output/render.js')
     // A decline is a processed transaction: its record is the result, on stdout like any other.
-    if (error.record) await renderRecord(this.io, error.record, (this.ctor as typeof GwCommand).columns, {json: this.json})
+    if (error.record) await renderRecord(this.io, error.record, (this.ctor as typeof GwCommand).columns, this.renderOptions)
     renderError(this.io, error, {json: this.json && !(error instanceof SomeFailed)})
     if (error.kind === 'unexpected' && this.globals?.verbose && err instanceof Error && err.stack) this.io.err(err.stack + '\n')
     process.exitCode = error.exitCode

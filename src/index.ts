@@ -4,3 +4,4 @@
  */
 export {execute} from '@oclif/core'
 export {COMMANDS} from './commands/index.js'
+export {GwHelp} from './help/asked-if-missing.js'

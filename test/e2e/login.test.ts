@@ -97,7 +97,7 @@ describe('profiles', () => {
     expect(await who([], {GW_USERNAME: 'ENVUSER', GW_TOKEN: 'env-token'})).toEqual({profile: null, chosen_by: 'GW_USERNAME and GW_TOKEN', username: 'ENVUSER'})
 
     const list = await runGw(['profile', 'list', '--json'], {env: home})
-    expect(list.json).toEqual([
+    expect(list.records).toEqual([
       {name: 'test', active: true, environment: 'sandbox', base_url: sandbox.url, username: 'TEST', read_only: false, secret: 'file'},
       {name: 'acme', active: false, environment: 'sandbox', base_url: sandbox.url, username: 'ACME', read_only: false, secret: 'file'},
     ])
@@ -123,7 +123,7 @@ describe('profiles', () => {
     const removed = await runGw(['profile', 'remove', 'test'], {env: home})
     expect(removed.code).toBe(0)
     expect(existsSync(file)).toBe(false)
-    expect((await runGw(['profile', 'list', '--json'], {env: home})).json).toEqual([
+    expect((await runGw(['profile', 'list', '--json'], {env: home})).records).toEqual([
       {name: 'acme', active: true, environment: 'sandbox', base_url: sandbox.url, username: 'ACME', read_only: false, secret: 'file'},
     ])
   })

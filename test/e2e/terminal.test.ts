@@ -2,7 +2,7 @@ import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
-import {CARDS, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
+import {CARD_ANSWERS, CARDS, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
 
 // Prompts are typed into a real pseudo-terminal (tmux), as a person would answer them.
 let sandbox: Sandbox
@@ -31,16 +31,13 @@ describe('gw login on a terminal', () => {
   it('asks for what the flags leave out, the token masked, then saves and activates the profile', async () => {
     const home = isolatedHome()
     const t = run(['login', '--insecure-storage'], home)
-    await t.waitFor('Profile name')
-    t.type('acme')
-    await t.waitFor('Environment')
-    t.type('')
-    await t.waitFor('Gateway base URL')
-    t.type(sandbox.url)
-    await t.waitFor('Username')
-    t.type('ACME')
-    await t.waitFor('API token')
-    t.type('acme-token-123')
+    await t.answer([
+      ['Profile name', 'acme'],
+      ['Environment', ''],
+      ['Gateway base URL', sandbox.url],
+      ['Username', 'ACME'],
+      ['API token', 'acme-token-123'],
+    ])
     const screen = await t.waitFor(/\[exit \d+\]/)
     expect(screen).toContain('[exit 0]')
     expect(screen).toContain('Logged in: profile acme is active')
@@ -64,7 +61,7 @@ describe('gw login on a terminal', () => {
     const screen = await t.waitFor(/\[exit \d+\]/)
     expect(screen).toContain('[exit 4]')
     expect(screen).toContain('refused username ACME with that token: nothing was saved')
-    expect((await runGw(['profile', 'list', '--json'], {env: home})).json).toEqual([])
+    expect((await runGw(['profile', 'list', '--json'], {env: home})).stdout).toBe('')
   })
 
   it('with no keychain to keep the token in, says so before asking anything (exit 4)', async () => {
@@ -84,14 +81,7 @@ describe('a live profile on a terminal', () => {
     const reference = ref()
     const t = run(['purchase', 'create', '--amount', '1000', '--reference', reference, '--json'], liveSandbox.home)
     await t.waitFor(`LIVE  profile local at ${liveSandbox.url}: real money, real cards`)
-    await t.waitFor('Name on the card')
-    t.type('Jane Citizen')
-    await t.waitFor('Card number')
-    t.type(CARDS.visa)
-    await t.waitFor('Expiry (MM/YYYY)')
-    t.type('12/2030')
-    await t.waitFor('CVV')
-    t.type('123')
+    await t.answer(CARD_ANSWERS)
     await t.waitFor('LIVE: type the amount (10.00 AUD) to confirm gw purchase create')
     t.type('10.00')
     const screen = await t.waitFor(/\[exit \d+\]/)
