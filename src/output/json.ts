@@ -1,11 +1,20 @@
 import type {GwError} from '../errors.js'
 
+// C0 controls but tab and newline, DEL and the C1 controls: what a terminal would act on.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g
+
 /**
- * JSON.stringify escapes C0 but leaves DEL and C1 raw, which some terminals obey (U+009B is a
- * CSI): written as \u escapes they are the same JSON value, and harmless on a terminal.
+ * JSON text with its control characters written as \u escapes: inside a JSON string the same
+ * value, and harmless on a terminal. JSON.stringify escapes C0 but leaves DEL and C1 raw, which
+ * some terminals obey (U+009B is a CSI); a body gw only passes on (gw api) may hold any of them.
  */
+export function escapeControls(json: string): string {
+  return json.replace(CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
 function stringify(value: unknown, indent?: number): string {
-  return JSON.stringify(value, null, indent).replace(/[\u007F-\u009F]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return escapeControls(JSON.stringify(value, null, indent))
 }
 
 /** A record exactly as the gateway sent it, as one JSON document. */

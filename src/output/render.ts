@@ -4,7 +4,7 @@ import {paint} from './colors.js'
 import {columnsFor, pickFields, unknownFields} from './fields.js'
 import type {Io} from './io.js'
 import {hintFor} from './hints.js'
-import {errorJson, toJson, toNdjsonLine} from './json.js'
+import {errorJson, escapeControls, toJson, toNdjsonLine} from './json.js'
 import {sanitize, sanitizeLine} from './sanitize.js'
 
 type GwRecord = Record<string, unknown>
@@ -113,16 +113,12 @@ export function renderError(io: Io, error: GwError, {json, subject}: RenderOptio
   if (json) io.err(errorJson(error, subject, hint))
 }
 
-// C0 controls but tab and newline, DEL and the C1 controls: what a terminal would act on.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g
-
 /**
  * A body exactly as the gateway sent it (gw api), ending in a newline. On a terminal its control
  * characters are shown as \u escapes instead of acting on the terminal; a pipe gets the bytes.
  */
 export function renderBody(io: Io, text: string): void {
   if (text === '') return
-  const shown = io.isStdoutTTY ? text.replace(CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`) : text
+  const shown = io.isStdoutTTY ? escapeControls(text) : text
   io.out(shown.endsWith('\n') ? shown : shown + '\n')
 }
