@@ -10,7 +10,7 @@ Pages are numbered as the gateway numbers them (from 1 at the local gateway; som
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
     '<%= config.bin %> <%= command.id %> --page 2 --limit 20',
-    '<%= config.bin %> <%= command.id %> --all --json | jq -r ".[].reference"',
+    '<%= config.bin %> <%= command.id %> --all --json | jq -r .reference',
   ]
 
   static override flags = {
