@@ -4,3 +4,5 @@
  */
 export {execute} from '@oclif/core'
 export {COMMANDS} from './commands/index.js'
+export {commandNotFound} from './help/not-found.js'
+export {placeGlobalFlags} from './startup/argv.js'

@@ -1,6 +1,8 @@
 import CardGet from './card/get.js'
 import CardTokenize from './card/tokenize.js'
 import CardUpdate from './card/update.js'
+import Completion from './completion.js'
+import Help from './help.js'
 import Listen from './listen.js'
 import ListenReplay from './listen/replay.js'
 import Login from './login.js'
@@ -37,6 +39,8 @@ export const COMMANDS = {
   'card:get': CardGet,
   'card:tokenize': CardTokenize,
   'card:update': CardUpdate,
+  completion: Completion,
+  help: Help,
   listen: Listen,
   'listen:replay': ListenReplay,
   login: Login,
