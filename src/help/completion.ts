@@ -117,9 +117,9 @@ ${fn}_takes_value() {
 ${fn}_profiles() {
   command ${tree.bin} profile list --json 2>/dev/null | sed -n 's/.*"name": *"\\([^"(][^"]*\\)".*/\\1/p'
 }
-# Candidates for the word being typed, one a line, from the words before it.
+# Candidates for the word being typed, one a line, from the words before it ($at, not $path: zsh ties path to PATH).
 ${fn}_candidates() {
-  local cur="$1" path="" word value_of="" i
+  local cur="$1" at="" word value_of=""
   shift
   for word in "$@"; do
     if [ -n "$value_of" ]; then value_of=""; continue; fi
@@ -127,17 +127,17 @@ ${fn}_candidates() {
       --*=*) continue ;;
       -*) ${fn}_takes_value "$word" && value_of="$word"; continue ;;
     esac
-    if ${fn}_children "$path" | grep -qxF -- "$word"; then path="\${path:+$path }$word"; fi
+    if ${fn}_children "$at" | grep -qxF -- "$word"; then at="\${at:+$at }$word"; fi
   done
   if [ -n "$value_of" ]; then
     local values
-    values=$(${fn}_values "$path|$value_of")
+    values=$(${fn}_values "$at|$value_of")
     if [ "$values" = '${PROFILES}' ]; then ${fn}_profiles; else printf '%s\\n' "$values"; fi
     return
   fi
   case "$cur" in
-    -*) ${fn}_flags "$path" ;;
-    *) ${fn}_children "$path"; ${fn}_args "$path" ;;
+    -*) ${fn}_flags "$at" ;;
+    *) ${fn}_children "$at"; ${fn}_args "$at" ;;
   esac
 }`
 }
@@ -174,7 +174,8 @@ _${tree.bin}_zsh() {
   candidates=("\${(@f)$(_${tree.bin}_candidates "\${words[CURRENT]}" "\${(@)words[2,CURRENT-1]}")}")
   compadd -- "\${(@)candidates:#}"
 }
-compdef _${tree.bin}_zsh ${tree.bin}
+# Autoloaded from $fpath this file is the function _${tree.bin}: complete now; sourced, register.
+if [ "\${funcstack[1]}" = _${tree.bin} ]; then _${tree.bin}_zsh "$@"; else compdef _${tree.bin}_zsh ${tree.bin}; fi
 `
 }
 
