@@ -1,25 +1,61 @@
 #!/usr/bin/env node
-import {setFlagsFromString} from 'node:v8'
-
 const argv = process.argv.slice(2)
 
-// --version needs no command, no config and no bundle: the same line oclif prints, at node's own start-up cost.
-if (argv[0] === '--version' || argv[0] === '-v') {
+// Answered here, without the bundle, oclif or its config: --version, and the root help once oclif has rendered it.
+if (argv[0] === '--version' || argv[0] === '-v') await printVersion()
+else if (!(isRootHelp(argv) && (await printSavedRootHelp()))) await run(argv)
+
+/** The same line oclif prints, at node's own start-up cost. */
+async function printVersion() {
   const {readFileSync} = await import('node:fs')
   const {version} = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
   const arch = process.arch === 'ia32' ? 'x86' : process.arch
   process.stdout.write(`gw/${version} ${process.platform}-${arch} node-${process.version}\n`)
-  process.exit(0)
 }
 
-// undici parses HTTP with llhttp compiled to WebAssembly. V8's optimising tier compiles it on a
-// background thread and the process waits for that at exit: ~100 ms on every one-shot command.
-setFlagsFromString('--liftoff-only')
-// oclif checks its own package's engines with semver on every start (~5 ms); gw's engines field covers it.
-process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1'
+function isRootHelp(args) {
+  return args.length === 0 || (args.length === 1 && ['--help', '-h', 'help'].includes(args[0]))
+}
 
-const {execute, placeGlobalFlags} = await loadBundle(new URL('../dist/gw.cjs', import.meta.url))
-await execute({dir: import.meta.url, args: placeGlobalFlags(argv)})
+/**
+ * The root help depends only on the build, Node's version (it shows it) and the width oclif wraps
+ * at. Prints the text oclif rendered for that key before, if it did; else has this run save it.
+ */
+async function printSavedRootHelp() {
+  const [{readFileSync, renameSync, rmSync, writeFileSync}, {fileURLToPath}] = await Promise.all([import('node:fs'), import('node:url')])
+  const width = Number.parseInt(process.env.OCLIF_COLUMNS, 10) || (process.stdout.isTTY ? Math.max(40, process.stdout.columns || 80) : 80)
+  const saved = new URL(`../dist/root-help-node${process.version}-${width}.txt`, import.meta.url)
+  try {
+    process.stdout.write(readFileSync(saved))
+    return true
+  } catch {
+    const printed = []
+    const write = process.stdout.write.bind(process.stdout)
+    process.stdout.write = (chunk, ...rest) => (printed.push(String(chunk)), write(chunk, ...rest))
+    process.once('exit', (code) => {
+      if (code !== 0) return
+      const staging = `${fileURLToPath(saved)}.${process.pid}`
+      try {
+        writeFileSync(staging, printed.join(''))
+        renameSync(staging, saved)
+      } catch {
+        rmSync(staging, {force: true})
+      }
+    })
+    return false
+  }
+}
+
+async function run(args) {
+  // undici parses HTTP with llhttp compiled to WebAssembly. V8's optimising tier compiles it on a
+  // background thread and the process waits for that at exit: ~50 ms of every command that sends a request.
+  const {setFlagsFromString} = await import('node:v8')
+  setFlagsFromString('--liftoff-only')
+  // oclif checks its own package's engines with semver on every start (~5 ms); gw's engines field covers it.
+  process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1'
+  const {execute, placeGlobalFlags} = await loadBundle(new URL('../dist/gw.cjs', import.meta.url))
+  await execute({dir: import.meta.url, args: placeGlobalFlags(args)})
+}
 
 /**
  * The bundle as CommonJS compiled with vm.Script, with V8's code cache for it kept beside it

@@ -1,4 +1,4 @@
-import {readFileSync} from 'node:fs'
+import {readdirSync, readFileSync, rmSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {cardArgs, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
@@ -82,6 +82,20 @@ describe('gw help', () => {
     expect(help.stdout).toMatch(/\n {2}completion +Print a shell completion script for bash, zsh or fish\n/)
     expect(long.stdout).toBe(help.stdout)
     expect(short.stdout).toBe(help.stdout)
+  })
+
+  it('the root help oclif renders once is printed as it was, per terminal width', async () => {
+    const dist = join(import.meta.dirname, '..', '..', 'dist')
+    for (const file of readdirSync(dist).filter((name) => name.startsWith('root-help-'))) rmSync(join(dist, file))
+    const rendered = await runGw(['--help'], {env: home})
+    expect(readdirSync(dist).filter((name) => name.startsWith('root-help-'))).toEqual([`root-help-node${process.version}-80.txt`])
+    const saved = await runGw(['--help'], {env: home})
+    expect(saved.code).toBe(0)
+    expect(saved.stdout).toBe(rendered.stdout)
+    const narrow = await runGw(['--help'], {env: {...home, OCLIF_COLUMNS: '50'}})
+    expect(narrow.stdout).not.toBe(rendered.stdout)
+    expect(Math.max(...narrow.stdout.split('\n').slice(1).map((line) => line.length)), 'below the description oclif leaves whole').toBeLessThanOrEqual(50)
+    expect((await runGw(['-h'], {env: {...home, OCLIF_COLUMNS: '50'}})).stdout).toBe(narrow.stdout)
   })
 
   it('gw help purchase get and gw purchase get -h print the command help', async () => {
