@@ -60,8 +60,9 @@ async function run(args) {
 /**
  * The bundle as CommonJS compiled with vm.Script, with V8's code cache for it kept beside it
  * (dist/gw.cjs.cache): compiling the 2 MB bundle is ~30 ms of every start, reading the cache
- * ~2 ms. The first run writes the cache, as do later runs whenever V8 rejects it (another Node,
- * a rebuilt bundle), atomically, and silently not at all where gw's directory is read-only.
+ * ~2 ms. The first run writes the cache, as do later runs whenever V8 rejects it (another Node),
+ * and silently not at all where gw's directory is read-only. It holds what the run that wrote it
+ * compiled: trained by the command that is run, it saves ~10 ms more than trained by another.
  * oclif require()s the same file for its commands, so it goes into require's cache as that module.
  */
 async function loadBundle(url) {
@@ -83,8 +84,11 @@ async function loadBundle(url) {
   const source = fs.readFileSync(filename, 'utf8')
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {filename, cachedData})
   if (!cachedData || script.cachedDataRejected) {
-    // At exit, so the cache also holds the functions this run compiled; a rename, so no reader sees half of it.
+    const found = fs.statSync(cacheFile, {throwIfNoEntry: false})?.mtimeMs
+    // At exit, so the cache also holds the functions this run compiled; a rename, so no reader sees
+    // half of it; and not over a cache another run wrote meanwhile (a long-lived gw sandbox).
     process.once('exit', () => {
+      if (fs.statSync(cacheFile, {throwIfNoEntry: false})?.mtimeMs !== found) return
       const staging = `${cacheFile}.${process.pid}`
       try {
         fs.writeFileSync(staging, script.createCachedData())
