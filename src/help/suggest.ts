@@ -15,12 +15,17 @@ export function editDistance(a: string, b: string): number {
 
 /**
  * The candidate closest to what was typed, or undefined when none is close enough to be a typo:
- * at most a third of the longer word may differ, so `gw xyz` suggests nothing rather than nonsense.
+ * the only one that starts with it, or one where at most a third of the longer word differs, so
+ * `gw xyz` suggests nothing rather than nonsense.
  */
 export function closest(typed: string, candidates: Iterable<string>): string | undefined {
+  const list = [...candidates]
+  // A word cut short (`--token` for `--token-stdin`) is far by edit distance but plainly meant.
+  const extended = typed.length >= 3 ? list.filter((candidate) => candidate.startsWith(typed)) : []
+  if (extended.length === 1) return extended[0]
   let best: string | undefined
   let bestDistance = Infinity
-  for (const candidate of candidates) {
+  for (const candidate of list) {
     const distance = editDistance(typed, candidate)
     if (distance < bestDistance) [best, bestDistance] = [candidate, distance]
   }

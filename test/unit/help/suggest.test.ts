@@ -17,6 +17,8 @@ describe('closest', () => {
   it('takes the nearest candidate, and nothing when none is near', () => {
     expect(closest('amout', ['amount', 'reference'])).toBe('amount')
     expect(closest('xyz', ['amount', 'reference'])).toBeUndefined()
+    expect(closest('token', ['token-stdin', 'username'])).toBe('token-stdin')
+    expect(closest('card', ['card-number', 'card-holder', 'cvv'])).toBeUndefined()
   })
 })
 
