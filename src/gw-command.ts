@@ -5,6 +5,7 @@ import type {Credentials, Target} from './auth/resolve.js'
 import type {TokenStores} from './auth/token-store.js'
 import type {CardDetails, CardFlags} from './card-input.js'
 import {GwError, InterruptedError, STOP_SIGNALS, type StopSignal, UsageError} from './errors.js'
+import {closest} from './help/suggest.js'
 import type {Deps, GwRecord} from './operations/deps.js'
 import type {LookUpResource} from './operations/look-up.js'
 import type {Column} from './output/columns.js'
@@ -289,7 +290,7 @@ export abstract class GwCommand extends Command {
   /** The reporter: an error becomes its message and hint on stderr (and its record on stdout) and the exit code. */
   private async report(err: unknown): Promise<void> {
     if (err instanceof Errors.ExitError) throw err
-    const error = toGwError(err)
+    const error = toGwError(err, {name: `${this.config.bin} ${this.commandName}`, flags: Object.keys((this.ctor as typeof GwCommand).flags ?? {})})
     const {renderError, renderRecord} = await import('./output/render.js')
     // A decline is a processed transaction: its record is the result, on stdout like any other.
     if (error.record) await renderRecord(this.io, error.record, (this.ctor as typeof GwCommand).columns, this.renderOptions)
@@ -310,15 +311,31 @@ class SomeFailed extends GwError {
 }
 
 /** oclif's parse errors are usage errors (exit 2); anything that is not a GwError is a bug (exit 1). */
-export function toGwError(err: unknown): GwError {
+export function toGwError(err: unknown, command?: {name: string; flags: string[]}): GwError {
   if (err instanceof GwError) {
     // oclif decorates errors thrown by a flag's parse; the message already names the flag.
     err.message = withoutOclifDecoration(err.message)
     return err
   }
-  if (err instanceof Errors.CLIError) return new UsageError(withoutOclifDecoration(err.message), 'See gw COMMAND --help for the flags and examples.')
+  if (err instanceof Errors.CLIError) return usageErrorFromOclif(err, command)
   const message = err instanceof Error ? err.message : String(err)
   return new GwError('unexpected', 1, `Unexpected failure: ${message}`, {hint: 'Run again with --verbose for details.'})
+}
+
+/**
+ * A parse error names the command as typed (`See gw purchase get --help`); an unknown flag is named
+ * without any value glued to it (it may be a card number) and with the closest real flag.
+ */
+function usageErrorFromOclif(err: Errors.CLIError, command?: {name: string; flags: string[]}): UsageError {
+  const help = `See ${command?.name ?? 'gw COMMAND'} --help for the flags and examples.`
+  const unknown = (err as {flags?: unknown}).flags
+  if (Array.isArray(unknown) && unknown.length > 0) {
+    const names = unknown.map((flag) => String(flag).replace(/=.*/s, ''))
+    const suggestion = command && closest(names[0]!.replace(/^-+/, ''), command.flags)
+    const message = `unknown flag${names.length === 1 ? '' : 's'}: ${names.join(', ')}`
+    return new UsageError(message, suggestion ? `Did you mean --${suggestion}? ${help}` : help)
+  }
+  return new UsageError(withoutOclifDecoration(err.message), help)
 }
 
 function withoutOclifDecoration(message: string): string {

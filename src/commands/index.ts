@@ -2,6 +2,8 @@ import Api from './api.js'
 import CardGet from './card/get.js'
 import CardTokenize from './card/tokenize.js'
 import CardUpdate from './card/update.js'
+import Completion from './completion.js'
+import Help from './help.js'
 import Listen from './listen.js'
 import ListenReplay from './listen/replay.js'
 import Login from './login.js'
@@ -42,6 +44,8 @@ export const COMMANDS = {
   'card:get': CardGet,
   'card:tokenize': CardTokenize,
   'card:update': CardUpdate,
+  completion: Completion,
+  help: Help,
   listen: Listen,
   'listen:replay': ListenReplay,
   login: Login,

@@ -49,7 +49,7 @@ describe('gw login without a terminal', () => {
     const home = isolatedHome()
     const asFlag = await runGw(['login', '--profile', 'x', '--base-url', sandbox.url, '--username', 'TEST', '--token', 'TEST'], {env: home})
     expect(asFlag.code).toBe(2)
-    expect(asFlag.stderr).toContain('Nonexistent flag: --token')
+    expect(asFlag.stderr).toBe('Error: unknown flag: --token\nHint: Did you mean --token-stdin? See gw login --help for the flags and examples.\n')
     const noToken = await runGw(['login', '--profile', 'x', '--base-url', sandbox.url, '--username', 'TEST'], {env: home})
     expect(noToken.code).toBe(2)
     expect(noToken.stderr).toBe(
