@@ -7,6 +7,20 @@
 import {build} from 'esbuild'
 import {readFile} from 'node:fs/promises'
 import {renameSync, rmSync} from 'node:fs'
+import {resolve} from 'node:path'
+import {commandsModule} from './commands-index.js'
+
+/** `gw:commands`, the command list src/index.ts hands oclif, made from the files under src/commands. */
+const commandList = {
+  name: 'gw-commands',
+  setup(build) {
+    build.onResolve({filter: /^gw:commands$/}, () => ({path: 'gw:commands', namespace: 'gw-commands'}))
+    build.onLoad({filter: /.*/, namespace: 'gw-commands'}, () => {
+      const root = resolve('src/commands')
+      return {contents: commandsModule(root), loader: 'ts', resolveDir: root}
+    })
+  },
+}
 
 /**
  * undici's Client requires its HTTP/2 half at load, and that requires node:http2 and node:tls:
@@ -42,7 +56,7 @@ await build({
   sourcemap: 'linked',
   // keytar is a native optional dependency; typescript and ts-node are only for oclif's dev mode.
   external: ['keytar', 'typescript', 'ts-node'],
-  plugins: [deferUndiciHttp2],
+  plugins: [commandList, deferUndiciHttp2],
   logLevel: 'warning',
 })
 rmSync('dist', {recursive: true, force: true})

@@ -3,7 +3,7 @@
  * call parses one file instead of resolving hundreds; heavy libraries are evaluated only when used.
  */
 export {execute} from '@oclif/core'
-export {COMMANDS} from './commands/index.js'
+export {COMMANDS} from 'gw:commands'
 export {GwHelp} from './help/asked-if-missing.js'
 export {commandNotFound} from './help/not-found.js'
 export {placeGlobalFlags} from './startup/argv.js'
