@@ -57,6 +57,9 @@ export const frequency = Flags.custom<Frequency>({
   parse: async (input) => validate.frequency('frequency', input),
 })
 
+/** Fixed values of flags that take any case, offered as a list when the flag is asked for on a terminal. */
+export const choices: Record<string, readonly string[]> = {frequency: FREQUENCIES}
+
 export const date = Flags.custom<string>({
   description: 'date as YYYY-MM-DD',
   parse: async (input, _context, options) => validate.date(options.name ?? 'date', input),

@@ -5,6 +5,7 @@ import type {Credentials, Target} from './auth/resolve.js'
 import type {TokenStores} from './auth/token-store.js'
 import type {CardDetails, CardFlags} from './card-input.js'
 import {GwError, InterruptedError, ModeMismatchError, STOP_SIGNALS, type StopSignal, UsageError} from './errors.js'
+import {closest} from './help/suggest.js'
 import type {Deps, GwRecord} from './operations/deps.js'
 import type {LookUpResource} from './operations/look-up.js'
 import type {Column} from './output/columns.js'
@@ -24,6 +25,7 @@ interface GlobalFlags {
   verbose: boolean
   yes: boolean
   'no-input': boolean
+  fields?: string
 }
 
 /** What a command's run() may return besides a record or a list: the exit status of a service that stopped. */
@@ -44,6 +46,12 @@ export abstract class GwCommand extends Command {
     verbose: Flags.boolean({description: 'log each request and response to stderr, secrets redacted', helpGroup: 'GLOBAL'}),
     yes: Flags.boolean({description: 'answer yes to confirmations', helpGroup: 'GLOBAL'}),
     'no-input': Flags.boolean({description: 'never prompt; fail instead when something is missing', helpGroup: 'GLOBAL'}),
+    // For every command that prints records (it has columns); the others refuse it (refuseFieldsWithoutRecords).
+    fields: Flags.string({
+      description: 'fields of each record to show, in order, separated by commas (id,amount,reference); tables and JSON alike',
+      helpGroup: 'GLOBAL',
+      parse: async (input) => (await import('./output/fields.js')).parseFields(input).join(','),
+    }),
   }
 
   /** How a table shows this command's record. */
@@ -71,13 +79,53 @@ export abstract class GwCommand extends Command {
     return this.globals?.json ?? this.argv.includes('--json')
   }
 
+  /** How results render: --json, and the fields --fields picked. */
+  protected get renderOptions(): {json: boolean; fields?: string[]} {
+    const fields = this.globals?.fields
+    return {json: this.json, ...(fields ? {fields: fields.split(',')} : {})}
+  }
+
+  /** --fields on a command that prints no records is a mistake worth saying, before anything runs. */
+  private refuseFieldsWithoutRecords(): void {
+    if (this.globals?.fields !== undefined && (this.ctor as typeof GwCommand).columns.length === 0) {
+      throw new UsageError(`--fields picks the fields of records, and gw ${this.commandName} prints none`, 'Leave --fields out.')
+    }
+  }
+
+  /**
+   * oclif's parse, and on a terminal a question for each required flag or argument left out
+   * (design.md §1: a merchant answers prompts); without one, oclif's error naming every missing
+   * flag stands.
+   */
   protected override async parse<F extends FlagOutput, B extends FlagOutput, A extends ArgOutput>(
     options?: Interfaces.Input<F, B, A>,
-    argv?: string[],
+    argv: string[] = this.argv,
   ): Promise<Interfaces.ParserOutput<F, B, A>> {
-    const parsed = await super.parse(options, argv)
+    let parsed: Interfaces.ParserOutput<F, B, A>
+    try {
+      parsed = await super.parse(options, argv)
+    } catch (err) {
+      parsed = await super.parse(options, await this.askForMissing(err, argv))
+    }
     this.globals = parsed.flags as unknown as GlobalFlags
+    this.refuseFieldsWithoutRecords()
     return parsed
+  }
+
+  /** argv with the answers to what the failed parse lacked; rethrows when nothing can be asked. */
+  private async askForMissing(err: unknown, argv: string[]): Promise<string[]> {
+    // --no-input is checked in argv: the parse that would have read it failed.
+    if (argv.includes('--no-input') || !this.io.canPrompt()) throw err
+    const {missingFrom, askForMissing} = await import('./output/ask-missing.js')
+    const missing = missingFrom(err)
+    if (missing.length === 0) throw err
+    return askForMissing(missing, argv, {prompter: await this.prompter(), context: this, choicesFor: (name) => this.choicesFor(name)})
+  }
+
+  /** The values a missing flag or argument is chosen from, when they are fixed (frequencies; profiles in gw profile use). */
+  protected async choicesFor(name: string): Promise<readonly string[] | undefined> {
+    const {choices} = await import('./flags.js')
+    return Object.hasOwn(choices, name) ? choices[name] : undefined
   }
 
   /** As people type it: `purchase create`. */
@@ -187,12 +235,12 @@ export abstract class GwCommand extends Command {
     const deps = await this.deps()
     if (!batch && ids.length === 1) return lookUp(resource, ids[0]!, deps)
     const {recordStream, renderError} = await import('./output/render.js')
-    const write = recordStream(this.io, (this.ctor as typeof GwCommand).columns, {json: this.json})
+    const stream = recordStream(this.io, (this.ctor as typeof GwCommand).columns, this.renderOptions)
     let worst: GwError | undefined
     let failed = 0
     for (const id of ids) {
       try {
-        await write(await lookUp(resource, id, deps))
+        await stream.write(await lookUp(resource, id, deps))
       } catch (err) {
         const error = toGwError(err)
         // Stopped, or talking to another gateway than the profile says: the rest are not looked up.
@@ -202,6 +250,7 @@ export abstract class GwCommand extends Command {
         if (!worst || error.exitCode > worst.exitCode) worst = error
       }
     }
+    await stream.end()
     if (worst) throw new SomeFailed(`${failed} of ${ids.length} look-ups failed`, worst)
     return undefined
   }
@@ -236,21 +285,21 @@ export abstract class GwCommand extends Command {
 
   private stopOnSignal: (signal: StopSignal) => void = () => {}
 
-  /** A record prints as a two-column table, a list (an array) as a table with a row per record. */
+  /** A record or a list (an array), rendered by where stdout goes (design.md §3). */
   protected async render(result: GwRecord | GwRecord[]): Promise<void> {
     const {renderList, renderRecord} = await import('./output/render.js')
     const columns = (this.ctor as typeof GwCommand).columns
-    if (Array.isArray(result)) await renderList(this.io, result, columns, {json: this.json})
-    else await renderRecord(this.io, result, columns, {json: this.json})
+    if (Array.isArray(result)) await renderList(this.io, result, columns, this.renderOptions)
+    else await renderRecord(this.io, result, columns, this.renderOptions)
   }
 
   /** The reporter: an error becomes its message and hint on stderr (and its record on stdout) and the exit code. */
   private async report(err: unknown): Promise<void> {
     if (err instanceof Errors.ExitError) throw err
-    const error = toGwError(err)
+    const error = toGwError(err, {name: `${this.config.bin} ${this.commandName}`, flags: Object.keys((this.ctor as typeof GwCommand).flags ?? {})})
     const {renderError, renderRecord} = await import('./output/render.js')
     // A decline is a processed transaction: its record is the result, on stdout like any other.
-    if (error.record) await renderRecord(this.io, error.record, (this.ctor as typeof GwCommand).columns, {json: this.json})
+    if (error.record) await renderRecord(this.io, error.record, (this.ctor as typeof GwCommand).columns, this.renderOptions)
     renderError(this.io, error, {json: this.json && !(error instanceof SomeFailed)})
     if (error.kind === 'unexpected' && this.globals?.verbose && err instanceof Error && err.stack) this.io.err(err.stack + '\n')
     process.exitCode = error.exitCode
@@ -268,7 +317,7 @@ class SomeFailed extends GwError {
 }
 
 /** oclif's parse errors are usage errors (exit 2); anything that is not a GwError is a bug (exit 1). */
-export function toGwError(err: unknown): GwError {
+export function toGwError(err: unknown, command?: {name: string; flags: string[]}): GwError {
   // oclif decorates errors thrown by a flag's parse; the message already names the flag. Whatever
   // it says about flags names them and never their values (a CVV, a token, a card number).
   if (err instanceof UsageError) return new UsageError(redactFlagMessage(withoutOclifDecoration(err.message)), err.hint)
@@ -276,9 +325,25 @@ export function toGwError(err: unknown): GwError {
     err.message = withoutOclifDecoration(err.message)
     return err
   }
-  if (err instanceof Errors.CLIError) return new UsageError(redactFlagMessage(withoutOclifDecoration(err.message)), 'See gw COMMAND --help for the flags and examples.')
+  if (err instanceof Errors.CLIError) return usageErrorFromOclif(err, command)
   const message = err instanceof Error ? err.message : String(err)
   return new GwError('unexpected', 1, `Unexpected failure: ${message}`, {hint: 'Run again with --verbose for details.'})
+}
+
+/**
+ * A parse error names the command as typed (`See gw purchase get --help`); an unknown flag is named
+ * without any value glued to it (it may be a card number) and with the closest real flag.
+ */
+function usageErrorFromOclif(err: Errors.CLIError, command?: {name: string; flags: string[]}): UsageError {
+  const help = `See ${command?.name ?? 'gw COMMAND'} --help for the flags and examples.`
+  const unknown = (err as {flags?: unknown}).flags
+  if (Array.isArray(unknown) && unknown.length > 0) {
+    const names = unknown.map((flag) => String(flag).replace(/=.*/s, ''))
+    const suggestion = command && closest(names[0]!.replace(/^-+/, ''), command.flags)
+    const message = `unknown flag${names.length === 1 ? '' : 's'}: ${names.join(', ')}`
+    return new UsageError(redactFlagMessage(message), suggestion ? `Did you mean --${suggestion}? ${help}` : help)
+  }
+  return new UsageError(redactFlagMessage(withoutOclifDecoration(err.message)), help)
 }
 
 function withoutOclifDecoration(message: string): string {

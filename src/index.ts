@@ -1,6 +1,9 @@
 /**
- * The one bundled entry (scripts/bundle.js): oclif and every command in a single module, so a
- * call parses one file instead of resolving hundreds; heavy libraries stay in lazy chunks.
+ * The one bundled entry (scripts/bundle.js): oclif and every command in a single file, so a
+ * call parses one file instead of resolving hundreds; heavy libraries are evaluated only when used.
  */
 export {execute} from '@oclif/core'
-export {COMMANDS} from './commands/index.js'
+export {COMMANDS} from 'gw:commands'
+export {GwHelp} from './help/asked-if-missing.js'
+export {commandNotFound} from './help/not-found.js'
+export {placeGlobalFlags} from './startup/argv.js'

@@ -61,7 +61,8 @@ async function loadKeytar(): Promise<Keytar> {
 /** Why keytar would not load: left out of the install (it is optional), or present but its native part did not build. */
 export function keytarFailure(err: unknown): string {
   const {code, message = String(err)} = (err ?? {}) as {code?: string; message?: string}
-  if (code === 'ERR_MODULE_NOT_FOUND' && /'keytar'/.test(message)) {
+  // import() says ERR_MODULE_NOT_FOUND, require() (the bundle, scripts/bundle.js) MODULE_NOT_FOUND.
+  if ((code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && /'keytar'/.test(message)) {
     return 'keytar, the optional module gw reaches it with, is not installed (npm leaves it out when its native part cannot build, on Linux for want of libsecret-1-dev, and with --omit=optional)'
   }
   return `keytar, the module gw reaches it with, did not load (${message.split('\n')[0]})`

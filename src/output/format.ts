@@ -2,6 +2,7 @@ import type {Column} from './columns.js'
 import {paint} from './colors.js'
 import {maskCardNumber} from '../redact.js'
 import {formatMoney} from './money.js'
+import {sanitizeLine} from './sanitize.js'
 
 type GwRecord = Record<string, unknown>
 
@@ -9,27 +10,57 @@ type GwRecord = Record<string, unknown>
 export function formatOutcome(record: GwRecord, color: boolean): string {
   const message = typeof record.message === 'string' ? record.message : ''
   const approved = (record.successful ?? record.authorized) === true
-  const text = message || (approved ? 'Approved' : 'Declined')
+  const text = message ? sanitizeLine(message) : approved ? 'Approved' : 'Declined'
   return paint(color, approved ? 'green' : 'red', text)
 }
 
-/** One cell of a table: money with its currency, outcome coloured, card numbers masked again. */
+/**
+ * One cell of a table, on one line: money with its currency, outcome coloured, card numbers
+ * masked again, control characters made visible. A nested value shows as compact JSON, which
+ * the table cuts to its column; the field/value list spreads it out (nestedRows).
+ */
 export function formatCell(record: GwRecord, column: Column, color: boolean): string {
   const value = record[column.field]
   if (value === undefined || value === null || value === '') return column.format === 'outcome' ? formatOutcome(record, color) : ''
   switch (column.format) {
     case 'money':
-      return typeof value === 'number' ? formatMoney(value, typeof record.currency === 'string' ? record.currency : undefined) : String(value)
+      return typeof value === 'number' ? formatMoney(value, typeof record.currency === 'string' ? sanitizeLine(record.currency) : undefined) : formatLeaf(column.field, value)
     case 'outcome':
       return formatOutcome(record, color)
     case 'date':
-      return typeof value === 'string' ? value.slice(0, 10) : String(value)
+      return typeof value === 'string' ? sanitizeLine(value.slice(0, 10)) : formatLeaf(column.field, value)
     case 'boolean':
-      return value === true ? 'yes' : value === false ? 'no' : String(value)
+      return value === true ? 'yes' : value === false ? 'no' : formatLeaf(column.field, value)
     default:
-      break
+      return typeof value === 'object' ? sanitizeLine(JSON.stringify(value)) : formatLeaf(column.field, value)
   }
+}
+
+/** A plain value under its key, as a person reads it. */
+export function formatLeaf(key: string, value: unknown): string {
+  if (value === null) return 'null'
+  if (typeof value === 'object') return sanitizeLine(JSON.stringify(value))
+  const text = sanitizeLine(String(value))
   // Belt and braces: the gateway masks card numbers, and gw never shows one that slipped through.
-  if (column.field === 'card_number' && typeof value === 'string') return /\d{12,}/.test(value) ? maskCardNumber(value) : value
-  return typeof value === 'object' ? JSON.stringify(value) : String(value)
+  if (key === 'card_number' && /\d{12,}/.test(text)) return maskCardNumber(text)
+  return text
+}
+
+/** Whether a value is spread out as key paths in the field/value list rather than shown in one cell. */
+export function isNested(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && Object.keys(value).length > 0
+}
+
+/**
+ * A nested value as key paths and their values (`elements[0].purchase.amount  1000`), depth
+ * first, in the gateway's order: a payload reads line by line instead of as one giant cell.
+ */
+export function keyPaths(value: object, prefix = ''): Array<[path: string, text: string]> {
+  const rows: Array<[string, string]> = []
+  for (const [key, child] of Object.entries(value)) {
+    const path = Array.isArray(value) ? `${prefix}[${key}]` : prefix ? `${prefix}.${sanitizeLine(key)}` : sanitizeLine(key)
+    if (isNested(child)) rows.push(...keyPaths(child, path))
+    else rows.push([path, formatLeaf(key, child)])
+  }
+  return rows
 }

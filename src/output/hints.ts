@@ -1,5 +1,6 @@
 import {type GwError, InterruptedError, ModeMismatchError, type MoneyInFlight, OutcomeUnknownError} from '../errors.js'
 import type {RecoveryEvent} from '../api/client.js'
+import {sanitizeLine} from './sanitize.js'
 
 /**
  * What to tell a person about an error, in gw's own terms: the command that checks a purchase in
@@ -35,11 +36,26 @@ export function checkCommand(inFlight: MoneyInFlight): string {
 
 /** A step of a recovery, as a notice on stderr. */
 export function recoveryNotice(event: RecoveryEvent): string {
-  if (event.step === 'looking_up') return `No answer to the ${event.noun} that could be read (${event.why}); looking reference ${event.reference} up at the gateway.`
+  if (event.step === 'looking_up') return `No answer to the ${event.noun} that could be read (${sanitizeLine(event.why)}); looking reference ${sanitizeLine(event.reference)} up at the gateway.`
   return `Found the ${event.noun} by its reference: the gateway processed it once.`
 }
 
-/** Quoted for a POSIX shell only when it has to be, so the usual reference reads as typed. */
+/**
+ * Quoted for a POSIX shell only when it has to be, so the usual reference reads as typed. A value
+ * holding control characters is written as bash/zsh `$'...'` with `\xHH` (`\uHHHH`) escapes: it survives
+ * sanitize unchanged and still names the same reference when pasted.
+ */
 export function shellQuote(value: string): string {
-  return /^[\w.:@/-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`
+  if (/^[\w.:@/-]+$/.test(value)) return value
+  // eslint-disable-next-line no-control-regex
+  if (!/[\u0000-\u001F\u007F-\u009F]/.test(value)) return `'${value.replace(/'/g, `'\\''`)}'`
+  const escaped = value
+    .replace(/[\\']/g, (char) => `\\${char}`)
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001F\u007F-\u009F]/g, (char) => {
+      // \xHH is a byte; a C1 character is two bytes in UTF-8, which \uHHHH writes.
+      const hex = char.charCodeAt(0).toString(16).toUpperCase()
+      return char.charCodeAt(0) < 0x80 ? `\\x${hex.padStart(2, '0')}` : `\\u${hex.padStart(4, '0')}`
+    })
+  return `$'${escaped}'`
 }

@@ -1,3 +1,5 @@
+import {sanitize} from './sanitize.js'
+
 /**
  * The only code that touches process.stdout, process.stderr and process.stdin. Commands and
  * renderers write through an Io, so tests can hand them buffers (testIo) and assert exact text.
@@ -13,6 +15,8 @@ export interface Io {
   readonly color: boolean
   /** Colour on stderr, by the same rule. */
   readonly errColor: boolean
+  /** The terminal's width: COLUMNS when set, else the terminal's own, else 80. Tables never print wider. */
+  readonly columns: number
   /** Progress and success notes are for people watching a terminal, not for CI logs. */
   readonly chatty: boolean
   canPrompt(): boolean
@@ -27,15 +31,19 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
   const isStdinTTY = Boolean(process.stdin.isTTY)
   return {
     out: (text) => void process.stdout.write(text),
-    err: (text) => void process.stderr.write(text),
+    // Everything on stderr is for people: whatever slipped past the renderers unsanitized
+    // (a profile name, a log line) still cannot drive the terminal.
+    err: (text) => void process.stderr.write(sanitize(text, {keepColors: true})),
     readStdin,
     isStdoutTTY,
     isStderrTTY,
     isStdinTTY,
     color: isStdoutTTY && !noColor,
     errColor: isStderrTTY && !noColor,
+    columns: terminalWidth(env.COLUMNS, process.stdout.columns),
     chatty: isStderrTTY && !env.CI,
-    canPrompt: () => !noInput && isStdinTTY && isStderrTTY,
+    // A CI job that happens to have a terminal must not wait for an answer nobody will type.
+    canPrompt: () => !noInput && !env.CI && isStdinTTY && isStderrTTY,
     onOutClosed(listener) {
       let called = false
       process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -45,6 +53,12 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
       })
     },
   }
+}
+
+export function terminalWidth(fromEnv: string | undefined, fromTerminal: number | undefined): number {
+  const columns = Number(fromEnv)
+  if (fromEnv && Number.isInteger(columns) && columns > 0) return columns
+  return fromTerminal && fromTerminal > 0 ? fromTerminal : 80
 }
 
 async function readStdin(): Promise<string> {
@@ -58,7 +72,7 @@ export interface TestIo extends Io {
   stderr: () => string
 }
 
-export function testIo({tty = false, stdin = '', color = false} = {}): TestIo {
+export function testIo({tty = false, stdin = '', color = false, columns = 80} = {}): TestIo {
   let stdout = ''
   let stderr = ''
   return {
@@ -70,6 +84,7 @@ export function testIo({tty = false, stdin = '', color = false} = {}): TestIo {
     isStdinTTY: tty,
     color,
     errColor: color,
+    columns,
     chatty: tty,
     canPrompt: () => tty,
     stdout: () => stdout,

@@ -1,10 +1,13 @@
 import {InterruptedError} from '../errors.js'
 
 /** Questions asked on the terminal; answers come back trimmed. Tests hand commands a scripted one. */
+/** A check of an answer: true, or the message to show before asking again. */
+export type Validate = (value: string) => string | true | Promise<string | true>
+
 export interface Prompter {
-  text(message: string, options?: {default?: string; validate?: (value: string) => string | true}): Promise<string>
+  text(message: string, options?: {default?: string; validate?: Validate}): Promise<string>
   /** Typed without echo: tokens, card numbers, CVVs. */
-  secret(message: string, validate?: (value: string) => string | true): Promise<string>
+  secret(message: string, validate?: Validate): Promise<string>
   choose<T extends string>(message: string, choices: readonly T[], defaultChoice?: T): Promise<T>
 }
 

@@ -1,43 +1,102 @@
 import type {Column} from './columns.js'
 import type {GwError} from '../errors.js'
 import {paint} from './colors.js'
+import {columnsFor, pickFields, unknownFields} from './fields.js'
 import type {Io} from './io.js'
 import {hintFor} from './hints.js'
-import {errorJson, toJson, toNdjsonLine} from './json.js'
+import {errorJson, escapeControls, toJson, toNdjsonLine} from './json.js'
+import {sanitize, sanitizeLine} from './sanitize.js'
 
 type GwRecord = Record<string, unknown>
 
 export interface RenderOptions {
   json: boolean
-}
-
-/** One record: exactly the gateway's JSON with --json, otherwise a two-column table. */
-export async function renderRecord(io: Io, record: GwRecord, columns: Column[], {json}: RenderOptions): Promise<void> {
-  if (json) return io.out(toJson(record))
-  const {recordTable} = await import('./table.js')
-  io.out(recordTable(record, columns, {color: io.color}))
-}
-
-/** A list: a JSON array with --json, otherwise a table with a row per record. */
-export async function renderList(io: Io, records: GwRecord[], columns: Column[], {json}: RenderOptions): Promise<void> {
-  if (json) return io.out(toJson(records))
-  const {listTable} = await import('./table.js')
-  io.out(listTable(records, columns, {color: io.color}))
+  /** --fields: which fields to show, in order, in a table and in JSON. */
+  fields?: string[]
 }
 
 /**
- * Records that arrive one at a time (several ids): NDJSON for scripts (--json or a pipe),
- * tables one after another for a person at a terminal.
+ * Where output goes decides its shape (design.md §3): a pipe or file gets one compact JSON line
+ * per record, whatever the flags; a terminal gets pretty JSON with --json, otherwise a
+ * field/value list for one record and one table for several.
  */
-export function recordStream(io: Io, columns: Column[], {json}: RenderOptions): (record: GwRecord) => Promise<void> {
-  const ndjson = json || !io.isStdoutTTY
-  let first = true
-  return async (record) => {
-    if (ndjson) return io.out(toNdjsonLine(record))
-    const {recordTable} = await import('./table.js')
-    io.out((first ? '' : '\n') + recordTable(record, columns, {color: io.color}))
-    first = false
+function shape(io: Io, json: boolean): 'ndjson' | 'json' | 'human' {
+  if (!io.isStdoutTTY) return 'ndjson'
+  return json ? 'json' : 'human'
+}
+
+/** One record, by destination. */
+export async function renderRecord(io: Io, record: GwRecord, columns: Column[], options: RenderOptions): Promise<void> {
+  const picked = options.fields ? pickFields(record, options.fields) : record
+  const as = shape(io, options.json)
+  if (as === 'ndjson') io.out(toNdjsonLine(picked))
+  else if (as === 'json') io.out(toJson(picked))
+  else {
+    const {fieldList} = await import('./table.js')
+    io.out(fieldList(record, shownColumns(columns, options), {color: io.color, width: io.columns}))
   }
+  warnUnknownFields(io, [record], columns, options)
+}
+
+/** Several records, by destination: NDJSON lines, a pretty JSON array, or one table with a row each. */
+export async function renderList(io: Io, records: GwRecord[], columns: Column[], options: RenderOptions): Promise<void> {
+  const picked = options.fields ? records.map((record) => pickFields(record, options.fields!)) : records
+  const as = shape(io, options.json)
+  if (as === 'ndjson') io.out(picked.map(toNdjsonLine).join(''))
+  else if (as === 'json') io.out(toJson(picked))
+  else if (records.length === 0) io.err('Nothing to show.\n')
+  else {
+    const {recordsTable} = await import('./table.js')
+    const {text, leftOut} = recordsTable(records, shownColumns(columns, options), {color: io.color, width: io.columns, keepEmpty: options.fields !== undefined})
+    io.out(text)
+    if (leftOut.length > 0) {
+      const {wrap} = await import('./text-width.js')
+      const note = wrap(`Left out to fit ${io.columns} columns: ${leftOut.join(', ')}. Choose columns with --fields, or widen the terminal.`, io.columns)
+      io.err(note.map((line) => paint(io.errColor, 'dim', line) + '\n').join(''))
+    }
+  }
+  warnUnknownFields(io, records, columns, options)
+}
+
+export interface RecordStream {
+  write(record: GwRecord): Promise<void>
+  /** Prints what a terminal shows once every record is in: one table, or one JSON array. */
+  end(): Promise<void>
+}
+
+/**
+ * Records that arrive one at a time (several ids): to a pipe each is written as it arrives, one
+ * JSON line; a terminal gets them together at the end, as one table (or a JSON array).
+ */
+export function recordStream(io: Io, columns: Column[], options: RenderOptions): RecordStream {
+  const held: GwRecord[] = []
+  // Streamed records are not kept; their field names are, for the --fields warning.
+  const seen: GwRecord = {}
+  const streaming = shape(io, options.json) === 'ndjson'
+  return {
+    async write(record) {
+      if (!streaming) return void held.push(record)
+      io.out(toNdjsonLine(options.fields ? pickFields(record, options.fields) : record))
+      for (const key of Object.keys(record)) seen[key] = true
+    },
+    async end() {
+      if (streaming) return warnUnknownFields(io, [seen], columns, options)
+      if (held.length === 1 && !options.json) return renderRecord(io, held[0]!, columns, options)
+      if (held.length > 0) await renderList(io, held, columns, options)
+    },
+  }
+}
+
+function shownColumns(columns: Column[], {fields}: RenderOptions): Column[] {
+  return fields ? columnsFor(columns, fields) : columns
+}
+
+function warnUnknownFields(io: Io, records: GwRecord[], columns: Column[], {fields}: RenderOptions): void {
+  if (!fields) return
+  const unknown = unknownFields(records, columns, fields)
+  if (unknown.length === 0) return
+  const known = [...new Set([...columns.map((column) => column.field), ...records.flatMap((record) => Object.keys(record))])]
+  io.err(`Warning: --fields: no such field ${unknown.map(sanitizeLine).join(', ')}; the fields are ${known.map(sanitizeLine).join(', ')}\n`)
 }
 
 /** A failure on stderr: the message with status and request id, a hint, and with --json the §3 object. */
@@ -46,16 +105,13 @@ export function renderError(io: Io, error: GwError, {json, subject}: RenderOptio
   const prefix = subject ? `${subject}: ` : ''
   // Ctrl-C is the person's own doing, not a failure to shout about.
   const label = error.kind === 'interrupted' ? '' : paint(io.errColor, 'red', 'Error:') + ' '
-  let text = `${label}${prefix}${error.message}${context.length > 0 ? ` (${context.join(', ')})` : ''}\n`
+  // The message and hint may repeat what the gateway or the user sent: shown, never obeyed.
+  let text = `${label}${sanitize(prefix + error.message)}${context.length > 0 ? ` (${sanitize(context.join(', '))})` : ''}\n`
   const hint = hintFor(error)
-  if (hint) text += `${paint(io.errColor, 'dim', 'Hint:')} ${hint}\n`
+  if (hint) text += `${paint(io.errColor, 'dim', 'Hint:')} ${sanitize(hint)}\n`
   io.err(text)
   if (json) io.err(errorJson(error, subject, hint))
 }
-
-// C0 controls but tab and newline, DEL and the C1 controls: what a terminal would act on.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g
 
 /**
  * A body exactly as the gateway sent it (gw api), ending in a newline. On a terminal its control
@@ -63,6 +119,6 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g
  */
 export function renderBody(io: Io, text: string): void {
   if (text === '') return
-  const shown = io.isStdoutTTY ? text.replace(CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`) : text
+  const shown = io.isStdoutTTY ? escapeControls(text) : text
   io.out(shown.endsWith('\n') ? shown : shown + '\n')
 }

@@ -1,6 +1,7 @@
 import {paint, type Style} from '../output/colors.js'
 import {toNdjsonLine} from '../output/json.js'
 import {formatMoney} from '../output/money.js'
+import {sanitizeLine} from '../output/sanitize.js'
 import {type ElementSummary, isKnownEvent, summarize} from './events.js'
 
 /** One received event: the `--json` line and the `--save` line (replay reads the same shape). */
@@ -35,13 +36,17 @@ export function eventJsonLine(entry: EventEntry): string {
   return toNdjsonLine(entry)
 }
 
-/** `14:02:11  charge:successful  Sandbox  subscription 12 customer 7 purchase 071-P-1 10.00 AUD Approved` */
+/**
+ * `14:02:11  charge:successful  Sandbox  subscription 12 customer 7 purchase 071-P-1 10.00 AUD Approved`
+ * Everything in it that came with the event is sanitized: whoever can post to the receiver must
+ * not be able to draw on the terminal (a fake "Approved", a new window title).
+ */
 export function eventLine(entry: EventEntry, {color, forward}: {color: boolean; forward?: ForwardResult}): string {
   const time = new Date(entry.received_at).toTimeString().slice(0, 8)
   const known = isKnownEvent(entry.event)
-  const parts = [time, paint(color, eventStyle(entry.event), entry.event)]
+  const parts = [time, paint(color, eventStyle(entry.event), sanitizeLine(entry.event))]
   if (!known) parts.push(paint(color, 'yellow', '(unknown event)'))
-  parts.push(entry.mode ?? '-')
+  parts.push(entry.mode === null ? '-' : sanitizeLine(entry.mode))
   const elements = summarize(entry.event, entry.payload).map((summary) => describeElement(summary, color)).filter(Boolean)
   if (elements.length > 0) parts.push(elements.join('; '))
   if (forward) parts.push(describeForward(forward, color))
@@ -49,22 +54,23 @@ export function eventLine(entry: EventEntry, {color, forward}: {color: boolean; 
 }
 
 export function describeForward(forward: ForwardResult, color: boolean): string {
-  if ('error' in forward) return paint(color, 'red', `→ not forwarded: ${forward.error}`) + ` (${forward.ms} ms)`
+  if ('error' in forward) return paint(color, 'red', `→ not forwarded: ${sanitizeLine(forward.error)}`) + ` (${forward.ms} ms)`
   const ok = forward.status >= 200 && forward.status < 300
   return paint(color, ok ? 'green' : 'red', `→ ${forward.status}`) + ` in ${forward.ms} ms`
 }
 
 function describeElement(summary: ElementSummary, color: boolean): string {
   const words: string[] = []
-  if (summary.subscription) words.push(`subscription ${summary.subscription}`)
-  if (summary.customer) words.push(`customer ${summary.customer}`)
-  if (summary.purchase) words.push(`purchase ${summary.purchase}`)
-  if (summary.amount !== undefined) words.push(formatMoney(summary.amount, summary.currency))
+  const clean = (value: unknown) => sanitizeLine(String(value))
+  if (summary.subscription) words.push(`subscription ${clean(summary.subscription)}`)
+  if (summary.customer) words.push(`customer ${clean(summary.customer)}`)
+  if (summary.purchase) words.push(`purchase ${clean(summary.purchase)}`)
+  if (summary.amount !== undefined) words.push(formatMoney(summary.amount, summary.currency === undefined ? undefined : clean(summary.currency)))
   if (summary.outcome !== undefined || summary.successful !== undefined) {
     const text = summary.outcome ?? (summary.successful ? 'Approved' : 'Declined')
-    words.push(paint(color, summary.successful ? 'green' : 'red', text))
+    words.push(paint(color, summary.successful ? 'green' : 'red', clean(text)))
   }
-  if (summary.lastStatus) words.push(`(${summary.lastStatus})`)
+  if (summary.lastStatus) words.push(`(${clean(summary.lastStatus)})`)
   return words.join(' ')
 }
 

@@ -3,6 +3,7 @@ import {GwError, UsageError} from '../errors.js'
 import {isLoopbackHost} from '../loopback.js'
 import {paint} from '../output/colors.js'
 import type {Io} from '../output/io.js'
+import {sanitize, sanitizeLine} from '../output/sanitize.js'
 import {eventFilter, InvalidDelivery, isKnownEvent, parseDelivery} from './events.js'
 import {openEventLog} from './event-log.js'
 import {describeForward, type EventEntry, eventJsonLine, eventLine, selectHeaders} from './format.js'
@@ -60,7 +61,8 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
   const counts = {printed: 0, filtered: 0, refused: 0}
   const wanted = eventFilter(options.events)
   const warning = paint(io.errColor, 'yellow', 'Warning:')
-  const warn = (text: string) => io.err(`${warning} ${text}\n`)
+  // Warnings quote what was posted to the receiver: shown with its control characters made visible.
+  const warn = (text: string) => io.err(`${warning} ${sanitize(text)}\n`)
 
   async function handle({body, headers}: RawDelivery): Promise<number> {
     const receivedAt = new Date().toISOString()
@@ -89,7 +91,7 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
     if (outClosed) return 503
     if (options.json) {
       io.out(line)
-      if (forward) io.err(`${entry.event} forwarded ${describeForward(forward, io.errColor)}\n`)
+      if (forward) io.err(`${sanitizeLine(entry.event)} forwarded ${describeForward(forward, io.errColor)}\n`)
     } else {
       io.out(eventLine(entry, {color: io.color, forward}))
     }

@@ -39,8 +39,10 @@ export interface Terminal {
   waitFor(text: string | RegExp, timeoutMs?: number): Promise<string>
   /** Types a line and presses Enter. */
   type(line: string): void
-  /** Presses a key by its tmux name: Down, Up, Enter. */
-  press(key: string): void
+  /** Presses keys by tmux's names: `Down`, `C-u`, `Enter`. */
+  press(...keys: string[]): void
+  /** Answers questions in order: waits for each question's text, then types the answer. */
+  answer(questions: [question: string, answer: string][]): Promise<void>
   screen(): string
   close(): void
 }
@@ -51,12 +53,12 @@ const quote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`
  * Runs the built gw in a real pseudo-terminal (a detached tmux session of its own), so prompts
  * are answered by typing, as a person would. The screen ends with `[exit N]` once gw is done.
  */
-export function terminal(args: string[], env: NodeJS.ProcessEnv): Terminal {
+export function terminal(args: string[], env: NodeJS.ProcessEnv, {width = 200, height = 50} = {}): Terminal {
   const socket = `gw-test-${randomUUID().slice(0, 8)}`
   const tmux = (...tmuxArgs: string[]) => spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...tmuxArgs], {encoding: 'utf8', timeout: 5000})
   const vars = Object.entries({PATH: process.env.PATH, TERM: 'xterm', NODE_OPTIONS: '', ...env}).filter(([, value]) => value !== undefined)
   const command = `env -i ${vars.map(([key, value]) => quote(`${key}=${value}`)).join(' ')} ${quote(process.execPath)} ${quote(GW)} ${args.map(quote).join(' ')}; echo "[exit $?]"; sleep 600`
-  const started = tmux('new-session', '-d', '-x', '200', '-y', '50', '-s', 'gw', command)
+  const started = tmux('new-session', '-d', '-x', String(width), '-y', String(height), '-s', 'gw', command)
   if (started.status !== 0) throw new Error(`tmux could not start: ${started.stderr || started.error?.message}`)
   const screen = () => tmux('capture-pane', '-p', '-J', '-S', '-100', '-t', 'gw').stdout
   return {
@@ -74,8 +76,12 @@ export function terminal(args: string[], env: NodeJS.ProcessEnv): Terminal {
       tmux('send-keys', '-t', 'gw', '-l', line)
       tmux('send-keys', '-t', 'gw', 'Enter')
     },
-    press(key) {
-      tmux('send-keys', '-t', 'gw', key)
+    press: (...keys) => void tmux('send-keys', '-t', 'gw', ...keys),
+    async answer(questions) {
+      for (const [question, answer] of questions) {
+        await this.waitFor(question)
+        this.type(answer)
+      }
     },
     close: () => void tmux('kill-server'),
   }

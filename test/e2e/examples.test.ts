@@ -6,6 +6,7 @@ import {CARDS, GW, runProgram, type Sandbox, startSandbox} from './helpers.js'
 // Every command's --help examples, run as shown against a freshly started local gateway, in an
 // order where each finds what earlier ones created (cust-42, order-1001, gold-monthly...).
 const RUN_ORDER = [
+  'help',
   'status',
   'profile:list',
   'profile:show',
@@ -39,6 +40,7 @@ const RUN_ORDER = [
 
 // Not run here, and why: each has tests of its own.
 const NOT_RUN: Record<string, string> = {
+  completion: "writes into the shell's own completion folders; completion.test.ts sources the script",
   listen: 'a service that runs until stopped',
   'listen:replay': 'needs a saved events file and an app to forward to',
   login: 'talks to a real gateway by its URL, or asks on a terminal',

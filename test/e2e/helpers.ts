@@ -18,6 +18,8 @@ export interface GwResult {
   stderr: string
   /** stdout parsed as JSON, when it is. */
   json: unknown
+  /** stdout read as NDJSON, one record a line, as gw prints records to a pipe (empty when stdout is not NDJSON). */
+  records: unknown[]
 }
 
 export interface RunOptions {
@@ -71,10 +73,19 @@ export function runProgram(file: string, args: string[], options: RunOptions = {
       } catch {
         json = undefined
       }
-      resolve({code, stdout, stderr, json})
+      resolve({code, stdout, stderr, json, records: ndjson(stdout)})
     })
     child.stdin.end(options.stdin ?? '')
   })
+}
+
+/** Lines of JSON, one value each; empty when any line is not JSON. */
+export function ndjson(text: string): unknown[] {
+  try {
+    return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown)
+  } catch {
+    return []
+  }
 }
 
 export interface Sandbox {
@@ -132,6 +143,14 @@ export async function startSandbox(args: string[] = [], home: NodeJS.ProcessEnv 
 export function ref(prefix = 'e2e'): string {
   return `${prefix}-${randomUUID().slice(0, 8)}`
 }
+
+/** The questions gw asks for a card on a terminal, answered with the test Visa. */
+export const CARD_ANSWERS: [string, string][] = [
+  ['Name on the card', 'Jane Citizen'],
+  ['Card number', CARDS.visa],
+  ['Expiry (MM/YYYY)', '12/2030'],
+  ['CVV', '123'],
+]
 
 export function cardArgs(number: string = CARDS.visa, expiry = '12/2030'): string[] {
   return ['--card-holder', 'Jane Citizen', '--card-number', number, '--card-expiry', expiry, '--cvv', '123']

@@ -51,7 +51,7 @@ describe('gw login without a terminal', () => {
     const home = isolatedHome()
     const asFlag = await runGw(['login', '--profile', 'x', '--base-url', sandbox.url, '--username', 'TEST', '--token', 'TEST'], {env: home})
     expect(asFlag.code).toBe(2)
-    expect(asFlag.stderr).toContain('Nonexistent flag: --token')
+    expect(asFlag.stderr).toBe('Error: unknown flag: --token\nHint: Did you mean --token-stdin? See gw login --help for the flags and examples.\n')
     const noToken = await runGw(['login', '--profile', 'x', '--base-url', sandbox.url, '--username', 'TEST'], {env: home})
     expect(noToken.code).toBe(2)
     expect(noToken.stderr).toBe(
@@ -99,7 +99,7 @@ describe('profiles', () => {
     expect(await who([], {GW_USERNAME: 'ENVUSER', GW_TOKEN: 'env-token'})).toEqual({profile: null, chosen_by: 'GW_USERNAME and GW_TOKEN', username: 'ENVUSER'})
 
     const list = await runGw(['profile', 'list', '--json'], {env: home})
-    expect(list.json).toEqual([
+    expect(list.records).toEqual([
       {name: 'test', active: true, environment: 'sandbox', base_url: sandbox.url, username: 'TEST', read_only: false, secret: 'file'},
       {name: 'acme', active: false, environment: 'sandbox', base_url: sandbox.url, username: 'ACME', read_only: false, secret: 'file'},
     ])
@@ -125,7 +125,7 @@ describe('profiles', () => {
     const removed = await runGw(['profile', 'remove', 'test'], {env: home})
     expect(removed.code).toBe(0)
     expect(existsSync(file)).toBe(false)
-    expect((await runGw(['profile', 'list', '--json'], {env: home})).json).toEqual([
+    expect((await runGw(['profile', 'list', '--json'], {env: home})).records).toEqual([
       {name: 'acme', active: true, environment: 'sandbox', base_url: sandbox.url, username: 'ACME', read_only: false, secret: 'file'},
     ])
   })

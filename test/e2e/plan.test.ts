@@ -24,11 +24,12 @@ describe('gw plan create', () => {
     expect((result.json as PlanRecord).id).toMatch(/^071-PL-[A-Z0-9]{8}$/)
   })
 
-  it('shows the plan as a table with money on a plain stdout', async () => {
-    const result = await sandbox.gw(['plan', 'create', '--name', 'Silver', '--amount', '1250', '--reference', ref('plan'), '--description', 'Silver tier'])
+  it('prints the plan as one JSON line when stdout is not a terminal, without --json too', async () => {
+    const reference = ref('plan')
+    const result = await sandbox.gw(['plan', 'create', '--name', 'Silver', '--amount', '1250', '--reference', reference, '--description', 'Silver tier'])
     expect(result.code).toBe(0)
-    expect(result.stdout).toContain('12.50 AUD')
-    expect(result.stdout).toContain('Silver tier')
+    expect(result.stdout.trimEnd()).not.toContain('\n')
+    expect(result.json).toMatchObject({name: 'Silver', amount: 1250, reference, description: 'Silver tier'})
   })
 
   it('exits 7 for a reference already taken', async () => {
@@ -100,10 +101,10 @@ describe('gw plan list', () => {
     for (let i = 0; i < 11; i++) references.push((await createPlan(sandbox, {reference: `list-${String(i).padStart(2, '0')}-${ref('p')}`, name: `Plan ${i}`}, asLister)).reference)
   })
 
-  it('follows every page with --all, three a page, as a JSON array', async () => {
+  it('follows every page with --all, three a page, one JSON line a plan', async () => {
     const result = await sandbox.gw(['plan', 'list', '--all', '--limit', '3', '--json', '--verbose'], asLister)
     expect(result.code).toBe(0)
-    const plans = result.json as PlanRecord[]
+    const plans = result.records as PlanRecord[]
     expect(plans.map((plan) => plan.reference)).toEqual(references)
     // 11 plans, three a page: four requests.
     expect(result.stderr.match(/< 200 GET [^ ]+\/v1\.0\/plans\.json/g)).toHaveLength(4)
@@ -112,18 +113,20 @@ describe('gw plan list', () => {
   it('shows one page: the gateway default without flags, or the page asked for', async () => {
     const first = await sandbox.gw(['plan', 'list', '--json'], asLister)
     expect(first.code).toBe(0)
-    expect((first.json as PlanRecord[]).map((plan) => plan.reference)).toEqual(references.slice(0, 10))
+    expect((first.records as PlanRecord[]).map((plan) => plan.reference)).toEqual(references.slice(0, 10))
     const second = await sandbox.gw(['plan', 'list', '--page', '2', '--limit', '3', '--json'], asLister)
-    expect((second.json as PlanRecord[]).map((plan) => plan.reference)).toEqual(references.slice(3, 6))
+    expect((second.records as PlanRecord[]).map((plan) => plan.reference)).toEqual(references.slice(3, 6))
     const beyond = await sandbox.gw(['plan', 'list', '--page', '9', '--limit', '3', '--json'], asLister)
-    expect(beyond.json).toEqual([])
+    expect(beyond.code).toBe(0)
+    expect(beyond.stdout).toBe('')
   })
 
-  it('prints a table with a row per plan without --json', async () => {
+  it('prints one JSON line a plan to a pipe without --json too, --fields picking and ordering the fields', async () => {
     const result = await sandbox.gw(['plan', 'list', '--all'], asLister)
     expect(result.code).toBe(0)
-    for (const reference of references) expect(result.stdout).toContain(reference)
-    expect(result.stdout).toContain('10.00 AUD')
+    expect((result.records as PlanRecord[]).map((plan) => plan.reference)).toEqual(references)
+    const picked = await sandbox.gw(['plan', 'list', '--all', '--fields', 'reference,amount'], asLister)
+    expect(picked.stdout.split('\n')[0]).toBe(`{"reference":"${references[0]}","amount":1000}`)
   })
 
   it('refuses --all with --page, and a --limit of 0 (exit 2)', async () => {
@@ -141,7 +144,7 @@ describe('plans of another merchant', () => {
     expect((await sandbox.gw(['plan', 'get', plan.reference], asAcme)).code).toBe(5)
     expect((await sandbox.gw(['plan', 'update', plan.id, '--name', 'stolen'], asAcme)).code).toBe(6)
     expect((await sandbox.gw(['plan', 'get', plan.id, '--json'])).json).toMatchObject({name: plan.name})
-    const list = (await sandbox.gw(['plan', 'list', '--all', '--json'], asAcme)).json as PlanRecord[]
+    const list = (await sandbox.gw(['plan', 'list', '--all', '--json'], asAcme)).records as PlanRecord[]
     expect(list.map((p) => p.id)).not.toContain(plan.id)
   })
 })

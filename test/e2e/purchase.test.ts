@@ -38,14 +38,20 @@ describe('gw purchase create', () => {
     expect(result.stdout).not.toContain('"cvv"')
   })
 
-  it('shows a readable table without --json, money with its currency, the number masked', async () => {
-    const result = await sandbox.gw(['purchase', 'create', '--amount', '2500', '--currency', 'nzd', '--reference', ref(), ...cardArgs()])
+  it('prints the record as one JSON line to a pipe without --json, the number masked, no colour', async () => {
+    const reference = ref()
+    const result = await sandbox.gw(['purchase', 'create', '--amount', '2500', '--currency', 'nzd', '--reference', reference, ...cardArgs()])
     expect(result.code).toBe(0)
-    expect(result.stdout).toContain('25.00 NZD')
-    expect(result.stdout).toContain('Approved')
-    expect(result.stdout).toContain('424242XXXXXX4242')
+    expect(result.stdout.trimEnd()).not.toContain('\n')
+    expect(result.json).toMatchObject({amount: 2500, currency: 'NZD', reference, successful: true, message: 'Approved', card_number: '424242XXXXXX4242'})
     expect(result.stdout).not.toContain(CARDS.visa)
     expect(result.stdout).not.toContain('\u001B[')
+  })
+
+  it('prints --json to a pipe as one compact line too, so >> log.ndjson stays NDJSON', async () => {
+    const result = await sandbox.gw(['purchase', 'create', '--amount', '100', '--reference', ref(), ...cardArgs(), '--json'])
+    expect(result.code).toBe(0)
+    expect(result.stdout).toBe(JSON.stringify(result.json) + '\n')
   })
 
   it('exits 3 on a decline by response code, printing the record and the reason', async () => {

@@ -44,12 +44,12 @@ describe('gw refund create', () => {
     expect(result.stderr).toContain('Error: Original transaction could not be found')
   })
 
-  it('shows the refund as a table on a plain stdout', async () => {
+  it('prints the refund as one JSON line on a plain stdout', async () => {
     const purchase = await purchaseOf(5000)
     const result = await sandbox.gw(['refund', 'create', '--transaction-id', purchase.id, '--amount', '1250', '--reference', ref('refund')])
     expect(result.code).toBe(0)
-    expect(result.stdout).toContain('-12.50 AUD')
-    expect(result.stdout).toContain('Approved')
+    expect(result.stdout.trimEnd()).not.toContain('\n')
+    expect(result.json).toMatchObject({transaction_id: purchase.id, amount: -1250, successful: true, message: 'Approved'})
   })
 
   it('refuses a blank reference before sending anything', async () => {

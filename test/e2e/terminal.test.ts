@@ -2,7 +2,7 @@ import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
-import {CARDS, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
+import {CARD_ANSWERS, CARDS, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
 
 // Prompts are typed into a real pseudo-terminal (tmux), as a person would answer them.
 let sandbox: Sandbox
@@ -27,20 +27,20 @@ function run(args: string[], env: NodeJS.ProcessEnv): Terminal {
   return t
 }
 
-/** Answers gw login's questions as merchant ACME of the local gateway; returns the screen once gw is done. */
-async function answerLogin(t: Terminal): Promise<string> {
-  for (const [question, answer] of [['Profile name', 'acme'], ['Gateway base URL', sandbox.url], ['Username', 'ACME'], ['API token', 'acme-token-123']] as const) {
-    await t.waitFor(question)
-    t.type(answer)
-  }
-  return t.waitFor(/\[exit \d+\]/)
-}
+/** gw login's questions, answered as merchant ACME of the local gateway; the gateway's mode is never asked. */
+const acmeAnswers = (): [string, string][] => [
+  ['Profile name', 'acme'],
+  ['Gateway base URL', sandbox.url],
+  ['Username', 'ACME'],
+  ['API token', 'acme-token-123'],
+]
 
 describe('gw login on a terminal', () => {
   it('asks for what the flags leave out, the token masked, then saves and activates the profile', async () => {
     const home = isolatedHome()
     const t = run(['login', '--insecure-storage'], home)
-    const screen = await answerLogin(t)
+    await t.answer(acmeAnswers())
+    const screen = await t.waitFor(/\[exit \d+\]/)
     expect(screen).toContain('[exit 0]')
     expect(screen).toContain('Logged in: profile acme is active')
     // The gateway says which it is: nobody is asked, and nobody can get it wrong.
@@ -66,7 +66,7 @@ describe('gw login on a terminal', () => {
     const screen = await t.waitFor(/\[exit \d+\]/)
     expect(screen).toContain('[exit 4]')
     expect(screen).toContain('refused username ACME with that token: nothing was saved')
-    expect((await runGw(['profile', 'list', '--json'], {env: home})).json).toEqual([])
+    expect((await runGw(['profile', 'list', '--json'], {env: home})).stdout).toBe('')
   })
 
   // A session bus that is not there: the keychain cannot be reached, whether or not keytar is installed.
@@ -81,7 +81,8 @@ describe('gw login on a terminal', () => {
     expect(offer).toContain('Keep the token in a file only I can read (--insecure-storage)')
     expect(offer).toContain('Give the credentials in environment variables instead (nothing is saved)')
     t.press('Enter')
-    const screen = await answerLogin(t)
+    await t.answer(acmeAnswers())
+    const screen = await t.waitFor(/\[exit \d+\]/)
     expect(screen).toContain('[exit 0]')
     expect(screen).toContain('Logged in: profile acme is active; its token is in a plain file')
     expect(JSON.parse(readFileSync(join(home.XDG_CONFIG_HOME!, 'gw', 'insecure-credentials.json'), 'utf8'))).toEqual({acme: 'acme-token-123'})
@@ -91,14 +92,13 @@ describe('gw login on a terminal', () => {
     const home = noKeychain()
     const t = run(['login'], home)
     await t.waitFor('Where should gw keep the token instead?')
-    t.press('Down')
-    t.press('Enter')
+    t.press('Down', 'Enter')
     const screen = await t.waitFor(/\[exit \d+\]/)
     expect(screen).toContain('[exit 0]')
     expect(screen).toContain('Nothing was saved. Set these in the environment gw runs in')
     expect(screen).toContain('GW_USERNAME=your-username  GW_TOKEN=your-api-token  GW_BASE_URL=https://gateway.example.com')
     expect(screen).not.toContain('Profile name')
-    expect((await runGw(['profile', 'list', '--json'], {env: home})).json).toEqual([])
+    expect((await runGw(['profile', 'list', '--json'], {env: home})).stdout).toBe('')
   })
 })
 
@@ -107,14 +107,7 @@ describe('a live profile on a terminal', () => {
     const reference = ref()
     const t = run(['purchase', 'create', '--amount', '1000', '--reference', reference, '--json'], liveSandbox.home)
     await t.waitFor(`LIVE  profile local at ${liveSandbox.url}: real money, real cards`)
-    await t.waitFor('Name on the card')
-    t.type('Jane Citizen')
-    await t.waitFor('Card number')
-    t.type(CARDS.visa)
-    await t.waitFor('Expiry (MM/YYYY)')
-    t.type('12/2030')
-    await t.waitFor('CVV')
-    t.type('123')
+    await t.answer(CARD_ANSWERS)
     await t.waitFor('LIVE: type the amount (10.00 AUD) to confirm gw purchase create')
     t.type('10.00')
     const screen = await t.waitFor(/\[exit \d+\]/)

@@ -5,7 +5,7 @@ export default class ProfileList extends GwCommand {
   static override summary = 'List the profiles'
   static override description = 'Each profile with its environment, gateway, username, whether it is read-only or active, and where its token is kept (keychain, file, config for the local demo token). GW_USERNAME/GW_TOKEN, when set, show as one more row.'
 
-  static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json | jq -r ".[].name"']
+  static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json | jq -r .name']
 
   static override columns = profileColumns
 

@@ -11,6 +11,12 @@ export default class ProfileRemove extends GwCommand {
     name: Args.string({description: 'profile name', required: true}),
   }
 
+  protected override async choicesFor(name: string): Promise<readonly string[] | undefined> {
+    if (name !== 'name') return undefined
+    const {profileNames} = await import('../../auth/profiles.js')
+    return profileNames(this.config.configDir)
+  }
+
   async run() {
     const {args} = await this.parse(ProfileRemove)
     const {removeProfile} = await import('../../auth/profiles.js')

@@ -14,6 +14,12 @@ export default class ProfileUse extends GwCommand {
 
   static override columns = profileColumns
 
+  protected override async choicesFor(name: string): Promise<readonly string[] | undefined> {
+    if (name !== 'name') return undefined
+    const {profileNames} = await import('../../auth/profiles.js')
+    return profileNames(this.config.configDir)
+  }
+
   async run() {
     const {args} = await this.parse(ProfileUse)
     const {useProfile} = await import('../../auth/profiles.js')

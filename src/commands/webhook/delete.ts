@@ -7,7 +7,7 @@ export default class WebhookDelete extends GwCommand {
   static override description = 'Prints the web hook removed. On a live profile gw asks you to type the id first (--yes skips that).'
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> webhook list --json | jq -r ".[0].id")"',
+    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> webhook list --json | head -1 | jq -r .id)"',
     '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> webhook create --url http://127.0.0.1:4000/hooks --json | jq -r .id)" --json',
   ]
 

@@ -3,9 +3,9 @@ import {webHookColumns} from '../../output/columns.js'
 
 export default class WebhookList extends GwCommand {
   static override summary = 'List the registered web hooks'
-  static override description = 'A table with a row per web hook, or a JSON array with --json. Passwords set with --auth are never shown.'
+  static override description = 'A table with a row per web hook on a terminal (a JSON array with --json), one JSON line a web hook when piped. Passwords set with --auth are never shown.'
 
-  static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json | jq -r ".[].id"']
+  static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json | jq -r .id']
 
   static override columns = webHookColumns
 

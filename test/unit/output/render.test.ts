@@ -1,26 +1,35 @@
 import {describe, expect, it} from 'vitest'
-import {purchaseColumns} from '../../../src/output/columns.js'
+import {purchaseColumns, triggerColumns} from '../../../src/output/columns.js'
 import {NotFoundError} from '../../../src/errors.js'
 import {testIo} from '../../../src/output/io.js'
-import {recordStream, renderError, renderRecord} from '../../../src/output/render.js'
+import {recordStream, renderError, renderList, renderRecord} from '../../../src/output/render.js'
 
-const approved = {id: '071-P-ABCDEFGH', amount: 1000, currency: 'AUD', successful: true, message: 'Approved', card_number: '424242XXXXXX4242', extra_field: 'kept'}
-const declined = {...approved, successful: false, message: 'Insufficient Funds'}
+const approved = {id: '071-P-ABCDEFGH', amount: 1000, currency: 'AUD', successful: true, message: 'Approved', reference: 'order-1', card_number: '424242XXXXXX4242', extra_field: 'kept'}
+const declined = {...approved, id: '071-P-DECLINED', successful: false, message: 'Insufficient Funds', reference: 'order-2'}
+const lines = (text: string) => text.split('\n').filter(Boolean)
 
-describe('renderRecord', () => {
-  it('prints exactly the gateway record with --json', async () => {
-    const io = testIo()
-    await renderRecord(io, approved, purchaseColumns, {json: true})
-    expect(JSON.parse(io.stdout())).toEqual(approved)
-    expect(io.stderr()).toBe('')
+describe('renderRecord, by destination', () => {
+  it('to a pipe: one compact JSON line, exactly the record, with or without --json', async () => {
+    for (const json of [false, true]) {
+      const io = testIo()
+      await renderRecord(io, approved, purchaseColumns, {json})
+      expect(io.stdout()).toBe(JSON.stringify(approved) + '\n')
+      expect(io.stderr()).toBe('')
+    }
   })
 
-  it('prints a plain table when colour is off', async () => {
-    const io = testIo()
+  it('to a terminal with --json: the record pretty-printed', async () => {
+    const io = testIo({tty: true})
+    await renderRecord(io, approved, purchaseColumns, {json: true})
+    expect(io.stdout()).toBe(JSON.stringify(approved, null, 2) + '\n')
+  })
+
+  it('to a terminal: a field/value list, no boxes, empty fields left out', async () => {
+    const io = testIo({tty: true})
     await renderRecord(io, approved, purchaseColumns, {json: false})
-    expect(io.stdout()).toContain('10.00 AUD')
-    expect(io.stdout()).toContain('Approved')
-    expect(io.stdout()).not.toContain('\u001B[')
+    expect(io.stdout()).toBe(
+      ['Id           071-P-ABCDEFGH', 'Outcome      Approved', 'Amount       10.00 AUD', 'Reference    order-1', 'Card number  424242XXXXXX4242', ''].join('\n'),
+    )
   })
 
   it('colours the outcome on a terminal: approved green, declined red', async () => {
@@ -31,24 +40,147 @@ describe('renderRecord', () => {
     await renderRecord(bad, declined, purchaseColumns, {json: false})
     expect(bad.stdout()).toContain('\u001B[31mInsufficient Funds\u001B[39m')
   })
-})
 
-describe('recordStream', () => {
-  it('writes NDJSON to a pipe', async () => {
-    const io = testIo()
-    const write = recordStream(io, purchaseColumns, {json: false})
-    await write(approved)
-    await write(declined)
-    expect(io.stdout().split('\n').filter(Boolean).map((line) => JSON.parse(line))).toEqual([approved, declined])
+  it('wraps a long value to the terminal width under its own column', async () => {
+    const io = testIo({tty: true, columns: 40})
+    await renderRecord(io, {...approved, reference: 'a-very-long-reference-that-goes-on-and-on'}, purchaseColumns, {json: false})
+    const out = lines(io.stdout())
+    expect(out).toContain('Reference    a-very-long-reference-that-')
+    expect(out).toContain('             goes-on-and-on')
+    expect(Math.max(...out.map((line) => line.length))).toBeLessThanOrEqual(40)
   })
 
-  it('writes tables one after another on a terminal', async () => {
+  it('spreads a nested payload out as indented key paths', async () => {
     const io = testIo({tty: true})
-    const write = recordStream(io, purchaseColumns, {json: false})
-    await write(approved)
-    await write(declined)
-    expect(io.stdout().match(/071-P-ABCDEFGH/g)).toHaveLength(2)
-    expect(() => JSON.parse(io.stdout())).toThrow()
+    const record = {event: 'charge:successful', delivered_to: 1, payload: [{subscription: {id: 'S1'}, response: {successful: true, amount: 1000}}]}
+    await renderRecord(io, record, triggerColumns, {json: false})
+    expect(io.stdout()).toBe(
+      [
+        'Event         charge:successful',
+        'Delivered to  1',
+        'Payload',
+        '  [0].subscription.id      S1',
+        '  [0].response.successful  true',
+        '  [0].response.amount      1000',
+        '',
+      ].join('\n'),
+    )
+  })
+
+  it('makes control characters in gateway text visible in the list, and keeps them exact in JSON', async () => {
+    const hostile = {...approved, card_holder: 'Jane\u001B[2K\rApproved', reference: '\u001B]8;;https://x.example\u001B\\ref\u001B]8;;\u001B\\'}
+    const tty = testIo({tty: true})
+    await renderRecord(tty, hostile, purchaseColumns, {json: false})
+    // eslint-disable-next-line no-control-regex
+    expect(tty.stdout()).not.toMatch(/[\u0000-\u0009\u000B-\u001F\u007F-\u009F]/)
+    expect(tty.stdout()).toContain('Card holder  Jane\\x1B[2K\\rApproved')
+    expect(tty.stdout()).toContain('Reference    \\x1B]8;;https://x.example\\x1B\\ref\\x1B]8;;\\x1B\\')
+    const json = testIo({tty: true})
+    await renderRecord(json, hostile, purchaseColumns, {json: true})
+    expect(JSON.parse(json.stdout())).toEqual(hostile)
+  })
+
+  it('writes DEL and C1 as \\u escapes in JSON: the same value, harmless on a terminal', async () => {
+    const io = testIo()
+    await renderRecord(io, {id: 'a\u009Bb\u007F'}, purchaseColumns, {json: true})
+    expect(io.stdout()).toBe('{"id":"a\\u009bb\\u007f"}\n')
+    expect(JSON.parse(io.stdout())).toEqual({id: 'a\u009Bb\u007F'})
+  })
+})
+
+describe('--fields', () => {
+  it('picks and orders the fields of the JSON, leaving out what the record lacks', async () => {
+    const io = testIo()
+    await renderRecord(io, approved, purchaseColumns, {json: true, fields: ['reference', 'id', 'successful']})
+    expect(io.stdout()).toBe('{"reference":"order-1","id":"071-P-ABCDEFGH","successful":true}\n')
+  })
+
+  it('picks and orders the columns of a table, fields without a column under their own name', async () => {
+    const io = testIo({tty: true})
+    await renderList(io, [approved, declined], purchaseColumns, {json: false, fields: ['reference', 'successful', 'amount']})
+    expect(lines(io.stdout())[1]).toBe('│ Reference │ successful │ Amount    │')
+    expect(lines(io.stdout()).slice(3, 5)).toEqual(['│ order-1   │ true       │ 10.00 AUD │', '│ order-2   │ false      │ 10.00 AUD │'])
+  })
+
+  it('names a field no record has on stderr, with the fields there are', async () => {
+    const io = testIo()
+    await renderRecord(io, approved, purchaseColumns, {json: false, fields: ['id', 'refrence']})
+    expect(io.stdout()).toBe('{"id":"071-P-ABCDEFGH"}\n')
+    expect(io.stderr()).toMatch(/^Warning: --fields: no such field refrence; the fields are id, message, amount, reference, /)
+  })
+})
+
+describe('renderList, by destination', () => {
+  it('to a pipe: one JSON line per record', async () => {
+    const io = testIo()
+    await renderList(io, [approved, declined], purchaseColumns, {json: true})
+    expect(lines(io.stdout()).map((line) => JSON.parse(line))).toEqual([approved, declined])
+  })
+
+  it('to a terminal with --json: one pretty JSON array', async () => {
+    const io = testIo({tty: true})
+    await renderList(io, [approved, declined], purchaseColumns, {json: true})
+    expect(io.stdout()).toBe(JSON.stringify([approved, declined], null, 2) + '\n')
+  })
+
+  it('to a terminal: one table, a row per record, no rules between rows, empty columns dropped', async () => {
+    const io = testIo({tty: true, columns: 200})
+    await renderList(io, [approved, declined], purchaseColumns, {json: false})
+    expect(io.stdout()).toBe(
+      [
+        '┌────────────────┬────────────────────┬───────────┬───────────┬──────────────────┐',
+        '│ Id             │ Outcome            │ Amount    │ Reference │ Card number      │',
+        '├────────────────┼────────────────────┼───────────┼───────────┼──────────────────┤',
+        '│ 071-P-ABCDEFGH │ Approved           │ 10.00 AUD │ order-1   │ 424242XXXXXX4242 │',
+        '│ 071-P-DECLINED │ Insufficient Funds │ 10.00 AUD │ order-2   │ 424242XXXXXX4242 │',
+        '└────────────────┴────────────────────┴───────────┴───────────┴──────────────────┘',
+        '',
+      ].join('\n'),
+    )
+  })
+
+  it('to a narrow terminal: values cut with …, columns that cannot fit left out and named on stderr', async () => {
+    const io = testIo({tty: true, columns: 40})
+    const full = {...approved, card_holder: 'Jane Citizen', authorization: '053511', transaction_date: '2026-11-22T10:00:00Z'}
+    await renderList(io, [full, {...full, reference: 'order-with-a-long-reference'}], purchaseColumns, {json: false})
+    for (const line of lines(io.stdout())) expect(line.length).toBeLessThanOrEqual(40)
+    expect(io.stderr().replaceAll('\n', ' ')).toMatch(/^Left out to fit 40 columns: .*Transaction date\. Choose columns with --fields, or widen the terminal\. $/)
+    for (const line of lines(io.stderr())) expect(line.length).toBeLessThanOrEqual(40)
+    const cut = testIo({tty: true, columns: 40})
+    await renderList(cut, [full, {...full, reference: 'order-with-a-long-reference'}], purchaseColumns, {json: false, fields: ['id', 'reference']})
+    expect(lines(cut.stdout())[4]).toBe('│ 071-P-ABCDEFGH │ order-with-a-long-… │')
+    expect(cut.stderr()).toBe('')
+  })
+})
+
+describe('recordStream (several ids)', () => {
+  it('to a pipe: each record as it arrives, one JSON line', async () => {
+    const io = testIo()
+    const stream = recordStream(io, purchaseColumns, {json: false})
+    await stream.write(approved)
+    expect(io.stdout()).toBe(JSON.stringify(approved) + '\n')
+    await stream.write(declined)
+    await stream.end()
+    expect(lines(io.stdout()).map((line) => JSON.parse(line))).toEqual([approved, declined])
+  })
+
+  it('to a terminal: one table at the end', async () => {
+    const io = testIo({tty: true, columns: 200})
+    const stream = recordStream(io, purchaseColumns, {json: false})
+    await stream.write(approved)
+    await stream.write(declined)
+    expect(io.stdout()).toBe('')
+    await stream.end()
+    expect(io.stdout().match(/┌/g)).toHaveLength(1)
+    expect(io.stdout()).toContain('│ 071-P-DECLINED │')
+  })
+
+  it('to a terminal with one record: its field/value list', async () => {
+    const io = testIo({tty: true})
+    const stream = recordStream(io, purchaseColumns, {json: false})
+    await stream.write(approved)
+    await stream.end()
+    expect(lines(io.stdout())[0]).toBe('Id           071-P-ABCDEFGH')
   })
 })
 
@@ -61,5 +193,13 @@ describe('renderError', () => {
     expect(hint).toBe('Hint: Check the id.')
     expect(JSON.parse(json!)).toEqual({error: {kind: 'not_found', status: 404, messages: ['Purchase not found'], request_id: 'abc', exit_code: 5, hint: 'Check the id.'}})
     expect(io.stdout()).toBe('')
+  })
+
+  it('makes control characters visible in the message and subject; the JSON object keeps them exact', () => {
+    const io = testIo()
+    renderError(io, new NotFoundError('No purchase ref\u001B]0;owned\u0007'), {json: true, subject: 'id\u001B[2K'})
+    const [message, json] = io.stderr().trim().split('\n')
+    expect(message).toBe('Error: id\\x1B[2K: No purchase ref\\x1B]0;owned\\x07')
+    expect(JSON.parse(json!).error).toMatchObject({id: 'id\u001B[2K', messages: ['No purchase ref\u001B]0;owned\u0007']})
   })
 })

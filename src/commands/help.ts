@@ -1,0 +1,31 @@
+import {Args} from '@oclif/core'
+import {GwCommand} from '../gw-command.js'
+
+export default class Help extends GwCommand {
+  static override summary = 'Show help for gw, a topic or a command; or exit codes, environment variables, test cards'
+  static override description = `gw help COMMAND is the same as gw COMMAND --help (or -h).
+Three topics are not commands: exit-codes (what each exit status means), environment (every environment variable gw reads) and test-cards (the local gateway's approving and declining cards and amounts).`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> purchase create',
+    '<%= config.bin %> <%= command.id %> exit-codes',
+    '<%= config.bin %> <%= command.id %> test-cards',
+  ]
+
+  static override strict = false
+  static override args = {
+    command: Args.string({description: 'command or topic, words separated by spaces; or exit-codes, environment, test-cards'}),
+  }
+
+  async run() {
+    const {argv} = await this.parse(Help)
+    const words = (argv as string[]).filter((word) => !word.startsWith('-'))
+    const {HELP_TOPICS} = await import('../help/topics.js')
+    if (words.length === 1 && Object.hasOwn(HELP_TOPICS, words[0]!)) {
+      this.io.out(HELP_TOPICS[words[0] as keyof typeof HELP_TOPICS]())
+      return
+    }
+    const {showHelp} = await import('../help/show.js')
+    await showHelp(this.config, words)
+  }
+}

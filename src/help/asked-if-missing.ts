@@ -1,0 +1,21 @@
+import {type Command, CommandHelp, Help} from '@oclif/core'
+
+const ASKED = 'asked if missing'
+
+/**
+ * oclif's help for a command, with every required flag and argument marked "asked if missing":
+ * on a terminal gw asks for what was left out (GwCommand.parse) instead of failing.
+ */
+class AskedIfMissingCommandHelp extends CommandHelp {
+  protected override flags(flags: Command.Flag.Any[]): [string, string | undefined][] | undefined {
+    return super.flags(flags)?.map(([left, right], i) => [left, flags[i]?.required && right ? right.replace('(required)', `(required; ${ASKED})`) : right])
+  }
+
+  protected override args(args: Command.Arg.Any[]): [string, string | undefined][] | undefined {
+    return super.args(args)?.map(([left, right], i) => [left, args[i]?.required ? `${right ?? ''} (${ASKED})`.trim() : right])
+  }
+}
+
+export class GwHelp extends Help {
+  protected override CommandHelpClass = AskedIfMissingCommandHelp
+}

@@ -1,0 +1,39 @@
+import type {Hook} from '@oclif/core'
+import {UsageError} from '../errors.js'
+import {closest} from './suggest.js'
+
+/**
+ * What was typed against the command tree, word by word: each word that names no topic or command
+ * at its place is replaced by the closest one there, when one is close. Returns the words taken
+ * as the command (as typed) and the suggestion, a real command or topic id, when every word could be placed.
+ */
+export function suggestCommand(words: string[], commandIds: Iterable<string>): {typed: string[]; suggestion?: string} {
+  const ids = [...commandIds]
+  const prefixes = new Set(ids.flatMap((id) => id.split(':').map((_, i, parts) => parts.slice(0, i + 1).join(':'))))
+  const fixed: string[] = []
+  for (const [index, word] of words.entries()) {
+    const here = fixed.join(':')
+    const children = new Set([...prefixes].filter((p) => p.split(':').length === fixed.length + 1 && p.startsWith(here ? here + ':' : '')).map((p) => p.split(':').at(-1)!))
+    const next = children.has(word) ? word : closest(word, children)
+    if (!next) return {typed: words.slice(0, index + 1)}
+    fixed.push(next)
+    if (ids.includes(fixed.join(':'))) return {typed: words.slice(0, index + 1), suggestion: fixed.join(':')}
+  }
+  // Every word placed, and they name a topic: suggest it (`gw help purchse` → purchase).
+  return {typed: words, suggestion: fixed.join(':')}
+}
+
+/**
+ * oclif's command_not_found hook: `gw purchse get` exits 2 (a usage error, design.md §4), names the
+ * command as typed, with spaces, and suggests the closest real one.
+ */
+export const commandNotFound: Hook.CommandNotFound = async function ({id, argv = [], config}) {
+  const words = [...id.split(':'), ...argv.filter((arg) => !arg.startsWith('-'))]
+  const {typed, suggestion} = suggestCommand(words, config.commandIDs.filter((commandId) => !config.findCommand(commandId)?.hidden))
+  const bin = config.bin
+  const hint = suggestion ? `Did you mean ${bin} ${suggestion.replaceAll(':', ' ')}? ${bin} help lists every command.` : `${bin} help lists every command.`
+  const [{processIo}, {renderError}] = await Promise.all([import('../output/io.js'), import('../output/render.js')])
+  const io = processIo(process.env)
+  renderError(io, new UsageError(`unknown command: ${bin} ${typed.join(' ')}`, hint), {json: argv.includes('--json')})
+  process.exitCode = 2
+}

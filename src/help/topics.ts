@@ -1,0 +1,84 @@
+import {DECLINED_TEST_CARD} from '../sandbox/cards.js'
+import {outcomeForCode} from '../sandbox/outcomes.js'
+
+/** `gw help TOPIC` for what is not a command: each returns the text printed on stdout. */
+export const HELP_TOPICS = {
+  'exit-codes': exitCodes,
+  environment,
+  'test-cards': testCards,
+} as const
+
+export type HelpTopic = keyof typeof HELP_TOPICS
+
+/** Two aligned columns, indented like oclif's help. */
+function columns(rows: [string, string][]): string {
+  const width = Math.max(...rows.map(([left]) => left.length))
+  return rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`.trimEnd()).join('\n')
+}
+
+function exitCodes(): string {
+  return `EXIT CODES (stable; scripts rely on them)
+${columns([
+  ['0', 'done; for purchase create and refund create: approved'],
+  ['1', "unexpected failure: network, gateway 5xx, a response gw cannot read"],
+  ['2', 'usage: bad or missing flags, an unknown command, input that fails local validation'],
+  ['3', 'declined by the card issuer (the request itself was processed)'],
+  ['4', 'authentication: no credentials, or the gateway answered 401'],
+  ['5', 'not found (404)'],
+  ['6', 'permission denied (403), or the profile is read-only'],
+  ['7', 'rejected by the gateway: 400, 422, 501, or successful: false with any status'],
+  ['8', 'outcome unknown: a purchase or refund was sent and no answer came back; check before resending'],
+  ['130', 'interrupted (Ctrl-C)'],
+])}
+
+Several ids, or a batch (--input), exit with the highest code any of them had, and 0 only when
+every one succeeded or was skipped.
+`
+}
+
+function environment(): string {
+  return `ENVIRONMENT VARIABLES
+Order of precedence: --profile, then GW_PROFILE, then GW_USERNAME/GW_TOKEN, then the active profile.
+${columns([
+  ['GW_PROFILE', 'profile to use when --profile is not given'],
+  ['GW_USERNAME, GW_TOKEN', 'credentials with no profile at all (CI); both or neither'],
+  ['GW_BASE_URL', 'their gateway; default http://127.0.0.1:8787, the local gateway'],
+  ['GW_ENVIRONMENT', 'live: treat GW_USERNAME/GW_TOKEN as live credentials'],
+  ['GW_CONNECT_TIMEOUT_MS', 'milliseconds to wait for a connection to the gateway'],
+  ['GW_RESPONSE_TIMEOUT_MS', "milliseconds to wait for the gateway's answer"],
+  ['HTTPS_PROXY, HTTP_PROXY', 'proxy for https:// and http:// gateways (either case)'],
+  ['NO_PROXY', 'hosts reached directly, comma-separated (either case)'],
+  ['NODE_EXTRA_CA_CERTS', 'PEM file of extra certificate authorities to trust'],
+  ['NO_COLOR', 'set and not empty: no colour, even on a terminal'],
+  ['CI', 'set: no progress or success notes on stderr, and no prompts'],
+  ['XDG_CONFIG_HOME', 'where gw/config.json (profiles) lives; default ~/.config'],
+  ['XDG_DATA_HOME', "where the local gateway keeps its data; default ~/.local/share"],
+])}
+`
+}
+
+function testCards(): string {
+  const rows: [string, string][] = []
+  for (let code = 0; code < 100; code++) {
+    const outcome = outcomeForCode(String(code).padStart(2, '0'))
+    if (!outcome.approved && outcome.message === 'Declined') continue
+    rows.push([`${String(code).padStart(2, '0')}  e.g. --amount ${10000 + code}`, outcome.approved ? 'Approved (exit 0)' : `${outcome.message} (declined, exit 3)`])
+  }
+  rows.push(['any other code', 'Declined (exit 3)'])
+  return `TEST CARDS (the local gateway, gw sandbox start, as the gateway's own sandbox)
+${columns([
+  ['4242424242424242', 'Visa, approved by the amount rule below'],
+  ['4005550000000001', 'Visa, approved by the amount rule below'],
+  ['5123456789012346', 'MasterCard, approved by the amount rule below'],
+  ['5555555555554444', 'MasterCard, approved by the amount rule below'],
+  [DECLINED_TEST_CARD, 'Visa, always declined: Declined (exit 3)'],
+])}
+  Any other number that passes the Luhn check follows the amount rule; gw refuses one that
+  fails it, or an expiry in the past, before sending (exit 2). Any 3 or 4 digit CVV is taken.
+
+AMOUNTS: the cents are the bank's response code
+${columns(rows)}
+
+  gw purchase create --amount 10051 ... declines with Insufficient Funds; --amount 1000 approves.
+`
+}

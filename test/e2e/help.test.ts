@@ -1,0 +1,142 @@
+import {readdirSync, readFileSync, rmSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {cardArgs, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
+
+let sandbox: Sandbox
+let purchaseId: string
+const home = isolatedHome()
+
+beforeAll(async () => {
+  sandbox = await startSandbox()
+  const created = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref(), ...cardArgs(), '--json'])
+  purchaseId = (created.json as {id: string}).id
+})
+afterAll(async () => {
+  await sandbox?.stop()
+})
+
+describe('unknown commands and flags (exit 2, with a suggestion)', () => {
+  it.each([
+    [['purchse', 'get', '071-P-AAAA1111'], 'Error: unknown command: gw purchse get\nHint: Did you mean gw purchase get? gw help lists every command.\n'],
+    [['purchase', 'gte', '071-P-AAAA1111'], 'Error: unknown command: gw purchase gte\nHint: Did you mean gw purchase get? gw help lists every command.\n'],
+    [['refnd'], 'Error: unknown command: gw refnd\nHint: Did you mean gw refund? gw help lists every command.\n'],
+    [['frobnicate'], 'Error: unknown command: gw frobnicate\nHint: gw help lists every command.\n'],
+  ])('gw %j', async (args, stderr) => {
+    const result = await runGw(args, {env: home})
+    expect(result.stderr).toBe(stderr)
+    expect(result.stdout).toBe('')
+    expect(result.code).toBe(2)
+  })
+
+  it('writes the JSON error object too under --json', async () => {
+    const result = await runGw(['--json', 'purchse', 'get', 'X'], {env: home})
+    expect(result.code).toBe(2)
+    const [text, json] = result.stderr.split('\n').filter(Boolean).reduce<[string[], string[]]>((acc, line) => (line.startsWith('{') ? acc[1].push(line) : acc[0].push(line), acc), [[], []])
+    expect(text).toEqual(['Error: unknown command: gw purchse get', 'Hint: Did you mean gw purchase get? gw help lists every command.'])
+    expect(JSON.parse(json.join(''))).toMatchObject({error: {kind: 'usage'}})
+  })
+
+  it('names an unknown flag without its value, the closest flag and the command', async () => {
+    const result = await runGw(['purchase', 'create', '--card-numbr=4242424242424242', '--amount', '1000'], {env: home})
+    expect(result.stderr).toBe('Error: unknown flag: --card-numbr\nHint: Did you mean --card-number? See gw purchase create --help for the flags and examples.\n')
+    expect(result.code).toBe(2)
+  })
+
+  it('names the real command in the hint of any other usage error', async () => {
+    const result = await runGw(['refund', 'get'], {env: home})
+    expect(result.stderr).toMatch(/\nHint: See gw refund get --help for the flags and examples\.\n$/)
+    expect(result.stderr).not.toContain('COMMAND')
+    expect(result.code).toBe(2)
+  })
+})
+
+describe('global flags before or after the command words', () => {
+  it('gw --json purchase get ID is gw purchase get ID --json', async () => {
+    const before = await sandbox.gw(['--json', 'purchase', 'get', purchaseId])
+    const after = await sandbox.gw(['purchase', 'get', purchaseId, '--json'])
+    expect(before.stderr).toBe('')
+    expect(before.code).toBe(0)
+    expect(before.json).toMatchObject({id: purchaseId, amount: 1000, successful: true})
+    expect(before.stdout).toBe(after.stdout)
+  })
+
+  it('takes --profile with its value before the command', async () => {
+    const result = await runGw(['--profile', 'nosuch', '--json', 'status'], {env: home})
+    expect(result.stderr.split('\n')[0]).toBe('Error: No profile named nosuch')
+    expect(result.code).toBe(2)
+  })
+
+  it('takes flags between the command words', async () => {
+    const result = await sandbox.gw(['purchase', '--json', 'get', purchaseId])
+    expect(result.code).toBe(0)
+    expect(result.json).toMatchObject({id: purchaseId})
+  })
+})
+
+describe('gw help', () => {
+  it('gw help, gw --help and gw -h print the same root help', async () => {
+    const [help, long, short] = await Promise.all([runGw(['help'], {env: home}), runGw(['--help'], {env: home}), runGw(['-h'], {env: home})])
+    expect(help.code).toBe(0)
+    expect(help.stdout).toContain('\nTOPICS\n  card ')
+    expect(help.stdout).toMatch(/\n {2}completion +Print a shell completion script for bash, zsh or fish\n/)
+    expect(long.stdout).toBe(help.stdout)
+    expect(short.stdout).toBe(help.stdout)
+  })
+
+  it('the root help oclif renders once is printed as it was, per terminal width', async () => {
+    const dist = join(import.meta.dirname, '..', '..', 'dist')
+    for (const file of readdirSync(dist).filter((name) => name.startsWith('root-help-'))) rmSync(join(dist, file))
+    const rendered = await runGw(['--help'], {env: home})
+    expect(readdirSync(dist).filter((name) => name.startsWith('root-help-'))).toEqual([`root-help-node${process.version}-80.txt`])
+    const saved = await runGw(['--help'], {env: home})
+    expect(saved.code).toBe(0)
+    expect(saved.stdout).toBe(rendered.stdout)
+    const narrow = await runGw(['--help'], {env: {...home, OCLIF_COLUMNS: '50'}})
+    expect(narrow.stdout).not.toBe(rendered.stdout)
+    expect(Math.max(...narrow.stdout.split('\n').slice(1).map((line) => line.length)), 'below the description oclif leaves whole').toBeLessThanOrEqual(50)
+    expect((await runGw(['-h'], {env: {...home, OCLIF_COLUMNS: '50'}})).stdout).toBe(narrow.stdout)
+  })
+
+  it('gw help purchase get and gw purchase get -h print the command help', async () => {
+    const [help, short] = await Promise.all([runGw(['help', 'purchase', 'get'], {env: home}), runGw(['purchase', 'get', '-h'], {env: home})])
+    expect(help.code).toBe(0)
+    expect(help.stdout.split('\n').slice(0, 4)).toEqual(['Look purchases up by id or reference', '', 'USAGE', '  $ gw purchase get ID... [--profile <value>] [--json] [--verbose] [--yes]'])
+    expect(short.stdout).toBe(help.stdout)
+  })
+
+  it('an unknown help subject exits 2 with a suggestion', async () => {
+    const result = await runGw(['help', 'purchse'], {env: home})
+    expect(result.stderr).toBe('Error: no help for purchse: it is not a command, a topic, or one of exit-codes, environment, test-cards\nHint: Did you mean gw help purchase? gw help lists every command.\n')
+    expect(result.code).toBe(2)
+  })
+
+  it('gw help exit-codes lists every code of design.md §4', async () => {
+    const result = await runGw(['help', 'exit-codes'], {env: home})
+    expect(result.code).toBe(0)
+    for (const code of ['0', '1', '2', '3', '4', '5', '6', '7', '8', '130']) expect(result.stdout).toMatch(new RegExp(`\\n {2}${code} +\\S`))
+    expect(result.stdout).toContain('  3    declined by the card issuer (the request itself was processed)\n')
+  })
+
+  it('gw help environment names every variable gw reads', async () => {
+    const result = await runGw(['help', 'environment'], {env: home})
+    expect(result.code).toBe(0)
+    const source = ['resolve.ts', 'profiles.ts'].map((file) => readFileSync(join(import.meta.dirname, '..', '..', 'src', 'auth', file), 'utf8')).join('\n')
+    const read = new Set([...source.matchAll(/\b(GW_[A-Z_]+)\b/g)].map((match) => match[1]!))
+    expect(read.size).toBeGreaterThanOrEqual(7)
+    for (const name of [...read, 'HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'NO_COLOR', 'CI', 'NODE_EXTRA_CA_CERTS', 'XDG_CONFIG_HOME']) expect(result.stdout, name).toContain(name)
+  })
+
+  it('gw help test-cards gives outcomes the local gateway really produces', async () => {
+    const result = await runGw(['help', 'test-cards'], {env: home})
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain('  4557012345678902  Visa, always declined: Declined (exit 3)\n')
+    const line = result.stdout.split('\n').find((row) => row.startsWith('  51 '))
+    expect(line).toBe('  51  e.g. --amount 10051  Insufficient Funds (declined, exit 3)')
+    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8')
+    expect(readme, 'README.md: the Test cards section is gw help test-cards').toContain('```\n' + result.stdout + '```\n')
+    const declined = await sandbox.gw(['purchase', 'create', '--amount', '10051', '--reference', ref(), ...cardArgs(), '--json'])
+    expect(declined.code).toBe(3)
+    expect(declined.json).toMatchObject({successful: false, message: 'Insufficient Funds'})
+  })
+})

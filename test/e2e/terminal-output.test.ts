@@ -1,0 +1,179 @@
+import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {terminal, type Terminal} from './auth-helpers.js'
+import {CARD_ANSWERS, cardArgs, CARDS, ref, type Sandbox, startSandbox} from './helpers.js'
+import {chargeSuccessful, type Listener, startListen} from './listen-helpers.js'
+
+// What a person at a terminal sees: prompts for what is missing, records fitted to the width,
+// and gateway text that cannot drive the terminal. Run in real pseudo-terminals (tmux).
+let sandbox: Sandbox
+const open: Terminal[] = []
+const listeners: Listener[] = []
+
+beforeAll(async () => {
+  sandbox = await startSandbox()
+})
+
+afterEach(async () => {
+  for (const t of open.splice(0)) t.close()
+  await Promise.all(listeners.splice(0).map((listener) => listener.stop('SIGKILL')))
+})
+
+afterAll(async () => {
+  await sandbox.stop()
+})
+
+function run(args: string[], {width, env}: {width?: number; env?: NodeJS.ProcessEnv} = {}): Terminal {
+  const t = terminal(args, sandbox.env(env), {width})
+  open.push(t)
+  return t
+}
+
+async function purchase({card = cardArgs(), reference = ref()} = {}): Promise<Record<string, unknown>> {
+  const result = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...card, '--json'])
+  expect(result.code, result.stderr).toBe(0)
+  return result.json as Record<string, unknown>
+}
+
+const ESC = '\u001B'
+
+describe('prompts for what is missing', () => {
+  it('makes a purchase entirely through prompts, asking again for a bad amount, the card number and CVV masked', async () => {
+    const reference = ref('prompted')
+    const t = run(['purchase', 'create'])
+    await t.waitFor('(--amount)')
+    t.type('ten dollars')
+    await t.waitFor('--amount must be')
+    t.press('C-u')
+    t.type('1000')
+    await t.answer([['(--reference)', reference], ...CARD_ANSWERS])
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 0]')
+    expect(screen).toMatch(/^Outcome +Approved$/m)
+    expect(screen).toMatch(/^Amount +10\.00 AUD$/m)
+    expect(screen).toMatch(new RegExp(`^Reference +${reference}$`, 'm'))
+    expect(screen).not.toContain(CARDS.visa)
+    expect(screen).not.toMatch(/CVV.*123/)
+    expect(screen).not.toContain('┌')
+    const found = await sandbox.gw(['purchase', 'get', reference])
+    expect(found.json).toMatchObject({reference, amount: 1000, successful: true, card_holder: 'Jane Citizen'})
+  })
+
+  it('asks a refund for its transaction id, and refunds that purchase', async () => {
+    const bought = await purchase()
+    const reference = ref('refund')
+    const t = run(['refund', 'create', '--amount', '400', '--reference', reference])
+    await t.waitFor('id of the purchase to refund (--transaction-id)')
+    t.type(String(bought.id))
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 0]')
+    expect(screen).toMatch(new RegExp(`^Purchase +${bought.id}$`, 'm'))
+    expect(screen).toMatch(/^Amount +-4\.00 AUD$/m)
+    const found = await sandbox.gw(['refund', 'get', reference])
+    expect(found.json).toMatchObject({reference, amount: -400, transaction_id: bought.id})
+  })
+
+  it('offers a fixed set as a list: the event of gw sandbox trigger', async () => {
+    const t = run(['sandbox', 'trigger'])
+    await t.waitFor('card:expiring')
+    t.press('Down')
+    t.press('Enter')
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('✔ event to send (EVENT) charge:successful')
+    // Chosen and sent: the local gateway answers that no web hook wants it.
+    expect(screen).toMatch(/no web hook for charge:successful/)
+  })
+})
+
+describe('without a terminal to ask on', () => {
+  it('fails naming every missing flag, as before, and help marks them asked if missing', async () => {
+    const result = await sandbox.gw(['refund', 'create'])
+    expect(result.code).toBe(2)
+    for (const flag of ['amount', 'reference', 'transaction-id']) expect(result.stderr).toContain(`Missing required flag ${flag}`)
+    const help = await sandbox.gw(['refund', 'create', '--help'])
+    expect(help.stdout).toMatch(/--transaction-id=<value>\s+\(required; asked if missing\) id of the purchase/)
+  })
+
+  it.each([
+    ['with --no-input', ['--no-input'], {}],
+    ['in CI', [], {CI: 'true'}],
+  ])('does not ask %s, even on a terminal', async (_, extra, env) => {
+    const t = run(['refund', 'create', '--amount', '100', '--reference', ref(), ...extra], {env})
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 2]')
+    expect(screen).toContain('Missing required flag transaction-id')
+    expect(screen).not.toContain('(--transaction-id)')
+  })
+
+  it('refuses --fields on a command that prints no records', async () => {
+    const result = await sandbox.gw(['sandbox', 'stop', '--fields', 'id'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toBe('Error: --fields picks the fields of records, and gw sandbox stop prints none\nHint: Leave --fields out.\n')
+  })
+})
+
+describe('records on a terminal', () => {
+  it('shows several records as one table no wider than a 60-column terminal', async () => {
+    const ids = [await purchase(), await purchase(), await purchase({card: cardArgs(CARDS.mastercard)})].map((record) => String(record.id))
+    const t = run(['purchase', 'get', ...ids], {width: 60})
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 0]')
+    const lines = screen.split('\n').filter((line) => line.trim() !== '')
+    for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(60)
+    expect(lines.filter((line) => line.startsWith('┌'))).toHaveLength(1)
+    // The id names the row: it is never cut.
+    for (const id of ids) expect(screen).toContain(`│ ${id} │`)
+    expect(screen).toContain('10.00 AUD')
+    expect(screen).toContain('Left out to fit 60 columns:')
+  })
+
+  it('shows one record as a field/value list within 60 columns, and --json pretty-printed', async () => {
+    const record = await purchase()
+    const t = run(['purchase', 'get', String(record.id)], {width: 60})
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toMatch(/^Id +071-P-[A-Z0-9]{8}$/m)
+    expect(screen).toMatch(/^Card number +424242XXXXXX4242$/m)
+    for (const line of screen.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(60)
+    const json = run(['purchase', 'get', String(record.id), '--json', '--fields', 'id,amount'])
+    expect(await json.waitFor(/\[exit \d+\]/)).toContain(`{\n  "id": "${record.id}",\n  "amount": 1000\n}`)
+  })
+})
+
+describe('gateway text with terminal escapes', () => {
+  const holder = `Jane${ESC}[2K\rApproved`
+  const reference = () => `${ESC}]8;;https://evil.example${ESC}\\inv${ESC}]8;;${ESC}\\-${ref()}`
+
+  it('is shown escaped in a record and a table, and exact in --json', async () => {
+    const record = await purchase({card: ['--card-holder', holder, ...cardArgs().slice(2)]})
+    expect(record.card_holder).toBe(holder)
+    const t = run(['purchase', 'get', String(record.id)])
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toMatch(/^Card holder +Jane\\x1B\[2K\\rApproved$/m)
+    const other = await purchase({reference: reference()})
+    const table = run(['purchase', 'get', String(record.id), String(other.id), '--fields', 'id,card_holder,reference'])
+    const shown = await table.waitFor(/\[exit \d+\]/)
+    expect(shown).toContain('Jane\\x1B[2K\\rApproved')
+    expect(shown).toContain('\\x1B]8;;https://evil.example\\x1B\\inv\\x1B]8;;\\x1B\\-')
+  })
+
+  it('is shown escaped on stderr, and JSON on stdout keeps it exact', async () => {
+    const hostile = reference()
+    const result = await sandbox.gw(['purchase', 'get', hostile, `x${ESC}]0;pwned\u0007`])
+    expect(result.code).toBe(5)
+    expect(result.stderr).not.toContain(ESC)
+    expect(result.stderr).toContain(`Error: \\x1B]8;;https://evil.example\\x1B\\inv\\x1B]8;;\\x1B\\-`)
+    expect(result.stderr).toContain('Error: x\\x1B]0;pwned\\x07: ')
+  })
+
+  it('is shown escaped by gw listen, in its event lines and warnings', async () => {
+    const listener = await startListen([], {env: sandbox.home})
+    listeners.push(listener)
+    expect(await listener.post(chargeSuccessful({purchase: `071-P-${ESC}[2K\rApproved`}))).toBe(200)
+    expect(await listener.post({event: `card:${ESC}]0;pwned\u0007`, payload: []})).toBe(200)
+    const lines = await listener.waitForLines(2)
+    expect(listener.stdout()).not.toContain(ESC)
+    expect(lines[0]).toContain('purchase 071-P-\\x1B[2K\\rApproved 10.00 AUD')
+    expect(lines[1]).toContain('card:\\x1B]0;pwned\\x07  (unknown event)')
+    await listener.waitForStderr('unknown event "card:\\x1B]0;pwned\\x07"')
+    expect(listener.stderr()).not.toContain(ESC)
+  })
+})

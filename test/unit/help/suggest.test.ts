@@ -1,0 +1,36 @@
+import {describe, expect, it} from 'vitest'
+import {suggestCommand} from '../../../src/help/not-found.js'
+import {closest, editDistance} from '../../../src/help/suggest.js'
+
+const IDS = ['purchase:create', 'purchase:get', 'refund:create', 'refund:get', 'profile:list', 'sandbox:clock', 'sandbox:clock:advance', 'status']
+
+describe('editDistance', () => {
+  it.each([
+    ['purchse', 'purchase', 1],
+    ['gte', 'get', 1],
+    ['status', 'status', 0],
+    ['', 'abc', 3],
+  ])('%s → %s is %i', (a, b, distance) => expect(editDistance(a, b)).toBe(distance))
+})
+
+describe('closest', () => {
+  it('takes the nearest candidate, and nothing when none is near', () => {
+    expect(closest('amout', ['amount', 'reference'])).toBe('amount')
+    expect(closest('xyz', ['amount', 'reference'])).toBeUndefined()
+    expect(closest('token', ['token-stdin', 'username'])).toBe('token-stdin')
+    expect(closest('card', ['card-number', 'card-holder', 'cvv'])).toBeUndefined()
+  })
+})
+
+describe('suggestCommand', () => {
+  it.each([
+    [['purchse', 'get', '071-P-AAAA1111'], {typed: ['purchse', 'get'], suggestion: 'purchase:get'}],
+    [['purchase', 'gte'], {typed: ['purchase', 'gte'], suggestion: 'purchase:get'}],
+    [['refnd'], {typed: ['refnd'], suggestion: 'refund'}],
+    [['sandbox', 'clok', 'advance'], {typed: ['sandbox', 'clok'], suggestion: 'sandbox:clock'}],
+    [['statsu'], {typed: ['statsu'], suggestion: 'status'}],
+    [['frobnicate', 'now'], {typed: ['frobnicate']}],
+  ])('%j', (words, expected) => {
+    expect(suggestCommand(words, IDS)).toEqual(expected)
+  })
+})

@@ -1,0 +1,80 @@
+import {describe, expect, it} from 'vitest'
+import type {Column} from '../../../src/output/columns.js'
+import {fieldList, fitColumns, recordsTable} from '../../../src/output/table.js'
+import {displayWidth, truncate, wrap} from '../../../src/output/text-width.js'
+
+describe('text widths', () => {
+  it('counts colour codes as nothing and wide characters as two', () => {
+    expect(displayWidth('\u001B[32mApproved\u001B[39m')).toBe(8)
+    expect(displayWidth('山田 Zoë')).toBe(8)
+  })
+
+  it('cuts with … to the width, closing a colour it cut into', () => {
+    expect(truncate('order-1001-abc', 8)).toBe('order-1…')
+    expect(truncate('short', 8)).toBe('short')
+    expect(truncate('山田太郎', 5)).toBe('山田…')
+    expect(truncate('\u001B[31mInsufficient Funds\u001B[39m', 6)).toBe('\u001B[31mInsuf…\u001B[0m')
+  })
+
+  it('wraps at spaces when it can, mid-word when it cannot', () => {
+    expect(wrap('Insufficient funds in the account', 12)).toEqual(['Insufficient', 'funds in the', 'account'])
+    expect(wrap('071-P-ABCDEFGHIJKL', 8)).toEqual(['071-P-AB', 'CDEFGHIJ', 'KL'])
+  })
+})
+
+describe('fitColumns', () => {
+  it('keeps natural widths when they fit', () => {
+    expect(fitColumns([5, 10, 3], 40)).toEqual({widths: [5, 10, 3], kept: 3})
+  })
+
+  it('narrows the widest columns first, keeping short ones whole', () => {
+    // 50 columns: 4 borders and 6 spaces of padding leave 40 for content.
+    const {widths, kept} = fitColumns([9, 40, 30], 50)
+    expect(kept).toBe(3)
+    expect(widths[0]).toBe(9)
+    expect(widths.reduce((a, b) => a + b)).toBe(40)
+  })
+
+  it('keeps the first column, which names the row, whole when it takes up to half the width', () => {
+    expect(fitColumns([20, 40, 40], 60).widths[0]).toBe(20)
+    expect(fitColumns([50, 40], 60).widths[0]).toBeLessThan(50)
+  })
+
+  it('leaves columns out from the end when even narrow ones cannot fit', () => {
+    const {widths, kept} = fitColumns(Array(12).fill(20), 60)
+    expect(kept).toBeLessThan(12)
+    expect(widths.reduce((a, b) => a + b) + 3 * kept + 1).toBeLessThanOrEqual(60)
+  })
+})
+
+const columns: Column[] = [
+  {label: 'Id', field: 'id'},
+  {label: 'Name', field: 'name'},
+  {label: 'Description', field: 'description'},
+  {label: 'Amount', field: 'amount', format: 'money'},
+]
+
+describe('recordsTable', () => {
+  it.each([20, 30, 45, 60, 80, 120])('no line is wider than %i columns', (width) => {
+    const records = Array.from({length: 5}, (_, i) => ({id: `plan-${i}`, name: `Gold ${'plan '.repeat(i * 3)}`, description: 'x'.repeat(i * 40), amount: 1000 * i, currency: 'AUD'}))
+    const {text} = recordsTable(records, columns, {color: true, width})
+    for (const line of text.trimEnd().split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(width)
+  })
+
+  it('shows a nested value as compact JSON cut to its column, never one giant cell', () => {
+    const {text} = recordsTable([{id: 'e1', name: {deep: {payload: 'y'.repeat(900)}}}], columns.slice(0, 2), {color: false, width: 40})
+    for (const line of text.trimEnd().split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(40)
+    expect(text).toContain('{"deep":{"payload":"yyy')
+  })
+})
+
+describe('fieldList', () => {
+  it('no line is wider than the terminal, long values wrapped under the value column', () => {
+    const text = fieldList({id: 'p1', name: 'Gold', description: 'word '.repeat(50).trim()}, columns, {color: false, width: 40})
+    const out = text.trimEnd().split('\n')
+    for (const line of out) expect(displayWidth(line)).toBeLessThanOrEqual(40)
+    expect(out[0]).toBe('Id           p1')
+    expect(out[2]).toMatch(/^Description {2}word word/)
+    expect(out[3]).toMatch(/^ {13}word/)
+  })
+})
