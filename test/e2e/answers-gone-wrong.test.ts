@@ -153,7 +153,7 @@ describe('6. a live gateway behind a sandbox profile', () => {
     expect(result.code).toBe(6)
     expect(result.stderr).toContain(`Error: The gateway at ${liveSandbox.url} reports live mode, not sandbox: nothing was saved`)
     expect(result.stderr).toContain('Hint: Run gw login again with --environment live, or check --base-url.')
-    expect((await runGw(['profile', 'list', '--json'], {env: home})).json).toEqual([])
+    expect((await runGw(['profile', 'list', '--json'], {env: home})).stdout).toBe('')
   })
 
   it('gw login without --environment saves it as live, saying so; live protections then hold', async () => {
