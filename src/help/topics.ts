@@ -43,7 +43,7 @@ ${columns([
   ['GW_PROFILE', 'profile to use when --profile is not given'],
   ['GW_USERNAME, GW_TOKEN', 'credentials with no profile at all (CI); both or neither'],
   ['GW_BASE_URL', 'their gateway; default http://127.0.0.1:8787, the local gateway'],
-  ['GW_ENVIRONMENT', 'live: treat GW_USERNAME/GW_TOKEN as live credentials'],
+  ['GW_ENVIRONMENT', 'sandbox or live, for GW_USERNAME/GW_TOKEN; unset, they count as live unless GW_BASE_URL is on this machine'],
   ['GW_CONNECT_TIMEOUT_MS', 'milliseconds to wait for a connection to the gateway'],
   ['GW_RESPONSE_TIMEOUT_MS', "milliseconds to wait for the gateway's answer"],
   ['HTTPS_PROXY, HTTP_PROXY', 'proxy for https:// and http:// gateways (either case)'],
