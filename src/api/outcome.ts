@@ -1,4 +1,4 @@
-import {maskCardNumber} from '../redact.js'
+import {maskCardNumber, redact} from '../redact.js'
 
 type GwRecord = Record<string, unknown>
 
@@ -23,8 +23,9 @@ export function outcomeOf(record: GwRecord): boolean | undefined {
  */
 export function mismatches(noun: 'purchase' | 'refund', sent: GwRecord, found: GwRecord, {cardToken}: {cardToken?: string} = {}): string[] {
   const differences: string[] = []
+  // Values are shown as redact() leaves them: a gateway that sends a card number whole gets it masked here too.
   const differ = (field: string, sentValue: unknown, foundValue: unknown) =>
-    differences.push(`${field}: sent ${JSON.stringify(sentValue)}, found ${foundValue === undefined || foundValue === null ? 'none' : JSON.stringify(foundValue)}`)
+    differences.push(`${field}: sent ${JSON.stringify(redact(sentValue))}, found ${foundValue === undefined || foundValue === null ? 'none' : JSON.stringify(redact(foundValue))}`)
 
   if (found.reference !== sent.reference) differ('reference', sent.reference, found.reference)
   const amount = typeof found.amount === 'number' && noun === 'refund' ? Math.abs(found.amount) : found.amount

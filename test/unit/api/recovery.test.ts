@@ -107,6 +107,7 @@ describe('recovery checks that what it finds is what was sent', () => {
     ['another amount', {amount: 2000}, 'amount: sent 1000, found 2000'],
     ['another currency', {currency: 'NZD'}, 'currency: sent "AUD", found "NZD"'],
     ['another card', {card_number: '555555XXXXXX4444'}, 'card_number: sent "424242XXXXXX4242", found "555555XXXXXX4444"'],
+    ['another card, sent back whole', {card_number: '5555555555554444'}, 'card_number: sent "424242XXXXXX4242", found "555555XXXXXX4444"'],
     ['no amount', {amount: undefined}, 'amount: sent 1000, found none'],
   ])('%s: unknown (exit 8) with both records shown, the card masked and no CVV', async (_, change, difference) => {
     const {url, posts} = await gatewayAnswering('drop', {body: envelope(purchaseRecord(purchase, change))})
