@@ -10,6 +10,8 @@ import type {LookUpResource} from './operations/look-up.js'
 import type {Column} from './output/columns.js'
 import {processIo, type Io} from './output/io.js'
 import type {Prompter} from './output/prompt.js'
+import type {BatchFlags} from './batch/command.js'
+import type {BatchKind} from './batch/kinds.js'
 
 // The shapes oclif's parse is generic over (not exported by @oclif/core).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -60,6 +62,13 @@ export abstract class GwCommand extends Command {
   private targetInstance?: Promise<Target & {token?: string}>
   private prompterInstance?: Promise<Prompter>
   private readonly stop = new AbortController()
+  /** Set by a batch once its up-front live confirmation is done: its rows are then sent unasked. */
+  private confirmedUpFront = false
+  /**
+   * A batch stops softly: on a first signal it starts no new rows and finishes those in flight
+   * (returning true); a second signal stops it at once, as any command.
+   */
+  private softStop?: (signal: StopSignal) => boolean
 
   protected get io(): Io {
     this.ioInstance ??= processIo(process.env, {noInput: this.globals?.['no-input'] ?? false})
@@ -133,7 +142,14 @@ export abstract class GwCommand extends Command {
     if (this.clientInstance) return this.clientInstance
     const credentials = await this.credentials()
     const {requestGuard} = await import('./live-safety.js')
-    const guard = requestGuard({target: credentials, commandId: this.commandName, yes: this.globals?.yes ?? false, io: this.io, prompter: () => this.prompter()})
+    const guard = requestGuard({
+      target: credentials,
+      commandId: this.commandName,
+      yes: this.globals?.yes ?? false,
+      io: this.io,
+      prompter: () => this.prompter(),
+      confirmedUpFront: this.confirmedUpFront,
+    })
     this.clientInstance = await this.clientFor(credentials, guard)
     return this.clientInstance
   }
@@ -141,6 +157,31 @@ export abstract class GwCommand extends Command {
   /** What operations run with: this command's client, Io, prompter and the clock. */
   protected async deps(): Promise<Deps> {
     return {client: await this.client(), io: this.io, prompter: () => this.prompter(), clock: () => new Date()}
+  }
+
+  /**
+   * A batch from --input (issue 9): its rows run through the kind's operations with this command's
+   * deps; a live profile confirms the whole batch once instead of row by row, and a first signal
+   * stops it softly. Exits with the worst row's code.
+   */
+  protected async batch<Input, Body extends object>(kind: BatchKind<Input, Body>, flags: BatchFlags): Promise<ExitStatus> {
+    const [{runBatch}, {confirmBatch}] = await Promise.all([import('./batch/command.js'), import('./live-safety.js')])
+    const code = await runBatch(kind, flags, {
+      io: this.io,
+      json: this.json,
+      dataDir: this.config.dataDir,
+      now: () => new Date(),
+      deps: async (plan) => {
+        const options = {target: await this.target(), commandId: this.commandName, yes: this.globals?.yes ?? false, io: this.io, prompter: () => this.prompter()}
+        await confirmBatch({...options, plan})
+        this.confirmedUpFront = true
+        return this.deps()
+      },
+      onSignal: (handler) => {
+        this.softStop = handler
+      },
+    })
+    return new ExitStatus(code)
   }
 
   /** HTTP_PROXY, HTTPS_PROXY and NO_PROXY from the environment, checked; undefined when no proxy is set. */
@@ -204,6 +245,10 @@ export abstract class GwCommand extends Command {
     const handled = (this.ctor as typeof GwCommand).handlesSignals
     const signalled = new Promise<never>((_, reject) => {
       this.stopOnSignal = (signal) => {
+        if (this.softStop?.(signal)) {
+          process.once(signal, this.stopOnSignal)
+          return
+        }
         // The request in flight is aborted; run() may instead be waiting on stdin or a prompt,
         // which nothing aborts, so the signal also ends the wait, naming any money in flight.
         const error = new InterruptedError(signal, this.clientInstance?.inFlight)

@@ -130,6 +130,7 @@ function textFields(values: Record<string, unknown>): {text: Record<string, stri
     else if (typeof value === 'number') text[name] = Number.isFinite(value) ? String(value) : 'NaN'
     else errors.push(`${name} must be text or a number, got ${Array.isArray(value) ? 'a list' : typeof value}`)
     // Control characters would reach the gateway and every terminal that shows the row.
+    // eslint-disable-next-line no-control-regex -- finding them is the point
     if (/[\u0000-\u001F\u007F]/.test(text[name] ?? '')) errors.push(`${name} holds control characters`)
   }
   return errors.length > 0 ? {errors} : {text}

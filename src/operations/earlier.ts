@@ -1,4 +1,5 @@
-import {RejectedError, type GwError} from '../errors.js'
+import {isApproved} from '../api/schemas/purchase.js'
+import {DeclinedError, RejectedError, type GwError} from '../errors.js'
 import {checkCommand} from '../output/hints.js'
 import type {GwRecord} from './deps.js'
 
@@ -42,4 +43,11 @@ export async function checkSame(asked: Asked, record: GwRecord): Promise<void> {
   throw new RejectedError(`Reference ${asked.reference} is already taken by another ${asked.noun}${id}: ${differences.join('; ')}. Nothing was sent.`, {
     hint: `Give this ${asked.noun} a reference of its own, or check the earlier one: ${checkCommand(asked)}`,
   })
+}
+
+/** A purchase found done earlier was declined then: it exits 3 as the decline did, its record shown. */
+export function doneEarlierDecline(sent: {record: GwRecord; doneEarlier: boolean}): void {
+  if (!sent.doneEarlier || isApproved(sent.record)) return
+  const reason = typeof sent.record.message === 'string' && sent.record.message ? sent.record.message : 'Declined'
+  throw new DeclinedError(`Purchase declined (earlier, under this reference): ${reason}`, {messages: [reason], record: sent.record})
 }
