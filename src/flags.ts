@@ -82,10 +82,12 @@ export const cardDetails = {
 
 /**
  * The ids a `get` command looks up: one or more as arguments, or `-` to read them from stdin, one
- * a line. The command sets `strict = false` so that every argument after the first is taken too.
+ * a line (or none, with --input FILE). The command sets `strict = false` so that every argument
+ * after the first is taken too.
  */
 export function ids(name: string, what: string) {
-  return {[name]: Args.string({description: `${what}; - reads them from stdin`, required: true})}
+  // ignoreStdin: oclif would otherwise take a missing argument from piped stdin, which --input - reads.
+  return {[name]: Args.string({description: `${what}; - reads them from stdin`, ignoreStdin: true})}
 }
 
 /** --concurrency: how many requests a batch or a list of look-ups keeps in flight, over one keep-alive pool. */
@@ -117,4 +119,12 @@ export function singleOrBatch(flags: Record<string, unknown>, single: string[], 
   }
   const missing = required.filter((name) => flags[name] === undefined)
   if (missing.length > 0) throw new UsageError(`Missing required flag${missing.length > 1 ? 's' : ''} ${missing.map((name) => `--${name}`).join(', ')}`, 'Or give --input FILE for a batch; see --help for examples.')
+}
+
+/** --input and --concurrency of the get commands: many ids from a file, looked up several at a time. */
+export function lookUps(what: string) {
+  return {
+    input: Flags.string({description: `a file of ${what}s: one a line, a CSV with an id or reference column, or NDJSON; - reads stdin`}),
+    concurrency: concurrency(),
+  }
 }

@@ -213,30 +213,33 @@ export abstract class GwCommand extends Command {
   }
 
   /**
-   * Records looked up by the ids given as arguments (or `-`, one a line on stdin). One id renders
-   * as a record; several print as they arrive, and a failed one is reported while the rest still
-   * run. The exit code is the worst any id had (design.md §4).
+   * Records looked up by the ids given as arguments (or `-`, one a line on stdin, or --input FILE).
+   * One id renders as a record; several are looked up `concurrency` at a time and print in the
+   * order given, a failed one reported while the rest still run. The exit code is the worst any
+   * id had (design.md §4).
    */
-  protected async lookUpAll(resource: LookUpResource, argv: string[], noun?: string): Promise<GwRecord | undefined> {
-    const [{readIds}, {lookUp}] = await Promise.all([import('./batch/input.js'), import('./operations/look-up.js')])
-    const {ids, batch} = await readIds(argv, this.io, noun)
+  protected async lookUpAll(resource: LookUpResource, argv: string[], noun?: string, flags: {input?: string; concurrency?: number} = {}): Promise<GwRecord | undefined> {
+    const [{readIds}, {lookUp}, {inOrder}, {DEFAULT_CONCURRENCY}] = await Promise.all([
+      import('./batch/input.js'),
+      import('./operations/look-up.js'),
+      import('./batch/in-order.js'),
+      import('./flags.js'),
+    ])
+    const {ids, batch} = await readIds(argv, this.io, noun, flags.input)
     const deps = await this.deps()
     if (!batch && ids.length === 1) return lookUp(resource, ids[0]!, deps)
     const {recordStream, renderError} = await import('./output/render.js')
     const write = recordStream(this.io, (this.ctor as typeof GwCommand).columns, {json: this.json})
     let worst: GwError | undefined
     let failed = 0
-    for (const id of ids) {
-      try {
-        await write(await lookUp(resource, id, deps))
-      } catch (err) {
-        const error = toGwError(err)
-        if (error instanceof InterruptedError) throw error
-        renderError(this.io, error, {json: this.json, subject: id})
-        failed++
-        if (!worst || error.exitCode > worst.exitCode) worst = error
-      }
-    }
+    await inOrder(ids, flags.concurrency ?? DEFAULT_CONCURRENCY, (id) => lookUp(resource, id, deps), async (id, outcome) => {
+      if (outcome.ok) return write(outcome.value)
+      const error = toGwError(outcome.error)
+      if (error instanceof InterruptedError) throw error
+      renderError(this.io, error, {json: this.json, subject: id})
+      failed++
+      if (!worst || error.exitCode > worst.exitCode) worst = error
+    })
     if (worst) throw new SomeFailed(`${failed} of ${ids.length} look-ups failed`, worst)
     return undefined
   }

@@ -265,3 +265,33 @@ describe('the journal', () => {
     for (const file of files) expect(readFileSync(join(dir, file), 'utf8')).not.toMatch(/4242424242424242|"cvv"/)
   })
 })
+
+describe('look-ups at scale', () => {
+  it('get --input takes the id column of a CSV, looks ids up concurrently and prints them in input order', async () => {
+    const ids = await purchases(12)
+    // The first id answers last; the output still starts with it.
+    await sandbox.control('POST', '/_sandbox/faults', {method: 'GET', path: `/v1.0/purchases/${ids[0]}`, action: 'delay', delayMs: 400})
+    const csv = ['note,id', ...ids.map((id, i) => `"row ${i}, as exported",${id}`)].join('\n') + '\n'
+    const result = await sandbox.gw(['purchase', 'get', '--input', writeTemp('ids.csv', csv), '--concurrency', '8'])
+    expect(result.code).toBe(0)
+    expect(result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as {id: string}).id)).toEqual(ids)
+  })
+
+  it('reads one id a line from stdin with --input -, reports a missing one in its place and exits with its code', async () => {
+    const [a, b] = await purchases(2)
+    const result = await sandbox.gw(['purchase', 'get', '--input', '-'], {stdin: `${a}\nno-such-purchase\n\n${b}\n`})
+    expect(result.code).toBe(5)
+    expect(result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as {id: string}).id)).toEqual([a, b])
+    expect(result.stderr).toContain('Error: no-such-purchase: Purchase not found (HTTP 404')
+    expect(result.stderr).toContain('Error: 1 of 3 look-ups failed')
+  })
+
+  it("takes a batch's own output: the references of its rows", async () => {
+    const ids = await purchases(2)
+    const prefix = ref('piped')
+    const batch = await sandbox.gw(['refund', 'create', '--input', writeTemp('r.csv', refundCsv(ids, prefix))])
+    const result = await sandbox.gw(['refund', 'get', '--input', '-', '--json'], {stdin: batch.stdout})
+    expect(result.code).toBe(0)
+    expect(result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as {reference: string}).reference).sort()).toEqual([`${prefix}-0`, `${prefix}-1`])
+  })
+})

@@ -14,11 +14,12 @@ Several ids print one JSON object per line when piped or with --json; a failed l
 
   static override strict = false
   static override args = gwFlags.ids('id', 'plan id or reference')
+  static override flags = gwFlags.lookUps('plan id or reference')
 
   static override columns = planColumns
 
   async run() {
-    const {argv} = await this.parse(PlanGet)
-    return this.lookUpAll('plans', argv as string[])
+    const {argv, flags} = await this.parse(PlanGet)
+    return this.lookUpAll('plans', argv as string[], undefined, flags)
   }
 }

@@ -11,15 +11,17 @@ Several ids print one JSON object per line when piped or with --json; a failed l
     '<%= config.bin %> <%= command.id %> 071-P-52NRCGCF',
     '<%= config.bin %> <%= command.id %> order-1001 order-1002 --json',
     'cut -d, -f1 purchases.csv | <%= config.bin %> <%= command.id %> - | jq .message',
+    '<%= config.bin %> <%= command.id %> --input complaints.csv --concurrency 8 > purchases.ndjson',
   ]
 
   static override strict = false
   static override args = gwFlags.ids('id', 'purchase id or reference')
+  static override flags = gwFlags.lookUps('purchase id or reference')
 
   static override columns = purchaseColumns
 
   async run() {
-    const {argv} = await this.parse(PurchaseGet)
-    return this.lookUpAll('purchases', argv as string[])
+    const {argv, flags} = await this.parse(PurchaseGet)
+    return this.lookUpAll('purchases', argv as string[], undefined, flags)
   }
 }

@@ -14,11 +14,12 @@ Several references print one JSON object per line when piped or with --json; a f
 
   static override strict = false
   static override args = gwFlags.ids('reference', 'subscription reference')
+  static override flags = gwFlags.lookUps('subscription reference')
 
   static override columns = subscriptionColumns
 
   async run() {
-    const {argv} = await this.parse(SubscriptionGet)
-    return this.lookUpAll('subscriptions', argv as string[], 'reference')
+    const {argv, flags} = await this.parse(SubscriptionGet)
+    return this.lookUpAll('subscriptions', argv as string[], 'reference', flags)
   }
 }
