@@ -25,6 +25,7 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
   sender: (deps) => ({
     noun: 'refund',
     request: async (input) => (await refundBody(input, deps)).body,
+    asksFirst: (input) => input.amount === undefined,
     send: (body) => sendRefund(body, deps),
     lookUp: (reference) => deps.client.refunds.get(reference),
     check: (body, record) => checkRefund(body, record, deps),
@@ -40,6 +41,7 @@ export const purchaseBatch: BatchKind<PurchaseInput, PurchaseCreate> = {
   sender: (deps) => ({
     noun: 'purchase',
     request: async (input) => purchaseBody(input),
+    asksFirst: () => false,
     send: (body) => sendPurchase(body, deps),
     lookUp: (reference) => deps.client.purchases.get(reference),
     check: (body, record) => checkPurchase(body, record, deps),

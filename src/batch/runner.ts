@@ -40,6 +40,8 @@ export interface ErrorFields {
 export interface RowSender<Input, Body extends object> {
   noun: 'purchase' | 'refund'
   request(input: Input): Promise<Body>
+  /** Whether request() asks the gateway (a full refund's amount), and so takes a request slot. */
+  asksFirst(input: Input): boolean
   send(body: Body): Promise<{record: GwRecord; doneEarlier: boolean}>
   lookUp(reference: string): Promise<GwRecord>
   check(body: Body, record: GwRecord): Promise<void>
@@ -61,62 +63,129 @@ export interface RunEnd {
   stoppedByError?: GwError
 }
 
-/** The batch's rows, `concurrency` at a time over the client's one keep-alive pool. */
+/**
+ * The batch's rows over the client's one keep-alive pool, at most `concurrency` requests in
+ * flight. A row's journal writes are kept off that path: while `concurrency` rows are at the
+ * gateway, more have their intents synced, ready to go (LOOK_AHEAD); and a row's result is synced
+ * while the next row is already being sent. Only a synced intent lets a row be sent, and only a
+ * synced result lets it be reported.
+ */
 export class BatchRunner<Input, Body extends object> {
   private stopSignal?: StopSignal
   private fatal?: GwError
+  private readonly slots: Semaphore
+  private readonly finishing = new Set<Promise<void>>()
 
-  constructor(private readonly options: RunOptions<Input, Body>) {}
+  constructor(private readonly options: RunOptions<Input, Body>) {
+    this.slots = new Semaphore(options.concurrency)
+  }
 
   /** Ctrl-C or SIGTERM: start no new rows; those in flight finish and are journaled. */
   stop(signal: StopSignal): void {
     this.stopSignal ??= signal
   }
 
+  private get stopping(): boolean {
+    return this.stopSignal !== undefined || this.fatal !== undefined
+  }
+
   async run(): Promise<RunEnd> {
     const {rows, concurrency} = this.options
     let next = 0
+    let begun = 0
     const worker = async () => {
-      while (!this.stopSignal && !this.fatal && next < rows.length) await this.runRow(rows[next++]!)
+      while (!this.stopping && next < rows.length) {
+        if (await this.runRow(rows[next++]!)) begun++
+      }
     }
-    await Promise.all(Array.from({length: Math.min(concurrency, rows.length)}, worker))
-    return {notStarted: rows.length - next, stoppedBy: this.stopSignal, stoppedByError: this.fatal}
+    await Promise.all(Array.from({length: Math.min(LOOK_AHEAD * concurrency, rows.length)}, worker))
+    while (this.finishing.size > 0) await Promise.all(this.finishing)
+    return {notStarted: rows.length - begun, stoppedBy: this.stopSignal, stoppedByError: this.fatal}
   }
 
-  private async runRow(row: ValidRow<Input>): Promise<void> {
+  /** One row, start to end; false when it was left unstarted because the batch is stopping. */
+  private async runRow(row: ValidRow<Input>): Promise<boolean> {
     const {journal, sender, onRow} = this.options
     const done = journal.results.get(row.reference)
     // A row answered for sure in an earlier run is reported from the journal; one in doubt
     // (sent with no answer recorded, or whose answer was unknown or a failure) is looked up first.
-    if (done && FINAL.has(done.status)) return onRow(fromJournal(row, done))
+    if (done && FINAL.has(done.status)) {
+      onRow(fromJournal(row, done))
+      return true
+    }
     const intent = journal.intents.get(row.reference)
     let body: Body
     if (intent) {
       body = intent.request as Body
-      const found = await this.findEarlier(row, body)
+      const found = await this.atGateway(() => this.findEarlier(row, body))
+      if (found === STOPPED) return false
       if (found) return this.finish(row, found)
     } else {
+      let request: Body | typeof STOPPED
       try {
-        body = await sender.request(row.input)
+        request = sender.asksFirst(row.input) ? await this.atGateway(() => sender.request(row.input)) : await sender.request(row.input)
       } catch (err) {
         // Nothing was sent, so nothing is journaled: a later run tries the row afresh.
-        return onRow(this.failed(row, err, {}))
+        onRow(this.failed(row, err, {}))
+        return true
       }
+      if (request === STOPPED) return false
+      body = request
     }
     try {
       await journal.intent({intent: row.reference, row: row.row, line: row.line, request: body as Record<string, unknown>})
     } catch (err) {
       this.fatal ??= err as GwError
-      return onRow(this.failed(row, err, sender.money(body)))
+      onRow(this.failed(row, err, sender.money(body)))
+      return true
     }
-    let report: RowReport
+    // Journaled but not sent when the batch stops meanwhile: a re-run finds no such record and sends it.
+    const report = await this.atGateway(async () => {
+      try {
+        const {record, doneEarlier} = await sender.send(body)
+        return recordReport(row, record, doneEarlier, sender.money(body, record))
+      } catch (err) {
+        return this.failed(row, err, sender.money(body))
+      }
+    })
+    if (report === STOPPED) return false
+    return this.finish(row, report)
+  }
+
+  /** Runs a request in one of the `concurrency` slots, unless the batch stopped while it waited. */
+  private async atGateway<T>(request: () => Promise<T>): Promise<T | typeof STOPPED> {
+    await this.slots.acquire()
     try {
-      const {record, doneEarlier} = await sender.send(body)
-      report = recordReport(row, record, doneEarlier, sender.money(body, record))
-    } catch (err) {
-      report = this.failed(row, err, sender.money(body))
+      return this.stopping ? STOPPED : await request()
+    } finally {
+      this.slots.release()
     }
-    await this.finish(row, report)
+  }
+
+  /** Syncs the row's result and then reports it, without holding up the next row. */
+  private finish(row: ValidRow<Input>, report: RowReport): true {
+    const finishing: Promise<void> = this.journalResult(row, report).then(() => {
+      this.finishing.delete(finishing)
+      this.options.onRow(report)
+    })
+    this.finishing.add(finishing)
+    return true
+  }
+
+  private async journalResult(row: ValidRow<Input>, report: RowReport): Promise<void> {
+    try {
+      await this.options.journal.result({
+        result: row.reference,
+        status: report.status,
+        exit_code: report.exitCode,
+        ...(report.record ? {record: report.record} : {error: report.error as unknown as Record<string, unknown>}),
+        amount: report.amount,
+        currency: report.currency,
+      })
+    } catch (err) {
+      // The answer came and is reported; only its journal line is missing, so a re-run looks it up.
+      this.fatal ??= err as GwError
+    }
   }
 
   /**
@@ -144,24 +213,6 @@ export class BatchRunner<Input, Body extends object> {
     return recordReport(row, record, true, sender.money(body, record))
   }
 
-  private async finish(row: ValidRow<Input>, report: RowReport): Promise<void> {
-    const {journal, onRow} = this.options
-    try {
-      await journal.result({
-        result: row.reference,
-        status: report.status,
-        exit_code: report.exitCode,
-        ...(report.record ? {record: report.record} : {error: report.error as unknown as Record<string, unknown>}),
-        amount: report.amount,
-        currency: report.currency,
-      })
-    } catch (err) {
-      // The answer came and is reported; only its journal line is missing, so a re-run looks it up.
-      this.fatal ??= err as GwError
-    }
-    onRow(report)
-  }
-
   private failed(row: ValidRow<Input>, err: unknown, money: {amount?: number; currency?: string}): RowReport {
     const error = err instanceof GwError ? err : new GwError('unexpected', 1, `Unexpected failure: ${err instanceof Error ? err.message : String(err)}`)
     // The gateway refused the credentials: every other row would be refused the same way.
@@ -169,6 +220,37 @@ export class BatchRunner<Input, Body extends object> {
     if (error instanceof DeclinedError && error.record) return recordReport(row, error.record, false, money)
     const status = statusOf(error)
     return {row: row.row, line: row.line, reference: row.reference, status, exitCode: status === 'unknown' ? 8 : error.exitCode, resumed: false, error: errorFields(error), ...money}
+  }
+}
+
+const STOPPED = Symbol('stopped')
+
+/**
+ * Rows at work per request slot: one at the gateway, the rest having their intents synced so a
+ * slot never waits for the disk (measured: an fdatasync of ~2.5 ms against ~3.5 ms a request,
+ * twice the rows still left slots idle). A crash leaves those rows journaled but unsent; the
+ * re-run looks each one up, finds nothing and sends it.
+ */
+const LOOK_AHEAD = 4
+
+/** A counting semaphore: FIFO, so rows go to the gateway in the order their intents were synced. */
+class Semaphore {
+  private readonly waiting: (() => void)[] = []
+
+  constructor(private free: number) {}
+
+  async acquire(): Promise<void> {
+    if (this.free > 0) {
+      this.free--
+      return
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve))
+  }
+
+  release(): void {
+    const next = this.waiting.shift()
+    if (next) next()
+    else this.free++
   }
 }
 
