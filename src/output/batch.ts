@@ -85,8 +85,7 @@ export class BatchView {
     if (resumed > 0) text += ` (${resumed} done by an earlier run)`
     text += ` in ${((performance.now() - this.started) / 1000).toFixed(1)} s\n`
     for (const {status, rows} of counts) {
-      const money = totals(rows)
-      if (money) text += `  ${status.padEnd(9)}${money}\n`
+      if (rows.some((row) => row.amount !== undefined)) text += `  ${status.padEnd(9)}${totals(rows)}\n`
     }
     const doubtful = this.reports.filter((r) => r.status === 'unknown' && r.reference)
     if (doubtful.length > 0) {
