@@ -67,7 +67,8 @@ function readCsv(text: string): BatchInput {
   })
   const [header, ...data] = lined.filter(({record}) => record.some((field) => field.trim() !== ''))
   if (!header) return {format: 'csv', columns: [], rows: [], problems: []}
-  const columns = header.record.map((name) => name.trim())
+  // Headers as spreadsheets write them: `Transaction_ID ` is the transaction_id column.
+  const columns = header.record.map((name) => name.trim().toLowerCase())
   const problems: BatchInput['problems'] = []
   const rows: RawRow[] = []
   for (const {line, record} of data) {
