@@ -109,7 +109,7 @@ export class BatchRunner<Input, Body extends object> {
     const done = journal.results.get(row.reference)
     // A row answered for sure in an earlier run is reported from the journal; one in doubt
     // (sent with no answer recorded, or whose answer was unknown or a failure) is looked up first.
-    if (done && FINAL.has(done.status)) {
+    if (done && isFinal(done)) {
       onRow(fromJournal(row, done))
       return true
     }
@@ -254,8 +254,14 @@ class Semaphore {
   }
 }
 
-/** Answers that stand: sending the row again would only repeat them. */
-const FINAL = new Set(['approved', 'declined', 'rejected', 'invalid'])
+/**
+ * Answers that stand, the gateway's word on the transaction itself: approved, declined, or
+ * refused as asked (exit 7). Anything else (no answer, a 5xx, credentials refused) leaves the row
+ * to be looked up and, if the gateway has none, sent by the next run.
+ */
+function isFinal(result: Result): boolean {
+  return [0, 3, 7].includes(result.exit_code)
+}
 
 function recordReport(row: {row: number; line: number; reference: string}, record: GwRecord, resumed: boolean, money: {amount?: number; currency?: string}): RowReport {
   const approved = isApproved(record)
@@ -281,7 +287,8 @@ function statusOf(error: GwError): RowStatus {
   if (error.exitCode === 3) return 'declined'
   if (error.exitCode === 8 || error instanceof InterruptedError) return 'unknown'
   if (error.exitCode === 2) return 'invalid'
-  if (error.exitCode === 1) return 'failed'
+  // Unreachable, a 5xx, or credentials refused: the gateway never judged the row.
+  if (error.exitCode === 1 || error.exitCode === 4) return 'failed'
   return 'rejected'
 }
 

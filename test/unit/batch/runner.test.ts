@@ -79,13 +79,15 @@ describe('BatchRunner', () => {
   it('on a re-run: answered rows come from the journal, rows in doubt are looked up and sent only when the gateway has none', async () => {
     const j = await journal()
     await j.result({result: 'done', status: 'approved', exit_code: 0, record: {reference: 'done'}, amount: 100})
-    for (const reference of ['found', 'missing', 'differs', 'unreachable', 'failed']) await j.intent({intent: reference, row: 0, line: 0, request: {reference, amount: 100}})
+    for (const reference of ['found', 'missing', 'differs', 'unreachable', 'failed', 'unauthorized', 'refused']) await j.intent({intent: reference, row: 0, line: 0, request: {reference, amount: 100}})
     await j.result({result: 'failed', status: 'failed', exit_code: 1, error: {messages: ['No answer']}})
+    await j.result({result: 'unauthorized', status: 'rejected', exit_code: 4, error: {messages: ['Incorrect Username or Token']}})
+    await j.result({result: 'refused', status: 'rejected', exit_code: 7, error: {messages: ['Amount exceeds the refundable balance']}})
     const g = gateway(
       {found: {reference: 'found', amount: 100, successful: true}, differs: {reference: 'differs', amount: 999, successful: true}},
       {'lookup:unreachable': new GatewayError('network', 'connection refused')},
     )
-    const reports = await run(['done', 'found', 'missing', 'differs', 'unreachable', 'failed', 'new'], g.sender, j)
+    const reports = await run(['done', 'found', 'missing', 'differs', 'unreachable', 'failed', 'new', 'unauthorized', 'refused'], g.sender, j)
     expect(reports.map((r) => [r.reference, r.status, r.exitCode, r.resumed])).toEqual([
       ['done', 'approved', 0, true],
       ['found', 'approved', 0, true],
@@ -94,9 +96,11 @@ describe('BatchRunner', () => {
       ['unreachable', 'unknown', 8, false],
       ['failed', 'approved', 0, false],
       ['new', 'approved', 0, false],
+      ['unauthorized', 'approved', 0, false],
+      ['refused', 'rejected', 7, true],
     ])
-    expect(g.looked.sort()).toEqual(['differs', 'failed', 'found', 'missing', 'unreachable'])
-    expect(g.sent.sort()).toEqual(['failed', 'missing', 'new'])
+    expect(g.looked.sort()).toEqual(['differs', 'failed', 'found', 'missing', 'unauthorized', 'unreachable'])
+    expect(g.sent.sort()).toEqual(['failed', 'missing', 'new', 'unauthorized'])
     expect(reports[4]!.error!.messages[0]).toContain('An earlier run sent this refund and got no answer, and looking it up failed: connection refused')
     expect(reports[4]!.error!.hint).toBe('Do not send it again until you have checked: gw refund get unreachable')
     await j.close()
