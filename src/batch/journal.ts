@@ -1,4 +1,5 @@
 import {createHash} from 'node:crypto'
+import {writeSync} from 'node:fs'
 import {mkdir, open, readFile, rm, type FileHandle} from 'node:fs/promises'
 import {dirname, join} from 'node:path'
 import {UsageError} from '../errors.js'
@@ -142,7 +143,9 @@ export class Journal {
       this.pending = []
       this.waiting = []
       try {
-        await this.handle.appendFile(text)
+        // One write of the whole group (a page-cache copy, done at once; measured: the promise
+        // API's appendFile cost more CPU than the rest of a row), then the sync off the main thread.
+        writeSync(this.handle.fd, text)
         await this.handle.datasync()
         for (const waiter of waiting) waiter.resolve()
       } catch (err) {
