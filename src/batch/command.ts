@@ -62,16 +62,14 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
   const hash = inputHash(text)
   const journalPath = flags.journal ?? defaultJournalPath(host.dataDir, kind.commandId, hash)
   const journal = await Journal.open(journalPath, {command: kind.commandId, hash, now: host.now()})
-  let runner: BatchRunner<Input, Body> | undefined
   try {
     io.err(`Journal: ${journal.path}${journal.resumed ? ` (resuming: ${journal.results.size} rows answered earlier, ${[...journal.intents.keys()].filter((ref) => !journal.results.has(ref)).length} in doubt to look up first)` : ''}\n`)
     const deps = await host.deps(plan)
     const view = new BatchView(io, valid.length + invalid.length, kind.noun, {json: host.json})
     for (const row of invalid) view.skipped(invalidReport(row))
-    runner = new BatchRunner({rows: valid, sender: kind.sender(deps), journal, concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY, onRow: (report) => view.row(report)})
-    const active = runner
+    const runner = new BatchRunner({rows: valid, sender: kind.sender(deps), journal, concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY, onRow: (report) => view.row(report)})
     host.onSignal((signal) => {
-      active.stop(signal)
+      runner.stop(signal)
       io.err(`\n${signal === 'SIGINT' ? 'Ctrl-C' : signal}: finishing the ${kind.noun}s in flight, starting no more (again to stop at once).\n`)
       return true
     })
