@@ -104,7 +104,8 @@ export class BatchView {
       this.headerShown = true
     }
     const record = report.record
-    const amount = report.amount === undefined ? '' : formatMoney(report.amount, report.currency)
+    // Without a currency an amount is shown as given, in minor units, as in the summary.
+    const amount = report.amount === undefined ? '' : report.currency ? formatMoney(report.amount, report.currency) : String(report.amount)
     const result = record
       ? [record.id, record.message].filter((v) => typeof v === 'string' && v !== '').join('  ')
       : (report.error?.messages.join('; ') ?? '')
