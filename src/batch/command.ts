@@ -68,7 +68,11 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
     const view = new BatchView(io, valid.length + invalid.length, kind.noun, {json: host.json})
     for (const row of invalid) view.skipped(invalidReport(row))
     const runner = new BatchRunner({rows: valid, sender: kind.sender(deps), journal, concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY, onRow: (report) => view.row(report)})
+    let signalled = false
     host.onSignal((signal) => {
+      // A second signal stops at once: the rows in flight are left in doubt, for the next run to look up.
+      if (signalled) return false
+      signalled = true
       runner.stop(signal)
       io.err(`\n${signal === 'SIGINT' ? 'Ctrl-C' : signal}: finishing the ${kind.noun}s in flight, starting no more (again to stop at once).\n`)
       return true

@@ -169,6 +169,34 @@ describe('gw refund create --input', () => {
     expect(proxy.posts.size).toBe(40)
   })
 
+  it('a second Ctrl-C stops at once, leaving the rows in flight in doubt; the next run settles them', async () => {
+    const ids = await purchases(12)
+    const prefix = ref('twice')
+    const file = writeTemp('refunds.csv', refundCsv(ids, prefix))
+    proxy = await countingProxy(sandbox.url)
+    await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/refunds', action: 'delay', delayMs: 300, times: 12})
+    const run = spawnGw(sandbox, ['refund', 'create', '--input', file, '--concurrency', '4'], {GW_BASE_URL: proxy.url})
+    proxy.onPost = (count) => {
+      if (count !== 2) return
+      run.child.kill('SIGINT')
+      setTimeout(() => run.child.kill('SIGINT'), 50)
+    }
+    const stopped = await run.done
+    expect(stopped.code).toBe(130)
+    expect(stopped.stderr).toContain('Ctrl-C: finishing the refunds in flight, starting no more (again to stop at once).')
+    // Stopped before any answer came: whatever was reported is in doubt, nothing approved.
+    expect(rowsOf(stopped.stdout).filter((row) => row.status !== 'unknown')).toEqual([])
+    proxy.onPost = undefined
+    // Let the gateway finish what it was given before the next run looks it up.
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    const again = await sandbox.gw(['refund', 'create', '--input', file], {env: {GW_BASE_URL: proxy.url}})
+    expect(again.code).toBe(0)
+    expect(rowsOf(again.stdout).map((row) => row.status)).toEqual(Array(12).fill('approved'))
+    const found = await sandbox.gw(['refund', 'get', '--input', '-'], {stdin: again.stdout})
+    expect(found.stdout.trim().split('\n').map((line) => (JSON.parse(line) as {amount: number}).amount)).toEqual(Array(12).fill(-1000))
+    expect([...proxy.posts.values()].every((count) => count === 1)).toBe(true)
+  })
+
   it('--dry-run shows what would be sent and sends nothing', async () => {
     proxy = await countingProxy(sandbox.url)
     const result = await sandbox.gw(['refund', 'create', '--input', writeTemp('r.csv', 'transaction_id,amount,reference\n071-P-AAAAAAAA,250,d-1\n071-P-BBBBBBBB,,d-2\n'), '--dry-run'], {env: {GW_BASE_URL: proxy.url}})
