@@ -143,13 +143,16 @@ describe('gw refund create --input', () => {
     expect(other.stdout).toBe('')
   })
 
-  it('Ctrl-C starts no new rows, finishes those in flight, exits 130; the next run finishes the batch', async () => {
-    const ids = await purchases(40)
-    const prefix = ref('stopped')
-    const file = writeTemp('refunds.csv', refundCsv(ids, prefix))
+  /** A refund batch of `rows` started through the counting proxy, each refund held `delayMs` at the gateway. */
+  async function slowBatch(rows: number, delayMs: number, concurrency: number) {
+    const file = writeTemp('refunds.csv', refundCsv(await purchases(rows), ref('slow')))
     proxy = await countingProxy(sandbox.url)
-    await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/refunds', action: 'delay', delayMs: 50, times: 40})
-    const run = spawnGw(sandbox, ['refund', 'create', '--input', file, '--concurrency', '2'], {GW_BASE_URL: proxy.url})
+    await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/refunds', action: 'delay', delayMs, times: rows})
+    return {file, run: spawnGw(sandbox, ['refund', 'create', '--input', file, '--concurrency', String(concurrency)], {GW_BASE_URL: proxy.url})}
+  }
+
+  it('Ctrl-C starts no new rows, finishes those in flight, exits 130; the next run finishes the batch', async () => {
+    const {file, run} = await slowBatch(40, 50, 2)
     proxy.onPost = (count) => {
       if (count === 6) run.child.kill('SIGINT')
     }
@@ -170,12 +173,7 @@ describe('gw refund create --input', () => {
   })
 
   it('a second Ctrl-C stops at once, leaving the rows in flight in doubt; the next run settles them', async () => {
-    const ids = await purchases(12)
-    const prefix = ref('twice')
-    const file = writeTemp('refunds.csv', refundCsv(ids, prefix))
-    proxy = await countingProxy(sandbox.url)
-    await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/refunds', action: 'delay', delayMs: 300, times: 12})
-    const run = spawnGw(sandbox, ['refund', 'create', '--input', file, '--concurrency', '4'], {GW_BASE_URL: proxy.url})
+    const {file, run} = await slowBatch(12, 300, 4)
     proxy.onPost = (count) => {
       if (count !== 2) return
       run.child.kill('SIGINT')
