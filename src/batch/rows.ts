@@ -109,7 +109,8 @@ export function checkRows<Input>(file: BatchInput, schema: RowSchema<Input>, sou
 /** Refused before anything else, and never echoed: the file is not read further. */
 function refuseCardData(file: BatchInput, source: string): void {
   const columns = file.columns.filter((name) => CARD_COLUMNS.includes(name.toLowerCase()))
-  const numbers = file.rows.filter((row) => Object.values(row.values).some(looksLikeCardNumber)).map((row) => row.line)
+  // A card number put where the token goes; references are left alone (long numeric order numbers pass Luhn one time in ten).
+  const numbers = file.rows.filter((row) => looksLikeCardNumber(row.values.card_token)).map((row) => row.line)
   if (columns.length === 0 && numbers.length === 0) return
   const what = columns.length > 0 ? `card data (column${columns.length > 1 ? 's' : ''} ${columns.join(', ')})` : `what looks like a card number (line${numbers.length > 1 ? 's' : ''} ${numbers.slice(0, 10).join(', ')}${numbers.length > 10 ? ', ...' : ''})`
   throw new UsageError(`${source} holds ${what}: raw card data does not belong in files, and nothing was sent`, 'Tokenize each card once (gw card tokenize) and give its token or alias in a card_token column; then delete this file securely.')

@@ -79,3 +79,10 @@ describe('checkRows', () => {
     expect(check('transaction_id,amount,reference\n071-P-A,100,"r\u001b[31m"\n').invalid[0]!.messages).toEqual(['reference holds control characters'])
   })
 })
+
+describe('checkRows and numeric references', () => {
+  it('takes a long numeric order number as a reference, even one that passes the Luhn check', () => {
+    const {valid} = checkRows(readBatchInput('card_token,amount,reference\ntok,100,4242424242424242\n'), purchaseRows as RowSchema<unknown>, 'p.csv')
+    expect(valid.map((row) => row.reference)).toEqual(['4242424242424242'])
+  })
+})
