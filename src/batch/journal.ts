@@ -70,12 +70,16 @@ export class Journal {
       const text = await readFile(path, 'utf8').catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? '' : Promise.reject(journalError(path, err))))
       // Only whole lines count: a line torn by a crash was never synced, so nothing was sent after it.
       const whole = text.slice(0, text.lastIndexOf('\n') + 1)
+      // Checked before the file is touched: --journal may name a file that is no journal at all.
+      const entries = whole === '' ? undefined : readEntries(path, whole, command, hash)
+      if (!entries && text !== '' && !text.startsWith('{"journal":')) throw notAJournal(path)
       const handle = await open(path, 'a', 0o600).catch((err: unknown) => Promise.reject(journalError(path, err)))
-      const journal = new Journal(path, handle, whole !== '', release)
+      const journal = new Journal(path, handle, entries !== undefined, release)
       try {
         await handle.truncate(Buffer.byteLength(whole))
-        if (journal.resumed) {
-          journal.load(whole, command, hash)
+        if (entries) {
+          for (const intent of entries.intents) journal.intents.set(intent.intent, intent)
+          for (const result of entries.results) journal.results.set(result.result, result)
         } else {
           await journal.append({journal: 1, command, input_sha256: hash, created_at: now.toISOString()} satisfies Header)
           // The new file's name must survive a crash as well as its lines.
@@ -90,24 +94,6 @@ export class Journal {
       await release()
       throw err
     }
-  }
-
-  private load(text: string, command: string, hash: string): void {
-    const lines = text.split('\n').slice(0, -1)
-    const header = parseLine(lines[0]) as Partial<Header> | undefined
-    if (header?.journal !== 1) throw new UsageError(`${this.path} is not a gw batch journal: nothing was sent`, 'Give another --journal file, or leave --journal out for the default one.')
-    if (header.command !== command) {
-      throw new UsageError(`${this.path} is the journal of a gw ${header.command} batch, not gw ${command}: nothing was sent`, 'Give this batch a journal of its own with --journal FILE.')
-    }
-    if (header.input_sha256 !== hash) {
-      throw new UsageError(`${this.path} was written for another input (sha256 ${String(header.input_sha256).slice(0, 12)}..., this input ${hash.slice(0, 12)}...): nothing was sent`, 'Run the input that journal belongs to, or give this one its own --journal FILE: a journal never applies to a changed file.')
-    }
-    lines.slice(1).forEach((line, index) => {
-      const entry = parseLine(line) as Partial<Intent & Result> | undefined
-      if (!entry) throw new UsageError(`${this.path} line ${index + 2} cannot be read: the journal is damaged, nothing was sent`, 'Check the rows it names with gw refund get or gw purchase get before running the batch with a new --journal.')
-      if (typeof entry.intent === 'string') this.intents.set(entry.intent, entry as Intent)
-      else if (typeof entry.result === 'string') this.results.set(entry.result, entry as Result)
-    })
   }
 
   /** Resolves once the intent is on disk: only then may the row be sent. */
@@ -187,6 +173,32 @@ function isRunning(pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM'
   }
+}
+
+/** A journal's entries, once its header shows it is this batch's. */
+function readEntries(path: string, text: string, command: string, hash: string): {intents: Intent[]; results: Result[]} {
+  const lines = text.split('\n').slice(0, -1)
+  const header = parseLine(lines[0]) as Partial<Header> | undefined
+  if (header?.journal !== 1) throw notAJournal(path)
+  if (header.command !== command) {
+    throw new UsageError(`${path} is the journal of a gw ${header.command} batch, not gw ${command}: nothing was sent`, 'Give this batch a journal of its own with --journal FILE.')
+  }
+  if (header.input_sha256 !== hash) {
+    throw new UsageError(`${path} was written for another input (sha256 ${String(header.input_sha256).slice(0, 12)}..., this input ${hash.slice(0, 12)}...): nothing was sent`, 'Run the input that journal belongs to, or give this one its own --journal FILE: a journal never applies to a changed file.')
+  }
+  const intents: Intent[] = []
+  const results: Result[] = []
+  lines.slice(1).forEach((line, index) => {
+    const entry = parseLine(line) as Partial<Intent & Result> | undefined
+    if (!entry) throw new UsageError(`${path} line ${index + 2} cannot be read: the journal is damaged, nothing was sent`, 'Check the rows it names with gw refund get or gw purchase get before running the batch with a new --journal.')
+    if (typeof entry.intent === 'string') intents.push(entry as Intent)
+    else if (typeof entry.result === 'string') results.push(entry as Result)
+  })
+  return {intents, results}
+}
+
+function notAJournal(path: string): UsageError {
+  return new UsageError(`${path} is not a gw batch journal, and is left as it is: nothing was sent`, 'Give --journal a file of its own (a new one is made), or leave --journal out for the default one.')
 }
 
 function parseLine(line: string | undefined): unknown {

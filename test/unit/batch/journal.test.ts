@@ -62,3 +62,16 @@ describe('Journal', () => {
     expect(defaultJournalPath('/data/gw', 'refund create', inputHash('x'))).toBe(`/data/gw/journals/refund-create-${inputHash('x').slice(0, 16)}.ndjson`)
   })
 })
+
+describe('a --journal that is no journal', () => {
+  it.each([
+    ['a CSV without a final newline', 'transaction_id,amount,reference\n071-P-A,100,r-1'],
+    ['a one-line file', 'notes'],
+  ])('is refused and left untouched: %s', async (_, text) => {
+    const file = path()
+    writeFileSync(file, text)
+    await expect(open(file)).rejects.toThrow(`${file} is not a gw batch journal, and is left as it is: nothing was sent`)
+    expect(readFileSync(file, 'utf8')).toBe(text)
+    expect(existsSync(file + '.lock')).toBe(false)
+  })
+})
