@@ -158,7 +158,7 @@ async function lock(path: string): Promise<() => Promise<void>> {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw journalError(path, err)
       const owner = Number(await readFile(lockPath, 'utf8').catch(() => ''))
       if (owner > 0 && owner !== process.pid && isRunning(owner)) {
-        throw new UsageError(`Another gw (pid ${owner}) is running the batch of journal ${path}: nothing was sent`, 'Wait for it to finish, or stop it; then run this again to resume.')
+        throw new UsageError(`Another gw (pid ${owner}) is running the batch of journal ${path}: nothing was sent`, `Wait for it to finish, or stop it; then run this again to resume. If no gw is running this batch (the pid was reused), remove ${lockPath}.`)
       }
       await rm(lockPath, {force: true})
     }
