@@ -1,5 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {FREQUENCIES, type Frequency} from './api/schemas/recurring-rules.js'
+import {UsageError} from './errors.js'
 import * as validate from './validate.js'
 
 /**
@@ -99,8 +100,49 @@ export function id(description: string) {
 
 /**
  * The ids a `get` command looks up: one or more as arguments, or `-` to read them from stdin, one
- * a line. The command sets `strict = false` so that every argument after the first is taken too.
+ * a line (or none, with --input FILE). The command sets `strict = false` so that every argument
+ * after the first is taken too.
  */
 export function ids(name: string, what: string) {
-  return {[name]: Args.string({description: `${what}; - reads them from stdin`, required: true})}
+  // ignoreStdin: oclif would otherwise take a missing argument from piped stdin, which --input - reads.
+  return {[name]: Args.string({description: `${what}; - reads them from stdin`, ignoreStdin: true})}
+}
+
+/** --concurrency: how many requests a batch or a list of look-ups keeps in flight, over one keep-alive pool. */
+export const DEFAULT_CONCURRENCY = 4
+
+export const concurrency = (options: {dependsOn?: string[]; helpGroup?: string} = {}) =>
+  Flags.integer({description: `requests in flight at once, 1 to 32; default ${DEFAULT_CONCURRENCY}`, min: 1, max: 32, ...options})
+
+/**
+ * A batch of rows from a file instead of one from flags (issue 9): `rows` names the columns. The
+ * one-row flags are then refused (singleOrBatch).
+ */
+export function batch(rows: string) {
+  return {
+    input: Flags.string({description: `a batch from a CSV file with a header (${rows}) or NDJSON; - reads stdin`, helpGroup: 'BATCH'}),
+    concurrency: concurrency({dependsOn: ['input'], helpGroup: 'BATCH'}),
+    'skip-invalid': Flags.boolean({description: 'send the valid rows and report the invalid ones, instead of sending nothing', dependsOn: ['input'], helpGroup: 'BATCH'}),
+    'dry-run': Flags.boolean({description: 'check every row and show what would be sent; send nothing', dependsOn: ['input'], helpGroup: 'BATCH'}),
+    journal: Flags.string({description: "the batch's journal file (default: one in gw's state directory, named from the input's hash)", dependsOn: ['input'], helpGroup: 'BATCH'}),
+  }
+}
+
+/** With --input the rows come from the file: a one-row flag beside it is a mistake; without it, `required` must be given. */
+export function singleOrBatch(flags: Record<string, unknown>, single: string[], required: string[]): void {
+  if (flags.input !== undefined) {
+    const given = single.filter((name) => flags[name] !== undefined)
+    if (given.length > 0) throw new UsageError(`--input takes each row's fields from the file: leave out ${given.map((name) => `--${name}`).join(', ')}`)
+    return
+  }
+  const missing = required.filter((name) => flags[name] === undefined)
+  if (missing.length > 0) throw new UsageError(`Missing required flag${missing.length > 1 ? 's' : ''} ${missing.map((name) => `--${name}`).join(', ')}`, 'Or give --input FILE for a batch; see --help for examples.')
+}
+
+/** --input and --concurrency of the get commands: many ids from a file, looked up several at a time. */
+export function lookUps(what: string) {
+  return {
+    input: Flags.string({description: `a file of ${what}s: one a line, a CSV with an id or reference column, or NDJSON; - reads stdin`}),
+    concurrency: concurrency(),
+  }
 }

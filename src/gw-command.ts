@@ -12,6 +12,8 @@ import type {Column} from './output/columns.js'
 import {processIo, type Io} from './output/io.js'
 import {redactFlagMessage} from './redact.js'
 import type {Prompter} from './output/prompt.js'
+import type {BatchFlags} from './batch/command.js'
+import type {BatchKind} from './batch/kinds.js'
 
 // The shapes oclif's parse is generic over (not exported by @oclif/core).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -69,6 +71,13 @@ export abstract class GwCommand extends Command {
   private targetInstance?: Promise<Target & {token?: string}>
   private prompterInstance?: Promise<Prompter>
   private readonly stop = new AbortController()
+  /** Set by a batch once its up-front live confirmation is done: its rows are then sent unasked. */
+  private confirmedUpFront = false
+  /**
+   * A batch stops softly: on a first signal it starts no new rows and finishes those in flight
+   * (returning true); a second signal stops it at once, as any command.
+   */
+  private softStop?: (signal: StopSignal) => boolean
 
   protected get io(): Io {
     this.ioInstance ??= processIo(process.env, {noInput: this.globals?.['no-input'] ?? false})
@@ -101,6 +110,8 @@ export abstract class GwCommand extends Command {
     options?: Interfaces.Input<F, B, A>,
     argv: string[] = this.argv,
   ): Promise<Interfaces.ParserOutput<F, B, A>> {
+    // A batch (--input FILE) takes what one purchase or refund requires from the file's columns.
+    if (options && argv.some((arg) => arg === '--input' || arg.startsWith('--input='))) options = withNothingRequired(options)
     let parsed: Interfaces.ParserOutput<F, B, A>
     try {
       parsed = await super.parse(options, argv)
@@ -182,7 +193,14 @@ export abstract class GwCommand extends Command {
     if (this.clientInstance) return this.clientInstance
     const credentials = await this.credentials()
     const {requestGuard} = await import('./live-safety.js')
-    const guard = requestGuard({target: credentials, commandId: this.commandName, yes: this.globals?.yes ?? false, io: this.io, prompter: () => this.prompter()})
+    const guard = requestGuard({
+      target: credentials,
+      commandId: this.commandName,
+      yes: this.globals?.yes ?? false,
+      io: this.io,
+      prompter: () => this.prompter(),
+      confirmedUpFront: this.confirmedUpFront,
+    })
     this.clientInstance = await this.clientFor(credentials, guard)
     return this.clientInstance
   }
@@ -190,6 +208,31 @@ export abstract class GwCommand extends Command {
   /** What operations run with: this command's client, Io, prompter and the clock. */
   protected async deps(): Promise<Deps> {
     return {client: await this.client(), io: this.io, prompter: () => this.prompter(), clock: () => new Date()}
+  }
+
+  /**
+   * A batch from --input (issue 9): its rows run through the kind's operations with this command's
+   * deps; a live profile confirms the whole batch once instead of row by row, and a first signal
+   * stops it softly. Exits with the worst row's code.
+   */
+  protected async batch<Input, Body extends object>(kind: BatchKind<Input, Body>, flags: BatchFlags): Promise<ExitStatus> {
+    const [{runBatch}, {confirmBatch}] = await Promise.all([import('./batch/command.js'), import('./live-safety.js')])
+    const code = await runBatch(kind, flags, {
+      io: this.io,
+      json: this.json,
+      dataDir: this.config.dataDir,
+      now: () => new Date(),
+      deps: async (plan) => {
+        const options = {target: await this.target(), commandId: this.commandName, yes: this.globals?.yes ?? false, io: this.io, prompter: () => this.prompter()}
+        await confirmBatch({...options, plan})
+        this.confirmedUpFront = true
+        return this.deps()
+      },
+      onSignal: (handler) => {
+        this.softStop = handler
+      },
+    })
+    return new ExitStatus(code)
   }
 
   /** HTTP_PROXY, HTTPS_PROXY and NO_PROXY from the environment, checked; undefined when no proxy is set. */
@@ -225,31 +268,34 @@ export abstract class GwCommand extends Command {
   }
 
   /**
-   * Records looked up by the ids given as arguments (or `-`, one a line on stdin). One id renders
-   * as a record; several print as they arrive, and a failed one is reported while the rest still
-   * run. The exit code is the worst any id had (design.md §4).
+   * Records looked up by the ids given as arguments (or `-`, one a line on stdin, or --input FILE).
+   * One id renders as a record; several are looked up `concurrency` at a time and print in the
+   * order given, a failed one reported while the rest still run. The exit code is the worst any
+   * id had (design.md §4).
    */
-  protected async lookUpAll(resource: LookUpResource, argv: string[], noun?: string): Promise<GwRecord | undefined> {
-    const [{readIds}, {lookUp}] = await Promise.all([import('./batch/input.js'), import('./operations/look-up.js')])
-    const {ids, batch} = await readIds(argv, this.io, noun)
+  protected async lookUpAll(resource: LookUpResource, argv: string[], noun?: string, flags: {input?: string; concurrency?: number} = {}): Promise<GwRecord | undefined> {
+    const [{readIds}, {lookUp}, {inOrder}, {DEFAULT_CONCURRENCY}] = await Promise.all([
+      import('./batch/input.js'),
+      import('./operations/look-up.js'),
+      import('./batch/in-order.js'),
+      import('./flags.js'),
+    ])
+    const {ids, batch} = await readIds(argv, this.io, noun, flags.input)
     const deps = await this.deps()
     if (!batch && ids.length === 1) return lookUp(resource, ids[0]!, deps)
     const {recordStream, renderError} = await import('./output/render.js')
     const stream = recordStream(this.io, (this.ctor as typeof GwCommand).columns, this.renderOptions)
     let worst: GwError | undefined
     let failed = 0
-    for (const id of ids) {
-      try {
-        await stream.write(await lookUp(resource, id, deps))
-      } catch (err) {
-        const error = toGwError(err)
-        // Stopped, or talking to another gateway than the profile says: the rest are not looked up.
-        if (error instanceof InterruptedError || error instanceof ModeMismatchError) throw error
-        renderError(this.io, error, {json: this.json, subject: id})
-        failed++
-        if (!worst || error.exitCode > worst.exitCode) worst = error
-      }
-    }
+    await inOrder(ids, flags.concurrency ?? DEFAULT_CONCURRENCY, (id) => lookUp(resource, id, deps), async (id, outcome) => {
+      if (outcome.ok) return stream.write(outcome.value)
+      const error = toGwError(outcome.error)
+      // Stopped, or talking to another gateway than the profile says: the rest are not looked up.
+      if (error instanceof InterruptedError || error instanceof ModeMismatchError) throw error
+      renderError(this.io, error, {json: this.json, subject: id})
+      failed++
+      if (!worst || error.exitCode > worst.exitCode) worst = error
+    })
     await stream.end()
     if (worst) throw new SomeFailed(`${failed} of ${ids.length} look-ups failed`, worst)
     return undefined
@@ -259,6 +305,10 @@ export abstract class GwCommand extends Command {
     const handled = (this.ctor as typeof GwCommand).handlesSignals
     const signalled = new Promise<never>((_, reject) => {
       this.stopOnSignal = (signal) => {
+        if (this.softStop?.(signal)) {
+          process.once(signal, this.stopOnSignal)
+          return
+        }
         // The request in flight is aborted; run() may instead be waiting on stdin or a prompt,
         // which nothing aborts, so the signal also ends the wait, naming any money in flight.
         const error = new InterruptedError(signal, this.clientInstance?.inFlight)
@@ -314,6 +364,19 @@ class SomeFailed extends GwError {
   constructor(message: string, worst: GwError) {
     super(worst.kind, worst.exitCode, message)
   }
+}
+
+/** A command's flags and arguments with none required (a class's statics, inherited ones included, as oclif reads them). */
+function withNothingRequired<T extends Interfaces.Input<FlagOutput, FlagOutput, ArgOutput>>(options: T): T {
+  const optional = <D extends object>(definitions: Record<string, D> = {}) => Object.fromEntries(Object.entries(definitions).map(([name, definition]) => [name, {...definition, required: false}]))
+  return {
+    ...options,
+    flags: optional(options.flags),
+    args: optional(options.args),
+    baseFlags: options.baseFlags,
+    strict: options.strict,
+    enableJsonFlag: options.enableJsonFlag,
+  } as T
 }
 
 /** oclif's parse errors are usage errors (exit 2); anything that is not a GwError is a bug (exit 1). */

@@ -68,6 +68,8 @@ export interface GuardOptions {
   yes: boolean
   io: Io
   prompter: () => Promise<Prompter>
+  /** A batch confirmed all its rows at once (confirmBatch): its requests are not asked about one by one. */
+  confirmedUpFront?: boolean
 }
 
 /**
@@ -78,7 +80,7 @@ export interface GuardOptions {
 export function requestGuard(options: GuardOptions): (facts: RequestFacts, request: {params: Record<string, string>; body: unknown}) => Promise<void> {
   return async (facts, {params, body}) => {
     if (writes(facts)) refuseWhenReadOnly(options.target, `gw ${options.commandId}`)
-    if (!facts.confirm || options.target.environment !== 'live') return
+    if (!facts.confirm || options.target.environment !== 'live' || options.confirmedUpFront) return
     const fields = (body ?? {}) as {amount?: unknown; currency?: unknown}
     const expected = confirmation(facts.confirm, {
       amount: typeof fields.amount === 'number' ? fields.amount : undefined,
@@ -86,5 +88,32 @@ export function requestGuard(options: GuardOptions): (facts: RequestFacts, reque
       id: Object.values(params)[0],
     })
     await confirmLive({...options, kind: facts.confirm, expected})
+  }
+}
+
+/** What a batch is about to send, for its one confirmation: `300 refunds`, `2,950.00 AUD; 12.00 NZD`. */
+export interface BatchPlan {
+  noun: 'purchase' | 'refund'
+  rows: number
+  totals: string
+}
+
+/**
+ * A batch on a live profile is confirmed once, before its first row, by typing its number of rows
+ * (its amounts may be in several currencies); without a terminal only --yes goes ahead. A
+ * read-only profile refuses it first.
+ */
+export async function confirmBatch(options: Omit<GuardOptions, 'confirmedUpFront'> & {plan: BatchPlan}): Promise<void> {
+  const {target, commandId, plan} = options
+  refuseWhenReadOnly(target, `gw ${commandId}`)
+  if (target.environment !== 'live' || options.yes) return
+  const what = `${plan.rows} ${plan.noun}${plan.rows === 1 ? '' : 's'} (${plan.totals})`
+  if (!options.io.canPrompt()) {
+    throw new UsageError(`gw ${commandId} --input on a live profile must be confirmed, and there is no terminal to ask on: nothing was sent`, `Check the batch with --dry-run, then add --yes to send ${what}.`)
+  }
+  const prompter = await options.prompter()
+  const typed = await prompter.text(`LIVE: about to send ${what}. Type the number of rows (${plan.rows}) to confirm`)
+  if (typed.trim() !== String(plan.rows)) {
+    throw new UsageError(`"${typed}" does not match ${plan.rows}: nothing was sent`, 'Run it again and type the number of rows exactly, or add --yes.')
   }
 }

@@ -1,6 +1,7 @@
 import {type GwError, InterruptedError, ModeMismatchError, type MoneyInFlight, OutcomeUnknownError} from '../errors.js'
 import type {RecoveryEvent} from '../api/client.js'
 import {sanitizeLine} from './sanitize.js'
+import {formatMoney} from './money.js'
 
 /**
  * What to tell a person about an error, in gw's own terms: the command that checks a purchase in
@@ -58,4 +59,22 @@ export function shellQuote(value: string): string {
       return char.charCodeAt(0) < 0x80 ? `\\x${hex.padStart(2, '0')}` : `\\u${hex.padStart(4, '0')}`
     })
   return `$'${escaped}'`
+}
+
+/**
+ * What a person should hear of a purchase or refund besides its record: that it was found done
+ * earlier under its reference (nothing sent now), and how much a refund without --amount took.
+ */
+export function sentNotices(noun: 'purchase' | 'refund', sent: {record: Record<string, unknown>; doneEarlier: boolean; purchase?: Record<string, unknown>}): string {
+  let text = ''
+  const purchase = sent.purchase
+  if (purchase) {
+    const currency = typeof purchase.currency === 'string' ? purchase.currency : undefined
+    text += `Refunding purchase ${String(purchase.id ?? '')} in full: ${formatMoney(Number(purchase.amount), currency)}.\n`
+  }
+  if (sent.doneEarlier) {
+    const id = typeof sent.record.id === 'string' ? ` (${sent.record.id})` : ''
+    text += `Reference ${String(sent.record.reference ?? '')} was taken by this same ${noun}${id}, made earlier: nothing was sent now.\n`
+  }
+  return text
 }

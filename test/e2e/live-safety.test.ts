@@ -148,3 +148,25 @@ describe('a read-only profile', () => {
     expect(read.json).toMatchObject({id: purchaseId})
   })
 })
+
+describe('a batch on a live profile', () => {
+  it('is confirmed once for all its rows: without a terminal only --yes sends it, and then no row asks again', async () => {
+    const tokenized = await runGw(['card', 'tokenize', '--card', '-', '--json'], {env: live, stdin: cardJson})
+    const token = (tokenized.json as {token: string}).token
+    const prefix = ref('live-batch')
+    const csv = `card_token,amount,reference\n${token},1000,${prefix}-1\n${token},2500,${prefix}-2\n`
+
+    const armed = await armTrap()
+    const refused = await runGw(['purchase', 'create', '--input', '-'], {env: live, stdin: csv})
+    expect(refused.code).toBe(2)
+    expect(refused.stdout).toBe('')
+    expect(refused.stderr).toContain('Error: gw purchase create --input on a live profile must be confirmed, and there is no terminal to ask on: nothing was sent\n')
+    expect(refused.stderr).toContain('Hint: Check the batch with --dry-run, then add --yes to send 2 purchases (35.00 AUD).\n')
+    expect(await armed()).toBe(2)
+    await sandbox.control('DELETE', '/_sandbox/faults')
+
+    const sent = await runGw(['purchase', 'create', '--input', '-', '--yes'], {env: live, stdin: csv})
+    expect(sent.code, sent.stderr).toBe(0)
+    expect(sent.stdout.trim().split('\n').map((line) => (JSON.parse(line) as {status: string}).status)).toEqual(['approved', 'approved'])
+  })
+})

@@ -89,13 +89,18 @@ describe('gw purchase create', () => {
     expect(result.json).toMatchObject({successful: false, message: 'Declined', card_number: '455701XXXXXX8902'})
   })
 
-  it('refuses a reference used twice with exit 7 and the gateway message', async () => {
+  it('a reference used twice: the same purchase is reported as done earlier, another exits 7 naming both', async () => {
     const reference = ref()
-    expect((await purchase(reference)).code).toBe(0)
-    const again = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs()])
-    expect(again.code).toBe(7)
-    expect(again.stdout).toBe('')
-    expect(again.stderr).toContain('Error: Reference is already taken (HTTP 200, request-id ')
+    const first = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs(), '--json'])
+    expect(first.code).toBe(0)
+    const same = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs(), '--json'])
+    expect(same.code).toBe(0)
+    expect(same.json).toEqual(first.json)
+    expect(same.stderr).toContain(`Reference ${reference} was taken by this same purchase (${(first.json as {id: string}).id}), made earlier: nothing was sent now.`)
+    const other = await sandbox.gw(['purchase', 'create', '--amount', '2000', '--reference', reference, ...cardArgs(CARDS.mastercard)])
+    expect(other.code).toBe(7)
+    expect(other.stdout).toBe('')
+    expect(other.stderr).toContain(`Error: Reference ${reference} is already taken by another purchase ${(first.json as {id: string}).id}: amount 1000 there, 2000 asked; card 424242XXXXXX4242 there, 512345XXXXXX2346 asked. Nothing was sent.`)
   })
 
   it('exits 7 for a currency the merchant cannot take', async () => {

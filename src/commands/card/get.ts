@@ -13,11 +13,12 @@ export default class CardGet extends GwCommand {
 
   static override strict = false
   static override args = gwFlags.ids('token', 'card token or alias')
+  static override flags = gwFlags.lookUps('card token or alias')
 
   static override columns = cardColumns
 
   async run() {
-    const {argv} = await this.parse(CardGet)
-    return this.lookUpAll('cards', argv as string[], 'token or alias')
+    const {argv, flags} = await this.parse(CardGet)
+    return this.lookUpAll('cards', argv as string[], 'token or alias', flags)
   }
 }

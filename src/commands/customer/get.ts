@@ -15,11 +15,12 @@ Piped, each record prints as one JSON line; on a terminal several print as one t
 
   static override strict = false
   static override args = gwFlags.ids('id', 'customer id or reference')
+  static override flags = gwFlags.lookUps('customer id or reference')
 
   static override columns = customerColumns
 
   async run() {
-    const {argv} = await this.parse(CustomerGet)
-    return this.lookUpAll('customers', argv as string[])
+    const {argv, flags} = await this.parse(CustomerGet)
+    return this.lookUpAll('customers', argv as string[], undefined, flags)
   }
 }

@@ -14,11 +14,12 @@ Piped, each record prints as one JSON line; on a terminal several print as one t
 
   static override strict = false
   static override args = gwFlags.ids('id', 'plan id or reference')
+  static override flags = gwFlags.lookUps('plan id or reference')
 
   static override columns = planColumns
 
   async run() {
-    const {argv} = await this.parse(PlanGet)
-    return this.lookUpAll('plans', argv as string[])
+    const {argv, flags} = await this.parse(PlanGet)
+    return this.lookUpAll('plans', argv as string[], undefined, flags)
   }
 }

@@ -3,36 +3,50 @@ import {GwCommand} from '../../gw-command.js'
 import {purchaseColumns} from '../../output/columns.js'
 
 export default class PurchaseCreate extends GwCommand {
-  static override summary = 'Charge a card'
+  static override summary = 'Charge a card; or stored cards in a batch from a file'
   static override description = `Charges a card given in full (--card-holder, --card-number, --card-expiry, --cvv; or as JSON on stdin with --card -; or asked for on a terminal) or stored earlier (--card-token, a token or alias).
 On a live profile the card number and CVV are never taken from the command line, and the amount must be typed back to confirm (--yes without a terminal).
 The purchase is sent once and never retried; if no answer comes back, gw looks it up by --reference and reports what the gateway has.
-Exits 0 when approved, 3 when the issuer declines (the record is still printed), 8 when the outcome could not be learned.`
+Exits 0 when approved, 3 when the issuer declines (the record is still printed), 8 when the outcome could not be learned. A reference already taken by this same purchase is reported as done earlier.
+--input FILE charges stored cards in a batch: a CSV with a header card_token,amount,reference (and optional currency, customer_ip) or NDJSON; a file with card numbers is refused. Every row is checked before any is sent; each is journaled before it is sent and after its answer, so running the same command again after a crash or Ctrl-C sends only what was not sent.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --amount 1000 --reference order-1001 --card-holder "Jane Citizen" --card-number 4242424242424242 --card-expiry 12/2030 --cvv 123',
     '<%= config.bin %> <%= command.id %> --amount 2500 --currency NZD --reference order-1002 --card-token customer-42 --json',
     '<%= config.bin %> <%= command.id %> --amount 1000 --reference order-1003 --card - --yes < card.json',
+    '<%= config.bin %> <%= command.id %> --input invoices.csv --dry-run',
   ]
 
   static override flags = {
     amount: gwFlags.amount({required: true}),
     reference: gwFlags.reference({required: true}),
-    currency: gwFlags.currency({default: 'AUD'}),
+    currency: gwFlags.currency({description: 'ISO 4217 currency code; default AUD'}),
     'customer-ip': gwFlags.requiredText({description: "the customer's IP address"}),
     'card-token': gwFlags.cardToken({exclusive: ['card-number', 'card-holder', 'card-expiry', 'card']}),
     ...gwFlags.cardDetails,
+    ...gwFlags.batch('card_token,amount,reference,currency,customer_ip'),
   }
 
   static override columns = purchaseColumns
 
   async run() {
     const {flags} = await this.parse(PurchaseCreate)
+    const single = ['amount', 'reference', 'currency', 'customer-ip', 'card-token', 'card-holder', 'card-number', 'card-expiry', 'cvv', 'card']
+    gwFlags.singleOrBatch(flags, single, ['amount', 'reference'])
+    if (flags.input !== undefined) {
+      const {purchaseBatch} = await import('../../batch/kinds.js')
+      return this.batch(purchaseBatch, {...flags, input: flags.input})
+    }
     const card = await this.card(flags)
-    const {createPurchase} = await import('../../operations/purchases.js')
-    return createPurchase(
-      {amount: flags.amount, reference: flags.reference, currency: flags.currency, customerIp: flags['customer-ip'], cardToken: flags['card-token'], card, cvv: flags.cvv},
-      await this.deps(),
-    )
+    const [{submitPurchase}, {sentNotices}, {doneEarlierDecline}] = await Promise.all([
+      import('../../operations/purchases.js'),
+      import('../../output/hints.js'),
+      import('../../operations/earlier.js'),
+    ])
+    const input = {amount: flags.amount!, reference: flags.reference!, currency: flags.currency ?? 'AUD', customerIp: flags['customer-ip'], cardToken: flags['card-token'], card, cvv: flags.cvv}
+    const sent = await submitPurchase(input, await this.deps())
+    this.io.err(sentNotices('purchase', sent))
+    doneEarlierDecline(sent)
+    return sent.record
   }
 }

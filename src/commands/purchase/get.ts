@@ -11,15 +11,17 @@ Piped, each record prints as one JSON line; on a terminal several print as one t
     '<%= config.bin %> <%= command.id %> order-1001',
     '<%= config.bin %> <%= command.id %> order-1001 order-1002 --json',
     'printf "order-1001\\norder-1003\\n" | <%= config.bin %> <%= command.id %> - | jq -r .message',
+    '<%= config.bin %> <%= command.id %> --input complaints.csv --concurrency 8 > purchases.ndjson',
   ]
 
   static override strict = false
   static override args = gwFlags.ids('id', 'purchase id or reference')
+  static override flags = gwFlags.lookUps('purchase id or reference')
 
   static override columns = purchaseColumns
 
   async run() {
-    const {argv} = await this.parse(PurchaseGet)
-    return this.lookUpAll('purchases', argv as string[])
+    const {argv, flags} = await this.parse(PurchaseGet)
+    return this.lookUpAll('purchases', argv as string[], undefined, flags)
   }
 }

@@ -3,26 +3,36 @@ import {GwCommand} from '../../gw-command.js'
 import {refundColumns} from '../../output/columns.js'
 
 export default class RefundCreate extends GwCommand {
-  static override summary = 'Refund a purchase, in full or in part'
-  static override description = `Refunds --amount (minor units) of the purchase --transaction-id. Several partial refunds may add up to the purchase amount.
-The refund is sent once and never retried; if no answer comes back, gw looks it up by --reference and reports what the gateway has.`
+  static override summary = 'Refund a purchase, in full or in part; or a batch of refunds from a file'
+  static override description = `Refunds --amount (minor units) of the purchase --transaction-id; without --amount, the purchase's full amount, looked up first. Several partial refunds may add up to the purchase amount.
+The refund is sent once and never retried; if no answer comes back, gw looks it up by --reference and reports what the gateway has. A reference already taken by this same refund is reported as done earlier.
+--input FILE sends a batch: a CSV with a header transaction_id,amount,reference (a blank amount refunds in full) or NDJSON. Every row is checked before any is sent; each is journaled before it is sent and after its answer, so running the same command again after a crash or Ctrl-C sends only what was not sent. A line per row on stdout, a summary on stderr; exits with the worst row's code.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --transaction-id "$(<%= config.bin %> purchase get order-1001 --json | jq -r .id)" --amount 1000 --reference refund-1001',
-    '<%= config.bin %> <%= command.id %> --transaction-id "$(<%= config.bin %> purchase get order-1002 --json | jq -r .id)" --amount 250 --reference refund-1002 --json | jq -r .id',
+    '<%= config.bin %> <%= command.id %> --transaction-id order-1002 --reference refund-1002 --json | jq -r .id',
+    '<%= config.bin %> <%= command.id %> --input refunds.csv --concurrency 8 | jq -c "select(.status != \\"approved\\")"',
   ]
 
   static override flags = {
-    'transaction-id': gwFlags.requiredText({description: 'id of the purchase to refund', required: true}),
-    amount: gwFlags.amount({required: true}),
+    'transaction-id': gwFlags.requiredText({description: 'id or reference of the purchase to refund', required: true}),
+    amount: gwFlags.amount({description: 'amount to refund in the minor currency unit; default: the purchase in full'}),
     reference: gwFlags.reference({required: true}),
+    ...gwFlags.batch('transaction_id,amount,reference'),
   }
 
   static override columns = refundColumns
 
   async run() {
     const {flags} = await this.parse(RefundCreate)
-    const {createRefund} = await import('../../operations/refunds.js')
-    return createRefund({transactionId: flags['transaction-id'], amount: flags.amount, reference: flags.reference}, await this.deps())
+    gwFlags.singleOrBatch(flags, ['transaction-id', 'amount', 'reference'], ['transaction-id', 'reference'])
+    if (flags.input !== undefined) {
+      const {refundBatch} = await import('../../batch/kinds.js')
+      return this.batch(refundBatch, {...flags, input: flags.input})
+    }
+    const [{submitRefund}, {sentNotices}] = await Promise.all([import('../../operations/refunds.js'), import('../../output/hints.js')])
+    const sent = await submitRefund({transactionId: flags['transaction-id']!, amount: flags.amount, reference: flags.reference!}, await this.deps())
+    this.io.err(sentNotices('refund', sent))
+    return sent.record
   }
 }

@@ -15,11 +15,12 @@ Piped, each record prints as one JSON line; on a terminal several print as one t
 
   static override strict = false
   static override args = gwFlags.ids('id', 'refund id or reference')
+  static override flags = gwFlags.lookUps('refund id or reference')
 
   static override columns = refundColumns
 
   async run() {
-    const {argv} = await this.parse(RefundGet)
-    return this.lookUpAll('refunds', argv as string[])
+    const {argv, flags} = await this.parse(RefundGet)
+    return this.lookUpAll('refunds', argv as string[], undefined, flags)
   }
 }

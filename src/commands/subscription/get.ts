@@ -14,11 +14,12 @@ Piped, each record prints as one JSON line; on a terminal several print as one t
 
   static override strict = false
   static override args = gwFlags.ids('reference', 'subscription reference')
+  static override flags = gwFlags.lookUps('subscription reference')
 
   static override columns = subscriptionColumns
 
   async run() {
-    const {argv} = await this.parse(SubscriptionGet)
-    return this.lookUpAll('subscriptions', argv as string[], 'reference')
+    const {argv, flags} = await this.parse(SubscriptionGet)
+    return this.lookUpAll('subscriptions', argv as string[], 'reference', flags)
   }
 }

@@ -1,0 +1,50 @@
+import type {PurchaseCreate} from '../api/schemas/purchase.js'
+import type {RefundCreate} from '../api/schemas/refund.js'
+import type {Deps} from '../operations/deps.js'
+import {checkPurchase, purchaseBody, sendPurchase, type PurchaseInput} from '../operations/purchases.js'
+import {checkRefund, refundBody, sendRefund, type RefundInput} from '../operations/refunds.js'
+import {purchaseRows, refundRows, type RowSchema} from './rows.js'
+import type {RowSender} from './runner.js'
+
+/** One kind of batch: its command, its rows, and how a row runs through the operations. */
+export interface BatchKind<Input, Body extends object> {
+  noun: 'purchase' | 'refund'
+  commandId: string
+  schema: RowSchema<Input>
+  /** What a row would send, before anything is looked up: for --dry-run and the live confirmation. */
+  preview(input: Input): Record<string, unknown> & {amount?: number; currency?: string}
+  sender(deps: Pick<Deps, 'client'>): RowSender<Input, Body>
+}
+
+export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
+  noun: 'refund',
+  commandId: 'refund create',
+  schema: refundRows,
+  // No amount: the purchase's full amount, looked up when the row is sent.
+  preview: (input) => ({transaction_id: input.transactionId, amount: input.amount, reference: input.reference}),
+  sender: (deps) => ({
+    noun: 'refund',
+    request: async (input) => (await refundBody(input, deps)).body,
+    asksFirst: (input) => input.amount === undefined,
+    send: (body) => sendRefund(body, deps),
+    lookUp: (reference) => deps.client.refunds.get(reference),
+    check: (body, record) => checkRefund(body, record, deps),
+    money: (body, record) => ({amount: body.amount, currency: typeof record?.currency === 'string' ? record.currency : undefined}),
+  }),
+}
+
+export const purchaseBatch: BatchKind<PurchaseInput, PurchaseCreate> = {
+  noun: 'purchase',
+  commandId: 'purchase create',
+  schema: purchaseRows,
+  preview: (input) => purchaseBody(input),
+  sender: (deps) => ({
+    noun: 'purchase',
+    request: async (input) => purchaseBody(input),
+    asksFirst: () => false,
+    send: (body) => sendPurchase(body, deps),
+    lookUp: (reference) => deps.client.purchases.get(reference),
+    check: (body, record) => checkPurchase(body, record, deps),
+    money: (body) => ({amount: body.amount, currency: body.currency}),
+  }),
+}

@@ -1,0 +1,78 @@
+import {type ChildProcess, spawn} from 'node:child_process'
+import {mkdtempSync, writeFileSync} from 'node:fs'
+import {createServer, request, type Server} from 'node:http'
+import type {AddressInfo} from 'node:net'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {baseEnv, GW, type Sandbox} from './helpers.js'
+
+/**
+ * A small proxy in front of the sandbox that counts the money-moving POSTs per reference, so a
+ * test can say "every reference was sent exactly once"; `onPost` may act when the n-th arrives
+ * (kill the gw that sent it) before the request goes on to the sandbox.
+ */
+export interface CountingProxy {
+  url: string
+  posts: Map<string, number>
+  total(): number
+  onPost?: (count: number) => void
+  close(): Promise<void>
+}
+
+export async function countingProxy(target: string): Promise<CountingProxy> {
+  const posts = new Map<string, number>()
+  let count = 0
+  const proxy: CountingProxy = {url: '', posts, total: () => count, close: () => new Promise((resolve) => server.close(() => resolve()))}
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      const body = Buffer.concat(chunks)
+      if (req.method === 'POST' && /^\/v1\.0\/(refunds|purchases)/.test(req.url ?? '')) {
+        const reference = String((JSON.parse(body.toString()) as {reference?: string}).reference)
+        posts.set(reference, (posts.get(reference) ?? 0) + 1)
+        count++
+        proxy.onPost?.(count)
+      }
+      const upstream = request(target + req.url, {method: req.method, headers: req.headers}, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(res)
+      })
+      upstream.on('error', () => res.destroy())
+      res.on('error', () => {})
+      upstream.end(body)
+    })
+  })
+  server.keepAliveTimeout = 1000
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  return proxy
+}
+
+/** A file of its own in a temporary directory. */
+export function writeTemp(name: string, text: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'gw-batch-')), name)
+  writeFileSync(path, text)
+  return path
+}
+
+/** gw started without waiting for it, for tests that signal or kill it mid-batch. */
+export function spawnGw(sandbox: Sandbox, args: string[], env: NodeJS.ProcessEnv = {}): {child: ChildProcess; done: Promise<{code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string}>} {
+  const child = spawn(process.execPath, [GW, ...args], {env: baseEnv(sandbox.env(env)), stdio: ['ignore', 'pipe', 'pipe']})
+  let stdout = ''
+  let stderr = ''
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const done = new Promise<{code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string}>((resolve) =>
+    child.on('close', (code, signal) => resolve({code, signal, stdout, stderr})),
+  )
+  return {child, done}
+}
+
+/** The NDJSON lines a batch printed. */
+export function rowsOf(stdout: string): {row: number; line: number; reference: string; status: string; exit_code: number; resumed?: boolean; record?: Record<string, unknown>; error?: {messages: string[]}}[] {
+  return stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as ReturnType<typeof rowsOf>[number])
+}

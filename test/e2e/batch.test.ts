@@ -1,0 +1,323 @@
+import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {readdirSync, readFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {countingProxy, type CountingProxy, rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
+import {cardArgs, CARDS, ref, type Sandbox, startSandbox} from './helpers.js'
+
+let sandbox: Sandbox
+let proxy: CountingProxy
+let token: string
+
+beforeAll(async () => {
+  sandbox = await startSandbox()
+  const card = await sandbox.gw(['card', 'tokenize', ...cardArgs(), '--json'])
+  token = (card.json as {token: string}).token
+})
+afterEach(async () => {
+  await sandbox.control('DELETE', '/_sandbox/faults')
+  await proxy?.close()
+})
+afterAll(async () => {
+  await sandbox?.stop()
+})
+
+/** `count` approved purchases of `amount`, made by a purchase batch with the stored card; their ids. */
+async function purchases(count: number, amount = 10000): Promise<string[]> {
+  const prefix = ref('order')
+  const csv = ['card_token,amount,reference', ...Array.from({length: count}, (_, i) => `${token},${amount},${prefix}-${i}`)].join('\n') + '\n'
+  const result = await sandbox.gw(['purchase', 'create', '--input', writeTemp('purchases.csv', csv), '--concurrency', '8'], {timeoutMs: 60_000})
+  expect(result.code).toBe(0)
+  const rows = rowsOf(result.stdout).sort((a, b) => a.row - b.row)
+  expect(rows).toHaveLength(count)
+  return rows.map((row) => row.record!.id as string)
+}
+
+function refundCsv(ids: string[], prefix: string, amount = '1000'): string {
+  return ['transaction_id,amount,reference', ...ids.map((id, i) => `${id},${amount},${prefix}-${i}`)].join('\n') + '\n'
+}
+
+describe('gw refund create --input', () => {
+  it('refunds every row once, a line per row on stdout and a summary on stderr', async () => {
+    const ids = await purchases(3)
+    const prefix = ref('refund')
+    const file = writeTemp('refunds.csv', refundCsv(ids, prefix))
+    const result = await sandbox.gw(['refund', 'create', '--input', file])
+    expect(result.code).toBe(0)
+    const rows = rowsOf(result.stdout).sort((a, b) => a.row - b.row)
+    expect(rows.map((row) => [row.row, row.line, row.reference, row.status, row.exit_code])).toEqual([
+      [1, 2, `${prefix}-0`, 'approved', 0],
+      [2, 3, `${prefix}-1`, 'approved', 0],
+      [3, 4, `${prefix}-2`, 'approved', 0],
+    ])
+    expect(rows[0]!.record).toMatchObject({reference: `${prefix}-0`, transaction_id: ids[0], amount: -1000, successful: true})
+    expect(Object.keys(rows[0]!)).toEqual(['row', 'line', 'reference', 'status', 'exit_code', 'record'])
+    expect(result.stderr).toMatch(/^Journal: .*refund-create-[0-9a-f]{16}\.ndjson\n/)
+    expect(result.stderr).toMatch(/3 refunds: 3 approved in [\d.]+ s\n {2}approved 30\.00 AUD\n/)
+  })
+
+  it('SIGKILLed mid-way and run again: every reference is refunded exactly once', async () => {
+    const ids = await purchases(200)
+    const prefix = ref('killed')
+    const file = writeTemp('refunds.csv', refundCsv(ids, prefix))
+    proxy = await countingProxy(sandbox.url)
+    const first = spawnGw(sandbox, ['refund', 'create', '--input', file, '--concurrency', '4'], {GW_BASE_URL: proxy.url})
+    // Killed while the 60th refund is on its way: the gateway makes it, gw never hears of it.
+    proxy.onPost = (count) => {
+      if (count === 60) first.child.kill('SIGKILL')
+    }
+    const killed = await first.done
+    expect(killed.signal).toBe('SIGKILL')
+    const answeredBefore = rowsOf(killed.stdout.slice(0, killed.stdout.lastIndexOf('\n') + 1)).length
+    expect(answeredBefore).toBeLessThan(60)
+    proxy.onPost = undefined
+
+    const again = await sandbox.gw(['refund', 'create', '--input', file, '--concurrency', '4'], {env: {GW_BASE_URL: proxy.url}, timeoutMs: 60_000})
+    expect(again.stderr).toMatch(/resuming: \d+ rows answered earlier, \d+ in doubt to look up first/)
+    expect(again.code).toBe(0)
+    const rows = rowsOf(again.stdout)
+    expect(rows).toHaveLength(200)
+    expect(rows.every((row) => row.status === 'approved')).toBe(true)
+    expect(rows.filter((row) => row.resumed).length).toBeGreaterThanOrEqual(60)
+    expect(proxy.posts.size).toBe(200)
+    expect([...proxy.posts.values()].every((count) => count === 1)).toBe(true)
+    // The gateway has each refund once: every purchase has exactly 10.00 refunded.
+    const over = await sandbox.gw(['refund', 'create', '--transaction-id', ids[0]!, '--amount', '9001', '--reference', ref('over')])
+    expect(over.stderr).toContain('already refunded 1000')
+  }, 120_000)
+
+  it('rows whose answers are dropped are looked up and reconciled, none sent again', async () => {
+    const ids = await purchases(10)
+    const prefix = ref('dropped')
+    proxy = await countingProxy(sandbox.url)
+    await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/refunds', action: 'drop-after', times: 3})
+    const result = await sandbox.gw(['refund', 'create', '--input', writeTemp('refunds.csv', refundCsv(ids, prefix)), '--concurrency', '4'], {env: {GW_BASE_URL: proxy.url}})
+    expect(result.code).toBe(0)
+    const rows = rowsOf(result.stdout)
+    expect(rows.map((row) => row.status)).toEqual(Array(10).fill('approved'))
+    expect(result.stderr.match(/Found the refund by its reference: the gateway processed it once\./g)).toHaveLength(3)
+    expect(proxy.total()).toBe(10)
+    expect([...proxy.posts.values()].every((count) => count === 1)).toBe(true)
+  })
+
+  it('an invalid row at line 51 stops the batch before anything is sent, naming line 51', async () => {
+    proxy = await countingProxy(sandbox.url)
+    const lines = ['transaction_id,amount,reference', ...Array.from({length: 100}, (_, i) => `071-P-AAAAAAAA,${i === 49 ? '12.50' : '100'},${ref('bad')}`)]
+    const result = await sandbox.gw(['refund', 'create', '--input', writeTemp('refunds.csv', lines.join('\n'))], {env: {GW_BASE_URL: proxy.url}})
+    expect(result.code).toBe(2)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toContain('refunds.csv line 51: amount must be a whole number greater than 0 in the minor unit (1000 is 10.00 AUD), got "12.50"')
+    expect(result.stderr).toContain('Error: 1 of 100 rows is invalid (line 51): nothing was sent')
+    expect(proxy.total()).toBe(0)
+  })
+
+  it('lists every invalid row, repeated references and unknown columns; --skip-invalid sends the rest', async () => {
+    const [id] = await purchases(1)
+    const prefix = ref('mixed')
+    const csv = `transaction_id,amount,reference\n${id},100,${prefix}-a\n,100,${prefix}-b\n${id},-5,${prefix}-c\n${id},100,${prefix}-a\n${id},200,${prefix}-d\n`
+    const file = writeTemp('refunds.csv', csv)
+    const refused = await sandbox.gw(['refund', 'create', '--input', file])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain('line 3: transaction_id is blank')
+    expect(refused.stderr).toContain('line 4: amount must be a whole number greater than 0')
+    expect(refused.stderr).toContain(`line 2: reference ${prefix}-a is used again on line 5`)
+    expect(refused.stderr).toContain(`line 5: reference ${prefix}-a is used again on line 2`)
+
+    const skipped = await sandbox.gw(['refund', 'create', '--input', file, '--skip-invalid'])
+    expect(skipped.code).toBe(0)
+    const rows = rowsOf(skipped.stdout)
+    expect(rows.map((row) => [row.line, row.status]).sort()).toEqual([[2, 'invalid'], [3, 'invalid'], [4, 'invalid'], [5, 'invalid'], [6, 'approved']])
+
+    const typo = await sandbox.gw(['refund', 'create', '--input', writeTemp('typo.csv', 'transaction_id,amout,reference,note\nx,1,y,z\n')])
+    expect(typo.code).toBe(2)
+    expect(typo.stderr).toContain('typo.csv: unknown columns "amout", "note": nothing was sent')
+  })
+
+  it('refuses a journal written for another input', async () => {
+    const [id] = await purchases(1)
+    const journal = join(writeTemp('x', ''), '..', 'journal.ndjson')
+    const first = await sandbox.gw(['refund', 'create', '--input', writeTemp('a.csv', refundCsv([id!], ref('j'), '100')), '--journal', journal])
+    expect(first.code).toBe(0)
+    const other = await sandbox.gw(['refund', 'create', '--input', writeTemp('b.csv', refundCsv([id!], ref('j'), '100')), '--journal', journal])
+    expect(other.code).toBe(2)
+    expect(other.stderr).toContain(`Error: ${journal} was written for another input`)
+    expect(other.stdout).toBe('')
+  })
+
+  /** A refund batch of `rows` started through the counting proxy, each refund held `delayMs` at the gateway. */
+  async function slowBatch(rows: number, delayMs: number, concurrency: number) {
+    const file = writeTemp('refunds.csv', refundCsv(await purchases(rows), ref('slow')))
+    proxy = await countingProxy(sandbox.url)
+    await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/refunds', action: 'delay', delayMs, times: rows})
+    return {file, run: spawnGw(sandbox, ['refund', 'create', '--input', file, '--concurrency', String(concurrency)], {GW_BASE_URL: proxy.url})}
+  }
+
+  it('Ctrl-C starts no new rows, finishes those in flight, exits 130; the next run finishes the batch', async () => {
+    const {file, run} = await slowBatch(40, 50, 2)
+    proxy.onPost = (count) => {
+      if (count === 6) run.child.kill('SIGINT')
+    }
+    const stopped = await run.done
+    expect(stopped.code).toBe(130)
+    const done = rowsOf(stopped.stdout)
+    expect(done.length).toBeGreaterThanOrEqual(6)
+    expect(done.length).toBeLessThan(40)
+    expect(done.every((row) => row.status === 'approved')).toBe(true)
+    expect(stopped.stderr).toContain('Ctrl-C: finishing the refunds in flight, starting no more')
+    expect(stopped.stderr).toMatch(/\d+ rows were not started\. Run the same command again to finish the batch/)
+    proxy.onPost = undefined
+    const again = await sandbox.gw(['refund', 'create', '--input', file], {env: {GW_BASE_URL: proxy.url}})
+    expect(again.code).toBe(0)
+    expect(rowsOf(again.stdout).filter((row) => row.resumed)).toHaveLength(done.length)
+    expect([...proxy.posts.values()].every((count) => count === 1)).toBe(true)
+    expect(proxy.posts.size).toBe(40)
+  })
+
+  it('a second Ctrl-C stops at once, leaving the rows in flight in doubt; the next run settles them', async () => {
+    const {file, run} = await slowBatch(12, 300, 4)
+    proxy.onPost = (count) => {
+      if (count !== 2) return
+      run.child.kill('SIGINT')
+      setTimeout(() => run.child.kill('SIGINT'), 50)
+    }
+    const stopped = await run.done
+    expect(stopped.code).toBe(130)
+    expect(stopped.stderr).toContain('Ctrl-C: finishing the refunds in flight, starting no more (again to stop at once).')
+    // Stopped before any answer came: whatever was reported is in doubt, nothing approved.
+    expect(rowsOf(stopped.stdout).filter((row) => row.status !== 'unknown')).toEqual([])
+    proxy.onPost = undefined
+    // Let the gateway finish what it was given before the next run looks it up.
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    const again = await sandbox.gw(['refund', 'create', '--input', file], {env: {GW_BASE_URL: proxy.url}})
+    expect(again.code).toBe(0)
+    expect(rowsOf(again.stdout).map((row) => row.status)).toEqual(Array(12).fill('approved'))
+    const found = await sandbox.gw(['refund', 'get', '--input', '-'], {stdin: again.stdout})
+    expect(found.stdout.trim().split('\n').map((line) => (JSON.parse(line) as {amount: number}).amount)).toEqual(Array(12).fill(-1000))
+    expect([...proxy.posts.values()].every((count) => count === 1)).toBe(true)
+  })
+
+  it('--dry-run shows what would be sent and sends nothing', async () => {
+    proxy = await countingProxy(sandbox.url)
+    const result = await sandbox.gw(['refund', 'create', '--input', writeTemp('r.csv', 'transaction_id,amount,reference\n071-P-AAAAAAAA,250,d-1\n071-P-BBBBBBBB,,d-2\n'), '--dry-run'], {env: {GW_BASE_URL: proxy.url}})
+    expect(result.code).toBe(0)
+    expect(rowsOf(result.stdout)).toEqual([
+      {row: 1, line: 2, reference: 'd-1', request: {transaction_id: '071-P-AAAAAAAA', amount: 250, reference: 'd-1'}},
+      {row: 2, line: 3, reference: 'd-2', request: {transaction_id: '071-P-BBBBBBBB', amount: null, reference: 'd-2'}},
+    ])
+    expect(result.stderr).toContain('Dry run: 2 refunds would be sent (250 (minor units); 1 amount not known), 1 of them each refunding its purchase in full. Nothing was sent.')
+    expect(proxy.total()).toBe(0)
+  })
+
+  it('reads NDJSON from stdin; a blank amount refunds the purchase in full', async () => {
+    const [id] = await purchases(1, 4200)
+    const reference = ref('full')
+    const result = await sandbox.gw(['refund', 'create', '--input', '-'], {stdin: `\n{"transaction_id":"${id}","reference":"${reference}"}\n`})
+    expect(result.code).toBe(0)
+    expect(rowsOf(result.stdout)[0]).toMatchObject({row: 1, line: 2, reference, status: 'approved', record: {amount: -4200}})
+  })
+})
+
+describe('gw purchase create --input', () => {
+  it('refuses a file with card numbers, naming the columns and never the numbers', async () => {
+    proxy = await countingProxy(sandbox.url)
+    const csv = `card_number,card_expiry,cvv,amount,reference\n${CARDS.visa},12/2030,123,1000,${ref()}\n`
+    const result = await sandbox.gw(['purchase', 'create', '--input', writeTemp('cards.csv', csv)], {env: {GW_BASE_URL: proxy.url}})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('cards.csv holds card data (columns card_number, card_expiry, cvv): raw card data does not belong in files, and nothing was sent')
+    expect(result.stderr + result.stdout).not.toContain(CARDS.visa)
+    expect(proxy.total()).toBe(0)
+
+    const hidden = await sandbox.gw(['purchase', 'create', '--input', '-'], {stdin: `{"card_token":"${CARDS.mastercard}","amount":1000,"reference":"${ref()}"}\n`})
+    expect(hidden.code).toBe(2)
+    expect(hidden.stderr).toContain('stdin holds what looks like a card number (line 1)')
+    expect(hidden.stderr).not.toContain(CARDS.mastercard)
+  })
+
+  it('exits 3 when a row is declined, the others approved; a summary per currency', async () => {
+    const prefix = ref('mixed')
+    const csv = `card_token,amount,reference,currency\n${token},1000,${prefix}-1,AUD\n${token},10051,${prefix}-2,AUD\n${token},500,${prefix}-3,nzd\n`
+    const result = await sandbox.gw(['purchase', 'create', '--input', writeTemp('p.csv', csv)])
+    expect(result.code).toBe(3)
+    const rows = rowsOf(result.stdout).sort((a, b) => a.row - b.row)
+    expect(rows.map((row) => [row.status, row.exit_code])).toEqual([['approved', 0], ['declined', 3], ['approved', 0]])
+    expect(rows[1]!.record).toMatchObject({message: 'Insufficient Funds', successful: false})
+    expect(result.stderr).toContain('3 purchases: 2 approved, 1 declined')
+    expect(result.stderr).toContain('  approved 10.00 AUD; 5.00 NZD\n')
+    expect(result.stderr).toContain('  declined 100.51 AUD\n')
+  })
+})
+
+describe('a reference already taken', () => {
+  it('by the same refund is reported as done earlier; by another, exit 7 naming both', async () => {
+    const [id] = await purchases(1)
+    const reference = ref('again')
+    const args = ['refund', 'create', '--transaction-id', id!, '--amount', '700', '--reference', reference, '--json']
+    const first = await sandbox.gw(args)
+    expect(first.code).toBe(0)
+    const again = await sandbox.gw(args)
+    expect(again.code).toBe(0)
+    expect(again.json).toEqual(first.json)
+    expect(again.stderr).toContain(`Reference ${reference} was taken by this same refund (${(first.json as {id: string}).id}), made earlier: nothing was sent now.`)
+    const other = await sandbox.gw(['refund', 'create', '--transaction-id', id!, '--amount', '800', '--reference', reference])
+    expect(other.code).toBe(7)
+    expect(other.stderr).toContain(`Error: Reference ${reference} is already taken by another refund ${(first.json as {id: string}).id}: amount -700 there, 800 asked. Nothing was sent.`)
+  })
+
+  it('by the same purchase (the card named by token) is done earlier', async () => {
+    const reference = ref('again')
+    const args = ['purchase', 'create', '--card-token', token, '--amount', '1500', '--reference', reference, '--json']
+    const first = await sandbox.gw(args)
+    const again = await sandbox.gw(args)
+    expect(again.code).toBe(0)
+    expect(again.json).toEqual(first.json)
+    const otherCurrency = await sandbox.gw([...args.slice(0, -1), '--currency', 'NZD'])
+    expect(otherCurrency.code).toBe(7)
+    expect(otherCurrency.stderr).toContain('currency AUD there, NZD asked')
+  })
+
+  it('refund without --amount refunds the purchase in full and says how much', async () => {
+    const [id] = await purchases(1, 2500)
+    const result = await sandbox.gw(['refund', 'create', '--transaction-id', id!, '--reference', ref('full'), '--json'])
+    expect(result.code).toBe(0)
+    expect(result.json).toMatchObject({amount: -2500})
+    expect(result.stderr).toContain(`Refunding purchase ${id} in full: 25.00 AUD.`)
+  })
+})
+
+describe('the journal', () => {
+  it('lives in the state directory and holds no card data', () => {
+    const dir = join(sandbox.home.XDG_DATA_HOME!, 'gw', 'journals')
+    const files = readdirSync(dir)
+    expect(files.length).toBeGreaterThan(0)
+    for (const file of files) expect(readFileSync(join(dir, file), 'utf8')).not.toMatch(/4242424242424242|"cvv"/)
+  })
+})
+
+describe('look-ups at scale', () => {
+  it('get --input takes the id column of a CSV, looks ids up concurrently and prints them in input order', async () => {
+    const ids = await purchases(12)
+    // The first id answers last; the output still starts with it.
+    await sandbox.control('POST', '/_sandbox/faults', {method: 'GET', path: `/v1.0/purchases/${ids[0]}`, action: 'delay', delayMs: 400})
+    const csv = ['note,id', ...ids.map((id, i) => `"row ${i}, as exported",${id}`)].join('\n') + '\n'
+    const result = await sandbox.gw(['purchase', 'get', '--input', writeTemp('ids.csv', csv), '--concurrency', '8'])
+    expect(result.code).toBe(0)
+    expect(result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as {id: string}).id)).toEqual(ids)
+  })
+
+  it('reads one id a line from stdin with --input -, reports a missing one in its place and exits with its code', async () => {
+    const [a, b] = await purchases(2)
+    const result = await sandbox.gw(['purchase', 'get', '--input', '-'], {stdin: `${a}\nno-such-purchase\n\n${b}\n`})
+    expect(result.code).toBe(5)
+    expect(result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as {id: string}).id)).toEqual([a, b])
+    expect(result.stderr).toContain('Error: no-such-purchase: Purchase not found (HTTP 404')
+    expect(result.stderr).toContain('Error: 1 of 3 look-ups failed')
+  })
+
+  it("takes a batch's own output: the references of its rows", async () => {
+    const ids = await purchases(2)
+    const prefix = ref('piped')
+    const batch = await sandbox.gw(['refund', 'create', '--input', writeTemp('r.csv', refundCsv(ids, prefix))])
+    const result = await sandbox.gw(['refund', 'get', '--input', '-', '--json'], {stdin: batch.stdout})
+    expect(result.code).toBe(0)
+    expect(result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as {reference: string}).reference).sort()).toEqual([`${prefix}-0`, `${prefix}-1`])
+  })
+})

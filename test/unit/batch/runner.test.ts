@@ -1,0 +1,134 @@
+import {mkdtempSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {Journal} from '../../../src/batch/journal.js'
+import {BatchRunner, type RowReport, type RowSender} from '../../../src/batch/runner.js'
+import {DeclinedError, GatewayError, NotFoundError, RejectedError} from '../../../src/errors.js'
+
+type Body = {reference: string; amount: number}
+
+const rows = (references: string[]) => references.map((reference, i) => ({row: i + 1, line: i + 2, reference, input: {reference, amount: 100}}))
+
+async function journal(): Promise<Journal> {
+  return Journal.open(join(mkdtempSync(join(tmpdir(), 'gw-runner-')), 'j.ndjson'), {command: 'refund create', hash: 'h', now: new Date()})
+}
+
+/** A sender over a pretend gateway: `records` is what it holds by reference; sends and look-ups are recorded. */
+function gateway(records: Record<string, Record<string, unknown>> = {}, fail: Record<string, Error> = {}) {
+  const sent: string[] = []
+  const looked: string[] = []
+  let inFlight = 0
+  let most = 0
+  const sender: RowSender<Body, Body> = {
+    noun: 'refund',
+    request: async (input) => input,
+    asksFirst: () => false,
+    send: async (body) => {
+      sent.push(body.reference)
+      inFlight++
+      most = Math.max(most, inFlight)
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      inFlight--
+      if (fail[body.reference]) throw fail[body.reference]
+      records[body.reference] = {reference: body.reference, amount: body.amount, successful: true}
+      return {record: records[body.reference]!, doneEarlier: false}
+    },
+    lookUp: async (reference) => {
+      looked.push(reference)
+      if (fail[`lookup:${reference}`]) throw fail[`lookup:${reference}`]
+      if (!records[reference]) throw new NotFoundError('Purchase not found', {status: 404})
+      return records[reference]
+    },
+    check: async (body, record) => {
+      if (record.amount !== body.amount) throw new RejectedError('taken by another refund')
+    },
+    money: (body) => ({amount: body.amount, currency: 'AUD'}),
+  }
+  return {sender, sent, looked, most: () => most}
+}
+
+async function run(references: string[], sender: RowSender<Body, Body>, j?: Journal, concurrency = 4): Promise<RowReport[]> {
+  const reports: RowReport[] = []
+  const used = j ?? (await journal())
+  await new BatchRunner({rows: rows(references), sender, journal: used, concurrency, onRow: (report) => reports.push(report)}).run()
+  if (!j) await used.close()
+  return reports.sort((a, b) => a.row - b.row)
+}
+
+describe('BatchRunner', () => {
+  it('sends each row once, at most `concurrency` at a time, and maps failures to statuses', async () => {
+    const g = gateway({}, {
+      'r-2': new DeclinedError('declined', {record: {reference: 'r-2', successful: false, message: 'Declined'}}),
+      'r-3': new RejectedError('Amount exceeds the refundable balance', {status: 400}),
+      'r-4': new GatewayError('network', 'No answer'),
+    })
+    const reports = await run(['r-1', 'r-2', 'r-3', 'r-4', 'r-5', 'r-6'], g.sender, undefined, 3)
+    expect(reports.map((r) => [r.reference, r.status, r.exitCode])).toEqual([
+      ['r-1', 'approved', 0],
+      ['r-2', 'declined', 3],
+      ['r-3', 'rejected', 7],
+      ['r-4', 'failed', 1],
+      ['r-5', 'approved', 0],
+      ['r-6', 'approved', 0],
+    ])
+    expect(g.sent.sort()).toEqual(['r-1', 'r-2', 'r-3', 'r-4', 'r-5', 'r-6'])
+    expect(g.most()).toBe(3)
+  })
+
+  it('on a re-run: answered rows come from the journal, rows in doubt are looked up and sent only when the gateway has none', async () => {
+    const j = await journal()
+    await j.result({result: 'done', status: 'approved', exit_code: 0, record: {reference: 'done'}, amount: 100})
+    for (const reference of ['found', 'missing', 'differs', 'unreachable', 'failed', 'unauthorized', 'refused']) await j.intent({intent: reference, row: 0, line: 0, request: {reference, amount: 100}})
+    await j.result({result: 'failed', status: 'failed', exit_code: 1, error: {messages: ['No answer']}})
+    await j.result({result: 'unauthorized', status: 'rejected', exit_code: 4, error: {messages: ['Incorrect Username or Token']}})
+    await j.result({result: 'refused', status: 'rejected', exit_code: 7, error: {messages: ['Amount exceeds the refundable balance']}})
+    const g = gateway(
+      {found: {reference: 'found', amount: 100, successful: true}, differs: {reference: 'differs', amount: 999, successful: true}},
+      {'lookup:unreachable': new GatewayError('network', 'connection refused')},
+    )
+    const reports = await run(['done', 'found', 'missing', 'differs', 'unreachable', 'failed', 'new', 'unauthorized', 'refused'], g.sender, j)
+    expect(reports.map((r) => [r.reference, r.status, r.exitCode, r.resumed])).toEqual([
+      ['done', 'approved', 0, true],
+      ['found', 'approved', 0, true],
+      ['missing', 'approved', 0, false],
+      ['differs', 'rejected', 7, false],
+      ['unreachable', 'unknown', 8, false],
+      ['failed', 'approved', 0, false],
+      ['new', 'approved', 0, false],
+      ['unauthorized', 'approved', 0, false],
+      ['refused', 'rejected', 7, true],
+    ])
+    expect(g.looked.sort()).toEqual(['differs', 'failed', 'found', 'missing', 'unauthorized', 'unreachable'])
+    expect(g.sent.sort()).toEqual(['failed', 'missing', 'new', 'unauthorized'])
+    expect(reports[4]!.error!.messages[0]).toContain('An earlier run sent this refund and got no answer, and looking it up failed: connection refused')
+    expect(reports[4]!.error!.hint).toBe('Do not send it again until you have checked: gw refund get unreachable')
+    await j.close()
+  })
+
+  it('starts no new rows once stopped, and finishes those in flight', async () => {
+    const g = gateway()
+    const j = await journal()
+    const reports: RowReport[] = []
+    const runner = new BatchRunner({
+      rows: rows(Array.from({length: 30}, (_, i) => `row-${i}`)),
+      sender: g.sender,
+      journal: j,
+      concurrency: 2,
+      onRow: (report) => {
+        reports.push(report)
+        runner.stop('SIGINT')
+      },
+    })
+    const end = await runner.run()
+    // What was sent is reported and journaled; nothing else was sent.
+    expect(end.stoppedBy).toBe('SIGINT')
+    expect(reports.length).toBeGreaterThanOrEqual(2)
+    expect(reports.length).toBeLessThan(30)
+    expect(end.notStarted).toBe(30 - reports.length)
+    expect(g.sent.sort()).toEqual(reports.map((r) => r.reference).sort())
+    expect(reports.every((r) => r.status === 'approved')).toBe(true)
+    expect(j.results.size).toBe(reports.length)
+    await j.close()
+  })
+})

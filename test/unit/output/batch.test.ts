@@ -1,0 +1,48 @@
+import {describe, expect, it} from 'vitest'
+import type {RowReport} from '../../../src/batch/runner.js'
+import {BatchView, rowLine, totals} from '../../../src/output/batch.js'
+import {testIo} from '../../../src/output/io.js'
+
+const approved: RowReport = {row: 1, line: 2, reference: 'r-1', status: 'approved', exitCode: 0, resumed: false, record: {id: '071-R-1', message: 'Approved', amount: -1000}, amount: 1000, currency: 'AUD'}
+const unknown: RowReport = {row: 2, line: 3, reference: 'r 2', status: 'unknown', exitCode: 8, resumed: false, error: {kind: 'outcome_unknown', status: null, messages: ['no answer\u001b[2J'], request_id: null}, amount: 500, currency: 'NZD'}
+const invalid: RowReport = {row: 3, line: 4, status: 'invalid', exitCode: 2, resumed: false, error: {kind: 'usage', status: null, messages: ['transaction_id is blank'], request_id: null}}
+
+describe('rowLine', () => {
+  it('prints the documented keys in order, resumed only when true, error in place of a record', () => {
+    expect(rowLine({...approved, resumed: true})).toBe('{"row":1,"line":2,"reference":"r-1","status":"approved","exit_code":0,"resumed":true,"record":{"id":"071-R-1","message":"Approved","amount":-1000}}\n')
+    expect(rowLine(invalid)).toBe('{"row":3,"line":4,"reference":null,"status":"invalid","exit_code":2,"error":{"kind":"usage","status":null,"messages":["transaction_id is blank"],"request_id":null}}\n')
+  })
+})
+
+describe('BatchView', () => {
+  it('on a pipe: a line per row, and a summary with counts, money per currency and what to do about unknown rows', () => {
+    const io = testIo()
+    const view = new BatchView(io, 3, 'refund', {json: false})
+    view.row(approved)
+    view.row(unknown)
+    view.skipped(invalid)
+    view.summary({notStarted: 0})
+    expect(io.stdout().split('\n')).toHaveLength(4)
+    expect(io.stderr()).toMatch(/^3 refunds: 1 approved, 1 unknown, 1 invalid in [\d.]+ s\n {2}approved 10\.00 AUD\n {2}unknown {2}5\.00 NZD\n1 refund may or may not have reached the gateway\. Do not send them again by other means: run this same command again, which looks each one up first, or check them: gw refund get 'r 2'\n$/)
+    // A skipped invalid row does not count against the batch.
+    expect(view.worstExitCode()).toBe(8)
+  })
+
+  it('on a terminal: a table row each, control characters made visible, a progress line cleared before each row', () => {
+    const io = testIo({tty: true})
+    const view = new BatchView(io, 2, 'refund', {json: false})
+    view.row(approved)
+    view.row(unknown)
+    expect(io.stdout()).toContain('  ROW   LINE  REFERENCE                 STATUS     AMOUNT            RESULT\n')
+    expect(io.stdout()).toContain('    1      2  r-1                       approved   10.00 AUD         071-R-1  Approved\n')
+    expect(io.stdout()).toContain('no answer\\u001b[2J')
+    expect(io.stderr()).toContain('\r\u001B[K2/2  ')
+    expect(io.stderr()).toMatch(/1 approved, 0 declined, 1 failed$/)
+  })
+})
+
+describe('totals', () => {
+  it('adds amounts per currency, says how many are not known', () => {
+    expect(totals([{amount: 1000, currency: 'AUD'}, {amount: -250, currency: 'AUD'}, {amount: 100, currency: 'JPY'}, {amount: 5}, {}])).toBe('12.50 AUD; 100 JPY; 5 (minor units); 1 amount not known')
+  })
+})
