@@ -14,6 +14,7 @@ import {redactFlagMessage} from './redact.js'
 import type {Prompter} from './output/prompt.js'
 import type {BatchFlags} from './batch/command.js'
 import type {BatchKind} from './batch/kinds.js'
+import type {Outcome} from './batch/in-order.js'
 
 // The shapes oclif's parse is generic over (not exported by @oclif/core).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -287,7 +288,7 @@ export abstract class GwCommand extends Command {
     const stream = recordStream(this.io, (this.ctor as typeof GwCommand).columns, this.renderOptions)
     let worst: GwError | undefined
     let failed = 0
-    await inOrder(ids, flags.concurrency ?? DEFAULT_CONCURRENCY, (id) => lookUp(resource, id, deps), async (id, outcome) => {
+    const emit = async (id: string, outcome: Outcome<GwRecord>) => {
       if (outcome.ok) return stream.write(outcome.value)
       const error = toGwError(outcome.error)
       // Stopped, or talking to another gateway than the profile says: the rest are not looked up.
@@ -295,7 +296,11 @@ export abstract class GwCommand extends Command {
       renderError(this.io, error, {json: this.json, subject: id})
       failed++
       if (!worst || error.exitCode > worst.exitCode) worst = error
-    })
+    }
+    const look = (id: string) => lookUp(resource, id, deps)
+    // The first goes alone, so a gateway in the other environment is found before the rest are sent.
+    await inOrder(ids.slice(0, 1), 1, look, emit)
+    await inOrder(ids.slice(1), flags.concurrency ?? DEFAULT_CONCURRENCY, look, emit)
     await stream.end()
     if (worst) throw new SomeFailed(`${failed} of ${ids.length} look-ups failed`, worst)
     return undefined
@@ -383,7 +388,7 @@ function withNothingRequired<T extends Interfaces.Input<FlagOutput, FlagOutput, 
 export function toGwError(err: unknown, command?: {name: string; flags: string[]}): GwError {
   // oclif decorates errors thrown by a flag's parse; the message already names the flag. Whatever
   // it says about flags names them and never their values (a CVV, a token, a card number).
-  if (err instanceof UsageError) return new UsageError(redactFlagMessage(withoutOclifDecoration(err.message)), err.hint)
+  if (err instanceof UsageError) return new UsageError(redactFlagMessage(withoutOclifDecoration(err.message)), err.hint ?? (command && helpHint(command)))
   if (err instanceof GwError) {
     err.message = withoutOclifDecoration(err.message)
     return err
@@ -398,7 +403,7 @@ export function toGwError(err: unknown, command?: {name: string; flags: string[]
  * without any value glued to it (it may be a card number) and with the closest real flag.
  */
 function usageErrorFromOclif(err: Errors.CLIError, command?: {name: string; flags: string[]}): UsageError {
-  const help = `See ${command?.name ?? 'gw COMMAND'} --help for the flags and examples.`
+  const help = helpHint(command ?? {name: 'gw COMMAND'})
   const unknown = (err as {flags?: unknown}).flags
   if (Array.isArray(unknown) && unknown.length > 0) {
     const names = unknown.map((flag) => String(flag).replace(/=.*/s, ''))
@@ -407,6 +412,11 @@ function usageErrorFromOclif(err: Errors.CLIError, command?: {name: string; flag
     return new UsageError(redactFlagMessage(message), suggestion ? `Did you mean --${suggestion}? ${help}` : help)
   }
   return new UsageError(redactFlagMessage(withoutOclifDecoration(err.message)), help)
+}
+
+/** Where to read what a command takes, for a usage error that has no better hint. */
+function helpHint(command: {name: string}): string {
+  return `See ${command.name} --help for the flags and examples.`
 }
 
 function withoutOclifDecoration(message: string): string {

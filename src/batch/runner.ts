@@ -1,5 +1,5 @@
 import {isApproved} from '../api/schemas/purchase.js'
-import {AuthError, DeclinedError, GwError, InterruptedError, NotFoundError, OutcomeUnknownError, type StopSignal} from '../errors.js'
+import {AuthError, DeclinedError, GwError, InterruptedError, ModeMismatchError, NotFoundError, OutcomeUnknownError, type StopSignal} from '../errors.js'
 import {hintFor} from '../output/hints.js'
 import type {GwRecord} from '../operations/deps.js'
 import type {Journal, Result} from './journal.js'
@@ -75,9 +75,13 @@ export class BatchRunner<Input, Body extends object> {
   private fatal?: GwError
   private readonly slots: Semaphore
   private readonly finishing = new Set<Promise<void>>()
+  /** Whether the first request has had its answer and the other slots are open. */
+  private opened = false
 
   constructor(private readonly options: RunOptions<Input, Body>) {
-    this.slots = new Semaphore(options.concurrency)
+    // The first request goes alone: until one answer is in, gw does not know that the gateway
+    // takes these credentials and is in the profile's environment (a batch stops on either).
+    this.slots = new Semaphore(1)
   }
 
   /** Ctrl-C or SIGTERM: start no new rows; those in flight finish and are journaled. */
@@ -158,6 +162,10 @@ export class BatchRunner<Input, Body extends object> {
     try {
       return this.stopping ? STOPPED : await request()
     } finally {
+      if (!this.opened) {
+        this.opened = true
+        this.slots.add(this.options.concurrency - 1)
+      }
       this.slots.release()
     }
   }
@@ -215,8 +223,9 @@ export class BatchRunner<Input, Body extends object> {
 
   private failed(row: ValidRow<Input>, err: unknown, money: {amount?: number; currency?: string}): RowReport {
     const error = err instanceof GwError ? err : new GwError('unexpected', 1, `Unexpected failure: ${err instanceof Error ? err.message : String(err)}`)
-    // The gateway refused the credentials: every other row would be refused the same way.
-    if (error instanceof AuthError) this.fatal ??= error
+    // The gateway refused the credentials, or answers in the other environment than the profile
+    // says: every other row would meet the same, and the second may move real money.
+    if (error instanceof AuthError || error instanceof ModeMismatchError) this.fatal ??= error
     if (error instanceof DeclinedError && error.record) return recordReport(row, error.record, false, money)
     const status = statusOf(error)
     return {row: row.row, line: row.line, reference: row.reference, status, exitCode: status === 'unknown' ? 8 : error.exitCode, resumed: false, error: errorFields(error), ...money}
@@ -251,6 +260,10 @@ class Semaphore {
     const next = this.waiting.shift()
     if (next) next()
     else this.free++
+  }
+
+  add(permits: number): void {
+    for (let i = 0; i < permits; i++) this.release()
   }
 }
 

@@ -100,7 +100,7 @@ describe.skipIf(!installed('fish'))('gw completion fish, in fish', () => {
     expect(result.stderr).toBe('')
     expect(result.stdout.split('\n').filter(Boolean)).toEqual([
       'purchase\tcharge a card and look purchases up',
-      'create\tRefund a purchase, in full or in part',
+      'create\tRefund a purchase, in full or in part; or a batch of refunds from a file',
       'get\tLook refunds up by id or reference',
       'Bi-Annually',
       'card:expired',

@@ -101,7 +101,7 @@ describe('gw help', () => {
   it('gw help purchase get and gw purchase get -h print the command help', async () => {
     const [help, short] = await Promise.all([runGw(['help', 'purchase', 'get'], {env: home}), runGw(['purchase', 'get', '-h'], {env: home})])
     expect(help.code).toBe(0)
-    expect(help.stdout.split('\n').slice(0, 4)).toEqual(['Look purchases up by id or reference', '', 'USAGE', '  $ gw purchase get ID... [--profile <value>] [--json] [--verbose] [--yes]'])
+    expect(help.stdout.split('\n').slice(0, 4)).toEqual(['Look purchases up by id or reference', '', 'USAGE', '  $ gw purchase get [ID...] [--profile <value>] [--json] [--verbose]'])
     expect(short.stdout).toBe(help.stdout)
   })
 

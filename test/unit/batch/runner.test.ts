@@ -4,7 +4,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {Journal} from '../../../src/batch/journal.js'
 import {BatchRunner, type RowReport, type RowSender} from '../../../src/batch/runner.js'
-import {DeclinedError, GatewayError, NotFoundError, RejectedError} from '../../../src/errors.js'
+import {AuthError, DeclinedError, GatewayError, ModeMismatchError, NotFoundError, RejectedError} from '../../../src/errors.js'
 
 type Body = {reference: string; amount: number}
 
@@ -57,6 +57,16 @@ async function run(references: string[], sender: RowSender<Body, Body>, j?: Jour
 }
 
 describe('BatchRunner', () => {
+  it.each([
+    ['credentials refused', new AuthError('Incorrect Username or Token', {status: 401})],
+    ['a gateway in the other environment', new ModeMismatchError('The gateway answers as live', {expected: 'sandbox', reported: 'live'})],
+  ])('sends the first row alone, and after %s sends nothing more', async (_, error) => {
+    const g = gateway({}, {'r-1': error})
+    const reports = await run(['r-1', 'r-2', 'r-3', 'r-4', 'r-5'], g.sender, undefined, 4)
+    expect(g.sent).toEqual(['r-1'])
+    expect(reports.map((r) => r.reference)).toEqual(['r-1'])
+  })
+
   it('sends each row once, at most `concurrency` at a time, and maps failures to statuses', async () => {
     const g = gateway({}, {
       'r-2': new DeclinedError('declined', {record: {reference: 'r-2', successful: false, message: 'Declined'}}),
@@ -102,7 +112,7 @@ describe('BatchRunner', () => {
     expect(g.looked.sort()).toEqual(['differs', 'failed', 'found', 'missing', 'unauthorized', 'unreachable'])
     expect(g.sent.sort()).toEqual(['failed', 'missing', 'new', 'unauthorized'])
     expect(reports[4]!.error!.messages[0]).toContain('An earlier run sent this refund and got no answer, and looking it up failed: connection refused')
-    expect(reports[4]!.error!.hint).toBe('Do not send it again until you have checked: gw refund get unreachable')
+    expect(reports[4]!.error!.hint).toBe('Do not resend it until you have checked what the gateway has: gw refund get unreachable')
     await j.close()
   })
 
