@@ -1,3 +1,4 @@
+import {setMaxListeners} from 'node:events'
 import * as z from 'zod'
 import {
   DeclinedError,
@@ -13,7 +14,7 @@ import {redact, redactText} from '../redact.js'
 import {buildPath, type Endpoint, endpointAt, endpoints, type HttpMethod, paramsAt, type RequestFacts} from './endpoints.js'
 import {mismatches, outcomeOf} from './outcome.js'
 import {collectPages, type ListPage, readPaging} from './paging.js'
-import {type Answer, type RawResponse, readRecord, reportedMode} from './responses.js'
+import {type Answer, parseBody, type RawResponse, readRecord, reportedMode} from './responses.js'
 import {type ProxyRoute, proxyRoute, type ProxySettings} from './proxy.js'
 import {backoffMs, classifyFailure, isCertificateFailure, proxyRefusal, shouldRetry} from './retry.js'
 import {type LazyDispatcher, lazyDispatcher, request} from './transport.js'
@@ -147,6 +148,8 @@ export class GatewayClient {
   }
 
   constructor(private readonly options: ClientOptions) {
+    // Every request in flight listens to the one signal: a batch keeps dozens at once, which is no leak.
+    if (options.signal) setMaxListeners(0, options.signal)
     this.baseUrl = options.baseUrl.replace(/\/+$/, '')
     this.route = proxyRoute(this.baseUrl, options.proxy)
     if (options.proxy) options.log?.(this.route.kind === 'proxy' ? `* through proxy ${this.route.proxy} (${this.route.variable})` : `* no proxy: ${this.route.reason}`)
@@ -259,7 +262,8 @@ export class GatewayClient {
         })
         const requestId = header(response.headers['x-request-id'])
         const text = await response.body.text()
-        raw = {status: response.statusCode, requestId, text, mode: reportedMode(header(response.headers['x-service-mode']), text)}
+        const json = parseBody(text)
+        raw = {status: response.statusCode, requestId, text, json, mode: reportedMode(header(response.headers['x-service-mode']), json)}
       } catch (err) {
         if (signal?.aborted) throw new InterruptedError(signal.reason as StopSignal, inFlight)
         const failure = classifyFailure(err)

@@ -17,6 +17,19 @@ export interface RawResponse {
   text: string
   /** The environment the gateway says it answered from (X-Service-Mode, `test`), when it says. */
   mode?: 'sandbox' | 'live'
+  /** The body parsed as JSON once, where it was read (undefined: parse `text` when needed). */
+  json?: ParsedBody
+}
+
+/** A body as JSON, or not JSON at all. */
+export type ParsedBody = {ok: true; value: unknown} | {ok: false}
+
+export function parseBody(text: string): ParsedBody {
+  try {
+    return {ok: true, value: JSON.parse(text)}
+  } catch {
+    return {ok: false}
+  }
 }
 
 /** A record read out of its envelope, which a list's paging fields sit beside. */
@@ -47,13 +60,8 @@ export function readRecord<Res extends z.ZodType>(endpoint: Pick<Endpoint<Res>, 
 }
 
 /** The mode an answer reports: X-Service-Mode (Live or Sandbox) or the envelope's `test`; either saying live is live. */
-export function reportedMode(serviceMode: string | undefined, text: string): 'sandbox' | 'live' | undefined {
-  let test: unknown
-  try {
-    test = (JSON.parse(text) as {test?: unknown} | null)?.test
-  } catch {
-    test = undefined
-  }
+export function reportedMode(serviceMode: string | undefined, body: ParsedBody): 'sandbox' | 'live' | undefined {
+  const test = body.ok ? (body.value as {test?: unknown} | null)?.test : undefined
   const header = serviceMode?.trim().toLowerCase()
   if (header === 'live' || test === false) return 'live'
   if (header === 'sandbox' || header === 'test' || test === true) return 'sandbox'
@@ -62,13 +70,9 @@ export function reportedMode(serviceMode: string | undefined, text: string): 'sa
 
 /** Reads the envelope out of a body; a body that is not one (an HTML 500, say) is an error here. */
 export function parseEnvelope(raw: RawResponse): Envelope {
-  let json: unknown
-  try {
-    json = JSON.parse(raw.text)
-  } catch {
-    throw unreadable(raw, 'a body that is not JSON')
-  }
-  const envelope = Envelope.safeParse(json)
+  const body = raw.json ?? parseBody(raw.text)
+  if (!body.ok) throw unreadable(raw, 'a body that is not JSON')
+  const envelope = Envelope.safeParse(body.value)
   if (!envelope.success) throw unreadable(raw, 'JSON without the gateway envelope')
   return envelope.data
 }

@@ -3,12 +3,20 @@
  * currency (JPY has none, KWD three), so 1000 is "10.00 AUD" but "1000 JPY".
  */
 export function currencyExponent(currency: string): number {
-  try {
-    return new Intl.NumberFormat('en', {style: 'currency', currency}).resolvedOptions().maximumFractionDigits ?? 2
-  } catch {
-    return 2
+  let exponent = exponents.get(currency)
+  if (exponent === undefined) {
+    try {
+      exponent = new Intl.NumberFormat('en', {style: 'currency', currency}).resolvedOptions().maximumFractionDigits ?? 2
+    } catch {
+      exponent = 2
+    }
+    exponents.set(currency, exponent)
   }
+  return exponent
 }
+
+// Building an Intl.NumberFormat costs ~5 µs: a batch's progress and summary ask for every row.
+const exponents = new Map<string, number>()
 
 export function formatMinorUnits(amount: number, exponent: number): string {
   const negative = amount < 0

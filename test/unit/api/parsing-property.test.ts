@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 import {allEndpoints} from '../../../src/api/endpoints.js'
 import {mismatches, outcomeOf} from '../../../src/api/outcome.js'
-import {readRecord, reportedMode} from '../../../src/api/responses.js'
+import {parseBody, readRecord, reportedMode} from '../../../src/api/responses.js'
 import {GwError} from '../../../src/errors.js'
 
 // Shapes the real gateway sends (gateway-notes.md), to mutate.
@@ -76,7 +76,7 @@ describe('parsing any answer throws nothing but typed errors', () => {
     const record = fc.dictionary(fc.constantFrom('reference', 'amount', 'currency', 'card_number', 'card_token', 'successful', 'authorized'), anyJson)
     fc.assert(
       fc.property(fc.option(fc.string()), body, record, record, (header, text, sent, found) => {
-        expect(['sandbox', 'live', undefined]).toContain(reportedMode(header ?? undefined, text))
+        expect(['sandbox', 'live', undefined]).toContain(reportedMode(header ?? undefined, parseBody(text)))
         expect(Array.isArray(mismatches('purchase', sent, found))).toBe(true)
         expect([true, false, undefined]).toContain(outcomeOf(found))
       }),
