@@ -4,17 +4,15 @@ import type {ProxySettings} from './api/proxy.js'
 import type {Credentials, Target} from './auth/resolve.js'
 import type {TokenStores} from './auth/token-store.js'
 import type {CardDetails, CardFlags} from './card-input.js'
-import {GwError, InterruptedError, ModeMismatchError, STOP_SIGNALS, type StopSignal, UsageError} from './errors.js'
-import {closest} from './help/suggest.js'
+import type {BatchFlags} from './batch/command.js'
+import type {BatchKind} from './batch/kinds.js'
+import {GwError, InterruptedError, STOP_SIGNALS, type StopSignal, UsageError} from './errors.js'
 import type {Deps, GwRecord} from './operations/deps.js'
 import type {LookUpResource} from './operations/look-up.js'
 import type {Column} from './output/columns.js'
 import {processIo, type Io} from './output/io.js'
-import {redactFlagMessage} from './redact.js'
 import type {Prompter} from './output/prompt.js'
-import type {BatchFlags} from './batch/command.js'
-import type {BatchKind} from './batch/kinds.js'
-import type {Outcome} from './batch/in-order.js'
+import {toGwError} from './to-gw-error.js'
 
 // The shapes oclif's parse is generic over (not exported by @oclif/core).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -275,33 +273,17 @@ export abstract class GwCommand extends Command {
    * id had (design.md §4).
    */
   protected async lookUpAll(resource: LookUpResource, argv: string[], noun?: string, flags: {input?: string; concurrency?: number} = {}): Promise<GwRecord | undefined> {
-    const [{readIds}, {lookUp}, {inOrder}, {DEFAULT_CONCURRENCY}] = await Promise.all([
+    const [{readIds}, {lookUp}, {lookUpEach}, {DEFAULT_CONCURRENCY}] = await Promise.all([
       import('./batch/input.js'),
       import('./operations/look-up.js'),
-      import('./batch/in-order.js'),
+      import('./batch/look-ups.js'),
       import('./flags.js'),
     ])
     const {ids, batch} = await readIds(argv, this.io, noun, flags.input)
     const deps = await this.deps()
     if (!batch && ids.length === 1) return lookUp(resource, ids[0]!, deps)
-    const {recordStream, renderError} = await import('./output/render.js')
-    const stream = recordStream(this.io, (this.ctor as typeof GwCommand).columns, this.renderOptions)
-    let worst: GwError | undefined
-    let failed = 0
-    const emit = async (id: string, outcome: Outcome<GwRecord>) => {
-      if (outcome.ok) return stream.write(outcome.value)
-      const error = toGwError(outcome.error)
-      // Stopped, or talking to another gateway than the profile says: the rest are not looked up.
-      if (error instanceof InterruptedError || error instanceof ModeMismatchError) throw error
-      renderError(this.io, error, {json: this.json, subject: id})
-      failed++
-      if (!worst || error.exitCode > worst.exitCode) worst = error
-    }
-    const look = (id: string) => lookUp(resource, id, deps)
-    // The first goes alone, so a gateway in the other environment is found before the rest are sent.
-    await inOrder(ids.slice(0, 1), 1, look, emit)
-    await inOrder(ids.slice(1), flags.concurrency ?? DEFAULT_CONCURRENCY, look, emit)
-    await stream.end()
+    const columns = (this.ctor as typeof GwCommand).columns
+    const {failed, worst} = await lookUpEach(resource, ids, {deps, columns, render: this.renderOptions, concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY})
     if (worst) throw new SomeFailed(`${failed} of ${ids.length} look-ups failed`, worst)
     return undefined
   }
@@ -382,43 +364,4 @@ function withNothingRequired<T extends Interfaces.Input<FlagOutput, FlagOutput, 
     strict: options.strict,
     enableJsonFlag: options.enableJsonFlag,
   } as T
-}
-
-/** oclif's parse errors are usage errors (exit 2); anything that is not a GwError is a bug (exit 1). */
-export function toGwError(err: unknown, command?: {name: string; flags: string[]}): GwError {
-  // oclif decorates errors thrown by a flag's parse; the message already names the flag. Whatever
-  // it says about flags names them and never their values (a CVV, a token, a card number).
-  if (err instanceof UsageError) return new UsageError(redactFlagMessage(withoutOclifDecoration(err.message)), err.hint ?? (command && helpHint(command)))
-  if (err instanceof GwError) {
-    err.message = withoutOclifDecoration(err.message)
-    return err
-  }
-  if (err instanceof Errors.CLIError) return usageErrorFromOclif(err, command)
-  const message = err instanceof Error ? err.message : String(err)
-  return new GwError('unexpected', 1, `Unexpected failure: ${message}`, {hint: 'Run again with --verbose for details.'})
-}
-
-/**
- * A parse error names the command as typed (`See gw purchase get --help`); an unknown flag is named
- * without any value glued to it (it may be a card number) and with the closest real flag.
- */
-function usageErrorFromOclif(err: Errors.CLIError, command?: {name: string; flags: string[]}): UsageError {
-  const help = helpHint(command ?? {name: 'gw COMMAND'})
-  const unknown = (err as {flags?: unknown}).flags
-  if (Array.isArray(unknown) && unknown.length > 0) {
-    const names = unknown.map((flag) => String(flag).replace(/=.*/s, ''))
-    const suggestion = command && closest(names[0]!.replace(/^-+/, ''), command.flags)
-    const message = `unknown flag${names.length === 1 ? '' : 's'}: ${names.join(', ')}`
-    return new UsageError(redactFlagMessage(message), suggestion ? `Did you mean --${suggestion}? ${help}` : help)
-  }
-  return new UsageError(redactFlagMessage(withoutOclifDecoration(err.message)), help)
-}
-
-/** Where to read what a command takes, for a usage error that has no better hint. */
-function helpHint(command: {name: string}): string {
-  return `See ${command.name} --help for the flags and examples.`
-}
-
-function withoutOclifDecoration(message: string): string {
-  return message.replace(/^Parsing --[\w-]+ \n\t/, '').replace(/\nSee more help with --help$/, '')
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 import {UsageError} from '../../src/errors.js'
-import {toGwError} from '../../src/gw-command.js'
+import {toGwError} from '../../src/to-gw-error.js'
 import {looksLikeCardNumber, maskCardNumber, maskCardNumbersIn, redact, redactFlagMessage, redactText} from '../../src/redact.js'
 import {cardToken} from '../../src/validate.js'
 import {Errors} from '@oclif/core'
