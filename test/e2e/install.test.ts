@@ -63,7 +63,7 @@ describe.skipIf(!clone && !mustRun)('a fresh clone installed with npm ci --omit=
     expect(clone, 'with CI=true .ci/run must provide the clone').toBeDefined()
     expect(existsSync(join(clone!, 'node_modules', '@oclif', 'core'))).toBe(true)
     expect(existsSync(join(clone!, 'node_modules', 'keytar'))).toBe(false)
-    expect(existsSync(join(clone!, 'dist', 'gw.js'))).toBe(true)
+    expect(existsSync(join(clone!, 'dist', 'gw.cjs'))).toBe(true)
     expect(existsSync(join(clone!, 'oclif.manifest.json'))).toBe(true)
   })
 
