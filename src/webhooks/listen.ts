@@ -95,10 +95,9 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
     } else {
       io.out(eventLine(entry, {color: io.color, forward}))
     }
-    // A write into a closed pipe fails a turn later: wait for it, and when nobody read the event
-    // leave it unacknowledged, so the gateway delivers it again.
-    await new Promise(setImmediate)
-    if (outClosed) return 503
+    // Acknowledged once the line is out; when nobody read it (the pipe's reader went away), left
+    // unacknowledged, so the gateway delivers it again.
+    if ((await io.outWritten?.()) === false || outClosed) return 503
     counts.printed++
     if (!forward || options.ackAlways) return 200
     return 'error' in forward ? 502 : forward.status
