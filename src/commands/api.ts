@@ -11,7 +11,8 @@ Prints the gateway's whole answer (the envelope) exactly as it came, followed by
     '<%= config.bin %> <%= command.id %> GET /v1.0/plans.json --query limit=5',
     `<%= config.bin %> <%= command.id %> POST /v1.0/plans --data '{"name":"Gold","amount":2500,"reference":"gold-api","description":"Gold tier"}'`,
     '<%= config.bin %> <%= command.id %> GET /v1.0/plans/gold-api.json',
-    `echo '{"card_holder":"Jane Citizen","card_number":"4242424242424242","card_expiry":"12/2030","cvv":"123","amount":1000,"reference":"api-order-1"}' | <%= config.bin %> <%= command.id %> POST /v1.0/purchases --data -`,
+    // A card goes in a file, never in argv or an echo: both stay in shell history.
+    '<%= config.bin %> <%= command.id %> POST /v1.0/purchases --data @purchase.json',
     '<%= config.bin %> <%= command.id %> GET /v1.0/purchases/api-order-1 | jq .response.message',
   ]
 

@@ -66,6 +66,8 @@ beforeAll(async () => {
   chmodSync(join(dir, 'bin', 'gw'), 0o755)
   // The file the card examples read; a public test card.
   writeFileSync(join(dir, 'card.json'), JSON.stringify({card_holder: 'Jane Citizen', card_number: CARDS.visa, card_expiry: '12/2030', cvv: '123'}))
+  // The purchase gw api's example sends from a file.
+  writeFileSync(join(dir, 'purchase.json'), JSON.stringify({card_holder: 'Jane Citizen', card_number: CARDS.visa, card_expiry: '12/2030', cvv: '123', amount: 1000, reference: 'api-order-1'}))
   // The files the batch examples read: stored cards to charge, purchases to refund, references to look up.
   writeFileSync(join(dir, 'invoices.csv'), 'card_token,amount,reference\ncustomer-42,1500,inv-2001\ncustomer-42,2500,inv-2002\n')
   writeFileSync(join(dir, 'refunds.csv'), 'transaction_id,amount,reference\norder-1003,250,refund-2001\norder-1003,500,refund-2002\n')
