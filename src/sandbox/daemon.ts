@@ -71,6 +71,8 @@ export interface DetachOptions {
   runtimeFile: string
   /** The child's stdout and stderr are appended here. */
   logFile: string
+  /** Merchants beyond TEST: they reach the child through its environment, since argv shows in ps. */
+  merchants?: readonly MerchantPair[]
   env?: NodeJS.ProcessEnv
   timeoutMs?: number
 }
@@ -80,10 +82,10 @@ export interface DetachOptions {
  * writing the runtime file with its own pid. Rejects, naming the log file, if it exits or stalls first.
  */
 export async function spawnDetached(options: DetachOptions): Promise<RuntimeInfo> {
-  const {execPath, args, runtimeFile, logFile, env = process.env, timeoutMs = 10_000} = options
+  const {execPath, args, runtimeFile, logFile, merchants = [], env = process.env, timeoutMs = 10_000} = options
   mkdirSync(dirname(logFile), {recursive: true})
   const log = openSync(logFile, 'a')
-  const child = spawn(execPath, args, {detached: true, stdio: ['ignore', log, log], env})
+  const child = spawn(execPath, args, {detached: true, stdio: ['ignore', log, log], env: {...env, ...merchantsVariable(merchants)}})
   closeSync(log)
   child.unref()
   let exit: string | undefined
