@@ -1,4 +1,4 @@
-import {readFileSync} from 'node:fs'
+import {readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {cardArgs, GW, isolatedHome, quickStartCommands, ref, runGw, runProgram, startSandbox} from './helpers.js'
@@ -98,5 +98,23 @@ describe('README', () => {
     } finally {
       await runGw(['sandbox', 'stop'], {env: home})
     }
+  })
+})
+
+describe('gw sandbox start --state with a file of the wrong shape', () => {
+  it.each([
+    ['a snapshot of the wrong shape', '{"version":2,"snapshot":{"merchants":{"TEST":{"purchases":{"071-P-AAAAAAAA":{"id":"071-P-AAAAAAAA","successful":"yes"}}}}}}\n', /is not a gw sandbox state file \(line 1, snapshot\./],
+    ['a file that is not JSON', 'garbage', /is not a gw sandbox state file \(not JSON\)/],
+  ])('refuses %s, naming the file, and leaves it as it was (exit 2)', async (_, content, message) => {
+    const home = isolatedHome()
+    const file = join(home.HOME!, 'state.json')
+    writeFileSync(file, content)
+    const result = await runGw(['sandbox', 'start', '--port', '0', '--state', file], {env: home})
+    expect(result.code).toBe(2)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toMatch(message)
+    expect(result.stderr).toContain(`Error: ${file} is not a gw sandbox state file`)
+    expect(result.stderr).toContain('Hint: Pick another --state file: gw never overwrites a file it cannot read.')
+    expect(readFileSync(file, 'utf8')).toBe(content)
   })
 })
