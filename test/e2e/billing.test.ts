@@ -5,6 +5,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 import {CARDS, ref, type Sandbox, startSandbox} from './helpers.js'
 import {type Delivery, freePort, type Receiver, startReceiver} from './receiver.js'
 import {addDays, createCustomer, createPlan, createSubscription, type CustomerRecord, sandboxToday, type SubscriptionRecord} from './recurring-helpers.js'
+import type {ClockAdvanced} from '../../src/api/schemas/sandbox-control.js'
 
 // Each test runs its own gateway and receiver: the order of events is the thing under test.
 const running: {stop(): Promise<void>}[] = []
@@ -24,21 +25,12 @@ async function receiver(port?: number): Promise<Receiver> {
   return started
 }
 
-interface Advanced {
-  from: string
-  today: string
-  days: number
-  events: number
-  charges_approved: number
-  charges_declined: number
-  deliveries_queued: number
-}
 
-async function advance(sandbox: Sandbox, days: number): Promise<Advanced> {
+async function advance(sandbox: Sandbox, days: number): Promise<ClockAdvanced> {
   const result = await sandbox.gw(['sandbox', 'clock', 'advance', '--days', String(days), '--json'])
   expect(result.stderr).toBe('')
   expect(result.code).toBe(0)
-  return result.json as Advanced
+  return result.json as ClockAdvanced
 }
 
 const customerObject = (customer: CustomerRecord) => ({email: customer.email, first_name: customer.first_name, last_name: customer.last_name, reference: customer.reference, id: customer.id})
