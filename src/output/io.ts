@@ -22,8 +22,8 @@ export interface Io {
   canPrompt(): boolean
   /** Calls back once when stdout's reader goes away (`gw listen | head -1`), instead of crashing on EPIPE. */
   onOutClosed?(listener: () => void): void
-  /** Resolves once what was written to stdout so far is out: false when it could not be (its reader went away). */
-  outWritten?(): Promise<boolean>
+  /** Writes to stdout and resolves once it is out: false when it could not be (its reader went away). */
+  outWritten?(text: string): Promise<boolean>
 }
 
 export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false} = {}): Io {
@@ -46,8 +46,8 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
     chatty: isStderrTTY && !env.CI,
     // A CI job that happens to have a terminal must not wait for an answer nobody will type.
     canPrompt: () => !noInput && !env.CI && isStdinTTY && isStderrTTY,
-    // An empty write's callback comes after every write before it, with their error if any.
-    outWritten: () => new Promise((resolve) => process.stdout.write('', (err) => resolve(!err))),
+    // The write's own callback, not a second empty write: that would be a write(2) of its own.
+    outWritten: (text) => new Promise((resolve) => process.stdout.write(text, (err) => resolve(!err))),
     onOutClosed(listener) {
       let called = false
       process.stdout.on('error', (err: NodeJS.ErrnoException) => {

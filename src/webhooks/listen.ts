@@ -89,15 +89,12 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
     }
     const forward = await forwarder?.send(body, headers)
     if (outClosed) return 503
-    if (options.json) {
-      io.out(line)
-      if (forward) io.err(`${sanitizeLine(entry.event)} forwarded ${describeForward(forward, io.errColor)}\n`)
-    } else {
-      io.out(eventLine(entry, {color: io.color, forward}))
-    }
+    const shown = options.json ? line : eventLine(entry, {color: io.color, forward})
+    const written = io.outWritten?.(shown) ?? (io.out(shown), Promise.resolve(true))
+    if (options.json && forward) io.err(`${sanitizeLine(entry.event)} forwarded ${describeForward(forward, io.errColor)}\n`)
     // Acknowledged once the line is out; when nobody read it (the pipe's reader went away), left
     // unacknowledged, so the gateway delivers it again.
-    if ((await io.outWritten?.()) === false || outClosed) return 503
+    if (!(await written) || outClosed) return 503
     counts.printed++
     if (!forward || options.ackAlways) return 200
     return 'error' in forward ? 502 : forward.status
