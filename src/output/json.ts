@@ -13,8 +13,13 @@ export function escapeControls(json: string): string {
   return json.replace(CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
+// JSON.stringify escapes C0 itself: only DEL and C1 can be left, and a test is cheaper than a replace.
+// eslint-disable-next-line no-control-regex
+const LEFT_BY_STRINGIFY = /[\u007F-\u009F]/
+
 function stringify(value: unknown, indent?: number): string {
-  return escapeControls(JSON.stringify(value, null, indent))
+  const json = JSON.stringify(value, null, indent)
+  return LEFT_BY_STRINGIFY.test(json) ? escapeControls(json) : json
 }
 
 /** A record exactly as the gateway sent it, as one JSON document. */

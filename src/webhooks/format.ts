@@ -20,12 +20,15 @@ export type ForwardResult = {status: number; ms: number} | {error: string; ms: n
  * Headers worth keeping with an event: the gateway's own `x-*` headers, content type and user
  * agent. Credentials (authorization, cookies) are never printed or saved.
  */
+const SECRET_HEADER = /auth|token|secret|key|cookie/
+
 export function selectHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const selected: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headers)) {
+  for (const name in headers) {
+    const value = headers[name]
     if (value === undefined) continue
     const key = name.toLowerCase()
-    if (key === 'content-type' || key === 'user-agent' || (key.startsWith('x-') && !/auth|token|secret|key|cookie/.test(key))) {
+    if (key === 'content-type' || key === 'user-agent' || (key.startsWith('x-') && !SECRET_HEADER.test(key))) {
       selected[key] = Array.isArray(value) ? value.join(', ') : value
     }
   }

@@ -78,7 +78,7 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
     const mode = typeof headers['x-service-mode'] === 'string' ? headers['x-service-mode'] : null
     const entry: EventEntry = {received_at: receivedAt, event: delivery.event, mode, payload: delivery.payload, headers: selectHeaders(headers)}
     const line = eventJsonLine(entry)
-    await log?.append(line)
+    if (log) await log.append(line)
     if (!wanted(entry.event)) {
       counts.filtered++
       return 200
@@ -87,7 +87,7 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
     if (mode && options.environment && !modeMatches(mode, options.environment)) {
       warn(`a ${entry.event} delivery in ${mode} mode, but the profile in force is ${options.environment}`)
     }
-    const forward = await forwarder?.send(body, headers)
+    const forward = forwarder && (await forwarder.send(body, headers))
     if (outClosed) return 503
     const shown = options.json ? line : eventLine(entry, {color: io.color, forward})
     const written = io.outWritten?.(shown) ?? (io.out(shown), Promise.resolve(true))

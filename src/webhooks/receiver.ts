@@ -42,12 +42,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
     connectionsCheckingInterval: Math.min(1000, options.receiveTimeoutMs),
   })
 
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    inFlight++
-    void serve(req, res).finally(() => {
-      if (--inFlight === 0) lastOneDone?.()
-    })
-  })
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => void serve(req, res))
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     const timedOut = err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
     if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy()
@@ -57,23 +52,31 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
   })
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = (req.url ?? '/').split('?')[0]
-    if (path !== options.path) return refuse(res, 404, `${req.method} ${path}: not the path gw listens on (${options.path})`)
-    if (req.method !== 'POST') return refuse(res, 405, `${req.method} ${path}: deliveries are POSTs`, {allow: 'POST'})
-    if (expectedAuth && !timingSafeEqual(expectedAuth, digest(req.headers.authorization ?? ''))) {
-      return refuse(res, 401, `POST ${path} without the credentials given to --auth`, {'www-authenticate': 'Basic realm="gw listen"'})
+    inFlight++
+    try {
+      const path = (req.url ?? '/').split('?')[0]
+      if (path !== options.path) return refuse(res, 404, `${req.method} ${path}: not the path gw listens on (${options.path})`)
+      if (req.method !== 'POST') return refuse(res, 405, `${req.method} ${path}: deliveries are POSTs`, {allow: 'POST'})
+      if (expectedAuth && !timingSafeEqual(expectedAuth, digest(req.headers.authorization ?? ''))) {
+        return refuse(res, 401, `POST ${path} without the credentials given to --auth`, {'www-authenticate': 'Basic realm="gw listen"'})
+      }
+      const declared = Number(req.headers['content-length'] ?? 0)
+      if (declared > options.maxBodyBytes) return refuse(res, 413, `a delivery of ${declared} bytes is over the ${options.maxBodyBytes}-byte limit`)
+      const body = await readBody(req, options.maxBodyBytes)
+      if (body === 'too-large') return refuse(res, 413, `a delivery is over the ${options.maxBodyBytes}-byte limit`)
+      if (body === 'aborted') return
+      let status
+      try {
+        status = await options.handle({body, headers: req.headers})
+      } catch (err) {
+        // Not acknowledged, so the gateway delivers it again (a full disk under --save, say).
+        options.refused(500, `a delivery could not be handled: ${(err as Error).message}`)
+        status = 500
+      }
+      res.writeHead(status, {'content-length': 0}).end()
+    } finally {
+      if (--inFlight === 0) lastOneDone?.()
     }
-    const declared = Number(req.headers['content-length'] ?? 0)
-    if (declared > options.maxBodyBytes) return refuse(res, 413, `a delivery of ${declared} bytes is over the ${options.maxBodyBytes}-byte limit`)
-    const body = await readBody(req, options.maxBodyBytes)
-    if (body === 'too-large') return refuse(res, 413, `a delivery is over the ${options.maxBodyBytes}-byte limit`)
-    if (body === 'aborted') return
-    const status = await options.handle({body, headers: req.headers}).catch((err: Error) => {
-      // Not acknowledged, so the gateway delivers it again (a full disk under --save, say).
-      options.refused(500, `a delivery could not be handled: ${err.message}`)
-      return 500
-    })
-    res.writeHead(status, {'content-length': 0}).end()
   }
 
   function refuse(res: ServerResponse, status: number, reason: string, headers: Record<string, string> = {}): void {
