@@ -14,7 +14,6 @@ export function escapeControls(json: string): string {
 }
 
 // JSON.stringify escapes C0 itself: only DEL and C1 can be left, and a test is cheaper than a replace.
-// eslint-disable-next-line no-control-regex
 const LEFT_BY_STRINGIFY = /[\u007F-\u009F]/
 
 function stringify(value: unknown, indent?: number): string {
