@@ -40,6 +40,15 @@ describe('eventJsonLine', () => {
     expect(Object.keys(parsed)).toEqual(['received_at', 'event', 'mode', 'payload', 'headers'])
     expect(parsed).toEqual(charge)
   })
+
+  it('writes DEL and C1 controls from the payload, the event and the headers as \\u escapes: the same values, inert on a terminal', () => {
+    const hostile: EventEntry = {...charge, event: 'charge:\u009b2J', payload: [{message: 'a\u007fb\u0085c\u001bd'}], headers: {'x-note': '\u009dtitle'}}
+    const line = eventJsonLine(hostile)
+    expect(line).toBe(
+      '{"received_at":"' + receivedAt + '","event":"charge:\\u009b2J","mode":"Sandbox","payload":[{"message":"a\\u007fb\\u0085c\\u001bd"}],"headers":{"x-note":"\\u009dtitle"}}\n',
+    )
+    expect(JSON.parse(line)).toEqual(hostile)
+  })
 })
 
 describe('selectHeaders', () => {
