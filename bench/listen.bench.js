@@ -1,9 +1,12 @@
-// gw listen: 20,000 web hook deliveries at concurrency 16 against `gw listen --json`, and against a
-// bare node:http receiver that parses the JSON and writes one line per event, in the same run.
-// Both are child processes whose stdout goes to a counting sink; the load generator is an undici
-// Pool with 16 keep-alive connections, loopback only. Rounds alternate bare/gw; the median counts.
-// Goal (issue 13): gw >= 0.95x the bare receiver's events/s, and its RSS flat (start/middle/end) over
-// the 101,000 events of the default run.
+// gw listen: 20,000 web hook deliveries per round at concurrency 16 against `gw listen --json`, and
+// in the same run against two bare node:http receivers that parse the JSON and write one line per
+// event: the first writes a shorter line (no headers, nothing escaped); the second writes the line gw
+// writes (the gateway's x- headers kept, DEL and C1 escaped), so the gap to it is gw's own overhead.
+// Every receiver is a child process whose stdout goes to a counting sink; the load generator is an
+// undici Pool with 16 keep-alive connections, loopback only. Rounds rotate through the receivers;
+// the median counts. CPU per event is the receiver's own user+system time (Linux /proc).
+// Goal (issue 13): gw >= 0.95x the bare receiver's events/s, and its RSS flat over the 100,000
+// events after the warm-up.
 import {spawn} from 'node:child_process'
 import {mkdtempSync, readFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -14,22 +17,32 @@ import {GW, median} from './lib.js'
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 20_000)
 const CONCURRENCY = 16
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
-const WARM_UP = 1_000
+// Long enough for V8 to finish optimising both receivers (gw's last deopts come ~40,000 events in).
+const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 40_000)
 
-const BARE_RECEIVER = `
+const receiverScript = (line) => `
 const http = require('node:http')
 const server = http.createServer((req, res) => {
   const chunks = []
   req.on('data', (chunk) => chunks.push(chunk))
   req.on('end', () => {
     const delivery = JSON.parse(Buffer.concat(chunks).toString('utf8'))
-    process.stdout.write(JSON.stringify({received_at: new Date().toISOString(), event: delivery.event, mode: req.headers['x-service-mode'] ?? null, payload: delivery.payload}) + '\\n')
+    process.stdout.write(${line} + '\\n')
     res.writeHead(200, {'content-length': 0}).end()
   })
 })
 server.listen(0, '127.0.0.1', () => process.stderr.write('Listening for web hooks on http://127.0.0.1:' + server.address().port + '/ (Ctrl-C stops)\\n'))
 process.on('SIGTERM', () => process.exit(0))
 `
+
+const BARE_RECEIVER = receiverScript(`JSON.stringify({received_at: new Date().toISOString(), event: delivery.event, mode: req.headers['x-service-mode'] ?? null, payload: delivery.payload})`)
+
+const SAME_LINE_RECEIVER = receiverScript(`(() => {
+      const headers = {}
+      for (const name in req.headers) if (name === 'content-type' || name === 'user-agent' || (name.startsWith('x-') && !/auth|token|secret|key|cookie/.test(name))) headers[name] = req.headers[name]
+      const json = JSON.stringify({received_at: new Date().toISOString(), event: delivery.event, mode: req.headers['x-service-mode'] ?? null, payload: delivery.payload, headers})
+      return /[\\u007F-\\u009F]/.test(json) ? json.replace(/[\\u007F-\\u009F]/g, (c) => '\\\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')) : json
+    })()`)
 
 const delivery = JSON.stringify({
   event: 'charge:successful',
@@ -100,35 +113,57 @@ function sampleRss(pid) {
   return {samples, stop: () => (clearInterval(timer), read())}
 }
 
+/** A process's user+system CPU time so far in ms (Linux /proc), or NaN elsewhere. */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
+  } catch {
+    return NaN
+  }
+}
+
 export default async function bench() {
   const home = mkdtempSync(join(tmpdir(), 'gw-bench-'))
   const env = {...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data')}
-  const bare = await startReceiver(process.execPath, ['-e', BARE_RECEIVER], env)
-  const gw = await startReceiver(process.execPath, [GW, 'listen', '--json', '--port', '0'], env)
+  const receivers = [
+    {name: 'bare node:http receiver', ...(await startReceiver(process.execPath, ['-e', BARE_RECEIVER], env))},
+    {name: "bare, writing gw's line", ...(await startReceiver(process.execPath, ['-e', SAME_LINE_RECEIVER], env))},
+    {name: 'gw listen --json', ...(await startReceiver(process.execPath, [GW, 'listen', '--json', '--port', '0'], env))},
+  ]
+  const [bare, sameLine, gw] = receivers
   try {
-    await load(bare.url, WARM_UP)
-    await load(gw.url, WARM_UP)
-    const gwRss = sampleRss(gw.pid)
-    const bareRss = sampleRss(bare.pid)
-    const rates = {bare: [], gw: []}
+    for (const receiver of receivers) await load(receiver.url, WARM_UP)
+    const rss = Object.fromEntries(receivers.map((receiver) => [receiver.name, sampleRss(receiver.pid)]))
+    for (const receiver of receivers) Object.assign(receiver, {rates: [], cpuUs: []})
     for (let round = 0; round < ROUNDS; round++) {
-      rates.bare.push(DELIVERIES / ((await load(bare.url, DELIVERIES)) / 1000))
-      rates.gw.push(DELIVERIES / ((await load(gw.url, DELIVERIES)) / 1000))
+      for (const receiver of receivers) {
+        const cpuBefore = cpuMs(receiver.pid)
+        receiver.rates.push(DELIVERIES / ((await load(receiver.url, DELIVERIES)) / 1000))
+        receiver.cpuUs.push(((cpuMs(receiver.pid) - cpuBefore) * 1000) / DELIVERIES)
+      }
     }
-    gwRss.stop()
-    bareRss.stop()
+    for (const samples of Object.values(rss)) samples.stop()
     const expected = WARM_UP + ROUNDS * DELIVERIES
-    if (gw.lines() !== expected || bare.lines() !== expected) throw new Error(`lines printed: gw ${gw.lines()}, bare ${bare.lines()}, expected ${expected}`)
-    const [bareRate, gwRate] = [median(rates.bare), median(rates.gw)]
-    const rss = gwRss.samples
-    const at = (fraction) => rss[Math.min(rss.length - 1, Math.floor(fraction * (rss.length - 1)))]
+    for (const receiver of receivers) {
+      if (receiver.lines() !== expected) throw new Error(`${receiver.name} printed ${receiver.lines()} lines, expected ${expected}`)
+    }
     const mib = (kib) => `${(kib / 1024).toFixed(1)} MiB`
-    console.log(`deliveries: ${DELIVERIES} x ${ROUNDS} rounds at concurrency ${CONCURRENCY} (after ${WARM_UP} warm-up), every event printed: ${gw.lines()} lines each`)
-    console.log(`bare node:http receiver: ${bareRate.toFixed(0)} events/s (rounds ${rates.bare.map((r) => r.toFixed(0)).join(', ')}), peak RSS ${mib(Math.max(...bareRss.samples))}`)
-    console.log(`gw listen --json:        ${gwRate.toFixed(0)} events/s (rounds ${rates.gw.map((r) => r.toFixed(0)).join(', ')})`)
-    console.log(`ratio gw/bare: ${(gwRate / bareRate).toFixed(2)}x (goal >= 0.95x)`)
-    console.log(`gw RSS over the run (${rss.length} samples): start ${mib(at(0))}, middle ${mib(at(0.5))}, end ${mib(at(1))}, peak ${mib(Math.max(...rss))} (goal: flat)`)
+    const course = (samples) => {
+      const at = (fraction) => samples[Math.min(samples.length - 1, Math.floor(fraction * (samples.length - 1)))]
+      return `start ${mib(at(0))}, middle ${mib(at(0.5))}, end ${mib(at(1))}, peak ${mib(Math.max(...samples))}`
+    }
+    console.log(`deliveries: ${DELIVERIES} x ${ROUNDS} rounds at concurrency ${CONCURRENCY} after ${WARM_UP} to warm up; every event printed (${expected} lines each)`)
+    for (const receiver of receivers) {
+      receiver.rate = median(receiver.rates)
+      receiver.cpu = median(receiver.cpuUs)
+      const rounds = receiver.rates.map((rate) => rate.toFixed(0)).join(', ')
+      console.log(`${(receiver.name + ':').padEnd(25)} ${receiver.rate.toFixed(0)} events/s (rounds ${rounds}), CPU ${receiver.cpu.toFixed(1)} µs/event, RSS ${course(rss[receiver.name].samples)}`)
+    }
+    console.log(`ratio gw/bare: ${(gw.rate / bare.rate).toFixed(2)}x events/s, ${(bare.cpu / gw.cpu).toFixed(2)}x events per CPU second (goal >= 0.95x)`)
+    console.log(`ratio gw/bare writing gw's line: ${(gw.rate / sameLine.rate).toFixed(2)}x events/s, ${(sameLine.cpu / gw.cpu).toFixed(2)}x events per CPU second`)
+    console.log(`gw RSS over the ${ROUNDS * DELIVERIES} events after warm-up: ${course(rss[gw.name].samples)} (goal: flat)`)
   } finally {
-    await Promise.all([bare.stop(), gw.stop()])
+    await Promise.all(receivers.map((receiver) => receiver.stop()))
   }
 }

@@ -90,7 +90,7 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
     const forward = forwarder && (await forwarder.send(body, headers))
     if (outClosed) return 503
     const shown = options.json ? line : eventLine(entry, {color: io.color, forward})
-    const written = io.outWritten?.(shown) ?? (io.out(shown), Promise.resolve(true))
+    const written = io.outWritten?.(shown) ?? (io.out(shown.toString()), Promise.resolve(true))
     if (options.json && forward) io.err(`${sanitizeLine(entry.event)} forwarded ${describeForward(forward, io.errColor)}\n`)
     // Acknowledged once the line is out; when nobody read it (the pipe's reader went away), left
     // unacknowledged, so the gateway delivers it again.

@@ -1,4 +1,6 @@
+import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
+import {toNdjsonLine} from '../../../src/output/json.js'
 import {type EventEntry, eventJsonLine, eventLine, selectHeaders} from '../../../src/webhooks/format.js'
 
 const receivedAt = new Date(2026, 10, 22, 14, 2, 11).toISOString()
@@ -33,7 +35,7 @@ describe('eventLine', () => {
 
 describe('eventJsonLine', () => {
   it('is one line holding received_at, event, mode, payload and headers, in that order', () => {
-    const line = eventJsonLine(charge)
+    const line = eventJsonLine(charge).toString()
     expect(line.endsWith('\n')).toBe(true)
     expect(line.slice(0, -1)).not.toContain('\n')
     const parsed = JSON.parse(line)
@@ -43,7 +45,7 @@ describe('eventJsonLine', () => {
 
   it('writes DEL and C1 controls from the payload, the event and the headers as \\u escapes: the same values, inert on a terminal', () => {
     const hostile: EventEntry = {...charge, event: 'charge:\u009b2J', payload: [{message: 'a\u007fb\u0085c\u001bd'}], headers: {'x-note': '\u009dtitle'}}
-    const line = eventJsonLine(hostile)
+    const line = eventJsonLine(hostile).toString()
     expect(line).toBe(
       '{"received_at":"' + receivedAt + '","event":"charge:\\u009b2J","mode":"Sandbox","payload":[{"message":"a\\u007fb\\u0085c\\u001bd"}],"headers":{"x-note":"\\u009dtitle"}}\n',
     )
@@ -68,5 +70,25 @@ describe('selectHeaders', () => {
         'x-forwarded-for': ['1.2.3.4', '5.6.7.8'],
       }),
     ).toEqual({'content-type': 'application/json', 'user-agent': 'Gateway/1.0', 'x-service-mode': 'Live', 'x-request-id': 'r-1', 'x-forwarded-for': '1.2.3.4, 5.6.7.8'})
+  })
+})
+
+describe('eventJsonLine, property', () => {
+  // The byte search for DEL and C1 must find every one the text escape would: the lines are equal.
+  const text = fc.oneof(fc.string({unit: 'binary', maxLength: 12}), fc.constantFrom('\u007F', '\u0080', '\u0085', '\u009B', '\u009F', '\u00A0', '£', '\u00C2', 'Â\u0080'))
+  const entry = fc.record({
+    received_at: fc.constant(receivedAt),
+    event: text,
+    mode: fc.option(text, {nil: null}),
+    payload: fc.jsonValue().chain((value) => fc.array(text).map((strings) => [value, ...strings])),
+    headers: fc.dictionary(fc.constantFrom('x-service-mode', 'x-note', 'user-agent'), text),
+  })
+  it('writes the same bytes as escaping the whole text', () => {
+    fc.assert(
+      fc.property(entry, (value) => {
+        expect(eventJsonLine(value).toString()).toBe(toNdjsonLine(value))
+      }),
+      {numRuns: 2000},
+    )
   })
 })
