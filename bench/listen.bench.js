@@ -123,6 +123,24 @@ function cpuMs(pid) {
   }
 }
 
+/**
+ * Counts the user-space instructions a process runs while `during` runs (perf stat, where the
+ * kernel lets it): unlike events/s, the same from run to run whatever else the machine does.
+ */
+async function instructions(pid, during) {
+  const perf = spawn('perf', ['stat', '-x,', '-e', 'instructions:u', '-p', String(pid)], {stdio: ['ignore', 'ignore', 'pipe']})
+  let report = ''
+  perf.stderr.on('data', (chunk) => (report += chunk))
+  const exited = new Promise((resolve) => perf.once('close', resolve))
+  perf.once('error', () => {})
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  const result = await during()
+  perf.kill('SIGINT')
+  await exited
+  const count = Number(/^(\d+),[^,]*,instructions/m.exec(report)?.[1])
+  return {result, count: count > 0 ? count : NaN}
+}
+
 export default async function bench() {
   const home = mkdtempSync(join(tmpdir(), 'gw-bench-'))
   const env = {...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data')}
@@ -135,12 +153,14 @@ export default async function bench() {
   try {
     for (const receiver of receivers) await load(receiver.url, WARM_UP)
     const rss = Object.fromEntries(receivers.map((receiver) => [receiver.name, sampleRss(receiver.pid)]))
-    for (const receiver of receivers) Object.assign(receiver, {rates: [], cpuUs: []})
+    for (const receiver of receivers) Object.assign(receiver, {rates: [], cpuUs: [], instructions: []})
     for (let round = 0; round < ROUNDS; round++) {
       for (const receiver of receivers) {
         const cpuBefore = cpuMs(receiver.pid)
-        receiver.rates.push(DELIVERIES / ((await load(receiver.url, DELIVERIES)) / 1000))
+        const {result: ms, count} = await instructions(receiver.pid, () => load(receiver.url, DELIVERIES))
+        receiver.rates.push(DELIVERIES / (ms / 1000))
         receiver.cpuUs.push(((cpuMs(receiver.pid) - cpuBefore) * 1000) / DELIVERIES)
+        receiver.instructions.push(count / DELIVERIES)
       }
     }
     for (const samples of Object.values(rss)) samples.stop()
@@ -157,11 +177,15 @@ export default async function bench() {
     for (const receiver of receivers) {
       receiver.rate = median(receiver.rates)
       receiver.cpu = median(receiver.cpuUs)
+      receiver.perEvent = median(receiver.instructions)
       const rounds = receiver.rates.map((rate) => rate.toFixed(0)).join(', ')
-      console.log(`${(receiver.name + ':').padEnd(25)} ${receiver.rate.toFixed(0)} events/s (rounds ${rounds}), CPU ${receiver.cpu.toFixed(1)} µs/event, RSS ${course(rss[receiver.name].samples)}`)
+      const counted = Number.isNaN(receiver.perEvent) ? 'instructions not counted (no perf)' : `${(receiver.perEvent / 1000).toFixed(1)}k instructions/event`
+      console.log(`${(receiver.name + ':').padEnd(25)} ${receiver.rate.toFixed(0)} events/s (rounds ${rounds}), CPU ${receiver.cpu.toFixed(1)} µs/event, ${counted}, RSS ${course(rss[receiver.name].samples)}`)
     }
-    console.log(`ratio gw/bare: ${(gw.rate / bare.rate).toFixed(2)}x events/s, ${(bare.cpu / gw.cpu).toFixed(2)}x events per CPU second (goal >= 0.95x)`)
-    console.log(`ratio gw/bare writing gw's line: ${(gw.rate / sameLine.rate).toFixed(2)}x events/s, ${(sameLine.cpu / gw.cpu).toFixed(2)}x events per CPU second`)
+    const ratios = (baseline) =>
+      `${(gw.rate / baseline.rate).toFixed(2)}x events/s, ${(baseline.cpu / gw.cpu).toFixed(2)}x events per CPU second, ${(baseline.perEvent / gw.perEvent).toFixed(2)}x events per instruction`
+    console.log(`ratio gw/bare: ${ratios(bare)} (goal >= 0.95x)`)
+    console.log(`ratio gw/bare writing gw's line: ${ratios(sameLine)}`)
     console.log(`gw RSS over the ${ROUNDS * DELIVERIES} events after warm-up: ${course(rss[gw.name].samples)} (goal: flat)`)
   } finally {
     await Promise.all(receivers.map((receiver) => receiver.stop()))
