@@ -81,7 +81,8 @@ async function loadBundle(url) {
   } catch {
     cachedData = undefined
   }
-  const source = fs.readFileSync(filename, 'utf8')
+  // The bundle is ASCII (scripts/bundle.js sees to it), and latin1 reads ASCII ~6x faster than utf8 does.
+  const source = fs.readFileSync(filename, 'latin1')
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {filename, cachedData})
   if (!cachedData || script.cachedDataRejected) {
     const found = fs.statSync(cacheFile, {throwIfNoEntry: false})?.mtimeMs

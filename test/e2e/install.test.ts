@@ -15,6 +15,11 @@ function npmEnv(): NodeJS.ProcessEnv {
 }
 
 describe('the package', () => {
+  it('has an ASCII-only bundle, which bin/run.js reads as latin1', () => {
+    const bundle = readFileSync(join(root, 'dist', 'gw.cjs'))
+    expect(bundle.findIndex((byte) => byte > 0x7f)).toBe(-1)
+  })
+
   it('packs the built bundle and manifest, and installed into an empty prefix gives a gw on PATH that makes a purchase from any directory', async () => {
     const work = mkdtempSync(join(tmpdir(), 'gw-package-'))
     // --ignore-scripts: pack the build the tests run against, not a rebuild under their feet.
