@@ -1,5 +1,5 @@
 #!/usr/bin/env -S node --import tsx
 // Runs the TypeScript sources directly, for working on gw without a build.
-import {execute} from '@oclif/core'
+const {join} = require('node:path')
 
-await execute({development: true, dir: import.meta.url})
+void require('@oclif/core').execute({development: true, dir: join(__dirname, '..')})

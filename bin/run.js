@@ -1,14 +1,18 @@
 #!/usr/bin/env node
+// CommonJS (bin/package.json says so): an ES module entry starts Node's ESM loader, ~6 ms of every command.
+const {dirname, join} = require('node:path')
+const fs = require('node:fs')
+
+const root = join(__dirname, '..')
 const argv = process.argv.slice(2)
 
 // Answered here, without the bundle, oclif or its config: --version, and the root help once oclif has rendered it.
-if (argv[0] === '--version' || argv[0] === '-v') await printVersion()
-else if (!(isRootHelp(argv) && (await printSavedRootHelp()))) await run(argv)
+if (argv[0] === '--version' || argv[0] === '-v') printVersion()
+else if (!(isRootHelp(argv) && printSavedRootHelp())) void run(argv)
 
 /** The same line oclif prints, at node's own start-up cost. */
-async function printVersion() {
-  const {readFileSync} = await import('node:fs')
-  const {version} = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
+function printVersion() {
+  const {version} = JSON.parse(fs.readFileSync(join(root, 'package.json'), 'utf8'))
   const arch = process.arch === 'ia32' ? 'x86' : process.arch
   process.stdout.write(`gw/${version} ${process.platform}-${arch} node-${process.version}\n`)
 }
@@ -21,12 +25,11 @@ function isRootHelp(args) {
  * The root help depends only on the build, Node's version (it shows it) and the width oclif wraps
  * at. Prints the text oclif rendered for that key before, if it did; else has this run save it.
  */
-async function printSavedRootHelp() {
-  const [{readFileSync, renameSync, rmSync, writeFileSync}, {fileURLToPath}] = await Promise.all([import('node:fs'), import('node:url')])
+function printSavedRootHelp() {
   const width = Number.parseInt(process.env.OCLIF_COLUMNS, 10) || (process.stdout.isTTY ? Math.max(40, process.stdout.columns || 80) : 80)
-  const saved = new URL(`../dist/root-help-node${process.version}-${width}.txt`, import.meta.url)
+  const saved = join(root, 'dist', `root-help-node${process.version}-${width}.txt`)
   try {
-    process.stdout.write(readFileSync(saved))
+    process.stdout.write(fs.readFileSync(saved))
     return true
   } catch {
     const printed = []
@@ -34,12 +37,12 @@ async function printSavedRootHelp() {
     process.stdout.write = (chunk, ...rest) => (printed.push(String(chunk)), write(chunk, ...rest))
     process.once('exit', (code) => {
       if (code !== 0) return
-      const staging = `${fileURLToPath(saved)}.${process.pid}`
+      const staging = `${saved}.${process.pid}`
       try {
-        writeFileSync(staging, printed.join(''))
-        renameSync(staging, saved)
+        fs.writeFileSync(staging, printed.join(''))
+        fs.renameSync(staging, saved)
       } catch {
-        rmSync(staging, {force: true})
+        fs.rmSync(staging, {force: true})
       }
     })
     return false
@@ -49,12 +52,11 @@ async function printSavedRootHelp() {
 async function run(args) {
   // undici parses HTTP with llhttp compiled to WebAssembly. V8's optimising tier compiles it on a
   // background thread and the process waits for that at exit: ~50 ms of every command that sends a request.
-  const {setFlagsFromString} = await import('node:v8')
-  setFlagsFromString('--liftoff-only')
+  require('node:v8').setFlagsFromString('--liftoff-only')
   // oclif checks its own package's engines with semver on every start (~5 ms); gw's engines field covers it.
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1'
-  const {execute, placeGlobalFlags} = await loadBundle(new URL('../dist/gw.cjs', import.meta.url))
-  await execute({dir: import.meta.url, args: placeGlobalFlags(args)})
+  const {execute, placeGlobalFlags} = loadBundle(join(root, 'dist', 'gw.cjs'))
+  await execute({dir: root, args: placeGlobalFlags(args)})
 }
 
 /**
@@ -65,15 +67,9 @@ async function run(args) {
  * compiled: trained by the command that is run, it saves ~10 ms more than trained by another.
  * oclif require()s the same file for its commands, so it goes into require's cache as that module.
  */
-async function loadBundle(url) {
-  const [fs, {Script}, {createRequire, Module}, {fileURLToPath}, {dirname}] = await Promise.all([
-    import('node:fs'),
-    import('node:vm'),
-    import('node:module'),
-    import('node:url'),
-    import('node:path'),
-  ])
-  const filename = fileURLToPath(url)
+function loadBundle(filename) {
+  const {Script} = require('node:vm')
+  const {createRequire, Module} = require('node:module')
   const cacheFile = filename + '.cache'
   let cachedData
   try {

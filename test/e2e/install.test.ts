@@ -28,7 +28,7 @@ describe('the package', () => {
     const [{filename, files}] = packed.json as [{filename: string; files: {path: string}[]}]
     expect(filename).toBe(`gw-${version}.tgz`)
     const paths = files.map((file) => file.path)
-    expect(paths).toEqual(expect.arrayContaining(['bin/run.js', 'dist/gw.cjs', 'oclif.manifest.json', 'package.json', 'README.md']))
+    expect(paths).toEqual(expect.arrayContaining(['bin/run.js', 'bin/package.json', 'dist/gw.cjs', 'oclif.manifest.json', 'package.json', 'README.md']))
     expect(paths.filter((path) => /^(src|test|scripts|bench)\/|\.map$|^bin\/dev\.js$/.test(path))).toEqual([])
 
     const prefix = join(work, 'prefix')
