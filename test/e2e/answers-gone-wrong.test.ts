@@ -142,6 +142,37 @@ describe('4. a money POST answered with what cannot be read is reconciled like a
     expect(result.json).toMatchObject({reference, successful: true})
     expect(posts('/v1.0/refunds', reference)).toBe(1)
   })
+
+  // The contract's refund record has no reference (and the live gateway sends the amount positive).
+  const refundLookedUpAs = (change: (record: Record<string, unknown>) => Record<string, unknown>) => async (request: Received) => {
+    if (request.method === 'POST') return (await forward(sandbox.url, request), 'drop' as const)
+    if (request.method !== 'GET' || !request.path.startsWith('/v1.0/refunds/')) return undefined
+    const answer = await forward(sandbox.url, request)
+    const body = JSON.parse(answer.body) as {response: Record<string, unknown>}
+    return {status: answer.status, body: {...body, response: change(body.response)}}
+  }
+
+  it("a lost refund found as the contract's record, without a reference and with its amount positive, is believed: exit 0, sent once", async () => {
+    const purchase = (await sandbox.gw([...purchaseArgs(ref()), '--json'])).json as {id: string}
+    const reference = ref('refund')
+    const {url, posts} = await inFront(refundLookedUpAs(({reference: _, transaction_id: __, amount, ...record}) => ({...record, amount: Math.abs(amount as number)})))
+    const result = await gwAt(url, ['refund', 'create', '--transaction-id', purchase.id, '--amount', '300', '--reference', reference, '--json'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.json).toMatchObject({amount: 300, successful: true})
+    expect(result.json).not.toHaveProperty('reference')
+    expect(posts('/v1.0/refunds', reference)).toBe(1)
+  })
+
+  it('a lost refund whose look-up names another reference is unknown: exit 8, do not resend', async () => {
+    const purchase = (await sandbox.gw([...purchaseArgs(ref()), '--json'])).json as {id: string}
+    const reference = ref('refund')
+    const {url, posts} = await inFront(refundLookedUpAs((record) => ({...record, reference: 'someone-else'})))
+    const result = await gwAt(url, ['refund', 'create', '--transaction-id', purchase.id, '--amount', '300', '--reference', reference])
+    expect(result.code, result.stderr).toBe(8)
+    expect(result.stderr).toContain(`reference: sent "${reference}", found "someone-else"`)
+    expect(result.stderr).toMatch(/[Dd]o not resend/)
+    expect(posts('/v1.0/refunds', reference)).toBe(1)
+  })
 })
 
 describe('6. a live gateway behind a sandbox profile', () => {
