@@ -23,7 +23,7 @@ export interface Io {
   /** Calls back once when stdout's reader goes away (`gw listen | head -1`), instead of crashing on EPIPE. */
   onOutClosed?(listener: () => void): void
   /** Writes to stdout and resolves once it is out: false when it could not be (its reader went away). */
-  outWritten?(text: string | Uint8Array): Promise<boolean>
+  outWritten?(text: string): Promise<boolean>
 }
 
 export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false} = {}): Io {

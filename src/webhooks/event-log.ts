@@ -4,7 +4,7 @@ import type {EventEntry} from './format.js'
 
 export interface EventLog {
   /** Resolves once the line is written, so a delivery is acknowledged only after it is saved. */
-  append(line: Uint8Array): Promise<void>
+  append(line: string): Promise<void>
   close(): Promise<void>
 }
 

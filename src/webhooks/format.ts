@@ -36,20 +36,41 @@ export function selectHeaders(headers: Record<string, string | string[] | undefi
 }
 
 /**
- * The `--json` line as the UTF-8 bytes written. JSON.stringify escapes C0 controls but leaves DEL
- * and C1 (bytes 7F and C2 80-9F), so the bytes are searched for those and only then escaped: two
- * memchr passes, where a regexp over the text cost gw listen a twentieth of its time per event.
+ * The `--json` line. JSON.stringify escapes C0 controls but leaves DEL and C1 raw, and finding
+ * those with a regexp over every line cost gw listen a twentieth of its time per event. The entry
+ * was parsed from `body` (when given), so its text can hold them only where the body's bytes do,
+ * raw or as a \u escape, or where a header does: the bytes are searched instead (memchr), and
+ * the whole line is escaped only when they may hold one.
  */
-export function eventJsonLine(entry: EventEntry): Buffer {
-  const bytes = Buffer.from(JSON.stringify(entry) + '\n')
-  return holdsDelOrC1(bytes) ? Buffer.from(toNdjsonLine(entry)) : bytes
+export function eventJsonLine(entry: EventEntry, body?: Uint8Array): string {
+  if (body && !bytesMayHoldDelOrC1(body) && !headersHoldDelOrC1(entry)) return JSON.stringify(entry) + '\n'
+  return toNdjsonLine(entry)
 }
 
-function holdsDelOrC1(bytes: Buffer): boolean {
-  if (bytes.includes(0x7f)) return true
-  for (let at = bytes.indexOf(0xc2); at !== -1; at = bytes.indexOf(0xc2, at + 1)) {
-    const next = bytes[at + 1] ?? 0
+const DEL_OR_C1 = /[\u007F-\u009F]/
+
+function headersHoldDelOrC1({mode, headers}: EventEntry): boolean {
+  if (mode !== null && DEL_OR_C1.test(mode)) return true
+  for (const name in headers) if (DEL_OR_C1.test(headers[name]!)) return true
+  return false
+}
+
+const ESCAPE = Buffer.from('\\u')
+
+/**
+ * Whether JSON text in these UTF-8 bytes may decode to DEL or a C1 control: byte 7F, C2 80-9F, or
+ * a \u007F-\u009F escape. Conservative (an escaped backslash before "u0085" counts too).
+ */
+export function bytesMayHoldDelOrC1(bytes: Uint8Array): boolean {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  if (buffer.includes(0x7f)) return true
+  for (let at = buffer.indexOf(0xc2); at !== -1; at = buffer.indexOf(0xc2, at + 1)) {
+    const next = buffer[at + 1] ?? 0
     if (next >= 0x80 && next <= 0x9f) return true
+  }
+  for (let at = buffer.indexOf(ESCAPE); at !== -1; at = buffer.indexOf(ESCAPE, at + 2)) {
+    const code = Number.parseInt(buffer.toString('latin1', at + 2, at + 6), 16)
+    if (code >= 0x7f && code <= 0x9f) return true
   }
   return false
 }

@@ -77,7 +77,7 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
     }
     const mode = typeof headers['x-service-mode'] === 'string' ? headers['x-service-mode'] : null
     const entry: EventEntry = {received_at: receivedAt, event: delivery.event, mode, payload: delivery.payload, headers: selectHeaders(headers)}
-    const line = eventJsonLine(entry)
+    const line = eventJsonLine(entry, body)
     if (log) await log.append(line)
     if (!wanted(entry.event)) {
       counts.filtered++
@@ -90,7 +90,7 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
     const forward = forwarder && (await forwarder.send(body, headers))
     if (outClosed) return 503
     const shown = options.json ? line : eventLine(entry, {color: io.color, forward})
-    const written = io.outWritten?.(shown) ?? (io.out(shown.toString()), Promise.resolve(true))
+    const written = io.outWritten?.(shown) ?? (io.out(shown), Promise.resolve(true))
     if (options.json && forward) io.err(`${sanitizeLine(entry.event)} forwarded ${describeForward(forward, io.errColor)}\n`)
     // Acknowledged once the line is out; when nobody read it (the pipe's reader went away), left
     // unacknowledged, so the gateway delivers it again.

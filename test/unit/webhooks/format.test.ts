@@ -35,7 +35,7 @@ describe('eventLine', () => {
 
 describe('eventJsonLine', () => {
   it('is one line holding received_at, event, mode, payload and headers, in that order', () => {
-    const line = eventJsonLine(charge).toString()
+    const line = eventJsonLine(charge)
     expect(line.endsWith('\n')).toBe(true)
     expect(line.slice(0, -1)).not.toContain('\n')
     const parsed = JSON.parse(line)
@@ -45,11 +45,14 @@ describe('eventJsonLine', () => {
 
   it('writes DEL and C1 controls from the payload, the event and the headers as \\u escapes: the same values, inert on a terminal', () => {
     const hostile: EventEntry = {...charge, event: 'charge:\u009b2J', payload: [{message: 'a\u007fb\u0085c\u001bd'}], headers: {'x-note': '\u009dtitle'}}
-    const line = eventJsonLine(hostile).toString()
-    expect(line).toBe(
-      '{"received_at":"' + receivedAt + '","event":"charge:\\u009b2J","mode":"Sandbox","payload":[{"message":"a\\u007fb\\u0085c\\u001bd"}],"headers":{"x-note":"\\u009dtitle"}}\n',
-    )
-    expect(JSON.parse(line)).toEqual(hostile)
+    const expected = '{"received_at":"' + receivedAt + '","event":"charge:\\u009b2J","mode":"Sandbox","payload":[{"message":"a\\u007fb\\u0085c\\u001bd"}],"headers":{"x-note":"\\u009dtitle"}}\n'
+    expect(eventJsonLine(hostile)).toBe(expected)
+    // From the body the event came in, raw or escaped, and from a header alone.
+    const body = JSON.stringify({event: hostile.event, payload: hostile.payload})
+    expect(eventJsonLine(hostile, Buffer.from(body))).toBe(expected)
+    expect(eventJsonLine(hostile, Buffer.from(body.replace(/[\u007F-\u009F]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)))).toBe(expected)
+    expect(eventJsonLine({...charge, headers: {'x-note': '\u009dtitle'}}, Buffer.from('{"event":"charge:successful"}'))).toContain('"x-note":"\\u009dtitle"')
+    expect(JSON.parse(expected)).toEqual(hostile)
   })
 })
 
@@ -74,21 +77,27 @@ describe('selectHeaders', () => {
 })
 
 describe('eventJsonLine, property', () => {
-  // The byte search for DEL and C1 must find every one the text escape would: the lines are equal.
-  const text = fc.oneof(fc.string({unit: 'binary', maxLength: 12}), fc.constantFrom('\u007F', '\u0080', '\u0085', '\u009B', '\u009F', '\u00A0', '£', '\u00C2', 'Â\u0080'))
-  const entry = fc.record({
-    received_at: fc.constant(receivedAt),
-    event: text,
-    mode: fc.option(text, {nil: null}),
-    payload: fc.jsonValue().chain((value) => fc.array(text).map((strings) => [value, ...strings])),
-    headers: fc.dictionary(fc.constantFrom('x-service-mode', 'x-note', 'user-agent'), text),
-  })
-  it('writes the same bytes as escaping the whole text', () => {
+  // The body's bytes are searched instead of the line: the line must come out as escaping the whole text would.
+  const text = fc.oneof(fc.string({unit: 'binary', maxLength: 12}), fc.constantFrom('\u007F', '\u0080', '\u0085', '\u009B', '\u009F', '\u00A0', '£', '\u00C2', 'Â\u0080', '\\u0085', '\\'))
+  const payload = fc.jsonValue().chain((value) => fc.array(text).map((strings) => [value, ...strings]))
+  // A sender may write any character as a \u escape (Rails escapes <, > and &), in either case.
+  const escaping = fc.constantFrom('none', 'controls-upper', 'everything-above-tilde')
+  const written = (json: string, how: string) =>
+    how === 'none'
+      ? json
+      : json.replace(how === 'controls-upper' ? /[\u007F-\u009F]/g : /[^ -~]/g, (char) => {
+          const hex = char.charCodeAt(0).toString(16).padStart(4, '0')
+          return `\\u${how === 'controls-upper' ? hex.toUpperCase() : hex}`
+        })
+  it('writes, from the body the event was parsed from, what escaping the whole text would', () => {
     fc.assert(
-      fc.property(entry, (value) => {
-        expect(eventJsonLine(value).toString()).toBe(toNdjsonLine(value))
+      fc.property(text, payload, fc.option(text, {nil: null}), fc.dictionary(fc.constantFrom('x-note', 'user-agent'), text), escaping, (event, sentPayload, mode, headers, how) => {
+        const body = Buffer.from(written(JSON.stringify({event, payload: sentPayload}), how))
+        const parsed = JSON.parse(body.toString('utf8')) as {event: string; payload: unknown}
+        const entry: EventEntry = {received_at: receivedAt, event: parsed.event, mode, payload: parsed.payload, headers}
+        expect(eventJsonLine(entry, body)).toBe(toNdjsonLine(entry))
       }),
-      {numRuns: 2000},
+      {numRuns: 3000},
     )
   })
 })
