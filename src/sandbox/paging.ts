@@ -1,4 +1,5 @@
 import {badRequest} from './errors.js'
+import type {Positional} from './store.js'
 
 /** gateway-notes.md: libraries page with offset/limit (default 10, at most 50) or page/per_page. */
 const DEFAULT_PAGE_SIZE = 10
@@ -17,18 +18,55 @@ function queryInteger(query: Record<string, string>, name: string, least: number
   return Number(text)
 }
 
+/** `from`/`to` as an instant: a date (`2026-11-01`, the merchant's day, from its start or to its end) or a date-time. */
+function queryTime(query: Record<string, string>, name: 'from' | 'to'): number | undefined {
+  const text = query[name]
+  if (text === undefined || text === '') return undefined
+  const invalid = () => badRequest([`${name} must be a date such as 2026-11-01, or a date-time`])
+  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
+  if (!day) {
+    const time = Date.parse(text)
+    if (Number.isNaN(time)) throw invalid()
+    return time
+  }
+  const [year, month, date] = [Number(day[1]), Number(day[2]) - 1, Number(day[3])]
+  const start = new Date(year, month, date)
+  if (start.getFullYear() !== year || start.getMonth() !== month || start.getDate() !== date) throw invalid()
+  return name === 'from' ? start.getTime() : new Date(year, month, date + 1).getTime() - 1
+}
+
+/** The first position from which `after` holds, for records in the order of `after`. */
+function firstWhere<T>(all: Positional<T>, after: (record: T) => boolean): number {
+  let low = 0
+  let high = all.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (after(all.at(middle) as T)) high = middle
+    else low = middle + 1
+  }
+  return low
+}
+
 /**
- * One page of `all`. A size above the maximum is cut to it, as the gateway does; `offset` wins
- * over `page` when both are given. Pages count from 1.
+ * One page of `all`, oldest first. A size above the maximum is cut to it, as the gateway does;
+ * `offset` wins over `page` when both are given. Pages count from 1. With `timeOf`, `from` and
+ * `to` keep the records of that span (both ends included), found by binary search: records are
+ * kept in the order they were made, and the sandbox's clock never goes back. Only the page is read.
  */
-export function pageOf<T>(all: T[], query: Record<string, string>): Page<T> {
+export function pageOf<T>(all: Positional<T>, query: Record<string, string>, timeOf?: (record: T) => string): Page<T> {
   const size = Math.min(queryInteger(query, 'per_page', 1) ?? queryInteger(query, 'limit', 1) ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
   const offset = queryInteger(query, 'offset', 0) ?? ((queryInteger(query, 'page', 1) ?? 1) - 1) * size
-  const records = all.slice(offset, offset + size)
+  const [from, to] = [queryTime(query, 'from'), queryTime(query, 'to')]
+  const instant = (record: T) => (timeOf ? Date.parse(timeOf(record)) : 0)
+  const first = timeOf && from !== undefined ? firstWhere(all, (record) => instant(record) >= from) : 0
+  const end = timeOf && to !== undefined ? firstWhere(all, (record) => instant(record) > to) : all.length
+  const total = Math.max(0, end - first)
+  const records: T[] = []
+  for (let index = first + offset; index < Math.min(end, first + offset + size); index++) records.push(all.at(index) as T)
   const fields = {
     records: records.length,
-    total_records: all.length,
-    pages: Math.max(1, Math.ceil(all.length / size)),
+    total_records: total,
+    pages: Math.max(1, Math.ceil(total / size)),
     current_page: Math.floor(offset / size) + 1,
   }
   return {records, fields}

@@ -107,10 +107,30 @@ export const emptyState = (): StoreState => ({merchants: {}})
 class Shelf<T> {
   /** By global key, in the order the records were created. */
   readonly records = new Map<string, T>()
+  /** The same keys as an array, to read a page by position; dropped on a removal, rebuilt when next read. */
+  private order: string[] | undefined
   /** Name → global keys holding it, first holder first (a billing reference may repeat an API one). */
   readonly names = new Map<string, string[]>()
   /** `field value` → global keys. */
   readonly groups = new Map<string, Set<string>>()
+
+  added(key: string): void {
+    this.order?.push(key)
+  }
+
+  removed(): void {
+    this.order = undefined
+  }
+
+  inOrder(): readonly string[] {
+    return (this.order ??= [...this.records.keys()])
+  }
+}
+
+/** Records read by position without copying the rest: a page of 10 from 100,000 reads 10. */
+export interface Positional<T> {
+  readonly length: number
+  at(index: number): T | undefined
 }
 
 const globalKeyOf = (collection: Collection, record: AnyRecord) => String(record[KEYS[collection].global as keyof AnyRecord])
@@ -191,6 +211,13 @@ export class Store {
   /** Adds the record, or replaces the one with the same global key. */
   save<C extends Collection>(collection: C, merchant: string, record: Collections[C]): void {
     this.apply({op: 'put', collection, merchant, record})
+  }
+
+  /** In the order they were created, by position. */
+  ordered<C extends Collection>(collection: C, merchant: string): Positional<Collections[C]> {
+    const shelf = this.shelf(merchant, collection, false)
+    const keys = shelf?.inOrder() ?? []
+    return {length: keys.length, at: (index) => shelf?.records.get(keys[index] ?? '') as Collections[C] | undefined}
   }
 
   /** In the order they were created. */
@@ -354,6 +381,7 @@ export class Store {
     const previous = shelf.records.get(key)
     if (previous) this.unindex(collection, shelf, key, previous)
     shelf.records.set(key, record)
+    if (!previous) shelf.added(key)
     this.index(collection, shelf, key, record)
     let owners = this.owners.get(collection)
     if (!owners) this.owners.set(collection, (owners = new Map()))
@@ -366,6 +394,7 @@ export class Store {
     if (!shelf || !record) return
     this.unindex(collection, shelf, key, record)
     shelf.records.delete(key)
+    shelf.removed()
     this.owners.get(collection)?.delete(key)
   }
 
@@ -374,6 +403,7 @@ export class Store {
     const current = new Map(shelf.records)
     current.set(globalKeyOf(collection, record), record)
     shelf.records.clear()
+    shelf.removed()
     for (const key of order) {
       const kept = current.get(key)
       if (kept) shelf.records.set(key, kept)

@@ -2,6 +2,7 @@ import {checkCardDetails, newCardRecord, readExpiry, submittedCard} from '../car
 import {formatDate} from '../clock.js'
 import type {SandboxContext} from '../context.js'
 import {unprocessable} from '../errors.js'
+import {pageOf} from '../paging.js'
 import {pathParam, type MerchantRequest, type RouteResult} from './route.js'
 import {blankMessage, isBlank, readFields} from '../input.js'
 import {CARD_FIELDS, echo} from '../records.js'
@@ -17,6 +18,15 @@ export function tokenizeCard({input, merchant}: MerchantRequest, ctx: SandboxCon
   const card = newCardRecord(details)
   ctx.store.save('cards', merchant, card)
   return {status: 200, response: card}
+}
+
+/**
+ * gateway-notes.md: GET /v1.0/credit_cards with offset and limit; oldest first. A card record
+ * carries no date, so from and to have nothing to go by and are not applied.
+ */
+export function listCards({merchant, query}: MerchantRequest, ctx: SandboxContext): RouteResult {
+  const {records, fields} = pageOf(ctx.store.ordered('cards', merchant), query)
+  return {status: 200, response: records, fields}
 }
 
 export function getCard(request: MerchantRequest, ctx: SandboxContext): RouteResult {

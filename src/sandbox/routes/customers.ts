@@ -5,12 +5,19 @@ import {CUSTOMER_INPUT, addCustomer, fieldProblems, readAddress, readCard, scala
 import {newCardRecord} from '../cards.js'
 import {readFields} from '../input.js'
 import type {CustomerRecord} from '../records.js'
+import {pageOf} from '../paging.js'
 import {pathParam, type MerchantRequest, type RouteResult} from './route.js'
 
 const NOT_FOUND = 'Record not found'
 
 export function createCustomer({input, merchant}: MerchantRequest, ctx: SandboxContext): RouteResult {
   return {status: 201, response: addCustomer(ctx, merchant, input)}
+}
+
+/** gateway-notes.md: GET /v1.0/customers with offset, limit, from and to; oldest first. */
+export function listCustomers({merchant, query}: MerchantRequest, ctx: SandboxContext): RouteResult {
+  const {records, fields} = pageOf(ctx.store.ordered('customers', merchant), query, (customer) => customer.created_at)
+  return {status: 200, response: records.map(withoutAddress), fields}
 }
 
 export function getCustomer(request: MerchantRequest, ctx: SandboxContext): RouteResult {

@@ -1,33 +1,38 @@
 import type {SandboxContext} from '../context.js'
 import type {Route} from './route.js'
 import {addFault, advance, clearFaults, describeSandbox, listDeliveries, listFaults, resetSandbox, showClock} from './control.js'
-import {getCard, tokenizeCard, updateCard} from './credit-cards.js'
-import {createCustomer, deleteCustomer, getCustomer, updateCustomer} from './customers.js'
+import {getCard, listCards, tokenizeCard, updateCard} from './credit-cards.js'
+import {createCustomer, deleteCustomer, getCustomer, listCustomers, updateCustomer} from './customers.js'
 import {createPlan, getPlan, listPlans, updatePlan} from './plans.js'
-import {createPurchase, getPurchase} from './purchases.js'
-import {createRefund, getRefund} from './refunds.js'
-import {createSubscription, getSubscription, updateSubscription} from './subscriptions.js'
+import {createPurchase, getPurchase, listPurchases} from './purchases.js'
+import {createRefund, getRefund, listRefunds} from './refunds.js'
+import {createSubscription, getSubscription, listSubscriptions, updateSubscription} from './subscriptions.js'
 import {trigger} from './trigger.js'
 import {createWebHook, deleteWebHook, listWebHooks} from './web-hooks.js'
 
 /** Every endpoint the sandbox answers; `:key` is an id, token, reference or alias. */
 export const routes: Route<SandboxContext>[] = [
   {method: 'POST', path: '/v1.0/credit_cards', auth: 'merchant', handle: tokenizeCard},
+  {method: 'GET', path: '/v1.0/credit_cards', auth: 'merchant', handle: listCards},
   {method: 'GET', path: '/v1.0/credit_cards/:key', auth: 'merchant', handle: getCard},
   {method: 'PUT', path: '/v1.0/credit_cards/:key', auth: 'merchant', handle: updateCard},
   {method: 'POST', path: '/v1.0/purchases', auth: 'merchant', handle: createPurchase},
+  {method: 'GET', path: '/v1.0/purchases', auth: 'merchant', handle: listPurchases},
   {method: 'GET', path: '/v1.0/purchases/:key', auth: 'merchant', handle: getPurchase},
   {method: 'POST', path: '/v1.0/refunds', auth: 'merchant', handle: createRefund},
+  {method: 'GET', path: '/v1.0/refunds', auth: 'merchant', handle: listRefunds},
   {method: 'GET', path: '/v1.0/refunds/:key', auth: 'merchant', handle: getRefund},
   {method: 'POST', path: '/v1.0/plans', auth: 'merchant', handle: createPlan},
   {method: 'GET', path: '/v1.0/plans', auth: 'merchant', handle: listPlans},
   {method: 'GET', path: '/v1.0/plans/:key', auth: 'merchant', handle: getPlan},
   {method: 'PUT', path: '/v1.0/plans/:key', auth: 'merchant', handle: updatePlan},
   {method: 'POST', path: '/v1.0/customers', auth: 'merchant', handle: createCustomer},
+  {method: 'GET', path: '/v1.0/customers', auth: 'merchant', handle: listCustomers},
   {method: 'GET', path: '/v1.0/customers/:key', auth: 'merchant', handle: getCustomer},
   {method: 'PUT', path: '/v1.0/customers/:key', auth: 'merchant', handle: updateCustomer},
   {method: 'DELETE', path: '/v1.0/customers/:key', auth: 'merchant', handle: deleteCustomer},
   {method: 'POST', path: '/v1.0/subscriptions', auth: 'merchant', handle: createSubscription},
+  {method: 'GET', path: '/v1.0/subscriptions', auth: 'merchant', handle: listSubscriptions},
   {method: 'GET', path: '/v1.0/subscriptions/:key', auth: 'merchant', handle: getSubscription},
   {method: 'PUT', path: '/v1.0/subscriptions/:key', auth: 'merchant', handle: updateSubscription},
   {method: 'POST', path: '/v1.0/web_hooks', auth: 'merchant', handle: createWebHook},

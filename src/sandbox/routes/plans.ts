@@ -14,7 +14,7 @@ export function createPlan({input, merchant}: MerchantRequest, ctx: SandboxConte
 
 /** Oldest first, one page at a time. */
 export function listPlans({merchant, query}: MerchantRequest, ctx: SandboxContext): RouteResult {
-  const {records, fields} = pageOf(ctx.store.list('plans', merchant), query)
+  const {records, fields} = pageOf(ctx.store.ordered('plans', merchant), query, (plan) => plan.created_at)
   return {status: 200, response: records.map((plan) => planView(ctx, merchant, plan)), fields}
 }
 

@@ -4,6 +4,7 @@ import {formatDate} from '../clock.js'
 import type {SandboxContext} from '../context.js'
 import {badRequest, refusedWith200} from '../errors.js'
 import {pathParam, type MerchantRequest, type RouteResult} from './route.js'
+import {pageOf} from '../paging.js'
 import {blankMessage, isBlank, readFields, type Fields} from '../input.js'
 import {DEFAULT_CURRENCY, currencyNotPermitted, isPermittedCurrency} from '../money.js'
 import {PURCHASE_FIELDS, echo, type CardRecord} from '../records.js'
@@ -55,6 +56,12 @@ export function createPurchase({input, merchant}: MerchantRequest, ctx: SandboxC
 
   const purchase = chargeCard(ctx, merchant, {card: card.record, amount, reference, currency, source: 'API'})
   return {status: 200, response: purchase}
+}
+
+/** gateway-notes.md: GET /v1.0/purchases with offset, limit, from and to; oldest first. */
+export function listPurchases({merchant, query}: MerchantRequest, ctx: SandboxContext): RouteResult {
+  const {records, fields} = pageOf(ctx.store.ordered('purchases', merchant), query, (purchase) => purchase.transaction_date)
+  return {status: 200, response: records, fields}
 }
 
 export function getPurchase(request: MerchantRequest, ctx: SandboxContext): RouteResult {

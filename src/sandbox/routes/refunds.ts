@@ -1,6 +1,7 @@
 import {formatDateTime} from '../clock.js'
 import type {SandboxContext} from '../context.js'
 import {badRequest, forbidden, refusedWith200} from '../errors.js'
+import {pageOf} from '../paging.js'
 import {pathParam, type MerchantRequest, type RouteResult} from './route.js'
 import {newAuthorization} from '../ids.js'
 import {blankMessage, isBlank, readFields} from '../input.js'
@@ -66,6 +67,12 @@ export function createRefund({input, merchant}: MerchantRequest, ctx: SandboxCon
   }
   ctx.store.save('refunds', merchant, refund)
   return {status: 200, response: refund}
+}
+
+/** gateway-notes.md: GET /v1.0/refunds with offset, limit, from and to; oldest first. */
+export function listRefunds({merchant, query}: MerchantRequest, ctx: SandboxContext): RouteResult {
+  const {records, fields} = pageOf(ctx.store.ordered('refunds', merchant), query, (refund) => refund.transaction_date)
+  return {status: 200, response: records, fields}
 }
 
 /** The contract's 404 text for a refund is `Purchase not found`. */

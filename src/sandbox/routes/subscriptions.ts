@@ -3,6 +3,7 @@ import type {SandboxContext} from '../context.js'
 import {badRequest} from '../errors.js'
 import {blankMessage, readFields} from '../input.js'
 import {addSubscription} from '../subscriptions.js'
+import {pageOf} from '../paging.js'
 import {pathParam, type MerchantRequest, type RouteResult} from './route.js'
 
 const NOT_FOUND = 'Record not found'
@@ -12,6 +13,12 @@ export function createSubscription({input, merchant}: MerchantRequest, ctx: Sand
 }
 
 /** By reference (contract §4, endpoint 15), or by id. */
+/** gateway-notes.md: GET /v1.0/subscriptions.json with offset, limit, from and to; oldest first. */
+export function listSubscriptions({merchant, query}: MerchantRequest, ctx: SandboxContext): RouteResult {
+  const {records, fields} = pageOf(ctx.store.ordered('subscriptions', merchant), query, (subscription) => subscription.created_at)
+  return {status: 200, response: records, fields}
+}
+
 export function getSubscription(request: MerchantRequest, ctx: SandboxContext): RouteResult {
   return {status: 200, response: ctx.store.get('subscriptions', request.merchant, pathParam(request, 'key'), NOT_FOUND)}
 }

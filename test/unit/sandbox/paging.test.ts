@@ -27,3 +27,40 @@ describe('pageOf', () => {
     expect(() => pageOf(items, query)).toThrow(SandboxError)
   })
 })
+
+describe('pageOf with from and to', () => {
+  // Two records a day from 2026-11-01, in the order they were made; read through at() only.
+  const made = Array.from({length: 20}, (_, index) => ({n: index, at: `2026-11-${String(1 + Math.floor(index / 2)).padStart(2, '0')}T${index % 2 ? '18' : '09'}:00:00+00:00`}))
+  const reads: number[] = []
+  const positional = {length: made.length, at: (index: number) => (reads.push(index), made[index])}
+  const page = (query: Record<string, string>) => pageOf(positional, query, (record) => record.at)
+
+  it.each<[Record<string, string>, number[], number]>([
+    [{from: '2026-11-03T00:00:00Z', to: '2026-11-04T23:59:59Z'}, [4, 5, 6, 7], 4],
+    [{from: '2026-11-03T09:00:00Z', to: '2026-11-03T09:00:00Z'}, [4], 1],
+    [{from: '2026-11-09T12:00:00Z'}, [17, 18, 19], 3],
+    [{to: '2026-10-31T23:59:59Z'}, [], 0],
+    [{from: '2026-11-05T00:00:00Z', to: '2026-11-01T00:00:00Z'}, [], 0],
+    [{from: '2026-11-01T00:00:00Z', limit: '3', offset: '3'}, [3, 4, 5], 20],
+  ])('%o', (query, numbers, total) => {
+    const {records, fields} = page(query)
+    expect(records.map((record) => record.n)).toEqual(numbers)
+    expect(fields.total_records).toBe(total)
+  })
+
+  it('takes a date as the whole of that day where the sandbox runs', () => {
+    const local = (day: number, hour: number) => new Date(2026, 10, day, hour).toISOString()
+    const days = [local(2, 0), local(2, 23), local(3, 0)].map((at, n) => ({n, at}))
+    expect(pageOf(days, {from: '2026-11-02', to: '2026-11-02'}, (record) => record.at).records.map((record) => record.n)).toEqual([0, 1])
+  })
+
+  it('reads by binary search and the page alone, not every record', () => {
+    reads.length = 0
+    page({from: '2026-11-05T00:00:00Z', limit: '2'})
+    expect(reads.length).toBeLessThanOrEqual(2 * Math.ceil(Math.log2(made.length + 1)) + 2)
+  })
+
+  it.each(['yesterday', '2026-13-01', '2026-02-30', 'now'])('refuses from=%s', (from) => {
+    expect(() => page({from})).toThrow(SandboxError)
+  })
+})

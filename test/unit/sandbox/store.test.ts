@@ -149,6 +149,26 @@ describe('Store indexes', () => {
     expect(store.related('subscriptions', 'TEST', 'customer', '071-C-1')).toHaveLength(1)
   })
 
+  it('reads records by position in the order they were made, after a replace, a removal and its undoing', () => {
+    const store = twoMerchants()
+    const ids = () => {
+      const ordered = store.ordered('purchases', 'TEST')
+      return Array.from({length: ordered.length}, (_, index) => ordered.at(index)?.id)
+    }
+    store.save('purchases', 'TEST', aPurchase('071-P-CCCCCCCC', 'order-2'))
+    expect(ids()).toEqual(['071-P-AAAAAAAA', '071-P-CCCCCCCC'])
+    store.save('purchases', 'TEST', {...aPurchase('071-P-AAAAAAAA', 'order-1'), amount: 5})
+    expect(ids()).toEqual(['071-P-AAAAAAAA', '071-P-CCCCCCCC'])
+    store.takeBatch()
+    store.remove('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
+    expect(ids()).toEqual(['071-P-CCCCCCCC'])
+    store.revert(store.takeBatch())
+    expect(ids()).toEqual(['071-P-AAAAAAAA', '071-P-CCCCCCCC'])
+    store.save('purchases', 'TEST', aPurchase('071-P-DDDDDDDD', 'order-3'))
+    expect(ids()).toEqual(['071-P-AAAAAAAA', '071-P-CCCCCCCC', '071-P-DDDDDDDD'])
+    expect(store.ordered('purchases', 'NEWCOMER').length).toBe(0)
+  })
+
   it('costs no more to look up by reference among 100,000 records than among ten', () => {
     const store = new Store()
     for (let index = 0; index < 100_000; index++) store.save('purchases', 'TEST', aPurchase(`071-P-${index}`, `order-${index}`))
