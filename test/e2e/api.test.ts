@@ -1,19 +1,11 @@
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {terminal} from './auth-helpers.js'
-import {CARDS, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
+import {CARDS, isolatedHome, ref, runGw, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
 
 let sandbox: Sandbox
-beforeAll(async () => {
-  sandbox = await startSandbox()
-})
-afterEach(async () => {
-  await sandbox.control('DELETE', '/_sandbox/faults')
-})
-afterAll(async () => {
-  await sandbox?.stop()
-})
+sandboxForFile((started) => void (sandbox = started))
 
 const purchaseBody = (reference: string, number: string = CARDS.visa) =>
   JSON.stringify({card_holder: 'Jane Citizen', card_number: number, card_expiry: '12/2030', cvv: '123', amount: 1000, reference})

@@ -1,24 +1,20 @@
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {afterEach, describe, expect, it} from 'vitest'
 import {readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {countingProxy, type CountingProxy, rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
-import {cardArgs, CARDS, ref, type Sandbox, startSandbox} from './helpers.js'
+import {cardArgs, CARDS, ref, type Sandbox, sandboxForFile} from './helpers.js'
 
 let sandbox: Sandbox
 let proxy: CountingProxy
 let token: string
 
-beforeAll(async () => {
-  sandbox = await startSandbox()
+sandboxForFile(async (started) => {
+  sandbox = started
   const card = await sandbox.gw(['card', 'tokenize', ...cardArgs(), '--json'])
   token = (card.json as {token: string}).token
 })
 afterEach(async () => {
-  await sandbox.control('DELETE', '/_sandbox/faults')
   await proxy?.close()
-})
-afterAll(async () => {
-  await sandbox?.stop()
 })
 
 /** `count` approved purchases of `amount`, made by a purchase batch with the stored card; their ids. */

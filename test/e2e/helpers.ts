@@ -3,6 +3,7 @@ import {randomUUID} from 'node:crypto'
 import {mkdtempSync, readFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
+import {afterAll, afterEach, beforeAll} from 'vitest'
 
 export const GW = join(import.meta.dirname, '..', '..', 'bin', 'run.js')
 
@@ -137,6 +138,24 @@ export async function startSandbox(args: string[] = [], home: NodeJS.ProcessEnv 
         child.kill('SIGTERM')
       }),
   }
+}
+
+/**
+ * The hooks of a test file that shares one local gateway: started before its tests (then handed
+ * to `started`), its faults cleared after each test, stopped after the last.
+ */
+export function sandboxForFile(started: (sandbox: Sandbox) => void | Promise<void>, args: string[] = []): void {
+  let sandbox: Sandbox | undefined
+  beforeAll(async () => {
+    sandbox = await startSandbox(args)
+    await started(sandbox)
+  })
+  afterEach(async () => {
+    await sandbox?.control('DELETE', '/_sandbox/faults')
+  })
+  afterAll(async () => {
+    await sandbox?.stop()
+  })
 }
 
 /** A reference no other test uses. */

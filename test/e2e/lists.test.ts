@@ -1,5 +1,5 @@
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {CARDS, cardArgs, ref, type Sandbox, startSandbox} from './helpers.js'
+import {describe, expect, it} from 'vitest'
+import {CARDS, cardArgs, ref, type Sandbox, sandboxForFile} from './helpers.js'
 
 // gateway-notes.md: GET /v1.0/purchases, /refunds, /customers, /subscriptions.json and /credit_cards
 // list with offset, limit, from and to. The local gateway answers them, oldest first, in the
@@ -16,17 +16,14 @@ interface Listed {
   current_page: number
 }
 
-beforeAll(async () => {
-  sandbox = await startSandbox()
+sandboxForFile(async (started) => {
+  sandbox = started
   for (const amount of ['1000', '2000', '3000']) {
     const reference = ref('listed')
     const made = await sandbox.gw(['purchase', 'create', '--amount', amount, '--reference', reference, ...cardArgs(CARDS.visa), '--json'])
     expect(made.code, made.stderr).toBe(0)
     purchases.push(reference)
   }
-})
-afterAll(async () => {
-  await sandbox?.stop()
 })
 
 async function list(path: string, ...query: string[]): Promise<Listed> {

@@ -1,22 +1,17 @@
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
-import {CARDS, cardArgs, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
+import {describe, expect, it} from 'vitest'
+import {CARDS, cardArgs, isolatedHome, ref, runGw, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
 
 let sandbox: Sandbox
 // gw sandbox start --mode live registers profile local as a live profile in this home.
 let live: NodeJS.ProcessEnv
 
-beforeAll(async () => {
-  sandbox = await startSandbox(['--mode', 'live'])
-  live = sandbox.home
-})
-
-afterAll(async () => {
-  await sandbox.stop()
-})
-
-afterEach(async () => {
-  await sandbox.control('DELETE', '/_sandbox/faults')
-})
+sandboxForFile(
+  (started) => {
+    sandbox = started
+    live = started.home
+  },
+  ['--mode', 'live'],
+)
 
 const cardJson = JSON.stringify({card_holder: 'Jane Citizen', card_number: CARDS.visa, card_expiry: '12/2030', cvv: '123'})
 

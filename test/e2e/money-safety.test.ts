@@ -1,16 +1,8 @@
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
-import {CARDS, cardArgs, ref, type Sandbox, startSandbox} from './helpers.js'
+import {describe, expect, it} from 'vitest'
+import {CARDS, cardArgs, ref, type Sandbox, sandboxForFile} from './helpers.js'
 
 let sandbox: Sandbox
-beforeAll(async () => {
-  sandbox = await startSandbox()
-})
-afterEach(async () => {
-  await sandbox.control('DELETE', '/_sandbox/faults')
-})
-afterAll(async () => {
-  await sandbox?.stop()
-})
+sandboxForFile((started) => void (sandbox = started))
 
 const create = (reference: string, env: NodeJS.ProcessEnv = {}) =>
   sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs(), '--json'], {env})

@@ -1,15 +1,10 @@
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {cardArgs, ref, type Sandbox, startSandbox} from './helpers.js'
+import {describe, expect, it} from 'vitest'
+import {cardArgs, ref, type Sandbox, sandboxForFile} from './helpers.js'
 
 // design.md §2: what the gateway refuses when blank or missing, gw refuses first, exit 2 naming
 // the flag, and sends nothing.
 let sandbox: Sandbox
-beforeAll(async () => {
-  sandbox = await startSandbox()
-})
-afterAll(async () => {
-  await sandbox?.stop()
-})
+sandboxForFile((started) => void (sandbox = started))
 
 const customer = ['--first-name', 'Jane', '--last-name', 'Citizen', '--reference', 'cust-1', '--email', 'jane@example.com', ...cardArgs()]
 const plan = ['--name', 'Gold', '--amount', '1000', '--reference', 'gold', '--description', 'Gold tier']
