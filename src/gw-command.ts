@@ -74,9 +74,10 @@ export abstract class GwCommand extends Command {
   private confirmedUpFront = false
   /**
    * A batch stops softly: on a first signal it starts no new rows and finishes those in flight
-   * (returning true); a second signal stops it at once, as any command.
+   * (returning true); a second signal stops it at once, as any command, with the error it
+   * returns: the client names one request in flight, a batch has several.
    */
-  private softStop?: (signal: StopSignal) => boolean
+  private softStop?: (signal: StopSignal) => true | InterruptedError
 
   protected get io(): Io {
     this.ioInstance ??= processIo(process.env, {noInput: this.globals?.['no-input'] ?? false})
@@ -292,13 +293,14 @@ export abstract class GwCommand extends Command {
     const handled = (this.ctor as typeof GwCommand).handlesSignals
     const signalled = new Promise<never>((_, reject) => {
       this.stopOnSignal = (signal) => {
-        if (this.softStop?.(signal)) {
+        const soft = this.softStop?.(signal)
+        if (soft === true) {
           process.once(signal, this.stopOnSignal)
           return
         }
         // The request in flight is aborted; run() may instead be waiting on stdin or a prompt,
         // which nothing aborts, so the signal also ends the wait, naming any money in flight.
-        const error = new InterruptedError(signal, this.clientInstance?.inFlight)
+        const error = soft ?? new InterruptedError(signal, this.clientInstance?.inFlight)
         this.stop.abort(signal)
         reject(error)
       }

@@ -28,8 +28,8 @@ export interface BatchHost {
   now: () => Date
   /** Read-only refusal and the one live confirmation, then the deps the rows run with. */
   deps(plan: BatchPlan): Promise<Deps>
-  /** Installs the soft stop: a first signal stops new rows, returning true. */
-  onSignal(handler: (signal: StopSignal) => boolean): void
+  /** Installs the soft stop: a first signal stops new rows, returning true; a second one returns the error to stop with. */
+  onSignal(handler: ((signal: StopSignal) => true | InterruptedError) | undefined): void
 }
 
 /**
@@ -70,8 +70,9 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
     const runner = new BatchRunner({rows: valid, sender: kind.sender(deps), journal, concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY, onRow: (report) => view.row(report)})
     let signalled = false
     host.onSignal((signal) => {
-      // A second signal stops at once: the rows in flight are left in doubt, for the next run to look up.
-      if (signalled) return false
+      // A second signal stops at once: the rows in flight are left in doubt, for the next run to look
+      // up, and the summary names them all (the client would name only the one it sent last).
+      if (signalled) return new InterruptedError(signal)
       signalled = true
       runner.stop(signal)
       io.err(`\n${signal === 'SIGINT' ? 'Ctrl-C' : signal}: finishing the ${kind.noun}s in flight, starting no more (again to stop at once).\n`)
@@ -85,7 +86,7 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
     if (end.stoppedByError) throw end.stoppedByError
     return view.worstExitCode()
   } finally {
-    host.onSignal(() => false)
+    host.onSignal(undefined)
     await journal.close()
   }
 }

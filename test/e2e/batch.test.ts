@@ -179,6 +179,12 @@ describe('gw refund create --input', () => {
     const stopped = await run.done
     expect(stopped.code).toBe(130)
     expect(stopped.stderr).toContain('Ctrl-C: finishing the refunds in flight, starting no more (again to stop at once).')
+    // Every row in doubt is named by the summary, none by a hint that could name only one.
+    expect(stopped.stderr).toMatch(/\nInterrupted\.\n12 refunds: 1 approved, (\d) unknown, \d+ not started/)
+    expect(stopped.stderr).not.toContain('Hint:')
+    const unknown = rowsOf(stopped.stdout).filter((row) => row.status === 'unknown').map((row) => row.reference)
+    expect(unknown.length).toBeGreaterThan(0)
+    for (const reference of unknown.slice(0, 3)) expect(stopped.stderr).toContain(`gw refund get ${reference}`)
     // Stopped before their answers came: whatever was reported after the first row is in doubt, nothing approved.
     expect(rowsOf(stopped.stdout).filter((row) => row.row !== 1 && row.status !== 'unknown')).toEqual([])
     proxy.onPost = undefined
