@@ -42,7 +42,6 @@ export class BatchView {
   private readonly reports: RowReport[] = []
   private readonly skippedRows = new Set<RowReport>()
   private readonly started = performance.now()
-  private progressShown = false
   private lastProgress = 0
   private headerShown = false
 
@@ -63,7 +62,6 @@ export class BatchView {
 
   row(report: RowReport): void {
     this.reports.push(report)
-    this.clearProgress()
     if (this.ndjson) this.io.out(rowLine(report))
     else this.io.out(this.tableRow(report))
     this.progress()
@@ -76,7 +74,7 @@ export class BatchView {
 
   /** The counts per status, the money per currency, and what to do about rows left in doubt. */
   summary(end: {notStarted: number}): void {
-    this.clearProgress()
+    this.io.status(undefined)
     const counts = STATUSES.map((status) => ({status, rows: this.reports.filter((r) => r.status === status)})).filter(({rows}) => rows.length > 0)
     const resumed = this.reports.filter((r) => r.resumed).length
     const parts = counts.map(({status, rows}) => `${rows.length} ${status}`)
@@ -126,14 +124,7 @@ export class BatchView {
     const count = (status: RowStatus) => this.reports.filter((r) => r.status === status).length
     const failed = count('rejected') + count('failed') + count('unknown') + count('invalid')
     const eta = left === undefined ? '--:--' : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`
-    this.io.err(`\r\u001B[K${done}/${this.total}  ${rate.toFixed(1)}/s  ETA ${eta}  ${count('approved')} approved, ${count('declined')} declined, ${failed} failed`)
-    this.progressShown = true
-  }
-
-  private clearProgress(): void {
-    if (!this.progressShown) return
-    this.io.err('\r\u001B[K')
-    this.progressShown = false
+    this.io.status(`${done}/${this.total}  ${rate.toFixed(1)}/s  ETA ${eta}  ${count('approved')} approved, ${count('declined')} declined, ${failed} failed`)
   }
 }
 

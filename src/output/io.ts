@@ -20,6 +20,12 @@ export interface Io {
   /** Progress and success notes are for people watching a terminal, not for CI logs. */
   readonly chatty: boolean
   canPrompt(): boolean
+  /**
+   * A line kept at the foot of the terminal (a batch's progress), on stderr: anything else written
+   * meanwhile, to either stream, goes above it. undefined takes it away. Nothing where stderr is
+   * not a terminal.
+   */
+  status(line: string | undefined): void
   /** Calls back once when stdout's reader goes away (`gw listen | head -1`), instead of crashing on EPIPE. */
   onOutClosed?(listener: () => void): void
   /** Writes to stdout and resolves once it is out: false when it could not be (its reader went away). */
@@ -31,11 +37,13 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
   const isStdoutTTY = Boolean(process.stdout.isTTY)
   const isStderrTTY = Boolean(process.stderr.isTTY)
   const isStdinTTY = Boolean(process.stdin.isTTY)
+  const footer = statusLine((text) => void process.stderr.write(text))
   return {
-    out: (text) => void process.stdout.write(text),
+    out: (text) => (isStdoutTTY ? footer.around(() => process.stdout.write(text)) : void process.stdout.write(text)),
     // Everything on stderr is for people: whatever slipped past the renderers unsanitized
     // (a profile name, a log line) still cannot drive the terminal.
-    err: (text) => void process.stderr.write(sanitize(text, {keepColors: true})),
+    err: (text) => footer.around(() => process.stderr.write(sanitize(text, {keepColors: true}))),
+    status: (line) => (isStderrTTY ? footer.set(line) : undefined),
     readStdin,
     isStdoutTTY,
     isStderrTTY,
@@ -71,6 +79,22 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8')
 }
 
+/** The status line: cleared before another write and drawn again after it. */
+function statusLine(writeErr: (text: string) => void): {around(write: () => void): void; set(line: string | undefined): void} {
+  let shown = ''
+  return {
+    around(write) {
+      if (shown) writeErr('\r\u001B[K')
+      write()
+      if (shown) writeErr(shown)
+    },
+    set(line) {
+      if (shown || line) writeErr('\r\u001B[K' + (line ?? ''))
+      shown = line ?? ''
+    },
+  }
+}
+
 export interface TestIo extends Io {
   stdout: () => string
   stderr: () => string
@@ -79,9 +103,11 @@ export interface TestIo extends Io {
 export function testIo({tty = false, stdin = '', color = false, columns = 80} = {}): TestIo {
   let stdout = ''
   let stderr = ''
+  const footer = statusLine((text) => void (stderr += text))
   return {
-    out: (text) => void (stdout += text),
-    err: (text) => void (stderr += text),
+    out: (text) => footer.around(() => void (stdout += text)),
+    err: (text) => footer.around(() => void (stderr += text)),
+    status: (line) => (tty ? footer.set(line) : undefined),
     readStdin: async () => stdin,
     isStdoutTTY: tty,
     isStderrTTY: tty,

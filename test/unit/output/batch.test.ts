@@ -39,6 +39,21 @@ describe('BatchView', () => {
     expect(io.stderr()).toContain('\r\u001B[K2/2  ')
     expect(io.stderr()).toMatch(/1 approved, 0 declined, 1 failed$/)
   })
+
+  it('on a terminal, a notice written meanwhile (a recovery, a warning) goes above the progress line, which is drawn again', () => {
+    const io = testIo({tty: true})
+    const view = new BatchView(io, 3, 'refund', {json: false})
+    view.row(approved)
+    const before = io.stderr()
+    io.err('No answer to the refund that could be read; looking reference r-2 up at the gateway.\n')
+    const progress = before.slice(before.lastIndexOf('\r\u001B[K') + 4)
+    expect(progress).toMatch(/^1\/3 /)
+    expect(io.stderr().slice(before.length)).toBe(`\r\u001B[KNo answer to the refund that could be read; looking reference r-2 up at the gateway.\n${progress}`)
+    view.summary({notStarted: 0})
+    // The summary takes the progress line away, and nothing draws it again.
+    // eslint-disable-next-line no-control-regex
+    expect(io.stderr()).toMatch(/\r\u001B\[K3 refunds: 1 approved in [\d.]+ s\n {2}approved 10\.00 AUD\n$/)
+  })
 })
 
 describe('totals', () => {
