@@ -1,5 +1,4 @@
-import {DECLINED_TEST_CARD} from '../sandbox/cards.js'
-import {outcomeForCode} from '../sandbox/outcomes.js'
+import {APPROVED_TEST_CARDS, DECLINED_TEST_CARD, outcomeForCode} from '../api/schemas/test-outcomes.js'
 
 /** `gw help TOPIC` for what is not a command: each returns the text printed on stdout. */
 export const HELP_TOPICS = {
@@ -67,10 +66,7 @@ function testCards(): string {
   rows.push(['any other code', 'Declined (exit 3)'])
   return `TEST CARDS (the local gateway, gw sandbox start, as the gateway's own sandbox)
 ${columns([
-  ['4242424242424242', 'Visa, approved by the amount rule below'],
-  ['4005550000000001', 'Visa, approved by the amount rule below'],
-  ['5123456789012346', 'MasterCard, approved by the amount rule below'],
-  ['5555555555554444', 'MasterCard, approved by the amount rule below'],
+  ...APPROVED_TEST_CARDS.map(([number, scheme]): [string, string] => [number, `${scheme}, approved by the amount rule below`]),
   [DECLINED_TEST_CARD, 'Visa, always declined: Declined (exit 3)'],
 ])}
   Any other number that passes the Luhn check follows the amount rule; gw refuses one that

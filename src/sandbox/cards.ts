@@ -3,9 +3,6 @@ import {LOWER_ALPHANUMERIC, randomCode} from './ids.js'
 import {blankMessage, isBlank} from './input.js'
 import type {CardRecord} from './records.js'
 
-/** The sandbox test card that is always declined (gateway-notes.md). */
-export const DECLINED_TEST_CARD = '4557012345678902'
-
 const INVALID_CARD_NUMBER = 'Invalid Card Number'
 const EXPIRY_INVALID = 'Expiry date is invalid'
 export const EXPIRY_EXPIRED = 'Expiry date is invalid (expired)'

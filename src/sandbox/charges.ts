@@ -3,7 +3,8 @@ import {addDays, formatDate, formatDateTime} from './clock.js'
 import type {SandboxContext} from './context.js'
 import {newAuthorization} from './ids.js'
 import {decimalAmount} from './money.js'
-import {outcomeForCode, purchaseOutcome, type Outcome} from './outcomes.js'
+import {outcomeForCode, type Outcome} from '../api/schemas/test-outcomes.js'
+import {purchaseOutcome} from './outcomes.js'
 import type {CardRecord, PurchaseRecord} from './records.js'
 
 export interface Charge {

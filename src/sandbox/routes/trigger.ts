@@ -11,7 +11,7 @@ import {addSubscription} from '../subscriptions.js'
 import type {RouteRequest, RouteResult} from './route.js'
 import {LOWER_ALPHANUMERIC, TEST_MERCHANT, randomCode} from '../ids.js'
 import {readFields} from '../input.js'
-import {outcomeForCode} from '../outcomes.js'
+import {outcomeForCode} from '../../api/schemas/test-outcomes.js'
 import type {SubscriptionRecord} from '../records.js'
 import {isHttpUrl} from '../web-hooks.js'
 
