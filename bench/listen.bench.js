@@ -182,8 +182,9 @@ export default async function bench() {
       const counted = Number.isNaN(receiver.perEvent) ? 'instructions not counted (no perf)' : `${(receiver.perEvent / 1000).toFixed(1)}k instructions/event`
       console.log(`${(receiver.name + ':').padEnd(25)} ${receiver.rate.toFixed(0)} events/s (rounds ${rounds}), CPU ${receiver.cpu.toFixed(1)} µs/event, ${counted}, RSS ${course(rss[receiver.name].samples)}`)
     }
+    const ratio = (value, what) => (Number.isFinite(value) ? `${value.toFixed(2)}x ${what}` : `${what}: not measured here`)
     const ratios = (baseline) =>
-      `${(gw.rate / baseline.rate).toFixed(2)}x events/s, ${(baseline.cpu / gw.cpu).toFixed(2)}x events per CPU second, ${(baseline.perEvent / gw.perEvent).toFixed(2)}x events per instruction`
+      [ratio(gw.rate / baseline.rate, 'events/s'), ratio(baseline.cpu / gw.cpu, 'events per CPU second'), ratio(baseline.perEvent / gw.perEvent, 'events per instruction')].join(', ')
     console.log(`ratio gw/bare: ${ratios(bare)} (goal >= 0.95x)`)
     console.log(`ratio gw/bare writing gw's line: ${ratios(sameLine)}`)
     console.log(`gw RSS over the ${ROUNDS * DELIVERIES} events after warm-up: ${course(rss[gw.name].samples)} (goal: flat)`)

@@ -47,8 +47,9 @@ describe('routing', () => {
   })
 
   it.each([
-    ['DELETE', '/v1.0/purchases', 'POST'],
-    ['GET', '/v1.0/purchases.json', 'POST'],
+    ['DELETE', '/v1.0/purchases', 'POST, GET'],
+    ['PUT', '/v1.0/purchases.json', 'POST, GET'],
+    ['GET', '/_sandbox/reset', 'POST'],
     ['DELETE', '/v1.0/credit_cards/abc', 'GET, PUT'],
     ['PATCH', '/_sandbox/faults', 'GET, POST, DELETE'],
   ])('answers %s %s with 405 and Allow: %s', async (method, path, allowed) => {
