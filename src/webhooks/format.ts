@@ -16,12 +16,12 @@ export interface EventEntry {
 /** The outcome of passing an event on to the merchant's app. */
 export type ForwardResult = {status: number; ms: number} | {error: string; ms: number}
 
+const SECRET_HEADER = /auth|token|secret|key|cookie/
+
 /**
  * Headers worth keeping with an event: the gateway's own `x-*` headers, content type and user
  * agent. Credentials (authorization, cookies) are never printed or saved.
  */
-const SECRET_HEADER = /auth|token|secret|key|cookie/
-
 export function selectHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const selected: Record<string, string> = {}
   for (const name in headers) {
@@ -61,7 +61,7 @@ const ESCAPE = Buffer.from('\\u')
  * Whether JSON text in these UTF-8 bytes may decode to DEL or a C1 control: byte 7F, C2 80-9F, or
  * a \u007F-\u009F escape. Conservative (an escaped backslash before "u0085" counts too).
  */
-export function bytesMayHoldDelOrC1(bytes: Uint8Array): boolean {
+function bytesMayHoldDelOrC1(bytes: Uint8Array): boolean {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   if (buffer.includes(0x7f)) return true
   for (let at = buffer.indexOf(0xc2); at !== -1; at = buffer.indexOf(0xc2, at + 1)) {
