@@ -2,7 +2,7 @@ import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {terminal} from './auth-helpers.js'
-import {CARDS, isolatedHome, ref, runGw, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
+import {CARD_JSON, CARDS, isolatedHome, ref, runGw, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
 
 let sandbox: Sandbox
 sandboxForFile((started) => void (sandbox = started))
@@ -74,6 +74,8 @@ describe('gw api', () => {
   it('never repeats a card number from a --data that is not JSON', async () => {
     const result = await sandbox.gw(['api', 'POST', '/v1.0/purchases', '--data', `{"card_number":"${CARDS.visa}",`])
     expect(result.code).toBe(2)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toContain('Error: --data is not JSON\n')
     expect(result.stderr).not.toContain(CARDS.visa)
   })
 
@@ -158,8 +160,7 @@ describe('gw api on a live profile', () => {
 
   it('asks on a terminal for the id of what a DELETE removes, and deletes once it is typed', async () => {
     const env = {...live.home, GW_PROFILE: 'local'}
-    const card = JSON.stringify({card_holder: 'Jane Citizen', card_number: CARDS.visa, card_expiry: '12/2030', cvv: '123'})
-    const created = await runGw(['customer', 'create', '--first-name', 'Jane', '--last-name', 'Citizen', '--reference', ref('cust'), '--email', 'jane@example.com', '--card', '-', '--json'], {env, stdin: card})
+    const created = await runGw(['customer', 'create', '--first-name', 'Jane', '--last-name', 'Citizen', '--reference', ref('cust'), '--email', 'jane@example.com', '--card', '-', '--json'], {env, stdin: CARD_JSON})
     const id = (created.json as {id: string}).id
     const t = terminal(['api', 'DELETE', `/v1.0/customers/${id}.json`], env)
     try {

@@ -269,9 +269,11 @@ describe('a reference already taken', () => {
     const reference = ref('again')
     const args = ['purchase', 'create', '--card-token', token, '--amount', '1500', '--reference', reference, '--json']
     const first = await sandbox.gw(args)
+    expect(first.code, first.stderr).toBe(0)
     const again = await sandbox.gw(args)
     expect(again.code).toBe(0)
     expect(again.json).toEqual(first.json)
+    expect(again.stderr).toContain(`Reference ${reference} was taken by this same purchase (${(first.json as {id: string}).id}), made earlier: nothing was sent now.`)
     const otherCurrency = await sandbox.gw([...args.slice(0, -1), '--currency', 'NZD'])
     expect(otherCurrency.code).toBe(7)
     expect(otherCurrency.stderr).toContain('currency AUD there, NZD asked')

@@ -2,7 +2,7 @@ import {mkdtempSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
-import {CARDS, ref, type Sandbox, startSandbox} from './helpers.js'
+import {CARD_JSON, CARDS, ref, type Sandbox, startSandbox} from './helpers.js'
 import {type Delivery, freePort, type Receiver, startReceiver} from './receiver.js'
 import {addDays, createCustomer, createPlan, createSubscription, type CustomerRecord, sandboxToday, type SubscriptionRecord} from './recurring-helpers.js'
 import type {ClockAdvanced} from '../../src/api/schemas/sandbox-control.js'
@@ -230,8 +230,7 @@ describe('gw sandbox trigger', () => {
     const hooks = await receiver()
     const sandbox = await gateway(['--mode', 'live'])
     // A live profile takes no card from argv: the customer's card comes on stdin.
-    const card = JSON.stringify({card_holder: 'Jane Citizen', card_number: CARDS.visa, card_expiry: '12/2030', cvv: '123'})
-    const customer = await sandbox.gw(['customer', 'create', '--first-name', 'Jane', '--last-name', 'Citizen', '--reference', ref('cust'), '--email', 'jane@example.com', '--card', '-', '--yes'], {stdin: card})
+    const customer = await sandbox.gw(['customer', 'create', '--first-name', 'Jane', '--last-name', 'Citizen', '--reference', ref('cust'), '--email', 'jane@example.com', '--card', '-', '--yes'], {stdin: CARD_JSON})
     expect(customer.code, customer.stderr).toBe(0)
     const result = await sandbox.gw(['sandbox', 'trigger', 'card:expiring', '--webhook', hooks.url])
     expect(result.code).toBe(0)

@@ -1,7 +1,7 @@
 import {chmodSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {CARDS, GW, runProgram, type Sandbox, startSandbox} from './helpers.js'
+import {CARD_JSON, CARDS, GW, runProgram, type Sandbox, startSandbox} from './helpers.js'
 
 // Every command's --help examples, run as shown against a freshly started local gateway, in an
 // order where each finds what earlier ones created (cust-42, order-1001, gold-monthly...).
@@ -65,7 +65,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'bin', 'gw'), `#!/bin/sh\nexec "${process.execPath}" "${GW}" "$@"\n`)
   chmodSync(join(dir, 'bin', 'gw'), 0o755)
   // The file the card examples read; a public test card.
-  writeFileSync(join(dir, 'card.json'), JSON.stringify({card_holder: 'Jane Citizen', card_number: CARDS.visa, card_expiry: '12/2030', cvv: '123'}))
+  writeFileSync(join(dir, 'card.json'), CARD_JSON)
   // The purchase gw api's example sends from a file.
   writeFileSync(join(dir, 'purchase.json'), JSON.stringify({card_holder: 'Jane Citizen', card_number: CARDS.visa, card_expiry: '12/2030', cvv: '123', amount: 1000, reference: 'api-order-1'}))
   // The files the batch examples read: stored cards to charge, purchases to refund, references to look up.

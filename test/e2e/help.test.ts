@@ -1,19 +1,17 @@
 import {readdirSync, readFileSync, rmSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {cardArgs, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
+import {describe, expect, it} from 'vitest'
+import {cardArgs, isolatedHome, ref, runGw, type Sandbox, sandboxForFile} from './helpers.js'
 
 let sandbox: Sandbox
 let purchaseId: string
 const home = isolatedHome()
 
-beforeAll(async () => {
-  sandbox = await startSandbox()
+sandboxForFile(async (started) => {
+  sandbox = started
   const created = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref(), ...cardArgs(), '--json'])
+  expect(created.code, created.stderr).toBe(0)
   purchaseId = (created.json as {id: string}).id
-})
-afterAll(async () => {
-  await sandbox?.stop()
 })
 
 describe('unknown commands and flags (exit 2, with a suggestion)', () => {

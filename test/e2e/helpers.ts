@@ -163,6 +163,9 @@ export function ref(prefix = 'e2e'): string {
   return `${prefix}-${randomUUID().slice(0, 8)}`
 }
 
+/** The test Visa as `--card -` reads it from stdin. */
+export const CARD_JSON = JSON.stringify({card_holder: 'Jane Citizen', card_number: CARDS.visa, card_expiry: '12/2030', cvv: '123'})
+
 /** The questions gw asks for a card on a terminal, answered with the test Visa. */
 export const CARD_ANSWERS: [string, string][] = [
   ['Name on the card', 'Jane Citizen'],

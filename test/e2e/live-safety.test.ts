@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {CARDS, cardArgs, isolatedHome, ref, runGw, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
+import {CARD_JSON, cardArgs, CARDS, isolatedHome, ref, runGw, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
 
 let sandbox: Sandbox
 // gw sandbox start --mode live registers profile local as a live profile in this home.
@@ -13,7 +13,6 @@ sandboxForFile(
   ['--mode', 'live'],
 )
 
-const cardJson = JSON.stringify({card_holder: 'Jane Citizen', card_number: CARDS.visa, card_expiry: '12/2030', cvv: '123'})
 
 /**
  * A trap for the next GET and the next POST: any request that reaches the gateway springs one.
@@ -47,10 +46,10 @@ describe('a live profile', () => {
 
   it('takes the card as JSON on stdin with --card -', async () => {
     const reference = ref()
-    const result = await runGw(['purchase', 'create', '--amount', '1000', '--reference', reference, '--card', '-', '--yes', '--json'], {env: live, stdin: cardJson})
+    const result = await runGw(['purchase', 'create', '--amount', '1000', '--reference', reference, '--card', '-', '--yes', '--json'], {env: live, stdin: CARD_JSON})
     expect(result.code, result.stderr).toBe(0)
     expect(result.json).toMatchObject({successful: true, amount: 1000, reference, card_number: '424242XXXXXX4242', card_holder: 'Jane Citizen'})
-    const tokenized = await runGw(['card', 'tokenize', '--card', '-', '--json'], {env: live, stdin: cardJson})
+    const tokenized = await runGw(['card', 'tokenize', '--card', '-', '--json'], {env: live, stdin: CARD_JSON})
     expect(tokenized.code, tokenized.stderr).toBe(0)
     expect(tokenized.json).toMatchObject({card_holder: 'Jane Citizen', card_number: '424242XXXXXX4242'})
   })
@@ -58,7 +57,7 @@ describe('a live profile', () => {
   it('needs --yes to move money without a terminal: exit 2 and nothing sent', async () => {
     const armed = await armTrap()
     const reference = ref()
-    const purchase = await runGw(['purchase', 'create', '--amount', '1000', '--reference', reference, '--card', '-'], {env: live, stdin: cardJson})
+    const purchase = await runGw(['purchase', 'create', '--amount', '1000', '--reference', reference, '--card', '-'], {env: live, stdin: CARD_JSON})
     expect(purchase.code).toBe(2)
     expect(purchase.stderr).toBe('Error: gw purchase create on a live profile must be confirmed, and there is no terminal to ask on: nothing was sent\nHint: Add --yes to confirm it.\n')
     const refund = await runGw(['refund', 'create', '--transaction-id', 'any', '--amount', '100', '--reference', ref()], {env: live})
@@ -72,7 +71,7 @@ describe('a live profile', () => {
     const refused = await runGw([...customer, '--card-number', CARDS.visa, '--card-expiry', '12/2030', '--cvv', '123'], {env: live})
     expect(refused.code).toBe(2)
     expect(refused.stderr).toContain('--card-number and --cvv cannot be given on the command line with a live profile')
-    const created = await runGw([...customer, '--card', '-', '--json'], {env: live, stdin: cardJson})
+    const created = await runGw([...customer, '--card', '-', '--json'], {env: live, stdin: CARD_JSON})
     expect(created.code, created.stderr).toBe(0)
     expect(created.json).toMatchObject({first_name: 'Jane'})
     const update = await runGw(['customer', 'update', (created.json as {id: string}).id, '--cvv', '123', '--card-number', CARDS.mastercard, '--card-expiry', '05/2031'], {env: live})
@@ -81,7 +80,7 @@ describe('a live profile', () => {
   })
 
   it('needs --yes to delete a customer or change a subscription without a terminal', async () => {
-    const created = await runGw(['customer', 'create', '--first-name', 'Jane', '--last-name', 'Citizen', '--reference', ref('cust'), '--email', 'jane@example.com', '--card', '-', '--json'], {env: live, stdin: cardJson})
+    const created = await runGw(['customer', 'create', '--first-name', 'Jane', '--last-name', 'Citizen', '--reference', ref('cust'), '--email', 'jane@example.com', '--card', '-', '--json'], {env: live, stdin: CARD_JSON})
     const id = (created.json as {id: string}).id
     for (const args of [['customer', 'delete', id], ['subscription', 'update', '071-S-ZZZZZZZZ', '--inactive']]) {
       const result = await runGw(args, {env: live})
@@ -118,7 +117,7 @@ describe('a read-only profile', () => {
     const home = isolatedHome()
     const login = await runGw(['login', '--profile', 'support', '--base-url', sandbox.url, '--username', 'TEST', '--token-stdin', '--read-only', '--insecure-storage', '--environment', 'live'], {env: home, stdin: 'TEST'})
     expect(login.code, login.stderr).toBe(0)
-    const created = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref(), '--card', '-', '--yes', '--json'], {stdin: cardJson})
+    const created = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref(), '--card', '-', '--yes', '--json'], {stdin: CARD_JSON})
     const purchaseId = (created.json as {id: string}).id
 
     const armed = await armTrap()
@@ -132,7 +131,7 @@ describe('a read-only profile', () => {
       ['subscription', 'update', '071-S-ZZZZZZZZ', '--active', '--yes'],
     ]
     for (const args of writes) {
-      const result = await runGw(args, {env: home, stdin: cardJson})
+      const result = await runGw(args, {env: home, stdin: CARD_JSON})
       expect(result.code, args.join(' ')).toBe(6)
       expect(result.stderr).toContain(`Error: Profile support is read-only and gw ${args[0]} ${args[1]} changes something at the gateway: nothing was sent\n`)
     }
@@ -146,7 +145,7 @@ describe('a read-only profile', () => {
 
 describe('a batch on a live profile', () => {
   it('is confirmed once for all its rows: without a terminal only --yes sends it, and then no row asks again', async () => {
-    const tokenized = await runGw(['card', 'tokenize', '--card', '-', '--json'], {env: live, stdin: cardJson})
+    const tokenized = await runGw(['card', 'tokenize', '--card', '-', '--json'], {env: live, stdin: CARD_JSON})
     const token = (tokenized.json as {token: string}).token
     const prefix = ref('live-batch')
     const csv = `card_token,amount,reference\n${token},1000,${prefix}-1\n${token},2500,${prefix}-2\n`

@@ -1,14 +1,9 @@
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {terminal} from './auth-helpers.js'
-import {type Sandbox, startSandbox} from './helpers.js'
+import {type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
 
 let sandbox: Sandbox
-beforeAll(async () => {
-  sandbox = await startSandbox()
-})
-afterAll(async () => {
-  await sandbox?.stop()
-})
+sandboxForFile((started) => void (sandbox = started))
 
 const lastJsonLine = (text: string) => JSON.parse(text.trim().split('\n').at(-1)!)
 
@@ -60,7 +55,17 @@ describe('gw status --check', () => {
   it('sends nothing without --check when stdout is not a terminal', async () => {
     const result = await sandbox.gw(['status', '--json'], {env: {GW_BASE_URL: 'http://127.0.0.1:9'}})
     expect(result.code).toBe(0)
-    expect(result.json).not.toHaveProperty('reachable')
+    expect(result.stderr).toBe('')
+    expect(result.json).toEqual({
+      profile: null,
+      chosen_by: 'GW_USERNAME and GW_TOKEN',
+      environment: 'sandbox',
+      base_url: 'http://127.0.0.1:9',
+      username: 'TEST',
+      read_only: false,
+      secret: 'environment variable GW_TOKEN',
+      proxy: 'none: no proxy is set',
+    })
   })
 
   it('warns when the gateway answers in another mode than the profile says', async () => {

@@ -1,6 +1,6 @@
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {afterEach, describe, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
-import {CARD_ANSWERS, cardArgs, CARDS, ref, type Sandbox, startSandbox} from './helpers.js'
+import {CARD_ANSWERS, cardArgs, CARDS, ref, type Sandbox, sandboxForFile} from './helpers.js'
 import {chargeSuccessful, type Listener, startListen} from './listen-helpers.js'
 
 // What a person at a terminal sees: prompts for what is missing, records fitted to the width,
@@ -9,17 +9,11 @@ let sandbox: Sandbox
 const open: Terminal[] = []
 const listeners: Listener[] = []
 
-beforeAll(async () => {
-  sandbox = await startSandbox()
-})
+sandboxForFile((started) => void (sandbox = started))
 
 afterEach(async () => {
   for (const t of open.splice(0)) t.close()
   await Promise.all(listeners.splice(0).map((listener) => listener.stop('SIGKILL')))
-})
-
-afterAll(async () => {
-  await sandbox.stop()
 })
 
 function run(args: string[], {width, env}: {width?: number; env?: NodeJS.ProcessEnv} = {}): Terminal {
@@ -79,8 +73,9 @@ describe('prompts for what is missing', () => {
     t.press('Enter')
     const screen = await t.waitFor(/\[exit \d+\]/)
     expect(screen).toContain('✔ event to send (EVENT) charge:successful')
-    // Chosen and sent: the local gateway answers that no web hook wants it.
-    expect(screen).toMatch(/no web hook for charge:successful/)
+    // Chosen and sent: the local gateway answers that no web hook wants it (rejected, exit 7).
+    expect(screen).toContain('[exit 7]')
+    expect(screen).toContain('Merchant TEST has no web hook for charge:successful')
   })
 })
 

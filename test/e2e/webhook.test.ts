@@ -1,14 +1,9 @@
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {CARDS, type Sandbox, startSandbox} from './helpers.js'
+import {describe, expect, it} from 'vitest'
+import {CARDS, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
 import {createCustomer, createPlan, createSubscription, sandboxToday} from './recurring-helpers.js'
 
 let sandbox: Sandbox
-beforeAll(async () => {
-  sandbox = await startSandbox()
-})
-afterAll(async () => {
-  await sandbox?.stop()
-})
+sandboxForFile((started) => void (sandbox = started))
 
 interface WebHook {
   id: string
@@ -59,7 +54,8 @@ describe('gw webhook', () => {
   })
 
   it('refuses a missing or bad address and an unknown event with exit 2, sending nothing', async () => {
-    const before = (await sandbox.gw(['webhook', 'list', '--json'])).json as WebHook[]
+    const before = (await sandbox.gw(['webhook', 'list', '--json'])).records
+    expect(before.length).toBeGreaterThan(0)
     const cases: [string[], string][] = [
       [['webhook', 'create'], 'Missing required flag url'],
       [['webhook', 'create', '--url', ''], '--url must be an http:// or https:// URL, got ""'],
@@ -73,7 +69,7 @@ describe('gw webhook', () => {
       expect(result.code, args.join(' ')).toBe(2)
       expect(result.stderr).toContain(message)
     }
-    expect((await sandbox.gw(['webhook', 'list', '--json'])).json).toEqual(before)
+    expect((await sandbox.gw(['webhook', 'list', '--json'])).records).toEqual(before)
   })
 })
 

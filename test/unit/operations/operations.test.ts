@@ -93,9 +93,11 @@ describe('operations pass the typed errors of the client through', () => {
   it.each([
     ['a decline, with its record', new DeclinedError('Purchase declined: Insufficient Funds', {record: {successful: false}}), 3],
     ['an unknown outcome, naming the reference', new OutcomeUnknownError('no answer', {noun: 'purchase', reference: 'o-1'}), 8],
-  ])('%s', async (_, thrown, exitCode) => {
+  ])('%s: the same error, exit %i', async (_, thrown, exitCode) => {
     const fake = fakeClient({'purchases.create': () => Promise.reject(thrown)})
-    await expect(createPurchase({amount: 1000, reference: 'o-1', currency: 'AUD', cardToken: 'tok'}, fakeDeps(fake.client))).rejects.toMatchObject({exitCode})
+    await expect(createPurchase({amount: 1000, reference: 'o-1', currency: 'AUD', cardToken: 'tok'}, fakeDeps(fake.client))).rejects.toBe(thrown)
+    expect(thrown.exitCode).toBe(exitCode)
+    fake.verify()
   })
 })
 
