@@ -61,7 +61,6 @@ export interface CardDetailsInput {
   card_number?: string
   card_holder?: string
   card_expiry?: string
-  cvv?: string
 }
 
 export interface CardDetails {

@@ -34,14 +34,13 @@ export function readAddress(input: Record<string, unknown> | undefined, current?
 
 /**
  * The card group, checked as a purchase's card is (Luhn, expiry); the holder defaults to the
- * customer's name. The CVV is checked and then forgotten.
+ * customer's name. The CVV must be given; it is not judged, and never kept.
  */
 export function readCard(input: Record<string, unknown> | undefined, name: string, today: string): {errors: string[]; details?: CardDetails} {
   const card = readFields(input ?? {}, CARD_INPUT)
   const holder = isBlank(card.card_holder) ? name : card.card_holder
-  const cvv = isBlank(card.cvv) ? undefined : card.cvv
-  const {errors, details} = checkCardDetails({card_number: card.card_number, card_holder: holder, card_expiry: card.expiry_date, cvv}, today)
-  return cvv === undefined ? {errors: [...errors, blankMessage('cvv')]} : {errors, details}
+  const {errors, details} = checkCardDetails({card_number: card.card_number, card_holder: holder, card_expiry: card.expiry_date}, today)
+  return isBlank(card.cvv) ? {errors: [...errors, blankMessage('cvv')]} : {errors, details}
 }
 
 /** Problems of the customer's own fields: blanks, a reference the merchant already used. The gateway does not check an email's shape. */

@@ -3,6 +3,7 @@ import {closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeF
 import {dirname} from 'node:path'
 import {setTimeout as sleep} from 'node:timers/promises'
 import type {Mode} from './mode.js'
+import type {MerchantCredentials} from './server.js'
 
 /**
  * Process management behind `gw sandbox start --detach`, `stop` and `status`. A running sandbox
@@ -72,7 +73,7 @@ export interface DetachOptions {
   /** The child's stdout and stderr are appended here. */
   logFile: string
   /** Merchants beyond TEST: they reach the child through its environment, since argv shows in ps. */
-  merchants?: readonly MerchantPair[]
+  merchants?: readonly MerchantCredentials[]
   env?: NodeJS.ProcessEnv
   timeoutMs?: number
 }
@@ -112,11 +113,6 @@ export async function spawnDetached(options: DetachOptions): Promise<RuntimeInfo
 /** Carries `--merchant` credentials to a detached sandbox: a process's environment, unlike its argv, is not shown by `ps`. */
 export const MERCHANTS_VARIABLE = 'GW_SANDBOX_MERCHANTS'
 
-export interface MerchantPair {
-  username: string
-  token: string
-}
-
 /** The command line of a detached child: the parent's, less `--detach` and every `--merchant` with its value. */
 export function detachedArguments(argv: readonly string[]): string[] {
   const kept: string[] = []
@@ -128,7 +124,7 @@ export function detachedArguments(argv: readonly string[]): string[] {
   return kept
 }
 
-export const merchantsVariable = (merchants: readonly MerchantPair[]): Record<string, string> => ({
+export const merchantsVariable = (merchants: readonly MerchantCredentials[]): Record<string, string> => ({
   [MERCHANTS_VARIABLE]: JSON.stringify(merchants),
 })
 
@@ -136,16 +132,16 @@ export const merchantsVariable = (merchants: readonly MerchantPair[]): Record<st
  * The merchants a detaching parent passed in the environment. The variable is removed once
  * read, so nothing the sandbox starts later inherits the tokens.
  */
-export function merchantsFromEnvironment(env: NodeJS.ProcessEnv = process.env): MerchantPair[] {
+export function merchantsFromEnvironment(env: NodeJS.ProcessEnv = process.env): MerchantCredentials[] {
   const text = env[MERCHANTS_VARIABLE]
   delete env[MERCHANTS_VARIABLE]
   if (text === undefined) return []
   const merchants = JSON.parse(text) as unknown
   const valid =
     Array.isArray(merchants) &&
-    merchants.every((merchant: Partial<MerchantPair> | null) => typeof merchant?.username === 'string' && typeof merchant.token === 'string')
+    merchants.every((merchant: Partial<MerchantCredentials> | null) => typeof merchant?.username === 'string' && typeof merchant.token === 'string')
   if (!valid) throw new Error(`${MERCHANTS_VARIABLE} must be a JSON list of {username, token}`)
-  return merchants as MerchantPair[]
+  return merchants as MerchantCredentials[]
 }
 
 export interface StopOptions {

@@ -24,7 +24,7 @@ export const blankMessage = (field: string) => `${fieldLabel(field)} can't be bl
 export const isBlank = (value: string | undefined): value is undefined | '' => value === undefined || value.trim() === ''
 
 /** The live gateway's limit for text fields (gateway-notes.md gives no other). */
-export const MAX_TEXT_LENGTH = 255
+const MAX_TEXT_LENGTH = 255
 
 type Reading = {value: unknown} | {problem: string}
 

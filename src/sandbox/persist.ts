@@ -82,7 +82,6 @@ export function loadStore(file: string): Store {
     if (parsed === undefined) throw notAStateFile(file, `line ${index + 1} is not JSON`)
     store.replay(checked(file, JournalLine, parsed, `line ${index + 1}`).changes as Change[])
   }
-  store.takeBatch()
   return store
 }
 
@@ -173,6 +172,8 @@ export class Journal {
   private broken: Error | undefined
 
   private constructor(
+    private readonly path: string,
+    private readonly openFile: OpenStateFile,
     private readonly store: Store,
     private readonly file: StateFileHandle,
     private length: number,
@@ -182,7 +183,7 @@ export class Journal {
   static async start(path: string, store: Store, openFile: OpenStateFile = openStateFile): Promise<Journal> {
     store.takeBatch()
     const length = await writeSnapshot(path, store.snapshot(), openFile)
-    return new Journal(store, await openFile(path, 'r+'), length)
+    return new Journal(path, openFile, store, await openFile(path, 'r+'), length)
   }
 
   /**
@@ -204,10 +205,10 @@ export class Journal {
   }
 
   /** Waits for what is queued, then folds the journal into a snapshot. */
-  async close(path: string, openFile: OpenStateFile = openStateFile): Promise<void> {
+  async close(): Promise<void> {
     await this.flushing
     await this.file.close()
-    if (!this.broken) await writeSnapshot(path, this.store.snapshot(), openFile)
+    if (!this.broken) await writeSnapshot(this.path, this.store.snapshot(), this.openFile)
   }
 
   private async flush(): Promise<void> {

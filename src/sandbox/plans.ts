@@ -11,7 +11,7 @@ export const REFERENCE_TAKEN = 'Reference has already been taken'
 export const amountProblem = (amount: number) => (amount <= 0 ? 'Amount must be greater than 0' : undefined)
 
 export const subscriptionCount = (ctx: SandboxContext, merchant: string, plan: PlanRecord) =>
-  ctx.store.related('subscriptions', merchant, 'plan', plan.id).length
+  ctx.store.countRelated('subscriptions', merchant, 'plan', plan.id)
 
 /** A plan as every answer shows it, with its subscription count (contract §2.5). */
 export function planView(ctx: SandboxContext, merchant: string, plan: PlanRecord) {

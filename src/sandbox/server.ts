@@ -123,7 +123,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   /** A start that fails after the journal opened lets go of it. */
   const abandon = async () => {
     await deliveries.close()
-    await journal?.close(stateFile as string, options.openStateFile)
+    await journal?.close()
   }
   const {headersTimeoutMs = TIMEOUTS.headersMs, requestTimeoutMs = TIMEOUTS.requestMs} = options
   const server = createServer(
@@ -154,14 +154,15 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   )
   server.on('clientError', clientErrorListener(mode))
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error) => {
-      abandon().finally(() => reject(error))
-    })
+    const failedToListen = (error: Error) => void abandon().finally(() => reject(error))
+    server.once('error', failedToListen)
     server.listen(options.port, host, () => {
-      server.off('error', reject)
+      server.off('error', failedToListen)
       resolve()
     })
   })
+  // Once listening, a server error (an accept failing for want of file descriptors) is logged; the journal stays open.
+  server.on('error', (error) => log(`server error: ${error.message}`))
 
   deliveries.resume()
   const {port} = server.address() as AddressInfo
@@ -193,7 +194,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       // Requests are over: what they changed is in the journal, which becomes one snapshot.
       try {
         await journal?.commit()
-        await journal?.close(stateFile as string, options.openStateFile)
+        await journal?.close()
       } finally {
         if (runtimeFile) removeRuntimeFile(runtimeFile, process.pid)
       }

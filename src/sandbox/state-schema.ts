@@ -6,7 +6,7 @@ import {Purchase} from '../api/schemas/purchase.js'
 import {Refund} from '../api/schemas/refund.js'
 import {Subscription} from '../api/schemas/subscription.js'
 import {WebHook} from '../api/schemas/web-hook.js'
-import {COLLECTIONS, type Collection} from './store.js'
+import {COLLECTIONS, type Collection, globalKeyField} from './store.js'
 
 /**
  * The records as the state file holds them: the shared record schemas (the client's), with the
@@ -52,16 +52,6 @@ const RECORDS = {
   webhooks: WebHook.extend({id: text, address: text, events: z.union([text, z.array(text)]), mode: z.enum(['Test', 'Live'])}),
 } as const satisfies {[C in Collection]: z.ZodType}
 
-const GLOBAL_KEY: {[C in Collection]: string} = {
-  cards: 'token',
-  purchases: 'id',
-  refunds: 'id',
-  plans: 'id',
-  customers: 'id',
-  subscriptions: 'id',
-  webhooks: 'id',
-}
-
 const MerchantRecords = z.object(
   Object.fromEntries(COLLECTIONS.map((collection) => [collection, z.record(z.string(), RECORDS[collection]).optional()])),
 )
@@ -77,7 +67,7 @@ const QueuedDelivery = z.object({
   last_error: nullableText,
 })
 
-export const State = z
+const State = z
   .object({
     merchants: z.record(z.string(), MerchantRecords),
     today: z.string().optional(),
@@ -89,7 +79,7 @@ export const State = z
     for (const [merchant, records] of Object.entries(state.merchants)) {
       for (const collection of COLLECTIONS) {
         for (const [key, record] of Object.entries(records[collection] ?? {})) {
-          const field = GLOBAL_KEY[collection]
+          const field = globalKeyField(collection)
           if ((record as Record<string, unknown>)[field] !== key) {
             check.addIssue({code: 'custom', path: ['merchants', merchant, collection, key, field], message: `must be ${JSON.stringify(key)}, the key it is filed under`})
           }
@@ -102,7 +92,7 @@ const put = COLLECTIONS.map((collection) =>
   z.object({op: z.literal('put'), collection: z.literal(collection), merchant: text, record: RECORDS[collection]}),
 )
 
-export const ChangeSchema = z.discriminatedUnion('op', [
+const ChangeSchema = z.discriminatedUnion('op', [
   z.discriminatedUnion('collection', put as unknown as [(typeof put)[number], ...(typeof put)[number][]]),
   z.object({op: z.literal('remove'), collection: z.enum(COLLECTIONS), merchant: text, key: text}),
   z.object({op: z.literal('today'), date: text}),

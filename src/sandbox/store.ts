@@ -9,7 +9,7 @@ import type {
   WebHookRecord,
 } from './records.js'
 
-export interface Collections {
+interface Collections {
   cards: CardRecord
   purchases: PurchaseRecord
   refunds: RefundRecord
@@ -42,7 +42,7 @@ export interface QueuedDelivery {
   last_error: string | null
 }
 
-export type CardNotice = 'card:expiring' | 'card:expired'
+type CardNotice = 'card:expiring' | 'card:expired'
 
 /** Plain JSON, the form of a snapshot on disk. Keys that are absent have their default. */
 export interface StoreState {
@@ -101,7 +101,7 @@ type Grouped = keyof typeof GROUPED_BY
 /** `foreign`: the key is another merchant's record, which the caller may not see. */
 export type Lookup<T> = {found: 'own'; record: T} | {found: 'foreign'} | {found: 'none'}
 
-export const emptyState = (): StoreState => ({merchants: {}})
+const emptyState = (): StoreState => ({merchants: {}})
 
 /** One merchant's records of one collection, with its indexes. */
 class Shelf<T> {
@@ -132,6 +132,9 @@ export interface Positional<T> {
   readonly length: number
   at(index: number): T | undefined
 }
+
+/** The field a collection's records are filed under: `token` for cards, `id` for the rest. */
+export const globalKeyField = (collection: Collection): string => KEYS[collection].global
 
 const globalKeyOf = (collection: Collection, record: AnyRecord) => String(record[KEYS[collection].global as keyof AnyRecord])
 
@@ -195,6 +198,11 @@ export class Store {
   /** Whether the merchant already uses `name` as a key or name of one of its records. */
   isTaken(collection: Collection, merchant: string, name: string): boolean {
     return this.find(collection, merchant, name).found === 'own'
+  }
+
+  /** How many of the merchant's records have `field` equal to `value`, without copying them. */
+  countRelated<C extends Grouped>(collection: C, merchant: string, field: (typeof GROUPED_BY)[C][number], value: string): number {
+    return this.shelf(merchant, collection, false)?.groups.get(`${field} ${value}`)?.size ?? 0
   }
 
   /** The merchant's records whose `field` is `value`, in the order they were created. */
@@ -379,10 +387,15 @@ export class Store {
     const shelf = this.shelf(merchant, collection, true)
     const key = globalKeyOf(collection, record)
     const previous = shelf.records.get(key)
-    if (previous) this.unindex(collection, shelf, key, previous)
+    // Saved again under the same name and groups (a subscription after each charge), it keeps its place in them.
+    const sameIndexes =
+      previous !== undefined &&
+      nameOf(collection, previous) === nameOf(collection, record) &&
+      groupFields(collection).every((field) => previous[field as keyof AnyRecord] === record[field as keyof AnyRecord])
+    if (previous && !sameIndexes) this.unindex(collection, shelf, key, previous)
     shelf.records.set(key, record)
     if (!previous) shelf.added(key)
-    this.index(collection, shelf, key, record)
+    if (!sameIndexes) this.index(collection, shelf, key, record)
     let owners = this.owners.get(collection)
     if (!owners) this.owners.set(collection, (owners = new Map()))
     owners.set(key, merchant)

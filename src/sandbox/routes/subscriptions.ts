@@ -12,13 +12,13 @@ export function createSubscription({input, merchant}: MerchantRequest, ctx: Sand
   return {status: 201, response: addSubscription(ctx, merchant, input)}
 }
 
-/** By reference (contract §4, endpoint 15), or by id. */
 /** gateway-notes.md: GET /v1.0/subscriptions.json with offset, limit, from and to; oldest first. */
 export function listSubscriptions({merchant, query}: MerchantRequest, ctx: SandboxContext): RouteResult {
   const {records, fields} = pageOf(ctx.store.ordered('subscriptions', merchant), query, (subscription) => subscription.created_at)
   return {status: 200, response: records, fields}
 }
 
+/** By reference (contract §4, endpoint 15), or by id. */
 export function getSubscription(request: MerchantRequest, ctx: SandboxContext): RouteResult {
   return {status: 200, response: ctx.store.get('subscriptions', request.merchant, pathParam(request, 'key'), NOT_FOUND)}
 }

@@ -67,19 +67,23 @@ function samplePayload(ctx: SandboxContext, merchant: string, event: WebhookEven
 /** The merchant's first active subscription (or first of any), else a new one on sample records. */
 function sampleSubscription(ctx: SandboxContext, merchant: string): SubscriptionRecord {
   const {store} = ctx
-  const billable = store
-    .list('subscriptions', merchant)
-    .filter((subscription) => store.find('customers', merchant, subscription.customer).found === 'own')
-  const existing = billable.find((subscription) => subscription.is_active) ?? billable[0]
-  if (existing) return existing
+  let firstBillable: SubscriptionRecord | undefined
+  const subscriptions = store.ordered('subscriptions', merchant)
+  for (let index = 0; index < subscriptions.length; index++) {
+    const subscription = subscriptions.at(index)!
+    if (store.find('customers', merchant, subscription.customer).found !== 'own') continue
+    if (subscription.is_active) return subscription
+    firstBillable ??= subscription
+  }
+  if (firstBillable) return firstBillable
 
   const suffix = randomCode(6, LOWER_ALPHANUMERIC)
   const plan =
-    store.list('plans', merchant)[0]?.id ??
+    store.ordered('plans', merchant).at(0)?.id ??
     addPlan(ctx, merchant, {name: 'Sample plan', amount: 1000, reference: `sample-plan-${suffix}`, description: 'Made by gw sandbox trigger'}).id
   const [year] = ctx.clock.today().split('-')
   const customer =
-    store.list('customers', merchant)[0]?.id ??
+    store.ordered('customers', merchant).at(0)?.id ??
     addCustomer(ctx, merchant, {
       first_name: 'Sam',
       last_name: 'Sample',

@@ -157,7 +157,7 @@ describe('journal', () => {
   it('refuses a bad line that is not the last, naming it', async () => {
     const file = join(tempDir(), 'state.json')
     const journal = await Journal.start(file, new Store())
-    await journal.close(file)
+    await journal.close()
     appendFileSync(file, 'garbage\n{"changes":[]}\n')
     expect(() => loadStore(file)).toThrow(`${file} is not a gw sandbox state file (line 2 is not JSON)`)
   })
@@ -216,7 +216,7 @@ describe('journal', () => {
     const journal = await Journal.start(file, store)
     store.save('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
     await journal.commit()
-    await journal.close(file)
+    await journal.close()
     expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(1)
     expect(loadStore(file).snapshot()).toEqual(store.snapshot())
   })
