@@ -110,7 +110,7 @@ export class RejectedError extends GwError {
   }
 }
 
-/** A purchase or refund that may or may not have reached the gateway, and how gw came to doubt it. */
+/** A purchase or refund that may or may not have reached the gateway. */
 export interface MoneyInFlight {
   /** `purchase` or `refund`: which look-up command can check it. */
   noun: 'purchase' | 'refund'

@@ -58,7 +58,7 @@ export const frequency = Flags.custom<Frequency>({
   parse: async (input) => validate.frequency('frequency', input),
 })
 
-/** Fixed values of flags that take any case, offered as a list when the flag is asked for on a terminal. */
+/** Fixed values of flags that take any case: offered as a list when the flag is asked for on a terminal, and by shell completion. */
 export const choices: Record<string, readonly string[]> = {frequency: FREQUENCIES}
 
 export const date = Flags.custom<string>({
@@ -111,7 +111,7 @@ export function ids(name: string, what: string) {
 /** --concurrency: how many requests a batch or a list of look-ups keeps in flight, over one keep-alive pool. */
 export const DEFAULT_CONCURRENCY = 4
 
-export const concurrency = (options: {dependsOn?: string[]; helpGroup?: string} = {}) =>
+const concurrency = (options: {dependsOn?: string[]; helpGroup?: string} = {}) =>
   Flags.integer({description: `requests in flight at once, 1 to 32; default ${DEFAULT_CONCURRENCY}`, min: 1, max: 32, ...options})
 
 /**

@@ -12,6 +12,7 @@ import type {LookUpResource} from './operations/look-up.js'
 import type {Column} from './output/columns.js'
 import {processIo, type Io} from './output/io.js'
 import type {Prompter} from './output/prompt.js'
+import type {GuardOptions} from './live-safety.js'
 import {toGwError} from './to-gw-error.js'
 
 // The shapes oclif's parse is generic over (not exported by @oclif/core).
@@ -29,7 +30,7 @@ interface GlobalFlags {
   fields?: string
 }
 
-/** What a command's run() may return besides a record or a list: the exit status of a service that stopped. */
+/** What a command's run() may return besides a record or a list: the exit status of a service that stopped, or of a batch (its worst row's). */
 export class ExitStatus {
   constructor(readonly code: number) {}
 }
@@ -184,7 +185,7 @@ export abstract class GwCommand extends Command {
   protected async card(flags: CardFlags, {holderOptional = false} = {}): Promise<CardDetails | undefined> {
     const target = await this.target()
     const [{readCard}, {refuseWhenReadOnly}] = await Promise.all([import('./card-input.js'), import('./live-safety.js')])
-    refuseWhenReadOnly(target, `gw ${this.commandName}`)
+    refuseWhenReadOnly(target, this.commandName)
     return readCard(flags, {live: target.environment === 'live', io: this.io, prompter: () => this.prompter(), commandId: this.commandName, holderOptional})
   }
 
@@ -193,21 +194,20 @@ export abstract class GwCommand extends Command {
     if (this.clientInstance) return this.clientInstance
     const credentials = await this.credentials()
     const {requestGuard} = await import('./live-safety.js')
-    const guard = requestGuard({
-      target: credentials,
-      commandId: this.commandName,
-      yes: this.globals?.yes ?? false,
-      io: this.io,
-      prompter: () => this.prompter(),
-      confirmedUpFront: this.confirmedUpFront,
-    })
+    // A batch confirms up front (batch()) before its first row asks for the client.
+    const guard = requestGuard({...this.guardOptions(credentials), confirmedUpFront: this.confirmedUpFront})
     this.clientInstance = await this.clientFor(credentials, guard)
     return this.clientInstance
   }
 
-  /** What operations run with: this command's client, Io, prompter and the clock. */
+  /** What operations run with: this command's client and Io. */
   protected async deps(): Promise<Deps> {
-    return {client: await this.client(), io: this.io, prompter: () => this.prompter(), clock: () => new Date()}
+    return {client: await this.client(), io: this.io}
+  }
+
+  /** Who asks, and how, for the live confirmations and the read-only refusal. */
+  private guardOptions(target: Target): Omit<GuardOptions, 'confirmedUpFront'> {
+    return {target, commandId: this.commandName, yes: this.globals?.yes ?? false, io: this.io, prompter: () => this.prompter()}
   }
 
   /**
@@ -223,8 +223,7 @@ export abstract class GwCommand extends Command {
       dataDir: this.config.dataDir,
       now: () => new Date(),
       deps: async (plan) => {
-        const options = {target: await this.target(), commandId: this.commandName, yes: this.globals?.yes ?? false, io: this.io, prompter: () => this.prompter()}
-        await confirmBatch({...options, plan})
+        await confirmBatch({...this.guardOptions(await this.target()), plan})
         this.confirmedUpFront = true
         return this.deps()
       },

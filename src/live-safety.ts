@@ -7,11 +7,11 @@ import type {Prompter} from './output/prompt.js'
 
 /**
  * A read-only profile (support staff) refuses anything that writes before any request is made.
- * `what` names it as the person asked for it: `gw purchase create`, or `POST /v1.0/purchases`.
+ * `commandId` names it as the person asked for it: `purchase create`, or `api POST /v1.0/purchases`.
  */
-export function refuseWhenReadOnly(target: Target, what: string): void {
+export function refuseWhenReadOnly(target: Target, commandId: string): void {
   if (!target.profile?.readOnly) return
-  throw new PermissionError(`Profile ${target.profileName} is read-only and ${what} changes something at the gateway: nothing was sent`, {
+  throw new PermissionError(`Profile ${target.profileName} is read-only and gw ${commandId} changes something at the gateway: nothing was sent`, {
     hint: 'Use a profile that may write: --profile NAME, or gw profile use NAME (gw profile list shows them).',
   })
 }
@@ -79,7 +79,7 @@ export interface GuardOptions {
  */
 export function requestGuard(options: GuardOptions): (facts: RequestFacts, request: {params: Record<string, string>; body: unknown}) => Promise<void> {
   return async (facts, {params, body}) => {
-    if (writes(facts)) refuseWhenReadOnly(options.target, `gw ${options.commandId}`)
+    if (writes(facts)) refuseWhenReadOnly(options.target, options.commandId)
     if (!facts.confirm || options.target.environment !== 'live' || options.confirmedUpFront) return
     const fields = (body ?? {}) as {amount?: unknown; currency?: unknown}
     const expected = confirmation(facts.confirm, {
@@ -105,7 +105,7 @@ export interface BatchPlan {
  */
 export async function confirmBatch(options: Omit<GuardOptions, 'confirmedUpFront'> & {plan: BatchPlan}): Promise<void> {
   const {target, commandId, plan} = options
-  refuseWhenReadOnly(target, `gw ${commandId}`)
+  refuseWhenReadOnly(target, commandId)
   if (target.environment !== 'live' || options.yes) return
   const what = `${plan.rows} ${plan.noun}${plan.rows === 1 ? '' : 's'} (${plan.totals})`
   if (!options.io.canPrompt()) {

@@ -12,7 +12,7 @@ import {
 } from '../errors.js'
 import {redact, redactText} from '../redact.js'
 import {buildPath, type Endpoint, endpointAt, endpoints, type HttpMethod, paramsAt, type RequestFacts} from './endpoints.js'
-import {mismatches, outcomeOf} from './outcome.js'
+import {declineReason, mismatches, outcomeOf} from './outcome.js'
 import {collectPages, type ListPage, readPaging} from './paging.js'
 import {type Answer, parseBody, type RawResponse, readRecord, reportedMode} from './responses.js'
 import {type ProxyRoute, proxyRoute, type ProxySettings} from './proxy.js'
@@ -414,7 +414,7 @@ function readOutcome<Res extends z.ZodType>(endpoint: Endpoint<Res>, raw: RawRes
 function settle<Res extends z.ZodType>(endpoint: Endpoint<Res>, raw: RawResponse, answer: Answer<Res>): Answer<Res> {
   const record = answer.record
   if (outcomeOf(record) !== false) return answer
-  const reason = typeof record.message === 'string' && record.message ? record.message : 'Declined'
+  const reason = declineReason(record)
   throw new DeclinedError(`${capitalize(endpoint.movesMoney!.noun)} declined: ${reason}`, {
     status: raw.status,
     requestId: raw.requestId,

@@ -14,6 +14,11 @@ export function outcomeOf(record: GwRecord): boolean | undefined {
   return undefined
 }
 
+/** The gateway's word for a decline, or `Declined` when it gave none. */
+export function declineReason(record: GwRecord): string {
+  return typeof record.message === 'string' && record.message ? record.message : 'Declined'
+}
+
 /**
  * Where a record found by reference after a lost answer differs from what was sent: the
  * reference exactly, the amount (a refund's sign varies between gateways), the currency, and the

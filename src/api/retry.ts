@@ -64,7 +64,7 @@ export function classifyFailure(err: unknown): FailureClass {
 }
 
 /** 502/503/504 come from proxies and overloaded front ends: worth another try for a read. */
-export const RETRYABLE_STATUSES = new Set([502, 503, 504])
+const RETRYABLE_STATUSES = new Set([502, 503, 504])
 
 export interface RetryInput {
   method: HttpMethod

@@ -111,7 +111,7 @@ export function environmentOf(baseUrl: string, declared: string | undefined): En
   if (declared !== undefined && declared !== '') throw new UsageError(`GW_ENVIRONMENT must be sandbox or live, got "${declared}"`)
   let host: string
   try {
-    host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '')
+    host = new URL(baseUrl).hostname
   } catch {
     throw new UsageError(`GW_BASE_URL must be a URL such as https://gateway.example.com, got "${baseUrl}"`)
   }

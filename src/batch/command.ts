@@ -5,11 +5,12 @@ import type {BatchPlan} from '../live-safety.js'
 import type {Deps} from '../operations/deps.js'
 import {BatchView, totals} from '../output/batch.js'
 import type {Io} from '../output/io.js'
+import {toNdjsonLine} from '../output/json.js'
 import {defaultJournalPath, inputHash, Journal} from './journal.js'
 import type {BatchKind} from './kinds.js'
 import {readBatchInput} from './read.js'
 import {checkRows} from './rows.js'
-import {BatchRunner, invalidReport} from './runner.js'
+import {BatchRunner, invalidReport, isFinal} from './runner.js'
 
 export interface BatchFlags {
   input: string
@@ -51,8 +52,8 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
   const plan: BatchPlan = {noun: kind.noun, rows: valid.length, totals: totals(previews.map(({request}) => request)) || 'nothing'}
 
   if (flags['dry-run']) {
-    for (const row of invalid) io.out(JSON.stringify({row: row.row, line: row.line, reference: row.reference ?? null, status: 'invalid', error: {messages: row.messages}}) + '\n')
-    for (const {row, request} of previews) io.out(JSON.stringify({row: row.row, line: row.line, reference: row.reference, request: {...request, amount: request.amount ?? null}}) + '\n')
+    for (const row of invalid) io.out(toNdjsonLine({row: row.row, line: row.line, reference: row.reference ?? null, status: 'invalid', error: {messages: row.messages}}))
+    for (const {row, request} of previews) io.out(toNdjsonLine({row: row.row, line: row.line, reference: row.reference, request: {...request, amount: request.amount ?? null}}))
     const full = previews.filter(({request}) => request.amount === undefined).length
     io.err(`Dry run: ${plan.rows} ${kind.noun}${plan.rows === 1 ? '' : 's'} would be sent (${plan.totals})${full > 0 ? `, ${full} of them each refunding its purchase in full` : ''}${invalid.length > 0 ? `; ${invalid.length} invalid row${invalid.length === 1 ? '' : 's'} skipped` : ''}. Nothing was sent.\n`)
     return 0
@@ -63,7 +64,12 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
   const journalPath = flags.journal ?? defaultJournalPath(host.dataDir, kind.commandId, hash)
   const journal = await Journal.open(journalPath, {command: kind.commandId, hash, now: host.now()})
   try {
-    io.err(`Journal: ${journal.path}${journal.resumed ? ` (resuming: ${journal.results.size} rows answered earlier, ${[...journal.intents.keys()].filter((ref) => !journal.results.has(ref)).length} in doubt to look up first)` : ''}\n`)
+    const answered = [...journal.results.values()].filter(isFinal).length
+    const inDoubt = [...journal.intents.keys()].filter((reference) => {
+      const result = journal.results.get(reference)
+      return result === undefined || !isFinal(result)
+    }).length
+    io.err(`Journal: ${journal.path}${journal.resumed ? ` (resuming: ${answered} rows answered earlier, ${inDoubt} in doubt to look up first)` : ''}\n`)
     const deps = await host.deps(plan)
     const view = new BatchView(io, valid.length + invalid.length, kind.noun, {json: host.json})
     for (const row of invalid) view.skipped(invalidReport(row))

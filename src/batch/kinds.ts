@@ -1,6 +1,7 @@
 import type {PurchaseCreate} from '../api/schemas/purchase.js'
 import type {RefundCreate} from '../api/schemas/refund.js'
 import type {Deps} from '../operations/deps.js'
+import {lookUp} from '../operations/look-up.js'
 import {checkPurchase, purchaseBody, sendPurchase, type PurchaseInput} from '../operations/purchases.js'
 import {checkRefund, refundBody, sendRefund, type RefundInput} from '../operations/refunds.js'
 import {purchaseRows, refundRows, type RowSchema} from './rows.js'
@@ -27,7 +28,7 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
     request: async (input) => (await refundBody(input, deps)).body,
     asksFirst: (input) => input.amount === undefined,
     send: (body) => sendRefund(body, deps),
-    lookUp: (reference) => deps.client.refunds.get(reference),
+    lookUp: (reference) => lookUp('refunds', reference, deps),
     check: (body, record) => checkRefund(body, record, deps),
     money: (body, record) => ({amount: body.amount, currency: typeof record?.currency === 'string' ? record.currency : undefined}),
   }),
@@ -43,7 +44,7 @@ export const purchaseBatch: BatchKind<PurchaseInput, PurchaseCreate> = {
     request: async (input) => purchaseBody(input),
     asksFirst: () => false,
     send: (body) => sendPurchase(body, deps),
-    lookUp: (reference) => deps.client.purchases.get(reference),
+    lookUp: (reference) => lookUp('purchases', reference, deps),
     check: (body, record) => checkPurchase(body, record, deps),
     money: (body) => ({amount: body.amount, currency: body.currency}),
   }),

@@ -1,8 +1,8 @@
-import {luhnValid} from '../api/schemas/card-rules.js'
 import {UsageError} from '../errors.js'
 import type {PurchaseInput} from '../operations/purchases.js'
 import type {RefundInput} from '../operations/refunds.js'
 import type {BatchInput} from './read.js'
+import {looksLikeCardNumber} from '../redact.js'
 
 /** A row ready to send: its place in the batch and in the file, and the operation's input. */
 export interface ValidRow<Input> {
@@ -110,16 +110,14 @@ export function checkRows<Input>(file: BatchInput, schema: RowSchema<Input>, sou
 function refuseCardData(file: BatchInput, source: string): void {
   const columns = file.columns.filter((name) => CARD_COLUMNS.includes(name.toLowerCase()))
   // A card number put where the token goes; references are left alone (long numeric order numbers pass Luhn one time in ten).
-  const numbers = file.rows.filter((row) => looksLikeCardNumber(row.values.card_token)).map((row) => row.line)
+  const numbers = file.rows.filter((row) => looksLikeCardNumber(asText(row.values.card_token))).map((row) => row.line)
   if (columns.length === 0 && numbers.length === 0) return
   const what = columns.length > 0 ? `card data (column${columns.length > 1 ? 's' : ''} ${columns.join(', ')})` : `what looks like a card number (line${numbers.length > 1 ? 's' : ''} ${numbers.slice(0, 10).join(', ')}${numbers.length > 10 ? ', ...' : ''})`
   throw new UsageError(`${source} holds ${what}: raw card data does not belong in files, and nothing was sent`, 'Tokenize each card once (gw card tokenize) and give its token or alias in a card_token column; then delete this file securely.')
 }
 
-function looksLikeCardNumber(value: unknown): boolean {
-  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.replace(/[\s-]/g, '') : ''
-  return /^\d{13,19}$/.test(text) && luhnValid(text)
-}
+/** An NDJSON number taken as written, text as it is, anything else as nothing. */
+const asText = (value: unknown): string => (typeof value === 'number' ? String(value) : typeof value === 'string' ? value : '')
 
 /** Fields as text, trimmed; an NDJSON number is taken as written, null as blank. */
 function textFields(values: Record<string, unknown>): {text: Record<string, string>} | {errors: string[]} {

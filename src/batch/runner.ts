@@ -272,7 +272,8 @@ class Semaphore {
  * refused as asked (exit 7). Anything else (no answer, a 5xx, credentials refused) leaves the row
  * to be looked up and, if the gateway has none, sent by the next run.
  */
-function isFinal(result: Result): boolean {
+/** An answer a later run can trust (approved, declined, refused); any other is looked up again. */
+export function isFinal(result: Result): boolean {
   return [0, 3, 7].includes(result.exit_code)
 }
 
@@ -305,7 +306,7 @@ function statusOf(error: GwError): RowStatus {
   return 'rejected'
 }
 
-export function errorFields(error: GwError): ErrorFields {
+function errorFields(error: GwError): ErrorFields {
   const hint = hintFor(error)
   return {kind: error.kind, status: error.status ?? null, messages: error.messages, request_id: error.requestId ?? null, ...(hint ? {hint} : {})}
 }

@@ -1,8 +1,7 @@
 import type {Interfaces} from '@oclif/core'
-import {FREQUENCIES} from '../api/schemas/recurring-rules.js'
+import {choices} from '../flags.js'
 
-export const SHELLS = ['bash', 'zsh', 'fish'] as const
-export type Shell = (typeof SHELLS)[number]
+export type Shell = 'bash' | 'zsh' | 'fish'
 
 interface FlagSpec {
   names: string[]
@@ -20,9 +19,6 @@ export interface CompletionTree {
   /** Fixed values of a command's first argument (`gw sandbox trigger EVENT`). */
   argValues: Map<string, readonly string[]>
 }
-
-/** Flags whose values are fixed but that take any case, so oclif has no `options` for them. */
-const FIXED_VALUES: Record<string, readonly string[]> = {frequency: FREQUENCIES}
 
 /** The marker a script replaces with the profile names it reads from `gw profile list` when asked. */
 const PROFILES = '@profiles'
@@ -50,7 +46,7 @@ export function completionTree(config: Pick<Interfaces.Config, 'bin' | 'commands
           names: [`--${flag.name}`, ...(flag.char ? [`-${flag.char}`] : []), ...(flag.type === 'boolean' && flag.allowNo ? [`--no-${flag.name}`] : [])],
           summary: oneLine(flag.summary ?? flag.description ?? ''),
           takesValue: flag.type === 'option',
-          values: flag.name === 'profile' ? [PROFILES] : flag.type === 'option' ? (flag.options ?? FIXED_VALUES[flag.name]) : undefined,
+          values: flag.name === 'profile' ? [PROFILES] : flag.type === 'option' ? (flag.options ?? (Object.hasOwn(choices, flag.name) ? choices[flag.name] : undefined)) : undefined,
         })),
     )
     const firstArg = Object.values(command.args)[0]

@@ -34,6 +34,7 @@ export const commandNotFound: Hook.CommandNotFound = async function ({id, argv =
   const hint = suggestion ? `Did you mean ${bin} ${suggestion.replaceAll(':', ' ')}? ${bin} help lists every command.` : `${bin} help lists every command.`
   const [{processIo}, {renderError}] = await Promise.all([import('../output/io.js'), import('../output/render.js')])
   const io = processIo(process.env)
-  renderError(io, new UsageError(`unknown command: ${bin} ${typed.join(' ')}`, hint), {json: argv.includes('--json')})
-  process.exitCode = 2
+  const error = new UsageError(`unknown command: ${bin} ${typed.join(' ')}`, hint)
+  renderError(io, error, {json: argv.includes('--json')})
+  process.exitCode = error.exitCode
 }

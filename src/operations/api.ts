@@ -4,7 +4,7 @@ import {UsageError} from '../errors.js'
 import type {Io} from '../output/io.js'
 import type {Deps} from './deps.js'
 
-export const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE']
+const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE']
 
 export interface ApiRequest {
   method: HttpMethod

@@ -41,7 +41,7 @@ export function customerBody(fields: CustomerFields & Required<Pick<CustomerFiel
 }
 
 /** A card read by GwCommand.card (flags, stdin JSON or a prompt) as the fields it stands for. */
-export function cardFields(card: CardDetails): {'card-holder': string; 'card-number': string; 'card-expiry': string; cvv?: string} {
+function cardFields(card: CardDetails): {'card-holder': string; 'card-number': string; 'card-expiry': string; cvv?: string} {
   return {'card-holder': card.card_holder, 'card-number': card.card_number, 'card-expiry': card.card_expiry, cvv: card.cvv}
 }
 

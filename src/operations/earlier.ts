@@ -1,3 +1,4 @@
+import {declineReason} from '../api/outcome.js'
 import {isApproved} from '../api/schemas/purchase.js'
 import {DeclinedError, RejectedError, type GwError} from '../errors.js'
 import {checkCommand} from '../output/hints.js'
@@ -48,6 +49,6 @@ export async function checkSame(asked: Asked, record: GwRecord): Promise<void> {
 /** A purchase found done earlier was declined then: it exits 3 as the decline did, its record shown. */
 export function doneEarlierDecline(sent: {record: GwRecord; doneEarlier: boolean}): void {
   if (!sent.doneEarlier || isApproved(sent.record)) return
-  const reason = typeof sent.record.message === 'string' && sent.record.message ? sent.record.message : 'Declined'
+  const reason = declineReason(sent.record)
   throw new DeclinedError(`Purchase declined (earlier, under this reference): ${reason}`, {messages: [reason], record: sent.record})
 }

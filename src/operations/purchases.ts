@@ -84,7 +84,3 @@ export async function submitPurchase(input: PurchaseInput, deps: Pick<Deps, 'cli
   return sendPurchase(purchaseBody(input), deps)
 }
 
-/** The purchase's record, for callers that need no more than that. */
-export async function createPurchase(input: PurchaseInput, deps: Pick<Deps, 'client'>): Promise<GwRecord> {
-  return (await submitPurchase(input, deps)).record
-}

@@ -71,7 +71,3 @@ export async function submitRefund(input: RefundInput, deps: Pick<Deps, 'client'
   return {...(await sendRefund(body, deps)), purchase}
 }
 
-/** The refund's record, for callers that need no more than that. */
-export async function createRefund(input: RefundInput, deps: Pick<Deps, 'client'>): Promise<GwRecord> {
-  return (await submitRefund(input, deps)).record
-}

@@ -1,5 +1,4 @@
 import {Errors} from '@oclif/core'
-import {GwError} from '../errors.js'
 import type {Prompter} from './prompt.js'
 
 /** A flag or argument definition as oclif keeps it, the parts a question needs. */
@@ -78,7 +77,7 @@ async function check(definition: Definition, value: string, context: unknown): P
     await definition.parse(value.trim(), context, definition)
     return true
   } catch (err) {
-    if (err instanceof GwError || err instanceof Error) return err.message
+    if (err instanceof Error) return err.message
     return String(err)
   }
 }

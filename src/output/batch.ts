@@ -2,21 +2,20 @@ import type {RowReport, RowStatus} from '../batch/runner.js'
 import {paint, type Style} from './colors.js'
 import type {Io} from './io.js'
 import {checkCommand} from './hints.js'
+import {toNdjsonLine} from './json.js'
 import {formatMoney} from './money.js'
 
-/** A row's NDJSON line (design.md §3), keys in the documented order. */
+/** A row's NDJSON line (design.md §3), keys in the documented order, DEL and C1 escaped as every JSON line is. */
 export function rowLine(report: RowReport): string {
-  return (
-    JSON.stringify({
-      row: report.row,
-      line: report.line,
-      reference: report.reference ?? null,
-      status: report.status,
-      exit_code: report.exitCode,
-      ...(report.resumed ? {resumed: true} : {}),
-      ...(report.record ? {record: report.record} : {error: report.error}),
-    }) + '\n'
-  )
+  return toNdjsonLine({
+    row: report.row,
+    line: report.line,
+    reference: report.reference ?? null,
+    status: report.status,
+    exit_code: report.exitCode,
+    ...(report.resumed ? {resumed: true} : {}),
+    ...(report.record ? {record: report.record} : {error: report.error}),
+  })
 }
 
 const STATUS_STYLE: Record<RowStatus, Style> = {approved: 'green', declined: 'red', rejected: 'red', failed: 'red', unknown: 'yellow', invalid: 'yellow'}

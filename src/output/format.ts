@@ -32,12 +32,12 @@ export function formatCell(record: GwRecord, column: Column, color: boolean): st
     case 'boolean':
       return value === true ? 'yes' : value === false ? 'no' : formatLeaf(column.field, value)
     default:
-      return typeof value === 'object' ? sanitizeLine(JSON.stringify(value)) : formatLeaf(column.field, value)
+      return formatLeaf(column.field, value)
   }
 }
 
 /** A plain value under its key, as a person reads it. */
-export function formatLeaf(key: string, value: unknown): string {
+function formatLeaf(key: string, value: unknown): string {
   if (value === null) return 'null'
   if (typeof value === 'object') return sanitizeLine(JSON.stringify(value))
   const text = sanitizeLine(String(value))

@@ -67,7 +67,7 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
   }
 }
 
-export function terminalWidth(fromEnv: string | undefined, fromTerminal: number | undefined): number {
+function terminalWidth(fromEnv: string | undefined, fromTerminal: number | undefined): number {
   const columns = Number(fromEnv)
   if (fromEnv && Number.isInteger(columns) && columns > 0) return columns
   return fromTerminal && fromTerminal > 0 ? fromTerminal : 80

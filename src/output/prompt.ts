@@ -1,9 +1,9 @@
 import {InterruptedError} from '../errors.js'
 
-/** Questions asked on the terminal; answers come back trimmed. Tests hand commands a scripted one. */
 /** A check of an answer: true, or the message to show before asking again. */
 export type Validate = (value: string) => string | true | Promise<string | true>
 
+/** Questions asked on the terminal; answers come back trimmed. Tests hand commands a scripted one. */
 export interface Prompter {
   text(message: string, options?: {default?: string; validate?: Validate}): Promise<string>
   /** Typed without echo: tokens, card numbers, CVVs. */

@@ -1,4 +1,4 @@
-/**
+/*
  * Text from the gateway or a user, made safe for a terminal: every control character except
  * newline and tab (C0, DEL, C1) becomes a visible escape (`\x1B`, `\r`, `\x9B`), so `ESC [2K`
  * cannot erase a line, an OSC cannot retitle the window or hide a link, and a CR cannot print
@@ -6,6 +6,7 @@
  * newline and tab, and no escape sequence but gw's own colours where kept, so sanitizing twice
  * changes nothing. JSON never goes through here: it escapes control characters itself (json.ts).
  */
+
 export interface SanitizeOptions {
   /** Text that must stay on one line (a table cell, a `gw listen` line): newline and tab are made visible too. */
   oneLine?: boolean

@@ -2,7 +2,8 @@ import {Flags} from '@oclif/core'
 import {UsageError} from '../errors.js'
 import {credentialPair} from '../validate.js'
 
-/** Flags `gw listen`, `gw listen replay` and `gw webhook create` share; light, since command files import them at the top. */
+// Flags of `gw listen`, `gw listen replay` and `gw webhook create`; light, since command files import them at the top.
+
 export const events = Flags.string({description: 'only these events: comma-separated globs such as charge:*,card:expired', multiple: true, multipleNonGreedy: true})
 
 export const forwardTo = Flags.custom<string>({
@@ -24,7 +25,7 @@ export const auth = Flags.custom<{username: string; password: string} | 'stdin'>
   parse: async (input) => (input === '-' ? 'stdin' : parseAuth(input)),
 })
 
-export function parseAuth(input: string): {username: string; password: string} {
+function parseAuth(input: string): {username: string; password: string} {
   const pair = credentialPair(input)
   // Not echoed: what was typed may be the password.
   if (!pair) throw new UsageError('--auth must be USER:PASS', 'For example --auth hooks:s3cret, or --auth - to read it from stdin.')

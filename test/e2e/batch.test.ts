@@ -192,6 +192,8 @@ describe('gw refund create --input', () => {
     await new Promise((resolve) => setTimeout(resolve, 500))
     const again = await sandbox.gw(['refund', 'create', '--input', file], {env: {GW_BASE_URL: proxy.url}})
     expect(again.code).toBe(0)
+    // Only the first row's answer is trusted; the rows answered "unknown" are in doubt, not answered.
+    expect(again.stderr).toMatch(/\(resuming: 1 rows answered earlier, [1-9]\d* in doubt to look up first\)/)
     expect(rowsOf(again.stdout).map((row) => row.status)).toEqual(Array(12).fill('approved'))
     const found = await sandbox.gw(['refund', 'get', '--input', '-'], {stdin: again.stdout})
     expect(found.stdout.trim().split('\n').map((line) => (JSON.parse(line) as {amount: number}).amount)).toEqual(Array(12).fill(-1000))

@@ -61,10 +61,10 @@ describe('confirmLive', () => {
 
 describe('read-only and LIVE', () => {
   it('a read-only profile refuses with exit 6', () => {
-    expect(() => refuseWhenReadOnly({...liveTarget, profile: {environment: 'live', baseUrl: 'x', username: 'SHOP', readOnly: true}}, 'gw refund create')).toThrow(
+    expect(() => refuseWhenReadOnly({...liveTarget, profile: {environment: 'live', baseUrl: 'x', username: 'SHOP', readOnly: true}}, 'refund create')).toThrow(
       expect.objectContaining({exitCode: 6, message: 'Profile shop is read-only and gw refund create changes something at the gateway: nothing was sent'}),
     )
-    expect(() => refuseWhenReadOnly(liveTarget, 'gw refund create')).not.toThrow()
+    expect(() => refuseWhenReadOnly(liveTarget, 'refund create')).not.toThrow()
   })
 
   it('names the profile and the gateway', () => {

@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {triggerColumns} from '../../output/columns.js'
-import {WEBHOOK_EVENTS} from '../../api/schemas/recurring-rules.js'
+import {WEBHOOK_EVENTS, type WebhookEvent} from '../../api/schemas/recurring-rules.js'
 import {GwCommand} from '../../gw-command.js'
 
 export default class SandboxTrigger extends GwCommand {
@@ -26,6 +26,6 @@ Prints the event, where it went and its payload.`
   async run() {
     const {args, flags} = await this.parse(SandboxTrigger)
     const {triggerEvent} = await import('../../operations/sandbox.js')
-    return triggerEvent({event: args.event as (typeof WEBHOOK_EVENTS)[number], webhook: flags.webhook?.href}, await this.deps())
+    return triggerEvent({event: args.event as WebhookEvent, webhook: flags.webhook?.href}, await this.deps())
   }
 }

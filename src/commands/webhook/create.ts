@@ -1,12 +1,13 @@
 import {Flags} from '@oclif/core'
-import {WEBHOOK_EVENTS} from '../../api/schemas/recurring-rules.js'
+import {WEBHOOK_EVENTS, type WebhookEvent} from '../../api/schemas/recurring-rules.js'
+import * as gwFlags from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
 import {webHookColumns} from '../../output/columns.js'
 import * as webhookFlags from '../../webhooks/flags.js'
 
 export default class WebhookCreate extends GwCommand {
   static override summary = 'Register an address for the gateway to send web hooks to'
-  static override description = `The gateway posts each event (charge:pending, charge:successful, charge:retry, charge:failed, card:expiring, card:expired) to --url, every event unless --event names some.
+  static override description = `The gateway posts each event (${WEBHOOK_EVENTS.join(', ')}) to --url, every event unless --event names some.
 A sandbox profile registers a Test web hook, a live profile a Live one. With --auth every delivery carries those Basic credentials (gw listen --auth checks them).`
 
   static override examples = [
@@ -18,7 +19,7 @@ A sandbox profile registers a Test web hook, a live profile a Live one. With --a
   static override flags = {
     url: webhookFlags.url({required: true}),
     event: Flags.string({description: 'only this event; repeat for more (default: every event)', multiple: true, options: [...WEBHOOK_EVENTS]}),
-    name: Flags.string({description: 'a name to know the web hook by (default: its address)', parse: async (input) => input.trim()}),
+    name: gwFlags.text({description: 'a name to know the web hook by (default: its address)'}),
     auth: webhookFlags.auth(),
   }
 
@@ -29,7 +30,7 @@ A sandbox profile registers a Test web hook, a live profile a Live one. With --a
     const {createWebHook} = await import('../../operations/webhooks.js')
     const auth = await webhookFlags.readAuth(flags.auth, this.io, this.commandName)
     const {environment} = await this.target()
-    const events = (flags.event ?? []) as (typeof WEBHOOK_EVENTS)[number][]
+    const events = (flags.event ?? []) as WebhookEvent[]
     return createWebHook({address: flags.url, events, name: flags.name || undefined, environment, auth}, await this.deps())
   }
 }

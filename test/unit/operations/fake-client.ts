@@ -29,5 +29,5 @@ export function fakeClient(stubs: Record<string, (...args: never[]) => unknown>)
 }
 
 export function fakeDeps(client: GatewayClient, {tty = false} = {}): Deps & {io: ReturnType<typeof testIo>} {
-  return {client, io: testIo({tty}), prompter: async () => Promise.reject(new Error('no prompts in this test')), clock: () => new Date('2026-11-22T10:00:00Z')}
+  return {client, io: testIo({tty})}
 }

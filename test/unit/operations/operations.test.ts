@@ -4,11 +4,16 @@ import {tokenizeCard, updateCard} from '../../../src/operations/cards.js'
 import {createCustomer, deleteCustomer, updateCustomer} from '../../../src/operations/customers.js'
 import {lookUp, type LookUpResource} from '../../../src/operations/look-up.js'
 import {createPlan, listPlans, updatePlan} from '../../../src/operations/plans.js'
-import {createPurchase} from '../../../src/operations/purchases.js'
-import {createRefund} from '../../../src/operations/refunds.js'
+import {type PurchaseInput, submitPurchase} from '../../../src/operations/purchases.js'
+import {type RefundInput, submitRefund} from '../../../src/operations/refunds.js'
 import {advanceClock, triggerEvent} from '../../../src/operations/sandbox.js'
 import {createSubscription, setSubscriptionActive} from '../../../src/operations/subscriptions.js'
 import {fakeClient, fakeDeps} from './fake-client.js'
+
+type TestDeps = Parameters<typeof submitPurchase>[1]
+// What the commands print: the record of what was sent.
+const createPurchase = async (input: PurchaseInput, deps: TestDeps) => (await submitPurchase(input, deps)).record
+const createRefund = async (input: RefundInput, deps: TestDeps) => (await submitRefund(input, deps)).record
 
 const card = {card_holder: 'Jane Citizen', card_number: '4242424242424242', card_expiry: '12/2030', cvv: '123'}
 const approved = {id: '071-P-ABCDEFGH', successful: true, message: 'Approved'}

@@ -14,6 +14,16 @@ describe('rowLine', () => {
   })
 })
 
+describe('rowLine', () => {
+  it('escapes DEL and C1 from the file or the gateway, as every JSON line does: the same values', () => {
+    const hostile: RowReport = {...approved, reference: 'r\u009b2J', record: {id: '071-R-1', message: 'Approved\u007f'}}
+    const line = rowLine(hostile)
+    expect(line).toContain('"reference":"r\\u009b2J"')
+    expect(line).toContain('"message":"Approved\\u007f"')
+    expect(JSON.parse(line)).toMatchObject({reference: 'r\u009b2J', record: {message: 'Approved\u007f'}})
+  })
+})
+
 describe('BatchView', () => {
   it('on a pipe: a line per row, and a summary with counts, money per currency and what to do about unknown rows', () => {
     const io = testIo()
