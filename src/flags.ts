@@ -116,7 +116,7 @@ const concurrency = (options: {dependsOn?: string[]; helpGroup?: string} = {}) =
 
 /**
  * A batch of rows from a file instead of one from flags (issue 9): `rows` names the columns. The
- * one-row flags are then refused (singleOrBatch).
+ * one-row flags are then refused (refuseRowFlagsInBatch).
  */
 export function batch(rows: string) {
   return {
@@ -128,15 +128,16 @@ export function batch(rows: string) {
   }
 }
 
-/** With --input the rows come from the file: a one-row flag beside it is a mistake; without it, `required` must be given. */
-export function singleOrBatch(flags: Record<string, unknown>, single: string[], required: string[]): void {
-  if (flags.input !== undefined) {
-    const given = single.filter((name) => flags[name] !== undefined)
-    if (given.length > 0) throw new UsageError(`--input takes each row's fields from the file: leave out ${given.map((name) => `--${name}`).join(', ')}`)
-    return
-  }
-  const missing = required.filter((name) => flags[name] === undefined)
-  if (missing.length > 0) throw new UsageError(`Missing required flag${missing.length > 1 ? 's' : ''} ${missing.map((name) => `--${name}`).join(', ')}`, 'Or give --input FILE for a batch; see --help for examples.')
+/**
+ * With --input the rows come from the file: any of the command's one-row flags (every flag it
+ * defines but the batch's) beside it is a mistake. Without --input, oclif has already required
+ * what one row needs: GwCommand.parse relaxes `required` only when --input is given.
+ */
+export function refuseRowFlagsInBatch(flags: Record<string, unknown>, definitions: Record<string, unknown>): void {
+  if (flags.input === undefined) return
+  const batchFlags = batch('')
+  const given = Object.keys(definitions).filter((name) => !(name in batchFlags) && flags[name] !== undefined)
+  if (given.length > 0) throw new UsageError(`--input takes each row's fields from the file: leave out ${given.map((name) => `--${name}`).join(', ')}`)
 }
 
 /** --input and --concurrency of the get commands: many ids from a file, looked up several at a time. */

@@ -212,6 +212,18 @@ describe('gw refund create --input', () => {
     expect(proxy.total()).toBe(0)
   })
 
+  it('refuses a one-row flag beside --input, naming it, exit 2, nothing sent', async () => {
+    proxy = await countingProxy(sandbox.url)
+    const file = writeTemp('r.csv', 'transaction_id,amount,reference\n071-P-AAAAAAAA,250,d-1\n')
+    const refund = await sandbox.gw(['refund', 'create', '--input', file, '--amount', '5', '--reference', 'x'], {env: {GW_BASE_URL: proxy.url}})
+    expect(refund.code).toBe(2)
+    expect(refund.stderr).toContain("Error: --input takes each row's fields from the file: leave out --amount, --reference\n")
+    const purchase = await sandbox.gw(['purchase', 'create', '--input', file, '--currency', 'NZD', '--card-token', 'tok'], {env: {GW_BASE_URL: proxy.url}})
+    expect(purchase.code).toBe(2)
+    expect(purchase.stderr).toContain("Error: --input takes each row's fields from the file: leave out --currency, --card-token\n")
+    expect(proxy.total()).toBe(0)
+  })
+
   it('reads NDJSON from stdin; a blank amount refunds the purchase in full', async () => {
     const [id] = await purchases(1, 4200)
     const reference = ref('full')

@@ -31,8 +31,7 @@ Exits 0 when approved, 3 when the issuer declines (the record is still printed),
 
   async run() {
     const {flags} = await this.parse(PurchaseCreate)
-    const single = ['amount', 'reference', 'currency', 'customer-ip', 'card-token', 'card-holder', 'card-number', 'card-expiry', 'cvv', 'card']
-    gwFlags.singleOrBatch(flags, single, ['amount', 'reference'])
+    gwFlags.refuseRowFlagsInBatch(flags, PurchaseCreate.flags)
     if (flags.input !== undefined) {
       const {purchaseBatch} = await import('../../batch/kinds.js')
       return this.batch(purchaseBatch, {...flags, input: flags.input})

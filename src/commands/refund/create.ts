@@ -25,7 +25,7 @@ The refund is sent once and never retried; if no answer comes back, gw looks it 
 
   async run() {
     const {flags} = await this.parse(RefundCreate)
-    gwFlags.singleOrBatch(flags, ['transaction-id', 'amount', 'reference'], ['transaction-id', 'reference'])
+    gwFlags.refuseRowFlagsInBatch(flags, RefundCreate.flags)
     if (flags.input !== undefined) {
       const {refundBatch} = await import('../../batch/kinds.js')
       return this.batch(refundBatch, {...flags, input: flags.input})
