@@ -1,4 +1,3 @@
-import {readFile} from 'node:fs/promises'
 import {InterruptedError, type StopSignal, UsageError} from '../errors.js'
 import {DEFAULT_CONCURRENCY} from '../flags.js'
 import type {BatchPlan} from '../live-safety.js'
@@ -8,6 +7,7 @@ import type {Io} from '../output/io.js'
 import {toNdjsonLine} from '../output/json.js'
 import {defaultJournalPath, inputHash, Journal} from './journal.js'
 import type {BatchKind} from './kinds.js'
+import {readInput} from './input.js'
 import {readBatchInput} from './read.js'
 import {checkRows} from './rows.js'
 import {BatchRunner, invalidReport, isFinal} from './runner.js'
@@ -41,7 +41,7 @@ export interface BatchHost {
  */
 export async function runBatch<Input, Body extends object>(kind: BatchKind<Input, Body>, flags: BatchFlags, host: BatchHost): Promise<number> {
   const {io} = host
-  const {text, source} = await readInput(flags.input, io)
+  const {text, source} = await readInput(flags.input, io, new UsageError('--input - reads the batch from stdin, but stdin is a terminal', `Pipe it in, e.g. gw ${kind.commandId} --input - < ${kind.noun}s.csv`))
   const {valid, invalid} = checkRows(readBatchInput(text), kind.schema, source)
   if (invalid.length > 0 && !flags['skip-invalid']) {
     io.err(invalid.map((row) => `${source} line ${row.line}: ${row.messages.join('; ')}\n`).join(''))
@@ -94,20 +94,6 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
   } finally {
     host.onSignal(undefined)
     await journal.close()
-  }
-}
-
-async function readInput(input: string, io: Io): Promise<{text: string; source: string}> {
-  if (input === '-') {
-    if (io.isStdinTTY) throw new UsageError('--input - reads the batch from stdin, but stdin is a terminal', 'Pipe it in, e.g. gw refund create --input - < refunds.csv')
-    return {text: await io.readStdin(), source: 'stdin'}
-  }
-  try {
-    return {text: await readFile(input, 'utf8'), source: input}
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message
-    throw new UsageError(`--input ${input} cannot be read: ${why}`, 'Give a CSV file with a header row, an NDJSON file, or - for stdin.')
   }
 }
 

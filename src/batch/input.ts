@@ -10,13 +10,13 @@ import type {Io} from '../output/io.js'
 export async function readIds(argv: string[], io: Io, noun = 'id or reference', input?: string): Promise<{ids: string[]; batch: boolean}> {
   if (input !== undefined) {
     if (argv.length > 0) throw new UsageError(`give the ids as arguments or with --input, not both`)
-    const text = input === '-' ? await stdin(io, noun, '--input -') : await readFile(input, 'utf8').catch((err: NodeJS.ErrnoException) => Promise.reject(new UsageError(`--input ${input} cannot be read: ${err.code === 'ENOENT' ? 'no such file' : err.message}`)))
-    const ids = await idsInFile(text, input === '-' ? 'stdin' : input)
-    if (ids.length === 0) throw new UsageError(`${input === '-' ? 'stdin' : input} held no ${noun}`)
+    const {text, source} = await readInput(input, io, stdinIsATerminal(noun, '--input -'))
+    const ids = await idsInFile(text, source)
+    if (ids.length === 0) throw new UsageError(`${source} held no ${noun}`)
     return {ids, batch: true}
   }
   if (argv.length === 1 && argv[0] === '-') {
-    const ids = lines(await stdin(io, noun, '-'))
+    const ids = lines(await stdin(io, stdinIsATerminal(noun, '-')))
     if (ids.length === 0) throw new UsageError(`stdin held no ${noun}`)
     return {ids, batch: true}
   }
@@ -27,8 +27,23 @@ export async function readIds(argv: string[], io: Io, noun = 'id or reference', 
   return {ids, batch: ids.length > 1}
 }
 
-async function stdin(io: Io, noun: string, how: string): Promise<string> {
-  if (io.isStdinTTY) throw new UsageError(`${how} reads one ${noun} a line from stdin, but stdin is a terminal`, 'Pipe them in, e.g. cut -f1 ids.txt | gw purchase get -')
+/** `--input FILE`, or `-` for stdin (refused with `whenATerminal` when stdin is one): the text, and what to call it in messages. */
+export async function readInput(input: string, io: Io, whenATerminal: UsageError): Promise<{text: string; source: string}> {
+  if (input === '-') return {text: await stdin(io, whenATerminal), source: 'stdin'}
+  try {
+    return {text: await readFile(input, 'utf8'), source: input}
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message
+    throw new UsageError(`--input ${input} cannot be read: ${why}`, 'Give a CSV file with a header row, an NDJSON file, or - for stdin.')
+  }
+}
+
+const stdinIsATerminal = (noun: string, how: string) =>
+  new UsageError(`${how} reads one ${noun} a line from stdin, but stdin is a terminal`, 'Pipe them in, e.g. cut -f1 ids.txt | gw purchase get -')
+
+async function stdin(io: Io, whenATerminal: UsageError): Promise<string> {
+  if (io.isStdinTTY) throw whenATerminal
   return io.readStdin()
 }
 
