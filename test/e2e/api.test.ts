@@ -2,7 +2,7 @@ import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {terminal} from './auth-helpers.js'
-import {CARD_JSON, CARDS, isolatedHome, ref, runGw, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
+import {armTrap, CARD_JSON, CARDS, errorJson, isolatedHome, ref, runGw, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
 
 let sandbox: Sandbox
 sandboxForFile((started) => void (sandbox = started))
@@ -34,7 +34,7 @@ describe('gw api', () => {
     const result = await sandbox.gw(['api', 'GET', '/v1.0/purchases/no-such-purchase', '--json'])
     expect(result.code).toBe(5)
     expect(result.stdout).toBe('{"successful":false,"response":null,"errors":["Purchase not found"],"test":true}\n')
-    const error = JSON.parse(result.stderr.trim().split('\n').at(-1)!)
+    const error = errorJson(result)
     expect(error).toMatchObject({error: {kind: 'not_found', status: 404, messages: ['Purchase not found'], exit_code: 5}})
   })
 
@@ -111,8 +111,7 @@ describe('gw api', () => {
     const home = isolatedHome()
     const login = await runGw(['login', '--profile', 'support', '--base-url', sandbox.url, '--username', 'TEST', '--token-stdin', '--read-only', '--insecure-storage', '--environment', 'sandbox'], {env: home, stdin: 'TEST'})
     expect(login.code, login.stderr).toBe(0)
-    // Armed for any POST, PUT or DELETE: still there afterwards means nothing reached the gateway.
-    for (const method of ['POST', 'PUT', 'DELETE']) await sandbox.control('POST', '/_sandbox/faults', {method, path: '/v1.0/', action: 'status', status: 503})
+    const armed = await armTrap(sandbox, ['POST', 'PUT', 'DELETE'])
     const writes: [string, string, string[]][] = [
       ['POST', '/v1.0/purchases', ['--data', purchaseBody(ref())]],
       ['DELETE', '/v1.0/customers/071-C-ZZZZZZZZ.json', []],
@@ -124,7 +123,7 @@ describe('gw api', () => {
       expect(result.stdout).toBe('')
       expect(result.stderr).toContain(`Error: Profile support is read-only and gw api ${method} ${path} changes something at the gateway: nothing was sent\n`)
     }
-    expect(((await sandbox.control('GET', '/_sandbox/faults')) as {response: unknown[]}).response).toHaveLength(3)
+    expect(await armed()).toBe(3)
     await sandbox.control('DELETE', '/_sandbox/faults')
     const read = await runGw(['api', 'GET', '/v1.0/plans.json'], {env: home})
     expect(read.code, read.stderr).toBe(0)

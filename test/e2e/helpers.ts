@@ -158,6 +158,19 @@ export function sandboxForFile(started: (sandbox: Sandbox) => void | Promise<voi
   })
 }
 
+/**
+ * Arms a 503 for every request of these methods under /v1.0/: a fault still armed afterwards
+ * means no such request reached the gateway. Resolves with a count of the faults still armed.
+ */
+export async function armTrap(sandbox: Sandbox, methods: string[]): Promise<() => Promise<number>> {
+  await sandbox.control('DELETE', '/_sandbox/faults')
+  for (const method of methods) await sandbox.control('POST', '/_sandbox/faults', {method, path: '/v1.0/', action: 'status', status: 503})
+  return async () => ((await sandbox.control('GET', '/_sandbox/faults')) as {response: unknown[]}).response.length
+}
+
+/** The error object gw writes as the last line of stderr with --json (design.md §3). */
+export const errorJson = (result: GwResult): unknown => JSON.parse(result.stderr.trim().split('\n').at(-1)!)
+
 /** A reference no other test uses. */
 export function ref(prefix = 'e2e'): string {
   return `${prefix}-${randomUUID().slice(0, 8)}`

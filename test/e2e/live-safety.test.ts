@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {CARD_JSON, cardArgs, CARDS, isolatedHome, ref, runGw, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
+import {armTrap, CARD_JSON, cardArgs, CARDS, isolatedHome, ref, runGw, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
 
 let sandbox: Sandbox
 // gw sandbox start --mode live registers profile local as a live profile in this home.
@@ -14,18 +14,9 @@ sandboxForFile(
 )
 
 
-/**
- * A trap for the next GET and the next POST: any request that reaches the gateway springs one.
- * Both still armed afterwards proves gw sent nothing.
- */
-async function armTrap(): Promise<() => Promise<number>> {
-  for (const method of ['GET', 'POST']) await sandbox.control('POST', '/_sandbox/faults', {method, path: '/v1.0/', action: 'status', status: 503})
-  return async () => ((await sandbox.control('GET', '/_sandbox/faults')) as {response: unknown[]}).response.length
-}
-
 describe('a live profile', () => {
   it('refuses --card-number and --cvv on the command line, exit 2, before any request', async () => {
-    const armed = await armTrap()
+    const armed = await armTrap(sandbox, ['GET', 'POST'])
     const result = await runGw(['purchase', 'create', '--amount', '1000', '--reference', ref(), ...cardArgs(), '--yes'], {env: live})
     expect(result.code).toBe(2)
     expect(result.stderr).toBe(
@@ -55,7 +46,7 @@ describe('a live profile', () => {
   })
 
   it('needs --yes to move money without a terminal: exit 2 and nothing sent', async () => {
-    const armed = await armTrap()
+    const armed = await armTrap(sandbox, ['GET', 'POST'])
     const reference = ref()
     const purchase = await runGw(['purchase', 'create', '--amount', '1000', '--reference', reference, '--card', '-'], {env: live, stdin: CARD_JSON})
     expect(purchase.code).toBe(2)
@@ -120,7 +111,7 @@ describe('a read-only profile', () => {
     const created = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref(), '--card', '-', '--yes', '--json'], {stdin: CARD_JSON})
     const purchaseId = (created.json as {id: string}).id
 
-    const armed = await armTrap()
+    const armed = await armTrap(sandbox, ['GET', 'POST'])
     const writes: string[][] = [
       ['purchase', 'create', '--amount', '1000', '--reference', ref(), '--card', '-', '--yes'],
       ['refund', 'create', '--transaction-id', purchaseId, '--amount', '100', '--reference', ref(), '--yes'],
@@ -150,7 +141,7 @@ describe('a batch on a live profile', () => {
     const prefix = ref('live-batch')
     const csv = `card_token,amount,reference\n${token},1000,${prefix}-1\n${token},2500,${prefix}-2\n`
 
-    const armed = await armTrap()
+    const armed = await armTrap(sandbox, ['GET', 'POST'])
     const refused = await runGw(['purchase', 'create', '--input', '-'], {env: live, stdin: csv})
     expect(refused.code).toBe(2)
     expect(refused.stdout).toBe('')

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {CARDS, cardArgs, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {cardArgs, CARDS, errorJson, ref, type Sandbox, sandboxForFile} from './helpers.js'
 
 let sandbox: Sandbox
 sandboxForFile((started) => void (sandbox = started))
@@ -26,7 +26,7 @@ describe('a purchase is never sent twice', () => {
     expect(result.stdout).toBe('')
     expect(result.stderr).toContain(`the gateway has no purchase with reference ${reference} yet`)
     expect(result.stderr).toContain(`Do not resend it until you have checked what the gateway has: gw purchase get ${reference}`)
-    expect(JSON.parse(result.stderr.trim().split('\n').at(-1)!)).toMatchObject({error: {kind: 'outcome_unknown', exit_code: 8}})
+    expect(errorJson(result)).toMatchObject({error: {kind: 'outcome_unknown', exit_code: 8}})
   })
 
   it('does not retry a POST answered 503: it checks the reference instead', async () => {

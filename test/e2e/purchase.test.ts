@@ -1,5 +1,5 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {CARDS, cardArgs, ref, type Sandbox, startSandbox} from './helpers.js'
+import {cardArgs, CARDS, errorJson, ref, type Sandbox, startSandbox} from './helpers.js'
 
 let sandbox: Sandbox
 beforeAll(async () => {
@@ -189,7 +189,7 @@ describe('gw purchase get', () => {
     const result = await sandbox.gw(['purchase', 'get', '071-P-ZZZZZZZZ', '--json'])
     expect(result.code).toBe(5)
     expect(result.stdout).toBe('')
-    expect(JSON.parse(result.stderr.trim().split('\n').at(-1)!)).toMatchObject({error: {kind: 'not_found', status: 404, messages: ['Purchase not found']}})
+    expect(errorJson(result)).toMatchObject({error: {kind: 'not_found', status: 404, messages: ['Purchase not found']}})
   })
 
   it('exits 4 with the gateway message for bad credentials', async () => {

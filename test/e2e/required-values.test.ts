@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {cardArgs, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {armTrap, cardArgs, ref, type Sandbox, sandboxForFile} from './helpers.js'
 
 // design.md §2: what the gateway refuses when blank or missing, gw refuses first, exit 2 naming
 // the flag, and sends nothing.
@@ -47,13 +47,11 @@ describe('one rule for required values', () => {
   ]
 
   it.each(cases)('%s: exit 2 naming it, nothing sent', async (_, args, message) => {
-    // Armed for any write: still there afterwards means nothing reached the gateway.
-    await sandbox.control('DELETE', '/_sandbox/faults')
-    for (const method of ['POST', 'PUT', 'DELETE']) await sandbox.control('POST', '/_sandbox/faults', {method, path: '/v1.0/', action: 'status', status: 503})
+    const armed = await armTrap(sandbox, ['POST', 'PUT', 'DELETE'])
     const result = await sandbox.gw(args)
     expect(result.code, result.stderr).toBe(2)
     expect(result.stdout).toBe('')
     expect(result.stderr).toContain(message)
-    expect(((await sandbox.control('GET', '/_sandbox/faults')) as {response: unknown[]}).response).toHaveLength(3)
+    expect(await armed()).toBe(3)
   })
 })

@@ -1,11 +1,10 @@
 import {describe, expect, it} from 'vitest'
 import {terminal} from './auth-helpers.js'
-import {type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
+import {errorJson, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
 
 let sandbox: Sandbox
 sandboxForFile((started) => void (sandbox = started))
 
-const lastJsonLine = (text: string) => JSON.parse(text.trim().split('\n').at(-1)!)
 
 describe('gw status --check', () => {
   it('says the gateway is reachable, takes the token, and reports test mode', async () => {
@@ -29,7 +28,7 @@ describe('gw status --check', () => {
     expect(result.stderr).toContain(`Error: The gateway at ${sandbox.url} refused username TEST with the token in GW_TOKEN: Incorrect Username or Token (HTTP 401`)
     expect(result.stderr).toContain('Hint: Check GW_USERNAME and GW_TOKEN.')
     expect(result.stderr).not.toContain('not-the-token')
-    expect(lastJsonLine(result.stderr)).toMatchObject({error: {kind: 'auth', status: 401, exit_code: 4}})
+    expect(errorJson(result)).toMatchObject({error: {kind: 'auth', status: 401, exit_code: 4}})
   })
 
   it('exits 1 when the gateway cannot be reached', async () => {
@@ -37,7 +36,7 @@ describe('gw status --check', () => {
     expect(result.code).toBe(1)
     expect(result.json).toMatchObject({base_url: 'http://127.0.0.1:9', reachable: false, token_valid: null, gateway_mode: null})
     expect(result.stderr).toContain('Error: Could not reach the gateway at http://127.0.0.1:9')
-    expect(lastJsonLine(result.stderr)).toMatchObject({error: {kind: 'network', exit_code: 1}})
+    expect(errorJson(result)).toMatchObject({error: {kind: 'network', exit_code: 1}})
   })
 
   it('checks without being asked on a terminal', async () => {
