@@ -13,7 +13,6 @@ sandboxForFile(
   ['--mode', 'live'],
 )
 
-
 describe('a live profile', () => {
   it('refuses --card-number and --cvv on the command line, exit 2, before any request', async () => {
     const armed = await armTrap(sandbox, ['GET', 'POST'])
