@@ -55,6 +55,15 @@ export async function readCard(
   }
 }
 
+/**
+ * The error for a command that cannot go on without a card (a purchase may name a stored one
+ * instead): names the flags that give it. `why` says what the CVV is needed for.
+ */
+export function missingCard(commandId: string, {orToken = false, cvv = false, why}: {orToken?: boolean; cvv?: boolean; why?: string} = {}): UsageError {
+  const flags = `${orToken ? '--card-token, or ' : ''}--card-holder, --card-number${cvv ? ', --card-expiry and --cvv' : ' and --card-expiry'}`
+  return new UsageError(`give the card: ${flags}, or --card - with the card as JSON on stdin`, why ?? `See gw ${commandId} --help for examples.`)
+}
+
 /** `--card -`: one JSON object on stdin, checked like the flags it stands for. */
 export function cardFromJson(text: string): CardDetails {
   let parsed: unknown

@@ -110,6 +110,24 @@ export class RejectedError extends GwError {
   }
 }
 
+/**
+ * A purchase's or refund's reference is held by another transaction at the gateway (found under it,
+ * and not the one asked for): nothing was sent under it now. The renderer words how to check it.
+ */
+export class ReferenceTakenError extends RejectedError {
+  readonly noun: MoneyInFlight['noun']
+  readonly reference: string
+  /** The id of the transaction holding the reference, when its record gives one. */
+  readonly holder?: string
+
+  constructor(message: string, taken: MoneyInFlight & {id?: string}, details: GwErrorDetails = {}) {
+    super(message, details)
+    this.noun = taken.noun
+    this.reference = taken.reference
+    this.holder = taken.id
+  }
+}
+
 /** A purchase or refund that may or may not have reached the gateway. */
 export interface MoneyInFlight {
   /** `purchase` or `refund`: which look-up command can check it. */
@@ -155,5 +173,33 @@ export class InterruptedError extends GwError {
 export class GatewayError extends GwError {
   constructor(kind: 'gateway' | 'network' | 'unreadable', message: string, details: GwErrorDetails = {}) {
     super(kind, 1, message, details)
+  }
+}
+
+/** Where a request stopped before it reached the gateway: nothing was sent. The renderer advises on the facts. */
+export interface Unreached {
+  baseUrl: string
+  /** The proxy it went through (as shown, credentials hidden) and the variable that named it. */
+  proxy?: {url: string; variable: string}
+  /** The status the proxy refused to carry it with. */
+  refusedWith?: number
+  /** Whether TLS refused the gateway's (or the proxy's) certificate. */
+  certificate: boolean
+}
+
+/** The gateway (or the proxy in front of it) could not be reached: nothing was sent, exit 1. */
+export class UnreachableError extends GatewayError {
+  readonly unreached: Unreached
+
+  constructor(message: string, unreached: Unreached, details: GwErrorDetails = {}) {
+    super('network', message, details)
+    this.unreached = unreached
+  }
+}
+
+/** A request other than money was sent and no answer came back: it may have reached the gateway, exit 1. */
+export class NoAnswerError extends GatewayError {
+  constructor(message: string, details: GwErrorDetails = {}) {
+    super('network', message, details)
   }
 }

@@ -23,24 +23,25 @@ export function looksLikeCardNumber(value: string): boolean {
   return /^\d{13,19}$/.test(digits) && luhnValid(digits)
 }
 
-const SECRET_KEYS = /^(cvv|cvc|cvv2|password|authentication_password|token_secret|api_token)$/i
-const CARD_NUMBER_KEYS = /^(card_number|number)$/i
+const SECRET_KEYS = /^(cvv|cvc|cvv2|cvc2|password|authentication_password|token_secret|api_token)$/i
+const CARD_NUMBER_KEYS = /^(card_number|number|pan)$/i
 
 /**
- * A deep copy of a request or response body fit for logs: no CVV, no secret, no full card number,
- * under its own name or any other (a number typed as a token or a reference).
+ * The one function that makes card data safe to print, journal or log (design.md §3): a deep copy
+ * of a record, request or answer with every whole card number masked, under its own name or any
+ * other (a number typed as a token or a reference), and every CVV and secret left out, whoever sent
+ * them. Every other field stays, in its order: --json is still the gateway's record.
  */
-export function redact(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redact)
-  if (typeof value === 'string') return looksLikeCardNumber(value) ? maskCardNumber(value) : value
+export function redact<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(redact) as T
+  if (typeof value === 'string') return (looksLikeCardNumber(value) ? maskCardNumber(value) : value) as T
   if (value === null || typeof value !== 'object') return value
   const copy: Record<string, unknown> = {}
   for (const [key, field] of Object.entries(value)) {
-    if (SECRET_KEYS.test(key)) copy[key] = '[redacted]'
-    else if (CARD_NUMBER_KEYS.test(key) && typeof field === 'string') copy[key] = maskCardNumber(field)
-    else copy[key] = redact(field)
+    if (SECRET_KEYS.test(key)) continue
+    copy[key] = CARD_NUMBER_KEYS.test(key) && typeof field === 'string' ? maskCardNumber(field) : redact(field)
   }
-  return copy
+  return copy as T
 }
 
 /** Redacts a body that may not be JSON (an HTML error page, say): long digit runs are masked. */

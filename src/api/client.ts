@@ -7,12 +7,16 @@ import {
   InterruptedError,
   ModeMismatchError,
   type MoneyInFlight,
+  NoAnswerError,
   OutcomeUnknownError,
   type StopSignal,
+  UnreachableError,
 } from '../errors.js'
-import {redact, redactText} from '../redact.js'
+import {decideAnswer, outcomeOf} from '../money/decide.js'
+import {failureOf} from '../money/failure.js'
+import {type Lookups, verifyFound} from '../money/find.js'
+import {redactText} from '../redact.js'
 import {buildPath, type Endpoint, endpointAt, endpoints, type HttpMethod, paramsAt, type RequestFacts} from './endpoints.js'
-import {declineReason, mismatches, outcomeOf} from './outcome.js'
 import {collectPages, type ListPage, readPaging} from './paging.js'
 import {type Answer, parseBody, type RawResponse, readRecord, reportedMode} from './responses.js'
 import {type ProxyRoute, proxyRoute, type ProxySettings} from './proxy.js'
@@ -103,13 +107,14 @@ export class GatewayClient {
       this.send(endpoints.cards.update, {params: {token}, body}),
   }
 
+  /** A purchase or refund comes back as the whole answer: its record, and the status and request id a decline is reported with. */
   readonly purchases = {
-    create: (body: z.infer<typeof endpoints.purchases.create.body>) => this.send(endpoints.purchases.create, {body}),
+    create: (body: z.infer<typeof endpoints.purchases.create.body>) => this.dispatch(endpoints.purchases.create, {body}),
     get: (idOrReference: string) => this.send(endpoints.purchases.get, {params: {id: idOrReference}}),
   }
 
   readonly refunds = {
-    create: (body: z.infer<typeof endpoints.refunds.create.body>) => this.send(endpoints.refunds.create, {body}),
+    create: (body: z.infer<typeof endpoints.refunds.create.body>) => this.dispatch(endpoints.refunds.create, {body}),
     get: (idOrReference: string) => this.send(endpoints.refunds.get, {params: {id: idOrReference}}),
   }
 
@@ -174,33 +179,34 @@ export class GatewayClient {
     return {records: (record ?? []) as ItemOf<z.infer<Res>>[], paging: readPaging(envelope)}
   }
 
-  private async dispatch<Res extends z.ZodType>(endpoint: Endpoint<Res>, options: SendOptions): Promise<Answer<Res>> {
+  private async dispatch<Res extends z.ZodType>(endpoint: Endpoint<Res>, options: SendOptions = {}): Promise<Answer<Res>> {
     const body = endpoint.body && options.body !== undefined ? endpoint.body.parse(options.body) : options.body
     const path = buildPath(endpoint.path, options.params) + queryString(options.query)
     const delivered = await this.deliver(endpoint, path, body, options.params ?? {})
-    return delivered.recovered ? (delivered.recovered as Answer<Res>) : readOutcome(endpoint, delivered.raw)
+    return delivered.recovered ? (delivered.recovered as Answer<Res>) : readRecord(endpoint, delivered.raw)
   }
 
   /**
    * `gw api`: a request written by hand, with the safety facts of its endpoint in the table, or,
    * for a path not in it, those of a write unless it is a GET. The body is sent as given and the
-   * gateway's answer comes back as it was sent, with the error it stands for; a money answer that
-   * was lost comes back as the look-up of its reference found it.
+   * gateway's answer comes back as it was sent, with the error it stands for (a decline's too);
+   * a money answer that was lost comes back as the look-up of its reference found it.
    */
   async sendRaw(method: HttpMethod, path: string, body?: unknown): Promise<RawAnswer> {
     const known = endpointAt(method, path)
     const endpoint: Endpoint = known ?? {method, path, response: z.unknown()}
     const delivered = await this.deliver(endpoint, path, body, known ? paramsAt(known, path) : {})
-    if (delivered.recovered) return delivered.recovered.raw
-    const {raw} = delivered
+    const {raw, record} = delivered.recovered ?? {raw: delivered.raw, record: undefined}
     try {
-      readOutcome(endpoint, raw)
-      return raw
+      const money = endpoint.movesMoney
+      const found = record ?? readRecord(endpoint, raw).record
+      const failure = money && failureOf(decideAnswer(money.noun, found), {sent: (body ?? {}) as GwRecord, status: raw.status, requestId: raw.requestId})
+      // The body is printed as it came: a decline's record must not print a second time.
+      if (failure instanceof DeclinedError) return {...raw, error: new DeclinedError(failure.message, {status: failure.status, requestId: failure.requestId, messages: failure.messages})}
+      return failure ? {...raw, error: failure} : raw
     } catch (err) {
       if (!(err instanceof GwError)) throw err
-      // The body is printed as it came: a decline's record must not print a second time.
-      const error = err instanceof DeclinedError ? new DeclinedError(err.message, {status: err.status, requestId: err.requestId, messages: err.messages}) : err
-      return {...raw, error}
+      return {...raw, error: err}
     }
   }
 
@@ -221,9 +227,7 @@ export class GatewayClient {
     } catch (err) {
       if (err instanceof LostAnswer) {
         if (inFlight) return {recovered: await this.recover(endpoint, body as GwRecord, inFlight, err.message)}
-        throw new GatewayError('network', `No answer from ${this.baseUrl}: ${err.message}`, {
-          hint: 'The request may have reached the gateway; check before repeating it.',
-        })
+        throw new NoAnswerError(`No answer from ${this.baseUrl}: ${err.message}`)
       }
       throw err
     } finally {
@@ -289,16 +293,16 @@ export class GatewayClient {
     }
   }
 
-  /** The request never reached the gateway: say where it stopped (the proxy, TLS, the connection) and what to check. */
-  private notSent(err: unknown, refusedWith: number | undefined): GatewayError {
+  /** The request never reached the gateway: where it stopped (the proxy, TLS, the connection), for the renderer to advise on. */
+  private notSent(err: unknown, refusedWith: number | undefined): UnreachableError {
     const route = this.route
-    if (route.kind === 'proxy' && refusedWith !== undefined) {
-      return new GatewayError('network', `The proxy ${route.proxy} (${route.variable}) refused to carry the request to ${this.baseUrl}: HTTP ${refusedWith}`, {
-        hint: `Nothing was sent. ${refusalAdvice(refusedWith, route.variable, new URL(this.baseUrl).host)}`,
-      })
+    const proxy = route.kind === 'proxy' ? {url: route.proxy, variable: route.variable} : undefined
+    const facts = {baseUrl: this.baseUrl, proxy, refusedWith, certificate: isCertificateFailure(err)}
+    if (proxy && refusedWith !== undefined) {
+      return new UnreachableError(`The proxy ${proxy.url} (${proxy.variable}) refused to carry the request to ${this.baseUrl}: HTTP ${refusedWith}`, facts)
     }
-    const through = route.kind === 'proxy' ? ` through the proxy ${route.proxy} (${route.variable})` : ''
-    return new GatewayError('network', `Could not reach the gateway at ${this.baseUrl}${through}: ${describe(err)}`, {hint: `Nothing was sent. ${unreachableAdvice(err, route)}`})
+    const through = proxy ? ` through the proxy ${proxy.url} (${proxy.variable})` : ''
+    return new UnreachableError(`Could not reach the gateway at ${this.baseUrl}${through}: ${describe(err)}`, facts)
   }
 
   /**
@@ -326,21 +330,21 @@ export class GatewayClient {
 
   /**
    * design.md §5: the answer was lost or cannot be read, so ask the gateway what it has under the
-   * reference, and believe it only if it is what was sent.
+   * reference, and believe it only if the money module finds it is what was sent.
    */
   private async recover<Res extends z.ZodType>(endpoint: Endpoint<Res>, sent: GwRecord, inFlight: MoneyInFlight, why: string): Promise<Answer<Res>> {
     const money = endpoint.movesMoney!
-    const lost = `The ${inFlight.noun} was sent but no answer came back that could be read (${why})`
+    const lookedUpBecause = `The ${inFlight.noun} was sent but no answer came back that could be read (${why})`
     this.options.onRecovery?.({step: 'looking_up', ...inFlight, why})
     let raw: RawResponse
     try {
       raw = await this.exchange(money.lookup, buildPath(money.lookup.path, {id: inFlight.reference}), undefined, inFlight)
     } catch (err) {
       if (err instanceof InterruptedError || err instanceof ModeMismatchError) throw err
-      throw new OutcomeUnknownError(`${lost}, and looking it up failed too: ${err instanceof Error ? err.message : String(err)}`, inFlight)
+      throw new OutcomeUnknownError(`${lookedUpBecause}, and looking it up failed too: ${err instanceof Error ? err.message : String(err)}`, inFlight)
     }
     if (raw.status === 404) {
-      throw new OutcomeUnknownError(`${lost}, and the gateway has no ${inFlight.noun} with reference ${inFlight.reference} yet; it may still be processing.`, inFlight, {
+      throw new OutcomeUnknownError(`${lookedUpBecause}, and the gateway has no ${inFlight.noun} with reference ${inFlight.reference} yet; it may still be processing.`, inFlight, {
         status: raw.status,
         requestId: raw.requestId,
       })
@@ -349,38 +353,21 @@ export class GatewayClient {
     try {
       answer = readRecord({...endpoint, response: money.lookup.response}, raw)
     } catch (err) {
-      throw new OutcomeUnknownError(`${lost}, and its look-up gave: ${err instanceof GwError ? err.message : String(err)}`, inFlight)
+      throw new OutcomeUnknownError(`${lookedUpBecause}, and its look-up gave: ${err instanceof GwError ? err.message : String(err)}`, inFlight)
     }
-    const found = answer.record
-    const cardToken = typeof sent.card_token === 'string' && found.card_token !== sent.card_token ? await this.tokenOfAlias(sent.card_token) : undefined
-    const differences = mismatches(inFlight.noun, sent, found, {cardToken})
-    if (differences.length > 0) {
-      throw new OutcomeUnknownError(
-        `${lost}. The gateway has a ${inFlight.noun} under reference ${inFlight.reference}, but not the one sent (${differences.join('; ')}):\n` +
-          `  sent:  ${JSON.stringify(redact(withoutSecrets(sent)))}\n  found: ${JSON.stringify(redact(found))}`,
-        inFlight,
-        {status: raw.status, requestId: raw.requestId},
-      )
-    }
-    if (outcomeOf(found) === undefined) {
-      throw new OutcomeUnknownError(`${lost}. The gateway's ${inFlight.noun} under reference ${inFlight.reference} does not say whether it was approved (no successful or authorized field): ${JSON.stringify(redact(found))}`, inFlight, {
-        status: raw.status,
-        requestId: raw.requestId,
-      })
-    }
+    const decided = await verifyFound(money.noun, sent, answer.record, this.lookups(inFlight), 'recovered')
+    if (decided.outcome === 'unknown') throw failureOf(decided, {sent, lookedUpBecause, status: raw.status, requestId: raw.requestId})
     this.options.onRecovery?.({step: 'found', ...inFlight, why})
-    return settle(endpoint, raw, answer)
+    return answer
   }
 
-  /** The token a stored card's alias stands for, to check a purchase found by reference; undefined when it cannot be learned. */
-  private async tokenOfAlias(alias: string): Promise<string | undefined> {
-    try {
-      const raw = await this.exchange(endpoints.cards.get, buildPath(endpoints.cards.get.path, {token: alias}), undefined)
-      const token = readRecord(endpoints.cards.get, raw).record.token
-      return typeof token === 'string' ? token : undefined
-    } catch (err) {
-      if (err instanceof InterruptedError || err instanceof ModeMismatchError) throw err
-      return undefined
+  /** What a recovery asks besides the reference, through this client's own transport, still naming the money in flight. */
+  private lookups(inFlight: MoneyInFlight): Lookups {
+    const read = async <Res extends z.ZodType>(endpoint: Endpoint<Res>, params: Record<string, string>) =>
+      readRecord(endpoint, await this.exchange(endpoint, buildPath(endpoint.path, params), undefined, inFlight)).record
+    return {
+      cardToken: async (alias) => (await read(endpoints.cards.get, {token: alias})).token,
+      purchase: (idOrReference) => read(endpoints.purchases.get, {id: idOrReference}),
     }
   }
 }
@@ -404,31 +391,6 @@ function doubtAbout(endpoint: Endpoint, raw: RawResponse): string | undefined {
   return undefined
 }
 
-/** The record of an answer; for money, read as an outcome (a decline throws with its record). */
-function readOutcome<Res extends z.ZodType>(endpoint: Endpoint<Res>, raw: RawResponse): Answer<Res> {
-  const answer = readRecord(endpoint, raw)
-  return endpoint.movesMoney ? settle(endpoint, raw, answer) : answer
-}
-
-/** A whole money answer: an approval is the result, a decline an outcome with its record (exit 3). */
-function settle<Res extends z.ZodType>(endpoint: Endpoint<Res>, raw: RawResponse, answer: Answer<Res>): Answer<Res> {
-  const record = answer.record
-  if (outcomeOf(record) !== false) return answer
-  const reason = declineReason(record)
-  throw new DeclinedError(`${capitalize(endpoint.movesMoney!.noun)} declined: ${reason}`, {
-    status: raw.status,
-    requestId: raw.requestId,
-    messages: [reason],
-    record,
-  })
-}
-
-/** What was sent, as fit to show: never the CVV. */
-function withoutSecrets(sent: GwRecord): GwRecord {
-  const {cvv: _cvv, ...rest} = sent
-  return rest
-}
-
 /** No answer came back after the request may have reached the gateway. */
 class LostAnswer extends Error {}
 
@@ -446,23 +408,4 @@ function describe(err: unknown): string {
   const code = (err as {code?: string})?.code
   const message = err instanceof Error ? err.message : String(err)
   return code && !message.includes(code) ? `${message} (${code})` : message
-}
-
-function refusalAdvice(status: number, variable: string, host: string): string {
-  if (status === 407) return `It wants credentials: give them in the proxy's URL, ${variable}=http://USER:PASSWORD@HOST:PORT.`
-  if (status === 403) return `It does not allow ${host}; ask whoever runs it, or name the host in NO_PROXY if it can be reached directly.`
-  return 'Check that the proxy can reach the gateway.'
-}
-
-function unreachableAdvice(err: unknown, route: ProxyRoute): string {
-  const proxied = route.kind === 'proxy'
-  if (isCertificateFailure(err)) {
-    return `${proxied ? "The gateway's or the proxy's" : "The gateway's"} certificate is not trusted here. If your network inspects TLS with a certificate authority of its own, add that CA with NODE_EXTRA_CA_CERTS=/path/to/ca.pem.`
-  }
-  if (proxied) return `Check that the proxy in ${route.variable} is right and up, or name the gateway's host in NO_PROXY to go direct.`
-  return 'Check the base URL of the profile in force and that the gateway is up (gw sandbox status for the local one).'
-}
-
-function capitalize(word: string): string {
-  return word.charAt(0).toUpperCase() + word.slice(1)
 }

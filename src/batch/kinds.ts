@@ -1,9 +1,8 @@
 import type {PurchaseCreate} from '../api/schemas/purchase.js'
 import type {RefundCreate} from '../api/schemas/refund.js'
 import type {Deps} from '../operations/deps.js'
-import {lookUp} from '../operations/look-up.js'
-import {checkPurchase, purchaseBody, sendPurchase, type PurchaseInput} from '../operations/purchases.js'
-import {checkRefund, refundBody, sendRefund, type RefundInput} from '../operations/refunds.js'
+import {findEarlierPurchase, purchaseBody, sendPurchase, type PurchaseInput} from '../operations/purchases.js'
+import {findEarlierRefund, refundBody, sendRefund, type RefundInput} from '../operations/refunds.js'
 import {purchaseRows, refundRows, type RowSchema} from './rows.js'
 import type {RowSender} from './runner.js'
 
@@ -27,9 +26,8 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
     noun: 'refund',
     request: async (input) => (await refundBody(input, deps)).body,
     asksFirst: (input) => input.amount === undefined,
-    send: (body) => sendRefund(body, deps),
-    lookUp: (reference) => lookUp('refunds', reference, deps),
-    check: (body, record) => checkRefund(body, record, deps),
+    send: (body) => sendRefund({body}, deps),
+    findEarlier: (body) => findEarlierRefund({body}, deps),
     money: (body, record) => ({amount: body.amount, currency: typeof record?.currency === 'string' ? record.currency : undefined}),
   }),
 }
@@ -44,8 +42,7 @@ export const purchaseBatch: BatchKind<PurchaseInput, PurchaseCreate> = {
     request: async (input) => purchaseBody(input),
     asksFirst: () => false,
     send: (body) => sendPurchase(body, deps),
-    lookUp: (reference) => lookUp('purchases', reference, deps),
-    check: (body, record) => checkPurchase(body, record, deps),
+    findEarlier: (body) => findEarlierPurchase(body, deps),
     money: (body) => ({amount: body.amount, currency: body.currency}),
   }),
 }

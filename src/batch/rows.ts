@@ -58,7 +58,7 @@ export const purchaseRows: RowSchema<PurchaseInput> = {
     if (!/^[A-Z]{3}$/.test(currency)) errors.push(`currency must be a three-letter ISO 4217 code such as AUD, got "${fields.currency}"`)
     const customerIp = fields.customer_ip || undefined
     if (errors.length > 0 || amount === undefined) return {errors, reference: reference || undefined}
-    return {input: {cardToken, amount, reference, currency, customerIp}, reference}
+    return {input: {card: {token: cardToken}, amount, reference, currency, customerIp}, reference}
   },
 }
 

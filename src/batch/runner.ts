@@ -1,7 +1,9 @@
-import {isApproved} from '../api/schemas/purchase.js'
-import {AuthError, DeclinedError, GwError, InterruptedError, ModeMismatchError, NotFoundError, OutcomeUnknownError, type StopSignal} from '../errors.js'
+import {AuthError, GwError, InterruptedError, ModeMismatchError, type StopSignal} from '../errors.js'
+import {exitCodeOf} from '../money/decide.js'
 import {hintFor} from '../output/hints.js'
 import type {GwRecord} from '../operations/deps.js'
+import type {Sent} from '../operations/money.js'
+import {redact} from '../redact.js'
 import type {Journal, Result} from './journal.js'
 import type {InvalidRow, ValidRow} from './rows.js'
 
@@ -16,6 +18,7 @@ export interface RowReport {
   exitCode: number
   /** Reported from the journal, or found at the gateway under its reference: not sent by this run. */
   resumed: boolean
+  /** The gateway's record of the transaction; with `error` too when the row still failed (answered by the wrong gateway). */
   record?: GwRecord
   error?: ErrorFields
   /** Minor units the row moves (or would have), and in which currency when known. */
@@ -34,17 +37,17 @@ export interface ErrorFields {
 
 /**
  * How rows of one kind are sent, in terms of the operations: build the request (which may look
- * something up, a full refund's amount), send it once, and look a reference up and check what is
- * there against the request (a row left in doubt by an earlier run).
+ * something up, a full refund's amount), send it once, or find what an earlier run sent under its
+ * reference (a row left in doubt); both come back decided by the money module.
  */
 export interface RowSender<Input, Body extends object> {
   noun: 'purchase' | 'refund'
   request(input: Input): Promise<Body>
   /** Whether request() asks the gateway (a full refund's amount), and so takes a request slot. */
   asksFirst(input: Input): boolean
-  send(body: Body): Promise<{record: GwRecord; doneEarlier: boolean}>
-  lookUp(reference: string): Promise<GwRecord>
-  check(body: Body, record: GwRecord): Promise<void>
+  send(body: Body): Promise<Sent>
+  /** What the gateway holds under the body's reference, decided; undefined when it holds nothing. */
+  findEarlier(body: Body): Promise<Sent | undefined>
   money(body: Body, record?: GwRecord): {amount?: number; currency?: string}
 }
 
@@ -121,7 +124,14 @@ export class BatchRunner<Input, Body extends object> {
     let body: Body
     if (intent) {
       body = intent.request as Body
-      const found = await this.atGateway(() => this.findEarlier(row, body))
+      const found = await this.atGateway(async () => {
+        try {
+          const sent = await sender.findEarlier(body)
+          return sent && this.decided(row, sent)
+        } catch (err) {
+          return this.failed(row, err, sender.money(body))
+        }
+      })
       if (found === STOPPED) return false
       if (found) return this.finish(row, found)
     } else {
@@ -146,8 +156,7 @@ export class BatchRunner<Input, Body extends object> {
     // Journaled but not sent when the batch stops meanwhile: a re-run finds no such record and sends it.
     const report = await this.atGateway(async () => {
       try {
-        const {record, doneEarlier} = await sender.send(body)
-        return recordReport(row, record, doneEarlier, sender.money(body, record))
+        return this.decided(row, await sender.send(body))
       } catch (err) {
         return this.failed(row, err, sender.money(body))
       }
@@ -185,8 +194,9 @@ export class BatchRunner<Input, Body extends object> {
       await this.options.journal.result({
         result: row.reference,
         status: report.status,
-        exit_code: report.exitCode,
-        ...(report.record ? {record: report.record} : {error: report.error as unknown as Record<string, unknown>}),
+        // What became of the money: a row answered by the wrong gateway exits 6 in this run only.
+        exit_code: report.status === 'approved' ? 0 : report.status === 'declined' ? 3 : report.exitCode,
+        ...(report.record ? {record: redact(report.record)} : {error: report.error as unknown as Record<string, unknown>}),
         amount: report.amount,
         currency: report.currency,
       })
@@ -197,28 +207,26 @@ export class BatchRunner<Input, Body extends object> {
   }
 
   /**
-   * A row an earlier run may have sent: what the gateway has under its reference, checked against
-   * the request journaled; undefined when it has none, and the row is to be sent.
+   * A row whose purchase or refund was decided (sent now, or found sent earlier): its record, the
+   * failure it exits with, and for an answer from the wrong gateway both, and the batch stops.
    */
-  private async findEarlier(row: ValidRow<Input>, body: Body): Promise<RowReport | undefined> {
-    const {sender} = this.options
-    const money = sender.money(body)
-    let record: GwRecord
-    try {
-      record = await sender.lookUp(row.reference)
-    } catch (err) {
-      if (err instanceof NotFoundError) return undefined
-      if (err instanceof InterruptedError) return this.failed(row, err, money)
-      const reason = err instanceof Error ? err.message : String(err)
-      const unknown = new OutcomeUnknownError(`An earlier run sent this ${sender.noun} and got no answer, and looking it up failed: ${reason}`, {noun: sender.noun, reference: row.reference})
-      return this.failed(row, unknown, money)
+  private decided(row: ValidRow<Input>, sent: Sent): RowReport {
+    const {decided, failure, wrongGateway} = sent
+    // Every row is stopped with the mismatch; the rows name the money, the ending need not again.
+    if (wrongGateway) this.fatal ??= new ModeMismatchError(wrongGateway.message, {expected: wrongGateway.expected, reported: wrongGateway.reported}, {status: wrongGateway.status, requestId: wrongGateway.requestId})
+    const answered = decided.outcome === 'approved' || decided.outcome === 'declined' ? decided : undefined
+    const record = answered?.record
+    return {
+      row: row.row,
+      line: row.line,
+      reference: row.reference,
+      status: ROW_STATUS[decided.outcome],
+      exitCode: wrongGateway ? wrongGateway.exitCode : exitCodeOf(decided),
+      resumed: answered?.source === 'earlier',
+      ...(record ? {record} : {}),
+      ...(failure && (!record || wrongGateway) ? {error: errorFields(failure)} : {}),
+      ...this.options.sender.money(sent.body as Body, record),
     }
-    try {
-      await sender.check(body, record)
-    } catch (err) {
-      return this.failed(row, err, money)
-    }
-    return recordReport(row, record, true, sender.money(body, record))
   }
 
   private failed(row: ValidRow<Input>, err: unknown, money: {amount?: number; currency?: string}): RowReport {
@@ -226,7 +234,6 @@ export class BatchRunner<Input, Body extends object> {
     // The gateway refused the credentials, or answers in the other environment than the profile
     // says: every other row would meet the same, and the second may move real money.
     if (error instanceof AuthError || error instanceof ModeMismatchError) this.fatal ??= error
-    if (error instanceof DeclinedError && error.record) return recordReport(row, error.record, false, money)
     const status = statusOf(error)
     return {row: row.row, line: row.line, reference: row.reference, status, exitCode: status === 'unknown' ? 8 : error.exitCode, resumed: false, error: errorFields(error), ...money}
   }
@@ -272,15 +279,12 @@ class Semaphore {
  * refused as asked (exit 7). Anything else (no answer, a 5xx, credentials refused) leaves the row
  * to be looked up and, if the gateway has none, sent by the next run.
  */
-/** An answer a later run can trust (approved, declined, refused); any other is looked up again. */
 export function isFinal(result: Result): boolean {
   return [0, 3, 7].includes(result.exit_code)
 }
 
-function recordReport(row: {row: number; line: number; reference: string}, record: GwRecord, resumed: boolean, money: {amount?: number; currency?: string}): RowReport {
-  const approved = isApproved(record)
-  return {row: row.row, line: row.line, reference: row.reference, status: approved ? 'approved' : 'declined', exitCode: approved ? 0 : 3, resumed, record, ...money}
-}
+/** A decided purchase or refund as a row's status: another's reference is the gateway's refusal of this one. */
+const ROW_STATUS = {approved: 'approved', declined: 'declined', taken: 'rejected', unknown: 'unknown'} as const satisfies Record<Sent['decided']['outcome'], RowStatus>
 
 function fromJournal(row: ValidRow<unknown>, result: Result): RowReport {
   return {

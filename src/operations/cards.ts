@@ -1,13 +1,9 @@
 import type {CardDetails} from '../card-input.js'
-import {UsageError} from '../errors.js'
 import type {Deps, GwRecord} from './deps.js'
 
 /** Stores a card given in full; the gateway needs its CVV to do so. */
-export async function tokenizeCard(card: CardDetails | undefined, {client}: Pick<Deps, 'client'>): Promise<GwRecord> {
-  if (!card?.cvv) {
-    throw new UsageError('give the card: --card-holder, --card-number, --card-expiry and --cvv, or --card - with the card as JSON on stdin', 'See gw card tokenize --help for examples.')
-  }
-  return client.cards.tokenize({...card, cvv: card.cvv})
+export async function tokenizeCard(card: CardDetails & {cvv: string}, {client}: Pick<Deps, 'client'>): Promise<GwRecord> {
+  return client.cards.tokenize(card)
 }
 
 export interface CardChanges {

@@ -1,6 +1,5 @@
 import type {CustomerCard, CustomerCreate, CustomerUpdate} from '../api/schemas/customer.js'
 import type {CardDetails} from '../card-input.js'
-import {UsageError} from '../errors.js'
 import type {Deps, GwRecord} from './deps.js'
 
 /** A customer's fields as the flags name them; every one optional, as an update sends only those given. */
@@ -59,9 +58,8 @@ function card(fields: CustomerFields, name: string): CustomerCard {
 export type NewCustomer = Required<Pick<CustomerFields, 'first-name' | 'last-name' | 'reference' | 'email'>> & CustomerFields
 
 /** A customer with a stored card; the gateway needs the card's CVV to store it. */
-export async function createCustomer(fields: NewCustomer, cardGiven: CardDetails | undefined, {client}: Pick<Deps, 'client'>): Promise<GwRecord> {
-  if (!cardGiven?.cvv) throw new UsageError('give the card: --card-number, --card-expiry and --cvv, or --card - with the card as JSON on stdin', "The gateway needs the CVV to store a customer's card.")
-  return client.customers.create(customerBody({...fields, ...cardFields(cardGiven), cvv: cardGiven.cvv}))
+export async function createCustomer(fields: NewCustomer, card: CardDetails & {cvv: string}, {client}: Pick<Deps, 'client'>): Promise<GwRecord> {
+  return client.customers.create(customerBody({...fields, ...cardFields(card), cvv: card.cvv}))
 }
 
 /** Sends only the fields given; a new card comes whole. */

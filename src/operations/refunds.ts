@@ -1,7 +1,8 @@
+import type {GatewayClient} from '../api/client.js'
 import type {RefundCreate} from '../api/schemas/refund.js'
 import {GatewayError} from '../errors.js'
 import type {Deps, GwRecord} from './deps.js'
-import {checkSame, isReferenceTaken} from './earlier.js'
+import {clientLookups, findEarlier, type MoneyRequest, type Sent, sendOnce} from './money.js'
 
 export interface RefundInput {
   transactionId: string
@@ -10,64 +11,42 @@ export interface RefundInput {
   reference: string
 }
 
-/** A refund as it went to the gateway, and what came of it. */
-export interface RefundSent {
+/** A refund's request body, and the purchase refunded when it was looked up for its full amount. */
+export interface RefundRequest {
   body: RefundCreate
-  record: GwRecord
-  /** The reference had been used already, by this same refund: the gateway's record of it, nothing sent now. */
-  doneEarlier: boolean
-  /** The purchase whose full amount was refunded, when no amount was given. */
   purchase?: GwRecord
 }
 
 /** The request body: the amount given, or the purchase's full amount as the gateway has it. */
-export async function refundBody(input: RefundInput, {client}: Pick<Deps, 'client'>): Promise<{body: RefundCreate; purchase?: GwRecord}> {
+export async function refundBody(input: RefundInput, {client}: Pick<Deps, 'client'>): Promise<RefundRequest> {
   if (input.amount !== undefined) return {body: {transaction_id: input.transactionId, amount: input.amount, reference: input.reference}}
   const purchase = await client.purchases.get(input.transactionId)
   if (typeof purchase.amount !== 'number') {
     throw new GatewayError('unreadable', `Purchase ${input.transactionId} came back without an amount, so its full amount is not known: nothing was sent`, {hint: 'Give the amount to refund.'})
   }
-  return {body: {transaction_id: input.transactionId, amount: Number(purchase.amount), reference: input.reference}, purchase}
+  return {body: {transaction_id: input.transactionId, amount: purchase.amount, reference: input.reference}, purchase}
 }
 
 /**
- * Sends a refund once; a lost answer is looked up by the reference (in the client). A reference
- * already taken is looked up too: the same refund is reported as done earlier, another one is
- * refused naming both (issue 9 §4).
+ * Sends a refund once and decides what came of it (operations/money.ts): approved or declined, a
+ * lost answer recovered or left unknown, or a reference already taken: this same refund done
+ * earlier, or another one.
  */
-export async function sendRefund(body: RefundCreate, deps: Pick<Deps, 'client'>): Promise<Omit<RefundSent, 'purchase'>> {
-  try {
-    return {body, record: await deps.client.refunds.create(body), doneEarlier: false}
-  } catch (err) {
-    if (!isReferenceTaken(err)) throw err
-    const record = await deps.client.refunds.get(body.reference)
-    await checkRefund(body, record, deps)
-    return {body, record, doneEarlier: true}
-  }
+export function sendRefund(request: RefundRequest, {client}: Pick<Deps, 'client'>): Promise<Sent> {
+  return sendOnce(moneyRequest(request, client))
 }
 
-/** Whether a refund found under the body's reference is that refund: same purchase and amount. */
-export function checkRefund(body: RefundCreate, record: GwRecord, {client}: Pick<Deps, 'client'>): Promise<void> {
-  return checkSame(
-    {
-      noun: 'refund',
-      reference: body.reference,
-      amount: body.amount,
-      target: {
-        label: 'purchase',
-        asked: body.transaction_id,
-        found: record.transaction_id,
-        // The row may name the purchase by its reference, the record by its id.
-        sameAs: async () => (await client.purchases.get(body.transaction_id)).id === record.transaction_id,
-      },
-    },
-    record,
-  )
+/** A refund row an earlier run may have sent: what the gateway holds under its reference, decided. */
+export function findEarlierRefund(request: RefundRequest, {client}: Pick<Deps, 'client'>): Promise<Sent | undefined> {
+  return findEarlier(moneyRequest(request, client))
 }
 
 /** Refunds part or all of a purchase once. */
-export async function submitRefund(input: RefundInput, deps: Pick<Deps, 'client'>): Promise<RefundSent> {
-  const {body, purchase} = await refundBody(input, deps)
-  return {...(await sendRefund(body, deps)), purchase}
+export async function submitRefund(input: RefundInput, deps: Pick<Deps, 'client'>): Promise<Sent & {purchase?: GwRecord}> {
+  const request = await refundBody(input, deps)
+  return {...(await sendRefund(request, deps)), purchase: request.purchase}
 }
 
+function moneyRequest({body, purchase}: RefundRequest, client: GatewayClient): MoneyRequest {
+  return {noun: 'refund', body, post: () => client.refunds.create(body), lookUp: (reference) => client.refunds.get(reference), lookups: clientLookups(client), purchase}
+}

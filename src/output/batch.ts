@@ -4,6 +4,7 @@ import type {Io} from './io.js'
 import {checkCommand} from './hints.js'
 import {toNdjsonLine} from './json.js'
 import {formatMoney} from './money.js'
+import {redact} from '../redact.js'
 
 /** A row's NDJSON line (design.md §3), keys in the documented order, DEL and C1 escaped as every JSON line is. */
 export function rowLine(report: RowReport): string {
@@ -14,7 +15,8 @@ export function rowLine(report: RowReport): string {
     status: report.status,
     exit_code: report.exitCode,
     ...(report.resumed ? {resumed: true} : {}),
-    ...(report.record ? {record: report.record} : {error: report.error}),
+    ...(report.record ? {record: redact(report.record)} : {}),
+    ...(report.error || !report.record ? {error: report.error} : {}),
   })
 }
 

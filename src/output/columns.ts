@@ -43,7 +43,6 @@ export const refundColumns: Column[] = [
   {label: 'Outcome', field: 'message', format: 'outcome'},
   {label: 'Amount', field: 'amount', format: 'money'},
   {label: 'Reference', field: 'reference'},
-  {label: 'Purchase', field: 'transaction_id'},
   {label: 'Authorization', field: 'authorization'},
   {label: 'Card holder', field: 'card_holder'},
   {label: 'Card number', field: 'card_number'},

@@ -1,6 +1,5 @@
 import type {Column} from './columns.js'
 import {paint} from './colors.js'
-import {maskCardNumber} from '../redact.js'
 import {formatMoney} from './money.js'
 import {sanitizeLine} from './sanitize.js'
 
@@ -15,8 +14,8 @@ export function formatOutcome(record: GwRecord, color: boolean): string {
 }
 
 /**
- * One cell of a table, on one line: money with its currency, outcome coloured, card numbers
- * masked again, control characters made visible. A nested value shows as compact JSON, which
+ * One cell of a table, on one line: money with its currency, outcome coloured, control
+ * characters made visible (card numbers came masked: render.ts passes records through redact). A nested value shows as compact JSON, which
  * the table cuts to its column; the field/value list spreads it out (nestedRows).
  */
 export function formatCell(record: GwRecord, column: Column, color: boolean): string {
@@ -24,26 +23,23 @@ export function formatCell(record: GwRecord, column: Column, color: boolean): st
   if (value === undefined || value === null || value === '') return column.format === 'outcome' ? formatOutcome(record, color) : ''
   switch (column.format) {
     case 'money':
-      return typeof value === 'number' ? formatMoney(value, typeof record.currency === 'string' ? sanitizeLine(record.currency) : undefined) : formatLeaf(column.field, value)
+      return typeof value === 'number' ? formatMoney(value, typeof record.currency === 'string' ? sanitizeLine(record.currency) : undefined) : formatLeaf(value)
     case 'outcome':
       return formatOutcome(record, color)
     case 'date':
-      return typeof value === 'string' ? sanitizeLine(value.slice(0, 10)) : formatLeaf(column.field, value)
+      return typeof value === 'string' ? sanitizeLine(value.slice(0, 10)) : formatLeaf(value)
     case 'boolean':
-      return value === true ? 'yes' : value === false ? 'no' : formatLeaf(column.field, value)
+      return value === true ? 'yes' : value === false ? 'no' : formatLeaf(value)
     default:
-      return formatLeaf(column.field, value)
+      return formatLeaf(value)
   }
 }
 
-/** A plain value under its key, as a person reads it. */
-function formatLeaf(key: string, value: unknown): string {
+/** A plain value, as a person reads it. */
+function formatLeaf(value: unknown): string {
   if (value === null) return 'null'
   if (typeof value === 'object') return sanitizeLine(JSON.stringify(value))
-  const text = sanitizeLine(String(value))
-  // Belt and braces: the gateway masks card numbers, and gw never shows one that slipped through.
-  if (key === 'card_number' && /\d{12,}/.test(text)) return maskCardNumber(text)
-  return text
+  return sanitizeLine(String(value))
 }
 
 /** Whether a value is spread out as key paths in the field/value list rather than shown in one cell. */
@@ -60,7 +56,7 @@ export function keyPaths(value: object, prefix = ''): Array<[path: string, text:
   for (const [key, child] of Object.entries(value)) {
     const path = Array.isArray(value) ? `${prefix}[${key}]` : prefix ? `${prefix}.${sanitizeLine(key)}` : sanitizeLine(key)
     if (isNested(child)) rows.push(...keyPaths(child, path))
-    else rows.push([path, formatLeaf(key, child)])
+    else rows.push([path, formatLeaf(child)])
   }
   return rows
 }

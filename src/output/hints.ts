@@ -1,7 +1,6 @@
-import {type GwError, InterruptedError, ModeMismatchError, type MoneyInFlight, OutcomeUnknownError} from '../errors.js'
+import {type GwError, InterruptedError, ModeMismatchError, type MoneyInFlight, NoAnswerError, OutcomeUnknownError, ReferenceTakenError, type Unreached, UnreachableError} from '../errors.js'
 import type {RecoveryEvent} from '../api/client.js'
 import {sanitizeLine} from './sanitize.js'
-import {formatMoney} from './money.js'
 
 /**
  * What to tell a person about an error, in gw's own terms: the command that checks a purchase in
@@ -14,6 +13,9 @@ export function hintFor(error: GwError): string | undefined {
     return `The ${error.inFlight.noun} with reference ${error.inFlight.reference} may have reached the gateway. Do not resend it until you have checked: ${checkCommand(error.inFlight)}`
   }
   if (error instanceof ModeMismatchError) return modeMismatchHint(error)
+  if (error instanceof ReferenceTakenError) return `Give this ${error.noun} a reference of its own, or check the earlier one: ${checkCommand(error)}`
+  if (error instanceof UnreachableError) return `Nothing was sent. ${unreachedAdvice(error.unreached)}`
+  if (error instanceof NoAnswerError) return 'The request may have reached the gateway; check before repeating it.'
   if (error.kind === 'auth' && error.status === 401) {
     return 'Check the username and token of the profile in force (gw sandbox start sets up TEST/TEST for the local gateway).'
   }
@@ -28,6 +30,20 @@ function modeMismatchHint(error: ModeMismatchError): string {
   // A purchase answered from the other gateway happened there; if its record could not be shown, it must be checked.
   const sent = error.inFlight && !error.record ? `The ${error.inFlight.noun} with reference ${error.inFlight.reference} was sent: do not resend it until you have checked it with the right profile: ${checkCommand(error.inFlight)}. ` : ''
   return `${sent}Check the base URL of the profile in force (gw status). ${fix}`
+}
+
+/** What to check when a request never reached the gateway: the proxy's refusal, TLS trust, or the address. */
+function unreachedAdvice({baseUrl, proxy, refusedWith, certificate}: Unreached): string {
+  if (proxy && refusedWith !== undefined) {
+    if (refusedWith === 407) return `It wants credentials: give them in the proxy's URL, ${proxy.variable}=http://USER:PASSWORD@HOST:PORT.`
+    if (refusedWith === 403) return `It does not allow ${new URL(baseUrl).host}; ask whoever runs it, or name the host in NO_PROXY if it can be reached directly.`
+    return 'Check that the proxy can reach the gateway.'
+  }
+  if (certificate) {
+    return `${proxy ? "The gateway's or the proxy's" : "The gateway's"} certificate is not trusted here. If your network inspects TLS with a certificate authority of its own, add that CA with NODE_EXTRA_CA_CERTS=/path/to/ca.pem.`
+  }
+  if (proxy) return `Check that the proxy in ${proxy.variable} is right and up, or name the gateway's host in NO_PROXY to go direct.`
+  return 'Check the base URL of the profile in force and that the gateway is up (gw sandbox status for the local one).'
 }
 
 /** The command that shows what the gateway has under a reference. */
@@ -59,22 +75,4 @@ export function shellQuote(value: string): string {
       return char.charCodeAt(0) < 0x80 ? `\\x${hex.padStart(2, '0')}` : `\\u${hex.padStart(4, '0')}`
     })
   return `$'${escaped}'`
-}
-
-/**
- * What a person should hear of a purchase or refund besides its record: that it was found done
- * earlier under its reference (nothing sent now), and how much a refund without --amount took.
- */
-export function sentNotices(noun: 'purchase' | 'refund', sent: {record: Record<string, unknown>; doneEarlier: boolean; purchase?: Record<string, unknown>}): string {
-  let text = ''
-  const purchase = sent.purchase
-  if (purchase) {
-    const currency = typeof purchase.currency === 'string' ? purchase.currency : undefined
-    text += `Refunding purchase ${String(purchase.id ?? '')} in full: ${formatMoney(Number(purchase.amount), currency)}.\n`
-  }
-  if (sent.doneEarlier) {
-    const id = typeof sent.record.id === 'string' ? ` (${sent.record.id})` : ''
-    text += `Reference ${String(sent.record.reference ?? '')} was taken by this same ${noun}${id}, made earlier: nothing was sent now.\n`
-  }
-  return text
 }

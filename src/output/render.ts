@@ -6,6 +6,7 @@ import type {Io} from './io.js'
 import {hintFor} from './hints.js'
 import {errorJson, escapeControls, toJson, toNdjsonLine} from './json.js'
 import {sanitize, sanitizeLine} from './sanitize.js'
+import {redact, redactText} from '../redact.js'
 
 type GwRecord = Record<string, unknown>
 
@@ -25,8 +26,9 @@ function shape(io: Io, json: boolean): 'ndjson' | 'json' | 'human' {
   return json ? 'json' : 'human'
 }
 
-/** One record, by destination. */
-export async function renderRecord(io: Io, record: GwRecord, columns: Column[], options: RenderOptions): Promise<void> {
+/** One record, by destination; its card numbers masked and any CVV left out, whoever sent them (design.md §3). */
+export async function renderRecord(io: Io, gatewayRecord: GwRecord, columns: Column[], options: RenderOptions): Promise<void> {
+  const record = redact(gatewayRecord)
   const picked = options.fields ? pickFields(record, options.fields) : record
   const as = shape(io, options.json)
   if (as === 'ndjson') io.out(toNdjsonLine(picked))
@@ -39,7 +41,8 @@ export async function renderRecord(io: Io, record: GwRecord, columns: Column[], 
 }
 
 /** Several records, by destination: NDJSON lines, a pretty JSON array, or one table with a row each. */
-export async function renderList(io: Io, records: GwRecord[], columns: Column[], options: RenderOptions): Promise<void> {
+export async function renderList(io: Io, gatewayRecords: GwRecord[], columns: Column[], options: RenderOptions): Promise<void> {
+  const records = gatewayRecords.map(redact)
   const picked = options.fields ? records.map((record) => pickFields(record, options.fields!)) : records
   const as = shape(io, options.json)
   if (as === 'ndjson') io.out(picked.map(toNdjsonLine).join(''))
@@ -74,7 +77,8 @@ export function recordStream(io: Io, columns: Column[], options: RenderOptions):
   const seen: GwRecord = {}
   const streaming = shape(io, options.json) === 'ndjson'
   return {
-    async write(record) {
+    async write(gatewayRecord) {
+      const record = redact(gatewayRecord)
       if (!streaming) return void held.push(record)
       io.out(toNdjsonLine(options.fields ? pickFields(record, options.fields) : record))
       for (const key of Object.keys(record)) seen[key] = true
@@ -114,11 +118,18 @@ export function renderError(io: Io, error: GwError, {json, subject}: RenderOptio
 }
 
 /**
- * A body exactly as the gateway sent it (gw api), ending in a newline. On a terminal its control
- * characters are shown as \u escapes instead of acting on the terminal; a pipe gets the bytes.
+ * A body exactly as the gateway sent it (gw api), ending in a newline, but for card data: a body
+ * holding a whole card number or a CVV prints as redact leaves it (design.md §3). On a terminal
+ * its control characters are shown as \u escapes instead of acting on the terminal; a pipe gets the bytes.
  */
 export function renderBody(io: Io, text: string): void {
   if (text === '') return
-  const shown = io.isStdoutTTY ? escapeControls(text) : text
+  const safe = mayHoldCardData(text) ? redactText(text) : text
+  const shown = io.isStdoutTTY ? escapeControls(safe) : safe
   io.out(shown.endsWith('\n') ? shown : shown + '\n')
+}
+
+/** A quick look before the body is parsed again: a CVV key, or a run of 12 digits that may be a card number. */
+function mayHoldCardData(text: string): boolean {
+  return /\d{12}|\d{4}[ -]\d{4}[ -]\d{4}|"(cvv|cvc|cvv2|cvc2)"/i.test(text)
 }

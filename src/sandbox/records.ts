@@ -56,9 +56,11 @@ export interface RefundRecord {
   transaction_date: string
   response_code: string
   reference: string
-  /** The refunded purchase's id. */
+  /** The refund's own id, as the live gateway sends it: nothing in a refund's answer names its purchase. */
   transaction_id: string
   currency: string
+  /** The refunded purchase's id: kept for its refundable balance, never part of an answer (refundView). */
+  purchase_id: string
 }
 
 export interface PlanRecord {
@@ -131,6 +133,12 @@ export const REFUND_FIELDS = [
   'id', 'authorization', 'amount', 'refunded', 'message', 'card_holder', 'card_number', 'card_expiry',
   'card_type', 'successful', 'transaction_date', 'response_code', 'reference', 'transaction_id', 'currency',
 ] as const satisfies readonly (keyof RefundRecord)[]
+
+/** A refund as the gateway answers with it: without the link to its purchase that the sandbox keeps. */
+export function refundView(refund: RefundRecord): Omit<RefundRecord, 'purchase_id'> {
+  const {purchase_id: _purchase, ...view} = refund
+  return view
+}
 
 export const CARD_FIELDS = [
   'token', 'card_holder', 'card_number', 'card_expiry', 'card_type', 'card_category', 'card_subcategory',

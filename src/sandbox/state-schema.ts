@@ -27,7 +27,10 @@ const RECORDS = {
     card_number: text,
     currency: text,
   }),
-  refunds: Refund.extend({id: text, reference: text, amount: z.number().int(), successful: z.boolean(), transaction_id: text}),
+  refunds: z.preprocess(
+    linkedToPurchase,
+    Refund.extend({id: text, reference: text, amount: z.number().int(), successful: z.boolean(), transaction_id: text, purchase_id: text}),
+  ),
   plans: Plan.extend({id: text, name: text, reference: text, description: text, amount: z.number().int(), currency: text}),
   customers: Customer.extend({
     id: text,
@@ -51,6 +54,16 @@ const RECORDS = {
   }),
   webhooks: WebHook.extend({id: text, address: text, events: z.union([text, z.array(text)]), mode: z.enum(['Test', 'Live'])}),
 } as const satisfies {[C in Collection]: z.ZodType}
+
+/**
+ * A refund saved before refunds answered with their own id in `transaction_id`, as the live gateway
+ * does: it held its purchase's id there, which is now kept apart in `purchase_id`.
+ */
+function linkedToPurchase(refund: unknown): unknown {
+  if (refund === null || typeof refund !== 'object' || 'purchase_id' in refund) return refund
+  const earlier = refund as {id?: unknown; transaction_id?: unknown}
+  return {...earlier, transaction_id: earlier.id, purchase_id: earlier.transaction_id}
+}
 
 const MerchantRecords = z.object(
   Object.fromEntries(COLLECTIONS.map((collection) => [collection, z.record(z.string(), RECORDS[collection]).optional()])),

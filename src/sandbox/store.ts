@@ -93,7 +93,7 @@ const KEYS = {
 
 /** Fields records are grouped by, for the look-ups requests make: a purchase's refunds, a plan's subscriptions. */
 const GROUPED_BY = {
-  refunds: ['transaction_id'],
+  refunds: ['purchase_id'],
   subscriptions: ['customer', 'plan'],
 } as const satisfies {[C in Collection]?: readonly (keyof Collections[C])[]}
 type Grouped = keyof typeof GROUPED_BY
@@ -213,7 +213,7 @@ export class Store {
   }
 
   refundsOf(merchant: string, purchaseId: string): RefundRecord[] {
-    return this.related('refunds', merchant, 'transaction_id', purchaseId)
+    return this.related('refunds', merchant, 'purchase_id', purchaseId)
   }
 
   /** Adds the record, or replaces the one with the same global key. */

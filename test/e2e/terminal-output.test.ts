@@ -60,10 +60,10 @@ describe('prompts for what is missing', () => {
     t.type(String(bought.id))
     const screen = await t.waitFor(/\[exit \d+\]/)
     expect(screen).toContain('[exit 0]')
-    expect(screen).toMatch(new RegExp(`^Purchase +${bought.id}$`, 'm'))
     expect(screen).toMatch(/^Amount +-4\.00 AUD$/m)
+    expect(screen).toMatch(new RegExp(`^Card number +${bought.card_number}$`, 'm'))
     const found = await sandbox.gw(['refund', 'get', reference])
-    expect(found.json).toMatchObject({reference, amount: -400, transaction_id: bought.id})
+    expect(found.json).toMatchObject({reference, amount: -400, card_number: bought.card_number, card_holder: bought.card_holder})
   })
 
   it('offers a fixed set as a list: the event of gw sandbox trigger', async () => {

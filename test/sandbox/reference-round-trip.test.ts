@@ -16,7 +16,7 @@ describe('references round-trip between the client and the local gateway', () =>
       await fc.assert(
         fc.asyncProperty(key, async (reference) => {
           seen.add(reference)
-          const created = await client.purchases.create({amount: 1000, reference, currency: 'AUD', card_holder: 'Jane Citizen', card_number: '4242424242424242', card_expiry: '12/2030', cvv: '123'})
+          const {record: created} = await client.purchases.create({amount: 1000, reference, currency: 'AUD', card_holder: 'Jane Citizen', card_number: '4242424242424242', card_expiry: '12/2030', cvv: '123'})
           expect(created.reference).toBe(reference)
           const found = await client.purchases.get(reference)
           expect(found).toMatchObject({id: created.id, reference})

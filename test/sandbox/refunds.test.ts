@@ -53,7 +53,8 @@ describe('POST /v1.0/refunds', () => {
         transaction_date: formatDateTime(NOW),
         response_code: '00',
         reference: 'refund-1',
-        transaction_id: purchaseId,
+        // The refund's own id, as the live gateway answers: nothing in a refund names its purchase.
+        transaction_id: answer.body.response.id,
         currency: 'AUD',
       },
       errors: [],
@@ -67,7 +68,10 @@ describe('POST /v1.0/refunds', () => {
     const purchaseId = await paid(gateway)
     const answer = await refund(gateway, {transaction_id: 'order-1', amount: 1000, reference: 'refund-1'})
     expect(answer.status).toBe(200)
-    expect(answer.body.response).toMatchObject({transaction_id: purchaseId, amount: -1000})
+    expect(answer.body.response).toMatchObject({transaction_id: answer.body.response.id, amount: -1000})
+    // Refunded in full under its reference: the purchase, by its id, has nothing left to refund.
+    const more = await refund(gateway, {transaction_id: purchaseId, amount: 1, reference: 'refund-2'})
+    expect(more.body.errors).toEqual(['Amount exceeds the refundable balance of 0 (purchase 1000, already refunded 1000)'])
   })
 
   it('allows partial refunds up to the amount paid, then names both numbers', async () => {

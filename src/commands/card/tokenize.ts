@@ -21,7 +21,8 @@ export default class CardTokenize extends GwCommand {
   async run() {
     const {flags} = await this.parse(CardTokenize)
     const card = await this.card(flags)
-    const {tokenizeCard} = await import('../../operations/cards.js')
-    return tokenizeCard(card, await this.deps())
+    const [{tokenizeCard}, {missingCard}] = await Promise.all([import('../../operations/cards.js'), import('../../card-input.js')])
+    if (!card?.cvv) throw missingCard(this.commandName, {cvv: true})
+    return tokenizeCard({...card, cvv: card.cvv}, await this.deps())
   }
 }

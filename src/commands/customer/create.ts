@@ -39,8 +39,9 @@ On a live profile the card number and CVV are never taken from the command line:
   async run() {
     const {flags} = await this.parse(CustomerCreate)
     const card = await this.card({...flags, 'card-holder': flags['card-holder'] ?? `${flags['first-name']} ${flags['last-name']}`})
-    const {createCustomer} = await import('../../operations/customers.js')
-    return createCustomer(flags, card, await this.deps())
+    const [{createCustomer}, {missingCard}] = await Promise.all([import('../../operations/customers.js'), import('../../card-input.js')])
+    if (!card?.cvv) throw missingCard(this.commandName, {cvv: true, why: "The gateway needs the CVV to store a customer's card."})
+    return createCustomer(flags, {...card, cvv: card.cvv}, await this.deps())
   }
 }
 

@@ -37,15 +37,10 @@ Exits 0 when approved, 3 when the issuer declines (the record is still printed),
       return this.batch(purchaseBatch, {...flags, input: flags.input})
     }
     const card = await this.card(flags)
-    const [{submitPurchase}, {sentNotices}, {doneEarlierDecline}] = await Promise.all([
-      import('../../operations/purchases.js'),
-      import('../../output/hints.js'),
-      import('../../operations/earlier.js'),
-    ])
-    const input = {amount: flags.amount!, reference: flags.reference!, currency: flags.currency ?? 'AUD', customerIp: flags['customer-ip'], cardToken: flags['card-token'], card, cvv: flags.cvv}
-    const sent = await submitPurchase(input, await this.deps())
-    this.io.err(sentNotices('purchase', sent))
-    doneEarlierDecline(sent)
-    return sent.record
+    const [{submitPurchase}, {settle}, {missingCard}] = await Promise.all([import('../../operations/purchases.js'), import('../../output/sent.js'), import('../../card-input.js')])
+    const token = flags['card-token']
+    if (!card && token === undefined) throw missingCard(this.commandName, {orToken: true})
+    const input = {amount: flags.amount!, reference: flags.reference!, currency: flags.currency ?? 'AUD', customerIp: flags['customer-ip'], card: card ?? {token: token!, cvv: flags.cvv}}
+    return settle(this.io, await submitPurchase(input, await this.deps()))
   }
 }

@@ -30,9 +30,7 @@ The refund is sent once and never retried; if no answer comes back, gw looks it 
       const {refundBatch} = await import('../../batch/kinds.js')
       return this.batch(refundBatch, {...flags, input: flags.input})
     }
-    const [{submitRefund}, {sentNotices}] = await Promise.all([import('../../operations/refunds.js'), import('../../output/hints.js')])
-    const sent = await submitRefund({transactionId: flags['transaction-id']!, amount: flags.amount, reference: flags.reference!}, await this.deps())
-    this.io.err(sentNotices('refund', sent))
-    return sent.record
+    const [{submitRefund}, {settle}] = await Promise.all([import('../../operations/refunds.js'), import('../../output/sent.js')])
+    return settle(this.io, await submitRefund({transactionId: flags['transaction-id']!, amount: flags.amount, reference: flags.reference!}, await this.deps()))
   }
 }

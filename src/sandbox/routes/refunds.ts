@@ -6,7 +6,7 @@ import {pathParam, type MerchantRequest, type RouteResult} from './route.js'
 import {newAuthorization} from '../ids.js'
 import {blankMessage, isBlank, readFields} from '../input.js'
 import {refundBalance} from '../money.js'
-import {REFUND_FIELDS, echo, type PurchaseRecord, type RefundRecord} from '../records.js'
+import {REFUND_FIELDS, echo, refundView, type PurchaseRecord, type RefundRecord} from '../records.js'
 
 const REFUND_INPUT = {transaction_id: 'string', amount: 'integer', reference: 'string'} as const
 
@@ -48,8 +48,9 @@ export function createRefund({input, merchant}: MerchantRequest, ctx: SandboxCon
     )
   }
 
+  const id = ctx.newId(merchant, 'R')
   const refund: RefundRecord = {
-    id: ctx.newId(merchant, 'R'),
+    id,
     authorization: newAuthorization(),
     amount: -amount,
     refunded: 'Approved',
@@ -62,20 +63,21 @@ export function createRefund({input, merchant}: MerchantRequest, ctx: SandboxCon
     transaction_date: formatDateTime(ctx.clock.now()),
     response_code: '00',
     reference,
-    transaction_id: purchase.id,
+    transaction_id: id,
     currency: purchase.currency,
+    purchase_id: purchase.id,
   }
   ctx.store.save('refunds', merchant, refund)
-  return {status: 200, response: refund}
+  return {status: 200, response: refundView(refund)}
 }
 
 /** gateway-notes.md: GET /v1.0/refunds with offset, limit, from and to; oldest first. */
 export function listRefunds({merchant, query}: MerchantRequest, ctx: SandboxContext): RouteResult {
   const {records, fields} = pageOf(ctx.store.ordered('refunds', merchant), query, (refund) => refund.transaction_date)
-  return {status: 200, response: records, fields}
+  return {status: 200, response: records.map(refundView), fields}
 }
 
 /** The contract's 404 text for a refund is `Purchase not found`. */
 export function getRefund(request: MerchantRequest, ctx: SandboxContext): RouteResult {
-  return {status: 200, response: ctx.store.get('refunds', request.merchant, pathParam(request, 'key'), 'Purchase not found')}
+  return {status: 200, response: refundView(ctx.store.get('refunds', request.merchant, pathParam(request, 'key'), 'Purchase not found'))}
 }

@@ -1,6 +1,6 @@
 import {afterEach, describe, expect, it} from 'vitest'
 import {GatewayClient, type RecoveryEvent} from '../../../src/api/client.js'
-import {DeclinedError, GwError, ModeMismatchError, OutcomeUnknownError, RejectedError} from '../../../src/errors.js'
+import {GwError, ModeMismatchError, OutcomeUnknownError, RejectedError} from '../../../src/errors.js'
 import {hintFor} from '../../../src/output/hints.js'
 import {envelope, type MisbehavingGateway, misbehavingGateway, purchaseRecord, type Reply} from '../../misbehaving-gateway.js'
 
@@ -52,7 +52,7 @@ describe('a money POST whose answer cannot be read as a whole record is looked u
   ])('%s: the look-up finds it, the same purchase, sent once', async (_, post) => {
     const {url, posts, received} = await gatewayAnswering(post, approved)
     const {client, events} = clientOf(url)
-    const record = await client.purchases.create(purchase)
+    const {record} = await client.purchases.create(purchase)
     expect(record).toMatchObject({reference: 'order-1', successful: true})
     expect(events.map((event) => event.step)).toEqual(['looking_up', 'found'])
     expect(posts('/v1.0/purchases', 'order-1')).toBe(1)
@@ -68,14 +68,12 @@ describe('a money POST whose answer cannot be read as a whole record is looked u
     expect(posts('/v1.0/purchases', 'order-1')).toBe(1)
   })
 
-  it('a look-up that finds a declined purchase is a decline (exit 3) with its record', async () => {
+  it('a look-up that finds the purchase declined gives its record: a decline is an outcome, not a failure of the client', async () => {
     const declined = purchaseRecord(purchase, {successful: false, message: 'Insufficient Funds'})
     const {url} = await gatewayAnswering('drop', {body: envelope(declined)})
-    const error = await failure(clientOf(url).client.purchases.create(purchase))
-    expect(error).toBeInstanceOf(DeclinedError)
-    expect(error.exitCode).toBe(3)
-    expect(error.message).toBe('Purchase declined: Insufficient Funds')
-    expect(error.record).toEqual(declined)
+    const {client, events} = clientOf(url)
+    expect((await client.purchases.create(purchase)).record).toEqual(declined)
+    expect(events.map((event) => event.step)).toEqual(['looking_up', 'found'])
   })
 
   it('a record found without successful or authorized is unknown (exit 8), never declined', async () => {
@@ -85,10 +83,9 @@ describe('a money POST whose answer cannot be read as a whole record is looked u
     expect(error.message).toContain('does not say whether it was approved')
   })
 
-  it('takes `authorized` for the outcome when `successful` is not there', async () => {
+  it('takes `authorized` for the outcome when `successful` is not there: a whole answer, no look-up', async () => {
     const {url, received} = await gatewayAnswering({body: envelope({...purchaseRecord(purchase), successful: undefined, authorized: false, message: 'Declined'})}, approved)
-    const error = await failure(clientOf(url).client.purchases.create(purchase))
-    expect(error).toBeInstanceOf(DeclinedError)
+    expect((await clientOf(url).client.purchases.create(purchase)).record).toMatchObject({authorized: false})
     expect(received).toHaveLength(1)
   })
 
@@ -108,7 +105,6 @@ describe('recovery checks that what it finds is what was sent', () => {
     ['another currency', {currency: 'NZD'}, 'currency: sent "AUD", found "NZD"'],
     ['another card', {card_number: '555555XXXXXX4444'}, 'card_number: sent "424242XXXXXX4242", found "555555XXXXXX4444"'],
     ['another card, sent back whole', {card_number: '5555555555554444'}, 'card_number: sent "424242XXXXXX4242", found "555555XXXXXX4444"'],
-    ['no amount', {amount: undefined}, 'amount: sent 1000, found none'],
   ])('%s: unknown (exit 8) with both records shown, the card masked and no CVV', async (_, change, difference) => {
     const {url, posts} = await gatewayAnswering('drop', {body: envelope(purchaseRecord(purchase, change))})
     const error = await failure(clientOf(url).client.purchases.create(purchase))
@@ -122,6 +118,13 @@ describe('recovery checks that what it finds is what was sent', () => {
     expect(posts('/v1.0/purchases', 'order-1')).toBe(1)
   })
 
+  it('a record that does not say its amount cannot be checked: unknown (exit 8)', async () => {
+    const {url} = await gatewayAnswering('drop', {body: envelope(purchaseRecord(purchase, {amount: undefined}))})
+    const error = await failure(clientOf(url).client.purchases.create(purchase))
+    expect(error).toBeInstanceOf(OutcomeUnknownError)
+    expect(error.message).toContain('The gateway has a purchase under reference order-1, but whether it is the one sent could not be checked (amount not known)')
+  })
+
   it('a purchase by alias is matched through the token the alias stands for', async () => {
     const byAlias = {amount: 1000, reference: 'order-2', currency: 'AUD', card_token: 'jane-visa'}
     gateway = await misbehavingGateway((request) => {
@@ -129,7 +132,7 @@ describe('recovery checks that what it finds is what was sent', () => {
       if (request.path.startsWith('/v1.0/credit_cards/')) return {body: envelope({token: 'tok0123456789abcdefgh', alias: 'jane-visa', card_number: '424242XXXXXX4242'})}
       return {body: envelope(purchaseRecord(byAlias, {card_token: 'tok0123456789abcdefgh'}))}
     })
-    const record = await clientOf(gateway.url).client.purchases.create(byAlias)
+    const {record} = await clientOf(gateway.url).client.purchases.create(byAlias)
     expect(record).toMatchObject({reference: 'order-2', card_token: 'tok0123456789abcdefgh'})
     expect(gateway.received.map((request) => `${request.method} ${request.path}`)).toEqual(['POST /v1.0/purchases', 'GET /v1.0/purchases/order-2', 'GET /v1.0/credit_cards/jane-visa'])
   })
@@ -146,15 +149,46 @@ describe('recovery checks that what it finds is what was sent', () => {
     expect(error.message).toContain('card_token: sent "jane-visa", found "tok-somebody-else"')
   })
 
-  it('a refund found with its amount negative (the contract) or positive (the live gateway) is the same refund', async () => {
+  it('a refund found with its amount negative (the contract) or positive (the live gateway) is the same refund, its card held against the purchase', async () => {
+    const bought = purchaseRecord(purchase)
     for (const sign of [-1, 1]) {
-      const refund = {transaction_id: '071-P-ABCDEFGH', amount: 500, reference: `refund-${sign}`}
-      gateway = await misbehavingGateway((request) => (request.method === 'POST' ? {status: 503, body: ''} : {body: envelope({id: '071-R-ABCDEFGH', amount: sign * 500, successful: true, message: 'Approved', reference: refund.reference})}))
-      expect(await clientOf(gateway.url).client.refunds.create(refund)).toMatchObject({amount: sign * 500})
-      expect(gateway.posts('/v1.0/refunds', refund.reference)).toBe(1)
+      const refund = {transaction_id: 'order-1', amount: 500, reference: `refund-${sign}`}
+      const found = {id: '071-R-ABCDEFGH', transaction_id: '071-R-ABCDEFGH', amount: sign * 500, successful: true, message: 'Approved', reference: refund.reference, card_number: bought.card_number, card_holder: bought.card_holder}
+      gateway = await misbehavingGateway((request) => {
+        if (request.method === 'POST') return {status: 503, body: ''}
+        return {body: envelope(request.path.startsWith('/v1.0/purchases/') ? bought : found)}
+      })
+      expect((await clientOf(gateway.url).client.refunds.create(refund)).record).toMatchObject({amount: sign * 500})
+      expect(gateway.received.map((request) => `${request.method} ${request.path}`)).toEqual(['POST /v1.0/refunds', `GET /v1.0/refunds/refund-${sign}`, 'GET /v1.0/purchases/order-1'])
       await gateway.close()
       gateway = undefined
     }
+  })
+
+  it("a refund found on another card than its purchase's is unknown (exit 8)", async () => {
+    const refund = {transaction_id: 'order-1', amount: 500, reference: 'refund-other'}
+    gateway = await misbehavingGateway((request) => {
+      if (request.method === 'POST') return 'drop'
+      if (request.path.startsWith('/v1.0/purchases/')) return {body: envelope(purchaseRecord(purchase))}
+      return {body: envelope({id: '071-R-ABCDEFGH', amount: 500, successful: true, reference: 'refund-other', card_number: '555555XXXXXX4444', card_holder: 'John Smith'})}
+    })
+    const error = await failure(clientOf(gateway.url).client.refunds.create(refund))
+    expect(error).toBeInstanceOf(OutcomeUnknownError)
+    expect(error.message).toContain(`not the one sent (card_number: the purchase's "424242XXXXXX4242", found "555555XXXXXX4444"; card_holder: the purchase's "Jane Citizen", found "John Smith")`)
+  })
+
+  it('a purchase by alias whose alias look-up fails is unknown (exit 8): another card is never believed', async () => {
+    const byAlias = {amount: 1000, reference: 'order-4', currency: 'AUD', card_token: 'jane-visa'}
+    gateway = await misbehavingGateway((request) => {
+      if (request.method === 'POST') return 'drop'
+      if (request.path.startsWith('/v1.0/credit_cards/')) return {status: 503, body: envelope(null, {successful: false, errors: ['Service Unavailable']})}
+      return {body: envelope(purchaseRecord(byAlias, {card_token: 'tok-somebody-else'}))}
+    })
+    const error = await failure(clientOf(gateway.url).client.purchases.create(byAlias))
+    expect(error).toBeInstanceOf(OutcomeUnknownError)
+    expect(error.exitCode).toBe(8)
+    expect(error.message).toContain('whether it is the one sent could not be checked (card_token (what alias "jane-visa" stands for) not known)')
+    expect(gateway.posts('/v1.0/purchases', 'order-4')).toBe(1)
   })
 
   it('a reference ending in .json is looked up whole', async () => {

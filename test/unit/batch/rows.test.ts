@@ -39,7 +39,7 @@ describe('checkRows', () => {
       invalid: [],
     })
     expect(check('{"card_token":"tok","amount":250,"reference":"o-1","currency":"nzd"}\n', purchaseRows as RowSchema<unknown>).valid).toEqual([
-      {row: 1, line: 1, reference: 'o-1', input: {cardToken: 'tok', amount: 250, reference: 'o-1', currency: 'NZD', customerIp: undefined}},
+      {row: 1, line: 1, reference: 'o-1', input: {card: {token: 'tok'}, amount: 250, reference: 'o-1', currency: 'NZD', customerIp: undefined}},
     ])
   })
 

@@ -4,7 +4,8 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {Journal} from '../../../src/batch/journal.js'
 import {BatchRunner, type RowReport, type RowSender} from '../../../src/batch/runner.js'
-import {AuthError, DeclinedError, GatewayError, ModeMismatchError, NotFoundError, RejectedError} from '../../../src/errors.js'
+import {AuthError, GatewayError, ModeMismatchError, NotFoundError, RejectedError} from '../../../src/errors.js'
+import {findEarlier, type MoneyRequest, sendOnce} from '../../../src/operations/money.js'
 
 type Body = {reference: string; amount: number}
 
@@ -14,25 +15,28 @@ async function journal(): Promise<Journal> {
   return Journal.open(join(mkdtempSync(join(tmpdir(), 'gw-runner-')), 'j.ndjson'), {command: 'refund create', hash: 'h', now: new Date()})
 }
 
-/** A sender over a pretend gateway: `records` is what it holds by reference; sends and look-ups are recorded. */
-function gateway(records: Record<string, Record<string, unknown>> = {}, fail: Record<string, Error> = {}) {
+/**
+ * A sender over a pretend gateway, decided by the real money module: `records` is what it holds by
+ * reference, `fail` what a send (or `lookup:REF`, a look-up) throws, `answers` a record a send
+ * answers with instead of an approval. Sends and look-ups are recorded.
+ */
+function gateway(records: Record<string, Record<string, unknown>> = {}, fail: Record<string, Error> = {}, answers: Record<string, Record<string, unknown>> = {}) {
   const sent: string[] = []
   const looked: string[] = []
   let inFlight = 0
   let most = 0
-  const sender: RowSender<Body, Body> = {
-    noun: 'refund',
-    request: async (input) => input,
-    asksFirst: () => false,
-    send: async (body) => {
+  const request = (body: Body): MoneyRequest => ({
+    noun: 'purchase',
+    body,
+    post: async () => {
       sent.push(body.reference)
       inFlight++
       most = Math.max(most, inFlight)
       await new Promise((resolve) => setTimeout(resolve, 5))
       inFlight--
       if (fail[body.reference]) throw fail[body.reference]
-      records[body.reference] = {reference: body.reference, amount: body.amount, successful: true}
-      return {record: records[body.reference]!, doneEarlier: false}
+      records[body.reference] = answers[body.reference] ?? {reference: body.reference, amount: body.amount, successful: true}
+      return {record: records[body.reference]!, raw: {status: 200}}
     },
     lookUp: async (reference) => {
       looked.push(reference)
@@ -40,9 +44,14 @@ function gateway(records: Record<string, Record<string, unknown>> = {}, fail: Re
       if (!records[reference]) throw new NotFoundError('Purchase not found', {status: 404})
       return records[reference]
     },
-    check: async (body, record) => {
-      if (record.amount !== body.amount) throw new RejectedError('taken by another refund')
-    },
+    lookups: {cardToken: () => Promise.reject(new Error('no cards here')), purchase: () => Promise.reject(new Error('no purchases here'))},
+  })
+  const sender: RowSender<Body, Body> = {
+    noun: 'purchase',
+    request: async (input) => input,
+    asksFirst: () => false,
+    send: (body) => sendOnce(request(body)),
+    findEarlier: (body) => findEarlier(request(body)),
     money: (body) => ({amount: body.amount, currency: 'AUD'}),
   }
   return {sender, sent, looked, most: () => most}
@@ -68,11 +77,11 @@ describe('BatchRunner', () => {
   })
 
   it('sends each row once, at most `concurrency` at a time, and maps failures to statuses', async () => {
-    const g = gateway({}, {
-      'r-2': new DeclinedError('declined', {record: {reference: 'r-2', successful: false, message: 'Declined'}}),
-      'r-3': new RejectedError('Amount exceeds the refundable balance', {status: 400}),
-      'r-4': new GatewayError('network', 'No answer'),
-    })
+    const g = gateway(
+      {},
+      {'r-3': new RejectedError('Amount exceeds the refundable balance', {status: 400}), 'r-4': new GatewayError('network', 'No answer')},
+      {'r-2': {reference: 'r-2', amount: 100, successful: false, message: 'Declined'}},
+    )
     const reports = await run(['r-1', 'r-2', 'r-3', 'r-4', 'r-5', 'r-6'], g.sender, undefined, 3)
     expect(reports.map((r) => [r.reference, r.status, r.exitCode])).toEqual([
       ['r-1', 'approved', 0],
@@ -111,8 +120,8 @@ describe('BatchRunner', () => {
     ])
     expect(g.looked.sort()).toEqual(['differs', 'failed', 'found', 'missing', 'unauthorized', 'unreachable'])
     expect(g.sent.sort()).toEqual(['failed', 'missing', 'new', 'unauthorized'])
-    expect(reports[4]!.error!.messages[0]).toContain('An earlier run sent this refund and got no answer, and looking it up failed: connection refused')
-    expect(reports[4]!.error!.hint).toBe('Do not resend it until you have checked what the gateway has: gw refund get unreachable')
+    expect(reports[4]!.error!.messages[0]).toBe('An earlier run sent this purchase and its answer was not recorded, and looking it up failed: connection refused')
+    expect(reports[4]!.error!.hint).toBe('Do not resend it until you have checked what the gateway has: gw purchase get unreachable')
     await j.close()
   })
 

@@ -5,6 +5,9 @@ import {testIo} from '../../../src/output/io.js'
 
 type Call = {method: string; args: unknown[]}
 
+/** The client answers a purchase or refund with the whole answer, not only its record. */
+const ANSWERED = new Set(['purchases.create', 'refunds.create'])
+
 /**
  * A client whose methods are the stubs given (`'purchases.create': (body) => record`), recording
  * each call; verify() fails a test that left a stub unused (gh's Registry.Verify).
@@ -19,7 +22,8 @@ export function fakeClient(stubs: Record<string, (...args: never[]) => unknown>)
     groups[group][method] = async (...args: unknown[]) => {
       calls.push({method: name, args})
       used.add(name)
-      return (stub as (...args: unknown[]) => unknown)(...args)
+      const result = await (stub as (...args: unknown[]) => unknown)(...args)
+      return ANSWERED.has(name) ? {record: result, raw: {status: 200}} : result
     }
   }
   const client = new Proxy(groups, {

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {DeclinedError, OutcomeUnknownError, UsageError} from '../../../src/errors.js'
+import {OutcomeUnknownError} from '../../../src/errors.js'
 import {tokenizeCard, updateCard} from '../../../src/operations/cards.js'
 import {createCustomer, deleteCustomer, updateCustomer} from '../../../src/operations/customers.js'
 import {lookUp, type LookUpResource} from '../../../src/operations/look-up.js'
@@ -8,12 +8,14 @@ import {type PurchaseInput, submitPurchase} from '../../../src/operations/purcha
 import {type RefundInput, submitRefund} from '../../../src/operations/refunds.js'
 import {advanceClock, triggerEvent} from '../../../src/operations/sandbox.js'
 import {createSubscription, setSubscriptionActive} from '../../../src/operations/subscriptions.js'
+import type {Sent} from '../../../src/operations/money.js'
 import {fakeClient, fakeDeps} from './fake-client.js'
 
 type TestDeps = Parameters<typeof submitPurchase>[1]
 // What the commands print: the record of what was sent.
-const createPurchase = async (input: PurchaseInput, deps: TestDeps) => (await submitPurchase(input, deps)).record
-const createRefund = async (input: RefundInput, deps: TestDeps) => (await submitRefund(input, deps)).record
+const createPurchase = async (input: PurchaseInput, deps: TestDeps) => recordOf(await submitPurchase(input, deps))
+const createRefund = async (input: RefundInput, deps: TestDeps) => recordOf(await submitRefund(input, deps))
+const recordOf = ({decided}: Sent) => (decided.outcome === 'approved' || decided.outcome === 'declined' ? decided.record : undefined)
 
 const card = {card_holder: 'Jane Citizen', card_number: '4242424242424242', card_expiry: '12/2030', cvv: '123'}
 const approved = {id: '071-P-ABCDEFGH', successful: true, message: 'Approved'}
@@ -29,7 +31,7 @@ describe('operations send exactly the request their input describes', () => {
     {
       name: 'a purchase with a token, a CVV and the customer IP',
       stub: 'purchases.create',
-      run: (deps) => createPurchase({amount: 250, reference: 'o-2', currency: 'NZD', cardToken: 'tok', cvv: '999', customerIp: '203.0.113.9'}, deps),
+      run: (deps) => createPurchase({amount: 250, reference: 'o-2', currency: 'NZD', card: {token: 'tok', cvv: '999'}, customerIp: '203.0.113.9'}, deps),
       args: [{card_token: 'tok', cvv: '999', amount: 250, reference: 'o-2', currency: 'NZD', customer_ip: '203.0.113.9'}],
     },
     {
@@ -79,29 +81,21 @@ describe('operations send exactly the request their input describes', () => {
   })
 })
 
-describe('operations refuse locally what the gateway would refuse', () => {
-  it.each([
-    ['a purchase with neither card nor token', (deps: ReturnType<typeof fakeDeps>) => createPurchase({amount: 1000, reference: 'o-1', currency: 'AUD'}, deps), /give the card: --card-token/],
-    ['a card to tokenize without its CVV', (deps: ReturnType<typeof fakeDeps>) => tokenizeCard({...card, cvv: undefined}, deps), /--cvv/],
-    ['a customer without a card', (deps: ReturnType<typeof fakeDeps>) => createCustomer({'first-name': 'J', 'last-name': 'C', reference: 'c', email: 'e'}, undefined, deps), /The gateway needs the CVV/],
-  ])('%s: exit 2, nothing sent', async (_, run, message) => {
-    const fake = fakeClient({})
-    const error = await run(fakeDeps(fake.client)).catch((err: unknown) => err)
-    expect(error).toBeInstanceOf(UsageError)
-    expect((error as UsageError).exitCode).toBe(2)
-    expect(String((error as Error).message) + ((error as UsageError).hint ?? '')).toMatch(message)
-    expect(fake.calls).toEqual([])
+describe('a purchase decides what came of it; errors that decide nothing pass through', () => {
+  it('a decline is an outcome with its record, exit 3', async () => {
+    const declined = {...approved, successful: false, message: 'Insufficient Funds'}
+    const fake = fakeClient({'purchases.create': () => declined})
+    const sent = await submitPurchase({amount: 1000, reference: 'o-1', currency: 'AUD', card: {token: 'tok'}}, fakeDeps(fake.client))
+    expect(sent.decided).toEqual({outcome: 'declined', noun: 'purchase', record: declined, source: 'answer', reason: 'Insufficient Funds'})
+    expect(sent.failure).toMatchObject({exitCode: 3, message: 'Purchase declined: Insufficient Funds', record: declined})
   })
-})
 
-describe('operations pass the typed errors of the client through', () => {
-  it.each([
-    ['a decline, with its record', new DeclinedError('Purchase declined: Insufficient Funds', {record: {successful: false}}), 3],
-    ['an unknown outcome, naming the reference', new OutcomeUnknownError('no answer', {noun: 'purchase', reference: 'o-1'}), 8],
-  ])('%s: the same error, exit %i', async (_, thrown, exitCode) => {
+  it("the client's unknown outcome is decided unknown, with that same error, exit 8", async () => {
+    const thrown = new OutcomeUnknownError('no answer', {noun: 'purchase', reference: 'o-1'})
     const fake = fakeClient({'purchases.create': () => Promise.reject(thrown)})
-    await expect(createPurchase({amount: 1000, reference: 'o-1', currency: 'AUD', cardToken: 'tok'}, fakeDeps(fake.client))).rejects.toBe(thrown)
-    expect(thrown.exitCode).toBe(exitCode)
+    const sent = await submitPurchase({amount: 1000, reference: 'o-1', currency: 'AUD', card: {token: 'tok'}}, fakeDeps(fake.client))
+    expect(sent.decided).toEqual({outcome: 'unknown', noun: 'purchase', reason: {why: 'unanswered'}})
+    expect(sent.failure).toBe(thrown)
     fake.verify()
   })
 })

@@ -24,14 +24,10 @@ describe('masking', () => {
     expect(maskCardNumber('123')).toBe('XXX')
   })
 
-  it('redacts CVVs and secrets and masks card numbers at any depth', () => {
-    expect(redact({card_number: '4242424242424242', cvv: '123', card: {number: '5123456789012346', cvv: '999'}, hooks: [{authentication_password: 'p'}], amount: 10})).toEqual({
-      card_number: '424242XXXXXX4242',
-      cvv: '[redacted]',
-      card: {number: '512345XXXXXX2346', cvv: '[redacted]'},
-      hooks: [{authentication_password: '[redacted]'}],
-      amount: 10,
-    })
+  it('leaves CVVs and secrets out and masks card numbers at any depth, every other field kept in its order', () => {
+    const masked = redact({card_number: '4242424242424242', cvv: '123', card: {number: '5123456789012346', cvv: '999'}, hooks: [{authentication_password: 'p', id: 'h'}], amount: 10})
+    expect(masked).toStrictEqual({card_number: '424242XXXXXX4242', card: {number: '512345XXXXXX2346'}, hooks: [{id: 'h'}], amount: 10})
+    expect(Object.keys(masked)).toEqual(['card_number', 'card', 'hooks', 'amount'])
   })
 
   it('masks long digit runs in a body that is not JSON', () => {

@@ -57,7 +57,8 @@ export function aRefund(id: string, reference: string, purchaseId: string, amoun
     transaction_date: '2026-11-22T19:31:05+11:00',
     response_code: '00',
     reference,
-    transaction_id: purchaseId,
+    transaction_id: id,
     currency: 'AUD',
+    purchase_id: purchaseId,
   }
 }

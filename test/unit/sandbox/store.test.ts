@@ -77,14 +77,14 @@ describe('Store changes', () => {
     store.save('refunds', 'TEST', aRefund('071-R-33333333', 'refund-3', '071-P-AAAAAAAA', 300))
     expect(store.refundsOf('TEST', '071-P-AAAAAAAA').map((refund) => refund.id)).toEqual(['071-R-11111111', '071-R-33333333'])
     expect(store.refundsOf('ACME', '071-P-AAAAAAAA')).toEqual([])
-    expect(store.countRelated('refunds', 'TEST', 'transaction_id', '071-P-AAAAAAAA')).toBe(2)
+    expect(store.countRelated('refunds', 'TEST', 'purchase_id', '071-P-AAAAAAAA')).toBe(2)
     // Saved again with its name and purchase unchanged, a record keeps its place; moved to another purchase, it leaves this one.
     store.save('refunds', 'TEST', {...aRefund('071-R-11111111', 'refund-1', '071-P-AAAAAAAA', 100), message: 'Again'})
     expect(store.refundsOf('TEST', '071-P-AAAAAAAA').map((refund) => refund.id)).toEqual(['071-R-11111111', '071-R-33333333'])
     store.save('refunds', 'TEST', aRefund('071-R-11111111', 'refund-1', '071-P-CCCCCCCC', 100))
     expect(store.refundsOf('TEST', '071-P-AAAAAAAA').map((refund) => refund.id)).toEqual(['071-R-33333333'])
     expect(store.refundsOf('TEST', '071-P-CCCCCCCC').map((refund) => refund.id)).toEqual(['071-R-22222222', '071-R-11111111'])
-    expect(store.find('refunds', 'TEST', 'refund-1')).toMatchObject({found: 'own', record: {transaction_id: '071-P-CCCCCCCC'}})
+    expect(store.find('refunds', 'TEST', 'refund-1')).toMatchObject({found: 'own', record: {purchase_id: '071-P-CCCCCCCC'}})
   })
 
   it('knows which names a merchant has taken', () => {

@@ -1,0 +1,59 @@
+import {DeclinedError, type GwError, OutcomeUnknownError, ReferenceTakenError} from '../errors.js'
+import {redact} from '../redact.js'
+import type {Decided, Difference} from './decide.js'
+
+type GwRecord = Record<string, unknown>
+
+export interface FailureContext {
+  /** What was sent, or would have been: shown beside a record that differs from it (never its CVV). */
+  sent: GwRecord
+  /**
+   * How gw came to look the reference up, said first when the outcome is unknown: an answer lost
+   * ("The purchase was sent but no answer came back that could be read (...)"), or an earlier run.
+   */
+  lookedUpBecause?: string
+  status?: number
+  requestId?: string
+}
+
+/**
+ * The error an outcome other than an approval exits with (design.md §4): a decline keeps its record
+ * (exit 3), a reference taken by another transaction names both (exit 7), an outcome that cannot be
+ * told says why (exit 8). Undefined for an approval.
+ */
+export function failureOf(decided: Decided, context: FailureContext): GwError | undefined {
+  const {noun} = decided
+  const Noun = noun.charAt(0).toUpperCase() + noun.slice(1)
+  const reference = String(context.sent.reference ?? '')
+  const details = {status: context.status, requestId: context.requestId}
+  switch (decided.outcome) {
+    case 'approved':
+      return undefined
+    case 'declined':
+      return new DeclinedError(`${Noun} declined${decided.source === 'earlier' ? ' (earlier, under this reference)' : ''}: ${decided.reason}`, {
+        ...details,
+        messages: [decided.reason],
+        record: decided.record,
+      })
+    case 'taken': {
+      const id = typeof decided.record.id === 'string' ? decided.record.id : undefined
+      return new ReferenceTakenError(`Reference ${reference} is already taken by another ${noun}${id ? ` ${id}` : ''}: ${describeDifferences(decided.differences)}. Nothing was sent.`, {noun, reference, id}, details)
+    }
+    case 'unknown': {
+      if (decided.reason.why === 'unanswered') return new OutcomeUnknownError(`${context.lookedUpBecause ?? `The ${noun} was sent and no answer came back`}.`, {noun, reference}, details)
+      const found = decided.record ? JSON.stringify(redact(decided.record)) : undefined
+      const reason = decided.reason
+      let told: string
+      if (reason.why === 'no_outcome') told = `The gateway's ${noun} under reference ${reference} does not say whether it was approved (no successful or authorized field): ${found}`
+      else if (reason.why === 'unchecked') told = `The gateway has a ${noun} under reference ${reference}, but whether it is the one sent could not be checked (${reason.unchecked.join(', ')} not known): ${found}`
+      else told = `The gateway has a ${noun} under reference ${reference}, but not the one sent (${describeDifferences(reason.differences)}):\n  sent:  ${JSON.stringify(redact(context.sent))}\n  found: ${found}`
+      return new OutcomeUnknownError(context.lookedUpBecause ? `${context.lookedUpBecause}. ${told}` : told, {noun, reference}, details)
+    }
+  }
+}
+
+/** `amount: sent 1000, found 2000; card_holder: the purchase's "Jane Citizen", found "John Smith"` */
+export function describeDifferences(differences: Difference[]): string {
+  const value = (v: unknown) => (v === null || v === undefined ? 'none' : JSON.stringify(v))
+  return differences.map(({field, against, expected, found}) => `${field}: ${against === 'sent' ? 'sent' : "the purchase's"} ${value(expected)}, found ${value(found)}`).join('; ')
+}

@@ -1,0 +1,106 @@
+import type {GatewayClient} from '../api/client.js'
+import {type GwError, InterruptedError, ModeMismatchError, NotFoundError, OutcomeUnknownError, RejectedError} from '../errors.js'
+import {type Decided, decideAnswer, type Noun} from '../money/decide.js'
+import {failureOf} from '../money/failure.js'
+import {type Lookups, verifyFound} from '../money/find.js'
+import type {GwRecord} from './deps.js'
+
+/**
+ * What a purchase or refund came to (design.md §5), as the money module decided it: the outcome
+ * with its record, and the error it exits with, worded for the way it was learned. Commands and
+ * batch rows render it; nothing here prints.
+ */
+export interface Sent {
+  /** What was sent, or would have been. */
+  body: GwRecord & {reference: string}
+  decided: Decided
+  /** The error the outcome exits with; none for an approval. */
+  failure?: GwError
+  /**
+   * The answer came from the other environment than the profile's (a live gateway behind a
+   * sandbox profile): the money is reported as it stands, and then gw stops with this (exit 6).
+   */
+  wrongGateway?: ModeMismatchError
+}
+
+/** One purchase or refund to send once: its body, how it is posted, and how the gateway is asked about it. */
+export interface MoneyRequest {
+  noun: Noun
+  body: GwRecord & {reference: string}
+  post(): Promise<{record: GwRecord; raw: {status: number; requestId?: string}}>
+  /** The record the gateway holds under a reference (404: none). */
+  lookUp(reference: string): Promise<GwRecord>
+  lookups: Lookups
+  /** The purchase refunded, when it was looked up already (a full refund's amount). */
+  purchase?: GwRecord
+}
+
+/**
+ * The gateway's answer when a reference was used before: purchases say `Reference is already
+ * taken` (with HTTP 200), refunds `Reference has already been taken` (400).
+ */
+export function isReferenceTaken(err: unknown): err is RejectedError {
+  return err instanceof RejectedError && err.messages.some((message) => /reference (has already been|is already) taken/i.test(message))
+}
+
+/**
+ * Sends once and decides what came of it: the answer (approved or declined), a lost answer
+ * recovered by the client (or left unknown), or a reference already taken, looked up: the same
+ * transaction done earlier, or another's (issue 9 §4).
+ */
+export async function sendOnce(request: MoneyRequest): Promise<Sent> {
+  const {noun, body} = request
+  let answer: Awaited<ReturnType<MoneyRequest['post']>>
+  try {
+    answer = await request.post()
+  } catch (err) {
+    if (err instanceof OutcomeUnknownError) return {body, decided: {outcome: 'unknown', noun, reason: {why: 'unanswered'}}, failure: err}
+    if (err instanceof ModeMismatchError && err.inFlight) return fromWrongGateway(noun, body, err)
+    if (!isReferenceTaken(err)) throw err
+    return verified(request, await request.lookUp(body.reference))
+  }
+  const decided = decideAnswer(noun, answer.record)
+  return {body, decided, failure: failureOf(decided, {sent: body, status: answer.raw.status, requestId: answer.raw.requestId})}
+}
+
+/**
+ * A row an earlier run journaled as sent without a final answer: what the gateway holds under its
+ * reference, decided against the request; undefined when it holds nothing, and the row is to be sent.
+ */
+export async function findEarlier(request: MoneyRequest): Promise<Sent | undefined> {
+  const {noun, body} = request
+  const lookedUpBecause = `An earlier run sent this ${noun} and its answer was not recorded`
+  let found: GwRecord
+  try {
+    found = await request.lookUp(body.reference)
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined
+    if (err instanceof InterruptedError || err instanceof ModeMismatchError) throw err
+    const failure = new OutcomeUnknownError(`${lookedUpBecause}, and looking it up failed: ${err instanceof Error ? err.message : String(err)}`, {noun, reference: body.reference})
+    return {body, decided: {outcome: 'unknown', noun, reason: {why: 'unanswered'}}, failure}
+  }
+  return verified(request, found, lookedUpBecause)
+}
+
+/** The look-ups a decision may need, through the client (and its guard, time-outs and retries of reads). */
+export function clientLookups(client: GatewayClient): Lookups {
+  return {
+    cardToken: async (alias) => (await client.cards.get(alias)).token,
+    purchase: (idOrReference) => client.purchases.get(idOrReference),
+  }
+}
+
+async function verified(request: MoneyRequest, found: GwRecord, lookedUpBecause?: string): Promise<Sent> {
+  const decided = await verifyFound(request.noun, request.body, found, request.lookups, 'earlier', {purchase: request.purchase})
+  return settled(decided, request.body, lookedUpBecause)
+}
+
+function settled(decided: Decided, body: Sent['body'], lookedUpBecause?: string): Sent {
+  return {body, decided, failure: failureOf(decided, {sent: body, lookedUpBecause})}
+}
+
+/** The money moved (or may have) at a gateway of the other environment: its record tells which, when it came. */
+function fromWrongGateway(noun: Noun, body: Sent['body'], err: ModeMismatchError): Sent {
+  const decided: Decided = err.record ? decideAnswer(noun, err.record) : {outcome: 'unknown', noun, reason: {why: 'unanswered'}}
+  return {body, decided, failure: err, wrongGateway: err}
+}

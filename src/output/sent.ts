@@ -1,0 +1,29 @@
+import type {Sent} from '../operations/money.js'
+import type {GwRecord} from '../operations/deps.js'
+import type {Io} from './io.js'
+import {formatMoney} from './money.js'
+
+/**
+ * A purchase or refund as a command reports it: what a person should hear besides its record (a
+ * refund taking the purchase in full, a reference found taken by this same transaction earlier) on
+ * stderr, then the record of an approval as the result, or the failure the outcome exits with (a
+ * decline's carries its record, printed as the result too).
+ */
+export function settle(io: Io, sent: Sent & {purchase?: GwRecord}): GwRecord {
+  io.err(sentNotices(sent))
+  if (sent.failure) throw sent.failure
+  return (sent.decided as Extract<Sent['decided'], {outcome: 'approved'}>).record
+}
+
+function sentNotices({body, decided, purchase}: Sent & {purchase?: GwRecord}): string {
+  let text = ''
+  if (purchase) {
+    const currency = typeof purchase.currency === 'string' ? purchase.currency : undefined
+    text += `Refunding purchase ${String(purchase.id ?? '')} in full: ${formatMoney(Number(purchase.amount), currency)}.\n`
+  }
+  if ((decided.outcome === 'approved' || decided.outcome === 'declined') && decided.source === 'earlier') {
+    const id = typeof decided.record.id === 'string' ? ` (${decided.record.id})` : ''
+    text += `Reference ${body.reference} was taken by this same ${decided.noun}${id}, made earlier: nothing was sent now.\n`
+  }
+  return text
+}
