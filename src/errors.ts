@@ -1,7 +1,9 @@
 /**
  * Every failure gw reports is a GwError: its kind and exit code are the design.md §3/§4 contract.
  * GwCommand's reporter turns them into output and an exit status; a batch turns each row's into
- * its NDJSON line. What to tell a person (the hint) is worded in src/output/hints.ts.
+ * its NDJSON line. The client and the operations throw errors that carry facts (the reference in
+ * doubt, where a request stopped); src/output/hints.ts words what to do about them, in gw's terms
+ * (commands, flags), which the client and the operations never name.
  */
 export type ErrorKind =
   | 'usage'

@@ -2,9 +2,10 @@ import type {GatewayClient} from '../api/client.js'
 import type {Io} from '../output/io.js'
 
 /**
- * What an operation may use (gh's `xRun(opts)`): the client for the profile in force, and the Io
- * for notices on stderr. Commands, batch rows and `gw api` hand the same operations their own;
- * unit tests hand fakes.
+ * What an operation may use (gh's `xRun(opts)`): the client for the profile in force. Operations
+ * never print: they return records and decided outcomes, which commands and batch rows render with
+ * the Io that travels beside the client. Commands, batch rows and `gw api` hand the same operations
+ * their own; unit tests hand fakes.
  */
 export interface Deps {
   client: GatewayClient

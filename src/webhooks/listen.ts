@@ -1,12 +1,13 @@
 import type {ProxySettings} from '../api/proxy.js'
 import {GwError, UsageError} from '../errors.js'
 import {isLoopbackHost} from '../loopback.js'
+import {redact} from '../redact.js'
 import {paint} from '../output/colors.js'
 import type {Io} from '../output/io.js'
 import {sanitize, sanitizeLine} from '../output/sanitize.js'
 import {eventFilter, InvalidDelivery, isKnownEvent, parseDelivery} from './events.js'
 import {openEventLog} from './event-log.js'
-import {describeForward, type EventEntry, eventJsonLine, eventLine, selectHeaders} from './format.js'
+import {bytesMayHoldCardData, describeForward, type EventEntry, eventJsonLine, eventLine, selectHeaders} from './format.js'
 import {createForwarder} from './forward.js'
 import {type RawDelivery, startReceiver} from './receiver.js'
 
@@ -76,7 +77,9 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
       return 400
     }
     const mode = typeof headers['x-service-mode'] === 'string' ? headers['x-service-mode'] : null
-    const entry: EventEntry = {received_at: receivedAt, event: delivery.event, mode, payload: delivery.payload, headers: selectHeaders(headers)}
+    // Printed and saved as every record is (design.md §3): a card number sent whole is masked, a CVV left out.
+    const payload = bytesMayHoldCardData(body) ? redact(delivery.payload) : delivery.payload
+    const entry: EventEntry = {received_at: receivedAt, event: delivery.event, mode, payload, headers: selectHeaders(headers)}
     const line = eventJsonLine(entry, body)
     if (log) await log.append(line)
     if (!wanted(entry.event)) {

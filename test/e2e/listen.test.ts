@@ -55,6 +55,20 @@ describe('gw listen: receiving and printing', () => {
     expect(listener.stdout()).not.toContain('s3cret')
   })
 
+  it('--json and --save print a card number sent whole masked, and never a CVV', async () => {
+    const file = join(isolatedHome().HOME!, 'events.ndjson')
+    const listener = await listen(['--json', '--save', file])
+    const withCard = (card: object) => JSON.parse(JSON.stringify(chargeSuccessful()).replace('"source":"Recurring"', `"source":"Recurring",${JSON.stringify(card).slice(1, -1)}`))
+    const delivery = withCard({card_number: '424242XXXXXX4242'})
+    const leaky = withCard({card_number: '4242424242424242', cvv: '987'})
+    expect(JSON.stringify(leaky)).toContain('"card_number":"4242424242424242","cvv":"987"')
+    expect(await listener.post(leaky)).toBe(200)
+    const [line] = await listener.waitForLines(1)
+    expect(JSON.parse(line!).payload).toEqual(delivery.payload)
+    await listener.stop()
+    expect(readFileSync(file, 'utf8')).not.toMatch(/4242424242424242|"cvv"/)
+  })
+
   it('prints each of many concurrent deliveries whole', async () => {
     const listener = await listen(['--json'])
     const statuses = await Promise.all(Array.from({length: 60}, (_, i) => listener.post(chargeSuccessful({purchase: `071-P-${String(i).padStart(8, '0')}`}))))

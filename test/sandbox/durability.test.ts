@@ -88,6 +88,32 @@ describe('durability', () => {
     expect((await call(gateway, 'GET', '/v1.0/purchases/unsaved')).status).toBe(200)
   })
 
+  it('answers no purchase 200 whose change could not be synced to disk (fdatasync fails)', async () => {
+    const stateFile = stateFileIn()
+    let failing = false
+    const openFile: OpenStateFile = async (path, flags) => {
+      const real = await openStateFile(path, flags)
+      return {
+        ...real,
+        sync: async () => {
+          if (failing) throw Object.assign(new Error('EIO: i/o error, fdatasync'), {code: 'EIO'})
+          return real.sync()
+        },
+      }
+    }
+    const gateway = await sandbox({stateFile, openStateFile: openFile})
+    failing = true
+    const refused = await purchase(gateway, {reference: 'unsynced'})
+    expect(refused.status).toBe(500)
+    expect(refused.body.errors).toEqual(['Internal sandbox error: the change could not be saved to the state file (EIO); nothing was done'])
+    expect((await call(gateway, 'GET', '/v1.0/purchases/unsynced')).status).toBe(404)
+    failing = false
+    await gateway.close()
+    // Whatever reached the file before the failed sync, a restart does not hold the purchase either.
+    const restarted = await sandbox({stateFile})
+    expect((await call(restarted, 'GET', '/v1.0/purchases/unsynced')).status).toBe(404)
+  })
+
   it('refuses to start on a state file with the right version and a wrong shape, naming the file and the path', async () => {
     const stateFile = stateFileIn()
     const first = await sandbox({stateFile})

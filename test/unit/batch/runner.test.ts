@@ -125,6 +125,30 @@ describe('BatchRunner', () => {
     await j.close()
   })
 
+  it('sends a row only once its intent is on disk, however late the sync resolves', async () => {
+    const g = gateway()
+    const j = await journal()
+    const events: string[] = []
+    const write = j.intent.bind(j)
+    j.intent = async (entry) => {
+      await write(entry)
+      await new Promise((resolve) => setTimeout(resolve, 15))
+      events.push(`synced ${entry.intent}`)
+    }
+    const original = g.sender.send
+    g.sender.send = (body) => {
+      events.push(`sent ${body.reference}`)
+      return original(body)
+    }
+    const references = Array.from({length: 12}, (_, i) => `late-${i}`)
+    await run(references, g.sender, j, 4)
+    for (const reference of references) {
+      expect(events.indexOf(`synced ${reference}`), reference).toBeGreaterThanOrEqual(0)
+      expect(events.indexOf(`synced ${reference}`), reference).toBeLessThan(events.indexOf(`sent ${reference}`))
+    }
+    await j.close()
+  })
+
   it('starts no new rows once stopped, and finishes those in flight', async () => {
     const g = gateway()
     const j = await journal()

@@ -203,3 +203,34 @@ describe('renderError', () => {
     expect(JSON.parse(json!).error).toMatchObject({id: 'id\u001B[2K', messages: ['No purchase ref\u001B]0;owned\u0007']})
   })
 })
+
+describe('a gateway that sends a card number whole, or a CVV (design.md §3: masked and left out, whoever sent them)', () => {
+  const leaky = {...approved, card_number: '4242424242424242', cvv: '987', payload: [{card: {number: '5123456789012346', cvv: '123'}}]}
+  const shows = (text: string) => {
+    expect(text).not.toMatch(/4242424242424242|5123456789012346|987|"cvv"|CVV|Cvv/)
+    expect(text).toContain('424242XXXXXX4242')
+  }
+
+  it('a table and a field/value list show the card masked', async () => {
+    const one = testIo({tty: true, columns: 200})
+    await renderRecord(one, leaky, purchaseColumns, {json: false})
+    shows(one.stdout())
+    const several = testIo({tty: true, columns: 200})
+    await renderList(several, [leaky, {...leaky, id: '071-P-OTHER'}], purchaseColumns, {json: false})
+    shows(several.stdout())
+  })
+
+  it('JSON, piped or pretty, and a stream of records: masked, no CVV, every other field in its order', async () => {
+    for (const [tty, json] of [[false, false], [true, true]] as const) {
+      const io = testIo({tty})
+      await renderRecord(io, leaky, purchaseColumns, {json})
+      shows(io.stdout())
+      expect(Object.keys(JSON.parse(io.stdout()) as object)).toEqual(['id', 'amount', 'currency', 'successful', 'message', 'reference', 'card_number', 'extra_field', 'payload'])
+    }
+    const io = testIo()
+    const stream = recordStream(io, purchaseColumns, {json: false})
+    await stream.write(leaky)
+    await stream.end()
+    shows(io.stdout())
+  })
+})

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 import {toNdjsonLine} from '../../../src/output/json.js'
-import {type EventEntry, eventJsonLine, eventLine, selectHeaders} from '../../../src/webhooks/format.js'
+import {bytesMayHoldCardData, type EventEntry, eventJsonLine, eventLine, selectHeaders} from '../../../src/webhooks/format.js'
 
 const receivedAt = new Date(2026, 10, 22, 14, 2, 11).toISOString()
 const charge: EventEntry = {
@@ -96,6 +96,19 @@ describe('eventJsonLine, property', () => {
         const parsed = JSON.parse(body.toString('utf8')) as {event: string; payload: unknown}
         const entry: EventEntry = {received_at: receivedAt, event: parsed.event, mode, payload: parsed.payload, headers}
         expect(eventJsonLine(entry, body)).toBe(toNdjsonLine(entry))
+      }),
+      {numRuns: 3000},
+    )
+  })
+})
+
+describe('bytesMayHoldCardData: whether a delivery must be redacted before it is shown', () => {
+  it('property: exactly when the text holds a run of 12 digits or a cvv/cvc key, however the run falls', () => {
+    const piece = fc.oneof(fc.constantFrom('4242424242424242', '424242XXXXXX4242', '"cvv"', '"CVC"', '123456789012', '12345678901', '2026-11-23', ' ', '"a":1'), fc.string({maxLength: 12}))
+    fc.assert(
+      fc.property(fc.array(piece, {maxLength: 12}), (parts) => {
+        const text = parts.join('')
+        expect(bytesMayHoldCardData(Buffer.from(text))).toBe(/\d{12}|cvv|CVV|cvc|CVC/.test(text))
       }),
       {numRuns: 3000},
     )
