@@ -100,15 +100,15 @@ describe('a batch resumed after kill -9, its rows in doubt found as live-shaped 
     const ids = await Promise.all(Array.from({length: 24}, () => purchased(5000).then((purchase) => purchase.id)))
     const prefix = ref('resume')
     const file = writeTemp('refunds.csv', ['transaction_id,amount,reference', ...ids.map((id, i) => `${id},1500,${prefix}-${i}`)].join('\n') + '\n')
-    let first: ReturnType<typeof spawnGw> | undefined
+    const running: {gw?: ReturnType<typeof spawnGw>} = {}
     let refundPosts = 0
     const {url, posts} = await inFront((request) => {
       // Killed while the 12th refund is on its way: the gateway makes it, gw never hears of it.
-      if (request.method === 'POST' && ++refundPosts === 12) first?.child.kill('SIGKILL')
+      if (request.method === 'POST' && ++refundPosts === 12) running.gw?.child.kill('SIGKILL')
       return undefined
     })
-    first = spawnGw(sandbox, ['refund', 'create', '--input', file, '--concurrency', '4'], {GW_BASE_URL: url})
-    const killed = await first.done
+    running.gw = spawnGw(sandbox, ['refund', 'create', '--input', file, '--concurrency', '4'], {GW_BASE_URL: url})
+    const killed = await running.gw.done
     expect(killed.signal).toBe('SIGKILL')
 
     const again = await gwAt(url, ['refund', 'create', '--input', file, '--concurrency', '4'], {timeoutMs: 60_000})
