@@ -46,16 +46,20 @@ describe('maskCardNumber never re-masks a masked number', () => {
     )
   })
 
-  it('property: redact is idempotent and leaves no Luhn-valid card number in any string', () => {
+  it('property: redact is idempotent, leaves no Luhn-valid card number in any string and no CVV or secret under any key', () => {
     const card = fc.constantFrom('4242424242424242', '5123456789012346', '4005550000000001', '4557012345678902')
+    const key = fc.oneof(fc.string(), fc.constantFrom('cvv', 'CVV', 'cvc', 'cvv2', 'card_number', 'number', 'pan', 'authentication_password', 'cvv_match'))
     const json = fc.letrec((tie) => ({
-      value: fc.oneof({depthSize: 'small'}, card, fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(tie('value'), {maxLength: 4}), fc.dictionary(fc.string(), tie('value'), {maxKeys: 4})),
+      value: fc.oneof({depthSize: 'small'}, card, fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(tie('value'), {maxLength: 4}), fc.dictionary(key, tie('value'), {maxKeys: 4})),
     })).value
+    const keysOf = (value: unknown): string[] =>
+      Array.isArray(value) ? value.flatMap(keysOf) : value !== null && typeof value === 'object' ? Object.entries(value).flatMap(([k, v]) => [k, ...keysOf(v)]) : []
     fc.assert(
       fc.property(json, (value) => {
         const once = redact(value)
         expect(redact(once)).toEqual(once)
         expect(JSON.stringify(once)).not.toMatch(/4242424242424242|5123456789012346|4005550000000001|4557012345678902/)
+        expect(keysOf(once).filter((k) => /^(cvv|cvc|cvv2|authentication_password)$/i.test(k))).toEqual([])
       }),
       {numRuns: 1000},
     )
