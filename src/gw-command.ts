@@ -71,6 +71,11 @@ export abstract class GwCommand extends Command {
   private targetInstance?: Promise<Target & {token?: string}>
   private prompterInstance?: Promise<Prompter>
   private readonly stop = new AbortController()
+  /**
+   * The signal that came while a purchase or refund was in flight: it stopped nothing that had
+   * left (design.md §5), the answer was waited for and shown, and gw exits as that signal says.
+   */
+  private waitedThrough?: StopSignal
   /** Set by a batch once its up-front live confirmation is done: its rows are then sent unasked. */
   private confirmedUpFront = false
   /**
@@ -297,9 +302,16 @@ export abstract class GwCommand extends Command {
           process.once(signal, this.stopOnSignal)
           return
         }
+        const inFlight = this.clientInstance?.inFlight
+        if (!soft && inFlight && this.waitedThrough === undefined) {
+          this.waitedThrough = signal
+          void import('./output/hints.js').then(({waitingNotice}) => this.io.err(waitingNotice(signal, inFlight)))
+          process.once(signal, this.stopOnSignal)
+          return
+        }
         // The request in flight is aborted; run() may instead be waiting on stdin or a prompt,
         // which nothing aborts, so the signal also ends the wait, naming any money in flight.
-        const error = soft ?? new InterruptedError(signal, this.clientInstance?.inFlight)
+        const error = soft ?? new InterruptedError(signal, inFlight)
         this.stop.abort(signal)
         reject(error)
       }
@@ -317,6 +329,8 @@ export abstract class GwCommand extends Command {
     } finally {
       if (!handled) for (const signal of STOP_SIGNALS) process.off(signal, this.stopOnSignal)
       await this.clientInstance?.close()
+      // The outcome is shown; the exit status still says the command was interrupted.
+      if (this.waitedThrough) process.exitCode = new InterruptedError(this.waitedThrough).exitCode
     }
     return result as T
   }

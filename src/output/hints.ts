@@ -1,4 +1,4 @@
-import {type GwError, InterruptedError, ModeMismatchError, type MoneyInFlight, NoAnswerError, OutcomeUnknownError, ReferenceTakenError, type Unreached, UnreachableError} from '../errors.js'
+import {type GwError, InterruptedError, ModeMismatchError, type MoneyInFlight, NoAnswerError, OutcomeUnknownError, ReferenceTakenError, type StopSignal, type Unreached, UnreachableError} from '../errors.js'
 import type {RecoveryEvent} from '../api/client.js'
 import {sanitizeLine} from './sanitize.js'
 
@@ -49,6 +49,12 @@ function unreachedAdvice({baseUrl, proxy, refusedWith, certificate}: Unreached):
 /** The command that shows what the gateway has under a reference. */
 export function checkCommand(inFlight: MoneyInFlight): string {
   return `gw ${inFlight.noun} get ${shellQuote(inFlight.reference)}`
+}
+
+/** A first Ctrl-C (SIGTERM, SIGHUP) with money in flight: nothing that left is stopped, its answer is waited for. */
+export function waitingNotice(signal: StopSignal, inFlight: MoneyInFlight): string {
+  const name = signal === 'SIGINT' ? 'Ctrl-C' : signal
+  return `\n${name}: the ${inFlight.noun} with reference ${sanitizeLine(inFlight.reference)} has been sent; waiting for its answer to show what became of it (${name} again to stop at once, leaving it unknown).\n`
 }
 
 /** A step of a recovery, as a notice on stderr. */

@@ -227,7 +227,7 @@ describe('7. SIGTERM and SIGHUP during a purchase behave as Ctrl-C', () => {
     ['SIGTERM', 143],
     ['SIGHUP', 129],
     ['SIGINT', 130],
-  ] as const)('%s: exit %i, saying what to check and not to resend', async (signal, code) => {
+  ] as const)('%s twice: the first waits for the answer, the second stops at once, exit %i, saying what to check and not to resend', async (signal, code) => {
     let arrived: () => void = () => {}
     const posted = new Promise<void>((resolve) => (arrived = resolve))
     const {url, posts} = await inFront((request) => {
@@ -245,9 +245,39 @@ describe('7. SIGTERM and SIGHUP during a purchase behave as Ctrl-C', () => {
     const exited = new Promise<number | null>((resolve) => child.on('close', (status) => resolve(status)))
     await posted
     child.kill(signal)
+    await expect.poll(() => stderr).toContain(`the purchase with reference ${reference} has been sent; waiting for its answer`)
+    expect(child.exitCode).toBeNull()
+    child.kill(signal)
     expect(await exited).toBe(code)
     expect(stdout).toBe('')
     expect(stderr).toContain(`The purchase with reference ${reference} may have reached the gateway. Do not resend it until you have checked: gw purchase get ${reference}`)
+    expect(posts('/v1.0/purchases', reference)).toBe(1)
+  })
+
+  it.each([
+    ['SIGINT', 130, 'Ctrl-C'],
+    ['SIGTERM', 143, 'SIGTERM'],
+  ] as const)('%s once, during a slow purchase: the outcome is printed, sent once, then exit %i', async (signal, code, name) => {
+    let arrived: () => void = () => {}
+    const posted = new Promise<void>((resolve) => (arrived = resolve))
+    const {url, posts} = await inFront(async (request) => {
+      if (!isPurchasePost(request)) return undefined
+      arrived()
+      await new Promise((resolve) => setTimeout(resolve, 800))
+      return forward(sandbox.url, request)
+    })
+    const reference = ref()
+    const child = spawn(process.execPath, [GW, ...purchaseArgs(reference)], {env: baseEnv({...sandbox.home, GW_BASE_URL: url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST'}), stdio: ['ignore', 'pipe', 'pipe']})
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const exited = new Promise<number | null>((resolve) => child.on('close', (status) => resolve(status)))
+    await posted
+    child.kill(signal)
+    expect(await exited).toBe(code)
+    expect(JSON.parse(stdout)).toMatchObject({reference, successful: true, amount: 1000})
+    expect(stderr).toBe(`\n${name}: the purchase with reference ${reference} has been sent; waiting for its answer to show what became of it (${name} again to stop at once, leaving it unknown).\n`)
     expect(posts('/v1.0/purchases', reference)).toBe(1)
   })
 })
