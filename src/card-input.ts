@@ -1,6 +1,6 @@
-import {GwError, UsageError} from './errors.js'
+import {UsageError} from './errors.js'
 import type {Io} from './output/io.js'
-import type {Prompter} from './output/prompt.js'
+import {checkedBy, type Prompter} from './output/prompt.js'
 import * as validate from './validate.js'
 
 export interface CardDetails {
@@ -48,10 +48,10 @@ export async function readCard(
   if (!context.io.canPrompt()) return undefined
   const prompter = await context.prompter()
   return {
-    card_holder: flags['card-holder'] ?? (await prompter.text('Name on the card', {validate: check(validate.notBlank, 'card-holder')})),
-    card_number: validate.cardNumber('card-number', await prompter.secret('Card number', check(validate.cardNumber, 'card-number'))),
-    card_expiry: flags['card-expiry'] ?? (await prompter.text('Expiry (MM/YYYY)', {validate: check(validate.cardExpiry, 'card-expiry')})),
-    cvv: await prompter.secret('CVV', check(validate.cvv, 'cvv')),
+    card_holder: flags['card-holder'] ?? (await prompter.text('Name on the card', {validate: checkedBy(validate.notBlank, 'card-holder')})),
+    card_number: validate.cardNumber('card-number', await prompter.secret('Card number', checkedBy(validate.cardNumber, 'card-number'))),
+    card_expiry: flags['card-expiry'] ?? (await prompter.text('Expiry (MM/YYYY)', {validate: checkedBy(validate.cardExpiry, 'card-expiry')})),
+    cvv: await prompter.secret('CVV', checkedBy(validate.cvv, 'cvv')),
   }
 }
 
@@ -94,18 +94,5 @@ export function cardFromJson(text: string): CardDetails {
     card_number: onStdin(() => validate.cardNumber('card-number', number)),
     card_expiry: onStdin(() => validate.cardExpiry('card-expiry', expiry)),
     ...(cvv === undefined ? {} : {cvv: onStdin(() => validate.cvv('cvv', cvv))}),
-  }
-}
-
-/** A flag check as a prompt's validate: the error's message is shown and the question asked again. */
-function check(rule: (flag: string, input: string) => unknown, flag: string): (value: string) => string | true {
-  return (value) => {
-    try {
-      rule(flag, value)
-      return true
-    } catch (err) {
-      if (err instanceof GwError) return err.message
-      throw err
-    }
   }
 }

@@ -1,4 +1,4 @@
-import {InterruptedError} from '../errors.js'
+import {GwError, InterruptedError} from '../errors.js'
 
 /** A check of an answer: true, or the message to show before asking again. */
 export type Validate = (value: string) => string | true | Promise<string | true>
@@ -9,6 +9,19 @@ export interface Prompter {
   /** Typed without echo: tokens, card numbers, CVVs. */
   secret(message: string, validate?: Validate): Promise<string>
   choose<T extends string>(message: string, choices: readonly T[], defaultChoice?: T): Promise<T>
+}
+
+/** A flag's check as a prompt's validate: the error's message is shown and the question asked again. */
+export function checkedBy(rule: (flag: string, input: string) => unknown, flag: string): Validate {
+  return (value) => {
+    try {
+      rule(flag, value)
+      return true
+    } catch (err) {
+      if (err instanceof GwError) return err.message
+      throw err
+    }
+  }
 }
 
 /** inquirer, loaded only when a question is asked, writing to stderr so stdout stays for results. */

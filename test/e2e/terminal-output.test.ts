@@ -66,6 +66,27 @@ describe('prompts for what is missing', () => {
     expect(found.json).toMatchObject({reference, amount: -400, card_number: bought.card_number, card_holder: bought.card_holder})
   })
 
+  it("asks a refund's amount, offering the purchase in full: Enter takes it, a typed amount refunds part", async () => {
+    const bought = await purchase()
+    const full = run(['refund', 'create', '--transaction-id', String(bought.id), '--reference', ref('refund')])
+    await full.waitFor('amount to refund in the minor currency unit (--amount); Enter for the purchase in full, 10.00 AUD (1000)')
+    full.press('Enter')
+    const fullScreen = await full.waitFor(/\[exit \d+\]/)
+    expect(fullScreen).toContain('[exit 0]')
+    expect(fullScreen).toMatch(/^Amount +-10\.00 AUD$/m)
+
+    const other = await purchase()
+    const part = run(['refund', 'create', '--transaction-id', String(other.reference), '--reference', ref('refund')])
+    await part.waitFor('(--amount); Enter for the purchase in full')
+    part.type('0')
+    await part.waitFor('--amount must be greater than 0')
+    part.press('C-u')
+    part.type('250')
+    const partScreen = await part.waitFor(/\[exit \d+\]/)
+    expect(partScreen).toContain('[exit 0]')
+    expect(partScreen).toMatch(/^Amount +-2\.50 AUD$/m)
+  })
+
   it('offers a fixed set as a list: the event of gw sandbox trigger', async () => {
     const t = run(['sandbox', 'trigger'])
     await t.waitFor('card:expiring')

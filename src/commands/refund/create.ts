@@ -30,7 +30,11 @@ The refund is sent once and never retried; if no answer comes back, gw looks it 
       const {refundBatch} = await import('../../batch/kinds.js')
       return this.batch(refundBatch, {...flags, input: flags.input})
     }
-    const [{submitRefund}, {settle}] = await Promise.all([import('../../operations/refunds.js'), import('../../output/sent.js')])
-    return settle(this.io, await submitRefund({transactionId: flags['transaction-id']!, amount: flags.amount, reference: flags.reference!}, await this.deps()))
+    const [{submitRefund}, {settle}, {askRefundAmount}] = await Promise.all([import('../../operations/refunds.js'), import('../../output/sent.js'), import('../../output/ask-amount.js')])
+    const transactionId = flags['transaction-id']!
+    const deps = await this.deps()
+    // At a terminal the amount is asked, the purchase's full amount offered; elsewhere none means in full.
+    const amount = flags.amount ?? (this.io.canPrompt() ? await askRefundAmount(transactionId, {...deps, prompter: await this.prompter()}) : undefined)
+    return settle(this.io, await submitRefund({transactionId, amount, reference: flags.reference!}, deps))
   }
 }
