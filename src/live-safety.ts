@@ -4,6 +4,7 @@ import {PermissionError, UsageError} from './errors.js'
 import type {Io} from './output/io.js'
 import {formatMinorUnits, formatMoney, currencyExponent} from './output/money.js'
 import type {Prompter} from './output/prompt.js'
+import {sanitizeLine} from './output/sanitize.js'
 
 /**
  * A read-only profile (support staff) refuses anything that writes before any request is made.
@@ -28,13 +29,40 @@ export interface Confirmation {
   accepted: string[]
 }
 
-/** `--amount 1000 --currency AUD` is confirmed by typing 10.00 (or 10.00 AUD, or 1000); an id by typing the id. */
+/**
+ * `--amount 1000 --currency AUD` is confirmed by typing it as shown (10.00 AUD), in major units
+ * (10.00, or 10 when there are no cents) or in minor units (1000); an id by typing the id.
+ */
 export function confirmation(kind: 'amount' | 'id', values: {amount?: number; currency?: string; id?: string}): Confirmation {
   if (kind === 'id') return {shown: values.id ?? '', accepted: [values.id ?? '']}
   const amount = values.amount ?? 0
   if (!values.currency) return {shown: `${amount} (minor units)`, accepted: [String(amount)]}
   const money = formatMoney(amount, values.currency)
-  return {shown: money, accepted: [money, formatMinorUnits(amount, currencyExponent(values.currency)), String(amount)]}
+  const major = formatMinorUnits(amount, currencyExponent(values.currency))
+  const whole = major.replace(/\.0+$/, '')
+  return {shown: money, accepted: [...new Set([money, major, whole, String(amount)])]}
+}
+
+/** Typed back as the confirmation wants it: spaces and the currency's case aside. */
+function matches(typed: string, expected: Confirmation): boolean {
+  const normal = (text: string) => text.trim().replace(/\s+/g, ' ').toUpperCase()
+  return expected.accepted.some((accepted) => normal(accepted) === normal(typed))
+}
+
+/** How many times a confirmation is asked before gw gives up: a typo is asked again, alone, on a fresh line. */
+const CONFIRM_TRIES = 3
+
+/**
+ * Asks until the answer matches; a mismatch is said and only the confirmation asked again (what
+ * was typed before it, a card, stays), the field empty. After the last try nothing is sent.
+ */
+async function askToConfirm(io: Io, prompter: Prompter, question: string, expected: Confirmation, mismatch: (typed: string) => UsageError): Promise<void> {
+  for (let tries = 1; ; tries++) {
+    const typed = await prompter.text(question)
+    if (matches(typed, expected)) return
+    if (tries === CONFIRM_TRIES) throw mismatch(typed)
+    io.err(`"${sanitizeLine(typed)}" does not match ${expected.shown}; type it again (Ctrl-C to stop).\n`)
+  }
 }
 
 /**
@@ -54,11 +82,10 @@ export async function confirmLive(options: {
   if (!options.io.canPrompt()) {
     throw new UsageError(`gw ${options.commandId} on a live profile must be confirmed, and there is no terminal to ask on: nothing was sent`, 'Add --yes to confirm it.')
   }
-  const prompter = await options.prompter()
-  const typed = await prompter.text(`LIVE: type ${noun} (${options.expected.shown}) to confirm gw ${options.commandId}`)
-  if (!options.expected.accepted.includes(typed)) {
-    throw new UsageError(`"${typed}" does not match ${options.expected.shown}: nothing was sent`, `Run it again and type ${noun} exactly, or add --yes.`)
-  }
+  const {expected} = options
+  await askToConfirm(options.io, await options.prompter(), `LIVE: type ${noun} (${expected.shown}) to confirm gw ${options.commandId}`, expected, (typed) => {
+    return new UsageError(`"${sanitizeLine(typed)}" does not match ${expected.shown}: nothing was sent`, `Run it again and type ${noun} exactly, or add --yes.`)
+  })
 }
 
 export interface GuardOptions {
@@ -111,9 +138,8 @@ export async function confirmBatch(options: Omit<GuardOptions, 'confirmedUpFront
   if (!options.io.canPrompt()) {
     throw new UsageError(`gw ${commandId} --input on a live profile must be confirmed, and there is no terminal to ask on: nothing was sent`, `Check the batch with --dry-run, then add --yes to send ${what}.`)
   }
-  const prompter = await options.prompter()
-  const typed = await prompter.text(`LIVE: about to send ${what}. Type the number of rows (${plan.rows}) to confirm`)
-  if (typed.trim() !== String(plan.rows)) {
-    throw new UsageError(`"${typed}" does not match ${plan.rows}: nothing was sent`, 'Run it again and type the number of rows exactly, or add --yes.')
-  }
+  const rows = String(plan.rows)
+  await askToConfirm(options.io, await options.prompter(), `LIVE: about to send ${what}. Type the number of rows (${rows}) to confirm`, {shown: rows, accepted: [rows]}, (typed) => {
+    return new UsageError(`"${sanitizeLine(typed)}" does not match ${rows}: nothing was sent`, 'Run it again and type the number of rows exactly, or add --yes.')
+  })
 }

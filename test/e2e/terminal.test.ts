@@ -118,11 +118,28 @@ describe('a live profile on a terminal', () => {
     expect(found.json).toMatchObject({reference, amount: 1000, successful: true})
   })
 
-  it('sends nothing when the amount typed back does not match (exit 2)', async () => {
+  it('a mismatched confirmation asks the confirmation alone again, empty, and takes major units', async () => {
+    const reference = ref()
+    const t = run(['purchase', 'create', '--amount', '1000', '--reference', reference, '--json'], liveSandbox.home)
+    await t.answer(CARD_ANSWERS)
+    await t.waitFor('LIVE: type the amount (10.00 AUD) to confirm gw purchase create')
+    t.type('100.00')
+    await t.waitFor('"100.00" does not match 10.00 AUD; type it again (Ctrl-C to stop).')
+    // Asked again with nothing left in the field: typing the amount alone answers it.
+    t.type('10')
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 0]')
+    expect(screen.match(/Card number/g)).toHaveLength(1)
+    expect((await liveSandbox.gw(['purchase', 'get', reference, '--json'], {env: {GW_ENVIRONMENT: 'live'}})).json).toMatchObject({reference, amount: 1000})
+  })
+
+  it('sends nothing when the amount typed back does not match three times (exit 2)', async () => {
     const reference = ref()
     const t = run(['purchase', 'create', '--amount', '1000', '--reference', reference, '--card-token', 'tok_unused'], liveSandbox.home)
-    await t.waitFor('LIVE: type the amount (10.00 AUD)')
-    t.type('100.00')
+    for (const typed of ['100.00', '1', '100.00']) {
+      await t.waitFor('LIVE: type the amount (10.00 AUD)')
+      t.type(typed)
+    }
     const screen = await t.waitFor(/\[exit \d+\]/)
     expect(screen).toContain('[exit 2]')
     expect(screen).toContain('"100.00" does not match 10.00 AUD: nothing was sent')

@@ -23,8 +23,9 @@ const liveTarget: Target = {baseUrl: 'https://gw.example', username: 'SHOP', env
 
 describe('confirmation', () => {
   it.each([
-    ['amount', {amount: 1000, currency: 'AUD'}, '10.00 AUD', ['10.00 AUD', '10.00', '1000']],
-    ['amount', {amount: 1000, currency: 'JPY'}, '1000 JPY', ['1000 JPY', '1000', '1000']],
+    ['amount', {amount: 1000, currency: 'AUD'}, '10.00 AUD', ['10.00 AUD', '10.00', '10', '1000']],
+    ['amount', {amount: 1050, currency: 'AUD'}, '10.50 AUD', ['10.50 AUD', '10.50', '1050']],
+    ['amount', {amount: 1000, currency: 'JPY'}, '1000 JPY', ['1000 JPY', '1000']],
     ['amount', {amount: 250}, '250 (minor units)', ['250']],
     ['id', {id: 'cus_1'}, 'cus_1', ['cus_1']],
   ] as const)('%s %o is shown as %s', (kind, values, shown, accepted) => {
@@ -48,11 +49,19 @@ describe('confirmLive', () => {
     })
   })
 
-  it('on a terminal goes ahead only when the amount is typed back', async () => {
-    const ok = scripted(['10.00'])
+  it.each(['10.00', '10', '10.00 aud', ' 10.00  AUD ', '1000'])('on a terminal goes ahead when the amount is typed back as %j', async (typed) => {
+    const ok = scripted([typed])
     await confirmLive({commandId: 'purchase create', kind: 'amount', expected, yes: false, io: testIo({tty: true}), prompter: ok.prompter})
     expect(ok.asked).toEqual(['LIVE: type the amount (10.00 AUD) to confirm gw purchase create'])
-    await expect(confirmLive({commandId: 'purchase create', kind: 'amount', expected, yes: false, io: testIo({tty: true}), prompter: scripted(['100.00']).prompter})).rejects.toMatchObject({
+  })
+
+  it('a mismatch asks the confirmation alone again; three refuse with exit 2', async () => {
+    const io = testIo({tty: true})
+    const second = scripted(['100.00', '10'])
+    await confirmLive({commandId: 'purchase create', kind: 'amount', expected, yes: false, io, prompter: second.prompter})
+    expect(second.asked).toHaveLength(2)
+    expect(io.stderr()).toBe('"100.00" does not match 10.00 AUD; type it again (Ctrl-C to stop).\n')
+    await expect(confirmLive({commandId: 'purchase create', kind: 'amount', expected, yes: false, io: testIo({tty: true}), prompter: scripted(['1', '2', '100.00']).prompter})).rejects.toMatchObject({
       exitCode: 2,
       message: '"100.00" does not match 10.00 AUD: nothing was sent',
     })
@@ -163,7 +172,7 @@ describe('a batch on a live profile', () => {
   })
 
   it('is refused when the number typed is not its number of rows', async () => {
-    const {prompter} = scripted(['30'])
+    const {prompter} = scripted(['30', '3000', '30'])
     await expect(confirmBatch({target: liveTarget, commandId: 'refund create', yes: false, io: testIo({tty: true}), prompter, plan})).rejects.toThrow('"30" does not match 300: nothing was sent')
   })
 })
