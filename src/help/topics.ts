@@ -9,6 +9,13 @@ export const HELP_TOPICS = {
 
 export type HelpTopic = keyof typeof HELP_TOPICS
 
+/** What each topic holds, for the HELP TOPICS of `gw help` (gh's shape). */
+export const TOPIC_SUMMARIES: Record<HelpTopic, string> = {
+  'exit-codes': 'what each exit status means, for scripts',
+  environment: 'every environment variable gw reads, GW_FORCE_TTY among them',
+  'test-cards': "the local gateway's approving and declining cards and amounts",
+}
+
 /** Two aligned columns, indented like oclif's help. */
 function columns(rows: [string, string][]): string {
   const width = Math.max(...rows.map(([left]) => left.length))
@@ -49,6 +56,7 @@ ${columns([
   ['NO_PROXY', 'hosts reached directly, comma-separated (either case)'],
   ['NODE_EXTRA_CA_CERTS', 'PEM file of extra certificate authorities to trust'],
   ['NO_COLOR', 'set and not empty: no colour, even on a terminal'],
+  ['GW_FORCE_TTY', 'set and not empty: print for a terminal (tables, colour) even in a pipe; a number (120) or a percentage (50%) sets the width'],
   ['CI', 'set: no progress or success notes on stderr, and no prompts'],
   ['XDG_CONFIG_HOME', 'where gw/config.json (profiles) lives; default ~/.config'],
   ['XDG_DATA_HOME', "where the local gateway keeps its data; default ~/.local/share"],

@@ -34,7 +34,9 @@ export interface Io {
 
 export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false} = {}): Io {
   const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== ''
-  const isStdoutTTY = Boolean(process.stdout.isTTY)
+  // gh's GH_FORCE_TTY: terminal output (tables, colour) in a pipe, `| less -R` say; a number or a percentage sets the width.
+  const forced = env.GW_FORCE_TTY !== undefined && env.GW_FORCE_TTY !== ''
+  const isStdoutTTY = forced || Boolean(process.stdout.isTTY)
   const isStderrTTY = Boolean(process.stderr.isTTY)
   const isStdinTTY = Boolean(process.stdin.isTTY)
   const footer = statusLine((text) => void process.stderr.write(text))
@@ -50,7 +52,7 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
     isStdinTTY,
     color: isStdoutTTY && !noColor,
     errColor: isStderrTTY && !noColor,
-    columns: terminalWidth(env.COLUMNS, process.stdout.columns),
+    columns: forcedWidth(env.GW_FORCE_TTY, terminalWidth(env.COLUMNS, process.stdout.columns)),
     chatty: isStderrTTY && !env.CI,
     // A CI job that happens to have a terminal must not wait for an answer nobody will type.
     canPrompt: () => !noInput && !env.CI && isStdinTTY && isStderrTTY,
@@ -65,6 +67,13 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
       })
     },
   }
+}
+
+/** GW_FORCE_TTY=120 is 120 columns, GW_FORCE_TTY=50% half the terminal's; any other value keeps the width. */
+function forcedWidth(forced: string | undefined, width: number): number {
+  const match = /^\s*(\d+)(%?)\s*$/.exec(forced ?? '')
+  if (!match || Number(match[1]) === 0) return width
+  return Math.max(20, match[2] ? Math.floor((width * Number(match[1])) / 100) : Number(match[1]))
 }
 
 function terminalWidth(fromEnv: string | undefined, fromTerminal: number | undefined): number {

@@ -48,6 +48,18 @@ describe('gw purchase create', () => {
     expect(result.stdout).not.toContain('\u001B[')
   })
 
+  it('GW_FORCE_TTY prints for a terminal in a pipe, at the width it names', async () => {
+    const reference = ref()
+    const created = await sandbox.gw(['purchase', 'create', '--amount', '2500', '--reference', reference, ...cardArgs()])
+    const forced = await sandbox.gw(['purchase', 'get', reference], {env: {GW_FORCE_TTY: '60', NO_COLOR: '1'}})
+    expect(forced.code).toBe(0)
+    expect(forced.stdout).toMatch(/^Id +071-P-/)
+    expect(forced.stdout).toMatch(new RegExp(`^Reference +${reference}$`, 'm'))
+    expect(Math.max(...forced.stdout.split('\n').map((line) => line.length))).toBeLessThanOrEqual(60)
+    const several = await sandbox.gw(['purchase', 'get', reference, (created.json as {id: string}).id], {env: {GW_FORCE_TTY: 'yes', NO_COLOR: '1'}})
+    expect(several.stdout).toContain('┌')
+  })
+
   it('prints --json to a pipe as one compact line too, so >> log.ndjson stays NDJSON', async () => {
     const result = await sandbox.gw(['purchase', 'create', '--amount', '100', '--reference', ref(), ...cardArgs(), '--json'])
     expect(result.code).toBe(0)
