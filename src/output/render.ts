@@ -18,8 +18,9 @@ export interface RenderOptions {
 
 /**
  * Where output goes decides its shape (design.md §3): a pipe or file gets one compact JSON line
- * per record, whatever the flags; a terminal gets pretty JSON with --json, otherwise a
- * field/value list for one record and one table for several.
+ * per record, whatever the flags; a terminal gets the same stream of records with --json, each
+ * pretty-printed (never an array: one shape at a prompt and in a script), otherwise a field/value
+ * list for one record and one table for several.
  */
 function shape(io: Io, json: boolean): 'ndjson' | 'json' | 'human' {
   if (!io.isStdoutTTY) return 'ndjson'
@@ -40,13 +41,13 @@ export async function renderRecord(io: Io, gatewayRecord: GwRecord, columns: Col
   warnUnknownFields(io, [record], columns, options)
 }
 
-/** Several records, by destination: NDJSON lines, a pretty JSON array, or one table with a row each. */
+/** Several records, by destination: NDJSON lines, the same records pretty-printed one after another, or one table with a row each. */
 export async function renderList(io: Io, gatewayRecords: GwRecord[], columns: Column[], options: RenderOptions): Promise<void> {
   const records = gatewayRecords.map(redact)
   const picked = options.fields ? records.map((record) => pickFields(record, options.fields!)) : records
   const as = shape(io, options.json)
   if (as === 'ndjson') io.out(picked.map(toNdjsonLine).join(''))
-  else if (as === 'json') io.out(toJson(picked))
+  else if (as === 'json') io.out(picked.map(toJson).join(''))
   else if (records.length === 0) io.err('Nothing to show.\n')
   else {
     const {recordsTable} = await import('./table.js')
@@ -63,29 +64,30 @@ export async function renderList(io: Io, gatewayRecords: GwRecord[], columns: Co
 
 export interface RecordStream {
   write(record: GwRecord): Promise<void>
-  /** Prints what a terminal shows once every record is in: one table, or one JSON array. */
+  /** Prints what a terminal shows once every record is in: one table. */
   end(): Promise<void>
 }
 
 /**
- * Records that arrive one at a time (several ids): to a pipe each is written as it arrives, one
- * JSON line; a terminal gets them together at the end, as one table (or a JSON array).
+ * Records that arrive one at a time (several ids): JSON is written as each arrives, one line to a
+ * pipe, pretty with --json on a terminal; a table on a terminal waits for them all.
  */
 export function recordStream(io: Io, columns: Column[], options: RenderOptions): RecordStream {
   const held: GwRecord[] = []
   // Streamed records are not kept; their field names are, for the --fields warning.
   const seen: GwRecord = {}
-  const streaming = shape(io, options.json) === 'ndjson'
+  const as = shape(io, options.json)
   return {
     async write(gatewayRecord) {
       const record = redact(gatewayRecord)
-      if (!streaming) return void held.push(record)
-      io.out(toNdjsonLine(options.fields ? pickFields(record, options.fields) : record))
+      if (as === 'human') return void held.push(record)
+      const picked = options.fields ? pickFields(record, options.fields) : record
+      io.out(as === 'ndjson' ? toNdjsonLine(picked) : toJson(picked))
       for (const key of Object.keys(record)) seen[key] = true
     },
     async end() {
-      if (streaming) return warnUnknownFields(io, [seen], columns, options)
-      if (held.length === 1 && !options.json) return renderRecord(io, held[0]!, columns, options)
+      if (as !== 'human') return warnUnknownFields(io, [seen], columns, options)
+      if (held.length === 1) return renderRecord(io, held[0]!, columns, options)
       if (held.length > 0) await renderList(io, held, columns, options)
     },
   }

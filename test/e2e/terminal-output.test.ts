@@ -30,6 +30,20 @@ async function purchase({card = cardArgs(), reference = ref()} = {}): Promise<Re
 
 const ESC = '\u001B'
 
+describe('one JSON shape at a prompt and in a script', () => {
+  it('--json with several ids prints the records one after another, pretty, as a pipe gets them, never an array', async () => {
+    const [a, b] = [await purchase(), await purchase()]
+    const t = run(['purchase', 'get', String(a.id), String(b.id), '--json'])
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 0]')
+    expect(screen).not.toMatch(/^\[$/m)
+    expect(screen).toMatch(new RegExp(`^{\\n  "id": "${a.id}",`, 'm'))
+    expect(screen).toMatch(new RegExp(`^}\\n{\\n  "id": "${b.id}",`, 'm'))
+    const piped = await sandbox.gw(['purchase', 'get', String(a.id), String(b.id), '--json'])
+    expect(piped.records.map((record) => (record as {id: string}).id)).toEqual([a.id, b.id])
+  })
+})
+
 describe('prompts for what is missing', () => {
   it('makes a purchase entirely through prompts, asking again for a bad amount, the card number and CVV masked', async () => {
     const reference = ref('prompted')

@@ -5,7 +5,7 @@ import {customerColumns} from '../../output/columns.js'
 export default class CustomerGet extends GwCommand {
   static override summary = 'Look customers up by id or reference'
   static override description = `Takes one or more customer ids or your references, or - to read them from stdin, one a line.
-Piped, each record prints as one JSON line; on a terminal several print as one table (a JSON array with --json). A failed look-up is reported and the rest still run.`
+Piped, each record prints as one JSON line; on a terminal several print as one table, or with --json as the same records pretty-printed one after another (jq -s makes an array). A failed look-up is reported and the rest still run.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> cust-42',

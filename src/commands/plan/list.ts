@@ -4,7 +4,7 @@ import {GwCommand} from '../../gw-command.js'
 
 export default class PlanList extends GwCommand {
   static override summary = 'List plans, one page or all of them'
-  static override description = `Shows one page of plans: a table on a terminal (a JSON array with --json), one JSON line a plan when piped. --all follows every page.
+  static override description = `Shows one page of plans: a table on a terminal, one JSON line a plan when piped (with --json on a terminal, each pretty-printed). --all follows every page.
 Pages are numbered as the gateway numbers them (from 1 at the local gateway; some gateways count from 0).`
 
   static override examples = [

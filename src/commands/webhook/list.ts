@@ -3,7 +3,7 @@ import {webHookColumns} from '../../output/columns.js'
 
 export default class WebhookList extends GwCommand {
   static override summary = 'List the registered web hooks'
-  static override description = 'A table with a row per web hook on a terminal (a JSON array with --json), one JSON line a web hook when piped. Passwords set with --auth are never shown.'
+  static override description = 'A table with a row per web hook on a terminal, one JSON line a web hook when piped (with --json on a terminal, each pretty-printed). Passwords set with --auth are never shown.'
 
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json | jq -r .id']
 

@@ -117,10 +117,10 @@ describe('renderList, by destination', () => {
     expect(lines(io.stdout()).map((line) => JSON.parse(line))).toEqual([approved, declined])
   })
 
-  it('to a terminal with --json: one pretty JSON array', async () => {
+  it('to a terminal with --json: the same stream of records, each pretty-printed, never an array', async () => {
     const io = testIo({tty: true})
     await renderList(io, [approved, declined], purchaseColumns, {json: true})
-    expect(io.stdout()).toBe(JSON.stringify([approved, declined], null, 2) + '\n')
+    expect(io.stdout()).toBe(JSON.stringify(approved, null, 2) + '\n' + JSON.stringify(declined, null, 2) + '\n')
   })
 
   it('to a terminal: one table, a row per record, no rules between rows, empty columns dropped', async () => {
