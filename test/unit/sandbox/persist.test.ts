@@ -2,7 +2,7 @@ import {appendFileSync, mkdtempSync, readFileSync, readdirSync, statSync, writeF
 import {open} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
-import {describe, expect, it} from 'vitest'
+import {afterEach, describe, expect, it} from 'vitest'
 import {Journal, loadStore, openStateFile, writeSnapshot, type OpenStateFile} from '../../../src/sandbox/persist.js'
 import {Store} from '../../../src/sandbox/store.js'
 import {aCard, aPurchase, aRefund} from './fixtures.js'
@@ -114,10 +114,21 @@ describe('state file', () => {
 })
 
 describe('journal', () => {
+  // Every journal is closed after its test: a FileHandle left to the garbage collector is DEP0137.
+  const opened: Journal[] = []
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((journal) => journal.close()))
+  })
+  const start = async (...args: Parameters<typeof Journal.start>) => {
+    const journal = await Journal.start(...args)
+    opened.push(journal)
+    return journal
+  }
+
   it('appends each commit as one line and loads the snapshot with every line replayed', async () => {
     const file = join(tempDir(), 'state.json')
     const store = new Store()
-    const journal = await Journal.start(file, store)
+    const journal = await start(file, store)
     store.save('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
     await journal.commit()
     store.save('refunds', 'TEST', aRefund('071-R-AAAAAAAA', 'refund-1', '071-P-AAAAAAAA', 100))
@@ -132,7 +143,7 @@ describe('journal', () => {
   it('groups the commits made while a write is on its way into one line', async () => {
     const file = join(tempDir(), 'state.json')
     const store = new Store()
-    const journal = await Journal.start(file, store)
+    const journal = await start(file, store)
     const commits = []
     for (let index = 0; index < 5; index++) {
       store.save('purchases', 'TEST', aPurchase(`071-P-AAAAAAA${index}`, `order-${index}`))
@@ -147,7 +158,7 @@ describe('journal', () => {
   it('ignores a torn last line: a write that never finished was never acknowledged', async () => {
     const file = join(tempDir(), 'state.json')
     const store = new Store()
-    const journal = await Journal.start(file, store)
+    const journal = await start(file, store)
     store.save('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
     await journal.commit()
     appendFileSync(file, '{"changes":[{"op":"put","collection":"purchases","merchant":"TEST","record":{"id":"071-P-B')
@@ -164,7 +175,7 @@ describe('journal', () => {
 
   it('refuses a complete line with a wrong shape, naming its path', async () => {
     const file = join(tempDir(), 'state.json')
-    await Journal.start(file, new Store())
+    await start(file, new Store())
     appendFileSync(file, `${JSON.stringify({changes: [{op: 'put', collection: 'purchases', merchant: 'TEST', record: {id: 1}}]})}\n`)
     expect(() => loadStore(file)).toThrow(`${file} is not a gw sandbox state file (line 2, changes.0.record.id: Invalid input: expected string, received number)`)
   })
@@ -173,7 +184,7 @@ describe('journal', () => {
     const file = join(tempDir(), 'state.json')
     const disk = failingDisk(40)
     const store = new Store()
-    const journal = await Journal.start(file, store, disk)
+    const journal = await start(file, store, disk)
     store.save('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
     await journal.commit()
     const before = store.snapshot()
