@@ -122,6 +122,9 @@ export abstract class GwCommand extends Command {
     try {
       parsed = await super.parse(options, argv)
     } catch (err) {
+      // Every flag given is checked before anything is asked: `--ammount 100` is refused first,
+      // not after the person has answered for the flags that were left out.
+      if (options) await super.parse(withNothingRequired(options), argv)
       parsed = await super.parse(options, await this.askForMissing(err, argv))
     }
     this.globals = parsed.flags as unknown as GlobalFlags
@@ -348,7 +351,8 @@ export abstract class GwCommand extends Command {
   /** The reporter: an error becomes its message and hint on stderr (and its record on stdout) and the exit code. */
   private async report(err: unknown): Promise<void> {
     if (err instanceof Errors.ExitError) throw err
-    const error = toGwError(err, {name: `${this.config.bin} ${this.commandName}`, flags: Object.keys((this.ctor as typeof GwCommand).flags ?? {})})
+    const ctor = this.ctor as typeof GwCommand
+    const error = toGwError(err, {name: `${this.config.bin} ${this.commandName}`, flags: [...Object.keys(ctor.flags ?? {}), ...Object.keys(ctor.baseFlags ?? {})]})
     const {renderError, renderRecord} = await import('./output/render.js')
     // A decline is a processed transaction: its record is the result, on stdout like any other.
     if (error.record) await renderRecord(this.io, error.record, (this.ctor as typeof GwCommand).columns, this.renderOptions)

@@ -1,5 +1,7 @@
 import type {Hook} from '@oclif/core'
 import {UsageError} from '../errors.js'
+import {redactFlagMessage} from '../redact.js'
+import {GLOBAL_FLAGS} from '../startup/argv.js'
 import {closest} from './suggest.js'
 
 /**
@@ -28,13 +30,29 @@ export function suggestCommand(words: string[], commandIds: Iterable<string>): {
  * command as typed, with spaces, and suggests the closest real one.
  */
 export const commandNotFound: Hook.CommandNotFound = async function ({id, argv = [], config}) {
+  const bin = config.bin
+  const [{processIo}, {renderError}] = await Promise.all([import('../output/io.js'), import('../output/render.js')])
+  const io = processIo(process.env)
+  const error = id.startsWith('-') ? unknownGlobalFlag(id, bin) : unknownCommand(id, argv, config)
+  renderError(io, error, {json: argv.includes('--json')})
+  process.exitCode = error.exitCode
+}
+
+function unknownCommand(id: string, argv: string[], config: Parameters<Hook.CommandNotFound>[0]['config']): UsageError {
   const words = [...id.split(':'), ...argv.filter((arg) => !arg.startsWith('-'))]
   const {typed, suggestion} = suggestCommand(words, config.commandIDs.filter((commandId) => !config.findCommand(commandId)?.hidden))
   const bin = config.bin
   const hint = suggestion ? `Did you mean ${bin} ${suggestion.replaceAll(':', ' ')}? ${bin} help lists every command.` : `${bin} help lists every command.`
-  const [{processIo}, {renderError}] = await Promise.all([import('../output/io.js'), import('../output/render.js')])
-  const io = processIo(process.env)
-  const error = new UsageError(`unknown command: ${bin} ${typed.join(' ')}`, hint)
-  renderError(io, error, {json: argv.includes('--json')})
-  process.exitCode = error.exitCode
+  return new UsageError(`unknown command: ${bin} ${typed.join(' ')}`, hint)
+}
+
+/**
+ * A flag before the command words that is no global flag (`gw --jsn purchase get`): named as a
+ * flag, without any value glued to it, with the closest global flag.
+ */
+function unknownGlobalFlag(typed: string, bin: string): UsageError {
+  const flag = typed.replace(/=.*/s, '')
+  const suggestion = closest(flag.replace(/^-+/, ''), GLOBAL_FLAGS)
+  const help = `Global flags (${GLOBAL_FLAGS.map((name) => `--${name}`).join(', ')}) go before or after the command words; ${bin} help lists every command.`
+  return new UsageError(redactFlagMessage(`unknown flag: ${flag}`), suggestion ? `Did you mean --${suggestion}? ${help}` : help)
 }

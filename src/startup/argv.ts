@@ -1,6 +1,7 @@
 /** The global flags (GwCommand.baseFlags); --profile and --fields take a value. */
 const GLOBAL_BOOLEANS = new Set(['--json', '--verbose', '--yes', '--no-input'])
 const GLOBAL_VALUED = ['--profile', '--fields']
+export const GLOBAL_FLAGS = [...GLOBAL_BOOLEANS, ...GLOBAL_VALUED].map((flag) => flag.slice(2))
 
 /**
  * `gw --json purchase get ID` → `gw purchase get ID --json`: global flags typed before or between

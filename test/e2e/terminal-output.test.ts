@@ -101,6 +101,20 @@ describe('prompts for what is missing', () => {
     expect(partScreen).toMatch(/^Amount +-2\.50 AUD$/m)
   })
 
+  it('refuses a mistyped flag before asking anything, suggesting the flag meant', async () => {
+    const t = run(['purchase', 'create', '--ammount', '100'])
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 2]')
+    expect(screen).toContain('Error: unknown flag: --ammount')
+    expect(screen).toContain('Hint: Did you mean --amount?')
+    expect(screen).not.toContain('(--reference)')
+    const badValue = run(['purchase', 'create', '--amount', 'ten'])
+    const second = await badValue.waitFor(/\[exit \d+\]/)
+    expect(second).toContain('[exit 2]')
+    expect(second).toContain('--amount must be a positive whole number')
+    expect(second).not.toContain('(--reference)')
+  })
+
   it('offers a fixed set as a list: the event of gw sandbox trigger', async () => {
     const t = run(['sandbox', 'trigger'])
     await t.waitFor('card:expiring')
