@@ -100,10 +100,17 @@ export abstract class GwCommand extends Command {
     return {json: this.json, ...(fields ? {fields: fields.split(',')} : {})}
   }
 
-  /** --fields on a command that prints no records is a mistake worth saying, before anything runs. */
-  private refuseFieldsWithoutRecords(): void {
-    if (this.globals?.fields !== undefined && (this.ctor as typeof GwCommand).columns.length === 0) {
-      throw new UsageError(`--fields picks the fields of records, and gw ${this.commandName} prints none`, 'Leave --fields out.')
+  /** --fields naming no field of the command's records, or on a command that prints none, is refused before anything runs (as gh does). */
+  private async checkFields(): Promise<void> {
+    const fields = this.globals?.fields
+    if (fields === undefined) return
+    const {columns} = this.ctor as typeof GwCommand
+    if (columns.length === 0) throw new UsageError(`--fields picks the fields of records, and gw ${this.commandName} prints none`, 'Leave --fields out.')
+    const known = await (await import('./output/fields.js')).knownFields(columns)
+    const unknown = fields.split(',').filter((field) => !known.includes(field))
+    if (unknown.length > 0) {
+      const {sanitizeLine} = await import('./output/sanitize.js')
+      throw new UsageError(`--fields: no such field ${unknown.map(sanitizeLine).join(', ')}`, `The fields of gw ${this.commandName}'s records: ${known.join(', ')}.`)
     }
   }
 
@@ -128,7 +135,7 @@ export abstract class GwCommand extends Command {
       parsed = await super.parse(options, await this.askForMissing(err, argv))
     }
     this.globals = parsed.flags as unknown as GlobalFlags
-    this.refuseFieldsWithoutRecords()
+    await this.checkFields()
     return parsed
   }
 

@@ -1,4 +1,4 @@
-import type {Column} from './columns.js'
+import {cardColumns, type Column, customerColumns, planColumns, purchaseColumns, refundColumns, subscriptionColumns, webHookColumns} from './columns.js'
 
 type GwRecord = Record<string, unknown>
 
@@ -27,7 +27,33 @@ export function columnsFor(columns: Column[], fields: string[]): Column[] {
   return fields.map((field) => columns.find((column) => column.field === field) ?? {label: field, field})
 }
 
-/** Fields asked for that no record has: a typo, said on stderr rather than silently shown blank. */
-export function unknownFields(records: GwRecord[], columns: Column[], fields: string[]): string[] {
-  return fields.filter((field) => !columns.some((column) => column.field === field) && !records.some((record) => Object.hasOwn(record, field)))
+/**
+ * Fields the live gateway's records carry beyond the interface (gateway-notes.md), which --fields
+ * may pick though no schema names them.
+ */
+const BEYOND_THE_INTERFACE = [
+  'transaction_id', 'response_code', 'captured', 'captured_amount', 'rrn', 'cvv_match', 'metadata', 'addendum_data',
+  'settlement_date', 'standalone', 'card_type', 'card_category', 'card_subcategory', 'created_at',
+]
+
+/** The record a column list shows, by its schema's name in src/api/schemas. */
+const SCHEMA_OF = new Map<Column[], 'Card' | 'Purchase' | 'Refund' | 'Plan' | 'Customer' | 'Subscription' | 'WebHook'>([
+  [cardColumns, 'Card'],
+  [purchaseColumns, 'Purchase'],
+  [refundColumns, 'Refund'],
+  [planColumns, 'Plan'],
+  [customerColumns, 'Customer'],
+  [subscriptionColumns, 'Subscription'],
+  [webHookColumns, 'WebHook'],
+])
+
+/**
+ * The fields --fields may name for a command's records: its columns, and for a gateway record every
+ * field its schema names and the live gateway adds. Asked for before anything is sent, so a typo
+ * is refused (exit 2) rather than shown blank after the money moved.
+ */
+export async function knownFields(columns: Column[]): Promise<string[]> {
+  const schema = SCHEMA_OF.get(columns)
+  const fromSchema = schema ? [...Object.keys((await import('../api/schemas/index.js'))[schema].shape), ...BEYOND_THE_INTERFACE] : []
+  return [...new Set([...columns.map((column) => column.field), ...fromSchema])]
 }

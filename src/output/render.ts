@@ -1,11 +1,11 @@
 import type {Column} from './columns.js'
 import type {GwError} from '../errors.js'
 import {paint} from './colors.js'
-import {columnsFor, pickFields, unknownFields} from './fields.js'
+import {columnsFor, pickFields} from './fields.js'
 import type {Io} from './io.js'
 import {hintFor} from './hints.js'
 import {errorJson, escapeControls, toJson, toNdjsonLine} from './json.js'
-import {sanitize, sanitizeLine} from './sanitize.js'
+import {sanitize} from './sanitize.js'
 import {redact, redactText} from '../redact.js'
 
 type GwRecord = Record<string, unknown>
@@ -38,7 +38,6 @@ export async function renderRecord(io: Io, gatewayRecord: GwRecord, columns: Col
     const {fieldList} = await import('./table.js')
     io.out(fieldList(record, shownColumns(columns, options), {color: io.color, width: io.columns}))
   }
-  warnUnknownFields(io, [record], columns, options)
 }
 
 /** Several records, by destination: NDJSON lines, the same records pretty-printed one after another, or one table with a row each. */
@@ -59,7 +58,6 @@ export async function renderList(io: Io, gatewayRecords: GwRecord[], columns: Co
       io.err(note.map((line) => paint(io.errColor, 'dim', line) + '\n').join(''))
     }
   }
-  warnUnknownFields(io, records, columns, options)
 }
 
 export interface RecordStream {
@@ -74,8 +72,6 @@ export interface RecordStream {
  */
 export function recordStream(io: Io, columns: Column[], options: RenderOptions): RecordStream {
   const held: GwRecord[] = []
-  // Streamed records are not kept; their field names are, for the --fields warning.
-  const seen: GwRecord = {}
   const as = shape(io, options.json)
   return {
     async write(gatewayRecord) {
@@ -83,10 +79,9 @@ export function recordStream(io: Io, columns: Column[], options: RenderOptions):
       if (as === 'human') return void held.push(record)
       const picked = options.fields ? pickFields(record, options.fields) : record
       io.out(as === 'ndjson' ? toNdjsonLine(picked) : toJson(picked))
-      for (const key of Object.keys(record)) seen[key] = true
     },
     async end() {
-      if (as !== 'human') return warnUnknownFields(io, [seen], columns, options)
+      if (as !== 'human') return
       if (held.length === 1) return renderRecord(io, held[0]!, columns, options)
       if (held.length > 0) await renderList(io, held, columns, options)
     },
@@ -95,14 +90,6 @@ export function recordStream(io: Io, columns: Column[], options: RenderOptions):
 
 function shownColumns(columns: Column[], {fields}: RenderOptions): Column[] {
   return fields ? columnsFor(columns, fields) : columns
-}
-
-function warnUnknownFields(io: Io, records: GwRecord[], columns: Column[], {fields}: RenderOptions): void {
-  if (!fields) return
-  const unknown = unknownFields(records, columns, fields)
-  if (unknown.length === 0) return
-  const known = [...new Set([...columns.map((column) => column.field), ...records.flatMap((record) => Object.keys(record))])]
-  io.err(`Warning: --fields: no such field ${unknown.map(sanitizeLine).join(', ')}; the fields are ${known.map(sanitizeLine).join(', ')}\n`)
 }
 
 /** A failure on stderr: the message with status and request id, a hint, and with --json the §3 object. */

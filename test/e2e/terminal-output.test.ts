@@ -1,6 +1,6 @@
 import {afterEach, describe, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
-import {CARD_ANSWERS, cardArgs, CARDS, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {armTrap, CARD_ANSWERS, cardArgs, CARDS, ref, type Sandbox, sandboxForFile} from './helpers.js'
 import {chargeSuccessful, type Listener, startListen} from './listen-helpers.js'
 
 // What a person at a terminal sees: prompts for what is missing, records fitted to the width,
@@ -154,6 +154,23 @@ describe('without a terminal to ask on', () => {
     const result = await sandbox.gw(['sandbox', 'stop', '--fields', 'id'])
     expect(result.code).toBe(2)
     expect(result.stderr).toBe('Error: --fields picks the fields of records, and gw sandbox stop prints none\nHint: Leave --fields out.\n')
+  })
+
+  it('refuses a --fields name no record of the command has, listing those it has, before anything is sent', async () => {
+    const armed = await armTrap(sandbox, ['GET', 'POST'])
+    const typo = await sandbox.gw(['purchase', 'get', 'any', '--fields', 'id,Amount'])
+    expect(typo.code).toBe(2)
+    expect(typo.stdout).toBe('')
+    expect(typo.stderr).toMatch(/^Error: --fields: no such field Amount\nHint: The fields of gw purchase get's records: id, message, amount, reference, authorization, /)
+    const money = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref(), ...cardArgs(), '--fields', 'id,refrence'])
+    expect(money.code).toBe(2)
+    expect(await armed()).toBe(2)
+    await sandbox.control('DELETE', '/_sandbox/faults')
+    // Fields the live gateway adds beyond the interface may be picked.
+    const bought = await purchase()
+    const live = await sandbox.gw(['purchase', 'get', String(bought.id), '--fields', 'id,rrn,transaction_id'])
+    expect(live.code, live.stderr).toBe(0)
+    expect(live.json).toEqual({id: bought.id, transaction_id: bought.id})
   })
 })
 

@@ -101,13 +101,6 @@ describe('--fields', () => {
     expect(lines(io.stdout())[1]).toBe('│ Reference │ successful │ Amount    │')
     expect(lines(io.stdout()).slice(3, 5)).toEqual(['│ order-1   │ true       │ 10.00 AUD │', '│ order-2   │ false      │ 10.00 AUD │'])
   })
-
-  it('names a field no record has on stderr, with the fields there are', async () => {
-    const io = testIo()
-    await renderRecord(io, approved, purchaseColumns, {json: false, fields: ['id', 'refrence']})
-    expect(io.stdout()).toBe('{"id":"071-P-ABCDEFGH"}\n')
-    expect(io.stderr()).toMatch(/^Warning: --fields: no such field refrence; the fields are id, message, amount, reference, /)
-  })
 })
 
 describe('renderList, by destination', () => {
