@@ -17,6 +17,36 @@ export interface RuntimeInfo {
   mode: Mode
   stateFile: string | null
   startedAt: string
+  /** Addresses given with --webhook, and merchants beyond TEST by name (never their tokens); absent in files of older versions. */
+  webhooks?: string[]
+  merchants?: string[]
+}
+
+/** What a `gw sandbox start` asked for, of what the runtime file tells of a running gateway. */
+export interface StartRequest {
+  port?: number
+  host?: string
+  mode?: Mode
+  stateFile?: string
+  webhooks?: string[]
+  merchants?: string[]
+}
+
+/**
+ * Where a start asks for a gateway other than the one running: each as the flag would say it, with
+ * what the running one has. Only what was asked is compared; port 0 (any free one) matches any.
+ */
+export function differencesFrom(info: RuntimeInfo, asked: StartRequest): string[] {
+  const differences: string[] = []
+  const differ = (flag: string, wanted: string, running: string) => differences.push(`${flag} ${wanted} (it has ${running || 'none'})`)
+  const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().every((value, i) => value === [...b].sort()[i])
+  if (asked.port !== undefined && asked.port !== 0 && asked.port !== info.port) differ('--port', String(asked.port), String(info.port))
+  if (asked.host !== undefined && asked.host !== info.host) differ('--host', asked.host, info.host)
+  if (asked.mode !== undefined && asked.mode !== info.mode) differ('--mode', asked.mode, info.mode)
+  if (asked.stateFile !== undefined && asked.stateFile !== info.stateFile) differ('--state', asked.stateFile, info.stateFile ?? '')
+  if (asked.webhooks !== undefined && !same(asked.webhooks, info.webhooks ?? [])) differ('--webhook', asked.webhooks.join(' '), (info.webhooks ?? []).join(' '))
+  if (asked.merchants !== undefined && !same(asked.merchants, info.merchants ?? [])) differ('--merchant', asked.merchants.join(' '), (info.merchants ?? []).join(' '))
+  return differences
 }
 
 export type SandboxStatus = {state: 'running'; info: RuntimeInfo} | {state: 'stale'; info: RuntimeInfo} | {state: 'stopped'}

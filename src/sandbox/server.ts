@@ -171,7 +171,17 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   if (runtimeFile) {
     const startedAt = new Date().toISOString()
     try {
-      writeRuntimeFile(runtimeFile, {pid: process.pid, url, host, port, mode, stateFile: stateFile ?? null, startedAt})
+      writeRuntimeFile(runtimeFile, {
+        pid: process.pid,
+        url,
+        host,
+        port,
+        mode,
+        stateFile: stateFile ?? null,
+        startedAt,
+        webhooks: options.webhooks ?? [],
+        merchants: options.merchants.map((merchant) => merchant.username),
+      })
     } catch (error) {
       server.close()
       await abandon()

@@ -41,6 +41,51 @@ describe('gw sandbox start --detach, status, stop', () => {
     expect(stopAgain.stderr).toBe('The local gateway is not running.\n')
   })
 
+  it('refuses to start a gateway other than the one running (exit 2, naming the flags); --restart starts it with them', async () => {
+    const home = isolatedHome()
+    const first = await runGw(['sandbox', 'start', '--detach', '--port', '0'], {env: home})
+    expect(first.code, first.stderr).toBe(0)
+    const url = first.stdout.trim()
+    try {
+      const different = await runGw(['sandbox', 'start', '--detach', '--webhook', 'http://127.0.0.1:9/hooks', '--mode', 'live'], {env: home})
+      expect(different.code).toBe(2)
+      expect(different.stdout).toBe('')
+      expect(different.stderr).toMatch(
+        new RegExp(`^Error: The local gateway already running at ${url} \\(pid \\d+\\) is not the one asked for: --mode live \\(it has sandbox\\), --webhook http://127\\.0\\.0\\.1:9/hooks \\(it has none\\)\\n`),
+      )
+      expect(different.stderr).toContain('Hint: Stop it first with gw sandbox stop, or add --restart to stop it and start one with these flags.')
+      // The same gateway asked for again is the one running.
+      const same = await runGw(['sandbox', 'start', '--detach', '--mode', 'sandbox'], {env: home})
+      expect(same.code).toBe(0)
+      expect(same.stdout.trim()).toBe(url)
+
+      const restarted = await runGw(['sandbox', 'start', '--detach', '--port', '0', '--webhook', 'http://127.0.0.1:9/hooks', '--restart'], {env: home})
+      expect(restarted.code, restarted.stderr).toBe(0)
+      expect(restarted.stderr).toContain(`Stopped the local gateway at ${url} to start it again.`)
+      const status = await runGw(['sandbox', 'status', '--json'], {env: home})
+      expect(status.json).toMatchObject({url: restarted.stdout.trim(), webhooks: ['http://127.0.0.1:9/hooks']})
+    } finally {
+      await runGw(['sandbox', 'stop'], {env: home})
+    }
+  })
+
+  it('a second gateway in the foreground leaves profile local with the first', async () => {
+    const home = isolatedHome()
+    const first = await runGw(['sandbox', 'start', '--detach', '--port', '0'], {env: home})
+    const url = first.stdout.trim()
+    try {
+      const second = await startSandbox([], home)
+      expect(second.url).not.toBe(url)
+      const shown = await runGw(['profile', 'show', 'local', '--json'], {env: home})
+      expect(shown.json).toMatchObject({base_url: url})
+      await second.stop()
+      expect((await runGw(['profile', 'show', 'local', '--json'], {env: home})).json).toMatchObject({base_url: url})
+      expect((await runGw(['sandbox', 'status', '--json'], {env: home})).json).toMatchObject({url})
+    } finally {
+      await runGw(['sandbox', 'stop'], {env: home})
+    }
+  })
+
   it('refuses a port in use with exit 2 and says what to do', async () => {
     const sandbox = await startSandbox()
     try {

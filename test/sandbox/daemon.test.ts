@@ -64,6 +64,8 @@ describe('spawnDetached and stopProcess', () => {
       mode: 'live',
       stateFile: null,
       startedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      webhooks: [],
+      merchants: [],
     })
     expect(running.pid).not.toBe(process.pid)
     expect(sandboxStatus(runtimeFile)).toStrictEqual({state: 'running', info: running})

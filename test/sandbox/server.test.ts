@@ -103,6 +103,8 @@ describe('startSandbox', () => {
       mode: 'live',
       stateFile,
       startedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+      webhooks: [],
+      merchants: ['ACME'],
     })
     await gateway.close()
     expect(existsSync(runtimeFile)).toBe(false)

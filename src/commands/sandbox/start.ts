@@ -1,8 +1,9 @@
 import {Flags} from '@oclif/core'
-import {join} from 'node:path'
+import {join, resolve} from 'node:path'
 import {UsageError} from '../../errors.js'
 import {ExitStatus, GwCommand} from '../../gw-command.js'
 import {isLoopbackHost} from '../../loopback.js'
+import type {StartRequest} from '../../sandbox/daemon.js'
 import {credentialPair} from '../../validate.js'
 
 export default class SandboxStart extends GwCommand {
@@ -31,6 +32,7 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
     // Tests shorten the wait between delivery attempts to a receiver that is down.
     'webhook-backoff': Flags.integer({description: 'first wait in ms between web hook delivery attempts', min: 1, hidden: true}),
     detach: Flags.boolean({description: 'run in the background and return once it listens'}),
+    restart: Flags.boolean({description: 'stop the local gateway already running first, to start one with these flags'}),
     // The background process of --detach: the parent registers the profile and reports.
     'detached-child': Flags.boolean({hidden: true}),
   }
@@ -40,15 +42,24 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
     const daemon = await import('../../sandbox/daemon.js')
     const runtimeFile = join(this.config.dataDir, 'sandbox.json')
     const mode = flags.mode as 'sandbox' | 'live'
-
-    if (flags.detach) {
-      const current = daemon.sandboxStatus(runtimeFile)
-      if (current.state === 'running') {
-        await this.registerProfile(current.info.url, current.info.mode)
-        this.io.err(`The local gateway is already running at ${current.info.url} (pid ${current.info.pid}).\n`)
-        this.io.out(current.info.url + '\n')
+    const running = daemon.sandboxStatus(runtimeFile)
+    if (running.state === 'running' && !flags['detached-child']) {
+      const differences = daemon.differencesFrom(running.info, this.asked(flags))
+      if (flags.restart) await this.stopRunning(running.info, runtimeFile)
+      else if (differences.length > 0) {
+        throw new UsageError(
+          `The local gateway already running at ${running.info.url} (pid ${running.info.pid}) is not the one asked for: ${differences.join(', ')}`,
+          'Stop it first with gw sandbox stop, or add --restart to stop it and start one with these flags.',
+        )
+      } else if (flags.detach) {
+        await this.registerProfile(running.info.url, running.info.mode)
+        this.io.err(`The local gateway is already running at ${running.info.url} (pid ${running.info.pid}).\n`)
+        this.io.out(running.info.url + '\n')
         return
       }
+    }
+
+    if (flags.detach) {
       const logFile = join(this.config.dataDir, 'sandbox.log')
       // The same start in the foreground, in a process of its own that outlives this one.
       // Merchant tokens go through the environment (spawnDetached): argv is visible to every user in ps.
@@ -66,12 +77,12 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
     }
 
     const {startSandbox} = await import('../../sandbox/server.js')
-    // Only one sandbox owns the runtime file that status and stop read: the first one running.
+    // Only one sandbox owns the runtime file that status and stop read, and profile local: the first one running.
     const ownsRuntimeFile = daemon.sandboxStatus(runtimeFile).state !== 'running'
     const merchantList = flags['detached-child'] ? daemon.merchantsFromEnvironment() : (flags.merchant ?? [])
     let sandbox
     try {
-      sandbox = await startSandbox({port: flags.port, host: flags.host, stateFile: flags.state, mode, merchants: merchantList, webhooks: (flags.webhook ?? []).map((url) => url.href), webhookBackoffMs: flags['webhook-backoff'], runtimeFile: ownsRuntimeFile ? runtimeFile : undefined, log: flags.verbose ? (line) => this.io.err(line + '\n') : undefined})
+      sandbox = await startSandbox({port: flags.port, host: flags.host, stateFile: flags.state && resolve(flags.state), mode, merchants: merchantList, webhooks: (flags.webhook ?? []).map((url) => url.href), webhookBackoffMs: flags['webhook-backoff'], runtimeFile: ownsRuntimeFile ? runtimeFile : undefined, log: flags.verbose ? (line) => this.io.err(line + '\n') : undefined})
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code
       if ((err as Error).name === 'StateFileError') throw new UsageError((err as Error).message, 'Pick another --state file: gw never overwrites a file it cannot read.')
@@ -79,7 +90,10 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
       if (code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`Cannot listen on ${flags.host}:${flags.port} (${code})`, 'Pick another --host or --port.')
       throw err
     }
-    if (!flags['detached-child']) await this.registerProfile(sandbox.url, mode)
+    if (!flags['detached-child'] && ownsRuntimeFile) await this.registerProfile(sandbox.url, mode)
+    else if (!ownsRuntimeFile) {
+      this.io.err(`Another local gateway is running (gw sandbox status); profile "local" stays pointed at it. Reach this one with GW_BASE_URL=${sandbox.url} GW_USERNAME=TEST GW_TOKEN=TEST.\n`)
+    }
     const merchants = ['TEST', ...merchantList.map((m) => m.username)].join(', ')
     this.io.err(`Local gateway listening on ${sandbox.url} (${mode} mode; merchants ${merchants}${flags.state ? `; state in ${flags.state}` : ''}). Ctrl-C stops it.\n`)
     this.io.out(sandbox.url + '\n')
@@ -90,6 +104,26 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
     this.io.err('Local gateway stopped.\n')
     // Ctrl-C is how a foreground gateway is meant to stop: 130 as design.md §4 says, quietly.
     return new ExitStatus(received === 'SIGINT' ? 130 : 0)
+  }
+
+  /** What this start asked for in so many words: a default left as it is matches whatever is running. */
+  private asked(flags: {port: number; host: string; mode: string; state?: string; webhook?: URL[]; merchant?: {username: string}[]}): StartRequest {
+    const given = (name: string) => this.argv.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`))
+    return {
+      ...(given('port') ? {port: flags.port} : {}),
+      ...(given('host') ? {host: flags.host} : {}),
+      ...(given('mode') ? {mode: flags.mode as 'sandbox' | 'live'} : {}),
+      ...(flags.state === undefined ? {} : {stateFile: resolve(flags.state)}),
+      ...(flags.webhook ? {webhooks: flags.webhook.map((url) => url.href)} : {}),
+      ...(flags.merchant ? {merchants: flags.merchant.map((merchant) => merchant.username)} : {}),
+    }
+  }
+
+  private async stopRunning(info: {pid: number; url: string}, runtimeFile: string): Promise<void> {
+    const {stopProcess, removeRuntimeFile} = await import('../../sandbox/daemon.js')
+    await stopProcess(info.pid)
+    removeRuntimeFile(runtimeFile, info.pid)
+    this.io.err(`Stopped the local gateway at ${info.url} to start it again.\n`)
   }
 
   private async registerProfile(url: string, mode: 'sandbox' | 'live'): Promise<void> {
