@@ -17,6 +17,8 @@ export type ErrorKind =
   | 'gateway'
   | 'network'
   | 'unreadable'
+  /** The machine: a file or stream gw could not write (a full disk, a broken pipe). */
+  | 'io'
   | 'unexpected'
 
 export interface GwErrorDetails {
@@ -168,6 +170,20 @@ export class InterruptedError extends GwError {
     super('interrupted', 128 + SIGNAL_NUMBERS[signal], 'Interrupted.', details)
     this.signal = signal
     this.inFlight = inFlight
+  }
+}
+
+/**
+ * A file or stream gw must write and could not (a full disk, an I/O error, stdout's reader gone):
+ * exit 1, or 141 when stdout's reader went away (design.md §4).
+ */
+export class WriteError extends GwError {
+  constructor(
+    message: string,
+    override readonly cause: unknown,
+    details: GwErrorDetails & {exitCode?: number} = {},
+  ) {
+    super('io', details.exitCode ?? 1, message, details)
   }
 }
 

@@ -6,7 +6,7 @@ import type {TokenStores} from './auth/token-store.js'
 import type {CardDetails, CardFlags} from './card-input.js'
 import type {BatchFlags} from './batch/command.js'
 import type {BatchKind} from './batch/kinds.js'
-import {GwError, InterruptedError, STOP_SIGNALS, type StopSignal, UsageError} from './errors.js'
+import {GwError, InterruptedError, STOP_SIGNALS, type StopSignal, UsageError, WriteError} from './errors.js'
 import type {Deps, GwRecord} from './operations/deps.js'
 import type {LookUpResource} from './operations/look-up.js'
 import type {Column} from './output/columns.js'
@@ -237,6 +237,10 @@ export abstract class GwCommand extends Command {
       json: this.json,
       dataDir: this.config.dataDir,
       now: () => new Date(),
+      target: async () => {
+        const {baseUrl, username} = await this.target()
+        return {base_url: baseUrl.replace(/\/+$/, ''), username}
+      },
       deps: async (plan) => {
         await confirmBatch({...this.guardOptions(await this.target()), plan})
         this.confirmedUpFront = true
@@ -338,6 +342,8 @@ export abstract class GwCommand extends Command {
       await this.report(err)
     } finally {
       if (!handled) for (const signal of STOP_SIGNALS) process.off(signal, this.stopOnSignal)
+      // A service (gw listen) stops by itself when its reader goes away; any other command says so.
+      if (!handled) await this.reportBrokenStdout()
       await this.clientInstance?.close()
       // The outcome is shown; the exit status still says the command was interrupted.
       if (this.waitedThrough) process.exitCode = new InterruptedError(this.waitedThrough).exitCode
@@ -346,6 +352,25 @@ export abstract class GwCommand extends Command {
   }
 
   private stopOnSignal: (signal: StopSignal) => void = () => {}
+
+  /** Whether an error about writing was reported already (a batch's, naming its journal). */
+  private writeErrorReported = false
+
+  /**
+   * stdout that could not be written (`> /dev/full`, a reader gone): one short line on stderr and
+   * a failing exit, never the silent 0 of a result that reached no one (design.md §4: 141 for a
+   * reader gone).
+   */
+  private async reportBrokenStdout(): Promise<void> {
+    await this.io.flushOut?.()
+    const broken = this.io.outFailure?.()
+    if (!broken || this.writeErrorReported) return
+    const {renderError} = await import('./output/render.js')
+    const pipe = broken.code === 'EPIPE'
+    const error = new WriteError(pipe ? "stdout's reader went away before all was printed" : `stdout could not be written (${broken.code ?? broken.message}): what was printed there is incomplete`, broken, {exitCode: pipe ? 141 : 1})
+    renderError(this.io, error, {json: this.json})
+    process.exitCode = error.exitCode
+  }
 
   /** A record or a list (an array), rendered by where stdout goes (design.md §3). */
   protected async render(result: GwRecord | GwRecord[]): Promise<void> {
@@ -361,6 +386,7 @@ export abstract class GwCommand extends Command {
     const ctor = this.ctor as typeof GwCommand
     const error = toGwError(err, {name: `${this.config.bin} ${this.commandName}`, flags: [...Object.keys(ctor.flags ?? {}), ...Object.keys(ctor.baseFlags ?? {})]})
     const {renderError, renderRecord} = await import('./output/render.js')
+    if (error instanceof WriteError) this.writeErrorReported = true
     // A decline is a processed transaction: its record is the result, on stdout like any other.
     if (error.record) await renderRecord(this.io, error.record, (this.ctor as typeof GwCommand).columns, this.renderOptions)
     renderError(this.io, error, {json: this.json && !(error instanceof SomeFailed)})

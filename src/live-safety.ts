@@ -130,10 +130,12 @@ export interface BatchPlan {
  * (its amounts may be in several currencies); without a terminal only --yes goes ahead. A
  * read-only profile refuses it first.
  */
-export async function confirmBatch(options: Omit<GuardOptions, 'confirmedUpFront'> & {plan: BatchPlan}): Promise<void> {
-  const {target, commandId, plan} = options
+export async function confirmBatch(options: Omit<GuardOptions, 'confirmedUpFront'> & {plan: () => Promise<BatchPlan>}): Promise<void> {
+  const {target, commandId} = options
   refuseWhenReadOnly(target, commandId)
   if (target.environment !== 'live' || options.yes) return
+  // Read from the file only when it is to be shown: a batch of any size is totalled as it is read.
+  const plan = await options.plan()
   const what = `${plan.rows} ${plan.noun}${plan.rows === 1 ? '' : 's'} (${plan.totals})`
   if (!options.io.canPrompt()) {
     throw new UsageError(`gw ${commandId} --input on a live profile must be confirmed, and there is no terminal to ask on: nothing was sent`, `Check the batch with --dry-run, then add --yes to send ${what}.`)

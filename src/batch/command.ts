@@ -1,16 +1,16 @@
-import {InterruptedError, type StopSignal, UsageError} from '../errors.js'
+import {InterruptedError, type StopSignal, UsageError, WriteError} from '../errors.js'
 import {DEFAULT_CONCURRENCY} from '../flags.js'
 import type {BatchPlan} from '../live-safety.js'
 import type {Deps} from '../operations/deps.js'
-import {BatchView, totals} from '../output/batch.js'
+import {BatchView, Tally} from '../output/batch.js'
 import type {Io} from '../output/io.js'
 import {toNdjsonLine} from '../output/json.js'
-import {defaultJournalPath, inputHash, Journal} from './journal.js'
+import {defaultJournalPath, Journal, type JournalTarget} from './journal.js'
 import type {BatchKind} from './kinds.js'
-import {readInput} from './input.js'
-import {readBatchInput} from './read.js'
-import {checkRows} from './rows.js'
+import {openBatch} from './read.js'
+import {checkedRows, type InvalidRow, type Scan, scanRows, validRows} from './rows.js'
 import {BatchRunner, invalidReport, isFinal} from './runner.js'
+import {type BatchSource, batchSource} from './source.js'
 
 export interface BatchFlags {
   input: string
@@ -24,45 +24,75 @@ export interface BatchFlags {
 export interface BatchHost {
   io: Io
   json: boolean
-  /** oclif's dataDir: gw's state directory, where default journals live. */
+  /** oclif's dataDir: gw's data directory, where default journals live. */
   dataDir: string
   now: () => Date
-  /** Read-only refusal and the one live confirmation, then the deps the rows run with. */
-  deps(plan: BatchPlan): Promise<Deps>
+  /** The gateway and merchant the rows go to: a journal answers for them alone. */
+  target(): Promise<JournalTarget>
+  /** Read-only refusal and the one live confirmation (told what the batch sends when it asks), then the deps the rows run with. */
+  deps(plan: () => Promise<BatchPlan>): Promise<Deps>
   /** Installs the soft stop: a first signal stops new rows, returning true; a second one returns the error to stop with. */
   onSignal(handler: ((signal: StopSignal) => true | InterruptedError) | undefined): void
 }
 
 /**
  * `gw refund create --input FILE` and `gw purchase create --input FILE` (issue 9): every row
- * checked before any is sent; then the rows, `--concurrency` at a time, each journaled before it
- * is sent and after its answer; a line per row as it finishes, a summary on stderr. Returns the
- * exit code: the worst row's, skipped invalid rows aside (design.md §4).
+ * checked before any is sent, reading the file once; then the rows, read again as they are sent,
+ * `--concurrency` at a time, each journaled before it is sent and after its answer; a line per row
+ * as it finishes, a summary on stderr. No row is held longer than it takes to send it. Returns
+ * the exit code: the worst row's, skipped invalid rows aside (design.md §4).
  */
 export async function runBatch<Input, Body extends object>(kind: BatchKind<Input, Body>, flags: BatchFlags, host: BatchHost): Promise<number> {
   const {io} = host
-  const {text, source} = await readInput(flags.input, io, new UsageError('--input - reads the batch from stdin, but stdin is a terminal', `Pipe it in, e.g. gw ${kind.commandId} --input - < ${kind.noun}s.csv`))
-  const {valid, invalid} = checkRows(readBatchInput(text), kind.schema, source)
-  if (invalid.length > 0 && !flags['skip-invalid']) {
-    io.err(invalid.map((row) => `${source} line ${row.line}: ${row.messages.join('; ')}\n`).join(''))
-    const total = valid.length + invalid.length
-    throw new UsageError(`${invalid.length} of ${total} rows ${invalid.length === 1 ? 'is' : 'are'} invalid (line${invalid.length === 1 ? '' : 's'} ${lineList(invalid)}): nothing was sent`, 'Fix them and run it again, or add --skip-invalid to send the valid rows only.')
+  const source = await batchSource(flags.input, io, new UsageError('--input - reads the batch from stdin, but stdin is a terminal', `Pipe it in, e.g. gw ${kind.commandId} --input - < ${kind.noun}s.csv`))
+  try {
+    const scan = await scanRows(await openBatch(source.path), kind.schema, source.name)
+    const invalid = [...scan.invalid.values()].sort((a, b) => a.row - b.row)
+    if (invalid.length > 0 && !flags['skip-invalid']) {
+      io.err(invalid.map((row) => `${source.name} line ${row.line}: ${row.messages.join('; ')}\n`).join(''))
+      throw new UsageError(`${invalid.length} of ${scan.total} rows ${invalid.length === 1 ? 'is' : 'are'} invalid (line${invalid.length === 1 ? '' : 's'} ${lineList(invalid)}): nothing was sent`, 'Fix them and run it again, or add --skip-invalid to send the valid rows only.')
+    }
+    if (flags['dry-run']) return await dryRun(kind, source.path, scan, io)
+    if (scan.valid === 0) throw new UsageError(`${source.name} has no valid rows: nothing was sent`)
+    return await send(kind, flags, host, source, scan, invalid)
+  } finally {
+    await source.dispose()
   }
-  const previews = valid.map((row) => ({row, request: kind.preview(row.input)}))
-  const plan: BatchPlan = {noun: kind.noun, rows: valid.length, totals: totals(previews.map(({request}) => request)) || 'nothing'}
+}
 
-  if (flags['dry-run']) {
-    for (const row of invalid) io.out(toNdjsonLine({row: row.row, line: row.line, reference: row.reference ?? null, status: 'invalid', error: {messages: row.messages}}))
-    for (const {row, request} of previews) io.out(toNdjsonLine({row: row.row, line: row.line, reference: row.reference, request: {...request, amount: request.amount ?? null}}))
-    const full = previews.filter(({request}) => request.amount === undefined).length
-    io.err(`Dry run: ${plan.rows} ${kind.noun}${plan.rows === 1 ? '' : 's'} would be sent (${plan.totals})${full > 0 ? `, ${full} of them each refunding its purchase in full` : ''}${invalid.length > 0 ? `; ${invalid.length} invalid row${invalid.length === 1 ? '' : 's'} skipped` : ''}. Nothing was sent.\n`)
-    return 0
+/** `--dry-run`: a line per row, in the file's order, of what it would send (or why it would not), and the totals. */
+async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan: Scan<Input>, io: Io): Promise<number> {
+  const money = new Tally()
+  let full = 0
+  for await (const row of checkedRows(await openBatch(path), scan)) {
+    if (!('input' in row)) {
+      io.out(toNdjsonLine({row: row.row, line: row.line, reference: row.reference ?? null, status: 'invalid', error: {messages: row.messages}}))
+      continue
+    }
+    const request = kind.preview(row.input)
+    money.add(request.amount, request.currency)
+    if (request.amount === undefined) full++
+    io.out(toNdjsonLine({row: row.row, line: row.line, reference: row.reference, request: {...request, amount: request.amount ?? null}}))
   }
-  if (valid.length === 0) throw new UsageError(`${source} has no valid rows: nothing was sent`)
+  const skipped = scan.invalid.size
+  io.err(
+    `Dry run: ${scan.valid} ${kind.noun}${scan.valid === 1 ? '' : 's'} would be sent (${money.text() || 'nothing'})${full > 0 ? `, ${full} of them each refunding its purchase in full` : ''}${skipped > 0 ? `; ${skipped} invalid row${skipped === 1 ? '' : 's'} skipped` : ''}. Nothing was sent.\n`,
+  )
+  return 0
+}
 
-  const hash = inputHash(text)
-  const journalPath = flags.journal ?? defaultJournalPath(host.dataDir, kind.commandId, hash)
-  const journal = await Journal.open(journalPath, {command: kind.commandId, hash, now: host.now()})
+async function send<Input, Body extends object>(
+  kind: BatchKind<Input, Body>,
+  flags: BatchFlags,
+  host: BatchHost,
+  source: BatchSource,
+  scan: Scan<Input>,
+  invalid: InvalidRow[],
+): Promise<number> {
+  const {io} = host
+  const target = await host.target()
+  const journalPath = flags.journal ?? defaultJournalPath(host.dataDir, kind.commandId, source.hash, target)
+  const journal = await Journal.open(journalPath, {command: kind.commandId, hash: source.hash, now: host.now(), target})
   try {
     const answered = [...journal.results.values()].filter(isFinal).length
     const inDoubt = [...journal.intents.keys()].filter((reference) => {
@@ -70,10 +100,23 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
       return result === undefined || !isFinal(result)
     }).length
     io.err(`Journal: ${journal.path}${journal.resumed ? ` (resuming: ${answered} rows answered earlier, ${inDoubt} in doubt to look up first)` : ''}\n`)
-    const deps = await host.deps(plan)
-    const view = new BatchView(io, valid.length + invalid.length, kind.noun, {json: host.json})
+    const deps = await host.deps(() => plan(kind, source.path, scan))
+    const view = new BatchView(io, scan.total, kind.noun, {json: host.json})
     for (const row of invalid) view.skipped(invalidReport(row))
-    const runner = new BatchRunner({rows: valid, sender: kind.sender(deps), journal, concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY, onRow: (report) => view.row(report)})
+    const runner = new BatchRunner({
+      rows: validRows(await openBatch(source.path), scan),
+      total: scan.valid,
+      sender: kind.sender(deps),
+      journal,
+      concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
+      onRow: (report) => view.row(report),
+    })
+    // stdout's reader gone (`| head -1`) or stdout full: no new row is started, those in flight finish into the journal.
+    let broken: NodeJS.ErrnoException | undefined
+    io.onOutClosed?.((err) => {
+      broken ??= err
+      runner.stop('stdout')
+    })
     let signalled = false
     host.onSignal((signal) => {
       // A second signal stops at once: the rows in flight are left in doubt, for the next run to look
@@ -86,6 +129,14 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
     })
     const end = await runner.run()
     view.summary({notStarted: end.notStarted})
+    if (end.stoppedBy === 'stdout') {
+      const pipe = broken?.code === 'EPIPE'
+      throw new WriteError(
+        pipe ? `stdout's reader went away: no more rows were started` : `stdout could not be written (${broken?.code ?? broken?.message}): no more rows were started`,
+        broken,
+        {exitCode: pipe ? 141 : 1, hint: `Every row sent has its result in the journal ${journal.path}; run the same command again to finish the batch.`},
+      )
+    }
     if (end.stoppedBy) {
       throw new InterruptedError(end.stoppedBy, undefined, {hint: `${end.notStarted} rows were not started. Run the same command again to finish the batch: rows already answered are not sent again (journal ${journal.path}).`})
     }
@@ -95,6 +146,16 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
     host.onSignal(undefined)
     await journal.close()
   }
+}
+
+/** What the batch is about to send, for its one live confirmation: read from the file, not held. */
+async function plan<Input>(kind: BatchKind<Input, object>, path: string, scan: Scan<Input>): Promise<BatchPlan> {
+  const money = new Tally()
+  for await (const row of validRows(await openBatch(path), scan)) {
+    const request = kind.preview(row.input)
+    money.add(request.amount, request.currency)
+  }
+  return {noun: kind.noun, rows: scan.valid, totals: money.text() || 'nothing'}
 }
 
 function lineList(rows: {line: number}[]): string {

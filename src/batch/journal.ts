@@ -1,14 +1,24 @@
 import {createHash} from 'node:crypto'
-import {writeSync} from 'node:fs'
-import {mkdir, open, readFile, rm, type FileHandle} from 'node:fs/promises'
+import {fdatasync, ftruncateSync, writeSync} from 'node:fs'
+import {mkdir, open, readFile, type FileHandle} from 'node:fs/promises'
 import {dirname, join} from 'node:path'
-import {UsageError} from '../errors.js'
+import {promisify} from 'node:util'
+import {UsageError, WriteError} from '../errors.js'
+import {type FileLock, LockHeldError, takeLock} from '../file-lock.js'
 
-/** The first line of a journal: which command and which input it records. */
+/** The gateway and merchant a journal's rows were sent to: its answers hold for them alone. */
+export interface JournalTarget {
+  base_url: string
+  username: string
+}
+
+/** The first line of a journal: which command, input and gateway it records. */
 interface Header {
   journal: 1
   command: string
   input_sha256: string
+  /** Absent in journals written before gw tied them to a gateway. */
+  target?: JournalTarget
   created_at: string
 }
 
@@ -31,24 +41,40 @@ export interface Result {
   currency?: string
 }
 
+/** The writes a journal makes, so that a test can fail the Nth of them as a full or broken disk would. */
+export interface JournalDisk {
+  /** Writes from the start of `data`; returns how many bytes went (fewer on a full disk), or throws. */
+  write(fd: number, data: Uint8Array): number
+  datasync(fd: number): Promise<void>
+}
+
+const realDisk: JournalDisk = {write: (fd, data) => writeSync(fd, data), datasync: promisify(fdatasync)}
+
 /** The content hash that ties a journal to its input, and names the default journal file. */
 export function inputHash(text: string): string {
   return createHash('sha256').update(text).digest('hex')
 }
 
-/** gw's state directory holds journals by command and input: the same file run again finds its journal. */
-export function defaultJournalPath(dataDir: string, command: string, hash: string): string {
-  return join(dataDir, 'journals', `${command.replaceAll(' ', '-')}-${hash.slice(0, 16)}.ndjson`)
+/**
+ * gw's data directory holds journals by command, input and gateway: the same file run again
+ * against the same gateway and merchant finds its journal; against another, it gets its own.
+ */
+export function defaultJournalPath(dataDir: string, command: string, hash: string, target: JournalTarget): string {
+  const where = createHash('sha256').update(`${target.base_url}\n${target.username}`).digest('hex').slice(0, 8)
+  return join(dataDir, 'journals', `${command.replaceAll(' ', '-')}-${hash.slice(0, 16)}-${where}.ndjson`)
 }
 
 /**
  * A batch's journal (design.md §5): an append-only NDJSON file, intent before a row is sent and
  * result after, each durable (fdatasync) before the send or the report it precedes. Writes that
  * arrive while one is being synced wait and go together in the next write and sync (group
- * commit), so N rows in flight cost about one sync, not N. A line torn by a crash (kill -9) is the
- * last one, never synced, and is cut off when the journal is opened again.
+ * commit), so N rows in flight cost about one sync, not N. A write that fails, or goes only
+ * part-way, is cut back off the file and fails every entry in it: an entry counts only once its
+ * whole line is synced. A line torn by a crash (kill -9) is the last one, never synced, and is cut
+ * off when the journal is opened again. Only the earlier runs' entries are kept in memory.
  */
 export class Journal {
+  /** The earlier runs' intents and results, by reference: what a resumed run looks up or reports. */
   readonly intents = new Map<string, Intent>()
   readonly results = new Map<string, Result>()
   private pending: string[] = []
@@ -60,28 +86,33 @@ export class Journal {
     private readonly handle: FileHandle,
     /** Whether this run found an earlier one's journal. */
     readonly resumed: boolean,
-    private readonly release: () => Promise<void>,
+    private readonly lock: FileLock,
+    private readonly disk: JournalDisk,
+    /** Bytes on disk that are whole, synced lines: where a failed write is cut back to. */
+    private length: number,
   ) {}
 
-  static async open(path: string, {command, hash, now}: {command: string; hash: string; now: Date}): Promise<Journal> {
+  static async open(path: string, options: {command: string; hash: string; now: Date; target: JournalTarget; disk?: JournalDisk}): Promise<Journal> {
+    const {command, hash, now, target, disk = realDisk} = options
     await mkdir(dirname(path), {recursive: true, mode: 0o700}).catch((err: unknown) => Promise.reject(journalError(path, err)))
-    const release = await lock(path)
+    const lock = lockOf(path)
     try {
       const text = await readFile(path, 'utf8').catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? '' : Promise.reject(journalError(path, err))))
       // Only whole lines count: a line torn by a crash was never synced, so nothing was sent after it.
       const whole = text.slice(0, text.lastIndexOf('\n') + 1)
       // Checked before the file is touched: --journal may name a file that is no journal at all.
-      const entries = whole === '' ? undefined : readEntries(path, whole, command, hash)
+      const entries = whole === '' ? undefined : readEntries(path, whole, {command, hash, target})
       if (!entries && text !== '' && !text.startsWith('{"journal":')) throw notAJournal(path)
       const handle = await open(path, 'a', 0o600).catch((err: unknown) => Promise.reject(journalError(path, err)))
-      const journal = new Journal(path, handle, entries !== undefined, release)
+      const length = Buffer.byteLength(whole)
+      const journal = new Journal(path, handle, entries !== undefined, lock, disk, length)
       try {
-        await handle.truncate(Buffer.byteLength(whole))
+        await handle.truncate(length)
         if (entries) {
           for (const intent of entries.intents) journal.intents.set(intent.intent, intent)
           for (const result of entries.results) journal.results.set(result.result, result)
         } else {
-          await journal.append({journal: 1, command, input_sha256: hash, created_at: now.toISOString()} satisfies Header)
+          await journal.append({journal: 1, command, input_sha256: hash, target, created_at: now.toISOString()} satisfies Header)
           // The new file's name must survive a crash as well as its lines.
           await syncDirectory(dirname(path))
         }
@@ -91,27 +122,30 @@ export class Journal {
       }
       return journal
     } catch (err) {
-      await release()
+      lock.release()
       throw err
     }
   }
 
   /** Resolves once the intent is on disk: only then may the row be sent. */
   intent(entry: Intent): Promise<void> {
-    this.intents.set(entry.intent, entry)
+    // A take-over by another gw (its stale-lock check raced ours) must not have two runs sending.
+    if (!this.lock.held()) return Promise.reject(new UsageError(`The lock of journal ${this.path} is no longer this gw's: nothing more is sent`, 'Another gw took the batch over; let it finish, then run this again.'))
     return this.append(entry)
   }
 
   /** Resolves once the result is on disk: only then is the row reported. */
   result(entry: Result): Promise<void> {
-    this.results.set(entry.result, entry)
     return this.append(entry)
   }
 
   async close(): Promise<void> {
-    await this.flushing
-    await this.handle.close()
-    await this.release()
+    try {
+      await this.flushing
+      await this.handle.close()
+    } finally {
+      this.lock.release()
+    }
   }
 
   private append(entry: object): Promise<void> {
@@ -123,19 +157,34 @@ export class Journal {
   }
 
   private async flush(): Promise<void> {
+    // Lets append() record this flush before it runs: one that ended before its caller stored it
+    // would be stored finished, and every later entry would wait for a flush that never comes.
+    await null
     while (this.pending.length > 0) {
-      const text = this.pending.join('')
+      const data = Buffer.from(this.pending.join(''))
       const waiting = this.waiting
       this.pending = []
       this.waiting = []
       try {
         // One write of the whole group (a page-cache copy, done at once; measured: the promise
         // API's appendFile cost more CPU than the rest of a row), then the sync off the main thread.
-        writeSync(this.handle.fd, text)
-        await this.handle.datasync()
+        for (let written = 0; written < data.length; ) {
+          const wrote = this.disk.write(this.handle.fd, data.subarray(written))
+          if (!(wrote > 0)) throw Object.assign(new Error('no byte could be written'), {code: 'EIO'})
+          written += wrote
+        }
+        await this.disk.datasync(this.handle.fd)
+        this.length += data.length
         for (const waiter of waiting) waiter.resolve()
       } catch (err) {
-        for (const waiter of waiting) waiter.reject(journalError(this.path, err))
+        const failure = journalError(this.path, err)
+        try {
+          // What part of the group reached the file is cut off: no half line may count as written.
+          ftruncateSync(this.handle.fd, this.length)
+        } catch {
+          // The next write would follow the torn part; it fails the same way, never counted either.
+        }
+        for (const waiter of waiting) waiter.reject(failure)
       }
     }
     this.flushing = undefined
@@ -144,47 +193,39 @@ export class Journal {
 
 /**
  * One gw at a time per journal: two runs of one batch would each send the rows the other has not
- * journaled yet. The lock file holds the owner's pid; one whose owner is gone (kill -9) is taken over.
+ * journaled yet. The lock (file-lock.ts) holds the owner's pid; a dead owner's is taken over.
  */
-async function lock(path: string): Promise<() => Promise<void>> {
+function lockOf(path: string): FileLock {
   const lockPath = path + '.lock'
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const handle = await open(lockPath, 'wx', 0o600)
-      await handle.writeFile(String(process.pid))
-      await handle.close()
-      return () => rm(lockPath, {force: true})
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw journalError(path, err)
-      const owner = Number(await readFile(lockPath, 'utf8').catch(() => ''))
-      if (owner > 0 && owner !== process.pid && isRunning(owner)) {
-        throw new UsageError(`Another gw (pid ${owner}) is running the batch of journal ${path}: nothing was sent`, `Wait for it to finish, or stop it; then run this again to resume. If no gw is running this batch (the pid was reused), remove ${lockPath}.`)
-      }
-      await rm(lockPath, {force: true})
-    }
-  }
-  throw new UsageError(`The batch journal ${path} is being taken by another gw: nothing was sent`, 'Run it again in a moment.')
-}
-
-function isRunning(pid: number): boolean {
   try {
-    process.kill(pid, 0)
-    return true
+    return takeLock(lockPath)
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
+    if (!(err instanceof LockHeldError)) throw journalError(path, err)
+    if (err.pid === process.pid) throw new UsageError(`The batch journal ${path} is already open in this gw: nothing was sent`)
+    if (err.pid !== undefined) {
+      throw new UsageError(`Another gw (pid ${err.pid}) is running the batch of journal ${path}: nothing was sent`, `Wait for it to finish, or stop it; then run this again to resume. If no gw is running this batch (the pid was reused), remove ${lockPath}.`)
+    }
+    throw new UsageError(`The batch journal ${path} is being taken by another gw: nothing was sent`, 'Run it again in a moment.')
   }
 }
 
-/** A journal's entries, once its header shows it is this batch's. */
-function readEntries(path: string, text: string, command: string, hash: string): {intents: Intent[]; results: Result[]} {
+/** A journal's entries, once its header shows it is this batch's against this gateway. */
+function readEntries(path: string, text: string, asked: {command: string; hash: string; target: JournalTarget}): {intents: Intent[]; results: Result[]} {
   const lines = text.split('\n').slice(0, -1)
   const header = parseLine(lines[0]) as Partial<Header> | undefined
   if (header?.journal !== 1) throw notAJournal(path)
-  if (header.command !== command) {
-    throw new UsageError(`${path} is the journal of a gw ${header.command} batch, not gw ${command}: nothing was sent`, 'Give this batch a journal of its own with --journal FILE.')
+  if (header.command !== asked.command) {
+    throw new UsageError(`${path} is the journal of a gw ${header.command} batch, not gw ${asked.command}: nothing was sent`, 'Give this batch a journal of its own with --journal FILE.')
   }
-  if (header.input_sha256 !== hash) {
-    throw new UsageError(`${path} was written for another input (sha256 ${String(header.input_sha256).slice(0, 12)}..., this input ${hash.slice(0, 12)}...): nothing was sent`, 'Run the input that journal belongs to, or give this one its own --journal FILE: a journal never applies to a changed file.')
+  if (header.input_sha256 !== asked.hash) {
+    throw new UsageError(`${path} was written for another input (sha256 ${String(header.input_sha256).slice(0, 12)}..., this input ${asked.hash.slice(0, 12)}...): nothing was sent`, 'Run the input that journal belongs to, or give this one its own --journal FILE: a journal never applies to a changed file.')
+  }
+  const theirs = header.target
+  if (theirs && (theirs.base_url !== asked.target.base_url || theirs.username !== asked.target.username)) {
+    throw new UsageError(
+      `${path} is the journal of this batch sent as ${theirs.username} to ${theirs.base_url}, and this run sends as ${asked.target.username} to ${asked.target.base_url}: nothing was sent`,
+      'What one gateway answered says nothing of another: leave --journal out (each gateway and merchant gets a journal of its own), or give this run its own --journal FILE.',
+    )
   }
   const intents: Intent[] = []
   const results: Result[] = []
@@ -221,7 +262,21 @@ async function syncDirectory(path: string): Promise<void> {
   }
 }
 
+/** Why the journal cannot be written, naming it: the batch stops, and says which rows were sent (exit 1). */
+export class JournalError extends WriteError {
+  constructor(
+    readonly path: string,
+    cause: unknown,
+  ) {
+    const code = (cause as NodeJS.ErrnoException)?.code
+    const message = cause instanceof Error ? cause.message : String(cause)
+    super(`The batch journal ${path} cannot be written (${code ?? message}): no more rows are sent`, cause, {
+      hint: 'Free space or fix permissions there, or give another --journal FILE, then run the same command again: it finishes the batch, sending only what was not sent.',
+    })
+  }
+}
+
 function journalError(path: string, err: unknown): Error {
-  const message = err instanceof Error ? err.message : String(err)
-  return Object.assign(new UsageError(`The batch journal ${path} cannot be written: ${message}`, 'Free space or fix permissions there, or give another --journal FILE. Rows not yet journaled were not sent.'), {cause: err})
+  if (err instanceof UsageError || err instanceof JournalError) return err
+  return new JournalError(path, err)
 }

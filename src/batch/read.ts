@@ -1,82 +1,113 @@
-import {parse} from 'csv-parse/sync'
+import {createReadStream} from 'node:fs'
+import {open} from 'node:fs/promises'
+import {createInterface} from 'node:readline'
 
-/** One data row of a batch file as written: its line in the file and its fields by column name. */
-export interface RawRow {
-  line: number
-  values: Record<string, unknown>
-}
+/** One line of a batch file as read: its fields by column name, or what stops it being read. */
+export type BatchEntry = {line: number; values: Record<string, unknown>} | {line: number; problem: string}
 
-/** What a batch file holds: CSV with a header, or NDJSON; problems that stop a row, by line. */
-export interface BatchInput {
+/** A batch file opened for reading a row at a time, so that no size of file is held in memory. */
+export interface BatchFile {
   format: 'csv' | 'ndjson'
-  /** CSV: the header's column names. NDJSON: every key seen, in order of first use. */
-  columns: string[]
-  rows: RawRow[]
-  problems: {line: number; message: string}[]
+  /** CSV: the header's column names, lower case, as given (a repeated one stays repeated, for the checks to refuse). */
+  header: string[]
+  entries: AsyncIterable<BatchEntry>
 }
 
 /**
  * Reads a batch file: NDJSON when its first non-blank character is `{`, otherwise CSV with a
  * header row (RFC 4180 quoting, by csv-parse). Blank lines are skipped; line numbers count them.
+ * A CSV row must have as many fields as the header: one short is an error of that line, never a
+ * field quietly left blank (an explicitly empty field, `a,b,`, is a field).
  */
-export function readBatchInput(text: string): BatchInput {
-  const body = text.replace(/^\uFEFF/, '')
-  return body.trimStart().startsWith('{') ? readNdjson(body) : readCsv(body)
+export async function openBatch(path: string): Promise<BatchFile> {
+  return (await firstCharacter(path)) === '{' ? {format: 'ndjson', header: [], entries: ndjsonEntries(path)} : csvFile(path)
 }
 
-function readNdjson(text: string): BatchInput {
-  const rows: RawRow[] = []
-  const problems: BatchInput['problems'] = []
-  const columns = new Set<string>()
-  text.split('\n').forEach((raw, index) => {
-    const line = index + 1
-    if (raw.trim() === '') return
+async function firstCharacter(path: string): Promise<string | undefined> {
+  const handle = await open(path, 'r')
+  try {
+    const buffer = Buffer.alloc(4096)
+    for (let position = 0; ; ) {
+      const {bytesRead} = await handle.read(buffer, 0, buffer.length, position)
+      if (bytesRead === 0) return undefined
+      const text = buffer.toString('utf8', 0, bytesRead).replace(/^\uFEFF/, '')
+      const found = /\S/.exec(text)
+      if (found) return found[0]
+      position += bytesRead
+    }
+  } finally {
+    await handle.close()
+  }
+}
+
+async function* ndjsonEntries(path: string): AsyncGenerator<BatchEntry> {
+  const lines = createInterface({input: createReadStream(path, {encoding: 'utf8'}), crlfDelay: Infinity})
+  let line = 0
+  for await (const raw of lines) {
+    line++
+    const text = line === 1 ? raw.replace(/^\uFEFF/, '') : raw
+    if (text.trim() === '') continue
     let value: unknown
     try {
-      value = JSON.parse(raw)
+      value = JSON.parse(text)
     } catch {
-      problems.push({line, message: 'is not a JSON object (NDJSON: one object a line)'})
-      return
+      value = undefined
     }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      problems.push({line, message: 'is not a JSON object (NDJSON: one object a line)'})
-      return
-    }
-    for (const key of Object.keys(value)) columns.add(key)
-    rows.push({line, values: value as Record<string, unknown>})
-  })
-  return {format: 'ndjson', columns: [...columns], rows, problems}
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) yield {line, problem: 'is not a JSON object (NDJSON: one object a line)'}
+    else yield {line, values: value as Record<string, unknown>}
+  }
 }
 
-function readCsv(text: string): BatchInput {
-  // CRLF as LF, so that line numbers count one per line break; a field of these files never holds one.
-  const normalised = text.replace(/\r\n/g, '\n')
-  let records: {record: string[]; raw: string}[]
+async function csvFile(path: string): Promise<BatchFile> {
+  const {parse} = await import('csv-parse')
+  const records = createReadStream(path).pipe(parse({raw: true, info: true, bom: true, skip_empty_lines: true, relax_column_count: true, record_delimiter: ['\r\n', '\n']}))[Symbol.asyncIterator]() as AsyncIterator<{
+    record: string[]
+    raw: string
+    info: {lines: number}
+  }>
+  let header: string[] = []
+  const problems: BatchEntry[] = []
+  // The header is the first line with anything in it.
+  for (;;) {
+    const next = await nextRecord(records)
+    if ('problem' in next) {
+      problems.push(next)
+      break
+    }
+    if (next.done) break
+    if (next.record.some((field) => field.trim() !== '')) {
+      // Headers as spreadsheets write them: `Transaction_ID ` is the transaction_id column.
+      header = next.record.map((name) => name.trim().toLowerCase())
+      break
+    }
+  }
+  async function* entries(): AsyncGenerator<BatchEntry> {
+    yield* problems
+    if (problems.length > 0) return
+    for (;;) {
+      const next = await nextRecord(records)
+      if ('problem' in next) return yield next
+      if (next.done) return
+      const {record, line} = next
+      if (record.every((field) => field.trim() === '')) continue
+      if (record.length !== header.length) yield {line, problem: `has ${record.length} field${record.length === 1 ? '' : 's'}, the header ${header.length}`}
+      else yield {line, values: Object.fromEntries(header.map((name, i) => [name, record[i]] as const))}
+    }
+  }
+  return {format: 'csv', header, entries: entries()}
+}
+
+/** The next record and the line it starts on; a file csv-parse cannot read ends with a problem of the line it reached. */
+async function nextRecord(records: AsyncIterator<{record: string[]; raw: string; info: {lines: number}}>): Promise<{done: true} | {done: false; record: string[]; line: number} | {line: number; problem: string}> {
   try {
-    records = parse(normalised, {raw: true, skip_empty_lines: true, relax_column_count: true}) as unknown as {record: string[]; raw: string}[]
+    const next = await records.next()
+    if (next.done) return {done: true}
+    const {record, raw, info} = next.value
+    // info.lines is the line the record ends on; it starts as many lines earlier as it has line breaks within (skipped blank lines aside).
+    const within = raw.replace(/^[\r\n]+/, '').replace(/\r?\n$/, '').split('\n').length - 1
+    return {done: false, record, line: info.lines - within}
   } catch (err) {
     const {lines, message} = err as {lines?: number; message: string}
-    return {format: 'csv', columns: [], rows: [], problems: [{line: lines ?? 1, message: `cannot be read as CSV: ${message.replace(/ at line \d+$/, '').replace(/:? on line \d+$/, '')}`}]}
+    return {line: lines ?? 1, problem: `cannot be read as CSV: ${message.replace(/ at line \d+$/, '').replace(/:? on line \d+$/, '')}`}
   }
-  let seen = 0
-  const lined = records.map(({record, raw}) => {
-    // csv-parse folds the blank lines it skips into the next record's raw text.
-    const line = seen + 1 + (/^\n*/.exec(raw)?.[0].length ?? 0)
-    seen += raw.split('\n').length - (raw.endsWith('\n') ? 1 : 0)
-    return {line, record}
-  })
-  const [header, ...data] = lined.filter(({record}) => record.some((field) => field.trim() !== ''))
-  if (!header) return {format: 'csv', columns: [], rows: [], problems: []}
-  // Headers as spreadsheets write them: `Transaction_ID ` is the transaction_id column.
-  const columns = header.record.map((name) => name.trim().toLowerCase())
-  const problems: BatchInput['problems'] = []
-  const rows: RawRow[] = []
-  for (const {line, record} of data) {
-    if (record.length > columns.length) {
-      problems.push({line, message: `has ${record.length} fields, the header ${columns.length}`})
-      continue
-    }
-    rows.push({line, values: Object.fromEntries(columns.map((name, i) => [name, record[i] ?? ''] as const))})
-  }
-  return {format: 'csv', columns, rows, problems}
 }

@@ -1,7 +1,7 @@
 import {UsageError} from '../errors.js'
 import type {PurchaseInput} from '../operations/purchases.js'
 import type {RefundInput} from '../operations/refunds.js'
-import type {BatchInput} from './read.js'
+import type {BatchEntry, BatchFile} from './read.js'
 import {looksLikeCardNumber} from '../redact.js'
 
 /** A row ready to send: its place in the batch and in the file, and the operation's input. */
@@ -62,57 +62,122 @@ export const purchaseRows: RowSchema<PurchaseInput> = {
   },
 }
 
-/**
- * Every row checked before any is sent (issue 9 §2). A problem with the file itself (card data,
- * unknown or missing columns, nothing to send) is a UsageError: nothing of it can be sent. Rows
- * with problems are listed by line; a reference used twice marks every row that uses it.
- */
-export function checkRows<Input>(file: BatchInput, schema: RowSchema<Input>, source: string): {valid: ValidRow<Input>[]; invalid: InvalidRow[]} {
-  refuseCardData(file, source)
-  const known = [...schema.required, ...schema.optional]
-  const unknown = file.columns.filter((name) => !known.includes(name))
-  const missing = file.format === 'csv' && file.columns.length > 0 ? schema.required.filter((name) => !file.columns.includes(name)) : []
-  const shape = [
-    unknown.length > 0 ? `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((name) => JSON.stringify(name)).join(', ')}` : undefined,
-    missing.length > 0 ? `no ${missing.join(', ')} column` : undefined,
-  ].filter(Boolean)
-  if (shape.length > 0) {
-    throw new UsageError(`${source}: ${shape.join('; ')}: nothing was sent`, `The columns are ${known.join(', ')} (${schema.required.join(', ')} required); for example a header ${schema.example}.`)
-  }
-  const lines: {line: number; values?: Record<string, unknown>; problem?: string}[] = [...file.rows, ...file.problems.map((p) => ({line: p.line, problem: p.message}))]
-  lines.sort((a, b) => a.line - b.line)
-  if (lines.length === 0) throw new UsageError(`${source} has no rows to send`, `Give a header and a row a line, for example ${schema.example}.`)
-
-  const valid: ValidRow<Input>[] = []
-  const invalid: InvalidRow[] = []
-  lines.forEach((entry, index) => {
-    const row = index + 1
-    if (!entry.values) return invalid.push({row, line: entry.line, messages: [entry.problem ?? 'cannot be read']})
-    const fields = textFields(entry.values)
-    if ('errors' in fields) return invalid.push({row, line: entry.line, messages: fields.errors})
-    const result = schema.read(fields.text)
-    if ('errors' in result) invalid.push({row, line: entry.line, reference: result.reference, messages: result.errors})
-    else valid.push({row, line: entry.line, reference: result.reference, input: result.input})
-  })
-
-  const lineOf = new Map<string, number[]>()
-  for (const row of valid) lineOf.set(row.reference, [...(lineOf.get(row.reference) ?? []), row.line])
-  const repeated = valid.filter((row) => lineOf.get(row.reference)!.length > 1)
-  for (const row of repeated) {
-    const others = lineOf.get(row.reference)!.filter((line) => line !== row.line)
-    invalid.push({row: row.row, line: row.line, reference: row.reference, messages: [`reference ${row.reference} is used again on line${others.length > 1 ? 's' : ''} ${others.join(', ')}: each row needs a reference of its own`]})
-  }
-  invalid.sort((a, b) => a.row - b.row)
-  return {valid: valid.filter((row) => !repeated.includes(row)), invalid}
+/** What a batch file holds, from reading it once before anything is sent (issue 9 §2). */
+export interface Scan<Input> {
+  /** Rows in the file, good and bad, in its order. */
+  total: number
+  /** Rows that fail the checks, by line. */
+  invalid: Map<number, InvalidRow>
+  /** How many rows pass. */
+  valid: number
+  schema: RowSchema<Input>
 }
 
-/** Refused before anything else, and never echoed: the file is not read further. */
-function refuseCardData(file: BatchInput, source: string): void {
-  const columns = file.columns.filter((name) => CARD_COLUMNS.includes(name.toLowerCase()))
-  // A card number put where the token goes; references are left alone (long numeric order numbers pass Luhn one time in ten).
-  const numbers = file.rows.filter((row) => looksLikeCardNumber(asText(row.values.card_token))).map((row) => row.line)
-  if (columns.length === 0 && numbers.length === 0) return
-  const what = columns.length > 0 ? `card data (column${columns.length > 1 ? 's' : ''} ${columns.join(', ')})` : `what looks like a card number (line${numbers.length > 1 ? 's' : ''} ${numbers.slice(0, 10).join(', ')}${numbers.length > 10 ? ', ...' : ''})`
+/** The longest reference the gateway takes: longer ones are refused before anything is sent. */
+const MAX_REFERENCE = 255
+
+/**
+ * Every row checked before any is sent, reading the file once (issue 9 §2), its rows never held:
+ * memory grows only with its references (kept to find one used twice) and its bad rows. A problem
+ * with the file itself (card data, unknown, missing or repeated columns, nothing to send) is a
+ * UsageError: nothing of it can be sent. A reference used twice marks every row that uses it.
+ */
+export async function scanRows<Input>(file: BatchFile, schema: RowSchema<Input>, source: string): Promise<Scan<Input>> {
+  const known = [...schema.required, ...schema.optional]
+  const columns = new Set(file.header)
+  refuseColumns(file.header, file.format, schema, source)
+  const invalid = new Map<number, InvalidRow>()
+  const firstUse = new Map<string, number>()
+  const repeated = new Map<string, number[]>()
+  const lineOf: number[] = []
+  const cardNumbers: number[] = []
+  let total = 0
+  let valid = 0
+  for await (const entry of file.entries) {
+    const row = ++total
+    lineOf[row] = entry.line
+    const checked = checkEntry(entry, schema, row)
+    if (file.format === 'ndjson' && 'values' in entry) for (const key of Object.keys(entry.values)) columns.add(key)
+    if ('values' in entry && looksLikeCardNumber(asText(entry.values.card_token))) cardNumbers.push(entry.line)
+    if ('messages' in checked) {
+      invalid.set(entry.line, checked)
+      continue
+    }
+    const first = firstUse.get(checked.reference)
+    if (first === undefined) firstUse.set(checked.reference, row)
+    else repeated.set(checked.reference, [...(repeated.get(checked.reference) ?? [first]), row])
+    valid++
+  }
+  refuseCardData([...columns], cardNumbers, source)
+  const unknown = [...columns].filter((name) => !known.includes(name))
+  if (unknown.length > 0) throw new UsageError(`${source}: unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((name) => JSON.stringify(name)).join(', ')}: nothing was sent`, columnsHint(schema))
+  if (total === 0) throw new UsageError(`${source} has no rows to send`, `Give a header and a row a line, for example ${schema.example}.`)
+  for (const [reference, rows] of repeated) {
+    for (const row of rows) {
+      const line = lineOf[row]!
+      const others = rows.filter((other) => other !== row).map((other) => lineOf[other]!)
+      invalid.set(line, {row, line, reference, messages: [`reference ${reference} is used again on line${others.length > 1 ? 's' : ''} ${others.join(', ')}: each row needs a reference of its own`]})
+      valid--
+    }
+  }
+  return {total, invalid, valid, schema}
+}
+
+/** Every row of the file again, in its order, as the scan found it: none is held longer than it takes to use it. */
+export async function* checkedRows<Input>(file: BatchFile, scan: Scan<Input>): AsyncGenerator<ValidRow<Input> | InvalidRow> {
+  let row = 0
+  for await (const entry of file.entries) {
+    row++
+    yield scan.invalid.get(entry.line) ?? checkEntry(entry, scan.schema, row)
+  }
+}
+
+/** The rows that passed, read again in order for sending. */
+export async function* validRows<Input>(file: BatchFile, scan: Scan<Input>): AsyncGenerator<ValidRow<Input>> {
+  for await (const row of checkedRows(file, scan)) if ('input' in row) yield row
+}
+
+/** One line of the file against the row's schema: a row ready to send, or what is wrong with it. */
+function checkEntry<Input>(entry: BatchEntry, schema: RowSchema<Input>, row: number): ValidRow<Input> | InvalidRow {
+  if ('problem' in entry) return {row, line: entry.line, messages: [entry.problem]}
+  const fields = textFields(entry.values)
+  if ('errors' in fields) return {row, line: entry.line, messages: fields.errors}
+  const result = schema.read(fields.text)
+  const long = 'reference' in result && result.reference !== undefined && result.reference.length > MAX_REFERENCE
+  if ('errors' in result || long) {
+    const messages = 'errors' in result ? [...result.errors] : []
+    if (long) messages.push(`reference is ${result.reference!.length} characters long; the gateway takes at most ${MAX_REFERENCE}`)
+    return {row, line: entry.line, reference: result.reference, messages}
+  }
+  return {row, line: entry.line, reference: result.reference, input: result.input}
+}
+
+/** A CSV header that names a column twice, lacks a required one, or names card data is refused before its rows are read. */
+function refuseColumns(header: string[], format: BatchFile['format'], schema: RowSchema<unknown>, source: string): void {
+  refuseCardData(header, [], source)
+  const twice = [...new Set(header.filter((name, i) => name !== '' && header.indexOf(name) !== i))]
+  const missing = format === 'csv' && header.length > 0 ? schema.required.filter((name) => !header.includes(name)) : []
+  const problems = [
+    twice.length > 0 ? `the column${twice.length > 1 ? 's' : ''} ${twice.map((name) => JSON.stringify(name)).join(', ')} ${twice.length > 1 ? 'are' : 'is'} named twice` : undefined,
+    missing.length > 0 ? `no ${missing.join(', ')} column` : undefined,
+  ].filter(Boolean)
+  if (problems.length > 0) throw new UsageError(`${source}: ${problems.join('; ')}: nothing was sent`, columnsHint(schema))
+}
+
+function columnsHint(schema: RowSchema<unknown>): string {
+  const known = [...schema.required, ...schema.optional]
+  return `The columns are ${known.join(', ')} (${schema.required.join(', ')} required), each once; for example a header ${schema.example}.`
+}
+
+/** Refused before anything else, and never echoed: a card data column, or a card number where the token goes. */
+function refuseCardData(columns: string[], numbers: number[], source: string): void {
+  const cardColumns = columns.filter((name) => CARD_COLUMNS.includes(name.toLowerCase()))
+  // References are left alone: long numeric order numbers pass Luhn one time in ten.
+  if (cardColumns.length === 0 && numbers.length === 0) return
+  const what =
+    cardColumns.length > 0
+      ? `card data (column${cardColumns.length > 1 ? 's' : ''} ${cardColumns.join(', ')})`
+      : `what looks like a card number (line${numbers.length > 1 ? 's' : ''} ${numbers.slice(0, 10).join(', ')}${numbers.length > 10 ? ', ...' : ''})`
   throw new UsageError(`${source} holds ${what}: raw card data does not belong in files, and nothing was sent`, 'Tokenize each card once (gw card tokenize) and give its token or alias in a card_token column; then delete this file securely.')
 }
 
@@ -124,7 +189,8 @@ function textFields(values: Record<string, unknown>): {text: Record<string, stri
   const text: Record<string, string> = {}
   const errors: string[] = []
   for (const [name, value] of Object.entries(values)) {
-    if (value === null || value === undefined) text[name] = ''
+    // An NDJSON null is no value: leaving the field out says so (a refund in full); null may be a mistake.
+    if (value === null) errors.push(`${name} is null: leave the field out, or give it a value`)
     else if (typeof value === 'string') text[name] = value.trim()
     else if (typeof value === 'number') text[name] = Number.isFinite(value) ? String(value) : 'NaN'
     else errors.push(`${name} must be text or a number, got ${Array.isArray(value) ? 'a list' : typeof value}`)

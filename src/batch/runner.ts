@@ -52,19 +52,31 @@ export interface RowSender<Input, Body extends object> {
 }
 
 export interface RunOptions<Input, Body extends object> {
-  rows: ValidRow<Input>[]
+  /** The rows to send, read as they are needed: a file of any size is never held. */
+  rows: AsyncIterable<ValidRow<Input>>
+  /** How many rows there are, for what was not started. */
+  total: number
   sender: RowSender<Input, Body>
   journal: Journal
   concurrency: number
   onRow: (report: RowReport) => void
 }
 
-/** How the run ended: every row tried, or stopped early (a signal, the gateway refusing the credentials). */
+/**
+ * Why a batch started no more rows: a signal (Ctrl-C), or stdout that could not be written (its
+ * reader went away, `| head -1`, or a full disk): the rows in flight finish into the journal.
+ */
+export type StopReason = StopSignal | 'stdout'
+
+/** How the run ended: every row tried, or stopped early (a signal, the gateway refusing the credentials, stdout, a journal that cannot be written). */
 export interface RunEnd {
   notStarted: number
-  stoppedBy?: StopSignal
+  stoppedBy?: StopReason
   stoppedByError?: GwError
 }
+
+/** Answers lost in a row after which the gateway looks unreachable and no more rows are started: the next run looks them up. */
+export const LOST_IN_A_ROW = 8
 
 /**
  * The batch's rows over the client's one keep-alive pool, at most `concurrency` requests in
@@ -74,8 +86,10 @@ export interface RunEnd {
  * synced result lets it be reported.
  */
 export class BatchRunner<Input, Body extends object> {
-  private stopSignal?: StopSignal
+  private stopSignal?: StopReason
   private fatal?: GwError
+  /** Rows answered since the last that had an answer: lost ones, in a row. */
+  private lostInARow = 0
   private readonly slots: Semaphore
   private readonly finishing = new Set<Promise<void>>()
   /** Whether the first request has had its answer and the other slots are open. */
@@ -87,9 +101,9 @@ export class BatchRunner<Input, Body extends object> {
     this.slots = new Semaphore(1)
   }
 
-  /** Ctrl-C or SIGTERM: start no new rows; those in flight finish and are journaled. */
-  stop(signal: StopSignal): void {
-    this.stopSignal ??= signal
+  /** Ctrl-C or SIGTERM, or stdout gone: start no new rows; those in flight finish and are journaled. */
+  stop(reason: StopReason): void {
+    this.stopSignal ??= reason
   }
 
   private get stopping(): boolean {
@@ -97,17 +111,20 @@ export class BatchRunner<Input, Body extends object> {
   }
 
   async run(): Promise<RunEnd> {
-    const {rows, concurrency} = this.options
-    let next = 0
+    const {rows, total, concurrency} = this.options
+    // One reader of the rows for every worker: an async generator hands its rows out one at a time.
+    const next = rows[Symbol.asyncIterator]()
     let begun = 0
     const worker = async () => {
-      while (!this.stopping && next < rows.length) {
-        if (await this.runRow(rows[next++]!)) begun++
+      while (!this.stopping) {
+        const row = await next.next()
+        if (row.done) return
+        if (await this.runRow(row.value)) begun++
       }
     }
-    await Promise.all(Array.from({length: Math.min(LOOK_AHEAD * concurrency, rows.length)}, worker))
+    await Promise.all(Array.from({length: Math.min(LOOK_AHEAD * concurrency, total)}, worker))
     while (this.finishing.size > 0) await Promise.all(this.finishing)
-    return {notStarted: rows.length - begun, stoppedBy: this.stopSignal, stoppedByError: this.fatal}
+    return {notStarted: total - begun, stoppedBy: this.stopSignal, stoppedByError: this.fatal}
   }
 
   /** One row, start to end; false when it was left unstarted because the batch is stopping. */
@@ -181,12 +198,28 @@ export class BatchRunner<Input, Body extends object> {
 
   /** Syncs the row's result and then reports it, without holding up the next row. */
   private finish(row: ValidRow<Input>, report: RowReport): true {
+    this.countLost(report)
     const finishing: Promise<void> = this.journalResult(row, report).then(() => {
       this.finishing.delete(finishing)
       this.options.onRow(report)
     })
     this.finishing.add(finishing)
     return true
+  }
+
+  /**
+   * Answers lost in a row: after LOST_IN_A_ROW, the gateway (or the way to it) looks down, and each
+   * further row would only add one more in doubt. The rows in doubt are looked up by the next run.
+   */
+  private countLost(report: RowReport): void {
+    if (report.status !== 'unknown' || report.resumed) {
+      this.lostInARow = 0
+      return
+    }
+    if (++this.lostInARow < LOST_IN_A_ROW) return
+    this.fatal ??= new GwError('outcome_unknown', 8, `The answers to the last ${LOST_IN_A_ROW} ${this.options.sender.noun}s were lost: the gateway looks unreachable, and no more rows were started`, {
+      hint: 'Check that the gateway can be reached, then run the same command again: it looks the rows in doubt up before sending anything.',
+    })
   }
 
   private async journalResult(row: ValidRow<Input>, report: RowReport): Promise<void> {

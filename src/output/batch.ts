@@ -36,13 +36,20 @@ function fit(text: string, width: number): string {
 
 /**
  * What a batch shows as rows finish: an NDJSON line each on a pipe (or with --json), a table row
- * each on a terminal; a progress line on stderr for a person watching; a summary at the end.
+ * each on a terminal; a progress line on stderr for a person watching; a summary at the end. It
+ * keeps counts and sums, never the rows: a batch of any size costs the same memory.
  */
 export class BatchView {
   private readonly ndjson: boolean
-  private readonly reports: RowReport[] = []
-  private readonly skippedRows = new Set<RowReport>()
+  private readonly counts = new Map<RowStatus, number>()
+  private readonly money = new Map<RowStatus, Tally>()
   private readonly started = performance.now()
+  private done = 0
+  private resumed = 0
+  private worst = 0
+  /** The first rows left unknown, to say how to check them; how many there were in all. */
+  private readonly doubtful: string[] = []
+  private doubts = 0
   private lastProgress = 0
   private headerShown = false
 
@@ -57,43 +64,59 @@ export class BatchView {
 
   /** An invalid row left out with --skip-invalid: shown, but not a failure of the batch. */
   skipped(report: RowReport): void {
-    this.skippedRows.add(report)
-    this.row(report)
+    this.show(report)
   }
 
   row(report: RowReport): void {
-    this.reports.push(report)
-    if (this.ndjson) this.io.out(rowLine(report))
-    else this.io.out(this.tableRow(report))
-    this.progress()
+    this.worst = Math.max(this.worst, report.exitCode)
+    this.show(report)
   }
 
   /** design.md §4: the highest code any row had; rows skipped as invalid (--skip-invalid) do not count. */
   worstExitCode(): number {
-    return Math.max(0, ...this.reports.filter((r) => !this.skippedRows.has(r)).map((r) => r.exitCode))
+    return this.worst
+  }
+
+  /** How many rows' outcome is unknown so far. */
+  get unknownRows(): number {
+    return this.counts.get('unknown') ?? 0
   }
 
   /** The counts per status, the money per currency, and what to do about rows left in doubt. */
   summary(end: {notStarted: number}): void {
     this.io.status(undefined)
-    const counts = STATUSES.map((status) => ({status, rows: this.reports.filter((r) => r.status === status)})).filter(({rows}) => rows.length > 0)
-    const resumed = this.reports.filter((r) => r.resumed).length
-    const parts = counts.map(({status, rows}) => `${rows.length} ${status}`)
+    const counted = STATUSES.filter((status) => (this.counts.get(status) ?? 0) > 0)
+    const parts = counted.map((status) => `${this.counts.get(status)} ${status}`)
     if (end.notStarted > 0) parts.push(`${end.notStarted} not started`)
     let text = `${this.total} ${this.noun}${this.total === 1 ? '' : 's'}: ${parts.join(', ') || 'nothing done'}`
-    if (resumed > 0) text += ` (${resumed} done by an earlier run)`
+    if (this.resumed > 0) text += ` (${this.resumed} done by an earlier run)`
     text += ` in ${((performance.now() - this.started) / 1000).toFixed(1)} s\n`
-    for (const {status, rows} of counts) {
-      if (rows.some((row) => row.amount !== undefined)) text += `  ${status.padEnd(9)}${totals(rows)}\n`
+    for (const status of counted) {
+      const money = this.money.get(status)
+      if (money?.anyKnown) text += `  ${status.padEnd(9)}${money.text()}\n`
     }
-    const doubtful = this.reports.filter((r) => r.status === 'unknown' && r.reference)
-    if (doubtful.length > 0) {
-      text += `${doubtful.length} ${this.noun}${doubtful.length === 1 ? '' : 's'} may or may not have reached the gateway. Do not send them again by other means: run this same command again, which looks each one up first, or check them: ${doubtful
-        .slice(0, 3)
-        .map((r) => checkCommand({noun: this.noun, reference: r.reference!}))
-        .join('; ')}${doubtful.length > 3 ? '; ...' : ''}\n`
+    if (this.doubts > 0) {
+      text += `${this.doubts} ${this.noun}${this.doubts === 1 ? '' : 's'} may or may not have reached the gateway. Do not send them again by other means: run this same command again, which looks each one up first, or check them: ${this.doubtful
+        .map((reference) => checkCommand({noun: this.noun, reference}))
+        .join('; ')}${this.doubts > this.doubtful.length ? '; ...' : ''}\n`
     }
     this.io.err(text)
+  }
+
+  private show(report: RowReport): void {
+    this.done++
+    this.counts.set(report.status, (this.counts.get(report.status) ?? 0) + 1)
+    const money = this.money.get(report.status) ?? new Tally()
+    money.add(report.amount, report.currency)
+    this.money.set(report.status, money)
+    if (report.resumed) this.resumed++
+    if (report.status === 'unknown' && report.reference) {
+      this.doubts++
+      if (this.doubtful.length < 3) this.doubtful.push(report.reference)
+    }
+    if (this.ndjson) this.io.out(rowLine(report))
+    else this.io.out(this.tableRow(report))
+    this.progress()
   }
 
   private tableRow(report: RowReport): string {
@@ -103,8 +126,7 @@ export class BatchView {
       this.headerShown = true
     }
     const record = report.record
-    // Without a currency an amount is shown as given, in minor units, as in the summary.
-    const amount = report.amount === undefined ? '' : report.currency ? formatMoney(report.amount, report.currency) : String(report.amount)
+    const amount = report.amount === undefined ? '' : moneyText(report.amount, report.currency)
     const result = record
       ? [record.id, record.message].filter((v) => typeof v === 'string' && v !== '').join('  ')
       : (report.error?.messages.join('; ') ?? '')
@@ -116,28 +138,48 @@ export class BatchView {
   private progress(): void {
     if (!this.io.chatty) return
     const now = performance.now()
-    const done = this.reports.length
-    if (done < this.total && now - this.lastProgress < 100) return
+    if (this.done < this.total && now - this.lastProgress < 100) return
     this.lastProgress = now
     const seconds = (now - this.started) / 1000
-    const rate = seconds > 0 ? done / seconds : 0
-    const left = rate > 0 ? Math.round((this.total - done) / rate) : undefined
-    const count = (status: RowStatus) => this.reports.filter((r) => r.status === status).length
+    const rate = seconds > 0 ? this.done / seconds : 0
+    const left = rate > 0 ? Math.round((this.total - this.done) / rate) : undefined
+    const count = (status: RowStatus) => this.counts.get(status) ?? 0
     const failed = count('rejected') + count('failed') + count('unknown') + count('invalid')
     const eta = left === undefined ? '--:--' : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`
-    this.io.status(`${done}/${this.total}  ${rate.toFixed(1)}/s  ETA ${eta}  ${count('approved')} approved, ${count('declined')} declined, ${failed} failed`)
+    this.io.status(`${this.done}/${this.total}  ${rate.toFixed(1)}/s  ETA ${eta}  ${count('approved')} approved, ${count('declined')} declined, ${failed} failed`)
+  }
+}
+
+/** `10.00 AUD`; without a currency, the amount in major units, saying so: one unit in every summary (issue 21). */
+function moneyText(amount: number, currency: string | undefined): string {
+  return currency ? formatMoney(amount, currency) : `${formatMoney(amount)} (currency not known)`
+}
+
+/** Amounts added up per currency, as rows come: `1,950.00 AUD; 30.00 NZD`. */
+export class Tally {
+  private readonly sums = new Map<string, number>()
+  private unknown = 0
+
+  add(amount: number | undefined, currency?: string): void {
+    if (amount === undefined) this.unknown++
+    else this.sums.set(currency ?? '', (this.sums.get(currency ?? '') ?? 0) + Math.abs(amount))
+  }
+
+  /** Whether any amount was known: a status of rows without amounts (invalid ones) has no money to show. */
+  get anyKnown(): boolean {
+    return this.sums.size > 0
+  }
+
+  text(): string {
+    const parts = [...this.sums].map(([currency, sum]) => moneyText(sum, currency || undefined))
+    if (this.unknown > 0) parts.push(`${this.unknown} amount${this.unknown === 1 ? '' : 's'} not known`)
+    return parts.join('; ')
   }
 }
 
 /** `1,950.00 AUD; 30.00 NZD`: the rows' amounts added up per currency. */
 export function totals(rows: {amount?: number; currency?: string}[]): string {
-  const sums = new Map<string, number>()
-  let unknown = 0
-  for (const row of rows) {
-    if (row.amount === undefined) unknown++
-    else sums.set(row.currency ?? '', (sums.get(row.currency ?? '') ?? 0) + Math.abs(row.amount))
-  }
-  const parts = [...sums].map(([currency, sum]) => (currency ? formatMoney(sum, currency) : `${sum} (minor units)`))
-  if (unknown > 0) parts.push(`${unknown} amount${unknown === 1 ? '' : 's'} not known`)
-  return parts.join('; ')
+  const tally = new Tally()
+  for (const row of rows) tally.add(row.amount, row.currency)
+  return tally.text()
 }

@@ -8,6 +8,8 @@ export interface Io {
   out(text: string): void
   err(text: string): void
   readStdin(): Promise<string>
+  /** stdin as it comes, for input too large to hold (a batch of a million rows). */
+  stdinChunks(): AsyncIterable<Buffer | string>
   readonly isStdoutTTY: boolean
   readonly isStderrTTY: boolean
   readonly isStdinTTY: boolean
@@ -26,8 +28,15 @@ export interface Io {
    * not a terminal.
    */
   status(line: string | undefined): void
-  /** Calls back once when stdout's reader goes away (`gw listen | head -1`), instead of crashing on EPIPE. */
-  onOutClosed?(listener: () => void): void
+  /**
+   * Calls back once when stdout cannot be written: its reader went away (EPIPE, `| head -1`) or its
+   * file cannot take more (ENOSPC, `> /dev/full`). gw never crashes on it.
+   */
+  onOutClosed?(listener: (err: NodeJS.ErrnoException) => void): void
+  /** Why stdout could not be written, once it could not. */
+  outFailure?(): NodeJS.ErrnoException | undefined
+  /** Resolves once what was written to stdout is out, or has failed. */
+  flushOut?(): Promise<void>
   /** Writes to stdout and resolves once it is out: false when it could not be (its reader went away). */
   outWritten?(text: string): Promise<boolean>
 }
@@ -40,13 +49,26 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
   const isStderrTTY = Boolean(process.stderr.isTTY)
   const isStdinTTY = Boolean(process.stdin.isTTY)
   const footer = statusLine((text) => void process.stderr.write(text))
+  // A write that fails says so on stdout's 'error' event, which with no listener would end gw with
+  // an uncaught exception (and a page of minified source on stderr): every failure is kept and told.
+  let failure: NodeJS.ErrnoException | undefined
+  const closedListeners: ((err: NodeJS.ErrnoException) => void)[] = []
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (failure) return
+    failure = err
+    for (const listener of closedListeners) listener(err)
+  })
+  const write = (text: string) => {
+    if (!failure) process.stdout.write(text)
+  }
   return {
-    out: (text) => (isStdoutTTY ? footer.around(() => process.stdout.write(text)) : void process.stdout.write(text)),
+    out: (text) => (isStdoutTTY ? footer.around(() => write(text)) : write(text)),
     // Everything on stderr is for people: whatever slipped past the renderers unsanitized
     // (a profile name, a log line) still cannot drive the terminal.
     err: (text) => footer.around(() => process.stderr.write(sanitize(text, {keepColors: true}))),
     status: (line) => (isStderrTTY ? footer.set(line) : undefined),
     readStdin,
+    stdinChunks: () => process.stdin,
     isStdoutTTY,
     isStderrTTY,
     isStdinTTY,
@@ -57,15 +79,13 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
     // A CI job that happens to have a terminal must not wait for an answer nobody will type.
     canPrompt: () => !noInput && !env.CI && isStdinTTY && isStderrTTY,
     // The write's own callback, not a second empty write: that would be a write(2) of its own.
-    outWritten: (text) => new Promise((resolve) => process.stdout.write(text, (err) => resolve(!err))),
+    outWritten: (text) => (failure ? Promise.resolve(false) : new Promise((resolve) => process.stdout.write(text, (err) => resolve(!err)))),
     onOutClosed(listener) {
-      let called = false
-      process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-        if (err.code !== 'EPIPE') throw err
-        if (!called) listener()
-        called = true
-      })
+      if (failure) listener(failure)
+      else closedListeners.push(listener)
     },
+    outFailure: () => failure,
+    flushOut: () => (failure ? Promise.resolve() : new Promise((resolve) => process.stdout.write('', () => resolve()))),
   }
 }
 
@@ -118,6 +138,9 @@ export function testIo({tty = false, stdin = '', color = false, columns = 80} = 
     err: (text) => footer.around(() => void (stderr += text)),
     status: (line) => (tty ? footer.set(line) : undefined),
     readStdin: async () => stdin,
+    stdinChunks: async function* () {
+      yield stdin
+    },
     isStdoutTTY: tty,
     isStderrTTY: tty,
     isStdinTTY: tty,

@@ -3,6 +3,7 @@ import {randomBytes} from 'node:crypto'
 import {open, rename, rm} from 'node:fs/promises'
 import {dirname} from 'node:path'
 import type * as z from 'zod'
+import {type FileLock, LockHeldError, takeLock} from '../file-lock.js'
 import {JournalLine, LegacyStateFile, SnapshotLine, firstProblem} from './state-schema.js'
 import {Store, type Batch, type Change, type StoreState} from './store.js'
 
@@ -49,6 +50,34 @@ export const openStateFile: OpenStateFile = async (path, flags) => {
 /** A state file that cannot be read as one, or written: the start-up error names the file and the reason. */
 export class StateFileError extends Error {
   override name = 'StateFileError'
+
+  /** What to do about it, when picking another file is not the answer. */
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message)
+  }
+}
+
+/**
+ * The state file is this gateway's for as long as it runs: a second one on it would snapshot the
+ * file away from under the first, whose acknowledged writes would then go to a deleted file.
+ */
+export function lockStateFile(file: string): FileLock {
+  try {
+    // A file where the folder should be fails here as EEXIST, and more plainly below as ENOTDIR.
+    mkdirSync(dirname(file), {recursive: true, mode: 0o700})
+  } catch {
+    // Said by takeLock below, which cannot write there either.
+  }
+  try {
+    return takeLock(`${file}.lock`)
+  } catch (error) {
+    if (!(error instanceof LockHeldError)) throw new StateFileError(`Cannot write the state file ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
+    const who = error.pid === undefined ? 'another local gateway' : `another local gateway (pid ${error.pid})`
+    throw new StateFileError(`${file} is in use by ${who}: two gateways on one state file would lose each other's writes`, `Stop that gateway first (gw sandbox stop, or kill ${error.pid ?? 'it'}), or give this one another --state file.`)
+  }
 }
 
 const notAStateFile = (file: string, reason: string) =>

@@ -10,7 +10,7 @@ import {SandboxError} from './errors.js'
 import {FaultList} from './faults.js'
 import {clientErrorListener, createRequestListener} from './http.js'
 import {TEST_MERCHANT, merchantPrefixes, newRecordId} from './ids.js'
-import {Journal, StateFileError, loadStore, type OpenStateFile} from './persist.js'
+import {Journal, StateFileError, loadStore, lockStateFile, type OpenStateFile} from './persist.js'
 import {routes} from './routes/index.js'
 import {Store} from './store.js'
 import {checkWebHook, modeOfHooks} from './web-hooks.js'
@@ -80,7 +80,14 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   } = options
   const tokens = credentialsByUsername(options.merchants)
   const prefixes = merchantPrefixes([...tokens.keys()])
-  const store = stateFile ? loadStore(stateFile) : new Store()
+  const stateLock = stateFile ? lockStateFile(stateFile) : undefined
+  let store: Store
+  try {
+    store = stateFile ? loadStore(stateFile) : new Store()
+  } catch (error) {
+    stateLock?.release()
+    throw error
+  }
   const closing = new AbortController()
 
   let journal: Journal | undefined
@@ -124,6 +131,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const abandon = async () => {
     await deliveries.close()
     await journal?.close()
+    stateLock?.release()
   }
   const {headersTimeoutMs = TIMEOUTS.headersMs, requestTimeoutMs = TIMEOUTS.requestMs} = options
   const server = createServer(
@@ -206,6 +214,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
         await journal?.commit()
         await journal?.close()
       } finally {
+        stateLock?.release()
         if (runtimeFile) removeRuntimeFile(runtimeFile, process.pid)
       }
     }

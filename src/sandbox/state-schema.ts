@@ -15,9 +15,13 @@ import {COLLECTIONS, type Collection, globalKeyField} from './store.js'
  */
 const text = z.string()
 const nullableText = z.string().nullable()
+/** A calendar date as the sandbox writes them, `2026-11-23`: a file with another is refused on load, not answered with 500s later. */
+const date = z.string().refine((value) => /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), 'must be a date, YYYY-MM-DD')
+/** A date-time with its offset, `2026-11-23T10:00:00+11:00`. */
+const dateTime = z.string().refine((value) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value)), 'must be a date-time with its offset')
 
 const RECORDS = {
-  cards: Card.extend({token: text, card_number: text, card_expiry: text, card_holder: text, transaction_count: z.number().int(), alias: nullableText}),
+  cards: Card.extend({token: text, card_number: text, card_expiry: date, card_holder: text, transaction_count: z.number().int(), alias: nullableText}),
   purchases: Purchase.extend({
     id: text,
     reference: text,
@@ -26,12 +30,14 @@ const RECORDS = {
     card_token: text,
     card_number: text,
     currency: text,
+    settlement_date: date,
+    transaction_date: dateTime,
   }),
   refunds: z.preprocess(
     linkedToPurchase,
-    Refund.extend({id: text, reference: text, amount: z.number().int(), successful: z.boolean(), transaction_id: text, purchase_id: text}),
+    Refund.extend({id: text, reference: text, amount: z.number().int(), successful: z.boolean(), transaction_id: text, purchase_id: text, transaction_date: dateTime}),
   ),
-  plans: Plan.extend({id: text, name: text, reference: text, description: text, amount: z.number().int(), currency: text}),
+  plans: Plan.extend({id: text, name: text, reference: text, description: text, amount: z.number().int(), currency: text, created_at: dateTime}),
   customers: Customer.extend({
     id: text,
     reference: text,
@@ -40,19 +46,22 @@ const RECORDS = {
     email: text,
     card_token: text,
     address: Address,
+    created_at: dateTime,
   }),
   subscriptions: Subscription.extend({
     id: text,
     customer: text,
     plan: text,
     frequency: text,
-    start_date: text,
-    next_billing_date: nullableText,
+    start_date: date,
+    end_date: date.nullable(),
+    next_billing_date: date.nullable(),
+    created_at: dateTime,
     reference: text,
     last_status: text,
     is_active: z.boolean(),
   }),
-  webhooks: WebHook.extend({id: text, address: text, events: z.union([text, z.array(text)]), mode: z.enum(['Test', 'Live'])}),
+  webhooks: WebHook.extend({id: text, address: text, events: z.union([text, z.array(text)]), mode: z.enum(['Test', 'Live']), created_at: dateTime}),
 } as const satisfies {[C in Collection]: z.ZodType}
 
 /**
@@ -83,7 +92,7 @@ const QueuedDelivery = z.object({
 const State = z
   .object({
     merchants: z.record(z.string(), MerchantRecords),
-    today: z.string().optional(),
+    today: date.optional(),
     cardNotices: z.record(z.string(), z.array(CardNotice)).optional(),
     deliveries: z.array(QueuedDelivery).optional(),
   })
@@ -108,7 +117,7 @@ const put = COLLECTIONS.map((collection) =>
 const ChangeSchema = z.discriminatedUnion('op', [
   z.discriminatedUnion('collection', put as unknown as [(typeof put)[number], ...(typeof put)[number][]]),
   z.object({op: z.literal('remove'), collection: z.enum(COLLECTIONS), merchant: text, key: text}),
-  z.object({op: z.literal('today'), date: text}),
+  z.object({op: z.literal('today'), date}),
   z.object({op: z.literal('notice'), key: text, notices: z.array(CardNotice)}),
   z.object({op: z.literal('enqueue'), delivery: QueuedDelivery}),
   z.object({op: z.literal('attempted'), id: text, attempts: z.number().int(), last_error: nullableText}),

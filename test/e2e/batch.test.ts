@@ -49,7 +49,7 @@ describe('gw refund create --input', () => {
     // As the live gateway answers: a refund's transaction_id is its own id, never its purchase's.
     expect(rows[0]!.record!.transaction_id).toBe(rows[0]!.record!.id)
     expect(Object.keys(rows[0]!)).toEqual(['row', 'line', 'reference', 'status', 'exit_code', 'record'])
-    expect(result.stderr).toMatch(/^Journal: .*refund-create-[0-9a-f]{16}\.ndjson\n/)
+    expect(result.stderr).toMatch(/^Journal: .*refund-create-[0-9a-f]{16}-[0-9a-f]{8}\.ndjson\n/)
     expect(result.stderr).toMatch(/3 refunds: 3 approved in [\d.]+ s\n {2}approved 30\.00 AUD\n/)
   })
 
@@ -210,7 +210,7 @@ describe('gw refund create --input', () => {
       {row: 1, line: 2, reference: 'd-1', request: {transaction_id: '071-P-AAAAAAAA', amount: 250, reference: 'd-1'}},
       {row: 2, line: 3, reference: 'd-2', request: {transaction_id: '071-P-BBBBBBBB', amount: null, reference: 'd-2'}},
     ])
-    expect(result.stderr).toContain('Dry run: 2 refunds would be sent (250 (minor units); 1 amount not known), 1 of them each refunding its purchase in full. Nothing was sent.')
+    expect(result.stderr).toContain('Dry run: 2 refunds would be sent (2.50 (currency not known); 1 amount not known), 1 of them each refunding its purchase in full. Nothing was sent.')
     expect(proxy.total()).toBe(0)
   })
 

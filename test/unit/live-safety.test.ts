@@ -157,7 +157,7 @@ describe('a batch on a live profile', () => {
   const plan = {noun: 'refund' as const, rows: 300, totals: '2,950.00 AUD'}
   it('is confirmed once by typing its number of rows; its rows then pass the guard unasked', async () => {
     const {prompter, asked} = scripted(['300'])
-    await confirmBatch({target: liveTarget, commandId: 'refund create', yes: false, io: testIo({tty: true}), prompter, plan})
+    await confirmBatch({target: liveTarget, commandId: 'refund create', yes: false, io: testIo({tty: true}), prompter, plan: async () => plan})
     expect(asked).toEqual(['LIVE: about to send 300 refunds (2,950.00 AUD). Type the number of rows (300) to confirm'])
     const guard = requestGuard({target: liveTarget, commandId: 'refund create', yes: false, io: testIo({tty: true}), prompter: scripted([]).prompter, confirmedUpFront: true})
     await expect(guard(endpoints.refunds.create, {params: {}, body: {transaction_id: 'p', amount: 100, reference: 'r'}})).resolves.toBeUndefined()
@@ -165,14 +165,14 @@ describe('a batch on a live profile', () => {
 
   it('needs --yes without a terminal, and a read-only profile refuses it first', async () => {
     const {prompter} = scripted([])
-    await expect(confirmBatch({target: liveTarget, commandId: 'refund create', yes: false, io: testIo(), prompter, plan})).rejects.toThrow(/must be confirmed, and there is no terminal/)
-    await expect(confirmBatch({target: liveTarget, commandId: 'refund create', yes: true, io: testIo(), prompter, plan})).resolves.toBeUndefined()
+    await expect(confirmBatch({target: liveTarget, commandId: 'refund create', yes: false, io: testIo(), prompter, plan: async () => plan})).rejects.toThrow(/must be confirmed, and there is no terminal/)
+    await expect(confirmBatch({target: liveTarget, commandId: 'refund create', yes: true, io: testIo(), prompter, plan: async () => plan})).resolves.toBeUndefined()
     const readOnly = {...liveTarget, profile: {readOnly: true}} as Target
-    await expect(confirmBatch({target: readOnly, commandId: 'refund create', yes: true, io: testIo(), prompter, plan})).rejects.toMatchObject({exitCode: 6})
+    await expect(confirmBatch({target: readOnly, commandId: 'refund create', yes: true, io: testIo(), prompter, plan: async () => plan})).rejects.toMatchObject({exitCode: 6})
   })
 
   it('is refused when the number typed is not its number of rows', async () => {
     const {prompter} = scripted(['30', '3000', '30'])
-    await expect(confirmBatch({target: liveTarget, commandId: 'refund create', yes: false, io: testIo({tty: true}), prompter, plan})).rejects.toThrow('"30" does not match 300: nothing was sent')
+    await expect(confirmBatch({target: liveTarget, commandId: 'refund create', yes: false, io: testIo({tty: true}), prompter, plan: async () => plan})).rejects.toThrow('"30" does not match 300: nothing was sent')
   })
 })

@@ -85,7 +85,7 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
       sandbox = await startSandbox({port: flags.port, host: flags.host, stateFile: flags.state && resolve(flags.state), mode, merchants: merchantList, webhooks: (flags.webhook ?? []).map((url) => url.href), webhookBackoffMs: flags['webhook-backoff'], runtimeFile: ownsRuntimeFile ? runtimeFile : undefined, log: flags.verbose ? (line) => this.io.err(line + '\n') : undefined})
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code
-      if ((err as Error).name === 'StateFileError') throw new UsageError((err as Error).message, 'Pick another --state file: gw never overwrites a file it cannot read.')
+      if ((err as Error).name === 'StateFileError') throw new UsageError((err as Error).message, (err as {hint?: string}).hint ?? 'Pick another --state file: gw never overwrites a file it cannot read.')
       if (code === 'EADDRINUSE') throw new UsageError(`Port ${flags.port} on ${flags.host} is already in use`, 'Is a local gateway already running (gw sandbox status)? Or pick another --port, 0 for any free one.')
       if (code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`Cannot listen on ${flags.host}:${flags.port} (${code})`, 'Pick another --host or --port.')
       throw err

@@ -1,12 +1,14 @@
-import {mkdtempSync, readFileSync, writeFileSync, appendFileSync, existsSync} from 'node:fs'
+import {spawn, spawnSync} from 'node:child_process'
+import {appendFileSync, existsSync, fdatasync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync, writeSync} from 'node:fs'
 import {tmpdir} from 'node:os'
-import {join} from 'node:path'
+import {dirname, join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {defaultJournalPath, inputHash, Journal} from '../../../src/batch/journal.js'
 
 const now = new Date('2026-11-22T10:00:00Z')
 const path = () => join(mkdtempSync(join(tmpdir(), 'gw-journal-')), 'j.ndjson')
-const open = (file: string, hash = 'a'.repeat(64), command = 'refund create') => Journal.open(file, {command, hash, now})
+const target = {base_url: 'http://127.0.0.1:8787', username: 'TEST'}
+const open = (file: string, hash = 'a'.repeat(64), command = 'refund create', options: Partial<Parameters<typeof Journal.open>[1]> = {}) => Journal.open(file, {command, hash, now, target, ...options})
 
 describe('Journal', () => {
   it('writes a header, then intents and results a line each; a new run reads them back', async () => {
@@ -20,7 +22,7 @@ describe('Journal', () => {
     await journal.result({result: 'r-1', status: 'approved', exit_code: 0, record: {id: '071-R-1'}})
     await journal.close()
     expect(readFileSync(file, 'utf8').split('\n')).toEqual([
-      JSON.stringify({journal: 1, command: 'refund create', input_sha256: 'a'.repeat(64), created_at: now.toISOString()}),
+      JSON.stringify({journal: 1, command: 'refund create', input_sha256: 'a'.repeat(64), target, created_at: now.toISOString()}),
       JSON.stringify({intent: 'r-1', row: 1, line: 2, request: {amount: 100}}),
       JSON.stringify({intent: 'r-2', row: 2, line: 3, request: {amount: 200}}),
       JSON.stringify({result: 'r-1', status: 'approved', exit_code: 0, record: {id: '071-R-1'}}),
@@ -51,15 +53,23 @@ describe('Journal', () => {
     await (await open(file)).close()
     await expect(open(file, 'b'.repeat(64))).rejects.toThrow(`${file} was written for another input (sha256 aaaaaaaaaaaa..., this input bbbbbbbbbbbb...): nothing was sent`)
     await expect(open(file, 'a'.repeat(64), 'purchase create')).rejects.toThrow('is the journal of a gw refund create batch, not gw purchase create')
-    const held = await open(file)
     writeFileSync(file + '.lock', String(process.ppid))
     await expect(open(file)).rejects.toThrow(`Another gw (pid ${process.ppid}) is running the batch of journal ${file}`)
-    await held.close()
-    expect(existsSync(file + '.lock')).toBe(false)
   })
 
-  it('is named from the input content in the state directory', () => {
-    expect(defaultJournalPath('/data/gw', 'refund create', inputHash('x'))).toBe(`/data/gw/journals/refund-create-${inputHash('x').slice(0, 16)}.ndjson`)
+  it('is named from the input content and the gateway and merchant, in the data directory', () => {
+    const path = defaultJournalPath('/data/gw', 'refund create', inputHash('x'), target)
+    expect(path).toMatch(new RegExp(`^/data/gw/journals/refund-create-${inputHash('x').slice(0, 16)}-[0-9a-f]{8}\\.ndjson$`))
+    expect(defaultJournalPath('/data/gw', 'refund create', inputHash('x'), {...target, base_url: 'https://gateway.example'})).not.toBe(path)
+    expect(defaultJournalPath('/data/gw', 'refund create', inputHash('x'), {...target, username: 'ACME'})).not.toBe(path)
+  })
+
+  it('refuses the journal of the same input sent to another gateway or merchant, naming both', async () => {
+    const file = path()
+    await (await open(file)).close()
+    await expect(open(file, 'a'.repeat(64), 'refund create', {target: {base_url: 'https://gateway.example', username: 'SHOP'}})).rejects.toThrow(
+      `${file} is the journal of this batch sent as TEST to http://127.0.0.1:8787, and this run sends as SHOP to https://gateway.example: nothing was sent`,
+    )
   })
 })
 
@@ -73,5 +83,101 @@ describe('a --journal that is no journal', () => {
     await expect(open(file)).rejects.toThrow(`${file} is not a gw batch journal, and is left as it is: nothing was sent`)
     expect(readFileSync(file, 'utf8')).toBe(text)
     expect(existsSync(file + '.lock')).toBe(false)
+  })
+})
+
+describe('the journal lock', () => {
+  it('is refused to a second open in the same process', async () => {
+    const file = path()
+    const first = await open(file)
+    await expect(open(file)).rejects.toThrow(`The batch journal ${file} is already open in this gw: nothing was sent`)
+    await first.close()
+    await (await open(file)).close()
+  })
+
+  it('treats an empty lock file as held while it is young (its writer between creating it and writing its pid), and takes it over once old', async () => {
+    const file = path()
+    writeFileSync(file + '.lock', '')
+    await expect(open(file)).rejects.toThrow(`The batch journal ${file} is being taken by another gw: nothing was sent`)
+    const old = new Date(Date.now() - 60_000)
+    utimesSync(file + '.lock', old, old)
+    const journal = await open(file)
+    expect(readFileSync(file + '.lock', 'utf8')).toBe(String(process.pid))
+    await journal.close()
+    expect(existsSync(file + '.lock')).toBe(false)
+  })
+
+  it("takes over a dead owner's lock, and leaves no file of its own beside it", async () => {
+    const file = path()
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString()
+    writeFileSync(file + '.lock', dead)
+    const journal = await open(file)
+    expect(readFileSync(file + '.lock', 'utf8')).toBe(String(process.pid))
+    expect(readdirSync(dirname(file)).sort()).toEqual(['j.ndjson', 'j.ndjson.lock'])
+    await journal.close()
+  })
+
+  it('lets exactly one of many processes racing for a dead owner\'s lock have it', async () => {
+    const file = path()
+    writeFileSync(file + '.lock', '999999999')
+    const script = `import('${join(import.meta.dirname, '../../../src/file-lock.ts').replaceAll('\\', '/')}').then(({takeLock}) => { try { takeLock(process.argv[1]); process.stdout.write('held'); setTimeout(() => {}, 300) } catch (err) { process.stdout.write('refused') } })`
+    const racers = await Promise.all(
+      Array.from({length: 6}, () => new Promise<string>((resolve) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', '-e', script, file + '.lock'])
+        let out = ''
+        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
+        child.on('close', () => resolve(out))
+      })),
+    )
+    expect(racers.filter((out) => out === 'held')).toHaveLength(1)
+  })
+})
+
+describe('a journal on a disk that fails', () => {
+  /** The real writes, but the Nth one fails: EIO, or (`part`) after writing that many bytes of it. */
+  const failing = (nth: number, {part = 0, code = 'EIO'} = {}) => {
+    let writes = 0
+    return {
+      write: (fd: number, data: Uint8Array) => {
+        if (++writes !== nth) return writeSync(fd, data)
+        if (part > 0) return writeSync(fd, data.subarray(0, part))
+        throw Object.assign(new Error(`${code}: failed, write`), {code})
+      },
+      datasync: (fd: number) => new Promise<void>((resolve, reject) => fdatasync(fd, (err) => (err ? reject(err) : resolve()))),
+    }
+  }
+
+  it('fails the entries of a write that throws (ENOSPC once), naming the journal, and takes later ones', async () => {
+    const file = path()
+    const journal = await open(file, undefined, undefined, {disk: failing(2, {code: 'ENOSPC'})})
+    const error = await journal.intent({intent: 'r-1', row: 1, line: 2, request: {}}).catch((err: unknown) => err)
+    expect(error).toMatchObject({kind: 'io', exitCode: 1, message: `The batch journal ${file} cannot be written (ENOSPC): no more rows are sent`})
+    await journal.intent({intent: 'r-2', row: 2, line: 3, request: {}})
+    await journal.close()
+    const again = await open(file)
+    expect([...again.intents.keys()]).toEqual(['r-2'])
+    await again.close()
+  })
+
+  it('counts an intent only once its whole line is on disk: one written 10 bytes short is failed and cut off', async () => {
+    const file = path()
+    let writes = 0
+    const disk = {
+      ...failing(99),
+      write: (fd: number, data: Uint8Array) => {
+        writes++
+        // The second write (the intent) goes 10 bytes, then the disk is full.
+        if (writes === 2) return writeSync(fd, data.subarray(0, 10))
+        if (writes === 3) throw Object.assign(new Error('ENOSPC: no space left on device, write'), {code: 'ENOSPC'})
+        return writeSync(fd, data)
+      },
+    }
+    const journal = await open(file, undefined, undefined, {disk})
+    await expect(journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})).rejects.toMatchObject({kind: 'io'})
+    await journal.close()
+    expect(readFileSync(file, 'utf8').split('\n')).toHaveLength(2)
+    const again = await open(file)
+    expect(again.intents.size).toBe(0)
+    await again.close()
   })
 })

@@ -9,11 +9,13 @@ import {findEarlier, type MoneyRequest, sendOnce} from '../../../src/operations/
 
 type Body = {reference: string; amount: number}
 
-const rows = (references: string[]) => references.map((reference, i) => ({row: i + 1, line: i + 2, reference, input: {reference, amount: 100}}))
-
-async function journal(): Promise<Journal> {
-  return Journal.open(join(mkdtempSync(join(tmpdir(), 'gw-runner-')), 'j.ndjson'), {command: 'refund create', hash: 'h', now: new Date()})
+/** Rows as a batch reads them, one at a time. */
+async function* rows(references: string[]) {
+  for (const [i, reference] of references.entries()) yield {row: i + 1, line: i + 2, reference, input: {reference, amount: 100}}
 }
+
+const journalAt = (file: string) => Journal.open(file, {command: 'refund create', hash: 'h', now: new Date(), target: {base_url: 'http://127.0.0.1:8787', username: 'TEST'}})
+const journal = () => journalAt(join(mkdtempSync(join(tmpdir(), 'gw-runner-')), 'j.ndjson'))
 
 /**
  * A sender over a pretend gateway, decided by the real money module: `records` is what it holds by
@@ -60,7 +62,7 @@ function gateway(records: Record<string, Record<string, unknown>> = {}, fail: Re
 async function run(references: string[], sender: RowSender<Body, Body>, j?: Journal, concurrency = 4): Promise<RowReport[]> {
   const reports: RowReport[] = []
   const used = j ?? (await journal())
-  await new BatchRunner({rows: rows(references), sender, journal: used, concurrency, onRow: (report) => reports.push(report)}).run()
+  await new BatchRunner({rows: rows(references), total: references.length, sender, journal: used, concurrency, onRow: (report) => reports.push(report)}).run()
   if (!j) await used.close()
   return reports.sort((a, b) => a.row - b.row)
 }
@@ -96,12 +98,14 @@ describe('BatchRunner', () => {
   })
 
   it('on a re-run: answered rows come from the journal, rows in doubt are looked up and sent only when the gateway has none', async () => {
-    const j = await journal()
-    await j.result({result: 'done', status: 'approved', exit_code: 0, record: {reference: 'done'}, amount: 100})
-    for (const reference of ['found', 'missing', 'differs', 'unreachable', 'failed', 'unauthorized', 'refused']) await j.intent({intent: reference, row: 0, line: 0, request: {reference, amount: 100}})
-    await j.result({result: 'failed', status: 'failed', exit_code: 1, error: {messages: ['No answer']}})
-    await j.result({result: 'unauthorized', status: 'rejected', exit_code: 4, error: {messages: ['Incorrect Username or Token']}})
-    await j.result({result: 'refused', status: 'rejected', exit_code: 7, error: {messages: ['Amount exceeds the refundable balance']}})
+    const earlier = await journal()
+    await earlier.result({result: 'done', status: 'approved', exit_code: 0, record: {reference: 'done'}, amount: 100})
+    for (const reference of ['found', 'missing', 'differs', 'unreachable', 'failed', 'unauthorized', 'refused']) await earlier.intent({intent: reference, row: 0, line: 0, request: {reference, amount: 100}})
+    await earlier.result({result: 'failed', status: 'failed', exit_code: 1, error: {messages: ['No answer']}})
+    await earlier.result({result: 'unauthorized', status: 'rejected', exit_code: 4, error: {messages: ['Incorrect Username or Token']}})
+    await earlier.result({result: 'refused', status: 'rejected', exit_code: 7, error: {messages: ['Amount exceeds the refundable balance']}})
+    await earlier.close()
+    const j = await journalAt(earlier.path)
     const g = gateway(
       {found: {reference: 'found', amount: 100, successful: true}, differs: {reference: 'differs', amount: 999, successful: true}},
       {'lookup:unreachable': new GatewayError('network', 'connection refused')},
@@ -155,6 +159,7 @@ describe('BatchRunner', () => {
     const reports: RowReport[] = []
     const runner = new BatchRunner({
       rows: rows(Array.from({length: 30}, (_, i) => `row-${i}`)),
+      total: 30,
       sender: g.sender,
       journal: j,
       concurrency: 2,
@@ -171,7 +176,9 @@ describe('BatchRunner', () => {
     expect(end.notStarted).toBe(30 - reports.length)
     expect(g.sent.sort()).toEqual(reports.map((r) => r.reference).sort())
     expect(reports.every((r) => r.status === 'approved')).toBe(true)
-    expect(j.results.size).toBe(reports.length)
     await j.close()
+    const reopened = await journalAt(j.path)
+    expect(reopened.results.size).toBe(reports.length)
+    await reopened.close()
   })
 })

@@ -67,7 +67,7 @@ describe('BatchView', () => {
 })
 
 describe('totals', () => {
-  it('adds amounts per currency, says how many are not known', () => {
-    expect(totals([{amount: 1000, currency: 'AUD'}, {amount: -250, currency: 'AUD'}, {amount: 100, currency: 'JPY'}, {amount: 5}, {}])).toBe('12.50 AUD; 100 JPY; 5 (minor units); 1 amount not known')
+  it('adds amounts per currency, in major units with the currency said when known (one unit in every summary), and how many are not known', () => {
+    expect(totals([{amount: 1000, currency: 'AUD'}, {amount: -250, currency: 'AUD'}, {amount: 100, currency: 'JPY'}, {amount: 5}, {}])).toBe('12.50 AUD; 100 JPY; 0.05 (currency not known); 1 amount not known')
   })
 })
