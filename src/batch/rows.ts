@@ -1,6 +1,7 @@
 import {UsageError} from '../errors.js'
 import type {PurchaseInput} from '../operations/purchases.js'
 import type {RefundInput} from '../operations/refunds.js'
+import {collectGarbage, ROWS_PER_COLLECTION} from './memory.js'
 import type {BatchEntry, BatchFile} from './read.js'
 import {looksLikeCardNumber} from '../redact.js'
 
@@ -95,6 +96,7 @@ export async function scanRows<Input>(file: BatchFile, schema: RowSchema<Input>,
   let valid = 0
   for await (const entry of file.entries) {
     const row = ++total
+    if (row % ROWS_PER_COLLECTION === 0) collectGarbage()
     lineOf[row] = entry.line
     const checked = checkEntry(entry, schema, row)
     if (file.format === 'ndjson' && 'values' in entry) for (const key of Object.keys(entry.values)) columns.add(key)
@@ -127,7 +129,7 @@ export async function scanRows<Input>(file: BatchFile, schema: RowSchema<Input>,
 export async function* checkedRows<Input>(file: BatchFile, scan: Scan<Input>): AsyncGenerator<ValidRow<Input> | InvalidRow> {
   let row = 0
   for await (const entry of file.entries) {
-    row++
+    if (++row % ROWS_PER_COLLECTION === 0) collectGarbage()
     yield scan.invalid.get(entry.line) ?? checkEntry(entry, scan.schema, row)
   }
 }
