@@ -75,7 +75,7 @@ export function lockStateFile(file: string): FileLock {
     return takeLock(`${file}.lock`)
   } catch (error) {
     if (!(error instanceof LockHeldError)) throw new StateFileError(`Cannot write the state file ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
-    const who = error.pid === undefined ? 'another local gateway' : `another local gateway (pid ${error.pid})`
+    const who = error.pid === undefined ? 'another local gateway' : error.pid === process.pid ? 'another local gateway in this process' : `another local gateway (pid ${error.pid})`
     throw new StateFileError(`${file} is in use by ${who}: two gateways on one state file would lose each other's writes`, `Stop that gateway first (gw sandbox stop, or kill ${error.pid ?? 'it'}), or give this one another --state file.`)
   }
 }

@@ -125,8 +125,15 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   }
   catchUp(ctx)
   for (const address of options.webhooks ?? []) registerStartHook(ctx, address)
-  if (stateFile) journal = await startJournal(stateFile, store, options.openStateFile)
-  else store.takeBatch()
+  if (stateFile) {
+    try {
+      journal = await startJournal(stateFile, store, options.openStateFile)
+    } catch (error) {
+      await deliveries.close()
+      stateLock?.release()
+      throw error
+    }
+  } else store.takeBatch()
   /** A start that fails after the journal opened lets go of it. */
   const abandon = async () => {
     await deliveries.close()
