@@ -49,17 +49,9 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
   const isStderrTTY = Boolean(process.stderr.isTTY)
   const isStdinTTY = Boolean(process.stdin.isTTY)
   const footer = statusLine((text) => void process.stderr.write(text))
-  // A write that fails says so on stdout's 'error' event, which with no listener would end gw with
-  // an uncaught exception (and a page of minified source on stderr): every failure is kept and told.
-  let failure: NodeJS.ErrnoException | undefined
-  const closedListeners: ((err: NodeJS.ErrnoException) => void)[] = []
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (failure) return
-    failure = err
-    for (const listener of closedListeners) listener(err)
-  })
+  const {failure, onFailure} = watchStdout()
   const write = (text: string) => {
-    if (!failure) process.stdout.write(text)
+    if (!failure()) process.stdout.write(text)
   }
   return {
     out: (text) => (isStdoutTTY ? footer.around(() => write(text)) : write(text)),
@@ -79,13 +71,14 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
     // A CI job that happens to have a terminal must not wait for an answer nobody will type.
     canPrompt: () => !noInput && !env.CI && isStdinTTY && isStderrTTY,
     // The write's own callback, not a second empty write: that would be a write(2) of its own.
-    outWritten: (text) => (failure ? Promise.resolve(false) : new Promise((resolve) => process.stdout.write(text, (err) => resolve(!err)))),
-    onOutClosed(listener) {
-      if (failure) listener(failure)
-      else closedListeners.push(listener)
+    outWritten: (text) => (failure() ? Promise.resolve(false) : new Promise((resolve) => process.stdout.write(text, (err) => resolve(!err)))),
+    onOutClosed: onFailure,
+    outFailure: failure,
+    // What is buffered drains first; then a turn of the event loop lets a failure already met be told.
+    flushOut: async () => {
+      if (!failure() && process.stdout.writableLength > 0) await new Promise((resolve) => process.stdout.once('drain', resolve).once('error', resolve))
+      await new Promise((resolve) => setImmediate(resolve))
     },
-    outFailure: () => failure,
-    flushOut: () => (failure ? Promise.resolve() : new Promise((resolve) => process.stdout.write('', () => resolve()))),
   }
 }
 
@@ -94,6 +87,36 @@ function forcedWidth(forced: string | undefined, width: number): number {
   const match = /^\s*(\d+)(%?)\s*$/.exec(forced ?? '')
   if (!match || Number(match[1]) === 0) return width
   return Math.max(20, match[2] ? Math.floor((width * Number(match[1])) / 100) : Number(match[1]))
+}
+
+/** Why stdout failed, once it did, for every Io of the process; and who is told. */
+let stdoutFailure: NodeJS.ErrnoException | undefined
+const stdoutListeners: ((err: NodeJS.ErrnoException) => void)[] = []
+
+/**
+ * A write to stdout that fails (EPIPE: its reader went away; ENOSPC: `> /dev/full`) says so on
+ * stdout's 'error' event. oclif listens there too and rethrows anything but EPIPE, which ends gw
+ * with an uncaught exception and a page of minified source on stderr: its listener is replaced by
+ * one that keeps the failure and tells whoever asked, once.
+ */
+function watchStdout(): {failure: () => NodeJS.ErrnoException | undefined; onFailure: (listener: (err: NodeJS.ErrnoException) => void) => void} {
+  if (!process.stdout.listeners('error').includes(keepFailure)) {
+    process.stdout.removeAllListeners('error')
+    process.stdout.on('error', keepFailure)
+  }
+  return {
+    failure: () => stdoutFailure,
+    onFailure(listener) {
+      if (stdoutFailure) listener(stdoutFailure)
+      else stdoutListeners.push(listener)
+    },
+  }
+}
+
+function keepFailure(err: NodeJS.ErrnoException): void {
+  if (stdoutFailure) return
+  stdoutFailure = err
+  for (const listener of stdoutListeners.splice(0)) listener(err)
 }
 
 function terminalWidth(fromEnv: string | undefined, fromTerminal: number | undefined): number {

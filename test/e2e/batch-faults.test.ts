@@ -1,0 +1,255 @@
+import {spawnSync} from 'node:child_process'
+import {copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {countingProxy, type CountingProxy, rowsOf, writeTemp} from './batch-helpers.js'
+import {baseEnv, cardArgs, GW, isolatedHome, ref, runGw, runProgram, type Sandbox, startSandbox} from './helpers.js'
+
+// Issue 19: batches and the local gateway when the machine misbehaves.
+const root = process.getuid?.() === 0
+
+let sandbox: Sandbox
+let proxy: CountingProxy | undefined
+
+beforeAll(async () => {
+  sandbox = await startSandbox()
+})
+afterEach(async () => {
+  await proxy?.close()
+  proxy = undefined
+})
+afterAll(async () => {
+  await sandbox?.stop()
+})
+
+/** One purchase that many refunds of 1.00 can draw on; its id. */
+async function bigPurchase(): Promise<string> {
+  const result = await sandbox.gw(['purchase', 'create', '--amount', '1000000', '--reference', ref('big'), ...cardArgs(), '--json'])
+  expect(result.code, result.stderr).toBe(0)
+  return (result.json as {id: string}).id
+}
+
+function refundFile(purchase: string, count: number, prefix = ref('f')): string {
+  return writeTemp('refunds.csv', ['transaction_id,amount,reference', ...Array.from({length: count}, (_, i) => `${purchase},100,${prefix}-${i}`)].join('\n') + '\n')
+}
+
+const everyOnce = (posts: Map<string, number>, count: number) => {
+  expect(posts.size).toBe(count)
+  expect([...posts.values()].every((n) => n === 1)).toBe(true)
+}
+
+describe('a journal that cannot be written', () => {
+  it.skipIf(!root)('on a 200 KiB tmpfs: stops with exit 1 naming the journal and the cause, reports every row sent, lets go of its lock; a rerun with space sends each row once', async () => {
+    const mount = mkdtempSync(join(tmpdir(), 'gw-tiny-'))
+    expect(spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=200k', 'tmpfs', mount]).status).toBe(0)
+    try {
+      const file = refundFile(await bigPurchase(), 1000)
+      proxy = await countingProxy(sandbox.url)
+      const journal = join(mount, 'j.ndjson')
+      const full = await sandbox.gw(['refund', 'create', '--input', file, '--journal', journal], {env: {GW_BASE_URL: proxy.url}, timeoutMs: 60_000})
+      expect(full.code).toBe(1)
+      expect(full.stderr).toContain(`Error: The batch journal ${journal} cannot be written (ENOSPC): no more rows are sent`)
+      expect(full.stderr).toMatch(/1000 refunds: \d+ approved, \d+ failed, \d+ not started/)
+      const reported = rowsOf(full.stdout)
+      // Every refund sent is on stdout; the rows not sent say so.
+      expect(reported.filter((row) => row.status === 'approved').length).toBe(proxy.total())
+      expect(existsSync(journal + '.lock')).toBe(false)
+
+      const roomy = join(mkdtempSync(join(tmpdir(), 'gw-roomy-')), 'j.ndjson')
+      copyFileSync(journal, roomy)
+      const again = await sandbox.gw(['refund', 'create', '--input', file, '--journal', roomy], {env: {GW_BASE_URL: proxy.url}, timeoutMs: 60_000})
+      expect(again.code, again.stderr).toBe(0)
+      expect(rowsOf(again.stdout).every((row) => row.status === 'approved')).toBe(true)
+      everyOnce(proxy.posts, 1000)
+    } finally {
+      spawnSync('umount', [mount])
+    }
+  }, 120_000)
+
+  it.runIf(!root)('skipped: the full-disk test mounts a tmpfs, which needs root (CI runs as root)', () => {})
+})
+
+describe('the Nth write or fdatasync of the journal fails (EIO, injected from outside with strace)', () => {
+  const strace = spawnSync('sh', ['-c', 'command -v strace']).status === 0
+  it.skipIf(!strace).each([
+    ['write', 'write,pwrite64'],
+    ['fdatasync', 'fdatasync'],
+  ])('%s: for every N, a 12-row batch ends non-zero or complete, and its rerun sends every row exactly once', async (_, calls) => {
+    proxy = await countingProxy(sandbox.url)
+    const env = sandbox.env({GW_BASE_URL: proxy.url})
+    const purchase = await bigPurchase()
+    let positions = 0
+    for (let nth = 1; ; nth++) {
+      const prefix = ref(`eio${nth}`)
+      const file = refundFile(purchase, 12, prefix)
+      const dir = mkdtempSync(join(tmpdir(), 'gw-strace-'))
+      const journal = join(dir, 'j.ndjson')
+      const trace = join(dir, 'trace')
+      const args = ['-f', '-qq', '-o', trace, '-P', journal, '-e', `trace=${calls}`, '-e', `inject=${calls}:error=EIO:when=${nth}`, process.execPath, GW, 'refund', 'create', '--input', file, '--journal', journal]
+      const faulted = await runProgram('strace', args, {env, timeoutMs: 60_000})
+      const injected = readFileSync(trace, 'utf8').includes('(INJECTED)')
+      const rows = rowsOf(faulted.stdout)
+      // Non-zero, or complete: never exit 0 with rows left unsent.
+      if (faulted.code === 0) expect(rows.filter((row) => row.status === 'approved')).toHaveLength(12)
+      else expect(faulted.stderr).toMatch(/Error: The batch journal .* cannot be written \(EIO\)/)
+      const again = await runGw(['refund', 'create', '--input', file, '--journal', journal], {env, timeoutMs: 60_000})
+      expect(again.code, `rerun after ${calls} #${nth}: ${again.stderr}`).toBe(0)
+      expect(rowsOf(again.stdout).filter((row) => row.status === 'approved')).toHaveLength(12)
+      for (let i = 0; i < 12; i++) expect(proxy.posts.get(`${prefix}-${i}`), `${prefix}-${i} after ${calls} #${nth}`).toBe(1)
+      positions = nth
+      if (!injected) break
+    }
+    expect(positions).toBeGreaterThan(3)
+  }, 300_000)
+
+  it.runIf(!strace)('skipped: strace injects the faults (Debian package strace; CI installs it)', () => {})
+})
+
+describe('a journal belongs to one gateway and merchant', () => {
+  it('the same file against a second local gateway is journaled apart: every row is sent there too', async () => {
+    const other = await startSandbox([], sandbox.home)
+    try {
+      // A purchase each gateway holds under the same reference, refunded by that reference.
+      const purchase = ref('order')
+      for (const gateway of [sandbox, other]) {
+        expect((await gateway.gw(['purchase', 'create', '--amount', '5000', '--reference', purchase, ...cardArgs()])).code).toBe(0)
+      }
+      const file = writeTemp('refunds.csv', `transaction_id,amount,reference\n${purchase},100,${ref('refund')}\n`)
+      const first = await sandbox.gw(['refund', 'create', '--input', file])
+      expect(first.code, first.stderr).toBe(0)
+      proxy = await countingProxy(other.url)
+      const second = await other.gw(['refund', 'create', '--input', file], {env: {GW_BASE_URL: proxy.url}})
+      expect(second.code, second.stderr).toBe(0)
+      expect(second.stderr).not.toContain('resuming')
+      expect(second.stderr).not.toContain('done by an earlier run')
+      expect(rowsOf(second.stdout)[0]).toMatchObject({status: 'approved'})
+      expect(proxy.total()).toBe(1)
+    } finally {
+      await other.stop()
+    }
+  })
+
+  it('a --journal written against another gateway is refused, naming both, and nothing is sent', async () => {
+    const other = await startSandbox([], sandbox.home)
+    try {
+      const file = refundFile(await bigPurchase(), 1)
+      const journal = join(mkdtempSync(join(tmpdir(), 'gw-j-')), 'j.ndjson')
+      expect((await sandbox.gw(['refund', 'create', '--input', file, '--journal', journal])).code).toBe(0)
+      const refused = await other.gw(['refund', 'create', '--input', file, '--journal', journal])
+      expect(refused.code).toBe(2)
+      expect(refused.stderr).toContain(`Error: ${journal} is the journal of this batch sent as TEST to ${sandbox.url}, and this run sends as TEST to ${other.url}: nothing was sent`)
+    } finally {
+      await other.stop()
+    }
+  })
+})
+
+describe('two local gateways on one state file', () => {
+  it('the second exits 2 naming the pid that holds it, and the first loses nothing', async () => {
+    const home = isolatedHome()
+    const state = join(home.HOME!, 'state.json')
+    const first = await startSandbox(['--state', state], home)
+    const [reference, later] = [ref(), ref()]
+    try {
+      expect((await first.gw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs()])).code).toBe(0)
+      const second = await runGw(['sandbox', 'start', '--port', '0', '--state', state], {env: isolatedHome()})
+      expect(second.code).toBe(2)
+      expect(second.stderr).toContain(`Error: ${state} is in use by another local gateway (pid ${first.process.pid}): two gateways on one state file would lose each other's writes`)
+      expect(second.stderr).toContain(`Hint: Stop that gateway first (gw sandbox stop, or kill ${first.process.pid}), or give this one another --state file.`)
+      expect((await first.gw(['purchase', 'create', '--amount', '1000', '--reference', later, ...cardArgs()])).code).toBe(0)
+    } finally {
+      await first.stop()
+    }
+    const restarted = await startSandbox(['--state', state], home)
+    try {
+      for (const found of [reference, later]) expect((await restarted.gw(['purchase', 'get', found])).code).toBe(0)
+    } finally {
+      await restarted.stop()
+    }
+  })
+})
+
+describe('stdout that cannot be written', () => {
+  it('| head -1 on a 400-row batch: no new row once the reader is gone, those in flight finish into the journal, exit 141', async () => {
+    const file = refundFile(await bigPurchase(), 400)
+    proxy = await countingProxy(sandbox.url)
+    const env = sandbox.env({GW_BASE_URL: proxy.url})
+    const run = await runProgram('bash', ['-c', `node ${GW} refund create --input ${file} --concurrency 2 | head -1; echo "gw exited \${PIPESTATUS[0]}" >&2`], {env})
+    expect(run.stderr).toContain('gw exited 141')
+    expect(run.stderr).toContain("Error: stdout's reader went away: no more rows were started")
+    expect(proxy.total()).toBeLessThan(400)
+    const again = await runGw(['refund', 'create', '--input', file], {env, timeoutMs: 60_000})
+    expect(again.code, again.stderr).toBe(0)
+    everyOnce(proxy.posts, 400)
+  })
+
+  it('> /dev/full: one short line on stderr and exit 1, every result journaled; the rerun reports them all', async () => {
+    const file = refundFile(await bigPurchase(), 20)
+    proxy = await countingProxy(sandbox.url)
+    const env = sandbox.env({GW_BASE_URL: proxy.url})
+    const run = await runProgram('bash', ['-c', `node ${GW} refund create --input ${file} > /dev/full`], {env})
+    expect(run.code).toBe(1)
+    expect(run.stderr).toContain('Error: stdout could not be written (ENOSPC): no more rows were started')
+    expect(run.stderr.length).toBeLessThan(1500)
+    expect(run.stderr).not.toMatch(/at .*\.cjs:\d+/)
+    const sentFirst = proxy.total()
+    expect(sentFirst).toBeGreaterThan(0)
+    const again = await runGw(['refund', 'create', '--input', file], {env})
+    expect(again.code, again.stderr).toBe(0)
+    const rows = rowsOf(again.stdout)
+    expect(rows).toHaveLength(20)
+    // Every row the first run sent is reported from its journal (or found at the gateway), none sent again.
+    expect(rows.filter((row) => row.resumed).length).toBe(sentFirst)
+    everyOnce(proxy.posts, 20)
+  })
+
+  it('> /dev/full for a single command: exit 1, one line, no stack', async () => {
+    const run = await runProgram('bash', ['-c', `node ${GW} purchase create --amount 1000 --reference ${ref()} --card-holder Jane --card-number 4242424242424242 --card-expiry 12/2030 --cvv 123 > /dev/full`], {env: sandbox.env()})
+    expect(run.code).toBe(1)
+    expect(run.stderr).toBe('Error: stdout could not be written (ENOSPC): what was printed there is incomplete\n')
+  })
+})
+
+describe('a gateway that stops answering', () => {
+  it('stops starting rows after 8 answers in a row are lost, saying it looks unreachable; the rerun settles them once', async () => {
+    const file = refundFile(await bigPurchase(), 40)
+    proxy = await countingProxy(sandbox.url)
+    await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/refunds', action: 'status', status: 502, times: 1000})
+    await sandbox.control('POST', '/_sandbox/faults', {method: 'GET', path: '/v1.0/refunds/', action: 'status', status: 502, times: 1000})
+    const env = sandbox.env({GW_BASE_URL: proxy.url})
+    const run = await runGw(['refund', 'create', '--input', file, '--concurrency', '2'], {env, timeoutMs: 60_000})
+    expect(run.code).toBe(8)
+    expect(run.stderr).toContain('Error: The answers to the last 8 refunds were lost: the gateway looks unreachable, and no more rows were started')
+    expect(proxy.total()).toBeLessThan(20)
+    await sandbox.control('DELETE', '/_sandbox/faults')
+    const again = await runGw(['refund', 'create', '--input', file], {env, timeoutMs: 60_000})
+    expect(again.code, again.stderr).toBe(0)
+    expect(rowsOf(again.stdout).every((row) => row.status === 'approved')).toBe(true)
+  })
+})
+
+describe('a batch of a million rows', () => {
+  it.skipIf(!existsSync('/usr/bin/time'))('is checked in a dry run under 256 MiB of memory at its peak', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-million-'))
+    const file = join(dir, 'refunds.csv')
+    const lines = ['transaction_id,amount,reference']
+    for (let i = 0; i < 1_000_000; i++) lines.push(`071-P-AAAAAAAA,${100 + (i % 900)},ref-${i}`)
+    writeFileSync(file, lines.join('\n') + '\n')
+    const measured = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, GW, 'refund', 'create', '--input', file, '--dry-run'], {
+      env: baseEnv(isolatedHome()),
+      stdio: ['ignore', 'ignore', 'pipe'],
+      maxBuffer: 1 << 20,
+    })
+    rmSync(dir, {recursive: true, force: true})
+    const stderr = measured.stderr.toString()
+    expect(measured.status, stderr).toBe(0)
+    expect(stderr).toContain('Dry run: 1000000 refunds would be sent')
+    const peakKiB = Number(stderr.trim().split('\n').at(-1))
+    expect(peakKiB).toBeGreaterThan(0)
+    expect(peakKiB / 1024).toBeLessThan(256)
+  }, 120_000)
+
+  it.runIf(!existsSync('/usr/bin/time'))('skipped: /usr/bin/time measures the peak (Debian package time; CI installs it)', () => {})
+})
+
