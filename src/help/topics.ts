@@ -26,7 +26,7 @@ function exitCodes(): string {
   return `EXIT CODES (stable; scripts rely on them)
 ${columns([
   ['0', 'done; for purchase create and refund create: approved'],
-  ['1', "unexpected failure: network, gateway 5xx, a response gw cannot read"],
+  ['1', 'unexpected failure: network, gateway 5xx, a response gw cannot read, a file or stdout gw cannot write'],
   ['2', 'usage: bad or missing flags, an unknown command, input that fails local validation'],
   ['3', 'declined by the card issuer (the request itself was processed)'],
   ['4', 'authentication: no credentials, or the gateway answered 401'],
@@ -34,7 +34,8 @@ ${columns([
   ['6', 'permission denied (403), or the profile is read-only'],
   ['7', 'rejected by the gateway: 400, 422, 501, or successful: false with any status'],
   ['8', 'outcome unknown: a purchase or refund was sent and no answer came back; check before resending'],
-  ['130', 'interrupted (Ctrl-C)'],
+  ['130', 'interrupted (Ctrl-C; 143 SIGTERM, 129 SIGHUP)'],
+  ['141', "stdout's reader went away before all was printed (| head); a batch started no more rows"],
 ])}
 
 Several ids, or a batch (--input), exit with the highest code any of them had, and 0 only when
