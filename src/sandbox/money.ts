@@ -15,13 +15,3 @@ export function decimalAmount(amount: number, currency: string): number {
   return ZERO_DECIMAL_CURRENCIES.has(currency) ? amount : amount / 100
 }
 
-export interface RefundBalance {
-  /** Already refunded, a positive number whatever sign refund records carry. */
-  refunded: number
-  refundable: number
-}
-
-export function refundBalance(purchaseAmount: number, refundAmounts: readonly number[]): RefundBalance {
-  const refunded = refundAmounts.reduce((sum, amount) => sum + Math.abs(amount), 0)
-  return {refunded, refundable: purchaseAmount - refunded}
-}

@@ -98,6 +98,21 @@ const GROUPED_BY = {
 } as const satisfies {[C in Collection]?: readonly (keyof Collections[C])[]}
 type Grouped = keyof typeof GROUPED_BY
 
+/**
+ * Running totals kept with a group, so a request that needs one does not read the whole group:
+ * what a purchase has had refunded, however many partial refunds it has had (a purchase with
+ * 60,000 refunds of 1.00 took 0.25 ms a refund at the first and 6 ms at the last when each refund
+ * added them all up).
+ */
+const SUMMED = {
+  refunds: {field: 'purchase_id', of: (refund: RefundRecord) => (refund.successful ? Math.abs(refund.amount) : 0)},
+} as const
+
+/** The value a record adds to its group's running total, if its collection keeps one. */
+function summedOf(collection: Collection, record: AnyRecord): number | undefined {
+  return collection === 'refunds' ? SUMMED.refunds.of(record as RefundRecord) : undefined
+}
+
 /** `foreign`: the key is another merchant's record, which the caller may not see. */
 export type Lookup<T> = {found: 'own'; record: T} | {found: 'foreign'} | {found: 'none'}
 
@@ -113,6 +128,8 @@ class Shelf<T> {
   readonly names = new Map<string, string[]>()
   /** `field value` → global keys. */
   readonly groups = new Map<string, Set<string>>()
+  /** `field value` → the group's running total (SUMMED). */
+  readonly sums = new Map<string, number>()
 
   added(key: string): void {
     this.order?.push(key)
@@ -212,8 +229,9 @@ export class Store {
     return [...keys].map((key) => shelf?.records.get(key) as Collections[C])
   }
 
-  refundsOf(merchant: string, purchaseId: string): RefundRecord[] {
-    return this.related('refunds', merchant, 'purchase_id', purchaseId)
+  /** What a purchase has had refunded by approved refunds, kept as they come: as fast after the thousandth refund as after the first. */
+  refundedOf(merchant: string, purchaseId: string): number {
+    return this.shelf(merchant, 'refunds', false)?.sums.get(`purchase_id ${purchaseId}`) ?? 0
   }
 
   /** Adds the record, or replaces the one with the same global key. */
@@ -391,7 +409,8 @@ export class Store {
     const sameIndexes =
       previous !== undefined &&
       nameOf(collection, previous) === nameOf(collection, record) &&
-      groupFields(collection).every((field) => previous[field as keyof AnyRecord] === record[field as keyof AnyRecord])
+      groupFields(collection).every((field) => previous[field as keyof AnyRecord] === record[field as keyof AnyRecord]) &&
+      summedOf(collection, previous) === summedOf(collection, record)
     if (previous && !sameIndexes) this.unindex(collection, shelf, key, previous)
     shelf.records.set(key, record)
     if (!previous) shelf.added(key)
@@ -438,6 +457,15 @@ export class Store {
       if (!keys) shelf.groups.set(group, (keys = new Set()))
       keys.add(key)
     }
+    this.addToSum(collection, shelf, record, 1)
+  }
+
+  private addToSum(collection: Collection, shelf: Shelf<AnyRecord>, record: AnyRecord, sign: 1 | -1): void {
+    if (collection !== 'refunds') return
+    const {field, of} = SUMMED.refunds
+    const refund = record as RefundRecord
+    const group = `${field} ${refund[field]}`
+    shelf.sums.set(group, (shelf.sums.get(group) ?? 0) + sign * of(refund))
   }
 
   private unindex(collection: Collection, shelf: Shelf<AnyRecord>, key: string, record: AnyRecord): void {
@@ -449,6 +477,7 @@ export class Store {
       else shelf.names.delete(name)
     }
     for (const field of groupFields(collection)) shelf.groups.get(`${field} ${String(record[field as keyof AnyRecord])}`)?.delete(key)
+    this.addToSum(collection, shelf, record, -1)
   }
 
   private shelf(merchant: string, collection: Collection, create: true): Shelf<AnyRecord>

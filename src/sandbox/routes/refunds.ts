@@ -5,7 +5,6 @@ import {pageOf} from '../paging.js'
 import {pathParam, type MerchantRequest, type RouteResult} from './route.js'
 import {newAuthorization} from '../ids.js'
 import {blankMessage, isBlank, readFields} from '../input.js'
-import {refundBalance} from '../money.js'
 import {REFUND_FIELDS, echo, refundView, type PurchaseRecord, type RefundRecord} from '../records.js'
 
 const REFUND_INPUT = {transaction_id: 'string', amount: 'integer', reference: 'string'} as const
@@ -39,8 +38,8 @@ export function createRefund({input, merchant}: MerchantRequest, ctx: SandboxCon
   if (!purchase) throw refusedWith200('Original transaction could not be found', refused)
   if (!purchase.successful) throw badRequest(['Original transaction was not successful'], refused)
   if (ctx.store.isTaken('refunds', merchant, reference)) throw badRequest(['Reference has already been taken'], refused)
-  const approvedRefunds = ctx.store.refundsOf(merchant, purchase.id).filter((refund) => refund.successful)
-  const {refunded, refundable} = refundBalance(purchase.amount, approvedRefunds.map((refund) => refund.amount))
+  const refunded = ctx.store.refundedOf(merchant, purchase.id)
+  const refundable = purchase.amount - refunded
   if (amount > refundable) {
     throw badRequest(
       [`Amount exceeds the refundable balance of ${refundable} (purchase ${purchase.amount}, already refunded ${refunded})`],

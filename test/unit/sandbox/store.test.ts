@@ -3,6 +3,8 @@ import {SandboxError} from '../../../src/sandbox/errors.js'
 import {Store} from '../../../src/sandbox/store.js'
 import {aCard, aPurchase, aRefund} from './fixtures.js'
 
+const refundsOf = (store: Store, merchant: string, purchaseId: string) => store.related('refunds', merchant, 'purchase_id', purchaseId)
+
 function twoMerchants(): Store {
   const store = new Store()
   store.save('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
@@ -75,16 +77,29 @@ describe('Store changes', () => {
     store.save('refunds', 'TEST', aRefund('071-R-11111111', 'refund-1', '071-P-AAAAAAAA', 100))
     store.save('refunds', 'TEST', aRefund('071-R-22222222', 'refund-2', '071-P-CCCCCCCC', 200))
     store.save('refunds', 'TEST', aRefund('071-R-33333333', 'refund-3', '071-P-AAAAAAAA', 300))
-    expect(store.refundsOf('TEST', '071-P-AAAAAAAA').map((refund) => refund.id)).toEqual(['071-R-11111111', '071-R-33333333'])
-    expect(store.refundsOf('ACME', '071-P-AAAAAAAA')).toEqual([])
+    expect(refundsOf(store, 'TEST', '071-P-AAAAAAAA').map((refund) => refund.id)).toEqual(['071-R-11111111', '071-R-33333333'])
+    expect(refundsOf(store, 'ACME', '071-P-AAAAAAAA')).toEqual([])
     expect(store.countRelated('refunds', 'TEST', 'purchase_id', '071-P-AAAAAAAA')).toBe(2)
     // Saved again with its name and purchase unchanged, a record keeps its place; moved to another purchase, it leaves this one.
     store.save('refunds', 'TEST', {...aRefund('071-R-11111111', 'refund-1', '071-P-AAAAAAAA', 100), message: 'Again'})
-    expect(store.refundsOf('TEST', '071-P-AAAAAAAA').map((refund) => refund.id)).toEqual(['071-R-11111111', '071-R-33333333'])
+    expect(refundsOf(store, 'TEST', '071-P-AAAAAAAA').map((refund) => refund.id)).toEqual(['071-R-11111111', '071-R-33333333'])
     store.save('refunds', 'TEST', aRefund('071-R-11111111', 'refund-1', '071-P-CCCCCCCC', 100))
-    expect(store.refundsOf('TEST', '071-P-AAAAAAAA').map((refund) => refund.id)).toEqual(['071-R-33333333'])
-    expect(store.refundsOf('TEST', '071-P-CCCCCCCC').map((refund) => refund.id)).toEqual(['071-R-22222222', '071-R-11111111'])
+    expect(refundsOf(store, 'TEST', '071-P-AAAAAAAA').map((refund) => refund.id)).toEqual(['071-R-33333333'])
+    expect(refundsOf(store, 'TEST', '071-P-CCCCCCCC').map((refund) => refund.id)).toEqual(['071-R-22222222', '071-R-11111111'])
     expect(store.find('refunds', 'TEST', 'refund-1')).toMatchObject({found: 'own', record: {purchase_id: '071-P-CCCCCCCC'}})
+  })
+
+  it("keeps what each purchase has had refunded as refunds come and go, approved ones only, whatever their sign", () => {
+    const store = twoMerchants()
+    store.takeBatch()
+    store.save('refunds', 'TEST', aRefund('071-R-11111111', 'refund-1', '071-P-AAAAAAAA', 100))
+    store.save('refunds', 'TEST', {...aRefund('071-R-22222222', 'refund-2', '071-P-AAAAAAAA', 200), amount: 200})
+    store.save('refunds', 'TEST', {...aRefund('071-R-33333333', 'refund-3', '071-P-AAAAAAAA', 400), successful: false})
+    expect(store.refundedOf('TEST', '071-P-AAAAAAAA')).toBe(300)
+    expect(store.refundedOf('ACME', '071-P-AAAAAAAA')).toBe(0)
+    // Taken back (a write that failed), the totals go back too.
+    store.revert(store.takeBatch())
+    expect(store.refundedOf('TEST', '071-P-AAAAAAAA')).toBe(0)
   })
 
   it('knows which names a merchant has taken', () => {
