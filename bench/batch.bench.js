@@ -5,10 +5,11 @@
 // start left out), and as a script of its own reading the same CSV, started cold as gw is, so
 // that both sides pay for a process. Then a shell loop of one `gw refund create` per row,
 // measured on a sample and extrapolated. Goals: gw >= 0.5x the pool's rate (aim 0.8x), and
-// >= 100x the shell loop's.
-import {spawnSync} from 'node:child_process'
+// >= 100x the shell loop's. Then memory over a long send: 60,000 partial refunds of one purchase,
+// gw's RSS read from /proc while it runs; goal (issue 19): flat after the first 10,000 rows.
+import {spawn, spawnSync} from 'node:child_process'
 import {createRequire} from 'node:module'
-import {mkdtempSync, writeFileSync} from 'node:fs'
+import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Pool} from 'undici'
@@ -138,6 +139,33 @@ async function loopRate(work) {
   }
 }
 
+const LONG_SEND = Number(process.env.BENCH_LONG_SEND ?? 60_000)
+
+/** gw's resident memory as a long batch goes: sampled every 200 ms with the rows printed so far. */
+async function memoryOverALongSend(work) {
+  const sandbox = await startSandbox()
+  try {
+    const card = {card_holder: 'Bench Mark', card_number: '4242424242424242', card_expiry: '12/2030', cvv: '123'}
+    const [purchase] = (await send(sandbox.url, '/v1.0/purchases', [{...card, amount: LONG_SEND * REFUND_AMOUNT, reference: 'bench-long', currency: 'AUD'}])).answers
+    const file = join(work, 'long.csv')
+    writeFileSync(file, ['transaction_id,amount,reference', ...Array.from({length: LONG_SEND}, (_, i) => `${purchase.id},${REFUND_AMOUNT},long-${i}`)].join('\n') + '\n')
+    const child = spawn(process.execPath, [GW, 'refund', 'create', '--input', file, '--concurrency', String(CONCURRENCY)], {env: gwEnv(work, sandbox.url), stdio: ['ignore', 'pipe', 'ignore']})
+    let rows = 0
+    child.stdout.on('data', (chunk) => (rows += chunk.toString().split('\n').length - 1))
+    const samples = []
+    const timer = setInterval(() => {
+      const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))
+      if (rss) samples.push({rows, mib: Number(rss[1]) / 1024})
+    }, 200)
+    const code = await new Promise((resolve) => child.on('close', resolve))
+    clearInterval(timer)
+    if (code !== 0 || rows !== LONG_SEND) throw new Error(`the long send exited ${code} with ${rows} rows`)
+    return samples
+  } finally {
+    await sandbox.stop()
+  }
+}
+
 function gwEnv(work, url) {
   return {...process.env, XDG_CONFIG_HOME: join(work, 'config'), XDG_DATA_HOME: join(work, 'data'), GW_BASE_URL: url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', CI: '1'}
 }
@@ -160,4 +188,9 @@ export default async function bench() {
   console.log(`shell loop of gw refund create: ${loop.rate.toFixed(1)} refunds/s (${LOOP_SAMPLE} rows in ${(loop.ms / 1000).toFixed(1)} s; ${REFUNDS} would take ${(REFUNDS / loop.rate / 60).toFixed(1)} min)`)
   console.log(`ratio gw/pool: ${(gwRate / poolRate).toFixed(2)}x against the warm Pool, ${(gwRate / scriptRate).toFixed(2)}x against the Pool script (goal >= 0.5x, aim 0.8x)`)
   console.log(`ratio gw/loop: ${(gwRate / loop.rate).toFixed(0)}x (goal >= 100x)`)
+  const samples = await memoryOverALongSend(work)
+  const after = samples.filter((sample) => sample.rows >= 10_000)
+  const at = (rows) => samples.find((sample) => sample.rows >= rows)
+  const peak = Math.max(...after.map((sample) => sample.mib))
+  console.log(`memory over a send of ${LONG_SEND} refunds: RSS ${at(10_000)?.mib.toFixed(1)} MiB at 10,000 rows, ${at(LONG_SEND / 2)?.mib.toFixed(1)} MiB at ${LONG_SEND / 2}, ${after.at(-1)?.mib.toFixed(1)} MiB at the end; peak after 10,000 rows ${peak.toFixed(1)} MiB, ${(peak / at(10_000).mib).toFixed(2)}x the figure at 10,000 (goal: flat)`)
 }
