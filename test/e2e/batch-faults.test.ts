@@ -3,7 +3,7 @@ import {copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
-import {countingProxy, type CountingProxy, rowsOf, writeTemp} from './batch-helpers.js'
+import {countingProxy, type CountingProxy, rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
 import {baseEnv, cardArgs, GW, isolatedHome, ref, runGw, runProgram, type Sandbox, startSandbox} from './helpers.js'
 
 // Issue 19: batches and the local gateway when the machine misbehaves.
@@ -104,6 +104,29 @@ describe('the Nth write or fdatasync of the journal fails (EIO, injected from ou
   }, 300_000)
 
   it.runIf(!strace)('skipped: strace injects the faults (Debian package strace; CI installs it)', () => {})
+})
+
+describe('one gw at a time per batch', () => {
+  it('after kill -9, four reruns started together: one runs the batch, the others are refused naming it, and every row is sent once', async () => {
+    const file = refundFile(await bigPurchase(), 300)
+    proxy = await countingProxy(sandbox.url)
+    const env = {GW_BASE_URL: proxy.url}
+    const first = spawnGw(sandbox, ['refund', 'create', '--input', file, '--concurrency', '2'], env)
+    proxy.onPost = (count) => {
+      if (count === 40) first.child.kill('SIGKILL')
+    }
+    expect((await first.done).signal).toBe('SIGKILL')
+    proxy.onPost = undefined
+    const reruns = await Promise.all(Array.from({length: 4}, () => sandbox.gw(['refund', 'create', '--input', file, '--concurrency', '2'], {env, timeoutMs: 60_000})))
+    const ran = reruns.filter((run) => run.code === 0)
+    const refused = reruns.filter((run) => run.code !== 0)
+    expect(ran.length).toBeGreaterThanOrEqual(1)
+    for (const run of refused) expect(run.stderr).toMatch(/Error: Another gw \(pid \d+\) is running the batch of journal|Error: The batch journal .* is being taken by another gw/)
+    // Whichever ran, the rows went once: the gateway counted every reference exactly once.
+    const last = await sandbox.gw(['refund', 'create', '--input', file], {env, timeoutMs: 60_000})
+    expect(last.code, last.stderr).toBe(0)
+    everyOnce(proxy.posts, 300)
+  }, 120_000)
 })
 
 describe('a journal belongs to one gateway and merchant', () => {
