@@ -128,6 +128,22 @@ describe('durability', () => {
     )
   })
 
+  it.each([
+    ['today', (state: {snapshot: {today?: string}}) => (state.snapshot.today = 'not-a-date'), 'snapshot.today: must be a date, YYYY-MM-DD'],
+    ['a purchase date', (state: {snapshot: {merchants: {TEST: {purchases: Record<string, {transaction_date: string}>}}}}) => {
+      for (const purchase of Object.values(state.snapshot.merchants.TEST.purchases)) purchase.transaction_date = 'yesterday'
+    }, 'transaction_date: must be a date-time with its offset'],
+  ])('refuses a state file whose %s is not one, rather than answer every request 500 later', async (_, spoil, problem) => {
+    const stateFile = stateFileIn()
+    const first = await sandbox({stateFile})
+    await purchase(first)
+    await first.close()
+    const state = JSON.parse(readFileSync(stateFile, 'utf8').split('\n')[0]!)
+    spoil(state)
+    writeFileSync(stateFile, `${JSON.stringify(state)}\n`)
+    await expect(sandbox({stateFile})).rejects.toThrow(problem)
+  })
+
   // A file where its folder should be: refused for every user, root (as in CI) included.
   it('refuses to start when the state file cannot be written, rather than answer requests it cannot keep', async () => {
     const notAFolder = join(mkdtempSync(join(tmpdir(), 'gw-sandbox-')), 'plain-file')
