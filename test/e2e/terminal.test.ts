@@ -136,8 +136,9 @@ describe('a live profile on a terminal', () => {
   it('sends nothing when the amount typed back does not match three times (exit 2)', async () => {
     const reference = ref()
     const t = run(['purchase', 'create', '--amount', '1000', '--reference', reference, '--card-token', 'tok_unused'], liveSandbox.home)
-    for (const typed of ['100.00', '1', '100.00']) {
-      await t.waitFor('LIVE: type the amount (10.00 AUD)')
+    // Each answer waits for its own prompt: the earlier ones stay on the screen.
+    for (const [asked, typed] of ['100.00', '1', '100.00'].entries()) {
+      await t.waitFor(new RegExp(`(?:LIVE: type the amount \\(10\\.00 AUD\\)[\\s\\S]*){${asked + 1}}`))
       t.type(typed)
     }
     const screen = await t.waitFor(/\[exit \d+\]/)
