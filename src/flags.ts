@@ -147,3 +147,35 @@ export function lookUps(what: string) {
     concurrency: concurrency(),
   }
 }
+
+/** The records a list shows by default, as gh does: --limit for another number, --all for every one. */
+export const DEFAULT_LIST_LIMIT = 30
+
+/**
+ * The flags every list command takes (issue 20): the window, how many and in which order, and
+ * how many pages to fetch ahead. `gatewayKeepsTime` is false for records without a time (cards).
+ */
+export function listing(noun: string, {withTime = true} = {}) {
+  const window = (edge: 'from' | 'to') =>
+    Flags.string({
+      description: `${noun}s made ${edge === 'from' ? 'from' : 'up to'} then: a date (2026-11-17, a whole day in this machine's time zone), a date-time (2026-11-17T09:30, +11:00 or Z for another zone), today, yesterday, or an age (7d, 24h, 2w)`,
+      helpGroup: 'WHEN',
+    })
+  return {
+    ...(withTime ? {from: window('from'), to: window('to')} : {}),
+    limit: Flags.integer({description: `${noun}s to show at most; default ${DEFAULT_LIST_LIMIT}`, min: 1, exclusive: ['all']}),
+    all: Flags.boolean({description: `every ${noun}, page after page, printed as they come`}),
+    'oldest-first': Flags.boolean({description: 'oldest first, as the gateway keeps them (newest first without it)'}),
+    concurrency: concurrency({helpGroup: 'PAGES'}),
+  }
+}
+
+/** What support staff know of a purchase or refund, each applied to the records as they come. */
+export const moneyFilters = {
+  reference: Flags.string({description: 'only the one with this reference, exactly', helpGroup: 'FILTERS'}),
+  status: Flags.string({description: 'only approved or only declined ones', options: ['approved', 'declined'], helpGroup: 'FILTERS'}),
+  card: Flags.string({description: "only on this card: its last four digits (4242), its masked number, or a stored card's token or alias", helpGroup: 'FILTERS'}),
+  amount: amount({description: 'only of this amount, in the minor unit (1051 is 10.51)', helpGroup: 'FILTERS'}),
+  currency: currency({description: 'only in this currency', helpGroup: 'FILTERS'}),
+  holder: Flags.string({description: "only where the card holder's name has this in it, in any case", helpGroup: 'FILTERS'}),
+}

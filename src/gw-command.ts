@@ -9,6 +9,8 @@ import type {BatchKind} from './batch/kinds.js'
 import {GwError, InterruptedError, STOP_SIGNALS, type StopSignal, UsageError, WriteError} from './errors.js'
 import type {Deps, GwRecord} from './operations/deps.js'
 import type {LookUpResource} from './operations/look-up.js'
+import type {ListFlags} from './lists/command.js'
+import type {ListResource} from './operations/lists.js'
 import type {Column} from './output/columns.js'
 import {processIo, type Io} from './output/io.js'
 import type {Prompter} from './output/prompt.js'
@@ -304,6 +306,16 @@ export abstract class GwCommand extends Command {
     const columns = (this.ctor as typeof GwCommand).columns
     const {failed, worst} = await lookUpEach(resource, ids, {deps, columns, render: this.renderOptions, concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY})
     if (worst) throw new SomeFailed(`${failed} of ${ids.length} look-ups failed`, worst)
+    return undefined
+  }
+
+  /**
+   * A list command's records (issue 20), streamed as they come and printed as every command
+   * prints records.
+   */
+  protected async list(resource: ListResource, flags: ListFlags, noun: string): Promise<undefined> {
+    const {runList} = await import('./lists/command.js')
+    await runList(resource, flags, {deps: await this.deps(), io: this.io, columns: (this.ctor as typeof GwCommand).columns, render: this.renderOptions, noun})
     return undefined
   }
 

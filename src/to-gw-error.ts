@@ -30,7 +30,7 @@ function usageErrorFromOclif(err: Errors.CLIError, command?: {name: string; flag
     const message = `unknown flag${names.length === 1 ? '' : 's'}: ${names.join(', ')}`
     return new UsageError(redactFlagMessage(message), suggestion ? `Did you mean --${suggestion}? ${help}` : help)
   }
-  return new UsageError(redactFlagMessage(withoutOclifDecoration(err.message)), help)
+  return new UsageError(redactFlagMessage(withoutOclifDecoration(err.message, {nameFlag: true})), help)
 }
 
 /** Where to read what a command takes, for a usage error that has no better hint. */
@@ -38,6 +38,11 @@ function helpHint(command: {name: string}): string {
   return `See ${command.name} --help for the flags and examples.`
 }
 
-function withoutOclifDecoration(message: string): string {
-  return message.replace(/^Parsing --[\w-]+ \n\t/, '').replace(/\nSee more help with --help$/, '')
+/** oclif's message without its wrapping; where it is oclif's own words, still naming the flag (`--limit: Expected an integer ...`). */
+function withoutOclifDecoration(message: string, {nameFlag = false} = {}): string {
+  const parsing = /^Parsing (--[\w-]+) \n\t/.exec(message)
+  let text = message.replace(/^Parsing --[\w-]+ \n\t/, '').replace(/\nSee more help with --help$/, '')
+  const listed = /^The following errors? occurred:\n/.exec(text)
+  if (listed) text = text.slice(listed[0].length).replace(/^ {2}/gm, '')
+  return nameFlag && parsing && !text.includes(parsing[1]!) ? `${parsing[1]}: ${text}` : text
 }

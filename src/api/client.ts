@@ -17,7 +17,7 @@ import {failureOf} from '../money/failure.js'
 import {type Lookups, verifyFound} from '../money/find.js'
 import {redactText} from '../redact.js'
 import {buildPath, type Endpoint, endpointAt, endpoints, type HttpMethod, paramsAt, type RequestFacts} from './endpoints.js'
-import {collectPages, type ListPage, readPaging} from './paging.js'
+import {type ListPage, readPaging} from './paging.js'
 import {type Answer, parseBody, type RawResponse, readRecord, reportedMode} from './responses.js'
 import {type ProxyRoute, proxyRoute, type ProxySettings} from './proxy.js'
 import {backoffMs, classifyFailure, isCertificateFailure, proxyRefusal, shouldRetry} from './retry.js'
@@ -64,10 +64,14 @@ export interface SendOptions {
   query?: Record<string, string | number | undefined>
 }
 
-/** Which page of a list to ask for, and how many records on it. */
-export interface PageRequest {
+/** Which records of a list to ask for (the gateway's names for them, gateway-notes.md), and within which days. */
+export interface ListQuery {
+  offset: number
+  limit: number
+  /** The same place as a page number, for a gateway that pages by page and per_page. */
   page?: number
-  limit?: number
+  from?: string
+  to?: string
 }
 
 type GwRecord = Record<string, unknown>
@@ -103,6 +107,7 @@ export class GatewayClient {
   readonly cards = {
     tokenize: (body: z.infer<typeof endpoints.cards.tokenize.body>) => this.send(endpoints.cards.tokenize, {body}),
     get: (token: string) => this.send(endpoints.cards.get, {params: {token}}),
+    list: (query: ListQuery) => this.sendList(endpoints.cards.list, {query: listQuery(query)}),
     update: (token: string, body: z.infer<typeof endpoints.cards.update.body>) =>
       this.send(endpoints.cards.update, {params: {token}, body}),
   }
@@ -111,24 +116,24 @@ export class GatewayClient {
   readonly purchases = {
     create: (body: z.infer<typeof endpoints.purchases.create.body>) => this.dispatch(endpoints.purchases.create, {body}),
     get: (idOrReference: string) => this.send(endpoints.purchases.get, {params: {id: idOrReference}}),
+    list: (query: ListQuery) => this.sendList(endpoints.purchases.list, {query: listQuery(query)}),
   }
 
   readonly refunds = {
     create: (body: z.infer<typeof endpoints.refunds.create.body>) => this.dispatch(endpoints.refunds.create, {body}),
     get: (idOrReference: string) => this.send(endpoints.refunds.get, {params: {id: idOrReference}}),
+    list: (query: ListQuery) => this.sendList(endpoints.refunds.list, {query: listQuery(query)}),
   }
 
   readonly webHooks = {
     create: (body: z.infer<typeof endpoints.webHooks.create.body>) => this.send(endpoints.webHooks.create, {body}),
-    list: () => this.send(endpoints.webHooks.list),
+    list: (query: ListQuery) => this.sendList(endpoints.webHooks.list, {query: listQuery(query)}),
     delete: (id: string) => this.send(endpoints.webHooks.delete, {params: {id}}),
   }
 
   readonly plans = {
     create: (body: z.infer<typeof endpoints.plans.create.body>) => this.send(endpoints.plans.create, {body}),
-    list: (paging: PageRequest = {}) => this.sendList(endpoints.plans.list, {query: {...paging}}),
-    /** Every page, in either paging style, bounded by MAX_PAGES. */
-    listAll: (limit?: number) => collectPages((page) => this.plans.list({page, limit})),
+    list: (query: ListQuery) => this.sendList(endpoints.plans.list, {query: listQuery(query)}),
     get: (idOrReference: string) => this.send(endpoints.plans.get, {params: {id: idOrReference}}),
     update: (id: string, body: z.infer<typeof endpoints.plans.update.body>) => this.send(endpoints.plans.update, {params: {id}, body}),
   }
@@ -136,6 +141,7 @@ export class GatewayClient {
   readonly customers = {
     create: (body: z.infer<typeof endpoints.customers.create.body>) => this.send(endpoints.customers.create, {body}),
     get: (idOrReference: string) => this.send(endpoints.customers.get, {params: {id: idOrReference}}),
+    list: (query: ListQuery) => this.sendList(endpoints.customers.list, {query: listQuery(query)}),
     update: (id: string, body: z.infer<typeof endpoints.customers.update.body>) => this.send(endpoints.customers.update, {params: {id}, body}),
     delete: (id: string) => this.send(endpoints.customers.delete, {params: {id}}),
   }
@@ -143,6 +149,7 @@ export class GatewayClient {
   readonly subscriptions = {
     create: (body: z.infer<typeof endpoints.subscriptions.create.body>) => this.send(endpoints.subscriptions.create, {body}),
     get: (reference: string) => this.send(endpoints.subscriptions.get, {params: {reference}}),
+    list: (query: ListQuery) => this.sendList(endpoints.subscriptions.list, {query: listQuery(query)}),
     update: (id: string, body: z.infer<typeof endpoints.subscriptions.update.body>) => this.send(endpoints.subscriptions.update, {params: {id}, body}),
   }
 
@@ -396,6 +403,11 @@ class LostAnswer extends Error {}
 
 function header(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value
+}
+
+/** A page asked for by offset and limit, and by page and per_page alike, so either way of paging reads it. */
+function listQuery({offset, limit, page, from, to}: ListQuery): SendOptions['query'] {
+  return {offset, limit, ...(page === undefined ? {} : {page, per_page: limit}), from, to}
 }
 
 function queryString(query: SendOptions['query']): string {

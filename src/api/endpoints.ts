@@ -65,6 +65,7 @@ export const endpoints = {
   cards: {
     tokenize: define({method: 'POST', path: '/v1.0/credit_cards', body: CardTokenize, response: Card}),
     get: define({method: 'GET', path: '/v1.0/credit_cards/{token}', response: Card}),
+    list: define({method: 'GET', path: '/v1.0/credit_cards', response: z.array(Card).nullish()}),
     update: define({method: 'PUT', path: '/v1.0/credit_cards/{token}', body: CardUpdate, response: Card}),
   },
   purchases: {
@@ -77,6 +78,7 @@ export const endpoints = {
       confirm: 'amount',
     }),
     get: getPurchase,
+    list: define({method: 'GET', path: '/v1.0/purchases', response: z.array(Purchase).nullish()}),
   },
   refunds: {
     create: define({
@@ -88,10 +90,11 @@ export const endpoints = {
       confirm: 'amount',
     }),
     get: getRefund,
+    list: define({method: 'GET', path: '/v1.0/refunds', response: z.array(Refund).nullish()}),
   },
   webHooks: {
     create: define({method: 'POST', path: '/v1.0/web_hooks', body: WebHookCreate, response: WebHook}),
-    list: define({method: 'GET', path: '/v1.0/web_hooks', response: z.array(WebHook)}),
+    list: define({method: 'GET', path: '/v1.0/web_hooks', response: z.array(WebHook).nullish()}),
     delete: define({method: 'DELETE', path: '/v1.0/web_hooks/{id}', response: WebHook, confirm: 'id'}),
   },
   plans: {
@@ -103,12 +106,14 @@ export const endpoints = {
   customers: {
     create: define({method: 'POST', path: '/v1.0/customers', body: CustomerCreate, response: Customer}),
     get: define({method: 'GET', path: '/v1.0/customers/{id}.json', response: Customer}),
+    list: define({method: 'GET', path: '/v1.0/customers', response: z.array(Customer).nullish()}),
     update: define({method: 'PUT', path: '/v1.0/customers/{id}.json', body: CustomerUpdate, response: Customer}),
     delete: define({method: 'DELETE', path: '/v1.0/customers/{id}.json', response: Customer, confirm: 'id'}),
   },
   subscriptions: {
     create: define({method: 'POST', path: '/v1.0/subscriptions', body: SubscriptionCreate, response: Subscription}),
     get: define({method: 'GET', path: '/v1.0/subscriptions/{reference}.json', response: Subscription}),
+    list: define({method: 'GET', path: '/v1.0/subscriptions.json', response: z.array(Subscription).nullish()}),
     // Stopping a subscription stops a customer's billing: confirmed like a delete.
     update: define({method: 'PUT', path: '/v1.0/subscriptions/{id}.json', body: SubscriptionUpdate, response: Subscription, confirm: 'id'}),
   },

@@ -1,10 +1,10 @@
-import {type GwError, InterruptedError, ModeMismatchError} from '../errors.js'
+import {GwError, InterruptedError, ModeMismatchError} from '../errors.js'
+import {inOrder} from '../in-order.js'
 import {lookUp, type LookUpResource} from '../operations/look-up.js'
 import type {Deps, GwRecord} from '../operations/deps.js'
 import type {Column} from '../output/columns.js'
 import {recordStream, renderError, type RenderOptions} from '../output/render.js'
 import {toGwError} from '../to-gw-error.js'
-import {inOrder, type Outcome} from './in-order.js'
 
 export interface LookUpsDone {
   failed: number
@@ -24,19 +24,26 @@ export async function lookUpEach(
   const {io} = deps
   const stream = recordStream(io, columns, render)
   const done: LookUpsDone = {failed: 0}
-  const emit = async (id: string, outcome: Outcome<GwRecord>) => {
-    if (outcome.ok) return stream.write(outcome.value)
-    const error = toGwError(outcome.error)
-    // Stopped, or talking to another gateway than the profile says: the rest are not looked up.
-    if (error instanceof InterruptedError || error instanceof ModeMismatchError) throw error
-    renderError(io, error, {json: render.json, subject: id})
-    done.failed++
-    if (!done.worst || error.exitCode > done.worst.exitCode) done.worst = error
-  }
-  const look = (id: string) => lookUp(resource, id, deps)
+  const look = (id: string) => lookUp(resource, id, deps).then(
+    (record): [string, GwRecord | GwError] => [id, record],
+    (err: unknown): [string, GwRecord | GwError] => [id, toGwError(err)],
+  )
   // The first goes alone, so a gateway in the other environment is found before the rest are sent.
-  await inOrder(ids.slice(0, 1), 1, look, emit)
-  await inOrder(ids.slice(1), concurrency, look, emit)
+  const first = inOrder(ids.slice(0, 1)[Symbol.iterator](), 1, look)
+  const rest = inOrder(ids.slice(1)[Symbol.iterator](), concurrency, look)
+  for (const outcomes of [first, rest]) {
+    for await (const [id, found] of outcomes) {
+      if (!(found instanceof GwError)) {
+        await stream.write(found)
+        continue
+      }
+      // Stopped, or talking to another gateway than the profile says: the rest are not looked up.
+      if (found instanceof InterruptedError || found instanceof ModeMismatchError) throw found
+      renderError(io, found, {json: render.json, subject: id})
+      done.failed++
+      if (!done.worst || found.exitCode > done.worst.exitCode) done.worst = found
+    }
+  }
   await stream.end()
   return done
 }

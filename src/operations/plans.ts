@@ -1,4 +1,3 @@
-import type {ListPage} from '../api/paging.js'
 import type {Deps, GwRecord} from './deps.js'
 
 export interface PlanInput {
@@ -18,10 +17,4 @@ export async function updatePlan(id: string, changes: {name?: string; descriptio
     ...(changes.name === undefined ? {} : {name: changes.name}),
     ...(changes.description === undefined ? {} : {description: changes.description}),
   })
-}
-
-/** One page of plans and where it sits, or with `all` every page (bounded). */
-export async function listPlans(input: {page?: number; limit?: number; all?: boolean}, {client}: Pick<Deps, 'client'>): Promise<ListPage<GwRecord>> {
-  if (input.all) return {records: await client.plans.listAll(input.limit), paging: {}}
-  return client.plans.list({page: input.page, limit: input.limit})
 }

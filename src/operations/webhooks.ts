@@ -23,10 +23,6 @@ export async function createWebHook(input: WebHookInput, {client}: Pick<Deps, 'c
   })
 }
 
-export async function listWebHooks({client}: Pick<Deps, 'client'>): Promise<GwRecord[]> {
-  return client.webHooks.list()
-}
-
 export async function deleteWebHook(id: string, {client}: Pick<Deps, 'client'>): Promise<GwRecord> {
   return client.webHooks.delete(id)
 }

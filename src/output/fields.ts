@@ -24,7 +24,11 @@ export function pickFields(record: GwRecord, fields: string[]): GwRecord {
 
 /** Table columns for the fields asked for: the command's own column where it has one, else the field's name. */
 export function columnsFor(columns: Column[], fields: string[]): Column[] {
-  return fields.map((field) => columns.find((column) => column.field === field) ?? {label: field, field})
+  // The fields asked for are all needed, in the order given: none goes before another is cut.
+  return fields.map((field) => {
+    const {priority: _, ...column} = columns.find((known) => known.field === field) ?? {label: field, field}
+    return column
+  })
 }
 
 /**

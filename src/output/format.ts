@@ -18,7 +18,7 @@ export function formatOutcome(record: GwRecord, color: boolean): string {
  * characters made visible (card numbers came masked: render.ts passes records through redact). A nested value shows as compact JSON, which
  * the table cuts to its column; the field/value list spreads it out (nestedRows).
  */
-export function formatCell(record: GwRecord, column: Column, color: boolean): string {
+export function formatCell(record: GwRecord, column: Column, color: boolean, {inTable = false} = {}): string {
   const value = record[column.field]
   if (value === undefined || value === null || value === '') return column.format === 'outcome' ? formatOutcome(record, color) : ''
   switch (column.format) {
@@ -28,6 +28,12 @@ export function formatCell(record: GwRecord, column: Column, color: boolean): st
       return formatOutcome(record, color)
     case 'date':
       return typeof value === 'string' ? sanitizeLine(value.slice(0, 10)) : formatLeaf(value)
+    case 'datetime':
+      // As the record gives it, in its own offset: `2026-11-17 09:31`.
+      return typeof value === 'string' ? sanitizeLine(value.slice(0, 16).replace('T', ' ')) : formatLeaf(value)
+    case 'card':
+      // In a table a card is its last four, which stay whole however narrow the column.
+      return inTable && typeof value === 'string' && /\d{4}$/.test(value) ? `…${value.slice(-4)}` : formatLeaf(value)
     case 'boolean':
       return value === true ? 'yes' : value === false ? 'no' : formatLeaf(value)
     default:

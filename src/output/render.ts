@@ -67,25 +67,61 @@ export interface RecordStream {
 }
 
 /**
- * Records that arrive one at a time (several ids): JSON is written as each arrives, one line to a
- * pipe, pretty with --json on a terminal; a table on a terminal waits for them all.
+ * Records that arrive one at a time (several ids, a list): JSON is written as each arrives, one
+ * line to a pipe, pretty with --json on a terminal; a table on a terminal waits for them all, or
+ * with `rowsPerTable` is printed each time it has that many rows (a list: the widths of each
+ * table fit its own rows, and only its rows are held).
  */
-export function recordStream(io: Io, columns: Column[], options: RenderOptions): RecordStream {
-  const held: GwRecord[] = []
+export function recordStream(io: Io, columns: Column[], options: RenderOptions, {rowsPerTable}: {rowsPerTable?: number} = {}): RecordStream {
+  let held: GwRecord[] = []
   const as = shape(io, options.json)
+  const table = async () => {
+    const rows = held
+    held = []
+    await renderList(io, rows, columns, options)
+  }
   return {
     async write(gatewayRecord) {
       const record = redact(gatewayRecord)
-      if (as === 'human') return void held.push(record)
+      if (as === 'human') {
+        if (held.push(record) === rowsPerTable) await table()
+        return
+      }
       const picked = options.fields ? pickFields(record, options.fields) : record
       io.out(as === 'ndjson' ? toNdjsonLine(picked) : toJson(picked))
     },
     async end() {
       if (as !== 'human') return
-      if (held.length === 1) return renderRecord(io, held[0]!, columns, options)
-      if (held.length > 0) await renderList(io, held, columns, options)
+      if (held.length === 1 && rowsPerTable === undefined) return renderRecord(io, held[0]!, columns, options)
+      if (held.length > 0) await table()
     },
   }
+}
+
+/** Rows a terminal's table of a long list shows at a time. */
+const LIST_TABLE_ROWS = 100
+
+/**
+ * A list's records as they arrive (issue 20): a pipe gets each as one JSON line as soon as it
+ * comes, --json on a terminal each pretty-printed; a terminal's table is printed every
+ * LIST_TABLE_ROWS rows. Reading stops once stdout cannot be written.
+ */
+export async function renderListing(io: Io, records: AsyncIterable<GwRecord>, columns: Column[], options: RenderOptions): Promise<void> {
+  const stream = recordStream(io, columns, options, {rowsPerTable: LIST_TABLE_ROWS})
+  for await (const record of records) {
+    if (io.outFailure?.()) break
+    await stream.write(record)
+  }
+  await stream.end()
+}
+
+/** How a list came out, said on a terminal under it: how many, in which order, and how to see more. */
+export function renderListSummary(io: Io, {shown, more, total}: {shown: number; more: boolean; total?: number}, {noun, newestFirst}: {noun: string; newestFirst: boolean}): void {
+  const order = newestFirst ? 'newest first' : 'oldest first'
+  const nouns = (count: number) => `${count} ${noun}${count === 1 ? '' : 's'}`
+  if (shown === 0) io.err(`No ${noun}s match.\n`)
+  else if (more) io.err(`Showing ${nouns(shown)}, ${order}${total === undefined ? '' : ` of ${total}`}; --limit N or --all shows more.\n`)
+  else io.err(`${nouns(shown)}, ${order}.\n`)
 }
 
 function shownColumns(columns: Column[], {fields}: RenderOptions): Column[] {

@@ -63,17 +63,29 @@ export interface FittedTable {
 /**
  * Records as one table, a row each, no line wider than the terminal. Columns keep their natural
  * width when everything fits; otherwise the widest are narrowed first and their values cut with
- * `…`; when even the narrowest widths do not fit, columns are left out from the end.
- * Columns empty in every record are dropped unless asked for by name (keepEmpty).
+ * `…`. Columns a support task seldom reads (Column.priority 2, then 3) are left out before
+ * any it does is cut; when even the narrowest widths do not fit, columns are left out from the end. Columns empty in every record are dropped unless asked for by name (keepEmpty).
  */
 export function recordsTable(records: GwRecord[], columns: Column[], {color, width, keepEmpty = false}: TableOptions & {keepEmpty?: boolean}): FittedTable {
-  let cells = records.map((record) => columns.map((column) => formatCell(record, column, color)))
-  let shown = columns.map((column, i) => ({column, index: i})).filter(({index}) => keepEmpty || cells.some((row) => row[index] !== ''))
-  const natural = shown.map(({column, index}) => Math.max(displayWidth(column.label), ...cells.map((row) => displayWidth(row[index]!))))
-  const {widths, kept} = fitColumns(natural, width)
-  const leftOut = shown.slice(kept).map(({column}) => column.label)
-  shown = shown.slice(0, kept)
-  cells = cells.map((row) => shown.map(({index}) => row[index]!))
+  const cells = records.map((record) => columns.map((column) => formatCell(record, column, color, {inTable: true})))
+  let shown = columns.map((column, index) => ({column, index})).filter(({index}) => keepEmpty || cells.some((row) => row[index] !== ''))
+  const naturalOf = ({column, index}: {column: Column; index: number}) => Math.max(displayWidth(column.label), ...cells.map((row) => displayWidth(row[index]!)))
+  const leftOut: string[] = []
+  const priority = ({column}: {column: Column}) => column.priority ?? 1
+  const leaveOutLeastNeeded = () => {
+    const least = shown.reduce((worst, candidate) => (priority(candidate) >= priority(worst) ? candidate : worst))
+    leftOut.push(least.column.label)
+    shown = shown.filter((entry) => entry !== least)
+  }
+  // What a support task reads (priority 1) is cut only once every column it seldom reads is gone.
+  const cutsNeeded = () => {
+    const natural = shown.map(naturalOf)
+    const {widths, kept} = fitColumns(natural, width)
+    return kept < shown.length || shown.some((entry, i) => priority(entry) === 1 && widths[i]! < natural[i]!)
+  }
+  while (shown.some((entry) => priority(entry) > 1) && cutsNeeded()) leaveOutLeastNeeded()
+  while (shown.length > 1 && fitColumns(shown.map(naturalOf), width).kept < shown.length) leaveOutLeastNeeded()
+  const {widths} = fitColumns(shown.map(naturalOf), width)
   const table = new Table({
     head: shown.map(({column}, i) => paint(color, 'bold', truncate(column.label, widths[i]!))),
     colWidths: widths.map((w) => w + 2),
@@ -82,7 +94,7 @@ export function recordsTable(records: GwRecord[], columns: Column[], {color, wid
     // compact: a rule under the header only, none between rows.
     style: {head: [], border: color ? ['grey'] : [], compact: true},
   })
-  for (const row of cells) table.push(row.map((cell, i) => truncate(cell, widths[i]!)))
+  for (const row of cells) table.push(shown.map(({index}, i) => truncate(row[index]!, widths[i]!)))
   return {text: table.toString() + '\n', leftOut}
 }
 

@@ -18,18 +18,22 @@ function queryInteger(query: Record<string, string>, name: string, least: number
   return Number(text)
 }
 
-/** `from`/`to` as an instant: a date (`2026-11-01`, the merchant's day, from its start or to its end) or a date-time. */
+/**
+ * `from`/`to` as an instant: a date (`2026-11-01`, or `2026/11/01` as the gateway's recordings
+ * send it: the merchant's day, from its start or to its end) or a date-time.
+ */
 function queryTime(query: Record<string, string>, name: 'from' | 'to'): number | undefined {
   const text = query[name]
   if (text === undefined || text === '') return undefined
   const invalid = () => badRequest([`${name} must be a date such as 2026-11-01, or a date-time`])
-  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
+  const day = /^(\d{4})([-/])(\d{2})\2(\d{2})$/.exec(text)
   if (!day) {
-    const time = Date.parse(text)
+    // ISO 8601 only: Date.parse would take almost anything (2026-11/02) as some day.
+    const time = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(text) ? Date.parse(text) : Number.NaN
     if (Number.isNaN(time)) throw invalid()
     return time
   }
-  const [year, month, date] = [Number(day[1]), Number(day[2]) - 1, Number(day[3])]
+  const [year, month, date] = [Number(day[1]), Number(day[3]) - 1, Number(day[4])]
   const start = new Date(year, month, date)
   if (start.getFullYear() !== year || start.getMonth() !== month || start.getDate() !== date) throw invalid()
   return name === 'from' ? start.getTime() : new Date(year, month, date + 1).getTime() - 1

@@ -101,37 +101,40 @@ describe('gw plan list', () => {
     for (let i = 0; i < 11; i++) references.push((await createPlan(sandbox, {reference: `list-${String(i).padStart(2, '0')}-${ref('p')}`, name: `Plan ${i}`}, asLister)).reference)
   })
 
-  it('follows every page with --all, three a page, one JSON line a plan', async () => {
-    const result = await sandbox.gw(['plan', 'list', '--all', '--limit', '3', '--json', '--verbose'], asLister)
+  it('lists every plan with --all, oldest first when asked, one JSON line a plan, in one request for 11', async () => {
+    const result = await sandbox.gw(['plan', 'list', '--all', '--oldest-first', '--json', '--verbose'], asLister)
     expect(result.code).toBe(0)
     const plans = result.records as PlanRecord[]
     expect(plans.map((plan) => plan.reference)).toEqual(references)
-    // 11 plans, three a page: four requests.
-    expect(result.stderr.match(/< 200 GET [^ ]+\/v1\.0\/plans\.json/g)).toHaveLength(4)
+    expect(result.stderr.match(/< 200 GET [^ ]+\/v1\.0\/plans\.json\?offset=0&limit=50/g)).toHaveLength(1)
   })
 
-  it('shows one page: the gateway default without flags, or the page asked for', async () => {
-    const first = await sandbox.gw(['plan', 'list', '--json'], asLister)
-    expect(first.code).toBe(0)
-    expect((first.records as PlanRecord[]).map((plan) => plan.reference)).toEqual(references.slice(0, 10))
-    const second = await sandbox.gw(['plan', 'list', '--page', '2', '--limit', '3', '--json'], asLister)
-    expect((second.records as PlanRecord[]).map((plan) => plan.reference)).toEqual(references.slice(3, 6))
-    const beyond = await sandbox.gw(['plan', 'list', '--page', '9', '--limit', '3', '--json'], asLister)
-    expect(beyond.code).toBe(0)
-    expect(beyond.stdout).toBe('')
+  it('shows the newest first by default, and --limit caps the total', async () => {
+    const all = await sandbox.gw(['plan', 'list', '--json'], asLister)
+    expect(all.code).toBe(0)
+    expect((all.records as PlanRecord[]).map((plan) => plan.reference)).toEqual([...references].reverse())
+    const three = await sandbox.gw(['plan', 'list', '--limit', '3', '--json'], asLister)
+    expect((three.records as PlanRecord[]).map((plan) => plan.reference)).toEqual(references.slice(-3).reverse())
+    const one = await sandbox.gw(['plan', 'list', '--reference', references[4]!, '--json'], asLister)
+    expect((one.records as PlanRecord[]).map((plan) => plan.reference)).toEqual([references[4]])
   })
 
   it('prints one JSON line a plan to a pipe without --json too, --fields picking and ordering the fields', async () => {
-    const result = await sandbox.gw(['plan', 'list', '--all'], asLister)
+    const result = await sandbox.gw(['plan', 'list', '--all', '--oldest-first'], asLister)
     expect(result.code).toBe(0)
     expect((result.records as PlanRecord[]).map((plan) => plan.reference)).toEqual(references)
-    const picked = await sandbox.gw(['plan', 'list', '--all', '--fields', 'reference,amount'], asLister)
+    const picked = await sandbox.gw(['plan', 'list', '--all', '--oldest-first', '--fields', 'reference,amount'], asLister)
     expect(picked.stdout.split('\n')[0]).toBe(`{"reference":"${references[0]}","amount":1000}`)
   })
 
-  it('refuses --all with --page, and a --limit of 0 (exit 2)', async () => {
-    expect((await sandbox.gw(['plan', 'list', '--all', '--page', '2'], asLister)).code).toBe(2)
-    expect((await sandbox.gw(['plan', 'list', '--limit', '0'], asLister)).code).toBe(2)
+  it('refuses --all with --limit, a --limit of 0, and the --page it no longer has (exit 2)', async () => {
+    const both = await sandbox.gw(['plan', 'list', '--all', '--limit', '2'], asLister)
+    expect(both.code).toBe(2)
+    expect(both.stderr).toBe('Error: --all cannot also be provided when using --limit\nHint: See gw plan list --help for the flags and examples.\n')
+    const zero = await sandbox.gw(['plan', 'list', '--limit', '0'], asLister)
+    expect(zero.code).toBe(2)
+    expect(zero.stderr).toBe('Error: --limit: Expected an integer greater than or equal to 1 but received: 0\nHint: See gw plan list --help for the flags and examples.\n')
+    expect((await sandbox.gw(['plan', 'list', '--page', '2'], asLister)).code).toBe(2)
   })
 })
 

@@ -92,7 +92,7 @@ describe('errors about flags name the flag, never its value', () => {
     const fromOclif = toGwError(new Errors.CLIError('The following error occurred:\n  --cvv=987 cannot also be provided when using --card\nSee more help with --help'))
     expect(fromOclif).toBeInstanceOf(UsageError)
     expect(fromOclif.exitCode).toBe(2)
-    expect(fromOclif.message).toBe('The following error occurred:\n  --cvv cannot also be provided when using --card')
+    expect(fromOclif.message).toBe('--cvv cannot also be provided when using --card')
     expect(fromOclif.messages).toEqual([fromOclif.message])
     const ours = toGwError(new UsageError('Parsing --amount \n\tUnexpected argument: 4242424242424242', 'hint'))
     expect(ours.message).toBe('Unexpected argument: 424242XXXXXX4242')

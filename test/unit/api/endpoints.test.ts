@@ -14,12 +14,14 @@ describe('endpointAt: a hand-written request finds its endpoint and safety facts
     ['DELETE', '/v1.0/customers/071-C-1', endpoints.customers.delete],
     ['PUT', '/v1.0/subscriptions/071-S-1.json', endpoints.subscriptions.update],
     ['DELETE', '/v1.0/web_hooks/071-WH-1', endpoints.webHooks.delete],
+    ['GET', '/v1.0/purchases', endpoints.purchases.list],
+    ['GET', '/v1.0/subscriptions.json', endpoints.subscriptions.list],
   ])('%s %s', (method, path, endpoint) => {
     expect(endpointAt(method, path)).toBe(endpoint)
   })
 
   it.each([
-    ['GET', '/v1.0/purchases'],
+    ['POST', '/v1.0/purchases/1'],
     ['PATCH', '/v1.0/purchases/1'],
     ['GET', '/v1.0/purchases/a/b'],
   ])('%s %s is not in the table', (method, path) => {

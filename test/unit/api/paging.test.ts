@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {collectPages, type ListPage, type Paging, readPaging} from '../../../src/api/paging.js'
-import {GatewayError} from '../../../src/errors.js'
+import {type FetchPage, ListPageError, type Paging, readPaging, walkList} from '../../../src/api/paging.js'
+import {AuthError, GatewayError} from '../../../src/errors.js'
 
 describe('readPaging', () => {
   it.each<[string, Record<string, unknown>, Paging]>([
@@ -15,60 +15,128 @@ describe('readPaging', () => {
   })
 })
 
-/** A fake list endpoint over `count` records, answering in the paging style given; records its calls. */
-function gateway(count: number, size: number, style: 'contract' | 'live0' | 'live1' | 'none') {
-  const calls: (number | undefined)[] = []
-  const base = style === 'live0' ? 0 : 1
-  const pages = Math.ceil(count / size)
-  const fetchPage = async (page: number | undefined): Promise<ListPage<number>> => {
-    calls.push(page)
-    const index = (page ?? base) - base
-    const records = Array.from({length: count}, (_, i) => i).slice(index * size, index * size + size)
-    const paging: Paging =
-      style === 'none' ? {} : style === 'contract' ? {page: index + 1, pages, total: count} : {page: index + base, pages}
-    return {records, paging}
+type Row = {id: string}
+const row = (i: number): Row => ({id: `r${i}`})
+const ids = (pages: Row[][]) => pages.flat().map((record) => record.id)
+const range = (from: number, to: number) => Array.from({length: to - from}, (_, i) => `r${from + i}`)
+
+/**
+ * A fake list endpoint over `records()`, oldest first, answering in the paging style given: by
+ * offset (the contract's envelope, pages from 1), or by page number only (the live gateway's
+ * `page`/`total_pages`, from 0 or 1, ignoring offset). Records each place asked for.
+ */
+function gateway(records: () => Row[], style: 'contract' | 'live0' | 'live1' | 'unpaged', {maxSize = 50} = {}) {
+  const asked: {offset: number; limit: number; page?: number}[] = []
+  const fetch: FetchPage<Row> = async (at) => {
+    asked.push(at)
+    const all = records()
+    const size = Math.min(at.limit, maxSize)
+    if (style === 'unpaged') return {records: all, paging: {}}
+    const base = style === 'live0' ? 0 : 1
+    const index = style === 'contract' ? at.offset / size : (at.page ?? base) - base
+    const page = all.slice(index * size, index * size + size)
+    const pages = Math.max(1, Math.ceil(all.length / size))
+    return {records: page, paging: style === 'contract' ? {page: index + 1, pages, total: all.length} : {page: index + base, pages}}
   }
-  return {calls, fetchPage}
+  return {asked, fetch}
 }
 
-describe('collectPages', () => {
-  it.each([
-    ['contract style (current_page from 1)', 'contract', [undefined, 2, 3]],
-    ['live style counting from 0', 'live0', [undefined, 1, 2]],
-    ['live style counting from 1', 'live1', [undefined, 2, 3]],
-    ['no paging fields: stops at the first empty page', 'none', [undefined, 2, 3, 4]],
-  ] as const)('follows every page, %s', async (_, style, expectedCalls) => {
-    const {calls, fetchPage} = gateway(23, 10, style)
-    expect(await collectPages(fetchPage)).toEqual(Array.from({length: 23}, (_, i) => i))
-    expect(calls).toEqual(expectedCalls)
+const walk = async (fetch: FetchPage<Row>, newestFirst: boolean, ahead = 3) => {
+  const pages: Row[][] = []
+  for await (const page of walkList(fetch, {newestFirst, ahead})) pages.push(page)
+  return pages
+}
+
+describe('walkList', () => {
+  it.each(['contract', 'live0', 'live1'] as const)('newest first in the %s style: the first page for the count, then from the last page back', async (style) => {
+    const {asked, fetch} = gateway(() => Array.from({length: 123}, (_, i) => row(i)), style)
+    const pages = await walk(fetch, true)
+    expect(ids(pages)).toEqual(range(0, 123).reverse())
+    expect(pages.map((page) => page.length)).toEqual([23, 50, 50])
+    const base = style === 'live0' ? 0 : 1
+    expect(asked).toEqual([
+      {offset: 0, limit: 50},
+      {offset: 100, limit: 50, page: base + 2},
+      {offset: 50, limit: 50, page: base + 1},
+    ])
   })
 
-  it('asks once for an empty list', async () => {
-    const {calls, fetchPage} = gateway(0, 10, 'contract')
-    expect(await collectPages(fetchPage)).toEqual([])
-    expect(calls).toEqual([undefined])
+  it.each(['contract', 'live0', 'live1'] as const)('oldest first in the %s style, page after page', async (style) => {
+    const {asked, fetch} = gateway(() => Array.from({length: 101}, (_, i) => row(i)), style)
+    expect(ids(await walk(fetch, false))).toEqual(range(0, 101))
+    expect(asked.map((at) => at.offset)).toEqual([0, 50, 100])
   })
 
-  it('stops on the last page when it is exactly full', async () => {
-    const {calls, fetchPage} = gateway(20, 10, 'contract')
-    expect(await collectPages(fetchPage)).toHaveLength(20)
-    expect(calls).toEqual([undefined, 2])
-  })
-
-  it('refuses a gateway that answers another page than the one asked for', async () => {
-    const stuck = async (): Promise<ListPage<number>> => ({records: [1], paging: {page: 1, pages: 9}})
-    await expect(collectPages(stuck)).rejects.toThrow('Asked the gateway for page 2 of the list and it answered with page 1')
-  })
-
-  it('gives up on a gateway that never ends, after the bound', async () => {
-    let calls = 0
-    const endless = async (page: number | undefined): Promise<ListPage<number>> => {
-      calls++
-      return {records: [1], paging: {page: page ?? 1}}
+  it('an empty list and a list of one page are asked for once', async () => {
+    for (const count of [0, 7, 50]) {
+      const {asked, fetch} = gateway(() => Array.from({length: count}, (_, i) => row(i)), 'contract')
+      expect(ids(await walk(fetch, true))).toEqual(range(0, count).reverse())
+      expect(asked).toHaveLength(1)
     }
-    const failure = collectPages(endless, 5)
-    await expect(failure).rejects.toThrow(GatewayError)
-    await expect(collectPages(endless, 5)).rejects.toThrow('The list did not end after 5 pages')
-    expect(calls).toBe(10)
+  })
+
+  it('an answer without paging fields is the whole list, read once (web hooks)', async () => {
+    const {asked, fetch} = gateway(() => Array.from({length: 50}, (_, i) => row(i)), 'unpaged')
+    expect(ids(await walk(fetch, true))).toEqual(range(0, 50).reverse())
+    expect(asked).toHaveLength(1)
+  })
+
+  it('a gateway that hands out fewer a page than asked for is paged in its own size', async () => {
+    const {asked, fetch} = gateway(() => Array.from({length: 25}, (_, i) => row(i)), 'contract', {maxSize: 10})
+    expect(ids(await walk(fetch, true))).toEqual(range(0, 25).reverse())
+    expect(asked.map((at) => [at.offset, at.limit])).toEqual([[0, 50], [20, 10], [10, 10]])
+  })
+
+  it('a page that changes size while paging: a record deleted meanwhile shifts the pages, and nothing is handed over twice', async () => {
+    const all = Array.from({length: 120}, (_, i) => row(i))
+    let reads = 0
+    // After the first two reads (the first page, the last page) the record r60 is deleted.
+    const {fetch} = gateway(() => (++reads > 2 ? all.filter((record) => record.id !== 'r60') : all), 'contract')
+    const seen = ids(await walk(fetch, true, 1))
+    expect(new Set(seen).size).toBe(seen.length)
+    expect(seen).toEqual(range(0, 120).filter((id) => id !== 'r60').reverse())
+  })
+
+  it('a record added while paging newest first is not shown, and none is lost', async () => {
+    const all = Array.from({length: 100}, (_, i) => row(i))
+    let reads = 0
+    const {fetch} = gateway(() => (++reads === 2 ? (all.push(row(100)), all) : all), 'contract')
+    expect(ids(await walk(fetch, true, 1))).toEqual(range(0, 100).reverse())
+  })
+
+  it('refuses a gateway that answers another page than the one asked for, or the first page again', async () => {
+    let calls = 0
+    const stuck: FetchPage<Row> = async () => ({records: Array.from({length: 50}, (_, i) => row(calls++ * 50 + i)), paging: {page: 1, pages: 9}})
+    await expect(walk(stuck, false)).rejects.toThrow('Asked the gateway for page 2 of the list (records from 51) and it answered with page 1: it does not page by offset or page number')
+    const repeating: FetchPage<Row> = async () => ({records: Array.from({length: 50}, (_, i) => row(i)), paging: {page: 1}})
+    await expect(walk(repeating, false)).rejects.toThrow('it answered with the first page again')
+  })
+
+  it('a list that does not say its length is read forward to its first short page', async () => {
+    const records = Array.from({length: 130}, (_, i) => row(i))
+    const fetch: FetchPage<Row> = async (at) => ({records: records.slice(at.offset, at.offset + at.limit), paging: {page: (at.page ?? 1)}})
+    expect(ids(await walk(fetch, true))).toEqual(range(0, 130).reverse())
+  })
+
+  it('a page that cannot be read is named, after everything before it was handed over', async () => {
+    const {fetch} = gateway(() => Array.from({length: 150}, (_, i) => row(i)), 'contract')
+    const failing: FetchPage<Row> = async (at) => {
+      if (at.offset === 50) throw new GatewayError('network', 'connect ECONNREFUSED 127.0.0.1:9')
+      return fetch(at)
+    }
+    const handed: string[] = []
+    const run = (async () => {
+      for await (const page of walkList(failing, {newestFirst: true, ahead: 2})) handed.push(...ids([page]))
+    })()
+    await expect(run).rejects.toThrow(ListPageError)
+    await expect(run).rejects.toThrow('Page 2 of the list (records 51-100 of 150) could not be read: connect ECONNREFUSED 127.0.0.1:9')
+    expect(handed).toEqual(range(100, 150).reverse())
+  })
+
+  it('an answer that means something of its own (401, 404) is passed on as it is', async () => {
+    const denied: FetchPage<Row> = async () => {
+      throw new AuthError('Incorrect Username or Token')
+    }
+    await expect(walk(denied, true)).rejects.toBeInstanceOf(AuthError)
   })
 })

@@ -2,6 +2,7 @@ import {createServer, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {afterEach, describe, expect, it} from 'vitest'
 import {GatewayClient} from '../../../src/api/client.js'
+import {walkList} from '../../../src/api/paging.js'
 import {Customer} from '../../../src/api/schemas/customer.js'
 import {Plan} from '../../../src/api/schemas/plan.js'
 import {Subscription} from '../../../src/api/schemas/subscription.js'
@@ -35,7 +36,7 @@ async function liveGateway(total: number): Promise<{url: string; queries: string
   server = createServer((req, res) => {
     const url = new URL(req.url!, 'http://x')
     queries.push(url.search)
-    const size = Number(url.searchParams.get('limit') ?? 10)
+    const size = Number(url.searchParams.get('per_page') ?? url.searchParams.get('limit') ?? 10)
     const page = Number(url.searchParams.get('page') ?? 0)
     const response = Array.from({length: total}, (_, i) => ({id: `071-PL-${String(i).padStart(8, '0')}`, extra: i})).slice(page * size, page * size + size)
     // Creation answers 200 here, as the live gateway may.
@@ -46,16 +47,16 @@ async function liveGateway(total: number): Promise<{url: string; queries: string
 }
 
 describe('GatewayClient plan lists', () => {
-  it('follows every page of a gateway that counts pages from 0', async () => {
-    const {url, queries} = await liveGateway(7)
+  it('pages a gateway that counts pages from 0 and pages by page number, newest first', async () => {
+    const {url, queries} = await liveGateway(120)
     const client = new GatewayClient({baseUrl: url, username: 'TEST', token: 'TEST', userAgent: 'test'})
     try {
-      const plans = await client.plans.listAll(3)
-      expect(plans.map((plan) => plan.id)).toEqual(Array.from({length: 7}, (_, i) => `071-PL-${String(i).padStart(8, '0')}`))
-      expect(plans[6]).toMatchObject({extra: 6})
-      expect(queries).toEqual(['?limit=3', '?page=1&limit=3', '?page=2&limit=3'])
-      const one = await client.plans.list({page: 2, limit: 3})
-      expect(one).toEqual({records: [{id: '071-PL-00000006', extra: 6}], paging: {page: 2, pages: 3, total: undefined}})
+      const plans: Record<string, unknown>[] = []
+      for await (const page of walkList((at) => client.plans.list(at), {newestFirst: true, ahead: 2})) plans.push(...page)
+      expect(plans.map((plan) => plan.id)).toEqual(Array.from({length: 120}, (_, i) => `071-PL-${String(119 - i).padStart(8, '0')}`))
+      expect(plans[0]).toMatchObject({extra: 119})
+      expect(queries.toSorted()).toEqual(['?offset=0&limit=50', '?offset=100&limit=50&page=2&per_page=50', '?offset=50&limit=50&page=1&per_page=50'])
+      expect(await client.plans.list({offset: 100, limit: 50, page: 2})).toMatchObject({paging: {page: 2, pages: 3, total: undefined}})
     } finally {
       await client.close()
     }

@@ -3,7 +3,7 @@ import {OutcomeUnknownError} from '../../../src/errors.js'
 import {tokenizeCard, updateCard} from '../../../src/operations/cards.js'
 import {createCustomer, deleteCustomer, updateCustomer} from '../../../src/operations/customers.js'
 import {lookUp, type LookUpResource} from '../../../src/operations/look-up.js'
-import {createPlan, listPlans, updatePlan} from '../../../src/operations/plans.js'
+import {createPlan, updatePlan} from '../../../src/operations/plans.js'
 import {type PurchaseInput, submitPurchase} from '../../../src/operations/purchases.js'
 import {type RefundInput, submitRefund} from '../../../src/operations/refunds.js'
 import {advanceClock, triggerEvent} from '../../../src/operations/sandbox.js'
@@ -105,19 +105,5 @@ describe('one look-up operation for every record', () => {
     const fake = fakeClient({[`${resource}.get`]: (id: string) => ({id})})
     await expect(lookUp(resource, 'ref/with ü', fakeDeps(fake.client))).resolves.toEqual({id: 'ref/with ü'})
     expect(fake.calls).toEqual([{method: `${resource}.get`, args: ['ref/with ü']}])
-  })
-})
-
-describe('listPlans', () => {
-  it('one page keeps where it sits; --all follows every page', async () => {
-    const page = {records: [{id: '071-PL-1'}], paging: {page: 1, pages: 3}}
-    const fake = fakeClient({'plans.list': () => page, 'plans.listAll': () => [{id: '071-PL-1'}, {id: '071-PL-2'}]})
-    await expect(listPlans({page: 1, limit: 1}, fakeDeps(fake.client))).resolves.toEqual(page)
-    await expect(listPlans({all: true, limit: 50}, fakeDeps(fake.client))).resolves.toEqual({records: [{id: '071-PL-1'}, {id: '071-PL-2'}], paging: {}})
-    expect(fake.calls).toEqual([
-      {method: 'plans.list', args: [{page: 1, limit: 1}]},
-      {method: 'plans.listAll', args: [50]},
-    ])
-    fake.verify()
   })
 })

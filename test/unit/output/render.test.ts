@@ -28,7 +28,7 @@ describe('renderRecord, by destination', () => {
     const io = testIo({tty: true})
     await renderRecord(io, approved, purchaseColumns, {json: false})
     expect(io.stdout()).toBe(
-      ['Id           071-P-ABCDEFGH', 'Outcome      Approved', 'Amount       10.00 AUD', 'Reference    order-1', 'Card number  424242XXXXXX4242', ''].join('\n'),
+      ['Reference  order-1', 'Amount     10.00 AUD', 'Outcome    Approved', 'Card       424242XXXXXX4242', 'Id         071-P-ABCDEFGH', ''].join('\n'),
     )
   })
 
@@ -45,8 +45,8 @@ describe('renderRecord, by destination', () => {
     const io = testIo({tty: true, columns: 40})
     await renderRecord(io, {...approved, reference: 'a-very-long-reference-that-goes-on-and-on'}, purchaseColumns, {json: false})
     const out = lines(io.stdout())
-    expect(out).toContain('Reference    a-very-long-reference-that-')
-    expect(out).toContain('             goes-on-and-on')
+    expect(out).toContain('Reference  a-very-long-reference-that-go')
+    expect(out).toContain('           es-on-and-on')
     expect(Math.max(...out.map((line) => line.length))).toBeLessThanOrEqual(40)
   })
 
@@ -121,12 +121,12 @@ describe('renderList, by destination', () => {
     await renderList(io, [approved, declined], purchaseColumns, {json: false})
     expect(io.stdout()).toBe(
       [
-        '┌────────────────┬────────────────────┬───────────┬───────────┬──────────────────┐',
-        '│ Id             │ Outcome            │ Amount    │ Reference │ Card number      │',
-        '├────────────────┼────────────────────┼───────────┼───────────┼──────────────────┤',
-        '│ 071-P-ABCDEFGH │ Approved           │ 10.00 AUD │ order-1   │ 424242XXXXXX4242 │',
-        '│ 071-P-DECLINED │ Insufficient Funds │ 10.00 AUD │ order-2   │ 424242XXXXXX4242 │',
-        '└────────────────┴────────────────────┴───────────┴───────────┴──────────────────┘',
+        '┌───────────┬───────────┬────────────────────┬───────┬────────────────┐',
+        '│ Reference │ Amount    │ Outcome            │ Card  │ Id             │',
+        '├───────────┼───────────┼────────────────────┼───────┼────────────────┤',
+        '│ order-1   │ 10.00 AUD │ Approved           │ …4242 │ 071-P-ABCDEFGH │',
+        '│ order-2   │ 10.00 AUD │ Insufficient Funds │ …4242 │ 071-P-DECLINED │',
+        '└───────────┴───────────┴────────────────────┴───────┴────────────────┘',
         '',
       ].join('\n'),
     )
@@ -137,12 +137,30 @@ describe('renderList, by destination', () => {
     const full = {...approved, card_holder: 'Jane Citizen', authorization: '053511', transaction_date: '2026-11-22T10:00:00Z'}
     await renderList(io, [full, {...full, reference: 'order-with-a-long-reference'}], purchaseColumns, {json: false})
     for (const line of lines(io.stdout())) expect(line.length).toBeLessThanOrEqual(40)
-    expect(io.stderr().replaceAll('\n', ' ')).toMatch(/^Left out to fit 40 columns: .*Transaction date\. Choose columns with --fields, or widen the terminal\. $/)
+    // The least needed go first, then what is left from the end: the date and reference stay.
+    expect(io.stderr().replaceAll('\n', ' ')).toBe('Left out to fit 40 columns: Authorization, Id, Card holder, Card, Outcome, Amount. Choose columns with --fields, or widen the terminal. ')
+    expect(lines(io.stdout())[1]).toBe('│ Date             │ Reference         │')
     for (const line of lines(io.stderr())) expect(line.length).toBeLessThanOrEqual(40)
     const cut = testIo({tty: true, columns: 40})
     await renderList(cut, [full, {...full, reference: 'order-with-a-long-reference'}], purchaseColumns, {json: false, fields: ['id', 'reference']})
     expect(lines(cut.stdout())[4]).toBe('│ 071-P-ABCDEFGH │ order-with-a-long-… │')
     expect(cut.stderr()).toBe('')
+  })
+})
+
+describe('a table for a support task (issue 20)', () => {
+  it("at 110 columns keeps date, reference, amount, outcome and card whole, the card by its last four, and leaves out what is seldom read", async () => {
+    const io = testIo({tty: true, columns: 110})
+    const record = (i: number, message: string) => ({
+      ...approved, id: `071-P-0000000${i}`, reference: `order-2026-11-17-${i}`, message, successful: message === 'Approved', card_number: '512345XXXXXX2346',
+      card_holder: 'Jane Q Citizen', authorization: '053511', transaction_date: '2026-11-17T10:31:02+11:00', settlement_date: '2026-11-18', card_token: '2vbk6ahx0cwzgqf3ynsi', card_expiry: '2030-02-28',
+    })
+    await renderList(io, [record(1, 'Approved'), record(2, 'Insufficient Funds'), record(3, 'Refer to Card Issuer')], purchaseColumns, {json: false})
+    const rows = lines(io.stdout())
+    expect(rows[1]).toBe('│ Date             │ Reference          │ Amount    │ Outcome              │ Card  │ Card holder    │')
+    expect(rows[4]).toBe('│ 2026-11-17 10:31 │ order-2026-11-17-2 │ 10.00 AUD │ Insufficient Funds   │ …2346 │ Jane Q Citizen │')
+    for (const row of rows) expect(row.length).toBeLessThanOrEqual(110)
+    expect(io.stderr()).toBe('Left out to fit 110 columns: Expiry, Card token, Authorization, Settlement date, Id. Choose columns with\n--fields, or widen the terminal.\n')
   })
 })
 
@@ -173,7 +191,7 @@ describe('recordStream (several ids)', () => {
     const stream = recordStream(io, purchaseColumns, {json: false})
     await stream.write(approved)
     await stream.end()
-    expect(lines(io.stdout())[0]).toBe('Id           071-P-ABCDEFGH')
+    expect(lines(io.stdout())[0]).toBe('Reference  order-1')
   })
 })
 
@@ -204,13 +222,14 @@ describe('a gateway that sends a card number whole, or a CVV (design.md §3: mas
     expect(text).toContain('424242XXXXXX4242')
   }
 
-  it('a table and a field/value list show the card masked', async () => {
+  it('a field/value list shows the card masked, a table by its last four', async () => {
     const one = testIo({tty: true, columns: 200})
     await renderRecord(one, leaky, purchaseColumns, {json: false})
     shows(one.stdout())
     const several = testIo({tty: true, columns: 200})
     await renderList(several, [leaky, {...leaky, id: '071-P-OTHER'}], purchaseColumns, {json: false})
-    shows(several.stdout())
+    expect(several.stdout()).not.toMatch(/4242424242424242|5123456789012346|987/)
+    expect(several.stdout()).toContain('│ …4242 │')
   })
 
   it('JSON, piped or pretty, and a stream of records: masked, no CVV, every other field in its order', async () => {

@@ -52,6 +52,8 @@ describe('pageOf with from and to', () => {
     const local = (day: number, hour: number) => new Date(2026, 10, day, hour).toISOString()
     const days = [local(2, 0), local(2, 23), local(3, 0)].map((at, n) => ({n, at}))
     expect(pageOf(days, {from: '2026-11-02', to: '2026-11-02'}, (record) => record.at).records.map((record) => record.n)).toEqual([0, 1])
+    // As the gateway's recordings send it (gateway-notes.md): the same whole day.
+    expect(pageOf(days, {from: '2026/11/02', to: '2026/11/02'}, (record) => record.at).records.map((record) => record.n)).toEqual([0, 1])
   })
 
   it('reads by binary search and the page alone, not every record', () => {
@@ -60,7 +62,7 @@ describe('pageOf with from and to', () => {
     expect(reads.length).toBeLessThanOrEqual(2 * Math.ceil(Math.log2(made.length + 1)) + 2)
   })
 
-  it.each(['yesterday', '2026-13-01', '2026-02-30', 'now'])('refuses from=%s', (from) => {
+  it.each(['yesterday', '2026-13-01', '2026-02-30', '2026/02/30', '2026-11/02', 'now'])('refuses from=%s', (from) => {
     expect(() => page({from})).toThrow(SandboxError)
   })
 })

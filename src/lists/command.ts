@@ -1,0 +1,82 @@
+import {DEFAULT_CONCURRENCY, DEFAULT_LIST_LIMIT} from '../flags.js'
+import type {Deps} from '../operations/deps.js'
+import {type ListRequest, type ListResource, listRecords} from '../operations/lists.js'
+import type {Column} from '../output/columns.js'
+import type {Io} from '../output/io.js'
+import {renderListing, renderListSummary, type RenderOptions} from '../output/render.js'
+import {NotFoundError} from '../errors.js'
+import {lookUp} from '../operations/look-up.js'
+import {parseCard, type RecordFilters} from './filters.js'
+import {parseWindow} from './window.js'
+
+/** The flags a list command may have been given (flags.ts listing, moneyFilters, and its own). */
+export interface ListFlags {
+  from?: string
+  to?: string
+  limit?: number
+  all?: boolean
+  'oldest-first'?: boolean
+  concurrency?: number
+  reference?: string
+  status?: string
+  card?: string
+  amount?: number
+  currency?: string
+  holder?: string
+  email?: string
+  active?: boolean
+  /** Refunds: of this purchase (its id or reference). */
+  purchase?: string
+  /** Subscriptions: of this customer, of this plan (an id or a reference). */
+  customer?: string
+  plan?: string
+}
+
+/**
+ * A list command's run (issue 20): its flags as a request, the records streamed through the
+ * operation and printed as they come, and a line on a terminal saying how many were shown and how
+ * to see more. What a filter names by reference or alias (a refund's purchase, a subscription's
+ * customer and plan, a stored card) is looked up first.
+ */
+export async function runList(resource: ListResource, flags: ListFlags, {deps, io, columns, render, noun}: {deps: Deps; io: Io; columns: Column[]; render: RenderOptions; noun: string}): Promise<void> {
+  const card = flags.card === undefined ? undefined : parseCard(flags.card)
+  const filters: RecordFilters = {
+    ...(flags.reference === undefined ? {} : {reference: flags.reference}),
+    ...(flags.status === undefined ? {} : {status: flags.status as 'approved' | 'declined'}),
+    ...(card === undefined ? {} : {card: 'token' in card ? {token: await namesOf('cards', card.token, deps, 'token')} : card}),
+    ...(flags.amount === undefined ? {} : {amount: flags.amount}),
+    ...(flags.currency === undefined ? {} : {currency: flags.currency}),
+    ...(flags.holder === undefined ? {} : {holder: flags.holder}),
+    ...(flags.email === undefined ? {} : {email: flags.email}),
+    ...(flags.active === undefined ? {} : {active: flags.active}),
+    ...(flags.purchase === undefined ? {} : {purchase: await lookUp('purchases', flags.purchase, deps)}),
+    ...(flags.customer === undefined ? {} : {customer: await namesOf('customers', flags.customer, deps, 'id')}),
+    ...(flags.plan === undefined ? {} : {plan: await namesOf('plans', flags.plan, deps, 'id')}),
+  }
+  const request: ListRequest = {
+    resource,
+    window: parseWindow(flags, new Date()),
+    filters,
+    newestFirst: !flags['oldest-first'],
+    limit: flags.all ? undefined : (flags.limit ?? DEFAULT_LIST_LIMIT),
+    concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
+  }
+  const listing = listRecords(request, deps)
+  await renderListing(io, listing.records, columns, render)
+  if (io.chatty && !render.json) renderListSummary(io, listing.summary(), {noun, newestFirst: request.newestFirst})
+}
+
+/**
+ * A record named as given and as the gateway names it elsewhere (a subscription names its customer
+ * and plan by id, a purchase its stored card by token): both, so either matches. One that cannot
+ * be found is matched as given.
+ */
+async function namesOf(resource: 'customers' | 'plans' | 'cards', given: string, deps: Deps, field: 'id' | 'token'): Promise<string[]> {
+  try {
+    const record = await lookUp(resource, given, deps)
+    return typeof record[field] === 'string' ? [given, record[field]] : [given]
+  } catch (err) {
+    if (err instanceof NotFoundError) return [given]
+    throw err
+  }
+}

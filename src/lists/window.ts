@@ -1,0 +1,82 @@
+import {UsageError} from '../errors.js'
+
+/** A span of time, both ends included; either may be open. */
+export interface Window {
+  from?: Date
+  to?: Date
+}
+
+const HELP = 'a date (2026-11-17), a date-time (2026-11-17T09:30, or with an offset, +11:00 or Z), today, yesterday, or an age such as 7d, 24h or 2w'
+
+/**
+ * `--from`/`--to` as an instant. A bare date is a whole day in this machine's time zone (TZ, as
+ * `date` shows it): its start for --from, its end for --to; so are `today` and `yesterday`. A
+ * date-time without an offset is this machine's time too. An age (`7d`, `24h`, `2w`) counts back
+ * from now. A date that is not on the calendar (2026-02-30) is refused here: the gateway answers
+ * one with an HTML 500.
+ */
+export function parseWhen(text: string, edge: 'from' | 'to', now: Date): Date {
+  const input = text.trim().toLowerCase()
+  const refused = () => new UsageError(`--${edge} must be ${HELP}; got "${text}"`, `For example --${edge} ${edge === 'from' ? '7d' : 'today'}.`)
+  const dayEdge = (year: number, month: number, day: number): Date => {
+    const start = new Date(year, month, day)
+    if (start.getFullYear() !== year || start.getMonth() !== month || start.getDate() !== day) throw refused()
+    return edge === 'from' ? start : new Date(year, month, day + 1, 0, 0, 0, -1)
+  }
+  if (input === 'now') return now
+  if (input === 'today' || input === 'yesterday') {
+    const back = input === 'today' ? 0 : 1
+    return dayEdge(now.getFullYear(), now.getMonth(), now.getDate() - back)
+  }
+  const age = /^(\d+)\s*([hdw])$/.exec(input)
+  if (age) {
+    const hours = Number(age[1]) * {h: 1, d: 24, w: 24 * 7}[age[2] as 'h' | 'd' | 'w']
+    return new Date(now.getTime() - hours * 3_600_000)
+  }
+  const date = /^(\d{4})[-/](\d{2})[-/](\d{2})$/.exec(input)
+  if (date) return dayEdge(Number(date[1]), Number(date[2]) - 1, Number(date[3]))
+  const dateTime = /^(\d{4})-(\d{2})-(\d{2})[t ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(z|[+-]\d{2}:?\d{2})?$/.exec(input)
+  if (!dateTime) throw refused()
+  const [year, month, day, hour, minute, second = '0', fraction = '0', zone] = dateTime.slice(1) as string[]
+  dayEdge(Number(year), Number(month) - 1, Number(day))
+  if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) throw refused()
+  const milliseconds = Number(fraction.padEnd(3, '0'))
+  if (zone === undefined) return new Date(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second), milliseconds)
+  const offset = zone === 'z' ? 0 : (zone.startsWith('-') ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(-2)))
+  return new Date(Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second), milliseconds) - offset * 60_000)
+}
+
+/** Both ends of `--from`/`--to`; refused when --from comes after --to. */
+export function parseWindow(flags: {from?: string; to?: string}, now: Date): Window {
+  const window: Window = {
+    ...(flags.from === undefined ? {} : {from: parseWhen(flags.from, 'from', now)}),
+    ...(flags.to === undefined ? {} : {to: parseWhen(flags.to, 'to', now)}),
+  }
+  if (window.from && window.to && window.from > window.to) {
+    throw new UsageError(`--from (${window.from.toISOString()}) comes after --to (${window.to.toISOString()}): no record can be in between`, 'Swap them, or leave one out.')
+  }
+  return window
+}
+
+/**
+ * The window as the gateway takes it: whole days, written as its recordings write them
+ * (`2017/07/03`). Its days are its own time zone's, which may be any within a day of UTC, so the
+ * days sent run from the UTC day before the window to the UTC day after it, and the records are
+ * held to the exact window here (withinWindow).
+ */
+export function gatewayDays(window: Window): {from?: string; to?: string} {
+  const day = (date: Date, shift: number) => {
+    const shifted = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() + shift))
+    return `${shifted.getUTCFullYear()}/${String(shifted.getUTCMonth() + 1).padStart(2, '0')}/${String(shifted.getUTCDate()).padStart(2, '0')}`
+  }
+  return {...(window.from ? {from: day(window.from, -1)} : {}), ...(window.to ? {to: day(window.to, 1)} : {})}
+}
+
+/** Whether a record's time (an ISO date or date-time, as records carry them) falls within the window; one without a time does not. */
+export function withinWindow(window: Window, time: unknown): boolean {
+  if (!window.from && !window.to) return true
+  if (typeof time !== 'string') return false
+  const instant = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(time) ? `${time}T00:00:00` : time)
+  if (Number.isNaN(instant)) return false
+  return (!window.from || instant >= window.from.getTime()) && (!window.to || instant <= window.to.getTime())
+}

@@ -1,0 +1,71 @@
+import type {ListQuery} from '../api/client.js'
+import {type ListPage, walkList} from '../api/paging.js'
+import {matchesFilters, type RecordFilters} from '../lists/filters.js'
+import {gatewayDays, type Window, withinWindow} from '../lists/window.js'
+import type {Deps, GwRecord} from './deps.js'
+
+/** The lists the gateway answers (gateway-notes.md: Listing; plans.json and web_hooks in the contract). */
+export type ListResource = 'purchases' | 'refunds' | 'customers' | 'subscriptions' | 'cards' | 'plans' | 'webHooks'
+
+/** Where each kind of record keeps its time, for --from/--to; a card carries none. */
+export const TIME_FIELD: Record<ListResource, string | undefined> = {
+  purchases: 'transaction_date',
+  refunds: 'transaction_date',
+  customers: 'created_at',
+  subscriptions: 'created_at',
+  cards: undefined,
+  plans: 'created_at',
+  webHooks: 'created_at',
+}
+
+export interface ListRequest {
+  resource: ListResource
+  window: Window
+  filters: RecordFilters
+  newestFirst: boolean
+  /** How many to hand over at most; none: every one. */
+  limit?: number
+  /** Pages asked for ahead of the one being handed over. */
+  concurrency: number
+}
+
+/** What a listing came to, once its records are read: how many were handed over, and whether more would match. */
+export interface ListSummary {
+  shown: number
+  /** Stopped at the limit with records left unread. */
+  more: boolean
+  /** How many records the gateway holds, when nothing narrowed the list. */
+  total?: number
+}
+
+/**
+ * A list's records as they arrive, newest first unless asked otherwise, held to the window and
+ * filters here and stopped at the limit: constant memory however long the list (only the pages
+ * in flight are held). `summary` says what came of it once the records are read.
+ */
+export function listRecords(request: ListRequest, {client}: Pick<Deps, 'client'>): {records: AsyncGenerator<GwRecord>; summary: () => ListSummary} {
+  const days = gatewayDays(request.window)
+  const summary: ListSummary = {shown: 0, more: false}
+  const unnarrowed = !request.window.from && !request.window.to && Object.keys(request.filters).length === 0
+  const fetch = async (at: ListQuery): Promise<ListPage<GwRecord>> => {
+    const page = (await client[request.resource].list({...at, ...days})) as ListPage<GwRecord>
+    if (at.offset === 0 && unnarrowed) summary.total = page.paging.total
+    return page
+  }
+  const timeField = TIME_FIELD[request.resource]
+  async function* records(): AsyncGenerator<GwRecord> {
+    for await (const page of walkList(fetch, {newestFirst: request.newestFirst, ahead: request.concurrency})) {
+      for (const record of page) {
+        if (timeField && !withinWindow(request.window, record[timeField])) continue
+        if (!matchesFilters(request.filters, record)) continue
+        if (summary.shown === request.limit) {
+          summary.more = true
+          return
+        }
+        summary.shown++
+        yield record
+      }
+    }
+  }
+  return {records: records(), summary: () => summary}
+}

@@ -1,0 +1,103 @@
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {UsageError} from '../../../src/errors.js'
+import {gatewayDays, parseWhen, parseWindow, withinWindow} from '../../../src/lists/window.js'
+
+// Bare dates mean this machine's time zone (TZ): the tests fix one east of UTC.
+let zone: string | undefined
+beforeEach(() => {
+  zone = process.env.TZ
+  process.env.TZ = 'Australia/Sydney'
+})
+afterEach(() => {
+  if (zone === undefined) delete process.env.TZ
+  else process.env.TZ = zone
+})
+
+// 2026-11-23 10:15 in Sydney (UTC+11 in summer).
+const now = new Date('2026-11-22T23:15:00Z')
+
+describe('parseWhen', () => {
+  it.each([
+    ['2026-11-17', 'from', '2026-11-16T13:00:00.000Z'],
+    ['2026-11-17', 'to', '2026-11-17T12:59:59.999Z'],
+    ['2026/11/17', 'from', '2026-11-16T13:00:00.000Z'],
+    ['today', 'from', '2026-11-22T13:00:00.000Z'],
+    ['Today', 'to', '2026-11-23T12:59:59.999Z'],
+    ['yesterday', 'from', '2026-11-21T13:00:00.000Z'],
+    ['yesterday', 'to', '2026-11-22T12:59:59.999Z'],
+    ['7d', 'from', '2026-11-15T23:15:00.000Z'],
+    ['24h', 'from', '2026-11-21T23:15:00.000Z'],
+    ['2w', 'to', '2026-11-08T23:15:00.000Z'],
+    ['2026-11-17T09:30', 'from', '2026-11-16T22:30:00.000Z'],
+    ['2026-11-17 09:30:15', 'from', '2026-11-16T22:30:15.000Z'],
+    ['2026-11-17T09:30Z', 'from', '2026-11-17T09:30:00.000Z'],
+    ['2026-11-17T09:30:00.5+05:30', 'to', '2026-11-17T04:00:00.500Z'],
+    ['2026-11-17T09:30-0800', 'from', '2026-11-17T17:30:00.000Z'],
+    // Winter in Sydney is UTC+10: a bare date follows the zone's own offset on that day.
+    ['2026-07-01', 'from', '2026-06-30T14:00:00.000Z'],
+  ] as const)('%s as --%s is %s', (text, edge, iso) => {
+    expect(parseWhen(text, edge, now).toISOString()).toBe(iso)
+  })
+
+  it.each(['2026-02-30', '2026-13-01', '2026-11-17T25:00', '2026-11-17T09:61', 'last week', '7', '-7d', '17/11/2026', ''])(
+    'refuses %j locally (the gateway would answer an HTML 500), exit 2 naming the flag',
+    (text) => {
+      const refused = (() => {
+        try {
+          parseWhen(text, 'from', now)
+        } catch (err) {
+          return err
+        }
+      })()
+      expect(refused).toBeInstanceOf(UsageError)
+      expect((refused as UsageError).exitCode).toBe(2)
+      expect((refused as UsageError).message).toBe(`--from must be a date (2026-11-17), a date-time (2026-11-17T09:30, or with an offset, +11:00 or Z), today, yesterday, or an age such as 7d, 24h or 2w; got "${text}"`)
+    },
+  )
+
+  it('in another zone, the same bare date is another instant', () => {
+    process.env.TZ = 'America/Los_Angeles'
+    expect(parseWhen('2026-11-17', 'from', now).toISOString()).toBe('2026-11-17T08:00:00.000Z')
+  })
+})
+
+describe('parseWindow', () => {
+  it('reads both ends, either left open', () => {
+    expect(parseWindow({from: 'yesterday', to: 'yesterday'}, now)).toEqual({from: new Date('2026-11-21T13:00:00.000Z'), to: new Date('2026-11-22T12:59:59.999Z')})
+    expect(parseWindow({}, now)).toEqual({})
+  })
+
+  it('refuses --from after --to', () => {
+    expect(() => parseWindow({from: 'today', to: 'yesterday'}, now)).toThrow('--from (2026-11-22T13:00:00.000Z) comes after --to (2026-11-22T12:59:59.999Z): no record can be in between')
+  })
+})
+
+describe('gatewayDays', () => {
+  it("sends whole days in the gateway's form, from the UTC day before to the UTC day after, whatever its zone", () => {
+    expect(gatewayDays(parseWindow({from: '2026-11-17', to: '2026-11-17'}, now))).toEqual({from: '2026/11/15', to: '2026/11/18'})
+    expect(gatewayDays({from: new Date('2026-01-01T00:30:00Z')})).toEqual({from: '2025/12/31'})
+    expect(gatewayDays({to: new Date('2026-12-31T23:30:00Z')})).toEqual({to: '2027/01/01'})
+    expect(gatewayDays({})).toEqual({})
+  })
+})
+
+describe('withinWindow', () => {
+  // Read inside each test, once the zone is set.
+  const window = () => parseWindow({from: '2026-11-17', to: '2026-11-17'}, now)
+  it.each([
+    ['2026-11-17T00:00:00+11:00', true],
+    ['2026-11-17T23:59:59+11:00', true],
+    ['2026-11-16T23:59:59+11:00', false],
+    ['2026-11-18T00:00:00+11:00', false],
+    ['2026-11-16T13:30:00Z', true],
+    ['2026-11-17', true],
+    ['not a date', false],
+    [undefined, false],
+  ])('%s: %s', (time, inside) => {
+    expect(withinWindow(window(), time)).toBe(inside)
+  })
+
+  it('an open window takes every record, even one without a time', () => {
+    expect(withinWindow({}, undefined)).toBe(true)
+  })
+})
