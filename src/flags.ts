@@ -111,7 +111,7 @@ export function ids(name: string, what: string) {
 /** --concurrency: how many requests a batch or a list of look-ups keeps in flight, over one keep-alive pool. */
 export const DEFAULT_CONCURRENCY = 4
 
-const concurrency = (options: {dependsOn?: string[]; helpGroup?: string} = {}) =>
+export const concurrency = (options: {dependsOn?: string[]; helpGroup?: string} = {}) =>
   Flags.integer({description: `requests in flight at once, 1 to 32; default ${DEFAULT_CONCURRENCY}`, min: 1, max: 32, ...options})
 
 /**
@@ -148,21 +148,24 @@ export function lookUps(what: string) {
   }
 }
 
+/** --from or --to: one end of a window of time, as lists/window.ts reads it. */
+export function windowEdge(edge: 'from' | 'to', what: string) {
+  return Flags.string({
+    description: `${what} ${edge === 'from' ? 'from' : 'up to'} then: a date (2026-11-17, a whole day in this machine's time zone), a date-time (2026-11-17T09:30, +11:00 or Z for another zone), today, yesterday, or an age (7d, 24h, 2w)`,
+    helpGroup: 'WHEN',
+  })
+}
+
 /** The records a list shows by default, as gh does: --limit for another number, --all for every one. */
 export const DEFAULT_LIST_LIMIT = 30
 
 /**
  * The flags every list command takes (issue 20): the window, how many and in which order, and
- * how many pages to fetch ahead. `gatewayKeepsTime` is false for records without a time (cards).
+ * how many pages to fetch ahead. `withTime` is false for records without a time (cards).
  */
 export function listing(noun: string, {withTime = true} = {}) {
-  const window = (edge: 'from' | 'to') =>
-    Flags.string({
-      description: `${noun}s made ${edge === 'from' ? 'from' : 'up to'} then: a date (2026-11-17, a whole day in this machine's time zone), a date-time (2026-11-17T09:30, +11:00 or Z for another zone), today, yesterday, or an age (7d, 24h, 2w)`,
-      helpGroup: 'WHEN',
-    })
   return {
-    ...(withTime ? {from: window('from'), to: window('to')} : {}),
+    ...(withTime ? {from: windowEdge('from', `${noun}s made`), to: windowEdge('to', `${noun}s made`)} : {}),
     limit: Flags.integer({description: `${noun}s to show at most; default ${DEFAULT_LIST_LIMIT}`, min: 1, exclusive: ['all']}),
     all: Flags.boolean({description: `every ${noun}, page after page, printed as they come`}),
     'oldest-first': Flags.boolean({description: 'oldest first, as the gateway keeps them (newest first without it)'}),

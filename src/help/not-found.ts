@@ -42,8 +42,33 @@ function unknownCommand(id: string, argv: string[], config: Parameters<Hook.Comm
   const words = [...id.split(':'), ...argv.filter((arg) => !arg.startsWith('-'))]
   const {typed, suggestion} = suggestCommand(words, config.commandIDs.filter((commandId) => !config.findCommand(commandId)?.hidden))
   const bin = config.bin
-  const hint = suggestion ? `Did you mean ${bin} ${suggestion.replaceAll(':', ' ')}? ${bin} help lists every command.` : `${bin} help lists every command.`
+  const hint =
+    findingHint(words, config.commandIDs, bin) ??
+    (suggestion ? `Did you mean ${bin} ${suggestion.replaceAll(':', ' ')}? ${bin} help lists every command.` : `${bin} help lists every command.`)
   return new UsageError(`unknown command: ${bin} ${typed.join(' ')}`, hint)
+}
+
+const SEARCH_WORDS = new Set(['search', 'find', 'ls', 'query', 'filter', 'all'])
+
+/** What each list command finds its records by, for the hint. */
+const LIST_FILTERS: Record<string, string> = {
+  purchase: '--reference, --status, --card, --amount, --holder, --from and --to',
+  refund: '--purchase, --reference, --status, --card, --amount, --from and --to',
+  customer: '--email, --reference, --from and --to',
+  subscription: '--customer, --plan, --active or --inactive',
+  card: '--card and --holder',
+}
+
+/**
+ * Someone looking records up (`gw purchases`, `gw purchase search`) is pointed at the list command
+ * and its filters, and the README's section for support staff.
+ */
+function findingHint(words: string[], commandIds: string[], bin: string): string | undefined {
+  const [first = '', second = ''] = words
+  const noun = first.endsWith('s') ? first.slice(0, -1) : first
+  if (!commandIds.includes(`${noun}:list`) || (noun === first && !SEARCH_WORDS.has(second))) return undefined
+  const filters = LIST_FILTERS[noun] ?? '--from and --to'
+  return `${bin} ${noun} list finds ${noun}s, newest first, by ${filters}; "Finding records" in the README shows how.`
 }
 
 /**

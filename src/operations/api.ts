@@ -80,7 +80,7 @@ export function holdsCard(body: unknown): boolean {
   return Object.entries(body).some(([key, value]) => key === 'card_number' || key === 'cvv' || holdsCard(value))
 }
 
-function withQuery(path: string, query: [string, string][]): string {
+export function withQuery(path: string, query: [string, string][]): string {
   if (query.length === 0) return path
   const search = new URLSearchParams(query).toString()
   return path + (path.includes('?') ? '&' : '?') + search

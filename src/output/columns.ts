@@ -118,3 +118,15 @@ export const triggerColumns: Column[] = [
   {label: 'Delivered to', field: 'delivered_to'},
   {label: 'Payload', field: 'payload'},
 ]
+
+/** gw report: a day's totals in one currency. */
+export const reportColumns: Column[] = [
+  {label: 'Day', field: 'day'},
+  {label: 'Currency', field: 'currency'},
+  {label: 'Approved', field: 'purchases_approved'},
+  {label: 'Approved amount', field: 'purchases_approved_amount', format: 'money'},
+  {label: 'Declined', field: 'purchases_declined'},
+  {label: 'Refunds', field: 'refunds'},
+  {label: 'Refunded', field: 'refunds_amount', format: 'money'},
+  {label: 'Net', field: 'net', format: 'money'},
+]

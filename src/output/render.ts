@@ -12,6 +12,8 @@ type GwRecord = Record<string, unknown>
 
 export interface RenderOptions {
   json: boolean
+  /** One compact JSON line a record wherever stdout goes (gw api --paginate). */
+  ndjson?: boolean
   /** --fields: which fields to show, in order, in a table and in JSON. */
   fields?: string[]
 }
@@ -22,8 +24,8 @@ export interface RenderOptions {
  * pretty-printed (never an array: one shape at a prompt and in a script), otherwise a field/value
  * list for one record and one table for several.
  */
-function shape(io: Io, json: boolean): 'ndjson' | 'json' | 'human' {
-  if (!io.isStdoutTTY) return 'ndjson'
+function shape(io: Io, json: boolean, ndjson = false): 'ndjson' | 'json' | 'human' {
+  if (!io.isStdoutTTY || ndjson) return 'ndjson'
   return json ? 'json' : 'human'
 }
 
@@ -31,7 +33,7 @@ function shape(io: Io, json: boolean): 'ndjson' | 'json' | 'human' {
 export async function renderRecord(io: Io, gatewayRecord: GwRecord, columns: Column[], options: RenderOptions): Promise<void> {
   const record = redact(gatewayRecord)
   const picked = options.fields ? pickFields(record, options.fields) : record
-  const as = shape(io, options.json)
+  const as = shape(io, options.json, options.ndjson)
   if (as === 'ndjson') io.out(toNdjsonLine(picked))
   else if (as === 'json') io.out(toJson(picked))
   else {
@@ -44,7 +46,7 @@ export async function renderRecord(io: Io, gatewayRecord: GwRecord, columns: Col
 export async function renderList(io: Io, gatewayRecords: GwRecord[], columns: Column[], options: RenderOptions): Promise<void> {
   const records = gatewayRecords.map(redact)
   const picked = options.fields ? records.map((record) => pickFields(record, options.fields!)) : records
-  const as = shape(io, options.json)
+  const as = shape(io, options.json, options.ndjson)
   if (as === 'ndjson') io.out(picked.map(toNdjsonLine).join(''))
   else if (as === 'json') io.out(picked.map(toJson).join(''))
   else if (records.length === 0) io.err('Nothing to show.\n')
@@ -74,7 +76,7 @@ export interface RecordStream {
  */
 export function recordStream(io: Io, columns: Column[], options: RenderOptions, {rowsPerTable}: {rowsPerTable?: number} = {}): RecordStream {
   let held: GwRecord[] = []
-  const as = shape(io, options.json)
+  const as = shape(io, options.json, options.ndjson)
   const table = async () => {
     const rows = held
     held = []
@@ -120,7 +122,7 @@ export function renderListSummary(io: Io, {shown, more, total}: {shown: number; 
   const order = newestFirst ? 'newest first' : 'oldest first'
   const nouns = (count: number) => `${count} ${noun}${count === 1 ? '' : 's'}`
   if (shown === 0) io.err(`No ${noun}s match.\n`)
-  else if (more) io.err(`Showing ${nouns(shown)}, ${order}${total === undefined ? '' : ` of ${total}`}; --limit N or --all shows more.\n`)
+  else if (more) io.err(`Showing ${total === undefined ? nouns(shown) : `${shown} of ${nouns(total)}`}, ${order}; --limit N or --all shows more.\n`)
   else io.err(`${nouns(shown)}, ${order}.\n`)
 }
 

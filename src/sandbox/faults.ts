@@ -71,9 +71,13 @@ export class FaultList {
     return this.faults.map((fault) => ({...fault}))
   }
 
-  /** The first fault for this request, used up by one. `path` matches as a prefix of the request path. */
-  take(method: string, path: string): Fault | undefined {
-    const fault = this.faults.find((candidate) => candidate.method === method && path.startsWith(candidate.path))
+  /**
+   * The first fault for this request, used up by one. `path` matches as a prefix of the request's
+   * path, or with a `?` in it of its path and query (`/v1.0/purchases?offset=50`: one page of a list).
+   */
+  take(method: string, target: string): Fault | undefined {
+    const path = target.split('?', 1)[0]!
+    const fault = this.faults.find((candidate) => candidate.method === method && (candidate.path.includes('?') ? target : path).startsWith(candidate.path))
     if (!fault) return undefined
     fault.times--
     if (fault.times === 0) this.faults = this.faults.filter((candidate) => candidate !== fault)

@@ -77,7 +77,7 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
     const pathname = queryStart === -1 ? target : target.slice(0, queryStart)
     const search = queryStart === -1 ? '' : target.slice(queryStart + 1)
 
-    const fault = pathname.startsWith(CONTROL_PREFIX) ? undefined : faults.take(method, pathname)
+    const fault = pathname.startsWith(CONTROL_PREFIX) ? undefined : faults.take(method, target)
     if (fault) log(`${method} ${pathname} fault ${fault.action}`)
     if (fault?.action === 'drop-before') return void req.socket.destroy()
     if (fault?.action === 'status') return writeFault(res, fault)

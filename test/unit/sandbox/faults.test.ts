@@ -31,6 +31,17 @@ describe('parseFault', () => {
 })
 
 describe('FaultList', () => {
+  it('matches one page of a list when its path has a query, and any query when it has none', () => {
+    const faults = new FaultList()
+    faults.add(parseFault({method: 'GET', path: '/v1.0/purchases?offset=50&', action: 'status', status: 503, times: 5}))
+    expect(faults.take('GET', '/v1.0/purchases?offset=0&limit=50')).toBeUndefined()
+    expect(faults.take('GET', '/v1.0/purchases?offset=500&limit=50')).toBeUndefined()
+    expect(faults.take('GET', '/v1.0/purchases?offset=50&limit=50&page=2')).toMatchObject({status: 503})
+    faults.clear()
+    faults.add(parseFault({method: 'GET', path: '/v1.0/purchases', action: 'status', status: 503}))
+    expect(faults.take('GET', '/v1.0/purchases?offset=0&limit=50')).toMatchObject({status: 503})
+  })
+
   it('matches method and path prefix, and uses a fault up after `times` requests', () => {
     const faults = new FaultList()
     faults.add(parseFault({method: 'POST', path: '/v1.0/purchases', action: 'drop-after', times: 2}))

@@ -1,0 +1,31 @@
+import * as gwFlags from '../flags.js'
+import {GwCommand} from '../gw-command.js'
+import {reportColumns} from '../output/columns.js'
+
+export default class Report extends GwCommand {
+  static override summary = "The day's totals: purchases approved and declined, refunds, net, per day and currency"
+  static override description = `Reads the purchases and refunds of a window (today, without --from and --to) and adds them up per day and currency: purchases approved (how many, and their sum), declined (how many), refunds approved (how many, and their sum) and net (approved less refunded). Amounts are in the minor unit in JSON, as the gateway's; a table shows them as money.
+A day is this machine's calendar day (its time zone, TZ), as --from and --to read a bare date. It only reads, so a read-only profile runs it. Piped, one JSON line a day and currency; on a terminal a table.`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %>',
+    '<%= config.bin %> <%= command.id %> --from yesterday --to yesterday',
+    '<%= config.bin %> <%= command.id %> --from 7d | jq -s "map(.net) | add"',
+  ]
+
+  static override flags = {
+    from: gwFlags.windowEdge('from', 'purchases and refunds made'),
+    to: gwFlags.windowEdge('to', 'purchases and refunds made'),
+    concurrency: gwFlags.concurrency({helpGroup: 'PAGES'}),
+  }
+
+  static override columns = reportColumns
+
+  async run() {
+    const {flags} = await this.parse(Report)
+    const [{parseWindow}, {reportTotals}] = await Promise.all([import('../lists/window.js'), import('../operations/report.js')])
+    // Without either end, today; with one, the other is left open.
+    const bounds = flags.from === undefined && flags.to === undefined ? {from: 'today', to: 'today'} : {from: flags.from, to: flags.to}
+    return reportTotals(parseWindow(bounds, new Date()), await this.deps(), {concurrency: flags.concurrency ?? gwFlags.DEFAULT_CONCURRENCY})
+  }
+}
