@@ -1,4 +1,4 @@
-import {GatewayError} from '../errors.js'
+import {PagingError} from '../errors.js'
 
 /**
  * Where one page of a list sits. The contract sends `current_page`/`pages`/`total_records`, the
@@ -16,7 +16,7 @@ export interface ListPage<T> {
   paging: Paging
 }
 
-/** A gateway that keeps answering with more pages stops here, so --all cannot run forever. */
+/** A gateway that keeps answering with more pages stops here, so a list of every page cannot run forever. */
 export const MAX_PAGES = 500
 
 export function readPaging(envelope: Record<string, unknown>): Paging {
@@ -38,9 +38,7 @@ export async function collectPages<T>(fetchPage: (page: number | undefined) => P
   for (let fetched = 0; fetched < maxPages; fetched++) {
     const answer = await fetchPage(requested)
     if (requested !== undefined && answer.paging.page !== undefined && answer.paging.page !== requested) {
-      throw new GatewayError('unreadable', `Asked the gateway for page ${requested} of the list and it answered with page ${answer.paging.page}`, {
-        hint: 'Page through it by hand with --page instead of --all.',
-      })
+      throw new PagingError(`Asked the gateway for page ${requested} of the list and it answered with page ${answer.paging.page}`)
     }
     records.push(...answer.records)
     const current = answer.paging.page ?? requested ?? 1
@@ -50,7 +48,7 @@ export async function collectPages<T>(fetchPage: (page: number | undefined) => P
     if (last === undefined ? answer.records.length === 0 : current >= last) return records
     requested = current + 1
   }
-  throw new GatewayError('unreadable', `The list did not end after ${maxPages} pages`, {hint: 'Page through it by hand with --page and --limit instead of --all.'})
+  throw new PagingError(`The list did not end after ${maxPages} pages`)
 }
 
 function integer(value: unknown): number | undefined {

@@ -35,8 +35,9 @@ Prints the gateway's whole answer (the envelope) exactly as it came, followed by
 
   async run() {
     const {args, flags} = await this.parse(Api)
-    const [{holdsCard, readData, readMethod, readPath, readQueryPair, sendRequest}, {renderBody}, {UsageError}] = await Promise.all([
+    const [{holdsCard, sendRequest}, {readData, readMethod, readPath, readQueryPair}, {renderBody}, {UsageError}] = await Promise.all([
       import('../operations/api.js'),
+      import('../output/api-input.js'),
       import('../output/render.js'),
       import('../errors.js'),
     ])

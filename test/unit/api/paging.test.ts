@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {collectPages, type ListPage, type Paging, readPaging} from '../../../src/api/paging.js'
-import {GatewayError} from '../../../src/errors.js'
+import {GatewayError, PagingError} from '../../../src/errors.js'
+import {hintFor} from '../../../src/output/hints.js'
 
 describe('readPaging', () => {
   it.each<[string, Record<string, unknown>, Paging]>([
@@ -58,6 +59,13 @@ describe('collectPages', () => {
   it('refuses a gateway that answers another page than the one asked for', async () => {
     const stuck = async (): Promise<ListPage<number>> => ({records: [1], paging: {page: 1, pages: 9}})
     await expect(collectPages(stuck)).rejects.toThrow('Asked the gateway for page 2 of the list and it answered with page 1')
+  })
+
+  it('words no flag itself: the renderer says how to page by hand (design.md §7)', async () => {
+    const failure = await collectPages(async (): Promise<ListPage<number>> => ({records: [1], paging: {page: 1, pages: 9}})).catch((err: unknown) => err)
+    expect(failure).toBeInstanceOf(PagingError)
+    expect(failure).toMatchObject({exitCode: 1, kind: 'unreadable', hint: undefined})
+    expect(hintFor(failure as PagingError)).toBe('Page through it by hand with --page and --limit instead of --all.')
   })
 
   it('gives up on a gateway that never ends, after the bound', async () => {
