@@ -194,6 +194,16 @@ export class GatewayError extends GwError {
   }
 }
 
+/**
+ * A list asked for page after page did not page as it said it would (another page came than the
+ * one asked for, or it never ended): exit 1. The renderer says how to page through it by hand.
+ */
+export class PagingError extends GatewayError {
+  constructor(message: string) {
+    super('unreadable', message)
+  }
+}
+
 /** Where a request stopped before it reached the gateway: nothing was sent. The renderer advises on the facts. */
 export interface Unreached {
   baseUrl: string

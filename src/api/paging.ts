@@ -1,4 +1,4 @@
-import {GatewayError, GwError} from '../errors.js'
+import {GatewayError, GwError, PagingError} from '../errors.js'
 import {inOrder} from '../in-order.js'
 
 /**
@@ -112,7 +112,7 @@ async function readLater<T extends Record<string, unknown>>(walk: Walk<T>, offse
   const answer = await readPage(walk.fetch, {offset, size: walk.size, total: walk.total, page: asked})
   const repeatsFirst = answer.records.length > 0 && answer.records.every((record) => walk.firstIds.has(record.id))
   if ((answer.paging.page !== undefined && answer.paging.page !== asked) || repeatsFirst) {
-    throw new GatewayError('unreadable', `Asked the gateway for page ${asked} of the list (records from ${offset + 1}) and it answered with ${repeatsFirst ? 'the first page again' : `page ${answer.paging.page}`}: it does not page by offset or page number`)
+    throw new PagingError(`Asked the gateway for page ${asked} of the list (records from ${offset + 1}) and it answered with ${repeatsFirst ? 'the first page again' : `page ${answer.paging.page}`}: it does not page by offset or page number`)
   }
   return answer
 }
@@ -125,7 +125,7 @@ async function findEnd<T extends Record<string, unknown>>(walk: Walk<T>, ahead: 
   for await (const [offset, page] of inOrder(offsets, ahead, async (offset) => [offset, await readLater(walk, offset)] as const)) {
     if (page.records.length < walk.size) return offset + page.records.length
   }
-  throw new GatewayError('unreadable', `The list did not end after ${MAX_PAGES} pages`)
+  throw new PagingError(`The list did not end after ${MAX_PAGES} pages`)
 }
 
 function integer(value: unknown): number | undefined {

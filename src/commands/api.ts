@@ -40,8 +40,9 @@ Prints the gateway's whole answer (the envelope) exactly as it came, followed by
 
   async run() {
     const {args, flags} = await this.parse(Api)
-    const [{holdsCard, readData, readMethod, readPath, readQueryPair, sendRequest}, {renderBody, renderListing}, {UsageError}] = await Promise.all([
+    const [{holdsCard, sendRequest}, {readData, readMethod, readPath, readQueryPair}, {renderBody, renderListing}, {UsageError}] = await Promise.all([
       import('../operations/api.js'),
+      import('../output/api-input.js'),
       import('../output/render.js'),
       import('../errors.js'),
     ])
@@ -54,7 +55,9 @@ Prints the gateway's whole answer (the envelope) exactly as it came, followed by
     this.request = `${method} ${path}`
     if (flags.paginate) {
       if (method !== 'GET') throw new UsageError(`--paginate follows the pages of a list, which is read with GET, not ${method}`)
-      const {paginate} = await import('../operations/paginate.js')
+      const {paginate, PAGING_PARAMETERS} = await import('../operations/paginate.js')
+      const clash = query.find(([key]) => PAGING_PARAMETERS.includes(key))
+      if (clash) throw new UsageError(`--paginate asks for each page itself: leave out --query ${clash[0]}=${clash[1]}`)
       const records = paginate({path, query}, await this.deps(), {ahead: flags.concurrency ?? DEFAULT_CONCURRENCY})
       await renderListing(this.io, records, [], {json: true, ndjson: true})
       return undefined

@@ -1,22 +1,20 @@
 import type {RawAnswer} from '../api/client.js'
 import {type ListPage, readPaging, walkList} from '../api/paging.js'
 import {parseEnvelope} from '../api/responses.js'
-import {GatewayError, UsageError} from '../errors.js'
+import {GatewayError} from '../errors.js'
 import {type ApiRequest, withQuery} from './api.js'
 import type {Deps, GwRecord} from './deps.js'
 
-/** The paging parameters --paginate sets itself on every page it asks for. */
+/** The paging parameters set on every page asked for: the request's own would be overridden. */
 export const PAGING_PARAMETERS = ['offset', 'limit', 'page', 'per_page']
 
 /**
- * `gw api --paginate` (gh's habit): every record of a list path, page after page in the gateway's
- * order (oldest first), each page asked for with the request's own query and the paging
- * parameters. Only the pages in flight are held.
+ * Every record of a list path (gh api's --paginate), page after page in the gateway's order
+ * (oldest first), each page asked for with the request's own query and the paging parameters.
+ * Only the pages in flight are held.
  */
 export async function* paginate(request: Omit<ApiRequest, 'method' | 'body'>, {client}: Pick<Deps, 'client'>, {ahead}: {ahead: number}): AsyncGenerator<GwRecord> {
   const given = request.query ?? []
-  const clash = given.find(([key]) => PAGING_PARAMETERS.includes(key))
-  if (clash) throw new UsageError(`--paginate asks for each page itself: leave out --query ${clash[0]}=${clash[1]}`)
   const fetch = async ({offset, limit, page}: {offset: number; limit: number; page?: number}): Promise<ListPage<GwRecord>> => {
     const paging: [string, string][] = [['offset', String(offset)], ['limit', String(limit)], ...(page === undefined ? [] : ([['page', String(page)], ['per_page', String(limit)]] as [string, string][]))]
     const answer: RawAnswer = await client.sendRaw('GET', withQuery(request.path, [...given, ...paging]))

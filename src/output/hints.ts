@@ -1,4 +1,4 @@
-import {type GwError, InterruptedError, ModeMismatchError, type MoneyInFlight, NoAnswerError, OutcomeUnknownError, ReferenceTakenError, type StopSignal, type Unreached, UnreachableError} from '../errors.js'
+import {type GwError, InterruptedError, ModeMismatchError, type MoneyInFlight, NoAnswerError, OutcomeUnknownError, PagingError, ReferenceTakenError, type StopSignal, type Unreached, UnreachableError} from '../errors.js'
 import type {RecoveryEvent} from '../api/client.js'
 import {sanitizeLine} from './sanitize.js'
 
@@ -16,6 +16,7 @@ export function hintFor(error: GwError): string | undefined {
   if (error instanceof ReferenceTakenError) return `Give this ${error.noun} a reference of its own, or check the earlier one: ${checkCommand(error)}`
   if (error instanceof UnreachableError) return `Nothing was sent. ${unreachedAdvice(error.unreached)}`
   if (error instanceof NoAnswerError) return 'The request may have reached the gateway; check before repeating it.'
+  if (error instanceof PagingError) return 'Read its pages one at a time with gw api PATH --query offset=N --query limit=50.'
   if (error.kind === 'auth' && error.status === 401) {
     return 'Check the username and token of the profile in force (gw sandbox start sets up TEST/TEST for the local gateway).'
   }

@@ -152,6 +152,22 @@ describe('a purchase batch run with a sandbox profile against a live gateway', (
   })
 })
 
+describe('a purchase command run with a sandbox profile against a live gateway', () => {
+  it('prints the record of the money moved there as its result, exits 6, and says to check the profile', async () => {
+    const reference = ref('wrong')
+    const result = await runGw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs()], {
+      env: {...isolatedHome(), GW_BASE_URL: liveSandbox.url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', GW_ENVIRONMENT: 'sandbox'},
+    })
+    expect(result.code).toBe(6)
+    const lines = result.stdout.split('\n').filter(Boolean)
+    expect(lines).toHaveLength(1)
+    expect(JSON.parse(lines[0]!)).toMatchObject({reference, amount: 1000, successful: true, card_number: '424242XXXXXX4242'})
+    expect(result.stderr).toContain(`Error: The gateway at ${liveSandbox.url} answered in live mode, but gw takes it for the sandbox: nothing more is sent`)
+    expect(result.stderr).toContain('Hint: Check the base URL of the profile in force (gw status).')
+    expect((await liveSandbox.gw(['purchase', 'get', reference, '--json'])).json).toMatchObject({reference, successful: true})
+  })
+})
+
 describe('a gateway that sends card numbers whole and echoes the CVV', () => {
   const whole = (text: string) => text.replace(/"card_number":"(\d{6})X+(\d{4})"/g, (_, head: string, tail: string) => `"card_number":"${head}424242${tail}","cvv":"987"`)
 

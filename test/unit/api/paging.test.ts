@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {type FetchPage, ListPageError, type Paging, readPaging, walkList} from '../../../src/api/paging.js'
-import {AuthError, GatewayError} from '../../../src/errors.js'
+import {AuthError, GatewayError, PagingError} from '../../../src/errors.js'
+import {hintFor} from '../../../src/output/hints.js'
 
 describe('readPaging', () => {
   it.each<[string, Record<string, unknown>, Paging]>([
@@ -110,6 +111,14 @@ describe('walkList', () => {
     await expect(walk(stuck, false)).rejects.toThrow('Asked the gateway for page 2 of the list (records from 51) and it answered with page 1: it does not page by offset or page number')
     const repeating: FetchPage<Row> = async () => ({records: Array.from({length: 50}, (_, i) => row(i)), paging: {page: 1}})
     await expect(walk(repeating, false)).rejects.toThrow('it answered with the first page again')
+  })
+
+  it('words no flag itself: the renderer says how to page by hand (design.md §7)', async () => {
+    const stuck: FetchPage<Row> = async () => ({records: Array.from({length: 50}, (_, i) => row(i)), paging: {page: 1}})
+    const failure = await walk(stuck, false).catch((err: unknown) => err)
+    expect(failure).toBeInstanceOf(PagingError)
+    expect(failure).toMatchObject({exitCode: 1, kind: 'unreadable', hint: undefined})
+    expect(hintFor(failure as PagingError)).toBe('Read its pages one at a time with gw api PATH --query offset=N --query limit=50.')
   })
 
   it('a list that does not say its length is read forward to its first short page', async () => {

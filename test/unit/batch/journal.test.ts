@@ -117,20 +117,41 @@ describe('the journal lock', () => {
     await journal.close()
   })
 
-  it('lets exactly one of many processes racing for a dead owner\'s lock have it', async () => {
+  it("lets exactly one of many processes racing for a dead owner's lock have it, all trying at once and none letting go", async () => {
     const file = path()
     writeFileSync(file + '.lock', '999999999')
-    const script = `import('${join(import.meta.dirname, '../../../src/file-lock.ts').replaceAll('\\', '/')}').then(({takeLock}) => { try { takeLock(process.argv[1]); process.stdout.write('held'); setTimeout(() => {}, 300) } catch (err) { process.stdout.write('refused') } })`
-    const racers = await Promise.all(
-      Array.from({length: 6}, () => new Promise<string>((resolve) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', '-e', script, file + '.lock'])
+    // Each racer loads the lock module, says it is ready, and takes the lock when told to go; a
+    // holder keeps it (and runs) until its stdin closes, so a later racer cannot find it dead.
+    const script = `import('${join(import.meta.dirname, '../../../src/file-lock.ts').replaceAll('\\', '/')}').then(({takeLock}) => {
+      process.stdout.write('ready\\n')
+      process.stdin.once('data', () => {
+        try { takeLock(process.argv[1]); process.stdout.write('held\\n') } catch { process.stdout.write('refused\\n') }
+        process.stdin.on('end', () => process.exit(0))
+      })
+    })`
+    for (let round = 0; round < 5; round++) {
+      const racers = Array.from({length: 6}, () => {
+        const child = spawn(process.execPath, ['--import', 'tsx', '-e', script, file + '.lock'], {stdio: ['pipe', 'pipe', 'inherit']})
         let out = ''
         child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
-        child.on('close', () => resolve(out))
-      })),
-    )
-    expect(racers.filter((out) => out === 'held')).toHaveLength(1)
-  })
+        /** Resolves once the racer has said one of the words. */
+        const said = (...words: string[]) => new Promise<void>((resolve) => {
+          const look = () => (words.some((word) => out.includes(word)) ? resolve() : child.stdout.once('data', () => setImmediate(look)))
+          look()
+        })
+        const closed = new Promise<void>((resolve) => child.on('close', () => resolve()))
+        return {child, said, closed, outcome: () => out.replace('ready\n', '').trim()}
+      })
+      await Promise.all(racers.map((racer) => racer.said('ready')))
+      for (const racer of racers) racer.child.stdin.write('go\n')
+      await Promise.all(racers.map((racer) => racer.said('held', 'refused')))
+      const outcomes = racers.map((racer) => racer.outcome())
+      for (const racer of racers) racer.child.stdin.end()
+      await Promise.all(racers.map((racer) => racer.closed))
+      expect(outcomes.filter((outcome) => outcome === 'held'), `round ${round}: ${outcomes.join(' ')}`).toHaveLength(1)
+      // Its holder exited without letting go: the next round races for a dead owner's lock again.
+    }
+  }, 60_000)
 })
 
 describe('a journal on a disk that fails', () => {

@@ -1,0 +1,46 @@
+import {describe, expect, it} from 'vitest'
+import {UsageError} from '../../../src/errors.js'
+import {readData, readMethod, readPath, readQueryPair} from '../../../src/output/api-input.js'
+import {testIo} from '../../../src/output/io.js'
+
+describe('gw api input', () => {
+  it.each([
+    ['get', 'GET'],
+    [' Delete ', 'DELETE'],
+  ])('method %j is %s', (input, method) => expect(readMethod(input)).toBe(method))
+
+  it('refuses a method the interface does not use, with an example of one', () => {
+    expect(() => readMethod('PATCH')).toThrow(UsageError)
+    expect(() => readMethod('PATCH')).toThrow(expect.objectContaining({message: 'METHOD must be one of GET, POST, PUT, DELETE, got "PATCH"', hint: 'For example gw api GET /v1.0/plans.json.'}))
+  })
+
+  it.each([
+    ['/v1.0/plans.json', '/v1.0/plans.json'],
+    ['v1.0/plans.json?limit=1', '/v1.0/plans.json?limit=1'],
+  ])('path %s is sent as %s', (input, path) => expect(readPath(input)).toBe(path))
+
+  it.each(['https://elsewhere.example/v1.0/plans.json', '', '/v1.0/a b'])('refuses the path %j', (input) => {
+    expect(() => readPath(input)).toThrow(UsageError)
+  })
+
+  it('refuses a URL, saying how to send to another gateway', () => {
+    expect(() => readPath('https://elsewhere.example/v1.0/plans.json')).toThrow(expect.objectContaining({hint: 'Use --profile NAME to send it to another gateway.'}))
+  })
+
+  it('splits --query at the first =', () => {
+    expect(readQueryPair('from=a=b')).toEqual(['from', 'a=b'])
+    expect(readQueryPair('empty=')).toEqual(['empty', ''])
+    expect(() => readQueryPair('=x')).toThrow(expect.objectContaining({message: '--query must be KEY=VALUE, got "=x"', hint: 'For example --query limit=5.'}))
+  })
+
+  it('reads --data inline or from stdin, checked as JSON, and never repeats what it could not read', async () => {
+    expect(await readData('{"a":1}', 'POST', testIo())).toEqual({a: 1})
+    expect(await readData('-', 'PUT', testIo({stdin: '{"b":2}'}))).toEqual({b: 2})
+    const bad = readData('{"card_number":"4242424242424242",', 'POST', testIo())
+    await expect(bad).rejects.toThrow('--data is not JSON')
+    await expect(bad).rejects.not.toThrow('4242')
+    await expect(readData('{}', 'GET', testIo())).rejects.toThrow(expect.objectContaining({message: '--data is a request body, and a GET has none', hint: 'Give the values with --query KEY=VALUE, or use POST or PUT.'}))
+    await expect(readData('@/no/such/file.json', 'POST', testIo())).rejects.toThrow('cannot read /no/such/file.json: ENOENT')
+    await expect(readData('-', 'POST', testIo({tty: true}))).rejects.toThrow(expect.objectContaining({message: '--data - reads the JSON body from stdin, but stdin is a terminal'}))
+  })
+})
