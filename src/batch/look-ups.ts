@@ -34,7 +34,7 @@ export async function lookUpEach(
   for (const outcomes of [first, rest]) {
     for await (const [id, found] of outcomes) {
       if (!(found instanceof GwError)) {
-        await stream.write(found)
+        await stream.write([found])
         continue
       }
       // Stopped, or talking to another gateway than the profile says: the rest are not looked up.

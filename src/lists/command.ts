@@ -62,7 +62,7 @@ export async function runList(resource: ListResource, flags: ListFlags, {deps, i
     concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
   }
   const listing = listRecords(request, deps)
-  await renderListing(io, listing.records, columns, render)
+  await renderListing(io, listing.pages, columns, render)
   if (io.chatty && !render.json) renderListSummary(io, listing.summary(), {noun, newestFirst: request.newestFirst})
 }
 

@@ -39,11 +39,12 @@ export interface ListSummary {
 }
 
 /**
- * A list's records as they arrive, newest first unless asked otherwise, held to the window and
- * filters here and stopped at the limit: constant memory however long the list (only the pages
- * in flight are held). `summary` says what came of it once the records are read.
+ * A list's records as they arrive, a page at a time (so a page is printed at once), newest first
+ * unless asked otherwise, held to the window and filters here and stopped at the limit: constant
+ * memory however long the list (only the pages in flight are held). `summary` says what came of
+ * it once the pages are read.
  */
-export function listRecords(request: ListRequest, {client}: Pick<Deps, 'client'>): {records: AsyncGenerator<GwRecord>; summary: () => ListSummary} {
+export function listRecords(request: ListRequest, {client}: Pick<Deps, 'client'>): {pages: AsyncGenerator<GwRecord[]>; summary: () => ListSummary} {
   const days = gatewayDays(request.window)
   const summary: ListSummary = {shown: 0, more: false}
   const unnarrowed = !request.window.from && !request.window.to && Object.keys(request.filters).length === 0
@@ -53,19 +54,17 @@ export function listRecords(request: ListRequest, {client}: Pick<Deps, 'client'>
     return page
   }
   const timeField = TIME_FIELD[request.resource]
-  async function* records(): AsyncGenerator<GwRecord> {
+  const wanted = (record: GwRecord) => (!timeField || withinWindow(request.window, record[timeField])) && matchesFilters(request.filters, record)
+  async function* pages(): AsyncGenerator<GwRecord[]> {
     for await (const page of walkList(fetch, {newestFirst: request.newestFirst, ahead: request.concurrency})) {
-      for (const record of page) {
-        if (timeField && !withinWindow(request.window, record[timeField])) continue
-        if (!matchesFilters(request.filters, record)) continue
-        if (summary.shown === request.limit) {
-          summary.more = true
-          return
-        }
-        summary.shown++
-        yield record
-      }
+      const kept = page.filter(wanted)
+      const room = request.limit === undefined ? kept.length : request.limit - summary.shown
+      if (kept.length > room) summary.more = true
+      const shown = kept.slice(0, room)
+      summary.shown += shown.length
+      if (shown.length > 0) yield shown
+      if (summary.more) return
     }
   }
-  return {records: records(), summary: () => summary}
+  return {pages: pages(), summary: () => summary}
 }

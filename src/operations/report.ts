@@ -38,10 +38,12 @@ export async function reportTotals(window: Window, deps: Pick<Deps, 'client'>, {
     return entry
   }
   const each = async (resource: 'purchases' | 'refunds', count: (entry: DayTotals, amount: number, approved: boolean | undefined) => void) => {
-    const {records} = listRecords({resource, window, filters: {}, newestFirst: false, concurrency}, deps)
-    for await (const record of records) {
-      const entry = totalsOf(record)
-      if (entry && typeof record.amount === 'number') count(entry, Math.abs(record.amount), outcomeOf(record))
+    const {pages} = listRecords({resource, window, filters: {}, newestFirst: false, concurrency}, deps)
+    for await (const page of pages) {
+      for (const record of page) {
+        const entry = totalsOf(record)
+        if (entry && typeof record.amount === 'number') count(entry, Math.abs(record.amount), outcomeOf(record))
+      }
     }
   }
   await Promise.all([

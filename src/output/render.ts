@@ -63,16 +63,17 @@ export async function renderList(io: Io, gatewayRecords: GwRecord[], columns: Co
 }
 
 export interface RecordStream {
-  write(record: GwRecord): Promise<void>
+  /** Records that arrived together (a page): written at once. */
+  write(records: GwRecord[]): Promise<void>
   /** Prints what a terminal shows once every record is in: one table. */
   end(): Promise<void>
 }
 
 /**
- * Records that arrive one at a time (several ids, a list): JSON is written as each arrives, one
- * line to a pipe, pretty with --json on a terminal; a table on a terminal waits for them all, or
- * with `rowsPerTable` is printed each time it has that many rows (a list: the widths of each
- * table fit its own rows, and only its rows are held).
+ * Records that arrive a few at a time (several ids, the pages of a list): JSON is written as they
+ * arrive, one line each to a pipe, pretty with --json on a terminal; a table on a terminal waits
+ * for them all, or with `rowsPerTable` is printed each time it has that many rows (a list: the
+ * widths of each table fit its own rows, and only its rows are held).
  */
 export function recordStream(io: Io, columns: Column[], options: RenderOptions, {rowsPerTable}: {rowsPerTable?: number} = {}): RecordStream {
   let held: GwRecord[] = []
@@ -83,14 +84,14 @@ export function recordStream(io: Io, columns: Column[], options: RenderOptions, 
     await renderList(io, rows, columns, options)
   }
   return {
-    async write(gatewayRecord) {
-      const record = redact(gatewayRecord)
+    async write(gatewayRecords) {
+      const records = gatewayRecords.map(redact)
       if (as === 'human') {
-        if (held.push(record) === rowsPerTable) await table()
+        for (const record of records) if (held.push(record) === rowsPerTable) await table()
         return
       }
-      const picked = options.fields ? pickFields(record, options.fields) : record
-      io.out(as === 'ndjson' ? toNdjsonLine(picked) : toJson(picked))
+      const picked = options.fields ? records.map((record) => pickFields(record, options.fields!)) : records
+      io.out(picked.map(as === 'ndjson' ? toNdjsonLine : toJson).join(''))
     },
     async end() {
       if (as !== 'human') return
@@ -104,15 +105,15 @@ export function recordStream(io: Io, columns: Column[], options: RenderOptions, 
 const LIST_TABLE_ROWS = 100
 
 /**
- * A list's records as they arrive (issue 20): a pipe gets each as one JSON line as soon as it
- * comes, --json on a terminal each pretty-printed; a terminal's table is printed every
- * LIST_TABLE_ROWS rows. Reading stops once stdout cannot be written.
+ * A list's records a page at a time as they arrive (issue 20): a pipe gets each page's records
+ * as JSON lines in one write, --json on a terminal each pretty-printed; a terminal's table is
+ * printed every LIST_TABLE_ROWS rows. Reading stops once stdout cannot be written.
  */
-export async function renderListing(io: Io, records: AsyncIterable<GwRecord>, columns: Column[], options: RenderOptions): Promise<void> {
+export async function renderListing(io: Io, pages: AsyncIterable<GwRecord[]>, columns: Column[], options: RenderOptions): Promise<void> {
   const stream = recordStream(io, columns, options, {rowsPerTable: LIST_TABLE_ROWS})
-  for await (const record of records) {
+  for await (const page of pages) {
     if (io.outFailure?.()) break
-    await stream.write(record)
+    await stream.write(page)
   }
   await stream.end()
 }

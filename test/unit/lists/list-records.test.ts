@@ -30,7 +30,7 @@ async function list(changes: Partial<ListRequest>) {
   const {asked, deps} = gateway()
   const listing = listRecords(request(changes), deps)
   const references: string[] = []
-  for await (const record of listing.records) references.push(String(record.reference))
+  for await (const page of listing.pages) references.push(...page.map((record) => String(record.reference)))
   return {references, summary: listing.summary(), asked}
 }
 

@@ -168,9 +168,9 @@ describe('recordStream (several ids)', () => {
   it('to a pipe: each record as it arrives, one JSON line', async () => {
     const io = testIo()
     const stream = recordStream(io, purchaseColumns, {json: false})
-    await stream.write(approved)
+    await stream.write([approved])
     expect(io.stdout()).toBe(JSON.stringify(approved) + '\n')
-    await stream.write(declined)
+    await stream.write([declined])
     await stream.end()
     expect(lines(io.stdout()).map((line) => JSON.parse(line))).toEqual([approved, declined])
   })
@@ -178,8 +178,8 @@ describe('recordStream (several ids)', () => {
   it('to a terminal: one table at the end', async () => {
     const io = testIo({tty: true, columns: 200})
     const stream = recordStream(io, purchaseColumns, {json: false})
-    await stream.write(approved)
-    await stream.write(declined)
+    await stream.write([approved])
+    await stream.write([declined])
     expect(io.stdout()).toBe('')
     await stream.end()
     expect(io.stdout().match(/┌/g)).toHaveLength(1)
@@ -189,7 +189,7 @@ describe('recordStream (several ids)', () => {
   it('to a terminal with one record: its field/value list', async () => {
     const io = testIo({tty: true})
     const stream = recordStream(io, purchaseColumns, {json: false})
-    await stream.write(approved)
+    await stream.write([approved])
     await stream.end()
     expect(lines(io.stdout())[0]).toBe('Reference  order-1')
   })
@@ -241,7 +241,7 @@ describe('a gateway that sends a card number whole, or a CVV (design.md §3: mas
     }
     const io = testIo()
     const stream = recordStream(io, purchaseColumns, {json: false})
-    await stream.write(leaky)
+    await stream.write([leaky])
     await stream.end()
     shows(io.stdout())
   })

@@ -1,0 +1,121 @@
+// Lists (issue 20). `gw purchase list --all` over 20,000 purchases, piped (one JSON line a record),
+// against a script of its own that walks the same list a page at a time over a raw undici Pool
+// and prints each record, both started cold, in alternating rounds; medians count. Goals: gw at
+// least 2x the page-at-a-time loop's speed (aim 4x: gw asks for pages ahead), peak RSS under 150 MiB.
+// Then the local gateway: a page of 50 (the first, the last, and the last of a window) at 100,000
+// purchases against the same at 100; goal: the same cost (1.0x).
+import {createRequire} from 'node:module'
+import {mkdtempSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {Pool} from 'undici'
+import {GW, measure, median, startSandbox} from './lib.js'
+
+const PURCHASES = Number(process.env.BENCH_LIST_PURCHASES ?? 20_000)
+const LARGE = Number(process.env.BENCH_LIST_LARGE ?? 100_000)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+const PAGE_READS = 300
+const AUTHORIZATION = 'Basic ' + Buffer.from('TEST:TEST').toString('base64')
+const HEADERS = {authorization: AUTHORIZATION, accept: 'application/json', 'content-type': 'application/json'}
+
+/** `count` purchases made over a Pool of 8 connections. */
+async function fill(url, count) {
+  const pool = new Pool(url, {connections: 8, pipelining: 1})
+  const card = {card_holder: 'Bench Mark', card_number: '4242424242424242', card_expiry: '12/2030', cvv: '123'}
+  let next = 0
+  const worker = async () => {
+    while (next < count) {
+      const i = next++
+      const response = await pool.request({path: '/v1.0/purchases', method: 'POST', headers: HEADERS, body: JSON.stringify({...card, amount: 1000, reference: `bench-list-${i}`, currency: 'AUD'})})
+      const envelope = await response.body.json()
+      if (!envelope.successful) throw new Error(`purchase ${i}: ${envelope.errors}`)
+    }
+  }
+  await Promise.all(Array.from({length: 8}, worker))
+  await pool.close()
+}
+
+// The least a script does to read a whole list: one page after another, each record printed.
+const LOOP_SCRIPT = `
+const [, , undici, url] = process.argv
+const {Pool} = require(undici)
+const pool = new Pool(url, {connections: 1})
+;(async () => {
+  for (let offset = 0; ; offset += 50) {
+    const response = await pool.request({path: '/v1.0/purchases?offset=' + offset + '&limit=50', method: 'GET', headers: {authorization: '${AUTHORIZATION}', accept: 'application/json'}})
+    const envelope = await response.body.json()
+    for (const record of envelope.response) process.stdout.write(JSON.stringify(record) + '\\n')
+    if (envelope.response.length < 50) break
+  }
+  await pool.close()
+})()
+`
+
+/** The median ms of PAGE_READS GETs of one path, one at a time over one connection, after 50 to warm up. */
+async function pageCost(url, path) {
+  const pool = new Pool(url, {connections: 1})
+  const times = []
+  for (let i = 0; i < PAGE_READS + 50; i++) {
+    const started = performance.now()
+    const response = await pool.request({path, method: 'GET', headers: HEADERS})
+    const envelope = await response.body.json()
+    if (!envelope.successful || envelope.response.length === 0) throw new Error(`${path}: ${JSON.stringify(envelope).slice(0, 200)}`)
+    if (i >= 50) times.push(performance.now() - started)
+  }
+  await pool.close()
+  return median(times)
+}
+
+async function listing() {
+  const sandbox = await startSandbox()
+  try {
+    await fill(sandbox.url, PURCHASES)
+    const dir = mkdtempSync(join(tmpdir(), 'gw-bench-list-'))
+    const script = join(dir, 'loop.cjs')
+    writeFileSync(script, LOOP_SCRIPT)
+    const undici = createRequire(import.meta.url).resolve('undici')
+    const env = {...process.env, GW_BASE_URL: sandbox.url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', GW_ENVIRONMENT: 'sandbox', XDG_CONFIG_HOME: sandbox.home}
+    // stdout to /dev/null through sh, so both print every line as into a pipe.
+    const run = (command) => measure('sh', ['-c', `${command} > /dev/null`], env)
+    const gwRuns = []
+    const loopRuns = []
+    for (let round = 0; round < ROUNDS; round++) {
+      loopRuns.push(run(`'${process.execPath}' '${script}' '${undici}' '${sandbox.url}'`))
+      gwRuns.push(run(`'${process.execPath}' '${GW}' purchase list --all`))
+    }
+    const gwMs = median(gwRuns.map((r) => r.ms))
+    const loopMs = median(loopRuns.map((r) => r.ms))
+    const gwRss = Math.max(...gwRuns.map((r) => r.rss)) / 1024
+    console.log(`gw purchase list --all, ${PURCHASES} purchases: ${gwMs.toFixed(0)} ms (${((PURCHASES / gwMs) * 1000).toFixed(0)} records/s), peak RSS ${gwRss.toFixed(1)} MiB (goal < 150)`)
+    console.log(`page-at-a-time loop over a raw undici Pool: ${loopMs.toFixed(0)} ms (${((PURCHASES / loopMs) * 1000).toFixed(0)} records/s), peak RSS ${(Math.max(...loopRuns.map((r) => r.rss)) / 1024).toFixed(1)} MiB`)
+    console.log(`gw / loop speed: ${(loopMs / gwMs).toFixed(2)}x (goal >= 2x, aim 4x)`)
+  } finally {
+    await sandbox.stop()
+  }
+}
+
+async function pages() {
+  const [small, large] = [await startSandbox(), await startSandbox()]
+  try {
+    await fill(small.url, 100)
+    await fill(large.url, LARGE)
+    const today = new Date()
+    const day = `${today.getFullYear()}/${String(today.getMonth() + 1).padStart(2, '0')}/${String(today.getDate()).padStart(2, '0')}`
+    for (const [name, path] of [
+      ['first page', () => '/v1.0/purchases?offset=0&limit=50'],
+      ['last page', (count) => `/v1.0/purchases?offset=${count - 50}&limit=50`],
+      ['last page of a window (from/to today)', (count) => `/v1.0/purchases?offset=${count - 50}&limit=50&from=${day}&to=${day}`],
+    ]) {
+      const smallMs = await pageCost(small.url, path(100))
+      const largeMs = await pageCost(large.url, path(LARGE))
+      console.log(`local gateway, ${name}: ${(largeMs * 1000).toFixed(0)} µs at ${LARGE} / ${(smallMs * 1000).toFixed(0)} µs at 100 = ${(largeMs / smallMs).toFixed(2)}x (goal 1.0x)`)
+    }
+  } finally {
+    await Promise.all([small.stop(), large.stop()])
+  }
+}
+
+export default async function bench() {
+  await listing()
+  await pages()
+}
