@@ -30,6 +30,15 @@ export interface Intent {
   request: Record<string, unknown>
 }
 
+/**
+ * Written when a row whose intent was synced is not sent after all (the batch stopped while it
+ * waited for a request slot): its intent no longer counts, and the next run sends it as a row
+ * never started, with nothing to look up.
+ */
+export interface Withdrawal {
+  withdrawn: string
+}
+
 /** Written and fsync'd once a row's answer is known, before the row is reported. */
 export interface Result {
   result: string
@@ -109,7 +118,7 @@ export class Journal {
       try {
         await handle.truncate(length)
         if (entries) {
-          for (const intent of entries.intents) journal.intents.set(intent.intent, intent)
+          for (const [reference, intent] of entries.intents) journal.intents.set(reference, intent)
           for (const result of entries.results) journal.results.set(result.result, result)
         } else {
           await journal.append({journal: 1, command, input_sha256: hash, target, created_at: now.toISOString()} satisfies Header)
@@ -132,6 +141,11 @@ export class Journal {
     // A take-over by another gw (its stale-lock check raced ours) must not have two runs sending.
     if (!this.lock.held()) return Promise.reject(new UsageError(`The lock of journal ${this.path} is no longer this gw's: nothing more is sent`, 'Another gw took the batch over; let it finish, then run this again.'))
     return this.append(entry)
+  }
+
+  /** Resolves once the withdrawal is on disk: until then the row counts as in doubt. */
+  withdraw(reference: string): Promise<void> {
+    return this.append({withdrawn: reference} satisfies Withdrawal)
   }
 
   /** Resolves once the result is on disk: only then is the row reported. */
@@ -210,7 +224,7 @@ function lockOf(path: string): FileLock {
 }
 
 /** A journal's entries, once its header shows it is this batch's against this gateway. */
-function readEntries(path: string, text: string, asked: {command: string; hash: string; target: JournalTarget}): {intents: Intent[]; results: Result[]} {
+function readEntries(path: string, text: string, asked: {command: string; hash: string; target: JournalTarget}): {intents: Map<string, Intent>; results: Result[]} {
   const lines = text.split('\n').slice(0, -1)
   const header = parseLine(lines[0]) as Partial<Header> | undefined
   if (header?.journal !== 1) throw notAJournal(path)
@@ -227,13 +241,15 @@ function readEntries(path: string, text: string, asked: {command: string; hash: 
       'What one gateway answered says nothing of another: leave --journal out (each gateway and merchant gets a journal of its own), or give this run its own --journal FILE.',
     )
   }
-  const intents: Intent[] = []
+  // In order: a withdrawal takes back the intent before it, and a later run's intent counts again.
+  const intents = new Map<string, Intent>()
   const results: Result[] = []
   lines.slice(1).forEach((line, index) => {
-    const entry = parseLine(line) as Partial<Intent & Result> | undefined
+    const entry = parseLine(line) as Partial<Intent & Result & Withdrawal> | undefined
     if (!entry) throw new UsageError(`${path} line ${index + 2} cannot be read: the journal is damaged, nothing was sent`, 'Check the rows it names with gw refund get or gw purchase get before running the batch with a new --journal.')
-    if (typeof entry.intent === 'string') intents.push(entry as Intent)
+    if (typeof entry.intent === 'string') intents.set(entry.intent, entry as Intent)
     else if (typeof entry.result === 'string') results.push(entry as Result)
+    else if (typeof entry.withdrawn === 'string') intents.delete(entry.withdrawn)
   })
   return {intents, results}
 }

@@ -70,9 +70,37 @@ export type StopReason = StopSignal | 'stdout'
 
 /** How the run ended: every row tried, or stopped early (a signal, the gateway refusing the credentials, stdout, a journal that cannot be written). */
 export interface RunEnd {
+  /** Rows this run never began: no line of theirs was printed. */
   notStarted: number
+  /** What the journal holds once the run ends, counted as the next run counts it (journalState). */
+  journal: JournalState
   stoppedBy?: StopReason
   stoppedByError?: GwError
+}
+
+/**
+ * The rows of a batch as its journal has them: answered for good (reported from the journal by
+ * the next run), in doubt (sent, or journaled to be sent, with no final answer: looked up before
+ * anything is sent), and not started (nothing of theirs journaled, or withdrawn: sent afresh).
+ */
+export interface JournalState {
+  answered: number
+  inDoubt: number
+  notStarted: number
+  /** Of those not started, rows this run reported failed before anything was sent (a full refund's purchase not found). */
+  failedUnsent?: number
+}
+
+/** A journal's rows, as a run that opens it counts them: the same words as the run that stopped says them. */
+export function journalState(journal: Pick<Journal, 'intents' | 'results'>, rows: number): JournalState {
+  let answered = 0
+  for (const result of journal.results.values()) if (isFinal(result)) answered++
+  let inDoubt = 0
+  for (const reference of journal.intents.keys()) {
+    const result = journal.results.get(reference)
+    if (result === undefined || !isFinal(result)) inDoubt++
+  }
+  return {answered, inDoubt, notStarted: rows - answered - inDoubt}
 }
 
 /** Answers lost in a row after which the gateway looks unreachable and no more rows are started: the next run looks them up. */
@@ -94,11 +122,19 @@ export class BatchRunner<Input, Body extends object> {
   private readonly finishing = new Set<Promise<void>>()
   /** Whether the first request has had its answer and the other slots are open. */
   private opened = false
+  /** Rows the journal holds a final answer for, and rows it leaves in doubt: the earlier runs', moved as rows settle. */
+  private answered: number
+  private inDoubt: number
+  /** Rows reported failed with nothing sent or journaled: not started, as the journal has them. */
+  private failedUnsent = 0
 
   constructor(private readonly options: RunOptions<Input, Body>) {
     // The first request goes alone: until one answer is in, gw does not know that the gateway
     // takes these credentials and is in the profile's environment (a batch stops on either).
     this.slots = new Semaphore(1)
+    const earlier = journalState(options.journal, options.total)
+    this.answered = earlier.answered
+    this.inDoubt = earlier.inDoubt
   }
 
   /** Ctrl-C or SIGTERM, or stdout gone: start no new rows; those in flight finish and are journaled. */
@@ -124,7 +160,8 @@ export class BatchRunner<Input, Body extends object> {
     }
     await Promise.all(Array.from({length: Math.min(LOOK_AHEAD * concurrency, total)}, worker))
     while (this.finishing.size > 0) await Promise.all(this.finishing)
-    return {notStarted: total - begun, stoppedBy: this.stopSignal, stoppedByError: this.fatal}
+    const journal = {answered: this.answered, inDoubt: this.inDoubt, notStarted: total - this.answered - this.inDoubt, failedUnsent: this.failedUnsent}
+    return {notStarted: total - begun, journal, stoppedBy: this.stopSignal, stoppedByError: this.fatal}
   }
 
   /** One row, start to end; false when it was left unstarted because the batch is stopping. */
@@ -149,14 +186,19 @@ export class BatchRunner<Input, Body extends object> {
           return this.failed(row, err, sender.money(body))
         }
       })
-      if (found === STOPPED) return false
-      if (found) return this.finish(row, found)
+      if (found === STOPPED) {
+        // Still in doubt from an earlier run: said so, as the next run will say it.
+        onRow(notLookedUp(row, sender.money(body)))
+        return true
+      }
+      if (found) return this.finish(row, found, true)
     } else {
       let request: Body | typeof STOPPED
       try {
         request = sender.asksFirst(row.input) ? await this.atGateway(() => sender.request(row.input)) : await sender.request(row.input)
       } catch (err) {
         // Nothing was sent, so nothing is journaled: a later run tries the row afresh.
+        this.failedUnsent++
         onRow(this.failed(row, err, {}))
         return true
       }
@@ -166,11 +208,12 @@ export class BatchRunner<Input, Body extends object> {
     try {
       await journal.intent({intent: row.reference, row: row.row, line: row.line, request: body as Record<string, unknown>})
     } catch (err) {
+      // Not sent; a later run sends it afresh, or looks it up first if an earlier run's intent stands.
       this.fatal ??= err as GwError
+      if (!intent) this.failedUnsent++
       onRow(this.failed(row, err, sender.money(body)))
       return true
     }
-    // Journaled but not sent when the batch stops meanwhile: a re-run finds no such record and sends it.
     const report = await this.atGateway(async () => {
       try {
         return this.decided(row, await sender.send(body))
@@ -178,8 +221,26 @@ export class BatchRunner<Input, Body extends object> {
         return this.failed(row, err, sender.money(body))
       }
     })
-    if (report === STOPPED) return false
-    return this.finish(row, report)
+    if (report === STOPPED) {
+      await this.withdraw(row, intent !== undefined)
+      return false
+    }
+    return this.finish(row, report, intent !== undefined)
+  }
+
+  /**
+   * Journaled but not sent when the batch stopped meanwhile: its intent is taken back, so that
+   * the next run counts it not started, as this one does, and sends it without a look-up. Until that
+   * is on disk (or if it cannot be written) the intent stands and the row is in doubt.
+   */
+  private async withdraw(row: ValidRow<Input>, wasInDoubt: boolean): Promise<void> {
+    try {
+      await this.options.journal.withdraw(row.reference)
+      if (wasInDoubt) this.inDoubt--
+    } catch (err) {
+      this.fatal ??= err as GwError
+      if (!wasInDoubt) this.inDoubt++
+    }
   }
 
   /** Runs a request in one of the `concurrency` slots, unless the batch stopped while it waited. */
@@ -197,9 +258,13 @@ export class BatchRunner<Input, Body extends object> {
   }
 
   /** Syncs the row's result and then reports it, without holding up the next row. */
-  private finish(row: ValidRow<Input>, report: RowReport): true {
+  private finish(row: ValidRow<Input>, report: RowReport, wasInDoubt: boolean): true {
     this.countLost(report)
-    const finishing: Promise<void> = this.journalResult(row, report).then(() => {
+    const finishing: Promise<void> = this.journalResult(row, report).then((journaled) => {
+      if (journaled && isFinal(journaled)) {
+        this.answered++
+        if (wasInDoubt) this.inDoubt--
+      } else if (!wasInDoubt) this.inDoubt++
       this.finishing.delete(finishing)
       this.options.onRow(report)
     })
@@ -222,20 +287,24 @@ export class BatchRunner<Input, Body extends object> {
     })
   }
 
-  private async journalResult(row: ValidRow<Input>, report: RowReport): Promise<void> {
+  /** The result as journaled; undefined when it could not be, and the row stays in doubt. */
+  private async journalResult(row: ValidRow<Input>, report: RowReport): Promise<Result | undefined> {
+    const result: Result = {
+      result: row.reference,
+      status: report.status,
+      // What became of the money: a row answered by the wrong gateway exits 6 in this run only.
+      exit_code: report.status === 'approved' ? 0 : report.status === 'declined' ? 3 : report.exitCode,
+      ...(report.record ? {record: redact(report.record)} : {error: report.error as unknown as Record<string, unknown>}),
+      amount: report.amount,
+      currency: report.currency,
+    }
     try {
-      await this.options.journal.result({
-        result: row.reference,
-        status: report.status,
-        // What became of the money: a row answered by the wrong gateway exits 6 in this run only.
-        exit_code: report.status === 'approved' ? 0 : report.status === 'declined' ? 3 : report.exitCode,
-        ...(report.record ? {record: redact(report.record)} : {error: report.error as unknown as Record<string, unknown>}),
-        amount: report.amount,
-        currency: report.currency,
-      })
+      await this.options.journal.result(result)
+      return result
     } catch (err) {
       // The answer came and is reported; only its journal line is missing, so a re-run looks it up.
       this.fatal ??= err as GwError
+      return undefined
     }
   }
 
@@ -331,6 +400,20 @@ function fromJournal(row: ValidRow<unknown>, result: Result): RowReport {
     error: result.error as ErrorFields | undefined,
     amount: result.amount,
     currency: result.currency,
+  }
+}
+
+/** A row in doubt since an earlier run that this run stopped before looking up: in doubt still, as the next run will count it. */
+function notLookedUp(row: ValidRow<unknown>, money: {amount?: number; currency?: string}): RowReport {
+  return {
+    row: row.row,
+    line: row.line,
+    reference: row.reference,
+    status: 'unknown',
+    exitCode: 8,
+    resumed: false,
+    error: {kind: 'outcome_unknown', status: null, messages: ['In doubt since an earlier run, and the batch stopped before it was looked up'], request_id: null},
+    ...money,
   }
 }
 

@@ -35,6 +35,21 @@ describe('Journal', () => {
     await again.close()
   })
 
+  it('reads a withdrawal as taking back the intent before it, and a later intent as counting again', async () => {
+    const file = path()
+    const journal = await open(file)
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
+    await journal.intent({intent: 'r-2', row: 2, line: 3, request: {amount: 200}})
+    await journal.withdraw('r-1')
+    await journal.withdraw('r-2')
+    await journal.intent({intent: 'r-2', row: 2, line: 3, request: {amount: 200}})
+    await journal.close()
+    expect(readFileSync(file, 'utf8').split('\n').slice(3, 5)).toEqual(['{"withdrawn":"r-1"}', '{"withdrawn":"r-2"}'])
+    const again = await open(file)
+    expect([...again.intents.keys()]).toEqual(['r-2'])
+    await again.close()
+  })
+
   it('cuts a line torn by a crash, so the next entry starts on a line of its own', async () => {
     const file = path()
     const journal = await open(file)
