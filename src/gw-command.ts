@@ -210,7 +210,7 @@ export abstract class GwCommand extends Command {
     const credentials = await this.credentials()
     const {requestGuard} = await import('./live-safety.js')
     // A batch confirms up front (batch()) before its first row asks for the client.
-    const guard = requestGuard({...this.guardOptions(credentials), confirmedUpFront: this.confirmedUpFront})
+    const guard = requestGuard({...this.guardOptions(credentials), confirmedUpFront: this.confirmedUpFront, purchaseCurrency: async (id) => (await import('./operations/refunds.js')).purchaseCurrency(id, await this.deps())})
     this.clientInstance = await this.clientFor(credentials, guard)
     return this.clientInstance
   }

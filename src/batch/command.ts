@@ -5,11 +5,11 @@ import type {Deps} from '../operations/deps.js'
 import {BatchView, journalStateText, Tally} from '../output/batch.js'
 import type {Io} from '../output/io.js'
 import {toNdjsonLine} from '../output/json.js'
-import {defaultJournalPath, Journal, type JournalTarget} from './journal.js'
+import {defaultJournalPath, Journal, journalState, type JournalTarget} from './journal.js'
 import type {BatchKind} from './kinds.js'
 import {openBatch} from './read.js'
 import {checkedRows, type InvalidRow, type Scan, scanRows, validRows} from './rows.js'
-import {BatchRunner, invalidReport, journalState} from './runner.js'
+import {BatchRunner, invalidReport} from './runner.js'
 import {type BatchSource, batchSource} from './source.js'
 
 export interface BatchFlags {

@@ -50,6 +50,40 @@ export interface Result {
   currency?: string
 }
 
+/**
+ * Answers that stand, the gateway's word on the transaction itself: approved, declined, or
+ * refused as asked (exit 7). Anything else (no answer, a 5xx, credentials refused) leaves the row
+ * to be looked up and, if the gateway has none, sent by the next run.
+ */
+export function isFinal(result: Result): boolean {
+  return [0, 3, 7].includes(result.exit_code)
+}
+
+/**
+ * The rows of a batch as its journal has them: answered for good (reported from the journal by
+ * the next run), in doubt (sent, or journaled to be sent, with no final answer: looked up before
+ * anything is sent), and not started (nothing of theirs journaled, or withdrawn: sent afresh).
+ */
+export interface JournalState {
+  answered: number
+  inDoubt: number
+  notStarted: number
+  /** Of those not started, rows this run reported failed before anything was sent (a full refund's purchase not found). */
+  failedUnsent?: number
+}
+
+/** A journal's rows, as a run that opens it counts them: the same words as the run that stopped says them. */
+export function journalState(journal: Pick<Journal, 'intents' | 'results'>, rows: number): JournalState {
+  let answered = 0
+  for (const result of journal.results.values()) if (isFinal(result)) answered++
+  let inDoubt = 0
+  for (const reference of journal.intents.keys()) {
+    const result = journal.results.get(reference)
+    if (result === undefined || !isFinal(result)) inDoubt++
+  }
+  return {answered, inDoubt, notStarted: rows - answered - inDoubt}
+}
+
 /** The writes a journal makes, so that a test can fail the Nth of them as a full or broken disk would. */
 export interface JournalDisk {
   /** Writes from the start of `data`; returns how many bytes went (fewer on a full disk), or throws. */

@@ -4,7 +4,8 @@ import {hintFor} from '../output/hints.js'
 import type {GwRecord} from '../operations/deps.js'
 import type {Sent} from '../operations/money.js'
 import {redact} from '../redact.js'
-import type {Journal, Result} from './journal.js'
+import {isFinal, type Journal, journalState, type JournalState, type Result} from './journal.js'
+import {Semaphore} from './semaphore.js'
 import type {InvalidRow, ValidRow} from './rows.js'
 
 export type RowStatus = 'approved' | 'declined' | 'rejected' | 'failed' | 'unknown' | 'invalid'
@@ -76,31 +77,6 @@ export interface RunEnd {
   journal: JournalState
   stoppedBy?: StopReason
   stoppedByError?: GwError
-}
-
-/**
- * The rows of a batch as its journal has them: answered for good (reported from the journal by
- * the next run), in doubt (sent, or journaled to be sent, with no final answer: looked up before
- * anything is sent), and not started (nothing of theirs journaled, or withdrawn: sent afresh).
- */
-export interface JournalState {
-  answered: number
-  inDoubt: number
-  notStarted: number
-  /** Of those not started, rows this run reported failed before anything was sent (a full refund's purchase not found). */
-  failedUnsent?: number
-}
-
-/** A journal's rows, as a run that opens it counts them: the same words as the run that stopped says them. */
-export function journalState(journal: Pick<Journal, 'intents' | 'results'>, rows: number): JournalState {
-  let answered = 0
-  for (const result of journal.results.values()) if (isFinal(result)) answered++
-  let inDoubt = 0
-  for (const reference of journal.intents.keys()) {
-    const result = journal.results.get(reference)
-    if (result === undefined || !isFinal(result)) inDoubt++
-  }
-  return {answered, inDoubt, notStarted: rows - answered - inDoubt}
 }
 
 /** Answers lost in a row after which the gateway looks unreachable and no more rows are started: the next run looks them up. */
@@ -350,40 +326,6 @@ const STOPPED = Symbol('stopped')
  * re-run looks each one up, finds nothing and sends it.
  */
 const LOOK_AHEAD = 4
-
-/** A counting semaphore: FIFO, so rows go to the gateway in the order their intents were synced. */
-class Semaphore {
-  private readonly waiting: (() => void)[] = []
-
-  constructor(private free: number) {}
-
-  async acquire(): Promise<void> {
-    if (this.free > 0) {
-      this.free--
-      return
-    }
-    await new Promise<void>((resolve) => this.waiting.push(resolve))
-  }
-
-  release(): void {
-    const next = this.waiting.shift()
-    if (next) next()
-    else this.free++
-  }
-
-  add(permits: number): void {
-    for (let i = 0; i < permits; i++) this.release()
-  }
-}
-
-/**
- * Answers that stand, the gateway's word on the transaction itself: approved, declined, or
- * refused as asked (exit 7). Anything else (no answer, a 5xx, credentials refused) leaves the row
- * to be looked up and, if the gateway has none, sent by the next run.
- */
-export function isFinal(result: Result): boolean {
-  return [0, 3, 7].includes(result.exit_code)
-}
 
 /** A decided purchase or refund as a row's status: another's reference is the gateway's refusal of this one. */
 const ROW_STATUS = {approved: 'approved', declined: 'declined', taken: 'rejected', unknown: 'unknown'} as const satisfies Record<Sent['decided']['outcome'], RowStatus>

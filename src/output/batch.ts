@@ -1,4 +1,5 @@
-import type {JournalState, RowReport, RowStatus} from '../batch/runner.js'
+import type {JournalState} from '../batch/journal.js'
+import type {RowReport, RowStatus} from '../batch/runner.js'
 import {paint, type Style} from './colors.js'
 import type {Io} from './io.js'
 import {checkCommand} from './hints.js'
