@@ -313,7 +313,7 @@ describe('a reference already taken', () => {
 })
 
 describe('the journal', () => {
-  it('lives in the state directory and holds no card data', () => {
+  it('lives in the data directory ($XDG_DATA_HOME/gw/journals) and holds no card data', () => {
     const dir = join(sandbox.home.XDG_DATA_HOME!, 'gw', 'journals')
     const files = readdirSync(dir)
     expect(files.length).toBeGreaterThan(0)
