@@ -135,16 +135,19 @@ describe('the journal lock', () => {
   it('lets exactly one of many processes racing for a dead owner\'s lock have it', async () => {
     const file = path()
     writeFileSync(file + '.lock', '999999999')
-    const script = `import('${join(import.meta.dirname, '../../../src/file-lock.ts').replaceAll('\\', '/')}').then(({takeLock}) => { try { takeLock(process.argv[1]); process.stdout.write('held'); setTimeout(() => {}, 300) } catch (err) { process.stdout.write('refused') } })`
-    const racers = await Promise.all(
-      Array.from({length: 6}, () => new Promise<string>((resolve) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', '-e', script, file + '.lock'])
-        let out = ''
-        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
-        child.on('close', () => resolve(out))
-      })),
-    )
-    expect(racers.filter((out) => out === 'held')).toHaveLength(1)
+    // The one that takes it holds it until every racer has answered: a slow start on a busy machine must not find its owner gone.
+    const script = `import('${join(import.meta.dirname, '../../../src/file-lock.ts').replaceAll('\\', '/')}').then(({takeLock}) => { try { takeLock(process.argv[1]); process.stdout.write('held'); setTimeout(() => {}, 60000) } catch (err) { process.stdout.write('refused') } })`
+    const children = Array.from({length: 6}, () => spawn(process.execPath, ['--import', 'tsx', '-e', script, file + '.lock']))
+    try {
+      const racers = await Promise.all(children.map((child) => new Promise<string>((resolve) => {
+        child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString()))
+        child.on('close', () => resolve(''))
+      })))
+      expect(racers.filter((out) => out === 'held')).toHaveLength(1)
+      expect(racers.filter((out) => out === 'refused')).toHaveLength(5)
+    } finally {
+      for (const child of children) child.kill()
+    }
   })
 })
 
