@@ -124,7 +124,7 @@ export function batch(rows: string) {
     concurrency: concurrency({dependsOn: ['input'], helpGroup: 'BATCH'}),
     'skip-invalid': Flags.boolean({description: 'send the valid rows and report the invalid ones, instead of sending nothing', dependsOn: ['input'], helpGroup: 'BATCH'}),
     'dry-run': Flags.boolean({description: 'check every row and show what would be sent; send nothing', dependsOn: ['input'], helpGroup: 'BATCH'}),
-    journal: Flags.string({description: "the batch's journal file (default: one in gw's state directory, named from the input's hash)", dependsOn: ['input'], helpGroup: 'BATCH'}),
+    journal: Flags.string({description: "the batch's journal file (default: one in gw's data directory, $XDG_DATA_HOME/gw/journals, named from the input and the gateway)", dependsOn: ['input'], helpGroup: 'BATCH'}),
   }
 }
 
@@ -140,10 +140,10 @@ export function refuseRowFlagsInBatch(flags: Record<string, unknown>, definition
   if (given.length > 0) throw new UsageError(`--input takes each row's fields from the file: leave out ${given.map((name) => `--${name}`).join(', ')}`)
 }
 
-/** --input and --concurrency of the get commands: many ids from a file, looked up several at a time. */
+/** --input and --concurrency of the get commands: many ids from a file, looked up several at a time; `what` in the plural (card tokens or aliases). */
 export function lookUps(what: string) {
   return {
-    input: Flags.string({description: `a file of ${what}s: one a line, a CSV with an id or reference column, or NDJSON; - reads stdin`}),
+    input: Flags.string({description: `a file of ${what}: one a line, a CSV with an id or reference column, or NDJSON; - reads stdin`}),
     concurrency: concurrency(),
   }
 }

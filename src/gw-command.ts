@@ -46,7 +46,7 @@ export class ExitStatus {
 export abstract class GwCommand extends Command {
   static override baseFlags = {
     profile: Flags.string({description: 'profile to use instead of the active one', helpGroup: 'GLOBAL'}),
-    json: Flags.boolean({description: "print the gateway's record as JSON", helpGroup: 'GLOBAL'}),
+    json: Flags.boolean({description: "print the gateway's records as JSON, one after another, pretty on a terminal (jq -s makes an array)", helpGroup: 'GLOBAL'}),
     verbose: Flags.boolean({description: 'log each request and response to stderr, secrets redacted', helpGroup: 'GLOBAL'}),
     yes: Flags.boolean({description: 'answer yes to confirmations', helpGroup: 'GLOBAL'}),
     'no-input': Flags.boolean({description: 'never prompt; fail instead when something is missing', helpGroup: 'GLOBAL'}),
@@ -212,7 +212,7 @@ export abstract class GwCommand extends Command {
     const credentials = await this.credentials()
     const {requestGuard} = await import('./live-safety.js')
     // A batch confirms up front (batch()) before its first row asks for the client.
-    const guard = requestGuard({...this.guardOptions(credentials), confirmedUpFront: this.confirmedUpFront})
+    const guard = requestGuard({...this.guardOptions(credentials), confirmedUpFront: this.confirmedUpFront, purchaseCurrency: async (id) => (await import('./operations/refunds.js')).purchaseCurrency(id, await this.deps())})
     this.clientInstance = await this.clientFor(credentials, guard)
     return this.clientInstance
   }

@@ -31,16 +31,16 @@ export interface Confirmation {
 
 /**
  * `--amount 1000 --currency AUD` is confirmed by typing it as shown (10.00 AUD), in major units
- * (10.00, or 10 when there are no cents) or in minor units (1000); an id by typing the id.
+ * (10.00, or 10 when there are no cents) or in minor units (1000); an id by typing the id. With no
+ * currency known it is shown in major units all the same, saying so, as a batch's summary does.
  */
 export function confirmation(kind: 'amount' | 'id', values: {amount?: number; currency?: string; id?: string}): Confirmation {
   if (kind === 'id') return {shown: values.id ?? '', accepted: [values.id ?? '']}
   const amount = values.amount ?? 0
-  if (!values.currency) return {shown: `${amount} (minor units)`, accepted: [String(amount)]}
-  const money = formatMoney(amount, values.currency)
-  const major = formatMinorUnits(amount, currencyExponent(values.currency))
+  const major = formatMinorUnits(amount, values.currency ? currencyExponent(values.currency.toUpperCase()) : 2)
   const whole = major.replace(/\.0+$/, '')
-  return {shown: money, accepted: [...new Set([money, major, whole, String(amount)])]}
+  const shown = values.currency ? formatMoney(amount, values.currency) : `${major} (currency not known)`
+  return {shown, accepted: [...new Set([...(values.currency ? [shown] : []), major, whole, String(amount)])]}
 }
 
 /** Typed back as the confirmation wants it: spaces and the currency's case aside. */
@@ -97,6 +97,8 @@ export interface GuardOptions {
   prompter: () => Promise<Prompter>
   /** A batch confirmed all its rows at once (confirmBatch): its requests are not asked about one by one. */
   confirmedUpFront?: boolean
+  /** The currency of the purchase a refund is of (a refund names none): its amount is confirmed as `10.00 AUD`. */
+  purchaseCurrency?: (transactionId: string) => Promise<string | undefined>
 }
 
 /**
@@ -108,12 +110,12 @@ export function requestGuard(options: GuardOptions): (facts: RequestFacts, reque
   return async (facts, {params, body}) => {
     if (writes(facts)) refuseWhenReadOnly(options.target, options.commandId)
     if (!facts.confirm || options.target.environment !== 'live' || options.confirmedUpFront) return
-    const fields = (body ?? {}) as {amount?: unknown; currency?: unknown}
-    const expected = confirmation(facts.confirm, {
-      amount: typeof fields.amount === 'number' ? fields.amount : undefined,
-      currency: typeof fields.currency === 'string' ? fields.currency : undefined,
-      id: Object.values(params)[0],
-    })
+    const fields = (body ?? {}) as {amount?: unknown; currency?: unknown; transaction_id?: unknown}
+    let currency = typeof fields.currency === 'string' ? fields.currency : undefined
+    if (currency === undefined && facts.movesMoney?.noun === 'refund' && typeof fields.transaction_id === 'string' && !options.yes && options.io.canPrompt()) {
+      currency = await options.purchaseCurrency?.(fields.transaction_id)
+    }
+    const expected = confirmation(facts.confirm, {amount: typeof fields.amount === 'number' ? fields.amount : undefined, currency, id: Object.values(params)[0]})
     await confirmLive({...options, kind: facts.confirm, expected})
   }
 }

@@ -2,14 +2,14 @@ import {InterruptedError, type StopSignal, UsageError, WriteError} from '../erro
 import {DEFAULT_CONCURRENCY} from '../flags.js'
 import type {BatchPlan} from '../live-safety.js'
 import type {Deps} from '../operations/deps.js'
-import {BatchView, Tally} from '../output/batch.js'
+import {BatchView, journalStateText, Tally} from '../output/batch.js'
 import type {Io} from '../output/io.js'
 import {toNdjsonLine} from '../output/json.js'
-import {defaultJournalPath, Journal, type JournalTarget} from './journal.js'
+import {defaultJournalPath, Journal, journalState, type JournalTarget} from './journal.js'
 import type {BatchKind} from './kinds.js'
 import {openBatch} from './read.js'
 import {checkedRows, type InvalidRow, type Scan, scanRows, validRows} from './rows.js'
-import {BatchRunner, invalidReport, isFinal} from './runner.js'
+import {BatchRunner, invalidReport} from './runner.js'
 import {type BatchSource, batchSource} from './source.js'
 
 export interface BatchFlags {
@@ -94,12 +94,8 @@ async function send<Input, Body extends object>(
   const journalPath = flags.journal ?? defaultJournalPath(host.dataDir, kind.commandId, source.hash, target)
   const journal = await Journal.open(journalPath, {command: kind.commandId, hash: source.hash, now: host.now(), target})
   try {
-    const answered = [...journal.results.values()].filter(isFinal).length
-    const inDoubt = [...journal.intents.keys()].filter((reference) => {
-      const result = journal.results.get(reference)
-      return result === undefined || !isFinal(result)
-    }).length
-    io.err(`Journal: ${journal.path}${journal.resumed ? ` (resuming: ${answered} rows answered earlier, ${inDoubt} in doubt to look up first)` : ''}\n`)
+    // In the words a stopped run used: the rows in doubt are looked up before anything is sent.
+    io.err(`Journal: ${journal.path}${journal.resumed ? ` (resuming: ${journalStateText(journalState(journal, scan.valid))})` : ''}\n`)
     const deps = await host.deps(() => plan(kind, source.path, scan))
     const view = new BatchView(io, scan.total, kind.noun, {json: host.json})
     for (const row of invalid) view.skipped(invalidReport(row))
@@ -128,7 +124,8 @@ async function send<Input, Body extends object>(
       return true
     })
     const end = await runner.run()
-    view.summary({notStarted: end.notStarted})
+    const unfinished = end.stoppedBy || end.stoppedByError ? {journal: end.journal, path: journal.path, finishByRunningAgain: !end.stoppedByError} : undefined
+    view.summary({notStarted: end.notStarted, unfinished})
     if (end.stoppedBy === 'stdout') {
       const pipe = broken?.code === 'EPIPE'
       throw new WriteError(
@@ -138,7 +135,8 @@ async function send<Input, Body extends object>(
       )
     }
     if (end.stoppedBy) {
-      throw new InterruptedError(end.stoppedBy, undefined, {hint: `${end.notStarted} rows were not started. Run the same command again to finish the batch: rows already answered are not sent again (journal ${journal.path}).`})
+      // The summary's last line said what is left and how to finish it.
+      throw new InterruptedError(end.stoppedBy)
     }
     if (end.stoppedByError) throw end.stoppedByError
     return view.worstExitCode()

@@ -30,6 +30,15 @@ export interface Intent {
   request: Record<string, unknown>
 }
 
+/**
+ * Written when a row whose intent was synced is not sent after all (the batch stopped while it
+ * waited for a request slot): its intent no longer counts, and the next run sends it as a row
+ * never started, with nothing to look up.
+ */
+export interface Withdrawal {
+  withdrawn: string
+}
+
 /** Written and fsync'd once a row's answer is known, before the row is reported. */
 export interface Result {
   result: string
@@ -39,6 +48,40 @@ export interface Result {
   error?: Record<string, unknown>
   amount?: number
   currency?: string
+}
+
+/**
+ * Answers that stand, the gateway's word on the transaction itself: approved, declined, or
+ * refused as asked (exit 7). Anything else (no answer, a 5xx, credentials refused) leaves the row
+ * to be looked up and, if the gateway has none, sent by the next run.
+ */
+export function isFinal(result: Result): boolean {
+  return [0, 3, 7].includes(result.exit_code)
+}
+
+/**
+ * The rows of a batch as its journal has them: answered for good (reported from the journal by
+ * the next run), in doubt (sent, or journaled to be sent, with no final answer: looked up before
+ * anything is sent), and not started (nothing of theirs journaled, or withdrawn: sent afresh).
+ */
+export interface JournalState {
+  answered: number
+  inDoubt: number
+  notStarted: number
+  /** Of those not started, rows this run reported failed before anything was sent (a full refund's purchase not found). */
+  failedUnsent?: number
+}
+
+/** A journal's rows, as a run that opens it counts them: the same words as the run that stopped says them. */
+export function journalState(journal: Pick<Journal, 'intents' | 'results'>, rows: number): JournalState {
+  let answered = 0
+  for (const result of journal.results.values()) if (isFinal(result)) answered++
+  let inDoubt = 0
+  for (const reference of journal.intents.keys()) {
+    const result = journal.results.get(reference)
+    if (result === undefined || !isFinal(result)) inDoubt++
+  }
+  return {answered, inDoubt, notStarted: rows - answered - inDoubt}
 }
 
 /** The writes a journal makes, so that a test can fail the Nth of them as a full or broken disk would. */
@@ -109,7 +152,7 @@ export class Journal {
       try {
         await handle.truncate(length)
         if (entries) {
-          for (const intent of entries.intents) journal.intents.set(intent.intent, intent)
+          for (const [reference, intent] of entries.intents) journal.intents.set(reference, intent)
           for (const result of entries.results) journal.results.set(result.result, result)
         } else {
           await journal.append({journal: 1, command, input_sha256: hash, target, created_at: now.toISOString()} satisfies Header)
@@ -132,6 +175,11 @@ export class Journal {
     // A take-over by another gw (its stale-lock check raced ours) must not have two runs sending.
     if (!this.lock.held()) return Promise.reject(new UsageError(`The lock of journal ${this.path} is no longer this gw's: nothing more is sent`, 'Another gw took the batch over; let it finish, then run this again.'))
     return this.append(entry)
+  }
+
+  /** Resolves once the withdrawal is on disk: until then the row counts as in doubt. */
+  withdraw(reference: string): Promise<void> {
+    return this.append({withdrawn: reference} satisfies Withdrawal)
   }
 
   /** Resolves once the result is on disk: only then is the row reported. */
@@ -210,7 +258,7 @@ function lockOf(path: string): FileLock {
 }
 
 /** A journal's entries, once its header shows it is this batch's against this gateway. */
-function readEntries(path: string, text: string, asked: {command: string; hash: string; target: JournalTarget}): {intents: Intent[]; results: Result[]} {
+function readEntries(path: string, text: string, asked: {command: string; hash: string; target: JournalTarget}): {intents: Map<string, Intent>; results: Result[]} {
   const lines = text.split('\n').slice(0, -1)
   const header = parseLine(lines[0]) as Partial<Header> | undefined
   if (header?.journal !== 1) throw notAJournal(path)
@@ -227,13 +275,15 @@ function readEntries(path: string, text: string, asked: {command: string; hash: 
       'What one gateway answered says nothing of another: leave --journal out (each gateway and merchant gets a journal of its own), or give this run its own --journal FILE.',
     )
   }
-  const intents: Intent[] = []
+  // In order: a withdrawal takes back the intent before it, and a later run's intent counts again.
+  const intents = new Map<string, Intent>()
   const results: Result[] = []
   lines.slice(1).forEach((line, index) => {
-    const entry = parseLine(line) as Partial<Intent & Result> | undefined
+    const entry = parseLine(line) as Partial<Intent & Result & Withdrawal> | undefined
     if (!entry) throw new UsageError(`${path} line ${index + 2} cannot be read: the journal is damaged, nothing was sent`, 'Check the rows it names with gw refund get or gw purchase get before running the batch with a new --journal.')
-    if (typeof entry.intent === 'string') intents.push(entry as Intent)
+    if (typeof entry.intent === 'string') intents.set(entry.intent, entry as Intent)
     else if (typeof entry.result === 'string') results.push(entry as Result)
+    else if (typeof entry.withdrawn === 'string') intents.delete(entry.withdrawn)
   })
   return {intents, results}
 }

@@ -4,7 +4,8 @@ import {hintFor} from '../output/hints.js'
 import type {GwRecord} from '../operations/deps.js'
 import type {Sent} from '../operations/money.js'
 import {redact} from '../redact.js'
-import type {Journal, Result} from './journal.js'
+import {isFinal, type Journal, journalState, type JournalState, type Result} from './journal.js'
+import {Semaphore} from './semaphore.js'
 import type {InvalidRow, ValidRow} from './rows.js'
 
 export type RowStatus = 'approved' | 'declined' | 'rejected' | 'failed' | 'unknown' | 'invalid'
@@ -70,7 +71,10 @@ export type StopReason = StopSignal | 'stdout'
 
 /** How the run ended: every row tried, or stopped early (a signal, the gateway refusing the credentials, stdout, a journal that cannot be written). */
 export interface RunEnd {
+  /** Rows this run never began: no line of theirs was printed. */
   notStarted: number
+  /** What the journal holds once the run ends, counted as the next run counts it (journalState). */
+  journal: JournalState
   stoppedBy?: StopReason
   stoppedByError?: GwError
 }
@@ -94,11 +98,19 @@ export class BatchRunner<Input, Body extends object> {
   private readonly finishing = new Set<Promise<void>>()
   /** Whether the first request has had its answer and the other slots are open. */
   private opened = false
+  /** Rows the journal holds a final answer for, and rows it leaves in doubt: the earlier runs', moved as rows settle. */
+  private answered: number
+  private inDoubt: number
+  /** Rows reported failed with nothing sent or journaled: not started, as the journal has them. */
+  private failedUnsent = 0
 
   constructor(private readonly options: RunOptions<Input, Body>) {
     // The first request goes alone: until one answer is in, gw does not know that the gateway
     // takes these credentials and is in the profile's environment (a batch stops on either).
     this.slots = new Semaphore(1)
+    const earlier = journalState(options.journal, options.total)
+    this.answered = earlier.answered
+    this.inDoubt = earlier.inDoubt
   }
 
   /** Ctrl-C or SIGTERM, or stdout gone: start no new rows; those in flight finish and are journaled. */
@@ -124,7 +136,8 @@ export class BatchRunner<Input, Body extends object> {
     }
     await Promise.all(Array.from({length: Math.min(LOOK_AHEAD * concurrency, total)}, worker))
     while (this.finishing.size > 0) await Promise.all(this.finishing)
-    return {notStarted: total - begun, stoppedBy: this.stopSignal, stoppedByError: this.fatal}
+    const journal = {answered: this.answered, inDoubt: this.inDoubt, notStarted: total - this.answered - this.inDoubt, failedUnsent: this.failedUnsent}
+    return {notStarted: total - begun, journal, stoppedBy: this.stopSignal, stoppedByError: this.fatal}
   }
 
   /** One row, start to end; false when it was left unstarted because the batch is stopping. */
@@ -149,14 +162,19 @@ export class BatchRunner<Input, Body extends object> {
           return this.failed(row, err, sender.money(body))
         }
       })
-      if (found === STOPPED) return false
-      if (found) return this.finish(row, found)
+      if (found === STOPPED) {
+        // Still in doubt from an earlier run: said so, as the next run will say it.
+        onRow(notLookedUp(row, sender.money(body)))
+        return true
+      }
+      if (found) return this.finish(row, found, true)
     } else {
       let request: Body | typeof STOPPED
       try {
         request = sender.asksFirst(row.input) ? await this.atGateway(() => sender.request(row.input)) : await sender.request(row.input)
       } catch (err) {
         // Nothing was sent, so nothing is journaled: a later run tries the row afresh.
+        this.failedUnsent++
         onRow(this.failed(row, err, {}))
         return true
       }
@@ -166,11 +184,12 @@ export class BatchRunner<Input, Body extends object> {
     try {
       await journal.intent({intent: row.reference, row: row.row, line: row.line, request: body as Record<string, unknown>})
     } catch (err) {
+      // Not sent; a later run sends it afresh, or looks it up first if an earlier run's intent stands.
       this.fatal ??= err as GwError
+      if (!intent) this.failedUnsent++
       onRow(this.failed(row, err, sender.money(body)))
       return true
     }
-    // Journaled but not sent when the batch stops meanwhile: a re-run finds no such record and sends it.
     const report = await this.atGateway(async () => {
       try {
         return this.decided(row, await sender.send(body))
@@ -178,8 +197,26 @@ export class BatchRunner<Input, Body extends object> {
         return this.failed(row, err, sender.money(body))
       }
     })
-    if (report === STOPPED) return false
-    return this.finish(row, report)
+    if (report === STOPPED) {
+      await this.withdraw(row, intent !== undefined)
+      return false
+    }
+    return this.finish(row, report, intent !== undefined)
+  }
+
+  /**
+   * Journaled but not sent when the batch stopped meanwhile: its intent is taken back, so that
+   * the next run counts it not started, as this one does, and sends it without a look-up. Until that
+   * is on disk (or if it cannot be written) the intent stands and the row is in doubt.
+   */
+  private async withdraw(row: ValidRow<Input>, wasInDoubt: boolean): Promise<void> {
+    try {
+      await this.options.journal.withdraw(row.reference)
+      if (wasInDoubt) this.inDoubt--
+    } catch (err) {
+      this.fatal ??= err as GwError
+      if (!wasInDoubt) this.inDoubt++
+    }
   }
 
   /** Runs a request in one of the `concurrency` slots, unless the batch stopped while it waited. */
@@ -197,9 +234,13 @@ export class BatchRunner<Input, Body extends object> {
   }
 
   /** Syncs the row's result and then reports it, without holding up the next row. */
-  private finish(row: ValidRow<Input>, report: RowReport): true {
+  private finish(row: ValidRow<Input>, report: RowReport, wasInDoubt: boolean): true {
     this.countLost(report)
-    const finishing: Promise<void> = this.journalResult(row, report).then(() => {
+    const finishing: Promise<void> = this.journalResult(row, report).then((journaled) => {
+      if (journaled && isFinal(journaled)) {
+        this.answered++
+        if (wasInDoubt) this.inDoubt--
+      } else if (!wasInDoubt) this.inDoubt++
       this.finishing.delete(finishing)
       this.options.onRow(report)
     })
@@ -222,20 +263,24 @@ export class BatchRunner<Input, Body extends object> {
     })
   }
 
-  private async journalResult(row: ValidRow<Input>, report: RowReport): Promise<void> {
+  /** The result as journaled; undefined when it could not be, and the row stays in doubt. */
+  private async journalResult(row: ValidRow<Input>, report: RowReport): Promise<Result | undefined> {
+    const result: Result = {
+      result: row.reference,
+      status: report.status,
+      // What became of the money: a row answered by the wrong gateway exits 6 in this run only.
+      exit_code: report.status === 'approved' ? 0 : report.status === 'declined' ? 3 : report.exitCode,
+      ...(report.record ? {record: redact(report.record)} : {error: report.error as unknown as Record<string, unknown>}),
+      amount: report.amount,
+      currency: report.currency,
+    }
     try {
-      await this.options.journal.result({
-        result: row.reference,
-        status: report.status,
-        // What became of the money: a row answered by the wrong gateway exits 6 in this run only.
-        exit_code: report.status === 'approved' ? 0 : report.status === 'declined' ? 3 : report.exitCode,
-        ...(report.record ? {record: redact(report.record)} : {error: report.error as unknown as Record<string, unknown>}),
-        amount: report.amount,
-        currency: report.currency,
-      })
+      await this.options.journal.result(result)
+      return result
     } catch (err) {
       // The answer came and is reported; only its journal line is missing, so a re-run looks it up.
       this.fatal ??= err as GwError
+      return undefined
     }
   }
 
@@ -282,40 +327,6 @@ const STOPPED = Symbol('stopped')
  */
 const LOOK_AHEAD = 4
 
-/** A counting semaphore: FIFO, so rows go to the gateway in the order their intents were synced. */
-class Semaphore {
-  private readonly waiting: (() => void)[] = []
-
-  constructor(private free: number) {}
-
-  async acquire(): Promise<void> {
-    if (this.free > 0) {
-      this.free--
-      return
-    }
-    await new Promise<void>((resolve) => this.waiting.push(resolve))
-  }
-
-  release(): void {
-    const next = this.waiting.shift()
-    if (next) next()
-    else this.free++
-  }
-
-  add(permits: number): void {
-    for (let i = 0; i < permits; i++) this.release()
-  }
-}
-
-/**
- * Answers that stand, the gateway's word on the transaction itself: approved, declined, or
- * refused as asked (exit 7). Anything else (no answer, a 5xx, credentials refused) leaves the row
- * to be looked up and, if the gateway has none, sent by the next run.
- */
-export function isFinal(result: Result): boolean {
-  return [0, 3, 7].includes(result.exit_code)
-}
-
 /** A decided purchase or refund as a row's status: another's reference is the gateway's refusal of this one. */
 const ROW_STATUS = {approved: 'approved', declined: 'declined', taken: 'rejected', unknown: 'unknown'} as const satisfies Record<Sent['decided']['outcome'], RowStatus>
 
@@ -331,6 +342,20 @@ function fromJournal(row: ValidRow<unknown>, result: Result): RowReport {
     error: result.error as ErrorFields | undefined,
     amount: result.amount,
     currency: result.currency,
+  }
+}
+
+/** A row in doubt since an earlier run that this run stopped before looking up: in doubt still, as the next run will count it. */
+function notLookedUp(row: ValidRow<unknown>, money: {amount?: number; currency?: string}): RowReport {
+  return {
+    row: row.row,
+    line: row.line,
+    reference: row.reference,
+    status: 'unknown',
+    exitCode: 8,
+    resumed: false,
+    error: {kind: 'outcome_unknown', status: null, messages: ['In doubt since an earlier run, and the batch stopped before it was looked up'], request_id: null},
+    ...money,
   }
 }
 

@@ -50,3 +50,14 @@ export async function submitRefund(input: RefundInput, deps: Pick<Deps, 'client'
 function moneyRequest({body, purchase}: RefundRequest, client: GatewayClient): MoneyRequest {
   return {noun: 'refund', body, post: () => client.refunds.create(body), lookUp: (reference) => client.refunds.get(reference), lookups: clientLookups(client), purchase}
 }
+
+/** The currency of the purchase refunded, for a live refund's confirmation; undefined when it cannot be looked up (the refund then says why). */
+export async function purchaseCurrency(transactionId: string, {client}: Pick<Deps, 'client'>): Promise<string | undefined> {
+  try {
+    const purchase = await client.purchases.get(transactionId)
+    // Shown in the question: a code of three letters, or not known.
+    return typeof purchase.currency === 'string' && /^[A-Za-z]{3}$/.test(purchase.currency) ? purchase.currency : undefined
+  } catch {
+    return undefined
+  }
+}

@@ -1,3 +1,4 @@
+import type {JournalState} from '../batch/journal.js'
 import type {RowReport, RowStatus} from '../batch/runner.js'
 import {paint, type Style} from './colors.js'
 import type {Io} from './io.js'
@@ -82,8 +83,11 @@ export class BatchView {
     return this.counts.get('unknown') ?? 0
   }
 
-  /** The counts per status, the money per currency, and what to do about rows left in doubt. */
-  summary(end: {notStarted: number}): void {
+  /**
+   * The counts per status, the money per currency, and what to do about rows left in doubt; for a
+   * batch that stopped early, its rows as the journal has them, in the words the next run uses.
+   */
+  summary(end: {notStarted: number; unfinished?: {journal: JournalState; path: string; finishByRunningAgain: boolean}}): void {
     this.io.status(undefined)
     const counted = STATUSES.filter((status) => (this.counts.get(status) ?? 0) > 0)
     const parts = counted.map((status) => `${this.counts.get(status)} ${status}`)
@@ -99,6 +103,15 @@ export class BatchView {
       text += `${this.doubts} ${this.noun}${this.doubts === 1 ? '' : 's'} may or may not have reached the gateway. Do not send them again by other means: run this same command again, which looks each one up first, or check them: ${this.doubtful
         .map((reference) => checkCommand({noun: this.noun, reference}))
         .join('; ')}${this.doubts > this.doubtful.length ? '; ...' : ''}\n`
+    }
+    if (end.unfinished) {
+      const {journal, path, finishByRunningAgain} = end.unfinished
+      const failed = journal.failedUnsent ? ` (${journal.failedUnsent} of them failed before anything was sent, and ${journal.failedUnsent === 1 ? 'is' : 'are'} tried again)` : ''
+      text += `Not finished: ${journalStateText(journal)}${failed}`
+      // Stopped by an error, the error says what to fix first (a live gateway behind a sandbox profile must not get the rest).
+      text += finishByRunningAgain
+        ? `. Run the same command again to finish the batch: it looks the rows in doubt up before sending anything, and sends the rows not started (journal ${path}).\n`
+        : `; journal ${path}.\n`
     }
     this.io.err(text)
   }
@@ -148,6 +161,11 @@ export class BatchView {
     const eta = left === undefined ? '--:--' : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`
     this.io.status(`${this.done}/${this.total}  ${rate.toFixed(1)}/s  ETA ${eta}  ${count('approved')} approved, ${count('declined')} declined, ${failed} failed`)
   }
+}
+
+/** `9 rows answered, 2 in doubt, 29 not started`: a stopped batch says it so, and its next run the same. */
+export function journalStateText({answered, inDoubt, notStarted}: JournalState): string {
+  return `${answered} row${answered === 1 ? '' : 's'} answered, ${inDoubt} in doubt, ${notStarted} not started`
 }
 
 /** `10.00 AUD`; without a currency, the amount in major units, saying so: one unit in every summary (issue 21). */

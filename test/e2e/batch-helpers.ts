@@ -15,14 +15,17 @@ export interface CountingProxy {
   url: string
   posts: Map<string, number>
   total(): number
+  /** The GETs that went through: look-ups of references. */
+  gets: string[]
   onPost?: (count: number) => void
   close(): Promise<void>
 }
 
 export async function countingProxy(target: string): Promise<CountingProxy> {
   const posts = new Map<string, number>()
+  const gets: string[] = []
   let count = 0
-  const proxy: CountingProxy = {url: '', posts, total: () => count, close: () => new Promise((resolve) => server.close(() => resolve()))}
+  const proxy: CountingProxy = {url: '', posts, gets, total: () => count, close: () => new Promise((resolve) => server.close(() => resolve()))}
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -34,6 +37,7 @@ export async function countingProxy(target: string): Promise<CountingProxy> {
         count++
         proxy.onPost?.(count)
       }
+      if (req.method === 'GET') gets.push(req.url ?? '')
       const upstream = request(target + req.url, {method: req.method, headers: req.headers}, (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers)
         answer.pipe(res)

@@ -70,7 +70,7 @@ describe('gw refund create --input', () => {
     proxy.onPost = undefined
 
     const again = await sandbox.gw(['refund', 'create', '--input', file, '--concurrency', '4'], {env: {GW_BASE_URL: proxy.url}, timeoutMs: 60_000})
-    expect(again.stderr).toMatch(/resuming: \d+ rows answered earlier, \d+ in doubt to look up first/)
+    expect(again.stderr).toMatch(/resuming: \d+ rows? answered, \d+ in doubt, \d+ not started/)
     expect(again.code).toBe(0)
     const rows = rowsOf(again.stdout)
     expect(rows).toHaveLength(200)
@@ -161,10 +161,16 @@ describe('gw refund create --input', () => {
     expect(done.length).toBeLessThan(40)
     expect(done.every((row) => row.status === 'approved')).toBe(true)
     expect(stopped.stderr).toContain('Ctrl-C: finishing the refunds in flight, starting no more')
-    expect(stopped.stderr).toMatch(/\d+ rows were not started\. Run the same command again to finish the batch/)
+    // The rows journaled ahead of their turn but never sent are not started, in this run's words and the next's.
+    const left = 40 - done.length
+    expect(stopped.stderr).toContain(`40 refunds: ${done.length} approved, ${left} not started in `)
+    expect(stopped.stderr).toContain(`\nNot finished: ${done.length} rows answered, 0 in doubt, ${left} not started. Run the same command again to finish the batch`)
     proxy.onPost = undefined
     const again = await sandbox.gw(['refund', 'create', '--input', file], {env: {GW_BASE_URL: proxy.url}})
+    expect(again.stderr).toContain(`(resuming: ${done.length} rows answered, 0 in doubt, ${left} not started)\n`)
     expect(again.code).toBe(0)
+    // Nothing was in doubt: nothing was looked up before it was sent.
+    expect(proxy.gets).toEqual([])
     expect(rowsOf(again.stdout).filter((row) => row.resumed)).toHaveLength(done.length)
     expect([...proxy.posts.values()].every((count) => count === 1)).toBe(true)
     expect(proxy.posts.size).toBe(40)
@@ -182,7 +188,9 @@ describe('gw refund create --input', () => {
     expect(stopped.code).toBe(130)
     expect(stopped.stderr).toContain('Ctrl-C: finishing the refunds in flight, starting no more (again to stop at once).')
     // Every row in doubt is named by the summary, none by a hint that could name only one.
-    expect(stopped.stderr).toMatch(/\nInterrupted\.\n12 refunds: 1 approved, (\d) unknown, \d+ not started/)
+    const [, unknownCount, notStarted] = /\nInterrupted\.\n12 refunds: 1 approved, (\d) unknown, (\d+) not started/.exec(stopped.stderr) ?? []
+    expect(unknownCount).toBeDefined()
+    expect(stopped.stderr).toContain(`\nNot finished: 1 row answered, ${unknownCount} in doubt, ${notStarted} not started. Run the same command again`)
     expect(stopped.stderr).not.toContain('Hint:')
     const unknown = rowsOf(stopped.stdout).filter((row) => row.status === 'unknown').map((row) => row.reference)
     expect(unknown.length).toBeGreaterThan(0)
@@ -194,8 +202,8 @@ describe('gw refund create --input', () => {
     await new Promise((resolve) => setTimeout(resolve, 500))
     const again = await sandbox.gw(['refund', 'create', '--input', file], {env: {GW_BASE_URL: proxy.url}})
     expect(again.code).toBe(0)
-    // Only the first row's answer is trusted; the rows answered "unknown" are in doubt, not answered.
-    expect(again.stderr).toMatch(/\(resuming: 1 rows answered earlier, [1-9]\d* in doubt to look up first\)/)
+    // Only the first row's answer is trusted; the rows answered "unknown" are in doubt, not answered: as the stopped run said.
+    expect(again.stderr).toContain(`(resuming: 1 row answered, ${unknownCount} in doubt, ${notStarted} not started)\n`)
     expect(rowsOf(again.stdout).map((row) => row.status)).toEqual(Array(12).fill('approved'))
     const found = await sandbox.gw(['refund', 'get', '--input', '-'], {stdin: again.stdout})
     expect(found.stdout.trim().split('\n').map((line) => (JSON.parse(line) as {amount: number}).amount)).toEqual(Array(12).fill(-1000))
@@ -305,7 +313,7 @@ describe('a reference already taken', () => {
 })
 
 describe('the journal', () => {
-  it('lives in the state directory and holds no card data', () => {
+  it('lives in the data directory ($XDG_DATA_HOME/gw/journals) and holds no card data', () => {
     const dir = join(sandbox.home.XDG_DATA_HOME!, 'gw', 'journals')
     const files = readdirSync(dir)
     expect(files.length).toBeGreaterThan(0)

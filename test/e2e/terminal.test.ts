@@ -2,7 +2,7 @@ import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
-import {CARD_ANSWERS, CARDS, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
+import {CARD_ANSWERS, CARD_JSON, CARDS, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
 
 // Prompts are typed into a real pseudo-terminal (tmux), as a person would answer them.
 let sandbox: Sandbox
@@ -131,6 +131,19 @@ describe('a live profile on a terminal', () => {
     expect(screen).toContain('[exit 0]')
     expect(screen.match(/Card number/g)).toHaveLength(1)
     expect((await liveSandbox.gw(['purchase', 'get', reference, '--json'], {env: {GW_ENVIRONMENT: 'live'}})).json).toMatchObject({reference, amount: 1000})
+  })
+
+  it("has a refund's amount typed back in its purchase's currency, never in minor units", async () => {
+    const purchase = await liveSandbox.gw(['purchase', 'create', '--amount', '10000', '--reference', ref(), '--card', '-', '--yes', '--json'], {stdin: CARD_JSON})
+    expect(purchase.code, purchase.stderr).toBe(0)
+    const reference = ref()
+    const t = run(['refund', 'create', '--transaction-id', (purchase.json as {id: string}).id, '--amount', '8045', '--reference', reference], liveSandbox.home)
+    await t.waitFor('LIVE: type the amount (80.45 AUD) to confirm gw refund create')
+    t.type('80.45')
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 0]')
+    expect(screen).not.toContain('minor units')
+    expect((await liveSandbox.gw(['refund', 'get', reference, '--json'])).json).toMatchObject({reference, amount: -8045})
   })
 
   it('sends nothing when the amount typed back does not match three times (exit 2)', async () => {

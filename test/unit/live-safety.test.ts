@@ -26,7 +26,9 @@ describe('confirmation', () => {
     ['amount', {amount: 1000, currency: 'AUD'}, '10.00 AUD', ['10.00 AUD', '10.00', '10', '1000']],
     ['amount', {amount: 1050, currency: 'AUD'}, '10.50 AUD', ['10.50 AUD', '10.50', '1050']],
     ['amount', {amount: 1000, currency: 'JPY'}, '1000 JPY', ['1000 JPY', '1000']],
-    ['amount', {amount: 250}, '250 (minor units)', ['250']],
+    // One unit in every summary: major units, the currency said not to be known, never `250 (minor units)`.
+    ['amount', {amount: 250}, '2.50 (currency not known)', ['2.50', '250']],
+    ['amount', {amount: 43750, currency: 'aud'}, '437.50 AUD', ['437.50 AUD', '437.50', '43750']],
     ['id', {id: 'cus_1'}, 'cus_1', ['cus_1']],
   ] as const)('%s %o is shown as %s', (kind, values, shown, accepted) => {
     expect(confirmation(kind, values)).toEqual({shown, accepted})
@@ -143,6 +145,22 @@ describe('requestGuard: every request passes the profile rules by its endpoint f
     await expect(
       requestGuard({target: liveTarget, commandId: 'customer delete', yes: false, io: testIo(), prompter: scripted([]).prompter})(endpoints.customers.delete, {params: {id: '071-C-1'}, body: undefined}),
     ).rejects.toMatchObject({exitCode: 2, hint: 'Add --yes to confirm it.'})
+  })
+
+  it("confirms a live refund's amount in its purchase's currency, looked up, as the record will show it", async () => {
+    const {prompter, asked} = scripted(['437.50'])
+    const looked: string[] = []
+    const purchaseCurrency = async (id: string) => (looked.push(id), 'AUD')
+    await requestGuard({target: liveTarget, commandId: 'refund create', yes: false, io: testIo({tty: true}), prompter, purchaseCurrency})(endpoints.refunds.create, {params: {}, body: {transaction_id: '071-P-1', amount: 43750, reference: 'r-1'}})
+    expect(asked).toEqual(['LIVE: type the amount (437.50 AUD) to confirm gw refund create'])
+    expect(looked).toEqual(['071-P-1'])
+    // Its purchase not found: major units all the same, saying the currency is not known.
+    const unknown = scripted(['43750'])
+    await requestGuard({target: liveTarget, commandId: 'refund create', yes: false, io: testIo({tty: true}), prompter: unknown.prompter, purchaseCurrency: async () => undefined})(endpoints.refunds.create, {params: {}, body: {transaction_id: '071-P-2', amount: 43750, reference: 'r-2'}})
+    expect(unknown.asked).toEqual(['LIVE: type the amount (437.50 (currency not known)) to confirm gw refund create'])
+    // --yes asks nothing, so nothing is looked up.
+    await requestGuard({target: liveTarget, commandId: 'refund create', yes: true, io: testIo({tty: true}), prompter: scripted([]).prompter, purchaseCurrency})(endpoints.refunds.create, {params: {}, body: {transaction_id: '071-P-3', amount: 100, reference: 'r-3'}})
+    expect(looked).toEqual(['071-P-1'])
   })
 
   it('asks nothing on a sandbox profile, nor for a live read', async () => {

@@ -13,7 +13,7 @@ export default class CardGet extends GwCommand {
 
   static override strict = false
   static override args = gwFlags.ids('token', 'card token or alias')
-  static override flags = gwFlags.lookUps('card token or alias')
+  static override flags = gwFlags.lookUps('card tokens or aliases')
 
   static override columns = cardColumns
 

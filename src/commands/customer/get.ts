@@ -15,7 +15,7 @@ Piped, each record prints as one JSON line; on a terminal several print as one t
 
   static override strict = false
   static override args = gwFlags.ids('id', 'customer id or reference')
-  static override flags = gwFlags.lookUps('customer id or reference')
+  static override flags = gwFlags.lookUps('customer ids or references')
 
   static override columns = customerColumns
 

@@ -14,7 +14,7 @@ Piped, each record prints as one JSON line; on a terminal several print as one t
 
   static override strict = false
   static override args = gwFlags.ids('id', 'plan id or reference')
-  static override flags = gwFlags.lookUps('plan id or reference')
+  static override flags = gwFlags.lookUps('plan ids or references')
 
   static override columns = planColumns
 

@@ -16,7 +16,7 @@ Piped, each record prints as one JSON line; on a terminal several print as one t
 
   static override strict = false
   static override args = gwFlags.ids('id', 'purchase id or reference')
-  static override flags = gwFlags.lookUps('purchase id or reference')
+  static override flags = gwFlags.lookUps('purchase ids or references')
 
   static override columns = purchaseColumns
 

@@ -2,7 +2,7 @@ import {sandboxClockColumns} from '../../output/columns.js'
 import {GwCommand} from '../../gw-command.js'
 
 export default class SandboxClock extends GwCommand {
-  static override summary = "Show the local gateway's today"
+  static override summary = "Show the date on the local gateway's clock"
   static override description = `The local gateway bills subscriptions on a clock of its own: it starts at the real date and only moves forward, with gw sandbox clock advance.
 Talks to the gateway of the profile in force (gw sandbox start registers it as "local").`
 

@@ -14,7 +14,7 @@ Piped, each record prints as one JSON line; on a terminal several print as one t
 
   static override strict = false
   static override args = gwFlags.ids('reference', 'subscription reference')
-  static override flags = gwFlags.lookUps('subscription reference')
+  static override flags = gwFlags.lookUps('subscription references')
 
   static override columns = subscriptionColumns
 

@@ -2,9 +2,9 @@ import {mkdtempSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {Journal} from '../../../src/batch/journal.js'
+import {Journal, journalState} from '../../../src/batch/journal.js'
 import {BatchRunner, type RowReport, type RowSender} from '../../../src/batch/runner.js'
-import {AuthError, GatewayError, ModeMismatchError, NotFoundError, RejectedError} from '../../../src/errors.js'
+import {AuthError, GatewayError, GwError, ModeMismatchError, NotFoundError, RejectedError} from '../../../src/errors.js'
 import {findEarlier, type MoneyRequest, sendOnce} from '../../../src/operations/money.js'
 
 type Body = {reference: string; amount: number}
@@ -176,9 +176,53 @@ describe('BatchRunner', () => {
     expect(end.notStarted).toBe(30 - reports.length)
     expect(g.sent.sort()).toEqual(reports.map((r) => r.reference).sort())
     expect(reports.every((r) => r.status === 'approved')).toBe(true)
+    // The rows journaled ahead but never sent are withdrawn: the journal holds what the run says.
+    expect(end.journal).toEqual({answered: reports.length, inDoubt: 0, notStarted: 30 - reports.length, failedUnsent: 0})
     await j.close()
     const reopened = await journalAt(j.path)
     expect(reopened.results.size).toBe(reports.length)
+    expect(journalState(reopened, 30)).toEqual({answered: reports.length, inDoubt: 0, notStarted: 30 - reports.length})
+    await reopened.close()
+  })
+
+  it('stopped with rows in doubt: the run and the next one count answered, in doubt and not started alike', async () => {
+    // row-0 was answered by an earlier run, row-a and row-d left in doubt by it; this run fails to
+    // look row-a up and stops there; row-c fails before anything is sent; row-b is journaled but
+    // not sent; row-d is not looked up; row-e and row-f are never read.
+    const earlier = await journal()
+    await earlier.intent({intent: 'row-0', row: 1, line: 2, request: {reference: 'row-0', amount: 100}})
+    await earlier.result({result: 'row-0', status: 'approved', exit_code: 0, record: {reference: 'row-0'}, amount: 100})
+    for (const [reference, row] of [['row-a', 2], ['row-d', 5]] as const) await earlier.intent({intent: reference, row, line: row + 1, request: {reference, amount: 100}})
+    await earlier.close()
+    const j = await journalAt(earlier.path)
+    const g = gateway()
+    const sender: RowSender<Body, Body> = {
+      ...g.sender,
+      request: async (input) => (input.reference === 'row-c' ? Promise.reject(new NotFoundError('Purchase not found', {status: 404})) : input),
+      // row-a's look-up, the first request, fails once the rows after it are waiting for a slot.
+      findEarlier: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        runner.stop('SIGINT')
+        throw new GwError('outcome_unknown', 8, 'No answer came back')
+      },
+      send: () => Promise.reject(new Error('nothing is sent')),
+    }
+    const reports: RowReport[] = []
+    const references = ['row-0', 'row-a', 'row-b', 'row-c', 'row-d', 'row-e', 'row-f']
+    const runner = new BatchRunner({rows: rows(references), total: 7, sender, journal: j, concurrency: 1, onRow: (report) => reports.push(report)})
+    const end = await runner.run()
+    expect(reports.sort((a, b) => a.row - b.row).map((r) => [r.reference, r.status])).toEqual([
+      ['row-0', 'approved'],
+      ['row-a', 'unknown'],
+      ['row-c', 'rejected'],
+      ['row-d', 'unknown'],
+    ])
+    expect(reports[3]!.error!.messages).toEqual(['In doubt since an earlier run, and the batch stopped before it was looked up'])
+    expect(end.notStarted).toBe(3)
+    expect(end.journal).toEqual({answered: 1, inDoubt: 2, notStarted: 4, failedUnsent: 1})
+    await j.close()
+    const reopened = await journalAt(j.path)
+    expect(journalState(reopened, 7)).toEqual({answered: 1, inDoubt: 2, notStarted: 4})
     await reopened.close()
   })
 })

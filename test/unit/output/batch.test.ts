@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import type {RowReport} from '../../../src/batch/runner.js'
-import {BatchView, rowLine, totals} from '../../../src/output/batch.js'
+import {BatchView, journalStateText, rowLine, totals} from '../../../src/output/batch.js'
 import {testIo} from '../../../src/output/io.js'
 
 const approved: RowReport = {row: 1, line: 2, reference: 'r-1', status: 'approved', exitCode: 0, resumed: false, record: {id: '071-R-1', message: 'Approved', amount: -1000}, amount: 1000, currency: 'AUD'}
@@ -63,6 +63,25 @@ describe('BatchView', () => {
     // The summary takes the progress line away, and nothing draws it again.
     // eslint-disable-next-line no-control-regex
     expect(io.stderr()).toMatch(/\r\u001B\[K3 refunds: 1 approved in [\d.]+ s\n {2}approved 10\.00 AUD\n$/)
+  })
+})
+
+describe('BatchView, a batch stopped early', () => {
+  const journal = {answered: 9, inDoubt: 2, notStarted: 29, failedUnsent: 0}
+
+  it('says what its journal holds in the words its next run uses, and how to finish it', () => {
+    const io = testIo()
+    new BatchView(io, 40, 'refund', {json: false}).summary({notStarted: 29, unfinished: {journal, path: '/j.ndjson', finishByRunningAgain: true}})
+    expect(io.stderr().split('\n').at(-2)).toBe(
+      'Not finished: 9 rows answered, 2 in doubt, 29 not started. Run the same command again to finish the batch: it looks the rows in doubt up before sending anything, and sends the rows not started (journal /j.ndjson).',
+    )
+    expect(journalStateText(journal)).toBe('9 rows answered, 2 in doubt, 29 not started')
+  })
+
+  it('counts rows that failed before anything was sent among those not started, saying so; stopped by an error, leaves the advice to it', () => {
+    const io = testIo()
+    new BatchView(io, 40, 'refund', {json: false}).summary({notStarted: 28, unfinished: {journal: {...journal, failedUnsent: 1}, path: '/j.ndjson', finishByRunningAgain: false}})
+    expect(io.stderr().split('\n').at(-2)).toBe('Not finished: 9 rows answered, 2 in doubt, 29 not started (1 of them failed before anything was sent, and is tried again); journal /j.ndjson.')
   })
 })
 
