@@ -2,6 +2,9 @@
 // against a script of its own that walks the same list a page at a time over a raw undici Pool
 // and prints each record, both started cold, in alternating rounds; medians count. Goals: gw at
 // least 2x the page-at-a-time loop's speed (aim 4x: gw asks for pages ahead), peak RSS under 150 MiB.
+// Measured twice: on loopback, where the one-threaded local gateway serves one page at a time
+// whoever asks, and with each page answered ROUND_TRIP_MS late (a fault of the local gateway's),
+// as a gateway across a network answers.
 // Then the local gateway: a page of 50 (the first, the last, and the last of a window) at 100,000
 // purchases against the same at 100; goal: the same cost (1.0x).
 import {createRequire} from 'node:module'
@@ -15,6 +18,7 @@ const PURCHASES = Number(process.env.BENCH_LIST_PURCHASES ?? 20_000)
 const LARGE = Number(process.env.BENCH_LIST_LARGE ?? 100_000)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const PAGE_READS = 300
+const ROUND_TRIP_MS = Number(process.env.BENCH_ROUND_TRIP_MS ?? 20)
 const AUTHORIZATION = 'Basic ' + Buffer.from('TEST:TEST').toString('base64')
 const HEADERS = {authorization: AUTHORIZATION, accept: 'application/json', 'content-type': 'application/json'}
 
@@ -77,18 +81,25 @@ async function listing() {
     const env = {...process.env, GW_BASE_URL: sandbox.url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', GW_ENVIRONMENT: 'sandbox', XDG_CONFIG_HOME: sandbox.home}
     // stdout to /dev/null through sh, so both print every line as into a pipe.
     const run = (command) => measure('sh', ['-c', `${command} > /dev/null`], env)
-    const gwRuns = []
-    const loopRuns = []
-    for (let round = 0; round < ROUNDS; round++) {
-      loopRuns.push(run(`'${process.execPath}' '${script}' '${undici}' '${sandbox.url}'`))
-      gwRuns.push(run(`'${process.execPath}' '${GW}' purchase list --all`))
+    const compare = (where) => {
+      const gwRuns = []
+      const loopRuns = []
+      for (let round = 0; round < ROUNDS; round++) {
+        loopRuns.push(run(`'${process.execPath}' '${script}' '${undici}' '${sandbox.url}'`))
+        gwRuns.push(run(`'${process.execPath}' '${GW}' purchase list --all`))
+      }
+      const gwMs = median(gwRuns.map((r) => r.ms))
+      const loopMs = median(loopRuns.map((r) => r.ms))
+      const mib = (runs) => (Math.max(...runs.map((r) => r.rss)) / 1024).toFixed(1)
+      console.log(`${where}: gw purchase list --all, ${PURCHASES} purchases: ${gwMs.toFixed(0)} ms (${((PURCHASES / gwMs) * 1000).toFixed(0)} records/s), peak RSS ${mib(gwRuns)} MiB (goal < 150)`)
+      console.log(`${where}: page-at-a-time loop over a raw undici Pool: ${loopMs.toFixed(0)} ms (${((PURCHASES / loopMs) * 1000).toFixed(0)} records/s), peak RSS ${mib(loopRuns)} MiB`)
+      console.log(`${where}: gw / loop speed ${(loopMs / gwMs).toFixed(2)}x (goal >= 2x, aim 4x)`)
     }
-    const gwMs = median(gwRuns.map((r) => r.ms))
-    const loopMs = median(loopRuns.map((r) => r.ms))
-    const gwRss = Math.max(...gwRuns.map((r) => r.rss)) / 1024
-    console.log(`gw purchase list --all, ${PURCHASES} purchases: ${gwMs.toFixed(0)} ms (${((PURCHASES / gwMs) * 1000).toFixed(0)} records/s), peak RSS ${gwRss.toFixed(1)} MiB (goal < 150)`)
-    console.log(`page-at-a-time loop over a raw undici Pool: ${loopMs.toFixed(0)} ms (${((PURCHASES / loopMs) * 1000).toFixed(0)} records/s), peak RSS ${(Math.max(...loopRuns.map((r) => r.rss)) / 1024).toFixed(1)} MiB`)
-    console.log(`gw / loop speed: ${(loopMs / gwMs).toFixed(2)}x (goal >= 2x, aim 4x)`)
+    compare('loopback')
+    const fault = {method: 'GET', path: '/v1.0/purchases', action: 'delay', delayMs: ROUND_TRIP_MS, times: 1_000_000}
+    const armed = await fetch(`${sandbox.url}/_sandbox/faults`, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify(fault)})
+    if (!armed.ok) throw new Error(`arming the round trip: ${armed.status}`)
+    compare(`${ROUND_TRIP_MS} ms round trip`)
   } finally {
     await sandbox.stop()
   }

@@ -9,7 +9,7 @@ export default class RefundList extends GwCommand {
 A refund's record does not name its purchase: --purchase ID_OR_REFERENCE looks the purchase up and lists the refunds on its card (number and holder), of no more than its amount, made since it.`
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> --purchase order-1042',
+    '<%= config.bin %> <%= command.id %> --purchase order-1001',
     '<%= config.bin %> <%= command.id %> --from yesterday --to yesterday',
     '<%= config.bin %> <%= command.id %> --all --json | jq -s "map(.amount) | add"',
   ]

@@ -7,7 +7,7 @@ export default class SubscriptionList extends GwCommand {
   static override summary = "List subscriptions, newest first: a customer's, a plan's, the active or stopped ones"
   static override description = `The ${gwFlags.DEFAULT_LIST_LIMIT} newest subscriptions, or --limit N, or --all. --from and --to (when they were created) are sent to the gateway as whole days; the other filters are applied here. --customer and --plan take an id or a reference.`
 
-  static override examples = ['<%= config.bin %> <%= command.id %> --customer cust-42', '<%= config.bin %> <%= command.id %> --plan gold --active', '<%= config.bin %> <%= command.id %> --inactive --all']
+  static override examples = ['<%= config.bin %> <%= command.id %> --customer cust-42', '<%= config.bin %> <%= command.id %> --plan gold-monthly --active', '<%= config.bin %> <%= command.id %> --inactive --all']
 
   static override flags = {
     ...gwFlags.listing('subscription'),
