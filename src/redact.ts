@@ -24,8 +24,14 @@ export function maskCardNumber(value: string): string {
 
 /** 13 to 19 digits (spaces and dashes aside) that pass the Luhn check: a card number, wherever it turns up. */
 export function looksLikeCardNumber(value: string): boolean {
-  // Most strings of a record (names, dates, ids) are told apart by their length alone.
+  // Most strings of a record (names, dates, ids) are told apart by their length or a character
+  // that no card number holds, before any regular expression runs.
   if (value.length < 13) return false
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i)
+    if ((code >= 48 && code <= 57) || code === 45) continue
+    if (!/\s/.test(value[i]!)) return false
+  }
   const digits = value.replace(/[\s-]/g, '')
   return /^\d{13,19}$/.test(digits) && luhnValid(digits)
 }
@@ -44,11 +50,26 @@ export function redact<T>(value: T): T {
   if (typeof value === 'string') return (looksLikeCardNumber(value) ? maskCardNumber(value) : value) as T
   if (value === null || typeof value !== 'object') return value
   const copy: Record<string, unknown> = {}
-  for (const [key, field] of Object.entries(value)) {
-    if (SECRET_KEYS.test(key)) continue
-    copy[key] = CARD_NUMBER_KEYS.test(key) && typeof field === 'string' ? maskCardNumber(field) : redact(field)
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue
+    const kind = kindOf(key)
+    if (kind === 'secret') continue
+    const field = (value as Record<string, unknown>)[key]
+    copy[key] = kind === 'card' && typeof field === 'string' ? maskCardNumber(field) : redact(field)
   }
   return copy as T
+}
+
+/** What a key holds, found once per key name: records repeat the same few dozen. */
+const kinds = new Map<string, 'secret' | 'card' | 'other'>()
+function kindOf(key: string): 'secret' | 'card' | 'other' {
+  let kind = kinds.get(key)
+  if (kind === undefined) {
+    kind = SECRET_KEYS.test(key) ? 'secret' : CARD_NUMBER_KEYS.test(key) ? 'card' : 'other'
+    // Keys are the gateway's field names; a body of made-up keys must not grow the map for ever.
+    if (kinds.size < 1000) kinds.set(key, kind)
+  }
+  return kind
 }
 
 /** Redacts a body that may not be JSON (an HTML error page, say): long digit runs are masked. */

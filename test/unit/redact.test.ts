@@ -121,5 +121,8 @@ describe('--card-token refuses a card number', () => {
     expect(looksLikeCardNumber('4242424242424242')).toBe(true)
     expect(looksLikeCardNumber('424242424242')).toBe(false)
     expect(looksLikeCardNumber('4242424242424241')).toBe(false)
+    // Any spacing a person or a gateway puts between the groups; a date or an id is never one.
+    for (const spaced of ['4242 4242 4242 4242', '4242-4242-4242-4242', '4242\t4242\t4242\t4242', '4242\u00a04242\u00a04242\u00a04242']) expect(looksLikeCardNumber(spaced), spaced).toBe(true)
+    for (const other of ['2026-11-23T09:01:02+00:00', '071-P-1VQZVNTX', '4242424242424242x']) expect(looksLikeCardNumber(other), other).toBe(false)
   })
 })
