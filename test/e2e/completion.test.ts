@@ -43,7 +43,7 @@ describe('gw completion bash, sourced into an interactive bash', () => {
     tmux('send-keys', '-t', 'gw', 'C-u')
     tmux('send-keys', '-t', 'gw', '-l', 'gw refund ')
     tmux('send-keys', '-t', 'gw', 'Tab', 'Tab')
-    const shown = await waitFor((text) => /^create +get\s*$/m.test(text), 'create and get listed')
+    const shown = await waitFor((text) => /^create +get +list\s*$/m.test(text), 'create, get and list listed')
     expect(shown).toMatch(/\$ gw refund \n/)
   })
 })
@@ -102,6 +102,7 @@ describe.skipIf(!installed('fish'))('gw completion fish, in fish', () => {
       'purchase\tcharge a card and look purchases up',
       'create\tRefund a purchase, in full or in part; or a batch of refunds from a file',
       'get\tLook refunds up by id or reference',
+      'list\tList refunds, newest first; or the refunds of a purchase',
       'Bi-Annually',
       'card:expired',
       'card:expiring',
