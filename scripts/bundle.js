@@ -86,6 +86,18 @@ const debugOnlyWhenAsked = {
   },
 }
 
+/**
+ * The single executable (bin/sea.js) carries oclif's manifest inside it, not as a file: oclif
+ * reads it with readJson, whose cache of file contents it fills first. Anywhere else the map is
+ * absent and nothing changes.
+ */
+const oclifReadsEmbeddedFiles = patch(
+  'oclif-reads-embedded-files',
+  /@oclif[\\/]core[\\/]lib[\\/]util[\\/]fs\.js$/,
+  'const cache = new ProdOnlyCache();',
+  "const cache = new ProdOnlyCache(); for (const [path, text] of globalThis[Symbol.for('gw.embedded-files')] ?? []) Map.prototype.set.call(cache, path, text);",
+)
+
 // Built aside and swapped in, so a gw running meanwhile (a test, a detached sandbox) never sees half a build.
 const staging = `dist.${process.pid}.tmp`
 await build({
@@ -103,7 +115,7 @@ await build({
   sourcemap: 'linked',
   // keytar is a native optional dependency; typescript and ts-node are only for oclif's dev mode.
   external: ['keytar', 'typescript', 'ts-node'],
-  plugins: [commandList, deferUndiciHttp2, oclifSortsWithoutIcu, debugOnlyWhenAsked],
+  plugins: [commandList, deferUndiciHttp2, oclifSortsWithoutIcu, debugOnlyWhenAsked, oclifReadsEmbeddedFiles],
   logLevel: 'warning',
 })
 asciiOnly(`${staging}/gw.cjs`)
