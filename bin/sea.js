@@ -28,8 +28,10 @@ async function run(args) {
   start.prepareRun()
   const source = Buffer.from(sea.getRawAsset('gw.cjs')).latin1Slice()
   globalThis[Symbol.for('gw.embedded-files')] = new Map([[join(root, 'oclif.manifest.json'), sea.getAsset('oclif.manifest.json', 'utf8')]])
-  // V8 rejects the embedded cache only under other V8 flags (NODE_OPTIONS): then one in the user's cache.
-  const caches = [{data: Buffer.from(sea.getRawAsset('gw.cjs.cache'))}, {file: start.userCodeCacheFile(source)}]
+  // The cache inside was written with no node options; V8 would reject it under some (NODE_OPTIONS),
+  // so with any the cache is one of the user's cache, written by the first such run.
+  const embedded = start.nodeFlags() ? [] : [{data: Buffer.from(sea.getRawAsset('gw.cjs.cache'))}]
+  const caches = [...embedded, {file: start.userCodeCacheFile(source)}]
   const {execute, placeGlobalFlags} = start.loadBundle({filename, source, caches}, bundleRequire)
   await execute({loadOptions: {root, pjson}, args: placeGlobalFlags(args)})
 }

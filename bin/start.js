@@ -132,9 +132,26 @@ function readIfThere(file) {
   }
 }
 
-/** The name of the code cache of this Node for a bundle: V8 rejects a cache another Node wrote. */
+/**
+ * The name of a bundle's code cache for this Node: V8 rejects a cache another Node wrote, or one
+ * written under other V8 flags (NODE_OPTIONS=--max-old-space-size=4096 is one), so node flags
+ * given add a hash of them to the name, and each such cache is kept apart from the shipped one.
+ */
 function codeCacheName(bundleName) {
-  return `${bundleName}.${process.version}-${process.arch}.cache`
+  const flags = nodeFlags()
+  return `${bundleName}.${process.version}-${process.arch}${flags ? `-${fnv1a(flags)}` : ''}.cache`
+}
+
+/** The node options this process was given, on its command line or in NODE_OPTIONS ('' for none). */
+function nodeFlags() {
+  return [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ').trim()
+}
+
+/** A short hash of a short string, without loading node:crypto. */
+function fnv1a(text) {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193)
+  return (hash >>> 0).toString(16).padStart(8, '0')
 }
 
 /**
@@ -159,4 +176,4 @@ function prepareRun() {
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1'
 }
 
-module.exports = {printVersion, isRootHelp, helpWidth, userCacheDir, printSavedRootHelp, loadBundle, codeCacheName, userCodeCacheFile, prepareRun}
+module.exports = {printVersion, isRootHelp, helpWidth, userCacheDir, printSavedRootHelp, loadBundle, codeCacheName, nodeFlags, userCodeCacheFile, prepareRun}
