@@ -128,7 +128,7 @@ describe('the package', () => {
     })
 
     it('under V8 flags the shipped cache was not written with (NODE_OPTIONS), keeps a cache of its own for them in $XDG_CACHE_HOME/gw', async () => {
-      const home = {...homeOfUser(), NODE_OPTIONS: '--max-old-space-size=4096'}
+      const home: NodeJS.ProcessEnv = {...homeOfUser(), NODE_OPTIONS: '--max-old-space-size=4096'}
       for (let run = 0; run < 2; run++) expect((await gw(['purchase', 'get', purchaseId, '--json'], home)).code).toBe(0)
       const kept = readdirSync(join(home.XDG_CACHE_HOME!, 'gw'))
       expect(kept).toEqual([expect.stringMatching(new RegExp(`^gw\\.cjs-[0-9a-f]{16}\\.${process.version.replaceAll('.', '\\.')}-${process.arch}-[0-9a-f]{8}\\.cache$`))])
