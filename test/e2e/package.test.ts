@@ -3,7 +3,7 @@ import {copyFileSync, existsSync, mkdtempSync, readFileSync, readlinkSync, statS
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {beforeAll, describe, expect, it} from 'vitest'
-import {secretService} from './auth-helpers.js'
+import {keychainSecret, secretService} from './auth-helpers.js'
 import {isolatedHome, quickStartCommands, runProgram, startSandbox} from './helpers.js'
 
 // Issue 23: gw as one executable (`npm run package`, scripts/package.js). .ci/run builds the
@@ -161,10 +161,12 @@ describe.skipIf(keychainReason !== undefined && !mustRun)('the single executable
       const login = await runProgram(gw, ['login', '--profile', profile, '--base-url', sandbox.url, '--username', 'ACME', '--token-stdin', '--json'], {env, stdin: 'acme-token-123'})
       expect(login.code, login.stderr).toBe(0)
       expect(login.json).toMatchObject({name: profile, secret: 'keychain'})
+      expect(keychainSecret(profile)).toBe('acme-token-123')
       const status = await runProgram(gw, ['status', '--json'], {env})
       expect(status.json).toMatchObject({profile, secret: `OS keychain, service gw, account ${profile}`})
       const logout = await runProgram(gw, ['logout'], {env})
       expect(logout.stderr).toBe(`Logged out of ${profile}: token removed from OS keychain (service gw)\n`)
+      expect(keychainSecret(profile)).toBeUndefined()
     } finally {
       await sandbox.stop()
     }
