@@ -64,8 +64,9 @@ function printSavedRootHelp(files) {
  * ~30 ms of every start, reading its cache ~2 ms. A cache holds what the run that wrote it
  * compiled: one trained by the command that is run saves ~10 ms more than one trained by another.
  * The build trains one with `gw purchase get` and ships it (scripts/train-start.js). `caches` are
- * tried in order, each `{data}` or `{file: () => path}`; where V8 accepts none (another Node,
- * other V8 flags, none there), this run writes one at exit into the first file it can write.
+ * tried in order, each `{data}` or `{file: () => path or undefined}`; where V8 accepts none
+ * (another Node, other V8 flags, none there), this run writes one at exit into the first file it
+ * can write.
  * oclif require()s the bundle for its commands: `requireFor(module)` gives the bundle a require
  * that answers with this module.
  */
@@ -73,9 +74,12 @@ function loadBundle({filename, source, caches}, requireFor) {
   const {Script} = require('node:vm')
   const {Module} = require('node:module')
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`
+  const files = []
   let script
   for (const cache of caches) {
-    const cachedData = cache.data ?? readIfThere(cache.file())
+    const file = cache.file?.()
+    if (file) files.push(file)
+    const cachedData = cache.data ?? (file && readIfThere(file))
     if (!cachedData) continue
     script = new Script(wrapped, {filename, cachedData})
     if (!script.cachedDataRejected) break
@@ -83,7 +87,7 @@ function loadBundle({filename, source, caches}, requireFor) {
   }
   if (!script) {
     script = new Script(wrapped, {filename})
-    writeCacheAtExit(script, caches.filter((cache) => cache.file).map((cache) => cache.file()))
+    writeCacheAtExit(script, files)
   }
   const module = new Module(filename)
   module.filename = filename
@@ -157,13 +161,12 @@ function fnv1a(text) {
 /**
  * The code cache's place in the user's cache directory, which every gw install and version
  * shares: V8 would accept a cache written for another source of the same length, so the name
- * carries a hash of the source. Only computed where no cache beside gw was accepted (~3 ms).
+ * carries the build's hash, which scripts/bundle.js writes on the bundle's last lines.
  */
 function userCodeCacheFile(source) {
-  let file
   return () => {
-    const hash = () => require('node:crypto').createHash('sha1').update(source, 'latin1').digest('hex').slice(0, 16)
-    return (file ??= join(userCacheDir(), codeCacheName(`gw.cjs-${hash()}`)))
+    const build = /\/\/# gw-build=(\w+)\n/.exec(source.slice(-200))?.[1]
+    return build && join(userCacheDir(), codeCacheName(`gw.cjs-${build}`))
   }
 }
 

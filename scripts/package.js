@@ -6,9 +6,18 @@
 // built bundle and the code cache the build trained, both for this very node.
 //
 // The executable starts from that code cache, not from a V8 start-up snapshot (useSnapshot).
-// Measured on Node 20 (issue 23): a snapshot holding the evaluated bundle is deserialized on every
-// start, --version included, which made `gw --version` 1.7x `node -e 0` against 1.0x here; and
-// its `gw purchase get` was no faster, since what a run compiles comes from no cache at all there.
+// Measured on Node 20.20 (issue 23; 21 alternating runs on a loaded two-core machine, medians as
+// ratios to `node -e 0`), --version and `purchase get ID --json`:
+//   code cache (this script)                                      1.04x   3.41x
+//   snapshot of the evaluated bundle                              1.87x   4.25x
+//   snapshot also holding zod, the schemas and the output modules 1.67x   3.26x
+// A snapshot is deserialized whole on every start, --version included. It keeps the code of the
+// functions the build ran, but Node 20 ignores useCodeCache beside useSnapshot, so every other
+// function a command runs is compiled from source on every start, which costs about what
+// evaluating the modules saved. oclif itself went in; undici did not (the builder stops on a
+// native handle it holds), ES2023 array methods such as toSorted are missing in the builder, and
+// modules that look at the terminal or environment at load (supports-color) keep what the build
+// machine said.
 //
 // On macOS and Windows: the same script, run there with that platform's Node (the blob holds code
 // compiled by the node that made it, so one platform cannot build another's). On macOS the copy
