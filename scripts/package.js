@@ -14,10 +14,10 @@
 // A snapshot is deserialized whole on every start, --version included. It keeps the code of the
 // functions the build ran, but Node 20 ignores useCodeCache beside useSnapshot, so every other
 // function a command runs is compiled from source on every start, which costs about what
-// evaluating the modules saved. oclif itself went in; undici did not (the builder stops on a
-// native handle it holds), ES2023 array methods such as toSorted are missing in the builder, and
-// modules that look at the terminal or environment at load (supports-color) keep what the build
-// machine said.
+// evaluating the modules saved. oclif itself went in; undici did not: the builder lacks ES2023's
+// array methods, which node:http calls at load (toSorted), and with that supplied it stopped on a
+// native handle undici holds. Modules that look at the terminal or environment at load
+// (supports-color) would also keep what the build machine said.
 //
 // On macOS and Windows: the same script, run there with that platform's Node (the blob holds code
 // compiled by the node that made it, so one platform cannot build another's). On macOS the copy
