@@ -41,12 +41,8 @@ function userCacheDir() {
  */
 function printSavedRootHelp(files) {
   for (const file of files) {
-    let text
-    try {
-      text = fs.readFileSync(file)
-    } catch {
-      continue
-    }
+    const text = readIfThere(file)
+    if (!text) continue
     process.stdout.write(text)
     return true
   }
@@ -66,9 +62,8 @@ function printSavedRootHelp(files) {
  * The build trains one with `gw purchase get` and ships it (scripts/train-start.js). `caches` are
  * tried in order, each `{data}` or `{file: () => path or undefined}`; where V8 accepts none
  * (another Node, other V8 flags, none there), this run writes one at exit into the first file it
- * can write.
- * oclif require()s the bundle for its commands: `requireFor(module)` gives the bundle a require
- * that answers with this module.
+ * can write. oclif require()s the bundle for its commands: `requireFor(module)` gives the bundle a
+ * require that answers with this module.
  */
 function loadBundle({filename, source, caches}, requireFor) {
   const {Script} = require('node:vm')
