@@ -6,11 +6,12 @@
 // built bundle and the code cache the build trained, both for this very node.
 //
 // The executable starts from that code cache, not from a V8 start-up snapshot (useSnapshot).
-// Measured on Node 20.20 (issue 23; 21 alternating runs on a loaded two-core machine, medians as
-// ratios to `node -e 0`), --version and `purchase get ID --json`:
-//   code cache (this script)                                      1.04x   3.41x
-//   snapshot of the evaluated bundle                              1.87x   4.25x
-//   snapshot also holding zod, the schemas and the output modules 1.67x   3.26x
+// Measured on Node 20.20 (issue 23; 21 alternating runs, medians as ratios to `node -e 0`, 32 ms),
+// --version and `purchase get ID --json`:
+//   gw from a clone (bin/run.js), for comparison                  1.15x   4.41x
+//   code cache (this script)                                      1.02x   4.09x
+//   snapshot of the evaluated bundle                              1.88x   4.68x
+//   snapshot also holding zod, the schemas and the output modules 1.92x   4.30x
 // A snapshot is deserialized whole on every start, --version included. It keeps the code of the
 // functions the build ran, but Node 20 ignores useCodeCache beside useSnapshot, so every other
 // function a command runs is compiled from source on every start, which costs about what
