@@ -1,22 +1,38 @@
-// Start-up (issues 2 and 13): whole gw processes against `node -e 0` and against a script that does
-// the same GET with node:http, all alternating in one run, medians and ratios to node's bare start.
-// gw purchase get/create talk to a local gateway started for the run. With a proxy variable set,
-// gw also loads undici's proxy agent (the local gateway itself is still reached directly).
-// Goals (issue 13): --version and --help at most 3x node; purchase get and purchase create at most 5x.
-// The code cache is trained by a first `gw purchase get`, as the first command after an install
-// would; 'first run after a build' removes it (or the saved root help) before each of its runs, and
-// that run writes it again.
-import {readdirSync, rmSync} from 'node:fs'
+// Start-up (issues 2, 13 and 23): whole gw processes against `node -e 0` and against a script that
+// does the same GET with node:http, all alternating in one run, medians and ratios to node's bare
+// start. gw purchase get/create talk to a local gateway started for the run. With a proxy variable
+// set, gw also loads undici's proxy agent (the local gateway itself is still reached directly).
+// Goals: issue 13, gw from a clone: --version and --help at most 3x node; purchase get and purchase
+// create at most 5x. Issue 23, the single executable (release/, built here by scripts/package.js
+// when older than the build): purchase get at most 2.0x, --version at most 1.2x; and the npm
+// package installed where the user running gw cannot write (as root: run as nobody, to whom
+// root's install is read-only; else chmod a-w) at most 1.2x the same package installed writable.
+// The build ships a code cache trained by `gw purchase get` (scripts/train-start.js); 'no code
+// cache' removes it before each of its runs, as a first run under another Node finds none, and
+// that run writes it again. 'shipped cache for another Node' is the read-only install run by a
+// Node the package was not built with (its cache renamed for another version): it starts from the
+// cache gw keeps in the user's cache after its first run.
+import {execFileSync, spawnSync} from 'node:child_process'
+import {chmodSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync} from 'node:fs'
+import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {GW, measure, median, startSandbox} from './lib.js'
 
-// bin/run.js keeps V8's code cache for the bundle and the rendered root help in dist/.
-const DIST = join(import.meta.dirname, '..', 'dist')
-const forgetCodeCache = () => rmSync(join(DIST, 'gw.cjs.cache'), {force: true})
+const ROOT = join(import.meta.dirname, '..')
+const DIST = join(ROOT, 'dist')
+const CACHE_NAME = `gw.cjs.${process.version}-${process.arch}.cache`
+const forgetCodeCache = () => rmSync(join(DIST, CACHE_NAME), {force: true})
 const forgetSavedHelp = () => readdirSync(DIST).filter((name) => name.startsWith('root-help-')).forEach((name) => rmSync(join(DIST, name)))
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15)
-const GOALS = {'gw --version': 3, 'gw --help': 3, 'gw purchase get': 5, 'gw purchase create': 5}
+const GOALS = {
+  'gw --version': 3,
+  'gw --help': 3,
+  'gw purchase get': 5,
+  'gw purchase create': 5,
+  'executable: gw --version': 1.2,
+  'executable: gw purchase get': 2,
+}
 
 const NODE_HTTP_GET = `
 const http = require('node:http')
@@ -28,6 +44,8 @@ http.get(url + '/v1.0/purchases/' + encodeURIComponent(id), {headers: {authoriza
 `
 
 export default async function bench() {
+  const executable = currentExecutable()
+  const installs = installPackage()
   const sandbox = await startSandbox()
   try {
     const auth = 'Basic ' + Buffer.from('TEST:TEST').toString('base64')
@@ -39,8 +57,12 @@ export default async function bench() {
     delete env.NODE_EXTRA_CA_CERTS
     for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy']) delete env[name]
     const proxied = {...env, HTTPS_PROXY: 'http://127.0.0.1:9', HTTP_PROXY: 'http://127.0.0.1:9'}
+    // The executable and the installs keep their saved root help in a cache directory of their own.
+    const executableEnv = {...env, XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'gw-bench-cache-'))}
     const runId = Date.now().toString(36)
     const node = (...args) => [process.execPath, args]
+    const get = ['purchase', 'get', id, '--json']
+    const create = (n) => ['purchase', 'create', '--amount', '1000', '--reference', `bench-${runId}-${n}`, '--card-holder', 'Bench', '--card-number', '4242424242424242', '--card-expiry', '12/2030', '--cvv', '123', '--json']
     // Each case gives its command for run n (a purchase needs a fresh reference every time).
     const cases = {
       'node -e 0': () => node('-e', '0'),
@@ -48,11 +70,18 @@ export default async function bench() {
       'gw --version': () => node(GW, '--version'),
       'gw --help': () => node(GW, '--help'),
       'gw --help, first run after a build': () => (forgetSavedHelp(), node(GW, '--help')),
-      'gw purchase get': () => node(GW, 'purchase', 'get', id, '--json'),
-      'gw purchase get, first run after a build': () => (forgetCodeCache(), node(GW, 'purchase', 'get', id, '--json')),
+      'gw purchase get': () => node(GW, ...get),
+      'gw purchase get, no code cache': () => (forgetCodeCache(), node(GW, ...get)),
       'gw --json purchase get': () => node(GW, '--json', 'purchase', 'get', id),
-      'gw purchase create': (n) => node(GW, 'purchase', 'create', '--amount', '1000', '--reference', `bench-${runId}-${n}`, '--card-holder', 'Bench', '--card-number', '4242424242424242', '--card-expiry', '12/2030', '--cvv', '123', '--json'),
-      'gw get, proxy set': () => [...node(GW, 'purchase', 'get', id, '--json'), proxied],
+      'gw purchase create': (n) => node(GW, ...create(n)),
+      'gw get, proxy set': () => [...node(GW, ...get), proxied],
+      'executable: gw --version': () => [executable, ['--version'], executableEnv],
+      'executable: gw --help': () => [executable, ['--help'], executableEnv],
+      'executable: gw purchase get': () => [executable, get, executableEnv],
+      'executable: gw purchase create': (n) => [executable, create(`x${n}`), executableEnv],
+      'npm install, writable: gw purchase get': () => [installs.writable, get, {...env, ...installs.ownerHome}],
+      [`npm install, read-only${installs.asUser}: gw purchase get`]: () => [installs.readOnly, get, {...env, ...installs.home()}, installs.user],
+      [`npm install, read-only${installs.asUser}, shipped cache for another Node: gw purchase get`]: () => [installs.otherNode, get, {...env, ...installs.home()}, installs.user],
     }
     const samples = Object.fromEntries(Object.keys(cases).map((name) => [name, {ms: [], rss: []}]))
     forgetCodeCache()
@@ -73,13 +102,67 @@ export default async function bench() {
     for (const [name, {ms, rss}] of Object.entries(samples)) {
       const ratio = median(ms) / base
       const goal = GOALS[name] ? `<= ${GOALS[name]}x ${ratio <= GOALS[name] ? 'met' : 'MISSED'}` : ''
-      console.log(`| ${name} | ${median(ms).toFixed(0)} | ${ratio.toFixed(1)}x | ${goal} | ${(median(rss) / 1024).toFixed(0)} MiB |`)
+      console.log(`| ${name} | ${median(ms).toFixed(0)} | ${ratio.toFixed(2)}x | ${goal} | ${(median(rss) / 1024).toFixed(0)} MiB |`)
     }
+    // Each run's read-only start against the writable one just before it, so the machine's load
+    // drifting between rounds cancels out: the median of those ratios.
+    const readOnly = samples[`npm install, read-only${installs.asUser}: gw purchase get`].ms
+    const writable = samples['npm install, writable: gw purchase get'].ms
+    const ratio = median(readOnly.map((ms, i) => ms / writable[i]))
+    console.log(`| npm install read-only / writable: gw purchase get (median of each run's ratio) | ${median(readOnly).toFixed(0)} / ${median(writable).toFixed(0)} | ${ratio.toFixed(2)}x | <= 1.2x ${ratio <= 1.2 ? 'met' : 'MISSED'} | |`)
   } finally {
     await sandbox.stop()
   }
 }
 
-function withEnv([command, args, env], fallback) {
-  return [command, args, env ?? fallback]
+function withEnv([command, args, env, user], fallback) {
+  return [command, args, env ?? fallback, user]
+}
+
+/** release/'s executable for this platform, made again by scripts/package.js when older than the build. */
+function currentExecutable() {
+  const os = {darwin: 'darwin', linux: 'linux', win32: 'win'}[process.platform] ?? process.platform
+  const file = join(ROOT, 'release', `gw-${os}-${process.arch}`, process.platform === 'win32' ? 'gw.exe' : 'gw')
+  if (!existsSync(file) || statSync(file).mtimeMs < statSync(join(DIST, 'gw.cjs')).mtimeMs) {
+    console.log('building the single executable (scripts/package.js)')
+    execFileSync(process.execPath, [join(ROOT, 'scripts', 'package.js')], {cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit']})
+  }
+  return file
+}
+
+/**
+ * The npm package (this build, packed) installed three times: writable; read-only to the user who
+ * runs it; and read-only with its shipped code cache named for another Node. As root that user is nobody, with a
+ * home of its own; as anyone else the installs are made read-only with chmod.
+ */
+function installPackage() {
+  const work = mkdtempSync(join(tmpdir(), 'gw-bench-install-'))
+  chmodSync(work, 0o755)
+  const npm = (...args) => execFileSync('npm', args, {cwd: work, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8'})
+  const [{filename}] = JSON.parse(npm('pack', '--ignore-scripts', '--json', '--pack-destination', work, ROOT))
+  const install = (name) => {
+    npm('install', '--global', '--prefix', join(work, name), '--prefer-offline', '--no-audit', '--no-fund', join(work, filename))
+    return {bin: join(work, name, 'bin', 'gw'), dir: join(work, name, 'lib', 'node_modules', 'gw')}
+  }
+  const writable = install('writable')
+  const readOnly = install('read-only')
+  const otherNode = install('other-node')
+  renameSync(join(otherNode.dir, 'dist', CACHE_NAME), join(otherNode.dir, 'dist', `gw.cjs.v20.0.0-${process.arch}.cache`))
+  const asRoot = process.getuid?.() === 0
+  const nobody = (flag) => Number(spawnSync('id', [flag, 'nobody'], {encoding: 'utf8'}).stdout)
+  const user = asRoot ? {uid: nobody('-u'), gid: nobody('-g')} : undefined
+  if (!asRoot) for (const {dir} of [readOnly, otherNode]) execFileSync('chmod', ['-R', 'a-w', dir])
+  const home = mkdtempSync(join(tmpdir(), 'gw-bench-home-'))
+  if (user) execFileSync('chown', ['-R', `${user.uid}:${user.gid}`, home])
+  // The writable install's user gets an empty home too, so only who can write differs.
+  const ownerHome = mkdtempSync(join(tmpdir(), 'gw-bench-home-'))
+  return {
+    ownerHome: {HOME: ownerHome, XDG_CONFIG_HOME: join(ownerHome, 'config'), XDG_CACHE_HOME: join(ownerHome, 'cache')},
+    writable: writable.bin,
+    readOnly: readOnly.bin,
+    otherNode: otherNode.bin,
+    user,
+    asUser: asRoot ? ' (as nobody)' : ' (chmod a-w)',
+    home: () => ({HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache')}),
+  }
 }

@@ -5,6 +5,7 @@
 // get` ~20 ms and `gw --help` ~10 ms faster; the same file through require() (compileFunction), or
 // as one ESM module, is slower than the split bundle.
 import {build} from 'esbuild'
+import {createHash} from 'node:crypto'
 import {readFile} from 'node:fs/promises'
 import {readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
@@ -25,43 +26,94 @@ const commandList = {
   },
 }
 
-/** Replaces one exact piece of a dependency's source; the build fails when the piece is gone, so an upgrade gets a review. */
-function patch(name, file, piece, replacement) {
-  return {
-    name,
-    setup(build) {
-      build.onLoad({filter: file}, async ({path}) => {
-        const source = await readFile(path, 'utf8')
-        if (!source.includes(piece)) throw new Error(`${path}: the dependency changed; review the ${name} patch in scripts/bundle.js`)
-        return {contents: source.replace(piece, replacement), loader: 'js'}
-      })
-    },
-  }
+/**
+ * Exact pieces of dependencies' sources replaced, each with why. The build fails when a piece is
+ * gone, so an upgrade gets a review.
+ */
+const PATCHES = [
+  {
+    /**
+     * undici's Client requires its HTTP/2 half at load, and that requires node:http2 and node:tls:
+     * ~15 ms of every command that talks to a gateway, though gw never asks for HTTP/2 (allowH2 is
+     * off, so client-h2 is only reached for a connection that negotiated h2). Deferred to that call.
+     */
+    name: 'defer-undici-http2',
+    file: /undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
+    piece: "const connectH2 = require('./client-h2.js')",
+    replacement: "const connectH2 = (client, socket) => require('./client-h2.js')(client, socket)",
+  },
+  {
+    /**
+     * oclif sorts the command list with localeCompare, and the first localeCompare of a process loads
+     * ICU's collator: ~6 ms of every command. gw's command ids are lower-case ASCII, where code-unit
+     * order is the same order.
+     */
+    name: 'oclif-sorts-without-icu',
+    file: /@oclif[\\/]core[\\/]lib[\\/]config[\\/]plugin\.js$/,
+    piece: '.sort((a, b) => a.id.localeCompare(b.id))',
+    replacement: '.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))',
+  },
+  {
+    /**
+     * The single executable (bin/sea.js) carries oclif's manifest inside it, not as a file: oclif
+     * reads it with readJson, whose cache of file contents it fills first. Anywhere else the map is
+     * absent and nothing changes.
+     */
+    name: 'oclif-reads-embedded-files',
+    file: /@oclif[\\/]core[\\/]lib[\\/]util[\\/]fs\.js$/,
+    piece: 'const cache = new ProdOnlyCache();',
+    replacement: "const cache = new ProdOnlyCache(); for (const [path, text] of globalThis[Symbol.for('gw.embedded-files')] ?? []) Map.prototype.set.call(cache, path, text);",
+  },
+  // Node's modules that no gw command needs to start, each compiled from Node's own source when
+  // first required (issue 23): required where used instead of at load. oclif asks
+  // node:child_process for the shell only on Windows, node:readline only to read stdin,
+  // node:perf_hooks only with OCLIF_PERFORMANCE; and it asks wsl-utils, which requires
+  // node:child_process at load, whether this is WSL, which is-wsl (wsl-utils' own answer) says alone.
+  {
+    name: 'oclif-asks-is-wsl',
+    file: /@oclif[\\/]core[\\/]lib[\\/]util[\\/]os\.js$/,
+    piece: "return (await import('wsl-utils')).isWsl ? 'wsl'",
+    replacement: "return (await import('is-wsl')).default ? 'wsl'",
+  },
+  {
+    name: 'oclif-child-process-on-windows',
+    file: /@oclif[\\/]core[\\/]lib[\\/]util[\\/]os\.js$/,
+    piece: 'const node_child_process_1 = require("node:child_process");',
+    replacement: lazily('node_child_process_1', 'node:child_process', ['execSync']),
+  },
+  {
+    name: 'oclif-readline-for-stdin',
+    file: /@oclif[\\/]core[\\/]lib[\\/]parser[\\/]parse\.js$/,
+    piece: 'const node_readline_1 = require("node:readline");',
+    replacement: lazily('node_readline_1', 'node:readline', ['createInterface']),
+  },
+  {
+    name: 'oclif-perf-hooks-when-measuring',
+    file: /@oclif[\\/]core[\\/]lib[\\/]performance\.js$/,
+    piece: 'const node_perf_hooks_1 = require("node:perf_hooks");',
+    replacement: lazily('node_perf_hooks_1', 'node:perf_hooks', ['performance', 'PerformanceObserver']),
+  },
+]
+
+/** `const name = require(id)` as an object whose properties require the module when first read. */
+function lazily(name, id, properties) {
+  const getters = properties.map((property) => `get ${property}() { return require(${JSON.stringify(id)}).${property} }`)
+  return `const ${name} = {${getters.join(', ')}};`
 }
 
-/**
- * undici's Client requires its HTTP/2 half at load, and that requires node:http2 and node:tls:
- * ~15 ms of every command that talks to a gateway, though gw never asks for HTTP/2 (allowH2 is
- * off, so client-h2 is only reached for a connection that negotiated h2). Deferred to that call.
- */
-const deferUndiciHttp2 = patch(
-  'defer-undici-http2',
-  /undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
-  "const connectH2 = require('./client-h2.js')",
-  "const connectH2 = (client, socket) => require('./client-h2.js')(client, socket)",
-)
-
-/**
- * oclif sorts the command list with localeCompare, and the first localeCompare of a process loads
- * ICU's collator: ~6 ms of every command. gw's command ids are lower-case ASCII, where code-unit
- * order is the same order.
- */
-const oclifSortsWithoutIcu = patch(
-  'oclif-sorts-without-icu',
-  /@oclif[\\/]core[\\/]lib[\\/]config[\\/]plugin\.js$/,
-  '.sort((a, b) => a.id.localeCompare(b.id))',
-  '.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))',
-)
+const patchDependencies = {
+  name: 'patch-dependencies',
+  setup(build) {
+    build.onLoad({filter: new RegExp(PATCHES.map(({file}) => file.source).join('|'))}, async ({path}) => {
+      let source = await readFile(path, 'utf8')
+      for (const {name, piece, replacement} of PATCHES.filter(({file}) => file.test(path))) {
+        if (!source.includes(piece)) throw new Error(`${path}: the dependency changed; review the ${name} patch in scripts/bundle.js`)
+        source = source.replace(piece, replacement)
+      }
+      return {contents: source, loader: 'js'}
+    })
+  },
+}
 
 /**
  * oclif logs through the debug package, which with supports-color loads node:os and node:tty and
@@ -103,12 +155,25 @@ await build({
   sourcemap: 'linked',
   // keytar is a native optional dependency; typescript and ts-node are only for oclif's dev mode.
   external: ['keytar', 'typescript', 'ts-node'],
-  plugins: [commandList, deferUndiciHttp2, oclifSortsWithoutIcu, debugOnlyWhenAsked],
+  plugins: [commandList, patchDependencies, debugOnlyWhenAsked],
   logLevel: 'warning',
 })
 asciiOnly(`${staging}/gw.cjs`)
+markBuild(`${staging}/gw.cjs`)
 rmSync('dist', {recursive: true, force: true})
 renameSync(staging, 'dist')
+
+/**
+ * A line naming this build by a hash of the bundle, before the source map's line so no mapping
+ * moves: gw names the code cache it keeps in the user's cache after it (bin/start.js), without
+ * hashing 2.4 MB at start.
+ */
+function markBuild(file) {
+  const source = readFileSync(file, 'latin1')
+  const at = source.lastIndexOf('//# sourceMappingURL=')
+  const build = createHash('sha256').update(source).digest('hex').slice(0, 16)
+  writeFileSync(file, `${source.slice(0, at)}//# gw-build=${build}\n${source.slice(at)}`, 'latin1')
+}
 
 /**
  * esbuild escapes non-ASCII in strings but leaves it in regexp literals and legal comments (three

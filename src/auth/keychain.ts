@@ -58,9 +58,13 @@ async function loadKeytar(): Promise<Keytar> {
   }
 }
 
-/** Why keytar would not load: left out of the install (it is optional), or present but its native part did not build. */
+/** Why keytar would not load: left out of the install (it is optional) or of the executable, or present but its native part did not load. */
 export function keytarFailure(err: unknown): string {
-  const {code, message = String(err)} = (err ?? {}) as {code?: string; message?: string}
+  const {code, message = String(err), path} = (err ?? {}) as {code?: string; message?: string; path?: string}
+  // Set by gw's single executable (bin/sea.js), which finds keytar's native module beside itself.
+  if (code === 'ERR_GW_KEYTAR_NOT_BESIDE') {
+    return `keytar.node, the native module gw reaches it with, is not beside the gw executable (${path}): this platform's build of gw has none, or gw was copied without it`
+  }
   // import() says ERR_MODULE_NOT_FOUND, require() (the bundle, scripts/bundle.js) MODULE_NOT_FOUND.
   if ((code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && /'keytar'/.test(message)) {
     return 'keytar, the optional module gw reaches it with, is not installed (npm leaves it out when its native part cannot build, on Linux for want of libsecret-1-dev, and with --omit=optional)'

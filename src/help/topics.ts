@@ -61,6 +61,8 @@ ${columns([
   ['CI', 'set: no progress or success notes on stderr, and no prompts'],
   ['XDG_CONFIG_HOME', 'where gw/config.json (profiles) lives; default ~/.config'],
   ['XDG_DATA_HOME', "where the local gateway keeps its data; default ~/.local/share"],
+  ['XDG_CACHE_HOME', "where gw keeps what it cannot beside itself (V8's code cache of gw under another Node, the saved help); default ~/.cache, and ~/Library/Caches on macOS"],
+  ['GW_CACHE_DIR', 'that directory itself, in place of $XDG_CACHE_HOME/gw'],
 ])}
 `
 }

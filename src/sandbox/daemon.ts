@@ -95,9 +95,9 @@ export function sandboxStatus(file: string): SandboxStatus {
 }
 
 export interface DetachOptions {
-  /** The node executable, usually process.execPath. */
+  /** The program that runs gw: node, or gw's single executable (startup/itself.ts). */
   execPath: string
-  /** The CLI entry script and the arguments of a foreground `sandbox start` that writes `runtimeFile`. */
+  /** Its arguments: node's entry script if any, then those of a foreground `sandbox start` that writes `runtimeFile`. */
   args: string[]
   runtimeFile: string
   /** The child's stdout and stderr are appended here. */

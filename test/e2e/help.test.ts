@@ -132,7 +132,7 @@ describe('gw help', () => {
     const source = ['resolve.ts', 'profiles.ts'].map((file) => readFileSync(join(import.meta.dirname, '..', '..', 'src', 'auth', file), 'utf8')).join('\n')
     const read = new Set([...source.matchAll(/\b(GW_[A-Z_]+)\b/g)].map((match) => match[1]!))
     expect(read.size).toBeGreaterThanOrEqual(7)
-    for (const name of [...read, 'HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'NO_COLOR', 'CI', 'NODE_EXTRA_CA_CERTS', 'XDG_CONFIG_HOME']) expect(result.stdout, name).toContain(name)
+    for (const name of [...read, 'HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'NO_COLOR', 'CI', 'NODE_EXTRA_CA_CERTS', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'GW_CACHE_DIR']) expect(result.stdout, name).toContain(name)
   })
 
   it('gw help test-cards gives outcomes the local gateway really produces', async () => {

@@ -28,6 +28,9 @@ export interface RunOptions {
   stdin?: string
   timeoutMs?: number
   cwd?: string
+  /** Another user to run as (the tests run as root in CI). */
+  uid?: number
+  gid?: number
 }
 
 /** A home of its own for one test file: config, data and cache dirs gw cannot share with the machine's. */
@@ -56,7 +59,7 @@ export function runGw(args: string[], options: RunOptions = {}): Promise<GwResul
 /** Runs a program with only the environment given (and PATH), and collects what it wrote. */
 export function runProgram(file: string, args: string[], options: RunOptions = {}): Promise<GwResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, {env: baseEnv(options.env ?? {}), cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe']})
+    const child = spawn(file, args, {env: baseEnv(options.env ?? {}), cwd: options.cwd, uid: options.uid, gid: options.gid, stdio: ['pipe', 'pipe', 'pipe']})
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))

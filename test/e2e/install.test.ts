@@ -1,11 +1,14 @@
-import {existsSync, mkdtempSync, readFileSync} from 'node:fs'
+import {execFileSync} from 'node:child_process'
+import {chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {delimiter, join} from 'node:path'
-import {describe, expect, it} from 'vitest'
-import {cardArgs, isolatedHome, quickStartCommands, ref, runProgram, startSandbox} from './helpers.js'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {cardArgs, isolatedHome, quickStartCommands, ref, runProgram, type Sandbox, startSandbox} from './helpers.js'
 
 const root = join(import.meta.dirname, '..', '..')
 const {version} = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {version: string}
+/** The code cache the build trained, for the Node running the tests (bin/start.js names it). */
+const SHIPPED_CACHE = `dist/gw.cjs.${process.version}-${process.arch}.cache`
 
 /** npm as a user runs it: none of the npm_* settings of the `npm test` this runs under, but the user's cache. */
 function npmEnv(): NodeJS.ProcessEnv {
@@ -15,28 +18,40 @@ function npmEnv(): NodeJS.ProcessEnv {
 }
 
 describe('the package', () => {
+  let work: string
+  let packed: {filename: string; files: {path: string}[]}
+  let prefix: string
+  let bin: string
+
+  // Packed and installed once, for every test of the package.
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'gw-package-'))
+    // --ignore-scripts: pack the build the tests run against, not a rebuild under their feet.
+    const pack = await runProgram('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {env: npmEnv(), cwd: root, timeoutMs: 60_000})
+    expect(pack.code, pack.stderr).toBe(0)
+    ;[packed] = pack.json as [typeof packed]
+    prefix = join(work, 'prefix')
+    const installed = await runProgram('npm', ['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', join(work, packed.filename)], {env: npmEnv(), cwd: work, timeoutMs: 180_000})
+    expect(installed.code, installed.stderr).toBe(0)
+    bin = process.platform === 'win32' ? prefix : join(prefix, 'bin')
+  }, 240_000)
+
   it('has an ASCII-only bundle, which bin/run.js reads as latin1', () => {
     const bundle = readFileSync(join(root, 'dist', 'gw.cjs'))
     expect(bundle.findIndex((byte) => byte > 0x7f)).toBe(-1)
   })
 
-  it('packs the built bundle and manifest, and installed into an empty prefix gives a gw on PATH that makes a purchase from any directory', async () => {
-    const work = mkdtempSync(join(tmpdir(), 'gw-package-'))
-    // --ignore-scripts: pack the build the tests run against, not a rebuild under their feet.
-    const packed = await runProgram('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {env: npmEnv(), cwd: root, timeoutMs: 60_000})
-    expect(packed.code, packed.stderr).toBe(0)
-    const [{filename, files}] = packed.json as [{filename: string; files: {path: string}[]}]
-    expect(filename).toBe(`gw-${version}.tgz`)
-    const paths = files.map((file) => file.path)
-    expect(paths).toEqual(expect.arrayContaining(['bin/run.js', 'bin/package.json', 'dist/gw.cjs', 'oclif.manifest.json', 'package.json', 'README.md']))
-    expect(paths.filter((path) => /^(src|test|scripts|bench)\/|\.map$|^bin\/dev\.js$/.test(path))).toEqual([])
+  it("packs the built bundle, the code cache and root help the build made for this Node, and the manifest", () => {
+    expect(packed.filename).toBe(`gw-${version}.tgz`)
+    const paths = packed.files.map((file) => file.path)
+    expect(paths).toEqual(
+      expect.arrayContaining(['bin/run.js', 'bin/start.js', 'bin/package.json', 'dist/gw.cjs', SHIPPED_CACHE, `dist/root-help-node${process.version}-80.txt`, 'oclif.manifest.json', 'package.json', 'README.md', 'LICENSE']),
+    )
+    expect(paths.filter((path) => /^(src|test|scripts|bench|release)\/|\.map$|^bin\/(dev|sea)\.js$/.test(path))).toEqual([])
+  })
 
-    const prefix = join(work, 'prefix')
-    const installed = await runProgram('npm', ['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', join(work, filename)], {env: npmEnv(), cwd: work, timeoutMs: 180_000})
-    expect(installed.code, installed.stderr).toBe(0)
-    const bin = process.platform === 'win32' ? prefix : join(prefix, 'bin')
+  it('installed into an empty prefix gives a gw on PATH that makes a purchase from any directory', async () => {
     expect(existsSync(join(bin, 'gw'))).toBe(true)
-
     // Elsewhere, as a user would: gw found on PATH, a home of its own, no clone in sight.
     const elsewhere = mkdtempSync(join(tmpdir(), 'gw-elsewhere-'))
     const env = {...isolatedHome(), PATH: `${bin}${delimiter}${process.env.PATH}`}
@@ -52,7 +67,103 @@ describe('the package', () => {
     } finally {
       expect((await gw(['sandbox', 'stop'])).code).toBe(0)
     }
-  }, 240_000)
+  })
+
+  // Issue 23: as root (CI) gw runs as nobody, to whom root's install is read-only, as after
+  // `sudo npm i -g`; as anyone else the installed package is made read-only (chmod a-w) to its owner.
+  describe.skipIf(process.platform === 'win32')('installed where the user running gw cannot write', () => {
+    let user: {uid?: number; gid?: number}
+    let installed: string
+    let sandbox: Sandbox
+    let purchaseId: string
+    const asRoot = process.getuid?.() === 0
+
+    beforeAll(async () => {
+      installed = join(prefix, 'lib', 'node_modules', 'gw')
+      if (asRoot) {
+        user = {uid: Number(execFileSync('id', ['-u', 'nobody'], {encoding: 'utf8'})), gid: Number(execFileSync('id', ['-g', 'nobody'], {encoding: 'utf8'}))}
+        chmodSync(work, 0o755)
+      } else {
+        user = {}
+        execFileSync('chmod', ['-R', 'a-w', installed])
+      }
+      sandbox = await startSandbox()
+      const created = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref('read-only'), ...cardArgs(), '--json'])
+      purchaseId = (created.json as {id: string}).id
+    })
+
+    afterAll(async () => {
+      await sandbox?.stop()
+      if (!asRoot && installed) execFileSync('chmod', ['-R', 'u+w', installed])
+    })
+
+    /** A home that user owns. */
+    const homeOfUser = () => {
+      const home = isolatedHome()
+      if (user.uid !== undefined) execFileSync('chown', ['-R', `${user.uid}:${user.gid}`, home.HOME!])
+      return home
+    }
+    const gw = (args: string[], env: NodeJS.ProcessEnv) => runProgram(join(bin, 'gw'), args, {env: {...sandbox.env(env), PATH: process.env.PATH}, cwd: tmpdir(), ...user})
+    const listing = (dir: string) => readdirSync(dir, {recursive: true}).map(String).sort()
+
+    it('is read-only to that user', async () => {
+      const tried = await runProgram('/bin/sh', ['-c', 'touch "$1/dist/written"', 'sh', installed], user)
+      expect(tried.code).not.toBe(0)
+      expect(tried.stderr).toMatch(/Permission denied|Read-only/)
+    })
+
+    it('starts from the code cache and root help the package ships, and writes nothing to do so', async () => {
+      const home = homeOfUser()
+      const before = listing(installed)
+      for (let run = 0; run < 2; run++) {
+        const got = await gw(['purchase', 'get', purchaseId, '--json'], home)
+        expect(got.code, got.stderr).toBe(0)
+        expect(got.json).toMatchObject({id: purchaseId, successful: true})
+      }
+      const help = await gw(['--help'], home)
+      expect(help.code, help.stderr).toBe(0)
+      expect(help.stdout).toBe(readFileSync(join(installed, 'dist', `root-help-node${process.version}-80.txt`), 'utf8'))
+      expect(listing(installed)).toEqual(before)
+      expect(existsSync(join(home.XDG_CACHE_HOME!, 'gw'))).toBe(false)
+    })
+
+    it('under V8 flags the shipped cache was not written with (NODE_OPTIONS), keeps a cache of its own for them in $XDG_CACHE_HOME/gw', async () => {
+      const home: NodeJS.ProcessEnv = {...homeOfUser(), NODE_OPTIONS: '--max-old-space-size=4096'}
+      for (let run = 0; run < 2; run++) expect((await gw(['purchase', 'get', purchaseId, '--json'], home)).code).toBe(0)
+      const kept = readdirSync(join(home.XDG_CACHE_HOME!, 'gw'))
+      expect(kept).toEqual([expect.stringMatching(new RegExp(`^gw\\.cjs-[0-9a-f]{16}\\.${process.version.replaceAll('.', '\\.')}-${process.arch}-[0-9a-f]{8}\\.cache$`))])
+    })
+
+    it("where V8 rejects the shipped cache (another Node), keeps the cache in $XDG_CACHE_HOME/gw and starts from it after; the same for a root help of another width", async () => {
+      // A cache whose header no V8 accepts, as another Node's would be.
+      const shipped = join(installed, SHIPPED_CACHE)
+      const bytes = readFileSync(shipped)
+      bytes.fill(0, 0, 16)
+      if (!asRoot) chmodSync(shipped, 0o644)
+      writeFileSync(shipped, bytes)
+      if (!asRoot) chmodSync(shipped, 0o444)
+
+      const home = homeOfUser()
+      const before = listing(installed)
+      const first = await gw(['purchase', 'get', purchaseId, '--json'], home)
+      expect(first.code, first.stderr).toBe(0)
+      const cacheDir = join(home.XDG_CACHE_HOME!, 'gw')
+      const kept = readdirSync(cacheDir)
+      expect(kept).toEqual([expect.stringMatching(new RegExp(`^gw\\.cjs-[0-9a-f]{16}\\.${process.version.replaceAll('.', '\\.')}-${process.arch}\\.cache$`))])
+      const written = statSync(join(cacheDir, kept[0]!)).mtimeMs
+      const second = await gw(['purchase', 'get', purchaseId, '--json'], home)
+      expect(second.code, second.stderr).toBe(0)
+      // Accepted, so not written again.
+      expect(statSync(join(cacheDir, kept[0]!)).mtimeMs).toBe(written)
+
+      const wide = {...home, OCLIF_COLUMNS: '100'}
+      const help = await gw(['--help'], wide)
+      expect(help.code, help.stderr).toBe(0)
+      expect(readdirSync(cacheDir).filter((file) => file.startsWith('root-help-'))).toEqual([`root-help-${version}-${statSync(join(installed, 'dist', 'gw.cjs')).size}-node${process.version}-100.txt`])
+      expect((await gw(['--help'], wide)).stdout).toBe(help.stdout)
+      expect(listing(installed)).toEqual(before)
+    })
+  })
 })
 
 // .ci/run installs a fresh clone with `npm ci --omit=optional`, as on a machine where keytar's

@@ -63,10 +63,11 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
       const logFile = join(this.config.dataDir, 'sandbox.log')
       // The same start in the foreground, in a process of its own that outlives this one.
       // Merchant tokens go through the environment (spawnDetached): argv is visible to every user in ps.
-      const args = [process.argv[1]!, 'sandbox', 'start', ...daemon.detachedArguments(this.argv), '--detached-child']
+      const gw = (await import('../../startup/itself.js')).gwItself()
+      const args = [...gw.args, 'sandbox', 'start', ...daemon.detachedArguments(this.argv), '--detached-child']
       let info
       try {
-        info = await daemon.spawnDetached({execPath: process.execPath, args, runtimeFile, logFile, merchants: flags.merchant ?? []})
+        info = await daemon.spawnDetached({execPath: gw.file, args, runtimeFile, logFile, merchants: flags.merchant ?? []})
       } catch (err) {
         throw new UsageError((err as Error).message, `Another program may hold port ${flags.port}; try --port 0 or another port.`)
       }

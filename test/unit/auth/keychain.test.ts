@@ -38,13 +38,17 @@ describe('keychainStore', () => {
     })
   })
 
-  it('says when keytar itself cannot be loaded, and tells an absent keytar from one that did not build', async () => {
+  it('says when keytar itself cannot be loaded, and tells an absent keytar from one that did not build or was not beside the executable', async () => {
     const absent = Object.assign(new Error("Cannot find package 'keytar' imported from /usr/lib/node_modules/gw/dist/chunks/keychain-X.js"), {code: 'ERR_MODULE_NOT_FOUND'})
     expect(keytarFailure(absent)).toBe(
       'keytar, the optional module gw reaches it with, is not installed (npm leaves it out when its native part cannot build, on Linux for want of libsecret-1-dev, and with --omit=optional)',
     )
     const unbuilt = Object.assign(new Error("Cannot find module '../build/Release/keytar.node'\nRequire stack:\n- /x/node_modules/keytar/lib/keytar.js"), {code: 'MODULE_NOT_FOUND'})
     expect(keytarFailure(unbuilt)).toBe("keytar, the module gw reaches it with, did not load (Cannot find module '../build/Release/keytar.node')")
+    const notBeside = Object.assign(new Error("Cannot find module 'keytar': there is no /opt/gw/keytar.node"), {code: 'ERR_GW_KEYTAR_NOT_BESIDE', path: '/opt/gw/keytar.node'})
+    expect(keytarFailure(notBeside)).toBe(
+      "keytar.node, the native module gw reaches it with, is not beside the gw executable (/opt/gw/keytar.node): this platform's build of gw has none, or gw was copied without it",
+    )
     const store = keychainStore({load: () => Promise.reject(new KeychainUnavailableError(keytarFailure(absent)))})
     await expect(store.set('shop', 't')).rejects.toMatchObject({exitCode: 4, message: `The OS keychain is not available: ${keytarFailure(absent)}`})
   })

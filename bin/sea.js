@@ -1,0 +1,63 @@
+// The main script of gw's single executable (scripts/package.js): Node's single executable
+// application runs it, bundled with bin/start.js, from inside a copy of node that also carries
+// gw's bundle, its code cache, package.json and oclif's manifest as assets. No file of gw is read
+// from disk but keytar.node, found beside the executable when the build had one.
+const fs = require('node:fs')
+const {createRequire} = require('node:module')
+const {dirname, join} = require('node:path')
+const sea = require('node:sea')
+const start = require('./start.js')
+
+const argv = process.argv.slice(2)
+const pjson = JSON.parse(sea.getAsset('package.json', 'utf8'))
+// The bundle as oclif knows it: package.json's targets name ./dist/gw.cjs under gw's root, and
+// this root is a place no file is read from (the manifest comes from the assets too).
+const root = join(dirname(process.execPath), 'gw-embedded')
+const filename = join(root, 'dist', 'gw.cjs')
+
+if (argv[0] === '--version' || argv[0] === '-v') start.printVersion(pjson.version)
+else if (!(start.isRootHelp(argv) && start.printSavedRootHelp([rootHelpFile()]))) void run(argv)
+
+/** The root help is kept in the user's cache, under a name that tells this build from another. */
+function rootHelpFile() {
+  const build = `${pjson.version}-${sea.getRawAsset('gw.cjs').byteLength}`
+  return join(start.userCacheDir(), `root-help-${build}-node${process.version}-${start.helpWidth()}.txt`)
+}
+
+async function run(args) {
+  start.prepareRun()
+  const source = Buffer.from(sea.getRawAsset('gw.cjs')).latin1Slice()
+  globalThis[Symbol.for('gw.embedded-files')] = new Map([[join(root, 'oclif.manifest.json'), sea.getAsset('oclif.manifest.json', 'utf8')]])
+  // The cache inside was written with no node options; V8 would reject it under some (NODE_OPTIONS),
+  // so with any the cache is one of the user's cache, written by the first such run.
+  const embedded = start.nodeFlags() ? [] : [{data: Buffer.from(sea.getRawAsset('gw.cjs.cache'))}]
+  const caches = [...embedded, {file: start.userCodeCacheFile(source)}]
+  const {execute, placeGlobalFlags} = start.loadBundle({filename, source, caches}, bundleRequire)
+  await execute({loadOptions: {root, pjson}, args: placeGlobalFlags(args)})
+}
+
+/**
+ * The require the bundle gets: oclif's require() of the bundle answers with the bundle itself,
+ * keytar is keytar.node beside the executable, the rest node's modules.
+ */
+function bundleRequire(module) {
+  const fromDisk = createRequire(process.execPath)
+  const require = (id) => (id === filename ? module.exports : id === 'keytar' ? keytarBeside(fromDisk) : fromDisk(id))
+  require.resolve = (id, options) => (id === filename ? filename : fromDisk.resolve(id, options))
+  require.cache = fromDisk.cache
+  return require
+}
+
+/**
+ * keytar's native module, copied beside the executable by the build where keytar had built. Its
+ * exports are the functions keytar's own JavaScript wraps (adding only checks that the service
+ * and account are not empty, which gw's never are). Where it is not there, the keychain is not
+ * available, as in an npm install without keytar (src/auth/keychain.ts says why).
+ */
+function keytarBeside(fromDisk) {
+  const file = join(dirname(process.execPath), 'keytar.node')
+  if (!fs.existsSync(file)) {
+    throw Object.assign(new Error(`Cannot find module 'keytar': there is no ${file}`), {code: 'ERR_GW_KEYTAR_NOT_BESIDE', path: file})
+  }
+  return fromDisk(file)
+}

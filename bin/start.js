@@ -1,0 +1,177 @@
+// What gw does before oclif, shared by bin/run.js (gw from npm or a clone) and bin/sea.js (the
+// single executable, `npm run package`): the --version line, the saved root help, and the bundle
+// compiled from V8's code cache. CommonJS, like bin/run.js, and only node's own modules.
+const fs = require('node:fs')
+const {dirname, join} = require('node:path')
+
+/** The same line oclif prints, at node's own start-up cost. */
+function printVersion(version) {
+  const arch = process.arch === 'ia32' ? 'x86' : process.arch
+  process.stdout.write(`gw/${version} ${process.platform}-${arch} node-${process.version}\n`)
+}
+
+function isRootHelp(args) {
+  return args.length === 0 || (args.length === 1 && ['--help', '-h', 'help'].includes(args[0]))
+}
+
+/** The width oclif wraps the help at. */
+function helpWidth() {
+  return Number.parseInt(process.env.OCLIF_COLUMNS, 10) || (process.stdout.isTTY ? Math.max(40, process.stdout.columns || 80) : 80)
+}
+
+/**
+ * gw's own directory in the user's cache, as oclif's config.cacheDir finds it: GW_CACHE_DIR, else
+ * ~/Library/Caches/gw on macOS, else $XDG_CACHE_HOME/gw, %LOCALAPPDATA%\gw on Windows, ~/.cache/gw.
+ * What gw cannot keep beside itself (a read-only install, the single executable) is kept here.
+ */
+function userCacheDir() {
+  const {env} = process
+  if (env.GW_CACHE_DIR) return env.GW_CACHE_DIR
+  const home = () => env.HOME || require('node:os').homedir()
+  if (process.platform === 'darwin') return join(home(), 'Library', 'Caches', 'gw')
+  const base = env.XDG_CACHE_HOME || (process.platform === 'win32' && env.LOCALAPPDATA) || join(home(), '.cache')
+  return join(base, 'gw')
+}
+
+/**
+ * Prints the root help oclif rendered before, found in the first of `files` that holds it, and
+ * returns true; else returns false and has this run, if it ends well, save what it prints into
+ * the first of `files` it can write. The text depends only on the build, Node's version (it shows
+ * it) and the width, which every file name says.
+ */
+function printSavedRootHelp(files) {
+  for (const file of files) {
+    const text = readIfThere(file)
+    if (!text) continue
+    process.stdout.write(text)
+    return true
+  }
+  const printed = []
+  const write = process.stdout.write.bind(process.stdout)
+  process.stdout.write = (chunk, ...rest) => (printed.push(String(chunk)), write(chunk, ...rest))
+  process.once('exit', (code) => {
+    if (code === 0) files.some((file) => replaceFile(file, printed.join('')))
+  })
+  return false
+}
+
+/**
+ * The bundle, CommonJS compiled with vm.Script from V8's code cache: compiling the 2 MB bundle is
+ * ~30 ms of every start, reading its cache ~2 ms. A cache holds what the run that wrote it
+ * compiled: one trained by the command that is run saves ~10 ms more than one trained by another.
+ * The build trains one with `gw purchase get` and ships it (scripts/train-start.js). `caches` are
+ * tried in order, each `{data}` or `{file: () => path or undefined}`; where V8 accepts none
+ * (another Node, other V8 flags, none there), this run writes one at exit into the first file it
+ * can write. oclif require()s the bundle for its commands: `requireFor(module)` gives the bundle a
+ * require that answers with this module.
+ */
+function loadBundle({filename, source, caches}, requireFor) {
+  const {Script} = require('node:vm')
+  const {Module} = require('node:module')
+  const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`
+  const files = []
+  let script
+  for (const cache of caches) {
+    const file = cache.file?.()
+    if (file) files.push(file)
+    const cachedData = cache.data ?? (file && readIfThere(file))
+    if (!cachedData) continue
+    script = new Script(wrapped, {filename, cachedData})
+    if (!script.cachedDataRejected) break
+    script = undefined
+  }
+  if (!script) {
+    script = new Script(wrapped, {filename})
+    writeCacheAtExit(script, files)
+  }
+  const module = new Module(filename)
+  module.filename = filename
+  module.paths = Module._nodeModulePaths(dirname(filename))
+  script.runInThisContext()(module.exports, requireFor(module), module, filename, dirname(filename))
+  module.loaded = true
+  return module.exports
+}
+
+/**
+ * At exit, so the cache also holds the functions this run compiled; into the first file that can
+ * be written; and not over a cache another run wrote meanwhile (a long-lived gw sandbox).
+ */
+function writeCacheAtExit(script, files) {
+  const found = files.map((file) => fs.statSync(file, {throwIfNoEntry: false})?.mtimeMs)
+  process.once('exit', () => {
+    let data
+    for (const [index, file] of files.entries()) {
+      if (fs.statSync(file, {throwIfNoEntry: false})?.mtimeMs !== found[index]) return
+      data ??= script.createCachedData()
+      if (replaceFile(file, data)) return
+    }
+  })
+}
+
+/** Writes a file whole through a rename, so no reader sees half of it; false where it cannot be written. */
+function replaceFile(file, data) {
+  const staging = `${file}.${process.pid}`
+  try {
+    fs.mkdirSync(dirname(file), {recursive: true})
+    fs.writeFileSync(staging, data)
+    fs.renameSync(staging, file)
+    return true
+  } catch {
+    fs.rmSync(staging, {force: true})
+    return false
+  }
+}
+
+/** A file's contents, or undefined where it is not there or cannot be read. */
+function readIfThere(file) {
+  try {
+    return fs.readFileSync(file)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The name of a bundle's code cache for this Node: V8 rejects a cache another Node wrote, or one
+ * written under other V8 flags (NODE_OPTIONS=--max-old-space-size=4096 is one), so node flags
+ * given add a hash of them to the name, and each such cache is kept apart from the shipped one.
+ */
+function codeCacheName(bundleName) {
+  const flags = nodeFlags()
+  return `${bundleName}.${process.version}-${process.arch}${flags ? `-${fnv1a(flags)}` : ''}.cache`
+}
+
+/** The node options this process was given, on its command line or in NODE_OPTIONS ('' for none). */
+function nodeFlags() {
+  return [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ').trim()
+}
+
+/** A short hash of a short string, without loading node:crypto. */
+function fnv1a(text) {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193)
+  return (hash >>> 0).toString(16).padStart(8, '0')
+}
+
+/**
+ * The code cache's place in the user's cache directory, which every gw install and version
+ * shares: V8 would accept a cache written for another source of the same length, so the name
+ * carries the build's hash, which scripts/bundle.js writes on the bundle's last lines.
+ */
+function userCodeCacheFile(source) {
+  return () => {
+    const build = /\/\/# gw-build=(\w+)\n/.exec(source.slice(-200))?.[1]
+    return build && join(userCacheDir(), codeCacheName(`gw.cjs-${build}`))
+  }
+}
+
+/** Before gw's bundle loads. */
+function prepareRun() {
+  // undici parses HTTP with llhttp compiled to WebAssembly. V8's optimising tier compiles it on a
+  // background thread and the process waits for that at exit: ~50 ms of every command that sends a request.
+  require('node:v8').setFlagsFromString('--liftoff-only')
+  // oclif checks its own package's engines with semver on every start (~5 ms); gw's engines field covers it.
+  process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1'
+}
+
+module.exports = {printVersion, isRootHelp, helpWidth, userCacheDir, printSavedRootHelp, loadBundle, codeCacheName, nodeFlags, userCodeCacheFile, prepareRun}

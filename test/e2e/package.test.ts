@@ -1,0 +1,174 @@
+import {createHash} from 'node:crypto'
+import {copyFileSync, existsSync, mkdtempSync, readFileSync, readlinkSync, statSync, symlinkSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {beforeAll, describe, expect, it} from 'vitest'
+import {keychainSecret, secretService} from './auth-helpers.js'
+import {isolatedHome, quickStartCommands, runProgram, startSandbox} from './helpers.js'
+
+// Issue 23: gw as one executable (`npm run package`, scripts/package.js). .ci/run builds the
+// release first; elsewhere it is built here, once a run, unless release/ is newer than the build.
+const root = join(import.meta.dirname, '..', '..')
+const os = ({darwin: 'darwin', linux: 'linux', win32: 'win'} as Record<string, string>)[process.platform] ?? process.platform
+const name = `gw-${os}-${process.arch}`
+const release = join(root, 'release')
+const archive = join(release, `${name}.tar.gz`)
+const keytarBuilt = existsSync(join(root, 'node_modules', 'keytar', 'build', 'Release', 'keytar.node'))
+const {version} = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {version: string}
+
+/** The one-file way of the README's Install section: check the sum and unpack. */
+function checkAndUnpack(): string {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8')
+  const command = /`(sha256sum --check [^`]+)`/.exec(readme)?.[1]
+  if (!command?.endsWith(`tar -xzf ${name}.tar.gz`)) throw new Error(`The README's one-file install changed shape: ${command}`)
+  return command
+}
+
+/**
+ * A PATH holding only what the README's commands use besides gw: no node, no npm. Each tool is a
+ * link into a directory of its own, so nothing else of /usr/bin comes along.
+ */
+function pathWithoutNode(): string {
+  const bin = mkdtempSync(join(tmpdir(), 'gw-no-node-'))
+  for (const tool of ['sha256sum', 'tar', 'gzip', 'date']) {
+    const found = process.env.PATH!.split(':').map((dir) => join(dir, tool)).find((file) => existsSync(file))
+    if (!found) throw new Error(`${tool} is not on PATH`)
+    symlinkSync(found, join(bin, tool))
+  }
+  return bin
+}
+
+let unpacked: string
+
+beforeAll(async () => {
+  const built = statSync(join(root, 'dist', 'gw.cjs')).mtimeMs
+  const current = existsSync(archive) && existsSync(join(release, 'SHA256SUMS')) && statSync(archive).mtimeMs >= built
+  if (!current) {
+    const packaged = await runProgram(process.execPath, [join(root, 'scripts', 'package.js')], {cwd: root, timeoutMs: 300_000})
+    expect(packaged.code, packaged.stderr).toBe(0)
+  }
+  // Unpacked as a user would, by the README's commands, with node nowhere on PATH.
+  unpacked = mkdtempSync(join(tmpdir(), 'gw-one-file-'))
+  for (const file of [`${name}.tar.gz`, 'SHA256SUMS']) copyFileSync(join(release, file), join(unpacked, file))
+  const unpack = await runProgram('/bin/sh', ['-c', checkAndUnpack()], {cwd: unpacked, env: {PATH: pathWithoutNode()}})
+  expect(unpack.code, unpack.stderr).toBe(0)
+  expect(unpack.stdout).toBe(`${name}.tar.gz: OK\n`)
+}, 360_000)
+
+describe('the single executable (npm run package)', () => {
+  it('SHA256SUMS gives the archive its sha256, as sha256sum writes it', () => {
+    const sums = readFileSync(join(release, 'SHA256SUMS'), 'utf8')
+    const sha256 = createHash('sha256').update(readFileSync(archive)).digest('hex')
+    expect(sums.split('\n')).toContain(`${sha256}  ${name}.tar.gz`)
+    expect(sums).toMatch(/^([0-9a-f]{64} {2}gw-[\w-]+\.tar\.gz\n)+$/)
+  })
+
+  it('unpacks to one folder: gw, README.md, LICENSE, and keytar.node where keytar was built', async () => {
+    const listed = await runProgram('tar', ['-tzf', archive])
+    const files = listed.stdout.split('\n').filter((path) => path && !path.endsWith('/'))
+    const expected = ['gw', 'README.md', 'LICENSE', ...(keytarBuilt ? ['keytar.node'] : [])].map((file) => `${name}/${file}`)
+    expect(files.sort()).toEqual(expected.sort())
+    expect(statSync(join(unpacked, name, 'gw')).mode & 0o111).toBe(0o111)
+  })
+
+  it("runs the README's quick start with no node on PATH, the detached local gateway being the executable itself", async () => {
+    const home = isolatedHome()
+    const gw = join(unpacked, name, 'gw')
+    const commands = quickStartCommands().replaceAll('./bin/run.js', gw)
+    const result = await runProgram('/bin/sh', ['-c', commands], {env: {...home, PATH: pathWithoutNode()}, cwd: unpacked})
+    try {
+      expect(result.code, result.stderr).toBe(0)
+      expect(JSON.parse(result.stdout.split('\n').find((line) => line.startsWith('{'))!)).toMatchObject({amount: 1000, currency: 'AUD', successful: true, message: 'Approved'})
+      const {pid} = JSON.parse(readFileSync(join(home.XDG_DATA_HOME!, 'gw', 'sandbox.json'), 'utf8')) as {pid: number}
+      if (process.platform === 'linux') expect(readlinkSync(`/proc/${pid}/exe`)).toBe(gw)
+    } finally {
+      await runProgram(gw, ['sandbox', 'stop'], {env: home})
+    }
+  })
+
+  it('starts from the code cache inside it: nothing is written to start it, --version and the root help included', async () => {
+    const home = isolatedHome()
+    const gw = join(unpacked, name, 'gw')
+    const sandbox = await startSandbox()
+    try {
+      const env = {...home, PATH: '', GW_BASE_URL: sandbox.url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST'}
+      expect((await runProgram(gw, ['--version'], {env})).stdout).toBe(`gw/${version} ${process.platform}-${process.arch} node-${process.version}\n`)
+      const missing = await runProgram(gw, ['purchase', 'get', 'no-such-purchase'], {env})
+      expect(missing.code).toBe(5)
+      expect(missing.stderr).toMatch(/^Error: Purchase not found \(HTTP 404, request-id [\w-]+\)\n$/)
+      // V8 accepted the cache inside: had it not, gw would have written one into its cache directory.
+      expect(existsSync(join(home.XDG_CACHE_HOME!, 'gw'))).toBe(false)
+
+      // The root help is rendered once, then kept in the user's cache for that width.
+      const first = await runProgram(gw, ['--help'], {env})
+      expect(first.code, first.stderr).toBe(0)
+      expect(first.stdout).toContain(`gw/${version} ${process.platform}-${process.arch} node-${process.version}`)
+      const second = await runProgram(gw, ['--help'], {env})
+      expect(second.stdout).toBe(first.stdout)
+      expect(existsSync(join(home.XDG_CACHE_HOME!, 'gw', `root-help-${version}-${statSync(join(root, 'dist', 'gw.cjs')).size}-node${process.version}-80.txt`))).toBe(true)
+    } finally {
+      await sandbox.stop()
+    }
+  })
+
+  it('without keytar.node beside it, gw login says there is no keychain and why (exit 4), saves nothing, and both ways out work', async () => {
+    // The executable copied alone, as someone might put it on PATH.
+    const alone = mkdtempSync(join(tmpdir(), 'gw-alone-'))
+    const gw = join(alone, 'gw')
+    copyFileSync(join(unpacked, name, 'gw'), gw)
+    const sandbox = await startSandbox(['--merchant', 'ACME:acme-token-123'])
+    try {
+      const home = isolatedHome()
+      const login = ['login', '--profile', 'acme', '--base-url', sandbox.url, '--username', 'ACME', '--token-stdin']
+      const refused = await runProgram(gw, login, {env: home, stdin: 'acme-token-123'})
+      expect(refused.code).toBe(4)
+      expect(refused.stderr).toBe(
+        `Error: The OS keychain is not available: keytar.node, the native module gw reaches it with, is not beside the gw executable (${join(alone, 'keytar.node')}): this platform's build of gw has none, or gw was copied without it\n` +
+          'Hint: Either give the credentials in the environment (GW_USERNAME and GW_TOKEN, and GW_BASE_URL), or keep the token in a file only you can read: gw login --insecure-storage\n',
+      )
+      expect(refused.stdout).toBe('')
+      expect(existsSync(join(home.XDG_CONFIG_HOME!, 'gw', 'config.json'))).toBe(false)
+
+      const insecure = await runProgram(gw, [...login, '--insecure-storage'], {env: home, stdin: 'acme-token-123'})
+      expect(insecure.code, insecure.stderr).toBe(0)
+      const withFile = await runProgram(gw, ['purchase', 'get', 'no-such-purchase'], {env: home})
+      expect(withFile.code, withFile.stderr).toBe(5)
+      expect(withFile.stderr).toContain(`Warning: the token of profile acme is in a plain file, ${join(home.XDG_CONFIG_HOME!, 'gw', 'insecure-credentials.json')}`)
+
+      const fromEnv = await runProgram(gw, ['purchase', 'get', 'no-such-purchase'], {env: {...isolatedHome(), GW_BASE_URL: sandbox.url, GW_USERNAME: 'ACME', GW_TOKEN: 'acme-token-123'}})
+      expect(fromEnv.code, fromEnv.stderr).toBe(5)
+    } finally {
+      await sandbox.stop()
+    }
+  })
+})
+
+// keytar.node is in the archive only where keytar built (on Linux, with libsecret-1-dev, as in
+// .ci/run); the keychain itself needs a Secret Service, as the keychain tests do.
+const service = secretService()
+const keychainReason = !keytarBuilt ? 'keytar was not built here (on Linux it needs libsecret-1-dev), so the archive has no keytar.node' : service.reason
+const mustRun = Boolean(process.env.CI)
+if (keychainReason && !mustRun) console.warn(`Skipping the single executable's keychain test: ${keychainReason}`)
+
+describe.skipIf(keychainReason !== undefined && !mustRun)('the single executable with keytar.node beside it', () => {
+  it('keeps the token in the OS keychain, as gw from npm does', async () => {
+    expect(keychainReason, 'with CI=true keytar must be built and a Secret Service running').toBeUndefined()
+    const gw = join(unpacked, name, 'gw')
+    const sandbox = await startSandbox(['--merchant', 'ACME:acme-token-123'])
+    const profile = `one-file-${process.pid}`
+    try {
+      const env = {...isolatedHome(), ...service.env}
+      const login = await runProgram(gw, ['login', '--profile', profile, '--base-url', sandbox.url, '--username', 'ACME', '--token-stdin', '--json'], {env, stdin: 'acme-token-123'})
+      expect(login.code, login.stderr).toBe(0)
+      expect(login.json).toMatchObject({name: profile, secret: 'keychain'})
+      expect(keychainSecret(profile)).toBe('acme-token-123')
+      const status = await runProgram(gw, ['status', '--json'], {env})
+      expect(status.json).toMatchObject({profile, secret: `OS keychain, service gw, account ${profile}`})
+      const logout = await runProgram(gw, ['logout'], {env})
+      expect(logout.stderr).toBe(`Logged out of ${profile}: token removed from OS keychain (service gw)\n`)
+      expect(keychainSecret(profile)).toBeUndefined()
+    } finally {
+      await sandbox.stop()
+    }
+  })
+})
