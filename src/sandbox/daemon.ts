@@ -20,6 +20,8 @@ export interface RuntimeInfo {
   /** Addresses given with --webhook, and merchants beyond TEST by name (never their tokens); absent in files of older versions. */
   webhooks?: string[]
   merchants?: string[]
+  /** The file of its request log (gw sandbox logs); null when it keeps none or only in memory; absent in older files. */
+  requestLog?: string | null
 }
 
 /** What a `gw sandbox start` asked for, of what the runtime file tells of a running gateway. */

@@ -83,7 +83,7 @@ describe("the local gateway's records have the live gateway's fields", () => {
     const oldDecline = strip(aPurchase('071-P-BBBB2222', 'order-2', 10051, false), purchaseFields)
     // Older still: its transaction_id named its purchase, as before refunds answered with their own id.
     const oldRefund = {...strip(aRefund('071-R-CCCC3333', 'refund-1', '071-P-AAAA1111', 400), [...refundFields, 'purchase_id']), transaction_id: '071-P-AAAA1111'}
-    const snapshot = {merchants: {TEST: {purchases: {[oldPurchase.id as string]: oldPurchase, [oldDecline.id as string]: oldDecline}, refunds: {[oldRefund.id as string]: oldRefund}}}}
+    const snapshot = {merchants: {TEST: {purchases: {'071-P-AAAA1111': oldPurchase, '071-P-BBBB2222': oldDecline}, refunds: {'071-R-CCCC3333': oldRefund}}}}
     writeFileSync(file, JSON.stringify({version: 2, snapshot}) + '\n')
 
     const store = loadStore(file)

@@ -1,7 +1,8 @@
 import {advanceClock} from '../billing.js'
 import {formatDateTime} from '../clock.js'
 import type {SandboxContext} from '../context.js'
-import {badRequest} from '../errors.js'
+import {RequestLogQuery} from '../../api/schemas/sandbox-control.js'
+import {SandboxError, badRequest} from '../errors.js'
 import {parseFault} from '../faults.js'
 import type {RouteRequest, RouteResult} from './route.js'
 import {readFields} from '../input.js'
@@ -56,4 +57,14 @@ export function advance({input}: RouteRequest, ctx: SandboxContext): RouteResult
 
 export function listDeliveries(_request: RouteRequest, ctx: SandboxContext): RouteResult {
   return {status: 200, response: ctx.deliveries.report()}
+}
+
+/** The request log, filtered: `gw sandbox logs`, which follows it by asking `after` the `next` it was given. */
+export function listRequests({query}: RouteRequest, ctx: SandboxContext): RouteResult {
+  if (!ctx.requests) throw new SandboxError(404, ['The request log is off: this gateway was started with --no-request-log'])
+  const parsed = RequestLogQuery.safeParse(query)
+  if (!parsed.success) {
+    throw badRequest(parsed.error.issues.map((issue) => `${issue.path.join('.') || 'query'}: ${issue.message}`))
+  }
+  return {status: 200, response: ctx.requests.page(parsed.data)}
 }
