@@ -88,3 +88,29 @@ export const RequestLogPage = z.looseObject({
   missed: z.number().int(),
 })
 export type RequestLogPage = z.infer<typeof RequestLogPage>
+
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const
+
+/** Which web hook deliveries to list (GET /_sandbox/deliveries). */
+export const DeliveryQuery = z.object({
+  event: z.enum(WEBHOOK_EVENTS).optional(),
+  status: z.enum(DELIVERY_STATUSES).optional(),
+})
+export type DeliveryQuery = z.infer<typeof DeliveryQuery>
+
+/** A web hook delivery of the local gateway: queued, or finished (delivered, or given up as failed). */
+export const Delivery = z.looseObject({
+  id: z.string(),
+  event: z.string(),
+  /** The address it goes to, and the registered web hook's id (null for `gw sandbox trigger --webhook`). */
+  hook: z.string(),
+  hook_id: z.string().nullable(),
+  status: z.enum(DELIVERY_STATUSES),
+  attempts: z.number().int(),
+  /** What the receiver last answered (`HTTP 500`), or why no answer came (`ECONNREFUSED`); null before the first attempt. */
+  last_answer: z.string().nullable(),
+  last_attempt_at: z.string().nullable(),
+  /** The delivery it sends again, when `redeliver` queued it. */
+  redelivery_of: maybe(z.string()),
+})
+export type Delivery = z.infer<typeof Delivery>

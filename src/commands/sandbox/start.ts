@@ -72,7 +72,8 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
         throw new UsageError((err as Error).message, `Another program may hold port ${flags.port}; try --port 0 or another port.`)
       }
       await this.registerProfile(info.url, info.mode)
-      this.io.err(`Local gateway running in the background at ${info.url} (pid ${info.pid}, ${info.mode} mode); log ${logFile}. Stop it with: gw sandbox stop\n`)
+      const requests = info.requestLog ? `; requests logged to ${info.requestLog} (gw sandbox logs)` : ''
+      this.io.err(`Local gateway running in the background at ${info.url} (pid ${info.pid}, ${info.mode} mode); its output in ${logFile}${requests}. Stop it with: gw sandbox stop\n`)
       this.io.out(info.url + '\n')
       return
     }
