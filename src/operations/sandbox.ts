@@ -1,7 +1,7 @@
 import {setTimeout as sleep} from 'node:timers/promises'
 import type {RequestLogFilter} from '../api/sandbox.js'
 import type {WebhookEvent} from '../api/schemas/recurring-rules.js'
-import type {RequestLogPage} from '../api/schemas/sandbox-control.js'
+import type {DeliveryQuery, RequestLogPage} from '../api/schemas/sandbox-control.js'
 import type {Deps, GwRecord} from './deps.js'
 
 /** The local gateway's date. */
@@ -48,4 +48,14 @@ export async function followRequestLog(
     }
     page = await client.sandbox.requests({...rest, after: page.next})
   }
+}
+
+/** The local gateway's web hook deliveries, finished then queued, with their attempts and last answer. */
+export async function listDeliveries(filter: DeliveryQuery, {client}: Pick<Deps, 'client'>): Promise<GwRecord[]> {
+  return client.sandbox.deliveries(filter)
+}
+
+/** Sends a delivery again now: a finished one is queued anew (the record it answers), a queued one is tried at once. */
+export async function redeliver(id: string, {client}: Pick<Deps, 'client'>): Promise<GwRecord> {
+  return client.sandbox.redeliver(id)
 }

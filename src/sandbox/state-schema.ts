@@ -129,6 +129,7 @@ const QueuedDelivery = z.object({
   payload: z.array(z.unknown()),
   attempts: z.number().int(),
   last_error: nullableText,
+  redelivery_of: text.optional(),
 })
 
 const State = z

@@ -32,6 +32,7 @@ const RUN_ORDER = [
   'webhook:list',
   'webhook:delete',
   'sandbox:trigger',
+  'sandbox:deliveries',
   'api',
   'customer:delete',
   'sandbox:clock',
@@ -50,6 +51,7 @@ const NOT_RUN: Record<string, string> = {
   'sandbox:start': 'starts a gateway on the fixed port 8787, which a test must not take',
   'sandbox:stop': 'stops the gateway on port 8787',
   'sandbox:status': 'reports the detached gateway on port 8787',
+  'sandbox:redeliver': 'needs the id of a delivery; sandbox-deliveries.test.ts redelivers one to gw listen',
 }
 
 // Examples of commands run here that are left out themselves, and why.

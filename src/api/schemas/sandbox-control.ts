@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import {looseInt, looseString, maybe} from './common.js'
-import {WEBHOOK_EVENTS} from './recurring-rules.js'
+import {DELIVERY_STATUSES, WEBHOOK_EVENTS} from './recurring-rules.js'
 
 /** The local gateway's control API under /_sandbox/: its virtual clock and sample events. */
 export const SandboxClock = z.looseObject({today: looseString})
@@ -88,8 +88,6 @@ export const RequestLogPage = z.looseObject({
   missed: z.number().int(),
 })
 export type RequestLogPage = z.infer<typeof RequestLogPage>
-
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const
 
 /** Which web hook deliveries to list (GET /_sandbox/deliveries). */
 export const DeliveryQuery = z.object({
