@@ -34,6 +34,7 @@ const RUN_ORDER = [
   'sandbox:trigger',
   'sandbox:deliveries',
   'api',
+  'sandbox:seed',
   'customer:delete',
   'sandbox:clock',
   'sandbox:clock:advance',
@@ -80,6 +81,11 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'invoices.csv'), 'card_token,amount,reference\ncustomer-42,1500,inv-2001\ncustomer-42,2500,inv-2002\n')
   writeFileSync(join(dir, 'refunds.csv'), 'transaction_id,amount,reference\norder-1003,250,refund-2001\norder-1003,500,refund-2002\n')
   writeFileSync(join(dir, 'complaints.csv'), 'reference,complaint\norder-1001,charged twice\norder-1003,never arrived\n')
+  // The fixtures gw sandbox seed's examples create (then find present).
+  writeFileSync(join(dir, 'fixtures.json'), JSON.stringify({steps: [
+    {name: 'visa', create: 'card', fields: {card_holder: 'Jane Citizen', card_number: CARDS.visa, card_expiry: '12/2030', cvv: '123', alias: 'seed-visa'}},
+    {name: 'order', create: 'purchase', fields: {card_token: '{{visa.token}}', amount: 1000, reference: 'seed-order-1'}},
+  ]}))
 })
 afterAll(async () => {
   await sandbox?.stop()
