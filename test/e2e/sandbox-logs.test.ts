@@ -1,9 +1,9 @@
 import {spawn} from 'node:child_process'
-import {existsSync, mkdtempSync, readFileSync} from 'node:fs'
+import {chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {baseEnv, CARDS, GW, ref, runProgram, type Sandbox, startSandbox} from './helpers.js'
+import {baseEnv, CARDS, GW, isolatedHome, ref, runProgram, type Sandbox, startSandbox} from './helpers.js'
 
 // A merchant with a token of its own, so the test can look for it (TEST's token is its name).
 const TOKEN = 's3cret-token-4417'
@@ -123,5 +123,31 @@ describe('gw sandbox logs', () => {
     expect(none.code).toBe(0)
     expect(none.stdout).toBe('')
     expect(none.stderr).toBe('No requests to show.\n')
+  })
+})
+
+describe("the README's CI lines", () => {
+  it('start a detached gateway with a state file, seed it, and print its log when the tests fail', async () => {
+    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8')
+    const script = /\*\*In CI\*\*[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1]
+    expect(script, "the README's CI lines").toBeDefined()
+    expect(script).toContain('npm test')
+    const home = isolatedHome()
+    const work = join(home.HOME!, 'app')
+    mkdirSync(join(work, 'test'), {recursive: true})
+    mkdirSync(join(work, 'bin'))
+    writeFileSync(join(work, 'bin', 'gw'), `#!/bin/sh\nexec "${process.execPath}" "${GW}" "$@"\n`)
+    chmodSync(join(work, 'bin', 'gw'), 0o755)
+    writeFileSync(join(work, 'test', 'fixtures.json'), JSON.stringify({steps: [{name: 'gold', create: 'plan', fields: {name: 'Gold', amount: 2500, reference: 'gold', description: 'Gold'}}]}))
+    // The app's tests, failing: a request the gateway refuses.
+    const failing = script!.replace('npm test', 'curl -fsS -u TEST:TEST "$GATEWAY_URL/v1.0/plans/silver" > /dev/null')
+    const run = await runProgram('bash', ['-e', '-c', failing], {cwd: work, env: {...home, RUNNER_TEMP: home.HOME, PATH: `${join(work, 'bin')}:${process.env.PATH}`}, timeoutMs: 30_000})
+    expect(run.code, run.stderr).toBe(1)
+    expect(run.records).toContainEqual(expect.objectContaining({method: 'POST', path: '/v1.0/plans', status: 201, reference: 'gold'}))
+    expect(run.records).toContainEqual(expect.objectContaining({method: 'GET', path: '/v1.0/plans/silver', status: 404, error: 'Record not found'}))
+    expect(existsSync(join(home.HOME!, 'gateway.requests.ndjson'))).toBe(true)
+    // The trap stopped it.
+    const status = await runProgram(process.execPath, [GW, 'sandbox', 'status'], {env: home})
+    expect(status.code).toBe(1)
   })
 })

@@ -1,4 +1,4 @@
-import {mkdtempSync, writeFileSync} from 'node:fs'
+import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
@@ -101,6 +101,19 @@ describe('gw sandbox seed', () => {
     expect(checked.code).toBe(0)
     expect(checked.stderr).toBe(`${file}: 8 steps, every one well-formed; nothing was sent.\n`)
     expect(await armed()).toBe(4)
+  })
+
+  it("seeds the README's example as shown, twice", async () => {
+    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8')
+    const example = /## Testing your integration against the local gateway[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)?.[1]
+    expect(example, "the README's fixtures example").toBeDefined()
+    const file = join(dir, 'readme-fixtures.json')
+    writeFileSync(file, example!)
+    const first = await sandbox.gw(['sandbox', 'seed', file])
+    expect(first.code, first.stderr).toBe(0)
+    expect((first.records as Line[]).map(({status}) => status)).toStrictEqual(Array(7).fill('created'))
+    const second = await sandbox.gw(['sandbox', 'seed', file])
+    expect((second.records as Line[]).map(({status}) => status)).toStrictEqual(Array(7).fill('present'))
   })
 
   it('stops at a step the gateway refuses, reporting it failed with its exit code', async () => {
