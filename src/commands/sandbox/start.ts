@@ -113,7 +113,7 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
   }
 
   /** What this start asked for in so many words: a default left as it is matches whatever is running. */
-  private asked(flags: {port: number; host: string; mode: string; state?: string; webhook?: URL[]; merchant?: {username: string}[]}): StartRequest {
+  private asked(flags: {port: number; host: string; mode: string; state?: string; webhook?: URL[]; merchant?: {username: string}[]; 'request-log': boolean}): StartRequest {
     const given = (name: string) => this.argv.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`))
     return {
       ...(given('port') ? {port: flags.port} : {}),
@@ -122,6 +122,7 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
       ...(flags.state === undefined ? {} : {stateFile: resolve(flags.state)}),
       ...(flags.webhook ? {webhooks: flags.webhook.map((url) => url.href)} : {}),
       ...(flags.merchant ? {merchants: flags.merchant.map((merchant) => merchant.username)} : {}),
+      ...(given('request-log') || given('no-request-log') ? {requestLog: flags['request-log']} : {}),
     }
   }
 
