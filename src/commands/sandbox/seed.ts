@@ -30,7 +30,11 @@ Prints one JSON line per step: step, name, status (created, present, declined, f
       this.io.err(`${source}: ${steps.length} ${steps.length === 1 ? 'step' : 'steps'}, every one well-formed; nothing was sent.\n`)
       return
     }
-    const {environment} = await this.target()
+    const target = await this.target()
+    // Every step may write: a read-only profile is refused before the first look-up, not at its first write.
+    const {refuseWhenReadOnly} = await import('../../live-safety.js')
+    refuseWhenReadOnly(target, this.commandName)
+    const {environment} = target
     const print = seedPrinter(this.io, {json: this.json})
     print.summary(await seed(steps, {environment}, await this.deps(), print.step))
   }
