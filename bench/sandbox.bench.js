@@ -24,7 +24,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const LARGE = Number(process.env.BENCH_RECORDS ?? 30_000)
 const STATE_RECORDS = Number(process.env.BENCH_STATE_RECORDS ?? 5_000)
 // Windows of each of the two gateways compared for the request log, in turn.
-const LOG_PAIRS = Number(process.env.BENCH_LOG_PAIRS ?? 4)
+const LOG_PAIRS = Number(process.env.BENCH_LOG_PAIRS ?? 6)
 const AUTH = `Basic ${Buffer.from('TEST:TEST').toString('base64')}`
 // The merchant whose purchases warm a gateway up; it has records of its own, TEST none.
 const WARM_MERCHANT = 'WARM:warm'

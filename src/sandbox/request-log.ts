@@ -49,7 +49,8 @@ export function requestLogBeside(stateFile: string): string {
  * the request's path: a request never waits for the log.
  */
 export class RequestLog {
-  private readonly ring: (RequestLogEntry | undefined)[]
+  /** Each entry as its JSON line, the file's: made once a request, parsed again only when read, which is rare. */
+  private readonly ring: (string | undefined)[]
   /** The sequence number of the latest entry; entry n sits at ring[n % kept]. */
   private last = 0
   private pending: string[] = []
@@ -62,7 +63,7 @@ export class RequestLog {
   private closed = false
 
   private constructor(private readonly options: RequestLogOptions & {kept: number; maxBytes: number}) {
-    this.ring = new Array<RequestLogEntry | undefined>(options.kept)
+    this.ring = new Array<string | undefined>(options.kept)
   }
 
   /** A log that first takes back the latest entries of its file, if it has one already. */
@@ -74,13 +75,12 @@ export class RequestLog {
 
   add(exchange: Exchange): void {
     if (exchange.pathname.startsWith('/_sandbox/')) return
-    const entry = entryOf(exchange)
+    const line = JSON.stringify(entryOf(exchange))
     this.last++
-    this.ring[this.last % this.options.kept] = entry
+    this.ring[this.last % this.options.kept] = line
     if (!this.options.file || this.closed) return
-    const line = JSON.stringify(entry) + '\n'
     this.pending.push(line)
-    this.pendingBytes += line.length
+    this.pendingBytes += line.length + 1
     if (this.pendingBytes >= FLUSH_BYTES) this.flush()
     else this.timer ??= setTimeout(() => this.flush(), FLUSH_MS).unref()
   }
@@ -93,7 +93,7 @@ export class RequestLog {
     const matching: RequestLogEntry[] = []
     // Newest first, so a limit stops early; the page is then put back in order.
     for (let seq = this.last; seq >= from; seq--) {
-      const entry = this.ring[seq % this.options.kept]!
+      const entry = JSON.parse(this.ring[seq % this.options.kept]!) as RequestLogEntry
       if (!passes(entry, filter)) continue
       matching.push(entry)
       if (filter.limit !== undefined && matching.length >= filter.limit) break
@@ -117,7 +117,7 @@ export class RequestLog {
     const lines = this.pending
     this.pending = []
     this.pendingBytes = 0
-    this.writing = this.writing.then(() => this.write(lines))
+    this.writing = this.writing.then(() => this.write(lines.map((line) => line + '\n')))
   }
 
   /**
@@ -182,10 +182,9 @@ export class RequestLog {
     // Reading from the middle of the file starts inside a line.
     if (start > 0) lines.shift()
     for (const line of lines.slice(-this.options.kept)) {
-      const entry = parseEntry(line)
-      if (!entry) continue
+      if (!isEntry(line)) continue
       this.last++
-      this.ring[this.last % this.options.kept] = entry
+      this.ring[this.last % this.options.kept] = line
     }
   }
 }
@@ -217,9 +216,9 @@ export function entryOf(exchange: Exchange): RequestLogEntry {
 function cardNumberOf(input: Record<string, unknown> | undefined, body: unknown): string | null {
   const nested = input?.card
   const given = input?.card_number ?? (nested !== null && typeof nested === 'object' ? (nested as {card_number?: unknown}).card_number : undefined)
-  if (typeof given === 'string' || typeof given === 'number') return shown(maskCardNumber(String(given)))
+  if (typeof given === 'string' || typeof given === 'number') return cut(maskCardNumber(String(given)))
   const answered = (body as {response?: {card_number?: unknown} | null} | undefined)?.response?.card_number
-  return typeof answered === 'string' ? shown(maskCardNumber(answered)) : null
+  return typeof answered === 'string' ? cut(maskCardNumber(answered)) : null
 }
 
 function firstError(body: unknown): string | null {
@@ -227,17 +226,27 @@ function firstError(body: unknown): string | null {
   return Array.isArray(first) && typeof first[0] === 'string' ? shown(first[0]) : null
 }
 
+/** Text from a request, its card numbers masked: only text with 12 digits or more can hold one, which most does not. */
 function shown(text: string): string {
-  const masked = maskCardNumbersIn(text)
-  return masked.length > MAX_TEXT ? `${masked.slice(0, MAX_TEXT - 1)}…` : masked
+  let digits = 0
+  for (let index = 0; index < text.length && digits < 12; index++) {
+    const code = text.charCodeAt(index)
+    if (code >= 48 && code <= 57) digits++
+  }
+  return cut(digits >= 12 ? maskCardNumbersIn(text) : text)
 }
 
-function parseEntry(line: string): RequestLogEntry | undefined {
-  if (line.trim() === '') return undefined
+function cut(text: string): string {
+  return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT - 1)}…` : text
+}
+
+/** A line of the file that is an entry: a line cut short by a crash, or anything else, is left out. */
+function isEntry(line: string): boolean {
+  if (line.trim() === '') return false
   try {
     const entry = JSON.parse(line) as RequestLogEntry | null
-    return typeof entry?.time === 'string' && typeof entry.method === 'string' && typeof entry.path === 'string' ? entry : undefined
+    return typeof entry?.time === 'string' && typeof entry.method === 'string' && typeof entry.path === 'string'
   } catch {
-    return undefined
+    return false
   }
 }
