@@ -45,6 +45,10 @@ export async function seed(steps: SeedStep[], {environment}: {environment: Envir
   const records = new Map<string, GwRecord>()
   const reports: SeedReport[] = []
   for (const step of steps) {
+    // stdout's reader went away (`| head -1`): no new step starts, as no new batch row does. What
+    // was printed is let out first, for a failure to write it to be known.
+    await deps.io.flushOut?.()
+    if (deps.io.outFailure?.()) break
     const {step: number, name, create} = step
     let outcome: Outcome
     try {

@@ -115,6 +115,26 @@ describe('gw sandbox logs', () => {
     expect(shown.stdout).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d  ACME  POST /v1\\.0/purchases  200  [\\d.]+ ms  ${reference}  424242XXXXXX4242  req [0-9a-f-]{36}\\n$`))
   })
 
+  it('stops when its reader goes away (141), and says when stdout cannot be written (1)', async () => {
+    await curlPurchase(ref('pipe'))
+    const child = spawn('bash', ['-c', `"${process.execPath}" "${GW}" sandbox logs --follow --limit 2 | head -1; echo "exit \${PIPESTATUS[0]}" >&2`], {env: baseEnv(sandbox.env()), stdio: ['ignore', 'pipe', 'pipe']})
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()))
+    await until('head to print a line', () => (stdout.includes('\n') ? true : undefined), 15_000)
+    // The next request is the next write, which finds the reader gone.
+    await curlPurchase(ref('after-head'))
+    await exited
+    expect(stdout.trim().split('\n')).toHaveLength(1)
+    expect(stderr).toBe("Error: stdout's reader went away before all was printed\nexit 141\n")
+
+    const full = await runProgram('bash', ['-c', `"${process.execPath}" "${GW}" sandbox logs > /dev/full`], {env: sandbox.env()})
+    expect(full.code).toBe(1)
+    expect(full.stderr).toContain('Error: stdout could not be written (ENOSPC)')
+  })
+
   it('refuses a --status it cannot read (exit 2), and says when nothing matches', async () => {
     const bad = await sandbox.gw(['sandbox', 'logs', '--status', '4x'])
     expect(bad.code).toBe(2)

@@ -2,7 +2,7 @@ import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {armTrap, CARDS, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {armTrap, CARDS, GW, ref, runProgram, type Sandbox, sandboxForFile} from './helpers.js'
 
 let sandbox: Sandbox
 sandboxForFile((started) => {
@@ -114,6 +114,16 @@ describe('gw sandbox seed', () => {
     expect((first.records as Line[]).map(({status}) => status)).toStrictEqual(Array(7).fill('created'))
     const second = await sandbox.gw(['sandbox', 'seed', file])
     expect((second.records as Line[]).map(({status}) => status)).toStrictEqual(Array(7).fill('present'))
+  })
+
+  it('starts no new step once its reader has gone (| head -1), exiting 141', async () => {
+    const tag = ref('head')
+    const plans = Array.from({length: 4}, (_, index) => ({name: `p${index}`, create: 'plan', fields: {name: 'Gold', amount: 2500, reference: `${tag}-${index}`, description: 'Gold'}}))
+    const file = fixtures(plans)
+    const run = await runProgram('bash', ['-c', `"${process.execPath}" "${GW}" sandbox seed "${file}" | head -1; echo "exit \${PIPESTATUS[0]}" >&2`], {env: sandbox.env()})
+    expect(JSON.parse(run.stdout)).toMatchObject({step: 1, name: 'p0', status: 'created'})
+    expect(run.stderr).toMatch(/exit 141\n$/)
+    expect((await sandbox.gw(['plan', 'get', `${tag}-3`])).code).toBe(5)
   })
 
   it('stops at a step the gateway refuses, reporting it failed with its exit code', async () => {

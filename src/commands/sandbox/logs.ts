@@ -16,7 +16,8 @@ Talks to the gateway of the profile in force (gw sandbox start registers it as "
     {description: 'Print new requests as your app makes them, until Ctrl-C', command: '<%= config.bin %> <%= command.id %> --follow'},
   ]
 
-  // --follow stops on Ctrl-C as a service does: quietly, once the page it has is printed.
+  // --follow stops on Ctrl-C as a service does: quietly, once the page it has is printed. Its
+  // stdout is then checked here, as the base class does for other commands.
   static override handlesSignals = true
 
   static override flags = {
@@ -46,9 +47,11 @@ Talks to the gateway of the profile in force (gw sandbox start registers it as "
       const page = await operations.requestLog(filter, await this.deps())
       if (page.entries.length === 0) this.io.err('No requests to show.\n')
       print(page)
-      return
+      return this.reportBrokenStdout()
     }
     const stopped = new AbortController()
+    // A reader gone (`| head -5`) or a full disk: no more polling, and gw says so (141, or 1).
+    this.io.onOutClosed?.(() => stopped.abort())
     let received: NodeJS.Signals | undefined
     const stop = (signal: NodeJS.Signals) => {
       received = signal
@@ -62,6 +65,7 @@ Talks to the gateway of the profile in force (gw sandbox start registers it as "
       process.off('SIGINT', stop)
       process.off('SIGTERM', stop)
     }
+    if (received === undefined) return this.reportBrokenStdout()
     return new ExitStatus(received === 'SIGTERM' ? 143 : 130)
   }
 }
