@@ -4,6 +4,10 @@
 //     before the first window, 5,000 purchases of another merchant warm the JIT, so the empty
 //     window is not also the cold one (merchant TEST's own records start at none);
 //   - with --state, at 5,000 purchases, against in memory at 5,000 (goal: >= 0.5x);
+//   - with the request log on (the default, appended to a file in gw's data folder), against
+//     --no-request-log: two fresh gateways in memory, warmed alike, then windows of each in turn
+//     (the order swapped every pair), so that load from elsewhere on the machine falls on both
+//     alike (goal: >= 0.9x);
 //   - a bare node:http server that parses the same body and answers the same envelope shape
 //     with no validation or storage: the ceiling of this machine (report; aim for 0.5x).
 // Every gateway is the built CLI (`gw sandbox start`) in a process of its own.
@@ -19,6 +23,8 @@ const WARM_UP = 5_000
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const LARGE = Number(process.env.BENCH_RECORDS ?? 30_000)
 const STATE_RECORDS = Number(process.env.BENCH_STATE_RECORDS ?? 5_000)
+// Windows of each of the two gateways compared for the request log, in turn.
+const LOG_PAIRS = Number(process.env.BENCH_LOG_PAIRS ?? 6)
 const AUTH = `Basic ${Buffer.from('TEST:TEST').toString('base64')}`
 // The merchant whose purchases warm a gateway up; it has records of its own, TEST none.
 const WARM_MERCHANT = 'WARM:warm'
@@ -105,14 +111,29 @@ async function round() {
   await durable.run(STATE_RECORDS)
   const stateRate = await durable.run(MEASURED)
   await durable.stop()
-  return {bareRate, emptyRate, memoryAtState, largeRate, stateRate}
+
+  const logged = await start(sandboxArgs(() => []))
+  const unlogged = await start(sandboxArgs(() => ['--no-request-log']))
+  await logged.run(WARM_UP, {warm: true})
+  await unlogged.run(WARM_UP, {warm: true})
+  const loggedRates = []
+  const unloggedRates = []
+  for (let pair = 0; pair < LOG_PAIRS; pair++) {
+    const [first, second] = pair % 2 === 0 ? [logged, unlogged] : [unlogged, logged]
+    const rates = [await first.run(MEASURED), await second.run(MEASURED)]
+    loggedRates.push(rates[first === logged ? 0 : 1])
+    unloggedRates.push(rates[first === logged ? 1 : 0])
+  }
+  await logged.stop()
+  await unlogged.stop()
+  return {bareRate, emptyRate, memoryAtState, largeRate, stateRate, loggedRate: median(loggedRates), unloggedRate: median(unloggedRates)}
 }
 
 export default async function bench() {
   const rounds = []
   for (let index = 0; index < ROUNDS; index++) rounds.push(await round())
   const mid = (key) => median(rounds.map((measured) => measured[key]))
-  const [bareRate, emptyRate, memoryAtState, largeRate, stateRate] = ['bareRate', 'emptyRate', 'memoryAtState', 'largeRate', 'stateRate'].map(mid)
+  const [bareRate, emptyRate, memoryAtState, largeRate, stateRate, loggedRate, unloggedRate] = ['bareRate', 'emptyRate', 'memoryAtState', 'largeRate', 'stateRate', 'loggedRate', 'unloggedRate'].map(mid)
   const at = (count) => count.toLocaleString('en').padEnd(7)
   console.log(`purchase create, concurrency ${CONCURRENCY}, windows of ${MEASURED} requests, median of ${ROUNDS} rounds:`)
   console.log(`  bare node:http JSON server      ${rate(bareRate)}`)
@@ -120,4 +141,5 @@ export default async function bench() {
   console.log(`  in memory, from ${at(STATE_RECORDS)}         ${rate(memoryAtState)}`)
   console.log(`  in memory, from ${at(LARGE)}         ${rate(largeRate)}  (${ratio(largeRate, emptyRate)} of empty; goal >= 0.8x)`)
   console.log(`  --state, from ${at(STATE_RECORDS)}           ${rate(stateRate)}  (${ratio(stateRate, memoryAtState)} of in memory; goal >= 0.5x; ${ratio(stateRate, bareRate)} bare)`)
+  console.log(`  request log on / off, in turn   ${rate(loggedRate)} / ${rate(unloggedRate)}  (${ratio(loggedRate, unloggedRate)}; goal >= 0.9x)`)
 }

@@ -373,7 +373,7 @@ export abstract class GwCommand extends Command {
    * a failing exit, never the silent 0 of a result that reached no one (design.md §4: 141 for a
    * reader gone).
    */
-  private async reportBrokenStdout(): Promise<void> {
+  protected async reportBrokenStdout(): Promise<void> {
     await this.io.flushOut?.()
     const broken = this.io.outFailure?.()
     if (!broken || this.writeErrorReported) return

@@ -20,6 +20,7 @@ import {buildPath, type Endpoint, endpointAt, endpoints, type HttpMethod, params
 import {type ListPage, readPaging} from './paging.js'
 import {type Answer, parseBody, type RawResponse, readRecord, reportedMode} from './responses.js'
 import {type ProxyRoute, proxyRoute, type ProxySettings} from './proxy.js'
+import {sandboxControl} from './sandbox.js'
 import {backoffMs, classifyFailure, isCertificateFailure, proxyRefusal, shouldRetry} from './retry.js'
 import {type LazyDispatcher, lazyDispatcher, request} from './transport.js'
 
@@ -153,11 +154,7 @@ export class GatewayClient {
     update: (id: string, body: z.infer<typeof endpoints.subscriptions.update.body>) => this.send(endpoints.subscriptions.update, {params: {id}, body}),
   }
 
-  readonly sandbox = {
-    clock: () => this.send(endpoints.sandbox.clock),
-    advanceClock: (body: z.infer<typeof endpoints.sandbox.advanceClock.body>) => this.send(endpoints.sandbox.advanceClock, {body}),
-    trigger: (body: z.infer<typeof endpoints.sandbox.trigger.body>) => this.send(endpoints.sandbox.trigger, {body}),
-  }
+  readonly sandbox = sandboxControl(this)
 
   constructor(private readonly options: ClientOptions) {
     // Every request in flight listens to the one signal: a batch keeps dozens at once, which is no leak.

@@ -1,4 +1,7 @@
+import {setTimeout as sleep} from 'node:timers/promises'
+import type {RequestLogFilter} from '../api/sandbox.js'
 import type {WebhookEvent} from '../api/schemas/recurring-rules.js'
+import type {DeliveryQuery, RequestLogPage} from '../api/schemas/sandbox-control.js'
 import type {Deps, GwRecord} from './deps.js'
 
 /** The local gateway's date. */
@@ -14,4 +17,45 @@ export async function advanceClock(by: {days: number} | {to: string}, {client}: 
 /** A sample web hook event from the local gateway, to the registered web hooks or to one URL. */
 export async function triggerEvent(input: {event: WebhookEvent; webhook?: string}, {client}: Pick<Deps, 'client'>): Promise<GwRecord> {
   return client.sandbox.trigger({event: input.event, ...(input.webhook ? {webhook: input.webhook} : {})})
+}
+
+/** The requests the local gateway answered that pass the filter, oldest first, and the cursor to follow from. */
+export async function requestLog(filter: RequestLogFilter, {client}: Pick<Deps, 'client'>): Promise<RequestLogPage> {
+  return client.sandbox.requests(filter)
+}
+
+/** How often a follower asks for new requests: within a second of being answered, they are shown. */
+const FOLLOW_INTERVAL_MS = 250
+
+/**
+ * The latest `limit` requests, then every new one as it is answered, a page at a time, until the
+ * signal is aborted. A request that the gateway answered but no longer keeps is counted in `missed`.
+ */
+export async function followRequestLog(
+  filter: RequestLogFilter,
+  {client}: Pick<Deps, 'client'>,
+  onPage: (page: RequestLogPage) => void,
+  signal: AbortSignal,
+): Promise<void> {
+  const {limit, ...rest} = filter
+  let page = await client.sandbox.requests({...rest, limit})
+  for (;;) {
+    onPage(page)
+    try {
+      await sleep(FOLLOW_INTERVAL_MS, undefined, {signal})
+    } catch {
+      return
+    }
+    page = await client.sandbox.requests({...rest, after: page.next})
+  }
+}
+
+/** The local gateway's web hook deliveries, finished then queued, with their attempts and last answer. */
+export async function listDeliveries(filter: DeliveryQuery, {client}: Pick<Deps, 'client'>): Promise<GwRecord[]> {
+  return client.sandbox.deliveries(filter)
+}
+
+/** Sends a delivery again now: a finished one is queued anew (the record it answers), a queued one is tried at once. */
+export async function redeliver(id: string, {client}: Pick<Deps, 'client'>): Promise<GwRecord> {
+  return client.sandbox.redeliver(id)
 }

@@ -130,3 +130,27 @@ export const reportColumns: Column[] = [
   {label: 'Refunded', field: 'refunds_amount', format: 'money'},
   {label: 'Net', field: 'net', format: 'money'},
 ]
+
+/** A request the local gateway answered (gw sandbox logs): one line each on a terminal, in this order. */
+export const requestLogColumns: Column[] = [
+  {label: 'Time', field: 'time'},
+  {label: 'Merchant', field: 'merchant'},
+  {label: 'Method', field: 'method'},
+  {label: 'Path', field: 'path'},
+  {label: 'Status', field: 'status'},
+  {label: 'Ms', field: 'ms'},
+  {label: 'Reference', field: 'reference'},
+  {label: 'Card number', field: 'card_number'},
+  {label: 'Error', field: 'error'},
+  {label: 'Request id', field: 'request_id'},
+]
+
+export const deliveryColumns: Column[] = [
+  {label: 'Id', field: 'id'},
+  {label: 'Event', field: 'event'},
+  {label: 'Status', field: 'status'},
+  {label: 'Attempts', field: 'attempts'},
+  {label: 'Last answer', field: 'last_answer'},
+  {label: 'Last attempt', field: 'last_attempt_at'},
+  {label: 'Address', field: 'hook'},
+]

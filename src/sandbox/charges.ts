@@ -5,7 +5,7 @@ import {newAuthorization} from './ids.js'
 import {decimalAmount} from './money.js'
 import {outcomeForCode, type Outcome} from '../api/schemas/test-outcomes.js'
 import {purchaseOutcome} from './outcomes.js'
-import type {CardRecord, PurchaseRecord} from './records.js'
+import {rrnOf, type CardRecord, type PurchaseRecord} from './records.js'
 
 export interface Charge {
   card: CardRecord
@@ -13,6 +13,8 @@ export interface Charge {
   reference: string
   currency: string
   source: PurchaseRecord['source']
+  /** Whether the request carried a CVV; a subscription's charge never does. */
+  cvvGiven?: boolean
   /** The bank's answer chosen in advance, for the samples of `/_sandbox/trigger`. */
   outcome?: Outcome
 }
@@ -39,6 +41,8 @@ export function chargeCard(ctx: SandboxContext, merchant: string, charge: Charge
     card_holder: card.card_holder,
     card_expiry: card.card_expiry,
     card_type: card.card_type,
+    card_category: card.card_category,
+    card_subcategory: card.card_subcategory,
     card_token: card.token,
     amount,
     decimal_amount: decimalAmount(amount, currency),
@@ -52,6 +56,11 @@ export function chargeCard(ctx: SandboxContext, merchant: string, charge: Charge
     response_code: outcome.responseCode,
     transaction_id: id,
     captured: outcome.approved,
+    captured_amount: outcome.approved ? amount : 0,
+    rrn: rrnOf(id),
+    cvv_match: charge.cvvGiven ? 'M' : 'U',
+    metadata: {},
+    addendum_data: {},
   }
   ctx.store.save('cards', merchant, {...card, transaction_count: card.transaction_count + 1})
   ctx.store.save('purchases', merchant, purchase)

@@ -20,6 +20,8 @@ export interface RuntimeInfo {
   /** Addresses given with --webhook, and merchants beyond TEST by name (never their tokens); absent in files of older versions. */
   webhooks?: string[]
   merchants?: string[]
+  /** The file of its request log (gw sandbox logs); null when it keeps none or only in memory; absent in older files. */
+  requestLog?: string | null
 }
 
 /** What a `gw sandbox start` asked for, of what the runtime file tells of a running gateway. */
@@ -30,6 +32,8 @@ export interface StartRequest {
   stateFile?: string
   webhooks?: string[]
   merchants?: string[]
+  /** Whether it keeps a request log (--request-log, --no-request-log). */
+  requestLog?: boolean
 }
 
 /**
@@ -46,6 +50,10 @@ export function differencesFrom(info: RuntimeInfo, asked: StartRequest): string[
   if (asked.stateFile !== undefined && asked.stateFile !== info.stateFile) differ('--state', asked.stateFile, info.stateFile ?? '')
   if (asked.webhooks !== undefined && !same(asked.webhooks, info.webhooks ?? [])) differ('--webhook', asked.webhooks.join(' '), (info.webhooks ?? []).join(' '))
   if (asked.merchants !== undefined && !same(asked.merchants, info.merchants ?? [])) differ('--merchant', asked.merchants.join(' '), (info.merchants ?? []).join(' '))
+  // The gateway that writes the runtime file keeps its log in a file, or none: null is none.
+  if (asked.requestLog !== undefined && info.requestLog !== undefined && asked.requestLog !== (info.requestLog !== null)) {
+    differences.push(asked.requestLog ? '--request-log (it keeps none)' : `--no-request-log (it keeps one in ${info.requestLog})`)
+  }
   return differences
 }
 

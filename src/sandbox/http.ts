@@ -22,6 +22,33 @@ export interface HttpOptions<Ctx> {
   /** Aborted when the server closes, to cut short requests a fault is delaying. */
   signal: AbortSignal
   log(line: string): void
+  /** Told of every request once it is answered (or its connection dropped by a fault): the request log. */
+  answered?(exchange: Exchange): void
+}
+
+/** A request and what it was answered, for the request log; nothing here has been made safe to show yet. */
+export interface Exchange {
+  method: string
+  pathname: string
+  /** null: a fault dropped the connection before an answer was written. */
+  status: number | null
+  /** From the request's start to its answer written. */
+  ms: number
+  requestId: string
+  /** The merchant whose credentials were accepted. */
+  merchant?: string
+  /** The parsed request body, when one was read. */
+  input?: Record<string, unknown>
+  /** The answer's JSON body. */
+  body?: unknown
+  /** What a fault did to the request, when one did. */
+  fault?: string
+}
+
+/** What answering a request learned about it beyond its answer. */
+interface Seen {
+  merchant?: string
+  input?: Record<string, unknown>
 }
 
 const MAX_BODY_BYTES = 1024 * 1024
@@ -61,35 +88,50 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
   }
 
   return (req, res) => {
-    res.setHeader('X-Request-Id', randomUUID())
+    const requestId = randomUUID()
+    res.setHeader('X-Request-Id', requestId)
     res.setHeader('X-Service-Mode', mode === 'live' ? 'Live' : 'Sandbox')
-    serve(req, res).catch((error: unknown) => {
+    serve(req, res, requestId).catch((error: unknown) => {
       // A fault's delay cut short by close() ends here, quietly; anything else is a sandbox bug.
       if (!signal.aborted) log(`unexpected failure: ${String(error)}`)
       req.socket.destroy()
     })
   }
 
-  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function serve(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
+    const started = performance.now()
     const method = req.method ?? 'GET'
     const target = req.url ?? '/'
     const queryStart = target.indexOf('?')
     const pathname = queryStart === -1 ? target : target.slice(0, queryStart)
     const search = queryStart === -1 ? '' : target.slice(queryStart + 1)
+    const seen: Seen = {}
+    const answered = (status: number | null, body?: unknown, fault?: string) =>
+      options.answered?.({method, pathname, status, ms: performance.now() - started, requestId, ...seen, body, fault})
 
     const fault = pathname.startsWith(CONTROL_PREFIX) ? undefined : faults.take(method, target)
     if (fault) log(`${method} ${pathname} fault ${fault.action}`)
-    if (fault?.action === 'drop-before') return void req.socket.destroy()
-    if (fault?.action === 'status') return writeFault(res, fault)
-    const answer = await answerRequest(req, method, pathname, search, fault?.action === 'delay' ? fault.delayMs : 0)
+    if (fault?.action === 'drop-before') {
+      req.socket.destroy()
+      return answered(null, undefined, 'the connection was dropped before the request was read (fault drop-before)')
+    }
+    if (fault?.action === 'status') {
+      writeFault(res, fault)
+      return answered(fault.status, undefined, `answered ${fault.status} by a fault`)
+    }
+    const answer = await answerRequest(req, method, pathname, search, fault?.action === 'delay' ? fault.delayMs : 0, seen)
     // The request was processed in full; the client must now find out without an answer.
-    if (fault?.action === 'drop-after') return void req.socket.destroy()
+    if (fault?.action === 'drop-after') {
+      req.socket.destroy()
+      return answered(null, answer.body, `processed, then the connection was dropped before the answer (fault drop-after; it was ${answer.status})`)
+    }
     writeEnvelope(res, answer.status, answer.body, answer.headers)
     log(`${method} ${pathname} ${answer.status}`)
+    answered(answer.status, answer.body, fault?.action === 'delay' ? `delayed ${fault.delayMs} ms by a fault` : undefined)
   }
 
   /** `delayMs` passes after the body is read: like a slow gateway, it finishes even if the client gave up. */
-  async function answerRequest(req: IncomingMessage, method: string, pathname: string, search: string, delayMs: number): Promise<Answer> {
+  async function answerRequest(req: IncomingMessage, method: string, pathname: string, search: string, delayMs: number, seen: Seen): Promise<Answer> {
     try {
       const segments = pathSegments(pathname)
       const matching = routes.flatMap(({route, pattern}) => {
@@ -109,6 +151,7 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
       const {route, params} = found
       const readRequest = async (): Promise<RouteRequest> => {
         const input = method === 'POST' || method === 'PUT' ? await readJsonBody(req) : {}
+        seen.input = input
         if (delayMs > 0) await sleep(delayMs, undefined, {signal})
         return {input, params, query: Object.fromEntries(new URLSearchParams(search))}
       }
@@ -123,6 +166,7 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
         for await (const _chunk of req) void _chunk
         return {status: 401, body: UNAUTHORIZED}
       }
+      seen.merchant = merchant
       const request = {...(await readRequest()), merchant}
       return succeeded(await handled(() => route.handle(request, ctx)))
     } catch (error) {

@@ -25,6 +25,8 @@ export interface PurchaseRecord {
   card_holder: string
   card_expiry: string
   card_type: string
+  card_category: string
+  card_subcategory: string
   card_token: string
   amount: number
   decimal_amount: number
@@ -39,6 +41,14 @@ export interface PurchaseRecord {
   response_code: string
   transaction_id: string
   captured: boolean
+  /** The amount when approved, 0 when declined. */
+  captured_amount: number
+  /** The id without its dashes, as the live gateway's retrieval reference number. */
+  rrn: string
+  /** `M` when a CVV came with the purchase (the sandbox never judges one), `U` when none did. */
+  cvv_match: 'M' | 'U'
+  metadata: Record<string, never>
+  addendum_data: Record<string, never>
 }
 
 export interface RefundRecord {
@@ -59,6 +69,12 @@ export interface RefundRecord {
   /** The refund's own id, as the live gateway sends it: nothing in a refund's answer names its purchase. */
   transaction_id: string
   currency: string
+  /** The day after the refund. */
+  settlement_date: string
+  metadata: Record<string, never>
+  /** Always false: every refund here refunds a purchase. */
+  standalone: false
+  rrn: string
   /** The refunded purchase's id: kept for its refundable balance, never part of an answer (refundView). */
   purchase_id: string
 }
@@ -124,15 +140,20 @@ export interface WebHookRecord {
 }
 
 export const PURCHASE_FIELDS = [
-  'id', 'authorization', 'card_number', 'card_holder', 'card_expiry', 'card_type', 'card_token', 'amount',
-  'decimal_amount', 'successful', 'message', 'reference', 'currency', 'settlement_date', 'transaction_date',
-  'source', 'response_code', 'transaction_id', 'captured',
+  'id', 'authorization', 'card_number', 'card_holder', 'card_expiry', 'card_type', 'card_category', 'card_subcategory',
+  'card_token', 'amount', 'decimal_amount', 'successful', 'message', 'reference', 'currency', 'settlement_date',
+  'transaction_date', 'source', 'response_code', 'transaction_id', 'captured', 'captured_amount', 'rrn', 'cvv_match',
+  'metadata', 'addendum_data',
 ] as const satisfies readonly (keyof PurchaseRecord)[]
 
 export const REFUND_FIELDS = [
   'id', 'authorization', 'amount', 'refunded', 'message', 'card_holder', 'card_number', 'card_expiry',
   'card_type', 'successful', 'transaction_date', 'response_code', 'reference', 'transaction_id', 'currency',
+  'settlement_date', 'metadata', 'standalone', 'rrn',
 ] as const satisfies readonly (keyof RefundRecord)[]
+
+/** The live gateway's retrieval reference number: the id without its dashes (`071P1VQZVNTX`). */
+export const rrnOf = (id: string): string => id.replaceAll('-', '')
 
 /** A refund as the gateway answers with it: without the link to its purchase that the sandbox keeps. */
 export function refundView(refund: RefundRecord): Omit<RefundRecord, 'purchase_id'> {

@@ -11,6 +11,7 @@ import {FaultList} from './faults.js'
 import {clientErrorListener, createRequestListener} from './http.js'
 import {TEST_MERCHANT, merchantPrefixes, newRecordId} from './ids.js'
 import {Journal, StateFileError, loadStore, lockStateFile, type OpenStateFile} from './persist.js'
+import {RequestLog} from './request-log.js'
 import {routes} from './routes/index.js'
 import {Store} from './store.js'
 import {checkWebHook, modeOfHooks} from './web-hooks.js'
@@ -48,6 +49,11 @@ export interface SandboxOptions {
   requestTimeoutMs?: number
   /** How the state file is opened for writing; tests inject a disk that fails. */
   openStateFile?: OpenStateFile
+  /**
+   * The log of the requests answered (`gw sandbox logs`): kept in memory, and appended to `file`
+   * when one is given, rotated past `maxBytes`. false turns it off. On, in memory, by default.
+   */
+  requestLog?: false | {file?: string; maxBytes?: number}
 }
 
 export interface RunningSandbox {
@@ -89,6 +95,13 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     throw error
   }
   const closing = new AbortController()
+  let requests: RequestLog | undefined
+  try {
+    requests = options.requestLog === false ? undefined : await openRequestLog(options.requestLog ?? {}, log)
+  } catch (error) {
+    stateLock?.release()
+    throw error
+  }
 
   let journal: Journal | undefined
   /** Resolves once the store's changes are durable; without a state file they are simply kept. */
@@ -120,6 +133,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     deliveries,
     mode,
     merchants: [...tokens.keys()],
+    requests,
     url: '',
     newId: (merchant, type) => newRecordId(prefixOf(prefixes, merchant), type),
   }
@@ -130,6 +144,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       journal = await startJournal(stateFile, store, options.openStateFile)
     } catch (error) {
       await deliveries.close()
+      await requests?.close()
       stateLock?.release()
       throw error
     }
@@ -138,6 +153,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const abandon = async () => {
     await deliveries.close()
     await journal?.close()
+    await requests?.close()
     stateLock?.release()
   }
   const {headersTimeoutMs = TIMEOUTS.headersMs, requestTimeoutMs = TIMEOUTS.requestMs} = options
@@ -165,6 +181,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       },
       signal: closing.signal,
       log,
+      answered: requests && ((exchange) => requests.add(exchange)),
     }),
   )
   server.on('clientError', clientErrorListener(mode))
@@ -196,6 +213,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
         startedAt,
         webhooks: options.webhooks ?? [],
         merchants: options.merchants.map((merchant) => merchant.username),
+        requestLog: options.requestLog === false ? null : (options.requestLog?.file ?? null),
       })
     } catch (error) {
       server.close()
@@ -221,12 +239,22 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
         await journal?.commit()
         await journal?.close()
       } finally {
+        await requests?.close()
         stateLock?.release()
         if (runtimeFile) removeRuntimeFile(runtimeFile, process.pid)
       }
     }
   }
   return {url, port, close: () => (closed ??= shutdown())}
+}
+
+async function openRequestLog(options: {file?: string; maxBytes?: number}, log: (line: string) => void): Promise<RequestLog> {
+  try {
+    return await RequestLog.open({...options, report: log})
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message
+    throw new StateFileError(`Cannot write the request log ${options.file} (${reason})`, 'Start it with --state in a folder gw can write to, or with --no-request-log.')
+  }
 }
 
 async function startJournal(stateFile: string, store: Store, openFile: OpenStateFile | undefined): Promise<Journal> {

@@ -6,6 +6,8 @@ import {Purchase} from '../api/schemas/purchase.js'
 import {Refund} from '../api/schemas/refund.js'
 import {Subscription} from '../api/schemas/subscription.js'
 import {WebHook} from '../api/schemas/web-hook.js'
+import {rrnOf} from './records.js'
+import {shiftDays} from './schedule.js'
 import {COLLECTIONS, type Collection, globalKeyField} from './store.js'
 
 /**
@@ -22,19 +24,22 @@ const dateTime = z.string().refine((value) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\
 
 const RECORDS = {
   cards: Card.extend({token: text, card_number: text, card_expiry: date, card_holder: text, transaction_count: z.number().int(), alias: nullableText}),
-  purchases: Purchase.extend({
-    id: text,
-    reference: text,
-    amount: z.number().int(),
-    successful: z.boolean(),
-    card_token: text,
-    card_number: text,
-    currency: text,
-    settlement_date: date,
-    transaction_date: dateTime,
-  }),
+  purchases: z.preprocess(
+    purchaseWithLiveFields,
+    Purchase.extend({
+      id: text,
+      reference: text,
+      amount: z.number().int(),
+      successful: z.boolean(),
+      card_token: text,
+      card_number: text,
+      currency: text,
+      settlement_date: date,
+      transaction_date: dateTime,
+    }),
+  ),
   refunds: z.preprocess(
-    linkedToPurchase,
+    (refund) => refundWithLiveFields(linkedToPurchase(refund)),
     Refund.extend({id: text, reference: text, amount: z.number().int(), successful: z.boolean(), transaction_id: text, purchase_id: text, transaction_date: dateTime}),
   ),
   plans: Plan.extend({id: text, name: text, reference: text, description: text, amount: z.number().int(), currency: text, created_at: dateTime}),
@@ -64,6 +69,12 @@ const RECORDS = {
   webhooks: WebHook.extend({id: text, address: text, events: z.union([text, z.array(text)]), mode: z.enum(['Test', 'Live']), created_at: dateTime}),
 } as const satisfies {[C in Collection]: z.ZodType}
 
+/*
+ * The upgrades below change a loaded record in place: the loader keeps the parsed value itself,
+ * its fields in the gateway's order (persist.ts, checked), not zod's output, so a copy made here
+ * would be checked and then dropped.
+ */
+
 /**
  * A refund saved before refunds answered with their own id in `transaction_id`, as the live gateway
  * does: it held its purchase's id there, which is now kept apart in `purchase_id`.
@@ -71,7 +82,38 @@ const RECORDS = {
 function linkedToPurchase(refund: unknown): unknown {
   if (refund === null || typeof refund !== 'object' || 'purchase_id' in refund) return refund
   const earlier = refund as {id?: unknown; transaction_id?: unknown}
-  return {...earlier, transaction_id: earlier.id, purchase_id: earlier.transaction_id}
+  return Object.assign(refund, {transaction_id: earlier.id, purchase_id: earlier.transaction_id})
+}
+
+/**
+ * A purchase saved before purchases carried the live gateway's fields beyond the contract: they are
+ * added as the sandbox would have set them, so its answers have them too (`cvv_match` unknown).
+ */
+function purchaseWithLiveFields(purchase: unknown): unknown {
+  if (purchase === null || typeof purchase !== 'object' || 'rrn' in purchase) return purchase
+  const earlier = purchase as {id?: unknown; amount?: unknown; successful?: unknown; card_category?: unknown; card_subcategory?: unknown}
+  return Object.assign(purchase, {
+    card_category: earlier.card_category ?? 'Credit',
+    card_subcategory: earlier.card_subcategory ?? 'Standard',
+    captured_amount: earlier.successful === true ? earlier.amount : 0,
+    rrn: typeof earlier.id === 'string' ? rrnOf(earlier.id) : earlier.id,
+    cvv_match: 'U',
+    metadata: {},
+    addendum_data: {},
+  })
+}
+
+/** The same for a refund: settled the day after it was made. */
+function refundWithLiveFields(refund: unknown): unknown {
+  if (refund === null || typeof refund !== 'object' || 'rrn' in refund) return refund
+  const earlier = refund as {id?: unknown; transaction_date?: unknown}
+  const day = typeof earlier.transaction_date === 'string' ? earlier.transaction_date.slice(0, 10) : ''
+  return Object.assign(refund, {
+    ...(/^\d{4}-\d{2}-\d{2}$/.test(day) ? {settlement_date: shiftDays(day, 1)} : {}),
+    metadata: {},
+    standalone: false,
+    rrn: typeof earlier.id === 'string' ? rrnOf(earlier.id) : earlier.id,
+  })
 }
 
 const MerchantRecords = z.object(
@@ -87,6 +129,7 @@ const QueuedDelivery = z.object({
   payload: z.array(z.unknown()),
   attempts: z.number().int(),
   last_error: nullableText,
+  redelivery_of: text.optional(),
 })
 
 const State = z

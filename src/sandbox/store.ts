@@ -40,6 +40,8 @@ export interface QueuedDelivery {
   payload: unknown[]
   attempts: number
   last_error: string | null
+  /** The finished delivery this one sends again (`gw sandbox redeliver`). */
+  redelivery_of?: string
 }
 
 type CardNotice = 'card:expiring' | 'card:expired'

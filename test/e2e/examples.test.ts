@@ -38,10 +38,13 @@ const RUN_ORDER = [
   'webhook:list',
   'webhook:delete',
   'sandbox:trigger',
+  'sandbox:deliveries',
   'api',
+  'sandbox:seed',
   'customer:delete',
   'sandbox:clock',
   'sandbox:clock:advance',
+  'sandbox:logs',
 ]
 
 // Not run here, and why: each has tests of its own.
@@ -55,6 +58,12 @@ const NOT_RUN: Record<string, string> = {
   'sandbox:start': 'starts a gateway on the fixed port 8787, which a test must not take',
   'sandbox:stop': 'stops the gateway on port 8787',
   'sandbox:status': 'reports the detached gateway on port 8787',
+  'sandbox:redeliver': 'needs the id of a delivery; sandbox-deliveries.test.ts redelivers one to gw listen',
+}
+
+// Examples of commands run here that are left out themselves, and why.
+const EXAMPLES_NOT_RUN: Record<string, string> = {
+  'gw sandbox logs --follow': 'runs until Ctrl-C; sandbox-logs.test.ts follows the log',
 }
 
 interface Manifest {
@@ -78,6 +87,11 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'invoices.csv'), 'card_token,amount,reference\ncustomer-42,1500,inv-2001\ncustomer-42,2500,inv-2002\n')
   writeFileSync(join(dir, 'refunds.csv'), 'transaction_id,amount,reference\norder-1003,250,refund-2001\norder-1003,500,refund-2002\n')
   writeFileSync(join(dir, 'complaints.csv'), 'reference,complaint\norder-1001,charged twice\norder-1003,never arrived\n')
+  // The fixtures gw sandbox seed's examples create (then find present).
+  writeFileSync(join(dir, 'fixtures.json'), JSON.stringify({steps: [
+    {name: 'visa', create: 'card', fields: {card_holder: 'Jane Citizen', card_number: CARDS.visa, card_expiry: '12/2030', cvv: '123', alias: 'seed-visa'}},
+    {name: 'order', create: 'purchase', fields: {card_token: '{{visa.token}}', amount: 1000, reference: 'seed-order-1'}},
+  ]}))
 })
 afterAll(async () => {
   await sandbox?.stop()
@@ -100,6 +114,7 @@ describe('the examples in --help', () => {
     const outputs: Record<string, string> = {}
     for (const id of RUN_ORDER) {
       for (const example of examplesOf(id)) {
+        if (example in EXAMPLES_NOT_RUN) continue
         const result = await runProgram('bash', ['-o', 'pipefail', '-c', example], {
           cwd: dir,
           // As after `gw sandbox start`: its profile local is the active one, no GW_* variables.

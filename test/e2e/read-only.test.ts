@@ -1,4 +1,4 @@
-import {readFileSync} from 'node:fs'
+import {readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {allEndpoints, buildPath, writes} from '../../src/api/endpoints.js'
@@ -41,6 +41,7 @@ const commandFor: Record<string, string[]> = {
   'PUT /v1.0/subscriptions/{id}.json': ['subscription', 'update', '071-S-ZZZZZZZZ', '--inactive'],
   'POST /_sandbox/clock/advance': ['sandbox', 'clock', 'advance', '--days', '1'],
   'POST /_sandbox/trigger': ['sandbox', 'trigger', 'card:expiring'],
+  'POST /_sandbox/deliveries/{id}/redeliver': ['sandbox', 'redeliver', 'any-delivery'],
 }
 
 const writers = allEndpoints().filter(writes)
@@ -78,6 +79,17 @@ describe('a read-only profile refuses every endpoint that writes', () => {
       expect(writesReceived()).toBe(before)
     })
   }
+
+  it('gw sandbox seed is refused before anything is sent, looking up included', async () => {
+    const file = join(home.HOME!, 'fixtures.json')
+    writeFileSync(file, JSON.stringify({steps: [{name: 'gold', create: 'plan', fields: {name: 'Gold', amount: 1000, reference: ref('plan'), description: 'Gold'}}]}))
+    const before = gateway.received.length
+    const result = await runGw(['sandbox', 'seed', file, '--profile', 'support'], {env: home})
+    expect(result.code, result.stderr).toBe(6)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toContain('Error: Profile support is read-only and gw sandbox seed changes something at the gateway: nothing was sent\n')
+    expect(gateway.received.length).toBe(before)
+  })
 
   it('still reads', async () => {
     const result = await runGw(['purchase', 'get', 'no-such-purchase', '--profile', 'support'], {env: home})

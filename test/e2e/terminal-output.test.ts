@@ -170,7 +170,7 @@ describe('without a terminal to ask on', () => {
     const bought = await purchase()
     const live = await sandbox.gw(['purchase', 'get', String(bought.id), '--fields', 'id,rrn,transaction_id'])
     expect(live.code, live.stderr).toBe(0)
-    expect(live.json).toEqual({id: bought.id, transaction_id: bought.id})
+    expect(live.json).toEqual({id: bought.id, rrn: String(bought.id).replaceAll('-', ''), transaction_id: bought.id})
   })
 })
 

@@ -66,6 +66,8 @@ describe('spawnDetached and stopProcess', () => {
       startedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       webhooks: [],
       merchants: [],
+      // In memory: no file was given.
+      requestLog: null,
     })
     expect(running.pid).not.toBe(process.pid)
     expect(sandboxStatus(runtimeFile)).toStrictEqual({state: 'running', info: running})

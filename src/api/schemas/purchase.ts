@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import {looseBoolean, looseString, maybe, stringOrNumber} from './common.js'
+import {beyondContract, looseBoolean, looseString, maybe, stringOrNumber} from './common.js'
 
 export const Purchase = z.looseObject({
   id: looseString,
@@ -18,6 +18,17 @@ export const Purchase = z.looseObject({
   settlement_date: looseString,
   transaction_date: looseString,
   source: looseString,
+  card_type: beyondContract,
+  card_category: beyondContract,
+  card_subcategory: beyondContract,
+  transaction_id: beyondContract,
+  response_code: beyondContract,
+  captured: beyondContract,
+  captured_amount: beyondContract,
+  rrn: beyondContract,
+  cvv_match: beyondContract,
+  metadata: beyondContract,
+  addendum_data: beyondContract,
 })
 export type Purchase = z.infer<typeof Purchase>
 

@@ -13,3 +13,7 @@ export function frequencyNamed(input: string): Frequency | undefined {
 /** The events of the contract's §6. */
 export const WEBHOOK_EVENTS = ['charge:pending', 'charge:successful', 'charge:retry', 'charge:failed', 'card:expiring', 'card:expired'] as const
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
+
+/** Where a web hook delivery of the local gateway stands (gw sandbox deliveries --status). */
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]

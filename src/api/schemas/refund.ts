@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import {looseBoolean, looseString, maybe, stringOrNumber} from './common.js'
+import {beyondContract, looseBoolean, looseString, maybe, stringOrNumber} from './common.js'
 
 /** `amount` is negative in the contract and positive from the live gateway: both are accepted. */
 export const Refund = z.looseObject({
@@ -15,6 +15,13 @@ export const Refund = z.looseObject({
   successful: looseBoolean,
   transaction_date: looseString,
   response_code: looseString,
+  reference: beyondContract,
+  transaction_id: beyondContract,
+  currency: beyondContract,
+  settlement_date: beyondContract,
+  metadata: beyondContract,
+  standalone: beyondContract,
+  rrn: beyondContract,
 })
 export type Refund = z.infer<typeof Refund>
 

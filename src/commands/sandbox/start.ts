@@ -29,6 +29,7 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
     mode: Flags.string({description: 'answer as the sandbox or the live gateway', options: ['sandbox', 'live'], default: 'sandbox'}),
     merchant: Flags.custom<{username: string; token: string}>({description: 'another merchant as USER:TOKEN (repeatable)', multiple: true, parse: async (input) => parseMerchant(input)})(),
     webhook: Flags.url({description: 'address that receives every web hook event of merchant TEST from the start (repeatable)', multiple: true}),
+    'request-log': Flags.boolean({description: "log the requests answered, for gw sandbox logs: beside --state, else in gw's data folder", default: true, allowNo: true}),
     // Tests shorten the wait between delivery attempts to a receiver that is down.
     'webhook-backoff': Flags.integer({description: 'first wait in ms between web hook delivery attempts', min: 1, hidden: true}),
     detach: Flags.boolean({description: 'run in the background and return once it listens'}),
@@ -72,18 +73,22 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
         throw new UsageError((err as Error).message, `Another program may hold port ${flags.port}; try --port 0 or another port.`)
       }
       await this.registerProfile(info.url, info.mode)
-      this.io.err(`Local gateway running in the background at ${info.url} (pid ${info.pid}, ${info.mode} mode); log ${logFile}. Stop it with: gw sandbox stop\n`)
+      const requests = info.requestLog ? `; requests logged to ${info.requestLog} (gw sandbox logs)` : ''
+      this.io.err(`Local gateway running in the background at ${info.url} (pid ${info.pid}, ${info.mode} mode); its output in ${logFile}${requests}. Stop it with: gw sandbox stop\n`)
       this.io.out(info.url + '\n')
       return
     }
 
-    const {startSandbox} = await import('../../sandbox/server.js')
+    const [{startSandbox}, {requestLogBeside}] = await Promise.all([import('../../sandbox/server.js'), import('../../sandbox/request-log.js')])
     // Only one sandbox owns the runtime file that status and stop read, and profile local: the first one running.
     const ownsRuntimeFile = daemon.sandboxStatus(runtimeFile).state !== 'running'
     const merchantList = flags['detached-child'] ? daemon.merchantsFromEnvironment() : (flags.merchant ?? [])
+    // Another gateway without a state file of its own keeps its log in memory: gw's data folder holds the first one's.
+    const requestLogFile = flags.state ? requestLogBeside(resolve(flags.state)) : ownsRuntimeFile ? join(this.config.dataDir, 'sandbox-requests.ndjson') : undefined
+    const requestLog = flags['request-log'] ? {file: requestLogFile} : false
     let sandbox
     try {
-      sandbox = await startSandbox({port: flags.port, host: flags.host, stateFile: flags.state && resolve(flags.state), mode, merchants: merchantList, webhooks: (flags.webhook ?? []).map((url) => url.href), webhookBackoffMs: flags['webhook-backoff'], runtimeFile: ownsRuntimeFile ? runtimeFile : undefined, log: flags.verbose ? (line) => this.io.err(line + '\n') : undefined})
+      sandbox = await startSandbox({port: flags.port, host: flags.host, stateFile: flags.state && resolve(flags.state), mode, merchants: merchantList, webhooks: (flags.webhook ?? []).map((url) => url.href), webhookBackoffMs: flags['webhook-backoff'], requestLog, runtimeFile: ownsRuntimeFile ? runtimeFile : undefined, log: flags.verbose ? (line) => this.io.err(line + '\n') : undefined})
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code
       if ((err as Error).name === 'StateFileError') throw new UsageError((err as Error).message, (err as {hint?: string}).hint ?? 'Pick another --state file: gw never overwrites a file it cannot read.')
@@ -96,7 +101,8 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
       this.io.err(`Another local gateway is running (gw sandbox status); profile "local" stays pointed at it. Reach this one with GW_BASE_URL=${sandbox.url} GW_USERNAME=TEST GW_TOKEN=TEST.\n`)
     }
     const merchants = ['TEST', ...merchantList.map((m) => m.username)].join(', ')
-    this.io.err(`Local gateway listening on ${sandbox.url} (${mode} mode; merchants ${merchants}${flags.state ? `; state in ${flags.state}` : ''}). Ctrl-C stops it.\n`)
+    const logged = !flags['request-log'] ? '; no request log' : requestLogFile ? `; request log ${requestLogFile}` : '; request log in memory'
+    this.io.err(`Local gateway listening on ${sandbox.url} (${mode} mode; merchants ${merchants}${flags.state ? `; state in ${flags.state}` : ''}${logged}). Ctrl-C stops it.\n`)
     this.io.out(sandbox.url + '\n')
     if (!isLoopbackHost(flags.host)) {
       this.io.err(`Warning: listening on ${flags.host} makes the local gateway reachable from other machines.\n`)
@@ -108,7 +114,7 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
   }
 
   /** What this start asked for in so many words: a default left as it is matches whatever is running. */
-  private asked(flags: {port: number; host: string; mode: string; state?: string; webhook?: URL[]; merchant?: {username: string}[]}): StartRequest {
+  private asked(flags: {port: number; host: string; mode: string; state?: string; webhook?: URL[]; merchant?: {username: string}[]; 'request-log': boolean}): StartRequest {
     const given = (name: string) => this.argv.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`))
     return {
       ...(given('port') ? {port: flags.port} : {}),
@@ -117,6 +123,7 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
       ...(flags.state === undefined ? {} : {stateFile: resolve(flags.state)}),
       ...(flags.webhook ? {webhooks: flags.webhook.map((url) => url.href)} : {}),
       ...(flags.merchant ? {merchants: flags.merchant.map((merchant) => merchant.username)} : {}),
+      ...(given('request-log') || given('no-request-log') ? {requestLog: flags['request-log']} : {}),
     }
   }
 

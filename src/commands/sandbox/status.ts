@@ -4,7 +4,7 @@ import {GwCommand} from '../../gw-command.js'
 
 export default class SandboxStatus extends GwCommand {
   static override summary = 'Say where the local gateway listens'
-  static override description = 'Shows the URL, process, mode and state file of the gateway started with gw sandbox start. Exits 0 when it is running and 1 when it is not.'
+  static override description = 'Shows the URL, process, mode, state file and request log of the gateway started with gw sandbox start. Exits 0 when it is running and 1 when it is not.'
 
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json | jq -r .url']
 
@@ -13,6 +13,7 @@ export default class SandboxStatus extends GwCommand {
     {label: 'Process', field: 'pid'},
     {label: 'Mode', field: 'mode'},
     {label: 'State file', field: 'stateFile'},
+    {label: 'Request log', field: 'requestLog'},
     {label: 'Started', field: 'startedAt'},
   ]
 

@@ -1,9 +1,11 @@
+import type * as z from 'zod'
 import {advanceClock} from '../billing.js'
 import {formatDateTime} from '../clock.js'
 import type {SandboxContext} from '../context.js'
-import {badRequest} from '../errors.js'
+import {DeliveryQuery, RequestLogQuery} from '../../api/schemas/sandbox-control.js'
+import {SandboxError, badRequest} from '../errors.js'
 import {parseFault} from '../faults.js'
-import type {RouteRequest, RouteResult} from './route.js'
+import {pathParam, type RouteRequest, type RouteResult} from './route.js'
 import {readFields} from '../input.js'
 import {daysBetween, isCalendarDate, shiftDays} from '../schedule.js'
 
@@ -54,6 +56,25 @@ export function advance({input}: RouteRequest, ctx: SandboxContext): RouteResult
   return {status: 200, response: advanceClock(ctx, target)}
 }
 
-export function listDeliveries(_request: RouteRequest, ctx: SandboxContext): RouteResult {
-  return {status: 200, response: ctx.deliveries.report()}
+/** Web hook deliveries, finished then queued, with what each receiver last answered; `event` and `status` filter them. */
+export function listDeliveries({query}: RouteRequest, ctx: SandboxContext): RouteResult {
+  return {status: 200, response: ctx.deliveries.report(parsedQuery(DeliveryQuery, query))}
+}
+
+/** Sends a delivery again now (`gw sandbox redeliver`): a finished one is queued anew, a queued one tried at once. */
+export function redeliver(request: RouteRequest, ctx: SandboxContext): RouteResult {
+  return {status: 200, response: ctx.deliveries.redeliver(pathParam(request, 'id'))}
+}
+
+/** The request log, filtered: `gw sandbox logs`, which follows it by asking `after` the `next` it was given. */
+export function listRequests({query}: RouteRequest, ctx: SandboxContext): RouteResult {
+  if (!ctx.requests) throw new SandboxError(404, ['The request log is off: this gateway was started with --no-request-log'])
+  return {status: 200, response: ctx.requests.page(parsedQuery(RequestLogQuery, query))}
+}
+
+/** A query string read by its shared schema; a 400 naming each parameter it cannot read. */
+function parsedQuery<T>(schema: z.ZodType<T>, query: Record<string, string>): T {
+  const parsed = schema.safeParse(query)
+  if (!parsed.success) throw badRequest(parsed.error.issues.map((issue) => `${issue.path.join('.') || 'query'}: ${issue.message}`))
+  return parsed.data
 }

@@ -1,6 +1,6 @@
 import type {SandboxContext} from '../context.js'
 import type {Route} from './route.js'
-import {addFault, advance, clearFaults, describeSandbox, listDeliveries, listFaults, resetSandbox, showClock} from './control.js'
+import {addFault, advance, clearFaults, describeSandbox, listDeliveries, listFaults, listRequests, redeliver, resetSandbox, showClock} from './control.js'
 import {getCard, listCards, tokenizeCard, updateCard} from './credit-cards.js'
 import {createCustomer, deleteCustomer, getCustomer, listCustomers, updateCustomer} from './customers.js'
 import {createPlan, getPlan, listPlans, updatePlan} from './plans.js'
@@ -47,4 +47,6 @@ export const routes: Route<SandboxContext>[] = [
   {method: 'POST', path: '/_sandbox/clock/advance', auth: 'none', handle: advance},
   {method: 'POST', path: '/_sandbox/trigger', auth: 'none', handle: trigger},
   {method: 'GET', path: '/_sandbox/deliveries', auth: 'none', handle: listDeliveries},
+  {method: 'POST', path: '/_sandbox/deliveries/:id/redeliver', auth: 'none', handle: redeliver},
+  {method: 'GET', path: '/_sandbox/requests', auth: 'none', handle: listRequests},
 ]

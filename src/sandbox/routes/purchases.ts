@@ -54,7 +54,8 @@ export function createPurchase({input, merchant}: MerchantRequest, ctx: SandboxC
   if (!isPermittedCurrency(currency)) throw refusedWith200(currencyNotPermitted(currency), refused)
   if (ctx.store.isTaken('purchases', merchant, reference)) throw refusedWith200('Reference is already taken', refused)
 
-  const purchase = chargeCard(ctx, merchant, {card: card.record, amount, reference, currency, source: 'API'})
+  const cvvGiven = !isBlank(fields.cvv)
+  const purchase = chargeCard(ctx, merchant, {card: card.record, amount, reference, currency, source: 'API', cvvGiven})
   return {status: 200, response: purchase}
 }
 

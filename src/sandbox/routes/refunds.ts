@@ -1,11 +1,11 @@
-import {formatDateTime} from '../clock.js'
+import {addDays, formatDate, formatDateTime} from '../clock.js'
 import type {SandboxContext} from '../context.js'
 import {badRequest, forbidden, refusedWith200} from '../errors.js'
 import {pageOf} from '../paging.js'
 import {pathParam, type MerchantRequest, type RouteResult} from './route.js'
 import {newAuthorization} from '../ids.js'
 import {blankMessage, isBlank, readFields} from '../input.js'
-import {REFUND_FIELDS, echo, refundView, type PurchaseRecord, type RefundRecord} from '../records.js'
+import {REFUND_FIELDS, echo, refundView, rrnOf, type PurchaseRecord, type RefundRecord} from '../records.js'
 
 const REFUND_INPUT = {transaction_id: 'string', amount: 'integer', reference: 'string'} as const
 
@@ -48,6 +48,7 @@ export function createRefund({input, merchant}: MerchantRequest, ctx: SandboxCon
   }
 
   const id = ctx.newId(merchant, 'R')
+  const now = ctx.clock.now()
   const refund: RefundRecord = {
     id,
     authorization: newAuthorization(),
@@ -59,11 +60,15 @@ export function createRefund({input, merchant}: MerchantRequest, ctx: SandboxCon
     card_expiry: purchase.card_expiry,
     card_type: purchase.card_type,
     successful: true,
-    transaction_date: formatDateTime(ctx.clock.now()),
+    transaction_date: formatDateTime(now),
     response_code: '00',
     reference,
     transaction_id: id,
     currency: purchase.currency,
+    settlement_date: formatDate(addDays(now, 1)),
+    metadata: {},
+    standalone: false,
+    rrn: rrnOf(id),
     purchase_id: purchase.id,
   }
   ctx.store.save('refunds', merchant, refund)

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {MERCHANTS_VARIABLE, detachedArguments, merchantsFromEnvironment, merchantsVariable} from '../../../src/sandbox/daemon.js'
+import {MERCHANTS_VARIABLE, detachedArguments, differencesFrom, merchantsFromEnvironment, merchantsVariable} from '../../../src/sandbox/daemon.js'
 
 describe('merchant credentials of a detached sandbox', () => {
   it('leave the command line, in both spellings, with --detach', () => {
@@ -23,5 +23,17 @@ describe('merchant credentials of a detached sandbox', () => {
     expect(() => merchantsFromEnvironment({[MERCHANTS_VARIABLE]: '[{"username":"A"}]'})).toThrow(
       `${MERCHANTS_VARIABLE} must be a JSON list of {username, token}`,
     )
+  })
+})
+
+describe('a start that asks for another gateway than the one running', () => {
+  const running = {pid: 1, url: 'http://127.0.0.1:8787', host: '127.0.0.1', port: 8787, mode: 'sandbox' as const, stateFile: null, startedAt: '2026-11-22T08:31:05.000Z', requestLog: '/data/gw/sandbox-requests.ndjson'}
+
+  it('names a request log asked off or on that the running one has not', () => {
+    expect(differencesFrom(running, {requestLog: false})).toEqual(['--no-request-log (it keeps one in /data/gw/sandbox-requests.ndjson)'])
+    expect(differencesFrom({...running, requestLog: null}, {requestLog: true})).toEqual(['--request-log (it keeps none)'])
+    expect(differencesFrom(running, {requestLog: true})).toEqual([])
+    // A runtime file of an older gw says nothing of it.
+    expect(differencesFrom({...running, requestLog: undefined}, {requestLog: false})).toEqual([])
   })
 })

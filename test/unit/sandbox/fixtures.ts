@@ -26,6 +26,8 @@ export function aPurchase(id: string, reference: string, amount = 1000, successf
     card_holder: 'Jo Citizen',
     card_expiry: '2030-02-28',
     card_type: 'MasterCard',
+    card_category: 'Credit',
+    card_subcategory: 'Standard',
     card_token: 'abcdefghij0123456789',
     amount,
     decimal_amount: amount / 100,
@@ -39,6 +41,11 @@ export function aPurchase(id: string, reference: string, amount = 1000, successf
     response_code: successful ? '00' : '99',
     transaction_id: id,
     captured: successful,
+    captured_amount: successful ? amount : 0,
+    rrn: id.replaceAll('-', ''),
+    cvv_match: 'M',
+    metadata: {},
+    addendum_data: {},
   }
 }
 
@@ -59,6 +66,10 @@ export function aRefund(id: string, reference: string, purchaseId: string, amoun
     reference,
     transaction_id: id,
     currency: 'AUD',
+    settlement_date: '2026-11-23',
+    metadata: {},
+    standalone: false,
+    rrn: id.replaceAll('-', ''),
     purchase_id: purchaseId,
   }
 }

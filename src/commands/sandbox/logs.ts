@@ -1,0 +1,71 @@
+import {Flags} from '@oclif/core'
+import {UsageError} from '../../errors.js'
+import {ExitStatus, GwCommand} from '../../gw-command.js'
+import {requestLogColumns} from '../../output/columns.js'
+
+export default class SandboxLogs extends GwCommand {
+  static override summary = 'Show the requests the local gateway answered, and follow new ones'
+  static override description = `Every request your app (or gw) made to the local gateway, oldest first: time, merchant, method, path, status, milliseconds, the reference the body gave, its card number masked, the gateway's first error and the request id. Bodies are never shown or kept whole: no CVV, token or password reaches the log.
+--follow keeps printing new requests as they are answered, until Ctrl-C. A pipe gets one JSON line per request; so does --json on a terminal, pretty-printed.
+Talks to the gateway of the profile in force (gw sandbox start registers it as "local"). The gateway also appends the log to a file (gw sandbox status names it), rotated at 5 MiB.`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> --limit 5',
+    '<%= config.bin %> <%= command.id %> --status 4xx,5xx --json | jq -r .error',
+    '<%= config.bin %> <%= command.id %> --path /v1.0/purchases --merchant TEST',
+    {description: 'Print new requests as your app makes them, until Ctrl-C', command: '<%= config.bin %> <%= command.id %> --follow'},
+  ]
+
+  // --follow stops on Ctrl-C as a service does: quietly, once the page it has is printed. Its
+  // stdout is then checked here, as the base class does for other commands.
+  static override handlesSignals = true
+
+  static override flags = {
+    follow: Flags.boolean({char: 'f', description: 'keep printing new requests as they are answered, until Ctrl-C'}),
+    status: Flags.custom<string[]>({
+      description: 'only these statuses: a class (4xx), a status (404), or several separated by commas',
+      parse: async (input) => {
+        const {StatusFilter} = await import('../../api/schemas/sandbox-control.js')
+        const parsed = StatusFilter.safeParse(input)
+        if (!parsed.success) throw new UsageError(`--status ${parsed.error.issues[0]?.message}, not "${input}"`, 'For example --status 4xx, --status 404 or --status 4xx,503.')
+        return parsed.data
+      },
+    })(),
+    path: Flags.string({description: 'only requests whose path starts with this, such as /v1.0/purchases'}),
+    merchant: Flags.string({description: 'only the requests of this merchant (its username)'}),
+    limit: Flags.integer({description: 'how many of the latest requests to show (with --follow, before the new ones)', default: 30, min: 1, max: 5000}),
+  }
+
+  static override columns = requestLogColumns
+
+  async run() {
+    const {flags} = await this.parse(SandboxLogs)
+    const [operations, {requestLogPrinter}] = await Promise.all([import('../../operations/sandbox.js'), import('../../output/request-log.js')])
+    const filter = {status: flags.status, path: flags.path, merchant: flags.merchant, limit: flags.limit}
+    const print = requestLogPrinter(this.io, this.renderOptions)
+    if (!flags.follow) {
+      const page = await operations.requestLog(filter, await this.deps())
+      if (page.entries.length === 0) this.io.err('No requests to show.\n')
+      print(page)
+      return this.reportBrokenStdout()
+    }
+    const stopped = new AbortController()
+    // A reader gone (`| head -5`) or a full disk: no more polling, and gw says so (141, or 1).
+    this.io.onOutClosed?.(() => stopped.abort())
+    let received: NodeJS.Signals | undefined
+    const stop = (signal: NodeJS.Signals) => {
+      received = signal
+      stopped.abort()
+    }
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+    try {
+      await operations.followRequestLog(filter, await this.deps(), print, stopped.signal)
+    } finally {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+    }
+    if (received === undefined) return this.reportBrokenStdout()
+    return new ExitStatus(received === 'SIGTERM' ? 143 : 130)
+  }
+}

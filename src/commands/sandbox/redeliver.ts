@@ -1,0 +1,26 @@
+import {Args} from '@oclif/core'
+import {GwCommand} from '../../gw-command.js'
+import {deliveryColumns} from '../../output/columns.js'
+
+export default class SandboxRedeliver extends GwCommand {
+  static override summary = 'Send a web hook delivery of the local gateway again, now'
+  static override description = `A finished delivery (delivered, or failed) is queued again as it was, to the same address, and prints as the new delivery, which names the one it repeats in redelivery_of. A delivery still queued, waiting to be tried again, is tried at once.
+A delivery to a web hook deleted since is refused. gw sandbox deliveries lists the ids.`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> 6f1c2a9e-8a43-4c7e-9d7e-2b1f0c3d4e5f',
+    '<%= config.bin %> sandbox deliveries --status failed --json | jq -r .id | xargs -n 1 <%= config.bin %> <%= command.id %>',
+  ]
+
+  static override args = {
+    id: Args.string({description: 'id of the delivery, as gw sandbox deliveries lists it', required: true}),
+  }
+
+  static override columns = deliveryColumns
+
+  async run() {
+    const {args} = await this.parse(SandboxRedeliver)
+    const {redeliver} = await import('../../operations/sandbox.js')
+    return redeliver(args.id, await this.deps())
+  }
+}

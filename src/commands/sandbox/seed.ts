@@ -1,0 +1,41 @@
+import {Args, Flags} from '@oclif/core'
+import {GwCommand} from '../../gw-command.js'
+
+export default class SandboxSeed extends GwCommand {
+  static override summary = 'Create the records of a fixtures file on the sandbox: cards, plans, customers, purchases, refunds, subscriptions, web hooks'
+  static override description = `FILE is JSON: {"steps": [{"name": "gold", "create": "plan", "fields": {...}}, ...]}, each step one record of its kind (card, plan, customer, purchase, refund, subscription, webhook) with the API's own fields. A later step names a field of an earlier one's record as {{gold.id}}: alone in a string it takes the value as it is, inside text as text. Keys starting with _ are comments.
+The whole file is checked before anything is sent (exit 2 naming each step and field at fault). Steps run in order through gw's own client against the gateway of the profile in force, a sandbox only (a live profile is refused). A step whose record is there already (by its reference; a card by its alias, a web hook by its address) is reported present and not sent again, so running a file twice creates nothing the second time.
+Prints one JSON line per step: step, name, status (created, present, declined, failed) and record. The first step that fails stops the run, with its exit code.`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> fixtures.json',
+    '<%= config.bin %> <%= command.id %> fixtures.json --check',
+    '<%= config.bin %> <%= command.id %> fixtures.json | jq -r \'select(.name == "order") | .record.id\'',
+  ]
+
+  static override args = {
+    file: Args.string({description: 'fixtures file (JSON), or - to read it from stdin', required: true}),
+  }
+
+  static override flags = {
+    check: Flags.boolean({description: 'check the file and send nothing'}),
+  }
+
+  async run() {
+    const {args, flags} = await this.parse(SandboxSeed)
+    const [{readSeedFile, checkSeedFile}, {seed}, {seedPrinter}] = await Promise.all([import('../../seed/file.js'), import('../../operations/seed.js'), import('../../output/seed.js')])
+    const {text, source} = await readSeedFile(args.file, this.io)
+    const steps = checkSeedFile(text, source)
+    if (flags.check) {
+      this.io.err(`${source}: ${steps.length} ${steps.length === 1 ? 'step' : 'steps'}, every one well-formed; nothing was sent.\n`)
+      return
+    }
+    const target = await this.target()
+    // Every step may write: a read-only profile is refused before the first look-up, not at its first write.
+    const {refuseWhenReadOnly} = await import('../../live-safety.js')
+    refuseWhenReadOnly(target, this.commandName)
+    const {environment} = target
+    const print = seedPrinter(this.io, {json: this.json})
+    print.summary(await seed(steps, {environment}, await this.deps(), print.step))
+  }
+}

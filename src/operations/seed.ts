@@ -1,0 +1,157 @@
+import type {PurchaseCreate} from '../api/schemas/purchase.js'
+import type {RefundCreate} from '../api/schemas/refund.js'
+import {frequencyNamed, type WebhookEvent} from '../api/schemas/recurring-rules.js'
+import type {Environment} from '../auth/config.js'
+import {type GwError, NotFoundError, UsageError} from '../errors.js'
+import {maskCardNumber} from '../redact.js'
+import {resolveFields, type SeedStep, stepName} from '../seed/file.js'
+import type {StepFields, StepKind} from '../seed/kinds.js'
+import {toGwError} from '../to-gw-error.js'
+import {tokenizeCard, updateCard} from './cards.js'
+import {createCustomer} from './customers.js'
+import type {Deps, GwRecord} from './deps.js'
+import {lookUp} from './look-up.js'
+import type {Sent} from './money.js'
+import {createPlan} from './plans.js'
+import {findEarlierPurchase, sendPurchase} from './purchases.js'
+import {findEarlierRefund, sendRefund} from './refunds.js'
+import {createSubscription} from './subscriptions.js'
+import {createWebHook, listWebHooks} from './webhooks.js'
+
+/** created: sent now; present: found under its reference (alias, address), so not sent again; declined: a purchase sent now, and declined. */
+export type SeedStatus = 'created' | 'present' | 'declined' | 'failed'
+
+export interface SeedReport {
+  step: number
+  name: string
+  create: StepKind
+  status: SeedStatus
+  record?: GwRecord
+  error?: GwError
+}
+
+type Outcome = {status: Exclude<SeedStatus, 'failed'>; record: GwRecord}
+
+/**
+ * Runs a fixtures file's steps in order, through the same operations as gw's commands, against
+ * a sandbox only. A step whose record exists already (its reference, a card's alias, a web hook's
+ * address) is reported present and not sent, so a second run creates nothing. Each step is
+ * reported as it ends; the first that fails stops the run (later steps may need it) with its error.
+ */
+export async function seed(steps: SeedStep[], {environment}: {environment: Environment}, deps: Deps, onStep: (report: SeedReport) => void): Promise<SeedReport[]> {
+  if (environment !== 'sandbox') {
+    throw new UsageError('gw sandbox seed creates records on a sandbox only, and the profile in force is live: nothing was sent', 'Use the local gateway (gw sandbox start; gw profile use local) or another sandbox profile with --profile.')
+  }
+  const records = new Map<string, GwRecord>()
+  const reports: SeedReport[] = []
+  for (const step of steps) {
+    // stdout's reader went away (`| head -1`): no new step starts, as no new batch row does. What
+    // was printed is let out first, for a failure to write it to be known.
+    await deps.io.flushOut?.()
+    if (deps.io.outFailure?.()) break
+    const {step: number, name, create} = step
+    let outcome: Outcome
+    try {
+      outcome = await runStep(step, resolveFields(step, records), {environment, deps})
+    } catch (err) {
+      const error = toGwError(err)
+      const failed = {step: number, name, create, status: 'failed' as const, error}
+      onStep(failed)
+      error.message = `${stepName(step)}: ${error.message}`
+      throw error
+    }
+    records.set(name, outcome.record)
+    const report = {step: number, name, create, ...outcome}
+    reports.push(report)
+    onStep(report)
+  }
+  return reports
+}
+
+function runStep(step: SeedStep, fields: Record<string, unknown>, context: {environment: Environment; deps: Deps}): Promise<Outcome> {
+  const run = STEPS[step.create] as (fields: unknown, context: {environment: Environment; deps: Deps}) => Promise<Outcome>
+  return run(fields, context)
+}
+
+/** The record found under the key, or undefined when the gateway has none (404). */
+async function existing(find: () => Promise<GwRecord>): Promise<GwRecord | undefined> {
+  try {
+    return await find()
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined
+    throw err
+  }
+}
+
+const created = (record: GwRecord): Outcome => ({status: 'created', record})
+const present = (record: GwRecord): Outcome => ({status: 'present', record})
+
+const STEPS: {[K in StepKind]: (fields: StepFields[K], context: {environment: Environment; deps: Deps}) => Promise<Outcome>} = {
+  async card({alias, ...card}, {deps}) {
+    const digits = card.card_number.replace(/[\s-]/g, '')
+    const found = await existing(() => lookUp('cards', alias, deps))
+    if (found) {
+      // An alias names one card: another card under it is not this step's.
+      if (maskCardNumber(String(found.card_number ?? '')) !== maskCardNumber(digits)) {
+        throw new UsageError(`alias ${alias} is already the alias of another card (${maskCardNumber(String(found.card_number ?? ''))})`, 'Give this card another alias.')
+      }
+      return present(found)
+    }
+    const tokenized = await tokenizeCard({...card, card_number: digits}, deps)
+    return created(await updateCard({token: String(tokenized.token), alias}, deps))
+  },
+
+  async plan(fields, {deps}) {
+    const found = await existing(() => lookUp('plans', fields.reference, deps))
+    return found ? present(found) : created(await createPlan(fields, deps))
+  },
+
+  async customer(fields, {deps}) {
+    const found = await existing(() => lookUp('customers', fields.reference, deps))
+    if (found) return present(found)
+    const {card, address} = fields
+    const named = {'first-name': fields.first_name, 'last-name': fields.last_name, reference: fields.reference, email: fields.email, 'ip-address': fields.ip_address, ...address}
+    const holder = card.card_holder ?? `${fields.first_name} ${fields.last_name}`
+    return created(await createCustomer(named, {card_holder: holder, card_number: card.card_number.replace(/[\s-]/g, ''), card_expiry: card.expiry_date, cvv: card.cvv}, deps))
+  },
+
+  async purchase(fields, {deps}) {
+    const body: PurchaseCreate = {...fields, ...(fields.card_number ? {card_number: fields.card_number.replace(/[\s-]/g, '')} : {}), ...(fields.currency ? {currency: fields.currency.toUpperCase()} : {})}
+    const earlier = await findEarlierPurchase(body, deps)
+    return moneyOutcome(earlier ?? (await sendPurchase(body, deps)), earlier !== undefined)
+  },
+
+  async refund(fields, {deps}) {
+    const body: RefundCreate = fields
+    const earlier = await findEarlierRefund({body}, deps)
+    return moneyOutcome(earlier ?? (await sendRefund({body}, deps)), earlier !== undefined)
+  },
+
+  async subscription(fields, {deps}) {
+    const found = await existing(() => lookUp('subscriptions', fields.reference, deps))
+    if (found) return present(found)
+    const input = {customer: fields.customer, plan: fields.plan, frequency: frequencyNamed(fields.frequency)!, startDate: fields.start_date, reference: fields.reference, active: fields.is_active ?? true}
+    return created(await createSubscription(input, deps))
+  },
+
+  async webhook(fields, {environment, deps}) {
+    const found = (await listWebHooks(deps)).find((hook) => hook.address === fields.address)
+    if (found) return present(found)
+    const {authentication_username: username, authentication_password: password} = fields
+    const events = fields.events === undefined || fields.events === '*' ? [] : (fields.events as WebhookEvent[])
+    return created(await createWebHook({address: fields.address, events, name: fields.name, environment, auth: username && password ? {username, password} : undefined}, deps))
+  },
+}
+
+/**
+ * A purchase or refund as the money module decided it: approved, or declined (a record like any
+ * other, which a fixtures file may well want); found earlier under its reference, present. A
+ * reference taken by another transaction, or an outcome not known, fails the step.
+ */
+function moneyOutcome(sent: Sent, earlier: boolean): Outcome {
+  const {decided} = sent
+  if (sent.wrongGateway) throw sent.wrongGateway
+  if (decided.outcome === 'approved') return {status: earlier ? 'present' : 'created', record: decided.record}
+  if (decided.outcome === 'declined') return {status: earlier ? 'present' : 'declined', record: decided.record}
+  throw sent.failure!
+}

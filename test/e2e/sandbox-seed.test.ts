@@ -1,0 +1,148 @@
+import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {armTrap, CARDS, GW, ref, runProgram, type Sandbox, sandboxForFile} from './helpers.js'
+
+let sandbox: Sandbox
+sandboxForFile((started) => {
+  sandbox = started
+})
+
+const dir = mkdtempSync(join(tmpdir(), 'gw-e2e-seed-'))
+
+function fixtures(steps: unknown[], name = `${ref('fixtures')}.json`): string {
+  const file = join(dir, name)
+  writeFileSync(file, JSON.stringify({_comment: 'made by sandbox-seed.test.ts', steps}, null, 2))
+  return file
+}
+
+/** One step of every kind, each later one naming fields of earlier ones. */
+function everyKind(tag: string, hookAddress: string): {name: string; create: string; fields: Record<string, unknown>}[] {
+  return [
+    {name: 'visa', create: 'card', fields: {card_holder: 'Jane Citizen', card_number: CARDS.visa, card_expiry: '12/2030', cvv: '123', alias: `${tag}-visa`}},
+    {name: 'gold', create: 'plan', fields: {name: 'Gold', amount: 2500, reference: `${tag}-gold`, description: 'Gold membership'}},
+    {name: 'jane', create: 'customer', fields: {first_name: 'Jane', last_name: 'Citizen', reference: `${tag}-jane`, email: 'jane@example.com', card: {card_number: CARDS.mastercard, expiry_date: '12/2030', cvv: '123'}}},
+    {name: 'order', create: 'purchase', fields: {card_token: '{{visa.token}}', amount: 1000, reference: `${tag}-order`, _why: 'charged to the stored card'}},
+    {name: 'bounced', create: 'purchase', fields: {card_holder: 'Jane Citizen', card_number: CARDS.declined, card_expiry: '12/2030', cvv: '123', amount: 1000, reference: `${tag}-bounced`}},
+    {name: 'partial', create: 'refund', fields: {transaction_id: '{{order.id}}', amount: 400, reference: 'refund-of-{{order.reference}}'}},
+    {name: 'membership', create: 'subscription', fields: {customer: '{{jane.id}}', plan: '{{gold.reference}}', frequency: 'Monthly', start_date: '2030-01-01', reference: `${tag}-membership`}},
+    {name: 'hook', create: 'webhook', fields: {address: hookAddress, events: ['charge:successful', 'charge:failed']}},
+  ]
+}
+
+type Line = {step: number; name: string; status: string; record: Record<string, unknown> | null; error?: {kind: string; exit_code: number; message: string}}
+
+describe('gw sandbox seed', () => {
+  it('creates a record of every kind, each step using fields of earlier ones; a second run creates nothing', async () => {
+    const tag = ref('seed')
+    const file = fixtures(everyKind(tag, `http://127.0.0.1:9/${tag}`))
+    const first = await sandbox.gw(['sandbox', 'seed', file])
+    expect(first.code, first.stderr).toBe(0)
+    expect(first.stderr).toBe('8 steps: 7 created, 1 declined.\n')
+    const lines = first.records as Line[]
+    expect(lines.map(({step, name, status}) => [step, name, status])).toStrictEqual([
+      [1, 'visa', 'created'],
+      [2, 'gold', 'created'],
+      [3, 'jane', 'created'],
+      [4, 'order', 'created'],
+      [5, 'bounced', 'declined'],
+      [6, 'partial', 'created'],
+      [7, 'membership', 'created'],
+      [8, 'hook', 'created'],
+    ])
+    for (const line of lines) expect(Object.keys(line)).toStrictEqual(['step', 'name', 'status', 'record'])
+    const [visa, gold, jane, order, bounced, partial, membership, hook] = lines.map((line) => line.record!)
+    expect(visa).toMatchObject({alias: `${tag}-visa`, card_number: '424242XXXXXX4242'})
+    expect(order).toMatchObject({card_token: visa!.token, amount: 1000, successful: true, reference: `${tag}-order`})
+    expect(bounced).toMatchObject({successful: false, message: 'Declined', card_number: '455701XXXXXX8902'})
+    expect(partial).toMatchObject({amount: -400, reference: `refund-of-${tag}-order`, successful: true})
+    expect(membership).toMatchObject({customer: jane!.id, plan: gold!.id, frequency: 'Monthly', is_active: true})
+    expect(hook).toMatchObject({address: `http://127.0.0.1:9/${tag}`, mode: 'Test', events: ['charge:successful', 'charge:failed']})
+    expect(first.stdout).not.toContain(CARDS.visa)
+    expect(first.stdout).not.toContain('"cvv"')
+
+    // Nothing that writes may reach the gateway now: each POST or PUT would meet a 503.
+    const armed = await armTrap(sandbox, ['POST', 'PUT'])
+    const second = await sandbox.gw(['sandbox', 'seed', file])
+    expect(second.code, second.stderr).toBe(0)
+    expect(second.stderr).toBe('8 steps: 8 present.\n')
+    expect((second.records as Line[]).map(({status}) => status)).toStrictEqual(Array(8).fill('present'))
+    expect((second.records as Line[]).map((line) => line.record!.id ?? line.record!.token)).toStrictEqual(lines.map((line) => line.record!.id ?? line.record!.token))
+    expect(await armed()).toBe(2)
+    const hooks = await sandbox.gw(['webhook', 'list', '--json'])
+    expect(hooks.records.filter((record) => (record as {address: string}).address === `http://127.0.0.1:9/${tag}`)).toHaveLength(1)
+  })
+
+  it('refuses a step that names an unknown field before anything is sent (exit 2, naming the step and field)', async () => {
+    const tag = ref('unknown')
+    const steps = everyKind(tag, `http://127.0.0.1:9/${tag}`)
+    steps[3] = {name: 'order', create: 'purchase', fields: {card_token: '{{visa.tokn}}', amount: 1000, reference: `${tag}-order`}}
+    steps[5] = {name: 'partial', create: 'refund', fields: {transaction_id: '{{order.id}}', amout: 400, reference: `${tag}-refund`}}
+    const armed = await armTrap(sandbox, ['GET', 'POST', 'PUT', 'DELETE'])
+    const refused = await sandbox.gw(['sandbox', 'seed', fixtures(steps)])
+    expect(refused.code).toBe(2)
+    expect(refused.stdout).toBe('')
+    expect(refused.stderr).toContain('has 3 problems; nothing was sent:\n')
+    expect(refused.stderr).toContain('  step 4 "order" (purchase): fields.card_token: {{visa.tokn}} names the field tokn, which a card has not; it has token, card_holder, card_number, ')
+    expect(refused.stderr).toContain('  step 6 "partial" (refund): fields.amount is required\n')
+    expect(refused.stderr).toContain('  step 6 "partial" (refund): fields.amout is not a field of a refund; it takes transaction_id, amount, reference\n')
+    expect(await armed()).toBe(4)
+  })
+
+  it('is refused against a live profile, and --check sends nothing', async () => {
+    const file = fixtures(everyKind(ref('live'), 'http://127.0.0.1:9/live'))
+    const armed = await armTrap(sandbox, ['GET', 'POST', 'PUT', 'DELETE'])
+    const live = await sandbox.gw(['sandbox', 'seed', file], {env: {GW_ENVIRONMENT: 'live'}})
+    expect(live.code).toBe(2)
+    expect(live.stdout).toBe('')
+    expect(live.stderr).toContain('Error: gw sandbox seed creates records on a sandbox only, and the profile in force is live: nothing was sent\n')
+    const checked = await sandbox.gw(['sandbox', 'seed', file, '--check'])
+    expect(checked.code).toBe(0)
+    expect(checked.stderr).toBe(`${file}: 8 steps, every one well-formed; nothing was sent.\n`)
+    expect(await armed()).toBe(4)
+  })
+
+  it("seeds the README's example as shown, twice", async () => {
+    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8')
+    const example = /## Testing your integration against the local gateway[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)?.[1]
+    expect(example, "the README's fixtures example").toBeDefined()
+    const file = join(dir, 'readme-fixtures.json')
+    writeFileSync(file, example!)
+    const first = await sandbox.gw(['sandbox', 'seed', file])
+    expect(first.code, first.stderr).toBe(0)
+    expect((first.records as Line[]).map(({status}) => status)).toStrictEqual(Array(7).fill('created'))
+    const second = await sandbox.gw(['sandbox', 'seed', file])
+    expect((second.records as Line[]).map(({status}) => status)).toStrictEqual(Array(7).fill('present'))
+  })
+
+  it('starts no new step once its reader has gone (| head -1), exiting 141', async () => {
+    const tag = ref('head')
+    const plans = Array.from({length: 4}, (_, index) => ({name: `p${index}`, create: 'plan', fields: {name: 'Gold', amount: 2500, reference: `${tag}-${index}`, description: 'Gold'}}))
+    const file = fixtures(plans)
+    const run = await runProgram('bash', ['-c', `"${process.execPath}" "${GW}" sandbox seed "${file}" | head -1; echo "exit \${PIPESTATUS[0]}" >&2`], {env: sandbox.env()})
+    expect(JSON.parse(run.stdout)).toMatchObject({step: 1, name: 'p0', status: 'created'})
+    expect(run.stderr).toMatch(/exit 141\n$/)
+    expect((await sandbox.gw(['plan', 'get', `${tag}-3`])).code).toBe(5)
+  })
+
+  it('stops at a step the gateway refuses, reporting it failed with its exit code', async () => {
+    const tag = ref('refused')
+    const file = fixtures([
+      {name: 'order', create: 'purchase', fields: {card_holder: 'Jane Citizen', card_number: CARDS.visa, card_expiry: '12/2030', cvv: '123', amount: 1000, reference: `${tag}-order`}},
+      {name: 'too-much', create: 'refund', fields: {transaction_id: '{{order.id}}', amount: 5000, reference: `${tag}-refund`}},
+      {name: 'gold', create: 'plan', fields: {name: 'Gold', amount: 2500, reference: `${tag}-gold`, description: 'never made'}},
+    ])
+    const run = await sandbox.gw(['sandbox', 'seed', file])
+    expect(run.code).toBe(7)
+    const lines = run.records as Line[]
+    expect(lines.map(({name, status}) => [name, status])).toStrictEqual([
+      ['order', 'created'],
+      ['too-much', 'failed'],
+    ])
+    expect(lines[1]).toStrictEqual({step: 2, name: 'too-much', status: 'failed', record: null, error: {kind: 'rejected', exit_code: 7, message: expect.stringContaining('Amount exceeds the refundable balance of 1000')}})
+    expect(run.stderr).toMatch(/^Error: step 2 "too-much" \(refund\): .*Amount exceeds the refundable balance of 1000/m)
+    const plan = await sandbox.gw(['plan', 'get', `${tag}-gold`])
+    expect(plan.code).toBe(5)
+  })
+})

@@ -1,0 +1,104 @@
+import {mkdtempSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {loadStore} from '../../src/sandbox/persist.js'
+import {livePurchase, liveRefund} from '../fixtures/live-records.js'
+import {aPurchase, aRefund} from '../unit/sandbox/fixtures.js'
+import {call, purchase, sandbox} from './helpers.js'
+
+/**
+ * Fields the local gateway sends that the recorded live records lack: each is a field the contract
+ * names (§2.3: `source`, Recurring for the charges of subscriptions). Anything else is a difference
+ * an integrator's code would meet only on one of the two.
+ */
+const CONTRACT_ONLY = {purchase: ['source'], refund: [] as string[]}
+
+const fieldSet = (record: object) => [...Object.keys(record)].sort()
+const expectedPurchaseFields = [...Object.keys(livePurchase), ...CONTRACT_ONLY.purchase].sort()
+const expectedRefundFields = [...Object.keys(liveRefund), ...CONTRACT_ONLY.refund].sort()
+
+describe("the local gateway's records have the live gateway's fields", () => {
+  it('a purchase, approved or declined, by card or by token, created, fetched and listed', async () => {
+    const gateway = await sandbox()
+    const approved = (await purchase(gateway, {reference: 'by-card'})).body.response
+    const byToken = (await call(gateway, 'POST', '/v1.0/purchases', {body: {card_token: approved.card_token, amount: 2500, reference: 'by-token'}})).body.response
+    const declined = (await purchase(gateway, {reference: 'declined', amount: 10051})).body.response
+    const fetched = (await call(gateway, 'GET', '/v1.0/purchases/by-card')).body.response
+    const listed = (await call(gateway, 'GET', '/v1.0/purchases')).body.response
+
+    for (const record of [approved, byToken, declined, fetched, ...listed]) expect(fieldSet(record)).toStrictEqual(expectedPurchaseFields)
+    expect(approved).toMatchObject({
+      card_category: 'Credit',
+      card_subcategory: 'Standard',
+      captured: true,
+      captured_amount: 1000,
+      rrn: approved.id.replaceAll('-', ''),
+      cvv_match: 'M',
+      metadata: {},
+      addendum_data: {},
+    })
+    expect(approved.rrn).toMatch(/^071P[A-Z0-9]{8}$/)
+    // No CVV came with the token: the match is unknown.
+    expect(byToken).toMatchObject({cvv_match: 'U', captured_amount: 2500})
+    expect(declined).toMatchObject({successful: false, captured: false, captured_amount: 0})
+    expect(fetched).toStrictEqual(approved)
+  })
+
+  it("a subscription's charge, in the charge:successful event", async () => {
+    const gateway = await sandbox()
+    const triggered = await call(gateway, 'POST', '/_sandbox/trigger', {body: {event: 'charge:successful', webhook: 'http://127.0.0.1:9/hooks'}, auth: null})
+    const charge = triggered.body.response.payload[0].response.response
+    expect(fieldSet(charge)).toStrictEqual(expectedPurchaseFields)
+    expect(charge).toMatchObject({source: 'Recurring', cvv_match: 'U', card_category: 'Credit'})
+  })
+
+  it('a refund, created, fetched and listed', async () => {
+    const gateway = await sandbox()
+    const paid = (await purchase(gateway)).body.response
+    const made = (await call(gateway, 'POST', '/v1.0/refunds', {body: {transaction_id: paid.id, amount: 400, reference: 'refund-1'}})).body.response
+    const fetched = (await call(gateway, 'GET', '/v1.0/refunds/refund-1')).body.response
+    const listed = (await call(gateway, 'GET', '/v1.0/refunds')).body.response
+
+    for (const record of [made, fetched, ...listed]) expect(fieldSet(record)).toStrictEqual(expectedRefundFields)
+    // helpers.ts's fixed clock: 2026-11-22 here, whatever the machine's zone puts it at.
+    expect(made).toMatchObject({settlement_date: shiftedDay(made.transaction_date), metadata: {}, standalone: false, rrn: made.id.replaceAll('-', '')})
+    expect(fetched).toStrictEqual(made)
+  })
+
+  it('a refused purchase or refund echoes every field of the record, live ones too', async () => {
+    const gateway = await sandbox()
+    const refusedPurchase = (await purchase(gateway, {card_number: '4242424242424241'})).body.response
+    const refusedRefund = (await call(gateway, 'POST', '/v1.0/refunds', {body: {transaction_id: 'nothing', amount: 1, reference: ''}})).body.response
+    expect(fieldSet(refusedPurchase)).toStrictEqual(expectedPurchaseFields)
+    expect(fieldSet(refusedRefund)).toStrictEqual(expectedRefundFields)
+  })
+
+  it('records saved before these fields existed get them when the state file is loaded', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'gw-live-shape-')), 'state.json')
+    const strip = <T extends object>(record: T, fields: string[]) => Object.fromEntries(Object.entries(record).filter(([field]) => !fields.includes(field)))
+    const purchaseFields = ['card_category', 'card_subcategory', 'captured_amount', 'rrn', 'cvv_match', 'metadata', 'addendum_data']
+    const refundFields = ['settlement_date', 'metadata', 'standalone', 'rrn']
+    const oldPurchase = strip(aPurchase('071-P-AAAA1111', 'order-1', 1000), purchaseFields)
+    const oldDecline = strip(aPurchase('071-P-BBBB2222', 'order-2', 10051, false), purchaseFields)
+    // Older still: its transaction_id named its purchase, as before refunds answered with their own id.
+    const oldRefund = {...strip(aRefund('071-R-CCCC3333', 'refund-1', '071-P-AAAA1111', 400), [...refundFields, 'purchase_id']), transaction_id: '071-P-AAAA1111'}
+    const snapshot = {merchants: {TEST: {purchases: {'071-P-AAAA1111': oldPurchase, '071-P-BBBB2222': oldDecline}, refunds: {'071-R-CCCC3333': oldRefund}}}}
+    writeFileSync(file, JSON.stringify({version: 2, snapshot}) + '\n')
+
+    const store = loadStore(file)
+    const [approved, declined] = [store.find('purchases', 'TEST', 'order-1'), store.find('purchases', 'TEST', 'order-2')].map((found) => (found.found === 'own' ? found.record : undefined))
+    expect(approved).toMatchObject({card_category: 'Credit', card_subcategory: 'Standard', captured_amount: 1000, rrn: '071PAAAA1111', cvv_match: 'U', metadata: {}, addendum_data: {}})
+    expect(declined).toMatchObject({captured_amount: 0, rrn: '071PBBBB2222'})
+    expect(store.list('refunds', 'TEST')[0]).toMatchObject({settlement_date: '2026-11-23', metadata: {}, standalone: false, rrn: '071RCCCC3333', transaction_id: '071-R-CCCC3333'})
+    expect(store.refundedOf('TEST', '071-P-AAAA1111')).toBe(400)
+  })
+})
+
+/** The calendar day after a `2026-11-22T19:31:05+11:00` date-time's own day. */
+function shiftedDay(dateTime: string): string {
+  const day = new Date(`${dateTime.slice(0, 10)}T00:00:00Z`)
+  day.setUTCDate(day.getUTCDate() + 1)
+  return day.toISOString().slice(0, 10)
+}
+

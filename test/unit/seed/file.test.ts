@@ -1,0 +1,71 @@
+import {describe, expect, it} from 'vitest'
+import {UsageError} from '../../../src/errors.js'
+import {checkSeedFile, resolveFields} from '../../../src/seed/file.js'
+
+const plan = {name: 'gold', create: 'plan', fields: {name: 'Gold', amount: 2500, reference: 'gold', description: 'Gold plan'}}
+const file = (steps: unknown[], extra: Record<string, unknown> = {}) => JSON.stringify({steps, ...extra})
+
+function problems(text: string): string {
+  try {
+    checkSeedFile(text, 'fixtures.json')
+  } catch (err) {
+    expect(err).toBeInstanceOf(UsageError)
+    return (err as UsageError).message
+  }
+  throw new Error('the file was taken')
+}
+
+describe('a fixtures file', () => {
+  it('is read into its steps, comments left out', () => {
+    const steps = checkSeedFile(file([{...plan, _note: 'first'}, {name: 'sub-1', create: 'subscription', fields: {customer: 'c', plan: '{{gold.id}}', frequency: 'monthly', start_date: '2030-01-31', reference: 's', _why: 'x'}}], {_comment: 'x'}), 'fixtures.json')
+    expect(steps).toStrictEqual([
+      {step: 1, name: 'gold', create: 'plan', fields: plan.fields},
+      {step: 2, name: 'sub-1', create: 'subscription', fields: {customer: 'c', plan: '{{gold.id}}', frequency: 'monthly', start_date: '2030-01-31', reference: 's'}},
+    ])
+  })
+
+  it.each([
+    ['{"steps": [\n  {"name": "gold",}\n]}', /^fixtures\.json is not JSON: .* at position 30 \(line 2, column 19\)$/],
+    ['[]', /^fixtures\.json must be an object with a list of steps$/],
+    [file([]), /steps is empty: give one step or more/],
+    [file([plan], {stpes: []}), /stpes is not a key of a fixtures file/],
+    [file([plan, plan]), /step 2: name gold is the name of an earlier step/],
+    [file([{...plan, name: '1st'}]), /step 1: name must be a letter then letters, digits, _ or -/],
+    [file([{...plan, create: 'invoice'}]), /step 1: create must be one of card, plan, customer, purchase, refund, subscription, webhook/],
+    [file([{...plan, kind: 'plan'}]), /step 1: kind is not a key of a step: it has name, create and fields/],
+    [file([{...plan, fields: {...plan.fields, amount: 0}}]), /step 1 "gold" \(plan\): fields\.amount must be greater than 0/],
+    [file([{...plan, fields: {...plan.fields, amount: '2500'}}]), /fields\.amount must be a number/],
+    [file([{name: 'c', create: 'card', fields: {card_holder: 'J', card_number: '4242424242424241', card_expiry: '12/2030', cvv: '123', alias: 'a'}}]), /fields\.card_number fails the Luhn check/],
+    [file([{name: 'c', create: 'card', fields: {card_holder: 'J', card_number: '4242424242424242', card_expiry: '12/2030', cvv: '123'}}]), /fields\.alias is required/],
+    [file([{name: 'p', create: 'purchase', fields: {amount: 100, reference: 'r'}}]), /fields\.card_number is required \(or card_token, a stored card\)/],
+    [file([{name: 'p', create: 'purchase', fields: {amount: 100, reference: 'r', card_token: '4242424242424242'}}]), /fields\.card_token is a card number, not a token or alias/],
+    [file([{name: 'w', create: 'webhook', fields: {address: 'ftp://x', events: ['charge:everything']}}]), /fields\.address must be an http or https URL.*\n.*fields\.events must be "\*" or a list of event names/],
+    [file([plan, {name: 'r', create: 'refund', fields: {transaction_id: '{{gold.id', amount: 1, reference: 'r'}}]), /fields\.transaction_id: a \{\{ is not closed with \}\}/],
+    [file([plan, {name: 'r', create: 'refund', fields: {transaction_id: '{{ gold }}', amount: 1, reference: 'r'}}]), /fields\.transaction_id: \{\{ gold \}\} is not a reference: write \{\{step\.field\}\}/],
+    [file([{name: 'r', create: 'refund', fields: {transaction_id: '{{order.id}}', amount: 1, reference: 'r'}}, {...plan, name: 'order'}]), /names order, which is not an earlier step/],
+  ])('%s is refused: %s', (text, expected) => {
+    expect(problems(text)).toMatch(expected)
+  })
+
+  it('names every problem, the first twenty in full', () => {
+    const steps = Array.from({length: 25}, (_, index) => ({...plan, name: `p${index}`, fields: {...plan.fields, reference: ''}}))
+    const message = problems(file(steps))
+    expect(message.split('\n')[0]).toBe('fixtures.json has 25 problems; nothing was sent:')
+    expect(message.split('\n')).toHaveLength(22)
+    expect(message).toMatch(/\n {2}and 5 more$/)
+  })
+})
+
+describe('a step resolved against the records before it', () => {
+  const [, order] = checkSeedFile(file([plan, {name: 'order', create: 'refund', fields: {transaction_id: '{{gold.id}}', amount: '{{gold.amount}}', reference: 'refund-of-{{gold.reference}}-{{gold.amount}}'}}]), 'f')
+
+  it('takes a value whole where it stands alone, as text within text', () => {
+    const records = new Map([['gold', {id: '071-PL-AAAA1111', amount: 2500, reference: 'gold'}]])
+    expect(resolveFields(order!, records)).toStrictEqual({transaction_id: '071-PL-AAAA1111', amount: 2500, reference: 'refund-of-gold-2500'})
+  })
+
+  it('checks what the references gave, and refuses an empty one', () => {
+    expect(() => resolveFields(order!, new Map([['gold', {id: '071-PL-AAAA1111', amount: 'lots', reference: 'gold'}]]))).toThrow('fields.amount must be a number; it was not sent')
+    expect(() => resolveFields(order!, new Map([['gold', {id: null, amount: 1, reference: 'gold'}]]))).toThrow('fields.transaction_id: {{gold.id}} is empty in the record step gold gave')
+  })
+})
