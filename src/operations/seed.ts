@@ -16,7 +16,8 @@ import {createPlan} from './plans.js'
 import {findEarlierPurchase, sendPurchase} from './purchases.js'
 import {findEarlierRefund, sendRefund} from './refunds.js'
 import {createSubscription} from './subscriptions.js'
-import {createWebHook, listWebHooks} from './webhooks.js'
+import {createWebHook} from './webhooks.js'
+import {listRecords} from './lists.js'
 
 /** created: sent now; present: found under its reference (alias, address), so not sent again; declined: a purchase sent now, and declined. */
 export type SeedStatus = 'created' | 'present' | 'declined' | 'failed'
@@ -135,8 +136,11 @@ const STEPS: {[K in StepKind]: (fields: StepFields[K], context: {environment: En
   },
 
   async webhook(fields, {environment, deps}) {
-    const found = (await listWebHooks(deps)).find((hook) => hook.address === fields.address)
-    if (found) return present(found)
+    const {pages} = listRecords({resource: 'webHooks', window: {}, filters: {}, newestFirst: false, concurrency: 1}, deps)
+    for await (const page of pages) {
+      const found = page.find((hook) => hook.address === fields.address)
+      if (found) return present(found)
+    }
     const {authentication_username: username, authentication_password: password} = fields
     const events = fields.events === undefined || fields.events === '*' ? [] : (fields.events as WebhookEvent[])
     return created(await createWebHook({address: fields.address, events, name: fields.name, environment, auth: username && password ? {username, password} : undefined}, deps))
