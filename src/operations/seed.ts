@@ -41,7 +41,7 @@ type Outcome = {status: Exclude<SeedStatus, 'failed'>; record: GwRecord}
  */
 export async function seed(steps: SeedStep[], {environment}: {environment: Environment}, deps: Deps, onStep: (report: SeedReport) => void): Promise<SeedReport[]> {
   if (environment !== 'sandbox') {
-    throw new UsageError('gw sandbox seed creates records on a sandbox only, and the profile in force is live: nothing was sent', 'Use the local gateway (gw sandbox start; gw profile use local) or another sandbox profile with --profile.')
+    throw new UsageError('Fixtures are created on a sandbox only, and the target is live: nothing was sent')
   }
   const records = new Map<string, GwRecord>()
   const reports: SeedReport[] = []

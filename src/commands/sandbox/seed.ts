@@ -35,6 +35,10 @@ Prints one JSON line per step: step, name, status (created, present, declined, f
     const {refuseWhenReadOnly} = await import('../../live-safety.js')
     refuseWhenReadOnly(target, this.commandName)
     const {environment} = target
+    if (environment !== 'sandbox') {
+      const {UsageError} = await import('../../errors.js')
+      throw new UsageError('gw sandbox seed creates records on a sandbox only, and the profile in force is live: nothing was sent', 'Use the local gateway (gw sandbox start; gw profile use local) or another sandbox profile with --profile.')
+    }
     const print = seedPrinter(this.io, {json: this.json})
     print.summary(await seed(steps, {environment}, await this.deps(), print.step))
   }
