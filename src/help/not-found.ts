@@ -1,6 +1,6 @@
 import type {Hook} from '@oclif/core'
 import {UsageError} from '../errors.js'
-import {redactFlagMessage} from '../redact.js'
+import {maskCardNumbersIn, redactFlagMessage} from '../redact.js'
 import {GLOBAL_FLAGS} from '../startup/argv.js'
 import {closest} from './suggest.js'
 
@@ -42,6 +42,13 @@ function unknownCommand(id: string, argv: string[], config: Parameters<Hook.Comm
   const words = [...id.split(':'), ...argv.filter((arg) => !arg.startsWith('-'))]
   const {typed, suggestion} = suggestCommand(words, config.commandIDs.filter((commandId) => !config.findCommand(commandId)?.hidden))
   const bin = config.bin
+  // The command exists, and what follows it is an argument it does not take: oclif joined it into
+  // the id because it holds a colon (a URL), and looked for a command of that name.
+  if (suggestion !== undefined && suggestion === typed.join(':') && config.commandIDs.includes(suggestion)) {
+    const command = `${bin} ${typed.join(' ')}`
+    const extra = [id.split(':').slice(typed.length).join(':'), ...argv.filter((arg) => !arg.startsWith('-'))].filter(Boolean).join(' ')
+    return new UsageError(`${command} takes no argument ${JSON.stringify(maskCardNumbersIn(extra))}`, `See ${command} --help for its flags and examples.`)
+  }
   const hint =
     findingHint(words, config.commandIDs, bin) ??
     (suggestion ? `Did you mean ${bin} ${suggestion.replaceAll(':', ' ')}? ${bin} help lists every command.` : `${bin} help lists every command.`)

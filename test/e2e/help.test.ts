@@ -20,6 +20,9 @@ describe('unknown commands and flags (exit 2, with a suggestion)', () => {
     [['purchase', 'gte', '071-P-AAAA1111'], 'Error: unknown command: gw purchase gte\nHint: Did you mean gw purchase get? gw help lists every command.\n'],
     [['refnd'], 'Error: unknown command: gw refnd\nHint: Did you mean gw refund? gw help lists every command.\n'],
     [['frobnicate'], 'Error: unknown command: gw frobnicate\nHint: gw help lists every command.\n'],
+    // An argument holding a colon (a URL) is joined into the command id by oclif: it is named as an argument, a card number masked.
+    [['webhook', 'create', 'http://127.0.0.1:9/x'], 'Error: gw webhook create takes no argument "http://127.0.0.1:9/x"\nHint: See gw webhook create --help for its flags and examples.\n'],
+    [['sandbox', 'start', 'a:4242424242424242'], 'Error: gw sandbox start takes no argument "a:424242XXXXXX4242"\nHint: See gw sandbox start --help for its flags and examples.\n'],
   ])('gw %j', async (args, stderr) => {
     const result = await runGw(args, {env: home})
     expect(result.stderr).toBe(stderr)
