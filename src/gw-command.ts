@@ -47,6 +47,8 @@ export abstract class GwCommand extends Command {
     options?: Interfaces.Input<F, B, A>,
     argv: string[] = this.argv,
   ): Promise<Interfaces.ParserOutput<F, B, A>> {
+    // Asked for, even if it fails: oclif warns (under NODE_ENV=test or development) of a command that never parses.
+    this.parsed = true
     const asking = {context: this, choicesFor: (name: string) => this.choicesFor(name)}
     const parsed = await parseOrAsk((opts, args) => super.parse(opts, args), options, argv, this.factory, asking)
     this.factory.useFlags(parsed.flags as unknown as GlobalFlags)
