@@ -34,7 +34,8 @@ export interface LookUpHelp {
  * arguments, `-` or --input, through the client's `get` for it (batch/look-ups.ts).
  */
 export function lookUpCommand<R extends LookUpResource>(resource: R, key: KeyOf<R> & keyof typeof KEYS, help: LookUpHelp, columns: Column[]) {
-  const noun = resource.replace(/s$/, '')
+  // As people read it: `purchases` is a purchase, `webHooks` a web hook.
+  const noun = resource.replace(/s$/, '').replace(/[A-Z]/g, (capital) => ` ${capital.toLowerCase()}`)
   const [one, several] = KEYS[key]
   return class LookUp extends GwCommand {
     static override summary = help.summary
