@@ -78,6 +78,7 @@ class Client implements Sender {
     return {records: (record ?? []) as ItemOf<z.infer<Res>>[], paging: readPaging(envelope)}
   }
 
+  /** The whole answer: the record, its envelope, and the status and request id a decline is reported with. */
   async answer<Res extends z.ZodType>(endpoint: Endpoint<Res>, options: SendOptions = {}): Promise<Answer<Res>> {
     const body = endpoint.body && options.body !== undefined ? endpoint.body.parse(options.body) : options.body
     const path = buildPath(endpoint.path, options.params) + queryString(options.query)
