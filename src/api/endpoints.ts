@@ -46,6 +46,8 @@ export interface Endpoint<Res extends z.ZodType = z.ZodType, Body extends z.ZodT
    * of money it moves, or the id of what it deletes or stops (design.md §5).
    */
   confirm?: 'amount' | 'id'
+  /** A list the gateway pages (offset and limit, or page and per_page): read a page at a time. */
+  paged?: true
 }
 
 /** The safety facts of a request, whether or not its endpoint is in the table (`gw api`). */
@@ -56,9 +58,8 @@ export function writes(facts: Pick<Endpoint, 'method'>): boolean {
   return facts.method !== 'GET'
 }
 
-const define = <Res extends z.ZodType, Body extends z.ZodType | undefined = undefined>(
-  endpoint: Endpoint<Res, Body>,
-): Endpoint<Res, Body> => endpoint
+/** An endpoint as declared, its literal path kept: the client's resource methods are typed from it (resources.ts). */
+const define = <const E extends Endpoint<z.ZodType, z.ZodType | undefined>>(endpoint: E): E => endpoint
 
 const getPurchase = define({method: 'GET', path: '/v1.0/purchases/{id}', response: Purchase})
 const getRefund = define({method: 'GET', path: '/v1.0/refunds/{id}', response: Refund})
@@ -67,7 +68,7 @@ export const endpoints = {
   cards: {
     tokenize: define({method: 'POST', path: '/v1.0/credit_cards', body: CardTokenize, response: Card}),
     get: define({method: 'GET', path: '/v1.0/credit_cards/{token}', response: Card}),
-    list: define({method: 'GET', path: '/v1.0/credit_cards', response: z.array(Card).nullish()}),
+    list: define({method: 'GET', path: '/v1.0/credit_cards', response: z.array(Card).nullish(), paged: true}),
     update: define({method: 'PUT', path: '/v1.0/credit_cards/{token}', body: CardUpdate, response: Card}),
   },
   purchases: {
@@ -80,7 +81,7 @@ export const endpoints = {
       confirm: 'amount',
     }),
     get: getPurchase,
-    list: define({method: 'GET', path: '/v1.0/purchases', response: z.array(Purchase).nullish()}),
+    list: define({method: 'GET', path: '/v1.0/purchases', response: z.array(Purchase).nullish(), paged: true}),
   },
   refunds: {
     create: define({
@@ -92,30 +93,30 @@ export const endpoints = {
       confirm: 'amount',
     }),
     get: getRefund,
-    list: define({method: 'GET', path: '/v1.0/refunds', response: z.array(Refund).nullish()}),
+    list: define({method: 'GET', path: '/v1.0/refunds', response: z.array(Refund).nullish(), paged: true}),
   },
   webHooks: {
     create: define({method: 'POST', path: '/v1.0/web_hooks', body: WebHookCreate, response: WebHook}),
-    list: define({method: 'GET', path: '/v1.0/web_hooks', response: z.array(WebHook).nullish()}),
+    list: define({method: 'GET', path: '/v1.0/web_hooks', response: z.array(WebHook).nullish(), paged: true}),
     delete: define({method: 'DELETE', path: '/v1.0/web_hooks/{id}', response: WebHook, confirm: 'id'}),
   },
   plans: {
     create: define({method: 'POST', path: '/v1.0/plans', body: PlanCreate, response: Plan}),
-    list: define({method: 'GET', path: '/v1.0/plans.json', response: z.array(Plan).nullish()}),
+    list: define({method: 'GET', path: '/v1.0/plans.json', response: z.array(Plan).nullish(), paged: true}),
     get: define({method: 'GET', path: '/v1.0/plans/{id}', response: Plan}),
     update: define({method: 'PUT', path: '/v1.0/plans/{id}', body: PlanUpdate, response: Plan}),
   },
   customers: {
     create: define({method: 'POST', path: '/v1.0/customers', body: CustomerCreate, response: Customer}),
     get: define({method: 'GET', path: '/v1.0/customers/{id}.json', response: Customer}),
-    list: define({method: 'GET', path: '/v1.0/customers', response: z.array(Customer).nullish()}),
+    list: define({method: 'GET', path: '/v1.0/customers', response: z.array(Customer).nullish(), paged: true}),
     update: define({method: 'PUT', path: '/v1.0/customers/{id}.json', body: CustomerUpdate, response: Customer}),
     delete: define({method: 'DELETE', path: '/v1.0/customers/{id}.json', response: Customer, confirm: 'id'}),
   },
   subscriptions: {
     create: define({method: 'POST', path: '/v1.0/subscriptions', body: SubscriptionCreate, response: Subscription}),
     get: define({method: 'GET', path: '/v1.0/subscriptions/{reference}.json', response: Subscription}),
-    list: define({method: 'GET', path: '/v1.0/subscriptions.json', response: z.array(Subscription).nullish()}),
+    list: define({method: 'GET', path: '/v1.0/subscriptions.json', response: z.array(Subscription).nullish(), paged: true}),
     // Stopping a subscription stops a customer's billing: confirmed like a delete.
     update: define({method: 'PUT', path: '/v1.0/subscriptions/{id}.json', body: SubscriptionUpdate, response: Subscription, confirm: 'id'}),
   },

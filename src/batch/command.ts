@@ -1,7 +1,7 @@
-import {InterruptedError, type StopSignal, UsageError, WriteError} from '../errors.js'
+import {InterruptedError, UsageError, WriteError} from '../errors.js'
 import {DEFAULT_CONCURRENCY} from '../flags.js'
+import type {Factory} from '../command/factory.js'
 import type {BatchPlan} from '../live-safety.js'
-import type {Deps} from '../operations/deps.js'
 import {BatchView, journalStateText, Tally} from '../output/batch.js'
 import type {Io} from '../output/io.js'
 import {toNdjsonLine} from '../output/json.js'
@@ -20,21 +20,6 @@ export interface BatchFlags {
   journal?: string
 }
 
-/** What a batch needs from the command that runs it (GwCommand). */
-export interface BatchHost {
-  io: Io
-  json: boolean
-  /** oclif's dataDir: gw's data directory, where default journals live. */
-  dataDir: string
-  now: () => Date
-  /** The gateway and merchant the rows go to: a journal answers for them alone. */
-  target(): Promise<JournalTarget>
-  /** Read-only refusal and the one live confirmation (told what the batch sends when it asks), then the deps the rows run with. */
-  deps(plan: () => Promise<BatchPlan>): Promise<Deps>
-  /** Installs the soft stop: a first signal stops new rows, returning true; a second one returns the error to stop with. */
-  onSignal(handler: ((signal: StopSignal) => true | InterruptedError) | undefined): void
-}
-
 /**
  * `gw refund create --input FILE` and `gw purchase create --input FILE` (issue 9): every row
  * checked before any is sent, reading the file once; then the rows, read again as they are sent,
@@ -42,8 +27,8 @@ export interface BatchHost {
  * as it finishes, a summary on stderr. No row is held longer than it takes to send it. Returns
  * the exit code: the worst row's, skipped invalid rows aside (design.md §4).
  */
-export async function runBatch<Input, Body extends object>(kind: BatchKind<Input, Body>, flags: BatchFlags, host: BatchHost): Promise<number> {
-  const {io} = host
+export async function runBatch<Input, Body extends object>(kind: BatchKind<Input, Body>, flags: BatchFlags, f: Factory): Promise<number> {
+  const {io} = f
   const source = await batchSource(flags.input, io, new UsageError('--input - reads the batch from stdin, but stdin is a terminal', `Pipe it in, e.g. gw ${kind.commandId} --input - < ${kind.noun}s.csv`))
   try {
     const scan = await scanRows(await openBatch(source.path), kind.schema, source.name)
@@ -54,7 +39,7 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
     }
     if (flags['dry-run']) return await dryRun(kind, source.path, scan, io)
     if (scan.valid === 0) throw new UsageError(`${source.name} has no valid rows: nothing was sent`)
-    return await send(kind, flags, host, source, scan, invalid)
+    return await send(kind, flags, f, source, scan, invalid)
   } finally {
     await source.dispose()
   }
@@ -84,20 +69,22 @@ async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan:
 async function send<Input, Body extends object>(
   kind: BatchKind<Input, Body>,
   flags: BatchFlags,
-  host: BatchHost,
+  f: Factory,
   source: BatchSource,
   scan: Scan<Input>,
   invalid: InvalidRow[],
 ): Promise<number> {
-  const {io} = host
-  const target = await host.target()
-  const journalPath = flags.journal ?? defaultJournalPath(host.dataDir, kind.commandId, source.hash, target)
-  const journal = await Journal.open(journalPath, {command: kind.commandId, hash: source.hash, now: host.now(), target})
+  const {io} = f
+  const {baseUrl, username} = await f.target()
+  // A journal answers for this gateway and merchant alone.
+  const target: JournalTarget = {base_url: baseUrl.replace(/\/+$/, ''), username}
+  const journalPath = flags.journal ?? defaultJournalPath(f.dataDir, kind.commandId, source.hash, target)
+  const journal = await Journal.open(journalPath, {command: kind.commandId, hash: source.hash, now: new Date(), target})
   try {
     // In the words a stopped run used: the rows in doubt are looked up before anything is sent.
     io.err(`Journal: ${journal.path}${journal.resumed ? ` (resuming: ${journalStateText(journalState(journal, scan.valid))})` : ''}\n`)
-    const deps = await host.deps(() => plan(kind, source.path, scan))
-    const view = new BatchView(io, scan.total, kind.noun, {json: host.json})
+    const deps = await f.batchDeps(() => plan(kind, source.path, scan))
+    const view = new BatchView(io, scan.total, kind.noun, {json: f.flags.json})
     for (const row of invalid) view.skipped(invalidReport(row))
     const runner = new BatchRunner({
       rows: validRows(await openBatch(source.path), scan),
@@ -114,7 +101,7 @@ async function send<Input, Body extends object>(
       runner.stop('stdout')
     })
     let signalled = false
-    host.onSignal((signal) => {
+    f.stop.onSoftStop((signal) => {
       // A second signal stops at once: the rows in flight are left in doubt, for the next run to look
       // up, and the summary names them all (the client would name only the one it sent last).
       if (signalled) return new InterruptedError(signal)
@@ -141,7 +128,7 @@ async function send<Input, Body extends object>(
     if (end.stoppedByError) throw end.stoppedByError
     return view.worstExitCode()
   } finally {
-    host.onSignal(undefined)
+    f.stop.onSoftStop(undefined)
     await journal.close()
   }
 }

@@ -1,10 +1,34 @@
+import type {Factory} from '../command/factory.js'
+import {SomeFailed} from '../command/report.js'
 import {GwError, InterruptedError, ModeMismatchError} from '../errors.js'
+import {DEFAULT_CONCURRENCY} from '../flags.js'
 import {inOrder} from '../in-order.js'
 import {lookUp, type LookUpResource} from '../operations/look-up.js'
 import type {Deps, GwRecord} from '../operations/deps.js'
 import type {Column} from '../output/columns.js'
 import {recordStream, renderError, type RenderOptions} from '../output/render.js'
 import {toGwError} from '../to-gw-error.js'
+import {readIds} from './input.js'
+
+/**
+ * Records looked up by the ids given as arguments (or `-`, one a line on stdin, or --input FILE).
+ * One id renders as a record; several are looked up `concurrency` at a time and print in the
+ * order given, a failed one reported while the rest still run. The exit code is the worst any
+ * id had (design.md §4).
+ */
+export async function lookUpIds(
+  resource: LookUpResource,
+  argv: string[],
+  f: Factory,
+  {noun, input, concurrency = DEFAULT_CONCURRENCY}: {noun?: string; input?: string; concurrency?: number},
+): Promise<GwRecord | undefined> {
+  const {ids, batch} = await readIds(argv, f.io, noun, input)
+  const deps = await f.deps()
+  if (!batch && ids.length === 1) return lookUp(resource, ids[0]!, deps)
+  const {failed, worst} = await lookUpEach(resource, ids, {deps, columns: f.columns, render: f.render, concurrency})
+  if (worst) throw new SomeFailed(`${failed} of ${ids.length} look-ups failed`, worst)
+  return undefined
+}
 
 export interface LookUpsDone {
   failed: number

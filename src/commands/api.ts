@@ -31,13 +31,6 @@ Prints the gateway's whole answer (the envelope) exactly as it came, followed by
     concurrency: concurrency({dependsOn: ['paginate']}),
   }
 
-  private request?: string
-
-  /** Messages and confirmations name the request itself: `gw api DELETE /v1.0/customers/071-C-1`. */
-  protected override get commandName(): string {
-    return this.request ? `api ${this.request}` : 'api'
-  }
-
   async run() {
     const {args, flags} = await this.parse(Api)
     const [{holdsCard, sendRequest}, {readData, readMethod, readPath, readQueryPair}, {renderBody, renderListing}, {UsageError}] = await Promise.all([
@@ -52,22 +45,23 @@ Prints the gateway's whole answer (the envelope) exactly as it came, followed by
     const method = pathOnly ? 'GET' : readMethod(args.method)
     const path = readPath(pathOnly ? args.method : args.path!)
     const query = (flags.query ?? []).map((pair) => readQueryPair(pair))
-    this.request = `${method} ${path}`
+    // Messages and confirmations name the request itself: `gw api DELETE /v1.0/customers/071-C-1`.
+    this.factory.commandName = `api ${method} ${path}`
     if (flags.paginate) {
       if (method !== 'GET') throw new UsageError(`--paginate follows the pages of a list, which is read with GET, not ${method}`)
       const {paginate, PAGING_PARAMETERS} = await import('../operations/paginate.js')
       const clash = query.find(([key]) => PAGING_PARAMETERS.includes(key))
       if (clash) throw new UsageError(`--paginate asks for each page itself: leave out --query ${clash[0]}=${clash[1]}`)
-      const records = paginate({path, query}, await this.deps(), {ahead: flags.concurrency ?? DEFAULT_CONCURRENCY})
+      const records = paginate({path, query}, await this.factory.deps(), {ahead: flags.concurrency ?? DEFAULT_CONCURRENCY})
       await renderListing(this.io, records, [], {json: true, ndjson: true})
       return undefined
     }
     const body = flags.data === undefined ? undefined : await readData(flags.data, method, this.io)
     const inline = flags.data !== undefined && flags.data !== '-' && !flags.data.startsWith('@')
-    if (inline && holdsCard(body) && (await this.target()).environment === 'live') {
+    if (inline && holdsCard(body) && (await this.factory.target()).environment === 'live') {
       throw new UsageError('On a live profile a card number or CVV is never taken from the command line (it lands in shell history and ps): nothing was sent', 'Give the body on stdin with --data -, or in a file with --data @FILE.')
     }
-    const answer = await sendRequest({method, path, body, query}, await this.deps())
+    const answer = await sendRequest({method, path, body, query}, await this.factory.deps())
     renderBody(this.io, answer.text)
     if (answer.error) throw answer.error
     return undefined

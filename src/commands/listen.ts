@@ -36,10 +36,10 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the --registe
   async run() {
     const {flags} = await this.parse(Listen)
     const [{listen}, {createWebHook, deleteWebHook}] = await Promise.all([import('../webhooks/listen.js'), import('../operations/webhooks.js')])
-    const auth = await webhookFlags.readAuth(flags.auth, this.io, this.commandName)
+    const auth = await webhookFlags.readAuth(flags.auth, this.io, this.factory.commandName)
     // Without --register a profile is optional: it only tells which mode deliveries should be in.
-    const credentials = await this.credentials().catch((err) => (err instanceof AuthError && !flags.register ? undefined : Promise.reject(err)))
-    const deps = flags.register ? await this.deps() : undefined
+    const credentials = await this.factory.credentials().catch((err) => (err instanceof AuthError && !flags.register ? undefined : Promise.reject(err)))
+    const deps = flags.register ? await this.factory.deps() : undefined
     const code = await listen(
       {
         host: flags.host,
@@ -47,10 +47,10 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the --registe
         path: flags.path,
         auth,
         events: flags.events ?? [],
-        json: this.json,
+        json: this.factory.flags.json,
         forwardTo: flags['forward-to'],
         forwardTimeoutMs: flags['forward-timeout'] * 1000,
-        proxy: await this.proxy(),
+        proxy: await this.factory.proxy(),
         ackAlways: flags['ack-always'],
         save: flags.save,
         receiveTimeoutMs: flags['receive-timeout'] * 1000,

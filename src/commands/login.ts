@@ -38,7 +38,7 @@ The credentials are tried against the gateway first: a wrong token saves nothing
         readOnly: flags['read-only'],
         insecureStorage: flags['insecure-storage'],
       },
-      {configDir: this.config.configDir, io: this.io, prompter: () => this.prompter(), tokens: await this.tokenStores(), clientFor: (credentials) => this.clientFor(credentials)},
+      {configDir: this.config.configDir, io: this.io, prompter: () => this.factory.prompter(), tokens: await this.factory.tokenStores(), clientFor: (credentials) => this.factory.clientFor(credentials)},
     )
     if (!record) return undefined
     this.io.err(`Logged in: profile ${record.name} is active; its token is in ${record.secret === 'file' ? 'a plain file, which gw warns about on every use' : 'the OS keychain'}.\n`)

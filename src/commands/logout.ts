@@ -14,7 +14,7 @@ export default class Logout extends GwCommand {
   async run() {
     const {flags} = await this.parse(Logout)
     const {logout, profileInForce, profileNames} = await import('../auth/profiles.js')
-    const names = flags.all ? await profileNames(this.config.configDir) : [profileInForce(await this.target())]
-    for (const line of await logout(this.config.configDir, names, await this.tokenStores())) this.io.err(`Logged out of ${line}\n`)
+    const names = flags.all ? await profileNames(this.config.configDir) : [profileInForce(await this.factory.target())]
+    for (const line of await logout(this.config.configDir, names, await this.factory.tokenStores())) this.io.err(`Logged out of ${line}\n`)
   }
 }

@@ -26,6 +26,6 @@ A day is this machine's calendar day (its time zone, TZ), as --from and --to rea
     const [{parseWindow}, {reportTotals}] = await Promise.all([import('../lists/window.js'), import('../operations/report.js')])
     // Without either end, today; with one, the other is left open.
     const bounds = flags.from === undefined && flags.to === undefined ? {from: 'today', to: 'today'} : {from: flags.from, to: flags.to}
-    return reportTotals(parseWindow(bounds, new Date()), await this.deps(), {concurrency: flags.concurrency ?? gwFlags.DEFAULT_CONCURRENCY})
+    return reportTotals(parseWindow(bounds, new Date()), await this.factory.deps(), {concurrency: flags.concurrency ?? gwFlags.DEFAULT_CONCURRENCY})
   }
 }

@@ -34,15 +34,15 @@ Exits 4 when there are no credentials, the token cannot be found where the profi
   async run() {
     const {flags} = await this.parse(Status)
     const [{statusRecord, checkedStatus}, {proxyRoute}] = await Promise.all([import('../auth/status.js'), import('../api/proxy.js')])
-    const target = await this.target()
-    const record = statusRecord(target, proxyRoute(target.baseUrl, await this.proxy()))
+    const target = await this.factory.target()
+    const record = statusRecord(target, proxyRoute(target.baseUrl, await this.factory.proxy()))
     if (!(flags.check ?? this.io.isStdoutTTY)) {
       // Reading the token proves it is where the profile says; only its location is shown.
-      await this.credentials()
+      await this.factory.credentials()
       return record
     }
     const {checkGateway} = await import('../operations/status.js')
-    const {record: checked, problem, warning} = checkedStatus(record, target, await checkGateway(await this.deps()))
+    const {record: checked, problem, warning} = checkedStatus(record, target, await checkGateway(await this.factory.deps()))
     if (warning) this.io.err(`Warning: ${warning}\n`)
     if (problem) throw problem
     return checked

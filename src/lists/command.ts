@@ -1,9 +1,8 @@
+import type {Factory} from '../command/factory.js'
 import {DEFAULT_CONCURRENCY, DEFAULT_LIST_LIMIT} from '../flags.js'
 import type {Deps} from '../operations/deps.js'
 import {type ListRequest, type ListResource, listRecords} from '../operations/lists.js'
-import type {Column} from '../output/columns.js'
-import type {Io} from '../output/io.js'
-import {renderListing, renderListSummary, type RenderOptions} from '../output/render.js'
+import {renderListing, renderListSummary} from '../output/render.js'
 import {NotFoundError} from '../errors.js'
 import {lookUp} from '../operations/look-up.js'
 import {parseCard, type RecordFilters} from './filters.js'
@@ -38,7 +37,9 @@ export interface ListFlags {
  * to see more. What a filter names by reference or alias (a refund's purchase, a subscription's
  * customer and plan, a stored card) is looked up first.
  */
-export async function runList(resource: ListResource, flags: ListFlags, {deps, io, columns, render, noun}: {deps: Deps; io: Io; columns: Column[]; render: RenderOptions; noun: string}): Promise<void> {
+export async function runList(resource: ListResource, flags: ListFlags, f: Factory, noun: string): Promise<undefined> {
+  const {io, columns, render} = f
+  const deps = await f.deps()
   const card = flags.card === undefined ? undefined : parseCard(flags.card)
   const filters: RecordFilters = {
     ...(flags.reference === undefined ? {} : {reference: flags.reference}),
@@ -64,6 +65,7 @@ export async function runList(resource: ListResource, flags: ListFlags, {deps, i
   const listing = listRecords(request, deps)
   await renderListing(io, listing.pages, columns, render)
   if (io.chatty && !render.json) renderListSummary(io, listing.summary(), {noun, newestFirst: request.newestFirst})
+  return undefined
 }
 
 /**

@@ -1,7 +1,10 @@
+import type {endpoints} from '../api/endpoints.js'
 import type {Deps, GwRecord} from './deps.js'
 
-/** The records gw looks up by id or reference (or token, or alias), one endpoint each. */
-export type LookUpResource = 'purchases' | 'refunds' | 'cards' | 'customers' | 'plans' | 'subscriptions'
+type Table = typeof endpoints
+
+/** The records gw looks up by id or reference (or token, or alias): each group of the endpoint table with a `get`. */
+export type LookUpResource = {[G in keyof Table]: Table[G] extends {get: unknown} ? G : never}[keyof Table]
 
 /** One record by its id or reference: the look-up every `get` command and a batch of ids share. */
 export async function lookUp(resource: LookUpResource, id: string, {client}: Pick<Deps, 'client'>): Promise<GwRecord> {

@@ -1,8 +1,21 @@
 import {setTimeout as sleep} from 'node:timers/promises'
-import type {RequestLogFilter} from '../api/sandbox.js'
 import type {WebhookEvent} from '../api/schemas/recurring-rules.js'
 import type {DeliveryQuery, RequestLogPage} from '../api/schemas/sandbox-control.js'
 import type {Deps, GwRecord} from './deps.js'
+
+/** A filter of the request log: statuses, a path, a merchant; how many, and after which entry. */
+export interface RequestLogFilter {
+  status?: readonly string[]
+  path?: string
+  merchant?: string
+  limit?: number
+  after?: number
+}
+
+/** As the query string carries it: statuses joined by commas. */
+function requestQuery({status, ...rest}: RequestLogFilter) {
+  return {...rest, status: status?.join(',')}
+}
 
 /** The local gateway's date. */
 export async function sandboxClock({client}: Pick<Deps, 'client'>): Promise<GwRecord> {
@@ -21,7 +34,7 @@ export async function triggerEvent(input: {event: WebhookEvent; webhook?: string
 
 /** The requests the local gateway answered that pass the filter, oldest first, and the cursor to follow from. */
 export async function requestLog(filter: RequestLogFilter, {client}: Pick<Deps, 'client'>): Promise<RequestLogPage> {
-  return client.sandbox.requests(filter)
+  return client.sandbox.requests(requestQuery(filter))
 }
 
 /** How often a follower asks for new requests: within a second of being answered, they are shown. */
@@ -38,7 +51,7 @@ export async function followRequestLog(
   signal: AbortSignal,
 ): Promise<void> {
   const {limit, ...rest} = filter
-  let page = await client.sandbox.requests({...rest, limit})
+  let page = await client.sandbox.requests(requestQuery({...rest, limit}))
   for (;;) {
     onPage(page)
     try {
@@ -46,7 +59,7 @@ export async function followRequestLog(
     } catch {
       return
     }
-    page = await client.sandbox.requests({...rest, after: page.next})
+    page = await client.sandbox.requests(requestQuery({...rest, after: page.next}))
   }
 }
 

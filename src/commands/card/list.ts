@@ -18,6 +18,7 @@ export default class CardList extends GwCommand {
 
   async run() {
     const {flags} = await this.parse(CardList)
-    return this.list('cards', flags, 'card')
+    const {runList} = await import('../../lists/command.js')
+    return runList('cards', flags, this.factory, 'card')
   }
 }

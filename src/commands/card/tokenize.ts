@@ -20,9 +20,9 @@ export default class CardTokenize extends GwCommand {
 
   async run() {
     const {flags} = await this.parse(CardTokenize)
-    const card = await this.card(flags)
-    const [{tokenizeCard}, {missingCard}] = await Promise.all([import('../../operations/cards.js'), import('../../card-input.js')])
-    if (!card?.cvv) throw missingCard(this.commandName, {cvv: true})
-    return tokenizeCard({...card, cvv: card.cvv}, await this.deps())
+    const [{cardFor}, {tokenizeCard}, {missingCard}] = await Promise.all([import('../../command/card.js'), import('../../operations/cards.js'), import('../../card-input.js')])
+    const card = await cardFor(flags, this.factory)
+    if (!card?.cvv) throw missingCard(this.factory.commandName, {cvv: true})
+    return tokenizeCard({...card, cvv: card.cvv}, await this.factory.deps())
   }
 }

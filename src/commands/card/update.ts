@@ -25,6 +25,6 @@ export default class CardUpdate extends GwCommand {
   async run() {
     const {args, flags} = await this.parse(CardUpdate)
     const {updateCard} = await import('../../operations/cards.js')
-    return updateCard({token: args.token, alias: flags.alias, cardExpiry: flags['card-expiry']}, await this.deps())
+    return updateCard({token: args.token, alias: flags.alias, cardExpiry: flags['card-expiry']}, await this.factory.deps())
   }
 }

@@ -38,10 +38,10 @@ On a live profile the card number and CVV are never taken from the command line:
 
   async run() {
     const {flags} = await this.parse(CustomerCreate)
-    const card = await this.card({...flags, 'card-holder': flags['card-holder'] ?? `${flags['first-name']} ${flags['last-name']}`})
-    const [{createCustomer}, {missingCard}] = await Promise.all([import('../../operations/customers.js'), import('../../card-input.js')])
-    if (!card?.cvv) throw missingCard(this.commandName, {cvv: true, why: "The gateway needs the CVV to store a customer's card."})
-    return createCustomer(flags, {...card, cvv: card.cvv}, await this.deps())
+    const [{cardFor}, {createCustomer}, {missingCard}] = await Promise.all([import('../../command/card.js'), import('../../operations/customers.js'), import('../../card-input.js')])
+    const card = await cardFor({...flags, 'card-holder': flags['card-holder'] ?? `${flags['first-name']} ${flags['last-name']}`}, this.factory)
+    if (!card?.cvv) throw missingCard(this.factory.commandName, {cvv: true, why: "The gateway needs the CVV to store a customer's card."})
+    return createCustomer(flags, {...card, cvv: card.cvv}, await this.factory.deps())
   }
 }
 

@@ -20,6 +20,6 @@ export default class CustomerDelete extends GwCommand {
   async run() {
     const {args} = await this.parse(CustomerDelete)
     const {deleteCustomer} = await import('../../operations/customers.js')
-    return deleteCustomer(args.id, await this.deps())
+    return deleteCustomer(args.id, await this.factory.deps())
   }
 }

@@ -19,6 +19,7 @@ export default class CustomerList extends GwCommand {
 
   async run() {
     const {flags} = await this.parse(CustomerList)
-    return this.list('customers', flags, 'customer')
+    const {runList} = await import('../../lists/command.js')
+    return runList('customers', flags, this.factory, 'customer')
   }
 }

@@ -25,6 +25,6 @@ An event your app does not accept (not 2xx, or no answer) is reported and the re
   async run() {
     const {args, flags} = await this.parse(ListenReplay)
     const {replay} = await import('../../webhooks/replay.js')
-    await replay({file: args.file, forwardTo: flags['forward-to'], forwardTimeoutMs: flags['forward-timeout'] * 1000, proxy: await this.proxy(), events: flags.events ?? [], json: this.json}, this.io)
+    await replay({file: args.file, forwardTo: flags['forward-to'], forwardTimeoutMs: flags['forward-timeout'] * 1000, proxy: await this.factory.proxy(), events: flags.events ?? [], json: this.factory.flags.json}, this.io)
   }
 }

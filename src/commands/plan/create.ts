@@ -24,6 +24,6 @@ Amount and reference cannot change once the plan has subscriptions; name and des
   async run() {
     const {flags} = await this.parse(PlanCreate)
     const {createPlan} = await import('../../operations/plans.js')
-    return createPlan({name: flags.name, amount: flags.amount, reference: flags.reference, description: flags.description}, await this.deps())
+    return createPlan({name: flags.name, amount: flags.amount, reference: flags.reference, description: flags.description}, await this.factory.deps())
   }
 }

@@ -18,6 +18,7 @@ export default class PlanList extends GwCommand {
 
   async run() {
     const {flags} = await this.parse(PlanList)
-    return this.list('plans', flags, 'plan')
+    const {runList} = await import('../../lists/command.js')
+    return runList('plans', flags, this.factory, 'plan')
   }
 }

@@ -26,6 +26,6 @@ The gateway answers a change it cannot make with HTTP 501 and leaves the plan as
   async run() {
     const {args, flags} = await this.parse(PlanUpdate)
     const {updatePlan} = await import('../../operations/plans.js')
-    return updatePlan(args.id, {name: flags.name, description: flags.description}, await this.deps())
+    return updatePlan(args.id, {name: flags.name, description: flags.description}, await this.factory.deps())
   }
 }

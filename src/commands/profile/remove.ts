@@ -20,7 +20,7 @@ export default class ProfileRemove extends GwCommand {
   async run() {
     const {args} = await this.parse(ProfileRemove)
     const {removeProfile} = await import('../../auth/profiles.js')
-    await removeProfile(this.config.configDir, args.name, await this.tokenStores())
+    await removeProfile(this.config.configDir, args.name, await this.factory.tokenStores())
     this.io.err(`Profile ${args.name} removed.\n`)
   }
 }

@@ -17,6 +17,6 @@ export default class ProfileShow extends GwCommand {
   async run() {
     const {args} = await this.parse(ProfileShow)
     const {showProfile, profileInForce} = await import('../../auth/profiles.js')
-    return showProfile(this.config.configDir, args.name ?? profileInForce(await this.target()))
+    return showProfile(this.config.configDir, args.name ?? profileInForce(await this.factory.target()))
   }
 }

@@ -1,5 +1,5 @@
 import * as gwFlags from '../../flags.js'
-import {GwCommand} from '../../gw-command.js'
+import {ExitStatus, GwCommand} from '../../gw-command.js'
 import {purchaseColumns} from '../../output/columns.js'
 
 export default class PurchaseCreate extends GwCommand {
@@ -33,14 +33,14 @@ Exits 0 when approved, 3 when the issuer declines (the record is still printed),
     const {flags} = await this.parse(PurchaseCreate)
     gwFlags.refuseRowFlagsInBatch(flags, PurchaseCreate.flags)
     if (flags.input !== undefined) {
-      const {purchaseBatch} = await import('../../batch/kinds.js')
-      return this.batch(purchaseBatch, {...flags, input: flags.input})
+      const [{purchaseBatch}, {runBatch}] = await Promise.all([import('../../batch/kinds.js'), import('../../batch/command.js')])
+      return new ExitStatus(await runBatch(purchaseBatch, {...flags, input: flags.input}, this.factory))
     }
-    const card = await this.card(flags)
-    const [{submitPurchase}, {settle}, {missingCard}] = await Promise.all([import('../../operations/purchases.js'), import('../../output/sent.js'), import('../../card-input.js')])
+    const [{cardFor}, {submitPurchase}, {settle}, {missingCard}] = await Promise.all([import('../../command/card.js'), import('../../operations/purchases.js'), import('../../output/sent.js'), import('../../card-input.js')])
+    const card = await cardFor(flags, this.factory)
     const token = flags['card-token']
-    if (!card && token === undefined) throw missingCard(this.commandName, {orToken: true})
+    if (!card && token === undefined) throw missingCard(this.factory.commandName, {orToken: true})
     const input = {amount: flags.amount!, reference: flags.reference!, currency: flags.currency ?? 'AUD', customerIp: flags['customer-ip'], card: card ?? {token: token!, cvv: flags.cvv}}
-    return settle(this.io, await submitPurchase(input, await this.deps()))
+    return settle(this.io, await submitPurchase(input, await this.factory.deps()))
   }
 }

@@ -20,6 +20,7 @@ Piped, one JSON line a purchase as the pages arrive; on a terminal a table with 
 
   async run() {
     const {flags} = await this.parse(PurchaseList)
-    return this.list('purchases', flags, 'purchase')
+    const {runList} = await import('../../lists/command.js')
+    return runList('purchases', flags, this.factory, 'purchase')
   }
 }

@@ -1,5 +1,5 @@
 import * as gwFlags from '../../flags.js'
-import {GwCommand} from '../../gw-command.js'
+import {ExitStatus, GwCommand} from '../../gw-command.js'
 import {refundColumns} from '../../output/columns.js'
 
 export default class RefundCreate extends GwCommand {
@@ -27,14 +27,14 @@ The refund is sent once and never retried; if no answer comes back, gw looks it 
     const {flags} = await this.parse(RefundCreate)
     gwFlags.refuseRowFlagsInBatch(flags, RefundCreate.flags)
     if (flags.input !== undefined) {
-      const {refundBatch} = await import('../../batch/kinds.js')
-      return this.batch(refundBatch, {...flags, input: flags.input})
+      const [{refundBatch}, {runBatch}] = await Promise.all([import('../../batch/kinds.js'), import('../../batch/command.js')])
+      return new ExitStatus(await runBatch(refundBatch, {...flags, input: flags.input}, this.factory))
     }
     const [{submitRefund}, {settle}, {askRefundAmount}] = await Promise.all([import('../../operations/refunds.js'), import('../../output/sent.js'), import('../../output/ask-amount.js')])
     const transactionId = flags['transaction-id']!
-    const deps = await this.deps()
+    const deps = await this.factory.deps()
     // At a terminal the amount is asked, the purchase's full amount offered; elsewhere none means in full.
-    const amount = flags.amount ?? (this.io.canPrompt() ? await askRefundAmount(transactionId, {...deps, prompter: await this.prompter()}) : undefined)
+    const amount = flags.amount ?? (this.io.canPrompt() ? await askRefundAmount(transactionId, {...deps, prompter: await this.factory.prompter()}) : undefined)
     return settle(this.io, await submitRefund({transactionId, amount, reference: flags.reference!}, deps))
   }
 }

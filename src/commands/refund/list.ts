@@ -24,6 +24,7 @@ A refund's record does not name its purchase: --purchase ID_OR_REFERENCE looks t
 
   async run() {
     const {flags} = await this.parse(RefundList)
-    return this.list('refunds', flags, 'refund')
+    const {runList} = await import('../../lists/command.js')
+    return runList('refunds', flags, this.factory, 'refund')
   }
 }

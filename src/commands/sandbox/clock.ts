@@ -16,6 +16,6 @@ Talks to the gateway of the profile in force (gw sandbox start registers it as "
   async run() {
     await this.parse(SandboxClock)
     const {sandboxClock} = await import('../../operations/sandbox.js')
-    return sandboxClock(await this.deps())
+    return sandboxClock(await this.factory.deps())
   }
 }

@@ -24,6 +24,6 @@ Finished deliveries are kept in memory, the latest 500, since the gateway starte
   async run() {
     const {flags} = await this.parse(SandboxDeliveries)
     const {listDeliveries} = await import('../../operations/sandbox.js')
-    return listDeliveries({event: flags.event as WebhookEvent | undefined, status: flags.status as DeliveryStatus | undefined}, await this.deps())
+    return listDeliveries({event: flags.event as WebhookEvent | undefined, status: flags.status as DeliveryStatus | undefined}, await this.factory.deps())
   }
 }

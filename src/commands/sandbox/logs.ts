@@ -42,9 +42,9 @@ Talks to the gateway of the profile in force (gw sandbox start registers it as "
     const {flags} = await this.parse(SandboxLogs)
     const [operations, {requestLogPrinter}] = await Promise.all([import('../../operations/sandbox.js'), import('../../output/request-log.js')])
     const filter = {status: flags.status, path: flags.path, merchant: flags.merchant, limit: flags.limit}
-    const print = requestLogPrinter(this.io, this.renderOptions)
+    const print = requestLogPrinter(this.io, this.factory.render)
     if (!flags.follow) {
-      const page = await operations.requestLog(filter, await this.deps())
+      const page = await operations.requestLog(filter, await this.factory.deps())
       if (page.entries.length === 0) this.io.err('No requests to show.\n')
       print(page)
       return this.reportBrokenStdout()
@@ -60,7 +60,7 @@ Talks to the gateway of the profile in force (gw sandbox start registers it as "
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
     try {
-      await operations.followRequestLog(filter, await this.deps(), print, stopped.signal)
+      await operations.followRequestLog(filter, await this.factory.deps(), print, stopped.signal)
     } finally {
       process.off('SIGINT', stop)
       process.off('SIGTERM', stop)

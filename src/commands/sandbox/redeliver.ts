@@ -21,6 +21,6 @@ A delivery to a web hook deleted since is refused. gw sandbox deliveries lists t
   async run() {
     const {args} = await this.parse(SandboxRedeliver)
     const {redeliver} = await import('../../operations/sandbox.js')
-    return redeliver(args.id, await this.deps())
+    return redeliver(args.id, await this.factory.deps())
   }
 }

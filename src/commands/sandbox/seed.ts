@@ -30,16 +30,16 @@ Prints one JSON line per step: step, name, status (created, present, declined, f
       this.io.err(`${source}: ${steps.length} ${steps.length === 1 ? 'step' : 'steps'}, every one well-formed; nothing was sent.\n`)
       return
     }
-    const target = await this.target()
+    const target = await this.factory.target()
     // Every step may write: a read-only profile is refused before the first look-up, not at its first write.
     const {refuseWhenReadOnly} = await import('../../live-safety.js')
-    refuseWhenReadOnly(target, this.commandName)
+    refuseWhenReadOnly(target, this.factory.commandName)
     const {environment} = target
     if (environment !== 'sandbox') {
       const {UsageError} = await import('../../errors.js')
       throw new UsageError('gw sandbox seed creates records on a sandbox only, and the profile in force is live: nothing was sent', 'Use the local gateway (gw sandbox start; gw profile use local) or another sandbox profile with --profile.')
     }
-    const print = seedPrinter(this.io, {json: this.json})
-    print.summary(await seed(steps, {environment}, await this.deps(), print.step))
+    const print = seedPrinter(this.io, {json: this.factory.flags.json})
+    print.summary(await seed(steps, {environment}, await this.factory.deps(), print.step))
   }
 }

@@ -26,6 +26,6 @@ Prints the event, where it went and its payload.`
   async run() {
     const {args, flags} = await this.parse(SandboxTrigger)
     const {triggerEvent} = await import('../../operations/sandbox.js')
-    return triggerEvent({event: args.event as WebhookEvent, webhook: flags.webhook?.href}, await this.deps())
+    return triggerEvent({event: args.event as WebhookEvent, webhook: flags.webhook?.href}, await this.factory.deps())
   }
 }

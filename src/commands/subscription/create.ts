@@ -29,7 +29,7 @@ The customer and the plan may be given by id or by your reference. --inactive cr
     const {createSubscription} = await import('../../operations/subscriptions.js')
     return createSubscription(
       {customer: flags.customer, plan: flags.plan, frequency: flags.frequency, startDate: flags['start-date'], reference: flags.reference, active: !flags.inactive},
-      await this.deps(),
+      await this.factory.deps(),
     )
   }
 }

@@ -23,6 +23,7 @@ export default class SubscriptionList extends GwCommand {
   async run() {
     const {flags} = await this.parse(SubscriptionList)
     const active = flags.active ? true : flags.inactive ? false : undefined
-    return this.list('subscriptions', {...flags, active}, 'subscription')
+    const {runList} = await import('../../lists/command.js')
+    return runList('subscriptions', {...flags, active}, this.factory, 'subscription')
   }
 }

@@ -27,6 +27,6 @@ To move a customer to another plan, stop this subscription and create a new one.
   async run() {
     const {args, flags} = await this.parse(SubscriptionUpdate)
     const {setSubscriptionActive} = await import('../../operations/subscriptions.js')
-    return setSubscriptionActive(args.id, flags.active === true, await this.deps())
+    return setSubscriptionActive(args.id, flags.active === true, await this.factory.deps())
   }
 }

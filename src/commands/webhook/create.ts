@@ -28,9 +28,9 @@ A sandbox profile registers a Test web hook, a live profile a Live one. With --a
   async run() {
     const {flags} = await this.parse(WebhookCreate)
     const {createWebHook} = await import('../../operations/webhooks.js')
-    const auth = await webhookFlags.readAuth(flags.auth, this.io, this.commandName)
-    const {environment} = await this.target()
+    const auth = await webhookFlags.readAuth(flags.auth, this.io, this.factory.commandName)
+    const {environment} = await this.factory.target()
     const events = (flags.event ?? []) as WebhookEvent[]
-    return createWebHook({address: flags.url, events, name: flags.name || undefined, environment, auth}, await this.deps())
+    return createWebHook({address: flags.url, events, name: flags.name || undefined, environment, auth}, await this.factory.deps())
   }
 }

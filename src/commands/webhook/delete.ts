@@ -20,6 +20,6 @@ export default class WebhookDelete extends GwCommand {
   async run() {
     const {args} = await this.parse(WebhookDelete)
     const {deleteWebHook} = await import('../../operations/webhooks.js')
-    return deleteWebHook(args.id, await this.deps())
+    return deleteWebHook(args.id, await this.factory.deps())
   }
 }

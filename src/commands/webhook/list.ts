@@ -14,6 +14,7 @@ export default class WebhookList extends GwCommand {
 
   async run() {
     const {flags} = await this.parse(WebhookList)
-    return this.list('webHooks', flags, 'web hook')
+    const {runList} = await import('../../lists/command.js')
+    return runList('webHooks', flags, this.factory, 'web hook')
   }
 }

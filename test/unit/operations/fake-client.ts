@@ -26,8 +26,11 @@ export function fakeClient(stubs: Record<string, (...args: never[]) => unknown>)
       return ANSWERED.has(name) ? {record: result, raw: {status: 200}} : result
     }
   }
+  // What a client is besides its resources: nothing in flight, connections to close (a command's finally closes them).
+  const own: Record<string, unknown> = {close: async () => {}, inFlight: undefined, then: undefined}
   const client = new Proxy(groups, {
-    get: (target, group: string) => target[group] ?? new Proxy({}, {get: (_, method: string) => () => Promise.reject(new Error(`unexpected call ${group}.${method}`))}),
+    get: (target, group: string) =>
+      Object.hasOwn(own, group) ? own[group] : (target[group] ?? new Proxy({}, {get: (_, method: string) => () => Promise.reject(new Error(`unexpected call ${group}.${method}`))})),
   }) as unknown as GatewayClient
   return {client, calls, verify: () => expect([...used].sort()).toEqual(Object.keys(stubs).sort())}
 }

@@ -23,6 +23,6 @@ Prints what happened: the new date, the subscription charges made (approved and 
   async run() {
     const {flags} = await this.parse(SandboxClockAdvance)
     const {advanceClock} = await import('../../../operations/sandbox.js')
-    return advanceClock(flags.days === undefined ? {to: flags.to!} : {days: flags.days}, await this.deps())
+    return advanceClock(flags.days === undefined ? {to: flags.to!} : {days: flags.days}, await this.factory.deps())
   }
 }

@@ -1,0 +1,176 @@
+import {setMaxListeners} from 'node:events'
+import {InterruptedError, ModeMismatchError, type MoneyInFlight, type StopSignal, UnreachableError} from '../errors.js'
+import {redactText} from '../redact.js'
+import type {Endpoint} from './endpoints.js'
+import {type ProxyRoute, proxyRoute, type ProxySettings} from './proxy.js'
+import {parseBody, type RawResponse, readRecord, reportedMode} from './responses.js'
+import {backoffMs, classifyFailure, isCertificateFailure, proxyRefusal, shouldRetry} from './retry.js'
+import {type LazyDispatcher, lazyDispatcher, request} from './transport.js'
+
+export interface ExchangeOptions {
+  baseUrl: string
+  username: string
+  token: string
+  userAgent: string
+  connectTimeoutMs?: number
+  responseTimeoutMs?: number
+  /** HTTP_PROXY, HTTPS_PROXY and NO_PROXY as read from the environment; none when undefined. */
+  proxy?: ProxySettings
+  /** Receives one line per request and response with --verbose; secrets already redacted. */
+  log?: (line: string) => void
+  /**
+   * The environment the profile says the gateway is (design.md §6): every answer's reported mode
+   * is checked against it, and a mismatch stops the client before it sends anything more.
+   */
+  environment?: 'sandbox' | 'live'
+  /** Aborted with the signal's name (SIGINT, SIGTERM, SIGHUP) to stop the request in flight. */
+  signal?: AbortSignal
+  sleep?: (ms: number) => Promise<void>
+}
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000
+// The gateway may take 30 s to process; official libraries wait 50–60 s.
+export const DEFAULT_RESPONSE_TIMEOUT_MS = 60_000
+
+/** No answer came back after the request may have reached the gateway. */
+export class LostAnswer extends Error {}
+
+type GwRecord = Record<string, unknown>
+
+/**
+ * One request and its answer over HTTP (undici): Basic auth, the time-outs, the --verbose log, the
+ * retries shouldRetry allows, and the mode every answer reports checked against the profile's.
+ */
+export class Exchange {
+  readonly baseUrl: string
+  /** Through a proxy or not, and why: for --verbose and for saying what could not be reached. */
+  readonly route: ProxyRoute
+  /** The mode the last answer reported, if it reported one: what gw login saves a profile as. */
+  reportedMode?: 'sandbox' | 'live'
+  /** Set once an answer came from the other environment: nothing more is sent. */
+  modeMismatch?: ModeMismatchError
+  private readonly dispatcher: LazyDispatcher
+  private readonly responseTimeoutMs: number
+  private readonly authorization: string
+  private readonly sleep: (ms: number) => Promise<void>
+
+  constructor(private readonly options: ExchangeOptions) {
+    // Every request in flight listens to the one signal: a batch keeps dozens at once, which is no leak.
+    if (options.signal) setMaxListeners(0, options.signal)
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '')
+    this.route = proxyRoute(this.baseUrl, options.proxy)
+    if (options.proxy) options.log?.(this.route.kind === 'proxy' ? `* through proxy ${this.route.proxy} (${this.route.variable})` : `* no proxy: ${this.route.reason}`)
+    this.dispatcher = lazyDispatcher({connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, keepAliveTimeoutMs: 10_000}, options.proxy)
+    this.responseTimeoutMs = options.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS
+    this.authorization = 'Basic ' + Buffer.from(`${options.username}:${options.token}`).toString('base64')
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)))
+  }
+
+  /** Ends the keep-alive sockets so a one-shot command exits as soon as its work is done. */
+  close(): Promise<void> {
+    return this.dispatcher.end('destroy')
+  }
+
+  /**
+   * Sends once; retries only what shouldRetry allows (reads), throwing LostAnswer when no answer
+   * came, and InterruptedError (naming the money in flight) when a signal stopped it.
+   */
+  async send(endpoint: Endpoint, path: string, body: unknown, inFlight?: MoneyInFlight): Promise<RawResponse> {
+    const signal = this.options.signal
+    const url = this.baseUrl + path
+    const payload = body === undefined ? undefined : JSON.stringify(body)
+    for (let attempt = 0; ; attempt++) {
+      if (signal?.aborted) throw new InterruptedError(signal.reason as StopSignal)
+      const dispatcher = await this.dispatcher.get()
+      const started = performance.now()
+      this.options.log?.(`> ${endpoint.method} ${url}${payload ? ' ' + redactText(payload) : ''}`)
+      let raw: RawResponse
+      try {
+        const response = await request(dispatcher, url, {
+          method: endpoint.method,
+          // Per request rather than on the agent, so they hold through a proxy's connection too.
+          headersTimeout: this.responseTimeoutMs,
+          bodyTimeout: this.responseTimeoutMs,
+          headers: {
+            authorization: this.authorization,
+            accept: 'application/json',
+            'user-agent': this.options.userAgent,
+            ...(payload === undefined ? {} : {'content-type': 'application/json'}),
+          },
+          body: payload,
+          signal,
+        })
+        const requestId = header(response.headers['x-request-id'])
+        const text = await response.body.text()
+        const json = parseBody(text)
+        raw = {status: response.statusCode, requestId, text, json, mode: reportedMode(header(response.headers['x-service-mode']), json)}
+      } catch (err) {
+        if (signal?.aborted) throw new InterruptedError(signal.reason as StopSignal, inFlight)
+        const failure = classifyFailure(err)
+        const refusedWith = proxyRefusal(err)
+        const elapsed = Math.round(performance.now() - started)
+        this.options.log?.(`< ${endpoint.method} ${url} failed after ${elapsed} ms: ${describe(err)}`)
+        // A proxy's refusal is retried as its status would be: a 502 may pass, a 407 will not.
+        if (shouldRetry({method: endpoint.method, attempt, status: refusedWith, failure})) {
+          await this.sleep(backoffMs(attempt))
+          continue
+        }
+        if (failure === 'not_sent') throw this.notSent(err, refusedWith)
+        throw new LostAnswer(describe(err))
+      }
+      const elapsed = Math.round(performance.now() - started)
+      this.options.log?.(`< ${raw.status} ${endpoint.method} ${url} ${elapsed} ms request-id ${raw.requestId ?? '-'} ${redactText(raw.text)}`)
+      this.checkMode(endpoint, raw, inFlight)
+      if (shouldRetry({method: endpoint.method, attempt, status: raw.status})) {
+        await this.sleep(backoffMs(attempt))
+        continue
+      }
+      return raw
+    }
+  }
+
+  /** The request never reached the gateway: where it stopped (the proxy, TLS, the connection), for the renderer to advise on. */
+  private notSent(err: unknown, refusedWith: number | undefined): UnreachableError {
+    const route = this.route
+    const proxy = route.kind === 'proxy' ? {url: route.proxy, variable: route.variable} : undefined
+    const facts = {baseUrl: this.baseUrl, proxy, refusedWith, certificate: isCertificateFailure(err)}
+    if (proxy && refusedWith !== undefined) {
+      return new UnreachableError(`The proxy ${proxy.url} (${proxy.variable}) refused to carry the request to ${this.baseUrl}: HTTP ${refusedWith}`, facts)
+    }
+    const through = proxy ? ` through the proxy ${proxy.url} (${proxy.variable})` : ''
+    return new UnreachableError(`Could not reach the gateway at ${this.baseUrl}${through}: ${describe(err)}`, facts)
+  }
+
+  /**
+   * An answer that says it came from another environment than the profile's: nothing more is
+   * sent by this client. What it answered is kept with the error, as a decline's record is.
+   */
+  private checkMode(endpoint: Endpoint, raw: RawResponse, inFlight?: MoneyInFlight): void {
+    if (raw.mode) this.reportedMode = raw.mode
+    const expected = this.options.environment
+    if (!expected || !raw.mode || raw.mode === expected) return
+    let record: GwRecord | undefined
+    try {
+      const found = readRecord(endpoint, raw).record
+      record = found !== null && typeof found === 'object' && !Array.isArray(found) ? found : undefined
+    } catch {
+      record = undefined
+    }
+    this.modeMismatch = new ModeMismatchError(
+      `The gateway at ${this.baseUrl} answered in ${raw.mode} mode, but gw takes it for the ${expected === 'live' ? 'live gateway' : 'sandbox'}: nothing more is sent`,
+      {expected, reported: raw.mode, inFlight},
+      {status: raw.status, requestId: raw.requestId, record},
+    )
+    throw this.modeMismatch
+  }
+}
+
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value
+}
+
+function describe(err: unknown): string {
+  const code = (err as {code?: string})?.code
+  const message = err instanceof Error ? err.message : String(err)
+  return code && !message.includes(code) ? `${message} (${code})` : message
+}

@@ -1,0 +1,84 @@
+import type * as z from 'zod'
+import {GatewayError, GwError, InterruptedError, ModeMismatchError, type MoneyInFlight, OutcomeUnknownError} from '../errors.js'
+import {outcomeOf} from '../money/decide.js'
+import {failureOf} from '../money/failure.js'
+import {type Lookups, verifyFound} from '../money/find.js'
+import {buildPath, type Endpoint, endpoints} from './endpoints.js'
+import type {Exchange} from './exchange.js'
+import {type Answer, type RawResponse, readRecord} from './responses.js'
+
+type GwRecord = Record<string, unknown>
+
+/** What a recovery did: started looking a reference up after a lost answer, or found the record. */
+export interface RecoveryEvent extends MoneyInFlight {
+  step: 'looking_up' | 'found'
+  /** Why the answer was lost: a reset, a time-out, a proxy's 502. */
+  why: string
+}
+
+/**
+ * design.md §5: the answer was lost or cannot be read, so ask the gateway what it has under the
+ * reference, and believe it only if the money module finds it is what was sent.
+ */
+export async function recover<Res extends z.ZodType>(
+  exchange: Exchange,
+  endpoint: Endpoint<Res>,
+  {sent, inFlight, why}: {sent: GwRecord; inFlight: MoneyInFlight; why: string},
+  onRecovery?: (event: RecoveryEvent) => void,
+): Promise<Answer<Res>> {
+  const money = endpoint.movesMoney!
+  const lookedUpBecause = `The ${inFlight.noun} was sent but no answer came back that could be read (${why})`
+  onRecovery?.({step: 'looking_up', ...inFlight, why})
+  let raw: RawResponse
+  try {
+    raw = await exchange.send(money.lookup, buildPath(money.lookup.path, {id: inFlight.reference}), undefined, inFlight)
+  } catch (err) {
+    if (err instanceof InterruptedError || err instanceof ModeMismatchError) throw err
+    throw new OutcomeUnknownError(`${lookedUpBecause}, and looking it up failed too: ${err instanceof Error ? err.message : String(err)}`, inFlight)
+  }
+  if (raw.status === 404) {
+    throw new OutcomeUnknownError(`${lookedUpBecause}, and the gateway has no ${inFlight.noun} with reference ${inFlight.reference} yet; it may still be processing.`, inFlight, {
+      status: raw.status,
+      requestId: raw.requestId,
+    })
+  }
+  let answer: Answer<Res>
+  try {
+    answer = readRecord({...endpoint, response: money.lookup.response}, raw)
+  } catch (err) {
+    throw new OutcomeUnknownError(`${lookedUpBecause}, and its look-up gave: ${err instanceof GwError ? err.message : String(err)}`, inFlight)
+  }
+  const decided = await verifyFound(money.noun, sent, answer.record, lookups(exchange, inFlight), 'recovered')
+  if (decided.outcome === 'unknown') throw failureOf(decided, {sent, lookedUpBecause, status: raw.status, requestId: raw.requestId})
+  onRecovery?.({step: 'found', ...inFlight, why})
+  return answer
+}
+
+/** What a recovery asks besides the reference, through the same exchange, still naming the money in flight. */
+function lookups(exchange: Exchange, inFlight: MoneyInFlight): Lookups {
+  const read = async <Res extends z.ZodType>(endpoint: Endpoint<Res>, params: Record<string, string>) =>
+    readRecord(endpoint, await exchange.send(endpoint, buildPath(endpoint.path, params), undefined, inFlight)).record
+  return {
+    cardToken: async (alias) => (await read(endpoints.cards.get, {token: alias})).token,
+    purchase: (idOrReference) => read(endpoints.purchases.get, {id: idOrReference}),
+  }
+}
+
+/**
+ * Why an answer to a money POST cannot be taken as its outcome, or undefined when it can (a whole
+ * record, or the gateway's refusal): a 5xx may come after the charge was made, and an unreadable
+ * body or a record that does not say approved or declined tells nothing about it.
+ */
+export function doubtAbout(endpoint: Endpoint, raw: RawResponse): string | undefined {
+  // 501 is the contract's refusal of invalid data, not a failure.
+  if (raw.status >= 500 && raw.status !== 501) return `the gateway answered HTTP ${raw.status}`
+  let record: GwRecord
+  try {
+    record = readRecord(endpoint, raw).record
+  } catch (err) {
+    if (err instanceof GatewayError) return err.message
+    return undefined
+  }
+  if (outcomeOf(record) === undefined) return `the answer's ${endpoint.movesMoney!.noun} does not say whether it was approved (no successful or authorized field)`
+  return undefined
+}

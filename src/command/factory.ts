@@ -1,0 +1,203 @@
+import type {GatewayClient} from '../api/client.js'
+import type {ProxySettings} from '../api/proxy.js'
+import type {Credentials, Target} from '../auth/resolve.js'
+import type {TokenStores} from '../auth/token-store.js'
+import type {BatchPlan, GuardOptions} from '../live-safety.js'
+import type {Deps} from '../operations/deps.js'
+import type {Column} from '../output/columns.js'
+import {type Io, processIo} from '../output/io.js'
+import type {Prompter} from '../output/prompt.js'
+import type {RenderOptions} from '../output/render.js'
+import type {ClientCredentials, RequestGuard} from './client.js'
+import {type GlobalFlags, globalsInArgv} from './global-flags.js'
+import {Stop} from './signals.js'
+
+/**
+ * What a command needs (gh's cmdutil.Factory), each part built the first time it is asked for,
+ * from the flags, the environment and the config: a command that prints its help reads no profile,
+ * and one that sends nothing loads no HTTP client. Commands hand it to batches, look-ups and lists,
+ * and hand operations the deps it makes; in-process tests hand commands one with fakes in it.
+ */
+export interface Factory {
+  readonly io: Io
+  /** The command as people type it (`purchase create`), for messages; gw api adds its request. */
+  commandName: string
+  /** How a table shows the command's records. */
+  readonly columns: Column[]
+  /** The global flags: as parsed once the parse is done, before it what argv says. */
+  readonly flags: GlobalFlags
+  /** How records render: --json, and the fields --fields picked. */
+  readonly render: RenderOptions
+  readonly configDir: string
+  readonly dataDir: string
+  readonly stop: Stop
+  /** The global flags as the parse read them. */
+  useFlags(flags: GlobalFlags): void
+  prompter(): Promise<Prompter>
+  tokenStores(): Promise<TokenStores>
+  /** The gateway and user this command works with, token not read yet; a live one says LIVE on a terminal. */
+  target(): Promise<Target & {token?: string}>
+  credentials(): Promise<Credentials>
+  /** HTTP_PROXY, HTTPS_PROXY and NO_PROXY from the environment, checked; undefined when no proxy is set. */
+  proxy(): Promise<ProxySettings | undefined>
+  /** The client for the profile in force, every request passing the profile's guard. */
+  client(): Promise<GatewayClient>
+  /** A client for other credentials (those gw login is about to save). */
+  clientFor(credentials: ClientCredentials, guard?: RequestGuard): Promise<GatewayClient>
+  /** What operations run with: the client and the Io. */
+  deps(): Promise<Deps>
+  /**
+   * A batch's deps: a read-only profile refuses it, a live one confirms the whole batch once (told
+   * what it sends when it asks), and its rows are then sent without a confirmation each.
+   */
+  batchDeps(plan: () => Promise<BatchPlan>): Promise<Deps>
+  /** The money in flight now, for a signal to name. */
+  inFlight(): Deps['client']['inFlight']
+  /** Ends the client's connections, so a one-shot command exits as soon as its work is done. */
+  close(): Promise<void>
+}
+
+export interface FactoryContext {
+  commandName: string
+  columns: Column[]
+  argv: readonly string[]
+  env: NodeJS.ProcessEnv
+  config: {configDir: string; dataDir: string; version: string}
+}
+
+/** Parts a test puts in place of the real ones (gh's tests set Factory fields the same way). */
+export type FactoryParts = Partial<Pick<Factory, 'io' | 'prompter' | 'tokenStores' | 'target' | 'credentials' | 'proxy' | 'client'>>
+
+export function createFactory(context: FactoryContext, parts: FactoryParts = {}): Factory {
+  return new CommandFactory(context, parts)
+}
+
+class CommandFactory implements Factory {
+  commandName: string
+  readonly columns: Column[]
+  readonly configDir: string
+  readonly dataDir: string
+  readonly stop: Stop
+  private globals: GlobalFlags
+  private ioMade?: Io
+  private prompterMade?: Promise<Prompter>
+  private targetMade?: Promise<Target & {token?: string}>
+  private clientMade?: Promise<GatewayClient>
+  private clientBuilt?: GatewayClient
+  /** Set once a batch's one live confirmation is given: its rows' requests are then not asked about. */
+  private batchConfirmed = false
+
+  constructor(
+    private readonly context: FactoryContext,
+    private readonly parts: FactoryParts,
+  ) {
+    this.commandName = context.commandName
+    this.columns = context.columns
+    this.configDir = context.config.configDir
+    this.dataDir = context.config.dataDir
+    this.globals = globalsInArgv(context.argv)
+    this.stop = new Stop({inFlight: () => this.inFlight(), io: () => this.io})
+  }
+
+  get io(): Io {
+    this.ioMade ??= this.parts.io ?? processIo(this.context.env, {noInput: this.globals['no-input']})
+    return this.ioMade
+  }
+
+  get flags(): GlobalFlags {
+    return this.globals
+  }
+
+  get render(): RenderOptions {
+    const {json, fields} = this.globals
+    return {json, ...(fields ? {fields: fields.split(',')} : {})}
+  }
+
+  useFlags(flags: GlobalFlags): void {
+    this.globals = flags
+  }
+
+  prompter(): Promise<Prompter> {
+    this.prompterMade ??= this.parts.prompter?.() ?? import('../output/prompt.js').then(({terminalPrompter}) => terminalPrompter())
+    return this.prompterMade
+  }
+
+  async tokenStores(): Promise<TokenStores> {
+    if (this.parts.tokenStores) return this.parts.tokenStores()
+    return (await import('../auth/token-store.js')).tokenStores(this.configDir)
+  }
+
+  target(): Promise<Target & {token?: string}> {
+    this.targetMade ??= this.parts.target?.() ?? this.resolveTarget()
+    return this.targetMade
+  }
+
+  private async resolveTarget(): Promise<Target & {token?: string}> {
+    const {resolveTarget} = await import('../auth/resolve.js')
+    const target = await resolveTarget({profileFlag: this.globals.profile, env: this.context.env, configDir: this.configDir})
+    if (target.environment === 'live' && this.io.isStderrTTY) {
+      const [{liveMarker}, {paint}] = await Promise.all([import('../live-safety.js'), import('../output/colors.js')])
+      this.io.err(paint(this.io.errColor, 'red', liveMarker(target)) + '\n')
+    }
+    return target
+  }
+
+  async credentials(): Promise<Credentials> {
+    if (this.parts.credentials) return this.parts.credentials()
+    const {withToken} = await import('../auth/resolve.js')
+    const credentials = await withToken(await this.target(), await this.tokenStores())
+    if (credentials.secretStorage === 'file') {
+      this.io.err(`Warning: the token of profile ${credentials.profileName} is in a plain file, ${credentials.secretLocation} (gw login --insecure-storage); anyone who can read it can use it.\n`)
+    }
+    return credentials
+  }
+
+  async proxy(): Promise<ProxySettings | undefined> {
+    if (this.parts.proxy) return this.parts.proxy()
+    return (await import('../api/proxy.js')).proxySettings(this.context.env)
+  }
+
+  client(): Promise<GatewayClient> {
+    this.clientMade ??= (this.parts.client?.() ?? this.guardedClient()).then((client) => (this.clientBuilt = client))
+    return this.clientMade
+  }
+
+  private async guardedClient(): Promise<GatewayClient> {
+    const credentials = await this.credentials()
+    const {requestGuard} = await import('../live-safety.js')
+    const purchaseCurrency = async (id: string) => (await import('../operations/refunds.js')).purchaseCurrency(id, await this.deps())
+    const options: GuardOptions = {...this.guardOptions(credentials), purchaseCurrency}
+    // Asked per request: a batch confirmed up front after the client was made is still not asked row by row.
+    const guard: RequestGuard = (facts, request) => requestGuard({...options, confirmedUpFront: this.batchConfirmed})(facts, request)
+    return this.clientFor(credentials, guard)
+  }
+
+  async clientFor(credentials: ClientCredentials, guard?: RequestGuard): Promise<GatewayClient> {
+    const {buildClient} = await import('./client.js')
+    return buildClient(credentials, {io: this.io, verbose: this.globals.verbose, version: this.context.config.version, proxy: await this.proxy(), guard, signal: this.stop.signal})
+  }
+
+  async deps(): Promise<Deps> {
+    return {client: await this.client(), io: this.io}
+  }
+
+  async batchDeps(plan: () => Promise<BatchPlan>): Promise<Deps> {
+    const {confirmBatch} = await import('../live-safety.js')
+    await confirmBatch({...this.guardOptions(await this.target()), plan})
+    this.batchConfirmed = true
+    return this.deps()
+  }
+
+  /** Who asks, and how, for the live confirmations and the read-only refusal. */
+  private guardOptions(target: Target): GuardOptions {
+    return {target, commandId: this.commandName, yes: this.globals.yes, io: this.io, prompter: () => this.prompter()}
+  }
+
+  inFlight(): Deps['client']['inFlight'] {
+    return this.clientBuilt?.inFlight
+  }
+
+  async close(): Promise<void> {
+    await this.clientBuilt?.close()
+  }
+}

@@ -1,0 +1,47 @@
+import {Flags} from '@oclif/core'
+import {UsageError} from '../errors.js'
+import type {Column} from '../output/columns.js'
+
+/** The flags every command takes (style.md §2), as parsed. */
+export interface GlobalFlags {
+  profile?: string
+  json: boolean
+  verbose: boolean
+  yes: boolean
+  'no-input': boolean
+  fields?: string
+}
+
+export const globalFlags = {
+  profile: Flags.string({description: 'profile to use instead of the active one', helpGroup: 'GLOBAL'}),
+  json: Flags.boolean({description: "print the gateway's records as JSON, one after another, pretty on a terminal (jq -s makes an array)", helpGroup: 'GLOBAL'}),
+  verbose: Flags.boolean({description: 'log each request and response to stderr, secrets redacted', helpGroup: 'GLOBAL'}),
+  yes: Flags.boolean({description: 'answer yes to confirmations', helpGroup: 'GLOBAL'}),
+  'no-input': Flags.boolean({description: 'never prompt; fail instead when something is missing', helpGroup: 'GLOBAL'}),
+  // For every command that prints records (it has columns); the others refuse it (checkFields).
+  fields: Flags.string({
+    description: 'fields of each record to show, in order, separated by commas (id,amount,reference); tables and JSON alike',
+    helpGroup: 'GLOBAL',
+    parse: async (input) => (await import('../output/fields.js')).parseFields(input).join(','),
+  }),
+}
+
+/**
+ * The global flags before a parse has read them, or when it failed: an error is still reported as
+ * JSON under --json, and --no-input still means nothing is asked.
+ */
+export function globalsInArgv(argv: readonly string[]): GlobalFlags {
+  return {json: argv.includes('--json'), verbose: false, yes: false, 'no-input': argv.includes('--no-input')}
+}
+
+/** --fields naming no field of the command's records, or on a command that prints none, is refused before anything runs (as gh does). */
+export async function checkFields(fields: string | undefined, columns: Column[], commandName: string): Promise<void> {
+  if (fields === undefined) return
+  if (columns.length === 0) throw new UsageError(`--fields picks the fields of records, and gw ${commandName} prints none`, 'Leave --fields out.')
+  const known = await (await import('../output/fields.js')).knownFields(columns)
+  const unknown = fields.split(',').filter((field) => !known.includes(field))
+  if (unknown.length > 0) {
+    const {sanitizeLine} = await import('../output/sanitize.js')
+    throw new UsageError(`--fields: no such field ${unknown.map(sanitizeLine).join(', ')}`, `The fields of gw ${commandName}'s records: ${known.join(', ')}.`)
+  }
+}

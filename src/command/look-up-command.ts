@@ -1,0 +1,55 @@
+import type {endpoints} from '../api/endpoints.js'
+import * as gwFlags from '../flags.js'
+import {GwCommand} from '../gw-command.js'
+import type {LookUpResource} from '../operations/look-up.js'
+import type {Column} from '../output/columns.js'
+
+type Table = typeof endpoints
+
+/**
+ * The key in a resource's `get` path, `{id}`, `{token}` or `{reference}`, read from the endpoint
+ * table's type: a command that names another fails to compile, and none loads the table to start.
+ */
+type KeyOf<R extends LookUpResource> = Table[R]['get']['path'] extends `${string}{${infer K}}${string}` ? K : never
+
+/** What a key may be, as people read it: one, and several. */
+const KEYS = {
+  id: ['id or reference', 'ids or references'],
+  token: ['token or alias', 'tokens or aliases'],
+  reference: ['reference', 'references'],
+} as const
+
+/** How several records print: said in the description of every `get` that prints records so. */
+export const MANY_RECORDS =
+  'Piped, each record prints as one JSON line; on a terminal several print as one table, or with --json as the same records pretty-printed one after another (jq -s makes an array). A failed look-up is reported and the rest still run.'
+
+export interface LookUpHelp {
+  summary: string
+  description: string
+  examples: string[]
+}
+
+/**
+ * A `get` command, declared (style.md §5): records of `resource` looked up by the keys given as
+ * arguments, `-` or --input, through the client's `get` for it (batch/look-ups.ts).
+ */
+export function lookUpCommand<R extends LookUpResource>(resource: R, key: KeyOf<R> & keyof typeof KEYS, help: LookUpHelp, columns: Column[]) {
+  // As people read it: `purchases` is a purchase, `webHooks` a web hook.
+  const noun = resource.replace(/s$/, '').replace(/[A-Z]/g, (capital) => ` ${capital.toLowerCase()}`)
+  const [one, several] = KEYS[key]
+  return class LookUp extends GwCommand {
+    static override summary = help.summary
+    static override description = help.description
+    static override examples = help.examples
+    static override strict = false
+    static override args = gwFlags.ids(key, `${noun} ${one}`)
+    static override flags = gwFlags.lookUps(`${noun} ${several}`)
+    static override columns = columns
+
+    async run() {
+      const {argv, flags} = await this.parse(LookUp)
+      const {lookUpIds} = await import('../batch/look-ups.js')
+      return lookUpIds(resource, argv as string[], this.factory, {noun: one, input: flags.input, concurrency: flags.concurrency})
+    }
+  }
+}

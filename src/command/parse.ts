@@ -1,0 +1,64 @@
+import type {Interfaces} from '@oclif/core'
+import type {Factory} from './factory.js'
+
+// The shapes oclif's parse is generic over (not exported by @oclif/core).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type FlagOutput = {[name: string]: any}
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ArgOutput = {[name: string]: any}
+
+type Parse<F extends FlagOutput, B extends FlagOutput, A extends ArgOutput> = (options: Interfaces.Input<F, B, A> | undefined, argv: string[]) => Promise<Interfaces.ParserOutput<F, B, A>>
+
+export interface Asking {
+  /** Handed to a flag's own parse, which checks each answer as it checks a flag. */
+  context: unknown
+  /** The values a missing flag or argument is chosen from, when they are fixed. */
+  choicesFor: (name: string) => Promise<readonly string[] | undefined>
+}
+
+/**
+ * oclif's parse, and on a terminal a question for each required flag or argument left out
+ * (design.md §1: a merchant answers prompts); without one, oclif's error naming every missing
+ * flag stands.
+ */
+export async function parseOrAsk<F extends FlagOutput, B extends FlagOutput, A extends ArgOutput>(
+  parse: Parse<F, B, A>,
+  options: Interfaces.Input<F, B, A> | undefined,
+  argv: string[],
+  f: Factory,
+  asking: Asking,
+): Promise<Interfaces.ParserOutput<F, B, A>> {
+  // A batch (--input FILE) takes what one purchase or refund requires from the file's columns.
+  if (options && argv.some((arg) => arg === '--input' || arg.startsWith('--input='))) options = withNothingRequired(options)
+  try {
+    return await parse(options, argv)
+  } catch (err) {
+    // Every flag given is checked before anything is asked: `--ammount 100` is refused first,
+    // not after the person has answered for the flags that were left out.
+    if (options) await parse(withNothingRequired(options), argv)
+    return parse(options, await answersFor(err, argv, f, asking))
+  }
+}
+
+/** argv with the answers to what the failed parse lacked; rethrows when nothing can be asked. */
+async function answersFor(err: unknown, argv: string[], f: Factory, {context, choicesFor}: Asking): Promise<string[]> {
+  // --no-input is checked in argv: the parse that would have read it failed.
+  if (argv.includes('--no-input') || !f.io.canPrompt()) throw err
+  const {missingFrom, askForMissing} = await import('../output/ask-missing.js')
+  const missing = missingFrom(err)
+  if (missing.length === 0) throw err
+  return askForMissing(missing, argv, {prompter: await f.prompter(), context, choicesFor})
+}
+
+/** A command's flags and arguments with none required (a class's statics, inherited ones included, as oclif reads them). */
+function withNothingRequired<T extends Interfaces.Input<FlagOutput, FlagOutput, ArgOutput>>(options: T): T {
+  const optional = <D extends object>(definitions: Record<string, D> = {}) => Object.fromEntries(Object.entries(definitions).map(([name, definition]) => [name, {...definition, required: false}]))
+  return {
+    ...options,
+    flags: optional(options.flags),
+    args: optional(options.args),
+    baseFlags: options.baseFlags,
+    strict: options.strict,
+    enableJsonFlag: options.enableJsonFlag,
+  } as T
+}

@@ -1,0 +1,82 @@
+import {GwError, InterruptedError, WriteError} from '../errors.js'
+import type {GwRecord} from '../operations/deps.js'
+import {toGwError} from '../to-gw-error.js'
+import type {Factory} from './factory.js'
+
+/** What a command's run() may return besides a record or a list: the exit status of a service that stopped, or of a batch (its worst row's). */
+export class ExitStatus {
+  constructor(readonly code: number) {}
+}
+
+/** Several look-ups, some failed: exits with the worst code among them. */
+export class SomeFailed extends GwError {
+  constructor(message: string, worst: GwError) {
+    super(worst.kind, worst.exitCode, message)
+  }
+}
+
+/**
+ * Where a result is rendered and an error becomes output and an exit code (style.md §3): the one
+ * place that sets the process's exit status.
+ */
+export class Reporter {
+  /** Whether an error about writing was reported already (a batch's, naming its journal). */
+  private writeErrorReported = false
+
+  constructor(
+    private readonly f: Factory,
+    /** The command as typed (`gw purchase get`) and its flags, for a usage error's hint and the closest flag. */
+    private readonly command: {name: () => string; flags: string[]},
+  ) {}
+
+  /** A record or a list (an array), rendered by where stdout goes (design.md §3); or an exit status. */
+  async result(result: unknown): Promise<void> {
+    if (result instanceof ExitStatus) process.exitCode = result.code
+    else if (result !== undefined && result !== null) await this.render(result as GwRecord | GwRecord[])
+  }
+
+  private async render(result: GwRecord | GwRecord[]): Promise<void> {
+    const {renderList, renderRecord} = await import('../output/render.js')
+    const {io, columns, render} = this.f
+    if (Array.isArray(result)) await renderList(io, result, columns, render)
+    else await renderRecord(io, result, columns, render)
+  }
+
+  /** An error's message and hint on stderr (and a decline's record on stdout), and its exit code. */
+  async error(err: unknown): Promise<void> {
+    const {io, columns, render, flags} = this.f
+    const error = toGwError(err, {name: this.command.name(), flags: this.command.flags})
+    const {renderError, renderRecord} = await import('../output/render.js')
+    if (error instanceof WriteError) this.writeErrorReported = true
+    // A decline is a processed transaction: its record is the result, on stdout like any other.
+    if (error.record) await renderRecord(io, error.record, columns, render)
+    renderError(io, error, {json: flags.json && !(error instanceof SomeFailed)})
+    if (error.kind === 'unexpected' && flags.verbose && err instanceof Error && err.stack) io.err(err.stack + '\n')
+    process.exitCode = error.exitCode
+    // A signal or an abandoned native call may leave a wait behind (stdin, a prompt, the keychain)
+    // that would hold the process open: once the error is reported, gw leaves.
+    if (error instanceof InterruptedError || error.abandonsPendingCall) setTimeout(() => process.exit(), 100).unref()
+  }
+
+  /**
+   * stdout that could not be written (`> /dev/full`, a reader gone): one short line on stderr and
+   * a failing exit, never the silent 0 of a result that reached no one (design.md §4: 141 for a
+   * reader gone).
+   */
+  async brokenStdout(): Promise<void> {
+    const {io, flags} = this.f
+    await io.flushOut?.()
+    const broken = io.outFailure?.()
+    if (!broken || this.writeErrorReported) return
+    const {renderError} = await import('../output/render.js')
+    const pipe = broken.code === 'EPIPE'
+    const error = new WriteError(pipe ? "stdout's reader went away before all was printed" : `stdout could not be written (${broken.code ?? broken.message}): what was printed there is incomplete`, broken, {exitCode: pipe ? 141 : 1})
+    renderError(io, error, {json: flags.json})
+    process.exitCode = error.exitCode
+  }
+
+  /** The exit status a signal waited through during a purchase still says the command was interrupted. */
+  interruptedBy(code: number | undefined): void {
+    if (code !== undefined) process.exitCode = code
+  }
+}

@@ -1,0 +1,66 @@
+import {InterruptedError, type MoneyInFlight, STOP_SIGNALS, type StopSignal} from '../errors.js'
+import type {Io} from '../output/io.js'
+
+/** A batch's soft stop: true when it only stopped starting rows, else the error to stop with at once. */
+export type SoftStop = (signal: StopSignal) => true | InterruptedError
+
+/**
+ * How a command stops on SIGINT, SIGTERM and SIGHUP (design.md §5). A purchase or refund in flight
+ * is not abandoned: the first signal waits for its answer, which is shown, and gw then exits as
+ * the signal says. A batch stops softly (a first signal starts no new rows). Anything else stops
+ * at once: the request in flight is aborted, and a wait on stdin or a prompt, which nothing
+ * aborts, is ended by `interrupted` rejecting.
+ */
+export class Stop {
+  private readonly controller = new AbortController()
+  /** Aborted with the signal's name: every request the client sends listens to it. */
+  readonly signal = this.controller.signal
+  /** Rejects with the error to report once a signal stops the command. */
+  readonly interrupted: Promise<never>
+  /** The signal that came while money was in flight and was waited through. */
+  waitedThrough?: StopSignal
+  private softStop?: SoftStop
+  private reject: (error: InterruptedError) => void = () => {}
+
+  constructor(private readonly context: {inFlight: () => MoneyInFlight | undefined; io: () => Io}) {
+    this.interrupted = new Promise<never>((_, reject) => (this.reject = reject))
+    this.interrupted.catch(() => {})
+  }
+
+  /** What a batch does on a signal instead; undefined when the batch is over. */
+  onSoftStop(handler: SoftStop | undefined): void {
+    this.softStop = handler
+  }
+
+  /** Listens for the stop signals until the returned function is called. */
+  watch(): () => void {
+    for (const signal of STOP_SIGNALS) process.once(signal, this.received)
+    return () => {
+      for (const signal of STOP_SIGNALS) process.off(signal, this.received)
+    }
+  }
+
+  /** The exit status a signal waited through still says: the command was interrupted. */
+  exitCode(): number | undefined {
+    return this.waitedThrough && new InterruptedError(this.waitedThrough).exitCode
+  }
+
+  private readonly received = (signal: StopSignal): void => {
+    const soft = this.softStop?.(signal)
+    if (soft === true) {
+      process.once(signal, this.received)
+      return
+    }
+    const inFlight = this.context.inFlight()
+    if (!soft && inFlight && this.waitedThrough === undefined) {
+      this.waitedThrough = signal
+      void import('../output/hints.js').then(({waitingNotice}) => this.context.io().err(waitingNotice(signal, inFlight)))
+      process.once(signal, this.received)
+      return
+    }
+    // The client names one request in flight; a batch's own error names its several.
+    const error = soft ?? new InterruptedError(signal, inFlight)
+    this.controller.abort(signal)
+    this.reject(error)
+  }
+}
