@@ -7,6 +7,15 @@ export type Environment = 'sandbox' | 'live'
 /** Where a profile's token is kept: the OS keychain, or a 0600 file when the user asked for that (--insecure-storage). */
 export type TokenStorage = 'keychain' | 'file'
 
+/** Where API tokens live. Only this interface is used elsewhere, so where a token lives is one decision. */
+export interface TokenStore {
+  /** Says where, for gw status and warnings: the keychain entry or the file's path. */
+  readonly location: string
+  get(profile: string): Promise<string | undefined>
+  set(profile: string, token: string): Promise<void>
+  delete(profile: string): Promise<void>
+}
+
 export interface Profile {
   environment: Environment
   baseUrl: string

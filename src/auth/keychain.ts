@@ -1,5 +1,5 @@
 import {AuthError} from '../errors.js'
-import type {TokenStore, fileTokenStore} from './token-store.js'
+import type {TokenStore} from './config.js'
 
 export const KEYCHAIN_SERVICE = 'gw'
 const KEYCHAIN_TIMEOUT_MS = 5000
@@ -83,13 +83,4 @@ export function keychainFailure(err: unknown): string {
   }
   if (/locked/i.test(message)) return `the keyring is locked; unlock it and try again (${message})`
   return message
-}
-
-/** The first time gw finds the interim credentials file, its tokens move into the keychain and the file goes. */
-export async function migrateIntoKeychain(legacy: ReturnType<typeof fileTokenStore>, keychain: TokenStore): Promise<void> {
-  const tokens = await legacy.all()
-  for (const [profile, token] of Object.entries(tokens)) {
-    await keychain.set(profile, token)
-    await legacy.delete(profile)
-  }
 }

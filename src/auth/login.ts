@@ -2,11 +2,11 @@ import type {GatewayClient} from '../api/client.js'
 import {AuthError, ModeMismatchError, NotFoundError, UsageError} from '../errors.js'
 import type {Io} from '../output/io.js'
 import type {Prompter} from '../output/prompt.js'
-import {type Environment, loadConfig, saveConfig, type TokenStorage} from './config.js'
+import {type Environment, loadConfig, saveConfig, type TokenStore, type TokenStorage} from './config.js'
 import {KeychainUnavailableError} from './keychain.js'
 import {profileRecord, type ProfileRecord} from './profiles.js'
 import {environmentOf} from './resolve.js'
-import type {TokenStore, TokenStores} from './token-store.js'
+import type {TokenStores} from './token-store.js'
 
 export interface LoginFlags {
   profile?: string

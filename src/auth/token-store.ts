@@ -1,15 +1,6 @@
 import {readFile, rm} from 'node:fs/promises'
 import {join} from 'node:path'
-import {type TokenStorage, writePrivateFile} from './config.js'
-
-/** Where API tokens live. Only this interface is used elsewhere, so where a token lives is one decision. */
-export interface TokenStore {
-  /** Says where, for gw status and warnings: the keychain entry or the file's path. */
-  readonly location: string
-  get(profile: string): Promise<string | undefined>
-  set(profile: string, token: string): Promise<void>
-  delete(profile: string): Promise<void>
-}
+import {type TokenStore, type TokenStorage, writePrivateFile} from './config.js'
 
 /** Opens the store a profile's token lives in; the keychain (and keytar) only when asked for. */
 export type TokenStores = (storage: TokenStorage) => Promise<TokenStore>
@@ -23,7 +14,7 @@ export const insecureCredentialsFile = (configDir: string) => join(configDir, 'i
 export function tokenStores(configDir: string): TokenStores {
   return async (storage) => {
     if (storage === 'file') return fileTokenStore(insecureCredentialsFile(configDir))
-    const {keychainStore, migrateIntoKeychain} = await import('./keychain.js')
+    const {keychainStore} = await import('./keychain.js')
     const keychain = keychainStore()
     await migrateIntoKeychain(fileTokenStore(legacyCredentialsFile(configDir)), keychain)
     return keychain
@@ -53,5 +44,14 @@ export function fileTokenStore(path: string): TokenStore & {all(): Promise<Recor
       if (Object.keys(tokens).length === 0) await rm(path, {force: true})
       else await writePrivateFile(path, JSON.stringify(tokens, null, 2) + '\n')
     },
+  }
+}
+
+/** The first time gw finds the interim credentials file, its tokens move into the keychain and the file goes. */
+export async function migrateIntoKeychain(legacy: ReturnType<typeof fileTokenStore>, keychain: TokenStore): Promise<void> {
+  const tokens = await legacy.all()
+  for (const [profile, token] of Object.entries(tokens)) {
+    await keychain.set(profile, token)
+    await legacy.delete(profile)
   }
 }

@@ -4,8 +4,8 @@ import {hintFor} from '../output/hints.js'
 import type {GwRecord} from '../operations/deps.js'
 import type {Sent} from '../operations/money.js'
 import {redact} from '../redact.js'
+import pLimit, {type LimitFunction} from 'p-limit'
 import {isFinal, type Journal, journalState, type JournalState, type Result} from './journal.js'
-import {Semaphore} from './semaphore.js'
 import type {InvalidRow, ValidRow} from './rows.js'
 
 export type RowStatus = 'approved' | 'declined' | 'rejected' | 'failed' | 'unknown' | 'invalid'
@@ -94,7 +94,8 @@ export class BatchRunner<Input, Body extends object> {
   private fatal?: GwError
   /** Rows answered since the last that had an answer: lost ones, in a row. */
   private lostInARow = 0
-  private readonly slots: Semaphore
+  /** FIFO, so rows go to the gateway in the order their intents were synced. */
+  private readonly slots: LimitFunction
   private readonly finishing = new Set<Promise<void>>()
   /** Whether the first request has had its answer and the other slots are open. */
   private opened = false
@@ -107,7 +108,7 @@ export class BatchRunner<Input, Body extends object> {
   constructor(private readonly options: RunOptions<Input, Body>) {
     // The first request goes alone: until one answer is in, gw does not know that the gateway
     // takes these credentials and is in the profile's environment (a batch stops on either).
-    this.slots = new Semaphore(1)
+    this.slots = pLimit(1)
     const earlier = journalState(options.journal, options.total)
     this.answered = earlier.answered
     this.inDoubt = earlier.inDoubt
@@ -221,16 +222,16 @@ export class BatchRunner<Input, Body extends object> {
 
   /** Runs a request in one of the `concurrency` slots, unless the batch stopped while it waited. */
   private async atGateway<T>(request: () => Promise<T>): Promise<T | typeof STOPPED> {
-    await this.slots.acquire()
-    try {
-      return this.stopping ? STOPPED : await request()
-    } finally {
-      if (!this.opened) {
-        this.opened = true
-        this.slots.add(this.options.concurrency - 1)
+    return this.slots(async () => {
+      try {
+        return this.stopping ? STOPPED : await request()
+      } finally {
+        if (!this.opened) {
+          this.opened = true
+          this.slots.concurrency = this.options.concurrency
+        }
       }
-      this.slots.release()
-    }
+    })
   }
 
   /** Syncs the row's result and then reports it, without holding up the next row. */

@@ -1,4 +1,8 @@
-/** Edit distance (insertions, deletions, substitutions, adjacent swaps): `purchse` is 1 from `purchase`. */
+/**
+ * Edit distance (insertions, deletions, substitutions, adjacent swaps): `purchse` is 1 from
+ * `purchase`. Not fastest-levenshtein's: it counts a swap (`gte` for `get`) as two edits, over the
+ * limit `closest` allows a three-letter word, so that typo would get no suggestion.
+ */
 export function editDistance(a: string, b: string): number {
   const rows = Array.from({length: a.length + 1}, (_, i) => [i, ...Array<number>(b.length).fill(0)])
   for (let j = 1; j <= b.length; j++) rows[0]![j] = j

@@ -3,7 +3,7 @@ import {chargeCard} from './charges.js'
 import type {SandboxContext} from './context.js'
 import {chargePayload, customerPayload, pendingPayload} from './events.js'
 import type {CardRecord, CustomerRecord, SubscriptionRecord} from './records.js'
-import type {Lookup} from './store.js'
+import type {Lookup} from './shelves.js'
 import {billingDateAfter, billingDateFrom, daysBetween, shiftDays} from './schedule.js'
 
 /**

@@ -3,7 +3,7 @@ import {closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeF
 import {dirname} from 'node:path'
 import {setTimeout as sleep} from 'node:timers/promises'
 import type {Mode} from './mode.js'
-import type {MerchantCredentials} from './server.js'
+import type {MerchantCredentials} from './ids.js'
 
 /**
  * Process management behind `gw sandbox start --detach`, `stop` and `status`. A running sandbox

@@ -6,7 +6,8 @@ import type {DeliveryStatus, WebhookEvent as WebHookEvent} from '../api/schemas/
 import {badRequest, notFound} from './errors.js'
 import type {Mode} from './mode.js'
 import type {WebHookRecord} from './records.js'
-import type {DeliveryTarget, QueuedDelivery, Store} from './store.js'
+import type {DeliveryTarget, QueuedDelivery} from './delivery-queue.js'
+import type {Store} from './store.js'
 
 /** A delivery as `gw sandbox deliveries` lists it (the shared schema's Delivery). */
 interface DeliveryReport {

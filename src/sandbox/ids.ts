@@ -6,6 +6,12 @@ export const LOWER_ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789'
 /** The record type codes of the gateway's ids: `071-P-52NRCGCF` is a purchase. */
 export type RecordType = 'P' | 'R' | 'PL' | 'C' | 'S' | 'WH'
 
+/** A merchant the local gateway answers as, with the token it authenticates with. */
+export interface MerchantCredentials {
+  username: string
+  token: string
+}
+
 /** The vendor's demo merchant; its ids start with 071 in every published sample. */
 export const TEST_MERCHANT = 'TEST'
 const TEST_PREFIX = '071'

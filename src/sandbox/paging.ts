@@ -1,5 +1,5 @@
 import {badRequest} from './errors.js'
-import type {Positional} from './store.js'
+import type {Positional} from './shelves.js'
 
 /** gateway-notes.md: libraries page with offset/limit (default 10, at most 50) or page/per_page. */
 const DEFAULT_PAGE_SIZE = 10

@@ -5,7 +5,8 @@ import {dirname} from 'node:path'
 import type * as z from 'zod'
 import {type FileLock, LockHeldError, takeLock} from '../file-lock.js'
 import {JournalLine, LegacyStateFile, SnapshotLine, firstProblem} from './state-schema.js'
-import {Store, type Batch, type Change, type StoreState} from './store.js'
+import type {Batch, Change} from './change-log.js'
+import {Store, type StoreState} from './store.js'
 
 /**
  * The state file is a journal: its first line is a snapshot of the whole state, and each later

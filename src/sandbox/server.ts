@@ -9,17 +9,12 @@ import {Deliveries} from './delivery.js'
 import {SandboxError} from './errors.js'
 import {FaultList} from './faults.js'
 import {clientErrorListener, createRequestListener} from './http.js'
-import {TEST_MERCHANT, merchantPrefixes, newRecordId} from './ids.js'
+import {TEST_MERCHANT, merchantPrefixes, newRecordId, type MerchantCredentials} from './ids.js'
 import {Journal, StateFileError, loadStore, lockStateFile, type OpenStateFile} from './persist.js'
 import {RequestLog} from './request-log.js'
 import {routes} from './routes/index.js'
 import {Store} from './store.js'
 import {checkWebHook, modeOfHooks} from './web-hooks.js'
-
-export interface MerchantCredentials {
-  username: string
-  token: string
-}
 
 export interface SandboxOptions {
   /** 0 picks a free port. */

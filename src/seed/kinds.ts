@@ -1,38 +1,17 @@
 import * as z from 'zod'
-import {luhnValid, MM_YYYY} from '../api/schemas/card-rules.js'
-import {Card, Customer, Plan, Purchase, Refund, Subscription, WebHook} from '../api/schemas/index.js'
-import {FREQUENCIES, frequencyNamed, WEBHOOK_EVENTS} from '../api/schemas/recurring-rules.js'
-import {looksLikeCardNumber} from '../redact.js'
+import {Card, CardTokenize, Customer, Plan, PlanCreate, Purchase, PurchaseCreate, Refund, RefundCreate, Subscription, WebHook} from '../api/schemas/index.js'
+import {cardExpiryField, cardKeyField, cardNumberField, cvvField, dateField, emailField, frequencyField, requiredText} from '../api/schemas/fields.js'
+import {WEBHOOK_EVENTS} from '../api/schemas/recurring-rules.js'
 
 /**
  * What a step of a fixtures file (gw sandbox seed) may create, the fields each takes (the API's
  * request fields, as the interface names them) and the checks each is held to before anything is
- * sent: what the gateway would refuse as blank or malformed is refused here, naming the field.
+ * sent: the request fields' own rules (api/schemas/rules.ts), so a step is refused in the words a
+ * flag or a batch row would be, naming the field.
  */
 export const STEP_KINDS = ['card', 'plan', 'customer', 'purchase', 'refund', 'subscription', 'webhook'] as const
 export type StepKind = (typeof STEP_KINDS)[number]
 
-const text = z.string().refine((value) => value.trim() !== '', "can't be blank")
-const cardDigits = (value: string) => value.replace(/[\s-]/g, '')
-const cardNumber = z.string().superRefine((value, check) => {
-  const digits = cardDigits(value)
-  if (!/^\d{12,19}$/.test(digits)) check.addIssue({code: 'custom', message: 'must be 12 to 19 digits (spaces and dashes are ignored)'})
-  else if (!luhnValid(digits)) check.addIssue({code: 'custom', message: 'fails the Luhn check: a digit is wrong or missing'})
-})
-const expiry = z.string().superRefine((value, check) => {
-  if (!MM_YYYY.test(value.trim())) return check.addIssue({code: 'custom', message: 'must be MM/YYYY, such as 08/2031'})
-  const [month, year] = value.trim().split('/').map(Number) as [number, number]
-  const now = new Date()
-  if (year * 12 + month - 1 < now.getFullYear() * 12 + now.getMonth()) check.addIssue({code: 'custom', message: `${value.trim()} is in the past: the card has expired`})
-})
-const cvv = z.string().regex(/^\d{3,4}$/, 'must be 3 or 4 digits')
-const amount = z.number().int('must be a whole number in the minor unit (1000 is 10.00)').positive('must be greater than 0')
-/** A token or alias: never a card number given in its place, which would be sent and kept. */
-const cardKey = text.refine((value) => !looksLikeCardNumber(value), 'is a card number, not a token or alias')
-const calendarDate = z.string().refine((value) => {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
-  return match !== null && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value)
-}, 'must be a date as YYYY-MM-DD')
 const httpUrl = z.string().refine((value) => {
   try {
     return ['http:', 'https:'].includes(new URL(value).protocol)
@@ -41,32 +20,23 @@ const httpUrl = z.string().refine((value) => {
   }
 }, 'must be an http or https URL')
 
-const CardFields = z.strictObject({card_holder: text, card_number: cardNumber, card_expiry: expiry, cvv, alias: cardKey})
+// A step's fields are the request body's, but that no other key is taken (a typo would be dropped).
+const CardFields = z.strictObject({...CardTokenize.shape, alias: cardKeyField})
 
-const PlanFields = z.strictObject({name: text, amount, reference: text, description: text})
+const PlanFields = z.strictObject(PlanCreate.shape)
 
 const CustomerFields = z.strictObject({
-  first_name: text,
-  last_name: text,
-  reference: text,
-  email: z.string().regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address'),
-  ip_address: text.optional(),
-  card: z.strictObject({card_holder: text.optional(), card_number: cardNumber, expiry_date: expiry, cvv}),
+  first_name: requiredText,
+  last_name: requiredText,
+  reference: requiredText,
+  email: emailField,
+  ip_address: requiredText.optional(),
+  card: z.strictObject({card_holder: requiredText.optional(), card_number: cardNumberField, expiry_date: cardExpiryField, cvv: cvvField}),
   address: z.strictObject({address: z.string(), city: z.string(), state: z.string(), postcode: z.string(), country: z.string()}).partial().optional(),
 })
 
 const PurchaseFields = z
-  .strictObject({
-    amount,
-    reference: text,
-    currency: z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter code such as AUD').optional(),
-    customer_ip: text.optional(),
-    card_holder: text.optional(),
-    card_number: cardNumber.optional(),
-    card_expiry: expiry.optional(),
-    cvv: cvv.optional(),
-    card_token: cardKey.optional(),
-  })
+  .strictObject(PurchaseCreate.shape)
   .superRefine((fields, check) => {
     const details = ['card_holder', 'card_number', 'card_expiry'] as const
     if (fields.card_token !== undefined) {
@@ -76,14 +46,14 @@ const PurchaseFields = z
     for (const field of details) if (fields[field] === undefined) check.addIssue({code: 'custom', path: [field], message: 'is required (or card_token, a stored card)'})
   })
 
-const RefundFields = z.strictObject({transaction_id: text, amount, reference: text})
+const RefundFields = z.strictObject(RefundCreate.shape)
 
 const SubscriptionFields = z.strictObject({
-  customer: text,
-  plan: text,
-  frequency: z.string().refine((value) => frequencyNamed(value) !== undefined, `must be one of ${FREQUENCIES.join(', ')}`),
-  start_date: calendarDate,
-  reference: text,
+  customer: requiredText,
+  plan: requiredText,
+  frequency: frequencyField,
+  start_date: dateField,
+  reference: requiredText,
   /** Active unless the file says otherwise. */
   is_active: z.boolean().optional(),
 })
@@ -93,9 +63,9 @@ const WebHookFields = z
     address: httpUrl,
     /** Every event unless the file names some. */
     events: z.union([z.literal('*'), z.array(z.enum(WEBHOOK_EVENTS)).nonempty()], {error: `must be "*" or a list of event names: ${WEBHOOK_EVENTS.join(', ')}`}).optional(),
-    name: text.optional(),
-    authentication_username: text.optional(),
-    authentication_password: z.string().min(1, "can't be blank").optional(),
+    name: requiredText.optional(),
+    authentication_username: requiredText.optional(),
+    authentication_password: z.string().min(1, 'must not be blank').optional(),
   })
   .refine((fields) => (fields.authentication_username === undefined) === (fields.authentication_password === undefined), {
     message: 'authentication_username and authentication_password come together',

@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import {cardExpiryField, cardNumberField, cvvField, requiredText} from './fields.js'
 import {looseBoolean, looseInt, looseString} from './common.js'
 
 export const Card = z.looseObject({
@@ -18,17 +19,17 @@ export const Card = z.looseObject({
 export type Card = z.infer<typeof Card>
 
 export const CardTokenize = z.object({
-  card_number: z.string(),
-  card_holder: z.string(),
-  card_expiry: z.string(),
-  cvv: z.string(),
+  card_number: cardNumberField,
+  card_holder: requiredText,
+  card_expiry: cardExpiryField,
+  cvv: cvvField,
 })
 export type CardTokenize = z.infer<typeof CardTokenize>
 
 export const CardUpdate = z
   .object({
-    alias: z.string().optional(),
-    card_expiry: z.string().optional(),
+    alias: requiredText.optional(),
+    card_expiry: cardExpiryField.optional(),
   })
   .refine((body) => body.alias !== undefined || body.card_expiry !== undefined, 'give alias or card_expiry')
 export type CardUpdate = z.infer<typeof CardUpdate>

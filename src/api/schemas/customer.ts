@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import {cardExpiryField, cardNumberField, cvvField, emailField, requiredText} from './fields.js'
 import {looseString, maybe} from './common.js'
 
 export const Address = z.looseObject({
@@ -25,10 +26,10 @@ export const Customer = z.looseObject({
 export type Customer = z.infer<typeof Customer>
 
 export const CustomerCard = z.object({
-  card_holder: z.string().optional(),
-  card_number: z.string(),
-  expiry_date: z.string(),
-  cvv: z.string(),
+  card_holder: requiredText.optional(),
+  card_number: cardNumberField,
+  expiry_date: cardExpiryField,
+  cvv: cvvField,
 })
 export type CustomerCard = z.infer<typeof CustomerCard>
 
@@ -41,10 +42,10 @@ const AddressBody = z.object({
 })
 
 export const CustomerCreate = z.object({
-  first_name: z.string(),
-  last_name: z.string(),
-  reference: z.string(),
-  email: z.string(),
+  first_name: requiredText,
+  last_name: requiredText,
+  reference: requiredText,
+  email: emailField,
   ip_address: z.string().optional(),
   card: CustomerCard,
   address: AddressBody.optional(),
@@ -54,10 +55,10 @@ export type CustomerCreate = z.infer<typeof CustomerCreate>
 /** Any customer field may change; the card as a whole when it does. */
 export const CustomerUpdate = z
   .object({
-    first_name: z.string().optional(),
-    last_name: z.string().optional(),
-    reference: z.string().optional(),
-    email: z.string().optional(),
+    first_name: requiredText.optional(),
+    last_name: requiredText.optional(),
+    reference: requiredText.optional(),
+    email: emailField.optional(),
     ip_address: z.string().optional(),
     card: CustomerCard.optional(),
     address: AddressBody.optional(),

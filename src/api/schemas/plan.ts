@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import {amountField, requiredText} from './fields.js'
 import {looseInt, looseString} from './common.js'
 
 export const Plan = z.looseObject({
@@ -13,18 +14,18 @@ export const Plan = z.looseObject({
 export type Plan = z.infer<typeof Plan>
 
 export const PlanCreate = z.object({
-  name: z.string(),
-  amount: z.number().int(),
-  reference: z.string(),
-  description: z.string(),
+  name: requiredText,
+  amount: amountField,
+  reference: requiredText,
+  description: requiredText,
 })
 export type PlanCreate = z.infer<typeof PlanCreate>
 
 /** Only name and description can change (contract §4 row 9). */
 export const PlanUpdate = z
   .object({
-    name: z.string().optional(),
-    description: z.string().optional(),
+    name: requiredText.optional(),
+    description: requiredText.optional(),
   })
   .refine((body) => body.name !== undefined || body.description !== undefined, 'give name or description')
 export type PlanUpdate = z.infer<typeof PlanUpdate>

@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import {amountField, cardExpiryField, cardKeyField, cardNumberField, currencyField, cvvField, requiredText} from './fields.js'
 import {beyondContract, looseBoolean, looseString, maybe, stringOrNumber} from './common.js'
 
 export const Purchase = z.looseObject({
@@ -34,15 +35,15 @@ export type Purchase = z.infer<typeof Purchase>
 
 /** Either the card details group or card_token (a token or alias), per the contract §2.3. */
 export const PurchaseCreate = z.object({
-  amount: z.number().int(),
-  reference: z.string(),
-  currency: z.string().optional(),
-  customer_ip: z.string().optional(),
-  card_holder: z.string().optional(),
-  card_number: z.string().optional(),
-  card_expiry: z.string().optional(),
-  cvv: z.string().optional(),
-  card_token: z.string().optional(),
+  amount: amountField,
+  reference: requiredText,
+  currency: currencyField.optional(),
+  customer_ip: requiredText.optional(),
+  card_holder: requiredText.optional(),
+  card_number: cardNumberField.optional(),
+  card_expiry: cardExpiryField.optional(),
+  cvv: cvvField.optional(),
+  card_token: cardKeyField.optional(),
 })
 export type PurchaseCreate = z.infer<typeof PurchaseCreate>
 

@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import {amountField, requiredText} from './fields.js'
 import {beyondContract, looseBoolean, looseString, maybe, stringOrNumber} from './common.js'
 
 /** `amount` is negative in the contract and positive from the live gateway: both are accepted. */
@@ -26,9 +27,9 @@ export const Refund = z.looseObject({
 export type Refund = z.infer<typeof Refund>
 
 export const RefundCreate = z.object({
-  transaction_id: z.string(),
-  amount: z.number().int(),
-  reference: z.string(),
+  transaction_id: requiredText,
+  amount: amountField,
+  reference: requiredText,
 })
 export type RefundCreate = z.infer<typeof RefundCreate>
 

@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import {dateField, requiredText} from './fields.js'
 import {looseBoolean, looseString, maybe} from './common.js'
 import {FREQUENCIES} from './recurring-rules.js'
 
@@ -18,11 +19,11 @@ export const Subscription = z.looseObject({
 export type Subscription = z.infer<typeof Subscription>
 
 export const SubscriptionCreate = z.object({
-  customer: z.string(),
-  plan: z.string(),
+  customer: requiredText,
+  plan: requiredText,
   frequency: z.enum(FREQUENCIES),
-  start_date: z.string(),
-  reference: z.string(),
+  start_date: dateField,
+  reference: requiredText,
   is_active: z.boolean(),
 })
 export type SubscriptionCreate = z.infer<typeof SubscriptionCreate>

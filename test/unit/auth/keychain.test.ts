@@ -2,8 +2,9 @@ import {mkdtempSync, existsSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {keychainFailure, keychainStore, KeychainUnavailableError, type Keytar, keytarFailure, migrateIntoKeychain} from '../../../src/auth/keychain.js'
-import {fileTokenStore, type TokenStore} from '../../../src/auth/token-store.js'
+import type {TokenStore} from '../../../src/auth/config.js'
+import {keychainFailure, keychainStore, KeychainUnavailableError, type Keytar, keytarFailure} from '../../../src/auth/keychain.js'
+import {fileTokenStore, migrateIntoKeychain} from '../../../src/auth/token-store.js'
 
 function memoryKeytar(): Keytar & {entries: Map<string, string>} {
   const entries = new Map<string, string>()

@@ -73,8 +73,8 @@ describe('scanRows and validRows', () => {
     const {valid, invalid} = await check('transaction_id,amount,reference\n071-P-A,1.5,r-1\n,100,\n071-P-A,100,r-3\n071-P-B,100,r-3\n071-P-C,100,r-5\n')
     expect(valid.map((row) => row.reference)).toEqual(['r-5'])
     expect(invalid).toEqual([
-      {row: 1, line: 2, reference: 'r-1', messages: ['amount must be a whole number greater than 0 in the minor unit (1000 is 10.00 AUD), got "1.5"']},
-      {row: 2, line: 3, messages: ['transaction_id is blank', 'reference is blank']},
+      {row: 1, line: 2, reference: 'r-1', messages: ['amount must be a positive whole number in the currency\'s minor unit, got "1.5"']},
+      {row: 2, line: 3, messages: ['transaction_id must not be blank', 'reference must not be blank']},
       {row: 3, line: 4, reference: 'r-3', messages: ['reference r-3 is used again on line 5: each row needs a reference of its own']},
       {row: 4, line: 5, reference: 'r-3', messages: ['reference r-3 is used again on line 4: each row needs a reference of its own']},
     ])

@@ -7,13 +7,17 @@ describe('text widths', () => {
   it('counts colour codes as nothing and wide characters as two', () => {
     expect(displayWidth('\u001B[32mApproved\u001B[39m')).toBe(8)
     expect(displayWidth('山田 Zoë')).toBe(8)
+    // One emoji drawn from three (woman, zero-width joiner, laptop), and a flag from two letters.
+    expect(displayWidth('👩\u200D💻 ok')).toBe(5)
+    expect(displayWidth('🇦🇺')).toBe(2)
   })
 
   it('cuts with … to the width, closing a colour it cut into', () => {
     expect(truncate('order-1001-abc', 8)).toBe('order-1…')
     expect(truncate('short', 8)).toBe('short')
     expect(truncate('山田太郎', 5)).toBe('山田…')
-    expect(truncate('\u001B[31mInsufficient Funds\u001B[39m', 6)).toBe('\u001B[31mInsuf…\u001B[0m')
+    expect(truncate('山田太郎', 4)).toBe('山…')
+    expect(truncate('\u001B[31mInsufficient Funds\u001B[39m', 6)).toBe('\u001B[31mInsuf\u001B[39m…')
   })
 
   it('wraps at spaces when it can, mid-word when it cannot', () => {

@@ -38,7 +38,7 @@ describe('a fixtures file', () => {
     [file([{name: 'c', create: 'card', fields: {card_holder: 'J', card_number: '4242424242424241', card_expiry: '12/2030', cvv: '123', alias: 'a'}}]), /fields\.card_number fails the Luhn check/],
     [file([{name: 'c', create: 'card', fields: {card_holder: 'J', card_number: '4242424242424242', card_expiry: '12/2030', cvv: '123'}}]), /fields\.alias is required/],
     [file([{name: 'p', create: 'purchase', fields: {amount: 100, reference: 'r'}}]), /fields\.card_number is required \(or card_token, a stored card\)/],
-    [file([{name: 'p', create: 'purchase', fields: {amount: 100, reference: 'r', card_token: '4242424242424242'}}]), /fields\.card_token is a card number, not a token or alias/],
+    [file([{name: 'p', create: 'purchase', fields: {amount: 100, reference: 'r', card_token: '4242424242424242'}}]), /fields\.card_token 424242XXXXXX4242 is a card number, not a token or alias/],
     [file([{name: 'w', create: 'webhook', fields: {address: 'ftp://x', events: ['charge:everything']}}]), /fields\.address must be an http or https URL.*\n.*fields\.events must be "\*" or a list of event names/],
     [file([plan, {name: 'r', create: 'refund', fields: {transaction_id: '{{gold.id', amount: 1, reference: 'r'}}]), /fields\.transaction_id: a \{\{ is not closed with \}\}/],
     [file([plan, {name: 'r', create: 'refund', fields: {transaction_id: '{{ gold }}', amount: 1, reference: 'r'}}]), /fields\.transaction_id: \{\{ gold \}\} is not a reference: write \{\{step\.field\}\}/],

@@ -1,0 +1,27 @@
+import * as z from 'zod'
+import * as rules from './rules.js'
+
+/**
+ * Request fields as zod schemas, each checked by its rule (rules.ts) and worded by it, for the
+ * request bodies and a fixtures file's steps. A check, not a transform: a body is sent as the
+ * caller built it.
+ */
+function ruled<S extends z.ZodType>(schema: S, rule: (value: z.output<S>) => rules.Checked<unknown>): S {
+  return schema.superRefine((value, check) => {
+    const checked = rule(value)
+    if ('problem' in checked) check.addIssue({code: 'custom', message: checked.problem})
+  }) as S
+}
+
+export const amountField = ruled(z.number(), rules.amount)
+/** Names, references, descriptions, ids: what the gateway refuses blank. */
+export const requiredText = ruled(z.string(), rules.notBlank)
+export const cardNumberField = ruled(z.string(), rules.cardNumber)
+export const cardKeyField = ruled(z.string(), rules.cardKey)
+export const cardExpiryField = ruled(z.string(), (value) => rules.cardExpiry(value))
+export const cvvField = ruled(z.string(), rules.cvv)
+export const currencyField = ruled(z.string(), rules.currency)
+/** A frequency in any case; the request body takes the gateway's spelling only (subscription.ts). */
+export const frequencyField = ruled(z.string(), rules.frequency)
+export const dateField = ruled(z.string(), rules.date)
+export const emailField = ruled(z.string(), rules.email)

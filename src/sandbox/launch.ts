@@ -1,0 +1,165 @@
+import {join, resolve} from 'node:path'
+import {UsageError} from '../errors.js'
+import {isLoopbackHost} from '../loopback.js'
+import type {Io} from '../output/io.js'
+import {
+  closeOnSignal,
+  detachedArguments,
+  differencesFrom,
+  merchantsFromEnvironment,
+  removeRuntimeFile,
+  sandboxStatus,
+  spawnDetached,
+  stopProcess,
+  type RuntimeInfo,
+  type StartRequest,
+} from './daemon.js'
+import type {MerchantCredentials} from './ids.js'
+import type {Mode} from './mode.js'
+import type {RunningSandbox} from './server.js'
+
+/**
+ * `gw sandbox start` from its flags to a gateway listening: in the foreground until a signal, in
+ * a detached process of its own, or the one already running when it is the one asked for. Only
+ * one gateway owns the runtime file that status and stop read, and profile local: the first one
+ * running.
+ */
+export interface LaunchRequest {
+  port: number
+  host: string
+  mode: Mode
+  /** As given: relative to the working directory, or absolute. */
+  stateFile?: string
+  /** Merchants beyond TEST, and addresses that get every web hook event of TEST; undefined when not given. */
+  merchants?: MerchantCredentials[]
+  webhooks?: string[]
+  webhookBackoffMs?: number
+  requestLog: boolean
+  detach: boolean
+  restart: boolean
+  /** This process is the background one a `--detach` start spawned: its parent registers the profile and reports. */
+  detachedChild: boolean
+  verbose: boolean
+  /** The command line: which flags it gave in so many words, and what a detached start runs again in the background. */
+  argv: readonly string[]
+}
+
+export interface LaunchContext {
+  io: Io
+  /** oclif's dataDir: the runtime file, the detached gateway's output and its request log. */
+  dataDir: string
+  /** oclif's configDir, where profile local is saved. */
+  configDir: string
+}
+
+/** How a foreground gateway ended: Ctrl-C is how it is meant to stop, 130 as design.md §4 says, quietly. */
+export type Launched = {exitCode: number} | undefined
+
+export async function launchSandbox(request: LaunchRequest, ctx: LaunchContext): Promise<Launched> {
+  const runtimeFile = join(ctx.dataDir, 'sandbox.json')
+  const running = sandboxStatus(runtimeFile)
+  if (running.state === 'running' && !request.detachedChild) {
+    const differences = differencesFrom(running.info, askedFor(request))
+    if (request.restart) await stopRunning(running.info, runtimeFile, ctx.io)
+    else if (differences.length > 0) {
+      throw new UsageError(
+        `The local gateway already running at ${running.info.url} (pid ${running.info.pid}) is not the one asked for: ${differences.join(', ')}`,
+        'Stop it first with gw sandbox stop, or add --restart to stop it and start one with these flags.',
+      )
+    } else if (request.detach) {
+      await registerProfile(running.info.url, running.info.mode, ctx)
+      ctx.io.err(`The local gateway is already running at ${running.info.url} (pid ${running.info.pid}).\n`)
+      ctx.io.out(running.info.url + '\n')
+      return undefined
+    }
+  }
+  if (request.detach) return startDetached(request, ctx, runtimeFile)
+  return startForeground(request, ctx, runtimeFile)
+}
+
+/** The same start in the foreground, in a process of its own that outlives this one. */
+async function startDetached(request: LaunchRequest, ctx: LaunchContext, runtimeFile: string): Promise<Launched> {
+  const logFile = join(ctx.dataDir, 'sandbox.log')
+  const gw = (await import('../startup/itself.js')).gwItself()
+  const args = [...gw.args, 'sandbox', 'start', ...detachedArguments(request.argv), '--detached-child']
+  // Merchant tokens go through the environment (spawnDetached): argv is visible to every user in ps.
+  const info = await spawnDetached({execPath: gw.file, args, runtimeFile, logFile, merchants: request.merchants ?? []}).catch((err: Error) =>
+    Promise.reject(new UsageError(err.message, `Another program may hold port ${request.port}; try --port 0 or another port.`)),
+  )
+  await registerProfile(info.url, info.mode, ctx)
+  const requests = info.requestLog ? `; requests logged to ${info.requestLog} (gw sandbox logs)` : ''
+  ctx.io.err(`Local gateway running in the background at ${info.url} (pid ${info.pid}, ${info.mode} mode); its output in ${logFile}${requests}. Stop it with: gw sandbox stop\n`)
+  ctx.io.out(info.url + '\n')
+  return undefined
+}
+
+async function startForeground(request: LaunchRequest, ctx: LaunchContext, runtimeFile: string): Promise<Launched> {
+  const [{startSandbox}, {requestLogBeside}] = await Promise.all([import('./server.js'), import('./request-log.js')])
+  const ownsRuntimeFile = sandboxStatus(runtimeFile).state !== 'running'
+  const merchants = request.detachedChild ? merchantsFromEnvironment() : (request.merchants ?? [])
+  const stateFile = request.stateFile && resolve(request.stateFile)
+  // Another gateway without a state file of its own keeps its log in memory: gw's data folder holds the first one's.
+  const requestLogFile = stateFile ? requestLogBeside(stateFile) : ownsRuntimeFile ? join(ctx.dataDir, 'sandbox-requests.ndjson') : undefined
+  const sandbox: RunningSandbox = await startSandbox({
+    port: request.port,
+    host: request.host,
+    stateFile,
+    mode: request.mode,
+    merchants,
+    webhooks: request.webhooks ?? [],
+    webhookBackoffMs: request.webhookBackoffMs,
+    requestLog: request.requestLog ? {file: requestLogFile} : false,
+    runtimeFile: ownsRuntimeFile ? runtimeFile : undefined,
+    log: request.verbose ? (line) => ctx.io.err(line + '\n') : undefined,
+  }).catch((err: unknown) => Promise.reject(startFailure(err, request)))
+
+  if (!request.detachedChild && ownsRuntimeFile) await registerProfile(sandbox.url, request.mode, ctx)
+  else if (!ownsRuntimeFile) {
+    ctx.io.err(`Another local gateway is running (gw sandbox status); profile "local" stays pointed at it. Reach this one with GW_BASE_URL=${sandbox.url} GW_USERNAME=TEST GW_TOKEN=TEST.\n`)
+  }
+  const names = ['TEST', ...merchants.map((merchant) => merchant.username)].join(', ')
+  const logged = !request.requestLog ? '; no request log' : requestLogFile ? `; request log ${requestLogFile}` : '; request log in memory'
+  const state = request.stateFile ? `; state in ${request.stateFile}` : ''
+  ctx.io.err(`Local gateway listening on ${sandbox.url} (${request.mode} mode; merchants ${names}${state}${logged}). Ctrl-C stops it.\n`)
+  ctx.io.out(sandbox.url + '\n')
+  if (!isLoopbackHost(request.host)) ctx.io.err(`Warning: listening on ${request.host} makes the local gateway reachable from other machines.\n`)
+  const received = await closeOnSignal(() => sandbox.close())
+  ctx.io.err('Local gateway stopped.\n')
+  return {exitCode: received === 'SIGINT' ? 130 : 0}
+}
+
+/** Why the gateway could not start, as the user can act on it: a state file or an address it cannot have. */
+function startFailure(err: unknown, {host, port}: Pick<LaunchRequest, 'host' | 'port'>): unknown {
+  const {name, message, code, hint} = err as Error & {code?: string; hint?: string}
+  if (name === 'StateFileError') return new UsageError(message, hint ?? 'Pick another --state file: gw never overwrites a file it cannot read.')
+  if (code === 'EADDRINUSE') return new UsageError(`Port ${port} on ${host} is already in use`, 'Is a local gateway already running (gw sandbox status)? Or pick another --port, 0 for any free one.')
+  if (code === 'EACCES' || code === 'EADDRNOTAVAIL') return new UsageError(`Cannot listen on ${host}:${port} (${code})`, 'Pick another --host or --port.')
+  return err
+}
+
+async function stopRunning(info: RuntimeInfo, runtimeFile: string, io: Io): Promise<void> {
+  await stopProcess(info.pid)
+  removeRuntimeFile(runtimeFile, info.pid)
+  io.err(`Stopped the local gateway at ${info.url} to start it again.\n`)
+}
+
+/** The local gateway as profile local, made active when no other profile is. */
+async function registerProfile(url: string, mode: Mode, {configDir, io}: LaunchContext): Promise<void> {
+  const {saveLocalProfile} = await import('../auth/local-profile.js')
+  const {activated} = await saveLocalProfile(configDir, url, mode)
+  if (activated) io.err('Profile "local" is now active: gw commands talk to this gateway as merchant TEST.\n')
+}
+
+/** Flags given in so many words: a default left as it is matches whatever gateway is running. */
+function askedFor(request: LaunchRequest): StartRequest {
+  const given = (name: string) => request.argv.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`))
+  return {
+    ...(given('port') ? {port: request.port} : {}),
+    ...(given('host') ? {host: request.host} : {}),
+    ...(given('mode') ? {mode: request.mode} : {}),
+    ...(request.stateFile === undefined ? {} : {stateFile: resolve(request.stateFile)}),
+    ...(request.webhooks ? {webhooks: request.webhooks} : {}),
+    ...(request.merchants ? {merchants: request.merchants.map((merchant) => merchant.username)} : {}),
+    ...(given('request-log') || given('no-request-log') ? {requestLog: request.requestLog} : {}),
+  }
+}
