@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import {DeclinedError, GwError, type MoneyInFlight, NoAnswerError} from '../errors.js'
+import {DeclinedError, GwError, type MoneyInFlight, NoAnswerError, UsageError} from '../errors.js'
 import {decideAnswer} from '../money/decide.js'
 import {failureOf} from '../money/failure.js'
 import {buildPath, type Endpoint, endpointAt, type HttpMethod, paramsAt, type RequestFacts} from './endpoints.js'
@@ -8,6 +8,7 @@ import {type ListPage, readPaging} from './paging.js'
 import {doubtAbout, recover, type RecoveryEvent} from './recovery.js'
 import {type Resources, resources, type Sender, type SendOptions} from './resources.js'
 import {type Answer, type RawResponse, readRecord} from './responses.js'
+import {redactText} from '../redact.js'
 
 export type {RecoveryEvent} from './recovery.js'
 export type {ListQuery} from './resources.js'
@@ -80,7 +81,7 @@ class Client implements Sender {
 
   /** The whole answer: the record, its envelope, and the status and request id a decline is reported with. */
   async answer<Res extends z.ZodType>(endpoint: Endpoint<Res>, options: SendOptions = {}): Promise<Answer<Res>> {
-    const body = endpoint.body && options.body !== undefined ? endpoint.body.parse(options.body) : options.body
+    const body = endpoint.body && options.body !== undefined ? checkedBody(endpoint.body, options.body) : options.body
     const path = buildPath(endpoint.path, options.params) + queryString(options.query)
     const delivered = await this.deliver(endpoint, path, body, options.params ?? {})
     return delivered.recovered ? (delivered.recovered as Answer<Res>) : readRecord(endpoint, delivered.raw)
@@ -143,4 +144,17 @@ function queryString(query: SendOptions['query']): string {
   if (!query) return ''
   const pairs = Object.entries(query).filter((pair): pair is [string, string | number] => pair[1] !== undefined)
   return pairs.length === 0 ? '' : '?' + new URLSearchParams(pairs.map(([k, v]): [string, string] => [k, String(v)])).toString()
+}
+
+/**
+ * A request body held to its endpoint's schema before anything is sent: what fails is named by
+ * its field, in the rule's own words, and nothing leaves (exit 2), never a bare schema error.
+ */
+function checkedBody(schema: z.ZodType, body: unknown): unknown {
+  const checked = schema.safeParse(body)
+  if (checked.success) return checked.data
+  const issue = checked.error.issues[0]!
+  const field = issue.path.join('.')
+  const named = field === '' || issue.message.includes(String(issue.path.at(-1)))
+  throw new UsageError(`${named ? '' : `${field} `}${redactText(issue.message)}: nothing was sent`)
 }

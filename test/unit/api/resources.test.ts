@@ -41,3 +41,19 @@ describe('the client resource methods, made from the endpoint table', () => {
     expect(calls).toEqual([expected])
   })
 })
+
+describe('a request body that fails its schema', () => {
+  it('is refused before anything is sent: exit 2, naming the field in the rule\'s words, never a bare schema error', async () => {
+    const {GatewayClient} = await import('../../../src/api/client.js')
+    const {UsageError} = await import('../../../src/errors.js')
+    // Port 9 (discard): were anything sent, the connection would be refused, exit 1, not 2.
+    const client = new GatewayClient({baseUrl: 'http://127.0.0.1:9', username: 'TEST', token: 'TEST', userAgent: 'test'})
+    try {
+      const refused = await client.refunds.create({transaction_id: 'p-1', amount: 0, reference: 'r-1'}).catch((err: unknown) => err)
+      expect(refused).toBeInstanceOf(UsageError)
+      expect(refused).toMatchObject({exitCode: 2, message: 'amount must be greater than 0, got 0: nothing was sent'})
+    } finally {
+      await client.close()
+    }
+  })
+})
