@@ -1,5 +1,5 @@
 import {randomBytes} from 'node:crypto'
-import {linkSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {linkSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {resolve} from 'node:path'
 
 /** Another process (or this one, a second time) holds the lock: who, when it says. */
@@ -29,9 +29,9 @@ const EMPTY_LOCK_GRACE_MS = 10_000
 /**
  * A lock two processes cannot both take (a batch's journal, the local gateway's state file). The
  * lock file holds the owner's pid and is put in place whole with link(2), which fails when the
- * name exists: no reader ever sees an empty lock of ours. A dead owner's lock is taken over by
- * renaming it aside and checking, by inode, that what was moved is the lock found dead (a newer
- * owner's is put back); then the link race decides again. Throws LockHeldError.
+ * name exists: no reader ever sees an empty lock of ours. A dead owner's lock is removed by one
+ * process at a time, and only while it is still, by inode, the lock found dead (takeAside); then
+ * the link race decides again. Throws LockHeldError.
  */
 export function takeLock(lockPath: string): FileLock {
   const key = resolve(lockPath)
@@ -82,21 +82,43 @@ function readHolder(lockPath: string): {pid?: number; alive: boolean; ino: numbe
   }
 }
 
+/**
+ * Removes a dead owner's lock, if it is still the one found dead. Only the process that holds the
+ * take-over lock (LOCK.takeover, made with link(2) as the lock is) may remove one, so the lock's
+ * name is never left vacant by one process while another puts it back: two racing take-overs
+ * once left it vacant for a moment, a third process took it, and two held the lock. Returns
+ * without removing anything when another process is taking it over; the caller tries again.
+ */
 function takeAside(lockPath: string, staleIno: number): void {
-  const aside = `${lockPath}.stale.${process.pid}.${randomBytes(4).toString('hex')}`
+  const takeover = `${lockPath}.takeover`
+  const candidate = `${takeover}.${process.pid}.${randomBytes(4).toString('hex')}`
+  writeFileSync(candidate, String(process.pid), {mode: 0o600, flag: 'wx'})
   try {
-    renameSync(lockPath, aside)
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return
-    throw err
-  }
-  try {
-    // Between the look and the move, another process may have put a lock of its own in place: it goes back.
-    if (statSync(aside).ino !== staleIno) linkSync(aside, lockPath)
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+    try {
+      linkSync(candidate, takeover)
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+      // One left behind by a process killed in the middle of a take-over is old: cleared for the next try.
+      const left = statOf(takeover)
+      if (left && Date.now() - left.mtimeMs > EMPTY_LOCK_GRACE_MS) rmSync(takeover, {force: true})
+      return
+    }
+    try {
+      if (statOf(lockPath)?.ino === staleIno) rmSync(lockPath, {force: true})
+    } finally {
+      rmSync(takeover, {force: true})
+    }
   } finally {
-    rmSync(aside, {force: true})
+    rmSync(candidate, {force: true})
+  }
+}
+
+function statOf(path: string): {ino: number; mtimeMs: number} | undefined {
+  try {
+    return statSync(path)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw err
   }
 }
 

@@ -117,6 +117,21 @@ describe('the journal lock', () => {
     await journal.close()
   })
 
+  it("leaves a dead owner's lock to the one process taking it over (LOCK.takeover), and clears a take-over left by a killed process once old", async () => {
+    const file = path()
+    writeFileSync(file + '.lock', '999999999')
+    // Another process is between finding the lock dead and removing it: the lock's name is never left vacant.
+    writeFileSync(file + '.lock.takeover', '999999998')
+    await expect(open(file)).rejects.toThrow(`The batch journal ${file} is being taken by another gw: nothing was sent`)
+    expect(readFileSync(file + '.lock', 'utf8')).toBe('999999999')
+    const old = new Date(Date.now() - 60_000)
+    utimesSync(file + '.lock.takeover', old, old)
+    const journal = await open(file)
+    expect(readFileSync(file + '.lock', 'utf8')).toBe(String(process.pid))
+    expect(readdirSync(dirname(file)).sort()).toEqual(['j.ndjson', 'j.ndjson.lock'])
+    await journal.close()
+  })
+
   it("lets exactly one of many processes racing for a dead owner's lock have it, all trying at once and none letting go", async () => {
     const file = path()
     writeFileSync(file + '.lock', '999999999')
