@@ -29,6 +29,8 @@ export async function startListen(args: string[], {env = {}, stdin}: {env?: Node
   child.stdout!.on('data', (chunk: Buffer) => ((stdout += chunk.toString()), notify()))
   child.stderr!.on('data', (chunk: Buffer) => ((stderr += chunk.toString()), notify()))
   child.on('exit', notify)
+  // gw listen may stop without reading stdin: closing it then is no failure (see runProgram).
+  child.stdin!.on('error', () => {})
   child.stdin!.end(stdin ?? '')
 
   const waitFor = <T>(what: string, ready: () => T | undefined, timeoutMs: number) =>
