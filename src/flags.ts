@@ -173,9 +173,12 @@ export function listing(noun: string, {withTime = true} = {}) {
   }
 }
 
+/** --reference of a list: the one record with this reference. */
+export const referenceFilter = (noun: string) => Flags.string({description: `only the ${noun} with this reference, exactly`, helpGroup: 'FILTERS'})
+
 /** What support staff know of a purchase or refund, each applied to the records as they come. */
 export const moneyFilters = {
-  reference: Flags.string({description: 'only the one with this reference, exactly', helpGroup: 'FILTERS'}),
+  reference: referenceFilter('one'),
   status: Flags.string({description: 'only approved or only declined ones', options: ['approved', 'declined'], helpGroup: 'FILTERS'}),
   card: Flags.string({description: "only on this card: its last four digits (4242), its masked number, or a stored card's token or alias", helpGroup: 'FILTERS'}),
   amount: amount({description: 'only of this amount, in the minor unit (1051 is 10.51)', helpGroup: 'FILTERS'}),

@@ -19,6 +19,11 @@ const KEYS = {
   reference: ['reference', 'references'],
 } as const
 
+/** A resource as people read it: `purchases` is a purchase, `webHooks` a web hook. */
+export function nounOf(resource: string): string {
+  return resource.replace(/s$/, '').replace(/[A-Z]/g, (capital) => ` ${capital.toLowerCase()}`)
+}
+
 /** How several records print: said in the description of every `get` that prints records so. */
 export const MANY_RECORDS =
   'Piped, each record prints as one JSON line; on a terminal several print as one table, or with --json as the same records pretty-printed one after another (jq -s makes an array). A failed look-up is reported and the rest still run.'
@@ -34,8 +39,7 @@ export interface LookUpHelp {
  * arguments, `-` or --input, through the client's `get` for it (batch/look-ups.ts).
  */
 export function lookUpCommand<R extends LookUpResource>(resource: R, key: KeyOf<R> & keyof typeof KEYS, help: LookUpHelp, columns: Column[]) {
-  // As people read it: `purchases` is a purchase, `webHooks` a web hook.
-  const noun = resource.replace(/s$/, '').replace(/[A-Z]/g, (capital) => ` ${capital.toLowerCase()}`)
+  const noun = nounOf(resource)
   const [one, several] = KEYS[key]
   return class LookUp extends GwCommand {
     static override summary = help.summary

@@ -23,7 +23,9 @@ export interface ListFlags {
   currency?: string
   holder?: string
   email?: string
+  /** Subscriptions: the active ones, or with `inactive` the stopped ones. */
   active?: boolean
+  inactive?: boolean
   /** Refunds: of this purchase (its id or reference). */
   purchase?: string
   /** Subscriptions: of this customer, of this plan (an id or a reference). */
@@ -49,7 +51,7 @@ export async function runList(resource: ListResource, flags: ListFlags, f: Facto
     ...(flags.currency === undefined ? {} : {currency: flags.currency}),
     ...(flags.holder === undefined ? {} : {holder: flags.holder}),
     ...(flags.email === undefined ? {} : {email: flags.email}),
-    ...(flags.active === undefined ? {} : {active: flags.active}),
+    ...(flags.active ? {active: true} : flags.inactive ? {active: false} : {}),
     ...(flags.purchase === undefined ? {} : {purchase: await lookUp('purchases', flags.purchase, deps)}),
     ...(flags.customer === undefined ? {} : {customer: await namesOf('customers', flags.customer, deps, 'id')}),
     ...(flags.plan === undefined ? {} : {plan: await namesOf('plans', flags.plan, deps, 'id')}),

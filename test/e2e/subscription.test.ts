@@ -112,3 +112,21 @@ describe('subscriptions of another merchant', () => {
     expect((await sandbox.gw(['subscription', 'get', subscription.reference, '--json'])).json).toMatchObject({is_active: true})
   })
 })
+
+describe('gw subscription list', () => {
+  it("lists a customer's subscriptions by its reference, the active and the stopped ones apart", async () => {
+    const own = await createCustomer(sandbox)
+    const running = await createSubscription(sandbox, {customer: own.reference, plan: plan.reference, startDate: start})
+    const stopped = await createSubscription(sandbox, {customer: own.id, plan: plan.id, startDate: start, inactive: true})
+    const references = async (...flags: string[]) => {
+      const result = await sandbox.gw(['subscription', 'list', '--customer', own.reference, ...flags])
+      expect(result.code, result.stderr).toBe(0)
+      return (result.records as SubscriptionRecord[]).map((subscription) => subscription.reference)
+    }
+    expect(await references()).toEqual([stopped.reference, running.reference])
+    expect(await references('--active')).toEqual([running.reference])
+    expect(await references('--inactive')).toEqual([stopped.reference])
+    expect(await references('--plan', plan.id, '--inactive')).toEqual([stopped.reference])
+    expect((await sandbox.gw(['subscription', 'list', '--active', '--inactive'])).code).toBe(2)
+  })
+})

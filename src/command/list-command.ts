@@ -1,0 +1,35 @@
+import type {Interfaces} from '@oclif/core'
+import * as gwFlags from '../flags.js'
+import {GwCommand} from '../gw-command.js'
+import type {ListFlags} from '../lists/command.js'
+import type {ListResource} from '../operations/lists.js'
+import type {Column} from '../output/columns.js'
+import {nounOf} from './look-up-command.js'
+
+export interface ListHelp {
+  summary: string
+  description: string
+  examples: string[]
+}
+
+/**
+ * A `list` command, declared as the `get` commands are (style.md §5): the records of `resource`,
+ * newest first, on the flags every list takes (flags.ts listing) and the filters given
+ * (lists/command.ts runList applies them).
+ */
+export function listCommand(resource: ListResource, help: ListHelp, filters: Interfaces.FlagInput, columns: Column[], {withTime = true} = {}) {
+  const noun = nounOf(resource)
+  return class List extends GwCommand {
+    static override summary = help.summary
+    static override description = help.description
+    static override examples = help.examples
+    static override flags = {...gwFlags.listing(noun, {withTime}), ...filters}
+    static override columns = columns
+
+    async run() {
+      const {flags} = await this.parse(List)
+      const {runList} = await import('../lists/command.js')
+      return runList(resource, flags as ListFlags, this.factory, noun)
+    }
+  }
+}
