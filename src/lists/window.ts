@@ -72,11 +72,17 @@ export function gatewayDays(window: Window): {from?: string; to?: string} {
   return {...(window.from ? {from: day(window.from, -1)} : {}), ...(window.to ? {to: day(window.to, 1)} : {})}
 }
 
-/** Whether a record's time (an ISO date or date-time, as records carry them) falls within the window; one without a time does not. */
+/** A record's time (an ISO date, the start of that day here, or a date-time, as records carry them) as an instant; none for anything else. */
+export function recordInstant(time: unknown): number | undefined {
+  if (typeof time !== 'string') return undefined
+  const instant = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(time) ? `${time}T00:00:00` : time)
+  return Number.isNaN(instant) ? undefined : instant
+}
+
+/** Whether a record's time falls within the window; one without a time does not. */
 export function withinWindow(window: Window, time: unknown): boolean {
   if (!window.from && !window.to) return true
-  if (typeof time !== 'string') return false
-  const instant = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(time) ? `${time}T00:00:00` : time)
-  if (Number.isNaN(instant)) return false
+  const instant = recordInstant(time)
+  if (instant === undefined) return false
   return (!window.from || instant >= window.from.getTime()) && (!window.to || instant <= window.to.getTime())
 }

@@ -1,5 +1,5 @@
 import {outcomeOf} from '../money/decide.js'
-import type {Window} from '../lists/window.js'
+import {recordInstant, type Window} from '../lists/window.js'
 import type {Deps, GwRecord} from './deps.js'
 import {listRecords} from './lists.js'
 
@@ -67,8 +67,8 @@ export async function reportTotals(window: Window, deps: Pick<Deps, 'client'>, {
 
 /** A record's time as a day of this machine's calendar (`2026-11-17`). */
 function localDay(time: unknown): string | undefined {
-  if (typeof time !== 'string') return undefined
-  const instant = new Date(/^\d{4}-\d{2}-\d{2}$/.test(time) ? `${time}T00:00:00` : time)
-  if (Number.isNaN(instant.getTime())) return undefined
-  return `${instant.getFullYear()}-${String(instant.getMonth() + 1).padStart(2, '0')}-${String(instant.getDate()).padStart(2, '0')}`
+  const instant = recordInstant(time)
+  if (instant === undefined) return undefined
+  const day = new Date(instant)
+  return `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, '0')}-${String(day.getDate()).padStart(2, '0')}`
 }
