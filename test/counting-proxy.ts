@@ -1,0 +1,77 @@
+import {createServer, request as httpRequest, type Server} from 'node:http'
+import type {AddressInfo} from 'node:net'
+
+/** A request the proxy passed on: its method, raw path, and the `reference` of a JSON body (when it had one). */
+export interface Counted {
+  method: string
+  path: string
+  reference?: string
+}
+
+export interface CountingProxy {
+  /** The proxy's own base URL: point gw at it instead of the gateway. */
+  url: string
+  /** Every request passed on, in arrival order (counted when it arrives, before the gateway answers). */
+  seen: Counted[]
+  /** How many POSTs carried this reference, to any path: a purchase or refund must be sent once. */
+  posts(reference: string): number
+  /** Every reference POSTed more than once, with its count: `{}` when each went once. */
+  repeats(): Record<string, number>
+  close(): Promise<void>
+}
+
+/**
+ * A reverse proxy in front of a real gateway (the local one) that counts what gw sends through it.
+ * It changes nothing: headers, bodies and status pass both ways as they are, so gw cannot tell it is
+ * there, and a count of POSTs per reference is the test of "never sent twice" whatever gw believes.
+ * The count survives gw being killed: it is the proxy's, not gw's.
+ */
+export async function countingProxy(upstream: string): Promise<CountingProxy> {
+  const target = new URL(upstream)
+  const seen: Counted[] = []
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      const body = Buffer.concat(chunks)
+      seen.push({method: req.method!, path: req.url!, reference: referenceOf(body)})
+      const onward = httpRequest(
+        {hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: {...req.headers, host: target.host}},
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers)
+          answer.pipe(res)
+        },
+      )
+      onward.on('error', () => res.destroy())
+      // gw gone (killed) mid-request: the gateway still gets the whole request, as a real one would.
+      onward.end(body)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const posts = (reference: string) => seen.filter((r) => r.method === 'POST' && r.reference === reference).length
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    posts,
+    repeats() {
+      const counts: Record<string, number> = {}
+      for (const r of seen) if (r.method === 'POST' && r.reference !== undefined) counts[r.reference] = (counts[r.reference] ?? 0) + 1
+      return Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 1))
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+function referenceOf(body: Buffer): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(body.toString('utf8'))
+    const reference = (parsed as {reference?: unknown} | null)?.reference
+    return typeof reference === 'string' ? reference : undefined
+  } catch {
+    return undefined
+  }
+}
