@@ -181,7 +181,7 @@ describe('a gateway that sends card numbers whole and echoes the CVV', () => {
       const result = await gwAt(url, args)
       expect(result.code, result.stderr).toBe(0)
       expect(result.stdout).toContain('"card_number":"424242XXXXXX4242"')
-      expect(result.stdout).not.toMatch(/4242424242424242|"cvv"|987/)
+      expect(result.stdout).not.toMatch(/4242424242424242|"cvv"|"987"/)
     }
     const raw = await gwAt(url, ['api', 'GET', `/v1.0/purchases/${purchase.id}`])
     expect(raw.stdout).toContain('"card_number":"424242XXXXXX4242"')
@@ -196,7 +196,7 @@ describe('a gateway that sends card numbers whole and echoes the CVV', () => {
     const journals = join(sandbox.home.XDG_DATA_HOME!, 'gw', 'journals')
     const journal = readdirSync(journals).map((name) => readFileSync(join(journals, name), 'utf8')).find((text) => text.includes(`${prefix}-0`))
     expect(journal).toContain('"card_number":"424242XXXXXX4242"')
-    expect(journal).not.toMatch(/4242424242424242|"cvv"|987/)
+    expect(journal).not.toMatch(/4242424242424242|"cvv"|"987"/)
   })
 })
 
