@@ -33,7 +33,7 @@ export const cardToken = Flags.custom<string>({
 })
 
 export const cardExpiry = Flags.custom<string>({
-  description: 'card expiry as MM/YYYY',
+  description: 'card expiry as MM/YY or MM/YYYY (sent as MM/YYYY)',
   parse: async (input) => validate.cardExpiry('card-expiry', input),
 })
 

@@ -102,6 +102,25 @@ describe('gw login on a terminal', () => {
   })
 })
 
+// Issue 29: the expiry is asked for as a card form asks it, MM/YY, and sent as MM/YYYY.
+describe('a card asked for on a terminal', () => {
+  it('takes the expiry as MM/YY, asking again for what is not one', async () => {
+    const reference = ref()
+    const t = run(['purchase', 'create', '--amount', '1000', '--reference', reference, '--json'], sandbox.home)
+    await t.answer(CARD_ANSWERS.slice(0, 2))
+    await t.waitFor('Expiry (MM/YY)')
+    t.type('12/3')
+    await t.waitFor('--card-expiry must be MM/YY or MM/YYYY, got "12/3"')
+    // The refused answer stays in the field, as inquirer leaves it: cleared, then typed again.
+    t.press('C-u')
+    t.type('12/30')
+    await t.answer([['CVV', '123']])
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 0]')
+    expect((await sandbox.gw(['purchase', 'get', reference, '--json'])).json).toMatchObject({reference, card_expiry: '2030-12-31', successful: true})
+  })
+})
+
 describe('a live profile on a terminal', () => {
   it('says LIVE, asks for the card masked, and charges once the amount is typed back', async () => {
     const reference = ref()

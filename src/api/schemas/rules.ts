@@ -1,5 +1,5 @@
 import {looksLikeCardNumber, maskCardNumber} from '../../redact.js'
-import {luhnValid, MM_YYYY} from './card-rules.js'
+import {expiryAsSent, luhnValid} from './card-rules.js'
 import {FREQUENCIES, type Frequency, frequencyNamed} from './recurring-rules.js'
 
 /**
@@ -54,10 +54,10 @@ export function cardKey(input: string): Checked<string> {
   return looksLikeCardNumber(blank.value) ? problem('card-number', `${maskCardNumber(blank.value)} is a card number, not a token or alias`) : blank
 }
 
-/** MM/YYYY, this month or later. */
+/** MM/YY or MM/YYYY (expiryAsSent), this month or later; the value is MM/YYYY, as the gateway takes it. */
 export function cardExpiry(input: string, today: Date = new Date()): Checked<string> {
-  const value = input.trim()
-  if (!MM_YYYY.test(value)) return problem('malformed', `must be MM/YYYY, got "${input}"`)
+  const value = expiryAsSent(input)
+  if (value === undefined) return problem('malformed', `must be MM/YY or MM/YYYY, got "${input}"`)
   const [month, year] = value.split('/').map(Number) as [number, number]
   const thisMonth = today.getFullYear() * 12 + today.getMonth()
   if (year * 12 + (month - 1) < thisMonth) return problem('expired', `${value} is in the past: the card has expired`)
