@@ -1,4 +1,5 @@
-import {loadConfig, saveConfig} from './config.js'
+import {isLoopbackUrl} from '../loopback.js'
+import {loadConfig, type Profile, saveConfig} from './config.js'
 import {fileTokenStore, legacyCredentialsFile} from './token-store.js'
 
 export const LOCAL_PROFILE = 'local'
@@ -18,4 +19,12 @@ export async function saveLocalProfile(configDir: string, baseUrl: string, mode:
   // The interim store kept the demo token as if it were a secret; the profile holds it now.
   await fileTokenStore(legacyCredentialsFile(configDir)).delete(LOCAL_PROFILE)
   return {activated: !activeExists}
+}
+
+/**
+ * A profile gw sandbox start wrote for a local gateway: the demo token kept in it (no other
+ * profile has one), at an address on this machine.
+ */
+export function isLocalGatewayProfile(target: {profile?: Profile; baseUrl: string}): boolean {
+  return target.profile?.publicToken !== undefined && isLoopbackUrl(target.baseUrl)
 }
