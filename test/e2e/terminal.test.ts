@@ -54,6 +54,33 @@ describe('gw login on a terminal', () => {
     expect(JSON.parse(readFileSync(join(home.XDG_CONFIG_HOME!, 'gw', 'insecure-credentials.json'), 'utf8'))).toEqual({acme: 'acme-token-123'})
   })
 
+  // Issue 29: a live profile is made active only when the person at the terminal says so.
+  it('asks before making a live profile the active one: No, the default, keeps the active one; Yes switches', async () => {
+    const home = isolatedHome()
+    const first = run(['login', '--insecure-storage'], home)
+    await first.answer(acmeAnswers())
+    expect(await first.waitFor(/\[exit \d+\]/)).toContain('[exit 0]')
+
+    const live = ['login', '--profile', 'shop-live', '--base-url', liveSandbox.url, '--username', 'TEST', '--insecure-storage']
+    const declined = run(live, home)
+    await declined.answer([['API token', 'TEST']])
+    const question = await declined.waitFor('Make the live profile shop-live the active one?')
+    expect(question).toContain('No: keep acme active; give --profile shop-live for live work')
+    expect(question).toContain('Yes: make shop-live active (commands without --profile then work on real money)')
+    declined.press('Enter')
+    const screen = await declined.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 0]')
+    expect(screen).toContain('Profile shop-live was not made active: commands without --profile still use profile acme.')
+    expect((await runGw(['status', '--json', '--no-check'], {env: home})).json).toMatchObject({profile: 'acme'})
+
+    const accepted = run(live, home)
+    await accepted.answer([['API token', 'TEST']])
+    await accepted.waitFor('Make the live profile shop-live the active one?')
+    accepted.press('Down', 'Enter')
+    expect(await accepted.waitFor(/\[exit \d+\]/)).toContain('Logged in: profile shop-live is active')
+    expect((await runGw(['status', '--json', '--no-check'], {env: home})).json).toMatchObject({profile: 'shop-live', environment: 'live'})
+  })
+
   it('asks again for a blank answer, and a wrong token saves nothing (exit 4)', async () => {
     const home = isolatedHome()
     const t = run(['login', '--profile', 'acme', '--environment', 'sandbox', '--base-url', sandbox.url, '--insecure-storage'], home)
