@@ -1,6 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {FREQUENCIES, type Frequency} from './api/schemas/recurring-rules.js'
 import {UsageError} from './errors.js'
+import {SANDBOX_NAME} from './sandbox/names.js'
 import * as validate from './validate.js'
 
 /**
@@ -184,4 +185,15 @@ export const moneyFilters = {
   amount: amount({description: 'only of this amount, in the minor unit (1051 is 10.51)', helpGroup: 'FILTERS'}),
   currency: currency({description: 'only in this currency', helpGroup: 'FILTERS'}),
   holder: Flags.string({description: "only where the card holder's name has this in it, in any case", helpGroup: 'FILTERS'}),
+}
+
+/** --name of gw sandbox start, stop and status: which local gateway, each with its own port, files and profile. */
+export function sandboxName(description: string) {
+  return Flags.string({
+    description,
+    parse: async (input) => {
+      if (SANDBOX_NAME.test(input)) return input
+      throw new UsageError(`--name must be a letter or digit, then letters, digits, _ or - (40 at most), got "${input}"`, 'For example --name rehearsal.')
+    },
+  })
 }
