@@ -19,8 +19,9 @@ export function amount(flag: string, input: string): number {
   return checked(flag, rules.amount(input), whenWrong(`For 10.00 AUD give --${flag} 1000.`))
 }
 
+/** Text the gateway refuses blank, and longer than it takes. */
 export function notBlank(flag: string, input: string): string {
-  return checked(flag, rules.notBlank(input))
+  return checked(flag, rules.text(input))
 }
 
 /** An argument, named as the usage line shows it (ID). */

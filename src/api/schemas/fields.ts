@@ -16,8 +16,10 @@ function ruled<S extends z.ZodType>(schema: S, rule: (value: z.output<S>) => rul
 }
 
 export const amountField = ruled(z.number(), rules.amount)
-/** Names, references, descriptions, ids: what the gateway refuses blank. */
-export const requiredText = ruled(z.string(), rules.notBlank)
+/** Names, references, descriptions, ids: what the gateway refuses blank, or longer than it takes. */
+export const requiredText = ruled(z.string(), rules.text)
+/** Text the gateway takes blank, but no longer than any text (an address). */
+export const optionalText = ruled(z.string(), rules.notTooLong)
 export const cardNumberField = ruled(z.string(), rules.cardNumber)
 export const cardKeyField = ruled(z.string(), rules.cardKey)
 export const cardExpiryField = ruled(z.string(), (value) => rules.cardExpiry(value)).transform((value) => expiryAsSent(value) ?? value)

@@ -39,6 +39,25 @@ export function notBlank(input: string): Checked<string> {
   return value === '' ? problem('blank', 'must not be blank') : ok(value)
 }
 
+/** The longest text the gateway takes in a field (the local gateway's limit too; gateway-notes.md shows no other). */
+export const MAX_TEXT = 255
+
+/** What is wrong with text of this length, worded once: a field, a flag, a fixtures file's string too long to be kept. */
+export function tooLong(length: number): string {
+  return `is ${length} characters long; the gateway takes at most ${MAX_TEXT}`
+}
+
+/** Text no longer than the gateway takes. */
+export function notTooLong(input: string): Checked<string> {
+  return input.length > MAX_TEXT ? problem('out-of-range', tooLong(input.length)) : ok(input)
+}
+
+/** Text the gateway refuses blank and cuts off long (names, descriptions): trimmed, and no longer than it takes. */
+export function text(input: string): Checked<string> {
+  const checked = notBlank(input)
+  return 'problem' in checked ? checked : notTooLong(checked.value)
+}
+
 /** The digits of a card number; spaces and dashes between them are ignored. */
 export function cardNumber(input: string): Checked<string> {
   const digits = input.replace(/[\s-]/g, '')
