@@ -81,7 +81,7 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the registrat
             },
             remove: async (id) => void (await webhooks.deleteWebHook(id, deps)),
             // Only a gateway on this machine: a listen's process and address mean something only here.
-            ...(isLoopbackUrl(credentials!.baseUrl) ? {removeAbandoned: () => webhooks.removeWebHooksWhere(isAbandonedListen, deps)} : {}),
+            ...(isLoopbackUrl(credentials!.baseUrl) ? {removeAbandoned: (own: string) => webhooks.removeWebHooksWhere((hook) => isAbandonedListen(hook, own), deps)} : {}),
             ...(flags.register === undefined ? {automatic: {gateway: credentials!.baseUrl}} : {}),
           },
         },

@@ -17,8 +17,8 @@ export interface Registration {
   /** Registers the receiver's address with the gateway; resolves with the web hook's id. */
   create(address: string): Promise<string>
   remove(id: string): Promise<void>
-  /** Removes what earlier gw listens left registered when they were killed: the hooks removed. */
-  removeAbandoned?(): Promise<Record<string, unknown>[]>
+  /** Removes what earlier gw listens left registered when they were killed (this one listening at `address` now): the hooks removed. */
+  removeAbandoned?(address: string): Promise<Record<string, unknown>[]>
   /**
    * Not asked for: gw listen registers itself with a local gateway, as stripe listen does. A
    * registration that fails is then a warning, and gw listen listens on.
@@ -137,7 +137,7 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
   const {register} = options
   if (register) {
     try {
-      notice += await removeAbandoned(register, warning)
+      notice += await removeAbandoned(register, reachableAddress(receiver.url), warning)
       webHookId = await register.create(reachableAddress(receiver.url))
     } catch (err) {
       if (!register.automatic || !(err instanceof GwError) || err.kind === 'interrupted') {
@@ -179,9 +179,9 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
 }
 
 /** What earlier gw listens left registered, removed: said in the notice; a gateway that cannot tell is only warned about. */
-async function removeAbandoned(register: Registration, warning: string): Promise<string> {
+async function removeAbandoned(register: Registration, address: string, warning: string): Promise<string> {
   try {
-    const removed = (await register.removeAbandoned?.()) ?? []
+    const removed = (await register.removeAbandoned?.(address)) ?? []
     return removed.map((hook) => `Removed web hook ${sanitizeLine(String(hook.id))}: a gw listen no longer running left it registered for ${sanitizeLine(String(hook.address))}.\n`).join('')
   } catch (err) {
     if (!(err instanceof GwError) || err.kind === 'interrupted') throw err

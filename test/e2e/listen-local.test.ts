@@ -1,5 +1,5 @@
 import {afterAll, afterEach, describe, expect, it} from 'vitest'
-import {type Sandbox, startSandbox} from './helpers.js'
+import {isolatedHome, runGw, type Sandbox, startSandbox} from './helpers.js'
 import {type Listener, type Recorder, startListen, startRecorder} from './listen-helpers.js'
 
 // Issue 29: with the profile of a local gateway (the one gw sandbox start writes), gw listen
@@ -74,6 +74,17 @@ describe('gw listen with a local gateway profile', () => {
     expect(ids).not.toContain(killedId)
   })
 
+  it('a registration a killed gw listen left at the same address is removed, not kept beside the new one', async () => {
+    const killed = await listen()
+    const killedId = registeredId(killed.stderr())!
+    await killed.stop('SIGKILL')
+    const port = new URL(killed.url).port
+    const again = await listen(['--port', port])
+    expect(again.url).toBe(killed.url)
+    expect(again.stderr()).toContain(`Removed web hook ${killedId}: a gw listen no longer running left it registered for ${killed.url}.`)
+    expect((await hooks()).filter((hook) => hook.address === killed.url).map((hook) => hook.id)).toEqual([registeredId(again.stderr())])
+  })
+
   it('--no-register leaves the gateway alone', async () => {
     const before = await hooks()
     const listener = await listen(['--no-register'])
@@ -90,5 +101,22 @@ describe('gw listen with a local gateway profile', () => {
     expect(app.requests).toHaveLength(1)
     expect(app.requests[0]).toMatchObject({method: 'POST', url: '/hooks'})
     expect(JSON.parse(app.requests[0]!.body)).toMatchObject({event: 'card:expiring'})
+  })
+
+  it('with a live-mode local gateway registers a Live hook, and removes it on exit with no confirmation to ask for', async () => {
+    const live = await startSandbox(['--mode', 'live'], isolatedHome())
+    try {
+      const listener = await startListen([], {env: live.home})
+      running.push(listener)
+      const id = registeredId(listener.stderr())
+      const listed = await runGw(['webhook', 'list', '--json'], {env: live.home})
+      expect(listed.records).toContainEqual(expect.objectContaining({id, mode: 'Live'}))
+      const stopped = await listener.stop('SIGTERM')
+      expect(stopped.code).toBe(0)
+      expect(stopped.stderr).toContain(`Removed web hook ${id}.`)
+      expect((await runGw(['webhook', 'list', '--json'], {env: live.home})).records).toEqual([])
+    } finally {
+      await live.stop()
+    }
   })
 })
