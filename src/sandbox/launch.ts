@@ -76,7 +76,7 @@ export async function launchSandbox(asked: LaunchRequest, ctx: LaunchContext): P
       )
     } else if (request.detach) {
       await registerProfile(running.info.url, running.info.mode, request.name, ctx)
-      ctx.io.err(`The local gateway is already running at ${running.info.url} (pid ${running.info.pid}).\n`)
+      ctx.io.err(`The local gateway${named(request.name)} is already running at ${running.info.url} (pid ${running.info.pid}).\n`)
       ctx.io.out(running.info.url + '\n')
       return undefined
     }
