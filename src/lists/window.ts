@@ -78,7 +78,10 @@ export function parseWindow(flags: {from?: string; to?: string}, now: Date): Win
     ...(flags.to === undefined ? {} : {to: parseWhen(flags.to, 'to', now)}),
   }
   if (window.from && window.to && window.from > window.to) {
-    throw new UsageError(`--from (${window.from.toISOString()}) comes after --to (${window.to.toISOString()}): no record can be in between`, 'Swap them, or leave one out.')
+    // `--from monday --to friday` on a Wednesday: the latest Friday was last week's.
+    const weekday = [flags.from, flags.to].some((text) => WEEKDAYS.includes(String(text).trim().toLowerCase()))
+    const hint = weekday ? 'A weekday is the latest one, today included: for this week give --from this-week (or --from monday alone).' : 'Swap them, or leave one out.'
+    throw new UsageError(`--from (${window.from.toISOString()}) comes after --to (${window.to.toISOString()}): no record can be in between`, hint)
   }
   return window
 }

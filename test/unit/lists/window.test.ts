@@ -120,8 +120,16 @@ describe('named days and spans', () => {
   })
 
   it('--from a day after --to the latest of an earlier weekday is refused, as any reversed window', () => {
-    // On Monday the latest Friday is last week's: from Monday to Friday is backwards.
-    expect(() => parseWindow({from: 'monday', to: 'friday'}, now)).toThrow(UsageError)
+    // On Monday the latest Friday is last week's: from Monday to Friday is backwards, and the hint says why.
+    const refused = (() => {
+      try {
+        parseWindow({from: 'monday', to: 'friday'}, now)
+      } catch (err) {
+        return err
+      }
+    })()
+    expect(refused).toBeInstanceOf(UsageError)
+    expect((refused as UsageError).hint).toBe('A weekday is the latest one, today included: for this week give --from this-week (or --from monday alone).')
   })
 })
 
