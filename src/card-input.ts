@@ -50,7 +50,7 @@ export async function readCard(
   return {
     card_holder: flags['card-holder'] ?? (await prompter.text('Name on the card', {validate: checkedBy(validate.notBlank, 'card-holder')})),
     card_number: validate.cardNumber('card-number', await prompter.secret('Card number', checkedBy(validate.cardNumber, 'card-number'))),
-    card_expiry: flags['card-expiry'] ?? (await prompter.text('Expiry (MM/YYYY)', {validate: checkedBy(validate.cardExpiry, 'card-expiry')})),
+    card_expiry: flags['card-expiry'] ?? validate.cardExpiry('card-expiry', await prompter.text('Expiry (MM/YY)', {validate: checkedBy(validate.cardExpiry, 'card-expiry')})),
     cvv: await prompter.secret('CVV', checkedBy(validate.cvv, 'cvv')),
   }
 }

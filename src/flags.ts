@@ -1,6 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {FREQUENCIES, type Frequency} from './api/schemas/recurring-rules.js'
 import {UsageError} from './errors.js'
+import {SANDBOX_NAME} from './sandbox/names.js'
 import * as validate from './validate.js'
 
 /**
@@ -33,7 +34,7 @@ export const cardToken = Flags.custom<string>({
 })
 
 export const cardExpiry = Flags.custom<string>({
-  description: 'card expiry as MM/YYYY',
+  description: 'card expiry as MM/YY or MM/YYYY (sent as MM/YYYY)',
   parse: async (input) => validate.cardExpiry('card-expiry', input),
 })
 
@@ -151,7 +152,7 @@ export function lookUps(what: string) {
 /** --from or --to: one end of a window of time, as lists/window.ts reads it. */
 export function windowEdge(edge: 'from' | 'to', what: string) {
   return Flags.string({
-    description: `${what} ${edge === 'from' ? 'from' : 'up to'} then: a date (2026-11-17, a whole day in this machine's time zone), a date-time (2026-11-17T09:30, +11:00 or Z for another zone), today, yesterday, or an age (7d, 24h, 2w)`,
+    description: `${what} ${edge === 'from' ? 'from' : 'up to'} then: a date (2026-11-17, a whole day in this machine's time zone), a date-time (2026-11-17T09:30, +11:00 or Z for another zone), today, yesterday, a weekday (monday: the latest, today if it is one), this-week or last-week (Monday to Sunday), this-month or last-month, or an age (7d, 24h, 2w)`,
     helpGroup: 'WHEN',
   })
 }
@@ -184,4 +185,15 @@ export const moneyFilters = {
   amount: amount({description: 'only of this amount, in the minor unit (1051 is 10.51)', helpGroup: 'FILTERS'}),
   currency: currency({description: 'only in this currency', helpGroup: 'FILTERS'}),
   holder: Flags.string({description: "only where the card holder's name has this in it, in any case", helpGroup: 'FILTERS'}),
+}
+
+/** --name of gw sandbox start, stop and status: which local gateway, each with its own port, files and profile. */
+export function sandboxName(description: string) {
+  return Flags.string({
+    description,
+    parse: async (input) => {
+      if (SANDBOX_NAME.test(input)) return input
+      throw new UsageError(`--name must be a letter or digit, then letters, digits, _ or - (40 at most), got "${input}"`, 'For example --name rehearsal.')
+    },
+  })
 }

@@ -11,3 +11,8 @@ export function isLoopbackHost(host: string): boolean {
   const ipv4 = /^(?:::ffff:)?127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(name)
   return ipv4 !== null && ipv4.slice(1).every((octet) => Number(octet) <= 255)
 }
+
+/** Whether a URL's host is this machine's own (isLoopbackHost); a URL that does not parse is not. */
+export function isLoopbackUrl(url: string): boolean {
+  return URL.canParse(url) && isLoopbackHost(new URL(url).hostname)
+}

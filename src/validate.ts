@@ -19,8 +19,9 @@ export function amount(flag: string, input: string): number {
   return checked(flag, rules.amount(input), whenWrong(`For 10.00 AUD give --${flag} 1000.`))
 }
 
+/** Text the gateway refuses blank, and longer than it takes. */
 export function notBlank(flag: string, input: string): string {
-  return checked(flag, rules.notBlank(input))
+  return checked(flag, rules.text(input))
 }
 
 /** An argument, named as the usage line shows it (ID). */
@@ -46,8 +47,9 @@ export function cardToken(flag: string, input: string): string {
   return checked(flag, result)
 }
 
+/** MM/YY or MM/YYYY, as card forms take it; the value is MM/YYYY, as the gateway takes it. */
 export function cardExpiry(flag: string, input: string, today: Date = new Date()): string {
-  return checked(flag, rules.cardExpiry(input, today), {malformed: `For example --${flag} 08/2031.`})
+  return checked(flag, rules.cardExpiry(input, today), {malformed: `For example --${flag} 08/31 (or 08/2031).`})
 }
 
 export function cvv(flag: string, input: string): string {

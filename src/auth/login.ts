@@ -16,6 +16,8 @@ export interface LoginFlags {
   tokenStdin: boolean
   readOnly: boolean
   insecureStorage: boolean
+  /** Make the profile the active one: true, false, or undefined to decide (activation). */
+  activate?: boolean
 }
 
 export interface LoginContext {
@@ -58,12 +60,32 @@ export async function login(flags: LoginFlags, context: LoginContext): Promise<P
   // Switching to the keychain: the plain-file copy must not outlive it.
   if (existing?.tokenStorage === 'file' && kind === 'keychain') await (await context.tokens('file')).delete(name)
   config.profiles[name] = {environment, baseUrl, username, ...(flags.readOnly ? {readOnly: true} : {}), ...(kind === 'file' ? {tokenStorage: 'file' as const} : {})}
-  config.activeProfile = name
+  const active = config.activeProfile !== undefined && config.profiles[config.activeProfile] !== undefined ? config.activeProfile : undefined
+  if (await activation(flags.activate, {name, environment, active, ask})) config.activeProfile = name
   await saveConfig(context.configDir, config)
   if (reported && !flags.environment) {
     io.err(reported === 'live' ? `The gateway at ${baseUrl} reports live mode: profile ${name} is saved as a live profile (real money: confirmations, no card data in arguments).\n` : `The gateway at ${baseUrl} reports sandbox mode: profile ${name} is saved as a sandbox profile.\n`)
   }
-  return profileRecord(name, config.profiles[name]!, name)
+  if (config.activeProfile !== name) {
+    const still = active ? `still use profile ${active}` : 'use no profile until one is active'
+    io.err(`Profile ${name} was not made active: commands without --profile ${still}. Give --profile ${name}, or make it active with gw profile use ${name}.\n`)
+  }
+  return profileRecord(name, config.profiles[name]!, config.activeProfile)
+}
+
+/**
+ * Whether the profile saved becomes the active one. A sandbox profile does, as it always has. A
+ * live one only with --activate or when the person at the terminal says so (without a terminal it
+ * is saved, not switched to): a read that silently goes live is the habit Stripe's CLI avoids.
+ * Logging in again to the active profile keeps it active.
+ */
+async function activation(flag: boolean | undefined, {name, environment, active, ask}: {name: string; environment: Environment; active?: string; ask?: Prompter}): Promise<boolean> {
+  if (flag !== undefined) return flag
+  if (environment !== 'live' || active === name) return true
+  if (!ask) return false
+  const keep = `No: ${active ? `keep ${active} active` : 'leave no profile active'}; give --profile ${name} for live work`
+  const make = `Yes: make ${name} active (commands without --profile then work on real money)`
+  return (await ask.choose(`Make the live profile ${name} the active one?`, [keep, make] as const, keep)) === make
 }
 
 const FILE_CHOICE = 'Keep the token in a file only I can read (--insecure-storage)'

@@ -1,13 +1,15 @@
 import {Flags} from '@oclif/core'
 import {AuthError, UsageError} from '../errors.js'
 import {ExitStatus, GwCommand} from '../gw-command.js'
+import {isLoopbackUrl} from '../loopback.js'
 import * as webhookFlags from '../webhooks/flags.js'
 
 export default class Listen extends GwCommand {
   static override summary = "Receive the gateway's web hooks here and print each event as it arrives"
   static override description = `Prints where it listens on stderr, then one line per event on stdout: time, event, mode, the subscription, customer and purchase ids, and amount and outcome for charges. With --json, one JSON object per event per line ({"received_at","event","mode","payload","headers"}).
 Each delivery is acknowledged with 200 once it is printed (and saved, with --save). With --forward-to it is passed on to your app and answered with your app's status, so a failing app means the gateway delivers it again.
-Ctrl-C stops accepting, finishes the deliveries in flight, removes the --register registration and exits 130; SIGTERM does the same and exits 0.`
+With the profile of a local gateway (gw sandbox start) it registers itself, as stripe listen does, and says so; --register does the same with any gateway. A registration left by a gw listen that was killed is removed by the next one.
+Ctrl-C stops accepting, finishes the deliveries in flight, removes the registration and exits 130; SIGTERM does the same and exits 0.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --register',
@@ -28,44 +30,66 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the --registe
     'forward-timeout': webhookFlags.forwardTimeout,
     'ack-always': Flags.boolean({description: "answer 200 even when your app fails, so the gateway does not deliver again", dependsOn: ['forward-to']}),
     save: Flags.string({description: 'append every event, as received, to this NDJSON file (gw listen replay reads it)'}),
-    register: Flags.boolean({description: 'register this receiver with the gateway in force, and remove it on exit'}),
+    register: Flags.boolean({
+      description: 'register this receiver with the gateway in force, and remove it on exit; with a local gateway (gw sandbox start) done unasked, --no-register to leave it alone',
+      allowNo: true,
+    }),
     auth: webhookFlags.auth(),
     'receive-timeout': Flags.integer({description: 'seconds a sender may take to send one delivery', default: 10, min: 1}),
   }
 
   async run() {
     const {flags} = await this.parse(Listen)
-    const [{listen}, {createWebHook, deleteWebHook}] = await Promise.all([import('../webhooks/listen.js'), import('../operations/webhooks.js')])
+    const [{listen}, webhooks, {isAbandonedListen, listenHookName}, {isLocalGatewayProfile}] = await Promise.all([
+      import('../webhooks/listen.js'),
+      import('../operations/webhooks.js'),
+      import('../webhooks/registration.js'),
+      import('../auth/local-profile.js'),
+    ])
     const auth = await webhookFlags.readAuth(flags.auth, this.io, this.factory.commandName)
     // Without --register a profile is optional: it only tells which mode deliveries should be in.
     const credentials = await this.factory.credentials().catch((err) => (err instanceof AuthError && !flags.register ? undefined : Promise.reject(err)))
-    const deps = flags.register ? await this.factory.deps() : undefined
-    const code = await listen(
-      {
-        host: flags.host,
-        port: flags.port,
-        path: flags.path,
-        auth,
-        events: flags.events ?? [],
-        json: this.factory.flags.json,
-        forwardTo: flags['forward-to'],
-        forwardTimeoutMs: flags['forward-timeout'] * 1000,
-        proxy: await this.factory.proxy(),
-        ackAlways: flags['ack-always'],
-        save: flags.save,
-        receiveTimeoutMs: flags['receive-timeout'] * 1000,
-        environment: credentials?.environment,
-        register: deps && {
-          create: async (address) => {
-            const hook = await createWebHook({name: `gw listen ${address}`, address, events: [], environment: credentials?.environment ?? 'sandbox', auth}, deps)
-            if (typeof hook.id !== 'string' || !hook.id) throw new UsageError('The gateway registered the web hook but sent no id back, so gw listen could not remove it on exit')
-            return hook.id
+    // A local gateway's profile: registered unasked, as stripe listen does (--no-register: not).
+    const local = credentials !== undefined && isLocalGatewayProfile(credentials)
+    const registering = credentials !== undefined && (flags.register ?? local)
+    const {requestGuard} = await import('../live-safety.js')
+    // gw listen removes only what gw listens registered: a live profile's confirmation is for what a person names.
+    const guard = registering ? requestGuard({target: credentials, commandId: this.factory.commandName, yes: true, io: this.io, prompter: () => this.factory.prompter(), confirmedUpFront: true}) : undefined
+    const client = registering ? await this.factory.clientFor(credentials, guard) : undefined
+    const deps = client && {client, io: this.io}
+    try {
+      const code = await listen(
+        {
+          host: flags.host,
+          port: flags.port,
+          path: flags.path,
+          auth,
+          events: flags.events ?? [],
+          json: this.factory.flags.json,
+          forwardTo: flags['forward-to'],
+          forwardTimeoutMs: flags['forward-timeout'] * 1000,
+          proxy: await this.factory.proxy(),
+          ackAlways: flags['ack-always'],
+          save: flags.save,
+          receiveTimeoutMs: flags['receive-timeout'] * 1000,
+          environment: credentials?.environment,
+          register: deps && {
+            create: async (address) => {
+              const hook = await webhooks.createWebHook({name: listenHookName(address), address, events: [], environment: credentials?.environment ?? 'sandbox', auth}, deps)
+              if (typeof hook.id !== 'string' || !hook.id) throw new UsageError('The gateway registered the web hook but sent no id back, so gw listen could not remove it on exit')
+              return hook.id
+            },
+            remove: async (id) => void (await webhooks.deleteWebHook(id, deps)),
+            // Only a gateway on this machine: a listen's process and address mean something only here.
+            ...(isLoopbackUrl(credentials!.baseUrl) ? {removeAbandoned: (own: string) => webhooks.removeWebHooksWhere((hook) => isAbandonedListen(hook, own), deps)} : {}),
+            ...(flags.register === undefined ? {automatic: {gateway: credentials!.baseUrl}} : {}),
           },
-          remove: async (id) => void (await deleteWebHook(id, deps)),
         },
-      },
-      this.io,
-    )
-    return new ExitStatus(code)
+        this.io,
+      )
+      return new ExitStatus(code)
+    } finally {
+      await client?.close()
+    }
   }
 }

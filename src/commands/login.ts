@@ -5,13 +5,15 @@ import {GwCommand} from '../gw-command.js'
 export default class Login extends GwCommand {
   static override summary = 'Save a profile: gateway, user and API token'
   static override description = `On a terminal it asks for whatever the flags leave out, the token masked. Without one every value comes from flags and the token from stdin (--token-stdin): a token is never an argument.
-The credentials are tried against the gateway first: a wrong token saves nothing and exits 4. The profile's environment is the mode the gateway reports; a --environment that says otherwise saves nothing and exits 6. The token goes into the OS keychain (service gw, account the profile name), the rest into config.json, and the profile becomes active.`
+The credentials are tried against the gateway first: a wrong token saves nothing and exits 4. The profile's environment is the mode the gateway reports; a --environment that says otherwise saves nothing and exits 6. The token goes into the OS keychain (service gw, account the profile name), the rest into config.json.
+A sandbox profile becomes the active one. A live profile becomes active only with --activate, or when you say so at the terminal: without a terminal it is saved, the active profile left as it was, and gw says how to switch (gw profile use NAME). --no-activate saves any profile without switching.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
     '<%= config.bin %> <%= command.id %> --profile shop-live --environment live --base-url https://gateway.example.com --username SHOP',
     'printenv GATEWAY_TOKEN | <%= config.bin %> <%= command.id %> --profile ci --base-url https://sandbox.gateway.example.com --username SHOP --token-stdin',
     '<%= config.bin %> <%= command.id %> --profile support --read-only',
+    'printenv LIVE_TOKEN | <%= config.bin %> <%= command.id %> --profile shop-live --base-url https://gateway.example.com --username SHOP --token-stdin --activate',
   ]
 
   static override flags = {
@@ -21,6 +23,7 @@ The credentials are tried against the gateway first: a wrong token saves nothing
     'token-stdin': Flags.boolean({description: 'read the API token from stdin'}),
     'read-only': Flags.boolean({description: 'refuse every command that changes something (for support staff)'}),
     'insecure-storage': Flags.boolean({description: 'keep the token in a 0600 file instead of the OS keychain'}),
+    activate: Flags.boolean({description: 'make it the active profile (a live one is asked about, or left inactive without a terminal); --no-activate never', allowNo: true}),
   }
 
   static override columns = profileColumns
@@ -37,11 +40,12 @@ The credentials are tried against the gateway first: a wrong token saves nothing
         tokenStdin: flags['token-stdin'],
         readOnly: flags['read-only'],
         insecureStorage: flags['insecure-storage'],
+        activate: flags.activate,
       },
       {configDir: this.config.configDir, io: this.io, prompter: () => this.factory.prompter(), tokens: await this.factory.tokenStores(), clientFor: (credentials) => this.factory.clientFor(credentials)},
     )
     if (!record) return undefined
-    this.io.err(`Logged in: profile ${record.name} is active; its token is in ${record.secret === 'file' ? 'a plain file, which gw warns about on every use' : 'the OS keychain'}.\n`)
+    this.io.err(`Logged in: profile ${record.name} is ${record.active ? 'active' : 'saved'}; its token is in ${record.secret === 'file' ? 'a plain file, which gw warns about on every use' : 'the OS keychain'}.\n`)
     return record
   }
 }

@@ -6,14 +6,41 @@ export interface Window {
   to?: Date
 }
 
-const HELP = 'a date (2026-11-17), a date-time (2026-11-17T09:30, or with an offset, +11:00 or Z), today, yesterday, or an age such as 7d, 24h or 2w'
+const HELP =
+  'a date (2026-11-17), a date-time (2026-11-17T09:30, or with an offset, +11:00 or Z), today, yesterday, a weekday (monday: the latest, today if it is one), this-week, last-week, this-month, last-month, or an age such as 7d, 24h or 2w'
+
+/** Day names as Date.getDay() numbers them. */
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']
+
+/**
+ * The days a name stands for, as the first day and the day after the last, both local midnights:
+ * `today`, `yesterday`; a weekday, the latest one, today when it is that day (a list looks back:
+ * on a Monday `--from monday` means since this morning); the week (ISO: Monday to Sunday) or the
+ * month, this one or the one before. Undefined for any other text.
+ */
+function namedDays(name: string, now: Date): {first: Date; next: Date} | undefined {
+  const day = (shift: number, from: Date = now) => new Date(from.getFullYear(), from.getMonth(), from.getDate() + shift)
+  const days = (first: Date, count: number) => ({first, next: day(count, first)})
+  if (name === 'today') return days(day(0), 1)
+  if (name === 'yesterday') return days(day(-1), 1)
+  const weekday = WEEKDAYS.indexOf(name)
+  if (weekday >= 0) return days(day(-((now.getDay() - weekday + 7) % 7)), 1)
+  const monday = day(-((now.getDay() + 6) % 7))
+  if (name === 'this-week') return days(monday, 7)
+  if (name === 'last-week') return days(day(-7, monday), 7)
+  const month = (shift: number) => ({first: new Date(now.getFullYear(), now.getMonth() + shift, 1), next: new Date(now.getFullYear(), now.getMonth() + shift + 1, 1)})
+  if (name === 'this-month') return month(0)
+  if (name === 'last-month') return month(-1)
+  return undefined
+}
 
 /**
  * `--from`/`--to` as an instant. A bare date is a whole day in this machine's time zone (TZ, as
- * `date` shows it): its start for --from, its end for --to; so are `today` and `yesterday`. A
- * date-time without an offset is this machine's time too. An age (`7d`, `24h`, `2w`) counts back
- * from now. A date that is not on the calendar (2026-02-30) is refused here: the gateway answers
- * one with an HTML 500.
+ * `date` shows it): its start for --from, its end for --to; so are the named days and spans
+ * (namedDays: `--from last-week --to last-week` is last week, `--from this-month` this month so
+ * far). A date-time without an offset is this machine's time too. An age (`7d`, `24h`, `2w`)
+ * counts back from now. A date that is not on the calendar (2026-02-30) is refused here: the
+ * gateway answers one with an HTML 500.
  */
 export function parseWhen(text: string, edge: 'from' | 'to', now: Date): Date {
   const input = text.trim().toLowerCase()
@@ -24,10 +51,8 @@ export function parseWhen(text: string, edge: 'from' | 'to', now: Date): Date {
     return edge === 'from' ? start : new Date(year, month, day + 1, 0, 0, 0, -1)
   }
   if (input === 'now') return now
-  if (input === 'today' || input === 'yesterday') {
-    const back = input === 'today' ? 0 : 1
-    return dayEdge(now.getFullYear(), now.getMonth(), now.getDate() - back)
-  }
+  const named = namedDays(input.replace(/\s+/g, '-'), now)
+  if (named) return edge === 'from' ? named.first : new Date(named.next.getTime() - 1)
   const age = /^(\d+)\s*([hdw])$/.exec(input)
   if (age) {
     const hours = Number(age[1]) * {h: 1, d: 24, w: 24 * 7}[age[2] as 'h' | 'd' | 'w']
@@ -53,7 +78,10 @@ export function parseWindow(flags: {from?: string; to?: string}, now: Date): Win
     ...(flags.to === undefined ? {} : {to: parseWhen(flags.to, 'to', now)}),
   }
   if (window.from && window.to && window.from > window.to) {
-    throw new UsageError(`--from (${window.from.toISOString()}) comes after --to (${window.to.toISOString()}): no record can be in between`, 'Swap them, or leave one out.')
+    // `--from monday --to friday` on a Wednesday: the latest Friday was last week's.
+    const weekday = [flags.from, flags.to].some((text) => WEEKDAYS.includes(String(text).trim().toLowerCase()))
+    const hint = weekday ? 'A weekday is the latest one, today included: for this week give --from this-week (or --from monday alone).' : 'Swap them, or leave one out.'
+    throw new UsageError(`--from (${window.from.toISOString()}) comes after --to (${window.to.toISOString()}): no record can be in between`, hint)
   }
   return window
 }

@@ -2,8 +2,10 @@ import type {PurchaseCreate} from '../api/schemas/purchase.js'
 import type {RefundCreate} from '../api/schemas/refund.js'
 import {frequencyNamed, type WebhookEvent} from '../api/schemas/recurring-rules.js'
 import type {Environment} from '../auth/config.js'
-import {type GwError, NotFoundError, UsageError} from '../errors.js'
+import {type GwError, NotFoundError, RejectedError, UsageError} from '../errors.js'
+import type {Difference} from '../money/decide.js'
 import {maskCardNumber} from '../redact.js'
+import {describeSeedDifferences, seedDifferences} from '../seed/differences.js'
 import {resolveFields, type SeedStep, stepName} from '../seed/file.js'
 import type {StepFields, StepKind} from '../seed/kinds.js'
 import {toGwError} from '../to-gw-error.js'
@@ -19,8 +21,12 @@ import {createSubscription} from './subscriptions.js'
 import {createWebHook} from './webhooks.js'
 import {listRecords} from './lists.js'
 
-/** created: sent now; present: found under its reference (alias, address), so not sent again; declined: a purchase sent now, and declined. */
-export type SeedStatus = 'created' | 'present' | 'declined' | 'failed'
+/**
+ * created: sent now; present: found under its reference (alias, address) with the step's values,
+ * so not sent again; differs: found there with other values (exit 7), nothing sent; declined: a
+ * purchase sent now, and declined.
+ */
+export type SeedStatus = 'created' | 'present' | 'differs' | 'declined' | 'failed'
 
 export interface SeedReport {
   step: number
@@ -28,16 +34,20 @@ export interface SeedReport {
   create: StepKind
   status: SeedStatus
   record?: GwRecord
+  /** Where the record found differs from the step: the file's value (expected) and the gateway's (found). */
+  differences?: Difference[]
   error?: GwError
 }
 
-type Outcome = {status: Exclude<SeedStatus, 'failed'>; record: GwRecord}
+type Outcome = {status: Exclude<SeedStatus, 'failed' | 'differs'>; record: GwRecord} | {status: 'differs'; record: GwRecord; differences: Difference[]; error: GwError}
 
 /**
  * Runs a fixtures file's steps in order, through the same operations as gw's commands, against
  * a sandbox only. A step whose record exists already (its reference, a card's alias, a web hook's
- * address) is reported present and not sent, so a second run creates nothing. Each step is
- * reported as it ends; the first that fails stops the run (later steps may need it) with its error.
+ * address) with the step's values is reported present and not sent, so a second run creates
+ * nothing; with other values, it differs (exit 7, naming the fields): the gateway does not hold what
+ * the file says. Each step is reported as it ends; the first that fails or differs stops the run
+ * (later steps may need it) with its error.
  */
 export async function seed(steps: SeedStep[], {environment}: {environment: Environment}, deps: Deps, onStep: (report: SeedReport) => void): Promise<SeedReport[]> {
   if (environment !== 'sandbox') {
@@ -61,10 +71,14 @@ export async function seed(steps: SeedStep[], {environment}: {environment: Envir
       error.message = `${stepName(step)}: ${error.message}`
       throw error
     }
-    records.set(name, outcome.record)
     const report = {step: number, name, create, ...outcome}
-    reports.push(report)
     onStep(report)
+    if (outcome.status === 'differs') {
+      outcome.error.message = `${stepName(step)}: ${outcome.error.message}`
+      throw outcome.error
+    }
+    records.set(name, outcome.record)
+    reports.push(report)
   }
   return reports
 }
@@ -85,31 +99,47 @@ async function existing(find: () => Promise<GwRecord>): Promise<GwRecord | undef
 }
 
 const created = (record: GwRecord): Outcome => ({status: 'created', record})
-const present = (record: GwRecord): Outcome => ({status: 'present', record})
+
+/** The record found under the step's key: present when it holds the step's values, else it differs, naming where. */
+function found(kind: StepKind, fields: Record<string, unknown>, record: GwRecord, key: string): Outcome {
+  const differences = seedDifferences(kind, fields, record)
+  if (differences.length === 0) return {status: 'present', record}
+  const error = new RejectedError(`the ${kind} ${key} exists with other values: ${describeSeedDifferences(differences)}. Nothing was sent`, {
+    hint: 'Seed a fresh local gateway, or give the step a reference of its own.',
+  })
+  return {status: 'differs', record, differences, error}
+}
+
+/** A customer's or plan's id, as a subscription record names it, for what the file names by id or reference. */
+async function idOf(resource: 'customers' | 'plans', given: string, held: unknown, deps: Deps): Promise<string> {
+  if (given === held) return given
+  const record = await existing(() => lookUp(resource, given, deps))
+  return typeof record?.id === 'string' ? record.id : given
+}
 
 const STEPS: {[K in StepKind]: (fields: StepFields[K], context: {environment: Environment; deps: Deps}) => Promise<Outcome>} = {
   async card({alias, ...card}, {deps}) {
     const digits = card.card_number.replace(/[\s-]/g, '')
-    const found = await existing(() => lookUp('cards', alias, deps))
-    if (found) {
+    const held = await existing(() => lookUp('cards', alias, deps))
+    if (held) {
       // An alias names one card: another card under it is not this step's.
-      if (maskCardNumber(String(found.card_number ?? '')) !== maskCardNumber(digits)) {
-        throw new UsageError(`alias ${alias} is already the alias of another card (${maskCardNumber(String(found.card_number ?? ''))})`, 'Give this card another alias.')
+      if (maskCardNumber(String(held.card_number ?? '')) !== maskCardNumber(digits)) {
+        throw new UsageError(`alias ${alias} is already the alias of another card (${maskCardNumber(String(held.card_number ?? ''))})`, 'Give this card another alias.')
       }
-      return present(found)
+      return found('card', card, held, `with alias ${alias}`)
     }
     const tokenized = await tokenizeCard({...card, card_number: digits}, deps)
     return created(await updateCard({token: String(tokenized.token), alias}, deps))
   },
 
   async plan(fields, {deps}) {
-    const found = await existing(() => lookUp('plans', fields.reference, deps))
-    return found ? present(found) : created(await createPlan(fields, deps))
+    const held = await existing(() => lookUp('plans', fields.reference, deps))
+    return held ? found('plan', fields, held, fields.reference) : created(await createPlan(fields, deps))
   },
 
   async customer(fields, {deps}) {
-    const found = await existing(() => lookUp('customers', fields.reference, deps))
-    if (found) return present(found)
+    const held = await existing(() => lookUp('customers', fields.reference, deps))
+    if (held) return found('customer', fields, held, fields.reference)
     const {card, address} = fields
     const named = {'first-name': fields.first_name, 'last-name': fields.last_name, reference: fields.reference, email: fields.email, 'ip-address': fields.ip_address, ...address}
     const holder = card.card_holder ?? `${fields.first_name} ${fields.last_name}`
@@ -129,8 +159,11 @@ const STEPS: {[K in StepKind]: (fields: StepFields[K], context: {environment: En
   },
 
   async subscription(fields, {deps}) {
-    const found = await existing(() => lookUp('subscriptions', fields.reference, deps))
-    if (found) return present(found)
+    const held = await existing(() => lookUp('subscriptions', fields.reference, deps))
+    if (held) {
+      const ids = {customer: await idOf('customers', fields.customer, held.customer, deps), plan: await idOf('plans', fields.plan, held.plan, deps)}
+      return found('subscription', {...fields, ...ids}, held, fields.reference)
+    }
     const input = {customer: fields.customer, plan: fields.plan, frequency: frequencyNamed(fields.frequency)!, startDate: fields.start_date, reference: fields.reference, active: fields.is_active ?? true}
     return created(await createSubscription(input, deps))
   },
@@ -138,8 +171,8 @@ const STEPS: {[K in StepKind]: (fields: StepFields[K], context: {environment: En
   async webhook(fields, {environment, deps}) {
     const {pages} = listRecords({resource: 'webHooks', window: {}, filters: {}, newestFirst: false, concurrency: 1}, deps)
     for await (const page of pages) {
-      const found = page.find((hook) => hook.address === fields.address)
-      if (found) return present(found)
+      const held = page.find((hook) => hook.address === fields.address)
+      if (held) return found('webhook', fields, held, `at ${fields.address}`)
     }
     const {authentication_username: username, authentication_password: password} = fields
     const events = fields.events === undefined || fields.events === '*' ? [] : (fields.events as WebhookEvent[])
@@ -157,5 +190,6 @@ function moneyOutcome(sent: Sent, earlier: boolean): Outcome {
   if (sent.wrongGateway) throw sent.wrongGateway
   if (decided.outcome === 'approved') return {status: earlier ? 'present' : 'created', record: decided.record}
   if (decided.outcome === 'declined') return {status: earlier ? 'present' : 'declined', record: decided.record}
+  if (decided.outcome === 'taken') return {status: 'differs', record: decided.record, differences: decided.differences, error: sent.failure!}
   throw sent.failure!
 }

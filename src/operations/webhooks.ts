@@ -1,6 +1,7 @@
 import type {WebhookEvent} from '../api/schemas/recurring-rules.js'
 import type {Environment} from '../auth/config.js'
 import type {Deps, GwRecord} from './deps.js'
+import {listRecords} from './lists.js'
 
 export interface WebHookInput {
   address: string
@@ -25,4 +26,13 @@ export async function createWebHook(input: WebHookInput, {client}: Pick<Deps, 'c
 
 export async function deleteWebHook(id: string, {client}: Pick<Deps, 'client'>): Promise<GwRecord> {
   return client.webHooks.delete(id)
+}
+
+/** Removes every registered web hook that `chosen` picks, one page of the list at a time: those removed. */
+export async function removeWebHooksWhere(chosen: (hook: GwRecord) => Promise<boolean>, deps: Pick<Deps, 'client'>): Promise<GwRecord[]> {
+  const picked: GwRecord[] = []
+  const {pages} = listRecords({resource: 'webHooks', window: {}, filters: {}, newestFirst: false, concurrency: 1}, deps)
+  for await (const page of pages) for (const hook of page) if (await chosen(hook)) picked.push(hook)
+  for (const hook of picked) await deleteWebHook(String(hook.id), deps)
+  return picked
 }

@@ -168,9 +168,9 @@ export function journalStateText({answered, inDoubt, notStarted}: JournalState):
   return `${answered} row${answered === 1 ? '' : 's'} answered, ${inDoubt} in doubt, ${notStarted} not started`
 }
 
-/** `10.00 AUD`; without a currency, the amount in major units, saying so: one unit in every summary (issue 21). */
+/** `1,950.00 AUD`; without a currency, the amount in major units, saying so: one unit in every summary (issue 21). */
 function moneyText(amount: number, currency: string | undefined): string {
-  return currency ? formatMoney(amount, currency) : `${formatMoney(amount)} (currency not known)`
+  return currency ? formatMoney(amount, currency, {grouped: true}) : `${formatMoney(amount, undefined, {grouped: true})} (currency not known)`
 }
 
 /** Amounts added up per currency, as rows come: `1,950.00 AUD; 30.00 NZD`. */

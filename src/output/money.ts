@@ -26,9 +26,12 @@ export function formatMinorUnits(amount: number, exponent: number): string {
   return (negative ? '-' : '') + whole + fraction
 }
 
-/** `1000, 'AUD'` → `10.00 AUD`; without a currency the amount shows with two decimals and no code. */
-export function formatMoney(amount: number, currency?: string | null): string {
-  if (!currency) return formatMinorUnits(amount, 2)
-  const code = currency.toUpperCase()
-  return `${formatMinorUnits(amount, currencyExponent(code))} ${code}`
+/**
+ * `1000, 'AUD'` → `10.00 AUD`; without a currency the amount shows with two decimals and no code.
+ * `grouped` writes the thousands apart, `1,950.00 AUD`, as a summary of many rows shows its sums.
+ */
+export function formatMoney(amount: number, currency?: string | null, {grouped = false}: {grouped?: boolean} = {}): string {
+  const major = formatMinorUnits(amount, currency ? currencyExponent(currency.toUpperCase()) : 2)
+  const shown = grouped ? major.replace(/^(-?)(\d+)/, (_, sign: string, whole: string) => sign + whole.replace(/\B(?=(\d{3})+$)/g, ',')) : major
+  return currency ? `${shown} ${currency.toUpperCase()}` : shown
 }

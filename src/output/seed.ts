@@ -5,7 +5,7 @@ import type {Io} from './io.js'
 import {toJson, toNdjsonLine} from './json.js'
 import {sanitizeLine} from './sanitize.js'
 
-const STYLE: Record<SeedStatus, Style> = {created: 'green', present: 'dim', declined: 'yellow', failed: 'red'}
+const STYLE: Record<SeedStatus, Style> = {created: 'green', present: 'dim', differs: 'red', declined: 'yellow', failed: 'red'}
 
 /** What names a record in a line: its id, or a card's alias and token. */
 const KEYS = ['id', 'alias', 'token', 'reference', 'address']
@@ -13,7 +13,8 @@ const KEYS = ['id', 'alias', 'token', 'reference', 'address']
 /**
  * `gw sandbox seed` as each step ends: one JSON line a step to a pipe (or with --json, pretty on a
  * terminal), `{"step", "name", "status", "record"}`, a failed one with `error` instead of its
- * record; on a terminal a line a step, its status coloured. Card numbers masked, as everywhere.
+ * record, one that differs with the record found, its `differences` (`{field, file, gateway}`) and
+ * `error`; on a terminal a line a step, its status coloured. Card numbers masked, as everywhere.
  */
 export function seedPrinter(io: Io, {json}: {json: boolean}): {step(report: SeedReport): void; summary(reports: SeedReport[]): void} {
   return {
@@ -24,6 +25,7 @@ export function seedPrinter(io: Io, {json}: {json: boolean}): {step(report: Seed
           name: report.name,
           status: report.status,
           record: report.record ? redact(report.record) : null,
+          ...(report.differences ? {differences: report.differences.map(({field, expected, found}) => redact({field, file: expected, gateway: found}))} : {}),
           ...(report.error ? {error: {kind: report.error.kind, exit_code: report.error.exitCode, message: report.error.message}} : {}),
         }
         io.out(io.isStdoutTTY ? toJson(line) : toNdjsonLine(line))

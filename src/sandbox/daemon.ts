@@ -1,8 +1,9 @@
 import {spawn} from 'node:child_process'
-import {closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
-import {dirname} from 'node:path'
+import {closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
+import {dirname, join} from 'node:path'
 import {setTimeout as sleep} from 'node:timers/promises'
 import type {Mode} from './mode.js'
+import {DEFAULT_SANDBOX, SANDBOX_NAME} from './names.js'
 import type {MerchantCredentials} from './ids.js'
 
 /**
@@ -58,6 +59,43 @@ export function differencesFrom(info: RuntimeInfo, asked: StartRequest): string[
 }
 
 export type SandboxStatus = {state: 'running'; info: RuntimeInfo} | {state: 'stale'; info: RuntimeInfo} | {state: 'stopped'}
+
+export interface SandboxFiles {
+  /** Its runtime file: pid, port, mode; what status and stop read. */
+  runtime: string
+  /** A detached gateway's output. */
+  log: string
+  /** Its request log when it has no state file to keep it beside. */
+  requestLog: string
+}
+
+/**
+ * Where a local gateway of this name keeps its files in gw's data folder, each gateway its own,
+ * so that several run side by side: `sandbox.json` for the default one, `sandbox-NAME.json` for another.
+ */
+export function sandboxFiles(dataDir: string, name: string = DEFAULT_SANDBOX): SandboxFiles {
+  const base = name === DEFAULT_SANDBOX ? 'sandbox' : `sandbox-${name}`
+  return {runtime: join(dataDir, `${base}.json`), log: join(dataDir, `${base}.log`), requestLog: join(dataDir, `${base}-requests.ndjson`)}
+}
+
+/** Every local gateway that left a runtime file in gw's data folder, running or not, by name: the default one first. */
+export function knownSandboxes(dataDir: string): {name: string; status: SandboxStatus}[] {
+  let entries: string[]
+  try {
+    entries = readdirSync(dataDir)
+  } catch {
+    return []
+  }
+  const names = entries.flatMap((entry) => {
+    if (entry === 'sandbox.json') return [DEFAULT_SANDBOX]
+    const name = /^sandbox-(.+)\.json$/.exec(entry)?.[1]
+    return name !== undefined && SANDBOX_NAME.test(name) && name !== DEFAULT_SANDBOX ? [name] : []
+  })
+  return names
+    .sort((a, b) => Number(b === DEFAULT_SANDBOX) - Number(a === DEFAULT_SANDBOX) || a.localeCompare(b))
+    .map((name) => ({name, status: sandboxStatus(sandboxFiles(dataDir, name).runtime)}))
+    .filter(({status}) => status.state !== 'stopped')
+}
 
 const POLL_MS = 50
 

@@ -1,4 +1,4 @@
-import {join, resolve} from 'node:path'
+import {resolve} from 'node:path'
 import {UsageError} from '../errors.js'
 import {isLoopbackHost} from '../loopback.js'
 import type {Io} from '../output/io.js'
@@ -8,6 +8,7 @@ import {
   differencesFrom,
   merchantsFromEnvironment,
   removeRuntimeFile,
+  sandboxFiles,
   sandboxStatus,
   spawnDetached,
   stopProcess,
@@ -16,15 +17,19 @@ import {
 } from './daemon.js'
 import type {MerchantCredentials} from './ids.js'
 import type {Mode} from './mode.js'
+import {DEFAULT_SANDBOX} from './names.js'
 import type {RunningSandbox} from './server.js'
 
 /**
  * `gw sandbox start` from its flags to a gateway listening: in the foreground until a signal, in
- * a detached process of its own, or the one already running when it is the one asked for. Only
- * one gateway owns the runtime file that status and stop read, and profile local: the first one
- * running.
+ * a detached process of its own, or the one already running when it is the one asked for. Local
+ * gateways run side by side by name (--name), each with its own port, files (daemon.ts
+ * sandboxFiles) and profile, named after it; of those started under one name, only the first
+ * running owns the runtime file that status and stop read, and the profile.
  */
 export interface LaunchRequest {
+  /** `local` when not given: the default gateway, profile local. */
+  name: string
   port: number
   host: string
   mode: Mode
@@ -55,20 +60,23 @@ export interface LaunchContext {
 /** How a foreground gateway ended: Ctrl-C is how it is meant to stop, 130 as design.md §4 says, quietly. */
 export type Launched = {exitCode: number} | undefined
 
-export async function launchSandbox(request: LaunchRequest, ctx: LaunchContext): Promise<Launched> {
-  const runtimeFile = join(ctx.dataDir, 'sandbox.json')
+export async function launchSandbox(asked: LaunchRequest, ctx: LaunchContext): Promise<Launched> {
+  // The default gateway has its own port; another takes a free one unless told which.
+  const request = asked.name !== DEFAULT_SANDBOX && !given(asked, 'port') ? {...asked, port: 0} : asked
+  await refuseOthersProfile(request.name, ctx.configDir)
+  const runtimeFile = sandboxFiles(ctx.dataDir, request.name).runtime
   const running = sandboxStatus(runtimeFile)
   if (running.state === 'running' && !request.detachedChild) {
     const differences = differencesFrom(running.info, askedFor(request))
     if (request.restart) await stopRunning(running.info, runtimeFile, ctx.io)
     else if (differences.length > 0) {
       throw new UsageError(
-        `The local gateway already running at ${running.info.url} (pid ${running.info.pid}) is not the one asked for: ${differences.join(', ')}`,
-        'Stop it first with gw sandbox stop, or add --restart to stop it and start one with these flags.',
+        `The local gateway${named(request.name)} already running at ${running.info.url} (pid ${running.info.pid}) is not the one asked for: ${differences.join(', ')}`,
+        `Stop it first with gw sandbox stop${nameFlag(request.name)}, or add --restart to stop it and start one with these flags${request.name === DEFAULT_SANDBOX ? "; or run another beside it with --name NAME" : ''}.`,
       )
     } else if (request.detach) {
-      await registerProfile(running.info.url, running.info.mode, ctx)
-      ctx.io.err(`The local gateway is already running at ${running.info.url} (pid ${running.info.pid}).\n`)
+      await registerProfile(running.info.url, running.info.mode, request.name, ctx)
+      ctx.io.err(`The local gateway${named(request.name)} is already running at ${running.info.url} (pid ${running.info.pid}).\n`)
       ctx.io.out(running.info.url + '\n')
       return undefined
     }
@@ -79,16 +87,16 @@ export async function launchSandbox(request: LaunchRequest, ctx: LaunchContext):
 
 /** The same start in the foreground, in a process of its own that outlives this one. */
 async function startDetached(request: LaunchRequest, ctx: LaunchContext, runtimeFile: string): Promise<Launched> {
-  const logFile = join(ctx.dataDir, 'sandbox.log')
+  const logFile = sandboxFiles(ctx.dataDir, request.name).log
   const gw = (await import('../startup/itself.js')).gwItself()
   const args = [...gw.args, 'sandbox', 'start', ...detachedArguments(request.argv), '--detached-child']
   // Merchant tokens go through the environment (spawnDetached): argv is visible to every user in ps.
   const info = await spawnDetached({execPath: gw.file, args, runtimeFile, logFile, merchants: request.merchants ?? []}).catch((err: Error) =>
     Promise.reject(new UsageError(err.message, `Another program may hold port ${request.port}; try --port 0 or another port.`)),
   )
-  await registerProfile(info.url, info.mode, ctx)
+  await registerProfile(info.url, info.mode, request.name, ctx)
   const requests = info.requestLog ? `; requests logged to ${info.requestLog} (gw sandbox logs)` : ''
-  ctx.io.err(`Local gateway running in the background at ${info.url} (pid ${info.pid}, ${info.mode} mode); its output in ${logFile}${requests}. Stop it with: gw sandbox stop\n`)
+  ctx.io.err(`Local gateway${named(request.name)} running in the background at ${info.url} (pid ${info.pid}, ${info.mode} mode); its output in ${logFile}${requests}. Stop it with: gw sandbox stop${nameFlag(request.name)}\n`)
   ctx.io.out(info.url + '\n')
   return undefined
 }
@@ -99,7 +107,7 @@ async function startForeground(request: LaunchRequest, ctx: LaunchContext, runti
   const merchants = request.detachedChild ? merchantsFromEnvironment() : (request.merchants ?? [])
   const stateFile = request.stateFile && resolve(request.stateFile)
   // Another gateway without a state file of its own keeps its log in memory: gw's data folder holds the first one's.
-  const requestLogFile = stateFile ? requestLogBeside(stateFile) : ownsRuntimeFile ? join(ctx.dataDir, 'sandbox-requests.ndjson') : undefined
+  const requestLogFile = stateFile ? requestLogBeside(stateFile) : ownsRuntimeFile ? sandboxFiles(ctx.dataDir, request.name).requestLog : undefined
   const sandbox: RunningSandbox = await startSandbox({
     port: request.port,
     host: request.host,
@@ -113,14 +121,16 @@ async function startForeground(request: LaunchRequest, ctx: LaunchContext, runti
     log: request.verbose ? (line) => ctx.io.err(line + '\n') : undefined,
   }).catch((err: unknown) => Promise.reject(startFailure(err, request)))
 
-  if (!request.detachedChild && ownsRuntimeFile) await registerProfile(sandbox.url, request.mode, ctx)
+  if (!request.detachedChild && ownsRuntimeFile) await registerProfile(sandbox.url, request.mode, request.name, ctx)
   else if (!ownsRuntimeFile) {
-    ctx.io.err(`Another local gateway is running (gw sandbox status); profile "local" stays pointed at it. Reach this one with GW_BASE_URL=${sandbox.url} GW_USERNAME=TEST GW_TOKEN=TEST.\n`)
+    ctx.io.err(
+      `Another local gateway${named(request.name)} is running (gw sandbox status); profile "${request.name}" stays pointed at it. Reach this one with GW_BASE_URL=${sandbox.url} GW_USERNAME=TEST GW_TOKEN=TEST, or start it with --name NAME for a profile of its own.\n`,
+    )
   }
   const names = ['TEST', ...merchants.map((merchant) => merchant.username)].join(', ')
   const logged = !request.requestLog ? '; no request log' : requestLogFile ? `; request log ${requestLogFile}` : '; request log in memory'
   const state = request.stateFile ? `; state in ${request.stateFile}` : ''
-  ctx.io.err(`Local gateway listening on ${sandbox.url} (${request.mode} mode; merchants ${names}${state}${logged}). Ctrl-C stops it.\n`)
+  ctx.io.err(`Local gateway${named(request.name)} listening on ${sandbox.url} (${request.mode} mode; merchants ${names}${state}${logged}). Ctrl-C stops it.\n`)
   ctx.io.out(sandbox.url + '\n')
   if (!isLoopbackHost(request.host)) ctx.io.err(`Warning: listening on ${request.host} makes the local gateway reachable from other machines.\n`)
   const received = await closeOnSignal(() => sandbox.close())
@@ -143,23 +153,38 @@ async function stopRunning(info: RuntimeInfo, runtimeFile: string, io: Io): Prom
   io.err(`Stopped the local gateway at ${info.url} to start it again.\n`)
 }
 
-/** The local gateway as profile local, made active when no other profile is. */
-async function registerProfile(url: string, mode: Mode, {configDir, io}: LaunchContext): Promise<void> {
+/** The local gateway as its profile (local, or its name), made active when no other profile is. */
+async function registerProfile(url: string, mode: Mode, name: string, {configDir, io}: LaunchContext): Promise<void> {
   const {saveLocalProfile} = await import('../auth/local-profile.js')
-  const {activated} = await saveLocalProfile(configDir, url, mode)
-  if (activated) io.err('Profile "local" is now active: gw commands talk to this gateway as merchant TEST.\n')
+  const {activated} = await saveLocalProfile(configDir, url, mode, name)
+  if (activated) io.err(`Profile "${name}" is now active: gw commands talk to this gateway as merchant TEST.\n`)
+  else if (name !== DEFAULT_SANDBOX) io.err(`Profile "${name}" talks to this gateway as merchant TEST: gw --profile ${name} ...\n`)
 }
 
-/** Flags given in so many words: a default left as it is matches whatever gateway is running. */
+/** A local gateway takes its name for its profile: never one a person made, with its credentials. */
+async function refuseOthersProfile(name: string, configDir: string): Promise<void> {
+  const {othersProfile} = await import('../auth/local-profile.js')
+  const profile = await othersProfile(configDir, name)
+  if (!profile) return
+  throw new UsageError(`Profile "${name}" is yours (${profile.environment}, ${profile.baseUrl}): a local gateway named ${name} would take its place. Nothing was started`, 'Start it with another --name.')
+}
+
+/** ` rehearsal`, to follow "local gateway" in a message about one that has a name of its own. */
+const named = (name: string) => (name === DEFAULT_SANDBOX ? '' : ` ${name}`)
+/** The --name a command needs to reach this gateway again. */
+const nameFlag = (name: string) => (name === DEFAULT_SANDBOX ? '' : ` --name ${name}`)
+
+/** A flag given in so many words: a default left as it is matches whatever gateway is running, and a named gateway takes a free port. */
+const given = (request: LaunchRequest, name: string) => request.argv.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`))
+
 function askedFor(request: LaunchRequest): StartRequest {
-  const given = (name: string) => request.argv.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`))
   return {
-    ...(given('port') ? {port: request.port} : {}),
-    ...(given('host') ? {host: request.host} : {}),
-    ...(given('mode') ? {mode: request.mode} : {}),
+    ...(given(request, 'port') ? {port: request.port} : {}),
+    ...(given(request, 'host') ? {host: request.host} : {}),
+    ...(given(request, 'mode') ? {mode: request.mode} : {}),
     ...(request.stateFile === undefined ? {} : {stateFile: resolve(request.stateFile)}),
     ...(request.webhooks ? {webhooks: request.webhooks} : {}),
     ...(request.merchants ? {merchants: request.merchants.map((merchant) => merchant.username)} : {}),
-    ...(given('request-log') || given('no-request-log') ? {requestLog: request.requestLog} : {}),
+    ...(given(request, 'request-log') || given(request, 'no-request-log') ? {requestLog: request.requestLog} : {}),
   }
 }

@@ -1,9 +1,11 @@
-import {readFile} from 'node:fs/promises'
+import {createReadStream} from 'node:fs'
 import type * as z from 'zod'
+import {tooLong} from '../api/schemas/rules.js'
 import {UsageError} from '../errors.js'
 import type {Io} from '../output/io.js'
 import {maskCardNumbersIn} from '../redact.js'
 import {FIELDS, fieldsOf, recordFields, STEP_KINDS, type StepKind} from './kinds.js'
+import {keptText, MAX_KEPT_BYTES, oversizedLength, TooLargeError} from './read.js'
 
 /**
  * A fixtures file for `gw sandbox seed`: JSON, `{"steps": [{"name", "create", "fields"}, ...]}`,
@@ -30,18 +32,19 @@ const STEP_KEYS = ['name', 'create', 'fields']
 /** More problems than this are summed up: the first ones are enough to start fixing. */
 const SHOWN_PROBLEMS = 20
 
-/** The file's text, or stdin's for `-`. */
+/** The file's text, or stdin's for `-`, as it streams in: a string too long for any field is not kept (read.ts). */
 export async function readSeedFile(file: string, io: Io): Promise<{text: string; source: string}> {
-  if (file === '-') {
-    if (io.isStdinTTY) throw new UsageError('- reads the fixtures from stdin, but stdin is a terminal', 'Give the file, or pipe it in: gw sandbox seed - < fixtures.json')
-    return {text: await io.readStdin(), source: 'stdin'}
-  }
+  if (file === '-' && io.isStdinTTY) throw new UsageError('- reads the fixtures from stdin, but stdin is a terminal', 'Give the file, or pipe it in: gw sandbox seed - < fixtures.json')
+  const source = file === '-' ? 'stdin' : file
   try {
-    return {text: await readFile(file, 'utf8'), source: file}
+    return {text: await keptText(file === '-' ? io.stdinChunks() : createReadStream(file)), source}
   } catch (err) {
+    if (err instanceof TooLargeError) {
+      throw new UsageError(`${source} is too large for a fixtures file: over ${MAX_KEPT_BYTES / 1024 / 1024} MiB once its overlong strings are set aside`, 'Split it into files of fewer steps.')
+    }
     const code = (err as NodeJS.ErrnoException).code
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message
-    throw new UsageError(`${file} cannot be read: ${why}`)
+    throw new UsageError(`${source} cannot be read: ${why}`)
   }
 }
 
@@ -65,8 +68,14 @@ export function checkSeedFile(text: string, source: string): SeedStep[] {
   for (const [index, raw] of list.entries()) {
     const step = readStep(raw, index + 1, kinds, problems)
     if (!step) continue
+    const overlong = strings(step.fields).flatMap(({path, text}) => {
+      const length = oversizedLength(text)
+      return length === undefined ? [] : [{path, problem: `fields.${path} ${tooLong(length)}`}]
+    })
+    for (const {problem} of overlong) problems.push(`${stepName(step)}: ${problem}`)
     for (const problem of referenceProblems(step.fields, kinds)) problems.push(`${stepName(step)}: ${problem}`)
-    for (const problem of fieldProblems(step.create, step.fields, templatedPaths(step.fields))) problems.push(`${stepName(step)}: ${problem}`)
+    const judged = [...templatedPaths(step.fields), ...overlong.map(({path}) => path)]
+    for (const problem of fieldProblems(step.create, step.fields, judged)) problems.push(`${stepName(step)}: ${problem}`)
     kinds.set(step.name, step.create)
     steps.push(step)
   }

@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import {Card, CardTokenize, Customer, Plan, PlanCreate, Purchase, PurchaseCreate, Refund, RefundCreate, Subscription, WebHook} from '../api/schemas/index.js'
-import {cardExpiryField, cardKeyField, cardNumberField, cvvField, dateField, emailField, frequencyField, requiredText} from '../api/schemas/fields.js'
+import {cardExpiryField, cardKeyField, cardNumberField, cvvField, dateField, emailField, frequencyField, optionalText, requiredText} from '../api/schemas/fields.js'
 import {WEBHOOK_EVENTS} from '../api/schemas/recurring-rules.js'
 
 /**
@@ -32,7 +32,7 @@ const CustomerFields = z.strictObject({
   email: emailField,
   ip_address: requiredText.optional(),
   card: z.strictObject({card_holder: requiredText.optional(), card_number: cardNumberField, expiry_date: cardExpiryField, cvv: cvvField}),
-  address: z.strictObject({address: z.string(), city: z.string(), state: z.string(), postcode: z.string(), country: z.string()}).partial().optional(),
+  address: z.strictObject({address: optionalText, city: optionalText, state: optionalText, postcode: optionalText, country: optionalText}).partial().optional(),
 })
 
 const PurchaseFields = z

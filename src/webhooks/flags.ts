@@ -7,8 +7,9 @@ import {credentialPair} from '../validate.js'
 export const events = Flags.string({description: 'only these events: comma-separated globs such as charge:*,card:expired', multiple: true, multipleNonGreedy: true})
 
 export const forwardTo = Flags.custom<string>({
-  description: "pass each delivery on to your app at this URL and answer with your app's status",
-  parse: async (input) => httpUrl('forward-to', input),
+  description: "pass each delivery on to your app at this URL (http:// when it names no scheme: localhost:3000/hooks) and answer with your app's status",
+  // As stripe listen --forward-to takes it: an app on this machine is reached over plain http.
+  parse: async (input) => httpUrl('forward-to', /^[a-z][a-z\d+.-]*:\/\//i.test(input.trim()) ? input : `http://${input.trim()}`, input),
 })
 
 export const forwardTimeout = Flags.integer({description: 'seconds to wait for your app', default: 30, min: 1})
@@ -32,8 +33,8 @@ function parseAuth(input: string): {username: string; password: string} {
   return {username: pair.username, password: pair.secret}
 }
 
-function httpUrl(flag: string, input: string): string {
-  const problem = new UsageError(`--${flag} must be an http:// or https:// URL, got "${input}"`, `For example --${flag} http://localhost:3000/webhooks.`)
+function httpUrl(flag: string, input: string, given = input): string {
+  const problem = new UsageError(`--${flag} must be an http:// or https:// URL, got "${given}"`, `For example --${flag} http://localhost:3000/webhooks.`)
   if (!URL.canParse(input)) throw problem
   const url = new URL(input)
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw problem

@@ -17,6 +17,13 @@ export interface Registration {
   /** Registers the receiver's address with the gateway; resolves with the web hook's id. */
   create(address: string): Promise<string>
   remove(id: string): Promise<void>
+  /** Removes what earlier gw listens left registered when they were killed (this one listening at `address` now): the hooks removed. */
+  removeAbandoned?(address: string): Promise<Record<string, unknown>[]>
+  /**
+   * Not asked for: gw listen registers itself with a local gateway, as stripe listen does. A
+   * registration that fails is then a warning, and gw listen listens on.
+   */
+  automatic?: {gateway: string}
 }
 
 export interface ListenOptions {
@@ -126,20 +133,28 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
     throw err
   }
 
-  if (options.register) {
+  let notice = ''
+  const {register} = options
+  if (register) {
     try {
-      webHookId = await options.register.create(reachableAddress(receiver.url))
+      notice += await removeAbandoned(register, reachableAddress(receiver.url), warning)
+      webHookId = await register.create(reachableAddress(receiver.url))
     } catch (err) {
-      await Promise.all([receiver.close(), log?.close(), forwarder?.close()])
-      throw err
+      if (!register.automatic || !(err instanceof GwError) || err.kind === 'interrupted') {
+        await Promise.all([receiver.close(), log?.close(), forwarder?.close()])
+        throw err
+      }
+      notice += `${warning} could not register with the local gateway at ${register.automatic.gateway} (${sanitizeLine(err.message)}); deliveries come here only once ${reachableAddress(receiver.url)} is registered.\n`
     }
   }
 
   // One write, so whoever waits for the notice sees all of it at once.
-  let notice = `Listening for web hooks on ${receiver.url} (Ctrl-C stops)\n`
+  notice = `Listening for web hooks on ${receiver.url} (Ctrl-C stops)\n${notice}`
   if (options.save) notice += `Saving every event to ${options.save}\n`
-  if (webHookId) notice += `Registered as web hook ${webHookId} with the gateway; it is removed when gw listen stops.\n`
-  else notice += `To have the gateway deliver here, run with --register, or register ${reachableAddress(receiver.url)} yourself.\n`
+  if (webHookId && register?.automatic) {
+    notice += `Registered as web hook ${webHookId} with the local gateway at ${register.automatic.gateway}, as stripe listen does; it is removed when gw listen stops (--no-register leaves the gateway alone).\n`
+  } else if (webHookId) notice += `Registered as web hook ${webHookId} with the gateway; it is removed when gw listen stops.\n`
+  else if (!register) notice += `To have the gateway deliver here, run with --register, or register ${reachableAddress(receiver.url)} yourself.\n`
   if (!isLoopbackHost(options.host)) {
     notice += `${warning} listening on ${options.host} lets other machines send deliveries here${options.auth ? '' : '; consider --auth USER:PASS'}.\n`
   }
@@ -152,12 +167,26 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
   if (webHookId && options.register) {
     await options.register.remove(webHookId).then(
       () => io.err(`Removed web hook ${webHookId}.\n`),
-      (err: Error) => warn(`could not remove web hook ${webHookId} (${err.message}): remove it with gw webhook delete ${webHookId}`),
+      (err: Error) =>
+        err instanceof GwError && err.kind === 'not_found'
+          ? io.err(`Web hook ${webHookId} was removed already.\n`)
+          : warn(`could not remove web hook ${webHookId} (${err.message}): remove it with gw webhook delete ${webHookId}`),
     )
   }
   const notPrinted = counts.filtered > 0 ? ` (${counts.filtered} more not shown: not in --events)` : ''
   io.err(`Stopped. ${counts.printed} event${counts.printed === 1 ? '' : 's'} shown${notPrinted}, ${counts.refused} request${counts.refused === 1 ? '' : 's'} refused.\n`)
   return signal === 'SIGINT' ? 130 : 0
+}
+
+/** What earlier gw listens left registered, removed: said in the notice; a gateway that cannot tell is only warned about. */
+async function removeAbandoned(register: Registration, address: string, warning: string): Promise<string> {
+  try {
+    const removed = (await register.removeAbandoned?.(address)) ?? []
+    return removed.map((hook) => `Removed web hook ${sanitizeLine(String(hook.id))}: a gw listen no longer running left it registered for ${sanitizeLine(String(hook.address))}.\n`).join('')
+  } catch (err) {
+    if (!(err instanceof GwError) || err.kind === 'interrupted') throw err
+    return `${warning} could not look for web hooks left by earlier gw listens (${sanitizeLine(err.message)}).\n`
+  }
 }
 
 /** The gateway says Sandbox (or Test) or Live; profiles say sandbox or live. */

@@ -90,7 +90,7 @@ describe('gw purchase list', () => {
     const refused = await sandbox.gw(['purchase', 'list', '--from', '2026-02-30'])
     expect(refused.code).toBe(2)
     expect(refused.stderr).toBe(
-      'Error: --from must be a date (2026-11-17), a date-time (2026-11-17T09:30, or with an offset, +11:00 or Z), today, yesterday, or an age such as 7d, 24h or 2w; got "2026-02-30"\nHint: For example --from 7d.\n',
+      'Error: --from must be a date (2026-11-17), a date-time (2026-11-17T09:30, or with an offset, +11:00 or Z), today, yesterday, a weekday (monday: the latest, today if it is one), this-week, last-week, this-month, last-month, or an age such as 7d, 24h or 2w; got "2026-02-30"\nHint: For example --from 7d.\n',
     )
   })
 

@@ -189,7 +189,7 @@ export const CARD_JSON = JSON.stringify({card_holder: 'Jane Citizen', card_numbe
 export const CARD_ANSWERS: [string, string][] = [
   ['Name on the card', 'Jane Citizen'],
   ['Card number', CARDS.visa],
-  ['Expiry (MM/YYYY)', '12/2030'],
+  ['Expiry (MM/YY)', '12/2030'],
   ['CVV', '123'],
 ]
 

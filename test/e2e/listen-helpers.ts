@@ -19,9 +19,10 @@ export interface Listener {
   stop(signal?: NodeJS.Signals): Promise<{code: number | null; stdout: string; stderr: string}>
 }
 
-/** Starts the built `gw listen --port 0 ...` and waits for the notice on stderr that says where it listens. */
+/** Starts the built `gw listen --port 0 ...` (or the --port given) and waits for the notice on stderr that says where it listens. */
 export async function startListen(args: string[], {env = {}, stdin}: {env?: NodeJS.ProcessEnv; stdin?: string} = {}): Promise<Listener> {
-  const child = spawn(process.execPath, [GW, 'listen', '--port', '0', ...args], {env: baseEnv(env), stdio: ['pipe', 'pipe', 'pipe']})
+  const port = args.includes('--port') ? [] : ['--port', '0']
+  const child = spawn(process.execPath, [GW, 'listen', ...port, ...args], {env: baseEnv(env), stdio: ['pipe', 'pipe', 'pipe']})
   let stdout = ''
   let stderr = ''
   const changed = new Set<() => void>()

@@ -351,6 +351,8 @@ describe('gw listen --register', () => {
       delete hook.authentication_password
       if (req.method === 'POST' && req.url === '/v1.0/web_hooks') return {status: 200, body: {successful: true, response: hook, errors: [], test}}
       if (req.method === 'DELETE' && req.url === '/v1.0/web_hooks/071-WH-ABCD1234') return {status: 200, body: {successful: true, response: hook, errors: [], test}}
+      // Before registering, gw listen looks for registrations a killed gw listen left on a gateway on this machine.
+      if (req.method === 'GET' && req.url.startsWith('/v1.0/web_hooks')) return {status: 200, body: {successful: true, response: [], errors: [], test}}
       return {status: 404, body: {successful: false, response: null, errors: ['Record not found'], test}}
     })
 
@@ -360,11 +362,12 @@ describe('gw listen --register', () => {
       const env = {...isolatedHome(), GW_BASE_URL: gateway.url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST'}
       const listener = await listen(['--register', '--auth', 'hooks:s3cret', '--path', '/hooks'], {env})
       expect(listener.stderr()).toContain('Registered as web hook 071-WH-ABCD1234 with the gateway; it is removed when gw listen stops.')
-      expect(gateway.requests).toHaveLength(1)
-      const [created] = gateway.requests
+      expect(gateway.requests.map((r) => `${r.method} ${r.url.split('?')[0]}`)).toEqual(['GET /v1.0/web_hooks', 'POST /v1.0/web_hooks'])
+      const created = gateway.requests[1]
       expect(created!.headers.authorization).toBe('Basic ' + Buffer.from('TEST:TEST').toString('base64'))
       expect(JSON.parse(created!.body)).toEqual({
-        name: `gw listen ${listener.url}`,
+        // Its process in its name: a later gw listen tells a registration left by a killed one.
+        name: `gw listen ${listener.url} (pid ${listener.process.pid})`,
         address: listener.url,
         events: '*',
         mode: 'Test',
@@ -373,7 +376,7 @@ describe('gw listen --register', () => {
       })
       const stopped = await listener.stop(signal)
       expect(stopped.code).toBe(exitCode)
-      expect(gateway.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /v1.0/web_hooks', 'DELETE /v1.0/web_hooks/071-WH-ABCD1234'])
+      expect(gateway.requests.slice(1).map((r) => `${r.method} ${r.url}`)).toEqual(['POST /v1.0/web_hooks', 'DELETE /v1.0/web_hooks/071-WH-ABCD1234'])
       expect(stopped.stderr).toContain('Removed web hook 071-WH-ABCD1234.')
     })
   }
@@ -382,8 +385,19 @@ describe('gw listen --register', () => {
     const gateway = await fakeGateway(false)
     const env = {...isolatedHome(), GW_BASE_URL: gateway.url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', GW_ENVIRONMENT: 'live'}
     const listener = await listen(['--register'], {env})
-    expect(JSON.parse(gateway.requests[0]!.body)).toMatchObject({mode: 'Live', address: listener.url})
-    expect(JSON.parse(gateway.requests[0]!.body).authentication_username).toBeUndefined()
+    const created = gateway.requests.find((r) => r.method === 'POST')!
+    expect(JSON.parse(created.body)).toMatchObject({mode: 'Live', address: listener.url})
+    expect(JSON.parse(created.body).authentication_username).toBeUndefined()
+  })
+
+  it('registers all the same when the gateway cannot list its web hooks, saying so', async () => {
+    const gateway = await recorder((req) =>
+      req.method === 'POST' ? {status: 200, body: {successful: true, response: {id: '071-WH-ABCD1234', ...JSON.parse(req.body)}, errors: [], test: true}} : {status: 404, body: {successful: false, response: null, errors: ['Record not found'], test: true}},
+    )
+    const env = {...isolatedHome(), GW_BASE_URL: gateway.url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST'}
+    const listener = await listen(['--register'], {env})
+    expect(listener.stderr()).toContain('Warning: could not look for web hooks left by earlier gw listens (Record not found).')
+    expect(listener.stderr()).toContain('Registered as web hook 071-WH-ABCD1234 with the gateway')
   })
 
   it('exits with the gateway error, listening no more, when the registration is refused', async () => {

@@ -105,7 +105,7 @@ describe('a live profile', () => {
 describe('a read-only profile', () => {
   it('refuses every command that writes with exit 6 before any request, and still reads', async () => {
     const home = isolatedHome()
-    const login = await runGw(['login', '--profile', 'support', '--base-url', sandbox.url, '--username', 'TEST', '--token-stdin', '--read-only', '--insecure-storage', '--environment', 'live'], {env: home, stdin: 'TEST'})
+    const login = await runGw(['login', '--profile', 'support', '--base-url', sandbox.url, '--username', 'TEST', '--token-stdin', '--read-only', '--insecure-storage', '--environment', 'live', '--activate'], {env: home, stdin: 'TEST'})
     expect(login.code, login.stderr).toBe(0)
     const created = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref(), '--card', '-', '--yes', '--json'], {stdin: CARD_JSON})
     const purchaseId = (created.json as {id: string}).id

@@ -4,13 +4,14 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {isolatedHome, runGw, type Sandbox, startSandbox} from './helpers.js'
 
 let sandbox: Sandbox
+let liveSandbox: Sandbox
 
 beforeAll(async () => {
-  sandbox = await startSandbox(['--merchant', 'ACME:acme-token-123'])
+  ;[sandbox, liveSandbox] = await Promise.all([startSandbox(['--merchant', 'ACME:acme-token-123']), startSandbox(['--mode', 'live', '--merchant', 'SHOP:shop-token-123'])])
 })
 
 afterAll(async () => {
-  await sandbox.stop()
+  await Promise.all([sandbox.stop(), liveSandbox.stop()])
 })
 
 const configDir = (home: NodeJS.ProcessEnv) => join(home.XDG_CONFIG_HOME!, 'gw')
@@ -72,6 +73,34 @@ describe('gw login without a terminal', () => {
       'Hint: Either give the credentials in the environment (GW_USERNAME and GW_TOKEN, and GW_BASE_URL), or keep the token in a file only you can read: gw login --insecure-storage\n',
     )
     expect(existsSync(join(configDir(home), 'config.json'))).toBe(false)
+  })
+})
+
+// Issue 29: a read that silently goes live is the habit Stripe's CLI avoids.
+describe('gw login of a live profile without a terminal', () => {
+  const loginLive = (home: NodeJS.ProcessEnv, extra: string[] = []) =>
+    runGw(['login', '--profile', 'shop-live', '--base-url', liveSandbox.url, '--username', 'SHOP', '--token-stdin', '--insecure-storage', ...extra], {env: home, stdin: 'shop-token-123\n'})
+
+  it('saves it without making it active, and says how to switch', async () => {
+    const home = isolatedHome()
+    expect((await login(home, 'acme', 'ACME', 'acme-token-123')).code).toBe(0)
+    const result = await loginLive(home, ['--json'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.json).toMatchObject({name: 'shop-live', active: false, environment: 'live'})
+    expect(result.stderr).toContain('Profile shop-live was not made active: commands without --profile still use profile acme. Give --profile shop-live, or make it active with gw profile use shop-live.\n')
+    expect(result.stderr).toContain('Logged in: profile shop-live is saved; its token is in a plain file')
+    expect((await runGw(['status', '--json', '--no-check'], {env: home})).json).toMatchObject({profile: 'acme', environment: 'sandbox'})
+    expect((await runGw(['status', '--json', '--no-check', '--profile', 'shop-live'], {env: home})).json).toMatchObject({profile: 'shop-live', environment: 'live'})
+  })
+
+  it('--activate makes it active', async () => {
+    const home = isolatedHome()
+    expect((await login(home, 'acme', 'ACME', 'acme-token-123')).code).toBe(0)
+    const result = await loginLive(home, ['--activate', '--json'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.json).toMatchObject({name: 'shop-live', active: true})
+    expect(result.stderr).toContain('Logged in: profile shop-live is active')
+    expect((await runGw(['status', '--json', '--no-check'], {env: home})).json).toMatchObject({profile: 'shop-live', environment: 'live'})
   })
 })
 

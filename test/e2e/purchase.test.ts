@@ -148,7 +148,8 @@ describe('gw purchase create', () => {
     [['--reference', '  '], '--reference must not be blank'],
     [['--card-number', '4242424242424241'], '--card-number fails the Luhn check'],
     [['--card-expiry', '01/2020'], '--card-expiry 01/2020 is in the past'],
-    [['--card-expiry', '2030-12'], '--card-expiry must be MM/YYYY'],
+    [['--card-expiry', '2030-12'], '--card-expiry must be MM/YY or MM/YYYY'],
+    [['--card-expiry', '12/3'], '--card-expiry must be MM/YY or MM/YYYY'],
     [['--cvv', '12'], '--cvv must be 3 or 4 digits'],
   ])('validates %j locally: exit 2, nothing sent', async (override, message) => {
     const reference = ref()
@@ -165,6 +166,36 @@ describe('gw purchase create', () => {
     const result = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref()])
     expect(result.code).toBe(2)
     expect(result.stderr).toContain('Error: give the card: --card-token, or --card-holder, --card-number and --card-expiry')
+  })
+})
+
+// Issue 29: an expiry as card forms take it, MM/YY read as 20YY, wherever gw takes one; the gateway gets MM/YYYY.
+describe('an expiry typed MM/YY', () => {
+  it('is taken by purchase create, card tokenize and update, customer create and update, and --card -', async () => {
+    const bought = await purchase(ref(), '1000', cardArgs(CARDS.visa, '12/30'))
+    expect(bought.code, bought.stderr).toBe(0)
+    expect(bought.json).toMatchObject({card_expiry: '2030-12-31', successful: true})
+
+    const piped = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref(), '--card', '-', '--json'], {stdin: JSON.stringify({card_holder: 'Jane Citizen', card_number: CARDS.visa, card_expiry: '1/31', cvv: '123'})})
+    expect(piped.code, piped.stderr).toBe(0)
+    expect(piped.json).toMatchObject({card_expiry: '2031-01-31'})
+
+    const card = await sandbox.gw(['card', 'tokenize', ...cardArgs(CARDS.mastercard, '02/32'), '--json'])
+    expect(card.code, card.stderr).toBe(0)
+    expect(card.json).toMatchObject({card_expiry: '2032-02-29'})
+    const updated = await sandbox.gw(['card', 'update', (card.json as {token: string}).token, '--card-expiry', '9/33', '--json'])
+    expect(updated.code, updated.stderr).toBe(0)
+    expect(updated.json).toMatchObject({card_expiry: '2033-09-30'})
+
+    const reference = ref()
+    const customerCard = ['--card-number', CARDS.visa, '--card-expiry', '12/30', '--cvv', '123']
+    const customer = await sandbox.gw(['customer', 'create', '--first-name', 'Jane', '--last-name', 'Citizen', '--reference', reference, '--email', 'jane@example.com', ...customerCard, '--json'])
+    expect(customer.code, customer.stderr).toBe(0)
+    const id = (customer.json as {id: string}).id
+    const moved = await sandbox.gw(['customer', 'update', id, '--card-number', CARDS.mastercard, '--card-expiry', '07/34', '--cvv', '123', '--json'])
+    expect(moved.code, moved.stderr).toBe(0)
+    const token = (moved.json as {card_token: string}).card_token
+    expect((await sandbox.gw(['card', 'get', token, '--json'])).json).toMatchObject({card_expiry: '2034-07-31'})
   })
 })
 

@@ -13,7 +13,6 @@ import {type Listener, startListen} from './listen-helpers.js'
 const CHANGES: [string, string | (() => string), string][] = [
   ['npm ci && ', '', 'this tree is installed already; install.test.ts runs the quick start whole on a fresh clone (CI)'],
   ['sandbox start --detach', 'sandbox start --detach --port 0', "the reader's gateway takes port 8787; a test takes a free one"],
-  ['http://127.0.0.1:4242/', () => listener.url, "gw listen's default address is a fixed port; the test's gw listen has a free one"],
 ]
 
 // What the README says some commands print (in its comments), checked in the output of their block.
@@ -22,6 +21,8 @@ const SHOWN: [string, string][] = [
   ["jq -s 'map(.amount)'", 'Approved\nApproved\n[\n  2500,\n  4000\n]\n'],
   ['jq -r .message order-1003.json', 'exit 3\nInsufficient Funds\n'],
   ['jq -r .error.kind', 'exit 5\nnot_found\n'],
+  ['--cvv 123 || echo "exit $?"   # exit 2: no card numbers', 'exit 2\nexit 2\nApproved\n'],
+  ["jq -r '[.name, .mode, .url] | @tsv'", 'local\tsandbox\thttp://127.0.0.1:'],
 ]
 
 interface Block {
@@ -72,13 +73,21 @@ beforeAll(async () => {
   mkdirSync(join(home.HOME!, 'bin'))
   writeFileSync(join(home.HOME!, 'bin', 'gw'), `#!/bin/sh\nexec "${process.execPath}" "${GW}" "$@"\n`)
   chmodSync(join(home.HOME!, 'bin', 'gw'), 0o755)
-  // The `gw listen` the Subscriptions section has the reader run in another terminal.
-  listener = await startListen(['--json'], {env: home})
 })
+
+/**
+ * The `gw listen` the Subscriptions section has the reader run in another terminal before its
+ * block, once the local gateway runs: it registers itself with it (on a free port: gw listen's
+ * default is a fixed one).
+ */
+async function listenInAnotherTerminal(): Promise<void> {
+  listener ??= await startListen(['--json'], {env: home})
+  expect(listener.stderr()).toMatch(/Registered as web hook \S+ with the local gateway/)
+}
 
 afterAll(async () => {
   await listener?.stop()
-  await runGw(['sandbox', 'stop'], {env: home})
+  await runGw(['sandbox', 'stop', '--all'], {env: home})
 })
 
 describe('README.md', () => {
@@ -107,6 +116,7 @@ describe('README.md', () => {
       continue
     }
     it(`${name}: runs, each command exiting 0 or as its \`echo "exit $?"   # exit N\` says`, {timeout: 120_000}, async () => {
+      if (block.body.includes('gw subscription create')) await listenInAnotherTerminal()
       const result = await runProgram('bash', ['-e', '-o', 'pipefail', '-c', asRun(block.body)], {cwd: work, env: env(), timeoutMs: 110_000})
       expect(result.code, `README.md line ${block.line}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(0)
       // An exit status the README shows is the one its comment says (a failure shown on purpose: `|| echo`).

@@ -1,4 +1,4 @@
-import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
+import {closeSync, mkdtempSync, openSync, readFileSync, writeFileSync, writeSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
@@ -31,7 +31,7 @@ function everyKind(tag: string, hookAddress: string): {name: string; create: str
   ]
 }
 
-type Line = {step: number; name: string; status: string; record: Record<string, unknown> | null; error?: {kind: string; exit_code: number; message: string}}
+type Line = {step: number; name: string; status: string; record: Record<string, unknown> | null; differences?: {field: string; file: unknown; gateway: unknown}[]; error?: {kind: string; exit_code: number; message: string}}
 
 describe('gw sandbox seed', () => {
   it('creates a record of every kind, each step using fields of earlier ones; a second run creates nothing', async () => {
@@ -144,5 +144,99 @@ describe('gw sandbox seed', () => {
     expect(run.stderr).toMatch(/^Error: step 2 "too-much" \(refund\): .*Amount exceeds the refundable balance of 1000/m)
     const plan = await sandbox.gw(['plan', 'get', `${tag}-gold`])
     expect(plan.code).toBe(5)
+  })
+
+  // Issue 29: a record that exists with other values is not the step's: differs, exit 7, naming the fields.
+  it('reports a record found under its key with other values as differs (exit 7, naming the fields), and stops there', async () => {
+    const tag = ref('differs')
+    const first = await sandbox.gw(['sandbox', 'seed', fixtures(everyKind(tag, `http://127.0.0.1:9/${tag}`))])
+    expect(first.code, first.stderr).toBe(0)
+
+    const plan = everyKind(tag, `http://127.0.0.1:9/${tag}`)
+    plan[1] = {name: 'gold', create: 'plan', fields: {name: 'Gold', amount: 3000, reference: `${tag}-gold`, description: 'Gold for less'}}
+    const armed = await armTrap(sandbox, ['POST', 'PUT', 'DELETE'])
+    const run = await sandbox.gw(['sandbox', 'seed', fixtures(plan)])
+    expect(run.code).toBe(7)
+    const lines = run.records as Line[]
+    expect(lines.map(({name, status}) => [name, status])).toStrictEqual([
+      ['visa', 'present'],
+      ['gold', 'differs'],
+    ])
+    expect(lines[1]).toMatchObject({
+      step: 2,
+      status: 'differs',
+      record: {reference: `${tag}-gold`, amount: 2500},
+      differences: [
+        {field: 'description', file: 'Gold for less', gateway: 'Gold membership'},
+        {field: 'amount', file: 3000, gateway: 2500},
+      ],
+      error: {kind: 'rejected', exit_code: 7},
+    })
+    expect(run.stderr).toContain(
+      `Error: step 2 "gold" (plan): the plan ${tag}-gold exists with other values: description: the file has "Gold for less", the gateway "Gold membership"; amount: the file has 3000, the gateway 2500. Nothing was sent\n`,
+    )
+    expect(await armed()).toBe(3)
+  })
+
+  it('a purchase, a card, a subscription and a web hook found with other values differ too', async () => {
+    const tag = ref('differs')
+    const steps = everyKind(tag, `http://127.0.0.1:9/${tag}`)
+    expect((await sandbox.gw(['sandbox', 'seed', fixtures(steps)])).code).toBe(0)
+    const changed = (index: number, fields: Record<string, unknown>) => {
+      const copy = structuredClone(steps)
+      copy[index] = {...copy[index]!, fields: {...copy[index]!.fields, ...fields}}
+      return copy
+    }
+    const cases: [number, Record<string, unknown>, string, string][] = [
+      [0, {card_holder: 'J Citizen', card_expiry: '11/30'}, 'visa', `card_holder: the file has "J Citizen", the gateway "Jane Citizen"; card_expiry: the file has "11/30", the gateway "2030-12-31"`],
+      [3, {amount: 1200}, 'order', 'amount: sent 1200, found 1000'],
+      [6, {frequency: 'weekly', plan: `${tag}-gold`}, 'membership', 'frequency: the file has "weekly", the gateway "Monthly"'],
+      [7, {events: '*'}, 'hook', 'events: the file has "*", the gateway charge:successful,charge:failed'],
+    ]
+    for (const [index, fields, name, said] of cases) {
+      const run = await sandbox.gw(['sandbox', 'seed', fixtures(changed(index, fields))])
+      expect(run.code, run.stderr).toBe(7)
+      const line = (run.records as Line[]).at(-1)!
+      expect([line.name, line.status]).toStrictEqual([name, 'differs'])
+      expect(run.stderr).toContain(said)
+    }
+    // The same values written another way (an expiry as MM/YY, a frequency in another case, a plan by id) are the same.
+    const same = changed(0, {card_expiry: '12/30'})
+    same[6] = {...same[6]!, fields: {...same[6]!.fields, frequency: 'MONTHLY'}}
+    const again = await sandbox.gw(['sandbox', 'seed', fixtures(same)])
+    expect(again.code, again.stderr).toBe(0)
+    expect(again.stderr).toBe('8 steps: 8 present.\n')
+  })
+
+  // Issue 29: a 100 MB description is refused by the length rule before anything is sent, and never held whole.
+  it('refuses a 100 MB field by the length rule, naming the step and field, in bounded memory', async () => {
+    const file = join(dir, `${ref('big')}.json`)
+    const fd = openSync(file, 'w')
+    writeSync(fd, JSON.stringify({steps: [{name: 'gold', create: 'plan', fields: {name: 'Gold', amount: 2500, reference: ref('big'), description: 'Gold'}}, {name: 'big', create: 'plan', fields: {name: 'Big', amount: 2500, reference: ref('big')}}]}).replace(/}}]}$/, ', "description": "'))
+    const mib = 'x'.repeat(1024 * 1024)
+    for (let i = 0; i < 100; i++) writeSync(fd, mib)
+    writeSync(fd, '"}}]}')
+    closeSync(fd)
+    const armed = await armTrap(sandbox, ['GET', 'POST', 'PUT', 'DELETE'])
+    // A heap far smaller than the file: read whole, it would not fit (the run ended in an abort).
+    const run = await sandbox.gw(['sandbox', 'seed', file], {env: {NODE_OPTIONS: '--max-old-space-size=32'}, timeoutMs: 60_000})
+    expect(run.code, run.stderr).toBe(2)
+    expect(run.stdout).toBe('')
+    expect(run.stderr).toContain(`has a problem; nothing was sent:\n  step 2 "big" (plan): fields.description is ${100 * 1024 * 1024} characters long; the gateway takes at most 255\n`)
+    expect(await armed()).toBe(4)
+  })
+
+  it('takes an expiry as MM/YY in a card and a customer, sent as MM/YYYY', async () => {
+    const tag = ref('expiry')
+    const file = fixtures([
+      {name: 'visa', create: 'card', fields: {card_holder: 'Jane Citizen', card_number: CARDS.visa, card_expiry: '12/30', cvv: '123', alias: `${tag}-visa`}},
+      {name: 'jane', create: 'customer', fields: {first_name: 'Jane', last_name: 'Citizen', reference: `${tag}-jane`, email: 'jane@example.com', card: {card_number: CARDS.mastercard, expiry_date: '3/31', cvv: '123'}}},
+    ])
+    const run = await sandbox.gw(['sandbox', 'seed', file])
+    expect(run.code, run.stderr).toBe(0)
+    const [visa, jane] = (run.records as Line[]).map((line) => line.record!)
+    expect(visa).toMatchObject({card_expiry: '2030-12-31'})
+    expect((await sandbox.gw(['card', 'get', String(jane!.card_token), '--json'])).json).toMatchObject({card_expiry: '2031-03-31'})
+    expect((await sandbox.gw(['sandbox', 'seed', file])).stderr).toBe('2 steps: 2 present.\n')
   })
 })

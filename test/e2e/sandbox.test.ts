@@ -1,4 +1,4 @@
-import {readFileSync, writeFileSync} from 'node:fs'
+import {existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {cardArgs, isolatedHome, ref, runGw, startSandbox} from './helpers.js'
@@ -34,7 +34,7 @@ describe('gw sandbox start --detach, status, stop', () => {
     }
     const after = await runGw(['sandbox', 'status'], {env: home})
     expect(after.code).toBe(1)
-    expect(after.stderr).toContain('Error: The local gateway is not running')
+    expect(after.stderr).toContain('Error: No local gateway is running')
     expect(after.stderr).toContain('Hint: Start it with: gw sandbox start --detach')
     const stopAgain = await runGw(['sandbox', 'stop'], {env: home})
     expect(stopAgain.code).toBe(0)
@@ -53,7 +53,7 @@ describe('gw sandbox start --detach, status, stop', () => {
       expect(different.stderr).toMatch(
         new RegExp(`^Error: The local gateway already running at ${url} \\(pid \\d+\\) is not the one asked for: --mode live \\(it has sandbox\\), --webhook http://127\\.0\\.0\\.1:9/hooks \\(it has none\\)\\n`),
       )
-      expect(different.stderr).toContain('Hint: Stop it first with gw sandbox stop, or add --restart to stop it and start one with these flags.')
+      expect(different.stderr).toContain('Hint: Stop it first with gw sandbox stop, or add --restart to stop it and start one with these flags; or run another beside it with --name NAME.')
       // The same gateway asked for again is the one running.
       const same = await runGw(['sandbox', 'start', '--detach', '--mode', 'sandbox'], {env: home})
       expect(same.code).toBe(0)
@@ -102,6 +102,102 @@ describe('gw sandbox start --detach, status, stop', () => {
     const result = await runGw(['sandbox', 'start', '--port', '0', '--merchant', 'nocolon'], {env: isolatedHome()})
     expect(result.code).toBe(2)
     expect(result.stderr).toContain('Error: --merchant must be USER:TOKEN, got "nocolon"')
+  })
+})
+
+// Issue 29: a sandbox gateway and a live-mode one side by side, each its own port, files and profile, by name.
+describe('gw sandbox start --name: local gateways side by side', () => {
+  it('runs a live-mode gateway beside the default one, each with its own profile, status lists both, stop takes a name', async () => {
+    const home = isolatedHome()
+    try {
+      const first = await runGw(['sandbox', 'start', '--detach', '--port', '0'], {env: home})
+      expect(first.code, first.stderr).toBe(0)
+      const local = first.stdout.trim()
+      const second = await runGw(['sandbox', 'start', '--name', 'rehearsal', '--mode', 'live', '--detach'], {env: home})
+      expect(second.code, second.stderr).toBe(0)
+      const rehearsal = second.stdout.trim()
+      expect(rehearsal).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+      expect(rehearsal).not.toBe(local)
+      expect(second.stderr).toContain(`Local gateway rehearsal running in the background at ${rehearsal}`)
+      expect(second.stderr).toContain('Stop it with: gw sandbox stop --name rehearsal')
+      expect(second.stderr).toContain('Profile "rehearsal" talks to this gateway as merchant TEST: gw --profile rehearsal ...')
+      expect(existsSync(join(home.XDG_DATA_HOME!, 'gw', 'sandbox-rehearsal.json'))).toBe(true)
+
+      const status = await runGw(['sandbox', 'status', '--json'], {env: home})
+      expect(status.code).toBe(0)
+      expect(status.records).toMatchObject([
+        {name: 'local', url: local, mode: 'sandbox'},
+        {name: 'rehearsal', url: rehearsal, mode: 'live'},
+      ])
+      expect((await runGw(['sandbox', 'status', '--name', 'rehearsal', '--json'], {env: home})).records).toMatchObject([{name: 'rehearsal', url: rehearsal}])
+      expect((await runGw(['profile', 'show', 'rehearsal', '--json'], {env: home})).json).toMatchObject({environment: 'live', base_url: rehearsal, active: false})
+      expect((await runGw(['profile', 'show', 'local', '--json'], {env: home})).json).toMatchObject({environment: 'sandbox', base_url: local, active: true})
+
+      // The same one asked for again is the one running; the default one is not touched.
+      const again = await runGw(['sandbox', 'start', '--name', 'rehearsal', '--mode', 'live', '--detach'], {env: home})
+      expect(again.code, again.stderr).toBe(0)
+      expect(again.stdout.trim()).toBe(rehearsal)
+
+      // Each answers as itself.
+      const live = await runGw(['purchase', 'create', '--profile', 'rehearsal', '--amount', '1000', '--reference', ref(), '--card', '-', '--yes', '--json'], {env: home, stdin: JSON.stringify({card_holder: 'Jane Citizen', card_number: '4242424242424242', card_expiry: '12/30', cvv: '123'})})
+      expect(live.code, live.stderr).toBe(0)
+      expect(live.json).toMatchObject({successful: true})
+      const sandboxPurchase = await runGw(['purchase', 'create', '--amount', '1000', '--reference', ref(), ...cardArgs(), '--json'], {env: home})
+      expect(sandboxPurchase.code, sandboxPurchase.stderr).toBe(0)
+
+      const stopped = await runGw(['sandbox', 'stop', '--name', 'rehearsal'], {env: home})
+      expect(stopped.code).toBe(0)
+      expect(stopped.stderr).toBe(`Stopped the local gateway rehearsal at ${rehearsal}.\n`)
+      const left = await runGw(['sandbox', 'status', '--json'], {env: home})
+      expect(left.records).toMatchObject([{name: 'local', url: local}])
+      expect(left.records).toHaveLength(1)
+      const gone = await runGw(['sandbox', 'status', '--name', 'rehearsal'], {env: home})
+      expect(gone.code).toBe(1)
+      expect(gone.stderr).toContain('Error: The local gateway rehearsal is not running')
+      expect(gone.stderr).toContain('Hint: Start it with: gw sandbox start --detach --name rehearsal')
+    } finally {
+      await runGw(['sandbox', 'stop', '--all'], {env: home})
+    }
+    expect((await runGw(['sandbox', 'status'], {env: home})).code).toBe(1)
+  })
+
+  it('two named gateways started together, and stop --all stops both', async () => {
+    const home = isolatedHome()
+    try {
+      const [a, b] = await Promise.all([
+        runGw(['sandbox', 'start', '--name', 'shop-a', '--detach'], {env: home}),
+        runGw(['sandbox', 'start', '--name', 'shop-b', '--mode', 'live', '--detach'], {env: home}),
+      ])
+      expect(a.code, a.stderr).toBe(0)
+      expect(b.code, b.stderr).toBe(0)
+      expect(a.stdout.trim()).not.toBe(b.stdout.trim())
+      const profiles = ((await runGw(['profile', 'list', '--json'], {env: home})).records as {name: string; base_url: string}[]).map((p) => [p.name, p.base_url])
+      expect(profiles).toEqual(expect.arrayContaining([['shop-a', a.stdout.trim()], ['shop-b', b.stdout.trim()]]))
+      const all = await runGw(['sandbox', 'stop', '--all'], {env: home})
+      expect(all.stderr).toBe(`Stopped the local gateway shop-a at ${a.stdout.trim()}.\nStopped the local gateway shop-b at ${b.stdout.trim()}.\n`)
+    } finally {
+      await runGw(['sandbox', 'stop', '--all'], {env: home})
+    }
+  })
+
+  it("never takes the name of a profile someone made, nor a name that is not one (exit 2, nothing started)", async () => {
+    const home = isolatedHome()
+    const sandbox = await startSandbox(['--merchant', 'ACME:acme-token-123'])
+    try {
+      const login = await runGw(['login', '--profile', 'shop', '--base-url', sandbox.url, '--username', 'ACME', '--token-stdin', '--insecure-storage'], {env: home, stdin: 'acme-token-123\n'})
+      expect(login.code, login.stderr).toBe(0)
+      const taken = await runGw(['sandbox', 'start', '--name', 'shop', '--detach'], {env: home})
+      expect(taken.code).toBe(2)
+      expect(taken.stderr).toBe(`Error: Profile "shop" is yours (sandbox, ${sandbox.url}): a local gateway named shop would take its place. Nothing was started\nHint: Start it with another --name.\n`)
+      expect((await runGw(['profile', 'show', 'shop', '--json'], {env: home})).json).toMatchObject({base_url: sandbox.url, username: 'ACME'})
+      const bad = await runGw(['sandbox', 'start', '--name', '../x', '--detach'], {env: home})
+      expect(bad.code).toBe(2)
+      expect(bad.stderr).toContain('Error: --name must be a letter or digit, then letters, digits, _ or - (40 at most), got "../x"')
+      expect((await runGw(['sandbox', 'status'], {env: home})).code).toBe(1)
+    } finally {
+      await sandbox.stop()
+      await runGw(['sandbox', 'stop', '--all'], {env: home})
+    }
   })
 })
 

@@ -54,6 +54,33 @@ describe('gw login on a terminal', () => {
     expect(JSON.parse(readFileSync(join(home.XDG_CONFIG_HOME!, 'gw', 'insecure-credentials.json'), 'utf8'))).toEqual({acme: 'acme-token-123'})
   })
 
+  // Issue 29: a live profile is made active only when the person at the terminal says so.
+  it('asks before making a live profile the active one: No, the default, keeps the active one; Yes switches', async () => {
+    const home = isolatedHome()
+    const first = run(['login', '--insecure-storage'], home)
+    await first.answer(acmeAnswers())
+    expect(await first.waitFor(/\[exit \d+\]/)).toContain('[exit 0]')
+
+    const live = ['login', '--profile', 'shop-live', '--base-url', liveSandbox.url, '--username', 'TEST', '--insecure-storage']
+    const declined = run(live, home)
+    await declined.answer([['API token', 'TEST']])
+    const question = await declined.waitFor('Make the live profile shop-live the active one?')
+    expect(question).toContain('No: keep acme active; give --profile shop-live for live work')
+    expect(question).toContain('Yes: make shop-live active (commands without --profile then work on real money)')
+    declined.press('Enter')
+    const screen = await declined.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 0]')
+    expect(screen).toContain('Profile shop-live was not made active: commands without --profile still use profile acme.')
+    expect((await runGw(['status', '--json', '--no-check'], {env: home})).json).toMatchObject({profile: 'acme'})
+
+    const accepted = run(live, home)
+    await accepted.answer([['API token', 'TEST']])
+    await accepted.waitFor('Make the live profile shop-live the active one?')
+    accepted.press('Down', 'Enter')
+    expect(await accepted.waitFor(/\[exit \d+\]/)).toContain('Logged in: profile shop-live is active')
+    expect((await runGw(['status', '--json', '--no-check'], {env: home})).json).toMatchObject({profile: 'shop-live', environment: 'live'})
+  })
+
   it('asks again for a blank answer, and a wrong token saves nothing (exit 4)', async () => {
     const home = isolatedHome()
     const t = run(['login', '--profile', 'acme', '--environment', 'sandbox', '--base-url', sandbox.url, '--insecure-storage'], home)
@@ -99,6 +126,25 @@ describe('gw login on a terminal', () => {
     expect(screen).toContain('GW_USERNAME=your-username  GW_TOKEN=your-api-token  GW_BASE_URL=https://gateway.example.com')
     expect(screen).not.toContain('Profile name')
     expect((await runGw(['profile', 'list', '--json'], {env: home})).stdout).toBe('')
+  })
+})
+
+// Issue 29: the expiry is asked for as a card form asks it, MM/YY, and sent as MM/YYYY.
+describe('a card asked for on a terminal', () => {
+  it('takes the expiry as MM/YY, asking again for what is not one', async () => {
+    const reference = ref()
+    const t = run(['purchase', 'create', '--amount', '1000', '--reference', reference, '--json'], sandbox.home)
+    await t.answer(CARD_ANSWERS.slice(0, 2))
+    await t.waitFor('Expiry (MM/YY)')
+    t.type('12/3')
+    await t.waitFor('--card-expiry must be MM/YY or MM/YYYY, got "12/3"')
+    // The refused answer stays in the field, as inquirer leaves it: cleared, then typed again.
+    t.press('C-u')
+    t.type('12/30')
+    await t.answer([['CVV', '123']])
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 0]')
+    expect((await sandbox.gw(['purchase', 'get', reference, '--json'])).json).toMatchObject({reference, card_expiry: '2030-12-31', successful: true})
   })
 })
 

@@ -102,7 +102,7 @@ describe('readCard', () => {
     expect(await readCard({card: '-'}, context(true, false, [], json))).toEqual({card_holder: 'Jane', card_number: '4242424242424242', card_expiry: '12/2030', cvv: '123'})
     const asking = scripted(['Jane', '4242424242424242', '12/2030', '123'])
     expect(await readCard({}, {...context(true, true), prompter: asking.prompter})).toEqual({card_holder: 'Jane', card_number: '4242424242424242', card_expiry: '12/2030', cvv: '123'})
-    expect(asking.asked).toEqual(['Name on the card', 'Card number', 'Expiry (MM/YYYY)', 'CVV'])
+    expect(asking.asked).toEqual(['Name on the card', 'Card number', 'Expiry (MM/YY)', 'CVV'])
     expect(await readCard({}, context(true, false))).toBeUndefined()
     expect(await readCard({'card-token': 'tok'}, context(true, true))).toBeUndefined()
   })

@@ -30,7 +30,10 @@ describe('local validation', () => {
     [() => validate.amount('amount', '0'), '--amount must be greater than 0'],
     [() => validate.amount('amount', '99999999999999999999'), '--amount must be at most 9007199254740991, got 99999999999999999999'],
     [() => validate.cardExpiry('card-expiry', '10/2026', today), '--card-expiry 10/2026 is in the past'],
-    [() => validate.cardExpiry('card-expiry', '13/2030', today), '--card-expiry must be MM/YYYY'],
+    [() => validate.cardExpiry('card-expiry', '13/2030', today), '--card-expiry must be MM/YY or MM/YYYY, got "13/2030"'],
+    [() => validate.cardExpiry('card-expiry', '10/26', today), '--card-expiry 10/2026 is in the past'],
+    [() => validate.cardExpiry('card-expiry', '12/302', today), '--card-expiry must be MM/YY or MM/YYYY, got "12/302"'],
+    [() => validate.cardExpiry('card-expiry', '2030-12', today), '--card-expiry must be MM/YY or MM/YYYY, got "2030-12"'],
     [() => validate.cardNumber('card-number', '4242424242424241'), '--card-number fails the Luhn check'],
     [() => validate.cvv('cvv', '12345'), '--cvv must be 3 or 4 digits'],
     [() => validate.currency('currency', 'dollars'), '--currency must be a three-letter ISO 4217 code'],
@@ -38,6 +41,24 @@ describe('local validation', () => {
   ])('refuses with exit 2: %s', (run, message) => {
     expect(run).toThrow(UsageError)
     expect(run).toThrow(message)
+  })
+})
+
+// Issue 29: an expiry as card forms take it, MM/YY read as 20YY, is sent as the gateway takes it, MM/YYYY.
+describe('an expiry as people type it', () => {
+  it.each([
+    ['12/30', '12/2030'],
+    ['12/2030', '12/2030'],
+    ['2/31', '02/2031'],
+    [' 08 / 31 ', '08/2031'],
+    ['11/26', '11/2026'],
+    ['01/99', '01/2099'],
+  ])('%j is sent as %s', (typed, sent) => {
+    expect(validate.cardExpiry('card-expiry', typed, today)).toBe(sent)
+  })
+
+  it.each(['00/30', '13/30', '12/3', '1230', '12-30', '12/030', 'soon', ''])('%j is not an expiry', (typed) => {
+    expect(() => validate.cardExpiry('card-expiry', typed, today)).toThrow(`--card-expiry must be MM/YY or MM/YYYY, got "${typed}"`)
   })
 })
 

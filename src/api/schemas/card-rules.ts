@@ -1,6 +1,19 @@
 /** Card rules with no zod in them, so local validation costs nothing at start-up. */
 
-export const MM_YYYY = /^(0[1-9]|1[0-2])\/\d{4}$/
+/**
+ * An expiry as card forms take it: `MM/YY` or `MM/YYYY`, the month with or without its leading
+ * zero, spaces around the slash allowed (`12 / 30`). A two-digit year is 20YY: a card's expiry is
+ * at most a few years ahead. Written back as the gateway takes it, `MM/YYYY`; undefined when it is
+ * not an expiry.
+ */
+export function expiryAsSent(input: string): string | undefined {
+  const match = /^(\d{1,2})\s*\/\s*(\d{2}|\d{4})$/.exec(input.trim())
+  if (!match) return undefined
+  const month = Number(match[1])
+  if (month < 1 || month > 12) return undefined
+  const year = match[2]!.length === 2 ? `20${match[2]}` : match[2]!
+  return `${String(month).padStart(2, '0')}/${year}`
+}
 
 /** The Luhn checksum every card number carries; shared by gw's local checks and its local gateway. */
 export function luhnValid(digits: string): boolean {

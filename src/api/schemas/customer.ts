@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import {cardExpiryField, cardNumberField, cvvField, emailField, requiredText} from './fields.js'
+import {cardExpiryField, cardNumberField, cvvField, emailField, optionalText, requiredText} from './fields.js'
 import {looseString, maybe} from './common.js'
 
 export const Address = z.looseObject({
@@ -34,11 +34,11 @@ export const CustomerCard = z.object({
 export type CustomerCard = z.infer<typeof CustomerCard>
 
 const AddressBody = z.object({
-  address: z.string().optional(),
-  city: z.string().optional(),
-  state: z.string().optional(),
-  postcode: z.string().optional(),
-  country: z.string().optional(),
+  address: optionalText.optional(),
+  city: optionalText.optional(),
+  state: optionalText.optional(),
+  postcode: optionalText.optional(),
+  country: optionalText.optional(),
 })
 
 export const CustomerCreate = z.object({
@@ -46,7 +46,7 @@ export const CustomerCreate = z.object({
   last_name: requiredText,
   reference: requiredText,
   email: emailField,
-  ip_address: z.string().optional(),
+  ip_address: optionalText.optional(),
   card: CustomerCard,
   address: AddressBody.optional(),
 })
@@ -59,7 +59,7 @@ export const CustomerUpdate = z
     last_name: requiredText.optional(),
     reference: requiredText.optional(),
     email: emailField.optional(),
-    ip_address: z.string().optional(),
+    ip_address: optionalText.optional(),
     card: CustomerCard.optional(),
     address: AddressBody.optional(),
   })

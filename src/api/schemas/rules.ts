@@ -1,5 +1,5 @@
 import {looksLikeCardNumber, maskCardNumber} from '../../redact.js'
-import {luhnValid, MM_YYYY} from './card-rules.js'
+import {expiryAsSent, luhnValid} from './card-rules.js'
 import {FREQUENCIES, type Frequency, frequencyNamed} from './recurring-rules.js'
 
 /**
@@ -39,6 +39,25 @@ export function notBlank(input: string): Checked<string> {
   return value === '' ? problem('blank', 'must not be blank') : ok(value)
 }
 
+/** The longest text the gateway takes in a field (the local gateway's limit too; gateway-notes.md shows no other). */
+export const MAX_TEXT = 255
+
+/** What is wrong with text of this length, worded once: a field, a flag, a fixtures file's string too long to be kept. */
+export function tooLong(length: number): string {
+  return `is ${length} characters long; the gateway takes at most ${MAX_TEXT}`
+}
+
+/** Text no longer than the gateway takes. */
+export function notTooLong(input: string): Checked<string> {
+  return input.length > MAX_TEXT ? problem('out-of-range', tooLong(input.length)) : ok(input)
+}
+
+/** Text the gateway refuses blank and cuts off long (names, descriptions): trimmed, and no longer than it takes. */
+export function text(input: string): Checked<string> {
+  const checked = notBlank(input)
+  return 'problem' in checked ? checked : notTooLong(checked.value)
+}
+
 /** The digits of a card number; spaces and dashes between them are ignored. */
 export function cardNumber(input: string): Checked<string> {
   const digits = input.replace(/[\s-]/g, '')
@@ -54,10 +73,10 @@ export function cardKey(input: string): Checked<string> {
   return looksLikeCardNumber(blank.value) ? problem('card-number', `${maskCardNumber(blank.value)} is a card number, not a token or alias`) : blank
 }
 
-/** MM/YYYY, this month or later. */
+/** MM/YY or MM/YYYY (expiryAsSent), this month or later; the value is MM/YYYY, as the gateway takes it. */
 export function cardExpiry(input: string, today: Date = new Date()): Checked<string> {
-  const value = input.trim()
-  if (!MM_YYYY.test(value)) return problem('malformed', `must be MM/YYYY, got "${input}"`)
+  const value = expiryAsSent(input)
+  if (value === undefined) return problem('malformed', `must be MM/YY or MM/YYYY, got "${input}"`)
   const [month, year] = value.split('/').map(Number) as [number, number]
   const thisMonth = today.getFullYear() * 12 + today.getMonth()
   if (year * 12 + (month - 1) < thisMonth) return problem('expired', `${value} is in the past: the card has expired`)

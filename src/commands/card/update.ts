@@ -17,7 +17,7 @@ export default class CardUpdate extends GwCommand {
 
   static override flags = {
     alias: gwFlags.requiredText({description: 'alias to use in place of the token', atLeastOne: ['alias', 'card-expiry']}),
-    'card-expiry': gwFlags.cardExpiry({description: 'new expiry as MM/YYYY'}),
+    'card-expiry': gwFlags.cardExpiry({description: 'new expiry as MM/YY or MM/YYYY'}),
   }
 
   static override columns = cardColumns

@@ -26,7 +26,7 @@ A required field sent blank is refused by the gateway (exit 7), which answers wi
     email: gwFlags.email({description: "customer's email address, for receipts"}),
     'card-holder': gwFlags.cardHolder({description: "name on the new card, when not the customer's name", dependsOn: ['card-number']}),
     'card-number': gwFlags.cardNumber({description: 'number of the new card (only ever shown masked)', dependsOn: ['card-expiry', 'cvv']}),
-    'card-expiry': gwFlags.cardExpiry({description: 'expiry of the new card as MM/YYYY', dependsOn: ['card-number']}),
+    'card-expiry': gwFlags.cardExpiry({description: 'expiry of the new card as MM/YY or MM/YYYY', dependsOn: ['card-number']}),
     cvv: gwFlags.cvv({dependsOn: ['card-number']}),
     card: gwFlags.card(),
     ...customerExtraFlags,

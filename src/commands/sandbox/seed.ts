@@ -4,8 +4,8 @@ import {GwCommand} from '../../gw-command.js'
 export default class SandboxSeed extends GwCommand {
   static override summary = 'Create the records of a fixtures file on the sandbox: cards, plans, customers, purchases, refunds, subscriptions, web hooks'
   static override description = `FILE is JSON: {"steps": [{"name": "gold", "create": "plan", "fields": {...}}, ...]}, each step one record of its kind (card, plan, customer, purchase, refund, subscription, webhook) with the API's own fields. A later step names a field of an earlier one's record as {{gold.id}}: alone in a string it takes the value as it is, inside text as text. Keys starting with _ are comments.
-The whole file is checked before anything is sent (exit 2 naming each step and field at fault). Steps run in order through gw's own client against the gateway of the profile in force, a sandbox only (a live profile is refused). A step whose record is there already (by its reference; a card by its alias, a web hook by its address) is reported present and not sent again, so running a file twice creates nothing the second time.
-Prints one JSON line per step: step, name, status (created, present, declined, failed) and record. The first step that fails stops the run, with its exit code.`
+The whole file is checked before anything is sent (exit 2 naming each step and field at fault). Steps run in order through gw's own client against the gateway of the profile in force, a sandbox only (a live profile is refused). A step whose record is there already (by its reference; a card by its alias, a web hook by its address) with the step's values is reported present and not sent again, so running a file twice creates nothing the second time; with other values it differs: nothing is sent, the fields are named and the run stops with exit 7.
+Prints one JSON line per step: step, name, status (created, present, differs, declined, failed) and record. The first step that fails or differs stops the run, with its exit code.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> fixtures.json',

@@ -1,18 +1,22 @@
 import {Flags} from '@oclif/core'
 import {UsageError} from '../../errors.js'
+import {sandboxName} from '../../flags.js'
 import {ExitStatus, GwCommand} from '../../gw-command.js'
+import {DEFAULT_SANDBOX} from '../../sandbox/names.js'
 import {credentialPair} from '../../validate.js'
 
 export default class SandboxStart extends GwCommand {
   static override summary = 'Start the local gateway'
   static override description = `A real HTTP server that answers the gateway's interface, so gw works with no gateway account.
 Merchant TEST (token TEST) always exists; add more with --merchant. It registers itself as the profile "local", made active when no other profile is.
-Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in the background until gw sandbox stop.`
+Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in the background until gw sandbox stop.
+Several run side by side by name: --name NAME starts another, on a free port unless --port says otherwise, with files of its own and a profile named NAME (gw --profile NAME ...); gw sandbox stop --name NAME stops it. A sandbox one and a live-mode one (--mode live) make a rehearsal of the live guards with no real money.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --detach',
     '<%= config.bin %> <%= command.id %> --port 9000 --state ./gateway.json --merchant ACME:s3cret',
     '<%= config.bin %> <%= command.id %> --mode live',
+    '<%= config.bin %> <%= command.id %> --name rehearsal --mode live --detach',
     '<%= config.bin %> <%= command.id %> --webhook http://127.0.0.1:4000/hooks',
   ]
 
@@ -20,7 +24,8 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
   static override handlesSignals = true
 
   static override flags = {
-    port: Flags.integer({description: 'port to listen on; 0 picks a free one', default: 8787, min: 0, max: 65535}),
+    name: sandboxName('run this local gateway beside the others under this name, its profile named after it (local when not given)'),
+    port: Flags.integer({description: 'port to listen on; 0 picks a free one (a gateway with --name takes a free one unless given)', default: 8787, min: 0, max: 65535}),
     host: Flags.string({description: 'address to listen on', default: '127.0.0.1'}),
     state: Flags.string({description: 'file that keeps the gateway state across restarts'}),
     mode: Flags.string({description: 'answer as the sandbox or the live gateway', options: ['sandbox', 'live'], default: 'sandbox'}),
@@ -40,6 +45,7 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
     const {launchSandbox} = await import('../../sandbox/launch.js')
     const launched = await launchSandbox(
       {
+        name: flags.name ?? DEFAULT_SANDBOX,
         port: flags.port,
         host: flags.host,
         mode: flags.mode as 'sandbox' | 'live',

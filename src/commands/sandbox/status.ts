@@ -1,14 +1,15 @@
-import {join} from 'node:path'
 import {GwError} from '../../errors.js'
+import {sandboxName} from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
 
 export default class SandboxStatus extends GwCommand {
-  static override summary = 'Say where the local gateway listens'
-  static override description = 'Shows the URL, process, mode, state file and request log of the gateway started with gw sandbox start. Exits 0 when it is running and 1 when it is not.'
+  static override summary = 'Say where the local gateways listen'
+  static override description = 'Shows each local gateway started with gw sandbox start that is running: its name (and profile), URL, process, mode, state file and request log; --name shows that one only. Exits 0 when one is running and 1 when none is.'
 
-  static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json | jq -r .url']
+  static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json | jq -r .url', '<%= config.bin %> <%= command.id %> --name rehearsal']
 
   static override columns = [
+    {label: 'Name', field: 'name'},
     {label: 'URL', field: 'url'},
     {label: 'Process', field: 'pid'},
     {label: 'Mode', field: 'mode'},
@@ -17,14 +18,20 @@ export default class SandboxStatus extends GwCommand {
     {label: 'Started', field: 'startedAt'},
   ]
 
+  static override flags = {
+    name: sandboxName('only the local gateway started with this --name'),
+  }
+
   async run() {
-    await this.parse(SandboxStatus)
-    const {sandboxStatus} = await import('../../sandbox/daemon.js')
-    const status = sandboxStatus(join(this.config.dataDir, 'sandbox.json'))
-    if (status.state !== 'running') {
-      const why = status.state === 'stale' ? ` (it was at ${status.info.url}, pid ${status.info.pid}, and has stopped)` : ''
-      throw new GwError('unexpected', 1, `The local gateway is not running${why}`, {hint: 'Start it with: gw sandbox start --detach'})
+    const {flags} = await this.parse(SandboxStatus)
+    const {knownSandboxes} = await import('../../sandbox/daemon.js')
+    const known = knownSandboxes(this.config.dataDir).filter(({name}) => flags.name === undefined || name === flags.name)
+    const running = known.flatMap(({name, status}) => (status.state === 'running' ? [{name, ...status.info}] : []))
+    if (running.length === 0) {
+      const stopped = known.map(({status}) => status.state === 'stale' && `it was at ${status.info.url}, pid ${status.info.pid}, and has stopped`).filter(Boolean)
+      const which = flags.name === undefined ? 'No local gateway is running' : `The local gateway ${flags.name} is not running`
+      throw new GwError('unexpected', 1, `${which}${stopped.length > 0 ? ` (${stopped.join('; ')})` : ''}`, {hint: `Start it with: gw sandbox start --detach${flags.name === undefined ? '' : ` --name ${flags.name}`}`})
     }
-    return {...status.info}
+    return running
   }
 }

@@ -1,28 +1,44 @@
-import {join} from 'node:path'
+import {Flags} from '@oclif/core'
+import {sandboxName} from '../../flags.js'
 import {GwCommand} from '../../gw-command.js'
+import {DEFAULT_SANDBOX} from '../../sandbox/names.js'
 
 export default class SandboxStop extends GwCommand {
   static override summary = 'Stop the local gateway running in the background'
-  static override description = 'Ends the gateway started with gw sandbox start --detach (SIGTERM, then SIGKILL after 5 s). With --state, nothing acknowledged is lost: every change is journaled to the state file, and synced, before it is answered.'
+  static override description = 'Ends the gateway started with gw sandbox start --detach (SIGTERM, then SIGKILL after 5 s): the default one, the one --name names, or with --all every one. With --state, nothing acknowledged is lost: every change is journaled to the state file, and synced, before it is answered.'
 
-  static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> sandbox start --detach && <%= config.bin %> <%= command.id %>']
+  static override examples = [
+    '<%= config.bin %> <%= command.id %>',
+    '<%= config.bin %> sandbox start --detach && <%= config.bin %> <%= command.id %>',
+    '<%= config.bin %> <%= command.id %> --name rehearsal',
+  ]
+
+  static override flags = {
+    name: sandboxName('the local gateway started with this --name'),
+    all: Flags.boolean({description: 'every local gateway gw sandbox status lists', exclusive: ['name']}),
+  }
 
   async run() {
-    await this.parse(SandboxStop)
+    const {flags} = await this.parse(SandboxStop)
     const daemon = await import('../../sandbox/daemon.js')
-    const runtimeFile = join(this.config.dataDir, 'sandbox.json')
-    const status = daemon.sandboxStatus(runtimeFile)
-    if (status.state === 'stopped') {
-      this.io.err('The local gateway is not running.\n')
-      return
-    }
-    if (status.state === 'stale') {
+    const names = flags.all ? daemon.knownSandboxes(this.config.dataDir).map(({name}) => name) : [flags.name ?? DEFAULT_SANDBOX]
+    if (names.length === 0) this.io.err('No local gateway is running.\n')
+    for (const name of names) {
+      const called = name === DEFAULT_SANDBOX ? 'The local gateway' : `The local gateway ${name}`
+      const runtimeFile = daemon.sandboxFiles(this.config.dataDir, name).runtime
+      const status = daemon.sandboxStatus(runtimeFile)
+      if (status.state === 'stopped') {
+        this.io.err(`${called} is not running.\n`)
+        continue
+      }
+      if (status.state === 'stale') {
+        daemon.removeRuntimeFile(runtimeFile, status.info.pid)
+        this.io.err(`${called} at ${status.info.url} had already stopped (pid ${status.info.pid} is gone).\n`)
+        continue
+      }
+      const result = await daemon.stopProcess(status.info.pid)
       daemon.removeRuntimeFile(runtimeFile, status.info.pid)
-      this.io.err(`The local gateway at ${status.info.url} had already stopped (pid ${status.info.pid} is gone).\n`)
-      return
+      this.io.err(`Stopped ${called.replace('The', 'the')} at ${status.info.url}${result === 'killed' ? ' (it had to be killed)' : ''}.\n`)
     }
-    const result = await daemon.stopProcess(status.info.pid)
-    daemon.removeRuntimeFile(runtimeFile, status.info.pid)
-    this.io.err(`Stopped the local gateway at ${status.info.url}${result === 'killed' ? ' (it had to be killed)' : ''}.\n`)
   }
 }

@@ -57,3 +57,18 @@ describe('one wording per rule', () => {
     expect(() => check(flag, given)).toThrow(flagMessage)
   })
 })
+
+describe('an expiry typed MM/YY, wherever an expiry is taken', () => {
+  const card = {card_holder: 'Jo', card_number: '4242424242424242', cvv: '123'}
+  it('a request body sends it as MM/YYYY, through the one rule', () => {
+    expect(CardTokenize.parse({...card, card_expiry: '12/30'}).card_expiry).toBe('12/2030')
+    expect(PurchaseCreate.parse({...purchase, card_expiry: '3/31'}).card_expiry).toBe('03/2031')
+    expect(CustomerCreate.parse({first_name: 'Jo', last_name: 'C', reference: 'c', email: 'jo@example.com', card: {card_number: '4242424242424242', expiry_date: '12/30', cvv: '123'}}).card.expiry_date).toBe('12/2030')
+  })
+
+  it('a fixtures step takes it, and refuses what is not one in the same words as a flag', () => {
+    expect(fieldProblems('card', {...card, card_expiry: '12/30', alias: 'jo'})).toEqual([])
+    expect(fieldProblems('card', {...card, card_expiry: '12/3', alias: 'jo'})).toEqual(['fields.card_expiry must be MM/YY or MM/YYYY, got "12/3"'])
+    expect(() => validate.cardExpiry('card-expiry', '12/3')).toThrow('--card-expiry must be MM/YY or MM/YYYY, got "12/3"')
+  })
+})

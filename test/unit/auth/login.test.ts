@@ -70,7 +70,10 @@ describe('gw login takes the environment from the mode the gateway reports', () 
   it('saves the reported mode when no --environment is given, and says so', async () => {
     const {context, io} = await setup({mode: 'live'})
     expect(await login(flags(), context)).toMatchObject({name: 'shop', environment: 'live'})
-    expect(io.stderr()).toBe('The gateway at https://gateway.example.com reports live mode: profile shop is saved as a live profile (real money: confirmations, no card data in arguments).\n')
+    expect(io.stderr()).toBe(
+      'The gateway at https://gateway.example.com reports live mode: profile shop is saved as a live profile (real money: confirmations, no card data in arguments).\n' +
+        'Profile shop was not made active: commands without --profile use no profile until one is active. Give --profile shop, or make it active with gw profile use shop.\n',
+    )
   })
 
   it('keeps a matching --environment without a word', async () => {
@@ -107,5 +110,61 @@ describe('interactive gw login without a keychain offers the two ways out', () =
   it('without a terminal there is no choice: the keychain error stands', async () => {
     const {context} = await setup({keychain: false})
     await expect(login(flags(), context)).rejects.toThrow(KeychainUnavailableError)
+  })
+})
+
+// Issue 29: a live profile is not made the active one behind anyone's back.
+describe('which profile is active after gw login', () => {
+  const withActive = async (configDir: string, name: string) => {
+    const {saveConfig} = await import('../../../src/auth/config.js')
+    await saveConfig(configDir, {activeProfile: name, profiles: {[name]: {environment: 'sandbox', baseUrl: 'http://127.0.0.1:8787', username: 'TEST', publicToken: 'TEST'}}})
+  }
+
+  it('a sandbox profile becomes active, as it always has', async () => {
+    const {context, configDir} = await setup({mode: 'sandbox'})
+    await withActive(configDir, 'local')
+    expect(await login(flags(), context)).toMatchObject({name: 'shop', active: true})
+    expect((await loadConfig(configDir)).activeProfile).toBe('shop')
+  })
+
+  it('a live one without a terminal is saved, the active profile kept, and says how to switch', async () => {
+    const {context, configDir, io} = await setup({mode: 'live'})
+    await withActive(configDir, 'local')
+    expect(await login(flags(), context)).toMatchObject({name: 'shop', environment: 'live', active: false})
+    const config = await loadConfig(configDir)
+    expect(config.activeProfile).toBe('local')
+    expect(config.profiles.shop).toMatchObject({environment: 'live', username: 'SHOP'})
+    expect(io.stderr()).toContain('Profile shop was not made active: commands without --profile still use profile local. Give --profile shop, or make it active with gw profile use shop.\n')
+  })
+
+  it('a live one with --activate becomes active; --no-activate keeps even a sandbox one inactive', async () => {
+    const live = await setup({mode: 'live'})
+    await withActive(live.configDir, 'local')
+    expect(await login(flags({activate: true}), live.context)).toMatchObject({active: true})
+    expect((await loadConfig(live.configDir)).activeProfile).toBe('shop')
+    const sandbox = await setup({mode: 'sandbox'})
+    await withActive(sandbox.configDir, 'local')
+    expect(await login(flags({activate: false}), sandbox.context)).toMatchObject({active: false})
+    expect((await loadConfig(sandbox.configDir)).activeProfile).toBe('local')
+  })
+
+  it('at a terminal a live one is asked about, and No (the default) keeps the active profile', async () => {
+    const keep = 'No: keep local active; give --profile shop for live work'
+    const make = 'Yes: make shop active (commands without --profile then work on real money)'
+    const kept = await setup({tty: true, mode: 'live', answers: [keep]})
+    await withActive(kept.configDir, 'local')
+    expect(await login(flags(), kept.context)).toMatchObject({active: false})
+    expect(kept.prompter.asked).toEqual(['Make the live profile shop the active one?'])
+    const made = await setup({tty: true, mode: 'live', answers: [make]})
+    await withActive(made.configDir, 'local')
+    expect(await login(flags(), made.context)).toMatchObject({active: true})
+  })
+
+  it('logging in again to the active live profile keeps it active without asking', async () => {
+    const {context, configDir, prompter} = await setup({tty: true, mode: 'live', answers: []})
+    expect(await login(flags({activate: true}), context)).toMatchObject({active: true})
+    expect(await login(flags(), context)).toMatchObject({active: true})
+    expect(prompter.asked).toEqual([])
+    expect((await loadConfig(configDir)).activeProfile).toBe('shop')
   })
 })

@@ -39,7 +39,7 @@ describe('parseWhen', () => {
     expect(parseWhen(text, edge, now).toISOString()).toBe(iso)
   })
 
-  it.each(['2026-02-30', '2026-13-01', '2026-11-17T25:00', '2026-11-17T09:61', 'last week', '7', '-7d', '17/11/2026', ''])(
+  it.each(['2026-02-30', '2026-13-01', '2026-11-17T25:00', '2026-11-17T09:61', 'next week', 'mon', 'last-year', '7', '-7d', '17/11/2026', ''])(
     'refuses %j locally (the gateway would answer an HTML 500), exit 2 naming the flag',
     (text) => {
       const refused = (() => {
@@ -51,13 +51,85 @@ describe('parseWhen', () => {
       })()
       expect(refused).toBeInstanceOf(UsageError)
       expect((refused as UsageError).exitCode).toBe(2)
-      expect((refused as UsageError).message).toBe(`--from must be a date (2026-11-17), a date-time (2026-11-17T09:30, or with an offset, +11:00 or Z), today, yesterday, or an age such as 7d, 24h or 2w; got "${text}"`)
+      expect((refused as UsageError).message).toBe(
+        `--from must be a date (2026-11-17), a date-time (2026-11-17T09:30, or with an offset, +11:00 or Z), today, yesterday, a weekday (monday: the latest, today if it is one), this-week, last-week, this-month, last-month, or an age such as 7d, 24h or 2w; got "${text}"`,
+      )
     },
   )
 
   it('in another zone, the same bare date is another instant', () => {
     process.env.TZ = 'America/Los_Angeles'
     expect(parseWhen('2026-11-17', 'from', now).toISOString()).toBe('2026-11-17T08:00:00.000Z')
+  })
+})
+
+// Issue 29: the days people name. \`now\` is Monday 23 November in Sydney, while UTC is still at
+// Sunday 22nd: the days are Sydney's. Weeks run Monday to Sunday (ISO 8601).
+describe('named days and spans', () => {
+  it.each([
+    // A weekday is the latest one, today when it is that day.
+    ['monday', '2026-11-22T13:00:00.000Z', '2026-11-23T12:59:59.999Z'],
+    ['Sunday', '2026-11-21T13:00:00.000Z', '2026-11-22T12:59:59.999Z'],
+    ['tuesday', '2026-11-16T13:00:00.000Z', '2026-11-17T12:59:59.999Z'],
+    ['wednesday', '2026-11-17T13:00:00.000Z', '2026-11-18T12:59:59.999Z'],
+    ['thursday', '2026-11-18T13:00:00.000Z', '2026-11-19T12:59:59.999Z'],
+    ['friday', '2026-11-19T13:00:00.000Z', '2026-11-20T12:59:59.999Z'],
+    ['saturday', '2026-11-20T13:00:00.000Z', '2026-11-21T12:59:59.999Z'],
+    // Monday 23rd to Sunday 29th; the one before; the same said with a space.
+    ['this-week', '2026-11-22T13:00:00.000Z', '2026-11-29T12:59:59.999Z'],
+    ['last-week', '2026-11-15T13:00:00.000Z', '2026-11-22T12:59:59.999Z'],
+    ['Last Week', '2026-11-15T13:00:00.000Z', '2026-11-22T12:59:59.999Z'],
+    // November; October, which began in winter time (UTC+10) and ended in summer time (UTC+11).
+    ['this-month', '2026-10-31T13:00:00.000Z', '2026-11-30T12:59:59.999Z'],
+    ['last-month', '2026-09-30T14:00:00.000Z', '2026-10-31T12:59:59.999Z'],
+  ] as const)('%s runs from %s to %s', (text, from, to) => {
+    expect(parseWhen(text, 'from', now).toISOString()).toBe(from)
+    expect(parseWhen(text, 'to', now).toISOString()).toBe(to)
+  })
+
+  it('on another weekday, the weekday named is the latest past one', () => {
+    // Thursday 26 November, 9:00 in Sydney.
+    const thursday = new Date('2026-11-25T22:00:00Z')
+    expect(parseWhen('monday', 'from', thursday).toISOString()).toBe('2026-11-22T13:00:00.000Z')
+    expect(parseWhen('friday', 'from', thursday).toISOString()).toBe('2026-11-19T13:00:00.000Z')
+    expect(parseWhen('thursday', 'to', thursday).toISOString()).toBe('2026-11-26T12:59:59.999Z')
+  })
+
+  it('in winter (UTC+10): a week, a month', () => {
+    // Wednesday 1 July 2026, noon in Sydney.
+    const winter = new Date('2026-07-01T02:00:00Z')
+    expect(parseWindow({from: 'last-week', to: 'last-week'}, winter)).toEqual({from: new Date('2026-06-21T14:00:00.000Z'), to: new Date('2026-06-28T13:59:59.999Z')})
+    expect(parseWindow({from: 'last-month', to: 'last-month'}, winter)).toEqual({from: new Date('2026-05-31T14:00:00.000Z'), to: new Date('2026-06-30T13:59:59.999Z')})
+    expect(parseWhen('monday', 'from', winter).toISOString()).toBe('2026-06-28T14:00:00.000Z')
+  })
+
+  it('a week across the change to summer time (Sunday 4 October 2026) is 167 hours long', () => {
+    // Wednesday 7 October 2026 in Sydney.
+    const window = parseWindow({from: 'last-week', to: 'last-week'}, new Date('2026-10-07T01:00:00Z'))
+    expect(window).toEqual({from: new Date('2026-09-27T14:00:00.000Z'), to: new Date('2026-10-04T12:59:59.999Z')})
+    expect((window.to!.getTime() + 1 - window.from!.getTime()) / 3_600_000).toBe(167)
+  })
+
+  it('yesterday, last week and last month reach back over the turn of a month and a year', () => {
+    // Friday 1 January 2027, 8:00 in Sydney.
+    const newYear = new Date('2026-12-31T21:00:00Z')
+    expect(parseWindow({from: 'yesterday', to: 'yesterday'}, newYear)).toEqual({from: new Date('2026-12-30T13:00:00.000Z'), to: new Date('2026-12-31T12:59:59.999Z')})
+    expect(parseWhen('last-month', 'from', newYear).toISOString()).toBe('2026-11-30T13:00:00.000Z')
+    expect(parseWhen('last-week', 'from', newYear).toISOString()).toBe('2026-12-20T13:00:00.000Z')
+    expect(parseWhen('this-week', 'from', newYear).toISOString()).toBe('2026-12-27T13:00:00.000Z')
+  })
+
+  it('--from a day after --to the latest of an earlier weekday is refused, as any reversed window', () => {
+    // On Monday the latest Friday is last week's: from Monday to Friday is backwards, and the hint says why.
+    const refused = (() => {
+      try {
+        parseWindow({from: 'monday', to: 'friday'}, now)
+      } catch (err) {
+        return err
+      }
+    })()
+    expect(refused).toBeInstanceOf(UsageError)
+    expect((refused as UsageError).hint).toBe('A weekday is the latest one, today included: for this week give --from this-week (or --from monday alone).')
   })
 })
 

@@ -15,6 +15,16 @@ describe('formatMoney', () => {
   ])('%i %s → %s', (amount, currency, expected) => {
     expect(formatMoney(amount, currency)).toBe(expected)
   })
+
+  it.each([
+    [195000, 'AUD', '1,950.00 AUD'],
+    [99999, 'AUD', '999.99 AUD'],
+    [-123456789, 'USD', '-1,234,567.89 USD'],
+    [1234567, 'JPY', '1,234,567 JPY'],
+    [100000000, undefined, '1,000,000.00'],
+  ])('grouped, as summaries show sums: %i %s → %s', (amount, currency, expected) => {
+    expect(formatMoney(amount, currency, {grouped: true})).toBe(expected)
+  })
 })
 
 describe('masking', () => {

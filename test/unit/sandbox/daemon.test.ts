@@ -1,5 +1,17 @@
+import {mkdtempSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {MERCHANTS_VARIABLE, detachedArguments, differencesFrom, merchantsFromEnvironment, merchantsVariable} from '../../../src/sandbox/daemon.js'
+import {
+  MERCHANTS_VARIABLE,
+  detachedArguments,
+  differencesFrom,
+  knownSandboxes,
+  merchantsFromEnvironment,
+  merchantsVariable,
+  sandboxFiles,
+  writeRuntimeFile,
+} from '../../../src/sandbox/daemon.js'
 
 describe('merchant credentials of a detached sandbox', () => {
   it('leave the command line, in both spellings, with --detach', () => {
@@ -35,5 +47,28 @@ describe('a start that asks for another gateway than the one running', () => {
     expect(differencesFrom(running, {requestLog: true})).toEqual([])
     // A runtime file of an older gw says nothing of it.
     expect(differencesFrom({...running, requestLog: undefined}, {requestLog: false})).toEqual([])
+  })
+})
+
+// Issue 29: local gateways side by side, each with files of its own, found again by name.
+describe('the files of local gateways by name', () => {
+  it('the default one keeps the names it always had; another has its own', () => {
+    expect(sandboxFiles('/data/gw')).toEqual({runtime: '/data/gw/sandbox.json', log: '/data/gw/sandbox.log', requestLog: '/data/gw/sandbox-requests.ndjson'})
+    expect(sandboxFiles('/data/gw', 'rehearsal')).toEqual({runtime: '/data/gw/sandbox-rehearsal.json', log: '/data/gw/sandbox-rehearsal.log', requestLog: '/data/gw/sandbox-rehearsal-requests.ndjson'})
+  })
+
+  it('lists those with a runtime file, running or left behind, the default first, and nothing else in the folder', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-sandboxes-'))
+    const info = (pid: number, port: number) => ({pid, url: `http://127.0.0.1:${port}`, host: '127.0.0.1', port, mode: 'sandbox' as const, stateFile: null, startedAt: '2026-11-22T08:31:05.000Z'})
+    writeRuntimeFile(sandboxFiles(dir, 'zeta').runtime, info(process.pid, 3))
+    writeRuntimeFile(sandboxFiles(dir).runtime, info(process.pid, 1))
+    writeRuntimeFile(sandboxFiles(dir, 'alpha').runtime, info(2 ** 22 + 1, 2))
+    for (const other of ['sandbox-requests.ndjson', 'sandbox.log', 'sandbox-..json', 'sandbox-alpha.json.1234.tmp']) writeFileSync(join(dir, other), '')
+    expect(knownSandboxes(dir).map(({name, status}) => [name, status.state])).toEqual([
+      ['local', 'running'],
+      ['alpha', 'stale'],
+      ['zeta', 'running'],
+    ])
+    expect(knownSandboxes(join(dir, 'none'))).toEqual([])
   })
 })
