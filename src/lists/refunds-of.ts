@@ -1,6 +1,7 @@
 import {journaledRefunds, journalTarget} from '../batch/journaled-refunds.js'
 import type {Factory} from '../command/factory.js'
 import {DEFAULT_CONCURRENCY} from '../flags.js'
+import {InterruptedError, ModeMismatchError} from '../errors.js'
 import {outcomeOf} from '../money/decide.js'
 import type {Deps, GwRecord} from '../operations/deps.js'
 import type {ListRequest} from '../operations/lists.js'
@@ -43,7 +44,13 @@ export async function listRefundsOfPurchase(request: ListRequest, f: Factory, de
  */
 export async function withRefunded(purchase: GwRecord, f: Factory): Promise<GwRecord> {
   if (outcomeOf(purchase) === false) return purchase
-  const {state} = await refundsOfPurchase(purchase, {concurrency: DEFAULT_CONCURRENCY, journaled: await refundsMadeFor(purchase, f)}, await f.deps())
-  const {refunded, left} = refundedText(purchase, state)
-  return {...purchase, gw_refunded: refunded, gw_left_to_refund: left}
+  try {
+    const {state} = await refundsOfPurchase(purchase, {concurrency: DEFAULT_CONCURRENCY, journaled: await refundsMadeFor(purchase, f)}, await f.deps())
+    const {refunded, left} = refundedText(purchase, state)
+    return {...purchase, gw_refunded: refunded, gw_left_to_refund: left}
+  } catch (err) {
+    // The purchase was found, and is shown: what could not be learned of its refunds is said so.
+    if (err instanceof InterruptedError || err instanceof ModeMismatchError) throw err
+    return {...purchase, gw_refunded: `not known: ${err instanceof Error ? err.message : String(err)}`}
+  }
 }
