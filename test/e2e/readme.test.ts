@@ -22,6 +22,7 @@ const SHOWN: [string, string][] = [
   ["jq -s 'map(.amount)'", 'Approved\nApproved\n[\n  2500,\n  4000\n]\n'],
   ['jq -r .message order-1003.json', 'exit 3\nInsufficient Funds\n'],
   ['jq -r .error.kind', 'exit 5\nnot_found\n'],
+  ["gw refund list --purchase order-1001 | jq -r '[.reference, .gw_match.certain] | @tsv'", 'order-1001-R1\ttrue\n'],
 ]
 
 interface Block {

@@ -11,7 +11,7 @@ The refund is sent once and never retried; if no answer comes back, gw looks it 
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --transaction-id "$(<%= config.bin %> purchase get order-1001 --json | jq -r .id)" --amount 1000 --reference refund-1001',
-    '<%= config.bin %> <%= command.id %> --transaction-id order-1002 --json | jq -r .reference',
+    '<%= config.bin %> <%= command.id %> --transaction-id order-1002 --reference refund-1002 --json | jq -r .id',
     '<%= config.bin %> <%= command.id %> --input refunds.csv --concurrency 8 | jq -c "select(.status != \\"approved\\")"',
   ]
 
