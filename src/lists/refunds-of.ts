@@ -5,7 +5,7 @@ import {InterruptedError, ModeMismatchError} from '../errors.js'
 import {outcomeOf} from '../money/decide.js'
 import type {Deps, GwRecord} from '../operations/deps.js'
 import type {ListRequest} from '../operations/lists.js'
-import {refundsOfPurchase} from '../operations/refunds-of.js'
+import {refundedState, refundsOfPurchase} from '../operations/refunds-of.js'
 import {renderListing} from '../output/render.js'
 import {refundedText, refundsOfNote} from '../output/refunds-of.js'
 import {matchesFilters} from './filters.js'
@@ -45,7 +45,7 @@ export async function listRefundsOfPurchase(request: ListRequest, f: Factory, de
 export async function withRefunded(purchase: GwRecord, f: Factory): Promise<GwRecord> {
   if (outcomeOf(purchase) === false) return purchase
   try {
-    const {state} = await refundsOfPurchase(purchase, {concurrency: DEFAULT_CONCURRENCY, journaled: await refundsMadeFor(purchase, f)}, await f.deps())
+    const state = await refundedState(purchase, {concurrency: DEFAULT_CONCURRENCY, journaled: await refundsMadeFor(purchase, f)}, await f.deps())
     const {refunded, left} = refundedText(purchase, state)
     return {...purchase, gw_refunded: refunded, gw_left_to_refund: left}
   } catch (err) {

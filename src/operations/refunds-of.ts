@@ -33,6 +33,15 @@ export async function refundsOfPurchase(purchase: GwRecord, request: RefundsOfRe
 }
 
 /**
+ * What has been refunded of a purchase and what is left: from the gateway's own figure where its
+ * record has one (`refunded_amount`), with nothing more asked; else from the refunds that may be of it.
+ */
+export async function refundedState(purchase: GwRecord, request: RefundsOfRequest, deps: Pick<Deps, 'client'>): Promise<RefundedState> {
+  if (typeof purchase.refunded_amount === 'number') return matchRefunds(purchase, []).state
+  return (await refundsOfPurchase(purchase, request, deps)).state
+}
+
+/**
  * The references some of these refunds' references derive from (`order-9-R1`: `order-9`) that
  * are other purchases on the same card, looked up, each once: those refunds are theirs. A look-up
  * that fails tells nothing, and the refund stays a possible one.

@@ -3,7 +3,7 @@ import type {RefundedState} from '../lists/refund-match.js'
 import type {Deps, GwRecord} from '../operations/deps.js'
 import {lookUp} from '../operations/look-up.js'
 import {freeRefundReference, type RefundInput} from '../operations/refunds.js'
-import {refundsOfPurchase} from '../operations/refunds-of.js'
+import {refundedState} from '../operations/refunds-of.js'
 import * as validate from '../validate.js'
 import {checkedBy, type Prompter} from './prompt.js'
 import {amountOffer} from './refunds-of.js'
@@ -47,8 +47,7 @@ export async function askRefund(
   const purchase = input.purchase ?? (await lookUp('purchases', input.transactionId, {client}))
   let {amount, reference, referenceDerived} = input
   if (amount === undefined) {
-    const {state} = await refundsOfPurchase(purchase, {concurrency: DEFAULT_CONCURRENCY, journaled: await journaled(purchase)}, {client})
-    amount = await askRefundAmount(state, prompter)
+    amount = await askRefundAmount(await refundedState(purchase, {concurrency: DEFAULT_CONCURRENCY, journaled: await journaled(purchase)}, {client}), prompter)
   }
   if (reference === undefined) {
     const derived = await freeRefundReference(purchase, {client})
