@@ -37,6 +37,22 @@ describe('journaledRefunds', () => {
     expect(await journaledRefunds(dataDir, target, purchase)).toEqual(new Set(['071-R-AAAAAAA1', '071-R-AAAAAAA2']))
   })
 
+  it('finds a result written megabytes after its intent (a row in doubt, answered by a later run)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gw-journaled-'))
+    const written = await Journal.open(defaultJournalPath(dataDir, 'refund create', 'd'.repeat(64), target), {command: 'refund create', hash: 'd'.repeat(64), now: new Date(), target})
+    await written.intent({intent: 'late-1', row: 1, line: 2, request: {transaction_id: 'order-1042', amount: 100, reference: 'late-1'}})
+    const filler = {id: '071-R-FILLER00', card_holder: 'x'.repeat(200), reference: 'other'}
+    await Promise.all(
+      Array.from({length: 4000}, (_, i) => [
+        written.intent({intent: `other-${i}`, row: i + 2, line: i + 3, request: {transaction_id: 'order-1', amount: 1, reference: `other-${i}`}}),
+        written.result({result: `other-${i}`, status: 'approved', exit_code: 0, record: filler}),
+      ]).flat(),
+    )
+    await written.result({result: 'late-1', status: 'approved', exit_code: 0, record: {id: '071-R-LATE0001', reference: 'late-1'}})
+    await written.close()
+    expect(await journaledRefunds(dataDir, target, purchase)).toEqual(new Set(['071-R-LATE0001']))
+  })
+
   it('no journals, or a purchase with neither id nor reference: none', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'gw-journaled-'))
     expect(await journaledRefunds(dataDir, target, purchase)).toEqual(new Set())
