@@ -89,8 +89,9 @@ async function send<Input, Body extends object>(
     for (const row of invalid) view.skipped(invalidReport(row))
     // A reference made for a row is none that rows give or an earlier run journaled.
     const taken = new Set([...scan.derivedShaped, ...[...journal.intents.keys()].filter((reference) => derivedFrom(reference) !== undefined)])
+    const rows = validRows(await openBatch(source.path), scan)
     const runner = new BatchRunner({
-      rows: withJournaledReferences(validRows(await openBatch(source.path), scan), journal.intents),
+      rows: scan.unreferenced > 0 ? withJournaledReferences(rows, journal.intents) : rows,
       total: scan.valid,
       sender: kind.sender(deps, taken),
       journal,

@@ -80,6 +80,8 @@ export interface Scan<Input> {
   schema: RowSchema<Input>
   /** References rows give that have the shape gw derives (`order-1-R1`): none is derived for another row. */
   derivedShaped: Set<string>
+  /** Rows without a reference, which get one when they are sent. */
+  unreferenced: number
 }
 
 /**
@@ -98,6 +100,7 @@ export async function scanRows<Input>(file: BatchFile, schema: RowSchema<Input>,
   const lineOf: number[] = []
   const cardNumbers: number[] = []
   const derivedShaped = new Set<string>()
+  let unreferenced = 0
   let total = 0
   let valid = 0
   for await (const entry of file.entries) {
@@ -113,7 +116,10 @@ export async function scanRows<Input>(file: BatchFile, schema: RowSchema<Input>,
     }
     valid++
     // A row without a reference gets one of its own when it is sent.
-    if (checked.reference === '') continue
+    if (checked.reference === '') {
+      unreferenced++
+      continue
+    }
     if (derivedFrom(checked.reference) !== undefined) derivedShaped.add(checked.reference)
     const first = firstUse.get(checked.reference)
     if (first === undefined) firstUse.set(checked.reference, row)
@@ -131,7 +137,7 @@ export async function scanRows<Input>(file: BatchFile, schema: RowSchema<Input>,
       valid--
     }
   }
-  return {total, invalid, valid, schema, derivedShaped}
+  return {total, invalid, valid, schema, derivedShaped, unreferenced}
 }
 
 /** Every row of the file again, in its order, as the scan found it: none is held longer than it takes to use it. */

@@ -7,7 +7,7 @@ import type {Deps, GwRecord} from '../operations/deps.js'
 import type {ListRequest} from '../operations/lists.js'
 import {refundedState, refundsOfPurchase} from '../operations/refunds-of.js'
 import {renderListing} from '../output/render.js'
-import {refundedText, refundsOfNote} from '../output/refunds-of.js'
+import {refundedText, refundsOfNote, refundsOfSummary} from '../output/refunds-of.js'
 import {matchesFilters} from './filters.js'
 
 /** Ids of the refunds gw's batch journals (in its data directory, for this gateway and merchant) say it made for the purchase. */
@@ -34,7 +34,7 @@ export async function listRefundsOfPurchase(request: ListRequest, f: Factory, de
   await renderListing(io, (async function* () {
     yield shown.map(({refund, match}) => ({...refund, gw_match: match}))
   })(), columns, render)
-  if (io.chatty && !render.json && shown.length < wanted.length) io.err(`Showing ${shown.length} of ${wanted.length} refunds, best fit first; --limit N or --all shows more.\n`)
+  if (io.chatty && !render.json && shown.length > 0) io.err(refundsOfSummary(shown.length, wanted.length))
   return undefined
 }
 

@@ -37,6 +37,11 @@ export function refundsOfNote(purchase: GwRecord, matched: Matched[], {narrowed}
   )
 }
 
+/** Under `refund list --purchase` at a terminal: how many were shown, in which order, and how to see more. */
+export function refundsOfSummary(shown: number, total: number): string {
+  return shown < total ? `Showing ${shown} of ${total} refunds, best fit first; --limit N or --all shows more.\n` : `${plural(shown, 'refund')}, best fit first.\n`
+}
+
 /**
  * What has been refunded of a purchase and what is left, as its field/value list shows them at a
  * terminal (`purchase get`): exact where the gateway says it or nothing is in doubt, else a range

@@ -84,7 +84,7 @@ describe('scanRows and validRows', () => {
     const path = fileOf('transaction_id,amount,reference\n071-P-A,100,\n071-P-A,200,\n071-P-B,300,order-9-R1\n')
     const scan = await scanRows(await openBatch(path), refundRows, 'r.csv')
     // Two blank references are no reference used twice; one given in the derived shape is kept from every derived one.
-    expect(scan).toMatchObject({valid: 3, derivedShaped: new Set(['order-9-R1'])})
+    expect(scan).toMatchObject({valid: 3, unreferenced: 2, derivedShaped: new Set(['order-9-R1'])})
     expect(scan.invalid.size).toBe(0)
     const rows: ValidRow<{reference?: string}>[] = []
     for await (const row of validRows(await openBatch(path), scan)) rows.push(row)
