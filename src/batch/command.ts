@@ -5,10 +5,12 @@ import type {BatchPlan} from '../live-safety.js'
 import {BatchView, journalStateText, Tally} from '../output/batch.js'
 import type {Io} from '../output/io.js'
 import {toNdjsonLine} from '../output/json.js'
-import {defaultJournalPath, Journal, journalState, type JournalTarget} from './journal.js'
+import {defaultJournalPath, Journal, journalState} from './journal.js'
+import {journalTarget} from './journaled-refunds.js'
 import type {BatchKind} from './kinds.js'
 import {openBatch} from './read.js'
-import {checkedRows, type InvalidRow, type Scan, scanRows, validRows} from './rows.js'
+import {checkedRows, type InvalidRow, type Scan, scanRows, validRows, withJournaledReferences} from './rows.js'
+import {derivedFrom} from '../lists/refund-match.js'
 import {BatchRunner, invalidReport} from './runner.js'
 import {type BatchSource, batchSource} from './source.js'
 
@@ -57,7 +59,7 @@ async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan:
     const request = kind.preview(row.input)
     money.add(request.amount, request.currency)
     if (request.amount === undefined) full++
-    io.out(toNdjsonLine({row: row.row, line: row.line, reference: row.reference, request: {...request, amount: request.amount ?? null}}))
+    io.out(toNdjsonLine({row: row.row, line: row.line, reference: row.reference || null, request: {...request, amount: request.amount ?? null}}))
   }
   const skipped = scan.invalid.size
   io.err(
@@ -75,9 +77,8 @@ async function send<Input, Body extends object>(
   invalid: InvalidRow[],
 ): Promise<number> {
   const {io} = f
-  const {baseUrl, username} = await f.target()
   // A journal answers for this gateway and merchant alone.
-  const target: JournalTarget = {base_url: baseUrl.replace(/\/+$/, ''), username}
+  const target = journalTarget(await f.target())
   const journalPath = flags.journal ?? defaultJournalPath(f.dataDir, kind.commandId, source.hash, target)
   const journal = await Journal.open(journalPath, {command: kind.commandId, hash: source.hash, now: new Date(), target})
   try {
@@ -86,10 +87,13 @@ async function send<Input, Body extends object>(
     const deps = await f.batchDeps(() => plan(kind, source.path, scan))
     const view = new BatchView(io, scan.total, kind.noun, {json: f.flags.json})
     for (const row of invalid) view.skipped(invalidReport(row))
+    // A reference made for a row is none that rows give or an earlier run journaled.
+    const taken = new Set([...scan.derivedShaped, ...[...journal.intents.keys()].filter((reference) => derivedFrom(reference) !== undefined)])
+    const rows = validRows(await openBatch(source.path), scan)
     const runner = new BatchRunner({
-      rows: validRows(await openBatch(source.path), scan),
+      rows: scan.unreferenced > 0 ? withJournaledReferences(rows, journal.intents) : rows,
       total: scan.valid,
-      sender: kind.sender(deps),
+      sender: kind.sender(deps, taken),
       journal,
       concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
       onRow: (report) => view.row(report),

@@ -13,7 +13,8 @@ export interface BatchKind<Input, Body extends object> {
   schema: RowSchema<Input>
   /** What a row would send, before anything is looked up: for --dry-run and the live confirmation. */
   preview(input: Input): Record<string, unknown> & {amount?: number; currency?: string}
-  sender(deps: Pick<Deps, 'client'>): RowSender<Input, Body>
+  /** `taken`: references a reference made for a row must not be (rows give them, or an earlier run journaled them). */
+  sender(deps: Pick<Deps, 'client'>, taken: Set<string>): RowSender<Input, Body>
 }
 
 export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
@@ -22,14 +23,27 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
   schema: refundRows,
   // No amount: the purchase's full amount, looked up when the row is sent.
   preview: (input) => ({transaction_id: input.transactionId, amount: input.amount, reference: input.reference}),
-  sender: (deps) => ({
-    noun: 'refund',
-    request: async (input) => (await refundBody(input, deps)).body,
-    asksFirst: (input) => input.amount === undefined,
-    send: (body) => sendRefund({body}, deps),
-    findEarlier: (body) => findEarlierRefund({body}, deps),
-    money: (body, record) => ({amount: body.amount, currency: typeof record?.currency === 'string' ? record.currency : undefined}),
-  }),
+  sender: (deps, taken) => {
+    // References derived by this run, found free and never sent before: one the gateway says is taken was taken meanwhile.
+    const derived = new Set<string>()
+    return {
+      noun: 'refund',
+      async request(input) {
+        const request = await refundBody(input, deps, taken)
+        if (request.derived) {
+          derived.add(request.body.reference)
+          // The row's reference from now on (rows.ts): its journal entries and its line name it.
+          input.reference = request.body.reference
+        }
+        return request.body
+      },
+      // A full refund's amount and a derived reference are looked up first.
+      asksFirst: (input) => input.amount === undefined || input.reference === undefined,
+      send: (body) => sendRefund({body, derived: derived.has(body.reference)}, deps),
+      findEarlier: (body) => findEarlierRefund({body}, deps),
+      money: (body, record) => ({amount: body.amount, currency: typeof record?.currency === 'string' ? record.currency : undefined}),
+    }
+  },
 }
 
 export const purchaseBatch: BatchKind<PurchaseInput, PurchaseCreate> = {

@@ -4,9 +4,14 @@ import type {PurchaseInput} from '../operations/purchases.js'
 import type {RefundInput} from '../operations/refunds.js'
 import {collectGarbage, ROWS_PER_COLLECTION} from './memory.js'
 import type {BatchEntry, BatchFile} from './read.js'
+import {derivedFrom} from '../lists/refund-match.js'
 import {looksLikeCardNumber} from '../redact.js'
 
-/** A row ready to send: its place in the batch and in the file, and the operation's input. */
+/**
+ * A row ready to send: its place in the batch and in the file, and the operation's input. A
+ * refund's row without a reference gets one when it is sent (derived from its purchase's, or the
+ * one an earlier run journaled for its line): until then its reference is ''.
+ */
 export interface ValidRow<Input> {
   row: number
   line: number
@@ -25,8 +30,8 @@ export interface InvalidRow {
 export interface RowSchema<Input> {
   required: string[]
   optional: string[]
-  /** Checks one row's fields (blank ones as ''): the input, or what is wrong, a message per field. */
-  read(fields: Record<string, string>): {input: Input; reference: string} | {errors: string[]; reference?: string}
+  /** Checks one row's fields (blank ones as ''): the input, or what is wrong, a message per field. No reference: one is made when the row is sent (its input's). */
+  read(fields: Record<string, string>): {input: Input; reference?: string} | {errors: string[]; reference?: string}
   example: string
 }
 
@@ -34,16 +39,17 @@ export interface RowSchema<Input> {
 const CARD_COLUMNS = ['card_number', 'card_expiry', 'cvv', 'cvc', 'card_cvv', 'expiry_date']
 
 export const refundRows: RowSchema<RefundInput> = {
-  required: ['transaction_id', 'reference'],
-  optional: ['amount'],
+  required: ['transaction_id'],
+  optional: ['amount', 'reference'],
   example: 'transaction_id,amount,reference',
   read(fields) {
     const errors: string[] = []
     const transactionId = field(fields, 'transaction_id', rules.notBlank, errors)
-    const reference = field(fields, 'reference', rules.reference, errors)
+    // A blank reference is derived from the purchase's when the row is sent (issue 29).
+    const reference = fields.reference === '' || fields.reference === undefined ? undefined : field(fields, 'reference', rules.reference, errors)
     // A blank amount refunds the purchase in full (issue 9 §4).
     const amount = fields.amount === '' || fields.amount === undefined ? undefined : field(fields, 'amount', rules.amount, errors)
-    return errors.length > 0 ? {errors, reference: fields.reference || undefined} : {input: {transactionId: transactionId!, reference: reference!, amount}, reference: reference!}
+    return errors.length > 0 ? {errors, reference: fields.reference || undefined} : {input: {transactionId: transactionId!, reference, amount}, reference}
   },
 }
 
@@ -72,6 +78,10 @@ export interface Scan<Input> {
   /** How many rows pass. */
   valid: number
   schema: RowSchema<Input>
+  /** References rows give that have the shape gw derives (`order-1-R1`): none is derived for another row. */
+  derivedShaped: Set<string>
+  /** Rows without a reference, which get one when they are sent. */
+  unreferenced: number
 }
 
 /**
@@ -89,6 +99,8 @@ export async function scanRows<Input>(file: BatchFile, schema: RowSchema<Input>,
   const repeated = new Map<string, number[]>()
   const lineOf: number[] = []
   const cardNumbers: number[] = []
+  const derivedShaped = new Set<string>()
+  let unreferenced = 0
   let total = 0
   let valid = 0
   for await (const entry of file.entries) {
@@ -102,10 +114,16 @@ export async function scanRows<Input>(file: BatchFile, schema: RowSchema<Input>,
       invalid.set(entry.line, checked)
       continue
     }
+    valid++
+    // A row without a reference gets one of its own when it is sent.
+    if (checked.reference === '') {
+      unreferenced++
+      continue
+    }
+    if (derivedFrom(checked.reference) !== undefined) derivedShaped.add(checked.reference)
     const first = firstUse.get(checked.reference)
     if (first === undefined) firstUse.set(checked.reference, row)
     else repeated.set(checked.reference, [...(repeated.get(checked.reference) ?? [first]), row])
-    valid++
   }
   refuseCardData([...columns], cardNumbers, source)
   const unknown = [...columns].filter((name) => !known.includes(name))
@@ -119,7 +137,7 @@ export async function scanRows<Input>(file: BatchFile, schema: RowSchema<Input>,
       valid--
     }
   }
-  return {total, invalid, valid, schema}
+  return {total, invalid, valid, schema, derivedShaped, unreferenced}
 }
 
 /** Every row of the file again, in its order, as the scan found it: none is held longer than it takes to use it. */
@@ -143,7 +161,34 @@ function checkEntry<Input>(entry: BatchEntry, schema: RowSchema<Input>, row: num
   if ('errors' in fields) return {row, line: entry.line, messages: fields.errors}
   const result = schema.read(fields.text)
   if ('errors' in result) return {row, line: entry.line, reference: result.reference, messages: result.errors}
-  return {row, line: entry.line, reference: result.reference, input: result.input}
+  if (result.reference !== undefined) return {row, line: entry.line, reference: result.reference, input: result.input}
+  // Made when the row is sent, in its input: read from there, so the journal and the row's line name the one made.
+  const input = result.input as Input & {reference?: string}
+  return {
+    row,
+    line: entry.line,
+    input,
+    get reference() {
+      return input.reference ?? ''
+    },
+  }
+}
+
+/**
+ * A row whose reference is made when it is sent takes the one an earlier run journaled for its
+ * line (a journal is for one input, so a line is one row): a row in doubt is looked up under it,
+ * and one answered is reported from the journal, never given a second reference and sent again.
+ */
+export async function* withJournaledReferences<Input>(rows: AsyncIterable<ValidRow<Input>>, intents: ReadonlyMap<string, {line: number}>): AsyncGenerator<ValidRow<Input>> {
+  let byLine: Map<number, string> | undefined
+  for await (const row of rows) {
+    if (row.reference === '') {
+      byLine ??= new Map([...intents].map(([reference, intent]) => [intent.line, reference]))
+      const earlier = byLine.get(row.line)
+      if (earlier !== undefined) (row.input as {reference?: string}).reference = earlier
+    }
+    yield row
+  }
 }
 
 /** A CSV header that names a column twice, lacks a required one, or names card data is refused before its rows are read. */

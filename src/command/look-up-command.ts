@@ -2,7 +2,9 @@ import type {endpoints} from '../api/endpoints.js'
 import * as gwFlags from '../flags.js'
 import {GwCommand} from '../gw-command.js'
 import type {LookUpResource} from '../operations/look-up.js'
+import type {GwRecord} from '../operations/deps.js'
 import type {Column} from '../output/columns.js'
+import type {Factory} from './factory.js'
 
 type Table = typeof endpoints
 
@@ -38,7 +40,14 @@ export interface LookUpHelp {
  * A `get` command, declared (style.md §5): records of `resource` looked up by the keys given as
  * arguments, `-` or --input, through the client's `get` for it (batch/look-ups.ts).
  */
-export function lookUpCommand<R extends LookUpResource>(resource: R, key: KeyOf<R> & keyof typeof KEYS, help: LookUpHelp, columns: Column[]) {
+export function lookUpCommand<R extends LookUpResource>(
+  resource: R,
+  key: KeyOf<R> & keyof typeof KEYS,
+  help: LookUpHelp,
+  columns: Column[],
+  /** What one record shows besides its fields at a terminal, as fields of gw's own for its columns (never in JSON). */
+  described?: (record: GwRecord, f: Factory) => Promise<GwRecord>,
+) {
   const noun = nounOf(resource)
   const [one, several] = KEYS[key]
   return class LookUp extends GwCommand {
@@ -53,7 +62,11 @@ export function lookUpCommand<R extends LookUpResource>(resource: R, key: KeyOf<
     async run() {
       const {argv, flags} = await this.parse(LookUp)
       const {lookUpIds} = await import('../batch/look-ups.js')
-      return lookUpIds(resource, argv as string[], this.factory, {noun: one, input: flags.input, concurrency: flags.concurrency})
+      const record = await lookUpIds(resource, argv as string[], this.factory, {noun: one, input: flags.input, concurrency: flags.concurrency})
+      // Only a terminal's field/value list shows it (JSON is the gateway's record), and only when --fields leaves it in.
+      const {json, fields} = this.factory.render
+      const shown = this.io.isStdoutTTY && !json && (!fields || fields.some((field) => record !== undefined && !Object.hasOwn(record, field)))
+      return record && described && shown ? described(record, this.factory) : record
     }
   }
 }

@@ -64,6 +64,8 @@ export async function runList(resource: ListResource, flags: ListFlags, f: Facto
     limit: flags.all ? undefined : (flags.limit ?? DEFAULT_LIST_LIMIT),
     concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
   }
+  // Refunds name no purchase: those of one are matched against it, best fit first (refunds-of.ts).
+  if (filters.purchase) return (await import('./refunds-of.js')).listRefundsOfPurchase(request, f, deps)
   const listing = listRecords(request, deps)
   await renderListing(io, listing.pages, columns, render)
   if (io.chatty && !render.json) renderListSummary(io, listing.summary(), {noun, newestFirst: request.newestFirst})

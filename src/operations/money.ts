@@ -1,5 +1,5 @@
 import type {GatewayClient} from '../api/client.js'
-import {type GwError, InterruptedError, ModeMismatchError, NotFoundError, OutcomeUnknownError, RejectedError} from '../errors.js'
+import {type GwError, InterruptedError, ModeMismatchError, NotFoundError, OutcomeUnknownError, ReferenceTakenError, RejectedError} from '../errors.js'
 import {type Decided, decideAnswer, type Noun} from '../money/decide.js'
 import {failureOf} from '../money/failure.js'
 import {type Lookups, verifyFound} from '../money/find.js'
@@ -33,6 +33,12 @@ export interface MoneyRequest {
   lookups: Lookups
   /** The purchase refunded, when it was looked up already (a full refund's amount). */
   purchase?: GwRecord
+  /**
+   * The reference was made for this request and found free (a refund's, derived from its
+   * purchase's): never sent before, so when the gateway says it is taken, another transaction took
+   * it meanwhile, and nothing of this one was sent.
+   */
+  freshReference?: boolean
 }
 
 /**
@@ -57,6 +63,9 @@ export async function sendOnce(request: MoneyRequest): Promise<Sent> {
     if (err instanceof OutcomeUnknownError) return {body, decided: {outcome: 'unknown', noun, reason: {why: 'unanswered'}}, failure: err}
     if (err instanceof ModeMismatchError && err.inFlight) return fromWrongGateway(noun, body, err)
     if (!isReferenceTaken(err)) throw err
+    if (request.freshReference) {
+      throw new ReferenceTakenError(`Reference ${body.reference}, made for this ${noun} and free a moment before, was taken by another ${noun} meanwhile. Nothing was sent.`, {noun, reference: body.reference}, {status: err.status, requestId: err.requestId})
+    }
     return verified(request, await request.lookUp(body.reference))
   }
   const decided = decideAnswer(noun, answer.record)

@@ -1,6 +1,7 @@
 import type {GatewayClient} from '../api/client.js'
 import type {RefundCreate} from '../api/schemas/refund.js'
-import {GatewayError} from '../errors.js'
+import {GatewayError, NotFoundError} from '../errors.js'
+import {derivationBase, refundReference} from '../lists/refund-match.js'
 import type {Deps, GwRecord} from './deps.js'
 import {clientLookups, findEarlier, type MoneyRequest, type Sent, sendOnce} from './money.js'
 
@@ -8,23 +9,71 @@ export interface RefundInput {
   transactionId: string
   /** Minor units; none refunds the purchase's full amount, looked up first. */
   amount?: number
-  reference: string
+  /** None: one derived from the purchase's (`<purchase-ref>-R<n>`, the first free), looked up first. */
+  reference?: string
+  /** The purchase, when it was looked up already (at a terminal, for the amount offered). */
+  purchase?: GwRecord
+  /** The reference given is the one derived from the purchase's and found free (offered at a terminal, and taken). */
+  referenceDerived?: boolean
 }
 
-/** A refund's request body, and the purchase refunded when it was looked up for its full amount. */
+/** A refund's request body, and how it came to be: the purchase looked up, the amount or the reference made from it. */
 export interface RefundRequest {
   body: RefundCreate
   purchase?: GwRecord
+  /** No amount was given: the purchase's full amount is sent. */
+  inFull?: boolean
+  /**
+   * The reference was made here, and was free when looked up: it was never sent before, so a
+   * gateway that says it is taken had another refund take it meanwhile.
+   */
+  derived?: boolean
 }
 
-/** The request body: the amount given, or the purchase's full amount as the gateway has it. */
-export async function refundBody(input: RefundInput, {client}: Pick<Deps, 'client'>): Promise<RefundRequest> {
-  if (input.amount !== undefined) return {body: {transaction_id: input.transactionId, amount: input.amount, reference: input.reference}}
-  const purchase = await client.purchases.get(input.transactionId)
-  if (typeof purchase.amount !== 'number') {
-    throw new GatewayError('unreadable', `Purchase ${input.transactionId} came back without an amount, so its full amount is not known: nothing was sent`, {hint: 'Give the amount to refund.'})
+/**
+ * The request body: the amount given, or the purchase's full amount as the gateway has it; the
+ * reference given, used as it is, or the first free one derived from the purchase's. `reserved`
+ * holds references handed out already (a batch's rows of one purchase), which are not handed out again.
+ */
+export async function refundBody(input: RefundInput, {client}: Pick<Deps, 'client'>, reserved?: Set<string>): Promise<RefundRequest> {
+  const {transactionId} = input
+  if (input.amount !== undefined && input.reference !== undefined) {
+    return {body: {transaction_id: transactionId, amount: input.amount, reference: input.reference}, purchase: input.purchase, derived: input.referenceDerived}
   }
-  return {body: {transaction_id: input.transactionId, amount: purchase.amount, reference: input.reference}, purchase}
+  const purchase = input.purchase ?? (await client.purchases.get(transactionId))
+  if (input.amount === undefined && typeof purchase.amount !== 'number') {
+    throw new GatewayError('unreadable', `Purchase ${transactionId} came back without an amount, so its full amount is not known: nothing was sent`, {hint: 'Give the amount to refund.'})
+  }
+  const amount = input.amount ?? (purchase.amount as number)
+  const reference = input.reference ?? (await freeRefundReference(purchase, {client}, reserved))
+  return {body: {transaction_id: transactionId, amount, reference}, purchase, inFull: input.amount === undefined, derived: input.reference === undefined}
+}
+
+/** How many derived references are tried before gw gives up: a gateway that has every one is not answering about references. */
+const MOST_REFUNDS = 1000
+
+/**
+ * The first `<purchase-ref>-R<n>` no refund has (lists/refund-match.ts), asked of the gateway one
+ * n at a time; each is reserved before it is asked about, so two rows of one purchase in flight at
+ * once never get the same one.
+ */
+export async function freeRefundReference(purchase: GwRecord, {client}: Pick<Deps, 'client'>, reserved: Set<string> = new Set()): Promise<string> {
+  const base = derivationBase(purchase)
+  if (base === undefined) {
+    throw new GatewayError('unreadable', 'The purchase came back without a reference or an id, so no reference can be derived from it: nothing was sent', {hint: 'Give the refund a reference of your own.'})
+  }
+  for (let n = 1; n <= MOST_REFUNDS; n++) {
+    const candidate = refundReference(base, n)
+    if (reserved.has(candidate)) continue
+    reserved.add(candidate)
+    try {
+      await client.refunds.get(candidate)
+    } catch (err) {
+      if (err instanceof NotFoundError) return candidate
+      throw err
+    }
+  }
+  throw new GatewayError('unreadable', `The gateway has a refund under each of ${refundReference(base, 1)} to ${refundReference(base, MOST_REFUNDS)}: no reference was derived, nothing was sent`, {hint: 'Give the refund a reference of your own.'})
 }
 
 /**
@@ -42,13 +91,13 @@ export function findEarlierRefund(request: RefundRequest, {client}: Pick<Deps, '
 }
 
 /** Refunds part or all of a purchase once. */
-export async function submitRefund(input: RefundInput, deps: Pick<Deps, 'client'>): Promise<Sent & {purchase?: GwRecord}> {
-  const request = await refundBody(input, deps)
-  return {...(await sendRefund(request, deps)), purchase: request.purchase}
+export async function submitRefund(input: RefundInput, deps: Pick<Deps, 'client'>): Promise<Sent & Omit<RefundRequest, 'body'>> {
+  const {body, ...request} = await refundBody(input, deps)
+  return {...(await sendRefund({body, ...request}, deps)), ...request}
 }
 
-function moneyRequest({body, purchase}: RefundRequest, client: GatewayClient): MoneyRequest {
-  return {noun: 'refund', body, post: () => client.refunds.create(body), lookUp: (reference) => client.refunds.get(reference), lookups: clientLookups(client), purchase}
+function moneyRequest({body, purchase, derived}: RefundRequest, client: GatewayClient): MoneyRequest {
+  return {noun: 'refund', body, post: () => client.refunds.create(body), lookUp: (reference) => client.refunds.get(reference), lookups: clientLookups(client), purchase, freshReference: derived}
 }
 
 /** The currency of the purchase refunded, for a live refund's confirmation; undefined when it cannot be looked up (the refund then says why). */

@@ -1,22 +1,58 @@
+import {DEFAULT_CONCURRENCY} from '../flags.js'
+import type {RefundedState} from '../lists/refund-match.js'
+import type {Deps, GwRecord} from '../operations/deps.js'
 import {lookUp} from '../operations/look-up.js'
-import type {Deps} from '../operations/deps.js'
+import {freeRefundReference, type RefundInput} from '../operations/refunds.js'
+import {refundedState} from '../operations/refunds-of.js'
 import * as validate from '../validate.js'
-import {formatMoney} from './money.js'
 import {checkedBy, type Prompter} from './prompt.js'
+import {amountOffer} from './refunds-of.js'
 import {sanitizeLine} from './sanitize.js'
 
 /**
- * How much of a purchase to refund, asked at a terminal: the purchase is looked up first so its
- * full amount is offered (Enter takes it), and the answer is checked as --amount is.
+ * How much of a purchase to refund, asked at a terminal: what is left of it is offered (Enter
+ * takes it), from the gateway's own figure where it gives one, else from the refunds found on its
+ * card; never more than the gateway would take, so nothing is offered when nothing is surely left.
+ * The answer is checked as --amount is.
  */
-export async function askRefundAmount(transactionId: string, {client, prompter}: Pick<Deps, 'client'> & {prompter: Prompter}): Promise<number> {
-  const purchase = await lookUp('purchases', transactionId, {client})
-  const full = typeof purchase.amount === 'number' ? purchase.amount : undefined
-  const currency = typeof purchase.currency === 'string' ? sanitizeLine(purchase.currency) : undefined
-  const offered = full === undefined ? '' : `; Enter for the purchase in full, ${formatMoney(full, currency)}`
-  const answer = await prompter.text(`amount to refund in the minor currency unit (--amount)${offered}`, {
-    default: full === undefined ? undefined : String(full),
+export async function askRefundAmount(state: RefundedState, prompter: Prompter): Promise<number> {
+  const offer = amountOffer(state)
+  const answer = await prompter.text(`amount to refund in the minor currency unit (--amount)${offer.words}`, {
+    default: offer.amount === undefined ? undefined : String(offer.amount),
     validate: checkedBy(validate.amount, 'amount'),
   })
   return validate.amount('amount', answer)
+}
+
+/** The refund's reference, asked at a terminal: the one derived from the purchase's is offered (Enter takes it); one typed is used as it is. */
+export async function askRefundReference(derived: string, prompter: Prompter): Promise<string> {
+  // Text from the gateway never reaches the terminal raw: one that would is not offered, only asked for.
+  const shown = sanitizeLine(derived) === derived
+  const answer = await prompter.text(`your reference for the refund (--reference)${shown ? `; Enter for ${derived}, derived from the purchase's` : ''}`, {
+    default: shown ? derived : undefined,
+    validate: checkedBy(validate.notBlank, 'reference'),
+  })
+  return validate.notBlank('reference', answer)
+}
+
+/**
+ * A refund's amount and reference left out at a terminal, asked in that order once the purchase is
+ * looked up: the amount offered from what is left of it (the refunds on its card, matched as
+ * `refund list --purchase` matches them), the reference offered derived from the purchase's.
+ */
+export async function askRefund(
+  input: RefundInput,
+  {client, prompter, journaled}: Pick<Deps, 'client'> & {prompter: Prompter; journaled: (purchase: GwRecord) => Promise<ReadonlySet<string>>},
+): Promise<RefundInput> {
+  const purchase = input.purchase ?? (await lookUp('purchases', input.transactionId, {client}))
+  let {amount, reference, referenceDerived} = input
+  if (amount === undefined) {
+    amount = await askRefundAmount(await refundedState(purchase, {concurrency: DEFAULT_CONCURRENCY, journaled: await journaled(purchase)}, {client}), prompter)
+  }
+  if (reference === undefined) {
+    const derived = await freeRefundReference(purchase, {client})
+    reference = await askRefundReference(derived, prompter)
+    referenceDerived = reference === derived
+  }
+  return {...input, purchase, amount, reference, referenceDerived}
 }

@@ -12,7 +12,7 @@ export function rowLine(report: RowReport): string {
   return toNdjsonLine({
     row: report.row,
     line: report.line,
-    reference: report.reference ?? null,
+    reference: report.reference || null,
     status: report.status,
     exit_code: report.exitCode,
     ...(report.resumed ? {resumed: true} : {}),

@@ -7,8 +7,11 @@
 export interface Column {
   label: string
   field: string
-  /** `card`: a masked number, in a table by its last four (`…4242`); `datetime`: the date and time as the record gives them. */
-  format?: 'money' | 'outcome' | 'date' | 'datetime' | 'boolean' | 'card'
+  /**
+   * `card`: a masked number, in a table by its last four (`…4242`); `datetime`: the date and time
+   * as the record gives them; `match`: a refund's gw_match (refund list --purchase), certain or possible.
+   */
+  format?: 'money' | 'outcome' | 'date' | 'datetime' | 'boolean' | 'card' | 'match'
   /**
    * How much a table needs it when columns must go to fit the terminal: the highest go first, the
    * last of equals first. 1 (the default) for what a support task looks for, 3 for what it seldom does.
@@ -46,6 +49,9 @@ export const purchaseColumns: Column[] = [
   {label: 'Expiry', field: 'card_expiry', format: 'date', priority: 3},
 ]
 
+/** purchase get: one purchase at a terminal also shows what has been refunded of it and what is left (gw's own fields, never in JSON). */
+export const purchaseGetColumns: Column[] = [...purchaseColumns, {label: 'Refunded', field: 'gw_refunded'}, {label: 'Left to refund', field: 'gw_left_to_refund'}]
+
 export const refundColumns: Column[] = [
   {label: 'Date', field: 'transaction_date', format: 'datetime'},
   {label: 'Reference', field: 'reference'},
@@ -58,6 +64,9 @@ export const refundColumns: Column[] = [
   {label: 'Response code', field: 'response_code', priority: 3},
   {label: 'Authorization', field: 'authorization', priority: 3},
 ]
+
+/** refund list: with --purchase, first whether each refund is certain or only possible (its gw_match); without, no record has one and the column is left out. */
+export const refundListColumns: Column[] = [{label: 'Match', field: 'gw_match', format: 'match'}, ...refundColumns]
 
 export const planColumns: Column[] = [
   {label: 'Id', field: 'id'},

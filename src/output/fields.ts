@@ -1,4 +1,4 @@
-import {cardColumns, type Column, customerColumns, planColumns, purchaseColumns, refundColumns, subscriptionColumns, webHookColumns} from './columns.js'
+import {cardColumns, type Column, customerColumns, planColumns, purchaseColumns, purchaseGetColumns, refundColumns, refundListColumns, subscriptionColumns, webHookColumns} from './columns.js'
 
 type GwRecord = Record<string, unknown>
 
@@ -44,7 +44,9 @@ const BEYOND_THE_INTERFACE = [
 const SCHEMA_OF = new Map<Column[], 'Card' | 'Purchase' | 'Refund' | 'Plan' | 'Customer' | 'Subscription' | 'WebHook'>([
   [cardColumns, 'Card'],
   [purchaseColumns, 'Purchase'],
+  [purchaseGetColumns, 'Purchase'],
   [refundColumns, 'Refund'],
+  [refundListColumns, 'Refund'],
   [planColumns, 'Plan'],
   [customerColumns, 'Customer'],
   [subscriptionColumns, 'Subscription'],

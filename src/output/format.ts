@@ -34,6 +34,8 @@ export function formatCell(record: GwRecord, column: Column, color: boolean, {in
     case 'card':
       // In a table a card is its last four, which stay whole however narrow the column.
       return inTable && typeof value === 'string' && /\d{4}$/.test(value) ? `…${value.slice(-4)}` : formatLeaf(value)
+    case 'match':
+      return typeof value === 'object' && 'certain' in value ? (value.certain === true ? 'certain' : 'possible') : formatLeaf(value)
     case 'boolean':
       return value === true ? 'yes' : value === false ? 'no' : formatLeaf(value)
     default:

@@ -1,6 +1,7 @@
 import type {Sent} from '../operations/money.js'
 import type {GwRecord} from '../operations/deps.js'
 import type {Io} from './io.js'
+import {shellQuote} from './hints.js'
 import {formatMoney} from './money.js'
 
 /**
@@ -9,17 +10,21 @@ import {formatMoney} from './money.js'
  * stderr, then the record of an approval as the result, or the failure the outcome exits with (a
  * decline's carries its record, printed as the result too).
  */
-export function settle(io: Io, sent: Sent & {purchase?: GwRecord}): GwRecord {
+export function settle(io: Io, sent: Sent & {purchase?: GwRecord; inFull?: boolean; derived?: boolean}): GwRecord {
   io.err(sentNotices(sent))
   if (sent.failure) throw sent.failure
   return (sent.decided as Extract<Sent['decided'], {outcome: 'approved'}>).record
 }
 
-function sentNotices({body, decided, purchase}: Sent & {purchase?: GwRecord}): string {
+function sentNotices({body, decided, purchase, inFull, derived}: Sent & {purchase?: GwRecord; inFull?: boolean; derived?: boolean}): string {
   let text = ''
-  if (purchase) {
+  if (purchase && inFull) {
     const currency = typeof purchase.currency === 'string' ? purchase.currency : undefined
     text += `Refunding purchase ${String(purchase.id ?? '')} in full: ${formatMoney(Number(purchase.amount), currency)}.\n`
+  }
+  if (derived && purchase && decided.outcome === 'approved') {
+    const name = String(purchase.reference ?? purchase.id)
+    text += `Reference ${body.reference}, derived from purchase ${name}'s: gw refund list --purchase ${shellQuote(name)} finds it for certain.\n`
   }
   if ((decided.outcome === 'approved' || decided.outcome === 'declined') && decided.source === 'earlier') {
     const id = typeof decided.record.id === 'string' ? ` (${decided.record.id})` : ''

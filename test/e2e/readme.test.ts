@@ -23,6 +23,7 @@ const SHOWN: [string, string][] = [
   ['jq -r .error.kind', 'exit 5\nnot_found\n'],
   ['--cvv 123 || echo "exit $?"   # exit 2: no card numbers', 'exit 2\nexit 2\nApproved\n'],
   ["jq -r '[.name, .mode, .url] | @tsv'", 'local\tsandbox\thttp://127.0.0.1:'],
+  ["gw refund list --purchase order-1001 | jq -r '[.reference, .gw_match.certain] | @tsv'", 'order-1001-R1\ttrue\n'],
 ]
 
 interface Block {

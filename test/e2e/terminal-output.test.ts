@@ -28,6 +28,9 @@ async function purchase({card = cardArgs(), reference = ref()} = {}): Promise<Re
   return result.json as Record<string, unknown>
 }
 
+/** The test Visa under a holder of its own: the refunds on it since a purchase are the test's alone, whatever else runs that second. */
+const ownCard = (holder = ref('Holder')) => ['--card-holder', holder, '--card-number', CARDS.visa, '--card-expiry', '12/2030', '--cvv', '123']
+
 const ESC = '\u001B'
 
 describe('one JSON shape at a prompt and in a script', () => {
@@ -81,7 +84,7 @@ describe('prompts for what is missing', () => {
   })
 
   it("asks a refund's amount, offering the purchase in full: Enter takes it, a typed amount refunds part", async () => {
-    const bought = await purchase()
+    const bought = await purchase({card: ownCard()})
     const full = run(['refund', 'create', '--transaction-id', String(bought.id), '--reference', ref('refund')])
     await full.waitFor('amount to refund in the minor currency unit (--amount); Enter for the purchase in full, 10.00 AUD (1000)')
     full.press('Enter')
@@ -89,7 +92,7 @@ describe('prompts for what is missing', () => {
     expect(fullScreen).toContain('[exit 0]')
     expect(fullScreen).toMatch(/^Amount +-10\.00 AUD$/m)
 
-    const other = await purchase()
+    const other = await purchase({card: ownCard()})
     const part = run(['refund', 'create', '--transaction-id', String(other.reference), '--reference', ref('refund')])
     await part.waitFor('(--amount); Enter for the purchase in full')
     part.type('0')
@@ -99,6 +102,45 @@ describe('prompts for what is missing', () => {
     const partScreen = await part.waitFor(/\[exit \d+\]/)
     expect(partScreen).toContain('[exit 0]')
     expect(partScreen).toMatch(/^Amount +-2\.50 AUD$/m)
+  })
+
+  it('asks for the purchase, then the amount, then the reference, offering the one derived from the purchase\'s: Enter takes each offer', async () => {
+    const bought = await purchase({card: ownCard(), reference: ref('order')})
+    const t = run(['refund', 'create'])
+    await t.answer([['(--transaction-id)', String(bought.reference)]])
+    await t.waitFor('(--amount); Enter for the purchase in full, 10.00 AUD')
+    t.press('Enter')
+    await t.waitFor(`(--reference); Enter for ${bought.reference}-R1, derived from the purchase's`)
+    t.press('Enter')
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 0]')
+    const asked = ['(--transaction-id)', '(--amount)', '(--reference)'].map((question) => screen.indexOf(question))
+    expect(asked.every((at) => at >= 0)).toBe(true)
+    expect([...asked].sort((a, b) => a - b)).toEqual(asked)
+    expect(screen).toMatch(new RegExp(`^Reference +${bought.reference}-R1$`, 'm'))
+    expect(screen).toContain(`Reference ${bought.reference}-R1, derived from purchase ${bought.reference}'s: gw refund list --purchase ${bought.reference} finds it for certain.`)
+  })
+
+  it('after a partial refund, offers what is left of the purchase, and Enter refunds it (it offered the full amount, refused with exit 7)', async () => {
+    // A refund under a reference of the user's only may be of it: what is surely left is offered.
+    const other = await purchase({card: ownCard()})
+    expect((await sandbox.gw(['refund', 'create', '--transaction-id', String(other.id), '--amount', '400', '--reference', ref('mine')])).code).toBe(0)
+    const maybe = run(['refund', 'create', '--transaction-id', String(other.id), '--reference', ref('refund')])
+    await maybe.waitFor('(--amount); Enter for 6.00 AUD, what is surely left (1 refund on its card that may be of it comes to 4.00 AUD) (600)')
+    maybe.press('Enter')
+    const maybeScreen = await maybe.waitFor(/\[exit \d+\]/)
+    expect(maybeScreen).toContain('[exit 0]')
+    expect(maybeScreen).toMatch(/^Amount +-6\.00 AUD$/m)
+
+    // One under the reference gw derived is certain: what is left is exact.
+    const bought = await purchase({card: ownCard()})
+    expect((await sandbox.gw(['refund', 'create', '--transaction-id', String(bought.id), '--amount', '400'])).code).toBe(0)
+    const t = run(['refund', 'create', '--transaction-id', String(bought.reference), '--reference', ref('refund')])
+    await t.waitFor('(--amount); Enter for what is left of it, 6.00 AUD (4.00 AUD of 10.00 AUD refunded) (600)')
+    t.press('Enter')
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 0]')
+    expect(screen).toMatch(/^Amount +-6\.00 AUD$/m)
   })
 
   it('refuses a mistyped flag before asking anything, suggesting the flag meant', async () => {
@@ -132,9 +174,9 @@ describe('without a terminal to ask on', () => {
   it('fails naming every missing flag, as before, and help marks them asked if missing', async () => {
     const result = await sandbox.gw(['refund', 'create'])
     expect(result.code).toBe(2)
-    // Without --amount a refund takes the purchase in full: not required, so not asked for.
-    for (const flag of ['reference', 'transaction-id']) expect(result.stderr).toContain(`Missing required flag ${flag}`)
-    expect(result.stderr).not.toContain('Missing required flag amount')
+    // Without --amount a refund takes the purchase in full, without --reference one derived from the purchase's: neither is required.
+    expect(result.stderr).toContain('Missing required flag transaction-id')
+    for (const flag of ['amount', 'reference']) expect(result.stderr).not.toContain(`Missing required flag ${flag}`)
     const help = await sandbox.gw(['refund', 'create', '--help'])
     expect(help.stdout).toMatch(/--transaction-id=<value>\s+\(required; asked if missing\) id or reference of the\s+purchase to refund/)
   })

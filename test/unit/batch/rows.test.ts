@@ -3,7 +3,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {type BatchEntry, openBatch} from '../../../src/batch/read.js'
-import {type InvalidRow, purchaseRows, refundRows, type RowSchema, scanRows, type ValidRow, validRows} from '../../../src/batch/rows.js'
+import {type InvalidRow, purchaseRows, refundRows, type RowSchema, scanRows, type ValidRow, validRows, withJournaledReferences} from '../../../src/batch/rows.js'
 import {UsageError} from '../../../src/errors.js'
 
 const fileOf = (text: string) => {
@@ -74,10 +74,33 @@ describe('scanRows and validRows', () => {
     expect(valid.map((row) => row.reference)).toEqual(['r-5'])
     expect(invalid).toEqual([
       {row: 1, line: 2, reference: 'r-1', messages: ['amount must be a positive whole number in the currency\'s minor unit, got "1.5"']},
-      {row: 2, line: 3, messages: ['transaction_id must not be blank', 'reference must not be blank']},
+      {row: 2, line: 3, messages: ['transaction_id must not be blank']},
       {row: 3, line: 4, reference: 'r-3', messages: ['reference r-3 is used again on line 5: each row needs a reference of its own']},
       {row: 4, line: 5, reference: 'r-3', messages: ['reference r-3 is used again on line 4: each row needs a reference of its own']},
     ])
+  })
+
+  it('a refund row with a blank reference, or none, is valid: its reference is made when it is sent, and read from its input', async () => {
+    const path = fileOf('transaction_id,amount,reference\n071-P-A,100,\n071-P-A,200,\n071-P-B,300,order-9-R1\n')
+    const scan = await scanRows(await openBatch(path), refundRows, 'r.csv')
+    // Two blank references are no reference used twice; one given in the derived shape is kept from every derived one.
+    expect(scan).toMatchObject({valid: 3, unreferenced: 2, derivedShaped: new Set(['order-9-R1'])})
+    expect(scan.invalid.size).toBe(0)
+    const rows: ValidRow<{reference?: string}>[] = []
+    for await (const row of validRows(await openBatch(path), scan)) rows.push(row)
+    expect(rows.map((row) => row.reference)).toEqual(['', '', 'order-9-R1'])
+    rows[0]!.input.reference = 'order-7-R1'
+    expect(rows[0]!.reference).toBe('order-7-R1')
+    expect((await check('{"transaction_id":"071-P-A","amount":100}\n')).valid).toMatchObject([{row: 1, line: 1, reference: '', input: {transactionId: '071-P-A', amount: 100, reference: undefined}}])
+  })
+
+  it('a row whose reference is made when sent takes the one an earlier run journaled for its line, and only such a row', async () => {
+    const path = fileOf('transaction_id,amount,reference\n071-P-A,100,\n071-P-A,200,\n071-P-B,300,given\n')
+    const scan = await scanRows(await openBatch(path), refundRows, 'r.csv')
+    const intents = new Map([['order-7-R2', {line: 3}], ['given', {line: 4}], ['elsewhere', {line: 9}]])
+    const rows: string[] = []
+    for await (const row of withJournaledReferences(validRows(await openBatch(path), scan), intents)) rows.push(row.reference)
+    expect(rows).toEqual(['', 'order-7-R2', 'given'])
   })
 
   it('a row one field short is an error of its line, not a refund in full; so is an NDJSON amount of null', async () => {

@@ -1,0 +1,64 @@
+import {InterruptedError, ModeMismatchError} from '../errors.js'
+import {inOrder} from '../in-order.js'
+import {derivationBase, derivedFrom, type Matched, matchRefunds, type RefundedState} from '../lists/refund-match.js'
+import {recordInstant, type Window} from '../lists/window.js'
+import {sameCard} from '../money/decide.js'
+import type {Deps, GwRecord} from './deps.js'
+import {listRecords} from './lists.js'
+
+export interface RefundsOfRequest {
+  /** The window asked for; it starts no earlier than the purchase, so only the pages since it are read. */
+  window?: Window
+  newestFirst?: boolean
+  concurrency: number
+  /** Ids of refunds gw's batch journals say it made for this purchase. */
+  journaled?: ReadonlySet<string>
+}
+
+/**
+ * The refunds that may be of a purchase: those on its card (number and holder), of no more than
+ * it, made since it, read a page at a time and matched against it (lists/refund-match.ts), best fit
+ * first, with what that makes refunded and left. Only these are held: the refunds on one card since
+ * one purchase, never the whole list.
+ */
+export async function refundsOfPurchase(purchase: GwRecord, request: RefundsOfRequest, deps: Pick<Deps, 'client'>): Promise<{matched: Matched[]; state: RefundedState}> {
+  const since = recordInstant(purchase.transaction_date)
+  const window: Window = {...request.window}
+  if (since !== undefined && (window.from === undefined || window.from.getTime() < since)) window.from = new Date(since)
+  const listing = listRecords({resource: 'refunds', window, filters: {purchase}, newestFirst: request.newestFirst ?? true, concurrency: request.concurrency}, deps)
+  const found: GwRecord[] = []
+  for await (const page of listing.pages) found.push(...page)
+  const others = await otherPurchases(purchase, found, request.concurrency, deps)
+  return matchRefunds(purchase, found, {journaled: request.journaled ?? new Set(), others})
+}
+
+/**
+ * What has been refunded of a purchase and what is left: from the gateway's own figure where its
+ * record has one (`refunded_amount`), with nothing more asked; else from the refunds that may be of it.
+ */
+export async function refundedState(purchase: GwRecord, request: RefundsOfRequest, deps: Pick<Deps, 'client'>): Promise<RefundedState> {
+  if (typeof purchase.refunded_amount === 'number') return matchRefunds(purchase, []).state
+  return (await refundsOfPurchase(purchase, request, deps)).state
+}
+
+/**
+ * The references some of these refunds' references derive from (`order-9-R1`: `order-9`) that
+ * are other purchases on the same card, looked up, each once: those refunds are theirs. A look-up
+ * that fails tells nothing, and the refund stays a possible one.
+ */
+async function otherPurchases(purchase: GwRecord, refunds: GwRecord[], concurrency: number, {client}: Pick<Deps, 'client'>): Promise<Set<string>> {
+  const ours = derivationBase(purchase)
+  const bases = new Set(refunds.map((refund) => derivedFrom(refund.reference)).filter((base): base is string => base !== undefined && base !== ours))
+  const others = new Set<string>()
+  const lookUp = async (base: string) => {
+    try {
+      const other = await client.purchases.get(base)
+      if (other.reference === base && other.id !== purchase.id && sameCard(other.card_number, purchase.card_number)) others.add(base)
+    } catch (err) {
+      // Stopped, or talking to the wrong gateway: that is the answer. Anything else tells nothing.
+      if (err instanceof InterruptedError || err instanceof ModeMismatchError) throw err
+    }
+  }
+  for await (const _ of inOrder(bases.values(), concurrency, lookUp)) void _
+  return others
+}

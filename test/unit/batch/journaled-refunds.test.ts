@@ -1,0 +1,63 @@
+import {mkdirSync, mkdtempSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {defaultJournalPath, Journal} from '../../../src/batch/journal.js'
+import {journaledRefunds, journalTarget} from '../../../src/batch/journaled-refunds.js'
+
+// Issue 29: a refund gw's own batch sent for a purchase, and had approved, is certain to be of it.
+const target = journalTarget({baseUrl: 'http://127.0.0.1:8787/', username: 'TEST'})
+const purchase = {id: '071-P-1VQZVNTX', reference: 'order-1042'}
+
+/** A batch's journal, written as a run writes it, in gw's data directory. */
+async function journal(dataDir: string, hash: string, rows: Array<{reference: string; transactionId: string; status: string; id?: string}>, options: {command?: string; to?: typeof target} = {}): Promise<void> {
+  const command = options.command ?? 'refund create'
+  const to = options.to ?? target
+  const written = await Journal.open(defaultJournalPath(dataDir, command, hash, to), {command, hash, now: new Date(), target: to})
+  for (const [index, row] of rows.entries()) {
+    await written.intent({intent: row.reference, row: index + 1, line: index + 2, request: {transaction_id: row.transactionId, amount: 100, reference: row.reference}})
+    await written.result({result: row.reference, status: row.status, exit_code: row.status === 'approved' ? 0 : 7, ...(row.id ? {record: {id: row.id, reference: row.reference}} : {error: {messages: ['no']}})})
+  }
+  await written.close()
+}
+
+describe('journaledRefunds', () => {
+  it("finds the approved refunds a batch sent for the purchase, by its id or its reference, in this gateway's journals only", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gw-journaled-'))
+    await journal(dataDir, 'a'.repeat(64), [
+      {reference: 'evt-1', transactionId: purchase.id, status: 'approved', id: '071-R-AAAAAAA1'},
+      {reference: 'evt-2', transactionId: 'order-1042', status: 'approved', id: '071-R-AAAAAAA2'},
+      {reference: 'evt-3', transactionId: 'order-9999', status: 'approved', id: '071-R-AAAAAAA3'},
+      {reference: 'evt-4', transactionId: 'order-1042', status: 'rejected'},
+    ])
+    // Another merchant's journal, a purchase batch and a file that is no journal tell nothing.
+    await journal(dataDir, 'b'.repeat(64), [{reference: 'evt-5', transactionId: 'order-1042', status: 'approved', id: '071-R-AAAAAAA5'}], {to: {...target, username: 'OTHER'}})
+    await journal(dataDir, 'c'.repeat(64), [{reference: 'evt-6', transactionId: 'order-1042', status: 'approved', id: '071-R-AAAAAAA6'}], {command: 'purchase create'})
+    writeFileSync(join(dataDir, 'journals', 'refund-create-garbage.ndjson'), 'not json\n{"intent":\n')
+    expect(await journaledRefunds(dataDir, target, purchase)).toEqual(new Set(['071-R-AAAAAAA1', '071-R-AAAAAAA2']))
+  })
+
+  it('finds a result written megabytes after its intent (a row in doubt, answered by a later run)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gw-journaled-'))
+    const written = await Journal.open(defaultJournalPath(dataDir, 'refund create', 'd'.repeat(64), target), {command: 'refund create', hash: 'd'.repeat(64), now: new Date(), target})
+    await written.intent({intent: 'late-1', row: 1, line: 2, request: {transaction_id: 'order-1042', amount: 100, reference: 'late-1'}})
+    const filler = {id: '071-R-FILLER00', card_holder: 'x'.repeat(200), reference: 'other'}
+    await Promise.all(
+      Array.from({length: 4000}, (_, i) => [
+        written.intent({intent: `other-${i}`, row: i + 2, line: i + 3, request: {transaction_id: 'order-1', amount: 1, reference: `other-${i}`}}),
+        written.result({result: `other-${i}`, status: 'approved', exit_code: 0, record: filler}),
+      ]).flat(),
+    )
+    await written.result({result: 'late-1', status: 'approved', exit_code: 0, record: {id: '071-R-LATE0001', reference: 'late-1'}})
+    await written.close()
+    expect(await journaledRefunds(dataDir, target, purchase)).toEqual(new Set(['071-R-LATE0001']))
+  })
+
+  it('no journals, or a purchase with neither id nor reference: none', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gw-journaled-'))
+    expect(await journaledRefunds(dataDir, target, purchase)).toEqual(new Set())
+    mkdirSync(join(dataDir, 'journals'))
+    await journal(dataDir, 'a'.repeat(64), [{reference: 'evt-1', transactionId: purchase.id, status: 'approved', id: '071-R-AAAAAAA1'}])
+    expect(await journaledRefunds(dataDir, target, {})).toEqual(new Set())
+  })
+})

@@ -1,0 +1,60 @@
+import {describe, expect, it} from 'vitest'
+import {NotFoundError} from '../../../src/errors.js'
+import {askRefund} from '../../../src/output/ask-amount.js'
+import type {Prompter} from '../../../src/output/prompt.js'
+import {livePurchase, liveRefund} from '../../fixtures/live-records.js'
+import {fakeClient} from '../operations/fake-client.js'
+
+// Issue 29: at a terminal a refund's amount offers what is left of the purchase, then its reference
+// the one derived from the purchase's; Enter takes each offer.
+
+/** A prompter that answers each question in turn (an empty answer is Enter: the offer), recording what it was asked. */
+function scripted(...answers: string[]): Prompter & {asked: {message: string; offered?: string}[]} {
+  const asked: {message: string; offered?: string}[] = []
+  return {
+    asked,
+    text: async (message, options) => {
+      asked.push({message, offered: options?.default})
+      const answer = answers.shift() ?? ''
+      return answer === '' ? (options?.default ?? '') : answer
+    },
+    secret: async () => '',
+    choose: async (_, choices) => choices[0]!,
+  }
+}
+
+const refundsAt = (...references: string[]) => (reference: string) =>
+  references.includes(reference) ? {...liveRefund, reference} : Promise.reject(new NotFoundError('Purchase not found', {status: 404}))
+const none = async () => new Set<string>()
+
+describe('askRefund', () => {
+  it("offers what the gateway's own refunded_amount leaves, asking nothing more of the gateway for it; then the derived reference, which Enter takes", async () => {
+    const fake = fakeClient({'purchases.get': () => ({...livePurchase, refunded_amount: 4000}), 'refunds.get': refundsAt('order-1042-R1')})
+    const prompter = scripted('', '')
+    const input = await askRefund({transactionId: 'order-1042'}, {client: fake.client, prompter, journaled: none})
+    expect(prompter.asked).toEqual([
+      {message: 'amount to refund in the minor currency unit (--amount); Enter for what is left of it, 60.00 AUD (the gateway says 40.00 AUD of 100.00 AUD refunded)', offered: '6000'},
+      {message: "your reference for the refund (--reference); Enter for order-1042-R2, derived from the purchase's", offered: 'order-1042-R2'},
+    ])
+    expect(input).toMatchObject({transactionId: 'order-1042', amount: 6000, reference: 'order-1042-R2', referenceDerived: true, purchase: {id: livePurchase.id}})
+    // No list was read: the gateway said it.
+    expect(fake.calls.map((call) => call.method)).toEqual(['purchases.get', 'refunds.get', 'refunds.get'])
+  })
+
+  it('without the gateway\'s figure, reads the refunds on its card; a reference typed is used as given', async () => {
+    const page = {records: [{...liveRefund, reference: 'order-1042-R1', amount: 2500}], paging: {page: 1, pages: 1, total: 1}}
+    const fake = fakeClient({'purchases.get': () => livePurchase, 'refunds.list': () => page, 'refunds.get': refundsAt('order-1042-R1')})
+    const prompter = scripted('', 'my-own')
+    const input = await askRefund({transactionId: 'order-1042'}, {client: fake.client, prompter, journaled: none})
+    expect(prompter.asked[0]).toEqual({message: 'amount to refund in the minor currency unit (--amount); Enter for what is left of it, 75.00 AUD (25.00 AUD of 100.00 AUD refunded)', offered: '7500'})
+    expect(input).toMatchObject({amount: 7500, reference: 'my-own', referenceDerived: false})
+  })
+
+  it('asks only for what was left out', async () => {
+    const fake = fakeClient({'purchases.get': () => livePurchase, 'refunds.get': refundsAt()})
+    const prompter = scripted('')
+    const input = await askRefund({transactionId: 'order-1042', amount: 100}, {client: fake.client, prompter, journaled: none})
+    expect(prompter.asked.map((question) => question.offered)).toEqual(['order-1042-R1'])
+    expect(input).toMatchObject({amount: 100, reference: 'order-1042-R1', referenceDerived: true})
+  })
+})
