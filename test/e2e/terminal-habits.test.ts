@@ -1,0 +1,61 @@
+import {afterEach, describe, expect, it} from 'vitest'
+import {terminal, type Terminal} from './auth-helpers.js'
+import {writeTemp} from './batch-helpers.js'
+import {CARDS, ref, type Sandbox, sandboxForFile} from './helpers.js'
+
+// Issue 28: the terminal habits gh users expect of a list, against a real local gateway holding
+// 40 purchases made in a known order (every fifth declined).
+let sandbox: Sandbox
+const references: string[] = []
+const open: Terminal[] = []
+
+afterEach(() => {
+  for (const t of open.splice(0)) t.close()
+})
+
+sandboxForFile(async (started) => {
+  sandbox = started
+  const card = await sandbox.gw(['card', 'tokenize', '--card-holder', 'Jane Citizen', '--card-number', CARDS.visa, '--card-expiry', '12/2030', '--cvv', '123', '--json'])
+  expect(card.code, card.stderr).toBe(0)
+  const token = (card.json as {token: string}).token
+  const prefix = ref('habit')
+  const rows = Array.from({length: 40}, (_, i) => {
+    references.push(`${prefix}-${String(i).padStart(2, '0')}`)
+    return `${token},${i % 5 === 4 ? 1051 : 1000 + i},${references[i]}`
+  })
+  const csv = writeTemp('habits.csv', ['card_token,amount,reference', ...rows].join('\n') + '\n')
+  // One at a time, so the gateway keeps them in this order.
+  const made = await sandbox.gw(['purchase', 'create', '--input', csv, '--concurrency', '1'], {timeoutMs: 60_000})
+  expect(made.code, made.stderr).toBe(3)
+})
+
+function run(args: string[], {width, height, env}: {width?: number; height?: number; env?: NodeJS.ProcessEnv} = {}): Terminal {
+  const t = terminal(args, sandbox.env(env), {width, height})
+  open.push(t)
+  return t
+}
+
+const referencesOf = (records: unknown[]) => records.map((record) => (record as {reference: string}).reference)
+
+describe('-L is --limit', () => {
+  it('on every list, as -L N and -LN', async () => {
+    const five = await sandbox.gw(['purchase', 'list', '-L', '5'])
+    expect(five.code, five.stderr).toBe(0)
+    expect(referencesOf(five.records)).toEqual(references.slice(-5).reverse())
+    const two = await sandbox.gw(['purchase', 'list', '-L2', '--oldest-first'])
+    expect(referencesOf(two.records)).toEqual(references.slice(0, 2))
+    for (const noun of ['refund', 'customer', 'subscription', 'plan', 'card', 'webhook']) {
+      const listed = await sandbox.gw([noun, 'list', '-L', '1'])
+      expect(listed.code, `${noun} list -L 1: ${listed.stderr}`).toBe(0)
+    }
+    const clash = await sandbox.gw(['purchase', 'list', '-L', '3', '--all'])
+    expect(clash.code).toBe(2)
+    expect(clash.stderr).toContain('Error: --all cannot also be provided when using --limit')
+  })
+
+  it('on gw sandbox logs', async () => {
+    const logs = await sandbox.gw(['sandbox', 'logs', '-L', '3'])
+    expect(logs.code, logs.stderr).toBe(0)
+    expect(logs.records).toHaveLength(3)
+  })
+})
