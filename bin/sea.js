@@ -15,7 +15,7 @@ const pjson = JSON.parse(sea.getAsset('package.json', 'utf8'))
 const root = join(dirname(process.execPath), 'gw-embedded')
 const filename = join(root, 'dist', 'gw.cjs')
 
-if (argv[0] === '--version' || argv[0] === '-v') start.printVersion(pjson.version)
+if (start.isVersion(argv)) start.printVersion(pjson.version)
 else if (!(start.isRootHelp(argv) && start.printSavedRootHelp([rootHelpFile()]))) void run(argv)
 
 /** The root help is kept in the user's cache, under a name that tells this build from another. */

@@ -59,3 +59,18 @@ describe('-L is --limit', () => {
     expect(logs.records).toHaveLength(3)
   })
 })
+
+describe('gw version', () => {
+  it('prints what --version prints, answered early or by the command itself', async () => {
+    const flag = await sandbox.gw(['--version'])
+    expect(flag.stdout).toMatch(/^gw\/\d+\.\d+\.\d+\S* [\w]+-[\w]+ node-v\d+\.\d+\.\d+\n$/)
+    const word = await sandbox.gw(['version'])
+    expect(word).toMatchObject({code: 0, stdout: flag.stdout, stderr: ''})
+    // With a flag it is not answered before oclif loads: the command prints the same line.
+    const command = await sandbox.gw(['version', '--no-input'])
+    expect(command).toMatchObject({code: 0, stdout: flag.stdout, stderr: ''})
+    const extra = await sandbox.gw(['version', 'now'])
+    expect(extra.code).toBe(2)
+    expect(extra.stderr).toContain('Error: gw version takes no argument "now"')
+  })
+})
