@@ -74,3 +74,32 @@ describe('gw version', () => {
     expect(extra.stderr).toContain('Error: gw version takes no argument "now"')
   })
 })
+
+describe('the columns a table keeps on a narrow terminal', () => {
+  const header = (text: string) => text.split('\n')[1]!.split('│').map((cell) => cell.trim()).filter(Boolean)
+  const at80 = {GW_FORCE_TTY: '80', NO_COLOR: '1'}
+
+  it('gw report keeps Net and Refunded at 80 columns', async () => {
+    const report = await sandbox.gw(['report'], {env: at80})
+    expect(report.code, report.stderr).toBe(0)
+    expect(header(report.stdout)).toEqual(['Day', 'Currency', 'Approved amount', 'Declined', 'Refunded', 'Net'])
+  })
+
+  it('a list keeps the id at 100 columns, leaving the card holder out first', async () => {
+    const list = await sandbox.gw(['purchase', 'list', '-L', '2'], {env: {GW_FORCE_TTY: '100', NO_COLOR: '1'}})
+    expect(list.code, list.stderr).toBe(0)
+    expect(header(list.stdout)).toEqual(['Date', 'Reference', 'Amount', 'Outcome', 'Card', 'Id'])
+    expect(list.stderr.replaceAll('\n', ' ')).toContain('Settlement date, Card holder. Choose columns with --fields')
+  })
+
+  it('gw sandbox deliveries keeps the address at 80 columns', async () => {
+    const hook = await sandbox.gw(['webhook', 'create', '--url', 'http://127.0.0.1:9/hooks/habits', '--event', 'card:expiring'])
+    expect(hook.code, hook.stderr).toBe(0)
+    const triggered = await sandbox.gw(['sandbox', 'trigger', 'card:expiring'])
+    expect(triggered.code, triggered.stderr).toBe(0)
+    const deliveries = await sandbox.gw(['sandbox', 'deliveries'], {env: at80})
+    expect(deliveries.code, deliveries.stderr).toBe(0)
+    expect(header(deliveries.stdout)).toEqual(['Event', 'Status', 'Address', 'Last answer'])
+    expect(deliveries.stdout).toContain('│ http://127.0.0.1:9/hooks/habits │')
+  })
+})
