@@ -38,14 +38,24 @@ async function run(args) {
 
 /**
  * The require the bundle gets: oclif's require() of the bundle answers with the bundle itself,
- * keytar is keytar.node beside the executable, the rest node's modules.
+ * keytar is keytar.node beside the executable, jq (--jq) the asset of it, the rest node's modules.
  */
 function bundleRequire(module) {
   const fromDisk = createRequire(process.execPath)
-  const require = (id) => (id === filename ? module.exports : id === 'keytar' ? keytarBeside(fromDisk) : fromDisk(id))
+  const require = (id) => (id === filename ? module.exports : id === 'keytar' ? keytarBeside(fromDisk) : id === 'jq-wasm/inline' ? embeddedJq() : fromDisk(id))
   require.resolve = (id, options) => (id === filename ? filename : fromDisk.resolve(id, options))
   require.cache = fromDisk.cache
   return require
+}
+
+/** jq-wasm's one file, carried as an asset (scripts/package.js), compiled when --jq first asks for it. */
+function embeddedJq() {
+  const {Module} = require('node:module')
+  const path = join(root, 'node_modules', 'jq-wasm', 'dist', 'inline.cjs')
+  const jq = new Module(path)
+  jq.filename = path
+  jq._compile(sea.getAsset('jq-wasm-inline.cjs', 'utf8'), path)
+  return jq.exports
 }
 
 /**

@@ -22,6 +22,8 @@ export class SomeFailed extends GwError {
 export class Reporter {
   /** Whether an error about writing was reported already (a batch's, naming its journal). */
   private writeErrorReported = false
+  /** The error reported, if one was: stdout's failure is not told again when it caused it. */
+  private reported?: unknown
 
   constructor(
     private readonly f: Factory,
@@ -46,6 +48,7 @@ export class Reporter {
   async error(err: unknown): Promise<void> {
     const {io, columns, render, flags} = this.f
     const error = toGwError(err, {name: this.command.name(), flags: this.command.flags})
+    this.reported = err
     const {renderError, renderRecord} = await import('../output/render.js')
     if (error instanceof WriteError) this.writeErrorReported = true
     // A decline is a processed transaction: its record is the result, on stdout like any other.
@@ -69,6 +72,14 @@ export class Reporter {
     const broken = io.outFailure?.()
     if (!broken || this.writeErrorReported) return
     const {renderError} = await import('../output/render.js')
+    // --jq's filter failed on a record (output/jq.ts): its own error, not stdout's.
+    if (broken instanceof GwError) {
+      if (this.reported instanceof Error && this.reported.cause === broken) return
+      renderError(io, broken, {json: flags.json})
+      // A decline whose record it failed on still exits 3.
+      if (this.reported === undefined) process.exitCode = broken.exitCode
+      return
+    }
     const pipe = broken.code === 'EPIPE'
     const error = new WriteError(pipe ? "stdout's reader went away before all was printed" : `stdout could not be written (${broken.code ?? broken.message}): what was printed there is incomplete`, broken, {exitCode: pipe ? 141 : 1})
     renderError(io, error, {json: flags.json})

@@ -9,6 +9,8 @@ export default class Listen extends GwCommand {
 Each delivery is acknowledged with 200 once it is printed (and saved, with --save). With --forward-to it is passed on to your app and answered with your app's status, so a failing app means the gateway delivers it again.
 Ctrl-C stops accepting, finishes the deliveries in flight, removes the --register registration and exits 130; SIGTERM does the same and exits 0.`
 
+  static override printsJson = true
+
   static override examples = [
     '<%= config.bin %> <%= command.id %> --register',
     '<%= config.bin %> <%= command.id %> --json --events "charge:*" | jq .payload',

@@ -1,10 +1,10 @@
 import {afterEach, describe, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
 import {writeTemp} from './batch-helpers.js'
-import {CARDS, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {armTrap, CARDS, cardArgs, ref, type Sandbox, sandboxForFile} from './helpers.js'
 
 // Issue 28: the terminal habits gh users expect of a list, against a real local gateway holding
-// 40 purchases made in a known order (every fifth declined).
+// 40 purchases made in a known order: the i-th of (10 + i) * 100, every fifth declined (10.51).
 let sandbox: Sandbox
 const references: string[] = []
 const open: Terminal[] = []
@@ -21,7 +21,7 @@ sandboxForFile(async (started) => {
   const prefix = ref('habit')
   const rows = Array.from({length: 40}, (_, i) => {
     references.push(`${prefix}-${String(i).padStart(2, '0')}`)
-    return `${token},${i % 5 === 4 ? 1051 : 1000 + i},${references[i]}`
+    return `${token},${i % 5 === 4 ? 1051 : (10 + i) * 100},${references[i]}`
   })
   const csv = writeTemp('habits.csv', ['card_token,amount,reference', ...rows].join('\n') + '\n')
   // One at a time, so the gateway keeps them in this order.
@@ -101,5 +101,87 @@ describe('the columns a table keeps on a narrow terminal', () => {
     expect(deliveries.code, deliveries.stderr).toBe(0)
     expect(header(deliveries.stdout)).toEqual(['Event', 'Status', 'Address', 'Last answer'])
     expect(deliveries.stdout).toContain('│ http://127.0.0.1:9/hooks/habits │')
+  })
+})
+
+describe('--jq EXPR (gh\'s): each record through a jq expression', () => {
+  const declined = () => references.filter((_, i) => i % 5 === 4)
+
+  it('prints what the expression makes, one record at a time, strings raw, anything else as one JSON line', async () => {
+    const refs = await sandbox.gw(['purchase', 'list', '-L', '3', '--jq', '.reference'])
+    expect(refs).toMatchObject({code: 0, stderr: ''})
+    expect(refs.stdout).toBe(references.slice(-3).reverse().join('\n') + '\n')
+    const tsv = await sandbox.gw(['purchase', 'list', '-L', '2', '--oldest-first', '--jq', '[.reference, .amount, .successful] | @tsv'])
+    expect(tsv.stdout).toBe(`${references[0]}\t1000\ttrue\n${references[1]}\t1100\ttrue\n`)
+    const objects = await sandbox.gw(['purchase', 'list', '-L', '2', '--jq', '{reference, amount, card: .card_number}'])
+    expect(objects.stdout).toBe(`{"reference":"${references[39]}","amount":1051,"card":"424242XXXXXX4242"}\n{"reference":"${references[38]}","amount":4800,"card":"424242XXXXXX4242"}\n`)
+    // Before the command words, as every global flag may be.
+    const before = await sandbox.gw(['--jq', '.amount', 'purchase', 'list', '-L', '1'])
+    expect(before.stdout).toBe('1051\n')
+  })
+
+  it('filters a whole walk of pages: select keeps the declines of --all', async () => {
+    const found = await sandbox.gw(['purchase', 'list', '--all', '--oldest-first', '--jq', 'select(.successful | not) | .reference'])
+    expect(found.code, found.stderr).toBe(0)
+    expect(found.stdout).toBe(declined().join('\n') + '\n')
+    const none = await sandbox.gw(['purchase', 'list', '--all', '--jq', 'select(.amount > 100000)'])
+    expect(none).toMatchObject({code: 0, stdout: '', stderr: ''})
+  })
+
+  it('works on a look-up, a decline (still exit 3), gw api and its pages, a batch\'s rows and gw sandbox logs', async () => {
+    const one = await sandbox.gw(['purchase', 'get', references[0]!, '--jq', '.amount'])
+    expect(one).toMatchObject({code: 0, stdout: '1000\n'})
+    const reference = ref('jq-declined')
+    const decline = await sandbox.gw(['purchase', 'create', '--amount', '10051', '--reference', reference, ...cardArgs(), '--jq', '[.reference, .message] | join(": ")'])
+    expect(decline.code).toBe(3)
+    expect(decline.stdout).toBe(`${reference}: Insufficient Funds\n`)
+    const api = await sandbox.gw(['api', '/v1.0/purchases', '--query', 'limit=4', '--jq', '.response | length'])
+    expect(api).toMatchObject({code: 0, stdout: '4\n'})
+    const paged = await sandbox.gw(['api', '/v1.0/purchases', '--paginate', '--jq', 'select(.amount == 1051) | .reference'])
+    expect(paged.stdout.split('\n').filter(Boolean)).toEqual(declined())
+    const rows = await sandbox.gw(['purchase', 'get', '--input', writeTemp('refs.txt', `${references[0]}\nno-such-order\n${references[4]}\n`), '--concurrency', '1', '--jq', '.amount'])
+    expect(rows.code).toBe(5)
+    expect(rows.stdout).toBe('1000\n1051\n')
+    const logs = await sandbox.gw(['sandbox', 'logs', '-L', '2', '--jq', '.method'])
+    expect(logs).toMatchObject({code: 0, stdout: 'GET\nGET\n'})
+  })
+
+  it('refuses an expression jq cannot compile before anything is sent (exit 2), naming the flag and jq\'s error', async () => {
+    const armed = await armTrap(sandbox, ['GET', 'POST'])
+    const bad = await sandbox.gw(['purchase', 'list', '--jq', '.['])
+    expect(bad.code).toBe(2)
+    expect(bad.stdout).toBe('')
+    expect(bad.stderr).toMatch(/^Error: --jq: syntax error, unexpected end of file at <top-level>, line 1, column 2:\n {4}\.\[\n {5}\^\nHint: The expression is jq's/)
+    const unknown = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref(), ...cardArgs(), '--jq', 'nosuchfn'])
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toContain('Error: --jq: nosuchfn/0 is not defined at <top-level>, line 1, column 1:')
+    // --jq implies --json: the error object follows on stderr.
+    expect(JSON.parse(unknown.stderr.trim().split('\n').at(-1)!)).toMatchObject({error: {kind: 'usage', exit_code: 2}})
+    expect(await armed()).toBe(2)
+  })
+
+  it('stops at the first record the expression fails on (exit 2), after printing those before it', async () => {
+    const failed = await sandbox.gw(['purchase', 'list', '--all', '--oldest-first', '--jq', 'if .successful then .reference else error("declined: \\(.reference)") end'])
+    expect(failed.code).toBe(2)
+    expect(failed.stdout).toBe(references.slice(0, 4).join('\n') + '\n')
+    expect(failed.stderr).toContain(`Error: --jq: declined: ${references[4]} (record 5 of the output; nothing after it was printed)`)
+    const typed = await sandbox.gw(['purchase', 'list', '-L', '1', '--oldest-first', '--jq', '.amount | test("1")'])
+    expect(typed).toMatchObject({code: 2, stdout: ''})
+    expect(typed.stderr).toContain('Error: --jq: number (1000) cannot be matched, as it is not a string (record 1 of the output')
+  })
+
+  it('is refused on a command that prints no JSON', async () => {
+    const refused = await sandbox.gw(['logout', '--jq', '.'])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain('Error: --jq filters the JSON a command prints, and gw logout prints none\nHint: Leave --jq out.')
+  })
+
+  it('on a terminal: JSON pretty-printed, strings raw, the gateway\'s control characters made visible', async () => {
+    const holder = 'Jane\u001B[2J Citizen'
+    const bought = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref('jq-tty'), '--card-holder', holder, ...cardArgs().slice(2), '--json'])
+    expect(bought.code, bought.stderr).toBe(0)
+    const t = run(['purchase', 'get', String((bought.json as {id: string}).id), '--jq', '{amount, currency}, .card_holder'])
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('{\n  "amount": 1000,\n  "currency": "AUD"\n}\nJane\\x1B[2J Citizen\n[exit 0]')
   })
 })
