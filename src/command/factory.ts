@@ -7,6 +7,7 @@ import type {Deps} from '../operations/deps.js'
 import type {Column} from '../output/columns.js'
 import {type Io, processIo} from '../output/io.js'
 import {filteredIo} from '../output/jq.js'
+import {pagedIo} from '../output/pager.js'
 import type {Prompter} from '../output/prompt.js'
 import type {RenderOptions} from '../output/render.js'
 import type {ClientCredentials, RequestGuard} from './client.js'
@@ -103,7 +104,7 @@ class CommandFactory implements Factory {
   }
 
   get io(): Io {
-    this.ioMade ??= this.parts.io ?? processIo(this.context.env, {noInput: this.globals['no-input']})
+    this.ioMade ??= this.parts.io ?? pagedIo(processIo(this.context.env, {noInput: this.globals['no-input']}), this.context.env)
     return this.filteredIo ?? this.ioMade
   }
 

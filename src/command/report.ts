@@ -1,6 +1,7 @@
 import {GwError, InterruptedError, WriteError} from '../errors.js'
 import type {GwRecord} from '../operations/deps.js'
 import {toGwError} from '../to-gw-error.js'
+import {PAGER_QUIT} from '../output/pager.js'
 import type {Factory} from './factory.js'
 
 /** What a command's run() may return besides a record or a list: the exit status of a service that stopped, or of a batch (its worst row's). */
@@ -58,7 +59,8 @@ export class Reporter {
     process.exitCode = error.exitCode
     // A signal or an abandoned native call may leave a wait behind (stdin, a prompt, the keychain)
     // that would hold the process open: once the error is reported, gw leaves.
-    if (error instanceof InterruptedError || error.abandonsPendingCall) setTimeout(() => process.exit(), 100).unref()
+    // A pager still shows the output: gw leaves once its reader has.
+    if (error instanceof InterruptedError || error.abandonsPendingCall) void Promise.resolve(io.close?.()).then(() => setTimeout(() => process.exit(), 100).unref())
   }
 
   /**
@@ -70,7 +72,8 @@ export class Reporter {
     const {io, flags} = this.f
     await io.flushOut?.()
     const broken = io.outFailure?.()
-    if (!broken || this.writeErrorReported) return
+    // The reader quitting the pager (q in less) is no failure.
+    if (!broken || this.writeErrorReported || broken.code === PAGER_QUIT) return
     const {renderError} = await import('../output/render.js')
     // --jq's filter failed on a record (output/jq.ts): its own error, not stdout's.
     if (broken instanceof GwError) {

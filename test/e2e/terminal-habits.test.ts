@@ -1,3 +1,6 @@
+import {chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
 import {writeTemp} from './batch-helpers.js'
@@ -35,6 +38,7 @@ function run(args: string[], {width, height, env}: {width?: number; height?: num
   return t
 }
 
+const ESC = '\u001B'
 const referencesOf = (records: unknown[]) => records.map((record) => (record as {reference: string}).reference)
 
 describe('-L is --limit', () => {
@@ -183,5 +187,75 @@ describe('--jq EXPR (gh\'s): each record through a jq expression', () => {
     const t = run(['purchase', 'get', String((bought.json as {id: string}).id), '--jq', '{amount, currency}, .card_holder'])
     const screen = await t.waitFor(/\[exit \d+\]/)
     expect(screen).toContain('{\n  "amount": 1000,\n  "currency": "AUD"\n}\nJane\\x1B[2J Citizen\n[exit 0]')
+  })
+})
+
+describe('long tables at a terminal go through the pager', () => {
+  /** A pager that keeps what it is given in a file and says how many lines it read. */
+  function stubPager(): {command: string; got: () => string | undefined} {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-pager-'))
+    const command = join(dir, 'stub pager')
+    writeFileSync(command, `#!/bin/sh\ncat > "${dir}/got"\necho "stub pager read $(wc -l < "${dir}/got") lines, args: $*"\n`)
+    chmodSync(command, 0o755)
+    return {command: `'${command}' --stub`, got: () => (existsSync(join(dir, 'got')) ? readFileSync(join(dir, 'got'), 'utf8') : undefined)}
+  }
+
+  it('less -FRX by default: the first screen, and q ends it early with exit 0, nothing said of a broken pipe', async () => {
+    const t = run(['purchase', 'list', '--all'], {width: 120, height: 12})
+    const screen = await t.waitFor(/^:$/m)
+    expect(screen).toMatch(/│ Date +│ Reference +│ Amount +│/)
+    expect(screen).not.toContain('[exit')
+    t.press('q')
+    const after = await t.waitFor(/\[exit \d+\]/)
+    expect(after).toContain('[exit 0]')
+    expect(after).not.toContain('Error')
+  })
+
+  it('$PAGER (or GW_PAGER, first) gets the table, and what is said on stderr after it, in order', async () => {
+    const pager = stubPager()
+    const t = run(['purchase', 'list', '-L', '20'], {width: 120, height: 12, env: {PAGER: pager.command}})
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('stub pager read 27 lines, args: --stub\n[exit 0]')
+    expect(screen).not.toContain('│ Date')
+    // Coloured, as on the terminal itself (less -R shows colour).
+    const got = pager.got()!.replaceAll(new RegExp(`${ESC}\\[\\d+m`, 'g'), '').split('\n')
+    expect(got[1]).toMatch(/│ Date +│ Reference +│ Amount +│/)
+    expect(got.at(-2)).toMatch(/^Showing 20 of \d+ purchases, newest first; --limit N or --all shows more\.$/)
+    const first = stubPager()
+    const gwPager = run(['purchase', 'list', '-L', '20'], {width: 120, height: 12, env: {PAGER: pager.command, GW_PAGER: first.command}})
+    expect(await gwPager.waitFor(/\[exit \d+\]/)).toContain('stub pager read 27 lines')
+    expect(first.got()).toBeDefined()
+  })
+
+  it('not for a table that fits the screen, nor with GW_PAGER or PAGER set to cat or empty', async () => {
+    const pager = stubPager()
+    const short = run(['purchase', 'list', '-L', '3'], {width: 120, height: 12, env: {PAGER: pager.command}})
+    expect(await short.waitFor(/\[exit \d+\]/)).toMatch(/│ Date +│ Reference +│ Amount +│[\s\S]*\[exit 0\]/)
+    for (const env of [{GW_PAGER: 'cat', PAGER: pager.command}, {GW_PAGER: '', PAGER: pager.command}, {PAGER: 'cat'}, {PAGER: ''}]) {
+      const t = run(['purchase', 'list', '-L', '20'], {width: 120, height: 12, env})
+      const screen = await t.waitFor(/\[exit \d+\]/)
+      expect(screen, JSON.stringify(env)).toMatch(/Showing 20 of \d+ purchases, newest first; --limit N or --all shows more\.\n\[exit 0\]/)
+    }
+    expect(pager.got()).toBeUndefined()
+  })
+
+  it('never in a pipe, even with GW_FORCE_TTY printing the table', async () => {
+    const pager = stubPager()
+    const piped = await sandbox.gw(['purchase', 'list', '--all'], {env: {GW_PAGER: pager.command, GW_FORCE_TTY: '120', NO_COLOR: '1'}})
+    expect(piped.code, piped.stderr).toBe(0)
+    expect(piped.stdout).toMatch(/│ Date +│ Reference +│ Amount +│/)
+    expect(pager.got()).toBeUndefined()
+  })
+
+  it('gw help environment names GW_PAGER and PAGER', async () => {
+    const help = await sandbox.gw(['help', 'environment'])
+    expect(help.stdout).toMatch(/^ {2}GW_PAGER, PAGER +the pager a table longer than the terminal goes through, GW_PAGER first; default less -FRX/m)
+  })
+
+  it('a pager that cannot start: said once, and the table printed instead', async () => {
+    const t = run(['purchase', 'list', '-L', '20'], {width: 120, height: 12, env: {GW_PAGER: '/no/such/pager -R'}})
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('Warning: the pager /no/such/pager -R could not be started; printing instead.')
+    expect(screen).toMatch(/Showing 20 of \d+ purchases, newest first; --limit N or --all shows more\.\n\[exit 0\]/)
   })
 })
