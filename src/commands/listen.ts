@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import {AuthError, UsageError} from '../errors.js'
+import {AuthError, GwError, UsageError} from '../errors.js'
 import {ExitStatus, GwCommand} from '../gw-command.js'
 import * as webhookFlags from '../webhooks/flags.js'
 
@@ -68,6 +68,9 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the --registe
       },
       this.io,
     )
+    // --jq failed on an event (output/jq.ts): gw listen stopped there, and says why.
+    const failure = this.io.outFailure?.()
+    if (failure instanceof GwError) throw failure
     return new ExitStatus(code)
   }
 }

@@ -5,6 +5,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
 import {writeTemp} from './batch-helpers.js'
 import {armTrap, CARDS, cardArgs, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {startListen} from './listen-helpers.js'
 
 // Issue 28: the terminal habits gh users expect of a list, against a real local gateway holding
 // 40 purchases made in a known order: the i-th of (10 + i) * 100, every fifth declined (10.51).
@@ -257,5 +258,23 @@ describe('long tables at a terminal go through the pager', () => {
     const screen = await t.waitFor(/\[exit \d+\]/)
     expect(screen).toContain('Warning: the pager /no/such/pager -R could not be started; printing instead.')
     expect(screen).toMatch(/Showing 20 of \d+ purchases, newest first; --limit N or --all shows more\.\n\[exit 0\]/)
+  })
+})
+
+describe('--jq on gw listen', () => {
+  it('filters each event as it arrives, and stops at the first it fails on, saying why (exit 2)', async () => {
+    const listener = await startListen(['--jq', 'if .event == "card:expired" then error("no expired cards here") else .event end'], {env: sandbox.home})
+    try {
+      expect(await listener.post({event: 'card:expiring', payload: []})).toBe(200)
+      await listener.waitForStdout(/^card:expiring$/m)
+      const exited = new Promise<number | null>((resolve) => listener.process.once('exit', (code) => resolve(code)))
+      // Not acknowledged, as an event nobody read is not: the gateway delivers it again.
+      expect(await listener.post({event: 'card:expired', payload: []})).toBe(503)
+      expect(await exited).toBe(2)
+      expect(listener.stderr()).toContain('Error: --jq: no expired cards here (record 2 of the output; nothing after it was printed)\n')
+      expect(listener.stdout()).toBe('card:expiring\n')
+    } finally {
+      await listener.stop('SIGKILL')
+    }
   })
 })
