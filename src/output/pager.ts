@@ -85,7 +85,10 @@ export function pagedIo(io: Io, env: NodeJS.ProcessEnv, stdout: NodeJS.WriteStre
     },
     async outWritten(text) {
       if (quit) return false
-      if (!paging()) return io.outWritten ? io.outWritten(text) : (io.out(text), true)
+      if (!paging()) {
+        linesShown += text.split('\n').length - 1
+        return io.outWritten ? io.outWritten(text) : (io.out(text), true)
+      }
       return new Promise((resolve) => pager!.stdin!.write(text, (err) => resolve(!err)))
     },
     err(text) {
