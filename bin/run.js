@@ -9,8 +9,8 @@ const root = join(__dirname, '..')
 const dist = join(root, 'dist')
 const argv = process.argv.slice(2)
 
-// Answered here, without the bundle, oclif or its config: --version, and the root help once oclif has rendered it.
-if (argv[0] === '--version' || argv[0] === '-v') start.printVersion(packageVersion())
+// Answered here, without the bundle, oclif or its config: --version (gw version), and the root help once oclif has rendered it.
+if (start.isVersion(argv)) start.printVersion(packageVersion())
 else if (!(start.isRootHelp(argv) && start.printSavedRootHelp(rootHelpFiles()))) void run(argv)
 
 function packageVersion() {

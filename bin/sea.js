@@ -15,7 +15,7 @@ const pjson = JSON.parse(sea.getAsset('package.json', 'utf8'))
 const root = join(dirname(process.execPath), 'gw-embedded')
 const filename = join(root, 'dist', 'gw.cjs')
 
-if (argv[0] === '--version' || argv[0] === '-v') start.printVersion(pjson.version)
+if (start.isVersion(argv)) start.printVersion(pjson.version)
 else if (!(start.isRootHelp(argv) && start.printSavedRootHelp([rootHelpFile()]))) void run(argv)
 
 /** The root help is kept in the user's cache, under a name that tells this build from another. */
@@ -38,14 +38,24 @@ async function run(args) {
 
 /**
  * The require the bundle gets: oclif's require() of the bundle answers with the bundle itself,
- * keytar is keytar.node beside the executable, the rest node's modules.
+ * keytar is keytar.node beside the executable, jq (--jq) the asset of it, the rest node's modules.
  */
 function bundleRequire(module) {
   const fromDisk = createRequire(process.execPath)
-  const require = (id) => (id === filename ? module.exports : id === 'keytar' ? keytarBeside(fromDisk) : fromDisk(id))
+  const require = (id) => (id === filename ? module.exports : id === 'keytar' ? keytarBeside(fromDisk) : id === 'jq-wasm/inline' ? embeddedJq() : fromDisk(id))
   require.resolve = (id, options) => (id === filename ? filename : fromDisk.resolve(id, options))
   require.cache = fromDisk.cache
   return require
+}
+
+/** jq-wasm's one file, carried as an asset (scripts/package.js), compiled when --jq first asks for it. */
+function embeddedJq() {
+  const {Module} = require('node:module')
+  const path = join(root, 'node_modules', 'jq-wasm', 'dist', 'inline.cjs')
+  const jq = new Module(path)
+  jq.filename = path
+  jq._compile(sea.getAsset('jq-wasm-inline.cjs', 'utf8'), path)
+  return jq.exports
 }
 
 /**

@@ -10,6 +10,11 @@ function printVersion(version) {
   process.stdout.write(`gw/${version} ${process.platform}-${arch} node-${process.version}\n`)
 }
 
+/** --version, -v, or `gw version` alone (gh's): answered without the bundle. */
+function isVersion(args) {
+  return args[0] === '--version' || args[0] === '-v' || (args.length === 1 && args[0] === 'version')
+}
+
 function isRootHelp(args) {
   return args.length === 0 || (args.length === 1 && ['--help', '-h', 'help'].includes(args[0]))
 }
@@ -174,4 +179,4 @@ function prepareRun() {
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1'
 }
 
-module.exports = {printVersion, isRootHelp, helpWidth, userCacheDir, printSavedRootHelp, loadBundle, codeCacheName, nodeFlags, userCodeCacheFile, prepareRun}
+module.exports = {printVersion, isVersion, isRootHelp, helpWidth, userCacheDir, printSavedRootHelp, loadBundle, codeCacheName, nodeFlags, userCodeCacheFile, prepareRun}

@@ -69,6 +69,8 @@ try {
       'gw.cjs.cache': codeCache,
       'package.json': join(root, 'package.json'),
       'oclif.manifest.json': join(root, 'oclif.manifest.json'),
+      // jq for --jq, which the bundle leaves out (scripts/bundle.js): one self-contained file.
+      'jq-wasm-inline.cjs': require.resolve('jq-wasm/inline'),
     },
   }
   writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config, null, 2))

@@ -167,7 +167,7 @@ export const DEFAULT_LIST_LIMIT = 30
 export function listing(noun: string, {withTime = true} = {}) {
   return {
     ...(withTime ? {from: windowEdge('from', `${noun}s made`), to: windowEdge('to', `${noun}s made`)} : {}),
-    limit: Flags.integer({description: `${noun}s to show at most; default ${DEFAULT_LIST_LIMIT}`, min: 1, exclusive: ['all']}),
+    limit: Flags.integer({char: 'L', description: `${noun}s to show at most; default ${DEFAULT_LIST_LIMIT}`, min: 1, exclusive: ['all']}),
     all: Flags.boolean({description: `every ${noun}, page after page, printed as they come`}),
     'oldest-first': Flags.boolean({description: 'oldest first, as the gateway keeps them (newest first without it)'}),
     concurrency: concurrency({helpGroup: 'PAGES'}),

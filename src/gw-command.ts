@@ -1,6 +1,6 @@
 import {Command, type Config, Errors, type Interfaces} from '@oclif/core'
 import {createFactory, type Factory} from './command/factory.js'
-import {checkFields, type GlobalFlags, globalFlags} from './command/global-flags.js'
+import {checkFields, checkJq, type GlobalFlags, globalFlags} from './command/global-flags.js'
 import {type ArgOutput, type FlagOutput, parseOrAsk} from './command/parse.js'
 import {Reporter} from './command/report.js'
 import type {Column} from './output/columns.js'
@@ -20,6 +20,9 @@ export abstract class GwCommand extends Command {
 
   /** How a table shows this command's record. */
   static columns: Column[] = []
+
+  /** It prints JSON though it has no columns (gw api, gw listen): --jq may filter it. */
+  static printsJson = false
 
   /**
    * A service (gw listen, gw sandbox start) stops itself on SIGINT and SIGTERM, finishing what is
@@ -53,6 +56,7 @@ export abstract class GwCommand extends Command {
     const parsed = await parseOrAsk((opts, args) => super.parse(opts, args), options, argv, this.factory, asking)
     this.factory.useFlags(parsed.flags as unknown as GlobalFlags)
     await checkFields(this.factory.flags.fields, this.factory.columns, this.factory.commandName)
+    checkJq(this.factory.flags.jq, this.factory.columns.length > 0 || (this.ctor as typeof GwCommand).printsJson, this.factory.commandName)
     return parsed
   }
 
@@ -92,6 +96,8 @@ export abstract class GwCommand extends Command {
 
   protected override async finally(err: Error | undefined): Promise<void> {
     this.unwatchSignals()
+    // A pager still shows the output: its reader leaves it first.
+    await this.factory.io.close?.()
     // A service (gw listen) stops by itself when its reader goes away; any other command says so.
     if (!(this.ctor as typeof GwCommand).handlesSignals) await this.reporter.brokenStdout()
     await this.factory.close()

@@ -1,4 +1,4 @@
-import {InterruptedError, UsageError, WriteError} from '../errors.js'
+import {GwError, InterruptedError, UsageError, WriteError} from '../errors.js'
 import {DEFAULT_CONCURRENCY} from '../flags.js'
 import type {Factory} from '../command/factory.js'
 import type {BatchPlan} from '../live-safety.js'
@@ -118,11 +118,14 @@ async function send<Input, Body extends object>(
     const unfinished = end.stoppedBy || end.stoppedByError ? {journal: end.journal, path: journal.path, finishByRunningAgain: !end.stoppedByError} : undefined
     view.summary({notStarted: end.notStarted, unfinished})
     if (end.stoppedBy === 'stdout') {
+      const rerun = `Every row sent has its result in the journal ${journal.path}; run the same command again to finish the batch.`
+      // --jq failed on a row's line (output/jq.ts): its error, not stdout's.
+      if (broken instanceof GwError) throw Object.assign(new GwError(broken.kind, broken.exitCode, `${broken.message}: no more rows were started`, {hint: rerun}), {cause: broken})
       const pipe = broken?.code === 'EPIPE'
       throw new WriteError(
         pipe ? `stdout's reader went away: no more rows were started` : `stdout could not be written (${broken?.code ?? broken?.message}): no more rows were started`,
         broken,
-        {exitCode: pipe ? 141 : 1, hint: `Every row sent has its result in the journal ${journal.path}; run the same command again to finish the batch.`},
+        {exitCode: pipe ? 141 : 1, hint: rerun},
       )
     }
     if (end.stoppedBy) {

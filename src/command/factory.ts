@@ -6,6 +6,8 @@ import type {BatchPlan, GuardOptions} from '../live-safety.js'
 import type {Deps} from '../operations/deps.js'
 import type {Column} from '../output/columns.js'
 import {type Io, processIo} from '../output/io.js'
+import {filteredIo} from '../output/jq.js'
+import {pagedIo} from '../output/pager.js'
 import type {Prompter} from '../output/prompt.js'
 import type {RenderOptions} from '../output/render.js'
 import type {ClientCredentials, RequestGuard} from './client.js'
@@ -80,6 +82,8 @@ class CommandFactory implements Factory {
   readonly stop: Stop
   private globals: GlobalFlags
   private ioMade?: Io
+  /** stdout through --jq's filter, once the flags say so. */
+  private filteredIo?: Io
   private prompterMade?: Promise<Prompter>
   private targetMade?: Promise<Target & {token?: string}>
   private clientMade?: Promise<GatewayClient>
@@ -100,8 +104,8 @@ class CommandFactory implements Factory {
   }
 
   get io(): Io {
-    this.ioMade ??= this.parts.io ?? processIo(this.context.env, {noInput: this.globals['no-input']})
-    return this.ioMade
+    this.ioMade ??= this.parts.io ?? pagedIo(processIo(this.context.env, {noInput: this.globals['no-input']}), this.context.env)
+    return this.filteredIo ?? this.ioMade
   }
 
   get flags(): GlobalFlags {
@@ -114,7 +118,9 @@ class CommandFactory implements Factory {
   }
 
   useFlags(flags: GlobalFlags): void {
-    this.globals = flags
+    // --jq prints JSON, and fails as --json does: with the error object on stderr.
+    this.globals = flags.jq ? {...flags, json: true} : flags
+    if (flags.jq && !this.filteredIo) this.filteredIo = filteredIo(this.io, flags.jq)
   }
 
   prompter(): Promise<Prompter> {

@@ -1,6 +1,7 @@
 import {Flags} from '@oclif/core'
 import {UsageError} from '../errors.js'
 import type {Column} from '../output/columns.js'
+import type {JqFilter} from '../output/jq.js'
 
 /** The flags every command takes (style.md §2), as parsed. */
 export interface GlobalFlags {
@@ -10,6 +11,8 @@ export interface GlobalFlags {
   yes: boolean
   'no-input': boolean
   fields?: string
+  /** --jq: the expression, checked, with jq loaded. */
+  jq?: JqFilter
 }
 
 export const globalFlags = {
@@ -24,6 +27,12 @@ export const globalFlags = {
     helpGroup: 'GLOBAL',
     parse: async (input) => (await import('../output/fields.js')).parseFields(input).join(','),
   }),
+  // gh's --jq; jq is loaded only when it is given (output/jq.ts).
+  jq: Flags.custom<JqFilter>({
+    description: 'filter the JSON of each record through a jq expression and print what it makes, strings raw (as gh --jq); implies --json',
+    helpGroup: 'GLOBAL',
+    parse: async (input) => (await import('../output/jq.js')).jqFilter(input),
+  })(),
 }
 
 /**
@@ -31,7 +40,13 @@ export const globalFlags = {
  * JSON under --json, and --no-input still means nothing is asked.
  */
 export function globalsInArgv(argv: readonly string[]): GlobalFlags {
-  return {json: argv.includes('--json'), verbose: false, yes: false, 'no-input': argv.includes('--no-input')}
+  const jq = argv.some((arg) => arg === '--jq' || arg.startsWith('--jq='))
+  return {json: jq || argv.includes('--json'), verbose: false, yes: false, 'no-input': argv.includes('--no-input')}
+}
+
+/** --jq on a command that prints no JSON (gw sandbox start prints an address, gw logout nothing) is refused before anything runs. */
+export function checkJq(jq: JqFilter | undefined, printsJson: boolean, commandName: string): void {
+  if (jq !== undefined && !printsJson) throw new UsageError(`--jq filters the JSON a command prints, and gw ${commandName} prints none`, 'Leave --jq out.')
 }
 
 /** --fields naming no field of the command's records, or on a command that prints none, is refused before anything runs (as gh does). */

@@ -1,6 +1,7 @@
 import {GwError, InterruptedError, WriteError} from '../errors.js'
 import type {GwRecord} from '../operations/deps.js'
 import {toGwError} from '../to-gw-error.js'
+import {PAGER_QUIT} from '../output/pager.js'
 import type {Factory} from './factory.js'
 
 /** What a command's run() may return besides a record or a list: the exit status of a service that stopped, or of a batch (its worst row's). */
@@ -22,6 +23,8 @@ export class SomeFailed extends GwError {
 export class Reporter {
   /** Whether an error about writing was reported already (a batch's, naming its journal). */
   private writeErrorReported = false
+  /** The error reported, if one was: stdout's failure is not told again when it caused it. */
+  private reported?: unknown
 
   constructor(
     private readonly f: Factory,
@@ -46,6 +49,7 @@ export class Reporter {
   async error(err: unknown): Promise<void> {
     const {io, columns, render, flags} = this.f
     const error = toGwError(err, {name: this.command.name(), flags: this.command.flags})
+    this.reported = err
     const {renderError, renderRecord} = await import('../output/render.js')
     if (error instanceof WriteError) this.writeErrorReported = true
     // A decline is a processed transaction: its record is the result, on stdout like any other.
@@ -55,7 +59,8 @@ export class Reporter {
     process.exitCode = error.exitCode
     // A signal or an abandoned native call may leave a wait behind (stdin, a prompt, the keychain)
     // that would hold the process open: once the error is reported, gw leaves.
-    if (error instanceof InterruptedError || error.abandonsPendingCall) setTimeout(() => process.exit(), 100).unref()
+    // A pager still shows the output: gw leaves once its reader has.
+    if (error instanceof InterruptedError || error.abandonsPendingCall) void Promise.resolve(io.close?.()).then(() => setTimeout(() => process.exit(), 100).unref())
   }
 
   /**
@@ -67,8 +72,17 @@ export class Reporter {
     const {io, flags} = this.f
     await io.flushOut?.()
     const broken = io.outFailure?.()
-    if (!broken || this.writeErrorReported) return
+    // The reader quitting the pager (q in less) is no failure.
+    if (!broken || this.writeErrorReported || broken.code === PAGER_QUIT) return
     const {renderError} = await import('../output/render.js')
+    // --jq's filter failed on a record (output/jq.ts): its own error, not stdout's.
+    if (broken instanceof GwError) {
+      if (this.reported instanceof Error && this.reported.cause === broken) return
+      renderError(io, broken, {json: flags.json})
+      // A decline whose record it failed on still exits 3.
+      if (this.reported === undefined) process.exitCode = broken.exitCode
+      return
+    }
     const pipe = broken.code === 'EPIPE'
     const error = new WriteError(pipe ? "stdout's reader went away before all was printed" : `stdout could not be written (${broken.code ?? broken.message}): what was printed there is incomplete`, broken, {exitCode: pipe ? 141 : 1})
     renderError(io, error, {json: flags.json})

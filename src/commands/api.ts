@@ -9,6 +9,8 @@ Its safety is that of the endpoint it names: a read-only profile refuses anythin
 Prints the gateway's whole answer (the envelope) exactly as it came, followed by a newline. Without a METHOD, the request is a GET.
 --paginate follows every page of a list path (offset and limit, as the gateway's libraries page) and prints its records as NDJSON, one line a record, in the gateway's order (oldest first), card numbers masked.`
 
+  static override printsJson = true
+
   static override examples = [
     '<%= config.bin %> <%= command.id %> /v1.0/plans.json --query limit=5',
     '<%= config.bin %> <%= command.id %> /v1.0/purchases --paginate --query from=2026/11/01 | jq -r .reference',

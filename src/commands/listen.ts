@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import {AuthError, UsageError} from '../errors.js'
+import {AuthError, GwError, UsageError} from '../errors.js'
 import {ExitStatus, GwCommand} from '../gw-command.js'
 import {isLoopbackUrl} from '../loopback.js'
 import * as webhookFlags from '../webhooks/flags.js'
@@ -10,6 +10,8 @@ export default class Listen extends GwCommand {
 Each delivery is acknowledged with 200 once it is printed (and saved, with --save). With --forward-to it is passed on to your app and answered with your app's status, so a failing app means the gateway delivers it again.
 With the profile of a local gateway (gw sandbox start) it registers itself, as stripe listen does, and says so; --register does the same with any gateway. A registration left by a gw listen that was killed is removed by the next one.
 Ctrl-C stops accepting, finishes the deliveries in flight, removes the registration and exits 130; SIGTERM does the same and exits 0.`
+
+  static override printsJson = true
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --register',
@@ -87,6 +89,9 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the registrat
         },
         this.io,
       )
+      // --jq failed on an event (output/jq.ts): gw listen stopped there, and says why.
+      const failure = this.io.outFailure?.()
+      if (failure instanceof GwError) throw failure
       return new ExitStatus(code)
     } finally {
       await client?.close()

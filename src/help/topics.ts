@@ -12,7 +12,7 @@ export type HelpTopic = keyof typeof HELP_TOPICS
 /** What each topic holds, for the HELP TOPICS of `gw help` (gh's shape). */
 export const TOPIC_SUMMARIES: Record<HelpTopic, string> = {
   'exit-codes': 'what each exit status means, for scripts',
-  environment: 'every environment variable gw reads, GW_FORCE_TTY among them',
+  environment: 'every environment variable gw reads, GW_FORCE_TTY and GW_PAGER among them',
   'test-cards': "the local gateway's approving and declining cards and amounts",
 }
 
@@ -58,6 +58,7 @@ ${columns([
   ['NODE_EXTRA_CA_CERTS', 'PEM file of extra certificate authorities to trust'],
   ['NO_COLOR', 'set and not empty: no colour, even on a terminal'],
   ['GW_FORCE_TTY', 'set and not empty: print for a terminal (tables, colour) even in a pipe; a number (120) or a percentage (50%) sets the width'],
+  ['GW_PAGER, PAGER', 'the pager a table longer than the terminal goes through, GW_PAGER first; default less -FRX (LESS=FRX when LESS is unset); cat or empty: none. Never in a pipe'],
   ['CI', 'set: no progress or success notes on stderr, and no prompts'],
   ['XDG_CONFIG_HOME', 'where gw/config.json (profiles) lives; default ~/.config'],
   ['XDG_DATA_HOME', "where the local gateway keeps its data; default ~/.local/share"],

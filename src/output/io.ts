@@ -39,6 +39,10 @@ export interface Io {
   flushOut?(): Promise<void>
   /** Writes to stdout and resolves once it is out: false when it could not be (its reader went away). */
   outWritten?(text: string): Promise<boolean>
+  /** Said before `lines` lines a terminal shows (a table): long output goes through the pager (pager.ts). */
+  page?(lines: number): Promise<void>
+  /** stdout is done: a pager's input ends, and gw waits for the reader to leave it. */
+  close?(): Promise<void>
 }
 
 export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false} = {}): Io {

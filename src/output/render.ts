@@ -38,7 +38,9 @@ export async function renderRecord(io: Io, gatewayRecord: GwRecord, columns: Col
   else if (as === 'json') io.out(toJson(picked))
   else {
     const {fieldList} = await import('./table.js')
-    io.out(fieldList(record, shownColumns(columns, options), {color: io.color, width: io.columns}))
+    const text = fieldList(record, shownColumns(columns, options), {color: io.color, width: io.columns})
+    await io.page?.(lineCount(text))
+    io.out(text)
   }
 }
 
@@ -53,6 +55,7 @@ export async function renderList(io: Io, gatewayRecords: GwRecord[], columns: Co
   else {
     const {recordsTable} = await import('./table.js')
     const {text, leftOut} = recordsTable(records, shownColumns(columns, options), {color: io.color, width: io.columns, keepEmpty: options.fields !== undefined})
+    await io.page?.(lineCount(text))
     io.out(text)
     if (leftOut.length > 0) {
       const {wrap} = await import('./text-width.js')
@@ -126,6 +129,8 @@ export function renderListSummary(io: Io, {shown, more, total}: {shown: number; 
   else if (more) io.err(`Showing ${total === undefined ? nouns(shown) : `${shown} of ${nouns(total)}`}, ${order}; --limit N or --all shows more.\n`)
   else io.err(`${nouns(shown)}, ${order}.\n`)
 }
+
+const lineCount = (text: string) => text.split('\n').length - 1
 
 function shownColumns(columns: Column[], {fields}: RenderOptions): Column[] {
   return fields ? columnsFor(columns, fields) : columns

@@ -70,11 +70,11 @@ export function recordsTable(records: GwRecord[], columns: Column[], {color, wid
   const cells = records.map((record) => columns.map((column) => formatCell(record, column, color, {inTable: true})))
   let shown = columns.map((column, index) => ({column, index})).filter(({index}) => keepEmpty || cells.some((row) => row[index] !== ''))
   const naturalOf = ({column, index}: {column: Column; index: number}) => Math.max(displayWidth(column.label), ...cells.map((row) => displayWidth(row[index]!)))
-  const leftOut: string[] = []
+  const left: typeof shown = []
   const priority = ({column}: {column: Column}) => column.priority ?? 1
   const leaveOutLeastNeeded = () => {
     const least = shown.reduce((worst, candidate) => (priority(candidate) >= priority(worst) ? candidate : worst))
-    leftOut.push(least.column.label)
+    left.push(least)
     shown = shown.filter((entry) => entry !== least)
   }
   // What a support task reads (priority 1) is cut only once every column it seldom reads is gone.
@@ -84,7 +84,17 @@ export function recordsTable(records: GwRecord[], columns: Column[], {color, wid
     return kept < shown.length || shown.some((entry, i) => priority(entry) === 1 && widths[i]! < natural[i]!)
   }
   while (shown.some((entry) => priority(entry) > 1) && cutsNeeded()) leaveOutLeastNeeded()
+  // A narrow column left out before a wide one of its rank went may fit again once that one is
+  // gone; never while a column more needed is still left out.
+  for (const entry of [...left].reverse()) {
+    if (left.some((other) => priority(other) < priority(entry))) continue
+    const before = shown
+    shown = [...shown, entry].sort((a, b) => a.index - b.index)
+    if (cutsNeeded()) shown = before
+    else left.splice(left.indexOf(entry), 1)
+  }
   while (shown.length > 1 && fitColumns(shown.map(naturalOf), width).kept < shown.length) leaveOutLeastNeeded()
+  const leftOut = left.map(({column}) => column.label)
   const {widths} = fitColumns(shown.map(naturalOf), width)
   const table = new Table({
     head: shown.map(({column}, i) => paint(color, 'bold', truncate(column.label, widths[i]!))),

@@ -1,6 +1,6 @@
-/** The global flags (GwCommand.baseFlags); --profile and --fields take a value. */
+/** The global flags (GwCommand.baseFlags); --profile, --fields and --jq take a value. */
 const GLOBAL_BOOLEANS = new Set(['--json', '--verbose', '--yes', '--no-input'])
-const GLOBAL_VALUED = ['--profile', '--fields']
+const GLOBAL_VALUED = ['--profile', '--fields', '--jq']
 export const GLOBAL_FLAGS = [...GLOBAL_BOOLEANS, ...GLOBAL_VALUED].map((flag) => flag.slice(2))
 
 /**

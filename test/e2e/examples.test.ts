@@ -45,6 +45,7 @@ const RUN_ORDER = [
   'sandbox:clock',
   'sandbox:clock:advance',
   'sandbox:logs',
+  'version',
 ]
 
 // Not run here, and why: each has tests of its own.

@@ -45,9 +45,9 @@ describe('unknown commands and flags (exit 2, with a suggestion)', () => {
   })
 
   it.each([
-    [['--jsn', 'purchase', 'get', 'X'], 'Error: unknown flag: --jsn\nHint: Did you mean --json? Global flags (--json, --verbose, --yes, --no-input, --profile, --fields) go before or after the command words; gw help lists every command.\n'],
+    [['--jsn', 'purchase', 'get', 'X'], 'Error: unknown flag: --jsn\nHint: Did you mean --json? Global flags (--json, --verbose, --yes, --no-input, --profile, --fields, --jq) go before or after the command words; gw help lists every command.\n'],
     [['purchase', 'get', 'X', '--verbos'], 'Error: unknown flag: --verbos\nHint: Did you mean --verbose? See gw purchase get --help for the flags and examples.\n'],
-    [['--no-inptu=4242424242424242', 'status'], 'Error: unknown flag: --no-inptu\nHint: Did you mean --no-input? Global flags (--json, --verbose, --yes, --no-input, --profile, --fields) go before or after the command words; gw help lists every command.\n'],
+    [['--no-inptu=4242424242424242', 'status'], 'Error: unknown flag: --no-inptu\nHint: Did you mean --no-input? Global flags (--json, --verbose, --yes, --no-input, --profile, --fields, --jq) go before or after the command words; gw help lists every command.\n'],
   ])('a mistyped global flag before or after the command, gw %j, is named with the flag meant', async (args, stderr) => {
     const result = await runGw(args, {env: home})
     expect(result.stderr).toBe(stderr)

@@ -4,7 +4,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {beforeAll, describe, expect, it} from 'vitest'
 import {keychainSecret, secretService} from './auth-helpers.js'
-import {isolatedHome, quickStartCommands, runProgram, startSandbox} from './helpers.js'
+import {cardArgs, isolatedHome, quickStartCommands, ref, runProgram, startSandbox} from './helpers.js'
 
 // Issue 23: gw as one executable (`npm run package`, scripts/package.js). .ci/run builds the
 // release first; elsewhere it is built here, once a run, unless release/ is newer than the build.
@@ -106,6 +106,22 @@ describe('the single executable (npm run package)', () => {
       const second = await runProgram(gw, ['--help'], {env})
       expect(second.stdout).toBe(first.stdout)
       expect(existsSync(join(home.XDG_CACHE_HOME!, 'gw', `root-help-${version}-${statSync(join(root, 'dist', 'gw.cjs')).size}-node${process.version}-80.txt`))).toBe(true)
+    } finally {
+      await sandbox.stop()
+    }
+  })
+
+  it('filters with --jq: jq is inside it, with no jq (or node) on PATH', async () => {
+    const gw = join(unpacked, name, 'gw')
+    const sandbox = await startSandbox()
+    try {
+      const env = {...isolatedHome(), PATH: '', GW_BASE_URL: sandbox.url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST'}
+      const reference = ref('one-file-jq')
+      const made = await runProgram(gw, ['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs(), '--jq', '[.reference, .message] | @tsv'], {env})
+      expect(made).toMatchObject({code: 0, stdout: `${reference}\tApproved\n`})
+      const bad = await runProgram(gw, ['purchase', 'list', '--jq', '.['], {env})
+      expect(bad.code).toBe(2)
+      expect(bad.stderr).toContain('Error: --jq: syntax error, unexpected end of file')
     } finally {
       await sandbox.stop()
     }

@@ -63,8 +63,8 @@ describe('gw sandbox deliveries and redeliver', () => {
   it('shows a table on a terminal, and refuses an unknown id (exit 5) or status (exit 2)', async () => {
     const table = await sandbox.gw(['sandbox', 'deliveries', '--status', 'failed'], {env: {GW_FORCE_TTY: '200', NO_COLOR: '1'}})
     expect(table.code).toBe(0)
-    expect(table.stdout).toMatch(/Id\s+│\s+Event\s+│\s+Status\s+│\s+Attempts\s+│\s+Last answer\s+│\s+Last attempt\s+│\s+Address/)
-    expect(table.stdout).toMatch(/card:expiring\s+│\s+failed\s+│\s+8\s+│\s+HTTP 500/)
+    expect(table.stdout).toMatch(/Id\s+│\s+Event\s+│\s+Status\s+│\s+Address\s+│\s+Last answer\s+│\s+Attempts\s+│\s+Last attempt/)
+    expect(table.stdout).toMatch(/card:expiring\s+│\s+failed\s+│\s+http:\/\/\S+\s+│\s+HTTP 500\s+│\s+8\s+│/)
 
     const unknown = await sandbox.gw(['sandbox', 'redeliver', 'no-such-id'])
     expect(unknown.code).toBe(5)

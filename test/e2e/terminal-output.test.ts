@@ -203,7 +203,7 @@ describe('without a terminal to ask on', () => {
     const typo = await sandbox.gw(['purchase', 'get', 'any', '--fields', 'id,Amount'])
     expect(typo.code).toBe(2)
     expect(typo.stdout).toBe('')
-    expect(typo.stderr).toMatch(/^Error: --fields: no such field Amount\nHint: The fields of gw purchase get's records: transaction_date, reference, amount, message, card_number, card_holder, id, /)
+    expect(typo.stderr).toMatch(/^Error: --fields: no such field Amount\nHint: The fields of gw purchase get's records: transaction_date, reference, amount, message, card_number, id, card_holder, /)
     const money = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref(), ...cardArgs(), '--fields', 'id,refrence'])
     expect(money.code).toBe(2)
     expect(await armed()).toBe(2)

@@ -7,6 +7,8 @@ export default class ListenReplay extends GwCommand {
   static override description = `Sends the events in FILE one after another, in the order they were received, with the headers the gateway sent, and prints your app's status for each.
 An event your app does not accept (not 2xx, or no answer) is reported and the rest still go; the command then exits 1.`
 
+  static override printsJson = true
+
   static override examples = [
     '<%= config.bin %> <%= command.id %> events.ndjson --forward-to http://localhost:3000/webhooks',
     '<%= config.bin %> <%= command.id %> events.ndjson --forward-to http://localhost:3000/webhooks --events "charge:failed,charge:retry"',

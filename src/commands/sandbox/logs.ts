@@ -33,7 +33,7 @@ Talks to the gateway of the profile in force (gw sandbox start registers it as "
     })(),
     path: Flags.string({description: 'only requests whose path starts with this, such as /v1.0/purchases'}),
     merchant: Flags.string({description: 'only the requests of this merchant (its username)'}),
-    limit: Flags.integer({description: 'how many of the latest requests to show (with --follow, before the new ones)', default: 30, min: 1, max: 5000}),
+    limit: Flags.integer({char: 'L', description: 'how many of the latest requests to show (with --follow, before the new ones)', default: 30, min: 1, max: 5000}),
   }
 
   static override columns = requestLogColumns

@@ -7,6 +7,8 @@ export default class SandboxSeed extends GwCommand {
 The whole file is checked before anything is sent (exit 2 naming each step and field at fault). Steps run in order through gw's own client against the gateway of the profile in force, a sandbox only (a live profile is refused). A step whose record is there already (by its reference; a card by its alias, a web hook by its address) with the step's values is reported present and not sent again, so running a file twice creates nothing the second time; with other values it differs: nothing is sent, the fields are named and the run stops with exit 7.
 Prints one JSON line per step: step, name, status (created, present, differs, declined, failed) and record. The first step that fails or differs stops the run, with its exit code.`
 
+  static override printsJson = true
+
   static override examples = [
     '<%= config.bin %> <%= command.id %> fixtures.json',
     '<%= config.bin %> <%= command.id %> fixtures.json --check',

@@ -138,7 +138,7 @@ describe('renderList, by destination', () => {
     await renderList(io, [full, {...full, reference: 'order-with-a-long-reference'}], purchaseColumns, {json: false})
     for (const line of lines(io.stdout())) expect(line.length).toBeLessThanOrEqual(40)
     // The least needed go first, then what is left from the end: the date and reference stay.
-    expect(io.stderr().replaceAll('\n', ' ')).toBe('Left out to fit 40 columns: Authorization, Id, Card holder, Card, Outcome, Amount. Choose columns with --fields, or widen the terminal. ')
+    expect(io.stderr().replaceAll('\n', ' ')).toBe('Left out to fit 40 columns: Authorization, Card holder, Id, Card, Outcome, Amount. Choose columns with --fields, or widen the terminal. ')
     expect(lines(io.stdout())[1]).toBe('│ Date             │ Reference         │')
     for (const line of lines(io.stderr())) expect(line.length).toBeLessThanOrEqual(40)
     const cut = testIo({tty: true, columns: 40})
@@ -149,7 +149,7 @@ describe('renderList, by destination', () => {
 })
 
 describe('a table for a support task (issue 20)', () => {
-  it("at 110 columns keeps date, reference, amount, outcome and card whole, the card by its last four, and leaves out what is seldom read", async () => {
+  it("at 110 columns keeps date, reference, amount, outcome, card (by its last four) and id whole, and leaves out what is seldom read, the card holder before the id (issue 28)", async () => {
     const io = testIo({tty: true, columns: 110})
     const record = (i: number, message: string) => ({
       ...approved, id: `071-P-0000000${i}`, reference: `order-2026-11-17-${i}`, message, successful: message === 'Approved', card_number: '512345XXXXXX2346',
@@ -157,10 +157,10 @@ describe('a table for a support task (issue 20)', () => {
     })
     await renderList(io, [record(1, 'Approved'), record(2, 'Insufficient Funds'), record(3, 'Refer to Card Issuer')], purchaseColumns, {json: false})
     const rows = lines(io.stdout())
-    expect(rows[1]).toBe('│ Date             │ Reference          │ Amount    │ Outcome              │ Card  │ Card holder    │')
-    expect(rows[4]).toBe('│ 2026-11-17 10:31 │ order-2026-11-17-2 │ 10.00 AUD │ Insufficient Funds   │ …2346 │ Jane Q Citizen │')
+    expect(rows[1]).toBe('│ Date             │ Reference          │ Amount    │ Outcome              │ Card  │ Id             │')
+    expect(rows[4]).toBe('│ 2026-11-17 10:31 │ order-2026-11-17-2 │ 10.00 AUD │ Insufficient Funds   │ …2346 │ 071-P-00000002 │')
     for (const row of rows) expect(row.length).toBeLessThanOrEqual(110)
-    expect(io.stderr()).toBe('Left out to fit 110 columns: Expiry, Card token, Authorization, Settlement date, Id. Choose columns with\n--fields, or widen the terminal.\n')
+    expect(io.stderr()).toBe('Left out to fit 110 columns: Expiry, Card token, Authorization, Settlement date, Card holder. Choose columns\nwith --fields, or widen the terminal.\n')
   })
 })
 

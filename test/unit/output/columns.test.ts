@@ -1,0 +1,50 @@
+import {describe, expect, it} from 'vitest'
+import {deliveryColumns, purchaseColumns, refundColumns, reportColumns} from '../../../src/output/columns.js'
+import {recordsTable} from '../../../src/output/table.js'
+
+// Issue 28: each table keeps the columns its task needs when the terminal is narrow.
+const header = (text: string) => text.split('\n')[1]!.split('│').map((cell) => cell.trim()).filter(Boolean)
+
+describe('the columns each table keeps', () => {
+  it("gw report keeps Net and Refunded at 80 and 100 columns, with a busy day's sums; the counts go first, declines last", () => {
+    const day = {day: '2026-11-17', currency: 'AUD', purchases_approved: 1280, purchases_approved_amount: 12_345_678, purchases_declined: 117, refunds: 42, refunds_amount: 345_600, net: 12_000_078}
+    const at80 = recordsTable([day], reportColumns, {color: false, width: 80})
+    expect(header(at80.text)).toEqual(['Day', 'Currency', 'Approved amount', 'Refunded', 'Net'])
+    expect(at80.text).toContain('│ 2026-11-17 │ AUD      │ 123456.78 AUD   │ 3456.00 AUD │ 120000.78 AUD │')
+    expect(at80.leftOut).toEqual(['Refunds', 'Approved', 'Declined'])
+    const at100 = recordsTable([day], reportColumns, {color: false, width: 100})
+    expect(header(at100.text)).toEqual(['Day', 'Currency', 'Approved', 'Approved amount', 'Declined', 'Refunded', 'Net'])
+    expect(at100.leftOut).toEqual(['Refunds'])
+    const quiet = recordsTable([{...day, purchases_approved_amount: 64_500, refunds_amount: 5000, net: 59_500}], reportColumns, {color: false, width: 80})
+    expect(header(quiet.text)).toEqual(['Day', 'Currency', 'Approved amount', 'Declined', 'Refunded', 'Net'])
+  })
+
+  it('gw sandbox deliveries keeps the address at 80 columns, the id (a UUID) going first; at 100 the attempts come back', () => {
+    const delivery = {
+      id: 'f4594078-2ab2-4624-ad2e-2cc1f1c589b6', event: 'card:expiring', status: 'failed', hook: 'https://shop.example.com/hooks/gw',
+      attempts: 8, last_answer: 'HTTP 500', last_attempt_at: '2026-11-17T09:31:02.123Z',
+    }
+    const at80 = recordsTable([delivery], deliveryColumns, {color: false, width: 80})
+    expect(header(at80.text)).toEqual(['Event', 'Status', 'Address', 'Last answer'])
+    expect(at80.text).toContain('│ https://shop.example.com/hooks/gw │')
+    expect(at80.leftOut).toEqual(['Last attempt', 'Attempts', 'Id'])
+    const at100 = recordsTable([delivery], deliveryColumns, {color: false, width: 100})
+    expect(header(at100.text)).toEqual(['Event', 'Status', 'Address', 'Last answer', 'Attempts'])
+    expect(at100.leftOut).toEqual(['Last attempt', 'Id'])
+    const at160 = recordsTable([delivery], deliveryColumns, {color: false, width: 160})
+    expect(header(at160.text)).toEqual(['Id', 'Event', 'Status', 'Address', 'Last answer', 'Attempts', 'Last attempt'])
+    expect(at160.text).toContain('│ 2026-11-17 09:31 │')
+  })
+
+  it.each([
+    ['purchase', purchaseColumns],
+    ['refund', refundColumns],
+  ])('a %s list keeps the id before the card holder, and shows it first', (_, columns) => {
+    const record = {transaction_date: '2026-11-17T10:31:02+11:00', reference: 'order-2026-11-17-0001', amount: 1000, currency: 'AUD', successful: true, message: 'Approved', card_number: '424242XXXXXX4242', id: '071-P-ABCDEFGH', card_holder: 'Jane Q Citizen'}
+    const at100 = recordsTable([record], columns, {color: false, width: 100})
+    expect(header(at100.text)).toEqual(['Date', 'Reference', 'Amount', 'Outcome', 'Card', 'Id'])
+    expect(at100.leftOut).toEqual(['Card holder'])
+    const at120 = recordsTable([record], columns, {color: false, width: 120})
+    expect(header(at120.text)).toEqual(['Date', 'Reference', 'Amount', 'Outcome', 'Card', 'Id', 'Card holder'])
+  })
+})
