@@ -17,7 +17,7 @@ export function hintFor(error: GwError): string | undefined {
   if (error instanceof UnreachableError) return `Nothing was sent. ${unreachedAdvice(error.unreached)}`
   if (error instanceof NoAnswerError) return 'The request may have reached the gateway; check before repeating it.'
   if (error instanceof PagingError) {
-    return error.reason === 'endless' ? 'If the list is that long, raise --max-pages; or narrow it with --from and --to.' : 'Read its pages one at a time with gw api PATH --query offset=N --query limit=50.'
+    return error.reason === 'endless' ? 'If the list is really that long, raise --max-pages, or ask for fewer days of it.' : 'Read its pages one at a time with gw api PATH --query offset=N --query limit=50.'
   }
   if (error.kind === 'auth' && error.status === 401) {
     return 'Check the username and token of the profile in force (gw sandbox start sets up TEST/TEST for the local gateway).'

@@ -85,7 +85,7 @@ describe('case 2: no total, and a full page wherever asked', () => {
     expect(result.code).toBe(1)
     expect(result.stdout).toBe('')
     expect(result.stderr).toBe(
-      'Error: The list had not ended after 60 pages, and the walk stops there: 60 pages is the most it was to read\nHint: If the list is that long, raise --max-pages; or narrow it with --from and --to.\n',
+      'Error: The list had not ended after 60 pages, and the walk stops there: 60 pages is the most it was to read\nHint: If the list is really that long, raise --max-pages, or ask for fewer days of it.\n',
     )
     expect(listRequests()).toHaveLength(60)
   })
@@ -105,7 +105,7 @@ describe('case 2: no total, and a full page wherever asked', () => {
     expect(result.code).toBe(1)
     expect(references(result.stdout.trim().split('\n').map((line) => JSON.parse(line)))).toEqual(paged(0, 50))
     expect(result.stderr).toBe(
-      'Error: Page 3 of the list (records from 101), like page 2 before it, held no record that the pages read before had not: the gateway repeats its pages, and the walk stops here\n' +
+      'Error: Page 3 of the list (records from 101), like page 2 before it, held only records already read: the gateway repeats its pages, and the walk stops here\n' +
         'Hint: Read its pages one at a time with gw api PATH --query offset=N --query limit=50.\n',
     )
     expect(listRequests().length).toBeLessThanOrEqual(3 + 4)

@@ -117,7 +117,7 @@ describe('no total, and a full page wherever asked (case 2)', () => {
     expect(failure).toBeInstanceOf(PagingError)
     expect(failure).toMatchObject({exitCode: 1, reason: 'endless', message: 'The list had not ended after 40 pages, and the walk stops there: 40 pages is the most it was to read'})
     expect(asked).toHaveLength(40)
-    expect(hintFor(failure as PagingError)).toBe('If the list is that long, raise --max-pages; or narrow it with --from and --to.')
+    expect(hintFor(failure as PagingError)).toBe('If the list is really that long, raise --max-pages, or ask for fewer days of it.')
   })
 
   it('the most pages, unless given, is a generous count of records over the largest page seen', async () => {
@@ -139,7 +139,7 @@ describe('a page that adds nothing new', () => {
     expect(handed).toEqual(range(0, 50))
     expect(failure).toBeInstanceOf(PagingError)
     expect((failure as PagingError).message).toBe(
-      'Page 3 of the list (records from 101), like page 2 before it, held no record that the pages read before had not: the gateway repeats its pages, and the walk stops here',
+      'Page 3 of the list (records from 101), like page 2 before it, held only records already read: the gateway repeats its pages, and the walk stops here',
     )
     expect(asked.length).toBeLessThanOrEqual(3 + 4)
     expect(hintFor(failure as PagingError)).toBe('Read its pages one at a time with gw api PATH --query offset=N --query limit=50.')
