@@ -88,7 +88,7 @@ class Walk<T extends Record<string, unknown>> {
   /** Whether the claim still stands: no page has contradicted it. */
   private trusted: boolean
   private readonly firstKeys: Set<unknown>
-  private recent = new RecentKeys()
+  private recent: RecentKeys
   private pagesRead = 1
   private handed = 0
   private largest: number
@@ -118,6 +118,7 @@ class Walk<T extends Record<string, unknown>> {
     this.largest = first.length
     this.reach = first.length
     this.firstKeys = new Set(first.map(keyOf).filter((key) => key !== undefined))
+    this.recent = new RecentKeys(this.firstKeys)
     this.trusted = total !== undefined || pages !== undefined
     this.check(0, first.length)
     this.tell()
@@ -158,7 +159,7 @@ class Walk<T extends Record<string, unknown>> {
       held = await this.findEnd(this.size, held)
     }
     // Back from the end: the pages held, newest first, then those before them; the first page, read at the start, last.
-    this.recent = new RecentKeys()
+    this.recent = new RecentKeys(this.firstKeys)
     this.idle = this.expected = 0
     const newestHeldFirst = held.reverse()
     for (const read of newestHeldFirst) {
@@ -255,7 +256,7 @@ class Walk<T extends Record<string, unknown>> {
   private fresh(offset: number, records: T[], {emptyIsIdle = false} = {}): T[] {
     const fresh = records.filter((record) => {
       const key = keyOf(record)
-      return key === undefined || (!this.recent.has(key) && !this.firstKeys.has(key))
+      return key === undefined || !this.recent.has(key)
     })
     this.recent.add(records)
     const previous = this.previous
@@ -349,10 +350,14 @@ function keyOf(record: Record<string, unknown>): unknown {
   return typeof key === 'string' || typeof key === 'number' ? key : undefined
 }
 
-/** The keys of the last RECENT_PAGES pages' records. */
+/** The keys of the last RECENT_PAGES pages' records, and of the first page's, which are never forgotten. */
 class RecentKeys {
   private readonly seen = new Map<unknown, number>()
   private page = 0
+
+  constructor(first: Set<unknown>) {
+    for (const key of first) this.seen.set(key, Infinity)
+  }
 
   has(key: unknown): boolean {
     const at = this.seen.get(key)
@@ -363,7 +368,7 @@ class RecentKeys {
     this.page++
     for (const record of records) {
       const key = keyOf(record)
-      if (key !== undefined) this.seen.set(key, this.page)
+      if (key !== undefined && this.seen.get(key) !== Infinity) this.seen.set(key, this.page)
     }
     // Forgotten a window at a time, so the map never holds more than two windows of pages.
     if (this.page % RECENT_PAGES === 0) for (const [key, at] of this.seen) if (at <= this.page - RECENT_PAGES) this.seen.delete(key)

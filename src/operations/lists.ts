@@ -64,7 +64,7 @@ export function listRecords(request: ListRequest, {client}: Pick<Deps, 'client'>
   const want = unnarrowed && request.limit !== undefined ? request.limit + 1 : undefined
   async function* pages(): AsyncGenerator<GwRecord[]> {
     for await (const page of walkList(fetch, {newestFirst: request.newestFirst, ahead: request.concurrency, want, maxPages: request.maxPages, onState})) {
-      const kept = page.filter(wanted)
+      const kept = unnarrowed ? page : page.filter(wanted)
       const room = request.limit === undefined ? kept.length : request.limit - summary.shown
       if (kept.length > room) summary.more = true
       const shown = kept.slice(0, room)

@@ -85,7 +85,7 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
   }
 }
 
-/** Once `stream` has drained, or failed: both listeners go, whichever is heard. */
+/** Once `stream` has drained, or failed or closed: whichever comes, every listener set here goes. */
 function drained(stream: NodeJS.WritableStream): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
