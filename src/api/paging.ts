@@ -254,11 +254,9 @@ class Walk<T extends Record<string, unknown>> {
 
   /** The records of a page not met on the pages just before it, nor on the first; a page with none, twice in a row, stops the walk. */
   private fresh(offset: number, records: T[], {emptyIsIdle = false} = {}): T[] {
-    const fresh = records.filter((record) => {
-      const key = keyOf(record)
-      return key === undefined || !this.recent.has(key)
-    })
-    this.recent.add(records)
+    const keys = records.map(keyOf)
+    const fresh = records.filter((_, index) => keys[index] === undefined || !this.recent.has(keys[index]))
+    this.recent.add(keys)
     const previous = this.previous
     this.previous = offset
     if (fresh.length > 0 || (records.length === 0 && !emptyIsIdle)) {
@@ -350,27 +348,23 @@ function keyOf(record: Record<string, unknown>): unknown {
   return typeof key === 'string' || typeof key === 'number' ? key : undefined
 }
 
-/** The keys of the last RECENT_PAGES pages' records, and of the first page's, which are never forgotten. */
+/**
+ * The keys of the records of the first page and of the last RECENT_PAGES pages (up to twice as
+ * many: forgotten a window at a time, so that remembering costs one insert a record).
+ */
 class RecentKeys {
-  private readonly seen = new Map<unknown, number>()
-  private page = 0
+  private current = new Set<unknown>()
+  private older = new Set<unknown>()
+  private pages = 0
 
-  constructor(first: Set<unknown>) {
-    for (const key of first) this.seen.set(key, Infinity)
-  }
+  constructor(private readonly first: Set<unknown>) {}
 
   has(key: unknown): boolean {
-    const at = this.seen.get(key)
-    return at !== undefined && at > this.page - RECENT_PAGES
+    return this.current.has(key) || this.older.has(key) || this.first.has(key)
   }
 
-  add(records: Record<string, unknown>[]): void {
-    this.page++
-    for (const record of records) {
-      const key = keyOf(record)
-      if (key !== undefined && this.seen.get(key) !== Infinity) this.seen.set(key, this.page)
-    }
-    // Forgotten a window at a time, so the map never holds more than two windows of pages.
-    if (this.page % RECENT_PAGES === 0) for (const [key, at] of this.seen) if (at <= this.page - RECENT_PAGES) this.seen.delete(key)
+  add(keys: unknown[]): void {
+    if (++this.pages % RECENT_PAGES === 0) [this.older, this.current] = [this.current, new Set()]
+    for (const key of keys) if (key !== undefined) this.current.add(key)
   }
 }
