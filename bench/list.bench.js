@@ -1,7 +1,8 @@
 // Lists (issue 20). `gw purchase list --all` over 20,000 purchases, piped (one JSON line a record),
 // against a script of its own that walks the same list a page at a time over a raw undici Pool
-// and prints each record, both started cold, in alternating rounds; medians count. Goals: gw at
-// least 2x the page-at-a-time loop's speed (aim 4x: gw asks for pages ahead), peak RSS under 150 MiB.
+// and prints each record, both started cold, in alternating rounds; medians count. Goals (issue 28):
+// gw at least the page-at-a-time loop's speed on loopback (1.0x) and 3x with a round trip per page
+// (aim 4x: gw asks for four pages ahead), peak RSS under 150 MiB.
 // Measured twice: on loopback, where the one-threaded local gateway serves one page at a time
 // whoever asks, and with each page answered ROUND_TRIP_MS late (a fault of the local gateway's),
 // as a gateway across a network answers.
@@ -81,7 +82,7 @@ async function listing() {
     const env = {...process.env, GW_BASE_URL: sandbox.url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', GW_ENVIRONMENT: 'sandbox', XDG_CONFIG_HOME: sandbox.home}
     // stdout to /dev/null through sh, so both print every line as into a pipe.
     const run = (command) => measure('sh', ['-c', `${command} > /dev/null`], env)
-    const compare = (where) => {
+    const compare = (where, goal) => {
       const gwRuns = []
       const loopRuns = []
       for (let round = 0; round < ROUNDS; round++) {
@@ -93,13 +94,13 @@ async function listing() {
       const mib = (runs) => (Math.max(...runs.map((r) => r.rss)) / 1024).toFixed(1)
       console.log(`${where}: gw purchase list --all, ${PURCHASES} purchases: ${gwMs.toFixed(0)} ms (${((PURCHASES / gwMs) * 1000).toFixed(0)} records/s), peak RSS ${mib(gwRuns)} MiB (goal < 150)`)
       console.log(`${where}: page-at-a-time loop over a raw undici Pool: ${loopMs.toFixed(0)} ms (${((PURCHASES / loopMs) * 1000).toFixed(0)} records/s), peak RSS ${mib(loopRuns)} MiB`)
-      console.log(`${where}: gw / loop speed ${(loopMs / gwMs).toFixed(2)}x (goal >= 2x, aim 4x)`)
+      console.log(`${where}: gw / loop speed ${(loopMs / gwMs).toFixed(2)}x (goal >= ${goal})`)
     }
-    compare('loopback')
+    compare('loopback', '1.0x')
     const fault = {method: 'GET', path: '/v1.0/purchases', action: 'delay', delayMs: ROUND_TRIP_MS, times: 1_000_000}
     const armed = await fetch(`${sandbox.url}/_sandbox/faults`, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify(fault)})
     if (!armed.ok) throw new Error(`arming the round trip: ${armed.status}`)
-    compare(`${ROUND_TRIP_MS} ms round trip`)
+    compare(`${ROUND_TRIP_MS} ms round trip`, '3x, aim 4x')
   } finally {
     await sandbox.stop()
   }

@@ -195,11 +195,15 @@ export class GatewayError extends GwError {
 }
 
 /**
- * A list asked for page after page did not page as it said it would (another page came than the
- * one asked for, or it never ended): exit 1. The renderer says how to page through it by hand.
+ * A list asked for page after page did not page as it said it would: another page came than the
+ * one asked for (`order`), pages added nothing new (`stuck`), or it never ended (`endless`): exit 1.
+ * The renderer says what to do about each.
  */
 export class PagingError extends GatewayError {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly reason: 'order' | 'stuck' | 'endless' = 'order',
+  ) {
     super('unreadable', message)
   }
 }

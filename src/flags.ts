@@ -115,6 +115,10 @@ export const DEFAULT_CONCURRENCY = 4
 export const concurrency = (options: {dependsOn?: string[]; helpGroup?: string} = {}) =>
   Flags.integer({description: `requests in flight at once, 1 to 32; default ${DEFAULT_CONCURRENCY}`, min: 1, max: 32, ...options})
 
+/** --max-pages: a list, a report or gw api --paginate reads no more pages than this before it gives the list up as one that does not end. */
+export const maxPages = (options: {dependsOn?: string[]} = {}) =>
+  Flags.integer({description: 'pages to read at most before giving up on a list that does not end; default enough for 1,000,000 records', min: 1, helpGroup: 'PAGES', ...options})
+
 /**
  * A batch of rows from a file instead of one from flags (issue 9): `rows` names the columns. The
  * one-row flags are then refused (refuseRowFlagsInBatch).
@@ -171,6 +175,7 @@ export function listing(noun: string, {withTime = true} = {}) {
     all: Flags.boolean({description: `every ${noun}, page after page, printed as they come`}),
     'oldest-first': Flags.boolean({description: 'oldest first, as the gateway keeps them (newest first without it)'}),
     concurrency: concurrency({helpGroup: 'PAGES'}),
+    'max-pages': maxPages(),
   }
 }
 

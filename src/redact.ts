@@ -40,12 +40,33 @@ const SECRET_KEYS = /^(cvv|cvc|cvv2|cvc2|password|authentication_password|token_
 const CARD_NUMBER_KEYS = /^(card_number|number|pan)$/i
 
 /**
- * The one function that makes card data safe to print, journal or log (design.md §3): a deep copy
- * of a record, request or answer with every whole card number masked, under its own name or any
- * other (a number typed as a token or a reference), and every CVV and secret left out, whoever sent
- * them. Every other field stays, in its order: --json is still the gateway's record.
+ * The one function that makes card data safe to print, journal or log (design.md §3): a record,
+ * request or answer with every whole card number masked, under its own name or any other (a number
+ * typed as a token or a reference), and every CVV and secret left out, whoever sent them. Every
+ * other field stays, in its order: --json is still the gateway's record. What needs no change is
+ * handed back as it is, not copied (a list's records almost never do: issue 28); what does is a
+ * copy, the value given left alone. Nothing gw does with the result changes it.
  */
 export function redact<T>(value: T): T {
+  return needsRedacting(value) ? redactedCopy(value) : value
+}
+
+/** Whether anything in a value is a card number not yet masked, or a secret. */
+function needsRedacting(value: unknown): boolean {
+  if (typeof value === 'string') return looksLikeCardNumber(value)
+  if (value === null || typeof value !== 'object') return false
+  if (Array.isArray(value)) return value.some(needsRedacting)
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue
+    const kind = kindOf(key)
+    if (kind === 'secret') return true
+    const field = (value as Record<string, unknown>)[key]
+    if (kind === 'card' && typeof field === 'string' ? maskCardNumber(field) !== field : needsRedacting(field)) return true
+  }
+  return false
+}
+
+function redactedCopy<T>(value: T): T {
   if (Array.isArray(value)) return value.map(redact) as T
   if (typeof value === 'string') return (looksLikeCardNumber(value) ? maskCardNumber(value) : value) as T
   if (value === null || typeof value !== 'object') return value

@@ -3,7 +3,7 @@ import {DeclinedError, GwError, type MoneyInFlight, NoAnswerError, UsageError} f
 import {decideAnswer} from '../money/decide.js'
 import {failureOf} from '../money/failure.js'
 import {buildPath, type Endpoint, endpointAt, type HttpMethod, paramsAt, type RequestFacts} from './endpoints.js'
-import {Exchange, type ExchangeOptions, LostAnswer} from './exchange.js'
+import {Exchange, type ExchangeOptions, LostAnswer, type Retry} from './exchange.js'
 import {type ListPage, readPaging} from './paging.js'
 import {doubtAbout, recover, type RecoveryEvent} from './recovery.js'
 import {type Resources, resources, type Sender, type SendOptions} from './resources.js'
@@ -11,6 +11,7 @@ import {type Answer, type RawResponse, readRecord} from './responses.js'
 import {redactText} from '../redact.js'
 
 export type {RecoveryEvent} from './recovery.js'
+export type {Retry} from './exchange.js'
 export type {ListQuery} from './resources.js'
 
 export interface ClientOptions extends ExchangeOptions {
@@ -44,10 +45,23 @@ class Client implements Sender {
   /** The purchase or refund being sent or looked up now, so an interruption can say what to check. */
   inFlight?: MoneyInFlight
   private readonly exchange: Exchange
+  private readonly retryWatchers = new Set<(retry: Retry) => void>()
 
   constructor(private readonly options: ClientOptions) {
-    this.exchange = new Exchange(options)
+    this.exchange = new Exchange({
+      ...options,
+      onRetry: (retry) => {
+        options.onRetry?.(retry)
+        for (const watcher of this.retryWatchers) watcher(retry)
+      },
+    })
     Object.assign(this, resources(this))
+  }
+
+  /** Tells `watcher` of every read tried again until the function returned is called (a long list's progress names them). */
+  watchRetries(watcher: (retry: Retry) => void): () => void {
+    this.retryWatchers.add(watcher)
+    return () => this.retryWatchers.delete(watcher)
   }
 
   get baseUrl(): string {

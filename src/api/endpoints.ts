@@ -26,6 +26,7 @@ import {
   Triggered,
   WebHook,
   WebHookCreate,
+  listOf,
 } from './schemas/index.js'
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE'
@@ -68,7 +69,7 @@ export const endpoints = {
   cards: {
     tokenize: define({method: 'POST', path: '/v1.0/credit_cards', body: CardTokenize, response: Card}),
     get: define({method: 'GET', path: '/v1.0/credit_cards/{token}', response: Card}),
-    list: define({method: 'GET', path: '/v1.0/credit_cards', response: z.array(Card).nullish(), paged: true}),
+    list: define({method: 'GET', path: '/v1.0/credit_cards', response: listOf<Card>(), paged: true}),
     update: define({method: 'PUT', path: '/v1.0/credit_cards/{token}', body: CardUpdate, response: Card}),
   },
   purchases: {
@@ -81,7 +82,7 @@ export const endpoints = {
       confirm: 'amount',
     }),
     get: getPurchase,
-    list: define({method: 'GET', path: '/v1.0/purchases', response: z.array(Purchase).nullish(), paged: true}),
+    list: define({method: 'GET', path: '/v1.0/purchases', response: listOf<Purchase>(), paged: true}),
   },
   refunds: {
     create: define({
@@ -93,30 +94,30 @@ export const endpoints = {
       confirm: 'amount',
     }),
     get: getRefund,
-    list: define({method: 'GET', path: '/v1.0/refunds', response: z.array(Refund).nullish(), paged: true}),
+    list: define({method: 'GET', path: '/v1.0/refunds', response: listOf<Refund>(), paged: true}),
   },
   webHooks: {
     create: define({method: 'POST', path: '/v1.0/web_hooks', body: WebHookCreate, response: WebHook}),
-    list: define({method: 'GET', path: '/v1.0/web_hooks', response: z.array(WebHook).nullish(), paged: true}),
+    list: define({method: 'GET', path: '/v1.0/web_hooks', response: listOf<WebHook>(), paged: true}),
     delete: define({method: 'DELETE', path: '/v1.0/web_hooks/{id}', response: WebHook, confirm: 'id'}),
   },
   plans: {
     create: define({method: 'POST', path: '/v1.0/plans', body: PlanCreate, response: Plan}),
-    list: define({method: 'GET', path: '/v1.0/plans.json', response: z.array(Plan).nullish(), paged: true}),
+    list: define({method: 'GET', path: '/v1.0/plans.json', response: listOf<Plan>(), paged: true}),
     get: define({method: 'GET', path: '/v1.0/plans/{id}', response: Plan}),
     update: define({method: 'PUT', path: '/v1.0/plans/{id}', body: PlanUpdate, response: Plan}),
   },
   customers: {
     create: define({method: 'POST', path: '/v1.0/customers', body: CustomerCreate, response: Customer}),
     get: define({method: 'GET', path: '/v1.0/customers/{id}.json', response: Customer}),
-    list: define({method: 'GET', path: '/v1.0/customers', response: z.array(Customer).nullish(), paged: true}),
+    list: define({method: 'GET', path: '/v1.0/customers', response: listOf<Customer>(), paged: true}),
     update: define({method: 'PUT', path: '/v1.0/customers/{id}.json', body: CustomerUpdate, response: Customer}),
     delete: define({method: 'DELETE', path: '/v1.0/customers/{id}.json', response: Customer, confirm: 'id'}),
   },
   subscriptions: {
     create: define({method: 'POST', path: '/v1.0/subscriptions', body: SubscriptionCreate, response: Subscription}),
     get: define({method: 'GET', path: '/v1.0/subscriptions/{reference}.json', response: Subscription}),
-    list: define({method: 'GET', path: '/v1.0/subscriptions.json', response: z.array(Subscription).nullish(), paged: true}),
+    list: define({method: 'GET', path: '/v1.0/subscriptions.json', response: listOf<Subscription>(), paged: true}),
     // Stopping a subscription stops a customer's billing: confirmed like a delete.
     update: define({method: 'PUT', path: '/v1.0/subscriptions/{id}.json', body: SubscriptionUpdate, response: Subscription, confirm: 'id'}),
   },

@@ -4,7 +4,7 @@ import {redactText} from '../redact.js'
 import type {Endpoint} from './endpoints.js'
 import {type ProxyRoute, proxyRoute, type ProxySettings} from './proxy.js'
 import {parseBody, type RawResponse, readRecord, reportedMode} from './responses.js'
-import {backoffMs, classifyFailure, isCertificateFailure, proxyRefusal, shouldRetry} from './retry.js'
+import {backoffMs, classifyFailure, errorCode, isCertificateFailure, MAX_RETRIES, proxyRefusal, shouldRetry} from './retry.js'
 import {type LazyDispatcher, lazyDispatcher, request} from './transport.js'
 
 export interface ExchangeOptions {
@@ -26,6 +26,20 @@ export interface ExchangeOptions {
   /** Aborted with the signal's name (SIGINT, SIGTERM, SIGHUP) to stop the request in flight. */
   signal?: AbortSignal
   sleep?: (ms: number) => Promise<void>
+  /** Told each time a read is tried again, before the wait: a person watching a long list hears of it. */
+  onRetry?: (retry: Retry) => void
+}
+
+/** A read tried again: which, why, and which try comes next of how many. */
+export interface Retry {
+  method: string
+  /** The path and query asked for. */
+  path: string
+  why: string
+  /** The try that comes next (2 for the first retry), of `tries`. */
+  next: number
+  tries: number
+  waitMs: number
 }
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000
@@ -112,7 +126,7 @@ export class Exchange {
         this.options.log?.(`< ${endpoint.method} ${url} failed after ${elapsed} ms: ${describe(err)}`)
         // A proxy's refusal is retried as its status would be: a 502 may pass, a 407 will not.
         if (shouldRetry({method: endpoint.method, attempt, status: refusedWith, failure})) {
-          await this.sleep(backoffMs(attempt))
+          await this.retry(endpoint, path, attempt, refusedWith === undefined ? this.noAnswer(err) : `the proxy answered HTTP ${refusedWith}`)
           continue
         }
         if (failure === 'not_sent') throw this.notSent(err, refusedWith)
@@ -122,11 +136,24 @@ export class Exchange {
       this.options.log?.(`< ${raw.status} ${endpoint.method} ${url} ${elapsed} ms request-id ${raw.requestId ?? '-'} ${redactText(raw.text)}`)
       this.checkMode(endpoint, raw, inFlight)
       if (shouldRetry({method: endpoint.method, attempt, status: raw.status})) {
-        await this.sleep(backoffMs(attempt))
+        await this.retry(endpoint, path, attempt, `HTTP ${raw.status}`)
         continue
       }
       return raw
     }
+  }
+
+  private async retry(endpoint: Endpoint, path: string, attempt: number, why: string): Promise<void> {
+    const waitMs = backoffMs(attempt)
+    this.options.onRetry?.({method: endpoint.method, path, why, next: attempt + 2, tries: MAX_RETRIES + 1, waitMs})
+    await this.sleep(waitMs)
+  }
+
+  /** Why no answer came, as a person reads it: a time-out says how long was waited. */
+  private noAnswer(err: unknown): string {
+    const code = errorCode(err)
+    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return `no answer within ${this.responseTimeoutMs / 1000} s`
+    return describe(err)
   }
 
   /** The request never reached the gateway: where it stopped (the proxy, TLS, the connection), for the renderer to advise on. */

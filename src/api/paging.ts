@@ -1,135 +1,370 @@
-import {GatewayError, GwError, PagingError} from '../errors.js'
+import {PagingError} from '../errors.js'
 import {inOrder} from '../in-order.js'
+import {type FetchPage, readPage} from './list-page.js'
 
-/**
- * Where one page of a list sits. The contract sends `current_page`/`pages`/`total_records`, the
- * live gateway `page`/`total_pages`, counting from 0 or 1 (gateway-notes.md); both read the same.
- */
-export interface Paging {
-  /** The page this answer holds, counted as the gateway counts. */
-  page?: number
-  pages?: number
-  total?: number
-}
-
-export interface ListPage<T> {
-  records: T[]
-  paging: Paging
-}
+export {type FetchPage, type ListPage, ListPageError, type Paging, readPaging} from './list-page.js'
 
 /** Records asked for a page: the most the gateway's libraries ask for (gateway-notes.md). */
 export const PAGE_SIZE = 50
 
-/** A list whose end could not be told: it stops here rather than run for ever. */
-const MAX_PAGES = 100_000
+/**
+ * How many records a list is taken to hold at most, unless the gateway claims more (then twice its
+ * claim): over the largest page seen, the pages a walk reads before it stops as one that would never end.
+ */
+export const GENEROUS_RECORDS = 1_000_000
 
-export function readPaging(envelope: Record<string, unknown>): Paging {
-  return {
-    page: integer(envelope.current_page) ?? integer(envelope.page),
-    pages: integer(envelope.pages) ?? integer(envelope.total_pages),
-    total: integer(envelope.total_records),
-  }
+/** Pages whose records are remembered to tell a page that adds nothing new (and a record met twice as the list shifts). */
+const RECENT_PAGES = 8
+
+/** Where a walk stands, for a person watching it: pages read, records handed over, of how many when known. */
+export interface WalkState {
+  /** Pages read so far, the first one too. */
+  pages: number
+  /** Records handed over so far. */
+  records: number
+  /** Records a page holds. */
+  size: number
+  /** How many records the list holds: the gateway's count while its pages bear it out, or the end the walk found. */
+  total?: number
+  /** The page (counted from 1) the walk needs next, while it waits for one. */
+  waitingFor?: number
+}
+
+export interface WalkOptions {
+  newestFirst: boolean
+  /** Pages asked for at once. */
+  ahead: number
+  /** Records the reader takes at most, when it keeps every one it is handed: pages past them are not asked for. */
+  want?: number
+  /** Pages read at most before the walk stops as one that would not end; by default GENEROUS_RECORDS over the largest page seen. */
+  maxPages?: number
+  /** Told when a page is read, and when the walk starts waiting for one. */
+  onState?: (state: WalkState) => void
 }
 
 /**
- * Asks the gateway for the records at `offset`, `limit` of them (the list is oldest first); `page`
- * says the same in the gateway's own page numbers (0- or 1-based, as its first answer showed), for
- * a gateway that pages by page and per_page.
+ * A list's records a page at a time, newest first or oldest first, whatever the gateway says of
+ * its length (issue 28). The gateway pages oldest first: newest first reads the first page for the
+ * count, checks it on the last page, and reads back from there; a count the pages contradict (or
+ * none at all) is found by reading forward to the end, holding only the last pages. The rules:
+ * an empty page ends a walk; a count is believed only while the pages bear it out, and once one
+ * contradicts it the walk goes on until a page comes empty; a page that adds no record the walk
+ * has not already met, twice in a row, stops it (PagingError, naming the page), as does a walk
+ * past `maxPages`. Up to `ahead` pages are asked for at once and handed over in order, none past
+ * the `want`ed records; only the pages in flight are held. A record met twice as the list shifts
+ * is handed over once.
  */
-export type FetchPage<T> = (at: {offset: number; limit: number; page?: number}) => Promise<ListPage<T>>
+export async function* walkList<T extends Record<string, unknown>>(fetch: FetchPage<T>, options: WalkOptions): AsyncGenerator<T[]> {
+  const first = await readPage(fetch, {offset: 0, size: PAGE_SIZE})
+  const {page, pages, total} = first.paging
+  // No paging in the answer, or more than was asked for: the gateway does not page this list, and this is all of it.
+  if ((page === undefined && pages === undefined && total === undefined) || first.records.length > PAGE_SIZE) {
+    options.onState?.({pages: 1, records: first.records.length, size: first.records.length, total: first.records.length})
+    return yield options.newestFirst ? [...first.records].reverse() : first.records
+  }
+  // A gateway that hands out fewer a page than asked for (with more to come) is paged in its own size.
+  const more = (total ?? 0) > first.records.length || (pages ?? 0) > 1
+  const size = more && first.records.length > 0 && first.records.length < PAGE_SIZE ? first.records.length : PAGE_SIZE
+  const walk = new Walk(fetch, {size, base: page ?? 1, total, pages}, options, first.records)
+  yield* options.newestFirst ? walk.newestFirst() : walk.oldestFirst()
+}
 
-/** A page of a list that could not be read, even after the retries every read gets: what was printed before it stands. */
-export class ListPageError extends GatewayError {
-  constructor(at: {offset: number; size: number; total?: number}, cause: unknown) {
-    const records = `records ${at.offset + 1}-${at.offset + at.size}${at.total === undefined ? '' : ` of ${at.total}`}`
-    const why = cause instanceof Error ? cause.message : String(cause)
-    super(cause instanceof GwError && cause.kind === 'network' ? 'network' : 'gateway', `Page ${at.offset / at.size + 1} of the list (${records}) could not be read: ${why}`, {
-      status: cause instanceof GwError ? cause.status : undefined,
-      requestId: cause instanceof GwError ? cause.requestId : undefined,
+/** A page read after the first, and where it sits. */
+interface Read<T> {
+  offset: number
+  records: T[]
+}
+
+/** The gateway's claim of a list's length: a count of records, or of pages only (the live gateway's total_pages). */
+interface Claim {
+  total?: number
+  pages?: number
+}
+
+class Walk<T extends Record<string, unknown>> {
+  private readonly size: number
+  private readonly base: number
+  private readonly claim: Claim
+  /** Whether the claim still stands: no page has contradicted it. */
+  private trusted: boolean
+  private readonly firstKeys: Set<unknown>
+  private recent: RecentKeys
+  private pagesRead = 1
+  private handed = 0
+  private largest: number
+  /** How far into the list records were seen. */
+  private reach: number
+  /** Pages in a row that added no new record, and the page before this one. */
+  private idle = 0
+  private previous = 0
+  /** Offsets asked for and not yet read, oldest first: the head is the page the walk waits for. */
+  private readonly waiting: number[] = []
+  /** Records the pages asked for should bring (what came, for those that came): no page past `want` is asked for. */
+  private expected = 0
+  /** Where the walk found the list to end, once it did. */
+  private end?: number
+  /** Set once the walk read the most pages it may: nothing more is asked for. */
+  private stopped = false
+
+  constructor(
+    private readonly fetch: FetchPage<T>,
+    {size, base, total, pages}: {size: number; base: number} & Claim,
+    private readonly options: WalkOptions,
+    private readonly first: T[],
+  ) {
+    this.size = size
+    this.base = base
+    this.claim = {total, pages}
+    this.largest = first.length
+    this.reach = first.length
+    this.firstKeys = new Set(first.map(keyOf).filter((key) => key !== undefined))
+    this.recent = new RecentKeys(this.firstKeys)
+    this.trusted = total !== undefined || pages !== undefined
+    this.check(0, first.length)
+    this.tell()
+  }
+
+  async *oldestFirst(): AsyncGenerator<T[]> {
+    this.handed = this.expected = this.first.length
+    this.tell()
+    if (this.first.length > 0) yield this.first
+    if (this.endsAt(0, this.first.length)) return this.found()
+    for await (const {offset, records} of this.pagesFrom(this.size, 1, {wanted: true})) {
+      if (records.length === 0) return this.found()
+      const fresh = this.fresh(offset, records)
+      this.handed += fresh.length
+      this.tell()
+      if (fresh.length > 0) yield fresh
+      if (this.endsAt(offset, records.length)) return this.found()
+    }
+  }
+
+  async *newestFirst(): AsyncGenerator<T[]> {
+    const first = this.first
+    if (first.length === 0) return this.found()
+    // The pages nearest the end, read on the way there: handed over first without reading them again.
+    let held: Read<T>[] = []
+    if (this.endsAt(0, first.length)) {
+      this.found()
+    } else if (this.trusted) {
+      const lastOffset = this.claimedLastOffset()
+      const last = await this.readLater(lastOffset, 0)
+      if (last.records.length > 0) held = [last]
+      if (this.trusted) this.found()
+      else {
+        if (last.records.length > 0) this.fresh(lastOffset, last.records)
+        held = await this.findEnd(last.records.length > 0 ? lastOffset + this.size : this.size, held)
+      }
+    } else {
+      held = await this.findEnd(this.size, held)
+    }
+    // Back from the end: the pages held, newest first, then those before them; the first page, read at the start, last.
+    this.recent = new RecentKeys(this.firstKeys)
+    this.idle = this.expected = 0
+    const newestHeldFirst = held.reverse()
+    for (const read of newestHeldFirst) {
+      const fresh = this.fresh(read.offset, read.records)
+      this.handed += fresh.length
+      this.expected += fresh.length
+      this.tell()
+      if (fresh.length > 0) yield fresh.reverse()
+    }
+    const below = newestHeldFirst.at(-1)?.offset ?? 0
+    for await (const {offset, records} of this.pagesFrom(below - this.size, -1, {wanted: true})) {
+      // The end was seen past this page: one that comes empty means the list shrank under the walk, or the gateway misleads it.
+      const fresh = this.fresh(offset, records, {emptyIsIdle: true})
+      this.handed += fresh.length
+      this.tell()
+      if (fresh.length > 0) yield fresh.reverse()
+    }
+    this.handed += first.length
+    this.tell()
+    yield [...first].reverse()
+  }
+
+  /**
+   * Reads forward from `offset` to the list's end, keeping the last pages that held records
+   * (enough for the records wanted, or the last one): the newest, handed over first.
+   */
+  private async findEnd(offset: number, held: Read<T>[]): Promise<Read<T>[]> {
+    const keep = this.options.want === undefined ? 1 : Math.min(Math.ceil(this.options.want / this.size) + 1, RECENT_PAGES)
+    for await (const read of this.pagesFrom(offset, 1, {wanted: false})) {
+      if (read.records.length === 0) break
+      this.fresh(read.offset, read.records)
+      held.push(read)
+      if (held.length > keep) held.shift()
+      if (this.endsAt(read.offset, read.records.length)) break
+    }
+    this.found()
+    return held
+  }
+
+  /**
+   * The pages from `start`, `direction` +1 forward (while the claim stands, not past its last
+   * page) or -1 back to the second page, up to `ahead` at once, in order; `wanted`: none past the
+   * records wanted.
+   */
+  private pagesFrom(start: number, direction: 1 | -1, {wanted}: {wanted: boolean}): AsyncGenerator<Read<T>> {
+    let next = start
+    const guesses = new Map<number, number>()
+    const offsets: Iterator<number> = {
+      next: () => {
+        const want = this.options.want
+        const stop = this.stopped || (direction < 0 ? next < this.size : this.trusted && next > this.claimedLastOffset())
+        if (stop || (wanted && want !== undefined && this.expected >= want)) return {done: true, value: undefined}
+        const offset = next
+        next += direction * this.size
+        guesses.set(offset, this.expectedAt(offset))
+        this.expected += guesses.get(offset)!
+        return {done: false, value: offset}
+      },
+    }
+    return inOrder(offsets, Math.max(1, this.options.ahead), (offset) => this.readLater(offset, guesses.get(offset)!))
+  }
+
+  /**
+   * A page after the first, checked to be the one asked for and counted against the most pages a
+   * walk reads; `guess` is what it was expected to hold, corrected by what it holds.
+   */
+  private async readLater(offset: number, guess: number): Promise<Read<T>> {
+    const asked = this.base + offset / this.size
+    const most = this.maxPages()
+    if (this.pagesRead + this.waiting.length >= most) {
+      this.stopped = true
+      throw this.endless(most)
+    }
+    this.waiting.push(offset)
+    this.tell()
+    try {
+      const answer = await readPage(this.fetch, {offset, size: this.size, total: this.trusted ? this.claim.total : undefined, page: asked})
+      if (answer.paging.page !== undefined && answer.paging.page !== asked) {
+        throw new PagingError(`Asked the gateway for page ${asked} of the list (records from ${offset + 1}) and it answered with page ${answer.paging.page}: it does not page by offset or page number`)
+      }
+      const count = answer.records.length
+      this.pagesRead++
+      this.largest = Math.max(this.largest, count)
+      if (count > 0) this.reach = Math.max(this.reach, offset + count)
+      this.expected += count - guess
+      this.check(offset, count)
+      return {offset, records: answer.records}
+    } finally {
+      this.waiting.splice(this.waiting.indexOf(offset), 1)
+    }
+  }
+
+  /** The records of a page not met on the pages just before it, nor on the first; a page with none, twice in a row, stops the walk. */
+  private fresh(offset: number, records: T[], {emptyIsIdle = false} = {}): T[] {
+    const keys = records.map(keyOf)
+    const fresh = records.filter((_, index) => keys[index] === undefined || !this.recent.has(keys[index]))
+    this.recent.add(keys)
+    const previous = this.previous
+    this.previous = offset
+    if (fresh.length > 0 || (records.length === 0 && !emptyIsIdle)) {
+      this.idle = 0
+      return fresh
+    }
+    if (++this.idle < 2) return fresh
+    const page = (at: number) => at / this.size + 1
+    throw new PagingError(
+      `Page ${page(offset)} of the list (records from ${offset + 1}), like page ${page(previous)} before it, held only records already read: the gateway repeats its pages, and the walk stops here`,
+      'stuck',
+    )
+  }
+
+  /** Whether the page at `offset` bears out the gateway's claim; the first that does not ends the claim. */
+  private check(offset: number, count: number): void {
+    if (!this.trusted) return
+    const {total, pages} = this.claim
+    let agrees: boolean
+    if (total !== undefined) agrees = count === Math.max(0, Math.min(this.size, total - offset))
+    else {
+      const lastOffset = Math.max(0, (pages ?? 1) - 1) * this.size
+      agrees = offset < lastOffset ? count === this.size : offset === lastOffset ? count > 0 && count <= this.size : count === 0
+    }
+    if (!agrees) this.trusted = false
+  }
+
+  /**
+   * Whether the walk ends with the page at `offset`: an empty one; the last the claim names, while
+   * it stands; a short one when the gateway claimed nothing (once its claim fell, only an empty page).
+   */
+  private endsAt(offset: number, count: number): boolean {
+    if (count === 0) return true
+    if (this.trusted) return offset >= this.claimedLastOffset()
+    const claimed = this.claim.total !== undefined || this.claim.pages !== undefined
+    return !claimed && count < this.size
+  }
+
+  private claimedLastOffset(): number {
+    const {total, pages} = this.claim
+    const count = total ?? (pages ?? 1) * this.size
+    return Math.max(0, Math.ceil(count / this.size) - 1) * this.size
+  }
+
+  /** Records the page at `offset` should hold: what the claim says of it, or a full page. */
+  private expectedAt(offset: number): number {
+    const total = this.claim.total
+    return this.trusted && total !== undefined ? Math.max(0, Math.min(this.size, total - offset)) : this.size
+  }
+
+  private found(): void {
+    this.end = this.reach
+    this.tell()
+  }
+
+  /** Records the list is taken to hold at most: GENEROUS_RECORDS, or twice what the gateway claims while its claim stands. */
+  private generous(): number {
+    const {total, pages} = this.claim
+    return Math.max(GENEROUS_RECORDS, this.trusted ? 2 * (total ?? (pages ?? 0) * this.size) : 0)
+  }
+
+  private maxPages(): number {
+    return this.options.maxPages ?? Math.ceil(this.generous() / Math.max(1, this.largest))
+  }
+
+  private endless(most: number): PagingError {
+    const why =
+      this.options.maxPages === undefined
+        ? `${most.toLocaleString('en')} pages of up to ${this.largest} hold ${this.generous().toLocaleString('en')} records, more than a list is taken to hold`
+        : `${most.toLocaleString('en')} pages is the most it was to read`
+    return new PagingError(`The list had not ended after ${most.toLocaleString('en')} pages, and the walk stops there: ${why}`, 'endless')
+  }
+
+  private tell(): void {
+    const head = this.waiting[0]
+    this.options.onState?.({
+      pages: this.pagesRead,
+      records: this.handed,
+      size: this.size,
+      total: this.end ?? (this.trusted ? this.claim.total : undefined),
+      waitingFor: head === undefined ? undefined : head / this.size + 1,
     })
   }
 }
 
+/** What tells a record from another: its id, or a card's token. None: it cannot be told, and is always new. */
+function keyOf(record: Record<string, unknown>): unknown {
+  const key = record.id ?? record.token
+  return typeof key === 'string' || typeof key === 'number' ? key : undefined
+}
+
 /**
- * A list's records a page at a time, newest first (the gateway pages oldest first: the first page
- * tells how many there are, then the pages are read from the last) or oldest first. Up to `ahead`
- * pages are asked for at once and handed over in order, so a page is on its way while the one
- * before is printed. Only the pages in flight are held. A record met on two pages in a row (the
- * list shifted while it was read) is handed over once.
+ * The keys of the records of the first page and of the last RECENT_PAGES pages (up to twice as
+ * many: forgotten a window at a time, so that remembering costs one insert a record).
  */
-export async function* walkList<T extends Record<string, unknown>>(fetch: FetchPage<T>, {newestFirst, ahead}: {newestFirst: boolean; ahead: number}): AsyncGenerator<T[]> {
-  const inOrderOf = (records: T[]) => (newestFirst ? [...records].reverse() : records)
-  const first = await readPage(fetch, {offset: 0, size: PAGE_SIZE})
-  const {page, pages, total} = first.paging
-  // No paging in the answer, or more than was asked for: the gateway does not page this list, and this is all of it.
-  if ((page === undefined && pages === undefined && total === undefined) || first.records.length > PAGE_SIZE) return yield inOrderOf(first.records)
-  // A gateway that hands out fewer a page than asked for (with more to come) is paged in its own size.
-  const more = (total ?? 0) > first.records.length || (pages ?? 0) > 1
-  const size = more && first.records.length > 0 && first.records.length < PAGE_SIZE ? first.records.length : PAGE_SIZE
-  const walk: Walk<T> = {fetch, size, base: page ?? 1, total, firstIds: idsOf(first.records)}
-  const count = total ?? (pages !== undefined ? pages * size : first.records.length < size ? first.records.length : await findEnd(walk, ahead))
-  const lastOffset = Math.max(0, Math.ceil(count / size) - 1) * size
-  const offsets = (function* () {
-    if (newestFirst) for (let offset = lastOffset; offset > 0; offset -= size) yield offset
-    else for (let offset = size; offset <= lastOffset; offset += size) yield offset
-  })()
-  let previous = new Set<unknown>()
-  const once = (records: T[]): T[] => {
-    const fresh = records.filter((record) => record.id === undefined || record.id === null || !previous.has(record.id))
-    previous = idsOf(records)
-    return fresh
+class RecentKeys {
+  private current = new Set<unknown>()
+  private older = new Set<unknown>()
+  private pages = 0
+
+  constructor(private readonly first: Set<unknown>) {}
+
+  has(key: unknown): boolean {
+    return this.current.has(key) || this.older.has(key) || this.first.has(key)
   }
-  if (!newestFirst) yield once(first.records)
-  for await (const later of inOrder(offsets, ahead, (offset) => readLater(walk, offset))) yield once(inOrderOf(later.records))
-  if (newestFirst) yield once(inOrderOf(first.records))
-}
 
-/** What every page after the first is read with. */
-interface Walk<T> {
-  fetch: FetchPage<T>
-  size: number
-  /** The number the gateway gave its first page (0 or 1). */
-  base: number
-  total?: number
-  firstIds: Set<unknown>
-}
-
-const idsOf = (records: Record<string, unknown>[]) => new Set(records.map((record) => record.id))
-
-async function readPage<T>(fetch: FetchPage<T>, at: {offset: number; size: number; total?: number; page?: number}): Promise<ListPage<T>> {
-  try {
-    return await fetch({offset: at.offset, limit: at.size, ...(at.page === undefined ? {} : {page: at.page})})
-  } catch (err) {
-    // An answer that means something of its own (credentials, permission, a 404) is that answer.
-    if (err instanceof GwError && err.exitCode !== 1) throw err
-    throw new ListPageError(at, err)
+  add(keys: unknown[]): void {
+    if (++this.pages % RECENT_PAGES === 0) [this.older, this.current] = [this.current, new Set()]
+    for (const key of keys) if (key !== undefined) this.current.add(key)
   }
-}
-
-/** A page after the first, checked to be the one asked for: a gateway that ignores the place asked would repeat its first page for ever. */
-async function readLater<T extends Record<string, unknown>>(walk: Walk<T>, offset: number): Promise<ListPage<T>> {
-  const asked = walk.base + offset / walk.size
-  const answer = await readPage(walk.fetch, {offset, size: walk.size, total: walk.total, page: asked})
-  const repeatsFirst = answer.records.length > 0 && answer.records.every((record) => walk.firstIds.has(record.id))
-  if ((answer.paging.page !== undefined && answer.paging.page !== asked) || repeatsFirst) {
-    throw new PagingError(`Asked the gateway for page ${asked} of the list (records from ${offset + 1}) and it answered with ${repeatsFirst ? 'the first page again' : `page ${answer.paging.page}`}: it does not page by offset or page number`)
-  }
-  return answer
-}
-
-/** A list that does not say how long it is: pages read forward, their records not kept, until one comes short. */
-async function findEnd<T extends Record<string, unknown>>(walk: Walk<T>, ahead: number): Promise<number> {
-  const offsets = (function* () {
-    for (let page = 1; page < MAX_PAGES; page++) yield page * walk.size
-  })()
-  for await (const [offset, page] of inOrder(offsets, ahead, async (offset) => [offset, await readLater(walk, offset)] as const)) {
-    if (page.records.length < walk.size) return offset + page.records.length
-  }
-  throw new PagingError(`The list did not end after ${MAX_PAGES} pages`)
-}
-
-function integer(value: unknown): number | undefined {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value
-  if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value)
-  return undefined
 }

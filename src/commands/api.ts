@@ -1,5 +1,5 @@
 import {Args, Flags} from '@oclif/core'
-import {concurrency, DEFAULT_CONCURRENCY} from '../flags.js'
+import {concurrency, DEFAULT_CONCURRENCY, maxPages} from '../flags.js'
 import {GwCommand} from '../gw-command.js'
 
 export default class Api extends GwCommand {
@@ -31,6 +31,7 @@ Prints the gateway's whole answer (the envelope) exactly as it came, followed by
     query: Flags.string({description: 'query parameter KEY=VALUE, added to the path; repeat for more', multiple: true}),
     paginate: Flags.boolean({description: 'every page of a list path, its records as NDJSON, one line a record', exclusive: ['data']}),
     concurrency: concurrency({dependsOn: ['paginate']}),
+    'max-pages': maxPages({dependsOn: ['paginate']}),
   }
 
   async run() {
@@ -54,7 +55,7 @@ Prints the gateway's whole answer (the envelope) exactly as it came, followed by
       const {paginate, PAGING_PARAMETERS} = await import('../operations/paginate.js')
       const clash = query.find(([key]) => PAGING_PARAMETERS.includes(key))
       if (clash) throw new UsageError(`--paginate asks for each page itself: leave out --query ${clash[0]}=${clash[1]}`)
-      const records = paginate({path, query}, await this.factory.deps(), {ahead: flags.concurrency ?? DEFAULT_CONCURRENCY})
+      const records = paginate({path, query}, await this.factory.deps(), {ahead: flags.concurrency ?? DEFAULT_CONCURRENCY, maxPages: flags['max-pages']})
       await renderListing(this.io, records, [], {json: true, ndjson: true})
       return undefined
     }

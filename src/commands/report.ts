@@ -17,15 +17,25 @@ A day is this machine's calendar day (its time zone, TZ), as --from and --to rea
     from: gwFlags.windowEdge('from', 'purchases and refunds made'),
     to: gwFlags.windowEdge('to', 'purchases and refunds made'),
     concurrency: gwFlags.concurrency({helpGroup: 'PAGES'}),
+    'max-pages': gwFlags.maxPages(),
   }
 
   static override columns = reportColumns
 
   async run() {
     const {flags} = await this.parse(Report)
-    const [{parseWindow}, {reportTotals}] = await Promise.all([import('../lists/window.js'), import('../operations/report.js')])
+    const [{parseWindow}, {reportTotals}, {pagingProgress}] = await Promise.all([import('../lists/window.js'), import('../operations/report.js'), import('../output/progress.js')])
     // Without either end, today; with one, the other is left open.
     const bounds = flags.from === undefined && flags.to === undefined ? {from: 'today', to: 'today'} : {from: flags.from, to: flags.to}
-    return reportTotals(parseWindow(bounds, new Date()), await this.factory.deps(), {concurrency: flags.concurrency ?? gwFlags.DEFAULT_CONCURRENCY})
+    const window = parseWindow(bounds, new Date())
+    const deps = await this.factory.deps()
+    const progress = pagingProgress(this.io, {shown: this.io.chatty && !this.factory.render.json})
+    const forget = deps.client.watchRetries(progress.retried)
+    try {
+      return await reportTotals(window, deps, {concurrency: flags.concurrency ?? gwFlags.DEFAULT_CONCURRENCY, maxPages: flags['max-pages'], onState: progress.state})
+    } finally {
+      progress.done()
+      forget()
+    }
   }
 }

@@ -16,6 +16,7 @@ export interface ListFlags {
   all?: boolean
   'oldest-first'?: boolean
   concurrency?: number
+  'max-pages'?: number
   reference?: string
   status?: string
   card?: string
@@ -63,12 +64,21 @@ export async function runList(resource: ListResource, flags: ListFlags, f: Facto
     newestFirst: !flags['oldest-first'],
     limit: flags.all ? undefined : (flags.limit ?? DEFAULT_LIST_LIMIT),
     concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
+    maxPages: flags['max-pages'],
   }
   // Refunds name no purchase: those of one are matched against it, best fit first (refunds-of.ts).
   if (filters.purchase) return (await import('./refunds-of.js')).listRefundsOfPurchase(request, f, deps)
-  const listing = listRecords(request, deps)
-  await renderListing(io, listing.pages, columns, render)
-  if (io.chatty && !render.json) renderListSummary(io, listing.summary(), {noun, newestFirst: request.newestFirst})
+  const {pagingProgress} = await import('../output/progress.js')
+  const progress = pagingProgress(io, {shown: io.chatty && !render.json})
+  const forget = deps.client.watchRetries(progress.retried)
+  try {
+    const listing = listRecords({...request, onState: (state) => progress.state(`${noun}s`, state)}, deps)
+    await renderListing(io, listing.pages, columns, render, {paged: progress.done})
+    if (io.chatty && !render.json) renderListSummary(io, listing.summary(), {noun, newestFirst: request.newestFirst})
+  } finally {
+    progress.done()
+    forget()
+  }
   return undefined
 }
 

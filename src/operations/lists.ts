@@ -1,5 +1,5 @@
 import type {ListQuery} from '../api/client.js'
-import {type ListPage, walkList} from '../api/paging.js'
+import {type ListPage, walkList, type WalkState} from '../api/paging.js'
 import {matchesFilters, type RecordFilters} from '../lists/filters.js'
 import {gatewayDays, type Window, withinWindow} from '../lists/window.js'
 import type {Deps, GwRecord} from './deps.js'
@@ -27,6 +27,10 @@ export interface ListRequest {
   limit?: number
   /** Pages asked for ahead of the one being handed over. */
   concurrency: number
+  /** Pages read at most before the list is given up as one that does not end; by default, enough for a generous count. */
+  maxPages?: number
+  /** Told how the walk stands as pages come (progress on a terminal). */
+  onState?: (state: WalkState) => void
 }
 
 /** What a listing came to, once its records are read: how many were handed over, and whether more would match. */
@@ -48,16 +52,19 @@ export function listRecords(request: ListRequest, {client}: Pick<Deps, 'client'>
   const days = gatewayDays(request.window)
   const summary: ListSummary = {shown: 0, more: false}
   const unnarrowed = !request.window.from && !request.window.to && Object.keys(request.filters).length === 0
-  const fetch = async (at: ListQuery): Promise<ListPage<GwRecord>> => {
-    const page = (await client[request.resource].list({...at, ...days})) as ListPage<GwRecord>
-    if (at.offset === 0 && unnarrowed) summary.total = page.paging.total
-    return page
-  }
+  const fetch = async (at: ListQuery): Promise<ListPage<GwRecord>> => (await client[request.resource].list({...at, ...days})) as ListPage<GwRecord>
   const timeField = TIME_FIELD[request.resource]
   const wanted = (record: GwRecord) => (!timeField || withinWindow(request.window, record[timeField])) && matchesFilters(request.filters, record)
+  const onState = (state: WalkState) => {
+    if (unnarrowed) summary.total = state.total
+    request.onState?.(state)
+  }
+  // Every record is kept when nothing narrows the list: no page past the limit is asked for, but
+  // for one record more, which tells whether there are more to show.
+  const want = unnarrowed && request.limit !== undefined ? request.limit + 1 : undefined
   async function* pages(): AsyncGenerator<GwRecord[]> {
-    for await (const page of walkList(fetch, {newestFirst: request.newestFirst, ahead: request.concurrency})) {
-      const kept = page.filter(wanted)
+    for await (const page of walkList(fetch, {newestFirst: request.newestFirst, ahead: request.concurrency, want, maxPages: request.maxPages, onState})) {
+      const kept = unnarrowed ? page : page.filter(wanted)
       const room = request.limit === undefined ? kept.length : request.limit - summary.shown
       if (kept.length > room) summary.more = true
       const shown = kept.slice(0, room)

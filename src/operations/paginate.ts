@@ -13,7 +13,7 @@ export const PAGING_PARAMETERS = ['offset', 'limit', 'page', 'per_page']
  * (oldest first), each page asked for with the request's own query and the paging parameters.
  * Only the pages in flight are held.
  */
-export async function* paginate(request: Omit<ApiRequest, 'method' | 'body'>, {client}: Pick<Deps, 'client'>, {ahead}: {ahead: number}): AsyncGenerator<GwRecord[]> {
+export async function* paginate(request: Omit<ApiRequest, 'method' | 'body'>, {client}: Pick<Deps, 'client'>, {ahead, maxPages}: {ahead: number; maxPages?: number}): AsyncGenerator<GwRecord[]> {
   const given = request.query ?? []
   const fetch = async ({offset, limit, page}: {offset: number; limit: number; page?: number}): Promise<ListPage<GwRecord>> => {
     const paging: [string, string][] = [['offset', String(offset)], ['limit', String(limit)], ...(page === undefined ? [] : ([['page', String(page)], ['per_page', String(limit)]] as [string, string][]))]
@@ -25,5 +25,5 @@ export async function* paginate(request: Omit<ApiRequest, 'method' | 'body'>, {c
     }
     return {records: envelope.response as GwRecord[], paging: readPaging(envelope as Record<string, unknown>)}
   }
-  yield* walkList(fetch, {newestFirst: false, ahead})
+  yield* walkList(fetch, {newestFirst: false, ahead, maxPages})
 }

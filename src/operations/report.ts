@@ -1,3 +1,4 @@
+import type {WalkState} from '../api/paging.js'
 import {outcomeOf} from '../money/decide.js'
 import {recordInstant, type Window} from '../lists/window.js'
 import type {Deps, GwRecord} from './deps.js'
@@ -23,7 +24,11 @@ export interface DayTotals extends GwRecord {
  * the contract: either counts the same), and what is left. Both lists are streamed at once; only
  * the totals are kept.
  */
-export async function reportTotals(window: Window, deps: Pick<Deps, 'client'>, {concurrency}: {concurrency: number}): Promise<DayTotals[]> {
+export async function reportTotals(
+  window: Window,
+  deps: Pick<Deps, 'client'>,
+  {concurrency, maxPages, onState}: {concurrency: number; maxPages?: number; onState?: (resource: 'purchases' | 'refunds', state: WalkState) => void},
+): Promise<DayTotals[]> {
   const totals = new Map<string, DayTotals>()
   const totalsOf = (record: GwRecord): DayTotals | undefined => {
     const day = localDay(record.transaction_date)
@@ -38,7 +43,7 @@ export async function reportTotals(window: Window, deps: Pick<Deps, 'client'>, {
     return entry
   }
   const each = async (resource: 'purchases' | 'refunds', count: (entry: DayTotals, amount: number, approved: boolean | undefined) => void) => {
-    const {pages} = listRecords({resource, window, filters: {}, newestFirst: false, concurrency}, deps)
+    const {pages} = listRecords({resource, window, filters: {}, newestFirst: false, concurrency, maxPages, onState: onState && ((state) => onState(resource, state))}, deps)
     for await (const page of pages) {
       for (const record of page) {
         const entry = totalsOf(record)

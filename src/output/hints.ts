@@ -16,7 +16,9 @@ export function hintFor(error: GwError): string | undefined {
   if (error instanceof ReferenceTakenError) return `Give this ${error.noun} a reference of its own, or check the earlier one: ${checkCommand(error)}`
   if (error instanceof UnreachableError) return `Nothing was sent. ${unreachedAdvice(error.unreached)}`
   if (error instanceof NoAnswerError) return 'The request may have reached the gateway; check before repeating it.'
-  if (error instanceof PagingError) return 'Read its pages one at a time with gw api PATH --query offset=N --query limit=50.'
+  if (error instanceof PagingError) {
+    return error.reason === 'endless' ? 'If the list is really that long, raise --max-pages, or ask for fewer days of it.' : 'Read its pages one at a time with gw api PATH --query offset=N --query limit=50.'
+  }
   if (error.kind === 'auth' && error.status === 401) {
     return 'Check the username and token of the profile in force (gw sandbox start sets up TEST/TEST for the local gateway).'
   }

@@ -43,6 +43,8 @@ export interface Io {
   page?(lines: number): Promise<void>
   /** stdout is done: a pager's input ends, and gw waits for the reader to leave it. */
   close?(): Promise<void>
+  /** Resolves once stdout takes more without holding it (at once, unless its reader is behind), or has failed: output waits for its reader. */
+  outReady?(): Promise<void>
 }
 
 export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false} = {}): Io {
@@ -78,12 +80,24 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
     outWritten: (text) => (failure() ? Promise.resolve(false) : new Promise((resolve) => process.stdout.write(text, (err) => resolve(!err)))),
     onOutClosed: onFailure,
     outFailure: failure,
+    outReady: () => (failure() || !process.stdout.writableNeedDrain ? Promise.resolve() : drained(process.stdout)),
     // What is buffered drains first; then a turn of the event loop lets a failure already met be told.
     flushOut: async () => {
       if (!failure() && process.stdout.writableLength > 0) await new Promise((resolve) => process.stdout.once('drain', resolve).once('error', resolve))
       await new Promise((resolve) => setImmediate(resolve))
     },
   }
+}
+
+/** Once `stream` has drained, or failed or closed: whichever comes, every listener set here goes. */
+function drained(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done).off('error', done).off('close', done)
+      resolve()
+    }
+    stream.on('drain', done).on('error', done).on('close', done)
+  })
 }
 
 /** GW_FORCE_TTY=120 is 120 columns, GW_FORCE_TTY=50% half the terminal's; any other value keeps the width. */

@@ -109,6 +109,11 @@ export function pagedIo(io: Io, env: NodeJS.ProcessEnv, stdout: NodeJS.WriteStre
       io.onOutClosed?.(once)
     },
     outFailure: () => quit ?? io.outFailure?.(),
+    async outReady() {
+      // Paging, the reader is the pager: a list waits for it as it would for stdout.
+      if (!paging()) return io.outReady?.()
+      if (pager!.stdin!.writableNeedDrain) await new Promise((resolve) => pager!.stdin!.once('drain', resolve).once('close', resolve))
+    },
     async flushOut() {
       if (paging() && pager!.stdin!.writableLength > 0) await new Promise((resolve) => pager!.stdin!.once('drain', resolve).once('close', resolve))
       await io.flushOut?.()

@@ -110,14 +110,18 @@ const LIST_TABLE_ROWS = 100
 /**
  * A list's records a page at a time as they arrive (issue 20): a pipe gets each page's records
  * as JSON lines in one write, --json on a terminal each pretty-printed; a terminal's table is
- * printed every LIST_TABLE_ROWS rows. Reading stops once stdout cannot be written.
+ * printed every LIST_TABLE_ROWS rows. The next page is taken only once stdout's reader has kept
+ * up (issue 28: a slow reader is waited for, and no page is asked for meanwhile); reading stops
+ * once stdout cannot be written. `paged` is told once the pages are in, before the last table.
  */
-export async function renderListing(io: Io, pages: AsyncIterable<GwRecord[]>, columns: Column[], options: RenderOptions): Promise<void> {
+export async function renderListing(io: Io, pages: AsyncIterable<GwRecord[]>, columns: Column[], options: RenderOptions, {paged}: {paged?: () => void} = {}): Promise<void> {
   const stream = recordStream(io, columns, options, {rowsPerTable: LIST_TABLE_ROWS})
   for await (const page of pages) {
     if (io.outFailure?.()) break
     await stream.write(page)
+    await io.outReady?.()
   }
+  paged?.()
   await stream.end()
 }
 

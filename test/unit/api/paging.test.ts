@@ -105,12 +105,10 @@ describe('walkList', () => {
     expect(ids(await walk(fetch, true, 1))).toEqual(range(0, 100).reverse())
   })
 
-  it('refuses a gateway that answers another page than the one asked for, or the first page again', async () => {
+  it('refuses a gateway that answers another page than the one asked for', async () => {
     let calls = 0
     const stuck: FetchPage<Row> = async () => ({records: Array.from({length: 50}, (_, i) => row(calls++ * 50 + i)), paging: {page: 1, pages: 9}})
     await expect(walk(stuck, false)).rejects.toThrow('Asked the gateway for page 2 of the list (records from 51) and it answered with page 1: it does not page by offset or page number')
-    const repeating: FetchPage<Row> = async () => ({records: Array.from({length: 50}, (_, i) => row(i)), paging: {page: 1}})
-    await expect(walk(repeating, false)).rejects.toThrow('it answered with the first page again')
   })
 
   it('words no flag itself: the renderer says how to page by hand (design.md §7)', async () => {

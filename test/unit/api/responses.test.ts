@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {errorFromResponse, parseEnvelope} from '../../../src/api/responses.js'
+import {envelopeOf, errorFromResponse, parseEnvelope} from '../../../src/api/responses.js'
+import {Envelope} from '../../../src/api/schemas/common.js'
 import {Purchase} from '../../../src/api/schemas/purchase.js'
 import {Refund} from '../../../src/api/schemas/refund.js'
 import {Card} from '../../../src/api/schemas/card.js'
@@ -67,5 +68,25 @@ describe('record schemas accept every variation the gateway sends', () => {
   it('rejects a record of the wrong shape', () => {
     expect(Card.safeParse({transaction_count: 'many'}).success).toBe(false)
     expect(Purchase.safeParse('nope').success).toBe(false)
+  })
+})
+
+describe('envelopeOf: the envelope checked by hand, as its schema reads it', () => {
+  it.each<[string, unknown]>([
+    ['a success', {successful: true, response: [], errors: [], test: true}],
+    ['errors left out: none', {successful: false, response: null}],
+    ['paging beside it', {successful: true, response: [], total_records: 3, current_page: 1}],
+    ['successful missing', {response: []}],
+    ['successful a string', {successful: 'true', response: []}],
+    ['errors not strings', {successful: false, errors: [1]}],
+    ['errors null', {successful: false, errors: null}],
+    ['test a string', {successful: true, test: 'yes'}],
+    ['test null', {successful: true, test: null}],
+    ['an array', [{successful: true}]],
+    ['null', null],
+    ['a number', 3],
+  ])('%s', (_, value) => {
+    const zod = Envelope.safeParse(value)
+    expect(envelopeOf(value)).toEqual(zod.success ? zod.data : undefined)
   })
 })

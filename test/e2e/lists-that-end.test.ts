@@ -1,0 +1,239 @@
+import {spawn} from 'node:child_process'
+import {existsSync} from 'node:fs'
+import {afterEach, describe, expect, it} from 'vitest'
+import {envelope} from '../misbehaving-gateway.js'
+import {type PagedGateway, pagedGateway, type PagedList} from '../paged-gateway.js'
+import {terminal, type Terminal} from './auth-helpers.js'
+import {baseEnv, GW, isolatedHome, runGw, type RunOptions} from './helpers.js'
+
+// Issue 28: lists, gw report and gw api --paginate end, keep their memory and say what they are
+// doing, against a gateway that misbehaves (a gateway of the test's own, over real HTTP) and a
+// reader that is slow. Each run is held to a bound on the requests it sends and on its time.
+const home = isolatedHome()
+let gateway: PagedGateway | undefined
+const open: Terminal[] = []
+
+afterEach(async () => {
+  for (const t of open.splice(0)) t.close()
+  await gateway?.close()
+  gateway = undefined
+})
+
+async function serve(list: PagedList): Promise<PagedGateway> {
+  gateway = await pagedGateway(list)
+  return gateway
+}
+
+const env = (url: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({...home, GW_BASE_URL: url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', TZ: 'UTC', ...extra})
+
+/** gw against the test's gateway, bounded in time (RunOptions.timeoutMs fails a run that does not end). */
+const gwAt = (url: string, args: string[], options: RunOptions = {}) => runGw(args, {timeoutMs: 20_000, ...options, env: env(url, options.env)})
+
+const references = (records: unknown[]) => records.map((record) => (record as {reference: string}).reference)
+const paged = (from: number, to: number) => Array.from({length: to - from}, (_, i) => `paged-${from + i}`)
+
+describe('case 1: a total that lies (1e9 claimed, 120 held)', () => {
+  it('purchase list --limit 30 prints the 30 newest and ends', async () => {
+    const {url, listRequests} = await serve({hold: 120, total: 1e9})
+    const result = await gwAt(url, ['purchase', 'list', '--limit', '30'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stderr).toBe('')
+    expect(references(result.records)).toEqual(paged(90, 120).reverse())
+    // The first page, the claimed last, forward to the first empty page, and what was in flight.
+    expect(listRequests().length).toBeLessThanOrEqual(10)
+  })
+
+  it('--all --oldest-first prints the 120 and stops at the first empty page', async () => {
+    const {url, listRequests} = await serve({hold: 120, total: 1e9})
+    const result = await gwAt(url, ['purchase', 'list', '--all', '--oldest-first'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(references(result.records)).toEqual(paged(0, 120))
+    expect(listRequests().length).toBeLessThanOrEqual(10)
+  })
+
+  it('gw api --paginate prints the 120 and ends', async () => {
+    const {url, listRequests} = await serve({hold: 120, total: 1e9})
+    const result = await gwAt(url, ['api', '/v1.0/purchases', '--paginate'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(references(result.records)).toEqual(paged(0, 120))
+    expect(listRequests().length).toBeLessThanOrEqual(10)
+  })
+
+  it('gw report adds up the 120 purchases and the 120 refunds and ends', async () => {
+    const {url, listRequests} = await serve({hold: 120, total: 1e9})
+    const result = await gwAt(url, ['report', '--from', '2026-11-17', '--to', '2026-11-17'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.records).toEqual([
+      {day: '2026-11-17', currency: 'AUD', purchases_approved: 120, purchases_approved_amount: 120_000, purchases_declined: 0, refunds: 120, refunds_amount: 120_000, net: 0},
+    ])
+    expect(listRequests().length).toBeLessThanOrEqual(20)
+  })
+})
+
+describe('case 2: no total, and a full page wherever asked', () => {
+  it('--oldest-first --limit 30 prints 30 after one page', async () => {
+    const {url, listRequests} = await serve({hold: Infinity, total: 'none'})
+    const result = await gwAt(url, ['purchase', 'list', '--oldest-first', '--limit', '30'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(references(result.records)).toEqual(paged(0, 30))
+    expect(listRequests()).toHaveLength(1)
+  })
+
+  it('newest first, the end cannot be found: stops at --max-pages, exit 1 saying why and what to do', async () => {
+    const {url, listRequests} = await serve({hold: Infinity, total: 'none'})
+    const result = await gwAt(url, ['purchase', 'list', '--limit', '30', '--max-pages', '60'])
+    expect(result.code).toBe(1)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toBe(
+      'Error: The list had not ended after 60 pages, and the walk stops there: 60 pages is the most it was to read\nHint: If the list is really that long, raise --max-pages, or ask for fewer days of it.\n',
+    )
+    expect(listRequests()).toHaveLength(60)
+  })
+
+  it('--all --oldest-first prints every page it read before stopping at the most pages', async () => {
+    const {url, listRequests} = await serve({hold: Infinity, total: 'none'})
+    const result = await gwAt(url, ['purchase', 'list', '--all', '--oldest-first', '--max-pages', '60'])
+    expect(result.code).toBe(1)
+    expect(references(result.stdout.trim().split('\n').map((line) => JSON.parse(line)))).toEqual(paged(0, 60 * 50))
+    expect(result.stderr).toContain('Error: The list had not ended after 60 pages')
+    expect(listRequests()).toHaveLength(60)
+  })
+
+  it('a gateway that answers every page with the first: exit 1 naming the page, after the first page printed', async () => {
+    const {url, listRequests} = await serve({hold: 500, ignoresOffset: true})
+    const result = await gwAt(url, ['purchase', 'list', '--all', '--oldest-first'])
+    expect(result.code).toBe(1)
+    expect(references(result.stdout.trim().split('\n').map((line) => JSON.parse(line)))).toEqual(paged(0, 50))
+    expect(result.stderr).toBe(
+      'Error: Page 3 of the list (records from 101), like page 2 before it, held only records already read: the gateway repeats its pages, and the walk stops here\n' +
+        'Hint: Read its pages one at a time with gw api PATH --query offset=N --query limit=50.\n',
+    )
+    expect(listRequests().length).toBeLessThanOrEqual(3 + 4)
+  })
+})
+
+describe('case 3: a reader that falls behind is waited for', () => {
+  const time = existsSync('/usr/bin/time')
+  it.runIf(!time)('skipped: /usr/bin/time measures the peak memory (Debian package time; CI installs it)', () => {})
+
+  it.skipIf(!time)('asks for no page while nothing is read, and stays under 150 MiB however far behind its reader is', async () => {
+    // 400 pages of 50 fat records (~2 KB each): ~40 MB of output, which gw would hold were it not waiting.
+    const hold = 400 * 50
+    const {url, listRequests} = await serve({hold, pad: 2000})
+    const child = spawn('/usr/bin/time', ['-f', '%M', process.execPath, GW, 'purchase', 'list', '--all', '--oldest-first'], {env: baseEnv(env(url)), stdio: ['ignore', 'pipe', 'pipe']})
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
+    // Nothing is read: the pipe fills, then gw waits. While it waits it must ask for no page, so
+    // the pages asked for stay within what the pipe and the pages ahead hold; a gw that does not
+    // wait asks for every page in a second or two.
+    const bound = 12
+    const stalled = await new Promise<number>((resolve, reject) => {
+      let seen = 0
+      let quietSince = Date.now()
+      const watch = setInterval(() => {
+        const asked = listRequests().length
+        if (asked > bound) return (clearInterval(watch), reject(new Error(`gw asked for ${asked} pages while its reader read nothing`)))
+        if (asked !== seen) [seen, quietSince] = [asked, Date.now()]
+        // Quiet for a second after its first pages: gw is waiting for its reader.
+        else if (asked > 0 && Date.now() - quietSince > 1000) return (clearInterval(watch), resolve(asked))
+      }, 50)
+    })
+    expect(stalled).toBeLessThanOrEqual(bound)
+    // Now read it all: every record, once, in order, and the peak memory under 150 MiB.
+    let lines = 0
+    let tail = ''
+    child.stdout.on('data', (chunk: Buffer) => {
+      const text = tail + chunk.toString('latin1')
+      const parts = text.split('\n')
+      tail = parts.pop()!
+      lines += parts.length
+    })
+    expect(await exited).toBe(0)
+    expect(lines).toBe(hold)
+    expect(listRequests()).toHaveLength(400)
+    const peakKiB = Number(stderr.trim().split('\n').at(-1))
+    expect(peakKiB / 1024).toBeLessThan(150)
+  }, 60_000)
+
+  it.skipIf(!time)('a reader that goes away after 100 bytes: exit 141 at once, the pages left unasked', async () => {
+    const {url, listRequests} = await serve({hold: 400 * 50, pad: 2000})
+    const child = spawn('/usr/bin/time', ['-f', '%M', process.execPath, GW, 'purchase', 'list', '--all', '--oldest-first'], {env: baseEnv(env(url)), stdio: ['ignore', 'pipe', 'pipe']})
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
+    child.stdout.once('data', () => child.stdout.destroy())
+    expect(await exited).toBe(141)
+    expect(listRequests().length).toBeLessThanOrEqual(12)
+    expect(Number(stderr.trim().split('\n').at(-1)) / 1024).toBeLessThan(150)
+  }, 30_000)
+})
+
+describe('case 4: a slow list says what it is doing, at a terminal only', () => {
+  /** A list of 200 whose third page (offset 100) is answered once `release` is called. */
+  async function slowThirdPage(): Promise<{gateway: PagedGateway; release: () => void}> {
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    const served = await serve({hold: 200, before: async (_, page) => (page === 3 ? (await released, undefined) : undefined)})
+    return {gateway: served, release}
+  }
+
+  it('at a terminal: a progress line after a second, of pages and records, cleared before the table', async () => {
+    const {gateway: served, release} = await slowThirdPage()
+    const t = terminal(['purchase', 'list', '--all'], env(served.url), {width: 150})
+    open.push(t)
+    const waiting = await t.waitFor(/Reading purchases: page \d of 4, 50 of 200 records/)
+    expect(waiting).not.toContain('[exit')
+    release()
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 0]')
+    expect(screen).not.toContain('Reading purchases')
+    expect(screen).toMatch(/│ paged-0 +│ 10\.00 AUD/)
+    expect(screen).toContain('200 purchases, newest first.')
+  })
+
+  it('names a retry as it happens: a page that got no answer in time is tried again', async () => {
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    let thirdAsked = 0
+    const served = await serve({
+      hold: 200,
+      before: async (_, page) => {
+        if (page !== 3) return undefined
+        // The first try is never answered; the second, once the terminal showed the retry.
+        if (++thirdAsked === 1) await new Promise(() => {})
+        await released
+        return undefined
+      },
+    })
+    const t = terminal(['purchase', 'list', '--all'], env(served.url, {GW_RESPONSE_TIMEOUT_MS: '1000'}), {width: 150})
+    open.push(t)
+    await t.waitFor('page 3: no answer within 1 s, trying again (2 of 4)')
+    release()
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 0]')
+    expect(screen).not.toContain('trying again')
+    expect(screen).toContain('200 purchases, newest first.')
+  })
+
+  it('in a pipe: the same slow list prints its records and no progress text, on stdout or stderr', async () => {
+    // The third page comes 1.5 s late: long enough that a terminal would have shown progress.
+    const served = await serve({hold: 200, before: async (_, page) => (page === 3 ? (await new Promise((resolve) => setTimeout(resolve, 1500)), undefined) : undefined)})
+    const result = await gwAt(served.url, ['purchase', 'list', '--all'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stderr).toBe('')
+    expect(references(result.records)).toEqual(paged(0, 200).reverse())
+    expect(result.stdout).not.toContain('Reading')
+    expect(result.stdout).not.toContain('\r')
+    expect(result.stdout).not.toContain('\u001B')
+  })
+
+  it('a page that cannot be read after every try: exit 1 naming it, after the pages before it', async () => {
+    const served = await serve({hold: 200, total: 200, before: (_, page) => (page === 3 ? {status: 503, body: envelope(null, {successful: false, errors: ['Service Unavailable']})} : undefined)})
+    const result = await gwAt(served.url, ['purchase', 'list', '--all', '--oldest-first'])
+    expect(result.code).toBe(1)
+    expect(references(result.records)).toEqual(paged(0, 100))
+    expect(result.stderr).toBe('Error: Page 3 of the list (records 101-150 of 200) could not be read: Service Unavailable (HTTP 503)\n')
+    expect(served.listRequests().filter((request) => request.path.includes('offset=100&')).length).toBe(4)
+  })
+})

@@ -1,0 +1,64 @@
+import {envelope, type MisbehavingGateway, misbehavingGateway, type Received, type Reply} from './misbehaving-gateway.js'
+
+/** A list as a gateway of a test's own serves it (issue 28), honest or not. */
+export interface PagedList {
+  /** Records it holds, oldest first; Infinity: a new one wherever it is asked. */
+  hold: number
+  /** What it claims of the list's length: the truth (the default), a number (a lie), or nothing (`none`: only the page's number). */
+  total?: number | 'none'
+  /** Answers every place asked for with the first page, and says no page number. */
+  ignoresOffset?: boolean
+  /** Characters of filler in each record's metadata: a fat list, for memory. */
+  pad?: number
+  /** Asked before each list request is answered: an answer of its own (a 503, a drop), or undefined to answer it; may wait for the test. */
+  before?: (request: Received, page: number) => Reply | undefined | Promise<Reply | undefined>
+}
+
+export interface PagedGateway extends MisbehavingGateway {
+  /** The list requests it received (of /v1.0/purchases and /v1.0/refunds). */
+  listRequests(): Received[]
+}
+
+/** A purchase (or refund) record as the live gateway lists it: the n-th of the list, made on 17 November 2026 (UTC). */
+export function listedRecord(n: number, {kind = 'P', pad = 0}: {kind?: 'P' | 'R'; pad?: number} = {}): Record<string, unknown> {
+  return {
+    id: `071-${kind}-${String(n).padStart(8, '0')}`,
+    card_number: '424242XXXXXX4242',
+    card_holder: 'Jane Citizen',
+    amount: 1000,
+    decimal_amount: 10.0,
+    successful: true,
+    message: 'Approved',
+    reference: `paged-${n}`,
+    currency: 'AUD',
+    transaction_date: '2026-11-17T12:00:00+00:00',
+    ...(pad > 0 ? {metadata: {filler: 'x'.repeat(pad)}} : {}),
+  }
+}
+
+/**
+ * A gateway of the test's own whose purchases and refunds lists page as `list` says, by offset and
+ * limit (or page and per_page), oldest first, in the contract's envelope; anything else is a 404.
+ */
+export async function pagedGateway(list: PagedList): Promise<PagedGateway> {
+  const gateway = await misbehavingGateway(async (request) => {
+    const url = new URL(request.path, 'http://gateway')
+    const kind = url.pathname === '/v1.0/purchases' ? 'P' : url.pathname === '/v1.0/refunds' ? 'R' : undefined
+    if (request.method !== 'GET' || !kind) return {status: 404, body: envelope(null, {successful: false, errors: ['Record not found']})}
+    const limit = Math.min(50, Number(url.searchParams.get('limit') ?? 10))
+    const offset = Number(url.searchParams.get('offset') ?? 0)
+    const page = offset / limit + 1
+    const own = await list.before?.(request, page)
+    if (own) return own
+    const from = list.ignoresOffset ? 0 : offset
+    const count = Math.max(0, Math.min(limit, list.hold - from))
+    const records = Array.from({length: count}, (_, i) => listedRecord(from + i, {kind, pad: list.pad}))
+    const total = list.total === undefined ? list.hold : list.total
+    const paging = total === 'none' ? {current_page: page} : list.ignoresOffset ? {total_records: total} : {records: count, total_records: total, pages: Math.max(1, Math.ceil(total / limit)), current_page: page}
+    return {body: {...envelope(records), ...paging}}
+  })
+  return {
+    ...gateway,
+    listRequests: () => gateway.received.filter((request) => request.method === 'GET' && /^\/v1\.0\/(purchases|refunds)\b/.test(request.path)),
+  }
+}
