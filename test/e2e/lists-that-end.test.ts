@@ -180,7 +180,8 @@ describe('case 4: a slow list says what it is doing, at a terminal only', () => 
 
   it('at a terminal: a progress line after a second, of pages and records, cleared before the table', async () => {
     const {gateway: served, release} = await slowThirdPage()
-    const t = terminal(['purchase', 'list', '--all'], env(served.url), {width: 150})
+    // No pager: the test reads the table and the exit line the list leaves on the screen.
+    const t = terminal(['purchase', 'list', '--all'], env(served.url, {GW_PAGER: 'cat'}), {width: 150})
     open.push(t)
     const waiting = await t.waitFor(/Reading purchases: page \d of 4, 50 of 200 records/)
     expect(waiting).not.toContain('[exit')
@@ -206,7 +207,7 @@ describe('case 4: a slow list says what it is doing, at a terminal only', () => 
         return undefined
       },
     })
-    const t = terminal(['purchase', 'list', '--all'], env(served.url, {GW_RESPONSE_TIMEOUT_MS: '1000'}), {width: 150})
+    const t = terminal(['purchase', 'list', '--all'], env(served.url, {GW_RESPONSE_TIMEOUT_MS: '1000', GW_PAGER: 'cat'}), {width: 150})
     open.push(t)
     await t.waitFor('page 3: no answer within 1 s, trying again (2 of 4)')
     release()
