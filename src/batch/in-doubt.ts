@@ -59,7 +59,9 @@ export async function lookUpInDoubt<Report extends object>(
 export function notLookedUp(row: RowId, money: Money, waited = false): RowReport {
   const why = waited ? 'the gateway did not have it yet when the batch stopped, inside its processing window' : 'the batch stopped before it was looked up'
   return {
-    ...row,
+    row: row.row,
+    line: row.line,
+    reference: row.reference,
     status: 'unknown',
     exitCode: 8,
     resumed: false,

@@ -63,16 +63,17 @@ export const STOPPED_WAITING = Symbol('stopped waiting')
 export async function lookThroughWindow<T>({look, sentAt, windowMs = PROCESSING_WINDOW_MS, clock, stop, onWait}: LookThroughWindow<T>): Promise<T | undefined | typeof STOPPED_WAITING> {
   let found = await look()
   if (found !== undefined) return found
-  const left = windowLeft(sentAt, clock.now(), windowMs)
-  if (left === 0) return undefined
   const since = clock.now()
-  // Fixed once: a clock set back must not stretch the wait past one window.
-  const endsAt = since + left
-  onWait?.({since, endsAt})
+  const left = windowLeft(sentAt, since, windowMs)
+  if (left === 0) return undefined
+  onWait?.({since, endsAt: since + left})
   try {
-    for (let now = since; found === undefined && now < endsAt; now = clock.now()) {
-      await clock.sleep(Math.min(LOOK_AGAIN_MS, endsAt - now), stop)
+    // Counted in pauses, not by the clock: a clock set back meanwhile cannot stretch the wait.
+    for (let waited = 0; found === undefined && waited < left; ) {
+      const pause = Math.min(LOOK_AGAIN_MS, left - waited)
+      await clock.sleep(pause, stop)
       if (stop?.aborted) return STOPPED_WAITING
+      waited += pause
       found = await look()
     }
     return found

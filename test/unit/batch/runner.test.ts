@@ -1,10 +1,10 @@
-import {mkdtempSync} from 'node:fs'
+import {mkdtempSync, readFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {Journal, journalState} from '../../../src/batch/journal.js'
 import {BatchRunner, type RowReport, type RowSender} from '../../../src/batch/runner.js'
-import {AuthError, GatewayError, GwError, ModeMismatchError, NotFoundError, RejectedError} from '../../../src/errors.js'
+import {AuthError, GatewayError, GwError, ModeMismatchError, NotFoundError, OutcomeUnknownError, RejectedError} from '../../../src/errors.js'
 import {findEarlier, type MoneyRequest, sendOnce} from '../../../src/operations/money.js'
 
 type Body = {reference: string; amount: number}
@@ -56,7 +56,7 @@ function gateway(records: Record<string, Record<string, unknown>> = {}, fail: Re
     findEarlier: (body) => findEarlier(request(body)),
     money: (body) => ({amount: body.amount, currency: 'AUD'}),
   }
-  return {sender, sent, looked, most: () => most}
+  return {sender, sent, looked, records, most: () => most}
 }
 
 async function run(references: string[], sender: RowSender<Body, Body>, j?: Journal, concurrency = 4): Promise<RowReport[]> {
@@ -224,5 +224,221 @@ describe('BatchRunner', () => {
     const reopened = await journalAt(j.path)
     expect(journalState(reopened, 7)).toEqual({answered: 1, inDoubt: 2, notStarted: 4})
     await reopened.close()
+  })
+})
+
+/** A wall clock that moves only when told to, or by the pauses the runner asks for (`onSleep` may act at each). */
+function fakeClock(start: number, onSleep: (ms: number, stop?: AbortSignal) => void | Promise<void> = () => {}) {
+  let now = start
+  const slept: number[] = []
+  return {
+    now: () => now,
+    sleep: async (ms: number, stop?: AbortSignal) => {
+      slept.push(ms)
+      await onSleep(ms, stop)
+      now += ms
+    },
+    advance: (ms: number) => void (now += ms),
+    slept,
+  }
+}
+
+const T0 = Date.parse('2026-11-17T10:00:00Z')
+
+/** A journal whose earlier run left `reference` in doubt, its request sent at `sentAt` (none: a journal from before gw kept the time). */
+async function inDoubtSince(reference: string, sentAt?: number): Promise<Journal> {
+  const earlier = await journal()
+  await earlier.intent({intent: reference, row: 1, line: 2, request: {reference, amount: 100}, ...(sentAt === undefined ? {} : {sent_at: new Date(sentAt).toISOString()})})
+  await earlier.close()
+  return journalAt(earlier.path)
+}
+
+/** The intents a journal file holds for a reference, in order. */
+function intentsOf(path: string, reference: string): {sent_at?: string}[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as {intent?: string; sent_at?: string})
+    .filter((entry) => entry.intent === reference)
+}
+
+describe('a row in doubt whose earlier request the gateway may still be processing (design.md §5)', () => {
+  it('a 404 inside the window is "not yet": looked up again every 5 s until the record shows, never sent again', async () => {
+    const j = await inDoubtSince('slow', T0)
+    const g = gateway()
+    // The earlier request's record appears as the gateway finishes it, during the second pause.
+    const clock = fakeClock(T0 + 10_000, () => {
+      if (clock.slept.length === 2) g.records.slow = {reference: 'slow', amount: 100, successful: true}
+    })
+    const waits: unknown[] = []
+    const reports: RowReport[] = []
+    const end = await new BatchRunner({rows: rows(['slow']), total: 1, sender: g.sender, journal: j, concurrency: 4, clock, onRow: (r) => reports.push(r), onWaiting: (row, waiting) => waits.push([row, waiting])}).run()
+    expect(reports.map((r) => [r.reference, r.status, r.exitCode, r.resumed])).toEqual([['slow', 'approved', 0, true]])
+    expect(g.sent).toEqual([])
+    expect(g.looked).toEqual(['slow', 'slow', 'slow'])
+    expect(clock.slept).toEqual([5_000, 5_000])
+    expect(waits).toEqual([
+      [{row: 1, reference: 'slow'}, {since: T0 + 10_000, endsAt: T0 + 60_000}],
+      [{row: 1, reference: 'slow'}, undefined],
+    ])
+    expect(end.journal).toEqual({answered: 1, inDoubt: 0, notStarted: 0, failedUnsent: 0})
+    await j.close()
+  })
+
+  it('404s until the window is over (its own clock): 48 s of pauses, then sent once, its intent journaled at the time it left', async () => {
+    const j = await inDoubtSince('never', T0)
+    const g = gateway()
+    const clock = fakeClock(T0 + 12_000)
+    const reports: RowReport[] = []
+    await new BatchRunner({rows: rows(['never']), total: 1, sender: g.sender, journal: j, concurrency: 4, clock, onRow: (r) => reports.push(r)}).run()
+    expect(reports.map((r) => [r.reference, r.status, r.resumed])).toEqual([['never', 'approved', false]])
+    expect(clock.slept).toEqual([...Array(9).fill(5_000), 3_000])
+    expect(g.looked).toEqual(Array(11).fill('never'))
+    expect(g.sent).toEqual(['never'])
+    await j.close()
+    expect(intentsOf(j.path, 'never').map((intent) => intent.sent_at)).toEqual([new Date(T0).toISOString(), new Date(T0 + 60_000).toISOString()])
+  })
+
+  it('a shorter window (gw\'s own tests) is the one waited', async () => {
+    const j = await inDoubtSince('short', T0)
+    const g = gateway()
+    const clock = fakeClock(T0)
+    await new BatchRunner({rows: rows(['short']), total: 1, sender: g.sender, journal: j, concurrency: 4, clock, windowMs: 2_000, onRow: () => {}}).run()
+    expect(clock.slept).toEqual([2_000])
+    expect(g.sent).toEqual(['short'])
+    await j.close()
+  })
+
+  it('an intent with no time (a journal from before gw kept it) or older than the window: a 404 sends it at once', async () => {
+    for (const sentAt of [undefined, T0 - 60_000]) {
+      const j = await inDoubtSince('old', sentAt)
+      const g = gateway()
+      const clock = fakeClock(T0)
+      const waits: unknown[] = []
+      await new BatchRunner({rows: rows(['old']), total: 1, sender: g.sender, journal: j, concurrency: 4, clock, onRow: () => {}, onWaiting: (...args) => waits.push(args)}).run()
+      expect(g.looked).toEqual(['old'])
+      expect(g.sent).toEqual(['old'])
+      expect(clock.slept).toEqual([])
+      expect(waits).toEqual([])
+      await j.close()
+    }
+  })
+
+  it('Ctrl-C while it waits: the wait ends at once, nothing is sent, and the row is reported still in doubt', async () => {
+    const j = await inDoubtSince('waiting', T0)
+    const g = gateway()
+    const clock = fakeClock(T0 + 1_000, () => runner.stop('SIGINT'))
+    const reports: RowReport[] = []
+    const runner = new BatchRunner({rows: rows(['waiting', 'next']), total: 2, sender: g.sender, journal: j, concurrency: 1, clock, onRow: (r) => reports.push(r)})
+    const end = await runner.run()
+    expect(reports).toEqual([
+      {
+        row: 1,
+        line: 2,
+        reference: 'waiting',
+        status: 'unknown',
+        exitCode: 8,
+        resumed: false,
+        error: {kind: 'outcome_unknown', status: null, messages: ['In doubt since an earlier run, and the gateway did not have it yet when the batch stopped, inside its processing window'], request_id: null},
+        amount: 100,
+        currency: 'AUD',
+      },
+    ])
+    expect(g.looked).toEqual(['waiting'])
+    expect(g.sent).toEqual([])
+    expect(end).toMatchObject({stoppedBy: 'SIGINT', journal: {answered: 0, inDoubt: 1}})
+    await j.close()
+  })
+
+  it('a batch stopped by an error while a row waits (credentials refused): the wait ends with it', async () => {
+    const j = await inDoubtSince('waiting', T0)
+    const g = gateway({}, {next: new AuthError('Incorrect Username or Token', {status: 401})})
+    // A pause that only a stop ends.
+    const clock = fakeClock(T0, (_, stop) => new Promise<void>((resolve) => (stop?.aborted ? resolve() : stop?.addEventListener('abort', () => resolve()))))
+    const reports: RowReport[] = []
+    const end = await new BatchRunner({rows: rows(['waiting', 'next']), total: 2, sender: g.sender, journal: j, concurrency: 2, clock, onRow: (r) => reports.push(r)}).run()
+    expect(reports.sort((a, b) => a.row - b.row).map((r) => [r.reference, r.status])).toEqual([
+      ['waiting', 'unknown'],
+      ['next', 'failed'],
+    ])
+    expect(end.stoppedByError).toBeInstanceOf(AuthError)
+    expect(g.sent).toEqual(['next'])
+    await j.close()
+  })
+})
+
+describe('the time an intent records', () => {
+  it('is when the row leaves: one that waited over 5 s for its slot is journaled again first; one that did not, once', async () => {
+    const j = await journal()
+    const g = gateway()
+    const clock = fakeClock(T0)
+    // Each request takes the gateway 6 s, while the rows behind it wait with their intents synced.
+    const send = g.sender.send
+    const sender: RowSender<Body, Body> = {...g.sender, send: async (body) => (clock.advance(6_000), send(body))}
+    await new BatchRunner({rows: rows(['first', 'second', 'third']), total: 3, sender, journal: j, concurrency: 1, clock, onRow: () => {}}).run()
+    await j.close()
+    expect(intentsOf(j.path, 'first').map((intent) => intent.sent_at)).toEqual([new Date(T0).toISOString()])
+    expect(intentsOf(j.path, 'second').map((intent) => intent.sent_at)).toEqual([new Date(T0).toISOString(), new Date(T0 + 6_000).toISOString()])
+    expect(intentsOf(j.path, 'third').map((intent) => intent.sent_at)).toEqual([new Date(T0).toISOString(), new Date(T0 + 12_000).toISOString()])
+    expect(g.sent).toEqual(['first', 'second', 'third'])
+  })
+
+  it('waited exactly 5 s: still fresh, not journaled again', async () => {
+    const j = await journal()
+    const g = gateway()
+    const clock = fakeClock(T0)
+    const send = g.sender.send
+    const sender: RowSender<Body, Body> = {...g.sender, send: async (body) => (clock.advance(5_000), send(body))}
+    await new BatchRunner({rows: rows(['first', 'second']), total: 2, sender, journal: j, concurrency: 1, clock, onRow: () => {}}).run()
+    await j.close()
+    expect(intentsOf(j.path, 'second')).toHaveLength(1)
+  })
+
+  it('a fresh intent that cannot be written: the row is not sent, the batch stops with the journal error', async () => {
+    const j = await journal()
+    const g = gateway()
+    const clock = fakeClock(T0)
+    const send = g.sender.send
+    const sender: RowSender<Body, Body> = {...g.sender, send: async (body) => (clock.advance(6_000), send(body))}
+    const write = j.intent.bind(j)
+    const full = new GwError('write', 1, 'The batch journal cannot be written (ENOSPC)')
+    j.intent = (entry) => (intentsOf(j.path, entry.intent).length > 0 ? Promise.reject(full) : write(entry))
+    const reports: RowReport[] = []
+    const end = await new BatchRunner({rows: rows(['first', 'second']), total: 2, sender, journal: j, concurrency: 1, clock, onRow: (r) => reports.push(r)}).run()
+    expect(g.sent).toEqual(['first'])
+    expect(reports.sort((a, b) => a.row - b.row).map((r) => [r.reference, r.status, r.error?.messages])).toEqual([
+      ['first', 'approved', undefined],
+      ['second', 'failed', ['The batch journal cannot be written (ENOSPC)']],
+    ])
+    expect(end.stoppedByError).toBe(full)
+    await j.close()
+  })
+})
+
+describe('answers lost in a row', () => {
+  it.each([
+    [1, 8],
+    [3, 10],
+  ])('--concurrency %i: no row starts once the 8th is lost; %i sent at most', async (concurrency, most) => {
+    const references = Array.from({length: 30}, (_, i) => `lost-${i}`)
+    const lost = Object.fromEntries(references.map((reference) => [reference, new OutcomeUnknownError('No answer came back', {noun: 'purchase', reference})]))
+    const g = gateway({}, {...lost, ...Object.fromEntries(references.map((reference) => [`lookup:${reference}`, new GatewayError('network', 'No answer')]))})
+    const reports: RowReport[] = []
+    const end = await new BatchRunner({rows: rows(references), total: 30, sender: g.sender, journal: await journal(), concurrency, onRow: (r) => reports.push(r)}).run()
+    if (concurrency === 1) expect(g.sent).toHaveLength(8)
+    expect(g.sent.length).toBeLessThanOrEqual(most)
+    expect(reports).toHaveLength(g.sent.length)
+    expect(reports.every((r) => r.status === 'unknown' && r.exitCode === 8)).toBe(true)
+    expect(end.stoppedByError?.message).toBe('The answers to the last 8 purchases were lost: the gateway looks unreachable, and no more rows were started')
+    expect(end.notStarted).toBe(30 - g.sent.length)
+  })
+
+  it('an answer between lost ones starts the count again', async () => {
+    const references = Array.from({length: 12}, (_, i) => `r-${i}`)
+    const lost = Object.fromEntries(references.filter((_, i) => i !== 5).map((reference) => [reference, new OutcomeUnknownError('No answer came back', {noun: 'purchase', reference})]))
+    const g = gateway({}, lost)
+    const end = await new BatchRunner({rows: rows(references), total: 12, sender: g.sender, journal: await journal(), concurrency: 1, onRow: () => {}}).run()
+    expect(g.sent).toEqual(references)
+    expect(end.stoppedByError).toBeUndefined()
   })
 })
