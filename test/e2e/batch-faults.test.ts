@@ -59,7 +59,8 @@ describe('a journal that cannot be written', () => {
 
       const roomy = join(mkdtempSync(join(tmpdir(), 'gw-roomy-')), 'j.ndjson')
       copyFileSync(journal, roomy)
-      const again = await sandbox.gw(['refund', 'create', '--input', file, '--journal', roomy], {env: {GW_BASE_URL: proxy.url}, timeoutMs: 60_000})
+      // Rows journaled but never sent (their withdrawal found no room either) wait out the processing window, shortened here (gw's tests only, a gateway on this machine).
+      const again = await sandbox.gw(['refund', 'create', '--input', file, '--journal', roomy], {env: {GW_BASE_URL: proxy.url, GW_TEST_PROCESSING_WINDOW_MS: '2000'}, timeoutMs: 60_000})
       expect(again.code, again.stderr).toBe(0)
       expect(rowsOf(again.stdout).every((row) => row.status === 'approved')).toBe(true)
       everyOnce(proxy.posts, 1000)
@@ -118,7 +119,8 @@ describe('one gw at a time per batch', () => {
     }
     expect((await first.done).signal).toBe('SIGKILL')
     proxy.onPost = undefined
-    const reruns = await Promise.all(Array.from({length: 4}, () => sandbox.gw(['refund', 'create', '--input', file, '--concurrency', '2'], {env, timeoutMs: 60_000})))
+    // The rows journaled ahead and never sent wait out the processing window, shortened here (gw's tests only, a gateway on this machine).
+    const reruns = await Promise.all(Array.from({length: 4}, () => sandbox.gw(['refund', 'create', '--input', file, '--concurrency', '2'], {env: {...env, GW_TEST_PROCESSING_WINDOW_MS: '2000'}, timeoutMs: 60_000})))
     const ran = reruns.filter((run) => run.code === 0)
     const refused = reruns.filter((run) => run.code !== 0)
     expect(ran.length).toBeGreaterThanOrEqual(1)

@@ -1,0 +1,3 @@
+import {defineConfig} from 'vitest/config'
+
+export default defineConfig({test: {include: ['test/unit/**/*.test.ts'], maxWorkers: 2}})
