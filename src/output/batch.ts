@@ -87,9 +87,9 @@ export class BatchView {
       this.io.err(`${notYetNotice(this.noun, reference, waiting.endsAt - waiting.since)} If it is not there then, it never arrived, and is sent.\n`)
       this.waits.set(reference, waiting.endsAt)
     } else this.waits.delete(reference)
-    if (this.waits.size > 0 && this.io.chatty) this.ticker ??= setInterval(() => this.progress(), 1000).unref()
+    if (this.waits.size > 0 && this.io.chatty) this.ticker ??= setInterval(() => this.progress(true), 1000).unref()
     if (this.waits.size === 0) this.stopTicking()
-    this.progress()
+    this.progress(true)
   }
 
   private stopTicking(): void {
@@ -172,11 +172,11 @@ export class BatchView {
     return text + `${String(report.row).padStart(5)}  ${String(report.line).padStart(5)}  ${fit(report.reference ?? '', 24)}  ${status}  ${fit(amount, 16)}  ${visible(result)}${report.resumed ? ' (earlier run)' : ''}\n`
   }
 
-  /** Done/total, rate, time left, outcomes so far: redrawn at most ten times a second. */
-  private progress(): void {
+  /** Done/total, rate, time left, outcomes so far, and any wait for the gateway: redrawn at most ten times a second, unless a wait begins or ends. */
+  private progress(force = false): void {
     if (!this.io.chatty) return
     const now = performance.now()
-    if (this.done < this.total && now - this.lastProgress < 100) return
+    if (!force && this.done < this.total && now - this.lastProgress < 100) return
     this.lastProgress = now
     const seconds = (now - this.started) / 1000
     const rate = seconds > 0 ? this.done / seconds : 0

@@ -4,7 +4,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {Journal, journalState} from '../../../src/batch/journal.js'
 import {BatchRunner, type RowReport, type RowSender} from '../../../src/batch/runner.js'
-import {AuthError, GatewayError, GwError, ModeMismatchError, NotFoundError, OutcomeUnknownError, RejectedError} from '../../../src/errors.js'
+import {AuthError, GatewayError, GwError, ModeMismatchError, NotFoundError, OutcomeUnknownError, RejectedError, WriteError} from '../../../src/errors.js'
 import {findEarlier, type MoneyRequest, sendOnce} from '../../../src/operations/money.js'
 
 type Body = {reference: string; amount: number}
@@ -401,7 +401,7 @@ describe('the time an intent records', () => {
     const send = g.sender.send
     const sender: RowSender<Body, Body> = {...g.sender, send: async (body) => (clock.advance(6_000), send(body))}
     const write = j.intent.bind(j)
-    const full = new GwError('write', 1, 'The batch journal cannot be written (ENOSPC)')
+    const full = new WriteError('The batch journal cannot be written (ENOSPC)', new Error('ENOSPC'))
     j.intent = (entry) => (intentsOf(j.path, entry.intent).length > 0 ? Promise.reject(full) : write(entry))
     const reports: RowReport[] = []
     const end = await new BatchRunner({rows: rows(['first', 'second']), total: 2, sender, journal: j, concurrency: 1, clock, onRow: (r) => reports.push(r)}).run()
