@@ -6,7 +6,7 @@ import {buildPath, type Endpoint, endpointAt, type HttpMethod, paramsAt, type Re
 import {Exchange, type ExchangeOptions, LostAnswer} from './exchange.js'
 import {type ListPage, readPaging} from './paging.js'
 import {doubtAbout, type LostRequest, recover, type RecoveryEvent} from './recovery.js'
-import {type Clock, PROCESSING_WINDOW_MS} from '../money/window.js'
+import {PROCESSING_WINDOW_MS} from '../money/window.js'
 import {type Resources, resources, type Sender, type SendOptions} from './resources.js'
 import {type Answer, type RawResponse, readRecord} from './responses.js'
 import {redactText} from '../redact.js'
@@ -60,11 +60,6 @@ class Client implements Sender {
   /** design.md §5's processing window, for a batch's rows in doubt as for a lost answer here. */
   get processingWindowMs(): number {
     return this.options.processingWindowMs ?? PROCESSING_WINDOW_MS
-  }
-
-  /** The wall clock and a pause a signal ends, as a wait on the gateway needs them. */
-  clock(): Clock {
-    return this.exchange.clock()
   }
 
   /** Through a proxy or not, and why: for --verbose and for saying what could not be reached. */

@@ -3,7 +3,7 @@ import {GatewayError, GwError, InterruptedError, ModeMismatchError, type MoneyIn
 import {outcomeOf} from '../money/decide.js'
 import {failureOf} from '../money/failure.js'
 import {type Lookups, verifyFound} from '../money/find.js'
-import {lookThroughWindow, PROCESSING_WINDOW_MS} from '../money/window.js'
+import {lookThroughWindow, PROCESSING_WINDOW_MS, type Waiting} from '../money/window.js'
 import {buildPath, type Endpoint, endpoints} from './endpoints.js'
 import type {Exchange} from './exchange.js'
 import {type Answer, type RawResponse, readRecord} from './responses.js'
@@ -12,13 +12,13 @@ type GwRecord = Record<string, unknown>
 
 /**
  * What a recovery did: started looking a reference up after a lost answer, began waiting for a
- * gateway that did not have it yet (`endsAt`: when its processing window is over), stopped waiting,
- * or found the record.
+ * gateway that did not have it yet (until `endsAt`, when its processing window is over), stopped
+ * waiting, or found the record.
  */
 export type RecoveryEvent = MoneyInFlight & {
   /** Why the answer was lost: a reset, a time-out, a proxy's 502. */
   why: string
-} & ({step: 'looking_up' | 'waited' | 'found'} | {step: 'waiting'; endsAt: number})
+} & ({step: 'looking_up' | 'waited' | 'found'} | ({step: 'waiting'} & Waiting))
 
 /** What was sent, whose answer was lost, and when it left (epoch ms): the processing window counts from then. */
 export interface LostRequest {
@@ -62,7 +62,7 @@ export async function recover<Res extends z.ZodType>(
     sentAt,
     windowMs,
     clock: exchange.clock(inFlight),
-    onWait: (waiting) => onRecovery?.(waiting ? {step: 'waiting', ...inFlight, why, endsAt: waiting.endsAt} : {step: 'waited', ...inFlight, why}),
+    onWait: (waiting) => onRecovery?.(waiting ? {step: 'waiting', ...inFlight, why, ...waiting} : {step: 'waited', ...inFlight, why}),
   })
   // Nothing under the reference once the window was over (no stop was asked for: a signal throws).
   if (typeof raw !== 'object') {

@@ -37,7 +37,7 @@ export async function lookUpInDoubt<Report extends object>(
   let waited = false
   const found = await lookThroughWindow({
     look,
-    // An intent written before gw recorded the time counts as long sent.
+    // An intent written before gw recorded the time counts as long sent; one it cannot read, as just sent.
     sentAt: intent.sent_at === undefined ? undefined : Date.parse(intent.sent_at),
     windowMs: wait.windowMs,
     clock: wait.clock,

@@ -25,11 +25,12 @@ export const systemClock: Clock = {
 
 /**
  * How much of the window is left, in ms, for a request that left at `sentAt` (epoch ms): 0 once it
- * is over, or when the time it left is not known (a journal written before gw recorded it is old).
- * A time ahead of the clock (the clock was set back) waits one whole window, never longer.
+ * is over, or when no time was recorded (a journal written before gw kept it is old). A time that
+ * cannot be read, or ahead of the clock (the clock was set back), waits one whole window, never longer.
  */
 export function windowLeft(sentAt: number | undefined, now: number, windowMs: number = PROCESSING_WINDOW_MS): number {
-  if (sentAt === undefined || Number.isNaN(sentAt)) return 0
+  if (sentAt === undefined) return 0
+  if (Number.isNaN(sentAt)) return windowMs
   return Math.min(windowMs, Math.max(0, sentAt + windowMs - now))
 }
 

@@ -59,12 +59,12 @@ export function waitingNotice(signal: StopSignal, inFlight: MoneyInFlight): stri
 }
 
 /** A step of a recovery, as a notice on stderr. */
-export function recoveryNotice(event: RecoveryEvent, now: number = Date.now()): string | undefined {
+export function recoveryNotice(event: RecoveryEvent): string | undefined {
   switch (event.step) {
     case 'looking_up':
       return `No answer to the ${event.noun} that could be read (${sanitizeLine(event.why)}); looking reference ${sanitizeLine(event.reference)} up at the gateway.`
     case 'waiting':
-      return notYetNotice(event.noun, event.reference, event.endsAt - now)
+      return notYetNotice(event.noun, event.reference, event.endsAt - event.since)
     case 'waited':
       return undefined
     case 'found':

@@ -91,7 +91,7 @@ describe('a money POST whose answer cannot be read as a whole record is looked u
     expect(received.map((request) => `${request.method} ${request.path}`)).toEqual(['POST /v1.0/purchases', ...Array(13).fill('GET /v1.0/purchases/order-1')])
     expect(events).toEqual([
       {step: 'looking_up', noun: 'purchase', reference: 'order-1', why: expect.any(String)},
-      {step: 'waiting', noun: 'purchase', reference: 'order-1', why: expect.any(String), endsAt: START + 60_000},
+      {step: 'waiting', noun: 'purchase', reference: 'order-1', why: expect.any(String), since: START, endsAt: START + 60_000},
       {step: 'waited', noun: 'purchase', reference: 'order-1', why: expect.any(String)},
     ])
     expect(posts('/v1.0/purchases', 'order-1')).toBe(1)

@@ -324,6 +324,19 @@ describe('a row in doubt whose earlier request the gateway may still be processi
     }
   })
 
+  it('an intent whose time cannot be read counts as just sent: the whole window is waited', async () => {
+    const earlier = await journal()
+    await earlier.intent({intent: 'edited', row: 1, line: 2, request: {reference: 'edited', amount: 100}, sent_at: 'yesterday-ish'})
+    await earlier.close()
+    const j = await journalAt(earlier.path)
+    const g = gateway()
+    const clock = fakeClock(T0)
+    await new BatchRunner({rows: rows(['edited']), total: 1, sender: g.sender, journal: j, concurrency: 4, clock, onRow: () => {}}).run()
+    expect(clock.slept).toEqual(Array(12).fill(5_000))
+    expect(g.sent).toEqual(['edited'])
+    await j.close()
+  })
+
   it('Ctrl-C while it waits: the wait ends at once, nothing is sent, and the row is reported still in doubt', async () => {
     const j = await inDoubtSince('waiting', T0)
     const g = gateway()

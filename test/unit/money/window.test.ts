@@ -16,7 +16,7 @@ describe('the processing window (design.md §5)', () => {
     ['sent 60 s ago: over', SENT, SENT + 60_000, undefined, 0],
     ['sent an hour ago', SENT, SENT + 3_600_000, undefined, 0],
     ['a time not known (an old journal): over', undefined, SENT, undefined, 0],
-    ['a time that could not be read: over', Number.NaN, SENT, undefined, 0],
+    ['a time that could not be read: the whole window', Number.NaN, SENT, undefined, 60_000],
     ['a time ahead of the clock (set back): one window, never more', SENT + 3_600_000, SENT, undefined, 60_000],
     ['a window of 2 s, sent 1.5 s ago', SENT, SENT + 1_500, 2_000, 500],
     ['a window of 0', SENT, SENT, 0, 0],

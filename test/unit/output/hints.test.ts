@@ -27,11 +27,11 @@ describe('recoveryNotice', () => {
 
   it.each([
     [{...event, step: 'looking_up' as const}, "No answer to the purchase that could be read (socket hang up); looking reference order 1 up at the gateway."],
-    [{...event, step: 'waiting' as const, endsAt: 58_000}, 'The gateway has no purchase with reference order 1 yet, and may still be processing it: looking again for up to 58 s.'],
+    [{...event, step: 'waiting' as const, since: 2_000, endsAt: 60_000}, 'The gateway has no purchase with reference order 1 yet, and may still be processing it: looking again for up to 58 s.'],
     [{...event, step: 'waited' as const}, undefined],
     [{...event, step: 'found' as const}, 'Found the purchase by its reference: the gateway processed it once.'],
   ])('%o', (told, notice) => {
-    expect(recoveryNotice(told, 0)).toBe(notice)
+    expect(recoveryNotice(told)).toBe(notice)
   })
 
   it('a wait already over says 0 s, never less', () => {
