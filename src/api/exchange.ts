@@ -103,7 +103,7 @@ export class Exchange {
     const url = this.baseUrl + path
     const payload = body === undefined ? undefined : JSON.stringify(body)
     for (let attempt = 0; ; attempt++) {
-      if (signal?.aborted) throw new InterruptedError(signal.reason as StopSignal)
+      if (signal?.aborted) throw new InterruptedError(signal.reason as StopSignal, inFlight)
       const dispatcher = await this.dispatcher.get()
       const started = performance.now()
       this.options.log?.(`> ${endpoint.method} ${url}${payload ? ' ' + redactText(payload) : ''}`)

@@ -66,11 +66,9 @@ export async function recover<Res extends z.ZodType>(
   })
   // Nothing under the reference once the window was over (no stop was asked for: a signal throws).
   if (typeof raw !== 'object') {
+    const {status, requestId} = notFound!
     const after = `${Math.round(windowMs / 1000)} s after it was sent (the most it takes to process one)`
-    throw new OutcomeUnknownError(`${lookedUpBecause}, and the gateway has no ${inFlight.noun} with reference ${inFlight.reference}, even ${after}.`, inFlight, {
-      status: notFound?.status,
-      requestId: notFound?.requestId,
-    })
+    throw new OutcomeUnknownError(`${lookedUpBecause}, and the gateway has no ${inFlight.noun} with reference ${inFlight.reference}, even ${after}.`, inFlight, {status, requestId})
   }
   let answer: Answer<Res>
   try {

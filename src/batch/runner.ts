@@ -81,8 +81,6 @@ export class BatchRunner<Input, Body extends object> {
   /** FIFO, so rows go to the gateway in the order their intents were synced. */
   private readonly slots: LimitFunction
   private readonly finishing = new Set<Promise<void>>()
-  /** Whether the first request has had its answer and the other slots are open. */
-  private opened = false
   /** Rows the journal holds a final answer for, and rows it leaves in doubt: the earlier runs', moved as rows settle. */
   private answered: number
   private inDoubt: number
@@ -131,7 +129,8 @@ export class BatchRunner<Input, Body extends object> {
         if (await this.runRow(row.value)) begun++
       }
     }
-    await Promise.all(Array.from({length: Math.min(LOOK_AHEAD * concurrency, total)}, worker))
+    // A worker that finds no row left ends at once.
+    await Promise.all(Array.from({length: LOOK_AHEAD * concurrency}, worker))
     while (this.finishing.size > 0) await Promise.all(this.finishing)
     const journal = {answered: this.answered, inDoubt: this.inDoubt, notStarted: total - this.answered - this.inDoubt, failedUnsent: this.failedUnsent}
     return {notStarted: total - begun, journal, stoppedBy: this.stopSignal, stoppedByError: this.fatal}
@@ -250,10 +249,8 @@ export class BatchRunner<Input, Body extends object> {
       try {
         return this.stopping ? STOPPED : await request()
       } finally {
-        if (!this.opened) {
-          this.opened = true
-          this.slots.concurrency = this.options.concurrency
-        }
+        // The first answer is in: the other slots open (setting it again changes nothing).
+        this.slots.concurrency = this.options.concurrency
       }
     })
   }

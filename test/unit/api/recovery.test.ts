@@ -169,6 +169,49 @@ describe('a money POST whose answer cannot be read as a whole record is looked u
     expect(events.map((event) => event.step)).toEqual(['looking_up', 'waiting', 'waited'])
   })
 
+  it.each([500, 503, 599])('HTTP %i with a whole approved record is still looked up: a 5xx may come after the charge was made', async (status) => {
+    const {url, received} = await gatewayAnswering({status, body: envelope(purchaseRecord(purchase))}, approved)
+    const {client, events} = clientOf(url)
+    expect((await client.purchases.create(purchase)).record).toMatchObject({reference: 'order-1', successful: true})
+    expect(events.map((event) => event.step)).toEqual(['looking_up', 'found'])
+    expect(events[0]).toMatchObject({why: `the gateway answered HTTP ${status}`})
+    expect(received).toHaveLength(2)
+  })
+
+  it('HTTP 501 is the contract\'s refusal of invalid data, not a failure: no look-up', async () => {
+    const {url, received} = await gatewayAnswering({status: 501, body: envelope(null, {successful: false, errors: ['Invalid Card Number']})}, approved)
+    const error = await failure(clientOf(url).client.purchases.create(purchase))
+    expect(error).toBeInstanceOf(RejectedError)
+    expect(error.message).toBe('Invalid Card Number')
+    expect(received).toHaveLength(1)
+  })
+
+  it('a client told nothing of its recovery still recovers, through a wait', async () => {
+    gateway = await misbehavingGateway((request, index) => {
+      if (request.method === 'POST') return 'drop'
+      return index < 2 ? {status: 404, body: envelope(null, {successful: false, errors: ['Purchase not found']})} : approved
+    })
+    const {client} = clientOf(gateway.url, {onRecovery: undefined})
+    expect((await client.purchases.create(purchase)).record).toMatchObject({reference: 'order-1', successful: true})
+  })
+
+  it('a look-up answered from the other environment stops the client (exit 6), never "unknown"', async () => {
+    gateway = await misbehavingGateway((request) => (request.method === 'POST' ? 'drop' : {headers: {'x-service-mode': 'Live'}, body: envelope(purchaseRecord(purchase))}))
+    const error = await failure(clientOf(gateway.url, {environment: 'sandbox'}).client.purchases.create(purchase))
+    expect(error).toBeInstanceOf(ModeMismatchError)
+    expect(error.exitCode).toBe(6)
+  })
+
+  it('a signal before the look-up stops it: interrupted, naming the purchase', async () => {
+    const {url, received} = await gatewayAnswering('drop', approved)
+    const controller = new AbortController()
+    const {client} = clientOf(url, {signal: controller.signal, onRecovery: () => controller.abort('SIGINT')})
+    const error = await failure(client.purchases.create(purchase))
+    expect(error).toBeInstanceOf(InterruptedError)
+    expect(error).toMatchObject({exitCode: 130, inFlight: {noun: 'purchase', reference: 'order-1'}})
+    expect(received).toHaveLength(1)
+  })
+
   it('a look-up that finds the purchase declined gives its record: a decline is an outcome, not a failure of the client', async () => {
     const declined = purchaseRecord(purchase, {successful: false, message: 'Insufficient Funds'})
     const {url} = await gatewayAnswering('drop', {body: envelope(declined)})

@@ -3,8 +3,8 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {Journal, journalState} from '../../../src/batch/journal.js'
-import {BatchRunner, type RowReport, type RowSender} from '../../../src/batch/runner.js'
-import {AuthError, GatewayError, GwError, ModeMismatchError, NotFoundError, OutcomeUnknownError, RejectedError, WriteError} from '../../../src/errors.js'
+import {BatchRunner, invalidReport, type RowReport, type RowSender} from '../../../src/batch/runner.js'
+import {AuthError, GatewayError, GwError, InterruptedError, ModeMismatchError, NotFoundError, OutcomeUnknownError, RejectedError, WriteError} from '../../../src/errors.js'
 import {findEarlier, type MoneyRequest, sendOnce} from '../../../src/operations/money.js'
 
 type Body = {reference: string; amount: number}
@@ -442,8 +442,14 @@ describe('answers lost in a row', () => {
     expect(g.sent.length).toBeLessThanOrEqual(most)
     expect(reports).toHaveLength(g.sent.length)
     expect(reports.every((r) => r.status === 'unknown' && r.exitCode === 8)).toBe(true)
-    expect(end.stoppedByError?.message).toBe('The answers to the last 8 purchases were lost: the gateway looks unreachable, and no more rows were started')
+    expect(end.stoppedByError).toMatchObject({
+      kind: 'outcome_unknown',
+      exitCode: 8,
+      message: 'The answers to the last 8 purchases were lost: the gateway looks unreachable, and no more rows were started',
+      hint: 'Check that the gateway can be reached, then run the same command again: it looks the rows in doubt up before sending anything.',
+    })
     expect(end.notStarted).toBe(30 - g.sent.length)
+    expect(end.journal).toEqual({answered: 0, inDoubt: g.sent.length, notStarted: 30 - g.sent.length, failedUnsent: 0})
   })
 
   it('an answer between lost ones starts the count again', async () => {
@@ -453,5 +459,265 @@ describe('answers lost in a row', () => {
     const end = await new BatchRunner({rows: rows(references), total: 12, sender: g.sender, journal: await journal(), concurrency: 1, onRow: () => {}}).run()
     expect(g.sent).toEqual(references)
     expect(end.stoppedByError).toBeUndefined()
+  })
+})
+
+/** The results a journal file holds, in order. */
+function resultsOf(path: string): Record<string, unknown>[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((entry) => typeof entry.result === 'string')
+}
+
+describe('what a row reports, and what its journal keeps', () => {
+  it('each outcome: the record, the error, or both; the journal keeps what became of the money', async () => {
+    const declinedRecord = {reference: 'declined', amount: 100, successful: false, message: 'Insufficient Funds'}
+    const wrong = new ModeMismatchError('The gateway answered in live mode', {expected: 'sandbox', reported: 'live', inFlight: {noun: 'purchase', reference: 'wrong'}}, {status: 200, requestId: 'req-live'})
+    const g = gateway(
+      {},
+      {lost: new OutcomeUnknownError('No answer came back', {noun: 'purchase', reference: 'lost'}), odd: new Error('boom'), thrown: 'plain text' as unknown as Error, stopped: new InterruptedError('SIGTERM')},
+      {declined: declinedRecord},
+    )
+    const sender: RowSender<Body, Body> = {
+      ...g.sender,
+      send: async (body) => {
+        if (body.reference !== 'wrong') return g.sender.send(body)
+        const record = {reference: 'wrong', amount: 100, successful: true}
+        return {body, decided: {outcome: 'approved', noun: 'purchase', record, source: 'answer'}, failure: wrong, wrongGateway: wrong}
+      },
+    }
+    const j = await journal()
+    const reports: RowReport[] = []
+    const end = await new BatchRunner({rows: rows(['approved', 'declined', 'lost', 'odd', 'thrown', 'stopped', 'wrong']), total: 7, sender, journal: j, concurrency: 1, onRow: (r) => reports.push(r)}).run()
+    await j.close()
+    const byReference = Object.fromEntries(reports.map((r) => [r.reference, r]))
+    expect(byReference.approved).toEqual({row: 1, line: 2, reference: 'approved', status: 'approved', exitCode: 0, resumed: false, record: {reference: 'approved', amount: 100, successful: true}, amount: 100, currency: 'AUD'})
+    expect(byReference.declined).toEqual({row: 2, line: 3, reference: 'declined', status: 'declined', exitCode: 3, resumed: false, record: declinedRecord, amount: 100, currency: 'AUD'})
+    expect(byReference.lost).toMatchObject({status: 'unknown', exitCode: 8, error: {kind: 'outcome_unknown', status: null, messages: ['No answer came back'], request_id: null}})
+    expect(byReference.lost!.record).toBeUndefined()
+    expect(byReference.odd).toMatchObject({status: 'failed', exitCode: 1, error: {kind: 'unexpected', messages: ['Unexpected failure: boom']}})
+    expect(byReference.thrown).toMatchObject({status: 'failed', exitCode: 1, error: {kind: 'unexpected', messages: ['Unexpected failure: plain text']}})
+    expect(byReference.stopped).toMatchObject({status: 'unknown', exitCode: 8, error: {kind: 'interrupted'}})
+    expect(byReference.wrong).toMatchObject({status: 'approved', exitCode: 6, record: {reference: 'wrong', successful: true}, error: {kind: 'permission', status: 200, request_id: 'req-live'}})
+    // The wrong gateway's answer stops the batch, with its own words.
+    expect(end.stoppedByError).toBeInstanceOf(ModeMismatchError)
+    expect(end.stoppedByError).toMatchObject({message: 'The gateway answered in live mode', expected: 'sandbox', reported: 'live', status: 200, requestId: 'req-live'})
+    expect(resultsOf(j.path).map((r) => [r.result, r.status, r.exit_code, 'record' in r, 'error' in r])).toEqual([
+      ['approved', 'approved', 0, true, false],
+      ['declined', 'declined', 3, true, false],
+      ['lost', 'unknown', 8, false, true],
+      ['odd', 'failed', 1, false, true],
+      ['thrown', 'failed', 1, false, true],
+      ['stopped', 'unknown', 8, false, true],
+      // Approved, at the wrong gateway: the money moved, whatever this run exits with.
+      ['wrong', 'approved', 0, true, false],
+    ])
+    expect(end.journal).toEqual({answered: 3, inDoubt: 4, notStarted: 0, failedUnsent: 0})
+  })
+
+  it('a declined answer from the wrong gateway is journaled as declined (3), reported with both', async () => {
+    const wrong = new ModeMismatchError('The gateway answered in live mode', {expected: 'sandbox', reported: 'live'})
+    const record = {reference: 'wrong', amount: 100, successful: false, message: 'Declined'}
+    const g = gateway()
+    const sender: RowSender<Body, Body> = {...g.sender, send: async (body) => ({body, decided: {outcome: 'declined', noun: 'purchase', record, source: 'answer', reason: 'Declined'}, failure: wrong, wrongGateway: wrong})}
+    const j = await journal()
+    const reports: RowReport[] = []
+    await new BatchRunner({rows: rows(['wrong']), total: 1, sender, journal: j, concurrency: 1, onRow: (r) => reports.push(r)}).run()
+    await j.close()
+    expect(reports).toMatchObject([{status: 'declined', exitCode: 6, record, error: {kind: 'permission'}}])
+    expect(resultsOf(j.path)).toMatchObject([{result: 'wrong', status: 'declined', exit_code: 3}])
+  })
+
+  it('a reference taken by another transaction is rejected (7) with no record of its own', async () => {
+    const holder = {reference: 'taken', amount: 999, successful: true, id: '071-P-OTHER'}
+    const g = gateway({taken: holder}, {taken: new RejectedError('Reference is already taken', {status: 200})})
+    const reports: RowReport[] = []
+    const j = await journal()
+    await new BatchRunner({rows: rows(['taken']), total: 1, sender: g.sender, journal: j, concurrency: 1, onRow: (r) => reports.push(r)}).run()
+    await j.close()
+    expect(reports).toEqual([
+      {
+        row: 1,
+        line: 2,
+        reference: 'taken',
+        status: 'rejected',
+        exitCode: 7,
+        resumed: false,
+        error: {
+          kind: 'rejected',
+          status: null,
+          messages: ['Reference taken is already taken by another purchase 071-P-OTHER: amount: sent 100, found 999. Nothing was sent.'],
+          request_id: null,
+          hint: 'Give this purchase a reference of its own, or check the earlier one: gw purchase get taken',
+        },
+        amount: 100,
+        currency: 'AUD',
+      },
+    ])
+    expect(resultsOf(j.path)).toMatchObject([{result: 'taken', status: 'rejected', exit_code: 7}])
+  })
+
+  it('a result that cannot be journaled: the row is still reported, stays in doubt, and the batch stops with the error', async () => {
+    const g = gateway()
+    const j = await journal()
+    const full = new WriteError('The batch journal cannot be written (ENOSPC)', new Error('ENOSPC'))
+    j.result = () => Promise.reject(full)
+    const reports: RowReport[] = []
+    const end = await new BatchRunner({rows: rows(['first', 'second', 'third']), total: 3, sender: g.sender, journal: j, concurrency: 1, onRow: (r) => reports.push(r)}).run()
+    // The first, and any sent beside it before its result failed, are reported; none is answered in the journal.
+    expect(reports.length).toBeGreaterThanOrEqual(1)
+    expect(reports.every((r) => r.status === 'approved')).toBe(true)
+    expect(reports.map((r) => r.reference).sort()).toEqual(g.sent.sort())
+    expect(end.stoppedByError).toBe(full)
+    expect(end.journal).toEqual({answered: 0, inDoubt: reports.length, notStarted: 3 - reports.length, failedUnsent: 0})
+    await j.close()
+  })
+})
+
+describe('rows the journal holds, as each run counts them', () => {
+  it('a row in doubt sent again (nothing at the gateway after the window) moves from in doubt to answered', async () => {
+    const j = await inDoubtSince('old')
+    const g = gateway()
+    const end = await new BatchRunner({rows: rows(['old']), total: 1, sender: g.sender, journal: j, concurrency: 1, onRow: () => {}}).run()
+    expect(end.journal).toEqual({answered: 1, inDoubt: 0, notStarted: 0, failedUnsent: 0})
+    await j.close()
+  })
+
+  it('a new row whose intent cannot be written is reported failed and sent by no one: not started, as the journal has it', async () => {
+    const g = gateway()
+    const j = await journal()
+    const full = new WriteError('The batch journal cannot be written (ENOSPC)', new Error('ENOSPC'))
+    j.intent = () => Promise.reject(full)
+    const reports: RowReport[] = []
+    const end = await new BatchRunner({rows: rows(['unwritten']), total: 1, sender: g.sender, journal: j, concurrency: 1, onRow: (r) => reports.push(r)}).run()
+    expect(reports).toMatchObject([{reference: 'unwritten', status: 'failed', exitCode: 1, error: {kind: 'io', messages: ['The batch journal cannot be written (ENOSPC)']}}])
+    expect(g.sent).toEqual([])
+    expect(end).toMatchObject({stoppedByError: full, notStarted: 0, journal: {answered: 0, inDoubt: 0, notStarted: 1, failedUnsent: 1}})
+    await j.close()
+  })
+
+  it('a row in doubt whose new intent cannot be written stays in doubt, and is not counted among those not started', async () => {
+    const j = await inDoubtSince('old')
+    const g = gateway()
+    const full = new WriteError('The batch journal cannot be written (ENOSPC)', new Error('ENOSPC'))
+    j.intent = () => Promise.reject(full)
+    const reports: RowReport[] = []
+    const end = await new BatchRunner({rows: rows(['old']), total: 1, sender: g.sender, journal: j, concurrency: 1, onRow: (r) => reports.push(r)}).run()
+    expect(reports.map((r) => [r.reference, r.status])).toEqual([['old', 'failed']])
+    expect(g.sent).toEqual([])
+    expect(end.journal).toEqual({answered: 0, inDoubt: 1, notStarted: 0, failedUnsent: 0})
+    await j.close()
+  })
+
+  it('a row in doubt journaled again, then stopped before it is sent, is withdrawn: not started, as the next run counts it', async () => {
+    const j = await inDoubtSince('old')
+    const g = gateway()
+    const write = j.intent.bind(j)
+    j.intent = async (entry) => {
+      await write(entry)
+      runner.stop('SIGINT')
+    }
+    const runner = new BatchRunner({rows: rows(['old']), total: 1, sender: g.sender, journal: j, concurrency: 1, onRow: () => {}})
+    const end = await runner.run()
+    expect(g.sent).toEqual([])
+    expect(end).toMatchObject({notStarted: 1, journal: {answered: 0, inDoubt: 0, notStarted: 1}})
+    await j.close()
+    const reopened = await journalAt(j.path)
+    expect(journalState(reopened, 1)).toEqual({answered: 0, inDoubt: 0, notStarted: 1})
+    await reopened.close()
+  })
+
+  it('a withdrawal that cannot be written leaves the row in doubt, and stops the batch with the error', async () => {
+    const g = gateway()
+    const j = await journal()
+    const full = new WriteError('The batch journal cannot be written (ENOSPC)', new Error('ENOSPC'))
+    j.withdraw = () => Promise.reject(full)
+    const write = j.intent.bind(j)
+    j.intent = async (entry) => {
+      await write(entry)
+      if (entry.intent === 'second') runner.stop('SIGTERM')
+    }
+    const runner = new BatchRunner({rows: rows(['first', 'second']), total: 2, sender: g.sender, journal: j, concurrency: 1, onRow: () => {}})
+    const end = await runner.run()
+    expect(g.sent).toEqual(['first'])
+    expect(end).toMatchObject({stoppedBy: 'SIGTERM', stoppedByError: full, journal: {answered: 1, inDoubt: 1, notStarted: 0}})
+    await j.close()
+  })
+
+  it('a withdrawal of a row in doubt that cannot be written keeps it in doubt', async () => {
+    const j = await inDoubtSince('old')
+    const g = gateway()
+    const full = new WriteError('The batch journal cannot be written (ENOSPC)', new Error('ENOSPC'))
+    j.withdraw = () => Promise.reject(full)
+    const write = j.intent.bind(j)
+    j.intent = async (entry) => {
+      await write(entry)
+      runner.stop('SIGINT')
+    }
+    const runner = new BatchRunner({rows: rows(['old']), total: 1, sender: g.sender, journal: j, concurrency: 1, onRow: () => {}})
+    const end = await runner.run()
+    expect(end).toMatchObject({stoppedByError: full, journal: {answered: 0, inDoubt: 1, notStarted: 0}})
+    await j.close()
+  })
+})
+
+describe('a row whose request asks the gateway first (a refund in full)', () => {
+  it('builds its request in a slot, and sends what it built', async () => {
+    const g = gateway()
+    const asked: string[] = []
+    const sender: RowSender<Body, Body> = {
+      ...g.sender,
+      asksFirst: (input) => input.reference !== 'plain',
+      request: async (input) => {
+        asked.push(input.reference)
+        return {...input, amount: 999}
+      },
+    }
+    const reports: RowReport[] = []
+    await new BatchRunner({rows: rows(['full', 'plain']), total: 2, sender, journal: await journal(), concurrency: 1, onRow: (r) => reports.push(r)}).run()
+    expect(asked.sort()).toEqual(['full', 'plain'])
+    expect(reports.sort((a, b) => a.row - b.row).map((r) => [r.reference, r.amount, r.record?.amount])).toEqual([
+      ['full', 999, 999],
+      ['plain', 999, 999],
+    ])
+  })
+
+  it('stopped while it waits for its slot: not started, nothing asked or sent', async () => {
+    const g = gateway()
+    const asked: string[] = []
+    const sender: RowSender<Body, Body> = {
+      ...g.sender,
+      asksFirst: () => true,
+      // Stopped while the first asks: the others, waiting for the slot to ask, never start.
+      request: async (input) => {
+        asked.push(input.reference)
+        runner.stop('SIGINT')
+        return input
+      },
+    }
+    const reports: RowReport[] = []
+    const runner = new BatchRunner({rows: rows(['first', 'second', 'third']), total: 3, sender, journal: await journal(), concurrency: 1, onRow: (r) => reports.push(r)})
+    const end = await runner.run()
+    expect(asked).toEqual(['first'])
+    expect(reports).toEqual([])
+    expect(g.sent).toEqual([])
+    expect(end.notStarted).toBe(3)
+    expect(end.journal).toEqual({answered: 0, inDoubt: 0, notStarted: 3, failedUnsent: 0})
+  })
+})
+
+describe('invalidReport', () => {
+  it('a row that failed the checks, as its report: invalid, exit 2, its messages', () => {
+    expect(invalidReport({row: 4, line: 5, reference: 'r-4', messages: ['amount must be a whole number']})).toEqual({
+      row: 4,
+      line: 5,
+      reference: 'r-4',
+      status: 'invalid',
+      exitCode: 2,
+      resumed: false,
+      error: {kind: 'usage', status: null, messages: ['amount must be a whole number'], request_id: null},
+    })
   })
 })
