@@ -495,9 +495,9 @@ describe('what a row reports, and what its journal keeps', () => {
     const byReference = Object.fromEntries(reports.map((r) => [r.reference, r]))
     expect(byReference.approved).toEqual({row: 1, line: 2, reference: 'approved', status: 'approved', exitCode: 0, resumed: false, record: {reference: 'approved', amount: 100, successful: true}, amount: 100, currency: 'AUD'})
     expect(byReference.declined).toEqual({row: 2, line: 3, reference: 'declined', status: 'declined', exitCode: 3, resumed: false, record: declinedRecord, amount: 100, currency: 'AUD'})
-    expect(byReference.lost).toMatchObject({status: 'unknown', exitCode: 8, error: {kind: 'outcome_unknown', status: null, messages: ['No answer came back'], request_id: null}})
+    expect(byReference.lost).toMatchObject({status: 'unknown', exitCode: 8, resumed: false, error: {kind: 'outcome_unknown', status: null, messages: ['No answer came back'], request_id: null}})
     expect(byReference.lost!.record).toBeUndefined()
-    expect(byReference.odd).toMatchObject({status: 'failed', exitCode: 1, error: {kind: 'unexpected', messages: ['Unexpected failure: boom']}})
+    expect(byReference.odd).toMatchObject({status: 'failed', exitCode: 1, resumed: false, error: {kind: 'unexpected', messages: ['Unexpected failure: boom']}})
     expect(byReference.thrown).toMatchObject({status: 'failed', exitCode: 1, error: {kind: 'unexpected', messages: ['Unexpected failure: plain text']}})
     expect(byReference.stopped).toMatchObject({status: 'unknown', exitCode: 8, error: {kind: 'interrupted'}})
     expect(byReference.wrong).toMatchObject({status: 'approved', exitCode: 6, record: {reference: 'wrong', successful: true}, error: {kind: 'permission', status: 200, request_id: 'req-live'}})
@@ -698,12 +698,16 @@ describe('a row whose request asks the gateway first (a refund in full)', () => 
       },
     }
     const reports: RowReport[] = []
-    const runner = new BatchRunner({rows: rows(['first', 'second', 'third']), total: 3, sender, journal: await journal(), concurrency: 1, onRow: (r) => reports.push(r)})
+    const j = await journal()
+    const runner = new BatchRunner({rows: rows(['first', 'second', 'third']), total: 3, sender, journal: j, concurrency: 1, onRow: (r) => reports.push(r)})
     const end = await runner.run()
+    await j.close()
     expect(asked).toEqual(['first'])
     expect(reports).toEqual([])
     expect(g.sent).toEqual([])
     expect(end.notStarted).toBe(3)
+    // Those that never asked were never journaled either.
+    for (const reference of ['second', 'third']) expect(intentsOf(j.path, reference)).toEqual([])
     expect(end.journal).toEqual({answered: 0, inDoubt: 0, notStarted: 3, failedUnsent: 0})
   })
 })

@@ -69,9 +69,9 @@ describe('verifyFound asks the gateway what the comparison needs, and believes n
     expect(gateway.asked).toEqual([])
   })
 
-  it('an alias that stands for no token (the card answered without one) is unchecked, never a match or a difference', async () => {
+  it.each([undefined, 42])('an alias that stands for no token text (%s) is unchecked, never a match or a difference', async (token) => {
     const sent = {card_token: 'jane-mastercard', amount: 10000, reference: 'order-1042', currency: 'AUD'}
-    const tokenless: Lookups = {cardToken: async () => undefined, purchase: async () => ({...livePurchase})}
+    const tokenless: Lookups = {cardToken: async () => token, purchase: async () => ({...livePurchase})}
     await expect(verifyFound('purchase', sent, livePurchase, tokenless, 'earlier')).resolves.toEqual({
       outcome: 'unknown',
       noun: 'purchase',
