@@ -106,15 +106,15 @@ export async function resolveTarget(options: ResolveOptions): Promise<Target & {
 }
 
 /**
- * GW_TEST_PROCESSING_WINDOW_MS shortens design.md §5's processing window for gw's own tests of
+ * GW_TEST_WINDOW_MS shortens design.md §5's processing window for gw's own tests of
  * what is not about it (a rerun right after a kill would wait out the real one). It is honoured
  * only for a gateway on this machine: no real gateway's 404 is ever taken for "not sent" early.
  */
 function testWindow(env: NodeJS.ProcessEnv, baseUrl: string): Pick<Target, 'processingWindowMs'> {
-  const value = env.GW_TEST_PROCESSING_WINDOW_MS
+  const value = env.GW_TEST_WINDOW_MS
   if (value === undefined || value === '' || !isLoopbackUrl(baseUrl)) return {}
   const ms = Number(value)
-  if (!Number.isInteger(ms) || ms < 0) throw new UsageError(`GW_TEST_PROCESSING_WINDOW_MS must be a whole number of milliseconds, got ${value}`)
+  if (!Number.isInteger(ms) || ms < 0) throw new UsageError(`GW_TEST_WINDOW_MS must be a whole number of milliseconds, got ${value}`)
   return {processingWindowMs: ms}
 }
 

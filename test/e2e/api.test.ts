@@ -94,7 +94,7 @@ describe('gw api', () => {
     await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/purchases', action: 'drop-before'})
     const reference = ref()
     // The processing window shortened to 2 s (gw's tests only, a gateway on this machine).
-    const result = await sandbox.gw(['api', 'POST', '/v1.0/purchases', '--data', purchaseBody(reference)], {env: {GW_TEST_PROCESSING_WINDOW_MS: '2000'}})
+    const result = await sandbox.gw(['api', 'POST', '/v1.0/purchases', '--data', purchaseBody(reference)], {env: {GW_TEST_WINDOW_MS: '2000'}})
     expect(result.code).toBe(8)
     expect(result.stdout).toBe('')
     expect(result.stderr).toMatch(new RegExp(`\nThe gateway has no purchase with reference ${reference} yet, and may still be processing it: looking again for up to [12] s\\.\n`))

@@ -60,7 +60,7 @@ describe('a journal that cannot be written', () => {
       const roomy = join(mkdtempSync(join(tmpdir(), 'gw-roomy-')), 'j.ndjson')
       copyFileSync(journal, roomy)
       // Rows journaled but never sent (their withdrawal found no room either) wait out the processing window, shortened here (gw's tests only, a gateway on this machine).
-      const again = await sandbox.gw(['refund', 'create', '--input', file, '--journal', roomy], {env: {GW_BASE_URL: proxy.url, GW_TEST_PROCESSING_WINDOW_MS: '2000'}, timeoutMs: 60_000})
+      const again = await sandbox.gw(['refund', 'create', '--input', file, '--journal', roomy], {env: {GW_BASE_URL: proxy.url, GW_TEST_WINDOW_MS: '2000'}, timeoutMs: 60_000})
       expect(again.code, again.stderr).toBe(0)
       expect(rowsOf(again.stdout).every((row) => row.status === 'approved')).toBe(true)
       everyOnce(proxy.posts, 1000)
@@ -120,7 +120,7 @@ describe('one gw at a time per batch', () => {
     expect((await first.done).signal).toBe('SIGKILL')
     proxy.onPost = undefined
     // The rows journaled ahead and never sent wait out the processing window, shortened here (gw's tests only, a gateway on this machine).
-    const reruns = await Promise.all(Array.from({length: 4}, () => sandbox.gw(['refund', 'create', '--input', file, '--concurrency', '2'], {env: {...env, GW_TEST_PROCESSING_WINDOW_MS: '2000'}, timeoutMs: 60_000})))
+    const reruns = await Promise.all(Array.from({length: 4}, () => sandbox.gw(['refund', 'create', '--input', file, '--concurrency', '2'], {env: {...env, GW_TEST_WINDOW_MS: '2000'}, timeoutMs: 60_000})))
     const ran = reruns.filter((run) => run.code === 0)
     const refused = reruns.filter((run) => run.code !== 0)
     expect(ran.length).toBeGreaterThanOrEqual(1)
@@ -255,7 +255,7 @@ describe('a gateway that stops answering', () => {
       expect(rowsOf(run.stdout)).toHaveLength(sent)
       await sandbox.control('DELETE', '/_sandbox/faults')
       // The 502s were never processed: the rows in doubt are not at the gateway. Waiting out the processing window is not what this is about.
-      const again = await runGw(['refund', 'create', '--input', file], {env: {...env, GW_TEST_PROCESSING_WINDOW_MS: '0'}, timeoutMs: 60_000})
+      const again = await runGw(['refund', 'create', '--input', file], {env: {...env, GW_TEST_WINDOW_MS: '0'}, timeoutMs: 60_000})
       expect(again.code, again.stderr).toBe(0)
       expect(rowsOf(again.stdout).every((row) => row.status === 'approved')).toBe(true)
       // A 502 from the fault was never processed: those rows are sent again, once; the rest once in all.

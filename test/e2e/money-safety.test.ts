@@ -22,7 +22,7 @@ describe('a purchase is never sent twice', () => {
     await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/purchases', action: 'drop-before'})
     const reference = ref()
     // The window shortened to 2 s (gw's tests only, a gateway on this machine): processing-window.test waits out the real one.
-    const result = await create(reference, {GW_TEST_PROCESSING_WINDOW_MS: '2000'})
+    const result = await create(reference, {GW_TEST_WINDOW_MS: '2000'})
     expect(result.code).toBe(8)
     expect(result.stdout).toBe('')
     expect(result.stderr).toContain(`, and the gateway has no purchase with reference ${reference}, even 2 s after it was sent (the most it takes to process one).`)
@@ -33,7 +33,7 @@ describe('a purchase is never sent twice', () => {
   it('does not retry a POST answered 503: it checks the reference instead', async () => {
     await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/purchases', action: 'status', status: 503})
     const reference = ref()
-    const result = await create(reference, {GW_TEST_PROCESSING_WINDOW_MS: '2000'})
+    const result = await create(reference, {GW_TEST_WINDOW_MS: '2000'})
     expect(result.code).toBe(8)
     // The 503 was not processed and gw did not send the purchase again, so there is none.
     expect((await sandbox.gw(['purchase', 'get', reference])).code).toBe(5)

@@ -110,7 +110,7 @@ describe('a single purchase whose answer is lost while the gateway still process
     await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/purchases', action: 'drop-before'})
     const reference = ref('never')
     const result = await runGw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs()], {
-      env: sandbox.env({GW_BASE_URL: counting.url, GW_TEST_PROCESSING_WINDOW_MS: '1500'}),
+      env: sandbox.env({GW_BASE_URL: counting.url, GW_TEST_WINDOW_MS: '1500'}),
     })
     expect(result.code).toBe(8)
     expect(result.stdout).toBe('')
