@@ -17,6 +17,8 @@ export interface CountingProxy {
   posts(reference: string): number
   /** Every reference POSTed more than once, with its count: `{}` when each went once. */
   repeats(): Record<string, number>
+  /** Resolves with the first request that matches, once it has arrived (it is then on its way to the gateway). */
+  arrived(match: (request: Counted) => boolean): Promise<Counted>
   close(): Promise<void>
 }
 
@@ -29,12 +31,14 @@ export interface CountingProxy {
 export async function countingProxy(upstream: string): Promise<CountingProxy> {
   const target = new URL(upstream)
   const seen: Counted[] = []
+  const waiting: {match: (request: Counted) => boolean; resolve: (request: Counted) => void}[] = []
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', () => {
       const body = Buffer.concat(chunks)
-      seen.push({method: req.method!, path: req.url!, reference: referenceOf(body)})
+      const counted = {method: req.method!, path: req.url!, reference: referenceOf(body)}
+      seen.push(counted)
       const onward = httpRequest(
         {hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: {...req.headers, host: target.host}},
         (answer) => {
@@ -45,6 +49,10 @@ export async function countingProxy(upstream: string): Promise<CountingProxy> {
       onward.on('error', () => res.destroy())
       // gw gone (killed) mid-request: the gateway still gets the whole request, as a real one would.
       onward.end(body)
+      for (const waiter of waiting.filter((w) => w.match(counted))) {
+        waiting.splice(waiting.indexOf(waiter), 1)
+        waiter.resolve(counted)
+      }
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -58,6 +66,12 @@ export async function countingProxy(upstream: string): Promise<CountingProxy> {
       for (const r of seen) if (r.method === 'POST' && r.reference !== undefined) counts[r.reference] = (counts[r.reference] ?? 0) + 1
       return Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 1))
     },
+    arrived: (match) =>
+      new Promise((resolve) => {
+        const already = seen.find(match)
+        if (already) resolve(already)
+        else waiting.push({match, resolve})
+      }),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections()

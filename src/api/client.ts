@@ -5,7 +5,8 @@ import {failureOf} from '../money/failure.js'
 import {buildPath, type Endpoint, endpointAt, type HttpMethod, paramsAt, type RequestFacts} from './endpoints.js'
 import {Exchange, type ExchangeOptions, LostAnswer, type Retry} from './exchange.js'
 import {type ListPage, readPaging} from './paging.js'
-import {doubtAbout, recover, type RecoveryEvent} from './recovery.js'
+import {doubtAbout, type LostRequest, recover, type RecoveryEvent} from './recovery.js'
+import {PROCESSING_WINDOW_MS} from '../money/window.js'
 import {type Resources, resources, type Sender, type SendOptions} from './resources.js'
 import {type Answer, type RawResponse, readRecord} from './responses.js'
 import {redactText} from '../redact.js'
@@ -17,6 +18,8 @@ export type {ListQuery} from './resources.js'
 export interface ClientOptions extends ExchangeOptions {
   /** Told each step of a recovery (a lost answer looked up by reference), for the user to hear of it. */
   onRecovery?: (event: RecoveryEvent) => void
+  /** How long after a purchase or refund left a 404 for it still means "not yet" (money/window.ts); shorter only in gw's own tests. */
+  processingWindowMs?: number
   /**
    * Called before each request is sent, with its endpoint's safety facts: where a read-only
    * profile refuses a write and a live one asks for confirmation, whoever sends the request.
@@ -66,6 +69,11 @@ class Client implements Sender {
 
   get baseUrl(): string {
     return this.exchange.baseUrl
+  }
+
+  /** design.md §5's processing window, for a batch's rows in doubt as for a lost answer here. */
+  get processingWindowMs(): number {
+    return this.options.processingWindowMs ?? PROCESSING_WINDOW_MS
   }
 
   /** Through a proxy or not, and why: for --verbose and for saying what could not be reached. */
@@ -133,15 +141,18 @@ class Client implements Sender {
     const reference = money && typeof (body as {reference?: unknown})?.reference === 'string' ? (body as {reference: string}).reference : undefined
     const inFlight = money && reference !== undefined ? {noun: money.noun, reference} : undefined
     this.inFlight = inFlight
+    // The request leaves now (POSTs are never retried): the processing window counts from here.
+    const sentAt = this.exchange.clock().now()
+    const lost = (why: string): LostRequest => ({sent: body as GwRecord, inFlight: inFlight!, why, sentAt, windowMs: this.processingWindowMs})
     try {
       const raw = await this.exchange.send(endpoint, path, body, inFlight)
       if (!inFlight) return {raw}
       const doubt = doubtAbout(endpoint, raw)
-      if (doubt) return {recovered: await recover(this.exchange, endpoint, {sent: body as GwRecord, inFlight, why: doubt}, this.options.onRecovery)}
+      if (doubt) return {recovered: await recover(this.exchange, endpoint, lost(doubt), this.options.onRecovery)}
       return {raw}
     } catch (err) {
       if (err instanceof LostAnswer) {
-        if (inFlight) return {recovered: await recover(this.exchange, endpoint, {sent: body as GwRecord, inFlight, why: err.message}, this.options.onRecovery)}
+        if (inFlight) return {recovered: await recover(this.exchange, endpoint, lost(err.message), this.options.onRecovery)}
         throw new NoAnswerError(`No answer from ${this.baseUrl}: ${err.message}`)
       }
       throw err

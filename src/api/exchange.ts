@@ -1,6 +1,8 @@
 import {setMaxListeners} from 'node:events'
+import {setTimeout as delay} from 'node:timers/promises'
 import {InterruptedError, ModeMismatchError, type MoneyInFlight, type StopSignal, UnreachableError} from '../errors.js'
 import {redactText} from '../redact.js'
+import type {Clock} from '../money/window.js'
 import type {Endpoint} from './endpoints.js'
 import {type ProxyRoute, proxyRoute, type ProxySettings} from './proxy.js'
 import {parseBody, type RawResponse, readRecord, reportedMode} from './responses.js'
@@ -25,9 +27,12 @@ export interface ExchangeOptions {
   environment?: 'sandbox' | 'live'
   /** Aborted with the signal's name (SIGINT, SIGTERM, SIGHUP) to stop the request in flight. */
   signal?: AbortSignal
+  /** A pause between attempts (a test's may return at once); the signal still ends it. */
   sleep?: (ms: number) => Promise<void>
   /** Told each time a read is tried again, before the wait: a person watching a long list hears of it. */
   onRetry?: (retry: Retry) => void
+  /** The wall clock, epoch ms: Date.now unless a test keeps its own. */
+  now?: () => number
 }
 
 /** A read tried again: which, why, and which try comes next of how many. */
@@ -67,6 +72,7 @@ export class Exchange {
   private readonly responseTimeoutMs: number
   private readonly authorization: string
   private readonly sleep: (ms: number) => Promise<void>
+  private readonly now: () => number
 
   constructor(private readonly options: ExchangeOptions) {
     // Every request in flight listens to the one signal: a batch keeps dozens at once, which is no leak.
@@ -77,7 +83,24 @@ export class Exchange {
     this.dispatcher = lazyDispatcher({connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, keepAliveTimeoutMs: 10_000}, options.proxy)
     this.responseTimeoutMs = options.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS
     this.authorization = 'Basic ' + Buffer.from(`${options.username}:${options.token}`).toString('base64')
-    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)))
+    // Ended early by a signal; whoever paused then finds the signal aborted and stops.
+    this.sleep = options.sleep ?? ((ms) => delay(ms, undefined, {signal: options.signal}).catch(() => undefined))
+    this.now = options.now ?? Date.now
+  }
+
+  /**
+   * Time for a wait on the gateway (money/window.ts): the wall clock, and a pause that a signal
+   * ends with InterruptedError, naming the money in flight.
+   */
+  clock(inFlight?: MoneyInFlight): Clock {
+    const signal = this.options.signal
+    return {
+      now: this.now,
+      sleep: async (ms) => {
+        await this.sleep(ms)
+        if (signal?.aborted) throw new InterruptedError(signal.reason as StopSignal, inFlight)
+      },
+    }
   }
 
   /** Ends the keep-alive sockets so a one-shot command exits as soon as its work is done. */
@@ -94,7 +117,7 @@ export class Exchange {
     const url = this.baseUrl + path
     const payload = body === undefined ? undefined : JSON.stringify(body)
     for (let attempt = 0; ; attempt++) {
-      if (signal?.aborted) throw new InterruptedError(signal.reason as StopSignal)
+      if (signal?.aborted) throw new InterruptedError(signal.reason as StopSignal, inFlight)
       const dispatcher = await this.dispatcher.get()
       const started = performance.now()
       this.options.log?.(`> ${endpoint.method} ${url}${payload ? ' ' + redactText(payload) : ''}`)

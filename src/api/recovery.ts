@@ -3,44 +3,72 @@ import {GatewayError, GwError, InterruptedError, ModeMismatchError, type MoneyIn
 import {outcomeOf} from '../money/decide.js'
 import {failureOf} from '../money/failure.js'
 import {type Lookups, verifyFound} from '../money/find.js'
+import {lookThroughWindow, PROCESSING_WINDOW_MS, type Waiting} from '../money/window.js'
 import {buildPath, type Endpoint, endpoints} from './endpoints.js'
 import type {Exchange} from './exchange.js'
 import {type Answer, type RawResponse, readRecord} from './responses.js'
 
 type GwRecord = Record<string, unknown>
 
-/** What a recovery did: started looking a reference up after a lost answer, or found the record. */
-export interface RecoveryEvent extends MoneyInFlight {
-  step: 'looking_up' | 'found'
+/**
+ * What a recovery did: started looking a reference up after a lost answer, began waiting for a
+ * gateway that did not have it yet (until `endsAt`, when its processing window is over), stopped
+ * waiting, or found the record.
+ */
+export type RecoveryEvent = MoneyInFlight & {
   /** Why the answer was lost: a reset, a time-out, a proxy's 502. */
   why: string
+} & ({step: 'looking_up' | 'waited' | 'found'} | ({step: 'waiting'} & Waiting))
+
+/** What was sent, whose answer was lost, and when it left (epoch ms): the processing window counts from then. */
+export interface LostRequest {
+  sent: GwRecord
+  inFlight: MoneyInFlight
+  why: string
+  sentAt: number
+  /** design.md §5's window; shorter only in gw's own tests. */
+  windowMs?: number
 }
 
 /**
  * design.md §5: the answer was lost or cannot be read, so ask the gateway what it has under the
- * reference, and believe it only if the money module finds it is what was sent.
+ * reference, and believe it only if the money module finds it is what was sent. A 404 while the
+ * gateway may still be processing is "not yet": looked up again until the window is over
+ * (money/window.ts); a single request is never sent again, so nothing found then is exit 8.
  */
 export async function recover<Res extends z.ZodType>(
   exchange: Exchange,
   endpoint: Endpoint<Res>,
-  {sent, inFlight, why}: {sent: GwRecord; inFlight: MoneyInFlight; why: string},
+  {sent, inFlight, why, sentAt, windowMs = PROCESSING_WINDOW_MS}: LostRequest,
   onRecovery?: (event: RecoveryEvent) => void,
 ): Promise<Answer<Res>> {
   const money = endpoint.movesMoney!
   const lookedUpBecause = `The ${inFlight.noun} was sent but no answer came back that could be read (${why})`
   onRecovery?.({step: 'looking_up', ...inFlight, why})
-  let raw: RawResponse
-  try {
-    raw = await exchange.send(money.lookup, buildPath(money.lookup.path, {id: inFlight.reference}), undefined, inFlight)
-  } catch (err) {
-    if (err instanceof InterruptedError || err instanceof ModeMismatchError) throw err
-    throw new OutcomeUnknownError(`${lookedUpBecause}, and looking it up failed too: ${err instanceof Error ? err.message : String(err)}`, inFlight)
+  let notFound: RawResponse | undefined
+  const look = async (): Promise<RawResponse | undefined> => {
+    try {
+      const raw = await exchange.send(money.lookup, buildPath(money.lookup.path, {id: inFlight.reference}), undefined, inFlight)
+      if (raw.status !== 404) return raw
+      notFound = raw
+      return undefined
+    } catch (err) {
+      if (err instanceof InterruptedError || err instanceof ModeMismatchError) throw err
+      throw new OutcomeUnknownError(`${lookedUpBecause}, and looking it up failed too: ${err instanceof Error ? err.message : String(err)}`, inFlight)
+    }
   }
-  if (raw.status === 404) {
-    throw new OutcomeUnknownError(`${lookedUpBecause}, and the gateway has no ${inFlight.noun} with reference ${inFlight.reference} yet; it may still be processing.`, inFlight, {
-      status: raw.status,
-      requestId: raw.requestId,
-    })
+  const raw = await lookThroughWindow({
+    look,
+    sentAt,
+    windowMs,
+    clock: exchange.clock(inFlight),
+    onWait: (waiting) => onRecovery?.(waiting ? {step: 'waiting', ...inFlight, why, ...waiting} : {step: 'waited', ...inFlight, why}),
+  })
+  // Nothing under the reference once the window was over (no stop was asked for: a signal throws).
+  if (typeof raw !== 'object') {
+    const {status, requestId} = notFound!
+    const after = `${Math.round(windowMs / 1000)} s after it was sent (the most it takes to process one)`
+    throw new OutcomeUnknownError(`${lookedUpBecause}, and the gateway has no ${inFlight.noun} with reference ${inFlight.reference}, even ${after}.`, inFlight, {status, requestId})
   }
   let answer: Answer<Res>
   try {

@@ -97,6 +97,8 @@ async function send<Input, Body extends object>(
       journal,
       concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
       onRow: (report) => view.row(report),
+      windowMs: deps.client.processingWindowMs,
+      onWaiting: (row, waiting) => view.waiting(row.reference, waiting),
     })
     // stdout's reader gone (`| head -1`) or stdout full: no new row is started, those in flight finish into the journal.
     let broken: NodeJS.ErrnoException | undefined

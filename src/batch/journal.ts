@@ -28,6 +28,12 @@ export interface Intent {
   row: number
   line: number
   request: Record<string, unknown>
+  /**
+   * When the request was about to leave (ISO 8601): the runner sends it within INTENT_FRESH_MS of
+   * this, or journals a fresh intent first. A rerun counts the gateway's processing window from
+   * it; journals written before gw recorded it have none, and their rows count as long sent.
+   */
+  sent_at?: string
 }
 
 /**

@@ -1,40 +1,16 @@
-import {AuthError, GwError, InterruptedError, ModeMismatchError, type StopSignal} from '../errors.js'
+import {AuthError, GwError, ModeMismatchError, type StopSignal} from '../errors.js'
 import {exitCodeOf} from '../money/decide.js'
-import {hintFor} from '../output/hints.js'
+import {type Clock, systemClock, type Waiting} from '../money/window.js'
 import type {GwRecord} from '../operations/deps.js'
 import type {Sent} from '../operations/money.js'
 import {redact} from '../redact.js'
 import pLimit, {type LimitFunction} from 'p-limit'
 import {isFinal, type Journal, journalState, type JournalState, type Result} from './journal.js'
+import {type InDoubtWait, INTENT_FRESH_MS, lookUpInDoubt} from './in-doubt.js'
+import {type ErrorFields, errorFields, type RowReport, type RowStatus, statusOf} from './row-report.js'
 import type {InvalidRow, ValidRow} from './rows.js'
 
-export type RowStatus = 'approved' | 'declined' | 'rejected' | 'failed' | 'unknown' | 'invalid'
-
-/** What became of one row: its NDJSON line (design.md §3) and what the summary adds up. */
-export interface RowReport {
-  row: number
-  line: number
-  reference?: string
-  status: RowStatus
-  exitCode: number
-  /** Reported from the journal, or found at the gateway under its reference: not sent by this run. */
-  resumed: boolean
-  /** The gateway's record of the transaction; with `error` too when the row still failed (answered by the wrong gateway). */
-  record?: GwRecord
-  error?: ErrorFields
-  /** Minor units the row moves (or would have), and in which currency when known. */
-  amount?: number
-  currency?: string
-}
-
-/** A failure as a row's `error` field: the §3 error object's fields. */
-export interface ErrorFields {
-  kind: string
-  status: number | null
-  messages: string[]
-  request_id: string | null
-  hint?: string
-}
+export type {ErrorFields, RowReport, RowStatus} from './row-report.js'
 
 /**
  * How rows of one kind are sent, in terms of the operations: build the request (which may look
@@ -61,6 +37,11 @@ export interface RunOptions<Input, Body extends object> {
   journal: Journal
   concurrency: number
   onRow: (report: RowReport) => void
+  /** design.md §5's processing window (money/window.ts); shorter only in gw's own tests. */
+  windowMs?: number
+  clock?: Clock
+  /** Told when a row in doubt begins to wait for a gateway that may still be processing it, and with undefined when that ends. */
+  onWaiting?: (row: {row: number; reference: string}, waiting: Waiting | undefined) => void
 }
 
 /**
@@ -91,14 +72,15 @@ export const LOST_IN_A_ROW = 8
  */
 export class BatchRunner<Input, Body extends object> {
   private stopSignal?: StopReason
-  private fatal?: GwError
+  private fatalError?: GwError
+  /** Aborted once the batch stops starting rows: a row waiting for the gateway stops waiting. */
+  private readonly halted = new AbortController()
+  private readonly clock: Clock
   /** Rows answered since the last that had an answer: lost ones, in a row. */
   private lostInARow = 0
   /** FIFO, so rows go to the gateway in the order their intents were synced. */
   private readonly slots: LimitFunction
   private readonly finishing = new Set<Promise<void>>()
-  /** Whether the first request has had its answer and the other slots are open. */
-  private opened = false
   /** Rows the journal holds a final answer for, and rows it leaves in doubt: the earlier runs', moved as rows settle. */
   private answered: number
   private inDoubt: number
@@ -109,6 +91,7 @@ export class BatchRunner<Input, Body extends object> {
     // The first request goes alone: until one answer is in, gw does not know that the gateway
     // takes these credentials and is in the profile's environment (a batch stops on either).
     this.slots = pLimit(1)
+    this.clock = options.clock ?? systemClock
     const earlier = journalState(options.journal, options.total)
     this.answered = earlier.answered
     this.inDoubt = earlier.inDoubt
@@ -117,6 +100,17 @@ export class BatchRunner<Input, Body extends object> {
   /** Ctrl-C or SIGTERM, or stdout gone: start no new rows; those in flight finish and are journaled. */
   stop(reason: StopReason): void {
     this.stopSignal ??= reason
+    this.halted.abort()
+  }
+
+  /** What stopped the batch besides a signal or stdout: the first such error stands. */
+  private get fatal(): GwError | undefined {
+    return this.fatalError
+  }
+
+  private set fatal(error: GwError) {
+    this.fatalError = error
+    this.halted.abort()
   }
 
   private get stopping(): boolean {
@@ -135,7 +129,8 @@ export class BatchRunner<Input, Body extends object> {
         if (await this.runRow(row.value)) begun++
       }
     }
-    await Promise.all(Array.from({length: Math.min(LOOK_AHEAD * concurrency, total)}, worker))
+    // A worker that finds no row left ends at once.
+    await Promise.all(Array.from({length: LOOK_AHEAD * concurrency}, worker))
     while (this.finishing.size > 0) await Promise.all(this.finishing)
     const journal = {answered: this.answered, inDoubt: this.inDoubt, notStarted: total - this.answered - this.inDoubt, failedUnsent: this.failedUnsent}
     return {notStarted: total - begun, journal, stoppedBy: this.stopSignal, stoppedByError: this.fatal}
@@ -155,20 +150,12 @@ export class BatchRunner<Input, Body extends object> {
     let body: Body
     if (intent) {
       body = intent.request as Body
-      const found = await this.atGateway(async () => {
-        try {
-          const sent = await sender.findEarlier(body)
-          return sent && this.decided(row, sent)
-        } catch (err) {
-          return this.failed(row, err, sender.money(body))
-        }
-      })
-      if (found === STOPPED) {
-        // Still in doubt from an earlier run: said so, as the next run will say it.
-        onRow(notLookedUp(row, sender.money(body)))
+      const earlier = await lookUpInDoubt<RowReport>(row, intent, () => this.atGatewayCounted(row, body, () => sender.findEarlier(body)), sender.money(body), this.waitFor(row))
+      if (earlier && 'stillInDoubt' in earlier) {
+        onRow(earlier.stillInDoubt)
         return true
       }
-      if (found) return this.finish(row, found, true)
+      if (earlier) return this.finish(row, earlier.found, true)
     } else {
       let request: Body | typeof STOPPED
       try {
@@ -182,27 +169,63 @@ export class BatchRunner<Input, Body extends object> {
       if (request === STOPPED) return false
       body = request
     }
+    let intentAt: number
     try {
-      await journal.intent({intent: row.reference, row: row.row, line: row.line, request: body as Record<string, unknown>})
+      intentAt = await this.journalIntent(row, body)
     } catch (err) {
       // Not sent; a later run sends it afresh, or looks it up first if an earlier run's intent stands.
-      this.fatal ??= err as GwError
       if (!intent) this.failedUnsent++
       onRow(this.failed(row, err, sender.money(body)))
       return true
     }
-    const report = await this.atGateway(async () => {
-      try {
-        return this.decided(row, await sender.send(body))
-      } catch (err) {
-        return this.failed(row, err, sender.money(body))
-      }
+    const report = await this.atGatewayCounted(row, body, async () => {
+      // Long in the queue: journaled again, so that a rerun counts the processing window from when it truly left.
+      if (this.clock.now() - intentAt > INTENT_FRESH_MS) await this.journalIntent(row, body)
+      return sender.send(body)
     })
     if (report === STOPPED) {
       await this.withdraw(row, intent !== undefined)
       return false
     }
-    return this.finish(row, report, intent !== undefined)
+    return this.finish(row, report!, intent !== undefined)
+  }
+
+  /** Synced before the row is sent, with the time it records; a failure stops the batch. */
+  private async journalIntent(row: ValidRow<Input>, body: Body): Promise<number> {
+    const at = this.clock.now()
+    try {
+      await this.options.journal.intent({intent: row.reference, row: row.row, line: row.line, request: body as Record<string, unknown>, sent_at: new Date(at).toISOString()})
+    } catch (err) {
+      this.fatal ??= err as GwError
+      throw err
+    }
+    return at
+  }
+
+  /** How the row waits for the gateway while it may still be processing the row's earlier request. */
+  private waitFor(row: ValidRow<Input>): InDoubtWait {
+    const {windowMs, onWaiting} = this.options
+    return {windowMs, clock: this.clock, stop: this.halted.signal, onWait: (waiting) => onWaiting?.({row: row.row, reference: row.reference}, waiting)}
+  }
+
+  /**
+   * A request for the row in a slot, decided (undefined: the gateway has nothing under its
+   * reference), or failed. A lost answer is counted before the slot is let go: a row waiting for
+   * the slot must see the 8th loss in a row, and not start.
+   */
+  private atGatewayCounted(row: ValidRow<Input>, body: Body, request: () => Promise<Sent | undefined>): Promise<RowReport | undefined | typeof STOPPED> {
+    return this.atGateway(async () => {
+      let report: RowReport
+      try {
+        const sent = await request()
+        if (!sent) return undefined
+        report = this.decided(row, sent)
+      } catch (err) {
+        report = this.failed(row, err, this.options.sender.money(body))
+      }
+      this.countLost(report)
+      return report
+    })
   }
 
   /**
@@ -226,17 +249,14 @@ export class BatchRunner<Input, Body extends object> {
       try {
         return this.stopping ? STOPPED : await request()
       } finally {
-        if (!this.opened) {
-          this.opened = true
-          this.slots.concurrency = this.options.concurrency
-        }
+        // The first answer is in: the other slots open (setting it again changes nothing).
+        this.slots.concurrency = this.options.concurrency
       }
     })
   }
 
   /** Syncs the row's result and then reports it, without holding up the next row. */
   private finish(row: ValidRow<Input>, report: RowReport, wasInDoubt: boolean): true {
-    this.countLost(report)
     const finishing: Promise<void> = this.journalResult(row, report).then((journaled) => {
       if (journaled && isFinal(journaled)) {
         this.answered++
@@ -344,34 +364,6 @@ function fromJournal(row: ValidRow<unknown>, result: Result): RowReport {
     amount: result.amount,
     currency: result.currency,
   }
-}
-
-/** A row in doubt since an earlier run that this run stopped before looking up: in doubt still, as the next run will count it. */
-function notLookedUp(row: ValidRow<unknown>, money: {amount?: number; currency?: string}): RowReport {
-  return {
-    row: row.row,
-    line: row.line,
-    reference: row.reference,
-    status: 'unknown',
-    exitCode: 8,
-    resumed: false,
-    error: {kind: 'outcome_unknown', status: null, messages: ['In doubt since an earlier run, and the batch stopped before it was looked up'], request_id: null},
-    ...money,
-  }
-}
-
-function statusOf(error: GwError): RowStatus {
-  if (error.exitCode === 3) return 'declined'
-  if (error.exitCode === 8 || error instanceof InterruptedError) return 'unknown'
-  if (error.exitCode === 2) return 'invalid'
-  // Unreachable, a 5xx, or credentials refused: the gateway never judged the row.
-  if (error.exitCode === 1 || error.exitCode === 4) return 'failed'
-  return 'rejected'
-}
-
-function errorFields(error: GwError): ErrorFields {
-  const hint = hintFor(error)
-  return {kind: error.kind, status: error.status ?? null, messages: error.messages, request_id: error.requestId ?? null, ...(hint ? {hint} : {})}
 }
 
 /** A row that failed the checks, as its report (skipped with --skip-invalid). */

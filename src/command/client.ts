@@ -2,11 +2,12 @@ import {type ClientOptions, GatewayClient} from '../api/client.js'
 import type {ProxySettings} from '../api/proxy.js'
 import type {Credentials} from '../auth/resolve.js'
 import {paint} from '../output/colors.js'
-import {recoveryNotice} from '../output/hints.js'
+import {countdown} from '../output/countdown.js'
+import {recoveryNotice, waitingStatus} from '../output/hints.js'
 import type {Io} from '../output/io.js'
 
 /** What a client is built for: a profile's credentials, or those gw login is about to save (no environment yet). */
-export type ClientCredentials = Pick<Credentials, 'baseUrl' | 'username' | 'token' | 'connectTimeoutMs' | 'responseTimeoutMs'> & {environment?: Credentials['environment']}
+export type ClientCredentials = Pick<Credentials, 'baseUrl' | 'username' | 'token' | 'connectTimeoutMs' | 'responseTimeoutMs' | 'processingWindowMs'> & {environment?: Credentials['environment']}
 
 export type RequestGuard = NonNullable<ClientOptions['guard']>
 
@@ -26,11 +27,24 @@ export function buildClient(
     userAgent: `gw/${version} node/${process.versions.node}`,
     connectTimeoutMs: credentials.connectTimeoutMs,
     responseTimeoutMs: credentials.responseTimeoutMs,
+    processingWindowMs: credentials.processingWindowMs,
     proxy,
     log: verbose ? (line) => io.err(paint(io.errColor, 'dim', line) + '\n') : undefined,
-    onRecovery: (event) => io.err(paint(io.errColor, 'yellow', recoveryNotice(event)) + '\n'),
+    onRecovery: recoveryTold(io),
     guard,
     environment: credentials.environment,
     signal,
   })
+}
+
+/** Each step of a recovery as a notice on stderr in yellow; a wait for the gateway counted down at a terminal. */
+function recoveryTold(io: Io): NonNullable<ClientOptions['onRecovery']> {
+  let stopCountdown: (() => void) | undefined
+  return (event) => {
+    stopCountdown?.()
+    stopCountdown = undefined
+    const notice = recoveryNotice(event)
+    if (notice) io.err(paint(io.errColor, 'yellow', notice) + '\n')
+    if (event.step === 'waiting') stopCountdown = countdown(io, (seconds) => waitingStatus(event.noun, 1, seconds), event.endsAt)
+  }
 }

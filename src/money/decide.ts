@@ -86,9 +86,9 @@ export function decideAnswer(noun: Noun, record: GwRecord, source: Source = 'ans
 export function decideFound(noun: Noun, sent: GwRecord, found: GwRecord, evidence: Evidence, source: Exclude<Source, 'answer'>): Decided {
   const {differences, unchecked} = compare(noun, sent, found, evidence)
   if (differences.length > 0) {
-    return source === 'earlier'
-      ? {outcome: 'taken', noun, record: found, differences}
-      : {outcome: 'unknown', noun, record: found, reason: {why: 'different', differences}}
+    return source === 'recovered'
+      ? {outcome: 'unknown', noun, record: found, reason: {why: 'different', differences}}
+      : {outcome: 'taken', noun, record: found, differences}
   }
   if (unchecked.length > 0) return {outcome: 'unknown', noun, record: found, reason: {why: 'unchecked', unchecked}}
   return decideAnswer(noun, found, source)
@@ -165,7 +165,8 @@ const MASKED = /[Xx*•]/g
 export function sameCard(a: unknown, b: unknown): boolean {
   if (typeof a !== 'string' || typeof b !== 'string') return false
   const [x, y] = [a, b].map((number) => number.replace(/[\s-]/g, '').replace(MASKED, '_'))
-  if (x!.length !== y!.length || x!.length < 4) return false
+  // Ending in four digits each, so never shorter than four.
+  if (x!.length !== y!.length) return false
   if (!/\d{4}$/.test(x!) || !/\d{4}$/.test(y!)) return false
   return [...x!].every((char, index) => char === '_' || y![index] === '_' || char === y![index])
 }

@@ -27,8 +27,6 @@ export function failureOf(decided: Decided, context: FailureContext): GwError | 
   const reference = String(context.sent.reference ?? '')
   const details = {status: context.status, requestId: context.requestId}
   switch (decided.outcome) {
-    case 'approved':
-      return undefined
     case 'declined':
       return new DeclinedError(`${Noun} declined${decided.source === 'earlier' ? ' (earlier, under this reference)' : ''}: ${decided.reason}`, {
         ...details,
@@ -50,6 +48,8 @@ export function failureOf(decided: Decided, context: FailureContext): GwError | 
       return new OutcomeUnknownError(context.lookedUpBecause ? `${context.lookedUpBecause}. ${told}` : told, {noun, reference}, details)
     }
   }
+  // Approved: nothing failed.
+  return undefined
 }
 
 /** `amount: sent 1000, found 2000; card_holder: the purchase's "Jane Citizen", found "John Smith"` */

@@ -2,10 +2,12 @@ import type {JournalState} from '../batch/journal.js'
 import type {RowReport, RowStatus} from '../batch/runner.js'
 import {paint, type Style} from './colors.js'
 import type {Io} from './io.js'
-import {checkCommand} from './hints.js'
+import {secondsLeft} from './countdown.js'
+import {checkCommand, notYetNotice, waitingStatus} from './hints.js'
 import {toNdjsonLine} from './json.js'
 import {formatMoney} from './money.js'
 import {redact} from '../redact.js'
+import type {Waiting} from '../money/window.js'
 
 /** A row's NDJSON line (design.md §3), keys in the documented order, DEL and C1 escaped as every JSON line is. */
 export function rowLine(report: RowReport): string {
@@ -53,6 +55,9 @@ export class BatchView {
   private doubts = 0
   private lastProgress = 0
   private headerShown = false
+  /** Rows in doubt waiting for the gateway, by reference: when each wait ends. */
+  private readonly waits = new Map<string, number>()
+  private ticker?: NodeJS.Timeout
 
   constructor(
     private readonly io: Io,
@@ -73,6 +78,25 @@ export class BatchView {
     this.show(report)
   }
 
+  /**
+   * A row in doubt that the gateway does not have yet and may still be processing (design.md §5):
+   * said once in a line of its own, and counted down in the progress line at a terminal.
+   */
+  waiting(reference: string, waiting: Waiting | undefined): void {
+    if (waiting) {
+      this.io.err(`${notYetNotice(this.noun, reference, waiting.endsAt - waiting.since)} If it is not there then, it never arrived, and is sent.\n`)
+      this.waits.set(reference, waiting.endsAt)
+    } else this.waits.delete(reference)
+    if (this.waits.size > 0 && this.io.chatty) this.ticker ??= setInterval(() => this.progress(true), 1000).unref()
+    if (this.waits.size === 0) this.stopTicking()
+    this.progress(true)
+  }
+
+  private stopTicking(): void {
+    clearInterval(this.ticker)
+    this.ticker = undefined
+  }
+
   /** design.md §4: the highest code any row had; rows skipped as invalid (--skip-invalid) do not count. */
   worstExitCode(): number {
     return this.worst
@@ -88,6 +112,7 @@ export class BatchView {
    * batch that stopped early, its rows as the journal has them, in the words the next run uses.
    */
   summary(end: {notStarted: number; unfinished?: {journal: JournalState; path: string; finishByRunningAgain: boolean}}): void {
+    this.stopTicking()
     this.io.status(undefined)
     const counted = STATUSES.filter((status) => (this.counts.get(status) ?? 0) > 0)
     const parts = counted.map((status) => `${this.counts.get(status)} ${status}`)
@@ -147,11 +172,11 @@ export class BatchView {
     return text + `${String(report.row).padStart(5)}  ${String(report.line).padStart(5)}  ${fit(report.reference ?? '', 24)}  ${status}  ${fit(amount, 16)}  ${visible(result)}${report.resumed ? ' (earlier run)' : ''}\n`
   }
 
-  /** Done/total, rate, time left, outcomes so far: redrawn at most ten times a second. */
-  private progress(): void {
+  /** Done/total, rate, time left, outcomes so far, and any wait for the gateway: redrawn at most ten times a second, unless a wait begins or ends. */
+  private progress(force = false): void {
     if (!this.io.chatty) return
     const now = performance.now()
-    if (this.done < this.total && now - this.lastProgress < 100) return
+    if (!force && this.done < this.total && now - this.lastProgress < 100) return
     this.lastProgress = now
     const seconds = (now - this.started) / 1000
     const rate = seconds > 0 ? this.done / seconds : 0
@@ -159,7 +184,8 @@ export class BatchView {
     const count = (status: RowStatus) => this.counts.get(status) ?? 0
     const failed = count('rejected') + count('failed') + count('unknown') + count('invalid')
     const eta = left === undefined ? '--:--' : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`
-    this.io.status(`${this.done}/${this.total}  ${rate.toFixed(1)}/s  ETA ${eta}  ${count('approved')} approved, ${count('declined')} declined, ${failed} failed`)
+    const waiting = this.waits.size > 0 ? `  ${waitingStatus(this.noun, this.waits.size, secondsLeft(Math.max(...this.waits.values()), Date.now()))}` : ''
+    this.io.status(`${this.done}/${this.total}  ${rate.toFixed(1)}/s  ETA ${eta}  ${count('approved')} approved, ${count('declined')} declined, ${failed} failed${waiting}`)
   }
 }
 

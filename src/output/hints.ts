@@ -61,9 +61,30 @@ export function waitingNotice(signal: StopSignal, inFlight: MoneyInFlight): stri
 }
 
 /** A step of a recovery, as a notice on stderr. */
-export function recoveryNotice(event: RecoveryEvent): string {
-  if (event.step === 'looking_up') return `No answer to the ${event.noun} that could be read (${sanitizeLine(event.why)}); looking reference ${sanitizeLine(event.reference)} up at the gateway.`
-  return `Found the ${event.noun} by its reference: the gateway processed it once.`
+export function recoveryNotice(event: RecoveryEvent): string | undefined {
+  switch (event.step) {
+    case 'looking_up':
+      return `No answer to the ${event.noun} that could be read (${sanitizeLine(event.why)}); looking reference ${sanitizeLine(event.reference)} up at the gateway.`
+    case 'waiting':
+      return notYetNotice(event.noun, event.reference, event.endsAt - event.since)
+    case 'waited':
+      return undefined
+    case 'found':
+      return `Found the ${event.noun} by its reference: the gateway processed it once.`
+  }
+}
+
+/**
+ * A 404 inside the processing window (design.md §5), said once when the wait begins: where stderr
+ * is no terminal this line is all there is, so it says how long the wait may last.
+ */
+export function notYetNotice(noun: MoneyInFlight['noun'], reference: string, leftMs: number): string {
+  return `The gateway has no ${noun} with reference ${sanitizeLine(reference)} yet, and may still be processing it: looking again for up to ${Math.max(0, Math.ceil(leftMs / 1000))} s.`
+}
+
+/** The foot line of a terminal while the gateway is waited for. */
+export function waitingStatus(noun: MoneyInFlight['noun'], count: number, seconds: number): string {
+  return `Waiting for the gateway to process ${count === 1 ? `the ${noun}` : `${count} ${noun}s`} in doubt: ${seconds} s left`
 }
 
 /**

@@ -93,9 +93,11 @@ describe('gw api', () => {
   it('exits 8 with the command to check when a dropped purchase cannot be found', async () => {
     await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/purchases', action: 'drop-before'})
     const reference = ref()
-    const result = await sandbox.gw(['api', 'POST', '/v1.0/purchases', '--data', purchaseBody(reference)])
+    // The processing window shortened to 2 s (gw's tests only, a gateway on this machine).
+    const result = await sandbox.gw(['api', 'POST', '/v1.0/purchases', '--data', purchaseBody(reference)], {env: {GW_TEST_WINDOW_MS: '2000'}})
     expect(result.code).toBe(8)
     expect(result.stdout).toBe('')
+    expect(result.stderr).toMatch(new RegExp(`\nThe gateway has no purchase with reference ${reference} yet, and may still be processing it: looking again for up to [12] s\\.\n`))
     expect(result.stderr).toContain(`Do not resend it until you have checked what the gateway has: gw purchase get ${reference}`)
   })
 

@@ -82,6 +82,42 @@ describe('a refund against a gateway that answers live-shaped refund records', (
     expect(result.stderr).toContain(`card_number: the purchase's "424242XXXXXX4242", found "512345XXXXXX2346"; card_holder: the purchase's "Jane Citizen", found "John Smith". Nothing was sent.`)
   })
 
+  it("the same holder's refund of another of her cards under the reference is another refund: exit 7 alone and in a batch, exit 8 after a lost answer", async () => {
+    const [visa, mastercard] = await Promise.all([purchased(), sandbox.gw(['purchase', 'create', '--amount', '10000', '--reference', ref('order'), ...cardArgs('5123456789012346'), '--json'])])
+    expect(mastercard.code, mastercard.stderr).toBe(0)
+    const reference = ref('refund')
+    const {url, posts} = await inFront()
+    const theirs = await gwAt(url, ['refund', 'create', '--transaction-id', (mastercard.json as {id: string}).id, '--amount', '500', '--reference', reference, '--json'])
+    expect(theirs.code, theirs.stderr).toBe(0)
+    const id = (theirs.json as {id: string}).id
+    const differs = `card_number: the purchase's "424242XXXXXX4242", found "512345XXXXXX2346"`
+
+    const alone = await gwAt(url, ['refund', 'create', '--transaction-id', visa.id, '--amount', '500', '--reference', reference])
+    expect(alone.code).toBe(7)
+    expect(alone.stderr).toBe(
+      `Error: Reference ${reference} is already taken by another refund ${id}: ${differs}. Nothing was sent.\n` +
+        `Hint: Give this refund a reference of its own, or check the earlier one: gw refund get ${reference}\n`,
+    )
+
+    const batch = await gwAt(url, ['refund', 'create', '--input', writeTemp('refunds.csv', `transaction_id,amount,reference\n${visa.id},500,${reference}\n`)])
+    expect(batch.code).toBe(7)
+    expect(rowsOf(batch.stdout)).toEqual([
+      {row: 1, line: 2, reference, status: 'rejected', exit_code: 7, error: expect.objectContaining({kind: 'rejected', messages: [`Reference ${reference} is already taken by another refund ${id}: ${differs}. Nothing was sent.`]})},
+    ])
+
+    // The answer to this refund lost, and never made: what is under the reference is the other card's.
+    await gateway!.close()
+    const lost = await inFront((request) => (request.method === 'POST' ? 'drop' : undefined))
+    const result = await gwAt(lost.url, ['refund', 'create', '--transaction-id', visa.id, '--amount', '500', '--reference', reference])
+    expect(result.code).toBe(8)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toMatch(
+      new RegExp(`^No answer to the refund that could be read \\(.+\\); looking reference ${reference} up at the gateway\\.\nError: The refund was sent but no answer came back that could be read \\(.+\\)\\. The gateway has a refund under reference ${reference}, but not the one sent \\(card_number: the purchase's "424242XXXXXX4242", found "512345XXXXXX2346"\\):\n`),
+    )
+    expect(result.stderr).toContain(`Hint: Do not resend it until you have checked what the gateway has: gw refund get ${reference}\n`)
+    expect(posts('/v1.0/refunds', reference)).toBe(3)
+  })
+
   it('a refund whose answer is lost is found under its reference and held against its purchase: approved, sent once', async () => {
     const purchase = await purchased()
     const reference = ref('refund')
@@ -111,7 +147,8 @@ describe('a batch resumed after kill -9, its rows in doubt found as live-shaped 
     const killed = await running.gw.done
     expect(killed.signal).toBe('SIGKILL')
 
-    const again = await gwAt(url, ['refund', 'create', '--input', file, '--concurrency', '4'], {timeoutMs: 60_000})
+    // Rows journaled ahead and never sent wait out the processing window, shortened here (gw's tests only, a gateway on this machine).
+    const again = await gwAt(url, ['refund', 'create', '--input', file, '--concurrency', '4'], {timeoutMs: 60_000, env: {GW_TEST_WINDOW_MS: '2000'}})
     expect(again.stderr).toMatch(/resuming: \d+ rows? answered, [1-9]\d* in doubt, \d+ not started/)
     expect(again.code, again.stderr).toBe(0)
     const rows = rowsOf(again.stdout)

@@ -1,6 +1,6 @@
 import {afterEach, describe, expect, it} from 'vitest'
 import {GatewayClient, type RecoveryEvent} from '../../../src/api/client.js'
-import {GwError, ModeMismatchError, OutcomeUnknownError, RejectedError} from '../../../src/errors.js'
+import {GwError, InterruptedError, ModeMismatchError, OutcomeUnknownError, RejectedError} from '../../../src/errors.js'
 import {hintFor} from '../../../src/output/hints.js'
 import {envelope, type MisbehavingGateway, misbehavingGateway, purchaseRecord, type Reply} from '../../misbehaving-gateway.js'
 
@@ -19,10 +19,27 @@ async function gatewayAnswering(post: Reply, lookup: Reply): Promise<Misbehaving
   return gateway
 }
 
+/** The wall clock a client sees: it moves only when the client pauses, by the pause's length. */
+const START = Date.parse('2026-11-17T10:00:00Z')
+
 function clientOf(url: string, options: Partial<ConstructorParameters<typeof GatewayClient>[0]> = {}) {
   const events: RecoveryEvent[] = []
-  const client = new GatewayClient({baseUrl: url, username: 'TEST', token: 'TEST', userAgent: 'test', onRecovery: (event) => events.push(event), sleep: async () => {}, ...options})
-  return {client, events}
+  const paused: number[] = []
+  let now = START
+  const client = new GatewayClient({
+    baseUrl: url,
+    username: 'TEST',
+    token: 'TEST',
+    userAgent: 'test',
+    onRecovery: (event) => events.push(event),
+    sleep: async (ms) => {
+      paused.push(ms)
+      now += ms
+    },
+    now: () => now,
+    ...options,
+  })
+  return {client, events, paused}
 }
 
 async function failure(promise: Promise<unknown>): Promise<GwError> {
@@ -59,13 +76,140 @@ describe('a money POST whose answer cannot be read as a whole record is looked u
     expect(received.map((request) => `${request.method} ${request.path}`)).toEqual(['POST /v1.0/purchases', 'GET /v1.0/purchases/order-1'])
   })
 
-  it('exits 8 when the look-up finds nothing yet', async () => {
-    const {url, posts} = await gatewayAnswering({body: 'not json'}, {status: 404, body: envelope(null, {successful: false, errors: ['Purchase not found']})})
-    const error = await failure(clientOf(url).client.purchases.create(purchase))
+  it('a 404 is "not yet": looked up again every 5 s until the 60 s window is over, then exit 8 saying so, sent once', async () => {
+    const {url, posts, received} = await gatewayAnswering({body: 'not json'}, {status: 404, headers: {'x-request-id': 'req-404'}, body: envelope(null, {successful: false, errors: ['Purchase not found']})})
+    const {client, events, paused} = clientOf(url)
+    const error = await failure(client.purchases.create(purchase))
     expect(error).toBeInstanceOf(OutcomeUnknownError)
-    expect(error.exitCode).toBe(8)
-    expect(error.message).toContain('the gateway has no purchase with reference order-1 yet')
+    expect(error).toMatchObject({exitCode: 8, noun: 'purchase', reference: 'order-1', status: 404, requestId: 'req-404'})
+    expect(error.message).toBe(
+      "The purchase was sent but no answer came back that could be read (The gateway answered HTTP 200 with a body that is not JSON), " +
+        'and the gateway has no purchase with reference order-1, even 60 s after it was sent (the most it takes to process one).',
+    )
+    expect(hintFor(error)).toBe('Do not resend it until you have checked what the gateway has: gw purchase get order-1')
+    expect(paused).toEqual(Array(12).fill(5000))
+    expect(received.map((request) => `${request.method} ${request.path}`)).toEqual(['POST /v1.0/purchases', ...Array(13).fill('GET /v1.0/purchases/order-1')])
+    expect(events).toEqual([
+      {step: 'looking_up', noun: 'purchase', reference: 'order-1', why: expect.any(String)},
+      {step: 'waiting', noun: 'purchase', reference: 'order-1', why: expect.any(String), since: START, endsAt: START + 60_000},
+      {step: 'waited', noun: 'purchase', reference: 'order-1', why: expect.any(String)},
+    ])
     expect(posts('/v1.0/purchases', 'order-1')).toBe(1)
+  })
+
+  it('a 404 while the gateway is still at work, then the purchase: found, the wait told from start to end', async () => {
+    gateway = await misbehavingGateway((request, index) => {
+      if (request.method === 'POST') return 'drop'
+      return index < 3 ? {status: 404, body: envelope(null, {successful: false, errors: ['Purchase not found']})} : approved
+    })
+    const {client, events, paused} = clientOf(gateway.url)
+    const {record} = await client.purchases.create(purchase)
+    expect(record).toMatchObject({reference: 'order-1', successful: true})
+    expect(paused).toEqual([5000, 5000])
+    expect(events.map((event) => event.step)).toEqual(['looking_up', 'waiting', 'waited', 'found'])
+    expect(gateway.posts('/v1.0/purchases', 'order-1')).toBe(1)
+  })
+
+  it('an answer lost once the window is over (a 60 s time-out) is looked up once: a 404 then is exit 8 at once', async () => {
+    gateway = await misbehavingGateway((request) => (request.method === 'POST' ? 'drop' : {status: 404, body: envelope(null, {successful: false, errors: ['Purchase not found']})}))
+    // Sent at START, and its look-up made 61 s later.
+    const times = [START]
+    const {client, events, paused} = clientOf(gateway.url, {now: () => times.shift() ?? START + 61_000})
+    const error = await failure(client.purchases.create(purchase))
+    expect(error.message).toMatch(/, and the gateway has no purchase with reference order-1, even 60 s after it was sent \(the most it takes to process one\)\.$/)
+    expect(paused).toEqual([])
+    expect(events.map((event) => event.step)).toEqual(['looking_up'])
+    expect(gateway.received).toHaveLength(2)
+  })
+
+  it('a shorter window (gw\'s own tests) is waited and named as it is', async () => {
+    const {url} = await gatewayAnswering('drop', {status: 404, body: envelope(null, {successful: false, errors: ['Purchase not found']})})
+    const {client, paused} = clientOf(url, {processingWindowMs: 7_400})
+    expect(client.processingWindowMs).toBe(7_400)
+    const error = await failure(client.purchases.create(purchase))
+    expect(error.message).toMatch(/, even 7 s after it was sent \(the most it takes to process one\)\.$/)
+    expect(paused).toEqual([5000, 2400])
+  })
+
+  it('the window is 60 s unless a test says otherwise', () => {
+    expect(clientOf('http://127.0.0.1:9').client.processingWindowMs).toBe(60_000)
+  })
+
+  it('a signal while waiting stops the wait at once: interrupted, naming the purchase to check', async () => {
+    const {url, received} = await gatewayAnswering('drop', {status: 404, body: envelope(null, {successful: false, errors: ['Purchase not found']})})
+    const controller = new AbortController()
+    const {client} = clientOf(url, {signal: controller.signal, sleep: async () => controller.abort('SIGTERM')})
+    const error = await failure(client.purchases.create(purchase))
+    expect(error).toBeInstanceOf(InterruptedError)
+    expect(error).toMatchObject({exitCode: 143, inFlight: {noun: 'purchase', reference: 'order-1'}})
+    expect(received).toHaveLength(2)
+  })
+
+  it('a look-up that cannot be made: exit 8, saying both failed', async () => {
+    gateway = await misbehavingGateway(() => 'drop')
+    const {client, events} = clientOf(gateway.url)
+    const error = await failure(client.purchases.create(purchase))
+    expect(error).toBeInstanceOf(OutcomeUnknownError)
+    expect(error).toMatchObject({exitCode: 8, noun: 'purchase', reference: 'order-1'})
+    expect(error.message).toBe(
+      'The purchase was sent but no answer came back that could be read (other side closed (UND_ERR_SOCKET)), and looking it up failed too: other side closed (UND_ERR_SOCKET)',
+    )
+    expect(events.map((event) => event.step)).toEqual(['looking_up'])
+  })
+
+  it('a look-up that fails while waiting ends the wait: exit 8, saying so', async () => {
+    gateway = await misbehavingGateway((request, index) => {
+      if (request.method === 'POST') return 'drop'
+      return index === 1 ? {status: 404, body: envelope(null, {successful: false, errors: ['Purchase not found']})} : {status: 401, body: envelope(null, {successful: false, errors: ['Invalid Login']})}
+    })
+    const {client, events} = clientOf(gateway.url)
+    const error = await failure(client.purchases.create(purchase))
+    expect(error).toBeInstanceOf(OutcomeUnknownError)
+    expect(error.message).toMatch(/^The purchase was sent but no answer came back that could be read \(.+\), and its look-up gave: Invalid Login$/)
+    expect(events.map((event) => event.step)).toEqual(['looking_up', 'waiting', 'waited'])
+  })
+
+  it.each([500, 503, 599])('HTTP %i with a whole approved record is still looked up: a 5xx may come after the charge was made', async (status) => {
+    const {url, received} = await gatewayAnswering({status, body: envelope(purchaseRecord(purchase))}, approved)
+    const {client, events} = clientOf(url)
+    expect((await client.purchases.create(purchase)).record).toMatchObject({reference: 'order-1', successful: true})
+    expect(events.map((event) => event.step)).toEqual(['looking_up', 'found'])
+    expect(events[0]).toMatchObject({why: `the gateway answered HTTP ${status}`})
+    expect(received).toHaveLength(2)
+  })
+
+  it('HTTP 501 is the contract\'s refusal of invalid data, not a failure: no look-up', async () => {
+    const {url, received} = await gatewayAnswering({status: 501, body: envelope(null, {successful: false, errors: ['Invalid Card Number']})}, approved)
+    const error = await failure(clientOf(url).client.purchases.create(purchase))
+    expect(error).toBeInstanceOf(RejectedError)
+    expect(error.message).toBe('Invalid Card Number')
+    expect(received).toHaveLength(1)
+  })
+
+  it('a client told nothing of its recovery still recovers, through a wait', async () => {
+    gateway = await misbehavingGateway((request, index) => {
+      if (request.method === 'POST') return 'drop'
+      return index < 2 ? {status: 404, body: envelope(null, {successful: false, errors: ['Purchase not found']})} : approved
+    })
+    const {client} = clientOf(gateway.url, {onRecovery: undefined})
+    expect((await client.purchases.create(purchase)).record).toMatchObject({reference: 'order-1', successful: true})
+  })
+
+  it('a look-up answered from the other environment stops the client (exit 6), never "unknown"', async () => {
+    gateway = await misbehavingGateway((request) => (request.method === 'POST' ? 'drop' : {headers: {'x-service-mode': 'Live'}, body: envelope(purchaseRecord(purchase))}))
+    const error = await failure(clientOf(gateway.url, {environment: 'sandbox'}).client.purchases.create(purchase))
+    expect(error).toBeInstanceOf(ModeMismatchError)
+    expect(error.exitCode).toBe(6)
+  })
+
+  it('a signal before the look-up stops it: interrupted, naming the purchase', async () => {
+    const {url, received} = await gatewayAnswering('drop', approved)
+    const controller = new AbortController()
+    const {client} = clientOf(url, {signal: controller.signal, onRecovery: () => controller.abort('SIGINT')})
+    const error = await failure(client.purchases.create(purchase))
+    expect(error).toBeInstanceOf(InterruptedError)
+    expect(error).toMatchObject({exitCode: 130, inFlight: {noun: 'purchase', reference: 'order-1'}})
+    expect(received).toHaveLength(1)
   })
 
   it('a look-up that finds the purchase declined gives its record: a decline is an outcome, not a failure of the client', async () => {
@@ -110,6 +254,7 @@ describe('recovery checks that what it finds is what was sent', () => {
     const error = await failure(clientOf(url).client.purchases.create(purchase))
     expect(error).toBeInstanceOf(OutcomeUnknownError)
     expect(error.exitCode).toBe(8)
+    expect(error.message).toMatch(/^The purchase was sent but no answer came back that could be read \(other side closed \(UND_ERR_SOCKET\)\)\. The gateway has a purchase under reference order-1, but not the one sent \(/)
     expect(error.message).toContain(`The gateway has a purchase under reference order-1, but not the one sent (${difference})`)
     expect(error.message).toContain('  sent:  {"amount":1000,"reference":"order-1","currency":"AUD","card_holder":"Jane Citizen","card_number":"424242XXXXXX4242","card_expiry":"12/2030"}')
     expect(error.message).toMatch(/\n {2}found: \{"id":"071-P-ABCDEFGH"/)

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {backoffMs, classifyFailure, isCertificateFailure, proxyRefusal, shouldRetry} from '../../../src/api/retry.js'
+import {backoffMs, classifyFailure, errorCode, isCertificateFailure, MAX_RETRIES, proxyRefusal, shouldRetry} from '../../../src/api/retry.js'
 
 const coded = (code: string) => Object.assign(new Error(code), {code})
 
@@ -17,16 +17,33 @@ describe('shouldRetry', () => {
     [{method: 'POST', attempt: 0, failure: 'not_sent'}, false],
     [{method: 'PUT', attempt: 0, status: 502}, false],
     [{method: 'DELETE', attempt: 0, failure: 'maybe_processed'}, false],
+    [{method: 'GET', attempt: 0}, false],
+    [{method: 'GET', attempt: 2, failure: 'maybe_processed'}, true],
   ] as const)('%j → %s', (input, expected) => {
     expect(shouldRetry(input)).toBe(expected)
   })
 })
 
 describe('classifyFailure', () => {
+  it('retries a read at most 3 times', () => {
+    expect(MAX_RETRIES).toBe(3)
+  })
+
   it.each([
     ['ECONNREFUSED', 'not_sent'],
     ['UND_ERR_CONNECT_TIMEOUT', 'not_sent'],
     ['ENOTFOUND', 'not_sent'],
+    ['EAI_AGAIN', 'not_sent'],
+    ['EHOSTUNREACH', 'not_sent'],
+    ['ENETUNREACH', 'not_sent'],
+    ['ERR_INVALID_URL', 'not_sent'],
+    ['ERR_TLS_CERT_ALTNAME_INVALID', 'not_sent'],
+    ['DEPTH_ZERO_SELF_SIGNED_CERT', 'not_sent'],
+    ['CERT_HAS_EXPIRED', 'not_sent'],
+    ['CERT_NOT_YET_VALID', 'not_sent'],
+    ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'not_sent'],
+    ['UNABLE_TO_GET_ISSUER_CERT', 'not_sent'],
+    ['', 'maybe_processed'],
     ['UND_ERR_HEADERS_TIMEOUT', 'maybe_processed'],
     ['UND_ERR_BODY_TIMEOUT', 'maybe_processed'],
     ['UND_ERR_SOCKET', 'maybe_processed'],
@@ -41,6 +58,31 @@ describe('classifyFailure', () => {
   it('follows the cause chain and treats an unknown failure as possibly processed', () => {
     expect(classifyFailure(new TypeError('fetch failed', {cause: coded('ECONNREFUSED')}))).toBe('not_sent')
     expect(classifyFailure(new Error('mystery'))).toBe('maybe_processed')
+  })
+})
+
+describe('errorCode', () => {
+  /** An error whose code sits `depth` causes down. */
+  const nested = (depth: number, code = 'ECONNREFUSED'): unknown => (depth === 0 ? coded(code) : new Error(`wrapped ${depth}`, {cause: nested(depth - 1, code)}))
+
+  it('follows `cause` four levels at most', () => {
+    expect(errorCode(nested(0))).toBe('ECONNREFUSED')
+    expect(errorCode(nested(3))).toBe('ECONNREFUSED')
+    expect(errorCode(nested(4))).toBeUndefined()
+    expect(errorCode(nested(6))).toBeUndefined()
+  })
+
+  it('takes the first code met, and only a string one', () => {
+    expect(errorCode(Object.assign(new Error('outer'), {code: 'UND_ERR_SOCKET', cause: coded('ECONNRESET')}))).toBe('UND_ERR_SOCKET')
+    expect(errorCode(Object.assign(new Error('numbered'), {code: 5, cause: coded('ECONNRESET')}))).toBe('ECONNRESET')
+  })
+
+  it('stops at what is no object: nothing, null, a string, a function', () => {
+    expect(errorCode(undefined)).toBeUndefined()
+    expect(errorCode(null)).toBeUndefined()
+    expect(errorCode(new Error('null cause', {cause: null}))).toBeUndefined()
+    expect(errorCode('ECONNREFUSED')).toBeUndefined()
+    expect(errorCode(new Error('odd cause', {cause: Object.assign(() => undefined, {code: 'ECONNREFUSED'})}))).toBeUndefined()
   })
 })
 
@@ -61,6 +103,14 @@ describe('proxyRefusal', () => {
     [Object.assign(new Error('Proxy Authentication Required (407)'), {code: 'UND_ERR_INVALID_ARG'}), 407],
     [Object.assign(new Error('Request aborted'), {code: 'UND_ERR_ABORTED'}), undefined],
     [new Error('other side closed'), undefined],
+    // Only undici's own words, whole: a message that merely holds them is another failure.
+    [new Error('upstream: Proxy response (407) !== 200 when HTTP Tunneling'), undefined],
+    [new Error('Proxy response (407) !== 200 when HTTP Tunneling, then closed'), undefined],
+    [new Error('upstream: Proxy Authentication Required (407)'), undefined],
+    [new Error('Proxy Authentication Required (407), then closed'), undefined],
+    ['Proxy Authentication Required (407)', undefined],
+    [null, undefined],
+    [{message: 'Proxy response (503) !== 200 when HTTP Tunneling'}, 503],
   ])('%s → %s', (err, status) => {
     expect(proxyRefusal(err)).toBe(status)
     expect(classifyFailure(err)).toBe(status === undefined ? 'maybe_processed' : 'not_sent')
@@ -75,7 +125,12 @@ describe('isCertificateFailure', () => {
     ['UND_ERR_PRX_TLS', true],
     ['ECONNREFUSED', false],
     ['UND_ERR_SOCKET', false],
+    ['', false],
   ])('%s → %s', (code, expected) => {
     expect(isCertificateFailure(new Error('tls', {cause: coded(code)}))).toBe(expected)
+  })
+
+  it('a failure with no code is none', () => {
+    expect(isCertificateFailure(new Error('tls'))).toBe(false)
   })
 })

@@ -57,6 +57,29 @@ describe('verifyFound asks the gateway what the comparison needs, and believes n
     await expect(verifyFound('purchase', sent, livePurchase, lookups(new Error('HTTP 503')), 'recovered')).resolves.toMatchObject({outcome: 'unknown', reason: {why: 'unchecked'}})
   })
 
+  it('asks nothing when neither token could stand for an alias: sent by number, or a record without a token', async () => {
+    const gateway = lookups()
+    const byNumber = {card_number: '5123456789012346', amount: 10000, reference: 'order-1042', currency: 'AUD'}
+    await expect(verifyFound('purchase', byNumber, livePurchase, gateway, 'recovered')).resolves.toMatchObject({outcome: 'approved'})
+    const byAlias = {card_token: 'jane-mastercard', amount: 10000, reference: 'order-1042', currency: 'AUD'}
+    await expect(verifyFound('purchase', byAlias, {...livePurchase, card_token: 42}, gateway, 'recovered')).resolves.toMatchObject({
+      outcome: 'unknown',
+      reason: {why: 'unchecked', unchecked: ['card_token (what alias "jane-mastercard" stands for)']},
+    })
+    expect(gateway.asked).toEqual([])
+  })
+
+  it.each([undefined, 42])('an alias that stands for no token text (%s) is unchecked, never a match or a difference', async (token) => {
+    const sent = {card_token: 'jane-mastercard', amount: 10000, reference: 'order-1042', currency: 'AUD'}
+    const tokenless: Lookups = {cardToken: async () => token, purchase: async () => ({...livePurchase})}
+    await expect(verifyFound('purchase', sent, livePurchase, tokenless, 'earlier')).resolves.toEqual({
+      outcome: 'unknown',
+      noun: 'purchase',
+      record: livePurchase,
+      reason: {why: 'unchecked', unchecked: ['card_token (what alias "jane-mastercard" stands for)']},
+    })
+  })
+
   it('a signal during a look-up still stops', async () => {
     await expect(verifyFound('refund', refundSent, liveRefund, lookups(new InterruptedError('SIGINT')), 'recovered')).rejects.toBeInstanceOf(InterruptedError)
   })

@@ -92,3 +92,29 @@ describe('totals', () => {
     expect(totals([{amount: 150000, currency: 'AUD'}, {amount: -45000, currency: 'AUD'}, {amount: 123456789, currency: 'JPY'}, {amount: 100000000}])).toBe('1,950.00 AUD; 123,456,789 JPY; 1,000,000.00 (currency not known)')
   })
 })
+
+describe('BatchView while rows in doubt wait for the gateway (design.md §5)', () => {
+  const since = Date.now()
+
+  it('on a pipe: one line for each row as its wait begins, nothing more', () => {
+    const io = testIo()
+    const view = new BatchView(io, 2, 'refund', {json: false})
+    view.waiting('r-1', {since, endsAt: since + 47_200})
+    view.waiting('r-1', undefined)
+    expect(io.stderr()).toBe('The gateway has no refund with reference r-1 yet, and may still be processing it: looking again for up to 48 s. If it is not there then, it never arrived, and is sent.\n')
+  })
+
+  it('at a terminal: the line, and the progress line counting the waits down until the last ends', () => {
+    const io = testIo({tty: true})
+    const view = new BatchView(io, 4, 'purchase', {json: false})
+    view.waiting('r-1', {since: Date.now(), endsAt: Date.now() + 30_000})
+    view.waiting('r-2', {since: Date.now(), endsAt: Date.now() + 45_000})
+    expect(io.stderr()).toContain('The gateway has no purchase with reference r-2 yet, and may still be processing it: looking again for up to 45 s.')
+    expect(io.stderr()).toMatch(/0\/4 {2}0\.0\/s {2}ETA --:-- {2}0 approved, 0 declined, 0 failed {2}Waiting for the gateway to process 2 purchases in doubt: (45|44) s left$/)
+    view.waiting('r-2', undefined)
+    expect(io.stderr()).toMatch(/Waiting for the gateway to process the purchase in doubt: (30|29) s left$/)
+    view.waiting('r-1', undefined)
+    expect(io.stderr()).toMatch(/0 failed$/)
+    view.summary({notStarted: 4})
+  })
+})

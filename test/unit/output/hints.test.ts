@@ -1,6 +1,6 @@
 import {spawnSync} from 'node:child_process'
 import {describe, expect, it} from 'vitest'
-import {shellQuote} from '../../../src/output/hints.js'
+import {notYetNotice, recoveryNotice, shellQuote, waitingStatus} from '../../../src/output/hints.js'
 import {sanitize} from '../../../src/output/sanitize.js'
 
 describe('shellQuote', () => {
@@ -19,5 +19,27 @@ describe('shellQuote', () => {
       const echoed = spawnSync('bash', ['-c', `printf %s ${quoted}`], {encoding: 'utf8'})
       expect(echoed.stdout).toBe(value)
     }
+  })
+})
+
+describe('recoveryNotice', () => {
+  const event = {noun: 'purchase' as const, reference: 'order 1', why: 'socket hang up'}
+
+  it.each([
+    [{...event, step: 'looking_up' as const}, "No answer to the purchase that could be read (socket hang up); looking reference order 1 up at the gateway."],
+    [{...event, step: 'waiting' as const, since: 2_000, endsAt: 60_000}, 'The gateway has no purchase with reference order 1 yet, and may still be processing it: looking again for up to 58 s.'],
+    [{...event, step: 'waited' as const}, undefined],
+    [{...event, step: 'found' as const}, 'Found the purchase by its reference: the gateway processed it once.'],
+  ])('%o', (told, notice) => {
+    expect(recoveryNotice(told)).toBe(notice)
+  })
+
+  it('a wait already over says 0 s, never less', () => {
+    expect(notYetNotice('refund', 'r-1', -5_000)).toBe('The gateway has no refund with reference r-1 yet, and may still be processing it: looking again for up to 0 s.')
+  })
+
+  it('the foot line names one row by its noun, several by their count', () => {
+    expect(waitingStatus('refund', 1, 12)).toBe('Waiting for the gateway to process the refund in doubt: 12 s left')
+    expect(waitingStatus('refund', 3, 0)).toBe('Waiting for the gateway to process 3 refunds in doubt: 0 s left')
   })
 })

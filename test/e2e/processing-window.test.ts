@@ -1,0 +1,127 @@
+import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {type CountingProxy, countingProxy} from '../counting-proxy.js'
+import {forward, type MisbehavingGateway, misbehavingGateway} from '../misbehaving-gateway.js'
+import {rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
+import {cardArgs, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
+
+// Issue 27, item 1 (design.md §5): the gateway may take 30 s to process a request, so a 404 for a
+// reference whose request left less than 60 s ago means "not yet", never "not sent". Each test
+// holds a POST at the local gateway with its delay fault and counts POSTs through the counting proxy.
+let sandbox: Sandbox
+let counting: CountingProxy
+let front: MisbehavingGateway | undefined
+
+beforeAll(async () => {
+  sandbox = await startSandbox()
+})
+afterEach(async () => {
+  await Promise.all([counting?.close(), front?.close()])
+  front = undefined
+})
+afterAll(async () => {
+  await sandbox?.stop()
+})
+
+const SLOW_MS = 15_000
+
+/** The next purchase POST held at the gateway for SLOW_MS before it is processed, as a slow gateway's would be. */
+const slowPurchase = () => sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/purchases', action: 'delay', delayMs: SLOW_MS})
+
+/** The wait a run announces: how many seconds it gave the gateway, read from its line. */
+function announcedWait(stderr: string, noun: string, reference: string): number {
+  const match = new RegExp(`The gateway has no ${noun} with reference ${reference} yet, and may still be processing it: looking again for up to (\\d+) s\\.`).exec(stderr)
+  expect(match, stderr).not.toBeNull()
+  return Number(match![1])
+}
+
+describe('a batch killed (kill -9) while the gateway is still processing its POST', () => {
+  it('is rerun at once: the rerun finds no record yet, waits for the gateway instead of sending again, and reports the purchase done, sent once', async () => {
+    const card = await sandbox.gw(['card', 'tokenize', ...cardArgs(), '--json'])
+    const token = (card.json as {token: string}).token
+    const reference = ref('slow')
+    const file = writeTemp('purchases.csv', `card_token,amount,reference\n${token},1000,${reference}\n`)
+    counting = await countingProxy(sandbox.url)
+    await slowPurchase()
+    const first = spawnGw(sandbox, ['purchase', 'create', '--input', file], {GW_BASE_URL: counting.url})
+    await counting.arrived((request) => request.method === 'POST' && request.reference === reference)
+    first.child.kill('SIGKILL')
+    expect((await first.done).signal).toBe('SIGKILL')
+    // Held at the gateway: as a real gateway's, its record shows only once its processing ends.
+    expect((await sandbox.gw(['purchase', 'get', reference])).code).toBe(5)
+
+    const again = await runGw(['purchase', 'create', '--input', file], {env: sandbox.env({GW_BASE_URL: counting.url}), timeoutMs: 90_000})
+    expect(again.code, again.stderr).toBe(0)
+    expect(counting.posts(reference)).toBe(1)
+    expect(again.stderr).toContain('(resuming: 0 rows answered, 1 in doubt, 0 not started)\n')
+    const waited = announcedWait(again.stderr, 'purchase', reference)
+    expect(waited).toBeGreaterThan(0)
+    expect(waited).toBeLessThanOrEqual(60)
+    expect(again.stderr).toContain(' If it is not there then, it never arrived, and is sent.\n')
+    expect(again.stderr).toMatch(/\n1 purchase: 1 approved \(1 done by an earlier run\) in [\d.]+ s\n/)
+    const [row] = rowsOf(again.stdout)
+    expect(row).toMatchObject({row: 1, line: 2, reference, status: 'approved', exit_code: 0, resumed: true, record: {reference, amount: 1000, successful: true}})
+    expect(rowsOf(again.stdout)).toHaveLength(1)
+  }, 120_000)
+})
+
+describe('a single purchase whose answer is lost while the gateway still processes it', () => {
+  it('the look-up finds nothing yet: gw waits, looking again, finds it (exit 0), and never sends it again', async () => {
+    counting = await countingProxy(sandbox.url)
+    // A proxy that passes the purchase on and drops gw's connection at once, while the gateway is still at work.
+    front = await misbehavingGateway(async (request) => {
+      if (request.method !== 'POST') return forward(counting.url, request)
+      void forward(counting.url, request).catch(() => undefined)
+      return 'drop'
+    })
+    await slowPurchase()
+    const reference = ref('lost')
+    const result = await runGw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs(), '--json'], {
+      env: {...sandbox.home, GW_BASE_URL: front.url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST'},
+      timeoutMs: 90_000,
+    })
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.json).toMatchObject({reference, amount: 1000, successful: true})
+    const lines = result.stderr.split('\n')
+    expect(lines[0]).toMatch(new RegExp(`^No answer to the purchase that could be read \\(.+\\); looking reference ${reference} up at the gateway\\.$`))
+    expect(announcedWait(lines[1]!, 'purchase', reference)).toBeLessThanOrEqual(60)
+    expect(lines.slice(2)).toEqual(['Found the purchase by its reference: the gateway processed it once.', ''])
+    expect(counting.posts(reference)).toBe(1)
+    expect(front.posts('/v1.0/purchases', reference)).toBe(1)
+  }, 120_000)
+
+  it('a time-out shorter than the gateway takes: the purchase it finishes later is found, not reported unknown', async () => {
+    counting = await countingProxy(sandbox.url)
+    await slowPurchase()
+    const reference = ref('timeout')
+    const result = await runGw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs(), '--json'], {
+      env: sandbox.env({GW_BASE_URL: counting.url, GW_RESPONSE_TIMEOUT_MS: '1000'}),
+      timeoutMs: 90_000,
+    })
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.json).toMatchObject({reference, successful: true})
+    expect(announcedWait(result.stderr, 'purchase', reference)).toBeLessThanOrEqual(60)
+    expect(result.stderr).toContain('Found the purchase by its reference: the gateway processed it once.')
+    expect(counting.posts(reference)).toBe(1)
+  }, 120_000)
+
+  it('nothing there once the window is over: exit 8, with the command to check and "do not resend"', async () => {
+    counting = await countingProxy(sandbox.url)
+    // Dropped before the gateway read it; the window is shortened (gw's tests only, a gateway on this machine) to see its end.
+    await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/purchases', action: 'drop-before'})
+    const reference = ref('never')
+    const result = await runGw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs()], {
+      env: sandbox.env({GW_BASE_URL: counting.url, GW_TEST_WINDOW_MS: '1500'}),
+    })
+    expect(result.code).toBe(8)
+    expect(result.stdout).toBe('')
+    const lines = result.stderr.split('\n')
+    expect(lines[0]).toMatch(/^No answer to the purchase that could be read \(.+\); looking reference .+ up at the gateway\.$/)
+    expect(lines[1]).toMatch(new RegExp(`^The gateway has no purchase with reference ${reference} yet, and may still be processing it: looking again for up to [12] s\\.$`))
+    expect(lines[2]).toMatch(
+      new RegExp(`^Error: The purchase was sent but no answer came back that could be read \\(.+\\), and the gateway has no purchase with reference ${reference}, even 2 s after it was sent \\(the most it takes to process one\\)\\. \\(HTTP 404, request-id [0-9a-f-]+\\)$`),
+    )
+    expect(lines.slice(3)).toEqual([`Hint: Do not resend it until you have checked what the gateway has: gw purchase get ${reference}`, ''])
+    expect(counting.posts(reference)).toBe(1)
+  })
+
+})
