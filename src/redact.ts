@@ -43,11 +43,14 @@ const CARD_NUMBER_KEYS = /^(card_number|number|pan)$/i
  * The one function that makes card data safe to print, journal or log (design.md §3): a deep copy
  * of a record, request or answer with every whole card number masked, under its own name or any
  * other (a number typed as a token or a reference), and every CVV and secret left out, whoever sent
- * them. Every other field stays, in its order: --json is still the gateway's record.
+ * them. A card number sent as a JSON number is masked as the same digits in a string would be, and
+ * so becomes a string (`424242XXXXXX4242`): JSON has no masked number. Every other field stays, in
+ * its order: --json is still the gateway's record.
  */
 export function redact<T>(value: T): T {
   if (Array.isArray(value)) return value.map(redact) as T
   if (typeof value === 'string') return (looksLikeCardNumber(value) ? maskCardNumber(value) : value) as T
+  if (typeof value === 'number') return (numberLooksLikeCardNumber(value) ? maskCardNumber(String(value)) : value) as T
   if (value === null || typeof value !== 'object') return value
   const copy: Record<string, unknown> = {}
   for (const key in value) {
@@ -55,9 +58,19 @@ export function redact<T>(value: T): T {
     const kind = kindOf(key)
     if (kind === 'secret') continue
     const field = (value as Record<string, unknown>)[key]
-    copy[key] = kind === 'card' && typeof field === 'string' ? maskCardNumber(field) : redact(field)
+    copy[key] = kind === 'card' && (typeof field === 'string' || typeof field === 'number') ? maskCardNumber(String(field)) : redact(field)
   }
   return copy as T
+}
+
+/**
+ * A number of 13 to 19 digits that passes the Luhn check, or that is too large for its digits to
+ * have survived JSON parsing (above 2^53 they are rounded, so the check cannot tell): masked,
+ * since the digits it still shows are most of a card number's.
+ */
+function numberLooksLikeCardNumber(value: number): boolean {
+  if (!Number.isInteger(value) || value < 1e12 || value >= 1e19) return false
+  return !Number.isSafeInteger(value) || looksLikeCardNumber(String(value))
 }
 
 /** What a key holds, found once per key name: records repeat the same few dozen. */
@@ -98,5 +111,36 @@ export function redactFlagMessage(message: string): string {
     /(Expected --[\w-]+=[\s\S]*? to be one of:)|(--[\w-]+)=[\s\S]*? (cannot also be provided when using)|(--[\w-]+)=\S*/g,
     (_, choice: string | undefined, exclusive: string | undefined, phrase: string | undefined, flag: string | undefined) => choice ?? (exclusive ? `${exclusive} ${phrase}` : flag!),
   )
-  return maskCardNumbersIn(named)
+  return maskCardDataIn(named)
+}
+
+/**
+ * A stored card's token (or alias) as gw and the local gateway's log show it: every character but
+ * the last four hidden, so that it is told apart from another without being usable to charge the
+ * card; one shorter than eight characters wholly.
+ */
+export function maskCardToken(token: string): string {
+  return token.length < 8 ? '*'.repeat(token.length) : '*'.repeat(token.length - 4) + token.slice(-4)
+}
+
+/** A path or URL naming a stored card (`/v1.0/credit_cards/<token>`), its token or alias masked. */
+export function maskCardTokenPath(path: string): string {
+  return path.replace(/(\/credit_cards\/)([^/?#]+)/i, (_, before: string, key: string) => {
+    const json = key.endsWith('.json') ? '.json' : ''
+    return before + maskCardToken(key.slice(0, key.length - json.length)) + json
+  })
+}
+
+/** The gateway's `Card <token> could not be found`, its words kept and the token's masked. */
+export function maskCardTokensIn(text: string): string {
+  return text.replace(/\b(Card )(\S+)( could not be found)/g, (_, before: string, token: string, after: string) => before + maskCardToken(token) + after)
+}
+
+/**
+ * Words a person typed where gw expected none (an unexpected argument), made safe to repeat: card
+ * numbers masked, and a word shaped as the gateway's card tokens are (20 lower-case letters and
+ * digits, gateway-notes.md) masked as a token.
+ */
+export function maskCardDataIn(text: string): string {
+  return maskCardNumbersIn(text).replace(/(?<![\w*-])[a-z\d]{20}(?![\w-])/g, maskCardToken)
 }

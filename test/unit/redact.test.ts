@@ -2,7 +2,10 @@ import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 import {UsageError} from '../../src/errors.js'
 import {toGwError} from '../../src/to-gw-error.js'
-import {looksLikeCardNumber, maskCardNumber, maskCardNumbersIn, redact, redactFlagMessage, redactText} from '../../src/redact.js'
+import {looksLikeCardNumber, maskCardDataIn, maskCardNumber, maskCardNumbersIn, maskCardToken, maskCardTokenPath, maskCardTokensIn, redact, redactFlagMessage, redactText} from '../../src/redact.js'
+import {purchaseColumns} from '../../src/output/columns.js'
+import {testIo} from '../../src/output/io.js'
+import {renderList} from '../../src/output/render.js'
 import {cardToken} from '../../src/validate.js'
 import {Errors} from '@oclif/core'
 
@@ -124,5 +127,90 @@ describe('--card-token refuses a card number', () => {
     // Any spacing a person or a gateway puts between the groups; a date or an id is never one.
     for (const spaced of ['4242 4242 4242 4242', '4242-4242-4242-4242', '4242\t4242\t4242\t4242', '4242\u00a04242\u00a04242\u00a04242']) expect(looksLikeCardNumber(spaced), spaced).toBe(true)
     for (const other of ['2026-11-23T09:01:02+00:00', '071-P-1VQZVNTX', '4242424242424242x']) expect(looksLikeCardNumber(other), other).toBe(false)
+  })
+})
+
+describe('a card number sent as a JSON number is masked as the same digits in a string', () => {
+  it('under a card key or any other, it becomes the masked string a string would (JSON has no masked number)', () => {
+    expect(redact({card_number: 4242424242424242, reference: 5123456789012346, amount: 1000, authorization: 297515})).toStrictEqual({
+      card_number: '424242XXXXXX4242',
+      reference: '512345XXXXXX2346',
+      amount: 1000,
+      authorization: 297515,
+    })
+    expect(redact([4242424242424242, 4242424242424241, 1234567890123])).toStrictEqual(['424242XXXXXX4242', 4242424242424241, 1234567890123])
+    // Under a card key every number is masked, as a string there is: a short one wholly.
+    expect(redact({pan: 4242, number: 4.5})).toStrictEqual({pan: 'XXXX', number: 'X.X'})
+  })
+
+  it('a number too large for its digits to survive JSON parsing is masked whatever its Luhn check says', () => {
+    const rounded = JSON.parse('{"ref":4242424242424242424}') as {ref: number}
+    expect(Number.isSafeInteger(rounded.ref)).toBe(false)
+    expect(redact(rounded)).toStrictEqual({ref: maskCardNumber(String(rounded.ref))})
+    expect(redact({n: 1e19, m: 999_999_999_999})).toStrictEqual({n: 1e19, m: 999_999_999_999})
+  })
+
+  it('--verbose and gw api: an unquoted digit run is masked, in JSON and in a body that is not JSON', () => {
+    expect(redactText('{"response":{"card_number":4242424242424242,"cvv":987,"amount":1000}}')).toBe('{"response":{"card_number":"424242XXXXXX4242","amount":1000}}')
+    expect(redactText('{"response":{"card_number":4242424242424242,')).toBe('{"response":{"card_number":424242XXXXXX4242,')
+    expect(redactText('card_number=4242424242424242&amount=1000')).toBe('card_number=424242XXXXXX4242&amount=1000')
+  })
+})
+
+describe('a card-number field that holds letters as well as digits', () => {
+  it.each([
+    ['4242 4242 4242 4242 (Visa)', 'XXXX XXXX XXXX XXXX (Visa)'],
+    ['tok_4242424242424242', 'tok_XXXXXXXXXXXXXXXX'],
+    ['4242424242424242A', 'XXXXXXXXXXXXXXXXA'],
+    ['visa-4242', 'visa-XXXX'],
+  ])('%s shows no digit at all: %s', (value, shown) => {
+    expect(maskCardNumber(value)).toBe(shown)
+    expect(redact({card_number: value})).toStrictEqual({card_number: shown})
+  })
+})
+
+describe('a number-typed card number in a table', () => {
+  it('shows by its last four, as a string one does', async () => {
+    const io = testIo({tty: true, columns: 120})
+    await renderList(io, [{id: '071-P-ABCDEFGH', reference: 'order-1', amount: 1000, currency: 'AUD', successful: true, message: 'Approved', card_number: 4242424242424242}], purchaseColumns, {json: false})
+    expect(io.stdout()).toContain('…4242')
+    expect(io.stdout()).not.toMatch(/\d{5}/)
+  })
+})
+
+describe('a stored card token, as gw and the local gateway show it', () => {
+  it.each([
+    ['abcdefghij0123456789', '****************6789'],
+    ['jane-visa', '*****visa'],
+    ['12345678', '****5678'],
+    ['1234567', '*******'],
+    ['', ''],
+  ])('%s shows as %s', (token, shown) => {
+    expect(maskCardToken(token)).toBe(shown)
+  })
+
+  it.each([
+    ['/v1.0/credit_cards/abcdefghij0123456789', '/v1.0/credit_cards/****************6789'],
+    ['/v1.0/credit_cards/abcdefghij0123456789.json', '/v1.0/credit_cards/****************6789.json'],
+    ['http://127.0.0.1:1/v1.0/CREDIT_CARDS/abcdefghij0123456789?x=1', 'http://127.0.0.1:1/v1.0/CREDIT_CARDS/****************6789?x=1'],
+    ['/v1.0/credit_cards/abcdefghij0123456789/extra', '/v1.0/credit_cards/****************6789/extra'],
+    ['/v1.0/credit_cards', '/v1.0/credit_cards'],
+    ['/v1.0/purchases/071-P-ABCDEFGH', '/v1.0/purchases/071-P-ABCDEFGH'],
+  ])('the path %s is shown as %s', (path, shown) => {
+    expect(maskCardTokenPath(path)).toBe(shown)
+  })
+
+  it("the gateway's Card <token> could not be found keeps its words; other messages are left as they are", () => {
+    expect(maskCardTokensIn('Card abcdefghij0123456789 could not be found')).toBe('Card ****************6789 could not be found')
+    expect(maskCardTokensIn('Reference order20261123abcdefgh has already been taken')).toBe('Reference order20261123abcdefgh has already been taken')
+  })
+
+  it('an unexpected argument shaped as a card token (20 lower-case letters and digits) is masked, other words are not', () => {
+    expect(maskCardDataIn('Unexpected argument: abcdefghij0123456789')).toBe('Unexpected argument: ****************6789')
+    expect(maskCardDataIn('Unexpected argument: 4242424242424242')).toBe('Unexpected argument: 424242XXXXXX4242')
+    for (const word of ['abcdefghij012345678', 'abcdefghij01234567890', 'ABCDEFGHIJ0123456789', 'a-abcdefghij0123456789', 'abcdefghij0123456789-b', '071-P-ABCDEFGH']) {
+      expect(maskCardDataIn(`Unexpected argument: ${word}`), word).toBe(`Unexpected argument: ${word}`)
+    }
+    expect(redactFlagMessage('Unexpected argument: abcdefghij0123456789')).toBe('Unexpected argument: ****************6789')
   })
 })
