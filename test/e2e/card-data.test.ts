@@ -87,8 +87,8 @@ describe('a gateway that sends the card number as a JSON number', () => {
     const file = join(home.HOME!, 'events.ndjson')
     const listener = await startListen(['--json', '--save', file], {env: home})
     try {
-      const delivery = chargeSuccessful() as {payload: [{response: {response: Record<string, unknown>}}]}
-      delivery.payload[0].response.response.card_number = 4242424242424242
+      const delivery = chargeSuccessful()
+      ;(delivery.payload[0]!.response.response as Record<string, unknown>).card_number = 4242424242424242
       expect(await listener.post(delivery)).toBe(200)
       const [line] = await listener.waitForLines(1)
       expect(JSON.parse(line!).payload[0].response.response.card_number).toBe('424242XXXXXX4242')
