@@ -6,7 +6,7 @@ export const MAX_RETRIES = 3
 export type FailureClass = 'not_sent' | 'maybe_processed'
 
 // The connection never opened: the gateway cannot have seen the request.
-const NOT_SENT_CODES = new Set([
+const NOT_SENT_CODES = new Set<string | undefined>([
   'UND_ERR_CONNECT_TIMEOUT',
   'ECONNREFUSED',
   'ENOTFOUND',
@@ -17,7 +17,7 @@ const NOT_SENT_CODES = new Set([
 ])
 
 // TLS refused the peer before a byte of the request was written: not sent either.
-const CERTIFICATE_CODES = new Set([
+const CERTIFICATE_CODES = new Set<string | undefined>([
   'ERR_TLS_CERT_ALTNAME_INVALID',
   'DEPTH_ZERO_SELF_SIGNED_CERT',
   'SELF_SIGNED_CERT_IN_CHAIN',
@@ -32,16 +32,16 @@ const CERTIFICATE_CODES = new Set([
 
 /** The certificate of the gateway (or of the proxy) is not trusted here. */
 export function isCertificateFailure(err: unknown): boolean {
-  return CERTIFICATE_CODES.has(errorCode(err) ?? '')
+  return CERTIFICATE_CODES.has(errorCode(err))
 }
 
-export function errorCode(err: unknown): string | undefined {
-  let current: unknown = err
-  // undici and node nest the useful code in `cause`; follow it a few levels.
-  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
+/** The code of a failure: undici and node nest the useful one in `cause`, followed to its end (a chain that loops back ends too). */
+function errorCode(err: unknown): string | undefined {
+  const seen = new Set<unknown>()
+  for (let current = err; typeof current === 'object' && current !== null && !seen.has(current); current = (current as {cause?: unknown}).cause) {
+    seen.add(current)
     const code = (current as {code?: unknown}).code
     if (typeof code === 'string') return code
-    current = (current as {cause?: unknown}).cause
   }
   return undefined
 }
@@ -51,13 +51,13 @@ export function errorCode(err: unknown): string | undefined {
  * answered with anything but 200, or a 407 to a plain-http request (undici's wording of each).
  */
 export function proxyRefusal(err: unknown): number | undefined {
-  const message = err instanceof Error ? err.message : ''
+  const message = err instanceof Error ? err.message : String(err)
   const match = /^Proxy response \((\d{3})\) !== 200 when HTTP Tunneling$/.exec(message) ?? /^Proxy Authentication Required \((407)\)$/.exec(message)
   return match ? Number(match[1]) : undefined
 }
 
 export function classifyFailure(err: unknown): FailureClass {
-  const code = errorCode(err) ?? ''
+  const code = errorCode(err)
   // Anything after the connection opened (reset, headers or body timeout, socket closed) may
   // have reached the gateway, which processes a purchase even if we never read the answer.
   return proxyRefusal(err) !== undefined || NOT_SENT_CODES.has(code) || CERTIFICATE_CODES.has(code) ? 'not_sent' : 'maybe_processed'

@@ -47,9 +47,12 @@ describe('durability', () => {
     const clients = Array.from({length: 8}, client)
     // Killed mid-stream once it has acknowledged a good number, with eight purchases in flight.
     await expect.poll(() => acknowledged.length, {timeout: 15_000, interval: 20}).toBeGreaterThanOrEqual(200)
+    const gone = new Promise((resolve) => child.once('exit', resolve))
     child.kill('SIGKILL')
     killed = true
     await Promise.all(clients)
+    // Until its parent has reaped it, a killed process still holds its pid, and its lock looks held.
+    await gone
 
     const restarted = await sandbox({stateFile})
     for (const {id, reference} of acknowledged) {

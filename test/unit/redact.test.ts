@@ -87,6 +87,7 @@ describe('errors about flags name the flag, never its value', () => {
     ['Expected --environment=4242424242424242 to be one of: sandbox, live', 'Expected --environment=424242XXXXXX4242 to be one of: sandbox, live'],
     ['Nonexistent flag: --cvc=987', 'Nonexistent flag: --cvc'],
     ['Unexpected argument: 4242 4242 4242 4242', 'Unexpected argument: 424242XXXXXX4242'],
+    ['Expected --event=charge everything to be one of: charge:pending, card:expired', 'Expected --event=charge everything to be one of: charge:pending, card:expired'],
   ])('%s', (message, shown) => {
     expect(redactFlagMessage(message)).toBe(shown)
   })
@@ -212,5 +213,69 @@ describe('a stored card token, as gw and the local gateway show it', () => {
       expect(maskCardDataIn(`Unexpected argument: ${word}`), word).toBe(`Unexpected argument: ${word}`)
     }
     expect(redactFlagMessage('Unexpected argument: abcdefghij0123456789')).toBe('Unexpected argument: ****************6789')
+  })
+})
+
+describe('masking as a person reads the result', () => {
+  it.each([
+    // Masked another way, with ten digits or fewer showing: kept, spaces and dashes aside.
+    ['•••• •••• •••• 4242', '••••••••••••4242'],
+    ['4242 42•• •••• 4242', '424242••••••4242'],
+    ['4242-42**-****-4242', '424242******4242'],
+    // Eleven digits showing is one too many: masked as a whole number is.
+    ['4242 424• •••• 4242', '424242XXXXXX4242'],
+    // 12 digits under a card key show as the gateway masks them; 13 and 19, the shortest and longest card numbers.
+    ['424242424242', '424242XX4242'],
+    ['4222222222222', '422222XXX2222'],
+    ['6011000990139424123', '601100XXXXXXXXX4123'],
+  ])('%s shows as %s', (value, shown) => {
+    expect(maskCardNumber(value)).toBe(shown)
+    expect(redact({card_number: value})).toStrictEqual({card_number: shown})
+  })
+
+  it('a 13-digit card number is found under any key; 12 digits, however spaced, are no card number', () => {
+    expect(looksLikeCardNumber('4222222222222')).toBe(true)
+    expect(redact({reference: '4222222222222', note: '4222 2222 22222'})).toStrictEqual({reference: '422222XXX2222', note: '422222XXX2222'})
+    // 424242424242 passes the Luhn check, but has too few digits for a card.
+    expect(looksLikeCardNumber('4242 4242 4242')).toBe(false)
+    expect(redact({reference: '4242 4242 4242', phone: '+61 412 345 678 9'})).toStrictEqual({reference: '4242 4242 4242', phone: '+61 412 345 678 9'})
+    for (const other of ['4242424242424242/', '4242424242424242.', 'x4242424242424242', '4242_4242_4242_4242']) expect(looksLikeCardNumber(other), other).toBe(false)
+  })
+
+  it('null and empty values stay as the gateway sent them, under a card key too', () => {
+    expect(redact(null)).toBe(null)
+    expect(redact({card_number: null, reference: null, number: undefined, amount: 0, pan: true})).toStrictEqual({card_number: null, reference: null, number: undefined, amount: 0, pan: true})
+    expect(redact({card_number: ''})).toStrictEqual({card_number: ''})
+    // A card key holding a record is gone through as one.
+    expect(redact({number: {card_number: '4242424242424242', cvv: '123', holder: 'Jo'}})).toStrictEqual({number: {card_number: '424242XXXXXX4242', holder: 'Jo'}})
+  })
+
+  it('under a card key a number too short to be a card is still hidden, as the gateway would never show it', () => {
+    expect(redact({card_number: '4242', number: '42424242424', pan: 4242})).toStrictEqual({card_number: 'XXXX', number: 'XXXXXXXXXXX', pan: 'XXXX'})
+  })
+
+  it('amounts, decimal amounts and counts are numbers that stay numbers', () => {
+    expect(redact({amount: 1000, decimal_amount: 10.5, captured_amount: 0, refunded: -2500, total: 4242424242424241, rate: 0.1, big: 1e21})).toStrictEqual({
+      amount: 1000,
+      decimal_amount: 10.5,
+      captured_amount: 0,
+      refunded: -2500,
+      total: 4242424242424241,
+      rate: 0.1,
+      big: 1e21,
+    })
+  })
+
+  it.each(['cvv', 'CVV', 'cvc', 'cvv2', 'CVC2', 'password', 'authentication_password', 'token_secret', 'Api_Token'])('a secret under %s is left out', (key) => {
+    expect(redact({id: 'h1', [key]: 'hush'})).toStrictEqual({id: 'h1'})
+  })
+
+  it.each(['card_number', 'Card_Number', 'number', 'PAN'])('a card number under %s is masked, however short', (key) => {
+    expect(redact({[key]: '4242'})).toStrictEqual({[key]: 'XXXX'})
+  })
+
+  it('keys that only resemble those names are kept as they are', () => {
+    const record = {cvv_match: 'M', card_numbers: '4242', number_of_items: 2, password_hint: 'pet', api_token_id: 'tok-1', span: '1234'}
+    expect(redact(record)).toStrictEqual(record)
   })
 })
