@@ -1,22 +1,20 @@
 import {luhnValid} from './api/schemas/card-rules.js'
 
-/** Characters a gateway masks hidden digits with. */
-const MASK = /[Xx*•]/
-
-/** A number masked as the gateway masks it: its first six and last four digits. */
-const GATEWAY_MASKED = /^\d{6}[Xx*•]{2,9}\d{4}$/
-
 /**
  * The one place card data is made safe to show: card numbers keep the first six and last four
  * digits (as the gateway masks them), CVVs and secrets disappear entirely. A number already
- * masked (the gateway's `424242XXXXXX4242`) is kept as it is: masking twice changes nothing.
+ * masked (the gateway's `424242XXXXXX4242`, or with ten digits or fewer left showing) is kept as
+ * it is, spaces and dashes aside: masking twice changes nothing. One that holds anything but
+ * digits, mask characters (X, *, •), spaces and dashes shows none of its digits.
  */
 export function maskCardNumber(value: string): string {
-  // What the gateway sends (512345XXXXXX2346) is kept as it is, without the work below.
-  if (GATEWAY_MASKED.test(value)) return value
+  let digits = 0
+  for (let index = 0; index < value.length; index++) {
+    const char = value[index]!
+    if (char >= '0' && char <= '9') digits++
+    else if (!'Xx*•-'.includes(char) && !/\s/.test(char)) return value.replace(/\d/g, 'X')
+  }
   const compact = value.replace(/[\s-]/g, '')
-  if ([...compact].some((char) => !/\d/.test(char) && !MASK.test(char))) return value.replace(/\d/g, 'X')
-  const digits = compact.replace(/\D/g, '').length
   if (digits < compact.length && digits <= 10) return compact
   if (compact.length < 12) return 'X'.repeat(compact.length)
   return compact.slice(0, 6) + 'X'.repeat(compact.length - 10) + compact.slice(-4)
@@ -24,28 +22,25 @@ export function maskCardNumber(value: string): string {
 
 /** 13 to 19 digits (spaces and dashes aside) that pass the Luhn check: a card number, wherever it turns up. */
 export function looksLikeCardNumber(value: string): boolean {
-  // Most strings of a record (names, dates, ids) are told apart by their length or a character
-  // that no card number holds, before any regular expression runs.
+  // Most strings of a record (names, dates, ids) are told apart by their length, or at their first letter.
   if (value.length < 13) return false
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i)
-    if ((code >= 48 && code <= 57) || code === 45) continue
-    if (!/\s/.test(value[i]!)) return false
+  let digits = ''
+  for (let index = 0; index < value.length; index++) {
+    const char = value[index]!
+    if (char >= '0' && char <= '9') digits += char
+    else if (char !== '-' && !/\s/.test(char)) return false
   }
-  const digits = value.replace(/[\s-]/g, '')
-  return /^\d{13,19}$/.test(digits) && luhnValid(digits)
+  return digits.length >= 13 && luhnValid(digits)
 }
-
-const SECRET_KEYS = /^(cvv|cvc|cvv2|cvc2|password|authentication_password|token_secret|api_token)$/i
-const CARD_NUMBER_KEYS = /^(card_number|number|pan)$/i
 
 /**
  * The one function that makes card data safe to print, journal or log (design.md §3): a record,
  * request or answer with every whole card number masked, under its own name or any other (a number
- * typed as a token or a reference), and every CVV and secret left out, whoever sent them. Every
- * other field stays, in its order: --json is still the gateway's record. What needs no change is
- * handed back as it is, not copied (a list's records almost never do: issue 28); what does is a
- * copy, the value given left alone. Nothing gw does with the result changes it.
+ * typed as a token or a reference), and every CVV and secret left out, whoever sent them. A card
+ * number sent as a JSON number is masked as the same digits in a string would be, and so becomes a
+ * string (`424242XXXXXX4242`): JSON has no masked number. Every other field stays, in its order:
+ * --json is still the gateway's record. What needs no change is handed back as it is, not copied (a
+ * list's records almost never do: issue 28); what does is a copy, the value given left alone.
  */
 export function redact<T>(value: T): T {
   return needsRedacting(value) ? redactedCopy(value) : value
@@ -54,14 +49,16 @@ export function redact<T>(value: T): T {
 /** Whether anything in a value is a card number not yet masked, or a secret. */
 function needsRedacting(value: unknown): boolean {
   if (typeof value === 'string') return looksLikeCardNumber(value)
+  if (typeof value === 'number') return numberLooksLikeCardNumber(value)
   if (value === null || typeof value !== 'object') return false
   if (Array.isArray(value)) return value.some(needsRedacting)
-  for (const key in value) {
-    if (!Object.hasOwn(value, key)) continue
+  for (const key of Object.keys(value)) {
     const kind = kindOf(key)
     if (kind === 'secret') return true
     const field = (value as Record<string, unknown>)[key]
-    if (kind === 'card' && typeof field === 'string' ? maskCardNumber(field) !== field : needsRedacting(field)) return true
+    if (kind !== 'card') {
+      if (needsRedacting(field)) return true
+    } else if (typeof field === 'number' || (typeof field === 'string' ? maskCardNumber(field) !== field : needsRedacting(field))) return true
   }
   return false
 }
@@ -69,28 +66,46 @@ function needsRedacting(value: unknown): boolean {
 function redactedCopy<T>(value: T): T {
   if (Array.isArray(value)) return value.map(redact) as T
   if (typeof value === 'string') return (looksLikeCardNumber(value) ? maskCardNumber(value) : value) as T
+  if (typeof value === 'number') return (numberLooksLikeCardNumber(value) ? maskCardNumber(String(value)) : value) as T
   if (value === null || typeof value !== 'object') return value
   const copy: Record<string, unknown> = {}
-  for (const key in value) {
-    if (!Object.hasOwn(value, key)) continue
+  for (const key of Object.keys(value)) {
     const kind = kindOf(key)
     if (kind === 'secret') continue
     const field = (value as Record<string, unknown>)[key]
-    copy[key] = kind === 'card' && typeof field === 'string' ? maskCardNumber(field) : redact(field)
+    copy[key] = kind === 'card' && (typeof field === 'string' || typeof field === 'number') ? maskCardNumber(String(field)) : redact(field)
   }
   return copy as T
 }
 
-/** What a key holds, found once per key name: records repeat the same few dozen. */
-const kinds = new Map<string, 'secret' | 'card' | 'other'>()
-function kindOf(key: string): 'secret' | 'card' | 'other' {
-  let kind = kinds.get(key)
-  if (kind === undefined) {
-    kind = SECRET_KEYS.test(key) ? 'secret' : CARD_NUMBER_KEYS.test(key) ? 'card' : 'other'
-    // Keys are the gateway's field names; a body of made-up keys must not grow the map for ever.
-    if (kinds.size < 1000) kinds.set(key, kind)
+/**
+ * A whole number that looks like a card number, or that is too large for its digits to have
+ * survived JSON parsing (above 2^53 they are rounded, so the Luhn check cannot tell) and still
+ * has no more than 19 of them: masked, since the digits it shows are most of a card number's.
+ */
+function numberLooksLikeCardNumber(value: number): boolean {
+  if (Number.isSafeInteger(value)) return looksLikeCardNumber(String(value))
+  return Number.isInteger(value) && Math.abs(value) < 1e19
+}
+
+/** What a key holds, by its name in any case: a CVV or a secret, left out; a card number, masked. */
+function kindOf(key: string): 'secret' | 'card' | undefined {
+  switch (key.toLowerCase()) {
+    case 'cvv':
+    case 'cvc':
+    case 'cvv2':
+    case 'cvc2':
+    case 'password':
+    case 'authentication_password':
+    case 'token_secret':
+    case 'api_token':
+      return 'secret'
+    case 'card_number':
+    case 'number':
+    case 'pan':
+      return 'card'
   }
-  return kind
+  return undefined
 }
 
 /** Redacts a body that may not be JSON (an HTML error page, say): long digit runs are masked. */
@@ -119,5 +134,36 @@ export function redactFlagMessage(message: string): string {
     /(Expected --[\w-]+=[\s\S]*? to be one of:)|(--[\w-]+)=[\s\S]*? (cannot also be provided when using)|(--[\w-]+)=\S*/g,
     (_, choice: string | undefined, exclusive: string | undefined, phrase: string | undefined, flag: string | undefined) => choice ?? (exclusive ? `${exclusive} ${phrase}` : flag!),
   )
-  return maskCardNumbersIn(named)
+  return maskCardDataIn(named)
+}
+
+/**
+ * A stored card's token (or alias) as gw and the local gateway's log show it: every character but
+ * the last four hidden, so that it is told apart from another without being usable to charge the
+ * card; one shorter than eight characters wholly.
+ */
+export function maskCardToken(token: string): string {
+  return token.length < 8 ? '*'.repeat(token.length) : '*'.repeat(token.length - 4) + token.slice(-4)
+}
+
+/** A path or URL naming a stored card (`/v1.0/credit_cards/<token>`), its token or alias masked. */
+export function maskCardTokenPath(path: string): string {
+  return path.replace(/(\/credit_cards\/)([^/?#]+)/i, (_, before: string, key: string) => {
+    const json = key.endsWith('.json') ? '.json' : ''
+    return before + maskCardToken(key.slice(0, key.length - json.length)) + json
+  })
+}
+
+/** The gateway's `Card <token> could not be found`, its words kept and the token's masked. */
+export function maskCardTokensIn(text: string): string {
+  return text.replace(/\b(Card )(\S+)( could not be found)/g, (_, before: string, token: string, after: string) => before + maskCardToken(token) + after)
+}
+
+/**
+ * Words a person typed where gw expected none (an unexpected argument), made safe to repeat: card
+ * numbers masked, and a word shaped as the gateway's card tokens are (20 lower-case letters and
+ * digits, gateway-notes.md) masked as a token.
+ */
+export function maskCardDataIn(text: string): string {
+  return maskCardNumbersIn(text).replace(/(?<![\w*-])[a-z\d]{20}(?![\w-])/g, maskCardToken)
 }

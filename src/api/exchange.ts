@@ -1,7 +1,7 @@
 import {setMaxListeners} from 'node:events'
 import {setTimeout as delay} from 'node:timers/promises'
 import {InterruptedError, ModeMismatchError, type MoneyInFlight, type StopSignal, UnreachableError} from '../errors.js'
-import {redactText} from '../redact.js'
+import {maskCardTokenPath, redactText} from '../redact.js'
 import type {Clock} from '../money/window.js'
 import type {Endpoint} from './endpoints.js'
 import {type ProxyRoute, proxyRoute, type ProxySettings} from './proxy.js'
@@ -115,12 +115,14 @@ export class Exchange {
   async send(endpoint: Endpoint, path: string, body: unknown, inFlight?: MoneyInFlight): Promise<RawResponse> {
     const signal = this.options.signal
     const url = this.baseUrl + path
+    // --verbose names a stored card by its token's last four only, as every other line does.
+    const shownUrl = maskCardTokenPath(url)
     const payload = body === undefined ? undefined : JSON.stringify(body)
     for (let attempt = 0; ; attempt++) {
       if (signal?.aborted) throw new InterruptedError(signal.reason as StopSignal, inFlight)
       const dispatcher = await this.dispatcher.get()
       const started = performance.now()
-      this.options.log?.(`> ${endpoint.method} ${url}${payload ? ' ' + redactText(payload) : ''}`)
+      this.options.log?.(`> ${endpoint.method} ${shownUrl}${payload ? ' ' + redactText(payload) : ''}`)
       let raw: RawResponse
       try {
         const response = await request(dispatcher, url, {
@@ -146,7 +148,7 @@ export class Exchange {
         const failure = classifyFailure(err)
         const refusedWith = proxyRefusal(err)
         const elapsed = Math.round(performance.now() - started)
-        this.options.log?.(`< ${endpoint.method} ${url} failed after ${elapsed} ms: ${describe(err)}`)
+        this.options.log?.(`< ${endpoint.method} ${shownUrl} failed after ${elapsed} ms: ${describe(err)}`)
         // A proxy's refusal is retried as its status would be: a 502 may pass, a 407 will not.
         if (shouldRetry({method: endpoint.method, attempt, status: refusedWith, failure})) {
           await this.retry(endpoint, path, attempt, refusedWith === undefined ? this.noAnswer(err) : `the proxy answered HTTP ${refusedWith}`)
@@ -156,7 +158,7 @@ export class Exchange {
         throw new LostAnswer(describe(err))
       }
       const elapsed = Math.round(performance.now() - started)
-      this.options.log?.(`< ${raw.status} ${endpoint.method} ${url} ${elapsed} ms request-id ${raw.requestId ?? '-'} ${redactText(raw.text)}`)
+      this.options.log?.(`< ${raw.status} ${endpoint.method} ${shownUrl} ${elapsed} ms request-id ${raw.requestId ?? '-'} ${redactText(raw.text)}`)
       this.checkMode(endpoint, raw, inFlight)
       if (shouldRetry({method: endpoint.method, attempt, status: raw.status})) {
         await this.retry(endpoint, path, attempt, `HTTP ${raw.status}`)

@@ -10,6 +10,7 @@ import {
 import type {z} from 'zod'
 import type {Endpoint} from './endpoints.js'
 import type {Envelope} from './schemas/common.js'
+import {maskCardTokensIn} from '../redact.js'
 
 export interface RawResponse {
   status: number
@@ -103,7 +104,8 @@ function unreadable(raw: RawResponse, what: string): GwError {
 export function errorFromResponse(raw: RawResponse, envelope: Envelope): GwError | undefined {
   const {status} = raw
   if (envelope.successful && status < 400) return undefined
-  const messages = envelope.errors.length > 0 ? envelope.errors : [`HTTP ${status} with no error message`]
+  // A stored card's token is never repeated (an unknown one comes back in `Card <token> could not be found`).
+  const messages = envelope.errors.length > 0 ? envelope.errors.map(maskCardTokensIn) : [`HTTP ${status} with no error message`]
   const details: GwErrorDetails = {status, requestId: raw.requestId, messages}
   const message = messages.join('; ')
   switch (status) {

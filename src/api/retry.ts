@@ -35,13 +35,13 @@ export function isCertificateFailure(err: unknown): boolean {
   return CERTIFICATE_CODES.has(errorCode(err))
 }
 
+/** The code of a failure: undici and node nest the useful one in `cause`, followed to its end (a chain that loops back ends too). */
 export function errorCode(err: unknown): string | undefined {
-  let current: unknown = err
-  // undici and node nest the useful code in `cause`; follow it a few levels.
-  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
+  const seen = new Set<unknown>()
+  for (let current = err; typeof current === 'object' && current !== null && !seen.has(current); current = (current as {cause?: unknown}).cause) {
+    seen.add(current)
     const code = (current as {code?: unknown}).code
     if (typeof code === 'string') return code
-    current = (current as {cause?: unknown}).cause
   }
   return undefined
 }
@@ -51,7 +51,7 @@ export function errorCode(err: unknown): string | undefined {
  * answered with anything but 200, or a 407 to a plain-http request (undici's wording of each).
  */
 export function proxyRefusal(err: unknown): number | undefined {
-  const message = String((err as {message?: unknown} | null | undefined)?.message)
+  const message = err instanceof Error ? err.message : String(err)
   const match = /^Proxy response \((\d{3})\) !== 200 when HTTP Tunneling$/.exec(message) ?? /^Proxy Authentication Required \((407)\)$/.exec(message)
   return match ? Number(match[1]) : undefined
 }

@@ -9,6 +9,7 @@ import type {Column} from '../output/columns.js'
 import {recordStream, renderError, type RenderOptions} from '../output/render.js'
 import {toGwError} from '../to-gw-error.js'
 import {readIds} from './input.js'
+import {maskCardToken} from '../redact.js'
 
 /**
  * Records looked up by the ids given as arguments (or `-`, one a line on stdin, or --input FILE).
@@ -63,7 +64,8 @@ export async function lookUpEach(
       }
       // Stopped, or talking to another gateway than the profile says: the rest are not looked up.
       if (found instanceof InterruptedError || found instanceof ModeMismatchError) throw found
-      renderError(io, found, {json: render.json, subject: id})
+      // A stored card's token is named by its last four only (tokens are never echoed).
+      renderError(io, found, {json: render.json, subject: resource === 'cards' ? maskCardToken(id) : id})
       done.failed++
       if (!done.worst || found.exitCode > done.worst.exitCode) done.worst = found
     }

@@ -1,6 +1,6 @@
 import type {Hook} from '@oclif/core'
 import {UsageError} from '../errors.js'
-import {maskCardNumbersIn, redactFlagMessage} from '../redact.js'
+import {maskCardDataIn, redactFlagMessage} from '../redact.js'
 import {GLOBAL_FLAGS} from '../startup/argv.js'
 import {closest} from './suggest.js'
 
@@ -47,7 +47,7 @@ function unknownCommand(id: string, argv: string[], config: Parameters<Hook.Comm
   if (suggestion !== undefined && suggestion === typed.join(':') && config.commandIDs.includes(suggestion)) {
     const command = `${bin} ${typed.join(' ')}`
     const extra = [id.split(':').slice(typed.length).join(':'), ...argv.filter((arg) => !arg.startsWith('-'))].filter(Boolean).join(' ')
-    return new UsageError(`${command} takes no argument ${JSON.stringify(maskCardNumbersIn(extra))}`, `See ${command} --help for its flags and examples.`)
+    return new UsageError(`${command} takes no argument ${JSON.stringify(maskCardDataIn(extra))}`, `See ${command} --help for its flags and examples.`)
   }
   const hint =
     findingHint(words, config.commandIDs, bin) ??

@@ -62,7 +62,8 @@ export function matchesFilters(filters: RecordFilters, record: GwRecord): boolea
 }
 
 function cardMatches(card: ResolvedCardFilter, record: GwRecord): boolean {
-  const number = typeof record.card_number === 'string' ? record.card_number.replace(/[\s-]/g, '') : undefined
+  // Some gateways send the number as a JSON number; its digits are matched all the same.
+  const number = typeof record.card_number === 'string' || typeof record.card_number === 'number' ? String(record.card_number).replace(/[\s-]/g, '') : undefined
   if ('lastFour' in card) return number?.endsWith(card.lastFour) ?? false
   if ('masked' in card) return sameCard(card.masked, number)
   return [record.card_token, record.token, record.alias].some((name) => typeof name === 'string' && card.token.includes(name))

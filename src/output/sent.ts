@@ -1,8 +1,11 @@
 import type {Sent} from '../operations/money.js'
 import type {GwRecord} from '../operations/deps.js'
+import type {MoneyInFlight} from '../errors.js'
+import {checkCommand} from './hints.js'
 import type {Io} from './io.js'
 import {shellQuote} from './hints.js'
 import {formatMoney} from './money.js'
+import {sanitizeLine} from './sanitize.js'
 
 /**
  * A purchase or refund as a command reports it: what a person should hear besides its record (a
@@ -13,7 +16,17 @@ import {formatMoney} from './money.js'
 export function settle(io: Io, sent: Sent & {purchase?: GwRecord; inFull?: boolean; derived?: boolean}): GwRecord {
   io.err(sentNotices(sent))
   if (sent.failure) throw sent.failure
-  return (sent.decided as Extract<Sent['decided'], {outcome: 'approved'}>).record
+  const {noun, record} = sent.decided as Extract<Sent['decided'], {outcome: 'approved'}>
+  // Its record on stdout is what tells a script the money moved: when it cannot be printed (a full
+  // disk, a reader gone), stderr says so before the error, or the script sees a failure and resends.
+  io.onOutClosed?.(() => io.err(unprintedNotice(noun, record, sent.body.reference)))
+  return record
+}
+
+/** One line: what became of an approved purchase or refund whose record could not be printed, and not to resend it. */
+function unprintedNotice(noun: MoneyInFlight['noun'], record: GwRecord, reference: string): string {
+  const id = typeof record.id === 'string' ? `id ${sanitizeLine(record.id)}, ` : ''
+  return `The ${noun} was approved (${id}reference ${sanitizeLine(reference)}), but its record could not be printed: do not resend it; ${checkCommand({noun, reference})} shows it.\n`
 }
 
 function sentNotices({body, decided, purchase, inFull, derived}: Sent & {purchase?: GwRecord; inFull?: boolean; derived?: boolean}): string {

@@ -3,6 +3,7 @@ import {STATUS_CODES, type IncomingMessage, type ServerResponse} from 'node:http
 import type {Duplex} from 'node:stream'
 import {setTimeout as sleep} from 'node:timers/promises'
 import type {Mode} from './mode.js'
+import {maskCardTokenPath} from '../redact.js'
 import {envelope as envelopeFor} from './envelope.js'
 import {SandboxError, badRequest} from './errors.js'
 import type {Fault, FaultList} from './faults.js'
@@ -110,7 +111,9 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
       options.answered?.({method, pathname, status, ms: performance.now() - started, requestId, ...seen, body, fault})
 
     const fault = pathname.startsWith(CONTROL_PREFIX) ? undefined : faults.take(method, target)
-    if (fault) log(`${method} ${pathname} fault ${fault.action}`)
+    // What is logged names a stored card by its token's last four only.
+    const shownPath = maskCardTokenPath(pathname)
+    if (fault) log(`${method} ${shownPath} fault ${fault.action}`)
     if (fault?.action === 'drop-before') {
       req.socket.destroy()
       return answered(null, undefined, 'the connection was dropped before the request was read (fault drop-before)')
@@ -126,7 +129,7 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
       return answered(null, answer.body, `processed, then the connection was dropped before the answer (fault drop-after; it was ${answer.status})`)
     }
     writeEnvelope(res, answer.status, answer.body, answer.headers)
-    log(`${method} ${pathname} ${answer.status}`)
+    log(`${method} ${shownPath} ${answer.status}`)
     answered(answer.status, answer.body, fault?.action === 'delay' ? `delayed ${fault.delayMs} ms by a fault` : undefined)
   }
 
@@ -173,7 +176,7 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
       // Closing cut a delayed request short: serve() drops its socket.
       if (signal.aborted) throw error
       if (error instanceof SandboxError) return {status: error.status, body: envelope(false, error.response, error.errors)}
-      log(`internal error on ${method} ${pathname}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+      log(`internal error on ${method} ${maskCardTokenPath(pathname)}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
       return {status: 500, body: envelope(false, null, ['Internal sandbox error'])}
     }
   }
@@ -261,7 +264,9 @@ async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknow
   try {
     body = JSON.parse(text)
   } catch (error) {
-    throw badRequest([`Request body is not valid JSON: ${(error as Error).message}`])
+    // The parser's own words may quote the body (`"cvv=642&ca"...`): only where it broke is said.
+    const at = /at position (\d+)/.exec((error as Error).message)
+    throw badRequest([`Request body is not valid JSON${at ? ` (it breaks at character ${at[1]})` : ''}`])
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest(['Request body must be a JSON object'])
   return body as Record<string, unknown>

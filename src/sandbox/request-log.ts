@@ -2,7 +2,7 @@ import {mkdirSync} from 'node:fs'
 import {type FileHandle, open, rename} from 'node:fs/promises'
 import {basename, dirname, extname, join} from 'node:path'
 import {type RequestLogEntry, type RequestLogPage, statusMatches} from '../api/schemas/sandbox-control.js'
-import {maskCardNumber, maskCardNumbersIn} from '../redact.js'
+import {maskCardNumber, maskCardNumbersIn, maskCardTokenPath, maskCardTokensIn} from '../redact.js'
 import type {Exchange} from './http.js'
 
 export interface RequestLogOptions {
@@ -44,7 +44,8 @@ export function requestLogBeside(stateFile: string): string {
  * Every request the gateway answered (but its own /_sandbox/ ones), as `gw sandbox logs` shows
  * them: time, merchant, method, path, status, milliseconds, request id, the reference the body
  * gave, its card number masked, and the first error. Nothing else of a body is kept, so a CVV, a
- * token or a password cannot reach the file or the screen. Entries are kept in memory (the latest
+ * token or a password cannot reach the file or the screen; a stored card's token shows by its last
+ * four only, in the path and in the error. Entries are kept in memory (the latest
  * KEPT, each with a sequence number to follow the log by) and appended to the file in batches, off
  * the request's path: a request never waits for the log.
  */
@@ -202,13 +203,13 @@ export function entryOf(exchange: Exchange): RequestLogEntry {
     time: new Date().toISOString(),
     merchant: exchange.merchant ?? null,
     method: exchange.method,
-    path: shown(exchange.pathname),
+    path: shown(maskCardTokenPath(exchange.pathname)),
     status: exchange.status,
     ms: Math.round(exchange.ms * 10) / 10,
     request_id: exchange.requestId,
     reference: typeof input?.reference === 'string' ? shown(input.reference) : null,
     card_number: cardNumberOf(input, body),
-    error: exchange.fault ?? firstError(body),
+    error: exchange.fault ?? firstError(body, exchange.pathname),
   }
 }
 
@@ -221,9 +222,11 @@ function cardNumberOf(input: Record<string, unknown> | undefined, body: unknown)
   return typeof answered === 'string' ? cut(maskCardNumber(answered)) : null
 }
 
-function firstError(body: unknown): string | null {
+/** The answer's first error, naming no stored card's token: not in the path it may repeat, nor in `Card <token> could not be found`. */
+function firstError(body: unknown, pathname: string): string | null {
   const first = (body as {errors?: unknown} | undefined)?.errors
-  return Array.isArray(first) && typeof first[0] === 'string' ? shown(first[0]) : null
+  if (!Array.isArray(first) || typeof first[0] !== 'string') return null
+  return shown(maskCardTokensIn(first[0].replaceAll(pathname, maskCardTokenPath(pathname))))
 }
 
 /** Text from a request, its card numbers masked: only text with 12 digits or more can hold one, which most does not. */

@@ -66,6 +66,40 @@ describe('gw sandbox logs', () => {
     for (const secret of [CVV, TOKEN, Buffer.from(`ACME:${TOKEN}`).toString('base64'), CARDS.visa, '"cvv"', 'authorization']) expect(text).not.toContain(secret)
   })
 
+  it('keeps no text of a body that is not JSON, and a stored card token by its last four only, in the path and in the error', async () => {
+    const curl = (args: string[]) => runProgram('curl', ['-sS', '-u', `ACME:${TOKEN}`, ...args])
+    const form = await curl(['-H', 'Content-Type: application/x-www-form-urlencoded', '-d', `cvv=${CVV}&card_number=${CARDS.visa}`, `${sandbox.url}/v1.0/purchases`])
+    expect(JSON.parse(form.stdout)).toMatchObject({successful: false, errors: ['Request body is not valid JSON']})
+    const card = await curl(['-H', 'Content-Type: application/json', '-d', JSON.stringify({card_holder: 'Jane Citizen', card_number: CARDS.visa, card_expiry: '12/2030', cvv: CVV}), `${sandbox.url}/v1.0/credit_cards`])
+    const token = (JSON.parse(card.stdout) as {response: {token: string}}).response.token
+    const masked = '*'.repeat(16) + token.slice(-4)
+    const reference = ref('tok')
+    await curl([`${sandbox.url}/v1.0/credit_cards/${token}`])
+    await curl(['-X', 'PUT', '-H', 'Content-Type: application/json', '-d', '{"alias":"jane-visa"}', `${sandbox.url}/v1.0/credit_cards/${token}.json`])
+    const unknown = 'zzzzzzzzzzzzzzzz9876'
+    const refused = await curl(['-H', 'Content-Type: application/json', '-d', JSON.stringify({card_token: unknown, amount: 1000, reference}), `${sandbox.url}/v1.0/purchases`])
+    // The interface's own words reach the app that sent the token; only the log leaves it out.
+    expect(JSON.parse(refused.stdout)).toMatchObject({errors: [`Card ${unknown} could not be found`]})
+    await curl([`${sandbox.url}/v1.0/credit_cards/${token}/extra`])
+
+    // The last has no merchant: a path that matches no route is refused before its credentials are read.
+    const logs = await sandbox.gw(['sandbox', 'logs', '--json', '--limit', '6'])
+    expect(logs.code, logs.stderr).toBe(0)
+    expect(logs.records.map((entry) => [(entry as {method: string}).method, (entry as {path: string}).path, (entry as {error: string | null}).error])).toStrictEqual([
+      ['POST', '/v1.0/purchases', 'Request body is not valid JSON'],
+      ['POST', '/v1.0/credit_cards', null],
+      ['GET', `/v1.0/credit_cards/${masked}`, null],
+      ['PUT', `/v1.0/credit_cards/${masked}.json`, null],
+      ['POST', '/v1.0/purchases', 'Card ****************9876 could not be found'],
+      ['GET', `/v1.0/credit_cards/${masked}/extra`, `No route matches GET /v1.0/credit_cards/${masked}/extra`],
+    ])
+    const text = await until('the log file to hold the refused purchase', () => (readFileSync(logFile, 'utf8').includes(reference) ? readFileSync(logFile, 'utf8') : undefined))
+    for (const secret of [CVV, 'cvv=', token, unknown, CARDS.visa]) {
+      expect(logs.stdout).not.toContain(secret)
+      expect(text).not.toContain(secret)
+    }
+  })
+
   it('prints a request made after --follow started, within a second, and stops quietly on Ctrl-C (130)', async () => {
     await curlPurchase(ref('before'))
     const child = spawn(process.execPath, [GW, 'sandbox', 'logs', '--follow', '--limit', '1', '--merchant', 'ACME'], {env: baseEnv(sandbox.env()), stdio: ['ignore', 'pipe', 'pipe']})

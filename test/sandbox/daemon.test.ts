@@ -14,6 +14,7 @@ import {
   writeRuntimeFile,
   type RuntimeInfo,
 } from '../../src/sandbox/daemon.js'
+import {expectReject} from '../expect-error.js'
 
 const SERVE = join(import.meta.dirname, 'fixtures', 'serve.ts')
 
@@ -82,15 +83,17 @@ describe('spawnDetached and stopProcess', () => {
 
   it('rejects, naming the log, when the child exits before it is ready', async () => {
     const {runtimeFile, logFile} = paths()
-    await expect(
+    await expectReject(
       spawnDetached({execPath: process.execPath, args: ['-e', 'console.error("no luck"); process.exit(3)'], runtimeFile, logFile}),
-    ).rejects.toThrow(`The sandbox exited (code 3) before it was ready; see ${logFile}`)
+      Error,
+      `The sandbox exited (code 3) before it was ready; see ${logFile}`,
+    )
     expect(readFileSync(logFile, 'utf8')).toContain('no luck')
   })
 
   it('rejects and kills the child when it never becomes ready', async () => {
     const {runtimeFile, logFile} = paths()
-    await expect(
+    await expectReject(
       spawnDetached({
         execPath: process.execPath,
         args: ['-e', 'console.log(process.pid); setInterval(() => {}, 1000)'],
@@ -98,7 +101,9 @@ describe('spawnDetached and stopProcess', () => {
         logFile,
         timeoutMs: 300,
       }),
-    ).rejects.toThrow(`The sandbox did not start within 300 ms; see ${logFile}`)
+      Error,
+      `The sandbox did not start within 300 ms; see ${logFile}`,
+    )
     const pid = Number(readFileSync(logFile, 'utf8').trim())
     await expect.poll(() => isProcessAlive(pid), {timeout: 30_000}).toBe(false)
   })

@@ -3,8 +3,9 @@ import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {openStateFile, type OpenStateFile} from '../../src/sandbox/persist.js'
+import {openStateFile, type OpenStateFile, StateFileError} from '../../src/sandbox/persist.js'
 import {CARD, call, purchase, sandbox} from './helpers.js'
+import {expectReject} from '../expect-error.js'
 
 const SERVE = join(import.meta.dirname, 'fixtures', 'serve-state.ts')
 const stateFileIn = () => join(mkdtempSync(join(tmpdir(), 'gw-sandbox-')), 'state.json')
@@ -46,9 +47,12 @@ describe('durability', () => {
     const clients = Array.from({length: 8}, client)
     // Killed mid-stream once it has acknowledged a good number, with eight purchases in flight.
     await expect.poll(() => acknowledged.length, {timeout: 15_000, interval: 20}).toBeGreaterThanOrEqual(200)
+    const gone = new Promise((resolve) => child.once('exit', resolve))
     child.kill('SIGKILL')
     killed = true
     await Promise.all(clients)
+    // Until its parent has reaped it, a killed process still holds its pid, and its lock looks held.
+    await gone
 
     const restarted = await sandbox({stateFile})
     for (const {id, reference} of acknowledged) {
@@ -148,6 +152,6 @@ describe('durability', () => {
   it('refuses to start when the state file cannot be written, rather than answer requests it cannot keep', async () => {
     const notAFolder = join(mkdtempSync(join(tmpdir(), 'gw-sandbox-')), 'plain-file')
     writeFileSync(notAFolder, '')
-    await expect(sandbox({stateFile: join(notAFolder, 'state.json')})).rejects.toThrow(/ENOTDIR/)
+    await expectReject(sandbox({stateFile: join(notAFolder, 'state.json')}), StateFileError, /ENOTDIR/)
   })
 })

@@ -87,7 +87,13 @@ describe('request bodies', () => {
     expect(answer.status).toBe(400)
     expect(answer.body.successful).toBe(false)
     expect(answer.body.errors).toHaveLength(1)
-    expect(answer.body.errors[0]).toMatch(/^Request body is not valid JSON: .+/)
+    expect(answer.body.errors).toEqual(['Request body is not valid JSON (it breaks at character 14)'])
+  })
+
+  it('never quotes the body it could not read (a form-encoded CVV, say)', async () => {
+    const answer = await call(await sandbox(), 'POST', '/v1.0/purchases', {raw: 'cvv=642&card_number=4242424242424242'})
+    expect(answer.status).toBe(400)
+    expect(answer.body.errors).toEqual(['Request body is not valid JSON'])
   })
 
   it.each(['[]', '"text"', '42', 'null'])('answers the body %s with a 400: it must be an object', async (raw) => {

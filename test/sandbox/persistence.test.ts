@@ -2,8 +2,9 @@ import {mkdtempSync, readFileSync, readdirSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {loadStore} from '../../src/sandbox/persist.js'
+import {loadStore, StateFileError} from '../../src/sandbox/persist.js'
 import {call, purchase, sandbox} from './helpers.js'
+import {expectReject} from '../expect-error.js'
 
 const CVV = '9876'
 
@@ -58,7 +59,7 @@ describe('state file', () => {
   it('refuses to start on a file that is not a state file, rather than overwrite it', async () => {
     const stateFile = join(mkdtempSync(join(tmpdir(), 'gw-sandbox-')), 'notes.txt')
     writeFileSync(stateFile, 'my notes')
-    await expect(sandbox({stateFile})).rejects.toThrow(`${stateFile} is not a gw sandbox state file`)
+    await expectReject(sandbox({stateFile}), StateFileError, `${stateFile} is not a gw sandbox state file`)
     expect(readFileSync(stateFile, 'utf8')).toBe('my notes')
   })
 })

@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {inOrder} from '../../src/in-order.js'
+import {expectReject} from '../expect-error.js'
 
 const collect = async <T>(results: AsyncIterable<T>) => {
   const all: T[] = []
@@ -30,11 +31,13 @@ describe('inOrder', () => {
       if (n === 3) throw new Error('three')
       return n
     })
-    await expect(
+    await expectReject(
       (async () => {
         for await (const n of results) seen.push(n)
       })(),
-    ).rejects.toThrow('three')
+      Error,
+      'three',
+    )
     expect(seen).toEqual([1, 2])
     expect(worked).toEqual([1, 2, 3, 4])
   })

@@ -5,6 +5,8 @@ import {confirmBatch, confirmation, confirmLive, liveMarker, refuseWhenReadOnly,
 import {testIo} from '../../src/output/io.js'
 import type {Prompter} from '../../src/output/prompt.js'
 import type {Target} from '../../src/auth/resolve.js'
+import {UsageError} from '../../src/errors.js'
+import {expectReject} from '../expect-error.js'
 
 /** Answers questions in order and records them, so a test sees what was asked. */
 function scripted(answers: string[]): {prompter: () => Promise<Prompter>; asked: string[]} {
@@ -183,7 +185,7 @@ describe('a batch on a live profile', () => {
 
   it('needs --yes without a terminal, and a read-only profile refuses it first', async () => {
     const {prompter} = scripted([])
-    await expect(confirmBatch({target: liveTarget, commandId: 'refund create', yes: false, io: testIo(), prompter, plan: async () => plan})).rejects.toThrow(/must be confirmed, and there is no terminal/)
+    await expectReject(confirmBatch({target: liveTarget, commandId: 'refund create', yes: false, io: testIo(), prompter, plan: async () => plan}), UsageError, /must be confirmed, and there is no terminal/)
     await expect(confirmBatch({target: liveTarget, commandId: 'refund create', yes: true, io: testIo(), prompter, plan: async () => plan})).resolves.toBeUndefined()
     const readOnly = {...liveTarget, profile: {readOnly: true}} as Target
     await expect(confirmBatch({target: readOnly, commandId: 'refund create', yes: true, io: testIo(), prompter, plan: async () => plan})).rejects.toMatchObject({exitCode: 6})
@@ -191,6 +193,6 @@ describe('a batch on a live profile', () => {
 
   it('is refused when the number typed is not its number of rows', async () => {
     const {prompter} = scripted(['30', '3000', '30'])
-    await expect(confirmBatch({target: liveTarget, commandId: 'refund create', yes: false, io: testIo({tty: true}), prompter, plan: async () => plan})).rejects.toThrow('"30" does not match 300: nothing was sent')
+    await expectReject(confirmBatch({target: liveTarget, commandId: 'refund create', yes: false, io: testIo({tty: true}), prompter, plan: async () => plan}), UsageError, '"30" does not match 300: nothing was sent')
   })
 })

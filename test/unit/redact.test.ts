@@ -2,7 +2,10 @@ import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 import {UsageError} from '../../src/errors.js'
 import {toGwError} from '../../src/to-gw-error.js'
-import {looksLikeCardNumber, maskCardNumber, maskCardNumbersIn, redact, redactFlagMessage, redactText} from '../../src/redact.js'
+import {looksLikeCardNumber, maskCardDataIn, maskCardNumber, maskCardNumbersIn, maskCardToken, maskCardTokenPath, maskCardTokensIn, redact, redactFlagMessage, redactText} from '../../src/redact.js'
+import {purchaseColumns} from '../../src/output/columns.js'
+import {testIo} from '../../src/output/io.js'
+import {renderList} from '../../src/output/render.js'
 import {cardToken} from '../../src/validate.js'
 import {Errors} from '@oclif/core'
 
@@ -84,6 +87,7 @@ describe('errors about flags name the flag, never its value', () => {
     ['Expected --environment=4242424242424242 to be one of: sandbox, live', 'Expected --environment=424242XXXXXX4242 to be one of: sandbox, live'],
     ['Nonexistent flag: --cvc=987', 'Nonexistent flag: --cvc'],
     ['Unexpected argument: 4242 4242 4242 4242', 'Unexpected argument: 424242XXXXXX4242'],
+    ['Expected --event=charge everything to be one of: charge:pending, card:expired', 'Expected --event=charge everything to be one of: charge:pending, card:expired'],
   ])('%s', (message, shown) => {
     expect(redactFlagMessage(message)).toBe(shown)
   })
@@ -124,5 +128,154 @@ describe('--card-token refuses a card number', () => {
     // Any spacing a person or a gateway puts between the groups; a date or an id is never one.
     for (const spaced of ['4242 4242 4242 4242', '4242-4242-4242-4242', '4242\t4242\t4242\t4242', '4242\u00a04242\u00a04242\u00a04242']) expect(looksLikeCardNumber(spaced), spaced).toBe(true)
     for (const other of ['2026-11-23T09:01:02+00:00', '071-P-1VQZVNTX', '4242424242424242x']) expect(looksLikeCardNumber(other), other).toBe(false)
+  })
+})
+
+describe('a card number sent as a JSON number is masked as the same digits in a string', () => {
+  it('under a card key or any other, it becomes the masked string a string would (JSON has no masked number)', () => {
+    expect(redact({card_number: 4242424242424242, reference: 5123456789012346, amount: 1000, authorization: 297515})).toStrictEqual({
+      card_number: '424242XXXXXX4242',
+      reference: '512345XXXXXX2346',
+      amount: 1000,
+      authorization: 297515,
+    })
+    expect(redact([4242424242424242, 4242424242424241, 1234567890123])).toStrictEqual(['424242XXXXXX4242', 4242424242424241, 1234567890123])
+    // Under a card key every number is masked, as a string there is: a short one wholly.
+    expect(redact({pan: 4242, number: 4.5})).toStrictEqual({pan: 'XXXX', number: 'X.X'})
+  })
+
+  it('a number too large for its digits to survive JSON parsing is masked whatever its Luhn check says', () => {
+    const rounded = JSON.parse('{"ref":4242424242424242424}') as {ref: number}
+    expect(Number.isSafeInteger(rounded.ref)).toBe(false)
+    expect(redact(rounded)).toStrictEqual({ref: maskCardNumber(String(rounded.ref))})
+    expect(redact({n: 1e19, m: 999_999_999_999})).toStrictEqual({n: 1e19, m: 999_999_999_999})
+  })
+
+  it('--verbose and gw api: an unquoted digit run is masked, in JSON and in a body that is not JSON', () => {
+    expect(redactText('{"response":{"card_number":4242424242424242,"cvv":987,"amount":1000}}')).toBe('{"response":{"card_number":"424242XXXXXX4242","amount":1000}}')
+    expect(redactText('{"response":{"card_number":4242424242424242,')).toBe('{"response":{"card_number":424242XXXXXX4242,')
+    expect(redactText('card_number=4242424242424242&amount=1000')).toBe('card_number=424242XXXXXX4242&amount=1000')
+  })
+})
+
+describe('a card-number field that holds letters as well as digits', () => {
+  it.each([
+    ['4242 4242 4242 4242 (Visa)', 'XXXX XXXX XXXX XXXX (Visa)'],
+    ['tok_4242424242424242', 'tok_XXXXXXXXXXXXXXXX'],
+    ['4242424242424242A', 'XXXXXXXXXXXXXXXXA'],
+    ['visa-4242', 'visa-XXXX'],
+  ])('%s shows no digit at all: %s', (value, shown) => {
+    expect(maskCardNumber(value)).toBe(shown)
+    expect(redact({card_number: value})).toStrictEqual({card_number: shown})
+  })
+})
+
+describe('a number-typed card number in a table', () => {
+  it('shows by its last four, as a string one does', async () => {
+    const io = testIo({tty: true, columns: 120})
+    await renderList(io, [{id: '071-P-ABCDEFGH', reference: 'order-1', amount: 1000, currency: 'AUD', successful: true, message: 'Approved', card_number: 4242424242424242}], purchaseColumns, {json: false})
+    expect(io.stdout()).toContain('…4242')
+    expect(io.stdout()).not.toMatch(/\d{5}/)
+  })
+})
+
+describe('a stored card token, as gw and the local gateway show it', () => {
+  it.each([
+    ['abcdefghij0123456789', '****************6789'],
+    ['jane-visa', '*****visa'],
+    ['12345678', '****5678'],
+    ['1234567', '*******'],
+    ['', ''],
+  ])('%s shows as %s', (token, shown) => {
+    expect(maskCardToken(token)).toBe(shown)
+  })
+
+  it.each([
+    ['/v1.0/credit_cards/abcdefghij0123456789', '/v1.0/credit_cards/****************6789'],
+    ['/v1.0/credit_cards/abcdefghij0123456789.json', '/v1.0/credit_cards/****************6789.json'],
+    ['http://127.0.0.1:1/v1.0/CREDIT_CARDS/abcdefghij0123456789?x=1', 'http://127.0.0.1:1/v1.0/CREDIT_CARDS/****************6789?x=1'],
+    ['/v1.0/credit_cards/abcdefghij0123456789/extra', '/v1.0/credit_cards/****************6789/extra'],
+    ['/v1.0/credit_cards', '/v1.0/credit_cards'],
+    ['/v1.0/purchases/071-P-ABCDEFGH', '/v1.0/purchases/071-P-ABCDEFGH'],
+  ])('the path %s is shown as %s', (path, shown) => {
+    expect(maskCardTokenPath(path)).toBe(shown)
+  })
+
+  it("the gateway's Card <token> could not be found keeps its words; other messages are left as they are", () => {
+    expect(maskCardTokensIn('Card abcdefghij0123456789 could not be found')).toBe('Card ****************6789 could not be found')
+    expect(maskCardTokensIn('Reference order20261123abcdefgh has already been taken')).toBe('Reference order20261123abcdefgh has already been taken')
+  })
+
+  it('an unexpected argument shaped as a card token (20 lower-case letters and digits) is masked, other words are not', () => {
+    expect(maskCardDataIn('Unexpected argument: abcdefghij0123456789')).toBe('Unexpected argument: ****************6789')
+    expect(maskCardDataIn('Unexpected argument: 4242424242424242')).toBe('Unexpected argument: 424242XXXXXX4242')
+    for (const word of ['abcdefghij012345678', 'abcdefghij01234567890', 'ABCDEFGHIJ0123456789', 'a-abcdefghij0123456789', 'abcdefghij0123456789-b', '071-P-ABCDEFGH']) {
+      expect(maskCardDataIn(`Unexpected argument: ${word}`), word).toBe(`Unexpected argument: ${word}`)
+    }
+    expect(redactFlagMessage('Unexpected argument: abcdefghij0123456789')).toBe('Unexpected argument: ****************6789')
+  })
+})
+
+describe('masking as a person reads the result', () => {
+  it.each([
+    // Masked another way, with ten digits or fewer showing: kept, spaces and dashes aside.
+    ['•••• •••• •••• 4242', '••••••••••••4242'],
+    ['4242 42•• •••• 4242', '424242••••••4242'],
+    ['4242-42**-****-4242', '424242******4242'],
+    // Eleven digits showing is one too many: masked as a whole number is.
+    ['4242 424• •••• 4242', '424242XXXXXX4242'],
+    // 12 digits under a card key show as the gateway masks them; 13 and 19, the shortest and longest card numbers.
+    ['424242424242', '424242XX4242'],
+    ['4222222222222', '422222XXX2222'],
+    ['6011000990139424123', '601100XXXXXXXXX4123'],
+  ])('%s shows as %s', (value, shown) => {
+    expect(maskCardNumber(value)).toBe(shown)
+    expect(redact({card_number: value})).toStrictEqual({card_number: shown})
+  })
+
+  it('a 13-digit card number is found under any key; 12 digits, however spaced, are no card number', () => {
+    expect(looksLikeCardNumber('4222222222222')).toBe(true)
+    expect(redact({reference: '4222222222222', note: '4222 2222 22222'})).toStrictEqual({reference: '422222XXX2222', note: '422222XXX2222'})
+    // 424242424242 passes the Luhn check, but has too few digits for a card.
+    expect(looksLikeCardNumber('4242 4242 4242')).toBe(false)
+    expect(redact({reference: '4242 4242 4242', phone: '+61 412 345 678 9'})).toStrictEqual({reference: '4242 4242 4242', phone: '+61 412 345 678 9'})
+    for (const other of ['4242424242424242/', '4242424242424242.', 'x4242424242424242', '4242_4242_4242_4242']) expect(looksLikeCardNumber(other), other).toBe(false)
+  })
+
+  it('null and empty values stay as the gateway sent them, under a card key too', () => {
+    expect(redact(null)).toBe(null)
+    expect(redact({card_number: null, reference: null, number: undefined, amount: 0, pan: true})).toStrictEqual({card_number: null, reference: null, number: undefined, amount: 0, pan: true})
+    expect(redact({card_number: ''})).toStrictEqual({card_number: ''})
+    // A card key holding a record is gone through as one.
+    expect(redact({number: {card_number: '4242424242424242', cvv: '123', holder: 'Jo'}})).toStrictEqual({number: {card_number: '424242XXXXXX4242', holder: 'Jo'}})
+  })
+
+  it('under a card key a number too short to be a card is still hidden, as the gateway would never show it', () => {
+    expect(redact({card_number: '4242', number: '42424242424', pan: 4242})).toStrictEqual({card_number: 'XXXX', number: 'XXXXXXXXXXX', pan: 'XXXX'})
+  })
+
+  it('amounts, decimal amounts and counts are numbers that stay numbers', () => {
+    expect(redact({amount: 1000, decimal_amount: 10.5, captured_amount: 0, refunded: -2500, total: 4242424242424241, rate: 0.1, big: 1e21})).toStrictEqual({
+      amount: 1000,
+      decimal_amount: 10.5,
+      captured_amount: 0,
+      refunded: -2500,
+      total: 4242424242424241,
+      rate: 0.1,
+      big: 1e21,
+    })
+  })
+
+  it.each(['cvv', 'CVV', 'cvc', 'cvv2', 'CVC2', 'password', 'authentication_password', 'token_secret', 'Api_Token'])('a secret under %s is left out', (key) => {
+    expect(redact({id: 'h1', [key]: 'hush'})).toStrictEqual({id: 'h1'})
+  })
+
+  it.each(['card_number', 'Card_Number', 'number', 'PAN'])('a card number under %s is masked, however short', (key) => {
+    expect(redact({[key]: '4242'})).toStrictEqual({[key]: 'XXXX'})
+  })
+
+  it('keys that only resemble those names are kept as they are', () => {
+    const record = {cvv_match: 'M', card_numbers: '4242', number_of_items: 2, password_hint: 'pet', api_token_id: 'tok-1', span: '1234'}
+    expect(redact(record)).toStrictEqual(record)
   })
 })

@@ -1,11 +1,11 @@
 import * as z from 'zod'
 import {cardExpiryField, cardNumberField, cvvField, requiredText} from './fields.js'
-import {looseBoolean, looseInt, looseString} from './common.js'
+import {looseBoolean, looseInt, looseString, recordCardNumber} from './common.js'
 
 export const Card = z.looseObject({
   token: looseString,
   card_holder: looseString,
-  card_number: looseString,
+  card_number: recordCardNumber,
   card_expiry: looseString,
   card_type: looseString,
   card_category: looseString,

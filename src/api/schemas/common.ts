@@ -12,6 +12,8 @@ export const looseBoolean = maybe(z.boolean())
 export const looseInt = maybe(z.number().int())
 /** Older responses send `authorization` as an integer, newer ones as a string. */
 export const stringOrNumber = maybe(z.union([z.string(), z.number()]))
+/** A record's card number: a string, masked or whole, or a JSON number from some gateways (redact masks either). */
+export const recordCardNumber = stringOrNumber
 
 /**
  * A field the live gateway sends beyond the contract (gateway-notes.md): named, so gw knows it

@@ -1,11 +1,11 @@
 import * as z from 'zod'
 import {amountField, cardExpiryField, cardKeyField, cardNumberField, currencyField, cvvField, requiredText} from './fields.js'
-import {beyondContract, looseBoolean, looseString, maybe, stringOrNumber} from './common.js'
+import {beyondContract, looseBoolean, looseString, maybe, recordCardNumber, stringOrNumber} from './common.js'
 
 export const Purchase = z.looseObject({
   id: looseString,
   authorization: stringOrNumber,
-  card_number: looseString,
+  card_number: recordCardNumber,
   card_holder: looseString,
   card_expiry: looseString,
   card_token: looseString,

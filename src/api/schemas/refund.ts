@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import {amountField, requiredText} from './fields.js'
-import {beyondContract, looseBoolean, looseString, maybe, stringOrNumber} from './common.js'
+import {beyondContract, looseBoolean, looseString, maybe, recordCardNumber, stringOrNumber} from './common.js'
 
 /** `amount` is negative in the contract and positive from the live gateway: both are accepted. */
 export const Refund = z.looseObject({
@@ -10,7 +10,7 @@ export const Refund = z.looseObject({
   refunded: looseString,
   message: looseString,
   card_holder: looseString,
-  card_number: looseString,
+  card_number: recordCardNumber,
   card_expiry: looseString,
   card_type: looseString,
   successful: looseBoolean,

@@ -2,6 +2,7 @@ import {describe, expect, it} from 'vitest'
 import {type FetchPage, ListPageError, type Paging, readPaging, walkList} from '../../../src/api/paging.js'
 import {AuthError, GatewayError, PagingError} from '../../../src/errors.js'
 import {hintFor} from '../../../src/output/hints.js'
+import {expectReject} from '../../expect-error.js'
 
 describe('readPaging', () => {
   it.each<[string, Record<string, unknown>, Paging]>([
@@ -108,7 +109,7 @@ describe('walkList', () => {
   it('refuses a gateway that answers another page than the one asked for', async () => {
     let calls = 0
     const stuck: FetchPage<Row> = async () => ({records: Array.from({length: 50}, (_, i) => row(calls++ * 50 + i)), paging: {page: 1, pages: 9}})
-    await expect(walk(stuck, false)).rejects.toThrow('Asked the gateway for page 2 of the list (records from 51) and it answered with page 1: it does not page by offset or page number')
+    await expectReject(walk(stuck, false), PagingError, 'Asked the gateway for page 2 of the list (records from 51) and it answered with page 1: it does not page by offset or page number')
   })
 
   it('words no flag itself: the renderer says how to page by hand (design.md §7)', async () => {
@@ -136,7 +137,7 @@ describe('walkList', () => {
       for await (const page of walkList(failing, {newestFirst: true, ahead: 2})) handed.push(...ids([page]))
     })()
     await expect(run).rejects.toThrow(ListPageError)
-    await expect(run).rejects.toThrow('Page 2 of the list (records 51-100 of 150) could not be read: connect ECONNREFUSED 127.0.0.1:9')
+    await expectReject(run, ListPageError, 'Page 2 of the list (records 51-100 of 150) could not be read: connect ECONNREFUSED 127.0.0.1:9')
     expect(handed).toEqual(range(100, 150).reverse())
   })
 

@@ -4,6 +4,8 @@ import {Envelope} from '../../../src/api/schemas/common.js'
 import {Purchase} from '../../../src/api/schemas/purchase.js'
 import {Refund} from '../../../src/api/schemas/refund.js'
 import {Card} from '../../../src/api/schemas/card.js'
+import {GatewayError} from '../../../src/errors.js'
+import {expectThrow} from '../../expect-error.js'
 
 const raw = (status: number, body: unknown) => ({status, requestId: 'req-1', text: typeof body === 'string' ? body : JSON.stringify(body)})
 
@@ -36,9 +38,9 @@ describe('errorFromResponse: the envelope is the truth whatever the status', () 
   })
 
   it('turns an HTML 500 into a gateway error and other non-JSON into an unreadable answer', () => {
-    expect(() => parseEnvelope(raw(500, '<html><body>Internal Server Error</body></html>'))).toThrow('The gateway failed (HTTP 500) and sent a body that is not JSON')
-    expect(() => parseEnvelope(raw(200, 'OK'))).toThrow('The gateway answered HTTP 200 with a body that is not JSON')
-    expect(() => parseEnvelope(raw(200, {hello: 'world'}))).toThrow('JSON without the gateway envelope')
+    expectThrow(() => parseEnvelope(raw(500, '<html><body>Internal Server Error</body></html>')), GatewayError, 'The gateway failed (HTTP 500) and sent a body that is not JSON')
+    expectThrow(() => parseEnvelope(raw(200, 'OK')), GatewayError, 'The gateway answered HTTP 200 with a body that is not JSON')
+    expectThrow(() => parseEnvelope(raw(200, {hello: 'world'})), GatewayError, 'JSON without the gateway envelope')
   })
 })
 

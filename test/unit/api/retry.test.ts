@@ -17,6 +17,7 @@ describe('shouldRetry', () => {
     [{method: 'POST', attempt: 0, failure: 'not_sent'}, false],
     [{method: 'PUT', attempt: 0, status: 502}, false],
     [{method: 'DELETE', attempt: 0, failure: 'maybe_processed'}, false],
+    // Nothing went wrong: nothing to try again.
     [{method: 'GET', attempt: 0}, false],
     [{method: 'GET', attempt: 2, failure: 'maybe_processed'}, true],
   ] as const)('%j → %s', (input, expected) => {
@@ -51,13 +52,40 @@ describe('classifyFailure', () => {
     ['SELF_SIGNED_CERT_IN_CHAIN', 'not_sent'],
     ['UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'not_sent'],
     ['UND_ERR_PRX_TLS', 'not_sent'],
+    ['EAI_AGAIN', 'not_sent'],
+    ['EHOSTUNREACH', 'not_sent'],
+    ['ENETUNREACH', 'not_sent'],
+    ['ERR_INVALID_URL', 'not_sent'],
+    ['ERR_TLS_CERT_ALTNAME_INVALID', 'not_sent'],
+    ['DEPTH_ZERO_SELF_SIGNED_CERT', 'not_sent'],
+    ['CERT_HAS_EXPIRED', 'not_sent'],
+    ['CERT_NOT_YET_VALID', 'not_sent'],
+    ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'not_sent'],
+    ['UNABLE_TO_GET_ISSUER_CERT', 'not_sent'],
+    ['EPIPE', 'maybe_processed'],
   ])('%s → %s', (code, expected) => {
     expect(classifyFailure(coded(code))).toBe(expected)
   })
 
-  it('follows the cause chain and treats an unknown failure as possibly processed', () => {
+  it('follows the cause chain to its end and treats an unknown failure as possibly processed', () => {
     expect(classifyFailure(new TypeError('fetch failed', {cause: coded('ECONNREFUSED')}))).toBe('not_sent')
+    let deep: unknown = coded('ECONNREFUSED')
+    for (let i = 0; i < 8; i++) deep = new Error(`wrapped ${i}`, {cause: deep})
+    expect(classifyFailure(deep)).toBe('not_sent')
     expect(classifyFailure(new Error('mystery'))).toBe('maybe_processed')
+    // A numeric code is no code: the one in its cause is.
+    expect(classifyFailure(Object.assign(new Error('numbered'), {code: 111, cause: coded('ENOTFOUND')}))).toBe('not_sent')
+  })
+
+  it('ends at a cause that is null or not an object, and at a chain that loops back on itself', () => {
+    expect(classifyFailure(Object.assign(new Error('no cause'), {cause: null}))).toBe('maybe_processed')
+    expect(classifyFailure(Object.assign(new Error('text cause'), {cause: 'ECONNREFUSED'}))).toBe('maybe_processed')
+    const looped = new Error('looped') as Error & {cause?: unknown}
+    looped.cause = new Error('back', {cause: looped})
+    expect(classifyFailure(looped)).toBe('maybe_processed')
+    expect(isCertificateFailure(looped)).toBe(false)
+    expect(classifyFailure(undefined)).toBe('maybe_processed')
+    expect(classifyFailure('ECONNREFUSED')).toBe('maybe_processed')
   })
 })
 
@@ -103,14 +131,14 @@ describe('proxyRefusal', () => {
     [Object.assign(new Error('Proxy Authentication Required (407)'), {code: 'UND_ERR_INVALID_ARG'}), 407],
     [Object.assign(new Error('Request aborted'), {code: 'UND_ERR_ABORTED'}), undefined],
     [new Error('other side closed'), undefined],
-    // Only undici's own words, whole: a message that merely holds them is another failure.
-    [new Error('upstream: Proxy response (407) !== 200 when HTTP Tunneling'), undefined],
-    [new Error('Proxy response (407) !== 200 when HTTP Tunneling, then closed'), undefined],
+    // Only undici's own words, whole: a message that quotes them (an answer's text, say) is no refusal.
+    [new Error('Proxy response (502) !== 200 when HTTP Tunneling, then more'), undefined],
+    [new Error('upstream: Proxy response (502) !== 200 when HTTP Tunneling'), undefined],
+    [new Error('Proxy Authentication Required (407) by upstream'), undefined],
     [new Error('upstream: Proxy Authentication Required (407)'), undefined],
-    [new Error('Proxy Authentication Required (407), then closed'), undefined],
-    ['Proxy Authentication Required (407)', undefined],
     [null, undefined],
-    [{message: 'Proxy response (503) !== 200 when HTTP Tunneling'}, 503],
+    // Thrown as text rather than an Error, the words are still undici's.
+    ['Proxy response (503) !== 200 when HTTP Tunneling', 503],
   ])('%s → %s', (err, status) => {
     expect(proxyRefusal(err)).toBe(status)
     expect(classifyFailure(err)).toBe(status === undefined ? 'maybe_processed' : 'not_sent')
@@ -129,8 +157,11 @@ describe('isCertificateFailure', () => {
   ])('%s → %s', (code, expected) => {
     expect(isCertificateFailure(new Error('tls', {cause: coded(code)}))).toBe(expected)
   })
+})
 
-  it('a failure with no code is none', () => {
+describe('isCertificateFailure without a code', () => {
+  it('is false', () => {
     expect(isCertificateFailure(new Error('tls'))).toBe(false)
+    expect(isCertificateFailure(undefined)).toBe(false)
   })
 })

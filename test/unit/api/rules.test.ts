@@ -4,6 +4,8 @@ import * as rules from '../../../src/api/schemas/rules.js'
 import {purchaseRows, refundRows} from '../../../src/batch/rows.js'
 import {fieldProblems} from '../../../src/seed/file.js'
 import * as validate from '../../../src/validate.js'
+import {UsageError} from '../../../src/errors.js'
+import {expectThrow} from '../../expect-error.js'
 
 // Issue 22: a rule is worded once. A flag, a batch row, a request body and a fixtures file's step
 // refuse the same value in the same words, each naming what holds it.
@@ -19,7 +21,7 @@ describe('one wording per rule', () => {
     ['99999999999999999999', 'must be at most 9007199254740991, got 99999999999999999999'],
   ])('an amount of %s: flag, batch row and fixtures step alike', (text, problem) => {
     expect(rules.amount(text)).toMatchObject({problem})
-    expect(() => validate.amount('amount', text)).toThrow(`--amount ${problem}`)
+    expectThrow(() => validate.amount('amount', text), UsageError, `--amount ${problem}`)
     expect(refundRows.read({transaction_id: '071-P-A', amount: text, reference: 'r'})).toEqual({errors: [`amount ${problem}`], reference: 'r'})
     expect(purchaseRows.read({card_token: 'tok', amount: text, reference: 'r'})).toEqual({errors: [`amount ${problem}`], reference: 'r'})
     // A fixtures file holds JSON numbers: 0 is one as written.
@@ -37,7 +39,7 @@ describe('one wording per rule', () => {
     ['currency', 'dollars', `must be a three-letter ISO 4217 code such as AUD, got "dollars"`],
     ['reference', '  ', 'must not be blank'],
   ])('a %s of %j in a flag, a batch row and a request body', (field, value, problem) => {
-    expect(() => (field === 'currency' ? validate.currency(field, value) : validate.notBlank(field, value))).toThrow(`--${field} ${problem}`)
+    expectThrow(() => (field === 'currency' ? validate.currency(field, value) : validate.notBlank(field, value)), UsageError, `--${field} ${problem}`)
     expect(purchaseRows.read({card_token: 'tok', amount: '100', reference: 'r', [field]: value.trim() === '' ? '' : value})).toMatchObject({errors: [`${field} ${problem}`]})
     expect(bodyProblem(PurchaseCreate, {...purchase, [field]: value})).toEqual([`${field} ${problem}`])
   })

@@ -10,6 +10,7 @@ import type {TokenStores} from '../../../src/auth/token-store.js'
 import {ModeMismatchError, NotFoundError} from '../../../src/errors.js'
 import {testIo} from '../../../src/output/io.js'
 import type {Prompter} from '../../../src/output/prompt.js'
+import {expectReject} from '../../expect-error.js'
 
 function memoryStore(location: string, {broken = false} = {}): TokenStore & {tokens: Map<string, string>} {
   const tokens = new Map<string, string>()
@@ -62,7 +63,7 @@ describe('gw login takes the environment from the mode the gateway reports', () 
   it('refuses a --environment the gateway contradicts, saving nothing (exit 6)', async () => {
     const {context, configDir, stores} = await setup({mode: 'live'})
     await expect(login(flags({environment: 'sandbox'}), context)).rejects.toThrow(ModeMismatchError)
-    await expect(login(flags({environment: 'sandbox'}), context)).rejects.toThrow('The gateway at https://gateway.example.com reports live mode, not sandbox: nothing was saved')
+    await expectReject(login(flags({environment: 'sandbox'}), context), ModeMismatchError, 'The gateway at https://gateway.example.com reports live mode, not sandbox: nothing was saved')
     expect(stores.keychain.tokens.size).toBe(0)
     expect(existsSync(join(configDir, 'config.json'))).toBe(false)
   })

@@ -4,6 +4,8 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {readIds} from '../../../src/batch/input.js'
 import {testIo} from '../../../src/output/io.js'
+import {UsageError} from '../../../src/errors.js'
+import {expectReject} from '../../expect-error.js'
 
 const file = (text: string) => {
   const path = join(mkdtempSync(join(tmpdir(), 'gw-ids-')), 'ids')
@@ -24,8 +26,8 @@ describe('readIds with --input', () => {
 
   it('reads stdin for -, and refuses ids given both ways or a CSV without an id column', async () => {
     await expect(readIds([], testIo({stdin: 'a\nb\n'}), 'id', '-')).resolves.toEqual({ids: ['a', 'b'], batch: true})
-    await expect(readIds(['x'], testIo(), 'id', '-')).rejects.toThrow('give the ids as arguments or with --input, not both')
-    await expect(readIds([], testIo(), 'id', file('name,amount\nx,1\n'))).rejects.toThrow('has no id or reference column')
-    await expect(readIds([], testIo(), 'id', '/no/such/file')).rejects.toThrow('--input /no/such/file cannot be read: no such file')
+    await expectReject(readIds(['x'], testIo(), 'id', '-'), UsageError, 'give the ids as arguments or with --input, not both')
+    await expectReject(readIds([], testIo(), 'id', file('name,amount\nx,1\n')), UsageError, 'has no id or reference column')
+    await expectReject(readIds([], testIo(), 'id', '/no/such/file'), UsageError, '--input /no/such/file cannot be read: no such file')
   })
 })

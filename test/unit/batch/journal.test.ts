@@ -4,6 +4,8 @@ import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {defaultJournalPath, inputHash, Journal} from '../../../src/batch/journal.js'
+import {UsageError} from '../../../src/errors.js'
+import {expectReject} from '../../expect-error.js'
 
 const now = new Date('2026-11-22T10:00:00Z')
 const path = () => join(mkdtempSync(join(tmpdir(), 'gw-journal-')), 'j.ndjson')
@@ -51,10 +53,10 @@ describe('Journal', () => {
   it('refuses the journal of another input or another command, and one another gw holds', async () => {
     const file = path()
     await (await open(file)).close()
-    await expect(open(file, 'b'.repeat(64))).rejects.toThrow(`${file} was written for another input (sha256 aaaaaaaaaaaa..., this input bbbbbbbbbbbb...): nothing was sent`)
-    await expect(open(file, 'a'.repeat(64), 'purchase create')).rejects.toThrow('is the journal of a gw refund create batch, not gw purchase create')
+    await expectReject(open(file, 'b'.repeat(64)), UsageError, `${file} was written for another input (sha256 aaaaaaaaaaaa..., this input bbbbbbbbbbbb...): nothing was sent`)
+    await expectReject(open(file, 'a'.repeat(64), 'purchase create'), UsageError, 'is the journal of a gw refund create batch, not gw purchase create')
     writeFileSync(file + '.lock', String(process.ppid))
-    await expect(open(file)).rejects.toThrow(`Another gw (pid ${process.ppid}) is running the batch of journal ${file}`)
+    await expectReject(open(file), UsageError, `Another gw (pid ${process.ppid}) is running the batch of journal ${file}`)
   })
 
   it('is named from the input content and the gateway and merchant, in the data directory', () => {
@@ -80,7 +82,7 @@ describe('a --journal that is no journal', () => {
   ])('is refused and left untouched: %s', async (_, text) => {
     const file = path()
     writeFileSync(file, text)
-    await expect(open(file)).rejects.toThrow(`${file} is not a gw batch journal, and is left as it is: nothing was sent`)
+    await expectReject(open(file), UsageError, `${file} is not a gw batch journal, and is left as it is: nothing was sent`)
     expect(readFileSync(file, 'utf8')).toBe(text)
     expect(existsSync(file + '.lock')).toBe(false)
   })
@@ -90,7 +92,7 @@ describe('the journal lock', () => {
   it('is refused to a second open in the same process', async () => {
     const file = path()
     const first = await open(file)
-    await expect(open(file)).rejects.toThrow(`The batch journal ${file} is already open in this gw: nothing was sent`)
+    await expectReject(open(file), UsageError, `The batch journal ${file} is already open in this gw: nothing was sent`)
     await first.close()
     await (await open(file)).close()
   })
@@ -98,7 +100,7 @@ describe('the journal lock', () => {
   it('treats an empty lock file as held while it is young (its writer between creating it and writing its pid), and takes it over once old', async () => {
     const file = path()
     writeFileSync(file + '.lock', '')
-    await expect(open(file)).rejects.toThrow(`The batch journal ${file} is being taken by another gw: nothing was sent`)
+    await expectReject(open(file), UsageError, `The batch journal ${file} is being taken by another gw: nothing was sent`)
     const old = new Date(Date.now() - 60_000)
     utimesSync(file + '.lock', old, old)
     const journal = await open(file)
@@ -122,7 +124,7 @@ describe('the journal lock', () => {
     writeFileSync(file + '.lock', '999999999')
     // Another process is between finding the lock dead and removing it: the lock's name is never left vacant.
     writeFileSync(file + '.lock.takeover', '999999998')
-    await expect(open(file)).rejects.toThrow(`The batch journal ${file} is being taken by another gw: nothing was sent`)
+    await expectReject(open(file), UsageError, `The batch journal ${file} is being taken by another gw: nothing was sent`)
     expect(readFileSync(file + '.lock', 'utf8')).toBe('999999999')
     const old = new Date(Date.now() - 60_000)
     utimesSync(file + '.lock.takeover', old, old)

@@ -5,6 +5,7 @@ import {describe, expect, it} from 'vitest'
 import {type BatchEntry, openBatch} from '../../../src/batch/read.js'
 import {type InvalidRow, purchaseRows, refundRows, type RowSchema, scanRows, type ValidRow, validRows, withJournaledReferences} from '../../../src/batch/rows.js'
 import {UsageError} from '../../../src/errors.js'
+import {expectReject} from '../../expect-error.js'
 
 const fileOf = (text: string) => {
   const path = join(mkdtempSync(join(tmpdir(), 'gw-rows-')), 'batch')
@@ -127,8 +128,8 @@ describe('scanRows and validRows', () => {
   })
 
   it('refuses card data, by column or by a card number in a field, without repeating it', async () => {
-    await expect(check('card_number,cvv,amount,reference\n4242424242424242,123,1,r\n', purchaseRows as RowSchema<unknown>)).rejects.toThrow('r.csv holds card data (columns card_number, cvv): raw card data does not belong in files, and nothing was sent')
-    await expect(check('card_token,amount,reference\n4242 4242 4242 4242,1,r\n', purchaseRows as RowSchema<unknown>)).rejects.toThrow(/^r\.csv holds what looks like a card number \(line 2\)[^4]*$/)
+    await expectReject(check('card_number,cvv,amount,reference\n4242424242424242,123,1,r\n', purchaseRows as RowSchema<unknown>), UsageError, 'r.csv holds card data (columns card_number, cvv): raw card data does not belong in files, and nothing was sent')
+    await expectReject(check('card_token,amount,reference\n4242 4242 4242 4242,1,r\n', purchaseRows as RowSchema<unknown>), UsageError, /^r\.csv holds what looks like a card number \(line 2\)[^4]*$/)
   })
 
   it('refuses control characters in a field', async () => {

@@ -2,6 +2,7 @@ import {describe, expect, it} from 'vitest'
 import {UsageError} from '../../../src/errors.js'
 import {matchesFilters, parseCard, type RecordFilters} from '../../../src/lists/filters.js'
 import {livePurchase, liveRefund, otherCard} from '../../fixtures/live-records.js'
+import {expectThrow} from '../../expect-error.js'
 
 const declined = {...livePurchase, id: '071-P-DECLINED', successful: false, message: 'Insufficient Funds', amount: 1051, reference: 'order-1043'}
 const contractRefund = {...liveRefund, amount: -5000}
@@ -23,7 +24,7 @@ describe('parseCard', () => {
 
   it('refuses a whole card number, masked in the message (it would stay in shell history)', () => {
     expect(() => parseCard('5123456789012346')).toThrow(UsageError)
-    expect(() => parseCard('5123456789012346')).toThrow('--card 512345XXXXXX2346 is a whole card number: it would stay in shell history')
+    expectThrow(() => parseCard('5123456789012346'), UsageError, '--card 512345XXXXXX2346 is a whole card number: it would stay in shell history')
   })
 })
 

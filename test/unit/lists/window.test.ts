@@ -1,6 +1,7 @@
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {UsageError} from '../../../src/errors.js'
 import {gatewayDays, parseWhen, parseWindow, withinWindow} from '../../../src/lists/window.js'
+import {expectThrow} from '../../expect-error.js'
 
 // Bare dates mean this machine's time zone (TZ): the tests fix one east of UTC.
 let zone: string | undefined
@@ -140,7 +141,7 @@ describe('parseWindow', () => {
   })
 
   it('refuses --from after --to', () => {
-    expect(() => parseWindow({from: 'today', to: 'yesterday'}, now)).toThrow('--from (2026-11-22T13:00:00.000Z) comes after --to (2026-11-22T12:59:59.999Z): no record can be in between')
+    expectThrow(() => parseWindow({from: 'today', to: 'yesterday'}, now), UsageError, '--from (2026-11-22T13:00:00.000Z) comes after --to (2026-11-22T12:59:59.999Z): no record can be in between')
   })
 })
 

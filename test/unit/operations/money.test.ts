@@ -5,6 +5,7 @@ import {findEarlierRefund, submitRefund} from '../../../src/operations/refunds.j
 import {hintFor} from '../../../src/output/hints.js'
 import {livePurchase, liveRefund} from '../../fixtures/live-records.js'
 import {fakeClient, fakeDeps} from './fake-client.js'
+import {expectReject} from '../../expect-error.js'
 
 const taken = (message: string) => () => Promise.reject(new RejectedError(message, {status: 400, messages: [message]}))
 
@@ -53,7 +54,7 @@ describe('a reference already taken (issue 9 §4), decided on live-shaped record
 
   it('any other refusal passes through untouched', async () => {
     const fake = fakeClient({'purchases.create': taken('Currency XYZ is not valid for this merchant')})
-    await expect(sendPurchase({card_token: 't', amount: 1, currency: 'XYZ', reference: 'o'}, fakeDeps(fake.client))).rejects.toThrow('Currency XYZ is not valid')
+    await expectReject(sendPurchase({card_token: 't', amount: 1, currency: 'XYZ', reference: 'o'}, fakeDeps(fake.client)), RejectedError, 'Currency XYZ is not valid')
   })
 })
 

@@ -3,6 +3,7 @@ import type {GatewayClient, RawAnswer} from '../../../src/api/client.js'
 import {AuthError, GatewayError, NotFoundError} from '../../../src/errors.js'
 import {checkGateway} from '../../../src/operations/status.js'
 import {fakeDeps} from './fake-client.js'
+import {expectReject} from '../../expect-error.js'
 
 const answering = (answer: RawAnswer | Error) =>
   ({sendRaw: async () => (answer instanceof Error ? Promise.reject(answer) : answer)}) as unknown as GatewayClient
@@ -25,6 +26,6 @@ describe('checkGateway: one look-up read for reachability, the token and the mod
   })
 
   it('anything else is a bug, not a finding', async () => {
-    await expect(checkGateway(fakeDeps(answering(new Error('boom'))))).rejects.toThrow('boom')
+    await expectReject(checkGateway(fakeDeps(answering(new Error('boom')))), Error, 'boom')
   })
 })

@@ -3,9 +3,10 @@ import {open} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
-import {Journal, loadStore, openStateFile, writeSnapshot, type OpenStateFile} from '../../../src/sandbox/persist.js'
+import {Journal, loadStore, openStateFile, StateFileError, writeSnapshot, type OpenStateFile} from '../../../src/sandbox/persist.js'
 import {Store} from '../../../src/sandbox/store.js'
 import {aCard, aPurchase, aRefund} from './fixtures.js'
+import {expectReject, expectThrow} from '../../expect-error.js'
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'gw-sandbox-'))
 
@@ -62,7 +63,7 @@ describe('state file', () => {
   ])('refuses a file that is not a state file: %s', (text, reason) => {
     const file = join(tempDir(), 'state.json')
     writeFileSync(file, text)
-    expect(() => loadStore(file)).toThrow(`${file} is not a gw sandbox state file (${reason}`)
+    expectThrow(() => loadStore(file), StateFileError, `${file} is not a gw sandbox state file (${reason}`)
   })
 
   it('refuses a snapshot with the right version and a wrong shape, naming the first bad path', () => {
@@ -77,7 +78,7 @@ describe('state file', () => {
   it('refuses a record filed under a key that is not its own', () => {
     const file = join(tempDir(), 'state.json')
     writeFileSync(file, `${JSON.stringify({version: 2, snapshot: {merchants: {TEST: {purchases: {other: aPurchase('071-P-AAAAAAAA', 'o')}}}}})}\n`)
-    expect(() => loadStore(file)).toThrow('snapshot.merchants.TEST.purchases.other.id: must be "other", the key it is filed under')
+    expectThrow(() => loadStore(file), StateFileError, 'snapshot.merchants.TEST.purchases.other.id: must be "other", the key it is filed under')
   })
 
   it('reads a file from before the journal (version 1), completing the collections it lacks', () => {
@@ -170,14 +171,14 @@ describe('journal', () => {
     const journal = await Journal.start(file, new Store())
     await journal.close()
     appendFileSync(file, 'garbage\n{"changes":[]}\n')
-    expect(() => loadStore(file)).toThrow(`${file} is not a gw sandbox state file (line 2 is not JSON)`)
+    expectThrow(() => loadStore(file), StateFileError, `${file} is not a gw sandbox state file (line 2 is not JSON)`)
   })
 
   it('refuses a complete line with a wrong shape, naming its path', async () => {
     const file = join(tempDir(), 'state.json')
     await start(file, new Store())
     appendFileSync(file, `${JSON.stringify({changes: [{op: 'put', collection: 'purchases', merchant: 'TEST', record: {id: 1}}]})}\n`)
-    expect(() => loadStore(file)).toThrow(`${file} is not a gw sandbox state file (line 2, changes.0.record.id: Invalid input: expected string, received number)`)
+    expectThrow(() => loadStore(file), StateFileError, `${file} is not a gw sandbox state file (line 2, changes.0.record.id: Invalid input: expected string, received number)`)
   })
 
   it('takes back a change whose write failed half-way; the file still loads whole, and later writes carry on', async () => {
@@ -196,8 +197,8 @@ describe('journal', () => {
     // A request made on top of the failing one goes with it.
     store.save('refunds', 'TEST', aRefund('071-R-AAAAAAAA', 'refund-1', '071-P-BBBBBBBB', 100))
     const third = journal.commit()
-    await expect(second).rejects.toThrow('ENOSPC')
-    await expect(third).rejects.toThrow('ENOSPC')
+    await expectReject(second, Error, 'ENOSPC')
+    await expectReject(third, Error, 'ENOSPC')
 
     expect(store.snapshot()).toEqual(before)
     expect(store.find('purchases', 'TEST', 'order-2').found).toBe('none')
@@ -216,7 +217,7 @@ describe('journal', () => {
     const disk = failingDisk(30)
     disk.failNext()
     store.save('purchases', 'TEST', aPurchase('071-P-BBBBBBBB', 'order-2'))
-    await expect(writeSnapshot(file, store.snapshot(), disk)).rejects.toThrow('ENOSPC')
+    await expectReject(writeSnapshot(file, store.snapshot(), disk), Error, 'ENOSPC')
     expect(loadStore(file).list('purchases', 'TEST').map((purchase) => purchase.id)).toEqual(['071-P-AAAAAAAA'])
     expect(readdirSync(dirname(file))).toEqual(['state.json'])
   })

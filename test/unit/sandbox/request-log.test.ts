@@ -15,12 +15,12 @@ describe('a request log entry', () => {
     expect(entryOf(exchange({input: {card_token: 'abc'}, body: {response: {card_number: '512345XXXXXX2346'}}})).card_number).toBe('512345XXXXXX2346')
   })
 
-  it('masks card numbers anywhere in the path, reference and error, and cuts long text', () => {
+  it('masks card numbers anywhere in the path, reference and error (in a token\'s place, as a token), and cuts long text', () => {
     const entry = entryOf(exchange({pathname: '/v1.0/credit_cards/4242424242424242', input: {reference: `paid-4242424242424242-${'x'.repeat(300)}`}, body: {errors: ['Card 4242424242424242 could not be found']}}))
-    expect(entry.path).toBe('/v1.0/credit_cards/424242XXXXXX4242')
+    expect(entry.path).toBe('/v1.0/credit_cards/************4242')
     expect(entry.reference).toHaveLength(120)
     expect(entry.reference).toMatch(/^paid-424242XXXXXX4242-x+…$/)
-    expect(entry.error).toBe('Card 424242XXXXXX4242 could not be found')
+    expect(entry.error).toBe('Card ************4242 could not be found')
   })
 
   it("puts a fault's doing before the gateway's error", () => {

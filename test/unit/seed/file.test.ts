@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {UsageError} from '../../../src/errors.js'
 import {checkSeedFile, resolveFields} from '../../../src/seed/file.js'
+import {expectThrow} from '../../expect-error.js'
 
 const plan = {name: 'gold', create: 'plan', fields: {name: 'Gold', amount: 2500, reference: 'gold', description: 'Gold plan'}}
 const file = (steps: unknown[], extra: Record<string, unknown> = {}) => JSON.stringify({steps, ...extra})
@@ -65,7 +66,7 @@ describe('a step resolved against the records before it', () => {
   })
 
   it('checks what the references gave, and refuses an empty one', () => {
-    expect(() => resolveFields(order!, new Map([['gold', {id: '071-PL-AAAA1111', amount: 'lots', reference: 'gold'}]]))).toThrow('fields.amount must be a number; it was not sent')
-    expect(() => resolveFields(order!, new Map([['gold', {id: null, amount: 1, reference: 'gold'}]]))).toThrow('fields.transaction_id: {{gold.id}} is empty in the record step gold gave')
+    expectThrow(() => resolveFields(order!, new Map([['gold', {id: '071-PL-AAAA1111', amount: 'lots', reference: 'gold'}]])), UsageError, 'fields.amount must be a number; it was not sent')
+    expectThrow(() => resolveFields(order!, new Map([['gold', {id: null, amount: 1, reference: 'gold'}]])), UsageError, 'fields.transaction_id: {{gold.id}} is empty in the record step gold gave')
   })
 })

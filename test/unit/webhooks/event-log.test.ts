@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {UsageError} from '../../../src/errors.js'
 import {parseEventLog} from '../../../src/webhooks/event-log.js'
+import {expectThrow} from '../../expect-error.js'
 
 describe('parseEventLog', () => {
   it('reads the lines gw listen --save writes, skipping blank ones', () => {
@@ -13,8 +14,8 @@ describe('parseEventLog', () => {
 
   it('names the line that is not an event', () => {
     expect(() => parseEventLog('{"event":"a"}\n{oops\n', 'events.ndjson')).toThrow(UsageError)
-    expect(() => parseEventLog('{"event":"a"}\n{oops\n', 'events.ndjson')).toThrow('events.ndjson line 2 is not JSON')
-    expect(() => parseEventLog('{"payload":[]}\n', 'events.ndjson')).toThrow('events.ndjson line 1 has no "event"')
-    expect(() => parseEventLog('null\n', 'events.ndjson')).toThrow('events.ndjson line 1 has no "event"')
+    expectThrow(() => parseEventLog('{"event":"a"}\n{oops\n', 'events.ndjson'), UsageError, 'events.ndjson line 2 is not JSON')
+    expectThrow(() => parseEventLog('{"payload":[]}\n', 'events.ndjson'), UsageError, 'events.ndjson line 1 has no "event"')
+    expectThrow(() => parseEventLog('null\n', 'events.ndjson'), UsageError, 'events.ndjson line 1 has no "event"')
   })
 })

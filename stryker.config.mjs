@@ -1,0 +1,28 @@
+// npm run mutate: how strong the money path's tests are (issue 27), measured with StrykerJS. Not
+// part of npm test. Reports go to reports/mutation/ (git-ignored); bench/mutation.md has the scores.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  vitest: {configFile: 'vitest.mutate.config.ts'},
+  coverageAnalysis: 'perTest',
+  mutate: [
+    'src/money/**/*.ts',
+    'src/batch/journal.ts',
+    'src/batch/runner.ts',
+    'src/api/recovery.ts',
+    'src/api/retry.ts',
+    'src/redact.ts',
+    'src/file-lock.ts',
+  ],
+  // Two cores, shared: one test process per core.
+  concurrency: 2,
+  // On top of each test's own time; generous, since the machine is shared.
+  timeoutMS: 10_000,
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  // The score table per file, and each survivor; not the tests each one ran.
+  clearTextReporter: {allowColor: false, reportTests: false, logTests: false},
+  htmlReporter: {fileName: 'reports/mutation/index.html'},
+  jsonReporter: {fileName: 'reports/mutation/mutation.json'},
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+}

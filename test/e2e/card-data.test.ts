@@ -1,0 +1,149 @@
+import {readdirSync, readFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {forward, type MisbehavingGateway, misbehavingGateway} from '../misbehaving-gateway.js'
+import {rowsOf, writeTemp} from './batch-helpers.js'
+import {cardArgs, CARDS, errorJson, isolatedHome, ref, runGw, type RunOptions, type Sandbox, startSandbox} from './helpers.js'
+import {chargeSuccessful, startListen} from './listen-helpers.js'
+
+// Issue 27, items 6 and 7: card data gw shows however a gateway types it, and card tokens gw never repeats.
+let sandbox: Sandbox
+let gateway: MisbehavingGateway | undefined
+
+beforeAll(async () => {
+  sandbox = await startSandbox()
+})
+afterEach(async () => {
+  await gateway?.close()
+  gateway = undefined
+})
+afterAll(async () => {
+  await sandbox?.stop()
+})
+
+/** The local gateway behind one of the test's own that sends each masked card number as `whole` has it. */
+async function sendingCardNumbersAs(whole: (head: string, tail: string) => string): Promise<string> {
+  gateway = await misbehavingGateway(async (request) => {
+    const answer = await forward(sandbox.url, request)
+    return {...answer, body: answer.body.replace(/"card_number":"(\d{6})X+(\d{4})"/g, (_, head: string, tail: string) => `"card_number":${whole(head, tail)}`)}
+  })
+  return gateway.url
+}
+
+const gwAt = (url: string, args: string[], options: RunOptions = {}) => runGw(args, {...options, env: {...sandbox.home, GW_BASE_URL: url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST'}})
+
+async function purchased(): Promise<{id: string; reference: string}> {
+  const result = await sandbox.gw(['purchase', 'create', '--amount', '10000', '--reference', ref('order'), ...cardArgs(), '--json'])
+  expect(result.code, result.stderr).toBe(0)
+  return result.json as {id: string; reference: string}
+}
+
+describe('a gateway that sends the card number as a JSON number', () => {
+  const WHOLE = /4242424242424242/
+
+  it('prints it masked, as a string, in records, lists, --json, gw api and the --verbose lines', async () => {
+    const purchase = await purchased()
+    const url = await sendingCardNumbersAs((head, tail) => `${head}424242${tail}`)
+    expect((await fetch(`${url}/v1.0/purchases/${purchase.id}`, {headers: {authorization: 'Basic VEVTVDpURVNU'}}).then((r) => r.text()))).toContain('"card_number":4242424242424242,')
+
+    for (const args of [['purchase', 'get', purchase.id], ['purchase', 'get', purchase.id, '--json', '--verbose'], ['purchase', 'list', '--limit', '2'], ['card', 'list', '--limit', '2']]) {
+      const result = await gwAt(url, args)
+      expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0)
+      expect(result.records.length).toBeGreaterThan(0)
+      for (const record of result.records) expect((record as {card_number: unknown}).card_number).toBe('424242XXXXXX4242')
+      expect(result.stdout + result.stderr).not.toMatch(WHOLE)
+    }
+    const verbose = await gwAt(url, ['purchase', 'get', purchase.id, '--verbose'])
+    expect(verbose.stderr).toMatch(/^< 200 GET \S+ \d+ ms request-id - \{"successful":true,"response":\{.*"card_number":"424242XXXXXX4242",/m)
+
+    const raw = await gwAt(url, ['api', `/v1.0/purchases/${purchase.id}`, '--verbose'])
+    expect(raw.code, raw.stderr).toBe(0)
+    expect(raw.json).toMatchObject({response: {id: purchase.id, card_number: '424242XXXXXX4242'}})
+    expect(raw.stdout + raw.stderr).not.toMatch(WHOLE)
+  })
+
+  it('a purchase it answers so is approved (exit 0), not an answer gw cannot read; batch rows and the journal hold it masked', async () => {
+    const url = await sendingCardNumbersAs((head, tail) => `${head}424242${tail}`)
+    const made = await gwAt(url, ['purchase', 'create', '--amount', '1000', '--reference', ref('order'), ...cardArgs()])
+    expect(made.code, made.stderr).toBe(0)
+    expect(made.records).toMatchObject([{successful: true, card_number: '424242XXXXXX4242'}])
+    expect(made.stdout + made.stderr).not.toMatch(WHOLE)
+
+    const purchase = await purchased()
+    const prefix = ref('numbered')
+    const file = writeTemp('refunds.csv', `transaction_id,amount,reference\n${purchase.id},100,${prefix}-0\n${purchase.id},100,${prefix}-1\n`)
+    const batch = await gwAt(url, ['refund', 'create', '--input', file])
+    expect(batch.code, batch.stderr).toBe(0)
+    expect(rowsOf(batch.stdout).map((row) => row.record?.card_number)).toEqual(['424242XXXXXX4242', '424242XXXXXX4242'])
+    expect(batch.stdout + batch.stderr).not.toMatch(WHOLE)
+    const journals = join(sandbox.home.XDG_DATA_HOME!, 'gw', 'journals')
+    const journal = readdirSync(journals).map((name) => readFileSync(join(journals, name), 'utf8')).find((text) => text.includes(`${prefix}-0`))
+    expect(journal).toContain('"card_number":"424242XXXXXX4242"')
+    expect(journal).not.toMatch(WHOLE)
+  })
+
+  it('gw listen prints and saves a delivery with one masked', async () => {
+    const home = isolatedHome()
+    const file = join(home.HOME!, 'events.ndjson')
+    const listener = await startListen(['--json', '--save', file], {env: home})
+    try {
+      const delivery = chargeSuccessful()
+      ;(delivery.payload[0]!.response.response as Record<string, unknown>).card_number = 4242424242424242
+      expect(await listener.post(delivery)).toBe(200)
+      const [line] = await listener.waitForLines(1)
+      expect(JSON.parse(line!).payload[0].response.response.card_number).toBe('424242XXXXXX4242')
+    } finally {
+      await listener.stop('SIGINT')
+    }
+    expect(readFileSync(file, 'utf8')).toContain('"card_number":"424242XXXXXX4242"')
+    expect(readFileSync(file, 'utf8')).not.toMatch(WHOLE)
+  })
+})
+
+describe('a gateway that sends a card number with letters in it', () => {
+  it('shows none of its digits', async () => {
+    const purchase = await purchased()
+    const url = await sendingCardNumbersAs((head, tail) => `"${head.slice(0, 4)} ${head.slice(4)}42 4242 ${tail} VISA"`)
+    for (const args of [['purchase', 'get', purchase.id], ['api', `/v1.0/purchases/${purchase.id}`]]) {
+      const result = await gwAt(url, args)
+      expect(result.stdout).toContain('"card_number":"XXXX XXXX XXXX XXXX VISA"')
+      expect(result.stdout).not.toMatch(/\d{4} \d{4}/)
+    }
+  })
+})
+
+describe('a stored card token is never repeated by gw', () => {
+  const UNKNOWN = 'zzzzzzzzzzzzzzzz6789'
+  const MASKED = '****************6789'
+
+  it("the gateway's Card <token> could not be found: exit 7, the token masked on stderr and in the --json error", async () => {
+    const result = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref('order'), '--card-token', UNKNOWN, '--json'])
+    expect(result.code).toBe(7)
+    expect(result.stderr.split('\n')[0]).toMatch(new RegExp(`^Error: Card \\*{16}6789 could not be found \\(HTTP 400, request-id [0-9a-f-]{36}\\)$`))
+    expect(errorJson(result)).toMatchObject({error: {kind: 'rejected', status: 400, messages: [`Card ${MASKED} could not be found`], exit_code: 7}})
+    expect(result.stderr).not.toContain(UNKNOWN)
+  })
+
+  it('a failed look-up among several names the card by its last four; --verbose lines too', async () => {
+    const card = await sandbox.gw(['card', 'tokenize', ...cardArgs(CARDS.mastercard), '--json'])
+    const token = (card.json as {token: string}).token
+    const result = await sandbox.gw(['card', 'get', UNKNOWN, token, '--verbose'])
+    expect(result.code).toBe(5)
+    expect(result.records).toMatchObject([{token, card_number: '512345XXXXXX2346'}])
+    expect(result.stderr).toMatch(new RegExp(`^Error: \\*{16}6789: Record not found \\(HTTP 404, request-id [0-9a-f-]{36}\\)$`, 'm'))
+    expect(result.stderr).toContain(`> GET ${sandbox.url}/v1.0/credit_cards/${MASKED}\n`)
+    expect(result.stderr).toContain(`> GET ${sandbox.url}/v1.0/credit_cards/${'*'.repeat(16)}${token.slice(-4)}\n`)
+    expect(result.stderr).not.toContain(UNKNOWN)
+    // The record is the gateway's, token and all (stdout, and the answer's body in --verbose); no URL or error repeats it.
+    expect(result.stderr.split('\n').filter((line) => line.includes(token))).toEqual([expect.stringMatching(/^< 200 GET \S+ \d+ ms request-id \S+ \{"successful":true,"response":\{"token":/)])
+  })
+
+  it('an argument gw did not expect, shaped as a card token, is repeated masked', async () => {
+    for (const args of [['card', 'update', 'jane-visa', UNKNOWN, '--alias', 'x'], ['purchase', 'create', UNKNOWN]]) {
+      const result = await sandbox.gw(args)
+      expect(result.code).toBe(2)
+      expect(result.stderr).toContain(MASKED)
+      expect(result.stderr).not.toContain(UNKNOWN)
+    }
+  })
+})

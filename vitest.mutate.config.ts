@@ -1,0 +1,15 @@
+import {defineConfig} from 'vitest/config'
+
+// The tests StrykerJS runs against each mutant (npm run mutate): the unit tests, which run the
+// TypeScript source. The end-to-end tests run the built CLI (no build here, and no global set-up),
+// and the local gateway's own (test/sandbox) test no file mutated but through it, at length.
+export default defineConfig({
+  test: {
+    include: ['test/unit/**/*.test.ts'],
+    // StrykerJS runs tests in worker threads, where setting process.env.TZ does not change the
+    // zone Date uses: these two fix a zone of their own, and test no file mutated.
+    exclude: ['test/unit/lists/window.test.ts', 'test/unit/lists/report.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+})
