@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {luhnValid} from '../../src/api/schemas/card-rules.js'
+import {expectThrow} from '../expect-error.js'
 import {UsageError} from '../../src/errors.js'
 import * as validate from '../../src/validate.js'
 
@@ -58,7 +59,7 @@ describe('an expiry as people type it', () => {
   })
 
   it.each(['00/30', '13/30', '12/3', '1230', '12-30', '12/030', 'soon', ''])('%j is not an expiry', (typed) => {
-    expect(() => validate.cardExpiry('card-expiry', typed, today)).toThrow(`--card-expiry must be MM/YY or MM/YYYY, got "${typed}"`)
+    expectThrow(() => validate.cardExpiry('card-expiry', typed, today), UsageError, `--card-expiry must be MM/YY or MM/YYYY, got "${typed}"`)
   })
 })
 

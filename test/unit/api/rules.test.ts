@@ -71,6 +71,6 @@ describe('an expiry typed MM/YY, wherever an expiry is taken', () => {
   it('a fixtures step takes it, and refuses what is not one in the same words as a flag', () => {
     expect(fieldProblems('card', {...card, card_expiry: '12/30', alias: 'jo'})).toEqual([])
     expect(fieldProblems('card', {...card, card_expiry: '12/3', alias: 'jo'})).toEqual(['fields.card_expiry must be MM/YY or MM/YYYY, got "12/3"'])
-    expect(() => validate.cardExpiry('card-expiry', '12/3')).toThrow('--card-expiry must be MM/YY or MM/YYYY, got "12/3"')
+    expectThrow(() => validate.cardExpiry('card-expiry', '12/3'), UsageError, '--card-expiry must be MM/YY or MM/YYYY, got "12/3"')
   })
 })

@@ -1,4 +1,5 @@
 import {describe, expect, it} from 'vitest'
+import {expectThrow} from '../../expect-error.js'
 import {UsageError} from '../../../src/errors.js'
 import {checkSeedFile} from '../../../src/seed/file.js'
 import {keptText, LONGEST_KEPT, oversizedLength} from '../../../src/seed/read.js'
@@ -61,7 +62,7 @@ describe('a fixtures file as it streams in', () => {
   })
 
   it('an unclosed string is left for JSON.parse to place', async () => {
-    expect(() => checkSeedFile('{"steps": [{"name": "gold', 'fixtures.json')).toThrow(/fixtures\.json is not JSON/)
+    expectThrow(() => checkSeedFile('{"steps": [{"name": "gold', 'fixtures.json'), UsageError, /fixtures\.json is not JSON/)
     const kept = await keptText(chunks('{"steps": [{"name": "gold', 3))
     expect(kept).toBe('{"steps": [{"name": "gold')
   })
