@@ -1,6 +1,6 @@
 import {randomBytes} from 'node:crypto'
-import {linkSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
-import {resolve} from 'node:path'
+import {linkSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {basename, dirname, join, resolve} from 'node:path'
 
 /** Another process (or this one, a second time) holds the lock: who, when it says. */
 export class LockHeldError extends Error {
@@ -13,6 +13,20 @@ export class LockHeldError extends Error {
   }
 }
 
+/**
+ * The file has more than one name (hard links): a lock beside one name is not seen from another,
+ * and a file replaced whole (a state file's snapshot, written aside and renamed) would leave the
+ * other names holding an old copy. gw takes no lock on such a file.
+ */
+export class HardLinkedError extends Error {
+  constructor(
+    readonly file: string,
+    readonly links: number,
+  ) {
+    super(`${file} has ${links} names (hard links)`)
+  }
+}
+
 export interface FileLock {
   /** Whether the lock is still this process's (a stale-lock take-over by another cannot have moved it). */
   held(): boolean
@@ -20,22 +34,75 @@ export interface FileLock {
   release(): void
 }
 
-/** Locks this process holds, by absolute path: a second take in the same process is refused, not granted twice. */
+/** Locks this process holds, by lock path and by the device and inode of the file locked: a second take in the same process is refused, not granted twice. */
 const HELD = new Set<string>()
 
 /** A lock file that is empty (a holder between creating it and writing its pid, by an older gw) counts as held this long. */
 const EMPTY_LOCK_GRACE_MS = 10_000
 
+/** Symlinks followed before the path is taken for a loop, as Linux's own limit. */
+const MAX_SYMLINKS = 40
+
+/** A file as gw tells files apart (design.md §5): where it really is, and what it is once it exists. */
+export interface FileIdentity {
+  /** The absolute path with every symlink resolved, the file's own too. */
+  path: string
+  /** `device:inode`, undefined while the file does not exist. */
+  id?: string
+  /** How many names (hard links) the file has; 0 while it does not exist. */
+  links: number
+}
+
+export function fileIdentity(path: string): FileIdentity {
+  const real = realPath(path)
+  let stat: {dev: number; ino: number; nlink: number} | undefined
+  try {
+    stat = statSync(real)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+  }
+  return {path: real, id: stat && `${stat.dev}:${stat.ino}`, links: stat?.nlink ?? 0}
+}
+
 /**
- * A lock two processes cannot both take (a batch's journal, the local gateway's state file). The
- * lock file holds the owner's pid and is put in place whole with link(2), which fails when the
- * name exists: no reader ever sees an empty lock of ours. A dead owner's lock is removed by one
- * process at a time, and only while it is still, by inode, the lock found dead (takeAside); then
- * the link race decides again. Throws LockHeldError.
+ * The absolute path of the file a path names, every symlink resolved, whether or not the file
+ * exists yet: a dangling symlink is followed to where it points (a file written there keeps the
+ * link a link), and a file not made yet is named in its folder's real path.
  */
-export function takeLock(lockPath: string): FileLock {
-  const key = resolve(lockPath)
-  if (HELD.has(key)) throw new LockHeldError(lockPath, process.pid)
+export function realPath(path: string, hops = 0): string {
+  const absolute = resolve(path)
+  try {
+    return realpathSync.native(absolute)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+  }
+  let target: string | undefined
+  try {
+    target = readlinkSync(absolute)
+  } catch (err) {
+    // ENOENT: no such name, EINVAL: a name that is no symlink (a folder on the way is missing).
+    if (!['ENOENT', 'EINVAL'].includes((err as NodeJS.ErrnoException).code ?? '')) throw err
+  }
+  if (target === undefined) return join(realPath(dirname(absolute), hops), basename(absolute))
+  if (hops >= MAX_SYMLINKS) throw Object.assign(new Error(`ELOOP: too many symbolic links, ${path}`), {code: 'ELOOP'})
+  return realPath(resolve(dirname(absolute), target), hops + 1)
+}
+
+/**
+ * A lock on a file that two processes cannot both take (a batch's journal, the local gateway's
+ * state file), kept beside the real file: a symlink to it is the same file, and a file with other
+ * names (hard links) is refused (HardLinkedError), since a lock beside one name is not seen from
+ * another. The lock file holds the owner's pid and is put in place whole with link(2), which
+ * fails when the name exists: no reader ever sees an empty lock of ours. A dead owner's lock is
+ * removed by one process at a time, and only while it is still, by inode, the lock found dead
+ * (takeAside); then the link race decides again. Throws LockHeldError.
+ */
+export function takeLock(file: string): FileLock {
+  const identity = fileIdentity(file)
+  if (identity.links > 1) throw new HardLinkedError(file, identity.links)
+  const lockPath = `${identity.path}.lock`
+  const keys = [lockPath, ...(identity.id === undefined ? [] : [identity.id])]
+  if (keys.some((key) => HELD.has(key))) throw new LockHeldError(lockPath, process.pid)
   const candidate = `${lockPath}.${process.pid}.${randomBytes(4).toString('hex')}`
   writeFileSync(candidate, String(process.pid), {mode: 0o600, flag: 'wx'})
   try {
@@ -51,11 +118,11 @@ export function takeLock(lockPath: string): FileLock {
         continue
       }
       const ino = statSync(lockPath).ino
-      HELD.add(key)
+      for (const key of keys) HELD.add(key)
       return {
         held: () => inode(lockPath) === ino,
         release() {
-          HELD.delete(key)
+          for (const key of keys) HELD.delete(key)
           if (inode(lockPath) === ino) rmSync(lockPath, {force: true})
         },
       }

@@ -5,7 +5,8 @@ import type {BatchPlan} from '../live-safety.js'
 import {BatchView, journalStateText, Tally} from '../output/batch.js'
 import type {Io} from '../output/io.js'
 import {toNdjsonLine} from '../output/json.js'
-import {defaultJournalPath, Journal, journalState, type JournalTarget} from './journal.js'
+import {refuseAnotherInstance} from './instance.js'
+import {defaultJournalPath, Journal, type JournalInput, journalState, journalTarget} from './journal.js'
 import type {BatchKind} from './kinds.js'
 import {openBatch} from './read.js'
 import {checkedRows, type InvalidRow, type Scan, scanRows, validRows} from './rows.js'
@@ -18,6 +19,7 @@ export interface BatchFlags {
   'skip-invalid': boolean
   'dry-run': boolean
   journal?: string
+  verify?: boolean
 }
 
 /**
@@ -76,14 +78,19 @@ async function send<Input, Body extends object>(
 ): Promise<number> {
   const {io} = f
   const {baseUrl, username} = await f.target()
-  // A journal answers for this gateway and merchant alone.
-  const target: JournalTarget = {base_url: baseUrl.replace(/\/+$/, ''), username}
-  const journalPath = flags.journal ?? defaultJournalPath(f.dataDir, kind.commandId, source.hash, target)
-  const journal = await Journal.open(journalPath, {command: kind.commandId, hash: source.hash, now: new Date(), target})
+  // A journal answers for this gateway and merchant alone, however the gateway's address is spelled.
+  const target = journalTarget(baseUrl, username)
+  const input: JournalInput = {path: source.realPath, sha256: source.hash}
+  const journalPath = flags.journal ?? defaultJournalPath(f.dataDir, kind.commandId, input, target, baseUrl)
+  const journal = await Journal.open(journalPath, {command: kind.commandId, input, now: new Date(), target, references: scan.references})
   try {
     // In the words a stopped run used: the rows in doubt are looked up before anything is sent.
     io.err(`Journal: ${journal.path}${journal.resumed ? ` (resuming: ${journalStateText(journalState(journal, scan.valid))})` : ''}\n`)
+    for (const left of journal.inDoubtElsewhere) {
+      io.err(`Journal: reference ${left.intent} (line ${left.line} then) was sent by an earlier run with no answer kept, and ${source.name} no longer has it: check it with gw ${kind.noun} get ${left.intent} before sending it again.\n`)
+    }
     const deps = await f.batchDeps(() => plan(kind, source.path, scan))
+    await refuseAnotherInstance(journal, target, deps)
     const view = new BatchView(io, scan.total, kind.noun, {json: f.flags.json})
     for (const row of invalid) view.skipped(invalidReport(row))
     const runner = new BatchRunner({
@@ -93,6 +100,8 @@ async function send<Input, Body extends object>(
       journal,
       concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
       onRow: (report) => view.row(report),
+      gatewayInstance: () => deps.client.gatewayInstance,
+      verify: flags.verify,
     })
     // stdout's reader gone (`| head -1`) or stdout full: no new row is started, those in flight finish into the journal.
     let broken: NodeJS.ErrnoException | undefined
@@ -111,6 +120,10 @@ async function send<Input, Body extends object>(
       return true
     })
     const end = await runner.run()
+    if (end.changedLines.length > 0) {
+      const lines = lineList(end.changedLines.map((line) => ({line})))
+      io.err(`Line${end.changedLines.length === 1 ? '' : 's'} ${lines} of ${source.name} ${end.changedLines.length === 1 ? 'was' : 'were'} changed after an earlier run sent ${end.changedLines.length === 1 ? 'it' : 'them'}: not sent again (exit 2). Put ${end.changedLines.length === 1 ? 'it' : 'them'} back as ${end.changedLines.length === 1 ? 'it was' : 'they were'}, or give each change a reference of its own.\n`)
+    }
     const unfinished = end.stoppedBy || end.stoppedByError ? {journal: end.journal, path: journal.path, finishByRunningAgain: !end.stoppedByError} : undefined
     view.summary({notStarted: end.notStarted, unfinished})
     if (end.stoppedBy === 'stdout') {

@@ -16,18 +16,21 @@ export interface BatchKind<Input, Body extends object> {
   sender(deps: Pick<Deps, 'client'>): RowSender<Input, Body>
 }
 
+// No amount: the purchase's full amount, looked up when the row is sent.
+const refundAsked = (input: RefundInput) => ({transaction_id: input.transactionId, amount: input.amount, reference: input.reference})
+
 export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
   noun: 'refund',
   commandId: 'refund create',
   schema: refundRows,
-  // No amount: the purchase's full amount, looked up when the row is sent.
-  preview: (input) => ({transaction_id: input.transactionId, amount: input.amount, reference: input.reference}),
+  preview: refundAsked,
   sender: (deps) => ({
     noun: 'refund',
     request: async (input) => (await refundBody(input, deps)).body,
     asksFirst: (input) => input.amount === undefined,
     send: (body) => sendRefund({body}, deps),
     findEarlier: (body) => findEarlierRefund({body}, deps),
+    asked: refundAsked,
     money: (body, record) => ({amount: body.amount, currency: typeof record?.currency === 'string' ? record.currency : undefined}),
   }),
 }
@@ -43,6 +46,7 @@ export const purchaseBatch: BatchKind<PurchaseInput, PurchaseCreate> = {
     asksFirst: () => false,
     send: (body) => sendPurchase(body, deps),
     findEarlier: (body) => findEarlierPurchase(body, deps),
+    asked: (input) => purchaseBody(input),
     money: (body) => ({amount: body.amount, currency: body.currency}),
   }),
 }

@@ -71,6 +71,8 @@ export interface Scan<Input> {
   invalid: Map<number, InvalidRow>
   /** How many rows pass. */
   valid: number
+  /** The references of the rows that pass: what of an earlier run's journal concerns this input. */
+  references: Set<string>
   schema: RowSchema<Input>
 }
 
@@ -118,8 +120,9 @@ export async function scanRows<Input>(file: BatchFile, schema: RowSchema<Input>,
       invalid.set(line, {row, line, reference, messages: [`reference ${reference} is used again on line${others.length > 1 ? 's' : ''} ${others.join(', ')}: each row needs a reference of its own`]})
       valid--
     }
+    firstUse.delete(reference)
   }
-  return {total, invalid, valid, schema}
+  return {total, invalid, valid, references: new Set(firstUse.keys()), schema}
 }
 
 /** Every row of the file again, in its order, as the scan found it: none is held longer than it takes to use it. */

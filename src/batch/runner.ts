@@ -1,40 +1,15 @@
-import {AuthError, GwError, InterruptedError, ModeMismatchError, type StopSignal} from '../errors.js'
+import {AuthError, GwError, ModeMismatchError, type StopSignal} from '../errors.js'
 import {exitCodeOf} from '../money/decide.js'
-import {hintFor} from '../output/hints.js'
 import type {GwRecord} from '../operations/deps.js'
 import type {Sent} from '../operations/money.js'
 import {redact} from '../redact.js'
 import pLimit, {type LimitFunction} from 'p-limit'
-import {isFinal, type Journal, journalState, type JournalState, type Result} from './journal.js'
-import type {InvalidRow, ValidRow} from './rows.js'
+import {isFinal, type Journal, journalState, type JournalState, type Result, rowChanges} from './journal.js'
+import {changedRow, errorFields, fromJournal, missingRow, type RowReport, type RowStatus, statusOf} from './row-reports.js'
+import type {ValidRow} from './rows.js'
 
-export type RowStatus = 'approved' | 'declined' | 'rejected' | 'failed' | 'unknown' | 'invalid'
-
-/** What became of one row: its NDJSON line (design.md §3) and what the summary adds up. */
-export interface RowReport {
-  row: number
-  line: number
-  reference?: string
-  status: RowStatus
-  exitCode: number
-  /** Reported from the journal, or found at the gateway under its reference: not sent by this run. */
-  resumed: boolean
-  /** The gateway's record of the transaction; with `error` too when the row still failed (answered by the wrong gateway). */
-  record?: GwRecord
-  error?: ErrorFields
-  /** Minor units the row moves (or would have), and in which currency when known. */
-  amount?: number
-  currency?: string
-}
-
-/** A failure as a row's `error` field: the §3 error object's fields. */
-export interface ErrorFields {
-  kind: string
-  status: number | null
-  messages: string[]
-  request_id: string | null
-  hint?: string
-}
+export type {ErrorFields, RowReport, RowStatus} from './row-reports.js'
+export {invalidReport} from './row-reports.js'
 
 /**
  * How rows of one kind are sent, in terms of the operations: build the request (which may look
@@ -49,6 +24,8 @@ export interface RowSender<Input, Body extends object> {
   send(body: Body): Promise<Sent>
   /** What the gateway holds under the body's reference, decided; undefined when it holds nothing. */
   findEarlier(body: Body): Promise<Sent | undefined>
+  /** The row as the file asks for it, before anything is looked up: what an edited row is told apart by. */
+  asked(input: Input): Record<string, unknown>
   money(body: Body, record?: GwRecord): {amount?: number; currency?: string}
 }
 
@@ -61,6 +38,10 @@ export interface RunOptions<Input, Body extends object> {
   journal: Journal
   concurrency: number
   onRow: (report: RowReport) => void
+  /** The run of the gateway's data the last answer came from (X-Sandbox-Instance), journaled with each result. */
+  gatewayInstance?: () => string | undefined
+  /** --verify: each row the journal has approved or declined is looked up at the gateway before it is reported; one it lacks is reported missing, never sent. */
+  verify?: boolean
 }
 
 /**
@@ -77,6 +58,8 @@ export interface RunEnd {
   journal: JournalState
   stoppedBy?: StopReason
   stoppedByError?: GwError
+  /** Lines an earlier run sent that the file asks otherwise now: neither sent nor looked up. */
+  changedLines: number[]
 }
 
 /** Answers lost in a row after which the gateway looks unreachable and no more rows are started: the next run looks them up. */
@@ -104,6 +87,7 @@ export class BatchRunner<Input, Body extends object> {
   private inDoubt: number
   /** Rows reported failed with nothing sent or journaled: not started, as the journal has them. */
   private failedUnsent = 0
+  private readonly changedLines: number[] = []
 
   constructor(private readonly options: RunOptions<Input, Body>) {
     // The first request goes alone: until one answer is in, gw does not know that the gateway
@@ -138,16 +122,24 @@ export class BatchRunner<Input, Body extends object> {
     await Promise.all(Array.from({length: Math.min(LOOK_AHEAD * concurrency, total)}, worker))
     while (this.finishing.size > 0) await Promise.all(this.finishing)
     const journal = {answered: this.answered, inDoubt: this.inDoubt, notStarted: total - this.answered - this.inDoubt, failedUnsent: this.failedUnsent}
-    return {notStarted: total - begun, journal, stoppedBy: this.stopSignal, stoppedByError: this.fatal}
+    return {notStarted: total - begun, journal, stoppedBy: this.stopSignal, stoppedByError: this.fatal, changedLines: this.changedLines.sort((a, b) => a - b)}
   }
 
   /** One row, start to end; false when it was left unstarted because the batch is stopping. */
   private async runRow(row: ValidRow<Input>): Promise<boolean> {
     const {journal, sender, onRow} = this.options
     const done = journal.results.get(row.reference)
+    // Sent by an earlier run as the file asked then: what it asks now is neither sent nor looked up.
+    const changes = rowChanges(journal.intents.get(row.reference), sender.asked(row.input))
+    if (changes.length > 0) {
+      this.changedLines.push(row.line)
+      onRow(changedRow(row, changes, done))
+      return true
+    }
     // A row answered for sure in an earlier run is reported from the journal; one in doubt
     // (sent with no answer recorded, or whose answer was unknown or a failure) is looked up first.
     if (done && isFinal(done)) {
+      if (this.options.verify && done.exit_code !== 7) return this.verify(row, done)
       onRow(fromJournal(row, done))
       return true
     }
@@ -183,7 +175,9 @@ export class BatchRunner<Input, Body extends object> {
       body = request
     }
     try {
-      await journal.intent({intent: row.reference, row: row.row, line: row.line, request: body as Record<string, unknown>})
+      const asked = sender.asked(row.input)
+      const request = body as Record<string, unknown>
+      await journal.intent({intent: row.reference, row: row.row, line: row.line, request, ...(rowChanges({request}, asked).length > 0 ? {asked} : {})})
     } catch (err) {
       // Not sent; a later run sends it afresh, or looks it up first if an earlier run's intent stands.
       this.fatal ??= err as GwError
@@ -203,6 +197,28 @@ export class BatchRunner<Input, Body extends object> {
       return false
     }
     return this.finish(row, report, intent !== undefined)
+  }
+
+  /**
+   * --verify: a row the journal has approved or declined, looked up by its reference before it is
+   * reported (the live gateway names no instance of its data to check the journal by). Found, it
+   * is reported as found; not found, it is reported missing and not sent: the journal's word and
+   * the gateway's differ, and which is right is for a person to find out. Nothing is journaled.
+   */
+  private async verify(row: ValidRow<Input>, done: Result): Promise<boolean> {
+    const {journal, sender, onRow} = this.options
+    const body = journal.intents.get(row.reference)!.request as Body
+    const report = await this.atGateway(async () => {
+      try {
+        const sent = await sender.findEarlier(body)
+        return sent ? this.decided(row, sent) : missingRow(row, done, sender.noun)
+      } catch (err) {
+        return this.failed(row, err, sender.money(body))
+      }
+    })
+    if (report === STOPPED) return false
+    onRow(report)
+    return true
   }
 
   /**
@@ -266,6 +282,7 @@ export class BatchRunner<Input, Body extends object> {
 
   /** The result as journaled; undefined when it could not be, and the row stays in doubt. */
   private async journalResult(row: ValidRow<Input>, report: RowReport): Promise<Result | undefined> {
+    const instance = this.options.gatewayInstance?.()
     const result: Result = {
       result: row.reference,
       status: report.status,
@@ -274,6 +291,7 @@ export class BatchRunner<Input, Body extends object> {
       ...(report.record ? {record: redact(report.record)} : {error: report.error as unknown as Record<string, unknown>}),
       amount: report.amount,
       currency: report.currency,
+      ...(instance === undefined ? {} : {gateway_instance: instance}),
     }
     try {
       await this.options.journal.result(result)
@@ -331,21 +349,6 @@ const LOOK_AHEAD = 4
 /** A decided purchase or refund as a row's status: another's reference is the gateway's refusal of this one. */
 const ROW_STATUS = {approved: 'approved', declined: 'declined', taken: 'rejected', unknown: 'unknown'} as const satisfies Record<Sent['decided']['outcome'], RowStatus>
 
-function fromJournal(row: ValidRow<unknown>, result: Result): RowReport {
-  return {
-    row: row.row,
-    line: row.line,
-    reference: row.reference,
-    status: result.status as RowStatus,
-    exitCode: result.exit_code,
-    resumed: true,
-    record: result.record,
-    error: result.error as ErrorFields | undefined,
-    amount: result.amount,
-    currency: result.currency,
-  }
-}
-
 /** A row in doubt since an earlier run that this run stopped before looking up: in doubt still, as the next run will count it. */
 function notLookedUp(row: ValidRow<unknown>, money: {amount?: number; currency?: string}): RowReport {
   return {
@@ -357,32 +360,5 @@ function notLookedUp(row: ValidRow<unknown>, money: {amount?: number; currency?:
     resumed: false,
     error: {kind: 'outcome_unknown', status: null, messages: ['In doubt since an earlier run, and the batch stopped before it was looked up'], request_id: null},
     ...money,
-  }
-}
-
-function statusOf(error: GwError): RowStatus {
-  if (error.exitCode === 3) return 'declined'
-  if (error.exitCode === 8 || error instanceof InterruptedError) return 'unknown'
-  if (error.exitCode === 2) return 'invalid'
-  // Unreachable, a 5xx, or credentials refused: the gateway never judged the row.
-  if (error.exitCode === 1 || error.exitCode === 4) return 'failed'
-  return 'rejected'
-}
-
-function errorFields(error: GwError): ErrorFields {
-  const hint = hintFor(error)
-  return {kind: error.kind, status: error.status ?? null, messages: error.messages, request_id: error.requestId ?? null, ...(hint ? {hint} : {})}
-}
-
-/** A row that failed the checks, as its report (skipped with --skip-invalid). */
-export function invalidReport(row: InvalidRow): RowReport {
-  return {
-    row: row.row,
-    line: row.line,
-    reference: row.reference,
-    status: 'invalid',
-    exitCode: 2,
-    resumed: false,
-    error: {kind: 'usage', status: null, messages: row.messages, request_id: null},
   }
 }

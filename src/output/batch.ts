@@ -21,8 +21,8 @@ export function rowLine(report: RowReport): string {
   })
 }
 
-const STATUS_STYLE: Record<RowStatus, Style> = {approved: 'green', declined: 'red', rejected: 'red', failed: 'red', unknown: 'yellow', invalid: 'yellow'}
-const STATUSES: RowStatus[] = ['approved', 'declined', 'rejected', 'failed', 'unknown', 'invalid']
+const STATUS_STYLE: Record<RowStatus, Style> = {approved: 'green', declined: 'red', rejected: 'red', failed: 'red', unknown: 'yellow', invalid: 'yellow', missing: 'red'}
+const STATUSES: RowStatus[] = ['approved', 'declined', 'rejected', 'failed', 'unknown', 'missing', 'invalid']
 
 /** Text from the gateway or a file, with control characters made visible (never raw on a terminal). */
 function visible(text: string): string {
