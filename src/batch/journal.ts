@@ -168,7 +168,7 @@ export interface JournalOptions {
   now: Date
   target: JournalTarget
   /** The references of the input's valid rows: the journal's entries for others (an edited input's removed rows) are not kept. */
-  references?: ReadonlySet<string>
+  references?: {has(reference: string): boolean}
   /** In place of the real disk's, for a test to fail them. */
   disk?: Partial<JournalDisk>
 }

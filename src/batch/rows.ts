@@ -72,7 +72,7 @@ export interface Scan<Input> {
   /** How many rows pass. */
   valid: number
   /** The references of the rows that pass: what of an earlier run's journal concerns this input. */
-  references: Set<string>
+  references: {has(reference: string): boolean}
   schema: RowSchema<Input>
 }
 
@@ -122,7 +122,7 @@ export async function scanRows<Input>(file: BatchFile, schema: RowSchema<Input>,
     }
     firstUse.delete(reference)
   }
-  return {total, invalid, valid, references: new Set(firstUse.keys()), schema}
+  return {total, invalid, valid, references: firstUse, schema}
 }
 
 /** Every row of the file again, in its order, as the scan found it: none is held longer than it takes to use it. */
