@@ -80,8 +80,8 @@ export function realPath(path: string, hops = 0): string {
   try {
     target = readlinkSync(absolute)
   } catch (err) {
-    // ENOENT: no such name, EINVAL: a name that is no symlink (a folder on the way is missing).
-    if (!['ENOENT', 'EINVAL'].includes((err as NodeJS.ErrnoException).code ?? '')) throw err
+    // No such name: the file is not made yet (or a folder on the way is not).
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
   }
   if (target === undefined) return join(realPath(dirname(absolute), hops), basename(absolute))
   if (hops >= MAX_SYMLINKS) throw Object.assign(new Error(`ELOOP: too many symbolic links, ${path}`), {code: 'ELOOP'})

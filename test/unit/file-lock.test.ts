@@ -1,0 +1,188 @@
+import {spawn} from 'node:child_process'
+import {existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {fileIdentity, HardLinkedError, LockHeldError, realPath, takeLock} from '../../src/file-lock.js'
+
+/** A folder of its own, by its real path (the temporary folder may itself be reached through a symlink). */
+const folder = () => realpathSync(mkdtempSync(join(tmpdir(), 'gw-lock-')))
+
+const caught = (fn: () => unknown): unknown => {
+  try {
+    fn()
+  } catch (err) {
+    return err
+  }
+  throw new Error('did not throw')
+}
+
+describe('realPath: where a path really leads', () => {
+  it('is the file itself for a plain file, and the file a symlink leads to, through relative links and linked folders', () => {
+    const dir = folder()
+    writeFileSync(join(dir, 'state.json'), '')
+    mkdirSync(join(dir, 'real'))
+    writeFileSync(join(dir, 'real', 'j.ndjson'), '')
+    symlinkSync('state.json', join(dir, 'link.json'))
+    symlinkSync('link.json', join(dir, 'link-to-link.json'))
+    symlinkSync(join(dir, 'real'), join(dir, 'linked'))
+    expect(realPath(join(dir, 'state.json'))).toBe(join(dir, 'state.json'))
+    expect(realPath(join(dir, 'link.json'))).toBe(join(dir, 'state.json'))
+    expect(realPath(join(dir, 'link-to-link.json'))).toBe(join(dir, 'state.json'))
+    expect(realPath(join(dir, 'linked', 'j.ndjson'))).toBe(join(dir, 'real', 'j.ndjson'))
+  })
+
+  it('names a file not made yet in its folder, the folder resolved, and follows a dangling symlink to where it points', () => {
+    const dir = folder()
+    mkdirSync(join(dir, 'real'))
+    symlinkSync(join(dir, 'real'), join(dir, 'linked'))
+    symlinkSync(join('real', 'later.json'), join(dir, 'dangling.json'))
+    symlinkSync('dangling.json', join(dir, 'to-dangling.json'))
+    expect(realPath(join(dir, 'linked', 'new.ndjson'))).toBe(join(dir, 'real', 'new.ndjson'))
+    expect(realPath(join(dir, 'linked', 'not', 'yet', 'made.ndjson'))).toBe(join(dir, 'real', 'not', 'yet', 'made.ndjson'))
+    expect(realPath(join(dir, 'dangling.json'))).toBe(join(dir, 'real', 'later.json'))
+    expect(realPath(join(dir, 'to-dangling.json'))).toBe(join(dir, 'real', 'later.json'))
+  })
+
+  it('takes a relative path from the working folder', () => {
+    expect(realPath('no-such-file.json')).toBe(join(realpathSync(process.cwd()), 'no-such-file.json'))
+  })
+
+  it('follows up to 40 dangling links, and throws ELOOP past them, or for a link that leads back to itself', () => {
+    const dir = folder()
+    const chain = (name: string, links: number) => {
+      for (let i = 0; i < links; i++) symlinkSync(`${name}-${i + 1}`, join(dir, `${name}-${i}`))
+      return join(dir, `${name}-0`)
+    }
+    expect(realPath(chain('forty', 40))).toBe(join(dir, 'forty-40'))
+    expect(caught(() => realPath(chain('forty-one', 41)))).toMatchObject({code: 'ELOOP'})
+    // The kernel stops at the missing folder (ENOENT); read as a path, the link names itself.
+    symlinkSync('missing/../self.json', join(dir, 'self.json'))
+    expect(caught(() => realPath(join(dir, 'self.json')))).toMatchObject({code: 'ELOOP', message: `ELOOP: too many symbolic links, ${join(dir, 'self.json')}`})
+  })
+
+  it('throws what else stops it, such as a file where a folder should be (ENOTDIR)', () => {
+    const dir = folder()
+    writeFileSync(join(dir, 'file'), '')
+    expect(caught(() => realPath(join(dir, 'file', 'j.ndjson')))).toMatchObject({code: 'ENOTDIR'})
+  })
+})
+
+describe('fileIdentity: a file by its real path, device and inode, and names', () => {
+  it('has no device and inode, and no names, before the file exists', () => {
+    const dir = folder()
+    expect(fileIdentity(join(dir, 'new.json'))).toEqual({path: join(dir, 'new.json'), id: undefined, links: 0})
+  })
+
+  it('is the same through a symlink, and counts the names a hard link adds', () => {
+    const dir = folder()
+    const file = join(dir, 'state.json')
+    writeFileSync(file, '{}')
+    symlinkSync(file, join(dir, 'link.json'))
+    const {dev, ino} = statSync(file)
+    expect(fileIdentity(file)).toEqual({path: file, id: `${dev}:${ino}`, links: 1})
+    expect(fileIdentity(join(dir, 'link.json'))).toEqual({path: file, id: `${dev}:${ino}`, links: 1})
+    linkSync(file, join(dir, 'hard.json'))
+    expect(fileIdentity(join(dir, 'hard.json'))).toEqual({path: join(dir, 'hard.json'), id: `${dev}:${ino}`, links: 2})
+  })
+
+  it('throws what is not "no such file"', () => {
+    const dir = folder()
+    writeFileSync(join(dir, 'file'), '')
+    expect(caught(() => fileIdentity(join(dir, 'file', 'x')))).toMatchObject({code: 'ENOTDIR'})
+  })
+})
+
+describe('takeLock: one holder per real file', () => {
+  it("keeps the lock beside the real file, holding this process's pid, and lets it go", () => {
+    const dir = folder()
+    const file = join(dir, 'state.json')
+    writeFileSync(file, '{}')
+    symlinkSync(file, join(dir, 'link.json'))
+    const lock = takeLock(join(dir, 'link.json'))
+    expect(readFileSync(`${file}.lock`, 'utf8')).toBe(String(process.pid))
+    expect(existsSync(join(dir, 'link.json.lock'))).toBe(false)
+    expect(lock.held()).toBe(true)
+    lock.release()
+    expect(existsSync(`${file}.lock`)).toBe(false)
+    expect(lock.held()).toBe(false)
+    takeLock(file).release()
+  })
+
+  it('refuses the file to a second take in this process, through a symlink too, naming this pid', () => {
+    const dir = folder()
+    const file = join(dir, 'j.ndjson')
+    symlinkSync(file, join(dir, 'link.ndjson'))
+    // Neither exists yet: the lock is the real path's.
+    const lock = takeLock(file)
+    const error = caught(() => takeLock(join(dir, 'link.ndjson')))
+    expect(error).toBeInstanceOf(LockHeldError)
+    expect(error).toMatchObject({lockPath: `${file}.lock`, pid: process.pid, message: `${file}.lock is held by pid ${process.pid}`})
+    lock.release()
+  })
+
+  it('refuses a file moved while this process holds its lock: the same inode is the same file', () => {
+    const dir = folder()
+    writeFileSync(join(dir, 'j.ndjson'), '')
+    const lock = takeLock(join(dir, 'j.ndjson'))
+    renameSync(join(dir, 'j.ndjson'), join(dir, 'moved.ndjson'))
+    expect(caught(() => takeLock(join(dir, 'moved.ndjson')))).toMatchObject({lockPath: join(dir, 'moved.ndjson.lock'), pid: process.pid})
+    lock.release()
+    takeLock(join(dir, 'moved.ndjson')).release()
+  })
+
+  it('refuses a file with more than one name (hard links), by any of its names, and makes no lock', () => {
+    const dir = folder()
+    const file = join(dir, 'state.json')
+    writeFileSync(file, '{}')
+    linkSync(file, join(dir, 'other.json'))
+    for (const name of [file, join(dir, 'other.json')]) {
+      const error = caught(() => takeLock(name))
+      expect(error).toBeInstanceOf(HardLinkedError)
+      expect(error).toMatchObject({file: name, links: 2, message: `${name} has 2 names (hard links)`})
+    }
+    expect(existsSync(`${file}.lock`)).toBe(false)
+    rmSync(join(dir, 'other.json'))
+    takeLock(file).release()
+  })
+
+  it('refuses a hard link made to a file whose lock another holds: the link count is the file’s, seen from any name', () => {
+    const dir = folder()
+    const file = join(dir, 'state.json')
+    writeFileSync(file, '{}')
+    const lock = takeLock(file)
+    linkSync(file, join(dir, 'hard.json'))
+    expect(caught(() => takeLock(join(dir, 'hard.json')))).toBeInstanceOf(HardLinkedError)
+    expect(lock.held()).toBe(true)
+    lock.release()
+  })
+
+  it('says a lock is no longer held once another replaced it, and then leaves it alone', () => {
+    const dir = folder()
+    const file = join(dir, 'j.ndjson')
+    const lock = takeLock(file)
+    // As a take-over puts its own in place: made before the old one goes, so never the same inode.
+    writeFileSync(`${file}.other`, '424242')
+    renameSync(`${file}.other`, `${file}.lock`)
+    expect(lock.held()).toBe(false)
+    lock.release()
+    expect(readFileSync(`${file}.lock`, 'utf8')).toBe('424242')
+  })
+
+  it("refuses the real file to another process holding it through a symlink, naming that process's pid", async () => {
+    const dir = folder()
+    const file = join(dir, 'state.json')
+    symlinkSync(file, join(dir, 'link.json'))
+    const script = `import('${join(import.meta.dirname, '../../src/file-lock.ts').replaceAll('\\', '/')}').then(({takeLock}) => {
+      takeLock(process.argv[1]); process.stdout.write('held\\n'); process.stdin.on('end', () => process.exit(0)); process.stdin.resume()
+    })`
+    const child = spawn(process.execPath, ['--import', 'tsx', '-e', script, join(dir, 'link.json')], {stdio: ['pipe', 'pipe', 'inherit']})
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()))
+    try {
+      expect(caught(() => takeLock(file))).toMatchObject({lockPath: `${file}.lock`, pid: child.pid, message: `${file}.lock is held by pid ${child.pid}`})
+    } finally {
+      child.stdin.end()
+      await new Promise((resolve) => child.on('close', resolve))
+    }
+  })
+})
