@@ -1,5 +1,5 @@
 import {randomBytes} from 'node:crypto'
-import {linkSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {linkSync, readFileSync, readlinkSync, realpathSync, rmSync, type Stats, statSync, writeFileSync} from 'node:fs'
 import {basename, dirname, join, resolve} from 'node:path'
 
 /** Another process (or this one, a second time) holds the lock: who, when it says. */
@@ -49,19 +49,20 @@ export interface FileIdentity {
   path: string
   /** `device:inode`, undefined while the file does not exist. */
   id?: string
-  /** How many names (hard links) the file has; 0 while it does not exist. */
+  /** How many names (hard links) the file has; 0 while it does not exist, 1 for a folder (whose `..` entries are no names of it). */
   links: number
 }
 
 export function fileIdentity(path: string): FileIdentity {
   const real = realPath(path)
-  let stat: {dev: number; ino: number; nlink: number} | undefined
+  let stat: Stats | undefined
   try {
     stat = statSync(real)
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
   }
-  return {path: real, id: stat && `${stat.dev}:${stat.ino}`, links: stat?.nlink ?? 0}
+  if (!stat) return {path: real, links: 0}
+  return {path: real, id: `${stat.dev}:${stat.ino}`, links: stat.isDirectory() ? 1 : stat.nlink}
 }
 
 /**

@@ -234,8 +234,9 @@ export class Journal {
         await handle.truncate(length)
         if (entries) {
           for (const [reference, intent] of entries.intents) {
+            const result = entries.results.get(reference)
             if (!references || references.has(reference)) journal.intents.set(reference, intent)
-            else if (!entries.results.has(reference) || !isFinal(entries.results.get(reference)!)) journal.inDoubtElsewhere.push(intent)
+            else if (!result || !isFinal(result)) journal.inDoubtElsewhere.push(intent)
           }
           for (const [reference, result] of entries.results) if (!references || references.has(reference)) journal.results.set(reference, result)
         } else {

@@ -71,7 +71,7 @@ describe('realPath: where a path really leads', () => {
 describe('fileIdentity: a file by its real path, device and inode, and names', () => {
   it('has no device and inode, and no names, before the file exists', () => {
     const dir = folder()
-    expect(fileIdentity(join(dir, 'new.json'))).toEqual({path: join(dir, 'new.json'), id: undefined, links: 0})
+    expect(fileIdentity(join(dir, 'new.json'))).toStrictEqual({path: join(dir, 'new.json'), links: 0})
   })
 
   it('is the same through a symlink, and counts the names a hard link adds', () => {
@@ -84,6 +84,12 @@ describe('fileIdentity: a file by its real path, device and inode, and names', (
     expect(fileIdentity(join(dir, 'link.json'))).toEqual({path: file, id: `${dev}:${ino}`, links: 1})
     linkSync(file, join(dir, 'hard.json'))
     expect(fileIdentity(join(dir, 'hard.json'))).toEqual({path: join(dir, 'hard.json'), id: `${dev}:${ino}`, links: 2})
+  })
+
+  it('counts a folder as one name: its entries . and .. are no other names of it', () => {
+    const dir = folder()
+    mkdirSync(join(dir, 'sub', 'deeper'), {recursive: true})
+    expect(fileIdentity(join(dir, 'sub'))).toMatchObject({path: join(dir, 'sub'), links: 1})
   })
 
   it('throws what is not "no such file"', () => {
