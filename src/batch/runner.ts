@@ -129,8 +129,9 @@ export class BatchRunner<Input, Body extends object> {
   private async runRow(row: ValidRow<Input>): Promise<boolean> {
     const {journal, sender, onRow} = this.options
     const done = journal.results.get(row.reference)
+    const intent = journal.intents.get(row.reference)
     // Sent by an earlier run as the file asked then: what it asks now is neither sent nor looked up.
-    const changes = rowChanges(journal.intents.get(row.reference), sender.asked(row.input))
+    const changes = rowChanges(intent, sender.asked(row.input))
     if (changes.length > 0) {
       this.changedLines.push(row.line)
       onRow(changedRow(row, changes, done))
@@ -139,11 +140,11 @@ export class BatchRunner<Input, Body extends object> {
     // A row answered for sure in an earlier run is reported from the journal; one in doubt
     // (sent with no answer recorded, or whose answer was unknown or a failure) is looked up first.
     if (done && isFinal(done)) {
-      if (this.options.verify && done.exit_code !== 7) return this.verify(row, done)
+      // A refusal (exit 7) left nothing at the gateway to look up.
+      if (this.options.verify && intent && done.exit_code !== 7) return this.verify(row, done, intent.request as Body)
       onRow(fromJournal(row, done))
       return true
     }
-    const intent = journal.intents.get(row.reference)
     let body: Body
     if (intent) {
       body = intent.request as Body
@@ -205,9 +206,8 @@ export class BatchRunner<Input, Body extends object> {
    * is reported as found; not found, it is reported missing and not sent: the journal's word and
    * the gateway's differ, and which is right is for a person to find out. Nothing is journaled.
    */
-  private async verify(row: ValidRow<Input>, done: Result): Promise<boolean> {
-    const {journal, sender, onRow} = this.options
-    const body = journal.intents.get(row.reference)!.request as Body
+  private async verify(row: ValidRow<Input>, done: Result, body: Body): Promise<boolean> {
+    const {sender, onRow} = this.options
     const report = await this.atGateway(async () => {
       try {
         const sent = await sender.findEarlier(body)
