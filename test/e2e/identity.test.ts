@@ -234,16 +234,16 @@ describe('a journal never reports rows from another run of the local gateway (it
     const sent = await before.gw(['purchase', 'create', '--input', file], {env})
     expect(sent.code, sent.stderr).toBe(0)
     const journal = /^Journal: (\S+)/m.exec(sent.stderr)![1]!
-    const [then] = [await instanceOf(before.url)]
+    const then = await instanceOf(before.url)
     await before.stop()
     const after = await gateway([], home)
     switchable.target = after.url
-    const now = await instanceOf(after.url)
-    expect(now).not.toBe(then)
 
     const rerun = await after.gw(['purchase', 'create', '--input', file], {env})
     expect(rerun.code).toBe(2)
     expect(rerun.stdout).toBe('')
+    const now = await instanceOf(after.url)
+    expect(now).not.toBe(then)
     expect(rerun.stderr).toContain(
       `Error: 5 rows of journal ${journal} were answered by another run of the local gateway at http://localhost:${new URL(proxy.url).port} (instance ${then}), and the gateway there now is instance ${now}: its data does not hold the rows the journal says were done, so none is reported as done, and nothing was sent`,
     )
