@@ -157,7 +157,7 @@ export class BatchView {
     const rate = seconds > 0 ? this.done / seconds : 0
     const left = rate > 0 ? Math.round((this.total - this.done) / rate) : undefined
     const count = (status: RowStatus) => this.counts.get(status) ?? 0
-    const failed = count('rejected') + count('failed') + count('unknown') + count('invalid')
+    const failed = count('rejected') + count('failed') + count('unknown') + count('missing') + count('invalid')
     const eta = left === undefined ? '--:--' : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`
     this.io.status(`${this.done}/${this.total}  ${rate.toFixed(1)}/s  ETA ${eta}  ${count('approved')} approved, ${count('declined')} declined, ${failed} failed`)
   }
