@@ -348,4 +348,17 @@ describe('an input edited after a crash (item 5)', () => {
     expect(rerun.stderr).toContain(`Lines 3, 5 of ${file} were changed after an earlier run sent them: not sent again (exit 2). Put them back as they were, or give each change a reference of its own.`)
     expectOnePostEach(proxy, [...references, `${references[3]}-new`])
   })
+
+  it('a row in doubt that the edited input no longer has is named, with the command to check it', async () => {
+    const sandbox = await gateway()
+    const {file, references, dir} = await purchaseBatch(sandbox, 2)
+    const journal = join(dir, 'j.ndjson')
+    expect((await sandbox.gw(['purchase', 'create', '--input', file, '--journal', journal])).code).toBe(0)
+    // As a run killed after journaling a third row's intent leaves it, the row then taken out of the file.
+    writeFileSync(journal, readFileSync(journal, 'utf8') + JSON.stringify({intent: 'taken-out', row: 3, line: 4, request: {card_token: 'x', amount: 1000, reference: 'taken-out', currency: 'AUD'}}) + '\n')
+    const rerun = await sandbox.gw(['purchase', 'create', '--input', file, '--journal', journal])
+    expect(rerun.code, rerun.stderr).toBe(0)
+    expect(rerun.stderr).toContain(`Journal: reference taken-out (line 4 then) was sent by an earlier run with no answer kept, and ${file} no longer has it: check it with gw purchase get taken-out before sending it again.\n`)
+    expect(rowsOf(rerun.stdout).map((row) => [row.reference, row.resumed])).toEqual(references.map((reference) => [reference, true]))
+  })
 })
