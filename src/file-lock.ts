@@ -1,5 +1,5 @@
 import {randomBytes} from 'node:crypto'
-import {linkSync, readFileSync, readlinkSync, realpathSync, rmSync, type Stats, statSync, writeFileSync} from 'node:fs'
+import {existsSync, linkSync, readFileSync, readlinkSync, realpathSync, rmSync, type Stats, statSync, writeFileSync} from 'node:fs'
 import {basename, dirname, join, resolve} from 'node:path'
 
 /** Another process (or this one, a second time) holds the lock: who, when it says. */
@@ -55,12 +55,7 @@ export interface FileIdentity {
 
 export function fileIdentity(path: string): FileIdentity {
   const real = realPath(path)
-  let stat: Stats | undefined
-  try {
-    stat = statSync(real)
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
-  }
+  const stat = statOf(real)
   if (!stat) return {path: real, links: 0}
   return {path: real, id: `${stat.dev}:${stat.ino}`, links: stat.isDirectory() ? 1 : stat.nlink}
 }
@@ -80,9 +75,8 @@ export function realPath(path: string, hops = 0): string {
   let target: string | undefined
   try {
     target = readlinkSync(absolute)
-  } catch (err) {
-    // No such name: the file is not made yet (or a folder on the way is not).
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+  } catch {
+    // No symlink of that name: the file is not made yet (or a folder on the way is not).
   }
   if (target === undefined) return join(realPath(dirname(absolute), hops), basename(absolute))
   if (hops >= MAX_SYMLINKS) throw Object.assign(new Error(`ELOOP: too many symbolic links, ${path}`), {code: 'ELOOP'})
@@ -104,98 +98,107 @@ export function takeLock(file: string): FileLock {
   const lockPath = `${identity.path}.lock`
   const keys = [lockPath, ...(identity.id === undefined ? [] : [identity.id])]
   if (keys.some((key) => HELD.has(key))) throw new LockHeldError(lockPath, process.pid)
-  const candidate = `${lockPath}.${process.pid}.${randomBytes(4).toString('hex')}`
-  writeFileSync(candidate, String(process.pid), {mode: 0o600, flag: 'wx'})
+  const candidate = ownFile(lockPath)
   try {
     for (let attempt = 0; attempt < 5; attempt++) {
-      try {
-        linkSync(candidate, lockPath)
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+      if (!linked(candidate, lockPath)) {
         const holder = readHolder(lockPath)
-        if (!holder) continue
-        if (holder.alive) throw new LockHeldError(lockPath, holder.pid)
-        takeAside(lockPath, holder.ino)
+        if (holder?.alive) throw new LockHeldError(lockPath, holder.pid)
+        // Vanished while looked at (holder undefined), the next link may have it.
+        if (holder) takeAside(lockPath, holder.ino)
         continue
       }
       const ino = statSync(lockPath).ino
       for (const key of keys) HELD.add(key)
       return {
-        held: () => inode(lockPath) === ino,
+        held: () => statOf(lockPath)?.ino === ino,
         release() {
           for (const key of keys) HELD.delete(key)
-          if (inode(lockPath) === ino) rmSync(lockPath, {force: true})
+          if (statOf(lockPath)?.ino === ino) remove(lockPath)
         },
       }
     }
     throw new LockHeldError(lockPath, undefined)
   } finally {
-    rmSync(candidate, {force: true})
+    remove(candidate)
   }
 }
 
-/** Who holds the lock and whether they still run; undefined when it vanished while looked at. */
-function readHolder(lockPath: string): {pid?: number; alive: boolean; ino: number} | undefined {
+/** A file of this process's beside `path`, holding its pid, to be put in place with link(2). */
+function ownFile(path: string): string {
+  const name = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`
+  writeFileSync(name, String(process.pid), {mode: 0o600, flag: 'wx'})
+  return name
+}
+
+/** Puts `file` in place under the name `as` with link(2), whole: false when the name is taken. */
+function linked(file: string, as: string): boolean {
   try {
-    const stat = statSync(lockPath)
-    const text = readFileSync(lockPath, 'utf8').trim()
-    if (text === '') return {alive: Date.now() - stat.mtimeMs < EMPTY_LOCK_GRACE_MS, ino: stat.ino}
-    const pid = Number(text)
-    // A lock naming this very process that it does not hold is a dead one's: the pid came round again.
-    const alive = Number.isInteger(pid) && pid > 0 && pid !== process.pid && isRunning(pid)
-    return {pid: Number.isInteger(pid) && pid > 0 ? pid : undefined, alive, ino: stat.ino}
+    linkSync(file, as)
+    return true
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw err
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+    return false
   }
+}
+
+/** Who holds a lock and whether they still run; undefined when it vanished while looked at. */
+export function readHolder(lockPath: string): {pid?: number; alive: boolean; ino: number} | undefined {
+  const text = readIfThere(lockPath)?.trim()
+  const stat = statOf(lockPath)
+  if (text === undefined || !stat) return undefined
+  if (text === '') return {alive: Date.now() - stat.mtimeMs < EMPTY_LOCK_GRACE_MS, ino: stat.ino}
+  const pid = Number(text)
+  // A lock naming this very process that it does not hold is a dead one's: the pid came round again.
+  const alive = pid > 0 && pid !== process.pid && isRunning(pid)
+  return {pid, alive, ino: stat.ino}
 }
 
 /**
- * Removes a dead owner's lock, if it is still the one found dead. Only the process that holds the
- * take-over lock (LOCK.takeover, made with link(2) as the lock is) may remove one, so the lock's
- * name is never left vacant by one process while another puts it back: two racing take-overs
- * once left it vacant for a moment, a third process took it, and two held the lock. Returns
- * without removing anything when another process is taking it over; the caller tries again.
+ * Removes a dead owner's lock, if it is still the one found dead (inode `staleIno`). Only the
+ * process that holds the take-over lock (LOCK.takeover, made with link(2) as the lock is) may
+ * remove one, so the lock's name is never left vacant by one process while another puts it back:
+ * two racing take-overs once left it vacant for a moment, a third process took it, and two held
+ * the lock. Returns without removing anything when another process is taking it over; the caller
+ * tries again.
  */
-function takeAside(lockPath: string, staleIno: number): void {
+export function takeAside(lockPath: string, staleIno: number): void {
   const takeover = `${lockPath}.takeover`
-  const candidate = `${takeover}.${process.pid}.${randomBytes(4).toString('hex')}`
-  writeFileSync(candidate, String(process.pid), {mode: 0o600, flag: 'wx'})
+  const candidate = ownFile(takeover)
   try {
-    try {
-      linkSync(candidate, takeover)
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+    if (!linked(candidate, takeover)) {
       // One left behind by a process killed in the middle of a take-over is old: cleared for the next try.
       const left = statOf(takeover)
-      if (left && Date.now() - left.mtimeMs > EMPTY_LOCK_GRACE_MS) rmSync(takeover, {force: true})
+      if (left && Date.now() - left.mtimeMs > EMPTY_LOCK_GRACE_MS) remove(takeover)
       return
     }
     try {
-      if (statOf(lockPath)?.ino === staleIno) rmSync(lockPath, {force: true})
+      if (statOf(lockPath)?.ino === staleIno) remove(lockPath)
     } finally {
-      rmSync(takeover, {force: true})
+      remove(takeover)
     }
   } finally {
-    rmSync(candidate, {force: true})
+    remove(candidate)
   }
 }
 
-function statOf(path: string): {ino: number; mtimeMs: number} | undefined {
+/** The file's status; undefined when there is none. */
+function statOf(path: string): Stats | undefined {
+  return statSync(path, {throwIfNoEntry: false})
+}
+
+function readIfThere(path: string): string | undefined {
   try {
-    return statSync(path)
+    return readFileSync(path, 'utf8')
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
     throw err
   }
 }
 
-function inode(path: string): number | undefined {
-  try {
-    return statSync(path).ino
-  } catch {
-    return undefined
-  }
+/** Removes a file of gw's own, gone already or not. */
+function remove(path: string): void {
+  rmSync(path, {force: true})
 }
 
 /** Whether the process runs: a zombie (killed, its parent not told yet) holds nothing any more. */
@@ -205,12 +208,9 @@ export function isRunning(pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM'
   }
-  try {
-    // Linux: /proc/PID/stat is "PID (name) STATE ...", the name in parentheses and possibly holding any of them.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
-  } catch (err) {
-    // Gone since it was signalled; elsewhere than Linux there is no /proc, and it runs.
-    return (err as NodeJS.ErrnoException).code !== 'ENOENT'
-  }
+  // Linux: /proc/PID/stat is "PID (name) STATE ...", the name in parentheses and possibly holding any of them.
+  const stat = readIfThere(`/proc/${pid}/stat`)
+  // None: gone since it was signalled, or a system without /proc (macOS), where the signal said it runs.
+  if (stat === undefined) return !existsSync('/proc/self')
+  return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
 }

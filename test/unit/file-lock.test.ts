@@ -1,9 +1,9 @@
-import {spawn} from 'node:child_process'
-import {existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
+import {spawn, spawnSync} from 'node:child_process'
+import {copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {fileIdentity, HardLinkedError, LockHeldError, realPath, takeLock} from '../../src/file-lock.js'
+import {fileIdentity, HardLinkedError, isRunning, LockHeldError, readHolder, realPath, takeAside, takeLock} from '../../src/file-lock.js'
 
 /** A folder of its own, by its real path (the temporary folder may itself be reached through a symlink). */
 const folder = () => realpathSync(mkdtempSync(join(tmpdir(), 'gw-lock-')))
@@ -50,15 +50,23 @@ describe('realPath: where a path really leads', () => {
 
   it('follows up to 40 dangling links, and throws ELOOP past them, or for a link that leads back to itself', () => {
     const dir = folder()
+    // Each through a missing folder, so that the kernel stops at it (ENOENT) and gw follows the links itself.
     const chain = (name: string, links: number) => {
-      for (let i = 0; i < links; i++) symlinkSync(`${name}-${i + 1}`, join(dir, `${name}-${i}`))
+      for (let i = 0; i < links; i++) symlinkSync(`missing/../${name}-${i + 1}`, join(dir, `${name}-${i}`))
       return join(dir, `${name}-0`)
     }
     expect(realPath(chain('forty', 40))).toBe(join(dir, 'forty-40'))
-    expect(caught(() => realPath(chain('forty-one', 41)))).toMatchObject({code: 'ELOOP'})
+    expect(caught(() => realPath(chain('forty-one', 41)))).toMatchObject({code: 'ELOOP', message: `ELOOP: too many symbolic links, ${join(dir, 'forty-one-40')}`})
     // The kernel stops at the missing folder (ENOENT); read as a path, the link names itself.
     symlinkSync('missing/../self.json', join(dir, 'self.json'))
     expect(caught(() => realPath(join(dir, 'self.json')))).toMatchObject({code: 'ELOOP', message: `ELOOP: too many symbolic links, ${join(dir, 'self.json')}`})
+  })
+
+  it("throws the kernel's own ELOOP for links that lead to each other", () => {
+    const dir = folder()
+    symlinkSync('b', join(dir, 'a'))
+    symlinkSync('a', join(dir, 'b'))
+    expect(caught(() => realPath(join(dir, 'a')))).toMatchObject({code: 'ELOOP', syscall: 'realpath'})
   })
 
   it('throws what else stops it, such as a file where a folder should be (ENOTDIR)', () => {
@@ -99,7 +107,25 @@ describe('fileIdentity: a file by its real path, device and inode, and names', (
   })
 })
 
+describe('LockHeldError', () => {
+  it('names the lock, and its holder when known', () => {
+    expect(new LockHeldError('/j.lock', 42)).toMatchObject({lockPath: '/j.lock', pid: 42, message: '/j.lock is held by pid 42'})
+    expect(new LockHeldError('/j.lock', undefined)).toMatchObject({lockPath: '/j.lock', pid: undefined, message: '/j.lock is held'})
+  })
+})
+
 describe('takeLock: one holder per real file', () => {
+  it('gives two files not made yet a lock each, in one process, each only its owner may read', () => {
+    const dir = folder()
+    const first = takeLock(join(dir, 'a.ndjson'))
+    const second = takeLock(join(dir, 'b.ndjson'))
+    expect(statSync(join(dir, 'a.ndjson.lock')).mode & 0o777).toBe(0o600)
+    first.release()
+    second.release()
+    // Nothing of its own is left beside the lock.
+    expect(readdirSync(dir)).toEqual([])
+  })
+
   it("keeps the lock beside the real file, holding this process's pid, and lets it go", () => {
     const dir = folder()
     const file = join(dir, 'state.json')
@@ -190,5 +216,106 @@ describe('takeLock: one holder per real file', () => {
       child.stdin.end()
       await new Promise((resolve) => child.on('close', resolve))
     }
+  })
+})
+
+describe('readHolder: who holds a lock', () => {
+  const lock = (text: string, ageMs = 0) => {
+    const path = join(folder(), 'j.ndjson.lock')
+    writeFileSync(path, text)
+    const then = new Date(Date.now() - ageMs)
+    utimesSync(path, then, then)
+    return {path, ino: statSync(path).ino}
+  }
+
+  it('is no one once the lock is gone, and throws what else stops it', () => {
+    expect(readHolder(join(folder(), 'gone.lock'))).toBeUndefined()
+    expect(caught(() => readHolder(folder()))).toMatchObject({code: 'EISDIR'})
+  })
+
+  it('counts a lock with no pid yet (its writer between making and writing it) as held while young, whitespace and all', () => {
+    const young = lock(' \n')
+    expect(readHolder(young.path)).toStrictEqual({alive: true, ino: young.ino})
+    const old = lock('', 11_000)
+    expect(readHolder(old.path)).toStrictEqual({alive: false, ino: old.ino})
+  })
+
+  it('is alive while its pid runs, and not for a dead pid, this process, or what is no pid', () => {
+    const parent = lock(`${process.ppid}\n`)
+    expect(readHolder(parent.path)).toStrictEqual({pid: process.ppid, alive: true, ino: parent.ino})
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString()
+    for (const text of [dead, String(process.pid), '0', '-1', '1.5', 'abc']) {
+      expect(readHolder(lock(text).path), text).toMatchObject({alive: false})
+    }
+  })
+})
+
+describe('takeAside: a dead owner’s lock, removed by one process at a time', () => {
+  it('removes the lock found dead, and leaves nothing of its own', () => {
+    const dir = folder()
+    const path = join(dir, 'j.lock')
+    writeFileSync(path, '999999999')
+    takeAside(path, statSync(path).ino)
+    expect(readdirSync(dir)).toEqual([])
+  })
+
+  it('leaves a lock that is no longer the one found dead (another took it meanwhile), and one already gone', () => {
+    const dir = folder()
+    const path = join(dir, 'j.lock')
+    writeFileSync(path, String(process.ppid))
+    takeAside(path, statSync(path).ino + 1)
+    expect(readdirSync(dir)).toEqual(['j.lock'])
+    takeAside(join(dir, 'gone.lock'), 1)
+    expect(readdirSync(dir)).toEqual(['j.lock'])
+  })
+
+  it('removes nothing while another process takes it over, and clears a take-over left by a killed one once old', () => {
+    const dir = folder()
+    const path = join(dir, 'j.lock')
+    writeFileSync(path, '999999999')
+    writeFileSync(`${path}.takeover`, '999999998')
+    takeAside(path, statSync(path).ino)
+    expect(readdirSync(dir).sort()).toEqual(['j.lock', 'j.lock.takeover'])
+    const old = new Date(Date.now() - 11_000)
+    utimesSync(`${path}.takeover`, old, old)
+    takeAside(path, statSync(path).ino)
+    // Cleared for the next try, which removes the lock.
+    expect(readdirSync(dir)).toEqual(['j.lock'])
+    takeAside(path, statSync(path).ino)
+    expect(readdirSync(dir)).toEqual([])
+  })
+})
+
+describe('isRunning', () => {
+  it('is true of this process and false of one that exited', () => {
+    expect(isRunning(process.pid)).toBe(true)
+    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString())
+    expect(isRunning(dead)).toBe(false)
+  })
+
+  it('is false of a zombie (exited, its parent not told), and true of a process whose name holds ") Z ("', async () => {
+    const dir = folder()
+    const odd = join(dir, 'x) Z (y')
+    copyFileSync('/bin/sleep', odd)
+    spawnSync('chmod', ['+x', odd])
+    // sh starts a child that exits at once, then becomes sleep, which never reaps it: a zombie.
+    const parent = spawn('sh', ['-c', `sleep 0 & echo $!; exec '${odd}' 30`], {stdio: ['ignore', 'pipe', 'ignore']})
+    try {
+      const zombie = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString()))))
+      await expect.poll(() => readFileSync(`/proc/${zombie}/stat`, 'utf8').split(') ')[1]![0]).toBe('Z')
+      expect(isRunning(zombie)).toBe(false)
+      await expect.poll(() => readFileSync(`/proc/${parent.pid}/stat`, 'utf8')).toContain('(x) Z (y) ')
+      expect(isRunning(parent.pid!)).toBe(true)
+    } finally {
+      parent.kill('SIGKILL')
+    }
+  })
+
+  it("is true of another user's process, which it may not signal (EPERM)", () => {
+    // As root every process may be signalled: the question is asked as nobody.
+    const asNobody = process.getuid?.() === 0 ? {uid: 65534, gid: 65534} : {}
+    const script = `import('${join(import.meta.dirname, '../../src/file-lock.ts').replaceAll('\\', '/')}').then(({isRunning}) => process.stdout.write(String(isRunning(1))))`
+    const answer = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], {...asNobody, cwd: join(import.meta.dirname, '../..'), env: {...process.env, HOME: tmpdir()}})
+    expect(answer.stdout.toString(), answer.stderr.toString()).toBe('true')
   })
 })
