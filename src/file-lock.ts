@@ -144,14 +144,17 @@ function linked(file: string, as: string): boolean {
 
 /** Who holds a lock and whether they still run; undefined when it vanished while looked at. */
 export function readHolder(lockPath: string): {pid?: number; alive: boolean; ino: number} | undefined {
-  const text = readIfThere(lockPath)?.trim()
+  // The inode first, then the pid: a lock replaced in between pairs the dead lock's inode with the
+  // new holder's pid, which is refused (or found dead and then, by its inode, not removed). The
+  // other way round, a live holder's lock would be taken for the dead one and removed.
   const stat = statOf(lockPath)
-  if (text === undefined || !stat) return undefined
-  if (text === '') return {alive: Date.now() - stat.mtimeMs < EMPTY_LOCK_GRACE_MS, ino: stat.ino}
+  const text = stat && readIfThere(lockPath)?.trim()
+  if (text === undefined) return undefined
+  if (text === '') return {alive: Date.now() - stat!.mtimeMs < EMPTY_LOCK_GRACE_MS, ino: stat!.ino}
   const pid = Number(text)
   // A lock naming this very process that it does not hold is a dead one's: the pid came round again.
   const alive = pid > 0 && pid !== process.pid && isRunning(pid)
-  return {pid, alive, ino: stat.ino}
+  return {pid, alive, ino: stat!.ino}
 }
 
 /**

@@ -158,10 +158,10 @@ export class Journal {
     let file: string
     try {
       file = realPath(path)
+      await mkdir(dirname(file), {recursive: true, mode: 0o700})
     } catch (err) {
       throw journalError(path, err)
     }
-    await mkdir(dirname(file), {recursive: true, mode: 0o700}).catch((err: unknown) => Promise.reject(journalError(path, err)))
     const lock = lockOf(path, file)
     try {
       const bytes = await disk.read(file).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? Buffer.alloc(0) : Promise.reject(unreadable(path, err))))
@@ -171,7 +171,7 @@ export class Journal {
       // Checked before the file is touched: --journal may name a file that is no journal at all.
       const entries = length === 0 ? undefined : readEntries(path, whole, {command, input, target})
       if (!entries && bytes.length > 0 && !bytes.toString('utf8').startsWith('{"journal":')) throw notAJournal(path)
-      const handle = await open(file, 'a', 0o600).catch((err: unknown) => Promise.reject(journalError(path, err)))
+      const handle = await open(file, 'a', 0o600)
       const journal = new Journal(path, handle, entries !== undefined, lock, disk, length)
       try {
         await handle.truncate(length)
@@ -183,7 +183,8 @@ export class Journal {
           }
           for (const [reference, result] of entries.results) if (!references || references.has(reference)) journal.results.set(reference, result)
         } else {
-          const header: Header = {journal: 1, command, ...(input.path === undefined ? {} : {input: input.path}), input_sha256: input.sha256, target, created_at: now.toISOString()}
+          // JSON leaves `input` out for stdin, which has no path.
+          const header: Header = {journal: 1, command, input: input.path, input_sha256: input.sha256, target, created_at: now.toISOString()}
           await journal.append(header)
           // The new file's name must survive a crash as well as its lines.
           await syncDirectory(dirname(file))
@@ -195,7 +196,7 @@ export class Journal {
       return journal
     } catch (err) {
       lock.release()
-      throw err
+      throw journalError(path, err)
     }
   }
 
@@ -349,13 +350,9 @@ function parseLine(line: string | undefined): unknown {
 
 async function syncDirectory(path: string): Promise<void> {
   const directory = await open(path, 'r')
-  try {
-    await directory.sync()
-  } catch {
-    // Some file systems cannot sync a directory; the file's own syncs still hold its lines.
-  } finally {
-    await directory.close()
-  }
+  // Some file systems cannot sync a directory; the file's own syncs still hold its lines.
+  await directory.sync().catch(() => {})
+  await directory.close()
 }
 
 /** Why the journal cannot be written, naming it: the batch stops, and says which rows were sent (exit 1). */

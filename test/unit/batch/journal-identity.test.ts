@@ -1,8 +1,8 @@
-import {existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, symlinkSync, writeFileSync} from 'node:fs'
+import {existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, symlinkSync, writeFileSync, writeSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {defaultJournalPath, inputHash, Journal, type JournalOptions, journalTarget, rowChanges} from '../../../src/batch/journal.js'
+import {defaultJournalPath, inputHash, Journal, JournalError, type JournalOptions, journalTarget, rowChanges} from '../../../src/batch/journal.js'
 import {UsageError} from '../../../src/errors.js'
 
 // Issue 27, identity, not names (design.md §5): a journal is its real file, its input is a file by
@@ -316,5 +316,153 @@ describe('where a journal is kept by default', () => {
 describe('journalTarget', () => {
   it('is the merchant at the gateway in one spelling', () => {
     expect(journalTarget('http://127.0.0.1:4010/', 'TEST')).toEqual({base_url: 'http://localhost:4010', username: 'TEST'})
+  })
+})
+
+describe('opening a journal, word for word', () => {
+  const header = (fields: Record<string, unknown> = {}) => JSON.stringify({journal: 1, command: 'refund create', input: '/data/refunds.csv', input_sha256: 'a'.repeat(64), ...fields}) + '\n'
+
+  it('refuses a file that is no journal (exit 2), saying so and what to do, and leaves it as it is', async () => {
+    const file = join(folder(), 'notes.txt')
+    writeFileSync(file, 'transaction_id,amount,reference\n')
+    const error = await refusal(open(file))
+    expect(error).toBeInstanceOf(UsageError)
+    expect(error).toMatchObject({
+      exitCode: 2,
+      message: `${file} is not a gw batch journal, and is left as it is: nothing was sent`,
+      hint: 'Give --journal a file of its own (a new one is made), or leave --journal out for the default one.',
+    })
+    expect(readFileSync(file, 'utf8')).toBe('transaction_id,amount,reference\n')
+  })
+
+  it('takes a header torn by a crash (nothing after it was ever synced) as a new journal', async () => {
+    const file = join(folder(), 'j.ndjson')
+    writeFileSync(file, '{"journal":1,"command":"refu')
+    const journal = await open(file)
+    expect(journal.resumed).toBe(false)
+    await journal.close()
+    expect(lines(file)).toHaveLength(1)
+    expect(lines(file)[0]).toMatchObject({journal: 1, command: 'refund create'})
+  })
+
+  it.each([
+    ['a line that is not JSON', '{"intent":"r-1",'],
+    ['a line that is JSON but no entry', '5'],
+    ['a line that is null', 'null'],
+  ])('refuses a journal with %s, naming its line (exit 2)', async (_, damaged) => {
+    const file = join(folder(), 'j.ndjson')
+    writeFileSync(file, header() + '{"intent":"r-0","row":1,"line":2,"request":{}}\n' + damaged + '\n{"result":"r-0","status":"approved","exit_code":0}\n')
+    const error = await refusal(open(file))
+    expect(error).toBeInstanceOf(UsageError)
+    expect(error).toMatchObject({
+      message: `${file} line 3 cannot be read: the journal is damaged, nothing was sent`,
+      hint: 'Check the rows it names with gw refund get or gw purchase get before running the batch with a new --journal.',
+    })
+  })
+
+  it('ignores an entry it does not know (from a newer gw), and a later intent counts again after a withdrawal', async () => {
+    const file = join(folder(), 'j.ndjson')
+    writeFileSync(
+      file,
+      header() +
+        ['{"intent":"r-1","row":1,"line":2,"request":{"amount":1}}', '{"withdrawn":"r-1"}', '{"something":"new"}', '{"intent":"r-2","row":2,"line":3,"request":{"amount":2}}', '{"withdrawn":"r-2"}', '{"intent":"r-2","row":2,"line":3,"request":{"amount":3}}'].join('\n') +
+        '\n',
+    )
+    const journal = await open(file)
+    expect([...journal.intents.values()]).toEqual([{intent: 'r-2', row: 2, line: 3, request: {amount: 3}}])
+    await journal.close()
+  })
+
+  it('refuses a gw purchase create journal to gw refund create, saying what to do', async () => {
+    const file = join(folder(), 'j.ndjson')
+    await (await open(file, {command: 'purchase create'})).close()
+    expect(await refusal(open(file))).toMatchObject({
+      message: `${file} is the journal of a gw purchase create batch, not gw refund create: nothing was sent`,
+      hint: 'Give this batch a journal of its own with --journal FILE.',
+    })
+  })
+
+  it('refuses the journal of another gateway, saying what one gateway answered says of another', async () => {
+    const file = join(folder(), 'j.ndjson')
+    await (await open(file)).close()
+    expect(await refusal(open(file, {target: {base_url: 'https://gateway.example', username: 'TEST'}}))).toMatchObject({
+      hint: 'What one gateway answered says nothing of another: leave --journal out (each gateway and merchant gets a journal of its own), or give this run its own --journal FILE.',
+    })
+  })
+
+  it('says why it cannot be read when the error has no code', async () => {
+    const file = join(folder(), 'j.ndjson')
+    expect(await refusal(open(file, {disk: {read: () => Promise.reject(new Error('the disk went away'))}}))).toMatchObject({
+      message: `The batch journal ${file} cannot be read (the disk went away): nothing was sent, and it is left as it is`,
+    })
+  })
+
+  it('names the cause when its lock cannot be made (a name too long for one), exit 1, and leaves nothing behind', async () => {
+    const dir = folder()
+    const file = join(dir, `${'j'.repeat(240)}.ndjson`)
+    const error = await refusal(open(file))
+    expect(error).toBeInstanceOf(JournalError)
+    expect(error).toMatchObject({exitCode: 1, message: `The batch journal ${file} cannot be written (ENAMETOOLONG): no more rows are sent`})
+    expect(readdirSync(dir)).toEqual([])
+  })
+})
+
+describe('writing a journal, word for word', () => {
+  it('fails a write that makes no progress (EIO), naming the journal and what to do, and cuts the part written off', async () => {
+    const file = join(folder(), 'j.ndjson')
+    let writes = 0
+    const journal = await open(file, {
+      disk: {
+        write: (fd, data) => {
+          writes++
+          // The intent: its first 10 bytes go, then none will.
+          if (writes === 2) return writeSync(fd, data.subarray(0, 10))
+          if (writes === 3) return 0
+          return writeSync(fd, data)
+        },
+      },
+    })
+    const headerLine = readFileSync(file, 'utf8')
+    const error = await refusal(journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}}))
+    expect(error).toBeInstanceOf(JournalError)
+    expect(error).toMatchObject({
+      exitCode: 1,
+      message: `The batch journal ${file} cannot be written (EIO): no more rows are sent`,
+      hint: 'Free space or fix permissions there, or give another --journal FILE, then run the same command again: it finishes the batch, sending only what was not sent.',
+    })
+    expect(readFileSync(file, 'utf8')).toBe(headerLine)
+    // The next entry starts where the last whole line ended.
+    await journal.intent({intent: 'r-2', row: 2, line: 3, request: {amount: 200}})
+    await journal.close()
+    expect(readFileSync(file, 'utf8')).toBe(headerLine + '{"intent":"r-2","row":2,"line":3,"request":{"amount":200}}\n')
+  })
+
+  it('writes nothing once closed: what is pending is written first, and a later entry fails', async () => {
+    const file = join(folder(), 'j.ndjson')
+    const journal = await open(file)
+    const pending = journal.result({result: 'r-1', status: 'approved', exit_code: 0})
+    await journal.close()
+    await pending
+    expect(lines(file).map((line) => line.result ?? line.journal)).toEqual([1, 'r-1'])
+    expect(await refusal(journal.result({result: 'r-2', status: 'approved', exit_code: 0}))).toMatchObject({message: `The batch journal ${file} cannot be written (ERR_OUT_OF_RANGE): no more rows are sent`})
+  })
+
+  it('names a cause that is no error as it is', () => {
+    expect(new JournalError('/j', undefined).message).toBe('The batch journal /j cannot be written (undefined): no more rows are sent')
+    expect(new JournalError('/j', 'full').message).toBe('The batch journal /j cannot be written (full): no more rows are sent')
+  })
+})
+
+describe('what a journal belongs to, exactly', () => {
+  it('hashes with sha256, in hex', () => {
+    expect(inputHash('x')).toBe('2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881')
+  })
+
+  it("finds an earlier gw's journal named from an address written with any number of trailing slashes", () => {
+    const dir = folder()
+    const earlier = join(dir, 'journals', `refund-create-${'a'.repeat(16)}-${inputHash('http://127.0.0.1:4010\nTEST').slice(0, 8)}.ndjson`)
+    mkdirSync(join(dir, 'journals'))
+    writeFileSync(earlier, '')
+    expect(defaultJournalPath(dir, 'refund create', input, journalTarget('http://127.0.0.1:4010//', 'TEST'), 'http://127.0.0.1:4010//')).toBe(earlier)
   })
 })
