@@ -58,7 +58,7 @@ export interface RunEnd {
   journal: JournalState
   stoppedBy?: StopReason
   stoppedByError?: GwError
-  /** Lines an earlier run sent that the file asks otherwise now: neither sent nor looked up. */
+  /** Lines an earlier run sent that the file asks otherwise now, in the file's order: neither sent nor looked up. */
   changedLines: number[]
 }
 
@@ -80,8 +80,6 @@ export class BatchRunner<Input, Body extends object> {
   /** FIFO, so rows go to the gateway in the order their intents were synced. */
   private readonly slots: LimitFunction
   private readonly finishing = new Set<Promise<void>>()
-  /** Whether the first request has had its answer and the other slots are open. */
-  private opened = false
   /** Rows the journal holds a final answer for, and rows it leaves in doubt: the earlier runs', moved as rows settle. */
   private answered: number
   private inDoubt: number
@@ -122,7 +120,7 @@ export class BatchRunner<Input, Body extends object> {
     await Promise.all(Array.from({length: Math.min(LOOK_AHEAD * concurrency, total)}, worker))
     while (this.finishing.size > 0) await Promise.all(this.finishing)
     const journal = {answered: this.answered, inDoubt: this.inDoubt, notStarted: total - this.answered - this.inDoubt, failedUnsent: this.failedUnsent}
-    return {notStarted: total - begun, journal, stoppedBy: this.stopSignal, stoppedByError: this.fatal, changedLines: this.changedLines.sort((a, b) => a - b)}
+    return {notStarted: total - begun, journal, stoppedBy: this.stopSignal, stoppedByError: this.fatal, changedLines: this.changedLines}
   }
 
   /** One row, start to end; false when it was left unstarted because the batch is stopping. */
@@ -242,10 +240,8 @@ export class BatchRunner<Input, Body extends object> {
       try {
         return this.stopping ? STOPPED : await request()
       } finally {
-        if (!this.opened) {
-          this.opened = true
-          this.slots.concurrency = this.options.concurrency
-        }
+        // The first request's answer is in (or it failed): the other slots open. Set again after each, to the same.
+        this.slots.concurrency = this.options.concurrency
       }
     })
   }
@@ -282,7 +278,6 @@ export class BatchRunner<Input, Body extends object> {
 
   /** The result as journaled; undefined when it could not be, and the row stays in doubt. */
   private async journalResult(row: ValidRow<Input>, report: RowReport): Promise<Result | undefined> {
-    const instance = this.options.gatewayInstance?.()
     const result: Result = {
       result: row.reference,
       status: report.status,
@@ -291,7 +286,8 @@ export class BatchRunner<Input, Body extends object> {
       ...(report.record ? {record: redact(report.record)} : {error: report.error as unknown as Record<string, unknown>}),
       amount: report.amount,
       currency: report.currency,
-      ...(instance === undefined ? {} : {gateway_instance: instance}),
+      // Left out of the line (JSON) when the gateway names no run of its data.
+      gateway_instance: this.options.gatewayInstance?.(),
     }
     try {
       await this.options.journal.result(result)
