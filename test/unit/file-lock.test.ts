@@ -2,7 +2,7 @@ import {spawn, spawnSync} from 'node:child_process'
 import {copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {describe, expect, it} from 'vitest'
+import {describe, expect, it, vi} from 'vitest'
 import {fileIdentity, HardLinkedError, isRunning, LockHeldError, readHolder, realPath, takeAside, takeLock} from '../../src/file-lock.js'
 
 /** A folder of its own, by its real path (the temporary folder may itself be reached through a symlink). */
@@ -311,11 +311,19 @@ describe('isRunning', () => {
     }
   })
 
-  it("is true of another user's process, which it may not signal (EPERM)", () => {
-    // As root every process may be signalled: the question is asked as nobody.
-    const asNobody = process.getuid?.() === 0 ? {uid: 65534, gid: 65534} : {}
-    const script = `import('${join(import.meta.dirname, '../../src/file-lock.ts').replaceAll('\\', '/')}').then(({isRunning}) => process.stdout.write(String(isRunning(1))))`
-    const answer = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], {...asNobody, cwd: join(import.meta.dirname, '../..'), env: {...process.env, HOME: tmpdir()}})
-    expect(answer.stdout.toString(), answer.stderr.toString()).toBe('true')
+  it.each([
+    ['EPERM', true],
+    ['ESRCH', false],
+  ])("when the signal is refused with %s: running is %s (another user's process may not be signalled, and runs)", (code, running) => {
+    // As root every process may be signalled: the refusal is made here.
+    const kill = vi.spyOn(process, 'kill').mockImplementation(() => {
+      throw Object.assign(new Error(`kill ${code}`), {code})
+    })
+    try {
+      expect(isRunning(4242)).toBe(running)
+      expect(kill).toHaveBeenCalledWith(4242, 0)
+    } finally {
+      kill.mockRestore()
+    }
   })
 })
