@@ -1,5 +1,5 @@
 import {randomBytes} from 'node:crypto'
-import {existsSync, linkSync, readFileSync, readlinkSync, realpathSync, rmSync, type Stats, statSync, writeFileSync} from 'node:fs'
+import {closeSync, existsSync, fstatSync, linkSync, openSync, readFileSync, readlinkSync, realpathSync, rmSync, type Stats, statSync, writeFileSync} from 'node:fs'
 import {basename, dirname, join, resolve} from 'node:path'
 
 /** Another process (or this one, a second time) holds the lock: who, when it says. */
@@ -124,10 +124,10 @@ export function takeLock(file: string): FileLock {
   }
 }
 
-/** A file of this process's beside `path`, holding its pid, to be put in place with link(2). */
+/** A file of this process's beside `path`, holding its pid, to be put in place with link(2); its name is its own (pid, random). */
 function ownFile(path: string): string {
   const name = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`
-  writeFileSync(name, String(process.pid), {mode: 0o600, flag: 'wx'})
+  writeFileSync(name, String(process.pid), {mode: 0o600})
   return name
 }
 
@@ -144,17 +144,20 @@ function linked(file: string, as: string): boolean {
 
 /** Who holds a lock and whether they still run; undefined when it vanished while looked at. */
 export function readHolder(lockPath: string): {pid?: number; alive: boolean; ino: number} | undefined {
-  // The inode first, then the pid: a lock replaced in between pairs the dead lock's inode with the
-  // new holder's pid, which is refused (or found dead and then, by its inode, not removed). The
-  // other way round, a live holder's lock would be taken for the dead one and removed.
-  const stat = statOf(lockPath)
-  const text = stat && readIfThere(lockPath)?.trim()
-  if (text === undefined) return undefined
-  if (text === '') return {alive: Date.now() - stat!.mtimeMs < EMPTY_LOCK_GRACE_MS, ino: stat!.ino}
+  // Its pid and its inode from one open: a lock replaced meanwhile can never lend its pid to another's inode.
+  const lock = readWhole(lockPath)
+  if (!lock) return undefined
+  const text = lock.text.trim()
+  if (text === '') return {alive: !isOld(lock.stat), ino: lock.stat.ino}
   const pid = Number(text)
   // A lock naming this very process that it does not hold is a dead one's: the pid came round again.
   const alive = pid > 0 && pid !== process.pid && isRunning(pid)
-  return {pid, alive, ino: stat!.ino}
+  return {pid, alive, ino: lock.stat.ino}
+}
+
+/** A lock or take-over file with no pid in it, or left behind, counts as abandoned once this old. */
+function isOld(stat: Stats): boolean {
+  return Date.now() - stat.mtimeMs > EMPTY_LOCK_GRACE_MS
 }
 
 /**
@@ -172,7 +175,7 @@ export function takeAside(lockPath: string, staleIno: number): void {
     if (!linked(candidate, takeover)) {
       // One left behind by a process killed in the middle of a take-over is old: cleared for the next try.
       const left = statOf(takeover)
-      if (left && Date.now() - left.mtimeMs > EMPTY_LOCK_GRACE_MS) remove(takeover)
+      if (left && isOld(left)) remove(takeover)
       return
     }
     try {
@@ -190,12 +193,19 @@ function statOf(path: string): Stats | undefined {
   return statSync(path, {throwIfNoEntry: false})
 }
 
-function readIfThere(path: string): string | undefined {
+/** A file's content and status, read through one open (so they are one file's); undefined when there is none. */
+function readWhole(path: string): {text: string; stat: Stats} | undefined {
+  let fd: number
   try {
-    return readFileSync(path, 'utf8')
+    fd = openSync(path, 'r')
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
     throw err
+  }
+  try {
+    return {text: readFileSync(fd, 'utf8'), stat: fstatSync(fd)}
+  } finally {
+    closeSync(fd)
   }
 }
 
@@ -212,8 +222,9 @@ export function isRunning(pid: number): boolean {
     return (err as NodeJS.ErrnoException).code === 'EPERM'
   }
   // Linux: /proc/PID/stat is "PID (name) STATE ...", the name in parentheses and possibly holding any of them.
-  const stat = readIfThere(`/proc/${pid}/stat`)
+  const proc = readWhole(`/proc/${pid}/stat`)
   // None: gone since it was signalled, or a system without /proc (macOS), where the signal said it runs.
-  if (stat === undefined) return !existsSync('/proc/self')
+  if (!proc) return !existsSync('/proc/self')
+  const stat = proc.text
   return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
 }

@@ -189,6 +189,25 @@ describe('takeLock: one holder per real file', () => {
     lock.release()
   })
 
+  it('lets go of a lock someone removed meanwhile without a word', () => {
+    const dir = folder()
+    const lock = takeLock(join(dir, 'j.ndjson'))
+    rmSync(join(dir, 'j.ndjson.lock'))
+    expect(lock.held()).toBe(false)
+    lock.release()
+    takeLock(join(dir, 'j.ndjson')).release()
+  })
+
+  it('tries again while a lock is there by name but cannot be read (vanishing as it is looked at), then says it is being taken', () => {
+    const dir = folder()
+    // A name that exists (link(2) fails) and leads nowhere (nothing to read): what a lock removed mid-look is.
+    symlinkSync(join(dir, 'nowhere'), join(dir, 'j.ndjson.lock'))
+    const error = caught(() => takeLock(join(dir, 'j.ndjson')))
+    expect(error).toBeInstanceOf(LockHeldError)
+    expect(error).toMatchObject({lockPath: join(dir, 'j.ndjson.lock'), pid: undefined})
+    expect(readdirSync(dir)).toEqual(['j.ndjson.lock'])
+  })
+
   it('says a lock is no longer held once another replaced it, and then leaves it alone', () => {
     const dir = folder()
     const file = join(dir, 'j.ndjson')
@@ -231,6 +250,9 @@ describe('readHolder: who holds a lock', () => {
   it('is no one once the lock is gone, and throws what else stops it', () => {
     expect(readHolder(join(folder(), 'gone.lock'))).toBeUndefined()
     expect(caught(() => readHolder(folder()))).toMatchObject({code: 'EISDIR'})
+    const dir = folder()
+    writeFileSync(join(dir, 'file'), '')
+    expect(caught(() => readHolder(join(dir, 'file', 'j.lock')))).toMatchObject({code: 'ENOTDIR'})
   })
 
   it('counts a lock with no pid yet (its writer between making and writing it) as held while young, whitespace and all', () => {
@@ -308,6 +330,15 @@ describe('isRunning', () => {
       expect(isRunning(parent.pid!)).toBe(true)
     } finally {
       parent.kill('SIGKILL')
+    }
+  })
+
+  it('is false of a pid the signal reaches but /proc does not have (gone in between)', () => {
+    const kill = vi.spyOn(process, 'kill').mockImplementation(() => true)
+    try {
+      expect(isRunning(2_000_000_000)).toBe(false)
+    } finally {
+      kill.mockRestore()
     }
   })
 

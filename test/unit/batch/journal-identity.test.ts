@@ -41,6 +41,12 @@ describe('a journal is its real file', () => {
     expect(lines(file).map((line) => line.intent ?? line.journal)).toEqual([1, 'r-1'])
   })
 
+  it('says another gw is taking it (a young lock with no pid yet): run again in a moment', async () => {
+    const file = join(folder(), 'j.ndjson')
+    writeFileSync(`${file}.lock`, '')
+    expect(await refusal(open(file))).toMatchObject({exitCode: 2, message: `The batch journal ${file} is being taken by another gw: nothing was sent`, hint: 'Run it again in a moment.'})
+  })
+
   it('names the other gw that holds it through a symlink, and the real file', async () => {
     const dir = folder()
     const file = join(dir, 'j.ndjson')

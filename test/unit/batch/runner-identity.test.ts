@@ -112,6 +112,7 @@ describe('an input edited after an earlier run', () => {
     expect(g.sent).toEqual(['new'])
     expect(g.looked).toEqual([])
     expect(end.changedLines).toEqual([3, 4, 5])
+    expect(end.notStarted).toBe(0)
     // Still as the earlier run left them: the next run counts them the same.
     expect(end.journal).toEqual({answered: 3, inDoubt: 2, notStarted: 0, failedUnsent: 0})
   })

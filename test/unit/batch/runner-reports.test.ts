@@ -196,7 +196,23 @@ describe('a full refund’s amount, asked of the gateway first', () => {
     expect(asked).toEqual(['r-1'])
     expect(sent).toEqual([])
     expect(reports).toEqual([])
+    // Only the row whose request was made was journaled, and taken back.
+    expect(entries(journal.path).map((entry) => entry.intent ?? entry.withdrawn)).toEqual(['r-1', 'r-1'])
     expect(end).toMatchObject({notStarted: 3, stoppedBy: 'SIGTERM', journal: {answered: 0, inDoubt: 0, notStarted: 3}})
+  })
+})
+
+describe('a row in doubt since an earlier run, found at the gateway', () => {
+  it('is reported as found, journaled, and counted answered, no longer in doubt', async () => {
+    const file = path()
+    const earlier = await journalAt(file)
+    await earlier.intent({intent: 'r-1', row: 1, line: 2, request: {reference: 'r-1', amount: 100}})
+    await earlier.close()
+    const {sender, sent} = scripted(approved, {findEarlier: async (body) => ({body, decided: {outcome: 'approved', noun: 'purchase', record: {reference: body.reference, successful: true}, source: 'earlier'}})})
+    const {reports, end} = await run(['r-1'], sender, {journal: await journalAt(file)})
+    expect(sent).toEqual([])
+    expect(reports[0]).toMatchObject({status: 'approved', resumed: true})
+    expect(end.journal).toEqual({answered: 1, inDoubt: 0, notStarted: 0, failedUnsent: 0})
   })
 })
 
@@ -241,6 +257,28 @@ describe('a journal that cannot be written', () => {
     expect(reports[0]).toMatchObject({reference: 'r-1', status: 'approved', exitCode: 0})
     expect(end.stoppedByError).toBeInstanceOf(JournalError)
     expect(end.journal).toEqual({answered: 0, inDoubt: 1, notStarted: 0, failedUnsent: 0})
+  })
+
+  it('only when rows journaled ahead are taken back after a stop: they stay in doubt, and the run stops with the error', async () => {
+    const file = path()
+    const journal = await journalAt(file, {
+      write: (fd: number, data: Uint8Array) => {
+        if (Buffer.from(data).includes('"withdrawn"')) throw Object.assign(new Error('EIO: i/o error, write'), {code: 'EIO'})
+        return writeSync(fd, data)
+      },
+    })
+    const stop = {now: () => {}}
+    const {sender} = scripted(async (body) => {
+      while (entries(file).filter((entry) => 'intent' in entry).length < 4) await new Promise((resolve) => setImmediate(resolve))
+      stop.now()
+      return approved(body)
+    })
+    const runner = new BatchRunner({rows: rows(['r-1', 'r-2', 'r-3', 'r-4']), total: 4, sender, journal, concurrency: 1, onRow: () => {}})
+    stop.now = () => runner.stop('SIGINT')
+    const end = await runner.run()
+    await journal.close()
+    expect(end.stoppedByError).toBeInstanceOf(JournalError)
+    expect(end).toMatchObject({notStarted: 3, stoppedBy: 'SIGINT', journal: {answered: 1, inDoubt: 3, notStarted: 0}})
   })
 
   it('when rows journaled ahead are taken back after a stop: they stay in doubt, as the journal still has them', async () => {
