@@ -1,6 +1,6 @@
 import {randomBytes} from 'node:crypto'
-import {linkSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
-import {resolve} from 'node:path'
+import {closeSync, existsSync, fstatSync, linkSync, openSync, readFileSync, readlinkSync, realpathSync, rmSync, type Stats, statSync, writeFileSync} from 'node:fs'
+import {basename, dirname, join, resolve} from 'node:path'
 
 /** Another process (or this one, a second time) holds the lock: who, when it says. */
 export class LockHeldError extends Error {
@@ -13,6 +13,20 @@ export class LockHeldError extends Error {
   }
 }
 
+/**
+ * The file has more than one name (hard links): a lock beside one name is not seen from another,
+ * and a file replaced whole (a state file's snapshot, written aside and renamed) would leave the
+ * other names holding an old copy. gw takes no lock on such a file.
+ */
+export class HardLinkedError extends Error {
+  constructor(
+    readonly file: string,
+    readonly links: number,
+  ) {
+    super(`${file} has ${links} names (hard links)`)
+  }
+}
+
 export interface FileLock {
   /** Whether the lock is still this process's (a stale-lock take-over by another cannot have moved it). */
   held(): boolean
@@ -20,114 +34,184 @@ export interface FileLock {
   release(): void
 }
 
-/** Locks this process holds, by absolute path: a second take in the same process is refused, not granted twice. */
+/** Locks this process holds, by lock path and by the device and inode of the file locked: a second take in the same process is refused, not granted twice. */
 const HELD = new Set<string>()
 
 /** A lock file that is empty (a holder between creating it and writing its pid, by an older gw) counts as held this long. */
 const EMPTY_LOCK_GRACE_MS = 10_000
 
+/** Symlinks followed before the path is taken for a loop, as Linux's own limit. */
+const MAX_SYMLINKS = 40
+
+/** A file as gw tells files apart (design.md §5): where it really is, and what it is once it exists. */
+export interface FileIdentity {
+  /** The absolute path with every symlink resolved, the file's own too. */
+  path: string
+  /** `device:inode`, undefined while the file does not exist. */
+  id?: string
+  /** How many names (hard links) the file has; 0 while it does not exist, 1 for a folder (whose `..` entries are no names of it). */
+  links: number
+}
+
+export function fileIdentity(path: string): FileIdentity {
+  const real = realPath(path)
+  const stat = statOf(real)
+  if (!stat) return {path: real, links: 0}
+  return {path: real, id: `${stat.dev}:${stat.ino}`, links: stat.isDirectory() ? 1 : stat.nlink}
+}
+
 /**
- * A lock two processes cannot both take (a batch's journal, the local gateway's state file). The
- * lock file holds the owner's pid and is put in place whole with link(2), which fails when the
- * name exists: no reader ever sees an empty lock of ours. A dead owner's lock is removed by one
- * process at a time, and only while it is still, by inode, the lock found dead (takeAside); then
- * the link race decides again. Throws LockHeldError.
+ * The absolute path of the file a path names, every symlink resolved, whether or not the file
+ * exists yet: a dangling symlink is followed to where it points (a file written there keeps the
+ * link a link), and a file not made yet is named in its folder's real path.
  */
-export function takeLock(lockPath: string): FileLock {
-  const key = resolve(lockPath)
-  if (HELD.has(key)) throw new LockHeldError(lockPath, process.pid)
-  const candidate = `${lockPath}.${process.pid}.${randomBytes(4).toString('hex')}`
-  writeFileSync(candidate, String(process.pid), {mode: 0o600, flag: 'wx'})
+export function realPath(path: string, hops = 0): string {
+  const absolute = resolve(path)
+  try {
+    return realpathSync.native(absolute)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+  }
+  let target: string | undefined
+  try {
+    target = readlinkSync(absolute)
+  } catch {
+    // No symlink of that name: the file is not made yet (or a folder on the way is not).
+  }
+  if (target === undefined) return join(realPath(dirname(absolute), hops), basename(absolute))
+  if (hops >= MAX_SYMLINKS) throw Object.assign(new Error(`ELOOP: too many symbolic links, ${path}`), {code: 'ELOOP'})
+  return realPath(resolve(dirname(absolute), target), hops + 1)
+}
+
+/**
+ * A lock on a file that two processes cannot both take (a batch's journal, the local gateway's
+ * state file), kept beside the real file: a symlink to it is the same file, and a file with other
+ * names (hard links) is refused (HardLinkedError), since a lock beside one name is not seen from
+ * another. The lock file holds the owner's pid and is put in place whole with link(2), which
+ * fails when the name exists: no reader ever sees an empty lock of ours. A dead owner's lock is
+ * removed by one process at a time, and only while it is still, by inode, the lock found dead
+ * (takeAside); then the link race decides again. Throws LockHeldError.
+ */
+export function takeLock(file: string): FileLock {
+  const identity = fileIdentity(file)
+  if (identity.links > 1) throw new HardLinkedError(file, identity.links)
+  const lockPath = `${identity.path}.lock`
+  const keys = [lockPath, ...(identity.id === undefined ? [] : [identity.id])]
+  if (keys.some((key) => HELD.has(key))) throw new LockHeldError(lockPath, process.pid)
+  const candidate = ownFile(lockPath)
   try {
     for (let attempt = 0; attempt < 5; attempt++) {
-      try {
-        linkSync(candidate, lockPath)
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+      if (!linked(candidate, lockPath)) {
         const holder = readHolder(lockPath)
-        if (!holder) continue
-        if (holder.alive) throw new LockHeldError(lockPath, holder.pid)
-        takeAside(lockPath, holder.ino)
+        if (holder?.alive) throw new LockHeldError(lockPath, holder.pid)
+        // Vanished while looked at (holder undefined), the next link may have it.
+        if (holder) takeAside(lockPath, holder.ino)
         continue
       }
       const ino = statSync(lockPath).ino
-      HELD.add(key)
+      for (const key of keys) HELD.add(key)
       return {
-        held: () => inode(lockPath) === ino,
+        held: () => statOf(lockPath)?.ino === ino,
         release() {
-          HELD.delete(key)
-          if (inode(lockPath) === ino) rmSync(lockPath, {force: true})
+          for (const key of keys) HELD.delete(key)
+          if (statOf(lockPath)?.ino === ino) remove(lockPath)
         },
       }
     }
     throw new LockHeldError(lockPath, undefined)
   } finally {
-    rmSync(candidate, {force: true})
+    remove(candidate)
   }
 }
 
-/** Who holds the lock and whether they still run; undefined when it vanished while looked at. */
-function readHolder(lockPath: string): {pid?: number; alive: boolean; ino: number} | undefined {
+/** A file of this process's beside `path`, holding its pid, to be put in place with link(2); its name is its own (pid, random). */
+function ownFile(path: string): string {
+  const name = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`
+  writeFileSync(name, String(process.pid), {mode: 0o600})
+  return name
+}
+
+/** Puts `file` in place under the name `as` with link(2), whole: false when the name is taken. */
+function linked(file: string, as: string): boolean {
   try {
-    const stat = statSync(lockPath)
-    const text = readFileSync(lockPath, 'utf8').trim()
-    if (text === '') return {alive: Date.now() - stat.mtimeMs < EMPTY_LOCK_GRACE_MS, ino: stat.ino}
-    const pid = Number(text)
-    // A lock naming this very process that it does not hold is a dead one's: the pid came round again.
-    const alive = Number.isInteger(pid) && pid > 0 && pid !== process.pid && isRunning(pid)
-    return {pid: Number.isInteger(pid) && pid > 0 ? pid : undefined, alive, ino: stat.ino}
+    linkSync(file, as)
+    return true
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw err
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+    return false
   }
+}
+
+/** Who holds a lock and whether they still run; undefined when it vanished while looked at. */
+export function readHolder(lockPath: string): {pid?: number; alive: boolean; ino: number} | undefined {
+  // Its pid and its inode from one open: a lock replaced meanwhile can never lend its pid to another's inode.
+  const lock = readWhole(lockPath)
+  if (!lock) return undefined
+  const text = lock.text.trim()
+  if (text === '') return {alive: !isOld(lock.stat), ino: lock.stat.ino}
+  const pid = Number(text)
+  // A lock naming this very process that it does not hold is a dead one's: the pid came round again.
+  const alive = pid > 0 && pid !== process.pid && isRunning(pid)
+  return {pid, alive, ino: lock.stat.ino}
+}
+
+/** A lock or take-over file with no pid in it, or left behind, counts as abandoned once this old. */
+function isOld(stat: Stats): boolean {
+  return Date.now() - stat.mtimeMs > EMPTY_LOCK_GRACE_MS
 }
 
 /**
- * Removes a dead owner's lock, if it is still the one found dead. Only the process that holds the
- * take-over lock (LOCK.takeover, made with link(2) as the lock is) may remove one, so the lock's
- * name is never left vacant by one process while another puts it back: two racing take-overs
- * once left it vacant for a moment, a third process took it, and two held the lock. Returns
- * without removing anything when another process is taking it over; the caller tries again.
+ * Removes a dead owner's lock, if it is still the one found dead (inode `staleIno`). Only the
+ * process that holds the take-over lock (LOCK.takeover, made with link(2) as the lock is) may
+ * remove one, so the lock's name is never left vacant by one process while another puts it back:
+ * two racing take-overs once left it vacant for a moment, a third process took it, and two held
+ * the lock. Returns without removing anything when another process is taking it over; the caller
+ * tries again.
  */
-function takeAside(lockPath: string, staleIno: number): void {
+export function takeAside(lockPath: string, staleIno: number): void {
   const takeover = `${lockPath}.takeover`
-  const candidate = `${takeover}.${process.pid}.${randomBytes(4).toString('hex')}`
-  writeFileSync(candidate, String(process.pid), {mode: 0o600, flag: 'wx'})
+  const candidate = ownFile(takeover)
   try {
-    try {
-      linkSync(candidate, takeover)
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+    if (!linked(candidate, takeover)) {
       // One left behind by a process killed in the middle of a take-over is old: cleared for the next try.
       const left = statOf(takeover)
-      if (left && Date.now() - left.mtimeMs > EMPTY_LOCK_GRACE_MS) rmSync(takeover, {force: true})
+      if (left && isOld(left)) remove(takeover)
       return
     }
     try {
-      if (statOf(lockPath)?.ino === staleIno) rmSync(lockPath, {force: true})
+      if (statOf(lockPath)?.ino === staleIno) remove(lockPath)
     } finally {
-      rmSync(takeover, {force: true})
+      remove(takeover)
     }
   } finally {
-    rmSync(candidate, {force: true})
+    remove(candidate)
   }
 }
 
-function statOf(path: string): {ino: number; mtimeMs: number} | undefined {
+/** The file's status; undefined when there is none. */
+function statOf(path: string): Stats | undefined {
+  return statSync(path, {throwIfNoEntry: false})
+}
+
+/** A file's content and status, read through one open (so they are one file's); undefined when there is none. */
+function readWhole(path: string): {text: string; stat: Stats} | undefined {
+  let fd: number
   try {
-    return statSync(path)
+    fd = openSync(path, 'r')
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
     throw err
   }
+  try {
+    return {text: readFileSync(fd, 'utf8'), stat: fstatSync(fd)}
+  } finally {
+    closeSync(fd)
+  }
 }
 
-function inode(path: string): number | undefined {
-  try {
-    return statSync(path).ino
-  } catch {
-    return undefined
-  }
+/** Removes a file of gw's own, gone already or not. */
+function remove(path: string): void {
+  rmSync(path, {force: true})
 }
 
 /** Whether the process runs: a zombie (killed, its parent not told yet) holds nothing any more. */
@@ -137,12 +221,10 @@ export function isRunning(pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM'
   }
-  try {
-    // Linux: /proc/PID/stat is "PID (name) STATE ...", the name in parentheses and possibly holding any of them.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
-  } catch (err) {
-    // Gone since it was signalled; elsewhere than Linux there is no /proc, and it runs.
-    return (err as NodeJS.ErrnoException).code !== 'ENOENT'
-  }
+  // Linux: /proc/PID/stat is "PID (name) STATE ...", the name in parentheses and possibly holding any of them.
+  const proc = readWhole(`/proc/${pid}/stat`)
+  // None: gone since it was signalled, or a system without /proc (macOS), where the signal said it runs.
+  if (!proc) return !existsSync('/proc/self')
+  const stat = proc.text
+  return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
 }

@@ -129,7 +129,8 @@ export function batch(rows: string) {
     concurrency: concurrency({dependsOn: ['input'], helpGroup: 'BATCH'}),
     'skip-invalid': Flags.boolean({description: 'send the valid rows and report the invalid ones, instead of sending nothing', dependsOn: ['input'], helpGroup: 'BATCH'}),
     'dry-run': Flags.boolean({description: 'check every row and show what would be sent; send nothing', dependsOn: ['input'], helpGroup: 'BATCH'}),
-    journal: Flags.string({description: "the batch's journal file (default: one in gw's data directory, $XDG_DATA_HOME/gw/journals, named from the input and the gateway)", dependsOn: ['input'], helpGroup: 'BATCH'}),
+    journal: Flags.string({description: "the batch's journal file (default: one in gw's data directory, $XDG_DATA_HOME/gw/journals, named from the input file and the gateway)", dependsOn: ['input'], helpGroup: 'BATCH'}),
+    verify: Flags.boolean({description: "on a rerun, look up each row the journal has done and report any the gateway lacks (for a gateway that names no run of its data, as the live one)", dependsOn: ['input'], helpGroup: 'BATCH'}),
   }
 }
 

@@ -16,3 +16,19 @@ export function isLoopbackHost(host: string): boolean {
 export function isLoopbackUrl(url: string): boolean {
   return URL.canParse(url) && isLoopbackHost(new URL(url).hostname)
 }
+
+/** The names of this machine's loopback address that are one host to gw (design.md §5): `127.1` and `[0::1]` reach here parsed. */
+const ONE_LOOPBACK_HOST = new Set(['localhost', 'localhost.', '127.0.0.1', '[::1]', '[::ffff:7f00:1]'])
+
+/**
+ * A gateway's base URL in one spelling, so that one gateway is one journal and one lock however it
+ * is written (design.md §5, identity, not names): parsed as WHATWG URL (scheme and host lower
+ * case, a default port dropped), `localhost`, `127.0.0.1` and `[::1]` one host, `localhost`; a
+ * trailing slash, credentials, a query or a fragment make no other gateway. Throws TypeError for
+ * what is no URL.
+ */
+export function gatewayAddress(baseUrl: string): string {
+  const url = new URL(baseUrl.trim())
+  const host = ONE_LOOPBACK_HOST.has(url.hostname) ? 'localhost' : url.hostname
+  return `${url.protocol}//${host}${url.port === '' ? '' : `:${url.port}`}${url.pathname.replace(/\/+$/, '')}`
+}

@@ -86,6 +86,11 @@ class Client implements Sender {
     return this.exchange.reportedMode
   }
 
+  /** The run of the local gateway's data the last answer came from (X-Sandbox-Instance); undefined from a gateway that names none. */
+  get gatewayInstance(): string | undefined {
+    return this.exchange.gatewayInstance
+  }
+
   /** Ends the keep-alive sockets so a one-shot command exits as soon as its work is done. */
   close(): Promise<void> {
     return this.exchange.close()

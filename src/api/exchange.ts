@@ -68,6 +68,11 @@ export class Exchange {
   reportedMode?: 'sandbox' | 'live'
   /** Set once an answer came from the other environment: nothing more is sent. */
   modeMismatch?: ModeMismatchError
+  /**
+   * The run of the local gateway's data the last answer came from (X-Sandbox-Instance), if it
+   * named one: a batch journal records it (design.md §5). The live gateway names none.
+   */
+  gatewayInstance?: string
   private readonly dispatcher: LazyDispatcher
   private readonly responseTimeoutMs: number
   private readonly authorization: string
@@ -143,6 +148,7 @@ export class Exchange {
         const text = await response.body.text()
         const json = parseBody(text)
         raw = {status: response.statusCode, requestId, text, json, mode: reportedMode(header(response.headers['x-service-mode']), json)}
+        this.gatewayInstance = header(response.headers['x-sandbox-instance'])
       } catch (err) {
         if (signal?.aborted) throw new InterruptedError(signal.reason as StopSignal, inFlight)
         const failure = classifyFailure(err)

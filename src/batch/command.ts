@@ -5,8 +5,8 @@ import type {BatchPlan} from '../live-safety.js'
 import {BatchView, journalStateText, Tally} from '../output/batch.js'
 import type {Io} from '../output/io.js'
 import {toNdjsonLine} from '../output/json.js'
-import {defaultJournalPath, Journal, journalState} from './journal.js'
-import {journalTarget} from './journaled-refunds.js'
+import {refuseAnotherInstance} from './instance.js'
+import {defaultJournalPath, Journal, type JournalInput, journalState, journalTarget} from './journal.js'
 import type {BatchKind} from './kinds.js'
 import {openBatch} from './read.js'
 import {checkedRows, type InvalidRow, type Scan, scanRows, validRows, withJournaledReferences} from './rows.js'
@@ -20,6 +20,7 @@ export interface BatchFlags {
   'skip-invalid': boolean
   'dry-run': boolean
   journal?: string
+  verify?: boolean
 }
 
 /**
@@ -77,14 +78,22 @@ async function send<Input, Body extends object>(
   invalid: InvalidRow[],
 ): Promise<number> {
   const {io} = f
-  // A journal answers for this gateway and merchant alone.
-  const target = journalTarget(await f.target())
-  const journalPath = flags.journal ?? defaultJournalPath(f.dataDir, kind.commandId, source.hash, target)
-  const journal = await Journal.open(journalPath, {command: kind.commandId, hash: source.hash, now: new Date(), target})
+  const {baseUrl, username} = await f.target()
+  // A journal answers for this gateway and merchant alone, however the gateway's address is spelled.
+  const target = journalTarget(baseUrl, username)
+  const input: JournalInput = {path: source.realPath, sha256: source.hash}
+  const journalPath = flags.journal ?? defaultJournalPath(f.dataDir, kind.commandId, input, target, baseUrl)
+  // Kept from an earlier run: the input's rows, and the references derived for its rows that give none (rows.ts withJournaledReferences).
+  const references = {has: (reference: string) => scan.references.has(reference) || (scan.unreferenced > 0 && derivedFrom(reference) !== undefined)}
+  const journal = await Journal.open(journalPath, {command: kind.commandId, input, now: new Date(), target, references})
   try {
     // In the words a stopped run used: the rows in doubt are looked up before anything is sent.
     io.err(`Journal: ${journal.path}${journal.resumed ? ` (resuming: ${journalStateText(journalState(journal, scan.valid))})` : ''}\n`)
+    for (const left of journal.inDoubtElsewhere) {
+      io.err(`Journal: reference ${left.intent} (line ${left.line} then) was sent by an earlier run with no answer kept, and ${source.name} no longer has it: check it with gw ${kind.noun} get ${left.intent} before sending it again.\n`)
+    }
     const deps = await f.batchDeps(() => plan(kind, source.path, scan))
+    await refuseAnotherInstance(journal, target, deps)
     const view = new BatchView(io, scan.total, kind.noun, {json: f.flags.json})
     for (const row of invalid) view.skipped(invalidReport(row))
     // A reference made for a row is none that rows give or an earlier run journaled.
@@ -99,6 +108,8 @@ async function send<Input, Body extends object>(
       onRow: (report) => view.row(report),
       windowMs: deps.client.processingWindowMs,
       onWaiting: (row, waiting) => view.waiting(row.reference, waiting),
+      gatewayInstance: () => deps.client.gatewayInstance,
+      verify: flags.verify,
     })
     // stdout's reader gone (`| head -1`) or stdout full: no new row is started, those in flight finish into the journal.
     let broken: NodeJS.ErrnoException | undefined
@@ -117,6 +128,10 @@ async function send<Input, Body extends object>(
       return true
     })
     const end = await runner.run()
+    if (end.changedLines.length > 0) {
+      const lines = lineList(end.changedLines.map((line) => ({line})))
+      io.err(`Line${end.changedLines.length === 1 ? '' : 's'} ${lines} of ${source.name} ${end.changedLines.length === 1 ? 'was' : 'were'} changed after an earlier run sent ${end.changedLines.length === 1 ? 'it' : 'them'}: not sent again (exit 2). Put ${end.changedLines.length === 1 ? 'it' : 'them'} back as ${end.changedLines.length === 1 ? 'it was' : 'they were'}, or give each change a reference of its own.\n`)
+    }
     const unfinished = end.stoppedBy || end.stoppedByError ? {journal: end.journal, path: journal.path, finishByRunningAgain: !end.stoppedByError} : undefined
     view.summary({notStarted: end.notStarted, unfinished})
     if (end.stoppedBy === 'stdout') {

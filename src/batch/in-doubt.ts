@@ -1,6 +1,6 @@
 import {type Clock, lookThroughWindow, type Waiting} from '../money/window.js'
 import type {Intent} from './journal.js'
-import type {RowReport} from './row-report.js'
+import type {RowReport} from './row-reports.js'
 
 /**
  * How long a synced intent stays the time its request leaves: a row that waited longer for its

@@ -1,21 +1,21 @@
-import {createHash} from 'node:crypto'
 import {fdatasync, ftruncateSync, writeSync} from 'node:fs'
 import {mkdir, open, readFile, type FileHandle} from 'node:fs/promises'
-import {dirname, join} from 'node:path'
+import {dirname, resolve} from 'node:path'
 import {promisify} from 'node:util'
 import {UsageError, WriteError} from '../errors.js'
-import {type FileLock, LockHeldError, takeLock} from '../file-lock.js'
+import {type FileLock, HardLinkedError, LockHeldError, realPath, takeLock} from '../file-lock.js'
+import {gatewayAddress} from '../loopback.js'
+import type {JournalInput, JournalTarget} from './journal-identity.js'
 
-/** The gateway and merchant a journal's rows were sent to: its answers hold for them alone. */
-export interface JournalTarget {
-  base_url: string
-  username: string
-}
+export {defaultJournalPath, inputHash, type JournalInput, type JournalTarget, journalTarget, rowChanges} from './journal-identity.js'
 
 /** The first line of a journal: which command, input and gateway it records. */
 interface Header {
   journal: 1
   command: string
+  /** The input file's real path; absent for stdin, and in journals from before gw found journals by path. */
+  input?: string
+  /** The input's content when the journal was begun: how stdin (or an older journal's input) is known. */
   input_sha256: string
   /** Absent in journals written before gw tied them to a gateway. */
   target?: JournalTarget
@@ -34,6 +34,8 @@ export interface Intent {
    * it; journals written before gw recorded it have none, and their rows count as long sent.
    */
   sent_at?: string
+  /** The row as the file asked for it, where the request differs (a full refund's amount, looked up): what an edited row is compared with. */
+  asked?: Record<string, unknown>
 }
 
 /**
@@ -54,6 +56,11 @@ export interface Result {
   error?: Record<string, unknown>
   amount?: number
   currency?: string
+  /**
+   * The run of the local gateway's data that answered (X-Sandbox-Instance): a later run reports
+   * the row from the journal only to that same run. Absent from a gateway that names none.
+   */
+  gateway_instance?: string
 }
 
 /**
@@ -90,27 +97,27 @@ export function journalState(journal: Pick<Journal, 'intents' | 'results'>, rows
   return {answered, inDoubt, notStarted: rows - answered - inDoubt}
 }
 
-/** The writes a journal makes, so that a test can fail the Nth of them as a full or broken disk would. */
+/** What a journal does with the disk, so that a test can fail one of them as a full or broken disk would. */
 export interface JournalDisk {
+  /** Reads the whole file; rejects with ENOENT when there is none. */
+  read(path: string): Promise<Buffer>
   /** Writes from the start of `data`; returns how many bytes went (fewer on a full disk), or throws. */
   write(fd: number, data: Uint8Array): number
   datasync(fd: number): Promise<void>
 }
 
-const realDisk: JournalDisk = {write: (fd, data) => writeSync(fd, data), datasync: promisify(fdatasync)}
+const realDisk: JournalDisk = {read: (path) => readFile(path), write: (fd, data) => writeSync(fd, data), datasync: promisify(fdatasync)}
 
-/** The content hash that ties a journal to its input, and names the default journal file. */
-export function inputHash(text: string): string {
-  return createHash('sha256').update(text).digest('hex')
-}
-
-/**
- * gw's data directory holds journals by command, input and gateway: the same file run again
- * against the same gateway and merchant finds its journal; against another, it gets its own.
- */
-export function defaultJournalPath(dataDir: string, command: string, hash: string, target: JournalTarget): string {
-  const where = createHash('sha256').update(`${target.base_url}\n${target.username}`).digest('hex').slice(0, 8)
-  return join(dataDir, 'journals', `${command.replaceAll(' ', '-')}-${hash.slice(0, 16)}-${where}.ndjson`)
+/** What a journal is opened for: this batch's command, input and gateway, and (to keep only theirs) the input's references. */
+export interface JournalOptions {
+  command: string
+  input: JournalInput
+  now: Date
+  target: JournalTarget
+  /** The references of the input's valid rows: the journal's entries for others (an edited input's removed rows) are not kept. */
+  references?: {has(reference: string): boolean}
+  /** In place of the real disk's, for a test to fail them. */
+  disk?: Partial<JournalDisk>
 }
 
 /**
@@ -126,6 +133,8 @@ export class Journal {
   /** The earlier runs' intents and results, by reference: what a resumed run looks up or reports. */
   readonly intents = new Map<string, Intent>()
   readonly results = new Map<string, Result>()
+  /** The earlier runs' rows in doubt whose references the input no longer has (edited since): nothing of this run looks them up. */
+  readonly inDoubtElsewhere: Intent[] = []
   private pending: string[] = []
   private waiting: {resolve: () => void; reject: (err: unknown) => void}[] = []
   private flushing?: Promise<void>
@@ -141,29 +150,48 @@ export class Journal {
     private length: number,
   ) {}
 
-  static async open(path: string, options: {command: string; hash: string; now: Date; target: JournalTarget; disk?: JournalDisk}): Promise<Journal> {
-    const {command, hash, now, target, disk = realDisk} = options
-    await mkdir(dirname(path), {recursive: true, mode: 0o700}).catch((err: unknown) => Promise.reject(journalError(path, err)))
-    const lock = lockOf(path)
+  /**
+   * Opens the journal at `path` (the real file: a symlink to it is it) under its lock, for this
+   * command, input and gateway, or makes it. An earlier run's journal is read first, and refused
+   * (nothing sent, the file left as it is) when it cannot be read or is another batch's.
+   */
+  static async open(path: string, options: JournalOptions): Promise<Journal> {
+    const {command, input, now, references} = options
+    const disk = {...realDisk, ...options.disk}
+    const target = {...options.target, base_url: gatewayAddress(options.target.base_url)}
+    let file: string
     try {
-      const text = await readFile(path, 'utf8').catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? '' : Promise.reject(journalError(path, err))))
+      file = realPath(path)
+      await mkdir(dirname(file), {recursive: true, mode: 0o700})
+    } catch (err) {
+      throw journalError(path, err)
+    }
+    const lock = lockOf(path, file)
+    try {
+      const bytes = await disk.read(file).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? Buffer.alloc(0) : Promise.reject(unreadable(path, err))))
       // Only whole lines count: a line torn by a crash was never synced, so nothing was sent after it.
-      const whole = text.slice(0, text.lastIndexOf('\n') + 1)
+      const length = bytes.lastIndexOf(0x0a) + 1
+      const whole = bytes.subarray(0, length).toString('utf8')
       // Checked before the file is touched: --journal may name a file that is no journal at all.
-      const entries = whole === '' ? undefined : readEntries(path, whole, {command, hash, target})
-      if (!entries && text !== '' && !text.startsWith('{"journal":')) throw notAJournal(path)
-      const handle = await open(path, 'a', 0o600).catch((err: unknown) => Promise.reject(journalError(path, err)))
-      const length = Buffer.byteLength(whole)
+      const entries = length === 0 ? undefined : readEntries(path, whole, {command, input, target})
+      if (!entries && bytes.length > 0 && !bytes.toString('utf8').startsWith('{"journal":')) throw notAJournal(path)
+      const handle = await open(file, 'a', 0o600)
       const journal = new Journal(path, handle, entries !== undefined, lock, disk, length)
       try {
         await handle.truncate(length)
         if (entries) {
-          for (const [reference, intent] of entries.intents) journal.intents.set(reference, intent)
-          for (const result of entries.results) journal.results.set(result.result, result)
+          for (const [reference, intent] of entries.intents) {
+            const result = entries.results.get(reference)
+            if (!references || references.has(reference)) journal.intents.set(reference, intent)
+            else if (!result || !isFinal(result)) journal.inDoubtElsewhere.push(intent)
+          }
+          for (const [reference, result] of entries.results) if (!references || references.has(reference)) journal.results.set(reference, result)
         } else {
-          await journal.append({journal: 1, command, input_sha256: hash, target, created_at: now.toISOString()} satisfies Header)
+          // JSON leaves `input` out for stdin, which has no path.
+          const header: Header = {journal: 1, command, input: input.path, input_sha256: input.sha256, target, created_at: now.toISOString()}
+          await journal.append(header)
           // The new file's name must survive a crash as well as its lines.
-          await syncDirectory(dirname(path))
+          await syncDirectory(dirname(file))
         }
       } catch (err) {
         await handle.close()
@@ -172,7 +200,7 @@ export class Journal {
       return journal
     } catch (err) {
       lock.release()
-      throw err
+      throw journalError(path, err)
     }
   }
 
@@ -247,34 +275,52 @@ export class Journal {
 
 /**
  * One gw at a time per journal: two runs of one batch would each send the rows the other has not
- * journaled yet. The lock (file-lock.ts) holds the owner's pid; a dead owner's is taken over.
+ * journaled yet. The lock (file-lock.ts) is the real file's, so a symlink to a journal in use is
+ * refused as the journal itself is, and holds the owner's pid; a dead owner's is taken over.
  */
-function lockOf(path: string): FileLock {
-  const lockPath = path + '.lock'
+function lockOf(path: string, file: string): FileLock {
+  const same = file === resolve(path) ? '' : ` (the same file as ${file})`
   try {
-    return takeLock(lockPath)
+    return takeLock(file)
   } catch (err) {
-    if (!(err instanceof LockHeldError)) throw journalError(path, err)
-    if (err.pid === process.pid) throw new UsageError(`The batch journal ${path} is already open in this gw: nothing was sent`)
-    if (err.pid !== undefined) {
-      throw new UsageError(`Another gw (pid ${err.pid}) is running the batch of journal ${path}: nothing was sent`, `Wait for it to finish, or stop it; then run this again to resume. If no gw is running this batch (the pid was reused), remove ${lockPath}.`)
+    if (err instanceof HardLinkedError) {
+      throw new UsageError(
+        `The batch journal ${path} has ${err.links} names (hard links): a lock beside one name is not seen from another, so two batches could run on it at once: nothing was sent`,
+        'Give --journal a file with one name: remove its other names, or copy it (cp) and give the copy.',
+      )
     }
-    throw new UsageError(`The batch journal ${path} is being taken by another gw: nothing was sent`, 'Run it again in a moment.')
+    if (!(err instanceof LockHeldError)) throw journalError(path, err)
+    if (err.pid === process.pid) throw new UsageError(`The batch journal ${path}${same} is already open in this gw: nothing was sent`)
+    if (err.pid !== undefined) {
+      throw new UsageError(`Another gw (pid ${err.pid}) is running the batch of journal ${path}${same}: nothing was sent`, `Wait for it to finish, or stop it; then run this again to resume. If no gw is running this batch (the pid was reused), remove ${err.lockPath}.`)
+    }
+    throw new UsageError(`The batch journal ${path}${same} is being taken by another gw: nothing was sent`, 'Run it again in a moment.')
   }
 }
 
+/** The entries of a journal's whole lines, in order. */
+interface Entries {
+  intents: Map<string, Intent>
+  results: Map<string, Result>
+}
+
 /** A journal's entries, once its header shows it is this batch's against this gateway. */
-function readEntries(path: string, text: string, asked: {command: string; hash: string; target: JournalTarget}): {intents: Map<string, Intent>; results: Result[]} {
+function readEntries(path: string, text: string, asked: {command: string; input: JournalInput; target: JournalTarget}): Entries {
   const lines = text.split('\n').slice(0, -1)
   const header = parseLine(lines[0]) as Partial<Header> | undefined
   if (header?.journal !== 1) throw notAJournal(path)
   if (header.command !== asked.command) {
     throw new UsageError(`${path} is the journal of a gw ${header.command} batch, not gw ${asked.command}: nothing was sent`, 'Give this batch a journal of its own with --journal FILE.')
   }
-  if (header.input_sha256 !== asked.hash) {
-    throw new UsageError(`${path} was written for another input (sha256 ${String(header.input_sha256).slice(0, 12)}..., this input ${asked.hash.slice(0, 12)}...): nothing was sent`, 'Run the input that journal belongs to, or give this one its own --journal FILE: a journal never applies to a changed file.')
+  // A file is the same input however it was edited (its rows are compared one by one); stdin, and
+  // the input of a journal from before gw knew files by path, only with the same content.
+  const sameInput = header.input === undefined ? header.input_sha256 === asked.input.sha256 : header.input === asked.input.path
+  if (!sameInput) {
+    const theirs = header.input ?? `an input with sha256 ${String(header.input_sha256).slice(0, 12)}...`
+    const ours = asked.input.path ?? `stdin with sha256 ${asked.input.sha256.slice(0, 12)}...`
+    throw new UsageError(`${path} was written for another input (${theirs}), and this is ${ours}: nothing was sent`, 'Run the input that journal belongs to, or give this one its own --journal FILE.')
   }
-  const theirs = header.target
+  const theirs = header.target && {...header.target, base_url: gatewayAddress(header.target.base_url)}
   if (theirs && (theirs.base_url !== asked.target.base_url || theirs.username !== asked.target.username)) {
     throw new UsageError(
       `${path} is the journal of this batch sent as ${theirs.username} to ${theirs.base_url}, and this run sends as ${asked.target.username} to ${asked.target.base_url}: nothing was sent`,
@@ -282,16 +328,15 @@ function readEntries(path: string, text: string, asked: {command: string; hash: 
     )
   }
   // In order: a withdrawal takes back the intent before it, and a later run's intent counts again.
-  const intents = new Map<string, Intent>()
-  const results: Result[] = []
+  const entries: Entries = {intents: new Map(), results: new Map()}
   lines.slice(1).forEach((line, index) => {
     const entry = parseLine(line) as Partial<Intent & Result & Withdrawal> | undefined
     if (!entry) throw new UsageError(`${path} line ${index + 2} cannot be read: the journal is damaged, nothing was sent`, 'Check the rows it names with gw refund get or gw purchase get before running the batch with a new --journal.')
-    if (typeof entry.intent === 'string') intents.set(entry.intent, entry as Intent)
-    else if (typeof entry.result === 'string') results.push(entry as Result)
-    else if (typeof entry.withdrawn === 'string') intents.delete(entry.withdrawn)
+    if (typeof entry.intent === 'string') entries.intents.set(entry.intent, entry as Intent)
+    else if (typeof entry.result === 'string') entries.results.set(entry.result, entry as Result)
+    else if (typeof entry.withdrawn === 'string') entries.intents.delete(entry.withdrawn)
   })
-  return {intents, results}
+  return entries
 }
 
 function notAJournal(path: string): UsageError {
@@ -309,13 +354,9 @@ function parseLine(line: string | undefined): unknown {
 
 async function syncDirectory(path: string): Promise<void> {
   const directory = await open(path, 'r')
-  try {
-    await directory.sync()
-  } catch {
-    // Some file systems cannot sync a directory; the file's own syncs still hold its lines.
-  } finally {
-    await directory.close()
-  }
+  // Some file systems cannot sync a directory; the file's own syncs still hold its lines.
+  await directory.sync().catch(() => {})
+  await directory.close()
 }
 
 /** Why the journal cannot be written, naming it: the batch stops, and says which rows were sent (exit 1). */
@@ -330,6 +371,12 @@ export class JournalError extends WriteError {
       hint: 'Free space or fix permissions there, or give another --journal FILE, then run the same command again: it finishes the batch, sending only what was not sent.',
     })
   }
+}
+
+/** A journal that exists and cannot be read is never taken as new: its rows may have been sent. */
+function unreadable(path: string, err: NodeJS.ErrnoException): UsageError {
+  const why = err.code === 'EACCES' ? 'EACCES: permission denied' : err.code === 'EISDIR' ? 'EISDIR: it is a directory' : (err.code ?? err.message)
+  return new UsageError(`The batch journal ${path} cannot be read (${why}): nothing was sent, and it is left as it is`, 'It records what an earlier run sent: make it readable, then run this again. Without it, rows already sent would be sent again.')
 }
 
 function journalError(path: string, err: unknown): Error {

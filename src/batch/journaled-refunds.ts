@@ -1,12 +1,8 @@
 import {createReadStream} from 'node:fs'
 import {readdir} from 'node:fs/promises'
 import {join} from 'node:path'
+import {gatewayAddress} from '../loopback.js'
 import type {JournalTarget} from './journal.js'
-
-/** The gateway and merchant a batch's journal is written for, as its header names them. */
-export function journalTarget({baseUrl, username}: {baseUrl: string; username: string}): JournalTarget {
-  return {base_url: baseUrl.replace(/\/+$/, ''), username}
-}
 
 /**
  * The refunds gw's batch journals say it sent for a purchase and had approved: their ids. Read
@@ -53,7 +49,7 @@ async function readJournal(path: string, target: JournalTarget, keys: string[], 
       header = false
       const first = parse(block.slice(0, block.indexOf('\n')))
       const theirs = first?.target as Partial<JournalTarget> | undefined
-      if (first?.command !== 'refund create' || theirs?.base_url !== target.base_url || theirs.username !== target.username) return
+      if (first?.command !== 'refund create' || !sameAddress(theirs?.base_url, target.base_url) || theirs?.username !== target.username) return
       block = block.slice(block.indexOf('\n') + 1)
     }
     // The lines that hold a needle, each once; the needles a row's intent adds (its result) are
@@ -81,4 +77,9 @@ function parse(line: string): Record<string, unknown> | undefined {
   } catch {
     return undefined
   }
+}
+
+/** A header's gateway, however an earlier gw spelled it, against the target's (journalTarget's one spelling). */
+function sameAddress(written: unknown, address: string): boolean {
+  return typeof written === 'string' && URL.canParse(written) && gatewayAddress(written) === address
 }

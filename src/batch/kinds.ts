@@ -17,12 +17,14 @@ export interface BatchKind<Input, Body extends object> {
   sender(deps: Pick<Deps, 'client'>, taken: Set<string>): RowSender<Input, Body>
 }
 
+// No amount: the purchase's full amount, looked up when the row is sent.
+const refundAsked = (input: RefundInput) => ({transaction_id: input.transactionId, amount: input.amount, reference: input.reference})
+
 export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
   noun: 'refund',
   commandId: 'refund create',
   schema: refundRows,
-  // No amount: the purchase's full amount, looked up when the row is sent.
-  preview: (input) => ({transaction_id: input.transactionId, amount: input.amount, reference: input.reference}),
+  preview: refundAsked,
   sender: (deps, taken) => {
     // References derived by this run, found free and never sent before: one the gateway says is taken was taken meanwhile.
     const derived = new Set<string>()
@@ -41,6 +43,7 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
       asksFirst: (input) => input.amount === undefined || input.reference === undefined,
       send: (body) => sendRefund({body, derived: derived.has(body.reference)}, deps),
       findEarlier: (body) => findEarlierRefund({body}, deps),
+      asked: refundAsked,
       money: (body, record) => ({amount: body.amount, currency: typeof record?.currency === 'string' ? record.currency : undefined}),
     }
   },
@@ -57,6 +60,7 @@ export const purchaseBatch: BatchKind<PurchaseInput, PurchaseCreate> = {
     asksFirst: () => false,
     send: (body) => sendPurchase(body, deps),
     findEarlier: (body) => findEarlierPurchase(body, deps),
+    asked: (input) => purchaseBody(input),
     money: (body) => ({amount: body.amount, currency: body.currency}),
   }),
 }

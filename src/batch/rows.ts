@@ -77,6 +77,8 @@ export interface Scan<Input> {
   invalid: Map<number, InvalidRow>
   /** How many rows pass. */
   valid: number
+  /** The references of the rows that pass: what of an earlier run's journal concerns this input. */
+  references: {has(reference: string): boolean}
   schema: RowSchema<Input>
   /** References rows give that have the shape gw derives (`order-1-R1`): none is derived for another row. */
   derivedShaped: Set<string>
@@ -136,8 +138,9 @@ export async function scanRows<Input>(file: BatchFile, schema: RowSchema<Input>,
       invalid.set(line, {row, line, reference, messages: [`reference ${reference} is used again on line${others.length > 1 ? 's' : ''} ${others.join(', ')}: each row needs a reference of its own`]})
       valid--
     }
+    firstUse.delete(reference)
   }
-  return {total, invalid, valid, schema, derivedShaped, unreferenced}
+  return {total, invalid, valid, references: firstUse, schema, derivedShaped, unreferenced}
 }
 
 /** Every row of the file again, in its order, as the scan found it: none is held longer than it takes to use it. */

@@ -5,12 +5,13 @@ import type {GwRecord} from '../operations/deps.js'
 import type {Sent} from '../operations/money.js'
 import {redact} from '../redact.js'
 import pLimit, {type LimitFunction} from 'p-limit'
-import {isFinal, type Journal, journalState, type JournalState, type Result} from './journal.js'
+import {isFinal, type Journal, journalState, type JournalState, type Result, rowChanges} from './journal.js'
 import {type InDoubtWait, INTENT_FRESH_MS, lookUpInDoubt} from './in-doubt.js'
-import {type ErrorFields, errorFields, type RowReport, type RowStatus, statusOf} from './row-report.js'
-import type {InvalidRow, ValidRow} from './rows.js'
+import {changedRow, errorFields, fromJournal, missingRow, type RowReport, type RowStatus, statusOf} from './row-reports.js'
+import type {ValidRow} from './rows.js'
 
-export type {ErrorFields, RowReport, RowStatus} from './row-report.js'
+export type {ErrorFields, RowReport, RowStatus} from './row-reports.js'
+export {invalidReport} from './row-reports.js'
 
 /**
  * How rows of one kind are sent, in terms of the operations: build the request (which may look
@@ -25,6 +26,8 @@ export interface RowSender<Input, Body extends object> {
   send(body: Body): Promise<Sent>
   /** What the gateway holds under the body's reference, decided; undefined when it holds nothing. */
   findEarlier(body: Body): Promise<Sent | undefined>
+  /** The row as the file asks for it, before anything is looked up: what an edited row is told apart by. */
+  asked(input: Input): Record<string, unknown>
   money(body: Body, record?: GwRecord): {amount?: number; currency?: string}
 }
 
@@ -42,6 +45,10 @@ export interface RunOptions<Input, Body extends object> {
   clock?: Clock
   /** Told when a row in doubt begins to wait for a gateway that may still be processing it, and with undefined when that ends. */
   onWaiting?: (row: {row: number; reference: string}, waiting: Waiting | undefined) => void
+  /** The run of the gateway's data the last answer came from (X-Sandbox-Instance), journaled with each result. */
+  gatewayInstance?: () => string | undefined
+  /** --verify: each row the journal has approved or declined is looked up at the gateway before it is reported; one it lacks is reported missing, never sent. */
+  verify?: boolean
 }
 
 /**
@@ -58,6 +65,8 @@ export interface RunEnd {
   journal: JournalState
   stoppedBy?: StopReason
   stoppedByError?: GwError
+  /** Lines an earlier run sent that the file asks otherwise now, in the file's order: neither sent nor looked up. */
+  changedLines: number[]
 }
 
 /** Answers lost in a row after which the gateway looks unreachable and no more rows are started: the next run looks them up. */
@@ -86,6 +95,7 @@ export class BatchRunner<Input, Body extends object> {
   private inDoubt: number
   /** Rows reported failed with nothing sent or journaled: not started, as the journal has them. */
   private failedUnsent = 0
+  private readonly changedLines: number[] = []
 
   constructor(private readonly options: RunOptions<Input, Body>) {
     // The first request goes alone: until one answer is in, gw does not know that the gateway
@@ -133,20 +143,29 @@ export class BatchRunner<Input, Body extends object> {
     await Promise.all(Array.from({length: LOOK_AHEAD * concurrency}, worker))
     while (this.finishing.size > 0) await Promise.all(this.finishing)
     const journal = {answered: this.answered, inDoubt: this.inDoubt, notStarted: total - this.answered - this.inDoubt, failedUnsent: this.failedUnsent}
-    return {notStarted: total - begun, journal, stoppedBy: this.stopSignal, stoppedByError: this.fatal}
+    return {notStarted: total - begun, journal, stoppedBy: this.stopSignal, stoppedByError: this.fatal, changedLines: this.changedLines}
   }
 
   /** One row, start to end; false when it was left unstarted because the batch is stopping. */
   private async runRow(row: ValidRow<Input>): Promise<boolean> {
     const {journal, sender, onRow} = this.options
     const done = journal.results.get(row.reference)
+    const intent = journal.intents.get(row.reference)
+    // Sent by an earlier run as the file asked then: what it asks now is neither sent nor looked up.
+    const changes = rowChanges(intent, sender.asked(row.input))
+    if (changes.length > 0) {
+      this.changedLines.push(row.line)
+      onRow(changedRow(row, changes, done))
+      return true
+    }
     // A row answered for sure in an earlier run is reported from the journal; one in doubt
     // (sent with no answer recorded, or whose answer was unknown or a failure) is looked up first.
     if (done && isFinal(done)) {
+      // A refusal (exit 7) left nothing at the gateway to look up.
+      if (this.options.verify && intent && done.exit_code !== 7) return this.verify(row, done, intent.request as Body)
       onRow(fromJournal(row, done))
       return true
     }
-    const intent = journal.intents.get(row.reference)
     let body: Body
     if (intent) {
       body = intent.request as Body
@@ -194,7 +213,9 @@ export class BatchRunner<Input, Body extends object> {
   private async journalIntent(row: ValidRow<Input>, body: Body): Promise<number> {
     const at = this.clock.now()
     try {
-      await this.options.journal.intent({intent: row.reference, row: row.row, line: row.line, request: body as Record<string, unknown>, sent_at: new Date(at).toISOString()})
+      const asked = this.options.sender.asked(row.input)
+      const request = body as Record<string, unknown>
+      await this.options.journal.intent({intent: row.reference, row: row.row, line: row.line, request, sent_at: new Date(at).toISOString(), ...(rowChanges({request}, asked).length > 0 ? {asked} : {})})
     } catch (err) {
       this.fatal ??= err as GwError
       throw err
@@ -226,6 +247,27 @@ export class BatchRunner<Input, Body extends object> {
       this.countLost(report)
       return report
     })
+  }
+
+  /**
+   * --verify: a row the journal has approved or declined, looked up by its reference before it is
+   * reported (the live gateway names no instance of its data to check the journal by). Found, it
+   * is reported as found; not found, it is reported missing and not sent: the journal's word and
+   * the gateway's differ, and which is right is for a person to find out. Nothing is journaled.
+   */
+  private async verify(row: ValidRow<Input>, done: Result, body: Body): Promise<boolean> {
+    const {sender, onRow} = this.options
+    const report = await this.atGateway(async () => {
+      try {
+        const sent = await sender.findEarlier(body)
+        return sent ? this.decided(row, sent) : missingRow(row, done, sender.noun)
+      } catch (err) {
+        return this.failed(row, err, sender.money(body))
+      }
+    })
+    if (report === STOPPED) return false
+    onRow(report)
+    return true
   }
 
   /**
@@ -294,6 +336,8 @@ export class BatchRunner<Input, Body extends object> {
       ...(report.record ? {record: redact(report.record)} : {error: report.error as unknown as Record<string, unknown>}),
       amount: report.amount,
       currency: report.currency,
+      // Left out of the line (JSON) when the gateway names no run of its data.
+      gateway_instance: this.options.gatewayInstance?.(),
     }
     try {
       await this.options.journal.result(result)
@@ -350,31 +394,3 @@ const LOOK_AHEAD = 4
 
 /** A decided purchase or refund as a row's status: another's reference is the gateway's refusal of this one. */
 const ROW_STATUS = {approved: 'approved', declined: 'declined', taken: 'rejected', unknown: 'unknown'} as const satisfies Record<Sent['decided']['outcome'], RowStatus>
-
-function fromJournal(row: ValidRow<unknown>, result: Result): RowReport {
-  return {
-    row: row.row,
-    line: row.line,
-    reference: row.reference,
-    status: result.status as RowStatus,
-    exitCode: result.exit_code,
-    resumed: true,
-    record: result.record,
-    error: result.error as ErrorFields | undefined,
-    amount: result.amount,
-    currency: result.currency,
-  }
-}
-
-/** A row that failed the checks, as its report (skipped with --skip-invalid). */
-export function invalidReport(row: InvalidRow): RowReport {
-  return {
-    row: row.row,
-    line: row.line,
-    reference: row.reference,
-    status: 'invalid',
-    exitCode: 2,
-    resumed: false,
-    error: {kind: 'usage', status: null, messages: row.messages, request_id: null},
-  }
-}

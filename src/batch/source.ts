@@ -5,14 +5,17 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {pipeline} from 'node:stream/promises'
 import {UsageError} from '../errors.js'
+import {realPath} from '../file-lock.js'
 import type {Io} from '../output/io.js'
 
-/** A batch's input as a file that can be read more than once, and the content hash its journal is tied to. */
+/** A batch's input as a file that can be read more than once, and what its journal knows it by. */
 export interface BatchSource {
   path: string
   /** What to call it in messages: the file as given, or stdin. */
   name: string
   hash: string
+  /** The file's real path (symlinks resolved), by which its journal is found however it is edited since; undefined for stdin. */
+  realPath?: string
   /** Removes what reading stdin left behind. */
   dispose(): Promise<void>
 }
@@ -45,7 +48,7 @@ export async function batchSource(input: string, io: Io, whenATerminal: UsageErr
     await access(input)
     const hash = createHash('sha256')
     for await (const chunk of createReadStream(input)) hash.update(chunk as Buffer)
-    return {path: input, name: input, hash: hash.digest('hex'), dispose: async () => {}}
+    return {path: input, name: input, hash: hash.digest('hex'), realPath: realPath(input), dispose: async () => {}}
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message

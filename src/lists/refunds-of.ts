@@ -1,4 +1,5 @@
-import {journaledRefunds, journalTarget} from '../batch/journaled-refunds.js'
+import {journalTarget} from '../batch/journal.js'
+import {journaledRefunds} from '../batch/journaled-refunds.js'
 import type {Factory} from '../command/factory.js'
 import {DEFAULT_CONCURRENCY} from '../flags.js'
 import {InterruptedError, ModeMismatchError} from '../errors.js'
@@ -12,7 +13,8 @@ import {matchesFilters} from './filters.js'
 
 /** Ids of the refunds gw's batch journals (in its data directory, for this gateway and merchant) say it made for the purchase. */
 export async function refundsMadeFor(purchase: GwRecord, f: Pick<Factory, 'dataDir' | 'target'>): Promise<ReadonlySet<string>> {
-  return journaledRefunds(f.dataDir, journalTarget(await f.target()), purchase)
+  const {baseUrl, username} = await f.target()
+  return journaledRefunds(f.dataDir, journalTarget(baseUrl, username), purchase)
 }
 
 /**

@@ -23,8 +23,8 @@ export function rowLine(report: RowReport): string {
   })
 }
 
-const STATUS_STYLE: Record<RowStatus, Style> = {approved: 'green', declined: 'red', rejected: 'red', failed: 'red', unknown: 'yellow', invalid: 'yellow'}
-const STATUSES: RowStatus[] = ['approved', 'declined', 'rejected', 'failed', 'unknown', 'invalid']
+const STATUS_STYLE: Record<RowStatus, Style> = {approved: 'green', declined: 'red', rejected: 'red', failed: 'red', unknown: 'yellow', invalid: 'yellow', missing: 'red'}
+const STATUSES: RowStatus[] = ['approved', 'declined', 'rejected', 'failed', 'unknown', 'missing', 'invalid']
 
 /** Text from the gateway or a file, with control characters made visible (never raw on a terminal). */
 function visible(text: string): string {
@@ -182,7 +182,7 @@ export class BatchView {
     const rate = seconds > 0 ? this.done / seconds : 0
     const left = rate > 0 ? Math.round((this.total - this.done) / rate) : undefined
     const count = (status: RowStatus) => this.counts.get(status) ?? 0
-    const failed = count('rejected') + count('failed') + count('unknown') + count('invalid')
+    const failed = count('rejected') + count('failed') + count('unknown') + count('missing') + count('invalid')
     const eta = left === undefined ? '--:--' : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`
     const waiting = this.waits.size > 0 ? `  ${waitingStatus(this.noun, this.waits.size, secondsLeft(Math.max(...this.waits.values()), Date.now()))}` : ''
     this.io.status(`${this.done}/${this.total}  ${rate.toFixed(1)}/s  ETA ${eta}  ${count('approved')} approved, ${count('declined')} declined, ${failed} failed${waiting}`)

@@ -16,7 +16,8 @@ export type Change =
   | {op: 'enqueue'; delivery: QueuedDelivery}
   | {op: 'attempted'; id: string; attempts: number; last_error: string | null}
   | {op: 'dequeue'; id: string}
-  | {op: 'reset'}
+  /** `instance`: the name of the data from then on; absent in journals from before instances. */
+  | {op: 'reset'; instance?: string}
 
 /** The changes made since the last `take`, and how to take each back, latest last. */
 export interface Batch {

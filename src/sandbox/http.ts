@@ -25,6 +25,8 @@ export interface HttpOptions<Ctx> {
   log(line: string): void
   /** Told of every request once it is answered (or its connection dropped by a fault): the request log. */
   answered?(exchange: Exchange): void
+  /** The name of this run of the gateway's data, sent with every answer as X-Sandbox-Instance. */
+  instance?(): string | undefined
 }
 
 /** A request and what it was answered, for the request log; nothing here has been made safe to show yet. */
@@ -51,6 +53,13 @@ interface Seen {
   merchant?: string
   input?: Record<string, unknown>
 }
+
+/**
+ * Which run of its data answered (design.md §5): new for each start in memory and each reset, kept
+ * in the --state file. A batch journal records it, and never reports rows from another run. The
+ * live gateway sends no such header.
+ */
+export const INSTANCE_HEADER = 'X-Sandbox-Instance'
 
 const MAX_BODY_BYTES = 1024 * 1024
 const CONTROL_PREFIX = '/_sandbox/'
@@ -92,6 +101,9 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
     const requestId = randomUUID()
     res.setHeader('X-Request-Id', requestId)
     res.setHeader('X-Service-Mode', mode === 'live' ? 'Live' : 'Sandbox')
+    // Read per request: a reset names the data anew.
+    const instance = options.instance?.()
+    if (instance !== undefined) res.setHeader(INSTANCE_HEADER, instance)
     serve(req, res, requestId).catch((error: unknown) => {
       // A fault's delay cut short by close() ends here, quietly; anything else is a sandbox bug.
       if (!signal.aborted) log(`unexpected failure: ${String(error)}`)

@@ -1,9 +1,9 @@
 import {closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync} from 'node:fs'
 import {randomBytes} from 'node:crypto'
 import {open, rename, rm} from 'node:fs/promises'
-import {dirname} from 'node:path'
+import {dirname, resolve} from 'node:path'
 import type * as z from 'zod'
-import {type FileLock, LockHeldError, takeLock} from '../file-lock.js'
+import {type FileLock, HardLinkedError, LockHeldError, realPath, takeLock} from '../file-lock.js'
 import {JournalLine, LegacyStateFile, SnapshotLine, firstProblem} from './state-schema.js'
 import type {Batch, Change} from './change-log.js'
 import {Store, type StoreState} from './store.js'
@@ -63,21 +63,31 @@ export class StateFileError extends Error {
 
 /**
  * The state file is this gateway's for as long as it runs: a second one on it would snapshot the
- * file away from under the first, whose acknowledged writes would then go to a deleted file.
+ * file away from under the first, whose acknowledged writes would then go to a deleted file. The
+ * lock is the real file's (file-lock.ts): a symlink to a running gateway's file is that file, and
+ * a file with other names (hard links) is refused, since each snapshot replaces the file whole
+ * and would leave the other names holding an old copy.
  */
 export function lockStateFile(file: string): FileLock {
   try {
     // A file where the folder should be fails here as EEXIST, and more plainly below as ENOTDIR.
-    mkdirSync(dirname(file), {recursive: true, mode: 0o700})
+    mkdirSync(dirname(realPath(file)), {recursive: true, mode: 0o700})
   } catch {
     // Said by takeLock below, which cannot write there either.
   }
   try {
-    return takeLock(`${file}.lock`)
+    return takeLock(file)
   } catch (error) {
+    if (error instanceof HardLinkedError) {
+      throw new StateFileError(
+        `${file} has ${error.links} names (hard links): each start and clean stop of the gateway replaces its state file whole, which would leave the other names holding an old copy, and a gateway started on another name would not be seen`,
+        'Give --state a file with one name: remove the other names, or copy the file (cp) and use the copy.',
+      )
+    }
     if (!(error instanceof LockHeldError)) throw new StateFileError(`Cannot write the state file ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
     const who = error.pid === undefined ? 'another local gateway' : error.pid === process.pid ? 'another local gateway in this process' : `another local gateway (pid ${error.pid})`
-    throw new StateFileError(`${file} is in use by ${who}: two gateways on one state file would lose each other's writes`, `Stop that gateway first (gw sandbox stop, or kill ${error.pid ?? 'it'}), or give this one another --state file.`)
+    const same = realPath(file) === resolve(file) ? '' : ` (the same file as ${realPath(file)})`
+    throw new StateFileError(`${file}${same} is in use by ${who}: two gateways on one state file would lose each other's writes`, `Stop that gateway first (gw sandbox stop, or kill ${error.pid ?? 'it'}), or give this one another --state file.`)
   }
 }
 
@@ -143,9 +153,13 @@ function parseJson(text: string): unknown {
 /**
  * Writes `state` as a new state file with an empty journal: to a temporary file first, synced,
  * then renamed over the old one, so a crash at any point leaves the old file or the new one whole.
+ * A rename gives the file a new inode: any other name (hard link) it had keeps the old copy, which
+ * is why lockStateFile refuses a file with more than one.
  * Returns the new file's length, where the journal continues.
  */
-export async function writeSnapshot(file: string, state: StoreState, openFile: OpenStateFile = openStateFile): Promise<number> {
+export async function writeSnapshot(path: string, state: StoreState, openFile: OpenStateFile = openStateFile): Promise<number> {
+  // The real file is replaced, in its own folder: a symlink to it stays a symlink (a rename onto the link would replace the link).
+  const file = realPath(path)
   const directory = dirname(file)
   if (!existsSync(directory)) mkdirSync(directory, {recursive: true, mode: DIRECTORY_MODE})
   // A name of its own: a crashed run's leftover (or another sandbox on the same file) is never reused.
@@ -212,8 +226,10 @@ export class Journal {
   /** Compacts the file into a snapshot of `store` and opens it for appending. */
   static async start(path: string, store: Store, openFile: OpenStateFile = openStateFile): Promise<Journal> {
     store.takeBatch()
-    const length = await writeSnapshot(path, store.snapshot(), openFile)
-    return new Journal(path, openFile, store, await openFile(path, 'r+'), length)
+    // The real file, named once: each later snapshot replaces it, and never a symlink to it.
+    const file = realPath(path)
+    const length = await writeSnapshot(file, store.snapshot(), openFile)
+    return new Journal(file, openFile, store, await openFile(file, 'r+'), length)
   }
 
   /**

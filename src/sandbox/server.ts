@@ -1,3 +1,4 @@
+import {randomUUID} from 'node:crypto'
 import {createServer} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {catchUp} from './billing.js'
@@ -133,6 +134,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     newId: (merchant, type) => newRecordId(prefixOf(prefixes, merchant), type),
   }
   catchUp(ctx)
+  // Before the first snapshot, which keeps it: the same --state file is the same instance next time.
+  store.nameInstance(randomUUID())
   for (const address of options.webhooks ?? []) registerStartHook(ctx, address)
   if (stateFile) {
     try {
@@ -177,6 +180,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       signal: closing.signal,
       log,
       answered: requests && ((exchange) => requests.add(exchange)),
+      instance: () => store.instance,
     }),
   )
   server.on('clientError', clientErrorListener(mode))

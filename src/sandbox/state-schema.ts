@@ -138,6 +138,7 @@ const State = z
     today: date.optional(),
     cardNotices: z.record(z.string(), z.array(CardNotice)).optional(),
     deliveries: z.array(QueuedDelivery).optional(),
+    instance: text.optional(),
   })
   .superRefine((state, check) => {
     // A record filed under another key would be found by one key and saved under the other.
@@ -165,7 +166,7 @@ const ChangeSchema = z.discriminatedUnion('op', [
   z.object({op: z.literal('enqueue'), delivery: QueuedDelivery}),
   z.object({op: z.literal('attempted'), id: text, attempts: z.number().int(), last_error: nullableText}),
   z.object({op: z.literal('dequeue'), id: text}),
-  z.object({op: z.literal('reset')}),
+  z.object({op: z.literal('reset'), instance: text.optional()}),
 ])
 
 /** One line of the journal after the snapshot: the changes of one group commit. */

@@ -13,6 +13,8 @@ export interface StoreState {
   cardNotices?: Record<string, CardNotice[]>
   /** Web hook deliveries not yet made, oldest first. */
   deliveries?: QueuedDelivery[]
+  /** Which run of the gateway's data this is (X-Sandbox-Instance): absent until the server names it. */
+  instance?: string
 }
 
 const emptyState = (): StoreState => ({merchants: {}})
@@ -29,6 +31,7 @@ export class Store {
   private notices = new Map<string, CardNotice[]>()
   private readonly queue = new DeliveryQueue()
   private readonly log = new ChangeLog()
+  private instanceId: string | undefined
 
   constructor(state: StoreState = emptyState()) {
     this.load(state)
@@ -40,6 +43,7 @@ export class Store {
     if (this.todayDate !== undefined) state.today = this.todayDate
     if (this.notices.size > 0) state.cardNotices = Object.fromEntries(this.notices)
     if (this.queue.size > 0) state.deliveries = this.queue.all()
+    if (this.instanceId !== undefined) state.instance = this.instanceId
     return state
   }
 
@@ -133,8 +137,22 @@ export class Store {
     if (this.queue.get(id)) this.apply({op: 'dequeue', id})
   }
 
-  reset(): void {
-    this.apply({op: 'reset'})
+  /**
+   * The name of this run of the data (design.md §5): kept with the state, so a gateway restarted
+   * on its --state file is the same instance, and one started without it, or reset, is another.
+   */
+  get instance(): string | undefined {
+    return this.instanceId
+  }
+
+  /** Names the data when it has no name yet (a start in memory, or a state file from before instances); not a change to journal, it goes with the next snapshot. */
+  nameInstance(instance: string): string {
+    return (this.instanceId ??= instance)
+  }
+
+  /** Empties the store: the data is another from now on, under the name given. */
+  reset(instance: string): void {
+    this.apply({op: 'reset', instance})
   }
 
   /** The changes since the last call, for the journal; the store starts a new batch. */
@@ -183,7 +201,7 @@ export class Store {
         return this.queue.dequeue(change.id)
       case 'reset': {
         const previous = this.snapshot()
-        this.load(emptyState())
+        this.load({...emptyState(), instance: change.instance})
         return () => this.load(previous)
       }
     }
@@ -194,5 +212,6 @@ export class Store {
     this.todayDate = state.today
     this.notices = new Map(Object.entries(state.cardNotices ?? {}))
     this.queue.load(state.deliveries ?? [])
+    this.instanceId = state.instance
   }
 }

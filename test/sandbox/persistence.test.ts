@@ -52,8 +52,11 @@ describe('state file', () => {
     const created = (await purchase(gateway)).body.response
     expect(loadStore(stateFile).find('purchases', 'TEST', created.id)).toStrictEqual({found: 'own', record: created})
 
+    const instance = loadStore(stateFile).snapshot().instance
     await call(gateway, 'POST', '/_sandbox/reset', {auth: null})
-    expect(loadStore(stateFile).snapshot()).toStrictEqual({merchants: {}})
+    // Emptied, the data is another run's: it has a new name.
+    expect(loadStore(stateFile).snapshot()).toStrictEqual({merchants: {}, instance: expect.stringMatching(/^[0-9a-f-]{36}$/)})
+    expect(loadStore(stateFile).snapshot().instance).not.toBe(instance)
   })
 
   it('refuses to start on a file that is not a state file, rather than overwrite it', async () => {

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {isLoopbackHost} from '../../src/loopback.js'
+import {gatewayAddress, isLoopbackHost} from '../../src/loopback.js'
 import {environmentOf} from '../../src/auth/resolve.js'
 
 describe('isLoopbackHost', () => {
@@ -21,5 +21,41 @@ describe('environmentOf, for credentials given only in the environment', () => {
     ['http://10.0.0.5:4010', 'live'],
   ])('%s counts as %s', (url, environment) => {
     expect(environmentOf(url, undefined)).toBe(environment)
+  })
+})
+
+describe('gatewayAddress: one gateway, one spelling (design.md §5)', () => {
+  it.each([
+    ['http://localhost:4010', 'http://localhost:4010'],
+    ['http://127.0.0.1:4010/', 'http://localhost:4010'],
+    ['http://LOCALHOST:4010', 'http://localhost:4010'],
+    ['http://[::1]:4010', 'http://localhost:4010'],
+    ['http://[0:0:0:0:0:0:0:1]:4010//', 'http://localhost:4010'],
+    ['http://127.1:4010', 'http://localhost:4010'],
+    ['http://[::ffff:127.0.0.1]:4010', 'http://localhost:4010'],
+    ['http://localhost.:4010', 'http://localhost:4010'],
+    ['  http://localhost:4010  ', 'http://localhost:4010'],
+    ['HTTP://LocalHost:80/', 'http://localhost'],
+    ['http://localhost', 'http://localhost'],
+    ['https://Gateway.Example.COM:443/', 'https://gateway.example.com'],
+    ['https://gateway.example.com:8443', 'https://gateway.example.com:8443'],
+    ['https://user:secret@gateway.example.com/api/v2/?page=2#top', 'https://gateway.example.com/api/v2'],
+    ['https://gateway.example.com/API', 'https://gateway.example.com/API'],
+  ])('%s is %s', (url, address) => {
+    expect(gatewayAddress(url)).toBe(address)
+  })
+
+  it.each([
+    ['another port', 'http://localhost:4011'],
+    ['another scheme', 'https://localhost:4010'],
+    ['another loopback address, which another server may hold', 'http://127.0.0.2:4010'],
+    ['another host', 'http://10.0.0.1:4010'],
+    ['a path', 'http://localhost:4010/gw'],
+  ])('%s is another gateway', (_, url) => {
+    expect(gatewayAddress(url)).not.toBe('http://localhost:4010')
+  })
+
+  it('throws for what is no URL', () => {
+    expect(() => gatewayAddress('gateway.example.com')).toThrow(TypeError)
   })
 })

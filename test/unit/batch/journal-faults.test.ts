@@ -41,13 +41,14 @@ function gateway() {
     asksFirst: () => false,
     send: (body) => sendOnce(request(body)),
     findEarlier: (body) => findEarlier(request(body)),
+    asked: (input) => input,
     money: (body) => ({amount: body.amount, currency: 'AUD'}),
   }
   return {sender, sends, held}
 }
 
 /** The real disk, but the `nth` call of `which` fails with EIO. */
-function failing(which: 'write' | 'datasync', nth: number): JournalDisk & {calls: () => number} {
+function failing(which: 'write' | 'datasync', nth: number): Omit<JournalDisk, 'read'> & {calls: () => number} {
   let calls = 0
   const eio = () => Object.assign(new Error('EIO: i/o error'), {code: 'EIO'})
   return {
@@ -67,11 +68,11 @@ async function* rows() {
   for (const [i, reference] of REFERENCES.entries()) yield {row: i + 1, line: i + 2, reference, input: {reference, amount: 100}}
 }
 
-async function runOnce(path: string, sender: RowSender<Body, Body>, disk?: JournalDisk): Promise<{reports: RowReport[]; stopped: boolean; opened: boolean}> {
+async function runOnce(path: string, sender: RowSender<Body, Body>, disk?: Partial<JournalDisk>): Promise<{reports: RowReport[]; stopped: boolean; opened: boolean}> {
   const reports: RowReport[] = []
   let journal: Journal
   try {
-    journal = await Journal.open(path, {command: 'purchase create', hash: 'h', now: new Date(), target: {base_url: 'http://gw', username: 'TEST'}, disk})
+    journal = await Journal.open(path, {command: 'purchase create', input: {sha256: 'h'}, now: new Date(), target: {base_url: 'http://gw', username: 'TEST'}, disk})
   } catch {
     // The header could not be written: nothing was sent.
     return {reports, stopped: true, opened: false}

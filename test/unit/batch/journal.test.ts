@@ -10,7 +10,7 @@ import {expectReject} from '../../expect-error.js'
 const now = new Date('2026-11-22T10:00:00Z')
 const path = () => join(mkdtempSync(join(tmpdir(), 'gw-journal-')), 'j.ndjson')
 const target = {base_url: 'http://127.0.0.1:8787', username: 'TEST'}
-const open = (file: string, hash = 'a'.repeat(64), command = 'refund create', options: Partial<Parameters<typeof Journal.open>[1]> = {}) => Journal.open(file, {command, hash, now, target, ...options})
+const open = (file: string, hash = 'a'.repeat(64), command = 'refund create', options: Partial<Parameters<typeof Journal.open>[1]> = {}) => Journal.open(file, {command, input: {sha256: hash}, now, target, ...options})
 
 describe('Journal', () => {
   it('writes a header, then intents and results a line each; a new run reads them back', async () => {
@@ -24,7 +24,7 @@ describe('Journal', () => {
     await journal.result({result: 'r-1', status: 'approved', exit_code: 0, record: {id: '071-R-1'}})
     await journal.close()
     expect(readFileSync(file, 'utf8').split('\n')).toEqual([
-      JSON.stringify({journal: 1, command: 'refund create', input_sha256: 'a'.repeat(64), target, created_at: now.toISOString()}),
+      JSON.stringify({journal: 1, command: 'refund create', input_sha256: 'a'.repeat(64), target: {base_url: 'http://localhost:8787', username: 'TEST'}, created_at: now.toISOString()}),
       JSON.stringify({intent: 'r-1', row: 1, line: 2, request: {amount: 100}}),
       JSON.stringify({intent: 'r-2', row: 2, line: 3, request: {amount: 200}}),
       JSON.stringify({result: 'r-1', status: 'approved', exit_code: 0, record: {id: '071-R-1'}}),
@@ -53,24 +53,25 @@ describe('Journal', () => {
   it('refuses the journal of another input or another command, and one another gw holds', async () => {
     const file = path()
     await (await open(file)).close()
-    await expectReject(open(file, 'b'.repeat(64)), UsageError, `${file} was written for another input (sha256 aaaaaaaaaaaa..., this input bbbbbbbbbbbb...): nothing was sent`)
+    await expectReject(open(file, 'b'.repeat(64)), UsageError, `${file} was written for another input (an input with sha256 aaaaaaaaaaaa...), and this is stdin with sha256 bbbbbbbbbbbb...: nothing was sent`)
     await expectReject(open(file, 'a'.repeat(64), 'purchase create'), UsageError, 'is the journal of a gw refund create batch, not gw purchase create')
     writeFileSync(file + '.lock', String(process.ppid))
     await expectReject(open(file), UsageError, `Another gw (pid ${process.ppid}) is running the batch of journal ${file}`)
   })
 
-  it('is named from the input content and the gateway and merchant, in the data directory', () => {
-    const path = defaultJournalPath('/data/gw', 'refund create', inputHash('x'), target)
+  it('is named from the input (stdin by its content) and the gateway and merchant, in the data directory', () => {
+    const input = {sha256: inputHash('x')}
+    const path = defaultJournalPath('/data/gw', 'refund create', input, target)
     expect(path).toMatch(new RegExp(`^/data/gw/journals/refund-create-${inputHash('x').slice(0, 16)}-[0-9a-f]{8}\\.ndjson$`))
-    expect(defaultJournalPath('/data/gw', 'refund create', inputHash('x'), {...target, base_url: 'https://gateway.example'})).not.toBe(path)
-    expect(defaultJournalPath('/data/gw', 'refund create', inputHash('x'), {...target, username: 'ACME'})).not.toBe(path)
+    expect(defaultJournalPath('/data/gw', 'refund create', input, {...target, base_url: 'https://gateway.example'})).not.toBe(path)
+    expect(defaultJournalPath('/data/gw', 'refund create', input, {...target, username: 'ACME'})).not.toBe(path)
   })
 
   it('refuses the journal of the same input sent to another gateway or merchant, naming both', async () => {
     const file = path()
     await (await open(file)).close()
     await expect(open(file, 'a'.repeat(64), 'refund create', {target: {base_url: 'https://gateway.example', username: 'SHOP'}})).rejects.toThrow(
-      `${file} is the journal of this batch sent as TEST to http://127.0.0.1:8787, and this run sends as SHOP to https://gateway.example: nothing was sent`,
+      `${file} is the journal of this batch sent as TEST to http://localhost:8787, and this run sends as SHOP to https://gateway.example: nothing was sent`,
     )
   })
 })
@@ -142,7 +143,7 @@ describe('the journal lock', () => {
     const script = `import('${join(import.meta.dirname, '../../../src/file-lock.ts').replaceAll('\\', '/')}').then(({takeLock}) => {
       process.stdout.write('ready\\n')
       process.stdin.once('data', () => {
-        try { takeLock(process.argv[1]); process.stdout.write('held\\n') } catch { process.stdout.write('refused\\n') }
+        try { takeLock(process.argv[1].slice(0, -'.lock'.length)); process.stdout.write('held\\n') } catch { process.stdout.write('refused\\n') }
         process.stdin.on('end', () => process.exit(0))
       })
     })`

@@ -2,18 +2,19 @@ import {mkdirSync, mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {defaultJournalPath, Journal} from '../../../src/batch/journal.js'
-import {journaledRefunds, journalTarget} from '../../../src/batch/journaled-refunds.js'
+import {defaultJournalPath, Journal, journalTarget} from '../../../src/batch/journal.js'
+import {journaledRefunds} from '../../../src/batch/journaled-refunds.js'
 
 // Issue 29: a refund gw's own batch sent for a purchase, and had approved, is certain to be of it.
-const target = journalTarget({baseUrl: 'http://127.0.0.1:8787/', username: 'TEST'})
+const target = journalTarget('http://127.0.0.1:8787/', 'TEST')
 const purchase = {id: '071-P-1VQZVNTX', reference: 'order-1042'}
 
 /** A batch's journal, written as a run writes it, in gw's data directory. */
 async function journal(dataDir: string, hash: string, rows: Array<{reference: string; transactionId: string; status: string; id?: string}>, options: {command?: string; to?: typeof target} = {}): Promise<void> {
   const command = options.command ?? 'refund create'
   const to = options.to ?? target
-  const written = await Journal.open(defaultJournalPath(dataDir, command, hash, to), {command, hash, now: new Date(), target: to})
+  const input = {sha256: hash}
+  const written = await Journal.open(defaultJournalPath(dataDir, command, input, to), {command, input, now: new Date(), target: to})
   for (const [index, row] of rows.entries()) {
     await written.intent({intent: row.reference, row: index + 1, line: index + 2, request: {transaction_id: row.transactionId, amount: 100, reference: row.reference}})
     await written.result({result: row.reference, status: row.status, exit_code: row.status === 'approved' ? 0 : 7, ...(row.id ? {record: {id: row.id, reference: row.reference}} : {error: {messages: ['no']}})})
@@ -39,7 +40,8 @@ describe('journaledRefunds', () => {
 
   it('finds a result written megabytes after its intent (a row in doubt, answered by a later run)', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'gw-journaled-'))
-    const written = await Journal.open(defaultJournalPath(dataDir, 'refund create', 'd'.repeat(64), target), {command: 'refund create', hash: 'd'.repeat(64), now: new Date(), target})
+    const input = {sha256: 'd'.repeat(64)}
+    const written = await Journal.open(defaultJournalPath(dataDir, 'refund create', input, target), {command: 'refund create', input, now: new Date(), target})
     await written.intent({intent: 'late-1', row: 1, line: 2, request: {transaction_id: 'order-1042', amount: 100, reference: 'late-1'}})
     const filler = {id: '071-R-FILLER00', card_holder: 'x'.repeat(200), reference: 'other'}
     await Promise.all(

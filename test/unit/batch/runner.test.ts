@@ -14,7 +14,7 @@ async function* rows(references: string[]) {
   for (const [i, reference] of references.entries()) yield {row: i + 1, line: i + 2, reference, input: {reference, amount: 100}}
 }
 
-const journalAt = (file: string) => Journal.open(file, {command: 'refund create', hash: 'h', now: new Date(), target: {base_url: 'http://127.0.0.1:8787', username: 'TEST'}})
+const journalAt = (file: string) => Journal.open(file, {command: 'refund create', input: {sha256: 'h'}, now: new Date(), target: {base_url: 'http://127.0.0.1:8787', username: 'TEST'}})
 const journal = () => journalAt(join(mkdtempSync(join(tmpdir(), 'gw-runner-')), 'j.ndjson'))
 
 /**
@@ -54,6 +54,7 @@ function gateway(records: Record<string, Record<string, unknown>> = {}, fail: Re
     asksFirst: () => false,
     send: (body) => sendOnce(request(body)),
     findEarlier: (body) => findEarlier(request(body)),
+    asked: (input) => input,
     money: (body) => ({amount: body.amount, currency: 'AUD'}),
   }
   return {sender, sent, looked, records, most: () => most}

@@ -67,9 +67,9 @@ describe('Store changes', () => {
       {op: 'put', collection: 'cards', merchant: 'TEST', record: {...aCard('t1'), transaction_count: 1}},
     ])
     expect(store.find('cards', 'TEST', 't1')).toEqual({found: 'own', record: {...aCard('t1'), transaction_count: 1}})
-    store.reset()
-    expect(store.takeBatch().changes).toEqual([{op: 'reset'}])
-    expect(store.snapshot()).toEqual({merchants: {}})
+    store.reset('instance-2')
+    expect(store.takeBatch().changes).toEqual([{op: 'reset', instance: 'instance-2'}])
+    expect(store.snapshot()).toEqual({merchants: {}, instance: 'instance-2'})
   })
 
   it('lists the refunds of one purchase', () => {
@@ -209,7 +209,7 @@ describe('Store indexes', () => {
     store.save('cards', 'TEST', aCard('testtoken00000000000', 'jim'))
     store.remove('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
     store.today = '2026-11-23'
-    store.reset()
+    store.reset('instance-2')
     store.save('purchases', 'TEST', aPurchase('071-P-DDDDDDDD', 'order-1'))
     store.revert(store.takeBatch())
     expect(store.snapshot()).toEqual(before)

@@ -1,0 +1,69 @@
+import {createHash} from 'node:crypto'
+import {existsSync} from 'node:fs'
+import {join} from 'node:path'
+import {gatewayAddress} from '../loopback.js'
+
+/**
+ * What a batch journal belongs to, known by what things are rather than how they are named
+ * (design.md §5): the input file by its real path, the gateway by its address in one spelling,
+ * and each row by what it asks for.
+ */
+
+/** The gateway and merchant a journal's rows were sent to: its answers hold for them alone. */
+export interface JournalTarget {
+  base_url: string
+  username: string
+}
+
+/** A batch's input as a journal knows it: a file by its real path (edited, it is the same input), stdin by its content. */
+export interface JournalInput {
+  /** The file's real path (symlinks resolved); undefined for stdin. */
+  path?: string
+  sha256: string
+}
+
+/** The content hash of a batch read from stdin, which has no file to be known by. */
+export function inputHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex')
+}
+
+/** The gateway and merchant as a journal records and compares them: the base URL in one spelling (loopback.ts). */
+export function journalTarget(baseUrl: string, username: string): JournalTarget {
+  return {base_url: gatewayAddress(baseUrl), username}
+}
+
+/**
+ * gw's data directory holds journals by command, input and gateway: the same file (by its real
+ * path, however it was edited since) run again against the same gateway and merchant, however its
+ * address is spelled, finds its journal; against another, it gets its own. A journal an earlier gw
+ * named (by the input's content and the address as written, `spelledAs`) is still found.
+ */
+export function defaultJournalPath(dataDir: string, command: string, input: JournalInput, target: JournalTarget, spelledAs = target.base_url): string {
+  const name = (key: string, baseUrl: string) => {
+    const where = inputHash(`${baseUrl}\n${target.username}`).slice(0, 8)
+    return join(dataDir, 'journals', `${command.replaceAll(' ', '-')}-${key.slice(0, 16)}-${where}.ndjson`)
+  }
+  const path = name(input.path === undefined ? input.sha256 : inputHash(input.path), target.base_url)
+  const earlier = name(input.sha256, spelledAs.replace(/\/+$/, ''))
+  return !existsSync(path) && existsSync(earlier) ? earlier : path
+}
+
+/** Fields whose values an edited row's message shows; others (a card token) are only named. */
+const SHOWN_FIELDS = new Set(['amount', 'currency', 'transaction_id'])
+
+/**
+ * How a row, as the file asks for it now, differs from what an earlier run journaled for its
+ * reference (the row as the file asked then, or else its request): a text per field that differs,
+ * `amount 500, now 700`; none when it is the same row, or the journal has nothing of it.
+ */
+export function rowChanges(earlier: {request: Record<string, unknown>; asked?: Record<string, unknown>} | undefined, asked: Record<string, unknown>): string[] {
+  if (!earlier) return []
+  const then = earlier.asked ?? earlier.request
+  // As the journal would hold it: a field left undefined is no field.
+  const now = JSON.parse(JSON.stringify(asked)) as Record<string, unknown>
+  const fields = [...new Set([...Object.keys(then), ...Object.keys(now)])]
+  const shown = (value: unknown) => (value === undefined ? 'blank' : String(value))
+  return fields
+    .filter((field) => JSON.stringify(then[field]) !== JSON.stringify(now[field]))
+    .map((field) => (SHOWN_FIELDS.has(field) ? `${field} ${shown(then[field])}, now ${shown(now[field])}` : `${field} changed`))
+}

@@ -1,0 +1,123 @@
+import {type GwError, InterruptedError} from '../errors.js'
+import type {GwRecord} from '../operations/deps.js'
+import {hintFor} from '../output/hints.js'
+import {isFinal, type Result} from './journal.js'
+import type {InvalidRow, ValidRow} from './rows.js'
+
+/** What a batch reports of its rows, row by row: the shapes, and the reports made without the gateway's answer of this run. */
+
+/** `missing`: done by an earlier run as its journal has it, and not found at the gateway by --verify. */
+export type RowStatus = 'approved' | 'declined' | 'rejected' | 'failed' | 'unknown' | 'invalid' | 'missing'
+
+/** What became of one row: its NDJSON line (design.md §3) and what the summary adds up. */
+export interface RowReport {
+  row: number
+  line: number
+  reference?: string
+  status: RowStatus
+  exitCode: number
+  /** Reported from the journal, or found at the gateway under its reference: not sent by this run. */
+  resumed: boolean
+  /** The gateway's record of the transaction; with `error` too when the row still failed (answered by the wrong gateway). */
+  record?: GwRecord
+  error?: ErrorFields
+  /** Minor units the row moves (or would have), and in which currency when known. */
+  amount?: number
+  currency?: string
+}
+
+/** A failure as a row's `error` field: the §3 error object's fields. */
+export interface ErrorFields {
+  kind: string
+  status: number | null
+  messages: string[]
+  request_id: string | null
+  hint?: string
+}
+
+/** A row answered for sure by an earlier run, reported as its journal has it. */
+export function fromJournal(row: ValidRow<unknown>, result: Result): RowReport {
+  return {
+    row: row.row,
+    line: row.line,
+    reference: row.reference,
+    status: result.status as RowStatus,
+    exitCode: result.exit_code,
+    resumed: true,
+    record: result.record,
+    error: result.error as ErrorFields | undefined,
+    amount: result.amount,
+    currency: result.currency,
+  }
+}
+
+/** A row an earlier run sent (answered, or in doubt) that the file now asks otherwise: neither sent nor looked up again. */
+export function changedRow(row: ValidRow<unknown>, changes: string[], done: Result | undefined): RowReport {
+  const then = done && isFinal(done) ? `had its answer (${done.status})` : 'has no answer known'
+  return {
+    row: row.row,
+    line: row.line,
+    reference: row.reference,
+    status: 'invalid',
+    exitCode: 2,
+    resumed: false,
+    error: {
+      kind: 'usage',
+      status: null,
+      messages: [`Line ${row.line} was changed after an earlier run sent it (${changes.join('; ')}); that ${then}: it was not sent again`],
+      request_id: null,
+      hint: 'A row that was sent cannot change: put the line back as it was to finish it, or give the change a reference of its own (a new row).',
+    },
+  }
+}
+
+/** --verify: a row the journal has done that the gateway has nothing of under its reference. */
+export function missingRow(row: ValidRow<unknown>, done: Result, noun: string): RowReport {
+  const id = typeof done.record?.id === 'string' ? ` as ${done.record.id}` : ''
+  return {
+    row: row.row,
+    line: row.line,
+    reference: row.reference,
+    status: 'missing',
+    exitCode: 5,
+    resumed: false,
+    error: {
+      kind: 'not_found',
+      status: 404,
+      messages: [`The journal has this ${noun} ${done.status}${id} by an earlier run, and the gateway has no ${noun} under reference ${row.reference}: it was not sent again`],
+      request_id: null,
+      hint: `Check it with gw ${noun} get ${row.reference}; if the gateway really has none, send the row again with a journal of its own (--journal FILE).`,
+    },
+    amount: done.amount,
+    currency: done.currency,
+  }
+}
+
+/** A failure as a row's status: whether the gateway judged the row, and how. */
+export function statusOf(error: GwError): RowStatus {
+  if (error.exitCode === 3) return 'declined'
+  if (error.exitCode === 8 || error instanceof InterruptedError) return 'unknown'
+  if (error.exitCode === 2) return 'invalid'
+  // Unreachable, a 5xx, or credentials refused: the gateway never judged the row.
+  if (error.exitCode === 1 || error.exitCode === 4) return 'failed'
+  return 'rejected'
+}
+
+/** A failure as a row's `error` field, with the hint a person needs. */
+export function errorFields(error: GwError): ErrorFields {
+  const hint = hintFor(error)
+  return {kind: error.kind, status: error.status ?? null, messages: error.messages, request_id: error.requestId ?? null, ...(hint ? {hint} : {})}
+}
+
+/** A row that failed the checks, as its report (skipped with --skip-invalid). */
+export function invalidReport(row: InvalidRow): RowReport {
+  return {
+    row: row.row,
+    line: row.line,
+    reference: row.reference,
+    status: 'invalid',
+    exitCode: 2,
+    resumed: false,
+    error: {kind: 'usage', status: null, messages: row.messages, request_id: null},
+  }
+}

@@ -1,0 +1,474 @@
+import {existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, symlinkSync, writeFileSync, writeSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {defaultJournalPath, inputHash, Journal, JournalError, type JournalOptions, journalTarget, rowChanges} from '../../../src/batch/journal.js'
+import {UsageError} from '../../../src/errors.js'
+
+// Issue 27, identity, not names (design.md §5): a journal is its real file, its input is a file by
+// its real path (stdin by its content), and its gateway is its address in one spelling.
+const now = new Date('2026-11-22T10:00:00Z')
+const folder = () => realpathSync(mkdtempSync(join(tmpdir(), 'gw-journal-id-')))
+const target = {base_url: 'http://127.0.0.1:4010', username: 'TEST'}
+const input = {path: '/data/refunds.csv', sha256: 'a'.repeat(64)}
+const open = (file: string, options: Partial<JournalOptions> = {}) => Journal.open(file, {command: 'refund create', input, now, target, ...options})
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error('was not refused')
+    },
+    (err: unknown) => err,
+  )
+const lines = (file: string) => readFileSync(file, 'utf8').split('\n').slice(0, -1).map((line) => JSON.parse(line) as Record<string, unknown>)
+
+describe('a journal is its real file', () => {
+  it('is opened through a symlink as the file it leads to, whose lock is the one a second open meets', async () => {
+    const dir = folder()
+    const file = join(dir, 'j.ndjson')
+    symlinkSync(file, join(dir, 'link.ndjson'))
+    const journal = await open(join(dir, 'link.ndjson'))
+    expect(journal.path).toBe(join(dir, 'link.ndjson'))
+    expect(existsSync(`${file}.lock`)).toBe(true)
+    expect(existsSync(join(dir, 'link.ndjson.lock'))).toBe(false)
+    const error = await refusal(open(file))
+    expect(error).toBeInstanceOf(UsageError)
+    expect(error).toMatchObject({exitCode: 2, message: `The batch journal ${file} is already open in this gw: nothing was sent`})
+    expect(await refusal(open(join(dir, 'link.ndjson')))).toMatchObject({message: `The batch journal ${join(dir, 'link.ndjson')} (the same file as ${file}) is already open in this gw: nothing was sent`})
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
+    await journal.close()
+    // Written through the link, into the file: the link is still a link.
+    expect(lstatSync(join(dir, 'link.ndjson')).isSymbolicLink()).toBe(true)
+    expect(lines(file).map((line) => line.intent ?? line.journal)).toEqual([1, 'r-1'])
+  })
+
+  it('says another gw is taking it (a young lock with no pid yet): run again in a moment', async () => {
+    const file = join(folder(), 'j.ndjson')
+    writeFileSync(`${file}.lock`, '')
+    expect(await refusal(open(file))).toMatchObject({exitCode: 2, message: `The batch journal ${file} is being taken by another gw: nothing was sent`, hint: 'Run it again in a moment.'})
+  })
+
+  it('names the other gw that holds it through a symlink, and the real file', async () => {
+    const dir = folder()
+    const file = join(dir, 'j.ndjson')
+    symlinkSync(file, join(dir, 'link.ndjson'))
+    writeFileSync(`${file}.lock`, String(process.ppid))
+    const error = await refusal(open(join(dir, 'link.ndjson')))
+    expect(error).toBeInstanceOf(UsageError)
+    expect(error).toMatchObject({
+      message: `Another gw (pid ${process.ppid}) is running the batch of journal ${join(dir, 'link.ndjson')} (the same file as ${file}): nothing was sent`,
+      hint: `Wait for it to finish, or stop it; then run this again to resume. If no gw is running this batch (the pid was reused), remove ${file}.lock.`,
+    })
+  })
+
+  it('is refused when it has another name (a hard link), left as it is', async () => {
+    const dir = folder()
+    const file = join(dir, 'j.ndjson')
+    await (await open(file)).close()
+    linkSync(file, join(dir, 'again.ndjson'))
+    const before = readFileSync(file, 'utf8')
+    const error = await refusal(open(join(dir, 'again.ndjson')))
+    expect(error).toBeInstanceOf(UsageError)
+    expect(error).toMatchObject({
+      exitCode: 2,
+      message: `The batch journal ${join(dir, 'again.ndjson')} has 2 names (hard links): a lock beside one name is not seen from another, so two batches could run on it at once: nothing was sent`,
+      hint: 'Give --journal a file with one name: remove its other names, or copy it (cp) and give the copy.',
+    })
+    expect(readFileSync(file, 'utf8')).toBe(before)
+    expect(existsSync(`${file}.lock`)).toBe(false)
+    expect(existsSync(join(dir, 'again.ndjson.lock'))).toBe(false)
+  })
+
+  it('refuses a path it cannot resolve, naming it (exit 1)', async () => {
+    const dir = folder()
+    writeFileSync(join(dir, 'file'), '')
+    const error = await refusal(open(join(dir, 'file', 'j.ndjson')))
+    expect(error).toMatchObject({exitCode: 1, message: `The batch journal ${join(dir, 'file', 'j.ndjson')} cannot be written (ENOTDIR): no more rows are sent`})
+  })
+})
+
+describe('a journal that cannot be read is never taken as new', () => {
+  it.each([
+    ['EACCES', 'EACCES: permission denied'],
+    ['EIO', 'EIO'],
+  ])('%s: refused, naming it and why; the file is left whole and unlocked', async (code, why) => {
+    const dir = folder()
+    const file = join(dir, 'j.ndjson')
+    const journal = await open(file)
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
+    await journal.close()
+    const before = readFileSync(file, 'utf8')
+    const read = () => Promise.reject(Object.assign(new Error(`${code}: cannot, open '${file}'`), {code}))
+    const error = await refusal(open(file, {disk: {read}}))
+    expect(error).toBeInstanceOf(UsageError)
+    expect(error).toMatchObject({
+      exitCode: 2,
+      message: `The batch journal ${file} cannot be read (${why}): nothing was sent, and it is left as it is`,
+      hint: 'It records what an earlier run sent: make it readable, then run this again. Without it, rows already sent would be sent again.',
+    })
+    expect(readFileSync(file, 'utf8')).toBe(before)
+    expect(existsSync(`${file}.lock`)).toBe(false)
+    // Readable again, it is the journal it was.
+    const again = await open(file)
+    expect([...again.intents.keys()]).toEqual(['r-1'])
+    await again.close()
+  })
+
+  it('says a folder where the journal should be is a folder', async () => {
+    const dir = folder()
+    mkdirSync(join(dir, 'j.ndjson'))
+    expect(await refusal(open(join(dir, 'j.ndjson')))).toMatchObject({message: `The batch journal ${join(dir, 'j.ndjson')} cannot be read (EISDIR: it is a directory): nothing was sent, and it is left as it is`})
+  })
+
+  it('cuts a torn last line by its bytes, whatever characters the lines before it hold', async () => {
+    const dir = folder()
+    const file = join(dir, 'j.ndjson')
+    const journal = await open(file)
+    await journal.result({result: 'r-1', status: 'approved', exit_code: 0, record: {card_holder: 'Zoë Ñandú 日本'}})
+    await journal.close()
+    const whole = readFileSync(file)
+    writeFileSync(file, Buffer.concat([whole, Buffer.from('{"result":"r-2","status":"appr')]))
+    const again = await open(file)
+    await again.result({result: 'r-2', status: 'approved', exit_code: 0})
+    await again.close()
+    expect(readFileSync(file).subarray(0, whole.length)).toEqual(whole)
+    expect(lines(file).map((line) => line.result ?? line.journal)).toEqual([1, 'r-1', 'r-2'])
+  })
+})
+
+describe("the journal's lock, checked before each intent", () => {
+  it('refuses an intent once another gw took the lock over, and writes nothing of it', async () => {
+    const dir = folder()
+    const file = join(dir, 'j.ndjson')
+    const journal = await open(file)
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {}})
+    // Another gw found the lock dead (its check raced ours) and put its own in place.
+    writeFileSync(`${file}.other`, '424242')
+    renameSync(`${file}.other`, `${file}.lock`)
+    const error = await refusal(journal.intent({intent: 'r-2', row: 2, line: 3, request: {}}))
+    expect(error).toBeInstanceOf(UsageError)
+    expect(error).toMatchObject({
+      exitCode: 2,
+      message: `The lock of journal ${file} is no longer this gw's: nothing more is sent`,
+      hint: 'Another gw took the batch over; let it finish, then run this again.',
+    })
+    await journal.close()
+    expect(lines(file).map((line) => line.intent ?? line.journal)).toEqual([1, 'r-1'])
+    // Its lock is left to the gw that holds it now.
+    expect(readFileSync(`${file}.lock`, 'utf8')).toBe('424242')
+  })
+})
+
+describe('the input a journal belongs to', () => {
+  it('records a file by its real path and the content it had, and the gateway in one spelling', async () => {
+    const file = join(folder(), 'j.ndjson')
+    await (await open(file, {target: {base_url: 'HTTP://LOCALHOST:4010/', username: 'TEST'}})).close()
+    expect(lines(file)[0]).toEqual({
+      journal: 1,
+      command: 'refund create',
+      input: '/data/refunds.csv',
+      input_sha256: 'a'.repeat(64),
+      target: {base_url: 'http://localhost:4010', username: 'TEST'},
+      created_at: '2026-11-22T10:00:00.000Z',
+    })
+  })
+
+  it('records stdin by its content alone', async () => {
+    const file = join(folder(), 'j.ndjson')
+    await (await open(file, {input: {sha256: 'c'.repeat(64)}})).close()
+    expect(lines(file)[0]).toEqual({journal: 1, command: 'refund create', input_sha256: 'c'.repeat(64), target: {base_url: 'http://localhost:4010', username: 'TEST'}, created_at: now.toISOString()})
+  })
+
+  it('is the same file edited since: resumed, its rows kept', async () => {
+    const file = join(folder(), 'j.ndjson')
+    const journal = await open(file)
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
+    await journal.close()
+    const again = await open(file, {input: {...input, sha256: 'b'.repeat(64)}})
+    expect(again.resumed).toBe(true)
+    expect([...again.intents.keys()]).toEqual(['r-1'])
+    await again.close()
+  })
+
+  it.each([
+    ['another file', {path: '/data/other.csv', sha256: 'a'.repeat(64)}, 'this is /data/other.csv'],
+    ['stdin with the same content', {sha256: 'a'.repeat(64)}, `this is stdin with sha256 ${'a'.repeat(12)}...`],
+  ])('refuses %s, naming both (exit 2)', async (_, other, ours) => {
+    const file = join(folder(), 'j.ndjson')
+    await (await open(file)).close()
+    const error = await refusal(open(file, {input: other}))
+    expect(error).toBeInstanceOf(UsageError)
+    expect(error).toMatchObject({
+      exitCode: 2,
+      message: `${file} was written for another input (/data/refunds.csv), and ${ours}: nothing was sent`,
+      hint: 'Run the input that journal belongs to, or give this one its own --journal FILE.',
+    })
+  })
+
+  it('knows the input of a journal from before files were known by path by its content: the same content is it, another is refused', async () => {
+    const file = join(folder(), 'j.ndjson')
+    writeFileSync(file, JSON.stringify({journal: 1, command: 'refund create', input_sha256: 'a'.repeat(64), target: {base_url: 'http://127.0.0.1:4010/', username: 'TEST'}, created_at: now.toISOString()}) + '\n')
+    const again = await open(file)
+    expect(again.resumed).toBe(true)
+    await again.close()
+    expect(await refusal(open(file, {input: {...input, sha256: 'b'.repeat(64)}}))).toMatchObject({
+      message: `${file} was written for another input (an input with sha256 ${'a'.repeat(12)}...), and this is /data/refunds.csv: nothing was sent`,
+    })
+  })
+
+  it('is the same gateway however its address is spelled, and refuses another, naming both in one spelling', async () => {
+    const file = join(folder(), 'j.ndjson')
+    await (await open(file, {target: {base_url: 'http://localhost:4010', username: 'TEST'}})).close()
+    for (const base_url of ['http://127.0.0.1:4010/', 'http://LOCALHOST:4010', 'http://[::1]:4010']) await (await open(file, {target: {base_url, username: 'TEST'}})).close()
+    expect(await refusal(open(file, {target: {base_url: 'http://127.0.0.1:4011', username: 'TEST'}}))).toMatchObject({
+      message: `${file} is the journal of this batch sent as TEST to http://localhost:4010, and this run sends as TEST to http://localhost:4011: nothing was sent`,
+    })
+    expect(await refusal(open(file, {target: {base_url: 'http://localhost:4010', username: 'SHOP'}}))).toMatchObject({
+      message: `${file} is the journal of this batch sent as TEST to http://localhost:4010, and this run sends as SHOP to http://localhost:4010: nothing was sent`,
+    })
+  })
+})
+
+describe("an edited input's journal", () => {
+  it("keeps only the entries of the input's references; rows in doubt it no longer has are told apart", async () => {
+    const file = join(folder(), 'j.ndjson')
+    const journal = await open(file)
+    for (const [row, reference] of ['kept', 'gone-answered', 'gone-in-doubt', 'gone-failed'].entries()) await journal.intent({intent: reference, row: row + 1, line: row + 2, request: {amount: 100}})
+    await journal.result({result: 'kept', status: 'approved', exit_code: 0})
+    await journal.result({result: 'gone-answered', status: 'declined', exit_code: 3})
+    await journal.result({result: 'gone-failed', status: 'failed', exit_code: 1})
+    await journal.close()
+    const again = await open(file, {references: new Set(['kept', 'new'])})
+    expect([...again.intents.keys()]).toEqual(['kept'])
+    expect([...again.results.keys()]).toEqual(['kept'])
+    expect(again.inDoubtElsewhere).toEqual([
+      {intent: 'gone-in-doubt', row: 3, line: 4, request: {amount: 100}},
+      {intent: 'gone-failed', row: 4, line: 5, request: {amount: 100}},
+    ])
+    await again.close()
+    const whole = await open(file)
+    expect([...whole.intents.keys()]).toEqual(['kept', 'gone-answered', 'gone-in-doubt', 'gone-failed'])
+    expect(whole.inDoubtElsewhere).toEqual([])
+    await whole.close()
+  })
+
+  it("keeps each result's gateway instance", async () => {
+    const file = join(folder(), 'j.ndjson')
+    const journal = await open(file)
+    await journal.result({result: 'r-1', status: 'approved', exit_code: 0, gateway_instance: 'run-1'})
+    await journal.close()
+    const again = await open(file)
+    expect(again.results.get('r-1')).toEqual({result: 'r-1', status: 'approved', exit_code: 0, gateway_instance: 'run-1'})
+    await again.close()
+  })
+})
+
+describe('rowChanges: a row as the file asks for it now, against what an earlier run journaled', () => {
+  const request = {transaction_id: '071-P-1', amount: 500, reference: 'r-1'}
+
+  it('finds nothing for a row the journal has not, or the same row (fields in any order, undefined ones absent)', () => {
+    expect(rowChanges(undefined, request)).toEqual([])
+    expect(rowChanges({request}, {reference: 'r-1', amount: 500, transaction_id: '071-P-1', currency: undefined})).toEqual([])
+  })
+
+  it('shows the amount, currency and purchase that changed, and only names other fields (a card token is never shown)', () => {
+    expect(rowChanges({request}, {...request, amount: 700, transaction_id: '071-P-2'})).toEqual(['transaction_id 071-P-1, now 071-P-2', 'amount 500, now 700'])
+    expect(rowChanges({request: {card_token: 'tok-secret-1', amount: 100, currency: 'AUD'}}, {card_token: 'tok-secret-2', amount: 100, currency: 'NZD'})).toEqual(['card_token changed', 'currency AUD, now NZD'])
+    expect(rowChanges({request: {amount: 100, customer_ip: '10.0.0.1'}}, {amount: 100})).toEqual(['customer_ip changed'])
+  })
+
+  it('compares a full refund as the file asked for it, not the amount looked up for it', () => {
+    const full = {transaction_id: '071-P-1', reference: 'r-1'}
+    const journaled = {request: {...full, amount: 1000}, asked: full}
+    expect(rowChanges(journaled, {...full, amount: undefined})).toEqual([])
+    expect(rowChanges(journaled, {...full, amount: 1000})).toEqual(['amount blank, now 1000'])
+    expect(rowChanges({request: {...full, amount: 1000}}, {...full, amount: undefined})).toEqual(['amount 1000, now blank'])
+  })
+})
+
+describe('where a journal is kept by default', () => {
+  const dataDir = '/data/gw'
+  const named = (key: string, where: string) => join(dataDir, 'journals', `refund-create-${inputHash(key).slice(0, 16)}-${where}.ndjson`)
+
+  it('is named from the input file by its real path, whatever it holds, and from the gateway and merchant', () => {
+    const where = inputHash('http://localhost:4010\nTEST').slice(0, 8)
+    const path = defaultJournalPath(dataDir, 'refund create', input, journalTarget('http://127.0.0.1:4010/', 'TEST'))
+    expect(path).toBe(named('/data/refunds.csv', where))
+    expect(defaultJournalPath(dataDir, 'refund create', {...input, sha256: 'b'.repeat(64)}, journalTarget('http://LOCALHOST:4010', 'TEST'))).toBe(path)
+    expect(defaultJournalPath(dataDir, 'refund create', {...input, path: '/data/other.csv'}, journalTarget('http://localhost:4010', 'TEST'))).not.toBe(path)
+    expect(defaultJournalPath(dataDir, 'refund create', input, journalTarget('http://localhost:4010', 'SHOP'))).not.toBe(path)
+    expect(defaultJournalPath(dataDir, 'purchase create', input, journalTarget('http://localhost:4010', 'TEST'))).toBe(join(dataDir, 'journals', `purchase-create-${inputHash('/data/refunds.csv').slice(0, 16)}-${where}.ndjson`))
+  })
+
+  it('names stdin from its content', () => {
+    const where = inputHash('http://localhost:4010\nTEST').slice(0, 8)
+    expect(defaultJournalPath(dataDir, 'refund create', {sha256: 'c'.repeat(64)}, journalTarget('http://127.0.0.1:4010', 'TEST'))).toBe(join(dataDir, 'journals', `refund-create-${'c'.repeat(16)}-${where}.ndjson`))
+  })
+
+  it("finds a journal an earlier gw named from the input's content and the address as written, while there is none of the new name", () => {
+    const dir = folder()
+    const spelled = 'http://127.0.0.1:4010/'
+    const earlier = join(dir, 'journals', `refund-create-${'a'.repeat(16)}-${inputHash('http://127.0.0.1:4010\nTEST').slice(0, 8)}.ndjson`)
+    const current = join(dir, 'journals', `refund-create-${inputHash('/data/refunds.csv').slice(0, 16)}-${inputHash('http://localhost:4010\nTEST').slice(0, 8)}.ndjson`)
+    const path = () => defaultJournalPath(dir, 'refund create', input, journalTarget(spelled, 'TEST'), spelled)
+    expect(path()).toBe(current)
+    mkdirSync(join(dir, 'journals'))
+    writeFileSync(earlier, '')
+    expect(path()).toBe(earlier)
+    writeFileSync(current, '')
+    expect(path()).toBe(current)
+  })
+})
+
+describe('journalTarget', () => {
+  it('is the merchant at the gateway in one spelling', () => {
+    expect(journalTarget('http://127.0.0.1:4010/', 'TEST')).toEqual({base_url: 'http://localhost:4010', username: 'TEST'})
+  })
+})
+
+describe('opening a journal, word for word', () => {
+  const header = (fields: Record<string, unknown> = {}) => JSON.stringify({journal: 1, command: 'refund create', input: '/data/refunds.csv', input_sha256: 'a'.repeat(64), ...fields}) + '\n'
+
+  it('refuses a file that is no journal (exit 2), saying so and what to do, and leaves it as it is', async () => {
+    const file = join(folder(), 'notes.txt')
+    writeFileSync(file, 'transaction_id,amount,reference\n')
+    const error = await refusal(open(file))
+    expect(error).toBeInstanceOf(UsageError)
+    expect(error).toMatchObject({
+      exitCode: 2,
+      message: `${file} is not a gw batch journal, and is left as it is: nothing was sent`,
+      hint: 'Give --journal a file of its own (a new one is made), or leave --journal out for the default one.',
+    })
+    expect(readFileSync(file, 'utf8')).toBe('transaction_id,amount,reference\n')
+  })
+
+  it('takes a header torn by a crash (nothing after it was ever synced) as a new journal', async () => {
+    const file = join(folder(), 'j.ndjson')
+    writeFileSync(file, '{"journal":1,"command":"refu')
+    const journal = await open(file)
+    expect(journal.resumed).toBe(false)
+    await journal.close()
+    expect(lines(file)).toHaveLength(1)
+    expect(lines(file)[0]).toMatchObject({journal: 1, command: 'refund create'})
+  })
+
+  it.each([
+    ['a line that is not JSON', '{"intent":"r-1",'],
+    ['a line that is JSON but no entry', '5'],
+    ['a line that is null', 'null'],
+  ])('refuses a journal with %s, naming its line (exit 2)', async (_, damaged) => {
+    const file = join(folder(), 'j.ndjson')
+    writeFileSync(file, header() + '{"intent":"r-0","row":1,"line":2,"request":{}}\n' + damaged + '\n{"result":"r-0","status":"approved","exit_code":0}\n')
+    const error = await refusal(open(file))
+    expect(error).toBeInstanceOf(UsageError)
+    expect(error).toMatchObject({
+      message: `${file} line 3 cannot be read: the journal is damaged, nothing was sent`,
+      hint: 'Check the rows it names with gw refund get or gw purchase get before running the batch with a new --journal.',
+    })
+  })
+
+  it('ignores an entry it does not know (from a newer gw), and a later intent counts again after a withdrawal', async () => {
+    const file = join(folder(), 'j.ndjson')
+    writeFileSync(
+      file,
+      header() +
+        ['{"intent":"r-1","row":1,"line":2,"request":{"amount":1}}', '{"withdrawn":"r-1"}', '{"something":"new"}', '{"intent":"r-2","row":2,"line":3,"request":{"amount":2}}', '{"withdrawn":"r-2"}', '{"intent":"r-2","row":2,"line":3,"request":{"amount":3}}'].join('\n') +
+        '\n',
+    )
+    const journal = await open(file)
+    expect([...journal.intents.values()]).toEqual([{intent: 'r-2', row: 2, line: 3, request: {amount: 3}}])
+    await journal.close()
+  })
+
+  it('refuses a gw purchase create journal to gw refund create, saying what to do', async () => {
+    const file = join(folder(), 'j.ndjson')
+    await (await open(file, {command: 'purchase create'})).close()
+    expect(await refusal(open(file))).toMatchObject({
+      message: `${file} is the journal of a gw purchase create batch, not gw refund create: nothing was sent`,
+      hint: 'Give this batch a journal of its own with --journal FILE.',
+    })
+  })
+
+  it('refuses the journal of another gateway, saying what one gateway answered says of another', async () => {
+    const file = join(folder(), 'j.ndjson')
+    await (await open(file)).close()
+    expect(await refusal(open(file, {target: {base_url: 'https://gateway.example', username: 'TEST'}}))).toMatchObject({
+      hint: 'What one gateway answered says nothing of another: leave --journal out (each gateway and merchant gets a journal of its own), or give this run its own --journal FILE.',
+    })
+  })
+
+  it('says why it cannot be read when the error has no code', async () => {
+    const file = join(folder(), 'j.ndjson')
+    expect(await refusal(open(file, {disk: {read: () => Promise.reject(new Error('the disk went away'))}}))).toMatchObject({
+      message: `The batch journal ${file} cannot be read (the disk went away): nothing was sent, and it is left as it is`,
+    })
+  })
+
+  it('names the cause when its lock cannot be made (a name too long for one), exit 1, and leaves nothing behind', async () => {
+    const dir = folder()
+    const file = join(dir, `${'j'.repeat(240)}.ndjson`)
+    const error = await refusal(open(file))
+    expect(error).toBeInstanceOf(JournalError)
+    expect(error).toMatchObject({exitCode: 1, message: `The batch journal ${file} cannot be written (ENAMETOOLONG): no more rows are sent`})
+    expect(readdirSync(dir)).toEqual([])
+  })
+})
+
+describe('writing a journal, word for word', () => {
+  it('fails a write that makes no progress (EIO), naming the journal and what to do, and cuts the part written off', async () => {
+    const file = join(folder(), 'j.ndjson')
+    let writes = 0
+    const journal = await open(file, {
+      disk: {
+        write: (fd, data) => {
+          writes++
+          // The intent: its first 10 bytes go, then none will.
+          if (writes === 2) return writeSync(fd, data.subarray(0, 10))
+          if (writes === 3) return 0
+          return writeSync(fd, data)
+        },
+      },
+    })
+    const headerLine = readFileSync(file, 'utf8')
+    const error = await refusal(journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}}))
+    expect(error).toBeInstanceOf(JournalError)
+    expect(error).toMatchObject({
+      exitCode: 1,
+      message: `The batch journal ${file} cannot be written (EIO): no more rows are sent`,
+      hint: 'Free space or fix permissions there, or give another --journal FILE, then run the same command again: it finishes the batch, sending only what was not sent.',
+    })
+    expect(readFileSync(file, 'utf8')).toBe(headerLine)
+    // The next entry starts where the last whole line ended.
+    await journal.intent({intent: 'r-2', row: 2, line: 3, request: {amount: 200}})
+    await journal.close()
+    expect(readFileSync(file, 'utf8')).toBe(headerLine + '{"intent":"r-2","row":2,"line":3,"request":{"amount":200}}\n')
+  })
+
+  it('writes nothing once closed: what is pending is written first, and a later entry fails', async () => {
+    const file = join(folder(), 'j.ndjson')
+    const journal = await open(file)
+    const pending = journal.result({result: 'r-1', status: 'approved', exit_code: 0})
+    await journal.close()
+    await pending
+    expect(lines(file).map((line) => line.result ?? line.journal)).toEqual([1, 'r-1'])
+    expect(await refusal(journal.result({result: 'r-2', status: 'approved', exit_code: 0}))).toMatchObject({message: `The batch journal ${file} cannot be written (ERR_OUT_OF_RANGE): no more rows are sent`})
+  })
+
+  it('names a cause that is no error as it is', () => {
+    expect(new JournalError('/j', undefined).message).toBe('The batch journal /j cannot be written (undefined): no more rows are sent')
+    expect(new JournalError('/j', 'full').message).toBe('The batch journal /j cannot be written (full): no more rows are sent')
+  })
+})
+
+describe('what a journal belongs to, exactly', () => {
+  it('hashes with sha256, in hex', () => {
+    expect(inputHash('x')).toBe('2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881')
+  })
+
+  it("finds an earlier gw's journal named from an address written with any number of trailing slashes", () => {
+    const dir = folder()
+    const earlier = join(dir, 'journals', `refund-create-${'a'.repeat(16)}-${inputHash('http://127.0.0.1:4010\nTEST').slice(0, 8)}.ndjson`)
+    mkdirSync(join(dir, 'journals'))
+    writeFileSync(earlier, '')
+    expect(defaultJournalPath(dir, 'refund create', input, journalTarget('http://127.0.0.1:4010//', 'TEST'), 'http://127.0.0.1:4010//')).toBe(earlier)
+  })
+})

@@ -1,0 +1,360 @@
+import {spawn, spawnSync} from 'node:child_process'
+import {copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {describe, expect, it, vi} from 'vitest'
+import {fileIdentity, HardLinkedError, isRunning, LockHeldError, readHolder, realPath, takeAside, takeLock} from '../../src/file-lock.js'
+
+/** A folder of its own, by its real path (the temporary folder may itself be reached through a symlink). */
+const folder = () => realpathSync(mkdtempSync(join(tmpdir(), 'gw-lock-')))
+
+const caught = (fn: () => unknown): unknown => {
+  try {
+    fn()
+  } catch (err) {
+    return err
+  }
+  throw new Error('did not throw')
+}
+
+describe('realPath: where a path really leads', () => {
+  it('is the file itself for a plain file, and the file a symlink leads to, through relative links and linked folders', () => {
+    const dir = folder()
+    writeFileSync(join(dir, 'state.json'), '')
+    mkdirSync(join(dir, 'real'))
+    writeFileSync(join(dir, 'real', 'j.ndjson'), '')
+    symlinkSync('state.json', join(dir, 'link.json'))
+    symlinkSync('link.json', join(dir, 'link-to-link.json'))
+    symlinkSync(join(dir, 'real'), join(dir, 'linked'))
+    expect(realPath(join(dir, 'state.json'))).toBe(join(dir, 'state.json'))
+    expect(realPath(join(dir, 'link.json'))).toBe(join(dir, 'state.json'))
+    expect(realPath(join(dir, 'link-to-link.json'))).toBe(join(dir, 'state.json'))
+    expect(realPath(join(dir, 'linked', 'j.ndjson'))).toBe(join(dir, 'real', 'j.ndjson'))
+  })
+
+  it('names a file not made yet in its folder, the folder resolved, and follows a dangling symlink to where it points', () => {
+    const dir = folder()
+    mkdirSync(join(dir, 'real'))
+    symlinkSync(join(dir, 'real'), join(dir, 'linked'))
+    symlinkSync(join('real', 'later.json'), join(dir, 'dangling.json'))
+    symlinkSync('dangling.json', join(dir, 'to-dangling.json'))
+    expect(realPath(join(dir, 'linked', 'new.ndjson'))).toBe(join(dir, 'real', 'new.ndjson'))
+    expect(realPath(join(dir, 'linked', 'not', 'yet', 'made.ndjson'))).toBe(join(dir, 'real', 'not', 'yet', 'made.ndjson'))
+    expect(realPath(join(dir, 'dangling.json'))).toBe(join(dir, 'real', 'later.json'))
+    expect(realPath(join(dir, 'to-dangling.json'))).toBe(join(dir, 'real', 'later.json'))
+  })
+
+  it('takes a relative path from the working folder', () => {
+    expect(realPath('no-such-file.json')).toBe(join(realpathSync(process.cwd()), 'no-such-file.json'))
+  })
+
+  it('follows up to 40 dangling links, and throws ELOOP past them, or for a link that leads back to itself', () => {
+    const dir = folder()
+    // Each through a missing folder, so that the kernel stops at it (ENOENT) and gw follows the links itself.
+    const chain = (name: string, links: number) => {
+      for (let i = 0; i < links; i++) symlinkSync(`missing/../${name}-${i + 1}`, join(dir, `${name}-${i}`))
+      return join(dir, `${name}-0`)
+    }
+    expect(realPath(chain('forty', 40))).toBe(join(dir, 'forty-40'))
+    expect(caught(() => realPath(chain('forty-one', 41)))).toMatchObject({code: 'ELOOP', message: `ELOOP: too many symbolic links, ${join(dir, 'forty-one-40')}`})
+    // The kernel stops at the missing folder (ENOENT); read as a path, the link names itself.
+    symlinkSync('missing/../self.json', join(dir, 'self.json'))
+    expect(caught(() => realPath(join(dir, 'self.json')))).toMatchObject({code: 'ELOOP', message: `ELOOP: too many symbolic links, ${join(dir, 'self.json')}`})
+  })
+
+  it("throws the kernel's own ELOOP for links that lead to each other", () => {
+    const dir = folder()
+    symlinkSync('b', join(dir, 'a'))
+    symlinkSync('a', join(dir, 'b'))
+    expect(caught(() => realPath(join(dir, 'a')))).toMatchObject({code: 'ELOOP', syscall: 'realpath'})
+  })
+
+  it('throws what else stops it, such as a file where a folder should be (ENOTDIR)', () => {
+    const dir = folder()
+    writeFileSync(join(dir, 'file'), '')
+    expect(caught(() => realPath(join(dir, 'file', 'j.ndjson')))).toMatchObject({code: 'ENOTDIR'})
+  })
+})
+
+describe('fileIdentity: a file by its real path, device and inode, and names', () => {
+  it('has no device and inode, and no names, before the file exists', () => {
+    const dir = folder()
+    expect(fileIdentity(join(dir, 'new.json'))).toStrictEqual({path: join(dir, 'new.json'), links: 0})
+  })
+
+  it('is the same through a symlink, and counts the names a hard link adds', () => {
+    const dir = folder()
+    const file = join(dir, 'state.json')
+    writeFileSync(file, '{}')
+    symlinkSync(file, join(dir, 'link.json'))
+    const {dev, ino} = statSync(file)
+    expect(fileIdentity(file)).toEqual({path: file, id: `${dev}:${ino}`, links: 1})
+    expect(fileIdentity(join(dir, 'link.json'))).toEqual({path: file, id: `${dev}:${ino}`, links: 1})
+    linkSync(file, join(dir, 'hard.json'))
+    expect(fileIdentity(join(dir, 'hard.json'))).toEqual({path: join(dir, 'hard.json'), id: `${dev}:${ino}`, links: 2})
+  })
+
+  it('counts a folder as one name: its entries . and .. are no other names of it', () => {
+    const dir = folder()
+    mkdirSync(join(dir, 'sub', 'deeper'), {recursive: true})
+    expect(fileIdentity(join(dir, 'sub'))).toMatchObject({path: join(dir, 'sub'), links: 1})
+  })
+
+  it('throws what is not "no such file"', () => {
+    const dir = folder()
+    writeFileSync(join(dir, 'file'), '')
+    expect(caught(() => fileIdentity(join(dir, 'file', 'x')))).toMatchObject({code: 'ENOTDIR'})
+  })
+})
+
+describe('LockHeldError', () => {
+  it('names the lock, and its holder when known', () => {
+    expect(new LockHeldError('/j.lock', 42)).toMatchObject({lockPath: '/j.lock', pid: 42, message: '/j.lock is held by pid 42'})
+    expect(new LockHeldError('/j.lock', undefined)).toMatchObject({lockPath: '/j.lock', pid: undefined, message: '/j.lock is held'})
+  })
+})
+
+describe('takeLock: one holder per real file', () => {
+  it('gives two files not made yet a lock each, in one process, each only its owner may read', () => {
+    const dir = folder()
+    const first = takeLock(join(dir, 'a.ndjson'))
+    const second = takeLock(join(dir, 'b.ndjson'))
+    expect(statSync(join(dir, 'a.ndjson.lock')).mode & 0o777).toBe(0o600)
+    first.release()
+    second.release()
+    // Nothing of its own is left beside the lock.
+    expect(readdirSync(dir)).toEqual([])
+  })
+
+  it("keeps the lock beside the real file, holding this process's pid, and lets it go", () => {
+    const dir = folder()
+    const file = join(dir, 'state.json')
+    writeFileSync(file, '{}')
+    symlinkSync(file, join(dir, 'link.json'))
+    const lock = takeLock(join(dir, 'link.json'))
+    expect(readFileSync(`${file}.lock`, 'utf8')).toBe(String(process.pid))
+    expect(existsSync(join(dir, 'link.json.lock'))).toBe(false)
+    expect(lock.held()).toBe(true)
+    lock.release()
+    expect(existsSync(`${file}.lock`)).toBe(false)
+    expect(lock.held()).toBe(false)
+    takeLock(file).release()
+  })
+
+  it('refuses the file to a second take in this process, through a symlink too, naming this pid', () => {
+    const dir = folder()
+    const file = join(dir, 'j.ndjson')
+    symlinkSync(file, join(dir, 'link.ndjson'))
+    // Neither exists yet: the lock is the real path's.
+    const lock = takeLock(file)
+    const error = caught(() => takeLock(join(dir, 'link.ndjson')))
+    expect(error).toBeInstanceOf(LockHeldError)
+    expect(error).toMatchObject({lockPath: `${file}.lock`, pid: process.pid, message: `${file}.lock is held by pid ${process.pid}`})
+    lock.release()
+  })
+
+  it('refuses a file moved while this process holds its lock: the same inode is the same file', () => {
+    const dir = folder()
+    writeFileSync(join(dir, 'j.ndjson'), '')
+    const lock = takeLock(join(dir, 'j.ndjson'))
+    renameSync(join(dir, 'j.ndjson'), join(dir, 'moved.ndjson'))
+    expect(caught(() => takeLock(join(dir, 'moved.ndjson')))).toMatchObject({lockPath: join(dir, 'moved.ndjson.lock'), pid: process.pid})
+    lock.release()
+    takeLock(join(dir, 'moved.ndjson')).release()
+  })
+
+  it('refuses a file with more than one name (hard links), by any of its names, and makes no lock', () => {
+    const dir = folder()
+    const file = join(dir, 'state.json')
+    writeFileSync(file, '{}')
+    linkSync(file, join(dir, 'other.json'))
+    for (const name of [file, join(dir, 'other.json')]) {
+      const error = caught(() => takeLock(name))
+      expect(error).toBeInstanceOf(HardLinkedError)
+      expect(error).toMatchObject({file: name, links: 2, message: `${name} has 2 names (hard links)`})
+    }
+    expect(existsSync(`${file}.lock`)).toBe(false)
+    rmSync(join(dir, 'other.json'))
+    takeLock(file).release()
+  })
+
+  it('refuses a hard link made to a file whose lock another holds: the link count is the file’s, seen from any name', () => {
+    const dir = folder()
+    const file = join(dir, 'state.json')
+    writeFileSync(file, '{}')
+    const lock = takeLock(file)
+    linkSync(file, join(dir, 'hard.json'))
+    expect(caught(() => takeLock(join(dir, 'hard.json')))).toBeInstanceOf(HardLinkedError)
+    expect(lock.held()).toBe(true)
+    lock.release()
+  })
+
+  it('lets go of a lock someone removed meanwhile without a word', () => {
+    const dir = folder()
+    const lock = takeLock(join(dir, 'j.ndjson'))
+    rmSync(join(dir, 'j.ndjson.lock'))
+    expect(lock.held()).toBe(false)
+    lock.release()
+    takeLock(join(dir, 'j.ndjson')).release()
+  })
+
+  it('tries again while a lock is there by name but cannot be read (vanishing as it is looked at), then says it is being taken', () => {
+    const dir = folder()
+    // A name that exists (link(2) fails) and leads nowhere (nothing to read): what a lock removed mid-look is.
+    symlinkSync(join(dir, 'nowhere'), join(dir, 'j.ndjson.lock'))
+    const error = caught(() => takeLock(join(dir, 'j.ndjson')))
+    expect(error).toBeInstanceOf(LockHeldError)
+    expect(error).toMatchObject({lockPath: join(dir, 'j.ndjson.lock'), pid: undefined})
+    expect(readdirSync(dir)).toEqual(['j.ndjson.lock'])
+  })
+
+  it('says a lock is no longer held once another replaced it, and then leaves it alone', () => {
+    const dir = folder()
+    const file = join(dir, 'j.ndjson')
+    const lock = takeLock(file)
+    // As a take-over puts its own in place: made before the old one goes, so never the same inode.
+    writeFileSync(`${file}.other`, '424242')
+    renameSync(`${file}.other`, `${file}.lock`)
+    expect(lock.held()).toBe(false)
+    lock.release()
+    expect(readFileSync(`${file}.lock`, 'utf8')).toBe('424242')
+  })
+
+  it("refuses the real file to another process holding it through a symlink, naming that process's pid", async () => {
+    const dir = folder()
+    const file = join(dir, 'state.json')
+    symlinkSync(file, join(dir, 'link.json'))
+    const script = `import('${join(import.meta.dirname, '../../src/file-lock.ts').replaceAll('\\', '/')}').then(({takeLock}) => {
+      takeLock(process.argv[1]); process.stdout.write('held\\n'); process.stdin.on('end', () => process.exit(0)); process.stdin.resume()
+    })`
+    const child = spawn(process.execPath, ['--import', 'tsx', '-e', script, join(dir, 'link.json')], {stdio: ['pipe', 'pipe', 'inherit']})
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()))
+    try {
+      expect(caught(() => takeLock(file))).toMatchObject({lockPath: `${file}.lock`, pid: child.pid, message: `${file}.lock is held by pid ${child.pid}`})
+    } finally {
+      child.stdin.end()
+      await new Promise((resolve) => child.on('close', resolve))
+    }
+  })
+})
+
+describe('readHolder: who holds a lock', () => {
+  const lock = (text: string, ageMs = 0) => {
+    const path = join(folder(), 'j.ndjson.lock')
+    writeFileSync(path, text)
+    const then = new Date(Date.now() - ageMs)
+    utimesSync(path, then, then)
+    return {path, ino: statSync(path).ino}
+  }
+
+  it('is no one once the lock is gone, and throws what else stops it', () => {
+    expect(readHolder(join(folder(), 'gone.lock'))).toBeUndefined()
+    expect(caught(() => readHolder(folder()))).toMatchObject({code: 'EISDIR'})
+    const dir = folder()
+    writeFileSync(join(dir, 'file'), '')
+    expect(caught(() => readHolder(join(dir, 'file', 'j.lock')))).toMatchObject({code: 'ENOTDIR'})
+  })
+
+  it('counts a lock with no pid yet (its writer between making and writing it) as held while young, whitespace and all', () => {
+    const young = lock(' \n')
+    expect(readHolder(young.path)).toStrictEqual({alive: true, ino: young.ino})
+    const old = lock('', 11_000)
+    expect(readHolder(old.path)).toStrictEqual({alive: false, ino: old.ino})
+  })
+
+  it('is alive while its pid runs, and not for a dead pid, this process, or what is no pid', () => {
+    const parent = lock(`${process.ppid}\n`)
+    expect(readHolder(parent.path)).toStrictEqual({pid: process.ppid, alive: true, ino: parent.ino})
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString()
+    for (const text of [dead, String(process.pid), '0', '-1', '1.5', 'abc']) {
+      expect(readHolder(lock(text).path), text).toMatchObject({alive: false})
+    }
+  })
+})
+
+describe('takeAside: a dead owner’s lock, removed by one process at a time', () => {
+  it('removes the lock found dead, and leaves nothing of its own', () => {
+    const dir = folder()
+    const path = join(dir, 'j.lock')
+    writeFileSync(path, '999999999')
+    takeAside(path, statSync(path).ino)
+    expect(readdirSync(dir)).toEqual([])
+  })
+
+  it('leaves a lock that is no longer the one found dead (another took it meanwhile), and one already gone', () => {
+    const dir = folder()
+    const path = join(dir, 'j.lock')
+    writeFileSync(path, String(process.ppid))
+    takeAside(path, statSync(path).ino + 1)
+    expect(readdirSync(dir)).toEqual(['j.lock'])
+    takeAside(join(dir, 'gone.lock'), 1)
+    expect(readdirSync(dir)).toEqual(['j.lock'])
+  })
+
+  it('removes nothing while another process takes it over, and clears a take-over left by a killed one once old', () => {
+    const dir = folder()
+    const path = join(dir, 'j.lock')
+    writeFileSync(path, '999999999')
+    writeFileSync(`${path}.takeover`, '999999998')
+    takeAside(path, statSync(path).ino)
+    expect(readdirSync(dir).sort()).toEqual(['j.lock', 'j.lock.takeover'])
+    const old = new Date(Date.now() - 11_000)
+    utimesSync(`${path}.takeover`, old, old)
+    takeAside(path, statSync(path).ino)
+    // Cleared for the next try, which removes the lock.
+    expect(readdirSync(dir)).toEqual(['j.lock'])
+    takeAside(path, statSync(path).ino)
+    expect(readdirSync(dir)).toEqual([])
+  })
+})
+
+describe('isRunning', () => {
+  it('is true of this process and false of one that exited', () => {
+    expect(isRunning(process.pid)).toBe(true)
+    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString())
+    expect(isRunning(dead)).toBe(false)
+  })
+
+  it('is false of a zombie (exited, its parent not told), and true of a process whose name holds ") Z ("', async () => {
+    const dir = folder()
+    const odd = join(dir, 'x) Z (y')
+    copyFileSync('/bin/sleep', odd)
+    spawnSync('chmod', ['+x', odd])
+    // sh starts a child that exits at once, then becomes sleep, which never reaps it: a zombie.
+    const parent = spawn('sh', ['-c', `sleep 0 & echo $!; exec '${odd}' 30`], {stdio: ['ignore', 'pipe', 'ignore']})
+    try {
+      const zombie = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString()))))
+      await expect.poll(() => readFileSync(`/proc/${zombie}/stat`, 'utf8').split(') ')[1]![0]).toBe('Z')
+      expect(isRunning(zombie)).toBe(false)
+      await expect.poll(() => readFileSync(`/proc/${parent.pid}/stat`, 'utf8')).toContain('(x) Z (y) ')
+      expect(isRunning(parent.pid!)).toBe(true)
+    } finally {
+      parent.kill('SIGKILL')
+    }
+  })
+
+  it('is false of a pid the signal reaches but /proc does not have (gone in between)', () => {
+    const kill = vi.spyOn(process, 'kill').mockImplementation(() => true)
+    try {
+      expect(isRunning(2_000_000_000)).toBe(false)
+    } finally {
+      kill.mockRestore()
+    }
+  })
+
+  it.each([
+    ['EPERM', true],
+    ['ESRCH', false],
+  ])("when the signal is refused with %s: running is %s (another user's process may not be signalled, and runs)", (code, running) => {
+    // As root every process may be signalled: the refusal is made here.
+    const kill = vi.spyOn(process, 'kill').mockImplementation(() => {
+      throw Object.assign(new Error(`kill ${code}`), {code})
+    })
+    try {
+      expect(isRunning(4242)).toBe(running)
+      expect(kill).toHaveBeenCalledWith(4242, 0)
+    } finally {
+      kill.mockRestore()
+    }
+  })
+})
