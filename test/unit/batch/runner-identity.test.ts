@@ -123,8 +123,8 @@ describe('an input edited after an earlier run', () => {
     await run([{reference: 'full'}, {reference: 'part', amount: 100}], g.sender, journal)
     await journal.close()
     expect(linesOf(journal.path).filter((line) => 'intent' in line)).toEqual([
-      {intent: 'full', row: 1, line: 2, request: {reference: 'full', amount: 1000}, asked: {reference: 'full'}},
-      {intent: 'part', row: 2, line: 3, request: {reference: 'part', amount: 100}},
+      {intent: 'full', row: 1, line: 2, request: {reference: 'full', amount: 1000}, sent_at: expect.any(String), asked: {reference: 'full'}},
+      {intent: 'part', row: 2, line: 3, request: {reference: 'part', amount: 100}, sent_at: expect.any(String)},
     ])
     const again = await journalAt(journal.path)
     const {reports, end} = await run([{reference: 'full'}, {reference: 'part', amount: 100}], g.sender, again)
