@@ -165,13 +165,43 @@ function userCodeCacheFile(source) {
   }
 }
 
+/**
+ * V8 flags that make it compile WebAssembly with its baseline compiler only (Liftoff), every
+ * function at once, and, by V8 version, the flags that set them back to V8's defaults, the flags
+ * the first one implies included (Node 20's V8 11.3; checked by test/unit/startup/wasm-flags.test.ts).
+ */
+const WASM_BASELINE_ONLY = '--liftoff-only --no-wasm-lazy-compilation'
+const V8_DEFAULTS_AFTER = {'11.3': '--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering --wasm-lazy-compilation'}
+
+/**
+ * undici's HTTP parser is WebAssembly. V8's optimising tier compiles it again on a background
+ * thread and the process waits for that at exit: ~50 ms of every command that sends a request.
+ * So it is compiled with V8's baseline compiler only, and V8's flags set back right after: V8
+ * checks code caches against a hash of its flags, so Node's own modules, which Node compiles from
+ * a cache of its own, were all compiled from source after the flag (~12% of a `gw purchase get`),
+ * and a cache written with the flag set would not be taken by the next start. Where this V8's
+ * flags are not known, the flag is set before the bundle loads, for the whole run, as it was.
+ */
+function compileWasm(compile) {
+  const v8 = require('node:v8')
+  v8.setFlagsFromString(WASM_BASELINE_ONLY)
+  try {
+    return compile()
+  } finally {
+    v8.setFlagsFromString(V8_DEFAULTS_AFTER[v8Version()])
+  }
+}
+
+function v8Version() {
+  return process.versions.v8.split('.').slice(0, 2).join('.')
+}
+
 /** Before gw's bundle loads. */
 function prepareRun() {
-  // undici parses HTTP with llhttp compiled to WebAssembly. V8's optimising tier compiles it on a
-  // background thread and the process waits for that at exit: ~50 ms of every command that sends a request.
-  require('node:v8').setFlagsFromString('--liftoff-only')
+  if (V8_DEFAULTS_AFTER[v8Version()]) globalThis[Symbol.for('gw.compile-wasm')] = compileWasm
+  else require('node:v8').setFlagsFromString('--liftoff-only')
   // oclif checks its own package's engines with semver on every start (~5 ms); gw's engines field covers it.
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1'
 }
 
-module.exports = {printVersion, isRootHelp, helpWidth, userCacheDir, printSavedRootHelp, loadBundle, codeCacheName, nodeFlags, userCodeCacheFile, prepareRun}
+module.exports = {printVersion, isRootHelp, helpWidth, userCacheDir, printSavedRootHelp, loadBundle, codeCacheName, nodeFlags, userCodeCacheFile, prepareRun, WASM_BASELINE_ONLY, V8_DEFAULTS_AFTER}

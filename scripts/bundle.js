@@ -64,6 +64,20 @@ const PATCHES = [
     piece: 'const cache = new ProdOnlyCache();',
     replacement: "const cache = new ProdOnlyCache(); for (const [path, text] of globalThis[Symbol.for('gw.embedded-files')] ?? []) Map.prototype.set.call(cache, path, text);",
   },
+  {
+    /**
+     * undici compiles llhttp, its HTTP parser, to WebAssembly on its first connection. gw's start
+     * (bin/start.js, compileWasm) has it compiled by V8's baseline compiler alone: V8's optimising
+     * tier would compile it again on a background thread, and the process waits for that at exit
+     * (~50 ms of every command that sends a request). Where gw's start did not set that up (a test
+     * importing the commands), undici compiles it as it always does.
+     */
+    name: 'undici-llhttp-baseline-only',
+    file: /undici[\\/]lib[\\/]dispatcher[\\/]client-h1\.js$/,
+    piece: 'function lazyllhttp () {',
+    replacement:
+      "function lazyllhttp () { const compile = globalThis[Symbol.for('gw.compile-wasm')]; return compile ? compile(lazyllhttpCompiled) : lazyllhttpCompiled() }\nfunction lazyllhttpCompiled () {",
+  },
   // Node's modules that no gw command needs to start, each compiled from Node's own source when
   // first required (issue 23): required where used instead of at load. oclif asks
   // node:child_process for the shell only on Windows, node:readline only to read stdin,
