@@ -78,6 +78,18 @@ const PATCHES = [
     replacement:
       "function lazyllhttp () { const compile = globalThis[Symbol.for('gw.compile-wasm')]; return compile ? compile(lazyllhttpCompiled) : lazyllhttpCompiled() }\nfunction lazyllhttpCompiled () {",
   },
+  {
+    /**
+     * oclif reads JSON files (package.json, the manifest, a theme, user plugins) with fs/promises:
+     * each read is a round trip through libuv's thread pool, and the first one starts the pool's
+     * four threads, which a `gw purchase get` otherwise never needs (~10% of it, more on a loaded
+     * machine). Read at once instead: a few small local files.
+     */
+    name: 'oclif-reads-json-at-once',
+    file: /@oclif[\\/]core[\\/]lib[\\/]util[\\/]fs\.js$/,
+    piece: "const contents = await (0, promises_1.readFile)(path, 'utf8');",
+    replacement: "const contents = (0, node_fs_1.readFileSync)(path, 'utf8');",
+  },
   // Node's modules that no gw command needs to start, each compiled from Node's own source when
   // first required (issue 23): required where used instead of at load. oclif asks
   // node:child_process for the shell only on Windows, node:readline only to read stdin,
@@ -115,19 +127,56 @@ function lazily(name, id, properties) {
   return `const ${name} = {${getters.join(', ')}};`
 }
 
+/** oclif's compiled modules: each one's requires made lazy (lazyRequires). */
+const OCLIF_LIB = /@oclif[\\/]core[\\/]lib[\\/].*\.js$/
+
 const patchDependencies = {
   name: 'patch-dependencies',
   setup(build) {
-    build.onLoad({filter: new RegExp(PATCHES.map(({file}) => file.source).join('|'))}, async ({path}) => {
+    build.onLoad({filter: new RegExp([...PATCHES.map(({file}) => file.source), OCLIF_LIB.source].join('|'))}, async ({path}) => {
       let source = await readFile(path, 'utf8')
       for (const {name, piece, replacement} of PATCHES.filter(({file}) => file.test(path))) {
         if (!source.includes(piece)) throw new Error(`${path}: the dependency changed; review the ${name} patch in scripts/bundle.js`)
         source = source.replace(piece, replacement)
       }
-      return {contents: source, loader: 'js'}
+      return {contents: OCLIF_LIB.test(path) ? lazyRequires(source) : source, loader: 'js'}
     })
   },
 }
+
+/**
+ * oclif's modules (TypeScript compiled to CommonJS) require every module they use at their top,
+ * so loading oclif to run one command evaluates all of it: help rendering, templates, globbing,
+ * themes, the ux helpers and the Node modules those need. Each top-level `const x_1 = require(..)`
+ * (and `exports.X = require(..)`) becomes a stand-in that requires the module when first used,
+ * as `x_1.name` or a call, so a module nobody uses is never evaluated, nor compiled.
+ */
+export function lazyRequires(source) {
+  const required = /^(const|var|let) (\w+) = (?:(__importDefault|__importStar)\()?require\((["'][^"']+["'])\)\)?;$/gm
+  const exported = /^exports\.(\w+) = (?:(__importDefault|__importStar)\()?require\((["'][^"']+["'])\)\)?;$/gm
+  const made = source
+    .replace(required, (_, kind, name, wrap, id) => `${kind} ${name} = __gwLazy(() => ${wrap ?? ''}(require(${id})));`)
+    .replace(exported, (_, name, wrap, id) => `Object.defineProperty(exports, ${JSON.stringify(name)}, {enumerable: true, configurable: true, get: () => ${wrap ?? ''}(require(${id}))});`)
+  return made === source ? source : `${made}\n${LAZY_MODULE}`
+}
+
+/** A module's stand-in: a function (some modules are), whose every use is passed to the module, required on the first. */
+const LAZY_MODULE = `function __gwLazy(load) {
+  let module
+  const real = () => (module ??= {exports: load()}).exports
+  return new Proxy(() => {}, {
+    get: (_, key) => real()[key],
+    set: (_, key, value) => ((real()[key] = value), true),
+    has: (_, key) => key in real(),
+    ownKeys: () => Reflect.ownKeys(real()),
+    getOwnPropertyDescriptor: (_, key) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(real(), key)
+      return descriptor && {...descriptor, configurable: true}
+    },
+    getPrototypeOf: () => Reflect.getPrototypeOf(real()),
+    apply: (_, self, args) => Reflect.apply(real(), self, args),
+  })
+}`
 
 /**
  * oclif logs through the debug package, which with supports-color loads node:os and node:tty and
