@@ -69,6 +69,8 @@ try {
       'gw.cjs.cache': codeCache,
       'package.json': join(root, 'package.json'),
       'oclif.manifest.json': join(root, 'oclif.manifest.json'),
+      // The dependencies bundled apart (scripts/bundle.js), required by name.
+      ...Object.fromEntries(readdirSync(dist).filter((name) => name.endsWith('.cjs') && name !== 'gw.cjs').map((name) => [name, join(dist, name)])),
     },
   }
   writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config, null, 2))
