@@ -179,6 +179,23 @@ const LAZY_MODULE = `function __gwLazy(load) {
 }`
 
 /**
+ * undici checks its own invariants with node:assert, as assert(condition) only: loading Node's
+ * assert module (its AssertionError, colours and call tracker with it) is ~1% of a `gw purchase
+ * get` for checks that hold. undici gets a check that loads node:assert only to fail with it, the
+ * same error as before.
+ */
+const assertOnlyWhenFailing = {
+  name: 'assert-only-when-failing',
+  setup(build) {
+    build.onResolve({filter: /^node:assert$/}, ({importer}) => (/[\\/]undici[\\/]/.test(importer) ? {path: 'node:assert', namespace: 'assert-only-when-failing'} : undefined))
+    build.onLoad({filter: /.*/, namespace: 'assert-only-when-failing'}, () => ({
+      contents: "module.exports = function assert(value, message) { if (!value) require('node:assert')(value, message) }",
+      loader: 'js',
+    }))
+  },
+}
+
+/**
  * oclif logs through the debug package, which with supports-color loads node:os and node:tty and
  * reads the terminal at start (~4 ms of every command), to print nothing unless DEBUG is set. With
  * DEBUG unset oclif gets loggers that do nothing; with it set, the real package, as before.
@@ -234,7 +251,7 @@ await build({
   sourcemap: 'linked',
   // keytar is a native optional dependency; typescript and ts-node are only for oclif's dev mode.
   external: ['keytar', 'typescript', 'ts-node'],
-  plugins: [commandList, patchDependencies, debugOnlyWhenAsked, apart],
+  plugins: [commandList, patchDependencies, debugOnlyWhenAsked, assertOnlyWhenFailing, apart],
   logLevel: 'warning',
 })
 for (const name of APART) {
