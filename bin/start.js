@@ -102,6 +102,7 @@ function writeCacheAtExit(script, files) {
     let data
     for (const [index, file] of files.entries()) {
       if (fs.statSync(file, {throwIfNoEntry: false})?.mtimeMs !== found[index]) return
+      v8FlagsAsStarted()
       data ??= script.createCachedData()
       if (replaceFile(file, data)) return
     }
@@ -166,32 +167,35 @@ function userCodeCacheFile(source) {
 }
 
 /**
- * V8 flags that make it compile WebAssembly with its baseline compiler only (Liftoff), and every
- * function at once: one compiled on its first call, after the flags are set back, would be handed
- * to the optimising tier too (measured: 500M instructions more). By V8 version, the flags that set
- * them back to V8's defaults, those the first one implies included (Node 20's V8 11.3; checked by
- * test/unit/startup/wasm-flags.test.ts).
+ * The V8 flag that has WebAssembly compiled by V8's baseline compiler (Liftoff) alone, and, by V8
+ * version, the flags that set it and those it implies back to V8's defaults (Node 20's V8 11.3;
+ * checked by test/unit/startup/wasm-flags.test.ts).
  */
-const WASM_BASELINE_ONLY = '--liftoff-only --no-wasm-lazy-compilation'
-const V8_DEFAULTS_AFTER = {'11.3': '--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering --wasm-lazy-compilation'}
+const WASM_BASELINE_ONLY = '--liftoff-only'
+const V8_DEFAULTS_AFTER = {'11.3': '--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering'}
+let wasmBaselineOnly = false
 
 /**
  * undici's HTTP parser is WebAssembly. V8's optimising tier compiles it again on a background
  * thread and the process waits for that at exit: ~50 ms of every command that sends a request.
- * So it is compiled with V8's baseline compiler only, and V8's flags set back right after: V8
- * checks code caches against a hash of its flags, so Node's own modules, which Node compiles from
- * a cache of its own, were all compiled from source after the flag (~12% of a `gw purchase get`),
- * and a cache written with the flag set would not be taken by the next start. Where this V8's
- * flags are not known, the flag is set before the bundle loads, for the whole run, as it was.
+ * So V8 is told to compile WebAssembly with its baseline compiler only, just before undici first
+ * compiles it, and the flag stays: set back, V8 would hand the functions compiled afterwards (on
+ * their first call) to the optimising tier (measured: 500M instructions more), and compiling every
+ * function up front instead took ~2 ms more. It is not set at start, because V8 checks code caches
+ * against a hash of its flags: every Node module required after it is compiled from source, not
+ * from Node's own cache (~12% of a `gw purchase get`, when it was set at start). Where this V8's
+ * flags are not known, it is set before the bundle loads, as it was.
  */
 function compileWasm(compile) {
-  const v8 = require('node:v8')
-  v8.setFlagsFromString(WASM_BASELINE_ONLY)
-  try {
-    return compile()
-  } finally {
-    v8.setFlagsFromString(V8_DEFAULTS_AFTER[v8Version()])
-  }
+  if (!wasmBaselineOnly) require('node:v8').setFlagsFromString(WASM_BASELINE_ONLY)
+  wasmBaselineOnly = true
+  return compile()
+}
+
+/** V8's flags as this process started with them, so that a code cache written now is taken by the next start. */
+function v8FlagsAsStarted() {
+  if (wasmBaselineOnly) require('node:v8').setFlagsFromString(V8_DEFAULTS_AFTER[v8Version()])
+  wasmBaselineOnly = false
 }
 
 function v8Version() {
