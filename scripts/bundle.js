@@ -90,6 +90,29 @@ const PATCHES = [
     piece: "const contents = await (0, promises_1.readFile)(path, 'utf8');",
     replacement: "const contents = (0, node_fs_1.readFileSync)(path, 'utf8');",
   },
+  // undici requires node:http (its five modules) to check, when destroying a stream, whether it is
+  // node:http's message, and to read http.maxHeaderSize, the --max-http-header-size option, as the
+  // default for each Client: ~1.5% of a `gw purchase get`. A stream can only be such a message
+  // where node:http is loaded already; and without that option given, the size is Node's default.
+  {
+    name: 'undici-http-incoming-message-when-one',
+    file: /undici[\\/]lib[\\/]core[\\/]util\.js$/,
+    piece: "const { IncomingMessage } = require('node:http')",
+    replacement: "const isIncomingMessage = (stream) => stream.constructor?.name === 'IncomingMessage' && Object.getPrototypeOf(stream).constructor === require('node:http').IncomingMessage",
+  },
+  {
+    name: 'undici-http-incoming-message-check',
+    file: /undici[\\/]lib[\\/]core[\\/]util\.js$/,
+    piece: 'if (Object.getPrototypeOf(stream).constructor === IncomingMessage) {',
+    replacement: 'if (isIncomingMessage(stream)) {',
+  },
+  {
+    name: 'undici-http-max-header-size-when-set',
+    file: /undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
+    piece: "const http = require('node:http')",
+    replacement:
+      "const http = {get maxHeaderSize() { return /--max-http-header-size/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`) ? require('node:http').maxHeaderSize : 16 * 1024 }}",
+  },
   // Node's modules that no gw command needs to start, each compiled from Node's own source when
   // first required (issue 23): required where used instead of at load. oclif asks
   // node:child_process for the shell only on Windows, node:readline only to read stdin,

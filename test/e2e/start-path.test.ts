@@ -11,8 +11,8 @@ import {ref, runProgram, type Sandbox, startSandbox} from './helpers.js'
 // write a code cache of its own beside the bundle.
 const root = join(import.meta.dirname, '..', '..')
 
-/** Node's modules a `gw purchase get` has no use for: other protocols, prompts, processes, crypto, compression, timing. */
-const NOT_FOR_A_GET = ['http2', 'https', 'tls', 'crypto', 'zlib', 'readline', 'child_process', 'worker_threads', 'assert', 'perf_hooks', 'fs/promises', 'inspector']
+/** Node's modules a `gw purchase get` has no use for (undici speaks HTTP on node:net): other protocols, prompts, processes, crypto, compression, timing. */
+const NOT_FOR_A_GET = ['http', 'http2', 'https', 'tls', 'crypto', 'zlib', 'readline', 'child_process', 'worker_threads', 'assert', 'perf_hooks', 'fs/promises', 'inspector']
 
 let sandbox: Sandbox
 let copy: string
