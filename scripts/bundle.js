@@ -174,7 +174,7 @@ const patchDependencies = {
  * (and `exports.X = require(..)`) becomes a stand-in that requires the module when first used,
  * as `x_1.name` or a call, so a module nobody uses is never evaluated, nor compiled.
  */
-export function lazyRequires(source) {
+function lazyRequires(source) {
   const required = /^(const|var|let) (\w+) = (?:(__importDefault|__importStar)\()?require\((["'][^"']+["'])\)\)?;$/gm
   const exported = /^exports\.(\w+) = (?:(__importDefault|__importStar)\()?require\((["'][^"']+["'])\)\)?;$/gm
   const made = source
