@@ -3,7 +3,7 @@
 // gw's bundle, its code cache, package.json and oclif's manifest as assets. No file of gw is read
 // from disk but keytar.node, found beside the executable when the build had one.
 const fs = require('node:fs')
-const {createRequire} = require('node:module')
+const {createRequire, Module} = require('node:module')
 const {dirname, join} = require('node:path')
 const sea = require('node:sea')
 const start = require('./start.js')
@@ -38,24 +38,29 @@ async function run(args) {
 
 /**
  * The require the bundle gets: oclif's require() of the bundle answers with the bundle itself,
- * keytar is keytar.node beside the executable, jq (--jq) the asset of it, the rest node's modules.
+ * a dependency bundled apart (./inquirer.cjs) is that asset, keytar is keytar.node beside the
+ * executable, the rest node's modules.
  */
 function bundleRequire(module) {
   const fromDisk = createRequire(process.execPath)
-  const require = (id) => (id === filename ? module.exports : id === 'keytar' ? keytarBeside(fromDisk) : id === 'jq-wasm/inline' ? embeddedJq() : fromDisk(id))
+  const require = (id) => (id === filename ? module.exports : id === 'keytar' ? keytarBeside(fromDisk) : /^\.\/[\w-]+\.cjs$/.test(id) ? bundledApart(id.slice(2)) : fromDisk(id))
   require.resolve = (id, options) => (id === filename ? filename : fromDisk.resolve(id, options))
   require.cache = fromDisk.cache
   return require
 }
 
-/** jq-wasm's one file, carried as an asset (scripts/package.js), compiled when --jq first asks for it. */
-function embeddedJq() {
-  const {Module} = require('node:module')
-  const path = join(root, 'node_modules', 'jq-wasm', 'dist', 'inline.cjs')
-  const jq = new Module(path)
-  jq.filename = path
-  jq._compile(sea.getAsset('jq-wasm-inline.cjs', 'utf8'), path)
-  return jq.exports
+const apart = new Map()
+
+/** A dependency bundled apart (scripts/bundle.js), from its asset, compiled when first required. */
+function bundledApart(name) {
+  if (!apart.has(name)) {
+    const file = join(root, 'dist', name)
+    const loaded = new Module(file)
+    loaded.filename = file
+    loaded._compile(sea.getAsset(name, 'utf8'), file)
+    apart.set(name, loaded.exports)
+  }
+  return apart.get(name)
 }
 
 /**

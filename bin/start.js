@@ -107,6 +107,7 @@ function writeCacheAtExit(script, files) {
     let data
     for (const [index, file] of files.entries()) {
       if (fs.statSync(file, {throwIfNoEntry: false})?.mtimeMs !== found[index]) return
+      v8FlagsAsStarted()
       data ??= script.createCachedData()
       if (replaceFile(file, data)) return
     }
@@ -170,13 +171,48 @@ function userCodeCacheFile(source) {
   }
 }
 
+/**
+ * The V8 flag that has WebAssembly compiled by V8's baseline compiler (Liftoff) alone, and, by V8
+ * version, the flags that set it and those it implies back to V8's defaults (Node 20's V8 11.3;
+ * checked by test/unit/startup/wasm-flags.test.ts).
+ */
+const WASM_BASELINE_ONLY = '--liftoff-only'
+const V8_DEFAULTS_AFTER = {'11.3': '--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering'}
+let wasmBaselineOnly = false
+
+/**
+ * undici's HTTP parser is WebAssembly. V8's optimising tier compiles it again on a background
+ * thread and the process waits for that at exit: ~50 ms of every command that sends a request.
+ * So V8 is told to compile WebAssembly with its baseline compiler only, just before undici first
+ * compiles it, and the flag stays: set back, V8 would hand the functions compiled afterwards (on
+ * their first call) to the optimising tier (measured: 500M instructions more), and compiling every
+ * function up front instead took ~2 ms more. It is not set at start, because V8 checks code caches
+ * against a hash of its flags: every Node module required after it is compiled from source, not
+ * from Node's own cache (~12% of a `gw purchase get`, when it was set at start). Where this V8's
+ * flags are not known, it is set before the bundle loads, as it was.
+ */
+function compileWasm(compile) {
+  if (!wasmBaselineOnly) require('node:v8').setFlagsFromString(WASM_BASELINE_ONLY)
+  wasmBaselineOnly = true
+  return compile()
+}
+
+/** V8's flags as this process started with them, so that a code cache written now is taken by the next start. */
+function v8FlagsAsStarted() {
+  if (wasmBaselineOnly) require('node:v8').setFlagsFromString(V8_DEFAULTS_AFTER[v8Version()])
+  wasmBaselineOnly = false
+}
+
+function v8Version() {
+  return process.versions.v8.split('.').slice(0, 2).join('.')
+}
+
 /** Before gw's bundle loads. */
 function prepareRun() {
-  // undici parses HTTP with llhttp compiled to WebAssembly. V8's optimising tier compiles it on a
-  // background thread and the process waits for that at exit: ~50 ms of every command that sends a request.
-  require('node:v8').setFlagsFromString('--liftoff-only')
+  if (V8_DEFAULTS_AFTER[v8Version()]) globalThis[Symbol.for('gw.compile-wasm')] = compileWasm
+  else require('node:v8').setFlagsFromString('--liftoff-only')
   // oclif checks its own package's engines with semver on every start (~5 ms); gw's engines field covers it.
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1'
 }
 
-module.exports = {printVersion, isVersion, isRootHelp, helpWidth, userCacheDir, printSavedRootHelp, loadBundle, codeCacheName, nodeFlags, userCodeCacheFile, prepareRun}
+module.exports = {printVersion, isVersion, isRootHelp, helpWidth, userCacheDir, printSavedRootHelp, loadBundle, codeCacheName, nodeFlags, userCodeCacheFile, prepareRun, WASM_BASELINE_ONLY, V8_DEFAULTS_AFTER}

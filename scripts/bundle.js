@@ -64,6 +64,55 @@ const PATCHES = [
     piece: 'const cache = new ProdOnlyCache();',
     replacement: "const cache = new ProdOnlyCache(); for (const [path, text] of globalThis[Symbol.for('gw.embedded-files')] ?? []) Map.prototype.set.call(cache, path, text);",
   },
+  {
+    /**
+     * undici compiles llhttp, its HTTP parser, to WebAssembly on its first connection. gw's start
+     * (bin/start.js, compileWasm) has it compiled by V8's baseline compiler alone: V8's optimising
+     * tier would compile it again on a background thread, and the process waits for that at exit
+     * (~50 ms of every command that sends a request). Where gw's start did not set that up (a test
+     * importing the commands), undici compiles it as it always does.
+     */
+    name: 'undici-llhttp-baseline-only',
+    file: /undici[\\/]lib[\\/]dispatcher[\\/]client-h1\.js$/,
+    piece: 'function lazyllhttp () {',
+    replacement:
+      "function lazyllhttp () { const compile = globalThis[Symbol.for('gw.compile-wasm')]; return compile ? compile(lazyllhttpCompiled) : lazyllhttpCompiled() }\nfunction lazyllhttpCompiled () {",
+  },
+  {
+    /**
+     * oclif reads JSON files (package.json, the manifest, a theme, user plugins) with fs/promises:
+     * each read is a round trip through libuv's thread pool, and the first one starts the pool's
+     * four threads, which a `gw purchase get` otherwise never needs (~10% of it, more on a loaded
+     * machine). Read at once instead: a few small local files.
+     */
+    name: 'oclif-reads-json-at-once',
+    file: /@oclif[\\/]core[\\/]lib[\\/]util[\\/]fs\.js$/,
+    piece: "const contents = await (0, promises_1.readFile)(path, 'utf8');",
+    replacement: "const contents = (0, node_fs_1.readFileSync)(path, 'utf8');",
+  },
+  // undici requires node:http (its five modules) to check, when destroying a stream, whether it is
+  // node:http's message, and to read http.maxHeaderSize, the --max-http-header-size option, as the
+  // default for each Client: ~1.5% of a `gw purchase get`. A stream can only be such a message
+  // where node:http is loaded already; and without that option given, the size is Node's default.
+  {
+    name: 'undici-http-incoming-message-when-one',
+    file: /undici[\\/]lib[\\/]core[\\/]util\.js$/,
+    piece: "const { IncomingMessage } = require('node:http')",
+    replacement: "const isIncomingMessage = (stream) => stream.constructor?.name === 'IncomingMessage' && Object.getPrototypeOf(stream).constructor === require('node:http').IncomingMessage",
+  },
+  {
+    name: 'undici-http-incoming-message-check',
+    file: /undici[\\/]lib[\\/]core[\\/]util\.js$/,
+    piece: 'if (Object.getPrototypeOf(stream).constructor === IncomingMessage) {',
+    replacement: 'if (isIncomingMessage(stream)) {',
+  },
+  {
+    name: 'undici-http-max-header-size-when-set',
+    file: /undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
+    piece: "const http = require('node:http')",
+    replacement:
+      "const http = {get maxHeaderSize() { return /--max-http-header-size/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`) ? require('node:http').maxHeaderSize : 16 * 1024 }}",
+  },
   // Node's modules that no gw command needs to start, each compiled from Node's own source when
   // first required (issue 23): required where used instead of at load. oclif asks
   // node:child_process for the shell only on Windows, node:readline only to read stdin,
@@ -101,17 +150,71 @@ function lazily(name, id, properties) {
   return `const ${name} = {${getters.join(', ')}};`
 }
 
+/** oclif's compiled modules: each one's requires made lazy (lazyRequires). */
+const OCLIF_LIB = /@oclif[\\/]core[\\/]lib[\\/].*\.js$/
+
 const patchDependencies = {
   name: 'patch-dependencies',
   setup(build) {
-    build.onLoad({filter: new RegExp(PATCHES.map(({file}) => file.source).join('|'))}, async ({path}) => {
+    build.onLoad({filter: new RegExp([...PATCHES.map(({file}) => file.source), OCLIF_LIB.source].join('|'))}, async ({path}) => {
       let source = await readFile(path, 'utf8')
       for (const {name, piece, replacement} of PATCHES.filter(({file}) => file.test(path))) {
         if (!source.includes(piece)) throw new Error(`${path}: the dependency changed; review the ${name} patch in scripts/bundle.js`)
         source = source.replace(piece, replacement)
       }
-      return {contents: source, loader: 'js'}
+      return {contents: OCLIF_LIB.test(path) ? lazyRequires(source) : source, loader: 'js'}
     })
+  },
+}
+
+/**
+ * oclif's modules (TypeScript compiled to CommonJS) require every module they use at their top,
+ * so loading oclif to run one command evaluates all of it: help rendering, templates, globbing,
+ * themes, the ux helpers and the Node modules those need. Each top-level `const x_1 = require(..)`
+ * (and `exports.X = require(..)`) becomes a stand-in that requires the module when first used,
+ * as `x_1.name` or a call, so a module nobody uses is never evaluated, nor compiled.
+ */
+function lazyRequires(source) {
+  const required = /^(const|var|let) (\w+) = (?:(__importDefault|__importStar)\()?require\((["'][^"']+["'])\)\)?;$/gm
+  const exported = /^exports\.(\w+) = (?:(__importDefault|__importStar)\()?require\((["'][^"']+["'])\)\)?;$/gm
+  const made = source
+    .replace(required, (_, kind, name, wrap, id) => `${kind} ${name} = __gwLazy(() => ${wrap ?? ''}(require(${id})));`)
+    .replace(exported, (_, name, wrap, id) => `Object.defineProperty(exports, ${JSON.stringify(name)}, {enumerable: true, configurable: true, get: () => ${wrap ?? ''}(require(${id}))});`)
+  return made === source ? source : `${made}\n${LAZY_MODULE}`
+}
+
+/** A module's stand-in: a function (some modules are), whose every use is passed to the module, required on the first. */
+const LAZY_MODULE = `function __gwLazy(load) {
+  let module
+  const real = () => (module ??= {exports: load()}).exports
+  return new Proxy(() => {}, {
+    get: (_, key) => real()[key],
+    set: (_, key, value) => ((real()[key] = value), true),
+    has: (_, key) => key in real(),
+    ownKeys: () => Reflect.ownKeys(real()),
+    getOwnPropertyDescriptor: (_, key) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(real(), key)
+      return descriptor && {...descriptor, configurable: true}
+    },
+    getPrototypeOf: () => Reflect.getPrototypeOf(real()),
+    apply: (_, self, args) => Reflect.apply(real(), self, args),
+  })
+}`
+
+/**
+ * undici checks its own invariants with node:assert, as assert(condition) only: loading Node's
+ * assert module (its AssertionError, colours and call tracker with it) is ~1% of a `gw purchase
+ * get` for checks that hold. undici gets a check that loads node:assert only to fail with it, the
+ * same error as before.
+ */
+const assertOnlyWhenFailing = {
+  name: 'assert-only-when-failing',
+  setup(build) {
+    build.onResolve({filter: /^node:assert$/}, ({importer}) => (/[\\/]undici[\\/]/.test(importer) ? {path: 'node:assert', namespace: 'assert-only-when-failing'} : undefined))
+    build.onLoad({filter: /.*/, namespace: 'assert-only-when-failing'}, () => ({
+      contents: "module.exports = function assert(value, message) { if (!value) require('node:assert')(value, message) }",
+      loader: 'js',
+    }))
   },
 }
 
@@ -138,6 +241,27 @@ const debugOnlyWhenAsked = {
   },
 }
 
+/**
+ * Dependencies gw needs for a few commands only, bundled into files of their own beside gw.cjs
+ * (dist/<name>.cjs), which gw.cjs require()s when first used: every module of gw.cjs is defined,
+ * read and kept in its code cache on every start, and inquirer with rxjs and iconv-lite is 450
+ * of its 950 modules and 1 MB of its 2.6 MB, for the questions gw asks now and then. Such a
+ * dependency shares no state with gw's own modules (a copy of a small helper it shares is fine).
+ */
+const APART = {
+  inquirer: 'inquirer',
+  // jq (--jq) is jq-wasm's one file, 1.4 MB of it its WebAssembly as base64: in gw.cjs every start
+  // would read and compile past it (~2.3 ms of CPU, measured on Node 20); apart it costs only --jq.
+  'jq-wasm/inline': 'jq',
+}
+
+const apart = {
+  name: 'apart',
+  setup(build) {
+    build.onResolve({filter: new RegExp(`^(${Object.keys(APART).map((id) => id.replace('/', '\\/')).join('|')})$`)}, ({path}) => ({path: `./${APART[path]}.cjs`, external: true}))
+  },
+}
+
 // Built aside and swapped in, so a gw running meanwhile (a test, a detached sandbox) never sees half a build.
 const staging = `dist.${process.pid}.tmp`
 await build({
@@ -154,14 +278,27 @@ await build({
   minifySyntax: true,
   sourcemap: 'linked',
   // keytar is a native optional dependency; typescript and ts-node are only for oclif's dev mode.
-  // jq (--jq) is jq-wasm's one file, 1.4 MB of it its WebAssembly as base64: in the bundle, every
-  // start would read and compile past it (~2.3 ms of CPU, measured on Node 20); required from
-  // node_modules (from the single executable's assets, bin/sea.js) it costs only --jq.
-  external: ['keytar', 'typescript', 'ts-node', 'jq-wasm/inline'],
-  plugins: [commandList, patchDependencies, debugOnlyWhenAsked],
+  external: ['keytar', 'typescript', 'ts-node'],
+  plugins: [commandList, patchDependencies, debugOnlyWhenAsked, assertOnlyWhenFailing, apart],
   logLevel: 'warning',
 })
+for (const [id, name] of Object.entries(APART)) {
+  await build({
+    stdin: {contents: `module.exports = require(${JSON.stringify(id)})`, resolveDir: '.', loader: 'js'},
+    outfile: `${staging}/${name}.cjs`,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: 'warning',
+  })
+  asciiOnly(`${staging}/${name}.cjs`)
+  sameShapedWrappers(`${staging}/${name}.cjs`)
+}
 asciiOnly(`${staging}/gw.cjs`)
+sameShapedWrappers(`${staging}/gw.cjs`)
 markBuild(`${staging}/gw.cjs`)
 rmSync('dist', {recursive: true, force: true})
 renameSync(staging, 'dist')
@@ -176,6 +313,22 @@ function markBuild(file) {
   const at = source.lastIndexOf('//# sourceMappingURL=')
   const build = createHash('sha256').update(source).digest('hex').slice(0, 16)
   writeFileSync(file, `${source.slice(0, at)}//# gw-build=${build}\n${source.slice(at)}`, 'latin1')
+}
+
+/**
+ * esbuild wraps each module in an object literal whose one method is named after the module's
+ * path (`__commonJS({"node_modules/x/index.js"(exports, module) {...}})`), for its helpers to
+ * call. Each distinct name gives V8 an object shape of its own to make at every start: for the
+ * 500 modules of gw.cjs, 7M instructions (~2% of a `gw purchase get`). Every wrapper's method is
+ * named `m` instead (the helpers call a wrapper's one method whatever its name), padded to the
+ * same length so that the source map still holds.
+ */
+function sameShapedWrappers(file) {
+  const source = readFileSync(file, 'latin1')
+  const wrapper = /(__commonJS|__esm)\(\{"((?:[^"\\]|\\.)*)"\(/g
+  const made = source.replace(wrapper, (_, helper, path) => `${helper}({m${' '.repeat(path.length + 1)}(`)
+  if (made === source || made.length !== source.length) throw new Error(`${file}: esbuild's module wrappers changed; review sameShapedWrappers in scripts/bundle.js`)
+  writeFileSync(file, made, 'latin1')
 }
 
 /**

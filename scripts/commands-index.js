@@ -13,10 +13,12 @@ export function commandFiles(root) {
     .map((file) => ({id: file.replace(/\.ts$/, '').replaceAll('/', ':'), file}))
 }
 
-/** The source of `gw:commands`: each command file imported, and COMMANDS by id. */
+/**
+ * The source of `gw:commands`: COMMANDS by id, each command's module evaluated when oclif first
+ * asks for its class (a getter that require()s it, which esbuild turns into a lazy init), so a
+ * run evaluates the one command it runs, not all of them; oclif's manifest lists the others.
+ */
 export function commandsModule(root) {
-  const files = commandFiles(root)
-  const imports = files.map(({file}, i) => `import command${i} from ${JSON.stringify(join(root, file))}`)
-  const entries = files.map(({id}, i) => `  ${JSON.stringify(id)}: command${i},`)
-  return `${imports.join('\n')}\n\nexport const COMMANDS = {\n${entries.join('\n')}\n}\n`
+  const entries = commandFiles(root).map(({id, file}) => `  get ${JSON.stringify(id)}() {\n    return require(${JSON.stringify(join(root, file))}).default\n  },`)
+  return `export const COMMANDS = {\n${entries.join('\n')}\n}\n`
 }

@@ -69,8 +69,8 @@ try {
       'gw.cjs.cache': codeCache,
       'package.json': join(root, 'package.json'),
       'oclif.manifest.json': join(root, 'oclif.manifest.json'),
-      // jq for --jq, which the bundle leaves out (scripts/bundle.js): one self-contained file.
-      'jq-wasm-inline.cjs': require.resolve('jq-wasm/inline'),
+      // The dependencies bundled apart (scripts/bundle.js), required by name.
+      ...Object.fromEntries(readdirSync(dist).filter((name) => name.endsWith('.cjs') && name !== 'gw.cjs').map((name) => [name, join(dist, name)])),
     },
   }
   writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config, null, 2))

@@ -48,8 +48,26 @@ export function lazyDispatcher(options: TransportOptions, proxy?: ProxySettings)
   return {
     get: () => (made ??= createDispatcher(options, proxy)),
     async end(how) {
-      if (made) await (await made)[how]()
+      if (!made) return
+      const dispatcher = await made
+      await (how === 'destroy' ? withoutStack(() => dispatcher.destroy()) : dispatcher.close())
     },
+  }
+}
+
+/**
+ * undici's destroy() makes the error it ends its sockets with there and then, and Node's streams
+ * read that error's stack when a socket is destroyed with it. Formatting a stack trace makes V8
+ * find the line ends of every script in it, and gw's bundle is 2.6 MB: ~6 ms of every command
+ * that sent a request, for a stack nobody sees. The error is made with none.
+ */
+function withoutStack<T>(make: () => T): T {
+  const limit = Error.stackTraceLimit
+  Error.stackTraceLimit = 0
+  try {
+    return make()
+  } finally {
+    Error.stackTraceLimit = limit
   }
 }
 

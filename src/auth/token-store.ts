@@ -1,4 +1,4 @@
-import {readFile, rm} from 'node:fs/promises'
+import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {type TokenStore, type TokenStorage, writePrivateFile} from './config.js'
 
@@ -25,7 +25,8 @@ export function tokenStores(configDir: string): TokenStores {
 export function fileTokenStore(path: string): TokenStore & {all(): Promise<Record<string, string>>} {
   const read = async (): Promise<Record<string, string>> => {
     try {
-      return JSON.parse(await readFile(path, 'utf8')) as Record<string, string>
+      // Read at once, as config.json is (config.ts).
+      return JSON.parse(readFileSync(path, 'utf8')) as Record<string, string>
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {}
       throw err
@@ -41,7 +42,7 @@ export function fileTokenStore(path: string): TokenStore & {all(): Promise<Recor
     async delete(profile) {
       const tokens = await read()
       delete tokens[profile]
-      if (Object.keys(tokens).length === 0) await rm(path, {force: true})
+      if (Object.keys(tokens).length === 0) await (await import('node:fs/promises')).rm(path, {force: true})
       else await writePrivateFile(path, JSON.stringify(tokens, null, 2) + '\n')
     },
   }

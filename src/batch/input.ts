@@ -1,4 +1,3 @@
-import {readFile} from 'node:fs/promises'
 import {UsageError} from '../errors.js'
 import type {Io} from '../output/io.js'
 
@@ -31,6 +30,8 @@ export async function readIds(argv: string[], io: Io, noun = 'id or reference', 
 export async function readInput(input: string, io: Io, whenATerminal: UsageError): Promise<{text: string; source: string}> {
   if (input === '-') return {text: await stdin(io, whenATerminal), source: 'stdin'}
   try {
+    // fs/promises loaded here, for --input only: every get passes through this module.
+    const {readFile} = await import('node:fs/promises')
     return {text: await readFile(input, 'utf8'), source: input}
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code

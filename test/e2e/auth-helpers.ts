@@ -53,11 +53,11 @@ const quote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`
  * Runs the built gw in a real pseudo-terminal (a detached tmux session of its own), so prompts
  * are answered by typing, as a person would. The screen ends with `[exit N]` once gw is done.
  */
-export function terminal(args: string[], env: NodeJS.ProcessEnv, {width = 200, height = 50} = {}): Terminal {
+export function terminal(args: string[], env: NodeJS.ProcessEnv, {width = 200, height = 50, program = [process.execPath, GW]} = {}): Terminal {
   const socket = `gw-test-${randomUUID().slice(0, 8)}`
   const tmux = (...tmuxArgs: string[]) => spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...tmuxArgs], {encoding: 'utf8', timeout: 5000})
   const vars = Object.entries({PATH: process.env.PATH, TERM: 'xterm', NODE_OPTIONS: '', ...env}).filter(([, value]) => value !== undefined)
-  const command = `env -i ${vars.map(([key, value]) => quote(`${key}=${value}`)).join(' ')} ${quote(process.execPath)} ${quote(GW)} ${args.map(quote).join(' ')}; echo "[exit $?]"; sleep 600`
+  const command = `env -i ${vars.map(([key, value]) => quote(`${key}=${value}`)).join(' ')} ${[...program, ...args].map(quote).join(' ')}; echo "[exit $?]"; sleep 600`
   const started = tmux('new-session', '-d', '-x', String(width), '-y', String(height), '-s', 'gw', command)
   if (started.status !== 0) throw new Error(`tmux could not start: ${started.stderr || started.error?.message}`)
   const screen = () => tmux('capture-pane', '-p', '-J', '-S', '-100', '-t', 'gw').stdout

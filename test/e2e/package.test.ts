@@ -3,7 +3,7 @@ import {copyFileSync, existsSync, mkdtempSync, readFileSync, readlinkSync, statS
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {beforeAll, describe, expect, it} from 'vitest'
-import {keychainSecret, secretService} from './auth-helpers.js'
+import {keychainSecret, secretService, terminal} from './auth-helpers.js'
 import {cardArgs, isolatedHome, quickStartCommands, ref, runProgram, startSandbox} from './helpers.js'
 
 // Issue 23: gw as one executable (`npm run package`, scripts/package.js). .ci/run builds the
@@ -123,6 +123,19 @@ describe('the single executable (npm run package)', () => {
       expect(bad.code).toBe(2)
       expect(bad.stderr).toContain('Error: --jq: syntax error, unexpected end of file')
     } finally {
+      await sandbox.stop()
+    }
+  })
+
+  it('asks its questions on a terminal: inquirer, bundled apart from gw.cjs, loads from inside it', async () => {
+    const sandbox = await startSandbox()
+    const t = terminal(['purchase', 'create', '--reference', 'one-file-asks'], {...isolatedHome(), GW_BASE_URL: sandbox.url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST'}, {program: [join(unpacked, name, 'gw')]})
+    try {
+      await t.waitFor('amount in the minor currency unit')
+      t.type('1000')
+      await t.waitFor('Name on the card')
+    } finally {
+      t.close()
       await sandbox.stop()
     }
   })

@@ -1,5 +1,6 @@
 import * as z from 'zod'
 import {expiryAsSent} from './card-rules.js'
+import {lazily} from './lazy.js'
 import * as rules from './rules.js'
 
 /**
@@ -15,17 +16,17 @@ function ruled<S extends z.ZodType>(schema: S, rule: (value: z.output<S>) => rul
   }) as S
 }
 
-export const amountField = ruled(z.number(), rules.amount)
+export const amountField = lazily(() => ruled(z.number(), rules.amount))
 /** Names, references, descriptions, ids: what the gateway refuses blank, or longer than it takes. */
-export const requiredText = ruled(z.string(), rules.text)
+export const requiredText = lazily(() => ruled(z.string(), rules.text))
 /** Text the gateway takes blank, but no longer than any text (an address). */
-export const optionalText = ruled(z.string(), rules.notTooLong)
-export const cardNumberField = ruled(z.string(), rules.cardNumber)
-export const cardKeyField = ruled(z.string(), rules.cardKey)
-export const cardExpiryField = ruled(z.string(), (value) => rules.cardExpiry(value)).transform((value) => expiryAsSent(value) ?? value)
-export const cvvField = ruled(z.string(), rules.cvv)
-export const currencyField = ruled(z.string(), rules.currency)
+export const optionalText = lazily(() => ruled(z.string(), rules.notTooLong))
+export const cardNumberField = lazily(() => ruled(z.string(), rules.cardNumber))
+export const cardKeyField = lazily(() => ruled(z.string(), rules.cardKey))
+export const cardExpiryField = lazily(() => ruled(z.string(), (value) => rules.cardExpiry(value)).transform((value) => expiryAsSent(value) ?? value))
+export const cvvField = lazily(() => ruled(z.string(), rules.cvv))
+export const currencyField = lazily(() => ruled(z.string(), rules.currency))
 /** A frequency in any case; the request body takes the gateway's spelling only (subscription.ts). */
-export const frequencyField = ruled(z.string(), rules.frequency)
-export const dateField = ruled(z.string(), rules.date)
-export const emailField = ruled(z.string(), rules.email)
+export const frequencyField = lazily(() => ruled(z.string(), rules.frequency))
+export const dateField = lazily(() => ruled(z.string(), rules.date))
+export const emailField = lazily(() => ruled(z.string(), rules.email))

@@ -1,35 +1,40 @@
 import * as z from 'zod'
+import {lazily} from './lazy.js'
 import {amountField, requiredText} from './fields.js'
 import {beyondContract, looseBoolean, looseString, maybe, recordCardNumber, stringOrNumber} from './common.js'
 
 /** `amount` is negative in the contract and positive from the live gateway: both are accepted. */
-export const Refund = z.looseObject({
-  id: looseString,
-  authorization: stringOrNumber,
-  amount: maybe(z.number()),
-  refunded: looseString,
-  message: looseString,
-  card_holder: looseString,
-  card_number: recordCardNumber,
-  card_expiry: looseString,
-  card_type: looseString,
-  successful: looseBoolean,
-  transaction_date: looseString,
-  response_code: looseString,
-  reference: beyondContract,
-  transaction_id: beyondContract,
-  currency: beyondContract,
-  settlement_date: beyondContract,
-  metadata: beyondContract,
-  standalone: beyondContract,
-  rrn: beyondContract,
-})
+export const Refund = lazily(() =>
+  z.looseObject({
+    id: looseString,
+    authorization: stringOrNumber,
+    amount: maybe(z.number()),
+    refunded: looseString,
+    message: looseString,
+    card_holder: looseString,
+    card_number: recordCardNumber,
+    card_expiry: looseString,
+    card_type: looseString,
+    successful: looseBoolean,
+    transaction_date: looseString,
+    response_code: looseString,
+    reference: beyondContract,
+    transaction_id: beyondContract,
+    currency: beyondContract,
+    settlement_date: beyondContract,
+    metadata: beyondContract,
+    standalone: beyondContract,
+    rrn: beyondContract,
+  }),
+)
 export type Refund = z.infer<typeof Refund>
 
-export const RefundCreate = z.object({
-  transaction_id: requiredText,
-  amount: amountField,
-  reference: requiredText,
-})
+export const RefundCreate = lazily(() =>
+  z.object({
+    transaction_id: requiredText,
+    amount: amountField,
+    reference: requiredText,
+  }),
+)
 export type RefundCreate = z.infer<typeof RefundCreate>
 

@@ -1,49 +1,60 @@
 import * as z from 'zod'
+import {lazily} from './lazy.js'
 import {looseInt, looseString, maybe} from './common.js'
 import {DELIVERY_STATUSES, WEBHOOK_EVENTS} from './recurring-rules.js'
 
 /** The local gateway's control API under /_sandbox/: its virtual clock and sample events. */
-export const SandboxClock = z.looseObject({today: looseString})
+export const SandboxClock = lazily(() => z.looseObject({today: looseString}))
 export type SandboxClock = z.infer<typeof SandboxClock>
 
-export const ClockAdvance = z.union([
-  z.object({days: z.number().int().positive()}),
-  z.object({to: z.string()}),
-])
+export const ClockAdvance = lazily(() =>
+  z.union([
+    z.object({days: z.number().int().positive()}),
+    z.object({to: z.string()}),
+  ]),
+)
 export type ClockAdvance = z.infer<typeof ClockAdvance>
 
-export const ClockAdvanced = z.looseObject({
-  from: looseString,
-  today: looseString,
-  days: looseInt,
-  events: maybe(z.union([z.number().int(), z.array(z.unknown())])),
-  charges_approved: looseInt,
-  charges_declined: looseInt,
-  deliveries_queued: looseInt,
-})
+export const ClockAdvanced = lazily(() =>
+  z.looseObject({
+    from: looseString,
+    today: looseString,
+    days: looseInt,
+    events: maybe(z.union([z.number().int(), z.array(z.unknown())])),
+    charges_approved: looseInt,
+    charges_declined: looseInt,
+    deliveries_queued: looseInt,
+  }),
+)
 export type ClockAdvanced = z.infer<typeof ClockAdvanced>
 
-export const TriggerRequest = z.object({
-  event: z.enum(WEBHOOK_EVENTS),
-  webhook: z.string().optional(),
-})
+export const TriggerRequest = lazily(() =>
+  z.object({
+    event: z.enum(WEBHOOK_EVENTS),
+    webhook: z.string().optional(),
+  }),
+)
 export type TriggerRequest = z.infer<typeof TriggerRequest>
 
-export const Triggered = z.looseObject({
-  event: looseString,
-  delivered_to: maybe(z.array(z.string())),
-  payload: maybe(z.array(z.unknown())),
-})
+export const Triggered = lazily(() =>
+  z.looseObject({
+    event: looseString,
+    delivered_to: maybe(z.array(z.string())),
+    payload: maybe(z.array(z.unknown())),
+  }),
+)
 export type Triggered = z.infer<typeof Triggered>
 
 /**
  * `4xx`, `404`, or several separated by commas (`4xx,503`): which statuses of the request log to
  * show. Parsed into the patterns themselves, lower case; `statusMatches` applies them.
  */
-export const StatusFilter = z
-  .string()
-  .transform((text) => text.split(',').map((part) => part.trim().toLowerCase()).filter(Boolean))
-  .refine((patterns) => patterns.length > 0 && patterns.every((pattern) => /^[1-5](xx|\d\d)$/.test(pattern)), 'must be a status class such as 4xx, a status such as 404, or several separated by commas')
+export const StatusFilter = lazily(() =>
+  z
+    .string()
+    .transform((text) => text.split(',').map((part) => part.trim().toLowerCase()).filter(Boolean))
+    .refine((patterns) => patterns.length > 0 && patterns.every((pattern) => /^[1-5](xx|\d\d)$/.test(pattern)), 'must be a status class such as 4xx, a status such as 404, or several separated by commas'),
+)
 
 export function statusMatches(patterns: readonly string[], status: number | null): boolean {
   if (status === null) return false
@@ -52,63 +63,73 @@ export function statusMatches(patterns: readonly string[], status: number | null
 }
 
 /** The requests the local gateway answered, oldest first (GET /_sandbox/requests). */
-export const RequestLogQuery = z.object({
-  status: StatusFilter.optional(),
-  /** A path prefix: `/v1.0/purchases` takes `/v1.0/purchases/071-P-...` too. */
-  path: z.string().min(1).optional(),
-  merchant: z.string().min(1).optional(),
-  /** The latest this many of those that match. */
-  limit: z.coerce.number().int().min(1).optional(),
-  /** Only entries after this cursor (`next` of an earlier answer), for following the log. */
-  after: z.coerce.number().int().min(0).optional(),
-})
+export const RequestLogQuery = lazily(() =>
+  z.object({
+    status: StatusFilter.optional(),
+    /** A path prefix: `/v1.0/purchases` takes `/v1.0/purchases/071-P-...` too. */
+    path: z.string().min(1).optional(),
+    merchant: z.string().min(1).optional(),
+    /** The latest this many of those that match. */
+    limit: z.coerce.number().int().min(1).optional(),
+    /** Only entries after this cursor (`next` of an earlier answer), for following the log. */
+    after: z.coerce.number().int().min(0).optional(),
+  }),
+)
 export type RequestLogQuery = z.input<typeof RequestLogQuery>
 
 /** One request the local gateway answered, as its log keeps it: never a body, a card number only masked. */
-export const RequestLogEntry = z.looseObject({
-  time: z.string(),
-  merchant: z.string().nullable(),
-  method: z.string(),
-  path: z.string(),
-  /** null when a fault dropped the connection instead. */
-  status: z.number().int().nullable(),
-  ms: z.number(),
-  request_id: z.string(),
-  reference: z.string().nullable(),
-  card_number: z.string().nullable(),
-  error: z.string().nullable(),
-})
+export const RequestLogEntry = lazily(() =>
+  z.looseObject({
+    time: z.string(),
+    merchant: z.string().nullable(),
+    method: z.string(),
+    path: z.string(),
+    /** null when a fault dropped the connection instead. */
+    status: z.number().int().nullable(),
+    ms: z.number(),
+    request_id: z.string(),
+    reference: z.string().nullable(),
+    card_number: z.string().nullable(),
+    error: z.string().nullable(),
+  }),
+)
 export type RequestLogEntry = z.infer<typeof RequestLogEntry>
 
-export const RequestLogPage = z.looseObject({
-  entries: z.array(RequestLogEntry),
-  /** The cursor to ask `after` next time: the latest entry logged, matching or not. */
-  next: z.number().int(),
-  /** Entries logged since `after` that the gateway no longer keeps in memory, so were not returned. */
-  missed: z.number().int(),
-})
+export const RequestLogPage = lazily(() =>
+  z.looseObject({
+    entries: z.array(RequestLogEntry),
+    /** The cursor to ask `after` next time: the latest entry logged, matching or not. */
+    next: z.number().int(),
+    /** Entries logged since `after` that the gateway no longer keeps in memory, so were not returned. */
+    missed: z.number().int(),
+  }),
+)
 export type RequestLogPage = z.infer<typeof RequestLogPage>
 
 /** Which web hook deliveries to list (GET /_sandbox/deliveries). */
-export const DeliveryQuery = z.object({
-  event: z.enum(WEBHOOK_EVENTS).optional(),
-  status: z.enum(DELIVERY_STATUSES).optional(),
-})
+export const DeliveryQuery = lazily(() =>
+  z.object({
+    event: z.enum(WEBHOOK_EVENTS).optional(),
+    status: z.enum(DELIVERY_STATUSES).optional(),
+  }),
+)
 export type DeliveryQuery = z.infer<typeof DeliveryQuery>
 
 /** A web hook delivery of the local gateway: queued, or finished (delivered, or given up as failed). */
-export const Delivery = z.looseObject({
-  id: z.string(),
-  event: z.string(),
-  /** The address it goes to, and the registered web hook's id (null for `gw sandbox trigger --webhook`). */
-  hook: z.string(),
-  hook_id: z.string().nullable(),
-  status: z.enum(DELIVERY_STATUSES),
-  attempts: z.number().int(),
-  /** What the receiver last answered (`HTTP 500`), or why no answer came (`ECONNREFUSED`); null before the first attempt. */
-  last_answer: z.string().nullable(),
-  last_attempt_at: z.string().nullable(),
-  /** The delivery it sends again, when `redeliver` queued it. */
-  redelivery_of: maybe(z.string()),
-})
+export const Delivery = lazily(() =>
+  z.looseObject({
+    id: z.string(),
+    event: z.string(),
+    /** The address it goes to, and the registered web hook's id (null for `gw sandbox trigger --webhook`). */
+    hook: z.string(),
+    hook_id: z.string().nullable(),
+    status: z.enum(DELIVERY_STATUSES),
+    attempts: z.number().int(),
+    /** What the receiver last answered (`HTTP 500`), or why no answer came (`ECONNREFUSED`); null before the first attempt. */
+    last_answer: z.string().nullable(),
+    last_attempt_at: z.string().nullable(),
+    /** The delivery it sends again, when `redeliver` queued it. */
+    redelivery_of: maybe(z.string()),
+  }),
+)
 export type Delivery = z.infer<typeof Delivery>

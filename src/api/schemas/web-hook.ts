@@ -1,24 +1,29 @@
 import * as z from 'zod'
+import {lazily} from './lazy.js'
 import {looseString, maybe} from './common.js'
 
 /** A registered web hook (gateway-notes.md: registration is not in the contract). */
-export const WebHook = z.looseObject({
-  id: looseString,
-  name: looseString,
-  address: looseString,
-  events: maybe(z.union([z.string(), z.array(z.string())])),
-  mode: looseString,
-  authentication_username: looseString,
-})
+export const WebHook = lazily(() =>
+  z.looseObject({
+    id: looseString,
+    name: looseString,
+    address: looseString,
+    events: maybe(z.union([z.string(), z.array(z.string())])),
+    mode: looseString,
+    authentication_username: looseString,
+  }),
+)
 export type WebHook = z.infer<typeof WebHook>
 
-export const WebHookCreate = z.object({
-  name: z.string(),
-  address: z.string(),
-  /** `*` for every event, or a list of event names. */
-  events: z.union([z.literal('*'), z.array(z.string()).nonempty()]),
-  mode: z.enum(['Test', 'Live']),
-  authentication_username: z.string().optional(),
-  authentication_password: z.string().optional(),
-})
+export const WebHookCreate = lazily(() =>
+  z.object({
+    name: z.string(),
+    address: z.string(),
+    /** `*` for every event, or a list of event names. */
+    events: z.union([z.literal('*'), z.array(z.string()).nonempty()]),
+    mode: z.enum(['Test', 'Live']),
+    authentication_username: z.string().optional(),
+    authentication_password: z.string().optional(),
+  }),
+)
 export type WebHookCreate = z.infer<typeof WebHookCreate>

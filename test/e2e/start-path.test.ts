@@ -1,0 +1,56 @@
+import {copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {ref, runProgram, type Sandbox, startSandbox} from './helpers.js'
+
+// Issue 30: what the built gw loads to look a purchase up (bench/README.md, "Keeping gw purchase
+// get fast"). A Node module no get needs, or the prompts bundled apart, loaded on that path costs
+// every get; the benchmark would show it as a ratio, this names it. gw runs from a copy of the
+// build, since the module list is recorded with a preload (--require), and node options make gw
+// write a code cache of its own beside the bundle.
+const root = join(import.meta.dirname, '..', '..')
+
+/** Node's modules a `gw purchase get` has no use for (undici speaks HTTP on node:net): other protocols, prompts, processes, crypto, compression, timing. */
+const NOT_FOR_A_GET = ['http', 'http2', 'https', 'tls', 'crypto', 'zlib', 'readline', 'child_process', 'worker_threads', 'assert', 'perf_hooks', 'fs/promises', 'inspector']
+
+let sandbox: Sandbox
+let copy: string
+
+beforeAll(async () => {
+  sandbox = await startSandbox()
+  copy = mkdtempSync(join(tmpdir(), 'gw-start-path-'))
+  for (const dir of ['bin', 'dist']) mkdirSync(join(copy, dir))
+  for (const file of ['bin/run.js', 'bin/start.js', 'bin/package.json', 'dist/gw.cjs', 'dist/inquirer.cjs', 'package.json', 'oclif.manifest.json']) {
+    copyFileSync(join(root, file), join(copy, file))
+  }
+  writeFileSync(
+    join(copy, 'loaded.cjs'),
+    "process.on('exit', () => require('node:fs').writeFileSync(process.env.GW_TEST_LOADED, JSON.stringify({builtins: process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)), files: Object.keys(require.cache)})))\n",
+  )
+})
+
+afterAll(async () => {
+  await sandbox.stop()
+})
+
+/** Runs the copy of gw, and what its process loaded: Node's modules, and the files it required. */
+async function loadedBy(args: string[]): Promise<{code: number | null; stdout: string; builtins: string[]; files: string[]}> {
+  const record = join(copy, `loaded-${ref()}.json`)
+  const result = await runProgram(process.execPath, ['--require', join(copy, 'loaded.cjs'), join(copy, 'bin', 'run.js'), ...args], {env: sandbox.env({GW_TEST_LOADED: record})})
+  expect(result.stderr).toBe('')
+  return {code: result.code, stdout: result.stdout, ...(JSON.parse(readFileSync(record, 'utf8')) as {builtins: string[]; files: string[]})}
+}
+
+describe('gw purchase get, as built', () => {
+  it('loads none of the Node modules a get has no use for, nor the prompts bundled apart', async () => {
+    const created = (await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref(), '--card-holder', 'Start Path', '--card-number', '4242424242424242', '--card-expiry', '12/2030', '--cvv', '123', '--json'])).json as {id: string}
+    const got = await loadedBy(['purchase', 'get', created.id, '--json'])
+    expect(got.code).toBe(0)
+    expect(JSON.parse(got.stdout)).toMatchObject({id: created.id})
+    // The check can see what it forbids: a get loads net to reach the gateway.
+    expect(got.builtins).toContain('net')
+    expect(got.builtins.filter((module) => NOT_FOR_A_GET.includes(module))).toEqual([])
+    expect(got.files.filter((file) => file.endsWith('.cjs') && !file.endsWith('gw.cjs') && !file.endsWith('loaded.cjs'))).toEqual([])
+  })
+})

@@ -1,0 +1,43 @@
+import {spawnSync} from 'node:child_process'
+import {createRequire} from 'node:module'
+import {join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+
+// bin/start.js has undici's WebAssembly compiled by V8's baseline compiler only, and sets V8's
+// flags back before it writes a code cache. V8 takes a code cache only under the flags it was written with: Node's cache of its own
+// modules, and gw's bundle's. Flags are per process: each case runs a Node of its own.
+const start = join(import.meta.dirname, '..', '..', '..', 'bin', 'start.js')
+const {WASM_BASELINE_ONLY, V8_DEFAULTS_AFTER} = createRequire(import.meta.url)(start) as {WASM_BASELINE_ONLY: string; V8_DEFAULTS_AFTER: Record<string, string>}
+const v8 = process.versions.v8.split('.').slice(0, 2).join('.')
+
+function node(script: string, env: Record<string, string> = {}): string {
+  const result = spawnSync(process.execPath, ['-e', script], {encoding: 'utf8', env: {...process.env, ...env}})
+  expect(result.stderr).toBe('')
+  return result.stdout
+}
+
+/** A code cache written under Node's own flags. */
+const cache = node("process.stdout.write(new (require('node:vm').Script)('(() => 1)()').createCachedData().toString('base64'))")
+
+/** Whether V8 takes that cache after each of `flags` was set in turn. */
+function cacheAfter(...flags: string[]): string {
+  return node(
+    `const v8 = require('node:v8')
+     for (const flags of JSON.parse(process.env.FLAGS)) v8.setFlagsFromString(flags)
+     const script = new (require('node:vm').Script)('(() => 1)()', {cachedData: Buffer.from(process.env.CACHE, 'base64')})
+     process.stdout.write(script.cachedDataRejected ? 'rejected' : 'taken')`,
+    {FLAGS: JSON.stringify(flags), CACHE: cache},
+  )
+}
+
+describe.skipIf(!V8_DEFAULTS_AFTER[v8])(`V8's flags around undici's WebAssembly (V8 ${v8}${V8_DEFAULTS_AFTER[v8] ? '' : ', which bin/start.js does not know: it sets --liftoff-only for the whole run'})`, () => {
+  it('V8 refuses a cache while the baseline-only flags are set', () => {
+    expect(cacheAfter()).toBe('taken')
+    expect(cacheAfter(WASM_BASELINE_ONLY)).toBe('rejected')
+  })
+
+  it('and takes it again once bin/start.js has set them back (before it writes a cache), the flags they imply included', () => {
+    expect(cacheAfter(WASM_BASELINE_ONLY, V8_DEFAULTS_AFTER[v8]!)).toBe('taken')
+    expect(cacheAfter(WASM_BASELINE_ONLY, '--no-liftoff-only')).toBe('rejected')
+  })
+})
