@@ -139,12 +139,15 @@ export const endpoints = {
  * format and the rest, `inv-a.json` too, as the key (it strips exactly one suffix).
  */
 export function buildPath(template: string, params: Record<string, string> = {}): string {
+  const last = /\{(\w+)\}$/.exec(template)?.[1]
   const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name]
     if (value === undefined) throw new Error(`missing path parameter ${name} for ${template}`)
+    // `.` and `..` (or `%2e`) as a whole segment are steps in the path to every URL parser, never a
+    // key; last, the `.json` suffix makes them one (`..json`), but not between two segments.
+    if (name !== last && (value === '.' || value === '..')) throw new UsageError(`an id of "${value}" cannot be sent: the gateway would read it as a step in the path`)
     return encodeKey(value)
   })
-  const last = /\{(\w+)\}$/.exec(template)?.[1]
   return last !== undefined && params[last]!.includes('.') ? path + '.json' : path
 }
 
