@@ -2,6 +2,7 @@ import {spawn} from 'node:child_process'
 import {closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {setTimeout as sleep} from 'node:timers/promises'
+import {realPath} from '../file-lock.js'
 import type {Mode} from './mode.js'
 import {DEFAULT_SANDBOX, SANDBOX_NAME} from './names.js'
 import type {MerchantCredentials} from './ids.js'
@@ -48,7 +49,7 @@ export function differencesFrom(info: RuntimeInfo, asked: StartRequest): string[
   if (asked.port !== undefined && asked.port !== 0 && asked.port !== info.port) differ('--port', String(asked.port), String(info.port))
   if (asked.host !== undefined && asked.host !== info.host) differ('--host', asked.host, info.host)
   if (asked.mode !== undefined && asked.mode !== info.mode) differ('--mode', asked.mode, info.mode)
-  if (asked.stateFile !== undefined && asked.stateFile !== info.stateFile) differ('--state', asked.stateFile, info.stateFile ?? '')
+  if (asked.stateFile !== undefined && !sameFile(asked.stateFile, info.stateFile)) differ('--state', asked.stateFile, info.stateFile ?? '')
   if (asked.webhooks !== undefined && !same(asked.webhooks, info.webhooks ?? [])) differ('--webhook', asked.webhooks.join(' '), (info.webhooks ?? []).join(' '))
   if (asked.merchants !== undefined && !same(asked.merchants, info.merchants ?? [])) differ('--merchant', asked.merchants.join(' '), (info.merchants ?? []).join(' '))
   // The gateway that writes the runtime file keeps its log in a file, or none: null is none.
@@ -56,6 +57,17 @@ export function differencesFrom(info: RuntimeInfo, asked: StartRequest): string[
     differences.push(asked.requestLog ? '--request-log (it keeps none)' : `--no-request-log (it keeps one in ${info.requestLog})`)
   }
   return differences
+}
+
+/** Whether two names are one file (design.md §5: a symlink to the state file is the state file). */
+function sameFile(asked: string, running: string | null | undefined): boolean {
+  if (!running) return false
+  try {
+    return realPath(asked) === realPath(running)
+  } catch {
+    // A name that cannot be followed (a loop of links) is only itself.
+    return asked === running
+  }
 }
 
 export type SandboxStatus = {state: 'running'; info: RuntimeInfo} | {state: 'stale'; info: RuntimeInfo} | {state: 'stopped'}

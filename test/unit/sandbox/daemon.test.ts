@@ -1,4 +1,4 @@
-import {mkdtempSync, writeFileSync} from 'node:fs'
+import {mkdtempSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
@@ -40,6 +40,17 @@ describe('merchant credentials of a detached sandbox', () => {
 
 describe('a start that asks for another gateway than the one running', () => {
   const running = {pid: 1, url: 'http://127.0.0.1:8787', host: '127.0.0.1', port: 8787, mode: 'sandbox' as const, stateFile: null, startedAt: '2026-11-22T08:31:05.000Z', requestLog: '/data/gw/sandbox-requests.ndjson'}
+
+  it("takes a --state that names the running one's state file through a symlink as the same file", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-state-'))
+    const state = join(dir, 'state.json')
+    writeFileSync(state, '{}')
+    symlinkSync(state, join(dir, 'link.json'))
+    const withState = {...running, stateFile: state}
+    expect(differencesFrom(withState, {stateFile: join(dir, 'link.json')})).toEqual([])
+    expect(differencesFrom(withState, {stateFile: join(dir, 'other.json')})).toEqual([`--state ${join(dir, 'other.json')} (it has ${state})`])
+    expect(differencesFrom(running, {stateFile: state})).toEqual([`--state ${state} (it has none)`])
+  })
 
   it('names a request log asked off or on that the running one has not', () => {
     expect(differencesFrom(running, {requestLog: false})).toEqual(['--no-request-log (it keeps one in /data/gw/sandbox-requests.ndjson)'])
