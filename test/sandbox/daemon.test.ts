@@ -110,7 +110,9 @@ describe('spawnDetached and stopProcess', () => {
 
   it('rejects when the executable cannot be started', async () => {
     const {runtimeFile, logFile} = paths()
-    await expect(spawnDetached({execPath: '/no/such/node', args: [], runtimeFile, logFile})).rejects.toThrow(
+    await expectReject(
+      spawnDetached({execPath: '/no/such/node', args: [], runtimeFile, logFile}),
+      Error,
       /^The sandbox could not be started \(spawn \/no\/such\/node ENOENT\); see /,
     )
   })

@@ -127,7 +127,9 @@ describe('durability', () => {
     const state = JSON.parse(head as string)
     state.snapshot.merchants.TEST.purchases[created.id].successful = 'yes'
     writeFileSync(stateFile, `${JSON.stringify(state)}\n`)
-    await expect(sandbox({stateFile})).rejects.toThrow(
+    await expectReject(
+      sandbox({stateFile}),
+      StateFileError,
       `${stateFile} is not a gw sandbox state file (line 1, snapshot.merchants.TEST.purchases.${created.id}.successful: Invalid input: expected boolean, received string); move it away or pick another file`,
     )
   })

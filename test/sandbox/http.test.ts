@@ -1,5 +1,6 @@
 import {connect} from 'node:net'
 import {describe, expect, it} from 'vitest'
+import {expectReject} from '../expect-error.js'
 import {formatDateTime} from '../../src/sandbox/clock.js'
 import {NOW, basicAuth, call, purchase, sandbox} from './helpers.js'
 
@@ -33,7 +34,9 @@ describe('authentication', () => {
   })
 
   it('refuses a merchant list that names one username twice', async () => {
-    await expect(sandbox({merchants: [{username: 'TEST', token: 'other'}]})).rejects.toThrow(
+    await expectReject(
+      sandbox({merchants: [{username: 'TEST', token: 'other'}]}),
+      Error,
       'Merchant TEST is given twice (TEST/TEST is built in)',
     )
   })

@@ -70,7 +70,9 @@ describe('Journal', () => {
   it('refuses the journal of the same input sent to another gateway or merchant, naming both', async () => {
     const file = path()
     await (await open(file)).close()
-    await expect(open(file, 'a'.repeat(64), 'refund create', {target: {base_url: 'https://gateway.example', username: 'SHOP'}})).rejects.toThrow(
+    await expectReject(
+      open(file, 'a'.repeat(64), 'refund create', {target: {base_url: 'https://gateway.example', username: 'SHOP'}}),
+      UsageError,
       `${file} is the journal of this batch sent as TEST to http://localhost:8787, and this run sends as SHOP to https://gateway.example: nothing was sent`,
     )
   })

@@ -2,6 +2,7 @@ import {mkdtempSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
+import {expectThrow} from '../../expect-error.js'
 import {
   MERCHANTS_VARIABLE,
   detachedArguments,
@@ -32,7 +33,9 @@ describe('merchant credentials of a detached sandbox', () => {
   })
 
   it('refuse a variable that is not a list of pairs', () => {
-    expect(() => merchantsFromEnvironment({[MERCHANTS_VARIABLE]: '[{"username":"A"}]'})).toThrow(
+    expectThrow(
+      () => merchantsFromEnvironment({[MERCHANTS_VARIABLE]: '[{"username":"A"}]'}),
+      Error,
       `${MERCHANTS_VARIABLE} must be a JSON list of {username, token}`,
     )
   })

@@ -70,7 +70,9 @@ describe('state file', () => {
     const file = join(tempDir(), 'state.json')
     const purchase = {...aPurchase('071-P-AAAAAAAA', 'order-1'), amount: '1000'}
     writeFileSync(file, `${JSON.stringify({version: 2, snapshot: {merchants: {TEST: {purchases: {[purchase.id]: purchase}}}}})}\n`)
-    expect(() => loadStore(file)).toThrow(
+    expectThrow(
+      () => loadStore(file),
+      StateFileError,
       `${file} is not a gw sandbox state file (line 1, snapshot.merchants.TEST.purchases.071-P-AAAAAAAA.amount: Invalid input: expected number, received string)`,
     )
   })
