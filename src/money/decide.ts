@@ -7,7 +7,7 @@
  * local gateway happens to send: a live refund record names neither its purchase
  * (`transaction_id` is its own id) nor always its reference, and its amount is positive.
  */
-import {maskCardNumber, redact} from '../redact.js'
+import {maskCardDataIn, maskCardNumber, redact} from '../redact.js'
 
 export type Noun = 'purchase' | 'refund'
 type GwRecord = Record<string, unknown>
@@ -133,8 +133,9 @@ export function compare(noun: Noun, sent: GwRecord, found: GwRecord, evidence: E
     if (need('card_number', found.card_number) && !sameCard(sent.card_number, found.card_number)) differ('card_number', maskCardNumber(sent.card_number), found.card_number)
   } else if (typeof sent.card_token === 'string' && need('card_token', found.card_token) && found.card_token !== sent.card_token) {
     // The card may have been named by its alias, and the record names it by its token.
-    if (evidence.aliasToken === undefined || evidence.aliasToken === null) unchecked.push(`card_token (what alias ${JSON.stringify(sent.card_token)} stands for)`)
-    else if (found.card_token !== evidence.aliasToken) differ('card_token', sent.card_token, found.card_token)
+    // A token is shown by its last four only, wherever a message repeats it; an alias as it is.
+    if (evidence.aliasToken === undefined || evidence.aliasToken === null) unchecked.push(`card_token (what alias ${maskCardDataIn(JSON.stringify(sent.card_token))} stands for)`)
+    else if (found.card_token !== evidence.aliasToken) differ('card_token', maskCardDataIn(sent.card_token), typeof found.card_token === 'string' ? maskCardDataIn(found.card_token) : found.card_token)
   }
   return {differences, unchecked}
 }
@@ -163,8 +164,11 @@ const MASKED = /[Xx*•]/g
  * four must show in both, or nothing was compared.
  */
 export function sameCard(a: unknown, b: unknown): boolean {
-  if (typeof a !== 'string' || typeof b !== 'string') return false
-  const [x, y] = [a, b].map((number) => number.replace(/[\s-]/g, '').replace(MASKED, '_'))
+  // Some gateways send a card number as a JSON number: its digits, while it holds them all.
+  const digits = (value: unknown) => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? String(value) : value)
+  const [p, q] = [digits(a), digits(b)]
+  if (typeof p !== 'string' || typeof q !== 'string') return false
+  const [x, y] = [p, q].map((number) => number.replace(/[\s-]/g, '').replace(MASKED, '_'))
   // Ending in four digits each, so never shorter than four.
   if (x!.length !== y!.length) return false
   if (!/\d{4}$/.test(x!) || !/\d{4}$/.test(y!)) return false

@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {type Decided, decideAnswer, decideFound, type Evidence, exitCodeOf, sameCard} from '../../../src/money/decide.js'
 import {failureOf} from '../../../src/money/failure.js'
+import {maskCardToken} from '../../../src/redact.js'
 import {DeclinedError, OutcomeUnknownError, ReferenceTakenError} from '../../../src/errors.js'
 import {livePurchase, liveRefund, otherCard} from '../../fixtures/live-records.js'
 
@@ -52,8 +53,8 @@ describe('decideFound: a record found under the reference of what was sent', () 
       byAlias,
       livePurchase,
       {aliasToken: 'zzzzzzzzzzzzzzzzzzzz'},
-      {outcome: 'unknown', reason: {why: 'different', differences: [{field: 'card_token', against: 'sent', expected: 'jane-mastercard', found: livePurchase.card_token}]}},
-      {outcome: 'taken', differences: [{field: 'card_token', against: 'sent', expected: 'jane-mastercard', found: livePurchase.card_token}]},
+      {outcome: 'unknown', reason: {why: 'different', differences: [{field: 'card_token', against: 'sent', expected: 'jane-mastercard', found: maskCardToken(livePurchase.card_token)}]}},
+      {outcome: 'taken', differences: [{field: 'card_token', against: 'sent', expected: 'jane-mastercard', found: maskCardToken(livePurchase.card_token)}]},
     ],
     [
       'a purchase of another amount',
@@ -303,7 +304,12 @@ describe('sameCard: card numbers whole or masked as gateways mask them', () => {
     ['5123456789012346', '5123456789012347', false],
     [undefined, '512345XXXXXX2346', false],
     ['512345XXXXXX2346', null, false],
-    [5123456789012346, '512345XXXXXX2346', false],
+    // A JSON number from a gateway that types the card number so: its digits, while it holds them all.
+    [5123456789012346, '512345XXXXXX2346', true],
+    ['512345XXXXXX2346', 5123456789012346, true],
+    [5123456789012347, '512345XXXXXX2346', false],
+    [2 ** 53 + 2, '900719XXXXXX0994', false],
+    [-5123456789012346, '512345XXXXXX2346', false],
     ['512345XXXXXX2346', '512345xxxxxx2346', true],
     ['512345XXXXXX2346', 'XXXXXXXXXXXX2346', true],
     ['512345XXXXXX2346', '512345XXXXXX2347', false],
