@@ -102,7 +102,8 @@ describe('the Nth write or fdatasync of the journal fails (EIO, injected from ou
       positions = nth
       if (!injected) break
     }
-    expect(positions).toBeGreaterThan(3)
+    // The header, a group of intents and a group of results at the least: how many more depends on how the group commits fall.
+    expect(positions).toBeGreaterThanOrEqual(3)
   }, 300_000)
 
   it.runIf(!strace)('skipped: strace injects the faults (Debian package strace; CI installs it)', () => {})
