@@ -9,6 +9,11 @@ export default {
     'src/money/**/*.ts',
     'src/batch/journal.ts',
     'src/batch/runner.ts',
+    // Split out of the journal and the runner (issue 27): the same code, measured as theirs was.
+    'src/batch/journal-identity.ts',
+    'src/batch/in-doubt.ts',
+    'src/batch/row-reports.ts',
+    'src/batch/instance.ts',
     'src/api/recovery.ts',
     'src/api/retry.ts',
     'src/redact.ts',
