@@ -43,7 +43,17 @@ export function looksLikeCardNumber(value: string): boolean {
  * list's records almost never do: issue 28); what does is a copy, the value given left alone.
  */
 export function redact<T>(value: T): T {
-  return needsRedacting(value) ? redactedCopy(value) : value
+  if (!needsRedacting(value)) return value
+  // What needs redacting is a card number (a string, or a JSON number), or a list or record holding one or a secret.
+  if (typeof value === 'string' || typeof value === 'number') return maskCardNumber(String(value)) as T
+  if (Array.isArray(value)) return value.map(redact) as T
+  const copy: Record<string, unknown> = {}
+  for (const [key, field] of Object.entries(value as object)) {
+    const kind = kindOf(key)
+    if (kind === 'secret') continue
+    copy[key] = kind === 'card' && (typeof field === 'string' || typeof field === 'number') ? maskCardNumber(String(field)) : redact(field)
+  }
+  return copy as T
 }
 
 /** Whether anything in a value is a card number not yet masked, or a secret. */
@@ -51,31 +61,13 @@ function needsRedacting(value: unknown): boolean {
   if (typeof value === 'string') return looksLikeCardNumber(value)
   if (typeof value === 'number') return numberLooksLikeCardNumber(value)
   if (value === null || typeof value !== 'object') return false
-  if (Array.isArray(value)) return value.some(needsRedacting)
-  for (const key of Object.keys(value)) {
+  // A list's items are its values too.
+  for (const [key, field] of Object.entries(value)) {
     const kind = kindOf(key)
-    if (kind === 'secret') return true
-    const field = (value as Record<string, unknown>)[key]
-    if (kind !== 'card') {
-      if (needsRedacting(field)) return true
-    } else if (typeof field === 'number' || (typeof field === 'string' ? maskCardNumber(field) !== field : needsRedacting(field))) return true
+    if (kind === 'secret' || needsRedacting(field)) return true
+    if (kind === 'card' && (typeof field === 'number' || (typeof field === 'string' && maskCardNumber(field) !== field))) return true
   }
   return false
-}
-
-function redactedCopy<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(redact) as T
-  if (typeof value === 'string') return (looksLikeCardNumber(value) ? maskCardNumber(value) : value) as T
-  if (typeof value === 'number') return (numberLooksLikeCardNumber(value) ? maskCardNumber(String(value)) : value) as T
-  if (value === null || typeof value !== 'object') return value
-  const copy: Record<string, unknown> = {}
-  for (const key of Object.keys(value)) {
-    const kind = kindOf(key)
-    if (kind === 'secret') continue
-    const field = (value as Record<string, unknown>)[key]
-    copy[key] = kind === 'card' && (typeof field === 'string' || typeof field === 'number') ? maskCardNumber(String(field)) : redact(field)
-  }
-  return copy as T
 }
 
 /**

@@ -42,8 +42,9 @@ export async function lookUpInDoubt<Report extends object>(
     windowMs: wait.windowMs,
     clock: wait.clock,
     stop: wait.stop,
+    // Told only when a wait begins and when it ends: the row waited once it is told at all.
     onWait: (waiting) => {
-      waited ||= waiting !== undefined
+      waited = true
       wait.onWait?.(waiting)
     },
   })
@@ -56,7 +57,7 @@ export async function lookUpInDoubt<Report extends object>(
  * A row in doubt since an earlier run that this run stopped before looking up, or before the
  * gateway's processing window was over: in doubt still, as the next run will count it.
  */
-export function notLookedUp(row: RowId, money: Money, waited = false): RowReport {
+export function notLookedUp(row: RowId, money: Money, waited: boolean): RowReport {
   const why = waited ? 'the gateway did not have it yet when the batch stopped, inside its processing window' : 'the batch stopped before it was looked up'
   return {
     row: row.row,

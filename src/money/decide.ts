@@ -135,7 +135,7 @@ export function compare(noun: Noun, sent: GwRecord, found: GwRecord, evidence: E
     // The card may have been named by its alias, and the record names it by its token.
     // A token is shown by its last four only, wherever a message repeats it; an alias as it is.
     if (evidence.aliasToken === undefined || evidence.aliasToken === null) unchecked.push(`card_token (what alias ${maskCardDataIn(JSON.stringify(sent.card_token))} stands for)`)
-    else if (found.card_token !== evidence.aliasToken) differ('card_token', maskCardDataIn(sent.card_token), typeof found.card_token === 'string' ? maskCardDataIn(found.card_token) : found.card_token)
+    else if (found.card_token !== evidence.aliasToken) differ('card_token', maskCardDataIn(sent.card_token), maskCardDataIn(String(found.card_token)))
   }
   return {differences, unchecked}
 }
@@ -165,7 +165,7 @@ const MASKED = /[Xx*•]/g
  */
 export function sameCard(a: unknown, b: unknown): boolean {
   // Some gateways send a card number as a JSON number: its digits, while it holds them all.
-  const digits = (value: unknown) => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? String(value) : value)
+  const digits = (value: unknown) => (Number.isSafeInteger(value) && (value as number) > 0 ? String(value) : value)
   const [p, q] = [digits(a), digits(b)]
   if (typeof p !== 'string' || typeof q !== 'string') return false
   const [x, y] = [p, q].map((number) => number.replace(/[\s-]/g, '').replace(MASKED, '_'))

@@ -279,3 +279,47 @@ describe('masking as a person reads the result', () => {
     expect(redact(record)).toStrictEqual(record)
   })
 })
+
+describe('a record with nothing to mask is handed back as it is (a list page is not copied: issue 28)', () => {
+  const clean = {
+    id: '071-P-52NRCGCF',
+    card_number: '512345XXXXXX2346',
+    card_holder: 'Jane Citizen',
+    amount: 1000,
+    transaction_date: '2026-11-17T12:00:00+11:00',
+    settlement_date: '2026-11-18',
+    metadata: {order: '2026-11-17', lines: [1, 2, 3]},
+    authorized: null,
+  }
+
+  it('the same object, array and nested record, not a copy', () => {
+    expect(redact(clean)).toBe(clean)
+    const page = [clean, {...clean, id: '071-P-2'}]
+    expect(redact(page)).toBe(page)
+    expect(redact('2026-11-17')).toBe('2026-11-17')
+    expect(redact(1000)).toBe(1000)
+    expect(redact(null)).toBe(null)
+  })
+
+  it('a copy, the value given untouched, once anything in it needs masking: a secret, a card number at any depth or under any key, a number-typed one', () => {
+    for (const dirty of [
+      {...clean, cvv: '987'},
+      {...clean, card_number: '5123456789012346'},
+      {...clean, card_number: 5123456789012346},
+      {...clean, metadata: {note: '4242 4242 4242 4242'}},
+      {...clean, metadata: {lines: [1, '4242424242424242']}},
+    ]) {
+      const before = JSON.stringify(dirty)
+      const redacted = redact(dirty)
+      expect(redacted).not.toBe(dirty)
+      expect(JSON.stringify(dirty)).toBe(before)
+      expect(JSON.stringify(redacted)).not.toMatch(/5123456789012346|4242 ?4242 ?4242 ?4242|"cvv"/)
+      expect(redacted.metadata).toEqual(expect.any(Object))
+    }
+    const list = [clean, {card_number: '4242424242424242'}]
+    const masked = redact(list)
+    expect(masked).not.toBe(list)
+    expect(masked[0]).toBe(clean)
+    expect(masked[1]).toEqual({card_number: '424242XXXXXX4242'})
+  })
+})

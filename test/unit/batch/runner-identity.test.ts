@@ -4,7 +4,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {Journal} from '../../../src/batch/journal.js'
 import {BatchRunner, type RowReport, type RowSender} from '../../../src/batch/runner.js'
-import {GatewayError, NotFoundError, UsageError} from '../../../src/errors.js'
+import {AuthError, GatewayError, NotFoundError, UsageError} from '../../../src/errors.js'
 import {findEarlier, type MoneyRequest, sendOnce} from '../../../src/operations/money.js'
 
 // Issue 27: rows an earlier run sent are told apart by what they asked (an edited input), the
@@ -216,6 +216,18 @@ describe('--verify: the rows an earlier run did, looked up before they are repor
     await journal.close()
     expect(reports[0]!.error!.messages).toEqual(['The journal has this purchase declined by an earlier run, and the gateway has no purchase under reference gone: it was not sent again'])
     expect(reports[0]).toMatchObject({amount: undefined, currency: undefined})
+  })
+
+  it("a look-up that fails outright (credentials refused) is that row's failure, and stops the batch", async () => {
+    const journal = await journalAt(await earlierRun(done))
+    const g = gateway()
+    const refused = {...g.sender, findEarlier: () => Promise.reject(new AuthError('Incorrect Username or Token', {status: 401}))}
+    const {reports, end} = await run(inputs, refused, journal, {verify: true})
+    await journal.close()
+    expect(reports[0]).toMatchObject({reference: 'found', status: 'failed', exitCode: 4, resumed: false, amount: 100, currency: 'AUD'})
+    expect(reports[0]!.error).toMatchObject({kind: 'auth', messages: ['Incorrect Username or Token']})
+    expect(end.stoppedByError).toBeInstanceOf(AuthError)
+    expect(g.sent).toEqual([])
   })
 
   it('looks nothing up without --verify', async () => {
