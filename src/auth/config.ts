@@ -1,6 +1,6 @@
 import {readFileSync} from 'node:fs'
-import {join} from 'node:path'
-import {UsageError} from '../errors.js'
+import {dirname, join} from 'node:path'
+import {UsageError, WriteError} from '../errors.js'
 
 export type Environment = 'sandbox' | 'live'
 
@@ -52,6 +52,57 @@ export async function loadConfig(configDir: string): Promise<Config> {
     return {activeProfile: parsed.activeProfile, profiles: parsed.profiles ?? {}}
   } catch {
     throw new UsageError(`${path} is not valid JSON`, 'Fix or remove the file; gw sandbox start writes a fresh local profile.')
+  }
+}
+
+/**
+ * Reads config.json, changes it and writes it back with no other gw in between: two gw at once
+ * (two local gateways started together, a login beside a profile use) each keep their change.
+ */
+export async function changeConfig<T>(configDir: string, change: (config: Config) => T | Promise<T>): Promise<T> {
+  return underLock(configFile(configDir), async () => {
+    const config = await loadConfig(configDir)
+    const result = await change(config)
+    await saveConfig(configDir, config)
+    return result
+  })
+}
+
+/** How long a change waits for another gw's change of the same file: each takes milliseconds, so this is a gw stopped mid-change. */
+const LOCK_WAIT_MS = 10_000
+const LOCK_POLL_MS = 20
+
+/** Runs `work` (a read, change and write of `path`) while this gw holds the file's lock, waiting while another gw holds it. */
+export async function underLock<T>(path: string, work: () => Promise<T>): Promise<T> {
+  const {HardLinkedError, LockHeldError, takeLock} = await import('../file-lock.js')
+  const {mkdir} = await import('node:fs/promises')
+  await mkdir(dirname(path), {recursive: true, mode: 0o700})
+  const started = Date.now()
+  for (;;) {
+    let lock
+    try {
+      lock = takeLock(path)
+    } catch (err) {
+      if (err instanceof HardLinkedError) {
+        throw new WriteError(`${path} has ${err.links} names (hard links): gw changes its settings only in a file of its own`, err, {hint: `Copy it to a file of its own: cp ${path} ${path}.copy && mv ${path}.copy ${path}`})
+      }
+      if (!(err instanceof LockHeldError)) {
+        const code = (err as NodeJS.ErrnoException).code ?? String(err)
+        throw new WriteError(`${path} cannot be changed: its lock ${path}.lock cannot be made (${code})`, err, {hint: `Check that ${dirname(path)} is writable and has free space.`})
+      }
+      // This gw's own other change (err.pid is ours) is waited for like another gw's: it too ends in milliseconds.
+      if (Date.now() - started >= LOCK_WAIT_MS) {
+        const holder = err.pid === undefined ? '' : ` by pid ${err.pid}`
+        throw new WriteError(`${path} cannot be changed: its lock ${path}.lock is held${holder}`, err, {hint: `Another gw is changing it. Run this again when it has finished; if no gw is running, remove ${path}.lock.`})
+      }
+      await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS))
+      continue
+    }
+    try {
+      return await work()
+    } finally {
+      lock.release()
+    }
   }
 }
 

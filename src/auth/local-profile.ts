@@ -1,5 +1,5 @@
 import {isLoopbackUrl} from '../loopback.js'
-import {loadConfig, type Profile, saveConfig} from './config.js'
+import {changeConfig, loadConfig, type Profile} from './config.js'
 import {fileTokenStore, legacyCredentialsFile} from './token-store.js'
 
 export const LOCAL_PROFILE = 'local'
@@ -12,11 +12,12 @@ const DEMO_MERCHANT = 'TEST'
  * keychain needed to try gw.
  */
 export async function saveLocalProfile(configDir: string, baseUrl: string, mode: 'sandbox' | 'live', name: string = LOCAL_PROFILE): Promise<{activated: boolean}> {
-  const config = await loadConfig(configDir)
-  config.profiles[name] = {environment: mode, baseUrl, username: DEMO_MERCHANT, publicToken: DEMO_MERCHANT}
-  const activeExists = config.activeProfile !== undefined && config.profiles[config.activeProfile] !== undefined
-  if (!activeExists) config.activeProfile = name
-  await saveConfig(configDir, config)
+  const activeExists = await changeConfig(configDir, (config) => {
+    config.profiles[name] = {environment: mode, baseUrl, username: DEMO_MERCHANT, publicToken: DEMO_MERCHANT}
+    const exists = config.activeProfile !== undefined && config.profiles[config.activeProfile] !== undefined
+    if (!exists) config.activeProfile = name
+    return exists
+  })
   // The interim store kept the demo token as if it were a secret; the profile holds it now.
   if (name === LOCAL_PROFILE) await fileTokenStore(legacyCredentialsFile(configDir)).delete(LOCAL_PROFILE)
   return {activated: !activeExists}

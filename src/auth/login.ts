@@ -2,7 +2,7 @@ import type {GatewayClient} from '../api/client.js'
 import {AuthError, ModeMismatchError, NotFoundError, UsageError} from '../errors.js'
 import type {Io} from '../output/io.js'
 import type {Prompter} from '../output/prompt.js'
-import {type Environment, loadConfig, saveConfig, type TokenStore, type TokenStorage} from './config.js'
+import {changeConfig, type Config, type Environment, loadConfig, type TokenStore, type TokenStorage} from './config.js'
 import {KeychainUnavailableError} from './keychain.js'
 import {profileRecord, type ProfileRecord} from './profiles.js'
 import {environmentOf} from './resolve.js'
@@ -59,18 +59,22 @@ export async function login(flags: LoginFlags, context: LoginContext): Promise<P
   await store.set(name, token)
   // Switching to the keychain: the plain-file copy must not outlive it.
   if (existing?.tokenStorage === 'file' && kind === 'keychain') await (await context.tokens('file')).delete(name)
-  config.profiles[name] = {environment, baseUrl, username, ...(flags.readOnly ? {readOnly: true} : {}), ...(kind === 'file' ? {tokenStorage: 'file' as const} : {})}
-  const active = config.activeProfile !== undefined && config.profiles[config.activeProfile] !== undefined ? config.activeProfile : undefined
-  if (await activation(flags.activate, {name, environment, active, ask})) config.activeProfile = name
-  await saveConfig(context.configDir, config)
+  const active = activeOf(config, name)
+  // Asked before config.json is locked: another gw must not wait on a person.
+  const activate = await activation(flags.activate, {name, environment, active, ask})
+  const saved = await changeConfig(context.configDir, (latest) => {
+    latest.profiles[name] = {environment, baseUrl, username, ...(flags.readOnly ? {readOnly: true} : {}), ...(kind === 'file' ? {tokenStorage: 'file' as const} : {})}
+    if (activate) latest.activeProfile = name
+    return {profile: latest.profiles[name], active: latest.activeProfile}
+  })
   if (reported && !flags.environment) {
     io.err(reported === 'live' ? `The gateway at ${baseUrl} reports live mode: profile ${name} is saved as a live profile (real money: confirmations, no card data in arguments).\n` : `The gateway at ${baseUrl} reports sandbox mode: profile ${name} is saved as a sandbox profile.\n`)
   }
-  if (config.activeProfile !== name) {
-    const still = active ? `still use profile ${active}` : 'use no profile until one is active'
+  if (saved.active !== name) {
+    const still = saved.active ? `still use profile ${saved.active}` : 'use no profile until one is active'
     io.err(`Profile ${name} was not made active: commands without --profile ${still}. Give --profile ${name}, or make it active with gw profile use ${name}.\n`)
   }
-  return profileRecord(name, config.profiles[name]!, config.activeProfile)
+  return profileRecord(name, saved.profile, saved.active)
 }
 
 /**
@@ -79,6 +83,12 @@ export async function login(flags: LoginFlags, context: LoginContext): Promise<P
  * is saved, not switched to): a read that silently goes live is the habit Stripe's CLI avoids.
  * Logging in again to the active profile keeps it active.
  */
+/** The profile active now, when it is one (a profile being logged in again counts, whether or not it was saved before). */
+function activeOf(config: Config, name: string): string | undefined {
+  const active = config.activeProfile
+  return active !== undefined && (active === name || config.profiles[active] !== undefined) ? active : undefined
+}
+
 async function activation(flag: boolean | undefined, {name, environment, active, ask}: {name: string; environment: Environment; active?: string; ask?: Prompter}): Promise<boolean> {
   if (flag !== undefined) return flag
   if (environment !== 'live' || active === name) return true

@@ -1,5 +1,5 @@
 import {UsageError} from '../errors.js'
-import {type Config, loadConfig, type Profile, saveConfig} from './config.js'
+import {changeConfig, type Config, loadConfig, type Profile} from './config.js'
 import {environmentOf, LOCAL_GATEWAY_URL, type Target} from './resolve.js'
 import type {TokenStores} from './token-store.js'
 
@@ -42,20 +42,20 @@ export async function showProfile(configDir: string, name: string): Promise<Prof
 }
 
 export async function useProfile(configDir: string, name: string): Promise<ProfileRecord> {
-  const config = await loadConfig(configDir)
-  const profile = known(config, name)
-  config.activeProfile = name
-  await saveConfig(configDir, config)
-  return profileRecord(name, profile, name)
+  return changeConfig(configDir, (config) => {
+    const profile = known(config, name)
+    config.activeProfile = name
+    return profileRecord(name, profile, name)
+  })
 }
 
 /** The profile and its token both go; the active marker with it. */
 export async function removeProfile(configDir: string, name: string, tokens: TokenStores): Promise<void> {
-  const config = await loadConfig(configDir)
-  await deleteToken(name, known(config, name), tokens)
-  delete config.profiles[name]
-  if (config.activeProfile === name) delete config.activeProfile
-  await saveConfig(configDir, config)
+  await changeConfig(configDir, async (config) => {
+    await deleteToken(name, known(config, name), tokens)
+    delete config.profiles[name]
+    if (config.activeProfile === name) delete config.activeProfile
+  })
 }
 
 /**

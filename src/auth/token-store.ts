@@ -1,6 +1,6 @@
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {type TokenStore, type TokenStorage, writePrivateFile} from './config.js'
+import {type TokenStore, type TokenStorage, underLock, writePrivateFile} from './config.js'
 
 /** Opens the store a profile's token lives in; the keychain (and keytar) only when asked for. */
 export type TokenStores = (storage: TokenStorage) => Promise<TokenStore>
@@ -37,13 +37,15 @@ export function fileTokenStore(path: string): TokenStore & {all(): Promise<Recor
     all: read,
     get: async (profile) => (await read())[profile],
     async set(profile, token) {
-      await writePrivateFile(path, JSON.stringify({...(await read()), [profile]: token}, null, 2) + '\n')
+      await underLock(path, async () => writePrivateFile(path, JSON.stringify({...(await read()), [profile]: token}, null, 2) + '\n'))
     },
     async delete(profile) {
-      const tokens = await read()
-      delete tokens[profile]
-      if (Object.keys(tokens).length === 0) await (await import('node:fs/promises')).rm(path, {force: true})
-      else await writePrivateFile(path, JSON.stringify(tokens, null, 2) + '\n')
+      await underLock(path, async () => {
+        const tokens = await read()
+        delete tokens[profile]
+        if (Object.keys(tokens).length === 0) await (await import('node:fs/promises')).rm(path, {force: true})
+        else await writePrivateFile(path, JSON.stringify(tokens, null, 2) + '\n')
+      })
     },
   }
 }
