@@ -38,11 +38,15 @@ export function listedRecord(n: number, {kind = 'P', pad = 0}: {kind?: 'P' | 'R'
 
 /**
  * A gateway of the test's own whose purchases and refunds lists page as `list` says, by offset and
- * limit (or page and per_page), oldest first, in the contract's envelope; anything else is a 404.
+ * limit (or page and per_page), oldest first, in the contract's envelope; a purchase it holds is
+ * found by its id or reference; anything else is a 404.
  */
 export async function pagedGateway(list: PagedList): Promise<PagedGateway> {
   const gateway = await misbehavingGateway(async (request) => {
     const url = new URL(request.path, 'http://gateway')
+    // One purchase looked up by id or reference, as refund list --purchase and purchase get do.
+    const one = /^\/v1\.0\/purchases\/(?:paged-|071-P-)(\d+)$/.exec(url.pathname)
+    if (request.method === 'GET' && one && Number(one[1]) < list.hold) return {body: envelope(listedRecord(Number(one[1]), {pad: list.pad}))}
     const kind = url.pathname === '/v1.0/purchases' ? 'P' : url.pathname === '/v1.0/refunds' ? 'R' : undefined
     if (request.method !== 'GET' || !kind) return {status: 404, body: envelope(null, {successful: false, errors: ['Record not found']})}
     const limit = Math.min(50, Number(url.searchParams.get('limit') ?? 10))

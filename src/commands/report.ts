@@ -24,18 +24,13 @@ A day is this machine's calendar day (its time zone, TZ), as --from and --to rea
 
   async run() {
     const {flags} = await this.parse(Report)
-    const [{parseWindow}, {reportTotals}, {pagingProgress}] = await Promise.all([import('../lists/window.js'), import('../operations/report.js'), import('../output/progress.js')])
+    const [{parseWindow}, {reportTotals}, {showingProgress}] = await Promise.all([import('../lists/window.js'), import('../operations/report.js'), import('../output/progress.js')])
     // Without either end, today; with one, the other is left open.
     const bounds = flags.from === undefined && flags.to === undefined ? {from: 'today', to: 'today'} : {from: flags.from, to: flags.to}
     const window = parseWindow(bounds, new Date())
     const deps = await this.factory.deps()
-    const progress = pagingProgress(this.io, {shown: this.io.chatty && !this.factory.render.json})
-    const forget = deps.client.watchRetries(progress.retried)
-    try {
-      return await reportTotals(window, deps, {concurrency: flags.concurrency ?? gwFlags.DEFAULT_CONCURRENCY, maxPages: flags['max-pages'], onState: progress.state})
-    } finally {
-      progress.done()
-      forget()
-    }
+    return showingProgress(this.io, {shown: this.io.chatty && !this.factory.render.json, watchRetries: (watcher) => deps.client.watchRetries(watcher)}, (progress) =>
+      reportTotals(window, deps, {concurrency: flags.concurrency ?? gwFlags.DEFAULT_CONCURRENCY, maxPages: flags['max-pages'], onState: progress.state}),
+    )
   }
 }

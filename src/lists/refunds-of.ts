@@ -8,6 +8,7 @@ import type {Deps, GwRecord} from '../operations/deps.js'
 import type {ListRequest} from '../operations/lists.js'
 import {refundedState, refundsOfPurchase} from '../operations/refunds-of.js'
 import {renderListing} from '../output/render.js'
+import {showingProgress} from '../output/progress.js'
 import {refundedText, refundsOfNote, refundsOfSummary} from '../output/refunds-of.js'
 import {matchesFilters} from './filters.js'
 
@@ -28,7 +29,10 @@ export async function listRefundsOfPurchase(request: ListRequest, f: Factory, de
   const {io, columns, render} = f
   const {purchase, ...others} = request.filters
   if (!purchase) return undefined
-  const {matched} = await refundsOfPurchase(purchase, {window: request.window, newestFirst: request.newestFirst, concurrency: request.concurrency, journaled: await refundsMadeFor(purchase, f)}, deps)
+  const journaled = await refundsMadeFor(purchase, f)
+  const {matched} = await showingProgress(io, {shown: io.chatty && !render.json, watchRetries: (watcher) => deps.client.watchRetries(watcher)}, (progress) =>
+    refundsOfPurchase(purchase, {window: request.window, newestFirst: request.newestFirst, concurrency: request.concurrency, maxPages: request.maxPages, journaled, onState: (state) => progress.state('refunds', state)}, deps),
+  )
   const wanted = matched.filter(({refund}) => matchesFilters(others, refund))
   const shown = request.limit === undefined ? wanted : wanted.slice(0, request.limit)
   const narrowed = request.window.from !== undefined || request.window.to !== undefined || Object.keys(others).length > 0
@@ -47,7 +51,11 @@ export async function listRefundsOfPurchase(request: ListRequest, f: Factory, de
 export async function withRefunded(purchase: GwRecord, f: Factory): Promise<GwRecord> {
   if (outcomeOf(purchase) === false) return purchase
   try {
-    const state = await refundedState(purchase, {concurrency: DEFAULT_CONCURRENCY, journaled: await refundsMadeFor(purchase, f)}, await f.deps())
+    const journaled = await refundsMadeFor(purchase, f)
+    const deps = await f.deps()
+    const state = await showingProgress(f.io, {shown: f.io.chatty && !f.render.json, watchRetries: (watcher) => deps.client.watchRetries(watcher)}, (progress) =>
+      refundedState(purchase, {concurrency: DEFAULT_CONCURRENCY, journaled, onState: (walk) => progress.state('refunds', walk)}, deps),
+    )
     const {refunded, left} = refundedText(purchase, state)
     return {...purchase, gw_refunded: refunded, gw_left_to_refund: left}
   } catch (err) {

@@ -1,3 +1,4 @@
+import type {WalkState} from '../api/paging.js'
 import {InterruptedError, ModeMismatchError} from '../errors.js'
 import {inOrder} from '../in-order.js'
 import {derivationBase, derivedFrom, type Matched, matchRefunds, type RefundedState} from '../lists/refund-match.js'
@@ -13,6 +14,9 @@ export interface RefundsOfRequest {
   concurrency: number
   /** Ids of refunds gw's batch journals say it made for this purchase. */
   journaled?: ReadonlySet<string>
+  maxPages?: number
+  /** Told how the walk of the refunds stands as pages come (progress on a terminal). */
+  onState?: (state: WalkState) => void
 }
 
 /**
@@ -25,7 +29,7 @@ export async function refundsOfPurchase(purchase: GwRecord, request: RefundsOfRe
   const since = recordInstant(purchase.transaction_date)
   const window: Window = {...request.window}
   if (since !== undefined && (window.from === undefined || window.from.getTime() < since)) window.from = new Date(since)
-  const listing = listRecords({resource: 'refunds', window, filters: {purchase}, newestFirst: request.newestFirst ?? true, concurrency: request.concurrency}, deps)
+  const listing = listRecords({resource: 'refunds', window, filters: {purchase}, newestFirst: request.newestFirst ?? true, concurrency: request.concurrency, maxPages: request.maxPages, onState: request.onState}, deps)
   const found: GwRecord[] = []
   for await (const page of listing.pages) found.push(...page)
   const others = await otherPurchases(purchase, found, request.concurrency, deps)

@@ -68,6 +68,21 @@ export function pagingProgress(io: Io, {shown}: {shown: boolean}): PagingProgres
 }
 
 /**
+ * Runs a walk (a list, a report, the refunds of a purchase) with its progress and retries shown
+ * while it runs (pagingProgress), the line taken away when it ends, however it ends.
+ */
+export async function showingProgress<T>(io: Io, {shown, watchRetries}: {shown: boolean; watchRetries(watcher: (retry: Retry) => void): () => void}, walk: (progress: PagingProgress) => Promise<T>): Promise<T> {
+  const progress = pagingProgress(io, {shown})
+  const forget = watchRetries(progress.retried)
+  try {
+    return await walk(progress)
+  } finally {
+    progress.done()
+    forget()
+  }
+}
+
+/**
  * `Reading purchases: page 12 of 400, 600 of 20,000 records`, each list a walk of its own
  * (`· refunds: ...`), then the page waited for and the last retry.
  */

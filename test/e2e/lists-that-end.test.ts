@@ -193,6 +193,40 @@ describe('case 4: a slow list says what it is doing, at a terminal only', () => 
     expect(screen).toContain('200 purchases, newest first.')
   })
 
+  it('refund list --purchase: the refunds on its card read a page at a time, with the same progress line, cleared before the note and the table', async () => {
+    const {gateway: served, release} = await slowThirdPage()
+    const t = terminal(['refund', 'list', '--purchase', 'paged-0', '--max-pages', '10'], env(served.url, {GW_PAGER: 'cat'}), {width: 150})
+    open.push(t)
+    const waiting = await t.waitFor(/Reading refunds: page \d of 4, 50 of 200 records/)
+    expect(waiting).not.toContain('[exit')
+    release()
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 0]')
+    expect(screen).not.toContain('Reading refunds')
+    expect(screen).toContain('Refunds that may be of purchase paged-0')
+    expect(screen).toMatch(/│ paged-0 +│/)
+  })
+
+  it('purchase get at a terminal: the refunds it reads to say what is left show the same progress line, cleared before the record', async () => {
+    const {gateway: served, release} = await slowThirdPage()
+    const t = terminal(['purchase', 'get', 'paged-0'], env(served.url, {GW_PAGER: 'cat'}), {width: 150})
+    open.push(t)
+    await t.waitFor(/Reading refunds: page \d of 4, 50 of 200 records/)
+    release()
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 0]')
+    expect(screen).not.toContain('Reading refunds')
+    expect(screen).toMatch(/Reference +paged-0/)
+  })
+
+  it('refund list --purchase keeps to --max-pages, as every list does (exit 1, saying why)', async () => {
+    const {url} = await serve({hold: 200})
+    const result = await gwAt(url, ['refund', 'list', '--purchase', 'paged-0', '--max-pages', '2'])
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain('Error: The list had not ended after 2 pages, and the walk stops there: 2 pages is the most it was to read')
+    expect(result.stderr).toContain('Hint: If the list is really that long, raise --max-pages, or ask for fewer days of it.')
+  })
+
   it('names a retry as it happens: a page that got no answer in time is tried again', async () => {
     let release!: () => void
     const released = new Promise<void>((resolve) => (release = resolve))
