@@ -6,6 +6,7 @@ import {BatchView, journalStateText, Tally} from '../output/batch.js'
 import type {Io} from '../output/io.js'
 import {toNdjsonLine} from '../output/json.js'
 import {refuseAnotherInstance} from './instance.js'
+import {noteJournalPlace} from './journaled-refunds.js'
 import {defaultJournalPath, Journal, type JournalInput, journalState, journalTarget} from './journal.js'
 import type {BatchKind} from './kinds.js'
 import {openBatch} from './read.js'
@@ -69,6 +70,20 @@ async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan:
   return 0
 }
 
+/**
+ * A refund journal given with --journal is noted in gw's data directory, so refund list --purchase
+ * finds the refunds it holds as certain. Failing to note it costs only that, and is said; the
+ * batch goes on.
+ */
+async function noteRefundJournal(f: Factory, journalPath: string): Promise<void> {
+  try {
+    await noteJournalPlace(f.dataDir, journalPath)
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? String(err)
+    f.io.err(`Warning: where this journal is could not be noted in ${f.dataDir} (${code}): refund list --purchase will show this batch's refunds as possible ones, not certain.\n`)
+  }
+}
+
 async function send<Input, Body extends object>(
   kind: BatchKind<Input, Body>,
   flags: BatchFlags,
@@ -89,6 +104,7 @@ async function send<Input, Body extends object>(
   try {
     // In the words a stopped run used: the rows in doubt are looked up before anything is sent.
     io.err(`Journal: ${journal.path}${journal.resumed ? ` (resuming: ${journalStateText(journalState(journal, scan.valid))})` : ''}\n`)
+    if (flags.journal !== undefined && kind.commandId === 'refund create') await noteRefundJournal(f, journal.path)
     for (const left of journal.inDoubtElsewhere) {
       io.err(`Journal: reference ${left.intent} (line ${left.line} then) was sent by an earlier run with no answer kept, and ${source.name} no longer has it: check it with gw ${kind.noun} get ${left.intent} before sending it again.\n`)
     }

@@ -1,13 +1,36 @@
 import {createReadStream} from 'node:fs'
-import {readdir} from 'node:fs/promises'
+import {appendFile, mkdir, readdir, readFile} from 'node:fs/promises'
 import {join} from 'node:path'
+import {realPath} from '../file-lock.js'
 import {gatewayAddress} from '../loopback.js'
 import type {JournalTarget} from './journal.js'
 
+/** The places of refund journals a batch was given (`--journal FILE`), one JSON string a line: read as the data directory's own are. */
+const placesFile = (dataDir: string) => join(dataDir, 'journals', 'elsewhere.ndjson')
+
+/**
+ * Notes where a refund batch's own journal (`--journal FILE`) is, by its real path, so that
+ * journaledRefunds finds it as it finds those in gw's data directory. Each place once; appended
+ * whole in one write, so two gw noting theirs at once both keep it.
+ */
+export async function noteJournalPlace(dataDir: string, journalPath: string): Promise<void> {
+  const path = realPath(journalPath)
+  if ((await journalPlaces(dataDir)).includes(path)) return
+  await mkdir(join(dataDir, 'journals'), {recursive: true, mode: 0o700})
+  await appendFile(placesFile(dataDir), `${JSON.stringify(path)}\n`, {mode: 0o600})
+}
+
+/** The places noted (noteJournalPlace), each once; none when the note cannot be read. */
+async function journalPlaces(dataDir: string): Promise<string[]> {
+  const text = await readFile(placesFile(dataDir), 'utf8').catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? '' : Promise.reject(err)))
+  const places = text.split('\n').map((line) => parse(line)).filter((place): place is string => typeof place === 'string')
+  return [...new Set(places)]
+}
+
 /**
  * The refunds gw's batch journals say it sent for a purchase and had approved: their ids. Read
- * only, a line at a time, from the journals in gw's data directory (a `--journal FILE` elsewhere
- * is not found) written for this gateway and merchant. Only the lines that name the purchase (its
+ * only, a line at a time, from the journals in gw's data directory and those a batch was given
+ * with `--journal FILE` (noteJournalPlace), written for this gateway and merchant. Only the lines that name the purchase (its
  * id or reference, as a row's transaction_id) and their results are parsed, and only their
  * references and ids kept. A journal that cannot be read tells nothing: it is passed over.
  */
@@ -17,9 +40,18 @@ export async function journaledRefunds(dataDir: string, target: JournalTarget, p
   if (keys.length === 0) return ids
   const directory = join(dataDir, 'journals')
   const names = await readdir(directory).catch(() => [] as string[])
-  for (const name of names.filter((file) => file.startsWith('refund-create-') && file.endsWith('.ndjson'))) {
-    await readJournal(join(directory, name), target, keys, ids).catch(() => undefined)
+  const own = names.filter((file) => file.startsWith('refund-create-') && file.endsWith('.ndjson')).map((name) => join(directory, name))
+  const given = await journalPlaces(dataDir).catch(() => [] as string[])
+  // A journal is read once, however it was found: a place noted may be one of the directory's own.
+  const paths = new Set<string>()
+  for (const path of [...own, ...given]) {
+    try {
+      paths.add(realPath(path))
+    } catch {
+      // A place that no longer resolves (a folder gone) holds nothing to read.
+    }
   }
+  for (const path of paths) await readJournal(path, target, keys, ids).catch(() => undefined)
   return ids
 }
 
@@ -29,7 +61,7 @@ async function readJournal(path: string, target: JournalTarget, keys: string[], 
   const needles = keys.map((key) => `"transaction_id":${JSON.stringify(key)}`)
   const references = new Set<string>()
   const onLine = (line: string) => {
-    const entry = parse(line)
+    const entry = parseEntry(line)
     const request = entry?.request as Record<string, unknown> | undefined
     if (typeof entry?.intent === 'string' && keys.includes(String(request?.transaction_id)) && !references.has(entry.intent)) {
       references.add(entry.intent)
@@ -47,7 +79,7 @@ async function readJournal(path: string, target: JournalTarget, keys: string[], 
     let block = text.slice(0, end)
     if (header && end > 0) {
       header = false
-      const first = parse(block.slice(0, block.indexOf('\n')))
+      const first = parseEntry(block.slice(0, block.indexOf('\n')))
       const theirs = first?.target as Partial<JournalTarget> | undefined
       if (first?.command !== 'refund create' || !sameAddress(theirs?.base_url, target.base_url) || theirs?.username !== target.username) return
       block = block.slice(block.indexOf('\n') + 1)
@@ -70,10 +102,14 @@ async function readJournal(path: string, target: JournalTarget, keys: string[], 
   }
 }
 
-function parse(line: string): Record<string, unknown> | undefined {
+function parseEntry(line: string): Record<string, unknown> | undefined {
+  const value = parse(line)
+  return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined
+}
+
+function parse(line: string): unknown {
   try {
-    const value = JSON.parse(line) as unknown
-    return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined
+    return JSON.parse(line) as unknown
   } catch {
     return undefined
   }

@@ -1,8 +1,9 @@
-import {readFileSync, writeFileSync} from 'node:fs'
+import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
 import {afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
 import {rowsOf, writeTemp} from './batch-helpers.js'
-import {CARDS, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {CARDS, isolatedHome, ref, type Sandbox, sandboxForFile} from './helpers.js'
 
 // Issue 29, "was my order refunded?": a refund's record does not name its purchase
 // (gateway-notes.md), so `refund list --purchase` lists the refunds on its card since it, marks each
@@ -93,6 +94,31 @@ describe('a refund without a reference of the user\'s', () => {
     expect(refund.reference).toBe(long.slice(0, 252) + '-R1')
     const listed = (await gwOk(['refund', 'list', '--purchase', long])).records as Record_[]
     expect(listed.map((record) => [record.reference, (record.gw_match as {certain: boolean}).certain])).toEqual([[refund.reference, true]])
+  })
+})
+
+describe('a refund batch given a journal of its own (--journal FILE)', () => {
+  it("its refunds are certain too: the journal's place is noted in gw's data directory, and read as the directory's own are", async () => {
+    const C = `${prefix}-C`
+    const purchase = (await gwOk(['purchase', 'create', '--amount', '4000', '--reference', C, '--card-holder', `Lee ${prefix}`, '--card-number', CARDS.visa, '--card-expiry', '12/2030', '--cvv', '123'])).json as Record_
+    const journal = writeTemp('a-place-of-its-own.ndjson', '')
+    const input = writeTemp('own-journal.csv', `transaction_id,amount,reference\n${C},1500,${prefix}-own-1\n`)
+    for (let run = 0; run < 2; run++) await gwOk(['refund', 'create', '--input', input, '--journal', journal])
+    const records = (await gwOk(['refund', 'list', '--purchase', C])).records as Record_[]
+    expect(records.map((record) => [record.reference, record.gw_match])).toEqual([[`${prefix}-own-1`, {purchase: purchase.id, certain: true, by: 'journal', fits: ['made_after'], against: []}]])
+  })
+
+  it('a place that cannot be noted is said on stderr, and the batch goes on: its refund sent once, exit 0', async () => {
+    const home = isolatedHome()
+    // Where the note goes is a folder: it can be neither read nor appended to.
+    mkdirSync(join(home.XDG_DATA_HOME!, 'gw', 'journals', 'elsewhere.ndjson'), {recursive: true})
+    const D = `${prefix}-D`
+    await gwOk(['purchase', 'create', '--amount', '900', '--reference', D, '--card-holder', `Ash ${prefix}`, '--card-number', CARDS.visa, '--card-expiry', '12/2030', '--cvv', '123'])
+    const input = writeTemp('unnoted.csv', `transaction_id,amount,reference\n${D},100,${prefix}-unnoted\n`)
+    const result = await sandbox.gw(['refund', 'create', '--input', input, '--journal', writeTemp('unnoted.ndjson', '')], {env: home})
+    expect(result.code, result.stderr).toBe(0)
+    expect(rowsOf(result.stdout).map((row) => [row.reference, row.status])).toEqual([[`${prefix}-unnoted`, 'approved']])
+    expect(result.stderr).toContain(`Warning: where this journal is could not be noted in ${join(home.XDG_DATA_HOME!, 'gw')} (EISDIR): refund list --purchase will show this batch's refunds as possible ones, not certain.\n`)
   })
 })
 

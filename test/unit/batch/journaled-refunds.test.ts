@@ -1,20 +1,20 @@
-import {mkdirSync, mkdtempSync, writeFileSync} from 'node:fs'
+import {mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {defaultJournalPath, Journal, journalTarget} from '../../../src/batch/journal.js'
-import {journaledRefunds} from '../../../src/batch/journaled-refunds.js'
+import {journaledRefunds, noteJournalPlace} from '../../../src/batch/journaled-refunds.js'
 
 // Issue 29: a refund gw's own batch sent for a purchase, and had approved, is certain to be of it.
 const target = journalTarget('http://127.0.0.1:8787/', 'TEST')
 const purchase = {id: '071-P-1VQZVNTX', reference: 'order-1042'}
 
 /** A batch's journal, written as a run writes it, in gw's data directory. */
-async function journal(dataDir: string, hash: string, rows: Array<{reference: string; transactionId: string; status: string; id?: string}>, options: {command?: string; to?: typeof target} = {}): Promise<void> {
+async function journal(dataDir: string, hash: string, rows: Array<{reference: string; transactionId: string; status: string; id?: string}>, options: {command?: string; to?: typeof target; at?: string} = {}): Promise<void> {
   const command = options.command ?? 'refund create'
   const to = options.to ?? target
   const input = {sha256: hash}
-  const written = await Journal.open(defaultJournalPath(dataDir, command, input, to), {command, input, now: new Date(), target: to})
+  const written = await Journal.open(options.at ?? defaultJournalPath(dataDir, command, input, to), {command, input, now: new Date(), target: to})
   for (const [index, row] of rows.entries()) {
     await written.intent({intent: row.reference, row: index + 1, line: index + 2, request: {transaction_id: row.transactionId, amount: 100, reference: row.reference}})
     await written.result({result: row.reference, status: row.status, exit_code: row.status === 'approved' ? 0 : 7, ...(row.id ? {record: {id: row.id, reference: row.reference}} : {error: {messages: ['no']}})})
@@ -61,5 +61,26 @@ describe('journaledRefunds', () => {
     mkdirSync(join(dataDir, 'journals'))
     await journal(dataDir, 'a'.repeat(64), [{reference: 'evt-1', transactionId: purchase.id, status: 'approved', id: '071-R-AAAAAAA1'}])
     expect(await journaledRefunds(dataDir, target, {})).toEqual(new Set())
+  })
+
+  it('reads a journal a batch was given (--journal FILE) once its place is noted: each place once, by its real path, read once', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gw-journaled-'))
+    const elsewhere = mkdtempSync(join(tmpdir(), 'gw-journal-place-'))
+    const at = join(elsewhere, 'batch.ndjson')
+    await journal(dataDir, 'e'.repeat(64), [{reference: 'evt-7', transactionId: 'order-1042', status: 'approved', id: '071-R-AAAAAAA7'}], {at})
+    expect(await journaledRefunds(dataDir, target, purchase)).toEqual(new Set())
+    symlinkSync(at, join(elsewhere, 'link.ndjson'))
+    await noteJournalPlace(dataDir, at)
+    await noteJournalPlace(dataDir, join(elsewhere, 'link.ndjson'))
+    // Noted once, a JSON string a line: a path may hold any character.
+    expect(readFileSync(join(dataDir, 'journals', 'elsewhere.ndjson'), 'utf8')).toBe(`${JSON.stringify(at)}\n`)
+    expect(await journaledRefunds(dataDir, target, purchase)).toEqual(new Set(['071-R-AAAAAAA7']))
+  })
+
+  it('a noted place whose journal is gone, or a note that is not one, tells nothing and hides nothing', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gw-journaled-'))
+    await journal(dataDir, 'a'.repeat(64), [{reference: 'evt-1', transactionId: purchase.id, status: 'approved', id: '071-R-AAAAAAA1'}])
+    writeFileSync(join(dataDir, 'journals', 'elsewhere.ndjson'), `${JSON.stringify('/nowhere/at/all/j.ndjson')}\nnot json\n42\n`)
+    expect(await journaledRefunds(dataDir, target, purchase)).toEqual(new Set(['071-R-AAAAAAA1']))
   })
 })
