@@ -104,6 +104,9 @@ async function send<Input, Body extends object>(
   try {
     // In the words a stopped run used: the rows in doubt are looked up before anything is sent.
     io.err(`Journal: ${journal.path}${journal.resumed ? ` (resuming: ${journalStateText(journalState(journal, scan.valid))})` : ''}\n`)
+    if (journal.movedFrom !== undefined) {
+      io.err(`Journal: it was begun for the same rows at ${journal.movedFrom}: this is that batch, moved or copied, and what it sent is not sent again. To send these rows as a new batch, give it a journal of its own with --journal FILE.\n`)
+    }
     if (flags.journal !== undefined && kind.commandId === 'refund create') await noteRefundJournal(f, journal.path)
     for (const left of journal.inDoubtElsewhere) {
       io.err(`Journal: reference ${left.intent} (line ${left.line} then) was sent by an earlier run with no answer kept, and ${source.name} no longer has it: check it with gw ${kind.noun} get ${left.intent} before sending it again.\n`)

@@ -1,5 +1,5 @@
 import {createHash} from 'node:crypto'
-import {existsSync} from 'node:fs'
+import {closeSync, existsSync, openSync, readdirSync, readSync} from 'node:fs'
 import {join} from 'node:path'
 import {gatewayAddress} from '../loopback.js'
 
@@ -35,17 +35,65 @@ export function journalTarget(baseUrl: string, username: string): JournalTarget 
 /**
  * gw's data directory holds journals by command, input and gateway: the same file (by its real
  * path, however it was edited since) run again against the same gateway and merchant, however its
- * address is spelled, finds its journal; against another, it gets its own. A journal an earlier gw
+ * address is spelled, finds its journal; against another, it gets its own. A file with no journal
+ * of its own whose rows a journal was begun for at another path (the file moved, copied or
+ * hard-linked since) finds that journal: the same rows are the same batch. A journal an earlier gw
  * named (by the input's content and the address as written, `spelledAs`) is still found.
  */
 export function defaultJournalPath(dataDir: string, command: string, input: JournalInput, target: JournalTarget, spelledAs = target.base_url): string {
-  const name = (key: string, baseUrl: string) => {
-    const where = inputHash(`${baseUrl}\n${target.username}`).slice(0, 8)
-    return join(dataDir, 'journals', `${command.replaceAll(' ', '-')}-${key.slice(0, 16)}-${where}.ndjson`)
-  }
+  const prefix = `${command.replaceAll(' ', '-')}-`
+  const suffix = (baseUrl: string) => `-${inputHash(`${baseUrl}\n${target.username}`).slice(0, 8)}.ndjson`
+  const name = (key: string, baseUrl: string) => join(dataDir, 'journals', `${prefix}${key.slice(0, 16)}${suffix(baseUrl)}`)
   const path = name(input.path === undefined ? input.sha256 : inputHash(input.path), target.base_url)
+  if (existsSync(path)) return path
   const earlier = name(input.sha256, spelledAs.replace(/\/+$/, ''))
-  return !existsSync(path) && existsSync(earlier) ? earlier : path
+  if (existsSync(earlier)) return earlier
+  return (input.path !== undefined && journalOfSameRows(join(dataDir, 'journals'), {prefix, suffix: suffix(target.base_url), command, sha256: input.sha256, target})) || path
+}
+
+/** The most of a header line read: a journal's header is its first line, and holds one path. */
+const HEADER_BYTES = 64 * 1024
+
+/**
+ * The journal in `directory` of this command, gateway and merchant begun for rows of this content
+ * (by its header), the newest when there are several; undefined when there is none. A file that
+ * cannot be read, or whose first line is no such header, is passed over.
+ */
+function journalOfSameRows(directory: string, wanted: {prefix: string; suffix: string; command: string; sha256: string; target: JournalTarget}): string | undefined {
+  let names: string[]
+  try {
+    names = readdirSync(directory)
+  } catch {
+    return undefined
+  }
+  let found: {path: string; createdAt: string} | undefined
+  for (const name of names) {
+    if (!name.startsWith(wanted.prefix) || !name.endsWith(wanted.suffix)) continue
+    const path = join(directory, name)
+    const header = headerOf(path)
+    const target = header?.target as Partial<JournalTarget> | undefined
+    const sameTarget = typeof target?.base_url === 'string' && URL.canParse(target.base_url) && gatewayAddress(target.base_url) === wanted.target.base_url && target.username === wanted.target.username
+    if (header?.command !== wanted.command || header.input_sha256 !== wanted.sha256 || !sameTarget) continue
+    const createdAt = String(header.created_at)
+    if (!found || createdAt > found.createdAt) found = {path, createdAt}
+  }
+  return found?.path
+}
+
+function headerOf(path: string): Record<string, unknown> | undefined {
+  let fd: number | undefined
+  try {
+    fd = openSync(path, 'r')
+    const bytes = Buffer.alloc(HEADER_BYTES)
+    const read = readSync(fd, bytes, 0, HEADER_BYTES, 0)
+    const line = bytes.subarray(0, read).toString('utf8').split('\n', 1)[0]!
+    const value = JSON.parse(line) as unknown
+    return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined
+  } catch {
+    return undefined
+  } finally {
+    if (fd !== undefined) closeSync(fd)
+  }
 }
 
 /** Fields whose values an edited row's message shows; others (a card token) are only named. */

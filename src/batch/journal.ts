@@ -148,6 +148,8 @@ export class Journal {
     private readonly disk: JournalDisk,
     /** Bytes on disk that are whole, synced lines: where a failed write is cut back to. */
     private length: number,
+    /** The input file this journal was begun for, when this run's input is the same rows at another path. */
+    readonly movedFrom?: string,
   ) {}
 
   /**
@@ -176,7 +178,7 @@ export class Journal {
       const entries = length === 0 ? undefined : readEntries(path, whole, {command, input, target})
       if (!entries && bytes.length > 0 && !bytes.toString('utf8').startsWith('{"journal":')) throw notAJournal(path)
       const handle = await open(file, 'a', 0o600)
-      const journal = new Journal(path, handle, entries !== undefined, lock, disk, length)
+      const journal = new Journal(path, handle, entries !== undefined, lock, disk, length, entries?.movedFrom)
       try {
         await handle.truncate(length)
         if (entries) {
@@ -302,6 +304,8 @@ function lockOf(path: string, file: string): FileLock {
 interface Entries {
   intents: Map<string, Intent>
   results: Map<string, Result>
+  /** The input file the journal was begun for (its header's), when that is another path than this run's. */
+  movedFrom?: string
 }
 
 /** A journal's entries, once its header shows it is this batch's against this gateway. */
@@ -312,9 +316,9 @@ function readEntries(path: string, text: string, asked: {command: string; input:
   if (header.command !== asked.command) {
     throw new UsageError(`${path} is the journal of a gw ${header.command} batch, not gw ${asked.command}: nothing was sent`, 'Give this batch a journal of its own with --journal FILE.')
   }
-  // A file is the same input however it was edited (its rows are compared one by one); stdin, and
-  // the input of a journal from before gw knew files by path, only with the same content.
-  const sameInput = header.input === undefined ? header.input_sha256 === asked.input.sha256 : header.input === asked.input.path
+  // A file is the same input however it was edited (its rows are compared one by one); the same
+  // rows are the same input wherever they now are (a file moved, copied or hard-linked; stdin).
+  const sameInput = header.input_sha256 === asked.input.sha256 || (header.input !== undefined && header.input === asked.input.path)
   if (!sameInput) {
     const theirs = header.input ?? `an input with sha256 ${String(header.input_sha256).slice(0, 12)}...`
     const ours = asked.input.path ?? `stdin with sha256 ${asked.input.sha256.slice(0, 12)}...`
@@ -328,7 +332,7 @@ function readEntries(path: string, text: string, asked: {command: string; input:
     )
   }
   // In order: a withdrawal takes back the intent before it, and a later run's intent counts again.
-  const entries: Entries = {intents: new Map(), results: new Map()}
+  const entries: Entries = {intents: new Map(), results: new Map(), ...(header.input !== undefined && header.input !== asked.input.path ? {movedFrom: header.input} : {})}
   lines.slice(1).forEach((line, index) => {
     const entry = parseLine(line) as Partial<Intent & Result & Withdrawal> | undefined
     if (!entry) throw new UsageError(`${path} line ${index + 2} cannot be read: the journal is damaged, nothing was sent`, 'Check the rows it names with gw refund get or gw purchase get before running the batch with a new --journal.')

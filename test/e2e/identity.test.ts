@@ -1,4 +1,4 @@
-import {linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
+import {copyFileSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {createServer, request as httpRequest, type IncomingMessage, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {tmpdir} from 'node:os'
@@ -362,3 +362,43 @@ describe('an input edited after a crash (item 5)', () => {
     expect(rowsOf(rerun.stdout).map((row) => [row.reference, row.resumed])).toEqual(references.map((reference) => [reference, true]))
   })
 })
+
+describe('an input moved, copied or hard-linked after its run is the same batch (item 5)', () => {
+  it('refunds with blank references (each derived as <purchase>-R1): rerun from a new path, a copy and a hard link, nothing is sent again, and stderr says whose journal it is', async () => {
+    const sandbox = await gateway()
+    const {references: purchases, file: purchaseFile} = await purchaseBatch(sandbox, 3)
+    expect((await sandbox.gw(['purchase', 'create', '--input', purchaseFile])).code).toBe(0)
+    const proxy = await counted(sandbox.url)
+    const env = {GW_BASE_URL: proxy.url}
+    const dir = folder()
+    const first = join(dir, 'refunds.csv')
+    writeFileSync(first, ['transaction_id,amount,reference', ...purchases.map((purchase) => `${purchase},400,`)].join('\n') + '\n')
+    const run = await sandbox.gw(['refund', 'create', '--input', first], {env})
+    expect(run.code, run.stderr).toBe(0)
+    const derived = purchases.map((purchase) => `${purchase}-R1`)
+    expect(rowsOf(run.stdout).map((row) => row.reference).sort()).toEqual(derived)
+    const journal = /^Journal: (.+)$/m.exec(run.stderr)![1]!
+
+    const moved = join(folder(), 'moved.csv')
+    renameSync(first, moved)
+    const copied = join(dir, 'copied.csv')
+    copyFileSync(moved, copied)
+    const linked = join(folder(), 'linked.csv')
+    linkSync(copied, linked)
+    for (const input of [moved, copied, linked]) {
+      const again = await sandbox.gw(['refund', 'create', '--input', input], {env})
+      expect(again.code, again.stderr).toBe(0)
+      expect(again.stderr).toContain(`Journal: ${journal} (resuming: 3 rows answered, 0 in doubt, 0 not started)\n`)
+      expect(again.stderr).toContain(`Journal: it was begun for the same rows at ${first}: this is that batch, moved or copied, and what it sent is not sent again. To send these rows as a new batch, give it a journal of its own with --journal FILE.\n`)
+      expect(rowsOf(again.stdout).map((row) => [row.reference, row.status, row.resumed])).toEqual(derived.map((reference) => [reference, 'approved', true]))
+    }
+    expect(proxy.seen.filter((request) => request.method === 'POST')).toHaveLength(3)
+    expectOnePostEach(proxy, derived)
+
+    // Asked for: the same rows as a batch of their own, under a journal of their own.
+    const anew = await sandbox.gw(['refund', 'create', '--input', moved, '--journal', join(dir, 'second-batch.ndjson')], {env})
+    expect(anew.code, anew.stderr).toBe(0)
+    expect(rowsOf(anew.stdout).map((row) => row.reference).sort()).toEqual(purchases.map((purchase) => `${purchase}-R2`))
+  })
+})
+

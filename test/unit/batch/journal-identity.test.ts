@@ -190,8 +190,22 @@ describe('the input a journal belongs to', () => {
   })
 
   it.each([
-    ['another file', {path: '/data/other.csv', sha256: 'a'.repeat(64)}, 'this is /data/other.csv'],
-    ['stdin with the same content', {sha256: 'a'.repeat(64)}, `this is stdin with sha256 ${'a'.repeat(12)}...`],
+    ['the same rows at another path (the file moved, copied or hard-linked)', {path: '/elsewhere/refunds.csv', sha256: 'a'.repeat(64)}, '/data/refunds.csv'],
+    ['the same rows from stdin', {sha256: 'a'.repeat(64)}, '/data/refunds.csv'],
+    ['its own file', input, undefined],
+  ])('is %s: resumed, saying which file it was begun for', async (_, same, movedFrom) => {
+    const file = join(folder(), 'j.ndjson')
+    const journal = await open(file)
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
+    await journal.close()
+    const again = await open(file, {input: same})
+    expect([again.resumed, again.movedFrom, [...again.intents.keys()]]).toEqual([true, movedFrom, ['r-1']])
+    await again.close()
+  })
+
+  it.each([
+    ['another file with other rows', {path: '/data/other.csv', sha256: 'b'.repeat(64)}, 'this is /data/other.csv'],
+    ['stdin with other rows', {sha256: 'b'.repeat(64)}, `this is stdin with sha256 ${'b'.repeat(12)}...`],
   ])('refuses %s, naming both (exit 2)', async (_, other, ours) => {
     const file = join(folder(), 'j.ndjson')
     await (await open(file)).close()
@@ -302,6 +316,34 @@ describe('where a journal is kept by default', () => {
   it('names stdin from its content', () => {
     const where = inputHash('http://localhost:4010\nTEST').slice(0, 8)
     expect(defaultJournalPath(dataDir, 'refund create', {sha256: 'c'.repeat(64)}, journalTarget('http://127.0.0.1:4010', 'TEST'))).toBe(join(dataDir, 'journals', `refund-create-${'c'.repeat(16)}-${where}.ndjson`))
+  })
+
+  it('finds the journal begun for the same rows at another path (the file moved, copied or hard-linked) while the file has none of its own: the newest, of this command, gateway and merchant', async () => {
+    const dir = folder()
+    const to = journalTarget('http://127.0.0.1:4010', 'TEST')
+    const where = inputHash('http://localhost:4010\nTEST').slice(0, 8)
+    // Each as a run of that file names its journal (by its path), whatever another file's journals hold.
+    const begun = async (path: string, options: Partial<JournalOptions>) => (await Journal.open(join(dir, 'journals', `refund-create-${inputHash(path).slice(0, 16)}-${where}.ndjson`), {command: 'refund create', input: {path, sha256: 'a'.repeat(64)}, now, target: to, ...options})).close()
+    const moved = {path: '/data/moved.csv', sha256: 'a'.repeat(64)}
+    const own = defaultJournalPath(dir, 'refund create', moved, to)
+    expect(defaultJournalPath(dir, 'refund create', moved, to)).toBe(own)
+    await begun('/data/first.csv', {})
+    await begun('/data/second.csv', {now: new Date(now.getTime() + 1000)})
+    await begun('/data/older.csv', {now: new Date(now.getTime() - 1000)})
+    // Not the same rows, command, gateway or merchant: never found.
+    await begun('/data/other-rows.csv', {input: {path: '/data/other-rows.csv', sha256: 'b'.repeat(64)}, now: new Date(now.getTime() + 5000)})
+    const other = defaultJournalPath(dir, 'purchase create', {path: '/data/purchases.csv', sha256: 'a'.repeat(64)}, to)
+    await (await Journal.open(other, {command: 'purchase create', input: {path: '/data/purchases.csv', sha256: 'a'.repeat(64)}, now: new Date(now.getTime() + 5000), target: to})).close()
+    await (await Journal.open(defaultJournalPath(dir, 'refund create', {path: '/data/shop.csv', sha256: 'a'.repeat(64)}, journalTarget('http://127.0.0.1:4010', 'SHOP')), {command: 'refund create', input: {path: '/data/shop.csv', sha256: 'a'.repeat(64)}, now: new Date(now.getTime() + 5000), target: journalTarget('http://127.0.0.1:4010', 'SHOP')})).close()
+    // A file of a journal's name that is none, or a header written for another gateway under this one's name, is passed over.
+    writeFileSync(join(dir, 'journals', `refund-create-${'f'.repeat(16)}-${where}.ndjson`), 'not a journal\n')
+    writeFileSync(join(dir, 'journals', `refund-create-${'e'.repeat(16)}-${where}.ndjson`), JSON.stringify({journal: 1, command: 'refund create', input: '/x', input_sha256: 'a'.repeat(64), target: {base_url: 'http://127.0.0.1:9999', username: 'TEST'}, created_at: '2099-01-01T00:00:00.000Z'}) + '\n')
+    expect(defaultJournalPath(dir, 'refund create', moved, to)).toBe(join(dir, 'journals', `refund-create-${inputHash('/data/second.csv').slice(0, 16)}-${where}.ndjson`))
+    // Its own, once it has one, comes first.
+    writeFileSync(own, '')
+    expect(defaultJournalPath(dir, 'refund create', moved, to)).toBe(own)
+    // stdin is named from its content already.
+    expect(defaultJournalPath(dir, 'refund create', {sha256: 'a'.repeat(64)}, to)).toBe(join(dir, 'journals', `refund-create-${'a'.repeat(16)}-${where}.ndjson`))
   })
 
   it("finds a journal an earlier gw named from the input's content and the address as written, while there is none of the new name", () => {
