@@ -53,6 +53,7 @@ export function defaultJournalPath(dataDir: string, command: string, input: Jour
 
 /** The most of a header line read: a journal's header is its first line, and holds one path. */
 const HEADER_BYTES = 64 * 1024
+const FIRST_READ_BYTES = 4096
 
 /**
  * The journal in `directory` of this command, gateway and merchant begun for rows of this content
@@ -84,8 +85,10 @@ function headerOf(path: string): Record<string, unknown> | undefined {
   let fd: number | undefined
   try {
     fd = openSync(path, 'r')
+    // A header is a line of a few hundred bytes: a first small read has it, a long input path aside.
     const bytes = Buffer.alloc(HEADER_BYTES)
-    const read = readSync(fd, bytes, 0, HEADER_BYTES, 0)
+    let read = readSync(fd, bytes, 0, FIRST_READ_BYTES, 0)
+    if (read === FIRST_READ_BYTES && !bytes.subarray(0, read).includes(0x0a)) read += readSync(fd, bytes, read, HEADER_BYTES - read, read)
     const line = bytes.subarray(0, read).toString('utf8').split('\n', 1)[0]!
     const value = JSON.parse(line) as unknown
     return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined

@@ -346,6 +346,15 @@ describe('where a journal is kept by default', () => {
     expect(defaultJournalPath(dir, 'refund create', {sha256: 'a'.repeat(64)}, to)).toBe(join(dir, 'journals', `refund-create-${'a'.repeat(16)}-${where}.ndjson`))
   })
 
+  it('reads a header longer than its first read (a long input path) whole', () => {
+    const dir = folder()
+    const where = inputHash('http://localhost:4010\nTEST').slice(0, 8)
+    mkdirSync(join(dir, 'journals'))
+    const long = join(dir, 'journals', `refund-create-${'d'.repeat(16)}-${where}.ndjson`)
+    writeFileSync(long, JSON.stringify({journal: 1, command: 'refund create', input: `/${'deep/'.repeat(1500)}refunds.csv`, input_sha256: 'a'.repeat(64), target: {base_url: 'http://127.0.0.1:4010', username: 'TEST'}, created_at: now.toISOString()}) + '\n{"intent":"r-1"}\n')
+    expect(defaultJournalPath(dir, 'refund create', {path: '/data/moved.csv', sha256: 'a'.repeat(64)}, journalTarget('http://127.0.0.1:4010', 'TEST'))).toBe(long)
+  })
+
   it("finds a journal an earlier gw named from the input's content and the address as written, while there is none of the new name", () => {
     const dir = folder()
     const spelled = 'http://127.0.0.1:4010/'
