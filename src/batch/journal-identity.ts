@@ -1,5 +1,6 @@
 import {createHash} from 'node:crypto'
-import {closeSync, existsSync, openSync, readdirSync, readSync} from 'node:fs'
+import {closeSync, type Dirent, existsSync, openSync, readdirSync, readSync} from 'node:fs'
+import {UsageError} from '../errors.js'
 import {join} from 'node:path'
 import {gatewayAddress} from '../loopback.js'
 
@@ -41,62 +42,84 @@ export function journalTarget(baseUrl: string, username: string): JournalTarget 
  * named (by the input's content and the address as written, `spelledAs`) is still found.
  */
 export function defaultJournalPath(dataDir: string, command: string, input: JournalInput, target: JournalTarget, spelledAs = target.base_url): string {
-  const prefix = `${command.replaceAll(' ', '-')}-`
-  const suffix = (baseUrl: string) => `-${inputHash(`${baseUrl}\n${target.username}`).slice(0, 8)}.ndjson`
-  const name = (key: string, baseUrl: string) => join(dataDir, 'journals', `${prefix}${key.slice(0, 16)}${suffix(baseUrl)}`)
+  const name = (key: string, baseUrl: string) => {
+    const where = inputHash(`${baseUrl}\n${target.username}`).slice(0, 8)
+    return join(dataDir, 'journals', `${command.replaceAll(' ', '-')}-${key.slice(0, 16)}-${where}.ndjson`)
+  }
   const path = name(input.path === undefined ? input.sha256 : inputHash(input.path), target.base_url)
   if (existsSync(path)) return path
   const earlier = name(input.sha256, spelledAs.replace(/\/+$/, ''))
   if (existsSync(earlier)) return earlier
-  return (input.path !== undefined && journalOfSameRows(join(dataDir, 'journals'), {prefix, suffix: suffix(target.base_url), command, sha256: input.sha256, target})) || path
+  return (input.path !== undefined && journalOfSameRows(join(dataDir, 'journals'), {command, sha256: input.sha256, target})) || path
 }
 
-/** The most of a header line read: a journal's header is its first line, and holds one path. */
-const HEADER_BYTES = 64 * 1024
-const FIRST_READ_BYTES = 4096
+/** The most of a journal read for its header (its first line): enough for one input path of the longest Linux allows, and the rest. */
+const HEADER_BYTES = 8 * 1024
 
 /**
  * The journal in `directory` of this command, gateway and merchant begun for rows of this content
- * (by its header), the newest when there are several; undefined when there is none. A file that
- * cannot be read, or whose first line is no such header, is passed over.
+ * (by its header), the newest when there are several; undefined when there is none. A file whose
+ * first line is no such header is passed over; one that cannot be read is refused, as Journal.open
+ * refuses it: it may be the one these rows were sent under.
  */
-function journalOfSameRows(directory: string, wanted: {prefix: string; suffix: string; command: string; sha256: string; target: JournalTarget}): string | undefined {
-  let names: string[]
+function journalOfSameRows(directory: string, wanted: {command: string; sha256: string; target: JournalTarget}): string | undefined {
+  let entries: Dirent[]
   try {
-    names = readdirSync(directory)
+    entries = readdirSync(directory, {withFileTypes: true})
   } catch {
+    // No journals yet (or none that can be listed: writing this batch's own then says why).
     return undefined
   }
   let found: {path: string; createdAt: string} | undefined
-  for (const name of names) {
-    if (!name.startsWith(wanted.prefix) || !name.endsWith(wanted.suffix)) continue
-    const path = join(directory, name)
-    const header = headerOf(path)
-    const target = header?.target as Partial<JournalTarget> | undefined
-    const sameTarget = typeof target?.base_url === 'string' && URL.canParse(target.base_url) && gatewayAddress(target.base_url) === wanted.target.base_url && target.username === wanted.target.username
-    if (header?.command !== wanted.command || header.input_sha256 !== wanted.sha256 || !sameTarget) continue
+  for (const entry of entries) {
+    if (!entry.isFile()) continue
+    const path = join(directory, entry.name)
+    const header = headerOf(path) as Partial<{command: unknown; input_sha256: unknown; target: Partial<JournalTarget>; created_at: unknown}> | undefined
+    if (header?.command !== wanted.command || header.input_sha256 !== wanted.sha256 || !sameTarget(header.target, wanted.target)) continue
     const createdAt = String(header.created_at)
     if (!found || createdAt > found.createdAt) found = {path, createdAt}
   }
   return found?.path
 }
 
-function headerOf(path: string): Record<string, unknown> | undefined {
+function sameTarget(written: Partial<JournalTarget> = {}, target: JournalTarget): boolean {
+  const address = String(written.base_url)
+  return URL.canParse(address) && gatewayAddress(address) === target.base_url && written.username === target.username
+}
+
+/**
+ * The first line of a file, parsed; undefined when it is not JSON, or the file went since it was
+ * listed. One that cannot be read is refused: it may be the journal these rows were sent under.
+ */
+function headerOf(path: string): unknown {
   let fd: number | undefined
   try {
     fd = openSync(path, 'r')
-    // A header is a line of a few hundred bytes: a first small read has it, a long input path aside.
     const bytes = Buffer.alloc(HEADER_BYTES)
-    let read = readSync(fd, bytes, 0, FIRST_READ_BYTES, 0)
-    if (read === FIRST_READ_BYTES && !bytes.subarray(0, read).includes(0x0a)) read += readSync(fd, bytes, read, HEADER_BYTES - read, read)
-    const line = bytes.subarray(0, read).toString('utf8').split('\n', 1)[0]!
-    const value = JSON.parse(line) as unknown
-    return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined
-  } catch {
-    return undefined
+    const read = readSync(fd, bytes, 0, HEADER_BYTES, 0)
+    return parseJson(bytes.subarray(0, read).toString('utf8').split('\n', 1)[0])
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw unreadable(path, err as NodeJS.ErrnoException)
   } finally {
     if (fd !== undefined) closeSync(fd)
   }
+}
+
+/** A line as JSON; undefined when it is none (a line torn by a crash, or no journal's). */
+export function parseJson(line: string | undefined): unknown {
+  try {
+    return JSON.parse(line ?? '') as unknown
+  } catch {
+    // Not JSON: undefined, as for no line at all.
+  }
+  return undefined
+}
+
+/** A journal gw cannot read: never taken as new, since rows already sent would be sent again. */
+export function unreadable(path: string, err: NodeJS.ErrnoException): UsageError {
+  const why = err.code === 'EACCES' ? 'EACCES: permission denied' : err.code === 'EISDIR' ? 'EISDIR: it is a directory' : (err.code ?? err.message)
+  return new UsageError(`The batch journal ${path} cannot be read (${why}): nothing was sent, and it is left as it is`, 'It records what an earlier run sent: make it readable, then run this again. Without it, rows already sent would be sent again.')
 }
 
 /** Fields whose values an edited row's message shows; others (a card token) are only named. */

@@ -5,7 +5,7 @@ import {promisify} from 'node:util'
 import {UsageError, WriteError} from '../errors.js'
 import {type FileLock, HardLinkedError, LockHeldError, realPath, takeLock} from '../file-lock.js'
 import {gatewayAddress} from '../loopback.js'
-import type {JournalInput, JournalTarget} from './journal-identity.js'
+import {type JournalInput, type JournalTarget, parseJson, unreadable} from './journal-identity.js'
 
 export {defaultJournalPath, inputHash, type JournalInput, type JournalTarget, journalTarget, rowChanges} from './journal-identity.js'
 
@@ -332,7 +332,7 @@ function readEntries(path: string, text: string, asked: {command: string; input:
     )
   }
   // In order: a withdrawal takes back the intent before it, and a later run's intent counts again.
-  const entries: Entries = {intents: new Map(), results: new Map(), ...(header.input !== undefined && header.input !== asked.input.path ? {movedFrom: header.input} : {})}
+  const entries: Entries = {intents: new Map(), results: new Map(), movedFrom: header.input !== asked.input.path ? header.input : undefined}
   lines.slice(1).forEach((line, index) => {
     const entry = parseLine(line) as Partial<Intent & Result & Withdrawal> | undefined
     if (!entry) throw new UsageError(`${path} line ${index + 2} cannot be read: the journal is damaged, nothing was sent`, 'Check the rows it names with gw refund get or gw purchase get before running the batch with a new --journal.')
@@ -348,12 +348,8 @@ function notAJournal(path: string): UsageError {
 }
 
 function parseLine(line: string | undefined): unknown {
-  try {
-    const value = JSON.parse(line ?? '') as unknown
-    return value !== null && typeof value === 'object' ? value : undefined
-  } catch {
-    return undefined
-  }
+  const value = parseJson(line)
+  return value !== null && typeof value === 'object' ? value : undefined
 }
 
 async function syncDirectory(path: string): Promise<void> {
@@ -378,11 +374,6 @@ export class JournalError extends WriteError {
 }
 
 /** A journal that exists and cannot be read is never taken as new: its rows may have been sent. */
-function unreadable(path: string, err: NodeJS.ErrnoException): UsageError {
-  const why = err.code === 'EACCES' ? 'EACCES: permission denied' : err.code === 'EISDIR' ? 'EISDIR: it is a directory' : (err.code ?? err.message)
-  return new UsageError(`The batch journal ${path} cannot be read (${why}): nothing was sent, and it is left as it is`, 'It records what an earlier run sent: make it readable, then run this again. Without it, rows already sent would be sent again.')
-}
-
 function journalError(path: string, err: unknown): Error {
   if (err instanceof UsageError || err instanceof JournalError) return err
   return new JournalError(path, err)

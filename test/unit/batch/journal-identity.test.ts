@@ -318,41 +318,64 @@ describe('where a journal is kept by default', () => {
     expect(defaultJournalPath(dataDir, 'refund create', {sha256: 'c'.repeat(64)}, journalTarget('http://127.0.0.1:4010', 'TEST'))).toBe(join(dataDir, 'journals', `refund-create-${'c'.repeat(16)}-${where}.ndjson`))
   })
 
-  it('finds the journal begun for the same rows at another path (the file moved, copied or hard-linked) while the file has none of its own: the newest, of this command, gateway and merchant', async () => {
-    const dir = folder()
+  describe('begun for the same rows at another path (the file moved, copied or hard-linked), while the file has none of its own', () => {
     const to = journalTarget('http://127.0.0.1:4010', 'TEST')
     const where = inputHash('http://localhost:4010\nTEST').slice(0, 8)
-    // Each as a run of that file names its journal (by its path), whatever another file's journals hold.
-    const begun = async (path: string, options: Partial<JournalOptions>) => (await Journal.open(join(dir, 'journals', `refund-create-${inputHash(path).slice(0, 16)}-${where}.ndjson`), {command: 'refund create', input: {path, sha256: 'a'.repeat(64)}, now, target: to, ...options})).close()
     const moved = {path: '/data/moved.csv', sha256: 'a'.repeat(64)}
-    const own = defaultJournalPath(dir, 'refund create', moved, to)
-    expect(defaultJournalPath(dir, 'refund create', moved, to)).toBe(own)
-    await begun('/data/first.csv', {})
-    await begun('/data/second.csv', {now: new Date(now.getTime() + 1000)})
-    await begun('/data/older.csv', {now: new Date(now.getTime() - 1000)})
-    // Not the same rows, command, gateway or merchant: never found.
-    await begun('/data/other-rows.csv', {input: {path: '/data/other-rows.csv', sha256: 'b'.repeat(64)}, now: new Date(now.getTime() + 5000)})
-    const other = defaultJournalPath(dir, 'purchase create', {path: '/data/purchases.csv', sha256: 'a'.repeat(64)}, to)
-    await (await Journal.open(other, {command: 'purchase create', input: {path: '/data/purchases.csv', sha256: 'a'.repeat(64)}, now: new Date(now.getTime() + 5000), target: to})).close()
-    await (await Journal.open(defaultJournalPath(dir, 'refund create', {path: '/data/shop.csv', sha256: 'a'.repeat(64)}, journalTarget('http://127.0.0.1:4010', 'SHOP')), {command: 'refund create', input: {path: '/data/shop.csv', sha256: 'a'.repeat(64)}, now: new Date(now.getTime() + 5000), target: journalTarget('http://127.0.0.1:4010', 'SHOP')})).close()
-    // A file of a journal's name that is none, or a header written for another gateway under this one's name, is passed over.
-    writeFileSync(join(dir, 'journals', `refund-create-${'f'.repeat(16)}-${where}.ndjson`), 'not a journal\n')
-    writeFileSync(join(dir, 'journals', `refund-create-${'e'.repeat(16)}-${where}.ndjson`), JSON.stringify({journal: 1, command: 'refund create', input: '/x', input_sha256: 'a'.repeat(64), target: {base_url: 'http://127.0.0.1:9999', username: 'TEST'}, created_at: '2099-01-01T00:00:00.000Z'}) + '\n')
-    expect(defaultJournalPath(dir, 'refund create', moved, to)).toBe(join(dir, 'journals', `refund-create-${inputHash('/data/second.csv').slice(0, 16)}-${where}.ndjson`))
-    // Its own, once it has one, comes first.
-    writeFileSync(own, '')
-    expect(defaultJournalPath(dir, 'refund create', moved, to)).toBe(own)
-    // stdin is named from its content already.
-    expect(defaultJournalPath(dir, 'refund create', {sha256: 'a'.repeat(64)}, to)).toBe(join(dir, 'journals', `refund-create-${'a'.repeat(16)}-${where}.ndjson`))
-  })
+    /** The journal a run of the file at `path` begins, by its own name, whatever other files' journals hold. */
+    const begun = async (dir: string, path: string, at: number, options: Partial<JournalOptions> = {}) => {
+      const file = join(dir, 'journals', `refund-create-${inputHash(path).slice(0, 16)}-${where}.ndjson`)
+      await (await Journal.open(file, {command: 'refund create', input: {path, sha256: 'a'.repeat(64)}, now: new Date(now.getTime() + at), target: to, ...options})).close()
+      return file
+    }
+    const header = (fields: Record<string, unknown>) => JSON.stringify({journal: 1, command: 'refund create', input: '/x', input_sha256: 'a'.repeat(64), target: {base_url: 'http://127.0.0.1:4010', username: 'TEST'}, created_at: '2099-01-01T00:00:00.000Z', ...fields}) + '\n'
 
-  it('reads a header longer than its first read (a long input path) whole', () => {
-    const dir = folder()
-    const where = inputHash('http://localhost:4010\nTEST').slice(0, 8)
-    mkdirSync(join(dir, 'journals'))
-    const long = join(dir, 'journals', `refund-create-${'d'.repeat(16)}-${where}.ndjson`)
-    writeFileSync(long, JSON.stringify({journal: 1, command: 'refund create', input: `/${'deep/'.repeat(1500)}refunds.csv`, input_sha256: 'a'.repeat(64), target: {base_url: 'http://127.0.0.1:4010', username: 'TEST'}, created_at: now.toISOString()}) + '\n{"intent":"r-1"}\n')
-    expect(defaultJournalPath(dir, 'refund create', {path: '/data/moved.csv', sha256: 'a'.repeat(64)}, journalTarget('http://127.0.0.1:4010', 'TEST'))).toBe(long)
+    it('finds the newest of them, whichever order the folder lists them in', async () => {
+      for (const [first, second] of [[1000, 2000], [2000, 1000]] as const) {
+        const dir = folder()
+        expect(defaultJournalPath(dir, 'refund create', moved, to)).toBe(join(dir, 'journals', `refund-create-${inputHash('/data/moved.csv').slice(0, 16)}-${where}.ndjson`))
+        const a = await begun(dir, '/data/a.csv', first)
+        const b = await begun(dir, '/data/b.csv', second)
+        await begun(dir, '/data/older.csv', -1000)
+        expect(defaultJournalPath(dir, 'refund create', moved, to)).toBe(first > second ? a : b)
+      }
+    })
+
+    it('never one of other rows, another command, gateway or merchant, or a file that is no journal', async () => {
+      const dir = folder()
+      await begun(dir, '/data/other-rows.csv', 0, {input: {path: '/data/other-rows.csv', sha256: 'b'.repeat(64)}})
+      const journals = join(dir, 'journals')
+      await (await Journal.open(join(journals, 'purchase-create-1.ndjson'), {command: 'purchase create', input: {path: '/data/p.csv', sha256: 'a'.repeat(64)}, now, target: to})).close()
+      await (await Journal.open(join(journals, 'shop.ndjson'), {command: 'refund create', input: {path: '/data/shop.csv', sha256: 'a'.repeat(64)}, now, target: journalTarget('http://127.0.0.1:4010', 'SHOP')})).close()
+      writeFileSync(join(journals, 'other-gateway.ndjson'), header({target: {base_url: 'http://127.0.0.1:9999', username: 'TEST'}}))
+      writeFileSync(join(journals, 'no-address.ndjson'), header({target: {base_url: 'not an address', username: 'TEST'}}))
+      writeFileSync(join(journals, 'no-target.ndjson'), header({target: undefined}))
+      writeFileSync(join(journals, 'garbage.ndjson'), 'not a journal\n')
+      writeFileSync(join(journals, 'a-lock.ndjson.lock'), '4242')
+      writeFileSync(join(journals, 'empty.ndjson'), '')
+      mkdirSync(join(journals, 'a-folder.ndjson'))
+      expect(defaultJournalPath(dir, 'refund create', moved, to)).toBe(join(journals, `refund-create-${inputHash('/data/moved.csv').slice(0, 16)}-${where}.ndjson`))
+      // The same header with this gateway (spelled another way) and merchant is one.
+      writeFileSync(join(journals, 'found.ndjson'), header({target: {base_url: 'http://LOCALHOST:4010/', username: 'TEST'}}))
+      expect(defaultJournalPath(dir, 'refund create', moved, to)).toBe(join(journals, 'found.ndjson'))
+    })
+
+    it('is not looked for once the file has its own, nor for stdin, which is named from its content', async () => {
+      const dir = folder()
+      await begun(dir, '/data/first.csv', 0)
+      const own = join(dir, 'journals', `refund-create-${inputHash('/data/moved.csv').slice(0, 16)}-${where}.ndjson`)
+      writeFileSync(own, '')
+      expect(defaultJournalPath(dir, 'refund create', moved, to)).toBe(own)
+      expect(defaultJournalPath(dir, 'refund create', {sha256: 'a'.repeat(64)}, to)).toBe(join(dir, 'journals', `refund-create-${'a'.repeat(16)}-${where}.ndjson`))
+    })
+
+    it('reads a header holding the longest path Linux allows (4,096 bytes) whole', () => {
+      const dir = folder()
+      mkdirSync(join(dir, 'journals'))
+      const long = join(dir, 'journals', 'long.ndjson')
+      writeFileSync(long, header({input: `/${'deep/'.repeat(682)}x.csv`}) + '{"intent":"r-1"}\n')
+      expect(defaultJournalPath(dir, 'refund create', moved, to)).toBe(long)
+    })
   })
 
   it("finds a journal an earlier gw named from the input's content and the address as written, while there is none of the new name", () => {
