@@ -178,45 +178,22 @@ describe('case 4: a slow list says what it is doing, at a terminal only', () => 
     return {gateway: served, release}
   }
 
-  it('at a terminal: a progress line after a second, of pages and records, cleared before the table', async () => {
+  it.each([
+    ['a list: cleared before the table', ['purchase', 'list', '--all'], 'purchases', [/│ paged-0 +│ 10\.00 AUD/, /200 purchases, newest first\./]],
+    ['refund list --purchase, reading the refunds on its card: cleared before the note and the table', ['refund', 'list', '--purchase', 'paged-0', '--max-pages', '10'], 'refunds', [/Refunds that may be of purchase paged-0/, /│ paged-0 +│/]],
+    ['purchase get, reading the refunds that say what is left of it: cleared before the record', ['purchase', 'get', 'paged-0'], 'refunds', [/Reference +paged-0/]],
+  ])('at a terminal, %s: a progress line after a second, of pages and records', async (_, args, label, shown) => {
     const {gateway: served, release} = await slowThirdPage()
-    // No pager: the test reads the table and the exit line the list leaves on the screen.
-    const t = terminal(['purchase', 'list', '--all'], env(served.url, {GW_PAGER: 'cat'}), {width: 150})
+    // No pager: the test reads the table and the exit line the command leaves on the screen.
+    const t = terminal(args, env(served.url, {GW_PAGER: 'cat'}), {width: 150})
     open.push(t)
-    const waiting = await t.waitFor(/Reading purchases: page \d of 4, 50 of 200 records/)
+    const waiting = await t.waitFor(new RegExp(`Reading ${label}: page \\d of 4, 50 of 200 records`))
     expect(waiting).not.toContain('[exit')
     release()
     const screen = await t.waitFor(/\[exit \d+\]/)
     expect(screen).toContain('[exit 0]')
-    expect(screen).not.toContain('Reading purchases')
-    expect(screen).toMatch(/│ paged-0 +│ 10\.00 AUD/)
-    expect(screen).toContain('200 purchases, newest first.')
-  })
-
-  it('refund list --purchase: the refunds on its card read a page at a time, with the same progress line, cleared before the note and the table', async () => {
-    const {gateway: served, release} = await slowThirdPage()
-    const t = terminal(['refund', 'list', '--purchase', 'paged-0', '--max-pages', '10'], env(served.url, {GW_PAGER: 'cat'}), {width: 150})
-    open.push(t)
-    const waiting = await t.waitFor(/Reading refunds: page \d of 4, 50 of 200 records/)
-    expect(waiting).not.toContain('[exit')
-    release()
-    const screen = await t.waitFor(/\[exit \d+\]/)
-    expect(screen).toContain('[exit 0]')
-    expect(screen).not.toContain('Reading refunds')
-    expect(screen).toContain('Refunds that may be of purchase paged-0')
-    expect(screen).toMatch(/│ paged-0 +│/)
-  })
-
-  it('purchase get at a terminal: the refunds it reads to say what is left show the same progress line, cleared before the record', async () => {
-    const {gateway: served, release} = await slowThirdPage()
-    const t = terminal(['purchase', 'get', 'paged-0'], env(served.url, {GW_PAGER: 'cat'}), {width: 150})
-    open.push(t)
-    await t.waitFor(/Reading refunds: page \d of 4, 50 of 200 records/)
-    release()
-    const screen = await t.waitFor(/\[exit \d+\]/)
-    expect(screen).toContain('[exit 0]')
-    expect(screen).not.toContain('Reading refunds')
-    expect(screen).toMatch(/Reference +paged-0/)
+    expect(screen).not.toContain(`Reading ${label}`)
+    for (const text of shown) expect(screen).toMatch(text)
   })
 
   it('refund list --purchase keeps to --max-pages, as every list does (exit 1, saying why)', async () => {
