@@ -1,7 +1,7 @@
 import {createHash} from 'node:crypto'
 import {closeSync, type Dirent, existsSync, openSync, readdirSync, readSync} from 'node:fs'
-import {UsageError} from '../errors.js'
 import {join} from 'node:path'
+import {UsageError} from '../errors.js'
 import {gatewayAddress} from '../loopback.js'
 
 /**
