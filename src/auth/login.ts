@@ -77,18 +77,18 @@ export async function login(flags: LoginFlags, context: LoginContext): Promise<P
   return profileRecord(name, saved.profile, saved.active)
 }
 
-/**
- * Whether the profile saved becomes the active one. A sandbox profile does, as it always has. A
- * live one only with --activate or when the person at the terminal says so (without a terminal it
- * is saved, not switched to): a read that silently goes live is the habit Stripe's CLI avoids.
- * Logging in again to the active profile keeps it active.
- */
 /** The profile active now, when it is one (a profile being logged in again counts, whether or not it was saved before). */
 function activeOf(config: Config, name: string): string | undefined {
   const active = config.activeProfile
   return active !== undefined && (active === name || config.profiles[active] !== undefined) ? active : undefined
 }
 
+/**
+ * Whether the profile saved becomes the active one. A sandbox profile does, as it always has. A
+ * live one only with --activate or when the person at the terminal says so (without a terminal it
+ * is saved, not switched to): a read that silently goes live is the habit Stripe's CLI avoids.
+ * Logging in again to the active profile keeps it active.
+ */
 async function activation(flag: boolean | undefined, {name, environment, active, ask}: {name: string; environment: Environment; active?: string; ask?: Prompter}): Promise<boolean> {
   if (flag !== undefined) return flag
   if (environment !== 'live' || active === name) return true

@@ -74,7 +74,7 @@ function journalOfSameRows(directory: string, wanted: {command: string; sha256: 
   for (const entry of entries) {
     if (!entry.isFile()) continue
     const path = join(directory, entry.name)
-    const header = headerOf(path) as Partial<{command: unknown; input_sha256: unknown; target: Partial<JournalTarget>; created_at: unknown}> | undefined
+    const header = headerOf(path)
     if (header?.command !== wanted.command || header.input_sha256 !== wanted.sha256 || !sameTarget(header.target, wanted.target)) continue
     const createdAt = String(header.created_at)
     if (!found || createdAt > found.createdAt) found = {path, createdAt}
@@ -82,22 +82,24 @@ function journalOfSameRows(directory: string, wanted: {command: string; sha256: 
   return found?.path
 }
 
-function sameTarget(written: Partial<JournalTarget> = {}, target: JournalTarget): boolean {
-  const address = String(written.base_url)
-  return URL.canParse(address) && gatewayAddress(address) === target.base_url && written.username === target.username
+/** Whether a header's gateway and merchant, however an earlier gw spelled the address, are the target's (journalTarget's one spelling). */
+export function sameTarget(written: unknown, target: JournalTarget): boolean {
+  const {base_url, username} = (written ?? {}) as Partial<JournalTarget>
+  const address = String(base_url)
+  return URL.canParse(address) && gatewayAddress(address) === target.base_url && username === target.username
 }
 
 /**
  * The first line of a file, parsed; undefined when it is not JSON, or the file went since it was
  * listed. One that cannot be read is refused: it may be the journal these rows were sent under.
  */
-function headerOf(path: string): unknown {
+function headerOf(path: string): Record<string, unknown> | undefined {
   let fd: number | undefined
   try {
     fd = openSync(path, 'r')
     const bytes = Buffer.alloc(HEADER_BYTES)
     const read = readSync(fd, bytes, 0, HEADER_BYTES, 0)
-    return parseJson(bytes.subarray(0, read).toString('utf8').split('\n', 1)[0])
+    return parseEntry(bytes.subarray(0, read).toString('utf8').split('\n', 1)[0])
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
     throw unreadable(path, err as NodeJS.ErrnoException)
@@ -114,6 +116,12 @@ export function parseJson(line: string | undefined): unknown {
     // Not JSON: undefined, as for no line at all.
   }
   return undefined
+}
+
+/** A journal line's entry (a JSON object); undefined for a line that holds none. */
+export function parseEntry(line: string | undefined): Record<string, unknown> | undefined {
+  const value = parseJson(line)
+  return value instanceof Object ? (value as Record<string, unknown>) : undefined
 }
 
 /** A journal gw cannot read: never taken as new, since rows already sent would be sent again. */

@@ -5,7 +5,7 @@ import {promisify} from 'node:util'
 import {UsageError, WriteError} from '../errors.js'
 import {type FileLock, HardLinkedError, LockHeldError, realPath, takeLock} from '../file-lock.js'
 import {gatewayAddress} from '../loopback.js'
-import {type JournalInput, type JournalTarget, parseJson, unreadable} from './journal-identity.js'
+import {type JournalInput, type JournalTarget, parseEntry, unreadable} from './journal-identity.js'
 
 export {defaultJournalPath, inputHash, type JournalInput, type JournalTarget, journalTarget, rowChanges} from './journal-identity.js'
 
@@ -311,7 +311,7 @@ interface Entries {
 /** A journal's entries, once its header shows it is this batch's against this gateway. */
 function readEntries(path: string, text: string, asked: {command: string; input: JournalInput; target: JournalTarget}): Entries {
   const lines = text.split('\n').slice(0, -1)
-  const header = parseLine(lines[0]) as Partial<Header> | undefined
+  const header = parseEntry(lines[0]) as Partial<Header> | undefined
   if (header?.journal !== 1) throw notAJournal(path)
   if (header.command !== asked.command) {
     throw new UsageError(`${path} is the journal of a gw ${header.command} batch, not gw ${asked.command}: nothing was sent`, 'Give this batch a journal of its own with --journal FILE.')
@@ -334,7 +334,7 @@ function readEntries(path: string, text: string, asked: {command: string; input:
   // In order: a withdrawal takes back the intent before it, and a later run's intent counts again.
   const entries: Entries = {intents: new Map(), results: new Map(), movedFrom: header.input !== asked.input.path ? header.input : undefined}
   lines.slice(1).forEach((line, index) => {
-    const entry = parseLine(line) as Partial<Intent & Result & Withdrawal> | undefined
+    const entry = parseEntry(line) as Partial<Intent & Result & Withdrawal> | undefined
     if (!entry) throw new UsageError(`${path} line ${index + 2} cannot be read: the journal is damaged, nothing was sent`, 'Check the rows it names with gw refund get or gw purchase get before running the batch with a new --journal.')
     if (typeof entry.intent === 'string') entries.intents.set(entry.intent, entry as Intent)
     else if (typeof entry.result === 'string') entries.results.set(entry.result, entry as Result)
@@ -345,11 +345,6 @@ function readEntries(path: string, text: string, asked: {command: string; input:
 
 function notAJournal(path: string): UsageError {
   return new UsageError(`${path} is not a gw batch journal, and is left as it is: nothing was sent`, 'Give --journal a file of its own (a new one is made), or leave --journal out for the default one.')
-}
-
-function parseLine(line: string | undefined): unknown {
-  const value = parseJson(line)
-  return value !== null && typeof value === 'object' ? value : undefined
 }
 
 async function syncDirectory(path: string): Promise<void> {
@@ -373,7 +368,6 @@ export class JournalError extends WriteError {
   }
 }
 
-/** A journal that exists and cannot be read is never taken as new: its rows may have been sent. */
 function journalError(path: string, err: unknown): Error {
   if (err instanceof UsageError || err instanceof JournalError) return err
   return new JournalError(path, err)

@@ -2,8 +2,7 @@ import {createReadStream} from 'node:fs'
 import {appendFile, mkdir, readdir, readFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import {realPath} from '../file-lock.js'
-import {gatewayAddress} from '../loopback.js'
-import type {JournalTarget} from './journal.js'
+import {type JournalTarget, parseEntry, parseJson, sameTarget} from './journal-identity.js'
 
 /** The places of refund journals a batch was given (`--journal FILE`), one JSON string a line: read as the data directory's own are. */
 const placesFile = (dataDir: string) => join(dataDir, 'journals', 'elsewhere.ndjson')
@@ -23,7 +22,7 @@ export async function noteJournalPlace(dataDir: string, journalPath: string): Pr
 /** The places noted (noteJournalPlace), each once; none when the note cannot be read. */
 async function journalPlaces(dataDir: string): Promise<string[]> {
   const text = await readFile(placesFile(dataDir), 'utf8').catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? '' : Promise.reject(err)))
-  const places = text.split('\n').map((line) => parse(line)).filter((place): place is string => typeof place === 'string')
+  const places = text.split('\n').map((line) => parseJson(line)).filter((place): place is string => typeof place === 'string')
   return [...new Set(places)]
 }
 
@@ -80,8 +79,7 @@ async function readJournal(path: string, target: JournalTarget, keys: string[], 
     if (header && end > 0) {
       header = false
       const first = parseEntry(block.slice(0, block.indexOf('\n')))
-      const theirs = first?.target as Partial<JournalTarget> | undefined
-      if (first?.command !== 'refund create' || !sameAddress(theirs?.base_url, target.base_url) || theirs?.username !== target.username) return
+      if (first?.command !== 'refund create' || !sameTarget(first.target, target)) return
       block = block.slice(block.indexOf('\n') + 1)
     }
     // The lines that hold a needle, each once; the needles a row's intent adds (its result) are
@@ -100,22 +98,4 @@ async function readJournal(path: string, target: JournalTarget, keys: string[], 
       }
     }
   }
-}
-
-function parseEntry(line: string): Record<string, unknown> | undefined {
-  const value = parse(line)
-  return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined
-}
-
-function parse(line: string): unknown {
-  try {
-    return JSON.parse(line) as unknown
-  } catch {
-    return undefined
-  }
-}
-
-/** A header's gateway, however an earlier gw spelled it, against the target's (journalTarget's one spelling). */
-function sameAddress(written: unknown, address: string): boolean {
-  return typeof written === 'string' && URL.canParse(written) && gatewayAddress(written) === address
 }
