@@ -29,7 +29,7 @@ A day is this machine's calendar day (its time zone, TZ), as --from and --to rea
     const bounds = flags.from === undefined && flags.to === undefined ? {from: 'today', to: 'today'} : {from: flags.from, to: flags.to}
     const window = parseWindow(bounds, new Date())
     const deps = await this.factory.deps()
-    return showingProgress(this.io, {shown: this.io.chatty && !this.factory.render.json, watchRetries: (watcher) => deps.client.watchRetries(watcher)}, (progress) =>
+    return showingProgress(this.factory, deps.client, (progress) =>
       reportTotals(window, deps, {concurrency: flags.concurrency ?? gwFlags.DEFAULT_CONCURRENCY, maxPages: flags['max-pages'], onState: progress.state}),
     )
   }

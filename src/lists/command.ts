@@ -69,7 +69,7 @@ export async function runList(resource: ListResource, flags: ListFlags, f: Facto
   // Refunds name no purchase: those of one are matched against it, best fit first (refunds-of.ts).
   if (filters.purchase) return (await import('./refunds-of.js')).listRefundsOfPurchase(request, f, deps)
   const {showingProgress} = await import('../output/progress.js')
-  await showingProgress(io, {shown: io.chatty && !render.json, watchRetries: (watcher) => deps.client.watchRetries(watcher)}, async (progress) => {
+  await showingProgress(f, deps.client, async (progress) => {
     const listing = listRecords({...request, onState: (state) => progress.state(`${noun}s`, state)}, deps)
     await renderListing(io, listing.pages, columns, render, {paged: progress.done})
     if (io.chatty && !render.json) renderListSummary(io, listing.summary(), {noun, newestFirst: request.newestFirst})

@@ -30,7 +30,7 @@ export async function listRefundsOfPurchase(request: ListRequest, f: Factory, de
   const {purchase, ...others} = request.filters
   if (!purchase) return undefined
   const journaled = await refundsMadeFor(purchase, f)
-  const {matched} = await showingProgress(io, {shown: io.chatty && !render.json, watchRetries: (watcher) => deps.client.watchRetries(watcher)}, (progress) =>
+  const {matched} = await showingProgress(f, deps.client, (progress) =>
     refundsOfPurchase(purchase, {window: request.window, newestFirst: request.newestFirst, concurrency: request.concurrency, maxPages: request.maxPages, journaled, onState: (state) => progress.state('refunds', state)}, deps),
   )
   const wanted = matched.filter(({refund}) => matchesFilters(others, refund))
@@ -53,7 +53,7 @@ export async function withRefunded(purchase: GwRecord, f: Factory): Promise<GwRe
   try {
     const journaled = await refundsMadeFor(purchase, f)
     const deps = await f.deps()
-    const state = await showingProgress(f.io, {shown: f.io.chatty && !f.render.json, watchRetries: (watcher) => deps.client.watchRetries(watcher)}, (progress) =>
+    const state = await showingProgress(f, deps.client, (progress) =>
       refundedState(purchase, {concurrency: DEFAULT_CONCURRENCY, journaled, onState: (walk) => progress.state('refunds', walk)}, deps),
     )
     const {refunded, left} = refundedText(purchase, state)

@@ -1,6 +1,7 @@
-import type {Retry} from '../api/client.js'
+import type {GatewayClient, Retry} from '../api/client.js'
 import type {WalkState} from '../api/paging.js'
 import type {Io} from './io.js'
+import type {RenderOptions} from './render.js'
 import {sanitizeLine} from './sanitize.js'
 
 /** What a list or report that pages tells a person at a terminal (issue 28): where it stands, and each retry. */
@@ -68,12 +69,13 @@ export function pagingProgress(io: Io, {shown}: {shown: boolean}): PagingProgres
 }
 
 /**
- * Runs a walk (a list, a report, the refunds of a purchase) with its progress and retries shown
- * while it runs (pagingProgress), the line taken away when it ends, however it ends.
+ * Runs a walk (a list, a report, the refunds of a purchase) with its progress and the client's
+ * retries shown while it runs (pagingProgress): at a terminal, never with --json. The line is taken
+ * away when the walk ends, however it ends.
  */
-export async function showingProgress<T>(io: Io, {shown, watchRetries}: {shown: boolean; watchRetries(watcher: (retry: Retry) => void): () => void}, walk: (progress: PagingProgress) => Promise<T>): Promise<T> {
-  const progress = pagingProgress(io, {shown})
-  const forget = watchRetries(progress.retried)
+export async function showingProgress<T>({io, render}: {io: Io; render: Pick<RenderOptions, 'json'>}, client: Pick<GatewayClient, 'watchRetries'>, walk: (progress: PagingProgress) => Promise<T>): Promise<T> {
+  const progress = pagingProgress(io, {shown: io.chatty && !render.json})
+  const forget = client.watchRetries(progress.retried)
   try {
     return await walk(progress)
   } finally {
