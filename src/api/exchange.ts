@@ -140,7 +140,8 @@ export class Exchange {
             authorization: this.authorization,
             accept: 'application/json',
             'user-agent': this.options.userAgent,
-            ...(payload === undefined ? {} : {'content-type': 'application/json'}),
+            // On every write, body or not, as the vendor's libraries send it: the local gateway's controls take no other.
+            ...(payload === undefined && endpoint.method === 'GET' ? {} : {'content-type': 'application/json'}),
           },
           body: payload,
           signal,

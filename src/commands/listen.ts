@@ -1,5 +1,6 @@
 import {Flags} from '@oclif/core'
 import {AuthError, GwError, UsageError} from '../errors.js'
+import {allowHost, allowOrigin} from '../flags.js'
 import {ExitStatus, GwCommand} from '../gw-command.js'
 import {isLoopbackUrl} from '../loopback.js'
 import * as webhookFlags from '../webhooks/flags.js'
@@ -9,6 +10,7 @@ export default class Listen extends GwCommand {
   static override description = `Prints where it listens on stderr, then one line per event on stdout: time, event, mode, the subscription, customer and purchase ids, and amount and outcome for charges. With --json, one JSON object per event per line ({"received_at","event","mode","payload","headers"}).
 Each delivery is acknowledged with 200 once it is printed (and saved, with --save). With --forward-to it is passed on to your app and answered with your app's status, so a failing app means the gateway delivers it again.
 With the profile of a local gateway (gw sandbox start) it registers itself, as stripe listen does, and says so; --register does the same with any gateway. A registration left by a gw listen that was killed is removed by the next one.
+Only deliveries that prove they came from the gateway are taken: a registration it makes gets fresh random credentials (HTTP Basic), --auth names those of one made elsewhere, and anything else is 401, never forwarded; with neither it says that anyone on this machine can deliver. As gw sandbox does, it refuses requests addressed to another name (--allow-host) or sent by a web page (--allow-origin).
 Ctrl-C stops accepting, finishes the deliveries in flight, removes the registration and exits 130; SIGTERM does the same and exits 0.`
 
   static override printsJson = true
@@ -26,6 +28,8 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the registrat
   static override flags = {
     port: Flags.integer({description: 'port to listen on; 0 picks a free one', default: 4242, min: 0, max: 65535}),
     host: Flags.string({description: 'address to listen on; anything but loopback is reachable from other machines', default: '127.0.0.1'}),
+    'allow-host': allowHost(),
+    'allow-origin': allowOrigin(),
     path: Flags.string({description: 'path deliveries are posted to', default: '/', parse: async (input) => (input.startsWith('/') ? input : '/' + input)}),
     events: webhookFlags.events,
     'forward-to': webhookFlags.forwardTo(),
@@ -65,6 +69,8 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the registrat
           host: flags.host,
           port: flags.port,
           path: flags.path,
+          allowedHosts: flags['allow-host'] ?? [],
+          allowedOrigins: flags['allow-origin'] ?? [],
           auth,
           events: flags.events ?? [],
           json: this.factory.flags.json,
@@ -76,8 +82,8 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the registrat
           receiveTimeoutMs: flags['receive-timeout'] * 1000,
           environment: credentials?.environment,
           register: deps && {
-            create: async (address) => {
-              const hook = await webhooks.createWebHook({name: listenHookName(address), address, events: [], environment: credentials?.environment ?? 'sandbox', auth}, deps)
+            create: async (address, hookAuth) => {
+              const hook = await webhooks.createWebHook({name: listenHookName(address), address, events: [], environment: credentials?.environment ?? 'sandbox', auth: hookAuth}, deps)
               if (typeof hook.id !== 'string' || !hook.id) throw new UsageError('The gateway registered the web hook but sent no id back, so gw listen could not remove it on exit')
               return hook.id
             },

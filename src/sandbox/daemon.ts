@@ -24,6 +24,9 @@ export interface RuntimeInfo {
   merchants?: string[]
   /** The file of its request log (gw sandbox logs); null when it keeps none or only in memory; absent in older files. */
   requestLog?: string | null
+  /** --allow-host and --allow-origin; absent in older files. */
+  allowedHosts?: string[]
+  allowedOrigins?: string[]
 }
 
 /** What a `gw sandbox start` asked for, of what the runtime file tells of a running gateway. */
@@ -36,6 +39,8 @@ export interface StartRequest {
   merchants?: string[]
   /** Whether it keeps a request log (--request-log, --no-request-log). */
   requestLog?: boolean
+  allowedHosts?: string[]
+  allowedOrigins?: string[]
 }
 
 /**
@@ -52,6 +57,8 @@ export function differencesFrom(info: RuntimeInfo, asked: StartRequest): string[
   if (asked.stateFile !== undefined && !sameFile(asked.stateFile, info.stateFile)) differ('--state', asked.stateFile, info.stateFile ?? '')
   if (asked.webhooks !== undefined && !same(asked.webhooks, info.webhooks ?? [])) differ('--webhook', asked.webhooks.join(' '), (info.webhooks ?? []).join(' '))
   if (asked.merchants !== undefined && !same(asked.merchants, info.merchants ?? [])) differ('--merchant', asked.merchants.join(' '), (info.merchants ?? []).join(' '))
+  if (asked.allowedHosts !== undefined && !same(asked.allowedHosts, info.allowedHosts ?? [])) differ('--allow-host', asked.allowedHosts.join(' '), (info.allowedHosts ?? []).join(' '))
+  if (asked.allowedOrigins !== undefined && !same(asked.allowedOrigins, info.allowedOrigins ?? [])) differ('--allow-origin', asked.allowedOrigins.join(' '), (info.allowedOrigins ?? []).join(' '))
   // The gateway that writes the runtime file keeps its log in a file, or none: null is none.
   if (asked.requestLog !== undefined && info.requestLog !== undefined && asked.requestLog !== (info.requestLog !== null)) {
     differences.push(asked.requestLog ? '--request-log (it keeps none)' : `--no-request-log (it keeps one in ${info.requestLog})`)

@@ -27,6 +27,8 @@ export interface HttpOptions<Ctx> {
   answered?(exchange: Exchange): void
   /** The name of this run of the gateway's data, sent with every answer as X-Sandbox-Instance. */
   instance?(): string | undefined
+  /** Sees every request first, and answers those the gateway must not serve (guard.ts): what it answered, for the log. */
+  guard?(req: IncomingMessage, res: ServerResponse, signedIn: () => boolean): {status: number; error: string; body?: unknown} | undefined
 }
 
 /** A request and what it was answered, for the request log; nothing here has been made safe to show yet. */
@@ -46,12 +48,15 @@ export interface Exchange {
   body?: unknown
   /** What a fault did to the request, when one did. */
   fault?: string
+  /** Answered by the guard, never served: logged whatever it asked for. */
+  refused?: boolean
 }
 
 /** What answering a request learned about it beyond its answer. */
 interface Seen {
   merchant?: string
   input?: Record<string, unknown>
+  refused?: boolean
 }
 
 /**
@@ -72,7 +77,7 @@ interface Answer {
   headers?: Record<string, string>
 }
 
-function writeEnvelope(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function writeEnvelope(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return
   const text = JSON.stringify(body)
   res.writeHead(status, {...headers, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text))})
@@ -122,9 +127,15 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
     const answered = (status: number | null, body?: unknown, fault?: string) =>
       options.answered?.({method, pathname, status, ms: performance.now() - started, requestId, ...seen, body, fault})
 
-    const fault = pathname.startsWith(CONTROL_PREFIX) ? undefined : faults.take(method, target)
     // What is logged names a stored card by its token's last four only.
     const shownPath = maskCardTokenPath(pathname)
+    const guarded = options.guard?.(req, res, () => signedInMerchant(req.headers.authorization) !== undefined)
+    if (guarded) {
+      log(`${method} ${shownPath} ${guarded.status} ${guarded.error}`)
+      seen.refused = true
+      return answered(guarded.status, guarded.body)
+    }
+    const fault = pathname.startsWith(CONTROL_PREFIX) ? undefined : faults.take(method, target)
     if (fault) log(`${method} ${shownPath} fault ${fault.action}`)
     if (fault?.action === 'drop-before') {
       req.socket.destroy()

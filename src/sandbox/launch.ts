@@ -32,6 +32,9 @@ export interface LaunchRequest {
   name: string
   port: number
   host: string
+  /** --allow-host and --allow-origin: guard.ts. */
+  allowedHosts: string[]
+  allowedOrigins: string[]
   mode: Mode
   /** As given: relative to the working directory, or absolute. */
   stateFile?: string
@@ -111,6 +114,8 @@ async function startForeground(request: LaunchRequest, ctx: LaunchContext, runti
   const sandbox: RunningSandbox = await startSandbox({
     port: request.port,
     host: request.host,
+    allowedHosts: request.allowedHosts,
+    allowedOrigins: request.allowedOrigins,
     stateFile,
     mode: request.mode,
     merchants,
@@ -181,6 +186,8 @@ function askedFor(request: LaunchRequest): StartRequest {
   return {
     ...(given(request, 'port') ? {port: request.port} : {}),
     ...(given(request, 'host') ? {host: request.host} : {}),
+    ...(given(request, 'allow-host') ? {allowedHosts: request.allowedHosts} : {}),
+    ...(given(request, 'allow-origin') ? {allowedOrigins: request.allowedOrigins} : {}),
     ...(given(request, 'mode') ? {mode: request.mode} : {}),
     ...(request.stateFile === undefined ? {} : {stateFile: resolve(request.stateFile)}),
     ...(request.webhooks ? {webhooks: request.webhooks} : {}),

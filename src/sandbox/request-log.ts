@@ -41,7 +41,7 @@ export function requestLogBeside(stateFile: string): string {
 }
 
 /**
- * Every request the gateway answered (but its own /_sandbox/ ones), as `gw sandbox logs` shows
+ * Every request the gateway answered (but its own /_sandbox/ ones, unless refused), as `gw sandbox logs` shows
  * them: time, merchant, method, path, status, milliseconds, request id, the reference the body
  * gave, its card number masked, and the first error. Nothing else of a body is kept, so a CVV, a
  * token or a password cannot reach the file or the screen; a stored card's token shows by its last
@@ -75,7 +75,7 @@ export class RequestLog {
   }
 
   add(exchange: Exchange): void {
-    if (exchange.pathname.startsWith('/_sandbox/')) return
+    if (exchange.pathname.startsWith('/_sandbox/') && !exchange.refused) return
     const line = JSON.stringify(entryOf(exchange))
     this.last++
     this.ring[this.last % this.options.kept] = line

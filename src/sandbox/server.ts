@@ -9,6 +9,7 @@ import {removeRuntimeFile, writeRuntimeFile} from './daemon.js'
 import {Deliveries} from './delivery.js'
 import {SandboxError} from './errors.js'
 import {FaultList} from './faults.js'
+import {sandboxGuard} from './guard.js'
 import {clientErrorListener, createRequestListener} from './http.js'
 import {TEST_MERCHANT, merchantPrefixes, newRecordId, type MerchantCredentials} from './ids.js'
 import {Journal, StateFileError, loadStore, lockStateFile, type OpenStateFile} from './persist.js'
@@ -21,6 +22,10 @@ export interface SandboxOptions {
   /** 0 picks a free port. */
   port: number
   host: string
+  /** Names besides loopback's and `host` that requests may address it by (--allow-host): guard.ts. */
+  allowedHosts?: string[]
+  /** Web pages let in, by origin (--allow-origin): guard.ts. */
+  allowedOrigins?: string[]
   /** Where records are kept between runs; without it they live in memory only. */
   stateFile?: string
   mode: Mode
@@ -181,6 +186,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       log,
       answered: requests && ((exchange) => requests.add(exchange)),
       instance: () => store.instance,
+      guard: sandboxGuard({listenHost: host, allowedHosts: options.allowedHosts ?? [], allowedOrigins: options.allowedOrigins ?? [], mode}),
     }),
   )
   server.on('clientError', clientErrorListener(mode))
@@ -213,6 +219,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
         webhooks: options.webhooks ?? [],
         merchants: options.merchants.map((merchant) => merchant.username),
         requestLog: options.requestLog === false ? null : (options.requestLog?.file ?? null),
+        ...(options.allowedHosts?.length ? {allowedHosts: options.allowedHosts} : {}),
+        ...(options.allowedOrigins?.length ? {allowedOrigins: options.allowedOrigins} : {}),
       })
     } catch (error) {
       server.close()

@@ -1,3 +1,5 @@
+import {randomBytes} from 'node:crypto'
+import type {IncomingHttpHeaders} from 'node:http'
 import type {ProxySettings} from '../api/proxy.js'
 import {GwError, UsageError} from '../errors.js'
 import {isLoopbackHost} from '../loopback.js'
@@ -9,13 +11,13 @@ import {eventFilter, InvalidDelivery, isKnownEvent, parseDelivery} from './event
 import {openEventLog} from './event-log.js'
 import {bytesMayHoldCardData, describeForward, type EventEntry, eventJsonLine, eventLine, selectHeaders} from './format.js'
 import {createForwarder} from './forward.js'
-import {type RawDelivery, startReceiver} from './receiver.js'
+import {type Credentials, type RawDelivery, startReceiver} from './receiver.js'
 
 export const MAX_DELIVERY_BYTES = 1024 * 1024
 
 export interface Registration {
-  /** Registers the receiver's address with the gateway; resolves with the web hook's id. */
-  create(address: string): Promise<string>
+  /** Registers the receiver's address with the gateway, deliveries to carry `auth`; resolves with the web hook's id. */
+  create(address: string, auth: Credentials): Promise<string>
   remove(id: string): Promise<void>
   /** Removes what earlier gw listens left registered when they were killed (this one listening at `address` now): the hooks removed. */
   removeAbandoned?(address: string): Promise<Record<string, unknown>[]>
@@ -30,7 +32,11 @@ export interface ListenOptions {
   host: string
   port: number
   path: string
-  auth?: {username: string; password: string}
+  /** Names and web pages let in beyond loopback's (browser-guard.ts). */
+  allowedHosts: string[]
+  allowedOrigins: string[]
+  /** The credentials of a registration made elsewhere (--auth); a registration made here gets its own. */
+  auth?: Credentials
   events: string[]
   json: boolean
   forwardTo?: string
@@ -66,6 +72,8 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
   const readerGone = new Promise<'output closed'>((resolve) => io.onOutClosed?.(() => ((outClosed = true), resolve('output closed'))))
   const log = options.save ? await openEventLog(options.save) : undefined
   const forwarder = options.forwardTo ? createForwarder(options.forwardTo, options.forwardTimeoutMs, options.proxy) : undefined
+  // Only the gateway learns these: a delivery carrying them came from it.
+  let ownCredentials = options.register && !options.auth ? freshCredentials() : undefined
   const counts = {printed: 0, filtered: 0, refused: 0}
   const wanted = eventFilter(options.events)
   const warning = paint(io.errColor, 'yellow', 'Warning:')
@@ -97,7 +105,8 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
     if (mode && options.environment && !modeMatches(mode, options.environment)) {
       warn(`a ${entry.event} delivery in ${mode} mode, but the profile in force is ${options.environment}`)
     }
-    const forward = forwarder && (await forwarder.send(body, headers))
+    // Credentials of gw listen's own mean nothing to the app; those of --auth are the app's to check.
+    const forward = forwarder && (await forwarder.send(body, ownCredentials ? withoutAuthorization(headers) : headers))
     if (outClosed) return 503
     const shown = options.json ? line : eventLine(entry, {color: io.color, forward})
     const written = io.outWritten?.(shown) ?? (io.out(shown), Promise.resolve(true))
@@ -116,7 +125,9 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
       host: options.host,
       port: options.port,
       path: options.path,
-      auth: options.auth,
+      allowedHosts: options.allowedHosts,
+      allowedOrigins: options.allowedOrigins,
+      auth: options.auth ?? ownCredentials,
       maxBodyBytes: MAX_DELIVERY_BYTES,
       receiveTimeoutMs: options.receiveTimeoutMs,
       handle,
@@ -138,12 +149,15 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
   if (register) {
     try {
       notice += await removeAbandoned(register, reachableAddress(receiver.url), warning)
-      webHookId = await register.create(reachableAddress(receiver.url))
+      webHookId = await register.create(reachableAddress(receiver.url), options.auth ?? ownCredentials!)
     } catch (err) {
       if (!register.automatic || !(err instanceof GwError) || err.kind === 'interrupted') {
         await Promise.all([receiver.close(), log?.close(), forwarder?.close()])
         throw err
       }
+      // Nobody knows the credentials it was to be registered with: a registration made by hand must reach it.
+      ownCredentials = undefined
+      receiver.requireCredentials(undefined)
       notice += `${warning} could not register with the local gateway at ${register.automatic.gateway} (${sanitizeLine(err.message)}); deliveries come here only once ${reachableAddress(receiver.url)} is registered.\n`
     }
   }
@@ -155,9 +169,14 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
     notice += `Registered as web hook ${webHookId} with the local gateway at ${register.automatic.gateway}, as stripe listen does; it is removed when gw listen stops (--no-register leaves the gateway alone).\n`
   } else if (webHookId) notice += `Registered as web hook ${webHookId} with the gateway; it is removed when gw listen stops.\n`
   else if (!register) notice += `To have the gateway deliver here, run with --register, or register ${reachableAddress(receiver.url)} yourself.\n`
-  if (!isLoopbackHost(options.host)) {
-    notice += `${warning} listening on ${options.host} lets other machines send deliveries here${options.auth ? '' : '; consider --auth USER:PASS'}.\n`
+  const beyondLoopback = !isLoopbackHost(options.host)
+  if (webHookId && ownCredentials) notice += 'Only deliveries carrying the credentials it was registered with (fresh for this run) are taken; anything else is refused (401), never forwarded.\n'
+  else if (options.auth) notice += 'Only deliveries carrying the --auth credentials are taken; anything else is refused (401), never forwarded.\n'
+  else {
+    const anyone = beyondLoopback ? `who can reach ${options.host}, other machines too` : 'on this machine'
+    notice += `${warning} gw listen takes deliveries from anyone ${anyone}: --register has it registered with credentials of its own, and --auth USER:PASS (--auth - reads them from stdin) takes only those of a registration made elsewhere.\n`
   }
+  if (beyondLoopback && (options.auth || webHookId)) notice += `${warning} listening on ${options.host} lets other machines reach gw listen, and plain HTTP shows them the credentials deliveries carry.\n`
   io.err(notice)
 
   const signal = await Promise.race([stopSignal, readerGone])
@@ -187,6 +206,16 @@ async function removeAbandoned(register: Registration, address: string, warning:
     if (!(err instanceof GwError) || err.kind === 'interrupted') throw err
     return `${warning} could not look for web hooks left by earlier gw listens (${sanitizeLine(err.message)}).\n`
   }
+}
+
+/** Credentials for a registration made here: random, used for this run only, never shown. */
+function freshCredentials(): Credentials {
+  return {username: `gw-listen-${randomBytes(4).toString('hex')}`, password: randomBytes(24).toString('base64url')}
+}
+
+function withoutAuthorization(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const {authorization: _authorization, ...rest} = headers
+  return rest
 }
 
 /** The gateway says Sandbox (or Test) or Live; profiles say sandbox or live. */

@@ -1,6 +1,7 @@
 import {createHash, timingSafeEqual} from 'node:crypto'
 import {createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse} from 'node:http'
 import type {AddressInfo, Socket} from 'node:net'
+import {browserGuard} from '../browser-guard.js'
 
 /** A delivery as it arrived: the exact bytes (to forward them untouched) and the headers. */
 export interface RawDelivery {
@@ -12,7 +13,11 @@ export interface ReceiverOptions {
   host: string
   port: number
   path: string
-  auth?: {username: string; password: string}
+  /** Names besides loopback's and `host` that senders may address it by, and web pages let in: browser-guard.ts. */
+  allowedHosts: readonly string[]
+  allowedOrigins: readonly string[]
+  /** The Basic credentials every delivery must carry; none, and anyone who can reach it may deliver. */
+  auth?: Credentials
   maxBodyBytes: number
   /** How long a sender may take to send one whole delivery before it is cut off with 408. */
   receiveTimeoutMs: number
@@ -22,15 +27,25 @@ export interface ReceiverOptions {
   refused: (status: number, reason: string) => void
 }
 
+export interface Credentials {
+  username: string
+  password: string
+}
+
 export interface Receiver {
   url: string
+  /** From now on, deliveries must carry these credentials, or (undefined) none. */
+  requireCredentials(auth: Credentials | undefined): void
   /** Stops accepting, lets the deliveries in flight finish, then drops every connection. */
   close(): Promise<void>
 }
 
-/** The node:http edge of `gw listen`: method, path, credentials, size and time limits. */
+/** The node:http edge of `gw listen`: who may send (browser-guard.ts), method, path, credentials, size and time limits. */
 export async function startReceiver(options: ReceiverOptions): Promise<Receiver> {
-  const expectedAuth = options.auth ? digest('Basic ' + Buffer.from(`${options.auth.username}:${options.auth.password}`).toString('base64')) : undefined
+  // Compared as digests of equal length, in constant time: how long a refusal takes tells nothing of the password.
+  const digestOf = (auth: Credentials | undefined) => auth && digest('Basic ' + Buffer.from(`${auth.username}:${auth.password}`).toString('base64'))
+  let expectedAuth = digestOf(options.auth)
+  const guard = browserGuard({listenHost: options.host, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins, server: 'web hook receiver', command: 'gw listen'})
   // A count, not a set of promises: a Set's table is reallocated as deliveries come and go, and
   // those tables outlive young-generation GCs, so memory crept up until a full GC.
   let inFlight = 0
@@ -54,11 +69,15 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     inFlight++
     try {
+      const verdict = guard(req.method ?? 'GET', req.headers)
+      for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value)
+      if (verdict.status === 204) return void res.writeHead(204, {'content-length': 0}).end()
+      if (verdict.error !== undefined) return refuse(res, 403, verdict.error, {}, {successful: false, errors: [verdict.error], response: null})
       const path = (req.url ?? '/').split('?')[0]
       if (path !== options.path) return refuse(res, 404, `${req.method} ${path}: not the path gw listens on (${options.path})`)
       if (req.method !== 'POST') return refuse(res, 405, `${req.method} ${path}: deliveries are POSTs`, {allow: 'POST'})
       if (expectedAuth && !timingSafeEqual(expectedAuth, digest(req.headers.authorization ?? ''))) {
-        return refuse(res, 401, `POST ${path} without the credentials given to --auth`, {'www-authenticate': 'Basic realm="gw listen"'})
+        return refuse(res, 401, `POST ${path} without the credentials of this receiver's web hook (HTTP Basic): not taken, not forwarded`, {'www-authenticate': 'Basic realm="gw listen"'})
       }
       const declared = Number(req.headers['content-length'] ?? 0)
       if (declared > options.maxBodyBytes) return refuse(res, 413, `a delivery of ${declared} bytes is over the ${options.maxBodyBytes}-byte limit`)
@@ -79,10 +98,12 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
     }
   }
 
-  function refuse(res: ServerResponse, status: number, reason: string, headers: Record<string, string> = {}): void {
+  function refuse(res: ServerResponse, status: number, reason: string, headers: Record<string, string> = {}, body?: unknown): void {
     options.refused(status, reason)
+    const text = body === undefined ? '' : JSON.stringify(body)
+    const type = body === undefined ? {} : {'content-type': 'application/json'}
     // The rest of a refused body is not worth reading: close rather than drain it.
-    res.writeHead(status, {...headers, connection: 'close', 'content-length': 0}).end()
+    res.writeHead(status, {...headers, ...type, connection: 'close', 'content-length': Buffer.byteLength(text)}).end(text)
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -96,6 +117,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
   return {
     url: `http://${host}:${address.port}${options.path}`,
+    requireCredentials: (auth) => void (expectedAuth = digestOf(auth)),
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeIdleConnections()

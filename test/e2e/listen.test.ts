@@ -204,7 +204,9 @@ describe('gw listen --auth', () => {
     expect(await listener.post(chargeSuccessful(), {authorization: 'Basic ' + Buffer.from('hooks:wrong').toString('base64')})).toBe(401)
     expect(await listener.post(chargeSuccessful(), {authorization: 'Basic ' + Buffer.from('hooks:s3cret').toString('base64')})).toBe(200)
     expect((await listener.waitForLines(1))[0]).toContain('charge:successful')
-    await listener.waitForStderr('Warning: refused a request (401): POST / without the credentials given to --auth')
+    await listener.waitForStderr("Warning: refused a request (401): POST / without the credentials of this receiver's web hook (HTTP Basic): not taken, not forwarded")
+    expect(listener.stderr()).toContain('Only deliveries carrying the --auth credentials are taken; anything else is refused (401), never forwarded.')
+    expect(listener.stderr()).not.toContain('s3cret')
   })
 
   it('refuses a malformed --auth with exit 2', async () => {
@@ -258,7 +260,7 @@ describe('gw listen: bad input and faults', () => {
     let answer = ''
     stalled.on('data', (chunk) => (answer += chunk.toString()))
     const closed = new Promise((resolve) => stalled.on('close', resolve))
-    stalled.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"event":')
+    stalled.write(`POST / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"event":`)
     const started = Date.now()
     expect(await listener.post(chargeSuccessful())).toBe(200)
     expect(Date.now() - started).toBeLessThan(500)
@@ -315,7 +317,8 @@ describe('gw listen: warnings', () => {
   it('warns when it listens beyond loopback', async () => {
     const listener = await listen(['--host', '0.0.0.0'])
     expect(listener.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+\/$/)
-    expect(listener.stderr()).toContain('Warning: listening on 0.0.0.0 lets other machines send deliveries here; consider --auth USER:PASS.')
+    expect(listener.stderr()).toContain('Warning: gw listen takes deliveries from anyone who can reach 0.0.0.0, other machines too: --register has it registered with credentials of its own, and --auth USER:PASS (--auth - reads them from stdin) takes only those of a registration made elsewhere.')
+    expect(await listener.post(chargeSuccessful())).toBe(200)
     expect(listener.stderr()).toContain(`register ${listener.url.replace('0.0.0.0', '127.0.0.1')} yourself`)
   })
 
@@ -386,8 +389,11 @@ describe('gw listen --register', () => {
     const env = {...isolatedHome(), GW_BASE_URL: gateway.url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', GW_ENVIRONMENT: 'live'}
     const listener = await listen(['--register'], {env})
     const created = gateway.requests.find((r) => r.method === 'POST')!
-    expect(JSON.parse(created.body)).toMatchObject({mode: 'Live', address: listener.url})
-    expect(JSON.parse(created.body).authentication_username).toBeUndefined()
+    // Credentials of its own, fresh and random: only the gateway learns them, and never the terminal.
+    const registered = JSON.parse(created.body)
+    expect(registered).toMatchObject({mode: 'Live', address: listener.url, authentication_username: expect.stringMatching(/^gw-listen-[\da-f]{8}$/), authentication_password: expect.stringMatching(/^[\w-]{32}$/)})
+    expect(listener.stderr()).not.toContain(registered.authentication_password)
+    expect(listener.stderr()).toContain('Only deliveries carrying the credentials it was registered with (fresh for this run) are taken; anything else is refused (401), never forwarded.')
   })
 
   it('registers all the same when the gateway cannot list its web hooks, saying so', async () => {

@@ -18,7 +18,8 @@ let sandboxPort: number
 let httpGateway: string
 
 beforeAll(async () => {
-  sandbox = await startSandbox()
+  // Reached under a name of its own, the local gateway must be told it (browser-guard.ts).
+  sandbox = await startSandbox(['--allow-host', GATEWAY_HOST])
   sandboxPort = Number(new URL(sandbox.url).port)
   httpGateway = `http://${GATEWAY_HOST}:${sandboxPort}`
 })

@@ -1,7 +1,7 @@
 import {spawn} from 'node:child_process'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {startRecorder} from './listen-helpers.js'
-import {baseEnv, GW, type Sandbox, startSandbox} from './helpers.js'
+import {baseEnv, GW, type Sandbox, startSandbox, until} from './helpers.js'
 
 let sandbox: Sandbox
 beforeAll(async () => {
@@ -11,16 +11,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await sandbox?.stop()
 })
-
-async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await check()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
 
 type Delivery = {id: string; event: string; status: string; attempts: number; last_answer: string | null; hook: string; redelivery_of: string | null}
 

@@ -3,7 +3,7 @@ import {chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSy
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {baseEnv, CARDS, GW, isolatedHome, ref, runProgram, type Sandbox, startSandbox} from './helpers.js'
+import {baseEnv, CARDS, GW, isolatedHome, ref, runProgram, type Sandbox, startSandbox, until} from './helpers.js'
 
 // A merchant with a token of its own, so the test can look for it (TEST's token is its name).
 const TOKEN = 's3cret-token-4417'
@@ -24,16 +24,6 @@ afterAll(async () => {
 function curlPurchase(reference: string, amount = 1000) {
   const body = JSON.stringify({card_holder: 'Jane Citizen', card_number: CARDS.visa, card_expiry: '12/2030', cvv: CVV, amount, reference})
   return runProgram('curl', ['-sS', '-u', `ACME:${TOKEN}`, '-H', 'Content-Type: application/json', '-d', body, `${sandbox.url}/v1.0/purchases`])
-}
-
-async function until<T>(what: string, check: () => T | undefined, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = check()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
 }
 
 describe('gw sandbox logs', () => {

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {UsageError} from '../../errors.js'
-import {sandboxName} from '../../flags.js'
+import {allowHost, allowOrigin, sandboxName} from '../../flags.js'
 import {ExitStatus, GwCommand} from '../../gw-command.js'
 import {DEFAULT_SANDBOX} from '../../sandbox/names.js'
 import {credentialPair} from '../../validate.js'
@@ -10,6 +10,7 @@ export default class SandboxStart extends GwCommand {
   static override description = `A real HTTP server that answers the gateway's interface, so gw works with no gateway account.
 Merchant TEST (token TEST) always exists; add more with --merchant. It registers itself as the profile "local", made active when no other profile is.
 Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in the background until gw sandbox stop.
+Only requests addressed to it get in (loopback names, IP addresses, --host, --allow-host), and none from a web page but --allow-origin ones, so pages in your browser cannot read or change it (DNS rebinding). Its controls (/_sandbox/) take only application/json, and beyond loopback a merchant's credentials.
 Several run side by side by name: --name NAME starts another, on a free port unless --port says otherwise, with files of its own and a profile named NAME (gw --profile NAME ...); gw sandbox stop --name NAME stops it. A sandbox one and a live-mode one (--mode live) make a rehearsal of the live guards with no real money.`
 
   static override examples = [
@@ -27,6 +28,8 @@ Several run side by side by name: --name NAME starts another, on a free port unl
     name: sandboxName('run this local gateway beside the others under this name, its profile named after it (local when not given)'),
     port: Flags.integer({description: 'port to listen on; 0 picks a free one (a gateway with --name takes a free one unless given)', default: 8787, min: 0, max: 65535}),
     host: Flags.string({description: 'address to listen on', default: '127.0.0.1'}),
+    'allow-host': allowHost(),
+    'allow-origin': allowOrigin(),
     state: Flags.string({description: 'file that keeps the gateway state across restarts'}),
     mode: Flags.string({description: 'answer as the sandbox or the live gateway', options: ['sandbox', 'live'], default: 'sandbox'}),
     merchant: Flags.custom<{username: string; token: string}>({description: 'another merchant as USER:TOKEN (repeatable)', multiple: true, parse: async (input) => parseMerchant(input)})(),
@@ -48,6 +51,8 @@ Several run side by side by name: --name NAME starts another, on a free port unl
         name: flags.name ?? DEFAULT_SANDBOX,
         port: flags.port,
         host: flags.host,
+        allowedHosts: flags['allow-host'] ?? [],
+        allowedOrigins: flags['allow-origin'] ?? [],
         mode: flags.mode as 'sandbox' | 'live',
         stateFile: flags.state,
         merchants: flags.merchant,

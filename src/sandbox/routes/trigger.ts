@@ -40,7 +40,10 @@ export function trigger({input}: RouteRequest, ctx: SandboxContext): RouteResult
 
   const payload = samplePayload(ctx, merchant, name)
   if (webhook === undefined) return {status: 200, response: {event: name, delivered_to: ctx.deliveries.publish(merchant, name, payload), payload}}
-  ctx.deliveries.enqueue({hook_id: null, address: webhook, username: null, password: null}, name, payload)
+  // Sent as the gateway sends deliveries there: with the credentials of the merchant's web hook at that address, if it has one.
+  const registered = ctx.store.list('webhooks', merchant).find((hook) => hook.address === webhook)
+  const credentials = {username: registered?.authentication_username ?? null, password: registered?.authentication_password ?? null}
+  ctx.deliveries.enqueue({hook_id: null, address: webhook, ...credentials}, name, payload)
   return {status: 200, response: {event: name, delivered_to: [webhook], payload}}
 }
 

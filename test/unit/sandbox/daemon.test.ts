@@ -62,6 +62,13 @@ describe('a start that asks for another gateway than the one running', () => {
     // A runtime file of an older gw says nothing of it.
     expect(differencesFrom({...running, requestLog: undefined}, {requestLog: false})).toEqual([])
   })
+
+  it('names names and web pages let in that the running one does not let in, in any order', () => {
+    const open = {...running, allowedHosts: ['sandbox', '.corp.example'], allowedOrigins: ['http://localhost:3000']}
+    expect(differencesFrom(open, {allowedHosts: ['.corp.example', 'sandbox'], allowedOrigins: ['http://localhost:3000']})).toEqual([])
+    expect(differencesFrom(running, {allowedHosts: ['sandbox'], allowedOrigins: ['http://localhost:3000']})).toEqual(['--allow-host sandbox (it has none)', '--allow-origin http://localhost:3000 (it has none)'])
+    expect(differencesFrom(open, {allowedHosts: ['sandbox']})).toEqual(['--allow-host sandbox (it has sandbox .corp.example)'])
+  })
 })
 
 // Issue 29: local gateways side by side, each with files of its own, found again by name.

@@ -1,0 +1,231 @@
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {cardArgs, isolatedHome, ref, type Sandbox, startSandbox} from './helpers.js'
+import {chargeSuccessful, type Listener, type Recorder, startListen, startRecorder} from './listen-helpers.js'
+import {libraryHeaders, rawRequest} from './raw-http.js'
+
+// Web pages kept out of gw sandbox and gw listen: a browser sends a simple cross-origin request
+// (a text/plain POST, with its Origin) without asking, and DNS rebinding lets a page read the
+// answers under a Host of its own. Each attack below is a request a page can make; each normal
+// client beside it (gw, a vendor library, the local gateway's deliveries) must still get in.
+
+const EVIL = {Host: 'evil.example', Origin: 'http://evil.example', 'Content-Type': 'text/plain'}
+const hostRefusal = (host: string, server: string, command: string, name = host.replace(/:\d+$/, '')) =>
+  `Host "${host}" names no address of this ${server}: a web page may have sent it (DNS rebinding). Reach it as localhost, 127.0.0.1 or [::1], or start it with ${command} --allow-host ${name}.`
+const originRefusal = (origin: string, server: string, command: string) =>
+  `Web pages are kept out of this ${server}, and this came from one (Origin "${origin}"). To let that page in, start it with ${command} --allow-origin ${origin}.`
+const CONTENT_TYPE_REFUSAL = (given: string) =>
+  `The local gateway's controls (/_sandbox/) take only Content-Type: application/json (this request had ${given}), so that no web page can send them a simple request. Send the header, as gw does: curl -H 'Content-Type: application/json' ...`
+
+let sandbox: Sandbox
+let host: string
+beforeAll(async () => {
+  sandbox = await startSandbox()
+  host = new URL(sandbox.url).host
+})
+afterAll(() => sandbox?.stop())
+
+const refused = (status: number, error: string) => ({status, body: {successful: false, response: null, errors: [error], test: true}})
+
+async function madePurchase(): Promise<string> {
+  const reference = ref('guard')
+  const created = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs()])
+  expect(created.code, created.stderr).toBe(0)
+  return reference
+}
+
+/** The latest entry of the request log with this status. */
+async function latestLogEntry(status: number): Promise<Record<string, unknown>> {
+  const logs = await sandbox.gw(['sandbox', 'logs', '--json', '--limit', '1', '--status', String(status)])
+  expect(logs.code, logs.stderr).toBe(0)
+  return logs.records[0] as Record<string, unknown>
+}
+
+describe('gw sandbox keeps web pages out (Host and Origin)', () => {
+  it('a page cannot wipe the local gateway: a forged Host is refused (403, in the envelope), logged, and nothing is reset', async () => {
+    const reference = await madePurchase()
+    const answer = await rawRequest(sandbox.url, {method: 'POST', path: '/_sandbox/reset', headers: EVIL, body: '{}'})
+    expect(answer).toMatchObject(refused(403, hostRefusal('evil.example', 'local gateway', 'gw sandbox start')))
+    expect((await sandbox.gw(['purchase', 'get', reference])).code).toBe(0)
+    expect(await latestLogEntry(403)).toMatchObject({method: 'POST', path: '/_sandbox/reset', status: 403, merchant: null, error: expect.stringMatching(/^Host "evil\.example" names no address of this local gateway/)})
+  })
+
+  it('nor add faults, move the clock or trigger events', async () => {
+    const before = await sandbox.gw(['sandbox', 'clock', '--json'])
+    for (const [path, body] of [
+      ['/_sandbox/faults', {method: 'GET', path: '/v1.0/', action: 'status', status: 503}],
+      ['/_sandbox/clock/advance', {days: 30}],
+      ['/_sandbox/trigger', {event: 'charge:successful', webhook: 'http://127.0.0.1:9/hooks'}],
+    ] as const) {
+      const answer = await rawRequest(sandbox.url, {method: 'POST', path, headers: {...EVIL, Host: `evil.example:${new URL(sandbox.url).port}`}, body: JSON.stringify(body)})
+      expect(answer.status, path).toBe(403)
+    }
+    expect(await sandbox.control('GET', '/_sandbox/faults')).toMatchObject({response: []})
+    expect((await sandbox.gw(['sandbox', 'clock', '--json'])).json).toStrictEqual(before.json)
+    expect(await sandbox.control('GET', '/_sandbox/deliveries')).toMatchObject({response: []})
+  })
+
+  it('a rebound page cannot read the records with the public demo credentials', async () => {
+    const reference = await madePurchase()
+    const answer = await rawRequest(sandbox.url, {method: 'GET', path: '/v1.0/purchases', headers: {...libraryHeaders(`evil.example:${new URL(sandbox.url).port}`, {json: false})}})
+    expect(answer).toMatchObject(refused(403, hostRefusal(`evil.example:${new URL(sandbox.url).port}`, 'local gateway', 'gw sandbox start', 'evil.example')))
+    expect(answer.text).not.toContain(reference)
+  })
+
+  it('a request with an Origin (a web page) is refused under the right Host too, preflights included, and moves no money', async () => {
+    const reference = ref('origin')
+    const body = JSON.stringify({amount: 1000, reference, card_holder: 'Jane Citizen', card_number: '4242424242424242', card_expiry: '12/2030', cvv: '123'})
+    const purchase = await rawRequest(sandbox.url, {method: 'POST', path: '/v1.0/purchases', headers: {...libraryHeaders(host), Origin: 'http://localhost:3000'}, body})
+    expect(purchase).toMatchObject(refused(403, originRefusal('http://localhost:3000', 'local gateway', 'gw sandbox start')))
+    expect((await sandbox.gw(['purchase', 'get', reference])).code).toBe(5)
+    const read = await rawRequest(sandbox.url, {method: 'GET', path: '/v1.0/purchases', headers: {...libraryHeaders(host, {json: false}), Origin: 'null'}})
+    expect(read.status).toBe(403)
+    expect(read.body.errors[0]).toContain('Only a page with an http:// or https:// origin can be let in')
+    const preflight = await rawRequest(sandbox.url, {method: 'OPTIONS', path: '/_sandbox/reset', headers: {Host: host, Origin: 'http://evil.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type'}})
+    expect(preflight.status).toBe(403)
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined()
+  })
+})
+
+describe('gw sandbox controls are never a simple request', () => {
+  it('a control write takes only application/json (415 otherwise, logged), even from this machine', async () => {
+    const reference = await madePurchase()
+    for (const [type, given] of [['text/plain', '"text/plain"'], ['application/x-www-form-urlencoded', '"application/x-www-form-urlencoded"'], [undefined, 'none']] as const) {
+      const headers = {Host: host, ...(type ? {'Content-Type': type} : {})}
+      const answer = await rawRequest(sandbox.url, {method: 'POST', path: '/_sandbox/reset', headers, ...(type ? {body: '{}'} : {})})
+      expect(answer).toMatchObject(refused(415, CONTENT_TYPE_REFUSAL(given)))
+    }
+    // The router's own reading of the path: empty segments skipped, each decoded.
+    expect((await rawRequest(sandbox.url, {method: 'POST', path: '//%5Fsandbox/reset', headers: {Host: host, 'Content-Type': 'text/plain'}, body: '{}'})).status).toBe(415)
+    expect((await rawRequest(sandbox.url, {method: 'DELETE', path: '/_sandbox/faults', headers: {Host: host}})).status).toBe(415)
+    expect((await sandbox.gw(['purchase', 'get', reference])).code).toBe(0)
+    expect(await latestLogEntry(415)).toMatchObject({method: 'DELETE', path: '/_sandbox/faults', status: 415})
+  })
+
+  it("gw's own control requests get in, bodyless writes too, and JSON with a charset", async () => {
+    const charset = await rawRequest(sandbox.url, {method: 'POST', path: '/_sandbox/faults', headers: {Host: host, 'Content-Type': 'application/json; charset=utf-8'}, body: JSON.stringify({method: 'GET', path: '/v1.0/nothing-here', action: 'status', status: 503})})
+    expect(charset.status).toBe(200)
+    const cleared = await sandbox.gw(['api', 'DELETE', '/_sandbox/faults'])
+    expect(cleared.code, cleared.stderr).toBe(0)
+    expect(await sandbox.control('GET', '/_sandbox/faults')).toMatchObject({response: []})
+    const advanced = await sandbox.gw(['sandbox', 'clock', 'advance', '--days', '1', '--json'])
+    expect(advanced.code, advanced.stderr).toBe(0)
+    const trigger = await sandbox.gw(['sandbox', 'trigger', 'card:expiring', '--webhook', 'http://127.0.0.1:9/hooks', '--json'])
+    expect(trigger.code, trigger.stderr).toBe(0)
+    const [delivery] = (await sandbox.gw(['sandbox', 'deliveries', '--json'])).records as {id: string}[]
+    const redelivered = await sandbox.gw(['sandbox', 'redeliver', delivery!.id, '--json'])
+    expect(redelivered.code, redelivered.stderr).toBe(0)
+    expect((await sandbox.gw(['sandbox', 'logs', '--limit', '1', '--json'])).code).toBe(0)
+  })
+})
+
+describe("gw sandbox's normal clients still get in", () => {
+  it("a vendor library's requests: JSON, Basic, a library User-Agent, by every loopback name, with or without a port", async () => {
+    const {port} = new URL(sandbox.url)
+    const reference = ref('library')
+    const body = JSON.stringify({amount: 1000, reference, card_holder: 'Jane Citizen', card_number: '4242424242424242', card_expiry: '12/2030', cvv: '123', test: true})
+    const created = await rawRequest(sandbox.url, {method: 'POST', path: '/v1.0/purchases', headers: libraryHeaders(`127.0.0.1:${port}`), body})
+    expect(created.status, created.text).toBe(200)
+    for (const name of [`localhost:${port}`, 'localhost', `LOCALHOST.:${port}`, `[::1]:${port}`, '[::1]', `127.1:${port}`, `api.localhost:${port}`, `127.0.0.1.:${port}`]) {
+      const found = await rawRequest(sandbox.url, {method: 'GET', path: `/v1.0/purchases/${reference}`, headers: libraryHeaders(name, {json: false})})
+      expect(found.status, `Host: ${name}`).toBe(200)
+      expect(found.body.response.reference).toBe(reference)
+    }
+    // HTTP/1.0 may leave the Host out, and no browser ever does: served.
+    const old = await rawRequest(sandbox.url, {method: 'GET', path: `/v1.0/purchases/${reference}`, version: '1.0', headers: {Authorization: libraryHeaders('').Authorization!}})
+    expect(old.status).toBe(200)
+  })
+
+  it("gw's own client, by URL as the profile holds it", async () => {
+    const reference = await madePurchase()
+    const listed = await sandbox.gw(['purchase', 'list', '--limit', '5', '--json'], {env: {GW_BASE_URL: sandbox.url.replace('127.0.0.1', 'localhost')}})
+    expect(listed.code, listed.stderr).toBe(0)
+    expect(listed.records.map((record) => (record as {reference: string}).reference)).toContain(reference)
+  })
+})
+
+describe('gw sandbox --host beyond loopback, --allow-host and --allow-origin', () => {
+  let wide: Sandbox
+  let port: string
+  beforeAll(async () => {
+    wide = await startSandbox(['--host', '0.0.0.0', '--allow-host', 'gateway.internal', '--allow-host', '.corp.example', '--allow-origin', 'http://localhost:3000'])
+    port = new URL(wide.url).port
+  })
+  afterAll(() => wide?.stop())
+  const at = (name: string) => `${name}:${port}`
+
+  it("its controls need a merchant's credentials, which gw sends", async () => {
+    for (const [method, path] of [['GET', '/_sandbox/info'], ['POST', '/_sandbox/reset']] as const) {
+      const answer = await rawRequest(wide.url, {method, path, headers: {Host: at('127.0.0.1'), 'Content-Type': 'application/json'}, body: '{}'})
+      expect(answer).toMatchObject(refused(401, "The local gateway's controls (/_sandbox/) need a merchant's credentials (HTTP Basic, as gw sends them) when it listens on 0.0.0.0, beyond loopback."))
+    }
+    const wrong = await rawRequest(wide.url, {method: 'GET', path: '/_sandbox/info', headers: {...libraryHeaders(at('127.0.0.1'), {json: false}), Authorization: 'Basic ' + Buffer.from('TEST:nope').toString('base64')}})
+    expect(wrong.status).toBe(401)
+    const signedIn = await rawRequest(wide.url, {method: 'GET', path: '/_sandbox/info', headers: libraryHeaders(at('127.0.0.1'), {json: false})})
+    expect(signedIn.status).toBe(200)
+    const env = {GW_BASE_URL: `http://127.0.0.1:${port}`}
+    const advanced = await wide.gw(['sandbox', 'clock', 'advance', '--days', '1', '--json'], {env})
+    expect(advanced.code, advanced.stderr).toBe(0)
+    expect((await wide.gw(['api', 'POST', '/_sandbox/reset'], {env})).code).toBe(0)
+  })
+
+  it('answers the names it was given and any IP address (those cannot be rebound); any other name is refused, naming the flag', async () => {
+    for (const name of ['gateway.internal', 'GATEWAY.INTERNAL.', 'corp.example', 'box.corp.example', '192.0.2.10', '[2001:db8::1]']) {
+      const answer = await rawRequest(wide.url, {method: 'GET', path: '/v1.0/purchases', headers: libraryHeaders(at(name), {json: false})})
+      expect(answer.status, name).toBe(200)
+    }
+    const other = await rawRequest(wide.url, {method: 'GET', path: '/v1.0/purchases', headers: libraryHeaders(at('sandbox'), {json: false})})
+    expect(other).toMatchObject({status: 403, body: {errors: [hostRefusal(at('sandbox'), 'local gateway', 'gw sandbox start', 'sandbox')]}})
+  })
+
+  it('lets the allowed page in, preflight and answers alike, with CORS headers; no other page', async () => {
+    const preflight = await rawRequest(wide.url, {method: 'OPTIONS', path: '/v1.0/purchases', headers: {Host: at('localhost'), Origin: 'http://localhost:3000', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization'}})
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers).toMatchObject({'access-control-allow-origin': 'http://localhost:3000', 'access-control-allow-headers': 'Authorization, Content-Type, Accept', 'access-control-allow-methods': 'GET, POST, PUT, DELETE', vary: 'Origin'})
+    const read = await rawRequest(wide.url, {method: 'GET', path: '/v1.0/purchases', headers: {...libraryHeaders(at('localhost'), {json: false}), Origin: 'http://localhost:3000'}})
+    expect(read.status).toBe(200)
+    expect(read.headers['access-control-allow-origin']).toBe('http://localhost:3000')
+    const other = await rawRequest(wide.url, {method: 'GET', path: '/v1.0/purchases', headers: {...libraryHeaders(at('localhost'), {json: false}), Origin: 'http://localhost:3001'}})
+    expect(other.status).toBe(403)
+  })
+})
+
+describe('gw listen keeps web pages out (Host and Origin)', () => {
+  const running: (Listener | Recorder)[] = []
+  afterAll(async () => {
+    await Promise.all(running.map((item) => ('stop' in item ? item.stop('SIGKILL') : item.close())))
+  })
+
+  it("a page cannot make the app believe a payment went through: refused (403, in the envelope), said on stderr, never forwarded", async () => {
+    const app = await startRecorder()
+    running.push(app)
+    const listener = await startListen(['--forward-to', `${app.url}/hooks`, '--no-register'], {env: isolatedHome()})
+    running.push(listener)
+    const {port} = new URL(listener.url)
+    const forgedHost = await rawRequest(listener.url, {method: 'POST', path: '/', headers: EVIL, body: JSON.stringify(chargeSuccessful())})
+    expect(forgedHost).toMatchObject({status: 403, body: {successful: false, errors: [hostRefusal('evil.example', 'web hook receiver', 'gw listen')], response: null}})
+    const fromPage = await rawRequest(listener.url, {method: 'POST', path: '/', headers: {...EVIL, Host: `127.0.0.1:${port}`}, body: JSON.stringify(chargeSuccessful())})
+    expect(fromPage).toMatchObject({status: 403, body: {errors: [originRefusal('http://evil.example', 'web hook receiver', 'gw listen')]}})
+    await listener.waitForStderr(`Warning: refused a request (403): ${originRefusal('http://evil.example', 'web hook receiver', 'gw listen')}`)
+    expect(listener.stderr()).toContain(`Warning: refused a request (403): ${hostRefusal('evil.example', 'web hook receiver', 'gw listen')}`)
+
+    // The gateway's own kind of request gets through: by each loopback name, or HTTP/1.0 with no Host at all.
+    for (const name of [`127.0.0.1:${port}`, `localhost.:${port}`, `[::1]:${port}`, 'localhost']) {
+      expect((await rawRequest(listener.url, {method: 'POST', path: '/', headers: {Host: name, 'Content-Type': 'application/json', 'User-Agent': 'gateway-webhooks/1.0'}, body: JSON.stringify(chargeSuccessful())})).status, name).toBe(200)
+    }
+    expect((await rawRequest(listener.url, {method: 'POST', path: '/', version: '1.0', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(chargeSuccessful())})).status).toBe(200)
+    await listener.waitForLines(5)
+    expect(app.requests).toHaveLength(5)
+  })
+
+  it('--allow-origin lets that page in, preflight first', async () => {
+    const listener = await startListen(['--allow-origin', 'http://localhost:3000', '--no-register'], {env: isolatedHome()})
+    running.push(listener)
+    const host = new URL(listener.url).host
+    const preflight = await rawRequest(listener.url, {method: 'OPTIONS', path: '/', headers: {Host: host, Origin: 'http://localhost:3000', 'Access-Control-Request-Method': 'POST'}})
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers['access-control-allow-origin']).toBe('http://localhost:3000')
+    const posted = await rawRequest(listener.url, {method: 'POST', path: '/', headers: {Host: host, Origin: 'http://localhost:3000', 'Content-Type': 'application/json'}, body: JSON.stringify(chargeSuccessful())})
+    expect(posted.status).toBe(200)
+    expect(posted.headers['access-control-allow-origin']).toBe('http://localhost:3000')
+  })
+})
