@@ -263,7 +263,7 @@ describe('long tables at a terminal go through the pager', () => {
 
 describe('--jq on gw listen', () => {
   it('filters each event as it arrives, and stops at the first it fails on, saying why (exit 2)', async () => {
-    const listener = await startListen(['--jq', 'if .event == "card:expired" then error("no expired cards here") else .event end'], {env: sandbox.home})
+    const listener = await startListen(['--no-register', '--jq', 'if .event == "card:expired" then error("no expired cards here") else .event end'], {env: sandbox.home})
     try {
       expect(await listener.post({event: 'card:expiring', payload: []})).toBe(200)
       await listener.waitForStdout(/^card:expiring$/m)

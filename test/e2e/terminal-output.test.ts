@@ -271,7 +271,7 @@ describe('gateway text with terminal escapes', () => {
   })
 
   it('is shown escaped by gw listen, in its event lines and warnings', async () => {
-    const listener = await startListen([], {env: sandbox.home})
+    const listener = await startListen(['--no-register'], {env: sandbox.home})
     listeners.push(listener)
     expect(await listener.post(chargeSuccessful({purchase: `071-P-${ESC}[2K\rApproved`}))).toBe(200)
     expect(await listener.post({event: `card:${ESC}]0;pwned\u0007`, payload: []})).toBe(200)
