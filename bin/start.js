@@ -173,11 +173,12 @@ function userCodeCacheFile(source) {
 
 /**
  * The V8 flag that has WebAssembly compiled by V8's baseline compiler (Liftoff) alone, and, by V8
- * version, the flags that set it and those it implies back to V8's defaults (Node 20's V8 11.3;
- * checked by test/unit/startup/wasm-flags.test.ts).
+ * version, the flags that set it and those it implies back to V8's defaults (Node 20's V8 11.3,
+ * 22's 12.4, 24's 13.6, 26's 14.6; checked by test/unit/startup/wasm-flags.test.ts on each).
  */
 const WASM_BASELINE_ONLY = '--liftoff-only'
-const V8_DEFAULTS_AFTER = {'11.3': '--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering'}
+const IMPLIED_TOO = '--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering'
+const V8_DEFAULTS_AFTER = {'11.3': IMPLIED_TOO, '12.4': IMPLIED_TOO, '13.6': '--no-liftoff-only', '14.6': '--no-liftoff-only'}
 let wasmBaselineOnly = false
 
 /**
