@@ -1,8 +1,7 @@
 // gw under a Node below its floor (package.json's engines): a clone runs itself again with the Node
 // it pins (the npm registry's `node` package, a dev dependency), passing on its arguments, stdio,
-// signals and exit; without one, it says which Node gw needs. CommonJS and node's own modules only,
-// loaded by bin/run.js on such a Node alone.
-const {spawn} = require('node:child_process')
+// signals and exit; without one, it says which Node gw needs. CommonJS and node's own modules only:
+// bin/run.js loads it on every start, so what only a relaunch needs is required there.
 const fs = require('node:fs')
 const {join} = require('node:path')
 
@@ -42,7 +41,7 @@ function needsNewerNode() {
  * `kill`, a supervisor); a SIGTERM, which no terminal sends, always.
  */
 function relaunch(node, script) {
-  const child = spawn(node, [script, ...process.argv.slice(2)], {stdio: 'inherit', env: {...process.env, [RELAUNCHED]: process.version}})
+  const child = require('node:child_process').spawn(node, [script, ...process.argv.slice(2)], {stdio: 'inherit', env: {...process.env, [RELAUNCHED]: process.version}})
   const forward = (signal) => {
     if (signal === 'SIGTERM' || !inForegroundGroup()) child.kill(signal)
   }
