@@ -3,9 +3,19 @@
 const fs = require('node:fs')
 const {createRequire} = require('node:module')
 const {join} = require('node:path')
-const start = require('./start.js')
+const relaunch = require('./relaunch.js')
 
 const root = join(__dirname, '..')
+
+// Below gw's floor (package.json's engines), a clone runs again with the Node it pins.
+if (relaunch.belowFloor()) {
+  const node = relaunch.pinnedNode(root)
+  if (node) relaunch.relaunch(node, __filename)
+  else relaunch.needsNewerNode()
+  return
+}
+
+const start = require('./start.js')
 const dist = join(root, 'dist')
 const argv = process.argv.slice(2)
 

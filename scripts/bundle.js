@@ -80,6 +80,17 @@ const PATCHES = [
   },
   {
     /**
+     * undici 8 times a keep-alive socket's idleness with the global performance.now(), whose first
+     * use loads Node's perf_hooks (eleven modules, ~2 ms) on every command that sends a request.
+     * The module only subtracts two readings: process.hrtime is the same monotonic clock.
+     */
+    name: 'undici-idle-clock-without-perf-hooks',
+    file: /undici[\\/]lib[\\/]dispatcher[\\/]client-h1\.js$/,
+    piece: 'function isIdleSocketExpired (socket) {',
+    replacement: 'const performance = {now: () => Number(process.hrtime.bigint()) / 1e6}\nfunction isIdleSocketExpired (socket) {',
+  },
+  {
+    /**
      * oclif reads JSON files (package.json, the manifest, a theme, user plugins) with fs/promises:
      * each read is a round trip through libuv's thread pool, and the first one starts the pool's
      * four threads, which a `gw purchase get` otherwise never needs (~10% of it, more on a loaded

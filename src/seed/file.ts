@@ -205,12 +205,14 @@ function resolveText(text: string, path: string, records: ReadonlyMap<string, Gw
 
 /**
  * `Unexpected token } in JSON at position 40 (line 3, column 5)`: where, for a file edited by
- * hand. JSON.parse may quote the text, card numbers too: they are masked.
+ * hand. JSON.parse may quote the text, card numbers too: they are masked. V8 12 and later add a
+ * line and column of their own (`(line 3 column 5)`) and older V8 none: gw counts them itself, so
+ * the message reads the same on every Node.
  */
 function jsonProblem(text: string, error: Error): string {
-  const message = maskCardNumbersIn(error.message)
+  const message = maskCardNumbersIn(error.message).replace(/ \(line \d+ column \d+\)$/, '')
   const position = /at position (\d+)/.exec(message)?.[1]
-  if (position === undefined || /line \d+/.test(message)) return message
+  if (position === undefined) return message
   const before = text.slice(0, Number(position)).split('\n')
   return `${message} (line ${before.length}, column ${before.at(-1)!.length + 1})`
 }

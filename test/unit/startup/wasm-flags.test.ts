@@ -38,6 +38,7 @@ describe.skipIf(!V8_DEFAULTS_AFTER[v8])(`V8's flags around undici's WebAssembly 
 
   it('and takes it again once bin/start.js has set them back (before it writes a cache), the flags they imply included', () => {
     expect(cacheAfter(WASM_BASELINE_ONLY, V8_DEFAULTS_AFTER[v8]!)).toBe('taken')
-    expect(cacheAfter(WASM_BASELINE_ONLY, '--no-liftoff-only')).toBe('rejected')
+    // Where the flag implies others (V8 before 13), setting it back alone is not enough.
+    if (V8_DEFAULTS_AFTER[v8] !== '--no-liftoff-only') expect(cacheAfter(WASM_BASELINE_ONLY, '--no-liftoff-only')).toBe('rejected')
   })
 })
