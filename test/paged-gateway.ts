@@ -2,8 +2,10 @@ import {envelope, type MisbehavingGateway, misbehavingGateway, type Received, ty
 
 /** A list as a gateway of a test's own serves it (issue 28), honest or not. */
 export interface PagedList {
-  /** Records it holds, oldest first; Infinity: a new one wherever it is asked. */
+  /** Records it holds, the n-th made n seconds after the first; Infinity: a new one wherever it is asked. */
   hold: number
+  /** The order it lists them in: newest first as the live gateway does, or oldest first (the default, as an older gateway may). With Infinity held, oldest first only. */
+  order?: 'newest' | 'oldest'
   /** What it claims of the list's length: the truth (the default), a number (a lie), or nothing (`none`: only the page's number). */
   total?: number | 'none'
   /** Answers every place asked for with the first page, and says no page number. */
@@ -19,7 +21,7 @@ export interface PagedGateway extends MisbehavingGateway {
   listRequests(): Received[]
 }
 
-/** A purchase (or refund) record as the live gateway lists it: the n-th of the list, made on 17 November 2026 (UTC). */
+/** A purchase (or refund) record as the live gateway lists it: the n-th made, n seconds after noon on 17 November 2026 (UTC). */
 export function listedRecord(n: number, {kind = 'P', pad = 0}: {kind?: 'P' | 'R'; pad?: number} = {}): Record<string, unknown> {
   return {
     id: `071-${kind}-${String(n).padStart(8, '0')}`,
@@ -31,14 +33,14 @@ export function listedRecord(n: number, {kind = 'P', pad = 0}: {kind?: 'P' | 'R'
     message: 'Approved',
     reference: `paged-${n}`,
     currency: 'AUD',
-    transaction_date: '2026-11-17T12:00:00+00:00',
+    transaction_date: new Date(Date.UTC(2026, 10, 17, 12) + n * 1000).toISOString().replace('.000Z', '+00:00'),
     ...(pad > 0 ? {metadata: {filler: 'x'.repeat(pad)}} : {}),
   }
 }
 
 /**
  * A gateway of the test's own whose purchases and refunds lists page as `list` says, by offset and
- * limit (or page and per_page), oldest first, in the contract's envelope; a purchase it holds is
+ * limit (or page and per_page), in the order it says, in the contract's envelope; a purchase it holds is
  * found by its id or reference; anything else is a 404.
  */
 export async function pagedGateway(list: PagedList): Promise<PagedGateway> {
@@ -56,7 +58,9 @@ export async function pagedGateway(list: PagedList): Promise<PagedGateway> {
     if (own) return own
     const from = list.ignoresOffset ? 0 : offset
     const count = Math.max(0, Math.min(limit, list.hold - from))
-    const records = Array.from({length: count}, (_, i) => listedRecord(from + i, {kind, pad: list.pad}))
+    // The i-th listed: the (i+1)-th newest, or the i-th made.
+    const made = (i: number) => (list.order === 'newest' ? list.hold - 1 - i : i)
+    const records = Array.from({length: count}, (_, i) => listedRecord(made(from + i), {kind, pad: list.pad}))
     const total = list.total === undefined ? list.hold : list.total
     const paging = total === 'none' ? {current_page: page} : list.ignoresOffset ? {total_records: total} : {records: count, total_records: total, pages: Math.max(1, Math.ceil(total / limit)), current_page: page}
     return {body: {...envelope(records), ...paging}}

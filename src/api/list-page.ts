@@ -27,7 +27,7 @@ export function readPaging(envelope: Record<string, unknown>): Paging {
 }
 
 /**
- * Asks the gateway for the records at `offset`, `limit` of them (the list is oldest first); `page`
+ * Asks the gateway for the records at `offset`, `limit` of them (in the order the gateway pages in); `page`
  * says the same in the gateway's own page numbers (0- or 1-based, as its first answer showed), for
  * a gateway that pages by page and per_page.
  */

@@ -1,6 +1,7 @@
 import {PagingError} from '../errors.js'
 import {inOrder} from '../in-order.js'
 import {type FetchPage, readPage} from './list-page.js'
+import {type ListOrder, orderAcross, orderOf, pagedOrder} from './list-order.js'
 
 export {type FetchPage, type ListPage, ListPageError, type Paging, readPaging} from './list-page.js'
 
@@ -28,10 +29,13 @@ export interface WalkState {
   total?: number
   /** The page (counted from 1) the walk needs next, while it waits for one. */
   waitingFor?: number
+  /** The order the records are handed over in, once the first page's dates told it; none where they carry no dates. */
+  order?: ListOrder
 }
 
 export interface WalkOptions {
-  newestFirst: boolean
+  /** The order to hand the records over in; none: the order the gateway pages in. */
+  order?: ListOrder
   /** Pages asked for at once. */
   ahead: number
   /** Records the reader takes at most, when it keeps every one it is handed: pages past them are not asked for. */
@@ -44,9 +48,13 @@ export interface WalkOptions {
 
 /**
  * A list's records a page at a time, newest first or oldest first, whatever the gateway says of
- * its length (issue 28). The gateway pages oldest first: newest first reads the first page for the
- * count, checks it on the last page, and reads back from there; a count the pages contradict (or
- * none at all) is found by reading forward to the end, holding only the last pages. The rules:
+ * its length (issue 28) and whichever order it pages in (issue 33). The order is read from the
+ * records' dates (list-order.ts): on the first page, or across the first and the claimed last
+ * page where the first cannot tell. In the gateway's order the pages are read forward. Against it,
+ * the walk reads the first page for the count, checks it on the last page, and reads back from
+ * there; a count the pages contradict (or none at all) is found by reading forward to the end,
+ * holding only the last pages. Records without dates are handed over as the gateway pages them,
+ * claiming no order (WalkState.order). The rules:
  * an empty page ends a walk; a count is believed only while the pages bear it out, and once one
  * contradicts it the walk goes on until a page comes empty; a page that adds no record the walk
  * has not already met, twice in a row, stops it (PagingError, naming the page), as does a walk
@@ -59,14 +67,17 @@ export async function* walkList<T extends Record<string, unknown>>(fetch: FetchP
   const {page, pages, total} = first.paging
   // No paging in the answer, or more than was asked for: the gateway does not page this list, and this is all of it.
   if ((page === undefined && pages === undefined && total === undefined) || first.records.length > PAGE_SIZE) {
-    options.onState?.({pages: 1, records: first.records.length, size: first.records.length, total: first.records.length})
-    return yield options.newestFirst ? [...first.records].reverse() : first.records
+    const paged = pagedOrder(orderOf(first.records))
+    const reverse = options.order !== undefined && paged !== undefined && options.order !== paged
+    options.onState?.({pages: 1, records: first.records.length, size: first.records.length, total: first.records.length, order: reverse ? options.order : paged})
+    return yield reverse ? [...first.records].reverse() : first.records
   }
   // A gateway that hands out fewer a page than asked for (with more to come) is paged in its own size.
   const more = (total ?? 0) > first.records.length || (pages ?? 0) > 1
   const size = more && first.records.length > 0 && first.records.length < PAGE_SIZE ? first.records.length : PAGE_SIZE
   const walk = new Walk(fetch, {size, base: page ?? 1, total, pages}, options, first.records)
-  yield* options.newestFirst ? walk.newestFirst() : walk.oldestFirst()
+  await walk.learnOrder()
+  yield* walk.reverses() ? walk.reversed() : walk.asPaged()
 }
 
 /** A page read after the first, and where it sits. */
@@ -105,6 +116,10 @@ class Walk<T extends Record<string, unknown>> {
   private end?: number
   /** Set once the walk read the most pages it may: nothing more is asked for. */
   private stopped = false
+  /** The order the gateway pages in, once learnt; none: its records carry no dates. */
+  private paged?: ListOrder
+  /** The claimed last page, where it was read to learn the order. */
+  private last?: Read<T>
 
   constructor(
     private readonly fetch: FetchPage<T>,
@@ -124,7 +139,31 @@ class Walk<T extends Record<string, unknown>> {
     this.tell()
   }
 
-  async *oldestFirst(): AsyncGenerator<T[]> {
+  /**
+   * Learns the order the gateway pages in from the first page's dates; where they are all equal
+   * and the gateway claims more pages, from the first page's first record and the last's last.
+   */
+  async learnOrder(): Promise<void> {
+    let seen = orderOf(this.first)
+    if (seen === 'tied' && this.trusted && !this.endsAt(0, this.first.length)) {
+      const offset = this.claimedLastOffset()
+      const last = await this.readLater(offset, 0)
+      if (last.records.length > 0) {
+        this.last = last
+        seen = orderAcross(this.first, last.records)
+      }
+    }
+    this.paged = pagedOrder(seen)
+    this.tell()
+  }
+
+  /** Whether the order asked for is not the one the gateway pages in (both known). */
+  reverses(): boolean {
+    return this.options.order !== undefined && this.paged !== undefined && this.options.order !== this.paged
+  }
+
+  /** The records as the gateway pages them, reading forward. */
+  async *asPaged(): AsyncGenerator<T[]> {
     this.handed = this.expected = this.first.length
     this.tell()
     if (this.first.length > 0) yield this.first
@@ -139,7 +178,8 @@ class Walk<T extends Record<string, unknown>> {
     }
   }
 
-  async *newestFirst(): AsyncGenerator<T[]> {
+  /** The records in the other order: from the end of the list back, each page reversed. */
+  async *reversed(): AsyncGenerator<T[]> {
     const first = this.first
     if (first.length === 0) return this.found()
     // The pages nearest the end, read on the way there: handed over first without reading them again.
@@ -148,7 +188,7 @@ class Walk<T extends Record<string, unknown>> {
       this.found()
     } else if (this.trusted) {
       const lastOffset = this.claimedLastOffset()
-      const last = await this.readLater(lastOffset, 0)
+      const last = this.last ?? (await this.readLater(lastOffset, 0))
       if (last.records.length > 0) held = [last]
       if (this.trusted) this.found()
       else {
@@ -158,7 +198,7 @@ class Walk<T extends Record<string, unknown>> {
     } else {
       held = await this.findEnd(this.size, held)
     }
-    // Back from the end: the pages held, newest first, then those before them; the first page, read at the start, last.
+    // Back from the end: the pages held, the last first, then those before them; the first page, read at the start, last.
     this.recent = new RecentKeys(this.firstKeys)
     this.idle = this.expected = 0
     const newestHeldFirst = held.reverse()
@@ -338,6 +378,7 @@ class Walk<T extends Record<string, unknown>> {
       size: this.size,
       total: this.end ?? (this.trusted ? this.claim.total : undefined),
       waitingFor: head === undefined ? undefined : head / this.size + 1,
+      order: this.reverses() ? this.options.order : this.paged,
     })
   }
 }

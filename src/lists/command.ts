@@ -61,7 +61,7 @@ export async function runList(resource: ListResource, flags: ListFlags, f: Facto
     resource,
     window: parseWindow(flags, new Date()),
     filters,
-    newestFirst: !flags['oldest-first'],
+    order: flags['oldest-first'] ? 'oldest' : 'newest',
     limit: flags.all ? undefined : (flags.limit ?? DEFAULT_LIST_LIMIT),
     concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
     maxPages: flags['max-pages'],
@@ -72,7 +72,7 @@ export async function runList(resource: ListResource, flags: ListFlags, f: Facto
   await showingProgress(f, deps.client, async (progress) => {
     const listing = listRecords({...request, onState: (state) => progress.state(`${noun}s`, state)}, deps)
     await renderListing(io, listing.pages, columns, render, {paged: progress.done})
-    if (io.chatty && !render.json) renderListSummary(io, listing.summary(), {noun, newestFirst: request.newestFirst})
+    if (io.chatty && !render.json) renderListSummary(io, listing.summary(), {noun})
   })
   return undefined
 }

@@ -31,7 +31,7 @@ export async function listRefundsOfPurchase(request: ListRequest, f: Factory, de
   if (!purchase) return undefined
   const journaled = await refundsMadeFor(purchase, f)
   const {matched} = await showingProgress(f, deps.client, (progress) =>
-    refundsOfPurchase(purchase, {window: request.window, newestFirst: request.newestFirst, concurrency: request.concurrency, maxPages: request.maxPages, journaled, onState: (state) => progress.state('refunds', state)}, deps),
+    refundsOfPurchase(purchase, {window: request.window, order: request.order, concurrency: request.concurrency, maxPages: request.maxPages, journaled, onState: (state) => progress.state('refunds', state)}, deps),
   )
   const wanted = matched.filter(({refund}) => matchesFilters(others, refund))
   const shown = request.limit === undefined ? wanted : wanted.slice(0, request.limit)

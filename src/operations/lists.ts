@@ -1,4 +1,5 @@
 import type {ListQuery} from '../api/client.js'
+import type {ListOrder} from '../api/list-order.js'
 import {type ListPage, walkList, type WalkState} from '../api/paging.js'
 import {matchesFilters, type RecordFilters} from '../lists/filters.js'
 import {gatewayDays, type Window, withinWindow} from '../lists/window.js'
@@ -22,7 +23,8 @@ export interface ListRequest {
   resource: ListResource
   window: Window
   filters: RecordFilters
-  newestFirst: boolean
+  /** The order to hand the records over in; none: as the gateway pages them (a report, a look-up that reads them all). */
+  order?: ListOrder
   /** How many to hand over at most; none: every one. */
   limit?: number
   /** Pages asked for ahead of the one being handed over. */
@@ -40,11 +42,13 @@ export interface ListSummary {
   more: boolean
   /** How many records the gateway holds, when nothing narrowed the list. */
   total?: number
+  /** The order they were handed over in; none where their dates could not tell it. */
+  order?: ListOrder
 }
 
 /**
- * A list's records as they arrive, a page at a time (so a page is printed at once), newest first
- * unless asked otherwise, held to the window and filters here and stopped at the limit: constant
+ * A list's records as they arrive, a page at a time (so a page is printed at once), in the order
+ * asked for (paging.ts reads the gateway's from the records' dates), held to the window and filters here and stopped at the limit: constant
  * memory however long the list (only the pages in flight are held). `summary` says what came of
  * it once the pages are read.
  */
@@ -57,13 +61,14 @@ export function listRecords(request: ListRequest, {client}: Pick<Deps, 'client'>
   const wanted = (record: GwRecord) => (!timeField || withinWindow(request.window, record[timeField])) && matchesFilters(request.filters, record)
   const onState = (state: WalkState) => {
     if (unnarrowed) summary.total = state.total
+    summary.order = state.order
     request.onState?.(state)
   }
   // Every record is kept when nothing narrows the list: no page past the limit is asked for, but
   // for one record more, which tells whether there are more to show.
   const want = unnarrowed && request.limit !== undefined ? request.limit + 1 : undefined
   async function* pages(): AsyncGenerator<GwRecord[]> {
-    for await (const page of walkList(fetch, {newestFirst: request.newestFirst, ahead: request.concurrency, want, maxPages: request.maxPages, onState})) {
+    for await (const page of walkList(fetch, {order: request.order, ahead: request.concurrency, want, maxPages: request.maxPages, onState})) {
       const kept = unnarrowed ? page : page.filter(wanted)
       const room = request.limit === undefined ? kept.length : request.limit - summary.shown
       if (kept.length > room) summary.more = true

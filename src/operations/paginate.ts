@@ -9,8 +9,7 @@ import type {Deps, GwRecord} from './deps.js'
 export const PAGING_PARAMETERS = ['offset', 'limit', 'page', 'per_page']
 
 /**
- * Every record of a list path (gh api's --paginate), page after page in the gateway's order
- * (oldest first), each page asked for with the request's own query and the paging parameters.
+ * Every record of a list path (gh api's --paginate), page after page in the gateway's order, each page asked for with the request's own query and the paging parameters.
  * Only the pages in flight are held.
  */
 export async function* paginate(request: Omit<ApiRequest, 'method' | 'body'>, {client}: Pick<Deps, 'client'>, {ahead, maxPages}: {ahead: number; maxPages?: number}): AsyncGenerator<GwRecord[]> {
@@ -25,5 +24,5 @@ export async function* paginate(request: Omit<ApiRequest, 'method' | 'body'>, {c
     }
     return {records: envelope.response as GwRecord[], paging: readPaging(envelope as Record<string, unknown>)}
   }
-  yield* walkList(fetch, {newestFirst: false, ahead, maxPages})
+  yield* walkList(fetch, {ahead, maxPages})
 }

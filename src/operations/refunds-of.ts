@@ -1,3 +1,4 @@
+import type {ListOrder} from '../api/list-order.js'
 import type {WalkState} from '../api/paging.js'
 import {InterruptedError, ModeMismatchError} from '../errors.js'
 import {inOrder} from '../in-order.js'
@@ -10,7 +11,8 @@ import {listRecords} from './lists.js'
 export interface RefundsOfRequest {
   /** The window asked for; it starts no earlier than the purchase, so only the pages since it are read. */
   window?: Window
-  newestFirst?: boolean
+  /** The order the refunds are read in, which orders those that fit equally well; newest first by default. */
+  order?: ListOrder
   concurrency: number
   /** Ids of refunds gw's batch journals say it made for this purchase. */
   journaled?: ReadonlySet<string>
@@ -29,7 +31,7 @@ export async function refundsOfPurchase(purchase: GwRecord, request: RefundsOfRe
   const since = recordInstant(purchase.transaction_date)
   const window: Window = {...request.window}
   if (since !== undefined && (window.from === undefined || window.from.getTime() < since)) window.from = new Date(since)
-  const listing = listRecords({resource: 'refunds', window, filters: {purchase}, newestFirst: request.newestFirst ?? true, concurrency: request.concurrency, maxPages: request.maxPages, onState: request.onState}, deps)
+  const listing = listRecords({resource: 'refunds', window, filters: {purchase}, order: request.order ?? 'newest', concurrency: request.concurrency, maxPages: request.maxPages, onState: request.onState}, deps)
   const found: GwRecord[] = []
   for await (const page of listing.pages) found.push(...page)
   const others = await otherPurchases(purchase, found, request.concurrency, deps)

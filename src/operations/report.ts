@@ -43,7 +43,7 @@ export async function reportTotals(
     return entry
   }
   const each = async (resource: 'purchases' | 'refunds', count: (entry: DayTotals, amount: number, approved: boolean | undefined) => void) => {
-    const {pages} = listRecords({resource, window, filters: {}, newestFirst: false, concurrency, maxPages, onState: onState && ((state) => onState(resource, state))}, deps)
+    const {pages} = listRecords({resource, window, filters: {}, concurrency, maxPages, onState: onState && ((state) => onState(resource, state))}, deps)
     for await (const page of pages) {
       for (const record of page) {
         const entry = totalsOf(record)

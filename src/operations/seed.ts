@@ -169,7 +169,7 @@ const STEPS: {[K in StepKind]: (fields: StepFields[K], context: {environment: En
   },
 
   async webhook(fields, {environment, deps}) {
-    const {pages} = listRecords({resource: 'webHooks', window: {}, filters: {}, newestFirst: false, concurrency: 1}, deps)
+    const {pages} = listRecords({resource: 'webHooks', window: {}, filters: {}, concurrency: 1}, deps)
     for await (const page of pages) {
       const held = page.find((hook) => hook.address === fields.address)
       if (held) return found('webhook', fields, held, `at ${fields.address}`)

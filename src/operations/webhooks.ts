@@ -31,7 +31,7 @@ export async function deleteWebHook(id: string, {client}: Pick<Deps, 'client'>):
 /** Removes every registered web hook that `chosen` picks, one page of the list at a time: those removed. */
 export async function removeWebHooksWhere(chosen: (hook: GwRecord) => Promise<boolean>, deps: Pick<Deps, 'client'>): Promise<GwRecord[]> {
   const picked: GwRecord[] = []
-  const {pages} = listRecords({resource: 'webHooks', window: {}, filters: {}, newestFirst: false, concurrency: 1}, deps)
+  const {pages} = listRecords({resource: 'webHooks', window: {}, filters: {}, concurrency: 1}, deps)
   for await (const page of pages) for (const hook of page) if (await chosen(hook)) picked.push(hook)
   for (const hook of picked) await deleteWebHook(String(hook.id), deps)
   return picked

@@ -7,6 +7,7 @@ import {hintFor} from './hints.js'
 import {errorJson, escapeControls, toJson, toNdjsonLine} from './json.js'
 import {sanitize} from './sanitize.js'
 import {redact, redactText} from '../redact.js'
+import type {ListOrder} from '../api/list-order.js'
 
 type GwRecord = Record<string, unknown>
 
@@ -137,8 +138,9 @@ function favourMemory(): void {
 }
 
 /** How a list came out, said on a terminal under it: how many, in which order, and how to see more. */
-export function renderListSummary(io: Io, {shown, more, total}: {shown: number; more: boolean; total?: number}, {noun, newestFirst}: {noun: string; newestFirst: boolean}): void {
-  const order = newestFirst ? 'newest first' : 'oldest first'
+export function renderListSummary(io: Io, {shown, more, total, order: handed}: {shown: number; more: boolean; total?: number; order?: ListOrder}, {noun}: {noun: string}): void {
+  // Records without dates are shown as the gateway lists them: no order is claimed for them.
+  const order = handed === undefined ? "in the gateway's order" : `${handed} first`
   const nouns = (count: number) => `${count} ${noun}${count === 1 ? '' : 's'}`
   if (shown === 0) io.err(`No ${noun}s match.\n`)
   else if (more) io.err(`Showing ${total === undefined ? nouns(shown) : `${shown} of ${nouns(total)}`}, ${order}; --limit N or --all shows more.\n`)

@@ -52,7 +52,8 @@ function firstWhere<T>(all: Positional<T>, after: (record: T) => boolean): numbe
 }
 
 /**
- * One page of `all`, oldest first. A size above the maximum is cut to it, as the gateway does;
+ * One page of `all`, newest first, as the live gateway lists every list (gateway-notes.md: Lists;
+ * the contract names no order). A size above the maximum is cut to it, as the gateway does;
  * `offset` wins over `page` when both are given. Pages count from 1. With `timeOf`, `from` and
  * `to` keep the records of that span (both ends included), found by binary search: records are
  * kept in the order they were made, and the sandbox's clock never goes back. Only the page is read.
@@ -66,7 +67,8 @@ export function pageOf<T>(all: Positional<T>, query: Record<string, string>, tim
   const end = timeOf && to !== undefined ? firstWhere(all, (record) => instant(record) > to) : all.length
   const total = Math.max(0, end - first)
   const records: T[] = []
-  for (let index = first + offset; index < Math.min(end, first + offset + size); index++) records.push(all.at(index) as T)
+  // Kept oldest first: the page at `offset` counts back from the end of the span.
+  for (let index = end - 1 - offset; index >= Math.max(first, end - offset - size); index--) records.push(all.at(index) as T)
   const fields = {
     records: records.length,
     total_records: total,

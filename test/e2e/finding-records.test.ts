@@ -105,7 +105,8 @@ describe('gw purchase list', () => {
     await sandbox.control('POST', '/_sandbox/faults', {method: 'GET', path: '/v1.0/purchases?offset=50&', action: 'status', status: 503, times: 10})
     const result = await sandbox.gw(['purchase', 'list', '--all'])
     expect(result.code).toBe(1)
-    expect((result.records as Row[]).map((purchase) => purchase.reference)).toEqual(references.slice(100).reverse())
+    // The local gateway lists newest first, as the live one does: page 1 holds the 50 newest.
+    expect((result.records as Row[]).map((purchase) => purchase.reference)).toEqual(references.slice(70).reverse())
     expect(result.stderr).toContain('Error: Page 2 of the list (records 51-100 of 120) could not be read: ')
   })
 
@@ -138,11 +139,11 @@ describe('gw refund list, customer list', () => {
 })
 
 describe('gw api --paginate', () => {
-  it('follows every page of a list path and prints its 120 records, one line each, oldest first; a PATH alone is a GET', async () => {
+  it("follows every page of a list path and prints its 120 records, one line each, in the gateway's order (newest first); a PATH alone is a GET", async () => {
     for (const args of [['api', 'GET', '/v1.0/purchases', '--paginate'], ['api', '/v1.0/purchases', '--paginate', '--verbose']]) {
       const result = await sandbox.gw(args)
       expect(result.code, result.stderr).toBe(0)
-      expect((result.records as Row[]).map((purchase) => purchase.reference)).toEqual(references)
+      expect((result.records as Row[]).map((purchase) => purchase.reference)).toEqual(references.toReversed())
     }
   })
 

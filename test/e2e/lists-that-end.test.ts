@@ -29,12 +29,16 @@ const env = (url: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => (
 /** gw against the test's gateway, bounded in time (RunOptions.timeoutMs fails a run that does not end). */
 const gwAt = (url: string, args: string[], options: RunOptions = {}) => runGw(args, {timeoutMs: 20_000, ...options, env: env(url, options.env)})
 
+const ORDERS = ['newest', 'oldest'] as const
+
 const references = (records: unknown[]) => records.map((record) => (record as {reference: string}).reference)
 const paged = (from: number, to: number) => Array.from({length: to - from}, (_, i) => `paged-${from + i}`)
 
-describe('case 1: a total that lies (1e9 claimed, 120 held)', () => {
+// Issue 33: gw reads the order a gateway lists in from the records' dates; each case runs against
+// a gateway that lists newest first (as the live one does) and one that lists oldest first.
+describe.each(ORDERS)('case 1: a total that lies (1e9 claimed, 120 held), listed %s first', (order) => {
   it('purchase list --limit 30 prints the 30 newest and ends', async () => {
-    const {url, listRequests} = await serve({hold: 120, total: 1e9})
+    const {url, listRequests} = await serve({hold: 120, total: 1e9, order})
     const result = await gwAt(url, ['purchase', 'list', '--limit', '30'])
     expect(result.code, result.stderr).toBe(0)
     expect(result.stderr).toBe('')
@@ -44,29 +48,48 @@ describe('case 1: a total that lies (1e9 claimed, 120 held)', () => {
   })
 
   it('--all --oldest-first prints the 120 and stops at the first empty page', async () => {
-    const {url, listRequests} = await serve({hold: 120, total: 1e9})
+    const {url, listRequests} = await serve({hold: 120, total: 1e9, order})
     const result = await gwAt(url, ['purchase', 'list', '--all', '--oldest-first'])
     expect(result.code, result.stderr).toBe(0)
     expect(references(result.records)).toEqual(paged(0, 120))
     expect(listRequests().length).toBeLessThanOrEqual(10)
   })
 
-  it('gw api --paginate prints the 120 and ends', async () => {
-    const {url, listRequests} = await serve({hold: 120, total: 1e9})
+  it("gw api --paginate prints the 120 in the gateway's order and ends", async () => {
+    const {url, listRequests} = await serve({hold: 120, total: 1e9, order})
     const result = await gwAt(url, ['api', '/v1.0/purchases', '--paginate'])
     expect(result.code, result.stderr).toBe(0)
-    expect(references(result.records)).toEqual(paged(0, 120))
+    expect(references(result.records)).toEqual(order === 'newest' ? paged(0, 120).reverse() : paged(0, 120))
     expect(listRequests().length).toBeLessThanOrEqual(10)
   })
 
   it('gw report adds up the 120 purchases and the 120 refunds and ends', async () => {
-    const {url, listRequests} = await serve({hold: 120, total: 1e9})
+    const {url, listRequests} = await serve({hold: 120, total: 1e9, order})
     const result = await gwAt(url, ['report', '--from', '2026-11-17', '--to', '2026-11-17'])
     expect(result.code, result.stderr).toBe(0)
     expect(result.records).toEqual([
       {day: '2026-11-17', currency: 'AUD', purchases_approved: 120, purchases_approved_amount: 120_000, purchases_declined: 0, refunds: 120, refunds_amount: 120_000, net: 0},
     ])
     expect(listRequests().length).toBeLessThanOrEqual(20)
+  })
+})
+
+
+describe.each(ORDERS)('the order read from the dates, the gateway listing %s first (issue 33)', (order) => {
+  it('purchase list: the 5 newest by default, the 5 oldest with --oldest-first, every one with --all', async () => {
+    const {url} = await serve({hold: 123, order})
+    expect(references((await gwAt(url, ['purchase', 'list', '--limit', '5'])).records)).toEqual(paged(118, 123).reverse())
+    expect(references((await gwAt(url, ['purchase', 'list', '--limit', '5', '--oldest-first'])).records)).toEqual(paged(0, 5))
+    expect(references((await gwAt(url, ['purchase', 'list', '--all'])).records)).toEqual(paged(0, 123).reverse())
+    expect(references((await gwAt(url, ['purchase', 'list', '--all', '--oldest-first'])).records)).toEqual(paged(0, 123))
+  })
+
+  it('refund list the same way', async () => {
+    const {url} = await serve({hold: 123, order})
+    const newest = await gwAt(url, ['refund', 'list', '--limit', '3'])
+    expect(newest.records.map((record) => (record as {id: string}).id)).toEqual(['071-R-00000122', '071-R-00000121', '071-R-00000120'])
+    const oldest = await gwAt(url, ['refund', 'list', '--limit', '3', '--oldest-first'])
+    expect(oldest.records.map((record) => (record as {id: string}).id)).toEqual(['071-R-00000000', '071-R-00000001', '071-R-00000002'])
   })
 })
 

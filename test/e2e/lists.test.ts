@@ -38,12 +38,12 @@ const today = () => {
 }
 
 describe('GET /v1.0/purchases', () => {
-  it('pages oldest first with offset and limit, in the list envelope', async () => {
+  it('pages newest first (as the live gateway lists) with offset and limit, in the list envelope', async () => {
     const first = await list('/v1.0/purchases', 'limit=2')
-    expect(first.response.map((purchase) => purchase.reference)).toEqual(purchases.slice(0, 2))
+    expect(first.response.map((purchase) => purchase.reference)).toEqual([purchases[2], purchases[1]])
     expect(first).toMatchObject({successful: true, records: 2, total_records: 3, pages: 2, current_page: 1})
     const second = await list('/v1.0/purchases', 'offset=2', 'limit=2')
-    expect(second.response.map((purchase) => purchase.reference)).toEqual(purchases.slice(2))
+    expect(second.response.map((purchase) => purchase.reference)).toEqual([purchases[0]])
     expect(second).toMatchObject({records: 1, total_records: 3, current_page: 2})
   })
 

@@ -20,7 +20,8 @@ interface FakeList {
   key?: 'id' | 'token' | 'none'
 }
 
-const made = (n: number, key: FakeList['key'] = 'id'): Row => (key === 'none' ? {n} : {[key]: `r${n}`, n})
+/** The n-th record made: a second after the one before it, so its date says where it sits. */
+const made = (n: number, key: FakeList['key'] = 'id'): Row => ({...(key === 'none' ? {} : {[key]: `r${n}`}), n, created_at: new Date(Date.UTC(2026, 10, 17) + n * 1000).toISOString()})
 
 function fakeList(spec: FakeList) {
   const asked: number[] = []
@@ -37,12 +38,12 @@ function fakeList(spec: FakeList) {
   return {asked, fetch}
 }
 
-async function walk(fetch: FetchPage<Row>, options: Partial<WalkOptions> & {newestFirst: boolean}) {
+async function walk(fetch: FetchPage<Row>, {newestFirst, ...options}: Partial<WalkOptions> & {newestFirst: boolean}) {
   const handed: number[] = []
   const states: WalkState[] = []
   let failure: unknown
   try {
-    for await (const page of walkList(fetch, {ahead: 4, onState: (state) => states.push(state), ...options})) {
+    for await (const page of walkList(fetch, {ahead: 4, onState: (state) => states.push(state), order: newestFirst ? 'newest' : 'oldest', ...options})) {
       handed.push(...page.map((record) => record.n as number))
       if (options.want !== undefined && handed.length >= options.want) break
     }
@@ -213,7 +214,7 @@ describe('what a person watching is told', () => {
     const {fetch} = fakeList({hold: 120})
     const {states} = await walk(fetch, {newestFirst: false, ahead: 1})
     expect(states[0]).toEqual({pages: 1, records: 0, size: 50, total: 120, waitingFor: undefined})
-    expect(states).toContainEqual({pages: 1, records: 50, size: 50, total: 120, waitingFor: 2})
-    expect(states.at(-1)).toEqual({pages: 3, records: 120, size: 50, total: 120, waitingFor: undefined})
+    expect(states).toContainEqual({pages: 1, records: 50, size: 50, total: 120, waitingFor: 2, order: 'oldest'})
+    expect(states.at(-1)).toEqual({pages: 3, records: 120, size: 50, total: 120, waitingFor: undefined, order: 'oldest'})
   })
 })

@@ -17,8 +17,9 @@ describe('readPaging', () => {
   })
 })
 
-type Row = {id: string}
-const row = (i: number): Row => ({id: `r${i}`})
+type Row = {id: string; transaction_date: string}
+/** The i-th record made, a minute after the one before it. */
+const row = (i: number): Row => ({id: `r${i}`, transaction_date: new Date(Date.UTC(2026, 10, 17) + i * 60_000).toISOString()})
 const ids = (pages: Row[][]) => pages.flat().map((record) => record.id)
 const range = (from: number, to: number) => Array.from({length: to - from}, (_, i) => `r${from + i}`)
 
@@ -45,7 +46,7 @@ function gateway(records: () => Row[], style: 'contract' | 'live0' | 'live1' | '
 
 const walk = async (fetch: FetchPage<Row>, newestFirst: boolean, ahead = 3) => {
   const pages: Row[][] = []
-  for await (const page of walkList(fetch, {newestFirst, ahead})) pages.push(page)
+  for await (const page of walkList(fetch, {order: newestFirst ? 'newest' : 'oldest', ahead})) pages.push(page)
   return pages
 }
 
@@ -134,7 +135,7 @@ describe('walkList', () => {
     }
     const handed: string[] = []
     const run = (async () => {
-      for await (const page of walkList(failing, {newestFirst: true, ahead: 2})) handed.push(...ids([page]))
+      for await (const page of walkList(failing, {order: 'newest', ahead: 2})) handed.push(...ids([page]))
     })()
     await expect(run).rejects.toThrow(ListPageError)
     await expectReject(run, ListPageError, 'Page 2 of the list (records 51-100 of 150) could not be read: connect ECONNREFUSED 127.0.0.1:9')

@@ -38,7 +38,7 @@ async function liveGateway(total: number): Promise<{url: string; queries: string
     queries.push(url.search)
     const size = Number(url.searchParams.get('per_page') ?? url.searchParams.get('limit') ?? 10)
     const page = Number(url.searchParams.get('page') ?? 0)
-    const response = Array.from({length: total}, (_, i) => ({id: `071-PL-${String(i).padStart(8, '0')}`, extra: i})).slice(page * size, page * size + size)
+    const response = Array.from({length: total}, (_, i) => ({id: `071-PL-${String(i).padStart(8, '0')}`, extra: i, created_at: `2026-11-17T09:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}+11:00`})).slice(page * size, page * size + size)
     // Creation answers 200 here, as the live gateway may.
     res.writeHead(200, {'content-type': 'application/json'}).end(JSON.stringify({successful: true, response, errors: [], page, total_pages: Math.ceil(total / size)}))
   })
@@ -52,7 +52,7 @@ describe('GatewayClient plan lists', () => {
     const client = new GatewayClient({baseUrl: url, username: 'TEST', token: 'TEST', userAgent: 'test'})
     try {
       const plans: Record<string, unknown>[] = []
-      for await (const page of walkList((at) => client.plans.list(at), {newestFirst: true, ahead: 2})) plans.push(...page)
+      for await (const page of walkList((at) => client.plans.list(at), {order: 'newest', ahead: 2})) plans.push(...page)
       expect(plans.map((plan) => plan.id)).toEqual(Array.from({length: 120}, (_, i) => `071-PL-${String(119 - i).padStart(8, '0')}`))
       expect(plans[0]).toMatchObject({extra: 119})
       expect(queries.toSorted()).toEqual(['?offset=0&limit=50', '?offset=100&limit=50&page=2&per_page=50', '?offset=50&limit=50&page=1&per_page=50'])

@@ -24,7 +24,7 @@ function gateway() {
   return {asked, deps: fakeDeps(fake.client)}
 }
 
-const request = (changes: Partial<ListRequest>): ListRequest => ({resource: 'purchases', window: {}, filters: {}, newestFirst: true, limit: 30, concurrency: 4, ...changes})
+const request = (changes: Partial<ListRequest>): ListRequest => ({resource: 'purchases', window: {}, filters: {}, order: 'newest', limit: 30, concurrency: 4, ...changes})
 
 async function list(changes: Partial<ListRequest>) {
   const {asked, deps} = gateway()
@@ -38,24 +38,24 @@ describe('listRecords', () => {
   it('newest first, stopped at the limit, saying there are more and how many the gateway holds', async () => {
     const {references, summary} = await list({limit: 5})
     expect(references).toEqual(['order-119', 'order-118', 'order-117', 'order-116', 'order-115'])
-    expect(summary).toEqual({shown: 5, more: true, total: 120})
+    expect(summary).toEqual({shown: 5, more: true, total: 120, order: 'newest'})
   })
 
   it('oldest first; every record with no limit, and nothing more to show', async () => {
-    const {references, summary} = await list({newestFirst: false, limit: undefined})
+    const {references, summary} = await list({order: 'oldest', limit: undefined})
     expect(references).toEqual(purchases.map((purchase) => purchase.reference))
-    expect(summary).toEqual({shown: 120, more: false, total: 120})
+    expect(summary).toEqual({shown: 120, more: false, total: 120, order: 'oldest'})
   })
 
   it('a limit the list does not reach is no "more"', async () => {
-    expect((await list({limit: 120})).summary).toEqual({shown: 120, more: false, total: 120})
+    expect((await list({limit: 120})).summary).toEqual({shown: 120, more: false, total: 120, order: 'newest'})
   })
 
   it('filters applied to each record as it comes; the count of the gateway is not said for a narrowed list', async () => {
     const {references, summary} = await list({filters: {status: 'declined'}, limit: undefined})
     expect(references).toHaveLength(20)
     expect(references.slice(0, 2)).toEqual(['order-119', 'order-113'])
-    expect(summary).toEqual({shown: 20, more: false})
+    expect(summary).toEqual({shown: 20, more: false, order: 'newest'})
   })
 
   it('a filter that matches nothing hands over nothing', async () => {

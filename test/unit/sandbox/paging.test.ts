@@ -2,19 +2,21 @@ import {describe, expect, it} from 'vitest'
 import {SandboxError} from '../../../src/sandbox/errors.js'
 import {pageOf} from '../../../src/sandbox/paging.js'
 
+// Kept in the order they were made (1 the oldest), listed newest first as the live gateway lists.
 const items = Array.from({length: 23}, (_, index) => index + 1)
+const newestFirst = items.toReversed()
 
 describe('pageOf', () => {
   it.each<[Record<string, string>, number[], Record<string, number>]>([
-    [{}, items.slice(0, 10), {records: 10, total_records: 23, pages: 3, current_page: 1}],
-    [{page: '3'}, [21, 22, 23], {records: 3, total_records: 23, pages: 3, current_page: 3}],
-    [{page: '2', per_page: '20'}, [21, 22, 23], {records: 3, total_records: 23, pages: 2, current_page: 2}],
-    [{offset: '5', limit: '5'}, [6, 7, 8, 9, 10], {records: 5, total_records: 23, pages: 5, current_page: 2}],
-    [{offset: '7', limit: '5'}, [8, 9, 10, 11, 12], {records: 5, total_records: 23, pages: 5, current_page: 2}],
-    [{offset: '20', page: '1'}, [21, 22, 23], {records: 3, total_records: 23, pages: 3, current_page: 3}],
-    [{limit: '500'}, items, {records: 23, total_records: 23, pages: 1, current_page: 1}],
+    [{}, newestFirst.slice(0, 10), {records: 10, total_records: 23, pages: 3, current_page: 1}],
+    [{page: '3'}, [3, 2, 1], {records: 3, total_records: 23, pages: 3, current_page: 3}],
+    [{page: '2', per_page: '20'}, [3, 2, 1], {records: 3, total_records: 23, pages: 2, current_page: 2}],
+    [{offset: '5', limit: '5'}, [18, 17, 16, 15, 14], {records: 5, total_records: 23, pages: 5, current_page: 2}],
+    [{offset: '7', limit: '5'}, [16, 15, 14, 13, 12], {records: 5, total_records: 23, pages: 5, current_page: 2}],
+    [{offset: '20', page: '1'}, [3, 2, 1], {records: 3, total_records: 23, pages: 3, current_page: 3}],
+    [{limit: '500'}, newestFirst, {records: 23, total_records: 23, pages: 1, current_page: 1}],
     [{page: '9'}, [], {records: 0, total_records: 23, pages: 3, current_page: 9}],
-    [{page: ''}, items.slice(0, 10), {records: 10, total_records: 23, pages: 3, current_page: 1}],
+    [{page: ''}, newestFirst.slice(0, 10), {records: 10, total_records: 23, pages: 3, current_page: 1}],
   ])('%o', (query, records, fields) => {
     expect(pageOf(items, query)).toStrictEqual({records, fields})
   })
@@ -36,12 +38,12 @@ describe('pageOf with from and to', () => {
   const page = (query: Record<string, string>) => pageOf(positional, query, (record) => record.at)
 
   it.each<[Record<string, string>, number[], number]>([
-    [{from: '2026-11-03T00:00:00Z', to: '2026-11-04T23:59:59Z'}, [4, 5, 6, 7], 4],
+    [{from: '2026-11-03T00:00:00Z', to: '2026-11-04T23:59:59Z'}, [7, 6, 5, 4], 4],
     [{from: '2026-11-03T09:00:00Z', to: '2026-11-03T09:00:00Z'}, [4], 1],
-    [{from: '2026-11-09T12:00:00Z'}, [17, 18, 19], 3],
+    [{from: '2026-11-09T12:00:00Z'}, [19, 18, 17], 3],
     [{to: '2026-10-31T23:59:59Z'}, [], 0],
     [{from: '2026-11-05T00:00:00Z', to: '2026-11-01T00:00:00Z'}, [], 0],
-    [{from: '2026-11-01T00:00:00Z', limit: '3', offset: '3'}, [3, 4, 5], 20],
+    [{from: '2026-11-01T00:00:00Z', limit: '3', offset: '3'}, [16, 15, 14], 20],
   ])('%o', (query, numbers, total) => {
     const {records, fields} = page(query)
     expect(records.map((record) => record.n)).toEqual(numbers)
@@ -51,9 +53,9 @@ describe('pageOf with from and to', () => {
   it('takes a date as the whole of that day where the sandbox runs', () => {
     const local = (day: number, hour: number) => new Date(2026, 10, day, hour).toISOString()
     const days = [local(2, 0), local(2, 23), local(3, 0)].map((at, n) => ({n, at}))
-    expect(pageOf(days, {from: '2026-11-02', to: '2026-11-02'}, (record) => record.at).records.map((record) => record.n)).toEqual([0, 1])
+    expect(pageOf(days, {from: '2026-11-02', to: '2026-11-02'}, (record) => record.at).records.map((record) => record.n)).toEqual([1, 0])
     // As the gateway's recordings send it (gateway-notes.md): the same whole day.
-    expect(pageOf(days, {from: '2026/11/02', to: '2026/11/02'}, (record) => record.at).records.map((record) => record.n)).toEqual([0, 1])
+    expect(pageOf(days, {from: '2026/11/02', to: '2026/11/02'}, (record) => record.at).records.map((record) => record.n)).toEqual([1, 0])
   })
 
   it('reads by binary search and the page alone, not every record', () => {
