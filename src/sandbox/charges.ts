@@ -27,14 +27,36 @@ const EXPIRED_CARD_CODE = '54'
  * API asked for it or a subscription fell due. A decline is stored like an approval.
  */
 export function chargeCard(ctx: SandboxContext, merchant: string, charge: Charge): PurchaseRecord {
-  const {card, amount, reference, currency, source} = charge
-  const now = ctx.clock.now()
+  const {card, amount} = charge
   // The API refuses an expired card before this point; a subscription meets one here and is declined.
   const outcome =
     charge.outcome ??
-    (isExpired(card.card_expiry, formatDate(now)) ? outcomeForCode(EXPIRED_CARD_CODE) : purchaseOutcome(card.card_number, amount))
+    (isExpired(card.card_expiry, formatDate(ctx.clock.now())) ? outcomeForCode(EXPIRED_CARD_CODE) : purchaseOutcome(card.card_number, amount))
+  const purchase = purchaseRecord(ctx, merchant, charge, outcome)
+  ctx.store.save('cards', merchant, {...card, transaction_count: card.transaction_count + 1})
+  ctx.store.save('purchases', merchant, purchase)
+  return purchase
+}
+
+/** The code the gateway gives a purchase it refuses before any bank sees it (gateway-notes.md: a currency the merchant cannot take). */
+const REFUSED_CODE = '99'
+
+/**
+ * The record of a purchase the gateway refuses with HTTP 200 before charging (a currency the
+ * merchant cannot take): whole, as the live gateway answers it (gateway-notes.md), with an id,
+ * the card's token (a card given by its details is tokenized, as the live gateway does) and
+ * `successful: false`; nothing is charged or stored as a purchase.
+ */
+export function refusedPurchase(ctx: SandboxContext, merchant: string, charge: Omit<Charge, 'source' | 'outcome'>, message: string): PurchaseRecord {
+  if (ctx.store.find('cards', merchant, charge.card.token).found !== 'own') ctx.store.save('cards', merchant, charge.card)
+  return purchaseRecord(ctx, merchant, {...charge, source: 'API'}, {approved: false, message, responseCode: REFUSED_CODE})
+}
+
+function purchaseRecord(ctx: SandboxContext, merchant: string, charge: Charge, outcome: Outcome): PurchaseRecord {
+  const {card, amount, reference, currency, source} = charge
+  const now = ctx.clock.now()
   const id = ctx.newId(merchant, 'P')
-  const purchase: PurchaseRecord = {
+  return {
     id,
     authorization: outcome.approved ? newAuthorization() : null,
     card_number: card.card_number,
@@ -62,7 +84,4 @@ export function chargeCard(ctx: SandboxContext, merchant: string, charge: Charge
     metadata: {},
     addendum_data: {},
   }
-  ctx.store.save('cards', merchant, {...card, transaction_count: card.transaction_count + 1})
-  ctx.store.save('purchases', merchant, purchase)
-  return purchase
 }

@@ -20,10 +20,16 @@ const REQUIRED = ['first_name', 'last_name', 'reference', 'email'] as const
 
 type CustomerInput = Fields<typeof CUSTOMER_INPUT>
 
-/** GET, PUT and DELETE answer without the address; only creation shows it (contract §4). */
-export function withoutAddress(customer: CustomerRecord): Omit<CustomerRecord, 'address'> {
-  const {address: _address, ...rest} = customer
-  return rest
+/**
+ * A customer as answers show it: with what every live customer record carries where the contract
+ * is silent (gateway-notes.md: its card's masked number, `bank_account` and `metadata` null; the
+ * vendor's Ruby library fails on a record without `bank_account`), and the address on creation
+ * only (contract §4).
+ */
+export function customerView(ctx: SandboxContext, merchant: string, customer: CustomerRecord, {address = false} = {}) {
+  const {address: kept, ...rest} = customer
+  const card = ctx.store.find('cards', merchant, customer.card_token)
+  return {...rest, card_number: card.found === 'own' ? card.record.card_number : null, bank_account: null, metadata: null, ...(address ? {address: kept} : {})}
 }
 
 export function readAddress(input: Record<string, unknown> | undefined, current?: AddressFields): AddressFields {

@@ -59,8 +59,10 @@ export function checkWebHook(
   return {errors, hook}
 }
 
-/** A hook as answers show it: never with its password. */
-export function webHookView(hook: WebHookRecord): Omit<WebHookRecord, 'authentication_password'> {
-  const {authentication_password: _password, ...view} = hook
-  return view
+/**
+ * A hook as the live gateway answers it (gateway-notes.md): with its password (`""` when none) and
+ * `is_active`, null on creation and true in a list. Only its merchant's credentials read it.
+ */
+export function webHookView(hook: WebHookRecord, {listed = false} = {}): WebHookRecord & {is_active: boolean | null} {
+  return {...hook, authentication_password: hook.authentication_password ?? '', is_active: listed ? true : null}
 }

@@ -13,6 +13,10 @@ const customer = (fields: Record<string, unknown> = {}) => ({
   ip_address: '203.0.113.9',
   created_at: formatDateTime(NOW),
   card_token: expect.stringMatching(/^[a-z0-9]{20}$/),
+  // What every live customer record carries where the contract is silent (gateway-notes.md).
+  card_number: '512345XXXXXX2346',
+  bank_account: null,
+  metadata: null,
   ...fields,
 })
 
@@ -127,6 +131,7 @@ describe('GET /v1.0/customers/{id}.json', () => {
       const answer = await call(gateway, 'GET', `/v1.0/customers/${key}.json`)
       expect(answer.status).toBe(200)
       expect(answer.body.response).toStrictEqual(expected)
+      expect(answer.body.response).toMatchObject({card_number: '512345XXXXXX2346', bank_account: null, metadata: null})
     }
   })
 

@@ -93,22 +93,22 @@ describe('GET /v1.0/plans.json', () => {
     return {records, total_records: total, pages, current_page: current}
   }
 
-  it('answers the first 10, oldest first, with the paging fields at the top of the envelope', async () => {
+  it('answers the 10 newest first, as the live gateway lists, with the paging fields at the top of the envelope', async () => {
     const gateway = await withPlans(12)
     const answer = await call(gateway, 'GET', '/v1.0/plans.json')
     expect(answer.status).toBe(200)
     expect(Object.keys(answer.body)).toStrictEqual(['successful', 'response', 'errors', 'test', 'records', 'total_records', 'pages', 'current_page'])
     expect(paging(answer)).toStrictEqual({records: 10, total_records: 12, pages: 2, current_page: 1})
-    expect(references(answer)).toStrictEqual(Array.from({length: 10}, (_, index) => `plan-${index + 1}`))
-    expect(answer.body.response[0]).toStrictEqual(plan({reference: 'plan-1', name: 'Plan 1'}))
+    expect(references(answer)).toStrictEqual(Array.from({length: 10}, (_, index) => `plan-${12 - index}`))
+    expect(answer.body.response[0]).toStrictEqual(plan({reference: 'plan-12', name: 'Plan 12'}))
   })
 
   it.each([
-    ['?page=2', {records: 2, total_records: 12, pages: 2, current_page: 2}, ['plan-11', 'plan-12']],
-    ['?page=3&per_page=5', {records: 2, total_records: 12, pages: 3, current_page: 3}, ['plan-11', 'plan-12']],
-    ['?page=2&limit=4', {records: 4, total_records: 12, pages: 3, current_page: 2}, ['plan-5', 'plan-6', 'plan-7', 'plan-8']],
-    ['?offset=10&limit=5', {records: 2, total_records: 12, pages: 3, current_page: 3}, ['plan-11', 'plan-12']],
-    ['?offset=0&limit=1', {records: 1, total_records: 12, pages: 12, current_page: 1}, ['plan-1']],
+    ['?page=2', {records: 2, total_records: 12, pages: 2, current_page: 2}, ['plan-2', 'plan-1']],
+    ['?page=3&per_page=5', {records: 2, total_records: 12, pages: 3, current_page: 3}, ['plan-2', 'plan-1']],
+    ['?page=2&limit=4', {records: 4, total_records: 12, pages: 3, current_page: 2}, ['plan-8', 'plan-7', 'plan-6', 'plan-5']],
+    ['?offset=10&limit=5', {records: 2, total_records: 12, pages: 3, current_page: 3}, ['plan-2', 'plan-1']],
+    ['?offset=0&limit=1', {records: 1, total_records: 12, pages: 12, current_page: 1}, ['plan-12']],
     ['?page=5', {records: 0, total_records: 12, pages: 2, current_page: 5}, []],
   ])('pages with %s', async (query, fields, expected) => {
     const gateway = await withPlans(12)

@@ -13,19 +13,20 @@ const hook = (fields: Record<string, unknown> = {}) => ({
   events: '*',
   mode: 'Test',
   authentication_username: null,
+  authentication_password: '',
   created_at: formatDateTime(NOW),
+  is_active: null,
   ...fields,
 })
 
 describe('POST /v1.0/web_hooks', () => {
-  it('registers a hook: 200, and never shows its password', async () => {
+  it('registers a hook: 200, the record as the live gateway answers it (its password, is_active null; true in the list)', async () => {
     const gateway = await sandbox()
     const answer = await registerHook(gateway, ADDRESS, {authentication_username: 'user', authentication_password: 'secret-pass'})
     expect(answer.status).toBe(200)
-    expect(answer.body).toStrictEqual({successful: true, response: hook({authentication_username: 'user'}), errors: [], test: true})
+    expect(answer.body).toStrictEqual({successful: true, response: hook({authentication_username: 'user', authentication_password: 'secret-pass'}), errors: [], test: true})
     expect(WebHook.parse(answer.body.response)).toEqual(answer.body.response)
-    expect(answer.text).not.toContain('secret-pass')
-    expect((await call(gateway, 'GET', '/v1.0/web_hooks')).text).not.toContain('secret-pass')
+    expect((await call(gateway, 'GET', '/v1.0/web_hooks')).body.response).toStrictEqual([hook({authentication_username: 'user', authentication_password: 'secret-pass', is_active: true})])
   })
 
   it('takes a list of event names instead of *', async () => {
@@ -65,12 +66,13 @@ describe('GET and DELETE /v1.0/web_hooks', () => {
     const first = (await registerHook(gateway, ADDRESS)).body.response
     const second = (await registerHook(gateway, `${ADDRESS}/2`)).body.response
     await registerHook(gateway, ADDRESS, {}, ACME_AUTH)
-    expect((await call(gateway, 'GET', '/v1.0/web_hooks')).body.response).toStrictEqual([first, second])
+    const listed = (hook: Record<string, unknown>) => ({...hook, is_active: true})
+    expect((await call(gateway, 'GET', '/v1.0/web_hooks')).body.response).toStrictEqual([listed(first), listed(second)])
 
     const deleted = await call(gateway, 'DELETE', `/v1.0/web_hooks/${first.id}`)
     expect(deleted.status).toBe(200)
     expect(deleted.body.response).toStrictEqual(first)
-    expect((await call(gateway, 'GET', '/v1.0/web_hooks')).body.response).toStrictEqual([second])
+    expect((await call(gateway, 'GET', '/v1.0/web_hooks')).body.response).toStrictEqual([listed(second)])
   })
 
   it('answers 404 for an unknown hook and 403 for another merchant hook', async () => {

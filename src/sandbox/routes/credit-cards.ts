@@ -21,7 +21,7 @@ export function tokenizeCard({input, merchant}: MerchantRequest, ctx: SandboxCon
 }
 
 /**
- * gateway-notes.md: GET /v1.0/credit_cards with offset and limit; oldest first. A card record
+ * gateway-notes.md: GET /v1.0/credit_cards with offset and limit; newest first. A card record
  * carries no date, so from and to have nothing to go by and are not applied.
  */
 export function listCards({merchant, query}: MerchantRequest, ctx: SandboxContext): RouteResult {

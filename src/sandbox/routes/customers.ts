@@ -1,7 +1,7 @@
 import {formatDate} from '../clock.js'
 import type {SandboxContext} from '../context.js'
 import {badRequest} from '../errors.js'
-import {CUSTOMER_INPUT, addCustomer, fieldProblems, readAddress, readCard, scalarFields, withoutAddress} from '../customers.js'
+import {CUSTOMER_INPUT, addCustomer, fieldProblems, readAddress, readCard, scalarFields, customerView} from '../customers.js'
 import {newCardRecord} from '../cards.js'
 import {readFields} from '../input.js'
 import type {CustomerRecord} from '../records.js'
@@ -11,17 +11,17 @@ import {pathParam, type MerchantRequest, type RouteResult} from './route.js'
 const NOT_FOUND = 'Record not found'
 
 export function createCustomer({input, merchant}: MerchantRequest, ctx: SandboxContext): RouteResult {
-  return {status: 201, response: addCustomer(ctx, merchant, input)}
+  return {status: 201, response: customerView(ctx, merchant, addCustomer(ctx, merchant, input), {address: true})}
 }
 
-/** gateway-notes.md: GET /v1.0/customers with offset, limit, from and to; oldest first. */
+/** gateway-notes.md: GET /v1.0/customers with offset, limit, from and to; newest first. */
 export function listCustomers({merchant, query}: MerchantRequest, ctx: SandboxContext): RouteResult {
   const {records, fields} = pageOf(ctx.store.ordered('customers', merchant), query, (customer) => customer.created_at)
-  return {status: 200, response: records.map(withoutAddress), fields}
+  return {status: 200, response: records.map((customer) => customerView(ctx, merchant, customer)), fields}
 }
 
 export function getCustomer(request: MerchantRequest, ctx: SandboxContext): RouteResult {
-  return {status: 200, response: withoutAddress(ctx.store.get('customers', request.merchant, pathParam(request, 'key'), NOT_FOUND))}
+  return {status: 200, response: customerView(ctx, request.merchant, ctx.store.get('customers', request.merchant, pathParam(request, 'key'), NOT_FOUND))}
 }
 
 /**
@@ -37,14 +37,14 @@ export function updateCustomer(request: MerchantRequest, ctx: SandboxContext): R
   const name = `${changed.first_name} ${changed.last_name}`.trim()
   const card = fields.card === undefined ? undefined : readCard(fields.card, name, formatDate(ctx.clock.now()))
   const errors = [...fieldProblems(ctx, merchant, changed, customer.id), ...(card?.errors ?? [])]
-  if (errors.length > 0) throw badRequest(errors, withoutAddress(changed))
+  if (errors.length > 0) throw badRequest(errors, customerView(ctx, merchant, changed))
   if (card?.details) {
     const tokenized = newCardRecord(card.details)
     ctx.store.save('cards', merchant, tokenized)
     changed.card_token = tokenized.token
   }
   ctx.store.save('customers', merchant, changed)
-  return {status: 200, response: withoutAddress(changed)}
+  return {status: 200, response: customerView(ctx, merchant, changed)}
 }
 
 /** A deleted customer cannot be billed: its subscriptions stop. */
@@ -57,5 +57,5 @@ export function deleteCustomer(request: MerchantRequest, ctx: SandboxContext): R
     }
   }
   ctx.store.remove('customers', merchant, customer)
-  return {status: 200, response: withoutAddress(customer)}
+  return {status: 200, response: customerView(ctx, merchant, customer)}
 }

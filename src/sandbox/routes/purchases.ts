@@ -1,5 +1,5 @@
 import {EXPIRY_EXPIRED, checkCardDetails, isExpired, newCardRecord, submittedCard} from '../cards.js'
-import {chargeCard} from '../charges.js'
+import {chargeCard, refusedPurchase} from '../charges.js'
 import {formatDate} from '../clock.js'
 import type {SandboxContext} from '../context.js'
 import {badRequest, refusedWith200} from '../errors.js'
@@ -51,7 +51,10 @@ export function createPurchase({input, merchant}: MerchantRequest, ctx: SandboxC
   ].filter((error) => error !== undefined)
   // Each condition repeats a check above, for TypeScript to narrow the fields below.
   if (!card.record || amount === undefined || isBlank(reference) || errors.length > 0) throw badRequest(errors, refused)
-  if (!isPermittedCurrency(currency)) throw refusedWith200(currencyNotPermitted(currency), refused)
+  if (!isPermittedCurrency(currency)) {
+    const message = currencyNotPermitted(currency)
+    throw refusedWith200(message, refusedPurchase(ctx, merchant, {card: card.record, amount, reference, currency, cvvGiven: false}, message))
+  }
   if (ctx.store.isTaken('purchases', merchant, reference)) throw refusedWith200('Reference is already taken', refused)
 
   const cvvGiven = !isBlank(fields.cvv)
@@ -59,7 +62,7 @@ export function createPurchase({input, merchant}: MerchantRequest, ctx: SandboxC
   return {status: 200, response: purchase}
 }
 
-/** gateway-notes.md: GET /v1.0/purchases with offset, limit, from and to; oldest first. */
+/** gateway-notes.md: GET /v1.0/purchases with offset, limit, from and to; newest first. */
 export function listPurchases({merchant, query}: MerchantRequest, ctx: SandboxContext): RouteResult {
   const {records, fields} = pageOf(ctx.store.ordered('purchases', merchant), query, (purchase) => purchase.transaction_date)
   return {status: 200, response: records, fields}

@@ -75,7 +75,7 @@ export function createRefund({input, merchant}: MerchantRequest, ctx: SandboxCon
   return {status: 200, response: refundView(refund)}
 }
 
-/** gateway-notes.md: GET /v1.0/refunds with offset, limit, from and to; oldest first. */
+/** gateway-notes.md: GET /v1.0/refunds with offset, limit, from and to; newest first. */
 export function listRefunds({merchant, query}: MerchantRequest, ctx: SandboxContext): RouteResult {
   const {records, fields} = pageOf(ctx.store.ordered('refunds', merchant), query, (refund) => refund.transaction_date)
   return {status: 200, response: records.map(refundView), fields}

@@ -12,7 +12,7 @@ export function createSubscription({input, merchant}: MerchantRequest, ctx: Sand
   return {status: 201, response: addSubscription(ctx, merchant, input)}
 }
 
-/** gateway-notes.md: GET /v1.0/subscriptions.json with offset, limit, from and to; oldest first. */
+/** gateway-notes.md: GET /v1.0/subscriptions.json with offset, limit, from and to; newest first. */
 export function listSubscriptions({merchant, query}: MerchantRequest, ctx: SandboxContext): RouteResult {
   const {records, fields} = pageOf(ctx.store.ordered('subscriptions', merchant), query, (subscription) => subscription.created_at)
   return {status: 200, response: records, fields}

@@ -14,7 +14,7 @@ const WEB_HOOK_INPUT = {
   authentication_password: 'string',
 } as const
 
-/** gateway-notes.md: 200 on creation, 422 for missing fields; the password is kept for deliveries and never shown. */
+/** gateway-notes.md: 200 on creation, 422 for missing fields (echoing no password); the password is kept for deliveries. */
 export function createWebHook({input, merchant}: MerchantRequest, ctx: SandboxContext): RouteResult {
   const fields = {...readFields(input, WEB_HOOK_INPUT), events: input.events}
   const newHook = () => ({id: ctx.newId(merchant, 'WH'), created_at: formatDateTime(ctx.clock.now())})
@@ -28,7 +28,7 @@ export function createWebHook({input, merchant}: MerchantRequest, ctx: SandboxCo
 }
 
 export function listWebHooks({merchant}: MerchantRequest, ctx: SandboxContext): RouteResult {
-  return {status: 200, response: ctx.store.list('webhooks', merchant).map(webHookView)}
+  return {status: 200, response: ctx.store.list('webhooks', merchant).map((hook) => webHookView(hook, {listed: true}))}
 }
 
 export function deleteWebHook(request: MerchantRequest, ctx: SandboxContext): RouteResult {
