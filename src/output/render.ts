@@ -8,6 +8,7 @@ import {errorJson, escapeControls, toJson, toNdjsonLine} from './json.js'
 import {sanitize} from './sanitize.js'
 import {redact, redactText} from '../redact.js'
 import type {ListOrder} from '../api/list-order.js'
+import {favourMemory} from '../startup/memory.js'
 
 type GwRecord = Record<string, unknown>
 
@@ -122,19 +123,11 @@ export async function renderListing(io: Io, pages: AsyncIterable<GwRecord[]>, co
     if (io.outFailure?.()) break
     await stream.write(page)
     await io.outReady?.()
+    // A walk of many pages: its garbage kept small before the second is asked for (startup/memory.ts).
     if (++pagesIn === 1) favourMemory()
   }
   paged?.()
   await stream.end()
-}
-
-/**
- * Before a walk asks for its second page: bin/start.js's favourMemory (a young generation kept
- * small, so that a long walk's garbage does not raise its peak by ~80 MiB on Node 24 and 26).
- * Absent where gw was not started by bin/ (a test's own process).
- */
-function favourMemory(): void {
-  ;(globalThis as {[key: symbol]: (() => void) | undefined})[Symbol.for('gw.favour-memory')]?.()
 }
 
 /** How a list came out, said on a terminal under it: how many, in which order, and how to see more. */

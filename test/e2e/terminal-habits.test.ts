@@ -143,7 +143,8 @@ describe('--jq EXPR (gh\'s): each record through a jq expression', () => {
     const api = await sandbox.gw(['api', '/v1.0/purchases', '--query', 'limit=4', '--jq', '.response | length'])
     expect(api).toMatchObject({code: 0, stdout: '4\n'})
     const paged = await sandbox.gw(['api', '/v1.0/purchases', '--paginate', '--jq', 'select(.amount == 1051) | .reference'])
-    expect(paged.stdout.split('\n').filter(Boolean)).toEqual(declined())
+    // gw api --paginate keeps the gateway's order: newest first, as the local gateway lists like the live one.
+    expect(paged.stdout.split('\n').filter(Boolean)).toEqual(declined().toReversed())
     const rows = await sandbox.gw(['purchase', 'get', '--input', writeTemp('refs.txt', `${references[0]}\nno-such-order\n${references[4]}\n`), '--concurrency', '1', '--jq', '.amount'])
     expect(rows.code).toBe(5)
     expect(rows.stdout).toBe('1000\n1051\n')

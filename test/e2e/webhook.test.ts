@@ -29,12 +29,13 @@ describe('gw webhook', () => {
     // Piped, a list prints one web hook a line (NDJSON).
     const listed = await sandbox.gw(['webhook', 'list', '--json'])
     expect(listed.code).toBe(0)
-    expect(listed.records).toContainEqual(hook)
+    // A list marks it active, as the live gateway's lists do.
+    expect(listed.records).toContainEqual({...hook, is_active: true})
 
     const deleted = await sandbox.gw(['webhook', 'delete', hook.id, '--json'])
     expect(deleted.code, deleted.stderr).toBe(0)
     expect(deleted.json).toEqual(hook)
-    expect((await sandbox.gw(['webhook', 'list', '--json'])).records).not.toContainEqual(hook)
+    expect((await sandbox.gw(['webhook', 'list', '--json'])).records).not.toContainEqual({...hook, is_active: true})
 
     const again = await sandbox.gw(['webhook', 'delete', hook.id])
     expect(again.code).toBe(5)
