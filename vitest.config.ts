@@ -1,12 +1,32 @@
 import {defineConfig} from 'vitest/config'
 
+/**
+ * The suites that read lists, money outcomes and recoveries, and batches: run once against each
+ * dialect of the local gateway (test/e2e/helpers.ts DIALECT), the contract's and the live
+ * gateway's, so that an assumption about one gateway is caught by the other.
+ */
+const BOTH_DIALECTS = [
+  'test/e2e/finding-records.test.ts',
+  'test/e2e/refunds-of.test.ts',
+  'test/e2e/money-safety.test.ts',
+  'test/e2e/processing-window.test.ts',
+  'test/e2e/unprinted-approval.test.ts',
+  'test/e2e/answers-gone-wrong.test.ts',
+  'test/e2e/batch.test.ts',
+  'test/e2e/refund.test.ts',
+  'test/e2e/purchase.test.ts',
+]
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // End-to-end tests spawn the built CLI and a sandbox per file; two cores, so keep files few at once.
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     globalSetup: ['test/global-setup.ts'],
+    projects: [
+      {extends: true, test: {name: 'contract dialect', include: ['test/**/*.test.ts']}},
+      {extends: true, test: {name: 'live dialect', include: BOTH_DIALECTS, env: {GW_TEST_DIALECT: 'live'}}},
+    ],
   },
 })

@@ -6,6 +6,7 @@ import {realPath} from '../file-lock.js'
 import type {Mode} from './mode.js'
 import {DEFAULT_SANDBOX, SANDBOX_NAME} from './names.js'
 import type {MerchantCredentials} from './ids.js'
+import type {Dialect} from './dialect.js'
 
 /**
  * Process management behind `gw sandbox start --detach`, `stop` and `status`. A running sandbox
@@ -17,6 +18,8 @@ export interface RuntimeInfo {
   host: string
   port: number
   mode: Mode
+  /** Absent in files of older versions, which answered as the contract does. */
+  dialect?: Dialect
   stateFile: string | null
   startedAt: string
   /** Addresses given with --webhook, and merchants beyond TEST by name (never their tokens); absent in files of older versions. */
@@ -34,6 +37,7 @@ export interface StartRequest {
   port?: number
   host?: string
   mode?: Mode
+  dialect?: Dialect
   stateFile?: string
   webhooks?: string[]
   merchants?: string[]
@@ -54,6 +58,7 @@ export function differencesFrom(info: RuntimeInfo, asked: StartRequest): string[
   if (asked.port !== undefined && asked.port !== 0 && asked.port !== info.port) differ('--port', String(asked.port), String(info.port))
   if (asked.host !== undefined && asked.host !== info.host) differ('--host', asked.host, info.host)
   if (asked.mode !== undefined && asked.mode !== info.mode) differ('--mode', asked.mode, info.mode)
+  if (asked.dialect !== undefined && asked.dialect !== (info.dialect ?? 'contract')) differ('--dialect', asked.dialect, info.dialect ?? 'contract')
   if (asked.stateFile !== undefined && !sameFile(asked.stateFile, info.stateFile)) differ('--state', asked.stateFile, info.stateFile ?? '')
   if (asked.webhooks !== undefined && !same(asked.webhooks, info.webhooks ?? [])) differ('--webhook', asked.webhooks.join(' '), (info.webhooks ?? []).join(' '))
   if (asked.merchants !== undefined && !same(asked.merchants, info.merchants ?? [])) differ('--merchant', asked.merchants.join(' '), (info.merchants ?? []).join(' '))

@@ -8,11 +8,14 @@ import {envelope as envelopeFor} from './envelope.js'
 import {SandboxError, badRequest} from './errors.js'
 import type {Fault, FaultList} from './faults.js'
 import type {Route, RouteRequest, RouteResult} from './routes/route.js'
+import {type Dialect, inDialect} from './dialect.js'
 
 export interface HttpOptions<Ctx> {
   routes: Route<Ctx>[]
   ctx: Ctx
   mode: Mode
+  /** The contract's answers, or the live gateway's (dialect.ts); the controls under /_sandbox/ answer the same in both. */
+  dialect: Dialect
   /** Whether the Basic credentials are a merchant's. */
   authenticate(username: string, token: string): boolean
   faults: FaultList
@@ -145,7 +148,7 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
       writeFault(res, fault)
       return answered(fault.status, undefined, `answered ${fault.status} by a fault`)
     }
-    const answer = await answerRequest(req, method, pathname, search, fault?.action === 'delay' ? fault.delayMs : 0, seen)
+    const answer = spoken(pathname, method, await answerRequest(req, method, pathname, search, fault?.action === 'delay' ? fault.delayMs : 0, seen))
     // The request was processed in full; the client must now find out without an answer.
     if (fault?.action === 'drop-after') {
       req.socket.destroy()
@@ -154,6 +157,12 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
     writeEnvelope(res, answer.status, answer.body, answer.headers)
     log(`${method} ${shownPath} ${answer.status}`)
     answered(answer.status, answer.body, fault?.action === 'delay' ? `delayed ${fault.delayMs} ms by a fault` : undefined)
+  }
+
+  function spoken(pathname: string, method: string, answer: Answer): Answer {
+    if (pathname.startsWith(CONTROL_PREFIX) || answer.body === null || typeof answer.body !== 'object') return answer
+    const {status, body} = inDialect(options.dialect, {method, pathname, status: answer.status, body: answer.body as Record<string, unknown>})
+    return {...answer, status, body}
   }
 
   /** `delayMs` passes after the body is read: like a slow gateway, it finishes even if the client gave up. */

@@ -19,6 +19,7 @@ import type {MerchantCredentials} from './ids.js'
 import type {Mode} from './mode.js'
 import {DEFAULT_SANDBOX} from './names.js'
 import type {RunningSandbox} from './server.js'
+import type {Dialect} from './dialect.js'
 
 /**
  * `gw sandbox start` from its flags to a gateway listening: in the foreground until a signal, in
@@ -36,6 +37,7 @@ export interface LaunchRequest {
   allowedHosts: string[]
   allowedOrigins: string[]
   mode: Mode
+  dialect: Dialect
   /** As given: relative to the working directory, or absolute. */
   stateFile?: string
   /** Merchants beyond TEST, and addresses that get every web hook event of TEST; undefined when not given. */
@@ -99,7 +101,7 @@ async function startDetached(request: LaunchRequest, ctx: LaunchContext, runtime
   )
   await registerProfile(info.url, info.mode, request.name, ctx)
   const requests = info.requestLog ? `; requests logged to ${info.requestLog} (gw sandbox logs)` : ''
-  ctx.io.err(`Local gateway${named(request.name)} running in the background at ${info.url} (pid ${info.pid}, ${info.mode} mode); its output in ${logFile}${requests}. Stop it with: gw sandbox stop${nameFlag(request.name)}\n`)
+  ctx.io.err(`Local gateway${named(request.name)} running in the background at ${info.url} (pid ${info.pid}, ${info.mode} mode, ${info.dialect ?? 'contract'} dialect); its output in ${logFile}${requests}. Stop it with: gw sandbox stop${nameFlag(request.name)}\n`)
   ctx.io.out(info.url + '\n')
   return undefined
 }
@@ -118,6 +120,7 @@ async function startForeground(request: LaunchRequest, ctx: LaunchContext, runti
     allowedOrigins: request.allowedOrigins,
     stateFile,
     mode: request.mode,
+    dialect: request.dialect,
     merchants,
     webhooks: request.webhooks ?? [],
     webhookBackoffMs: request.webhookBackoffMs,
@@ -135,7 +138,7 @@ async function startForeground(request: LaunchRequest, ctx: LaunchContext, runti
   const names = ['TEST', ...merchants.map((merchant) => merchant.username)].join(', ')
   const logged = !request.requestLog ? '; no request log' : requestLogFile ? `; request log ${requestLogFile}` : '; request log in memory'
   const state = request.stateFile ? `; state in ${request.stateFile}` : ''
-  ctx.io.err(`Local gateway${named(request.name)} listening on ${sandbox.url} (${request.mode} mode; merchants ${names}${state}${logged}). Ctrl-C stops it.\n`)
+  ctx.io.err(`Local gateway${named(request.name)} listening on ${sandbox.url} (${request.mode} mode, ${request.dialect === 'live' ? "answering as the live gateway's recordings do" : 'answering as the contract says'}; merchants ${names}${state}${logged}). Ctrl-C stops it.\n`)
   ctx.io.out(sandbox.url + '\n')
   if (!isLoopbackHost(request.host)) ctx.io.err(`Warning: listening on ${request.host} makes the local gateway reachable from other machines.\n`)
   const received = await closeOnSignal(() => sandbox.close())
@@ -189,6 +192,7 @@ function askedFor(request: LaunchRequest): StartRequest {
     ...(given(request, 'allow-host') ? {allowedHosts: request.allowedHosts} : {}),
     ...(given(request, 'allow-origin') ? {allowedOrigins: request.allowedOrigins} : {}),
     ...(given(request, 'mode') ? {mode: request.mode} : {}),
+    ...(given(request, 'dialect') ? {dialect: request.dialect} : {}),
     ...(request.stateFile === undefined ? {} : {stateFile: resolve(request.stateFile)}),
     ...(request.webhooks ? {webhooks: request.webhooks} : {}),
     ...(request.merchants ? {merchants: request.merchants.map((merchant) => merchant.username)} : {}),

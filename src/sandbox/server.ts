@@ -17,6 +17,7 @@ import {RequestLog} from './request-log.js'
 import {routes} from './routes/index.js'
 import {Store} from './store.js'
 import {checkWebHook, modeOfHooks} from './web-hooks.js'
+import type {Dialect} from './dialect.js'
 
 export interface SandboxOptions {
   /** 0 picks a free port. */
@@ -29,6 +30,8 @@ export interface SandboxOptions {
   /** Where records are kept between runs; without it they live in memory only. */
   stateFile?: string
   mode: Mode
+  /** The contract's answers (the default) or the live gateway's: dialect.ts. */
+  dialect?: Dialect
   /** Merchants besides TEST/TEST, which always exists. */
   merchants: MerchantCredentials[]
   /** Written once the server listens and removed on close, for `gw sandbox status` and `stop`. */
@@ -171,6 +174,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       routes,
       ctx,
       mode,
+      dialect: options.dialect ?? 'contract',
       faults: ctx.faults,
       authenticate: (username, token) => tokens.get(username) === token,
       beforeHandle: () => catchUp(ctx),
@@ -214,6 +218,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
         host,
         port,
         mode,
+        dialect: options.dialect ?? 'contract',
         stateFile: stateFile ?? null,
         startedAt,
         webhooks: options.webhooks ?? [],

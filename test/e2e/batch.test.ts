@@ -2,7 +2,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 import {readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {countingProxy, type CountingProxy, rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
-import {cardArgs, CARDS, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {ANSWERS, cardArgs, CARDS, ref, type Sandbox, sandboxForFile} from './helpers.js'
 
 let sandbox: Sandbox
 let proxy: CountingProxy
@@ -45,7 +45,7 @@ describe('gw refund create --input', () => {
       [2, 3, `${prefix}-1`, 'approved', 0],
       [3, 4, `${prefix}-2`, 'approved', 0],
     ])
-    expect(rows[0]!.record).toMatchObject({reference: `${prefix}-0`, amount: -1000, successful: true})
+    expect(rows[0]!.record).toMatchObject({reference: `${prefix}-0`, amount: ANSWERS.refundAmount(1000), successful: true})
     // As the live gateway answers: a refund's transaction_id is its own id, never its purchase's.
     expect(rows[0]!.record!.transaction_id).toBe(rows[0]!.record!.id)
     expect(Object.keys(rows[0]!)).toEqual(['row', 'line', 'reference', 'status', 'exit_code', 'record'])
@@ -208,7 +208,7 @@ describe('gw refund create --input', () => {
     expect(again.stderr).toContain(`(resuming: 1 row answered, ${unknownCount} in doubt, ${notStarted} not started)\n`)
     expect(rowsOf(again.stdout).map((row) => row.status)).toEqual(Array(12).fill('approved'))
     const found = await sandbox.gw(['refund', 'get', '--input', '-'], {stdin: again.stdout})
-    expect(found.stdout.trim().split('\n').map((line) => (JSON.parse(line) as {amount: number}).amount)).toEqual(Array(12).fill(-1000))
+    expect(found.stdout.trim().split('\n').map((line) => (JSON.parse(line) as {amount: number}).amount)).toEqual(Array(12).fill(ANSWERS.refundAmount(1000)))
     expect([...proxy.posts.values()].every((count) => count === 1)).toBe(true)
   })
 
@@ -241,7 +241,7 @@ describe('gw refund create --input', () => {
     const reference = ref('full')
     const result = await sandbox.gw(['refund', 'create', '--input', '-'], {stdin: `\n{"transaction_id":"${id}","reference":"${reference}"}\n`})
     expect(result.code).toBe(0)
-    expect(rowsOf(result.stdout)[0]).toMatchObject({row: 1, line: 2, reference, status: 'approved', record: {amount: -4200}})
+    expect(rowsOf(result.stdout)[0]).toMatchObject({row: 1, line: 2, reference, status: 'approved', record: {amount: ANSWERS.refundAmount(4200)}})
   })
 })
 
@@ -288,7 +288,7 @@ describe('a reference already taken', () => {
     expect(again.stderr).toContain(`Reference ${reference} was taken by this same refund (${(first.json as {id: string}).id}), made earlier: nothing was sent now.`)
     const other = await sandbox.gw(['refund', 'create', '--transaction-id', id!, '--amount', '800', '--reference', reference])
     expect(other.code).toBe(7)
-    expect(other.stderr).toContain(`Error: Reference ${reference} is already taken by another refund ${(first.json as {id: string}).id}: amount: sent 800, found -700. Nothing was sent.`)
+    expect(other.stderr).toContain(`Error: Reference ${reference} is already taken by another refund ${(first.json as {id: string}).id}: amount: sent 800, found ${ANSWERS.refundAmount(700)}. Nothing was sent.`)
   })
 
   it('by the same purchase (the card named by token) is done earlier', async () => {
@@ -309,7 +309,7 @@ describe('a reference already taken', () => {
     const [id] = await purchases(1, 2500)
     const result = await sandbox.gw(['refund', 'create', '--transaction-id', id!, '--reference', ref('full'), '--json'])
     expect(result.code).toBe(0)
-    expect(result.json).toMatchObject({amount: -2500})
+    expect(result.json).toMatchObject({amount: ANSWERS.refundAmount(2500)})
     expect(result.stderr).toContain(`Refunding purchase ${id} in full: 25.00 AUD.`)
   })
 })
@@ -339,7 +339,7 @@ describe('look-ups at scale', () => {
     const result = await sandbox.gw(['purchase', 'get', '--input', '-'], {stdin: `${a}\nno-such-purchase\n\n${b}\n`})
     expect(result.code).toBe(5)
     expect(result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as {id: string}).id)).toEqual([a, b])
-    expect(result.stderr).toContain('Error: no-such-purchase: Purchase not found (HTTP 404')
+    expect(result.stderr).toContain(`Error: no-such-purchase: ${ANSWERS.purchaseNotFound} (HTTP 404`)
     expect(result.stderr).toContain('Error: 1 of 3 look-ups failed')
   })
 

@@ -1,5 +1,5 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {cardArgs, CARDS, errorJson, ref, type Sandbox, startSandbox} from './helpers.js'
+import {ANSWERS, cardArgs, CARDS, errorJson, ref, type Sandbox, startSandbox} from './helpers.js'
 
 let sandbox: Sandbox
 beforeAll(async () => {
@@ -218,7 +218,7 @@ describe('gw purchase get', () => {
     expect(result.code).toBe(5)
     const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as {id: string})
     expect(lines.map((record) => record.id)).toEqual([first.id, second.id])
-    expect(result.stderr).toContain('Error: no-such-ref: Purchase not found (HTTP 404')
+    expect(result.stderr).toContain(`Error: no-such-ref: ${ANSWERS.purchaseNotFound} (HTTP 404`)
     expect(result.stderr).toContain('1 of 3 look-ups failed')
   })
 
@@ -234,7 +234,7 @@ describe('gw purchase get', () => {
     const result = await sandbox.gw(['purchase', 'get', '071-P-ZZZZZZZZ', '--json'])
     expect(result.code).toBe(5)
     expect(result.stdout).toBe('')
-    expect(errorJson(result)).toMatchObject({error: {kind: 'not_found', status: 404, messages: ['Purchase not found']}})
+    expect(errorJson(result)).toMatchObject({error: {kind: 'not_found', status: 404, messages: [ANSWERS.purchaseNotFound]}})
   })
 
   it('exits 4 with the gateway message for bad credentials', async () => {

@@ -3,7 +3,7 @@ import {join} from 'node:path'
 import {afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
 import {rowsOf, writeTemp} from './batch-helpers.js'
-import {CARDS, isolatedHome, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {ANSWERS, CARDS, isolatedHome, ref, type Sandbox, sandboxForFile} from './helpers.js'
 
 // Issue 29, "was my order refunded?": a refund's record does not name its purchase
 // (gateway-notes.md), so `refund list --purchase` lists the refunds on its card since it, marks each
@@ -50,15 +50,15 @@ beforeAll(async () => {
 
 describe('a refund without a reference of the user\'s', () => {
   it('gets <purchase-ref>-R<n>, the first free one, single or in a batch, each row its own; a rerun of the batch sends nothing again', async () => {
-    expect(((await gwOk(['refund', 'get', `${A}-R1`, '--json'])).json as Record_).amount).toBe(-1000)
-    expect(((await gwOk(['refund', 'get', `${B}-R1`, '--json'])).json as Record_).amount).toBe(-500)
+    expect(((await gwOk(['refund', 'get', `${A}-R1`, '--json'])).json as Record_).amount).toBe(ANSWERS.refundAmount(1000))
+    expect(((await gwOk(['refund', 'get', `${B}-R1`, '--json'])).json as Record_).amount).toBe(ANSWERS.refundAmount(500))
     // Two rows of B in one batch, their reference column blank and left out.
     const file = writeTemp('blank-references.csv', `transaction_id,amount,reference\n${B},200,\n${B},300,\n`)
     const first = await sandbox.gw(['refund', 'create', '--input', file, '--concurrency', '1'])
     expect(first.code, first.stderr).toBe(0)
     expect(rowsOf(first.stdout).map((row) => [row.line, row.reference, row.status, row.record?.reference, row.record?.amount])).toEqual([
-      [2, `${B}-R2`, 'approved', `${B}-R2`, -200],
-      [3, `${B}-R3`, 'approved', `${B}-R3`, -300],
+      [2, `${B}-R2`, 'approved', `${B}-R2`, ANSWERS.refundAmount(200)],
+      [3, `${B}-R3`, 'approved', `${B}-R3`, ANSWERS.refundAmount(300)],
     ])
     const again = await sandbox.gw(['refund', 'create', '--input', file, '--concurrency', '1'])
     expect(again.code, again.stderr).toBe(0)
@@ -168,8 +168,8 @@ describe('refund list --purchase', () => {
     expect(screen).toContain('[exit 0]')
     expect(screen).toContain(`Refunds that may be of purchase ${A}`)
     expect(screen).toMatch(/│ Match +│ Date +│ Reference +│ Amount +│/)
-    expect(screen).toMatch(new RegExp(`│ certain +│ [\\d-]+ [\\d:]+ +│ ${A}-R1 +│ -10\\.00 AUD │`))
-    expect(screen).toMatch(new RegExp(`│ possible +│ [\\d-]+ [\\d:]+ +│ ${prefix}-manual +│ -7\\.00 AUD +│`))
+    expect(screen).toMatch(new RegExp(`│ certain +│ [\\d-]+ [\\d:]+ +│ ${A}-R1 +│ ${ANSWERS.refundShown('10\\.00')} AUD │`))
+    expect(screen).toMatch(new RegExp(`│ possible +│ [\\d-]+ [\\d:]+ +│ ${prefix}-manual +│ ${ANSWERS.refundShown('7\\.00')} AUD +│`))
     const json = terminal(['refund', 'list', '--purchase', A, '--json'], sandbox.env({NO_COLOR: '1'}), {width: 200, height: 400})
     open.push(json)
     const pretty = await json.waitFor(/\[exit \d+\]/)

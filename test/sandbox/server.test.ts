@@ -35,6 +35,7 @@ describe('the HTTP edge', () => {
         routes,
         ctx: undefined,
         mode: 'sandbox',
+        dialect: 'contract',
         authenticate: () => false,
         faults: new FaultList(),
         afterHandle: async () => {

@@ -1,0 +1,82 @@
+/**
+ * The two ways the local gateway answers (design.md §2): `contract`, the interface as written
+ * (the default), and `live`, the gateway as its recorded answers show it wherever those differ from
+ * the contract (gateway-notes.md: "Responses vary more than the contract says", "Lists", "Sandbox
+ * test outcomes"). Where the contract is silent both follow the notes, so the live dialect is the
+ * contract's answer changed by the rows of one table below, never an `if` in a route.
+ */
+export const DIALECTS = ['contract', 'live'] as const
+export type Dialect = (typeof DIALECTS)[number]
+
+/** One answer on its way out: the request it answers and what is about to be sent. */
+export interface Exchange {
+  method: string
+  pathname: string
+  status: number
+  body: Record<string, unknown>
+}
+
+interface Difference {
+  /** What the live gateway does otherwise, as gateway-notes.md says it. */
+  live: string
+  applies(exchange: Exchange): boolean
+  change(exchange: Exchange): Exchange
+}
+
+const under = (pathname: string, ...prefixes: string[]) => prefixes.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`) || pathname.startsWith(`${prefix}.`))
+const errorsOf = (body: Record<string, unknown>): unknown[] => (Array.isArray(body.errors) ? body.errors : [])
+const renamingError = (from: string, to: string) => (exchange: Exchange): Exchange => ({
+  ...exchange,
+  body: {...exchange.body, errors: errorsOf(exchange.body).map((error) => (error === from ? to : error))},
+})
+
+/** A refund's amount made positive, in a record or each record of a list. */
+function positiveAmounts(response: unknown): unknown {
+  if (Array.isArray(response)) return response.map(positiveAmounts)
+  if (response === null || typeof response !== 'object') return response
+  const record = response as Record<string, unknown>
+  return typeof record.amount === 'number' && record.amount < 0 ? {...record, amount: -record.amount} : record
+}
+
+/** Where the live gateway answers otherwise than the contract: one row each. */
+export const LIVE_DIFFERENCES: readonly Difference[] = [
+  {
+    live: 'Lists send `page` (0 for offset 0) and `total_pages` beside `total_records`, not `records`, `pages` and `current_page`',
+    applies: ({body}) => typeof body.current_page === 'number',
+    change: (exchange) => {
+      const {records: _records, pages, current_page: page, ...rest} = exchange.body
+      return {...exchange, body: {...rest, page: (page as number) - 1, total_pages: pages}}
+    },
+  },
+  {
+    live: 'A refund\'s `amount` is positive (the contract says negative)',
+    applies: ({pathname}) => under(pathname, '/v1.0/refunds'),
+    change: (exchange) => ({...exchange, body: {...exchange.body, response: positiveAmounts(exchange.body.response)}}),
+  },
+  {
+    live: 'Creation answers 200, not 201 (plans, customers, subscriptions)',
+    applies: ({status}) => status === 201,
+    change: (exchange) => ({...exchange, status: 200}),
+  },
+  {
+    live: 'An unknown purchase is 404 `Could not find Purchase` (the contract says `Purchase not found`)',
+    applies: ({pathname, status, body}) => status === 404 && under(pathname, '/v1.0/purchases') && errorsOf(body).includes('Purchase not found'),
+    change: renamingError('Purchase not found', 'Could not find Purchase'),
+  },
+  {
+    live: 'A card number failing the Luhn check is `Card number is invalid` (the contract says `Invalid Card Number`)',
+    applies: ({body}) => errorsOf(body).includes('Invalid Card Number'),
+    change: renamingError('Invalid Card Number', 'Card number is invalid'),
+  },
+  {
+    live: 'Validation errors of cards and customers are HTTP 422, not 400',
+    applies: ({pathname, status}) => status === 400 && under(pathname, '/v1.0/customers', '/v1.0/credit_cards'),
+    change: (exchange) => ({...exchange, status: 422}),
+  },
+]
+
+/** The answer as `dialect` gives it: the contract's unchanged, the live gateway's through each row that applies. */
+export function inDialect(dialect: Dialect, exchange: Exchange): Exchange {
+  if (dialect === 'contract') return exchange
+  return LIVE_DIFFERENCES.reduce((answer, difference) => (difference.applies(answer) ? difference.change(answer) : answer), exchange)
+}

@@ -1,0 +1,40 @@
+import {describe, expect, it} from 'vitest'
+import {type Exchange, inDialect, LIVE_DIFFERENCES} from '../../../src/sandbox/dialect.js'
+
+// Issue 33: the live dialect is the contract's answer changed by one table of differences.
+const answer = (pathname: string, status: number, body: Record<string, unknown>, method = 'GET'): Exchange => ({method, pathname, status, body})
+const envelope = (response: unknown, errors: string[] = []) => ({successful: errors.length === 0, response, errors, test: true})
+
+describe('inDialect', () => {
+  it('leaves every answer of the contract dialect as it is', () => {
+    const list = answer('/v1.0/refunds', 200, {...envelope([{amount: -500}]), records: 1, total_records: 1, pages: 1, current_page: 1})
+    expect(inDialect('contract', list)).toBe(list)
+  })
+
+  it.each<[string, Exchange, Partial<Exchange>]>([
+    ['a list pages as page (from 0) and total_pages beside total_records', answer('/v1.0/purchases', 200, {...envelope([]), records: 0, total_records: 23, pages: 3, current_page: 2}), {body: {...envelope([]), total_records: 23, page: 1, total_pages: 3}}],
+    ['a refund and a list of refunds carry positive amounts', answer('/v1.0/refunds', 200, envelope([{amount: -500}, {amount: 0}])), {body: envelope([{amount: 500}, {amount: 0}])}],
+    ['a refund made', answer('/v1.0/refunds', 200, envelope({id: '071-R-1', amount: -700}), 'POST'), {body: envelope({id: '071-R-1', amount: 700})}],
+    ['creation answers 200', answer('/v1.0/customers', 201, envelope({id: '071-C-1'}), 'POST'), {status: 200}],
+    ['an unknown purchase', answer('/v1.0/purchases/nope', 404, envelope(null, ['Purchase not found'])), {body: envelope(null, ['Could not find Purchase'])}],
+    ['a card number that fails the Luhn check', answer('/v1.0/purchases', 400, envelope(null, ['Invalid Card Number', 'Amount must be greater than or equal to 0']), 'POST'), {body: envelope(null, ['Card number is invalid', 'Amount must be greater than or equal to 0'])}],
+    ["a customer's validation errors are 422", answer('/v1.0/customers/071-C-1.json', 400, envelope(null, ['Invalid Card Number']), 'PUT'), {status: 422, body: envelope(null, ['Card number is invalid'])}],
+    ["a stored card's too", answer('/v1.0/credit_cards', 400, envelope(null, ["Card holder can't be blank"]), 'POST'), {status: 422}],
+  ])('live: %s', (_, exchange, expected) => {
+    expect(inDialect('live', exchange)).toEqual({...exchange, ...expected})
+  })
+
+  it.each<[string, Exchange]>([
+    ["a purchase's amount, whatever its sign", answer('/v1.0/purchases/071-P-1', 200, envelope({amount: -1}))],
+    ["a purchase's validation error stays 400", answer('/v1.0/purchases', 400, envelope(null, ["Reference can't be blank"]), 'POST')],
+    ['a 404 of another record keeps its words', answer('/v1.0/refunds/nope', 404, envelope(null, ['Purchase not found']))],
+    ['a 201 nobody sends is left alone only where it is not one', answer('/v1.0/purchases', 200, envelope({id: '071-P-1'}), 'POST')],
+  ])('live leaves alone %s', (_, exchange) => {
+    expect(inDialect('live', exchange)).toEqual(exchange)
+  })
+
+  it('says what each difference is, one row each', () => {
+    expect(LIVE_DIFFERENCES.map((difference) => difference.live)).toHaveLength(new Set(LIVE_DIFFERENCES.map((difference) => difference.live)).size)
+    expect(LIVE_DIFFERENCES.length).toBe(6)
+  })
+})
