@@ -13,6 +13,9 @@ const BOTH_DIALECTS = [
   'test/e2e/unprinted-approval.test.ts',
   'test/e2e/answers-gone-wrong.test.ts',
   'test/e2e/batch.test.ts',
+  'test/e2e/batch-faults.test.ts',
+  'test/e2e/money-decisions.test.ts',
+  'test/e2e/identity.test.ts',
   'test/e2e/refund.test.ts',
   'test/e2e/purchase.test.ts',
 ]

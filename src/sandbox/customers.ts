@@ -21,15 +21,14 @@ const REQUIRED = ['first_name', 'last_name', 'reference', 'email'] as const
 type CustomerInput = Fields<typeof CUSTOMER_INPUT>
 
 /**
- * A customer as answers show it: with what every live customer record carries where the contract
- * is silent (gateway-notes.md: its card's masked number, `bank_account` and `metadata` null; the
- * vendor's Ruby library fails on a record without `bank_account`), and the address on creation
- * only (contract §4).
+ * A customer as the live gateway answers it: with what every live customer record carries where
+ * the contract is silent (gateway-notes.md: its card's masked number, `bank_account` and
+ * `metadata` null; the vendor's Ruby library fails on a record without `bank_account`), and its
+ * address, which the contract's dialect shows on creation only (dialect.ts).
  */
-export function customerView(ctx: SandboxContext, merchant: string, customer: CustomerRecord, {address = false} = {}) {
-  const {address: kept, ...rest} = customer
+export function customerView(ctx: SandboxContext, merchant: string, customer: CustomerRecord) {
   const card = ctx.store.find('cards', merchant, customer.card_token)
-  return {...rest, card_number: card.found === 'own' ? card.record.card_number : null, bank_account: null, metadata: null, ...(address ? {address: kept} : {})}
+  return {...customer, card_number: card.found === 'own' ? card.record.card_number : null, bank_account: null, metadata: null}
 }
 
 export function readAddress(input: Record<string, unknown> | undefined, current?: AddressFields): AddressFields {

@@ -2,8 +2,9 @@
  * The two ways the local gateway answers (design.md §2): `contract`, the interface as written
  * (the default), and `live`, the gateway as its recorded answers show it wherever those differ from
  * the contract (gateway-notes.md: "Responses vary more than the contract says", "Lists", "Sandbox
- * test outcomes"). Where the contract is silent both follow the notes, so the live dialect is the
- * contract's answer changed by the rows of one table below, never an `if` in a route.
+ * test outcomes"). Where the contract is silent both follow the notes. The routes answer one way;
+ * each place the dialects differ is one row of one table below, which changes that answer for the
+ * dialect that differs from it, never an `if` in a route.
  */
 export const DIALECTS = ['contract', 'live'] as const
 export type Dialect = (typeof DIALECTS)[number]
@@ -19,6 +20,8 @@ export interface Exchange {
 interface Difference {
   /** What the live gateway does otherwise, as gateway-notes.md says it. */
   live: string
+  /** The dialect whose answer differs from the routes' (the live one, but for what the contract leaves out). */
+  changes?: Dialect
   applies(exchange: Exchange): boolean
   change(exchange: Exchange): Exchange
 }
@@ -73,10 +76,22 @@ export const LIVE_DIFFERENCES: readonly Difference[] = [
     applies: ({pathname, status}) => status === 400 && under(pathname, '/v1.0/customers', '/v1.0/credit_cards'),
     change: (exchange) => ({...exchange, status: 422}),
   },
+  {
+    live: "A customer keeps its `address` on get, update and delete, and in lists (the contract shows it on creation only)",
+    changes: 'contract',
+    applies: ({method, pathname}) => under(pathname, '/v1.0/customers') && !(method === 'POST' && pathname === '/v1.0/customers'),
+    change: (exchange) => ({...exchange, body: {...exchange.body, response: withoutAddress(exchange.body.response)}}),
+  },
 ]
 
-/** The answer as `dialect` gives it: the contract's unchanged, the live gateway's through each row that applies. */
+function withoutAddress(response: unknown): unknown {
+  if (Array.isArray(response)) return response.map(withoutAddress)
+  if (response === null || typeof response !== 'object' || !('address' in response)) return response
+  const {address: _address, ...rest} = response as Record<string, unknown>
+  return rest
+}
+
+/** The answer as `dialect` gives it: the routes' answer through each row that changes it for that dialect. */
 export function inDialect(dialect: Dialect, exchange: Exchange): Exchange {
-  if (dialect === 'contract') return exchange
-  return LIVE_DIFFERENCES.reduce((answer, difference) => (difference.applies(answer) ? difference.change(answer) : answer), exchange)
+  return LIVE_DIFFERENCES.reduce((answer, difference) => ((difference.changes ?? 'live') === dialect && difference.applies(answer) ? difference.change(answer) : answer), exchange)
 }

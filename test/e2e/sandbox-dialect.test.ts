@@ -59,6 +59,15 @@ describe.each([
     expect(refused.body.errors).toContain(live ? 'Card number is invalid' : 'Invalid Card Number')
   })
 
+  it(live ? "a customer keeps its address on get" : "a customer's address is shown on creation only", async () => {
+    const made = await call(sandbox, 'POST', '/v1.0/customers', {...customer('5123456789012346'), address: {address: '1 George St', city: 'Sydney', state: 'NSW', postcode: '2000', country: 'Australia'}})
+    expect(made.body.response).toMatchObject({address: {city: 'Sydney'}, bank_account: null, metadata: null, card_number: '512345XXXXXX2346'})
+    const fetched = await call(sandbox, 'GET', `/v1.0/customers/${made.body.response.id as string}.json`)
+    expect(fetched.body.response).toMatchObject({bank_account: null, metadata: null, card_number: '512345XXXXXX2346'})
+    if (live) expect(fetched.body.response).toMatchObject({address: {city: 'Sydney'}})
+    else expect(fetched.body.response).not.toHaveProperty('address')
+  })
+
   it('gw reads its lists and the refunds of a purchase all the same', async () => {
     const listed = await sandbox.gw(['purchase', 'list', '--json'])
     expect(listed.records.map((record) => (record as {id: string}).id)).toEqual([purchaseId])

@@ -63,6 +63,7 @@ describe('spawnDetached and stopProcess', () => {
       host: '127.0.0.1',
       port: expect.any(Number),
       mode: 'live',
+      dialect: 'contract',
       stateFile: null,
       startedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       webhooks: [],

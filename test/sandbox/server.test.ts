@@ -102,6 +102,7 @@ describe('startSandbox', () => {
       host: '127.0.0.1',
       port: gateway.port,
       mode: 'live',
+      dialect: 'contract',
       stateFile,
       startedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       webhooks: [],

@@ -11,7 +11,7 @@ import {pathParam, type MerchantRequest, type RouteResult} from './route.js'
 const NOT_FOUND = 'Record not found'
 
 export function createCustomer({input, merchant}: MerchantRequest, ctx: SandboxContext): RouteResult {
-  return {status: 201, response: customerView(ctx, merchant, addCustomer(ctx, merchant, input), {address: true})}
+  return {status: 201, response: customerView(ctx, merchant, addCustomer(ctx, merchant, input))}
 }
 
 /** gateway-notes.md: GET /v1.0/customers with offset, limit, from and to; newest first. */
