@@ -36,16 +36,19 @@ export function looksLikeCardNumber(value: string): boolean {
 /**
  * The one function that makes card data safe to print, journal or log (design.md §3): a record,
  * request or answer with every whole card number masked, under its own name or any other (a number
- * typed as a token or a reference), and every CVV and secret left out, whoever sent them. A card
- * number sent as a JSON number is masked as the same digits in a string would be, and so becomes a
- * string (`424242XXXXXX4242`): JSON has no masked number. Every other field stays, in its order:
- * --json is still the gateway's record. What needs no change is handed back as it is, not copied (a
- * list's records almost never do: issue 28); what does is a copy, the value given left alone.
+ * typed as a token or a reference), every card number inside a text masked where it stands (a
+ * reference `x4111111111111111y`, a note `card 4242 4242 4242 4242 declined`: maskCardNumbersIn),
+ * and every CVV and secret left out, whoever sent them. A card number sent as a JSON number is
+ * masked as the same digits in a string would be, and so becomes a string (`424242XXXXXX4242`):
+ * JSON has no masked number. Every other field stays, in its order: --json is still the gateway's
+ * record. What needs no change is handed back as it is, not copied (a list's records almost never
+ * do: issue 28); what does is a copy, the value given left alone.
  */
 export function redact<T>(value: T): T {
   if (!needsRedacting(value)) return value
   // What needs redacting is a card number (a string, or a JSON number), or a list or record holding one or a secret.
-  if (typeof value === 'string' || typeof value === 'number') return maskCardNumber(String(value)) as T
+  if (typeof value === 'string') return maskCardText(value) as T
+  if (typeof value === 'number') return maskCardNumber(String(value)) as T
   if (Array.isArray(value)) return value.map(redact) as T
   const copy: Record<string, unknown> = {}
   for (const [key, field] of Object.entries(value as object)) {
@@ -56,9 +59,14 @@ export function redact<T>(value: T): T {
   return copy as T
 }
 
+/** A text that is a card number whole, however spaced, masked as one; any other, the card numbers inside it. */
+function maskCardText(text: string): string {
+  return looksLikeCardNumber(text) ? maskCardNumber(text) : maskCardNumbersIn(text)
+}
+
 /** Whether anything in a value is a card number not yet masked, or a secret. */
 function needsRedacting(value: unknown): boolean {
-  if (typeof value === 'string') return looksLikeCardNumber(value)
+  if (typeof value === 'string') return holdsCardNumber(value) || looksLikeCardNumber(value)
   if (typeof value === 'number') return numberLooksLikeCardNumber(value)
   if (value === null || typeof value !== 'object') return false
   // A list's items are its values too.
@@ -100,7 +108,7 @@ function kindOf(key: string): 'secret' | 'card' | undefined {
   return undefined
 }
 
-/** Redacts a body that may not be JSON (an HTML error page, say): long digit runs are masked. */
+/** Redacts a body that may not be JSON (an HTML error page, say): the card numbers in its text are masked. */
 export function redactText(text: string): string {
   try {
     return JSON.stringify(redact(JSON.parse(text)))
@@ -109,9 +117,93 @@ export function redactText(text: string): string {
   }
 }
 
-/** Every run of 12 to 19 digits in free text (an error message, a page), spaces or dashes between them or not, masked. */
+/**
+ * Every card number inside a text masked where it stands (design.md §3): a run of 13 to 19 digits,
+ * single spaces or dashes between them or not, that passes the Luhn check, whatever is around it
+ * (`x4111111111111111y`, `card 4242-4242-4242-4242 declined`). It is masked as the gateway masks
+ * one, first six and last four, spaces and dashes dropped. Numbers with spaces between them run
+ * on (`order 12 4111 1111 1111 1111`): there the card number is whichever groups of the run make
+ * one, and where two such overlap (one may be a card number and the digits next to it, a CVV say)
+ * every digit of both is hidden. An id or a number that merely passes the Luhn check is masked
+ * too: that is the rule. A run of more than 19 digits with nothing between them is no card number.
+ */
 export function maskCardNumbersIn(text: string): string {
-  return text.replace(/\b\d(?:[ -]?\d){11,18}\b/g, maskCardNumber)
+  if (!holdsCardNumber(text)) return text
+  let masked = ''
+  let from = 0
+  forEachRun(text, (start, end) => {
+    for (const range of cardRanges(text, start, end)) {
+      masked += text.slice(from, range.start) + (range.ambiguous ? 'X'.repeat(digitCount(text, range.start, range.end)) : maskCardNumber(text.slice(range.start, range.end)))
+      from = range.end
+    }
+    return false
+  })
+  return masked + text.slice(from)
+}
+
+/**
+ * Whether a text holds a card number (maskCardNumbersIn's rule). Made for the path every string of
+ * every record printed takes: one pass over the text's characters, the Luhn check only where 13
+ * digits or more run together, and nothing at all for a text shorter than a card number.
+ */
+export function holdsCardNumber(text: string): boolean {
+  return text.length >= 13 && forEachRun(text, (start, end) => cardRanges(text, start, end).length > 0)
+}
+
+const isDigitCode = (code: number) => code >= 48 && code <= 57
+
+/** Calls `found` with each run of 13 digits or more (single spaces or dashes between them) until it returns true; whether one did. */
+function forEachRun(text: string, found: (start: number, end: number) => boolean): boolean {
+  let digits = 0
+  let start = 0
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index)
+    if (isDigitCode(code)) {
+      if (digits++ === 0) start = index
+      continue
+    }
+    // A space or a dash between two digits: the run goes on.
+    if (digits > 0 && (code === 32 || code === 45) && isDigitCode(text.charCodeAt(index + 1))) continue
+    if (digits >= 13 && found(start, index)) return true
+    digits = 0
+  }
+  return digits >= 13 && found(start, text.length)
+}
+
+/**
+ * The parts of a run of digits that are card numbers: each span of whole groups (digits between
+ * spaces or dashes) with 13 to 19 digits that passes the Luhn check; spans that overlap are one
+ * range, ambiguous.
+ */
+function cardRanges(text: string, start: number, end: number): {start: number; end: number; ambiguous: boolean}[] {
+  const groups: {start: number; end: number; digits: string}[] = []
+  for (let at = start; at < end; ) {
+    let stop = at
+    while (stop < end && isDigitCode(text.charCodeAt(stop))) stop++
+    groups.push({start: at, end: stop, digits: text.slice(at, stop)})
+    at = stop + 1
+  }
+  const ranges: {first: number; last: number; spans: number}[] = []
+  for (let first = 0; first < groups.length; first++) {
+    let digits = ''
+    for (let last = first; last < groups.length; last++) {
+      digits += groups[last]!.digits
+      if (digits.length > 19) break
+      if (digits.length < 13 || !luhnValid(digits)) continue
+      const previous = ranges.at(-1)
+      if (previous && first <= previous.last) {
+        previous.last = Math.max(previous.last, last)
+        previous.spans++
+      } else ranges.push({first, last, spans: 1})
+    }
+  }
+  return ranges.map(({first, last, spans}) => ({start: groups[first]!.start, end: groups[last]!.end, ambiguous: spans > 1}))
+}
+
+function digitCount(text: string, start: number, end: number): number {
+  let count = 0
+  for (let index = start; index < end; index++) if (isDigitCode(text.charCodeAt(index))) count++
+  return count
 }
 
 /**
@@ -157,5 +249,8 @@ export function maskCardTokensIn(text: string): string {
  * digits, gateway-notes.md) masked as a token.
  */
 export function maskCardDataIn(text: string): string {
-  return maskCardNumbersIn(text).replace(/(?<![\w*-])[a-z\d]{20}(?![\w-])/g, maskCardToken)
+  // A person's typing: a run of 12 to 19 digits is masked whether or not it passes the Luhn check (a card number mistyped is still most of one).
+  return maskCardNumbersIn(text)
+    .replace(/\b\d(?:[ -]?\d){11,18}\b/g, maskCardNumber)
+    .replace(/(?<![\w*-])[a-z\d]{20}(?![\w-])/g, maskCardToken)
 }

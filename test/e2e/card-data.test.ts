@@ -147,3 +147,31 @@ describe('a stored card token is never repeated by gw', () => {
     }
   })
 })
+
+describe('a card number inside a text (issue 35, break 5)', () => {
+  const inside = {reference: 'x4111111111111111y', holder: '4111 1111 1111 1111'}
+  const shown = {reference: 'x411111XXXXXX1111y', holder: '411111XXXXXX1111'}
+
+  it('is shown masked by gw in a record, a table, a list, --jq and gw api, and by gw sandbox logs', async () => {
+    const reference = `${ref('in-text')}-${inside.reference}`
+    const made = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', reference, '--card-holder', inside.holder, '--card-number', CARDS.visa, '--card-expiry', '12/2030', '--cvv', '123', '--json'])
+    expect(made.code, made.stderr).toBe(0)
+    expect(made.json).toMatchObject({reference: reference.replace(inside.reference, shown.reference), card_holder: shown.holder})
+    const outputs = [
+      made,
+      await sandbox.gw(['purchase', 'get', made.json ? (made.json as {id: string}).id : reference], {env: {GW_FORCE_TTY: '200', NO_COLOR: '1'}}),
+      await sandbox.gw(['purchase', 'list', '--limit', '5', '--json']),
+      await sandbox.gw(['purchase', 'list', '--limit', '5', '--jq', '.reference + " " + .card_holder']),
+      await sandbox.gw(['api', '/v1.0/purchases', '--query', 'limit=5']),
+      await sandbox.gw(['sandbox', 'logs', '--json', '--limit', '5']),
+    ]
+    for (const output of outputs) {
+      expect(output.code, output.stderr).toBe(0)
+      for (const text of [output.stdout, output.stderr]) {
+        expect(text).not.toContain('4111111111111111')
+        expect(text).not.toContain(inside.holder)
+      }
+    }
+    expect(outputs[3]!.stdout).toContain(`${shown.reference} ${shown.holder}`)
+  })
+})

@@ -1,0 +1,43 @@
+import {describe, expect, it} from 'vitest'
+import {holdsCardNumber, maskCardNumbersIn, redact} from '../../src/redact.js'
+
+// Issue 35, break 5: a card number inside a text is shown masked, wherever it stands and whoever
+// sent it (design.md §3): every run of 13 to 19 digits, spaces or dashes between them, that passes
+// the Luhn check.
+describe('card numbers inside a text', () => {
+  it.each([
+    ['x4111111111111111y', 'x411111XXXXXX1111y'],
+    ['4111 1111 1111 1111', '411111XXXXXX1111'],
+    ['card 4242424242424242 declined', 'card 424242XXXXXX4242 declined'],
+    ['card 4242-4242-4242-4242 declined', 'card 424242XXXXXX4242 declined'],
+    ['two: 4242424242424242 and 5123456789012346.', 'two: 424242XXXXXX4242 and 512345XXXXXX2346.'],
+    ['order 12 4111 1111 1111 1111', 'order 12 411111XXXXXX1111'],
+  ])('%s is shown as %s', (text, shown) => {
+    expect(maskCardNumbersIn(text)).toBe(shown)
+    expect(holdsCardNumber(text)).toBe(true)
+  })
+
+  it.each([
+    ['a run that fails the Luhn check', 'order 4111111111111112'],
+    ['a date and a time', '2026-11-25T04:32:44+00:00'],
+    ['a phone number', '+61 2 9999 9999'],
+    ['a gateway id and an authorization', '071-P-52NRCGCF 361315'],
+    ['twelve digits', 'ref 424242424242'],
+    ['twenty digits together', '42424242424242424242'],
+    ['a masked number', '424242XXXXXX4242'],
+  ])('leaves %s alone', (_, text) => {
+    expect(maskCardNumbersIn(text)).toBe(text)
+    expect(holdsCardNumber(text)).toBe(false)
+  })
+
+  it('masks them in every string of a record, the fields around them kept, the record given left alone', () => {
+    const record = {id: '071-P-1', reference: 'x4111111111111111y', card_holder: '4111 1111 1111 1111', metadata: {note: 'card 4242424242424242 declined'}, amount: 1000}
+    expect(redact(record)).toEqual({id: '071-P-1', reference: 'x411111XXXXXX1111y', card_holder: '411111XXXXXX1111', metadata: {note: 'card 424242XXXXXX4242 declined'}, amount: 1000})
+    expect(record.reference).toBe('x4111111111111111y')
+  })
+
+  it('hands a record with no card number in its text back as it is', () => {
+    const record = {id: '071-P-1', reference: 'order-4111', message: 'Approved'}
+    expect(redact(record)).toBe(record)
+  })
+})
