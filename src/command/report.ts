@@ -64,9 +64,9 @@ export class Reporter {
   }
 
   /**
-   * stdout that could not be written (`> /dev/full`, a reader gone): one short line on stderr and
-   * a failing exit, never the silent 0 of a result that reached no one (design.md §4: 141 for a
-   * reader gone).
+   * stdout that could not be written: a reader gone (`| head -1`) is silent with exit 141, as gh,
+   * git and coreutils leave (design.md §4); any other failure (`> /dev/full`) one short line on
+   * stderr and exit 1, never the silent 0 of a result that reached no one.
    */
   async brokenStdout(): Promise<void> {
     const {io, flags} = this.f
@@ -83,8 +83,11 @@ export class Reporter {
       if (this.reported === undefined) process.exitCode = broken.exitCode
       return
     }
-    const pipe = broken.code === 'EPIPE'
-    const error = new WriteError(pipe ? "stdout's reader went away before all was printed" : `stdout could not be written (${broken.code ?? broken.message}): what was printed there is incomplete`, broken, {exitCode: pipe ? 141 : 1})
+    if (broken.code === 'EPIPE') {
+      process.exitCode = 141
+      return
+    }
+    const error = new WriteError(`stdout could not be written (${broken.code ?? broken.message}): what was printed there is incomplete`, broken, {exitCode: 1})
     renderError(io, error, {json: flags.json})
     process.exitCode = error.exitCode
   }

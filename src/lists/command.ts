@@ -72,7 +72,8 @@ export async function runList(resource: ListResource, flags: ListFlags, f: Facto
   await showingProgress(f, deps.client, async (progress) => {
     const listing = listRecords({...request, onState: (state) => progress.state(`${noun}s`, state)}, deps)
     await renderListing(io, listing.pages, columns, render, {paged: progress.done})
-    if (io.chatty && !render.json) renderListSummary(io, listing.summary(), {noun})
+    // A reader gone (`| head -1`): what was shown is not what was read, and the exit (141) says so.
+    if (io.chatty && !render.json && !io.outFailure?.()) renderListSummary(io, listing.summary(), {noun})
   })
   return undefined
 }

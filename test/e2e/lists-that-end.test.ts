@@ -188,8 +188,20 @@ describe('case 3: a reader that falls behind is waited for', () => {
     child.stdout.once('data', () => child.stdout.destroy())
     expect(await exited).toBe(141)
     expect(listRequests().length).toBeLessThanOrEqual(12)
+    // Silent, as gh and coreutils are (issue 36): only /usr/bin/time's own lines.
+    expect(stderr.trim().split('\n').slice(0, -1)).toEqual(['Command exited with non-zero status 141'])
     expect(Number(stderr.trim().split('\n').at(-1)) / 1024).toBeLessThan(150)
   }, 30_000)
+
+  it('| head -1 at a terminal: exit 141 and nothing on stderr, no count of what was not shown (issue 36)', async () => {
+    const {url} = await serve({hold: 400 * 50, pad: 2000})
+    const line = `"${process.execPath}" "${GW}" purchase list --all | head -1 | cut -c1-30; exit \${PIPESTATUS[0]}`
+    const t = terminal([], env(url, {GW_PAGER: 'cat'}), {width: 150, program: ['bash', '-c', line]})
+    open.push(t)
+    const screen = await t.waitFor(/\[exit \d+\]/, 30_000)
+    expect(screen).toContain('[exit 141]')
+    expect(screen.trim().split('\n').filter(Boolean)).toEqual([expect.stringMatching(/^\{"id":"071-P-/), '[exit 141]'])
+  }, 45_000)
 })
 
 describe('case 4: a slow list says what it is doing, at a terminal only', () => {

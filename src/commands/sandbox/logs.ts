@@ -50,7 +50,7 @@ Talks to the gateway of the profile in force (gw sandbox start registers it as "
       return this.reportBrokenStdout()
     }
     const stopped = new AbortController()
-    // A reader gone (`| head -5`) or a full disk: no more polling, and gw says so (141, or 1).
+    // A reader gone (`| head -5`) or a full disk: no more polling; exit 141 (silent), or 1 saying so.
     this.io.onOutClosed?.(() => stopped.abort())
     let received: NodeJS.Signals | undefined
     const stop = (signal: NodeJS.Signals) => {
