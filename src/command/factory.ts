@@ -151,11 +151,8 @@ class CommandFactory implements Factory {
   async credentials(): Promise<Credentials> {
     if (this.parts.credentials) return this.parts.credentials()
     const {withToken} = await import('../auth/resolve.js')
-    const credentials = await withToken(await this.target(), await this.tokenStores())
-    if (credentials.secretStorage === 'file') {
-      this.io.err(`Warning: the token of profile ${credentials.profileName} is in a plain file, ${credentials.secretLocation} (gw login --insecure-storage); anyone who can read it can use it.\n`)
-    }
-    return credentials
+    // A token in a plain file is warned about once, at login, as gh does; gw status names where it is.
+    return withToken(await this.target(), await this.tokenStores())
   }
 
   async proxy(): Promise<ProxySettings | undefined> {

@@ -19,15 +19,16 @@ const login = (home: NodeJS.ProcessEnv, profile: string, username: string, token
   runGw(['login', '--profile', profile, '--base-url', sandbox.url, '--username', username, '--token-stdin', '--insecure-storage', ...extra], {env: home, stdin: token + '\n'})
 
 describe('gw login without a terminal', () => {
-  it('takes the token from stdin, keeps it in a 0600 file with --insecure-storage, never in config.json, and warns on every use', async () => {
+  it('takes the token from stdin, keeps it in a 0600 file with --insecure-storage, never in config.json, and warns once, at login', async () => {
     const home = isolatedHome()
     const result = await login(home, 'acme', 'ACME', 'acme-token-123', ['--json'])
     expect(result.code).toBe(0)
     expect(result.json).toEqual({name: 'acme', active: true, environment: 'sandbox', base_url: sandbox.url, username: 'ACME', read_only: false, secret: 'file'})
-    expect(result.stderr).toBe(
-      `The gateway at ${sandbox.url} reports sandbox mode: profile acme is saved as a sandbox profile.\nLogged in: profile acme is active; its token is in a plain file, which gw warns about on every use.\n`,
-    )
     const file = join(configDir(home), 'insecure-credentials.json')
+    expect(result.stderr).toBe(
+      `The gateway at ${sandbox.url} reports sandbox mode: profile acme is saved as a sandbox profile.\nLogged in: profile acme is active; its token is in a plain file.\n` +
+        `Warning: the token of profile acme is in a plain file, ${file}: anyone who can read it can use it. gw says so only now; gw status shows where each token is.\n`,
+    )
     expect(statSync(file).mode & 0o777).toBe(0o600)
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({acme: 'acme-token-123'})
     expect(readFileSync(join(configDir(home), 'config.json'), 'utf8')).not.toContain('acme-token-123')
@@ -36,7 +37,8 @@ describe('gw login without a terminal', () => {
     expect(status.code).toBe(0)
     expect(status.json).toEqual({profile: 'acme', chosen_by: 'the active profile', environment: 'sandbox', base_url: sandbox.url, username: 'ACME', read_only: false, secret: file, proxy: 'none: no proxy is set'})
     expect(status.stdout + status.stderr).not.toContain('acme-token-123')
-    expect(status.stderr).toBe(`Warning: the token of profile acme is in a plain file, ${file} (gw login --insecure-storage); anyone who can read it can use it.\n`)
+    // Not on every command (issue 36): the login said it, and gw status shows where the token is.
+    expect(status.stderr).toBe('')
   })
 
   it('saves nothing when the gateway refuses the token: exit 4', async () => {
