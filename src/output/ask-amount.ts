@@ -8,6 +8,8 @@ import * as validate from '../validate.js'
 import {checkedBy, type Prompter} from './prompt.js'
 import {amountOffer} from './refunds-of.js'
 import {sanitizeLine} from './sanitize.js'
+import {UsageError} from '../errors.js'
+import {shellQuote} from './hints.js'
 
 /**
  * How much of a purchase to refund, asked at a terminal: what is left of it is offered (Enter
@@ -15,8 +17,12 @@ import {sanitizeLine} from './sanitize.js'
  * card; never more than the gateway would take, so nothing is offered when nothing is surely left.
  * The answer is checked as --amount is.
  */
-export async function askRefundAmount(state: RefundedState, prompter: Prompter): Promise<number> {
+export async function askRefundAmount(state: RefundedState, prompter: Prompter, purchase: string): Promise<number> {
   const offer = amountOffer(state)
+  // Nothing surely left: the gateway would refuse any amount, so none is asked for (issue 36).
+  if (state.left === 0 && state.leftAtLeast === 0) {
+    throw new UsageError(`Nothing is left of purchase ${purchase} to refund${offer.words.replace(/^; nothing is left of it to refund/, '')}`, `gw purchase get ${purchase} shows what was refunded of it.`)
+  }
   const answer = await prompter.text(`amount to refund in the minor currency unit (--amount)${offer.words}`, {
     default: offer.amount === undefined ? undefined : String(offer.amount),
     validate: checkedBy(validate.amount, 'amount'),
@@ -47,7 +53,7 @@ export async function askRefund(
   const purchase = input.purchase ?? (await lookUp('purchases', input.transactionId, {client}))
   let {amount, reference, referenceDerived} = input
   if (amount === undefined) {
-    amount = await askRefundAmount(await refundedState(purchase, {concurrency: DEFAULT_CONCURRENCY, journaled: await journaled(purchase)}, {client}), prompter)
+    amount = await askRefundAmount(await refundedState(purchase, {concurrency: DEFAULT_CONCURRENCY, journaled: await journaled(purchase)}, {client}), prompter, shellQuote(String(purchase.reference ?? purchase.id ?? input.transactionId)))
   }
   if (reference === undefined) {
     const derived = await freeRefundReference(purchase, {client})

@@ -50,6 +50,14 @@ describe('askRefund', () => {
     expect(input).toMatchObject({amount: 7500, reference: 'my-own', referenceDerived: false})
   })
 
+  it('refuses before asking when nothing is left to refund (issue 36): exit 2, saying what was refunded, nothing asked or sent', async () => {
+    const fake = fakeClient({'purchases.get': () => ({...livePurchase, refunded_amount: livePurchase.amount})})
+    const prompter = scripted('')
+    const refused = await askRefund({transactionId: 'order-1042'}, {client: fake.client, prompter, journaled: none}).catch((error: unknown) => error)
+    expect(refused).toMatchObject({exitCode: 2, message: `Nothing is left of purchase ${livePurchase.reference} to refund (the gateway says 100.00 AUD of 100.00 AUD refunded)`})
+    expect(prompter.asked).toEqual([])
+  })
+
   it('asks only for what was left out', async () => {
     const fake = fakeClient({'purchases.get': () => livePurchase, 'refunds.get': refundsAt()})
     const prompter = scripted('')
