@@ -144,7 +144,7 @@ describe('gw help', () => {
     expect(result.stdout).toContain('  4557012345678902  Visa, always declined: Declined (exit 3)\n')
     const line = result.stdout.split('\n').find((row) => row.startsWith('  51 '))
     expect(line).toBe('  51  e.g. --amount 10051  Insufficient Funds (declined, exit 3)')
-    // README.md's Test cards section shows it, and readme.test.ts checks it is this.
+    // docs/test-cards.md shows it, and readme.test.ts checks it is this.
     const declined = await sandbox.gw(['purchase', 'create', '--amount', '10051', '--reference', ref(), ...cardArgs(), '--json'])
     expect(declined.code).toBe(3)
     expect(declined.json).toMatchObject({successful: false, message: 'Insufficient Funds'})

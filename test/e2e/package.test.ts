@@ -18,11 +18,11 @@ const {version} = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) a
 /** The Node inside the executable: the registry's build that scripts/embedded-node pins, whichever node runs the tests or the build. */
 const embedded = `v${(JSON.parse(readFileSync(join(root, 'scripts', 'embedded-node', 'package.json'), 'utf8')) as {version: string}).version}`
 
-/** The one-file way of the README's Install section: check the sum and unpack. */
+/** The one-file way of docs/install.md: check the sum and unpack. */
 function checkAndUnpack(): string {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8')
-  const command = /`(sha256sum --check [^`]+)`/.exec(readme)?.[1]
-  if (!command?.endsWith(`tar -xzf ${name}.tar.gz`)) throw new Error(`The README's one-file install changed shape: ${command}`)
+  const guide = readFileSync(join(root, 'docs', 'install.md'), 'utf8')
+  const command = /`(sha256sum --check [^`]+)`/.exec(guide)?.[1]
+  if (!command?.endsWith(`tar -xzf ${name}.tar.gz`)) throw new Error(`docs/install.md's one-file install changed shape: ${command}`)
   return command
 }
 

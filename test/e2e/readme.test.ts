@@ -1,10 +1,12 @@
-import {mkdirSync, readFileSync, symlinkSync, writeFileSync, chmodSync} from 'node:fs'
+import {mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync, chmodSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {GW, isolatedHome, runGw, runProgram} from './helpers.js'
 import {type Listener, startListen} from './listen-helpers.js'
 
-// Every code block of the README, in the order a reader meets them, run as a newcomer runs them:
+// Every code block of the README and of the guides it links (docs/, CONTRIBUTING.md), in the order
+// a reader meets them (the README, then the guides in the order of the sections they grew from),
+// run as a newcomer runs them:
 // in one shell session's worth of state (a home of its own, one working directory), `gw` on PATH
 // as `npm link` puts it, against the local gateway the quick start leaves running. A block that
 // cannot run as shown is marked just above it in the README, `<!-- readme-test: not run: WHY -->`,
@@ -27,6 +29,8 @@ const SHOWN: [string, string][] = [
 ]
 
 interface Block {
+  /** The file it is in, from the repository's root. */
+  file: string
   /** Line of the opening fence, 1-based. */
   line: number
   lang: string
@@ -35,24 +39,42 @@ interface Block {
   notRun?: string
 }
 
-const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8')
+const ROOT = join(import.meta.dirname, '..', '..')
+/** The README, then the guides whose commands build on what the ones before them made. */
+const FILES = [
+  'README.md',
+  'docs/install.md',
+  'docs/output.md',
+  'docs/finding-records.md',
+  'docs/batches.md',
+  'docs/money-safety.md',
+  'docs/subscriptions-and-webhooks.md',
+  'docs/live-profiles.md',
+  'docs/proxies-and-certificates.md',
+  'docs/help-and-completion.md',
+  'docs/test-cards.md',
+  'docs/local-gateway.md',
+  'docs/sandbox-dialects.md',
+  'CONTRIBUTING.md',
+]
 
-function blocksOf(text: string): Block[] {
+function blocksOf(file: string): Block[] {
+  const text = readFileSync(join(ROOT, file), 'utf8')
   const blocks: Block[] = []
   const lines = text.split('\n')
   for (let i = 0; i < lines.length; i++) {
     const open = /^```(\w*)$/.exec(lines[i]!)
     if (!open) continue
     const end = lines.indexOf('```', i + 1)
-    if (end < 0) throw new Error(`README.md line ${i + 1}: a code block that never closes`)
+    if (end < 0) throw new Error(`${file} line ${i + 1}: a code block that never closes`)
     const notRun = /^<!-- readme-test: not run: (.+) -->$/.exec(lines[i - 1] ?? '')?.[1]
-    blocks.push({line: i + 1, lang: open[1]!, body: lines.slice(i + 1, end).join('\n') + '\n', notRun})
+    blocks.push({file, line: i + 1, lang: open[1]!, body: lines.slice(i + 1, end).join('\n') + '\n', notRun})
     i = end
   }
   return blocks
 }
 
-const blocks = blocksOf(readme)
+const blocks = FILES.flatMap(blocksOf)
 const home = isolatedHome()
 const work = join(home.HOME!, 'work')
 let listener: Listener
@@ -91,18 +113,20 @@ afterAll(async () => {
   await runGw(['sandbox', 'stop', '--all'], {env: home})
 })
 
-describe('README.md', () => {
-  it('has only blocks the test knows how to run, or that say why they are not run', () => {
+describe('README.md and the guides', () => {
+  it('are every guide in docs/ and CONTRIBUTING.md, and hold only blocks the test knows how to run, or that say why they are not run', () => {
+    const guides = readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)
+    expect(FILES.toSorted()).toEqual(['README.md', 'CONTRIBUTING.md', ...guides].toSorted())
     for (const block of blocks) {
       if (block.notRun) continue
-      expect(['sh', 'console'], `README.md line ${block.line}: a \`\`\`${block.lang} block; run it as sh or console, or mark it <!-- readme-test: not run: WHY -->`).toContain(block.lang)
+      expect(['sh', 'console'], `${block.file} line ${block.line}: a \`\`\`${block.lang} block; run it as sh or console, or mark it <!-- readme-test: not run: WHY -->`).toContain(block.lang)
     }
     // Every change the test makes still finds what it changes.
     for (const [from] of [...CHANGES, ...SHOWN]) expect(blocks.some((block) => !block.notRun && block.body.includes(from)), from).toBe(true)
   })
 
   for (const block of blocks) {
-    const name = `line ${block.line}: ${block.body.split('\n')[0]!.slice(0, 80)}`
+    const name = `${block.file} line ${block.line}: ${block.body.split('\n')[0]!.slice(0, 80)}`
     if (block.notRun) {
       it.skip(`${name} (not run: ${block.notRun})`, () => {})
       continue
@@ -119,10 +143,10 @@ describe('README.md', () => {
     it(`${name}: runs, each command exiting 0 or as its \`echo "exit $?"   # exit N\` says`, {timeout: 120_000}, async () => {
       if (block.body.includes('gw subscription create')) await listenInAnotherTerminal()
       const result = await runProgram('bash', ['-e', '-o', 'pipefail', '-c', asRun(block.body)], {cwd: work, env: env(), timeoutMs: 110_000})
-      expect(result.code, `README.md line ${block.line}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(0)
+      expect(result.code, `${block.file} line ${block.line}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(0)
       // An exit status the README shows is the one its comment says (a failure shown on purpose: `|| echo`).
       const said = [...block.body.matchAll(/echo "exit \$\?" +# exit (\d+)/g)].map((match) => `exit ${match[1]}`)
-      expect(result.stdout.split('\n').filter((line) => /^exit \d+$/.test(line)), `README.md line ${block.line}`).toEqual(said)
+      expect(result.stdout.split('\n').filter((line) => /^exit \d+$/.test(line)), `${block.file} line ${block.line}`).toEqual(said)
       for (const [command, output] of SHOWN) if (block.body.includes(command)) expect(result.stdout, command).toContain(output)
     })
   }

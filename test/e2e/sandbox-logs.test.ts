@@ -171,11 +171,11 @@ describe('gw sandbox logs', () => {
   })
 })
 
-describe("the README's CI lines", () => {
+describe("docs/local-gateway.md's CI lines", () => {
   it('start a detached gateway with a state file, seed it, and print its log when the tests fail', async () => {
-    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8')
+    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'local-gateway.md'), 'utf8')
     const script = /\*\*In CI\*\*[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1]
-    expect(script, "the README's CI lines").toBeDefined()
+    expect(script, "docs/local-gateway.md's CI lines").toBeDefined()
     expect(script).toContain('npm test')
     const home = isolatedHome()
     const work = join(home.HOME!, 'app')

@@ -103,8 +103,8 @@ describe('gw sandbox seed', () => {
     expect(await armed()).toBe(4)
   })
 
-  it("seeds the README's example as shown, twice", async () => {
-    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8')
+  it("seeds docs/local-gateway.md's example as shown, twice", async () => {
+    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'local-gateway.md'), 'utf8')
     const example = /## Testing your integration against the local gateway[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)?.[1]
     expect(example, "the README's fixtures example").toBeDefined()
     const file = join(dir, 'readme-fixtures.json')

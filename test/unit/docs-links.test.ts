@@ -1,0 +1,44 @@
+import {existsSync, readdirSync, readFileSync} from 'node:fs'
+import {dirname, join, relative} from 'node:path'
+import {describe, expect, it} from 'vitest'
+
+// Issue 37: the README, the guides in docs/ and CONTRIBUTING.md link to each other; every relative
+// link names a file that exists, and every #anchor a heading there (GitHub's slugs).
+const ROOT = join(import.meta.dirname, '..', '..')
+const guides = readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => join('docs', name))
+const FILES = ['README.md', 'CONTRIBUTING.md', ...guides]
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces made dashes. */
+const slug = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\- _]/gu, '')
+    .replaceAll(' ', '-')
+
+function anchorsOf(file: string): Set<string> {
+  const text = readFileSync(join(ROOT, file), 'utf8').replace(/^```[\s\S]*?^```$/gm, '')
+  return new Set([...text.matchAll(/^#+ (.+)$/gm)].map((match) => slug(match[1]!)))
+}
+
+function linksOf(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), 'utf8').replace(/^```[\s\S]*?^```$/gm, '')
+  return [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1]!).filter((target) => !/^[a-z]+:/.test(target))
+}
+
+describe('links between the README, the guides and CONTRIBUTING.md', () => {
+  it.each(FILES)('%s: every relative link and anchor resolves', (file) => {
+    const broken: string[] = []
+    for (const link of linksOf(file)) {
+      const [path, anchor] = link.split('#') as [string, string | undefined]
+      const target = path === '' ? file : relative(ROOT, join(ROOT, dirname(file), path))
+      if (!existsSync(join(ROOT, target))) broken.push(`${link}: no file ${target}`)
+      else if (anchor !== undefined && target.endsWith('.md') && !anchorsOf(target).has(anchor)) broken.push(`${link}: no heading #${anchor} in ${target}`)
+    }
+    expect(broken).toEqual([])
+  })
+
+  it('the README stays short: at most 250 lines', () => {
+    expect(readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n').length).toBeLessThanOrEqual(251)
+  })
+})
