@@ -3,7 +3,8 @@ import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  {ignores: ['dist/', 'node_modules/', 'oclif.manifest.json', 'coverage/']},
+  // .stryker-tmp: npm run mutate's copies of the tree, while it runs; reports: its output.
+  {ignores: ['dist/', 'node_modules/', 'oclif.manifest.json', 'coverage/', '.stryker-tmp/', 'reports/']},
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
