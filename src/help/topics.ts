@@ -53,7 +53,6 @@ ${columns([
   ['GW_ENVIRONMENT', 'sandbox or live, for GW_USERNAME/GW_TOKEN; unset, they count as live unless GW_BASE_URL is on this machine'],
   ['GW_CONNECT_TIMEOUT_MS', 'milliseconds to wait for a connection to the gateway'],
   ['GW_RESPONSE_TIMEOUT_MS', "milliseconds to wait for the gateway's answer"],
-  ['GW_TEST_WINDOW_MS', "gw's own tests only: milliseconds a gateway on this machine may take to show a purchase or refund (60000); ignored for any other"],
   ['HTTPS_PROXY, HTTP_PROXY', 'proxy for https:// and http:// gateways (either case)'],
   ['NO_PROXY', 'hosts reached directly, comma-separated (either case)'],
   ['NODE_EXTRA_CA_CERTS', 'PEM file of extra certificate authorities to trust'],

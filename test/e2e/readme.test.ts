@@ -26,6 +26,8 @@ const SHOWN: [string, string][] = [
   ['--cvv 123 || echo "exit $?"   # exit 2: no card numbers', 'exit 2\nexit 2\nApproved\n'],
   ["jq -r '[.name, .mode, .url] | @tsv'", 'local\tsandbox\thttp://127.0.0.1:'],
   ["gw refund list --purchase order-1001 | jq -r '[.reference, .gw_match.certain] | @tsv'", 'order-1001-R1\ttrue\n'],
+  // "What did we take since Monday?" is a report of takings, not a list that holds the declines too (issue 37).
+  ['gw report --from monday', '"purchases_approved"'],
 ]
 
 interface Block {

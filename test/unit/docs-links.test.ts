@@ -38,6 +38,15 @@ describe('links between the README, the guides and CONTRIBUTING.md', () => {
     expect(broken).toEqual([])
   })
 
+  it("docs/output.md names every field gw adds to the gateway's records, and no guide calls one of them the only one", () => {
+    const source = readdirSync(join(ROOT, 'src'), {recursive: true, encoding: 'utf8'}).filter((file) => file.endsWith('.ts'))
+    const added = new Set(source.flatMap((file) => [...readFileSync(join(ROOT, 'src', file), 'utf8').matchAll(/\bgw_[a-z_]+\b/g)].map((match) => match[0])))
+    expect(added.size).toBeGreaterThan(0)
+    const output = readFileSync(join(ROOT, 'docs', 'output.md'), 'utf8')
+    for (const field of added) expect(output, field).toContain(`\`${field}\``)
+    for (const file of FILES) expect(readFileSync(join(ROOT, file), 'utf8'), file).not.toMatch(/the one field gw adds/)
+  })
+
   it('the README stays short: at most 250 lines', () => {
     expect(readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n').length).toBeLessThanOrEqual(251)
   })
