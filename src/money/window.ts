@@ -1,5 +1,3 @@
-import {setTimeout as delay} from 'node:timers/promises'
-
 /**
  * design.md §5: the gateway may take 30 s to process a request, and the libraries wait 50-60 s
  * for it (gateway-notes.md). Until the most any of them waits has passed since a purchase or refund
@@ -20,7 +18,31 @@ export interface Clock {
 
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms, stop) => delay(ms, undefined, {signal: stop}).catch(() => undefined),
+  sleep: (ms, stop) => pause(ms, stop),
+}
+
+/** The pauses each stop signal ends, woken by one listener on it: a batch's hundreds of rows waiting in doubt add one listener, not one each. */
+const pausedBy = new WeakMap<AbortSignal, Set<() => void>>()
+
+/** Resolves after `ms`, or at once when `stop` is (or is already) aborted. */
+export function pause(ms: number, stop?: AbortSignal): Promise<void> {
+  if (stop?.aborted) return Promise.resolve()
+  return new Promise<void>((resolve) => {
+    if (!stop) return void setTimeout(resolve, ms)
+    let paused = pausedBy.get(stop)
+    if (!paused) {
+      const all = new Set<() => void>()
+      stop.addEventListener('abort', () => all.forEach((wake) => wake()))
+      pausedBy.set(stop, (paused = all))
+    }
+    const wake = () => {
+      clearTimeout(timer)
+      paused.delete(wake)
+      resolve()
+    }
+    const timer = setTimeout(wake, ms)
+    paused.add(wake)
+  })
 }
 
 /**

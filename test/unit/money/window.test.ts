@@ -1,3 +1,4 @@
+import {getEventListeners} from 'node:events'
 import {describe, expect, it} from 'vitest'
 import {type Clock, LOOK_AGAIN_MS, lookThroughWindow, PROCESSING_WINDOW_MS, STOPPED_WAITING, systemClock, type Waiting, windowLeft} from '../../../src/money/window.js'
 
@@ -154,5 +155,49 @@ describe('systemClock', () => {
     const started = Date.now()
     await systemClock.sleep(20)
     expect(Date.now() - started).toBeGreaterThanOrEqual(19)
+  })
+
+  it('a pause with a stop lasts its time when nothing stops it, and lets go of the stop once over', async () => {
+    const stop = new AbortController()
+    const started = Date.now()
+    await systemClock.sleep(20, stop.signal)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(19)
+    // Over, it no longer waits on the stop: aborting now wakes nothing twice and throws nothing.
+    stop.abort()
+  })
+
+  it("many pauses on one stop (a batch's rows waiting in doubt) add one listener to it, not one each, and one abort ends them all", async () => {
+    const stop = new AbortController()
+    const warnings: Error[] = []
+    const warned = (warning: Error) => warnings.push(warning)
+    process.on('warning', warned)
+    try {
+      const pauses = Array.from({length: 50}, () => systemClock.sleep(60_000, stop.signal))
+      expect(getEventListeners(stop.signal, 'abort')).toHaveLength(1)
+      const started = performance.now()
+      stop.abort()
+      await Promise.all(pauses)
+      expect(performance.now() - started).toBeLessThan(30_000)
+      // Node tells of a possible leak on the next turn of the event loop, if at all.
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning')).toEqual([])
+      // Another stop has a listener of its own; pauses after an abort end at once.
+      const other = new AbortController()
+      void systemClock.sleep(60_000, other.signal)
+      expect(getEventListeners(other.signal, 'abort')).toHaveLength(1)
+      other.abort()
+      await systemClock.sleep(60_000, stop.signal)
+    } finally {
+      process.off('warning', warned)
+    }
+  })
+
+  it('a pause over before the stop comes is not woken by it', async () => {
+    const stop = new AbortController()
+    await systemClock.sleep(5, stop.signal)
+    const later = systemClock.sleep(40, stop.signal)
+    const started = Date.now()
+    await later
+    expect(Date.now() - started).toBeGreaterThanOrEqual(39)
   })
 })
