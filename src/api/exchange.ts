@@ -8,6 +8,7 @@ import {type ProxyRoute, proxyRoute, type ProxySettings} from './proxy.js'
 import {parseBody, type RawResponse, readRecord, reportedMode} from './responses.js'
 import {backoffMs, classifyFailure, errorCode, isCertificateFailure, MAX_RETRIES, proxyRefusal, shouldRetry} from './retry.js'
 import {type LazyDispatcher, lazyDispatcher, request} from './transport.js'
+import {gatewayRoot} from './base-url.js'
 
 export interface ExchangeOptions {
   baseUrl: string
@@ -82,7 +83,7 @@ export class Exchange {
   constructor(private readonly options: ExchangeOptions) {
     // Every request in flight listens to the one signal: a batch keeps dozens at once, which is no leak.
     if (options.signal) setMaxListeners(0, options.signal)
-    this.baseUrl = options.baseUrl.replace(/\/+$/, '')
+    this.baseUrl = gatewayRoot(options.baseUrl)
     this.route = proxyRoute(this.baseUrl, options.proxy)
     if (options.proxy) options.log?.(this.route.kind === 'proxy' ? `* through proxy ${this.route.proxy} (${this.route.variable})` : `* no proxy: ${this.route.reason}`)
     this.dispatcher = lazyDispatcher({connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, keepAliveTimeoutMs: 10_000}, options.proxy)

@@ -7,6 +7,7 @@ import {KeychainUnavailableError} from './keychain.js'
 import {profileRecord, type ProfileRecord} from './profiles.js'
 import {environmentOf} from './resolve.js'
 import type {TokenStores} from './token-store.js'
+import {gatewayRoot} from '../api/base-url.js'
 
 export interface LoginFlags {
   profile?: string
@@ -48,7 +49,9 @@ export async function login(flags: LoginFlags, context: LoginContext): Promise<P
   const {store, kind} = storage
   const name = flags.profile ?? (ask ? await ask.text('Profile name', {default: DEFAULT_PROFILE, validate: notBlank}) : DEFAULT_PROFILE)
   const existing = config.profiles[name]
-  const baseUrl = checkBaseUrl(flags.baseUrl ?? (ask ? await ask.text('Gateway base URL', {default: existing?.baseUrl, validate: validUrl}) : required(existing?.baseUrl, '--base-url')))
+  const given = flags.baseUrl ?? (ask ? await ask.text('Gateway base URL', {default: existing?.baseUrl, validate: validUrl}) : required(existing?.baseUrl, '--base-url'))
+  const baseUrl = checkBaseUrl(given)
+  if (baseUrl !== given.trim().replace(/\/+$/, '')) io.err(`The base URL is saved as ${baseUrl}: gw adds /v1.0 to every path itself.\n`)
   const username = flags.username ?? (ask ? await ask.text('Username', {default: existing?.username, validate: notBlank}) : required(existing?.username, '--username'))
   const token = flags.tokenStdin ? (await io.readStdin()).trim() : ask ? await ask.secret('API token', notBlank) : missingToken()
   if (token === '') throw new UsageError('--token-stdin read an empty token', 'Pipe the token in, for example: printenv GATEWAY_TOKEN | gw login --token-stdin ...')
@@ -176,7 +179,7 @@ function missingToken(): never {
 function checkBaseUrl(value: string): string {
   const problem = validUrl(value)
   if (problem !== true) throw new UsageError(`--base-url ${problem}`)
-  return value.trim().replace(/\/+$/, '')
+  return gatewayRoot(value)
 }
 
 function validUrl(value: string): string | true {

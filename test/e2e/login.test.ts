@@ -167,3 +167,25 @@ describe('profiles', () => {
     expect(status.json).toMatchObject({profile: 'local', username: 'TEST', secret: `${join(configDir(sandbox.home), 'config.json')} (the local gateway's public demo token)`})
   })
 })
+
+describe('a base URL ending in /v1.0, as the vendor documents it (issue 35)', () => {
+  it('gw login saves it without the suffix, saying so, and every request goes to /v1.0/..., never /v1.0/v1.0/...', async () => {
+    const home = isolatedHome()
+    const result = await runGw(['login', '--profile', 'acme', '--base-url', `${sandbox.url}/v1.0/`, '--username', 'ACME', '--token-stdin', '--insecure-storage'], {env: home, stdin: 'acme-token-123\n'})
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stderr).toContain(`The base URL is saved as ${sandbox.url}: gw adds /v1.0 to every path itself.\n`)
+    expect(JSON.parse(readFileSync(join(configDir(home), 'config.json'), 'utf8')).profiles.acme.baseUrl).toBe(sandbox.url)
+    const listed = await runGw(['purchase', 'list', '--limit', '1', '--verbose'], {env: home})
+    expect(listed.code, listed.stderr).toBe(0)
+    expect(listed.stderr).toContain(`GET ${sandbox.url}/v1.0/purchases?`)
+    expect(listed.stderr).not.toContain('/v1.0/v1.0')
+  })
+
+  it('GW_BASE_URL with it reaches the same paths', async () => {
+    const env = {...isolatedHome(), GW_BASE_URL: `${sandbox.url}/v1.0`, GW_USERNAME: 'ACME', GW_TOKEN: 'acme-token-123'}
+    const missing = await runGw(['purchase', 'get', 'no-such-purchase', '--verbose'], {env})
+    expect(missing.code).toBe(5)
+    expect(missing.stderr).toContain(`GET ${sandbox.url}/v1.0/purchases/no-such-purchase`)
+    expect(missing.stderr).not.toContain('/v1.0/v1.0')
+  })
+})
