@@ -1,7 +1,7 @@
 import {GwError, InterruptedError, WriteError} from '../errors.js'
 import type {GwRecord} from '../operations/deps.js'
 import {toGwError} from '../to-gw-error.js'
-import {PAGER_QUIT} from '../output/pager.js'
+import {PAGER_FAILED, PAGER_QUIT} from '../output/pager.js'
 import type {Factory} from './factory.js'
 
 /** What a command's run() may return besides a record or a list: the exit status of a service that stopped, or of a batch (its worst row's). */
@@ -87,7 +87,7 @@ export class Reporter {
       process.exitCode = 141
       return
     }
-    const error = new WriteError(`stdout could not be written (${broken.code ?? broken.message}): what was printed there is incomplete`, broken, {exitCode: 1})
+    const error = new WriteError(broken.code === PAGER_FAILED ? broken.message : `stdout could not be written (${broken.code ?? broken.message}): what was printed there is incomplete`, broken, {exitCode: 1})
     renderError(io, error, {json: flags.json})
     process.exitCode = error.exitCode
   }

@@ -4,6 +4,8 @@ import {sanitize} from './sanitize.js'
 
 /** What Io.outFailure says once the reader quit the pager (q in less): the output stops, and that is no error. */
 export const PAGER_QUIT = 'EPAGERQUIT'
+/** The pager ended with a failing status of its own (not the reader quitting it): what it was given may not have been shown. */
+export const PAGER_FAILED = 'EPAGERFAILED'
 
 /**
  * The pager gw pipes long output through (gh's rule): GW_PAGER, else PAGER, else `less -FRX`;
@@ -41,9 +43,9 @@ export function pagedIo(io: Io, env: NodeJS.ProcessEnv, stdout: NodeJS.WriteStre
   const listeners: ((err: NodeJS.ErrnoException) => void)[] = []
   const paging = () => pager !== undefined && quit === undefined
 
-  const quitPager = () => {
+  const quitPager = (failed?: string) => {
     if (quit) return
-    quit = Object.assign(new Error('the pager was quit'), {code: PAGER_QUIT})
+    quit = failed ? Object.assign(new Error(failed), {code: PAGER_FAILED}) : Object.assign(new Error('the pager was quit'), {code: PAGER_QUIT})
     for (const listener of listeners.splice(0)) listener(quit)
   }
 
@@ -59,8 +61,10 @@ export function pagedIo(io: Io, env: NodeJS.ProcessEnv, stdout: NodeJS.WriteStre
     io.status(undefined)
     pager = child
     // The reader quitting closes the pipe: writes fail with EPIPE, which is this, not stdout's failure.
-    child.stdin!.on('error', quitPager)
-    exited = new Promise((resolve) => child.once('exit', () => (quitPager(), resolve())))
+    child.stdin!.on('error', () => quitPager())
+    // A reader's q ends less with 0, and Ctrl-C in it with a signal; any other status is the pager failing, which is not a quit.
+    const failure = (code: number | null) => (code !== null && code !== 0 ? `the pager ${command!.argv.join(' ')} failed (exit ${code}): what gw printed may not have been shown` : undefined)
+    exited = new Promise((resolve) => child.once('exit', (code) => (quitPager(failure(code)), resolve())))
   }
 
   const toPager = (text: string): boolean => {

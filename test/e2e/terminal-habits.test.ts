@@ -254,6 +254,13 @@ describe('long tables at a terminal go through the pager', () => {
     expect(help.stdout).toMatch(/^ {2}GW_PAGER, PAGER +the pager a table longer than the terminal goes through, GW_PAGER first; default less -FRX/m)
   })
 
+  it('a pager that fails (exits 3) is not taken for a reader quitting it: gw says so and exits 1 (issue 35)', async () => {
+    const t = run(['purchase', 'list', '-L', '20'], {width: 120, height: 12, env: {GW_PAGER: 'sh -c "exit 3"'}})
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('Error: the pager sh -c exit 3 failed (exit 3): what gw printed may not have been shown')
+    expect(screen).toContain('[exit 1]')
+  })
+
   it('a pager that cannot start: said once, and the table printed instead', async () => {
     const t = run(['purchase', 'list', '-L', '20'], {width: 120, height: 12, env: {GW_PAGER: '/no/such/pager -R'}})
     const screen = await t.waitFor(/\[exit \d+\]/)
