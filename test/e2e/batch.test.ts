@@ -243,6 +243,20 @@ describe('gw refund create --input', () => {
     expect(result.code).toBe(0)
     expect(rowsOf(result.stdout)[0]).toMatchObject({row: 1, line: 2, reference, status: 'approved', record: {amount: ANSWERS.refundAmount(4200)}})
   })
+
+  it('a batch begun on stdin and given again as a file resumes the same journal, named by its rows: nothing sent twice (docs/money-safety.md)', async () => {
+    const ids = await purchases(2)
+    const csv = refundCsv(ids, ref('stdin-then-file'))
+    proxy = await countingProxy(sandbox.url)
+    const first = await sandbox.gw(['refund', 'create', '--input', '-'], {stdin: csv, env: {GW_BASE_URL: proxy.url}})
+    expect(first.code, first.stderr).toBe(0)
+    const again = await sandbox.gw(['refund', 'create', '--input', writeTemp('same-rows.csv', csv)], {env: {GW_BASE_URL: proxy.url}})
+    expect(again.code, again.stderr).toBe(0)
+    expect(again.stderr).toContain('(resuming: 2 rows answered, 0 in doubt, 0 not started)')
+    expect(again.stderr).toContain('2 refunds: 2 approved (2 done by an earlier run)')
+    expect(proxy.total()).toBe(2)
+    expect([...proxy.posts.values()]).toEqual([1, 1])
+  })
 })
 
 describe('gw purchase create --input', () => {
