@@ -2,6 +2,7 @@ import {PagingError} from '../errors.js'
 import {inOrder} from '../in-order.js'
 import {type FetchPage, readPage} from './list-page.js'
 import {type ListOrder, orderAcross, orderOf, pagedOrder} from './list-order.js'
+import {keyOf, RECENT_PAGES, RecentKeys} from './recent-keys.js'
 
 export {type FetchPage, type ListPage, ListPageError, type Paging, readPaging} from './list-page.js'
 
@@ -13,9 +14,6 @@ export const PAGE_SIZE = 50
  * claim): over the largest page seen, the pages a walk reads before it stops as one that would never end.
  */
 export const GENEROUS_RECORDS = 1_000_000
-
-/** Pages whose records are remembered to tell a page that adds nothing new (and a record met twice as the list shifts). */
-const RECENT_PAGES = 8
 
 /** Where a walk stands, for a person watching it: pages read, records handed over, of how many when known. */
 export interface WalkState {
@@ -380,32 +378,5 @@ class Walk<T extends Record<string, unknown>> {
       waitingFor: head === undefined ? undefined : head / this.size + 1,
       order: this.reverses() ? this.options.order : this.paged,
     })
-  }
-}
-
-/** What tells a record from another: its id, or a card's token. None: it cannot be told, and is always new. */
-function keyOf(record: Record<string, unknown>): unknown {
-  const key = record.id ?? record.token
-  return typeof key === 'string' || typeof key === 'number' ? key : undefined
-}
-
-/**
- * The keys of the records of the first page and of the last RECENT_PAGES pages (up to twice as
- * many: forgotten a window at a time, so that remembering costs one insert a record).
- */
-class RecentKeys {
-  private current = new Set<unknown>()
-  private older = new Set<unknown>()
-  private pages = 0
-
-  constructor(private readonly first: Set<unknown>) {}
-
-  has(key: unknown): boolean {
-    return this.current.has(key) || this.older.has(key) || this.first.has(key)
-  }
-
-  add(keys: unknown[]): void {
-    if (++this.pages % RECENT_PAGES === 0) [this.older, this.current] = [this.current, new Set()]
-    for (const key of keys) if (key !== undefined) this.current.add(key)
   }
 }
