@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {holdsCardNumber, maskCardNumbersIn, redact} from '../../src/redact.js'
+import {holdsCardNumber, maskCardDataIn, maskCardNumbersIn, redact} from '../../src/redact.js'
 
 // Issue 35, break 5: a card number inside a text is shown masked, wherever it stands and whoever
 // sent it (design.md §3): every run of 13 to 19 digits, spaces or dashes between them, that passes
@@ -12,6 +12,10 @@ describe('card numbers inside a text', () => {
     ['card 4242-4242-4242-4242 declined', 'card 424242XXXXXX4242 declined'],
     ['two: 4242424242424242 and 5123456789012346.', 'two: 424242XXXXXX4242 and 512345XXXXXX2346.'],
     ['order 12 4111 1111 1111 1111', 'order 12 411111XXXXXX1111'],
+    ['4222222222222', '422222XXX2222'],
+    ['x 4111111111111111110 y', 'x 411111XXXXXXXXX1110 y'],
+    // Two card numbers overlap (groups 1-4 and 2-5 both pass the check): every digit of both is hidden.
+    ['4242 4242 4242 4242 0000', 'XXXXXXXXXXXXXXXXXXXX'],
   ])('%s is shown as %s', (text, shown) => {
     expect(maskCardNumbersIn(text)).toBe(shown)
     expect(holdsCardNumber(text)).toBe(true)
@@ -25,6 +29,8 @@ describe('card numbers inside a text', () => {
     ['twelve digits', 'ref 424242424242'],
     ['twenty digits together', '42424242424242424242'],
     ['a masked number', '424242XXXXXX4242'],
+    ['twenty digits that pass the check only all together', 'ref 2201 9325 1033 4179 1931'],
+    ['spaces that do not run between digits', 'n 12 34 56 x'],
   ])('leaves %s alone', (_, text) => {
     expect(maskCardNumbersIn(text)).toBe(text)
     expect(holdsCardNumber(text)).toBe(false)
@@ -39,5 +45,19 @@ describe('card numbers inside a text', () => {
   it('hands a record with no card number in its text back as it is', () => {
     const record = {id: '071-P-1', reference: 'order-4111', message: 'Approved'}
     expect(redact(record)).toBe(record)
+  })
+})
+
+describe("a person's typing (maskCardDataIn): 12 to 19 digits masked whether or not they pass the check", () => {
+  it.each([
+    ['card 4242424242424241 typed', 'card 424242XXXXXX4241 typed'],
+    ['card 4242-4242-4242-4241 typed', 'card 424242XXXXXX4241 typed'],
+    ['n 123456789012 x', 'n 123456XX9012 x'],
+    ['n 1234 5678 9012 x', 'n 123456XX9012 x'],
+    ['ref 2201 9325 1033 4179 1931', 'ref 220193XXXXXX4179 1931'],
+    ['n 12345678901 x', 'n 12345678901 x'],
+    ['n 12 34 56 x', 'n 12 34 56 x'],
+  ])('%s is shown as %s', (text, shown) => {
+    expect(maskCardDataIn(text)).toBe(shown)
   })
 })
