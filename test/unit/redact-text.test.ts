@@ -13,6 +13,9 @@ describe('card numbers inside a text', () => {
     ['two: 4242424242424242 and 5123456789012346.', 'two: 424242XXXXXX4242 and 512345XXXXXX2346.'],
     ['order 12 4111 1111 1111 1111', 'order 12 411111XXXXXX1111'],
     ['4222222222222', '422222XXX2222'],
+    ['x 4222222222222 y', 'x 422222XXX2222 y'],
+    // Two card numbers in one run of groups, side by side: each masked as itself.
+    ['4242 4242 4242 4242 5123 4567 8901 2346', '424242XXXXXX4242 512345XXXXXX2346'],
     ['x 4111111111111111110 y', 'x 411111XXXXXXXXX1110 y'],
     // Two card numbers overlap (groups 1-4 and 2-5 both pass the check): every digit of both is hidden.
     ['4242 4242 4242 4242 0000', 'XXXXXXXXXXXXXXXXXXXX'],
