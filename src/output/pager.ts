@@ -40,6 +40,7 @@ export function pagedIo(io: Io, env: NodeJS.ProcessEnv, stdout: NodeJS.WriteStre
   let starting: Promise<void> | undefined
   let exited: Promise<void> = Promise.resolve()
   let quit: NodeJS.ErrnoException | undefined
+  let stdinGone = false
   const listeners: ((err: NodeJS.ErrnoException) => void)[] = []
   const paging = () => pager !== undefined && quit === undefined
 
@@ -61,7 +62,8 @@ export function pagedIo(io: Io, env: NodeJS.ProcessEnv, stdout: NodeJS.WriteStre
     io.status(undefined)
     pager = child
     // The reader quitting closes the pipe: writes fail with EPIPE, which is this, not stdout's failure.
-    child.stdin!.on('error', () => quitPager())
+    // The pager gone (EPIPE): nothing more goes to it, and its exit, which follows, says whether the reader quit it or it failed.
+    child.stdin!.on('error', () => (stdinGone = true))
     // A reader's q ends less with 0, and Ctrl-C in it with a signal; any other status is the pager failing, which is not a quit.
     const failure = (code: number | null) => (code !== null && code !== 0 ? `the pager ${command!.argv.join(' ')} failed (exit ${code}): what gw printed may not have been shown` : undefined)
     exited = new Promise((resolve) => child.once('exit', (code) => (quitPager(failure(code)), resolve())))
@@ -69,7 +71,7 @@ export function pagedIo(io: Io, env: NodeJS.ProcessEnv, stdout: NodeJS.WriteStre
 
   const toPager = (text: string): boolean => {
     if (!paging()) return false
-    pager!.stdin!.write(text)
+    if (!stdinGone) pager!.stdin!.write(text)
     return true
   }
 

@@ -255,9 +255,10 @@ describe('long tables at a terminal go through the pager', () => {
   })
 
   it('a pager that fails (exits 3) is not taken for a reader quitting it: gw says so and exits 1 (issue 35)', async () => {
-    const t = run(['purchase', 'list', '-L', '20'], {width: 120, height: 12, env: {GW_PAGER: 'sh -c "exit 3"'}})
+    // It closes its input before it exits, as a pager that fails may: gw meets a broken pipe first, then the failing status.
+    const t = run(['purchase', 'list', '-L', '20'], {width: 120, height: 12, env: {GW_PAGER: 'sh -c "exec 0<&-; sleep 1; exit 3"'}})
     const screen = await t.waitFor(/\[exit \d+\]/)
-    expect(screen).toContain('Error: the pager sh -c exit 3 failed (exit 3): what gw printed may not have been shown')
+    expect(screen).toContain('Error: the pager sh -c exec 0<&-; sleep 1; exit 3 failed (exit 3): what gw printed may not have been shown')
     expect(screen).toContain('[exit 1]')
   })
 
