@@ -179,7 +179,11 @@ export function takeAside(lockPath: string, staleIno: number): void {
       return
     }
     try {
-      if (statOf(lockPath)?.ino === staleIno) remove(lockPath)
+      // Still the lock found dead, and still dead, read again under the take-over lock: the inode
+      // of a lock removed by an earlier take-over can come back as a live racer's lock, and an
+      // inode alone once let a process remove it, so that two held the lock (seen on Node 26).
+      const now = readHolder(lockPath)
+      if (now && now.ino === staleIno && !now.alive) remove(lockPath)
     } finally {
       remove(takeover)
     }

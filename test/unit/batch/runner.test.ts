@@ -1,7 +1,7 @@
 import {mkdtempSync, readFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {describe, expect, it} from 'vitest'
+import {afterEach, describe, expect, it} from 'vitest'
 import {Journal, journalState} from '../../../src/batch/journal.js'
 import {BatchRunner, invalidReport, type RowReport, type RowSender} from '../../../src/batch/runner.js'
 import {AuthError, GatewayError, GwError, InterruptedError, ModeMismatchError, NotFoundError, OutcomeUnknownError, RejectedError, WriteError} from '../../../src/errors.js'
@@ -14,8 +14,19 @@ async function* rows(references: string[]) {
   for (const [i, reference] of references.entries()) yield {row: i + 1, line: i + 2, reference, input: {reference, amount: 100}}
 }
 
-const journalAt = (file: string) => Journal.open(file, {command: 'refund create', input: {sha256: 'h'}, now: new Date(), target: {base_url: 'http://127.0.0.1:8787', username: 'TEST'}})
+/** Every journal a test opens, closed after it: Node 26 makes a file handle left to the garbage collector an error. */
+const opened: Journal[] = []
+const journalAt = async (file: string) => {
+  const made = await Journal.open(file, {command: 'refund create', input: {sha256: 'h'}, now: new Date(), target: {base_url: 'http://127.0.0.1:8787', username: 'TEST'}})
+  opened.push(made)
+  return made
+}
 const journal = () => journalAt(join(mkdtempSync(join(tmpdir(), 'gw-runner-')), 'j.ndjson'))
+
+afterEach(async () => {
+  // One closed by the test already is closed again harmlessly, or its second close refused: either way it is closed.
+  await Promise.all(opened.splice(0).map((each) => each.close().catch(() => {})))
+})
 
 /**
  * A sender over a pretend gateway, decided by the real money module: `records` is what it holds by
