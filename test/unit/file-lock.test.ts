@@ -289,6 +289,18 @@ describe('takeAside: a dead owner’s lock, removed by one process at a time', (
     expect(readdirSync(dir)).toEqual(['j.lock'])
     takeAside(join(dir, 'gone.lock'), 1)
     expect(readdirSync(dir)).toEqual(['j.lock'])
+    // Another dead owner's lock in its place is not the one found dead: the next try finds it.
+    writeFileSync(path, '999999999')
+    takeAside(path, statSync(path).ino + 1)
+    expect(readdirSync(dir)).toEqual(['j.lock'])
+  })
+
+  it("leaves a live racer's lock that came back under the inode found dead (the inode of a removed file is reused)", () => {
+    const dir = folder()
+    const path = join(dir, 'j.lock')
+    writeFileSync(path, String(process.ppid))
+    takeAside(path, statSync(path).ino)
+    expect(readFileSync(path, 'utf8')).toBe(String(process.ppid))
   })
 
   it('removes nothing while another process takes it over, and clears a take-over left by a killed one once old', () => {
