@@ -128,7 +128,16 @@ export function redactText(text: string): string {
  * too: that is the rule. A run of more than 19 digits with nothing between them is no card number.
  */
 export function maskCardNumbersIn(text: string): string {
-  if (!holdsCardNumber(text)) return text
+  // A number masked in a run of groups leaves its last four as a group of their own, which with
+  // the groups after it may make another card number (`4242424242424242-4242 4242 4242 4242...`):
+  // masked again until none is left, so masking twice is masking once.
+  for (let masked = text; ; ) {
+    if (!holdsCardNumber(masked)) return masked
+    masked = maskOnce(masked)
+  }
+}
+
+function maskOnce(text: string): string {
   let masked = ''
   let from = 0
   forEachRun(text, (start, end) => {
