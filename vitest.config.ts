@@ -18,6 +18,7 @@ const BOTH_DIALECTS = [
   'test/e2e/identity.test.ts',
   'test/e2e/refund.test.ts',
   'test/e2e/purchase.test.ts',
+  'test/e2e/jq-runaway.test.ts',
 ]
 
 export default defineConfig({

@@ -11,6 +11,7 @@ import {readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {resolve} from 'node:path'
 import {commandsModule} from './commands-index.js'
+import {jqWorkerSource} from './jq-worker.js'
 
 const require = createRequire(import.meta.url)
 
@@ -261,15 +262,21 @@ const debugOnlyWhenAsked = {
  */
 const APART = {
   inquirer: 'inquirer',
-  // jq (--jq) is jq-wasm's one file, 1.4 MB of it its WebAssembly as base64: in gw.cjs every start
-  // would read and compile past it (~2.3 ms of CPU, measured on Node 20); apart it costs only --jq.
-  'jq-wasm/inline': 'jq',
 }
+
+/**
+ * --jq's worker thread (scripts/jq-worker.js), as the text the main thread starts it from: the
+ * module src/output/jq-worker-source.ts builds it from src, and gw.cjs require()s dist/jq.cjs in
+ * its place. jq-wasm is 1.4 MB, most of it its WebAssembly as base64: in gw.cjs every start would
+ * read and compile past it (~2.3 ms of CPU, measured on Node 20); apart it costs only --jq.
+ */
+const JQ_WORKER = {file: 'jq.cjs'}
 
 const apart = {
   name: 'apart',
   setup(build) {
     build.onResolve({filter: new RegExp(`^(${Object.keys(APART).map((id) => id.replace('/', '\\/')).join('|')})$`)}, ({path}) => ({path: `./${APART[path]}.cjs`, external: true}))
+    build.onResolve({filter: /^\.\/jq-worker-source\.js$/}, () => ({path: `./${JQ_WORKER.file}`, external: true}))
   },
 }
 
@@ -308,6 +315,8 @@ for (const [id, name] of Object.entries(APART)) {
   asciiOnly(`${staging}/${name}.cjs`)
   sameShapedWrappers(`${staging}/${name}.cjs`)
 }
+writeFileSync(`${staging}/${JQ_WORKER.file}`, `module.exports = {source: ${JSON.stringify(await jqWorkerSource())}}\n`)
+asciiOnly(`${staging}/${JQ_WORKER.file}`)
 asciiOnly(`${staging}/gw.cjs`)
 sameShapedWrappers(`${staging}/gw.cjs`)
 markBuild(`${staging}/gw.cjs`)

@@ -129,6 +129,7 @@ async function send<Input, Body extends object>(
       onWaiting: (row, waiting) => view.waiting(row.reference, waiting),
       gatewayInstance: () => deps.client.gatewayInstance,
       verify: flags.verify,
+      ready: (stop) => outputReady(io, stop),
     })
     // stdout's reader gone (`| head -1`) or stdout full: no new row is started, those in flight finish into the journal.
     let broken: NodeJS.ErrnoException | undefined
@@ -184,6 +185,19 @@ async function plan<Input>(kind: BatchKind<Input, object>, path: string, scan: S
     money.add(request.amount, request.currency)
   }
   return {noun: kind.noun, rows: scan.valid, totals: money.text() || 'nothing'}
+}
+
+/** Once stdout (or --jq's filter) has taken what waits for it, or `stop` is aborted. */
+function outputReady(io: Io, stop: AbortSignal): Promise<void> {
+  if (stop.aborted || !io.outReady) return Promise.resolve()
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      stop.removeEventListener('abort', done)
+      resolve()
+    }
+    stop.addEventListener('abort', done)
+    void io.outReady!().then(done)
+  })
 }
 
 function lineList(rows: {line: number}[]): string {

@@ -49,6 +49,12 @@ export interface RunOptions<Input, Body extends object> {
   gatewayInstance?: () => string | undefined
   /** --verify: each row the journal has approved or declined is looked up at the gateway before it is reported; one it lacks is reported missing, never sent. */
   verify?: boolean
+  /**
+   * Resolves once what was reported has been taken by the output (stdout's reader, --jq's filter),
+   * or the batch stops (`stop` aborted): no row starts while the output is behind, so a batch of
+   * any size holds a few rows' lines at most.
+   */
+  ready?: (stop: AbortSignal) => Promise<void>
 }
 
 /**
@@ -134,6 +140,8 @@ export class BatchRunner<Input, Body extends object> {
     let begun = 0
     const worker = async () => {
       while (!this.stopping) {
+        await this.options.ready?.(this.halted.signal)
+        if (this.stopping) return
         const row = await next.next()
         if (row.done) return
         if (await this.runRow(row.value)) begun++

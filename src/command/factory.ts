@@ -120,7 +120,7 @@ class CommandFactory implements Factory {
   useFlags(flags: GlobalFlags): void {
     // --jq prints JSON, and fails as --json does: with the error object on stderr.
     this.globals = flags.jq ? {...flags, json: true} : flags
-    if (flags.jq && !this.filteredIo) this.filteredIo = filteredIo(this.io, flags.jq)
+    if (flags.jq && !this.filteredIo) this.filteredIo = filteredIo(this.io, flags.jq, {onSignal: (listener) => this.stop.onSignal(listener), interruptedLate: (signal) => this.stop.heard(signal)})
   }
 
   prompter(): Promise<Prompter> {

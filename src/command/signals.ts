@@ -20,6 +20,7 @@ export class Stop {
   /** The signal that came while money was in flight and was waited through. */
   waitedThrough?: StopSignal
   private softStop?: SoftStop
+  private readonly signalListeners: ((atOnce: boolean) => void)[] = []
   private reject: (error: InterruptedError) => void = () => {}
 
   constructor(private readonly context: {inFlight: () => MoneyInFlight | undefined; io: () => Io}) {
@@ -32,12 +33,25 @@ export class Stop {
     this.softStop = handler
   }
 
+  /**
+   * Told of every stop signal: whether it stops the command at once, or is waited through (a
+   * purchase in flight, a batch's rows in flight). --jq's filter stops, or gives up once the command is done.
+   */
+  onSignal(listener: (atOnce: boolean) => void): void {
+    this.signalListeners.push(listener)
+  }
+
   /** Listens for the stop signals until the returned function is called. */
   watch(): () => void {
     for (const signal of STOP_SIGNALS) process.once(signal, this.received)
     return () => {
       for (const signal of STOP_SIGNALS) process.off(signal, this.received)
     }
+  }
+
+  /** A signal that came once this Stop no longer watched (only --jq's filter was left): the exit status still says so. */
+  heard(signal: StopSignal): void {
+    this.waitedThrough ??= signal
   }
 
   /** The exit status a signal waited through still says: the command was interrupted. */
@@ -48,19 +62,26 @@ export class Stop {
   private readonly received = (signal: StopSignal): void => {
     const soft = this.softStop?.(signal)
     if (soft === true) {
+      this.tell(false)
       process.once(signal, this.received)
       return
     }
     const inFlight = this.context.inFlight()
     if (!soft && inFlight && this.waitedThrough === undefined) {
       this.waitedThrough = signal
+      this.tell(false)
       void import('../output/hints.js').then(({waitingNotice}) => this.context.io().err(waitingNotice(signal, inFlight)))
       process.once(signal, this.received)
       return
     }
+    this.tell(true)
     // The client names one request in flight; a batch's own error names its several.
     const error = soft ?? new InterruptedError(signal, inFlight)
     this.controller.abort(signal)
     this.reject(error)
+  }
+
+  private tell(atOnce: boolean): void {
+    for (const listener of this.signalListeners) listener(atOnce)
   }
 }

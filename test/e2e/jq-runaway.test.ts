@@ -1,0 +1,102 @@
+import {type ChildProcess, spawn} from 'node:child_process'
+import {readFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {countingProxy, rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
+import {baseEnv, cardArgs, GW, ref, type Sandbox, startSandbox} from './helpers.js'
+
+// A --jq expression is the user's program: one that never ends, or prints for ever, must neither
+// hold gw's memory nor take its signals away (jq runs in a worker thread, its output streamed).
+
+let sandbox: Sandbox
+let purchase: string
+
+beforeAll(async () => {
+  sandbox = await startSandbox()
+  const made = await sandbox.gw(['purchase', 'create', '--amount', '100000', '--reference', ref('jq'), ...cardArgs(), '--json'])
+  expect(made.code, made.stderr).toBe(0)
+  purchase = (made.json as {id: string}).id
+})
+afterAll(async () => {
+  await sandbox?.stop()
+})
+// A gw this file failed to stop would run jq for ever.
+const spawned: ChildProcess[] = []
+afterEach(() => {
+  for (const child of spawned.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+})
+
+/** gw spawned with stdout piped; resolves once stderr has shown `mark` (jq's `debug` line: the expression has begun). */
+function spawnUntil(args: string[], mark: string, env: NodeJS.ProcessEnv = {}) {
+  const started = spawnGw(sandbox, args, env)
+  spawned.push(started.child)
+  let stderr = ''
+  const shown = new Promise<void>((resolve) => {
+    started.child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString()
+      if (stderr.includes(mark)) resolve()
+    })
+  })
+  return {...started, shown}
+}
+
+describe('--jq that prints for ever', () => {
+  it('streams to the reader: `--jq "range(1e9)" | head -3` prints 0, 1, 2 and gw ends as a closed pipe ends it (141, silent)', async () => {
+    const child = spawn(process.execPath, [GW, 'purchase', 'get', purchase, '--jq', 'range(1e9)'], {env: baseEnv(sandbox.env()), stdio: ['ignore', 'pipe', 'pipe']})
+    spawned.push(child)
+    let stdout = ''
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString()
+      // As head -3 does: the reader goes once it has its lines.
+      if (stdout.split('\n').length > 3) child.stdout.destroy()
+    })
+    const code = await new Promise<number | null>((resolve) => child.on('close', (exit, signal) => resolve(exit ?? (signal ? 128 : null))))
+    expect(stdout.split('\n').slice(0, 3)).toEqual(['0', '1', '2'])
+    expect(code).toBe(141)
+    expect(stderr).toBe('')
+  })
+})
+
+describe('--jq that never ends', () => {
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    it(`leaves ${signal} to gw: \`last(repeat(1))\` is stopped and gw exits ${code}`, async () => {
+      const run = spawnUntil(['purchase', 'get', purchase, '--jq', 'debug | last(repeat(1))'], '["DEBUG:"')
+      await run.shown
+      run.child.kill(signal)
+      const done = await run.done
+      expect(done.code).toBe(code)
+      expect(done.stdout).toBe('')
+    })
+  }
+
+  it('in a 20-row refund batch, stuck on row 1: Ctrl-C finishes the rows in flight, exits 130, and the journal holds exactly the rows sent, so the rerun sends each of the others once and waits for none', async () => {
+    const prefix = ref('runaway')
+    const file = writeTemp('refunds.csv', ['transaction_id,amount,reference', ...Array.from({length: 20}, (_, i) => `${purchase},100,${prefix}-${i + 1}`)].join('\n') + '\n')
+    const journal = join(file, '..', 'journal.ndjson')
+    const proxy = await countingProxy(sandbox.url)
+    try {
+      const run = spawnUntil(['refund', 'create', '--input', file, '--journal', journal, '--jq', 'if .row == 1 then (debug | last(repeat(1))) else .status end'], '["DEBUG:"', {GW_BASE_URL: proxy.url})
+      await run.shown
+      run.child.kill('SIGINT')
+      const interrupted = await run.done
+      expect(interrupted.code, interrupted.stderr).toBe(130)
+      expect(interrupted.stderr).toContain('--jq was stopped before it had printed all the output: gw was interrupted.')
+      const entries = readFileSync(journal, 'utf8').split('\n')
+      const count = (kind: string) => entries.filter((line) => line.startsWith(`{"${kind}"`)).length
+      // Every intent the journal keeps (one not withdrawn) was sent, and nothing was sent without one.
+      expect(proxy.total()).toBe(count('intent') - count('withdrawn'))
+      expect(proxy.total()).toBeLessThan(20)
+
+      const rerun = await sandbox.gw(['refund', 'create', '--input', file, '--journal', journal, '--json'], {env: {GW_BASE_URL: proxy.url}})
+      expect(rerun.code, rerun.stderr).toBe(0)
+      expect(rowsOf(rerun.stdout).map((row) => row.status)).toEqual(Array.from({length: 20}, () => 'approved'))
+      expect(rerun.stderr).not.toContain('processing window')
+      expect(proxy.posts.size).toBe(20)
+      expect([...proxy.posts.values()].every((n) => n === 1)).toBe(true)
+    } finally {
+      await proxy.close()
+    }
+  })
+})
