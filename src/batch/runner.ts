@@ -140,8 +140,8 @@ export class BatchRunner<Input, Body extends object> {
     let begun = 0
     const worker = async () => {
       while (!this.stopping) {
+        // A row taken once the batch is stopping is left unstarted by runRow.
         await this.options.ready?.(this.halted.signal)
-        if (this.stopping) return
         const row = await next.next()
         if (row.done) return
         if (await this.runRow(row.value)) begun++

@@ -197,6 +197,30 @@ describe('BatchRunner', () => {
     await reopened.close()
   })
 
+  it('starts no row while the output is behind (ready holds it), and a stop ends that wait', async () => {
+    const g = gateway()
+    const j = await journal()
+    let calls = 0
+    let reported = 0
+    const runner: BatchRunner<Body, Body> = new BatchRunner({
+      rows: rows(Array.from({length: 30}, (_, i) => `held-${i}`)),
+      total: 30,
+      sender: g.sender,
+      journal: j,
+      concurrency: 1,
+      // The output takes three rows' lines, then falls behind for good.
+      ready: (stop) => (++calls <= 3 || stop.aborted ? Promise.resolve() : new Promise((resolve) => stop.addEventListener('abort', () => resolve()))),
+      onRow: () => {
+        if (++reported === 3) runner.stop('SIGINT')
+      },
+    })
+    const end = await runner.run()
+    expect(g.sent).toEqual(['held-0', 'held-1', 'held-2'])
+    expect(end.notStarted).toBe(27)
+    expect(end.stoppedBy).toBe('SIGINT')
+    await j.close()
+  })
+
   it('stopped with rows in doubt: the run and the next one count answered, in doubt and not started alike', async () => {
     // row-0 was answered by an earlier run, row-a and row-d left in doubt by it; this run fails to
     // look row-a up and stops there; row-c fails before anything is sent; row-b is journaled but
