@@ -8,12 +8,16 @@
 // as a gateway across a network answers.
 // Then the local gateway: a page of 50 (the first, the last, and the last of a window) at 100,000
 // purchases against the same at 100; goal: the same cost (1.0x).
+// Last, a gateway that ignores `limit` (as the live one does for web hooks) and answers one page
+// of 100,000 purchases: what the page adds to gw purchase list -L 50's peak RSS (against a page of
+// 100) beside what it adds to a script that reads it with undici and JSON.parse; goal: gw holds no
+// more of a page than reading it takes (<= 1.1x).
 import {createRequire} from 'node:module'
 import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Pool} from 'undici'
-import {GW, measure, median, startSandbox} from './lib.js'
+import {GW, measure, median, spawnServer, startSandbox} from './lib.js'
 
 const PURCHASES = Number(process.env.BENCH_LIST_PURCHASES ?? 20_000)
 const LARGE = Number(process.env.BENCH_LIST_LARGE ?? 100_000)
@@ -127,7 +131,56 @@ async function pages() {
   }
 }
 
+/** A gateway answering every request with one page of `count` purchases, whatever it asks. */
+const ONE_PAGE_SERVER = `
+const {createServer} = require('node:http')
+const count = Number(process.argv[2])
+const record = (i) => ({id: '071-P-' + i, authorization: '123456', card_number: '411111XXXXXX1111', card_holder: 'Jane Citizen', card_expiry: '2030-12-31', card_type: 'VISA', amount: 1000, decimal_amount: 10, successful: true, message: 'Approved', reference: 'ord-' + i, currency: 'AUD', settlement_date: '2026-11-26', transaction_date: new Date(Date.UTC(2026, 10, 25) - i * 1000).toISOString().replace('.000Z', '+00:00'), response_code: '00', transaction_id: '071-P-' + i, captured: true, captured_amount: 1000, metadata: {}})
+const body = JSON.stringify({successful: true, response: Array.from({length: count}, (_, i) => record(i)), errors: [], test: true, page: 0, total_pages: 1})
+createServer((req, res) => res.writeHead(200, {'content-type': 'application/json'}).end(body)).listen(0, '127.0.0.1', function () { console.log('http://127.0.0.1:' + this.address().port) })
+`
+
+/** What reading one page costs at the least: undici's body, JSON.parse, the first 50 printed. */
+const ONE_PAGE_READER = `
+const {request} = require(process.argv[2])
+request(process.argv[3] + '/v1.0/purchases?offset=0&limit=50').then(async ({body}) => {
+  const page = await body.json()
+  for (const record of page.response.slice(0, 50)) process.stdout.write(JSON.stringify(record) + '\\n')
+})
+`
+
+/** Peak RSS (MiB, median of ROUNDS) of gw and of the bare reader against a gateway answering one page of `count`. */
+async function onePageRss(dir, count) {
+  const {url, child} = await spawnServer([join(dir, 'server.cjs'), String(count)], process.env)
+  try {
+    const undici = createRequire(import.meta.url).resolve('undici')
+    const env = {...process.env, GW_BASE_URL: url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', GW_ENVIRONMENT: 'sandbox', XDG_CONFIG_HOME: dir}
+    const run = (command) => measure('sh', ['-c', `${command} > /dev/null`], env).rss
+    const gw = []
+    const reader = []
+    for (let round = 0; round < ROUNDS; round++) {
+      reader.push(run(`'${process.execPath}' '${join(dir, 'reader.cjs')}' '${undici}' '${url}'`))
+      gw.push(run(`'${process.execPath}' '${GW}' purchase list -L 50 --json`))
+    }
+    return {gw: median(gw) / 1024, reader: median(reader) / 1024}
+  } finally {
+    child.kill('SIGTERM')
+  }
+}
+
+async function onePage() {
+  const dir = mkdtempSync(join(tmpdir(), 'gw-bench-page-'))
+  writeFileSync(join(dir, 'server.cjs'), ONE_PAGE_SERVER)
+  writeFileSync(join(dir, 'reader.cjs'), ONE_PAGE_READER)
+  const small = await onePageRss(dir, 100)
+  const large = await onePageRss(dir, LARGE)
+  const growth = (which) => large[which] - small[which]
+  console.log(`one page of ${LARGE} purchases (a gateway ignoring limit), peak RSS: gw purchase list -L 50 ${large.gw.toFixed(1)} MiB (${small.gw.toFixed(1)} at a page of 100), undici + JSON.parse ${large.reader.toFixed(1)} MiB (${small.reader.toFixed(1)})`)
+  console.log(`one page of ${LARGE} purchases: what the page adds, gw / the bare reader: ${growth('gw').toFixed(1)} / ${growth('reader').toFixed(1)} MiB = ${(growth('gw') / growth('reader')).toFixed(2)}x (goal <= 1.1x)`)
+}
+
 export default async function bench() {
   await listing()
   await pages()
+  await onePage()
 }
