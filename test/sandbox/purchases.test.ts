@@ -233,7 +233,7 @@ describe('POST /v1.0/purchases', () => {
     expect(answer.body).toStrictEqual({successful: false, response: null, errors, test: true})
   })
 
-  it('echoes the submitted fields in a 400, the card number masked, no CVV, the rest null', async () => {
+  it('echoes the submitted fields in a 400, the card number masked, no CVV, successful false, the rest null', async () => {
     const answer = await purchase(await sandbox(), {card_number: '4111 1111 1111 1112', cvv: '987', customer_ip: '203.0.113.9'})
     expect(answer.status).toBe(400)
     expect(answer.body.response).toStrictEqual({
@@ -248,7 +248,7 @@ describe('POST /v1.0/purchases', () => {
       card_token: null,
       amount: 1000,
       decimal_amount: null,
-      successful: null,
+      successful: false,
       message: null,
       reference: 'order-1',
       currency: null,

@@ -18,7 +18,7 @@ const REFUSED = {
   card_number: '512345XXXXXX2346',
   card_expiry: '2030-02-28',
   card_type: 'MasterCard',
-  successful: null,
+  successful: false,
   transaction_date: null,
   response_code: null,
   reference: null,

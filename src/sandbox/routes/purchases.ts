@@ -31,7 +31,9 @@ export function createPurchase({input, merchant}: MerchantRequest, ctx: SandboxC
   const now = ctx.clock.now()
   const {amount, reference, customer_ip: customerIp} = fields
   const currency = (fields.currency ?? DEFAULT_CURRENCY).trim().toUpperCase()
+  // `successful` is a boolean in the record (contract §2.3), never null: the vendor's Ruby library reads it as one.
   const refused = echo(PURCHASE_FIELDS, {
+    successful: false,
     ...submittedCard(fields),
     card_token: fields.card_token,
     amount,

@@ -9,9 +9,13 @@ import {REFUND_FIELDS, echo, refundView, rrnOf, type PurchaseRecord, type Refund
 
 const REFUND_INPUT = {transaction_id: 'string', amount: 'integer', reference: 'string'} as const
 
-/** A refused refund shows the purchase's card and nulls for the rest (contract §4, endpoint 4). */
+/**
+ * A refused refund shows the purchase's card and nulls for the rest (contract §4, endpoint 4), but
+ * for `successful`: a boolean in the record (§2.4), which the vendor's Ruby library reads as one.
+ */
 const refusedBody = (purchase: PurchaseRecord | undefined) =>
   echo(REFUND_FIELDS, {
+    successful: false,
     card_holder: purchase?.card_holder,
     card_number: purchase?.card_number,
     card_expiry: purchase?.card_expiry,
