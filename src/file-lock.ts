@@ -1,5 +1,6 @@
 import {randomBytes} from 'node:crypto'
-import {closeSync, existsSync, fstatSync, linkSync, openSync, readFileSync, readlinkSync, realpathSync, rmSync, type Stats, statSync, writeFileSync} from 'node:fs'
+import {closeSync, existsSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, rmSync, type Stats, statSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
 import {basename, dirname, join, resolve} from 'node:path'
 
 /** Another process (or this one, a second time) holds the lock: who, when it says. */
@@ -84,20 +85,74 @@ export function realPath(path: string, hops = 0): string {
 }
 
 /**
- * A lock on a file that two processes cannot both take (a batch's journal, the local gateway's
- * state file), kept beside the real file: a symlink to it is the same file, and a file with other
- * names (hard links) is refused (HardLinkedError), since a lock beside one name is not seen from
- * another. The lock file holds the owner's pid and is put in place whole with link(2), which
- * fails when the name exists: no reader ever sees an empty lock of ours. A dead owner's lock is
- * removed by one process at a time, and only while it is still, by inode, the lock found dead
- * (takeAside); then the link race decides again. Throws LockHeldError.
+ * Where the locks by device and inode live: one folder per user, so that every name of a file (a
+ * bind mount's too, which no path can tell from another file) finds the same lock. It must be a
+ * folder of this user's own that no one else can write, or another user could plant a lock.
  */
-export function takeLock(file: string): FileLock {
+export function identityLockFolder(): string {
+  const uid = process.getuid?.() ?? 0
+  const folder = join(tmpdir(), `gw-locks-${uid}`)
+  try {
+    mkdirSync(folder, {mode: 0o700})
+  } catch (err) {
+    // There already: whatever it is, the check below says whether it will do.
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+  }
+  const stat = lstatSync(folder)
+  if (!stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o077) !== 0) {
+    throw Object.assign(new Error(`${folder} is not a folder of this user's own that only they can write`), {code: 'EACCES'})
+  }
+  return folder
+}
+
+/**
+ * A lock on a file that two processes cannot both take (a batch's journal, the local gateway's
+ * state file), which belongs to the file itself (design.md §5): one lock kept beside the real
+ * file, so a symlink to it is the same file, and one keyed by its device and inode in
+ * identityLockFolder, so a bind mount of it under another name is the same file too. A file that
+ * does not exist yet is made (empty) under the first, when `create` is asked, so that it has an
+ * inode before anyone else can reach it by another name. A file with other names (hard links) is
+ * refused (HardLinkedError): a file replaced whole would leave the other names holding an old copy.
+ * Each lock file holds the owner's pid and is put in place whole with link(2), which fails when
+ * the name exists: no reader ever sees an empty lock of ours. A dead owner's lock is removed by one
+ * process at a time, and only while it is still, by inode, the lock found dead (takeAside); then
+ * the link race decides again. Throws LockHeldError.
+ */
+export function takeLock(file: string, {create = false}: {create?: boolean} = {}): FileLock {
   const identity = fileIdentity(file)
   if (identity.links > 1) throw new HardLinkedError(file, identity.links)
   const lockPath = `${identity.path}.lock`
-  const keys = [lockPath, ...(identity.id === undefined ? [] : [identity.id])]
-  if (keys.some((key) => HELD.has(key))) throw new LockHeldError(lockPath, process.pid)
+  if (HELD.has(lockPath) || (identity.id !== undefined && HELD.has(identity.id))) throw new LockHeldError(lockPath, process.pid)
+  const beside = takeOne(lockPath)
+  let byIdentity: FileLock | undefined
+  let id = identity.id
+  try {
+    if (id === undefined && create) {
+      closeSync(openSync(identity.path, 'a', 0o600))
+      id = fileIdentity(identity.path).id
+    }
+    if (id !== undefined) {
+      if (HELD.has(id)) throw new LockHeldError(lockPath, process.pid)
+      byIdentity = takeOne(join(identityLockFolder(), `${id.replace(':', '-')}.lock`))
+    }
+  } catch (err) {
+    beside.release()
+    throw err
+  }
+  const keys = [lockPath, ...(id === undefined ? [] : [id])]
+  for (const key of keys) HELD.add(key)
+  return {
+    held: () => beside.held() && (byIdentity?.held() ?? true),
+    release() {
+      for (const key of keys) HELD.delete(key)
+      byIdentity?.release()
+      beside.release()
+    },
+  }
+}
+
+/** One lock file, taken with link(2), a dead owner's taken over (takeAside). */
+function takeOne(lockPath: string): FileLock {
   const candidate = ownFile(lockPath)
   try {
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -109,11 +164,9 @@ export function takeLock(file: string): FileLock {
         continue
       }
       const ino = statSync(lockPath).ino
-      for (const key of keys) HELD.add(key)
       return {
         held: () => statOf(lockPath)?.ino === ino,
         release() {
-          for (const key of keys) HELD.delete(key)
           if (statOf(lockPath)?.ino === ino) remove(lockPath)
         },
       }

@@ -283,7 +283,7 @@ export class Journal {
 function lockOf(path: string, file: string): FileLock {
   const same = file === resolve(path) ? '' : ` (the same file as ${file})`
   try {
-    return takeLock(file)
+    return takeLock(file, {create: true})
   } catch (err) {
     if (err instanceof HardLinkedError) {
       throw new UsageError(

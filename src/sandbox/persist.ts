@@ -76,7 +76,7 @@ export function lockStateFile(file: string): FileLock {
     // Said by takeLock below, which cannot write there either.
   }
   try {
-    return takeLock(file)
+    return takeLock(file, {create: true})
   } catch (error) {
     if (error instanceof HardLinkedError) {
       throw new StateFileError(

@@ -153,7 +153,7 @@ export async function startSandbox(args: string[] = [], home: NodeJS.ProcessEnv 
     },
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve()
+        if (child.exitCode !== null || child.signalCode !== null) return resolve()
         child.once('exit', () => resolve())
         child.kill('SIGTERM')
       }),

@@ -1,3 +1,4 @@
+import {spawnSync} from 'node:child_process'
 import {copyFileSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {createServer, request as httpRequest, type IncomingMessage, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
@@ -402,3 +403,63 @@ describe('an input moved, copied or hard-linked after its run is the same batch 
   })
 })
 
+
+// A bind mount gives one file a second name that no path or symlink leads to: only its device and
+// inode tell. Mounting needs root: CI runs as root; elsewhere these are skipped, as their names say.
+const root = process.getuid?.() === 0
+const NEEDS_ROOT = root ? '' : ' (skipped: mount --bind needs root; CI runs it)'
+
+/** `source` mounted over `target` (both files) until the test ends. */
+function bindMount(source: string, target: string): void {
+  writeFileSync(target, '')
+  const mounted = spawnSync('mount', ['--bind', source, target], {encoding: 'utf8'})
+  expect(mounted.status, mounted.stderr).toBe(0)
+  cleanups.push(() => spawnSync('umount', [target]))
+}
+
+describe('a file by its device and inode: bind mounts', () => {
+  it.skipIf(!root)(`a second batch on a bind-mounted name of a running batch's journal is refused (exit 2), and every row is POSTed once${NEEDS_ROOT}`, async () => {
+    const sandbox = await gateway()
+    const {file, references, dir} = await purchaseBatch(sandbox, 5)
+    const gate = await relayed(sandbox.url, {hold: (post) => post === 1})
+    const proxy = await counted(gate.url)
+    mkdirSync(join(dir, 'a'))
+    mkdirSync(join(dir, 'b'))
+    const journal = join(dir, 'a', 'j.ndjson')
+    const other = join(dir, 'b', 'j.ndjson')
+    writeFileSync(journal, '')
+    bindMount(journal, other)
+    const env = {GW_BASE_URL: proxy.url}
+    const first = spawnGw(sandbox, ['purchase', 'create', '--input', file, '--journal', journal, '--concurrency', '2'], env)
+    cleanups.push(() => first.child.kill('SIGKILL'))
+    await gate.held
+    const second = await sandbox.gw(['purchase', 'create', '--input', file, '--journal', other], {env})
+    expect(second.stderr).toContain(`Error: Another gw (pid ${first.child.pid}) is running the batch of journal ${other}: nothing was sent`)
+    expect(second.code).toBe(2)
+    expect(second.stdout).toBe('')
+    await gate.release()
+    const done = await first.done
+    expect(done.code, done.stderr).toBe(0)
+    expect(rowsOf(done.stdout).map((row) => row.status)).toEqual(references.map(() => 'approved'))
+    expectOnePostEach(proxy, references)
+    // The second name reads the first's journal: the rerun sends nothing.
+    const rerun = await sandbox.gw(['purchase', 'create', '--input', file, '--journal', other], {env})
+    expect(rerun.code, rerun.stderr).toBe(0)
+    expectOnePostEach(proxy, references)
+  })
+
+  it.skipIf(!root)(`a second local gateway on a bind-mounted name of a running one's --state file is refused (exit 2)${NEEDS_ROOT}`, async () => {
+    const dir = folder()
+    mkdirSync(join(dir, 'a'))
+    mkdirSync(join(dir, 'b'))
+    const state = join(dir, 'a', 'state.json')
+    const other = join(dir, 'b', 'state.json')
+    // A state file the gateway made and left, mounted under another name before either starts.
+    await (await gateway(['--state', state])).stop()
+    bindMount(state, other)
+    const first = await gateway(['--state', state])
+    const second = await runGw(['sandbox', 'start', '--port', '0', '--no-request-log', '--state', other], {env: isolatedHome(), timeoutMs: 15_000})
+    expect(second.stderr).toContain(`Error: ${other} is in use by another local gateway (pid ${first.process.pid})`)
+    expect(second.code).toBe(2)
+  })
+})

@@ -2,8 +2,8 @@ import {spawn, spawnSync} from 'node:child_process'
 import {copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {describe, expect, it, vi} from 'vitest'
-import {fileIdentity, HardLinkedError, isRunning, LockHeldError, readHolder, realPath, takeAside, takeLock} from '../../src/file-lock.js'
+import {afterEach, describe, expect, it, vi} from 'vitest'
+import {fileIdentity, HardLinkedError, identityLockFolder, isRunning, LockHeldError, readHolder, realPath, takeAside, takeLock} from '../../src/file-lock.js'
 
 /** A folder of its own, by its real path (the temporary folder may itself be reached through a symlink). */
 const folder = () => realpathSync(mkdtempSync(join(tmpdir(), 'gw-lock-')))
@@ -368,5 +368,107 @@ describe('isRunning', () => {
     } finally {
       kill.mockRestore()
     }
+  })
+})
+
+describe('locks by device and inode: every name of a file finds one lock', () => {
+  const tmp = process.env.TMPDIR
+  afterEach(() => {
+    if (tmp === undefined) delete process.env.TMPDIR
+    else process.env.TMPDIR = tmp
+  })
+  /** A folder of identity locks of this test's own: os.tmpdir() reads TMPDIR. */
+  const ownLockFolder = () => {
+    process.env.TMPDIR = folder()
+    return join(process.env.TMPDIR, `gw-locks-${process.getuid?.() ?? 0}`)
+  }
+  const identityLock = (file: string) => {
+    const {dev, ino} = statSync(file)
+    return join(identityLockFolder(), `${dev}-${ino}.lock`)
+  }
+
+  it('identityLockFolder is one folder per user in the temporary folder, only its owner may enter', () => {
+    const expected = ownLockFolder()
+    expect(identityLockFolder()).toBe(expected)
+    expect(statSync(expected).mode & 0o777).toBe(0o700)
+    // Made once: asked again, the same folder.
+    expect(identityLockFolder()).toBe(expected)
+  })
+
+  it('identityLockFolder refuses a folder others may write (they could plant a lock), and what is not a folder', () => {
+    const expected = ownLockFolder()
+    mkdirSync(expected, {mode: 0o700})
+    spawnSync('chmod', ['0777', expected])
+    expect(caught(() => identityLockFolder())).toMatchObject({code: 'EACCES', message: `${expected} is not a folder of this user's own that only they can write`})
+    rmSync(expected, {recursive: true})
+    writeFileSync(expected, '')
+    expect(caught(() => identityLockFolder())).toMatchObject({code: 'EACCES'})
+  })
+
+  it('create: a file not made yet is made (empty, only its owner may read it) under the lock, and locked by its inode too; release lets go of both', () => {
+    ownLockFolder()
+    const dir = folder()
+    const file = join(dir, 'j.ndjson')
+    const lock = takeLock(file, {create: true})
+    expect(readFileSync(file, 'utf8')).toBe('')
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    const byInode = identityLock(file)
+    expect(readFileSync(byInode, 'utf8')).toBe(String(process.pid))
+    expect(readFileSync(`${file}.lock`, 'utf8')).toBe(String(process.pid))
+    expect(lock.held()).toBe(true)
+    lock.release()
+    expect(existsSync(byInode)).toBe(false)
+    expect(existsSync(`${file}.lock`)).toBe(false)
+    // Without create, a file not made yet stays unmade and has no lock by inode.
+    const later = join(dir, 'later.ndjson')
+    takeLock(later).release()
+    expect(existsSync(later)).toBe(false)
+  })
+
+  it('is no longer held once another took the lock by inode over', () => {
+    ownLockFolder()
+    const file = join(folder(), 'state.json')
+    writeFileSync(file, '{}')
+    const lock = takeLock(file)
+    const byInode = identityLock(file)
+    // Put in place while the old one still exists, so its inode cannot be the old one's.
+    writeFileSync(`${byInode}.new`, '1')
+    renameSync(`${byInode}.new`, byInode)
+    expect(lock.held()).toBe(false)
+    lock.release()
+    // Another's lock is left where it is.
+    expect(readFileSync(byInode, 'utf8')).toBe('1')
+  })
+
+  it("refuses a file another process locked under another name (it renamed the file since: no path leads from one name to the other), naming its pid, and leaves no lock of its own", async () => {
+    ownLockFolder()
+    const dir = folder()
+    const first = join(dir, 'first.ndjson')
+    const moved = join(dir, 'moved.ndjson')
+    const script = `import('${join(import.meta.dirname, '../../src/file-lock.ts').replaceAll('\\', '/')}').then(({takeLock}) => {
+      takeLock(process.argv[1], {create: true}); process.stdout.write('held\\n'); process.stdin.on('end', () => process.exit(0)); process.stdin.resume()
+    })`
+    const child = spawn(process.execPath, ['--import', 'tsx', '-e', script, first], {stdio: ['pipe', 'pipe', 'inherit'], env: process.env})
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()))
+    try {
+      renameSync(first, moved)
+      expect(caught(() => takeLock(moved))).toMatchObject({pid: child.pid, lockPath: identityLock(moved)})
+      expect(existsSync(`${moved}.lock`)).toBe(false)
+    } finally {
+      child.stdin.end()
+      await new Promise((resolve) => child.on('close', resolve))
+    }
+  })
+
+  it("takes over a dead owner's lock by inode", () => {
+    ownLockFolder()
+    const file = join(folder(), 'state.json')
+    writeFileSync(file, '{}')
+    const byInode = identityLock(file)
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!
+    writeFileSync(byInode, String(dead))
+    const lock = takeLock(file)
+    expect(readFileSync(byInode, 'utf8')).toBe(String(process.pid))
+    lock.release()
   })
 })
