@@ -1,7 +1,7 @@
 import {randomBytes} from 'node:crypto'
 import {closeSync, existsSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, rmSync, type Stats, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
-import {basename, dirname, join, resolve} from 'node:path'
+import {basename, dirname, isAbsolute, join, sep} from 'node:path'
 
 /** Another process (or this one, a second time) holds the lock: who, when it says. */
 export class LockHeldError extends Error {
@@ -41,9 +41,6 @@ const HELD = new Set<string>()
 /** A lock file that is empty (a holder between creating it and writing its pid, by an older gw) counts as held this long. */
 const EMPTY_LOCK_GRACE_MS = 10_000
 
-/** Symlinks followed before the path is taken for a loop, as Linux's own limit. */
-const MAX_SYMLINKS = 40
-
 /** A file as gw tells files apart (design.md §5): where it really is, and what it is once it exists. */
 export interface FileIdentity {
   /** The absolute path with every symlink resolved, the file's own too. */
@@ -64,10 +61,12 @@ export function fileIdentity(path: string): FileIdentity {
 /**
  * The absolute path of the file a path names, every symlink resolved, whether or not the file
  * exists yet: a dangling symlink is followed to where it points (a file written there keeps the
- * link a link), and a file not made yet is named in its folder's real path.
+ * link a link), and a file not made yet is named in its folder's real path. `..` is the kernel's:
+ * in `sub/../j` with `sub` a symlink it leads out of where `sub` points, not back to `sub`'s folder,
+ * so the path is never tidied as text before the kernel has read it.
  */
-export function realPath(path: string, hops = 0): string {
-  const absolute = resolve(path)
+export function realPath(path: string): string {
+  const absolute = under(process.cwd(), path)
   try {
     return realpathSync.native(absolute)
   } catch (err) {
@@ -79,9 +78,15 @@ export function realPath(path: string, hops = 0): string {
   } catch {
     // No symlink of that name: the file is not made yet (or a folder on the way is not).
   }
-  if (target === undefined) return join(realPath(dirname(absolute), hops), basename(absolute))
-  if (hops >= MAX_SYMLINKS) throw Object.assign(new Error(`ELOOP: too many symbolic links, ${path}`), {code: 'ELOOP'})
-  return realPath(resolve(dirname(absolute), target), hops + 1)
+  if (target === undefined) return join(realPath(dirname(absolute)), basename(absolute))
+  // A link at a time, each one the kernel has just found dangling (ENOENT): a loop of links it
+  // would have called ELOOP instead, so this ends.
+  return realPath(under(dirname(absolute), target))
+}
+
+/** `path` taken from `folder` when relative, joined without tidying (see realPath). */
+function under(folder: string, path: string): string {
+  return isAbsolute(path) ? path : `${folder}${sep}${path}`
 }
 
 /**

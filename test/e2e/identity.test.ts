@@ -463,3 +463,21 @@ describe('a file by its device and inode: bind mounts', () => {
     expect(second.code).toBe(2)
   })
 })
+
+describe('a --journal path is read as the kernel reads it', () => {
+  it('sub/../j.ndjson with sub a symlink: the journal is written where the kernel leads (out of where sub points), and the rerun finds it there', async () => {
+    const sandbox = await gateway()
+    const {file, references, dir} = await purchaseBatch(sandbox, 2)
+    mkdirSync(join(dir, 'real', 'deep'), {recursive: true})
+    symlinkSync(join(dir, 'real', 'deep'), join(dir, 'sub'))
+    const proxy = await counted(sandbox.url)
+    const env = {GW_BASE_URL: proxy.url}
+    const first = await sandbox.gw(['purchase', 'create', '--input', file, '--journal', 'sub/../j.ndjson'], {env, cwd: dir})
+    expect(first.code, first.stderr).toBe(0)
+    expect(readFileSync(join(dir, 'real', 'j.ndjson'), 'utf8')).toContain(references[0])
+    expect(() => lstatSync(join(dir, 'j.ndjson'))).toThrow(/ENOENT/)
+    const rerun = await sandbox.gw(['purchase', 'create', '--input', file, '--journal', 'sub/../j.ndjson'], {env, cwd: dir})
+    expect(rerun.code, rerun.stderr).toBe(0)
+    expectOnePostEach(proxy, references)
+  })
+})
