@@ -4,11 +4,13 @@ import type {Journal, JournalTarget} from './journal.js'
 
 /**
  * A journal never reports rows from another run of the local gateway's data (design.md §5): when
- * the rows of this input it has answered were answered by a gateway that named its run
- * (X-Sandbox-Instance), the gateway is asked which run it is now, with one harmless read, before
- * anything is reported or sent. A gateway restarted without its --state file, or reset, is
- * another run: its data holds none of those rows, so the batch is refused (exit 2). A journal
- * whose answers named no run (the live gateway's) is not asked about: --verify looks its rows up.
+ * the rows of this input it has answered were answered by a gateway that named its data
+ * (X-Sandbox-Instance: its run and how many changes it had had), the gateway is asked, with one
+ * harmless read, whether it still holds what it held then, before anything is reported or sent.
+ * A gateway restarted without its --state file, reset, or restarted on a copy of the file taken
+ * before the rows were answered holds none of those rows, so the batch is refused (exit 2). A
+ * journal whose answers named no run (the live gateway's) is not asked about: --verify looks its
+ * rows up.
  */
 export async function refuseAnotherInstance(journal: Pick<Journal, 'path' | 'results'>, target: JournalTarget, {client}: Pick<Deps, 'client'>): Promise<void> {
   const answeredBy = new Map<string, number>()
@@ -16,19 +18,43 @@ export async function refuseAnotherInstance(journal: Pick<Journal, 'path' | 'res
     if (result.gateway_instance !== undefined) answeredBy.set(result.gateway_instance, (answeredBy.get(result.gateway_instance) ?? 0) + 1)
   }
   if (answeredBy.size === 0) return
+  const {lacking, now} = await askGateway([...answeredBy.keys()], client)
+  if (lacking.length === 0) return
+  const rows = lacking.reduce((sum, instance) => sum + answeredBy.get(instance)!, 0)
+  const runs = [...new Set(lacking.map(runOf))].join(', ')
+  throw new UsageError(
+    `${rows} row${rows === 1 ? '' : 's'} of journal ${journal.path} ${rows === 1 ? 'was' : 'were'} answered by a run of the local gateway's data at ${target.base_url} (instance ${runs}) that the gateway there now does not hold (${now === undefined ? 'it names no run of its data' : `instance ${now}`}): its data does not hold the rows the journal says were done, so none is reported as done, and nothing was sent`,
+    'The gateway was restarted without its --state file, reset, or restarted on a copy of the file from before these rows. Start it again on the --state file it had, then run this again to finish the batch; or, to send every row to this gateway afresh, give the batch a journal of its own (--journal FILE).',
+  )
+}
+
+/** A name's run and count: `<run>.<changes>`; a gateway that counted no changes named its run alone. */
+function parts(instance: string): {run: string; changes: number} {
+  const dot = instance.lastIndexOf('.')
+  return dot === -1 ? {run: instance, changes: 0} : {run: instance.slice(0, dot), changes: Number(instance.slice(dot + 1))}
+}
+
+const runOf = (instance: string) => parts(instance).run
+
+/**
+ * The names the gateway no longer holds, and what it is now: a name is held while its run is one
+ * the gateway holds, up to the count of changes it holds of it. A gateway without GET
+ * /_sandbox/instance (a gw before it) is asked for its name by that read, and holds only the
+ * names that are its own.
+ */
+async function askGateway(names: string[], client: Deps['client']): Promise<{lacking: string[]; now: string | undefined}> {
   try {
-    await client.purchases.list({offset: 0, limit: 1})
+    const {instance, runs} = await client.sandbox.instance()
+    const until = new Map(runs.map((run) => [run.id, run.until]))
+    const held = (name: string) => {
+      const {run, changes} = parts(name)
+      return changes <= (until.get(run) ?? -1)
+    }
+    return {lacking: names.filter((name) => !held(name)), now: instance ?? undefined}
   } catch (err) {
     // Any answer names the run; no answer (or credentials refused) is this run's failure to report.
     if (!(err instanceof GwError) || err.status === undefined || err.exitCode === 4) throw err
   }
   const now = client.gatewayInstance
-  const others = [...answeredBy].filter(([instance]) => instance !== now)
-  if (others.length === 0) return
-  const rows = others.reduce((sum, [, count]) => sum + count, 0)
-  const then = others.map(([instance]) => instance).join(', ')
-  throw new UsageError(
-    `${rows} row${rows === 1 ? '' : 's'} of journal ${journal.path} ${rows === 1 ? 'was' : 'were'} answered by another run of the local gateway at ${target.base_url} (instance ${then}), and the gateway there now is ${now === undefined ? 'one that names no run of its data' : `instance ${now}`}: its data does not hold the rows the journal says were done, so none is reported as done, and nothing was sent`,
-    'The gateway was restarted without its --state file, or reset. Start it again on the --state file it had, then run this again to finish the batch; or, to send every row to this gateway afresh, give the batch a journal of its own (--journal FILE).',
-  )
+  return {lacking: names.filter((name) => name !== now), now}
 }

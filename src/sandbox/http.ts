@@ -154,6 +154,9 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
       req.socket.destroy()
       return answered(null, answer.body, `processed, then the connection was dropped before the answer (fault drop-after; it was ${answer.status})`)
     }
+    // Again, after the request's own change: the answer names the data that holds it.
+    const instance = options.instance?.()
+    if (instance !== undefined) res.setHeader(INSTANCE_HEADER, instance)
     writeEnvelope(res, answer.status, answer.body, answer.headers)
     log(`${method} ${shownPath} ${answer.status}`)
     answered(answer.status, answer.body, fault?.action === 'delay' ? `delayed ${fault.delayMs} ms by a fault` : undefined)

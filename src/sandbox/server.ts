@@ -142,8 +142,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     newId: (merchant, type) => newRecordId(prefixOf(prefixes, merchant), type),
   }
   catchUp(ctx)
-  // Before the first snapshot, which keeps it: the same --state file is the same instance next time.
-  store.nameInstance(randomUUID())
+  // Before the first snapshot, which keeps it: the same --state file holds this run next time.
+  store.beginRun(randomUUID())
   for (const address of options.webhooks ?? []) registerStartHook(ctx, address)
   if (stateFile) {
     try {

@@ -139,6 +139,8 @@ const State = z
     cardNotices: z.record(z.string(), z.array(CardNotice)).optional(),
     deliveries: z.array(QueuedDelivery).optional(),
     instance: text.optional(),
+    runs: z.array(z.object({id: text, from: z.number().int().nonnegative()})).optional(),
+    changes: z.number().int().nonnegative().optional(),
   })
   .superRefine((state, check) => {
     // A record filed under another key would be found by one key and saved under the other.

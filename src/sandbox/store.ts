@@ -13,8 +13,18 @@ export interface StoreState {
   cardNotices?: Record<string, CardNotice[]>
   /** Web hook deliveries not yet made, oldest first. */
   deliveries?: QueuedDelivery[]
-  /** Which run of the gateway's data this is (X-Sandbox-Instance): absent until the server names it. */
+  /** The latest run's id, as a gw from before `runs` reads it. */
   instance?: string
+  /** Each run of this data, oldest first: a start of the gateway on it, or a reset (which drops those before). */
+  runs?: Run[]
+  /** How many changes the data has had since it began (or was reset): with a run's id, where it stood. */
+  changes?: number
+}
+
+/** One run of the data: its id, and how many changes the data had had when it began. */
+export interface Run {
+  id: string
+  from: number
 }
 
 const emptyState = (): StoreState => ({merchants: {}})
@@ -31,7 +41,8 @@ export class Store {
   private notices = new Map<string, CardNotice[]>()
   private readonly queue = new DeliveryQueue()
   private readonly log = new ChangeLog()
-  private instanceId: string | undefined
+  private runs: Run[] = []
+  private changes = 0
 
   constructor(state: StoreState = emptyState()) {
     this.load(state)
@@ -43,7 +54,8 @@ export class Store {
     if (this.todayDate !== undefined) state.today = this.todayDate
     if (this.notices.size > 0) state.cardNotices = Object.fromEntries(this.notices)
     if (this.queue.size > 0) state.deliveries = this.queue.all()
-    if (this.instanceId !== undefined) state.instance = this.instanceId
+    const latest = this.runs.at(-1)
+    if (latest) Object.assign(state, {instance: latest.id, runs: this.runs.map((run) => ({...run})), changes: this.changes})
     return state
   }
 
@@ -138,16 +150,28 @@ export class Store {
   }
 
   /**
-   * The name of this run of the data (design.md §5): kept with the state, so a gateway restarted
-   * on its --state file is the same instance, and one started without it, or reset, is another.
+   * What the data is now (design.md §5, X-Sandbox-Instance): the run it is in and how many changes
+   * it has had, `<run>.<changes>`. Named by what it holds, not by the file it came from: a copy of
+   * a --state file taken before a batch, started again, begins a run of its own at the count the
+   * copy holds, so what the batch was answered with is not held by it (heldRuns).
    */
   get instance(): string | undefined {
-    return this.instanceId
+    const latest = this.runs.at(-1)
+    return latest && `${latest.id}.${this.changes}`
   }
 
-  /** Names the data when it has no name yet (a start in memory, or a state file from before instances); not a change to journal, it goes with the next snapshot. */
-  nameInstance(instance: string): string {
-    return (this.instanceId ??= instance)
+  /** A start of the gateway on this data: not a change to journal, it goes with the next snapshot. */
+  beginRun(id: string): void {
+    this.runs.push({id, from: this.changes})
+  }
+
+  /**
+   * The runs this data holds, oldest first, each with how many changes the data had when it ended
+   * (the next run began from a copy of it, or the data as it is now): what the data answered as
+   * `<run>.<n>` it still holds while that run is here and n is at most its `until`.
+   */
+  heldRuns(): {id: string; until: number}[] {
+    return this.runs.map((run, index) => ({id: run.id, until: this.runs[index + 1]?.from ?? this.changes}))
   }
 
   /** Empties the store: the data is another from now on, under the name given. */
@@ -173,7 +197,13 @@ export class Store {
   }
 
   private apply(change: Change): void {
-    this.log.record(change, this.applyChange(change))
+    const before = this.changes
+    const undo = this.applyChange(change)
+    this.changes++
+    this.log.record(change, () => {
+      undo()
+      this.changes = before
+    })
   }
 
   /** Makes the change and returns what takes it back. */
@@ -212,6 +242,7 @@ export class Store {
     this.todayDate = state.today
     this.notices = new Map(Object.entries(state.cardNotices ?? {}))
     this.queue.load(state.deliveries ?? [])
-    this.instanceId = state.instance
+    this.runs = state.runs?.map((run) => ({...run})) ?? (state.instance === undefined ? [] : [{id: state.instance, from: 0}])
+    this.changes = state.changes ?? 0
   }
 }

@@ -126,6 +126,10 @@ async function purchaseBatch(sandbox: Sandbox, count: number): Promise<{file: st
   return {file, references, dir}
 }
 
+/** The run in a gateway's name for its data (`<run>.<changes>`). */
+const runOf = (instance: string) => instance.slice(0, instance.lastIndexOf('.'))
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
 /** The run of its data a gateway answers from. */
 async function instanceOf(url: string): Promise<string> {
   const answer = await fetch(`${url}/_sandbox/clock`)
@@ -244,11 +248,11 @@ describe('a journal never reports rows from another run of the local gateway (it
     expect(rerun.code).toBe(2)
     expect(rerun.stdout).toBe('')
     const now = await instanceOf(after.url)
-    expect(now).not.toBe(then)
-    expect(rerun.stderr).toContain(
-      `Error: 5 rows of journal ${journal} were answered by another run of the local gateway at http://localhost:${new URL(proxy.url).port} (instance ${then}), and the gateway there now is instance ${now}: its data does not hold the rows the journal says were done, so none is reported as done, and nothing was sent`,
+    expect(runOf(now)).not.toBe(runOf(then))
+    expect(rerun.stderr).toMatch(
+      new RegExp(`Error: 5 rows of journal ${escaped(journal)} were answered by a run of the local gateway's data at http://localhost:${new URL(proxy.url).port} \\(instance ${runOf(then)}\\) that the gateway there now does not hold \\(instance ${runOf(now)}\\.\\d+\\): its data does not hold the rows the journal says were done, so none is reported as done, and nothing was sent`),
     )
-    expect(rerun.stderr).toContain('The gateway was restarted without its --state file, or reset. Start it again on the --state file it had')
+    expect(rerun.stderr).toContain('The gateway was restarted without its --state file, reset, or restarted on a copy of the file from before these rows. Start it again on the --state file it had')
     expect(rerun.stderr).not.toContain('done by an earlier run')
     expectOnePostEach(proxy, references)
     expect((await after.gw(['purchase', 'list', '--json'])).records).toEqual([])
@@ -267,11 +271,37 @@ describe('a journal never reports rows from another run of the local gateway (it
     await before.stop()
     const after = await gateway(['--state', state], home)
     switchable.target = after.url
-    expect(await instanceOf(after.url)).toBe(then)
+    // A run of its own, holding the one before to its last change.
+    expect(runOf(await instanceOf(after.url))).not.toBe(runOf(then))
     const rerun = await after.gw(['purchase', 'create', '--input', file], {env})
     expect(rerun.code, rerun.stderr).toBe(0)
     expect(rerun.stderr).toContain('3 purchases: 3 approved (3 done by an earlier run)')
     expectOnePostEach(proxy, references)
+  })
+
+  it('a gateway restarted at the same address on a copy of its --state file taken before the batch: the rerun is refused (exit 2), nothing is reported done, nothing sent', async () => {
+    const home = isolatedHome()
+    const dir = folder()
+    const state = join(dir, 'state.json')
+    const before = await gateway(['--state', state], home)
+    const {file, references} = await purchaseBatch(before, 3)
+    // The backup, restored later: the card is in it, the batch is not.
+    copyFileSync(state, join(dir, 'backup.json'))
+    const switchable = await relayed(before.url)
+    const proxy = await counted(switchable.url)
+    const env = {GW_BASE_URL: proxy.url}
+    expect((await before.gw(['purchase', 'create', '--input', file], {env})).code).toBe(0)
+    await before.stop()
+    const after = await gateway(['--state', join(dir, 'backup.json')], home)
+    switchable.target = after.url
+    const rerun = await after.gw(['purchase', 'create', '--input', file], {env})
+    expect(rerun.code).toBe(2)
+    expect(rerun.stdout).toBe('')
+    expect(rerun.stderr).toContain("Error: 3 rows of journal ")
+    expect(rerun.stderr).toContain(' that the gateway there now does not hold ')
+    expect(rerun.stderr).not.toContain('done by an earlier run')
+    expectOnePostEach(proxy, references)
+    expect((await after.gw(['purchase', 'list', '--json'])).records).toEqual([])
   })
 
   it('--verify, against a gateway that names no run of its data (as the live one): each row the journal has done is looked up, and those it lacks are reported missing (exit 5), not sent', async () => {

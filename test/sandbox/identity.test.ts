@@ -1,4 +1,4 @@
-import {linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, realpathSync, symlinkSync, writeFileSync} from 'node:fs'
+import {copyFileSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, realpathSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
@@ -7,11 +7,18 @@ import {call, purchase, sandbox} from './helpers.js'
 
 // Issue 27: the local gateway's state file is its real file, and each run of its data has a name.
 const folder = () => realpathSync(mkdtempSync(join(tmpdir(), 'gw-sandbox-id-')))
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
-describe('X-Sandbox-Instance: which run of its data answers', () => {
-  it('is on every answer, refusals and control answers too, and the same for the whole run', async () => {
+/** `<run>.<changes>`: the run of the data and how many changes it has had. */
+const NAME = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.(\d+)$/
+const nameOf = (answer: {headers: Headers}) => answer.headers.get('x-sandbox-instance')!
+const runOf = (name: string) => NAME.exec(name)![1]
+const changesOf = (name: string) => Number(NAME.exec(name)![2])
+const held = async (gateway: Awaited<ReturnType<typeof sandbox>>) => (await call(gateway, 'GET', '/_sandbox/instance', {auth: null})).body.response as {instance: string; runs: {id: string; until: number}[]}
+
+describe('X-Sandbox-Instance: what the data is, by what it holds', () => {
+  it('is on every answer, refusals and control answers too: one run, its count of changes after the request’s own', async () => {
     const gateway = await sandbox()
+    const before = nameOf(await call(gateway, 'GET', '/_sandbox/clock', {auth: null}))
     const answers = [
       await purchase(gateway),
       await call(gateway, 'GET', '/v1.0/purchases/no-such-reference'),
@@ -19,43 +26,74 @@ describe('X-Sandbox-Instance: which run of its data answers', () => {
       await call(gateway, 'GET', '/_sandbox/clock', {auth: null}),
     ]
     expect(answers.map((answer) => answer.status)).toEqual([200, 404, 401, 200])
-    const instance = answers[0]!.headers.get('x-sandbox-instance')
-    expect(instance).toMatch(UUID)
-    expect(answers.map((answer) => answer.headers.get('x-sandbox-instance'))).toEqual([instance, instance, instance, instance])
+    const names = answers.map(nameOf)
+    expect(names.every((name) => NAME.test(name))).toBe(true)
+    expect(new Set([before, ...names].map(runOf)).size).toBe(1)
+    // The purchase is a change (with its card's): its answer names the data holding it.
+    expect(changesOf(names[0]!)).toBeGreaterThan(changesOf(before))
+    expect(names.slice(1)).toEqual([names[0], names[0], names[0]])
   })
 
-  it('is new for each start in memory, and for a reset', async () => {
+  it('is a new run for each start in memory, and for a reset, which holds none of the runs before', async () => {
     const first = await sandbox()
     const second = await sandbox()
-    const instance = (await call(first, 'GET', '/_sandbox/clock', {auth: null})).headers.get('x-sandbox-instance')
-    expect((await call(second, 'GET', '/_sandbox/clock', {auth: null})).headers.get('x-sandbox-instance')).not.toBe(instance)
+    const name = nameOf(await call(first, 'GET', '/_sandbox/clock', {auth: null}))
+    expect(runOf(nameOf(await call(second, 'GET', '/_sandbox/clock', {auth: null})))).not.toBe(runOf(name))
     await call(first, 'POST', '/_sandbox/reset', {auth: null})
-    const reset = (await call(first, 'GET', '/_sandbox/clock', {auth: null})).headers.get('x-sandbox-instance')
-    expect(reset).toMatch(UUID)
-    expect(reset).not.toBe(instance)
+    const reset = nameOf(await call(first, 'GET', '/_sandbox/clock', {auth: null}))
+    expect(runOf(reset)).not.toBe(runOf(name))
+    expect(await held(first)).toEqual({instance: reset, runs: [{id: runOf(reset), until: changesOf(reset)}]})
   })
 
-  it('is kept in the --state file: a restart on it is the same run, and a reset journaled there stays the new one', async () => {
+  it('a restart on the --state file is a new run that holds the one before to the last change; a reset journaled there holds none', async () => {
     const stateFile = join(folder(), 'state.json')
     const first = await sandbox({stateFile})
-    const instance = (await purchase(first)).headers.get('x-sandbox-instance')
+    const answered = nameOf(await purchase(first))
     await first.close()
-    expect(loadStore(stateFile).instance).toBe(instance)
+    expect(loadStore(stateFile).instance).toBe(answered)
     const second = await sandbox({stateFile})
-    expect((await call(second, 'GET', '/_sandbox/clock', {auth: null})).headers.get('x-sandbox-instance')).toBe(instance)
+    const now = nameOf(await call(second, 'GET', '/_sandbox/clock', {auth: null}))
+    expect(runOf(now)).not.toBe(runOf(answered))
+    expect((await held(second)).runs).toEqual([{id: runOf(answered), until: changesOf(answered)}, {id: runOf(now), until: changesOf(now)}])
     await call(second, 'POST', '/_sandbox/reset', {auth: null})
-    const reset = (await call(second, 'GET', '/_sandbox/clock', {auth: null})).headers.get('x-sandbox-instance')
+    const reset = nameOf(await call(second, 'GET', '/_sandbox/clock', {auth: null}))
     // Killed here, the journal line of the reset is what a restart reads.
     expect(loadStore(stateFile).instance).toBe(reset)
+    expect(loadStore(stateFile).heldRuns()).toEqual([{id: runOf(reset), until: changesOf(reset)}])
   })
 
-  it('names the data of a state file written before instances, and keeps that name', async () => {
+  it('a copy of the --state file taken before a purchase, started again, does not hold what was answered after the copy', async () => {
+    const dir = folder()
+    const stateFile = join(dir, 'state.json')
+    const first = await sandbox({stateFile})
+    const before = nameOf(await purchase(first, {reference: 'before-the-copy'}))
+    copyFileSync(stateFile, join(dir, 'copy.json'))
+    const after = nameOf(await purchase(first, {reference: 'after-the-copy'}))
+    await first.close()
+    const restored = await sandbox({stateFile: join(dir, 'copy.json')})
+    const {runs} = await held(restored)
+    const until = new Map(runs.map((run) => [run.id, run.until]))
+    expect(until.get(runOf(before))).toBe(changesOf(before))
+    expect(changesOf(after)).toBeGreaterThan(until.get(runOf(after))!)
+  })
+
+  it('names the data of a state file written before instances as a run of it, and keeps that name', async () => {
     const stateFile = join(folder(), 'state.json')
     writeFileSync(stateFile, JSON.stringify({version: 2, snapshot: {merchants: {}}}) + '\n')
     const gateway = await sandbox({stateFile})
-    const instance = (await call(gateway, 'GET', '/_sandbox/clock', {auth: null})).headers.get('x-sandbox-instance')
-    expect(instance).toMatch(UUID)
-    expect(loadStore(stateFile).instance).toBe(instance)
+    const name = nameOf(await call(gateway, 'GET', '/_sandbox/clock', {auth: null}))
+    expect(name).toMatch(NAME)
+    expect(loadStore(stateFile).instance).toBe(name)
+  })
+
+  it('holds the run of a state file from before counts (its instance alone), from the data it had', async () => {
+    const stateFile = join(folder(), 'state.json')
+    writeFileSync(stateFile, JSON.stringify({version: 2, snapshot: {merchants: {}, instance: 'run-from-before'}}) + '\n')
+    const gateway = await sandbox({stateFile})
+    const [earlier, now] = (await held(gateway)).runs
+    // Ended where this start began: what the file held, and what the start itself changed (the clock's date).
+    expect(earlier).toMatchObject({id: 'run-from-before'})
+    expect(now!.until).toBe(earlier!.until)
   })
 })
 

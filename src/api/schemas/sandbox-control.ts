@@ -28,6 +28,10 @@ export const ClockAdvanced = lazily(() =>
 )
 export type ClockAdvanced = z.infer<typeof ClockAdvanced>
 
+/** What the local gateway's data is now, and each run of it it holds with the count of changes it holds of it (GET /_sandbox/instance). */
+export const InstanceHeld = lazily(() => z.looseObject({instance: z.string().nullable(), runs: z.array(z.looseObject({id: z.string(), until: z.number().int()}))}))
+export type InstanceHeld = z.infer<typeof InstanceHeld>
+
 export const TriggerRequest = lazily(() =>
   z.object({
     event: z.enum(WEBHOOK_EVENTS),

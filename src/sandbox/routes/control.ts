@@ -38,6 +38,11 @@ export function clearFaults(_request: RouteRequest, ctx: SandboxContext): RouteR
   return {status: 200, response: []}
 }
 
+/** What the data is now, and the runs of it it holds (Store.heldRuns): a batch journal asks before it reports a row done by an earlier run. */
+export function showInstance(_request: RouteRequest, ctx: SandboxContext): RouteResult {
+  return {status: 200, response: {instance: ctx.store.instance ?? null, runs: ctx.store.heldRuns()}}
+}
+
 export function showClock(_request: RouteRequest, ctx: SandboxContext): RouteResult {
   return {status: 200, response: {today: ctx.clock.today()}}
 }

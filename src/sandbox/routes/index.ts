@@ -1,6 +1,6 @@
 import type {SandboxContext} from '../context.js'
 import type {Route} from './route.js'
-import {addFault, advance, clearFaults, describeSandbox, listDeliveries, listFaults, listRequests, redeliver, resetSandbox, showClock} from './control.js'
+import {addFault, advance, clearFaults, describeSandbox, listDeliveries, listFaults, listRequests, redeliver, resetSandbox, showClock, showInstance} from './control.js'
 import {getCard, listCards, tokenizeCard, updateCard} from './credit-cards.js'
 import {createCustomer, deleteCustomer, getCustomer, listCustomers, updateCustomer} from './customers.js'
 import {createPlan, getPlan, listPlans, updatePlan} from './plans.js'
@@ -43,6 +43,7 @@ export const routes: Route<SandboxContext>[] = [
   {method: 'GET', path: '/_sandbox/faults', auth: 'none', handle: listFaults},
   {method: 'POST', path: '/_sandbox/faults', auth: 'none', handle: addFault},
   {method: 'DELETE', path: '/_sandbox/faults', auth: 'none', handle: clearFaults},
+  {method: 'GET', path: '/_sandbox/instance', auth: 'none', handle: showInstance},
   {method: 'GET', path: '/_sandbox/clock', auth: 'none', handle: showClock},
   {method: 'POST', path: '/_sandbox/clock/advance', auth: 'none', handle: advance},
   {method: 'POST', path: '/_sandbox/trigger', auth: 'none', handle: trigger},
