@@ -7,7 +7,7 @@ import type {Io} from '../output/io.js'
 import {toNdjsonLine} from '../output/json.js'
 import {refuseAnotherInstance} from './instance.js'
 import {noteJournalPlace} from './journaled-refunds.js'
-import {defaultJournalPath, Journal, type JournalInput, journalState, journalTarget} from './journal.js'
+import {defaultJournalPath, Journal, type JournalInput, type JournalOptions, journalState, journalTarget, lockSameBatch} from './journal.js'
 import type {BatchKind} from './kinds.js'
 import {openBatch} from './read.js'
 import {checkedRows, type InvalidRow, type Scan, scanRows, validRows, withJournaledReferences} from './rows.js'
@@ -97,10 +97,9 @@ async function send<Input, Body extends object>(
   // A journal answers for this gateway and merchant alone, however the gateway's address is spelled.
   const target = journalTarget(baseUrl, username)
   const input: JournalInput = {path: source.realPath, sha256: source.hash}
-  const journalPath = flags.journal ?? defaultJournalPath(f.dataDir, kind.commandId, input, target, baseUrl)
   // Kept from an earlier run: the input's rows, and the references derived for its rows that give none (rows.ts withJournaledReferences).
   const references = {has: (reference: string) => scan.references.has(reference) || (scan.unreferenced > 0 && derivedFrom(reference) !== undefined)}
-  const journal = await Journal.open(journalPath, {command: kind.commandId, input, now: new Date(), target, references})
+  const journal = await openJournal(flags.journal, f.dataDir, baseUrl, {command: kind.commandId, input, now: new Date(), target, references})
   try {
     // In the words a stopped run used: the rows in doubt are looked up before anything is sent.
     io.err(`Journal: ${journal.path}${journal.resumed ? ` (resuming: ${journalStateText(journalState(journal, scan.valid))})` : ''}\n`)
@@ -174,6 +173,17 @@ async function send<Input, Body extends object>(
   } finally {
     f.stop.onSoftStop(undefined)
     await journal.close()
+  }
+}
+
+/** The journal given, or the one this batch's rows were begun under (found under the same-batch lock), or a new one. */
+async function openJournal(given: string | undefined, dataDir: string, spelledAs: string, options: JournalOptions): Promise<Journal> {
+  if (given !== undefined) return Journal.open(given, options)
+  const choosing = lockSameBatch(dataDir, options.command, options.input.sha256, options.target)
+  try {
+    return await Journal.open(defaultJournalPath(dataDir, options.command, options.input, options.target, spelledAs), options)
+  } finally {
+    choosing.release()
   }
 }
 

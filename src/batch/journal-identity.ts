@@ -1,7 +1,8 @@
 import {createHash} from 'node:crypto'
-import {closeSync, type Dirent, existsSync, openSync, readdirSync, readSync} from 'node:fs'
+import {closeSync, type Dirent, existsSync, mkdirSync, openSync, readdirSync, readSync} from 'node:fs'
 import {join} from 'node:path'
 import {UsageError} from '../errors.js'
+import {type FileLock, LockHeldError, takeLock} from '../file-lock.js'
 import {gatewayAddress} from '../loopback.js'
 
 /**
@@ -51,6 +52,26 @@ export function defaultJournalPath(dataDir: string, command: string, input: Jour
   const earlier = name(input.sha256, spelledAs.replace(/\/+$/, ''))
   if (existsSync(earlier)) return earlier
   return (input.path !== undefined && journalOfSameRows(join(dataDir, 'journals'), {command, sha256: input.sha256, target})) || path
+}
+
+/**
+ * Held while a batch chooses its journal and opens it: keyed by what makes two runs the same
+ * batch (command, the rows' content, gateway and merchant), not by the input's path. Two copies
+ * of one input started at once would otherwise each find no journal of the other's yet, each
+ * begin one, and both send every row; under this lock the second finds the first's journal
+ * (journalOfSameRows), whose own lock then refuses it.
+ */
+export function lockSameBatch(dataDir: string, command: string, sha256: string, target: JournalTarget): FileLock {
+  const folder = join(dataDir, 'journals')
+  mkdirSync(folder, {recursive: true, mode: 0o700})
+  const key = inputHash(`${command}\n${sha256}\n${target.base_url}\n${target.username}`).slice(0, 16)
+  try {
+    return takeLock(join(folder, `.same-batch-${key}`))
+  } catch (err) {
+    if (!(err instanceof LockHeldError)) throw err
+    const who = err.pid === undefined || err.pid === process.pid ? 'Another gw' : `Another gw (pid ${err.pid})`
+    throw new UsageError(`${who} is starting this batch (the same rows, for the same gateway and merchant): nothing was sent`, 'Wait for it to finish, then run this again: it finds that batch\'s journal and sends only what is left.')
+  }
 }
 
 /** The most of a journal read for its header (its first line): enough for one input path of the longest Linux allows, and the rest. */

@@ -7,7 +7,7 @@ import {type FileLock, HardLinkedError, LockHeldError, realPath, takeLock} from 
 import {gatewayAddress} from '../loopback.js'
 import {type JournalInput, type JournalTarget, parseEntry, unreadable} from './journal-identity.js'
 
-export {defaultJournalPath, inputHash, type JournalInput, type JournalTarget, journalTarget, rowChanges} from './journal-identity.js'
+export {defaultJournalPath, inputHash, type JournalInput, type JournalTarget, journalTarget, lockSameBatch, rowChanges} from './journal-identity.js'
 
 /** The first line of a journal: which command, input and gateway it records. */
 interface Header {

@@ -171,8 +171,8 @@ describe('gw refund create --input', () => {
     const again = await sandbox.gw(['refund', 'create', '--input', file], {env: {GW_BASE_URL: proxy.url}})
     expect(again.stderr).toContain(`(resuming: ${done.length} rows answered, 0 in doubt, ${left} not started)\n`)
     expect(again.code).toBe(0)
-    // Nothing was in doubt: nothing was looked up before it was sent; one read asked which run of the local gateway's data answers.
-    expect(proxy.gets).toEqual(['/v1.0/purchases?offset=0&limit=1'])
+    // Nothing was in doubt: nothing was looked up before it was sent; one read asked which runs of its data the local gateway holds.
+    expect(proxy.gets).toEqual(['/_sandbox/instance'])
     expect(rowsOf(again.stdout).filter((row) => row.resumed)).toHaveLength(done.length)
     expect([...proxy.posts.values()].every((count) => count === 1)).toBe(true)
     expect(proxy.posts.size).toBe(40)

@@ -511,3 +511,33 @@ describe('a --journal path is read as the kernel reads it', () => {
     expectOnePostEach(proxy, references)
   })
 })
+
+describe('two copies of one input started at once', () => {
+  it('one batch: each row is POSTed once, and the copy that lost the race is refused (exit 2) or finds the other’s journal', async () => {
+    const home = isolatedHome()
+    const sandbox = await gateway([], home)
+    const {file, references, dir} = await purchaseBatch(sandbox, 20)
+    const copy = join(folder(), 'purchases.csv')
+    copyFileSync(file, copy)
+    // Journals of other batches, whose headers each copy reads while it looks for one of these rows:
+    // the look-up takes long enough that both copies are in it at once.
+    const journals = join(home.XDG_DATA_HOME!, 'gw', 'journals')
+    mkdirSync(journals, {recursive: true})
+    for (let i = 0; i < 3000; i++) {
+      writeFileSync(join(journals, `purchase-create-other-${i}.ndjson`), JSON.stringify({journal: 1, command: 'purchase create', input: join(dir, `other-${i}.csv`), input_sha256: String(i).padStart(64, '0'), target: {base_url: sandbox.url, username: 'TEST'}, created_at: '2026-11-01T00:00:00.000Z'}) + '\n')
+    }
+    const proxy = await counted(sandbox.url)
+    const env = {GW_BASE_URL: proxy.url}
+    const [first, second] = [spawnGw(sandbox, ['purchase', 'create', '--input', file], env), spawnGw(sandbox, ['purchase', 'create', '--input', copy], env)]
+    cleanups.push(() => first.child.kill('SIGKILL'), () => second.child.kill('SIGKILL'))
+    const done = await Promise.all([first.done, second.done])
+    expectOnePostEach(proxy, references)
+    const sent = done.filter((run) => run.code === 0 && rowsOf(run.stdout).some((row) => !row.resumed))
+    expect(sent, done.map((run) => run.stderr).join('\n---\n')).toHaveLength(1)
+    for (const other of done.filter((run) => !sent.includes(run))) {
+      // Refused while the first chose or ran its journal, or started after it and found it done.
+      if (other.code === 2) expect(other.stderr).toMatch(/Error: Another gw \(pid \d+\) is (starting this batch \(the same rows, for the same gateway and merchant\)|running the batch of journal .*): nothing was sent/)
+      else expect(other.stderr).toContain('Journal: it was begun for the same rows at ')
+    }
+  })
+})

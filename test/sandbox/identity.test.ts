@@ -11,7 +11,7 @@ const folder = () => realpathSync(mkdtempSync(join(tmpdir(), 'gw-sandbox-id-')))
 /** `<run>.<changes>`: the run of the data and how many changes it has had. */
 const NAME = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.(\d+)$/
 const nameOf = (answer: {headers: Headers}) => answer.headers.get('x-sandbox-instance')!
-const runOf = (name: string) => NAME.exec(name)![1]
+const runOf = (name: string) => NAME.exec(name)![1]!
 const changesOf = (name: string) => Number(NAME.exec(name)![2])
 const held = async (gateway: Awaited<ReturnType<typeof sandbox>>) => (await call(gateway, 'GET', '/_sandbox/instance', {auth: null})).body.response as {instance: string; runs: {id: string; until: number}[]}
 

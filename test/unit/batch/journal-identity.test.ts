@@ -2,7 +2,7 @@ import {existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, re
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {defaultJournalPath, inputHash, Journal, JournalError, type JournalOptions, journalTarget, rowChanges} from '../../../src/batch/journal.js'
+import {defaultJournalPath, inputHash, Journal, JournalError, type JournalOptions, journalTarget, lockSameBatch, rowChanges} from '../../../src/batch/journal.js'
 import {UsageError} from '../../../src/errors.js'
 
 // Issue 27, identity, not names (design.md §5): a journal is its real file, its input is a file by
@@ -544,5 +544,56 @@ describe('what a journal belongs to, exactly', () => {
     mkdirSync(join(dir, 'journals'))
     writeFileSync(earlier, '')
     expect(defaultJournalPath(dir, 'refund create', input, journalTarget('http://127.0.0.1:4010//', 'TEST'), 'http://127.0.0.1:4010//')).toBe(earlier)
+  })
+})
+
+describe('lockSameBatch: one run at a time chooses the journal of a batch', () => {
+  it('is keyed by command, rows, gateway and merchant: the same four are refused while held, naming the holder; any other is free', async () => {
+    const data = folder()
+    const held = lockSameBatch(data, 'refund create', input.sha256, target)
+    const journals = join(data, 'journals')
+    expect(readdirSync(journals)).toHaveLength(1)
+    const [name] = readdirSync(journals)
+    expect(name).toBe(`.same-batch-${inputHash(`refund create\n${input.sha256}\n${target.base_url}\n${target.username}`).slice(0, 16)}.lock`)
+    // Another process holding it is named by its pid; this one, asking twice, is "another gw" too (a second batch in one process).
+    expect(() => lockSameBatch(data, 'refund create', input.sha256, target)).toThrow('Another gw is starting this batch (the same rows, for the same gateway and merchant): nothing was sent')
+    for (const [command, sha256, other] of [
+      ['purchase create', input.sha256, target],
+      ['refund create', 'b'.repeat(64), target],
+      ['refund create', input.sha256, {...target, base_url: 'http://127.0.0.1:4011'}],
+      ['refund create', input.sha256, {...target, username: 'ACME'}],
+    ] as const) {
+      lockSameBatch(data, command, sha256, other).release()
+    }
+    held.release()
+  })
+
+  it('refuses while another live process holds it, naming its pid and what to do', () => {
+    const data = folder()
+    const first = lockSameBatch(data, 'refund create', input.sha256, target)
+    first.release()
+    const [name] = readdirSync(join(data, 'journals'))
+    expect(name).toBeUndefined()
+    const lock = join(data, 'journals', `.same-batch-${inputHash(`refund create\n${input.sha256}\n${target.base_url}\n${target.username}`).slice(0, 16)}.lock`)
+    // pid 1 always runs.
+    writeFileSync(lock, '1')
+    const error = (() => {
+      try {
+        lockSameBatch(data, 'refund create', input.sha256, target)
+      } catch (err) {
+        return err
+      }
+    })()
+    expect(error).toMatchObject({
+      message: 'Another gw (pid 1) is starting this batch (the same rows, for the same gateway and merchant): nothing was sent',
+      hint: "Wait for it to finish, then run this again: it finds that batch's journal and sends only what is left.",
+      exitCode: 2,
+    })
+  })
+
+  it('throws what is not the lock being held (no folder can be made)', () => {
+    const data = folder()
+    writeFileSync(join(data, 'journals'), '')
+    expect(() => lockSameBatch(data, 'refund create', input.sha256, target)).toThrow(/EEXIST|ENOTDIR/)
   })
 })
