@@ -69,6 +69,24 @@ describe('gw listen: receiving and printing', () => {
     expect(readFileSync(file, 'utf8')).not.toMatch(/4242424242424242|"cvv"/)
   })
 
+  it('--json and --save mask card numbers inside text too: spaced, dashed or run into other characters', async () => {
+    const file = join(isolatedHome().HOME!, 'events.ndjson')
+    const listener = await listen(['--json', '--save', file])
+    const withFields = (fields: object) => JSON.parse(JSON.stringify(chargeSuccessful()).replace('"source":"Recurring"', `"source":"Recurring",${JSON.stringify(fields).slice(1, -1)}`))
+    // Each alone: a delivery with no run of 12 digits together must be read for spaced or dashed ones.
+    expect(await listener.post(withFields({card_holder: '4111 1111 1111 1111', message: 'card 4242-4242-4242-4242 declined'}))).toBe(200)
+    expect(await listener.post(withFields({reference: 'x4111111111111111y'}))).toBe(200)
+    const lines = await listener.waitForLines(2)
+    expect(lines.map((line) => JSON.parse(line).payload)).toEqual([
+      withFields({card_holder: '411111XXXXXX1111', message: 'card 424242XXXXXX4242 declined'}).payload,
+      withFields({reference: 'x411111XXXXXX1111y'}).payload,
+    ])
+    await listener.stop()
+    const saved = readFileSync(file, 'utf8')
+    expect(saved).toContain('"card_holder":"411111XXXXXX1111"')
+    expect(saved).not.toMatch(/4111[ -]?1111[ -]?1111[ -]?1111|4242[ -]?4242[ -]?4242[ -]?4242/)
+  })
+
   it('prints each of many concurrent deliveries whole', async () => {
     const listener = await listen(['--json'])
     const statuses = await Promise.all(Array.from({length: 60}, (_, i) => listener.post(chargeSuccessful({purchase: `071-P-${String(i).padStart(8, '0')}`}))))
