@@ -4,6 +4,7 @@ import {open, rename, rm} from 'node:fs/promises'
 import {dirname, resolve} from 'node:path'
 import type * as z from 'zod'
 import {type FileLock, HardLinkedError, LockHeldError, realPath, takeLock} from '../file-lock.js'
+import {maskCardNumbersIn} from '../redact.js'
 import {JournalLine, LegacyStateFile, SnapshotLine, firstProblem} from './state-schema.js'
 import type {Batch, Change} from './change-log.js'
 import {Store, type StoreState} from './store.js'
@@ -59,6 +60,16 @@ export class StateFileError extends Error {
   ) {
     super(message)
   }
+}
+
+/**
+ * The state file never holds a whole card number, whoever sent it (design.md §3): text that holds
+ * one (a reference, a holder's name, a description) is written masked. The gateway answers with it
+ * whole while it runs; restarted on the file, it answers with it masked, and finds the record by
+ * either spelling of it (Store.find).
+ */
+function masked(_key: string, value: unknown): unknown {
+  return typeof value === 'string' ? maskCardNumbersIn(value) : value
 }
 
 /**
@@ -164,7 +175,7 @@ export async function writeSnapshot(path: string, state: StoreState, openFile: O
   if (!existsSync(directory)) mkdirSync(directory, {recursive: true, mode: DIRECTORY_MODE})
   // A name of its own: a crashed run's leftover (or another sandbox on the same file) is never reused.
   const temporary = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`
-  const data = Buffer.from(`${JSON.stringify({version: FORMAT_VERSION, snapshot: state})}\n`)
+  const data = Buffer.from(`${JSON.stringify({version: FORMAT_VERSION, snapshot: state}, masked)}\n`)
   const handle = await openFile(temporary, 'wx')
   try {
     try {
@@ -245,7 +256,7 @@ export class Journal {
     }
     if (batch.changes.length === 0 && this.flushing === undefined) return Promise.resolve()
     return new Promise((resolve, reject) => {
-      this.queued.push({batch, json: batch.changes.map((change) => JSON.stringify(change)).join(','), resolve, reject})
+      this.queued.push({batch, json: batch.changes.map((change) => JSON.stringify(change, masked)).join(','), resolve, reject})
       this.flushing ??= this.flush()
     })
   }

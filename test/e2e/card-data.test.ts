@@ -173,5 +173,9 @@ describe('a card number inside a text (issue 35, break 5)', () => {
       }
     }
     expect(outputs[3]!.stdout).toContain(`${shown.reference} ${shown.holder}`)
+    // What the local gateway keeps on disk of it: its request log.
+    const requestLog = readFileSync(join(sandbox.home.XDG_DATA_HOME!, 'gw', 'sandbox-requests.ndjson'), 'utf8')
+    expect(requestLog).toContain(shown.reference)
+    expect(requestLog).not.toMatch(/4111[ -]?1111[ -]?1111[ -]?1111/)
   })
 })

@@ -46,6 +46,26 @@ describe('state file', () => {
     )
   })
 
+  it('never holds a card number inside text: written masked (journal lines and snapshot alike); restarted, the record answers masked and is found by either spelling', async () => {
+    const stateFile = join(mkdtempSync(join(tmpdir(), 'gw-sandbox-')), 'state.json')
+    const first = await sandbox({stateFile})
+    const made = await purchase(first, {reference: 'x4111111111111111y', card_holder: '4111 1111 1111 1111'})
+    expect(made.body.response).toMatchObject({reference: 'x4111111111111111y', card_holder: '4111 1111 1111 1111'})
+    const wholeCard = /4111[ -]?1111[ -]?1111[ -]?1111/
+    // Before the clean stop (a journal line), and after it (the snapshot).
+    expect(readFileSync(stateFile, 'utf8')).not.toMatch(wholeCard)
+    await first.close()
+    expect(readFileSync(stateFile, 'utf8')).not.toMatch(wholeCard)
+    const second = await sandbox({stateFile})
+    for (const key of ['x4111111111111111y', 'x411111XXXXXX1111y', made.body.response.id]) {
+      const found = await call(second, 'GET', `/v1.0/purchases/${key}`)
+      expect(found.status, key).toBe(200)
+      expect(found.body.response).toMatchObject({id: made.body.response.id, reference: 'x411111XXXXXX1111y', card_holder: '411111XXXXXX1111'})
+    }
+    // The reference is still taken, by either spelling.
+    expect((await purchase(second, {reference: 'x4111111111111111y'})).body.errors).toEqual(['Reference is already taken'])
+  })
+
   it('writes after each change, before answering', async () => {
     const stateFile = join(mkdtempSync(join(tmpdir(), 'gw-sandbox-')), 'state.json')
     const gateway = await sandbox({stateFile})
