@@ -1,6 +1,6 @@
 import {randomBytes} from 'node:crypto'
 import {closeSync, existsSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, rmSync, type Stats, statSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {tmpdir, userInfo} from 'node:os'
 import {basename, dirname, isAbsolute, join, sep} from 'node:path'
 
 /** Another process (or this one, a second time) holds the lock: who, when it says. */
@@ -95,13 +95,12 @@ function under(folder: string, path: string): string {
  * folder of this user's own that no one else can write, or another user could plant a lock.
  */
 export function identityLockFolder(): string {
-  const uid = process.getuid?.() ?? 0
+  const {uid} = userInfo()
   const folder = join(tmpdir(), `gw-locks-${uid}`)
   try {
     mkdirSync(folder, {mode: 0o700})
-  } catch (err) {
-    // There already: whatever it is, the check below says whether it will do.
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+  } catch {
+    // There already, or not to be made: what is there (lstat) says whether it will do.
   }
   const stat = lstatSync(folder)
   if (!stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o077) !== 0) {
@@ -127,31 +126,31 @@ export function takeLock(file: string, {create = false}: {create?: boolean} = {}
   const identity = fileIdentity(file)
   if (identity.links > 1) throw new HardLinkedError(file, identity.links)
   const lockPath = `${identity.path}.lock`
-  if (HELD.has(lockPath) || (identity.id !== undefined && HELD.has(identity.id))) throw new LockHeldError(lockPath, process.pid)
-  const beside = takeOne(lockPath)
-  let byIdentity: FileLock | undefined
-  let id = identity.id
+  if (HELD.has(lockPath)) throw new LockHeldError(lockPath, process.pid)
+  const locks = [takeOne(lockPath)]
+  const keys = [lockPath]
   try {
+    let id = identity.id
     if (id === undefined && create) {
       closeSync(openSync(identity.path, 'a', 0o600))
       id = fileIdentity(identity.path).id
     }
     if (id !== undefined) {
+      // This process holds the file under another name (renamed since): the same inode is the same file.
       if (HELD.has(id)) throw new LockHeldError(lockPath, process.pid)
-      byIdentity = takeOne(join(identityLockFolder(), `${id.replace(':', '-')}.lock`))
+      locks.push(takeOne(join(identityLockFolder(), `${id.replace(':', '-')}.lock`)))
+      keys.push(id)
     }
   } catch (err) {
-    beside.release()
+    locks[0]!.release()
     throw err
   }
-  const keys = [lockPath, ...(id === undefined ? [] : [id])]
   for (const key of keys) HELD.add(key)
   return {
-    held: () => beside.held() && (byIdentity?.held() ?? true),
+    held: () => locks.every((lock) => lock.held()),
     release() {
       for (const key of keys) HELD.delete(key)
-      byIdentity?.release()
-      beside.release()
+      for (const lock of locks) lock.release()
     },
   }
 }

@@ -410,8 +410,28 @@ describe('locks by device and inode: every name of a file finds one lock', () =>
     spawnSync('chmod', ['0777', expected])
     expect(caught(() => identityLockFolder())).toMatchObject({code: 'EACCES', message: `${expected} is not a folder of this user's own that only they can write`})
     rmSync(expected, {recursive: true})
-    writeFileSync(expected, '')
+    // A file only its owner may read is still no folder.
+    writeFileSync(expected, '', {mode: 0o600})
     expect(caught(() => identityLockFolder())).toMatchObject({code: 'EACCES'})
+  })
+
+  it.skipIf(process.getuid?.() !== 0)('identityLockFolder refuses a folder another user owns, however closed (skipped: needs root to chown)', () => {
+    const expected = ownLockFolder()
+    mkdirSync(expected, {mode: 0o700})
+    spawnSync('chown', ['65534', expected])
+    expect(caught(() => identityLockFolder())).toMatchObject({code: 'EACCES'})
+  })
+
+  it('identityLockFolder throws what stops it looking (no temporary folder)', () => {
+    process.env.TMPDIR = join(folder(), 'gone')
+    expect(caught(() => identityLockFolder())).toMatchObject({code: 'ENOENT'})
+  })
+
+  it('a file not made yet, without create, is held by its lock beside it alone', () => {
+    ownLockFolder()
+    const lock = takeLock(join(folder(), 'later.ndjson'))
+    expect(lock.held()).toBe(true)
+    lock.release()
   })
 
   it('create: a file not made yet is made (empty, only its owner may read it) under the lock, and locked by its inode too; release lets go of both', () => {

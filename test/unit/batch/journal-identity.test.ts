@@ -591,9 +591,22 @@ describe('lockSameBatch: one run at a time chooses the journal of a batch', () =
     })
   })
 
-  it('throws what is not the lock being held (no folder can be made)', () => {
+  it('a lock being written (no pid in it yet) is another gw starting it, unnamed', () => {
+    const data = folder()
+    lockSameBatch(data, 'refund create', input.sha256, target).release()
+    writeFileSync(join(data, 'journals', `.same-batch-${inputHash(`refund create\n${input.sha256}\n${target.base_url}\n${target.username}`).slice(0, 16)}.lock`), '')
+    expect(() => lockSameBatch(data, 'refund create', input.sha256, target)).toThrow('Another gw is starting this batch')
+  })
+
+  it('throws what is not the lock being held: no folder can be made, a name with two links', () => {
     const data = folder()
     writeFileSync(join(data, 'journals'), '')
     expect(() => lockSameBatch(data, 'refund create', input.sha256, target)).toThrow(/EEXIST|ENOTDIR/)
+    const other = folder()
+    mkdirSync(join(other, 'journals'))
+    const name = join(other, 'journals', `.same-batch-${inputHash(`refund create\n${input.sha256}\n${target.base_url}\n${target.username}`).slice(0, 16)}`)
+    writeFileSync(name, '')
+    linkSync(name, `${name}.other`)
+    expect(() => lockSameBatch(other, 'refund create', input.sha256, target)).toThrow(/has 2 names/)
   })
 })
