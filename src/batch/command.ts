@@ -10,7 +10,7 @@ import {noteJournalPlace} from './journaled-refunds.js'
 import {defaultJournalPath, Journal, type JournalInput, type JournalOptions, journalState, journalTarget, lockSameBatch} from './journal.js'
 import type {BatchKind} from './kinds.js'
 import {openBatch} from './read.js'
-import {checkedRows, type InvalidRow, type Scan, scanRows, validRows, withJournaledReferences} from './rows.js'
+import {askedAbout, checkedRows, type InvalidRow, type Scan, scanRows, validRows, withJournaledReferences} from './rows.js'
 import {derivedFrom} from '../lists/refund-match.js'
 import {BatchRunner, invalidReport} from './runner.js'
 import {type BatchSource, batchSource} from './source.js'
@@ -118,7 +118,7 @@ async function send<Input, Body extends object>(
     const taken = new Set([...scan.derivedShaped, ...[...journal.intents.keys()].filter((reference) => derivedFrom(reference) !== undefined)])
     const rows = validRows(await openBatch(source.path), scan)
     const runner = new BatchRunner({
-      rows: scan.unreferenced > 0 ? withJournaledReferences(rows, journal.intents) : rows,
+      rows: scan.unreferenced > 0 ? withJournaledReferences(rows, journal.intents, (input, earlier) => askedAbout(kind.preview(input)) === askedAbout(earlier)) : rows,
       total: scan.valid,
       sender: kind.sender(deps, taken),
       journal,

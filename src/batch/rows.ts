@@ -179,19 +179,31 @@ function checkEntry<Input>(entry: BatchEntry, schema: RowSchema<Input>, row: num
 
 /**
  * A row whose reference is made when it is sent takes the one an earlier run journaled for its
- * line (a journal is for one input, so a line is one row): a row in doubt is looked up under it,
- * and one answered is reported from the journal, never given a second reference and sent again.
+ * line (a journal is for one input, so a line is one row) when it is that row still: it asks
+ * about the same thing (`sameRow`: the same purchase refunded, whatever its amount). Then a row in
+ * doubt is looked up under it, one answered is reported from the journal, and one edited is
+ * refused as changed, never given a second reference and sent again. A line that now asks about
+ * something else (next month's file at the same path) is another row, with a reference of its own.
  */
-export async function* withJournaledReferences<Input>(rows: AsyncIterable<ValidRow<Input>>, intents: ReadonlyMap<string, {line: number}>): AsyncGenerator<ValidRow<Input>> {
-  let byLine: Map<number, string> | undefined
+export async function* withJournaledReferences<Input>(
+  rows: AsyncIterable<ValidRow<Input>>,
+  intents: ReadonlyMap<string, {line: number; request: Record<string, unknown>; asked?: Record<string, unknown>}>,
+  sameRow: (input: Input, earlier: Record<string, unknown>) => boolean,
+): AsyncGenerator<ValidRow<Input>> {
+  let byLine: Map<number, {reference: string; asked: Record<string, unknown>}> | undefined
   for await (const row of rows) {
     if (row.reference === '') {
-      byLine ??= new Map([...intents].map(([reference, intent]) => [intent.line, reference]))
+      byLine ??= new Map([...intents].map(([reference, intent]) => [intent.line, {reference, asked: intent.asked ?? intent.request}]))
       const earlier = byLine.get(row.line)
-      if (earlier !== undefined) (row.input as {reference?: string}).reference = earlier
+      if (earlier !== undefined && sameRow(row.input, earlier.asked)) (row.input as {reference?: string}).reference = earlier.reference
     }
     yield row
   }
+}
+
+/** What a row asks about, its amount and reference aside: the same for a row and its edit, another for another row. */
+export function askedAbout(asked: Record<string, unknown>): string {
+  return JSON.stringify(Object.entries(asked).filter(([field, value]) => field !== 'amount' && field !== 'reference' && value !== undefined))
 }
 
 /** A CSV header that names a column twice, lacks a required one, or names card data is refused before its rows are read. */

@@ -434,6 +434,29 @@ describe('an input moved, copied or hard-linked after its run is the same batch 
 })
 
 
+describe('next month’s file at the same path (blank references)', () => {
+  it('a line that now refunds another purchase is another row: sent under a reference of its own, not refused as changed; a line refunding the same purchase is that row, done', async () => {
+    const sandbox = await gateway()
+    const {references: purchases, file: purchaseFile} = await purchaseBatch(sandbox, 3)
+    expect((await sandbox.gw(['purchase', 'create', '--input', purchaseFile])).code).toBe(0)
+    const proxy = await counted(sandbox.url)
+    const env = {GW_BASE_URL: proxy.url}
+    const file = join(folder(), 'refunds.csv')
+    const [a, b, c] = purchases as [string, string, string]
+    writeFileSync(file, `transaction_id,amount,reference\n${a},400,\n${b},400,\n`)
+    expect((await sandbox.gw(['refund', 'create', '--input', file], {env})).code).toBe(0)
+    // Next month: line 2 refunds another purchase; line 3 is as it was.
+    writeFileSync(file, `transaction_id,amount,reference\n${c},400,\n${b},400,\n`)
+    const next = await sandbox.gw(['refund', 'create', '--input', file], {env})
+    expect(next.code, next.stderr).toBe(0)
+    expect(rowsOf(next.stdout).sort((x, y) => x.row - y.row).map((row) => [row.line, row.reference, row.status, row.resumed ?? false])).toEqual([
+      [2, `${c}-R1`, 'approved', false],
+      [3, `${b}-R1`, 'approved', true],
+    ])
+    expectOnePostEach(proxy, [`${a}-R1`, `${b}-R1`, `${c}-R1`])
+  })
+})
+
 // A bind mount gives one file a second name that no path or symlink leads to: only its device and
 // inode tell. Mounting needs root: CI runs as root; elsewhere these are skipped, as their names say.
 const root = process.getuid?.() === 0

@@ -3,7 +3,8 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {type BatchEntry, openBatch} from '../../../src/batch/read.js'
-import {type InvalidRow, purchaseRows, refundRows, type RowSchema, scanRows, type ValidRow, validRows, withJournaledReferences} from '../../../src/batch/rows.js'
+import {askedAbout, type InvalidRow, purchaseRows, refundRows, type RowSchema, scanRows, type ValidRow, validRows, withJournaledReferences} from '../../../src/batch/rows.js'
+import {refundBatch} from '../../../src/batch/kinds.js'
 import {UsageError} from '../../../src/errors.js'
 import {expectReject} from '../../expect-error.js'
 
@@ -95,13 +96,28 @@ describe('scanRows and validRows', () => {
     expect((await check('{"transaction_id":"071-P-A","amount":100}\n')).valid).toMatchObject([{row: 1, line: 1, reference: '', input: {transactionId: '071-P-A', amount: 100, reference: undefined}}])
   })
 
-  it('a row whose reference is made when sent takes the one an earlier run journaled for its line, and only such a row', async () => {
-    const path = fileOf('transaction_id,amount,reference\n071-P-A,100,\n071-P-A,200,\n071-P-B,300,given\n')
+  it('a row whose reference is made when sent takes the one an earlier run journaled for its line while it asks about the same purchase, and only such a row', async () => {
+    const path = fileOf('transaction_id,amount,reference\n071-P-A,100,\n071-P-A,200,\n071-P-B,300,given\n071-P-C,400,\n')
     const scan = await scanRows(await openBatch(path), refundRows, 'r.csv')
-    const intents = new Map([['order-7-R2', {line: 3}], ['given', {line: 4}], ['elsewhere', {line: 9}]])
+    const sent = (transaction_id: string, amount: number, reference: string) => ({transaction_id, amount, reference})
+    const intents = new Map([
+      // Line 3 edited since (its amount): the same row, refused as changed later.
+      ['order-7-R2', {line: 3, request: sent('071-P-A', 150, 'order-7-R2')}],
+      ['given', {line: 4, request: sent('071-P-B', 300, 'given')}],
+      // Line 5 refunded another purchase then (next month's file at the same path): another row.
+      ['order-2-R1', {line: 5, request: sent('071-P-Z', 400, 'order-2-R1'), asked: {transaction_id: '071-P-Z'}}],
+      ['elsewhere', {line: 9, request: sent('071-P-A', 100, 'elsewhere')}],
+    ])
     const rows: string[] = []
-    for await (const row of withJournaledReferences(validRows(await openBatch(path), scan), intents)) rows.push(row.reference)
-    expect(rows).toEqual(['', 'order-7-R2', 'given'])
+    const same = (input: {transactionId: string; amount?: number; reference?: string}, earlier: Record<string, unknown>) => askedAbout(refundBatch.preview(input)) === askedAbout(earlier)
+    for await (const row of withJournaledReferences(validRows(await openBatch(path), scan), intents, same)) rows.push(row.reference)
+    expect(rows).toEqual(['', 'order-7-R2', 'given', ''])
+  })
+
+  it('askedAbout: what a row asks about, its amount, reference and blank fields aside', () => {
+    expect(askedAbout({transaction_id: '071-P-A', amount: 100, reference: 'r'})).toBe(askedAbout({transaction_id: '071-P-A'}))
+    expect(askedAbout({transaction_id: '071-P-A', note: undefined})).toBe(askedAbout({transaction_id: '071-P-A'}))
+    expect(askedAbout({transaction_id: '071-P-A'})).not.toBe(askedAbout({transaction_id: '071-P-B'}))
   })
 
   it('a row one field short is an error of its line, not a refund in full; so is an NDJSON amount of null', async () => {
