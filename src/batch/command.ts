@@ -7,10 +7,10 @@ import type {Io} from '../output/io.js'
 import {toNdjsonLine} from '../output/json.js'
 import {refuseAnotherInstance} from './instance.js'
 import {noteJournalPlace} from './journaled-refunds.js'
-import {defaultJournalPath, Journal, type JournalInput, type JournalOptions, journalState, journalTarget, lockSameBatch} from './journal.js'
+import {defaultJournalPath, type Entries, isFinal, Journal, type JournalInput, type JournalOptions, journalState, journalTarget, lockSameBatch, peekJournal} from './journal.js'
 import type {BatchKind} from './kinds.js'
 import {openBatch} from './read.js'
-import {askedAbout, checkedRows, type InvalidRow, type Scan, scanRows, validRows, withJournaledReferences} from './rows.js'
+import {askedAbout, checkedRows, type InvalidRow, journaledReference, type Scan, scanRows, validRows, withJournaledReferences} from './rows.js'
 import {derivedFrom} from '../lists/refund-match.js'
 import {BatchRunner, invalidReport} from './runner.js'
 import {type BatchSource, batchSource} from './source.js'
@@ -41,7 +41,7 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
       io.err(invalid.map((row) => `${source.name} line ${row.line}: ${row.messages.join('; ')}\n`).join(''))
       throw new UsageError(`${invalid.length} of ${scan.total} rows ${invalid.length === 1 ? 'is' : 'are'} invalid (line${invalid.length === 1 ? '' : 's'} ${lineList(invalid)}): nothing was sent`, 'Fix them and run it again, or add --skip-invalid to send the valid rows only.')
     }
-    if (flags['dry-run']) return await dryRun(kind, source.path, scan, io)
+    if (flags['dry-run']) return await dryRun(kind, source.path, scan, io, await earlierRun(kind, flags, f, source))
     if (scan.valid === 0) throw new UsageError(`${source.name} has no valid rows: nothing was sent`)
     return await send(kind, flags, f, source, scan, invalid)
   } finally {
@@ -49,25 +49,63 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
   }
 }
 
-/** `--dry-run`: a line per row, in the file's order, of what it would send (or why it would not), and the totals. */
-async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan: Scan<Input>, io: Io): Promise<number> {
+/** What the real run would find of an earlier run of this batch: its journal, read and not locked; none without a gateway to tell which (no profile). */
+async function earlierRun<Input>(kind: BatchKind<Input, object>, flags: BatchFlags, f: Factory, source: BatchSource): Promise<{path: string; entries: Entries} | undefined> {
+  let baseUrl: string
+  let username: string
+  try {
+    ;({baseUrl, username} = await f.target())
+  } catch (err) {
+    if (err instanceof GwError) return undefined
+    throw err
+  }
+  const target = journalTarget(baseUrl, username)
+  const input: JournalInput = {path: source.realPath, sha256: source.hash}
+  const path = flags.journal ?? defaultJournalPath(f.dataDir, kind.commandId, input, target, baseUrl)
+  const entries = await peekJournal(path, {command: kind.commandId, input, target})
+  return entries && {path, entries}
+}
+
+/**
+ * `--dry-run`: a line per row, in the file's order, of what it would send (or why it would not),
+ * and the totals. Rows an earlier run of this batch answered (this file, or the same rows moved or
+ * copied) would not be sent again, and rows it left in doubt would be looked up first: said so.
+ */
+async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan: Scan<Input>, io: Io, earlier: {path: string; entries: Entries} | undefined): Promise<number> {
   const money = new Tally()
   let full = 0
+  let sent = 0
+  const done = {answered: 0, inDoubt: 0}
+  const journaled = journaledReference(earlier?.entries.intents ?? new Map(), sameRow(kind))
   for await (const row of checkedRows(await openBatch(path), scan)) {
     if (!('input' in row)) {
       io.out(toNdjsonLine({row: row.row, line: row.line, reference: row.reference ?? null, status: 'invalid', error: {messages: row.messages}}))
       continue
     }
+    const reference = journaled(row) ?? row.reference
+    const result = earlier?.entries.results.get(reference)
+    const state = result && isFinal(result) ? 'answered' : earlier?.entries.intents.has(reference) ? 'inDoubt' : undefined
     const request = kind.preview(row.input)
-    money.add(request.amount, request.currency)
-    if (request.amount === undefined) full++
-    io.out(toNdjsonLine({row: row.row, line: row.line, reference: row.reference || null, request: {...request, amount: request.amount ?? null}}))
+    if (state) done[state]++
+    else {
+      sent++
+      money.add(request.amount, request.currency)
+      if (request.amount === undefined) full++
+    }
+    const journal = state && {journal: state === 'answered' ? `answered (${result!.status}): not sent again` : 'in doubt: looked up first, sent only if the gateway has none'}
+    io.out(toNdjsonLine({row: row.row, line: row.line, reference: reference || null, request: {...request, amount: request.amount ?? null}, ...journal}))
   }
   const skipped = scan.invalid.size
+  const before = earlier && done.answered + done.inDoubt > 0 ? `; ${done.answered} answered and ${done.inDoubt} in doubt by an earlier run of this batch (journal ${earlier.path}${earlier.entries.movedFrom === undefined ? '' : `, begun for the same rows at ${earlier.entries.movedFrom}`})` : ''
   io.err(
-    `Dry run: ${scan.valid} ${kind.noun}${scan.valid === 1 ? '' : 's'} would be sent (${money.text() || 'nothing'})${full > 0 ? `, ${full} of them each refunding its purchase in full` : ''}${skipped > 0 ? `; ${skipped} invalid row${skipped === 1 ? '' : 's'} skipped` : ''}. Nothing was sent.\n`,
+    `Dry run: ${sent} ${kind.noun}${sent === 1 ? '' : 's'} would be sent (${money.text() || 'nothing'})${full > 0 ? `, ${full} of them each refunding its purchase in full` : ''}${before}${skipped > 0 ? `; ${skipped} invalid row${skipped === 1 ? '' : 's'} skipped` : ''}. Nothing was sent.\n`,
   )
   return 0
+}
+
+/** Whether a row is the row an earlier run journaled for its line: it asks about the same thing (rows.ts withJournaledReferences). */
+function sameRow<Input>(kind: BatchKind<Input, object>): (input: Input, earlier: Record<string, unknown>) => boolean {
+  return (input, earlier) => askedAbout(kind.preview(input)) === askedAbout(earlier)
 }
 
 /**
@@ -118,7 +156,7 @@ async function send<Input, Body extends object>(
     const taken = new Set([...scan.derivedShaped, ...[...journal.intents.keys()].filter((reference) => derivedFrom(reference) !== undefined)])
     const rows = validRows(await openBatch(source.path), scan)
     const runner = new BatchRunner({
-      rows: scan.unreferenced > 0 ? withJournaledReferences(rows, journal.intents, (input, earlier) => askedAbout(kind.preview(input)) === askedAbout(earlier)) : rows,
+      rows: scan.unreferenced > 0 ? withJournaledReferences(rows, journal.intents, sameRow(kind)) : rows,
       total: scan.valid,
       sender: kind.sender(deps, taken),
       journal,

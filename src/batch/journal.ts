@@ -300,8 +300,25 @@ function lockOf(path: string, file: string): FileLock {
   }
 }
 
+/**
+ * What the real run would read of an earlier run's journal at `path`, read without its lock and
+ * without making it (--dry-run); undefined when there is none. Another batch's is refused as the
+ * real run refuses it.
+ */
+export async function peekJournal(path: string, asked: {command: string; input: JournalInput; target: JournalTarget}): Promise<Entries | undefined> {
+  let text: string
+  try {
+    text = await readFile(realPath(path), 'utf8')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw journalError(path, err)
+  }
+  const whole = text.slice(0, text.lastIndexOf('\n') + 1)
+  return whole === '' ? undefined : readEntries(path, whole, {...asked, target: {...asked.target, base_url: gatewayAddress(asked.target.base_url)}})
+}
+
 /** The entries of a journal's whole lines, in order. */
-interface Entries {
+export interface Entries {
   intents: Map<string, Intent>
   results: Map<string, Result>
   /** The input file the journal was begun for (its header's), when that is another path than this run's. */

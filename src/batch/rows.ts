@@ -185,19 +185,26 @@ function checkEntry<Input>(entry: BatchEntry, schema: RowSchema<Input>, row: num
  * refused as changed, never given a second reference and sent again. A line that now asks about
  * something else (next month's file at the same path) is another row, with a reference of its own.
  */
-export async function* withJournaledReferences<Input>(
-  rows: AsyncIterable<ValidRow<Input>>,
-  intents: ReadonlyMap<string, {line: number; request: Record<string, unknown>; asked?: Record<string, unknown>}>,
-  sameRow: (input: Input, earlier: Record<string, unknown>) => boolean,
-): AsyncGenerator<ValidRow<Input>> {
-  let byLine: Map<number, {reference: string; asked: Record<string, unknown>}> | undefined
+export async function* withJournaledReferences<Input>(rows: AsyncIterable<ValidRow<Input>>, intents: ReadonlyMap<string, JournaledIntent>, sameRow: SameRow<Input>): AsyncGenerator<ValidRow<Input>> {
+  const journaled = journaledReference(intents, sameRow)
   for await (const row of rows) {
-    if (row.reference === '') {
-      byLine ??= new Map([...intents].map(([reference, intent]) => [intent.line, {reference, asked: intent.asked ?? intent.request}]))
-      const earlier = byLine.get(row.line)
-      if (earlier !== undefined && sameRow(row.input, earlier.asked)) (row.input as {reference?: string}).reference = earlier.reference
-    }
+    const earlier = journaled(row)
+    if (earlier !== undefined) (row.input as {reference?: string}).reference = earlier
     yield row
+  }
+}
+
+type JournaledIntent = {line: number; request: Record<string, unknown>; asked?: Record<string, unknown>}
+type SameRow<Input> = (input: Input, earlier: Record<string, unknown>) => boolean
+
+/** The reference an earlier run journaled for a row whose reference is made when sent, while it is that row still (withJournaledReferences). */
+export function journaledReference<Input>(intents: ReadonlyMap<string, JournaledIntent>, sameRow: SameRow<Input>): (row: ValidRow<Input>) => string | undefined {
+  let byLine: Map<number, {reference: string; asked: Record<string, unknown>}> | undefined
+  return (row) => {
+    if (row.reference !== '') return undefined
+    byLine ??= new Map([...intents].map(([reference, intent]) => [intent.line, {reference, asked: intent.asked ?? intent.request}]))
+    const earlier = byLine.get(row.line)
+    return earlier !== undefined && sameRow(row.input, earlier.asked) ? earlier.reference : undefined
   }
 }
 

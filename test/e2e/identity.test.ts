@@ -395,7 +395,7 @@ describe('an input edited after a crash (item 5)', () => {
 })
 
 describe('an input moved, copied or hard-linked after its run is the same batch (item 5)', () => {
-  it('refunds with blank references (each derived as <purchase>-R1): rerun from a new path, a copy and a hard link, nothing is sent again, and stderr says whose journal it is', async () => {
+  it('refunds with blank references (each derived as <purchase>-R1): rerun from a new path, a copy and a hard link, nothing is sent again, stderr says whose journal it is, and --dry-run says so', async () => {
     const sandbox = await gateway()
     const {references: purchases, file: purchaseFile} = await purchaseBatch(sandbox, 3)
     expect((await sandbox.gw(['purchase', 'create', '--input', purchaseFile])).code).toBe(0)
@@ -425,6 +425,13 @@ describe('an input moved, copied or hard-linked after its run is the same batch 
     }
     expect(proxy.seen.filter((request) => request.method === 'POST')).toHaveLength(3)
     expectOnePostEach(proxy, derived)
+
+    // A dry run says what the real run does: nothing is sent again.
+    const dry = await sandbox.gw(['refund', 'create', '--input', copied, '--dry-run'], {env})
+    expect(dry.code, dry.stderr).toBe(0)
+    expect(dry.stderr).toContain(`Dry run: 0 refunds would be sent (nothing); 3 answered and 0 in doubt by an earlier run of this batch (journal ${journal}, begun for the same rows at ${first}). Nothing was sent.`)
+    expect(rowsOf(dry.stdout).map((row) => [row.reference, (row as {journal?: string}).journal])).toEqual(derived.map((reference) => [reference, 'answered (approved): not sent again']))
+    expect(proxy.seen.filter((request) => request.method === 'POST')).toHaveLength(3)
 
     // Asked for: the same rows as a batch of their own, under a journal of their own.
     const anew = await sandbox.gw(['refund', 'create', '--input', moved, '--journal', join(dir, 'second-batch.ndjson')], {env})
