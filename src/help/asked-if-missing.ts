@@ -27,4 +27,21 @@ export class GwHelp extends Help {
     this.log(this.section('HELP TOPICS', this.renderList(rows, {indentation: 2, spacer: '\n', stripAnsi: this.opts.stripAnsi})))
     this.log('')
   }
+
+  /**
+   * `--help` on a command that does not exist is the usage error the command alone gives (exit 2,
+   * the closest command suggested), not oclif's bare `Command card:create not found` (exit 1).
+   */
+  override async showHelp(argv: string[]): Promise<void> {
+    try {
+      await super.showHelp(argv)
+    } catch (err) {
+      const missing = err instanceof Error ? /^Command (\S+) not found\.$/.exec(err.message) : null
+      if (!missing) throw err
+      const [{unknownCommand}, {processIo}, {renderError}] = await Promise.all([import('./not-found.js'), import('../output/io.js'), import('../output/render.js')])
+      const error = unknownCommand(missing[1]!, [], this.config)
+      renderError(processIo(process.env), error, {json: argv.includes('--json')})
+      process.exitCode = error.exitCode
+    }
+  }
 }

@@ -38,7 +38,7 @@ export const commandNotFound: Hook.CommandNotFound = async function ({id, argv =
   process.exitCode = error.exitCode
 }
 
-function unknownCommand(id: string, argv: string[], config: Parameters<Hook.CommandNotFound>[0]['config']): UsageError {
+export function unknownCommand(id: string, argv: string[], config: Parameters<Hook.CommandNotFound>[0]['config']): UsageError {
   const words = [...id.split(':'), ...argv.filter((arg) => !arg.startsWith('-'))]
   const {typed, suggestion} = suggestCommand(words, config.commandIDs.filter((commandId) => !config.findCommand(commandId)?.hidden))
   const bin = config.bin

@@ -23,6 +23,9 @@ describe('unknown commands and flags (exit 2, with a suggestion)', () => {
     // An argument holding a colon (a URL) is joined into the command id by oclif: it is named as an argument, a card number masked.
     [['webhook', 'create', 'http://127.0.0.1:9/x'], 'Error: gw webhook create takes no argument "http://127.0.0.1:9/x"\nHint: See gw webhook create --help for its flags and examples.\n'],
     [['sandbox', 'start', 'a:4242424242424242'], 'Error: gw sandbox start takes no argument "a:424242XXXXXX4242"\nHint: See gw sandbox start --help for its flags and examples.\n'],
+    // --help on an unknown command says what the command alone says.
+    [['card', 'create', '--help'], 'Error: unknown command: gw card create\nHint: gw help lists every command.\n'],
+    [['purchse', 'get', '-h'], 'Error: unknown command: gw purchse get\nHint: Did you mean gw purchase get? gw help lists every command.\n'],
   ])('gw %j', async (args, stderr) => {
     const result = await runGw(args, {env: home})
     expect(result.stderr).toBe(stderr)
