@@ -46,13 +46,22 @@ export function unknownCommand(id: string, argv: string[], config: Parameters<Ho
   // the id because it holds a colon (a URL), and looked for a command of that name.
   if (suggestion !== undefined && suggestion === typed.join(':') && config.commandIDs.includes(suggestion)) {
     const command = `${bin} ${typed.join(' ')}`
-    const extra = [id.split(':').slice(typed.length).join(':'), ...argv.filter((arg) => !arg.startsWith('-'))].filter(Boolean).join(' ')
-    return new UsageError(`${command} takes no argument ${JSON.stringify(maskCardDataIn(extra))}`, `See ${command} --help for its flags and examples.`)
+    const stray = [id.split(':').slice(typed.length).join(':'), ...argv.filter((arg) => !arg.startsWith('-'))].filter(Boolean)
+    const shown = maskCardDataIn(stray.join(' '))
+    const flag = stray.length === 1 ? missingRequiredFlag(config.findCommand(suggestion)?.flags ?? {}, argv) : undefined
+    const meant = flag === undefined ? '' : `Did you mean ${command} --${flag} ${shown.includes(' ') ? JSON.stringify(shown) : shown}? `
+    return new UsageError(`${command} takes no argument ${JSON.stringify(shown)}`, `${meant}See ${command} --help for its flags and examples.`)
   }
   const hint =
     findingHint(words, config.commandIDs, bin) ??
     (suggestion ? `Did you mean ${bin} ${suggestion.replaceAll(':', ' ')}? ${bin} help lists every command.` : `${bin} help lists every command.`)
   return new UsageError(`unknown command: ${bin} ${typed.join(' ')}`, hint)
+}
+
+/** The one required flag with a value that was not given: what a lone stray argument most likely meant (`gw refund create order-2003`). */
+function missingRequiredFlag(flags: Record<string, {required?: boolean; type?: string}>, argv: string[]): string | undefined {
+  const missing = Object.entries(flags).filter(([name, flag]) => flag.required && flag.type === 'option' && !argv.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`)))
+  return missing.length === 1 ? missing[0]![0] : undefined
 }
 
 const SEARCH_WORDS = new Set(['search', 'find', 'ls', 'query', 'filter', 'all'])

@@ -21,7 +21,9 @@ describe('unknown commands and flags (exit 2, with a suggestion)', () => {
     [['refnd'], 'Error: unknown command: gw refnd\nHint: Did you mean gw refund? gw help lists every command.\n'],
     [['frobnicate'], 'Error: unknown command: gw frobnicate\nHint: gw help lists every command.\n'],
     // An argument holding a colon (a URL) is joined into the command id by oclif: it is named as an argument, a card number masked.
-    [['webhook', 'create', 'http://127.0.0.1:9/x'], 'Error: gw webhook create takes no argument "http://127.0.0.1:9/x"\nHint: See gw webhook create --help for its flags and examples.\n'],
+    [['webhook', 'create', 'http://127.0.0.1:9/x'], 'Error: gw webhook create takes no argument "http://127.0.0.1:9/x"\nHint: Did you mean gw webhook create --url http://127.0.0.1:9/x? See gw webhook create --help for its flags and examples.\n'],
+    // A lone stray argument is suggested as the one required flag not given.
+    [['refund', 'create', 'order-2003'], 'Error: gw refund create takes no argument "order-2003"\nHint: Did you mean gw refund create --transaction-id order-2003? See gw refund create --help for its flags and examples.\n'],
     [['sandbox', 'start', 'a:4242424242424242'], 'Error: gw sandbox start takes no argument "a:424242XXXXXX4242"\nHint: See gw sandbox start --help for its flags and examples.\n'],
     // --help on an unknown command says what the command alone says.
     [['card', 'create', '--help'], 'Error: unknown command: gw card create\nHint: gw help lists every command.\n'],
