@@ -77,11 +77,11 @@ export function recordsTable(records: GwRecord[], columns: Column[], {color, wid
     left.push(least)
     shown = shown.filter((entry) => entry !== least)
   }
-  // What a support task reads (priority 1) is cut only once every column it seldom reads is gone.
+  // What a support task reads (priority 1, and the id: 0) is cut only once every column it seldom reads is gone.
   const cutsNeeded = () => {
     const natural = shown.map(naturalOf)
     const {widths, kept} = fitColumns(natural, width)
-    return kept < shown.length || shown.some((entry, i) => priority(entry) === 1 && widths[i]! < natural[i]!)
+    return kept < shown.length || shown.some((entry, i) => priority(entry) <= 1 && widths[i]! < natural[i]!)
   }
   while (shown.some((entry) => priority(entry) > 1) && cutsNeeded()) leaveOutLeastNeeded()
   // A narrow column left out before a wide one of its rank went may fit again once that one is
@@ -93,7 +93,13 @@ export function recordsTable(records: GwRecord[], columns: Column[], {color, wid
     if (cutsNeeded()) shown = before
     else left.splice(left.indexOf(entry), 1)
   }
-  while (shown.length > 1 && fitColumns(shown.map(naturalOf), width).kept < shown.length) leaveOutLeastNeeded()
+  // Then from the least needed until the rest fit, the id (priority 0) whole: cut, it could not be copied.
+  const stillTooWide = () => {
+    const natural = shown.map(naturalOf)
+    const {widths, kept} = fitColumns(natural, width)
+    return kept < shown.length || shown.some((entry, i) => priority(entry) === 0 && widths[i]! < natural[i]!)
+  }
+  while (shown.length > 1 && stillTooWide()) leaveOutLeastNeeded()
   const leftOut = left.map(({column}) => column.label)
   const {widths} = fitColumns(shown.map(naturalOf), width)
   const table = new Table({
