@@ -311,7 +311,7 @@ export async function peekJournal(path: string, asked: {command: string; input: 
     text = await readFile(realPath(path), 'utf8')
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw journalError(path, err)
+    throw unreadable(path, err as NodeJS.ErrnoException)
   }
   const whole = text.slice(0, text.lastIndexOf('\n') + 1)
   return whole === '' ? undefined : readEntries(path, whole, {...asked, target: {...asked.target, base_url: gatewayAddress(asked.target.base_url)}})

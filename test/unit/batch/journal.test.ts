@@ -3,7 +3,7 @@ import {appendFileSync, existsSync, fdatasync, mkdtempSync, readdirSync, readFil
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {defaultJournalPath, inputHash, Journal} from '../../../src/batch/journal.js'
+import {defaultJournalPath, inputHash, Journal, peekJournal} from '../../../src/batch/journal.js'
 import {UsageError} from '../../../src/errors.js'
 import {expectReject} from '../../expect-error.js'
 
@@ -220,5 +220,40 @@ describe('a journal on a disk that fails', () => {
     const again = await open(file)
     expect(again.intents.size).toBe(0)
     await again.close()
+  })
+})
+
+describe('peekJournal: what a dry run reads of the journal the real run would open', () => {
+  const asked = (hash = 'a'.repeat(64), inputPath?: string, command = 'refund create') => ({command, input: {sha256: hash, ...(inputPath === undefined ? {} : {path: inputPath})}, target})
+
+  it('is nothing where there is no journal, or an empty one; and makes none', async () => {
+    const file = path()
+    expect(await peekJournal(file, asked())).toBeUndefined()
+    expect(existsSync(file)).toBe(false)
+    writeFileSync(file, '')
+    expect(await peekJournal(file, asked())).toBeUndefined()
+  })
+
+  it('reads an earlier run’s intents and results, whole lines only, without taking its lock; the input it was begun for when this one is elsewhere', async () => {
+    const file = path()
+    const journal = await Journal.open(file, {command: 'refund create', input: {sha256: 'a'.repeat(64), path: '/data/then.csv'}, now, target})
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
+    await journal.result({result: 'r-1', status: 'approved', exit_code: 0})
+    await journal.intent({intent: 'r-2', row: 2, line: 3, request: {amount: 200}})
+    // Read while the run holds it, a torn line at the end.
+    appendFileSync(file, '{"result":"r-2","sta')
+    const entries = (await peekJournal(file, asked('a'.repeat(64), '/data/now.csv')))!
+    expect([...entries.intents.keys()]).toEqual(['r-1', 'r-2'])
+    expect([...entries.results.keys()]).toEqual(['r-1'])
+    expect(entries.movedFrom).toBe('/data/then.csv')
+    expect((await peekJournal(file, asked('a'.repeat(64), '/data/then.csv')))!.movedFrom).toBeUndefined()
+    await journal.close()
+  })
+
+  it('refuses another batch’s journal as the real run would, and says what stops it reading one', async () => {
+    const file = path()
+    await (await open(file)).close()
+    await expect(peekJournal(file, asked('a'.repeat(64), undefined, 'purchase create'))).rejects.toBeInstanceOf(UsageError)
+    await expect(peekJournal(dirname(file), asked())).rejects.toMatchObject({exitCode: 2, message: `The batch journal ${dirname(file)} cannot be read (EISDIR: it is a directory): nothing was sent, and it is left as it is`})
   })
 })
