@@ -7,7 +7,7 @@ import type {Io} from '../output/io.js'
 import {toNdjsonLine} from '../output/json.js'
 import {refuseAnotherInstance} from './instance.js'
 import {noteJournalPlace} from './journaled-refunds.js'
-import {defaultJournalPath, type Entries, isFinal, Journal, type JournalInput, type JournalOptions, journalState, journalTarget, lockSameBatch, peekJournal} from './journal.js'
+import {defaultJournalPath, type Entries, isFinal, Journal, type JournalInput, type JournalOptions, journalState, journalTarget, lockSameBatch, peekJournal, STDIN} from './journal.js'
 import type {BatchKind} from './kinds.js'
 import {openBatch} from './read.js'
 import {askedAbout, checkedRows, type InvalidRow, journaledReference, type Scan, scanRows, validRows, withJournaledReferences} from './rows.js'
@@ -96,11 +96,16 @@ async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan:
     io.out(toNdjsonLine({row: row.row, line: row.line, reference: reference || null, request: {...request, amount: request.amount ?? null}, ...journal}))
   }
   const skipped = scan.invalid.size
-  const before = earlier && done.answered + done.inDoubt > 0 ? `; ${done.answered} answered and ${done.inDoubt} in doubt by an earlier run of this batch (journal ${earlier.path}${earlier.entries.movedFrom === undefined ? '' : `, begun for the same rows at ${earlier.entries.movedFrom}`})` : ''
+  const before = earlier && done.answered + done.inDoubt > 0 ? `; ${done.answered} answered and ${done.inDoubt} in doubt by an earlier run of this batch (journal ${earlier.path}${earlier.entries.movedFrom === undefined ? '' : `, begun for the same rows ${beganAt(earlier.entries.movedFrom)}`})` : ''
   io.err(
     `Dry run: ${sent} ${kind.noun}${sent === 1 ? '' : 's'} would be sent (${money.text() || 'nothing'})${full > 0 ? `, ${full} of them each refunding its purchase in full` : ''}${before}${skipped > 0 ? `; ${skipped} invalid row${skipped === 1 ? '' : 's'} skipped` : ''}. Nothing was sent.\n`,
   )
   return 0
+}
+
+/** Where a journal was begun: at a file, or on stdin. */
+function beganAt(movedFrom: string): string {
+  return movedFrom === STDIN ? 'on stdin' : `at ${movedFrom}`
 }
 
 /** Whether a row is the row an earlier run journaled for its line: it asks about the same thing (rows.ts withJournaledReferences). */
@@ -142,7 +147,7 @@ async function send<Input, Body extends object>(
     // In the words a stopped run used: the rows in doubt are looked up before anything is sent.
     io.err(`Journal: ${journal.path}${journal.resumed ? ` (resuming: ${journalStateText(journalState(journal, scan.valid))})` : ''}\n`)
     if (journal.movedFrom !== undefined) {
-      io.err(`Journal: it was begun for the same rows at ${journal.movedFrom}: this is that batch, moved or copied, and what it sent is not sent again. To send these rows as a new batch, give it a journal of its own with --journal FILE.\n`)
+      io.err(`Journal: it was begun for the same rows ${beganAt(journal.movedFrom)}: this is that batch, moved or copied, and what it sent is not sent again. To send these rows as a new batch, give it a journal of its own with --journal FILE.\n`)
     }
     if (flags.journal !== undefined && kind.commandId === 'refund create') await noteRefundJournal(f, journal.path)
     for (const left of journal.inDoubtElsewhere) {

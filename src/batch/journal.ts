@@ -317,6 +317,9 @@ export async function peekJournal(path: string, asked: {command: string; input: 
   return whole === '' ? undefined : readEntries(path, whole, {...asked, target: {...asked.target, base_url: gatewayAddress(asked.target.base_url)}})
 }
 
+/** What Entries.movedFrom holds for a batch begun on stdin, which no path names. */
+export const STDIN = 'stdin'
+
 /** The entries of a journal's whole lines, in order. */
 export interface Entries {
   intents: Map<string, Intent>
@@ -349,7 +352,8 @@ function readEntries(path: string, text: string, asked: {command: string; input:
     )
   }
   // In order: a withdrawal takes back the intent before it, and a later run's intent counts again.
-  const entries: Entries = {intents: new Map(), results: new Map(), movedFrom: header.input !== asked.input.path ? header.input : undefined}
+  // stdin has no path: a batch begun there and given again as a file (or the other way round) is moved too.
+  const entries: Entries = {intents: new Map(), results: new Map(), movedFrom: header.input !== asked.input.path ? (header.input ?? STDIN) : undefined}
   lines.slice(1).forEach((line, index) => {
     const entry = parseEntry(line) as Partial<Intent & Result & Withdrawal> | undefined
     if (!entry) throw new UsageError(`${path} line ${index + 2} cannot be read: the journal is damaged, nothing was sent`, 'Check the rows it names with gw refund get or gw purchase get before running the batch with a new --journal.')

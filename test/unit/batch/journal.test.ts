@@ -3,7 +3,7 @@ import {appendFileSync, existsSync, fdatasync, mkdtempSync, readdirSync, readFil
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {defaultJournalPath, inputHash, Journal, peekJournal} from '../../../src/batch/journal.js'
+import {defaultJournalPath, inputHash, Journal, peekJournal, STDIN} from '../../../src/batch/journal.js'
 import {UsageError} from '../../../src/errors.js'
 import {expectReject} from '../../expect-error.js'
 
@@ -248,6 +248,11 @@ describe('peekJournal: what a dry run reads of the journal the real run would op
     expect(entries.movedFrom).toBe('/data/then.csv')
     expect((await peekJournal(file, asked('a'.repeat(64), '/data/then.csv')))!.movedFrom).toBeUndefined()
     await journal.close()
+    // Begun on stdin, which has no path: given as a file, it was moved from stdin; given on stdin again, not moved.
+    const fromStdin = path()
+    await (await open(fromStdin)).close()
+    expect((await peekJournal(fromStdin, asked('a'.repeat(64), '/data/now.csv')))!.movedFrom).toBe(STDIN)
+    expect((await peekJournal(fromStdin, asked()))!.movedFrom).toBeUndefined()
   })
 
   it('refuses another batch’s journal as the real run would, and says what stops it reading one', async () => {
