@@ -1,4 +1,5 @@
 import {type Command, CommandHelp, Help} from '@oclif/core'
+import {getHelpFlagAdditions, normalizeArgv} from '@oclif/core/help'
 
 const ASKED = 'asked if missing'
 
@@ -18,6 +19,21 @@ class AskedIfMissingCommandHelp extends CommandHelp {
 
 export class GwHelp extends Help {
   protected override CommandHelpClass = AskedIfMissingCommandHelp
+
+  /**
+   * `gw card create --help` is the same typo as `gw card create`: a usage error (exit 2, design.md
+   * §4) with the same suggestion, from the same hook, not oclif's bare "Command card:create not found".
+   */
+  override async showHelp(argv: string[]): Promise<void> {
+    const helpFlags = getHelpFlagAdditions(this.config)
+    // The words as oclif reads a command id from them when it runs one (main.ts), so the hook sees what it sees then.
+    const [id, ...rest] = normalizeArgv(this.config, argv.filter((arg) => !helpFlags.includes(arg)))
+    if (id !== undefined && !id.startsWith('-') && id !== 'help' && !this.config.findCommand(id) && !this.config.findTopic(id)) {
+      await this.config.runHook('command_not_found', {id, argv: rest})
+      return
+    }
+    await super.showHelp(argv)
+  }
 
   /** oclif's root help, then the topics that are not commands (`gw help exit-codes`), as gh lists its HELP TOPICS. */
   override async showRootHelp(): Promise<void> {

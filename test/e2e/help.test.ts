@@ -30,6 +30,21 @@ describe('unknown commands and flags (exit 2, with a suggestion)', () => {
     expect(result.code).toBe(2)
   })
 
+  it.each([
+    [['card', 'create', '--help']],
+    [['card', 'create', '-h']],
+    [['purchse', 'get', '--help']],
+    [['refnd', '-h']],
+    [['purchase', 'gte', '071-P-AAAA1111', '--help']],
+  ])('gw %j, help for a command that does not exist, is the same usage error as the command without --help', async (args) => {
+    const withHelp = await runGw(args, {env: home})
+    const without = await runGw(args.filter((arg) => arg !== '--help' && arg !== '-h'), {env: home})
+    expect(withHelp.stderr).toMatch(/^Error: unknown command: gw .+\nHint: .*gw help lists every command\.\n$/)
+    expect(withHelp.stderr).toBe(without.stderr)
+    expect(withHelp.stdout).toBe('')
+    expect(withHelp.code).toBe(2)
+  })
+
   it('writes the JSON error object too under --json', async () => {
     const result = await runGw(['--json', 'purchse', 'get', 'X'], {env: home})
     expect(result.code).toBe(2)
