@@ -14,9 +14,10 @@ export interface Column {
   format?: 'money' | 'outcome' | 'date' | 'datetime' | 'boolean' | 'card' | 'match'
   /**
    * How much a table needs it when columns must go to fit the terminal: the highest go first, the
-   * last of equals first. 1 (the default) for what a support task looks for, 3 for what it seldom does.
+   * last of equals first. 1 (the default) for what a support task looks for, 3 for what it seldom does;
+   * 0 for the id the next command takes (gw refund create --transaction-id), the last to go and kept whole.
    */
-  priority?: 1 | 2 | 3
+  priority?: 0 | 1 | 2 | 3
 }
 
 export const cardColumns: Column[] = [
@@ -33,15 +34,15 @@ export const cardColumns: Column[] = [
 ]
 
 // Purchases and refunds in the order a support task reads them: when, which order, how much,
-// what came of it, on which card; then the id to act on (refund, look up), whose; then what is
-// seldom looked for, left out first.
+// what came of it, on which card; then the id to act on (refund, look up), kept to the last; whose;
+// then what is seldom looked for, left out first.
 export const purchaseColumns: Column[] = [
   {label: 'Date', field: 'transaction_date', format: 'datetime'},
   {label: 'Reference', field: 'reference'},
   {label: 'Amount', field: 'amount', format: 'money'},
   {label: 'Outcome', field: 'message', format: 'outcome'},
   {label: 'Card', field: 'card_number', format: 'card'},
-  {label: 'Id', field: 'id', priority: 2},
+  {label: 'Id', field: 'id', priority: 0},
   {label: 'Card holder', field: 'card_holder', priority: 2},
   {label: 'Settlement date', field: 'settlement_date', format: 'date', priority: 3},
   {label: 'Source', field: 'source', priority: 3},
@@ -59,7 +60,7 @@ export const refundColumns: Column[] = [
   {label: 'Amount', field: 'amount', format: 'money'},
   {label: 'Outcome', field: 'message', format: 'outcome'},
   {label: 'Card', field: 'card_number', format: 'card'},
-  {label: 'Id', field: 'id', priority: 2},
+  {label: 'Id', field: 'id', priority: 0},
   {label: 'Card holder', field: 'card_holder', priority: 2},
   {label: 'Card type', field: 'card_type', priority: 3},
   {label: 'Response code', field: 'response_code', priority: 3},
