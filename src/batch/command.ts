@@ -104,8 +104,11 @@ async function send<Input, Body extends object>(
   try {
     // In the words a stopped run used: the rows in doubt are looked up before anything is sent.
     io.err(`Journal: ${journal.path}${journal.resumed ? ` (resuming: ${journalStateText(journalState(journal, scan.valid))})` : ''}\n`)
-    if (journal.movedFrom !== undefined) {
-      io.err(`Journal: it was begun for the same rows at ${journal.movedFrom}: this is that batch, moved or copied, and what it sent is not sent again. To send these rows as a new batch, give it a journal of its own with --journal FILE.\n`)
+    // Said wherever the batch was begun, stdin too: a resume no one is told of looks like a new batch that sent nothing.
+    if (journal.movedFrom?.from === 'file') {
+      io.err(`Journal: it was begun for the same rows at ${journal.movedFrom.path}: this is that batch, moved or copied, and what it sent is not sent again. To send these rows as a new batch, give it a journal of its own with --journal FILE.\n`)
+    } else if (journal.movedFrom?.from === 'stdin') {
+      io.err(`Journal: it was begun for the same rows on stdin: this is that batch, given again as ${source.name}, and what it sent is not sent again. To send these rows as a new batch, give it a journal of its own with --journal FILE.\n`)
     }
     if (flags.journal !== undefined && kind.commandId === 'refund create') await noteRefundJournal(f, journal.path)
     for (const left of journal.inDoubtElsewhere) {

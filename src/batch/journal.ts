@@ -148,8 +148,8 @@ export class Journal {
     private readonly disk: JournalDisk,
     /** Bytes on disk that are whole, synced lines: where a failed write is cut back to. */
     private length: number,
-    /** The input file this journal was begun for, when this run's input is the same rows at another path. */
-    readonly movedFrom?: string,
+    /** Where this journal was begun (an input file, or stdin), when this run's input is the same rows from elsewhere. */
+    readonly movedFrom?: BegunFor,
   ) {}
 
   /**
@@ -304,9 +304,12 @@ function lockOf(path: string, file: string): FileLock {
 interface Entries {
   intents: Map<string, Intent>
   results: Map<string, Result>
-  /** The input file the journal was begun for (its header's), when that is another path than this run's. */
-  movedFrom?: string
+  /** Where the journal was begun (its header's input), when that is not this run's. */
+  movedFrom?: BegunFor
 }
+
+/** The input a journal was begun for: a file by its path, or stdin (a header names no path). */
+export type BegunFor = {from: 'file'; path: string} | {from: 'stdin'}
 
 /** A journal's entries, once its header shows it is this batch's against this gateway. */
 function readEntries(path: string, text: string, asked: {command: string; input: JournalInput; target: JournalTarget}): Entries {
@@ -332,7 +335,8 @@ function readEntries(path: string, text: string, asked: {command: string; input:
     )
   }
   // In order: a withdrawal takes back the intent before it, and a later run's intent counts again.
-  const entries: Entries = {intents: new Map(), results: new Map(), movedFrom: header.input !== asked.input.path ? header.input : undefined}
+  const begunFor: BegunFor = header.input === undefined ? {from: 'stdin'} : {from: 'file', path: header.input}
+  const entries: Entries = {intents: new Map(), results: new Map(), movedFrom: header.input !== asked.input.path ? begunFor : undefined}
   lines.slice(1).forEach((line, index) => {
     const entry = parseEntry(line) as Partial<Intent & Result & Withdrawal> | undefined
     if (!entry) throw new UsageError(`${path} line ${index + 2} cannot be read: the journal is damaged, nothing was sent`, 'Check the rows it names with gw refund get or gw purchase get before running the batch with a new --journal.')

@@ -190,8 +190,8 @@ describe('the input a journal belongs to', () => {
   })
 
   it.each([
-    ['the same rows at another path (the file moved, copied or hard-linked)', {path: '/elsewhere/refunds.csv', sha256: 'a'.repeat(64)}, '/data/refunds.csv'],
-    ['the same rows from stdin', {sha256: 'a'.repeat(64)}, '/data/refunds.csv'],
+    ['the same rows at another path (the file moved, copied or hard-linked)', {path: '/elsewhere/refunds.csv', sha256: 'a'.repeat(64)}, {from: 'file', path: '/data/refunds.csv'}],
+    ['the same rows from stdin', {sha256: 'a'.repeat(64)}, {from: 'file', path: '/data/refunds.csv'}],
     ['its own file', input, undefined],
   ])('is %s: resumed, saying which file it was begun for', async (_, same, movedFrom) => {
     const file = join(folder(), 'j.ndjson')
@@ -201,6 +201,19 @@ describe('the input a journal belongs to', () => {
     const again = await open(file, {input: same})
     expect([again.resumed, again.movedFrom, [...again.intents.keys()]]).toEqual([true, movedFrom, ['r-1']])
     await again.close()
+  })
+
+  it.each([
+    ['a file', {path: '/data/refunds.csv', sha256: 'a'.repeat(64)}, {from: 'stdin'}],
+    ['stdin again', {sha256: 'a'.repeat(64)}, undefined],
+  ])('begun on stdin, is given again as %s: resumed, saying it was begun on stdin when it was not this input', async (_, again, movedFrom) => {
+    const file = join(folder(), 'j.ndjson')
+    const journal = await open(file, {input: {sha256: 'a'.repeat(64)}})
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
+    await journal.close()
+    const resumed = await open(file, {input: again})
+    expect([resumed.resumed, resumed.movedFrom, [...resumed.intents.keys()]]).toEqual([true, movedFrom, ['r-1']])
+    await resumed.close()
   })
 
   it.each([
