@@ -8,6 +8,7 @@ import {
   ClockAdvanced,
   Customer,
   CustomerCreate,
+  DateRecord,
   CustomerUpdate,
   Delivery,
   Plan,
@@ -129,6 +130,7 @@ export const endpoints = {
     requests: define({method: 'GET', path: '/_sandbox/requests', response: RequestLogPage}),
     deliveries: define({method: 'GET', path: '/_sandbox/deliveries', response: z.array(Delivery)}),
     redeliver: define({method: 'POST', path: '/_sandbox/deliveries/{id}/redeliver', response: Delivery}),
+    dateRecord: define({method: 'POST', path: '/_sandbox/dated/{key}', body: DateRecord, response: z.looseObject({})}),
   },
 } as const
 

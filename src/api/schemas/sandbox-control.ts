@@ -28,6 +28,10 @@ export const ClockAdvanced = lazily(() =>
 )
 export type ClockAdvanced = z.infer<typeof ClockAdvanced>
 
+/** A record dated in the past (gw sandbox seed's `at`): which kind it is, and the instant, with its offset. */
+export const DateRecord = lazily(() => z.object({collection: z.enum(['purchases', 'refunds', 'customers']), at: z.string()}))
+export type DateRecord = z.infer<typeof DateRecord>
+
 export const TriggerRequest = lazily(() =>
   z.object({
     event: z.enum(WEBHOOK_EVENTS),
