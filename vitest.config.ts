@@ -19,6 +19,7 @@ const BOTH_DIALECTS = [
   'test/e2e/refund.test.ts',
   'test/e2e/purchase.test.ts',
   'test/e2e/jq-runaway.test.ts',
+  'test/e2e/decline-hint.test.ts',
 ]
 
 export default defineConfig({

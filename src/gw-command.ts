@@ -52,7 +52,7 @@ export abstract class GwCommand extends Command {
   ): Promise<Interfaces.ParserOutput<F, B, A>> {
     // Asked for, even if it fails: oclif warns (under NODE_ENV=test or development) of a command that never parses.
     this.parsed = true
-    const asking = {context: this, choicesFor: (name: string) => this.choicesFor(name)}
+    const asking = {command: `${this.config.bin} ${this.factory.commandName}`, context: this, choicesFor: (name: string) => this.choicesFor(name)}
     const parsed = await parseOrAsk((opts, args) => super.parse(opts, args), options, argv, this.factory, asking)
     this.factory.useFlags(parsed.flags as unknown as GlobalFlags)
     await checkFields(this.factory.flags.fields, this.factory.columns, this.factory.commandName)

@@ -8,6 +8,7 @@ import {
   ClockAdvanced,
   Customer,
   CustomerCreate,
+  DateRecord,
   CustomerUpdate,
   Delivery,
   InstanceHeld,
@@ -131,6 +132,7 @@ export const endpoints = {
     instance: define({method: 'GET', path: '/_sandbox/instance', response: InstanceHeld}),
     deliveries: define({method: 'GET', path: '/_sandbox/deliveries', response: z.array(Delivery)}),
     redeliver: define({method: 'POST', path: '/_sandbox/deliveries/{id}/redeliver', response: Delivery}),
+    dateRecord: define({method: 'POST', path: '/_sandbox/dated/{key}', body: DateRecord, response: z.looseObject({})}),
   },
 } as const
 

@@ -55,6 +55,8 @@ export interface Factory {
   batchDeps(plan: () => Promise<BatchPlan>): Promise<Deps>
   /** The money in flight now, for a signal to name. */
   inFlight(): Deps['client']['inFlight']
+  /** Whether the gateway's last answer came from a local gateway (gw sandbox), by the run of data it named itself with (X-Sandbox-Instance), not by its address. */
+  localGateway(): boolean
   /** Ends the client's connections, so a one-shot command exits as soon as its work is done. */
   close(): Promise<void>
 }
@@ -198,6 +200,10 @@ class CommandFactory implements Factory {
 
   inFlight(): Deps['client']['inFlight'] {
     return this.clientBuilt?.inFlight
+  }
+
+  localGateway(): boolean {
+    return this.clientBuilt?.gatewayInstance !== undefined
   }
 
   async close(): Promise<void> {

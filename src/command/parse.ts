@@ -1,5 +1,6 @@
 import type {Interfaces} from '@oclif/core'
 import type {Factory} from './factory.js'
+import type {FlagShape} from '../help/stray-arguments.js'
 
 // The shapes oclif's parse is generic over (not exported by @oclif/core).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -10,6 +11,8 @@ export type ArgOutput = {[name: string]: any}
 type Parse<F extends FlagOutput, B extends FlagOutput, A extends ArgOutput> = (options: Interfaces.Input<F, B, A> | undefined, argv: string[]) => Promise<Interfaces.ParserOutput<F, B, A>>
 
 export interface Asking {
+  /** The command as typed (`gw refund create`), for naming it in an error. */
+  command: string
   /** Handed to a flag's own parse, which checks each answer as it checks a flag. */
   context: unknown
   /** The values a missing flag or argument is chosen from, when they are fixed. */
@@ -31,13 +34,26 @@ export async function parseOrAsk<F extends FlagOutput, B extends FlagOutput, A e
   // A batch (--input FILE) takes what one purchase or refund requires from the file's columns.
   if (options && argv.some((arg) => arg === '--input' || arg.startsWith('--input='))) options = withNothingRequired(options)
   try {
-    return await parse(options, argv)
+    try {
+      return await parse(options, argv)
+    } catch (err) {
+      // Every flag given is checked before anything is asked: `--ammount 100` is refused first,
+      // not after the person has answered for the flags that were left out.
+      if (options) await parse(withNothingRequired(options), argv)
+      return await parse(options, await answersFor(err, argv, f, asking))
+    }
   } catch (err) {
-    // Every flag given is checked before anything is asked: `--ammount 100` is refused first,
-    // not after the person has answered for the flags that were left out.
-    if (options) await parse(withNothingRequired(options), argv)
-    return parse(options, await answersFor(err, argv, f, asking))
+    if (!unexpectedArguments(err) || !options) throw err
+    // A word after the flags (`--amount 100 order-2003`): named, with the required flag it fits.
+    const {strayArgumentsError} = await import('../help/stray-arguments.js')
+    const flags = {...options.baseFlags, ...options.flags} as Record<string, FlagShape>
+    throw await strayArgumentsError(asking.command, argv, flags, {takesArguments: Object.keys(options.args ?? {}).length > 0})
   }
+}
+
+/** oclif's UnexpectedArgsError (its parser's errors are not exported): words no argument takes. */
+function unexpectedArguments(err: unknown): boolean {
+  return err instanceof Error && Array.isArray((err as {args?: unknown}).args) && err.message.startsWith('Unexpected argument')
 }
 
 /** argv with the answers to what the failed parse lacked; rethrows when nothing can be asked. */

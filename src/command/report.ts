@@ -1,4 +1,4 @@
-import {GwError, InterruptedError, WriteError} from '../errors.js'
+import {DeclinedError, GwError, InterruptedError, WriteError} from '../errors.js'
 import type {GwRecord} from '../operations/deps.js'
 import {toGwError} from '../to-gw-error.js'
 import {PAGER_FAILED, PAGER_QUIT} from '../output/pager.js'
@@ -54,13 +54,24 @@ export class Reporter {
     if (error instanceof WriteError) this.writeErrorReported = true
     // A decline is a processed transaction: its record is the result, on stdout like any other.
     if (error.record) await renderRecord(io, error.record, columns, render)
-    renderError(io, error, {json: flags.json && !(error instanceof SomeFailed)})
+    renderError(io, error, {json: flags.json && !(error instanceof SomeFailed), hint: await this.declineHint(error)})
     if (error.kind === 'unexpected' && flags.verbose && err instanceof Error && err.stack) io.err(err.stack + '\n')
     process.exitCode = error.exitCode
     // A signal or an abandoned native call may leave a wait behind (stdin, a prompt, the keychain)
     // that would hold the process open: once the error is reported, gw leaves.
     // A pager still shows the output: gw leaves once its reader has.
     if (error instanceof InterruptedError || error.abandonsPendingCall) void Promise.resolve(io.close?.()).then(() => setTimeout(() => process.exit(), 100).unref())
+  }
+
+  /**
+   * A person at a terminal trying the local gateway is told which of its rules declined a purchase;
+   * a script (a pipe, --json) is not, nor is anyone at a gateway that does not name itself local
+   * (X-Sandbox-Instance), whose own reasons gw cannot know.
+   */
+  private async declineHint(error: GwError): Promise<string | undefined> {
+    const {io, flags} = this.f
+    if (!(error instanceof DeclinedError) || !error.record || !io.isStdoutTTY || flags.json || !this.f.localGateway()) return undefined
+    return (await import('../output/hints.js')).localDeclineHint(error.record)
   }
 
   /**

@@ -1,4 +1,5 @@
 import {type Command, CommandHelp, Help} from '@oclif/core'
+import {getHelpFlagAdditions, normalizeArgv} from '@oclif/core/help'
 
 const ASKED = 'asked if missing'
 
@@ -19,6 +20,21 @@ class AskedIfMissingCommandHelp extends CommandHelp {
 export class GwHelp extends Help {
   protected override CommandHelpClass = AskedIfMissingCommandHelp
 
+  /**
+   * `gw card create --help` is the same typo as `gw card create`: a usage error (exit 2, design.md
+   * §4) with the same suggestion, from the same hook, not oclif's bare "Command card:create not found".
+   */
+  override async showHelp(argv: string[]): Promise<void> {
+    const helpFlags = getHelpFlagAdditions(this.config)
+    // The words as oclif reads a command id from them when it runs one (main.ts), so the hook sees what it sees then.
+    const [id, ...rest] = normalizeArgv(this.config, argv.filter((arg) => !helpFlags.includes(arg)))
+    if (id !== undefined && !id.startsWith('-') && id !== 'help' && !this.config.findCommand(id) && !this.config.findTopic(id)) {
+      await this.config.runHook('command_not_found', {id, argv: rest})
+      return
+    }
+    await super.showHelp(argv)
+  }
+
   /** oclif's root help, then the topics that are not commands (`gw help exit-codes`), as gh lists its HELP TOPICS. */
   override async showRootHelp(): Promise<void> {
     await super.showRootHelp()
@@ -26,22 +42,5 @@ export class GwHelp extends Help {
     const rows = Object.entries(TOPIC_SUMMARIES).map(([topic, summary]): [string, string] => [`${this.config.bin} help ${topic}`, summary])
     this.log(this.section('HELP TOPICS', this.renderList(rows, {indentation: 2, spacer: '\n', stripAnsi: this.opts.stripAnsi})))
     this.log('')
-  }
-
-  /**
-   * `--help` on a command that does not exist is the usage error the command alone gives (exit 2,
-   * the closest command suggested), not oclif's bare `Command card:create not found` (exit 1).
-   */
-  override async showHelp(argv: string[]): Promise<void> {
-    try {
-      await super.showHelp(argv)
-    } catch (err) {
-      const missing = err instanceof Error ? /^Command (\S+) not found\.$/.exec(err.message) : null
-      if (!missing) throw err
-      const [{unknownCommand}, {processIo}, {renderError}] = await Promise.all([import('./not-found.js'), import('../output/io.js'), import('../output/render.js')])
-      const error = unknownCommand(missing[1]!, [], this.config)
-      renderError(processIo(process.env), error, {json: argv.includes('--json')})
-      process.exitCode = error.exitCode
-    }
   }
 }

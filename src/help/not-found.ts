@@ -1,7 +1,8 @@
 import type {Hook} from '@oclif/core'
 import {UsageError} from '../errors.js'
-import {maskCardDataIn, redactFlagMessage} from '../redact.js'
+import {redactFlagMessage} from '../redact.js'
 import {GLOBAL_FLAGS} from '../startup/argv.js'
+import {type FlagShape, strayArgumentsError} from './stray-arguments.js'
 import {closest} from './suggest.js'
 
 /**
@@ -33,24 +34,22 @@ export const commandNotFound: Hook.CommandNotFound = async function ({id, argv =
   const bin = config.bin
   const [{processIo}, {renderError}] = await Promise.all([import('../output/io.js'), import('../output/render.js')])
   const io = processIo(process.env)
-  const error = id.startsWith('-') ? unknownGlobalFlag(id, bin) : unknownCommand(id, argv, config)
+  const error = id.startsWith('-') ? unknownGlobalFlag(id, bin) : await unknownCommand(id, argv, config)
   renderError(io, error, {json: argv.includes('--json')})
   process.exitCode = error.exitCode
 }
 
-export function unknownCommand(id: string, argv: string[], config: Parameters<Hook.CommandNotFound>[0]['config']): UsageError {
+async function unknownCommand(id: string, argv: string[], config: Parameters<Hook.CommandNotFound>[0]['config']): Promise<UsageError> {
   const words = [...id.split(':'), ...argv.filter((arg) => !arg.startsWith('-'))]
   const {typed, suggestion} = suggestCommand(words, config.commandIDs.filter((commandId) => !config.findCommand(commandId)?.hidden))
   const bin = config.bin
   // The command exists, and what follows it is an argument it does not take: oclif joined it into
   // the id because it holds a colon (a URL), and looked for a command of that name.
+  // A stray word before any flag is joined into the id too (`gw refund create order-2003`).
   if (suggestion !== undefined && suggestion === typed.join(':') && config.commandIDs.includes(suggestion)) {
-    const command = `${bin} ${typed.join(' ')}`
-    const stray = [id.split(':').slice(typed.length).join(':'), ...argv.filter((arg) => !arg.startsWith('-'))].filter(Boolean)
-    const shown = maskCardDataIn(stray.join(' '))
-    const flag = stray.length === 1 ? missingRequiredFlag(config.findCommand(suggestion)?.flags ?? {}, argv) : undefined
-    const meant = flag === undefined ? '' : `Did you mean ${command} --${flag} ${shown.includes(' ') ? JSON.stringify(shown) : shown}? `
-    return new UsageError(`${command} takes no argument ${JSON.stringify(shown)}`, `${meant}See ${command} --help for its flags and examples.`)
+    const loaded = await config.findCommand(suggestion)!.load()
+    const flags = {...loaded.baseFlags, ...loaded.flags} as Record<string, FlagShape>
+    return strayArgumentsError(`${bin} ${typed.join(' ')}`, [...wordsOf(id.split(':').slice(typed.length), process.argv), ...argv], flags)
   }
   const hint =
     findingHint(words, config.commandIDs, bin) ??
@@ -58,10 +57,21 @@ export function unknownCommand(id: string, argv: string[], config: Parameters<Ho
   return new UsageError(`unknown command: ${bin} ${typed.join(' ')}`, hint)
 }
 
-/** The one required flag with a value that was not given: what a lone stray argument most likely meant (`gw refund create order-2003`). */
-function missingRequiredFlag(flags: Record<string, {required?: boolean; type?: string}>, argv: string[]): string | undefined {
-  const missing = Object.entries(flags).filter(([name, flag]) => flag.required && flag.type === 'option' && !argv.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`)))
-  return missing.length === 1 ? missing[0]![0] : undefined
+/**
+ * The words oclif joined into an id with colons, as they were typed: `order-1 1000` is two words,
+ * `http://127.0.0.1:9/x` one, told apart by the command line itself.
+ */
+export function wordsOf(parts: string[], typed: readonly string[]): string[] {
+  const words: string[] = []
+  let current: string | undefined
+  for (const part of parts) {
+    current = current === undefined ? part : `${current}:${part}`
+    if (typed.includes(current)) {
+      words.push(current)
+      current = undefined
+    }
+  }
+  return current === undefined ? words : [...words, current]
 }
 
 const SEARCH_WORDS = new Set(['search', 'find', 'ls', 'query', 'filter', 'all'])

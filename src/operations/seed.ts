@@ -53,6 +53,7 @@ export async function seed(steps: SeedStep[], {environment}: {environment: Envir
   if (environment !== 'sandbox') {
     throw new UsageError('Fixtures are created on a sandbox only, and the target is live: nothing was sent')
   }
+  if (steps.some((step) => step.at !== undefined)) await refuseUndatable(deps)
   const records = new Map<string, GwRecord>()
   const reports: SeedReport[] = []
   for (const step of steps) {
@@ -63,7 +64,7 @@ export async function seed(steps: SeedStep[], {environment}: {environment: Envir
     const {step: number, name, create} = step
     let outcome: Outcome
     try {
-      outcome = await runStep(step, resolveFields(step, records), {environment, deps})
+      outcome = await dated(step, await runStep(step, resolveFields(step, records), {environment, deps}), deps)
     } catch (err) {
       const error = toGwError(err)
       const failed = {step: number, name, create, status: 'failed' as const, error}
@@ -81,6 +82,46 @@ export async function seed(steps: SeedStep[], {environment}: {environment: Envir
     reports.push(report)
   }
   return reports
+}
+
+/**
+ * Only the local gateway dates a record in the past (its /_sandbox/ control, by the instance it
+ * names itself with): against any other, a file with `at` is refused before anything is sent.
+ */
+async function refuseUndatable(deps: Deps): Promise<void> {
+  const refused = () => new UsageError('at dates records on the local gateway only, and this gateway is not one: nothing was sent', 'Seed the local gateway, or leave at out of the file.')
+  try {
+    await deps.client.sandbox.clock()
+  } catch (err) {
+    if (err instanceof NotFoundError) throw refused()
+    throw err
+  }
+  if (deps.client.gatewayInstance === undefined) throw refused()
+}
+
+const DATE_FIELD = {purchase: 'transaction_date', refund: 'transaction_date', customer: 'created_at'} as const
+
+/**
+ * A step with `at`: the record it made dated then at the local gateway, and read again as the API
+ * shows it. One found present must be dated so already (the day the file names, or the instant),
+ * or it differs: the gateway does not hold what the file says.
+ */
+async function dated(step: SeedStep, outcome: Outcome, deps: Deps): Promise<Outcome> {
+  const {at, create} = step
+  if (at === undefined || outcome.status === 'differs' || !(create in DATE_FIELD)) return outcome
+  const field = DATE_FIELD[create as keyof typeof DATE_FIELD]
+  const collection = `${create as keyof typeof DATE_FIELD}s` as const
+  const id = String(outcome.record.id)
+  if (outcome.status === 'present') {
+    const found = outcome.record[field]
+    const same = typeof found === 'string' && (at.day === undefined ? Math.floor(Date.parse(found) / 1000) === Math.floor(Date.parse(at.instant) / 1000) : found.slice(0, 10) === at.day)
+    if (same) return outcome
+    const differences: Difference[] = [{field: 'at', against: 'sent', expected: at.day ?? at.instant, found}]
+    const error = new RejectedError(`the ${create} ${id} exists dated otherwise: ${describeSeedDifferences(differences)}. Nothing was sent`, {hint: 'Seed a fresh local gateway, or give the step a reference of its own.'})
+    return {status: 'differs', record: outcome.record, differences, error}
+  }
+  await deps.client.sandbox.dateRecord(id, {collection, at: at.instant})
+  return {...outcome, record: await lookUp(collection, id, deps)}
 }
 
 function runStep(step: SeedStep, fields: Record<string, unknown>, context: {environment: Environment; deps: Deps}): Promise<Outcome> {

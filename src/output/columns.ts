@@ -14,8 +14,8 @@ export interface Column {
   format?: 'money' | 'outcome' | 'date' | 'datetime' | 'boolean' | 'card' | 'match'
   /**
    * How much a table needs it when columns must go to fit the terminal: the highest go first, the
-   * last of equals first. 0 for what the next command needs (the id), the last to go; 1 (the
-   * default) for what a support task looks for, 3 for what it seldom does.
+   * last of equals first. 1 (the default) for what a support task looks for, 3 for what it seldom does;
+   * 0 for the id the next command takes (gw refund create --transaction-id), the last to go and kept whole.
    */
   priority?: 0 | 1 | 2 | 3
 }
@@ -34,8 +34,8 @@ export const cardColumns: Column[] = [
 ]
 
 // Purchases and refunds in the order a support task reads them: when, which order, how much,
-// what came of it, on which card; then the id to act on (refund, look up), the last to go, and
-// whose; then what is seldom looked for, left out first.
+// what came of it, on which card; then the id to act on (refund, look up), kept to the last; whose;
+// then what is seldom looked for, left out first.
 export const purchaseColumns: Column[] = [
   {label: 'Date', field: 'transaction_date', format: 'datetime'},
   {label: 'Reference', field: 'reference'},

@@ -1,6 +1,7 @@
 import {type GwError, InterruptedError, ModeMismatchError, type MoneyInFlight, NoAnswerError, OutcomeUnknownError, PagingError, ReferenceTakenError, type StopSignal, type Unreached, UnreachableError} from '../errors.js'
 import type {RecoveryEvent} from '../api/client.js'
 import {sanitizeLine} from './sanitize.js'
+import {decidingRule} from '../api/schemas/test-outcomes.js'
 
 /**
  * What to tell a person about an error, in gw's own terms: the command that checks a purchase in
@@ -47,6 +48,21 @@ function unreachedAdvice({baseUrl, proxy, refusedWith, certificate}: Unreached):
   }
   if (proxy) return `Check that the proxy in ${proxy.variable} is right and up, or name the gateway's host in NO_PROXY to go direct.`
   return 'Check the base URL of the profile in force and that the gateway is up (gw sandbox status for the local one).'
+}
+
+/**
+ * Why the local gateway declined a purchase, by the rule it decides with (test-outcomes.ts, which
+ * gw help test-cards prints): said only when the rule gives the record's own answer, so a decline
+ * it was made to give (a trigger's sample, a subscription's expired card) is not explained wrongly.
+ */
+export function localDeclineHint(record: Record<string, unknown>): string | undefined {
+  const {amount, card_number: card, response_code: code, message} = record
+  if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 0 || typeof card !== 'string') return undefined
+  const rule = decidingRule(card, amount)
+  const {outcome} = rule
+  if (outcome.approved || (code !== undefined && code !== outcome.responseCode) || (message !== undefined && message !== outcome.message)) return undefined
+  const decided = rule.by === 'cents' ? `cents ${rule.cents} → ${outcome.message} (cents 00 approve)` : `card ${rule.card} → ${outcome.message}, whatever the amount`
+  return `The local gateway's rule: ${decided}; gw help test-cards`
 }
 
 /** The command that shows what the gateway has under a reference. */

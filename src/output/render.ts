@@ -146,15 +146,15 @@ function shownColumns(columns: Column[], {fields}: RenderOptions): Column[] {
   return fields ? columnsFor(columns, fields) : columns
 }
 
-/** A failure on stderr: the message with status and request id, a hint, and with --json the §3 object. */
-export function renderError(io: Io, error: GwError, {json, subject}: RenderOptions & {subject?: string}): void {
+/** A failure on stderr: the message with status and request id, a hint (its own, or one given), and with --json the §3 object. */
+export function renderError(io: Io, error: GwError, {json, subject, hint: given}: RenderOptions & {subject?: string; hint?: string}): void {
   const context = [error.status ? `HTTP ${error.status}` : undefined, error.requestId ? `request-id ${error.requestId}` : undefined].filter(Boolean)
   const prefix = subject ? `${subject}: ` : ''
   // Ctrl-C is the person's own doing, not a failure to shout about.
   const label = error.kind === 'interrupted' ? '' : paint(io.errColor, 'red', 'Error:') + ' '
   // The message and hint may repeat what the gateway or the user sent: shown, never obeyed.
   let text = `${label}${sanitize(prefix + error.message)}${context.length > 0 ? ` (${sanitize(context.join(', '))})` : ''}\n`
-  const hint = hintFor(error)
+  const hint = given ?? hintFor(error)
   if (hint) text += `${paint(io.errColor, 'dim', 'Hint:')} ${sanitize(hint)}\n`
   io.err(text)
   if (json) io.err(errorJson(error, subject, hint))

@@ -77,10 +77,12 @@ export function recordsTable(records: GwRecord[], columns: Column[], {color, wid
     left.push(least)
     shown = shown.filter((entry) => entry !== least)
   }
-  // What a support task reads (priority 1, and the id: 0) is cut only once every column it seldom reads is gone.
+  // The id the next command takes (priority 0) is kept whole, up to half the width; with none, the first column, which names the row.
+  const whole = () => Math.max(0, shown.findIndex((entry) => priority(entry) === 0))
+  // What a support task reads (priority 0 and 1) is cut only once every column it seldom reads is gone.
   const cutsNeeded = () => {
     const natural = shown.map(naturalOf)
-    const {widths, kept} = fitColumns(natural, width)
+    const {widths, kept} = fitColumns(natural, width, whole())
     return kept < shown.length || shown.some((entry, i) => priority(entry) <= 1 && widths[i]! < natural[i]!)
   }
   while (shown.some((entry) => priority(entry) > 1) && cutsNeeded()) leaveOutLeastNeeded()
@@ -93,15 +95,9 @@ export function recordsTable(records: GwRecord[], columns: Column[], {color, wid
     if (cutsNeeded()) shown = before
     else left.splice(left.indexOf(entry), 1)
   }
-  // Then from the least needed until the rest fit, the id (priority 0) whole: cut, it could not be copied.
-  const stillTooWide = () => {
-    const natural = shown.map(naturalOf)
-    const {widths, kept} = fitColumns(natural, width)
-    return kept < shown.length || shown.some((entry, i) => priority(entry) === 0 && widths[i]! < natural[i]!)
-  }
-  while (shown.length > 1 && stillTooWide()) leaveOutLeastNeeded()
+  while (shown.length > 1 && fitColumns(shown.map(naturalOf), width, whole()).kept < shown.length) leaveOutLeastNeeded()
   const leftOut = left.map(({column}) => column.label)
-  const {widths} = fitColumns(shown.map(naturalOf), width)
+  const {widths} = fitColumns(shown.map(naturalOf), width, whole())
   const table = new Table({
     head: shown.map(({column}, i) => paint(color, 'bold', truncate(column.label, widths[i]!))),
     colWidths: widths.map((w) => w + 2),
@@ -120,11 +116,11 @@ export function recordsTable(records: GwRecord[], columns: Column[], {color, wid
  * how many leading columns fit at all and their widths: the widest are narrowed first
  * (water-filling), so short columns such as amounts and outcomes stay whole.
  */
-export function fitColumns(natural: number[], total: number): {widths: number[]; kept: number} {
+export function fitColumns(natural: number[], total: number, whole = 0): {widths: number[]; kept: number} {
   let kept = natural.length
   const room = (n: number) => total - 1 - 3 * n
-  // The first column names the row (an id): kept whole when it takes up to half the width.
-  const floor = (w: number, i: number) => Math.min(w, i === 0 ? Math.max(MIN_COLUMN, Math.floor(total / 2)) : MIN_COLUMN)
+  // The column that names the row (an id; `whole`, the first unless told): kept whole when it takes up to half the width.
+  const floor = (w: number, i: number) => Math.min(w, i === whole ? Math.max(MIN_COLUMN, Math.floor(total / 2)) : MIN_COLUMN)
   const floors = (n: number) => natural.slice(0, n).reduce((sum, w, i) => sum + floor(w, i), 0)
   while (kept > 1 && floors(kept) > room(kept)) kept--
   const wanted = natural.slice(0, kept)

@@ -1,5 +1,5 @@
 import type {QueuedDelivery} from './delivery-queue.js'
-import type {AnyRecord, Collection} from './shelves.js'
+import type {AnyRecord, Collection, DatedCollection} from './shelves.js'
 
 /** The expiry notices a card has had, so each is sent once. */
 export type CardNotice = 'card:expiring' | 'card:expired'
@@ -11,6 +11,8 @@ export type CardNotice = 'card:expiring' | 'card:expired'
 export type Change =
   | {op: 'put'; collection: Collection; merchant: string; record: AnyRecord}
   | {op: 'remove'; collection: Collection; merchant: string; key: string}
+  /** A record put again with another date (a fixture dated in the past), filed among the others by it. */
+  | {op: 'dated'; collection: DatedCollection; merchant: string; record: AnyRecord}
   | {op: 'today'; date: string}
   | {op: 'notice'; key: string; notices: CardNotice[]}
   | {op: 'enqueue'; delivery: QueuedDelivery}

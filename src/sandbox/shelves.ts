@@ -37,6 +37,10 @@ const KEYS = {
   webhooks: {global: 'id', merchantName: 'id'},
 } as const satisfies {[C in Collection]: {global: keyof Collections[C]; merchantName: keyof Collections[C]}}
 
+/** The collections whose records carry the date they were made, and its field: lists page and filter by it. */
+export const DATE_FIELDS = {purchases: 'transaction_date', refunds: 'transaction_date', customers: 'created_at'} as const
+export type DatedCollection = keyof typeof DATE_FIELDS
+
 /** Fields records are grouped by, for the look-ups requests make: a purchase's refunds, a plan's subscriptions. */
 export const GROUPED_BY = {
   refunds: ['purchase_id'],
@@ -192,6 +196,26 @@ export class Shelves {
     const previous = this.shelf(merchant, collection, true).records.get(key)
     this.put(collection, merchant, record)
     return () => (previous ? this.put(collection, merchant, previous) : this.delete(collection, merchant, key))
+  }
+
+  /**
+   * Replaces the record with one dated otherwise (a fixture dated in the past) and files it among
+   * the others by its date: a list is read by position, in date order (paging.ts). A stable sort,
+   * so records of one instant keep the order they were made in; what takes it back restores both.
+   */
+  saveDated(collection: DatedCollection, merchant: string, record: AnyRecord): () => void {
+    const shelf = this.shelf(merchant, collection, true)
+    const order = [...shelf.records.keys()]
+    const key = globalKeyOf(collection, record)
+    const previous = shelf.records.get(key)
+    this.put(collection, merchant, record)
+    const field = DATE_FIELDS[collection]
+    const time = (held: AnyRecord) => Date.parse(String(held[field as keyof AnyRecord]))
+    const sorted = [...shelf.records.entries()].sort(([, a], [, b]) => time(a) - time(b))
+    shelf.records.clear()
+    for (const [held, value] of sorted) shelf.records.set(held, value)
+    shelf.removed()
+    return () => (previous ? this.restoreOrder(collection, merchant, previous, order) : this.delete(collection, merchant, key))
   }
 
   /** Removes the record; what takes it back puts it again in its place in the order of creation. */

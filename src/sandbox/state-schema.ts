@@ -163,6 +163,11 @@ const put = COLLECTIONS.map((collection) =>
 const ChangeSchema = z.discriminatedUnion('op', [
   z.discriminatedUnion('collection', put as unknown as [(typeof put)[number], ...(typeof put)[number][]]),
   z.object({op: z.literal('remove'), collection: z.enum(COLLECTIONS), merchant: text, key: text}),
+  z.discriminatedUnion('collection', [
+    z.object({op: z.literal('dated'), collection: z.literal('purchases'), merchant: text, record: RECORDS.purchases}),
+    z.object({op: z.literal('dated'), collection: z.literal('refunds'), merchant: text, record: RECORDS.refunds}),
+    z.object({op: z.literal('dated'), collection: z.literal('customers'), merchant: text, record: RECORDS.customers}),
+  ]),
   z.object({op: z.literal('today'), date}),
   z.object({op: z.literal('notice'), key: text, notices: z.array(CardNotice)}),
   z.object({op: z.literal('enqueue'), delivery: QueuedDelivery}),

@@ -3,7 +3,7 @@ import {DeliveryQueue, type QueuedDelivery} from './delivery-queue.js'
 import {maskCardNumbersIn} from '../redact.js'
 import {forbidden, notFound} from './errors.js'
 import type {CardRecord} from './records.js'
-import {type Collection, type Collections, type Grouped, GROUPED_BY, globalKeyOf, type Lookup, type MerchantRecords, type Positional, Shelves} from './shelves.js'
+import {type Collection, type Collections, type DatedCollection, type Grouped, GROUPED_BY, globalKeyOf, type Lookup, type MerchantRecords, type Positional, Shelves} from './shelves.js'
 
 /** Plain JSON, the form of a snapshot on disk. Keys that are absent have their default. */
 export interface StoreState {
@@ -116,6 +116,11 @@ export class Store {
     this.apply({op: 'put', collection, merchant, record})
   }
 
+  /** Replaces the record with one dated otherwise, filed among the others by its date (shelves.ts saveDated). */
+  saveDated<C extends DatedCollection>(collection: C, merchant: string, record: Collections[C]): void {
+    this.apply({op: 'dated', collection, merchant, record})
+  }
+
   remove<C extends Collection>(collection: C, merchant: string, record: Collections[C]): void {
     this.apply({op: 'remove', collection, merchant, key: globalKeyOf(collection, record)})
   }
@@ -218,6 +223,8 @@ export class Store {
         return this.shelves.save(change.collection, change.merchant, change.record)
       case 'remove':
         return this.shelves.remove(change.collection, change.merchant, change.key)
+      case 'dated':
+        return this.shelves.saveDated(change.collection, change.merchant, change.record)
       case 'today': {
         const previous = this.todayDate
         this.todayDate = change.date

@@ -21,14 +21,25 @@ export interface SeedStep {
   create: StepKind
   /** As the file has them, references unresolved. */
   fields: Record<string, unknown>
+  /** When the record is to be dated (the file's `at`): a purchase, refund or customer made in the past. */
+  at?: DatedAt
 }
+
+/** A step's `at`: the instant the record is dated, and the day when the file named a day (the instant is then noon of it, or now). */
+export interface DatedAt {
+  instant: string
+  day?: string
+}
+
+/** The kinds whose records carry the date they were made, and may be dated in the past with `at`. */
+export const DATED_KINDS = ['purchase', 'refund', 'customer'] as const satisfies readonly StepKind[]
 
 type GwRecord = Record<string, unknown>
 
 const NAME = /^[A-Za-z][\w-]*$/
 const TEMPLATE = /\{\{([^{}]*)\}\}/g
 const REFERENCE = /^\s*([A-Za-z][\w-]*)\.([A-Za-z_]\w*)\s*$/
-const STEP_KEYS = ['name', 'create', 'fields']
+const STEP_KEYS = ['name', 'create', 'fields', 'at']
 /** More problems than this are summed up: the first ones are enough to start fixing. */
 const SHOWN_PROBLEMS = 20
 
@@ -93,15 +104,46 @@ export const stepName = (step: Pick<SeedStep, 'step' | 'name' | 'create'>) => `s
 function readStep(raw: unknown, number: number, earlier: Map<string, StepKind>, problems: string[]): SeedStep | undefined {
   const where = `step ${number}`
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return void problems.push(`${where} must be an object: {"name", "create", "fields"}`)
-  const {name, create, fields} = raw as {name?: unknown; create?: unknown; fields?: unknown}
+  const {name, create, fields, at} = raw as {name?: unknown; create?: unknown; fields?: unknown; at?: unknown}
   const before = problems.length
-  for (const key of Object.keys(raw)) if (!STEP_KEYS.includes(key) && !key.startsWith('_')) problems.push(`${where}: ${key} is not a key of a step: it has name, create and fields`)
+  for (const key of Object.keys(raw)) if (!STEP_KEYS.includes(key) && !key.startsWith('_')) problems.push(`${where}: ${key} is not a key of a step: it has name, create, fields and at`)
   if (typeof name !== 'string' || !NAME.test(name)) problems.push(`${where}: name must be a letter then letters, digits, _ or -, for later steps to refer to it ({{name.id}})`)
   else if (earlier.has(name)) problems.push(`${where}: name ${name} is the name of an earlier step`)
   if (typeof create !== 'string' || !(STEP_KINDS as readonly string[]).includes(create)) problems.push(`${where}: create must be one of ${STEP_KINDS.join(', ')}`)
   if (fields === null || typeof fields !== 'object' || Array.isArray(fields)) problems.push(`${where}: fields must be an object of the API's fields`)
   if (problems.length > before) return undefined
-  return {step: number, name: name as string, create: create as StepKind, fields: withoutComments(fields as Record<string, unknown>)}
+  const step: SeedStep = {step: number, name: name as string, create: create as StepKind, fields: withoutComments(fields as Record<string, unknown>)}
+  if (at === undefined) return step
+  const dated = datedAt(at, step.create)
+  if ('problem' in dated) return void problems.push(`${stepName(step)}: at ${dated.problem}`)
+  return {...step, at: dated}
+}
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/
+/** A date-time names an instant only with its offset (or Z). */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/
+
+/**
+ * A step's `at`: a day (noon of it, here, or now if that is earlier) or a date-time with its
+ * offset, in the past, for a kind whose record carries a date; the instant, or what is wrong.
+ */
+export function datedAt(at: unknown, kind: StepKind, now = new Date()): DatedAt | {problem: string} {
+  if (!(DATED_KINDS as readonly string[]).includes(kind)) return {problem: `dates the record a step makes, and a ${kind} carries no date: give at to a ${DATED_KINDS.join(', ')} step`}
+  const shape = 'must be a date (2026-11-17) or a date-time with its offset (2026-11-17T10:31:00+11:00)'
+  if (typeof at !== 'string') return {problem: shape}
+  const day = DAY.exec(at)
+  if (day) {
+    const [year, month, date] = [Number(day[1]), Number(day[2]) - 1, Number(day[3])]
+    const when = new Date(year, month, date, 12)
+    if (when.getFullYear() !== year || when.getMonth() !== month || when.getDate() !== date) return {problem: `${JSON.stringify(at)} ${shape}`}
+    const today = new Date(now.getFullYear(), now.getMonth(), now.getDate(), 12)
+    if (when > today) return {problem: `${at} is in the future: a record can be dated today or before`}
+    return {instant: (when > now ? now : when).toISOString(), day: at}
+  }
+  const when = DATE_TIME.test(at) ? new Date(at) : new Date(Number.NaN)
+  if (Number.isNaN(when.getTime())) return {problem: `${JSON.stringify(at)} ${shape}`}
+  if (when > now) return {problem: `${at} is in the future: a record can be dated now or before`}
+  return {instant: when.toISOString()}
 }
 
 function withoutComments(fields: Record<string, unknown>): Record<string, unknown> {

@@ -304,7 +304,7 @@ describe('8. errors about flags never repeat card data', () => {
   it('an unexpected argument that is a card number is masked', async () => {
     const result = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref(), '--card-token', 'abcdefghij0123456789', CARDS.visa])
     expect(result.code).toBe(2)
-    expect(result.stderr).toContain('Unexpected argument: 424242XXXXXX4242')
+    expect(result.stderr).toContain('Error: gw purchase create takes no argument "424242XXXXXX4242"')
     expect(result.stderr).not.toContain(CARDS.visa)
   })
 })

@@ -21,18 +21,34 @@ describe('unknown commands and flags (exit 2, with a suggestion)', () => {
     [['refnd'], 'Error: unknown command: gw refnd\nHint: Did you mean gw refund? gw help lists every command.\n'],
     [['frobnicate'], 'Error: unknown command: gw frobnicate\nHint: gw help lists every command.\n'],
     // An argument holding a colon (a URL) is joined into the command id by oclif: it is named as an argument, a card number masked.
-    [['webhook', 'create', 'http://127.0.0.1:9/x'], 'Error: gw webhook create takes no argument "http://127.0.0.1:9/x"\nHint: Did you mean gw webhook create --url http://127.0.0.1:9/x? See gw webhook create --help for its flags and examples.\n'],
-    // A lone stray argument is suggested as the one required flag not given.
-    [['refund', 'create', 'order-2003'], 'Error: gw refund create takes no argument "order-2003"\nHint: Did you mean gw refund create --transaction-id order-2003? See gw refund create --help for its flags and examples.\n'],
+    [['webhook', 'create', 'http://127.0.0.1:9/x'], 'Error: gw webhook create takes no argument "http://127.0.0.1:9/x"\nHint: Did you mean --url http://127.0.0.1:9/x? See gw webhook create --help for its flags and examples.\n'],
     [['sandbox', 'start', 'a:4242424242424242'], 'Error: gw sandbox start takes no argument "a:424242XXXXXX4242"\nHint: See gw sandbox start --help for its flags and examples.\n'],
-    // --help on an unknown command says what the command alone says.
-    [['card', 'create', '--help'], 'Error: unknown command: gw card create\nHint: gw help lists every command.\n'],
-    [['purchse', 'get', '-h'], 'Error: unknown command: gw purchse get\nHint: Did you mean gw purchase get? gw help lists every command.\n'],
+    // A word that fits a required flag left out is suggested as that flag, whether oclif took it into the id or the parse found it.
+    [['refund', 'create', 'order-2003'], 'Error: gw refund create takes no argument "order-2003"\nHint: Did you mean --transaction-id order-2003? See gw refund create --help for its flags and examples.\n'],
+    [['refund', 'create', '--amount', '100', 'order-2003'], 'Error: gw refund create takes no argument "order-2003"\nHint: Did you mean --transaction-id order-2003? See gw refund create --help for its flags and examples.\n'],
+    [['purchase', 'create', 'order-1', '1000', '--no-input'], 'Error: gw purchase create takes no argument "order-1 1000"\nHint: Did you mean --reference order-1 --amount 1000? See gw purchase create --help for its flags and examples.\n'],
+    [['refund', 'create', 'order-2003', '--transaction-id', 'order-2003'], 'Error: gw refund create takes no argument "order-2003"\nHint: See gw refund create --help for its flags and examples.\n'],
+    [['refund', 'create', '4242424242424242'], 'Error: gw refund create takes no argument "424242XXXXXX4242"\nHint: See gw refund create --help for its flags and examples.\n'],
   ])('gw %j', async (args, stderr) => {
     const result = await runGw(args, {env: home})
     expect(result.stderr).toBe(stderr)
     expect(result.stdout).toBe('')
     expect(result.code).toBe(2)
+  })
+
+  it.each([
+    [['card', 'create', '--help']],
+    [['card', 'create', '-h']],
+    [['purchse', 'get', '--help']],
+    [['refnd', '-h']],
+    [['purchase', 'gte', '071-P-AAAA1111', '--help']],
+  ])('gw %j, help for a command that does not exist, is the same usage error as the command without --help', async (args) => {
+    const withHelp = await runGw(args, {env: home})
+    const without = await runGw(args.filter((arg) => arg !== '--help' && arg !== '-h'), {env: home})
+    expect(withHelp.stderr).toMatch(/^Error: unknown command: gw .+\nHint: .*gw help lists every command\.\n$/)
+    expect(withHelp.stderr).toBe(without.stderr)
+    expect(withHelp.stdout).toBe('')
+    expect(withHelp.code).toBe(2)
   })
 
   it('writes the JSON error object too under --json', async () => {

@@ -90,6 +90,57 @@ describe('gw sandbox seed', () => {
     expect(await armed()).toBe(4)
   })
 
+  it('dates purchases, refunds and customers in the past with a step\'s at: lists and gw report see them on that day; a second run finds them present', async () => {
+    const tag = ref('dated')
+    const steps = [
+      {name: 'visa', create: 'card', fields: {card_holder: 'Jane Citizen', card_number: CARDS.visa, card_expiry: '12/2030', cvv: '123', alias: `${tag}-visa`}},
+      {name: 'first', create: 'purchase', at: '2024-03-12', fields: {card_token: '{{visa.token}}', amount: 4200, reference: `${tag}-1`}},
+      {name: 'again', create: 'purchase', at: '2024-03-12T15:05:00+00:00', fields: {card_token: '{{visa.token}}', amount: 4200, reference: `${tag}-2`}},
+      {name: 'back', create: 'refund', at: '2024-03-13', fields: {transaction_id: '{{again.id}}', amount: 4200, reference: `${tag}-2-R1`}},
+      {name: 'jane', create: 'customer', at: '2024-02-01', fields: {first_name: 'Jane', last_name: 'Citizen', reference: `${tag}-jane`, email: 'jane@example.com', card: {card_number: CARDS.mastercard, expiry_date: '12/2030', cvv: '123'}}},
+    ]
+    const file = fixtures(steps)
+    const first = await sandbox.gw(['sandbox', 'seed', file])
+    expect(first.code, first.stderr).toBe(0)
+    const lines = first.records as Line[]
+    expect(lines.map((line) => line.status)).toEqual(['created', 'created', 'created', 'created', 'created'])
+    expect(String(lines[1]!.record!.transaction_date).slice(0, 10)).toBe('2024-03-12')
+    expect(Date.parse(String(lines[2]!.record!.transaction_date))).toBe(Date.parse('2024-03-12T15:05:00+00:00'))
+    expect(String(lines[3]!.record!.transaction_date).slice(0, 10)).toBe('2024-03-13')
+    expect(String(lines[4]!.record!.created_at).slice(0, 10)).toBe('2024-02-01')
+    const onTheDay = await sandbox.gw(['purchase', 'list', '--from', '2024-03-12', '--to', '2024-03-12', '--json'])
+    expect(onTheDay.code, onTheDay.stderr).toBe(0)
+    expect((onTheDay.records as {reference: string}[]).map((record) => record.reference)).toEqual([`${tag}-2`, `${tag}-1`])
+    const report = await sandbox.gw(['report', '--from', '2024-03-12', '--to', '2024-03-13', '--json'])
+    expect(report.records).toMatchObject([
+      {day: '2024-03-12', purchases_approved: 2, purchases_approved_amount: 8400},
+      {day: '2024-03-13', refunds: 1, refunds_amount: 4200},
+    ])
+    const again = await sandbox.gw(['sandbox', 'seed', file])
+    expect(again.code, again.stderr).toBe(0)
+    expect((again.records as Line[]).map((line) => line.status)).toEqual(['present', 'present', 'present', 'present', 'present'])
+  })
+
+  it('refuses an at in the future, one that is not a date, and one on a record that carries no date, before anything is sent (exit 2, naming the step and field)', async () => {
+    const tag = ref('undated')
+    const steps = [
+      {name: 'visa', create: 'card', at: '2024-01-01', fields: {card_holder: 'Jane Citizen', card_number: CARDS.visa, card_expiry: '12/2030', cvv: '123', alias: `${tag}-visa`}},
+      {name: 'later', create: 'purchase', at: '2999-01-01', fields: {card_token: '{{visa.token}}', amount: 1000, reference: `${tag}-1`}},
+      {name: 'when', create: 'purchase', at: 'last Tuesday', fields: {card_token: '{{visa.token}}', amount: 1000, reference: `${tag}-2`}},
+      {name: 'feb', create: 'purchase', at: '2024-02-30', fields: {card_token: '{{visa.token}}', amount: 1000, reference: `${tag}-3`}},
+    ]
+    const armed = await armTrap(sandbox, ['GET', 'POST', 'PUT', 'DELETE'])
+    const refused = await sandbox.gw(['sandbox', 'seed', fixtures(steps)])
+    expect(refused.code).toBe(2)
+    expect(refused.stdout).toBe('')
+    expect(refused.stderr).toContain('has 4 problems; nothing was sent:\n')
+    expect(refused.stderr).toContain('  step 1 "visa" (card): at dates the record a step makes, and a card carries no date: give at to a purchase, refund, customer step\n')
+    expect(refused.stderr).toContain('  step 2 "later" (purchase): at 2999-01-01 is in the future: a record can be dated today or before\n')
+    expect(refused.stderr).toContain('  step 3 "when" (purchase): at "last Tuesday" must be a date (2026-11-17) or a date-time with its offset (2026-11-17T10:31:00+11:00)\n')
+    expect(refused.stderr).toContain('  step 4 "feb" (purchase): at "2024-02-30" must be a date')
+    expect(await armed()).toBe(4)
+  })
+
   it('is refused against a live profile, and --check sends nothing', async () => {
     const file = fixtures(everyKind(ref('live'), 'http://127.0.0.1:9/live'))
     const armed = await armTrap(sandbox, ['GET', 'POST', 'PUT', 'DELETE'])

@@ -97,6 +97,25 @@ describe('the columns a table keeps on a narrow terminal', () => {
     expect(list.stderr.replaceAll('\n', ' ')).toContain('Settlement date, Card holder. Choose columns with --fields')
   })
 
+  it.each([
+    ['purchase', /^071-P-[A-Z0-9]{8}$/],
+    ['refund', /^071-R-[A-Z0-9]{8}$/],
+  ])('a %s list keeps the id, whole, as the last column to go: at 60 columns and at 40', async (noun, id) => {
+    if (noun === 'refund') {
+      const refunded = await sandbox.gw(['refund', 'create', '--transaction-id', references[0]!, '--amount', '100', '--reference', ref('narrow'), '--no-input'])
+      expect(refunded.code, refunded.stderr).toBe(0)
+    }
+    for (const width of ['60', '40']) {
+      const list = await sandbox.gw([noun, 'list', '-L', '2'], {env: {GW_FORCE_TTY: width, NO_COLOR: '1'}})
+      expect(list.code, list.stderr).toBe(0)
+      expect(header(list.stdout).at(-1), `at ${width} columns`).toBe('Id')
+      expect(header(list.stdout)[0]).toBe('Date')
+      expect(list.stdout.split('\n')[3]!.split('│').at(-2)!.trim()).toMatch(id)
+      expect(list.stderr.replaceAll('\n', ' ')).toMatch(/^Left out to fit \d+ columns: [^.]*\bCard\b[^.]*\. Choose columns with --fields/)
+      expect(list.stderr).not.toMatch(/\bId\b/)
+    }
+  })
+
   it('gw sandbox deliveries keeps the address at 80 columns', async () => {
     const hook = await sandbox.gw(['webhook', 'create', '--url', 'http://127.0.0.1:9/hooks/habits', '--event', 'card:expiring'])
     expect(hook.code, hook.stderr).toBe(0)

@@ -226,9 +226,10 @@ describe('records on a terminal', () => {
     const lines = screen.split('\n').filter((line) => line.trim() !== '')
     for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(60)
     expect(lines.filter((line) => line.startsWith('┌'))).toHaveLength(1)
-    // A support task's columns stay whole, the first of them first (when, which order), and the id the next command needs, last to go.
-    expect(lines[1]).toMatch(/^│ Date +│ Reference +│ Id +│$/)
-    for (const record of records) expect(screen).toMatch(new RegExp(`│ \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} │ ${record.reference} │ ${record.id} │`))
+    // A support task's columns stay whole, the first of them first (when, which order, how much), and the id the next command needs, last to go.
+    expect(lines[1]).toMatch(/^│ Date +│ Reference +│ Amount +│ Id +│$/)
+    // The date may be cut (`2026-11-25 …`); the reference, amount and id are whole.
+    for (const record of records) expect(screen).toMatch(new RegExp(`│ \\d{4}-\\d{2}-\\d{2}[^│]* │ ${record.reference} │ 10\\.00 AUD │ ${record.id} │`))
     expect(screen).toContain('Left out to fit 60 columns:')
   })
 

@@ -31,6 +31,9 @@ export type ClockAdvanced = z.infer<typeof ClockAdvanced>
 /** What the local gateway's data is now, and each run of it it holds with the count of changes it holds of it (GET /_sandbox/instance). */
 export const InstanceHeld = lazily(() => z.looseObject({instance: z.string().nullable(), runs: z.array(z.looseObject({id: z.string(), until: z.number().int()}))}))
 export type InstanceHeld = z.infer<typeof InstanceHeld>
+/** A record dated in the past (gw sandbox seed's `at`): which kind it is, and the instant, with its offset. */
+export const DateRecord = lazily(() => z.object({collection: z.enum(['purchases', 'refunds', 'customers']), at: z.string()}))
+export type DateRecord = z.infer<typeof DateRecord>
 
 export const TriggerRequest = lazily(() =>
   z.object({

@@ -46,3 +46,24 @@ export function outcomeForCode(responseCode: string): Outcome {
   if (APPROVED_CODES.has(responseCode)) return {approved: true, responseCode, message: 'Approved'}
   return {approved: false, responseCode, message: DECLINE_MESSAGES[responseCode] ?? 'Declined'}
 }
+
+/** A code outside the table, so the declined test card's code and message agree with it. */
+const DECLINED_CARD_CODE = '99'
+
+/** The declined test card as records carry it: first 6 and last 4 digits, the rest X. */
+const DECLINED_CARD_MASKED = DECLINED_TEST_CARD.slice(0, 6) + 'X'.repeat(DECLINED_TEST_CARD.length - 10) + DECLINED_TEST_CARD.slice(-4)
+
+/** Which rule decided a purchase: the always-declined test card, or the cents of its amount. */
+export type DecidingRule = {by: 'declined_card'; card: string; outcome: Outcome} | {by: 'cents'; cents: string; outcome: Outcome}
+
+/**
+ * The local gateway's rule for a purchase (gateway-notes.md): the declined test card always
+ * declines; otherwise the cents part of the amount is the bank response code (10051 declines with
+ * 51, Insufficient Funds). The card is recognised by its masked form, as the local gateway keeps
+ * no whole card numbers and records carry none.
+ */
+export function decidingRule(maskedCardNumber: string, amount: number): DecidingRule {
+  if (maskedCardNumber === DECLINED_CARD_MASKED) return {by: 'declined_card', card: DECLINED_CARD_MASKED, outcome: outcomeForCode(DECLINED_CARD_CODE)}
+  const cents = String(amount % 100).padStart(2, '0')
+  return {by: 'cents', cents, outcome: outcomeForCode(cents)}
+}

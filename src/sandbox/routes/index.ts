@@ -7,6 +7,7 @@ import {createPlan, getPlan, listPlans, updatePlan} from './plans.js'
 import {createPurchase, getPurchase, listPurchases} from './purchases.js'
 import {createRefund, getRefund, listRefunds} from './refunds.js'
 import {createSubscription, getSubscription, listSubscriptions, updateSubscription} from './subscriptions.js'
+import {dateRecord} from './dated.js'
 import {trigger} from './trigger.js'
 import {createWebHook, deleteWebHook, listWebHooks} from './web-hooks.js'
 
@@ -47,6 +48,7 @@ export const routes: Route<SandboxContext>[] = [
   {method: 'GET', path: '/_sandbox/clock', auth: 'none', handle: showClock},
   {method: 'POST', path: '/_sandbox/clock/advance', auth: 'none', handle: advance},
   {method: 'POST', path: '/_sandbox/trigger', auth: 'none', handle: trigger},
+  {method: 'POST', path: '/_sandbox/dated/:key', auth: 'merchant', handle: dateRecord},
   {method: 'GET', path: '/_sandbox/deliveries', auth: 'none', handle: listDeliveries},
   {method: 'POST', path: '/_sandbox/deliveries/:id/redeliver', auth: 'none', handle: redeliver},
   {method: 'GET', path: '/_sandbox/requests', auth: 'none', handle: listRequests},

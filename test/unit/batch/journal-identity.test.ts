@@ -2,7 +2,7 @@ import {existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, re
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {defaultJournalPath, inputHash, Journal, JournalError, type JournalOptions, journalTarget, lockSameBatch, rowChanges} from '../../../src/batch/journal.js'
+import {defaultJournalPath, inputHash, Journal, JournalError, type JournalOptions, journalTarget, lockSameBatch, rowChanges, STDIN} from '../../../src/batch/journal.js'
 import {UsageError} from '../../../src/errors.js'
 
 // Issue 27, identity, not names (design.md §5): a journal is its real file, its input is a file by
@@ -201,6 +201,19 @@ describe('the input a journal belongs to', () => {
     const again = await open(file, {input: same})
     expect([again.resumed, again.movedFrom, [...again.intents.keys()]]).toEqual([true, movedFrom, ['r-1']])
     await again.close()
+  })
+
+  it.each([
+    ['a file', {path: '/data/refunds.csv', sha256: 'a'.repeat(64)}, STDIN],
+    ['stdin again', {sha256: 'a'.repeat(64)}, undefined],
+  ])('begun on stdin, is given again as %s: resumed, saying it was begun on stdin when it was not this input', async (_, again, movedFrom) => {
+    const file = join(folder(), 'j.ndjson')
+    const journal = await open(file, {input: {sha256: 'a'.repeat(64)}})
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
+    await journal.close()
+    const resumed = await open(file, {input: again})
+    expect([resumed.resumed, resumed.movedFrom, [...resumed.intents.keys()]]).toEqual([true, movedFrom, ['r-1']])
+    await resumed.close()
   })
 
   it.each([

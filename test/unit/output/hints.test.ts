@@ -1,6 +1,6 @@
 import {spawnSync} from 'node:child_process'
 import {describe, expect, it} from 'vitest'
-import {notYetNotice, recoveryNotice, shellQuote, waitingStatus} from '../../../src/output/hints.js'
+import {localDeclineHint, notYetNotice, recoveryNotice, shellQuote, waitingStatus} from '../../../src/output/hints.js'
 import {sanitize} from '../../../src/output/sanitize.js'
 
 describe('shellQuote', () => {
@@ -41,5 +41,30 @@ describe('recoveryNotice', () => {
   it('the foot line names one row by its noun, several by their count', () => {
     expect(waitingStatus('refund', 1, 12)).toBe('Waiting for the gateway to process the refund in doubt: 12 s left')
     expect(waitingStatus('refund', 3, 0)).toBe('Waiting for the gateway to process 3 refunds in doubt: 0 s left')
+  })
+})
+
+describe('localDeclineHint', () => {
+  const declined = {amount: 1250, card_number: '424242XXXXXX4242', response_code: '50', message: 'Declined', successful: false}
+
+  it.each([
+    [declined, "The local gateway's rule: cents 50 → Declined (cents 00 approve); gw help test-cards"],
+    [{...declined, amount: 10051, response_code: '51', message: 'Insufficient Funds'}, "The local gateway's rule: cents 51 → Insufficient Funds (cents 00 approve); gw help test-cards"],
+    [{...declined, amount: 1000, card_number: '455701XXXXXX8902', response_code: '99'}, "The local gateway's rule: card 455701XXXXXX8902 → Declined, whatever the amount; gw help test-cards"],
+    // The live dialect's records may leave the response code out: the message still has to agree.
+    [{amount: 1205, card_number: '424242XXXXXX4242', message: 'Refer to Card Issuer'}, "The local gateway's rule: cents 05 → Refer to Card Issuer (cents 00 approve); gw help test-cards"],
+  ])('%j: %s', (record, hint) => {
+    expect(localDeclineHint(record)).toBe(hint)
+  })
+
+  it.each([
+    ['a decline the rule did not give (a trigger sample, an expired card)', {...declined, response_code: '54', message: 'Expired Card'}],
+    ['a message the rule does not give for those cents', {...declined, message: 'Insufficient Funds'}],
+    ['cents that approve', {...declined, amount: 1000}],
+    ['no amount', {...declined, amount: undefined}],
+    ['an amount that is not whole cents', {...declined, amount: 12.5}],
+    ['no card', {...declined, card_number: undefined}],
+  ])('says nothing for %s', (_, record) => {
+    expect(localDeclineHint(record)).toBeUndefined()
   })
 })

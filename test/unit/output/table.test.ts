@@ -41,6 +41,12 @@ describe('fitColumns', () => {
     expect(fitColumns([50, 40], 60).widths).toEqual([30, 23])
   })
 
+  it('keeps another column whole in its place when told it names the row (the id at the end of a purchase list)', () => {
+    expect(fitColumns([30, 40, 14], 50, 2)).toEqual({widths: [13, 13, 14], kept: 3})
+    // Told nothing, the first is kept whole (up to half the width) and the id does not fit.
+    expect(fitColumns([30, 40, 14], 50)).toEqual({widths: [25, 18], kept: 2})
+  })
+
   it('leaves columns out from the end when even narrow ones cannot fit', () => {
     // 20 + 15 + 15 of content, 3 columns of borders and padding: 60.
     expect(fitColumns(Array(12).fill(20), 60)).toEqual({widths: [20, 15, 15], kept: 3})
@@ -55,6 +61,22 @@ const columns: Column[] = [
 ]
 
 describe('recordsTable', () => {
+  it('leaves the id the next command takes (priority 0) out last, and whole, though it comes after the others', () => {
+    const listed: Column[] = [
+      {label: 'Date', field: 'date'},
+      {label: 'Reference', field: 'reference'},
+      {label: 'Outcome', field: 'message'},
+      {label: 'Id', field: 'id', priority: 0},
+      {label: 'Holder', field: 'holder', priority: 2},
+    ]
+    const records = [{date: '2026-11-25 07:44', reference: 'order-with-a-long-reference', message: 'Insufficient Funds', id: '071-P-ANQ59K4U', holder: 'Jane Citizen'}]
+    const at = (width: number) => recordsTable(records, listed, {color: false, width})
+    expect(at(60).leftOut).toEqual(['Holder', 'Outcome'])
+    expect(at(60).text).toContain('│ 071-P-ANQ59K4U │\n')
+    expect(at(30).leftOut).toEqual(['Holder', 'Outcome', 'Reference', 'Date'])
+    expect(at(30).text).toContain('│ 071-P-ANQ59K4U │')
+  })
+
   it.each([20, 30, 45, 60, 80, 120])('no line is wider than %i columns', (width) => {
     const records = Array.from({length: 5}, (_, i) => ({id: `plan-${i}`, name: `Gold ${'plan '.repeat(i * 3)}`, description: 'x'.repeat(i * 40), amount: 1000 * i, currency: 'AUD'}))
     const {text} = recordsTable(records, columns, {color: true, width})

@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {UsageError} from '../../../src/errors.js'
-import {checkSeedFile, resolveFields} from '../../../src/seed/file.js'
+import {checkSeedFile, datedAt, resolveFields} from '../../../src/seed/file.js'
+import type {StepKind} from '../../../src/seed/kinds.js'
 import {expectThrow} from '../../expect-error.js'
 
 const plan = {name: 'gold', create: 'plan', fields: {name: 'Gold', amount: 2500, reference: 'gold', description: 'Gold plan'}}
@@ -33,7 +34,7 @@ describe('a fixtures file', () => {
     [file([plan, plan]), /step 2: name gold is the name of an earlier step/],
     [file([{...plan, name: '1st'}]), /step 1: name must be a letter then letters, digits, _ or -/],
     [file([{...plan, create: 'invoice'}]), /step 1: create must be one of card, plan, customer, purchase, refund, subscription, webhook/],
-    [file([{...plan, kind: 'plan'}]), /step 1: kind is not a key of a step: it has name, create and fields/],
+    [file([{...plan, kind: 'plan'}]), /step 1: kind is not a key of a step: it has name, create, fields and at/],
     [file([{...plan, fields: {...plan.fields, amount: 0}}]), /step 1 "gold" \(plan\): fields\.amount must be greater than 0/],
     [file([{...plan, fields: {...plan.fields, amount: '2500'}}]), /fields\.amount must be a number/],
     [file([{name: 'c', create: 'card', fields: {card_holder: 'J', card_number: '4242424242424241', card_expiry: '12/2030', cvv: '123', alias: 'a'}}]), /fields\.card_number fails the Luhn check/],
@@ -68,5 +69,28 @@ describe('a step resolved against the records before it', () => {
   it('checks what the references gave, and refuses an empty one', () => {
     expectThrow(() => resolveFields(order!, new Map([['gold', {id: '071-PL-AAAA1111', amount: 'lots', reference: 'gold'}]])), UsageError, 'fields.amount must be a number; it was not sent')
     expectThrow(() => resolveFields(order!, new Map([['gold', {id: null, amount: 1, reference: 'gold'}]])), UsageError, 'fields.transaction_id: {{gold.id}} is empty in the record step gold gave')
+  })
+})
+
+describe("a step's at", () => {
+  const now = new Date(2026, 10, 25, 9, 30)
+
+  it.each([
+    ['a day before today: noon of it', '2026-11-17', {instant: new Date(2026, 10, 17, 12).toISOString(), day: '2026-11-17'}],
+    ['today, before noon: now', '2026-11-25', {instant: now.toISOString(), day: '2026-11-25'}],
+    ['a date-time with its offset', '2026-11-17T10:31:00+11:00', {instant: '2026-11-16T23:31:00.000Z'}],
+  ])('%s', (_, at, dated) => {
+    expect(datedAt(at, 'purchase', now)).toEqual(dated)
+  })
+
+  it.each([
+    ['2026-11-26', 'purchase', '2026-11-26 is in the future: a record can be dated today or before'],
+    ['2026-11-26T10:00:00+00:00', 'refund', '2026-11-26T10:00:00+00:00 is in the future: a record can be dated now or before'],
+    ['2026-02-30', 'customer', '"2026-02-30" must be a date (2026-11-17) or a date-time with its offset (2026-11-17T10:31:00+11:00)'],
+    ['2026-11-17T10:31', 'purchase', '"2026-11-17T10:31" must be a date (2026-11-17) or a date-time with its offset (2026-11-17T10:31:00+11:00)'],
+    [20261117, 'purchase', 'must be a date (2026-11-17) or a date-time with its offset (2026-11-17T10:31:00+11:00)'],
+    ['2026-11-17', 'plan', 'dates the record a step makes, and a plan carries no date: give at to a purchase, refund, customer step'],
+  ])('%j on a %s is refused: %s', (at, kind, problem) => {
+    expect(datedAt(at, kind as StepKind, now)).toEqual({problem})
   })
 })

@@ -1,0 +1,48 @@
+import {addDays, formatDate, formatDateTime} from '../clock.js'
+import type {SandboxContext} from '../context.js'
+import {badRequest} from '../errors.js'
+import {readFields} from '../input.js'
+import type {CustomerRecord, PurchaseRecord, RefundRecord} from '../records.js'
+import {DATE_FIELDS, type DatedCollection} from '../shelves.js'
+import {type MerchantRequest, pathParam, type RouteResult} from './route.js'
+
+/** A date-time with its offset (or Z), as gw sends a fixture's `at`: an instant, read the same in any time zone. */
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/
+
+/**
+ * `POST /_sandbox/dated/{id}` `{"collection": "purchases|refunds|customers", "at": "2026-11-17T10:31:00+11:00"}`:
+ * one of the merchant's records dated in the past (gw sandbox seed's `at`), so lists and their
+ * from/to see it on that day. Never after the gateway's own clock, a refund never before its
+ * purchase, a purchase never after one of its refunds: a history that could have happened.
+ */
+export function dateRecord(request: MerchantRequest, ctx: SandboxContext): RouteResult {
+  const {at, collection} = readFields(request.input, {at: 'string', collection: 'string'})
+  if (collection === undefined || !Object.hasOwn(DATE_FIELDS, collection)) throw badRequest(['Collection must be one of purchases, refunds and customers: the records that carry the date they were made'])
+  const when = at !== undefined && INSTANT.test(at) ? new Date(at) : undefined
+  if (!when || Number.isNaN(when.getTime())) throw badRequest(['At must be a date-time with its offset, such as 2026-11-17T10:31:00+11:00'])
+  const now = ctx.clock.now()
+  if (when > now) throw badRequest([`At ${at} is in the future: the gateway's clock says ${formatDateTime(now)}`])
+  const dated = collection as DatedCollection
+  const key = pathParam(request, 'key')
+  const {merchant} = request
+  if (dated === 'customers') {
+    const customer = ctx.store.get('customers', merchant, key, 'Customer not found')
+    ctx.store.saveDated('customers', merchant, {...customer, created_at: formatDateTime(when)} satisfies CustomerRecord)
+    return {status: 200, response: {}}
+  }
+  const made = {transaction_date: formatDateTime(when), settlement_date: formatDate(addDays(when, 1))}
+  if (dated === 'refunds') {
+    const refund = ctx.store.get('refunds', merchant, key, 'Refund not found')
+    const purchase = ctx.store.find('purchases', merchant, refund.purchase_id)
+    if (purchase.found === 'own' && when.getTime() < Date.parse(purchase.record.transaction_date)) {
+      throw badRequest([`At ${at} is before the purchase it refunds was made (${purchase.record.transaction_date})`])
+    }
+    ctx.store.saveDated('refunds', merchant, {...refund, ...made} satisfies RefundRecord)
+    return {status: 200, response: {}}
+  }
+  const purchase = ctx.store.get('purchases', merchant, key, 'Purchase not found')
+  const firstRefund = Math.min(...ctx.store.related('refunds', merchant, 'purchase_id', purchase.id).map((refund) => Date.parse(refund.transaction_date)))
+  if (when.getTime() > firstRefund) throw badRequest([`At ${at} is after a refund of this purchase was made (${formatDateTime(new Date(firstRefund))})`])
+  ctx.store.saveDated('purchases', merchant, {...purchase, ...made} satisfies PurchaseRecord)
+  return {status: 200, response: {}}
+}
