@@ -31,7 +31,7 @@ The refund is sent once and never retried; if no answer comes back, gw looks it 
       const [{refundBatch}, {runBatch}] = await Promise.all([import('../../batch/kinds.js'), import('../../batch/command.js')])
       return new ExitStatus(await runBatch(refundBatch, {...flags, input: flags.input}, this.factory))
     }
-    const [{submitRefund}, {settle}, {askRefund}, {refundsMadeFor}] = await Promise.all([
+    const [{submitRefund}, {settle}, {askRefund}, {madeRecords, recordMade}] = await Promise.all([
       import('../../operations/refunds.js'),
       import('../../output/sent.js'),
       import('../../output/ask-amount.js'),
@@ -42,7 +42,9 @@ The refund is sent once and never retried; if no answer comes back, gw looks it 
     // At a terminal what is left out is asked, what is left of the purchase and a derived reference
     // offered; elsewhere no amount is the purchase in full, and no reference the derived one.
     const asking = this.io.canPrompt() && (given.amount === undefined || given.reference === undefined)
-    const input = asking ? await askRefund(given, {...deps, prompter: await this.factory.prompter(), journaled: (purchase) => refundsMadeFor(purchase, this.factory)}) : given
-    return settle(this.io, await submitRefund(input, deps))
+    const input = asking ? await askRefund(given, {...deps, prompter: await this.factory.prompter(), made: await madeRecords(this.factory, deps.client)}) : given
+    const sent = await submitRefund(input, deps)
+    await recordMade(sent, input.transactionId, this.factory, deps.client)
+    return settle(this.io, sent)
   }
 }
