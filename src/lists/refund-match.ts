@@ -112,8 +112,8 @@ export interface RefundedState {
   likelyOthers: number
   /** Approved refunds gw recorded making for other purchases: none of them is this one's. */
   certainOthers: number
-  /** The other purchases those refunds are of, each once. */
-  others: string[]
+  /** The other purchases those refunds are of, each once: those gw made some for, and those some are likely of. */
+  others: {certain: string[]; likely: string[]}
   /** Left to refund at most (nothing else of it refunded) and at least (every one that may be of it); the same when nothing is in doubt. */
   left: number
   leftAtLeast: number
@@ -200,7 +200,7 @@ function refundedState(purchase: GwRecord, matched: Matched[], {amount, paid, gi
   const refunded = given ?? certainAmount
   const left = Math.max(0, paid - refunded)
   const possibleAmount = exact ? 0 : Math.min(room, mayBe.reduce((sum, {refund}) => sum + (refundSize(refund) ?? 0), 0))
-  const others = counted.filter(({match}) => match.match === 'other_purchase').map(({match}) => match.other_purchase!)
+  const named = (entries: Matched[]) => [...new Set(entries.map(({match}) => match.other_purchase!))]
   return {
     amount,
     ...(typeof purchase.currency === 'string' ? {currency: purchase.currency} : {}),
@@ -212,7 +212,7 @@ function refundedState(purchase: GwRecord, matched: Matched[], {amount, paid, gi
     likely: exact ? 0 : mayBe.filter(({match}) => match.match === 'likely').length,
     likelyOthers: exact ? 0 : mayBe.filter(({match}) => match.match === 'other_purchase').length,
     certainOthers: counted.filter(certainOther).length,
-    others: [...new Set(others)],
+    others: {certain: named(counted.filter(certainOther)), likely: named(mayBe.filter(({match}) => match.match === 'other_purchase'))},
     left,
     leftAtLeast: Math.max(0, left - possibleAmount),
   }

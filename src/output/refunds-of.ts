@@ -45,7 +45,8 @@ export function refundsOfNote(purchase: GwRecord, matched: Matched[], {narrowed}
       : `No refund on the card of purchase ${named(purchase)} since it was made: it has not been refunded.\n`
   }
   if (!narrowed && matched.every(certainOther)) {
-    return `The ${plural(matched.length, 'refund')} on the card of purchase ${named(purchase)} since it was made gw made for other purchases (${othersNamed(matched)}): it has not been refunded.\n`
+    const others = othersNamed(matched)
+    return `The ${plural(matched.length, 'refund')} on the card of purchase ${named(purchase)} since it was made gw made for ${others.includes(', ') ? 'other purchases' : 'another purchase'} (${others}): it has not been refunded.\n`
   }
   const count = (kind: RefundMatch['match']) => matched.filter(({match}) => match.match === kind)
   const others = count('other_purchase')
@@ -53,7 +54,7 @@ export function refundsOfNote(purchase: GwRecord, matched: Matched[], {narrowed}
     count('certain').length > 0 ? `${count('certain').length} certain (gw recorded making ${count('certain').length === 1 ? 'it' : 'them'} for this purchase)` : undefined,
     count('likely').length > 0 ? `${count('likely').length} likely (a reference derived from its own, after it)` : undefined,
     count('possible').length > 0 ? `${count('possible').length} possible (on its card, after it)` : undefined,
-    others.length > 0 ? `${others.length} of ${others.length === 1 ? 'another purchase' : 'other purchases'} (${othersNamed(others)})` : undefined,
+    others.length > 0 ? `${others.length} of ${new Set(others.map(({match}) => match.other_purchase)).size === 1 ? 'another purchase' : 'other purchases'} (${othersNamed(others)})` : undefined,
   ].filter(Boolean)
   return (
     `Refunds that may be of purchase ${named(purchase)}: a refund's record does not name its purchase, so these are the refunds on its card since it was made, best fit first (gw_match says why).\n` +
@@ -75,20 +76,22 @@ export function refundedText(purchase: GwRecord, state: RefundedState): {refunde
   const left = state.left === state.leftAtLeast ? money(state.left, state) : `${money(state.leftAtLeast, state)} to ${money(state.left, state)}`
   if (state.source === 'gateway') return {refunded: `${money(state.refunded, state)} (the gateway's refunded_amount)`, left}
   const name = typeof purchase.reference === 'string' ? purchase.reference : String(purchase.id ?? '')
-  const others = state.certainOthers > 0 ? `${plural(state.certainOthers, 'refund')} on its card gw made for other purchases (${state.others.map(sanitizeLine).join(', ')})` : undefined
+  const elsewhere = (names: string[]) => `${names.length === 1 ? 'another purchase' : 'other purchases'} (${names.map(sanitizeLine).join(', ')})`
   if (state.certain === 0 && state.possible === 0) {
-    return {refunded: others ? `${money(0, state)}: the only refunds on its card since it are ${others}` : 'nothing: no refund on its card since it was made', left}
+    if (state.certainOthers === 0) return {refunded: 'nothing: no refund on its card since it was made', left}
+    const which = state.certainOthers === 1 ? 'the one refund' : `all ${state.certainOthers} refunds`
+    return {refunded: `${money(0, state)}: gw made ${which} on its card since it for ${elsewhere(state.others.certain)}`, left}
   }
-  let refunded = state.certain > 0 ? `${money(state.refunded, state)} for certain (${plural(state.certain, 'refund')} gw made for it)` : 'nothing for certain'
+  let refunded = `${money(state.refunded, state)} for certain${state.certain > 0 ? ` (${plural(state.certain, 'refund')} gw made for it)` : ''}`
   if (state.possible > 0) {
     const kinds = [
-      state.likely > 0 ? `${state.likely} likely (a reference derived from its own)` : undefined,
-      state.likelyOthers > 0 ? `${state.likelyOthers} likely another purchase's` : undefined,
+      state.likely > 0 ? `${state.likely} likely, its reference derived from this one's` : undefined,
+      state.likelyOthers > 0 ? `${state.likelyOthers} likely of ${elsewhere(state.others.likely)}` : undefined,
       state.possible - state.likely - state.likelyOthers > 0 ? `${state.possible - state.likely - state.likelyOthers} possible` : undefined,
     ].filter(Boolean)
-    refunded += `, and ${plural(state.possible, 'refund')} on its card since it that may be of it (${kinds.join(', ')}), up to ${money(state.possibleAmount, state)} more: gw refund list --purchase ${shellQuote(name)}`
+    refunded += `, and ${plural(state.possible, 'refund')} on its card since it that may be of it (${kinds.join('; ')}), up to ${money(state.possibleAmount, state)} more: gw refund list --purchase ${shellQuote(name)}`
   }
-  if (others) refunded += `; not the ${others}`
+  if (state.certainOthers > 0) refunded += `; gw made ${plural(state.certainOthers, 'other refund')} on its card for ${elsewhere(state.others.certain)}`
   return {refunded, left}
 }
 

@@ -124,12 +124,12 @@ describe('matchRefunds: certain, likely, possible, or another purchase\'s; best 
   it('what is refunded and left: exact from the certain ones, a range while any may be of it, likely another\'s included', () => {
     const certain = known([[journaled.id, made(livePurchase.id)]])
     expect(matchRefunds(livePurchase, [journaled], certain).state).toEqual({
-      amount: 10000, currency: 'AUD', source: 'refunds', refunded: 1000, certain: 1, possible: 0, possibleAmount: 0, likely: 0, likelyOthers: 0, certainOthers: 0, others: [], left: 9000, leftAtLeast: 9000,
+      amount: 10000, currency: 'AUD', source: 'refunds', refunded: 1000, certain: 1, possible: 0, possibleAmount: 0, likely: 0, likelyOthers: 0, certainOthers: 0, others: {certain: [], likely: []}, left: 9000, leftAtLeast: 9000,
     })
     // Likely 2000, possible 700 + 500, likely another's 300: 3500 may be of it; the one over its balance cannot be, and gw made the 600 for another.
     const all = known([[journaled.id, made(livePurchase.id)], [madeForOther.id, made('order-2001')]], [['order-2001', order2001]])
     expect(matchRefunds(livePurchase, [journaled, derived, within, namesIt, over, others, madeForOther], all).state).toEqual({
-      amount: 10000, currency: 'AUD', source: 'refunds', refunded: 1000, certain: 1, possible: 4, possibleAmount: 3500, likely: 1, likelyOthers: 1, certainOthers: 1, others: ['order-2001'], left: 9000, leftAtLeast: 5500,
+      amount: 10000, currency: 'AUD', source: 'refunds', refunded: 1000, certain: 1, possible: 4, possibleAmount: 3500, likely: 1, likelyOthers: 1, certainOthers: 1, others: {certain: ['order-2001'], likely: ['order-2001']}, left: 9000, leftAtLeast: 5500,
     })
     // Never more than the purchase's balance, however many there are.
     const many = Array.from({length: 30}, (_, i) => refund(`maybe-${i}`, 1000))
@@ -139,7 +139,7 @@ describe('matchRefunds: certain, likely, possible, or another purchase\'s; best 
 
   it("the gateway's own refunded_amount is believed where its record has one", () => {
     const {state, matched} = matchRefunds({...livePurchase, refunded_amount: 4000}, [within, over, derived])
-    expect(state).toEqual({amount: 10000, currency: 'AUD', source: 'gateway', refunded: 4000, certain: 0, possible: 0, possibleAmount: 0, likely: 0, likelyOthers: 0, certainOthers: 0, others: [], left: 6000, leftAtLeast: 6000})
+    expect(state).toEqual({amount: 10000, currency: 'AUD', source: 'gateway', refunded: 4000, certain: 0, possible: 0, possibleAmount: 0, likely: 0, likelyOthers: 0, certainOthers: 0, others: {certain: [], likely: []}, left: 6000, leftAtLeast: 6000})
     // Only what the gateway says was refunded can be refunds of it.
     expect(matched.map(({match}) => match.against)).toEqual([[], [], ['over_balance']])
     expect(matchRefunds({...livePurchase, refunded_amount: 1.5}, []).state.source).toBe('refunds')
@@ -155,7 +155,7 @@ describe('matchRefunds: certain, likely, possible, or another purchase\'s; best 
 })
 
 describe('amountOffer: what a refund prompt offers, never what the gateway would refuse', () => {
-  const state = (over: Partial<ReturnType<typeof matchRefunds>['state']>) => ({amount: 1000, currency: 'AUD', source: 'refunds' as const, refunded: 0, certain: 0, possible: 0, possibleAmount: 0, likely: 0, likelyOthers: 0, certainOthers: 0, others: [], left: 1000, leftAtLeast: 1000, ...over})
+  const state = (over: Partial<ReturnType<typeof matchRefunds>['state']>) => ({amount: 1000, currency: 'AUD', source: 'refunds' as const, refunded: 0, certain: 0, possible: 0, possibleAmount: 0, likely: 0, likelyOthers: 0, certainOthers: 0, others: {certain: [], likely: []}, left: 1000, leftAtLeast: 1000, ...over})
 
   it.each([
     ['nothing refunded: the purchase in full', {}, 1000, '; Enter for the purchase in full, 10.00 AUD'],
