@@ -72,10 +72,13 @@ export async function listRefundsOfPurchase(request: ListRequest, f: Factory, de
 /**
  * A purchase with what has been refunded of it and what is left, as fields of gw's own after the
  * gateway's (`purchase get`): each an amount or a range (`at_least`, `at_most`, in minor units),
- * and gw_refunded says in words what gw knows and why. A declined one took nothing.
+ * and gw_refunded says in words what gw knows and why. A declined one took nothing, and has nothing to refund.
  */
 export async function withRefunded(purchase: GwRecord, f: Factory): Promise<GwRecord> {
-  if (outcomeOf(purchase) === false) return purchase
+  if (outcomeOf(purchase) === false) {
+    const none = {at_least: 0, at_most: 0, ...(typeof purchase.currency === 'string' ? {currency: purchase.currency} : {})}
+    return {...purchase, gw_refunded: {...none, says: 'nothing: it was declined, and took nothing'}, gw_left_to_refund: none}
+  }
   try {
     const deps = await f.deps()
     const made = await madeRecords(f, deps.client)

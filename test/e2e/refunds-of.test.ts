@@ -284,6 +284,11 @@ describe('"was order X refunded?": one answer from both commands', () => {
     expect(Object.keys(got.json as object)).toEqual(['reference', 'gw_refunded', 'gw_left_to_refund'])
     expect((got.json as Record_).gw_left_to_refund).toEqual({at_least: 700, at_most: 1000, currency: 'AUD'})
     expect((got.json as Record_).gw_refunded).toMatchObject({at_least: 0, at_most: 300})
+    // A declined purchase took nothing: nothing refunded, nothing left, said so.
+    const declined = await sandbox.gw(['purchase', 'create', '--amount', '1051', '--reference', `${prefix}-declined`, '--card-holder', holder, '--card-number', CARDS.visa, '--card-expiry', '12/2030', '--cvv', '123'])
+    expect(declined.code, declined.stderr).toBe(3)
+    const none = {at_least: 0, at_most: 0, currency: 'AUD'}
+    expect(((await gwOk(['purchase', 'get', `${prefix}-declined`, '--refunds'])).json as Record_).gw_refunded).toEqual({...none, says: 'nothing: it was declined, and took nothing'})
     // Only the fields a command can print are offered.
     const refused = await sandbox.gw(['purchase', 'list', '--fields', 'gw_refunded'])
     expect(refused.code).toBe(2)
