@@ -9,7 +9,7 @@ import {WriteError} from '../../../src/errors.js'
 
 // A single `gw refund create` is recorded in gw's data directory, so that its refund is certain
 // for the purchase it was made for (design.md §3); two gw at once each keep theirs.
-const target = journalTarget('http://127.0.0.1:8787/', 'TEST')
+const target = journalTarget('https://gateway.example/', 'TEST')
 const purchase = {id: '071-P-1VQZVNTX', reference: 'order-1042'}
 const refund = (id: string, more: Record<string, unknown> = {}) => ({id, reference: `${id}-ref`, amount: 500, successful: true, ...more})
 const dataDir = () => mkdtempSync(join(tmpdir(), 'gw-refunds-made-'))
@@ -30,7 +30,7 @@ describe('recordRefundMade and refundsMade', () => {
       ]),
     )
     expect(readFileSync(refundsMadeFile(dir), 'utf8').split('\n').filter(Boolean)[0]).toBe(
-      `{"refund":"071-R-AAAA0001","reference":"071-R-AAAA0001-ref","transaction_id":"order-1042","purchase_id":"${purchase.id}","purchase_reference":"order-1042","target":{"base_url":"http://localhost:8787","username":"TEST"},"at":"2026-11-17T00:00:00.000Z"}`,
+      `{"refund":"071-R-AAAA0001","reference":"071-R-AAAA0001-ref","transaction_id":"order-1042","purchase_id":"${purchase.id}","purchase_reference":"order-1042","target":{"base_url":"https://gateway.example","username":"TEST"},"at":"2026-11-17T00:00:00.000Z"}`,
     )
     expect(await refundsMade(dir, target, new Set())).toEqual(new Map())
   })
@@ -68,7 +68,7 @@ describe('recordRefundMade and refundsMade', () => {
     const dir = dataDir()
     const source = (file: string) => JSON.stringify(join(import.meta.dirname, '../../../src/batch', file))
     const script = `Promise.all([import(${source('refunds-made.ts')}), import(${source('journal-identity.ts')})]).then(([{recordRefundMade}, {journalTarget}]) => {
-      const target = journalTarget('http://127.0.0.1:8787/', 'TEST')
+      const target = journalTarget('https://gateway.example/', 'TEST')
       const who = process.argv.at(-1)
       return Promise.all(Array.from({length: 50}, (_, i) => recordRefundMade(${JSON.stringify(dir)}, target, {refund: {id: who + '-' + i}, transactionId: 'order-1042'})))
     })`
