@@ -154,6 +154,33 @@ describe('matchRefunds: certain, likely, possible, or another purchase\'s; best 
   })
 })
 
+describe('matchRefunds: what each record holds, read as data', () => {
+  const single = refund('refund-for-order-1042', 400)
+
+  it('reads derived shapes exactly: digits only, to the end', () => {
+    expect(derivedFrom('order-9-R23')).toBe('order-9')
+    expect(derivedFrom('order-9-R2x')).toBeUndefined()
+    expect(derivedFrom(42)).toBeUndefined()
+    expect(derivationBase({id: ''})).toBeUndefined()
+    expect(derivationBase({id: 42})).toBeUndefined()
+  })
+
+  it('a record by the purchase id is this purchase\'s, whatever name it was asked by; a certain one names it too', () => {
+    const byId = known([[single.id, made('some-alias', 'refund_create', {purchaseId: livePurchase.id})]])
+    expect(matchRefunds(livePurchase, [single], byId).matched[0]!.match).toEqual({purchase: livePurchase.id, match: 'certain', by: 'refund_create', fits: ['made_after', 'names_purchase'], against: []})
+  })
+
+  it('made at the very instant of the purchase is after it; amounts, references and figures that are not numbers or text are none', () => {
+    const same = refund('x', 100, {transaction_date: livePurchase.transaction_date})
+    expect(matchRefunds(livePurchase, [same]).matched[0]!.match.fits).toEqual(['made_after', 'within_balance'])
+    expect(matchRefunds(livePurchase, [refund('x', 100, {amount: '100'})]).matched[0]!.match.fits).toEqual(['made_after'])
+    expect(matchRefunds({...livePurchase, refunded_amount: '4000'}, []).state.source).toBe('refunds')
+    expect(matchRefunds({...livePurchase, amount: '10000'}, []).state).toMatchObject({amount: 0, left: 0})
+    expect(matchRefunds({...livePurchase, reference: 1042}, [single]).matched[0]!.match).toMatchObject({purchase: livePurchase.id, fits: ['made_after', 'within_balance']})
+    expect(matchRefunds({...livePurchase, id: undefined, reference: undefined}, [single]).matched[0]!.match.purchase).toBe('')
+  })
+})
+
 describe('amountOffer: what a refund prompt offers, never what the gateway would refuse', () => {
   const state = (over: Partial<ReturnType<typeof matchRefunds>['state']>) => ({amount: 1000, currency: 'AUD', source: 'refunds' as const, refunded: 0, certain: 0, possible: 0, possibleAmount: 0, likely: 0, likelyOthers: 0, certainOthers: 0, others: {certain: [], likely: []}, left: 1000, leftAtLeast: 1000, ...over})
 
