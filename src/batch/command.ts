@@ -123,7 +123,7 @@ async function noteRefundJournal(f: Factory, journalPath: string): Promise<void>
     await noteJournalPlace(f.dataDir, journalPath)
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? String(err)
-    f.io.err(`Warning: where this journal is could not be noted in ${f.dataDir} (${code}): refund list --purchase will show this batch's refunds as possible ones, not certain.\n`)
+    f.io.err(`Warning: where this journal is could not be noted in ${f.dataDir} (${code}): refund list --purchase will show this batch's refunds as likely or possible ones, not certain.\n`)
   }
 }
 

@@ -18,7 +18,8 @@ export async function refuseAnotherInstance(journal: Pick<Journal, 'path' | 'res
     if (result.gateway_instance !== undefined) answeredBy.set(result.gateway_instance, (answeredBy.get(result.gateway_instance) ?? 0) + 1)
   }
   if (answeredBy.size === 0) return
-  const {lacking, now} = await askGateway([...answeredBy.keys()], client)
+  const {held, now} = await instanceHolder(client)
+  const lacking = [...answeredBy.keys()].filter((name) => !held(name))
   if (lacking.length === 0) return
   const rows = lacking.reduce((sum, instance) => sum + answeredBy.get(instance)!, 0)
   const runs = [...new Set(lacking.map(runOf))].join(', ')
@@ -37,12 +38,12 @@ function parts(instance: string): {run: string; changes: number} {
 const runOf = (instance: string) => parts(instance).run
 
 /**
- * The names the gateway no longer holds, and what it is now: a name is held while its run is one
- * the gateway holds, up to the count of changes it holds of it. A gateway without GET
- * /_sandbox/instance (a gw before it) is asked for its name by that read, and holds only the
- * names that are its own.
+ * Whether the local gateway still holds what it answered as a name, and what it is now: a name is
+ * held while its run is one the gateway holds, up to the count of changes it holds of it. A
+ * gateway without GET /_sandbox/instance (a gw before it) is asked for its name by that read, and
+ * holds only the names that are its own.
  */
-async function askGateway(names: string[], client: Deps['client']): Promise<{lacking: string[]; now: string | undefined}> {
+export async function instanceHolder(client: Deps['client']): Promise<{held: (name: string) => boolean; now: string | undefined}> {
   try {
     const {instance, runs} = await client.sandbox.instance()
     const until = new Map(runs.map((run) => [run.id, run.until]))
@@ -50,11 +51,11 @@ async function askGateway(names: string[], client: Deps['client']): Promise<{lac
       const {run, changes} = parts(name)
       return changes <= (until.get(run) ?? -1)
     }
-    return {lacking: names.filter((name) => !held(name)), now: instance ?? undefined}
+    return {held, now: instance ?? undefined}
   } catch (err) {
     // Any answer names the run; no answer (or credentials refused) is this run's failure to report.
     if (!(err instanceof GwError) || err.status === undefined || err.exitCode === 4) throw err
   }
   const now = client.gatewayInstance
-  return {lacking: names.filter((name) => name !== now), now}
+  return {held: (name) => name === now, now}
 }

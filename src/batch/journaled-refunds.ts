@@ -2,6 +2,7 @@ import {createReadStream} from 'node:fs'
 import {appendFile, mkdir, readdir, readFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import {realPath} from '../file-lock.js'
+import type {MadeFor} from '../lists/refund-match.js'
 import {type JournalTarget, parseEntry, parseJson, sameTarget} from './journal-identity.js'
 
 /** The places of refund journals a batch was given (`--journal FILE`), one JSON string a line: read as the data directory's own are. */
@@ -27,16 +28,16 @@ async function journalPlaces(dataDir: string): Promise<string[]> {
 }
 
 /**
- * The refunds gw's batch journals say it sent for a purchase and had approved: their ids. Read
- * only, a line at a time, from the journals in gw's data directory and those a batch was given
- * with `--journal FILE` (noteJournalPlace), written for this gateway and merchant. Only the lines that name the purchase (its
- * id or reference, as a row's transaction_id) and their results are parsed, and only their
- * references and ids kept. A journal that cannot be read tells nothing: it is passed over.
+ * Which purchase gw's batch journals say each of these refunds (by id) was sent for: the row's
+ * transaction_id, as the batch asked (an id or a reference). Read only, a line at a time, from the
+ * journals in gw's data directory and those a batch was given with `--journal FILE`
+ * (noteJournalPlace), written for this gateway and merchant. Only the results that name one of the
+ * refunds, then those rows' intents, are parsed (a journal of 100,000 rows is some 55 MB). A
+ * journal that cannot be read tells nothing: it is passed over.
  */
-export async function journaledRefunds(dataDir: string, target: JournalTarget, purchase: {id?: unknown; reference?: unknown}): Promise<Set<string>> {
-  const ids = new Set<string>()
-  const keys = [purchase.id, purchase.reference].filter((key): key is string => typeof key === 'string' && key !== '')
-  if (keys.length === 0) return ids
+export async function journaledRefunds(dataDir: string, target: JournalTarget, refundIds: ReadonlySet<string>): Promise<Map<string, MadeFor>> {
+  const made = new Map<string, MadeFor>()
+  if (refundIds.size === 0) return made
   const directory = join(dataDir, 'journals')
   const names = await readdir(directory).catch(() => [] as string[])
   const own = names.filter((file) => file.startsWith('refund-create-') && file.endsWith('.ndjson')).map((name) => join(directory, name))
@@ -50,52 +51,52 @@ export async function journaledRefunds(dataDir: string, target: JournalTarget, p
       // A place that no longer resolves (a folder gone) holds nothing to read.
     }
   }
-  for (const path of paths) await readJournal(path, target, keys, ids).catch(() => undefined)
-  return ids
+  for (const path of paths) await readJournal(path, target, refundIds, made).catch(() => undefined)
+  return made
 }
 
-async function readJournal(path: string, target: JournalTarget, keys: string[], ids: Set<string>): Promise<void> {
-  // Looked for, rather than every line parsed (a journal of 100,000 rows is some 55 MB): the rows
-  // sent for the purchase, then the results of those rows.
-  const needles = keys.map((key) => `"transaction_id":${JSON.stringify(key)}`)
-  const references = new Set<string>()
-  const onLine = (line: string) => {
+async function readJournal(path: string, target: JournalTarget, refundIds: ReadonlySet<string>, made: Map<string, MadeFor>): Promise<void> {
+  const header = await firstLine(path)
+  if (header?.command !== 'refund create' || !sameTarget(header.target, target)) return
+  const needles = [...refundIds].map((id) => `"id":${JSON.stringify(id)}`)
+  // The rows' references whose results name one of the refunds, approved or not: gw sent them.
+  const rows = new Map<string, string>()
+  await eachLine(path, (line) => {
+    if (!line.startsWith('{"result":') || !needles.some((needle) => line.includes(needle))) return
     const entry = parseEntry(line)
-    const request = entry?.request as Record<string, unknown> | undefined
-    if (typeof entry?.intent === 'string' && keys.includes(String(request?.transaction_id)) && !references.has(entry.intent)) {
-      references.add(entry.intent)
-      needles.push(`{"result":${JSON.stringify(entry.intent)},`)
-    }
-    const record = entry?.record as Record<string, unknown> | undefined
-    if (references.has(String(entry?.result)) && entry?.status === 'approved' && typeof record?.id === 'string') ids.add(record.id)
-  }
+    const id = (entry?.record as Record<string, unknown> | undefined)?.id
+    if (typeof entry?.result === 'string' && typeof id === 'string' && refundIds.has(id)) rows.set(entry.result, id)
+  })
+  if (rows.size === 0) return
+  const intents = [...rows.keys()].map((reference) => `{"intent":${JSON.stringify(reference)},`)
+  await eachLine(path, (line) => {
+    if (!intents.some((intent) => line.startsWith(intent))) return
+    const entry = parseEntry(line)
+    const transactionId = (entry?.request as Record<string, unknown> | undefined)?.transaction_id
+    const id = rows.get(String(entry?.intent))
+    if (id !== undefined && typeof transactionId === 'string') made.set(id, {transactionId, by: 'journal'})
+  })
+}
+
+/** A file's first line, parsed: a journal's header. */
+async function firstLine(path: string): Promise<Record<string, unknown> | undefined> {
+  let first: string | undefined
+  await eachLine(path, (line) => {
+    first ??= line
+    return false
+  })
+  return parseEntry(first)
+}
+
+/**
+ * Each whole line of a file, in order, read a chunk at a time (constant memory, however long the
+ * file); a line torn by a crash, unended, is left out. `onLine` returning false stops the read.
+ */
+export async function eachLine(path: string, onLine: (line: string) => boolean | void): Promise<void> {
   let carried = ''
-  let header = true
   for await (const chunk of createReadStream(path, {encoding: 'utf8', highWaterMark: 1 << 20})) {
-    const text = carried + (chunk as string)
-    const end = text.lastIndexOf('\n') + 1
-    carried = text.slice(end)
-    let block = text.slice(0, end)
-    if (header && end > 0) {
-      header = false
-      const first = parseEntry(block.slice(0, block.indexOf('\n')))
-      if (first?.command !== 'refund create' || !sameTarget(first.target, target)) return
-      block = block.slice(block.indexOf('\n') + 1)
-    }
-    // The lines that hold a needle, each once; the needles a row's intent adds (its result) are
-    // looked for in the same block next.
-    const read = new Set<number>()
-    for (let searched = 0; searched < needles.length; ) {
-      const starts: number[] = []
-      for (; searched < needles.length; searched++) {
-        const needle = needles[searched]!
-        for (let at = block.indexOf(needle); at >= 0; at = block.indexOf(needle, at + needle.length)) starts.push(block.lastIndexOf('\n', at) + 1)
-      }
-      for (const start of starts.sort((a, b) => a - b)) {
-        if (read.has(start)) continue
-        read.add(start)
-        onLine(block.slice(start, block.indexOf('\n', start)))
-      }
-    }
+    const lines = (carried + (chunk as string)).split('\n')
+    carried = lines.pop()!
+    for (const line of lines) if (onLine(line) === false) return
   }
 }

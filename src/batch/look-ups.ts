@@ -12,8 +12,8 @@ import {readIds} from './input.js'
 import {maskCardToken} from '../redact.js'
 
 /**
- * Records looked up by the ids given as arguments (or `-`, one a line on stdin, or --input FILE).
- * One id renders as a record; several are looked up `concurrency` at a time and print in the
+ * Records looked up by the ids given as arguments (or `-`, one a line on stdin, or --input FILE),
+ * each with what `add` adds of gw's own. One id renders as a record; several are looked up `concurrency` at a time and print in the
  * order given, a failed one reported while the rest still run. The exit code is the worst any
  * id had (design.md §4).
  */
@@ -21,12 +21,15 @@ export async function lookUpIds(
   resource: LookUpResource,
   argv: string[],
   f: Factory,
-  {noun, input, concurrency = DEFAULT_CONCURRENCY}: {noun?: string; input?: string; concurrency?: number},
+  {noun, input, concurrency = DEFAULT_CONCURRENCY, add}: {noun?: string; input?: string; concurrency?: number; add?: (record: GwRecord) => Promise<GwRecord>},
 ): Promise<GwRecord | undefined> {
   const {ids, batch} = await readIds(argv, f.io, noun, input)
   const deps = await f.deps()
-  if (!batch && ids.length === 1) return lookUp(resource, ids[0]!, deps)
-  const {failed, worst} = await lookUpEach(resource, ids, {deps, columns: f.columns, render: f.render, concurrency})
+  if (!batch && ids.length === 1) {
+    const record = await lookUp(resource, ids[0]!, deps)
+    return add ? add(record) : record
+  }
+  const {failed, worst} = await lookUpEach(resource, ids, {deps, columns: f.columns, render: f.render, concurrency, add})
   if (worst) throw new SomeFailed(`${failed} of ${ids.length} look-ups failed`, worst)
   return undefined
 }
@@ -44,12 +47,13 @@ export interface LookUpsDone {
 export async function lookUpEach(
   resource: LookUpResource,
   ids: string[],
-  {deps, columns, render, concurrency}: {deps: Deps; columns: Column[]; render: RenderOptions; concurrency: number},
+  {deps, columns, render, concurrency, add}: {deps: Deps; columns: Column[]; render: RenderOptions; concurrency: number; add?: (record: GwRecord) => Promise<GwRecord>},
 ): Promise<LookUpsDone> {
   const {io} = deps
   const stream = recordStream(io, columns, render)
   const done: LookUpsDone = {failed: 0}
-  const look = (id: string) => lookUp(resource, id, deps).then(
+  // Fields of gw's own (a purchase's refunds) are added as each record comes, in the same slot.
+  const look = (id: string) => lookUp(resource, id, deps).then(async (record) => (add ? add(record) : record)).then(
     (record): [string, GwRecord | GwError] => [id, record],
     (err: unknown): [string, GwRecord | GwError] => [id, toGwError(err)],
   )

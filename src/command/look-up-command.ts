@@ -1,4 +1,5 @@
 import type {endpoints} from '../api/endpoints.js'
+import {Flags} from '@oclif/core'
 import * as gwFlags from '../flags.js'
 import {GwCommand} from '../gw-command.js'
 import type {LookUpResource} from '../operations/look-up.js'
@@ -37,6 +38,16 @@ export interface LookUpHelp {
 }
 
 /**
+ * Fields of gw's own a `get` adds after the gateway's (a purchase's refunds): at a terminal, where
+ * a person reads them; elsewhere when `--<flag>` asks, or --fields names one of them.
+ */
+export interface Described {
+  flag: {name: string; description: string}
+  fields: string[]
+  add: (record: GwRecord, f: Factory) => Promise<GwRecord>
+}
+
+/**
  * A `get` command, declared (style.md §5): records of `resource` looked up by the keys given as
  * arguments, `-` or --input, through the client's `get` for it (batch/look-ups.ts).
  */
@@ -45,8 +56,7 @@ export function lookUpCommand<R extends LookUpResource>(
   key: KeyOf<R> & keyof typeof KEYS,
   help: LookUpHelp,
   columns: Column[],
-  /** What one record shows besides its fields at a terminal, as fields of gw's own for its columns (never in JSON). */
-  described?: (record: GwRecord, f: Factory) => Promise<GwRecord>,
+  described?: Described,
 ) {
   const noun = nounOf(resource)
   const [one, several] = KEYS[key]
@@ -56,17 +66,19 @@ export function lookUpCommand<R extends LookUpResource>(
     static override examples = help.examples
     static override strict = false
     static override args = gwFlags.ids(key, `${noun} ${one}`)
-    static override flags = gwFlags.lookUps(`${noun} ${several}`)
+    static override flags = {
+      ...gwFlags.lookUps(`${noun} ${several}`),
+      ...(described ? {[described.flag.name]: Flags.boolean({description: described.flag.description})} : {}),
+    }
     static override columns = columns
 
     async run() {
       const {argv, flags} = await this.parse(LookUp)
       const {lookUpIds} = await import('../batch/look-ups.js')
-      const record = await lookUpIds(resource, argv as string[], this.factory, {noun: one, input: flags.input, concurrency: flags.concurrency})
-      // Only a terminal's field/value list shows it (JSON is the gateway's record), and only when --fields leaves it in.
       const {json, fields} = this.factory.render
-      const shown = this.io.isStdoutTTY && !json && (!fields || fields.some((field) => record !== undefined && !Object.hasOwn(record, field)))
-      return record && described && shown ? described(record, this.factory) : record
+      const asked = described !== undefined && (flags[described.flag.name as keyof typeof flags] === true || (fields ? fields.some((field) => described.fields.includes(field)) : this.io.isStdoutTTY && !json))
+      const add = asked ? (record: GwRecord) => described.add(record, this.factory) : undefined
+      return lookUpIds(resource, argv as string[], this.factory, {noun: one, input: flags.input, concurrency: flags.concurrency, add})
     }
   }
 }

@@ -8,8 +8,9 @@ type GwRecord = Record<string, unknown>
  * A refund's record does not name its purchase (gateway-notes.md), so gw makes the link part of
  * the data: a refund sent without a reference of the user's gets `<purchase-ref>-R<n>`, the n-th
  * free one, held to the gateway's length rule by cutting the purchase's part, never the suffix.
- * The reference is the purchase's own (the same for every refund of it), so the refunds of a
- * purchase are found by their references exactly.
+ * A reference's shape is evidence, not proof (merchants' own systems name references as they like):
+ * one derived from a purchase's makes a refund likely that purchase's; certain is only what gw
+ * recorded making for it (a batch journal, or its record of a single refund create).
  */
 export function refundReference(purchaseReference: string, n: number): string {
   const suffix = `-R${n}`
@@ -43,41 +44,77 @@ function derivedShape(reference: unknown): {base: string; n: number} | undefined
   return match ? {base: match[1]!, n: Number(match[2])} : undefined
 }
 
-/** What fits a refund to the purchase, besides being on its card (number and holder) since it: the filter every one listed passed. */
+
+/** What fits a refund to the purchase, besides being on its card (number and holder): the reasons shown. */
 export type Fit = 'made_after' | 'within_balance' | 'names_purchase'
 
-/** What speaks against it: more than the purchase has left to refund, or a reference derived from another purchase's (one on the same card, looked up). */
-export type Misfit = 'over_balance' | 'names_other_purchase'
+/** What speaks against it: more than the purchase can have left to refund, which the gateway would have refused. */
+export type Misfit = 'over_balance'
 
 /**
- * How a refund listed for a purchase (`refund list --purchase`) fits it: certain where gw made it
- * for this purchase (a reference it derived from the purchase's, or a batch journal of gw's that
- * sent it), else possible, with the clues for and against. It travels with the refund's record
- * as `gw_match`, after the gateway's own fields.
+ * How sure gw is that a refund on a purchase's card is that purchase's (design.md §3, a guess is
+ * shown as a guess): certain, gw recorded making it for this purchase; likely, its reference
+ * derives from the purchase's and it came after it; possible, the same card after it. A refund
+ * certain or likely for another purchase is that purchase's (`other_purchase`), which it names.
  */
+export type Match = 'certain' | 'likely' | 'possible' | 'other_purchase'
+
+/** How gw knows: its batch journal or its record of a single refund create (certain), or a reference derived from the purchase's (likely). */
+export type Evidence = 'journal' | 'refund_create' | 'derived_reference'
+
+/** How a refund on a purchase's card fits it: it travels with the refund's record as `gw_match`, after the gateway's own fields. */
 export interface RefundMatch {
   /** The purchase's id (or, without one, its reference). */
   purchase: string
-  certain: boolean
-  /** How gw knows a certain one is of the purchase. */
-  by?: 'derived_reference' | 'journal'
+  match: Match
+  by?: Evidence
+  /** A refund of another purchase: which, as gw was asked to refund it or as the reference derives from it. */
+  other_purchase?: string
+  /** How sure gw is that it is that other purchase's. */
+  other_match?: 'certain' | 'likely'
   fits: Fit[]
   against: Misfit[]
 }
+
+/** A refund gw recorded making: the purchase as gw was asked to refund it (the request's transaction_id, an id or a reference), and as the gateway named it when gw looked it up. */
+export interface MadeFor {
+  transactionId: string
+  purchaseId?: string
+  purchaseReference?: string
+  by: 'journal' | 'refund_create'
+}
+
+/** What gw learned besides the refunds themselves. */
+export interface Known {
+  /** The refunds gw recorded making, by the refund's id. */
+  made: ReadonlyMap<string, MadeFor>
+  /** Other purchases on the same card, by the reference some refunds' references derive from, as the gateway has them. */
+  others: ReadonlyMap<string, GwRecord>
+}
+
+const NOTHING_KNOWN: Known = {made: new Map(), others: new Map()}
 
 /** What has been refunded of a purchase and what is left, as far as gw can know it. */
 export interface RefundedState {
   amount: number
   currency?: string
-  /** The gateway's own figure (a `refunded_amount` on the purchase), or the refunds gw found on its card. */
+  /** The gateway's own figure (a `refunded_amount` on the purchase), or the refunds on its card, matched. */
   source: 'gateway' | 'refunds'
-  /** Refunded for certain: the gateway's figure, or the approved refunds certain to be of it. */
+  /** Refunded for certain: the gateway's figure, or the approved refunds gw made for it. */
   refunded: number
+  /** Approved refunds gw recorded making for it. */
   certain: number
-  /** Approved refunds that may be of it (within its balance, their references not another purchase's), and how much they come to at most. */
+  /** Approved refunds that may be of it (likely, possible, or only likely another's, within its balance), and what they come to at most. */
   possible: number
   possibleAmount: number
-  /** Left to refund at most (nothing else of it refunded) and at least (every possible one of it); the same when nothing is in doubt. */
+  /** Of those: the likely ones, and those likely another purchase's. */
+  likely: number
+  likelyOthers: number
+  /** Approved refunds gw recorded making for other purchases: none of them is this one's. */
+  certainOthers: number
+  /** The other purchases those refunds are of, each once: those gw made some for, and those some are likely of. */
+  others: {certain: string[]; likely: string[]}
+  /** Left to refund at most (nothing else of it refunded) and at least (every one that may be of it); the same when nothing is in doubt. */
   left: number
   leftAtLeast: number
 }
@@ -87,72 +124,98 @@ export interface Matched {
   match: RefundMatch
 }
 
-/** What gw learned besides the refunds: those its batch journals say it made for the purchase (their ids), and references of other purchases on its card. */
-export interface Made {
-  journaled: ReadonlySet<string>
-  /** References of other purchases on the same card, from which some refunds' references derive: those refunds are theirs. */
-  others: ReadonlySet<string>
-}
+/** How a match ranks, best fit first: this purchase's, surest first; then another's, the likely before the certain. */
+const RANK: Record<Match, number> = {certain: 4, likely: 3, possible: 2, other_purchase: 1}
+
+const refundSize = (refund: GwRecord) => (typeof refund.amount === 'number' ? Math.abs(refund.amount) : undefined)
+const approved = (refund: GwRecord) => outcomeOf(refund) === true
+const nonEmpty = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined)
 
 /**
  * The refunds on a purchase's card since it (lists/filters.ts), held against it: each one's match,
- * best fit first (certain ones, then by fewer misfits and more fits, the order given kept among
- * equals), and what that makes refunded and left.
+ * best fit first (the order given kept among equals), and what that makes refunded and left. The
+ * one matcher behind `refund list --purchase`, `purchase get` and a refund's amount offer.
  */
-export function matchRefunds(purchase: GwRecord, refunds: GwRecord[], made: Made = {journaled: new Set(), others: new Set()}): {matched: Matched[]; state: RefundedState} {
-  const reference = typeof purchase.reference === 'string' && purchase.reference !== '' ? purchase.reference : undefined
-  const id = typeof purchase.id === 'string' ? purchase.id : undefined
+export function matchRefunds(purchase: GwRecord, refunds: GwRecord[], known: Known = NOTHING_KNOWN): {matched: Matched[]; state: RefundedState} {
+  const reference = nonEmpty(purchase.reference)
+  const id = nonEmpty(purchase.id)
   const base = derivationBase(purchase)
   const amount = typeof purchase.amount === 'number' ? purchase.amount : 0
   // A declined purchase took nothing, so nothing of it can be refunded.
   const paid = outcomeOf(purchase) === false ? 0 : amount
   const given = typeof purchase.refunded_amount === 'number' && Number.isSafeInteger(purchase.refunded_amount) ? purchase.refunded_amount : undefined
-  const certainBy = (refund: GwRecord): RefundMatch['by'] => {
-    if (base !== undefined && derivedNumber(base, refund.reference) !== undefined) return 'derived_reference'
-    if (typeof refund.id === 'string' && made.journaled.has(refund.id)) return 'journal'
-    return undefined
-  }
-  const sized = (refund: GwRecord) => (typeof refund.amount === 'number' ? Math.abs(refund.amount) : undefined)
-  const approved = (refund: GwRecord) => outcomeOf(refund) === true
-  const withBy = refunds.map((refund) => ({refund, by: certainBy(refund)}))
-  const certainAmount = withBy.reduce((sum, {refund, by}) => sum + (by && approved(refund) ? (sized(refund) ?? 0) : 0), 0)
-  // What the possible ones may come to: what the gateway says was refunded, or the purchase, less the certain ones.
-  const room = Math.max(0, (given ?? paid) - certainAmount)
   const since = recordInstant(purchase.transaction_date)
-  const matched = withBy.map(({refund, by}): Matched => {
+  const madeFor = (refund: GwRecord) => (typeof refund.id === 'string' ? known.made.get(refund.id) : undefined)
+  // Recorded with the purchase's id when gw looked it up; else as asked, by its id or its reference.
+  const ours = (made: MadeFor) => (made.purchaseId === undefined ? made.transactionId === id || made.transactionId === reference : made.purchaseId === id)
+  const certainAmount = refunds.reduce((sum, refund) => {
+    const made = madeFor(refund)
+    return sum + (made && ours(made) && approved(refund) ? (refundSize(refund) ?? 0) : 0)
+  }, 0)
+  // What the others may come to: what the gateway says was refunded, or the purchase, less the certain ones.
+  const room = Math.max(0, (given ?? paid) - certainAmount)
+  const after = (refund: GwRecord, than: GwRecord) => {
+    const [at, from] = [recordInstant(refund.transaction_date), recordInstant(than.transaction_date)]
+    return at !== undefined && from !== undefined && at >= from
+  }
+  const matched = refunds.map((refund): Matched => {
     const fits: Fit[] = []
     const against: Misfit[] = []
-    const at = recordInstant(refund.transaction_date)
-    if (since !== undefined && at !== undefined && at >= since) fits.push('made_after')
-    const size = sized(refund)
-    if (!by && size !== undefined) {
+    const shown = {purchase: id ?? reference ?? ''}
+    if (since !== undefined && after(refund, purchase)) fits.push('made_after')
+    const names = [reference, id].some((name) => name !== undefined && namesWord(refund.reference, name))
+    const made = madeFor(refund)
+    if (made && !ours(made)) {
+      return {refund, match: {...shown, match: 'other_purchase', by: made.by, other_purchase: made.purchaseReference ?? made.transactionId, other_match: 'certain', fits, against}}
+    }
+    if (made) return {refund, match: {...shown, match: 'certain', by: made.by, fits: names ? [...fits, 'names_purchase'] : fits, against}}
+    const size = refundSize(refund)
+    if (size !== undefined) {
       if (size <= room) fits.push('within_balance')
       else against.push('over_balance')
     }
-    const names = [reference, id].some((name) => name !== undefined && namesWord(refund.reference, name))
     if (names) fits.push('names_purchase')
+    if (base !== undefined && against.length === 0 && fits.includes('made_after') && derivedNumber(base, refund.reference) !== undefined) {
+      return {refund, match: {...shown, match: 'likely', by: 'derived_reference', fits, against}}
+    }
     const from = derivedFrom(refund.reference)
-    if (!by && !names && from !== undefined && from !== base && made.others.has(from)) against.push('names_other_purchase')
-    return {refund, match: {purchase: id ?? reference ?? '', certain: by !== undefined, ...(by ? {by} : {}), fits, against}}
+    const other = from === undefined || from === base || names ? undefined : known.others.get(from)
+    if (other && after(refund, other)) {
+      return {refund, match: {...shown, match: 'other_purchase', by: 'derived_reference', other_purchase: from, other_match: 'likely', fits, against}}
+    }
+    return {refund, match: {...shown, match: 'possible', fits, against}}
   })
-  const score = ({match}: Matched) => (match.certain ? 1_000 : 0) - match.against.length * 10 + match.fits.length
+  const score = ({match}: Matched) => RANK[match.match] * 1_000 - match.against.length * 1_500 + match.fits.length
   const ordered = matched.map((entry, index) => ({entry, index})).sort((a, b) => score(b.entry) - score(a.entry) || a.index - b.index).map(({entry}) => entry)
-  const mayBe = matched.filter(({refund, match}) => !match.certain && match.against.length === 0 && approved(refund))
-  const possibleAmount = Math.min(room, mayBe.reduce((sum, {refund}) => sum + (sized(refund) ?? 0), 0))
+  return {matched: ordered, state: refundedState(purchase, matched, {amount, paid, given, certainAmount, room})}
+}
+
+/** What the matches make refunded and left of the purchase: only approved refunds count, and none over its balance. */
+function refundedState(purchase: GwRecord, matched: Matched[], {amount, paid, given, certainAmount, room}: {amount: number; paid: number; given?: number; certainAmount: number; room: number}): RefundedState {
+  const counted = matched.filter(({refund}) => approved(refund))
+  const certainOther = ({match}: Matched) => match.match === 'other_purchase' && match.other_match === 'certain'
+  // Only likely another's is no proof: it may still be this one's, so it counts as one that may be.
+  const mayBe = counted.filter((entry) => entry.match.match !== 'certain' && !certainOther(entry) && entry.match.against.length === 0)
+  const exact = given !== undefined
   const refunded = given ?? certainAmount
   const left = Math.max(0, paid - refunded)
-  const state: RefundedState = {
+  const possibleAmount = exact ? 0 : Math.min(room, mayBe.reduce((sum, {refund}) => sum + (refundSize(refund) ?? 0), 0))
+  const named = (entries: Matched[]) => [...new Set(entries.map(({match}) => match.other_purchase!))]
+  return {
     amount,
     ...(typeof purchase.currency === 'string' ? {currency: purchase.currency} : {}),
-    source: given === undefined ? 'refunds' : 'gateway',
+    source: exact ? 'gateway' : 'refunds',
     refunded,
-    certain: matched.filter(({match}) => match.certain).length,
-    possible: given === undefined ? mayBe.length : 0,
-    possibleAmount: given === undefined ? possibleAmount : 0,
+    certain: counted.filter(({match}) => match.match === 'certain').length,
+    possible: exact ? 0 : mayBe.length,
+    possibleAmount,
+    likely: exact ? 0 : mayBe.filter(({match}) => match.match === 'likely').length,
+    likelyOthers: exact ? 0 : mayBe.filter(({match}) => match.match === 'other_purchase').length,
+    certainOthers: counted.filter(certainOther).length,
+    others: {certain: named(counted.filter(certainOther)), likely: named(mayBe.filter(({match}) => match.match === 'other_purchase'))},
     left,
-    leftAtLeast: given === undefined ? Math.max(0, left - possibleAmount) : left,
+    leftAtLeast: Math.max(0, left - possibleAmount),
   }
-  return {matched: ordered, state}
 }
 
 /** Whether a reference names the purchase's reference or id as a word of its own: `refund-order-7`, not `order-70`. */

@@ -1,10 +1,14 @@
-import {journalTarget} from '../batch/journal.js'
-import {journaledRefunds} from '../batch/journaled-refunds.js'
+import {instanceHolder} from '../batch/instance.js'
+import {journalTarget} from '../batch/journal-identity.js'
+import {recordRefundMade, refundsMade} from '../batch/refunds-made.js'
 import type {Factory} from '../command/factory.js'
 import {DEFAULT_CONCURRENCY} from '../flags.js'
 import {InterruptedError, ModeMismatchError} from '../errors.js'
 import {outcomeOf} from '../money/decide.js'
 import type {Deps, GwRecord} from '../operations/deps.js'
+import type {Sent} from '../operations/money.js'
+import {sanitizeLine} from '../output/sanitize.js'
+import type {MadeFor} from './refund-match.js'
 import type {ListRequest} from '../operations/lists.js'
 import {refundedState, refundsOfPurchase} from '../operations/refunds-of.js'
 import {renderListing} from '../output/render.js'
@@ -12,16 +16,39 @@ import {showingProgress} from '../output/progress.js'
 import {refundedText, refundsOfNote, refundsOfSummary} from '../output/refunds-of.js'
 import {matchesFilters} from './filters.js'
 
-/** Ids of the refunds gw's batch journals (in its data directory, for this gateway and merchant) say it made for the purchase. */
-export async function refundsMadeFor(purchase: GwRecord, f: Pick<Factory, 'dataDir' | 'target'>): Promise<ReadonlySet<string>> {
+/**
+ * Which purchase gw recorded making refunds for (its batch journals and single refund creates, in
+ * its data directory, for this gateway and merchant), asked once the refunds are read: by then the
+ * client knows which run of a local gateway's data answered.
+ */
+export async function madeRecords(f: Pick<Factory, 'dataDir' | 'target'>, client: Deps['client']): Promise<(refundIds: ReadonlySet<string>) => Promise<Map<string, MadeFor>>> {
   const {baseUrl, username} = await f.target()
-  return journaledRefunds(f.dataDir, journalTarget(baseUrl, username), purchase)
+  const target = journalTarget(baseUrl, username)
+  // A local gateway names its data: a record made against data it no longer holds (reset, restarted without its state) is of other refunds.
+  return async (refundIds) => refundsMade(f.dataDir, target, refundIds, client.gatewayInstance === undefined ? undefined : (await instanceHolder(client)).held)
+}
+
+/**
+ * Records a refund a single `refund create` sent and had answered (approved or declined, or found
+ * after a lost answer), so that it is certain for its purchase. The refund is done whatever the
+ * disk says: a record that cannot be written is a warning naming what it costs, never a failure.
+ */
+export async function recordMade(sent: Sent & {purchase?: GwRecord}, transactionId: string, f: Pick<Factory, 'dataDir' | 'target' | 'io'>, client: {readonly gatewayInstance?: string}): Promise<void> {
+  const {decided} = sent
+  if ((decided.outcome !== 'approved' && decided.outcome !== 'declined') || decided.source === 'earlier') return
+  try {
+    const {baseUrl, username} = await f.target()
+    await recordRefundMade(f.dataDir, journalTarget(baseUrl, username), {refund: decided.record, transactionId, purchase: sent.purchase, gatewayInstance: client.gatewayInstance})
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err)
+    f.io.err(`Warning: gw could not record making this refund (${sanitizeLine(why)}): refund list --purchase and purchase get will show it as likely or possible, not certain.\n`)
+  }
 }
 
 /**
  * `refund list --purchase`: the refunds on the purchase's card since it, matched against it and
  * printed best fit first, each record with its `gw_match` after the gateway's fields; a note on
- * stderr says they are possible refunds, and how many are certain. The other filters and the
+ * stderr says how many are certain, likely, possible or another purchase's. The other filters and the
  * limit apply to what is shown, not to what is matched: a certain refund counts toward what is
  * left however the list is narrowed.
  */
@@ -29,9 +56,9 @@ export async function listRefundsOfPurchase(request: ListRequest, f: Factory, de
   const {io, columns, render} = f
   const {purchase, ...others} = request.filters
   if (!purchase) return undefined
-  const journaled = await refundsMadeFor(purchase, f)
+  const made = await madeRecords(f, deps.client)
   const {matched} = await showingProgress(f, deps.client, (progress) =>
-    refundsOfPurchase(purchase, {window: request.window, order: request.order, concurrency: request.concurrency, maxPages: request.maxPages, journaled, onState: (state) => progress.state('refunds', state)}, deps),
+    refundsOfPurchase(purchase, {window: request.window, order: request.order, concurrency: request.concurrency, maxPages: request.maxPages, made, onState: (state) => progress.state('refunds', state)}, deps),
   )
   const wanted = matched.filter(({refund}) => matchesFilters(others, refund))
   const shown = request.limit === undefined ? wanted : wanted.slice(0, request.limit)
@@ -45,22 +72,31 @@ export async function listRefundsOfPurchase(request: ListRequest, f: Factory, de
 }
 
 /**
- * One purchase as a terminal shows it (`purchase get`): with what has been refunded of it and what
- * is left, in fields of gw's own that only its field/value list shows. A declined one took nothing.
+ * A purchase with what has been refunded of it and what is left, as fields of gw's own after the
+ * gateway's (`purchase get`): each an amount or a range (`at_least`, `at_most`, in minor units),
+ * and gw_refunded says in words what gw knows and why. A declined one took nothing, and has nothing to refund.
  */
 export async function withRefunded(purchase: GwRecord, f: Factory): Promise<GwRecord> {
-  if (outcomeOf(purchase) === false) return purchase
+  if (outcomeOf(purchase) === false) {
+    const none = {at_least: 0, at_most: 0, ...(typeof purchase.currency === 'string' ? {currency: purchase.currency} : {})}
+    return {...purchase, gw_refunded: {...none, says: 'nothing: it was declined, and took nothing'}, gw_left_to_refund: none}
+  }
   try {
-    const journaled = await refundsMadeFor(purchase, f)
     const deps = await f.deps()
+    const made = await madeRecords(f, deps.client)
     const state = await showingProgress(f, deps.client, (progress) =>
-      refundedState(purchase, {concurrency: DEFAULT_CONCURRENCY, journaled, onState: (walk) => progress.state('refunds', walk)}, deps),
+      refundedState(purchase, {concurrency: DEFAULT_CONCURRENCY, made, onState: (walk) => progress.state('refunds', walk)}, deps),
     )
-    const {refunded, left} = refundedText(purchase, state)
-    return {...purchase, gw_refunded: refunded, gw_left_to_refund: left}
+    const {refunded} = refundedText(purchase, state)
+    const currency = state.currency === undefined ? {} : {currency: state.currency}
+    return {
+      ...purchase,
+      gw_refunded: {at_least: state.refunded, at_most: state.refunded + state.possibleAmount, ...currency, says: refunded},
+      gw_left_to_refund: {at_least: state.leftAtLeast, at_most: state.left, ...currency},
+    }
   } catch (err) {
     // The purchase was found, and is shown: what could not be learned of its refunds is said so.
     if (err instanceof InterruptedError || err instanceof ModeMismatchError) throw err
-    return {...purchase, gw_refunded: `not known: ${err instanceof Error ? err.message : String(err)}`}
+    return {...purchase, gw_refunded: {says: `not known: ${err instanceof Error ? err.message : String(err)}`}}
   }
 }

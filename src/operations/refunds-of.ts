@@ -2,7 +2,7 @@ import type {ListOrder} from '../api/list-order.js'
 import type {WalkState} from '../api/paging.js'
 import {InterruptedError, ModeMismatchError} from '../errors.js'
 import {inOrder} from '../in-order.js'
-import {derivationBase, derivedFrom, type Matched, matchRefunds, type RefundedState} from '../lists/refund-match.js'
+import {derivationBase, derivedFrom, type MadeFor, type Matched, matchRefunds, type RefundedState} from '../lists/refund-match.js'
 import {recordInstant, type Window} from '../lists/window.js'
 import {sameCard} from '../money/decide.js'
 import type {Deps, GwRecord} from './deps.js'
@@ -14,8 +14,8 @@ export interface RefundsOfRequest {
   /** The order the refunds are read in, which orders those that fit equally well; newest first by default. */
   order?: ListOrder
   concurrency: number
-  /** Ids of refunds gw's batch journals say it made for this purchase. */
-  journaled?: ReadonlySet<string>
+  /** Which purchase gw recorded making each of these refunds (by id) for: its batch journals and its single refund creates. */
+  made?: (refundIds: ReadonlySet<string>) => Promise<ReadonlyMap<string, MadeFor>>
   maxPages?: number
   /** Told how the walk of the refunds stands as pages come (progress on a terminal). */
   onState?: (state: WalkState) => void
@@ -34,8 +34,9 @@ export async function refundsOfPurchase(purchase: GwRecord, request: RefundsOfRe
   const listing = listRecords({resource: 'refunds', window, filters: {purchase}, order: request.order ?? 'newest', concurrency: request.concurrency, maxPages: request.maxPages, onState: request.onState}, deps)
   const found: GwRecord[] = []
   for await (const page of listing.pages) found.push(...page)
-  const others = await otherPurchases(purchase, found, request.concurrency, deps)
-  return matchRefunds(purchase, found, {journaled: request.journaled ?? new Set(), others})
+  const ids = new Set(found.map((refund) => refund.id).filter((id): id is string => typeof id === 'string'))
+  const [made, others] = await Promise.all([request.made?.(ids) ?? new Map<string, MadeFor>(), otherPurchases(purchase, found, request.concurrency, deps)])
+  return matchRefunds(purchase, found, {made, others})
 }
 
 /**
@@ -49,17 +50,17 @@ export async function refundedState(purchase: GwRecord, request: RefundsOfReques
 
 /**
  * The references some of these refunds' references derive from (`order-9-R1`: `order-9`) that
- * are other purchases on the same card, looked up, each once: those refunds are theirs. A look-up
- * that fails tells nothing, and the refund stays a possible one.
+ * are other purchases on the same card, looked up, each once: those refunds are likely theirs. A
+ * look-up that fails tells nothing, and the refund stays a possible one.
  */
-async function otherPurchases(purchase: GwRecord, refunds: GwRecord[], concurrency: number, {client}: Pick<Deps, 'client'>): Promise<Set<string>> {
+async function otherPurchases(purchase: GwRecord, refunds: GwRecord[], concurrency: number, {client}: Pick<Deps, 'client'>): Promise<Map<string, GwRecord>> {
   const ours = derivationBase(purchase)
   const bases = new Set(refunds.map((refund) => derivedFrom(refund.reference)).filter((base): base is string => base !== undefined && base !== ours))
-  const others = new Set<string>()
+  const others = new Map<string, GwRecord>()
   const lookUp = async (base: string) => {
     try {
       const other = await client.purchases.get(base)
-      if (other.reference === base && other.id !== purchase.id && sameCard(other.card_number, purchase.card_number)) others.add(base)
+      if (other.reference === base && other.id !== purchase.id && sameCard(other.card_number, purchase.card_number)) others.set(base, other)
     } catch (err) {
       // Stopped, or talking to the wrong gateway: that is the answer. Anything else tells nothing.
       if (err instanceof InterruptedError || err instanceof ModeMismatchError) throw err

@@ -1,9 +1,9 @@
 import {DEFAULT_CONCURRENCY} from '../flags.js'
 import type {RefundedState} from '../lists/refund-match.js'
-import type {Deps, GwRecord} from '../operations/deps.js'
+import type {Deps} from '../operations/deps.js'
 import {lookUp} from '../operations/look-up.js'
 import {freeRefundReference, type RefundInput} from '../operations/refunds.js'
-import {refundedState} from '../operations/refunds-of.js'
+import {refundedState, type RefundsOfRequest} from '../operations/refunds-of.js'
 import * as validate from '../validate.js'
 import {checkedBy, type Prompter} from './prompt.js'
 import {amountOffer} from './refunds-of.js'
@@ -48,12 +48,12 @@ export async function askRefundReference(derived: string, prompter: Prompter): P
  */
 export async function askRefund(
   input: RefundInput,
-  {client, prompter, journaled}: Pick<Deps, 'client'> & {prompter: Prompter; journaled: (purchase: GwRecord) => Promise<ReadonlySet<string>>},
+  {client, prompter, made}: Pick<Deps, 'client'> & {prompter: Prompter; made: RefundsOfRequest['made']},
 ): Promise<RefundInput> {
   const purchase = input.purchase ?? (await lookUp('purchases', input.transactionId, {client}))
   let {amount, reference, referenceDerived} = input
   if (amount === undefined) {
-    amount = await askRefundAmount(await refundedState(purchase, {concurrency: DEFAULT_CONCURRENCY, journaled: await journaled(purchase)}, {client}), prompter, shellQuote(String(purchase.reference ?? purchase.id ?? input.transactionId)))
+    amount = await askRefundAmount(await refundedState(purchase, {concurrency: DEFAULT_CONCURRENCY, made}, {client}), prompter, shellQuote(String(purchase.reference ?? purchase.id ?? input.transactionId)))
   }
   if (reference === undefined) {
     const derived = await freeRefundReference(purchase, {client})

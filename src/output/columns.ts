@@ -9,9 +9,11 @@ export interface Column {
   field: string
   /**
    * `card`: a masked number, in a table by its last four (`…4242`); `datetime`: the date and time
-   * as the record gives them; `match`: a refund's gw_match (refund list --purchase), certain or possible.
+   * as the record gives them; `match`: a refund's gw_match (refund list --purchase), its word and
+   * reason; `refunds`: a purchase's gw_refunded or gw_left_to_refund, an amount or a range in a
+   * table, what gw knows and why in the field/value list.
    */
-  format?: 'money' | 'outcome' | 'date' | 'datetime' | 'boolean' | 'card' | 'match'
+  format?: 'money' | 'outcome' | 'date' | 'datetime' | 'boolean' | 'card' | 'match' | 'refunds'
   /**
    * How much a table needs it when columns must go to fit the terminal: the highest go first, the
    * last of equals first. 1 (the default) for what a support task looks for, 3 for what it seldom does;
@@ -52,7 +54,7 @@ export const purchaseColumns: Column[] = [
 ]
 
 /** purchase get: one purchase at a terminal also shows what has been refunded of it and what is left (gw's own fields, never in JSON). */
-export const purchaseGetColumns: Column[] = [...purchaseColumns, {label: 'Refunded', field: 'gw_refunded'}, {label: 'Left to refund', field: 'gw_left_to_refund'}]
+export const purchaseGetColumns: Column[] = [...purchaseColumns, {label: 'Refunded', field: 'gw_refunded', format: 'refunds'}, {label: 'Left to refund', field: 'gw_left_to_refund', format: 'refunds'}]
 
 export const refundColumns: Column[] = [
   {label: 'Date', field: 'transaction_date', format: 'datetime'},
@@ -67,7 +69,7 @@ export const refundColumns: Column[] = [
   {label: 'Authorization', field: 'authorization', priority: 3},
 ]
 
-/** refund list: with --purchase, first whether each refund is certain or only possible (its gw_match); without, no record has one and the column is left out. */
+/** refund list: with --purchase, first whether each refund is certain, likely, possible or another purchase's, and why (its gw_match); without, no record has one and the column is left out. */
 export const refundListColumns: Column[] = [{label: 'Match', field: 'gw_match', format: 'match'}, ...refundColumns]
 
 export const planColumns: Column[] = [

@@ -1,7 +1,9 @@
 import type {Column} from './columns.js'
 import {paint} from './colors.js'
 import {formatMoney} from './money.js'
+import {matchText, rangeText} from './refunds-of.js'
 import {sanitizeLine} from './sanitize.js'
+import type {RefundMatch} from '../lists/refund-match.js'
 
 type GwRecord = Record<string, unknown>
 
@@ -35,7 +37,13 @@ export function formatCell(record: GwRecord, column: Column, color: boolean, {in
       // In a table a card is its last four, which stay whole however narrow the column.
       return inTable && typeof value === 'string' && /\d{4}$/.test(value) ? `…${value.slice(-4)}` : formatLeaf(value)
     case 'match':
-      return typeof value === 'object' && 'certain' in value ? (value.certain === true ? 'certain' : 'possible') : formatLeaf(value)
+      return typeof value === 'object' && 'match' in value ? matchText(value as RefundMatch) : formatLeaf(value)
+    case 'refunds': {
+      // A table's cell shows the amount; the field/value list of one purchase, what gw knows and why.
+      const range = typeof value === 'object' ? rangeText(value as Record<string, unknown>) : undefined
+      const says = typeof value === 'object' && 'says' in value && typeof value.says === 'string' ? sanitizeLine(value.says) : undefined
+      return (inTable ? (range ?? says) : (says ?? range)) ?? formatLeaf(value)
+    }
     case 'boolean':
       return value === true ? 'yes' : value === false ? 'no' : formatLeaf(value)
     default:

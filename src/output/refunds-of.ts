@@ -1,4 +1,4 @@
-import type {Matched, RefundedState} from '../lists/refund-match.js'
+import type {Matched, RefundedState, RefundMatch} from '../lists/refund-match.js'
 import {shellQuote} from './hints.js'
 import {formatMoney} from './money.js'
 import {sanitizeLine} from './sanitize.js'
@@ -15,9 +15,28 @@ function named(purchase: GwRecord): string {
 const money = (amount: number, state: RefundedState) => formatMoney(amount, state.currency ? sanitizeLine(state.currency) : undefined)
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`
 
+const BY: Record<string, string> = {journal: "gw's batch journal", refund_create: "gw's refund create", derived_reference: 'derived reference'}
+
+/**
+ * A refund's gw_match as a table's Match column shows it: the word and its reason (design.md §3,
+ * the reasons show in tables too); another purchase's names that purchase.
+ */
+export function matchText(match: RefundMatch): string {
+  const by = match.by === undefined ? '' : BY[match.by] ?? sanitizeLine(match.by)
+  if (match.match === 'other_purchase') return `of ${sanitizeLine(String(match.other_purchase))} (${match.other_match ?? 'likely'}: ${by})`
+  if (match.match !== 'possible') return `${match.match} (${by})`
+  if (match.against.includes('over_balance')) return 'possible (but more than is left)'
+  return match.fits.includes('names_purchase') ? 'possible (names it; same card, after it)' : 'possible (same card, after it)'
+}
+
+const certainOther = ({match}: Matched) => match.match === 'other_purchase' && match.other_match === 'certain'
+const othersNamed = (matched: Matched[]) => [...new Set(matched.map(({match}) => sanitizeLine(String(match.other_purchase))))].join(', ')
+
 /**
  * Said on stderr above `refund list --purchase`, piped or not (design.md §3, a guess is shown as a
- * guess): what the refunds listed are, and how many of them are certain.
+ * guess): what the refunds listed are, and how many are certain, likely, possible, or another
+ * purchase's. "Not refunded" only where gw knows it: no refund on its card since it, or only
+ * refunds gw made for other purchases.
  */
 export function refundsOfNote(purchase: GwRecord, matched: Matched[], {narrowed}: {narrowed: boolean}): string {
   if (matched.length === 0) {
@@ -25,11 +44,17 @@ export function refundsOfNote(purchase: GwRecord, matched: Matched[], {narrowed}
       ? `No refund on the card of purchase ${named(purchase)} since it was made matches.\n`
       : `No refund on the card of purchase ${named(purchase)} since it was made: it has not been refunded.\n`
   }
-  const certain = matched.filter(({match}) => match.certain).length
-  const possible = matched.length - certain
+  if (!narrowed && matched.every(certainOther)) {
+    const others = othersNamed(matched)
+    return `The ${plural(matched.length, 'refund')} on the card of purchase ${named(purchase)} since it was made gw made for ${others.includes(', ') ? 'other purchases' : 'another purchase'} (${others}): it has not been refunded.\n`
+  }
+  const count = (kind: RefundMatch['match']) => matched.filter(({match}) => match.match === kind)
+  const others = count('other_purchase')
   const counts = [
-    certain > 0 ? `${certain} certain (gw made ${certain === 1 ? 'it' : 'them'} for this purchase: a reference derived from its own, or a batch journal of gw's)` : undefined,
-    possible > 0 ? `${possible} only possible` : undefined,
+    count('certain').length > 0 ? `${count('certain').length} certain (gw recorded making ${count('certain').length === 1 ? 'it' : 'them'} for this purchase)` : undefined,
+    count('likely').length > 0 ? `${count('likely').length} likely (a reference derived from its own, after it)` : undefined,
+    count('possible').length > 0 ? `${count('possible').length} possible (on its card, after it)` : undefined,
+    others.length > 0 ? `${others.length} of ${new Set(others.map(({match}) => match.other_purchase)).size === 1 ? 'another purchase' : 'other purchases'} (${othersNamed(others)})` : undefined,
   ].filter(Boolean)
   return (
     `Refunds that may be of purchase ${named(purchase)}: a refund's record does not name its purchase, so these are the refunds on its card since it was made, best fit first (gw_match says why).\n` +
@@ -43,23 +68,39 @@ export function refundsOfSummary(shown: number, total: number): string {
 }
 
 /**
- * What has been refunded of a purchase and what is left, as its field/value list shows them at a
- * terminal (`purchase get`): exact where the gateway says it or nothing is in doubt, else a range
- * and where to look.
+ * What has been refunded of a purchase and what is left, in words (`purchase get`, and gw_refunded's
+ * `says`): exact where the gateway says it or nothing is in doubt, else a range, why, and where to
+ * look. "Nothing" only where gw knows it.
  */
 export function refundedText(purchase: GwRecord, state: RefundedState): {refunded: string; left: string} {
   const left = state.left === state.leftAtLeast ? money(state.left, state) : `${money(state.leftAtLeast, state)} to ${money(state.left, state)}`
-  let refunded: string
-  if (state.source === 'gateway') refunded = `${money(state.refunded, state)} (the gateway's refunded_amount)`
-  else if (state.certain === 0 && state.possible === 0) refunded = 'nothing: no refund on its card since it was made'
-  else {
-    refunded = state.certain > 0 ? `${money(state.refunded, state)} for certain (${plural(state.certain, 'refund')} gw made for it)` : 'nothing for certain'
-    if (state.possible > 0) {
-      const name = typeof purchase.reference === 'string' ? purchase.reference : String(purchase.id ?? '')
-      refunded += `, and ${plural(state.possible, 'refund')} on its card that may be of it, up to ${money(state.possibleAmount, state)} more: gw refund list --purchase ${shellQuote(name)}`
-    }
+  if (state.source === 'gateway') return {refunded: `${money(state.refunded, state)} (the gateway's refunded_amount)`, left}
+  const name = typeof purchase.reference === 'string' ? purchase.reference : String(purchase.id ?? '')
+  const elsewhere = (names: string[]) => `${names.length === 1 ? 'another purchase' : 'other purchases'} (${names.map(sanitizeLine).join(', ')})`
+  if (state.certain === 0 && state.possible === 0) {
+    if (state.certainOthers === 0) return {refunded: 'nothing: no refund on its card since it was made', left}
+    const which = state.certainOthers === 1 ? 'the one refund' : `all ${state.certainOthers} refunds`
+    return {refunded: `${money(0, state)}: gw made ${which} on its card since it for ${elsewhere(state.others.certain)}`, left}
   }
+  let refunded = `${money(state.refunded, state)} for certain${state.certain > 0 ? ` (${plural(state.certain, 'refund')} gw made for it)` : ''}`
+  if (state.possible > 0) {
+    const kinds = [
+      state.likely > 0 ? `${state.likely} likely, its reference derived from this one's` : undefined,
+      state.likelyOthers > 0 ? `${state.likelyOthers} likely of ${elsewhere(state.others.likely)}` : undefined,
+      state.possible - state.likely - state.likelyOthers > 0 ? `${state.possible - state.likely - state.likelyOthers} possible` : undefined,
+    ].filter(Boolean)
+    refunded += `, and ${plural(state.possible, 'refund')} on its card since it that may be of it (${kinds.join('; ')}), up to ${money(state.possibleAmount, state)} more: gw refund list --purchase ${shellQuote(name)}`
+  }
+  if (state.certainOthers > 0) refunded += `; gw made ${plural(state.certainOthers, 'other refund')} on its card for ${elsewhere(state.others.certain)}`
   return {refunded, left}
+}
+
+/** What a table shows of an amount gw_refunded or gw_left_to_refund holds: exact, or a range. */
+export function rangeText(range: {at_least?: unknown; at_most?: unknown; currency?: unknown}): string | undefined {
+  const {at_least: least, at_most: most} = range
+  if (typeof least !== 'number' || typeof most !== 'number') return undefined
+  const currency = typeof range.currency === 'string' ? sanitizeLine(range.currency) : undefined
+  return least === most ? formatMoney(least, currency) : `${formatMoney(least, currency)} to ${formatMoney(most, currency)}`
 }
 
 /**

@@ -5,10 +5,11 @@ import {terminal, type Terminal} from './auth-helpers.js'
 import {rowsOf, writeTemp} from './batch-helpers.js'
 import {ANSWERS, CARDS, isolatedHome, ref, type Sandbox, sandboxForFile} from './helpers.js'
 
-// Issue 29, "was my order refunded?": a refund's record does not name its purchase
-// (gateway-notes.md), so `refund list --purchase` lists the refunds on its card since it, marks each
-// certain or possible (gw_match), best fit first; a refund's default reference derives from its
-// purchase's, which makes it certain. Against a real local gateway, over HTTP.
+// "Was my order refunded?": a refund's record does not name its purchase (gateway-notes.md), so
+// `refund list --purchase` and `purchase get` hold the refunds on its card since it against it, one
+// matcher (design.md §3): certain where gw recorded making the refund for it, likely where its
+// reference derives from the purchase's, possible on the same card; another purchase's named as
+// such. Against a real local gateway, over HTTP.
 let sandbox: Sandbox
 const open: Terminal[] = []
 const prefix = ref('was-it')
@@ -32,15 +33,20 @@ const gwOk = async (args: string[]) => {
   return result
 }
 
+/** A refund made past gw's records (`gw api`, as a merchant's own system would): only its reference and card speak for it. */
+const refundElsewhere = async (transactionId: string, amount: number, reference: string) => gwOk(['api', 'POST', '/v1.0/refunds', '--data', JSON.stringify({transaction_id: transactionId, amount, reference})])
+
 beforeAll(async () => {
   for (const [reference, amount] of [[A, '10000'], [B, '5000']] as const) {
     ids[reference] = ((await gwOk(['purchase', 'create', '--amount', amount, '--reference', reference, ...card])).json as Record_).id
   }
-  // A's, its reference derived: A-R1. B's, derived: B-R1. One under a reference of the user's, one naming A.
+  // gw's refund create, recorded: A's, its reference derived, A-R1; B's, derived, B-R1; B's under a reference of the user's.
   await gwOk(['refund', 'create', '--transaction-id', A, '--amount', '1000'])
   await gwOk(['refund', 'create', '--transaction-id', ids[B]!, '--amount', '500'])
   await gwOk(['refund', 'create', '--transaction-id', B, '--amount', '700', '--reference', `${prefix}-manual`])
-  await gwOk(['refund', 'create', '--transaction-id', A, '--amount', '100', '--reference', `refund-for-${A}`])
+  // Past gw's records: one naming A, one of the shape gw derives from A's.
+  await refundElsewhere(A, 100, `refund-for-${A}`)
+  await refundElsewhere(A, 300, `${A}-R9`)
   // A batch of gw's refunds A under a reference of the user's: its journal makes the refund certain.
   await gwOk(['refund', 'create', '--input', writeTemp('event.csv', `transaction_id,amount,reference\n${A},2000,${prefix}-evt-1\n`)])
   // Another card's refund is never listed.
@@ -87,13 +93,13 @@ describe('a refund without a reference of the user\'s', () => {
     expect(((await gwOk(['refund', 'list', '--reference', `${B}-R5`])).records)).toEqual([])
   })
 
-  it('keeps within the 255 characters the gateway takes, cutting the purchase part: --purchase still finds it for certain', async () => {
+  it('keeps within the 255 characters the gateway takes, cutting the purchase part: gw recorded making it, so --purchase finds it for certain', async () => {
     const long = `${prefix}-${'x'.repeat(300)}`.slice(0, 255)
     await gwOk(['purchase', 'create', '--amount', '1000', '--reference', long, '--card-holder', `Long ${prefix}`, '--card-number', CARDS.visa, '--card-expiry', '12/2030', '--cvv', '123'])
     const refund = (await gwOk(['refund', 'create', '--transaction-id', long, '--amount', '100'])).json as Record_
     expect(refund.reference).toBe(long.slice(0, 252) + '-R1')
     const listed = (await gwOk(['refund', 'list', '--purchase', long])).records as Record_[]
-    expect(listed.map((record) => [record.reference, (record.gw_match as {certain: boolean}).certain])).toEqual([[refund.reference, true]])
+    expect(listed.map((record) => [record.reference, record.gw_match?.match, record.gw_match?.by])).toEqual([[refund.reference, 'certain', 'refund_create']])
   })
 })
 
@@ -105,7 +111,7 @@ describe('a refund batch given a journal of its own (--journal FILE)', () => {
     const input = writeTemp('own-journal.csv', `transaction_id,amount,reference\n${C},1500,${prefix}-own-1\n`)
     for (let run = 0; run < 2; run++) await gwOk(['refund', 'create', '--input', input, '--journal', journal])
     const records = (await gwOk(['refund', 'list', '--purchase', C])).records as Record_[]
-    expect(records.map((record) => [record.reference, record.gw_match])).toEqual([[`${prefix}-own-1`, {purchase: purchase.id, certain: true, by: 'journal', fits: ['made_after'], against: []}]])
+    expect(records.map((record) => [record.reference, record.gw_match])).toEqual([[`${prefix}-own-1`, {purchase: purchase.id, match: 'certain', by: 'journal', fits: ['made_after'], against: []}]])
   })
 
   it('a place that cannot be noted is said on stderr, and the batch goes on: its refund sent once, exit 0', async () => {
@@ -118,26 +124,29 @@ describe('a refund batch given a journal of its own (--journal FILE)', () => {
     const result = await sandbox.gw(['refund', 'create', '--input', input, '--journal', writeTemp('unnoted.ndjson', '')], {env: home})
     expect(result.code, result.stderr).toBe(0)
     expect(rowsOf(result.stdout).map((row) => [row.reference, row.status])).toEqual([[`${prefix}-unnoted`, 'approved']])
-    expect(result.stderr).toContain(`Warning: where this journal is could not be noted in ${join(home.XDG_DATA_HOME!, 'gw')} (EISDIR): refund list --purchase will show this batch's refunds as possible ones, not certain.\n`)
+    expect(result.stderr).toContain(`Warning: where this journal is could not be noted in ${join(home.XDG_DATA_HOME!, 'gw')} (EISDIR): refund list --purchase will show this batch's refunds as likely or possible ones, not certain.\n`)
   })
 })
 
 describe('refund list --purchase', () => {
-  it('says on stderr that these are possible refunds and why, lists them best fit first, each marked in gw_match after the gateway\'s fields', async () => {
+  it('says on stderr what the refunds listed are, lists them best fit first, each marked in gw_match after the gateway\'s fields', async () => {
     const listed = await gwOk(['refund', 'list', '--purchase', A])
     const records = listed.records as Record_[]
-    expect(records.map((record) => record.reference)).toEqual([`${A}-R1`, `${prefix}-evt-1`, `refund-for-${A}`, `${prefix}-manual`, `${B}-R4`, `${B}-R3`, `${B}-R2`, `${B}-R1`])
+    expect(records.map((record) => record.reference)).toEqual([`${A}-R1`, `${prefix}-evt-1`, `${A}-R9`, `refund-for-${A}`, `${B}-R4`, `${B}-R3`, `${B}-R2`, `${prefix}-manual`, `${B}-R1`])
     const match = (reference: string) => records.find((record) => record.reference === reference)!.gw_match
     const purchase = ids[A]
-    expect(match(`${A}-R1`)).toEqual({purchase, certain: true, by: 'derived_reference', fits: ['made_after', 'names_purchase'], against: []})
-    expect(match(`${prefix}-evt-1`)).toEqual({purchase, certain: true, by: 'journal', fits: ['made_after'], against: []})
-    expect(match(`refund-for-${A}`)).toEqual({purchase, certain: false, fits: ['made_after', 'within_balance', 'names_purchase'], against: []})
-    expect(match(`${prefix}-manual`)).toEqual({purchase, certain: false, fits: ['made_after', 'within_balance'], against: []})
-    // Its reference derives from B's, a purchase on the same card: B's, though it may not be said for certain.
-    expect(match(`${B}-R1`)).toEqual({purchase, certain: false, fits: ['made_after', 'within_balance'], against: ['names_other_purchase']})
+    expect(match(`${A}-R1`)).toEqual({purchase, match: 'certain', by: 'refund_create', fits: ['made_after', 'names_purchase'], against: []})
+    expect(match(`${prefix}-evt-1`)).toEqual({purchase, match: 'certain', by: 'journal', fits: ['made_after'], against: []})
+    // Its shape is gw's, but gw has no record of making it: likely, not certain.
+    expect(match(`${A}-R9`)).toEqual({purchase, match: 'likely', by: 'derived_reference', fits: ['made_after', 'within_balance', 'names_purchase'], against: []})
+    expect(match(`refund-for-${A}`)).toEqual({purchase, match: 'possible', fits: ['made_after', 'within_balance', 'names_purchase'], against: []})
+    // gw made these for B, by a single refund create or a batch: B's, named, never possible for A.
+    expect(match(`${prefix}-manual`)).toEqual({purchase, match: 'other_purchase', by: 'refund_create', other_purchase: B, other_match: 'certain', fits: ['made_after'], against: []})
+    expect(match(`${B}-R1`)).toEqual({purchase, match: 'other_purchase', by: 'refund_create', other_purchase: B, other_match: 'certain', fits: ['made_after'], against: []})
+    expect(match(`${B}-R2`)).toEqual({purchase, match: 'other_purchase', by: 'journal', other_purchase: B, other_match: 'certain', fits: ['made_after'], against: []})
     expect(listed.stderr).toBe(
       `Refunds that may be of purchase ${A} (${purchase}): a refund's record does not name its purchase, so these are the refunds on its card since it was made, best fit first (gw_match says why).\n` +
-        `2 certain (gw made them for this purchase: a reference derived from its own, or a batch journal of gw's); 6 only possible.\n`,
+        `2 certain (gw recorded making them for this purchase); 1 likely (a reference derived from its own, after it); 1 possible (on its card, after it); 5 of another purchase (${B}).\n`,
     )
     // The gateway's record itself is untouched: every field as refund get has it, in its order, gw_match after them.
     const gateway = (await gwOk(['refund', 'get', `${A}-R1`])).json as Record_
@@ -146,10 +155,14 @@ describe('refund list --purchase', () => {
     expect(rest).toEqual(gateway)
   })
 
-  it("B's: its four derived refunds certain, the others possible; --limit caps what is shown, not what is matched", async () => {
+  it("B's: the five gw made for it certain, A's named as A's; --limit caps what is shown, not what is matched", async () => {
     const records = (await gwOk(['refund', 'list', '--purchase', B])).records as Record_[]
-    expect(records.filter((record) => (record.gw_match as {certain: boolean}).certain).map((record) => record.reference)).toEqual([`${B}-R4`, `${B}-R3`, `${B}-R2`, `${B}-R1`])
-    expect(records.at(-1)!.reference).toBe(`${A}-R1`)
+    expect(records.filter((record) => record.gw_match?.match === 'certain').map((record) => record.reference)).toEqual([`${B}-R4`, `${B}-R3`, `${B}-R2`, `${B}-R1`, `${prefix}-manual`])
+    expect(records.filter((record) => record.gw_match?.match === 'other_purchase').map((record) => [record.reference, record.gw_match?.other_purchase, record.gw_match?.other_match])).toEqual([
+      [`${A}-R9`, A, 'likely'],
+      [`${prefix}-evt-1`, A, 'certain'],
+      [`${A}-R1`, A, 'certain'],
+    ])
     expect(((await gwOk(['refund', 'list', '--purchase', B, '--limit', '2'])).records as Record_[]).map((record) => record.reference)).toEqual([`${B}-R4`, `${B}-R3`])
   })
 
@@ -161,33 +174,125 @@ describe('refund list --purchase', () => {
     expect(listed.stderr).toMatch(new RegExp(`^No refund on the card of purchase ${never} \\(071-P-\\w+\\) since it was made: it has not been refunded\\.\\n$`))
   })
 
-  it('at a terminal: a Match column first, certain or possible, the note above; --json the same records as a pipe gets', async () => {
+  it('at a terminal: a Match column first, the word and its reason, the note above; --json the same records as a pipe gets', async () => {
     const t = terminal(['refund', 'list', '--purchase', A], sandbox.env({NO_COLOR: '1'}), {width: 200})
     open.push(t)
     const screen = await t.waitFor(/\[exit \d+\]/)
     expect(screen).toContain('[exit 0]')
     expect(screen).toContain(`Refunds that may be of purchase ${A}`)
     expect(screen).toMatch(/│ Match +│ Date +│ Reference +│ Amount +│/)
-    expect(screen).toMatch(new RegExp(`│ certain +│ [\\d-]+ [\\d:]+ +│ ${A}-R1 +│ ${ANSWERS.refundShown('10\\.00')} AUD │`))
-    expect(screen).toMatch(new RegExp(`│ possible +│ [\\d-]+ [\\d:]+ +│ ${prefix}-manual +│ ${ANSWERS.refundShown('7\\.00')} AUD +│`))
+    expect(screen).toMatch(new RegExp(`│ certain \\(gw's refund create\\) +│ [\\d-]+ [\\d:]+ +│ ${A}-R1 +│ ${ANSWERS.refundShown('10\\.00')} AUD │`))
+    expect(screen).toMatch(new RegExp(`│ likely \\(derived reference\\) +│ [\\d-]+ [\\d:]+ +│ ${A}-R9 +│ ${ANSWERS.refundShown('3\\.00')} AUD +│`))
+    expect(screen).toMatch(new RegExp(`│ possible \\(names it; same card, after it\\) +│ [\\d-]+ [\\d:]+ +│ refund-for-${A} +│`))
+    expect(screen).toMatch(new RegExp(`│ of ${B} \\(certain: gw's refund create\\) +│ [\\d-]+ [\\d:]+ +│ ${prefix}-manual +│ ${ANSWERS.refundShown('7\\.00')} AUD +│`))
     const json = terminal(['refund', 'list', '--purchase', A, '--json'], sandbox.env({NO_COLOR: '1'}), {width: 200, height: 400})
     open.push(json)
     const pretty = await json.waitFor(/\[exit \d+\]/)
     expect(pretty).toContain('[exit 0]')
-    expect(pretty).toMatch(/^ {2}"gw_match": \{\n {4}"purchase": "071-P-\w+",\n {4}"certain": true,\n {4}"by": "derived_reference",/m)
+    expect(pretty).toMatch(/^ {2}"gw_match": \{\n {4}"purchase": "071-P-\w+",\n {4}"match": "certain",\n {4}"by": "refund_create",/m)
   })
 })
 
 describe('purchase get', () => {
-  it("at a terminal shows what has been refunded of it and what is left; its JSON stays the gateway's record", async () => {
+  it("at a terminal shows what has been refunded of it and what is left, by the same matcher; its JSON stays the gateway's record unless asked", async () => {
     const t = terminal(['purchase', 'get', A], sandbox.env({NO_COLOR: '1'}), {width: 220})
     open.push(t)
     const screen = await t.waitFor(/\[exit \d+\]/)
     expect(screen).toContain('[exit 0]')
-    // Certain: A-R1 (10.00) and the batch's 20.00; possible: 1.00 naming A and the 7.00 under a reference of the user's.
-    expect(screen).toMatch(new RegExp(`^Refunded +30\\.00 AUD for certain \\(2 refunds gw made for it\\), and 2 refunds on its card that may be of it, up to 8\\.00 AUD more: gw refund list --purchase ${A}$`, 'm'))
-    expect(screen).toMatch(/^Left to refund +62\.00 AUD to 70\.00 AUD$/m)
+    // Certain: A-R1 (10.00) and the batch's 20.00; likely A-R9 (3.00), possible 1.00 naming A.
+    expect(screen).toMatch(/^Refunded +30\.00 AUD for certain \(2 refunds gw made for it\), and 2 refunds on its card since it that may be of it/m)
+    expect(screen).toMatch(/^Left to refund +66\.00 AUD to 70\.00 AUD$/m)
     const piped = await gwOk(['purchase', 'get', A])
     expect(Object.keys(piped.json as object).filter((key) => key.startsWith('gw_'))).toEqual([])
+    const asked = (await gwOk(['purchase', 'get', A, '--refunds'])).json as Record_
+    expect(Object.keys(asked).slice(-2)).toEqual(['gw_refunded', 'gw_left_to_refund'])
+    expect(asked.gw_refunded).toEqual({
+      at_least: 3000,
+      at_most: 3400,
+      currency: 'AUD',
+      says: `30.00 AUD for certain (2 refunds gw made for it), and 2 refunds on its card since it that may be of it (1 likely, its reference derived from this one's; 1 possible), up to 4.00 AUD more: gw refund list --purchase ${A}; gw made 5 other refunds on its card for another purchase (${B})`,
+    })
+    expect(asked.gw_left_to_refund).toEqual({at_least: 6600, at_most: 7000, currency: 'AUD'})
+  })
+})
+
+/** A purchase on the test card, under a holder of its own: no other test's refund is on its card. */
+const bought = async (reference: string, amount: number, holder: string) =>
+  (await gwOk(['purchase', 'create', '--amount', String(amount), '--reference', reference, '--card-holder', holder, '--card-number', CARDS.visa, '--card-expiry', '12/2030', '--cvv', '123'])).json as Record_
+
+describe('"was order X refunded?": one answer from both commands', () => {
+  it('two orders on one card, the first refunded in full by gw refund create: its refund is certain for it, and the second says it is the first\'s', async () => {
+    const holder = `Ord ${prefix}`
+    const first = await bought(`${prefix}-ord-7001`, 10000, holder)
+    const second = await bought(`${prefix}-ord-7002`, 10000, holder)
+    await gwOk(['refund', 'create', '--transaction-id', first.reference])
+    const listed = await gwOk(['refund', 'list', '--purchase', second.reference])
+    expect((listed.records as Record_[]).map((record) => [record.reference, record.gw_match])).toEqual([
+      [`${first.reference}-R1`, {purchase: second.id, match: 'other_purchase', by: 'refund_create', other_purchase: first.reference, other_match: 'certain', fits: ['made_after'], against: []}],
+    ])
+    expect(listed.stderr).toBe(`The 1 refund on the card of purchase ${second.reference} (${second.id}) since it was made gw made for another purchase (${first.reference}): it has not been refunded.\n`)
+    expect(((await gwOk(['refund', 'list', '--purchase', first.reference])).records as Record_[]).map((record) => record.gw_match?.match)).toEqual(['certain'])
+    // Two ids, each with what is refunded of it and what is left.
+    const got = await gwOk(['purchase', 'get', second.reference, first.reference, '--refunds'])
+    expect((got.records as Record_[]).map((record) => [record.reference, record.gw_refunded, record.gw_left_to_refund])).toEqual([
+      [second.reference, {at_least: 0, at_most: 0, currency: 'AUD', says: `0.00 AUD: gw made the one refund on its card since it for another purchase (${first.reference})`}, {at_least: 10000, at_most: 10000, currency: 'AUD'}],
+      [first.reference, {at_least: 10000, at_most: 10000, currency: 'AUD', says: '100.00 AUD for certain (1 refund gw made for it)'}, {at_least: 0, at_most: 0, currency: 'AUD'}],
+    ])
+    // At a terminal, the table of two has both columns.
+    const t = terminal(['purchase', 'get', second.reference, first.reference], sandbox.env({NO_COLOR: '1'}), {width: 250})
+    open.push(t)
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 0]')
+    expect(screen).toMatch(/│ Refunded +│ Left to refund +│/)
+    expect(screen).toMatch(new RegExp(`│ ${second.reference} +│ .*│ 0\\.00 AUD +│ 100\\.00 AUD +│`))
+    expect(screen).toMatch(new RegExp(`│ ${first.reference} +│ .*│ 100\\.00 AUD +│ 0\\.00 AUD +│`))
+  })
+
+  it('the same refund made past gw\'s records (the derived reference, by another system): likely the first\'s, shown as the first\'s, never possible for the second; purchase get of the second does not say "nothing"', async () => {
+    const holder = `Ord past ${prefix}`
+    const first = await bought(`${prefix}-o-7001`, 10000, holder)
+    const second = await bought(`${prefix}-o-7002`, 10000, holder)
+    await refundElsewhere(first.reference, 10000, `${first.reference}-R1`)
+    const listed = await gwOk(['refund', 'list', '--purchase', second.reference])
+    expect((listed.records as Record_[]).map((record) => [record.reference, record.gw_match])).toEqual([
+      [`${first.reference}-R1`, {purchase: second.id, match: 'other_purchase', by: 'derived_reference', other_purchase: first.reference, other_match: 'likely', fits: ['made_after', 'within_balance'], against: []}],
+    ])
+    expect(listed.stderr).toMatch(new RegExp(`\\n1 of another purchase \\(${first.reference}\\)\\.\\n$`))
+    expect(listed.stderr).not.toContain('possible')
+    const second_ = (await gwOk(['purchase', 'get', second.reference, '--refunds'])).json as Record_
+    // Likely the first's is no proof: what is left of the second is a range, and says why.
+    expect(second_.gw_refunded).toEqual({
+      at_least: 0,
+      at_most: 10000,
+      currency: 'AUD',
+      says: `0.00 AUD for certain, and 1 refund on its card since it that may be of it (1 likely of another purchase (${first.reference})), up to 100.00 AUD more: gw refund list --purchase ${second.reference}`,
+    })
+    expect(JSON.stringify(second_.gw_refunded)).not.toMatch(/nothing/)
+    expect(second_.gw_left_to_refund).toEqual({at_least: 0, at_most: 10000, currency: 'AUD'})
+    const first_ = (await gwOk(['purchase', 'get', first.reference, '--refunds'])).json as Record_
+    expect((first_.gw_refunded as Record<string, unknown>).says).toBe(`0.00 AUD for certain, and 1 refund on its card since it that may be of it (1 likely, its reference derived from this one's), up to 100.00 AUD more: gw refund list --purchase ${first.reference}`)
+  })
+
+  it("a refund for pb made under pa-R1 (gw api): likely pa's, not certain; pb's left to refund holds the 7.00 really left; --fields picks gw's fields", async () => {
+    const holder = `Probe ${prefix}`
+    const pa = await bought(`${prefix}-pa`, 1000, holder)
+    const pb = await bought(`${prefix}-pb`, 1000, holder)
+    await refundElsewhere(pb.reference, 300, `${pa.reference}-R1`)
+    const forPa = (await gwOk(['refund', 'list', '--purchase', pa.reference])).records as Record_[]
+    expect(forPa.map((record) => [record.reference, record.gw_match?.match, record.gw_match?.by])).toEqual([[`${pa.reference}-R1`, 'likely', 'derived_reference']])
+    const got = await gwOk(['purchase', 'get', pb.reference, '--fields', 'reference,gw_refunded,gw_left_to_refund'])
+    expect(Object.keys(got.json as object)).toEqual(['reference', 'gw_refunded', 'gw_left_to_refund'])
+    expect((got.json as Record_).gw_left_to_refund).toEqual({at_least: 700, at_most: 1000, currency: 'AUD'})
+    expect((got.json as Record_).gw_refunded).toMatchObject({at_least: 0, at_most: 300})
+    // A declined purchase took nothing: nothing refunded, nothing left, said so.
+    const declined = await sandbox.gw(['purchase', 'create', '--amount', '1051', '--reference', `${prefix}-declined`, '--card-holder', holder, '--card-number', CARDS.visa, '--card-expiry', '12/2030', '--cvv', '123'])
+    expect(declined.code, declined.stderr).toBe(3)
+    const none = {at_least: 0, at_most: 0, currency: 'AUD'}
+    expect(((await gwOk(['purchase', 'get', `${prefix}-declined`, '--refunds'])).json as Record_).gw_refunded).toEqual({...none, says: 'nothing: it was declined, and took nothing'})
+    // Only the fields a command can print are offered.
+    const refused = await sandbox.gw(['purchase', 'list', '--fields', 'gw_refunded'])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain('--fields: no such field gw_refunded')
+    expect(refused.stderr).not.toMatch(/The fields of .*gw_refunded/)
   })
 })

@@ -5,7 +5,7 @@ import {refundColumns} from '../../output/columns.js'
 export default class RefundCreate extends GwCommand {
   static override summary = 'Refund a purchase, in full or in part; or a batch of refunds from a file'
   static override description = `Refunds --amount (minor units) of the purchase --transaction-id; without --amount, the purchase's full amount, looked up first. Several partial refunds may add up to the purchase amount.
-Without --reference the refund's reference derives from the purchase's: order-1001-R1, then -R2 (the first free, looked up), cut to the gateway's 255 characters from the purchase's part, so that refund list --purchase finds the refund for certain; a reference given is used as it is. At a terminal gw asks for the amount (what is left of the purchase offered) and then the reference (the derived one offered).
+Without --reference the refund's reference derives from the purchase's: order-1001-R1, then -R2 (the first free, looked up), cut to the gateway's 255 characters from the purchase's part; a reference given is used as it is. gw records each refund it makes (in its data directory), so that refund list --purchase and purchase get find it for certain, whatever its reference. At a terminal gw asks for the amount (what is left of the purchase offered) and then the reference (the derived one offered).
 The refund is sent once and never retried; if no answer comes back, gw looks it up by its reference and reports what the gateway has. A reference already taken by this same refund is reported as done earlier.
 --input FILE sends a batch: a CSV with a header transaction_id,amount,reference (a blank amount refunds in full, a blank reference or none derives one) or NDJSON. Every row is checked before any is sent; each is journaled before it is sent and after its answer, so running the same command again after a crash or Ctrl-C sends only what was not sent. A line per row on stdout, a summary on stderr; exits with the worst row's code.`
 
@@ -18,7 +18,7 @@ The refund is sent once and never retried; if no answer comes back, gw looks it 
   static override flags = {
     'transaction-id': gwFlags.requiredText({description: 'id or reference of the purchase to refund', required: true}),
     amount: gwFlags.amount({description: 'amount to refund in the minor currency unit; default: the purchase in full'}),
-    reference: gwFlags.reference({description: "your reference, unique per refund; default: the purchase's with -R and the first free number (order-1001-R1), which refund list --purchase finds for certain"}),
+    reference: gwFlags.reference({description: "your reference, unique per refund; default: the purchase's with -R and the first free number (order-1001-R1)"}),
     ...gwFlags.batch('transaction_id,amount,reference'),
   }
 
@@ -31,7 +31,7 @@ The refund is sent once and never retried; if no answer comes back, gw looks it 
       const [{refundBatch}, {runBatch}] = await Promise.all([import('../../batch/kinds.js'), import('../../batch/command.js')])
       return new ExitStatus(await runBatch(refundBatch, {...flags, input: flags.input}, this.factory))
     }
-    const [{submitRefund}, {settle}, {askRefund}, {refundsMadeFor}] = await Promise.all([
+    const [{submitRefund}, {settle}, {askRefund}, {madeRecords, recordMade}] = await Promise.all([
       import('../../operations/refunds.js'),
       import('../../output/sent.js'),
       import('../../output/ask-amount.js'),
@@ -42,7 +42,9 @@ The refund is sent once and never retried; if no answer comes back, gw looks it 
     // At a terminal what is left out is asked, what is left of the purchase and a derived reference
     // offered; elsewhere no amount is the purchase in full, and no reference the derived one.
     const asking = this.io.canPrompt() && (given.amount === undefined || given.reference === undefined)
-    const input = asking ? await askRefund(given, {...deps, prompter: await this.factory.prompter(), journaled: (purchase) => refundsMadeFor(purchase, this.factory)}) : given
-    return settle(this.io, await submitRefund(input, deps))
+    const input = asking ? await askRefund(given, {...deps, prompter: await this.factory.prompter(), made: await madeRecords(this.factory, deps.client)}) : given
+    const sent = await submitRefund(input, deps)
+    await recordMade(sent, input.transactionId, this.factory, deps.client)
+    return settle(this.io, sent)
   }
 }

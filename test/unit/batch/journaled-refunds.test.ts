@@ -5,9 +5,12 @@ import {describe, expect, it} from 'vitest'
 import {defaultJournalPath, Journal, journalTarget} from '../../../src/batch/journal.js'
 import {journaledRefunds, noteJournalPlace} from '../../../src/batch/journaled-refunds.js'
 
-// Issue 29: a refund gw's own batch sent for a purchase, and had approved, is certain to be of it.
+// A refund gw's own batch sent is certain to be of the purchase its row named (design.md §3): the
+// journals say, for refunds named by id, which purchase each was sent for.
 const target = journalTarget('http://127.0.0.1:8787/', 'TEST')
-const purchase = {id: '071-P-1VQZVNTX', reference: 'order-1042'}
+const purchase = {id: '071-P-1VQZVNTX'}
+const ids = (...names: string[]) => new Set(names)
+const made = (transactionId: string) => ({transactionId, by: 'journal'})
 
 /** A batch's journal, written as a run writes it, in gw's data directory. */
 async function journal(dataDir: string, hash: string, rows: Array<{reference: string; transactionId: string; status: string; id?: string}>, options: {command?: string; to?: typeof target; at?: string} = {}): Promise<void> {
@@ -23,19 +26,30 @@ async function journal(dataDir: string, hash: string, rows: Array<{reference: st
 }
 
 describe('journaledRefunds', () => {
-  it("finds the approved refunds a batch sent for the purchase, by its id or its reference, in this gateway's journals only", async () => {
+  it("says which purchase each refund asked about was sent for, as the row named it, in this gateway's refund journals only", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'gw-journaled-'))
     await journal(dataDir, 'a'.repeat(64), [
       {reference: 'evt-1', transactionId: purchase.id, status: 'approved', id: '071-R-AAAAAAA1'},
       {reference: 'evt-2', transactionId: 'order-1042', status: 'approved', id: '071-R-AAAAAAA2'},
       {reference: 'evt-3', transactionId: 'order-9999', status: 'approved', id: '071-R-AAAAAAA3'},
       {reference: 'evt-4', transactionId: 'order-1042', status: 'rejected'},
+      {reference: 'evt-8', transactionId: 'order-1042', status: 'declined', id: '071-R-AAAAAAA8'},
     ])
     // Another merchant's journal, a purchase batch and a file that is no journal tell nothing.
     await journal(dataDir, 'b'.repeat(64), [{reference: 'evt-5', transactionId: 'order-1042', status: 'approved', id: '071-R-AAAAAAA5'}], {to: {...target, username: 'OTHER'}})
     await journal(dataDir, 'c'.repeat(64), [{reference: 'evt-6', transactionId: 'order-1042', status: 'approved', id: '071-R-AAAAAAA6'}], {command: 'purchase create'})
     writeFileSync(join(dataDir, 'journals', 'refund-create-garbage.ndjson'), 'not json\n{"intent":\n')
-    expect(await journaledRefunds(dataDir, target, purchase)).toEqual(new Set(['071-R-AAAAAAA1', '071-R-AAAAAAA2']))
+    const asked = ids('071-R-AAAAAAA1', '071-R-AAAAAAA2', '071-R-AAAAAAA3', '071-R-AAAAAAA5', '071-R-AAAAAAA6', '071-R-AAAAAAA8', '071-R-NOTSENT0')
+    expect(await journaledRefunds(dataDir, target, asked)).toEqual(
+      new Map([
+        ['071-R-AAAAAAA1', made(purchase.id)],
+        ['071-R-AAAAAAA2', made('order-1042')],
+        ['071-R-AAAAAAA3', made('order-9999')],
+        // Declined, it was still gw's: the matcher counts only approved ones.
+        ['071-R-AAAAAAA8', made('order-1042')],
+      ]),
+    )
+    expect(await journaledRefunds(dataDir, target, ids('071-R-AAAAAAA2'))).toEqual(new Map([['071-R-AAAAAAA2', made('order-1042')]]))
   })
 
   it('finds a result written megabytes after its intent (a row in doubt, answered by a later run)', async () => {
@@ -52,15 +66,15 @@ describe('journaledRefunds', () => {
     )
     await written.result({result: 'late-1', status: 'approved', exit_code: 0, record: {id: '071-R-LATE0001', reference: 'late-1'}})
     await written.close()
-    expect(await journaledRefunds(dataDir, target, purchase)).toEqual(new Set(['071-R-LATE0001']))
+    expect(await journaledRefunds(dataDir, target, ids('071-R-LATE0001'))).toEqual(new Map([['071-R-LATE0001', made('order-1042')]]))
   })
 
-  it('no journals, or a purchase with neither id nor reference: none', async () => {
+  it('no journals, or no refund asked about: none', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'gw-journaled-'))
-    expect(await journaledRefunds(dataDir, target, purchase)).toEqual(new Set())
+    expect(await journaledRefunds(dataDir, target, ids('071-R-AAAAAAA1'))).toEqual(new Map())
     mkdirSync(join(dataDir, 'journals'))
     await journal(dataDir, 'a'.repeat(64), [{reference: 'evt-1', transactionId: purchase.id, status: 'approved', id: '071-R-AAAAAAA1'}])
-    expect(await journaledRefunds(dataDir, target, {})).toEqual(new Set())
+    expect(await journaledRefunds(dataDir, target, ids())).toEqual(new Map())
   })
 
   it('reads a journal a batch was given (--journal FILE) once its place is noted: each place once, by its real path, read once', async () => {
@@ -68,19 +82,19 @@ describe('journaledRefunds', () => {
     const elsewhere = mkdtempSync(join(tmpdir(), 'gw-journal-place-'))
     const at = join(elsewhere, 'batch.ndjson')
     await journal(dataDir, 'e'.repeat(64), [{reference: 'evt-7', transactionId: 'order-1042', status: 'approved', id: '071-R-AAAAAAA7'}], {at})
-    expect(await journaledRefunds(dataDir, target, purchase)).toEqual(new Set())
+    expect(await journaledRefunds(dataDir, target, ids('071-R-AAAAAAA7'))).toEqual(new Map())
     symlinkSync(at, join(elsewhere, 'link.ndjson'))
     await noteJournalPlace(dataDir, at)
     await noteJournalPlace(dataDir, join(elsewhere, 'link.ndjson'))
     // Noted once, a JSON string a line: a path may hold any character.
     expect(readFileSync(join(dataDir, 'journals', 'elsewhere.ndjson'), 'utf8')).toBe(`${JSON.stringify(at)}\n`)
-    expect(await journaledRefunds(dataDir, target, purchase)).toEqual(new Set(['071-R-AAAAAAA7']))
+    expect(await journaledRefunds(dataDir, target, ids('071-R-AAAAAAA7'))).toEqual(new Map([['071-R-AAAAAAA7', made('order-1042')]]))
   })
 
   it('a noted place whose journal is gone, or a note that is not one, tells nothing and hides nothing', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'gw-journaled-'))
     await journal(dataDir, 'a'.repeat(64), [{reference: 'evt-1', transactionId: purchase.id, status: 'approved', id: '071-R-AAAAAAA1'}])
     writeFileSync(join(dataDir, 'journals', 'elsewhere.ndjson'), `${JSON.stringify('/nowhere/at/all/j.ndjson')}\nnot json\n42\n`)
-    expect(await journaledRefunds(dataDir, target, purchase)).toEqual(new Set(['071-R-AAAAAAA1']))
+    expect(await journaledRefunds(dataDir, target, ids('071-R-AAAAAAA1'))).toEqual(new Map([['071-R-AAAAAAA1', made(purchase.id)]]))
   })
 })

@@ -4,8 +4,9 @@ import {derivationBase, derivedFrom, derivedNumber, matchRefunds, refundReferenc
 import {amountOffer} from '../../../src/output/refunds-of.js'
 import {livePurchase, liveRefund} from '../../fixtures/live-records.js'
 
-// Issue 29: a refund's record does not name its purchase (gateway-notes.md); gw derives a refund's
-// default reference from its purchase's, and holds the refunds on a purchase's card against it.
+// A refund's record does not name its purchase (gateway-notes.md): gw derives a refund's default
+// reference from its purchase's, records what it makes, and holds the refunds on a purchase's card
+// against it, one matcher for every command (design.md §3).
 
 describe('refundReference: <purchase-ref>-R<n>, within the length rule', () => {
   it('adds -R and the number to the purchase reference', () => {
@@ -53,60 +54,135 @@ describe('refundReference: <purchase-ref>-R<n>, within the length rule', () => {
 // Live-shaped: positive amounts, nothing naming the purchase; made after it (10:31 +11:00).
 const refund = (reference: string, amount: number, extra: Record<string, unknown> = {}) => ({...liveRefund, id: `071-R-${reference.toUpperCase().replace(/[^A-Z0-9]/g, '').slice(-8)}`, reference, amount, ...extra})
 
-describe('matchRefunds: best fit first, certain where gw made it', () => {
+const made = (transactionId: string, by: 'journal' | 'refund_create' = 'journal', more: Record<string, string> = {}) => ({transactionId, by, ...more})
+const known = (entries: Array<[string, ReturnType<typeof made>]> = [], others: Array<[string, Record<string, unknown>]> = []) => ({made: new Map(entries), others: new Map(others)})
+// Another purchase on the same card, made before the refunds.
+const order2001 = {...livePurchase, id: '071-P-OTHER001', reference: 'order-2001', amount: 5000}
+
+describe('matchRefunds: certain, likely, possible, or another purchase\'s; best fit first', () => {
   const derived = refund('order-1042-R1', 2000)
   const journaled = refund('batch-row-7', 1000)
+  const single = refund('my-own-ref', 400)
   const namesIt = refund('refund-for-order-1042', 500)
   const within = refund('anything', 700)
-  const over = refund('too-big', 9000)
+  const over = refund('too-big', 9500)
   const others = refund('order-2001-R1', 300)
+  const madeForOther = refund('order-1042-R2', 600)
   const unknownTime = refund('no-time', 100, {transaction_date: undefined})
 
-  it('orders certain ones first, then fewer misfits and more fits, the order given among equals', () => {
-    const {matched} = matchRefunds(livePurchase, [over, others, within, namesIt, journaled, unknownTime, derived], {journaled: new Set([journaled.id]), others: new Set(['order-2001'])})
-    expect(matched.map(({refund}) => refund.reference)).toEqual(['order-1042-R1', 'batch-row-7', 'refund-for-order-1042', 'anything', 'no-time', 'order-2001-R1', 'too-big'])
+  it('certain only where gw recorded making it for this purchase; a derived reference is likely; another purchase\'s names it', () => {
+    const {matched} = matchRefunds(
+      livePurchase,
+      [over, others, within, namesIt, journaled, unknownTime, derived, single, madeForOther],
+      known(
+        [
+          [journaled.id, made(livePurchase.id)],
+          [single.id, made('order-1042', 'refund_create')],
+          // Derived from this purchase's reference, yet gw recorded making it for another: that one's, for certain.
+          [madeForOther.id, made('order-2001', 'refund_create', {purchaseId: order2001.id, purchaseReference: 'order-2001'})],
+        ],
+        [['order-2001', order2001]],
+      ),
+    )
+    expect(matched.map(({refund}) => refund.reference)).toEqual(['batch-row-7', 'my-own-ref', 'order-1042-R1', 'refund-for-order-1042', 'anything', 'no-time', 'order-2001-R1', 'order-1042-R2', 'too-big'])
     const byReference = Object.fromEntries(matched.map(({refund, match}) => [refund.reference, match]))
-    expect(byReference['order-1042-R1']).toEqual({purchase: livePurchase.id, certain: true, by: 'derived_reference', fits: ['made_after', 'names_purchase'], against: []})
-    expect(byReference['batch-row-7']).toEqual({purchase: livePurchase.id, certain: true, by: 'journal', fits: ['made_after'], against: []})
-    // 10000 less the 3000 certain: 7000 may be of the possible ones.
-    expect(byReference['refund-for-order-1042']).toEqual({purchase: livePurchase.id, certain: false, fits: ['made_after', 'within_balance', 'names_purchase'], against: []})
-    expect(byReference['anything']).toEqual({purchase: livePurchase.id, certain: false, fits: ['made_after', 'within_balance'], against: []})
-    expect(byReference['no-time']).toEqual({purchase: livePurchase.id, certain: false, fits: ['within_balance'], against: []})
-    expect(byReference['too-big']).toEqual({purchase: livePurchase.id, certain: false, fits: ['made_after'], against: ['over_balance']})
-    expect(byReference['order-2001-R1']).toEqual({purchase: livePurchase.id, certain: false, fits: ['made_after', 'within_balance'], against: ['names_other_purchase']})
+    const purchase = livePurchase.id
+    expect(byReference['batch-row-7']).toEqual({purchase, match: 'certain', by: 'journal', fits: ['made_after'], against: []})
+    expect(byReference['my-own-ref']).toEqual({purchase, match: 'certain', by: 'refund_create', fits: ['made_after'], against: []})
+    // 10000 less the 1400 certain: 8600 may be of the others.
+    expect(byReference['order-1042-R1']).toEqual({purchase, match: 'likely', by: 'derived_reference', fits: ['made_after', 'within_balance', 'names_purchase'], against: []})
+    expect(byReference['refund-for-order-1042']).toEqual({purchase, match: 'possible', fits: ['made_after', 'within_balance', 'names_purchase'], against: []})
+    expect(byReference['anything']).toEqual({purchase, match: 'possible', fits: ['made_after', 'within_balance'], against: []})
+    expect(byReference['no-time']).toEqual({purchase, match: 'possible', fits: ['within_balance'], against: []})
+    expect(byReference['too-big']).toEqual({purchase, match: 'possible', fits: ['made_after'], against: ['over_balance']})
+    expect(byReference['order-2001-R1']).toEqual({purchase, match: 'other_purchase', by: 'derived_reference', other_purchase: 'order-2001', other_match: 'likely', fits: ['made_after', 'within_balance'], against: []})
+    expect(byReference['order-1042-R2']).toEqual({purchase, match: 'other_purchase', by: 'refund_create', other_purchase: 'order-2001', other_match: 'certain', fits: ['made_after'], against: []})
   })
 
-  it('a reference of the derived shape from a reference not known to be another purchase is no misfit', () => {
-    const {matched} = matchRefunds(livePurchase, [others])
-    expect(matched[0]!.match).toEqual({purchase: livePurchase.id, certain: false, fits: ['made_after', 'within_balance'], against: []})
+  it('a record of the purchase by id decides over the name it was asked by; one asked by the id alone is this purchase\'s', () => {
+    const byId = known([[single.id, made('order-1042', 'refund_create', {purchaseId: '071-P-SOMEONE0'})]])
+    expect(matchRefunds(livePurchase, [single], byId).matched[0]!.match).toMatchObject({match: 'other_purchase', other_purchase: 'order-1042', other_match: 'certain'})
+    expect(matchRefunds(livePurchase, [single], known([[single.id, made(livePurchase.id)]])).matched[0]!.match.match).toBe('certain')
+    expect(matchRefunds({...livePurchase, reference: ''}, [single], known([[single.id, made('')]])).matched[0]!.match).toMatchObject({purchase: livePurchase.id, match: 'other_purchase'})
+    expect(matchRefunds({...livePurchase, id: undefined}, [single], known([[single.id, made('order-1042')]])).matched[0]!.match).toMatchObject({purchase: 'order-1042', match: 'certain'})
   })
 
-  it('what is refunded and left: exact from the certain ones, a range while possible ones are in doubt', () => {
-    expect(matchRefunds(livePurchase, [derived]).state).toEqual({amount: 10000, currency: 'AUD', source: 'refunds', refunded: 2000, certain: 1, possible: 0, possibleAmount: 0, left: 8000, leftAtLeast: 8000})
-    // The possible ones that may be of it (not over its balance, not another's) come to 1200 at most.
-    const {state} = matchRefunds(livePurchase, [derived, within, namesIt, over, others], {journaled: new Set(), others: new Set(['order-2001'])})
-    expect(state).toEqual({amount: 10000, currency: 'AUD', source: 'refunds', refunded: 2000, certain: 1, possible: 2, possibleAmount: 1200, left: 8000, leftAtLeast: 6800})
+  it('a derived reference is only likely after the purchase and within its balance; a derived shape from no purchase looked up is possible', () => {
+    const before = refund('order-1042-R1', 100, {transaction_date: '2026-11-17T10:00:00+11:00'})
+    expect(matchRefunds(livePurchase, [before]).matched[0]!.match).toMatchObject({match: 'possible', fits: ['within_balance', 'names_purchase']})
+    expect(matchRefunds(livePurchase, [refund('order-1042-R1', 20000)]).matched[0]!.match).toMatchObject({match: 'possible', against: ['over_balance']})
+    expect(matchRefunds(livePurchase, [others]).matched[0]!.match).toEqual({purchase: livePurchase.id, match: 'possible', fits: ['made_after', 'within_balance'], against: []})
+    // Another purchase's only after that purchase was made, and never when it names this one.
+    const later = {...order2001, transaction_date: '2026-11-18T10:00:00+11:00'}
+    expect(matchRefunds(livePurchase, [others], known([], [['order-2001', later]])).matched[0]!.match.match).toBe('possible')
+    expect(matchRefunds(livePurchase, [others], known([], [['order-2001', {...order2001, transaction_date: undefined}]])).matched[0]!.match.match).toBe('possible')
+    const naming = refund('order-1042-order-2001-R1', 100)
+    expect(matchRefunds(livePurchase, [naming], known([], [['order-1042-order-2001', order2001]])).matched[0]!.match.match).toBe('possible')
+    expect(matchRefunds({...livePurchase, transaction_date: undefined}, [derived]).matched[0]!.match).toMatchObject({match: 'possible', fits: ['within_balance', 'names_purchase']})
+  })
+
+  it('what is refunded and left: exact from the certain ones, a range while any may be of it, likely another\'s included', () => {
+    const certain = known([[journaled.id, made(livePurchase.id)]])
+    expect(matchRefunds(livePurchase, [journaled], certain).state).toEqual({
+      amount: 10000, currency: 'AUD', source: 'refunds', refunded: 1000, certain: 1, possible: 0, possibleAmount: 0, likely: 0, likelyOthers: 0, certainOthers: 0, others: {certain: [], likely: []}, left: 9000, leftAtLeast: 9000,
+    })
+    // Likely 2000, possible 700 + 500, likely another's 300: 3500 may be of it; the one over its balance cannot be, and gw made the 600 for another.
+    const all = known([[journaled.id, made(livePurchase.id)], [madeForOther.id, made('order-2001')]], [['order-2001', order2001]])
+    expect(matchRefunds(livePurchase, [journaled, derived, within, namesIt, over, others, madeForOther], all).state).toEqual({
+      amount: 10000, currency: 'AUD', source: 'refunds', refunded: 1000, certain: 1, possible: 4, possibleAmount: 3500, likely: 1, likelyOthers: 1, certainOthers: 1, others: {certain: ['order-2001'], likely: ['order-2001']}, left: 9000, leftAtLeast: 5500,
+    })
     // Never more than the purchase's balance, however many there are.
     const many = Array.from({length: 30}, (_, i) => refund(`maybe-${i}`, 1000))
-    expect(matchRefunds(livePurchase, [derived, ...many]).state).toMatchObject({possible: 30, possibleAmount: 8000, left: 8000, leftAtLeast: 0})
-    expect(matchRefunds(livePurchase, []).state).toMatchObject({refunded: 0, left: 10000, leftAtLeast: 10000})
+    expect(matchRefunds(livePurchase, [journaled, ...many], certain).state).toMatchObject({possible: 30, possibleAmount: 9000, left: 9000, leftAtLeast: 0})
+    expect(matchRefunds(livePurchase, []).state).toMatchObject({refunded: 0, certain: 0, possible: 0, left: 10000, leftAtLeast: 10000})
   })
 
   it("the gateway's own refunded_amount is believed where its record has one", () => {
-    const {state, matched} = matchRefunds({...livePurchase, refunded_amount: 4000}, [within, over])
-    expect(state).toEqual({amount: 10000, currency: 'AUD', source: 'gateway', refunded: 4000, certain: 0, possible: 0, possibleAmount: 0, left: 6000, leftAtLeast: 6000})
-    // Only what the gateway says was refunded can be possible refunds of it.
-    expect(matched.map(({match}) => match.against)).toEqual([[], ['over_balance']])
+    const {state, matched} = matchRefunds({...livePurchase, refunded_amount: 4000}, [within, over, derived])
+    expect(state).toEqual({amount: 10000, currency: 'AUD', source: 'gateway', refunded: 4000, certain: 0, possible: 0, possibleAmount: 0, likely: 0, likelyOthers: 0, certainOthers: 0, others: {certain: [], likely: []}, left: 6000, leftAtLeast: 6000})
+    // Only what the gateway says was refunded can be refunds of it.
+    expect(matched.map(({match}) => match.against)).toEqual([[], [], ['over_balance']])
+    expect(matchRefunds({...livePurchase, refunded_amount: 1.5}, []).state.source).toBe('refunds')
   })
 
-  it('only approved refunds count toward what was refunded; a declined purchase has nothing to refund', () => {
-    expect(matchRefunds(livePurchase, [{...derived, successful: false, message: 'Declined'}]).state).toMatchObject({refunded: 0, left: 10000})
+  it('only approved refunds count; a declined purchase has nothing to refund; a refund of either sign counts by its size', () => {
+    const declined = {...journaled, successful: false, message: 'Declined'}
+    expect(matchRefunds(livePurchase, [declined, {...within, successful: false}], known([[journaled.id, made(livePurchase.id)]])).state).toMatchObject({refunded: 0, certain: 0, possible: 0, left: 10000})
     expect(matchRefunds({...livePurchase, successful: false}, []).state).toMatchObject({amount: 10000, left: 0, leftAtLeast: 0})
+    expect(matchRefunds(livePurchase, [{...journaled, amount: -1000}], known([[journaled.id, made(livePurchase.id)]])).state).toMatchObject({refunded: 1000, left: 9000})
+    expect(matchRefunds({...livePurchase, amount: undefined, currency: undefined}, []).state).toEqual(expect.not.objectContaining({currency: expect.anything()}))
+  })
+})
+
+describe('matchRefunds: what each record holds, read as data', () => {
+  const single = refund('refund-for-order-1042', 400)
+
+  it('reads derived shapes exactly: digits only, to the end', () => {
+    expect(derivedFrom('order-9-R23')).toBe('order-9')
+    expect(derivedFrom('order-9-R2x')).toBeUndefined()
+    expect(derivedFrom(42)).toBeUndefined()
+    expect(derivationBase({id: ''})).toBeUndefined()
+    expect(derivationBase({id: 42})).toBeUndefined()
+  })
+
+  it('a record by the purchase id is this purchase\'s, whatever name it was asked by; a certain one names it too', () => {
+    const byId = known([[single.id, made('some-alias', 'refund_create', {purchaseId: livePurchase.id})]])
+    expect(matchRefunds(livePurchase, [single], byId).matched[0]!.match).toEqual({purchase: livePurchase.id, match: 'certain', by: 'refund_create', fits: ['made_after', 'names_purchase'], against: []})
+  })
+
+  it('made at the very instant of the purchase is after it; amounts, references and figures that are not numbers or text are none', () => {
+    const same = refund('x', 100, {transaction_date: livePurchase.transaction_date})
+    expect(matchRefunds(livePurchase, [same]).matched[0]!.match.fits).toEqual(['made_after', 'within_balance'])
+    expect(matchRefunds(livePurchase, [refund('x', 100, {amount: '100'})]).matched[0]!.match.fits).toEqual(['made_after'])
+    expect(matchRefunds({...livePurchase, refunded_amount: '4000'}, []).state.source).toBe('refunds')
+    expect(matchRefunds({...livePurchase, amount: '10000'}, []).state).toMatchObject({amount: 0, left: 0})
+    expect(matchRefunds({...livePurchase, reference: 1042}, [single]).matched[0]!.match).toMatchObject({purchase: livePurchase.id, fits: ['made_after', 'within_balance']})
+    expect(matchRefunds({...livePurchase, id: undefined, reference: undefined}, [single]).matched[0]!.match.purchase).toBe('')
   })
 })
 
 describe('amountOffer: what a refund prompt offers, never what the gateway would refuse', () => {
-  const state = (over: Partial<ReturnType<typeof matchRefunds>['state']>) => ({amount: 1000, currency: 'AUD', source: 'refunds' as const, refunded: 0, certain: 0, possible: 0, possibleAmount: 0, left: 1000, leftAtLeast: 1000, ...over})
+  const state = (over: Partial<ReturnType<typeof matchRefunds>['state']>) => ({amount: 1000, currency: 'AUD', source: 'refunds' as const, refunded: 0, certain: 0, possible: 0, possibleAmount: 0, likely: 0, likelyOthers: 0, certainOthers: 0, others: {certain: [], likely: []}, left: 1000, leftAtLeast: 1000, ...over})
 
   it.each([
     ['nothing refunded: the purchase in full', {}, 1000, '; Enter for the purchase in full, 10.00 AUD'],

@@ -1,3 +1,4 @@
+import type {MadeFor} from '../../../src/lists/refund-match.js'
 import {describe, expect, it} from 'vitest'
 import {NotFoundError} from '../../../src/errors.js'
 import {askRefund} from '../../../src/output/ask-amount.js'
@@ -25,13 +26,13 @@ function scripted(...answers: string[]): Prompter & {asked: {message: string; of
 
 const refundsAt = (...references: string[]) => (reference: string) =>
   references.includes(reference) ? {...liveRefund, reference} : Promise.reject(new NotFoundError('Purchase not found', {status: 404}))
-const none = async () => new Set<string>()
+const none = async () => new Map<string, MadeFor>()
 
 describe('askRefund', () => {
   it("offers what the gateway's own refunded_amount leaves, asking nothing more of the gateway for it; then the derived reference, which Enter takes", async () => {
     const fake = fakeClient({'purchases.get': () => ({...livePurchase, refunded_amount: 4000}), 'refunds.get': refundsAt('order-1042-R1')})
     const prompter = scripted('', '')
-    const input = await askRefund({transactionId: 'order-1042'}, {client: fake.client, prompter, journaled: none})
+    const input = await askRefund({transactionId: 'order-1042'}, {client: fake.client, prompter, made: none})
     expect(prompter.asked).toEqual([
       {message: 'amount to refund in the minor currency unit (--amount); Enter for what is left of it, 60.00 AUD (the gateway says 40.00 AUD of 100.00 AUD refunded)', offered: '6000'},
       {message: "your reference for the refund (--reference); Enter for order-1042-R2, derived from the purchase's", offered: 'order-1042-R2'},
@@ -41,19 +42,28 @@ describe('askRefund', () => {
     expect(fake.calls.map((call) => call.method)).toEqual(['purchases.get', 'refunds.get', 'refunds.get'])
   })
 
-  it('without the gateway\'s figure, reads the refunds on its card; a reference typed is used as given', async () => {
+  it('without the gateway\'s figure, reads the refunds on its card: one gw recorded making for it is certain; a reference typed is used as given', async () => {
     const page = {records: [{...liveRefund, reference: 'order-1042-R1', amount: 2500}], paging: {page: 1, pages: 1, total: 1}}
     const fake = fakeClient({'purchases.get': () => livePurchase, 'refunds.list': () => page, 'refunds.get': refundsAt('order-1042-R1')})
     const prompter = scripted('', 'my-own')
-    const input = await askRefund({transactionId: 'order-1042'}, {client: fake.client, prompter, journaled: none})
+    const made = async (ids: ReadonlySet<string>) => new Map<string, MadeFor>([...ids].map((id) => [id, {transactionId: 'order-1042', by: 'refund_create'}]))
+    const input = await askRefund({transactionId: 'order-1042'}, {client: fake.client, prompter, made})
     expect(prompter.asked[0]).toEqual({message: 'amount to refund in the minor currency unit (--amount); Enter for what is left of it, 75.00 AUD (25.00 AUD of 100.00 AUD refunded)', offered: '7500'})
     expect(input).toMatchObject({amount: 7500, reference: 'my-own', referenceDerived: false})
+  })
+
+  it('a refund only likely of it (a derived reference gw has no record of making) leaves a range: what is surely left is offered', async () => {
+    const page = {records: [{...liveRefund, reference: 'order-1042-R1', amount: 2500}], paging: {page: 1, pages: 1, total: 1}}
+    const fake = fakeClient({'purchases.get': () => livePurchase, 'refunds.list': () => page, 'refunds.get': refundsAt('order-1042-R1')})
+    const prompter = scripted('', 'my-own')
+    await askRefund({transactionId: 'order-1042'}, {client: fake.client, prompter, made: none})
+    expect(prompter.asked[0]).toEqual({message: 'amount to refund in the minor currency unit (--amount); Enter for 75.00 AUD, what is surely left (1 refund on its card that may be of it comes to 25.00 AUD)', offered: '7500'})
   })
 
   it('refuses before asking when nothing is left to refund (issue 36): exit 2, saying what was refunded, nothing asked or sent', async () => {
     const fake = fakeClient({'purchases.get': () => ({...livePurchase, refunded_amount: livePurchase.amount})})
     const prompter = scripted('')
-    const refused = await askRefund({transactionId: 'order-1042'}, {client: fake.client, prompter, journaled: none}).catch((error: unknown) => error)
+    const refused = await askRefund({transactionId: 'order-1042'}, {client: fake.client, prompter, made: none}).catch((error: unknown) => error)
     expect(refused).toMatchObject({exitCode: 2, message: `Nothing is left of purchase ${livePurchase.reference} to refund (the gateway says 100.00 AUD of 100.00 AUD refunded)`})
     expect(prompter.asked).toEqual([])
   })
@@ -61,7 +71,7 @@ describe('askRefund', () => {
   it('asks only for what was left out', async () => {
     const fake = fakeClient({'purchases.get': () => livePurchase, 'refunds.get': refundsAt()})
     const prompter = scripted('')
-    const input = await askRefund({transactionId: 'order-1042', amount: 100}, {client: fake.client, prompter, journaled: none})
+    const input = await askRefund({transactionId: 'order-1042', amount: 100}, {client: fake.client, prompter, made: none})
     expect(prompter.asked.map((question) => question.offered)).toEqual(['order-1042-R1'])
     expect(input).toMatchObject({amount: 100, reference: 'order-1042-R1', referenceDerived: true})
   })
