@@ -49,11 +49,7 @@ export interface RunOptions<Input, Body extends object> {
   gatewayInstance?: () => string | undefined
   /** --verify: each row the journal has approved or declined is looked up at the gateway before it is reported; one it lacks is reported missing, never sent. */
   verify?: boolean
-  /**
-   * Resolves once what was reported has been taken by the output (stdout's reader, --jq's filter),
-   * or the batch stops (`stop` aborted): no row starts while the output is behind, so a batch of
-   * any size holds a few rows' lines at most.
-   */
+  /** Resolves once the output (stdout, --jq's filter) has taken what was reported, or `stop` aborts: no row starts while it is behind. */
   ready?: (stop: AbortSignal) => Promise<void>
 }
 
