@@ -144,7 +144,6 @@ export function matchRefunds(purchase: GwRecord, refunds: GwRecord[], known: Kno
   // A declined purchase took nothing, so nothing of it can be refunded.
   const paid = outcomeOf(purchase) === false ? 0 : amount
   const given = typeof purchase.refunded_amount === 'number' && Number.isSafeInteger(purchase.refunded_amount) ? purchase.refunded_amount : undefined
-  const since = recordInstant(purchase.transaction_date)
   const madeFor = (refund: GwRecord) => (typeof refund.id === 'string' ? known.made.get(refund.id) : undefined)
   // Recorded with the purchase's id when gw looked it up; else as asked, by its id or its reference.
   const ours = (made: MadeFor) => (made.purchaseId === undefined ? made.transactionId === id || made.transactionId === reference : made.purchaseId === id)
@@ -162,7 +161,7 @@ export function matchRefunds(purchase: GwRecord, refunds: GwRecord[], known: Kno
     const fits: Fit[] = []
     const against: Misfit[] = []
     const shown = {purchase: id ?? reference ?? ''}
-    if (since !== undefined && after(refund, purchase)) fits.push('made_after')
+    if (after(refund, purchase)) fits.push('made_after')
     const names = [reference, id].some((name) => name !== undefined && namesWord(refund.reference, name))
     const made = madeFor(refund)
     if (made && !ours(made)) {

@@ -181,6 +181,69 @@ describe('matchRefunds: what each record holds, read as data', () => {
   })
 })
 
+describe('matchRefunds: the edges of each rule', () => {
+  it('a reference short enough to keep whole is never cut, even when it ends in half a surrogate pair', () => {
+    expect(refundReference('ab\uD83D', 1)).toBe('ab\uD83D-R1')
+  })
+
+  it('derivedFrom reads text only: a list holding a derived reference is none', () => {
+    expect(derivedFrom(['order-7-R2'])).toBeUndefined()
+  })
+
+  it('a refund with no time, or one before the purchase, is not made after it, and so never likely', () => {
+    const noTime = refund('order-1042-R1', 100, {transaction_date: undefined})
+    const before = refund('order-1042-R2', 100, {transaction_date: '2017-01-01T00:00:00+11:00'})
+    const matched = matchRefunds(livePurchase, [noTime, before]).matched
+    expect(matched.map(({match}) => [match.match, match.fits])).toEqual([
+      ['possible', ['within_balance', 'names_purchase']],
+      ['possible', ['within_balance', 'names_purchase']],
+    ])
+    // A purchase with no time has nothing after it.
+    expect(matchRefunds({...livePurchase, transaction_date: undefined}, [refund('x', 100)]).matched[0]!.match.fits).toEqual(['within_balance'])
+  })
+
+  it('a refund of exactly what is left is within the balance; one with no amount is neither within nor over it', () => {
+    const all = refund('all-of-it', Math.abs(livePurchase.amount as number))
+    expect(matchRefunds(livePurchase, [all]).matched[0]!.match).toMatchObject({fits: ['made_after', 'within_balance'], against: []})
+    expect(matchRefunds(livePurchase, [refund('no-amount', 0, {amount: undefined})]).matched[0]!.match).toMatchObject({fits: ['made_after'], against: []})
+  })
+
+  it('names_purchase only for a reference that names it as a word of its own, wherever it comes in the text', () => {
+    const fits = (reference: unknown) => matchRefunds(livePurchase, [refund('x', 100, {reference})]).matched[0]!.match.fits
+    expect(fits('refund-order-1042')).toContain('names_purchase')
+    expect(fits('order-1042')).toContain('names_purchase')
+    expect(fits('xorder-1042')).not.toContain('names_purchase')
+    expect(fits('order-10420')).not.toContain('names_purchase')
+    // The first place it comes is no word of its own; a later one is.
+    expect(fits('order-10420 then order-1042')).toContain('names_purchase')
+    expect(fits('something else')).not.toContain('names_purchase')
+    expect(fits(1042)).not.toContain('names_purchase')
+  })
+
+  it('a reference derived from this purchase is never another purchase\'s, even when gw knows a purchase of that name; nor one that names this purchase', () => {
+    const over = refund('order-1042-R1', 999_999)
+    expect(matchRefunds(livePurchase, [over], known([], [['order-1042', order2001]])).matched[0]!.match.match).toBe('possible')
+    const naming = refund('order-2001-R1 order-1042', 100)
+    expect(matchRefunds(livePurchase, [refund('order-1042 order-2001-R1', 100), naming], known([], [['order-2001', order2001]])).matched.map(({match}) => match.match)).toEqual(['possible', 'possible'])
+  })
+
+  it('refunds that fit alike keep the order they came in', () => {
+    const [a, b, c] = [refund('first', 100), refund('second', 100), refund('third', 100)]
+    expect(matchRefunds(livePurchase, [a, b, c]).matched.map(({refund}) => refund.reference)).toEqual(['first', 'second', 'third'])
+  })
+
+  it('a refund over the balance is no refund that may be of it; a purchase with no currency gives none', () => {
+    const state = matchRefunds({...livePurchase, currency: undefined}, [refund('too-big', 999_999)]).state
+    expect(state).toMatchObject({possible: 0, possibleAmount: 0})
+    expect('currency' in state).toBe(false)
+  })
+
+  it('an amount and a refunded_amount that are not whole numbers are none', () => {
+    expect(matchRefunds({...livePurchase, refunded_amount: 2.5}, []).state.source).toBe('refunds')
+    expect(matchRefunds({...livePurchase, amount: '10000'}, [refund('x', 100)]).state).toMatchObject({amount: 0, left: 0, leftAtLeast: 0})
+  })
+})
+
 describe('amountOffer: what a refund prompt offers, never what the gateway would refuse', () => {
   const state = (over: Partial<ReturnType<typeof matchRefunds>['state']>) => ({amount: 1000, currency: 'AUD', source: 'refunds' as const, refunded: 0, certain: 0, possible: 0, possibleAmount: 0, likely: 0, likelyOthers: 0, certainOthers: 0, others: {certain: [], likely: []}, left: 1000, leftAtLeast: 1000, ...over})
 
