@@ -6,6 +6,7 @@ import type * as z from 'zod'
 import {type FileLock, HardLinkedError, LockHeldError, realPath, takeLock} from '../file-lock.js'
 import {JournalLine, LegacyStateFile, SnapshotLine, firstProblem} from './state-schema.js'
 import type {Batch, Change} from './change-log.js'
+import {storableJson} from './storable.js'
 import {Store, type StoreState} from './store.js'
 
 /**
@@ -28,7 +29,10 @@ export interface StateFileHandle {
 
 export type OpenStateFile = (path: string, flags: 'r+' | 'wx') => Promise<StateFileHandle>
 
-/** Only the user may read the state: it holds card holders, masked numbers and web hook passwords. */
+/**
+ * Only the user may read the state: it holds card holders, masked numbers and web hook passwords.
+ * No card number is ever whole in it, inside a text either (storable.ts).
+ */
 const FILE_MODE = 0o600
 const DIRECTORY_MODE = 0o700
 
@@ -164,7 +168,7 @@ export async function writeSnapshot(path: string, state: StoreState, openFile: O
   if (!existsSync(directory)) mkdirSync(directory, {recursive: true, mode: DIRECTORY_MODE})
   // A name of its own: a crashed run's leftover (or another sandbox on the same file) is never reused.
   const temporary = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`
-  const data = Buffer.from(`${JSON.stringify({version: FORMAT_VERSION, snapshot: state})}\n`)
+  const data = Buffer.from(`${storableJson({version: FORMAT_VERSION, snapshot: state})}\n`)
   const handle = await openFile(temporary, 'wx')
   try {
     try {
@@ -245,7 +249,7 @@ export class Journal {
     }
     if (batch.changes.length === 0 && this.flushing === undefined) return Promise.resolve()
     return new Promise((resolve, reject) => {
-      this.queued.push({batch, json: batch.changes.map((change) => JSON.stringify(change)).join(','), resolve, reject})
+      this.queued.push({batch, json: batch.changes.map((change) => storableJson(change)).join(','), resolve, reject})
       this.flushing ??= this.flush()
     })
   }
