@@ -6,7 +6,8 @@ export type CardNotice = 'card:expiring' | 'card:expired'
 
 /**
  * One change to the state, as the journal writes it. Every change goes through `Store.apply`, so
- * replaying the journal rebuilds exactly the state (and the indexes) that answered requests.
+ * replaying the journal rebuilds the state (and the indexes) that answered requests: exactly, but
+ * for card numbers inside text, which the file holds masked (storable.ts).
  */
 export type Change =
   | {op: 'put'; collection: Collection; merchant: string; record: AnyRecord}

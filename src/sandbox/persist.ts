@@ -4,9 +4,9 @@ import {open, rename, rm} from 'node:fs/promises'
 import {dirname, resolve} from 'node:path'
 import type * as z from 'zod'
 import {type FileLock, HardLinkedError, LockHeldError, realPath, takeLock} from '../file-lock.js'
-import {maskCardNumbersIn} from '../redact.js'
 import {JournalLine, LegacyStateFile, SnapshotLine, firstProblem} from './state-schema.js'
 import type {Batch, Change} from './change-log.js'
+import {storableJson} from './storable.js'
 import {Store, type StoreState} from './store.js'
 
 /**
@@ -29,7 +29,10 @@ export interface StateFileHandle {
 
 export type OpenStateFile = (path: string, flags: 'r+' | 'wx') => Promise<StateFileHandle>
 
-/** Only the user may read the state: it holds card holders, masked numbers and web hook passwords. */
+/**
+ * Only the user may read the state: it holds card holders, masked numbers and web hook passwords.
+ * No card number is ever whole in it, inside a text either (storable.ts).
+ */
 const FILE_MODE = 0o600
 const DIRECTORY_MODE = 0o700
 
@@ -63,16 +66,6 @@ export class StateFileError extends Error {
 }
 
 /**
- * The state file never holds a whole card number, whoever sent it (design.md §3): text that holds
- * one (a reference, a holder's name, a description) is written masked. The gateway answers with it
- * whole while it runs; restarted on the file, it answers with it masked, and finds the record by
- * either spelling of it (Store.find).
- */
-function masked(_key: string, value: unknown): unknown {
-  return typeof value === 'string' ? maskCardNumbersIn(value) : value
-}
-
-/**
  * The state file is this gateway's for as long as it runs: a second one on it would snapshot the
  * file away from under the first, whose acknowledged writes would then go to a deleted file. The
  * lock is the real file's (file-lock.ts): a symlink to a running gateway's file is that file, and
@@ -87,7 +80,7 @@ export function lockStateFile(file: string): FileLock {
     // Said by takeLock below, which cannot write there either.
   }
   try {
-    return takeLock(file, {create: true})
+    return takeLock(file)
   } catch (error) {
     if (error instanceof HardLinkedError) {
       throw new StateFileError(
@@ -175,7 +168,7 @@ export async function writeSnapshot(path: string, state: StoreState, openFile: O
   if (!existsSync(directory)) mkdirSync(directory, {recursive: true, mode: DIRECTORY_MODE})
   // A name of its own: a crashed run's leftover (or another sandbox on the same file) is never reused.
   const temporary = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`
-  const data = Buffer.from(`${JSON.stringify({version: FORMAT_VERSION, snapshot: state}, masked)}\n`)
+  const data = Buffer.from(`${storableJson({version: FORMAT_VERSION, snapshot: state})}\n`)
   const handle = await openFile(temporary, 'wx')
   try {
     try {
@@ -256,7 +249,7 @@ export class Journal {
     }
     if (batch.changes.length === 0 && this.flushing === undefined) return Promise.resolve()
     return new Promise((resolve, reject) => {
-      this.queued.push({batch, json: batch.changes.map((change) => JSON.stringify(change, masked)).join(','), resolve, reject})
+      this.queued.push({batch, json: batch.changes.map((change) => storableJson(change)).join(','), resolve, reject})
       this.flushing ??= this.flush()
     })
   }

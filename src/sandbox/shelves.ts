@@ -7,6 +7,7 @@ import type {
   SubscriptionRecord,
   WebHookRecord,
 } from './records.js'
+import {nameKey} from './storable.js'
 
 export interface Collections {
   cards: CardRecord
@@ -77,9 +78,13 @@ export const globalKeyField = (collection: Collection): string => KEYS[collectio
 
 export const globalKeyOf = (collection: Collection, record: AnyRecord) => String(record[KEYS[collection].global as keyof AnyRecord])
 
+/**
+ * The name a record is looked up by: its reference or alias with card numbers masked, as the state
+ * file keeps it (storable.ts), so that a look-up by the name as sent finds it after a restart too.
+ */
 function nameOf(collection: Collection, record: AnyRecord): string | undefined {
   const name = record[KEYS[collection].merchantName as keyof AnyRecord] as unknown
-  return typeof name === 'string' ? name : undefined
+  return typeof name === 'string' ? nameKey(name) : undefined
 }
 
 const groupFields = (collection: Collection): readonly string[] => GROUPED_BY[collection as Grouped] ?? []
@@ -150,7 +155,7 @@ export class Shelves {
   /** By global key or by the merchant's own name for the record; only the caller's records are returned. */
   find<C extends Collection>(collection: C, merchant: string, key: string): Lookup<Collections[C]> {
     const shelf = this.shelf(merchant, collection, false)
-    const byName = shelf?.names.get(key)?.[0]
+    const byName = shelf?.names.get(nameKey(key))?.[0]
     const record = shelf?.records.get(key) ?? (byName === undefined ? undefined : shelf?.records.get(byName))
     if (record) return {found: 'own', record: record as Collections[C]}
     const owner = this.owners.get(collection)?.get(key)

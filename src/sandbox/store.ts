@@ -1,6 +1,5 @@
 import {type Batch, type CardNotice, type Change, ChangeLog} from './change-log.js'
 import {DeliveryQueue, type QueuedDelivery} from './delivery-queue.js'
-import {maskCardNumbersIn} from '../redact.js'
 import {forbidden, notFound} from './errors.js'
 import type {CardRecord} from './records.js'
 import {type Collection, type Collections, type DatedCollection, type Grouped, GROUPED_BY, globalKeyOf, type Lookup, type MerchantRecords, type Positional, Shelves} from './shelves.js'
@@ -62,11 +61,7 @@ export class Store {
 
   /** By global key or by the merchant's own name for the record; only the caller's records are returned. */
   find<C extends Collection>(collection: C, merchant: string, key: string): Lookup<Collections[C]> {
-    const found = this.shelves.find(collection, merchant, key)
-    if (found.found !== 'none') return found
-    // A reference holding a card number is kept masked in the state file (persist.ts): after a restart it is found by either spelling.
-    const masked = maskCardNumbersIn(key)
-    return masked === key ? found : this.shelves.find(collection, merchant, masked)
+    return this.shelves.find(collection, merchant, key)
   }
 
   /** The caller's record, or the 403 or 404 the gateway gives for it. */

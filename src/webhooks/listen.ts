@@ -3,7 +3,7 @@ import type {IncomingHttpHeaders} from 'node:http'
 import type {ProxySettings} from '../api/proxy.js'
 import {GwError, UsageError} from '../errors.js'
 import {isLoopbackHost} from '../loopback.js'
-import {redact} from '../redact.js'
+import {maskCardNumbersIn, redact} from '../redact.js'
 import {paint} from '../output/colors.js'
 import type {Io} from '../output/io.js'
 import {sanitize, sanitizeLine} from '../output/sanitize.js'
@@ -77,8 +77,9 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
   const counts = {printed: 0, filtered: 0, refused: 0}
   const wanted = eventFilter(options.events)
   const warning = paint(io.errColor, 'yellow', 'Warning:')
-  // Warnings quote what was posted to the receiver: shown with its control characters made visible.
-  const warn = (text: string) => io.err(`${warning} ${sanitize(text)}\n`)
+  // Warnings quote what was posted to the receiver (a path, an event name, a body JSON could not
+  // read): shown with its control characters made visible and its card numbers masked (design.md §3).
+  const warn = (text: string) => io.err(`${warning} ${sanitize(maskCardNumbersIn(text))}\n`)
 
   async function handle({body, headers}: RawDelivery): Promise<number> {
     const receivedAt = new Date().toISOString()
@@ -92,16 +93,18 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
       return 400
     }
     const mode = typeof headers['x-service-mode'] === 'string' ? headers['x-service-mode'] : null
-    // Printed and saved as every record is (design.md §3): a card number sent whole is masked, a CVV left out.
+    // Printed and saved as every record is (design.md §3): card numbers masked, whole fields and
+    // digits inside text alike, a CVV left out. What is forwarded is the delivery as it came.
     const payload = bytesMayHoldCardData(body) ? redact(delivery.payload) : delivery.payload
-    const entry: EventEntry = {received_at: receivedAt, event: delivery.event, mode, payload, headers: selectHeaders(headers)}
+    const shownMode = mode === null ? null : maskCardNumbersIn(mode)
+    const entry: EventEntry = {received_at: receivedAt, event: maskCardNumbersIn(delivery.event), mode: shownMode, payload, headers: redact(selectHeaders(headers))}
     const line = eventJsonLine(entry, body)
     if (log) await log.append(line)
-    if (!wanted(entry.event)) {
+    if (!wanted(delivery.event)) {
       counts.filtered++
       return 200
     }
-    if (!isKnownEvent(entry.event)) warn(`unknown event "${entry.event}": not one of the gateway's web hook events`)
+    if (!isKnownEvent(delivery.event)) warn(`unknown event "${delivery.event}": not one of the gateway's web hook events`)
     if (mode && options.environment && !modeMatches(mode, options.environment)) {
       warn(`a ${entry.event} delivery in ${mode} mode, but the profile in force is ${options.environment}`)
     }

@@ -3,6 +3,7 @@ import type {ProxySettings} from '../api/proxy.js'
 import {GatewayError, UsageError} from '../errors.js'
 import {toNdjsonLine} from '../output/json.js'
 import type {Io} from '../output/io.js'
+import {redact} from '../redact.js'
 import {eventFilter} from './events.js'
 import {parseEventLog} from './event-log.js'
 import {eventLine} from './format.js'
@@ -39,8 +40,10 @@ export async function replay(options: ReplayOptions, io: Io): Promise<void> {
       const body = JSON.stringify({event: entry.event, payload: entry.payload})
       const forward = await forwarder.send(body, {'content-type': 'application/json', ...entry.headers})
       if ('error' in forward || forward.status < 200 || forward.status >= 300) failed++
-      if (options.json) io.out(toNdjsonLine({event: entry.event, received_at: entry.received_at, ...('error' in forward ? {status: null, error: forward.error} : {status: forward.status}), ms: forward.ms}))
-      else io.out(eventLine(entry, {color: io.color, forward}))
+      // A file saved by hand, or by a gw from before card numbers inside text were masked, may hold one: shown masked (design.md §3).
+      const shown = redact(entry)
+      if (options.json) io.out(toNdjsonLine({event: shown.event, received_at: shown.received_at, ...('error' in forward ? {status: null, error: forward.error} : {status: forward.status}), ms: forward.ms}))
+      else io.out(eventLine(shown, {color: io.color, forward}))
     }
   } finally {
     await forwarder.close()

@@ -4,6 +4,7 @@ import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {forward, type MisbehavingGateway, misbehavingGateway} from '../misbehaving-gateway.js'
 import {rowsOf, writeTemp} from './batch-helpers.js'
 import {cardArgs, CARDS, errorJson, isolatedHome, ref, runGw, type RunOptions, type Sandbox, startSandbox} from './helpers.js'
+import {wholeCardNumbersIn} from './card-number-helpers.js'
 import {chargeSuccessful, startListen} from './listen-helpers.js'
 
 // Issue 27, items 6 and 7: card data gw shows however a gateway types it, and card tokens gw never repeats.
@@ -177,5 +178,57 @@ describe('a card number inside a text (issue 35, break 5)', () => {
     const requestLog = readFileSync(join(sandbox.home.XDG_DATA_HOME!, 'gw', 'sandbox-requests.ndjson'), 'utf8')
     expect(requestLog).toContain(shown.reference)
     expect(requestLog).not.toMatch(/4111[ -]?1111[ -]?1111[ -]?1111/)
+  })
+})
+
+describe('the local gateway keeps no card number whole, inside a text either (design.md §3)', () => {
+  const AUTH = {authorization: 'Basic ' + Buffer.from('TEST:TEST').toString('base64'), 'content-type': 'application/json'}
+
+  it('its request log, gw sandbox logs and its state file hold them masked; it answers with the text as sent until a restart, and finds the record by it after one', async () => {
+    const home = isolatedHome()
+    const state = join(home.HOME!, 'gateway.json')
+    let gateway = await startSandbox(['--state', state], home)
+    const reference = `${ref('kept')}-x4111111111111111y`
+    const masked = reference.replace('x4111111111111111y', 'x411111XXXXXX1111y')
+    try {
+      const made = await gateway.gw(['purchase', 'create', '--amount', '1000', '--reference', reference, '--card-holder', '4111 1111 1111 1111', '--card-number', CARDS.visa, '--card-expiry', '12/2030', '--cvv', '123', '--json'])
+      expect(made.code, made.stderr).toBe(0)
+      const plan = await gateway.gw(['plan', 'create', '--name', 'Gold', '--amount', '2500', '--reference', ref('plan'), '--description', 'card 4242-4242-4242-4242 declined'])
+      expect(plan.code, plan.stderr).toBe(0)
+      // What a merchant's app gets back while the gateway runs: the text as sent, as the live gateway answers.
+      const answered = (await fetch(`${gateway.url}/v1.0/purchases/${reference}`, {headers: AUTH}).then((r) => r.json())) as {response: Record<string, unknown>}
+      expect(answered.response).toMatchObject({id: (made.json as {id: string}).id, reference, card_holder: '4111 1111 1111 1111'})
+
+      const logs = await gateway.gw(['sandbox', 'logs', '--json', '--limit', '10'])
+      expect(logs.code, logs.stderr).toBe(0)
+      expect(logs.records).toContainEqual(expect.objectContaining({method: 'POST', path: '/v1.0/purchases', reference: masked, card_number: '424242XXXXXX4242'}))
+      expect(logs.records).toContainEqual(expect.objectContaining({method: 'GET', path: `/v1.0/purchases/${masked}`}))
+      expect(wholeCardNumbersIn(logs.stdout + logs.stderr)).toEqual([])
+
+      // Each change is on disk before its answer: the journal's lines hold the texts masked.
+      const journal = readFileSync(state, 'utf8')
+      for (const text of [`"reference":"${masked}"`, '"card_holder":"411111XXXXXX1111"', '"description":"card 424242XXXXXX4242 declined"']) expect(journal).toContain(text)
+      expect(wholeCardNumbersIn(journal)).toEqual([])
+    } finally {
+      await gateway.stop()
+    }
+    const snapshot = readFileSync(state, 'utf8')
+    expect(snapshot).toContain(`"reference":"${masked}"`)
+    expect(wholeCardNumbersIn(snapshot)).toEqual([])
+    const requestLog = readFileSync(join(home.HOME!, 'gateway.requests.ndjson'), 'utf8')
+    expect(requestLog).toContain(`"reference":"${masked}"`)
+    expect(wholeCardNumbersIn(requestLog)).toEqual([])
+
+    gateway = await startSandbox(['--state', state], home)
+    try {
+      // After a restart the record answers as the file keeps it, and the reference as sent still finds it and is still taken.
+      const found = (await fetch(`${gateway.url}/v1.0/purchases/${reference}`, {headers: AUTH}).then((r) => r.json())) as {response: Record<string, unknown>}
+      expect(found.response).toMatchObject({reference: masked, card_holder: '411111XXXXXX1111'})
+      const again = {amount: 1000, reference, card_holder: 'Jane Citizen', card_number: CARDS.visa, card_expiry: '12/2030', cvv: '123'}
+      const taken = (await fetch(`${gateway.url}/v1.0/purchases`, {method: 'POST', headers: AUTH, body: JSON.stringify(again)}).then((r) => r.json())) as {errors: string[]}
+      expect(taken.errors).toEqual(['Reference is already taken'])
+    } finally {
+      await gateway.stop()
+    }
   })
 })

@@ -1,9 +1,10 @@
-import {readFileSync} from 'node:fs'
+import {readFileSync, writeFileSync} from 'node:fs'
 import {request} from 'node:http'
 import {connect} from 'node:net'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {isolatedHome, runGw} from './helpers.js'
+import {wholeCardNumbersIn} from './card-number-helpers.js'
 import {chargeSuccessful, type Listener, type Recorder, startListen, startRecorder} from './listen-helpers.js'
 
 const running: (Listener | Recorder)[] = []
@@ -437,5 +438,67 @@ describe('gw listen --register', () => {
     const result = await runGw(['listen', '--port', '0', '--register'], {env: isolatedHome()})
     expect(result.code).toBe(4)
     expect(result.stderr).toContain('Error: No credentials')
+  })
+})
+
+describe('gw listen: card numbers inside text (design.md §3)', () => {
+  /** A charge whose purchase has these fields: card numbers in text, as the issue's probe sent them. */
+  function chargeWith(fields: Record<string, string>): string {
+    const delivery = chargeSuccessful()
+    Object.assign(delivery.payload[0]!.response.response, fields)
+    return JSON.stringify(delivery)
+  }
+
+  it('--json and --save print and store each masked; --forward-to passes the delivery on exact', async () => {
+    const app = await recorder(() => ({status: 200}))
+    const file = join(isolatedHome().HOME!, 'events.ndjson')
+    const listener = await listen(['--json', '--save', file, '--forward-to', app.url])
+    const body = chargeWith({reference: 'x4111111111111111y', card_holder: '4111 1111 1111 1111', description: 'card 4242424242424242 declined'})
+    expect(await listener.post(body, {'x-reference': 'ord 4111-1111-1111-1111'})).toBe(200)
+    // Digits in groups only: no run of digits long enough to be one on its own.
+    expect(await listener.post(chargeWith({card_holder: '4111 1111 1111 1111', description: 'card 4242-4242-4242-4242 declined'}))).toBe(200)
+    const lines = await listener.waitForLines(2)
+    const stopped = await listener.stop()
+    const [first, second] = lines.map((line) => JSON.parse(line))
+    expect(first.payload[0].response.response).toMatchObject({reference: 'x411111XXXXXX1111y', card_holder: '411111XXXXXX1111', description: 'card 424242XXXXXX4242 declined'})
+    expect(first.headers['x-reference']).toBe('ord 411111XXXXXX1111')
+    expect(second.payload[0].response.response).toMatchObject({card_holder: '411111XXXXXX1111', description: 'card 424242XXXXXX4242 declined'})
+    const saved = readFileSync(file, 'utf8')
+    expect(saved).toBe(lines.map((line) => line + '\n').join(''))
+    for (const text of [stopped.stdout, stopped.stderr, saved]) expect(wholeCardNumbersIn(text)).toEqual([])
+    // The app is the merchant's own: it gets the delivery as the gateway sent it, to look its records up by.
+    expect(app.requests[0]).toMatchObject({body, headers: {'x-reference': 'ord 4111-1111-1111-1111'}})
+  })
+
+  it('replay shows them masked when a saved file holds them whole (saved by hand, or by an earlier gw)', async () => {
+    const app = await recorder(() => ({status: 200}))
+    const home = isolatedHome()
+    const entry = {received_at: '2026-11-23T10:00:00.000Z', event: 'charge:4111111111111111', mode: 'Sandbox', payload: JSON.parse(chargeWith({message: 'card 4242 4242 4242 4242 declined'})).payload, headers: {}}
+    const file = join(home.HOME!, 'old.ndjson')
+    writeFileSync(file, JSON.stringify(entry) + '\n')
+    const replayed = await runGw(['listen', 'replay', file, '--forward-to', app.url], {env: home})
+    expect(replayed.code, replayed.stderr).toBe(0)
+    expect(replayed.stdout).toMatch(/^\d\d:\d\d:\d\d {2}charge:411111XXXXXX1111 {2}\(unknown event\) {2}Sandbox {2}.* card 424242XXXXXX4242 declined {2}→ 200 in \d+ ms\n$/)
+    const json = await runGw(['listen', 'replay', file, '--forward-to', app.url, '--json'], {env: home})
+    expect(JSON.parse(json.stdout)).toMatchObject({event: 'charge:411111XXXXXX1111', status: 200})
+    expect(wholeCardNumbersIn(replayed.stdout + replayed.stderr + json.stdout + json.stderr)).toEqual([])
+  })
+
+  it('the line per event and the warnings show them masked', async () => {
+    const listener = await listen(['--path', '/hooks'])
+    const delivery = chargeSuccessful({purchase: 'P-4111111111111111'})
+    delivery.payload[0]!.response.response.message = 'card 4242-4242-4242-4242 declined'
+    expect(await listener.post(delivery)).toBe(200)
+    expect((await listener.waitForLines(1))[0]).toContain('purchase P-411111XXXXXX1111 10.00 AUD card 424242XXXXXX4242 declined')
+    expect(await listener.post({event: 'refund:4111111111111111', payload: []})).toBe(200)
+    await listener.waitForStderr('Warning: unknown event "refund:411111XXXXXX1111"')
+    expect(await listener.post('x 4242424242424242')).toBe(400)
+    await listener.waitForStderr(`Warning: refused a delivery (400): the body is not JSON (Unexpected token 'x', "x 424242XXXXXX4242" is not valid JSON)`)
+    expect((await fetch(listener.url.replace('/hooks', '/4111111111111111'), {method: 'POST', body: '{}'})).status).toBe(404)
+    await listener.waitForStderr('Warning: refused a request (404): POST /411111XXXXXX1111: not the path gw listens on (/hooks)')
+    expect(await listener.post(chargeSuccessful(), {'x-service-mode': '4111111111111111'})).toBe(200)
+    const stopped = await listener.stop()
+    expect(stopped.stdout.split('\n')[2]).toMatch(/^\d\d:\d\d:\d\d {2}charge:successful {2}411111XXXXXX1111 {2}/)
+    expect(wholeCardNumbersIn(stopped.stdout + stopped.stderr)).toEqual([])
   })
 })

@@ -5,6 +5,7 @@ import {blankMessage, isBlank, readFields} from '../input.js'
 import {pageOf} from '../paging.js'
 import {PLAN_INPUT, REFERENCE_TAKEN, addPlan, amountProblem, planView, subscriptionCount} from '../plans.js'
 import type {PlanRecord} from '../records.js'
+import {sameName} from '../storable.js'
 
 const NOT_FOUND = 'Record not found'
 
@@ -33,6 +34,7 @@ export function updatePlan(request: MerchantRequest, ctx: SandboxContext): Route
   const plan = ctx.store.get('plans', merchant, pathParam(request, 'key'), NOT_FOUND)
   const {name, amount, reference, description} = readFields(request.input, PLAN_INPUT)
   const inUse = subscriptionCount(ctx, merchant, plan) > 0
+  const newReference = reference !== undefined && !sameName(reference, plan.reference)
   const errors = [
     name === undefined && description === undefined && amount === undefined && reference === undefined
       ? 'Give name or description to update'
@@ -41,11 +43,9 @@ export function updatePlan(request: MerchantRequest, ctx: SandboxContext): Route
     description !== undefined && isBlank(description) ? blankMessage('description') : undefined,
     amount !== undefined && amount !== plan.amount && inUse ? 'Amount cannot be changed once the plan has subscriptions' : undefined,
     amount === undefined ? undefined : amountProblem(amount),
-    reference !== undefined && reference !== plan.reference && inUse
-      ? 'Reference cannot be changed once the plan has subscriptions'
-      : undefined,
+    newReference && inUse ? 'Reference cannot be changed once the plan has subscriptions' : undefined,
     reference !== undefined && isBlank(reference) ? blankMessage('reference') : undefined,
-    reference !== undefined && reference !== plan.reference && ctx.store.isTaken('plans', merchant, reference) ? REFERENCE_TAKEN : undefined,
+    newReference && ctx.store.isTaken('plans', merchant, reference) ? REFERENCE_TAKEN : undefined,
   ].filter((error) => error !== undefined)
   if (errors.length > 0) throw new SandboxError(501, errors, planView(ctx, merchant, plan))
   const updated: PlanRecord = {

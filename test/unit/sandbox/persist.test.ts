@@ -143,6 +143,39 @@ describe('journal', () => {
     expect(loadStore(file).snapshot()).toEqual(store.snapshot())
   })
 
+  it('writes card numbers inside text masked, in each line and the snapshot; tokens, credentials and merchant names whole; the name as sent finds its record after loading', async () => {
+    const file = join(tempDir(), 'state.json')
+    const store = new Store()
+    const journal = await start(file, store)
+    const merchant = '4012888888881881'
+    const token = '4111111111111111abcd'
+    const purchase = {...aPurchase('071-P-AAAAAAAA', 'x4111111111111111y'), card_holder: '4111 1111 1111 1111', message: 'card 4242-4242-4242-4242 declined', card_token: token}
+    store.save('purchases', merchant, purchase)
+    store.save('cards', merchant, aCard(token, 'alias 5555 5555 5555 4444'))
+    store.save('webhooks', merchant, {id: '071-WH-AAAAAAAA', name: 'hooks', address: 'http://127.0.0.1/hooks', events: '*', mode: 'Test', authentication_username: '4242424242424242', authentication_password: '5555555555554444', created_at: '2026-11-23T10:00:00+00:00'})
+    await journal.commit()
+    const lines = [readFileSync(file, 'utf8')]
+    await journal.close()
+    lines.push(readFileSync(file, 'utf8'))
+    for (const text of lines) {
+      expect(text).toContain('"reference":"x411111XXXXXX1111y","currency"')
+      for (const kept of [`"card_holder":"411111XXXXXX1111"`, '"message":"card 424242XXXXXX4242 declined"', '"alias":"alias 555555XXXXXX4444"', `"card_token":"${token}"`, `"token":"${token}"`]) expect(text).toContain(kept)
+      expect(text).toContain('"authentication_username":"4242424242424242","authentication_password":"5555555555554444"')
+    }
+    expect(lines[0]).toContain(`"merchant":"${merchant}"`)
+    expect(lines[1]).toContain(`{"merchants":{"${merchant}":`)
+    const loaded = loadStore(file)
+    for (const name of ['x4111111111111111y', 'x411111XXXXXX1111y']) expect(loaded.find('purchases', merchant, name)).toMatchObject({found: 'own', record: {id: '071-P-AAAAAAAA', reference: 'x411111XXXXXX1111y'}})
+    expect(loaded.isTaken('cards', merchant, 'alias 5555-5555-5555-4444')).toBe(true)
+    expect(loaded.find('purchases', merchant, 'x4111111111111112y').found).toBe('none')
+    // A record whose text holds none is written as it is, and read back equal.
+    const plain = join(tempDir(), 'plain.json')
+    const other = new Store()
+    other.save('purchases', 'TEST', aPurchase('071-P-BBBBBBBB', 'order-1', 4111111111111111))
+    await writeSnapshot(plain, other.snapshot())
+    expect(readFileSync(plain, 'utf8')).toBe(`${JSON.stringify({version: 2, snapshot: other.snapshot()})}\n`)
+  })
+
   it('groups the commits made while a write is on its way into one line', async () => {
     const file = join(tempDir(), 'state.json')
     const store = new Store()
