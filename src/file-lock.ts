@@ -138,7 +138,7 @@ export function takeLock(file: string, {create = false}: {create?: boolean} = {}
     if (id !== undefined) {
       // This process holds the file under another name (renamed since): the same inode is the same file.
       if (HELD.has(id)) throw new LockHeldError(lockPath, process.pid)
-      locks.push(takeOne(join(identityLockFolder(), `${id.replace(':', '-')}.lock`)))
+      locks.push(takeOne(join(identityLockFolder(), `${id.replace(':', '-')}.lock`), {path: identity.path, id}))
       keys.push(id)
     }
   } catch (err) {
@@ -155,16 +155,22 @@ export function takeLock(file: string, {create = false}: {create?: boolean} = {}
   }
 }
 
-/** One lock file, taken with link(2), a dead owner's taken over (takeAside). */
-function takeOne(lockPath: string): FileLock {
-  const candidate = ownFile(lockPath)
+/**
+ * One lock file, taken with link(2), a dead owner's taken over (takeAside). A lock by device and
+ * inode (`about`) names the file its holder locked: once that path no longer leads to this inode
+ * (the file deleted, or replaced whole, and its inode number given to another file) the lock is
+ * about a file gone, and is taken over as a dead owner's is.
+ */
+function takeOne(lockPath: string, about?: {path: string; id: string}): FileLock {
+  const candidate = ownFile(lockPath, about?.path)
+  const stale = about && ((holder: Holder) => holder.about !== undefined && identityOf(holder.about) !== about.id)
   try {
     for (let attempt = 0; attempt < 5; attempt++) {
       if (!linked(candidate, lockPath)) {
         const holder = readHolder(lockPath)
-        if (holder?.alive) throw new LockHeldError(lockPath, holder.pid)
+        if (holder?.alive && !stale?.(holder)) throw new LockHeldError(lockPath, holder.pid)
         // Vanished while looked at (holder undefined), the next link may have it.
-        if (holder) takeAside(lockPath, holder.ino)
+        if (holder) takeAside(lockPath, holder.ino, stale)
         continue
       }
       const ino = statSync(lockPath).ino
@@ -181,10 +187,19 @@ function takeOne(lockPath: string): FileLock {
   }
 }
 
-/** A file of this process's beside `path`, holding its pid, to be put in place with link(2); its name is its own (pid, random). */
-function ownFile(path: string): string {
+/** `device:inode` of what a path leads to now; undefined for nothing there, or a path that leads nowhere. */
+function identityOf(path: string): string | undefined {
+  try {
+    return fileIdentity(path).id
+  } catch {
+    return undefined
+  }
+}
+
+/** A file of this process's beside `path`, holding its pid (and what it locks), to be put in place with link(2); its name is its own (pid, random). */
+function ownFile(path: string, about?: string): string {
   const name = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`
-  writeFileSync(name, String(process.pid), {mode: 0o600})
+  writeFileSync(name, about === undefined ? String(process.pid) : `${process.pid}\n${about}`, {mode: 0o600})
   return name
 }
 
@@ -199,17 +214,26 @@ function linked(file: string, as: string): boolean {
   }
 }
 
+/** Who holds a lock: their pid, whether they still run, the lock's inode, and the file a lock by inode names. */
+export interface Holder {
+  pid?: number
+  alive: boolean
+  ino: number
+  about?: string
+}
+
 /** Who holds a lock and whether they still run; undefined when it vanished while looked at. */
-export function readHolder(lockPath: string): {pid?: number; alive: boolean; ino: number} | undefined {
+export function readHolder(lockPath: string): Holder | undefined {
   // Its pid and its inode from one open: a lock replaced meanwhile can never lend its pid to another's inode.
   const lock = readWhole(lockPath)
   if (!lock) return undefined
   const text = lock.text.trim()
   if (text === '') return {alive: !isOld(lock.stat), ino: lock.stat.ino}
-  const pid = Number(text)
+  const [first, about] = text.split('\n')
+  const pid = Number(first)
   // A lock naming this very process that it does not hold is a dead one's: the pid came round again.
   const alive = pid > 0 && pid !== process.pid && isRunning(pid)
-  return {pid, alive, ino: lock.stat.ino}
+  return {pid, alive, ino: lock.stat.ino, ...(about === undefined ? {} : {about})}
 }
 
 /** A lock or take-over file with no pid in it, or left behind, counts as abandoned once this old. */
@@ -225,7 +249,7 @@ function isOld(stat: Stats): boolean {
  * the lock. Returns without removing anything when another process is taking it over; the caller
  * tries again.
  */
-export function takeAside(lockPath: string, staleIno: number): void {
+export function takeAside(lockPath: string, staleIno: number, stale?: (holder: Holder) => boolean): void {
   const takeover = `${lockPath}.takeover`
   const candidate = ownFile(takeover)
   try {
@@ -240,7 +264,7 @@ export function takeAside(lockPath: string, staleIno: number): void {
       // of a lock removed by an earlier take-over can come back as a live racer's lock, and an
       // inode alone once let a process remove it, so that two held the lock (seen on Node 26).
       const now = readHolder(lockPath)
-      if (now && now.ino === staleIno && !now.alive) remove(lockPath)
+      if (now && now.ino === staleIno && (!now.alive || stale?.(now))) remove(lockPath)
     } finally {
       remove(takeover)
     }

@@ -442,7 +442,8 @@ describe('locks by device and inode: every name of a file finds one lock', () =>
     expect(readFileSync(file, 'utf8')).toBe('')
     expect(statSync(file).mode & 0o777).toBe(0o600)
     const byInode = identityLock(file)
-    expect(readFileSync(byInode, 'utf8')).toBe(String(process.pid))
+    // The lock by inode names the file it is about: a path a later inode of that number is not.
+    expect(readFileSync(byInode, 'utf8')).toBe(`${process.pid}\n${file}`)
     expect(readFileSync(`${file}.lock`, 'utf8')).toBe(String(process.pid))
     expect(lock.held()).toBe(true)
     lock.release()
@@ -469,7 +470,34 @@ describe('locks by device and inode: every name of a file finds one lock', () =>
     expect(readFileSync(byInode, 'utf8')).toBe('1')
   })
 
-  it("refuses a file another process locked under another name (it renamed the file since: no path leads from one name to the other), naming its pid, and leaves no lock of its own", async () => {
+  it("refuses a file a live process holds by its inode, while the path it locked still leads to that inode, naming its pid, and leaves no lock of its own", () => {
+    ownLockFolder()
+    const file = join(folder(), 'state.json')
+    writeFileSync(file, '{}')
+    // As a process holding it under another name (a bind mount) leaves it: pid 1 always runs.
+    writeFileSync(identityLock(file), `1\n${file}`)
+    expect(caught(() => takeLock(file))).toMatchObject({pid: 1, lockPath: identityLock(file)})
+    expect(existsSync(`${file}.lock`)).toBe(false)
+  })
+
+  it("takes over a live process's lock by inode once the path it locked leads to that inode no more (deleted, or replaced whole, its inode number given to another file)", () => {
+    ownLockFolder()
+    const dir = folder()
+    const file = join(dir, 'state.json')
+    writeFileSync(file, '{}')
+    for (const gone of [join(dir, 'deleted.json'), join(dir, 'state.json', 'not-a-folder')]) {
+      writeFileSync(identityLock(file), `1\n${gone}`)
+      const lock = takeLock(file)
+      expect(readFileSync(identityLock(file), 'utf8')).toBe(`${process.pid}\n${file}`)
+      lock.release()
+    }
+    const other = join(dir, 'other.json')
+    writeFileSync(other, '{}')
+    writeFileSync(identityLock(file), `1\n${other}`)
+    takeLock(file).release()
+  })
+
+  it("a live process's lock on a file it renamed since is about a path that leads nowhere: another process takes the file by its new name", async () => {
     ownLockFolder()
     const dir = folder()
     const first = join(dir, 'first.ndjson')
@@ -480,9 +508,11 @@ describe('locks by device and inode: every name of a file finds one lock', () =>
     const child = spawn(process.execPath, ['--import', 'tsx', '-e', script, first], {stdio: ['pipe', 'pipe', 'inherit'], env: process.env})
     await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()))
     try {
+      expect(readFileSync(identityLock(first), 'utf8')).toBe(`${child.pid}\n${first}`)
       renameSync(first, moved)
-      expect(caught(() => takeLock(moved))).toMatchObject({pid: child.pid, lockPath: identityLock(moved)})
-      expect(existsSync(`${moved}.lock`)).toBe(false)
+      const lock = takeLock(moved)
+      expect(readFileSync(identityLock(moved), 'utf8')).toBe(`${process.pid}\n${moved}`)
+      lock.release()
     } finally {
       child.stdin.end()
       await new Promise((resolve) => child.on('close', resolve))
@@ -495,9 +525,9 @@ describe('locks by device and inode: every name of a file finds one lock', () =>
     writeFileSync(file, '{}')
     const byInode = identityLock(file)
     const dead = spawnSync(process.execPath, ['-e', '0']).pid!
-    writeFileSync(byInode, String(dead))
+    writeFileSync(byInode, `${dead}\n${file}`)
     const lock = takeLock(file)
-    expect(readFileSync(byInode, 'utf8')).toBe(String(process.pid))
+    expect(readFileSync(byInode, 'utf8')).toBe(`${process.pid}\n${file}`)
     lock.release()
   })
 })
