@@ -80,8 +80,15 @@ export function lockStateFile(file: string): FileLock {
     // Said by takeLock below, which cannot write there either.
   }
   try {
-    return takeLock(file)
+    if (isMountPoint(realPath(file))) {
+      throw new StateFileError(
+        `${file} is a mount point (a bind mount gives the file another name): each start and clean stop of the gateway replaces its state file whole, which a mount point cannot take, and a gateway started on the file's other name would not be seen`,
+        'Give --state a file of its own, not one mounted over another.',
+      )
+    }
+    return takeLock(file, {create: true})
   } catch (error) {
+    if (error instanceof StateFileError) throw error
     if (error instanceof HardLinkedError) {
       throw new StateFileError(
         `${file} has ${error.links} names (hard links): each start and clean stop of the gateway replaces its state file whole, which would leave the other names holding an old copy, and a gateway started on another name would not be seen`,
@@ -93,6 +100,19 @@ export function lockStateFile(file: string): FileLock {
     const same = realPath(file) === resolve(file) ? '' : ` (the same file as ${realPath(file)})`
     throw new StateFileError(`${file}${same} is in use by ${who}: two gateways on one state file would lose each other's writes`, `Stop that gateway first (gw sandbox stop, or kill ${error.pid ?? 'it'}), or give this one another --state file.`)
   }
+}
+
+/** Whether a file is a mount point (Linux's /proc/self/mountinfo; elsewhere none is known): a bind mount's other name. */
+function isMountPoint(path: string): boolean {
+  let table: string
+  try {
+    table = readFileSync('/proc/self/mountinfo', 'utf8')
+  } catch {
+    return false
+  }
+  // The fifth field, with spaces, tabs, newlines and backslashes written as octal escapes.
+  const unescape = (field: string) => field.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8)))
+  return table.split('\n').some((line) => unescape(line.split(' ')[4] ?? '') === path)
 }
 
 const notAStateFile = (file: string, reason: string) =>
