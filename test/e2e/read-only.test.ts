@@ -42,6 +42,15 @@ const commandFor: Record<string, string[]> = {
   'POST /_sandbox/clock/advance': ['sandbox', 'clock', 'advance', '--days', '1'],
   'POST /_sandbox/trigger': ['sandbox', 'trigger', 'card:expiring'],
   'POST /_sandbox/deliveries/{id}/redeliver': ['sandbox', 'redeliver', 'any-delivery'],
+  // Sent by a fixture step's `at`, after the step's record is made: the read-only profile refuses that first.
+  'POST /_sandbox/dated/{key}': ['sandbox', 'seed', datedFixture()],
+}
+
+/** A fixtures file whose one step dates its purchase in the past. */
+function datedFixture(): string {
+  const file = join(isolatedHome().HOME!, 'dated.json')
+  writeFileSync(file, JSON.stringify({steps: [{name: 'card', create: 'card', fields: {card_holder: 'Jane Citizen', card_number: '4242424242424242', card_expiry: '12/2030', cvv: '123', alias: ref('dated-card')}}, {name: 'old', create: 'purchase', at: '2024-03-12', fields: {card_token: '{{card.token}}', amount: 1000, reference: ref('dated')}}]}))
+  return file
 }
 
 const writers = allEndpoints().filter(writes)
