@@ -11,6 +11,7 @@ import {readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {resolve} from 'node:path'
 import {commandsModule} from './commands-index.js'
+import {CJS_FOR_NODE} from './esbuild-options.js'
 import {jqWorkerSource} from './jq-worker.js'
 
 const require = createRequire(import.meta.url)
@@ -302,15 +303,9 @@ await build({
 })
 for (const [id, name] of Object.entries(APART)) {
   await build({
+    ...CJS_FOR_NODE,
     stdin: {contents: `module.exports = require(${JSON.stringify(id)})`, resolveDir: '.', loader: 'js'},
     outfile: `${staging}/${name}.cjs`,
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    minifyWhitespace: true,
-    minifySyntax: true,
-    logLevel: 'warning',
   })
   asciiOnly(`${staging}/${name}.cjs`)
   sameShapedWrappers(`${staging}/${name}.cjs`)

@@ -6,6 +6,7 @@
 import {build} from 'esbuild'
 import {readFile} from 'node:fs/promises'
 import {join} from 'node:path'
+import {CJS_FOR_NODE} from './esbuild-options.js'
 
 const root = join(import.meta.dirname, '..')
 
@@ -50,16 +51,10 @@ const patchJq = {
 /** The worker's source: one CommonJS script, jq-wasm (its WebAssembly inline) patched and bundled in. */
 export async function jqWorkerSource() {
   const result = await build({
+    ...CJS_FOR_NODE,
     entryPoints: [join(root, 'src', 'output', 'jq-worker.ts')],
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    minifyWhitespace: true,
-    minifySyntax: true,
     write: false,
     plugins: [patchJq],
-    logLevel: 'warning',
   })
   return result.outputFiles[0].text
 }

@@ -126,6 +126,15 @@ async function purchaseBatch(sandbox: Sandbox, count: number): Promise<{file: st
   return {file, references, dir}
 }
 
+/** `count` purchases made at a new local gateway (their references), and a counting proxy in front of it for what follows. */
+async function purchasedThrough(count: number) {
+  const sandbox = await gateway()
+  const {references: purchases, file} = await purchaseBatch(sandbox, count)
+  expect((await sandbox.gw(['purchase', 'create', '--input', file])).code).toBe(0)
+  const proxy = await counted(sandbox.url)
+  return {sandbox, purchases, proxy, env: {GW_BASE_URL: proxy.url}}
+}
+
 /** The run in a gateway's name for its data (`<run>.<changes>`). */
 const runOf = (instance: string) => instance.slice(0, instance.lastIndexOf('.'))
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
@@ -396,11 +405,7 @@ describe('an input edited after a crash (item 5)', () => {
 
 describe('an input moved, copied or hard-linked after its run is the same batch (item 5)', () => {
   it('refunds with blank references (each derived as <purchase>-R1): rerun from a new path, a copy and a hard link, nothing is sent again, stderr says whose journal it is, and --dry-run says so', async () => {
-    const sandbox = await gateway()
-    const {references: purchases, file: purchaseFile} = await purchaseBatch(sandbox, 3)
-    expect((await sandbox.gw(['purchase', 'create', '--input', purchaseFile])).code).toBe(0)
-    const proxy = await counted(sandbox.url)
-    const env = {GW_BASE_URL: proxy.url}
+    const {sandbox, purchases, proxy, env} = await purchasedThrough(3)
     const dir = folder()
     const first = join(dir, 'refunds.csv')
     writeFileSync(first, ['transaction_id,amount,reference', ...purchases.map((purchase) => `${purchase},400,`)].join('\n') + '\n')
@@ -443,11 +448,7 @@ describe('an input moved, copied or hard-linked after its run is the same batch 
 
 describe('next month’s file at the same path (blank references)', () => {
   it('a line that now refunds another purchase is another row: sent under a reference of its own, not refused as changed; a line refunding the same purchase is that row, done', async () => {
-    const sandbox = await gateway()
-    const {references: purchases, file: purchaseFile} = await purchaseBatch(sandbox, 3)
-    expect((await sandbox.gw(['purchase', 'create', '--input', purchaseFile])).code).toBe(0)
-    const proxy = await counted(sandbox.url)
-    const env = {GW_BASE_URL: proxy.url}
+    const {sandbox, purchases, proxy, env} = await purchasedThrough(3)
     const file = join(folder(), 'refunds.csv')
     const [a, b, c] = purchases as [string, string, string]
     writeFileSync(file, `transaction_id,amount,reference\n${a},400,\n${b},400,\n`)
