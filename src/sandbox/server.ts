@@ -1,6 +1,7 @@
 import {randomUUID} from 'node:crypto'
 import {createServer} from 'node:http'
 import type {AddressInfo} from 'node:net'
+import type {FileLock} from '../file-lock.js'
 import {catchUp} from './billing.js'
 import {VirtualClock, formatDateTime, systemClock, type Clock} from './clock.js'
 import type {SandboxContext} from './context.js'
@@ -147,7 +148,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   for (const address of options.webhooks ?? []) registerStartHook(ctx, address)
   if (stateFile) {
     try {
-      journal = await startJournal(stateFile, store, options.openStateFile)
+      journal = await startJournal(stateFile, store, options.openStateFile, stateLock)
     } catch (error) {
       await deliveries.close()
       await requests?.close()
@@ -269,12 +270,14 @@ async function openRequestLog(options: {file?: string; maxBytes?: number}, log: 
   }
 }
 
-async function startJournal(stateFile: string, store: Store, openFile: OpenStateFile | undefined): Promise<Journal> {
+async function startJournal(stateFile: string, store: Store, openFile: OpenStateFile | undefined, lock: FileLock | undefined): Promise<Journal> {
   try {
-    return await Journal.start(stateFile, store, openFile)
+    return await Journal.start(stateFile, store, openFile, lock)
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message
-    throw new StateFileError(`Cannot write the state file ${stateFile} (${reason})`)
+    // rename(2) onto a mount point fails EBUSY: a bind mount's name of a file cannot be replaced, only its source's.
+    const hint = reason === 'EBUSY' ? "It is a mount point (a bind mount?), which each snapshot cannot replace: give --state the mounted file's own name, or a file of its own." : undefined
+    throw new StateFileError(`Cannot write the state file ${stateFile} (${reason})`, hint)
   }
 }
 
