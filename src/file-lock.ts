@@ -1,5 +1,5 @@
 import {randomBytes} from 'node:crypto'
-import {closeSync, existsSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, rmSync, type Stats, statSync, writeFileSync} from 'node:fs'
+import {closeSync, constants, existsSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, rmSync, type Stats, statSync, writeFileSync} from 'node:fs'
 import {tmpdir, userInfo} from 'node:os'
 import {basename, dirname, isAbsolute, join, sep} from 'node:path'
 
@@ -33,6 +33,19 @@ export interface FileLock {
   held(): boolean
   /** Gives the lock up, if it is still this process's. */
   release(): void
+  /**
+   * Locks the file at `path` by its device and inode too, until release: a file about to take the
+   * locked file's place by rename (a state file's snapshot: a new inode), so that a bind mount of
+   * it is refused as the file is. Throws LockHeldError when another holds it, the lock left as it
+   * was for the caller to release.
+   */
+  cover(path: string): void
+}
+
+/** One lock file of a FileLock. */
+interface LockFile {
+  held(): boolean
+  release(): void
 }
 
 /** Locks this process holds, by lock path and by the device and inode of the file locked: a second take in the same process is refused, not granted twice. */
@@ -55,7 +68,12 @@ export function fileIdentity(path: string): FileIdentity {
   const real = realPath(path)
   const stat = statOf(real)
   if (!stat) return {path: real, links: 0}
-  return {path: real, id: `${stat.dev}:${stat.ino}`, links: stat.isDirectory() ? 1 : stat.nlink}
+  return {path: real, id: fileId(stat), links: stat.isDirectory() ? 1 : stat.nlink}
+}
+
+/** A file's `device:inode`: what tells it from every other file while it exists. */
+function fileId(stat: {dev: number; ino: number}): string {
+  return `${stat.dev}:${stat.ino}`
 }
 
 /**
@@ -82,6 +100,21 @@ export function realPath(path: string): string {
   // A link at a time, each one the kernel has just found dangling (ENOENT): a loop of links it
   // would have called ELOOP instead, so this ends.
   return realPath(under(dirname(absolute), target))
+}
+
+/**
+ * The absolute path a path names, its folder resolved as realPath does and its own name kept: a
+ * symlink named stays a symlink named (for messages, and for a process started elsewhere), while
+ * a `..` after a symlinked folder leads where the kernel goes. A folder that cannot be resolved (a
+ * file in its place, a loop) leaves the path as given, made absolute: the file's first use fails
+ * on it and says why, where that file's errors are told.
+ */
+export function absolutePath(path: string): string {
+  try {
+    return join(realPath(dirname(path)), basename(path))
+  } catch {
+    return under(process.cwd(), path)
+  }
 }
 
 /** `path` taken from `folder` when relative, joined without tidying (see realPath). */
@@ -113,9 +146,11 @@ export function identityLockFolder(): string {
  * A lock on a file that two processes cannot both take (a batch's journal, the local gateway's
  * state file), which belongs to the file itself (design.md §5): one lock kept beside the real
  * file, so a symlink to it is the same file, and one keyed by its device and inode in
- * identityLockFolder, so a bind mount of it under another name is the same file too. A file that
- * does not exist yet is made (empty) under the first, when `create` is asked, so that it has an
- * inode before anyone else can reach it by another name. A file with other names (hard links) is
+ * identityLockFolder, so a bind mount of it under another name is the same file too (and a file
+ * put in its place by rename, once covered). A file that does not exist yet is made (empty) under
+ * the first, when `create` is asked, so that it has an inode before anyone else can reach it by
+ * another name. A file locked by its inode is held open until release, so that its inode number
+ * names no other file meanwhile. A file with other names (hard links) is
  * refused (HardLinkedError): a file replaced whole would leave the other names holding an old copy.
  * Each lock file holds the owner's pid and is put in place whole with link(2), which fails when
  * the name exists: no reader ever sees an empty lock of ours. A dead owner's lock is removed by one
@@ -129,48 +164,51 @@ export function takeLock(file: string, {create = false}: {create?: boolean} = {}
   if (HELD.has(lockPath)) throw new LockHeldError(lockPath, process.pid)
   const locks = [takeOne(lockPath)]
   const keys = [lockPath]
-  try {
-    let id = identity.id
-    if (id === undefined && create) {
-      closeSync(openSync(identity.path, 'a', 0o600))
-      id = fileIdentity(identity.path).id
-    }
-    if (id !== undefined) {
+  // Each file locked by its inode is held open until release: a file's inode number is given to
+  // the next file made once no name or open file keeps it (ext4 does so at once), and a lock on a
+  // number that came to name another file would refuse that file to every other gw.
+  const open: number[] = []
+  HELD.add(lockPath)
+  const lock: FileLock = {
+    held: () => locks.every((one) => one.held()),
+    release() {
+      for (const key of keys.splice(0)) HELD.delete(key)
+      for (const one of locks) one.release()
+      for (const fd of open.splice(0)) closeSync(fd)
+    },
+    cover(path) {
+      // Without waiting: a FIFO given as the file would block an open for reading.
+      const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK)
+      open.push(fd)
+      const id = fileId(fstatSync(fd))
+      if (keys.includes(id)) return
       // This process holds the file under another name (renamed since): the same inode is the same file.
       if (HELD.has(id)) throw new LockHeldError(lockPath, process.pid)
-      locks.push(takeOne(join(identityLockFolder(), `${id.replace(':', '-')}.lock`), {path: identity.path, id}))
+      locks.push(takeOne(join(identityLockFolder(), `${id.replace(':', '-')}.lock`)))
       keys.push(id)
-    }
-  } catch (err) {
-    locks[0]!.release()
-    throw err
-  }
-  for (const key of keys) HELD.add(key)
-  return {
-    held: () => locks.every((lock) => lock.held()),
-    release() {
-      for (const key of keys) HELD.delete(key)
-      for (const lock of locks) lock.release()
+      HELD.add(id)
     },
   }
+  try {
+    if (identity.id === undefined && create) closeSync(openSync(identity.path, 'a', 0o600))
+    if (identity.id !== undefined || create) lock.cover(identity.path)
+  } catch (err) {
+    lock.release()
+    throw err
+  }
+  return lock
 }
 
-/**
- * One lock file, taken with link(2), a dead owner's taken over (takeAside). A lock by device and
- * inode (`about`) names the file its holder locked: once that path no longer leads to this inode
- * (the file deleted, or replaced whole, and its inode number given to another file) the lock is
- * about a file gone, and is taken over as a dead owner's is.
- */
-function takeOne(lockPath: string, about?: {path: string; id: string}): FileLock {
-  const candidate = ownFile(lockPath, about?.path)
-  const stale = about && ((holder: Holder) => holder.about !== undefined && identityOf(holder.about) !== about.id)
+/** One lock file, taken with link(2), a dead owner's taken over (takeAside). */
+function takeOne(lockPath: string): LockFile {
+  const candidate = ownFile(lockPath)
   try {
     for (let attempt = 0; attempt < 5; attempt++) {
       if (!linked(candidate, lockPath)) {
         const holder = readHolder(lockPath)
-        if (holder?.alive && !stale?.(holder)) throw new LockHeldError(lockPath, holder.pid)
+        if (holder?.alive) throw new LockHeldError(lockPath, holder.pid)
         // Vanished while looked at (holder undefined), the next link may have it.
-        if (holder) takeAside(lockPath, holder.ino, stale)
+        if (holder) takeAside(lockPath, holder.ino)
         continue
       }
       const ino = statSync(lockPath).ino
@@ -187,19 +225,10 @@ function takeOne(lockPath: string, about?: {path: string; id: string}): FileLock
   }
 }
 
-/** `device:inode` of what a path leads to now; undefined for nothing there, or a path that leads nowhere. */
-function identityOf(path: string): string | undefined {
-  try {
-    return fileIdentity(path).id
-  } catch {
-    return undefined
-  }
-}
-
-/** A file of this process's beside `path`, holding its pid (and what it locks), to be put in place with link(2); its name is its own (pid, random). */
-function ownFile(path: string, about?: string): string {
+/** A file of this process's beside `path`, holding its pid, to be put in place with link(2); its name is its own (pid, random). */
+function ownFile(path: string): string {
   const name = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`
-  writeFileSync(name, about === undefined ? String(process.pid) : `${process.pid}\n${about}`, {mode: 0o600})
+  writeFileSync(name, String(process.pid), {mode: 0o600})
   return name
 }
 
@@ -214,26 +243,17 @@ function linked(file: string, as: string): boolean {
   }
 }
 
-/** Who holds a lock: their pid, whether they still run, the lock's inode, and the file a lock by inode names. */
-export interface Holder {
-  pid?: number
-  alive: boolean
-  ino: number
-  about?: string
-}
-
 /** Who holds a lock and whether they still run; undefined when it vanished while looked at. */
-export function readHolder(lockPath: string): Holder | undefined {
+export function readHolder(lockPath: string): {pid?: number; alive: boolean; ino: number} | undefined {
   // Its pid and its inode from one open: a lock replaced meanwhile can never lend its pid to another's inode.
   const lock = readWhole(lockPath)
   if (!lock) return undefined
   const text = lock.text.trim()
   if (text === '') return {alive: !isOld(lock.stat), ino: lock.stat.ino}
-  const [first, about] = text.split('\n')
-  const pid = Number(first)
+  const pid = Number(text)
   // A lock naming this very process that it does not hold is a dead one's: the pid came round again.
   const alive = pid > 0 && pid !== process.pid && isRunning(pid)
-  return {pid, alive, ino: lock.stat.ino, ...(about === undefined ? {} : {about})}
+  return {pid, alive, ino: lock.stat.ino}
 }
 
 /** A lock or take-over file with no pid in it, or left behind, counts as abandoned once this old. */
@@ -249,7 +269,7 @@ function isOld(stat: Stats): boolean {
  * the lock. Returns without removing anything when another process is taking it over; the caller
  * tries again.
  */
-export function takeAside(lockPath: string, staleIno: number, stale?: (holder: Holder) => boolean): void {
+export function takeAside(lockPath: string, staleIno: number): void {
   const takeover = `${lockPath}.takeover`
   const candidate = ownFile(takeover)
   try {
@@ -264,7 +284,7 @@ export function takeAside(lockPath: string, staleIno: number, stale?: (holder: H
       // of a lock removed by an earlier take-over can come back as a live racer's lock, and an
       // inode alone once let a process remove it, so that two held the lock (seen on Node 26).
       const now = readHolder(lockPath)
-      if (now && now.ino === staleIno && (!now.alive || stale?.(now))) remove(lockPath)
+      if (now && now.ino === staleIno && !now.alive) remove(lockPath)
     } finally {
       remove(takeover)
     }

@@ -1,4 +1,4 @@
-import {resolve} from 'node:path'
+import {absolutePath} from '../file-lock.js'
 import {UsageError} from '../errors.js'
 import {isLoopbackHost} from '../loopback.js'
 import type {Io} from '../output/io.js'
@@ -110,7 +110,7 @@ async function startForeground(request: LaunchRequest, ctx: LaunchContext, runti
   const [{startSandbox}, {requestLogBeside}] = await Promise.all([import('./server.js'), import('./request-log.js')])
   const ownsRuntimeFile = sandboxStatus(runtimeFile).state !== 'running'
   const merchants = request.detachedChild ? merchantsFromEnvironment() : (request.merchants ?? [])
-  const stateFile = request.stateFile && resolve(request.stateFile)
+  const stateFile = request.stateFile && absolutePath(request.stateFile)
   // Another gateway without a state file of its own keeps its log in memory: gw's data folder holds the first one's.
   const requestLogFile = stateFile ? requestLogBeside(stateFile) : ownsRuntimeFile ? sandboxFiles(ctx.dataDir, request.name).requestLog : undefined
   const sandbox: RunningSandbox = await startSandbox({
@@ -193,7 +193,7 @@ function askedFor(request: LaunchRequest): StartRequest {
     ...(given(request, 'allow-origin') ? {allowedOrigins: request.allowedOrigins} : {}),
     ...(given(request, 'mode') ? {mode: request.mode} : {}),
     ...(given(request, 'dialect') ? {dialect: request.dialect} : {}),
-    ...(request.stateFile === undefined ? {} : {stateFile: resolve(request.stateFile)}),
+    ...(request.stateFile === undefined ? {} : {stateFile: absolutePath(request.stateFile)}),
     ...(request.webhooks ? {webhooks: request.webhooks} : {}),
     ...(request.merchants ? {merchants: request.merchants.map((merchant) => merchant.username)} : {}),
     ...(given(request, 'request-log') || given(request, 'no-request-log') ? {requestLog: request.requestLog} : {}),

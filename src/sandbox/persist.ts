@@ -68,9 +68,10 @@ export class StateFileError extends Error {
 /**
  * The state file is this gateway's for as long as it runs: a second one on it would snapshot the
  * file away from under the first, whose acknowledged writes would then go to a deleted file. The
- * lock is the real file's (file-lock.ts): a symlink to a running gateway's file is that file, and
- * a file with other names (hard links) is refused, since each snapshot replaces the file whole
- * and would leave the other names holding an old copy.
+ * lock is the real file's (file-lock.ts), by path and by device and inode: a symlink to a running
+ * gateway's file, or a bind mount of it, is that file (each snapshot's new inode is covered too,
+ * see writeSnapshot), and a file with other names (hard links) is refused, since each snapshot
+ * replaces the file whole and would leave the other names holding an old copy.
  */
 export function lockStateFile(file: string): FileLock {
   try {
@@ -79,16 +80,10 @@ export function lockStateFile(file: string): FileLock {
   } catch {
     // Said by takeLock below, which cannot write there either.
   }
+  let lock: FileLock
   try {
-    if (isMountPoint(realPath(file))) {
-      throw new StateFileError(
-        `${file} is a mount point (a bind mount gives the file another name): each start and clean stop of the gateway replaces its state file whole, which a mount point cannot take, and a gateway started on the file's other name would not be seen`,
-        'Give --state a file of its own, not one mounted over another.',
-      )
-    }
-    return takeLock(file, {create: true})
+    lock = takeLock(file, {create: true})
   } catch (error) {
-    if (error instanceof StateFileError) throw error
     if (error instanceof HardLinkedError) {
       throw new StateFileError(
         `${file} has ${error.links} names (hard links): each start and clean stop of the gateway replaces its state file whole, which would leave the other names holding an old copy, and a gateway started on another name would not be seen`,
@@ -100,6 +95,15 @@ export function lockStateFile(file: string): FileLock {
     const same = realPath(file) === resolve(file) ? '' : ` (the same file as ${realPath(file)})`
     throw new StateFileError(`${file}${same} is in use by ${who}: two gateways on one state file would lose each other's writes`, `Stop that gateway first (gw sandbox stop, or kill ${error.pid ?? 'it'}), or give this one another --state file.`)
   }
+  // Checked once the lock is taken, so that a mount of a running gateway's file is refused as in use, by its pid.
+  if (isMountPoint(realPath(file))) {
+    lock.release()
+    throw new StateFileError(
+      `${file} is a mount point (a bind mount gives the file another name): each start and clean stop of the gateway replaces its state file whole, which a mount point cannot take, and a gateway started on the file's other name would not be seen`,
+      'Give --state a file of its own, not one mounted over another.',
+    )
+  }
+  return lock
 }
 
 /** Whether a file is a mount point (Linux's /proc/self/mountinfo; elsewhere none is known): a bind mount's other name. */
@@ -178,10 +182,11 @@ function parseJson(text: string): unknown {
  * Writes `state` as a new state file with an empty journal: to a temporary file first, synced,
  * then renamed over the old one, so a crash at any point leaves the old file or the new one whole.
  * A rename gives the file a new inode: any other name (hard link) it had keeps the old copy, which
- * is why lockStateFile refuses a file with more than one.
+ * is why lockStateFile refuses a file with more than one, and why the state file's `lock` covers
+ * the new inode before the rename.
  * Returns the new file's length, where the journal continues.
  */
-export async function writeSnapshot(path: string, state: StoreState, openFile: OpenStateFile = openStateFile): Promise<number> {
+export async function writeSnapshot(path: string, state: StoreState, openFile: OpenStateFile = openStateFile, lock?: FileLock): Promise<number> {
   // The real file is replaced, in its own folder: a symlink to it stays a symlink (a rename onto the link would replace the link).
   const file = realPath(path)
   const directory = dirname(file)
@@ -197,6 +202,8 @@ export async function writeSnapshot(path: string, state: StoreState, openFile: O
     } finally {
       await handle.close()
     }
+    // The state file from the rename on: locked by its inode first, or a bind mount of it would be free.
+    lock?.cover(temporary)
     await rename(temporary, file)
   } catch (error) {
     await rm(temporary, {force: true})
@@ -245,15 +252,16 @@ export class Journal {
     private readonly store: Store,
     private readonly file: StateFileHandle,
     private length: number,
+    private readonly lock: FileLock | undefined,
   ) {}
 
   /** Compacts the file into a snapshot of `store` and opens it for appending. */
-  static async start(path: string, store: Store, openFile: OpenStateFile = openStateFile): Promise<Journal> {
+  static async start(path: string, store: Store, openFile: OpenStateFile = openStateFile, lock?: FileLock): Promise<Journal> {
     store.takeBatch()
     // The real file, named once: each later snapshot replaces it, and never a symlink to it.
     const file = realPath(path)
-    const length = await writeSnapshot(file, store.snapshot(), openFile)
-    return new Journal(file, openFile, store, await openFile(file, 'r+'), length)
+    const length = await writeSnapshot(file, store.snapshot(), openFile, lock)
+    return new Journal(file, openFile, store, await openFile(file, 'r+'), length, lock)
   }
 
   /**
@@ -278,7 +286,7 @@ export class Journal {
   async close(): Promise<void> {
     await this.flushing
     await this.file.close()
-    if (!this.broken) await writeSnapshot(this.path, this.store.snapshot(), this.openFile)
+    if (!this.broken) await writeSnapshot(this.path, this.store.snapshot(), this.openFile, this.lock)
   }
 
   private async flush(): Promise<void> {

@@ -1,6 +1,7 @@
 import {randomUUID} from 'node:crypto'
 import {createServer} from 'node:http'
 import type {AddressInfo} from 'node:net'
+import type {FileLock} from '../file-lock.js'
 import {catchUp} from './billing.js'
 import {VirtualClock, formatDateTime, systemClock, type Clock} from './clock.js'
 import type {SandboxContext} from './context.js'
@@ -147,7 +148,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   for (const address of options.webhooks ?? []) registerStartHook(ctx, address)
   if (stateFile) {
     try {
-      journal = await startJournal(stateFile, store, options.openStateFile)
+      journal = await startJournal(stateFile, store, options.openStateFile, stateLock)
     } catch (error) {
       await deliveries.close()
       await requests?.close()
@@ -269,9 +270,9 @@ async function openRequestLog(options: {file?: string; maxBytes?: number}, log: 
   }
 }
 
-async function startJournal(stateFile: string, store: Store, openFile: OpenStateFile | undefined): Promise<Journal> {
+async function startJournal(stateFile: string, store: Store, openFile: OpenStateFile | undefined, lock: FileLock | undefined): Promise<Journal> {
   try {
-    return await Journal.start(stateFile, store, openFile)
+    return await Journal.start(stateFile, store, openFile, lock)
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message
     throw new StateFileError(`Cannot write the state file ${stateFile} (${reason})`)

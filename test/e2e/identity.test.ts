@@ -509,7 +509,7 @@ describe('a file by its device and inode: bind mounts', () => {
     expectOnePostEach(proxy, references)
   })
 
-  it.skipIf(!root)(`a second local gateway on a bind-mounted name of a running one's --state file is refused as a mount point (exit 2)${NEEDS_ROOT}`, async () => {
+  it.skipIf(!root)(`a second local gateway on a bind-mounted name of a running one's --state file is refused as in use (exit 2), though the mount names the inode the start's snapshot replaced${NEEDS_ROOT}`, async () => {
     const dir = folder()
     mkdirSync(join(dir, 'a'))
     mkdirSync(join(dir, 'b'))
@@ -520,10 +520,72 @@ describe('a file by its device and inode: bind mounts', () => {
     bindMount(state, other)
     const first = await gateway(['--state', state])
     const second = await runGw(['sandbox', 'start', '--port', '0', '--no-request-log', '--state', other], {env: isolatedHome(), timeoutMs: 15_000})
-    // The start's snapshot gave the first's file another inode: the mount keeps the old one, which the first no longer locks. A mount point is refused as such.
-    expect(second.stderr).toContain(`Error: ${other} is a mount point (a bind mount gives the file another name)`)
+    // The start's snapshot gave the first's file another inode: the mount keeps the old one, which the first still locks (and holds open) until it stops.
+    expect(second.stderr).toContain(`Error: ${other} is in use by another local gateway (pid ${first.process.pid}): two gateways on one state file would lose each other's writes`)
     expect(second.code).toBe(2)
     expect(first.process.exitCode).toBeNull()
+  })
+})
+
+describe('a file by its device and inode: bind mounts made while it is in use, and at once', () => {
+  it.skipIf(!root)(`two batches started at once on the two names of one bind-mounted journal: each row is POSTed once, and the one refused names the other${NEEDS_ROOT}`, async () => {
+    const sandbox = await gateway()
+    const {file, references, dir} = await purchaseBatch(sandbox, 40)
+    const proxy = await counted(sandbox.url)
+    mkdirSync(join(dir, 'a'))
+    mkdirSync(join(dir, 'b'))
+    const journal = join(dir, 'a', 'j.ndjson')
+    writeFileSync(journal, '')
+    bindMount(journal, join(dir, 'b', 'j.ndjson'))
+    const env = {GW_BASE_URL: proxy.url}
+    const runs = ['a', 'b'].map((name) => spawnGw(sandbox, ['purchase', 'create', '--input', file, '--journal', join(dir, name, 'j.ndjson'), '--concurrency', '4'], env))
+    for (const run of runs) cleanups.push(() => run.child.kill('SIGKILL'))
+    const done = await Promise.all(runs.map((run) => run.done))
+    expectOnePostEach(proxy, references)
+    // Refused while the other ran, or started after it ended and found every row done.
+    done.forEach((run, index) => {
+      if (run.code === 2) expect(run.stderr).toContain(`Error: Another gw (pid ${runs[1 - index]!.child.pid}) is running the batch of journal`)
+      else expect(run.code, run.stderr).toBe(0)
+    })
+  })
+
+  it.skipIf(!root)(`a bind mount made after a gateway started (of the file its start's snapshot put in place) is refused to a second gateway as in use (exit 2), and to one alone as a mount point${NEEDS_ROOT}`, async () => {
+    const dir = folder()
+    mkdirSync(join(dir, 'a'))
+    mkdirSync(join(dir, 'b'))
+    const state = join(dir, 'a', 'state.json')
+    const other = join(dir, 'b', 'state.json')
+    const first = await gateway(['--state', state])
+    const reference = ref('kept')
+    expect((await first.gw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs()])).code).toBe(0)
+    bindMount(state, other)
+    const second = await runGw(['sandbox', 'start', '--port', '0', '--no-request-log', '--state', other], {env: isolatedHome(), timeoutMs: 15_000})
+    expect(second.stderr).toContain(`Error: ${other} is in use by another local gateway (pid ${first.process.pid}): two gateways on one state file would lose each other's writes`)
+    expect(second.code).toBe(2)
+    await first.stop()
+    // rename(2) cannot replace a mount point: a gateway alone on one could not snapshot its state there.
+    const alone = await runGw(['sandbox', 'start', '--port', '0', '--no-request-log', '--state', other], {env: isolatedHome(), timeoutMs: 15_000})
+    expect(alone.stderr).toContain(`Error: ${other} is a mount point (a bind mount gives the file another name)`)
+    expect(alone.stderr).toContain('Give --state a file of its own, not one mounted over another.')
+    expect(alone.code).toBe(2)
+    const again = await gateway(['--state', state])
+    const found = await again.gw(['purchase', 'get', reference])
+    expect(found.code, found.stderr).toBe(0)
+    expect(found.records).toMatchObject([{reference, successful: true}])
+  })
+})
+
+describe('a --state path is read as the kernel reads it', () => {
+  it('sub/../state.json with sub a symlink: the gateway keeps its state where the kernel leads (out of where sub points)', async () => {
+    const dir = folder()
+    mkdirSync(join(dir, 'far', 'deep'), {recursive: true})
+    symlinkSync(join(dir, 'far', 'deep'), join(dir, 'sub'))
+    const sandbox = await gateway(['--state', `${dir}/sub/../state.json`])
+    const reference = ref('beside')
+    expect((await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs()])).code).toBe(0)
+    await sandbox.stop()
+    expect(readFileSync(join(dir, 'far', 'state.json'), 'utf8')).toContain(reference)
+    expect(() => lstatSync(join(dir, 'state.json'))).toThrow(/ENOENT/)
   })
 })
 

@@ -1,9 +1,9 @@
 import {spawn, spawnSync} from 'node:child_process'
 import {copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
-import {join} from 'node:path'
+import {basename, join} from 'node:path'
 import {afterEach, describe, expect, it, vi} from 'vitest'
-import {fileIdentity, HardLinkedError, identityLockFolder, isRunning, LockHeldError, readHolder, realPath, takeAside, takeLock} from '../../src/file-lock.js'
+import {absolutePath, fileIdentity, HardLinkedError, identityLockFolder, isRunning, LockHeldError, readHolder, realPath, takeAside, takeLock} from '../../src/file-lock.js'
 
 /** A folder of its own, by its real path (the temporary folder may itself be reached through a symlink). */
 const folder = () => realpathSync(mkdtempSync(join(tmpdir(), 'gw-lock-')))
@@ -82,6 +82,29 @@ describe('realPath: where a path really leads', () => {
     const dir = folder()
     writeFileSync(join(dir, 'file'), '')
     expect(caught(() => realPath(join(dir, 'file', 'j.ndjson')))).toMatchObject({code: 'ENOTDIR'})
+  })
+})
+
+describe('absolutePath: the folder resolved, the name kept', () => {
+  it('resolves the folder as the kernel does (`..` after a symlinked folder from its target), keeps a symlink’s own name, and takes a relative path from the working folder', () => {
+    const dir = folder()
+    mkdirSync(join(dir, 'far', 'deep'), {recursive: true})
+    symlinkSync(join(dir, 'far', 'deep'), join(dir, 'sub'))
+    symlinkSync(join(dir, 'far', 'target.json'), join(dir, 'far', 'link.json'))
+    // Spelled out, not joined: join takes `..` as text.
+    expect(absolutePath(`${dir}/sub/../state.json`)).toBe(join(dir, 'far', 'state.json'))
+    expect(absolutePath(`${dir}/sub/../link.json`)).toBe(join(dir, 'far', 'link.json'))
+    expect(absolutePath(`${dir}/sub/inner.json`)).toBe(join(dir, 'far', 'deep', 'inner.json'))
+    const cwd = vi.spyOn(process, 'cwd').mockReturnValue(dir)
+    try {
+      expect(absolutePath('sub/../state.json')).toBe(join(dir, 'far', 'state.json'))
+      // A folder that cannot be resolved: the path as given, for its first use to fail on and say why.
+      writeFileSync(join(dir, 'file'), '')
+      expect(absolutePath('file/../state.json')).toBe(`${dir}/file/../state.json`)
+      expect(absolutePath(`${dir}/file/state.json`)).toBe(`${dir}/file/state.json`)
+    } finally {
+      cwd.mockRestore()
+    }
   })
 })
 
@@ -442,8 +465,7 @@ describe('locks by device and inode: every name of a file finds one lock', () =>
     expect(readFileSync(file, 'utf8')).toBe('')
     expect(statSync(file).mode & 0o777).toBe(0o600)
     const byInode = identityLock(file)
-    // The lock by inode names the file it is about: a path a later inode of that number is not.
-    expect(readFileSync(byInode, 'utf8')).toBe(`${process.pid}\n${file}`)
+    expect(readFileSync(byInode, 'utf8')).toBe(String(process.pid))
     expect(readFileSync(`${file}.lock`, 'utf8')).toBe(String(process.pid))
     expect(lock.held()).toBe(true)
     lock.release()
@@ -470,34 +492,7 @@ describe('locks by device and inode: every name of a file finds one lock', () =>
     expect(readFileSync(byInode, 'utf8')).toBe('1')
   })
 
-  it("refuses a file a live process holds by its inode, while the path it locked still leads to that inode, naming its pid, and leaves no lock of its own", () => {
-    ownLockFolder()
-    const file = join(folder(), 'state.json')
-    writeFileSync(file, '{}')
-    // As a process holding it under another name (a bind mount) leaves it: pid 1 always runs.
-    writeFileSync(identityLock(file), `1\n${file}`)
-    expect(caught(() => takeLock(file))).toMatchObject({pid: 1, lockPath: identityLock(file)})
-    expect(existsSync(`${file}.lock`)).toBe(false)
-  })
-
-  it("takes over a live process's lock by inode once the path it locked leads to that inode no more (deleted, or replaced whole, its inode number given to another file)", () => {
-    ownLockFolder()
-    const dir = folder()
-    const file = join(dir, 'state.json')
-    writeFileSync(file, '{}')
-    for (const gone of [join(dir, 'deleted.json'), join(dir, 'state.json', 'not-a-folder')]) {
-      writeFileSync(identityLock(file), `1\n${gone}`)
-      const lock = takeLock(file)
-      expect(readFileSync(identityLock(file), 'utf8')).toBe(`${process.pid}\n${file}`)
-      lock.release()
-    }
-    const other = join(dir, 'other.json')
-    writeFileSync(other, '{}')
-    writeFileSync(identityLock(file), `1\n${other}`)
-    takeLock(file).release()
-  })
-
-  it("a live process's lock on a file it renamed since is about a path that leads nowhere: another process takes the file by its new name", async () => {
+  it("refuses a file another process locked under another name (it renamed the file since: no path leads from one name to the other), naming its pid, and leaves no lock of its own", async () => {
     ownLockFolder()
     const dir = folder()
     const first = join(dir, 'first.ndjson')
@@ -508,15 +503,99 @@ describe('locks by device and inode: every name of a file finds one lock', () =>
     const child = spawn(process.execPath, ['--import', 'tsx', '-e', script, first], {stdio: ['pipe', 'pipe', 'inherit'], env: process.env})
     await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()))
     try {
-      expect(readFileSync(identityLock(first), 'utf8')).toBe(`${child.pid}\n${first}`)
       renameSync(first, moved)
-      const lock = takeLock(moved)
-      expect(readFileSync(identityLock(moved), 'utf8')).toBe(`${process.pid}\n${moved}`)
-      lock.release()
+      expect(caught(() => takeLock(moved))).toMatchObject({pid: child.pid, lockPath: identityLock(moved)})
+      expect(existsSync(`${moved}.lock`)).toBe(false)
     } finally {
       child.stdin.end()
       await new Promise((resolve) => child.on('close', resolve))
     }
+  })
+
+  it('holds the file locked by its inode open until release (its inode number names no other file meanwhile), and closes it once', () => {
+    ownLockFolder()
+    const dir = folder()
+    const file = join(dir, 'state.json')
+    writeFileSync(file, '{}')
+    const openFiles = () => readdirSync('/proc/self/fd').length
+    const before = openFiles()
+    const lock = takeLock(file)
+    expect(openFiles()).toBe(before + 1)
+    const {ino} = statSync(file)
+    // Replaced by rename, as a snapshot replaces a state file: no name is left for the old inode.
+    writeFileSync(join(dir, 'next'), '{}')
+    renameSync(join(dir, 'next'), file)
+    // ext4 gives a freed inode number to the next file made; this one is still held, so none gets it,
+    // and no new file is refused for the lock of one gone.
+    for (let i = 0; i < 20; i++) {
+      const made = join(dir, `j-${i}.ndjson`)
+      writeFileSync(made, '')
+      expect(statSync(made).ino).not.toBe(ino)
+      takeLock(made).release()
+    }
+    lock.release()
+    expect(openFiles()).toBe(before)
+    lock.release()
+    expect(openFiles()).toBe(before)
+  })
+
+  it('cover: a file about to take the locked one’s place by rename is locked by its inode too, the old one kept, until release', () => {
+    ownLockFolder()
+    const dir = folder()
+    const file = join(dir, 'state.json')
+    writeFileSync(file, 'old')
+    const lock = takeLock(file)
+    const old = identityLock(file)
+    const next = join(dir, 'state.json.tmp')
+    writeFileSync(next, 'new')
+    lock.cover(next)
+    const replacing = identityLock(next)
+    renameSync(next, file)
+    expect([readFileSync(old, 'utf8'), readFileSync(replacing, 'utf8')]).toEqual([String(process.pid), String(process.pid)])
+    // Covered again, the same inode: nothing more is taken.
+    lock.cover(file)
+    expect(readdirSync(identityLockFolder()).sort()).toEqual([old, replacing].map((path) => basename(path)).sort())
+    expect(lock.held()).toBe(true)
+    rmSync(replacing)
+    expect(lock.held()).toBe(false)
+    lock.release()
+    expect(existsSync(old)).toBe(false)
+  })
+
+  it('cover refuses a file whose inode another lock of this process holds, naming this pid, and leaves both locks as they were', () => {
+    ownLockFolder()
+    const dir = folder()
+    const held = join(dir, 'held.ndjson')
+    writeFileSync(held, '')
+    const first = takeLock(held)
+    const second = takeLock(join(dir, 'other.ndjson'))
+    expect(caught(() => second.cover(held))).toMatchObject({lockPath: join(dir, 'other.ndjson.lock'), pid: process.pid})
+    expect(second.held()).toBe(true)
+    second.release()
+    expect(first.held()).toBe(true)
+    expect(readFileSync(identityLock(held), 'utf8')).toBe(String(process.pid))
+    first.release()
+  })
+
+  it('does not wait for a writer when the file is a FIFO', () => {
+    ownLockFolder()
+    const fifo = join(folder(), 'j.fifo')
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0)
+    const lock = takeLock(fifo)
+    expect(existsSync(identityLock(fifo))).toBe(true)
+    lock.release()
+  })
+
+  it('lets go of the lock beside the file, and closes the file, when the one by inode cannot be had', () => {
+    const dir = folder()
+    const file = join(dir, 'j.ndjson')
+    writeFileSync(file, '')
+    process.env.TMPDIR = join(folder(), 'gone')
+    const openFiles = () => readdirSync('/proc/self/fd').length
+    const before = openFiles()
+    expect(caught(() => takeLock(file))).toMatchObject({code: 'ENOENT'})
+    expect(readdirSync(dir)).toEqual(['j.ndjson'])
+    expect(openFiles()).toBe(before)
   })
 
   it("takes over a dead owner's lock by inode", () => {
@@ -525,9 +604,9 @@ describe('locks by device and inode: every name of a file finds one lock', () =>
     writeFileSync(file, '{}')
     const byInode = identityLock(file)
     const dead = spawnSync(process.execPath, ['-e', '0']).pid!
-    writeFileSync(byInode, `${dead}\n${file}`)
+    writeFileSync(byInode, String(dead))
     const lock = takeLock(file)
-    expect(readFileSync(byInode, 'utf8')).toBe(`${process.pid}\n${file}`)
+    expect(readFileSync(byInode, 'utf8')).toBe(String(process.pid))
     lock.release()
   })
 })

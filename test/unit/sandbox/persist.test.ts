@@ -1,10 +1,11 @@
-import {appendFileSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync} from 'node:fs'
+import {appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync} from 'node:fs'
 import {open} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {Journal, loadStore, openStateFile, StateFileError, writeSnapshot, type OpenStateFile} from '../../../src/sandbox/persist.js'
 import {Store} from '../../../src/sandbox/store.js'
+import {identityLockFolder, takeLock} from '../../../src/file-lock.js'
 import {aCard, aPurchase, aRefund} from './fixtures.js'
 import {expectReject, expectThrow} from '../../expect-error.js'
 
@@ -199,6 +200,26 @@ describe('journal', () => {
     await journal.commit()
     appendFileSync(file, '{"changes":[{"op":"put","collection":"purchases","merchant":"TEST","record":{"id":"071-P-B')
     expect(loadStore(file).list('purchases', 'TEST').map((purchase) => purchase.id)).toEqual(['071-P-AAAAAAAA'])
+  })
+
+  it('covers each snapshot’s inode with the state file’s lock before the rename, the ones replaced too, until the lock is let go', async () => {
+    const file = join(tempDir(), 'state.json')
+    writeFileSync(file, '')
+    const byInode = () => {
+      const {dev, ino} = statSync(file)
+      return join(identityLockFolder(), `${dev}-${ino}.lock`)
+    }
+    const lock = takeLock(file)
+    const locks = [byInode()]
+    const journal = await Journal.start(file, new Store(), undefined, lock)
+    locks.push(byInode())
+    await journal.close()
+    locks.push(byInode())
+    // Three inodes (the file, the start's snapshot, the stop's), each locked: a bind mount of any is refused.
+    expect(new Set(locks).size).toBe(3)
+    expect(locks.map((path) => readFileSync(path, 'utf8'))).toEqual(locks.map(() => String(process.pid)))
+    lock.release()
+    expect(locks.filter((path) => existsSync(path))).toEqual([])
   })
 
   it('refuses a bad line that is not the last, naming it', async () => {
