@@ -17,7 +17,7 @@ export default {
     'src/api/recovery.ts',
     'src/api/retry.ts',
     'src/redact.ts',
-    'src/file-lock.ts',
+    'src/lib/file-lock.ts',
     // The one matcher of refunds to purchases: what purchase get says was refunded, and what a refund offers.
     'src/lists/refund-match.ts',
   ],

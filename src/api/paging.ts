@@ -1,5 +1,5 @@
 import {PagingError} from '../errors.js'
-import {inOrder} from '../in-order.js'
+import {inOrder} from '../lib/in-order.js'
 import {type FetchPage, readPage} from './list-page.js'
 import {type ListOrder, orderAcross, orderOf, pagedOrder} from './list-order.js'
 import {keyOf, RECENT_PAGES, RecentKeys} from './recent-keys.js'

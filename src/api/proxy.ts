@@ -1,5 +1,5 @@
 import {UsageError} from '../errors.js'
-import {LOOPBACK_HOSTS} from '../loopback.js'
+import {LOOPBACK_HOSTS} from '../lib/loopback.js'
 
 /**
  * The proxy variables as read from the environment, checked and normalised once, so the

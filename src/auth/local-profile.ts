@@ -1,4 +1,4 @@
-import {isLoopbackUrl} from '../loopback.js'
+import {isLoopbackUrl} from '../lib/loopback.js'
 import {changeConfig, loadConfig, type Profile} from './config.js'
 import {fileTokenStore, legacyCredentialsFile} from './token-store.js'
 

@@ -1,6 +1,6 @@
 import {AuthError, UsageError} from '../errors.js'
 import {configFile, type Environment, loadConfig, type Profile} from './config.js'
-import {isLoopbackHost} from '../loopback.js'
+import {isLoopbackHost} from '../lib/loopback.js'
 import {insecureCredentialsFile, type TokenStores} from './token-store.js'
 
 export const LOCAL_GATEWAY_URL = 'http://127.0.0.1:8787'

@@ -2,8 +2,8 @@ import {createHash} from 'node:crypto'
 import {closeSync, type Dirent, existsSync, mkdirSync, openSync, readdirSync, readSync} from 'node:fs'
 import {join} from 'node:path'
 import {UsageError} from '../errors.js'
-import {type FileLock, LockHeldError, takeLock} from '../file-lock.js'
-import {gatewayAddress} from '../loopback.js'
+import {type FileLock, LockHeldError, takeLock} from '../lib/file-lock.js'
+import {gatewayAddress} from '../lib/loopback.js'
 
 /**
  * What a batch journal belongs to, known by what things are rather than how they are named

@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import {AuthError, GwError, UsageError} from '../errors.js'
 import {allowHost, allowOrigin} from '../flags.js'
 import {ExitStatus, GwCommand} from '../gw-command.js'
-import {isLoopbackUrl} from '../loopback.js'
+import {isLoopbackUrl} from '../lib/loopback.js'
 import * as webhookFlags from '../webhooks/flags.js'
 
 export default class Listen extends GwCommand {

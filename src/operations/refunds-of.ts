@@ -1,7 +1,7 @@
 import type {ListOrder} from '../api/list-order.js'
 import type {WalkState} from '../api/paging.js'
 import {InterruptedError, ModeMismatchError} from '../errors.js'
-import {inOrder} from '../in-order.js'
+import {inOrder} from '../lib/in-order.js'
 import {derivationBase, derivedFrom, type MadeFor, type Matched, matchRefunds, type RefundedState} from '../lists/refund-match.js'
 import {recordInstant, type Window} from '../lists/window.js'
 import {sameCard} from '../money/decide.js'

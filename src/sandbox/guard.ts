@@ -1,6 +1,6 @@
 import type {ServerResponse} from 'node:http'
-import {browserGuard, type BrowserGuardOptions} from '../browser-guard.js'
-import {isLoopbackHost} from '../loopback.js'
+import {browserGuard, type BrowserGuardOptions} from '../lib/browser-guard.js'
+import {isLoopbackHost} from '../lib/loopback.js'
 import {envelope} from './envelope.js'
 import {type HttpOptions, writeEnvelope} from './http.js'
 import type {Mode} from './mode.js'

@@ -1,6 +1,6 @@
-import {absolutePath} from '../file-lock.js'
+import {absolutePath} from '../lib/file-lock.js'
 import {UsageError} from '../errors.js'
-import {isLoopbackHost} from '../loopback.js'
+import {isLoopbackHost} from '../lib/loopback.js'
 import type {Io} from '../output/io.js'
 import {
   closeOnSignal,

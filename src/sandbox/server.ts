@@ -1,7 +1,7 @@
 import {randomUUID} from 'node:crypto'
 import {createServer} from 'node:http'
 import type {AddressInfo} from 'node:net'
-import type {FileLock} from '../file-lock.js'
+import type {FileLock} from '../lib/file-lock.js'
 import {catchUp} from './billing.js'
 import {VirtualClock, formatDateTime, systemClock, type Clock} from './clock.js'
 import type {SandboxContext} from './context.js'

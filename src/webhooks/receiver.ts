@@ -1,7 +1,7 @@
 import {createHash, timingSafeEqual} from 'node:crypto'
 import {createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse} from 'node:http'
 import type {AddressInfo, Socket} from 'node:net'
-import {browserGuard} from '../browser-guard.js'
+import {browserGuard} from '../lib/browser-guard.js'
 
 /** A delivery as it arrived: the exact bytes (to forward them untouched) and the headers. */
 export interface RawDelivery {

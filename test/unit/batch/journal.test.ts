@@ -142,7 +142,7 @@ describe('the journal lock', () => {
     writeFileSync(file + '.lock', '999999999')
     // Each racer loads the lock module, says it is ready, and takes the lock when told to go; a
     // holder keeps it (and runs) until its stdin closes, so a later racer cannot find it dead.
-    const script = `import('${join(import.meta.dirname, '../../../src/file-lock.ts').replaceAll('\\', '/')}').then(({takeLock}) => {
+    const script = `import('${join(import.meta.dirname, '../../../src/lib/file-lock.ts').replaceAll('\\', '/')}').then(({takeLock}) => {
       process.stdout.write('ready\\n')
       process.stdin.once('data', () => {
         try { takeLock(process.argv[1].slice(0, -'.lock'.length)); process.stdout.write('held\\n') } catch { process.stdout.write('refused\\n') }

@@ -5,7 +5,7 @@ import {dirname, join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {Journal, loadStore, openStateFile, StateFileError, writeSnapshot, type OpenStateFile} from '../../../src/sandbox/persist.js'
 import {Store} from '../../../src/sandbox/store.js'
-import {identityLockFolder, takeLock} from '../../../src/file-lock.js'
+import {identityLockFolder, takeLock} from '../../../src/lib/file-lock.js'
 import {aCard, aPurchase, aRefund} from './fixtures.js'
 import {expectReject, expectThrow} from '../../expect-error.js'
 

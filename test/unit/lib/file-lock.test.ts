@@ -3,7 +3,7 @@ import {copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync,
 import {tmpdir} from 'node:os'
 import {basename, join} from 'node:path'
 import {afterEach, describe, expect, it, vi} from 'vitest'
-import {absolutePath, fileIdentity, HardLinkedError, identityLockFolder, isRunning, LockHeldError, readHolder, realPath, takeAside, takeLock} from '../../src/file-lock.js'
+import {absolutePath, fileIdentity, HardLinkedError, identityLockFolder, isRunning, LockHeldError, readHolder, realPath, takeAside, takeLock} from '../../../src/lib/file-lock.js'
 
 /** A folder of its own, by its real path (the temporary folder may itself be reached through a symlink). */
 const folder = () => realpathSync(mkdtempSync(join(tmpdir(), 'gw-lock-')))
@@ -256,7 +256,7 @@ describe('takeLock: one holder per real file', () => {
     const dir = folder()
     const file = join(dir, 'state.json')
     symlinkSync(file, join(dir, 'link.json'))
-    const script = `import('${join(import.meta.dirname, '../../src/file-lock.ts').replaceAll('\\', '/')}').then(({takeLock}) => {
+    const script = `import('${join(import.meta.dirname, '../../../src/lib/file-lock.ts').replaceAll('\\', '/')}').then(({takeLock}) => {
       takeLock(process.argv[1]); process.stdout.write('held\\n'); process.stdin.on('end', () => process.exit(0)); process.stdin.resume()
     })`
     const child = spawn(process.execPath, ['--import', 'tsx', '-e', script, join(dir, 'link.json')], {stdio: ['pipe', 'pipe', 'inherit']})
@@ -497,7 +497,7 @@ describe('locks by device and inode: every name of a file finds one lock', () =>
     const dir = folder()
     const first = join(dir, 'first.ndjson')
     const moved = join(dir, 'moved.ndjson')
-    const script = `import('${join(import.meta.dirname, '../../src/file-lock.ts').replaceAll('\\', '/')}').then(({takeLock}) => {
+    const script = `import('${join(import.meta.dirname, '../../../src/lib/file-lock.ts').replaceAll('\\', '/')}').then(({takeLock}) => {
       takeLock(process.argv[1], {create: true}); process.stdout.write('held\\n'); process.stdin.on('end', () => process.exit(0)); process.stdin.resume()
     })`
     const child = spawn(process.execPath, ['--import', 'tsx', '-e', script, first], {stdio: ['pipe', 'pipe', 'inherit'], env: process.env})

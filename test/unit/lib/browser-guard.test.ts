@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {browserGuard, hostName, originOf} from '../../src/browser-guard.js'
+import {browserGuard, hostName, originOf} from '../../../src/lib/browser-guard.js'
 
 const guard = (options: {listenHost?: string; allowedHosts?: string[]; allowedOrigins?: string[]} = {}) =>
   browserGuard({listenHost: '127.0.0.1', allowedHosts: [], allowedOrigins: [], server: 'local gateway', command: 'gw sandbox start', ...options})

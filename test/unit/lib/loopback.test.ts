@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {gatewayAddress, isLoopbackHost} from '../../src/loopback.js'
-import {environmentOf} from '../../src/auth/resolve.js'
+import {gatewayAddress, isLoopbackHost} from '../../../src/lib/loopback.js'
+import {environmentOf} from '../../../src/auth/resolve.js'
 
 describe('isLoopbackHost', () => {
   it.each(['localhost', 'LOCALHOST', '127.0.0.1', '127.0.0.2', '127.255.255.255', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1'])('%s is this machine', (host) => {

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {inOrder} from '../../src/in-order.js'
-import {expectReject} from '../expect-error.js'
+import {inOrder} from '../../../src/lib/in-order.js'
+import {expectReject} from '../../expect-error.js'
 
 const collect = async <T>(results: AsyncIterable<T>) => {
   const all: T[] = []
