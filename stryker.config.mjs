@@ -16,7 +16,7 @@ export default {
     'src/batch/instance.ts',
     'src/api/recovery.ts',
     'src/api/retry.ts',
-    'src/redact.ts',
+    'src/safety/redact.ts',
     'src/lib/file-lock.ts',
     // The one matcher of refunds to purchases: what purchase get says was refunded, and what a refund offers.
     'src/lists/refund-match.ts',

@@ -4,7 +4,7 @@ import {PermissionError, UsageError} from './errors.js'
 import type {Io} from './output/io.js'
 import {formatMinorUnits, formatMoney, currencyExponent} from './output/money.js'
 import type {Prompter} from './output/prompt.js'
-import {sanitizeLine} from './output/sanitize.js'
+import {sanitizeLine} from './safety/sanitize.js'
 
 /**
  * A read-only profile (support staff) refuses anything that writes before any request is made.

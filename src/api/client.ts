@@ -9,7 +9,7 @@ import {doubtAbout, type LostRequest, recover, type RecoveryEvent} from './recov
 import {PROCESSING_WINDOW_MS} from '../money/window.js'
 import {type Resources, resources, type Sender, type SendOptions} from './resources.js'
 import {type Answer, type RawResponse, readRecord} from './responses.js'
-import {redactText} from '../redact.js'
+import {redactText} from '../safety/redact.js'
 
 export type {RecoveryEvent} from './recovery.js'
 export type {Retry} from './exchange.js'

@@ -1,7 +1,7 @@
 import {setMaxListeners} from 'node:events'
 import {setTimeout as delay} from 'node:timers/promises'
 import {InterruptedError, ModeMismatchError, type MoneyInFlight, type StopSignal, UnreachableError} from '../errors.js'
-import {maskCardTokenPath, redactText} from '../redact.js'
+import {maskCardTokenPath, redactText} from '../safety/redact.js'
 import type {Clock} from '../money/window.js'
 import type {Endpoint} from './endpoints.js'
 import {type ProxyRoute, proxyRoute, type ProxySettings} from './proxy.js'

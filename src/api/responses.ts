@@ -10,7 +10,7 @@ import {
 import type {z} from 'zod'
 import type {Endpoint} from './endpoints.js'
 import type {Envelope} from './schemas/common.js'
-import {maskCardTokensIn} from '../redact.js'
+import {maskCardTokensIn} from '../safety/redact.js'
 
 export interface RawResponse {
   status: number

@@ -9,7 +9,7 @@ import type {Column} from '../output/columns.js'
 import {recordStream, renderError, type RenderOptions} from '../output/render.js'
 import {toGwError} from '../to-gw-error.js'
 import {readIds} from './input.js'
-import {maskCardToken} from '../redact.js'
+import {maskCardToken} from '../safety/redact.js'
 
 /**
  * Records looked up by the ids given as arguments (or `-`, one a line on stdin, or --input FILE),

@@ -2,7 +2,7 @@ import {mkdir, open} from 'node:fs/promises'
 import {join} from 'node:path'
 import {WriteError} from '../errors.js'
 import type {MadeFor} from '../lists/refund-match.js'
-import {maskCardNumbersIn} from '../redact.js'
+import {maskCardNumbersIn} from '../safety/redact.js'
 import {type JournalTarget, parseEntry, sameTarget} from './journal-identity.js'
 import {eachLine, journaledRefunds} from './journaled-refunds.js'
 

@@ -5,7 +5,7 @@ import type {RefundInput} from '../operations/refunds.js'
 import {collectGarbage, ROWS_PER_COLLECTION} from './memory.js'
 import type {BatchEntry, BatchFile} from './read.js'
 import {derivedFrom} from '../lists/refund-match.js'
-import {looksLikeCardNumber} from '../redact.js'
+import {looksLikeCardNumber} from '../safety/redact.js'
 
 /**
  * A row ready to send: its place in the batch and in the file, and the operation's input. A

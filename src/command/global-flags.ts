@@ -56,7 +56,7 @@ export async function checkFields(fields: string | undefined, columns: Column[],
   const known = await (await import('../output/fields.js')).knownFields(columns)
   const unknown = fields.split(',').filter((field) => !known.includes(field))
   if (unknown.length > 0) {
-    const {sanitizeLine} = await import('../output/sanitize.js')
+    const {sanitizeLine} = await import('../safety/sanitize.js')
     throw new UsageError(`--fields: no such field ${unknown.map(sanitizeLine).join(', ')}`, `The fields of gw ${commandName}'s records: ${known.join(', ')}.`)
   }
 }

@@ -1,6 +1,6 @@
 import type {Hook} from '@oclif/core'
 import {UsageError} from '../errors.js'
-import {redactFlagMessage} from '../redact.js'
+import {redactFlagMessage} from '../safety/redact.js'
 import {GLOBAL_FLAGS} from '../startup/argv.js'
 import {type FlagShape, strayArgumentsError} from './stray-arguments.js'
 import {closest} from './suggest.js'

@@ -1,6 +1,6 @@
 import {UsageError} from '../errors.js'
 import {outcomeOf, sameCard} from '../money/decide.js'
-import {looksLikeCardNumber, maskCardNumber} from '../redact.js'
+import {looksLikeCardNumber, maskCardNumber} from '../safety/redact.js'
 
 type GwRecord = Record<string, unknown>
 

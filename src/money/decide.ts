@@ -7,7 +7,7 @@
  * local gateway happens to send: a live refund record names neither its purchase
  * (`transaction_id` is its own id) nor always its reference, and its amount is positive.
  */
-import {maskCardDataIn, maskCardNumber, maskCardNumbersIn, redact} from '../redact.js'
+import {maskCardDataIn, maskCardNumber, maskCardNumbersIn, redact} from '../safety/redact.js'
 
 export type Noun = 'purchase' | 'refund'
 type GwRecord = Record<string, unknown>

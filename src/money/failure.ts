@@ -1,5 +1,5 @@
 import {DeclinedError, type GwError, OutcomeUnknownError, ReferenceTakenError} from '../errors.js'
-import {redact} from '../redact.js'
+import {redact} from '../safety/redact.js'
 import type {Decided, Difference} from './decide.js'
 
 type GwRecord = Record<string, unknown>

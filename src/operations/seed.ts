@@ -4,7 +4,7 @@ import {frequencyNamed, type WebhookEvent} from '../api/schemas/recurring-rules.
 import type {Environment} from '../auth/config.js'
 import {type GwError, NotFoundError, RejectedError, UsageError} from '../errors.js'
 import type {Difference} from '../money/decide.js'
-import {maskCardNumber} from '../redact.js'
+import {maskCardNumber} from '../safety/redact.js'
 import {describeSeedDifferences, seedDifferences} from '../seed/differences.js'
 import {resolveFields, type SeedStep, stepName} from '../seed/file.js'
 import type {StepFields, StepKind} from '../seed/kinds.js'

@@ -7,7 +7,7 @@ import {refundedState, type RefundsOfRequest} from '../operations/refunds-of.js'
 import * as validate from '../validate.js'
 import {checkedBy, type Prompter} from './prompt.js'
 import {amountOffer} from './refunds-of.js'
-import {sanitizeLine} from './sanitize.js'
+import {sanitizeLine} from '../safety/sanitize.js'
 import {UsageError} from '../errors.js'
 import {shellQuote} from './hints.js'
 

@@ -6,7 +6,7 @@ import {secondsLeft} from './countdown.js'
 import {checkCommand, notYetNotice, waitingStatus} from './hints.js'
 import {toNdjsonLine} from './json.js'
 import {formatMoney} from './money.js'
-import {redact} from '../redact.js'
+import {redact} from '../safety/redact.js'
 import type {Waiting} from '../money/window.js'
 
 /** A row's NDJSON line (design.md §3), keys in the documented order, DEL and C1 escaped as every JSON line is. */

@@ -1,6 +1,6 @@
 import {type GwError, InterruptedError, ModeMismatchError, type MoneyInFlight, NoAnswerError, OutcomeUnknownError, PagingError, ReferenceTakenError, type StopSignal, type Unreached, UnreachableError} from '../errors.js'
 import type {RecoveryEvent} from '../api/client.js'
-import {sanitizeLine} from './sanitize.js'
+import {sanitizeLine} from '../safety/sanitize.js'
 import {decidingRule} from '../api/schemas/test-outcomes.js'
 
 /**

@@ -1,4 +1,4 @@
-import {sanitize} from './sanitize.js'
+import {sanitize} from '../safety/sanitize.js'
 
 /**
  * The only code that touches process.stdout, process.stderr and process.stdin. Commands and

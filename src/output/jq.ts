@@ -1,8 +1,8 @@
 import {STOP_SIGNALS, type StopSignal, UsageError} from '../errors.js'
-import {maskCardNumbersIn} from '../redact.js'
+import {maskCardNumbersIn} from '../safety/redact.js'
 import type {Io} from './io.js'
 import {JqStopped, type JqThread} from './jq-thread.js'
-import {sanitize} from './sanitize.js'
+import {sanitize} from '../safety/sanitize.js'
 
 /**
  * `--jq EXPR`, as gh's: the JSON gw prints goes through jq, each record on its own, and what the

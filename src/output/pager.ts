@@ -1,6 +1,6 @@
 import type {ChildProcess} from 'node:child_process'
 import type {Io} from './io.js'
-import {sanitize} from './sanitize.js'
+import {sanitize} from '../safety/sanitize.js'
 
 /** What Io.outFailure says once the reader quit the pager (q in less): the output stops, and that is no error. */
 export const PAGER_QUIT = 'EPAGERQUIT'

@@ -2,7 +2,7 @@ import type {GatewayClient, Retry} from '../api/client.js'
 import type {WalkState} from '../api/paging.js'
 import type {Io} from './io.js'
 import type {RenderOptions} from './render.js'
-import {sanitizeLine} from './sanitize.js'
+import {sanitizeLine} from '../safety/sanitize.js'
 
 /** What a list or report that pages tells a person at a terminal (issue 28): where it stands, and each retry. */
 export interface PagingProgress {

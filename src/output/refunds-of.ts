@@ -1,7 +1,7 @@
 import type {Matched, RefundedState, RefundMatch} from '../lists/refund-match.js'
 import {shellQuote} from './hints.js'
 import {formatMoney} from './money.js'
-import {sanitizeLine} from './sanitize.js'
+import {sanitizeLine} from '../safety/sanitize.js'
 
 type GwRecord = Record<string, unknown>
 

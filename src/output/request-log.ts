@@ -4,7 +4,7 @@ import {pickFields} from './fields.js'
 import type {Io} from './io.js'
 import {toJson, toNdjsonLine} from './json.js'
 import type {RenderOptions} from './render.js'
-import {sanitizeLine} from './sanitize.js'
+import {sanitizeLine} from '../safety/sanitize.js'
 
 /**
  * The local gateway's request log as `gw sandbox logs` prints it, a page at a time as it comes

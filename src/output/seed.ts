@@ -1,9 +1,9 @@
 import type {SeedReport, SeedStatus} from '../operations/seed.js'
-import {redact} from '../redact.js'
+import {redact} from '../safety/redact.js'
 import {paint, type Style} from './colors.js'
 import type {Io} from './io.js'
 import {toJson, toNdjsonLine} from './json.js'
-import {sanitizeLine} from './sanitize.js'
+import {sanitizeLine} from '../safety/sanitize.js'
 
 const STYLE: Record<SeedStatus, Style> = {created: 'green', present: 'dim', differs: 'red', declined: 'yellow', failed: 'red'}
 

@@ -5,7 +5,7 @@ import {checkCommand} from './hints.js'
 import type {Io} from './io.js'
 import {shellQuote} from './hints.js'
 import {formatMoney} from './money.js'
-import {sanitizeLine} from './sanitize.js'
+import {sanitizeLine} from '../safety/sanitize.js'
 
 /**
  * A purchase or refund as a command reports it: what a person should hear besides its record (a

@@ -3,7 +3,7 @@ import {STATUS_CODES, type IncomingMessage, type ServerResponse} from 'node:http
 import type {Duplex} from 'node:stream'
 import {setTimeout as sleep} from 'node:timers/promises'
 import type {Mode} from './mode.js'
-import {maskCardTokenPath} from '../redact.js'
+import {maskCardTokenPath} from '../safety/redact.js'
 import {envelope as envelopeFor} from './envelope.js'
 import {SandboxError, badRequest} from './errors.js'
 import type {Fault, FaultList} from './faults.js'

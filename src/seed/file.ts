@@ -3,7 +3,7 @@ import type * as z from 'zod'
 import {tooLong} from '../api/schemas/rules.js'
 import {UsageError} from '../errors.js'
 import type {Io} from '../output/io.js'
-import {maskCardNumbersIn} from '../redact.js'
+import {maskCardNumbersIn} from '../safety/redact.js'
 import {FIELDS, fieldsOf, recordFields, STEP_KINDS, type StepKind} from './kinds.js'
 import {keptText, MAX_KEPT_BYTES, oversizedLength, TooLargeError} from './read.js'
 

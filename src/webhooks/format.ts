@@ -1,7 +1,7 @@
 import {paint, type Style} from '../output/colors.js'
 import {toNdjsonLine} from '../output/json.js'
 import {formatMoney} from '../output/money.js'
-import {sanitizeLine} from '../output/sanitize.js'
+import {sanitizeLine} from '../safety/sanitize.js'
 import {type ElementSummary, isKnownEvent, summarize} from './events.js'
 
 /** One received event: the `--json` line and the `--save` line (replay reads the same shape). */

@@ -1,5 +1,5 @@
 /**
- * The whole card numbers a text holds by design.md §3's rule, written apart from src/redact.ts so
+ * The whole card numbers a text holds by design.md §3's rule, written apart from src/safety/redact.ts so
  * that a test checks the output against the rule, not against the code that made it: in each run of
  * digits (single spaces or dashes between them), every span of whole groups with 13 to 19 digits
  * that passes the Luhn check. UUIDs (request ids the gateway makes at random) are left out: their

@@ -1,4 +1,4 @@
-import {looksLikeCardNumber, maskCardNumber} from '../../redact.js'
+import {looksLikeCardNumber, maskCardNumber} from '../../safety/redact.js'
 import {expiryAsSent, luhnValid} from './card-rules.js'
 import {FREQUENCIES, type Frequency, frequencyNamed} from './recurring-rules.js'
 

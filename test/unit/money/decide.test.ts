@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {type Decided, decideAnswer, decideFound, type Evidence, exitCodeOf, sameCard} from '../../../src/money/decide.js'
 import {failureOf} from '../../../src/money/failure.js'
-import {maskCardToken} from '../../../src/redact.js'
+import {maskCardToken} from '../../../src/safety/redact.js'
 import {DeclinedError, OutcomeUnknownError, ReferenceTakenError} from '../../../src/errors.js'
 import {livePurchase, liveRefund, otherCard} from '../../fixtures/live-records.js'
 

@@ -1,7 +1,7 @@
 import {spawnSync} from 'node:child_process'
 import {describe, expect, it} from 'vitest'
 import {localDeclineHint, notYetNotice, recoveryNotice, shellQuote, waitingStatus} from '../../../src/output/hints.js'
-import {sanitize} from '../../../src/output/sanitize.js'
+import {sanitize} from '../../../src/safety/sanitize.js'
 
 describe('shellQuote', () => {
   it.each([

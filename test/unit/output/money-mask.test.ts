@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {formatMoney} from '../../../src/output/money.js'
-import {maskCardNumber, redact, redactText} from '../../../src/redact.js'
+import {maskCardNumber, redact, redactText} from '../../../src/safety/redact.js'
 
 describe('formatMoney', () => {
   it.each([

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
-import {sanitize, type SanitizeOptions} from '../../../src/output/sanitize.js'
+import {sanitize, type SanitizeOptions} from '../../../src/safety/sanitize.js'
 
 // Issue 11: sanitizing is idempotent and leaves no control character, whatever the gateway sends.
 const controlHeavy = fc

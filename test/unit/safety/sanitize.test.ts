@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {sanitize, sanitizeLine} from '../../../src/output/sanitize.js'
+import {sanitize, sanitizeLine} from '../../../src/safety/sanitize.js'
 
 const ESC = '\u001B'
 const BEL = '\u0007'

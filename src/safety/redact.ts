@@ -1,4 +1,4 @@
-import {luhnValid} from './api/schemas/card-rules.js'
+import {luhnValid} from '../api/schemas/card-rules.js'
 
 /**
  * The one place card data is made safe to show: card numbers keep the first six and last four
