@@ -174,7 +174,7 @@ function userCodeCacheFile(source) {
 /**
  * The V8 flag that has WebAssembly compiled by V8's baseline compiler (Liftoff) alone, and, by V8
  * version, the flags that set it and those it implies back to V8's defaults (Node 20's V8 11.3,
- * 22's 12.4, 24's 13.6, 26's 14.6; checked by test/unit/startup/wasm-flags.test.ts on each).
+ * 22's 12.4, 24's 13.6, 26's 14.6; checked by test/unit/cli/startup/wasm-flags.test.ts on each).
  */
 const WASM_BASELINE_ONLY = '--liftoff-only'
 const IMPLIED_TOO = '--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering'

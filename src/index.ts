@@ -4,6 +4,6 @@
  */
 export {execute} from '@oclif/core'
 export {COMMANDS} from 'gw:commands'
-export {GwHelp} from './help/asked-if-missing.js'
-export {commandNotFound} from './help/not-found.js'
-export {placeGlobalFlags} from './startup/argv.js'
+export {GwHelp} from './cli/help/asked-if-missing.js'
+export {commandNotFound} from './cli/help/not-found.js'
+export {placeGlobalFlags} from './cli/startup/argv.js'

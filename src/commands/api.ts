@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
-import {concurrency, DEFAULT_CONCURRENCY, maxPages} from '../flags.js'
-import {GwCommand} from '../gw-command.js'
+import {concurrency, DEFAULT_CONCURRENCY, maxPages} from '../cli/flags.js'
+import {GwCommand} from '../cli/gw-command.js'
 
 export default class Api extends GwCommand {
   static override summary = 'Send any request to the gateway and print its answer as sent'

@@ -1,6 +1,6 @@
 import {Args} from '@oclif/core'
-import {GwCommand} from '../gw-command.js'
-import type {Shell} from '../help/completion.js'
+import {GwCommand} from '../cli/gw-command.js'
+import type {Shell} from '../cli/help/completion.js'
 
 export default class Completion extends GwCommand {
   static override summary = 'Print a shell completion script for bash, zsh or fish'
@@ -19,7 +19,7 @@ export default class Completion extends GwCommand {
 
   async run() {
     const {args} = await this.parse(Completion)
-    const [{completionScript, completionTree}, {HELP_TOPICS}] = await Promise.all([import('../help/completion.js'), import('../help/topics.js')])
+    const [{completionScript, completionTree}, {HELP_TOPICS}] = await Promise.all([import('../cli/help/completion.js'), import('../cli/help/topics.js')])
     this.io.out(completionScript(args.shell as Shell, completionTree(this.config, Object.keys(HELP_TOPICS))))
   }
 }

@@ -1,6 +1,6 @@
 import {Args} from '@oclif/core'
-import {GwCommand} from '../gw-command.js'
-import type {HelpTopic} from '../help/topics.js'
+import {GwCommand} from '../cli/gw-command.js'
+import type {HelpTopic} from '../cli/help/topics.js'
 
 export default class Help extends GwCommand {
   static override summary = 'Show help for gw, a topic or a command; or exit codes, environment variables, test cards'
@@ -21,12 +21,12 @@ Three topics are not commands: exit-codes (what each exit status means), environ
   async run() {
     const {argv} = await this.parse(Help)
     const words = (argv as string[]).filter((word) => !word.startsWith('-'))
-    const {HELP_TOPICS} = await import('../help/topics.js')
+    const {HELP_TOPICS} = await import('../cli/help/topics.js')
     if (words.length === 1 && Object.hasOwn(HELP_TOPICS, words[0]!)) {
       this.io.out(HELP_TOPICS[words[0] as HelpTopic]())
       return
     }
-    const {showHelp} = await import('../help/show.js')
+    const {showHelp} = await import('../cli/help/show.js')
     await showHelp(this.config, words)
   }
 }

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {AuthError, GwError, UsageError} from '../errors.js'
-import {allowHost, allowOrigin} from '../flags.js'
-import {ExitStatus, GwCommand} from '../gw-command.js'
+import {allowHost, allowOrigin} from '../cli/flags.js'
+import {ExitStatus, GwCommand} from '../cli/gw-command.js'
 import {isLoopbackUrl} from '../lib/loopback.js'
 import * as webhookFlags from '../webhooks/flags.js'
 
@@ -58,7 +58,7 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the registrat
     // A local gateway's profile: registered unasked, as stripe listen does (--no-register: not).
     const local = credentials !== undefined && isLocalGatewayProfile(credentials)
     const registering = credentials !== undefined && (flags.register ?? local)
-    const {requestGuard} = await import('../live-safety.js')
+    const {requestGuard} = await import('../cli/live-safety.js')
     // gw listen removes only what gw listens registered: a live profile's confirmation is for what a person names.
     const guard = registering ? requestGuard({target: credentials, commandId: this.factory.commandName, yes: true, io: this.io, prompter: () => this.factory.prompter(), confirmedUpFront: true}) : undefined
     const client = registering ? await this.factory.clientFor(credentials, guard) : undefined

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {profileColumns} from '../auth/columns.js'
-import {GwCommand} from '../gw-command.js'
+import {GwCommand} from '../cli/gw-command.js'
 
 export default class Login extends GwCommand {
   static override summary = 'Save a profile: gateway, user and API token'

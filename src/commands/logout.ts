@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import {GwCommand} from '../gw-command.js'
+import {GwCommand} from '../cli/gw-command.js'
 
 export default class Logout extends GwCommand {
   static override summary = "Remove a profile's API token"

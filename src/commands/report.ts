@@ -1,5 +1,5 @@
-import * as gwFlags from '../flags.js'
-import {GwCommand} from '../gw-command.js'
+import * as gwFlags from '../cli/flags.js'
+import {GwCommand} from '../cli/gw-command.js'
 import {reportColumns} from '../output/columns.js'
 
 export default class Report extends GwCommand {

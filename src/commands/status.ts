@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import {GwCommand} from '../gw-command.js'
+import {GwCommand} from '../cli/gw-command.js'
 
 export default class Status extends GwCommand {
   static override summary = 'Say which profile and gateway gw uses, and why; with --check, try them'

@@ -1,4 +1,4 @@
-import {GwCommand} from '../gw-command.js'
+import {GwCommand} from '../cli/gw-command.js'
 
 export default class Version extends GwCommand {
   static override summary = "Print gw's version, platform and Node version, as --version does"

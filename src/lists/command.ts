@@ -1,5 +1,5 @@
-import type {Factory} from '../command/factory.js'
-import {DEFAULT_CONCURRENCY, DEFAULT_LIST_LIMIT} from '../flags.js'
+import type {Factory} from '../cli/factory.js'
+import {DEFAULT_CONCURRENCY, DEFAULT_LIST_LIMIT} from '../cli/flags.js'
 import type {Deps} from '../operations/deps.js'
 import {type ListRequest, type ListResource, listRecords} from '../operations/lists.js'
 import {renderListing, renderListSummary} from '../output/render.js'
@@ -8,7 +8,7 @@ import {lookUp} from '../operations/look-up.js'
 import {parseCard, type RecordFilters} from './filters.js'
 import {parseWindow} from './window.js'
 
-/** The flags a list command may have been given (flags.ts listing, moneyFilters, and its own). */
+/** The flags a list command may have been given (cli/flags.ts listing, moneyFilters, and its own). */
 export interface ListFlags {
   from?: string
   to?: string

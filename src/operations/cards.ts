@@ -1,4 +1,4 @@
-import type {CardDetails} from '../card-input.js'
+import type {CardDetails} from '../cli/card-input.js'
 import type {Deps, GwRecord} from './deps.js'
 
 /** Stores a card given in full; the gateway needs its CVV to do so. */

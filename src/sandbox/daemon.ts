@@ -165,7 +165,7 @@ export function sandboxStatus(file: string): SandboxStatus {
 }
 
 export interface DetachOptions {
-  /** The program that runs gw: node, or gw's single executable (startup/itself.ts). */
+  /** The program that runs gw: node, or gw's single executable (cli/startup/itself.ts). */
   execPath: string
   /** Its arguments: node's entry script if any, then those of a foreground `sandbox start` that writes `runtimeFile`. */
   args: string[]

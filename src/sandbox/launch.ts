@@ -93,7 +93,7 @@ export async function launchSandbox(asked: LaunchRequest, ctx: LaunchContext): P
 /** The same start in the foreground, in a process of its own that outlives this one. */
 async function startDetached(request: LaunchRequest, ctx: LaunchContext, runtimeFile: string): Promise<Launched> {
   const logFile = sandboxFiles(ctx.dataDir, request.name).log
-  const gw = (await import('../startup/itself.js')).gwItself()
+  const gw = (await import('../cli/startup/itself.js')).gwItself()
   const args = [...gw.args, 'sandbox', 'start', ...detachedArguments(request.argv), '--detached-child']
   // Merchant tokens go through the environment (spawnDetached): argv is visible to every user in ps.
   const info = await spawnDetached({execPath: gw.file, args, runtimeFile, logFile, merchants: request.merchants ?? []}).catch((err: Error) =>

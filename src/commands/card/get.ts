@@ -1,4 +1,4 @@
-import {lookUpCommand} from '../../command/look-up-command.js'
+import {lookUpCommand} from '../../cli/look-up-command.js'
 import {cardColumns} from '../../output/columns.js'
 
 export default lookUpCommand('cards', 'token', {

@@ -1,6 +1,6 @@
 import {cardColumns} from '../../output/columns.js'
-import * as gwFlags from '../../flags.js'
-import {GwCommand} from '../../gw-command.js'
+import * as gwFlags from '../../cli/flags.js'
+import {GwCommand} from '../../cli/gw-command.js'
 
 export default class CardTokenize extends GwCommand {
   static override summary = 'Store a card and get a token for it'
@@ -20,7 +20,7 @@ export default class CardTokenize extends GwCommand {
 
   async run() {
     const {flags} = await this.parse(CardTokenize)
-    const [{cardFor}, {tokenizeCard}, {missingCard}] = await Promise.all([import('../../command/card.js'), import('../../operations/cards.js'), import('../../card-input.js')])
+    const [{cardFor}, {tokenizeCard}, {missingCard}] = await Promise.all([import('../../cli/card.js'), import('../../operations/cards.js'), import('../../cli/card-input.js')])
     const card = await cardFor(flags, this.factory)
     if (!card?.cvv) throw missingCard(this.factory.commandName, {cvv: true})
     return tokenizeCard({...card, cvv: card.cvv}, await this.factory.deps())

@@ -1,6 +1,6 @@
 import {cardColumns} from '../../output/columns.js'
-import * as gwFlags from '../../flags.js'
-import {GwCommand} from '../../gw-command.js'
+import * as gwFlags from '../../cli/flags.js'
+import {GwCommand} from '../../cli/gw-command.js'
 
 export default class CardUpdate extends GwCommand {
   static override summary = "Give a stored card an alias or a new expiry"

@@ -1,5 +1,5 @@
-import * as gwFlags from '../../flags.js'
-import {GwCommand} from '../../gw-command.js'
+import * as gwFlags from '../../cli/flags.js'
+import {GwCommand} from '../../cli/gw-command.js'
 import {customerColumns} from '../../output/columns.js'
 
 /** Flags customer create and customer update share as they are: none required, none linked. */
@@ -38,7 +38,7 @@ On a live profile the card number and CVV are never taken from the command line:
 
   async run() {
     const {flags} = await this.parse(CustomerCreate)
-    const [{cardFor}, {createCustomer}, {missingCard}] = await Promise.all([import('../../command/card.js'), import('../../operations/customers.js'), import('../../card-input.js')])
+    const [{cardFor}, {createCustomer}, {missingCard}] = await Promise.all([import('../../cli/card.js'), import('../../operations/customers.js'), import('../../cli/card-input.js')])
     const card = await cardFor({...flags, 'card-holder': flags['card-holder'] ?? `${flags['first-name']} ${flags['last-name']}`}, this.factory)
     if (!card?.cvv) throw missingCard(this.factory.commandName, {cvv: true, why: "The gateway needs the CVV to store a customer's card."})
     return createCustomer(flags, {...card, cvv: card.cvv}, await this.factory.deps())

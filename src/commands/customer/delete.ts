@@ -1,6 +1,6 @@
 import {customerColumns} from '../../output/columns.js'
-import * as gwFlags from '../../flags.js'
-import {GwCommand} from '../../gw-command.js'
+import * as gwFlags from '../../cli/flags.js'
+import {GwCommand} from '../../cli/gw-command.js'
 
 export default class CustomerDelete extends GwCommand {
   static override summary = 'Delete a customer'

@@ -1,5 +1,5 @@
 import {Args} from '@oclif/core'
-import {GwCommand} from '../../gw-command.js'
+import {GwCommand} from '../../cli/gw-command.js'
 import * as webhookFlags from '../../webhooks/flags.js'
 
 export default class ListenReplay extends GwCommand {

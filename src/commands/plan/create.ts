@@ -1,6 +1,6 @@
 import {planColumns} from '../../output/columns.js'
-import * as gwFlags from '../../flags.js'
-import {GwCommand} from '../../gw-command.js'
+import * as gwFlags from '../../cli/flags.js'
+import {GwCommand} from '../../cli/gw-command.js'
 
 export default class PlanCreate extends GwCommand {
   static override summary = 'Create a plan: an amount billed to subscribers at their frequency'

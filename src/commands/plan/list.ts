@@ -1,5 +1,5 @@
-import {listCommand} from '../../command/list-command.js'
-import * as gwFlags from '../../flags.js'
+import {listCommand} from '../../cli/list-command.js'
+import * as gwFlags from '../../cli/flags.js'
 import {planColumns} from '../../output/columns.js'
 
 export default listCommand(

@@ -1,5 +1,5 @@
 import {profileColumns} from '../../auth/columns.js'
-import {GwCommand} from '../../gw-command.js'
+import {GwCommand} from '../../cli/gw-command.js'
 
 export default class ProfileList extends GwCommand {
   static override summary = 'List the profiles'

@@ -1,5 +1,5 @@
 import {Args} from '@oclif/core'
-import {GwCommand} from '../../gw-command.js'
+import {GwCommand} from '../../cli/gw-command.js'
 
 export default class ProfileRemove extends GwCommand {
   static override summary = 'Remove a profile and its token'

@@ -1,6 +1,6 @@
 import {Args} from '@oclif/core'
 import {profileColumns} from '../../auth/columns.js'
-import {GwCommand} from '../../gw-command.js'
+import {GwCommand} from '../../cli/gw-command.js'
 
 export default class ProfileShow extends GwCommand {
   static override summary = 'Show one profile'

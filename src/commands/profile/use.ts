@@ -1,6 +1,6 @@
 import {Args} from '@oclif/core'
 import {profileColumns} from '../../auth/columns.js'
-import {GwCommand} from '../../gw-command.js'
+import {GwCommand} from '../../cli/gw-command.js'
 
 export default class ProfileUse extends GwCommand {
   static override summary = 'Make a profile the active one'

@@ -1,5 +1,5 @@
-import * as gwFlags from '../../flags.js'
-import {ExitStatus, GwCommand} from '../../gw-command.js'
+import * as gwFlags from '../../cli/flags.js'
+import {ExitStatus, GwCommand} from '../../cli/gw-command.js'
 import {purchaseColumns} from '../../output/columns.js'
 
 export default class PurchaseCreate extends GwCommand {
@@ -36,7 +36,7 @@ Exits 0 when approved, 3 when the issuer declines (the record is still printed),
       const [{purchaseBatch}, {runBatch}] = await Promise.all([import('../../batch/kinds.js'), import('../../batch/command.js')])
       return new ExitStatus(await runBatch(purchaseBatch, {...flags, input: flags.input}, this.factory))
     }
-    const [{cardFor}, {submitPurchase}, {settle}, {missingCard}] = await Promise.all([import('../../command/card.js'), import('../../operations/purchases.js'), import('../../output/sent.js'), import('../../card-input.js')])
+    const [{cardFor}, {submitPurchase}, {settle}, {missingCard}] = await Promise.all([import('../../cli/card.js'), import('../../operations/purchases.js'), import('../../output/sent.js'), import('../../cli/card-input.js')])
     const card = await cardFor(flags, this.factory)
     const token = flags['card-token']
     if (!card && token === undefined) throw missingCard(this.factory.commandName, {orToken: true})

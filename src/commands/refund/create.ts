@@ -1,5 +1,5 @@
-import * as gwFlags from '../../flags.js'
-import {ExitStatus, GwCommand} from '../../gw-command.js'
+import * as gwFlags from '../../cli/flags.js'
+import {ExitStatus, GwCommand} from '../../cli/gw-command.js'
 import {refundColumns} from '../../output/columns.js'
 
 export default class RefundCreate extends GwCommand {

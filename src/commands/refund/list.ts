@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
-import {listCommand} from '../../command/list-command.js'
-import * as gwFlags from '../../flags.js'
+import {listCommand} from '../../cli/list-command.js'
+import * as gwFlags from '../../cli/flags.js'
 import {refundListColumns} from '../../output/columns.js'
 
 export default listCommand(

@@ -1,5 +1,5 @@
 import {sandboxClockColumns} from '../../output/columns.js'
-import {GwCommand} from '../../gw-command.js'
+import {GwCommand} from '../../cli/gw-command.js'
 
 export default class SandboxClock extends GwCommand {
   static override summary = "Show the date on the local gateway's clock"

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {DELIVERY_STATUSES, type DeliveryStatus, WEBHOOK_EVENTS, type WebhookEvent} from '../../api/schemas/recurring-rules.js'
-import {GwCommand} from '../../gw-command.js'
+import {GwCommand} from '../../cli/gw-command.js'
 import {deliveryColumns} from '../../output/columns.js'
 
 export default class SandboxDeliveries extends GwCommand {

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {UsageError} from '../../errors.js'
-import {ExitStatus, GwCommand} from '../../gw-command.js'
+import {ExitStatus, GwCommand} from '../../cli/gw-command.js'
 import {requestLogColumns} from '../../output/columns.js'
 
 export default class SandboxLogs extends GwCommand {

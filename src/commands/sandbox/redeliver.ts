@@ -1,5 +1,5 @@
 import {Args} from '@oclif/core'
-import {GwCommand} from '../../gw-command.js'
+import {GwCommand} from '../../cli/gw-command.js'
 import {deliveryColumns} from '../../output/columns.js'
 
 export default class SandboxRedeliver extends GwCommand {

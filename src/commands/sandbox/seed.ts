@@ -1,5 +1,5 @@
 import {Args, Flags} from '@oclif/core'
-import {GwCommand} from '../../gw-command.js'
+import {GwCommand} from '../../cli/gw-command.js'
 
 export default class SandboxSeed extends GwCommand {
   static override summary = 'Create the records of a fixtures file on the sandbox: cards, plans, customers, purchases, refunds, subscriptions, web hooks'
@@ -34,7 +34,7 @@ Prints one JSON line per step: step, name, status (created, present, differs, de
     }
     const target = await this.factory.target()
     // Every step may write: a read-only profile is refused before the first look-up, not at its first write.
-    const {refuseWhenReadOnly} = await import('../../live-safety.js')
+    const {refuseWhenReadOnly} = await import('../../cli/live-safety.js')
     refuseWhenReadOnly(target, this.factory.commandName)
     const {environment} = target
     if (environment !== 'sandbox') {

@@ -1,9 +1,9 @@
 import {Flags} from '@oclif/core'
 import {UsageError} from '../../errors.js'
-import {allowHost, allowOrigin, sandboxName} from '../../flags.js'
-import {ExitStatus, GwCommand} from '../../gw-command.js'
+import {allowHost, allowOrigin, sandboxName} from '../../cli/flags.js'
+import {ExitStatus, GwCommand} from '../../cli/gw-command.js'
 import {DEFAULT_SANDBOX} from '../../sandbox/names.js'
-import {credentialPair} from '../../validate.js'
+import {credentialPair} from '../../cli/validate.js'
 
 export default class SandboxStart extends GwCommand {
   static override summary = 'Start the local gateway'

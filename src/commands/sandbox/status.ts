@@ -1,6 +1,6 @@
 import {GwError} from '../../errors.js'
-import {sandboxName} from '../../flags.js'
-import {GwCommand} from '../../gw-command.js'
+import {sandboxName} from '../../cli/flags.js'
+import {GwCommand} from '../../cli/gw-command.js'
 
 export default class SandboxStatus extends GwCommand {
   static override summary = 'Say where the local gateways listen'

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
-import {sandboxName} from '../../flags.js'
-import {GwCommand} from '../../gw-command.js'
+import {sandboxName} from '../../cli/flags.js'
+import {GwCommand} from '../../cli/gw-command.js'
 import {DEFAULT_SANDBOX} from '../../sandbox/names.js'
 
 export default class SandboxStop extends GwCommand {

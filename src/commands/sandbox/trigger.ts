@@ -1,7 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {triggerColumns} from '../../output/columns.js'
 import {WEBHOOK_EVENTS, type WebhookEvent} from '../../api/schemas/recurring-rules.js'
-import {GwCommand} from '../../gw-command.js'
+import {GwCommand} from '../../cli/gw-command.js'
 
 export default class SandboxTrigger extends GwCommand {
   static override summary = 'Send a sample web hook event from the local gateway'

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {subscriptionColumns} from '../../output/columns.js'
-import * as gwFlags from '../../flags.js'
-import {GwCommand} from '../../gw-command.js'
+import * as gwFlags from '../../cli/flags.js'
+import {GwCommand} from '../../cli/gw-command.js'
 
 export default class SubscriptionCreate extends GwCommand {
   static override summary = "Subscribe a customer to a plan, billing the customer's stored card"

@@ -1,4 +1,4 @@
-import {lookUpCommand, MANY_RECORDS} from '../../command/look-up-command.js'
+import {lookUpCommand, MANY_RECORDS} from '../../cli/look-up-command.js'
 import {subscriptionColumns} from '../../output/columns.js'
 
 export default lookUpCommand('subscriptions', 'reference', {

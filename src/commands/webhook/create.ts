@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {WEBHOOK_EVENTS, type WebhookEvent} from '../../api/schemas/recurring-rules.js'
-import * as gwFlags from '../../flags.js'
-import {GwCommand} from '../../gw-command.js'
+import * as gwFlags from '../../cli/flags.js'
+import {GwCommand} from '../../cli/gw-command.js'
 import {webHookColumns} from '../../output/columns.js'
 import * as webhookFlags from '../../webhooks/flags.js'
 

@@ -3,7 +3,7 @@ import {CardTokenize, CustomerCreate, PlanCreate, PurchaseCreate, RefundCreate, 
 import * as rules from '../../../src/api/schemas/rules.js'
 import {purchaseRows, refundRows} from '../../../src/batch/rows.js'
 import {fieldProblems} from '../../../src/seed/file.js'
-import * as validate from '../../../src/validate.js'
+import * as validate from '../../../src/cli/validate.js'
 import {UsageError} from '../../../src/errors.js'
 import {expectThrow} from '../../expect-error.js'
 

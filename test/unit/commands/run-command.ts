@@ -2,8 +2,8 @@ import {Config} from '@oclif/core'
 import {join} from 'node:path'
 import type {GatewayClient} from '../../../src/api/client.js'
 import type {Target} from '../../../src/auth/resolve.js'
-import {createFactory} from '../../../src/command/factory.js'
-import type {GwCommand} from '../../../src/gw-command.js'
+import {createFactory} from '../../../src/cli/factory.js'
+import type {GwCommand} from '../../../src/cli/gw-command.js'
 import {type TestIo, testIo} from '../../../src/output/io.js'
 
 const root = join(import.meta.dirname, '..', '..', '..')

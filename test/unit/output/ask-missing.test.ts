@@ -1,6 +1,6 @@
 import {Args, Flags, Parser} from '@oclif/core'
 import {describe, expect, it} from 'vitest'
-import * as gwFlags from '../../../src/flags.js'
+import * as gwFlags from '../../../src/cli/flags.js'
 import {askForMissing, missingFrom} from '../../../src/output/ask-missing.js'
 import type {Prompter, Validate} from '../../../src/output/prompt.js'
 

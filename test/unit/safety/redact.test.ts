@@ -1,12 +1,12 @@
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 import {UsageError} from '../../../src/errors.js'
-import {toGwError} from '../../../src/to-gw-error.js'
+import {toGwError} from '../../../src/cli/to-gw-error.js'
 import {looksLikeCardNumber, maskCardDataIn, maskCardNumber, maskCardNumbersIn, maskCardToken, maskCardTokenPath, maskCardTokensIn, redact, redactFlagMessage, redactText} from '../../../src/safety/redact.js'
 import {purchaseColumns} from '../../../src/output/columns.js'
 import {testIo} from '../../../src/output/io.js'
 import {renderList} from '../../../src/output/render.js'
-import {cardToken} from '../../../src/validate.js'
+import {cardToken} from '../../../src/cli/validate.js'
 import {Errors} from '@oclif/core'
 
 describe('maskCardNumber never re-masks a masked number', () => {

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {clockAdvanceColumns} from '../../../output/columns.js'
-import * as gwFlags from '../../../flags.js'
-import {GwCommand} from '../../../gw-command.js'
+import * as gwFlags from '../../../cli/flags.js'
+import {GwCommand} from '../../../cli/gw-command.js'
 
 export default class SandboxClockAdvance extends GwCommand {
   static override summary = "Move the local gateway's clock forward, running every day in between"

@@ -1,7 +1,7 @@
 import {Args, Flags} from '@oclif/core'
-import {FREQUENCIES, type Frequency} from './api/schemas/recurring-rules.js'
-import {UsageError} from './errors.js'
-import {SANDBOX_NAME} from './sandbox/names.js'
+import {FREQUENCIES, type Frequency} from '../api/schemas/recurring-rules.js'
+import {UsageError} from '../errors.js'
+import {SANDBOX_NAME} from '../sandbox/names.js'
 import * as validate from './validate.js'
 
 /**
@@ -209,7 +209,7 @@ export const allowHost = Flags.custom<string>({
   description: 'another name clients reach it by, as their Host header says it (a Docker service); .example.com takes every name under it (repeatable)',
   multiple: true,
   parse: async (input) => {
-    const {hostName} = await import('./lib/browser-guard.js')
+    const {hostName} = await import('../lib/browser-guard.js')
     const subdomains = input.startsWith('.')
     const name = hostName(subdomains ? input.slice(1) : input)
     if (name === undefined || name === '') throw new UsageError(`--allow-host must be a host name, got "${input}"`, 'For example --allow-host sandbox, or --allow-host .internal.example for every name under it.')
@@ -222,7 +222,7 @@ export const allowOrigin = Flags.custom<string>({
   description: 'a web page let in, by its origin (http://localhost:3000); any other request with an Origin header is refused (repeatable)',
   multiple: true,
   parse: async (input) => {
-    const {originOf} = await import('./lib/browser-guard.js')
+    const {originOf} = await import('../lib/browser-guard.js')
     const origin = originOf(input.trim())
     if (origin === undefined) throw new UsageError(`--allow-origin must be an http:// or https:// origin, got "${input}"`, 'For example --allow-origin http://localhost:3000.')
     return origin

@@ -1,12 +1,12 @@
 import {Command, type Config, Errors, type Interfaces} from '@oclif/core'
-import {createFactory, type Factory} from './command/factory.js'
-import {checkFields, checkJq, type GlobalFlags, globalFlags} from './command/global-flags.js'
-import {type ArgOutput, type FlagOutput, parseOrAsk} from './command/parse.js'
-import {Reporter} from './command/report.js'
-import type {Column} from './output/columns.js'
-import type {Io} from './output/io.js'
+import {createFactory, type Factory} from './factory.js'
+import {checkFields, checkJq, type GlobalFlags, globalFlags} from './global-flags.js'
+import {type ArgOutput, type FlagOutput, parseOrAsk} from './parse.js'
+import {Reporter} from './reporter.js'
+import type {Column} from '../output/columns.js'
+import type {Io} from '../output/io.js'
 
-export {ExitStatus} from './command/report.js'
+export {ExitStatus} from './reporter.js'
 
 /**
  * The base of every gw command (style.md §2–3): it parses, runs, renders and reports, through

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {suggestCommand} from '../../../src/help/not-found.js'
-import {closest, editDistance} from '../../../src/help/suggest.js'
+import {suggestCommand} from '../../../../src/cli/help/not-found.js'
+import {closest, editDistance} from '../../../../src/cli/help/suggest.js'
 
 const IDS = ['purchase:create', 'purchase:get', 'refund:create', 'refund:get', 'profile:list', 'sandbox:clock', 'sandbox:clock:advance', 'status']
 

@@ -1,6 +1,6 @@
 import type {Interfaces} from '@oclif/core'
 import type {Factory} from './factory.js'
-import type {FlagShape} from '../help/stray-arguments.js'
+import type {FlagShape} from './help/stray-arguments.js'
 
 // The shapes oclif's parse is generic over (not exported by @oclif/core).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -45,7 +45,7 @@ export async function parseOrAsk<F extends FlagOutput, B extends FlagOutput, A e
   } catch (err) {
     if (!unexpectedArguments(err) || !options) throw err
     // A word after the flags (`--amount 100 order-2003`): named, with the required flag it fits.
-    const {strayArgumentsError} = await import('../help/stray-arguments.js')
+    const {strayArgumentsError} = await import('./help/stray-arguments.js')
     const flags = {...options.baseFlags, ...options.flags} as Record<string, FlagShape>
     throw await strayArgumentsError(asking.command, argv, flags, {takesArguments: Object.keys(options.args ?? {}).length > 0})
   }

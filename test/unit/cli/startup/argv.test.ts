@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {placeGlobalFlags} from '../../../src/startup/argv.js'
+import {placeGlobalFlags} from '../../../../src/cli/startup/argv.js'
 
 describe('placeGlobalFlags', () => {
   it.each([

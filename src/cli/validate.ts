@@ -1,6 +1,6 @@
-import * as rules from './api/schemas/rules.js'
-import type {Frequency} from './api/schemas/recurring-rules.js'
-import {UsageError} from './errors.js'
+import * as rules from '../api/schemas/rules.js'
+import type {Frequency} from '../api/schemas/recurring-rules.js'
+import {UsageError} from '../errors.js'
 
 /**
  * Local checks run before any request, so a typo costs nothing and never reaches the gateway.

@@ -1,12 +1,12 @@
 import {describe, expect, it} from 'vitest'
-import {cardFromJson, readCard} from '../../src/card-input.js'
-import {allEndpoints, endpoints} from '../../src/api/endpoints.js'
-import {confirmBatch, confirmation, confirmLive, liveMarker, refuseWhenReadOnly, requestGuard} from '../../src/live-safety.js'
-import {testIo} from '../../src/output/io.js'
-import type {Prompter} from '../../src/output/prompt.js'
-import type {Target} from '../../src/auth/resolve.js'
-import {UsageError} from '../../src/errors.js'
-import {expectReject} from '../expect-error.js'
+import {cardFromJson, readCard} from '../../../src/cli/card-input.js'
+import {allEndpoints, endpoints} from '../../../src/api/endpoints.js'
+import {confirmBatch, confirmation, confirmLive, liveMarker, refuseWhenReadOnly, requestGuard} from '../../../src/cli/live-safety.js'
+import {testIo} from '../../../src/output/io.js'
+import type {Prompter} from '../../../src/output/prompt.js'
+import type {Target} from '../../../src/auth/resolve.js'
+import {UsageError} from '../../../src/errors.js'
+import {expectReject} from '../../expect-error.js'
 
 /** Answers questions in order and records them, so a test sees what was asked. */
 function scripted(answers: string[]): {prompter: () => Promise<Prompter>; asked: string[]} {

@@ -1,6 +1,6 @@
 import type {Interfaces} from '@oclif/core'
-import * as gwFlags from '../flags.js'
-import {GwCommand} from '../gw-command.js'
+import * as gwFlags from './flags.js'
+import {GwCommand} from './gw-command.js'
 import type {ListFlags} from '../lists/command.js'
 import type {ListResource} from '../operations/lists.js'
 import type {Column} from '../output/columns.js'
@@ -14,7 +14,7 @@ export interface ListHelp {
 
 /**
  * A `list` command, declared as the `get` commands are (style.md §5): the records of `resource`,
- * newest first, on the flags every list takes (flags.ts listing) and the filters given
+ * newest first, on the flags every list takes (cli/flags.ts listing) and the filters given
  * (lists/command.ts runList applies them).
  */
 export function listCommand(resource: ListResource, help: ListHelp, filters: Interfaces.FlagInput, columns: Column[], {withTime = true} = {}) {

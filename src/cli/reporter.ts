@@ -1,6 +1,6 @@
 import {DeclinedError, GwError, InterruptedError, WriteError} from '../errors.js'
 import type {GwRecord} from '../operations/deps.js'
-import {toGwError} from '../to-gw-error.js'
+import {toGwError} from './to-gw-error.js'
 import {PAGER_FAILED, PAGER_QUIT} from '../output/pager.js'
 import type {Factory} from './factory.js'
 

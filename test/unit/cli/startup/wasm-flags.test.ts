@@ -6,7 +6,7 @@ import {describe, expect, it} from 'vitest'
 // bin/start.js has undici's WebAssembly compiled by V8's baseline compiler only, and sets V8's
 // flags back before it writes a code cache. V8 takes a code cache only under the flags it was written with: Node's cache of its own
 // modules, and gw's bundle's. Flags are per process: each case runs a Node of its own.
-const start = join(import.meta.dirname, '..', '..', '..', 'bin', 'start.js')
+const start = join(import.meta.dirname, '..', '..', '..', '..', 'bin', 'start.js')
 const {WASM_BASELINE_ONLY, V8_DEFAULTS_AFTER} = createRequire(import.meta.url)(start) as {WASM_BASELINE_ONLY: string; V8_DEFAULTS_AFTER: Record<string, string>}
 const v8 = process.versions.v8.split('.').slice(0, 2).join('.')
 

@@ -1,5 +1,5 @@
 import {type Interfaces, loadHelpClass} from '@oclif/core'
-import {UsageError} from '../errors.js'
+import {UsageError} from '../../errors.js'
 import {suggestCommand} from './not-found.js'
 
 /** oclif's help for a topic or command given as words (`purchase create`); an unknown one is a usage error with a suggestion. */

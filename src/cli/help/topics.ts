@@ -1,4 +1,4 @@
-import {APPROVED_TEST_CARDS, DECLINED_TEST_CARD, outcomeForCode} from '../api/schemas/test-outcomes.js'
+import {APPROVED_TEST_CARDS, DECLINED_TEST_CARD, outcomeForCode} from '../../api/schemas/test-outcomes.js'
 
 /** `gw help TOPIC` for what is not a command: each returns the text printed on stdout. */
 export const HELP_TOPICS = {

@@ -1,6 +1,6 @@
 import type {Hook} from '@oclif/core'
-import {UsageError} from '../errors.js'
-import {redactFlagMessage} from '../safety/redact.js'
+import {UsageError} from '../../errors.js'
+import {redactFlagMessage} from '../../safety/redact.js'
 import {GLOBAL_FLAGS} from '../startup/argv.js'
 import {type FlagShape, strayArgumentsError} from './stray-arguments.js'
 import {closest} from './suggest.js'
@@ -32,7 +32,7 @@ export function suggestCommand(words: string[], commandIds: Iterable<string>): {
  */
 export const commandNotFound: Hook.CommandNotFound = async function ({id, argv = [], config}) {
   const bin = config.bin
-  const [{processIo}, {renderError}] = await Promise.all([import('../output/io.js'), import('../output/render.js')])
+  const [{processIo}, {renderError}] = await Promise.all([import('../../output/io.js'), import('../../output/render.js')])
   const io = processIo(process.env)
   const error = id.startsWith('-') ? unknownGlobalFlag(id, bin) : await unknownCommand(id, argv, config)
   renderError(io, error, {json: argv.includes('--json')})

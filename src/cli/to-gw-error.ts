@@ -1,7 +1,7 @@
 import {Errors} from '@oclif/core'
-import {GwError, UsageError} from './errors.js'
+import {GwError, UsageError} from '../errors.js'
 import {closest} from './help/suggest.js'
-import {redactFlagMessage} from './safety/redact.js'
+import {redactFlagMessage} from '../safety/redact.js'
 
 /** oclif's parse errors are usage errors (exit 2); anything that is not a GwError is a bug (exit 1). */
 export function toGwError(err: unknown, command?: {name: string; flags: string[]}): GwError {

@@ -1,10 +1,10 @@
-import {type RequestFacts, writes} from './api/endpoints.js'
-import type {Target} from './auth/resolve.js'
-import {PermissionError, UsageError} from './errors.js'
-import type {Io} from './output/io.js'
-import {formatMinorUnits, formatMoney, currencyExponent} from './output/money.js'
-import type {Prompter} from './output/prompt.js'
-import {sanitizeLine} from './safety/sanitize.js'
+import {type RequestFacts, writes} from '../api/endpoints.js'
+import type {Target} from '../auth/resolve.js'
+import {PermissionError, UsageError} from '../errors.js'
+import type {Io} from '../output/io.js'
+import {formatMinorUnits, formatMoney, currencyExponent} from '../output/money.js'
+import type {Prompter} from '../output/prompt.js'
+import {sanitizeLine} from '../safety/sanitize.js'
 
 /**
  * A read-only profile (support staff) refuses anything that writes before any request is made.

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {wordsOf} from '../../../src/help/not-found.js'
-import {type FlagShape, flagsForStray, readArgv, strayArgumentsError} from '../../../src/help/stray-arguments.js'
+import {wordsOf} from '../../../../src/cli/help/not-found.js'
+import {type FlagShape, flagsForStray, readArgv, strayArgumentsError} from '../../../../src/cli/help/stray-arguments.js'
 
 const amount: FlagShape = {
   type: 'option',

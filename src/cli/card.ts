@@ -1,5 +1,5 @@
-import {type CardDetails, type CardFlags, readCard} from '../card-input.js'
-import {refuseWhenReadOnly} from '../live-safety.js'
+import {type CardDetails, type CardFlags, readCard} from './card-input.js'
+import {refuseWhenReadOnly} from './live-safety.js'
 import type {Factory} from './factory.js'
 
 /**

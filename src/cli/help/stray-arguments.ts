@@ -1,6 +1,6 @@
-import {UsageError} from '../errors.js'
-import {shellQuote} from '../output/hints.js'
-import {maskCardDataIn} from '../safety/redact.js'
+import {UsageError} from '../../errors.js'
+import {shellQuote} from '../../output/hints.js'
+import {maskCardDataIn} from '../../safety/redact.js'
 
 /** What gw reads of a flag's definition (oclif's, loaded with its parse). */
 export interface FlagShape {

@@ -1,6 +1,6 @@
-import {UsageError} from './errors.js'
-import type {Io} from './output/io.js'
-import {checkedBy, type Prompter} from './output/prompt.js'
+import {UsageError} from '../errors.js'
+import type {Io} from '../output/io.js'
+import {checkedBy, type Prompter} from '../output/prompt.js'
 import * as validate from './validate.js'
 
 export interface CardDetails {

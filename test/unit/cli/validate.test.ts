@@ -1,8 +1,8 @@
 import {describe, expect, it} from 'vitest'
-import {luhnValid} from '../../src/api/schemas/card-rules.js'
-import {expectThrow} from '../expect-error.js'
-import {UsageError} from '../../src/errors.js'
-import * as validate from '../../src/validate.js'
+import {luhnValid} from '../../../src/api/schemas/card-rules.js'
+import {expectThrow} from '../../expect-error.js'
+import {UsageError} from '../../../src/errors.js'
+import * as validate from '../../../src/cli/validate.js'
 
 const today = new Date(2026, 10, 22)
 

@@ -2,7 +2,7 @@ import type {GatewayClient} from '../api/client.js'
 import type {ProxySettings} from '../api/proxy.js'
 import type {Credentials, Target} from '../auth/resolve.js'
 import type {TokenStores} from '../auth/token-store.js'
-import type {BatchPlan, GuardOptions} from '../live-safety.js'
+import type {BatchPlan, GuardOptions} from './live-safety.js'
 import type {Deps} from '../operations/deps.js'
 import type {Column} from '../output/columns.js'
 import {type Io, processIo} from '../output/io.js'
@@ -10,7 +10,7 @@ import {filteredIo} from '../output/jq.js'
 import {pagedIo} from '../output/pager.js'
 import type {Prompter} from '../output/prompt.js'
 import type {RenderOptions} from '../output/render.js'
-import type {ClientCredentials, RequestGuard} from './client.js'
+import type {ClientCredentials, RequestGuard} from './build-client.js'
 import {type GlobalFlags, globalsInArgv} from './global-flags.js'
 import {Stop} from './signals.js'
 
@@ -144,7 +144,7 @@ class CommandFactory implements Factory {
     const {resolveTarget} = await import('../auth/resolve.js')
     const target = await resolveTarget({profileFlag: this.globals.profile, env: this.context.env, configDir: this.configDir})
     if (target.environment === 'live' && this.io.isStderrTTY) {
-      const [{liveMarker}, {paint}] = await Promise.all([import('../live-safety.js'), import('../output/colors.js')])
+      const [{liveMarker}, {paint}] = await Promise.all([import('./live-safety.js'), import('../output/colors.js')])
       this.io.err(paint(this.io.errColor, 'red', liveMarker(target)) + '\n')
     }
     return target
@@ -169,7 +169,7 @@ class CommandFactory implements Factory {
 
   private async guardedClient(): Promise<GatewayClient> {
     const credentials = await this.credentials()
-    const {requestGuard} = await import('../live-safety.js')
+    const {requestGuard} = await import('./live-safety.js')
     const purchaseCurrency = async (id: string) => (await import('../operations/refunds.js')).purchaseCurrency(id, await this.deps())
     const options: GuardOptions = {...this.guardOptions(credentials), purchaseCurrency}
     // Asked per request: a batch confirmed up front after the client was made is still not asked row by row.
@@ -178,7 +178,7 @@ class CommandFactory implements Factory {
   }
 
   async clientFor(credentials: ClientCredentials, guard?: RequestGuard): Promise<GatewayClient> {
-    const {buildClient} = await import('./client.js')
+    const {buildClient} = await import('./build-client.js')
     return buildClient(credentials, {io: this.io, verbose: this.globals.verbose, version: this.context.config.version, proxy: await this.proxy(), guard, signal: this.stop.signal})
   }
 
@@ -187,7 +187,7 @@ class CommandFactory implements Factory {
   }
 
   async batchDeps(plan: () => Promise<BatchPlan>): Promise<Deps> {
-    const {confirmBatch} = await import('../live-safety.js')
+    const {confirmBatch} = await import('./live-safety.js')
     await confirmBatch({...this.guardOptions(await this.target()), plan})
     this.batchConfirmed = true
     return this.deps()
