@@ -8,7 +8,7 @@ import {errorJson, escapeControls, toJson, toNdjsonLine} from './json.js'
 import {sanitize} from '../safety/sanitize.js'
 import {redact, redactText} from '../safety/redact.js'
 import type {ListOrder} from '../api/list-order.js'
-import {favourMemory} from '../cli/startup/memory.js'
+import {favourMemory} from '../lib/favour-memory.js'
 
 type GwRecord = Record<string, unknown>
 
@@ -123,7 +123,7 @@ export async function renderListing(io: Io, pages: AsyncIterable<GwRecord[]>, co
     if (io.outFailure?.()) break
     await stream.write(page)
     await io.outReady?.()
-    // A walk of many pages: its garbage kept small before the second is asked for (cli/startup/memory.ts).
+    // A walk of many pages: its garbage kept small before the second is asked for (lib/favour-memory.ts).
     if (++pagesIn === 1) favourMemory()
   }
   paged?.()
