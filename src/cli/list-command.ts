@@ -1,7 +1,7 @@
 import type {Interfaces} from '@oclif/core'
 import * as gwFlags from './flags.js'
 import {GwCommand} from './gw-command.js'
-import type {ListFlags} from '../lists/command.js'
+import type {ListFlags} from '../lists/run-list.js'
 import type {ListResource} from '../operations/lists.js'
 import type {Column} from '../output/columns.js'
 import {nounOf} from './look-up-command.js'
@@ -15,7 +15,7 @@ export interface ListHelp {
 /**
  * A `list` command, declared as the `get` commands are (style.md §5): the records of `resource`,
  * newest first, on the flags every list takes (cli/flags.ts listing) and the filters given
- * (lists/command.ts runList applies them).
+ * (lists/run-list.ts applies them).
  */
 export function listCommand(resource: ListResource, help: ListHelp, filters: Interfaces.FlagInput, columns: Column[], {withTime = true} = {}) {
   const noun = nounOf(resource)
@@ -28,7 +28,7 @@ export function listCommand(resource: ListResource, help: ListHelp, filters: Int
 
     async run() {
       const {flags} = await this.parse(List)
-      const {runList} = await import('../lists/command.js')
+      const {runList} = await import('../lists/run-list.js')
       return runList(resource, flags as ListFlags, this.factory, noun)
     }
   }

@@ -1,7 +1,7 @@
 import type {Column} from './columns.js'
 import {paint} from './colors.js'
 import {formatMoney} from './money.js'
-import {matchText, rangeText} from './refunds-of.js'
+import {matchText, rangeText} from './refund-match-text.js'
 import {sanitizeLine} from '../safety/sanitize.js'
 import type {RefundMatch} from '../lists/refund-match.js'
 

@@ -33,7 +33,7 @@ Exits 0 when approved, 3 when the issuer declines (the record is still printed),
     const {flags} = await this.parse(PurchaseCreate)
     gwFlags.refuseRowFlagsInBatch(flags, PurchaseCreate.flags)
     if (flags.input !== undefined) {
-      const [{purchaseBatch}, {runBatch}] = await Promise.all([import('../../batch/kinds.js'), import('../../batch/command.js')])
+      const [{purchaseBatch}, {runBatch}] = await Promise.all([import('../../batch/kinds.js'), import('../../batch/run-batch.js')])
       return new ExitStatus(await runBatch(purchaseBatch, {...flags, input: flags.input}, this.factory))
     }
     const [{cardFor}, {submitPurchase}, {settle}, {missingCard}] = await Promise.all([import('../../cli/card.js'), import('../../operations/purchases.js'), import('../../output/sent.js'), import('../../cli/card-input.js')])

@@ -16,5 +16,5 @@ At a terminal each purchase also shows what has been refunded of it and what is 
 }, purchaseGetColumns, {
   flag: {name: 'refunds', description: 'add gw_refunded and gw_left_to_refund, what has been refunded of each purchase and what is left, to its JSON too'},
   fields: ['gw_refunded', 'gw_left_to_refund'],
-  add: async (purchase, f) => (await import('../../lists/refunds-of.js')).withRefunded(purchase, f),
+  add: async (purchase, f) => (await import('../../lists/refunds-of-purchase.js')).withRefunded(purchase, f),
 })

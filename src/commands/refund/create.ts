@@ -28,14 +28,14 @@ The refund is sent once and never retried; if no answer comes back, gw looks it 
     const {flags} = await this.parse(RefundCreate)
     gwFlags.refuseRowFlagsInBatch(flags, RefundCreate.flags)
     if (flags.input !== undefined) {
-      const [{refundBatch}, {runBatch}] = await Promise.all([import('../../batch/kinds.js'), import('../../batch/command.js')])
+      const [{refundBatch}, {runBatch}] = await Promise.all([import('../../batch/kinds.js'), import('../../batch/run-batch.js')])
       return new ExitStatus(await runBatch(refundBatch, {...flags, input: flags.input}, this.factory))
     }
     const [{submitRefund}, {settle}, {askRefund}, {madeRecords, recordMade}] = await Promise.all([
       import('../../operations/refunds.js'),
       import('../../output/sent.js'),
       import('../../output/ask-amount.js'),
-      import('../../lists/refunds-of.js'),
+      import('../../lists/refunds-of-purchase.js'),
     ])
     const deps = await this.factory.deps()
     const given = {transactionId: flags['transaction-id']!, amount: flags.amount, reference: flags.reference}

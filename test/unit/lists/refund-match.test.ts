@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {MAX_REFERENCE} from '../../../src/api/schemas/rules.js'
 import {derivationBase, derivedFrom, derivedNumber, matchRefunds, refundReference} from '../../../src/lists/refund-match.js'
-import {amountOffer} from '../../../src/output/refunds-of.js'
+import {amountOffer} from '../../../src/output/refund-match-text.js'
 import {livePurchase, liveRefund} from '../../fixtures/live-records.js'
 
 // A refund's record does not name its purchase (gateway-notes.md): gw derives a refund's default

@@ -10,10 +10,10 @@ import type {Sent} from '../operations/money.js'
 import {sanitizeLine} from '../safety/sanitize.js'
 import type {MadeFor} from './refund-match.js'
 import type {ListRequest} from '../operations/lists.js'
-import {refundedState, refundsOfPurchase} from '../operations/refunds-of.js'
+import {refundedState, refundsOfPurchase} from '../operations/purchase-refunds.js'
 import {renderListing} from '../output/render.js'
 import {showingProgress} from '../output/progress.js'
-import {refundedText, refundsOfNote, refundsOfSummary} from '../output/refunds-of.js'
+import {refundedText, refundsOfNote, refundsOfSummary} from '../output/refund-match-text.js'
 import {matchesFilters} from './filters.js'
 
 /**

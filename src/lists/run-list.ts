@@ -66,8 +66,8 @@ export async function runList(resource: ListResource, flags: ListFlags, f: Facto
     concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
     maxPages: flags['max-pages'],
   }
-  // Refunds name no purchase: those of one are matched against it, best fit first (refunds-of.ts).
-  if (filters.purchase) return (await import('./refunds-of.js')).listRefundsOfPurchase(request, f, deps)
+  // Refunds name no purchase: those of one are matched against it, best fit first (refunds-of-purchase.ts).
+  if (filters.purchase) return (await import('./refunds-of-purchase.js')).listRefundsOfPurchase(request, f, deps)
   const {showingProgress} = await import('../output/progress.js')
   await showingProgress(f, deps.client, async (progress) => {
     const listing = listRecords({...request, onState: (state) => progress.state(`${noun}s`, state)}, deps)
