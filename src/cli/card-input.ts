@@ -1,14 +1,10 @@
 import {UsageError} from '../errors.js'
+import type {CardDetails} from '../operations/deps.js'
 import type {Io} from '../output/io.js'
 import {checkedBy, type Prompter} from '../output/prompt.js'
+import type {Factory} from './factory.js'
+import {refuseWhenReadOnly} from './live-safety.js'
 import * as validate from './validate.js'
-
-export interface CardDetails {
-  card_holder: string
-  card_number: string
-  card_expiry: string
-  cvv?: string
-}
 
 export interface CardFlags {
   card?: string
@@ -95,4 +91,15 @@ export function cardFromJson(text: string): CardDetails {
     card_expiry: onStdin(() => validate.cardExpiry('card-expiry', expiry)),
     ...(cvv === undefined ? {} : {cvv: onStdin(() => validate.cvv('cvv', cvv))}),
   }
+}
+
+/**
+ * A card given in full: from stdin (--card -), the flags, or asked for; on a live profile never
+ * from argv. A card is only ever read to be sent in a write, so a read-only profile refuses
+ * here, before anyone types a card number.
+ */
+export async function cardFor(flags: CardFlags, f: Factory, {holderOptional = false} = {}): Promise<CardDetails | undefined> {
+  const target = await f.target()
+  refuseWhenReadOnly(target, f.commandName)
+  return readCard(flags, {live: target.environment === 'live', io: f.io, prompter: () => f.prompter(), commandId: f.commandName, holderOptional})
 }

@@ -1,5 +1,4 @@
-import type {CardDetails} from '../cli/card-input.js'
-import type {Deps, GwRecord} from './deps.js'
+import type {CardDetails, Deps, GwRecord} from './deps.js'
 
 /** Stores a card given in full; the gateway needs its CVV to do so. */
 export async function tokenizeCard(card: CardDetails & {cvv: string}, {client}: Pick<Deps, 'client'>): Promise<GwRecord> {

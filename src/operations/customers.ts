@@ -1,6 +1,5 @@
 import type {CustomerCard, CustomerCreate, CustomerUpdate} from '../api/schemas/customer.js'
-import type {CardDetails} from '../cli/card-input.js'
-import type {Deps, GwRecord} from './deps.js'
+import type {CardDetails, Deps, GwRecord} from './deps.js'
 
 /** A customer's fields as the flags name them; every one optional, as an update sends only those given. */
 export interface CustomerFields {

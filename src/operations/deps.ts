@@ -13,3 +13,11 @@ export interface Deps {
 }
 
 export type GwRecord = Record<string, unknown>
+
+/** A card given in full, as a card write sends it: the CVV only where the write takes one. */
+export interface CardDetails {
+  card_holder: string
+  card_number: string
+  card_expiry: string
+  cvv?: string
+}

@@ -1,7 +1,6 @@
 import type {GatewayClient} from '../api/client.js'
 import type {PurchaseCreate} from '../api/schemas/purchase.js'
-import type {CardDetails} from '../cli/card-input.js'
-import type {Deps} from './deps.js'
+import type {CardDetails, Deps} from './deps.js'
 import {clientLookups, findEarlier, type MoneyRequest, type Sent, sendOnce} from './money.js'
 
 export interface PurchaseInput {

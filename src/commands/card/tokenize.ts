@@ -20,7 +20,7 @@ export default class CardTokenize extends GwCommand {
 
   async run() {
     const {flags} = await this.parse(CardTokenize)
-    const [{cardFor}, {tokenizeCard}, {missingCard}] = await Promise.all([import('../../cli/card.js'), import('../../operations/cards.js'), import('../../cli/card-input.js')])
+    const [{cardFor, missingCard}, {tokenizeCard}] = await Promise.all([import('../../cli/card-input.js'), import('../../operations/cards.js')])
     const card = await cardFor(flags, this.factory)
     if (!card?.cvv) throw missingCard(this.factory.commandName, {cvv: true})
     return tokenizeCard({...card, cvv: card.cvv}, await this.factory.deps())

@@ -38,7 +38,7 @@ On a live profile the card number and CVV are never taken from the command line:
 
   async run() {
     const {flags} = await this.parse(CustomerCreate)
-    const [{cardFor}, {createCustomer}, {missingCard}] = await Promise.all([import('../../cli/card.js'), import('../../operations/customers.js'), import('../../cli/card-input.js')])
+    const [{cardFor, missingCard}, {createCustomer}] = await Promise.all([import('../../cli/card-input.js'), import('../../operations/customers.js')])
     const card = await cardFor({...flags, 'card-holder': flags['card-holder'] ?? `${flags['first-name']} ${flags['last-name']}`}, this.factory)
     if (!card?.cvv) throw missingCard(this.factory.commandName, {cvv: true, why: "The gateway needs the CVV to store a customer's card."})
     return createCustomer(flags, {...card, cvv: card.cvv}, await this.factory.deps())

@@ -37,7 +37,7 @@ A required field sent blank is refused by the gateway (exit 7), which answers wi
   async run() {
     const {args, flags} = await this.parse(CustomerUpdate)
     // A new card goes through the same door as any card: refused from argv on a live profile.
-    const {cardFor} = await import('../../cli/card.js')
+    const {cardFor} = await import('../../cli/card-input.js')
     const card = flags['card-number'] !== undefined || flags.card !== undefined ? await cardFor(flags, this.factory, {holderOptional: true}) : undefined
     const {updateCustomer} = await import('../../operations/customers.js')
     return updateCustomer(args.id, flags, card, await this.factory.deps())

@@ -36,7 +36,7 @@ Exits 0 when approved, 3 when the issuer declines (the record is still printed),
       const [{purchaseBatch}, {runBatch}] = await Promise.all([import('../../batch/kinds.js'), import('../../batch/run-batch.js')])
       return new ExitStatus(await runBatch(purchaseBatch, {...flags, input: flags.input}, this.factory))
     }
-    const [{cardFor}, {submitPurchase}, {settle}, {missingCard}] = await Promise.all([import('../../cli/card.js'), import('../../operations/purchases.js'), import('../../output/sent.js'), import('../../cli/card-input.js')])
+    const [{cardFor, missingCard}, {submitPurchase}, {settle}] = await Promise.all([import('../../cli/card-input.js'), import('../../operations/purchases.js'), import('../../output/sent.js')])
     const card = await cardFor(flags, this.factory)
     const token = flags['card-token']
     if (!card && token === undefined) throw missingCard(this.factory.commandName, {orToken: true})
