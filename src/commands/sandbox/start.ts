@@ -46,7 +46,7 @@ Several run side by side by name: --name NAME starts another, on a free port unl
 
   async run() {
     const {flags} = await this.parse(SandboxStart)
-    const {launchSandbox} = await import('../../sandbox/launch.js')
+    const {launchSandbox} = await import('../../cli/launch-sandbox.js')
     const launched = await launchSandbox(
       {
         name: flags.name ?? DEFAULT_SANDBOX,

@@ -14,12 +14,12 @@ import {
   stopProcess,
   type RuntimeInfo,
   type StartRequest,
-} from './daemon.js'
-import type {MerchantCredentials} from './ids.js'
-import type {Mode} from './mode.js'
-import {DEFAULT_SANDBOX} from './names.js'
-import type {RunningSandbox} from './server.js'
-import type {Dialect} from './dialect.js'
+} from '../sandbox/daemon.js'
+import type {MerchantCredentials} from '../sandbox/ids.js'
+import type {Mode} from '../sandbox/mode.js'
+import {DEFAULT_SANDBOX} from '../sandbox/names.js'
+import type {RunningSandbox} from '../sandbox/server.js'
+import type {Dialect} from '../sandbox/dialect.js'
 
 /**
  * `gw sandbox start` from its flags to a gateway listening: in the foreground until a signal, in
@@ -93,7 +93,7 @@ export async function launchSandbox(asked: LaunchRequest, ctx: LaunchContext): P
 /** The same start in the foreground, in a process of its own that outlives this one. */
 async function startDetached(request: LaunchRequest, ctx: LaunchContext, runtimeFile: string): Promise<Launched> {
   const logFile = sandboxFiles(ctx.dataDir, request.name).log
-  const gw = (await import('../cli/startup/itself.js')).gwItself()
+  const gw = (await import('./startup/itself.js')).gwItself()
   const args = [...gw.args, 'sandbox', 'start', ...detachedArguments(request.argv), '--detached-child']
   // Merchant tokens go through the environment (spawnDetached): argv is visible to every user in ps.
   const info = await spawnDetached({execPath: gw.file, args, runtimeFile, logFile, merchants: request.merchants ?? []}).catch((err: Error) =>
@@ -107,7 +107,7 @@ async function startDetached(request: LaunchRequest, ctx: LaunchContext, runtime
 }
 
 async function startForeground(request: LaunchRequest, ctx: LaunchContext, runtimeFile: string): Promise<Launched> {
-  const [{startSandbox}, {requestLogBeside}] = await Promise.all([import('./server.js'), import('./request-log.js')])
+  const [{startSandbox}, {requestLogBeside}] = await Promise.all([import('../sandbox/server.js'), import('../sandbox/request-log.js')])
   const ownsRuntimeFile = sandboxStatus(runtimeFile).state !== 'running'
   const merchants = request.detachedChild ? merchantsFromEnvironment() : (request.merchants ?? [])
   const stateFile = request.stateFile && absolutePath(request.stateFile)
