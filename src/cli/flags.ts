@@ -1,7 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {FREQUENCIES, type Frequency} from '../api/schemas/recurring-rules.js'
 import {UsageError} from '../errors.js'
-import {SANDBOX_NAME} from '../sandbox/names.js'
+import {SANDBOX_NAME} from '../sandbox/server/names.js'
 import * as validate from './validate.js'
 
 /**

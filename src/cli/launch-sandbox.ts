@@ -14,17 +14,17 @@ import {
   stopProcess,
   type RuntimeInfo,
   type StartRequest,
-} from '../sandbox/daemon.js'
-import type {MerchantCredentials} from '../sandbox/ids.js'
-import type {Mode} from '../sandbox/mode.js'
-import {DEFAULT_SANDBOX} from '../sandbox/names.js'
-import type {RunningSandbox} from '../sandbox/server.js'
+} from '../sandbox/server/daemon.js'
+import type {MerchantCredentials} from '../sandbox/domain/ids.js'
+import type {Mode} from '../sandbox/domain/mode.js'
+import {DEFAULT_SANDBOX} from '../sandbox/server/names.js'
+import type {RunningSandbox} from '../sandbox/server/server.js'
 import type {Dialect} from '../sandbox/dialect.js'
 
 /**
  * `gw sandbox start` from its flags to a gateway listening: in the foreground until a signal, in
  * a detached process of its own, or the one already running when it is the one asked for. Local
- * gateways run side by side by name (--name), each with its own port, files (daemon.ts
+ * gateways run side by side by name (--name), each with its own port, files (sandbox/server/daemon.ts
  * sandboxFiles) and profile, named after it; of those started under one name, only the first
  * running owns the runtime file that status and stop read, and the profile.
  */
@@ -107,7 +107,7 @@ async function startDetached(request: LaunchRequest, ctx: LaunchContext, runtime
 }
 
 async function startForeground(request: LaunchRequest, ctx: LaunchContext, runtimeFile: string): Promise<Launched> {
-  const [{startSandbox}, {requestLogBeside}] = await Promise.all([import('../sandbox/server.js'), import('../sandbox/request-log.js')])
+  const [{startSandbox}, {requestLogBeside}] = await Promise.all([import('../sandbox/server/server.js'), import('../sandbox/server/request-log.js')])
   const ownsRuntimeFile = sandboxStatus(runtimeFile).state !== 'running'
   const merchants = request.detachedChild ? merchantsFromEnvironment() : (request.merchants ?? [])
   const stateFile = request.stateFile && absolutePath(request.stateFile)

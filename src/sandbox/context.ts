@@ -1,10 +1,10 @@
-import type {VirtualClock} from './clock.js'
-import type {Deliveries} from './delivery.js'
-import type {FaultList} from './faults.js'
-import type {RecordType} from './ids.js'
-import type {Mode} from './mode.js'
-import type {RequestLog} from './request-log.js'
-import type {Store} from './store.js'
+import type {VirtualClock} from './domain/clock.js'
+import type {Deliveries} from './server/delivery.js'
+import type {FaultList} from './server/faults.js'
+import type {RecordType} from './domain/ids.js'
+import type {Mode} from './domain/mode.js'
+import type {RequestLog} from './server/request-log.js'
+import type {Store} from './domain/store.js'
 
 /** What route handlers may use: state and time, never the request or the socket. */
 export interface SandboxContext {

@@ -1,5 +1,5 @@
 import {connect} from 'node:net'
-import {isProcessAlive} from '../sandbox/daemon.js'
+import {isProcessAlive} from '../sandbox/server/daemon.js'
 
 /**
  * How `gw listen` names the web hook it registers: its address and its process, so that a later

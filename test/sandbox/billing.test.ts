@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {Purchase} from '../../src/api/schemas/purchase.js'
-import {shiftDays} from '../../src/sandbox/schedule.js'
+import {shiftDays} from '../../src/sandbox/domain/schedule.js'
 import {call, sandbox} from './helpers.js'
 import {eventsOf as events, receiver} from './receiver.js'
 import {TODAY, advance, registerHook, subscribed} from './recurring-helpers.js'

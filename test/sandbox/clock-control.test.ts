@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {formatDateTime, type Clock} from '../../src/sandbox/clock.js'
+import {formatDateTime, type Clock} from '../../src/sandbox/domain/clock.js'
 import {NOW, call, sandbox} from './helpers.js'
 import {receiver} from './receiver.js'
 import {TODAY, advance, registerHook, subscribed} from './recurring-helpers.js'

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {Customer} from '../../src/api/schemas/customer.js'
-import {formatDateTime} from '../../src/sandbox/clock.js'
+import {formatDateTime} from '../../src/sandbox/domain/clock.js'
 import {ACME_AUTH, NOW, call, sandbox} from './helpers.js'
 import {CUSTOMER, createCustomer, subscribed} from './recurring-helpers.js'
 

@@ -13,7 +13,7 @@ import {
   stopProcess,
   writeRuntimeFile,
   type RuntimeInfo,
-} from '../../src/sandbox/daemon.js'
+} from '../../src/sandbox/server/daemon.js'
 import {expectReject} from '../expect-error.js'
 
 const SERVE = join(import.meta.dirname, 'fixtures', 'serve.ts')

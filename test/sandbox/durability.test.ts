@@ -3,7 +3,7 @@ import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {openStateFile, type OpenStateFile, StateFileError} from '../../src/sandbox/persist.js'
+import {openStateFile, type OpenStateFile, StateFileError} from '../../src/sandbox/server/persist.js'
 import {CARD, call, purchase, sandbox} from './helpers.js'
 import {expectReject} from '../expect-error.js'
 

@@ -1,6 +1,6 @@
 import {afterEach} from 'vitest'
-import type {Clock} from '../../src/sandbox/clock.js'
-import {startSandbox, type RunningSandbox, type SandboxOptions} from '../../src/sandbox/server.js'
+import type {Clock} from '../../src/sandbox/domain/clock.js'
+import {startSandbox, type RunningSandbox, type SandboxOptions} from '../../src/sandbox/server/server.js'
 
 /** A fixed instant, so dates in answers can be asserted exactly. */
 export const NOW = new Date('2026-11-22T08:31:05Z')

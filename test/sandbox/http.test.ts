@@ -1,7 +1,7 @@
 import {connect} from 'node:net'
 import {describe, expect, it} from 'vitest'
 import {expectReject} from '../expect-error.js'
-import {formatDateTime} from '../../src/sandbox/clock.js'
+import {formatDateTime} from '../../src/sandbox/domain/clock.js'
 import {NOW, basicAuth, call, purchase, sandbox} from './helpers.js'
 
 const UNAUTHORIZED = '{"successful":false,"errors":["Incorrect Username or Token"],"response":null}'

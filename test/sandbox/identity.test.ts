@@ -2,7 +2,7 @@ import {copyFileSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync,
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {loadStore, writeSnapshot} from '../../src/sandbox/persist.js'
+import {loadStore, writeSnapshot} from '../../src/sandbox/server/persist.js'
 import {call, purchase, sandbox} from './helpers.js'
 
 // Issue 27: the local gateway's state file is its real file, and each run of its data has a name.

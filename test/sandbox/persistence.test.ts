@@ -2,7 +2,7 @@ import {mkdtempSync, readFileSync, readdirSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {loadStore, StateFileError} from '../../src/sandbox/persist.js'
+import {loadStore, StateFileError} from '../../src/sandbox/server/persist.js'
 import {call, purchase, sandbox} from './helpers.js'
 import {expectReject} from '../expect-error.js'
 

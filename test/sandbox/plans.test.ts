@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {Plan} from '../../src/api/schemas/plan.js'
-import {formatDateTime} from '../../src/sandbox/clock.js'
+import {formatDateTime} from '../../src/sandbox/domain/clock.js'
 import {ACME_AUTH, NOW, call, sandbox} from './helpers.js'
 import {PLAN, createCustomer, createPlan, createSubscription} from './recurring-helpers.js'
 

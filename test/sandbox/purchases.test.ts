@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {Purchase} from '../../src/api/schemas/purchase.js'
-import {addDays, formatDate, formatDateTime} from '../../src/sandbox/clock.js'
+import {addDays, formatDate, formatDateTime} from '../../src/sandbox/domain/clock.js'
 import {ACME_AUTH, CARD, NOW, call, purchase, sandbox} from './helpers.js'
 
 const approved = (fields: Record<string, unknown> = {}) => ({

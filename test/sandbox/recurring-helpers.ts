@@ -1,5 +1,5 @@
 import {call, type Answer} from './helpers.js'
-import type {RunningSandbox} from '../../src/sandbox/server.js'
+import type {RunningSandbox} from '../../src/sandbox/server/server.js'
 
 /** Records of the recurring area, made over HTTP as merchant TEST unless `auth` says otherwise. */
 

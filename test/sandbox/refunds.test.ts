@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {Refund} from '../../src/api/schemas/refund.js'
-import {addDays, formatDate, formatDateTime} from '../../src/sandbox/clock.js'
+import {addDays, formatDate, formatDateTime} from '../../src/sandbox/domain/clock.js'
 import {ACME_AUTH, NOW, call, purchase, sandbox, type Answer} from './helpers.js'
 
 type Gateway = Awaited<ReturnType<typeof sandbox>>

@@ -2,8 +2,8 @@ import {mkdtempSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {openStateFile, type OpenStateFile} from '../../src/sandbox/persist.js'
-import {startSandbox} from '../../src/sandbox/server.js'
+import {openStateFile, type OpenStateFile} from '../../src/sandbox/server/persist.js'
+import {startSandbox} from '../../src/sandbox/server/server.js'
 import {call, fixedClock, purchase} from './helpers.js'
 
 // Issue 19: the local gateway's state file, as a batch's journal is tested: the Nth write (then,

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {WebHook} from '../../src/api/schemas/web-hook.js'
-import {formatDateTime} from '../../src/sandbox/clock.js'
+import {formatDateTime} from '../../src/sandbox/domain/clock.js'
 import {ACME_AUTH, NOW, call, sandbox} from './helpers.js'
 import {registerHook} from './recurring-helpers.js'
 

@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import {UsageError} from '../../errors.js'
 import {allowHost, allowOrigin, sandboxName} from '../../cli/flags.js'
 import {ExitStatus, GwCommand} from '../../cli/gw-command.js'
-import {DEFAULT_SANDBOX} from '../../sandbox/names.js'
+import {DEFAULT_SANDBOX} from '../../sandbox/server/names.js'
 import {credentialPair} from '../../cli/validate.js'
 
 export default class SandboxStart extends GwCommand {

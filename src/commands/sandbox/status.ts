@@ -25,7 +25,7 @@ export default class SandboxStatus extends GwCommand {
 
   async run() {
     const {flags} = await this.parse(SandboxStatus)
-    const {knownSandboxes} = await import('../../sandbox/daemon.js')
+    const {knownSandboxes} = await import('../../sandbox/server/daemon.js')
     const known = knownSandboxes(this.config.dataDir).filter(({name}) => flags.name === undefined || name === flags.name)
     // A runtime file of an older gw names no dialect: it answered as the contract does.
     const running = known.flatMap(({name, status}) => (status.state === 'running' ? [{name, ...status.info, dialect: status.info.dialect ?? 'contract'}] : []))

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {sandboxName} from '../../cli/flags.js'
 import {GwCommand} from '../../cli/gw-command.js'
-import {DEFAULT_SANDBOX} from '../../sandbox/names.js'
+import {DEFAULT_SANDBOX} from '../../sandbox/server/names.js'
 
 export default class SandboxStop extends GwCommand {
   static override summary = 'Stop the local gateway running in the background'
@@ -20,7 +20,7 @@ export default class SandboxStop extends GwCommand {
 
   async run() {
     const {flags} = await this.parse(SandboxStop)
-    const daemon = await import('../../sandbox/daemon.js')
+    const daemon = await import('../../sandbox/server/daemon.js')
     const names = flags.all ? daemon.knownSandboxes(this.config.dataDir).map(({name}) => name) : [flags.name ?? DEFAULT_SANDBOX]
     if (names.length === 0) this.io.err('No local gateway is running.\n')
     for (const name of names) {

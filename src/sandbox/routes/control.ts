@@ -1,14 +1,14 @@
 import {randomUUID} from 'node:crypto'
 import type * as z from 'zod'
-import {advanceClock} from '../billing.js'
-import {formatDateTime} from '../clock.js'
+import {advanceClock} from '../domain/billing.js'
+import {formatDateTime} from '../domain/clock.js'
 import type {SandboxContext} from '../context.js'
 import {DeliveryQuery, RequestLogQuery} from '../../api/schemas/sandbox-control.js'
-import {SandboxError, badRequest} from '../errors.js'
-import {parseFault} from '../faults.js'
+import {SandboxError, badRequest} from '../domain/errors.js'
+import {parseFault} from '../server/faults.js'
 import {pathParam, type RouteRequest, type RouteResult} from './route.js'
-import {readFields} from '../input.js'
-import {daysBetween, isCalendarDate, shiftDays} from '../schedule.js'
+import {readFields} from '../domain/input.js'
+import {daysBetween, isCalendarDate, shiftDays} from '../domain/schedule.js'
 
 /** The `/_sandbox/` endpoints: no credentials, for tests and for people trying gw out. */
 

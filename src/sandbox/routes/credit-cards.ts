@@ -1,11 +1,11 @@
-import {checkCardDetails, newCardRecord, readExpiry, submittedCard} from '../cards.js'
-import {formatDate} from '../clock.js'
+import {checkCardDetails, newCardRecord, readExpiry, submittedCard} from '../domain/card.js'
+import {formatDate} from '../domain/clock.js'
 import type {SandboxContext} from '../context.js'
-import {unprocessable} from '../errors.js'
-import {pageOf} from '../paging.js'
+import {unprocessable} from '../domain/errors.js'
+import {pageOf} from '../domain/paging.js'
 import {pathParam, type MerchantRequest, type RouteResult} from './route.js'
-import {blankMessage, isBlank, readFields} from '../input.js'
-import {CARD_FIELDS, echo} from '../records.js'
+import {blankMessage, isBlank, readFields} from '../domain/input.js'
+import {CARD_FIELDS, echo} from '../domain/records.js'
 
 const TOKENIZE_FIELDS = {card_number: 'string', card_holder: 'string', card_expiry: 'string', cvv: 'string'} as const
 const UPDATE_FIELDS = {card_expiry: 'string', alias: 'string'} as const

@@ -1,9 +1,9 @@
-import {addDays, formatDate, formatDateTime} from '../clock.js'
+import {addDays, formatDate, formatDateTime} from '../domain/clock.js'
 import type {SandboxContext} from '../context.js'
-import {badRequest} from '../errors.js'
-import {readFields} from '../input.js'
-import type {CustomerRecord, PurchaseRecord, RefundRecord} from '../records.js'
-import {DATE_FIELDS, type DatedCollection} from '../shelves.js'
+import {badRequest} from '../domain/errors.js'
+import {readFields} from '../domain/input.js'
+import type {CustomerRecord, PurchaseRecord, RefundRecord} from '../domain/records.js'
+import {DATE_FIELDS, type DatedCollection} from '../domain/shelves.js'
 import {type MerchantRequest, pathParam, type RouteResult} from './route.js'
 
 /** A date-time with its offset (or Z), as gw sends a fixture's `at`: an instant, read the same in any time zone. */

@@ -1,11 +1,11 @@
 import type {SandboxContext} from '../context.js'
-import {SandboxError} from '../errors.js'
+import {SandboxError} from '../domain/errors.js'
 import {pathParam, type MerchantRequest, type RouteResult} from './route.js'
-import {blankMessage, isBlank, readFields} from '../input.js'
-import {pageOf} from '../paging.js'
-import {PLAN_INPUT, REFERENCE_TAKEN, addPlan, amountProblem, planView, subscriptionCount} from '../plans.js'
-import type {PlanRecord} from '../records.js'
-import {sameName} from '../storable.js'
+import {blankMessage, isBlank, readFields} from '../domain/input.js'
+import {pageOf} from '../domain/paging.js'
+import {PLAN_INPUT, REFERENCE_TAKEN, addPlan, amountProblem, planView, subscriptionCount} from '../domain/plan.js'
+import type {PlanRecord} from '../domain/records.js'
+import {sameName} from '../domain/storable.js'
 
 const NOT_FOUND = 'Record not found'
 

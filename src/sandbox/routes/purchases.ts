@@ -1,13 +1,13 @@
-import {EXPIRY_EXPIRED, checkCardDetails, isExpired, newCardRecord, submittedCard} from '../cards.js'
-import {chargeCard, refusedPurchase} from '../charges.js'
-import {formatDate} from '../clock.js'
+import {EXPIRY_EXPIRED, checkCardDetails, isExpired, newCardRecord, submittedCard} from '../domain/card.js'
+import {chargeCard, refusedPurchase} from '../domain/charges.js'
+import {formatDate} from '../domain/clock.js'
 import type {SandboxContext} from '../context.js'
-import {badRequest, refusedWith200} from '../errors.js'
+import {badRequest, refusedWith200} from '../domain/errors.js'
 import {pathParam, type MerchantRequest, type RouteResult} from './route.js'
-import {pageOf} from '../paging.js'
-import {blankMessage, isBlank, readFields, type Fields} from '../input.js'
-import {DEFAULT_CURRENCY, currencyNotPermitted, isPermittedCurrency} from '../money.js'
-import {PURCHASE_FIELDS, echo, type CardRecord} from '../records.js'
+import {pageOf} from '../domain/paging.js'
+import {blankMessage, isBlank, readFields, type Fields} from '../domain/input.js'
+import {DEFAULT_CURRENCY, currencyNotPermitted, isPermittedCurrency} from '../domain/currency.js'
+import {PURCHASE_FIELDS, echo, type CardRecord} from '../domain/records.js'
 
 const PURCHASE_INPUT = {
   amount: 'integer',

@@ -1,11 +1,11 @@
-import {addDays, formatDate, formatDateTime} from '../clock.js'
+import {addDays, formatDate, formatDateTime} from '../domain/clock.js'
 import type {SandboxContext} from '../context.js'
-import {badRequest, forbidden, refusedWith200} from '../errors.js'
-import {pageOf} from '../paging.js'
+import {badRequest, forbidden, refusedWith200} from '../domain/errors.js'
+import {pageOf} from '../domain/paging.js'
 import {pathParam, type MerchantRequest, type RouteResult} from './route.js'
-import {newAuthorization} from '../ids.js'
-import {blankMessage, isBlank, readFields} from '../input.js'
-import {REFUND_FIELDS, echo, refundView, rrnOf, type PurchaseRecord, type RefundRecord} from '../records.js'
+import {newAuthorization} from '../domain/ids.js'
+import {blankMessage, isBlank, readFields} from '../domain/input.js'
+import {REFUND_FIELDS, echo, refundView, rrnOf, type PurchaseRecord, type RefundRecord} from '../domain/records.js'
 
 const REFUND_INPUT = {transaction_id: 'string', amount: 'integer', reference: 'string'} as const
 

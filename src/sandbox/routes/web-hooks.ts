@@ -1,10 +1,10 @@
-import {formatDateTime} from '../clock.js'
+import {formatDateTime} from '../domain/clock.js'
 import type {SandboxContext} from '../context.js'
-import {unprocessable} from '../errors.js'
+import {unprocessable} from '../domain/errors.js'
 import {pathParam, type MerchantRequest, type RouteResult} from './route.js'
-import {readFields} from '../input.js'
-import {WEB_HOOK_FIELDS, echo} from '../records.js'
-import {checkWebHook, webHookView} from '../web-hooks.js'
+import {readFields} from '../domain/input.js'
+import {WEB_HOOK_FIELDS, echo} from '../domain/records.js'
+import {checkWebHook, webHookView} from '../domain/web-hook.js'
 
 const WEB_HOOK_INPUT = {
   name: 'string',

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {ABORTED, SCHEDULED, SUCCESSFUL, afterCharge, expiryNotice, isDue, queuedRetry, resumed} from '../../../src/sandbox/billing.js'
-import type {CardRecord, SubscriptionRecord} from '../../../src/sandbox/records.js'
+import {ABORTED, SCHEDULED, SUCCESSFUL, afterCharge, expiryNotice, isDue, queuedRetry, resumed} from '../../../src/sandbox/domain/billing.js'
+import type {CardRecord, SubscriptionRecord} from '../../../src/sandbox/domain/records.js'
 
 const subscription = (fields: Partial<SubscriptionRecord> = {}): SubscriptionRecord => ({
   id: '071-S-ABCDEFGH',

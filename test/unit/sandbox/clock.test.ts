@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {addDays, formatDate, formatDateTime} from '../../../src/sandbox/clock.js'
+import {addDays, formatDate, formatDateTime} from '../../../src/sandbox/domain/clock.js'
 
 describe('formatDateTime', () => {
   it.each(['2026-11-22T08:31:05Z', '2026-01-01T00:00:00Z', '2026-06-30T23:59:59Z', '1999-12-31T12:00:00Z'])(

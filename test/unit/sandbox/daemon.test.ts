@@ -12,7 +12,7 @@ import {
   merchantsVariable,
   sandboxFiles,
   writeRuntimeFile,
-} from '../../../src/sandbox/daemon.js'
+} from '../../../src/sandbox/server/daemon.js'
 
 describe('merchant credentials of a detached sandbox', () => {
   it('leave the command line, in both spellings, with --detach', () => {

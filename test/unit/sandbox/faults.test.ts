@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {FaultList, parseFault} from '../../../src/sandbox/faults.js'
+import {FaultList, parseFault} from '../../../src/sandbox/server/faults.js'
 
 describe('parseFault', () => {
   it.each([

@@ -1,4 +1,4 @@
-import type {CardRecord, PurchaseRecord, RefundRecord} from '../../../src/sandbox/records.js'
+import type {CardRecord, PurchaseRecord, RefundRecord} from '../../../src/sandbox/domain/records.js'
 
 /** Records as the sandbox stores them, for tests of the store and its file. */
 export function aCard(token: string, alias: string | null = null): CardRecord {

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {merchantPrefixes, newAuthorization, newRecordId} from '../../../src/sandbox/ids.js'
+import {merchantPrefixes, newAuthorization, newRecordId} from '../../../src/sandbox/domain/ids.js'
 
 describe('newRecordId', () => {
   it.each([

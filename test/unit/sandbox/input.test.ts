@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {fieldLabel, readFields} from '../../../src/sandbox/input.js'
+import {fieldLabel, readFields} from '../../../src/sandbox/domain/input.js'
 
 const SPEC = {amount: 'integer', reference: 'string', is_active: 'boolean'} as const
 

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {outcomeForCode} from '../../../src/api/schemas/test-outcomes.js'
-import {purchaseOutcome} from '../../../src/sandbox/outcomes.js'
+import {purchaseOutcome} from '../../../src/sandbox/domain/outcomes.js'
 
 describe('outcomeForCode', () => {
   it.each([

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {SandboxError} from '../../../src/sandbox/errors.js'
-import {pageOf} from '../../../src/sandbox/paging.js'
+import {SandboxError} from '../../../src/sandbox/domain/errors.js'
+import {pageOf} from '../../../src/sandbox/domain/paging.js'
 
 // Kept in the order they were made (1 the oldest), listed newest first as the live gateway lists.
 const items = Array.from({length: 23}, (_, index) => index + 1)

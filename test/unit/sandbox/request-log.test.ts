@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import type {Exchange} from '../../../src/sandbox/http.js'
-import {RequestLog, entryOf, requestLogBeside} from '../../../src/sandbox/request-log.js'
+import type {Exchange} from '../../../src/sandbox/server/http.js'
+import {RequestLog, entryOf, requestLogBeside} from '../../../src/sandbox/server/request-log.js'
 
 const exchange = (fields: Partial<Exchange> = {}): Exchange => ({method: 'POST', pathname: '/v1.0/purchases', status: 200, ms: 1.234, requestId: 'req-1', ...fields})
 

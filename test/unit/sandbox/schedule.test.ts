@@ -8,7 +8,7 @@ import {
   occurrence,
   shiftDays,
   shiftMonths,
-} from '../../../src/sandbox/schedule.js'
+} from '../../../src/sandbox/domain/schedule.js'
 
 describe('isCalendarDate', () => {
   it.each([

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {SandboxError} from '../../../src/sandbox/errors.js'
-import {Store} from '../../../src/sandbox/store.js'
+import {SandboxError} from '../../../src/sandbox/domain/errors.js'
+import {Store} from '../../../src/sandbox/domain/store.js'
 import {aCard, aPurchase, aRefund} from './fixtures.js'
 
 const refundsOf = (store: Store, merchant: string, purchaseId: string) => store.related('refunds', merchant, 'purchase_id', purchaseId)

@@ -2,11 +2,11 @@ import {spawn} from 'node:child_process'
 import {closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {setTimeout as sleep} from 'node:timers/promises'
-import {realPath} from '../lib/file-lock.js'
-import type {Mode} from './mode.js'
+import {realPath} from '../../lib/file-lock.js'
+import type {Mode} from '../domain/mode.js'
 import {DEFAULT_SANDBOX, SANDBOX_NAME} from './names.js'
-import type {MerchantCredentials} from './ids.js'
-import type {Dialect} from './dialect.js'
+import type {MerchantCredentials} from '../domain/ids.js'
+import type {Dialect} from '../dialect.js'
 
 /**
  * Process management behind `gw sandbox start --detach`, `stop` and `status`. A running sandbox

@@ -1,9 +1,9 @@
 import type {ServerResponse} from 'node:http'
-import {browserGuard, type BrowserGuardOptions} from '../lib/browser-guard.js'
-import {isLoopbackHost} from '../lib/loopback.js'
-import {envelope} from './envelope.js'
+import {browserGuard, type BrowserGuardOptions} from '../../lib/browser-guard.js'
+import {isLoopbackHost} from '../../lib/loopback.js'
+import {envelope} from '../domain/envelope.js'
 import {type HttpOptions, writeEnvelope} from './http.js'
-import type {Mode} from './mode.js'
+import type {Mode} from '../domain/mode.js'
 
 export type SandboxGuardOptions = Pick<BrowserGuardOptions, 'listenHost' | 'allowedHosts' | 'allowedOrigins'> & {mode: Mode}
 

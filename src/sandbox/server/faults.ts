@@ -1,5 +1,5 @@
-import {badRequest} from './errors.js'
-import {readFields} from './input.js'
+import {badRequest} from '../domain/errors.js'
+import {readFields} from '../domain/input.js'
 
 /**
  * Failures switched on through `POST /_sandbox/faults`, so tests can see how the client copes

@@ -1,4 +1,4 @@
-import {luhnValid} from '../api/schemas/card-rules.js'
+import {luhnValid} from '../../api/schemas/card-rules.js'
 import {LOWER_ALPHANUMERIC, randomCode} from './ids.js'
 import {blankMessage, isBlank} from './input.js'
 import type {CardRecord} from './records.js'

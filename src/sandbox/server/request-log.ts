@@ -1,8 +1,8 @@
 import {mkdirSync} from 'node:fs'
 import {type FileHandle, open, rename} from 'node:fs/promises'
 import {basename, dirname, extname, join} from 'node:path'
-import {type RequestLogEntry, type RequestLogPage, statusMatches} from '../api/schemas/sandbox-control.js'
-import {maskCardNumber, maskCardNumbersIn, maskCardTokenPath, maskCardTokensIn} from '../safety/redact.js'
+import {type RequestLogEntry, type RequestLogPage, statusMatches} from '../../api/schemas/sandbox-control.js'
+import {maskCardNumber, maskCardNumbersIn, maskCardTokenPath, maskCardTokensIn} from '../../safety/redact.js'
 import type {Exchange} from './http.js'
 
 export interface RequestLogOptions {

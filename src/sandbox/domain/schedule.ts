@@ -1,4 +1,4 @@
-import type {Frequency} from '../api/schemas/recurring-rules.js'
+import type {Frequency} from '../../api/schemas/recurring-rules.js'
 
 /**
  * Calendar dates as `YYYY-MM-DD` strings and the billing frequencies. The maths runs in UTC, so

@@ -2,12 +2,12 @@ import {randomUUID} from 'node:crypto'
 import {request as httpRequest} from 'node:http'
 import {request as httpsRequest} from 'node:https'
 import {setTimeout as sleep} from 'node:timers/promises'
-import type {DeliveryStatus, WebhookEvent as WebHookEvent} from '../api/schemas/recurring-rules.js'
-import {badRequest, notFound} from './errors.js'
-import type {Mode} from './mode.js'
-import type {WebHookRecord} from './records.js'
-import type {DeliveryTarget, QueuedDelivery} from './delivery-queue.js'
-import type {Store} from './store.js'
+import type {DeliveryStatus, WebhookEvent as WebHookEvent} from '../../api/schemas/recurring-rules.js'
+import {badRequest, notFound} from '../domain/errors.js'
+import type {Mode} from '../domain/mode.js'
+import type {WebHookRecord} from '../domain/records.js'
+import type {DeliveryTarget, QueuedDelivery} from '../domain/delivery-queue.js'
+import type {Store} from '../domain/store.js'
 
 /** A delivery as `gw sandbox deliveries` lists it (the shared schema's Delivery). */
 interface DeliveryReport {

@@ -1,6 +1,6 @@
-import {frequencyNamed} from '../api/schemas/recurring-rules.js'
+import {frequencyNamed} from '../../api/schemas/recurring-rules.js'
 import {chargeCard} from './charges.js'
-import type {SandboxContext} from './context.js'
+import type {SandboxContext} from '../context.js'
 import {chargePayload, customerPayload, pendingPayload} from './events.js'
 import type {CardRecord, CustomerRecord, SubscriptionRecord} from './records.js'
 import type {Lookup} from './shelves.js'

@@ -8,7 +8,7 @@ import {
   newCardToken,
   readExpiry,
   submittedCard,
-} from '../../../src/sandbox/cards.js'
+} from '../../../src/sandbox/domain/card.js'
 
 const TODAY = '2026-11-22'
 

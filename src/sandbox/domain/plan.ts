@@ -1,8 +1,8 @@
 import {formatDateTime} from './clock.js'
-import type {SandboxContext} from './context.js'
+import type {SandboxContext} from '../context.js'
 import {badRequest} from './errors.js'
 import {blankMessage, isBlank, readFields} from './input.js'
-import {DEFAULT_CURRENCY} from './money.js'
+import {DEFAULT_CURRENCY} from './currency.js'
 import {PLAN_FIELDS, echo, type PlanRecord} from './records.js'
 
 export const PLAN_INPUT = {name: 'string', amount: 'integer', reference: 'string', description: 'string'} as const

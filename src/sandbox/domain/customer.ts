@@ -1,6 +1,6 @@
-import {checkCardDetails, newCardRecord, type CardDetails} from './cards.js'
+import {checkCardDetails, newCardRecord, type CardDetails} from './card.js'
 import {formatDate, formatDateTime} from './clock.js'
-import type {SandboxContext} from './context.js'
+import type {SandboxContext} from '../context.js'
 import {badRequest} from './errors.js'
 import {blankMessage, isBlank, readFields, type Fields} from './input.js'
 import {CUSTOMER_FIELDS, echo, type AddressFields, type CustomerRecord} from './records.js'

@@ -1,4 +1,4 @@
-import {holdsCardNumber, maskCardNumbersIn} from '../safety/redact.js'
+import {holdsCardNumber, maskCardNumbersIn} from '../../safety/redact.js'
 
 /**
  * Fields kept whole on disk: what the gateway must give back exactly to work after a restart (a

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {currencyNotPermitted, decimalAmount, isPermittedCurrency} from '../../../src/sandbox/money.js'
+import {currencyNotPermitted, decimalAmount, isPermittedCurrency} from '../../../src/sandbox/domain/currency.js'
 
 describe('decimalAmount', () => {
   it.each([

@@ -1,9 +1,9 @@
-import {isExpired} from './cards.js'
+import {isExpired} from './card.js'
 import {addDays, formatDate, formatDateTime} from './clock.js'
-import type {SandboxContext} from './context.js'
+import type {SandboxContext} from '../context.js'
 import {newAuthorization} from './ids.js'
-import {decimalAmount} from './money.js'
-import {outcomeForCode, type Outcome} from '../api/schemas/test-outcomes.js'
+import {decimalAmount} from './currency.js'
+import {outcomeForCode, type Outcome} from '../../api/schemas/test-outcomes.js'
 import {purchaseOutcome} from './outcomes.js'
 import {rrnOf, type CardRecord, type PurchaseRecord} from './records.js'
 

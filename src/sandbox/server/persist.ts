@@ -3,11 +3,11 @@ import {randomBytes} from 'node:crypto'
 import {open, rename, rm} from 'node:fs/promises'
 import {dirname, resolve} from 'node:path'
 import type * as z from 'zod'
-import {type FileLock, HardLinkedError, LockHeldError, realPath, takeLock} from '../lib/file-lock.js'
+import {type FileLock, HardLinkedError, LockHeldError, realPath, takeLock} from '../../lib/file-lock.js'
 import {JournalLine, LegacyStateFile, SnapshotLine, firstProblem} from './state-schema.js'
-import type {Batch, Change} from './change-log.js'
-import {storableJson} from './storable.js'
-import {Store, type StoreState} from './store.js'
+import type {Batch, Change} from '../domain/change-log.js'
+import {storableJson} from '../domain/storable.js'
+import {Store, type StoreState} from '../domain/store.js'
 
 /**
  * The state file is a journal: its first line is a snapshot of the whole state, and each later
@@ -31,7 +31,7 @@ export type OpenStateFile = (path: string, flags: 'r+' | 'wx') => Promise<StateF
 
 /**
  * Only the user may read the state: it holds card holders, masked numbers and web hook passwords.
- * No card number is ever whole in it, inside a text either (storable.ts).
+ * No card number is ever whole in it, inside a text either (domain/storable.ts).
  */
 const FILE_MODE = 0o600
 const DIRECTORY_MODE = 0o700

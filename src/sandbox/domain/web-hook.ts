@@ -1,4 +1,4 @@
-import {WEBHOOK_EVENTS} from '../api/schemas/recurring-rules.js'
+import {WEBHOOK_EVENTS} from '../../api/schemas/recurring-rules.js'
 import type {Mode} from './mode.js'
 import {blankMessage, isBlank} from './input.js'
 import type {WebHookRecord} from './records.js'
