@@ -88,7 +88,7 @@ export function parseEnvelope(raw: RawResponse): Envelope {
 
 /**
  * The envelope as its schema (Envelope, schemas/common.ts) reads it, checked by hand: every answer
- * is one, and zod's check and copy of it cost as much as the rest of a list page's reading (issue 28).
+ * is one, and zod's check and copy of it cost as much as the rest of a list page's reading (bench/README.md).
  */
 export function envelopeOf(value: unknown): Envelope | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined

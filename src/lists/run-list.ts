@@ -35,7 +35,7 @@ export interface ListFlags {
 }
 
 /**
- * A list command's run (issue 20): its flags as a request, the records streamed through the
+ * A list command's run: its flags as a request, the records streamed through the
  * operation and printed as they come, and a line on a terminal saying how many were shown and how
  * to see more. What a filter names by reference or alias (a refund's purchase, a subscription's
  * customer and plan, a stored card) is looked up first.

@@ -52,7 +52,7 @@ export function isReferenceTaken(err: unknown): err is RejectedError {
 /**
  * Sends once and decides what came of it: the answer (approved or declined), a lost answer
  * recovered by the client (or left unknown), or a reference already taken, looked up: the same
- * transaction done earlier, or another's (issue 9 §4).
+ * transaction done earlier, or another's (design.md §5).
  */
 export async function sendOnce(request: MoneyRequest): Promise<Sent> {
   const {noun, body} = request

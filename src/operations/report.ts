@@ -18,7 +18,7 @@ export interface DayTotals extends GwRecord {
 }
 
 /**
- * The operator's totals for a window (issue 20), per day (this machine's calendar, as --from and
+ * The operator's totals for a window, per day (this machine's calendar, as --from and
  * --to read a bare date) and currency: purchases approved and their sum, purchases declined,
  * refunds approved and their sum (a refund's amount is positive from the live gateway, negative in
  * the contract: either counts the same), and what is left. Both lists are streamed at once; only

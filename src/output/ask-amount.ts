@@ -19,7 +19,7 @@ import {shellQuote} from './hints.js'
  */
 export async function askRefundAmount(state: RefundedState, prompter: Prompter, purchase: string): Promise<number> {
   const offer = amountOffer(state)
-  // Nothing surely left: the gateway would refuse any amount, so none is asked for (issue 36).
+  // Nothing surely left: the gateway would refuse any amount, so none is asked for (design.md §3: a guess is shown as a guess).
   if (state.left === 0 && state.leftAtLeast === 0) {
     throw new UsageError(`Nothing is left of purchase ${purchase} to refund${offer.words.replace(/^; nothing is left of it to refund/, '')}`, `gw purchase get ${purchase} shows what was refunded of it.`)
   }

@@ -194,7 +194,7 @@ export function journalStateText({answered, inDoubt, notStarted}: JournalState):
   return `${answered} row${answered === 1 ? '' : 's'} answered, ${inDoubt} in doubt, ${notStarted} not started`
 }
 
-/** `1,950.00 AUD`; without a currency, the amount in major units, saying so: one unit in every summary (issue 21). */
+/** `1,950.00 AUD`; without a currency, the amount in major units, saying so: one unit in every summary. */
 function moneyText(amount: number, currency: string | undefined): string {
   return currency ? formatMoney(amount, currency, {grouped: true}) : `${formatMoney(amount, undefined, {grouped: true})} (currency not known)`
 }

@@ -4,7 +4,7 @@ import type {Io} from './io.js'
 import type {RenderOptions} from './render.js'
 import {sanitizeLine} from '../safety/sanitize.js'
 
-/** What a list or report that pages tells a person at a terminal (issue 28): where it stands, and each retry. */
+/** What a list or report that pages tells a person at a terminal (design.md §3): where it stands, and each retry. */
 export interface PagingProgress {
   /** How the walk of the list `label` (purchases) stands. */
   state(label: string, state: WalkState): void

@@ -110,10 +110,10 @@ export function recordStream(io: Io, columns: Column[], options: RenderOptions, 
 const LIST_TABLE_ROWS = 100
 
 /**
- * A list's records a page at a time as they arrive (issue 20): a pipe gets each page's records
+ * A list's records a page at a time as they arrive: a pipe gets each page's records
  * as JSON lines in one write, --json on a terminal each pretty-printed; a terminal's table is
  * printed every LIST_TABLE_ROWS rows. The next page is taken only once stdout's reader has kept
- * up (issue 28: a slow reader is waited for, and no page is asked for meanwhile); reading stops
+ * up (design.md §3: output waits for its reader, and no page is asked for meanwhile); reading stops
  * once stdout cannot be written. `paged` is told once the pages are in, before the last table.
  */
 export async function renderListing(io: Io, pages: AsyncIterable<GwRecord[]>, columns: Column[], options: RenderOptions, {paged}: {paged?: () => void} = {}): Promise<void> {

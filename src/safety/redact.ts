@@ -42,7 +42,7 @@ export function looksLikeCardNumber(value: string): boolean {
  * masked as the same digits in a string would be, and so becomes a string (`424242XXXXXX4242`):
  * JSON has no masked number. Every other field stays, in its order: --json is still the gateway's
  * record. What needs no change is handed back as it is, not copied (a list's records almost never
- * do: issue 28); what does is a copy, the value given left alone.
+ * do, and a page of them is read in constant memory); what does is a copy, the value given left alone.
  */
 export function redact<T>(value: T): T {
   if (!needsRedacting(value)) return value
