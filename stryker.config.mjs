@@ -1,4 +1,4 @@
-// npm run mutate: how strong the money path's tests are (issue 27), measured with StrykerJS. Not
+// npm run mutate: how strong the money path's tests are, measured with StrykerJS. Not
 // part of npm test. Reports go to reports/mutation/ (git-ignored); bench/mutation.md has the scores.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -9,7 +9,7 @@ export default {
     'src/money/**/*.ts',
     'src/batch/journal.ts',
     'src/batch/runner.ts',
-    // Split out of the journal and the runner (issue 27): the same code, measured as theirs was.
+    // Split out of the journal and the runner: the same code, measured as theirs was.
     'src/batch/journal-identity.ts',
     'src/batch/in-doubt.ts',
     'src/batch/row-reports.ts',

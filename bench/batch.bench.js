@@ -6,7 +6,7 @@
 // that both sides pay for a process. Then a shell loop of one `gw refund create` per row,
 // measured on a sample and extrapolated. Goals: gw >= 0.5x the pool's rate (aim 0.8x), and
 // >= 100x the shell loop's. Then memory over a long send: 60,000 partial refunds of one purchase,
-// gw's RSS read from /proc while it runs; goal (issue 19): flat after the first 10,000 rows.
+// gw's RSS read from /proc while it runs; goal: flat after the first 10,000 rows.
 import {spawn, spawnSync} from 'node:child_process'
 import {createRequire} from 'node:module'
 import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs'

@@ -1,4 +1,4 @@
-// The cost of one request inside a process (issue 13): 1,000 sequential GETs of one purchase through
+// The cost of one request inside a process: 1,000 sequential GETs of one purchase through
 // gw's GatewayClient (auth, envelope, zod parse, retry bookkeeping) against the same 1,000 through a
 // bare undici Pool that reads and JSON-parses the body, both against one local `gw sandbox`.
 // The client is bundled from src/ by esbuild with the settings scripts/bundle.js uses. Rounds

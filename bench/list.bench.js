@@ -1,6 +1,6 @@
-// Lists (issue 20). `gw purchase list --all` over 20,000 purchases, piped (one JSON line a record),
+// Lists. `gw purchase list --all` over 20,000 purchases, piped (one JSON line a record),
 // against a script of its own that walks the same list a page at a time over a raw undici Pool
-// and prints each record, both started cold, in alternating rounds; medians count. Goals (issue 28):
+// and prints each record, both started cold, in alternating rounds; medians count. Goals:
 // gw at least the page-at-a-time loop's speed on loopback (1.0x) and 3x with a round trip per page
 // (aim 4x: gw asks for four pages ahead), peak RSS under 150 MiB.
 // Measured twice: on loopback, where the one-threaded local gateway serves one page at a time

@@ -5,7 +5,7 @@
 // Every receiver is a child process whose stdout goes to a counting sink; the load generator is an
 // undici Pool with 16 keep-alive connections, loopback only. Rounds rotate through the receivers;
 // the median counts. CPU per event is the receiver's own user+system time (Linux /proc).
-// Goal (issue 13): gw >= 0.95x the bare receiver's events/s, and its RSS flat over the 100,000
+// Goal: gw >= 0.95x the bare receiver's events/s, and its RSS flat over the 100,000
 // events after the warm-up.
 import {spawn} from 'node:child_process'
 import {mkdtempSync, readFileSync} from 'node:fs'

@@ -1,9 +1,9 @@
-// Start-up (issues 2, 13 and 23): whole gw processes against `node -e 0` and against a script that
+// Start-up: whole gw processes against `node -e 0` and against a script that
 // does the same GET with node:http, all alternating in one run, medians and ratios to node's bare
 // start. gw purchase get/create talk to a local gateway started for the run. With a proxy variable
 // set, gw also loads undici's proxy agent (the local gateway itself is still reached directly).
-// Goals: issue 13, gw from a clone: --version and --help at most 3x node; purchase get and purchase
-// create at most 5x. Issues 23 and 30, the single executable (release/, built here by
+// Goals: gw from a clone: --version and --help at most 3x node; purchase get and purchase
+// create at most 5x. The single executable (release/, built here by
 // scripts/package.js when older than the build): purchase get at most 2.0x, --version at most 1.3x;
 // the npm package (this build, packed and installed): purchase get at most 3x, --version at most
 // 1.3x; and the same package installed where the user running gw cannot write (as root: run as

@@ -1,7 +1,7 @@
 // Bundles src/index.ts into dist/gw.cjs with esbuild: oclif, the commands and every `await import()`
 // (client, zod, undici, tables, sandbox) in one CommonJS file, each import()ed module still evaluated
 // only when used (esbuild wraps it). bin/run.js compiles it with vm.Script, as one function V8 parses
-// lazily. Measured on Node 20 (issue 13), against the split ESM bundle this replaced: `gw purchase
+// lazily. Measured on Node 20, against the split ESM bundle this replaced: `gw purchase
 // get` ~20 ms and `gw --help` ~10 ms faster; the same file through require() (compileFunction), or
 // as one ESM module, is slower than the split bundle.
 import {build} from 'esbuild'
@@ -127,7 +127,7 @@ const PATCHES = [
       "const http = {get maxHeaderSize() { return /--max-http-header-size/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`) ? require('node:http').maxHeaderSize : 16 * 1024 }}",
   },
   // Node's modules that no gw command needs to start, each compiled from Node's own source when
-  // first required (issue 23): required where used instead of at load. oclif asks
+  // first required: required where used instead of at load. oclif asks
   // node:child_process for the shell only on Windows, node:readline only to read stdin,
   // node:perf_hooks only with OCLIF_PERFORMANCE; and it asks wsl-utils, which requires
   // node:child_process at load, whether this is WSL, which is-wsl (wsl-utils' own answer) says alone.

@@ -12,7 +12,7 @@ const root = join(import.meta.dirname, '..')
 
 /**
  * jq-wasm collects jq's stdout and stderr in buffers it hands back once jq is done: an expression
- * that prints for ever grows them until memory runs out, and prints nothing meanwhile (issue 35).
+ * that prints for ever grows them until memory runs out, and prints nothing meanwhile.
  * Each byte goes instead to the worker's hooks (globalThis[Symbol.for('gw.jq-output')]) while it
  * has them set, so output streams out as jq prints it; the buffers serve when it has none.
  */

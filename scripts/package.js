@@ -11,7 +11,7 @@
 // clone pins), so its code cache is V8's own for the executable.
 //
 // The executable starts from that code cache, not from a V8 start-up snapshot (useSnapshot).
-// Measured on Node 20.20 (issue 23; 21 alternating runs, medians as ratios to `node -e 0`, 32 ms),
+// Measured on Node 20.20 (21 alternating runs, medians as ratios to `node -e 0`, 32 ms),
 // --version and `purchase get ID --json`:
 //   gw from a clone (bin/run.js), for comparison                  1.15x   4.41x
 //   code cache (this script)                                      1.02x   4.09x

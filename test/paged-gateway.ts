@@ -1,6 +1,6 @@
 import {envelope, type MisbehavingGateway, misbehavingGateway, type Received, type Reply} from './misbehaving-gateway.js'
 
-/** A list as a gateway of a test's own serves it (issue 28), honest or not. */
+/** A list as a gateway of a test's own serves it, honest or not. */
 export interface PagedList {
   /** Records it holds, the n-th made n seconds after the first; Infinity: a new one wherever it is asked. */
   hold: number

@@ -3,7 +3,7 @@ import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {envelope, forward, type MisbehavingGateway, misbehavingGateway, purchaseRecord, type Received, type Reply} from '../misbehaving-gateway.js'
 import {baseEnv, CARDS, cardArgs, GW, isolatedHome, ref, runGw, type RunOptions, type Sandbox, startSandbox} from './helpers.js'
 
-// Issue 11: each hole found with a misbehaving gateway, as an end-to-end test of the built gw.
+// Each hole found with a misbehaving gateway, as an end-to-end test of the built gw.
 // A gateway of the test's own stands in front of the local one (or alone), to misbehave and to
 // count the POSTs of each reference: a purchase is never sent twice.
 let sandbox: Sandbox
@@ -195,7 +195,7 @@ describe('6. a live gateway behind a sandbox profile', () => {
     expect(result.code, result.stderr).toBe(0)
     expect(result.json).toMatchObject({name: 'shop', environment: 'live'})
     expect(result.stderr).toContain(`The gateway at ${liveSandbox.url} reports live mode: profile shop is saved as a live profile`)
-    // Saved, not made active without a terminal (issue 29): used by name.
+    // Saved, not made active without a terminal: used by name.
     const purchase = await runGw([...purchaseArgs(ref()), '--profile', 'shop'], {env: home})
     expect(purchase.code).toBe(2)
     expect(purchase.stderr).toContain('cannot be given on the command line with a live profile')

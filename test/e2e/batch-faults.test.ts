@@ -7,7 +7,7 @@ import {countingProxy as countingPosts} from '../counting-proxy.js'
 import {countingProxy, type CountingProxy, rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
 import {baseEnv, cardArgs, GW, isolatedHome, ref, runGw, runProgram, type Sandbox, startSandbox} from './helpers.js'
 
-// Issue 19: batches and the local gateway when the machine misbehaves.
+// Batches and the local gateway when the machine misbehaves.
 const root = process.getuid?.() === 0
 
 let sandbox: Sandbox

@@ -7,7 +7,7 @@ import {cardArgs, CARDS, errorJson, isolatedHome, ref, runGw, type RunOptions, t
 import {wholeCardNumbersIn} from './card-number-helpers.js'
 import {chargeSuccessful, startListen} from './listen-helpers.js'
 
-// Issue 27, items 6 and 7: card data gw shows however a gateway types it, and card tokens gw never repeats.
+// Card data gw shows however a gateway types it, and card tokens gw never repeats.
 let sandbox: Sandbox
 let gateway: MisbehavingGateway | undefined
 
@@ -149,7 +149,7 @@ describe('a stored card token is never repeated by gw', () => {
   })
 })
 
-describe('a card number inside a text (issue 35, break 5)', () => {
+describe('a card number inside a text', () => {
   const inside = {reference: 'x4111111111111111y', holder: '4111 1111 1111 1111'}
   const shown = {reference: 'x411111XXXXXX1111y', holder: '411111XXXXXX1111'}
 

@@ -3,7 +3,7 @@ import {terminal, type Terminal} from './auth-helpers.js'
 import {rowsOf, writeTemp} from './batch-helpers.js'
 import {CARD_JSON, CARDS, isolatedHome, ref, runGw, type Sandbox, sandboxForFile} from './helpers.js'
 
-// Issue 20: support staff find any record with gw alone. The local gateway holds 120 purchases
+// Support staff find any record with gw alone. The local gateway holds 120 purchases
 // (100 approved; 20 declined, each 10.51 on the MasterCard ending 2346), 10 refunds and 3
 // customers, made in a known order, so that newest first can be checked record by record.
 let sandbox: Sandbox

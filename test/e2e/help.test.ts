@@ -154,7 +154,7 @@ describe('gw help', () => {
     const result = await runGw(['help', 'environment'], {env: home})
     expect(result.code).toBe(0)
     const source = ['resolve.ts', 'profiles.ts'].map((file) => readFileSync(join(import.meta.dirname, '..', '..', 'src', 'auth', file), 'utf8')).join('\n')
-    // GW_TEST_WINDOW_MS is for gw's own tests (CONTRIBUTING.md), not a user's to set (issue 37).
+    // GW_TEST_WINDOW_MS is for gw's own tests (CONTRIBUTING.md), not a user's to set.
     const testsOnly = ['GW_TEST_WINDOW_MS']
     const read = new Set([...source.matchAll(/\b(GW_[A-Z_]+)\b/g)].map((match) => match[1]!).filter((name) => !testsOnly.includes(name)))
     expect(read.size).toBeGreaterThanOrEqual(7)

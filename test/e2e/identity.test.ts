@@ -9,7 +9,7 @@ import {countingProxy, type CountingProxy} from '../counting-proxy.js'
 import {rowsOf, spawnGw} from './batch-helpers.js'
 import {cardArgs, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
 
-// Issue 27, items 2-5: identity, not names (design.md §5). Each case runs the built gw against real
+// Identity, not names (design.md §5). Each case runs the built gw against real
 // local gateways over HTTP, with a counting proxy in front: every reference is POSTed exactly once.
 
 /**

@@ -69,7 +69,7 @@ describe('the package', () => {
     }
   })
 
-  // Issue 23: as root (CI) gw runs as nobody, to whom root's install is read-only, as after
+  // As root (CI) gw runs as nobody, to whom root's install is read-only, as after
   // `sudo npm i -g`; as anyone else the installed package is made read-only (chmod a-w) to its owner.
   describe.skipIf(process.platform === 'win32')('installed where the user running gw cannot write', () => {
     let user: {uid?: number; gid?: number}
@@ -214,7 +214,7 @@ describe.skipIf(!clone && !mustRun)('a fresh clone installed with npm ci --omit=
       const withFile = await cloneGw(['purchase', 'get', 'no-such-purchase'], {env: home})
       expect(withFile.code, withFile.stderr).toBe(5)
       expect(insecure.stderr).toContain(`Warning: the token of profile acme is in a plain file, ${join(home.XDG_CONFIG_HOME!, 'gw', 'insecure-credentials.json')}`)
-      // Said once, at login (issue 36), not on every command.
+      // Said once, at login, not on every command.
       expect(withFile.stderr).not.toContain('plain file')
 
       const fromEnv = await cloneGw(['purchase', 'get', 'no-such-purchase'], {env: {...isolatedHome(), GW_BASE_URL: sandbox.url, GW_USERNAME: 'ACME', GW_TOKEN: 'acme-token-123'}})

@@ -2,7 +2,7 @@ import {afterAll, afterEach, describe, expect, it} from 'vitest'
 import {isolatedHome, runGw, type Sandbox, startSandbox} from './helpers.js'
 import {type Listener, type Recorder, startListen, startRecorder} from './listen-helpers.js'
 
-// Issue 29: with the profile of a local gateway (the one gw sandbox start writes), gw listen
+// With the profile of a local gateway (the one gw sandbox start writes), gw listen
 // registers itself and removes its registration when it stops, as stripe listen does.
 const sandbox: Sandbox = await startSandbox()
 const running: (Listener | Recorder)[] = []

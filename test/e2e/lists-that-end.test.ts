@@ -6,7 +6,7 @@ import {type PagedGateway, pagedGateway, type PagedList} from '../paged-gateway.
 import {terminal, type Terminal} from './auth-helpers.js'
 import {baseEnv, GW, isolatedHome, runGw, type RunOptions} from './helpers.js'
 
-// Issue 28: lists, gw report and gw api --paginate end, keep their memory and say what they are
+// Lists, gw report and gw api --paginate end, keep their memory and say what they are
 // doing, against a gateway that misbehaves (a gateway of the test's own, over real HTTP) and a
 // reader that is slow. Each run is held to a bound on the requests it sends and on its time.
 const home = isolatedHome()
@@ -34,7 +34,7 @@ const ORDERS = ['newest', 'oldest'] as const
 const references = (records: unknown[]) => records.map((record) => (record as {reference: string}).reference)
 const paged = (from: number, to: number) => Array.from({length: to - from}, (_, i) => `paged-${from + i}`)
 
-// Issue 33: gw reads the order a gateway lists in from the records' dates; each case runs against
+// gw reads the order a gateway lists in from the records' dates; each case runs against
 // a gateway that lists newest first (as the live one does) and one that lists oldest first.
 describe.each(ORDERS)('case 1: a total that lies (1e9 claimed, 120 held), listed %s first', (order) => {
   it('purchase list --limit 30 prints the 30 newest and ends', async () => {
@@ -75,7 +75,7 @@ describe.each(ORDERS)('case 1: a total that lies (1e9 claimed, 120 held), listed
 })
 
 
-describe.each(ORDERS)('the order read from the dates, the gateway listing %s first (issue 33)', (order) => {
+describe.each(ORDERS)('the order read from the dates, the gateway listing %s first', (order) => {
   it('purchase list: the 5 newest by default, the 5 oldest with --oldest-first, every one with --all', async () => {
     const {url} = await serve({hold: 123, order})
     expect(references((await gwAt(url, ['purchase', 'list', '--limit', '5'])).records)).toEqual(paged(118, 123).reverse())
@@ -188,12 +188,12 @@ describe('case 3: a reader that falls behind is waited for', () => {
     child.stdout.once('data', () => child.stdout.destroy())
     expect(await exited).toBe(141)
     expect(listRequests().length).toBeLessThanOrEqual(12)
-    // Silent, as gh and coreutils are (issue 36): only /usr/bin/time's own lines.
+    // Silent, as gh and coreutils are: only /usr/bin/time's own lines.
     expect(stderr.trim().split('\n').slice(0, -1)).toEqual(['Command exited with non-zero status 141'])
     expect(Number(stderr.trim().split('\n').at(-1)) / 1024).toBeLessThan(150)
   }, 30_000)
 
-  it('| head -1 at a terminal: exit 141 and nothing on stderr, no count of what was not shown (issue 36)', async () => {
+  it('| head -1 at a terminal: exit 141 and nothing on stderr, no count of what was not shown', async () => {
     const {url} = await serve({hold: 400 * 50, pad: 2000})
     const line = `"${process.execPath}" "${GW}" purchase list --all | head -1 | cut -c1-30; exit \${PIPESTATUS[0]}`
     const t = terminal([], env(url, {GW_PAGER: 'cat'}), {width: 150, program: ['bash', '-c', line]})

@@ -37,7 +37,7 @@ describe('gw login without a terminal', () => {
     expect(status.code).toBe(0)
     expect(status.json).toEqual({profile: 'acme', chosen_by: 'the active profile', environment: 'sandbox', base_url: sandbox.url, username: 'ACME', read_only: false, secret: file, proxy: 'none: no proxy is set'})
     expect(status.stdout + status.stderr).not.toContain('acme-token-123')
-    // Not on every command (issue 36): the login said it, and gw status shows where the token is.
+    // Not on every command: the login said it, and gw status shows where the token is.
     expect(status.stderr).toBe('')
   })
 
@@ -78,7 +78,7 @@ describe('gw login without a terminal', () => {
   })
 })
 
-// Issue 29: a read that silently goes live is the habit Stripe's CLI avoids.
+// A read that silently goes live is the habit Stripe's CLI avoids.
 describe('gw login of a live profile without a terminal', () => {
   const loginLive = (home: NodeJS.ProcessEnv, extra: string[] = []) =>
     runGw(['login', '--profile', 'shop-live', '--base-url', liveSandbox.url, '--username', 'SHOP', '--token-stdin', '--insecure-storage', ...extra], {env: home, stdin: 'shop-token-123\n'})
@@ -168,7 +168,7 @@ describe('profiles', () => {
   })
 })
 
-describe('a base URL ending in /v1.0, as the vendor documents it (issue 35)', () => {
+describe('a base URL ending in /v1.0, as the vendor documents it', () => {
   it('gw login saves it without the suffix, saying so, and every request goes to /v1.0/..., never /v1.0/v1.0/...', async () => {
     const home = isolatedHome()
     const result = await runGw(['login', '--profile', 'acme', '--base-url', `${sandbox.url}/v1.0/`, '--username', 'ACME', '--token-stdin', '--insecure-storage'], {env: home, stdin: 'acme-token-123\n'})

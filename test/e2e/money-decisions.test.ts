@@ -5,7 +5,7 @@ import {envelope, forward, type MisbehavingGateway, misbehavingGateway, type Rec
 import {rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
 import {cardArgs, isolatedHome, ref, runGw, type RunOptions, type Sandbox, startSandbox} from './helpers.js'
 
-// Issue 18: what gw decides about money, against answers shaped as the live gateway's (gateway-notes.md):
+// What gw decides about money, against answers shaped as the live gateway's (gateway-notes.md):
 // a refund record names itself in transaction_id (never its purchase) and carries its amount positive.
 let sandbox: Sandbox
 let liveSandbox: Sandbox

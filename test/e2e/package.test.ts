@@ -6,7 +6,7 @@ import {beforeAll, describe, expect, it} from 'vitest'
 import {keychainSecret, secretService, terminal} from './auth-helpers.js'
 import {cardArgs, isolatedHome, quickStartCommands, ref, runProgram, startSandbox} from './helpers.js'
 
-// Issue 23: gw as one executable (`npm run package`, scripts/package.js). .ci/run builds the
+// gw as one executable (`npm run package`, scripts/package.js). .ci/run builds the
 // release first; elsewhere it is built here, once a run, unless release/ is newer than the build.
 const root = join(import.meta.dirname, '..', '..')
 const os = ({darwin: 'darwin', linux: 'linux', win32: 'win'} as Record<string, string>)[process.platform] ?? process.platform
@@ -165,7 +165,7 @@ describe('the single executable (npm run package)', () => {
       const withFile = await runProgram(gw, ['purchase', 'get', 'no-such-purchase'], {env: home})
       expect(withFile.code, withFile.stderr).toBe(5)
       expect(insecure.stderr).toContain(`Warning: the token of profile acme is in a plain file, ${join(home.XDG_CONFIG_HOME!, 'gw', 'insecure-credentials.json')}`)
-      // Said once, at login (issue 36), not on every command.
+      // Said once, at login, not on every command.
       expect(withFile.stderr).not.toContain('plain file')
 
       const fromEnv = await runProgram(gw, ['purchase', 'get', 'no-such-purchase'], {env: {...isolatedHome(), GW_BASE_URL: sandbox.url, GW_USERNAME: 'ACME', GW_TOKEN: 'acme-token-123'}})

@@ -4,7 +4,7 @@ import {forward, type MisbehavingGateway, misbehavingGateway} from '../misbehavi
 import {rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
 import {cardArgs, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
 
-// Issue 27, item 1 (design.md §5): the gateway may take 30 s to process a request, so a 404 for a
+// The gateway may take 30 s (design.md §5) to process a request, so a 404 for a
 // reference whose request left less than 60 s ago means "not yet", never "not sent". Each test
 // holds a POST at the local gateway with its delay fault and counts POSTs through the counting proxy.
 let sandbox: Sandbox

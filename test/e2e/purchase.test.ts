@@ -170,7 +170,7 @@ describe('gw purchase create', () => {
   })
 })
 
-// Issue 29: an expiry as card forms take it, MM/YY read as 20YY, wherever gw takes one; the gateway gets MM/YYYY.
+// An expiry as card forms take it, MM/YY read as 20YY, wherever gw takes one; the gateway gets MM/YYYY.
 describe('an expiry typed MM/YY', () => {
   it('is taken by purchase create, card tokenize and update, customer create and update, and --card -', async () => {
     const bought = await purchase(ref(), '1000', cardArgs(CARDS.visa, '12/30'))

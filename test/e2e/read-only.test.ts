@@ -5,7 +5,7 @@ import {allEndpoints, buildPath, writes} from '../../src/api/endpoints.js'
 import {forward, type MisbehavingGateway, misbehavingGateway} from '../misbehaving-gateway.js'
 import {CARD_JSON, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
 
-// Issue 11: every endpoint that writes, taken from the endpoint table, is refused on a read-only
+// Every endpoint that writes, taken from the endpoint table, is refused on a read-only
 // profile through the built gw, by the command that sends it and by gw api, before any request.
 let sandbox: Sandbox
 let gateway: MisbehavingGateway

@@ -27,7 +27,7 @@ const SHOWN: [string, string][] = [
   ["jq -r '[.name, .mode, .url] | @tsv'", 'local\tsandbox\thttp://127.0.0.1:'],
   ["gw refund list --purchase order-1001 | jq -r '[.reference, .gw_match.match] | @tsv'", 'order-1001-R1\tcertain\n'],
   ['gw purchase get order-1001 --refunds | jq -c .gw_left_to_refund', '{"at_least":2000,"at_most":2000,"currency":"AUD"}\n'],
-  // "What did we take since Monday?" is a report of takings, not a list that holds the declines too (issue 37).
+  // "What did we take since Monday?" is a report of takings, not a list that holds the declines too.
   ['gw report --from monday', '"purchases_approved"'],
 ]
 

@@ -1,7 +1,7 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {cardArgs, type Sandbox, startSandbox} from './helpers.js'
 
-// Issue 33: gw sandbox start --dialect live answers as the recorded live gateway does wherever it
+// `gw sandbox start --dialect live` answers as the recorded live gateway does wherever it
 // differs from the contract (src/sandbox/dialect.ts); the contract's dialect stays the default.
 const basic = 'Basic ' + Buffer.from('TEST:TEST').toString('base64')
 

@@ -152,7 +152,7 @@ describe('gw sandbox logs', () => {
     await curlPurchase(ref('after-head'))
     await exited
     expect(stdout.trim().split('\n')).toHaveLength(1)
-    // A closed pipe is silent, as gh and coreutils leave (issue 36).
+    // A closed pipe is silent, as gh and coreutils leave.
     expect(stderr).toBe('exit 141\n')
 
     const full = await runProgram('bash', ['-c', `"${process.execPath}" "${GW}" sandbox logs > /dev/full`], {env: sandbox.env()})

@@ -197,7 +197,7 @@ describe('gw sandbox seed', () => {
     expect(plan.code).toBe(5)
   })
 
-  // Issue 29: a record that exists with other values is not the step's: differs, exit 7, naming the fields.
+  // A record that exists with other values is not the step's: differs, exit 7, naming the fields.
   it('reports a record found under its key with other values as differs (exit 7, naming the fields), and stops there', async () => {
     const tag = ref('differs')
     const first = await sandbox.gw(['sandbox', 'seed', fixtures(everyKind(tag, `http://127.0.0.1:9/${tag}`))])
@@ -259,7 +259,7 @@ describe('gw sandbox seed', () => {
     expect(again.stderr).toBe('8 steps: 8 present.\n')
   })
 
-  // Issue 29: a 100 MB description is refused by the length rule before anything is sent, and never held whole.
+  // A 100 MB description is refused by the length rule before anything is sent, and never held whole.
   it('refuses a 100 MB field by the length rule, naming the step and field, in bounded memory', async () => {
     const file = join(dir, `${ref('big')}.json`)
     const fd = openSync(file, 'w')

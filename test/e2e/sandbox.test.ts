@@ -105,7 +105,7 @@ describe('gw sandbox start --detach, status, stop', () => {
   })
 })
 
-// Issue 29: a sandbox gateway and a live-mode one side by side, each its own port, files and profile, by name.
+// A sandbox gateway and a live-mode one side by side, each its own port, files and profile, by name.
 describe('gw sandbox start --name: local gateways side by side', () => {
   it('runs a live-mode gateway beside the default one, each with its own profile, status lists both, stop takes a name', async () => {
     const home = isolatedHome()

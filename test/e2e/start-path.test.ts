@@ -4,7 +4,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {ref, runProgram, type Sandbox, startSandbox} from './helpers.js'
 
-// Issue 30: what the built gw loads to look a purchase up (bench/README.md, "Keeping gw purchase
+// What the built gw loads to look a purchase up (bench/README.md, "Keeping gw purchase
 // get fast"). A Node module no get needs, or the prompts bundled apart, loaded on that path costs
 // every get; the benchmark would show it as a ratio, this names it. gw runs from a copy of the
 // build, since the module list is recorded with a preload (--require), and node options make gw

@@ -7,7 +7,7 @@ import {writeTemp} from './batch-helpers.js'
 import {armTrap, CARDS, cardArgs, ref, type Sandbox, sandboxForFile} from './helpers.js'
 import {startListen} from './listen-helpers.js'
 
-// Issue 28: the terminal habits gh users expect of a list, against a real local gateway holding
+// The terminal habits gh users expect of a list, against a real local gateway holding
 // 40 purchases made in a known order: the i-th of (10 + i) * 100, every fifth declined (10.51).
 let sandbox: Sandbox
 const references: string[] = []
@@ -273,7 +273,7 @@ describe('long tables at a terminal go through the pager', () => {
     expect(help.stdout).toMatch(/^ {2}GW_PAGER, PAGER +the pager a table longer than the terminal goes through, GW_PAGER first; default less -FRX/m)
   })
 
-  it('a pager that fails (exits 3) is not taken for a reader quitting it: gw says so and exits 1 (issue 35)', async () => {
+  it('a pager that fails (exits 3) is not taken for a reader quitting it: gw says so and exits 1', async () => {
     // It closes its input before it exits, as a pager that fails may: gw meets a broken pipe first, then the failing status.
     const t = run(['purchase', 'list', '-L', '20'], {width: 120, height: 12, env: {GW_PAGER: 'sh -c "exec 0<&-; sleep 1; exit 3"'}})
     const screen = await t.waitFor(/\[exit \d+\]/)

@@ -54,7 +54,7 @@ describe('gw login on a terminal', () => {
     expect(JSON.parse(readFileSync(join(home.XDG_CONFIG_HOME!, 'gw', 'insecure-credentials.json'), 'utf8'))).toEqual({acme: 'acme-token-123'})
   })
 
-  // Issue 29: a live profile is made active only when the person at the terminal says so.
+  // A live profile is made active only when the person at the terminal says so.
   it('asks before making a live profile the active one: No, the default, keeps the active one; Yes switches', async () => {
     const home = isolatedHome()
     const first = run(['login', '--insecure-storage'], home)
@@ -129,7 +129,7 @@ describe('gw login on a terminal', () => {
   })
 })
 
-// Issue 29: the expiry is asked for as a card form asks it, MM/YY, and sent as MM/YYYY.
+// The expiry is asked for as a card form asks it, MM/YY, and sent as MM/YYYY.
 describe('a card asked for on a terminal', () => {
   it('takes the expiry as MM/YY, asking again for what is not one', async () => {
     const reference = ref()

@@ -2,7 +2,7 @@ import {spawn} from 'node:child_process'
 import {describe, expect, it} from 'vitest'
 import {baseEnv, CARD_JSON, cardArgs, GW, ref, runProgram, type Sandbox, sandboxForFile} from './helpers.js'
 
-// Issue 27, item 8: an approved purchase or refund whose record cannot be printed (stdout full, or
+// An approved purchase or refund whose record cannot be printed (stdout full, or
 // its reader gone) is said to be approved on stderr, with its id and reference, so that no script
 // resends it; the exit code stays design.md §4's (1 for a write that failed, 141 for a reader gone).
 let sandbox: Sandbox
@@ -45,7 +45,7 @@ describe('an approval whose record cannot be printed', () => {
     const id = await idOf('purchase', reference)
     const lines = stderr.split('\n')
     expect(lines[0]).toBe(`The purchase was approved (id ${id}, reference ${reference}), but its record could not be printed: do not resend it; gw purchase get ${reference} shows it.`)
-    // The closed pipe itself is silent (issue 36): exit 141 says it.
+    // The closed pipe itself is silent: exit 141 says it.
     expect(lines.slice(1)).toEqual([''])
   })
 

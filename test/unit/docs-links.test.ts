@@ -2,7 +2,7 @@ import {existsSync, readdirSync, readFileSync} from 'node:fs'
 import {dirname, join, relative} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
-// Issue 37: the README, the guides in docs/ and CONTRIBUTING.md link to each other; every relative
+// The README, the guides in docs/ and CONTRIBUTING.md link to each other; every relative
 // link names a file that exists, and every #anchor a heading there (GitHub's slugs).
 const ROOT = join(import.meta.dirname, '..', '..')
 const guides = readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => join('docs', name))

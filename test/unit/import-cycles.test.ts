@@ -3,7 +3,7 @@ import {dirname, join, relative, resolve} from 'node:path'
 import ts from 'typescript'
 import {describe, expect, it} from 'vitest'
 
-// Issue 22: no module of src imports, through any chain, a module that imports it back. Type-only
+// No module of src imports, through any chain, a module that imports it back. Type-only
 // and lazy imports count: a loop of types is still a knot for the reader, and a lazy import() is an
 // edge the bundle keeps.
 const src = join(import.meta.dirname, '..', '..', 'src')

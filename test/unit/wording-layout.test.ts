@@ -4,7 +4,7 @@ import {describe, expect, it} from 'vitest'
 
 // design.md §7: the client, the money decisions and the operations throw errors that carry facts;
 // src/output words them in gw's terms. A command (`gw refund get ...`) or a flag (`--page`) in their
-// code, rather than in a comment, is CLI wording in the wrong place (issue 18).
+// code, rather than in a comment, is CLI wording in the wrong place.
 const src = join(import.meta.dirname, '..', '..', 'src')
 const COMMAND = /\bgw (purchase|refund|card|plan|customer|subscription|sandbox|webhook|login|logout|status|profile|api|listen|help|report|completion)\b/
 const FLAG = /(^|[\s'"`(])--[a-z][a-z-]+/

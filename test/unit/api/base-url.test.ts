@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {gatewayRoot} from '../../../src/api/base-url.js'
 
-// Issue 35, gap: a base URL ending in /v1.0, as the vendor's documentation writes it, sent every request to /v1.0/v1.0/...
+// A base URL ending in /v1.0, as the vendor's documentation writes it, sent every request to /v1.0/v1.0/...
 describe('gatewayRoot', () => {
   it.each([
     ['https://gateway.example.com', 'https://gateway.example.com'],

@@ -7,7 +7,7 @@ import * as validate from '../../../src/cli/validate.js'
 import {UsageError} from '../../../src/errors.js'
 import {expectThrow} from '../../expect-error.js'
 
-// Issue 22: a rule is worded once. A flag, a batch row, a request body and a fixtures file's step
+// A rule is worded once. A flag, a batch row, a request body and a fixtures file's step
 // refuse the same value in the same words, each naming what holds it.
 const purchase = {amount: 1000, reference: 'order-1', card_holder: 'Jo Citizen', card_number: '4242424242424242', card_expiry: '12/2099', cvv: '123'}
 const bodyProblem = (schema: {safeParse(value: unknown): {success: boolean; error?: {issues: {path: PropertyKey[]; message: string}[]}}}, body: unknown) =>

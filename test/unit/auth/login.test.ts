@@ -114,7 +114,7 @@ describe('interactive gw login without a keychain offers the two ways out', () =
   })
 })
 
-// Issue 29: a live profile is not made the active one behind anyone's back.
+// A live profile is not made the active one behind anyone's back.
 describe('which profile is active after gw login', () => {
   const withActive = async (configDir: string, name: string) => {
     const {saveConfig} = await import('../../../src/auth/config.js')

@@ -64,7 +64,7 @@ describe('parseWhen', () => {
   })
 })
 
-// Issue 29: the days people name. \`now\` is Monday 23 November in Sydney, while UTC is still at
+// The days people name. \`now\` is Monday 23 November in Sydney, while UTC is still at
 // Sunday 22nd: the days are Sydney's. Weeks run Monday to Sunday (ISO 8601).
 describe('named days and spans', () => {
   it.each([

@@ -9,7 +9,7 @@ import {expectReject} from '../../expect-error.js'
 
 const taken = (message: string) => () => Promise.reject(new RejectedError(message, {status: 400, messages: [message]}))
 
-describe('a reference already taken (issue 9 §4), decided on live-shaped records', () => {
+describe('a reference already taken, decided on live-shaped records', () => {
   it('by this same refund (its transaction_id its own id, its amount positive): done earlier, nothing sent again', async () => {
     const fake = fakeClient({'refunds.create': taken('Reference has already been taken'), 'refunds.get': () => liveRefund, 'purchases.get': () => livePurchase})
     const sent = await submitRefund({transactionId: 'order-1042', amount: 5000, reference: 'refund-1042-a'}, fakeDeps(fake.client))

@@ -4,7 +4,7 @@ import {freeRefundReference, refundBody, submitRefund} from '../../../src/operat
 import {livePurchase, liveRefund} from '../../fixtures/live-records.js'
 import {fakeClient, fakeDeps} from './fake-client.js'
 
-// Issue 29: a refund without a reference of the user's gets <purchase-ref>-R<n>, the first n no
+// A refund without a reference of the user's gets <purchase-ref>-R<n>, the first n no
 // refund has at the gateway, and none handed out already in this run.
 
 /** A gateway holding refunds under these references. */

@@ -6,7 +6,7 @@ import type {Prompter} from '../../../src/output/prompt.js'
 import {livePurchase, liveRefund} from '../../fixtures/live-records.js'
 import {fakeClient} from '../operations/fake-client.js'
 
-// Issue 29: at a terminal a refund's amount offers what is left of the purchase, then its reference
+// At a terminal a refund's amount offers what is left of the purchase, then its reference
 // the one derived from the purchase's; Enter takes each offer.
 
 /** A prompter that answers each question in turn (an empty answer is Enter: the offer), recording what it was asked. */
@@ -60,7 +60,7 @@ describe('askRefund', () => {
     expect(prompter.asked[0]).toEqual({message: 'amount to refund in the minor currency unit (--amount); Enter for 75.00 AUD, what is surely left (1 refund on its card that may be of it comes to 25.00 AUD)', offered: '7500'})
   })
 
-  it('refuses before asking when nothing is left to refund (issue 36): exit 2, saying what was refunded, nothing asked or sent', async () => {
+  it('refuses before asking when nothing is left to refund: exit 2, saying what was refunded, nothing asked or sent', async () => {
     const fake = fakeClient({'purchases.get': () => ({...livePurchase, refunded_amount: livePurchase.amount})})
     const prompter = scripted('')
     const refused = await askRefund({transactionId: 'order-1042'}, {client: fake.client, prompter, made: none}).catch((error: unknown) => error)

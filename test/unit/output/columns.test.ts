@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest'
 import {deliveryColumns, purchaseColumns, refundColumns, reportColumns} from '../../../src/output/columns.js'
 import {recordsTable} from '../../../src/output/table.js'
 
-// Issue 28: each table keeps the columns its task needs when the terminal is narrow.
+// Each table keeps the columns its task needs when the terminal is narrow.
 const header = (text: string) => text.split('\n')[1]!.split('│').map((cell) => cell.trim()).filter(Boolean)
 
 describe('the columns each table keeps', () => {

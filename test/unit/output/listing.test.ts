@@ -5,7 +5,7 @@ import {renderListing} from '../../../src/output/render.js'
 
 const record = (n: number) => ({id: `071-P-${String(n).padStart(8, '0')}`, reference: `order-${n}`, amount: 1000, currency: 'AUD'})
 
-describe('renderListing waits for its reader (issue 28)', () => {
+describe('renderListing waits for its reader', () => {
   it('takes no page while stdout is behind: the next is asked for only once it has drained', async () => {
     let drain!: () => void
     let ready = Promise.resolve()

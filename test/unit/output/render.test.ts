@@ -148,8 +148,8 @@ describe('renderList, by destination', () => {
   })
 })
 
-describe('a table for a support task (issue 20)', () => {
-  it("at 110 columns keeps date, reference, amount, outcome, card (by its last four) and id whole, and leaves out what is seldom read, the card holder before the id (issue 28)", async () => {
+describe('a table for a support task', () => {
+  it("at 110 columns keeps date, reference, amount, outcome, card (by its last four) and id whole, and leaves out what is seldom read, the card holder before the id", async () => {
     const io = testIo({tty: true, columns: 110})
     const record = (i: number, message: string) => ({
       ...approved, id: `071-P-0000000${i}`, reference: `order-2026-11-17-${i}`, message, successful: message === 'Approved', card_number: '512345XXXXXX2346',

@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {holdsCardNumber, maskCardDataIn, maskCardNumbersIn, redact} from '../../../src/safety/redact.js'
 
-// Issue 35, break 5: a card number inside a text is shown masked, wherever it stands and whoever
+// A card number inside a text is shown masked, wherever it stands and whoever
 // sent it (design.md §3): every run of 13 to 19 digits, spaces or dashes between them, that passes
 // the Luhn check.
 describe('card numbers inside a text', () => {

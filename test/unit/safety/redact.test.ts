@@ -280,7 +280,7 @@ describe('masking as a person reads the result', () => {
   })
 })
 
-describe('a record with nothing to mask is handed back as it is (a list page is not copied: issue 28)', () => {
+describe('a record with nothing to mask is handed back as it is (a list page is not copied)', () => {
   const clean = {
     id: '071-P-52NRCGCF',
     card_number: '512345XXXXXX2346',

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 import {sanitize, type SanitizeOptions} from '../../../src/safety/sanitize.js'
 
-// Issue 11: sanitizing is idempotent and leaves no control character, whatever the gateway sends.
+// Sanitizing is idempotent and leaves no control character, whatever the gateway sends.
 const controlHeavy = fc
   .array(fc.oneof(fc.constantFrom('\u001B', '[', ']', '2K', '0;', '31m', '\u0007', '\r', '\n', '\t', '\u009B', '\u009D', '\u007F', '\\x1B', '8;;http://x\u001B\\'), fc.string({unit: 'binary', maxLength: 3})), {maxLength: 20})
   .map((parts) => parts.join(''))

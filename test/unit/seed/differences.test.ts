@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {describeSeedDifferences, seedDifferences} from '../../../src/seed/differences.js'
 
-// Issue 29: a record found under a step's key is the step's only when it holds the step's values.
+// A record found under a step's key is the step's only when it holds the step's values.
 describe("a fixtures step against the record found under its key", () => {
   it.each([
     ['plan', {name: 'Gold', amount: 2500, reference: 'gold', description: 'Gold'}, {id: '071-PL-1', name: 'Gold', amount: 2500, reference: 'gold', description: 'Gold', currency: 'AUD'}, []],

@@ -10,7 +10,7 @@ async function* chunks(text: string, size: number): AsyncGenerator<Buffer> {
   for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size)
 }
 
-// Issue 29: a fixtures file's 100 MB description is refused by the length rule, naming the step
+// A fixtures file's 100 MB description is refused by the length rule, naming the step
 // and field, and never held whole: a string too long for any field is counted, not kept.
 describe('a fixtures file as it streams in', () => {
   const file = JSON.stringify({steps: [{name: 'gold', create: 'plan', fields: {name: 'Göld \u2603 "q" \\ \n', amount: 2500, reference: 'gold', description: 'a\u00e9\ud83d\ude00'}}]}, null, 2)
