@@ -1,0 +1,53 @@
+import {readdirSync, readFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+
+// CONTRIBUTING.md's map of src/ is how a newcomer finds where a piece goes: it names every folder
+// there is (commands/ by itself: its folders are its topics), and the root holds no loose module.
+const root = join(import.meta.dirname, '..', '..')
+const src = join(root, 'src')
+
+/** The folders CONTRIBUTING.md's map names, as paths under src/ (`sandbox/server`). */
+export function foldersOfMap(markdown: string): string[] {
+  const block = /^```text\nsrc\/\n([\s\S]*?)^```$/m.exec(markdown)
+  if (!block) throw new Error('CONTRIBUTING.md has no map of src/ (a ```text block starting with src/)')
+  const folders: string[] = []
+  const path: string[] = []
+  for (const line of block[1]!.split('\n')) {
+    const entry = /^( +)(\S+)/.exec(line)
+    if (!entry) continue
+    const depth = entry[1]!.length / 2 - 1
+    if (!entry[2]!.endsWith('/')) continue
+    path.length = depth
+    path.push(entry[2]!.slice(0, -1))
+    folders.push(path.join('/'))
+  }
+  return folders
+}
+
+describe('the layout of src/', () => {
+  it('reads a map: a folder a line, nested by two spaces', () => {
+    expect(foldersOfMap('```text\nsrc/\n  a.ts   x\n  b/     y\n    c/   z\n  d/\n```\n')).toEqual(['b', 'b/c', 'd'])
+  })
+
+  it("is CONTRIBUTING.md's map: every folder of src/ is on it, and every folder on it is in src/", () => {
+    const onMap = foldersOfMap(readFileSync(join(root, 'CONTRIBUTING.md'), 'utf8'))
+    const inSrc = readdirSync(src, {recursive: true, withFileTypes: true})
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => join(entry.parentPath, entry.name).slice(src.length + 1))
+      .filter((folder) => !folder.startsWith('commands/'))
+    expect(onMap.toSorted()).toEqual(inSrc.toSorted())
+  })
+
+  it('holds at its root only the entry, the errors and declarations', () => {
+    const loose = readdirSync(src, {withFileTypes: true}).filter((entry) => entry.isFile()).map((entry) => entry.name)
+    expect(loose.filter((name) => !name.endsWith('.d.ts')).toSorted()).toEqual(['errors.ts', 'index.ts'])
+  })
+
+  it.each(['api', 'money'])('src/%s imports nothing from src/cli: the client and the money decisions word no command', (folder) => {
+    const importing = readdirSync(join(src, folder), {recursive: true, encoding: 'utf8'})
+      .filter((name) => name.endsWith('.ts'))
+      .filter((name) => /from '(\.\.\/)+cli\/|import\('(\.\.\/)+cli\//.test(readFileSync(join(src, folder, name), 'utf8')))
+    expect(importing).toEqual([])
+  })
+})
