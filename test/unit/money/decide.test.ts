@@ -48,6 +48,15 @@ describe('decideFound: a record found under the reference of what was sent', () 
       {outcome: 'approved', source: 'earlier'},
     ],
     [
+      'the purchase sent, its reference kept whole with the card number in it',
+      'purchase',
+      {...byNumber, reference: 'order-4111111111111111'},
+      {...livePurchase, reference: 'order-4111111111111111'},
+      {},
+      {outcome: 'approved', source: 'recovered'},
+      {outcome: 'approved', source: 'earlier'},
+    ],
+    [
       'a purchase whose reference shows other digits of a card number',
       'purchase',
       {...byNumber, reference: 'order-4111111111111111'},
@@ -102,6 +111,8 @@ describe('decideFound: a record found under the reference of what was sent', () 
     ['a purchase that does not say its card number', 'purchase', byNumber, {...livePurchase, card_number: undefined}, {}, {outcome: 'unknown', reason: {why: 'unchecked', unchecked: ['card_number']}}, {outcome: 'unknown'}],
     ['a purchase that does not say its currency', 'purchase', byNumber, {...livePurchase, currency: null}, {}, {outcome: 'unknown', reason: {why: 'unchecked', unchecked: ['currency']}}, {outcome: 'unknown'}],
     ['a purchase that does not say its amount', 'purchase', byNumber, {...livePurchase, amount: undefined}, {}, {outcome: 'unknown', reason: {why: 'unchecked', unchecked: ['amount']}}, {outcome: 'unknown'}],
+    // A card is sent by its number or by a token: when both are there, the number is the card compared.
+    ['sent with a card number and a token: the number is compared', 'purchase', {...byNumber, card_token: 'zzzzzzzzzzzzzzzzzzzz'}, livePurchase, {}, {outcome: 'approved'}, {outcome: 'approved'}],
     ['sent without a currency: any currency found is the default one', 'purchase', {...byNumber, currency: undefined}, {...livePurchase, currency: 'NZD'}, {}, {outcome: 'approved'}, {outcome: 'approved'}],
     [
       'a purchase by alias, with nothing learned of the alias',
