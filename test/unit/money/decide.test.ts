@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {type Decided, decideAnswer, decideFound, type Evidence, exitCodeOf, sameCard} from '../../../src/money/decide.js'
+import {compare, type Decided, decideAnswer, decideFound, type Evidence, exitCodeOf, sameCard} from '../../../src/money/decide.js'
 import {failureOf} from '../../../src/money/failure.js'
 import {maskCardToken} from '../../../src/safety/redact.js'
 import {DeclinedError, OutcomeUnknownError, ReferenceTakenError} from '../../../src/errors.js'
@@ -278,6 +278,19 @@ describe('decideFound: a record found under the reference of what was sent', () 
 
   it('never reads a refund record for its purchase: transaction_id is the refund itself on the live gateway', () => {
     expect(decideFound('refund', {...refundSent, transaction_id: livePurchase.id}, liveRefund, ofPurchase, 'earlier')).toMatchObject({outcome: 'approved'})
+  })
+})
+
+describe('compare: every field rule held to the record found', () => {
+  it('says what differs and what could not be checked, each in its own list', () => {
+    expect(compare('purchase', byNumber, {...livePurchase, amount: 2000, card_number: null})).toEqual({
+      differences: [{field: 'amount', against: 'sent', expected: 10000, found: 2000}],
+      unchecked: ['card_number'],
+    })
+    expect(compare('refund', refundSent, {...liveRefund, amount: null, reference: 'refund-1042-b'})).toEqual({
+      differences: [{field: 'reference', against: 'sent', expected: 'refund-1042-a', found: 'refund-1042-b'}],
+      unchecked: ['amount', 'purchase refunded'],
+    })
   })
 })
 
