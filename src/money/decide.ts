@@ -100,60 +100,128 @@ export function exitCodeOf(decided: Decided): number {
 }
 
 /**
- * What a record found must share with what was sent, per noun, from what real records carry:
- * - a purchase: its reference, amount, currency and card (the number as the gateway masks it, or
- *   the token; an alias is matched through the token it stands for);
- * - a refund: its amount (negative in the contract, positive from the live gateway), its reference
- *   when it names one (the contract's refund record has none), and its card (masked number and
- *   holder) against the purchase refunded, since nothing in a live refund names its purchase.
- * A field the record lacks, or evidence that could not be learned, is unchecked, never a match.
+ * One field a record found must share: `field` of the record found, held against the same field of
+ * what was sent or of the purchase refunded, by a sameness of SAME, once each side holds what its
+ * presence asks, and not at all when the request sent `unlessSent` (another way of naming the same
+ * thing, compared instead). Only what gw sent may be held `as is`: a purchase learned from the
+ * gateway may lack a field, and a field it lacks is unchecked (`purchase's card_holder`).
  */
-export function compare(noun: Noun, sent: GwRecord, found: GwRecord, evidence: Evidence = {}): {differences: Difference[]; unchecked: string[]} {
-  const differences: Difference[] = []
-  const unchecked: string[] = []
-  const differ = (field: string, expected: unknown, foundValue: unknown, against: Difference['against'] = 'sent') =>
-    differences.push({field, against, expected: shown(expected), found: shown(foundValue)})
-  const need = (field: string, value: unknown): boolean => {
-    if (value !== undefined && value !== null) return true
-    unchecked.push(field)
-    return false
-  }
+type FieldRule = {field: string; same: keyof typeof SAME; found: Exclude<Presence, 'as is'>; unlessSent?: string; shownAs?: keyof typeof SHOWN_AS} & (
+  | {against: 'sent'; expected: 'as is' | 'if text'}
+  | {against: 'purchase'; expected: 'needed' | 'if text'}
+)
 
-  if (noun === 'refund') {
-    if (found.reference !== undefined && found.reference !== null && !sameReference(sent.reference, found.reference)) differ('reference', sent.reference, found.reference)
-    if (need('amount', found.amount) && (typeof found.amount === 'number' ? Math.abs(found.amount) : found.amount) !== sent.amount) differ('amount', sent.amount, found.amount)
-    compareRefundCard(found, evidence.purchase, differ, need)
-    return {differences, unchecked}
-  }
-
-  if (need('reference', found.reference) && !sameReference(sent.reference, found.reference)) differ('reference', sent.reference, found.reference)
-  if (need('amount', found.amount) && found.amount !== sent.amount) differ('amount', sent.amount, found.amount)
-  if (typeof sent.currency === 'string' && need('currency', found.currency) && !sameText(found.currency, sent.currency)) differ('currency', sent.currency, found.currency)
-  if (typeof sent.card_number === 'string') {
-    if (need('card_number', found.card_number) && !sameCard(sent.card_number, found.card_number)) differ('card_number', maskCardNumber(sent.card_number), found.card_number)
-  } else if (typeof sent.card_token === 'string' && need('card_token', found.card_token) && found.card_token !== sent.card_token) {
-    // The card may have been named by its alias, and the record names it by its token.
-    // A token is shown by its last four only, wherever a message repeats it; an alias as it is.
-    if (evidence.aliasToken === undefined || evidence.aliasToken === null) unchecked.push(`card_token (what alias ${maskCardDataIn(JSON.stringify(sent.card_token))} stands for)`)
-    else if (found.card_token !== evidence.aliasToken) differ('card_token', maskCardDataIn(sent.card_token), maskCardDataIn(String(found.card_token)))
-  }
-  return {differences, unchecked}
+/**
+ * What a record found must share with what was sent, per noun, from what real records carry
+ * (gateway-notes.md), checked in this order. A field rule is one row; a new way of being the same
+ * is one entry of SAME, a new way of showing a value one of SHOWN_AS.
+ */
+const FIELD_RULES: Record<Noun, readonly FieldRule[]> = {
+  purchase: [
+    {field: 'reference', against: 'sent', same: 'reference', found: 'needed', expected: 'as is'},
+    {field: 'amount', against: 'sent', same: 'exact', found: 'needed', expected: 'as is'},
+    // Sent without one, the merchant's default currency was taken, whichever it is.
+    {field: 'currency', against: 'sent', same: 'text', found: 'needed', expected: 'if text'},
+    // A card is sent by its number (the record shows it masked) or by a token: when both are, the number.
+    {field: 'card_number', against: 'sent', same: 'card', found: 'needed', expected: 'if text', shownAs: 'typed card number'},
+    {field: 'card_token', against: 'sent', same: 'token or alias', found: 'needed', expected: 'if text', unlessSent: 'card_number', shownAs: 'card key'},
+  ],
+  refund: [
+    // The contract's refund record has no reference; a live one has.
+    {field: 'reference', against: 'sent', same: 'reference', found: 'if named', expected: 'as is'},
+    {field: 'amount', against: 'sent', same: 'absolute amount', found: 'needed', expected: 'as is'},
+    // Nothing in a live refund names its purchase: its card is held against the purchase's.
+    {field: 'card_number', against: 'purchase', same: 'card', found: 'needed', expected: 'needed'},
+    {field: 'card_holder', against: 'purchase', same: 'text', found: 'needed', expected: 'needed'},
+    {field: 'currency', against: 'purchase', same: 'text', found: 'if text', expected: 'if text'},
+  ],
 }
 
-function compareRefundCard(
-  found: GwRecord,
-  purchase: GwRecord | null | undefined,
-  differ: (field: string, expected: unknown, found: unknown, against: Difference['against']) => void,
-  need: (field: string, value: unknown) => boolean,
-): void {
-  if (!purchase) return void need('purchase refunded', null)
-  if (need('card_number', found.card_number) && need("purchase's card_number", purchase.card_number) && !sameCard(purchase.card_number, found.card_number)) {
-    differ('card_number', purchase.card_number, found.card_number, 'purchase')
+/** What one rule found: a difference, or a field that could not be checked; nothing when the same or not compared. */
+type Verdict = {difference: Difference} | {unchecked: string}
+
+/** What differs from what was sent, and what could not be checked: FIELD_RULES held to the record found. */
+export function compare(noun: Noun, sent: GwRecord, found: GwRecord, evidence: Evidence = {}): {differences: Difference[]; unchecked: string[]} {
+  const verdicts = FIELD_RULES[noun].flatMap((rule) => judge(rule, sent, found, evidence) ?? [])
+  return {
+    differences: verdicts.flatMap((verdict) => ('difference' in verdict ? [verdict.difference] : [])),
+    // Every rule held against a purchase refunded that could not be learned says so: one thing not known.
+    unchecked: [...new Set(verdicts.flatMap((verdict) => ('unchecked' in verdict ? [verdict.unchecked] : [])))],
   }
-  if (need('card_holder', found.card_holder) && need("purchase's card_holder", purchase.card_holder) && !sameText(found.card_holder, purchase.card_holder)) {
-    differ('card_holder', purchase.card_holder, found.card_holder, 'purchase')
-  }
-  if (typeof found.currency === 'string' && typeof purchase.currency === 'string' && !sameText(found.currency, purchase.currency)) differ('currency', purchase.currency, found.currency, 'purchase')
+}
+
+function judge(rule: FieldRule, sent: GwRecord, found: GwRecord, evidence: Evidence): Verdict | undefined {
+  const held = rule.against === 'sent' ? sent : evidence.purchase
+  if (!held) return {unchecked: 'purchase refunded'}
+  const [expected, value] = [held[rule.field], found[rule.field]]
+  if (rule.unlessSent !== undefined && typeof sent[rule.unlessSent] === 'string') return undefined
+  if (!COMPARED[rule.expected](expected) || !COMPARED[rule.found](value)) return undefined
+  // Past its presence, a field found holds something or was `needed`: missing, it is never a match.
+  if (!named(value)) return {unchecked: rule.field}
+  if (rule.expected === 'needed' && !named(expected)) return {unchecked: `purchase's ${rule.field}`}
+  const same = SAME[rule.same](expected, value, evidence)
+  if (typeof same === 'string') return {unchecked: `${rule.field} (${same})`}
+  if (same) return undefined
+  const {expected: showExpected = noChange, found: showFound = noChange}: ShownAs = rule.shownAs ? SHOWN_AS[rule.shownAs] : {}
+  return {difference: {field: rule.field, against: rule.against, expected: shown(showExpected(expected)), found: shown(showFound(value))}}
+}
+
+/**
+ * What a side of a field rule must hold for the rule to be checked:
+ * - `needed`: something (neither absent nor null), or the field is unchecked, never a match;
+ * - `if named`: compared only when it holds something (a field some records leave out);
+ * - `if text`: compared only when it is text (a field a request or a record may leave out);
+ * - `as is`: compared whatever it holds (what was sent is what was sent, nothing included).
+ */
+type Presence = 'needed' | 'if named' | 'if text' | 'as is'
+
+/** Whether a rule is compared at all, by what one side holds (a `needed` side missing is then unchecked). */
+const COMPARED: Record<Presence, (value: unknown) => boolean> = {
+  needed: () => true,
+  'if named': (value) => named(value),
+  'if text': (value) => typeof value === 'string',
+  'as is': () => true,
+}
+
+/**
+ * Whether a field found is the one expected: true, false, or what was not learned that would tell
+ * (the field is then unchecked, never a match).
+ */
+type Sameness = (expected: unknown, found: unknown, evidence: Evidence) => boolean | string
+
+const SAME = {
+  exact: (expected, found) => found === expected,
+  // A refund's amount is negative in the contract and positive from the live gateway.
+  'absolute amount': (expected, found) => (typeof found === 'number' ? Math.abs(found) : found) === expected,
+  // Currencies and holders' names as gateways and people write them: in any case, spaces around aside.
+  text: (expected, found) => sameText(found, expected),
+  card: (expected, found) => sameCard(expected, found),
+  reference: (expected, found) => sameReference(expected, found),
+  // A card may be named by an alias, and the record names it by the token the alias stands for.
+  // An alias is repeated as it is, a token by its last four only.
+  'token or alias': (expected, found, {aliasToken}) =>
+    found === expected || (aliasToken === undefined || aliasToken === null ? `what alias ${maskCardDataIn(JSON.stringify(expected))} stands for` : found === aliasToken),
+} satisfies Record<string, Sameness>
+
+/** How the values of a difference are shown, before redact (which masks only what it can tell is card data). */
+interface ShownAs {
+  expected?: (value: unknown) => unknown
+  found?: (value: unknown) => unknown
+}
+
+const SHOWN_AS = {
+  // A card number a person typed: masked whole, whether or not it passes the Luhn check.
+  'typed card number': {expected: (value) => maskCardNumber(String(value))},
+  // A stored card's token or alias, on both sides: a token by its last four, an alias as it is.
+  'card key': {expected: (value) => maskCardDataIn(String(value)), found: (value) => maskCardDataIn(String(value))},
+} satisfies Record<string, ShownAs>
+
+function named(value: unknown): boolean {
+  return value !== undefined && value !== null
+}
+
+function noChange(value: unknown): unknown {
+  return value
 }
 
 /**

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {type Decided, decideAnswer, decideFound, type Evidence, exitCodeOf, sameCard} from '../../../src/money/decide.js'
+import {compare, type Decided, decideAnswer, decideFound, type Evidence, exitCodeOf, sameCard} from '../../../src/money/decide.js'
 import {failureOf} from '../../../src/money/failure.js'
 import {maskCardToken} from '../../../src/safety/redact.js'
 import {DeclinedError, OutcomeUnknownError, ReferenceTakenError} from '../../../src/errors.js'
@@ -43,6 +43,15 @@ describe('decideFound: a record found under the reference of what was sent', () 
       'purchase',
       {...byNumber, reference: 'order-4111 1111 1111 1111'},
       {...livePurchase, reference: 'order-411111XXXXXX1111'},
+      {},
+      {outcome: 'approved', source: 'recovered'},
+      {outcome: 'approved', source: 'earlier'},
+    ],
+    [
+      'the purchase sent, its reference kept whole with the card number in it',
+      'purchase',
+      {...byNumber, reference: 'order-4111111111111111'},
+      {...livePurchase, reference: 'order-4111111111111111'},
       {},
       {outcome: 'approved', source: 'recovered'},
       {outcome: 'approved', source: 'earlier'},
@@ -96,12 +105,23 @@ describe('decideFound: a record found under the reference of what was sent', () 
       {outcome: 'unknown', reason: {why: 'different', differences: [{field: 'card_number', against: 'sent', expected: '512345XXXXXX2346', found: '424242XXXXXX4242'}]}},
       {outcome: 'taken'},
     ],
+    [
+      'a purchase on another card than a number mistyped: the number sent is shown masked all the same',
+      'purchase',
+      {...byNumber, card_number: '5123456789012347'},
+      livePurchase,
+      {},
+      {outcome: 'unknown', reason: {why: 'different', differences: [{field: 'card_number', against: 'sent', expected: '512345XXXXXX2347', found: '512345XXXXXX2346'}]}},
+      {outcome: 'taken'},
+    ],
     ['a purchase under another reference (inv-b for inv-b.json)', 'purchase', {...byNumber, reference: 'order-1042.json'}, livePurchase, {}, {outcome: 'unknown'}, {outcome: 'taken'}],
     ['a purchase that does not say its reference', 'purchase', byNumber, {...livePurchase, reference: undefined}, {}, {outcome: 'unknown', reason: {why: 'unchecked', unchecked: ['reference']}}, {outcome: 'unknown'}],
     ['a purchase that does not say its card', 'purchase', byToken, {...livePurchase, card_token: null}, {}, {outcome: 'unknown', reason: {why: 'unchecked', unchecked: ['card_token']}}, {outcome: 'unknown'}],
     ['a purchase that does not say its card number', 'purchase', byNumber, {...livePurchase, card_number: undefined}, {}, {outcome: 'unknown', reason: {why: 'unchecked', unchecked: ['card_number']}}, {outcome: 'unknown'}],
     ['a purchase that does not say its currency', 'purchase', byNumber, {...livePurchase, currency: null}, {}, {outcome: 'unknown', reason: {why: 'unchecked', unchecked: ['currency']}}, {outcome: 'unknown'}],
     ['a purchase that does not say its amount', 'purchase', byNumber, {...livePurchase, amount: undefined}, {}, {outcome: 'unknown', reason: {why: 'unchecked', unchecked: ['amount']}}, {outcome: 'unknown'}],
+    // A card is sent by its number or by a token: when both are there, the number is the card compared.
+    ['sent with a card number and a token: the number is compared', 'purchase', {...byNumber, card_token: 'zzzzzzzzzzzzzzzzzzzz'}, livePurchase, {}, {outcome: 'approved'}, {outcome: 'approved'}],
     ['sent without a currency: any currency found is the default one', 'purchase', {...byNumber, currency: undefined}, {...livePurchase, currency: 'NZD'}, {}, {outcome: 'approved'}, {outcome: 'approved'}],
     [
       'a purchase by alias, with nothing learned of the alias',
@@ -258,6 +278,19 @@ describe('decideFound: a record found under the reference of what was sent', () 
 
   it('never reads a refund record for its purchase: transaction_id is the refund itself on the live gateway', () => {
     expect(decideFound('refund', {...refundSent, transaction_id: livePurchase.id}, liveRefund, ofPurchase, 'earlier')).toMatchObject({outcome: 'approved'})
+  })
+})
+
+describe('compare: every field rule held to the record found', () => {
+  it('says what differs and what could not be checked, each in its own list', () => {
+    expect(compare('purchase', byNumber, {...livePurchase, amount: 2000, card_number: null})).toEqual({
+      differences: [{field: 'amount', against: 'sent', expected: 10000, found: 2000}],
+      unchecked: ['card_number'],
+    })
+    expect(compare('refund', refundSent, {...liveRefund, amount: null, reference: 'refund-1042-b'})).toEqual({
+      differences: [{field: 'reference', against: 'sent', expected: 'refund-1042-a', found: 'refund-1042-b'}],
+      unchecked: ['amount', 'purchase refunded'],
+    })
   })
 })
 
