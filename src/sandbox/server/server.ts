@@ -206,7 +206,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   // Once listening, a server error (an accept failing for want of file descriptors) is logged; the journal stays open.
   server.on('error', (error) => log(`server error: ${error.message}`))
 
-  deliveries.resume()
+  deliveries.start()
   const {port} = server.address() as AddressInfo
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
   ctx.url = url
