@@ -1,6 +1,4 @@
 import {randomUUID} from 'node:crypto'
-import {createServer, type Server} from 'node:http'
-import type {AddressInfo} from 'node:net'
 import type {FileLock} from '../../lib/file-lock.js'
 import {catchUp} from '../domain/billing.js'
 import {VirtualClock, formatDateTime, systemClock, type Clock} from '../domain/clock.js'
@@ -12,10 +10,11 @@ import {DisposerStack} from './disposer-stack.js'
 import {SandboxError} from '../domain/errors.js'
 import {FaultList} from './faults.js'
 import {sandboxGuard} from './guard.js'
-import {clientErrorListener, createRequestListener} from './http.js'
+import {createRequestListener} from './http.js'
 import {TEST_MERCHANT, merchantPrefixes, newRecordId, type MerchantCredentials} from '../domain/ids.js'
 import {Journal, StateFileError, loadStore, lockStateFile, type OpenStateFile} from './persist.js'
 import {RequestLog} from './request-log.js'
+import {listen} from './socket.js'
 import {routes} from '../routes/route-table.js'
 import {Store} from '../domain/store.js'
 import {checkWebHook, modeOfHooks} from '../domain/web-hook.js'
@@ -72,16 +71,8 @@ export interface RunningSandbox {
   close(): Promise<void>
 }
 
-/** How long requests in progress get to finish when the sandbox closes. */
-const CLOSE_GRACE_MS = 2000
 /** How long queue changes made by deliveries may wait to be saved. */
 const DELIVERY_SAVE_MS = 200
-
-/**
- * A connection that sends its headers slowly holds a socket: 10 s is far more than any client
- * needs on loopback. The whole request gets 30 s, the time the live gateway gives to processing.
- */
-const TIMEOUTS = {headersMs: 10_000, requestMs: 30_000}
 
 /** Eight attempts wait 1 + 2 + ... + 64 s in all: a receiver may be down for two minutes and miss nothing. */
 const WEBHOOK_DEFAULTS = {backoffMs: 1000, attempts: 8, timeoutMs: 10_000}
@@ -170,14 +161,7 @@ async function openGateway(options: SandboxOptions, log: (line: string) => void,
   } else store.takeBatch()
 
   const closing = new AbortController()
-  const {headersTimeoutMs = TIMEOUTS.headersMs, requestTimeoutMs = TIMEOUTS.requestMs} = options
-  const server = createServer(
-    {
-      headersTimeout: headersTimeoutMs,
-      requestTimeout: requestTimeoutMs,
-      // Node looks for late connections every 30 s by default: too coarse for a 10 s limit.
-      connectionsCheckingInterval: Math.min(1000, headersTimeoutMs),
-    },
+  const listening = await listen(
     createRequestListener({
       routes,
       ctx,
@@ -200,21 +184,12 @@ async function openGateway(options: SandboxOptions, log: (line: string) => void,
       instance: () => store.instance,
       guard: sandboxGuard({listenHost: host, allowedHosts: options.allowedHosts ?? [], allowedOrigins: options.allowedOrigins ?? [], mode}),
     }),
+    {port: options.port, host, mode, headersTimeoutMs: options.headersTimeoutMs, requestTimeoutMs: options.requestTimeoutMs, log},
   )
-  server.on('clientError', clientErrorListener(mode))
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(options.port, host, () => {
-      server.off('error', reject)
-      resolve()
-    })
-  })
-  // Once listening, a server error (an accept failing for want of file descriptors) is logged; the journal stays open.
-  server.on('error', (error) => log(`server error: ${error.message}`))
   opened.defer(() => {
     // Requests a fault is delaying are cut short, rather than hold the close up.
     closing.abort()
-    return closeGracefully(server)
+    return listening.close()
   })
 
   deliveries.start()
@@ -223,8 +198,7 @@ async function openGateway(options: SandboxOptions, log: (line: string) => void,
     clearTimeout(deliverySave)
   })
 
-  const {port} = server.address() as AddressInfo
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+  const {url, port} = listening
   ctx.url = url
   if (runtimeFile) {
     writeRuntimeFile(runtimeFile, {
@@ -246,18 +220,6 @@ async function openGateway(options: SandboxOptions, log: (line: string) => void,
     opened.deferLast(() => removeRuntimeFile(runtimeFile, process.pid))
   }
   return {url, port}
-}
-
-/** Stops accepting connections, ends idle keep-alive ones, and resolves once all are closed; requests in progress get CLOSE_GRACE_MS. */
-async function closeGracefully(server: Server): Promise<void> {
-  const stopped = new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())))
-  server.closeIdleConnections()
-  const forceClose = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS)
-  try {
-    await stopped
-  } finally {
-    clearTimeout(forceClose)
-  }
 }
 
 async function openRequestLog(options: {file?: string; maxBytes?: number}, log: (line: string) => void): Promise<RequestLog> {
