@@ -95,8 +95,9 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
 /**
  * Opens the gateway: its state file's lock, its request log, its journal, its socket, its web
  * hook deliveries, its runtime file, in that order, each registering its release with `opened`
- * as it opens. Unwound, they go in the reverse order: deliveries stop and requests end before
- * the journal becomes one snapshot, and the lock is held until it is on disk.
+ * as it opens. Unwound, they go in the reverse order, but for the runtime file, which goes last:
+ * deliveries stop and requests end before the journal becomes one snapshot, and the lock is held
+ * until that is on disk.
  */
 async function openGateway(options: SandboxOptions, log: (line: string) => void, opened: DisposerStack): Promise<{url: string; port: number}> {
   const {host, mode, stateFile, runtimeFile, clock = systemClock} = options
