@@ -179,7 +179,7 @@ describe('control endpoints', () => {
   })
 })
 
-/** The client's rule (issue 11): each key URL-encoded, and `.json` appended when the key itself holds a dot. */
+/** The client's rule (src/api/endpoints.ts): each key URL-encoded, and `.json` appended when the key itself holds a dot. */
 const keyPath = (key: string) => encodeURIComponent(key) + (key.includes('.') ? '.json' : '')
 
 describe('routing of any id or reference', () => {

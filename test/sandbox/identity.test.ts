@@ -5,7 +5,7 @@ import {describe, expect, it} from 'vitest'
 import {loadStore, writeSnapshot} from '../../src/sandbox/server/persist.js'
 import {call, purchase, sandbox} from './helpers.js'
 
-// Issue 27: the local gateway's state file is its real file, and each run of its data has a name.
+// Identity, not names (design.md §5): the local gateway's state file is its real file, and each run of its data has a name.
 const folder = () => realpathSync(mkdtempSync(join(tmpdir(), 'gw-sandbox-id-')))
 
 /** `<run>.<changes>`: the run of the data and how many changes it has had. */

@@ -3,8 +3,8 @@ import {describe, expect, it} from 'vitest'
 import {GatewayClient} from '../../src/api/client.js'
 import {sandbox} from './helpers.js'
 
-// Issue 11: any reference round-trips through the client's path building and the local gateway's
-// routing, over real HTTP: created under it, found again by it, never another record.
+// Any reference round-trips through the client's path building and the local gateway's routing
+// (design.md §2, paths), over real HTTP: created under it, found again by it, never another record.
 describe('references round-trip between the client and the local gateway', () => {
   it('property: a purchase created under any reference is found by that reference', async () => {
     const gateway = await sandbox()

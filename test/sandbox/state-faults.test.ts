@@ -6,7 +6,7 @@ import {openStateFile, type OpenStateFile} from '../../src/sandbox/server/persis
 import {startSandbox} from '../../src/sandbox/server/server.js'
 import {call, fixedClock, purchase} from './helpers.js'
 
-// Issue 19: the local gateway's state file, as a batch's journal is tested: the Nth write (then,
+// The local gateway's state file, tested as a batch's journal is: the Nth write (then,
 // in a second series, the Nth fdatasync) fails with EIO, for every N until a run goes untouched.
 // Every purchase answered 200 survives a restart; every one answered otherwise is absent.
 const PURCHASES = 12

@@ -1,5 +1,5 @@
 import type {QueuedDelivery} from './delivery-queue.js'
-import type {AnyRecord, Collection, DatedCollection} from './shelves.js'
+import type {AnyRecord, Collection, DatedCollection} from './collections.js'
 
 /** The expiry notices a card has had, so each is sent once. */
 export type CardNotice = 'card:expiring' | 'card:expired'

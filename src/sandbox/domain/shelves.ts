@@ -1,68 +1,21 @@
-import type {
-  CardRecord,
-  CustomerRecord,
-  PlanRecord,
-  PurchaseRecord,
-  RefundRecord,
-  SubscriptionRecord,
-  WebHookRecord,
-} from './records.js'
+import {
+  type AnyRecord,
+  COLLECTIONS,
+  type Collection,
+  type Collections,
+  DATE_FIELDS,
+  type DatedCollection,
+  GROUPED_BY,
+  type Grouped,
+  type MerchantRecords,
+  SUMMED,
+  globalKeyOf,
+  groupFields,
+  nameOf,
+  summedOf,
+} from './collections.js'
+import type {RefundRecord} from './records.js'
 import {nameKey} from './storable.js'
-
-export interface Collections {
-  cards: CardRecord
-  purchases: PurchaseRecord
-  refunds: RefundRecord
-  plans: PlanRecord
-  customers: CustomerRecord
-  subscriptions: SubscriptionRecord
-  webhooks: WebHookRecord
-}
-export type Collection = keyof Collections
-export const COLLECTIONS = ['cards', 'purchases', 'refunds', 'plans', 'customers', 'subscriptions', 'webhooks'] as const satisfies Collection[]
-export type AnyRecord = Collections[Collection]
-
-export type MerchantRecords = {[C in Collection]: Record<string, Collections[C]>}
-
-/**
- * Each record has a global key (a token or id: unique across merchants) and a name its
- * merchant gave it (an alias or reference: unique only within that merchant).
- */
-const KEYS = {
-  cards: {global: 'token', merchantName: 'alias'},
-  purchases: {global: 'id', merchantName: 'reference'},
-  refunds: {global: 'id', merchantName: 'reference'},
-  plans: {global: 'id', merchantName: 'reference'},
-  customers: {global: 'id', merchantName: 'reference'},
-  subscriptions: {global: 'id', merchantName: 'reference'},
-  webhooks: {global: 'id', merchantName: 'id'},
-} as const satisfies {[C in Collection]: {global: keyof Collections[C]; merchantName: keyof Collections[C]}}
-
-/** The collections whose records carry the date they were made, and its field: lists page and filter by it. */
-export const DATE_FIELDS = {purchases: 'transaction_date', refunds: 'transaction_date', customers: 'created_at'} as const
-export type DatedCollection = keyof typeof DATE_FIELDS
-
-/** Fields records are grouped by, for the look-ups requests make: a purchase's refunds, a plan's subscriptions. */
-export const GROUPED_BY = {
-  refunds: ['purchase_id'],
-  subscriptions: ['customer', 'plan'],
-} as const satisfies {[C in Collection]?: readonly (keyof Collections[C])[]}
-export type Grouped = keyof typeof GROUPED_BY
-
-/**
- * Running totals kept with a group, so a request that needs one does not read the whole group:
- * what a purchase has had refunded, however many partial refunds it has had (a purchase with
- * 60,000 refunds of 1.00 took 0.25 ms a refund at the first and 6 ms at the last when each refund
- * added them all up).
- */
-const SUMMED = {
-  refunds: {field: 'purchase_id', of: (refund: RefundRecord) => (refund.successful ? Math.abs(refund.amount) : 0)},
-} as const
-
-/** The value a record adds to its group's running total, if its collection keeps one. */
-function summedOf(collection: Collection, record: AnyRecord): number | undefined {
-  return collection === 'refunds' ? SUMMED.refunds.of(record as RefundRecord) : undefined
-}
 
 /** `foreign`: the key is another merchant's record, which the caller may not see. */
 export type Lookup<T> = {found: 'own'; record: T} | {found: 'foreign'} | {found: 'none'}
@@ -72,22 +25,6 @@ export interface Positional<T> {
   readonly length: number
   at(index: number): T | undefined
 }
-
-/** The field a collection's records are filed under: `token` for cards, `id` for the rest. */
-export const globalKeyField = (collection: Collection): string => KEYS[collection].global
-
-export const globalKeyOf = (collection: Collection, record: AnyRecord) => String(record[KEYS[collection].global as keyof AnyRecord])
-
-/**
- * The name a record is looked up by: its reference or alias with card numbers masked, as the state
- * file keeps it (storable.ts), so that a look-up by the name as sent finds it after a restart too.
- */
-function nameOf(collection: Collection, record: AnyRecord): string | undefined {
-  const name = record[KEYS[collection].merchantName as keyof AnyRecord] as unknown
-  return typeof name === 'string' ? nameKey(name) : undefined
-}
-
-const groupFields = (collection: Collection): readonly string[] => GROUPED_BY[collection as Grouped] ?? []
 
 /** One merchant's records of one collection, with its indexes. */
 class Shelf<T> {

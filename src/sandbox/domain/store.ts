@@ -2,7 +2,8 @@ import {type Batch, type CardNotice, type Change, ChangeLog} from './change-log.
 import {DeliveryQueue, type QueuedDelivery} from './delivery-queue.js'
 import {forbidden, notFound} from './errors.js'
 import type {CardRecord} from './records.js'
-import {type Collection, type Collections, type DatedCollection, type Grouped, GROUPED_BY, globalKeyOf, type Lookup, type MerchantRecords, type Positional, Shelves} from './shelves.js'
+import {type Collection, type Collections, type DatedCollection, type Grouped, GROUPED_BY, globalKeyOf, type MerchantRecords} from './collections.js'
+import {type Lookup, type Positional, Shelves} from './shelves.js'
 
 /** Plain JSON, the form of a snapshot on disk. Keys that are absent have their default. */
 export interface StoreState {

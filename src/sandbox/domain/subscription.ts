@@ -6,7 +6,7 @@ import {badRequest} from './errors.js'
 import {blankMessage, fieldLabel, isBlank, readFields} from './input.js'
 import {SUBSCRIPTION_FIELDS, echo, type SubscriptionRecord} from './records.js'
 import {isCalendarDate} from './schedule.js'
-import type {Collection} from './shelves.js'
+import type {Collection} from './collections.js'
 
 const SUBSCRIPTION_INPUT = {
   customer: 'string',

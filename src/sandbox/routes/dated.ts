@@ -3,7 +3,7 @@ import type {SandboxContext} from '../context.js'
 import {badRequest} from '../domain/errors.js'
 import {readFields} from '../domain/input.js'
 import type {CustomerRecord, PurchaseRecord, RefundRecord} from '../domain/records.js'
-import {DATE_FIELDS, type DatedCollection} from '../domain/shelves.js'
+import {DATE_FIELDS, type DatedCollection} from '../domain/collections.js'
 import {type MerchantRequest, pathParam, type RouteResult} from './route.js'
 
 /** A date-time with its offset (or Z), as gw sends a fixture's `at`: an instant, read the same in any time zone. */

@@ -75,6 +75,8 @@ const queueKey = (target: DeliveryTarget) => target.hook_id ?? `${target.address
  * holds back the later events of its hook until it succeeds or runs out of attempts.
  */
 export class Deliveries {
+  /** Whether sending has begun (start): events published before wait in the store's queue. */
+  private started = false
   private readonly finished: FinishedDelivery[] = []
   private readonly draining = new Map<string, Promise<void>>()
   private readonly closing = new AbortController()
@@ -129,8 +131,14 @@ export class Deliveries {
     }
   }
 
-  /** Starts on the deliveries a previous run left queued. */
-  resume(): void {
+  /**
+   * Starts sending: what a previous run left queued, and what the gateway's start queued while it
+   * caught up on the days it missed. Nothing is sent before, so a start that fails (a state file
+   * it cannot write, a port in use) tells no receiver of a change it never kept, and has nothing
+   * in flight to stop.
+   */
+  start(): void {
+    this.started = true
     for (const delivery of this.options.store.deliveries()) this.drain(queueKey(delivery.target))
   }
 
@@ -148,7 +156,7 @@ export class Deliveries {
   }
 
   private drain(key: string): void {
-    if (this.draining.has(key) || this.closing.signal.aborted) return
+    if (!this.started || this.draining.has(key) || this.closing.signal.aborted) return
     const draining = this.deliverQueue(key).finally(() => this.draining.delete(key))
     this.draining.set(key, draining)
   }

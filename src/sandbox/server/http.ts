@@ -1,6 +1,5 @@
 import {randomUUID} from 'node:crypto'
 import {STATUS_CODES, type IncomingMessage, type ServerResponse} from 'node:http'
-import type {Duplex} from 'node:stream'
 import {setTimeout as sleep} from 'node:timers/promises'
 import type {Mode} from '../domain/mode.js'
 import {maskCardTokenPath} from '../../safety/redact.js'
@@ -232,27 +231,6 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
     // Some gateway failures arrive as an HTML page from a proxy, not as JSON (gateway-notes.md).
     res.writeHead(fault.status, {'Content-Type': 'text/html'})
     res.end(`<!DOCTYPE html>\n<html><head><title>${fault.status} ${reason}</title></head><body><h1>${reason}</h1></body></html>\n`)
-  }
-}
-
-/**
- * What the server answers when a connection breaks the protocol before a request exists: too
- * slow to send its headers or body (408), headers too large (431), or not HTTP (400). Node's own
- * answers to these have no body; clients of this gateway expect its JSON envelope.
- */
-export function clientErrorListener(mode: Mode): (error: NodeJS.ErrnoException, socket: Duplex) => void {
-  return (error, socket) => {
-    const message = socket as Duplex & {_httpMessage?: {headersSent?: boolean}}
-    if (error.code === 'ECONNRESET' || !socket.writable || message._httpMessage?.headersSent) return void socket.destroy()
-    const [status, text] =
-      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'Request timed out: the request was not received in time']
-        : error.code === 'HPE_HEADER_OVERFLOW'
-          ? [431, 'Request headers are too large']
-          : [400, 'Request is not valid HTTP']
-    const body = JSON.stringify(envelopeFor(mode, false, null, [text]))
-    const head = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`
-    socket.end(head + body)
   }
 }
 

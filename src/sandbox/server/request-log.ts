@@ -196,7 +196,7 @@ function passes(entry: RequestLogEntry, filter: LogFilter): boolean {
   return filter.status === undefined || statusMatches(filter.status, entry.status)
 }
 
-/** The entry a request makes: what the issue's log shows, every piece of text from the request cut short and its card numbers masked. */
+/** The entry a request makes, as `gw sandbox logs` shows it (RequestLog lists its fields): every piece of text from the request cut short and its card numbers masked. */
 export function entryOf(exchange: Exchange): RequestLogEntry {
   const {input, body} = exchange
   return {

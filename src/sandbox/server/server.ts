@@ -1,6 +1,4 @@
 import {randomUUID} from 'node:crypto'
-import {createServer} from 'node:http'
-import type {AddressInfo} from 'node:net'
 import type {FileLock} from '../../lib/file-lock.js'
 import {catchUp} from '../domain/billing.js'
 import {VirtualClock, formatDateTime, systemClock, type Clock} from '../domain/clock.js'
@@ -8,13 +6,16 @@ import type {SandboxContext} from '../context.js'
 import type {Mode} from '../domain/mode.js'
 import {removeRuntimeFile, writeRuntimeFile} from './daemon.js'
 import {Deliveries} from './delivery.js'
+import {DisposerStack} from './disposer-stack.js'
 import {SandboxError} from '../domain/errors.js'
 import {FaultList} from './faults.js'
 import {sandboxGuard} from './guard.js'
-import {clientErrorListener, createRequestListener} from './http.js'
+import {createRequestListener} from './http.js'
 import {TEST_MERCHANT, merchantPrefixes, newRecordId, type MerchantCredentials} from '../domain/ids.js'
-import {Journal, StateFileError, loadStore, lockStateFile, type OpenStateFile} from './persist.js'
+import {Journal} from './journal.js'
+import {StateFileError, loadStore, lockStateFile, type OpenStateFile} from './persist.js'
 import {RequestLog} from './request-log.js'
+import {listen} from './socket.js'
 import {routes} from '../routes/route-table.js'
 import {Store} from '../domain/store.js'
 import {checkWebHook, modeOfHooks} from '../domain/web-hook.js'
@@ -64,26 +65,42 @@ export interface SandboxOptions {
 export interface RunningSandbox {
   url: string
   port: number
-  /** Stops accepting connections, ends idle keep-alive ones, and resolves once all are closed. */
+  /**
+   * Stops deliveries and accepting connections, ends idle keep-alive ones, folds the journal into
+   * a snapshot, then lets go of the rest: everything the start opened, in the reverse order, once.
+   */
   close(): Promise<void>
 }
 
-/** How long requests in progress get to finish when the sandbox closes. */
-const CLOSE_GRACE_MS = 2000
 /** How long queue changes made by deliveries may wait to be saved. */
 const DELIVERY_SAVE_MS = 200
-
-/**
- * A connection that sends its headers slowly holds a socket: 10 s is far more than any client
- * needs on loopback. The whole request gets 30 s, the time the live gateway gives to processing.
- */
-const TIMEOUTS = {headersMs: 10_000, requestMs: 30_000}
 
 /** Eight attempts wait 1 + 2 + ... + 64 s in all: a receiver may be down for two minutes and miss nothing. */
 const WEBHOOK_DEFAULTS = {backoffMs: 1000, attempts: 8, timeoutMs: 10_000}
 
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
-  const {host, mode, stateFile, runtimeFile, clock = systemClock, log = () => {}} = options
+  const log = options.log ?? (() => {})
+  const unreleased = (error: unknown) => log(`could not let go of what the gateway had opened: ${String(error)}`)
+  const opened = new DisposerStack(unreleased)
+  try {
+    const {url, port} = await openGateway(options, log, opened)
+    return {url, port, close: () => opened.unwind()}
+  } catch (error) {
+    // The error says why the start failed; a release that fails as well is only logged.
+    await opened.unwind().catch(unreleased)
+    throw error
+  }
+}
+
+/**
+ * Opens the gateway: its state file's lock, its request log, its journal, its socket, its web
+ * hook deliveries, its runtime file, in that order, each registering its release with `opened`
+ * as it opens. Unwound, they go in the reverse order, but for the runtime file, which goes last:
+ * deliveries stop and requests end before the journal becomes one snapshot, and the lock is held
+ * until that is on disk.
+ */
+async function openGateway(options: SandboxOptions, log: (line: string) => void, opened: DisposerStack): Promise<{url: string; port: number}> {
+  const {host, mode, stateFile, runtimeFile, clock = systemClock} = options
   const {
     webhookBackoffMs = WEBHOOK_DEFAULTS.backoffMs,
     webhookAttempts = WEBHOOK_DEFAULTS.attempts,
@@ -92,21 +109,10 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const tokens = credentialsByUsername(options.merchants)
   const prefixes = merchantPrefixes([...tokens.keys()])
   const stateLock = stateFile ? lockStateFile(stateFile) : undefined
-  let store: Store
-  try {
-    store = stateFile ? loadStore(stateFile) : new Store()
-  } catch (error) {
-    stateLock?.release()
-    throw error
-  }
-  const closing = new AbortController()
-  let requests: RequestLog | undefined
-  try {
-    requests = options.requestLog === false ? undefined : await openRequestLog(options.requestLog ?? {}, log)
-  } catch (error) {
-    stateLock?.release()
-    throw error
-  }
+  if (stateLock) opened.defer(() => stateLock.release())
+  const store = stateFile ? loadStore(stateFile) : new Store()
+  const requests = options.requestLog === false ? undefined : await openRequestLog(options.requestLog ?? {}, log)
+  if (requests) opened.defer(() => requests.close())
 
   let journal: Journal | undefined
   /** Resolves once the store's changes are durable; without a state file they are simply kept. */
@@ -147,30 +153,17 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   store.beginRun(randomUUID())
   for (const address of options.webhooks ?? []) registerStartHook(ctx, address)
   if (stateFile) {
-    try {
-      journal = await startJournal(stateFile, store, options.openStateFile, stateLock)
-    } catch (error) {
-      await deliveries.close()
-      await requests?.close()
-      stateLock?.release()
-      throw error
-    }
+    const started = await startJournal(stateFile, store, options.openStateFile, stateLock)
+    journal = started
+    // Deliveries have stopped and requests are over by the time this runs: what they changed is in the journal, which becomes one snapshot.
+    opened.defer(async () => {
+      await started.commit()
+      await started.close()
+    })
   } else store.takeBatch()
-  /** A start that fails after the journal opened lets go of it. */
-  const abandon = async () => {
-    await deliveries.close()
-    await journal?.close()
-    await requests?.close()
-    stateLock?.release()
-  }
-  const {headersTimeoutMs = TIMEOUTS.headersMs, requestTimeoutMs = TIMEOUTS.requestMs} = options
-  const server = createServer(
-    {
-      headersTimeout: headersTimeoutMs,
-      requestTimeout: requestTimeoutMs,
-      // Node looks for late connections every 30 s by default: too coarse for a 10 s limit.
-      connectionsCheckingInterval: Math.min(1000, headersTimeoutMs),
-    },
+
+  const closing = new AbortController()
+  const listening = await listen(
     createRequestListener({
       routes,
       ctx,
@@ -193,72 +186,42 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       instance: () => store.instance,
       guard: sandboxGuard({listenHost: host, allowedHosts: options.allowedHosts ?? [], allowedOrigins: options.allowedOrigins ?? [], mode}),
     }),
+    {port: options.port, host, mode, headersTimeoutMs: options.headersTimeoutMs, requestTimeoutMs: options.requestTimeoutMs, log},
   )
-  server.on('clientError', clientErrorListener(mode))
-  await new Promise<void>((resolve, reject) => {
-    const failedToListen = (error: Error) => void abandon().finally(() => reject(error))
-    server.once('error', failedToListen)
-    server.listen(options.port, host, () => {
-      server.off('error', failedToListen)
-      resolve()
-    })
-  })
-  // Once listening, a server error (an accept failing for want of file descriptors) is logged; the journal stays open.
-  server.on('error', (error) => log(`server error: ${error.message}`))
-
-  deliveries.resume()
-  const {port} = server.address() as AddressInfo
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
-  ctx.url = url
-  if (runtimeFile) {
-    const startedAt = new Date().toISOString()
-    try {
-      writeRuntimeFile(runtimeFile, {
-        pid: process.pid,
-        url,
-        host,
-        port,
-        mode,
-        dialect: options.dialect ?? 'contract',
-        stateFile: stateFile ?? null,
-        startedAt,
-        webhooks: options.webhooks ?? [],
-        merchants: options.merchants.map((merchant) => merchant.username),
-        requestLog: options.requestLog === false ? null : (options.requestLog?.file ?? null),
-        ...(options.allowedHosts?.length ? {allowedHosts: options.allowedHosts} : {}),
-        ...(options.allowedOrigins?.length ? {allowedOrigins: options.allowedOrigins} : {}),
-      })
-    } catch (error) {
-      server.close()
-      await abandon()
-      throw error
-    }
-  }
-
-  let closed: Promise<void> | undefined
-  const shutdown = async () => {
+  opened.defer(() => {
+    // Requests a fault is delaying are cut short, rather than hold the close up.
     closing.abort()
+    return listening.close()
+  })
+
+  deliveries.start()
+  opened.defer(async () => {
     await deliveries.close()
     clearTimeout(deliverySave)
-    const stopped = new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())))
-    server.closeIdleConnections()
-    const forceClose = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS)
-    try {
-      await stopped
-    } finally {
-      clearTimeout(forceClose)
-      // Requests are over: what they changed is in the journal, which becomes one snapshot.
-      try {
-        await journal?.commit()
-        await journal?.close()
-      } finally {
-        await requests?.close()
-        stateLock?.release()
-        if (runtimeFile) removeRuntimeFile(runtimeFile, process.pid)
-      }
-    }
+  })
+
+  const {url, port} = listening
+  ctx.url = url
+  if (runtimeFile) {
+    writeRuntimeFile(runtimeFile, {
+      pid: process.pid,
+      url,
+      host,
+      port,
+      mode,
+      dialect: options.dialect ?? 'contract',
+      stateFile: stateFile ?? null,
+      startedAt: new Date().toISOString(),
+      webhooks: options.webhooks ?? [],
+      merchants: options.merchants.map((merchant) => merchant.username),
+      requestLog: options.requestLog === false ? null : (options.requestLog?.file ?? null),
+      ...(options.allowedHosts?.length ? {allowedHosts: options.allowedHosts} : {}),
+      ...(options.allowedOrigins?.length ? {allowedOrigins: options.allowedOrigins} : {}),
+    })
+    // While it is there, gw sandbox status says the gateway runs: it goes once the rest is let go.
+    opened.deferLast(() => removeRuntimeFile(runtimeFile, process.pid))
   }
-  return {url, port, close: () => (closed ??= shutdown())}
+  return {url, port}
 }
 
 async function openRequestLog(options: {file?: string; maxBytes?: number}, log: (line: string) => void): Promise<RequestLog> {

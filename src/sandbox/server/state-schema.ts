@@ -8,7 +8,7 @@ import {Subscription} from '../../api/schemas/subscription.js'
 import {WebHook} from '../../api/schemas/web-hook.js'
 import {rrnOf} from '../domain/records.js'
 import {shiftDays} from '../domain/schedule.js'
-import {COLLECTIONS, type Collection, globalKeyField} from '../domain/shelves.js'
+import {COLLECTIONS, type Collection, globalKeyField} from '../domain/collections.js'
 
 /**
  * The records as the state file holds them: the shared record schemas (the client's), with the

@@ -71,7 +71,7 @@ describe('a start that asks for another gateway than the one running', () => {
   })
 })
 
-// Issue 29: local gateways side by side, each with files of its own, found again by name.
+// Local gateways side by side (gw sandbox start --name), each with files of its own, found again by name.
 describe('the files of local gateways by name', () => {
   it('the default one keeps the names it always had; another has its own', () => {
     expect(sandboxFiles('/data/gw')).toEqual({runtime: '/data/gw/sandbox.json', log: '/data/gw/sandbox.log', requestLog: '/data/gw/sandbox-requests.ndjson'})

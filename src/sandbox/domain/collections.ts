@@ -1,0 +1,87 @@
+import type {
+  CardRecord,
+  CustomerRecord,
+  PlanRecord,
+  PurchaseRecord,
+  RefundRecord,
+  SubscriptionRecord,
+  WebHookRecord,
+} from './records.js'
+import {nameKey} from './storable.js'
+
+/**
+ * The collections a merchant's records are kept in, and what each is keyed, named, dated, grouped
+ * and summed by: the facts the shelves index records by (shelves.ts), the state file's schema
+ * checks and the change log names.
+ */
+
+export interface Collections {
+  cards: CardRecord
+  purchases: PurchaseRecord
+  refunds: RefundRecord
+  plans: PlanRecord
+  customers: CustomerRecord
+  subscriptions: SubscriptionRecord
+  webhooks: WebHookRecord
+}
+export type Collection = keyof Collections
+export const COLLECTIONS = ['cards', 'purchases', 'refunds', 'plans', 'customers', 'subscriptions', 'webhooks'] as const satisfies Collection[]
+export type AnyRecord = Collections[Collection]
+
+export type MerchantRecords = {[C in Collection]: Record<string, Collections[C]>}
+
+/**
+ * Each record has a global key (a token or id: unique across merchants) and a name its
+ * merchant gave it (an alias or reference: unique only within that merchant).
+ */
+const KEYS = {
+  cards: {global: 'token', merchantName: 'alias'},
+  purchases: {global: 'id', merchantName: 'reference'},
+  refunds: {global: 'id', merchantName: 'reference'},
+  plans: {global: 'id', merchantName: 'reference'},
+  customers: {global: 'id', merchantName: 'reference'},
+  subscriptions: {global: 'id', merchantName: 'reference'},
+  webhooks: {global: 'id', merchantName: 'id'},
+} as const satisfies {[C in Collection]: {global: keyof Collections[C]; merchantName: keyof Collections[C]}}
+
+/** The collections whose records carry the date they were made, and its field: lists page and filter by it. */
+export const DATE_FIELDS = {purchases: 'transaction_date', refunds: 'transaction_date', customers: 'created_at'} as const
+export type DatedCollection = keyof typeof DATE_FIELDS
+
+/** Fields records are grouped by, for the look-ups requests make: a purchase's refunds, a plan's subscriptions. */
+export const GROUPED_BY = {
+  refunds: ['purchase_id'],
+  subscriptions: ['customer', 'plan'],
+} as const satisfies {[C in Collection]?: readonly (keyof Collections[C])[]}
+export type Grouped = keyof typeof GROUPED_BY
+
+/**
+ * Running totals kept with a group, so a request that needs one does not read the whole group:
+ * what a purchase has had refunded, however many partial refunds it has had (a purchase with
+ * 60,000 refunds of 1.00 took 0.25 ms a refund at the first and 6 ms at the last when each refund
+ * added them all up).
+ */
+export const SUMMED = {
+  refunds: {field: 'purchase_id', of: (refund: RefundRecord) => (refund.successful ? Math.abs(refund.amount) : 0)},
+} as const
+
+/** The value a record adds to its group's running total, if its collection keeps one. */
+export function summedOf(collection: Collection, record: AnyRecord): number | undefined {
+  return collection === 'refunds' ? SUMMED.refunds.of(record as RefundRecord) : undefined
+}
+
+/** The field a collection's records are filed under: `token` for cards, `id` for the rest. */
+export const globalKeyField = (collection: Collection): string => KEYS[collection].global
+
+export const globalKeyOf = (collection: Collection, record: AnyRecord) => String(record[KEYS[collection].global as keyof AnyRecord])
+
+/**
+ * The name a record is looked up by: its reference or alias with card numbers masked, as the state
+ * file keeps it (storable.ts), so that a look-up by the name as sent finds it after a restart too.
+ */
+export function nameOf(collection: Collection, record: AnyRecord): string | undefined {
+  const name = record[KEYS[collection].merchantName as keyof AnyRecord] as unknown
+  return typeof name === 'string' ? nameKey(name) : undefined
+}
+
+export const groupFields = (collection: Collection): readonly string[] => GROUPED_BY[collection as Grouped] ?? []
