@@ -151,7 +151,7 @@ function expectOnePostEach(proxy: CountingProxy, references: string[]): void {
   expect(references.map((reference) => proxy.posts(reference))).toEqual(references.map(() => 1))
 }
 
-describe('the local gateway’s state file is its real file (item 2)', () => {
+describe('the local gateway’s state file is its real file', () => {
   it('a second gateway on it through a symlink or a hard link is refused (exit 2); the first’s clean stop leaves the symlink a symlink and loses nothing', async () => {
     const dir = folder()
     mkdirSync(join(dir, 'real'))
@@ -190,7 +190,7 @@ describe('the local gateway’s state file is its real file (item 2)', () => {
   })
 })
 
-describe('a batch journal is its real file (item 2)', () => {
+describe('a batch journal is its real file', () => {
   it('a second batch on a symlink to a running batch’s --journal is refused (exit 2), and every row is POSTed once', async () => {
     const sandbox = await gateway()
     const {file, references, dir} = await purchaseBatch(sandbox, 5)
@@ -216,7 +216,7 @@ describe('a batch journal is its real file (item 2)', () => {
   })
 })
 
-describe('one gateway spelled several ways is one journal (item 3)', () => {
+describe('one gateway spelled several ways is one journal', () => {
   it('the same batch against localhost, 127.0.0.1/ and LOCALHOST: one journal, and one POST per row', async () => {
     const sandbox = await gateway()
     const {file, references} = await purchaseBatch(sandbox, 5)
@@ -237,7 +237,7 @@ describe('one gateway spelled several ways is one journal (item 3)', () => {
   })
 })
 
-describe('a journal never reports rows from another run of the local gateway (item 4)', () => {
+describe('a journal never reports rows from another run of the local gateway', () => {
   it('a gateway restarted without --state at the same address: the rerun is refused (exit 2), saying why, and nothing is sent or reported', async () => {
     const home = isolatedHome()
     const before = await gateway([], home)
@@ -346,7 +346,7 @@ describe('a journal never reports rows from another run of the local gateway (it
   })
 })
 
-describe('an input edited after a crash (item 5)', () => {
+describe('an input edited after a crash', () => {
   it('after kill -9: unchanged rows resume, changed rows already sent are refused naming their lines (exit 2), new rows are sent; one POST per reference', async () => {
     const sandbox = await gateway()
     const {file, references} = await purchaseBatch(sandbox, 4)
@@ -403,7 +403,7 @@ describe('an input edited after a crash (item 5)', () => {
   })
 })
 
-describe('an input moved, copied or hard-linked after its run is the same batch (item 5)', () => {
+describe('an input moved, copied or hard-linked after its run is the same batch', () => {
   it('refunds with blank references (each derived as <purchase>-R1): rerun from a new path, a copy and a hard link, nothing is sent again, stderr says whose journal it is, and --dry-run says so', async () => {
     const {sandbox, purchases, proxy, env} = await purchasedThrough(3)
     const dir = folder()
