@@ -61,9 +61,7 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
   }
   return {
     out: (text) => (isStdoutTTY ? footer.around(() => write(text)) : write(text)),
-    // Everything on stderr is for people: whatever slipped past the renderers unsanitized
-    // (a profile name, a log line) still cannot drive the terminal.
-    err: (text) => footer.around(() => process.stderr.write(sanitize(text, {keepColors: true}))),
+    err: (text) => footer.around(() => process.stderr.write(forPeople(text))),
     status: (line) => (isStderrTTY ? footer.set(line) : undefined),
     readStdin,
     stdinChunks: () => process.stdin,
@@ -87,6 +85,15 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
       await new Promise((resolve) => setImmediate(resolve))
     },
   }
+}
+
+/**
+ * Everything on stderr is for people: whatever slipped past the renderers unsanitized (a profile
+ * name, a log line) still cannot drive the terminal. One function for every Io, the tests' too,
+ * so that what a test reads on stderr is what a person would see.
+ */
+function forPeople(text: string): string {
+  return sanitize(text, {keepColors: true})
 }
 
 /** Once `stream` has drained, or failed or closed: whichever comes, every listener set here goes. */
@@ -176,7 +183,7 @@ export function testIo({tty = false, stdin = '', color = false, columns = 80} = 
   const footer = statusLine((text) => void (stderr += text))
   return {
     out: (text) => footer.around(() => void (stdout += text)),
-    err: (text) => footer.around(() => void (stderr += text)),
+    err: (text) => footer.around(() => void (stderr += forPeople(text))),
     status: (line) => (tty ? footer.set(line) : undefined),
     readStdin: async () => stdin,
     stdinChunks: async function* () {
