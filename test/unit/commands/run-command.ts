@@ -35,10 +35,9 @@ export interface Ran {
 export async function runCommand(
   command: typeof GwCommand & (new (argv: string[], config: Config) => GwCommand),
   argv: string[],
-  {name, client, tty = false, target = sandboxTarget}: {name: string; client?: GatewayClient; tty?: boolean; target?: Target & {token?: string}},
+  {name, client, tty = false, target = sandboxTarget, io = testIo({tty})}: {name: string; client?: GatewayClient; tty?: boolean; target?: Target & {token?: string}; io?: TestIo},
 ): Promise<Ran> {
   config ??= Config.load({root})
-  const io = testIo({tty})
   const factory = createFactory(
     {commandName: name, columns: command.columns, argv, env: {}, config: await config},
     {
