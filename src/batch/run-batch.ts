@@ -177,7 +177,7 @@ async function send<Input, Body extends object>(
     })
     // stdout's reader gone (`| head -1`) or stdout full: no new row is started, those in flight finish into the journal.
     let broken: NodeJS.ErrnoException | undefined
-    io.onOutClosed?.((err) => {
+    io.onOutClosed((err) => {
       broken ??= err
       runner.stop('stdout')
     })
@@ -244,14 +244,14 @@ async function plan<Input>(kind: BatchKind<Input, object>, path: string, scan: S
 
 /** Once stdout (or --jq's filter) has taken what waits for it, or `stop` is aborted. */
 function outputReady(io: Io, stop: AbortSignal): Promise<void> {
-  if (stop.aborted || !io.outReady) return Promise.resolve()
+  if (stop.aborted) return Promise.resolve()
   return new Promise<void>((resolve) => {
     const done = () => {
       stop.removeEventListener('abort', done)
       resolve()
     }
     stop.addEventListener('abort', done)
-    void io.outReady!().then(done)
+    void io.outReady().then(done)
   })
 }
 

@@ -97,7 +97,7 @@ export abstract class GwCommand extends Command {
   protected override async finally(err: Error | undefined): Promise<void> {
     this.unwatchSignals()
     // A pager still shows the output: its reader leaves it first.
-    await this.factory.io.close?.()
+    await this.factory.io.close()
     // A service (gw listen) stops by itself when its reader goes away; any other command says so.
     if (!(this.ctor as typeof GwCommand).handlesSignals) await this.reporter.brokenStdout()
     await this.factory.close()

@@ -96,7 +96,7 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the registrat
         this.io,
       )
       // --jq failed on an event (output/jq.ts): gw listen stopped there, and says why.
-      const failure = this.io.outFailure?.()
+      const failure = this.io.outFailure()
       if (failure instanceof GwError) throw failure
       return new ExitStatus(code)
     } finally {

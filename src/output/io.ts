@@ -32,19 +32,19 @@ export interface Io {
    * Calls back once when stdout cannot be written: its reader went away (EPIPE, `| head -1`) or its
    * file cannot take more (ENOSPC, `> /dev/full`). gw never crashes on it.
    */
-  onOutClosed?(listener: (err: NodeJS.ErrnoException) => void): void
+  onOutClosed(listener: (err: NodeJS.ErrnoException) => void): void
   /** Why stdout could not be written, once it could not. */
-  outFailure?(): NodeJS.ErrnoException | undefined
+  outFailure(): NodeJS.ErrnoException | undefined
   /** Resolves once what was written to stdout is out, or has failed. */
-  flushOut?(): Promise<void>
+  flushOut(): Promise<void>
   /** Writes to stdout and resolves once it is out: false when it could not be (its reader went away). */
-  outWritten?(text: string): Promise<boolean>
+  outWritten(text: string): Promise<boolean>
   /** Said before `lines` lines a terminal shows (a table): long output goes through the pager (pager.ts). */
-  page?(lines: number): Promise<void>
+  page(lines: number): Promise<void>
   /** stdout is done: a pager's input ends, and gw waits for the reader to leave it. */
-  close?(): Promise<void>
+  close(): Promise<void>
   /** Resolves once stdout takes more without holding it (at once, unless its reader is behind), or has failed: output waits for its reader. */
-  outReady?(): Promise<void>
+  outReady(): Promise<void>
 }
 
 export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false} = {}): Io {
@@ -79,6 +79,9 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
     onOutClosed: onFailure,
     outFailure: failure,
     outReady: () => (failure() || !process.stdout.writableNeedDrain ? Promise.resolve() : drained(process.stdout)),
+    // No pager here (pager.ts wraps this Io in one): a terminal shows the lines as they come, and nothing is left to end.
+    page: () => Promise.resolve(),
+    close: () => Promise.resolve(),
     // What is buffered drains first; then a turn of the event loop lets a failure already met be told.
     flushOut: async () => {
       if (!failure() && process.stdout.writableLength > 0) await new Promise((resolve) => process.stdout.once('drain', resolve).once('error', resolve))
@@ -188,7 +191,7 @@ export interface TestIoOptions {
   failWrites?: {code: string; afterWrites?: number}
 }
 
-export interface TestIo extends Required<Io> {
+export interface TestIo extends Io {
   stdout: () => string
   stderr: () => string
   /** Resolves once a write waits for the reader that fell behind: gw is held by it now. */

@@ -51,7 +51,7 @@ Talks to the gateway of the profile in force (gw sandbox start registers it as "
     }
     const stopped = new AbortController()
     // A reader gone (`| head -5`) or a full disk: no more polling; exit 141 (silent), or 1 saying so.
-    this.io.onOutClosed?.(() => stopped.abort())
+    this.io.onOutClosed(() => stopped.abort())
     let received: NodeJS.Signals | undefined
     const stop = (signal: NodeJS.Signals) => {
       received = signal
