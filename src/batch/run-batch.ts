@@ -1,7 +1,7 @@
 import {GwError, InterruptedError, UsageError, WriteError} from '../errors.js'
 import {DEFAULT_CONCURRENCY} from '../cli/flags.js'
 import type {Factory} from '../cli/factory.js'
-import type {BatchPlan} from '../cli/live-safety.js'
+import {type BatchPlan, confirmBatch} from '../cli/live-safety.js'
 import {BatchView, journalStateText, Tally} from '../output/batch.js'
 import type {Io} from '../output/io.js'
 import {toNdjsonLine} from '../output/json.js'
@@ -155,7 +155,9 @@ async function send<Input, Body extends object>(
     for (const left of journal.inDoubtElsewhere) {
       io.err(`Journal: reference ${left.intent} (line ${left.line} then) was sent by an earlier run with no answer kept, and ${source.name} no longer has it: check it with gw ${kind.noun} get ${left.intent} before sending it again.\n`)
     }
-    const deps = await f.batchDeps(() => plan(kind, source.path, scan))
+    // A read-only profile refuses the batch, and a live one has it confirmed once (told what it sends): its client then sends every row unasked.
+    const confirmed = await confirmBatch({target: await f.target(), commandId: f.commandName, yes: f.flags.yes, io, prompter: () => f.prompter(), plan: () => plan(kind, source.path, scan)})
+    const deps = await f.deps(confirmed)
     await refuseAnotherInstance(journal, target, deps)
     const view = new BatchView(io, scan.total, kind.noun, {json: f.flags.json})
     for (const row of invalid) view.skipped(invalidReport(row))
