@@ -1,5 +1,5 @@
 import {GwError, InterruptedError, UsageError, WriteError} from '../errors.js'
-import {DEFAULT_CONCURRENCY} from '../cli/flags.js'
+import {type BatchFlags, DEFAULT_CONCURRENCY} from '../cli/flags.js'
 import type {Factory} from '../cli/factory.js'
 import {type BatchPlan, confirmBatch} from '../cli/live-safety.js'
 import {BatchView, journalStateText, Tally} from '../output/batch.js'
@@ -14,15 +14,6 @@ import {askedAbout, checkedRows, type InvalidRow, journaledReference, type Scan,
 import {derivedFrom} from '../lists/refund-match.js'
 import {BatchRunner, invalidReport} from './runner.js'
 import {type BatchSource, batchSource} from './source.js'
-
-export interface BatchFlags {
-  input: string
-  concurrency?: number
-  'skip-invalid': boolean
-  'dry-run': boolean
-  journal?: string
-  verify?: boolean
-}
 
 /**
  * `gw refund create --input FILE` and `gw purchase create --input FILE` (issue 9): every row

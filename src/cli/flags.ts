@@ -134,6 +134,21 @@ export function batch(rows: string) {
   }
 }
 
+/** The batch's flags as its run takes them (batch/run-batch.ts). */
+export interface BatchFlags {
+  input: string
+  concurrency?: number
+  'skip-invalid': boolean
+  'dry-run': boolean
+  journal?: string
+  verify?: boolean
+}
+
+/** The batch's flags of those parsed, the one-row flags left out. */
+export function batchFlags(flags: BatchFlags): BatchFlags {
+  return {input: flags.input, concurrency: flags.concurrency, 'skip-invalid': flags['skip-invalid'], 'dry-run': flags['dry-run'], journal: flags.journal, verify: flags.verify}
+}
+
 /**
  * With --input the rows come from the file: any of the command's one-row flags (every flag it
  * defines but the batch's) beside it is a mistake. Without --input, oclif has already required

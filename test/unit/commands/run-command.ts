@@ -32,8 +32,8 @@ export interface Ran {
  * Runs a command in this process (gh's runF): oclif's parse and gw's run, render and report, with
  * a Factory whose Io is a buffer and whose client is the fake given. No process is spawned.
  */
-export async function runCommand(
-  command: typeof GwCommand & (new (argv: string[], config: Config) => GwCommand),
+export async function runCommand<I>(
+  command: Pick<typeof GwCommand, 'columns' | 'runWith'> & (new (argv: string[], config: Config) => GwCommand<I>),
   argv: string[],
   {name, client, tty = false, target = sandboxTarget, io = testIo({tty})}: {name: string; client?: GatewayClient; tty?: boolean; target?: Target & {token?: string}; io?: TestIo},
 ): Promise<Ran> {
