@@ -35,11 +35,17 @@ export abstract class GwCommand<Input = unknown> extends Command {
   factory!: Factory
   private reporter!: Reporter
   private unwatchSignals = () => {}
+  /** Run on the input in place of operate() (gh's runF): a test takes the input the parse made, and nothing is sent. */
+  private runF?: (input: Input) => unknown
 
-  /** Runs in this process with the factory given, as oclif's run() does with the real one (for in-process tests). */
-  static async runWith<I>(this: new (argv: string[], config: Config) => GwCommand<I>, argv: string[], config: Config, factory: Factory): Promise<unknown> {
+  /**
+   * Runs in this process with the factory given, as oclif's run() does with the real one; with
+   * `runF`, that in place of the operation (gh's runF): the parse alone, its input handed to `runF`.
+   */
+  static async runWith<I>(this: new (argv: string[], config: Config) => GwCommand<I>, argv: string[], config: Config, factory: Factory, runF?: (input: I) => unknown): Promise<unknown> {
     const command = new this(argv, config)
     command.factory = factory
+    command.runF = runF
     return command._run()
   }
 
@@ -59,7 +65,7 @@ export abstract class GwCommand<Input = unknown> extends Command {
    */
   override async run(): Promise<unknown> {
     const input = await this.untilStopped(this.input())
-    const result = await this.untilStopped(this.operate(input))
+    const result = await this.untilStopped(this.runF ? Promise.resolve(this.runF(input)) : this.operate(input))
     await this.reporter.result(result)
     return result
   }
