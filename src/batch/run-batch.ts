@@ -16,7 +16,7 @@ import {BatchRunner, invalidReport} from './runner.js'
 import {type BatchSource, batchSource} from './source.js'
 
 /**
- * `gw refund create --input FILE` and `gw purchase create --input FILE` (issue 9): every row
+ * `gw refund create --input FILE` and `gw purchase create --input FILE` (design.md §5): every row
  * checked before any is sent, reading the file once; then the rows, read again as they are sent,
  * `--concurrency` at a time, each journaled before it is sent and after its answer; a line per row
  * as it finishes, a summary on stderr. No row is held longer than it takes to send it. Returns
