@@ -1,7 +1,7 @@
 import {GwError, InterruptedError, UsageError, WriteError} from '../errors.js'
-import {DEFAULT_CONCURRENCY} from '../cli/flags.js'
+import {type BatchFlags, DEFAULT_CONCURRENCY} from '../cli/flags.js'
 import type {Factory} from '../cli/factory.js'
-import type {BatchPlan} from '../cli/live-safety.js'
+import {type BatchPlan, confirmBatch} from '../cli/live-safety.js'
 import {BatchView, journalStateText, Tally} from '../output/batch.js'
 import type {Io} from '../output/io.js'
 import {toNdjsonLine} from '../output/json.js'
@@ -15,17 +15,8 @@ import {derivedFrom} from '../lists/refund-match.js'
 import {BatchRunner, invalidReport} from './runner.js'
 import {type BatchSource, batchSource} from './source.js'
 
-export interface BatchFlags {
-  input: string
-  concurrency?: number
-  'skip-invalid': boolean
-  'dry-run': boolean
-  journal?: string
-  verify?: boolean
-}
-
 /**
- * `gw refund create --input FILE` and `gw purchase create --input FILE` (issue 9): every row
+ * `gw refund create --input FILE` and `gw purchase create --input FILE` (design.md §5): every row
  * checked before any is sent, reading the file once; then the rows, read again as they are sent,
  * `--concurrency` at a time, each journaled before it is sent and after its answer; a line per row
  * as it finishes, a summary on stderr. No row is held longer than it takes to send it. Returns
@@ -155,7 +146,9 @@ async function send<Input, Body extends object>(
     for (const left of journal.inDoubtElsewhere) {
       io.err(`Journal: reference ${left.intent} (line ${left.line} then) was sent by an earlier run with no answer kept, and ${source.name} no longer has it: check it with gw ${kind.noun} get ${left.intent} before sending it again.\n`)
     }
-    const deps = await f.batchDeps(() => plan(kind, source.path, scan))
+    // A read-only profile refuses the batch, and a live one has it confirmed once (told what it sends): its client then sends every row unasked.
+    const confirmed = await confirmBatch({target: await f.target(), commandId: f.commandName, yes: f.flags.yes, io, prompter: () => f.prompter(), plan: () => plan(kind, source.path, scan)})
+    const deps = await f.deps(confirmed)
     await refuseAnotherInstance(journal, target, deps)
     const view = new BatchView(io, scan.total, kind.noun, {json: f.flags.json})
     for (const row of invalid) view.skipped(invalidReport(row))
@@ -177,7 +170,7 @@ async function send<Input, Body extends object>(
     })
     // stdout's reader gone (`| head -1`) or stdout full: no new row is started, those in flight finish into the journal.
     let broken: NodeJS.ErrnoException | undefined
-    io.onOutClosed?.((err) => {
+    io.onOutClosed((err) => {
       broken ??= err
       runner.stop('stdout')
     })
@@ -244,14 +237,14 @@ async function plan<Input>(kind: BatchKind<Input, object>, path: string, scan: S
 
 /** Once stdout (or --jq's filter) has taken what waits for it, or `stop` is aborted. */
 function outputReady(io: Io, stop: AbortSignal): Promise<void> {
-  if (stop.aborted || !io.outReady) return Promise.resolve()
+  if (stop.aborted) return Promise.resolve()
   return new Promise<void>((resolve) => {
     const done = () => {
       stop.removeEventListener('abort', done)
       resolve()
     }
     stop.addEventListener('abort', done)
-    void io.outReady!().then(done)
+    void io.outReady().then(done)
   })
 }
 

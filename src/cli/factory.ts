@@ -2,7 +2,7 @@ import type {GatewayClient} from '../api/client.js'
 import type {ProxySettings} from '../api/proxy.js'
 import type {Credentials, Target} from '../auth/resolve.js'
 import type {TokenStores} from '../auth/token-store.js'
-import type {BatchPlan, GuardOptions} from './live-safety.js'
+import type {BatchConfirmation, GuardOptions} from './live-safety.js'
 import type {Deps} from '../operations/deps.js'
 import type {Column} from '../output/columns.js'
 import {type Io, processIo} from '../output/io.js'
@@ -42,17 +42,16 @@ export interface Factory {
   credentials(): Promise<Credentials>
   /** HTTP_PROXY, HTTPS_PROXY and NO_PROXY from the environment, checked; undefined when no proxy is set. */
   proxy(): Promise<ProxySettings | undefined>
-  /** The client for the profile in force, every request passing the profile's guard. */
-  client(): Promise<GatewayClient>
+  /**
+   * The client for the profile in force, every request passing the profile's guard. A batch's is
+   * built with its one live confirmation (confirmBatch): its rows are not asked about one by one,
+   * and a read-only profile still refuses each.
+   */
+  client(confirmed?: BatchConfirmation): Promise<GatewayClient>
   /** A client for other credentials (those gw login is about to save). */
   clientFor(credentials: ClientCredentials, guard?: RequestGuard): Promise<GatewayClient>
-  /** What operations run with: the client and the Io. */
-  deps(): Promise<Deps>
-  /**
-   * A batch's deps: a read-only profile refuses it, a live one confirms the whole batch once (told
-   * what it sends when it asks), and its rows are then sent without a confirmation each.
-   */
-  batchDeps(plan: () => Promise<BatchPlan>): Promise<Deps>
+  /** What operations run with: the client (a batch's, given its confirmation) and the Io. */
+  deps(confirmed?: BatchConfirmation): Promise<Deps>
   /** The money in flight now, for a signal to name. */
   inFlight(): Deps['client']['inFlight']
   /** Whether the gateway's last answer came from a local gateway (gw sandbox), by the run of data it named itself with (X-Sandbox-Instance), not by its address. */
@@ -88,10 +87,9 @@ class CommandFactory implements Factory {
   private filteredIo?: Io
   private prompterMade?: Promise<Prompter>
   private targetMade?: Promise<Target & {token?: string}>
-  private clientMade?: Promise<GatewayClient>
-  private clientBuilt?: GatewayClient
-  /** Set once a batch's one live confirmation is given: its rows' requests are then not asked about. */
-  private batchConfirmed = false
+  /** The command's client, and a batch's. */
+  private readonly clientsMade = new Map<'asking' | 'confirmed', Promise<GatewayClient>>()
+  private readonly clientsBuilt: GatewayClient[] = []
 
   constructor(
     private readonly context: FactoryContext,
@@ -162,19 +160,22 @@ class CommandFactory implements Factory {
     return (await import('../api/proxy.js')).proxySettings(this.context.env)
   }
 
-  client(): Promise<GatewayClient> {
-    this.clientMade ??= (this.parts.client?.() ?? this.guardedClient()).then((client) => (this.clientBuilt = client))
-    return this.clientMade
+  client(confirmed?: BatchConfirmation): Promise<GatewayClient> {
+    const kind = confirmed ? 'confirmed' : 'asking'
+    let made = this.clientsMade.get(kind)
+    if (!made) {
+      made = (this.parts.client?.() ?? this.guardedClient(confirmed)).then((client) => (this.clientsBuilt.push(client), client))
+      this.clientsMade.set(kind, made)
+    }
+    return made
   }
 
-  private async guardedClient(): Promise<GatewayClient> {
+  private async guardedClient(confirmed: BatchConfirmation | undefined): Promise<GatewayClient> {
     const credentials = await this.credentials()
     const {requestGuard} = await import('./live-safety.js')
     const purchaseCurrency = async (id: string) => (await import('../operations/refunds.js')).purchaseCurrency(id, await this.deps())
-    const options: GuardOptions = {...this.guardOptions(credentials), purchaseCurrency}
-    // Asked per request: a batch confirmed up front after the client was made is still not asked row by row.
-    const guard: RequestGuard = (facts, request) => requestGuard({...options, confirmedUpFront: this.batchConfirmed})(facts, request)
-    return this.clientFor(credentials, guard)
+    const options: GuardOptions = {target: credentials, commandId: this.commandName, yes: this.globals.yes, io: this.io, prompter: () => this.prompter(), purchaseCurrency, ...confirmed}
+    return this.clientFor(credentials, requestGuard(options))
   }
 
   async clientFor(credentials: ClientCredentials, guard?: RequestGuard): Promise<GatewayClient> {
@@ -182,31 +183,19 @@ class CommandFactory implements Factory {
     return buildClient(credentials, {io: this.io, verbose: this.globals.verbose, version: this.context.config.version, proxy: await this.proxy(), guard, signal: this.stop.signal})
   }
 
-  async deps(): Promise<Deps> {
-    return {client: await this.client(), io: this.io}
-  }
-
-  async batchDeps(plan: () => Promise<BatchPlan>): Promise<Deps> {
-    const {confirmBatch} = await import('./live-safety.js')
-    await confirmBatch({...this.guardOptions(await this.target()), plan})
-    this.batchConfirmed = true
-    return this.deps()
-  }
-
-  /** Who asks, and how, for the live confirmations and the read-only refusal. */
-  private guardOptions(target: Target): GuardOptions {
-    return {target, commandId: this.commandName, yes: this.globals.yes, io: this.io, prompter: () => this.prompter()}
+  async deps(confirmed?: BatchConfirmation): Promise<Deps> {
+    return {client: await this.client(confirmed), io: this.io}
   }
 
   inFlight(): Deps['client']['inFlight'] {
-    return this.clientBuilt?.inFlight
+    return this.clientsBuilt.map((client) => client.inFlight).find((inFlight) => inFlight !== undefined)
   }
 
   localGateway(): boolean {
-    return this.clientBuilt?.gatewayInstance !== undefined
+    return this.clientsBuilt.some((client) => client.gatewayInstance !== undefined)
   }
 
   async close(): Promise<void> {
-    await this.clientBuilt?.close()
+    await Promise.all(this.clientsBuilt.map((client) => client.close()))
   }
 }

@@ -120,8 +120,8 @@ export const maxPages = (options: {dependsOn?: string[]} = {}) =>
   Flags.integer({description: 'pages to read at most before giving up on a list that does not end; default enough for 1,000,000 records', min: 1, helpGroup: 'PAGES', ...options})
 
 /**
- * A batch of rows from a file instead of one from flags (issue 9): `rows` names the columns. The
- * one-row flags are then refused (refuseRowFlagsInBatch).
+ * A batch of rows from a file instead of one from flags (design.md §3 and §5: a line per row, a
+ * journal): `rows` names the columns. The one-row flags are then refused (refuseRowFlagsInBatch).
  */
 export function batch(rows: string) {
   return {
@@ -132,6 +132,21 @@ export function batch(rows: string) {
     journal: Flags.string({description: "the batch's journal file (default: one in gw's data directory, $XDG_DATA_HOME/gw/journals, named from the input file and the gateway)", dependsOn: ['input'], helpGroup: 'BATCH'}),
     verify: Flags.boolean({description: "on a rerun, look up each row the journal has done and report any the gateway lacks (for a gateway that names no run of its data, as the live one)", dependsOn: ['input'], helpGroup: 'BATCH'}),
   }
+}
+
+/** The batch's flags as its run takes them (batch/run-batch.ts). */
+export interface BatchFlags {
+  input: string
+  concurrency?: number
+  'skip-invalid': boolean
+  'dry-run': boolean
+  journal?: string
+  verify?: boolean
+}
+
+/** The batch's flags of those parsed, the one-row flags left out. */
+export function batchFlags(flags: BatchFlags): BatchFlags {
+  return {input: flags.input, concurrency: flags.concurrency, 'skip-invalid': flags['skip-invalid'], 'dry-run': flags['dry-run'], journal: flags.journal, verify: flags.verify}
 }
 
 /**
@@ -166,8 +181,8 @@ export function windowEdge(edge: 'from' | 'to', what: string) {
 export const DEFAULT_LIST_LIMIT = 30
 
 /**
- * The flags every list command takes (issue 20): the window, how many and in which order, and
- * how many pages to fetch ahead. `withTime` is false for records without a time (cards).
+ * The flags every list command takes (design.md §3: newest first, --limit N or --all): the window,
+ * how many and in which order, and how many pages to fetch ahead. `withTime` is false for records without a time (cards).
  */
 export function listing(noun: string, {withTime = true} = {}) {
   return {

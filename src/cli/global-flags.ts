@@ -35,6 +35,11 @@ export const globalFlags = {
   })(),
 }
 
+/** A command's own flags as parsed, without the global ones (the Factory holds those): what its operation is given. */
+export function ownFlags<F extends object>(flags: F): Omit<F, keyof typeof globalFlags> {
+  return Object.fromEntries(Object.entries(flags).filter(([name]) => !Object.hasOwn(globalFlags, name))) as Omit<F, keyof typeof globalFlags>
+}
+
 /**
  * The global flags before a parse has read them, or when it failed: an error is still reported as
  * JSON under --json, and --no-input still means nothing is asked.

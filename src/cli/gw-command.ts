@@ -11,11 +11,12 @@ export {ExitStatus} from './reporter.js'
 /**
  * The base of every gw command (style.md §2–3): it parses, runs, renders and reports, through
  * oclif's own _run, catch and finally. What a command needs (Io, target, credentials, prompter,
- * the client with its guard) comes from its Factory, built lazily; a command's run() parses its
- * flags into an operation's input, runs the operation with the factory's deps and returns what it
- * gave: a record, a list, nothing, or an ExitStatus.
+ * the client with its guard) comes from its Factory, built lazily. A command says two things: its
+ * input() (its flags and arguments parsed into the input its operation gets) and its operate()
+ * (the operation run on that input with the factory's deps, returning what it gave: a record, a
+ * list, nothing, or an ExitStatus). The base's run() joins them and renders the result.
  */
-export abstract class GwCommand extends Command {
+export abstract class GwCommand<Input = unknown> extends Command {
   static override baseFlags = globalFlags
 
   /** How a table shows this command's record. */
@@ -34,12 +35,43 @@ export abstract class GwCommand extends Command {
   factory!: Factory
   private reporter!: Reporter
   private unwatchSignals = () => {}
+  /** Run on the input in place of operate() (gh's runF): a test takes the input the parse made, and nothing is sent. */
+  private runF?: (input: Input) => unknown
 
-  /** Runs in this process with the factory given, as oclif's run() does with the real one (gh's runF, for in-process tests). */
-  static async runWith(this: new (argv: string[], config: Config) => GwCommand, argv: string[], config: Config, factory: Factory): Promise<unknown> {
+  /**
+   * Runs in this process with the factory given, as oclif's run() does with the real one; with
+   * `runF`, that in place of the operation (gh's runF): the parse alone, its input handed to `runF`.
+   */
+  static async runWith<I>(this: new (argv: string[], config: Config) => GwCommand<I>, argv: string[], config: Config, factory: Factory, runF?: (input: I) => unknown): Promise<unknown> {
     const command = new this(argv, config)
     command.factory = factory
+    command.runF = runF
     return command._run()
+  }
+
+  /**
+   * The command's parse: its flags and arguments as the input its operation gets, checked (a
+   * usage error names the flag). What the flags point at (a card on stdin, a file's body) and
+   * what a person is asked at a terminal are part of it.
+   */
+  protected abstract input(): Promise<Input>
+
+  /** The command's one operation, run on its input: a record, a list, nothing, or an ExitStatus. */
+  protected abstract operate(input: Input): Promise<unknown>
+
+  /**
+   * oclif's run: the input, then the operation, and the result rendered. A signal ends either
+   * even where it waits on what nothing aborts (stdin, a prompt).
+   */
+  override async run(): Promise<unknown> {
+    const input = await this.untilStopped(this.input())
+    const result = await this.untilStopped(this.runF ? Promise.resolve(this.runF(input)) : this.operate(input))
+    await this.reporter.result(result)
+    return result
+  }
+
+  private untilStopped<T>(work: Promise<T>): Promise<T> {
+    return Promise.race([work, this.factory.stop.interrupted])
   }
 
   protected get io(): Io {
@@ -66,21 +98,13 @@ export abstract class GwCommand extends Command {
     return Object.hasOwn(choices, name) ? choices[name] : undefined
   }
 
-  /** oclif's run, with set-up first (as sf's SfCommand does): the factory, the reporter, the signals. */
+  /** oclif's _run, with set-up first (as sf's SfCommand does): the factory, the reporter, the signals; oclif's then calls run, catch and finally. */
   protected override async _run<T>(): Promise<T> {
     const ctor = this.ctor as typeof GwCommand
     this.factory ??= createFactory({commandName: (this.id ?? '').replaceAll(':', ' '), columns: ctor.columns, argv: this.argv, env: process.env, config: this.config})
     const flags = [...Object.keys(ctor.flags ?? {}), ...Object.keys(ctor.baseFlags ?? {})]
     this.reporter = new Reporter(this.factory, {name: () => `${this.config.bin} ${this.factory.commandName}`, flags})
     if (!ctor.handlesSignals) this.unwatchSignals = this.factory.stop.watch()
-    const run = this.run.bind(this)
-    // oclif's _run calls run(): the result is rendered there, and a signal ends it even where it
-    // waits on what nothing aborts (stdin, a prompt).
-    this.run = async () => {
-      const result = await Promise.race([run(), this.factory.stop.interrupted])
-      await this.reporter.result(result)
-      return result
-    }
     return super._run<T>()
   }
 
@@ -97,7 +121,7 @@ export abstract class GwCommand extends Command {
   protected override async finally(err: Error | undefined): Promise<void> {
     this.unwatchSignals()
     // A pager still shows the output: its reader leaves it first.
-    await this.factory.io.close?.()
+    await this.factory.io.close()
     // A service (gw listen) stops by itself when its reader goes away; any other command says so.
     if (!(this.ctor as typeof GwCommand).handlesSignals) await this.reporter.brokenStdout()
     await this.factory.close()

@@ -1,5 +1,6 @@
 import type {Interfaces} from '@oclif/core'
 import * as gwFlags from './flags.js'
+import {ownFlags} from './global-flags.js'
 import {GwCommand} from './gw-command.js'
 import type {ListFlags} from '../lists/run-list.js'
 import type {ListResource} from '../operations/lists.js'
@@ -19,17 +20,21 @@ export interface ListHelp {
  */
 export function listCommand(resource: ListResource, help: ListHelp, filters: Interfaces.FlagInput, columns: Column[], {withTime = true} = {}) {
   const noun = nounOf(resource)
-  return class List extends GwCommand {
+  return class List extends GwCommand<ListFlags> {
     static override summary = help.summary
     static override description = help.description
     static override examples = help.examples
     static override flags = {...gwFlags.listing(noun, {withTime}), ...filters}
     static override columns = columns
 
-    async run() {
+    protected async input(): Promise<ListFlags> {
       const {flags} = await this.parse(List)
+      return ownFlags(flags)
+    }
+
+    protected async operate(flags: ListFlags) {
       const {runList} = await import('../lists/run-list.js')
-      return runList(resource, flags as ListFlags, this.factory, noun)
+      return runList(resource, flags, this.factory, noun)
     }
   }
 }

@@ -127,15 +127,25 @@ export interface BatchPlan {
   totals: string
 }
 
+declare const given: unique symbol
+
+/**
+ * A batch's one confirmation, given (or needing none: not live, or --yes), as the guard of the
+ * client its rows are sent with takes it (Factory.client): only confirmBatch makes one, so no
+ * client passes a row unasked without it.
+ */
+export type BatchConfirmation = {readonly confirmedUpFront: true; readonly [given]: true}
+
 /**
  * A batch on a live profile is confirmed once, before its first row, by typing its number of rows
  * (its amounts may be in several currencies); without a terminal only --yes goes ahead. A
  * read-only profile refuses it first.
  */
-export async function confirmBatch(options: Omit<GuardOptions, 'confirmedUpFront'> & {plan: () => Promise<BatchPlan>}): Promise<void> {
+export async function confirmBatch(options: Omit<GuardOptions, 'confirmedUpFront'> & {plan: () => Promise<BatchPlan>}): Promise<BatchConfirmation> {
   const {target, commandId} = options
   refuseWhenReadOnly(target, commandId)
-  if (target.environment !== 'live' || options.yes) return
+  const confirmed = {confirmedUpFront: true} as BatchConfirmation
+  if (target.environment !== 'live' || options.yes) return confirmed
   // Read from the file only when it is to be shown: a batch of any size is totalled as it is read.
   const plan = await options.plan()
   const what = `${plan.rows} ${plan.noun}${plan.rows === 1 ? '' : 's'} (${plan.totals})`
@@ -146,4 +156,5 @@ export async function confirmBatch(options: Omit<GuardOptions, 'confirmedUpFront
   await askToConfirm(options.io, await options.prompter(), `LIVE: about to send ${what}. Type the number of rows (${rows}) to confirm`, {shown: rows, accepted: [rows]}, (typed) => {
     return new UsageError(`"${sanitizeLine(typed)}" does not match ${rows}: nothing was sent`, 'Run it again and type the number of rows exactly, or add --yes.')
   })
+  return confirmed
 }

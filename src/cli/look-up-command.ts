@@ -47,6 +47,14 @@ export interface Described {
   add: (record: GwRecord, f: Factory) => Promise<GwRecord>
 }
 
+/** What a `get` looks up: the ids given (`-` reads them from stdin), or a file's; and whether gw adds fields of its own to each (Described). */
+export interface LookUpInput {
+  ids: string[]
+  input?: string
+  concurrency?: number
+  ownFields: boolean
+}
+
 /**
  * A `get` command, declared (style.md §5): records of `resource` looked up by the keys given as
  * arguments, `-` or --input, through the client's `get` for it (batch/look-ups.ts).
@@ -60,7 +68,7 @@ export function lookUpCommand<R extends LookUpResource>(
 ) {
   const noun = nounOf(resource)
   const [one, several] = KEYS[key]
-  return class LookUp extends GwCommand {
+  return class LookUp extends GwCommand<LookUpInput> {
     static override summary = help.summary
     static override description = help.description
     static override examples = help.examples
@@ -72,13 +80,17 @@ export function lookUpCommand<R extends LookUpResource>(
     }
     static override columns = columns
 
-    async run() {
+    protected async input(): Promise<LookUpInput> {
       const {argv, flags} = await this.parse(LookUp)
-      const {lookUpIds} = await import('../batch/look-ups.js')
       const {json, fields} = this.factory.render
-      const asked = described !== undefined && (flags[described.flag.name as keyof typeof flags] === true || (fields ? fields.some((field) => described.fields.includes(field)) : this.io.isStdoutTTY && !json))
-      const add = asked ? (record: GwRecord) => described.add(record, this.factory) : undefined
-      return lookUpIds(resource, argv as string[], this.factory, {noun: one, input: flags.input, concurrency: flags.concurrency, add})
+      const ownFields = described !== undefined && (flags[described.flag.name as keyof typeof flags] === true || (fields ? fields.some((field) => described.fields.includes(field)) : this.io.isStdoutTTY && !json))
+      return {ids: argv as string[], input: flags.input, concurrency: flags.concurrency, ownFields}
+    }
+
+    protected async operate({ids, input, concurrency, ownFields}: LookUpInput) {
+      const {lookUpIds} = await import('../batch/look-ups.js')
+      const add = ownFields && described ? (record: GwRecord) => described.add(record, this.factory) : undefined
+      return lookUpIds(resource, ids, this.factory, {noun: one, input, concurrency, add})
     }
   }
 }

@@ -60,7 +60,7 @@ export class Reporter {
     // A signal or an abandoned native call may leave a wait behind (stdin, a prompt, the keychain)
     // that would hold the process open: once the error is reported, gw leaves.
     // A pager still shows the output: gw leaves once its reader has.
-    if (error instanceof InterruptedError || error.abandonsPendingCall) void Promise.resolve(io.close?.()).then(() => setTimeout(() => process.exit(), 100).unref())
+    if (error instanceof InterruptedError || error.abandonsPendingCall) void io.close().then(() => setTimeout(() => process.exit(), 100).unref())
   }
 
   /**
@@ -81,8 +81,8 @@ export class Reporter {
    */
   async brokenStdout(): Promise<void> {
     const {io, flags} = this.f
-    await io.flushOut?.()
-    const broken = io.outFailure?.()
+    await io.flushOut()
+    const broken = io.outFailure()
     // The reader quitting the pager (q in less) is no failure.
     if (!broken || this.writeErrorReported || broken.code === PAGER_QUIT) return
     const {renderError} = await import('../output/render.js')

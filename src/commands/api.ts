@@ -1,8 +1,17 @@
 import {Args, Flags} from '@oclif/core'
 import {concurrency, DEFAULT_CONCURRENCY, maxPages} from '../cli/flags.js'
 import {GwCommand} from '../cli/gw-command.js'
+import type {ApiRequest} from '../operations/api.js'
 
-export default class Api extends GwCommand {
+interface ApiInput {
+  request: ApiRequest
+  /** --paginate: the pages asked for ahead, and the most read. */
+  paginate?: {ahead: number; maxPages?: number}
+  /** The body was given in argv (--data '{...}'): a live profile refuses a card in it. */
+  inline: boolean
+}
+
+export default class Api extends GwCommand<ApiInput> {
   static override summary = 'Send any request to the gateway and print its answer as sent'
   static override description = `For what no command covers. The request goes with the profile's credentials, time-outs and --verbose log, and exits with the same codes as every command.
 Its safety is that of the endpoint it names: a read-only profile refuses anything but a GET (a path gw does not know counts as a write unless it is a GET), a live profile asks you to type the amount of a purchase or refund and the id of a delete, and a purchase or refund is never sent twice: when its answer is lost, gw looks its reference up.
@@ -34,14 +43,9 @@ Prints the gateway's whole answer (the envelope) exactly as it came, followed by
     'max-pages': maxPages({dependsOn: ['paginate']}),
   }
 
-  async run() {
+  protected async input(): Promise<ApiInput> {
     const {args, flags} = await this.parse(Api)
-    const [{holdsCard, sendRequest}, {readData, readMethod, readPath, readQueryPair}, {renderBody, renderListing}, {UsageError}] = await Promise.all([
-      import('../operations/api.js'),
-      import('../output/api-input.js'),
-      import('../output/render.js'),
-      import('../errors.js'),
-    ])
+    const [{readData, readMethod, readPath, readQueryPair}, {UsageError}] = await Promise.all([import('../output/api-input.js'), import('../errors.js')])
     // `gw api PATH` is a GET, as gh api's; a METHOD alone is a PATH left out.
     const pathOnly = args.path === undefined && !/^(get|post|put|delete)$/i.test(args.method.trim())
     if (args.path === undefined && !pathOnly) throw new UsageError(`PATH is missing after ${args.method}`, 'For example gw api GET /v1.0/plans.json.')
@@ -52,19 +56,27 @@ Prints the gateway's whole answer (the envelope) exactly as it came, followed by
     this.factory.commandName = `api ${method} ${path}`
     if (flags.paginate) {
       if (method !== 'GET') throw new UsageError(`--paginate follows the pages of a list, which is read with GET, not ${method}`)
-      const {paginate, PAGING_PARAMETERS} = await import('../operations/paginate.js')
+      const {PAGING_PARAMETERS} = await import('../operations/paginate.js')
       const clash = query.find(([key]) => PAGING_PARAMETERS.includes(key))
       if (clash) throw new UsageError(`--paginate asks for each page itself: leave out --query ${clash[0]}=${clash[1]}`)
-      const records = paginate({path, query}, await this.factory.deps(), {ahead: flags.concurrency ?? DEFAULT_CONCURRENCY, maxPages: flags['max-pages']})
-      await renderListing(this.io, records, [], {json: true, ndjson: true})
-      return undefined
+      return {request: {method, path, query}, paginate: {ahead: flags.concurrency ?? DEFAULT_CONCURRENCY, maxPages: flags['max-pages']}, inline: false}
     }
     const body = flags.data === undefined ? undefined : await readData(flags.data, method, this.io)
     const inline = flags.data !== undefined && flags.data !== '-' && !flags.data.startsWith('@')
-    if (inline && holdsCard(body) && (await this.factory.target()).environment === 'live') {
+    return {request: {method, path, query, ...(body === undefined ? {} : {body})}, inline}
+  }
+
+  protected async operate({request, paginate, inline}: ApiInput) {
+    const [{holdsCard, sendRequest}, {renderBody, renderListing}, {UsageError}] = await Promise.all([import('../operations/api.js'), import('../output/render.js'), import('../errors.js')])
+    if (paginate) {
+      const {paginate: pages} = await import('../operations/paginate.js')
+      await renderListing(this.io, pages(request, await this.factory.deps(), paginate), [], {json: true, ndjson: true})
+      return undefined
+    }
+    if (inline && holdsCard(request.body) && (await this.factory.target()).environment === 'live') {
       throw new UsageError('On a live profile a card number or CVV is never taken from the command line (it lands in shell history and ps): nothing was sent', 'Give the body on stdin with --data -, or in a file with --data @FILE.')
     }
-    const answer = await sendRequest({method, path, body, query}, await this.factory.deps())
+    const answer = await sendRequest(request, await this.factory.deps())
     renderBody(this.io, answer.text)
     if (answer.error) throw answer.error
     return undefined

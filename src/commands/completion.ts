@@ -2,7 +2,7 @@ import {Args} from '@oclif/core'
 import {GwCommand} from '../cli/gw-command.js'
 import type {Shell} from '../cli/help/completion.js'
 
-export default class Completion extends GwCommand {
+export default class Completion extends GwCommand<Shell> {
   static override summary = 'Print a shell completion script for bash, zsh or fish'
   static override description = `The script is self-contained: it completes topics, commands, flags, fixed flag values (frequencies, modes, event names) and profile names, with no cache to refresh. Load it again after upgrading gw.`
 
@@ -17,9 +17,13 @@ export default class Completion extends GwCommand {
     shell: Args.string({description: 'the shell to complete in', required: true, options: ['bash', 'zsh', 'fish']}),
   }
 
-  async run() {
+  protected async input() {
     const {args} = await this.parse(Completion)
+    return args.shell as Shell
+  }
+
+  protected async operate(shell: Shell) {
     const [{completionScript, completionTree}, {HELP_TOPICS}] = await Promise.all([import('../cli/help/completion.js'), import('../cli/help/topics.js')])
-    this.io.out(completionScript(args.shell as Shell, completionTree(this.config, Object.keys(HELP_TOPICS))))
+    this.io.out(completionScript(shell, completionTree(this.config, Object.keys(HELP_TOPICS))))
   }
 }

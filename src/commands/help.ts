@@ -2,7 +2,7 @@ import {Args} from '@oclif/core'
 import {GwCommand} from '../cli/gw-command.js'
 import type {HelpTopic} from '../cli/help/topics.js'
 
-export default class Help extends GwCommand {
+export default class Help extends GwCommand<string[]> {
   static override summary = 'Show help for gw, a topic or a command; or exit codes, environment variables, test cards'
   static override description = `gw help COMMAND is the same as gw COMMAND --help (or -h).
 Three topics are not commands: exit-codes (what each exit status means), environment (every environment variable gw reads) and test-cards (the local gateway's approving and declining cards and amounts).`
@@ -18,9 +18,12 @@ Three topics are not commands: exit-codes (what each exit status means), environ
     command: Args.string({description: 'command or topic, words separated by spaces; or exit-codes, environment, test-cards'}),
   }
 
-  async run() {
+  protected async input() {
     const {argv} = await this.parse(Help)
-    const words = (argv as string[]).filter((word) => !word.startsWith('-'))
+    return (argv as string[]).filter((word) => !word.startsWith('-'))
+  }
+
+  protected async operate(words: string[]) {
     const {HELP_TOPICS} = await import('../cli/help/topics.js')
     if (words.length === 1 && Object.hasOwn(HELP_TOPICS, words[0]!)) {
       this.io.out(HELP_TOPICS[words[0] as HelpTopic]())

@@ -4,8 +4,15 @@ import {allowHost, allowOrigin} from '../cli/flags.js'
 import {ExitStatus, GwCommand} from '../cli/gw-command.js'
 import {isLoopbackUrl} from '../lib/loopback.js'
 import * as webhookFlags from '../webhooks/flags.js'
+import type {ListenOptions} from '../webhooks/listen.js'
 
-export default class Listen extends GwCommand {
+/**
+ * Where and how to listen, as the flags say; --register: whether to register with the gateway
+ * (undefined: only with a local gateway's profile). --json and the proxy are the Factory's.
+ */
+type ListenInput = Omit<ListenOptions, 'json' | 'proxy' | 'environment' | 'register'> & {register?: boolean}
+
+export default class Listen extends GwCommand<ListenInput> {
   static override summary = "Receive the gateway's web hooks here and print each event as it arrives"
   static override description = `Prints where it listens on stderr, then one line per event on stdout: time, event, mode, the subscription, customer and purchase ids, and amount and outcome for charges. With --json, one JSON object per event per line ({"received_at","event","mode","payload","headers"}).
 Each delivery is acknowledged with 200 once it is printed (and saved, with --save). With --forward-to it is passed on to your app and answered with your app's status, so a failing app means the gateway delivers it again.
@@ -44,20 +51,37 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the registrat
     'receive-timeout': Flags.integer({description: 'seconds a sender may take to send one delivery', default: 10, min: 1}),
   }
 
-  async run() {
+  protected async input(): Promise<ListenInput> {
     const {flags} = await this.parse(Listen)
+    return {
+      host: flags.host,
+      port: flags.port,
+      path: flags.path,
+      allowedHosts: flags['allow-host'] ?? [],
+      allowedOrigins: flags['allow-origin'] ?? [],
+      auth: await webhookFlags.readAuth(flags.auth, this.io, this.factory.commandName),
+      events: flags.events ?? [],
+      forwardTo: flags['forward-to'],
+      forwardTimeoutMs: flags['forward-timeout'] * 1000,
+      ackAlways: flags['ack-always'],
+      save: flags.save,
+      receiveTimeoutMs: flags['receive-timeout'] * 1000,
+      register: flags.register,
+    }
+  }
+
+  protected async operate({register, ...options}: ListenInput) {
     const [{listen}, webhooks, {isAbandonedListen, listenHookName}, {isLocalGatewayProfile}] = await Promise.all([
       import('../webhooks/listen.js'),
       import('../operations/webhooks.js'),
       import('../webhooks/registration.js'),
       import('../auth/local-profile.js'),
     ])
-    const auth = await webhookFlags.readAuth(flags.auth, this.io, this.factory.commandName)
     // Without --register a profile is optional: it only tells which mode deliveries should be in.
-    const credentials = await this.factory.credentials().catch((err) => (err instanceof AuthError && !flags.register ? undefined : Promise.reject(err)))
+    const credentials = await this.factory.credentials().catch((err) => (err instanceof AuthError && !register ? undefined : Promise.reject(err)))
     // A local gateway's profile: registered unasked, as stripe listen does (--no-register: not).
     const local = credentials !== undefined && isLocalGatewayProfile(credentials)
-    const registering = credentials !== undefined && (flags.register ?? local)
+    const registering = credentials !== undefined && (register ?? local)
     const {requestGuard} = await import('../cli/live-safety.js')
     // gw listen removes only what gw listens registered: a live profile's confirmation is for what a person names.
     const guard = registering ? requestGuard({target: credentials, commandId: this.factory.commandName, yes: true, io: this.io, prompter: () => this.factory.prompter(), confirmedUpFront: true}) : undefined
@@ -66,20 +90,9 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the registrat
     try {
       const code = await listen(
         {
-          host: flags.host,
-          port: flags.port,
-          path: flags.path,
-          allowedHosts: flags['allow-host'] ?? [],
-          allowedOrigins: flags['allow-origin'] ?? [],
-          auth,
-          events: flags.events ?? [],
+          ...options,
           json: this.factory.flags.json,
-          forwardTo: flags['forward-to'],
-          forwardTimeoutMs: flags['forward-timeout'] * 1000,
           proxy: await this.factory.proxy(),
-          ackAlways: flags['ack-always'],
-          save: flags.save,
-          receiveTimeoutMs: flags['receive-timeout'] * 1000,
           environment: credentials?.environment,
           register: deps && {
             create: async (address, hookAuth) => {
@@ -90,13 +103,13 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the registrat
             remove: async (id) => void (await webhooks.deleteWebHook(id, deps)),
             // Only a gateway on this machine: a listen's process and address mean something only here.
             ...(isLoopbackUrl(credentials!.baseUrl) ? {removeAbandoned: (own: string) => webhooks.removeWebHooksWhere((hook) => isAbandonedListen(hook, own), deps)} : {}),
-            ...(flags.register === undefined ? {automatic: {gateway: credentials!.baseUrl}} : {}),
+            ...(register === undefined ? {automatic: {gateway: credentials!.baseUrl}} : {}),
           },
         },
         this.io,
       )
       // --jq failed on an event (output/jq.ts): gw listen stopped there, and says why.
-      const failure = this.io.outFailure?.()
+      const failure = this.io.outFailure()
       if (failure instanceof GwError) throw failure
       return new ExitStatus(code)
     } finally {

@@ -1,8 +1,9 @@
 import {Flags} from '@oclif/core'
 import {profileColumns} from '../auth/columns.js'
 import {GwCommand} from '../cli/gw-command.js'
+import type {LoginFlags} from '../auth/login.js'
 
-export default class Login extends GwCommand {
+export default class Login extends GwCommand<LoginFlags> {
   static override summary = 'Save a profile: gateway, user and API token'
   static override description = `On a terminal it asks for whatever the flags leave out, the token masked. Without one every value comes from flags and the token from stdin (--token-stdin): a token is never an argument.
 The credentials are tried against the gateway first: a wrong token saves nothing and exits 4. The profile's environment is the mode the gateway reports; a --environment that says otherwise saves nothing and exits 6. The token goes into the OS keychain (service gw, account the profile name), the rest into config.json.
@@ -28,22 +29,29 @@ A sandbox profile becomes the active one. A live profile becomes active only wit
 
   static override columns = profileColumns
 
-  async run() {
+  protected async input(): Promise<LoginFlags> {
     const {flags} = await this.parse(Login)
+    return {
+      profile: flags.profile,
+      environment: flags.environment as 'sandbox' | 'live' | undefined,
+      baseUrl: flags['base-url'],
+      username: flags.username,
+      tokenStdin: flags['token-stdin'],
+      readOnly: flags['read-only'],
+      insecureStorage: flags['insecure-storage'],
+      activate: flags.activate,
+    }
+  }
+
+  protected async operate(flags: LoginFlags) {
     const {login} = await import('../auth/login.js')
-    const record = await login(
-      {
-        profile: flags.profile,
-        environment: flags.environment as 'sandbox' | 'live' | undefined,
-        baseUrl: flags['base-url'],
-        username: flags.username,
-        tokenStdin: flags['token-stdin'],
-        readOnly: flags['read-only'],
-        insecureStorage: flags['insecure-storage'],
-        activate: flags.activate,
-      },
-      {configDir: this.config.configDir, io: this.io, prompter: () => this.factory.prompter(), tokens: await this.factory.tokenStores(), clientFor: (credentials) => this.factory.clientFor(credentials)},
-    )
+    const record = await login(flags, {
+      configDir: this.config.configDir,
+      io: this.io,
+      prompter: () => this.factory.prompter(),
+      tokens: await this.factory.tokenStores(),
+      clientFor: (credentials) => this.factory.clientFor(credentials),
+    })
     if (!record) return undefined
     this.io.err(`Logged in: profile ${record.name} is ${record.active ? 'active' : 'saved'}; its token is in ${record.secret === 'file' ? 'a plain file' : 'the OS keychain'}.\n`)
     if (record.secret === 'file') {

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {GwCommand} from '../cli/gw-command.js'
 
-export default class Logout extends GwCommand {
+export default class Logout extends GwCommand<{all: boolean}> {
   static override summary = "Remove a profile's API token"
   static override description = 'Removes the token of the profile in force (or --profile NAME, or every profile with --all) from the OS keychain or file it is in. The profile keeps its gateway and username, so gw login --profile NAME asks only for a new token; gw profile remove drops it altogether.'
 
@@ -11,10 +11,14 @@ export default class Logout extends GwCommand {
     all: Flags.boolean({description: 'log out of every profile', exclusive: ['profile']}),
   }
 
-  async run() {
+  protected async input() {
     const {flags} = await this.parse(Logout)
+    return {all: flags.all}
+  }
+
+  protected async operate({all}: {all: boolean}) {
     const {logout, profileInForce, profileNames} = await import('../auth/profiles.js')
-    const names = flags.all ? await profileNames(this.config.configDir) : [profileInForce(await this.factory.target())]
+    const names = all ? await profileNames(this.config.configDir) : [profileInForce(await this.factory.target())]
     for (const line of await logout(this.config.configDir, names, await this.factory.tokenStores())) this.io.err(`Logged out of ${line}\n`)
   }
 }

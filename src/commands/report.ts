@@ -1,8 +1,16 @@
 import * as gwFlags from '../cli/flags.js'
 import {GwCommand} from '../cli/gw-command.js'
 import {reportColumns} from '../output/columns.js'
+import type {Window} from '../lists/window.js'
 
-export default class Report extends GwCommand {
+/** The window whose totals are made, and how its pages are read. */
+interface ReportInput {
+  window: Window
+  concurrency: number
+  maxPages?: number
+}
+
+export default class Report extends GwCommand<ReportInput> {
   static override summary = "The day's totals: purchases approved and declined, refunds, net, per day and currency"
   static override description = `Reads the purchases and refunds of a window (today, without --from and --to) and adds them up per day and currency: purchases approved (how many, and their sum), declined (how many), refunds approved (how many, and their sum) and net (approved less refunded). Amounts are in the minor unit in JSON, as the gateway's; a table shows them as money.
 A day is this machine's calendar day (its time zone, TZ), as --from and --to read a bare date. It only reads, so a read-only profile runs it. Piped, one JSON line a day and currency; on a terminal a table.`
@@ -22,15 +30,17 @@ A day is this machine's calendar day (its time zone, TZ), as --from and --to rea
 
   static override columns = reportColumns
 
-  async run() {
+  protected async input(): Promise<ReportInput> {
     const {flags} = await this.parse(Report)
-    const [{parseWindow}, {reportTotals}, {showingProgress}] = await Promise.all([import('../lists/window.js'), import('../operations/report.js'), import('../output/progress.js')])
+    const {parseWindow} = await import('../lists/window.js')
     // Without either end, today; with one, the other is left open.
     const bounds = flags.from === undefined && flags.to === undefined ? {from: 'today', to: 'today'} : {from: flags.from, to: flags.to}
-    const window = parseWindow(bounds, new Date())
+    return {window: parseWindow(bounds, new Date()), concurrency: flags.concurrency ?? gwFlags.DEFAULT_CONCURRENCY, maxPages: flags['max-pages']}
+  }
+
+  protected async operate({window, concurrency, maxPages}: ReportInput) {
+    const [{reportTotals}, {showingProgress}] = await Promise.all([import('../operations/report.js'), import('../output/progress.js')])
     const deps = await this.factory.deps()
-    return showingProgress(this.factory, deps.client, (progress) =>
-      reportTotals(window, deps, {concurrency: flags.concurrency ?? gwFlags.DEFAULT_CONCURRENCY, maxPages: flags['max-pages'], onState: progress.state}),
-    )
+    return showingProgress(this.factory, deps.client, (progress) => reportTotals(window, deps, {concurrency, maxPages, onState: progress.state}))
   }
 }

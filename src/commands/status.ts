@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {GwCommand} from '../cli/gw-command.js'
 
-export default class Status extends GwCommand {
+export default class Status extends GwCommand<{check: boolean}> {
   static override summary = 'Say which profile and gateway gw uses, and why; with --check, try them'
   static override description = `The profile in force for a command run here and what chose it (--profile, GW_PROFILE, the active profile, or GW_USERNAME/GW_TOKEN), the gateway, the user, the proxy requests to it go through (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), and where the token is kept. Never the token itself.
 With --check (the default on a terminal) gw also sends the gateway one harmless look-up with the profile's credentials and says whether it answered, whether it took the token, and the mode it reports (test or live).
@@ -31,12 +31,16 @@ Exits 4 when there are no credentials, the token cannot be found where the profi
     {label: 'Gateway mode', field: 'gateway_mode'},
   ]
 
-  async run() {
+  protected async input() {
     const {flags} = await this.parse(Status)
+    return {check: flags.check ?? this.io.isStdoutTTY}
+  }
+
+  protected async operate({check}: {check: boolean}) {
     const [{statusRecord, checkedStatus}, {proxyRoute}] = await Promise.all([import('../auth/status.js'), import('../api/proxy.js')])
     const target = await this.factory.target()
     const record = statusRecord(target, proxyRoute(target.baseUrl, await this.factory.proxy()))
-    if (!(flags.check ?? this.io.isStdoutTTY)) {
+    if (!check) {
       // Reading the token proves it is where the profile says; only its location is shown.
       await this.factory.credentials()
       return record

@@ -73,7 +73,7 @@ export async function runList(resource: ListResource, flags: ListFlags, f: Facto
     const listing = listRecords({...request, onState: (state) => progress.state(`${noun}s`, state)}, deps)
     await renderListing(io, listing.pages, columns, render, {paged: progress.done})
     // A reader gone (`| head -1`): what was shown is not what was read, and the exit (141) says so.
-    if (io.chatty && !render.json && !io.outFailure?.()) renderListSummary(io, listing.summary(), {noun})
+    if (io.chatty && !render.json && !io.outFailure()) renderListSummary(io, listing.summary(), {noun})
   })
   return undefined
 }

@@ -59,8 +59,8 @@ export async function seed(steps: SeedStep[], {environment}: {environment: Envir
   for (const step of steps) {
     // stdout's reader went away (`| head -1`): no new step starts, as no new batch row does. What
     // was printed is let out first, for a failure to write it to be known.
-    await deps.io.flushOut?.()
-    if (deps.io.outFailure?.()) break
+    await deps.io.flushOut()
+    if (deps.io.outFailure()) break
     const {step: number, name, create} = step
     let outcome: Outcome
     try {

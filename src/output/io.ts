@@ -32,19 +32,19 @@ export interface Io {
    * Calls back once when stdout cannot be written: its reader went away (EPIPE, `| head -1`) or its
    * file cannot take more (ENOSPC, `> /dev/full`). gw never crashes on it.
    */
-  onOutClosed?(listener: (err: NodeJS.ErrnoException) => void): void
+  onOutClosed(listener: (err: NodeJS.ErrnoException) => void): void
   /** Why stdout could not be written, once it could not. */
-  outFailure?(): NodeJS.ErrnoException | undefined
+  outFailure(): NodeJS.ErrnoException | undefined
   /** Resolves once what was written to stdout is out, or has failed. */
-  flushOut?(): Promise<void>
+  flushOut(): Promise<void>
   /** Writes to stdout and resolves once it is out: false when it could not be (its reader went away). */
-  outWritten?(text: string): Promise<boolean>
+  outWritten(text: string): Promise<boolean>
   /** Said before `lines` lines a terminal shows (a table): long output goes through the pager (pager.ts). */
-  page?(lines: number): Promise<void>
+  page(lines: number): Promise<void>
   /** stdout is done: a pager's input ends, and gw waits for the reader to leave it. */
-  close?(): Promise<void>
+  close(): Promise<void>
   /** Resolves once stdout takes more without holding it (at once, unless its reader is behind), or has failed: output waits for its reader. */
-  outReady?(): Promise<void>
+  outReady(): Promise<void>
 }
 
 export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false} = {}): Io {
@@ -61,9 +61,7 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
   }
   return {
     out: (text) => (isStdoutTTY ? footer.around(() => write(text)) : write(text)),
-    // Everything on stderr is for people: whatever slipped past the renderers unsanitized
-    // (a profile name, a log line) still cannot drive the terminal.
-    err: (text) => footer.around(() => process.stderr.write(sanitize(text, {keepColors: true}))),
+    err: (text) => footer.around(() => process.stderr.write(forPeople(text))),
     status: (line) => (isStderrTTY ? footer.set(line) : undefined),
     readStdin,
     stdinChunks: () => process.stdin,
@@ -81,12 +79,24 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
     onOutClosed: onFailure,
     outFailure: failure,
     outReady: () => (failure() || !process.stdout.writableNeedDrain ? Promise.resolve() : drained(process.stdout)),
+    // No pager here (pager.ts wraps this Io in one): a terminal shows the lines as they come, and nothing is left to end.
+    page: () => Promise.resolve(),
+    close: () => Promise.resolve(),
     // What is buffered drains first; then a turn of the event loop lets a failure already met be told.
     flushOut: async () => {
       if (!failure() && process.stdout.writableLength > 0) await new Promise((resolve) => process.stdout.once('drain', resolve).once('error', resolve))
       await new Promise((resolve) => setImmediate(resolve))
     },
   }
+}
+
+/**
+ * Everything on stderr is for people: whatever slipped past the renderers unsanitized (a profile
+ * name, a log line) still cannot drive the terminal. One function for every Io, the tests' too,
+ * so that what a test reads on stderr is what a person would see.
+ */
+function forPeople(text: string): string {
+  return sanitize(text, {keepColors: true})
 }
 
 /** Once `stream` has drained, or failed or closed: whichever comes, every listener set here goes. */
@@ -165,18 +175,77 @@ function statusLine(writeErr: (text: string) => void): {around(write: () => void
   }
 }
 
+export interface TestIoOptions {
+  /** stdout, stderr and stdin are terminals: tables, the status line, prompts. */
+  tty?: boolean
+  stdin?: string
+  color?: boolean
+  columns?: number
+  /** stdout's reader falls behind: outReady, outWritten and flushOut wait until the test calls catchUp(). */
+  behind?: boolean
+  /**
+   * stdout's writes fail with this code once `afterWrites` writes (0 by default) have been taken:
+   * EPIPE is a closed pipe (`| head -1`), ENOSPC a file that takes no more (`> /dev/full`). The
+   * failure is told a turn of the event loop after the write, as a stream's 'error' event is.
+   */
+  failWrites?: {code: string; afterWrites?: number}
+}
+
 export interface TestIo extends Io {
   stdout: () => string
   stderr: () => string
+  /** Resolves once a write waits for the reader that fell behind: gw is held by it now. */
+  waitingForReader(): Promise<void>
+  /** The reader that fell behind takes everything written so far, and keeps up from then on: whatever waited on it goes on. */
+  catchUp(): void
+  /** The reader goes away now (EPIPE unless `code` says otherwise): no later write reaches stdout. */
+  closeOut(code?: string): void
 }
 
-export function testIo({tty = false, stdin = '', color = false, columns = 80} = {}): TestIo {
+/**
+ * An Io of buffers, with a reader a test controls: one that falls behind (back-pressure), goes
+ * away (a closed pipe) or whose writes fail (a full disk), so that every path that waits for
+ * stdout or stops on its failure runs in process, as it runs against the real one.
+ */
+export function testIo({tty = false, stdin = '', color = false, columns = 80, behind = false, failWrites}: TestIoOptions = {}): TestIo {
   let stdout = ''
   let stderr = ''
+  let writes = 0
+  let failure: NodeJS.ErrnoException | undefined
+  let lagging = behind
+  const waiting: (() => void)[] = []
+  const closedListeners: ((err: NodeJS.ErrnoException) => void)[] = []
+  let heldBy: () => void = () => {}
+  const held = new Promise<void>((resolve) => (heldBy = resolve))
   const footer = statusLine((text) => void (stderr += text))
+  const letWaitersGo = () => {
+    for (const resolve of waiting.splice(0)) resolve()
+  }
+  const fail = (code: string) => {
+    if (failure) return
+    failure = Object.assign(new Error(`write ${code}`), {code})
+    for (const listener of closedListeners.splice(0)) listener(failure)
+    letWaitersGo()
+  }
+  const taken = (): Promise<void> => {
+    if (failure || !lagging) return Promise.resolve()
+    heldBy()
+    return new Promise<void>((resolve) => waiting.push(resolve))
+  }
+  /** Whether the write reached stdout: a failing one is told a turn later, as the process's stdout tells it. */
+  const write = (text: string): boolean => {
+    if (failure) return false
+    if (failWrites && writes >= (failWrites.afterWrites ?? 0)) {
+      setImmediate(() => fail(failWrites.code))
+      return false
+    }
+    writes++
+    footer.around(() => void (stdout += text))
+    return true
+  }
   return {
-    out: (text) => footer.around(() => void (stdout += text)),
-    err: (text) => footer.around(() => void (stderr += text)),
+    out: (text) => void write(text),
+    err: (text) => footer.around(() => void (stderr += forPeople(text))),
     status: (line) => (tty ? footer.set(line) : undefined),
     readStdin: async () => stdin,
     stdinChunks: async function* () {
@@ -190,7 +259,34 @@ export function testIo({tty = false, stdin = '', color = false, columns = 80} = 
     columns,
     chatty: tty,
     canPrompt: () => tty,
+    onOutClosed(listener) {
+      if (failure) listener(failure)
+      else closedListeners.push(listener)
+    },
+    outFailure: () => failure,
+    outWritten: async (text) => {
+      if (!write(text)) {
+        await new Promise((resolve) => setImmediate(resolve))
+        return false
+      }
+      await taken()
+      return failure === undefined
+    },
+    outReady: taken,
+    // As the process's: what waits is taken first, then a turn of the event loop lets a failure already met be told.
+    flushOut: async () => {
+      await taken()
+      await new Promise((resolve) => setImmediate(resolve))
+    },
+    page: () => Promise.resolve(),
+    close: () => Promise.resolve(),
     stdout: () => stdout,
     stderr: () => stderr,
+    waitingForReader: () => held,
+    catchUp() {
+      lagging = false
+      letWaitersGo()
+    },
+    closeOut: (code = 'EPIPE') => fail(code),
   }
 }

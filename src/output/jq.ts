@@ -112,7 +112,7 @@ export function filteredIo(io: Io, filter: JqFilter, options: FilterOptions = {}
   const taken: (() => void)[] = []
   const idle: (() => void)[] = []
 
-  const stopped = () => failure !== undefined || interrupted || io.outFailure?.() !== undefined
+  const stopped = () => failure !== undefined || interrupted || io.outFailure() !== undefined
   const settle = () => {
     if (queue.length === 0 || stopped()) for (const resolve of taken.splice(0)) resolve()
     if ((queue.length === 0 && !running) || stopped()) for (const resolve of idle.splice(0)) resolve()
@@ -132,7 +132,7 @@ export function filteredIo(io: Io, filter: JqFilter, options: FilterOptions = {}
     dropAll()
   }
   // The reader gone (or the disk full): jq has no one to print for.
-  io.onOutClosed?.(() => {
+  io.onOutClosed(() => {
     filter.thread.stop()
     dropAll()
   })
@@ -144,7 +144,7 @@ export function filteredIo(io: Io, filter: JqFilter, options: FilterOptions = {}
   const print = async (text: string) => {
     if (text === '' || stopped()) return
     io.out(shown(text))
-    await io.outReady?.()
+    await io.outReady()
   }
   const sink = {
     async stdout(text: string) {
@@ -247,16 +247,16 @@ export function filteredIo(io: Io, filter: JqFilter, options: FilterOptions = {}
       }
       if (failure) once(failure)
       else listeners.push(once)
-      io.onOutClosed?.(once)
+      io.onOutClosed(once)
     },
-    outFailure: () => failure ?? io.outFailure?.(),
+    outFailure: () => failure ?? io.outFailure(),
     async outReady() {
       await new Promise<void>((resolve) => (taken.push(resolve), settle()))
-      if (!stopped()) await io.outReady?.()
+      if (!stopped()) await io.outReady()
     },
     async flushOut() {
       await whenIdle()
-      await io.flushOut?.()
+      await io.flushOut()
     },
     async close() {
       if (runAtSignal !== undefined && !stopped()) {
@@ -271,7 +271,7 @@ export function filteredIo(io: Io, filter: JqFilter, options: FilterOptions = {}
       }
       await idleOrSignal()
       filter.thread.stop()
-      await io.close?.()
+      await io.close()
     },
   }
 }

@@ -93,7 +93,7 @@ export function pagedIo(io: Io, env: NodeJS.ProcessEnv, stdout: NodeJS.WriteStre
       if (quit) return false
       if (!paging()) {
         linesShown += text.split('\n').length - 1
-        return io.outWritten ? io.outWritten(text) : (io.out(text), true)
+        return io.outWritten(text)
       }
       return new Promise((resolve) => pager!.stdin!.write(text, (err) => resolve(!err)))
     },
@@ -112,17 +112,17 @@ export function pagedIo(io: Io, env: NodeJS.ProcessEnv, stdout: NodeJS.WriteStre
         told = true
       }
       listeners.push(once)
-      io.onOutClosed?.(once)
+      io.onOutClosed(once)
     },
-    outFailure: () => quit ?? io.outFailure?.(),
+    outFailure: () => quit ?? io.outFailure(),
     async outReady() {
       // Paging, the reader is the pager: a list waits for it as it would for stdout.
-      if (!paging()) return io.outReady?.()
+      if (!paging()) return io.outReady()
       if (pager!.stdin!.writableNeedDrain) await new Promise((resolve) => pager!.stdin!.once('drain', resolve).once('close', resolve))
     },
     async flushOut() {
       if (paging() && pager!.stdin!.writableLength > 0) await new Promise((resolve) => pager!.stdin!.once('drain', resolve).once('close', resolve))
-      await io.flushOut?.()
+      await io.flushOut()
     },
     async close() {
       if (!pager) return

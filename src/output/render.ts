@@ -41,7 +41,7 @@ export async function renderRecord(io: Io, gatewayRecord: GwRecord, columns: Col
   else {
     const {fieldList} = await import('./table.js')
     const text = fieldList(record, shownColumns(columns, options), {color: io.color, width: io.columns})
-    await io.page?.(lineCount(text))
+    await io.page(lineCount(text))
     io.out(text)
   }
 }
@@ -57,7 +57,7 @@ export async function renderList(io: Io, gatewayRecords: GwRecord[], columns: Co
   else {
     const {recordsTable} = await import('./table.js')
     const {text, leftOut} = recordsTable(records, shownColumns(columns, options), {color: io.color, width: io.columns, keepEmpty: options.fields !== undefined})
-    await io.page?.(lineCount(text))
+    await io.page(lineCount(text))
     io.out(text)
     if (leftOut.length > 0) {
       const {wrap} = await import('./text-width.js')
@@ -120,9 +120,9 @@ export async function renderListing(io: Io, pages: AsyncIterable<GwRecord[]>, co
   const stream = recordStream(io, columns, options, {rowsPerTable: LIST_TABLE_ROWS})
   let pagesIn = 0
   for await (const page of pages) {
-    if (io.outFailure?.()) break
+    if (io.outFailure()) break
     await stream.write(page)
-    await io.outReady?.()
+    await io.outReady()
     // A walk of many pages: its garbage kept small before the second is asked for (lib/favour-memory.ts).
     if (++pagesIn === 1) favourMemory()
   }

@@ -19,7 +19,7 @@ export function settle(io: Io, sent: Sent & {purchase?: GwRecord; inFull?: boole
   const {noun, record} = sent.decided as Extract<Sent['decided'], {outcome: 'approved'}>
   // Its record on stdout is what tells a script the money moved: when it cannot be printed (a full
   // disk, a reader gone), stderr says so before the error, or the script sees a failure and resends.
-  io.onOutClosed?.(() => io.err(unprintedNotice(noun, record, sent.body.reference)))
+  io.onOutClosed(() => io.err(unprintedNotice(noun, record, sent.body.reference)))
   return record
 }
 

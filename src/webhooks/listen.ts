@@ -69,7 +69,7 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
     quitAtOnce(new GwError('interrupted', 130, `Stopped at once${left}.`, {abandonsPendingCall: true}))
   })
   let outClosed = false
-  const readerGone = new Promise<'output closed'>((resolve) => io.onOutClosed?.(() => ((outClosed = true), resolve('output closed'))))
+  const readerGone = new Promise<'output closed'>((resolve) => io.onOutClosed(() => ((outClosed = true), resolve('output closed'))))
   const log = options.save ? await openEventLog(options.save) : undefined
   const forwarder = options.forwardTo ? createForwarder(options.forwardTo, options.forwardTimeoutMs, options.proxy) : undefined
   // Only the gateway learns these: a delivery carrying them came from it.
@@ -112,7 +112,7 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
     const forward = forwarder && (await forwarder.send(body, ownCredentials ? withoutAuthorization(headers) : headers))
     if (outClosed) return 503
     const shown = options.json ? line : eventLine(entry, {color: io.color, forward})
-    const written = io.outWritten?.(shown) ?? (io.out(shown), Promise.resolve(true))
+    const written = io.outWritten(shown)
     if (options.json && forward) io.err(`${sanitizeLine(entry.event)} forwarded ${describeForward(forward, io.errColor)}\n`)
     // Acknowledged once the line is out; when nobody read it (the pipe's reader went away), left
     // unacknowledged, so the gateway delivers it again.

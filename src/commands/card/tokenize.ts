@@ -1,8 +1,9 @@
 import {cardColumns} from '../../output/columns.js'
 import * as gwFlags from '../../cli/flags.js'
 import {GwCommand} from '../../cli/gw-command.js'
+import type {CardDetails} from '../../operations/deps.js'
 
-export default class CardTokenize extends GwCommand {
+export default class CardTokenize extends GwCommand<CardDetails & {cvv: string}> {
   static override summary = 'Store a card and get a token for it'
   static override description = 'The gateway keeps the card and answers with a token (and the masked number) to use with purchase create --card-token. The CVV is sent once and never stored. On a live profile the card number and CVV are never taken from the command line: give the card as JSON on stdin (--card -) or type it when asked.'
 
@@ -18,11 +19,16 @@ export default class CardTokenize extends GwCommand {
 
   static override columns = cardColumns
 
-  async run() {
+  protected async input() {
     const {flags} = await this.parse(CardTokenize)
-    const [{cardFor, missingCard}, {tokenizeCard}] = await Promise.all([import('../../cli/card-input.js'), import('../../operations/cards.js')])
+    const {cardFor, missingCard} = await import('../../cli/card-input.js')
     const card = await cardFor(flags, this.factory)
     if (!card?.cvv) throw missingCard(this.factory.commandName, {cvv: true})
-    return tokenizeCard({...card, cvv: card.cvv}, await this.factory.deps())
+    return {...card, cvv: card.cvv}
+  }
+
+  protected async operate(card: CardDetails & {cvv: string}) {
+    const {tokenizeCard} = await import('../../operations/cards.js')
+    return tokenizeCard(card, await this.factory.deps())
   }
 }

@@ -1,8 +1,9 @@
 import {cardColumns} from '../../output/columns.js'
 import * as gwFlags from '../../cli/flags.js'
 import {GwCommand} from '../../cli/gw-command.js'
+import type {CardChanges} from '../../operations/cards.js'
 
-export default class CardUpdate extends GwCommand {
+export default class CardUpdate extends GwCommand<CardChanges> {
   static override summary = "Give a stored card an alias or a new expiry"
   static override description = 'The token stays the same. An alias (your customer reference, say) can be used wherever a token is taken.'
 
@@ -22,9 +23,13 @@ export default class CardUpdate extends GwCommand {
 
   static override columns = cardColumns
 
-  async run() {
+  protected async input() {
     const {args, flags} = await this.parse(CardUpdate)
+    return {token: args.token, alias: flags.alias, cardExpiry: flags['card-expiry']}
+  }
+
+  protected async operate(changes: CardChanges) {
     const {updateCard} = await import('../../operations/cards.js')
-    return updateCard({token: args.token, alias: flags.alias, cardExpiry: flags['card-expiry']}, await this.factory.deps())
+    return updateCard(changes, await this.factory.deps())
   }
 }

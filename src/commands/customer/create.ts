@@ -1,6 +1,15 @@
 import * as gwFlags from '../../cli/flags.js'
 import {GwCommand} from '../../cli/gw-command.js'
 import {customerColumns} from '../../output/columns.js'
+import {ownFlags} from '../../cli/global-flags.js'
+import type {NewCustomer} from '../../operations/customers.js'
+import type {CardDetails} from '../../operations/deps.js'
+
+/** The customer's fields, and the card stored for it. */
+interface NewCustomerInput {
+  customer: NewCustomer
+  card: CardDetails & {cvv: string}
+}
 
 /** Flags customer create and customer update share as they are: none required, none linked. */
 export const customerExtraFlags = {
@@ -12,7 +21,7 @@ export const customerExtraFlags = {
   country: gwFlags.text({description: 'country', helpGroup: 'ADDRESS'}),
 }
 
-export default class CustomerCreate extends GwCommand {
+export default class CustomerCreate extends GwCommand<NewCustomerInput> {
   static override summary = 'Create a customer with a stored card, to subscribe to plans'
   static override description = `The gateway stores the card (checked as for a purchase) and answers with the customer, its card token and address.
 The card holder defaults to the customer's name. The CVV is sent once and never stored.
@@ -36,12 +45,19 @@ On a live profile the card number and CVV are never taken from the command line:
 
   static override columns = customerColumns
 
-  async run() {
+  protected async input(): Promise<NewCustomerInput> {
     const {flags} = await this.parse(CustomerCreate)
-    const [{cardFor, missingCard}, {createCustomer}] = await Promise.all([import('../../cli/card-input.js'), import('../../operations/customers.js')])
+    const {cardFor, missingCard} = await import('../../cli/card-input.js')
     const card = await cardFor({...flags, 'card-holder': flags['card-holder'] ?? `${flags['first-name']} ${flags['last-name']}`}, this.factory)
     if (!card?.cvv) throw missingCard(this.factory.commandName, {cvv: true, why: "The gateway needs the CVV to store a customer's card."})
-    return createCustomer(flags, {...card, cvv: card.cvv}, await this.factory.deps())
+    // The card travels whole beside the customer: its flags are in it.
+    const {card: _stdin, 'card-holder': _holder, 'card-number': _number, 'card-expiry': _expiry, cvv: _cvv, ...customer} = ownFlags(flags)
+    return {customer, card: {...card, cvv: card.cvv}}
+  }
+
+  protected async operate({customer, card}: NewCustomerInput) {
+    const {createCustomer} = await import('../../operations/customers.js')
+    return createCustomer(customer, card, await this.factory.deps())
   }
 }
 

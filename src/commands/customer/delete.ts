@@ -2,7 +2,7 @@ import {customerColumns} from '../../output/columns.js'
 import * as gwFlags from '../../cli/flags.js'
 import {GwCommand} from '../../cli/gw-command.js'
 
-export default class CustomerDelete extends GwCommand {
+export default class CustomerDelete extends GwCommand<string> {
   static override summary = 'Delete a customer'
   static override description = 'The gateway answers with the record it deleted, which is printed. On a live profile gw asks you to type the id first (--yes skips that).'
 
@@ -17,9 +17,13 @@ export default class CustomerDelete extends GwCommand {
 
   static override columns = customerColumns
 
-  async run() {
+  protected async input() {
     const {args} = await this.parse(CustomerDelete)
+    return args.id
+  }
+
+  protected async operate(id: string) {
     const {deleteCustomer} = await import('../../operations/customers.js')
-    return deleteCustomer(args.id, await this.factory.deps())
+    return deleteCustomer(id, await this.factory.deps())
   }
 }

@@ -2,10 +2,20 @@ import * as gwFlags from '../../cli/flags.js'
 import {GwCommand} from '../../cli/gw-command.js'
 import {customerColumns} from '../../output/columns.js'
 import {customerExtraFlags} from './create.js'
+import {ownFlags} from '../../cli/global-flags.js'
+import type {CustomerFields} from '../../operations/customers.js'
+import type {CardDetails} from '../../operations/deps.js'
+
+/** The customer, the fields given, and a new card when one was given. */
+interface CustomerChanges {
+  id: string
+  fields: CustomerFields
+  card?: CardDetails
+}
 
 const FIELDS = ['first-name', 'last-name', 'reference', 'email', 'card-number', 'card', ...Object.keys(customerExtraFlags)]
 
-export default class CustomerUpdate extends GwCommand {
+export default class CustomerUpdate extends GwCommand<CustomerChanges> {
   static override summary = "Change a customer's details or stored card"
   static override description = `Sends only the fields given. A new card comes whole: --card-number, --card-expiry and --cvv together.
 A required field sent blank is refused by the gateway (exit 7), which answers with the record holding the blank value.`
@@ -34,12 +44,18 @@ A required field sent blank is refused by the gateway (exit 7), which answers wi
 
   static override columns = customerColumns
 
-  async run() {
+  protected async input(): Promise<CustomerChanges> {
     const {args, flags} = await this.parse(CustomerUpdate)
     // A new card goes through the same door as any card: refused from argv on a live profile.
     const {cardFor} = await import('../../cli/card-input.js')
     const card = flags['card-number'] !== undefined || flags.card !== undefined ? await cardFor(flags, this.factory, {holderOptional: true}) : undefined
+    // A new card travels whole: its flags are in it (but for a holder it may leave to the customer's name).
+    const {card: _stdin, 'card-number': _number, 'card-expiry': _expiry, cvv: _cvv, ...fields} = ownFlags(flags)
+    return {id: args.id, fields, card}
+  }
+
+  protected async operate({id, fields, card}: CustomerChanges) {
     const {updateCustomer} = await import('../../operations/customers.js')
-    return updateCustomer(args.id, flags, card, await this.factory.deps())
+    return updateCustomer(id, fields, card, await this.factory.deps())
   }
 }

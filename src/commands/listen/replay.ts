@@ -1,8 +1,12 @@
 import {Args} from '@oclif/core'
 import {GwCommand} from '../../cli/gw-command.js'
 import * as webhookFlags from '../../webhooks/flags.js'
+import type {ReplayOptions} from '../../webhooks/replay.js'
 
-export default class ListenReplay extends GwCommand {
+/** What is replayed, and to where: the proxy and --json are the Factory's. */
+type ReplayInput = Omit<ReplayOptions, 'proxy' | 'json'>
+
+export default class ListenReplay extends GwCommand<ReplayInput> {
   static override summary = 'Send events saved by gw listen --save to your app again'
   static override description = `Sends the events in FILE one after another, in the order they were received, with the headers the gateway sent, and prints your app's status for each.
 An event your app does not accept (not 2xx, or no answer) is reported and the rest still go; the command then exits 1.`
@@ -24,9 +28,13 @@ An event your app does not accept (not 2xx, or no answer) is reported and the re
     events: webhookFlags.events,
   }
 
-  async run() {
+  protected async input(): Promise<ReplayInput> {
     const {args, flags} = await this.parse(ListenReplay)
+    return {file: args.file, forwardTo: flags['forward-to'], forwardTimeoutMs: flags['forward-timeout'] * 1000, events: flags.events ?? []}
+  }
+
+  protected async operate(input: ReplayInput) {
     const {replay} = await import('../../webhooks/replay.js')
-    await replay({file: args.file, forwardTo: flags['forward-to'], forwardTimeoutMs: flags['forward-timeout'] * 1000, proxy: await this.factory.proxy(), events: flags.events ?? [], json: this.factory.flags.json}, this.io)
+    await replay({...input, proxy: await this.factory.proxy(), json: this.factory.flags.json}, this.io)
   }
 }

@@ -1,8 +1,9 @@
 import {planColumns} from '../../output/columns.js'
 import * as gwFlags from '../../cli/flags.js'
 import {GwCommand} from '../../cli/gw-command.js'
+import type {PlanInput} from '../../operations/plans.js'
 
-export default class PlanCreate extends GwCommand {
+export default class PlanCreate extends GwCommand<PlanInput> {
   static override summary = 'Create a plan: an amount billed to subscribers at their frequency'
   static override description = `A plan names what a subscription bills: --amount in the minor unit, each time it is due.
 Amount and reference cannot change once the plan has subscriptions; name and description can (gw plan update).`
@@ -21,9 +22,13 @@ Amount and reference cannot change once the plan has subscriptions; name and des
 
   static override columns = planColumns
 
-  async run() {
+  protected async input(): Promise<PlanInput> {
     const {flags} = await this.parse(PlanCreate)
+    return {name: flags.name, amount: flags.amount, reference: flags.reference, description: flags.description}
+  }
+
+  protected async operate(input: PlanInput) {
     const {createPlan} = await import('../../operations/plans.js')
-    return createPlan({name: flags.name, amount: flags.amount, reference: flags.reference, description: flags.description}, await this.factory.deps())
+    return createPlan(input, await this.factory.deps())
   }
 }

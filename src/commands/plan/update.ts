@@ -1,8 +1,15 @@
 import {planColumns} from '../../output/columns.js'
 import * as gwFlags from '../../cli/flags.js'
 import {GwCommand} from '../../cli/gw-command.js'
+import type {updatePlan} from '../../operations/plans.js'
 
-export default class PlanUpdate extends GwCommand {
+/** The plan, and what of it changes. */
+interface PlanChanges {
+  id: string
+  changes: Parameters<typeof updatePlan>[1]
+}
+
+export default class PlanUpdate extends GwCommand<PlanChanges> {
   static override summary = "Change a plan's name or description"
   static override description = `Only the name and the description of a plan can change; its amount and reference are fixed once it has subscriptions.
 The gateway answers a change it cannot make with HTTP 501 and leaves the plan as it was (exit 7).`
@@ -23,9 +30,13 @@ The gateway answers a change it cannot make with HTTP 501 and leaves the plan as
 
   static override columns = planColumns
 
-  async run() {
+  protected async input() {
     const {args, flags} = await this.parse(PlanUpdate)
+    return {id: args.id, changes: {name: flags.name, description: flags.description}}
+  }
+
+  protected async operate({id, changes}: PlanChanges) {
     const {updatePlan} = await import('../../operations/plans.js')
-    return updatePlan(args.id, {name: flags.name, description: flags.description}, await this.factory.deps())
+    return updatePlan(id, changes, await this.factory.deps())
   }
 }

@@ -1,7 +1,7 @@
 import {Args} from '@oclif/core'
 import {GwCommand} from '../../cli/gw-command.js'
 
-export default class ProfileRemove extends GwCommand {
+export default class ProfileRemove extends GwCommand<string> {
   static override summary = 'Remove a profile and its token'
   static override description = 'Deletes the profile from config.json and its token from the OS keychain or file. When it was active, no profile is active afterwards.'
 
@@ -17,10 +17,14 @@ export default class ProfileRemove extends GwCommand {
     return profileNames(this.config.configDir)
   }
 
-  async run() {
+  protected async input() {
     const {args} = await this.parse(ProfileRemove)
+    return args.name
+  }
+
+  protected async operate(name: string) {
     const {removeProfile} = await import('../../auth/profiles.js')
-    await removeProfile(this.config.configDir, args.name, await this.factory.tokenStores())
-    this.io.err(`Profile ${args.name} removed.\n`)
+    await removeProfile(this.config.configDir, name, await this.factory.tokenStores())
+    this.io.err(`Profile ${name} removed.\n`)
   }
 }

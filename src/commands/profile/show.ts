@@ -2,7 +2,7 @@ import {Args} from '@oclif/core'
 import {profileColumns} from '../../auth/columns.js'
 import {GwCommand} from '../../cli/gw-command.js'
 
-export default class ProfileShow extends GwCommand {
+export default class ProfileShow extends GwCommand<string | undefined> {
   static override summary = 'Show one profile'
   static override description = 'The named profile, or the one in force without a name. Never its token, only where the token is kept.'
 
@@ -14,9 +14,13 @@ export default class ProfileShow extends GwCommand {
 
   static override columns = profileColumns
 
-  async run() {
+  protected async input() {
     const {args} = await this.parse(ProfileShow)
+    return args.name
+  }
+
+  protected async operate(name: string | undefined) {
     const {showProfile, profileInForce} = await import('../../auth/profiles.js')
-    return showProfile(this.config.configDir, args.name ?? profileInForce(await this.factory.target()))
+    return showProfile(this.config.configDir, name ?? profileInForce(await this.factory.target()))
   }
 }

@@ -2,7 +2,7 @@ import {Args} from '@oclif/core'
 import {profileColumns} from '../../auth/columns.js'
 import {GwCommand} from '../../cli/gw-command.js'
 
-export default class ProfileUse extends GwCommand {
+export default class ProfileUse extends GwCommand<string> {
   static override summary = 'Make a profile the active one'
   static override description = 'Commands use the active profile unless --profile or GW_PROFILE names another.'
 
@@ -20,10 +20,14 @@ export default class ProfileUse extends GwCommand {
     return profileNames(this.config.configDir)
   }
 
-  async run() {
+  protected async input() {
     const {args} = await this.parse(ProfileUse)
+    return args.name
+  }
+
+  protected async operate(name: string) {
     const {useProfile} = await import('../../auth/profiles.js')
-    const record = await useProfile(this.config.configDir, args.name)
+    const record = await useProfile(this.config.configDir, name)
     this.io.err(`Profile ${record.name} is now active.\n`)
     return record
   }

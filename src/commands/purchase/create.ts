@@ -1,8 +1,12 @@
 import * as gwFlags from '../../cli/flags.js'
 import {ExitStatus, GwCommand} from '../../cli/gw-command.js'
 import {purchaseColumns} from '../../output/columns.js'
+import type {PurchaseInput} from '../../operations/purchases.js'
 
-export default class PurchaseCreate extends GwCommand {
+/** One purchase, or a batch of them from a file. */
+type PurchaseCreateInput = {purchase: PurchaseInput} | {batch: gwFlags.BatchFlags}
+
+export default class PurchaseCreate extends GwCommand<PurchaseCreateInput> {
   static override summary = 'Charge a card; or stored cards in a batch from a file'
   static override description = `Charges a card given in full (--card-holder, --card-number, --card-expiry, --cvv; or as JSON on stdin with --card -; or asked for on a terminal) or stored earlier (--card-token, a token or alias).
 On a live profile the card number and CVV are never taken from the command line, and the amount must be typed back to confirm (--yes without a terminal).
@@ -29,18 +33,23 @@ Exits 0 when approved, 3 when the issuer declines (the record is still printed),
 
   static override columns = purchaseColumns
 
-  async run() {
+  protected async input(): Promise<PurchaseCreateInput> {
     const {flags} = await this.parse(PurchaseCreate)
     gwFlags.refuseRowFlagsInBatch(flags, PurchaseCreate.flags)
-    if (flags.input !== undefined) {
-      const [{purchaseBatch}, {runBatch}] = await Promise.all([import('../../batch/kinds.js'), import('../../batch/run-batch.js')])
-      return new ExitStatus(await runBatch(purchaseBatch, {...flags, input: flags.input}, this.factory))
-    }
-    const [{cardFor, missingCard}, {submitPurchase}, {settle}] = await Promise.all([import('../../cli/card-input.js'), import('../../operations/purchases.js'), import('../../output/sent.js')])
+    if (flags.input !== undefined) return {batch: gwFlags.batchFlags({...flags, input: flags.input})}
+    const {cardFor, missingCard} = await import('../../cli/card-input.js')
     const card = await cardFor(flags, this.factory)
     const token = flags['card-token']
     if (!card && token === undefined) throw missingCard(this.factory.commandName, {orToken: true})
-    const input = {amount: flags.amount!, reference: flags.reference!, currency: flags.currency ?? 'AUD', customerIp: flags['customer-ip'], card: card ?? {token: token!, cvv: flags.cvv}}
-    return settle(this.io, await submitPurchase(input, await this.factory.deps()))
+    return {purchase: {amount: flags.amount!, reference: flags.reference!, currency: flags.currency ?? 'AUD', customerIp: flags['customer-ip'], card: card ?? {token: token!, cvv: flags.cvv}}}
+  }
+
+  protected async operate(input: PurchaseCreateInput) {
+    if ('batch' in input) {
+      const [{purchaseBatch}, {runBatch}] = await Promise.all([import('../../batch/kinds.js'), import('../../batch/run-batch.js')])
+      return new ExitStatus(await runBatch(purchaseBatch, input.batch, this.factory))
+    }
+    const [{submitPurchase}, {settle}] = await Promise.all([import('../../operations/purchases.js'), import('../../output/sent.js')])
+    return settle(this.io, await submitPurchase(input.purchase, await this.factory.deps()))
   }
 }

@@ -1,8 +1,12 @@
 import * as gwFlags from '../../cli/flags.js'
 import {ExitStatus, GwCommand} from '../../cli/gw-command.js'
 import {refundColumns} from '../../output/columns.js'
+import type {RefundInput} from '../../operations/refunds.js'
 
-export default class RefundCreate extends GwCommand {
+/** One refund, or a batch of them from a file. */
+type RefundCreateInput = {refund: RefundInput} | {batch: gwFlags.BatchFlags}
+
+export default class RefundCreate extends GwCommand<RefundCreateInput> {
   static override summary = 'Refund a purchase, in full or in part; or a batch of refunds from a file'
   static override description = `Refunds --amount (minor units) of the purchase --transaction-id; without --amount, the purchase's full amount, looked up first. Several partial refunds may add up to the purchase amount.
 Without --reference the refund's reference derives from the purchase's: order-1001-R1, then -R2 (the first free, looked up), cut to the gateway's 255 characters from the purchase's part; a reference given is used as it is. gw records each refund it makes (in its data directory), so that refund list --purchase and purchase get find it for certain, whatever its reference. At a terminal gw asks for the amount (what is left of the purchase offered) and then the reference (the derived one offered).
@@ -24,27 +28,28 @@ The refund is sent once and never retried; if no answer comes back, gw looks it 
 
   static override columns = refundColumns
 
-  async run() {
+  protected async input(): Promise<RefundCreateInput> {
     const {flags} = await this.parse(RefundCreate)
     gwFlags.refuseRowFlagsInBatch(flags, RefundCreate.flags)
-    if (flags.input !== undefined) {
-      const [{refundBatch}, {runBatch}] = await Promise.all([import('../../batch/kinds.js'), import('../../batch/run-batch.js')])
-      return new ExitStatus(await runBatch(refundBatch, {...flags, input: flags.input}, this.factory))
-    }
-    const [{submitRefund}, {settle}, {askRefund}, {madeRecords, recordMade}] = await Promise.all([
-      import('../../operations/refunds.js'),
-      import('../../output/sent.js'),
-      import('../../output/ask-amount.js'),
-      import('../../lists/refunds-of-purchase.js'),
-    ])
-    const deps = await this.factory.deps()
+    if (flags.input !== undefined) return {batch: gwFlags.batchFlags({...flags, input: flags.input})}
     const given = {transactionId: flags['transaction-id']!, amount: flags.amount, reference: flags.reference}
     // At a terminal what is left out is asked, what is left of the purchase and a derived reference
     // offered; elsewhere no amount is the purchase in full, and no reference the derived one.
-    const asking = this.io.canPrompt() && (given.amount === undefined || given.reference === undefined)
-    const input = asking ? await askRefund(given, {...deps, prompter: await this.factory.prompter(), made: await madeRecords(this.factory, deps.client)}) : given
-    const sent = await submitRefund(input, deps)
-    await recordMade(sent, input.transactionId, this.factory, deps.client)
+    if (!this.io.canPrompt() || (given.amount !== undefined && given.reference !== undefined)) return {refund: given}
+    const [{askRefund}, {madeRecords}] = await Promise.all([import('../../output/ask-amount.js'), import('../../lists/refunds-of-purchase.js')])
+    const deps = await this.factory.deps()
+    return {refund: await askRefund(given, {...deps, prompter: await this.factory.prompter(), made: await madeRecords(this.factory, deps.client)})}
+  }
+
+  protected async operate(input: RefundCreateInput) {
+    if ('batch' in input) {
+      const [{refundBatch}, {runBatch}] = await Promise.all([import('../../batch/kinds.js'), import('../../batch/run-batch.js')])
+      return new ExitStatus(await runBatch(refundBatch, input.batch, this.factory))
+    }
+    const [{submitRefund}, {settle}, {recordMade}] = await Promise.all([import('../../operations/refunds.js'), import('../../output/sent.js'), import('../../lists/refunds-of-purchase.js')])
+    const deps = await this.factory.deps()
+    const sent = await submitRefund(input.refund, deps)
+    await recordMade(sent, input.refund.transactionId, this.factory, deps.client)
     return settle(this.io, sent)
   }
 }

@@ -1,7 +1,7 @@
 import {sandboxClockColumns} from '../../output/columns.js'
 import {GwCommand} from '../../cli/gw-command.js'
 
-export default class SandboxClock extends GwCommand {
+export default class SandboxClock extends GwCommand<void> {
   static override summary = "Show the date on the local gateway's clock"
   static override description = `The local gateway bills subscriptions on a clock of its own: it starts at the real date and only moves forward, with gw sandbox clock advance.
 Talks to the gateway of the profile in force (gw sandbox start registers it as "local").`
@@ -13,8 +13,11 @@ Talks to the gateway of the profile in force (gw sandbox start registers it as "
 
   static override columns = sandboxClockColumns
 
-  async run() {
+  protected async input() {
     await this.parse(SandboxClock)
+  }
+
+  protected async operate() {
     const {sandboxClock} = await import('../../operations/sandbox.js')
     return sandboxClock(await this.factory.deps())
   }

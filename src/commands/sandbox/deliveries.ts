@@ -2,8 +2,9 @@ import {Flags} from '@oclif/core'
 import {DELIVERY_STATUSES, type DeliveryStatus, WEBHOOK_EVENTS, type WebhookEvent} from '../../api/schemas/recurring-rules.js'
 import {GwCommand} from '../../cli/gw-command.js'
 import {deliveryColumns} from '../../output/columns.js'
+import type {DeliveryQuery} from '../../api/schemas/sandbox-control.js'
 
-export default class SandboxDeliveries extends GwCommand {
+export default class SandboxDeliveries extends GwCommand<DeliveryQuery> {
   static override summary = "List the local gateway's web hook deliveries, with their attempts and last answer"
   static override description = `Finished deliveries (delivered, or failed once every attempt was refused) then those still queued, oldest first: the event, where it goes, how many attempts were made and what the receiver last answered (HTTP 500, ECONNREFUSED...). --json adds each delivery's payload.
 Finished deliveries are kept in memory, the latest 500, since the gateway started; queued ones are kept in its state file. gw sandbox redeliver ID sends one again.`
@@ -21,9 +22,13 @@ Finished deliveries are kept in memory, the latest 500, since the gateway starte
 
   static override columns = deliveryColumns
 
-  async run() {
+  protected async input(): Promise<DeliveryQuery> {
     const {flags} = await this.parse(SandboxDeliveries)
+    return {event: flags.event as WebhookEvent | undefined, status: flags.status as DeliveryStatus | undefined}
+  }
+
+  protected async operate(query: DeliveryQuery) {
     const {listDeliveries} = await import('../../operations/sandbox.js')
-    return listDeliveries({event: flags.event as WebhookEvent | undefined, status: flags.status as DeliveryStatus | undefined}, await this.factory.deps())
+    return listDeliveries(query, await this.factory.deps())
   }
 }

@@ -2,8 +2,15 @@ import {Flags} from '@oclif/core'
 import {UsageError} from '../../errors.js'
 import {ExitStatus, GwCommand} from '../../cli/gw-command.js'
 import {requestLogColumns} from '../../output/columns.js'
+import type {RequestLogFilter} from '../../operations/sandbox.js'
 
-export default class SandboxLogs extends GwCommand {
+/** Which requests, and whether to keep printing new ones. */
+interface LogsInput {
+  filter: RequestLogFilter
+  follow: boolean
+}
+
+export default class SandboxLogs extends GwCommand<LogsInput> {
   static override summary = 'Show the requests the local gateway answered, and follow new ones'
   static override description = `Every request your app (or gw) made to the local gateway, oldest first: time, merchant, method, path, status, milliseconds, the reference the body gave, its card number masked, the gateway's first error and the request id. Bodies are never shown or kept whole: no CVV, token or password reaches the log.
 --follow keeps printing new requests as they are answered, until Ctrl-C. A pipe gets one JSON line per request; so does --json on a terminal, pretty-printed.
@@ -38,12 +45,15 @@ Talks to the gateway of the profile in force (gw sandbox start registers it as "
 
   static override columns = requestLogColumns
 
-  async run() {
+  protected async input(): Promise<LogsInput> {
     const {flags} = await this.parse(SandboxLogs)
+    return {filter: {status: flags.status, path: flags.path, merchant: flags.merchant, limit: flags.limit}, follow: flags.follow}
+  }
+
+  protected async operate({filter, follow}: LogsInput) {
     const [operations, {requestLogPrinter}] = await Promise.all([import('../../operations/sandbox.js'), import('../../output/request-log.js')])
-    const filter = {status: flags.status, path: flags.path, merchant: flags.merchant, limit: flags.limit}
     const print = requestLogPrinter(this.io, this.factory.render)
-    if (!flags.follow) {
+    if (!follow) {
       const page = await operations.requestLog(filter, await this.factory.deps())
       if (page.entries.length === 0) this.io.err('No requests to show.\n')
       print(page)
@@ -51,7 +61,7 @@ Talks to the gateway of the profile in force (gw sandbox start registers it as "
     }
     const stopped = new AbortController()
     // A reader gone (`| head -5`) or a full disk: no more polling; exit 141 (silent), or 1 saying so.
-    this.io.onOutClosed?.(() => stopped.abort())
+    this.io.onOutClosed(() => stopped.abort())
     let received: NodeJS.Signals | undefined
     const stop = (signal: NodeJS.Signals) => {
       received = signal

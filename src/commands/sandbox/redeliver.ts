@@ -2,7 +2,7 @@ import {Args} from '@oclif/core'
 import {GwCommand} from '../../cli/gw-command.js'
 import {deliveryColumns} from '../../output/columns.js'
 
-export default class SandboxRedeliver extends GwCommand {
+export default class SandboxRedeliver extends GwCommand<string> {
   static override summary = 'Send a web hook delivery of the local gateway again, now'
   static override description = `A finished delivery (delivered, or failed) is queued again as it was, to the same address, and prints as the new delivery, which names the one it repeats in redelivery_of. A delivery still queued, waiting to be tried again, is tried at once.
 A delivery to a web hook deleted since is refused. gw sandbox deliveries lists the ids.`
@@ -18,9 +18,13 @@ A delivery to a web hook deleted since is refused. gw sandbox deliveries lists t
 
   static override columns = deliveryColumns
 
-  async run() {
+  protected async input() {
     const {args} = await this.parse(SandboxRedeliver)
+    return args.id
+  }
+
+  protected async operate(id: string) {
     const {redeliver} = await import('../../operations/sandbox.js')
-    return redeliver(args.id, await this.factory.deps())
+    return redeliver(id, await this.factory.deps())
   }
 }

@@ -1,7 +1,15 @@
 import {Args, Flags} from '@oclif/core'
 import {GwCommand} from '../../cli/gw-command.js'
+import type {SeedStep} from '../../seed/file.js'
 
-export default class SandboxSeed extends GwCommand {
+/** The file's steps, checked, where they came from, and whether to send them (--check: not). */
+interface SeedInput {
+  steps: SeedStep[]
+  source: string
+  check: boolean
+}
+
+export default class SandboxSeed extends GwCommand<SeedInput> {
   static override summary = 'Create the records of a fixtures file on the sandbox: cards, plans, customers, purchases, refunds, subscriptions, web hooks'
   static override description = `FILE is JSON: {"steps": [{"name": "gold", "create": "plan", "fields": {...}}, ...]}, each step one record of its kind (card, plan, customer, purchase, refund, subscription, webhook) with the API's own fields. A later step names a field of an earlier one's record as {{gold.id}}: alone in a string it takes the value as it is, inside text as text. Keys starting with _ are comments.
 The whole file is checked before anything is sent (exit 2 naming each step and field at fault). Steps run in order through gw's own client against the gateway of the profile in force, a sandbox only (a live profile is refused). A step whose record is there already (by its reference; a card by its alias, a web hook by its address) with the step's values is reported present and not sent again, so running a file twice creates nothing the second time; with other values it differs: nothing is sent, the fields are named and the run stops with exit 7.
@@ -23,15 +31,19 @@ Prints one JSON line per step: step, name, status (created, present, differs, de
     check: Flags.boolean({description: 'check the file and send nothing'}),
   }
 
-  async run() {
+  protected async input(): Promise<SeedInput> {
     const {args, flags} = await this.parse(SandboxSeed)
-    const [{readSeedFile, checkSeedFile}, {seed}, {seedPrinter}] = await Promise.all([import('../../seed/file.js'), import('../../operations/seed.js'), import('../../output/seed.js')])
+    const {readSeedFile, checkSeedFile} = await import('../../seed/file.js')
     const {text, source} = await readSeedFile(args.file, this.io)
-    const steps = checkSeedFile(text, source)
-    if (flags.check) {
+    return {steps: checkSeedFile(text, source), source, check: flags.check}
+  }
+
+  protected async operate({steps, source, check}: SeedInput) {
+    if (check) {
       this.io.err(`${source}: ${steps.length} ${steps.length === 1 ? 'step' : 'steps'}, every one well-formed; nothing was sent.\n`)
       return
     }
+    const [{seed}, {seedPrinter}] = await Promise.all([import('../../operations/seed.js'), import('../../output/seed.js')])
     const target = await this.factory.target()
     // Every step may write: a read-only profile is refused before the first look-up, not at its first write.
     const {refuseWhenReadOnly} = await import('../../cli/live-safety.js')

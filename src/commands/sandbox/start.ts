@@ -4,8 +4,9 @@ import {allowHost, allowOrigin, sandboxName} from '../../cli/flags.js'
 import {ExitStatus, GwCommand} from '../../cli/gw-command.js'
 import {DEFAULT_SANDBOX} from '../../sandbox/server/names.js'
 import {credentialPair} from '../../cli/validate.js'
+import type {LaunchRequest} from '../../cli/launch-sandbox.js'
 
-export default class SandboxStart extends GwCommand {
+export default class SandboxStart extends GwCommand<LaunchRequest> {
   static override summary = 'Start the local gateway'
   static override description = `A real HTTP server that answers the gateway's interface, so gw works with no gateway account.
 Merchant TEST (token TEST) always exists; add more with --merchant. It registers itself as the profile "local", made active when no other profile is.
@@ -44,31 +45,32 @@ Several run side by side by name: --name NAME starts another, on a free port unl
     'detached-child': Flags.boolean({hidden: true}),
   }
 
-  async run() {
+  protected async input(): Promise<LaunchRequest> {
     const {flags} = await this.parse(SandboxStart)
+    return {
+      name: flags.name ?? DEFAULT_SANDBOX,
+      port: flags.port,
+      host: flags.host,
+      allowedHosts: flags['allow-host'] ?? [],
+      allowedOrigins: flags['allow-origin'] ?? [],
+      mode: flags.mode as 'sandbox' | 'live',
+      dialect: flags.dialect as 'contract' | 'live',
+      stateFile: flags.state,
+      merchants: flags.merchant,
+      webhooks: flags.webhook?.map((url) => url.href),
+      webhookBackoffMs: flags['webhook-backoff'],
+      requestLog: flags['request-log'],
+      detach: flags.detach,
+      restart: flags.restart,
+      detachedChild: flags['detached-child'],
+      verbose: flags.verbose,
+      argv: this.argv,
+    }
+  }
+
+  protected async operate(request: LaunchRequest) {
     const {launchSandbox} = await import('../../cli/launch-sandbox.js')
-    const launched = await launchSandbox(
-      {
-        name: flags.name ?? DEFAULT_SANDBOX,
-        port: flags.port,
-        host: flags.host,
-        allowedHosts: flags['allow-host'] ?? [],
-        allowedOrigins: flags['allow-origin'] ?? [],
-        mode: flags.mode as 'sandbox' | 'live',
-        dialect: flags.dialect as 'contract' | 'live',
-        stateFile: flags.state,
-        merchants: flags.merchant,
-        webhooks: flags.webhook?.map((url) => url.href),
-        webhookBackoffMs: flags['webhook-backoff'],
-        requestLog: flags['request-log'],
-        detach: flags.detach,
-        restart: flags.restart,
-        detachedChild: flags['detached-child'],
-        verbose: flags.verbose,
-        argv: this.argv,
-      },
-      {io: this.io, dataDir: this.config.dataDir, configDir: this.config.configDir},
-    )
+    const launched = await launchSandbox(request, {io: this.io, dataDir: this.config.dataDir, configDir: this.config.configDir})
     return launched && new ExitStatus(launched.exitCode)
   }
 }

@@ -3,7 +3,10 @@ import {sandboxName} from '../../cli/flags.js'
 import {GwCommand} from '../../cli/gw-command.js'
 import {DEFAULT_SANDBOX} from '../../sandbox/server/names.js'
 
-export default class SandboxStop extends GwCommand {
+/** Every local gateway gw knows of, or the one of this name. */
+type Which = {all: true} | {name: string}
+
+export default class SandboxStop extends GwCommand<Which> {
   static override summary = 'Stop the local gateway running in the background'
   static override description = 'Ends the gateway started with gw sandbox start --detach (SIGTERM, then SIGKILL after 5 s): the default one, the one --name names, or with --all every one. With --state, nothing acknowledged is lost: every change is journaled to the state file, and synced, before it is answered.'
 
@@ -18,10 +21,14 @@ export default class SandboxStop extends GwCommand {
     all: Flags.boolean({description: 'every local gateway gw sandbox status lists', exclusive: ['name']}),
   }
 
-  async run() {
+  protected async input(): Promise<Which> {
     const {flags} = await this.parse(SandboxStop)
+    return flags.all ? {all: true} : {name: flags.name ?? DEFAULT_SANDBOX}
+  }
+
+  protected async operate(which: Which) {
     const daemon = await import('../../sandbox/server/daemon.js')
-    const names = flags.all ? daemon.knownSandboxes(this.config.dataDir).map(({name}) => name) : [flags.name ?? DEFAULT_SANDBOX]
+    const names = 'all' in which ? daemon.knownSandboxes(this.config.dataDir).map(({name}) => name) : [which.name]
     if (names.length === 0) this.io.err('No local gateway is running.\n')
     for (const name of names) {
       const called = name === DEFAULT_SANDBOX ? 'The local gateway' : `The local gateway ${name}`

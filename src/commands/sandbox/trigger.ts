@@ -2,8 +2,12 @@ import {Args, Flags} from '@oclif/core'
 import {triggerColumns} from '../../output/columns.js'
 import {WEBHOOK_EVENTS, type WebhookEvent} from '../../api/schemas/recurring-rules.js'
 import {GwCommand} from '../../cli/gw-command.js'
+import type {triggerEvent} from '../../operations/sandbox.js'
 
-export default class SandboxTrigger extends GwCommand {
+/** The event, and where it goes when not to the registered web hooks. */
+type TriggerInput = Parameters<typeof triggerEvent>[0]
+
+export default class SandboxTrigger extends GwCommand<TriggerInput> {
   static override summary = 'Send a sample web hook event from the local gateway'
   static override description = `Builds a realistic payload from the gateway's own records and delivers it to the registered web hooks, or only to --webhook.
 Prints the event, where it went and its payload.`
@@ -23,9 +27,13 @@ Prints the event, where it went and its payload.`
 
   static override columns = triggerColumns
 
-  async run() {
+  protected async input(): Promise<TriggerInput> {
     const {args, flags} = await this.parse(SandboxTrigger)
+    return {event: args.event as WebhookEvent, webhook: flags.webhook?.href}
+  }
+
+  protected async operate(input: TriggerInput) {
     const {triggerEvent} = await import('../../operations/sandbox.js')
-    return triggerEvent({event: args.event as WebhookEvent, webhook: flags.webhook?.href}, await this.factory.deps())
+    return triggerEvent(input, await this.factory.deps())
   }
 }

@@ -2,8 +2,9 @@ import {Flags} from '@oclif/core'
 import {subscriptionColumns} from '../../output/columns.js'
 import * as gwFlags from '../../cli/flags.js'
 import {GwCommand} from '../../cli/gw-command.js'
+import type {SubscriptionInput} from '../../operations/subscriptions.js'
 
-export default class SubscriptionCreate extends GwCommand {
+export default class SubscriptionCreate extends GwCommand<SubscriptionInput> {
   static override summary = "Subscribe a customer to a plan, billing the customer's stored card"
   static override description = `From --start-date the gateway bills the plan's amount at --frequency on the customer's stored card, retrying a failed charge up to three times.
 The customer and the plan may be given by id or by your reference. --inactive creates it stopped (gw subscription update --active starts it).`
@@ -24,12 +25,13 @@ The customer and the plan may be given by id or by your reference. --inactive cr
 
   static override columns = subscriptionColumns
 
-  async run() {
+  protected async input(): Promise<SubscriptionInput> {
     const {flags} = await this.parse(SubscriptionCreate)
+    return {customer: flags.customer, plan: flags.plan, frequency: flags.frequency, startDate: flags['start-date'], reference: flags.reference, active: !flags.inactive}
+  }
+
+  protected async operate(input: SubscriptionInput) {
     const {createSubscription} = await import('../../operations/subscriptions.js')
-    return createSubscription(
-      {customer: flags.customer, plan: flags.plan, frequency: flags.frequency, startDate: flags['start-date'], reference: flags.reference, active: !flags.inactive},
-      await this.factory.deps(),
-    )
+    return createSubscription(input, await this.factory.deps())
   }
 }

@@ -3,7 +3,13 @@ import {subscriptionColumns} from '../../output/columns.js'
 import * as gwFlags from '../../cli/flags.js'
 import {GwCommand} from '../../cli/gw-command.js'
 
-export default class SubscriptionUpdate extends GwCommand {
+/** The subscription, and whether it bills from now on. */
+interface SubscriptionState {
+  id: string
+  active: boolean
+}
+
+export default class SubscriptionUpdate extends GwCommand<SubscriptionState> {
   static override summary = 'Stop or resume a subscription'
   static override description = `--inactive stops billing; --active resumes it from the next due date (the days it was stopped are not billed).
 To move a customer to another plan, stop this subscription and create a new one.`
@@ -24,9 +30,13 @@ To move a customer to another plan, stop this subscription and create a new one.
 
   static override columns = subscriptionColumns
 
-  async run() {
+  protected async input() {
     const {args, flags} = await this.parse(SubscriptionUpdate)
+    return {id: args.id, active: flags.active === true}
+  }
+
+  protected async operate({id, active}: SubscriptionState) {
     const {setSubscriptionActive} = await import('../../operations/subscriptions.js')
-    return setSubscriptionActive(args.id, flags.active === true, await this.factory.deps())
+    return setSubscriptionActive(id, active, await this.factory.deps())
   }
 }

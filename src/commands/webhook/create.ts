@@ -4,8 +4,9 @@ import * as gwFlags from '../../cli/flags.js'
 import {GwCommand} from '../../cli/gw-command.js'
 import {webHookColumns} from '../../output/columns.js'
 import * as webhookFlags from '../../webhooks/flags.js'
+import type {WebHookInput} from '../../operations/webhooks.js'
 
-export default class WebhookCreate extends GwCommand {
+export default class WebhookCreate extends GwCommand<WebHookInput> {
   static override summary = 'Register an address for the gateway to send web hooks to'
   static override description = `The gateway posts each event (${WEBHOOK_EVENTS.join(', ')}) to --url, every event unless --event names some.
 A sandbox profile registers a Test web hook, a live profile a Live one. With --auth every delivery carries those Basic credentials (gw listen --auth checks them).`
@@ -25,12 +26,17 @@ A sandbox profile registers a Test web hook, a live profile a Live one. With --a
 
   static override columns = webHookColumns
 
-  async run() {
+  protected async input(): Promise<WebHookInput> {
     const {flags} = await this.parse(WebhookCreate)
-    const {createWebHook} = await import('../../operations/webhooks.js')
     const auth = await webhookFlags.readAuth(flags.auth, this.io, this.factory.commandName)
+    // The profile's environment says which kind of web hook the gateway registers (Test or Live).
     const {environment} = await this.factory.target()
     const events = (flags.event ?? []) as WebhookEvent[]
-    return createWebHook({address: flags.url, events, name: flags.name || undefined, environment, auth}, await this.factory.deps())
+    return {address: flags.url, events, name: flags.name || undefined, environment, auth}
+  }
+
+  protected async operate(input: WebHookInput) {
+    const {createWebHook} = await import('../../operations/webhooks.js')
+    return createWebHook(input, await this.factory.deps())
   }
 }

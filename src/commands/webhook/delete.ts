@@ -2,7 +2,7 @@ import * as gwFlags from '../../cli/flags.js'
 import {GwCommand} from '../../cli/gw-command.js'
 import {webHookColumns} from '../../output/columns.js'
 
-export default class WebhookDelete extends GwCommand {
+export default class WebhookDelete extends GwCommand<string> {
   static override summary = 'Remove a web hook: the gateway stops sending events to its address'
   static override description = 'Prints the web hook removed. On a live profile gw asks you to type the id first (--yes skips that).'
 
@@ -17,9 +17,13 @@ export default class WebhookDelete extends GwCommand {
 
   static override columns = webHookColumns
 
-  async run() {
+  protected async input() {
     const {args} = await this.parse(WebhookDelete)
+    return args.id
+  }
+
+  protected async operate(id: string) {
     const {deleteWebHook} = await import('../../operations/webhooks.js')
-    return deleteWebHook(args.id, await this.factory.deps())
+    return deleteWebHook(id, await this.factory.deps())
   }
 }

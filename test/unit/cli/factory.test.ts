@@ -3,6 +3,7 @@ import {describe, expect, it} from 'vitest'
 import type {Target} from '../../../src/auth/resolve.js'
 import {createFactory} from '../../../src/cli/factory.js'
 import {globalsInArgv} from '../../../src/cli/global-flags.js'
+import {confirmBatch} from '../../../src/cli/live-safety.js'
 import {UnreachableError} from '../../../src/errors.js'
 import {testIo} from '../../../src/output/io.js'
 import type {Prompter} from '../../../src/output/prompt.js'
@@ -43,13 +44,16 @@ describe('the Factory: the client it makes passes the profile guard', () => {
     await f.close()
   })
 
-  it('a batch confirmed once up front sends its rows unasked, though the client was made before it', async () => {
-    const {f, asked} = await liveFactory(['3'])
-    const client = await f.client()
-    const deps = await f.batchDeps(async () => ({noun: 'refund', rows: 3, totals: '30.00 AUD'}))
-    expect(deps.client).toBe(client)
-    await expect(client.customers.delete('071-C-1')).rejects.toBeInstanceOf(UnreachableError)
+  it("a batch's client, built with its one confirmation, sends its rows unasked; the command's own still asks", async () => {
+    const {f, asked} = await liveFactory(['3', '071-C-2'])
+    const target = await f.target()
+    const confirmed = await confirmBatch({target, commandId: 'refund create', yes: false, io: f.io, prompter: () => f.prompter(), plan: async () => ({noun: 'refund', rows: 3, totals: '30.00 AUD'})})
+    const batch = await f.client(confirmed)
+    expect(await f.client(confirmed)).toBe(batch)
+    await expect(batch.customers.delete('071-C-1')).rejects.toBeInstanceOf(UnreachableError)
     expect(asked).toEqual(['LIVE: about to send 3 refunds (30.00 AUD). Type the number of rows (3) to confirm'])
+    await expect((await f.client()).customers.delete('071-C-2')).rejects.toBeInstanceOf(UnreachableError)
+    expect(asked.at(-1)).toBe('LIVE: type the id (071-C-2) to confirm gw customer delete')
     await f.close()
   })
 })

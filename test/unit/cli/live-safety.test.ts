@@ -177,16 +177,16 @@ describe('a batch on a live profile', () => {
   const plan = {noun: 'refund' as const, rows: 300, totals: '2,950.00 AUD'}
   it('is confirmed once by typing its number of rows; its rows then pass the guard unasked', async () => {
     const {prompter, asked} = scripted(['300'])
-    await confirmBatch({target: liveTarget, commandId: 'refund create', yes: false, io: testIo({tty: true}), prompter, plan: async () => plan})
+    const confirmed = await confirmBatch({target: liveTarget, commandId: 'refund create', yes: false, io: testIo({tty: true}), prompter, plan: async () => plan})
     expect(asked).toEqual(['LIVE: about to send 300 refunds (2,950.00 AUD). Type the number of rows (300) to confirm'])
-    const guard = requestGuard({target: liveTarget, commandId: 'refund create', yes: false, io: testIo({tty: true}), prompter: scripted([]).prompter, confirmedUpFront: true})
+    const guard = requestGuard({target: liveTarget, commandId: 'refund create', yes: false, io: testIo({tty: true}), prompter: scripted([]).prompter, ...confirmed})
     await expect(guard(endpoints.refunds.create, {params: {}, body: {transaction_id: 'p', amount: 100, reference: 'r'}})).resolves.toBeUndefined()
   })
 
   it('needs --yes without a terminal, and a read-only profile refuses it first', async () => {
     const {prompter} = scripted([])
     await expectReject(confirmBatch({target: liveTarget, commandId: 'refund create', yes: false, io: testIo(), prompter, plan: async () => plan}), UsageError, /must be confirmed, and there is no terminal/)
-    await expect(confirmBatch({target: liveTarget, commandId: 'refund create', yes: true, io: testIo(), prompter, plan: async () => plan})).resolves.toBeUndefined()
+    await expect(confirmBatch({target: liveTarget, commandId: 'refund create', yes: true, io: testIo(), prompter, plan: async () => plan})).resolves.toEqual({confirmedUpFront: true})
     const readOnly = {...liveTarget, profile: {readOnly: true}} as Target
     await expect(confirmBatch({target: readOnly, commandId: 'refund create', yes: true, io: testIo(), prompter, plan: async () => plan})).rejects.toMatchObject({exitCode: 6})
   })

@@ -45,7 +45,7 @@ describe('local validation', () => {
   })
 })
 
-// Issue 29: an expiry as card forms take it, MM/YY read as 20YY, is sent as the gateway takes it, MM/YYYY.
+// An expiry as card forms take it, MM/YY read as 20YY, is sent as the gateway takes it, MM/YYYY.
 describe('an expiry as people type it', () => {
   it.each([
     ['12/30', '12/2030'],

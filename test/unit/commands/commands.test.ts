@@ -7,8 +7,9 @@ import {NotFoundError} from '../../../src/errors.js'
 import {fakeClient} from '../operations/fake-client.js'
 import {runCommand} from './run-command.js'
 
-// Commands run in this process with a fake Factory (gh's runF): parse errors, rendering and exit
-// codes without spawning gw; what needs a process (signals, a real sandbox) stays in test/e2e.
+// Commands run whole in this process with a fake client (gh's xRun(opts) with fakes): parse
+// errors, rendering and exit codes without spawning gw; their parse alone is in the tables (parse-
+// table.ts); what needs a process (signals, a real sandbox) stays in test/e2e.
 
 const purchase = {
   id: '071-P-ABCDEFGH',

@@ -20,6 +20,9 @@ export const sandboxTarget: Target & {token: string} = {
   secretLocation: 'GW_TOKEN',
 }
 
+/** A live profile, for what a live profile refuses or asks. */
+export const liveTarget: Target & {token: string} = {...sandboxTarget, environment: 'live', profileName: 'shop-live', source: 'active', secretStorage: 'keychain', secretLocation: 'gw/shop-live'}
+
 export interface Ran {
   /** The exit status the command set (process.exitCode), 0 when it set none. */
   code: number
@@ -28,17 +31,26 @@ export interface Ran {
   io: TestIo
 }
 
+/** A command class as oclif loads it: its columns, and runWith to run it in this process. */
+export type CommandClass<I> = Pick<typeof GwCommand, 'columns' | 'runWith'> & (new (argv: string[], config: Config) => GwCommand<I>)
+
+export interface RunOptions<I> {
+  /** The command as typed (`purchase create`), for its messages. */
+  name: string
+  client?: GatewayClient
+  tty?: boolean
+  target?: Target & {token?: string}
+  io?: TestIo
+  /** Run in place of the command's operation (gh's runF), given the input its parse made. */
+  runF?: (input: I) => unknown
+}
+
 /**
- * Runs a command in this process (gh's runF): oclif's parse and gw's run, render and report, with
- * a Factory whose Io is a buffer and whose client is the fake given. No process is spawned.
+ * Runs a command in this process: oclif's parse and gw's run, render and report, with a Factory
+ * whose Io is a buffer and whose client is the fake given. No process is spawned.
  */
-export async function runCommand(
-  command: typeof GwCommand & (new (argv: string[], config: Config) => GwCommand),
-  argv: string[],
-  {name, client, tty = false, target = sandboxTarget}: {name: string; client?: GatewayClient; tty?: boolean; target?: Target & {token?: string}},
-): Promise<Ran> {
+export async function runCommand<I>(command: CommandClass<I>, argv: string[], {name, client, tty = false, target = sandboxTarget, io = testIo({tty}), runF}: RunOptions<I>): Promise<Ran> {
   config ??= Config.load({root})
-  const io = testIo({tty})
   const factory = createFactory(
     {commandName: name, columns: command.columns, argv, env: {}, config: await config},
     {
@@ -51,9 +63,25 @@ export async function runCommand(
   const before = process.exitCode
   process.exitCode = undefined
   try {
-    await command.runWith(argv, await config, factory)
+    await command.runWith(argv, await config, factory, runF)
     return {code: Number(process.exitCode ?? 0), stdout: io.stdout(), stderr: io.stderr(), io}
   } finally {
     process.exitCode = before
   }
+}
+
+export interface Parsed<I> extends Ran {
+  /** The input the command's operation would have got; undefined when the parse failed. */
+  input?: I
+}
+
+/**
+ * A command's parse alone (gh's runF): argv to the input its operation would get, the operation
+ * not run. No client is given, so nothing can be sent; a usage error is reported as gw reports
+ * it, its message on stderr and exit 2.
+ */
+export async function parseCommand<I>(command: CommandClass<I>, argv: string[], options: Omit<RunOptions<I>, 'client' | 'runF'>): Promise<Parsed<I>> {
+  let input: I | undefined
+  const ran = await runCommand(command, argv, {...options, runF: (given) => void (input = given)})
+  return {...ran, input}
 }

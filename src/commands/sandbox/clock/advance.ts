@@ -2,8 +2,12 @@ import {Flags} from '@oclif/core'
 import {clockAdvanceColumns} from '../../../output/columns.js'
 import * as gwFlags from '../../../cli/flags.js'
 import {GwCommand} from '../../../cli/gw-command.js'
+import type {advanceClock} from '../../../operations/sandbox.js'
 
-export default class SandboxClockAdvance extends GwCommand {
+/** So many days forward, or to a date. */
+type ClockMove = Parameters<typeof advanceClock>[0]
+
+export default class SandboxClockAdvance extends GwCommand<ClockMove> {
   static override summary = "Move the local gateway's clock forward, running every day in between"
   static override description = `Each day in between runs in order: subscriptions due are charged, failed charges retried, cards expire, and web hooks are sent.
 Prints what happened: the new date, the subscription charges made (approved and declined, retries included), the events those days produced and the web hook deliveries they queued. The clock never moves back.`
@@ -20,9 +24,13 @@ Prints what happened: the new date, the subscription charges made (approved and 
 
   static override columns = clockAdvanceColumns
 
-  async run() {
+  protected async input(): Promise<ClockMove> {
     const {flags} = await this.parse(SandboxClockAdvance)
+    return flags.days === undefined ? {to: flags.to!} : {days: flags.days}
+  }
+
+  protected async operate(by: ClockMove) {
     const {advanceClock} = await import('../../../operations/sandbox.js')
-    return advanceClock(flags.days === undefined ? {to: flags.to!} : {days: flags.days}, await this.factory.deps())
+    return advanceClock(by, await this.factory.deps())
   }
 }

@@ -6,10 +6,10 @@ import * as z from 'zod'
 import {describe, expect, it} from 'vitest'
 import * as schemas from '../../../../src/api/schemas/index.js'
 
-// Issue 30: what a command costs before its run() (bench/README.md, "Keeping gw purchase get
-// fast"). oclif loads the one command it runs, and that module's static imports with it; what
-// a command needs to run (the client, zod, undici, tables, prompts, the local gateway) is
-// imported inside run(). These fail on the change that would make every start slower.
+// What a command costs before its run(): design.md §7, heavy modules load lazily (bench/README.md,
+// "Keeping gw purchase get fast"). oclif loads the one command it runs, and that module's static
+// imports with it; what a command needs to run (the client, zod, undici, tables, prompts, the
+// local gateway) is imported inside run(). These fail on the change that would make every start slower.
 const src = join(import.meta.dirname, '..', '..', '..', '..', 'src')
 
 /** The modules a file imports for their values at load: type-only imports and import() left out. */

@@ -1,0 +1,22 @@
+import Completion from '../../../src/commands/completion.js'
+import Help from '../../../src/commands/help.js'
+import Version from '../../../src/commands/version.js'
+import {parsesAs} from './parse-table.js'
+
+parsesAs('help', Help, [
+  {argv: [], input: []},
+  {argv: ['purchase', 'create'], input: ['purchase', 'create']},
+  {argv: ['exit-codes'], input: ['exit-codes']},
+])
+
+parsesAs('completion', Completion, [
+  {argv: ['bash'], input: 'bash'},
+  {argv: ['fish'], input: 'fish'},
+  {argv: ['powershell'], usage: 'Expected powershell to be one of: bash, zsh, fish'},
+  {argv: [], usage: 'Missing 1 required arg:\nshell  (bash|zsh|fish) the shell to complete in'},
+])
+
+parsesAs('version', Version, [
+  {argv: [], input: undefined},
+  {argv: ['--fields', 'version'], usage: '--fields picks the fields of records, and gw version prints none'},
+])

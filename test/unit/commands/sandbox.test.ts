@@ -1,0 +1,121 @@
+import SandboxClock from '../../../src/commands/sandbox/clock.js'
+import SandboxClockAdvance from '../../../src/commands/sandbox/clock/advance.js'
+import SandboxDeliveries from '../../../src/commands/sandbox/deliveries.js'
+import SandboxLogs from '../../../src/commands/sandbox/logs.js'
+import SandboxRedeliver from '../../../src/commands/sandbox/redeliver.js'
+import SandboxSeed from '../../../src/commands/sandbox/seed.js'
+import SandboxStart from '../../../src/commands/sandbox/start.js'
+import SandboxStatus from '../../../src/commands/sandbox/status.js'
+import SandboxStop from '../../../src/commands/sandbox/stop.js'
+import SandboxTrigger from '../../../src/commands/sandbox/trigger.js'
+import {parsesAs} from './parse-table.js'
+
+const started = {
+  name: 'local',
+  port: 8787,
+  host: '127.0.0.1',
+  allowedHosts: [],
+  allowedOrigins: [],
+  mode: 'sandbox' as const,
+  dialect: 'contract' as const,
+  stateFile: undefined,
+  merchants: undefined,
+  webhooks: undefined,
+  webhookBackoffMs: undefined,
+  requestLog: true,
+  detach: undefined,
+  restart: undefined,
+  detachedChild: undefined,
+  verbose: undefined,
+}
+
+parsesAs('sandbox start', SandboxStart, [
+  {argv: [], input: {...started, argv: []}},
+  {
+    argv: ['--name', 'rehearsal', '--port', '0', '--dialect', 'live', '--mode', 'live', '--state', 'gw.json', '--detach'],
+    input: {...started, name: 'rehearsal', port: 0, dialect: 'live', mode: 'live', stateFile: 'gw.json', detach: true, argv: ['--name', 'rehearsal', '--port', '0', '--dialect', 'live', '--mode', 'live', '--state', 'gw.json', '--detach']},
+  },
+  {
+    argv: ['--merchant', 'ACME:s3cret', '--webhook', 'http://127.0.0.1:4242/hooks', '--allow-host', 'Sandbox', '--allow-origin', 'http://localhost:3000/', '--no-request-log'],
+    input: {
+      ...started,
+      merchants: [{username: 'ACME', token: 's3cret'}],
+      webhooks: ['http://127.0.0.1:4242/hooks'],
+      allowedHosts: ['sandbox'],
+      allowedOrigins: ['http://localhost:3000'],
+      requestLog: false,
+      argv: ['--merchant', 'ACME:s3cret', '--webhook', 'http://127.0.0.1:4242/hooks', '--allow-host', 'Sandbox', '--allow-origin', 'http://localhost:3000/', '--no-request-log'],
+    },
+  },
+  {argv: ['--verbose', '--restart'], input: {...started, verbose: true, restart: true, argv: ['--verbose', '--restart']}},
+  {argv: ['--merchant', 'ACME'], usage: '--merchant must be USER:TOKEN, got "ACME"'},
+  {argv: ['--merchant', 'TEST:other'], usage: '--merchant TEST already exists (TEST:TEST)'},
+  {argv: ['--name', '-x'], usage: '--name must be a letter or digit, then letters, digits, _ or - (40 at most), got "-x"'},
+  {argv: ['--port', '70000'], usage: '--port: Expected an integer less than or equal to 65535 but received: 70000'},
+  {argv: ['--dialect', 'gateway'], usage: 'Expected --dialect=gateway to be one of: contract, live'},
+  {argv: ['--allow-origin', 'localhost'], usage: '--allow-origin must be an http:// or https:// origin, got "localhost"'},
+])
+
+parsesAs('sandbox stop', SandboxStop, [
+  {argv: [], input: {name: 'local'}},
+  {argv: ['--name', 'rehearsal'], input: {name: 'rehearsal'}},
+  {argv: ['--all'], input: {all: true}},
+  {argv: ['--all', '--name', 'rehearsal'], usage: '--name cannot also be provided when using --all'},
+])
+
+parsesAs('sandbox status', SandboxStatus, [
+  {argv: [], input: undefined},
+  {argv: ['--name', 'rehearsal'], input: 'rehearsal'},
+  {argv: ['--name', 'a b'], usage: '--name must be a letter or digit, then letters, digits, _ or - (40 at most), got "a b"'},
+])
+
+parsesAs('sandbox clock', SandboxClock, [
+  {argv: [], input: undefined},
+  {argv: ['advance'], usage: 'gw sandbox clock takes no argument "advance"'},
+])
+
+parsesAs('sandbox clock advance', SandboxClockAdvance, [
+  {argv: ['--days', '30'], input: {days: 30}},
+  {argv: ['--to', '2030-02-28'], input: {to: '2030-02-28'}},
+  {argv: [], usage: 'Exactly one of the following must be provided: --days, --to'},
+  {argv: ['--days', '0'], usage: '--days: Expected an integer greater than or equal to 1 but received: 0'},
+  {argv: ['--to', '2030-02-30'], usage: '--to must be a date as YYYY-MM-DD, got "2030-02-30"'},
+  {argv: ['--days', '1', '--to', '2030-02-28'], usage: '--days cannot also be provided when using --to\n--to cannot also be provided when using --days'},
+])
+
+parsesAs('sandbox trigger', SandboxTrigger, [
+  {argv: ['charge:successful'], input: {event: 'charge:successful', webhook: undefined}},
+  {argv: ['card:expired', '--webhook', 'http://127.0.0.1:4242/'], input: {event: 'card:expired', webhook: 'http://127.0.0.1:4242/'}},
+  {argv: ['charge:refunded'], usage: 'Expected charge:refunded to be one of: charge:pending, charge:successful, charge:retry, charge:failed, card:expiring, card:expired'},
+  {argv: [], usage: 'Missing 1 required arg:\nevent  (charge:pending|charge:successful|charge:retry|charge:failed|card:expiring|card:expired)\n       event to send'},
+])
+
+parsesAs('sandbox deliveries', SandboxDeliveries, [
+  {argv: [], input: {event: undefined, status: undefined}},
+  {argv: ['--event', 'charge:failed', '--status', 'pending'], input: {event: 'charge:failed', status: 'pending'}},
+  {argv: ['--status', 'lost'], usage: 'Expected --status=lost to be one of: pending, delivered, failed'},
+])
+
+parsesAs('sandbox redeliver', SandboxRedeliver, [
+  {argv: ['dl-1'], input: 'dl-1'},
+  {argv: [], usage: 'Missing 1 required arg:\nid  id of the delivery, as gw sandbox deliveries lists it'},
+])
+
+const filter = {status: undefined, path: undefined, merchant: undefined, limit: 30}
+
+parsesAs('sandbox logs', SandboxLogs, [
+  {argv: [], input: {filter, follow: undefined}},
+  {argv: ['-f', '--status', '4xx,503', '--path', '/v1.0/purchases', '--merchant', 'ACME', '-L', '5'], input: {filter: {status: ['4xx', '503'], path: '/v1.0/purchases', merchant: 'ACME', limit: 5}, follow: true}},
+  {argv: ['--status', '6xx'], usage: '--status must be a status class such as 4xx, a status such as 404, or several separated by commas, not "6xx"'},
+  {argv: ['--limit', '5001'], usage: '--limit: Expected an integer less than or equal to 5000 but received: 5001'},
+])
+
+const fixtures = {steps: [{name: 'gold', create: 'plan' as const, fields: {name: 'Gold', amount: 2500, reference: 'gold', description: 'Gold plan'}}]}
+
+parsesAs('sandbox seed', SandboxSeed, [
+  {argv: ['-'], stdin: JSON.stringify(fixtures), input: {steps: [{step: 1, ...fixtures.steps[0]!}], source: 'stdin', check: undefined}},
+  {argv: ['-', '--check'], stdin: JSON.stringify(fixtures), input: {steps: [{step: 1, ...fixtures.steps[0]!}], source: 'stdin', check: true}},
+  {argv: ['-'], stdin: '[]', usage: 'stdin must be an object with a list of steps'},
+  {argv: ['-'], stdin: JSON.stringify({steps: [{name: 'gold', create: 'plan', fields: {name: 'Gold'}}]}), usage: 'stdin has 3 problems; nothing was sent:\n  step 1 "gold" (plan): fields.amount is required\n  step 1 "gold" (plan): fields.reference is required\n  step 1 "gold" (plan): fields.description is required'},
+  {argv: [], usage: 'Missing 1 required arg:\nfile  fixtures file (JSON), or - to read it from stdin'},
+])
