@@ -106,6 +106,23 @@ export interface Sandbox {
   stop(): Promise<void>
 }
 
+/** A request to the gateway's API as the local gateway's log holds it. */
+export interface LoggedRequest {
+  method: string
+  path: string
+  status: number | null
+}
+
+/** Where the local gateway's request log stands now: what is logged after it was sent since (GET /_sandbox/requests). */
+export async function requestLogCursor(sandbox: Sandbox): Promise<number> {
+  return ((await sandbox.control('GET', '/_sandbox/requests?limit=1')) as {response: {next: number}}).response.next
+}
+
+/** The requests to the gateway's API answered since `cursor`, its control requests left out. */
+export async function apiRequestsSince(sandbox: Sandbox, cursor: number): Promise<LoggedRequest[]> {
+  return ((await sandbox.control('GET', `/_sandbox/requests?after=${cursor}&path=/v1.0/`)) as {response: {entries: LoggedRequest[]}}).response.entries
+}
+
 /** Starts `gw sandbox start --port 0` as a subprocess and waits for the URL it prints on stdout. */
 /**
  * The dialect of the local gateway this run of the suite tests against (vitest.config.ts runs the

@@ -1,18 +1,9 @@
 import {describe, expect, it} from 'vitest'
-import {cardArgs, CARDS, errorJson, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {apiRequestsSince, cardArgs, CARDS, errorJson, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
 
 let sandbox: Sandbox
 sandboxForFile((started) => void (sandbox = started))
 
-/** The local gateway's request log as it stands: the cursor after which what comes was sent since (GET /_sandbox/requests). */
-async function requestLogCursor(): Promise<number> {
-  return ((await sandbox.control('GET', '/_sandbox/requests?limit=1')) as {response: {next: number}}).response.next
-}
-
-/** The requests to the gateway's API answered since `cursor`, its control requests left out. */
-async function apiRequestsSince(cursor: number): Promise<{method: string; path: string; status: number | null}[]> {
-  return ((await sandbox.control('GET', `/_sandbox/requests?after=${cursor}&path=/v1.0/`)) as {response: {entries: {method: string; path: string; status: number | null}[]}}).response.entries
-}
 
 const create = (reference: string, env: NodeJS.ProcessEnv = {}) =>
   sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs(), '--json'], {env})
@@ -43,12 +34,12 @@ describe('a purchase is never sent twice', () => {
   it('does not retry a POST answered 503: it checks the reference instead', async () => {
     // The first POST only is answered 503 (times: 1): a second one, a retry, would be processed.
     await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/purchases', action: 'status', status: 503, times: 1})
-    const cursor = await requestLogCursor()
+    const cursor = await requestLogCursor(sandbox)
     const reference = ref()
     const result = await create(reference, {GW_TEST_WINDOW_MS: '2000'})
     expect(result.code).toBe(8)
     // One POST reached the gateway, the one the fault answered; what followed were look-ups.
-    const posts = (await apiRequestsSince(cursor)).filter((request) => request.method === 'POST')
+    const posts = (await apiRequestsSince(sandbox, cursor)).filter((request) => request.method === 'POST')
     expect(posts.map(({path, status}) => ({path, status}))).toEqual([{path: '/v1.0/purchases', status: 503}])
     expect(((await sandbox.control('GET', '/_sandbox/faults')) as {response: unknown[]}).response).toEqual([])
     // The 503 was not processed and gw did not send the purchase again, so there is none.

@@ -1,5 +1,5 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {ANSWERS, cardArgs, ref, type Sandbox, startSandbox} from './helpers.js'
+import {ANSWERS, apiRequestsSince, cardArgs, ref, requestLogCursor, type Sandbox, startSandbox} from './helpers.js'
 
 let sandbox: Sandbox
 beforeAll(async () => {
@@ -15,15 +15,6 @@ async function purchaseOf(amount: number): Promise<{id: string; reference: strin
   return result.json as {id: string; reference: string}
 }
 
-/** The local gateway's request log as it stands: the cursor after which what comes was sent since (GET /_sandbox/requests). */
-async function requestLogCursor(): Promise<number> {
-  return ((await sandbox.control('GET', '/_sandbox/requests?limit=1')) as {response: {next: number}}).response.next
-}
-
-/** The requests to the gateway's API answered since `cursor`, its control requests left out. */
-async function apiRequestsSince(cursor: number): Promise<{method: string; path: string; status: number | null}[]> {
-  return ((await sandbox.control('GET', `/_sandbox/requests?after=${cursor}&path=/v1.0/`)) as {response: {entries: {method: string; path: string; status: number | null}[]}}).response.entries
-}
 
 const refund = (transactionId: string, amount: number, reference = ref('refund')) =>
   sandbox.gw(['refund', 'create', '--transaction-id', transactionId, '--amount', String(amount), '--reference', reference, '--json'])
@@ -65,12 +56,12 @@ describe('gw refund create', () => {
 
   it('refuses a blank reference before sending anything', async () => {
     const purchase = await purchaseOf(5000)
-    const cursor = await requestLogCursor()
+    const cursor = await requestLogCursor(sandbox)
     const result = await sandbox.gw(['refund', 'create', '--transaction-id', purchase.id, '--amount', '100', '--reference', ''])
     expect(result.code).toBe(2)
     expect(result.stderr).toContain('Error: --reference must not be blank')
     // The gateway logs a request before gw can read its answer, so gw, gone, sent none: no look-up either.
-    expect(await apiRequestsSince(cursor)).toEqual([])
+    expect(await apiRequestsSince(sandbox, cursor)).toEqual([])
   })
 })
 
