@@ -1,19 +1,15 @@
 import {PagingError} from '../errors.js'
 import {inOrder} from '../lib/in-order.js'
+import {LengthClaim} from './length-claim.js'
 import {type FetchPage, readPage} from './list-page.js'
 import {type ListOrder, orderAcross, orderOf, pagedOrder} from './list-order.js'
 import {keyOf, RECENT_PAGES, RecentKeys} from './recent-keys.js'
 
+export {GENEROUS_RECORDS} from './length-claim.js'
 export {type FetchPage, type ListPage, ListPageError, type Paging, readPaging} from './list-page.js'
 
 /** Records asked for a page: the most the gateway's libraries ask for (gateway-notes.md). */
 export const PAGE_SIZE = 50
-
-/**
- * How many records a list is taken to hold at most, unless the gateway claims more (then twice its
- * claim): over the largest page seen, the pages a walk reads before it stops as one that would never end.
- */
-export const GENEROUS_RECORDS = 1_000_000
 
 /** Where a walk stands, for a person watching it: pages read, records handed over, of how many when known. */
 export interface WalkState {
@@ -73,7 +69,7 @@ export async function* walkList<T extends Record<string, unknown>>(fetch: FetchP
   // A gateway that hands out fewer a page than asked for (with more to come) is paged in its own size.
   const more = (total ?? 0) > first.records.length || (pages ?? 0) > 1
   const size = more && first.records.length > 0 && first.records.length < PAGE_SIZE ? first.records.length : PAGE_SIZE
-  const walk = new Walk(fetch, {size, base: page ?? 1, total, pages}, options, first.records)
+  const walk = new Walk(fetch, {base: page ?? 1, claim: new LengthClaim({total, pages}, size)}, options, first.records)
   await walk.learnOrder()
   yield* walk.reverses() ? walk.reversed() : walk.asPaged()
 }
@@ -84,18 +80,10 @@ interface Read<T> {
   records: T[]
 }
 
-/** The gateway's claim of a list's length: a count of records, or of pages only (the live gateway's total_pages). */
-interface Claim {
-  total?: number
-  pages?: number
-}
-
 class Walk<T extends Record<string, unknown>> {
   private readonly size: number
   private readonly base: number
-  private readonly claim: Claim
-  /** Whether the claim still stands: no page has contradicted it. */
-  private trusted: boolean
+  private readonly claim: LengthClaim
   private readonly firstKeys: Set<unknown>
   private recent: RecentKeys
   private pagesRead = 1
@@ -121,19 +109,18 @@ class Walk<T extends Record<string, unknown>> {
 
   constructor(
     private readonly fetch: FetchPage<T>,
-    {size, base, total, pages}: {size: number; base: number} & Claim,
+    {base, claim}: {base: number; claim: LengthClaim},
     private readonly options: WalkOptions,
     private readonly first: T[],
   ) {
-    this.size = size
+    this.size = claim.size
     this.base = base
-    this.claim = {total, pages}
+    this.claim = claim
     this.largest = first.length
     this.reach = first.length
     this.firstKeys = new Set(first.map(keyOf).filter((key) => key !== undefined))
     this.recent = new RecentKeys(this.firstKeys)
-    this.trusted = total !== undefined || pages !== undefined
-    this.check(0, first.length)
+    claim.check(0, first.length)
     this.tell()
   }
 
@@ -143,8 +130,8 @@ class Walk<T extends Record<string, unknown>> {
    */
   async learnOrder(): Promise<void> {
     let seen = orderOf(this.first)
-    if (seen === 'tied' && this.trusted && !this.endsAt(0, this.first.length)) {
-      const offset = this.claimedLastOffset()
+    if (seen === 'tied' && this.claim.stands() && !this.claim.endsAt(0, this.first.length)) {
+      const offset = this.claim.lastOffset()
       const last = await this.readLater(offset, 0)
       if (last.records.length > 0) {
         this.last = last
@@ -165,14 +152,14 @@ class Walk<T extends Record<string, unknown>> {
     this.handed = this.expected = this.first.length
     this.tell()
     if (this.first.length > 0) yield this.first
-    if (this.endsAt(0, this.first.length)) return this.found()
+    if (this.claim.endsAt(0, this.first.length)) return this.found()
     for await (const {offset, records} of this.pagesFrom(this.size, 1, {wanted: true})) {
       if (records.length === 0) return this.found()
       const fresh = this.fresh(offset, records)
       this.handed += fresh.length
       this.tell()
       if (fresh.length > 0) yield fresh
-      if (this.endsAt(offset, records.length)) return this.found()
+      if (this.claim.endsAt(offset, records.length)) return this.found()
     }
   }
 
@@ -182,13 +169,13 @@ class Walk<T extends Record<string, unknown>> {
     if (first.length === 0) return this.found()
     // The pages nearest the end, read on the way there: handed over first without reading them again.
     let held: Read<T>[] = []
-    if (this.endsAt(0, first.length)) {
+    if (this.claim.endsAt(0, first.length)) {
       this.found()
-    } else if (this.trusted) {
-      const lastOffset = this.claimedLastOffset()
+    } else if (this.claim.stands()) {
+      const lastOffset = this.claim.lastOffset()
       const last = this.last ?? (await this.readLater(lastOffset, 0))
       if (last.records.length > 0) held = [last]
-      if (this.trusted) this.found()
+      if (this.claim.stands()) this.found()
       else {
         if (last.records.length > 0) this.fresh(lastOffset, last.records)
         held = await this.findEnd(last.records.length > 0 ? lastOffset + this.size : this.size, held)
@@ -231,7 +218,7 @@ class Walk<T extends Record<string, unknown>> {
       this.fresh(read.offset, read.records)
       held.push(read)
       if (held.length > keep) held.shift()
-      if (this.endsAt(read.offset, read.records.length)) break
+      if (this.claim.endsAt(read.offset, read.records.length)) break
     }
     this.found()
     return held
@@ -248,11 +235,11 @@ class Walk<T extends Record<string, unknown>> {
     const offsets: Iterator<number> = {
       next: () => {
         const want = this.options.want
-        const stop = this.stopped || (direction < 0 ? next < this.size : this.trusted && next > this.claimedLastOffset())
+        const stop = this.stopped || (direction < 0 ? next < this.size : this.claim.stands() && next > this.claim.lastOffset())
         if (stop || (wanted && want !== undefined && this.expected >= want)) return {done: true, value: undefined}
         const offset = next
         next += direction * this.size
-        guesses.set(offset, this.expectedAt(offset))
+        guesses.set(offset, this.claim.expectedAt(offset))
         this.expected += guesses.get(offset)!
         return {done: false, value: offset}
       },
@@ -274,7 +261,7 @@ class Walk<T extends Record<string, unknown>> {
     this.waiting.push(offset)
     this.tell()
     try {
-      const answer = await readPage(this.fetch, {offset, size: this.size, total: this.trusted ? this.claim.total : undefined, page: asked})
+      const answer = await readPage(this.fetch, {offset, size: this.size, total: this.claim.total(), page: asked})
       if (answer.paging.page !== undefined && answer.paging.page !== asked) {
         throw new PagingError(`Asked the gateway for page ${asked} of the list (records from ${offset + 1}) and it answered with page ${answer.paging.page}: it does not page by offset or page number`)
       }
@@ -283,7 +270,7 @@ class Walk<T extends Record<string, unknown>> {
       this.largest = Math.max(this.largest, count)
       if (count > 0) this.reach = Math.max(this.reach, offset + count)
       this.expected += count - guess
-      this.check(offset, count)
+      this.claim.check(offset, count)
       return {offset, records: answer.records}
     } finally {
       this.waiting.splice(this.waiting.indexOf(offset), 1)
@@ -309,61 +296,19 @@ class Walk<T extends Record<string, unknown>> {
     )
   }
 
-  /** Whether the page at `offset` bears out the gateway's claim; the first that does not ends the claim. */
-  private check(offset: number, count: number): void {
-    if (!this.trusted) return
-    const {total, pages} = this.claim
-    let agrees: boolean
-    if (total !== undefined) agrees = count === Math.max(0, Math.min(this.size, total - offset))
-    else {
-      const lastOffset = Math.max(0, (pages ?? 1) - 1) * this.size
-      agrees = offset < lastOffset ? count === this.size : offset === lastOffset ? count > 0 && count <= this.size : count === 0
-    }
-    if (!agrees) this.trusted = false
-  }
-
-  /**
-   * Whether the walk ends with the page at `offset`: an empty one; the last the claim names, while
-   * it stands; a short one when the gateway claimed nothing (once its claim fell, only an empty page).
-   */
-  private endsAt(offset: number, count: number): boolean {
-    if (count === 0) return true
-    if (this.trusted) return offset >= this.claimedLastOffset()
-    const claimed = this.claim.total !== undefined || this.claim.pages !== undefined
-    return !claimed && count < this.size
-  }
-
-  private claimedLastOffset(): number {
-    const {total, pages} = this.claim
-    const count = total ?? (pages ?? 1) * this.size
-    return Math.max(0, Math.ceil(count / this.size) - 1) * this.size
-  }
-
-  /** Records the page at `offset` should hold: what the claim says of it, or a full page. */
-  private expectedAt(offset: number): number {
-    const total = this.claim.total
-    return this.trusted && total !== undefined ? Math.max(0, Math.min(this.size, total - offset)) : this.size
-  }
-
   private found(): void {
     this.end = this.reach
     this.tell()
   }
 
-  /** Records the list is taken to hold at most: GENEROUS_RECORDS, or twice what the gateway claims while its claim stands. */
-  private generous(): number {
-    const {total, pages} = this.claim
-    return Math.max(GENEROUS_RECORDS, this.trusted ? 2 * (total ?? (pages ?? 0) * this.size) : 0)
-  }
-
   private maxPages(): number {
-    return this.options.maxPages ?? Math.ceil(this.generous() / Math.max(1, this.largest))
+    return this.options.maxPages ?? Math.ceil(this.claim.generous() / Math.max(1, this.largest))
   }
 
   private endless(most: number): PagingError {
     const why =
       this.options.maxPages === undefined
-        ? `${most.toLocaleString('en')} pages of up to ${this.largest} hold ${this.generous().toLocaleString('en')} records, more than a list is taken to hold`
+        ? `${most.toLocaleString('en')} pages of up to ${this.largest} hold ${this.claim.generous().toLocaleString('en')} records, more than a list is taken to hold`
         : `${most.toLocaleString('en')} pages is the most it was to read`
     return new PagingError(`The list had not ended after ${most.toLocaleString('en')} pages, and the walk stops there: ${why}`, 'endless')
   }
@@ -374,7 +319,7 @@ class Walk<T extends Record<string, unknown>> {
       pages: this.pagesRead,
       records: this.handed,
       size: this.size,
-      total: this.end ?? (this.trusted ? this.claim.total : undefined),
+      total: this.end ?? this.claim.total(),
       waitingFor: head === undefined ? undefined : head / this.size + 1,
       order: this.reverses() ? this.options.order : this.paged,
     })
