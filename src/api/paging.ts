@@ -100,8 +100,6 @@ class Walk<T extends Record<string, unknown>> {
   private expected = 0
   /** Where the walk found the list to end, once it did. */
   private end?: number
-  /** Set once the walk read the most pages it may: nothing more is asked for. */
-  private stopped = false
   /** The order the gateway pages in, once learnt; none: its records carry no dates. */
   private paged?: ListOrder
   /** The claimed last page, where it was read to learn the order. */
@@ -231,16 +229,20 @@ class Walk<T extends Record<string, unknown>> {
    */
   private pagesFrom(start: number, direction: 1 | -1, {wanted}: {wanted: boolean}): AsyncGenerator<Read<T>> {
     let next = start
+    // Set once the page asked for is one past the most a walk reads: its read fails, and nothing after it is asked
+    // for. A later pass asks again and fails in its turn: a failure read ahead and never heard must not end it quietly.
+    let full = false
     const guesses = new Map<number, number>()
     const offsets: Iterator<number> = {
       next: () => {
         const want = this.options.want
-        const stop = this.stopped || (direction < 0 ? next < this.size : this.claim.stands() && next > this.claim.lastOffset())
+        const stop = full || (direction < 0 ? next < this.size : this.claim.stands() && next > this.claim.lastOffset())
         if (stop || (wanted && want !== undefined && this.expected >= want)) return {done: true, value: undefined}
         const offset = next
         next += direction * this.size
         guesses.set(offset, this.claim.expectedAt(offset))
         this.expected += guesses.get(offset)!
+        full = this.full()
         return {done: false, value: offset}
       },
     }
@@ -253,11 +255,7 @@ class Walk<T extends Record<string, unknown>> {
    */
   private async readLater(offset: number, guess: number): Promise<Read<T>> {
     const asked = this.base + offset / this.size
-    const most = this.maxPages()
-    if (this.pagesRead + this.waiting.length >= most) {
-      this.stopped = true
-      throw this.endless(most)
-    }
+    if (this.full()) throw this.endless(this.maxPages())
     this.waiting.push(offset)
     this.tell()
     try {
@@ -299,6 +297,11 @@ class Walk<T extends Record<string, unknown>> {
   private found(): void {
     this.end = this.reach
     this.tell()
+  }
+
+  /** Whether the pages read and in flight are the most a walk reads: the next read stops it. */
+  private full(): boolean {
+    return this.pagesRead + this.waiting.length >= this.maxPages()
   }
 
   private maxPages(): number {
