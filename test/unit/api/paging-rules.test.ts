@@ -3,7 +3,7 @@ import {type FetchPage, type Paging, type WalkOptions, type WalkState, walkList}
 import {PagingError} from '../../../src/errors.js'
 import {hintFor} from '../../../src/output/hints.js'
 
-// Issue 28: a list ends, whatever the gateway says of its length. Each fake below answers as a
+// A list always ends, whatever the gateway says of its length (design.md §3). Each fake below answers as a
 // misbehaving gateway does, and counts the places asked for: every walk is held to a bound on them.
 type Row = Record<string, unknown>
 
