@@ -36,6 +36,20 @@ describe('readHolder: who holds a lock', () => {
     expect(readHolder(old.path)).toStrictEqual({alive: false, ino: old.ino})
   })
 
+  it('counts a lock with no pid as held for 10 s to the millisecond, and abandoned past them', () => {
+    const empty = lock('')
+    const made = statSync(empty.path).mtimeMs
+    const now = vi.spyOn(Date, 'now')
+    try {
+      now.mockReturnValue(made + 10_000)
+      expect(readHolder(empty.path)).toMatchObject({alive: true})
+      now.mockReturnValue(made + 10_001)
+      expect(readHolder(empty.path)).toMatchObject({alive: false})
+    } finally {
+      now.mockRestore()
+    }
+  })
+
   it('is alive while its pid runs, and not for a dead pid, this process, or what is no pid', () => {
     const parent = lock(`${process.ppid}\n`)
     expect(readHolder(parent.path)).toStrictEqual({pid: process.ppid, alive: true, ino: parent.ino})
