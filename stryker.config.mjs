@@ -18,6 +18,9 @@ export default {
     'src/api/retry.ts',
     'src/safety/redact.ts',
     'src/lib/file-lock.ts',
+    // Split out of file-lock.ts: which file a path names, and one lock file.
+    'src/lib/file-identity.ts',
+    'src/lib/lock-file.ts',
     // The one matcher of refunds to purchases: what purchase get says was refunded, and what a refund offers.
     'src/lists/refund-match.ts',
   ],

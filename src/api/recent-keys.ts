@@ -1,4 +1,4 @@
-// What a list walk remembers of the records it has met (paging.ts): their keys, a window of pages at a time.
+// What a list walk remembers of the records it has met (page-reader.ts): their keys, a window of pages at a time.
 
 /** Pages whose records are remembered to tell a page that adds nothing new (and a record met twice as the list shifts). */
 export const RECENT_PAGES = 8

@@ -1,18 +1,12 @@
-import {randomBytes} from 'node:crypto'
-import {closeSync, constants, existsSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, rmSync, type Stats, statSync, writeFileSync} from 'node:fs'
+import {closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync} from 'node:fs'
 import {tmpdir, userInfo} from 'node:os'
-import {basename, dirname, isAbsolute, join, sep} from 'node:path'
+import {join} from 'node:path'
+import {fileId, fileIdentity} from './file-identity.js'
+import {LockHeldError, takeLockFile} from './lock-file.js'
 
-/** Another process (or this one, a second time) holds the lock: who, when it says. */
-export class LockHeldError extends Error {
-  constructor(
-    readonly lockPath: string,
-    /** The holder's pid; this process's own when it asked twice; none for a lock being written or contended. */
-    readonly pid: number | undefined,
-  ) {
-    super(`${lockPath} is held${pid === undefined ? '' : ` by pid ${pid}`}`)
-  }
-}
+// What a lock throws, and the paths it is keyed by, for the modules that lock a file and name it as its lock does.
+export {absolutePath, realPath} from './file-identity.js'
+export {LockHeldError} from './lock-file.js'
 
 /**
  * The file has more than one name (hard links): a lock beside one name is not seen from another,
@@ -42,85 +36,8 @@ export interface FileLock {
   cover(path: string): void
 }
 
-/** One lock file of a FileLock. */
-interface LockFile {
-  held(): boolean
-  release(): void
-}
-
 /** Locks this process holds, by lock path and by the device and inode of the file locked: a second take in the same process is refused, not granted twice. */
 const HELD = new Set<string>()
-
-/** A lock file that is empty (a holder between creating it and writing its pid, by an older gw) counts as held this long. */
-const EMPTY_LOCK_GRACE_MS = 10_000
-
-/** A file as gw tells files apart (design.md §5): where it really is, and what it is once it exists. */
-export interface FileIdentity {
-  /** The absolute path with every symlink resolved, the file's own too. */
-  path: string
-  /** `device:inode`, undefined while the file does not exist. */
-  id?: string
-  /** How many names (hard links) the file has; 0 while it does not exist, 1 for a folder (whose `..` entries are no names of it). */
-  links: number
-}
-
-export function fileIdentity(path: string): FileIdentity {
-  const real = realPath(path)
-  const stat = statOf(real)
-  if (!stat) return {path: real, links: 0}
-  return {path: real, id: fileId(stat), links: stat.isDirectory() ? 1 : stat.nlink}
-}
-
-/** A file's `device:inode`: what tells it from every other file while it exists. */
-function fileId(stat: {dev: number; ino: number}): string {
-  return `${stat.dev}:${stat.ino}`
-}
-
-/**
- * The absolute path of the file a path names, every symlink resolved, whether or not the file
- * exists yet: a dangling symlink is followed to where it points (a file written there keeps the
- * link a link), and a file not made yet is named in its folder's real path. `..` is the kernel's:
- * in `sub/../j` with `sub` a symlink it leads out of where `sub` points, not back to `sub`'s folder,
- * so the path is never tidied as text before the kernel has read it.
- */
-export function realPath(path: string): string {
-  const absolute = under(process.cwd(), path)
-  try {
-    return realpathSync.native(absolute)
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
-  }
-  let target: string | undefined
-  try {
-    target = readlinkSync(absolute)
-  } catch {
-    // No symlink of that name: the file is not made yet (or a folder on the way is not).
-  }
-  if (target === undefined) return join(realPath(dirname(absolute)), basename(absolute))
-  // A link at a time, each one the kernel has just found dangling (ENOENT): a loop of links it
-  // would have called ELOOP instead, so this ends.
-  return realPath(under(dirname(absolute), target))
-}
-
-/**
- * The absolute path a path names, its folder resolved as realPath does and its own name kept: a
- * symlink named stays a symlink named (for messages, and for a process started elsewhere), while
- * a `..` after a symlinked folder leads where the kernel goes. A folder that cannot be resolved (a
- * file in its place, a loop) leaves the path as given, made absolute: the file's first use fails
- * on it and says why, where that file's errors are told.
- */
-export function absolutePath(path: string): string {
-  try {
-    return join(realPath(dirname(path)), basename(path))
-  } catch {
-    return under(process.cwd(), path)
-  }
-}
-
-/** `path` taken from `folder` when relative, joined without tidying (see realPath). */
-function under(folder: string, path: string): string {
-  return isAbsolute(path) ? path : `${folder}${sep}${path}`
-}
 
 /**
  * Where the locks by device and inode live: one folder per user, so that every name of a file (a
@@ -162,7 +79,7 @@ export function takeLock(file: string, {create = false}: {create?: boolean} = {}
   if (identity.links > 1) throw new HardLinkedError(file, identity.links)
   const lockPath = `${identity.path}.lock`
   if (HELD.has(lockPath)) throw new LockHeldError(lockPath, process.pid)
-  const locks = [takeOne(lockPath)]
+  const locks = [takeLockFile(lockPath)]
   const keys = [lockPath]
   // Each file locked by its inode is held open until release: a file's inode number is given to
   // the next file made once no name or open file keeps it (ext4 does so at once), and a lock on a
@@ -184,7 +101,7 @@ export function takeLock(file: string, {create = false}: {create?: boolean} = {}
       if (keys.includes(id)) return
       // This process holds the file under another name (renamed since): the same inode is the same file.
       if (HELD.has(id)) throw new LockHeldError(lockPath, process.pid)
-      locks.push(takeOne(join(identityLockFolder(), `${id.replace(':', '-')}.lock`)))
+      locks.push(takeLockFile(join(identityLockFolder(), `${id.replace(':', '-')}.lock`)))
       keys.push(id)
       HELD.add(id)
     },
@@ -197,139 +114,4 @@ export function takeLock(file: string, {create = false}: {create?: boolean} = {}
     throw err
   }
   return lock
-}
-
-/** One lock file, taken with link(2), a dead owner's taken over (takeAside). */
-function takeOne(lockPath: string): LockFile {
-  const candidate = ownFile(lockPath)
-  try {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      if (!linked(candidate, lockPath)) {
-        const holder = readHolder(lockPath)
-        if (holder?.alive) throw new LockHeldError(lockPath, holder.pid)
-        // Vanished while looked at (holder undefined), the next link may have it.
-        if (holder) takeAside(lockPath, holder.ino)
-        continue
-      }
-      const ino = statSync(lockPath).ino
-      return {
-        held: () => statOf(lockPath)?.ino === ino,
-        release() {
-          if (statOf(lockPath)?.ino === ino) remove(lockPath)
-        },
-      }
-    }
-    throw new LockHeldError(lockPath, undefined)
-  } finally {
-    remove(candidate)
-  }
-}
-
-/** A file of this process's beside `path`, holding its pid, to be put in place with link(2); its name is its own (pid, random). */
-function ownFile(path: string): string {
-  const name = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`
-  writeFileSync(name, String(process.pid), {mode: 0o600})
-  return name
-}
-
-/** Puts `file` in place under the name `as` with link(2), whole: false when the name is taken. */
-function linked(file: string, as: string): boolean {
-  try {
-    linkSync(file, as)
-    return true
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
-    return false
-  }
-}
-
-/** Who holds a lock and whether they still run; undefined when it vanished while looked at. */
-export function readHolder(lockPath: string): {pid?: number; alive: boolean; ino: number} | undefined {
-  // Its pid and its inode from one open: a lock replaced meanwhile can never lend its pid to another's inode.
-  const lock = readWhole(lockPath)
-  if (!lock) return undefined
-  const text = lock.text.trim()
-  if (text === '') return {alive: !isOld(lock.stat), ino: lock.stat.ino}
-  const pid = Number(text)
-  // A lock naming this very process that it does not hold is a dead one's: the pid came round again.
-  const alive = pid > 0 && pid !== process.pid && isRunning(pid)
-  return {pid, alive, ino: lock.stat.ino}
-}
-
-/** A lock or take-over file with no pid in it, or left behind, counts as abandoned once this old. */
-function isOld(stat: Stats): boolean {
-  return Date.now() - stat.mtimeMs > EMPTY_LOCK_GRACE_MS
-}
-
-/**
- * Removes a dead owner's lock, if it is still the one found dead (inode `staleIno`). Only the
- * process that holds the take-over lock (LOCK.takeover, made with link(2) as the lock is) may
- * remove one, so the lock's name is never left vacant by one process while another puts it back:
- * two racing take-overs once left it vacant for a moment, a third process took it, and two held
- * the lock. Returns without removing anything when another process is taking it over; the caller
- * tries again.
- */
-export function takeAside(lockPath: string, staleIno: number): void {
-  const takeover = `${lockPath}.takeover`
-  const candidate = ownFile(takeover)
-  try {
-    if (!linked(candidate, takeover)) {
-      // One left behind by a process killed in the middle of a take-over is old: cleared for the next try.
-      const left = statOf(takeover)
-      if (left && isOld(left)) remove(takeover)
-      return
-    }
-    try {
-      // Still the lock found dead, and still dead, read again under the take-over lock: the inode
-      // of a lock removed by an earlier take-over can come back as a live racer's lock, and an
-      // inode alone once let a process remove it, so that two held the lock (seen on Node 26).
-      const now = readHolder(lockPath)
-      if (now && now.ino === staleIno && !now.alive) remove(lockPath)
-    } finally {
-      remove(takeover)
-    }
-  } finally {
-    remove(candidate)
-  }
-}
-
-/** The file's status; undefined when there is none. */
-function statOf(path: string): Stats | undefined {
-  return statSync(path, {throwIfNoEntry: false})
-}
-
-/** A file's content and status, read through one open (so they are one file's); undefined when there is none. */
-function readWhole(path: string): {text: string; stat: Stats} | undefined {
-  let fd: number
-  try {
-    fd = openSync(path, 'r')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw err
-  }
-  try {
-    return {text: readFileSync(fd, 'utf8'), stat: fstatSync(fd)}
-  } finally {
-    closeSync(fd)
-  }
-}
-
-/** Removes a file of gw's own, gone already or not. */
-function remove(path: string): void {
-  rmSync(path, {force: true})
-}
-
-/** Whether the process runs: a zombie (killed, its parent not told yet) holds nothing any more. */
-export function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
-  // Linux: /proc/PID/stat is "PID (name) STATE ...", the name in parentheses and possibly holding any of them.
-  const proc = readWhole(`/proc/${pid}/stat`)
-  // None: gone since it was signalled, or a system without /proc (macOS), where the signal said it runs.
-  if (!proc) return !existsSync('/proc/self')
-  const stat = proc.text
-  return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
 }

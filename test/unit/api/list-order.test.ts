@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest'
 import {orderAcross, orderOf, pagedOrder} from '../../../src/api/list-order.js'
 import {type FetchPage, type WalkState, walkList} from '../../../src/api/paging.js'
 
-// gw reads the order a gateway lists in from the records' dates, and never assumes one.
+// gw reads the order a gateway lists in from the records' dates, and never assumes one (design.md §3).
 
 type Row = Record<string, unknown>
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 17, 9, minute)).toISOString()

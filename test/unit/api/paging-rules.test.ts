@@ -3,7 +3,7 @@ import {type FetchPage, type Paging, type WalkOptions, type WalkState, walkList}
 import {PagingError} from '../../../src/errors.js'
 import {hintFor} from '../../../src/output/hints.js'
 
-// Issue 28: a list ends, whatever the gateway says of its length. Each fake below answers as a
+// A list always ends, whatever the gateway says of its length (design.md §3). Each fake below answers as a
 // misbehaving gateway does, and counts the places asked for: every walk is held to a bound on them.
 type Row = Record<string, unknown>
 
@@ -95,6 +95,15 @@ describe('a total the pages contradict is not believed (case 1: 1e9 claimed, 120
     const {fetch} = fakeList({hold: 120, pages: 1000})
     expect((await walk(fetch, {newestFirst: true, want: 5})).handed).toEqual([119, 118, 117, 116, 115])
     expect((await walk(fakeList({hold: 120, pages: 1000}).fetch, {newestFirst: false})).handed).toEqual(range(0, 120))
+  })
+
+  it('newest first, the most pages reached by a page asked for ahead past the end: the walk back stops there, exit 1, and hands over no list with a hole in it', async () => {
+    // The first page, the claimed last (empty), then 50, 100 and 150 (empty): a fifth read, of 200, was asked for ahead and refused.
+    const {asked, fetch} = fakeList({hold: 120, total: 1e9})
+    const {handed, failure} = await walk(fetch, {newestFirst: true, maxPages: 5})
+    expect(asked).toEqual([0, 1e9 - 50, 50, 100, 150])
+    expect(handed).toEqual(range(100, 120).reverse())
+    expect(failure).toMatchObject({reason: 'endless', message: 'The list had not ended after 5 pages, and the walk stops there: 5 pages is the most it was to read'})
   })
 
   it('a total the pages bear out is believed: nothing past its end is asked for', async () => {

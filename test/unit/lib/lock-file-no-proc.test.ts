@@ -2,7 +2,7 @@ import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it, vi} from 'vitest'
-import {isRunning, readHolder} from '../../../src/lib/file-lock.js'
+import {isRunning, readHolder} from '../../../src/lib/lock-file.js'
 
 // A system without /proc (macOS): a process is running when a signal reaches it, as the kernel says.
 vi.mock('node:fs', async (importOriginal) => {
