@@ -4,8 +4,7 @@ import {dirname, resolve} from 'node:path'
 import {promisify} from 'node:util'
 import {UsageError, WriteError} from '../errors.js'
 import {type FileLock, HardLinkedError, LockHeldError, realPath, takeLock} from '../lib/file-lock.js'
-import {gatewayAddress} from '../lib/loopback.js'
-import {type JournalInput, type JournalTarget, parseEntry, unreadable} from './journal-identity.js'
+import {type JournalInput, type JournalTarget, journalTarget, parseEntry, sameTarget, unreadable, writtenAddress} from './journal-identity.js'
 
 export {defaultJournalPath, inputHash, type JournalInput, type JournalTarget, journalTarget, lockSameBatch, rowChanges} from './journal-identity.js'
 
@@ -160,7 +159,7 @@ export class Journal {
   static async open(path: string, options: JournalOptions): Promise<Journal> {
     const {command, input, now, references} = options
     const disk = {...realDisk, ...options.disk}
-    const target = {...options.target, base_url: gatewayAddress(options.target.base_url)}
+    const target = journalTarget(options.target.base_url, options.target.username)
     let file: string
     try {
       file = realPath(path)
@@ -314,7 +313,7 @@ export async function peekJournal(path: string, asked: {command: string; input: 
     throw unreadable(path, err as NodeJS.ErrnoException)
   }
   const whole = text.slice(0, text.lastIndexOf('\n') + 1)
-  return whole === '' ? undefined : readEntries(path, whole, {...asked, target: {...asked.target, base_url: gatewayAddress(asked.target.base_url)}})
+  return whole === '' ? undefined : readEntries(path, whole, {...asked, target: journalTarget(asked.target.base_url, asked.target.username)})
 }
 
 /** What Entries.movedFrom holds for a batch begun on stdin, which no path names. */
@@ -344,10 +343,10 @@ function readEntries(path: string, text: string, asked: {command: string; input:
     const ours = asked.input.path ?? `stdin with sha256 ${asked.input.sha256.slice(0, 12)}...`
     throw new UsageError(`${path} was written for another input (${theirs}), and this is ${ours}: nothing was sent`, 'Run the input that journal belongs to, or give this one its own --journal FILE.')
   }
-  const theirs = header.target && {...header.target, base_url: gatewayAddress(header.target.base_url)}
-  if (theirs && (theirs.base_url !== asked.target.base_url || theirs.username !== asked.target.username)) {
+  if (header.target && !sameTarget(header.target, asked.target)) {
+    const {base_url, username} = header.target
     throw new UsageError(
-      `${path} is the journal of this batch sent as ${theirs.username} to ${theirs.base_url}, and this run sends as ${asked.target.username} to ${asked.target.base_url}: nothing was sent`,
+      `${path} is the journal of this batch sent as ${username} to ${writtenAddress(base_url) ?? base_url}, and this run sends as ${asked.target.username} to ${asked.target.base_url}: nothing was sent`,
       'What one gateway answered says nothing of another: leave --journal out (each gateway and merchant gets a journal of its own), or give this run its own --journal FILE.',
     )
   }

@@ -76,6 +76,14 @@ describe('Journal', () => {
       `${file} is the journal of this batch sent as TEST to http://localhost:8787, and this run sends as SHOP to https://gateway.example: nothing was sent`,
     )
   })
+
+  it('takes a header whose gateway is no address as another gateway’s, naming it as written, in the real run and the dry run alike', async () => {
+    const file = path()
+    writeFileSync(file, JSON.stringify({journal: 1, command: 'refund create', input_sha256: 'a'.repeat(64), target: {base_url: 'not a url', username: 'TEST'}, created_at: now.toISOString()}) + '\n')
+    const refused = `${file} is the journal of this batch sent as TEST to not a url, and this run sends as TEST to http://localhost:8787: nothing was sent`
+    await expectReject(open(file), UsageError, refused)
+    await expectReject(peekJournal(file, {command: 'refund create', input: {sha256: 'a'.repeat(64)}, target}), UsageError, refused)
+  })
 })
 
 describe('a --journal that is no journal', () => {
