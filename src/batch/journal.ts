@@ -5,7 +5,10 @@ import {promisify} from 'node:util'
 import {UsageError, WriteError} from '../errors.js'
 import {type FileLock, HardLinkedError, LockHeldError, realPath, takeLock} from '../lib/file-lock.js'
 import {type JournalInput, type JournalTarget, journalTarget, parseEntry, sameTarget, unreadable, writtenAddress} from './journal-identity.js'
+import {standingOf} from './journal-state.js'
 
+// The summary (output/batch.ts) names a journal's state by this module.
+export type {JournalState} from './journal-state.js'
 export {defaultJournalPath, inputHash, type JournalInput, type JournalTarget, journalTarget, lockSameBatch, rowChanges} from './journal-identity.js'
 
 /** The first line of a journal: which command, input and gateway it records. */
@@ -60,40 +63,6 @@ export interface Result {
    * the row from the journal only to that same run. Absent from a gateway that names none.
    */
   gateway_instance?: string
-}
-
-/**
- * Answers that stand, the gateway's word on the transaction itself: approved, declined, or
- * refused as asked (exit 7). Anything else (no answer, a 5xx, credentials refused) leaves the row
- * to be looked up and, if the gateway has none, sent by the next run.
- */
-export function isFinal(result: Result): boolean {
-  return [0, 3, 7].includes(result.exit_code)
-}
-
-/**
- * The rows of a batch as its journal has them: answered for good (reported from the journal by
- * the next run), in doubt (sent, or journaled to be sent, with no final answer: looked up before
- * anything is sent), and not started (nothing of theirs journaled, or withdrawn: sent afresh).
- */
-export interface JournalState {
-  answered: number
-  inDoubt: number
-  notStarted: number
-  /** Of those not started, rows this run reported failed before anything was sent (a full refund's purchase not found). */
-  failedUnsent?: number
-}
-
-/** A journal's rows, as a run that opens it counts them: the same words as the run that stopped says them. */
-export function journalState(journal: Pick<Journal, 'intents' | 'results'>, rows: number): JournalState {
-  let answered = 0
-  for (const result of journal.results.values()) if (isFinal(result)) answered++
-  let inDoubt = 0
-  for (const reference of journal.intents.keys()) {
-    const result = journal.results.get(reference)
-    if (result === undefined || !isFinal(result)) inDoubt++
-  }
-  return {answered, inDoubt, notStarted: rows - answered - inDoubt}
 }
 
 /** What a journal does with the disk, so that a test can fail one of them as a full or broken disk would. */
@@ -184,7 +153,7 @@ export class Journal {
           for (const [reference, intent] of entries.intents) {
             const result = entries.results.get(reference)
             if (!references || references.has(reference)) journal.intents.set(reference, intent)
-            else if (!result || !isFinal(result)) journal.inDoubtElsewhere.push(intent)
+            else if (standingOf(intent, result) === 'inDoubt') journal.inDoubtElsewhere.push(intent)
           }
           for (const [reference, result] of entries.results) if (!references || references.has(reference)) journal.results.set(reference, result)
         } else {

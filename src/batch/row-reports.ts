@@ -1,7 +1,8 @@
 import {type GwError, InterruptedError} from '../errors.js'
 import type {GwRecord} from '../operations/deps.js'
 import {hintFor} from '../output/hints.js'
-import {isFinal, type Result} from './journal.js'
+import type {Result} from './journal.js'
+import {isFinal} from './journal-state.js'
 import type {InvalidRow, ValidRow} from './rows.js'
 
 /** What a batch reports of its rows, row by row: the shapes, and the reports made without the gateway's answer of this run. */
