@@ -12,6 +12,7 @@ export default {
     // Split out of the journal and the runner: the same money path, measured as theirs was.
     'src/batch/journal-identity.ts',
     'src/batch/journal-state.ts',
+    'src/batch/journal-entries.ts',
     'src/batch/in-doubt.ts',
     'src/batch/row-reports.ts',
     'src/batch/instance.ts',

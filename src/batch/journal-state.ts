@@ -1,4 +1,4 @@
-import type {Intent, Result} from './journal.js'
+import type {Intent, Result} from './journal-entries.js'
 
 /**
  * Answers that stand, the gateway's word on the transaction itself: approved, declined, or

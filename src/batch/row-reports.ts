@@ -1,7 +1,7 @@
 import {type GwError, InterruptedError} from '../errors.js'
 import type {GwRecord} from '../operations/deps.js'
 import {hintFor} from '../output/hints.js'
-import type {Result} from './journal.js'
+import type {Result} from './journal-entries.js'
 import {isFinal} from './journal-state.js'
 import type {InvalidRow, ValidRow} from './rows.js'
 

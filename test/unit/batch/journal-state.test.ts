@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import type {Intent, Result} from '../../../src/batch/journal.js'
+import type {Intent, Result} from '../../../src/batch/journal-entries.js'
 import {isFinal, journalState, standingOf} from '../../../src/batch/journal-state.js'
 
 const intent = (reference: string): Intent => ({intent: reference, row: 1, line: 2, request: {reference}})
