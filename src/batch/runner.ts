@@ -85,7 +85,7 @@ export const LOST_IN_A_ROW = 8
  */
 export class BatchRunner<Input, Body extends object> {
   private stopSignal?: StopReason
-  private fatalError?: GwError
+  private stopError?: GwError
   /** Aborted once the batch stops starting rows: a row waiting for the gateway stops waiting. */
   private readonly halted = new AbortController()
   private readonly clock: Clock
@@ -117,18 +117,19 @@ export class BatchRunner<Input, Body extends object> {
     this.halted.abort()
   }
 
-  /** What stopped the batch besides a signal or stdout: the first such error stands. */
-  private get fatal(): GwError | undefined {
-    return this.fatalError
-  }
-
-  private set fatal(error: GwError) {
-    this.fatalError = error
+  /**
+   * The one way a failure stops the batch (a journal that cannot be written, the credentials
+   * refused, the wrong gateway, the gateway unreachable): no row starts after it, and the rows in
+   * flight finish into the journal. The first error stands: it is what the batch exits with.
+   */
+  private stopWith(error: GwError): void {
+    this.stopError ??= error
     this.halted.abort()
   }
 
+  /** Stopped by a signal, stdout or an error alike. */
   private get stopping(): boolean {
-    return this.stopSignal !== undefined || this.fatal !== undefined
+    return this.halted.signal.aborted
   }
 
   async run(): Promise<RunEnd> {
@@ -149,7 +150,7 @@ export class BatchRunner<Input, Body extends object> {
     await Promise.all(Array.from({length: LOOK_AHEAD * concurrency}, worker))
     while (this.finishing.size > 0) await Promise.all(this.finishing)
     const journal = {answered: this.answered, inDoubt: this.inDoubt, notStarted: total - this.answered - this.inDoubt, failedUnsent: this.failedUnsent}
-    return {notStarted: total - begun, journal, stoppedBy: this.stopSignal, stoppedByError: this.fatal, changedLines: this.changedLines}
+    return {notStarted: total - begun, journal, stoppedBy: this.stopSignal, stoppedByError: this.stopError, changedLines: this.changedLines}
   }
 
   /** One row, start to end; false when it was left unstarted because the batch is stopping. */
@@ -223,7 +224,7 @@ export class BatchRunner<Input, Body extends object> {
       const request = body as Record<string, unknown>
       await this.options.journal.intent({intent: row.reference, row: row.row, line: row.line, request, sent_at: new Date(at).toISOString(), ...(rowChanges({request}, asked).length > 0 ? {asked} : {})})
     } catch (err) {
-      this.fatal ??= err as GwError
+      this.stopWith(err as GwError)
       throw err
     }
     return at
@@ -286,7 +287,7 @@ export class BatchRunner<Input, Body extends object> {
       await this.options.journal.withdraw(row.reference)
       if (wasInDoubt) this.inDoubt--
     } catch (err) {
-      this.fatal ??= err as GwError
+      this.stopWith(err as GwError)
       if (!wasInDoubt) this.inDoubt++
     }
   }
@@ -327,9 +328,11 @@ export class BatchRunner<Input, Body extends object> {
       return
     }
     if (++this.lostInARow < LOST_IN_A_ROW) return
-    this.fatal ??= new GwError('outcome_unknown', 8, `The answers to the last ${LOST_IN_A_ROW} ${this.options.sender.noun}s were lost: the gateway looks unreachable, and no more rows were started`, {
-      hint: 'Check that the gateway can be reached, then run the same command again: it looks the rows in doubt up before sending anything.',
-    })
+    this.stopWith(
+      new GwError('outcome_unknown', 8, `The answers to the last ${LOST_IN_A_ROW} ${this.options.sender.noun}s were lost: the gateway looks unreachable, and no more rows were started`, {
+        hint: 'Check that the gateway can be reached, then run the same command again: it looks the rows in doubt up before sending anything.',
+      }),
+    )
   }
 
   /** The result as journaled; undefined when it could not be, and the row stays in doubt. */
@@ -350,7 +353,7 @@ export class BatchRunner<Input, Body extends object> {
       return result
     } catch (err) {
       // The answer came and is reported; only its journal line is missing, so a re-run looks it up.
-      this.fatal ??= err as GwError
+      this.stopWith(err as GwError)
       return undefined
     }
   }
@@ -362,7 +365,7 @@ export class BatchRunner<Input, Body extends object> {
   private decided(row: ValidRow<Input>, sent: Sent): RowReport {
     const {decided, failure, wrongGateway} = sent
     // Every row is stopped with the mismatch; the rows name the money, the ending need not again.
-    if (wrongGateway) this.fatal ??= new ModeMismatchError(wrongGateway.message, {expected: wrongGateway.expected, reported: wrongGateway.reported}, {status: wrongGateway.status, requestId: wrongGateway.requestId})
+    if (wrongGateway) this.stopWith(new ModeMismatchError(wrongGateway.message, {expected: wrongGateway.expected, reported: wrongGateway.reported}, {status: wrongGateway.status, requestId: wrongGateway.requestId}))
     const answered = decided.outcome === 'approved' || decided.outcome === 'declined' ? decided : undefined
     const record = answered?.record
     return {
@@ -382,7 +385,7 @@ export class BatchRunner<Input, Body extends object> {
     const error = err instanceof GwError ? err : new GwError('unexpected', 1, `Unexpected failure: ${err instanceof Error ? err.message : String(err)}`)
     // The gateway refused the credentials, or answers in the other environment than the profile
     // says: every other row would meet the same, and the second may move real money.
-    if (error instanceof AuthError || error instanceof ModeMismatchError) this.fatal ??= error
+    if (error instanceof AuthError || error instanceof ModeMismatchError) this.stopWith(error)
     const status = statusOf(error)
     return {row: row.row, line: row.line, reference: row.reference, status, exitCode: status === 'unknown' ? 8 : error.exitCode, resumed: false, error: errorFields(error), ...money}
   }
