@@ -14,7 +14,8 @@ import type {BatchKind} from './kinds.js'
 import {openBatch} from './read.js'
 import {askedAbout, checkedRows, type InvalidRow, journaledReference, type Scan, scanRows, validRows, withJournaledReferences} from './rows.js'
 import {derivedFrom} from '../lists/refund-match.js'
-import {BatchRunner, invalidReport} from './runner.js'
+import {invalidReport} from './row-reports.js'
+import {BatchRunner} from './runner.js'
 import {type BatchSource, batchSource} from './source.js'
 
 export interface BatchFlags {

@@ -1,5 +1,4 @@
 import {AuthError, GwError, ModeMismatchError, type StopSignal} from '../errors.js'
-import {exitCodeOf} from '../money/decide.js'
 import {type Clock, systemClock, type Waiting} from '../money/window.js'
 import type {GwRecord} from '../operations/deps.js'
 import type {Sent} from '../operations/money.js'
@@ -9,11 +8,11 @@ import {type Journal, rowChanges} from './journal.js'
 import type {Result} from './journal-entries.js'
 import {isFinal, journalState, type JournalState} from './journal-state.js'
 import {type InDoubtWait, INTENT_FRESH_MS, lookUpInDoubt} from './in-doubt.js'
-import {changedRow, errorFields, fromJournal, missingRow, type RowReport, type RowStatus, statusOf} from './row-reports.js'
+import {changedRow, decidedRow, failedRow, fromJournal, missingRow, type RowReport} from './row-reports.js'
 import type {ValidRow} from './rows.js'
 
-export type {ErrorFields, RowReport, RowStatus} from './row-reports.js'
-export {invalidReport} from './row-reports.js'
+// The summary (output/batch.ts) names a row's report by this module.
+export type {RowReport, RowStatus} from './row-reports.js'
 
 /**
  * How rows of one kind are sent, in terms of the operations: build the request (which may look
@@ -358,36 +357,19 @@ export class BatchRunner<Input, Body extends object> {
     }
   }
 
-  /**
-   * A row whose purchase or refund was decided (sent now, or found sent earlier): its record, the
-   * failure it exits with, and for an answer from the wrong gateway both, and the batch stops.
-   */
+  /** A row whose purchase or refund was decided; an answer from the wrong gateway stops the batch. */
   private decided(row: ValidRow<Input>, sent: Sent): RowReport {
-    const {decided, failure, wrongGateway} = sent
+    const {wrongGateway} = sent
     // Every row is stopped with the mismatch; the rows name the money, the ending need not again.
     if (wrongGateway) this.stopWith(new ModeMismatchError(wrongGateway.message, {expected: wrongGateway.expected, reported: wrongGateway.reported}, {status: wrongGateway.status, requestId: wrongGateway.requestId}))
-    const answered = decided.outcome === 'approved' || decided.outcome === 'declined' ? decided : undefined
-    const record = answered?.record
-    return {
-      row: row.row,
-      line: row.line,
-      reference: row.reference,
-      status: ROW_STATUS[decided.outcome],
-      exitCode: wrongGateway ? wrongGateway.exitCode : exitCodeOf(decided),
-      resumed: answered?.source === 'earlier',
-      ...(record ? {record} : {}),
-      ...(failure && (!record || wrongGateway) ? {error: errorFields(failure)} : {}),
-      ...this.options.sender.money(sent.body as Body, record),
-    }
+    return decidedRow(row, sent, (record) => this.options.sender.money(sent.body as Body, record))
   }
 
   private failed(row: ValidRow<Input>, err: unknown, money: {amount?: number; currency?: string}): RowReport {
-    const error = err instanceof GwError ? err : new GwError('unexpected', 1, `Unexpected failure: ${err instanceof Error ? err.message : String(err)}`)
     // The gateway refused the credentials, or answers in the other environment than the profile
     // says: every other row would meet the same, and the second may move real money.
-    if (error instanceof AuthError || error instanceof ModeMismatchError) this.stopWith(error)
-    const status = statusOf(error)
-    return {row: row.row, line: row.line, reference: row.reference, status, exitCode: status === 'unknown' ? 8 : error.exitCode, resumed: false, error: errorFields(error), ...money}
+    if (err instanceof AuthError || err instanceof ModeMismatchError) this.stopWith(err)
+    return failedRow(row, err, money)
   }
 }
 
@@ -400,6 +382,3 @@ const STOPPED = Symbol('stopped')
  * re-run looks each one up, finds nothing and sends it.
  */
 const LOOK_AHEAD = 4
-
-/** A decided purchase or refund as a row's status: another's reference is the gateway's refusal of this one. */
-const ROW_STATUS = {approved: 'approved', declined: 'declined', taken: 'rejected', unknown: 'unknown'} as const satisfies Record<Sent['decided']['outcome'], RowStatus>
