@@ -13,6 +13,7 @@ export default {
     'src/batch/journal-identity.ts',
     'src/batch/journal-state.ts',
     'src/batch/journal-entries.ts',
+    'src/batch/gateway-slots.ts',
     'src/batch/in-doubt.ts',
     'src/batch/row-reports.ts',
     'src/batch/instance.ts',

@@ -3,10 +3,10 @@ import {type Clock, systemClock, type Waiting} from '../money/window.js'
 import type {GwRecord} from '../operations/deps.js'
 import type {Sent} from '../operations/money.js'
 import {redact} from '../safety/redact.js'
-import pLimit, {type LimitFunction} from 'p-limit'
 import {type Journal, rowChanges} from './journal.js'
 import type {Result} from './journal-entries.js'
 import {isFinal, journalState, type JournalState} from './journal-state.js'
+import {GatewaySlots, LOST_IN_A_ROW, STOPPED} from './gateway-slots.js'
 import {type InDoubtWait, INTENT_FRESH_MS, lookUpInDoubt} from './in-doubt.js'
 import {changedRow, decidedRow, failedRow, fromJournal, missingRow, type RowReport} from './row-reports.js'
 import type {ValidRow} from './rows.js'
@@ -72,9 +72,6 @@ export interface RunEnd {
   changedLines: number[]
 }
 
-/** Answers lost in a row after which the gateway looks unreachable and no more rows are started: the next run looks them up. */
-export const LOST_IN_A_ROW = 8
-
 /**
  * The batch's rows over the client's one keep-alive pool, at most `concurrency` requests in
  * flight. A row's journal writes are kept off that path: while `concurrency` rows are at the
@@ -88,10 +85,7 @@ export class BatchRunner<Input, Body extends object> {
   /** Aborted once the batch stops starting rows: a row waiting for the gateway stops waiting. */
   private readonly halted = new AbortController()
   private readonly clock: Clock
-  /** Rows answered since the last that had an answer: lost ones, in a row. */
-  private lostInARow = 0
-  /** FIFO, so rows go to the gateway in the order their intents were synced. */
-  private readonly slots: LimitFunction
+  private readonly gateway: GatewaySlots
   private readonly finishing = new Set<Promise<void>>()
   /** Rows the journal holds a final answer for, and rows it leaves in doubt: the earlier runs', moved as rows settle. */
   private answered: number
@@ -101,9 +95,7 @@ export class BatchRunner<Input, Body extends object> {
   private readonly changedLines: number[] = []
 
   constructor(private readonly options: RunOptions<Input, Body>) {
-    // The first request goes alone: until one answer is in, gw does not know that the gateway
-    // takes these credentials and is in the profile's environment (a batch stops on either).
-    this.slots = pLimit(1)
+    this.gateway = new GatewaySlots(options.concurrency, () => this.stopping)
     this.clock = options.clock ?? systemClock
     const earlier = journalState(options.journal, options.total)
     this.answered = earlier.answered
@@ -184,7 +176,7 @@ export class BatchRunner<Input, Body extends object> {
     } else {
       let request: Body | typeof STOPPED
       try {
-        request = sender.asksFirst(row.input) ? await this.atGateway(() => sender.request(row.input)) : await sender.request(row.input)
+        request = sender.asksFirst(row.input) ? await this.gateway.run(() => sender.request(row.input)) : await sender.request(row.input)
       } catch (err) {
         // Nothing was sent, so nothing is journaled: a later run tries the row afresh.
         this.failedUnsent++
@@ -241,7 +233,7 @@ export class BatchRunner<Input, Body extends object> {
    * the slot must see the 8th loss in a row, and not start.
    */
   private atGatewayCounted(row: ValidRow<Input>, body: Body, request: () => Promise<Sent | undefined>): Promise<RowReport | undefined | typeof STOPPED> {
-    return this.atGateway(async () => {
+    return this.gateway.run(async () => {
       let report: RowReport
       try {
         const sent = await request()
@@ -250,7 +242,7 @@ export class BatchRunner<Input, Body extends object> {
       } catch (err) {
         report = this.failed(row, err, this.options.sender.money(body))
       }
-      this.countLost(report)
+      if (this.gateway.lost(report)) this.stopWith(unreachable(this.options.sender.noun))
       return report
     })
   }
@@ -263,7 +255,7 @@ export class BatchRunner<Input, Body extends object> {
    */
   private async verify(row: ValidRow<Input>, done: Result, body: Body): Promise<boolean> {
     const {sender, onRow} = this.options
-    const report = await this.atGateway(async () => {
+    const report = await this.gateway.run(async () => {
       try {
         const sent = await sender.findEarlier(body)
         return sent ? this.decided(row, sent) : missingRow(row, done, sender.noun)
@@ -291,18 +283,6 @@ export class BatchRunner<Input, Body extends object> {
     }
   }
 
-  /** Runs a request in one of the `concurrency` slots, unless the batch stopped while it waited. */
-  private async atGateway<T>(request: () => Promise<T>): Promise<T | typeof STOPPED> {
-    return this.slots(async () => {
-      try {
-        return this.stopping ? STOPPED : await request()
-      } finally {
-        // The first answer is in: the other slots open (setting it again changes nothing).
-        this.slots.concurrency = this.options.concurrency
-      }
-    })
-  }
-
   /** Syncs the row's result and then reports it, without holding up the next row. */
   private finish(row: ValidRow<Input>, report: RowReport, wasInDoubt: boolean): true {
     const finishing: Promise<void> = this.journalResult(row, report).then((journaled) => {
@@ -315,23 +295,6 @@ export class BatchRunner<Input, Body extends object> {
     })
     this.finishing.add(finishing)
     return true
-  }
-
-  /**
-   * Answers lost in a row: after LOST_IN_A_ROW, the gateway (or the way to it) looks down, and each
-   * further row would only add one more in doubt. The rows in doubt are looked up by the next run.
-   */
-  private countLost(report: RowReport): void {
-    if (report.status !== 'unknown' || report.resumed) {
-      this.lostInARow = 0
-      return
-    }
-    if (++this.lostInARow < LOST_IN_A_ROW) return
-    this.stopWith(
-      new GwError('outcome_unknown', 8, `The answers to the last ${LOST_IN_A_ROW} ${this.options.sender.noun}s were lost: the gateway looks unreachable, and no more rows were started`, {
-        hint: 'Check that the gateway can be reached, then run the same command again: it looks the rows in doubt up before sending anything.',
-      }),
-    )
   }
 
   /** The result as journaled; undefined when it could not be, and the row stays in doubt. */
@@ -373,7 +336,12 @@ export class BatchRunner<Input, Body extends object> {
   }
 }
 
-const STOPPED = Symbol('stopped')
+/** After LOST_IN_A_ROW answers lost in a row: what the batch stops with. */
+function unreachable(noun: string): GwError {
+  return new GwError('outcome_unknown', 8, `The answers to the last ${LOST_IN_A_ROW} ${noun}s were lost: the gateway looks unreachable, and no more rows were started`, {
+    hint: 'Check that the gateway can be reached, then run the same command again: it looks the rows in doubt up before sending anything.',
+  })
+}
 
 /**
  * Rows at work per request slot: one at the gateway, the rest having their intents synced so a
