@@ -1,6 +1,5 @@
 import {AuthError, GwError, ModeMismatchError, type StopSignal} from '../errors.js'
 import {type Clock, systemClock, type Waiting} from '../money/window.js'
-import type {GwRecord} from '../operations/deps.js'
 import type {Sent} from '../operations/money.js'
 import {redact} from '../safety/redact.js'
 import {type Journal, rowChanges} from './journal.js'
@@ -9,28 +8,11 @@ import {isFinal, journalState, type JournalState} from './journal-state.js'
 import {GatewaySlots, LOST_IN_A_ROW, STOPPED} from './gateway-slots.js'
 import {type InDoubtWait, INTENT_FRESH_MS, lookUpInDoubt} from './in-doubt.js'
 import {changedRow, decidedRow, failedRow, fromJournal, missingRow, type RowReport} from './row-reports.js'
+import type {RowSender} from './kinds.js'
 import type {ValidRow} from './rows.js'
 
 // The summary (output/batch.ts) names a row's report by this module.
 export type {RowReport, RowStatus} from './row-reports.js'
-
-/**
- * How rows of one kind are sent, in terms of the operations: build the request (which may look
- * something up, a full refund's amount), send it once, or find what an earlier run sent under its
- * reference (a row left in doubt); both come back decided by the money module.
- */
-export interface RowSender<Input, Body extends object> {
-  noun: 'purchase' | 'refund'
-  request(input: Input): Promise<Body>
-  /** Whether request() asks the gateway (a full refund's amount), and so takes a request slot. */
-  asksFirst(input: Input): boolean
-  send(body: Body): Promise<Sent>
-  /** What the gateway holds under the body's reference, decided; undefined when it holds nothing. */
-  findEarlier(body: Body): Promise<Sent | undefined>
-  /** The row as the file asks for it, before anything is looked up: what an edited row is told apart by. */
-  asked(input: Input): Record<string, unknown>
-  money(body: Body, record?: GwRecord): {amount?: number; currency?: string}
-}
 
 export interface RunOptions<Input, Body extends object> {
   /** The rows to send, read as they are needed: a file of any size is never held. */
