@@ -1,7 +1,9 @@
 import {readFile} from 'node:fs/promises'
 import {UsageError} from '../errors.js'
 import {realPath} from '../lib/file-lock.js'
-import {type JournalInput, type JournalTarget, journalTarget, parseEntry, sameTarget, unreadable, writtenAddress} from './journal-identity.js'
+import {redact} from '../safety/redact.js'
+import {type JournalInput, type JournalTarget, journalTarget, parseEntry, rowChanges, sameTarget, unreadable, writtenAddress} from './journal-identity.js'
+import type {RowReport} from './row-reports.js'
 
 /**
  * A batch journal's lines (design.md §5): a header naming the batch, then for each row an intent
@@ -38,6 +40,11 @@ export interface Intent {
   asked?: Record<string, unknown>
 }
 
+/** A row's intent, about to be sent at `at`: `asked` is kept beside the request only where they differ. */
+export function intentEntry(row: {row: number; line: number; reference: string}, request: Record<string, unknown>, asked: Record<string, unknown>, at: number): Intent {
+  return {intent: row.reference, row: row.row, line: row.line, request, sent_at: new Date(at).toISOString(), ...(rowChanges({request}, asked).length > 0 ? {asked} : {})}
+}
+
 /**
  * Written when a row whose intent was synced is not sent after all (the batch stopped while it
  * waited for a request slot): its intent no longer counts, and the next run sends it as a row
@@ -61,6 +68,21 @@ export interface Result {
    * the row from the journal only to that same run. Absent from a gateway that names none.
    */
   gateway_instance?: string
+}
+
+/** A row's report as its result line, card numbers masked; `gatewayInstance`, the run of the gateway's data that answered. */
+export function resultEntry(reference: string, report: RowReport, gatewayInstance: string | undefined): Result {
+  return {
+    result: reference,
+    status: report.status,
+    // What became of the money: a row answered by the wrong gateway exits 6 in this run only.
+    exit_code: report.status === 'approved' ? 0 : report.status === 'declined' ? 3 : report.exitCode,
+    ...(report.record ? {record: redact(report.record)} : {error: report.error as unknown as Record<string, unknown>}),
+    amount: report.amount,
+    currency: report.currency,
+    // Left out of the line (JSON) when the gateway names no run of its data.
+    gateway_instance: gatewayInstance,
+  }
 }
 
 /**

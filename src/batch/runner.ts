@@ -1,9 +1,8 @@
 import {AuthError, GwError, ModeMismatchError, type StopSignal} from '../errors.js'
 import {type Clock, systemClock, type Waiting} from '../money/window.js'
 import type {Sent} from '../operations/money.js'
-import {redact} from '../safety/redact.js'
 import {type Journal, rowChanges} from './journal.js'
-import type {Result} from './journal-entries.js'
+import {intentEntry, type Result, resultEntry} from './journal-entries.js'
 import {isFinal, journalState, type JournalState} from './journal-state.js'
 import {GatewaySlots, LOST_IN_A_ROW, STOPPED} from './gateway-slots.js'
 import {type InDoubtWait, INTENT_FRESH_MS, lookUpInDoubt} from './in-doubt.js'
@@ -193,9 +192,7 @@ export class BatchRunner<Input, Body extends object> {
   private async journalIntent(row: ValidRow<Input>, body: Body): Promise<number> {
     const at = this.clock.now()
     try {
-      const asked = this.options.sender.asked(row.input)
-      const request = body as Record<string, unknown>
-      await this.options.journal.intent({intent: row.reference, row: row.row, line: row.line, request, sent_at: new Date(at).toISOString(), ...(rowChanges({request}, asked).length > 0 ? {asked} : {})})
+      await this.options.journal.intent(intentEntry(row, body as Record<string, unknown>, this.options.sender.asked(row.input), at))
     } catch (err) {
       this.stopWith(err as GwError)
       throw err
@@ -281,17 +278,7 @@ export class BatchRunner<Input, Body extends object> {
 
   /** The result as journaled; undefined when it could not be, and the row stays in doubt. */
   private async journalResult(row: ValidRow<Input>, report: RowReport): Promise<Result | undefined> {
-    const result: Result = {
-      result: row.reference,
-      status: report.status,
-      // What became of the money: a row answered by the wrong gateway exits 6 in this run only.
-      exit_code: report.status === 'approved' ? 0 : report.status === 'declined' ? 3 : report.exitCode,
-      ...(report.record ? {record: redact(report.record)} : {error: report.error as unknown as Record<string, unknown>}),
-      amount: report.amount,
-      currency: report.currency,
-      // Left out of the line (JSON) when the gateway names no run of its data.
-      gateway_instance: this.options.gatewayInstance?.(),
-    }
+    const result = resultEntry(row.reference, report, this.options.gatewayInstance?.())
     try {
       await this.options.journal.result(result)
       return result
