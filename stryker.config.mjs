@@ -14,6 +14,7 @@ export default {
     'src/batch/journal-state.ts',
     'src/batch/journal-entries.ts',
     'src/batch/gateway-slots.ts',
+    'src/batch/run-end.ts',
     'src/batch/in-doubt.ts',
     'src/batch/row-reports.ts',
     'src/batch/instance.ts',

@@ -1,12 +1,13 @@
-import {AuthError, GwError, ModeMismatchError, type StopSignal} from '../errors.js'
+import {AuthError, GwError, ModeMismatchError} from '../errors.js'
 import {type Clock, systemClock, type Waiting} from '../money/window.js'
 import type {Sent} from '../operations/money.js'
 import {type Journal, rowChanges} from './journal.js'
-import {intentEntry, type Result, resultEntry} from './journal-entries.js'
-import {isFinal, journalState, type JournalState} from './journal-state.js'
+import {type Intent, intentEntry, type Result, resultEntry} from './journal-entries.js'
+import {journalState, type Standing, standingOf} from './journal-state.js'
 import {GatewaySlots, LOST_IN_A_ROW, STOPPED} from './gateway-slots.js'
 import {type InDoubtWait, INTENT_FRESH_MS, lookUpInDoubt} from './in-doubt.js'
 import {changedRow, decidedRow, failedRow, fromJournal, missingRow, type RowReport} from './row-reports.js'
+import {type RowEnd, RowEnds, type RunEnd, type StopReason} from './run-end.js'
 import type {RowSender} from './kinds.js'
 import type {ValidRow} from './rows.js'
 
@@ -36,24 +37,6 @@ export interface RunOptions<Input, Body extends object> {
 }
 
 /**
- * Why a batch started no more rows: a signal (Ctrl-C), or stdout that could not be written (its
- * reader went away, `| head -1`, or a full disk): the rows in flight finish into the journal.
- */
-export type StopReason = StopSignal | 'stdout'
-
-/** How the run ended: every row tried, or stopped early (a signal, the gateway refusing the credentials, stdout, a journal that cannot be written). */
-export interface RunEnd {
-  /** Rows this run never began: no line of theirs was printed. */
-  notStarted: number
-  /** What the journal holds once the run ends, counted as the next run counts it (journalState). */
-  journal: JournalState
-  stoppedBy?: StopReason
-  stoppedByError?: GwError
-  /** Lines an earlier run sent that the file asks otherwise now, in the file's order: neither sent nor looked up. */
-  changedLines: number[]
-}
-
-/**
  * The batch's rows over the client's one keep-alive pool, at most `concurrency` requests in
  * flight. A row's journal writes are kept off that path: while `concurrency` rows are at the
  * gateway, more have their intents synced, ready to go (LOOK_AHEAD); and a row's result is synced
@@ -67,20 +50,13 @@ export class BatchRunner<Input, Body extends object> {
   private readonly halted = new AbortController()
   private readonly clock: Clock
   private readonly gateway: GatewaySlots
-  private readonly finishing = new Set<Promise<void>>()
-  /** Rows the journal holds a final answer for, and rows it leaves in doubt: the earlier runs', moved as rows settle. */
-  private answered: number
-  private inDoubt: number
-  /** Rows reported failed with nothing sent or journaled: not started, as the journal has them. */
-  private failedUnsent = 0
+  /** Each row's end, added once: what the run ends with is counted from them. */
+  private readonly ends = new RowEnds()
   private readonly changedLines: number[] = []
 
   constructor(private readonly options: RunOptions<Input, Body>) {
     this.gateway = new GatewaySlots(options.concurrency, () => this.stopping)
     this.clock = options.clock ?? systemClock
-    const earlier = journalState(options.journal, options.total)
-    this.answered = earlier.answered
-    this.inDoubt = earlier.inDoubt
   }
 
   /** Ctrl-C or SIGTERM, or stdout gone: start no new rows; those in flight finish and are journaled. */
@@ -105,45 +81,46 @@ export class BatchRunner<Input, Body extends object> {
   }
 
   async run(): Promise<RunEnd> {
-    const {rows, total, concurrency} = this.options
+    const {rows, total, concurrency, journal} = this.options
     // One reader of the rows for every worker: an async generator hands its rows out one at a time.
     const next = rows[Symbol.asyncIterator]()
-    let begun = 0
     const worker = async () => {
       while (!this.stopping) {
         // A row taken once the batch is stopping is left unstarted by runRow.
         await this.options.ready?.(this.halted.signal)
         const row = await next.next()
         if (row.done) return
-        if (await this.runRow(row.value)) begun++
+        this.ends.add(await this.runRow(row.value))
       }
     }
     // A worker that finds no row left ends at once.
     await Promise.all(Array.from({length: LOOK_AHEAD * concurrency}, worker))
-    while (this.finishing.size > 0) await Promise.all(this.finishing)
-    const journal = {answered: this.answered, inDoubt: this.inDoubt, notStarted: total - this.answered - this.inDoubt, failedUnsent: this.failedUnsent}
-    return {notStarted: total - begun, journal, stoppedBy: this.stopSignal, stoppedByError: this.stopError, changedLines: this.changedLines}
+    await this.ends.settled()
+    // The journal keeps the earlier runs' entries alone: what they held of the rows, before this run.
+    return this.ends.end(journalState(journal, total), total, {stoppedBy: this.stopSignal, stoppedByError: this.stopError, changedLines: this.changedLines})
   }
 
-  /** One row, start to end; false when it was left unstarted because the batch is stopping. */
-  private async runRow(row: ValidRow<Input>): Promise<boolean> {
+  /** One row, start to end: where it stood in the journal and where it stands now; not begun when the batch stopped first. */
+  private async runRow(row: ValidRow<Input>): Promise<RowEnd> {
     const {journal, sender, onRow} = this.options
     const done = journal.results.get(row.reference)
     const intent = journal.intents.get(row.reference)
+    const before = standingOf(intent, done)
+    const unmoved = (began: boolean): RowEnd => ({began, before, after: before})
     // Sent by an earlier run as the file asked then: what it asks now is neither sent nor looked up.
     const changes = rowChanges(intent, sender.asked(row.input))
     if (changes.length > 0) {
       this.changedLines.push(row.line)
       onRow(changedRow(row, changes, done))
-      return true
+      return unmoved(true)
     }
     // A row answered for sure in an earlier run is reported from the journal; one in doubt
     // (sent with no answer recorded, or whose answer was unknown or a failure) is looked up first.
-    if (done && isFinal(done)) {
+    if (before === 'answered') {
       // A refusal (exit 7) left nothing at the gateway to look up.
-      if (this.options.verify && intent && done.exit_code !== 7) return this.verify(row, done, intent.request as Body)
-      onRow(fromJournal(row, done))
-      return true
+      if (this.options.verify && intent && done!.exit_code !== 7) return unmoved(await this.verify(row, done!, intent.request as Body))
+      onRow(fromJournal(row, done!))
+      return unmoved(true)
     }
     let body: Body
     if (intent) {
@@ -151,53 +128,48 @@ export class BatchRunner<Input, Body extends object> {
       const earlier = await lookUpInDoubt<RowReport>(row, intent, () => this.atGatewayCounted(row, body, () => sender.findEarlier(body)), sender.money(body), this.waitFor(row))
       if (earlier && 'stillInDoubt' in earlier) {
         onRow(earlier.stillInDoubt)
-        return true
+        return unmoved(true)
       }
-      if (earlier) return this.finish(row, earlier.found, true)
+      if (earlier) return this.finish(row, earlier.found, before, intent)
     } else {
       let request: Body | typeof STOPPED
       try {
         request = sender.asksFirst(row.input) ? await this.gateway.run(() => sender.request(row.input)) : await sender.request(row.input)
       } catch (err) {
         // Nothing was sent, so nothing is journaled: a later run tries the row afresh.
-        this.failedUnsent++
         onRow(this.failed(row, err, {}))
-        return true
+        return unmoved(true)
       }
-      if (request === STOPPED) return false
+      if (request === STOPPED) return unmoved(false)
       body = request
     }
-    let intentAt: number
+    let synced: Intent
     try {
-      intentAt = await this.journalIntent(row, body)
+      synced = await this.journalIntent(row, body)
     } catch (err) {
       // Not sent; a later run sends it afresh, or looks it up first if an earlier run's intent stands.
-      if (!intent) this.failedUnsent++
       onRow(this.failed(row, err, sender.money(body)))
-      return true
+      return unmoved(true)
     }
     const report = await this.atGatewayCounted(row, body, async () => {
       // Long in the queue: journaled again, so that a rerun counts the processing window from when it truly left.
-      if (this.clock.now() - intentAt > INTENT_FRESH_MS) await this.journalIntent(row, body)
+      if (this.clock.now() - Date.parse(synced.sent_at!) > INTENT_FRESH_MS) await this.journalIntent(row, body)
       return sender.send(body)
     })
-    if (report === STOPPED) {
-      await this.withdraw(row, intent !== undefined)
-      return false
-    }
-    return this.finish(row, report!, intent !== undefined)
+    if (report === STOPPED) return this.withdraw(row, before, synced, done)
+    return this.finish(row, report!, before, synced)
   }
 
-  /** Synced before the row is sent, with the time it records; a failure stops the batch. */
-  private async journalIntent(row: ValidRow<Input>, body: Body): Promise<number> {
-    const at = this.clock.now()
+  /** Synced before the row is sent, with the time it leaves; a failure stops the batch. */
+  private async journalIntent(row: ValidRow<Input>, body: Body): Promise<Intent> {
     try {
-      await this.options.journal.intent(intentEntry(row, body as Record<string, unknown>, this.options.sender.asked(row.input), at))
+      const entry = intentEntry(row, body as Record<string, unknown>, this.options.sender.asked(row.input), this.clock.now())
+      await this.options.journal.intent(entry)
+      return entry
     } catch (err) {
       this.stopWith(err as GwError)
       throw err
     }
-    return at
   }
 
   /** How the row waits for the gateway while it may still be processing the row's earlier request. */
@@ -252,28 +224,23 @@ export class BatchRunner<Input, Body extends object> {
    * the next run counts it not started, as this one does, and sends it without a look-up. Until that
    * is on disk (or if it cannot be written) the intent stands and the row is in doubt.
    */
-  private async withdraw(row: ValidRow<Input>, wasInDoubt: boolean): Promise<void> {
+  private async withdraw(row: ValidRow<Input>, before: Standing, synced: Intent, done: Result | undefined): Promise<RowEnd> {
     try {
       await this.options.journal.withdraw(row.reference)
-      if (wasInDoubt) this.inDoubt--
+      return {began: false, before, after: standingOf(undefined, done)}
     } catch (err) {
       this.stopWith(err as GwError)
-      if (!wasInDoubt) this.inDoubt++
+      return {began: false, before, after: standingOf(synced, done)}
     }
   }
 
-  /** Syncs the row's result and then reports it, without holding up the next row. */
-  private finish(row: ValidRow<Input>, report: RowReport, wasInDoubt: boolean): true {
-    const finishing: Promise<void> = this.journalResult(row, report).then((journaled) => {
-      if (journaled && isFinal(journaled)) {
-        this.answered++
-        if (wasInDoubt) this.inDoubt--
-      } else if (!wasInDoubt) this.inDoubt++
-      this.finishing.delete(finishing)
+  /** Syncs the row's result and then reports it, without holding up the next row; `synced`, its intent on disk, stands until an answer that stands does. */
+  private finish(row: ValidRow<Input>, report: RowReport, before: Standing, synced: Intent): RowEnd {
+    const after = this.journalResult(row, report).then((journaled) => {
       this.options.onRow(report)
+      return standingOf(synced, journaled)
     })
-    this.finishing.add(finishing)
-    return true
+    return {began: true, before, after}
   }
 
   /** The result as journaled; undefined when it could not be, and the row stays in doubt. */
