@@ -28,7 +28,7 @@ export interface BatchFlags {
 }
 
 /**
- * `gw refund create --input FILE` and `gw purchase create --input FILE` (issue 9): every row
+ * `gw refund create --input FILE` and `gw purchase create --input FILE`: every row
  * checked before any is sent, reading the file once; then the rows, read again as they are sent,
  * `--concurrency` at a time, each journaled before it is sent and after its answer; a line per row
  * as it finishes, a summary on stderr. No row is held longer than it takes to send it. Returns
