@@ -9,8 +9,12 @@ export default {
     'src/money/**/*.ts',
     'src/batch/journal.ts',
     'src/batch/runner.ts',
-    // Split out of the journal and the runner: the same code, measured as theirs was.
+    // Split out of the journal and the runner: the same money path, measured as theirs was.
     'src/batch/journal-identity.ts',
+    'src/batch/journal-state.ts',
+    'src/batch/journal-entries.ts',
+    'src/batch/gateway-slots.ts',
+    'src/batch/run-end.ts',
     'src/batch/in-doubt.ts',
     'src/batch/row-reports.ts',
     'src/batch/instance.ts',

@@ -1,5 +1,5 @@
 import {type Clock, lookThroughWindow, type Waiting} from '../money/window.js'
-import type {Intent} from './journal.js'
+import type {Intent} from './journal-entries.js'
 import type {RowReport} from './row-reports.js'
 
 /**

@@ -103,11 +103,20 @@ function journalOfSameRows(directory: string, wanted: {command: string; sha256: 
   return found?.path
 }
 
-/** Whether a header's gateway and merchant, however an earlier gw spelled the address, are the target's (journalTarget's one spelling). */
+/**
+ * Whether a gateway and merchant a journal wrote, however an earlier gw spelled the address, are
+ * the target's (journalTarget's one spelling): the one comparison of targets, for a journal's
+ * header and for every line that names one.
+ */
 export function sameTarget(written: unknown, target: JournalTarget): boolean {
   const {base_url, username} = (written ?? {}) as Partial<JournalTarget>
-  const address = String(base_url)
-  return URL.canParse(address) && gatewayAddress(address) === target.base_url && username === target.username
+  return writtenAddress(base_url) === target.base_url && username === target.username
+}
+
+/** A gateway address as a journal wrote it, in journalTarget's one spelling; undefined when it is no URL (a line gw did not write). */
+export function writtenAddress(written: unknown): string | undefined {
+  const address = String(written)
+  return URL.canParse(address) ? gatewayAddress(address) : undefined
 }
 
 /**

@@ -4,98 +4,13 @@ import {dirname, resolve} from 'node:path'
 import {promisify} from 'node:util'
 import {UsageError, WriteError} from '../errors.js'
 import {type FileLock, HardLinkedError, LockHeldError, realPath, takeLock} from '../lib/file-lock.js'
-import {gatewayAddress} from '../lib/loopback.js'
-import {type JournalInput, type JournalTarget, parseEntry, unreadable} from './journal-identity.js'
+import {type Header, type Intent, notAJournal, readEntries, type Result, type Withdrawal} from './journal-entries.js'
+import {type JournalInput, type JournalTarget, journalTarget, unreadable} from './journal-identity.js'
+import {standingOf} from './journal-state.js'
 
+// The summary (output/batch.ts) names a journal's state by this module.
+export type {JournalState} from './journal-state.js'
 export {defaultJournalPath, inputHash, type JournalInput, type JournalTarget, journalTarget, lockSameBatch, rowChanges} from './journal-identity.js'
-
-/** The first line of a journal: which command, input and gateway it records. */
-interface Header {
-  journal: 1
-  command: string
-  /** The input file's real path; absent for stdin, and in journals from before gw found journals by path. */
-  input?: string
-  /** The input's content when the journal was begun: how stdin (or an older journal's input) is known. */
-  input_sha256: string
-  /** Absent in journals written before gw tied them to a gateway. */
-  target?: JournalTarget
-  created_at: string
-}
-
-/** Written and fsync'd before a row's request is sent: the request itself (no card data: batch rows carry tokens). */
-export interface Intent {
-  intent: string
-  row: number
-  line: number
-  request: Record<string, unknown>
-  /**
-   * When the request was about to leave (ISO 8601): the runner sends it within INTENT_FRESH_MS of
-   * this, or journals a fresh intent first. A rerun counts the gateway's processing window from
-   * it; journals written before gw recorded it have none, and their rows count as long sent.
-   */
-  sent_at?: string
-  /** The row as the file asked for it, where the request differs (a full refund's amount, looked up): what an edited row is compared with. */
-  asked?: Record<string, unknown>
-}
-
-/**
- * Written when a row whose intent was synced is not sent after all (the batch stopped while it
- * waited for a request slot): its intent no longer counts, and the next run sends it as a row
- * never started, with nothing to look up.
- */
-export interface Withdrawal {
-  withdrawn: string
-}
-
-/** Written and fsync'd once a row's answer is known, before the row is reported. */
-export interface Result {
-  result: string
-  status: string
-  exit_code: number
-  record?: Record<string, unknown>
-  error?: Record<string, unknown>
-  amount?: number
-  currency?: string
-  /**
-   * The run of the local gateway's data that answered (X-Sandbox-Instance): a later run reports
-   * the row from the journal only to that same run. Absent from a gateway that names none.
-   */
-  gateway_instance?: string
-}
-
-/**
- * Answers that stand, the gateway's word on the transaction itself: approved, declined, or
- * refused as asked (exit 7). Anything else (no answer, a 5xx, credentials refused) leaves the row
- * to be looked up and, if the gateway has none, sent by the next run.
- */
-export function isFinal(result: Result): boolean {
-  return [0, 3, 7].includes(result.exit_code)
-}
-
-/**
- * The rows of a batch as its journal has them: answered for good (reported from the journal by
- * the next run), in doubt (sent, or journaled to be sent, with no final answer: looked up before
- * anything is sent), and not started (nothing of theirs journaled, or withdrawn: sent afresh).
- */
-export interface JournalState {
-  answered: number
-  inDoubt: number
-  notStarted: number
-  /** Of those not started, rows this run reported failed before anything was sent (a full refund's purchase not found). */
-  failedUnsent?: number
-}
-
-/** A journal's rows, as a run that opens it counts them: the same words as the run that stopped says them. */
-export function journalState(journal: Pick<Journal, 'intents' | 'results'>, rows: number): JournalState {
-  let answered = 0
-  for (const result of journal.results.values()) if (isFinal(result)) answered++
-  let inDoubt = 0
-  for (const reference of journal.intents.keys()) {
-    const result = journal.results.get(reference)
-    if (result === undefined || !isFinal(result)) inDoubt++
-  }
-  return {answered, inDoubt, notStarted: rows - answered - inDoubt}
-}
 
 /** What a journal does with the disk, so that a test can fail one of them as a full or broken disk would. */
 export interface JournalDisk {
@@ -160,7 +75,7 @@ export class Journal {
   static async open(path: string, options: JournalOptions): Promise<Journal> {
     const {command, input, now, references} = options
     const disk = {...realDisk, ...options.disk}
-    const target = {...options.target, base_url: gatewayAddress(options.target.base_url)}
+    const target = journalTarget(options.target.base_url, options.target.username)
     let file: string
     try {
       file = realPath(path)
@@ -185,7 +100,7 @@ export class Journal {
           for (const [reference, intent] of entries.intents) {
             const result = entries.results.get(reference)
             if (!references || references.has(reference)) journal.intents.set(reference, intent)
-            else if (!result || !isFinal(result)) journal.inDoubtElsewhere.push(intent)
+            else if (standingOf(intent, result) === 'inDoubt') journal.inDoubtElsewhere.push(intent)
           }
           for (const [reference, result] of entries.results) if (!references || references.has(reference)) journal.results.set(reference, result)
         } else {
@@ -298,74 +213,6 @@ function lockOf(path: string, file: string): FileLock {
     }
     throw new UsageError(`The batch journal ${path}${same} is being taken by another gw: nothing was sent`, 'Run it again in a moment.')
   }
-}
-
-/**
- * What the real run would read of an earlier run's journal at `path`, read without its lock and
- * without making it (--dry-run); undefined when there is none. Another batch's is refused as the
- * real run refuses it.
- */
-export async function peekJournal(path: string, asked: {command: string; input: JournalInput; target: JournalTarget}): Promise<Entries | undefined> {
-  let text: string
-  try {
-    text = await readFile(realPath(path), 'utf8')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw unreadable(path, err as NodeJS.ErrnoException)
-  }
-  const whole = text.slice(0, text.lastIndexOf('\n') + 1)
-  return whole === '' ? undefined : readEntries(path, whole, {...asked, target: {...asked.target, base_url: gatewayAddress(asked.target.base_url)}})
-}
-
-/** What Entries.movedFrom holds for a batch begun on stdin, which no path names. */
-export const STDIN = 'stdin'
-
-/** The entries of a journal's whole lines, in order. */
-export interface Entries {
-  intents: Map<string, Intent>
-  results: Map<string, Result>
-  /** The input file the journal was begun for (its header's), when that is another path than this run's. */
-  movedFrom?: string
-}
-
-/** A journal's entries, once its header shows it is this batch's against this gateway. */
-function readEntries(path: string, text: string, asked: {command: string; input: JournalInput; target: JournalTarget}): Entries {
-  const lines = text.split('\n').slice(0, -1)
-  const header = parseEntry(lines[0]) as Partial<Header> | undefined
-  if (header?.journal !== 1) throw notAJournal(path)
-  if (header.command !== asked.command) {
-    throw new UsageError(`${path} is the journal of a gw ${header.command} batch, not gw ${asked.command}: nothing was sent`, 'Give this batch a journal of its own with --journal FILE.')
-  }
-  // A file is the same input however it was edited (its rows are compared one by one); the same
-  // rows are the same input wherever they now are (a file moved, copied or hard-linked; stdin).
-  const sameInput = header.input_sha256 === asked.input.sha256 || (header.input !== undefined && header.input === asked.input.path)
-  if (!sameInput) {
-    const theirs = header.input ?? `an input with sha256 ${String(header.input_sha256).slice(0, 12)}...`
-    const ours = asked.input.path ?? `stdin with sha256 ${asked.input.sha256.slice(0, 12)}...`
-    throw new UsageError(`${path} was written for another input (${theirs}), and this is ${ours}: nothing was sent`, 'Run the input that journal belongs to, or give this one its own --journal FILE.')
-  }
-  const theirs = header.target && {...header.target, base_url: gatewayAddress(header.target.base_url)}
-  if (theirs && (theirs.base_url !== asked.target.base_url || theirs.username !== asked.target.username)) {
-    throw new UsageError(
-      `${path} is the journal of this batch sent as ${theirs.username} to ${theirs.base_url}, and this run sends as ${asked.target.username} to ${asked.target.base_url}: nothing was sent`,
-      'What one gateway answered says nothing of another: leave --journal out (each gateway and merchant gets a journal of its own), or give this run its own --journal FILE.',
-    )
-  }
-  // In order: a withdrawal takes back the intent before it, and a later run's intent counts again.
-  // stdin has no path: a batch begun there and given again as a file (or the other way round) is moved too.
-  const entries: Entries = {intents: new Map(), results: new Map(), movedFrom: header.input !== asked.input.path ? (header.input ?? STDIN) : undefined}
-  lines.slice(1).forEach((line, index) => {
-    const entry = parseEntry(line) as Partial<Intent & Result & Withdrawal> | undefined
-    if (!entry) throw new UsageError(`${path} line ${index + 2} cannot be read: the journal is damaged, nothing was sent`, 'Check the rows it names with gw refund get or gw purchase get before running the batch with a new --journal.')
-    if (typeof entry.intent === 'string') entries.intents.set(entry.intent, entry as Intent)
-    else if (typeof entry.result === 'string') entries.results.set(entry.result, entry as Result)
-    else if (typeof entry.withdrawn === 'string') entries.intents.delete(entry.withdrawn)
-  })
-  return entries
-}
-
-function notAJournal(path: string): UsageError {
-  return new UsageError(`${path} is not a gw batch journal, and is left as it is: nothing was sent`, 'Give --journal a file of its own (a new one is made), or leave --journal out for the default one.')
 }
 
 async function syncDirectory(path: string): Promise<void> {

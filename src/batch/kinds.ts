@@ -1,10 +1,28 @@
 import type {PurchaseCreate} from '../api/schemas/purchase.js'
 import type {RefundCreate} from '../api/schemas/refund.js'
-import type {Deps} from '../operations/deps.js'
+import type {Deps, GwRecord} from '../operations/deps.js'
+import type {Sent} from '../operations/money.js'
 import {findEarlierPurchase, purchaseBody, sendPurchase, type PurchaseInput} from '../operations/purchases.js'
 import {findEarlierRefund, refundBody, sendRefund, type RefundInput} from '../operations/refunds.js'
 import {purchaseRows, refundRows, type RowSchema} from './rows.js'
-import type {RowSender} from './runner.js'
+
+/**
+ * How rows of one kind are sent, in terms of the operations: build the request (which may look
+ * something up, a full refund's amount), send it once, or find what an earlier run sent under its
+ * reference (a row left in doubt); both come back decided by the money module.
+ */
+export interface RowSender<Input, Body extends object> {
+  noun: 'purchase' | 'refund'
+  request(input: Input): Promise<Body>
+  /** Whether request() asks the gateway (a full refund's amount), and so takes a request slot. */
+  asksFirst(input: Input): boolean
+  send(body: Body): Promise<Sent>
+  /** What the gateway holds under the body's reference, decided; undefined when it holds nothing. */
+  findEarlier(body: Body): Promise<Sent | undefined>
+  /** The row as the file asks for it, before anything is looked up: what an edited row is told apart by. */
+  asked(input: Input): Record<string, unknown>
+  money(body: Body, record?: GwRecord): {amount?: number; currency?: string}
+}
 
 /** One kind of batch: its command, its rows, and how a row runs through the operations. */
 export interface BatchKind<Input, Body extends object> {

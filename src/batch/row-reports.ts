@@ -1,7 +1,11 @@
-import {type GwError, InterruptedError} from '../errors.js'
+import {GwError, InterruptedError} from '../errors.js'
+import {exitCodeOf} from '../money/decide.js'
 import type {GwRecord} from '../operations/deps.js'
+import type {Sent} from '../operations/money.js'
 import {hintFor} from '../output/hints.js'
-import {isFinal, type Result} from './journal.js'
+import {redact} from '../safety/redact.js'
+import type {Result} from './journal-entries.js'
+import {isFinal} from './journal-state.js'
 import type {InvalidRow, ValidRow} from './rows.js'
 
 /** What a batch reports of its rows, row by row: the shapes, and the reports made without the gateway's answer of this run. */
@@ -51,6 +55,21 @@ export function fromJournal(row: ValidRow<unknown>, result: Result): RowReport {
   }
 }
 
+/** A row's report as its result line, card numbers masked; `gatewayInstance`, the run of the gateway's data that answered. */
+export function resultEntry(reference: string, report: RowReport, gatewayInstance: string | undefined): Result {
+  return {
+    result: reference,
+    status: report.status,
+    // What became of the money: a row answered by the wrong gateway exits 6 in this run only.
+    exit_code: report.status === 'approved' ? 0 : report.status === 'declined' ? 3 : report.exitCode,
+    ...(report.record ? {record: redact(report.record)} : {error: report.error as unknown as Record<string, unknown>}),
+    amount: report.amount,
+    currency: report.currency,
+    // Left out of the line (JSON) when the gateway names no run of its data.
+    gateway_instance: gatewayInstance,
+  }
+}
+
 /** A row an earlier run sent (answered, or in doubt) that the file now asks otherwise: neither sent nor looked up again. */
 export function changedRow(row: ValidRow<unknown>, changes: string[], done: Result | undefined): RowReport {
   const then = done && isFinal(done) ? `had its answer (${done.status})` : 'has no answer known'
@@ -91,6 +110,41 @@ export function missingRow(row: ValidRow<unknown>, done: Result, noun: string): 
     amount: done.amount,
     currency: done.currency,
   }
+}
+
+type RowId = Pick<ValidRow<unknown>, 'row' | 'line' | 'reference'>
+type Money = {amount?: number; currency?: string}
+
+/** A decided purchase or refund as a row's status: another's reference is the gateway's refusal of this one. */
+const ROW_STATUS = {approved: 'approved', declined: 'declined', taken: 'rejected', unknown: 'unknown'} as const satisfies Record<Sent['decided']['outcome'], RowStatus>
+
+/**
+ * A row whose purchase or refund was decided (sent now, or found sent earlier): its record, the
+ * failure it exits with, and for an answer from the wrong gateway both. `money` says what it
+ * moves, from the record when there is one.
+ */
+export function decidedRow(row: RowId, sent: Sent, money: (record: GwRecord | undefined) => Money): RowReport {
+  const {decided, failure, wrongGateway} = sent
+  const answered = decided.outcome === 'approved' || decided.outcome === 'declined' ? decided : undefined
+  const record = answered?.record
+  return {
+    row: row.row,
+    line: row.line,
+    reference: row.reference,
+    status: ROW_STATUS[decided.outcome],
+    exitCode: wrongGateway ? wrongGateway.exitCode : exitCodeOf(decided),
+    resumed: answered?.source === 'earlier',
+    ...(record ? {record} : {}),
+    ...(failure && (!record || wrongGateway) ? {error: errorFields(failure)} : {}),
+    ...money(record),
+  }
+}
+
+/** A row whose request failed (or could not be made), as its report: anything not gw's own error is an unexpected failure (exit 1). */
+export function failedRow(row: RowId, err: unknown, money: Money): RowReport {
+  const error = err instanceof GwError ? err : new GwError('unexpected', 1, `Unexpected failure: ${err instanceof Error ? err.message : String(err)}`)
+  const status = statusOf(error)
+  return {row: row.row, line: row.line, reference: row.reference, status, exitCode: status === 'unknown' ? 8 : error.exitCode, resumed: false, error: errorFields(error), ...money}
 }
 
 /** A failure as a row's status: whether the gateway judged the row, and how. */

@@ -45,9 +45,9 @@ export const refundRows: RowSchema<RefundInput> = {
   read(fields) {
     const errors: string[] = []
     const transactionId = field(fields, 'transaction_id', rules.notBlank, errors)
-    // A blank reference is derived from the purchase's when the row is sent (issue 29).
+    // A blank reference is derived from the purchase's when the row is sent (`order-1001-R2`), or is the one its journal holds for the row on a rerun.
     const reference = fields.reference === '' || fields.reference === undefined ? undefined : field(fields, 'reference', rules.reference, errors)
-    // A blank amount refunds the purchase in full (issue 9 §4).
+    // A blank amount refunds the purchase in full: its amount is looked up when the row is sent.
     const amount = fields.amount === '' || fields.amount === undefined ? undefined : field(fields, 'amount', rules.amount, errors)
     return errors.length > 0 ? {errors, reference: fields.reference || undefined} : {input: {transactionId: transactionId!, reference, amount}, reference}
   },
@@ -69,7 +69,7 @@ export const purchaseRows: RowSchema<PurchaseInput> = {
   },
 }
 
-/** What a batch file holds, from reading it once before anything is sent (issue 9 §2). */
+/** What a batch file holds, from reading it once before anything is sent: every row is checked before any is. */
 export interface Scan<Input> {
   /** Rows in the file, good and bad, in its order. */
   total: number
@@ -87,7 +87,7 @@ export interface Scan<Input> {
 }
 
 /**
- * Every row checked before any is sent, reading the file once (issue 9 §2), its rows never held:
+ * Every row checked before any is sent, reading the file once, its rows never held:
  * memory grows only with its references (kept to find one used twice) and its bad rows. A problem
  * with the file itself (card data, unknown, missing or repeated columns, nothing to send) is a
  * UsageError: nothing of it can be sent. A reference used twice marks every row that uses it.

@@ -7,12 +7,15 @@ import type {Io} from '../output/io.js'
 import {toNdjsonLine} from '../output/json.js'
 import {refuseAnotherInstance} from './instance.js'
 import {noteJournalPlace} from './journaled-refunds.js'
-import {defaultJournalPath, type Entries, isFinal, Journal, type JournalInput, type JournalOptions, journalState, journalTarget, lockSameBatch, peekJournal, STDIN} from './journal.js'
+import {defaultJournalPath, Journal, type JournalInput, type JournalOptions, journalTarget, lockSameBatch} from './journal.js'
+import {type Entries, peekJournal, STDIN} from './journal-entries.js'
+import {journalState, standingOf} from './journal-state.js'
 import type {BatchKind} from './kinds.js'
 import {openBatch} from './read.js'
 import {askedAbout, checkedRows, type InvalidRow, journaledReference, type Scan, scanRows, validRows, withJournaledReferences} from './rows.js'
 import {derivedFrom} from '../lists/refund-match.js'
-import {BatchRunner, invalidReport} from './runner.js'
+import {invalidReport} from './row-reports.js'
+import {BatchRunner} from './runner.js'
 import {type BatchSource, batchSource} from './source.js'
 
 /**
@@ -75,15 +78,14 @@ async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan:
     }
     const reference = journaled(row) ?? row.reference
     const result = earlier?.entries.results.get(reference)
-    const state = result && isFinal(result) ? 'answered' : earlier?.entries.intents.has(reference) ? 'inDoubt' : undefined
+    const standing = standingOf(earlier?.entries.intents.get(reference), result)
     const request = kind.preview(row.input)
-    if (state) done[state]++
-    else {
+    if (standing === 'notStarted') {
       sent++
       money.add(request.amount, request.currency)
       if (request.amount === undefined) full++
-    }
-    const journal = state && {journal: state === 'answered' ? `answered (${result!.status}): not sent again` : 'in doubt: looked up first, sent only if the gateway has none'}
+    } else done[standing]++
+    const journal = standing === 'notStarted' ? {} : {journal: standing === 'answered' ? `answered (${result!.status}): not sent again` : 'in doubt: looked up first, sent only if the gateway has none'}
     io.out(toNdjsonLine({row: row.row, line: row.line, reference: reference || null, request: {...request, amount: request.amount ?? null}, ...journal}))
   }
   const skipped = scan.invalid.size

@@ -1,35 +1,18 @@
-import {AuthError, GwError, ModeMismatchError, type StopSignal} from '../errors.js'
-import {exitCodeOf} from '../money/decide.js'
+import {AuthError, GwError, ModeMismatchError} from '../errors.js'
 import {type Clock, systemClock, type Waiting} from '../money/window.js'
-import type {GwRecord} from '../operations/deps.js'
 import type {Sent} from '../operations/money.js'
-import {redact} from '../safety/redact.js'
-import pLimit, {type LimitFunction} from 'p-limit'
-import {isFinal, type Journal, journalState, type JournalState, type Result, rowChanges} from './journal.js'
+import {type Journal, rowChanges} from './journal.js'
+import {type Intent, intentEntry, type Result} from './journal-entries.js'
+import {journalState, type Standing, standingOf} from './journal-state.js'
+import {GatewaySlots, LOST_IN_A_ROW, STOPPED} from './gateway-slots.js'
 import {type InDoubtWait, INTENT_FRESH_MS, lookUpInDoubt} from './in-doubt.js'
-import {changedRow, errorFields, fromJournal, missingRow, type RowReport, type RowStatus, statusOf} from './row-reports.js'
+import {changedRow, decidedRow, failedRow, fromJournal, missingRow, resultEntry, type RowReport} from './row-reports.js'
+import {type RowEnd, RowEnds, type RunEnd, type StopReason} from './run-end.js'
+import type {RowSender} from './kinds.js'
 import type {ValidRow} from './rows.js'
 
-export type {ErrorFields, RowReport, RowStatus} from './row-reports.js'
-export {invalidReport} from './row-reports.js'
-
-/**
- * How rows of one kind are sent, in terms of the operations: build the request (which may look
- * something up, a full refund's amount), send it once, or find what an earlier run sent under its
- * reference (a row left in doubt); both come back decided by the money module.
- */
-export interface RowSender<Input, Body extends object> {
-  noun: 'purchase' | 'refund'
-  request(input: Input): Promise<Body>
-  /** Whether request() asks the gateway (a full refund's amount), and so takes a request slot. */
-  asksFirst(input: Input): boolean
-  send(body: Body): Promise<Sent>
-  /** What the gateway holds under the body's reference, decided; undefined when it holds nothing. */
-  findEarlier(body: Body): Promise<Sent | undefined>
-  /** The row as the file asks for it, before anything is looked up: what an edited row is told apart by. */
-  asked(input: Input): Record<string, unknown>
-  money(body: Body, record?: GwRecord): {amount?: number; currency?: string}
-}
+// The summary (output/batch.ts) names a row's report by this module.
+export type {RowReport, RowStatus} from './row-reports.js'
 
 export interface RunOptions<Input, Body extends object> {
   /** The rows to send, read as they are needed: a file of any size is never held. */
@@ -54,27 +37,6 @@ export interface RunOptions<Input, Body extends object> {
 }
 
 /**
- * Why a batch started no more rows: a signal (Ctrl-C), or stdout that could not be written (its
- * reader went away, `| head -1`, or a full disk): the rows in flight finish into the journal.
- */
-export type StopReason = StopSignal | 'stdout'
-
-/** How the run ended: every row tried, or stopped early (a signal, the gateway refusing the credentials, stdout, a journal that cannot be written). */
-export interface RunEnd {
-  /** Rows this run never began: no line of theirs was printed. */
-  notStarted: number
-  /** What the journal holds once the run ends, counted as the next run counts it (journalState). */
-  journal: JournalState
-  stoppedBy?: StopReason
-  stoppedByError?: GwError
-  /** Lines an earlier run sent that the file asks otherwise now, in the file's order: neither sent nor looked up. */
-  changedLines: number[]
-}
-
-/** Answers lost in a row after which the gateway looks unreachable and no more rows are started: the next run looks them up. */
-export const LOST_IN_A_ROW = 8
-
-/**
  * The batch's rows over the client's one keep-alive pool, at most `concurrency` requests in
  * flight. A row's journal writes are kept off that path: while `concurrency` rows are at the
  * gateway, more have their intents synced, ready to go (LOOK_AHEAD); and a row's result is synced
@@ -83,30 +45,18 @@ export const LOST_IN_A_ROW = 8
  */
 export class BatchRunner<Input, Body extends object> {
   private stopSignal?: StopReason
-  private fatalError?: GwError
+  private stopError?: GwError
   /** Aborted once the batch stops starting rows: a row waiting for the gateway stops waiting. */
   private readonly halted = new AbortController()
   private readonly clock: Clock
-  /** Rows answered since the last that had an answer: lost ones, in a row. */
-  private lostInARow = 0
-  /** FIFO, so rows go to the gateway in the order their intents were synced. */
-  private readonly slots: LimitFunction
-  private readonly finishing = new Set<Promise<void>>()
-  /** Rows the journal holds a final answer for, and rows it leaves in doubt: the earlier runs', moved as rows settle. */
-  private answered: number
-  private inDoubt: number
-  /** Rows reported failed with nothing sent or journaled: not started, as the journal has them. */
-  private failedUnsent = 0
+  private readonly gateway: GatewaySlots
+  /** Each row's end, added once: what the run ends with is counted from them. */
+  private readonly ends = new RowEnds()
   private readonly changedLines: number[] = []
 
   constructor(private readonly options: RunOptions<Input, Body>) {
-    // The first request goes alone: until one answer is in, gw does not know that the gateway
-    // takes these credentials and is in the profile's environment (a batch stops on either).
-    this.slots = pLimit(1)
+    this.gateway = new GatewaySlots(options.concurrency, () => this.stopping)
     this.clock = options.clock ?? systemClock
-    const earlier = journalState(options.journal, options.total)
-    this.answered = earlier.answered
-    this.inDoubt = earlier.inDoubt
   }
 
   /** Ctrl-C or SIGTERM, or stdout gone: start no new rows; those in flight finish and are journaled. */
@@ -115,60 +65,62 @@ export class BatchRunner<Input, Body extends object> {
     this.halted.abort()
   }
 
-  /** What stopped the batch besides a signal or stdout: the first such error stands. */
-  private get fatal(): GwError | undefined {
-    return this.fatalError
-  }
-
-  private set fatal(error: GwError) {
-    this.fatalError = error
+  /**
+   * The one way a failure stops the batch (a journal that cannot be written, the credentials
+   * refused, the wrong gateway, the gateway unreachable): no row starts after it, and the rows in
+   * flight finish into the journal. The first error stands: it is what the batch exits with.
+   */
+  private stopWith(error: GwError): void {
+    this.stopError ??= error
     this.halted.abort()
   }
 
+  /** Stopped by a signal, stdout or an error alike. */
   private get stopping(): boolean {
-    return this.stopSignal !== undefined || this.fatal !== undefined
+    return this.halted.signal.aborted
   }
 
   async run(): Promise<RunEnd> {
-    const {rows, total, concurrency} = this.options
+    const {rows, total, concurrency, journal} = this.options
     // One reader of the rows for every worker: an async generator hands its rows out one at a time.
     const next = rows[Symbol.asyncIterator]()
-    let begun = 0
     const worker = async () => {
       while (!this.stopping) {
         // A row taken once the batch is stopping is left unstarted by runRow.
         await this.options.ready?.(this.halted.signal)
         const row = await next.next()
         if (row.done) return
-        if (await this.runRow(row.value)) begun++
+        this.ends.add(await this.runRow(row.value))
       }
     }
     // A worker that finds no row left ends at once.
     await Promise.all(Array.from({length: LOOK_AHEAD * concurrency}, worker))
-    while (this.finishing.size > 0) await Promise.all(this.finishing)
-    const journal = {answered: this.answered, inDoubt: this.inDoubt, notStarted: total - this.answered - this.inDoubt, failedUnsent: this.failedUnsent}
-    return {notStarted: total - begun, journal, stoppedBy: this.stopSignal, stoppedByError: this.fatal, changedLines: this.changedLines}
+    await this.ends.settled()
+    // The journal keeps the earlier runs' entries alone: what they held of the rows, before this run.
+    return this.ends.end(journalState(journal, total), total, {stoppedBy: this.stopSignal, stoppedByError: this.stopError, changedLines: this.changedLines})
   }
 
-  /** One row, start to end; false when it was left unstarted because the batch is stopping. */
-  private async runRow(row: ValidRow<Input>): Promise<boolean> {
+  /** One row, start to end: where it stood in the journal and where it stands now; not begun when the batch stopped first. */
+  private async runRow(row: ValidRow<Input>): Promise<RowEnd> {
     const {journal, sender, onRow} = this.options
     const done = journal.results.get(row.reference)
     const intent = journal.intents.get(row.reference)
+    const before = standingOf(intent, done)
+    const unmoved = (began: boolean): RowEnd => ({began, before, after: before})
     // Sent by an earlier run as the file asked then: what it asks now is neither sent nor looked up.
     const changes = rowChanges(intent, sender.asked(row.input))
     if (changes.length > 0) {
       this.changedLines.push(row.line)
       onRow(changedRow(row, changes, done))
-      return true
+      return unmoved(true)
     }
     // A row answered for sure in an earlier run is reported from the journal; one in doubt
     // (sent with no answer recorded, or whose answer was unknown or a failure) is looked up first.
-    if (done && isFinal(done)) {
+    if (before === 'answered') {
       // A refusal (exit 7) left nothing at the gateway to look up.
-      if (this.options.verify && intent && done.exit_code !== 7) return this.verify(row, done, intent.request as Body)
-      onRow(fromJournal(row, done))
-      return true
+      if (this.options.verify && intent && done!.exit_code !== 7) return unmoved(await this.verify(row, done!, intent.request as Body))
+      onRow(fromJournal(row, done!))
+      return unmoved(true)
     }
     let body: Body
     if (intent) {
@@ -176,55 +128,48 @@ export class BatchRunner<Input, Body extends object> {
       const earlier = await lookUpInDoubt<RowReport>(row, intent, () => this.atGatewayCounted(row, body, () => sender.findEarlier(body)), sender.money(body), this.waitFor(row))
       if (earlier && 'stillInDoubt' in earlier) {
         onRow(earlier.stillInDoubt)
-        return true
+        return unmoved(true)
       }
-      if (earlier) return this.finish(row, earlier.found, true)
+      if (earlier) return this.finish(row, earlier.found, before, intent)
     } else {
       let request: Body | typeof STOPPED
       try {
-        request = sender.asksFirst(row.input) ? await this.atGateway(() => sender.request(row.input)) : await sender.request(row.input)
+        request = sender.asksFirst(row.input) ? await this.gateway.run(() => sender.request(row.input)) : await sender.request(row.input)
       } catch (err) {
         // Nothing was sent, so nothing is journaled: a later run tries the row afresh.
-        this.failedUnsent++
         onRow(this.failed(row, err, {}))
-        return true
+        return unmoved(true)
       }
-      if (request === STOPPED) return false
+      if (request === STOPPED) return unmoved(false)
       body = request
     }
-    let intentAt: number
+    let synced: Intent
     try {
-      intentAt = await this.journalIntent(row, body)
+      synced = await this.journalIntent(row, body)
     } catch (err) {
       // Not sent; a later run sends it afresh, or looks it up first if an earlier run's intent stands.
-      if (!intent) this.failedUnsent++
       onRow(this.failed(row, err, sender.money(body)))
-      return true
+      return unmoved(true)
     }
     const report = await this.atGatewayCounted(row, body, async () => {
       // Long in the queue: journaled again, so that a rerun counts the processing window from when it truly left.
-      if (this.clock.now() - intentAt > INTENT_FRESH_MS) await this.journalIntent(row, body)
+      if (this.clock.now() - Date.parse(synced.sent_at!) > INTENT_FRESH_MS) await this.journalIntent(row, body)
       return sender.send(body)
     })
-    if (report === STOPPED) {
-      await this.withdraw(row, intent !== undefined)
-      return false
-    }
-    return this.finish(row, report!, intent !== undefined)
+    if (report === STOPPED) return this.withdraw(row, before, synced, done)
+    return this.finish(row, report!, before, synced)
   }
 
-  /** Synced before the row is sent, with the time it records; a failure stops the batch. */
-  private async journalIntent(row: ValidRow<Input>, body: Body): Promise<number> {
-    const at = this.clock.now()
+  /** Synced before the row is sent, with the time it leaves; a failure stops the batch. */
+  private async journalIntent(row: ValidRow<Input>, body: Body): Promise<Intent> {
     try {
-      const asked = this.options.sender.asked(row.input)
-      const request = body as Record<string, unknown>
-      await this.options.journal.intent({intent: row.reference, row: row.row, line: row.line, request, sent_at: new Date(at).toISOString(), ...(rowChanges({request}, asked).length > 0 ? {asked} : {})})
+      const entry = intentEntry(row, body as Record<string, unknown>, this.options.sender.asked(row.input), this.clock.now())
+      await this.options.journal.intent(entry)
+      return entry
     } catch (err) {
-      this.fatal ??= err as GwError
+      this.stopWith(err as GwError)
       throw err
     }
-    return at
   }
 
   /** How the row waits for the gateway while it may still be processing the row's earlier request. */
@@ -239,7 +184,7 @@ export class BatchRunner<Input, Body extends object> {
    * the slot must see the 8th loss in a row, and not start.
    */
   private atGatewayCounted(row: ValidRow<Input>, body: Body, request: () => Promise<Sent | undefined>): Promise<RowReport | undefined | typeof STOPPED> {
-    return this.atGateway(async () => {
+    return this.gateway.run(async () => {
       let report: RowReport
       try {
         const sent = await request()
@@ -248,7 +193,7 @@ export class BatchRunner<Input, Body extends object> {
       } catch (err) {
         report = this.failed(row, err, this.options.sender.money(body))
       }
-      this.countLost(report)
+      if (this.gateway.lost(report)) this.stopWith(unreachable(this.options.sender.noun))
       return report
     })
   }
@@ -261,7 +206,7 @@ export class BatchRunner<Input, Body extends object> {
    */
   private async verify(row: ValidRow<Input>, done: Result, body: Body): Promise<boolean> {
     const {sender, onRow} = this.options
-    const report = await this.atGateway(async () => {
+    const report = await this.gateway.run(async () => {
       try {
         const sent = await sender.findEarlier(body)
         return sent ? this.decided(row, sent) : missingRow(row, done, sender.noun)
@@ -279,114 +224,60 @@ export class BatchRunner<Input, Body extends object> {
    * the next run counts it not started, as this one does, and sends it without a look-up. Until that
    * is on disk (or if it cannot be written) the intent stands and the row is in doubt.
    */
-  private async withdraw(row: ValidRow<Input>, wasInDoubt: boolean): Promise<void> {
+  private async withdraw(row: ValidRow<Input>, before: Standing, synced: Intent, done: Result | undefined): Promise<RowEnd> {
     try {
       await this.options.journal.withdraw(row.reference)
-      if (wasInDoubt) this.inDoubt--
+      return {began: false, before, after: standingOf(undefined, done)}
     } catch (err) {
-      this.fatal ??= err as GwError
-      if (!wasInDoubt) this.inDoubt++
+      this.stopWith(err as GwError)
+      return {began: false, before, after: standingOf(synced, done)}
     }
   }
 
-  /** Runs a request in one of the `concurrency` slots, unless the batch stopped while it waited. */
-  private async atGateway<T>(request: () => Promise<T>): Promise<T | typeof STOPPED> {
-    return this.slots(async () => {
-      try {
-        return this.stopping ? STOPPED : await request()
-      } finally {
-        // The first answer is in: the other slots open (setting it again changes nothing).
-        this.slots.concurrency = this.options.concurrency
-      }
-    })
-  }
-
-  /** Syncs the row's result and then reports it, without holding up the next row. */
-  private finish(row: ValidRow<Input>, report: RowReport, wasInDoubt: boolean): true {
-    const finishing: Promise<void> = this.journalResult(row, report).then((journaled) => {
-      if (journaled && isFinal(journaled)) {
-        this.answered++
-        if (wasInDoubt) this.inDoubt--
-      } else if (!wasInDoubt) this.inDoubt++
-      this.finishing.delete(finishing)
+  /** Syncs the row's result and then reports it, without holding up the next row; `synced`, its intent on disk, stands until an answer that stands does. */
+  private finish(row: ValidRow<Input>, report: RowReport, before: Standing, synced: Intent): RowEnd {
+    const after = this.journalResult(row, report).then((journaled) => {
       this.options.onRow(report)
+      return standingOf(synced, journaled)
     })
-    this.finishing.add(finishing)
-    return true
-  }
-
-  /**
-   * Answers lost in a row: after LOST_IN_A_ROW, the gateway (or the way to it) looks down, and each
-   * further row would only add one more in doubt. The rows in doubt are looked up by the next run.
-   */
-  private countLost(report: RowReport): void {
-    if (report.status !== 'unknown' || report.resumed) {
-      this.lostInARow = 0
-      return
-    }
-    if (++this.lostInARow < LOST_IN_A_ROW) return
-    this.fatal ??= new GwError('outcome_unknown', 8, `The answers to the last ${LOST_IN_A_ROW} ${this.options.sender.noun}s were lost: the gateway looks unreachable, and no more rows were started`, {
-      hint: 'Check that the gateway can be reached, then run the same command again: it looks the rows in doubt up before sending anything.',
-    })
+    return {began: true, before, after}
   }
 
   /** The result as journaled; undefined when it could not be, and the row stays in doubt. */
   private async journalResult(row: ValidRow<Input>, report: RowReport): Promise<Result | undefined> {
-    const result: Result = {
-      result: row.reference,
-      status: report.status,
-      // What became of the money: a row answered by the wrong gateway exits 6 in this run only.
-      exit_code: report.status === 'approved' ? 0 : report.status === 'declined' ? 3 : report.exitCode,
-      ...(report.record ? {record: redact(report.record)} : {error: report.error as unknown as Record<string, unknown>}),
-      amount: report.amount,
-      currency: report.currency,
-      // Left out of the line (JSON) when the gateway names no run of its data.
-      gateway_instance: this.options.gatewayInstance?.(),
-    }
+    const result = resultEntry(row.reference, report, this.options.gatewayInstance?.())
     try {
       await this.options.journal.result(result)
       return result
     } catch (err) {
       // The answer came and is reported; only its journal line is missing, so a re-run looks it up.
-      this.fatal ??= err as GwError
+      this.stopWith(err as GwError)
       return undefined
     }
   }
 
-  /**
-   * A row whose purchase or refund was decided (sent now, or found sent earlier): its record, the
-   * failure it exits with, and for an answer from the wrong gateway both, and the batch stops.
-   */
+  /** A row whose purchase or refund was decided; an answer from the wrong gateway stops the batch. */
   private decided(row: ValidRow<Input>, sent: Sent): RowReport {
-    const {decided, failure, wrongGateway} = sent
+    const {wrongGateway} = sent
     // Every row is stopped with the mismatch; the rows name the money, the ending need not again.
-    if (wrongGateway) this.fatal ??= new ModeMismatchError(wrongGateway.message, {expected: wrongGateway.expected, reported: wrongGateway.reported}, {status: wrongGateway.status, requestId: wrongGateway.requestId})
-    const answered = decided.outcome === 'approved' || decided.outcome === 'declined' ? decided : undefined
-    const record = answered?.record
-    return {
-      row: row.row,
-      line: row.line,
-      reference: row.reference,
-      status: ROW_STATUS[decided.outcome],
-      exitCode: wrongGateway ? wrongGateway.exitCode : exitCodeOf(decided),
-      resumed: answered?.source === 'earlier',
-      ...(record ? {record} : {}),
-      ...(failure && (!record || wrongGateway) ? {error: errorFields(failure)} : {}),
-      ...this.options.sender.money(sent.body as Body, record),
-    }
+    if (wrongGateway) this.stopWith(new ModeMismatchError(wrongGateway.message, {expected: wrongGateway.expected, reported: wrongGateway.reported}, {status: wrongGateway.status, requestId: wrongGateway.requestId}))
+    return decidedRow(row, sent, (record) => this.options.sender.money(sent.body as Body, record))
   }
 
   private failed(row: ValidRow<Input>, err: unknown, money: {amount?: number; currency?: string}): RowReport {
-    const error = err instanceof GwError ? err : new GwError('unexpected', 1, `Unexpected failure: ${err instanceof Error ? err.message : String(err)}`)
     // The gateway refused the credentials, or answers in the other environment than the profile
     // says: every other row would meet the same, and the second may move real money.
-    if (error instanceof AuthError || error instanceof ModeMismatchError) this.fatal ??= error
-    const status = statusOf(error)
-    return {row: row.row, line: row.line, reference: row.reference, status, exitCode: status === 'unknown' ? 8 : error.exitCode, resumed: false, error: errorFields(error), ...money}
+    if (err instanceof AuthError || err instanceof ModeMismatchError) this.stopWith(err)
+    return failedRow(row, err, money)
   }
 }
 
-const STOPPED = Symbol('stopped')
+/** After LOST_IN_A_ROW answers lost in a row: what the batch stops with. */
+function unreachable(noun: string): GwError {
+  return new GwError('outcome_unknown', 8, `The answers to the last ${LOST_IN_A_ROW} ${noun}s were lost: the gateway looks unreachable, and no more rows were started`, {
+    hint: 'Check that the gateway can be reached, then run the same command again: it looks the rows in doubt up before sending anything.',
+  })
+}
 
 /**
  * Rows at work per request slot: one at the gateway, the rest having their intents synced so a
@@ -395,6 +286,3 @@ const STOPPED = Symbol('stopped')
  * re-run looks each one up, finds nothing and sends it.
  */
 const LOOK_AHEAD = 4
-
-/** A decided purchase or refund as a row's status: another's reference is the gateway's refusal of this one. */
-const ROW_STATUS = {approved: 'approved', declined: 'declined', taken: 'rejected', unknown: 'unknown'} as const satisfies Record<Sent['decided']['outcome'], RowStatus>

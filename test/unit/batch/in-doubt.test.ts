@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {lookUpInDoubt} from '../../../src/batch/in-doubt.js'
-import type {Intent} from '../../../src/batch/journal.js'
+import type {Intent} from '../../../src/batch/journal-entries.js'
 import type {Clock, Waiting} from '../../../src/money/window.js'
 
 // A row in doubt since an earlier run (design.md §5): a 404 inside the processing window is "not yet".

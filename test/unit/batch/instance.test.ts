@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {refuseAnotherInstance} from '../../../src/batch/instance.js'
-import type {Result} from '../../../src/batch/journal.js'
+import type {Result} from '../../../src/batch/journal-entries.js'
 import {AuthError, NotFoundError, UnreachableError, UsageError} from '../../../src/errors.js'
 import type {Deps} from '../../../src/operations/deps.js'
 

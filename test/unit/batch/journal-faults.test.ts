@@ -3,14 +3,17 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {Journal, type JournalDisk} from '../../../src/batch/journal.js'
-import {BatchRunner, type RowReport, type RowSender} from '../../../src/batch/runner.js'
+import type {RowSender} from '../../../src/batch/kinds.js'
+import type {RowReport} from '../../../src/batch/row-reports.js'
+import {BatchRunner} from '../../../src/batch/runner.js'
 import {NotFoundError} from '../../../src/errors.js'
 import {findEarlier, type MoneyRequest, sendOnce} from '../../../src/operations/money.js'
 
-// Issue 19, in the manner of SQLite's I/O-error tests: a 12-row refund batch whose journal's Nth
-// write (then, in a second series, its Nth fdatasync) fails with EIO, for every N until a run
-// completes untouched. Every run ends stopped by the error or complete; the rerun without the
-// fault finishes the batch, and the gateway has every row exactly once.
+// A journal that cannot be written stops the batch (design.md §5), tried in the manner of SQLite's
+// I/O-error tests: a 12-row refund batch whose journal's Nth write (then, in a second series, its
+// Nth fdatasync) fails with EIO, for every N until a run completes untouched. Every run ends
+// stopped by the error or complete; the rerun without the fault finishes the batch, and the
+// gateway has every row exactly once.
 type Body = {reference: string; amount: number}
 const REFERENCES = Array.from({length: 12}, (_, i) => `r-${i + 1}`)
 

@@ -2,10 +2,11 @@ import {existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, re
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {defaultJournalPath, inputHash, Journal, JournalError, type JournalOptions, journalTarget, lockSameBatch, rowChanges, STDIN} from '../../../src/batch/journal.js'
+import {defaultJournalPath, inputHash, Journal, JournalError, type JournalOptions, journalTarget, lockSameBatch, rowChanges} from '../../../src/batch/journal.js'
+import {STDIN} from '../../../src/batch/journal-entries.js'
 import {UsageError} from '../../../src/errors.js'
 
-// Issue 27, identity, not names (design.md §5): a journal is its real file, its input is a file by
+// Identity, not names (design.md §5): a journal is its real file, its input is a file by
 // its real path (stdin by its content), and its gateway is its address in one spelling.
 const now = new Date('2026-11-22T10:00:00Z')
 const folder = () => realpathSync(mkdtempSync(join(tmpdir(), 'gw-journal-id-')))

@@ -1,9 +1,10 @@
 import {spawn, spawnSync} from 'node:child_process'
-import {appendFileSync, existsSync, fdatasync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync, writeSync} from 'node:fs'
+import {appendFileSync, existsSync, fdatasync, mkdtempSync, readdirSync, readFileSync, renameSync, utimesSync, writeFileSync, writeSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {defaultJournalPath, inputHash, Journal, peekJournal, STDIN} from '../../../src/batch/journal.js'
+import {defaultJournalPath, inputHash, Journal} from '../../../src/batch/journal.js'
+import {peekJournal, STDIN} from '../../../src/batch/journal-entries.js'
 import {UsageError} from '../../../src/errors.js'
 import {expectReject} from '../../expect-error.js'
 
@@ -76,6 +77,14 @@ describe('Journal', () => {
       `${file} is the journal of this batch sent as TEST to http://localhost:8787, and this run sends as SHOP to https://gateway.example: nothing was sent`,
     )
   })
+
+  it('takes a header whose gateway is no address as another gateway’s, naming it as written, in the real run and the dry run alike', async () => {
+    const file = path()
+    writeFileSync(file, JSON.stringify({journal: 1, command: 'refund create', input_sha256: 'a'.repeat(64), target: {base_url: 'not a url', username: 'TEST'}, created_at: now.toISOString()}) + '\n')
+    const refused = `${file} is the journal of this batch sent as TEST to not a url, and this run sends as TEST to http://localhost:8787: nothing was sent`
+    await expectReject(open(file), UsageError, refused)
+    await expectReject(peekJournal(file, {command: 'refund create', input: {sha256: 'a'.repeat(64)}, target}), UsageError, refused)
+  })
 })
 
 describe('a --journal that is no journal', () => {
@@ -98,6 +107,14 @@ describe('the journal lock', () => {
     await expectReject(open(file), UsageError, `The batch journal ${file} is already open in this gw: nothing was sent`)
     await first.close()
     await (await open(file)).close()
+  })
+
+  it('holds a journal it makes by the file itself: renamed while its run holds it, it is refused at its new name', async () => {
+    const file = path()
+    const first = await open(file)
+    renameSync(file, `${file}.moved`)
+    await expectReject(open(`${file}.moved`), UsageError, `The batch journal ${file}.moved is already open in this gw: nothing was sent`)
+    await first.close()
   })
 
   it('treats an empty lock file as held while it is young (its writer between creating it and writing its pid), and takes it over once old', async () => {
@@ -175,6 +192,15 @@ describe('the journal lock', () => {
 })
 
 describe('a journal on a disk that fails', () => {
+  it('begins anew a journal that is gone when it is read (removed since its lock made it), as one never made', async () => {
+    const file = path()
+    const gone = Object.assign(new Error('no such file'), {code: 'ENOENT'})
+    const journal = await open(file, 'a'.repeat(64), 'refund create', {disk: {read: () => Promise.reject(gone)}})
+    expect(journal.resumed).toBe(false)
+    await journal.close()
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({journal: 1, command: 'refund create'})
+  })
+
   /** The real writes, but the Nth one fails: EIO, or (`part`) after writing that many bytes of it. */
   const failing = (nth: number, {part = 0, code = 'EIO'} = {}) => {
     let writes = 0
@@ -231,6 +257,9 @@ describe('peekJournal: what a dry run reads of the journal the real run would op
     expect(await peekJournal(file, asked())).toBeUndefined()
     expect(existsSync(file)).toBe(false)
     writeFileSync(file, '')
+    expect(await peekJournal(file, asked())).toBeUndefined()
+    // A header torn by a crash: the real run takes it as a new journal, so nothing was sent under it.
+    writeFileSync(file, '{"journal":1,"comm')
     expect(await peekJournal(file, asked())).toBeUndefined()
   })
 

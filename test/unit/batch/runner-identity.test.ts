@@ -3,11 +3,13 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {Journal} from '../../../src/batch/journal.js'
-import {BatchRunner, type RowReport, type RowSender} from '../../../src/batch/runner.js'
+import type {RowSender} from '../../../src/batch/kinds.js'
+import type {RowReport} from '../../../src/batch/row-reports.js'
+import {BatchRunner} from '../../../src/batch/runner.js'
 import {AuthError, GatewayError, NotFoundError, UsageError} from '../../../src/errors.js'
 import {findEarlier, type MoneyRequest, sendOnce} from '../../../src/operations/money.js'
 
-// Issue 27: rows an earlier run sent are told apart by what they asked (an edited input), the
+// Rows an earlier run sent are told apart by what they asked (an edited input), the
 // gateway's run of its data goes with each answer, and --verify looks the rows done up.
 type Input = {reference: string; amount?: number}
 type Body = {reference: string; amount: number}

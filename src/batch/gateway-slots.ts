@@ -1,0 +1,53 @@
+import pLimit, {type LimitFunction} from 'p-limit'
+import type {RowReport} from './row-reports.js'
+
+/** What a request asked of the slots gets when the batch stopped while it waited for one: it was never made. */
+export const STOPPED = Symbol('stopped')
+
+/** Answers lost in a row after which the gateway looks unreachable and no more rows are started: the next run looks them up. */
+export const LOST_IN_A_ROW = 8
+
+/**
+ * A batch's way to the gateway: at most `concurrency` requests at once, over the client's one
+ * keep-alive pool, in the order they were asked for (FIFO, so rows go in the order their intents
+ * were synced), and none once the batch is stopping. It also tells when the gateway looks
+ * unreachable: LOST_IN_A_ROW answers lost in a row.
+ */
+export class GatewaySlots {
+  private readonly slots: LimitFunction
+  /** Rows answered since the last that had an answer: lost ones, in a row. */
+  private lostInARow = 0
+
+  constructor(
+    private readonly concurrency: number,
+    private readonly stopping: () => boolean,
+  ) {
+    // The first request goes alone: until one answer is in, gw does not know that the gateway
+    // takes these credentials and is in the profile's environment (a batch stops on either).
+    this.slots = pLimit(1)
+  }
+
+  /** Runs a request in one of the slots, unless the batch stopped while it waited. */
+  async run<T>(request: () => Promise<T>): Promise<T | typeof STOPPED> {
+    return this.slots(async () => {
+      try {
+        return this.stopping() ? STOPPED : await request()
+      } finally {
+        // The first answer is in: the other slots open (setting it again changes nothing).
+        this.slots.concurrency = this.concurrency
+      }
+    })
+  }
+
+  /**
+   * Counts a row's answer: true at the LOST_IN_A_ROW-th lost in a row, when the gateway (or the way
+   * to it) looks down, and each further row would only add one more in doubt.
+   */
+  lost(report: RowReport): boolean {
+    if (report.status !== 'unknown' || report.resumed) {
+      this.lostInARow = 0
+      return false
+    }
+    return ++this.lostInARow >= LOST_IN_A_ROW
+  }
+}

@@ -1,0 +1,49 @@
+import {describe, expect, it} from 'vitest'
+import type {Intent, Result} from '../../../src/batch/journal-entries.js'
+import {isFinal, journalState, standingOf} from '../../../src/batch/journal-state.js'
+
+const intent = (reference: string): Intent => ({intent: reference, row: 1, line: 2, request: {reference}})
+const result = (reference: string, exit_code: number): Result => ({result: reference, status: 'x', exit_code})
+
+describe('a row’s standing in its journal', () => {
+  it.each([
+    [0, true],
+    [3, true],
+    [7, true],
+    [1, false],
+    [2, false],
+    [4, false],
+    [5, false],
+    [6, false],
+    [8, false],
+  ])('an answer that exits %i stands: %s', (code, final) => {
+    expect(isFinal(result('r', code))).toBe(final)
+  })
+
+  it.each([
+    ['nothing journaled', undefined, undefined, 'notStarted'],
+    ['an intent alone', intent('r'), undefined, 'inDoubt'],
+    ['an intent and an answer that stands', intent('r'), result('r', 0), 'answered'],
+    ['an intent and an answer that does not (a 5xx)', intent('r'), result('r', 1), 'inDoubt'],
+    ['an answer that stands, its intent taken back', undefined, result('r', 3), 'answered'],
+    ['an answer that does not stand, its intent taken back', undefined, result('r', 8), 'notStarted'],
+  ] as const)('%s: %s', (_, sent, answer, standing) => {
+    expect(standingOf(sent, answer)).toBe(standing)
+  })
+
+  it('counts a journal’s rows by their standing, the rows it names nothing of not started', () => {
+    const intents = new Map([
+      ['a', intent('a')],
+      ['b', intent('b')],
+      ['c', intent('c')],
+    ])
+    const results = new Map([
+      ['a', result('a', 0)],
+      ['b', result('b', 8)],
+      ['d', result('d', 7)],
+      ['e', result('e', 1)],
+    ])
+    expect(journalState({intents, results}, 10)).toEqual({answered: 2, inDoubt: 2, notStarted: 6})
+    expect(journalState({intents: new Map(), results: new Map()}, 3)).toEqual({answered: 0, inDoubt: 0, notStarted: 3})
+  })
+})
