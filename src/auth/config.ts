@@ -74,7 +74,7 @@ const LOCK_POLL_MS = 20
 
 /** Runs `work` (a read, change and write of `path`) while this gw holds the file's lock, waiting while another gw holds it. */
 export async function underLock<T>(path: string, work: () => Promise<T>): Promise<T> {
-  const {HardLinkedError, LockHeldError, takeLock} = await import('../lib/file-lock.js')
+  const [{HardLinkedError, takeLock}, {LockHeldError}] = await Promise.all([import('../lib/file-lock.js'), import('../lib/lock-file.js')])
   const {mkdir} = await import('node:fs/promises')
   await mkdir(dirname(path), {recursive: true, mode: 0o700})
   const started = Date.now()

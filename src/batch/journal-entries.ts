@@ -1,6 +1,6 @@
 import {readFile} from 'node:fs/promises'
 import {UsageError} from '../errors.js'
-import {realPath} from '../lib/file-lock.js'
+import {realPath} from '../lib/file-identity.js'
 import {type JournalInput, type JournalTarget, journalTarget, parseEntry, rowChanges, sameTarget, unreadable, writtenAddress} from './journal-identity.js'
 
 /**

@@ -2,7 +2,8 @@ import {createHash} from 'node:crypto'
 import {closeSync, type Dirent, existsSync, mkdirSync, openSync, readdirSync, readSync} from 'node:fs'
 import {join} from 'node:path'
 import {UsageError} from '../errors.js'
-import {type FileLock, LockHeldError, takeLock} from '../lib/file-lock.js'
+import {type FileLock, takeLock} from '../lib/file-lock.js'
+import {LockHeldError} from '../lib/lock-file.js'
 import {gatewayAddress} from '../lib/loopback.js'
 
 /**

@@ -1,7 +1,7 @@
 import {createReadStream} from 'node:fs'
 import {appendFile, mkdir, readdir, readFile} from 'node:fs/promises'
 import {join} from 'node:path'
-import {realPath} from '../lib/file-lock.js'
+import {realPath} from '../lib/file-identity.js'
 import type {MadeFor} from '../lists/refund-match.js'
 import {type JournalTarget, parseEntry, parseJson, sameTarget} from './journal-identity.js'
 

@@ -5,7 +5,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {pipeline} from 'node:stream/promises'
 import {UsageError} from '../errors.js'
-import {realPath} from '../lib/file-lock.js'
+import {realPath} from '../lib/file-identity.js'
 import type {Io} from '../output/io.js'
 
 /** A batch's input as a file that can be read more than once, and what its journal knows it by. */

@@ -1,4 +1,4 @@
-import {absolutePath} from '../lib/file-lock.js'
+import {absolutePath} from '../lib/file-identity.js'
 import {UsageError} from '../errors.js'
 import {isLoopbackHost} from '../lib/loopback.js'
 import type {Io} from '../output/io.js'

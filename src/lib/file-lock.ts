@@ -4,10 +4,6 @@ import {join} from 'node:path'
 import {fileId, fileIdentity} from './file-identity.js'
 import {LockHeldError, takeLockFile} from './lock-file.js'
 
-// What a lock throws, and the paths it is keyed by, for the modules that lock a file and name it as its lock does.
-export {absolutePath, realPath} from './file-identity.js'
-export {LockHeldError} from './lock-file.js'
-
 /**
  * The file has more than one name (hard links): a lock beside one name is not seen from another,
  * and a file replaced whole (a state file's snapshot, written aside and renamed) would leave the

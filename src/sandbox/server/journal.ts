@@ -1,4 +1,5 @@
-import {type FileLock, realPath} from '../../lib/file-lock.js'
+import {type FileLock} from '../../lib/file-lock.js'
+import {realPath} from '../../lib/file-identity.js'
 import type {Batch} from '../domain/change-log.js'
 import {storableJson} from '../domain/storable.js'
 import type {Store} from '../domain/store.js'

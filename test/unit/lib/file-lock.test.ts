@@ -2,7 +2,8 @@ import {spawn, spawnSync} from 'node:child_process'
 import {existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
 import {basename, join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
-import {HardLinkedError, identityLockFolder, LockHeldError, takeLock} from '../../../src/lib/file-lock.js'
+import {HardLinkedError, identityLockFolder, takeLock} from '../../../src/lib/file-lock.js'
+import {LockHeldError} from '../../../src/lib/lock-file.js'
 import {caught, folder} from './folders.js'
 
 describe('takeLock: one holder per real file', () => {
