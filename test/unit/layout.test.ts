@@ -3,7 +3,8 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
 // CONTRIBUTING.md's map of src/ is how a newcomer finds where a piece goes: it names every folder
-// there is (commands/ by itself: its folders are its topics), and the root holds no loose module.
+// there is (commands/ by itself: its folders are its topics), the root holds no loose module, and
+// no module is longer than a reader holds in mind at once.
 const root = join(import.meta.dirname, '..', '..')
 const src = join(root, 'src')
 
@@ -42,6 +43,14 @@ describe('the layout of src/', () => {
   it('holds at its root only the entry, the errors and declarations', () => {
     const loose = readdirSync(src, {withFileTypes: true}).filter((entry) => entry.isFile()).map((entry) => entry.name)
     expect(loose.filter((name) => !name.endsWith('.d.ts')).toSorted()).toEqual(['errors.ts', 'index.ts'])
+  })
+
+  it('has no file over 300 lines: a longer one holds more than one idea', () => {
+    const long = readdirSync(src, {recursive: true, encoding: 'utf8'})
+      .filter((name) => name.endsWith('.ts'))
+      .map((name) => [name, readFileSync(join(src, name), 'utf8').split('\n').length - 1] as const)
+      .filter(([, lines]) => lines > 300)
+    expect(long).toEqual([])
   })
 
   it.each(['api', 'money'])('src/%s imports nothing from src/cli: the client and the money decisions word no command', (folder) => {
