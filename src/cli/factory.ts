@@ -37,7 +37,7 @@ export interface Factory {
   useFlags(flags: GlobalFlags): void
   prompter(): Promise<Prompter>
   tokenStores(): Promise<TokenStores>
-  /** The gateway and user this command works with, token not read yet; a live one says LIVE on a terminal. */
+  /** The gateway and user this command works with, token not read yet. */
   target(): Promise<Target & {token?: string}>
   credentials(): Promise<Credentials>
   /** HTTP_PROXY, HTTPS_PROXY and NO_PROXY from the environment, checked; undefined when no proxy is set. */
@@ -66,6 +66,8 @@ export interface FactoryContext {
   argv: readonly string[]
   env: NodeJS.ProcessEnv
   config: {configDir: string; dataDir: string; version: string}
+  /** Told the target once it is resolved from the profiles and the environment (the command says LIVE there). */
+  onTarget?: (target: Target) => Promise<void>
 }
 
 /** Parts a test puts in place of the real ones (gh's tests set Factory fields the same way). */
@@ -141,10 +143,7 @@ class CommandFactory implements Factory {
   private async resolveTarget(): Promise<Target & {token?: string}> {
     const {resolveTarget} = await import('../auth/resolve.js')
     const target = await resolveTarget({profileFlag: this.globals.profile, env: this.context.env, configDir: this.configDir})
-    if (target.environment === 'live' && this.io.isStderrTTY) {
-      const [{liveMarker}, {paint}] = await Promise.all([import('./live-safety.js'), import('../output/colors.js')])
-      this.io.err(paint(this.io.errColor, 'red', liveMarker(target)) + '\n')
-    }
+    await this.context.onTarget?.(target)
     return target
   }
 

@@ -101,7 +101,14 @@ export abstract class GwCommand<Input = unknown> extends Command {
   /** oclif's _run, with set-up first (as sf's SfCommand does): the factory, the reporter, the signals; oclif's then calls run, catch and finally. */
   protected override async _run<T>(): Promise<T> {
     const ctor = this.ctor as typeof GwCommand
-    this.factory ??= createFactory({commandName: (this.id ?? '').replaceAll(':', ' '), columns: ctor.columns, argv: this.argv, env: process.env, config: this.config})
+    this.factory ??= createFactory({
+      commandName: (this.id ?? '').replaceAll(':', ' '),
+      columns: ctor.columns,
+      argv: this.argv,
+      env: process.env,
+      config: this.config,
+      onTarget: async (target) => (await import('./live-safety.js')).announceLive(this.factory.io, target),
+    })
     const flags = [...Object.keys(ctor.flags ?? {}), ...Object.keys(ctor.baseFlags ?? {})]
     this.reporter = new Reporter(this.factory, {name: () => `${this.config.bin} ${this.factory.commandName}`, flags})
     if (!ctor.handlesSignals) this.unwatchSignals = this.factory.stop.watch()

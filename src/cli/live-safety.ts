@@ -23,6 +23,13 @@ export function liveMarker(target: Target): string {
   return `LIVE  ${who} at ${target.baseUrl}: real money, real cards`
 }
 
+/** A live target said in red on a terminal's stderr, as soon as a command knows it works on one; never to a pipe. */
+export async function announceLive(io: Io, target: Target): Promise<void> {
+  if (target.environment !== 'live' || !io.isStderrTTY) return
+  const {paint} = await import('../output/colors.js')
+  io.err(paint(io.errColor, 'red', liveMarker(target)) + '\n')
+}
+
 /** What a person types to confirm, and what it looks like in the question. */
 export interface Confirmation {
   shown: string

@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {cardFromJson, readCard} from '../../../src/cli/card-input.js'
 import {allEndpoints, endpoints} from '../../../src/api/endpoints.js'
-import {confirmBatch, confirmation, confirmLive, liveMarker, refuseWhenReadOnly, requestGuard} from '../../../src/cli/live-safety.js'
+import {announceLive, confirmBatch, confirmation, confirmLive, liveMarker, refuseWhenReadOnly, requestGuard} from '../../../src/cli/live-safety.js'
 import {testIo} from '../../../src/output/io.js'
 import type {Prompter} from '../../../src/output/prompt.js'
 import type {Target} from '../../../src/auth/resolve.js'
@@ -83,6 +83,17 @@ describe('read-only and LIVE', () => {
   it('names the profile and the gateway', () => {
     expect(liveMarker(liveTarget)).toBe('LIVE  profile shop at https://gw.example: real money, real cards')
     expect(liveMarker({...liveTarget, profileName: undefined})).toBe('LIVE  credentials from GW_USERNAME/GW_TOKEN at https://gw.example: real money, real cards')
+  })
+
+  it.each([
+    ['a live target at a terminal', liveTarget, true, 'LIVE  profile shop at https://gw.example: real money, real cards\n'],
+    ['a live target, stderr piped', liveTarget, false, ''],
+    ['a sandbox target at a terminal', {...liveTarget, environment: 'sandbox'} as Target, true, ''],
+  ])('is said on stderr for %s, and only there', async (_, target, tty, said) => {
+    const io = testIo({tty})
+    await announceLive(io, target)
+    expect(io.stderr()).toBe(said)
+    expect(io.stdout()).toBe('')
   })
 })
 
