@@ -4,7 +4,7 @@ import {toGwError} from './to-gw-error.js'
 import {PAGER_FAILED, PAGER_QUIT} from '../output/pager.js'
 import type {Factory} from './factory.js'
 
-/** What a command's run() may return besides a record or a list: the exit status of a service that stopped, or of a batch (its worst row's). */
+/** What a command's operate() may return besides a record or a list: the exit status of a service that stopped, or of a batch (its worst row's). */
 export class ExitStatus {
   constructor(readonly code: number) {}
 }

@@ -6,10 +6,11 @@ import * as z from 'zod'
 import {describe, expect, it} from 'vitest'
 import * as schemas from '../../../../src/api/schemas/index.js'
 
-// What a command costs before its run(): design.md §7, heavy modules load lazily (bench/README.md,
+// What a command costs before it runs: design.md §7, heavy modules load lazily (bench/README.md,
 // "Keeping gw purchase get fast"). oclif loads the one command it runs, and that module's static
 // imports with it; what a command needs to run (the client, zod, undici, tables, prompts, the
-// local gateway) is imported inside run(). These fail on the change that would make every start slower.
+// local gateway) is imported inside its input() and operate(). These fail on the change that
+// would make every start slower.
 const src = join(import.meta.dirname, '..', '..', '..', '..', 'src')
 
 /** The modules a file imports for their values at load: type-only imports and import() left out. */
@@ -59,7 +60,7 @@ const commands = readdirSync(join(src, 'commands'), {recursive: true, encoding: 
   .filter((name) => name.endsWith('.ts'))
   .sort()
 
-describe("a command's module loads nothing heavy: what it needs to run is imported inside run()", () => {
+describe("a command's module loads nothing heavy: what it needs to run is imported inside input() and operate()", () => {
   it('reads value imports and leaves out type-only imports and import()', () => {
     const source = [
       "import {a} from './a.js'",
