@@ -5,7 +5,6 @@ import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {
   closeOnSignal,
-  isProcessAlive,
   readRuntimeFile,
   removeRuntimeFile,
   sandboxStatus,
@@ -14,6 +13,7 @@ import {
   writeRuntimeFile,
   type RuntimeInfo,
 } from '../../src/sandbox/server/daemon.js'
+import {isRunning} from '../../src/lib/lock-file.js'
 import {expectReject} from '../expect-error.js'
 
 const SERVE = join(import.meta.dirname, 'fixtures', 'serve.ts')
@@ -77,7 +77,7 @@ describe('spawnDetached and stopProcess', () => {
     expect(answer.headers.get('x-service-mode')).toBe('Live')
 
     expect(await stopProcess(running.pid)).toBe('stopped')
-    expect(isProcessAlive(running.pid)).toBe(false)
+    expect(isRunning(running.pid)).toBe(false)
     expect(existsSync(runtimeFile)).toBe(false)
     expect(sandboxStatus(runtimeFile)).toStrictEqual({state: 'stopped'})
   }, 30_000)
@@ -106,7 +106,7 @@ describe('spawnDetached and stopProcess', () => {
       `The sandbox did not start within 300 ms; see ${logFile}`,
     )
     const pid = Number(readFileSync(logFile, 'utf8').trim())
-    await expect.poll(() => isProcessAlive(pid), {timeout: 30_000}).toBe(false)
+    await expect.poll(() => isRunning(pid), {timeout: 30_000}).toBe(false)
   })
 
   it('rejects when the executable cannot be started', async () => {
@@ -123,7 +123,7 @@ describe('spawnDetached and stopProcess', () => {
     await new Promise((resolve) => child.stdout.once('data', resolve))
     const pid = child.pid as number
     expect(await stopProcess(pid, {graceMs: 200})).toBe('killed')
-    expect(isProcessAlive(pid)).toBe(false)
+    expect(isRunning(pid)).toBe(false)
   })
 
   it('reports a process that is already gone', async () => {

@@ -3,6 +3,7 @@ import {closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, r
 import {dirname, join} from 'node:path'
 import {setTimeout as sleep} from 'node:timers/promises'
 import {realPath} from '../../lib/file-identity.js'
+import {isRunning} from '../../lib/lock-file.js'
 import type {Mode} from '../domain/mode.js'
 import {DEFAULT_SANDBOX, SANDBOX_NAME} from './names.js'
 import type {MerchantCredentials} from '../domain/ids.js'
@@ -147,21 +148,11 @@ export function removeRuntimeFile(file: string, pid?: number): void {
   rmSync(file, {force: true})
 }
 
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
 /** `stale`: a runtime file remains but its process is gone (killed, or the machine restarted). */
 export function sandboxStatus(file: string): SandboxStatus {
   const info = readRuntimeFile(file)
   if (!info) return {state: 'stopped'}
-  return isProcessAlive(info.pid) ? {state: 'running', info} : {state: 'stale', info}
+  return isRunning(info.pid) ? {state: 'running', info} : {state: 'stale', info}
 }
 
 export interface DetachOptions {
@@ -274,7 +265,7 @@ function signal(pid: number, name: NodeJS.Signals): boolean {
 
 async function exited(pid: number, withinMs: number): Promise<boolean> {
   const deadline = Date.now() + withinMs
-  while (isProcessAlive(pid)) {
+  while (isRunning(pid)) {
     if (Date.now() > deadline) return false
     await sleep(POLL_MS)
   }
