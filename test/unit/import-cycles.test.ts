@@ -1,37 +1,12 @@
-import {existsSync, readdirSync, readFileSync} from 'node:fs'
-import {dirname, join, relative, resolve} from 'node:path'
+import {join, relative} from 'node:path'
 import ts from 'typescript'
 import {describe, expect, it} from 'vitest'
+import {importGraph} from './import-graph.js'
 
 // No module of src imports, through any chain, a module that imports it back. Type-only
 // and lazy imports count: a loop of types is still a knot for the reader, and a lazy import() is an
 // edge the bundle keeps.
 const src = join(import.meta.dirname, '..', '..', 'src')
-
-/** Each .ts file of `root` and the files of `root` it imports: static, type-only, re-exported, import() and import types. */
-export function importGraph(root: string): Map<string, string[]> {
-  const files = readdirSync(root, {recursive: true, encoding: 'utf8'})
-    .filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts'))
-    .map((name) => join(root, name))
-  const graph = new Map<string, string[]>()
-  for (const file of files) {
-    // preProcessFile reads every import form, type-only ones included, without type-checking.
-    const {importedFiles} = ts.preProcessFile(readFileSync(file, 'utf8'), true, true)
-    const targets = importedFiles
-      .map(({fileName}) => fileName)
-      .filter((specifier) => specifier.startsWith('.'))
-      .map((specifier) => resolveSpecifier(dirname(file), specifier))
-      .filter((target): target is string => target !== undefined)
-    graph.set(file, [...new Set(targets)])
-  }
-  return graph
-}
-
-/** `./x.js` as the .ts file (or folder index) it names, as TypeScript's NodeNext resolution reads it. */
-function resolveSpecifier(from: string, specifier: string): string | undefined {
-  const base = resolve(from, specifier.replace(/\.js$/, ''))
-  return [`${base}.ts`, join(base, 'index.ts')].find((candidate) => existsSync(candidate))
-}
 
 /** The strongly connected components of more than one file, or of one file importing itself (Tarjan). */
 export function importCycles(graph: Map<string, string[]>): string[][] {
