@@ -3,6 +3,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {ACME_AUTH, basicAuth, call, purchase, sandbox} from './helpers.js'
+import {withoutRequestIds} from '../log-text.js'
 
 type Gateway = Awaited<ReturnType<typeof sandbox>>
 
@@ -32,7 +33,7 @@ describe('the request log (GET /_sandbox/requests)', () => {
       },
     ])
     expect(page.response.next).toBe(1)
-    expect(JSON.stringify(page)).not.toContain(CVV)
+    expect(withoutRequestIds(JSON.stringify(page))).not.toContain(CVV)
   })
 
   it("shows the gateway's first error, a refusal's merchant as null, and never its own /_sandbox/ requests", async () => {
@@ -109,7 +110,7 @@ describe('the request log file', () => {
     expect(text.trim().split('\n').map((line) => JSON.parse(line))).toStrictEqual(shown)
     expect(shown.map((entry: {card_number: string | null}) => entry.card_number)).toStrictEqual(['512345XXXXXX2346', '424242XXXXXX4242', null])
     for (const secret of [CVV, 'acme-s3cret-token', Buffer.from('ACME:acme-s3cret-token').toString('base64'), 'hook-pa55word', '5123456789012346', '4242424242424242', '"cvv"']) {
-      expect(text).not.toContain(secret)
+      expect(withoutRequestIds(text)).not.toContain(secret)
     }
     expect(statSync(file).mode & 0o777).toBe(0o600)
 
