@@ -1,10 +1,10 @@
 import {createHash} from 'node:crypto'
 import {closeSync, type Dirent, existsSync, mkdirSync, openSync, readdirSync, readSync} from 'node:fs'
 import {join} from 'node:path'
+import {gatewayKey} from '../api/base-url.js'
 import {UsageError} from '../errors.js'
 import {type FileLock, takeLock} from '../lib/file-lock.js'
 import {LockHeldError} from '../lib/lock-file.js'
-import {gatewayAddress} from '../lib/loopback.js'
 
 /**
  * What a batch journal belongs to, known by what things are rather than how they are named
@@ -30,9 +30,9 @@ export function inputHash(text: string): string {
   return createHash('sha256').update(text).digest('hex')
 }
 
-/** The gateway and merchant as a journal records and compares them: the base URL in one spelling (loopback.ts). */
+/** The gateway and merchant as a journal records and compares them: the base URL in one spelling (api/base-url.ts gatewayKey). */
 export function journalTarget(baseUrl: string, username: string): JournalTarget {
-  return {base_url: gatewayAddress(baseUrl), username}
+  return {base_url: gatewayKey(baseUrl), username}
 }
 
 /**
@@ -117,7 +117,7 @@ export function sameTarget(written: unknown, target: JournalTarget): boolean {
 /** A gateway address as a journal wrote it, in journalTarget's one spelling; undefined when it is no URL (a line gw did not write). */
 export function writtenAddress(written: unknown): string | undefined {
   const address = String(written)
-  return URL.canParse(address) ? gatewayAddress(address) : undefined
+  return URL.canParse(address) ? gatewayKey(address) : undefined
 }
 
 /**

@@ -1,0 +1,165 @@
+import {accessSync, closeSync, constants, openSync, readFileSync, statSync} from 'node:fs'
+import type {DatabaseSync} from 'node:sqlite'
+import {fileId, realPath} from './file-identity.js'
+
+// A SQLite database file (node:sqlite) that one process at a time may use (design.md §5, identity,
+// not names): its lock is the kernel's, on the file itself (fcntl on its inode), so it holds through
+// symlinks, hard links, bind mounts, renames, containers and every TMPDIR, and it dies with its
+// process: no lock file, nothing left behind to clear.
+
+/** Another process (or this one, a second time) holds the file: who, where the system says. */
+export class DatabaseLockedError extends Error {
+  constructor(
+    /** The file's real path. */
+    readonly path: string,
+    /** The holder's pid where /proc/locks names it (this process's own when it asked twice); undefined elsewhere. */
+    readonly pid: number | undefined,
+  ) {
+    super(`${path} is locked${pid === undefined ? '' : ` by pid ${pid}`}`)
+  }
+}
+
+/** The file is no SQLite database (or no regular file): it is left as it is. */
+export class NotADatabaseError extends Error {
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+  ) {
+    super(`${path} is not a SQLite database (${reason})`)
+  }
+}
+
+/** A database this process holds until close(): no other process may read or write it meanwhile. */
+export interface LockedDatabase {
+  readonly db: DatabaseSync
+  /** The file's real path (symlinks resolved). */
+  readonly path: string
+  /** Gives the lock up with the database; again, nothing. */
+  close(): void
+}
+
+/** SQLite's result codes that say another connection holds the file. */
+const SQLITE_BUSY = 5
+const SQLITE_LOCKED = 6
+const SQLITE_NOTADB = 26
+
+/**
+ * The files this process holds, by device and inode. The kernel's locks are a process's, and a
+ * process that closes any descriptor of a file loses every lock it had on it: what would open such
+ * a file by other means than its database first asks isHeldHere.
+ */
+const HELD = new Set<string>()
+
+/**
+ * Opens the SQLite database at `path` (made, empty and readable by its owner alone, when there is
+ * none) and takes the kernel's lock on it, held until close(): one writer, whatever name the other
+ * used. Commits are durable (synchronous FULL). Throws DatabaseLockedError when another process,
+ * or this one, holds it; NotADatabaseError for a file that is no database, left untouched; an
+ * error with the system's code (EACCES, ENOENT for a folder that is not there) when it cannot be
+ * opened for writing.
+ */
+export function openLockedDatabase(path: string): LockedDatabase {
+  const file = realPath(path)
+  const before = statSync(file, {throwIfNoEntry: false})
+  if (before && !before.isFile()) throw new NotADatabaseError(file, before.isDirectory() ? 'it is a directory' : 'it is not a regular file')
+  if (before && HELD.has(fileId(before))) throw new DatabaseLockedError(file, process.pid)
+  if (!before) makeFile(file)
+  // A file this user cannot write would be opened read-only, and fail only at its first write.
+  accessSync(file, constants.R_OK | constants.W_OK)
+  const {DatabaseSync} = nodeSqlite()
+  const db = new DatabaseSync(file, {timeout: 0})
+  try {
+    db.exec('PRAGMA locking_mode = EXCLUSIVE')
+    db.exec('PRAGMA synchronous = FULL')
+    // In EXCLUSIVE mode the lock a transaction takes is kept once it ends: until close.
+    db.exec('BEGIN EXCLUSIVE')
+    db.exec('COMMIT')
+  } catch (err) {
+    db.close()
+    const code = (err as {errcode?: number}).errcode
+    if (code === SQLITE_BUSY || code === SQLITE_LOCKED) throw new DatabaseLockedError(file, lockHolder(file))
+    if (code === SQLITE_NOTADB) throw new NotADatabaseError(file, 'its first bytes are no database header')
+    throw err
+  }
+  const id = fileId(statSync(file))
+  HELD.add(id)
+  let open = true
+  return {
+    db,
+    path: file,
+    close() {
+      if (!open) return
+      open = false
+      HELD.delete(id)
+      db.close()
+    },
+  }
+}
+
+/** Whether this process holds the file at `path` (by device and inode) in an openLockedDatabase. */
+export function isHeldHere(path: string): boolean {
+  const stat = statSync(path, {throwIfNoEntry: false})
+  return stat !== undefined && HELD.has(fileId(stat))
+}
+
+/** Makes the file, empty, readable and writable by its owner alone; one made meanwhile by another is theirs to keep. */
+function makeFile(file: string): void {
+  try {
+    closeSync(openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600))
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+  }
+}
+
+/**
+ * Who holds a lock on the file, as Linux's /proc/locks says (a pid in this process's namespace);
+ * undefined where it says nothing: another system, a holder in another container, or gone since.
+ */
+export function lockHolder(file: string, locks = readLocks()): number | undefined {
+  const stat = statSync(file, {bigint: true, throwIfNoEntry: false})
+  if (!stat || locks === undefined) return undefined
+  // The kernel's device number, as glibc's major() and minor() split it; /proc/locks writes them in hex.
+  const {dev} = stat
+  const major = ((dev >> 8n) & 0xfffn) | ((dev >> 32n) & ~0xfffn)
+  const minor = (dev & 0xffn) | ((dev >> 12n) & ~0xffn)
+  const wanted = `${major.toString(16).padStart(2, '0')}:${minor.toString(16).padStart(2, '0')}:${stat.ino}`
+  for (const line of locks.split('\n')) {
+    // "1: POSIX  ADVISORY  WRITE 2019 fe:00:2146535 0 EOF"; a waiter's line has "->" after its number.
+    const fields = line.trim().split(/\s+/)
+    if (fields[1] === '->') continue
+    const at = fields.indexOf(wanted)
+    const pid = at > 0 ? Number(fields[at - 1]) : Number.NaN
+    if (pid > 0) return pid
+  }
+  return undefined
+}
+
+function readLocks(): string | undefined {
+  try {
+    return readFileSync('/proc/locks', 'utf8')
+  } catch {
+    return undefined
+  }
+}
+
+let loaded: typeof import('node:sqlite') | undefined
+
+/**
+ * node:sqlite, loaded once it is needed (it costs start-up time). Node 22 warns, when it loads,
+ * that SQLite is experimental: a warning for Node's developers, not gw's users, so that one alone
+ * is not passed on.
+ */
+export function nodeSqlite(): typeof import('node:sqlite') {
+  if (loaded) return loaded
+  const emitWarning = process.emitWarning
+  process.emitWarning = function (this: NodeJS.Process, warning: string | Error, ...rest: unknown[]) {
+    const text = typeof warning === 'string' ? warning : warning.message
+    if (!text.startsWith('SQLite is an experimental feature')) Reflect.apply(emitWarning, this, [warning, ...rest])
+  } as typeof process.emitWarning
+  try {
+    loaded = process.getBuiltinModule('node:sqlite')
+  } finally {
+    process.emitWarning = emitWarning
+  }
+  return loaded
+}
