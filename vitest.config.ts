@@ -16,6 +16,7 @@ const BOTH_DIALECTS = [
   'test/e2e/batch-faults.test.ts',
   'test/e2e/money-decisions.test.ts',
   'test/e2e/identity.test.ts',
+  'test/e2e/identity-names.test.ts',
   'test/e2e/refund.test.ts',
   'test/e2e/purchase.test.ts',
   'test/e2e/jq-runaway.test.ts',

@@ -94,6 +94,8 @@ export interface Entries {
   results: Map<string, Result>
   /** The input file the journal was begun for (its header's), when that is another path than this run's. */
   movedFrom?: string
+  /** Whether this run's input holds the rows the journal was begun for (rows-key.ts), not an edit of them: its rows are known by their place among the rows, not by their lines. */
+  sameRows: boolean
 }
 
 /** A journal's entries, once its header shows it is this batch's against this gateway. */
@@ -121,7 +123,7 @@ export function readEntries(path: string, text: string, asked: {command: string;
   }
   // In order: a withdrawal takes back the intent before it, and a later run's intent counts again.
   // stdin has no path: a batch begun there and given again as a file (or the other way round) is moved too.
-  const entries: Entries = {intents: new Map(), results: new Map(), movedFrom: header.input !== asked.input.path ? (header.input ?? STDIN) : undefined}
+  const entries: Entries = {intents: new Map(), results: new Map(), movedFrom: header.input !== asked.input.path ? (header.input ?? STDIN) : undefined, sameRows: header.input_sha256 === asked.input.sha256}
   lines.slice(1).forEach((line, index) => {
     const entry = parseEntry(line) as Partial<Intent & Result & Withdrawal> | undefined
     if (!entry) throw new UsageError(`${path} line ${index + 2} cannot be read: the journal is damaged, nothing was sent`, 'Check the rows it names with gw refund get or gw purchase get before running the batch with a new --journal.')

@@ -67,6 +67,8 @@ export class Journal {
     private length: number,
     /** The input file this journal was begun for, when this run's input is the same rows at another path. */
     readonly movedFrom?: string,
+    /** Whether this run's input holds the rows the journal was begun for, not an edit of them (Entries.sameRows). */
+    readonly sameRows = true,
   ) {}
 
   /**
@@ -95,7 +97,7 @@ export class Journal {
       const entries = length === 0 ? undefined : readEntries(path, whole, {command, input, target})
       if (!entries && bytes.length > 0 && !bytes.toString('utf8').startsWith('{"journal":')) throw notAJournal(path)
       const handle = await open(file, 'a', 0o600)
-      const journal = new Journal(path, handle, entries !== undefined, lock, disk, length, entries?.movedFrom)
+      const journal = new Journal(path, handle, entries !== undefined, lock, disk, length, entries?.movedFrom, entries?.sameRows)
       try {
         await handle.truncate(length)
         if (entries) {

@@ -4,6 +4,7 @@ import type {PurchaseInput} from '../operations/purchases.js'
 import type {RefundInput} from '../operations/refunds.js'
 import {collectGarbage, ROWS_PER_COLLECTION} from './memory.js'
 import type {BatchEntry, BatchFile} from './read.js'
+import {RowsKey} from './rows-key.js'
 import {derivedFrom} from '../lists/refund-match.js'
 import {looksLikeCardNumber} from '../safety/redact.js'
 
@@ -84,6 +85,8 @@ export interface Scan<Input> {
   derivedShaped: Set<string>
   /** Rows without a reference, which get one when they are sent. */
   unreferenced: number
+  /** What the rows are, whatever bytes held them (rows-key.ts): the same rows are the same batch. */
+  key: string
 }
 
 /**
@@ -105,7 +108,9 @@ export async function scanRows<Input>(file: BatchFile, schema: RowSchema<Input>,
   let unreferenced = 0
   let total = 0
   let valid = 0
+  const rowsKey = new RowsKey()
   for await (const entry of file.entries) {
+    rowsKey.add(entry)
     const row = ++total
     if (row % ROWS_PER_COLLECTION === 0) collectGarbage()
     lineOf[row] = entry.line
@@ -140,7 +145,7 @@ export async function scanRows<Input>(file: BatchFile, schema: RowSchema<Input>,
     }
     firstUse.delete(reference)
   }
-  return {total, invalid, valid, references: firstUse, schema, derivedShaped, unreferenced}
+  return {total, invalid, valid, references: firstUse, schema, derivedShaped, unreferenced, key: rowsKey.digest()}
 }
 
 /** Every row of the file again, in its order, as the scan found it: none is held longer than it takes to use it. */
@@ -179,14 +184,16 @@ function checkEntry<Input>(entry: BatchEntry, schema: RowSchema<Input>, row: num
 
 /**
  * A row whose reference is made when it is sent takes the one an earlier run journaled for its
- * line (a journal is for one input, so a line is one row) when it is that row still: it asks
- * about the same thing (`sameRow`: the same purchase refunded, whatever its amount). Then a row in
- * doubt is looked up under it, one answered is reported from the journal, and one edited is
- * refused as changed, never given a second reference and sent again. A line that now asks about
+ * place (`by`), when it is that row still: it asks about the same thing (`sameRow`: the same
+ * purchase refunded, whatever its amount). Then a row in doubt is looked up under it, one answered
+ * is reported from the journal, and one edited is refused as changed, never given a second
+ * reference and sent again. Its place is its row when the input holds the journal's rows (rows-key.ts:
+ * a copy with other line ends or blank lines is those rows on other lines), and its line in a file
+ * edited since (a journal is for one input, so a line is one row). A line that now asks about
  * something else (next month's file at the same path) is another row, with a reference of its own.
  */
-export async function* withJournaledReferences<Input>(rows: AsyncIterable<ValidRow<Input>>, intents: ReadonlyMap<string, JournaledIntent>, sameRow: SameRow<Input>): AsyncGenerator<ValidRow<Input>> {
-  const journaled = journaledReference(intents, sameRow)
+export async function* withJournaledReferences<Input>(rows: AsyncIterable<ValidRow<Input>>, intents: ReadonlyMap<string, JournaledIntent>, sameRow: SameRow<Input>, by: RowPlace): AsyncGenerator<ValidRow<Input>> {
+  const journaled = journaledReference(intents, sameRow, by)
   for await (const row of rows) {
     const earlier = journaled(row)
     if (earlier !== undefined) (row.input as {reference?: string}).reference = earlier
@@ -194,16 +201,19 @@ export async function* withJournaledReferences<Input>(rows: AsyncIterable<ValidR
   }
 }
 
-type JournaledIntent = {line: number; request: Record<string, unknown>; asked?: Record<string, unknown>}
+/** Where a row is in its input: by which an earlier run's intent is found for it (withJournaledReferences). */
+export type RowPlace = 'row' | 'line'
+
+type JournaledIntent = {row: number; line: number; request: Record<string, unknown>; asked?: Record<string, unknown>}
 type SameRow<Input> = (input: Input, earlier: Record<string, unknown>) => boolean
 
 /** The reference an earlier run journaled for a row whose reference is made when sent, while it is that row still (withJournaledReferences). */
-export function journaledReference<Input>(intents: ReadonlyMap<string, JournaledIntent>, sameRow: SameRow<Input>): (row: ValidRow<Input>) => string | undefined {
-  let byLine: Map<number, {reference: string; asked: Record<string, unknown>}> | undefined
+export function journaledReference<Input>(intents: ReadonlyMap<string, JournaledIntent>, sameRow: SameRow<Input>, by: RowPlace): (row: ValidRow<Input>) => string | undefined {
+  let byPlace: Map<number, {reference: string; asked: Record<string, unknown>}> | undefined
   return (row) => {
     if (row.reference !== '') return undefined
-    byLine ??= new Map([...intents].map(([reference, intent]) => [intent.line, {reference, asked: intent.asked ?? intent.request}]))
-    const earlier = byLine.get(row.line)
+    byPlace ??= new Map([...intents].map(([reference, intent]) => [intent[by], {reference, asked: intent.asked ?? intent.request}]))
+    const earlier = byPlace.get(row[by])
     return earlier !== undefined && sameRow(row.input, earlier.asked) ? earlier.reference : undefined
   }
 }

@@ -35,7 +35,7 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
       io.err(invalid.map((row) => `${source.name} line ${row.line}: ${row.messages.join('; ')}\n`).join(''))
       throw new UsageError(`${invalid.length} of ${scan.total} rows ${invalid.length === 1 ? 'is' : 'are'} invalid (line${invalid.length === 1 ? '' : 's'} ${lineList(invalid)}): nothing was sent`, 'Fix them and run it again, or add --skip-invalid to send the valid rows only.')
     }
-    if (flags['dry-run']) return await dryRun(kind, source.path, scan, io, await earlierRun(kind, flags, f, source))
+    if (flags['dry-run']) return await dryRun(kind, source.path, scan, io, await earlierRun(kind, flags, f, source, scan.key))
     if (scan.valid === 0) throw new UsageError(`${source.name} has no valid rows: nothing was sent`)
     return await send(kind, flags, f, source, scan, invalid)
   } finally {
@@ -44,7 +44,7 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
 }
 
 /** What the real run would find of an earlier run of this batch: its journal, read and not locked; none without a gateway to tell which (no profile). */
-async function earlierRun<Input>(kind: BatchKind<Input, object>, flags: BatchFlags, f: Factory, source: BatchSource): Promise<{path: string; entries: Entries} | undefined> {
+async function earlierRun<Input>(kind: BatchKind<Input, object>, flags: BatchFlags, f: Factory, source: BatchSource, rowsKey: string): Promise<{path: string; entries: Entries} | undefined> {
   let baseUrl: string
   let username: string
   try {
@@ -54,7 +54,7 @@ async function earlierRun<Input>(kind: BatchKind<Input, object>, flags: BatchFla
     throw err
   }
   const target = journalTarget(baseUrl, username)
-  const input: JournalInput = {path: source.realPath, sha256: source.hash}
+  const input: JournalInput = {path: source.realPath, sha256: rowsKey}
   const path = flags.journal ?? defaultJournalPath(f.dataDir, kind.commandId, input, target, baseUrl)
   const entries = await peekJournal(path, {command: kind.commandId, input, target})
   return entries && {path, entries}
@@ -70,7 +70,7 @@ async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan:
   let full = 0
   let sent = 0
   const done = {answered: 0, inDoubt: 0}
-  const journaled = journaledReference(earlier?.entries.intents ?? new Map(), sameRow(kind))
+  const journaled = journaledReference(earlier?.entries.intents ?? new Map(), sameRow(kind), earlier?.entries.sameRows === false ? 'line' : 'row')
   for await (const row of checkedRows(await openBatch(path), scan)) {
     if (!('input' in row)) {
       io.out(toNdjsonLine({row: row.row, line: row.line, reference: row.reference ?? null, status: 'invalid', error: {messages: row.messages}}))
@@ -101,7 +101,7 @@ function beganAt(movedFrom: string): string {
   return movedFrom === STDIN ? 'on stdin' : `at ${movedFrom}`
 }
 
-/** Whether a row is the row an earlier run journaled for its line: it asks about the same thing (rows.ts withJournaledReferences). */
+/** Whether a row is the row an earlier run journaled in its place: it asks about the same thing (rows.ts withJournaledReferences). */
 function sameRow<Input>(kind: BatchKind<Input, object>): (input: Input, earlier: Record<string, unknown>) => boolean {
   return (input, earlier) => askedAbout(kind.preview(input)) === askedAbout(earlier)
 }
@@ -132,7 +132,7 @@ async function send<Input, Body extends object>(
   const {baseUrl, username} = await f.target()
   // A journal answers for this gateway and merchant alone, however the gateway's address is spelled.
   const target = journalTarget(baseUrl, username)
-  const input: JournalInput = {path: source.realPath, sha256: source.hash}
+  const input: JournalInput = {path: source.realPath, sha256: scan.key}
   // Kept from an earlier run: the input's rows, and the references derived for its rows that give none (rows.ts withJournaledReferences).
   const references = {has: (reference: string) => scan.references.has(reference) || (scan.unreferenced > 0 && derivedFrom(reference) !== undefined)}
   const journal = await openJournal(flags.journal, f.dataDir, baseUrl, {command: kind.commandId, input, now: new Date(), target, references})
@@ -158,7 +158,7 @@ async function send<Input, Body extends object>(
     const taken = new Set([...scan.derivedShaped, ...[...journal.intents.keys()].filter((reference) => derivedFrom(reference) !== undefined)])
     const rows = validRows(await openBatch(source.path), scan)
     const runner = new BatchRunner({
-      rows: scan.unreferenced > 0 ? withJournaledReferences(rows, journal.intents, sameRow(kind)) : rows,
+      rows: scan.unreferenced > 0 ? withJournaledReferences(rows, journal.intents, sameRow(kind), journal.sameRows ? 'row' : 'line') : rows,
       total: scan.valid,
       sender: kind.sender(deps, taken),
       journal,

@@ -1,91 +1,13 @@
-import {spawnSync} from 'node:child_process'
-import {copyFileSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
-import {createServer, request as httpRequest, type IncomingMessage, type Server} from 'node:http'
-import type {AddressInfo} from 'node:net'
-import {tmpdir} from 'node:os'
+import {copyFileSync, linkSync, lstatSync, mkdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {countingProxy, type CountingProxy} from '../counting-proxy.js'
 import {rowsOf, spawnGw} from './batch-helpers.js'
+import {bindMount, expectOnePostEach, folder, NEEDS_ROOT, purchaseBatch, type Relay, relay, root} from './identity-helpers.js'
 import {cardArgs, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
 
 // Identity, not names (design.md §5). Each case runs the built gw against real
 // local gateways over HTTP, with a counting proxy in front: every reference is POSTed exactly once.
-
-/**
- * A relay in front of a gateway, for what the counting proxy does not do: its target can be switched
- * to another gateway at the same address (a restart), it can drop response headers (a gateway that
- * names no run of its data, as the live one), and it can hold the POSTs `hold` picks until released.
- * It listens on every address of this machine, IPv6 too where there is one, so `localhost` reaches it.
- */
-interface Relay {
-  url: string
-  port: number
-  target: string
-  /** Resolves once the first POST to hold has arrived. */
-  held: Promise<void>
-  /** Passes the held POSTs on (and every later one); resolves once the gateway answered them. */
-  release(): Promise<void>
-  close(): Promise<void>
-}
-
-async function relay(target: string, options: {hold?: (post: number) => boolean; strip?: string[]} = {}): Promise<Relay> {
-  let posts = 0
-  let released = false
-  let heldNow: () => void = () => {}
-  const held = new Promise<void>((resolve) => (heldNow = resolve))
-  const parked: (() => Promise<void>)[] = []
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => {
-      const body = Buffer.concat(chunks)
-      res.on('error', () => {})
-      const upstream = new URL(self.target)
-      const forward = () =>
-        new Promise<void>((resolve) => {
-          const onward = httpRequest({hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: {...req.headers, host: upstream.host}}, (answer: IncomingMessage) => {
-            const headers = {...answer.headers}
-            for (const name of options.strip ?? []) delete headers[name.toLowerCase()]
-            res.writeHead(answer.statusCode ?? 502, headers)
-            answer.pipe(res)
-            answer.on('end', () => resolve())
-          })
-          onward.on('error', () => {
-            res.destroy()
-            resolve()
-          })
-          // The gateway gets the whole request even when gw was killed meanwhile, as a real one would.
-          onward.end(body)
-        })
-      if (req.method === 'POST' && !released && options.hold?.(++posts)) {
-        parked.push(forward)
-        heldNow()
-      } else void forward()
-    })
-  })
-  await new Promise<void>((resolve) => {
-    server.once('error', () => server.listen(0, '127.0.0.1', resolve))
-    server.listen({port: 0, host: '::', ipv6Only: false}, resolve)
-  })
-  const port = (server.address() as AddressInfo).port
-  const self: Relay = {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    target,
-    held,
-    async release() {
-      released = true
-      await Promise.all(parked.splice(0).map((forward) => forward()))
-    },
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
-  return self
-}
 
 const cleanups: (() => Promise<unknown> | unknown)[] = []
 afterEach(async () => {
@@ -110,22 +32,6 @@ async function relayed(target: string, options: Parameters<typeof relay>[1] = {}
   return started
 }
 
-/** A folder of its own, by its real path. */
-const folder = () => realpathSync(mkdtempSync(join(tmpdir(), 'gw-identity-')))
-
-/** A purchase batch of `count` rows charging a card tokenized at `sandbox`: its file and references. */
-async function purchaseBatch(sandbox: Sandbox, count: number): Promise<{file: string; references: string[]; dir: string}> {
-  const card = await sandbox.gw(['card', 'tokenize', ...cardArgs(), '--json'])
-  expect(card.code, card.stderr).toBe(0)
-  const token = (card.json as {token: string}).token
-  const prefix = ref('id')
-  const references = Array.from({length: count}, (_, i) => `${prefix}-${i + 1}`)
-  const dir = folder()
-  const file = join(dir, 'purchases.csv')
-  writeFileSync(file, ['card_token,amount,reference', ...references.map((reference) => `${token},1000,${reference}`)].join('\n') + '\n')
-  return {file, references, dir}
-}
-
 /** `count` purchases made at a new local gateway (their references), and a counting proxy in front of it for what follows. */
 async function purchasedThrough(count: number) {
   const sandbox = await gateway()
@@ -144,11 +50,6 @@ async function instanceOf(url: string): Promise<string> {
   const answer = await fetch(`${url}/_sandbox/clock`)
   await answer.text()
   return answer.headers.get('x-sandbox-instance')!
-}
-
-function expectOnePostEach(proxy: CountingProxy, references: string[]): void {
-  expect(proxy.repeats()).toEqual({})
-  expect(references.map((reference) => proxy.posts(reference))).toEqual(references.map(() => 1))
 }
 
 describe('the local gateway’s state file is its real file', () => {
@@ -465,19 +366,6 @@ describe('next month’s file at the same path (blank references)', () => {
   })
 })
 
-// A bind mount gives one file a second name that no path or symlink leads to: only its device and
-// inode tell. Mounting needs root: CI runs as root; elsewhere these are skipped, as their names say.
-const root = process.getuid?.() === 0
-const NEEDS_ROOT = root ? '' : ' (skipped: mount --bind needs root; CI runs it)'
-
-/** `source` mounted over `target` (both files) until the test ends. */
-function bindMount(source: string, target: string): void {
-  writeFileSync(target, '')
-  const mounted = spawnSync('mount', ['--bind', source, target], {encoding: 'utf8'})
-  expect(mounted.status, mounted.stderr).toBe(0)
-  cleanups.push(() => spawnSync('umount', [target]))
-}
-
 describe('a file by its device and inode: bind mounts', () => {
   it.skipIf(!root)(`a second batch on a bind-mounted name of a running batch's journal is refused (exit 2), and every row is POSTed once${NEEDS_ROOT}`, async () => {
     const sandbox = await gateway()
@@ -489,7 +377,7 @@ describe('a file by its device and inode: bind mounts', () => {
     const journal = join(dir, 'a', 'j.ndjson')
     const other = join(dir, 'b', 'j.ndjson')
     writeFileSync(journal, '')
-    bindMount(journal, other)
+    cleanups.push(bindMount(journal, other))
     const env = {GW_BASE_URL: proxy.url}
     const first = spawnGw(sandbox, ['purchase', 'create', '--input', file, '--journal', journal, '--concurrency', '2'], env)
     cleanups.push(() => first.child.kill('SIGKILL'))
@@ -517,7 +405,7 @@ describe('a file by its device and inode: bind mounts', () => {
     const other = join(dir, 'b', 'state.json')
     // A state file the gateway made and left, mounted under another name before either starts.
     await (await gateway(['--state', state])).stop()
-    bindMount(state, other)
+    cleanups.push(bindMount(state, other))
     const first = await gateway(['--state', state])
     const second = await runGw(['sandbox', 'start', '--port', '0', '--no-request-log', '--state', other], {env: isolatedHome(), timeoutMs: 15_000})
     // The start's snapshot gave the first's file another inode: the mount keeps the old one, which the first still locks (and holds open) until it stops.
@@ -536,7 +424,7 @@ describe('a file by its device and inode: bind mounts made while it is in use, a
     mkdirSync(join(dir, 'b'))
     const journal = join(dir, 'a', 'j.ndjson')
     writeFileSync(journal, '')
-    bindMount(journal, join(dir, 'b', 'j.ndjson'))
+    cleanups.push(bindMount(journal, join(dir, 'b', 'j.ndjson')))
     const env = {GW_BASE_URL: proxy.url}
     const runs = ['a', 'b'].map((name) => spawnGw(sandbox, ['purchase', 'create', '--input', file, '--journal', join(dir, name, 'j.ndjson'), '--concurrency', '4'], env))
     for (const run of runs) cleanups.push(() => run.child.kill('SIGKILL'))
@@ -558,7 +446,7 @@ describe('a file by its device and inode: bind mounts made while it is in use, a
     const first = await gateway(['--state', state])
     const reference = ref('kept')
     expect((await first.gw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs()])).code).toBe(0)
-    bindMount(state, other)
+    cleanups.push(bindMount(state, other))
     const second = await runGw(['sandbox', 'start', '--port', '0', '--no-request-log', '--state', other], {env: isolatedHome(), timeoutMs: 15_000})
     expect(second.stderr).toContain(`Error: ${other} is in use by another local gateway (pid ${first.process.pid}): two gateways on one state file would lose each other's writes`)
     expect(second.code).toBe(2)

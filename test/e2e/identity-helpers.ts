@@ -1,0 +1,122 @@
+import {spawnSync} from 'node:child_process'
+import {mkdtempSync, realpathSync, writeFileSync} from 'node:fs'
+import {createServer, request as httpRequest, type IncomingMessage, type Server} from 'node:http'
+import type {AddressInfo} from 'node:net'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {expect} from 'vitest'
+import type {CountingProxy} from '../counting-proxy.js'
+import {cardArgs, ref, type Sandbox} from './helpers.js'
+
+// What the tests of identity, not names (design.md §5) share: a relay that can hold POSTs or switch
+// gateways, batches to send through it, and bind mounts.
+
+/**
+ * A relay in front of a gateway, for what the counting proxy does not do: its target can be switched
+ * to another gateway at the same address (a restart), it can drop response headers (a gateway that
+ * names no run of its data, as the live one), and it can hold the POSTs `hold` picks until released.
+ * It listens on every address of this machine, IPv6 too where there is one, so `localhost` reaches it.
+ */
+export interface Relay {
+  url: string
+  port: number
+  target: string
+  /** Resolves once the first POST to hold has arrived. */
+  held: Promise<void>
+  /** Passes the held POSTs on (and every later one); resolves once the gateway answered them. */
+  release(): Promise<void>
+  close(): Promise<void>
+}
+
+export async function relay(target: string, options: {hold?: (post: number) => boolean; strip?: string[]} = {}): Promise<Relay> {
+  let posts = 0
+  let released = false
+  let heldNow: () => void = () => {}
+  const held = new Promise<void>((resolve) => (heldNow = resolve))
+  const parked: (() => Promise<void>)[] = []
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      const body = Buffer.concat(chunks)
+      res.on('error', () => {})
+      const upstream = new URL(self.target)
+      const forward = () =>
+        new Promise<void>((resolve) => {
+          const onward = httpRequest({hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: {...req.headers, host: upstream.host}}, (answer: IncomingMessage) => {
+            const headers = {...answer.headers}
+            for (const name of options.strip ?? []) delete headers[name.toLowerCase()]
+            res.writeHead(answer.statusCode ?? 502, headers)
+            answer.pipe(res)
+            answer.on('end', () => resolve())
+          })
+          onward.on('error', () => {
+            res.destroy()
+            resolve()
+          })
+          // The gateway gets the whole request even when gw was killed meanwhile, as a real one would.
+          onward.end(body)
+        })
+      if (req.method === 'POST' && !released && options.hold?.(++posts)) {
+        parked.push(forward)
+        heldNow()
+      } else void forward()
+    })
+  })
+  await new Promise<void>((resolve) => {
+    server.once('error', () => server.listen(0, '127.0.0.1', resolve))
+    server.listen({port: 0, host: '::', ipv6Only: false}, resolve)
+  })
+  const port = (server.address() as AddressInfo).port
+  const self: Relay = {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    target,
+    held,
+    async release() {
+      released = true
+      await Promise.all(parked.splice(0).map((forward) => forward()))
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+  return self
+}
+
+/** A folder of its own, by its real path. */
+export const folder = () => realpathSync(mkdtempSync(join(tmpdir(), 'gw-identity-')))
+
+/** A purchase batch of `count` rows charging a card tokenized at `sandbox`: its file and references. */
+export async function purchaseBatch(sandbox: Sandbox, count: number): Promise<{file: string; references: string[]; dir: string}> {
+  const card = await sandbox.gw(['card', 'tokenize', ...cardArgs(), '--json'])
+  expect(card.code, card.stderr).toBe(0)
+  const token = (card.json as {token: string}).token
+  const prefix = ref('id')
+  const references = Array.from({length: count}, (_, i) => `${prefix}-${i + 1}`)
+  const dir = folder()
+  const file = join(dir, 'purchases.csv')
+  writeFileSync(file, ['card_token,amount,reference', ...references.map((reference) => `${token},1000,${reference}`)].join('\n') + '\n')
+  return {file, references, dir}
+}
+
+/** Every reference POSTed exactly once, counted at the proxy (whatever gw believes). */
+export function expectOnePostEach(proxy: CountingProxy, references: string[]): void {
+  expect(proxy.repeats()).toEqual({})
+  expect(references.map((reference) => proxy.posts(reference))).toEqual(references.map(() => 1))
+}
+
+// A bind mount gives one file a second name that no path or symlink leads to: only its device and
+// inode tell. Mounting needs root: CI runs as root; elsewhere these are skipped, as their names say.
+export const root = process.getuid?.() === 0
+export const NEEDS_ROOT = root ? '' : ' (skipped: mount --bind needs root; CI runs it)'
+
+/** `source` mounted over `target` (both files); returns what unmounts it, for the test's clean-up. */
+export function bindMount(source: string, target: string): () => void {
+  writeFileSync(target, '')
+  const mounted = spawnSync('mount', ['--bind', source, target], {encoding: 'utf8'})
+  expect(mounted.status, mounted.stderr).toBe(0)
+  return () => spawnSync('umount', [target])
+}
