@@ -144,22 +144,25 @@ function readLocks(): string | undefined {
 
 let loaded: typeof import('node:sqlite') | undefined
 
-/**
- * node:sqlite, loaded once it is needed (it costs start-up time). Node 22 warns, when it loads,
- * that SQLite is experimental: a warning for Node's developers, not gw's users, so that one alone
- * is not passed on.
- */
+/** node:sqlite, loaded once it is needed (it costs start-up time). */
 export function nodeSqlite(): typeof import('node:sqlite') {
-  if (loaded) return loaded
+  loaded ??= withoutSqliteWarning(() => process.getBuiltinModule('node:sqlite'))
+  return loaded
+}
+
+/**
+ * What `load` returns, every warning it emits passed on but one: Node 22 warns, as node:sqlite
+ * loads, that SQLite is experimental (a warning for Node's developers, not gw's users).
+ */
+export function withoutSqliteWarning<T>(load: () => T): T {
   const emitWarning = process.emitWarning
   process.emitWarning = function (this: NodeJS.Process, warning: string | Error, ...rest: unknown[]) {
     const text = typeof warning === 'string' ? warning : warning.message
     if (!text.startsWith('SQLite is an experimental feature')) Reflect.apply(emitWarning, this, [warning, ...rest])
   } as typeof process.emitWarning
   try {
-    loaded = process.getBuiltinModule('node:sqlite')
+    return load()
   } finally {
     process.emitWarning = emitWarning
   }
-  return loaded
 }

@@ -1,0 +1,199 @@
+import {type ChildProcess, spawn, spawnSync} from 'node:child_process'
+import {chmodSync, linkSync, mkdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterEach, describe, expect, it, vi} from 'vitest'
+import {DatabaseLockedError, isHeldHere, lockHolder, NotADatabaseError, nodeSqlite, openLockedDatabase, withoutSqliteWarning} from '../../../src/lib/locked-database.js'
+import {caught, folder} from './folders.js'
+
+// One writer of a file, by the kernel's lock on the file itself (design.md §5): it holds through
+// every name the file has, and dies with its process.
+
+const opened: {close(): void}[] = []
+const holders: ChildProcess[] = []
+afterEach(() => {
+  for (const database of opened.splice(0)) database.close()
+  for (const child of holders.splice(0)) child.kill('SIGKILL')
+})
+
+const open = (path: string) => {
+  const database = openLockedDatabase(path)
+  opened.push(database)
+  return database
+}
+
+/** Another process holding the database at `path` until it is killed: resolves with its pid once it holds it. */
+async function heldByAnother(path: string): Promise<ChildProcess> {
+  const script = `const {DatabaseSync} = require('node:sqlite'); const db = new DatabaseSync(process.argv[1]); db.exec('PRAGMA locking_mode = EXCLUSIVE'); db.exec('BEGIN EXCLUSIVE'); db.exec('COMMIT'); process.stdout.write('held\\n'); setInterval(() => {}, 1000)`
+  const child = spawn(process.execPath, ['--no-warnings', '-e', script, path], {stdio: ['ignore', 'pipe', 'inherit']})
+  holders.push(child)
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', () => resolve())
+    child.on('exit', (code) => reject(new Error(`the holder exited with ${code}`)))
+  })
+  return child
+}
+
+const proc = statSync('/proc/locks', {throwIfNoEntry: false}) !== undefined
+
+describe('openLockedDatabase', () => {
+  it('makes a database file its owner alone may read, and holds it until close', () => {
+    const file = join(folder(), 'journal')
+    const database = open(file)
+    expect(database.path).toBe(file)
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    database.db.exec('CREATE TABLE t (x TEXT)')
+    database.db.prepare('INSERT INTO t VALUES (?)').run('kept')
+    expect(isHeldHere(file)).toBe(true)
+    database.close()
+    expect(isHeldHere(file)).toBe(false)
+    // Closing twice is nothing.
+    database.close()
+    const again = open(file)
+    expect(again.db.prepare('SELECT x FROM t').all()).toEqual([{x: 'kept'}])
+    expect(readFileSync(file).subarray(0, 16).toString('latin1')).toBe('SQLite format 3\u0000')
+  })
+
+  it('commits durably, in a file whose lock no other connection in this process can share', () => {
+    const database = open(join(folder(), 'journal'))
+    expect(database.db.prepare('PRAGMA synchronous').get()).toEqual({synchronous: 2})
+    expect(database.db.prepare('PRAGMA locking_mode').get()).toEqual({locking_mode: 'exclusive'})
+  })
+
+  it('refuses a file this process holds, by any of its names: a symlink, a hard link, a new name after a rename', () => {
+    const dir = folder()
+    const file = join(dir, 'journal')
+    open(file)
+    symlinkSync(file, join(dir, 'link'))
+    linkSync(file, join(dir, 'hard'))
+    for (const name of ['link', 'hard']) {
+      const error = caught(() => openLockedDatabase(join(dir, name)))
+      expect(error).toBeInstanceOf(DatabaseLockedError)
+      expect(error).toMatchObject({pid: process.pid, message: `${name === 'link' ? file : join(dir, name)} is locked by pid ${process.pid}`})
+    }
+    renameSync(file, join(dir, 'moved'))
+    expect(caught(() => openLockedDatabase(join(dir, 'moved')))).toMatchObject({path: join(dir, 'moved'), pid: process.pid})
+  })
+
+  it('refuses a file another process holds, naming its pid where the system says, and takes it once that process is killed', async () => {
+    const dir = folder()
+    const file = join(dir, 'journal')
+    const holder = await heldByAnother(file)
+    for (const name of [file, join(dir, 'hard')]) {
+      if (name !== file) linkSync(file, name)
+      const error = caught(() => openLockedDatabase(name))
+      expect(error).toBeInstanceOf(DatabaseLockedError)
+      expect(error).toMatchObject({path: name, pid: proc ? holder.pid : undefined})
+    }
+    // Refused, this process holds nothing of it.
+    expect(isHeldHere(file)).toBe(false)
+    holder.kill('SIGKILL')
+    await new Promise((resolve) => holder.once('exit', resolve))
+    // No lock file is left behind: the lock died with its process.
+    expect(open(file).path).toBe(file)
+  })
+
+  it('leaves a file that is no database as it is, and says why', () => {
+    const dir = folder()
+    const file = join(dir, 'journal.ndjson')
+    writeFileSync(file, '{"journal":1}\n')
+    const error = caught(() => openLockedDatabase(file))
+    expect(error).toBeInstanceOf(NotADatabaseError)
+    expect(error).toMatchObject({path: file, reason: 'its first bytes are no database header', message: `${file} is not a SQLite database (its first bytes are no database header)`})
+    expect(readFileSync(file, 'utf8')).toBe('{"journal":1}\n')
+    expect(isHeldHere(file)).toBe(false)
+  })
+
+  it('refuses a directory and a FIFO without opening them', () => {
+    const dir = folder()
+    mkdirSync(join(dir, 'folder'))
+    expect(caught(() => openLockedDatabase(join(dir, 'folder')))).toMatchObject({reason: 'it is a directory'})
+    expect(spawnSync('mkfifo', [join(dir, 'fifo')]).status).toBe(0)
+    expect(caught(() => openLockedDatabase(join(dir, 'fifo')))).toMatchObject({reason: 'it is not a regular file'})
+  })
+
+  it('says ENOENT for a folder that is not there, and makes nothing', () => {
+    const dir = folder()
+    expect(caught(() => openLockedDatabase(join(dir, 'missing', 'journal')))).toMatchObject({code: 'ENOENT'})
+  })
+
+  it.skipIf(process.getuid?.() === 0)('says EACCES for a file this user cannot write, rather than open it read-only (skipped as root, who can write any file)', () => {
+    const file = join(folder(), 'journal')
+    open(file).close()
+    chmodSync(file, 0o400)
+    expect(caught(() => openLockedDatabase(file))).toMatchObject({code: 'EACCES'})
+  })
+})
+
+const root = process.getuid?.() === 0
+
+describe('openLockedDatabase on a file system mounted read-only', () => {
+  it.skipIf(!root)(`says EROFS rather than open it read-only, to fail only at its first write${root ? '' : ' (skipped: mounting needs root; CI runs it)'}`, () => {
+    const dir = folder()
+    const file = join(dir, 'journal')
+    open(file).close()
+    expect(spawnSync('mount', ['--bind', '-o', 'ro', dir, dir]).status).toBe(0)
+    try {
+      expect(caught(() => openLockedDatabase(file))).toMatchObject({code: 'EROFS'})
+      expect(isHeldHere(file)).toBe(false)
+    } finally {
+      spawnSync('umount', [dir])
+    }
+  })
+})
+
+describe('lockHolder', () => {
+  const file = join(folder(), 'held')
+  writeFileSync(file, '')
+  const {dev, ino} = statSync(file, {bigint: true})
+  const major = ((dev >> 8n) & 0xfffn) | ((dev >> 32n) & ~0xfffn)
+  const minor = (dev & 0xffn) | ((dev >> 12n) & ~0xffn)
+  const id = `${major.toString(16).padStart(2, '0')}:${minor.toString(16).padStart(2, '0')}:${ino}`
+
+  it('reads the holder of the file from /proc/locks, passing over waiters and other files', () => {
+    const locks = [`1: POSIX  ADVISORY  WRITE 4242 ${id}0 1073741824 1073742335`, `2: POSIX  ADVISORY  WRITE 777 ${id} 1073741824 1073742335`, `2: -> POSIX  ADVISORY  WRITE 555 ${id} 1073741824 1073742335`].join('\n')
+    expect(lockHolder(file, locks)).toBe(777)
+    expect(lockHolder(file, [`1: -> POSIX  ADVISORY  WRITE 555 ${id} 0 EOF`, `2: POSIX  ADVISORY  WRITE 778 ${id} 0 EOF`].join('\n'))).toBe(778)
+  })
+
+  it('says nothing where the system names no holder: no /proc, one in another namespace (0), an OFD lock (-1), or none', () => {
+    expect(lockHolder(file, undefined)).toBeUndefined()
+    expect(lockHolder(file, `1: POSIX  ADVISORY  WRITE 0 ${id} 0 EOF`)).toBeUndefined()
+    expect(lockHolder(file, `1: OFDLCK ADVISORY  WRITE -1 ${id} 0 EOF`)).toBeUndefined()
+    expect(lockHolder(file, '')).toBeUndefined()
+    expect(lockHolder(join(folder(), 'gone'), `1: POSIX  ADVISORY  WRITE 9 ${id} 0 EOF`)).toBeUndefined()
+  })
+
+  it.skipIf(!proc)('names this process for a database it holds (Linux)', () => {
+    const database = open(join(folder(), 'journal'))
+    expect(lockHolder(database.path)).toBe(process.pid)
+  })
+})
+
+describe('node:sqlite, loaded without its experimental warning', () => {
+  it('passes on every warning the load emits but SQLite’s, and puts process.emitWarning back', () => {
+    const emitWarning = process.emitWarning
+    const seen = vi.fn()
+    process.emitWarning = seen as unknown as typeof process.emitWarning
+    try {
+      const value = withoutSqliteWarning(() => {
+        process.emitWarning('SQLite is an experimental feature and might change at any time', 'ExperimentalWarning')
+        process.emitWarning(new Error('SQLite is an experimental feature'))
+        process.emitWarning('Something else', 'DeprecationWarning')
+        process.emitWarning(new Error('An error, passed on'))
+        return 42
+      })
+      expect(value).toBe(42)
+      expect(seen.mock.calls).toEqual([['Something else', 'DeprecationWarning'], [new Error('An error, passed on')]])
+      expect(process.emitWarning).toBe(seen)
+      expect(() => withoutSqliteWarning(() => { throw new Error('load failed') })).toThrow('load failed')
+      expect(process.emitWarning).toBe(seen)
+    } finally {
+      process.emitWarning = emitWarning
+    }
+  })
+
+  it('loads node:sqlite once', () => {
+    expect(nodeSqlite()).toBe(nodeSqlite())
+    expect(typeof nodeSqlite().DatabaseSync).toBe('function')
+  })
+})
