@@ -45,8 +45,12 @@ function derivedShape(reference: unknown): {base: string; n: number} | undefined
 }
 
 
-/** What fits a refund to the purchase, besides being on its card (number and holder): the reasons shown. */
-export type Fit = 'made_after' | 'within_balance' | 'names_purchase'
+/**
+ * What fits a refund to the purchase, besides being on its card (number and holder): the reasons
+ * shown. `whole_balance`: its amount is exactly what the purchase had left to refund (all of it,
+ * when nothing is refunded for certain), as a person refunding it in full would have sent.
+ */
+export type Fit = 'made_after' | 'within_balance' | 'whole_balance' | 'names_purchase'
 
 /** What speaks against it: more than the purchase can have left to refund, which the gateway would have refused. */
 export type Misfit = 'over_balance'
@@ -110,6 +114,11 @@ export interface RefundedState {
   /** Of those: the likely ones, and those likely another purchase's. */
   likely: number
   likelyOthers: number
+  /** Of those that may be of it (not those likely another's): the ones of exactly what it had left, and how many of those are likely. */
+  exact: number
+  exactLikely: number
+  /** Approved refunds on its card since it that cannot be of it: more than it had left (the gateway would have refused them). */
+  over: number
   /** Approved refunds gw recorded making for other purchases: none of them is this one's. */
   certainOthers: number
   /** The other purchases those refunds are of, each once: those gw made some for, and those some are likely of. */
@@ -126,6 +135,13 @@ export interface Matched {
 
 /** How a match ranks, best fit first: this purchase's, surest first; then another's, the likely before the certain. */
 const RANK: Record<Match, number> = {certain: 4, likely: 3, possible: 2, other_purchase: 1}
+
+/**
+ * Best fit first, as a person would look: the surer kind of match first (RANK); within a kind, one
+ * of exactly what was left, then those that fit, then the rest; a refund more than the purchase
+ * had left last of its kind and below another purchase's.
+ */
+const score = ({match}: Matched) => RANK[match.match] * 1_000 - match.against.length * 1_500 + (match.fits.includes('whole_balance') ? 100 : 0) + match.fits.length
 
 const refundSize = (refund: GwRecord) => (typeof refund.amount === 'number' ? Math.abs(refund.amount) : undefined)
 const approved = (refund: GwRecord) => outcomeOf(refund) === true
@@ -172,6 +188,8 @@ export function matchRefunds(purchase: GwRecord, refunds: GwRecord[], known: Kno
     if (size !== undefined) {
       if (size <= room) fits.push('within_balance')
       else against.push('over_balance')
+      // What was left is known only without the gateway's figure, whose room is what it says was refunded.
+      if (size === room && room > 0 && given === undefined) fits.push('whole_balance')
     }
     if (names) fits.push('names_purchase')
     if (base !== undefined && against.length === 0 && fits.includes('made_after') && derivedNumber(base, refund.reference) !== undefined) {
@@ -184,7 +202,6 @@ export function matchRefunds(purchase: GwRecord, refunds: GwRecord[], known: Kno
     }
     return {refund, match: {...shown, match: 'possible', fits, against}}
   })
-  const score = ({match}: Matched) => RANK[match.match] * 1_000 - match.against.length * 1_500 + match.fits.length
   const ordered = matched.map((entry, index) => ({entry, index})).sort((a, b) => score(b.entry) - score(a.entry) || a.index - b.index).map(({entry}) => entry)
   return {matched: ordered, state: refundedState(purchase, matched, {amount, paid, given, certainAmount, room})}
 }
@@ -195,21 +212,25 @@ function refundedState(purchase: GwRecord, matched: Matched[], {amount, paid, gi
   const certainOther = ({match}: Matched) => match.match === 'other_purchase' && match.other_match === 'certain'
   // Only likely another's is no proof: it may still be this one's, so it counts as one that may be.
   const mayBe = counted.filter((entry) => entry.match.match !== 'certain' && !certainOther(entry) && entry.match.against.length === 0)
-  const exact = given !== undefined
+  const gatewaySays = given !== undefined
   const refunded = given ?? certainAmount
   const left = Math.max(0, paid - refunded)
-  const possibleAmount = exact ? 0 : Math.min(room, mayBe.reduce((sum, {refund}) => sum + (refundSize(refund) ?? 0), 0))
+  const possibleAmount = gatewaySays ? 0 : Math.min(room, mayBe.reduce((sum, {refund}) => sum + (refundSize(refund) ?? 0), 0))
   const named = (entries: Matched[]) => [...new Set(entries.map(({match}) => match.other_purchase!))]
+  const exactOnes = mayBe.filter(({match}) => match.match !== 'other_purchase' && match.fits.includes('whole_balance'))
   return {
     amount,
     ...(typeof purchase.currency === 'string' ? {currency: purchase.currency} : {}),
-    source: exact ? 'gateway' : 'refunds',
+    source: gatewaySays ? 'gateway' : 'refunds',
     refunded,
     certain: counted.filter(({match}) => match.match === 'certain').length,
-    possible: exact ? 0 : mayBe.length,
+    possible: gatewaySays ? 0 : mayBe.length,
     possibleAmount,
-    likely: exact ? 0 : mayBe.filter(({match}) => match.match === 'likely').length,
-    likelyOthers: exact ? 0 : mayBe.filter(({match}) => match.match === 'other_purchase').length,
+    likely: gatewaySays ? 0 : mayBe.filter(({match}) => match.match === 'likely').length,
+    likelyOthers: gatewaySays ? 0 : mayBe.filter(({match}) => match.match === 'other_purchase').length,
+    exact: exactOnes.length,
+    exactLikely: exactOnes.filter(({match}) => match.match === 'likely').length,
+    over: gatewaySays ? 0 : counted.filter((entry) => entry.match.match !== 'certain' && !certainOther(entry) && entry.match.against.length > 0).length,
     certainOthers: counted.filter(certainOther).length,
     others: {certain: named(counted.filter(certainOther)), likely: named(mayBe.filter(({match}) => match.match === 'other_purchase'))},
     left,

@@ -26,7 +26,8 @@ export function matchText(match: RefundMatch): string {
   if (match.match === 'other_purchase') return `of ${sanitizeLine(String(match.other_purchase))} (${match.other_match ?? 'likely'}: ${by})`
   if (match.match !== 'possible') return `${match.match} (${by})`
   if (match.against.includes('over_balance')) return 'possible (but more than is left)'
-  return match.fits.includes('names_purchase') ? 'possible (names it; same card, after it)' : 'possible (same card, after it)'
+  const reasons = [match.fits.includes('names_purchase') && 'names it', match.fits.includes('whole_balance') && 'exactly what it had left', 'same card, after it'].filter(Boolean)
+  return `possible (${reasons.join('; ')})`
 }
 
 const certainOther = ({match}: Matched) => match.match === 'other_purchase' && match.other_match === 'certain'
@@ -69,18 +70,20 @@ export function refundsOfSummary(shown: number, total: number): string {
 
 /**
  * What has been refunded of a purchase and what is left, in words (`purchase get`, and gw_refunded's
- * `says`): exact where the gateway says it or nothing is in doubt, else a range, why, and where to
- * look. "Nothing" only where gw knows it.
+ * `says`): exact where the gateway says it or nothing is in doubt; else first what the evidence
+ * suggests (a refund on its card of exactly what it had left), then the range, why, and where to
+ * look. Refunds of other purchases are counted, not listed: one record stays one screen.
+ * "Nothing" only where gw knows it.
  */
 export function refundedText(purchase: GwRecord, state: RefundedState): {refunded: string; left: string} {
   const left = state.left === state.leftAtLeast ? money(state.left, state) : `${money(state.leftAtLeast, state)} to ${money(state.left, state)}`
   if (state.source === 'gateway') return {refunded: `${money(state.refunded, state)} (the gateway's refunded_amount)`, left}
   const name = typeof purchase.reference === 'string' ? purchase.reference : String(purchase.id ?? '')
-  const elsewhere = (names: string[]) => `${names.length === 1 ? 'another purchase' : 'other purchases'} (${names.map(sanitizeLine).join(', ')})`
+  // Where every refund behind these words is listed: said once, at the end, when some are in doubt or counted rather than named.
+  const listed = state.possible > 0 || state.others.certain.length > 1 || state.others.likely.length > 1 ? `: gw refund list --purchase ${shellQuote(name)}` : ''
   if (state.certain === 0 && state.possible === 0) {
-    if (state.certainOthers === 0) return {refunded: 'nothing: no refund on its card since it was made', left}
-    const which = state.certainOthers === 1 ? 'the one refund' : `all ${state.certainOthers} refunds`
-    return {refunded: `${money(0, state)}: gw made ${which} on its card since it for ${elsewhere(state.others.certain)}`, left}
+    if (state.certainOthers === 0 && state.over === 0) return {refunded: 'nothing: no refund on its card since it was made', left}
+    return {refunded: `${money(0, state)}: ${noneOfIt(state)}${listed}`, left}
   }
   let refunded = `${money(state.refunded, state)} for certain${state.certain > 0 ? ` (${plural(state.certain, 'refund')} gw made for it)` : ''}`
   if (state.possible > 0) {
@@ -89,10 +92,38 @@ export function refundedText(purchase: GwRecord, state: RefundedState): {refunde
       state.likelyOthers > 0 ? `${state.likelyOthers} likely of ${elsewhere(state.others.likely)}` : undefined,
       state.possible - state.likely - state.likelyOthers > 0 ? `${state.possible - state.likely - state.likelyOthers} possible` : undefined,
     ].filter(Boolean)
-    refunded += `, and ${plural(state.possible, 'refund')} on its card since it that may be of it (${kinds.join('; ')}), up to ${money(state.possibleAmount, state)} more: gw refund list --purchase ${shellQuote(name)}`
+    refunded = `${suggestion(state)}${refunded}, and ${plural(state.possible, 'refund')} on its card since it that may be of it (${kinds.join('; ')}), up to ${money(state.possibleAmount, state)} more`
   }
   if (state.certainOthers > 0) refunded += `; gw made ${plural(state.certainOthers, 'other refund')} on its card for ${elsewhere(state.others.certain)}`
-  return {refunded, left}
+  return {refunded: refunded + listed, left}
+}
+
+/** Other purchases as a person reads them at a glance: the one named, several counted. */
+function elsewhere(names: string[]): string {
+  return names.length === 1 ? `another purchase (${sanitizeLine(names[0]!)})` : `${names.length} other purchases`
+}
+
+/**
+ * The first thing a person asks of a purchase with refunds in doubt, said first: a refund on its
+ * card of exactly what it had left suggests it was refunded in full, likely where that refund's
+ * reference derives from its own, else possibly (design.md §3: the guess keeps its word). None
+ * when no refund is of exactly that.
+ */
+function suggestion(state: RefundedState): string {
+  if (state.exact === 0) return ''
+  const what = `exactly ${money(state.left, state)}${state.refunded > 0 ? ', what it had left' : ''}`
+  const which = state.exact === 1 ? `one refund on its card since it, of ${what}` : `${state.exact} refunds on its card since it, each of ${what}`
+  return `${which}: ${state.exactLikely > 0 ? 'likely' : 'possibly'} refunded in full; `
+}
+
+/** Why none of the refunds on a purchase's card since it is its own: gw made them for other purchases, or they are more than it had left. */
+function noneOfIt(state: RefundedState): string {
+  const total = state.certainOthers + state.over
+  const all = total === 1 ? 'the one refund' : `all ${total} refunds`
+  if (state.over === 0) return `gw made ${all} on its card since it for ${elsewhere(state.others.certain)}`
+  const over = total === 1 ? 'is more than it had left' : state.certainOthers === 0 ? 'are each more than it had left' : `${state.over} more than it had left`
+  if (state.certainOthers === 0) return `${all} on its card since it ${over}`
+  return `of ${all} on its card since it, gw made ${state.certainOthers} for ${elsewhere(state.others.certain)} and ${over}`
 }
 
 /** What a table shows of an amount gw_refunded or gw_left_to_refund holds: exact, or a range. */

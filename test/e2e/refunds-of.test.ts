@@ -210,9 +210,58 @@ describe('purchase get', () => {
       at_least: 3000,
       at_most: 3400,
       currency: 'AUD',
-      says: `30.00 AUD for certain (2 refunds gw made for it), and 2 refunds on its card since it that may be of it (1 likely, its reference derived from this one's; 1 possible), up to 4.00 AUD more: gw refund list --purchase ${A}; gw made 5 other refunds on its card for another purchase (${B})`,
+      says: `30.00 AUD for certain (2 refunds gw made for it), and 2 refunds on its card since it that may be of it (1 likely, its reference derived from this one's; 1 possible), up to 4.00 AUD more; gw made 5 other refunds on its card for another purchase (${B}): gw refund list --purchase ${A}`,
     })
     expect(asked.gw_left_to_refund).toEqual({at_least: 6600, at_most: 7000, currency: 'AUD'})
+  })
+})
+
+describe('purchase get, read as support staff read it', () => {
+  it('one record, one screen at 60x30: the refunds gw made for 40 other purchases on its card are counted, with the command that lists them', async () => {
+    const holder = `Shared ${prefix}`
+    const shared = await bought(`${prefix}-shared`, 1000, holder)
+    const token = ((await gwOk(['card', 'tokenize', '--card-holder', holder, '--card-number', CARDS.visa, '--card-expiry', '12/2030', '--cvv', '123'])).json as {token: string}).token
+    const others = Array.from({length: 40}, (_, i) => `${prefix}-s${i}`)
+    await gwOk(['purchase', 'create', '--input', writeTemp('shared-card.csv', ['card_token,amount,reference', ...others.map((reference) => `${token},500,${reference}`)].join('\n') + '\n')])
+    await gwOk(['refund', 'create', '--input', writeTemp('shared-card-refunds.csv', ['transaction_id,amount,reference', ...others.map((reference) => `${reference},500,`)].join('\n') + '\n')])
+    const got = (await gwOk(['purchase', 'get', shared.reference, '--refunds'])).json as Record_
+    expect(got.gw_refunded).toEqual({at_least: 0, at_most: 0, currency: 'AUD', says: `0.00 AUD: gw made all 40 refunds on its card since it for 40 other purchases: gw refund list --purchase ${shared.reference}`})
+    // Through the pager only when it does not fit: the whole record on one screen, and gw done.
+    const t = terminal(['purchase', 'get', shared.reference], sandbox.env({NO_COLOR: '1'}), {width: 60, height: 30})
+    open.push(t)
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 0]')
+    expect(screen.replace(/\s+/g, ' ')).toContain(`Refunded 0.00 AUD: gw made all 40 refunds on its card since it for 40 other purchases: gw refund list --purchase ${shared.reference} Left to refund 10.00 AUD`)
+    expect(screen).not.toContain(`${prefix}-s0`)
+  })
+
+  it('three purchases on one card, refunded in full, in part and never past gw: the refund of exactly what is left is listed first, and purchase get says so first', async () => {
+    const holder = `Three ${prefix}`
+    const full = await bought(`${prefix}-full`, 8000, holder)
+    const part = await bought(`${prefix}-part`, 4000, holder)
+    const never = await bought(`${prefix}-never-r`, 2000, holder)
+    await refundElsewhere(full.reference, 8000, `${prefix}-ext-80`)
+    // The partial one is newer: newest first, it came above the exact one.
+    await refundElsewhere(part.reference, 2000, `${prefix}-ext-20`)
+    const listed = (await gwOk(['refund', 'list', '--purchase', full.reference])).records as Record_[]
+    expect(listed.map((record) => [record.reference, record.gw_match?.match, record.gw_match?.fits])).toEqual([
+      [`${prefix}-ext-80`, 'possible', ['made_after', 'within_balance', 'whole_balance']],
+      [`${prefix}-ext-20`, 'possible', ['made_after', 'within_balance']],
+    ])
+    const says = async (purchase: Record_) => ((((await gwOk(['purchase', 'get', purchase.reference, '--refunds'])).json as Record_).gw_refunded as {says: string}).says)
+    expect(await says(full)).toBe(
+      `one refund on its card since it, of exactly 80.00 AUD: possibly refunded in full; 0.00 AUD for certain, and 2 refunds on its card since it that may be of it (2 possible), up to 80.00 AUD more: gw refund list --purchase ${full.reference}`,
+    )
+    // The 80.00 is more than the others ever had: none of theirs. The 20.00 may be either's, and is exactly all of the third's.
+    expect(await says(part)).toBe(`0.00 AUD for certain, and 1 refund on its card since it that may be of it (1 possible), up to 20.00 AUD more: gw refund list --purchase ${part.reference}`)
+    expect(await says(never)).toBe(
+      `one refund on its card since it, of exactly 20.00 AUD: possibly refunded in full; 0.00 AUD for certain, and 1 refund on its card since it that may be of it (1 possible), up to 20.00 AUD more: gw refund list --purchase ${never.reference}`,
+    )
+    const t = terminal(['purchase', 'get', full.reference], sandbox.env({NO_COLOR: '1'}), {width: 60, height: 30})
+    open.push(t)
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 0]')
+    expect(screen.replace(/\s+/g, ' ')).toContain('Refunded one refund on its card since it, of exactly 80.00 AUD: possibly refunded in full; 0.00 AUD for certain')
   })
 })
 
@@ -255,7 +304,7 @@ describe('"was order X refunded?": one answer from both commands', () => {
     await refundElsewhere(first.reference, 10000, `${first.reference}-R1`)
     const listed = await gwOk(['refund', 'list', '--purchase', second.reference])
     expect((listed.records as Record_[]).map((record) => [record.reference, record.gw_match])).toEqual([
-      [`${first.reference}-R1`, {purchase: second.id, match: 'other_purchase', by: 'derived_reference', other_purchase: first.reference, other_match: 'likely', fits: ['made_after', 'within_balance'], against: []}],
+      [`${first.reference}-R1`, {purchase: second.id, match: 'other_purchase', by: 'derived_reference', other_purchase: first.reference, other_match: 'likely', fits: ['made_after', 'within_balance', 'whole_balance'], against: []}],
     ])
     expect(listed.stderr).toMatch(new RegExp(`\\n1 of another purchase \\(${first.reference}\\)\\.\\n$`))
     expect(listed.stderr).not.toContain('possible')
@@ -270,7 +319,8 @@ describe('"was order X refunded?": one answer from both commands', () => {
     expect(JSON.stringify(second_.gw_refunded)).not.toMatch(/nothing/)
     expect(second_.gw_left_to_refund).toEqual({at_least: 0, at_most: 10000, currency: 'AUD'})
     const first_ = (await gwOk(['purchase', 'get', first.reference, '--refunds'])).json as Record_
-    expect((first_.gw_refunded as Record<string, unknown>).says).toBe(`0.00 AUD for certain, and 1 refund on its card since it that may be of it (1 likely, its reference derived from this one's), up to 100.00 AUD more: gw refund list --purchase ${first.reference}`)
+    // Its one refund is of exactly its amount, and its reference derives from this one's: said first.
+    expect((first_.gw_refunded as Record<string, unknown>).says).toBe(`one refund on its card since it, of exactly 100.00 AUD: likely refunded in full; 0.00 AUD for certain, and 1 refund on its card since it that may be of it (1 likely, its reference derived from this one's), up to 100.00 AUD more: gw refund list --purchase ${first.reference}`)
   })
 
   it("a refund for pb made under pa-R1 (gw api): likely pa's, not certain; pb's left to refund holds the 7.00 really left; --fields picks gw's fields", async () => {

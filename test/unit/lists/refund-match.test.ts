@@ -124,12 +124,12 @@ describe('matchRefunds: certain, likely, possible, or another purchase\'s; best 
   it('what is refunded and left: exact from the certain ones, a range while any may be of it, likely another\'s included', () => {
     const certain = known([[journaled.id, made(livePurchase.id)]])
     expect(matchRefunds(livePurchase, [journaled], certain).state).toEqual({
-      amount: 10000, currency: 'AUD', source: 'refunds', refunded: 1000, certain: 1, possible: 0, possibleAmount: 0, likely: 0, likelyOthers: 0, certainOthers: 0, others: {certain: [], likely: []}, left: 9000, leftAtLeast: 9000,
+      amount: 10000, currency: 'AUD', source: 'refunds', refunded: 1000, certain: 1, possible: 0, possibleAmount: 0, likely: 0, likelyOthers: 0, exact: 0, exactLikely: 0, over: 0, certainOthers: 0, others: {certain: [], likely: []}, left: 9000, leftAtLeast: 9000,
     })
     // Likely 2000, possible 700 + 500, likely another's 300: 3500 may be of it; the one over its balance cannot be, and gw made the 600 for another.
     const all = known([[journaled.id, made(livePurchase.id)], [madeForOther.id, made('order-2001')]], [['order-2001', order2001]])
     expect(matchRefunds(livePurchase, [journaled, derived, within, namesIt, over, others, madeForOther], all).state).toEqual({
-      amount: 10000, currency: 'AUD', source: 'refunds', refunded: 1000, certain: 1, possible: 4, possibleAmount: 3500, likely: 1, likelyOthers: 1, certainOthers: 1, others: {certain: ['order-2001'], likely: ['order-2001']}, left: 9000, leftAtLeast: 5500,
+      amount: 10000, currency: 'AUD', source: 'refunds', refunded: 1000, certain: 1, possible: 4, possibleAmount: 3500, likely: 1, likelyOthers: 1, exact: 0, exactLikely: 0, over: 1, certainOthers: 1, others: {certain: ['order-2001'], likely: ['order-2001']}, left: 9000, leftAtLeast: 5500,
     })
     // Never more than the purchase's balance, however many there are.
     const many = Array.from({length: 30}, (_, i) => refund(`maybe-${i}`, 1000))
@@ -139,7 +139,7 @@ describe('matchRefunds: certain, likely, possible, or another purchase\'s; best 
 
   it("the gateway's own refunded_amount is believed where its record has one", () => {
     const {state, matched} = matchRefunds({...livePurchase, refunded_amount: 4000}, [within, over, derived])
-    expect(state).toEqual({amount: 10000, currency: 'AUD', source: 'gateway', refunded: 4000, certain: 0, possible: 0, possibleAmount: 0, likely: 0, likelyOthers: 0, certainOthers: 0, others: {certain: [], likely: []}, left: 6000, leftAtLeast: 6000})
+    expect(state).toEqual({amount: 10000, currency: 'AUD', source: 'gateway', refunded: 4000, certain: 0, possible: 0, possibleAmount: 0, likely: 0, likelyOthers: 0, exact: 0, exactLikely: 0, over: 0, certainOthers: 0, others: {certain: [], likely: []}, left: 6000, leftAtLeast: 6000})
     // Only what the gateway says was refunded can be refunds of it.
     expect(matched.map(({match}) => match.against)).toEqual([[], [], ['over_balance']])
     expect(matchRefunds({...livePurchase, refunded_amount: 1.5}, []).state.source).toBe('refunds')
@@ -202,9 +202,9 @@ describe('matchRefunds: the edges of each rule', () => {
     expect(matchRefunds({...livePurchase, transaction_date: undefined}, [refund('x', 100)]).matched[0]!.match.fits).toEqual(['within_balance'])
   })
 
-  it('a refund of exactly what is left is within the balance; one with no amount is neither within nor over it', () => {
+  it('a refund of exactly what is left is within the balance, and the whole of it; one with no amount is neither within nor over it', () => {
     const all = refund('all-of-it', Math.abs(livePurchase.amount as number))
-    expect(matchRefunds(livePurchase, [all]).matched[0]!.match).toMatchObject({fits: ['made_after', 'within_balance'], against: []})
+    expect(matchRefunds(livePurchase, [all]).matched[0]!.match).toMatchObject({fits: ['made_after', 'within_balance', 'whole_balance'], against: []})
     expect(matchRefunds(livePurchase, [refund('no-amount', 0, {amount: undefined})]).matched[0]!.match).toMatchObject({fits: ['made_after'], against: []})
   })
 
@@ -244,8 +244,66 @@ describe('matchRefunds: the edges of each rule', () => {
   })
 })
 
+describe('matchRefunds: ranked as a person would look, what is left first', () => {
+  // Three purchases on one card, refunds made past gw: a full 100.00 and a partial 20.00, the partial one newer.
+  const full = refund('ext-full', 10000, {transaction_date: '2026-11-17T11:00:00+11:00'})
+  const part = refund('ext-part', 2000, {transaction_date: '2026-11-17T12:00:00+11:00'})
+
+  it('a refund of exactly what is left comes first, though a newer one that fits came before it; then those that fit; then the rest', () => {
+    const {matched, state} = matchRefunds(livePurchase, [part, refund('no-amount', 0, {amount: undefined}), refund('too-big', 10001), full])
+    expect(matched.map(({refund, match}) => [refund.reference, match.fits, match.against])).toEqual([
+      ['ext-full', ['made_after', 'within_balance', 'whole_balance'], []],
+      ['ext-part', ['made_after', 'within_balance'], []],
+      ['no-amount', ['made_after'], []],
+      ['too-big', ['made_after'], ['over_balance']],
+    ])
+    expect(state).toMatchObject({possible: 3, exact: 1, exactLikely: 0, over: 1, possibleAmount: 10000, leftAtLeast: 0})
+  })
+
+  it('what is left is the purchase less what is certain: a refund of that is the whole of it, a refund of the full amount then is over', () => {
+    const certain = refund('made-by-gw', 4000)
+    const rest = refund('the-rest', 6000)
+    const {matched, state} = matchRefunds(livePurchase, [full, rest, certain], known([[certain.id, made(livePurchase.id)]]))
+    expect(matched.map(({refund, match}) => [refund.reference, match.match, match.fits.includes('whole_balance'), match.against])).toEqual([
+      ['made-by-gw', 'certain', false, []],
+      ['the-rest', 'possible', true, []],
+      ['ext-full', 'possible', false, ['over_balance']],
+    ])
+    expect(state).toMatchObject({refunded: 4000, exact: 1, exactLikely: 0, over: 1, possible: 1, left: 6000, leftAtLeast: 0})
+  })
+
+  it('the exact one keeps its kind: a likely one of exactly what is left counts as likely, above a possible one; one likely another\'s is not counted', () => {
+    const derived = refund('order-1042-R1', 10000, {transaction_date: '2026-11-17T11:30:00+11:00'})
+    const {matched, state} = matchRefunds(livePurchase, [full, derived])
+    expect(matched.map(({refund, match}) => [refund.reference, match.match])).toEqual([['order-1042-R1', 'likely'], ['ext-full', 'possible']])
+    expect(state).toMatchObject({exact: 2, exactLikely: 1, likely: 1, possible: 2})
+    const others = refund('order-2001-R1', 10000)
+    expect(matchRefunds(livePurchase, [others], known([], [['order-2001', order2001]])).state).toMatchObject({possible: 1, likelyOthers: 1, exact: 0, exactLikely: 0})
+  })
+
+  it("of what is left, a rank: the exact one above one that fits and names the purchase; never with the gateway's figure, and never of nothing left", () => {
+    const naming = refund('refund-order-1042', 500)
+    expect(matchRefunds(livePurchase, [naming, full]).matched.map(({refund}) => refund.reference)).toEqual(['ext-full', 'refund-order-1042'])
+    const gateway = matchRefunds({...livePurchase, refunded_amount: 10000}, [full])
+    expect(gateway.matched[0]!.match.fits).toEqual(['made_after', 'within_balance'])
+    expect(gateway.state).toMatchObject({exact: 0, over: 0})
+    const declined = matchRefunds({...livePurchase, successful: false}, [refund('nothing', 0)])
+    expect(declined.matched[0]!.match.fits).toEqual(['made_after', 'within_balance'])
+  })
+
+  it('only approved refunds are counted as exact or over; a certain one or another\'s certain one is neither', () => {
+    const declined = {...full, successful: false, message: 'Declined'}
+    const tooBig = refund('too-big', 20000)
+    const forOther = refund('for-other', 20000)
+    const {state} = matchRefunds(livePurchase, [declined, {...tooBig, successful: false}, forOther], known([[forOther.id, made('order-2001')]]))
+    expect(state).toMatchObject({exact: 0, over: 0, certainOthers: 1})
+    const mine = refund('mine', 20000)
+    expect(matchRefunds(livePurchase, [mine], known([[mine.id, made(livePurchase.id)]])).state).toMatchObject({over: 0, certain: 1})
+  })
+})
+
 describe('amountOffer: what a refund prompt offers, never what the gateway would refuse', () => {
-  const state = (over: Partial<ReturnType<typeof matchRefunds>['state']>) => ({amount: 1000, currency: 'AUD', source: 'refunds' as const, refunded: 0, certain: 0, possible: 0, possibleAmount: 0, likely: 0, likelyOthers: 0, certainOthers: 0, others: {certain: [], likely: []}, left: 1000, leftAtLeast: 1000, ...over})
+  const state = (over: Partial<ReturnType<typeof matchRefunds>['state']>) => ({amount: 1000, currency: 'AUD', source: 'refunds' as const, refunded: 0, certain: 0, possible: 0, possibleAmount: 0, likely: 0, likelyOthers: 0, exact: 0, exactLikely: 0, over: 0, certainOthers: 0, others: {certain: [], likely: []}, left: 1000, leftAtLeast: 1000, ...over})
 
   it.each([
     ['nothing refunded: the purchase in full', {}, 1000, '; Enter for the purchase in full, 10.00 AUD'],

@@ -1,0 +1,76 @@
+import {describe, expect, it} from 'vitest'
+import {matchRefunds, type MadeFor} from '../../../src/lists/refund-match.js'
+import {matchText, refundedText} from '../../../src/output/refund-match-text.js'
+import {livePurchase, liveRefund} from '../../fixtures/live-records.js'
+
+// What purchase get says of a purchase's refunds (gw_refunded's says, the Refunded line): what the
+// evidence suggests first, one line however many refunds share its card, the others counted.
+
+const refund = (reference: string, amount: number, extra: Record<string, unknown> = {}) => ({...liveRefund, id: `071-R-${reference.toUpperCase().replace(/[^A-Z0-9]/g, '').slice(-8)}`, reference, amount, ...extra})
+const madeFor = (refunds: Array<{id: string}>, purchase: string): Array<[string, MadeFor]> => refunds.map((made) => [made.id, {transactionId: purchase, purchaseReference: purchase, by: 'refund_create'}])
+const says = (refunds: Record<string, unknown>[], made: Array<[string, MadeFor]> = [], others: Array<[string, Record<string, unknown>]> = [], purchase: Record<string, unknown> = livePurchase) =>
+  refundedText(purchase, matchRefunds(purchase, refunds, {made: new Map(made), others: new Map(others)}).state).refunded
+
+describe('refundedText', () => {
+  it('one refund on its card of exactly what the purchase had: said first, in one line, as possibly refunded in full', () => {
+    expect(says([refund('ext-part', 2000), refund('ext-full', 10000)])).toBe(
+      "one refund on its card since it, of exactly 100.00 AUD: possibly refunded in full; 0.00 AUD for certain, and 2 refunds on its card since it that may be of it (2 possible), up to 100.00 AUD more: gw refund list --purchase order-1042",
+    )
+  })
+
+  it('likely where the exact one derives from its reference; several exact ones each; what it had left once some is certain', () => {
+    expect(says([refund('order-1042-R1', 10000)])).toMatch(/^one refund on its card since it, of exactly 100\.00 AUD: likely refunded in full; 0\.00 AUD for certain, and 1 refund/)
+    expect(says([refund('a', 10000), refund('b', 10000)])).toMatch(/^2 refunds on its card since it, each of exactly 100\.00 AUD: possibly refunded in full; /)
+    const certain = refund('made-by-gw', 4000)
+    expect(says([certain, refund('the-rest', 6000)], madeFor([certain], 'order-1042'))).toBe(
+      'one refund on its card since it, of exactly 60.00 AUD, what it had left: possibly refunded in full; 40.00 AUD for certain (1 refund gw made for it), and 1 refund on its card since it that may be of it (1 possible), up to 60.00 AUD more: gw refund list --purchase order-1042',
+    )
+  })
+
+  it('no exact one: the range alone, as before', () => {
+    expect(says([refund('ext-part', 2000)])).toBe('0.00 AUD for certain, and 1 refund on its card since it that may be of it (1 possible), up to 20.00 AUD more: gw refund list --purchase order-1042')
+  })
+
+  it("refunds gw made for other purchases are counted, not listed, with the command that lists them; one other purchase is named", () => {
+    const others = Array.from({length: 52}, (_, i) => refund(`other-${i}`, 100))
+    const made = others.map((other, i): [string, MadeFor] => [other.id, {transactionId: `order-${3000 + i}`, purchaseReference: `order-${3000 + i}`, by: 'journal'}])
+    const mine = refund('mine', 1000)
+    const text = says([...others, mine], [...made, ...madeFor([mine], 'order-1042')])
+    expect(text).toBe('10.00 AUD for certain (1 refund gw made for it); gw made 52 other refunds on its card for 52 other purchases: gw refund list --purchase order-1042')
+    expect(text).not.toContain('order-3000')
+    expect(says(others, made)).toBe('0.00 AUD: gw made all 52 refunds on its card since it for 52 other purchases: gw refund list --purchase order-1042')
+    expect(says([others[0]!], [made[0]!])).toBe('0.00 AUD: gw made the one refund on its card since it for another purchase (order-3000)')
+    const order2001 = {...livePurchase, id: '071-P-OTHER001', reference: 'order-2001', transaction_date: '2026-11-17T09:00:00+11:00'}
+    const order2002 = {...order2001, id: '071-P-OTHER002', reference: 'order-2002'}
+    expect(says([refund('order-2001-R1', 100), refund('order-2002-R1', 100)], [], [['order-2001', order2001], ['order-2002', order2002]])).toBe(
+      '0.00 AUD for certain, and 2 refunds on its card since it that may be of it (2 likely of 2 other purchases), up to 2.00 AUD more: gw refund list --purchase order-1042',
+    )
+  })
+
+  it('refunds on its card that are more than it had left are none of it: nothing refunded, and why', () => {
+    expect(says([refund('too-big', 20000)])).toBe('0.00 AUD: the one refund on its card since it is more than it had left')
+    expect(says([refund('too-big', 20000), refund('bigger', 30000)])).toBe('0.00 AUD: all 2 refunds on its card since it are each more than it had left')
+    const other = refund('other', 100)
+    expect(says([other, refund('too-big', 20000), refund('bigger', 30000)], [[other.id, {transactionId: 'order-3000', by: 'journal'}]])).toBe(
+      '0.00 AUD: of all 3 refunds on its card since it, gw made 1 for another purchase (order-3000) and 2 more than it had left',
+    )
+    expect(says([other, refund('too-big', 20000)], [[other.id, {transactionId: 'order-3000', by: 'journal'}]])).toBe(
+      '0.00 AUD: of all 2 refunds on its card since it, gw made 1 for another purchase (order-3000) and 1 more than it had left',
+    )
+    expect(says([])).toBe('nothing: no refund on its card since it was made')
+  })
+
+  it("the gateway's own figure is said as the gateway's", () => {
+    expect(refundedText(livePurchase, matchRefunds({...livePurchase, refunded_amount: 2500}, []).state)).toEqual({refunded: "25.00 AUD (the gateway's refunded_amount)", left: '75.00 AUD'})
+  })
+})
+
+describe('matchText: a possible one says why', () => {
+  it.each([
+    [['made_after', 'within_balance'], 'possible (same card, after it)'],
+    [['made_after', 'within_balance', 'whole_balance'], 'possible (exactly what it had left; same card, after it)'],
+    [['made_after', 'within_balance', 'whole_balance', 'names_purchase'], 'possible (names it; exactly what it had left; same card, after it)'],
+  ] as const)('%j', (fits, text) => {
+    expect(matchText({purchase: 'p', match: 'possible', fits: [...fits], against: []})).toBe(text)
+  })
+})
