@@ -4,6 +4,10 @@ import type {Deps, GwRecord} from '../operations/deps.js'
 import type {Sent} from '../operations/money.js'
 import {findEarlierPurchase, purchaseBody, sendPurchase, type PurchaseInput} from '../operations/purchases.js'
 import {findEarlierRefund, refundBody, sendRefund, type RefundInput} from '../operations/refunds.js'
+import type {RefundsOfRequest} from '../operations/purchase-refunds.js'
+import type {Factory} from '../cli/factory.js'
+import {refundableInFull} from '../lists/refund-room.js'
+import {madeRecords} from '../lists/refunds-of-purchase.js'
 import {purchaseRows, refundRows, type RowSchema} from './rows.js'
 
 /**
@@ -31,8 +35,11 @@ export interface BatchKind<Input, Body extends object> {
   schema: RowSchema<Input>
   /** What a row would send, before anything is looked up: for --dry-run and the live confirmation. */
   preview(input: Input): Record<string, unknown> & {amount?: number; currency?: string}
-  /** `taken`: references a reference made for a row must not be (rows give them, or an earlier run journaled them). */
-  sender(deps: Pick<Deps, 'client'>, taken: Set<string>): RowSender<Input, Body>
+  /**
+   * `taken`: references a reference made for a row must not be (rows give them, or an earlier run
+   * journaled them); `f`: where gw's records of refunds it made are, for what is left of a purchase.
+   */
+  sender(deps: Pick<Deps, 'client'>, taken: Set<string>, f: Pick<Factory, 'dataDir' | 'target'>): RowSender<Input, Body>
 }
 
 // No amount: the purchase's full amount, looked up when the row is sent.
@@ -43,13 +50,18 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
   commandId: 'refund create',
   schema: refundRows,
   preview: refundAsked,
-  sender: (deps, taken) => {
+  sender: (deps, taken, f) => {
     // References derived by this run, found free and never sent before: one the gateway says is taken was taken meanwhile.
     const derived = new Set<string>()
+    // Which purchase gw made refunds for, read once the first row refunds in full.
+    let made: Promise<RefundsOfRequest['made']> | undefined
     return {
       noun: 'refund',
       async request(input) {
-        const request = await refundBody(input, deps, taken)
+        // In full, as a single refund create: what is left is learned first, and a row with nothing left (or less than all) fails unsent, exit 7.
+        // The walk of its refunds is one request at a time: the row holds one of the batch's slots.
+        const checked = input.amount === undefined ? await refundableInFull(input, {concurrency: 1, made: await (made ??= madeRecords(f, deps.client))}, deps) : input
+        const request = await refundBody(checked, deps, taken)
         if (request.derived) {
           derived.add(request.body.reference)
           // The row's reference from now on (rows.ts): its journal entries and its line name it.

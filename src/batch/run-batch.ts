@@ -160,7 +160,7 @@ async function send<Input, Body extends object>(
     const runner = new BatchRunner({
       rows: scan.unreferenced > 0 ? withJournaledReferences(rows, journal.intents, sameRow(kind), journal.sameRows ? 'row' : 'line') : rows,
       total: scan.valid,
-      sender: kind.sender(deps, taken),
+      sender: kind.sender(deps, taken, f),
       journal,
       concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
       onRow: (report) => view.row(report),

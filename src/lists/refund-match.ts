@@ -202,7 +202,8 @@ export function matchRefunds(purchase: GwRecord, refunds: GwRecord[], known: Kno
     }
     return {refund, match: {...shown, match: 'possible', fits, against}}
   })
-  const ordered = matched.map((entry, index) => ({entry, index})).sort((a, b) => score(b.entry) - score(a.entry) || a.index - b.index).map(({entry}) => entry)
+  // A stable sort: those that fit alike keep the order they came in.
+  const ordered = matched.toSorted((a, b) => score(b) - score(a))
   return {matched: ordered, state: refundedState(purchase, matched, {amount, paid, given, certainAmount, room})}
 }
 
@@ -230,7 +231,8 @@ function refundedState(purchase: GwRecord, matched: Matched[], {amount, paid, gi
     likelyOthers: gatewaySays ? 0 : mayBe.filter(({match}) => match.match === 'other_purchase').length,
     exact: exactOnes.length,
     exactLikely: exactOnes.filter(({match}) => match.match === 'likely').length,
-    over: gatewaySays ? 0 : counted.filter((entry) => entry.match.match !== 'certain' && !certainOther(entry) && entry.match.against.length > 0).length,
+    // A certain one, or another's certain one, is held to no balance: only the others can be over it.
+    over: gatewaySays ? 0 : counted.filter(({match}) => match.against.length > 0).length,
     certainOthers: counted.filter(certainOther).length,
     others: {certain: named(counted.filter(certainOther)), likely: named(mayBe.filter(({match}) => match.match === 'other_purchase'))},
     left,

@@ -6,10 +6,9 @@ import {freeRefundReference, type RefundInput} from '../operations/refunds.js'
 import {refundedState, type RefundsOfRequest} from '../operations/purchase-refunds.js'
 import * as validate from '../cli/validate.js'
 import {checkedBy, type Prompter} from './prompt.js'
-import {amountOffer} from './refund-match-text.js'
+import {amountOffer, beyondLeft, nothingLeft} from './refund-match-text.js'
 import {sanitizeLine} from '../safety/sanitize.js'
-import {UsageError} from '../errors.js'
-import {shellQuote} from './hints.js'
+import {purchaseName} from '../lists/refund-room.js'
 
 /**
  * How much of a purchase to refund, asked at a terminal: what is left of it is offered (Enter
@@ -19,13 +18,15 @@ import {shellQuote} from './hints.js'
  */
 export async function askRefundAmount(state: RefundedState, prompter: Prompter, purchase: string): Promise<number> {
   const offer = amountOffer(state)
-  // Nothing surely left: the gateway would refuse any amount, so none is asked for (design.md §3: a guess is shown as a guess).
-  if (state.left === 0 && state.leftAtLeast === 0) {
-    throw new UsageError(`Nothing is left of purchase ${purchase} to refund${offer.words.replace(/^; nothing is left of it to refund/, '')}`, `gw purchase get ${purchase} shows what was refunded of it.`)
-  }
+  // Nothing left for certain: the gateway would refuse any amount, so none is asked for; refused as it would refuse it.
+  if (state.left === 0) throw nothingLeft(purchase, state)
   const answer = await prompter.text(`amount to refund in the minor currency unit (--amount)${offer.words}`, {
     default: offer.amount === undefined ? undefined : String(offer.amount),
-    validate: checkedBy(validate.amount, 'amount'),
+    // More than is left is refused here, saying what is left, not by the gateway after the reference is asked.
+    validate: (value) => {
+      const checked = checkedBy(validate.amount, 'amount')(value)
+      return checked === true ? (beyondLeft(state, validate.amount('amount', value)) ?? true) : checked
+    },
   })
   return validate.amount('amount', answer)
 }
@@ -53,7 +54,7 @@ export async function askRefund(
   const purchase = input.purchase ?? (await lookUp('purchases', input.transactionId, {client}))
   let {amount, reference, referenceDerived} = input
   if (amount === undefined) {
-    amount = await askRefundAmount(await refundedState(purchase, {concurrency: DEFAULT_CONCURRENCY, made}, {client}), prompter, shellQuote(String(purchase.reference ?? purchase.id ?? input.transactionId)))
+    amount = await askRefundAmount(await refundedState(purchase, {concurrency: DEFAULT_CONCURRENCY, made}, {client}), prompter, purchaseName(purchase, input.transactionId))
   }
   if (reference === undefined) {
     const derived = await freeRefundReference(purchase, {client})

@@ -1,4 +1,5 @@
 import type {Matched, RefundedState, RefundMatch} from '../lists/refund-match.js'
+import {RejectedError} from '../errors.js'
 import {shellQuote} from './hints.js'
 import {formatMoney} from './money.js'
 import {sanitizeLine} from '../safety/sanitize.js'
@@ -139,7 +140,7 @@ export function rangeText(range: {at_least?: unknown; at_most?: unknown; currenc
  * more than the gateway would take; none when nothing is surely left. `words` follows the question.
  */
 export function amountOffer(state: RefundedState): {amount?: number; words: string} {
-  const refundedSoFar = state.source === 'gateway' ? `the gateway says ${money(state.refunded, state)} of ${money(state.amount, state)} refunded` : `${money(state.refunded, state)} of ${money(state.amount, state)} refunded`
+  const refundedSoFar = soFar(state)
   if (state.leftAtLeast === state.left) {
     if (state.left === 0) return {words: `; nothing is left of it to refund (${refundedSoFar})`}
     if (state.refunded === 0 && state.left === state.amount) return {amount: state.left, words: `; Enter for the purchase in full, ${money(state.left, state)}`}
@@ -148,4 +149,40 @@ export function amountOffer(state: RefundedState): {amount?: number; words: stri
   const mayBe = `${plural(state.possible, 'refund')} on its card that may be of it ${state.possible === 1 ? 'comes' : 'come'} to ${money(state.possibleAmount, state)}`
   if (state.leftAtLeast === 0) return {words: `; up to ${money(state.left, state)} may be left (${mayBe})`}
   return {amount: state.leftAtLeast, words: `; Enter for ${money(state.leftAtLeast, state)}, what is surely left (${mayBe})`}
+}
+
+/** How much of a purchase has been refunded, as a question or a refusal says it: `10.00 AUD of 25.00 AUD refunded`, or the gateway's word for it. */
+function soFar(state: RefundedState): string {
+  const refunded = `${money(state.refunded, state)} of ${money(state.amount, state)} refunded`
+  return state.source === 'gateway' ? `the gateway says ${refunded}` : refunded
+}
+
+/**
+ * Why a refund of `amount` would be refused, in words, where gw knows what is left of the
+ * purchase (the gateway's figure, or refunds gw made for it): more than is left, at most, when
+ * some refunds only may be of it. Undefined when the gateway may take it.
+ */
+export function beyondLeft(state: RefundedState, amount: number): string | undefined {
+  if (amount <= state.left) return undefined
+  if (state.left === 0) return `nothing is left of it to refund (${soFar(state)})`
+  const left = state.left === state.leftAtLeast ? `is left of it, ${money(state.left, state)}` : `can be left of it, ${money(state.left, state)} at most`
+  return `${money(amount, state)} is more than ${left} (${soFar(state)})`
+}
+
+/**
+ * A refund refused before it is sent, as the gateway would refuse it (exit 7): more than is left
+ * of the purchase; `purchase` as a person would type it. Undefined when the gateway may take it.
+ */
+export function refusedBeyondLeft(purchase: string, state: RefundedState, amount: number, {inFull = false} = {}): RejectedError | undefined {
+  const why = beyondLeft(state, amount)
+  if (why === undefined) return undefined
+  if (state.left === 0) return nothingLeft(purchase, state)
+  return new RejectedError(`${inFull ? 'Refunding' : 'A refund of'} purchase ${purchase}${inFull ? ' in full' : ''}: ${why}: nothing was sent`, {hint: `Refund ${money(state.left, state)} (${state.left} in the minor unit) or less.`})
+}
+
+/** Nothing left of a purchase to refund, for certain: any refund of it is refused, saying what was refunded. */
+export function nothingLeft(purchase: string, state: RefundedState): RejectedError {
+  // Nothing left and nothing refunded: it was declined, and took nothing.
+  if (state.refunded === 0) return new RejectedError(`Purchase ${purchase} took nothing (it was declined), so nothing of it can be refunded: nothing was sent`)
+  return new RejectedError(`Nothing is left of purchase ${purchase} to refund (${soFar(state)}): nothing was sent`, {hint: `gw purchase get ${purchase} shows what was refunded of it.`})
 }

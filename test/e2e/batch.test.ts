@@ -244,6 +244,28 @@ describe('gw refund create --input', () => {
     expect(rowsOf(result.stdout)[0]).toMatchObject({row: 1, line: 2, reference, status: 'approved', record: {amount: ANSWERS.refundAmount(4200)}})
   })
 
+  it('a row refunding in full a purchase with nothing left, or less than all of it, fails unsent with exit 7 saying what was refunded; the other rows are sent', async () => {
+    const [done, part] = await purchases(2, 2500)
+    // gw knows what it refunded of a gateway by its address: the same one as the batch's.
+    proxy = await countingProxy(sandbox.url)
+    const viaProxy = {env: {GW_BASE_URL: proxy.url}}
+    expect((await sandbox.gw(['refund', 'create', '--transaction-id', done!, '--reference', ref('all')], viaProxy)).code).toBe(0)
+    expect((await sandbox.gw(['refund', 'create', '--transaction-id', part!, '--amount', '1000', '--reference', ref('some')], viaProxy)).code).toBe(0)
+    const rest = ref('rest')
+    const result = await sandbox.gw(['refund', 'create', '--input', writeTemp('nothing-left.csv', `transaction_id,amount,reference\n${done},,\n${part},,${ref('too-much')}\n${part},1500,${rest}\n`), '--concurrency', '1'], {env: {GW_BASE_URL: proxy.url}})
+    expect(result.code, result.stderr).toBe(7)
+    const rows = rowsOf(result.stdout).sort((a, b) => a.row - b.row)
+    expect(rows.map((row) => [row.row, row.status, row.exit_code, row.error?.messages])).toEqual([
+      // Each named by its reference, as a person would type it.
+      [1, 'rejected', 7, [expect.stringMatching(/^Nothing is left of purchase order-\w+-\d to refund \(25\.00 AUD of 25\.00 AUD refunded\): nothing was sent$/)]],
+      [2, 'rejected', 7, [expect.stringMatching(/^Refunding purchase order-\w+-\d in full: 25\.00 AUD is more than is left of it, 15\.00 AUD \(10\.00 AUD of 25\.00 AUD refunded\): nothing was sent$/)]],
+      [3, 'approved', 0, undefined],
+    ])
+    // The gateway saw one refund of the batch's: the row that fits (the two others are the single refunds before it).
+    expect(proxy.total()).toBe(3)
+    expect(proxy.posts.get(rest)).toBe(1)
+  })
+
   it('a batch begun on stdin and given again as a file resumes the same journal, named by its rows: nothing sent twice (docs/money-safety.md)', async () => {
     const ids = await purchases(2)
     const csv = refundCsv(ids, ref('stdin-then-file'))

@@ -54,6 +54,31 @@ describe('gw refund create', () => {
     expect(result.json).toMatchObject({amount: ANSWERS.refundAmount(1250), successful: true, message: 'Approved', card_number: '424242XXXXXX4242'})
   })
 
+  it('without a terminal, refuses to refund in full a purchase with nothing left, before sending anything: exit 7 with what was refunded', async () => {
+    const purchase = await purchaseOf(2500)
+    expect((await sandbox.gw(['refund', 'create', '--transaction-id', purchase.reference, '--json'])).code).toBe(0)
+    const cursor = await requestLogCursor(sandbox)
+    const again = await sandbox.gw(['refund', 'create', '--transaction-id', purchase.reference, '--reference', `${purchase.reference}-again`, '--json'])
+    expect(again.code).toBe(7)
+    expect(again.stdout).toBe('')
+    expect(again.stderr).toContain(`Error: Nothing is left of purchase ${purchase.reference} to refund (25.00 AUD of 25.00 AUD refunded): nothing was sent\nHint: gw purchase get ${purchase.reference} shows what was refunded of it.\n`)
+    // It looked the purchase and its card's refunds up, and sent no refund.
+    const requests = await apiRequestsSince(sandbox, cursor)
+    expect(requests.length).toBeGreaterThan(0)
+    expect(requests.filter((request) => request.method !== 'GET')).toEqual([])
+  })
+
+  it('without a terminal, refuses to refund in full a purchase refunded in part, naming what is left; an amount of that is sent', async () => {
+    const purchase = await purchaseOf(2500)
+    expect((await refund(purchase.id, 1000)).code).toBe(0)
+    const cursor = await requestLogCursor(sandbox)
+    const inFull = await sandbox.gw(['refund', 'create', '--transaction-id', purchase.id, '--reference', ref('refund')])
+    expect(inFull.code).toBe(7)
+    expect(inFull.stderr).toContain(`Error: Refunding purchase ${purchase.reference} in full: 25.00 AUD is more than is left of it, 15.00 AUD (10.00 AUD of 25.00 AUD refunded): nothing was sent\nHint: Refund 15.00 AUD (1500 in the minor unit) or less.\n`)
+    expect((await apiRequestsSince(sandbox, cursor)).filter((request) => request.method !== 'GET')).toEqual([])
+    expect((await refund(purchase.id, 1500)).code).toBe(0)
+  })
+
   it('refuses a blank reference before sending anything', async () => {
     const purchase = await purchaseOf(5000)
     const cursor = await requestLogCursor(sandbox)

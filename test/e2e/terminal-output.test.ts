@@ -143,6 +143,29 @@ describe('prompts for what is missing', () => {
     expect(screen).toMatch(/^Amount +-6\.00 AUD$/m)
   })
 
+  it('refuses at the prompt more than is left, saying what is left, before the reference is asked; nothing left is refused before asking, exit 7', async () => {
+    const bought = await purchase({card: ownCard()})
+    expect((await sandbox.gw(['refund', 'create', '--transaction-id', String(bought.id), '--amount', '400', '--reference', ref('own')])).code).toBe(0)
+    const t = run(['refund', 'create', '--transaction-id', String(bought.reference)])
+    await t.waitFor('(--amount); Enter for what is left of it, 6.00 AUD')
+    t.type('2000')
+    await t.waitFor('20.00 AUD is more than is left of it, 6.00 AUD (4.00 AUD of 10.00 AUD refunded)')
+    expect(t.screen()).not.toContain('(--reference)')
+    t.press('C-u')
+    t.type('600')
+    await t.waitFor('(--reference)')
+    t.press('Enter')
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 0]')
+    expect(screen).toMatch(/^Amount +-?6\.00 AUD$/m)
+
+    const none = run(['refund', 'create', '--transaction-id', String(bought.reference), '--reference', ref('refund')])
+    const refused = await none.waitFor(/\[exit \d+\]/)
+    expect(refused).toContain('[exit 7]')
+    expect(refused).toContain(`Error: Nothing is left of purchase ${bought.reference} to refund (10.00 AUD of 10.00 AUD refunded): nothing was sent`)
+    expect(refused).not.toContain('(--amount)')
+  })
+
   it('refuses a mistyped flag before asking anything, suggesting the flag meant', async () => {
     const t = run(['purchase', 'create', '--ammount', '100'])
     const screen = await t.waitFor(/\[exit \d+\]/)

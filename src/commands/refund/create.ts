@@ -46,9 +46,16 @@ The refund is sent once and never retried; if no answer comes back, gw looks it 
       const [{refundBatch}, {runBatch}] = await Promise.all([import('../../batch/kinds.js'), import('../../batch/run-batch.js')])
       return new ExitStatus(await runBatch(refundBatch, input.batch, this.factory))
     }
-    const [{submitRefund}, {settle}, {recordMade}] = await Promise.all([import('../../operations/refunds.js'), import('../../output/sent.js'), import('../../lists/refunds-of-purchase.js')])
+    const [{submitRefund}, {settle}, {recordMade, madeRecords}, {refundableInFull}] = await Promise.all([
+      import('../../operations/refunds.js'),
+      import('../../output/sent.js'),
+      import('../../lists/refunds-of-purchase.js'),
+      import('../../lists/refund-room.js'),
+    ])
     const deps = await this.factory.deps()
-    const sent = await submitRefund(input.refund, deps)
+    // In full, as it was asked at a terminal: what is left of the purchase is learned first, and nothing left is refused unsent.
+    const refund = input.refund.amount === undefined ? await refundableInFull(input.refund, {concurrency: gwFlags.DEFAULT_CONCURRENCY, made: await madeRecords(this.factory, deps.client)}, deps) : input.refund
+    const sent = await submitRefund(refund, deps)
     await recordMade(sent, input.refund.transactionId, this.factory, deps.client)
     return settle(this.io, sent)
   }

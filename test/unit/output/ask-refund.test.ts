@@ -60,12 +60,31 @@ describe('askRefund', () => {
     expect(prompter.asked[0]).toEqual({message: 'amount to refund in the minor currency unit (--amount); Enter for 75.00 AUD, what is surely left (1 refund on its card that may be of it comes to 25.00 AUD)', offered: '7500'})
   })
 
-  it('refuses before asking when nothing is left to refund: exit 2, saying what was refunded, nothing asked or sent', async () => {
+  it('refuses before asking when nothing is left to refund: exit 7 as the gateway would, saying what was refunded, nothing asked or sent', async () => {
     const fake = fakeClient({'purchases.get': () => ({...livePurchase, refunded_amount: livePurchase.amount})})
     const prompter = scripted('')
     const refused = await askRefund({transactionId: 'order-1042'}, {client: fake.client, prompter, made: none}).catch((error: unknown) => error)
-    expect(refused).toMatchObject({exitCode: 2, message: `Nothing is left of purchase ${livePurchase.reference} to refund (the gateway says 100.00 AUD of 100.00 AUD refunded)`})
+    expect(refused).toMatchObject({exitCode: 7, message: `Nothing is left of purchase ${livePurchase.reference} to refund (the gateway says 100.00 AUD of 100.00 AUD refunded): nothing was sent`})
     expect(prompter.asked).toEqual([])
+    const declined = fakeClient({'purchases.get': () => ({...livePurchase, successful: false, message: 'Declined'}), 'refunds.list': () => ({records: [], paging: {page: 1, pages: 1, total: 0}})})
+    const took = await askRefund({transactionId: 'order-1042'}, {client: declined.client, prompter, made: none}).catch((error: unknown) => error)
+    expect(took).toMatchObject({exitCode: 7, message: `Purchase ${livePurchase.reference} took nothing (it was declined), so nothing of it can be refunded: nothing was sent`})
+  })
+
+  it('refuses at the prompt more than is left, saying what is left: asked again, never taken', async () => {
+    const fake = fakeClient({'purchases.get': () => ({...livePurchase, refunded_amount: 4000}), 'refunds.get': refundsAt()})
+    const checks: Array<string | true> = []
+    const prompter: Prompter = {
+      text: async (message, options) => {
+        if (message.includes('(--amount)')) for (const typed of ['6001', 'ten', '6000']) checks.push(await options!.validate!(typed))
+        return message.includes('(--amount)') ? '6000' : 'my-own'
+      },
+      secret: async () => '',
+      choose: async (_, choices) => choices[0]!,
+    }
+    const input = await askRefund({transactionId: 'order-1042'}, {client: fake.client, prompter, made: none})
+    expect(checks).toEqual(['60.01 AUD is more than is left of it, 60.00 AUD (the gateway says 40.00 AUD of 100.00 AUD refunded)', expect.stringContaining('--amount must be a positive whole number'), true])
+    expect(input).toMatchObject({amount: 6000, reference: 'my-own'})
   })
 
   it('asks only for what was left out', async () => {

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {matchRefunds, type MadeFor} from '../../../src/lists/refund-match.js'
-import {matchText, refundedText} from '../../../src/output/refund-match-text.js'
+import {beyondLeft, matchText, refundedText, refusedBeyondLeft} from '../../../src/output/refund-match-text.js'
 import {livePurchase, liveRefund} from '../../fixtures/live-records.js'
 
 // What purchase get says of a purchase's refunds (gw_refunded's says, the Refunded line): what the
@@ -72,5 +72,34 @@ describe('matchText: a possible one says why', () => {
     [['made_after', 'within_balance', 'whole_balance', 'names_purchase'], 'possible (names it; exactly what it had left; same card, after it)'],
   ] as const)('%j', (fits, text) => {
     expect(matchText({purchase: 'p', match: 'possible', fits: [...fits], against: []})).toBe(text)
+  })
+})
+
+describe('beyondLeft and refusedBeyondLeft: more than is left, refused as the gateway would refuse it', () => {
+  const certain = refund('made-by-gw', 4000)
+  const state = matchRefunds(livePurchase, [certain], {made: new Map(madeFor([certain], 'order-1042')), others: new Map()}).state
+
+  it('up to what is left is taken; more is refused, saying what is left and what was refunded', () => {
+    expect(beyondLeft(state, 6000)).toBeUndefined()
+    expect(beyondLeft(state, 6001)).toBe('60.01 AUD is more than is left of it, 60.00 AUD (40.00 AUD of 100.00 AUD refunded)')
+    expect(refusedBeyondLeft('order-1042', state, 6000)).toBeUndefined()
+    expect(refusedBeyondLeft('order-1042', state, 10000, {inFull: true})).toMatchObject({
+      exitCode: 7,
+      message: 'Refunding purchase order-1042 in full: 100.00 AUD is more than is left of it, 60.00 AUD (40.00 AUD of 100.00 AUD refunded): nothing was sent',
+      hint: 'Refund 60.00 AUD (6000 in the minor unit) or less.',
+    })
+    expect(refusedBeyondLeft('order-1042', state, 7000)?.message).toBe('A refund of purchase order-1042: 70.00 AUD is more than is left of it, 60.00 AUD (40.00 AUD of 100.00 AUD refunded): nothing was sent')
+  })
+
+  it('while some refunds only may be of it, only more than can be left at most is refused', () => {
+    const range = matchRefunds(livePurchase, [certain, refund('maybe', 1000)], {made: new Map(madeFor([certain], 'order-1042')), others: new Map()}).state
+    expect(beyondLeft(range, 6000)).toBeUndefined()
+    expect(beyondLeft(range, 6001)).toBe('60.01 AUD is more than can be left of it, 60.00 AUD at most (40.00 AUD of 100.00 AUD refunded)')
+  })
+
+  it('nothing left: every amount is refused, naming what was refunded; the gateway\'s figure as the gateway\'s', () => {
+    const all = matchRefunds({...livePurchase, refunded_amount: 10000}, []).state
+    expect(beyondLeft(all, 1)).toBe("nothing is left of it to refund (the gateway says 100.00 AUD of 100.00 AUD refunded)")
+    expect(refusedBeyondLeft('order-1042', all, 1)).toMatchObject({exitCode: 7, message: "Nothing is left of purchase order-1042 to refund (the gateway says 100.00 AUD of 100.00 AUD refunded): nothing was sent", hint: 'gw purchase get order-1042 shows what was refunded of it.'})
   })
 })
