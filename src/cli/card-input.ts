@@ -56,8 +56,23 @@ export async function readCard(
  * instead): names the flags that give it. `why` says what the CVV is needed for.
  */
 export function missingCard(commandId: string, {orToken = false, cvv = false, why}: {orToken?: boolean; cvv?: boolean; why?: string} = {}): UsageError {
-  const flags = `${orToken ? '--card-token, or ' : ''}--card-holder, --card-number${cvv ? ', --card-expiry and --cvv' : ' and --card-expiry'}`
-  return new UsageError(`give the card: ${flags}, or --card - with the card as JSON on stdin`, why ?? `See gw ${commandId} --help for examples.`)
+  return new UsageError(`give the card: ${cardFlagsText({orToken, cvv})}`, why ?? `See gw ${commandId} --help for examples.`)
+}
+
+/** The flags that give a card, as an error names them. */
+function cardFlagsText({orToken = false, cvv = false}): string {
+  return `${orToken ? '--card-token, or ' : ''}--card-holder, --card-number${cvv ? ', --card-expiry and --cvv' : ' and --card-expiry'}, or --card - with the card as JSON on stdin`
+}
+
+/**
+ * The card, when no flag gives one, as a missing flag is named (without a terminal, beside the
+ * required flags left out): none given, or (`cvv`) a card number without its CVV. A card on
+ * stdin (--card -) is read later, and checked there.
+ */
+export function cardLeftOut(flags: CardFlags, {orToken = false, cvv = false} = {}): string | undefined {
+  if (flags.card !== undefined || (orToken && flags['card-token'] !== undefined)) return undefined
+  if (flags['card-number'] !== undefined && (!cvv || flags.cvv !== undefined)) return undefined
+  return `Missing the card: ${cardFlagsText({orToken, cvv})}`
 }
 
 /** `--card -`: one JSON object on stdin, checked like the flags it stands for. */

@@ -84,7 +84,7 @@ export abstract class GwCommand<Input = unknown> extends Command {
   ): Promise<Interfaces.ParserOutput<F, B, A>> {
     // Asked for, even if it fails: oclif warns (under NODE_ENV=test or development) of a command that never parses.
     this.parsed = true
-    const asking = {command: `${this.config.bin} ${this.factory.commandName}`, context: this, choicesFor: (name: string) => this.choicesFor(name)}
+    const asking = {command: `${this.config.bin} ${this.factory.commandName}`, context: this, choicesFor: (name: string) => this.choicesFor(name), alsoMissing: (flags: FlagOutput) => this.alsoMissing(flags)}
     const parsed = await parseOrAsk((opts, args) => super.parse(opts, args), options, argv, this.factory, asking)
     this.factory.useFlags(parsed.flags as unknown as GlobalFlags)
     await checkFields(this.factory.flags.fields, this.factory.columns, this.factory.commandName)
@@ -96,6 +96,11 @@ export abstract class GwCommand<Input = unknown> extends Command {
   protected async choicesFor(name: string): Promise<readonly string[] | undefined> {
     const {choices} = await import('./flags.js')
     return Object.hasOwn(choices, name) ? choices[name] : undefined
+  }
+
+  /** What the command cannot go without besides its required flags (a card), given the flags it has: said with the missing ones. */
+  protected async alsoMissing(_flags: FlagOutput): Promise<string | undefined> {
+    return undefined
   }
 
   /** oclif's _run, with set-up first (as sf's SfCommand does): the factory, the reporter, the signals; oclif's then calls run, catch and finally. */

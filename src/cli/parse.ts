@@ -1,6 +1,8 @@
 import type {Interfaces} from '@oclif/core'
 import type {Factory} from './factory.js'
 import type {FlagShape} from './help/stray-arguments.js'
+import {UsageError} from '../errors.js'
+import {toGwError} from './to-gw-error.js'
 
 // The shapes oclif's parse is generic over (not exported by @oclif/core).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -17,6 +19,8 @@ export interface Asking {
   context: unknown
   /** The values a missing flag or argument is chosen from, when they are fixed. */
   choicesFor: (name: string) => Promise<readonly string[] | undefined>
+  /** What else the command cannot go without, given the flags it was given (a card): named beside the missing flags when nothing can be asked. */
+  alsoMissing?: (flags: FlagOutput) => Promise<string | undefined>
 }
 
 /**
@@ -39,8 +43,8 @@ export async function parseOrAsk<F extends FlagOutput, B extends FlagOutput, A e
     } catch (err) {
       // Every flag given is checked before anything is asked: `--ammount 100` is refused first,
       // not after the person has answered for the flags that were left out.
-      if (options) await parse(withNothingRequired(options), argv)
-      return await parse(options, await answersFor(err, argv, f, asking))
+      const given = options ? await parse(withNothingRequired(options), argv) : undefined
+      return await parse(options, await answersFor(err, argv, f, asking, given?.flags))
     }
   } catch (err) {
     if (!unexpectedArguments(err) || !options) throw err
@@ -56,12 +60,19 @@ function unexpectedArguments(err: unknown): boolean {
   return err instanceof Error && Array.isArray((err as {args?: unknown}).args) && err.message.startsWith('Unexpected argument')
 }
 
-/** argv with the answers to what the failed parse lacked; rethrows when nothing can be asked. */
-async function answersFor(err: unknown, argv: string[], f: Factory, {context, choicesFor}: Asking): Promise<string[]> {
-  // --no-input is checked in argv: the parse that would have read it failed.
-  if (argv.includes('--no-input') || !f.io.canPrompt()) throw err
+/**
+ * argv with the answers to what the failed parse lacked; when nothing can be asked, the failure,
+ * naming beside the missing flags whatever else the command lacks (as gh names every one at once).
+ */
+async function answersFor(err: unknown, argv: string[], f: Factory, {context, choicesFor, alsoMissing}: Asking, given: FlagOutput = {}): Promise<string[]> {
   const {missingFrom, askForMissing} = await import('../output/ask-missing.js')
   const missing = missingFrom(err)
+  // --no-input is checked in argv: the parse that would have read it failed.
+  if (argv.includes('--no-input') || !f.io.canPrompt()) {
+    const also = missing.length > 0 ? await alsoMissing?.(given) : undefined
+    if (also === undefined) throw err
+    throw new UsageError(`${toGwError(err).message}\n${also}`)
+  }
   if (missing.length === 0) throw err
   return askForMissing(missing, argv, {prompter: await f.prompter(), context, choicesFor})
 }

@@ -49,7 +49,7 @@ export function cardToken(flag: string, input: string): string {
 
 /** MM/YY or MM/YYYY, as card forms take it; the value is MM/YYYY, as the gateway takes it. */
 export function cardExpiry(flag: string, input: string, today: Date = new Date()): string {
-  return checked(flag, rules.cardExpiry(input, today), {malformed: `For example --${flag} 08/31 (or 08/2031).`})
+  return checked(flag, rules.cardExpiry(input, today), {malformed: `For example --${flag} 08/31 (or 08/2031).`, 'out-of-range': `The month comes first, then the year: --${flag} 08/31 is August 2031.`})
 }
 
 export function cvv(flag: string, input: string): string {

@@ -44,6 +44,11 @@ describe('one rule for required values', () => {
     ['subscription update ID', ['subscription', 'update', ' ', '--inactive', '--yes'], 'ID must not be blank'],
     ['webhook delete ID', ['webhook', 'delete', ''], 'ID must not be blank'],
     ['plan create without --description', ['plan', 'create', '--name', 'Gold', '--amount', '1000', '--reference', ref('plan')], 'Missing required flag description'],
+    [
+      'purchase create without --reference and a card: both named at once',
+      ['purchase', 'create', '--amount', '1000', '--no-input'],
+      'Error: Missing required flag reference\nMissing the card: --card-token, or --card-holder, --card-number and --card-expiry, or --card - with the card as JSON on stdin\nHint: See gw purchase create --help',
+    ],
   ]
 
   it.each(cases)('%s: exit 2 naming it, nothing sent', async (_, args, message) => {

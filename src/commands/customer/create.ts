@@ -1,3 +1,4 @@
+import type {CardFlags} from '../../cli/card-input.js'
 import * as gwFlags from '../../cli/flags.js'
 import {GwCommand} from '../../cli/gw-command.js'
 import {customerColumns} from '../../output/columns.js'
@@ -44,6 +45,12 @@ On a live profile the card number and CVV are never taken from the command line:
   }
 
   static override columns = customerColumns
+
+  /** No terminal to ask on: the card left out is named with the flags left out. */
+  protected override async alsoMissing(flags: CardFlags): Promise<string | undefined> {
+    const {cardLeftOut} = await import('../../cli/card-input.js')
+    return cardLeftOut(flags, {cvv: true})
+  }
 
   protected async input(): Promise<NewCustomerInput> {
     const {flags} = await this.parse(CustomerCreate)

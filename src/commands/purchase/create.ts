@@ -1,3 +1,4 @@
+import type {CardFlags} from '../../cli/card-input.js'
 import * as gwFlags from '../../cli/flags.js'
 import {ExitStatus, GwCommand} from '../../cli/gw-command.js'
 import {purchaseColumns} from '../../output/columns.js'
@@ -32,6 +33,12 @@ Exits 0 when approved, 3 when the issuer declines (the record is still printed),
   }
 
   static override columns = purchaseColumns
+
+  /** No terminal to ask on: the card left out is named with the flags left out. */
+  protected override async alsoMissing(flags: CardFlags): Promise<string | undefined> {
+    const {cardLeftOut} = await import('../../cli/card-input.js')
+    return cardLeftOut(flags, {orToken: true})
+  }
 
   protected async input(): Promise<PurchaseCreateInput> {
     const {flags} = await this.parse(PurchaseCreate)

@@ -19,6 +19,7 @@ parsesAs('customer create', CustomerCreate, [
   {argv: [...jane, ...cardFlags.slice(0, 4)], usage: 'give the card: --card-holder, --card-number, --card-expiry and --cvv, or --card - with the card as JSON on stdin'},
   {argv: [...jane.slice(0, 6), '--email', 'jane'], usage: '--email must be an email address, got "jane"'},
   {argv: [...jane.slice(2), ...cardFlags], usage: 'Missing required flag first-name'},
+  {argv: [...jane.slice(2), ...cardFlags.slice(0, 4)], usage: 'Missing required flag first-name\nMissing the card: --card-holder, --card-number, --card-expiry and --cvv, or --card - with the card as JSON on stdin'},
   {argv: [...jane, ...cardFlags], target: liveTarget, usage: '--card-number and --cvv cannot be given on the command line with a live profile: arguments stay in shell history and show in ps'},
 ])
 
