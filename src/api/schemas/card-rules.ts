@@ -7,12 +7,16 @@
  * not an expiry.
  */
 export function expiryAsSent(input: string): string | undefined {
+  const parts = expiryParts(input)
+  if (!parts || parts.month < 1 || parts.month > 12) return undefined
+  return `${String(parts.month).padStart(2, '0')}/${parts.year}`
+}
+
+/** An expiry's month and four-digit year as written, whatever the month: `13/2030` is the shape of one, with no such month. */
+export function expiryParts(input: string): {month: number; year: string} | undefined {
   const match = /^(\d{1,2})\s*\/\s*(\d{2}|\d{4})$/.exec(input.trim())
   if (!match) return undefined
-  const month = Number(match[1])
-  if (month < 1 || month > 12) return undefined
-  const year = match[2]!.length === 2 ? `20${match[2]}` : match[2]!
-  return `${String(month).padStart(2, '0')}/${year}`
+  return {month: Number(match[1]), year: match[2]!.length === 2 ? `20${match[2]}` : match[2]!}
 }
 
 /** The Luhn checksum every card number carries; shared by gw's local checks and its local gateway. */

@@ -1,5 +1,5 @@
 import {looksLikeCardNumber, maskCardNumber} from '../../safety/redact.js'
-import {expiryAsSent, luhnValid} from './card-rules.js'
+import {expiryAsSent, expiryParts, luhnValid} from './card-rules.js'
 import {FREQUENCIES, type Frequency, frequencyNamed} from './recurring-rules.js'
 
 /**
@@ -76,6 +76,9 @@ export function cardKey(input: string): Checked<string> {
 /** MM/YY or MM/YYYY (expiryAsSent), this month or later; the value is MM/YYYY, as the gateway takes it. */
 export function cardExpiry(input: string, today: Date = new Date()): Checked<string> {
   const value = expiryAsSent(input)
+  // The shape is right and the month is not (13/2030, or the year first, 30/12): the month is what to fix.
+  const written = expiryParts(input)?.month
+  if (value === undefined && written !== undefined) return problem('out-of-range', `month must be 01 to 12, got ${written} in "${input}"`)
   if (value === undefined) return problem('malformed', `must be MM/YY or MM/YYYY, got "${input}"`)
   const [month, year] = value.split('/').map(Number) as [number, number]
   const thisMonth = today.getFullYear() * 12 + today.getMonth()

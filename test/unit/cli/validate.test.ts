@@ -31,7 +31,9 @@ describe('local validation', () => {
     [() => validate.amount('amount', '0'), '--amount must be greater than 0'],
     [() => validate.amount('amount', '99999999999999999999'), '--amount must be at most 9007199254740991, got 99999999999999999999'],
     [() => validate.cardExpiry('card-expiry', '10/2026', today), '--card-expiry 10/2026 is in the past'],
-    [() => validate.cardExpiry('card-expiry', '13/2030', today), '--card-expiry must be MM/YY or MM/YYYY, got "13/2030"'],
+    [() => validate.cardExpiry('card-expiry', '13/2030', today), '--card-expiry month must be 01 to 12, got 13 in "13/2030"'],
+    [() => validate.cardExpiry('card-expiry', '30/12', today), '--card-expiry month must be 01 to 12, got 30 in "30/12"'],
+    [() => validate.cardExpiry('card-expiry', '0/30', today), '--card-expiry month must be 01 to 12, got 0 in "0/30"'],
     [() => validate.cardExpiry('card-expiry', '10/26', today), '--card-expiry 10/2026 is in the past'],
     [() => validate.cardExpiry('card-expiry', '12/302', today), '--card-expiry must be MM/YY or MM/YYYY, got "12/302"'],
     [() => validate.cardExpiry('card-expiry', '2030-12', today), '--card-expiry must be MM/YY or MM/YYYY, got "2030-12"'],
@@ -58,8 +60,13 @@ describe('an expiry as people type it', () => {
     expect(validate.cardExpiry('card-expiry', typed, today)).toBe(sent)
   })
 
-  it.each(['00/30', '13/30', '12/3', '1230', '12-30', '12/030', 'soon', ''])('%j is not an expiry', (typed) => {
+  it.each(['12/3', '1230', '12-30', '12/030', 'soon', ''])('%j is not an expiry', (typed) => {
     expectThrow(() => validate.cardExpiry('card-expiry', typed, today), UsageError, `--card-expiry must be MM/YY or MM/YYYY, got "${typed}"`)
+  })
+
+  it.each([['00/30', 0], ['13/30', 13], ['13/2030', 13]])('%j has no such month: the month is named as what is wrong, the year second', (typed, month) => {
+    expectThrow(() => validate.cardExpiry('card-expiry', typed as string, today), UsageError, `--card-expiry month must be 01 to 12, got ${month} in "${typed}"`)
+    expect(() => validate.cardExpiry('card-expiry', typed as string, today)).toThrow(expect.objectContaining({hint: 'The month comes first, then the year: --card-expiry 08/31 is August 2031.'}))
   })
 })
 
