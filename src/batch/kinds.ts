@@ -3,7 +3,9 @@ import type {RefundCreate} from '../api/schemas/refund.js'
 import type {Deps, GwRecord} from '../operations/deps.js'
 import type {Sent} from '../operations/money.js'
 import {findEarlierPurchase, purchaseBody, sendPurchase, type PurchaseInput} from '../operations/purchases.js'
-import {findEarlierRefund, refundBody, sendRefund, type RefundInput} from '../operations/refunds.js'
+import {findEarlierRefund, freeRefundReference, refundBody, sendRefund, type RefundInput} from '../operations/refunds.js'
+import {lookUp} from '../operations/look-up.js'
+import {GwError, InterruptedError} from '../errors.js'
 import type {RefundsOfRequest} from '../operations/purchase-refunds.js'
 import type {Factory} from '../cli/factory.js'
 import {refundableInFull} from '../lists/refund-room.js'
@@ -36,6 +38,12 @@ export interface BatchKind<Input, Body extends object> {
   /** What a row would send, before anything is looked up: for --dry-run and the live confirmation. */
   preview(input: Input): Record<string, unknown> & {amount?: number; currency?: string}
   /**
+   * For --dry-run: the reference the run would send for a row that gives none, derived as the run
+   * derives it (looked up, nothing sent; none but `taken`, as the run's); undefined when gw cannot
+   * tell (no profile, the purchase not found). None for kinds whose rows always give one.
+   */
+  dryReferences?(f: Pick<Factory, 'deps'>, taken: ReadonlySet<string>): Promise<(input: Input) => Promise<string | undefined>>
+  /**
    * `taken`: references a reference made for a row must not be (rows give them, or an earlier run
    * journaled them); `f`: where gw's records of refunds it made are, for what is left of a purchase.
    */
@@ -50,6 +58,20 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
   commandId: 'refund create',
   schema: refundRows,
   preview: refundAsked,
+  async dryReferences(f, taken) {
+    const deps = await f.deps().catch((err: unknown) => (err instanceof GwError ? undefined : Promise.reject(err)))
+    const reserved = new Set(taken)
+    return async (input) => {
+      if (input.reference !== undefined || deps === undefined) return undefined
+      try {
+        return await freeRefundReference(await lookUp('purchases', input.transactionId, deps), deps, reserved)
+      } catch (err) {
+        // Stopped is stopped; any other failure of a look-up leaves the reference untold, as the run would find it then.
+        if (err instanceof GwError && !(err instanceof InterruptedError)) return undefined
+        throw err
+      }
+    }
+  },
   sender: (deps, taken, f) => {
     // References derived by this run, found free and never sent before: one the gateway says is taken was taken meanwhile.
     const derived = new Set<string>()

@@ -224,6 +224,27 @@ describe('gw refund create --input', () => {
     expect(proxy.total()).toBe(0)
   })
 
+  it('--dry-run shows the reference the run will send for a row that gives none, looked up, nothing sent; none where it cannot tell', async () => {
+    const [id] = await purchases(1)
+    const reference = ((await sandbox.gw(['purchase', 'get', id!, '--json'])).json as {reference: string}).reference
+    proxy = await countingProxy(sandbox.url)
+    const csv = `transaction_id,amount,reference\n${id},100,\n${reference},200,\n${id},300,mine-${reference}\n071-P-NOSUCHPU,100,\n`
+    const result = await sandbox.gw(['refund', 'create', '--input', writeTemp('derived.csv', csv), '--dry-run'], {env: {GW_BASE_URL: proxy.url}})
+    expect(result.code, result.stderr).toBe(0)
+    expect(rowsOf(result.stdout).map((row) => [row.row, row.reference])).toEqual([
+      [1, `${reference}-R1`],
+      [2, `${reference}-R2`],
+      [3, `mine-${reference}`],
+      [4, null],
+    ])
+    expect(proxy.total()).toBe(0)
+    expect(proxy.gets.length).toBeGreaterThan(0)
+    // The run sends what the dry run said.
+    const run = await sandbox.gw(['refund', 'create', '--input', writeTemp('derived.csv', csv.replace('071-P-NOSUCHPU,100,\n', '')), '--concurrency', '1'])
+    expect(run.code, run.stderr).toBe(0)
+    expect(rowsOf(run.stdout).sort((a, b) => a.row - b.row).map((row) => row.reference)).toEqual([`${reference}-R1`, `${reference}-R2`, `mine-${reference}`])
+  })
+
   it('refuses a one-row flag beside --input, naming it, exit 2, nothing sent', async () => {
     proxy = await countingProxy(sandbox.url)
     const file = writeTemp('r.csv', 'transaction_id,amount,reference\n071-P-AAAAAAAA,250,d-1\n')
