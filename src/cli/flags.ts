@@ -177,6 +177,14 @@ export function windowEdge(edge: 'from' | 'to', what: string) {
   })
 }
 
+/** One day (or one named span) alone, as `--from DAY --to DAY` gives it: a window's ends in one word. */
+export function windowOn(what: string) {
+  return Flags.string({
+    description: `${what} on that day alone: a date (2026-11-17), today, yesterday, a weekday (tuesday: the latest, today if it is one); or this-week, last-week, this-month, last-month`,
+    helpGroup: 'WHEN',
+  })
+}
+
 /** The records a list shows by default, as gh does: --limit for another number, --all for every one. */
 export const DEFAULT_LIST_LIMIT = 30
 
@@ -186,7 +194,7 @@ export const DEFAULT_LIST_LIMIT = 30
  */
 export function listing(noun: string, {withTime = true} = {}) {
   return {
-    ...(withTime ? {from: windowEdge('from', `${noun}s made`), to: windowEdge('to', `${noun}s made`)} : {}),
+    ...(withTime ? {from: windowEdge('from', `${noun}s made`), to: windowEdge('to', `${noun}s made`), on: windowOn(`${noun}s made`)} : {}),
     limit: Flags.integer({char: 'L', description: `${noun}s to show at most; default ${DEFAULT_LIST_LIMIT}`, min: 1, exclusive: ['all']}),
     all: Flags.boolean({description: `every ${noun}, page after page, printed as they come`}),
     'oldest-first': Flags.boolean({description: 'oldest first, as the gateway keeps them (newest first without it)'}),

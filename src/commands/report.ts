@@ -12,18 +12,21 @@ interface ReportInput {
 
 export default class Report extends GwCommand<ReportInput> {
   static override summary = "The day's totals: purchases approved and declined, refunds, net, per day and currency"
-  static override description = `Reads the purchases and refunds of a window (today, without --from and --to) and adds them up per day and currency: purchases approved (how many, and their sum), declined (how many), refunds approved (how many, and their sum) and net (approved less refunded). Amounts are in the minor unit in JSON, as the gateway's; a table shows them as money.
-A day is this machine's calendar day (its time zone, TZ), as --from and --to read a bare date. It only reads, so a read-only profile runs it. Piped, one JSON line a day and currency; on a terminal a table.`
+  static override description = `Reads the purchases and refunds of a window (today, without --from, --to or --on) and adds them up per day and currency: purchases approved (how many, and their sum), declined (how many), refunds approved (how many, and their sum) and net (approved less refunded). Amounts are in the minor unit in JSON, as the gateway's; a table shows them as money.
+A day is this machine's calendar day (its time zone, TZ), as --from, --to and --on read a bare date; --on DAY is that day alone, --from DAY that day and every day since. It only reads, so a read-only profile runs it. Piped, one JSON line a day and currency; on a terminal a table.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
-    '<%= config.bin %> <%= command.id %> --from yesterday --to yesterday',
+    {description: 'Yesterday alone (--from yesterday runs until now)', command: '<%= config.bin %> <%= command.id %> --on yesterday'},
+    {description: 'The latest Tuesday (today, if it is one), and every day since it', command: '<%= config.bin %> <%= command.id %> --from tuesday'},
+    {description: 'Last week, Monday to Sunday', command: '<%= config.bin %> <%= command.id %> --on last-week'},
     '<%= config.bin %> <%= command.id %> --from 7d | jq -s "map(.net) | add"',
   ]
 
   static override flags = {
     from: gwFlags.windowEdge('from', 'purchases and refunds made'),
     to: gwFlags.windowEdge('to', 'purchases and refunds made'),
+    on: gwFlags.windowOn('purchases and refunds made'),
     concurrency: gwFlags.concurrency({helpGroup: 'PAGES'}),
     'max-pages': gwFlags.maxPages(),
   }
@@ -33,8 +36,8 @@ A day is this machine's calendar day (its time zone, TZ), as --from and --to rea
   protected async input(): Promise<ReportInput> {
     const {flags} = await this.parse(Report)
     const {parseWindow} = await import('../lists/window.js')
-    // Without either end, today; with one, the other is left open.
-    const bounds = flags.from === undefined && flags.to === undefined ? {from: 'today', to: 'today'} : {from: flags.from, to: flags.to}
+    // Without a window, today; with one end, the other is left open; --on names both.
+    const bounds = flags.from === undefined && flags.to === undefined && flags.on === undefined ? {on: 'today'} : {from: flags.from, to: flags.to, on: flags.on}
     return {window: parseWindow(bounds, new Date()), concurrency: flags.concurrency ?? gwFlags.DEFAULT_CONCURRENCY, maxPages: flags['max-pages']}
   }
 

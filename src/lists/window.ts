@@ -71,8 +71,33 @@ export function parseWhen(text: string, edge: 'from' | 'to', now: Date): Date {
   return new Date(Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second), milliseconds) - offset * 60_000)
 }
 
-/** Both ends of `--from`/`--to`; refused when --from comes after --to. */
-export function parseWindow(flags: {from?: string; to?: string}, now: Date): Window {
+/**
+ * `--on`: one day, from its start to its end, as `--from DAY --to DAY`; or one named span (last-week).
+ * An age or a time is no day: refused, pointing to --from.
+ */
+export function parseOn(text: string, now: Date): Window {
+  const input = text.trim().toLowerCase()
+  const refused = (hint: string) => new UsageError(`--on must be a day: a date (2026-11-17), today, yesterday or a weekday; or this-week, last-week, this-month or last-month; got "${text}"`, hint)
+  if (namedDays(input.replace(/\s+/g, '-'), now) === undefined && !/^\d{4}[-/]\d{2}[-/]\d{2}$/.test(input)) {
+    throw refused(`For a window from a time or an age until now, give --from ${text.trim() || '7d'}.`)
+  }
+  try {
+    return {from: parseWhen(text, 'from', now), to: parseWhen(text, 'to', now)}
+  } catch (err) {
+    // A date of the right shape that is not on the calendar (2026-02-30).
+    if (err instanceof UsageError) throw refused('For example --on 2026-11-17.')
+    throw err
+  }
+}
+
+/** Both ends of `--from`/`--to`, or the day `--on` names; refused when --from comes after --to. */
+export function parseWindow(flags: {from?: string; to?: string; on?: string}, now: Date): Window {
+  if (flags.on !== undefined) {
+    // Declared apart, not as oclif's exclusive flags, whose usage line would show --from and --to as exclusive too.
+    const besides = (['from', 'to'] as const).filter((edge) => flags[edge] !== undefined)
+    if (besides.length > 0) throw new UsageError(`--on names both ends of the window: leave out ${besides.map((edge) => `--${edge}`).join(' and ')}`, `Or give --from and --to alone: --on ${flags.on} is --from ${flags.on} --to ${flags.on}.`)
+    return parseOn(flags.on, now)
+  }
   const window: Window = {
     ...(flags.from === undefined ? {} : {from: parseWhen(flags.from, 'from', now)}),
     ...(flags.to === undefined ? {} : {to: parseWhen(flags.to, 'to', now)}),

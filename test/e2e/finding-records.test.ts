@@ -173,6 +173,10 @@ describe('gw report', () => {
       },
     ])
     expect((await sandbox.gw(['report', '--from', 'yesterday', '--to', 'yesterday'])).stdout).toBe('')
+    // One day in one word: --on DAY is that day alone, where --from DAY runs until now.
+    expect((await sandbox.gw(['report', '--on', 'yesterday'])).stdout).toBe('')
+    expect((await sandbox.gw(['report', '--on', 'today'])).records).toEqual(result.records)
+    expect((await sandbox.gw(['report', '--from', 'yesterday'])).records).toEqual(result.records)
   })
 
   it('runs on a read-only profile', async () => {

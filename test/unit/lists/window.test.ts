@@ -143,6 +143,22 @@ describe('parseWindow', () => {
   it('refuses --from after --to', () => {
     expectThrow(() => parseWindow({from: 'today', to: 'yesterday'}, now), UsageError, '--from (2026-11-22T13:00:00.000Z) comes after --to (2026-11-22T12:59:59.999Z): no record can be in between')
   })
+
+  it('--on DAY is that day alone, as --from DAY --to DAY; a weekday the latest one; a span the whole span', () => {
+    expect(parseWindow({on: 'yesterday'}, now)).toEqual(parseWindow({from: 'yesterday', to: 'yesterday'}, now))
+    expect(parseWindow({on: 'yesterday'}, now)).toEqual({from: new Date('2026-11-21T13:00:00.000Z'), to: new Date('2026-11-22T12:59:59.999Z')})
+    // A Monday in Sydney: the latest Tuesday is six days back.
+    expect(parseWindow({on: 'Tuesday'}, now)).toEqual({from: new Date('2026-11-16T13:00:00.000Z'), to: new Date('2026-11-17T12:59:59.999Z')})
+    expect(parseWindow({on: '2026-11-17'}, now)).toEqual(parseWindow({on: 'tuesday'}, now))
+    expect(parseWindow({on: 'last week'}, now)).toEqual(parseWindow({from: 'last-week', to: 'last-week'}, now))
+  })
+
+  it('--on refuses what is no day (an age, a time), pointing to --from', () => {
+    expectThrow(() => parseWindow({on: '7d'}, now), UsageError, '--on must be a day: a date (2026-11-17), today, yesterday or a weekday; or this-week, last-week, this-month or last-month; got "7d"')
+    expect(() => parseWindow({on: '2026-11-17T09:30'}, now)).toThrow(expect.objectContaining({hint: 'For a window from a time or an age until now, give --from 2026-11-17T09:30.'}))
+    expectThrow(() => parseWindow({on: '2026-02-30'}, now), UsageError, '--on must be a day: a date (2026-11-17), today, yesterday or a weekday; or this-week, last-week, this-month or last-month; got "2026-02-30"')
+    expectThrow(() => parseWindow({on: 'today', from: '7d', to: 'now'}, now), UsageError, '--on names both ends of the window: leave out --from and --to')
+  })
 })
 
 describe('gatewayDays', () => {
