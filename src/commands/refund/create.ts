@@ -49,7 +49,7 @@ The refund is sent once and never retried; if no answer comes back, gw looks it 
     const [{submitRefund}, {settle}, {recordMade}] = await Promise.all([import('../../operations/refunds.js'), import('../../output/sent.js'), import('../../lists/refunds-of-purchase.js')])
     const deps = await this.factory.deps()
     const sent = await submitRefund(input.refund, deps)
-    await recordMade(sent, input.refund.transactionId, this.factory, deps.client)
-    return settle(this.io, sent)
+    const recorded = await recordMade(sent, input.refund.transactionId, this.factory, deps.client)
+    return settle(this.io, {...sent, unrecorded: !recorded})
   }
 }
