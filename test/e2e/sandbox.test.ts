@@ -227,6 +227,48 @@ describe('gw sandbox start --state', () => {
       await second.stop()
     }
   })
+
+  // The state file masks a card number inside a reference, so both of these are ref-411111XXXXXX1111 there.
+  it('keeps two references masked alike two purchases, each found by its own, before and after a restart; the file holds neither number whole', async () => {
+    const home = isolatedHome()
+    const stateFile = join(home.HOME!, 'gateway.json')
+    const references = ['ref-4111111000071111', 'ref-4111111111111111']
+    const first = await startSandbox(['--state', stateFile], home)
+    const ids: string[] = []
+    try {
+      for (const [index, reference] of references.entries()) {
+        const made = await first.gw(['purchase', 'create', '--amount', String(1000 * (index + 1)), '--reference', reference, ...cardArgs(), '--json'])
+        expect(made.code, made.stderr).toBe(0)
+        ids.push((made.json as {id: string}).id)
+      }
+      expect(ids[0]).not.toBe(ids[1])
+      for (const [index, reference] of references.entries()) {
+        expect((await first.gw(['purchase', 'get', reference, '--json'])).json).toMatchObject({id: ids[index], amount: 1000 * (index + 1)})
+      }
+    } finally {
+      await first.stop()
+    }
+    const bytes = readFileSync(stateFile)
+    for (const whole of ['4111111000071111', '4111111111111111']) expect(bytes.includes(whole), whole).toBe(false)
+
+    const second = await startSandbox(['--state', stateFile], home)
+    try {
+      for (const [index, reference] of references.entries()) {
+        expect((await second.gw(['purchase', 'get', reference, '--json'])).json).toMatchObject({id: ids[index], amount: 1000 * (index + 1)})
+      }
+      // Still taken, each by its own reference.
+      const again = await second.gw(['purchase', 'create', '--amount', '1000', '--reference', references[1]!, ...cardArgs()])
+      expect(again.code).toBe(7)
+      expect(again.stderr).toContain(`already taken by another purchase ${ids[1]}`)
+    } finally {
+      await second.stop()
+    }
+    // Nor does the request log beside it.
+    for (const file of [stateFile, join(home.HOME!, 'gateway.requests.ndjson')]) {
+      const held = readFileSync(file)
+      for (const whole of ['4111111000071111', '4111111111111111']) expect(held.includes(whole), `${file}: ${whole}`).toBe(false)
+    }
+  })
 })
 
 describe('gw sandbox start --state with a file of the wrong shape', () => {

@@ -141,6 +141,8 @@ const State = z
     instance: text.optional(),
     runs: z.array(z.object({id: text, from: z.number().int().nonnegative()})).optional(),
     changes: z.number().int().nonnegative().optional(),
+    nameSecret: text.optional(),
+    nameHashes: z.record(z.string(), z.partialRecord(z.enum(COLLECTIONS), z.record(z.string(), text))).optional(),
   })
   .superRefine((state, check) => {
     // A record filed under another key would be found by one key and saved under the other.
@@ -157,7 +159,7 @@ const State = z
   })
 
 const put = COLLECTIONS.map((collection) =>
-  z.object({op: z.literal('put'), collection: z.literal(collection), merchant: text, record: RECORDS[collection]}),
+  z.object({op: z.literal('put'), collection: z.literal(collection), merchant: text, record: RECORDS[collection], nameHash: text.optional()}),
 )
 
 const ChangeSchema = z.discriminatedUnion('op', [
@@ -169,6 +171,7 @@ const ChangeSchema = z.discriminatedUnion('op', [
     z.object({op: z.literal('dated'), collection: z.literal('customers'), merchant: text, record: RECORDS.customers}),
   ]),
   z.object({op: z.literal('today'), date}),
+  z.object({op: z.literal('nameSecret'), secret: text}),
   z.object({op: z.literal('notice'), key: text, notices: z.array(CardNotice)}),
   z.object({op: z.literal('enqueue'), delivery: QueuedDelivery}),
   z.object({op: z.literal('attempted'), id: text, attempts: z.number().int(), last_error: nullableText}),
