@@ -1,6 +1,7 @@
 import {existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
+import {stateIn} from '../sandbox/state-file.js'
 import {cardArgs, isolatedHome, ref, runGw, startSandbox} from './helpers.js'
 
 describe('gw sandbox start --detach, status, stop', () => {
@@ -210,11 +211,11 @@ describe('gw sandbox start --state', () => {
     const purchase = (await first.gw(['purchase', 'create', '--amount', '4200', '--reference', reference, ...cardArgs().slice(0, -2), '--cvv', '987', '--json'])).json as {id: string}
     const refund = (await first.gw(['refund', 'create', '--transaction-id', purchase.id, '--amount', '200', '--reference', ref('refund'), '--json'])).json as {id: string}
     await first.stop()
-    const saved = readFileSync(stateFile, 'utf8')
-    expect(saved).toContain(purchase.id)
+    const saved = stateIn(stateFile).snapshot()
+    expect(JSON.stringify(saved)).toContain(purchase.id)
     // The CVV as no field of it: a random authorization or id may hold the digits 987 by chance.
-    expect(saved).not.toMatch(/"cvv"|:"987"/)
-    expect(saved).not.toContain('4242424242424242')
+    expect(JSON.stringify(saved)).not.toMatch(/"cvv"|:"987"/)
+    expect(readFileSync(stateFile, 'latin1')).not.toMatch(/"cvv"|:"987"|4242424242424242/)
 
     const second = await startSandbox(['--state', stateFile], home)
     try {
@@ -274,7 +275,7 @@ describe('gw sandbox start --state', () => {
 describe('gw sandbox start --state with a file of the wrong shape', () => {
   it.each([
     ['a snapshot of the wrong shape', '{"version":2,"snapshot":{"merchants":{"TEST":{"purchases":{"071-P-AAAAAAAA":{"id":"071-P-AAAAAAAA","successful":"yes"}}}}}}\n', /is not a gw sandbox state file \(line 1, snapshot\./],
-    ['a file that is not JSON', 'garbage', /is not a gw sandbox state file \(not JSON\)/],
+    ['a file that is neither a database nor JSON', 'garbage', /is not a gw sandbox state file \(neither a SQLite database nor JSON\)/],
   ])('refuses %s, naming the file, and leaves it as it was (exit 2)', async (_, content, message) => {
     const home = isolatedHome()
     const file = join(home.HOME!, 'state.json')
