@@ -5,7 +5,7 @@ import {tmpdir} from 'node:os'
 import {join, sep} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {readRuntimeFile} from '../../src/sandbox/server/daemon.js'
-import {isHeldHere, lockHolder} from '../../src/lib/locked-database.js'
+import {isHeldHere, lockHolder, readLocks} from '../../src/lib/locked-database.js'
 import {openState} from '../../src/sandbox/server/persist.js'
 import type {StateWrite} from '../../src/sandbox/server/state-database.js'
 import {startSandbox, type SandboxOptions} from '../../src/sandbox/server/server.js'
@@ -77,7 +77,7 @@ function openUnder(dir: string): string[] {
 
 /** No lock on the state file, as the system sees it (/proc/locks) and this process does; nor an older gw's lock file beside it. */
 function lockIsFree(stateFile: string): boolean {
-  return !isHeldHere(stateFile) && lockHolder(stateFile) === undefined && !existsSync(`${stateFile}.lock`)
+  return !isHeldHere(stateFile) && lockHolder(stateFile, readLocks()) === undefined && !existsSync(`${stateFile}.lock`)
 }
 
 /** A disk on which `step` fails: the state file cannot be made a database, or its first snapshot cannot be written. */
