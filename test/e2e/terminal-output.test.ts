@@ -104,6 +104,24 @@ describe('prompts for what is missing', () => {
     expect(partScreen).toMatch(/^Amount +2\.50 AUD$/m)
   })
 
+  it("at 60 columns breaks a refund's questions at spaces, and reads each answer back as what it means", async () => {
+    const bought = await purchase({card: ownCard()})
+    const reference = ref('refund')
+    const t = run(['refund', 'create', '--transaction-id', String(bought.id)], {width: 60, env: {NO_COLOR: '1'}})
+    const asked = await t.waitFor('(1000)')
+    expect(asked).toContain('? amount to refund in the minor currency unit (--amount);\nEnter for the purchase in full, 10.00 AUD (1000)\n')
+    t.type('250')
+    await t.waitFor('(--reference)')
+    t.type(reference)
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 0]')
+    // Read back without the offer, which no longer applies, and the minor units as money.
+    expect(screen).toMatch(/^✔ amount to refund \(--amount\) 2\.50 AUD$/m)
+    // Too long to fit beside the question at 60 columns, the answer takes a line of its own.
+    expect(screen).toMatch(new RegExp(`^✔ your reference for the refund \\(--reference\\)\\n${reference}$`, 'm'))
+    expect(screen).toMatch(/^Amount +2\.50 AUD$/m)
+  })
+
   it('asks for the purchase, then the amount, then the reference, offering the one derived from the purchase\'s: Enter takes each offer', async () => {
     const bought = await purchase({card: ownCard(), reference: ref('order')})
     const t = run(['refund', 'create'])
