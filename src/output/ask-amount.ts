@@ -6,6 +6,7 @@ import {freeRefundReference, type RefundInput} from '../operations/refunds.js'
 import {refundedState, type RefundsOfRequest} from '../operations/purchase-refunds.js'
 import * as validate from '../cli/validate.js'
 import {checkedBy, type Prompter} from './prompt.js'
+import {formatMoney} from './money.js'
 import {amountOffer} from './refund-match-text.js'
 import {sanitizeLine} from '../safety/sanitize.js'
 import {UsageError} from '../errors.js'
@@ -26,6 +27,7 @@ export async function askRefundAmount(state: RefundedState, prompter: Prompter, 
   const answer = await prompter.text(`amount to refund in the minor currency unit (--amount)${offer.words}`, {
     default: offer.amount === undefined ? undefined : String(offer.amount),
     validate: checkedBy(validate.amount, 'amount'),
+    readBack: {question: 'amount to refund (--amount)', answer: (typed) => formatMoney(validate.amount('amount', typed), state.currency ? sanitizeLine(state.currency) : undefined)},
   })
   return validate.amount('amount', answer)
 }
@@ -37,6 +39,7 @@ export async function askRefundReference(derived: string, prompter: Prompter): P
   const answer = await prompter.text(`your reference for the refund (--reference)${shown ? `; Enter for ${derived}, derived from the purchase's` : ''}`, {
     default: shown ? derived : undefined,
     validate: checkedBy(validate.notBlank, 'reference'),
+    readBack: {question: 'your reference for the refund (--reference)'},
   })
   return validate.notBlank('reference', answer)
 }
