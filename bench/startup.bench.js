@@ -12,11 +12,14 @@
 // cache' removes it before each of its runs, as a first run under another Node finds none, and
 // that run writes it again. 'shipped cache for another Node' is the read-only install run by a
 // Node the package was not built with (its cache renamed for another version): it starts from the
-// cache gw keeps in the user's cache after its first run.
+// cache gw keeps in the user's cache after its first run. Where PATH has a node older than gw's
+// floor (BENCH_OLD_NODE names one), the clone's `gw --version` under it, which names the pinned
+// Node without starting it, is measured against that node's own `node -e 0`: at most 1.5x.
 import {execFileSync, spawnSync} from 'node:child_process'
-import {chmodSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync} from 'node:fs'
+import {accessSync, chmodSync, constants, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync} from 'node:fs'
+import {createRequire} from 'node:module'
 import {tmpdir} from 'node:os'
-import {join} from 'node:path'
+import {delimiter, join} from 'node:path'
 import {GW, measure, median, startSandbox} from './lib.js'
 
 const ROOT = join(import.meta.dirname, '..')
@@ -47,6 +50,7 @@ http.get(url + '/v1.0/purchases/' + encodeURIComponent(id), {headers: {authoriza
 `
 
 export default async function bench() {
+  const older = olderNode()
   const executable = currentExecutable()
   const installs = installPackage()
   const sandbox = await startSandbox()
@@ -78,6 +82,10 @@ export default async function bench() {
       'gw --json purchase get': () => node(GW, '--json', 'purchase', 'get', id),
       'gw purchase create': (n) => node(GW, ...create(n)),
       'gw get, proxy set': () => [...node(GW, ...get), proxied],
+      ...(older && {
+        [`node ${older.version} -e 0`]: () => [older.file, ['-e', '0']],
+        [`node ${older.version} (below the floor): gw --version`]: () => [older.file, [GW, '--version']],
+      }),
       'executable: gw --version': () => [executable, ['--version'], executableEnv],
       'executable: gw --help': () => [executable, ['--help'], executableEnv],
       'executable: gw purchase get': () => [executable, get, executableEnv],
@@ -109,6 +117,12 @@ export default async function bench() {
       const goal = GOALS[name] ? `<= ${GOALS[name]}x ${ratio <= GOALS[name] ? 'met' : 'MISSED'}` : ''
       console.log(`| ${name} | ${median(ms).toFixed(0)} | ${ratio.toFixed(2)}x | ${goal} | ${(median(rss) / 1024).toFixed(0)} MiB |`)
     }
+    if (older) {
+      const own = median(samples[`node ${older.version} -e 0`].ms)
+      const version = median(samples[`node ${older.version} (below the floor): gw --version`].ms)
+      const ratio = version / own
+      console.log(`| node ${older.version}: gw --version / its own node -e 0 | ${version.toFixed(0)} / ${own.toFixed(0)} | ${ratio.toFixed(2)}x | <= 1.5x ${ratio <= 1.5 ? 'met' : 'MISSED'} | |`)
+    } else console.log('| gw --version under a node below the floor | | | not measured: no such node on PATH (BENCH_OLD_NODE) | |')
     // Each run's read-only start against the writable one just before it, so the machine's load
     // drifting between rounds cancels out: the median of those ratios.
     const readOnly = samples[`npm install, read-only${installs.asUser}: gw purchase get`].ms
@@ -118,6 +132,22 @@ export default async function bench() {
   } finally {
     await sandbox.stop()
   }
+}
+
+/** BENCH_OLD_NODE, else the first node on PATH older than gw's floor (bin/relaunch.js), with its version; undefined where there is none. */
+function olderNode() {
+  const {belowFloor} = createRequire(import.meta.url)(join(ROOT, 'bin', 'relaunch.js'))
+  const candidates = process.env.BENCH_OLD_NODE ? [process.env.BENCH_OLD_NODE] : (process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, 'node'))
+  for (const file of candidates) {
+    try {
+      accessSync(file, constants.X_OK)
+    } catch {
+      continue
+    }
+    const version = spawnSync(file, ['-p', 'process.versions.node'], {encoding: 'utf8'}).stdout.trim()
+    if (version && belowFloor(version)) return {file, version}
+  }
+  return undefined
 }
 
 function withEnv([command, args, env, user], fallback) {

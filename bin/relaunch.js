@@ -1,13 +1,19 @@
 // gw under a Node below its floor (package.json's engines): a clone runs itself again with the Node
 // it pins (the npm registry's `node` package, a dev dependency), passing on its arguments, stdio,
-// signals and exit; without one, it says which Node gw needs. CommonJS and node's own modules only:
-// bin/run.js loads it on every start, so what only a relaunch needs is required there.
+// signals and exit, and the relaunched gw ends with it; without one, it says which Node gw needs.
+// CommonJS and node's own modules only: bin/run.js loads it on every start, so what only a
+// relaunch needs is required there.
 const fs = require('node:fs')
 const {join} = require('node:path')
 
 const FLOOR = [22, 19]
-/** Set in the relaunched gw: a pinned node that is itself too old is said, not run again. */
+/**
+ * Set in the relaunched gw, to the launcher's Node version: a pinned node that is itself too old is
+ * said, not run again, and the relaunched gw watches its launcher (stopWithLauncher).
+ */
 const RELAUNCHED = 'GW_RELAUNCHED_FROM_NODE'
+/** The relaunched gw's descriptor for its end of a socket pair whose other end only the launcher holds. */
+const LAUNCHER_FD = 3
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP']
 
 /** Whether this Node is older than gw's floor. */
@@ -22,6 +28,19 @@ function pinnedNode(root) {
   return !process.env[RELAUNCHED] && fs.statSync(file, {throwIfNoEntry: false})?.isFile() ? file : undefined
 }
 
+/**
+ * The version of the pinned node, as `v24.21.0`, without running it: the npm registry's `node`
+ * package has the version of the Node it installs. Undefined where it cannot be read.
+ */
+function pinnedVersion(root) {
+  try {
+    const {version} = JSON.parse(fs.readFileSync(join(root, 'node_modules', 'node', 'package.json'), 'utf8'))
+    return typeof version === 'string' && /^\d+\.\d+\.\d+$/.test(version) ? `v${version}` : undefined
+  } catch {
+    return undefined
+  }
+}
+
 function needsNewerNode() {
   process.stderr.write(
     `gw needs Node.js ${FLOOR.join('.')} or later; this is Node.js ${process.versions.node}. ` +
@@ -34,6 +53,12 @@ function needsNewerNode() {
  * Runs `script` under `node` with this process's arguments and stdio, and ends as it ends: its exit
  * code, or death by the same signal (128+n where that signal cannot be raised here).
  *
+ * The pid a shell, `timeout`, a CI runner or a supervisor holds is this one's, and a SIGKILL
+ * cannot be passed on. So the relaunched gw also gets, as its descriptor 3, one end of a socket
+ * pair whose other end only this process holds (Node opens it close-on-exec) and never writes:
+ * the kernel closes it when this process ends, however it ends, and the relaunched gw then stops
+ * as on SIGTERM (stopWithLauncher).
+ *
  * Signals: the two processes share a process group, so what a terminal or a shell sends to the
  * group (Ctrl-C, a hang-up, `timeout`) reaches gw itself; passing those on too would make one
  * Ctrl-C two, and gw takes a second Ctrl-C as "stop at once" (design §5). So a SIGINT or SIGHUP is
@@ -41,7 +66,10 @@ function needsNewerNode() {
  * `kill`, a supervisor); a SIGTERM, which no terminal sends, always.
  */
 function relaunch(node, script) {
-  const child = require('node:child_process').spawn(node, [script, ...process.argv.slice(2)], {stdio: 'inherit', env: {...process.env, [RELAUNCHED]: process.version}})
+  const child = require('node:child_process').spawn(node, [script, ...process.argv.slice(2)], {
+    stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
+    env: {...process.env, [RELAUNCHED]: process.version},
+  })
   const forward = (signal) => {
     if (signal === 'SIGTERM' || !inForegroundGroup()) child.kill(signal)
   }
@@ -63,6 +91,42 @@ function relaunch(node, script) {
 }
 
 /**
+ * In a relaunched gw (elsewhere nothing): once its launcher has ended (the other end of descriptor
+ * 3, which only the launcher held, is closed), raises SIGTERM on itself, so gw stops as a SIGTERM
+ * stops it (design §5: a batch finishes the rows in flight, journals them and starts no more; a
+ * local gateway in the foreground closes). Nothing is done where descriptor 3 is not a socket.
+ * What this gw starts gets neither the variable nor the descriptor: Node marks inherited
+ * descriptors close-on-exec as it starts, and a local gateway started with --detach outlives it.
+ */
+function stopWithLauncher() {
+  const launcher = process.env[RELAUNCHED]
+  if (launcher === undefined) return
+  delete process.env[RELAUNCHED]
+  let socket
+  try {
+    if (!fs.fstatSync(LAUNCHER_FD).isSocket()) return
+    socket = new (require('node:net').Socket)({fd: LAUNCHER_FD, readable: true, writable: false})
+  } catch {
+    return
+  }
+  const parent = process.ppid
+  socket.once('close', () => {
+    try {
+      // Written at once, and not through process.stderr: a pipe whose reader died with the launcher
+      // would fail it with an 'error' event that ends gw before the SIGTERM is handled.
+      fs.writeSync(2, `The gw that started this one on Node ${launcher} (pid ${parent}) has ended: stopping as on SIGTERM.\n`)
+    } catch {
+      // No one is reading.
+    }
+    process.kill(process.pid, 'SIGTERM')
+  })
+  // Ended by a reset, say: the launcher is gone all the same.
+  socket.on('error', () => {})
+  // It alone keeps no command running, and it is read only to see its end.
+  socket.unref().resume()
+}
+
+/**
  * Whether this process belongs to the foreground process group of a terminal: where a Ctrl-C
  * lands on every process of the group at once. Linux reads it from /proc; elsewhere ps says it.
  */
@@ -80,7 +144,7 @@ function inForegroundGroup() {
   }
 }
 
-module.exports = {belowFloor, pinnedNode, needsNewerNode, relaunch, FLOOR}
+module.exports = {belowFloor, pinnedNode, pinnedVersion, needsNewerNode, relaunch, stopWithLauncher, FLOOR}
 
 // npm's preinstall: gw installed (npm install --global, a tarball) on a Node below the floor stops
 // with the same words. A clone, which has its sources, goes on: its npm ci installs the Node it pins.

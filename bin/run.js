@@ -4,20 +4,24 @@ const fs = require('node:fs')
 const {createRequire} = require('node:module')
 const {join} = require('node:path')
 const relaunch = require('./relaunch.js')
+const start = require('./start.js')
 
 const root = join(__dirname, '..')
+const argv = process.argv.slice(2)
 
-// Below gw's floor (package.json's engines), a clone runs again with the Node it pins.
+// Below gw's floor (package.json's engines), a clone runs again with the Node it pins; --version
+// names that Node without starting it.
 if (relaunch.belowFloor()) {
   const node = relaunch.pinnedNode(root)
-  if (node) relaunch.relaunch(node, __filename)
+  const pinned = node && start.isVersion(argv) && relaunch.pinnedVersion(root)
+  if (pinned && !relaunch.belowFloor(pinned.slice(1))) start.printVersion(packageVersion(), pinned)
+  else if (node) relaunch.relaunch(node, __filename)
   else relaunch.needsNewerNode()
   return
 }
+relaunch.stopWithLauncher()
 
-const start = require('./start.js')
 const dist = join(root, 'dist')
-const argv = process.argv.slice(2)
 
 // Answered here, without the bundle, oclif or its config: --version (gw version), and the root help once oclif has rendered it.
 if (start.isVersion(argv)) start.printVersion(packageVersion())

@@ -4,10 +4,10 @@
 const fs = require('node:fs')
 const {dirname, join} = require('node:path')
 
-/** The same line oclif prints, at node's own start-up cost. */
-function printVersion(version) {
+/** The same line oclif prints, at node's own start-up cost; `node` is the version of the Node gw runs on. */
+function printVersion(version, node = process.version) {
   const arch = process.arch === 'ia32' ? 'x86' : process.arch
-  process.stdout.write(`gw/${version} ${process.platform}-${arch} node-${process.version}\n`)
+  process.stdout.write(`gw/${version} ${process.platform}-${arch} node-${node}\n`)
 }
 
 /** --version, -v, or `gw version` alone (gh's): answered without the bundle. */

@@ -72,38 +72,60 @@ export async function changeConfig<T>(configDir: string, change: (config: Config
 const LOCK_WAIT_MS = 10_000
 const LOCK_POLL_MS = 20
 
-/** Runs `work` (a read, change and write of `path`) while this gw holds the file's lock, waiting while another gw holds it. */
-export async function underLock<T>(path: string, work: () => Promise<T>): Promise<T> {
-  const [{HardLinkedError, takeLock}, {LockHeldError}] = await Promise.all([import('../lib/file-lock.js'), import('../lib/lock-file.js')])
+/** The lock of a file gw changes (config.json, its token file): a small database beside it, whose kernel lock is held while one gw changes it. */
+export const lockOf = (path: string) => `${path}.lock.sqlite`
+
+/**
+ * Runs `work` (a read, change and write of `path`) while this gw holds the file's lock, waiting
+ * while another gw holds it. The lock is not on the file itself, which each save replaces by a
+ * rename, but on a database beside it that stays: the kernel's lock on that file (lib/locked-
+ * database.ts), which names no folder under TMPDIR and dies with its process, so none is ever
+ * left behind to clear. Beside the real file, so a symlink to it finds the same lock; a file with
+ * other names (hard links) is refused, since a lock beside one name is not seen from another.
+ */
+export async function underLock<T>(path: string, work: () => Promise<T>, {waitMs = LOCK_WAIT_MS}: {waitMs?: number} = {}): Promise<T> {
+  const [{DatabaseLockedError, NotADatabaseError, openLockedDatabase}, {fileIdentity}] = await Promise.all([import('../lib/locked-database.js'), import('../lib/file-identity.js')])
   const {mkdir} = await import('node:fs/promises')
   await mkdir(dirname(path), {recursive: true, mode: 0o700})
+  const identity = fileIdentity(path)
+  if (identity.links > 1) {
+    throw new WriteError(`${path} has ${identity.links} names (hard links): gw changes its settings only in a file of its own`, undefined, {hint: `Copy it to a file of its own: cp ${path} ${path}.copy && mv ${path}.copy ${path}`})
+  }
+  const lockPath = lockOf(identity.path)
   const started = Date.now()
   for (;;) {
     let lock
     try {
-      lock = takeLock(path)
+      lock = openLockedDatabase(lockPath)
     } catch (err) {
-      if (err instanceof HardLinkedError) {
-        throw new WriteError(`${path} has ${err.links} names (hard links): gw changes its settings only in a file of its own`, err, {hint: `Copy it to a file of its own: cp ${path} ${path}.copy && mv ${path}.copy ${path}`})
+      if (err instanceof NotADatabaseError) {
+        throw new WriteError(`${path} cannot be changed: its lock ${lockPath} is not gw's (${err.reason})`, err, {hint: `Remove ${lockPath}: gw makes its lock again.`})
       }
-      if (!(err instanceof LockHeldError)) {
+      if (!(err instanceof DatabaseLockedError)) {
         const code = (err as NodeJS.ErrnoException).code ?? String(err)
-        throw new WriteError(`${path} cannot be changed: its lock ${path}.lock cannot be made (${code})`, err, {hint: `Check that ${dirname(path)} is writable and has free space.`})
+        throw new WriteError(`${path} cannot be changed: its lock ${lockPath} cannot be made (${code})`, err, {hint: `Check that ${dirname(lockPath)} is writable and has free space.`})
       }
       // This gw's own other change (err.pid is ours) is waited for like another gw's: it too ends in milliseconds.
-      if (Date.now() - started >= LOCK_WAIT_MS) {
-        const holder = err.pid === undefined ? '' : ` by pid ${err.pid}`
-        throw new WriteError(`${path} cannot be changed: its lock ${path}.lock is held${holder}`, err, {hint: `Another gw is changing it. Run this again when it has finished; if no gw is running, remove ${path}.lock.`})
-      }
+      if (Date.now() - started >= waitMs) throw lockHeld(path, lockPath, err)
       await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS))
       continue
     }
     try {
       return await work()
     } finally {
-      lock.release()
+      lock.close()
     }
   }
+}
+
+/** The lock was held past the wait: by whom, and how to clear it (it goes with its process: there is no file to remove). */
+function lockHeld(path: string, lockPath: string, err: {pid?: number}): WriteError {
+  const {pid} = err
+  const holder = pid === undefined ? '' : ` by pid ${pid}`
+  const stop = pid === undefined ? `stop the gw that holds it (fuser -v ${lockPath} names it)` : `stop it (kill ${pid})`
+  return new WriteError(`${path} cannot be changed: its lock ${lockPath} is held${holder}`, err, {
+    hint: `Another gw is changing it: run this again when it has finished, or ${stop}. The lock goes with its process: there is nothing to remove.`,
+  })
 }
 
 export async function saveConfig(configDir: string, config: Config): Promise<void> {

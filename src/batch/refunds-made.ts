@@ -1,110 +1,189 @@
-import {mkdir, open} from 'node:fs/promises'
+import {closeSync, constants, mkdirSync, openSync, statSync} from 'node:fs'
 import {join} from 'node:path'
+import type {DatabaseSync} from 'node:sqlite'
 import {WriteError} from '../errors.js'
+import {nodeSqlite} from '../lib/locked-database.js'
 import type {MadeFor} from '../lists/refund-match.js'
 import {maskCardNumbersIn} from '../safety/redact.js'
-import {type JournalTarget, parseEntry, sameTarget} from './journal-identity.js'
-import {eachLine, journaledRefunds} from './journaled-refunds.js'
+import type {JournalTarget} from './journal-identity.js'
+import {journaledRefunds} from './journaled-refunds.js'
+import {importRefundsMadeLines, legacyRefundsMadeFile} from './refunds-made-import.js'
 
 type GwRecord = Record<string, unknown>
 
 /**
  * gw's record of each refund a single `gw refund create` made (a batch's rows are in its journal),
- * so that `refund list --purchase` and `purchase get` know which purchase it was made for: one JSON
- * line a refund, in gw's data directory. Ids, references and amounts only, card numbers in them
- * masked: never a card or a CVV.
+ * so that `refund list --purchase` and `purchase get` know which purchase it was made for: a
+ * SQLite database in gw's data directory, a row a refund, found by the refund's id through an
+ * index. Ids, references and amounts only, card numbers in them masked: never a card or a CVV.
+ * Many gw read and write it at once: each in a short transaction, waiting for another's to end.
  */
-export const refundsMadeFile = (dataDir: string) => join(dataDir, 'refunds-made.ndjson')
-
-interface RefundLine {
-  refund: string
-  reference?: string
-  transaction_id: string
-  purchase_id?: string
-  purchase_reference?: string
-  target: JournalTarget
-  /** The run of the local gateway's data that answered (X-Sandbox-Instance); none from a gateway that names none. */
-  gateway_instance?: string
-  at: string
-}
+export const refundsMadeFile = (dataDir: string) => join(dataDir, 'refunds-made.sqlite')
 
 /** What a single refund create learned: the refund the gateway answered, and the purchase it was sent for, as given and as looked up. */
 export interface RefundMade {
   refund: GwRecord
   transactionId: string
   purchase?: GwRecord
+  /** The run of the local gateway's data that answered (X-Sandbox-Instance); none from a gateway that names none. */
   gatewayInstance?: string
 }
 
-/** The disk's write, so that a test can fail it as a full disk does. */
-export type WriteBytes = (handle: {write(data: Buffer): Promise<{bytesWritten: number}>}, data: Buffer) => Promise<number>
-
-const writeAll: WriteBytes = async (handle, data) => (await handle.write(data)).bytesWritten
+/** How long a gw waits for another's transaction: a record's takes milliseconds, a batch of an earlier gw's lines (refunds-made-import.ts) a fraction of a second. */
+const BUSY_TIMEOUT_MS = 10_000
 
 /**
- * Records a refund gw made, synced before it returns. Two gw at once each keep theirs: the line
- * goes in one append (O_APPEND places each write whole at the end), and it begins with a line
- * break, so a line a full disk or a crash tore ends there and spoils no other. Throws WriteError
- * naming the file when the line could not be written whole.
+ * A refund once, by its id, gateway and merchant (the base URL in journalTarget's one spelling)
+ * and the run of the local gateway's data that made it (a reset one gives its ids again):
+ * the index every look-up goes by.
  */
-export async function recordRefundMade(dataDir: string, target: JournalTarget, made: RefundMade, {now = new Date(), write = writeAll}: {now?: Date; write?: WriteBytes} = {}): Promise<void> {
-  const {refund, purchase} = made
-  if (typeof refund.id !== 'string') return
-  const masked = (value: unknown) => (typeof value === 'string' ? maskCardNumbersIn(value) : undefined)
-  const line: RefundLine = {
-    refund: refund.id,
-    reference: masked(refund.reference),
-    transaction_id: maskCardNumbersIn(made.transactionId),
-    purchase_id: masked(purchase?.id),
-    purchase_reference: masked(purchase?.reference),
-    target,
-    gateway_instance: made.gatewayInstance,
-    at: now.toISOString(),
-  }
+const SCHEMA = `
+CREATE TABLE refunds_made (
+  refund TEXT NOT NULL,
+  base_url TEXT NOT NULL,
+  username TEXT NOT NULL,
+  gateway_instance TEXT,
+  reference TEXT,
+  transaction_id TEXT NOT NULL,
+  purchase_id TEXT,
+  purchase_reference TEXT,
+  at TEXT
+);
+CREATE UNIQUE INDEX refunds_made_by_refund ON refunds_made (refund, base_url, username, ifnull(gateway_instance, ''));
+CREATE TABLE imported_lines (file TEXT PRIMARY KEY, bytes INTEGER NOT NULL, size INTEGER NOT NULL);
+PRAGMA user_version = 1;
+`
+
+/** One refund's row; a refund recorded already (an import run again) is left as it was. */
+const INSERT_REFUND_MADE = `INSERT INTO refunds_made (refund, base_url, username, gateway_instance, reference, transaction_id, purchase_id, purchase_reference, at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`
+
+/** The rows of these refunds (a JSON array of ids) for this gateway and merchant, in the order recorded. */
+export const REFUNDS_MADE_QUERY = `SELECT refund, transaction_id, purchase_id, purchase_reference, gateway_instance FROM refunds_made
+WHERE refund IN (SELECT value FROM json_each(?)) AND base_url = ? AND username = ? ORDER BY rowid`
+
+/**
+ * Opens the record (made, readable by its owner alone in a folder of the owner's alone, with its
+ * tables, when there is none). Each commit is on the disk before it returns: synchronous EXTRA is
+ * FULL and, in SQLite's rollback-journal mode, the folder synced once the journal that commits is
+ * deleted, without which a power cut could bring the journal back and undo the commit.
+ */
+export function openRefundsMade(dataDir: string): DatabaseSync {
   const path = refundsMadeFile(dataDir)
-  const data = Buffer.from(`\n${JSON.stringify(line)}\n`)
+  mkdirSync(dataDir, {recursive: true, mode: 0o700})
   try {
-    await mkdir(dataDir, {recursive: true, mode: 0o700})
-    const handle = await open(path, 'a', 0o600)
-    try {
-      const wrote = await write(handle, data)
-      if (wrote !== data.length) throw Object.assign(new Error(`${wrote} of ${data.length} bytes written`), {code: 'ENOSPC'})
-      await handle.datasync()
-    } finally {
-      await handle.close()
+    closeSync(openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600))
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+  }
+  const {DatabaseSync} = nodeSqlite()
+  const db = new DatabaseSync(path, {timeout: BUSY_TIMEOUT_MS})
+  try {
+    db.exec('PRAGMA synchronous = EXTRA')
+    if (userVersion(db) === 0) {
+      db.exec('BEGIN IMMEDIATE')
+      // Another gw may have made the tables while this one waited for the write lock.
+      if (userVersion(db) === 0) db.exec(SCHEMA)
+      db.exec('COMMIT')
     }
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message
-    throw new WriteError(`${path} cannot be written (${code})`, err)
+    db.close()
+    throw err
+  }
+  return db
+}
+
+const userVersion = (db: DatabaseSync) => Number((db.prepare('PRAGMA user_version').get() as {user_version: number}).user_version)
+
+/**
+ * Records a refund gw made, on the disk before it returns. Two gw at once each keep theirs. Throws
+ * WriteError naming the file when it could not be written (a full disk, a folder that cannot be
+ * made, a file that is no database, another gw's transaction that did not end in time).
+ */
+export async function recordRefundMade(dataDir: string, target: JournalTarget, made: RefundMade, {now = new Date()}: {now?: Date} = {}): Promise<void> {
+  const {refund, purchase} = made
+  if (typeof refund.id !== 'string') return
+  const masked = (value: unknown) => (typeof value === 'string' ? maskCardNumbersIn(value) : null)
+  try {
+    const db = openRefundsMade(dataDir)
+    try {
+      db.prepare(INSERT_REFUND_MADE).run(
+        refund.id,
+        target.base_url,
+        target.username,
+        made.gatewayInstance ?? null,
+        masked(refund.reference),
+        maskCardNumbersIn(made.transactionId),
+        masked(purchase?.id),
+        masked(purchase?.reference),
+        now.toISOString(),
+      )
+    } finally {
+      db.close()
+    }
+  } catch (err) {
+    throw new WriteError(`${refundsMadeFile(dataDir)} cannot be written (${failure(err)})`, err)
   }
 }
 
-/** What gw's records of single refund creates say of these refunds (by id), for this gateway and merchant; a file that cannot be read tells nothing. */
-async function recordedRefunds(dataDir: string, target: JournalTarget, refundIds: ReadonlySet<string>, holds: ((instance: string) => boolean) | undefined): Promise<Map<string, MadeFor>> {
+/** Why a write failed, in a word: the system's code, or SQLite's own words (`database or disk is full`). */
+function failure(err: unknown): string {
+  const {code, errstr, message} = err as {code?: string; errstr?: string; message?: string}
+  return code !== undefined && code !== 'ERR_SQLITE_ERROR' ? code : (errstr ?? message ?? String(err))
+}
+
+interface RefundRow {
+  refund: string
+  transaction_id: string
+  purchase_id: string | null
+  purchase_reference: string | null
+  gateway_instance: string | null
+}
+
+/**
+ * What gw's record of single refund creates says of these refunds (by id), for this gateway and
+ * merchant. The lines of an earlier gw's refunds-made.ndjson are imported first, once. A record
+ * that cannot be opened or read tells nothing.
+ */
+function recordedRefunds(dataDir: string, target: JournalTarget, refundIds: ReadonlySet<string>, holds: ((instance: string) => boolean) | undefined): Map<string, MadeFor> {
   const made = new Map<string, MadeFor>()
   if (refundIds.size === 0) return made
-  const needles = [...refundIds].map((id) => `{"refund":${JSON.stringify(id)},`)
-  await eachLine(refundsMadeFile(dataDir), (text) => {
-    if (!needles.some((needle) => text.startsWith(needle))) return
-    const line = parseEntry(text) as Partial<RefundLine> | undefined
-    if (typeof line?.refund !== 'string' || typeof line.transaction_id !== 'string' || !sameTarget(line.target, target)) return
-    // Another run of the local gateway's data (reset, or restarted without its state) holds other refunds under these ids.
-    if (line.gateway_instance !== undefined && holds !== undefined && !holds(line.gateway_instance)) return
-    made.set(line.refund, {
-      transactionId: line.transaction_id,
-      ...(typeof line.purchase_id === 'string' ? {purchaseId: line.purchase_id} : {}),
-      ...(typeof line.purchase_reference === 'string' ? {purchaseReference: line.purchase_reference} : {}),
-      by: 'refund_create',
-    })
-  }).catch(() => undefined)
+  let db: DatabaseSync | undefined
+  try {
+    // Nothing recorded yet: the look-up makes no file.
+    if (!exists(refundsMadeFile(dataDir)) && !exists(legacyRefundsMadeFile(dataDir))) return made
+    db = openRefundsMade(dataDir)
+    try {
+      importRefundsMadeLines(db, dataDir, db.prepare(INSERT_REFUND_MADE))
+    } catch {
+      // Lines that cannot be read or imported now (unreadable, another gw importing past the wait) tell nothing this time.
+    }
+    const rows = db.prepare(REFUNDS_MADE_QUERY).all(JSON.stringify([...refundIds]), target.base_url, target.username) as unknown as RefundRow[]
+    for (const row of rows) {
+      // Another run of the local gateway's data (reset, or restarted without its state) holds other refunds under these ids.
+      if (row.gateway_instance !== null && holds !== undefined && !holds(row.gateway_instance)) continue
+      made.set(row.refund, {
+        transactionId: row.transaction_id,
+        ...(row.purchase_id === null ? {} : {purchaseId: row.purchase_id}),
+        ...(row.purchase_reference === null ? {} : {purchaseReference: row.purchase_reference}),
+        by: 'refund_create',
+      })
+    }
+  } catch {
+    // A record that cannot be opened or read (no database, a folder in its place) tells nothing.
+  } finally {
+    db?.close()
+  }
   return made
 }
+
+const exists = (path: string) => statSync(path, {throwIfNoEntry: false}) !== undefined
 
 /**
  * Which purchase gw recorded making each of these refunds (by id) for, for this gateway and
  * merchant: its batch journals' rows and its single refund creates.
  */
 export async function refundsMade(dataDir: string, target: JournalTarget, refundIds: ReadonlySet<string>, holds?: (instance: string) => boolean): Promise<Map<string, MadeFor>> {
-  const [journaled, recorded] = await Promise.all([journaledRefunds(dataDir, target, refundIds), recordedRefunds(dataDir, target, refundIds, holds)])
-  return new Map([...journaled, ...recorded])
+  const journaled = await journaledRefunds(dataDir, target, refundIds)
+  return new Map([...journaled, ...recordedRefunds(dataDir, target, refundIds, holds)])
 }

@@ -1,4 +1,4 @@
-import {accessSync, closeSync, constants, openSync, readFileSync, statSync} from 'node:fs'
+import {closeSync, constants, openSync, readFileSync, statSync} from 'node:fs'
 import type {DatabaseSync} from 'node:sqlite'
 import {fileId, realPath} from './file-identity.js'
 
@@ -38,9 +38,8 @@ export interface LockedDatabase {
   close(): void
 }
 
-/** SQLite's result codes that say another connection holds the file. */
+/** SQLite's result codes that gw tells apart. */
 const SQLITE_BUSY = 5
-const SQLITE_LOCKED = 6
 const SQLITE_NOTADB = 26
 
 /**
@@ -53,33 +52,32 @@ const HELD = new Set<string>()
 /**
  * Opens the SQLite database at `path` (made, empty and readable by its owner alone, when there is
  * none) and takes the kernel's lock on it, held until close(): one writer, whatever name the other
- * used. Commits are durable (synchronous FULL). Throws DatabaseLockedError when another process,
- * or this one, holds it; NotADatabaseError for a file that is no database, left untouched; an
- * error with the system's code (EACCES, ENOENT for a folder that is not there) when it cannot be
- * opened for writing.
+ * used. SQLite's own default, synchronous FULL, makes each commit durable. Throws
+ * DatabaseLockedError when another process, or this one, holds it; NotADatabaseError for a file
+ * that is no database, left untouched; an error with the system's code (EACCES, EROFS, ENOENT for
+ * a folder that is not there, ENOSPC for a full disk) when it cannot be opened for writing.
  */
 export function openLockedDatabase(path: string): LockedDatabase {
   const file = realPath(path)
   const before = statSync(file, {throwIfNoEntry: false})
   if (before && !before.isFile()) throw new NotADatabaseError(file, before.isDirectory() ? 'it is a directory' : 'it is not a regular file')
+  // Asked before any descriptor of it is opened here: closing one would give up this process's lock.
   if (before && HELD.has(fileId(before))) throw new DatabaseLockedError(file, process.pid)
-  if (!before) makeFile(file)
-  // A file this user cannot write would be opened read-only, and fail only at its first write.
-  accessSync(file, constants.R_OK | constants.W_OK)
+  // Made with its mode, and tried for writing: SQLite would open an unwritable file read-only, and fail only at its first write.
+  closeSync(openSync(file, constants.O_RDWR | constants.O_CREAT, 0o600))
   const {DatabaseSync} = nodeSqlite()
-  const db = new DatabaseSync(file, {timeout: 0})
+  const db = new DatabaseSync(file)
   try {
     db.exec('PRAGMA locking_mode = EXCLUSIVE')
-    db.exec('PRAGMA synchronous = FULL')
     // In EXCLUSIVE mode the lock a transaction takes is kept once it ends: until close.
     db.exec('BEGIN EXCLUSIVE')
     db.exec('COMMIT')
   } catch (err) {
     db.close()
     const code = (err as {errcode?: number}).errcode
-    if (code === SQLITE_BUSY || code === SQLITE_LOCKED) throw new DatabaseLockedError(file, lockHolder(file))
+    if (code === SQLITE_BUSY) throw new DatabaseLockedError(file, lockHolder(file, readLocks()))
     if (code === SQLITE_NOTADB) throw new NotADatabaseError(file, 'its first bytes are no database header')
-    throw err
+    throw systemError(err)
   }
   const id = fileId(statSync(file))
   HELD.add(id)
@@ -96,47 +94,55 @@ export function openLockedDatabase(path: string): LockedDatabase {
   }
 }
 
+/** SQLite's result codes for what the system refused, and the system's own words for them. */
+const SYSTEM_CODES: Record<string, string> = {10: 'EIO', 13: 'ENOSPC', 14: 'EACCES'}
+
+/**
+ * A node:sqlite error as the system's (`code` ENOSPC for a full disk, EIO for a failed write or
+ * sync, EACCES for a file that cannot be opened), so that what cannot be written is said as any
+ * other file gw cannot write; any other error as it is.
+ */
+export function systemError(err: unknown): unknown {
+  const code = SYSTEM_CODES[String((err as {errcode?: number}).errcode)]
+  return code === undefined ? err : Object.assign(new Error((err as Error).message, {cause: err}), {code})
+}
+
 /** Whether this process holds the file at `path` (by device and inode) in an openLockedDatabase. */
 export function isHeldHere(path: string): boolean {
   const stat = statSync(path, {throwIfNoEntry: false})
   return stat !== undefined && HELD.has(fileId(stat))
 }
 
-/** Makes the file, empty, readable and writable by its owner alone; one made meanwhile by another is theirs to keep. */
-function makeFile(file: string): void {
-  try {
-    closeSync(openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600))
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
-  }
-}
-
 /**
- * Who holds a lock on the file, as Linux's /proc/locks says (a pid in this process's namespace);
- * undefined where it says nothing: another system, a holder in another container, or gone since.
+ * Who holds a lock on the file, as `locks` (Linux's /proc/locks, readLocks) says: a pid in this
+ * process's namespace; undefined where it says nothing: another system, a holder in another
+ * container, or gone since.
  */
-export function lockHolder(file: string, locks = readLocks()): number | undefined {
+export function lockHolder(file: string, locks: string | undefined): number | undefined {
   const stat = statSync(file, {bigint: true, throwIfNoEntry: false})
   if (!stat || locks === undefined) return undefined
-  // The kernel's device number, as glibc's major() and minor() split it; /proc/locks writes them in hex.
-  const {dev} = stat
-  const major = ((dev >> 8n) & 0xfffn) | ((dev >> 32n) & ~0xfffn)
-  const minor = (dev & 0xffn) | ((dev >> 12n) & ~0xffn)
-  const wanted = `${major.toString(16).padStart(2, '0')}:${minor.toString(16).padStart(2, '0')}:${stat.ino}`
+  const wanted = `${deviceName(stat.dev)}:${stat.ino}`
   for (const line of locks.split('\n')) {
     // "1: POSIX  ADVISORY  WRITE 2019 fe:00:2146535 0 EOF"; a waiter's line has "->" after its number.
-    const fields = line.trim().split(/\s+/)
+    const fields = line.split(/\s+/)
     if (fields[1] === '->') continue
-    const at = fields.indexOf(wanted)
-    const pid = at > 0 ? Number(fields[at - 1]) : Number.NaN
+    const pid = Number(fields[fields.indexOf(wanted) - 1])
     if (pid > 0) return pid
   }
   return undefined
 }
 
-function readLocks(): string | undefined {
+/** A device number as /proc/locks writes it: its major and minor number (as glibc's major() and minor() split it), in hex. */
+export function deviceName(dev: bigint): string {
+  const major = ((dev >> 8n) & 0xfffn) | ((dev >> 32n) & 0xfffff000n)
+  const minor = (dev & 0xffn) | ((dev >> 12n) & 0xffffff00n)
+  return `${major.toString(16).padStart(2, '0')}:${minor.toString(16).padStart(2, '0')}`
+}
+
+/** The kernel's table of file locks; undefined where there is none (a system without /proc). */
+export function readLocks(path = '/proc/locks'): string | undefined {
   try {
-    return readFileSync('/proc/locks', 'utf8')
+    return readFileSync(path, 'utf8')
   } catch {
     return undefined
   }

@@ -11,6 +11,7 @@ import {sanitizeLine} from '../safety/sanitize.js'
 import type {MadeFor} from './refund-match.js'
 import type {ListRequest} from '../operations/lists.js'
 import {refundedState, refundsOfPurchase} from '../operations/purchase-refunds.js'
+import {shellQuote} from '../output/hints.js'
 import {renderListing} from '../output/render.js'
 import {showingProgress} from '../output/progress.js'
 import {refundedText, refundsOfNote, refundsOfSummary} from '../output/refund-match-text.js'
@@ -31,17 +32,23 @@ export async function madeRecords(f: Pick<Factory, 'dataDir' | 'target'>, client
 /**
  * Records a refund a single `refund create` sent and had answered (approved or declined, or found
  * after a lost answer), so that it is certain for its purchase. The refund is done whatever the
- * disk says: a record that cannot be written is a warning naming what it costs, never a failure.
+ * disk says: a record that cannot be written is a warning saying what the refund shows as
+ * instead, never a failure. Resolves false then, so that nothing after it says it is certain.
  */
-export async function recordMade(sent: Sent & {purchase?: GwRecord}, transactionId: string, f: Pick<Factory, 'dataDir' | 'target' | 'io'>, client: {readonly gatewayInstance?: string}): Promise<void> {
-  const {decided} = sent
-  if ((decided.outcome !== 'approved' && decided.outcome !== 'declined') || decided.source === 'earlier') return
+export async function recordMade(sent: Sent & {purchase?: GwRecord; derived?: boolean}, transactionId: string, f: Pick<Factory, 'dataDir' | 'target' | 'io'>, client: {readonly gatewayInstance?: string}): Promise<boolean> {
+  const {decided, purchase} = sent
+  if ((decided.outcome !== 'approved' && decided.outcome !== 'declined') || decided.source === 'earlier') return true
   try {
     const {baseUrl, username} = await f.target()
-    await recordRefundMade(f.dataDir, journalTarget(baseUrl, username), {refund: decided.record, transactionId, purchase: sent.purchase, gatewayInstance: client.gatewayInstance})
+    await recordRefundMade(f.dataDir, journalTarget(baseUrl, username), {refund: decided.record, transactionId, purchase, gatewayInstance: client.gatewayInstance})
+    return true
   } catch (err) {
-    const why = err instanceof Error ? err.message : String(err)
-    f.io.err(`Warning: gw could not record making this refund (${sanitizeLine(why)}): refund list --purchase and purchase get will show it as likely or possible, not certain.\n`)
+    const why = sanitizeLine(err instanceof Error ? err.message : String(err))
+    const lists = `gw refund list --purchase ${shellQuote(String(purchase?.reference ?? purchase?.id ?? transactionId))} and purchase get`
+    // The matcher's word for a refund gw has no record of: likely by a reference derived from the purchase's, else what its card, date and reference say.
+    const shows = sent.derived ? `will show it as likely (its reference ${sanitizeLine(sent.body.reference)} derives from the purchase's), not certain` : 'will not show it as certain, only as its card, date and reference suggest'
+    f.io.err(`Warning: gw could not record making this refund (${why}): ${lists} ${shows}.\n`)
+    return false
   }
 }
 

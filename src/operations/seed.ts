@@ -2,11 +2,12 @@ import type {PurchaseCreate} from '../api/schemas/purchase.js'
 import type {RefundCreate} from '../api/schemas/refund.js'
 import {frequencyNamed, type WebhookEvent} from '../api/schemas/recurring-rules.js'
 import type {Environment} from '../auth/config.js'
-import {type GwError, NotFoundError, RejectedError, UsageError} from '../errors.js'
+import {type GwError, RejectedError, UsageError} from '../errors.js'
 import type {Difference} from '../money/decide.js'
 import {maskCardNumber} from '../safety/redact.js'
 import {describeSeedDifferences, seedDifferences} from '../seed/differences.js'
-import {resolveFields, type SeedStep, stepName} from '../seed/file.js'
+import {resolveFields} from '../seed/file.js'
+import {type SeedStep, stepName} from '../seed/step.js'
 import type {StepFields, StepKind} from '../seed/kinds.js'
 import {toGwError} from '../cli/to-gw-error.js'
 import {tokenizeCard, updateCard} from './cards.js'
@@ -20,6 +21,7 @@ import {findEarlierRefund, sendRefund} from './refunds.js'
 import {createSubscription} from './subscriptions.js'
 import {createWebHook} from './webhooks.js'
 import {listRecords} from './lists.js'
+import {existing, refuseGatewayDates} from './seed-dates.js'
 
 /**
  * created: sent now; present: found under its reference (alias, address) with the step's values,
@@ -49,11 +51,11 @@ type Outcome = {status: Exclude<SeedStatus, 'failed' | 'differs'>; record: GwRec
  * the file says. Each step is reported as it ends; the first that fails or differs stops the run
  * (later steps may need it) with its error.
  */
-export async function seed(steps: SeedStep[], {environment}: {environment: Environment}, deps: Deps, onStep: (report: SeedReport) => void): Promise<SeedReport[]> {
+export async function seed(steps: SeedStep[], {environment, source}: {environment: Environment; source: string}, deps: Deps, onStep: (report: SeedReport) => void): Promise<SeedReport[]> {
   if (environment !== 'sandbox') {
     throw new UsageError('Fixtures are created on a sandbox only, and the target is live: nothing was sent')
   }
-  if (steps.some((step) => step.at !== undefined)) await refuseUndatable(deps)
+  await refuseGatewayDates(steps, source, deps)
   const records = new Map<string, GwRecord>()
   const reports: SeedReport[] = []
   for (const step of steps) {
@@ -82,21 +84,6 @@ export async function seed(steps: SeedStep[], {environment}: {environment: Envir
     reports.push(report)
   }
   return reports
-}
-
-/**
- * Only the local gateway dates a record in the past (its /_sandbox/ control, by the instance it
- * names itself with): against any other, a file with `at` is refused before anything is sent.
- */
-async function refuseUndatable(deps: Deps): Promise<void> {
-  const refused = () => new UsageError('at dates records on the local gateway only, and this gateway is not one: nothing was sent', 'Seed the local gateway, or leave at out of the file.')
-  try {
-    await deps.client.sandbox.clock()
-  } catch (err) {
-    if (err instanceof NotFoundError) throw refused()
-    throw err
-  }
-  if (deps.client.gatewayInstance === undefined) throw refused()
 }
 
 const DATE_FIELD = {purchase: 'transaction_date', refund: 'transaction_date', customer: 'created_at'} as const
@@ -129,16 +116,6 @@ function runStep(step: SeedStep, fields: Record<string, unknown>, context: {envi
   return run(fields, context)
 }
 
-/** The record found under the key, or undefined when the gateway has none (404). */
-async function existing(find: () => Promise<GwRecord>): Promise<GwRecord | undefined> {
-  try {
-    return await find()
-  } catch (err) {
-    if (err instanceof NotFoundError) return undefined
-    throw err
-  }
-}
-
 const created = (record: GwRecord): Outcome => ({status: 'created', record})
 
 /** The record found under the step's key: present when it holds the step's values, else it differs, naming where. */
@@ -154,14 +131,14 @@ function found(kind: StepKind, fields: Record<string, unknown>, record: GwRecord
 /** A customer's or plan's id, as a subscription record names it, for what the file names by id or reference. */
 async function idOf(resource: 'customers' | 'plans', given: string, held: unknown, deps: Deps): Promise<string> {
   if (given === held) return given
-  const record = await existing(() => lookUp(resource, given, deps))
+  const record = await existing(resource, given, deps)
   return typeof record?.id === 'string' ? record.id : given
 }
 
 const STEPS: {[K in StepKind]: (fields: StepFields[K], context: {environment: Environment; deps: Deps}) => Promise<Outcome>} = {
   async card({alias, ...card}, {deps}) {
     const digits = card.card_number.replace(/[\s-]/g, '')
-    const held = await existing(() => lookUp('cards', alias, deps))
+    const held = await existing('cards', alias, deps)
     if (held) {
       // An alias names one card: another card under it is not this step's.
       if (maskCardNumber(String(held.card_number ?? '')) !== maskCardNumber(digits)) {
@@ -174,12 +151,12 @@ const STEPS: {[K in StepKind]: (fields: StepFields[K], context: {environment: En
   },
 
   async plan(fields, {deps}) {
-    const held = await existing(() => lookUp('plans', fields.reference, deps))
+    const held = await existing('plans', fields.reference, deps)
     return held ? found('plan', fields, held, fields.reference) : created(await createPlan(fields, deps))
   },
 
   async customer(fields, {deps}) {
-    const held = await existing(() => lookUp('customers', fields.reference, deps))
+    const held = await existing('customers', fields.reference, deps)
     if (held) return found('customer', fields, held, fields.reference)
     const {card, address} = fields
     const named = {'first-name': fields.first_name, 'last-name': fields.last_name, reference: fields.reference, email: fields.email, 'ip-address': fields.ip_address, ...address}
@@ -200,7 +177,7 @@ const STEPS: {[K in StepKind]: (fields: StepFields[K], context: {environment: En
   },
 
   async subscription(fields, {deps}) {
-    const held = await existing(() => lookUp('subscriptions', fields.reference, deps))
+    const held = await existing('subscriptions', fields.reference, deps)
     if (held) {
       const ids = {customer: await idOf('customers', fields.customer, held.customer, deps), plan: await idOf('plans', fields.plan, held.plan, deps)}
       return found('subscription', {...fields, ...ids}, held, fields.reference)

@@ -6,6 +6,7 @@ import {freeRefundReference, type RefundInput} from '../operations/refunds.js'
 import {refundedState, type RefundsOfRequest} from '../operations/purchase-refunds.js'
 import * as validate from '../cli/validate.js'
 import {checkedBy, type Prompter} from './prompt.js'
+import {formatMoney} from './money.js'
 import {amountOffer, beyondLeft, nothingLeft} from './refund-match-text.js'
 import {sanitizeLine} from '../safety/sanitize.js'
 import {purchaseName} from '../lists/refund-room.js'
@@ -27,6 +28,7 @@ export async function askRefundAmount(state: RefundedState, prompter: Prompter, 
       const checked = checkedBy(validate.amount, 'amount')(value)
       return checked === true ? (beyondLeft(state, validate.amount('amount', value)) ?? true) : checked
     },
+    readBack: {question: 'amount to refund (--amount)', answer: (typed) => formatMoney(validate.amount('amount', typed), state.currency ? sanitizeLine(state.currency) : undefined)},
   })
   return validate.amount('amount', answer)
 }
@@ -38,6 +40,7 @@ export async function askRefundReference(derived: string, prompter: Prompter): P
   const answer = await prompter.text(`your reference for the refund (--reference)${shown ? `; Enter for ${derived}, derived from the purchase's` : ''}`, {
     default: shown ? derived : undefined,
     validate: checkedBy(validate.notBlank, 'reference'),
+    readBack: {question: 'your reference for the refund (--reference)'},
   })
   return validate.notBlank('reference', answer)
 }

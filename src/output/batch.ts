@@ -55,6 +55,7 @@ export class BatchView {
   private doubts = 0
   private lastProgress = 0
   private headerShown = false
+  private layout?: BatchTableLayout
   /** Rows in doubt waiting for the gateway, by reference: when each wait ends. */
   private readonly waits = new Map<string, number>()
   private ticker?: NodeJS.Timeout
@@ -158,18 +159,20 @@ export class BatchView {
   }
 
   private tableRow(report: RowReport): string {
+    const {row, line, reference, amount} = (this.layout ??= batchTableLayout(this.io.columns))
+    const cell = (width: number | undefined, text: string, start = false) => (width === undefined ? '' : (start ? text.padStart(width) : fit(text, width)) + '  ')
     let text = ''
     if (!this.headerShown) {
-      text += paint(this.io.color, 'bold', `${'ROW'.padStart(5)}  ${'LINE'.padStart(5)}  ${fit('REFERENCE', 24)}  ${fit('STATUS', 9)}  ${fit('AMOUNT', 16)}  RESULT`) + '\n'
+      text += paint(this.io.color, 'bold', `${cell(row, 'ROW', true)}${cell(line, 'LINE', true)}${cell(reference, 'REFERENCE')}${fit('STATUS', 9)}  ${cell(amount, 'AMOUNT')}RESULT`) + '\n'
       this.headerShown = true
     }
     const record = report.record
-    const amount = report.amount === undefined ? '' : moneyText(report.amount, report.currency)
+    const money = report.amount === undefined ? '' : moneyText(report.amount, report.currency)
     const result = record
       ? [record.id, record.message].filter((v) => typeof v === 'string' && v !== '').join('  ')
       : (report.error?.messages.join('; ') ?? '')
     const status = paint(this.io.color, STATUS_STYLE[report.status], fit(report.status, 9))
-    return text + `${String(report.row).padStart(5)}  ${String(report.line).padStart(5)}  ${fit(report.reference ?? '', 24)}  ${status}  ${fit(amount, 16)}  ${visible(result)}${report.resumed ? ' (earlier run)' : ''}\n`
+    return text + `${cell(row, String(report.row), true)}${cell(line, String(report.line), true)}${cell(reference, report.reference ?? '')}${status}  ${cell(amount, money)}${visible(result)}${report.resumed ? ' (earlier run)' : ''}\n`
   }
 
   /** Done/total, rate, time left, outcomes so far, and any wait for the gateway: redrawn at most ten times a second, unless a wait begins or ends. */
@@ -187,6 +190,36 @@ export class BatchView {
     const waiting = this.waits.size > 0 ? `  ${waitingStatus(this.noun, this.waits.size, secondsLeft(Math.max(...this.waits.values()), Date.now()))}` : ''
     this.io.status(`${this.done}/${this.total}  ${rate.toFixed(1)}/s  ETA ${eta}  ${count('approved')} approved, ${count('declined')} declined, ${failed} failed${waiting}`)
   }
+}
+
+export interface BatchTableLayout {
+  /** Widths of the columns before the status and the result; a column left out has none. */
+  row?: number
+  line?: number
+  reference: number
+  amount: number
+}
+
+/** Room the result (the record's id and outcome, or the error) is left at least. */
+const RESULT_ROOM = 20
+
+/**
+ * A batch's table at a terminal this wide: its rows are printed as they finish, so its widths are
+ * set before any is known. Every column fits in full when the terminal leaves the result its room;
+ * narrower, the row number goes first (the line finds the row in the file), then the reference and
+ * amount narrow, then the line goes; the status, what became of the row, always stays.
+ */
+export function batchTableLayout(width: number): BatchTableLayout {
+  const steps: BatchTableLayout[] = [
+    {row: 5, line: 5, reference: 24, amount: 16},
+    {line: 5, reference: 24, amount: 16},
+    {line: 5, reference: 16, amount: 12},
+    {reference: 16, amount: 12},
+    {reference: 12, amount: 12},
+  ]
+  // Each column and the status (9) take two spaces after them.
+  const taken = (layout: BatchTableLayout) => [layout.row, layout.line, layout.reference, 9, layout.amount].reduce<number>((sum, w) => sum + (w === undefined ? 0 : w + 2), 0)
+  return steps.find((layout) => taken(layout) + RESULT_ROOM <= width) ?? steps.at(-1)!
 }
 
 /** `9 rows answered, 2 in doubt, 29 not started`: a stopped batch says it so, and its next run the same. */

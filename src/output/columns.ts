@@ -8,49 +8,63 @@ export interface Column {
   label: string
   field: string
   /**
-   * `card`: a masked number, in a table by its last four (`…4242`); `datetime`: the date and time
-   * as the record gives them; `match`: a refund's gw_match (refund list --purchase), its word and
+   * `refund-money`: a refund's amount as money given back, without the sign a gateway puts on it
+   * (the interface's -1000 and the live gateway's 1000 are both `10.00 AUD`); `card`: a masked
+   * number, in a table by its last four (`…4242`); `datetime`: the date and time as the record
+   * gives them, in a narrow table without the year (`11-25 15:04`); `match`: a refund's gw_match (refund list --purchase), its word and
    * reason; `refunds`: a purchase's gw_refunded or gw_left_to_refund, an amount or a range in a
    * table, what gw knows and why in the field/value list.
    */
-  format?: 'money' | 'outcome' | 'date' | 'datetime' | 'boolean' | 'card' | 'match' | 'refunds'
+  format?: 'money' | 'refund-money' | 'outcome' | 'date' | 'datetime' | 'boolean' | 'card' | 'match' | 'refunds'
   /**
-   * How much a table needs it when columns must go to fit the terminal: the highest go first, the
-   * last of equals first. 1 (the default) for what a support task looks for, 3 for what it seldom does;
-   * 0 for the id the next command takes (gw refund create --transaction-id), the last to go and kept whole.
+   * How much a person reading the table needs it, when the terminal is too narrow for every
+   * column (table.ts recordsTable). The least needed are left out first, the last of equals first:
+   * - `seldom`, `sometimes`, `often` (the default): left out before any column more needed is
+   *   cut, and without a word;
+   * - `most`: what a person reads a record by (its amount, its card's last four, its reference):
+   *   cut before it is left out, and a note on stderr names it when it is;
+   * - `id`: the id the next command takes (gw refund create --transaction-id): kept whole, up to
+   *   half the width, and left out only after every `most`;
+   * - `always`: never left out, cut if it must be (a record's outcome, the day a report's row adds up).
    */
-  priority?: 0 | 1 | 2 | 3
+  need?: Need
 }
 
+export type Need = 'always' | 'id' | 'most' | 'often' | 'sometimes' | 'seldom'
+
+/** Needs from the first to be left out to the last. */
+export const NEEDS: readonly Need[] = ['seldom', 'sometimes', 'often', 'most', 'id', 'always']
+
 export const cardColumns: Column[] = [
-  {label: 'Token', field: 'token'},
-  {label: 'Alias', field: 'alias'},
+  {label: 'Token', field: 'token', need: 'id'},
+  {label: 'Alias', field: 'alias', need: 'most'},
   {label: 'Card holder', field: 'card_holder'},
-  {label: 'Card', field: 'card_number', format: 'card'},
+  {label: 'Card', field: 'card_number', format: 'card', need: 'most'},
   {label: 'Expiry', field: 'card_expiry', format: 'date'},
-  {label: 'Type', field: 'card_type', priority: 2},
-  {label: 'Category', field: 'card_category', priority: 3},
-  {label: 'Issuer', field: 'card_issuer', priority: 3},
-  {label: 'Country', field: 'card_country', priority: 3},
-  {label: 'Transactions', field: 'transaction_count', priority: 2},
+  {label: 'Type', field: 'card_type', need: 'sometimes'},
+  {label: 'Category', field: 'card_category', need: 'seldom'},
+  {label: 'Issuer', field: 'card_issuer', need: 'seldom'},
+  {label: 'Country', field: 'card_country', need: 'seldom'},
+  {label: 'Transactions', field: 'transaction_count', need: 'sometimes'},
 ]
 
 // Purchases and refunds in the order a support task reads them: when, which order, how much,
 // what came of it, on which card; then the id to act on (refund, look up), kept to the last; whose;
-// then what is seldom looked for, left out first.
+// then what is seldom looked for, left out first. What came of it stays at any width; the date goes
+// before the reference, amount, card and id are cut, and of those the card goes first.
 export const purchaseColumns: Column[] = [
   {label: 'Date', field: 'transaction_date', format: 'datetime'},
-  {label: 'Reference', field: 'reference'},
-  {label: 'Amount', field: 'amount', format: 'money'},
-  {label: 'Outcome', field: 'message', format: 'outcome'},
-  {label: 'Card', field: 'card_number', format: 'card'},
-  {label: 'Id', field: 'id', priority: 0},
-  {label: 'Card holder', field: 'card_holder', priority: 2},
-  {label: 'Settlement date', field: 'settlement_date', format: 'date', priority: 3},
-  {label: 'Source', field: 'source', priority: 3},
-  {label: 'Authorization', field: 'authorization', priority: 3},
-  {label: 'Card token', field: 'card_token', priority: 3},
-  {label: 'Expiry', field: 'card_expiry', format: 'date', priority: 3},
+  {label: 'Reference', field: 'reference', need: 'most'},
+  {label: 'Amount', field: 'amount', format: 'money', need: 'most'},
+  {label: 'Outcome', field: 'message', format: 'outcome', need: 'always'},
+  {label: 'Card', field: 'card_number', format: 'card', need: 'most'},
+  {label: 'Id', field: 'id', need: 'id'},
+  {label: 'Card holder', field: 'card_holder', need: 'sometimes'},
+  {label: 'Settlement date', field: 'settlement_date', format: 'date', need: 'seldom'},
+  {label: 'Source', field: 'source', need: 'seldom'},
+  {label: 'Authorization', field: 'authorization', need: 'seldom'},
+  {label: 'Card token', field: 'card_token', need: 'seldom'},
+  {label: 'Expiry', field: 'card_expiry', format: 'date', need: 'seldom'},
 ]
 
 /** purchase get: one purchase at a terminal also shows what has been refunded of it and what is left (gw's own fields, never in JSON). */
@@ -58,93 +72,95 @@ export const purchaseGetColumns: Column[] = [...purchaseColumns, {label: 'Refund
 
 export const refundColumns: Column[] = [
   {label: 'Date', field: 'transaction_date', format: 'datetime'},
-  {label: 'Reference', field: 'reference'},
-  {label: 'Amount', field: 'amount', format: 'money'},
-  {label: 'Outcome', field: 'message', format: 'outcome'},
-  {label: 'Card', field: 'card_number', format: 'card'},
-  {label: 'Id', field: 'id', priority: 0},
-  {label: 'Card holder', field: 'card_holder', priority: 2},
-  {label: 'Card type', field: 'card_type', priority: 3},
-  {label: 'Response code', field: 'response_code', priority: 3},
-  {label: 'Authorization', field: 'authorization', priority: 3},
+  {label: 'Reference', field: 'reference', need: 'most'},
+  {label: 'Amount', field: 'amount', format: 'refund-money', need: 'most'},
+  {label: 'Outcome', field: 'message', format: 'outcome', need: 'always'},
+  {label: 'Card', field: 'card_number', format: 'card', need: 'most'},
+  {label: 'Id', field: 'id', need: 'id'},
+  {label: 'Card holder', field: 'card_holder', need: 'sometimes'},
+  {label: 'Card type', field: 'card_type', need: 'seldom'},
+  {label: 'Response code', field: 'response_code', need: 'seldom'},
+  {label: 'Authorization', field: 'authorization', need: 'seldom'},
 ]
 
 /** refund list: with --purchase, first whether each refund is certain, likely, possible or another purchase's, and why (its gw_match); without, no record has one and the column is left out. */
-export const refundListColumns: Column[] = [{label: 'Match', field: 'gw_match', format: 'match'}, ...refundColumns]
+export const refundListColumns: Column[] = [{label: 'Match', field: 'gw_match', format: 'match', need: 'always'}, ...refundColumns]
 
 export const planColumns: Column[] = [
-  {label: 'Id', field: 'id'},
-  {label: 'Name', field: 'name'},
+  {label: 'Id', field: 'id', need: 'id'},
+  {label: 'Name', field: 'name', need: 'most'},
   {label: 'Reference', field: 'reference'},
-  {label: 'Description', field: 'description'},
-  {label: 'Amount', field: 'amount', format: 'money'},
+  {label: 'Description', field: 'description', need: 'sometimes'},
+  {label: 'Amount', field: 'amount', format: 'money', need: 'most'},
   {label: 'Subscriptions', field: 'subscription_count'},
 ]
 
 export const customerColumns: Column[] = [
-  {label: 'Id', field: 'id'},
-  {label: 'Reference', field: 'reference'},
-  {label: 'First name', field: 'first_name'},
-  {label: 'Last name', field: 'last_name'},
+  {label: 'Id', field: 'id', need: 'id'},
+  {label: 'Reference', field: 'reference', need: 'most'},
+  {label: 'First name', field: 'first_name', need: 'most'},
+  {label: 'Last name', field: 'last_name', need: 'most'},
   {label: 'Email', field: 'email'},
-  {label: 'Card token', field: 'card_token', priority: 3},
-  {label: 'Created', field: 'created_at', format: 'datetime', priority: 2},
+  {label: 'Card token', field: 'card_token', need: 'seldom'},
+  {label: 'Created', field: 'created_at', format: 'datetime', need: 'sometimes'},
 ]
 
+// A subscription's state (active, and how its last charge went) is its outcome.
 export const subscriptionColumns: Column[] = [
-  {label: 'Id', field: 'id'},
-  {label: 'Reference', field: 'reference'},
+  {label: 'Id', field: 'id', need: 'id'},
+  {label: 'Reference', field: 'reference', need: 'most'},
   {label: 'Customer', field: 'customer'},
   {label: 'Plan', field: 'plan'},
-  {label: 'Frequency', field: 'frequency'},
-  {label: 'Active', field: 'is_active', format: 'boolean'},
-  {label: 'Last status', field: 'last_status'},
-  {label: 'Start date', field: 'start_date', format: 'date'},
+  {label: 'Frequency', field: 'frequency', need: 'sometimes'},
+  {label: 'Active', field: 'is_active', format: 'boolean', need: 'always'},
+  {label: 'Last status', field: 'last_status', need: 'most'},
+  {label: 'Start date', field: 'start_date', format: 'date', need: 'sometimes'},
   {label: 'Next billing', field: 'next_billing_date', format: 'date'},
-  {label: 'End date', field: 'end_date', format: 'date'},
+  {label: 'End date', field: 'end_date', format: 'date', need: 'sometimes'},
 ]
 
 export const webHookColumns: Column[] = [
-  {label: 'Id', field: 'id'},
-  {label: 'Name', field: 'name'},
-  {label: 'Address', field: 'address'},
+  {label: 'Id', field: 'id', need: 'id'},
+  {label: 'Name', field: 'name', need: 'most'},
+  {label: 'Address', field: 'address', need: 'most'},
   {label: 'Events', field: 'events'},
   {label: 'Mode', field: 'mode'},
-  {label: 'Username', field: 'authentication_username'},
-  {label: 'Created', field: 'created_at'},
+  {label: 'Username', field: 'authentication_username', need: 'sometimes'},
+  {label: 'Created', field: 'created_at', need: 'sometimes'},
 ]
 
-export const sandboxClockColumns: Column[] = [{label: 'Today', field: 'today'}]
+export const sandboxClockColumns: Column[] = [{label: 'Today', field: 'today', need: 'always'}]
 
 export const clockAdvanceColumns: Column[] = [
-  {label: 'New date', field: 'today'},
+  {label: 'New date', field: 'today', need: 'always'},
   {label: 'From', field: 'from'},
   {label: 'Days', field: 'days'},
-  {label: 'Charges approved', field: 'charges_approved'},
-  {label: 'Charges declined', field: 'charges_declined'},
+  {label: 'Charges approved', field: 'charges_approved', need: 'most'},
+  {label: 'Charges declined', field: 'charges_declined', need: 'most'},
   {label: 'Events', field: 'events'},
   {label: 'Web hook deliveries queued', field: 'deliveries_queued'},
 ]
 
 export const triggerColumns: Column[] = [
-  {label: 'Event', field: 'event'},
-  {label: 'Delivered to', field: 'delivered_to'},
+  {label: 'Event', field: 'event', need: 'always'},
+  {label: 'Delivered to', field: 'delivered_to', need: 'most'},
   {label: 'Payload', field: 'payload'},
 ]
 
 /**
  * gw report: a day's totals in one currency. The sums are what an operator reads the day by (Net
- * and Refunded stay at 80 columns); of the counts, declines go last, the others first.
+ * and Refunded stay at 80 columns, and at 60, where the currency goes: each sum names it); of the
+ * counts, declines go last, the others first.
  */
 export const reportColumns: Column[] = [
-  {label: 'Day', field: 'day'},
+  {label: 'Day', field: 'day', need: 'always'},
   {label: 'Currency', field: 'currency'},
-  {label: 'Approved', field: 'purchases_approved', priority: 3},
-  {label: 'Approved amount', field: 'purchases_approved_amount', format: 'money'},
-  {label: 'Declined', field: 'purchases_declined', priority: 2},
-  {label: 'Refunds', field: 'refunds', priority: 3},
-  {label: 'Refunded', field: 'refunds_amount', format: 'money'},
-  {label: 'Net', field: 'net', format: 'money'},
+  {label: 'Approved', field: 'purchases_approved', need: 'seldom'},
+  {label: 'Approved amount', field: 'purchases_approved_amount', format: 'money', need: 'most'},
+  {label: 'Declined', field: 'purchases_declined', need: 'sometimes'},
+  {label: 'Refunds', field: 'refunds', need: 'seldom'},
+  {label: 'Refunded', field: 'refunds_amount', format: 'money', need: 'most'},
+  {label: 'Net', field: 'net', format: 'money', need: 'most'},
 ]
 
 /** A request the local gateway answered (gw sandbox logs): one line each on a terminal, in this order. */
@@ -166,11 +182,11 @@ export const requestLogColumns: Column[] = [
  * sandbox redeliver) goes before the address does, at 80 columns.
  */
 export const deliveryColumns: Column[] = [
-  {label: 'Id', field: 'id', priority: 2},
-  {label: 'Event', field: 'event'},
-  {label: 'Status', field: 'status'},
-  {label: 'Address', field: 'hook'},
-  {label: 'Last answer', field: 'last_answer'},
-  {label: 'Attempts', field: 'attempts', priority: 2},
-  {label: 'Last attempt', field: 'last_attempt_at', format: 'datetime', priority: 3},
+  {label: 'Id', field: 'id', need: 'sometimes'},
+  {label: 'Event', field: 'event', need: 'most'},
+  {label: 'Status', field: 'status', need: 'always'},
+  {label: 'Address', field: 'hook', need: 'most'},
+  {label: 'Last answer', field: 'last_answer', need: 'most'},
+  {label: 'Attempts', field: 'attempts', need: 'sometimes'},
+  {label: 'Last attempt', field: 'last_attempt_at', format: 'datetime', need: 'seldom'},
 ]

@@ -24,11 +24,9 @@ export function pickFields(record: GwRecord, fields: string[]): GwRecord {
 
 /** Table columns for the fields asked for: the command's own column where it has one, else the field's name. */
 export function columnsFor(columns: Column[], fields: string[]): Column[] {
-  // The fields asked for are all needed, in the order given: none goes before another is cut.
-  return fields.map((field) => {
-    const {priority: _, ...column} = columns.find((known) => known.field === field) ?? {label: field, field}
-    return column
-  })
+  // The fields asked for are all needed alike, in the order given: none goes before another is
+  // cut, the last first, and a note names any left out.
+  return fields.map((field) => ({...(columns.find((known) => known.field === field) ?? {label: field, field}), need: 'most'}))
 }
 
 /**

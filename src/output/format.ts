@@ -25,7 +25,10 @@ export function formatCell(record: GwRecord, column: Column, color: boolean, {in
   if (value === undefined || value === null || value === '') return column.format === 'outcome' ? formatOutcome(record, color) : ''
   switch (column.format) {
     case 'money':
-      return typeof value === 'number' ? formatMoney(value, typeof record.currency === 'string' ? sanitizeLine(record.currency) : undefined) : formatLeaf(value)
+      return typeof value === 'number' ? formatMoney(value, currencyOf(record)) : formatLeaf(value)
+    case 'refund-money':
+      // One sign whichever gateway answered: the interface's refunds are negative, the live gateway's positive.
+      return typeof value === 'number' ? formatMoney(Math.abs(value), currencyOf(record)) : formatLeaf(value)
     case 'outcome':
       return formatOutcome(record, color)
     case 'date':
@@ -50,6 +53,8 @@ export function formatCell(record: GwRecord, column: Column, color: boolean, {in
       return formatLeaf(value)
   }
 }
+
+const currencyOf = (record: GwRecord) => (typeof record.currency === 'string' ? sanitizeLine(record.currency) : undefined)
 
 /** A plain value, as a person reads it. */
 function formatLeaf(value: unknown): string {

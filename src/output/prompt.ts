@@ -1,11 +1,22 @@
 import {GwError, InterruptedError} from '../errors.js'
+import {displayWidth, wrap} from './text-width.js'
 
 /** A check of an answer: true, or the message to show before asking again. */
 export type Validate = (value: string) => string | true | Promise<string | true>
 
+/**
+ * How a question reads once answered, in the line that stays on the terminal: without its offer
+ * (`Enter for ...`), which no longer applies, and the answer as what it means (`10.00 AUD`, not
+ * `1000`).
+ */
+export interface ReadBack {
+  question: string
+  answer?: (answer: string) => string
+}
+
 /** Questions asked on the terminal; answers come back trimmed. Tests hand commands a scripted one. */
 export interface Prompter {
-  text(message: string, options?: {default?: string; validate?: Validate}): Promise<string>
+  text(message: string, options?: {default?: string; validate?: Validate; readBack?: ReadBack}): Promise<string>
   /** Typed without echo: tokens, card numbers, CVVs. */
   secret(message: string, validate?: Validate): Promise<string>
   choose<T extends string>(message: string, choices: readonly T[], defaultChoice?: T): Promise<T>
@@ -24,10 +35,15 @@ export function checkedBy(rule: (flag: string, input: string) => unknown, flag: 
   }
 }
 
-/** inquirer, loaded only when a question is asked, writing to stderr so stdout stays for results. */
+/**
+ * inquirer, loaded only when a question is asked, writing to stderr so stdout stays for results.
+ * Its questions are broken at spaces to the terminal's width: inquirer breaks its lines at the
+ * width wherever it falls, mid-word.
+ */
 export async function terminalPrompter(): Promise<Prompter> {
-  const {default: inquirer} = await import('inquirer')
+  const [{default: inquirer}, {styleText}] = await Promise.all([import('inquirer'), import('node:util')])
   const prompt = inquirer.createPromptModule({output: process.stderr})
+  const width = () => process.stderr.columns || 80
   const ask = async <T>(question: Record<string, unknown>): Promise<T> => {
     try {
       const answers = (await prompt([{name: 'answer', ...question}] as never)) as {answer: T}
@@ -37,9 +53,51 @@ export async function terminalPrompter(): Promise<Prompter> {
       throw err
     }
   }
-  return {
-    text: async (message, options = {}) => (await ask<string>({type: 'input', message, default: options.default, validate: options.validate})).trim(),
-    secret: async (message, validate) => (await ask<string>({type: 'password', message, mask: '*', validate})).trim(),
-    choose: (message, choices, defaultChoice) => ask({type: 'select', message, choices: choices.map((value) => ({value, name: value})), default: defaultChoice}),
+  const text = async (message: string, {default: offered, validate, readBack}: {default?: string; validate?: Validate; readBack?: ReadBack} = {}) => {
+    const columns = width()
+    const asked = fitQuestion(message, columns, offered === undefined ? '' : `(${offered})`)
+    const answered = readBack && fitQuestion(readBack.question, columns)
+    const answer = await ask<string>({
+      type: 'input',
+      message: asked,
+      default: offered,
+      validate,
+      theme: {style: {message: (question: string, status: string) => styleText('bold', status === 'done' && answered ? answered : question)}},
+      transformer: (value: string, {isFinal}: {isFinal: boolean}) => {
+        if (!isFinal || !answered) return value
+        const meaning = readBack.answer?.(value.trim()) ?? value.trim()
+        return (besideLastLine(answered, meaning, columns) ? '' : '\n') + styleText('cyan', meaning)
+      },
+    })
+    return answer.trim()
   }
+  return {
+    text,
+    secret: async (message, validate) => (await ask<string>({type: 'password', message: fitQuestion(message, width()), mask: '*', validate})).trim(),
+    choose: (message, choices, defaultChoice) => ask({type: 'select', message: fitQuestion(message, width()), choices: choices.map((value) => ({value, name: value})), default: defaultChoice}),
+  }
+}
+
+const MONEY = /(\d) ([A-Z]{3})\b/g
+
+/** inquirer's mark before a question (`?`, `✔`) and the space after it. */
+const MARK = 2
+
+/**
+ * A question broken at spaces into lines that fit `width` after inquirer's mark; `then`, what
+ * inquirer puts after it (the offered answer), goes to a line of its own when it would not fit
+ * beside the last.
+ */
+export function fitQuestion(question: string, width: number, then = ''): string {
+  // The mark and its space, as two characters the first word carries (a leading space would be
+  // trimmed); an amount and its currency (`10.00 AUD`) are not broken apart.
+  const lines = wrap('?'.repeat(MARK) + question.replace(MONEY, '$1\u00A0$2'), width).map((line) => line.replaceAll('\u00A0', ' '))
+  lines[0] = lines[0]!.slice(MARK)
+  const text = lines.join('\n')
+  return then === '' || besideLastLine(text, then, width) ? text : text + '\n'
+}
+
+function besideLastLine(question: string, then: string, width: number): boolean {
+  const lines = question.split('\n')
+  return (lines.length === 1 ? MARK : 0) + displayWidth(lines.at(-1)!) + 1 + displayWidth(then) <= width
 }

@@ -56,14 +56,11 @@ export async function renderList(io: Io, gatewayRecords: GwRecord[], columns: Co
   else if (records.length === 0) io.err('Nothing to show.\n')
   else {
     const {recordsTable} = await import('./table.js')
-    const {text, leftOut} = recordsTable(records, shownColumns(columns, options), {color: io.color, width: io.columns, keepEmpty: options.fields !== undefined})
+    const {text, missed} = recordsTable(records, shownColumns(columns, options), {color: io.color, width: io.columns, keepEmpty: options.fields !== undefined})
     await io.page(lineCount(text))
     io.out(text)
-    if (leftOut.length > 0) {
-      const {wrap} = await import('./text-width.js')
-      const note = wrap(`Left out to fit ${io.columns} columns: ${leftOut.join(', ')}. Choose columns with --fields, or widen the terminal.`, io.columns)
-      io.err(note.map((line) => paint(io.errColor, 'dim', line) + '\n').join(''))
-    }
+    // Columns nobody asked for go without a word, as gh's do; one that matters, or was named, is said.
+    if (missed.length > 0) io.err(paint(io.errColor, 'dim', `${missed.join(', ')} left out to fit ${io.columns} columns (--fields picks columns).`) + '\n')
   }
 }
 

@@ -13,7 +13,7 @@ import {sanitizeLine} from '../safety/sanitize.js'
  * stderr, then the record of an approval as the result, or the failure the outcome exits with (a
  * decline's carries its record, printed as the result too).
  */
-export function settle(io: Io, sent: Sent & {purchase?: GwRecord; inFull?: boolean; derived?: boolean}): GwRecord {
+export function settle(io: Io, sent: Sent & SentExtras): GwRecord {
   io.err(sentNotices(sent))
   if (sent.failure) throw sent.failure
   const {noun, record} = sent.decided as Extract<Sent['decided'], {outcome: 'approved'}>
@@ -29,13 +29,22 @@ function unprintedNotice(noun: MoneyInFlight['noun'], record: GwRecord, referenc
   return `The ${noun} was approved (${id}reference ${sanitizeLine(reference)}), but its record could not be printed: do not resend it; ${checkCommand({noun, reference})} shows it.\n`
 }
 
-function sentNotices({body, decided, purchase, inFull, derived}: Sent & {purchase?: GwRecord; inFull?: boolean; derived?: boolean}): string {
+/** What a command knows of what it sent, besides the outcome. */
+interface SentExtras {
+  purchase?: GwRecord
+  inFull?: boolean
+  derived?: boolean
+  /** gw could not record making this refund, and warned what it shows as instead: it is not certain for its purchase. */
+  unrecorded?: boolean
+}
+
+function sentNotices({body, decided, purchase, inFull, derived, unrecorded}: Sent & SentExtras): string {
   let text = ''
   if (purchase && inFull) {
     const currency = typeof purchase.currency === 'string' ? purchase.currency : undefined
     text += `Refunding purchase ${String(purchase.id ?? '')} in full: ${formatMoney(Number(purchase.amount), currency)}.\n`
   }
-  if (derived && purchase && decided.outcome === 'approved') {
+  if (derived && purchase && decided.outcome === 'approved' && !unrecorded) {
     const name = String(purchase.reference ?? purchase.id)
     text += `Reference ${body.reference}, derived from purchase ${name}'s: gw refund list --purchase ${shellQuote(name)} finds it for certain.\n`
   }

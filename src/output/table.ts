@@ -1,5 +1,6 @@
 import Table from 'cli-table3'
-import type {Column} from './columns.js'
+import {type Column, NEEDS} from './columns.js'
+import {type Form, formsOf} from './table-forms.js'
 import {paint} from './colors.js'
 import {formatCell, isNested, keyPaths} from './format.js'
 import {displayWidth, truncate, wrap} from './text-width.js'
@@ -56,58 +57,126 @@ function pathLines(paths: Array<[string, string]>, width: number): string[] {
 
 export interface FittedTable {
   text: string
-  /** Labels of columns that did not fit at all, for a note on stderr. */
+  /** Labels of the columns left out to fit, the first left out first. */
   leftOut: string[]
+  /** Those of them a person would miss (a column that matters, or one asked for by name): a note on stderr names them. */
+  missed: string[]
 }
+
+/** A column as the table may show it: its cells in each form it has, the widest first (table-forms.ts). */
+interface Candidate {
+  column: Column
+  index: number
+  forms: Form[]
+}
+
+const needOf = ({column}: Candidate) => NEEDS.indexOf(column.need ?? 'often')
+const SILENT = NEEDS.indexOf('often')
+const ALWAYS = NEEDS.indexOf('always')
 
 /**
  * Records as one table, a row each, no line wider than the terminal. Columns keep their natural
- * width when everything fits; otherwise the widest are narrowed first and their values cut with
- * `…`. Columns a support task seldom reads (Column.priority 2, then 3) are left out before
- * any it does is cut; when even the narrowest widths do not fit, columns are left out from the end. Columns empty in every record are dropped unless asked for by name (keepEmpty).
+ * width when everything fits; otherwise a date loses its year, the widest columns are narrowed and
+ * their values cut with `…`. Columns a person needs less (Column.need) are left out before one
+ * needed more is cut; when even the narrowest widths do not fit, the least needed of the rest go
+ * too, never one needed `always`. Columns empty in every record are dropped unless asked for by
+ * name (keepEmpty).
  */
 export function recordsTable(records: GwRecord[], columns: Column[], {color, width, keepEmpty = false}: TableOptions & {keepEmpty?: boolean}): FittedTable {
-  const cells = records.map((record) => columns.map((column) => formatCell(record, column, color, {inTable: true})))
-  let shown = columns.map((column, index) => ({column, index})).filter(({index}) => keepEmpty || cells.some((row) => row[index] !== ''))
-  const naturalOf = ({column, index}: {column: Column; index: number}) => Math.max(displayWidth(column.label), ...cells.map((row) => displayWidth(row[index]!)))
-  const left: typeof shown = []
-  const priority = ({column}: {column: Column}) => column.priority ?? 1
-  const leaveOutLeastNeeded = () => {
-    const least = shown.reduce((worst, candidate) => (priority(candidate) >= priority(worst) ? candidate : worst))
+  const candidates = columns.map((column, index): Candidate => ({column, index, forms: formsOf(column, records, records.map((record) => formatCell(record, column, color, {inTable: true})))}))
+  let shown = candidates.filter(({forms}) => keepEmpty || forms[0]!.cells.some((cell) => cell !== ''))
+  const left: Candidate[] = []
+  const leaveOutLeastNeeded = (among: Candidate[]) => {
+    const least = among.reduce((worst, candidate) => (needOf(candidate) <= needOf(worst) ? candidate : worst))
     left.push(least)
     shown = shown.filter((entry) => entry !== least)
   }
-  // The id the next command takes (priority 0) is kept whole, up to half the width; with none, the first column, which names the row.
-  const whole = () => Math.max(0, shown.findIndex((entry) => priority(entry) === 0))
-  // What a support task reads (priority 0 and 1) is cut only once every column it seldom reads is gone.
-  const cutsNeeded = () => {
-    const natural = shown.map(naturalOf)
-    const {widths, kept} = fitColumns(natural, width, whole())
-    return kept < shown.length || shown.some((entry, i) => priority(entry) <= 1 && widths[i]! < natural[i]!)
+  // Left out without a word while a column needed more is shortened, cut or cannot fit.
+  for (;;) {
+    const cut = shortenedColumns(layOut(shown, width))
+    const most = Math.max(-1, ...cut.map(needOf))
+    const silent = shown.filter((entry) => needOf(entry) <= SILENT && needOf(entry) < most)
+    if (silent.length === 0) break
+    leaveOutLeastNeeded(silent)
   }
-  while (shown.some((entry) => priority(entry) > 1) && cutsNeeded()) leaveOutLeastNeeded()
-  // A narrow column left out before a wide one of its rank went may fit again once that one is
-  // gone; never while a column more needed is still left out.
+  // A narrow column left out before a wide one of its need went may fit again once that one is
+  // gone; never while a column more needed is still left out, nor by narrowing one needed more.
   for (const entry of [...left].reverse()) {
-    if (left.some((other) => priority(other) < priority(entry))) continue
-    const before = shown
-    shown = [...shown, entry].sort((a, b) => a.index - b.index)
-    if (cutsNeeded()) shown = before
-    else left.splice(left.indexOf(entry), 1)
+    if (left.some((other) => needOf(other) > needOf(entry))) continue
+    const before = layOut(shown, width)
+    const after = layOut([...shown, entry].sort((a, b) => a.index - b.index), width)
+    if (fits(after) && !narrowed(before, after, needOf(entry))) {
+      shown = after.shown
+      left.splice(left.indexOf(entry), 1)
+    }
   }
-  while (shown.length > 1 && fitColumns(shown.map(naturalOf), width, whole()).kept < shown.length) leaveOutLeastNeeded()
-  const leftOut = left.map(({column}) => column.label)
-  const {widths} = fitColumns(shown.map(naturalOf), width, whole())
+  for (;;) {
+    const {kept} = layOut(shown, width)
+    const goable = shown.filter((entry) => needOf(entry) < ALWAYS)
+    if (kept === shown.length || goable.length === 0) break
+    leaveOutLeastNeeded(goable)
+  }
+  const {widths, chosen, kept} = layOut(shown, width)
+  const visible = shown.slice(0, kept)
   const table = new Table({
-    head: shown.map(({column}, i) => paint(color, 'bold', truncate(column.label, widths[i]!))),
+    head: visible.map((entry, i) => paint(color, 'bold', truncate(entry.forms[chosen[i]!]!.label, widths[i]!))),
     colWidths: widths.map((w) => w + 2),
     wordWrap: false,
     truncate: '…',
     // compact: a rule under the header only, none between rows.
     style: {head: [], border: color ? ['grey'] : [], compact: true},
   })
-  for (const row of cells) table.push(shown.map(({index}, i) => truncate(row[index]!, widths[i]!)))
-  return {text: table.toString() + '\n', leftOut}
+  for (let row = 0; row < records.length; row++) table.push(visible.map((entry, i) => truncate(entry.forms[chosen[i]!]!.cells[row]!, widths[i]!)))
+  const gone = [...left, ...shown.slice(kept)]
+  return {text: table.toString() + '\n', leftOut: gone.map(({column}) => column.label), missed: gone.filter((entry) => needOf(entry) > SILENT).map(({column}) => column.label)}
+}
+
+interface Layout {
+  shown: Candidate[]
+  /** Which of its forms each column shows. */
+  chosen: number[]
+  widths: number[]
+  /** How many leading columns fit at all. */
+  kept: number
+}
+
+/**
+ * Widths for the columns shown (fitColumns), each in the widest of its forms that fits whole: a
+ * column narrowed below its form takes its next one (a date without its year), and the room that
+ * frees goes to the others.
+ */
+function layOut(shown: Candidate[], width: number): Layout {
+  // The id the next command takes is kept whole; with none, the first column, which names the row.
+  const whole = Math.max(0, shown.findIndex((entry) => entry.column.need === 'id'))
+  const chosen = shown.map(() => 0)
+  for (;;) {
+    const natural = shown.map((entry, i) => entry.forms[chosen[i]!]!.width)
+    const {widths, kept} = fitColumns(natural, width, whole)
+    let changed = false
+    for (const [i, entry] of shown.entries()) {
+      const room = i < kept ? widths[i]! : 0
+      if (room >= natural[i]! || chosen[i] === entry.forms.length - 1) continue
+      chosen[i]!++
+      changed = true
+    }
+    if (!changed) return {shown, chosen, widths, kept}
+  }
+}
+
+/** The columns a layout shows in a shorter form than their first, cuts with `…`, or cannot fit at all. */
+function shortenedColumns({shown, chosen, widths, kept}: Layout): Candidate[] {
+  return shown.filter((entry, i) => i >= kept || chosen[i]! > 0 || widths[i]! < entry.forms[chosen[i]!]!.width)
+}
+
+const fits = ({shown, kept}: Layout) => kept === shown.length
+
+/** Whether a column needed more than `need` is shown shorter or cut in `after` than in `before`. */
+function narrowed(before: Layout, after: Layout, need: number): boolean {
+  return after.shown.some((entry, i) => {
+    const was = before.shown.indexOf(entry)
+    if (was === -1 || needOf(entry) <= need) return false
+    return after.chosen[i]! > before.chosen[was]! || after.widths[i]! < Math.min(before.widths[was]!, entry.forms[after.chosen[i]!]!.width)
+  })
 }
 
 /**

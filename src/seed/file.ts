@@ -4,32 +4,10 @@ import {tooLong} from '../api/schemas/rules.js'
 import {UsageError} from '../errors.js'
 import type {Io} from '../output/io.js'
 import {maskCardNumbersIn} from '../safety/redact.js'
+import {acrossStepProblems} from './across.js'
 import {FIELDS, fieldsOf, recordFields, STEP_KINDS, type StepKind} from './kinds.js'
 import {keptText, MAX_KEPT_BYTES, oversizedLength, TooLargeError} from './read.js'
-
-/**
- * A fixtures file for `gw sandbox seed`: JSON, `{"steps": [{"name", "create", "fields"}, ...]}`,
- * each step creating one record of its kind with the API's own fields. A string may name a field of
- * an earlier step's record as `{{name.field}}`: alone, it takes that value as it is (a number stays
- * a number); inside other text, as text. Keys starting with `_` are comments, ignored. The whole
- * file is checked before anything is sent, and every problem is named with its step and field.
- */
-export interface SeedStep {
-  /** 1 for the first step. */
-  step: number
-  name: string
-  create: StepKind
-  /** As the file has them, references unresolved. */
-  fields: Record<string, unknown>
-  /** When the record is to be dated (the file's `at`): a purchase, refund or customer made in the past. */
-  at?: DatedAt
-}
-
-/** A step's `at`: the instant the record is dated, and the day when the file named a day (the instant is then noon of it, or now). */
-export interface DatedAt {
-  instant: string
-  day?: string
-}
+import {type DatedAt, REFERENCE, type SeedStep, stepName} from './step.js'
 
 /** The kinds whose records carry the date they were made, and may be dated in the past with `at`. */
 export const DATED_KINDS = ['purchase', 'refund', 'customer'] as const satisfies readonly StepKind[]
@@ -38,7 +16,6 @@ type GwRecord = Record<string, unknown>
 
 const NAME = /^[A-Za-z][\w-]*$/
 const TEMPLATE = /\{\{([^{}]*)\}\}/g
-const REFERENCE = /^\s*([A-Za-z][\w-]*)\.([A-Za-z_]\w*)\s*$/
 const STEP_KEYS = ['name', 'create', 'fields', 'at']
 /** More problems than this are summed up: the first ones are enough to start fixing. */
 const SHOWN_PROBLEMS = 20
@@ -90,16 +67,17 @@ export function checkSeedFile(text: string, source: string): SeedStep[] {
     kinds.set(step.name, step.create)
     steps.push(step)
   }
-  if (problems.length > 0) {
-    const shown = problems.slice(0, SHOWN_PROBLEMS).map((problem) => `  ${problem}`)
-    if (problems.length > SHOWN_PROBLEMS) shown.push(`  and ${problems.length - SHOWN_PROBLEMS} more`)
-    throw new UsageError(`${source} has ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}; nothing was sent:\n${shown.join('\n')}`)
-  }
+  problems.push(...acrossStepProblems(steps))
+  if (problems.length > 0) throw problemsError(source, problems)
   return steps
 }
 
-/** `step 3 "order" (purchase)`, as every message about a step starts. */
-export const stepName = (step: Pick<SeedStep, 'step' | 'name' | 'create'>) => `step ${step.step} "${step.name}" (${step.create})`
+/** `fixtures.json has 3 problems; nothing was sent:` and each problem on a line of its own, the first twenty. */
+export function problemsError(source: string, problems: string[], where = ''): UsageError {
+  const shown = problems.slice(0, SHOWN_PROBLEMS).map((problem) => `  ${problem}`)
+  if (problems.length > SHOWN_PROBLEMS) shown.push(`  and ${problems.length - SHOWN_PROBLEMS} more`)
+  return new UsageError(`${source} has ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}${where}; nothing was sent:\n${shown.join('\n')}`)
+}
 
 function readStep(raw: unknown, number: number, earlier: Map<string, StepKind>, problems: string[]): SeedStep | undefined {
   const where = `step ${number}`

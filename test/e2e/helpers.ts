@@ -134,8 +134,8 @@ export const DIALECT: 'contract' | 'live' = process.env.GW_TEST_DIALECT === 'liv
 /** What the two dialects of the local gateway say differently (src/sandbox/dialect.ts), as this run's answers it. */
 export const ANSWERS =
   DIALECT === 'live'
-    ? {purchaseNotFound: 'Could not find Purchase', refundAmount: (cents: number) => cents, refundShown: (amount: string) => amount}
-    : {purchaseNotFound: 'Purchase not found', refundAmount: (cents: number) => -cents, refundShown: (amount: string) => `-${amount}`}
+    ? {purchaseNotFound: 'Could not find Purchase', refundAmount: (cents: number) => cents}
+    : {purchaseNotFound: 'Purchase not found', refundAmount: (cents: number) => -cents}
 
 export async function startSandbox(args: string[] = [], home: NodeJS.ProcessEnv = isolatedHome()): Promise<Sandbox> {
   const dialect = args.includes('--dialect') ? [] : ['--dialect', DIALECT]

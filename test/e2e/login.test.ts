@@ -1,4 +1,5 @@
-import {existsSync, readFileSync, statSync} from 'node:fs'
+import {chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync} from 'node:fs'
+import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {isolatedHome, runGw, type Sandbox, startSandbox} from './helpers.js'
@@ -165,6 +166,40 @@ describe('profiles', () => {
     const status = await runGw(['status', '--json'], {env: sandbox.home})
     expect(status.code).toBe(0)
     expect(status.json).toMatchObject({profile: 'local', username: 'TEST', secret: `${join(configDir(sandbox.home), 'config.json')} (the local gateway's public demo token)`})
+  })
+})
+
+describe('a folder of locks under TMPDIR that another user of the machine made first', () => {
+  /** gw login twice (the second finds config.json there) and gw profile use, with `gw-locks-<uid>` planted in their TMPDIR. */
+  async function loginsWith(plant: (folder: string) => void) {
+    const home = isolatedHome()
+    const tmp = join(home.HOME!, 'tmp')
+    mkdirSync(tmp)
+    plant(join(tmp, `gw-locks-${process.getuid?.() ?? 0}`))
+    const env = {...home, TMPDIR: tmp}
+    for (const [profile, username, token] of [['acme', 'ACME', 'acme-token-123'], ['test', 'TEST', 'TEST']] as const) {
+      const result = await login(env, profile, username, token)
+      expect(result.code, result.stderr).toBe(0)
+    }
+    const used = await runGw(['profile', 'use', 'acme'], {env})
+    expect(used.code, used.stderr).toBe(0)
+    expect(used.stderr).toBe('Profile acme is now active.\n')
+    // Their lock is the kernel's, on a file beside each file changed.
+    expect(readdirSync(configDir(home)).sort()).toEqual(['config.json', 'config.json.lock.sqlite', 'insecure-credentials.json', 'insecure-credentials.json.lock.sqlite'])
+  }
+
+  it('a symlink to a folder of theirs stops neither gw login nor gw profile use', async () => {
+    const theirs = mkdtempSync(join(tmpdir(), 'gw-theirs-'))
+    await loginsWith((folder) => symlinkSync(theirs, folder))
+    expect(readdirSync(theirs)).toEqual([])
+  })
+
+  it.skipIf(process.getuid?.() !== 0)('a folder another user owns, open to all, stops neither (skipped: needs root to chown; CI runs as root)', async () => {
+    await loginsWith((folder) => {
+      mkdirSync(folder)
+      chownSync(folder, 65534, 65534)
+      chmodSync(folder, 0o777)
+    })
   })
 })
 

@@ -1,19 +1,21 @@
-import {spawn, spawnSync} from 'node:child_process'
-import {accessSync, constants, copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
+import {type ChildProcess, spawn, spawnSync} from 'node:child_process'
+import {accessSync, chmodSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {tmpdir} from 'node:os'
 import {delimiter, dirname, join} from 'node:path'
-import {beforeAll, describe, expect, it} from 'vitest'
+import {afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {terminal} from './auth-helpers.js'
-import {GW, isolatedHome, runProgram} from './helpers.js'
+import {countingProxy, rowsOf} from './batch-helpers.js'
+import {baseEnv, cardArgs, GW, isolatedHome, ref, runGw, runProgram, startSandbox} from './helpers.js'
 
 // gw on a Node below its floor (bin/relaunch.js): a clone runs itself again with the Node it pins,
-// passing on arguments, stdio, signals and its end; an install without one says which Node gw
-// needs. These need a Node older than the floor: the one a machine came with, found on PATH.
+// passing on arguments, stdio, signals and its end, and the gw it started ends with it; --version
+// is answered without it; an install without one says which Node gw needs. These need a Node older
+// than the floor: the one a machine came with, found on PATH.
 const root = join(import.meta.dirname, '..', '..')
 const relaunchPath = join(root, 'bin', 'relaunch.js')
 const {belowFloor, FLOOR} = createRequire(import.meta.url)(relaunchPath) as {belowFloor: (version: string) => boolean; FLOOR: number[]}
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {engines: {node: string}; devDependencies: Record<string, string>}
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {version: string; engines: {node: string}; devDependencies: Record<string, string>}
 const pinned = join(root, 'node_modules', 'node', 'bin', 'node')
 /** The version devDependencies pin, as a pattern. */
 const pinnedVersion = pkg.devDependencies.node!.replaceAll('.', '\\.')
@@ -46,10 +48,33 @@ it("bin/relaunch.js's floor is package.json's engines", () => {
 describe.skipIf(!old)(`gw under ${old ? `an older Node (${old})` : 'an older Node: skipped, no node below the floor on PATH'}`, () => {
   const oldNode = old!
 
-  it('runs with the Node the clone pins: --version names it', async () => {
+  it('--version names the Node the clone pins, the one gw runs on', async () => {
     const result = await runProgram(oldNode, [GW, '--version'])
     expect(result).toMatchObject({code: 0, stderr: ''})
     expect(result.stdout).toMatch(new RegExp(`^gw/\\S+ ${process.platform}-\\S+ node-v${pinnedVersion}\\n$`))
+    // Read from the pinned package, not the node it installed: the two say the same version.
+    const installed = JSON.parse(readFileSync(join(root, 'node_modules', 'node', 'package.json'), 'utf8')) as {version: string}
+    expect(spawnSync(pinned, ['-p', 'process.version'], {encoding: 'utf8'}).stdout).toBe(`v${installed.version}\n`)
+  })
+
+  it('--version, -v and gw version are answered without starting the pinned Node; anything else starts it', async () => {
+    // A clone whose pinned "node" leaves a mark and fails: --version must not run it.
+    const copy = mkdtempSync(join(tmpdir(), 'gw-version-old-node-'))
+    for (const dir of ['bin', 'node_modules/node/bin']) mkdirSync(join(copy, dir), {recursive: true})
+    for (const file of ['bin/run.js', 'bin/relaunch.js', 'bin/start.js', 'bin/package.json', 'package.json']) copyFileSync(join(root, file), join(copy, file))
+    writeFileSync(join(copy, 'node_modules', 'node', 'package.json'), JSON.stringify({name: 'node', version: '24.99.1'}))
+    const fake = join(copy, 'node_modules', 'node', 'bin', 'node')
+    writeFileSync(fake, '#!/bin/sh\ntouch "$0.ran"\nexit 3\n')
+    chmodSync(fake, 0o755)
+    const arch = process.arch === 'ia32' ? 'x86' : process.arch
+    for (const args of [['--version'], ['-v'], ['version']]) {
+      const result = await runProgram(oldNode, [join(copy, 'bin', 'run.js'), ...args])
+      expect(result, args[0]).toMatchObject({code: 0, stderr: '', stdout: `gw/${pkg.version} ${process.platform}-${arch} node-v24.99.1\n`})
+    }
+    expect(existsSync(`${fake}.ran`)).toBe(false)
+    const other = await runProgram(oldNode, [join(copy, 'bin', 'run.js'), 'purchase', 'list'])
+    expect(other.code).toBe(3)
+    expect(existsSync(`${fake}.ran`)).toBe(true)
   })
 
   it('passes on the arguments, stdin, stdout, stderr and exit code', async () => {
@@ -93,11 +118,12 @@ describe.skipIf(!old)(`gw under ${old ? `an older Node (${old})` : 'an older Nod
   describe('signals', () => {
     let counter: string
     beforeAll(() => {
-      // Stands in for gw: says each signal it gets; a SIGTERM ends it with exit 7, a SIGHUP kills it by that signal.
+      // Stands in for gw: watches its launcher as bin/run.js does, says each signal it gets; a SIGTERM ends it with exit 7, a SIGHUP kills it by that signal.
       counter = join(mkdtempSync(join(tmpdir(), 'gw-relaunch-')), 'counter.js')
       writeFileSync(
         counter,
-        `const got = []
+        `require(${JSON.stringify(relaunchPath)}).stopWithLauncher()
+         const got = []
          const say = (line) => process.stdout.write(line + '\\n')
          process.on('SIGINT', () => { got.push('SIGINT'); say('got ' + got.join(' ')) })
          process.on('SIGTERM', () => { got.push('SIGTERM'); say('got ' + got.join(' ')); process.exit(7) })
@@ -141,6 +167,14 @@ describe.skipIf(!old)(`gw under ${old ? `an older Node (${old})` : 'an older Nod
       expect(await run.end).toEqual({code: 7, signal: null})
     })
 
+    it('the relaunched gw outlives no launcher: a kill -9 of the launcher reaches it as one SIGTERM', async () => {
+      const run = await started()
+      await run.next()
+      run.child.kill('SIGKILL')
+      // Its stdout is the relaunched gw's too, still read here.
+      expect(await run.next()).toBe('got SIGTERM')
+    })
+
     it('a relaunched gw killed by a signal ends the first one by the same signal', async () => {
       const run = await started()
       await run.next()
@@ -167,3 +201,162 @@ describe.skipIf(!old)(`gw under ${old ? `an older Node (${old})` : 'an older Nod
     })
   })
 })
+
+/** The pid of a child of `parent`, from /proc; undefined while it has none. */
+function childOf(parent: number): number | undefined {
+  for (const name of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    const stat = readIfThere(`/proc/${name}/stat`)
+    // After the name: state, ppid.
+    if (stat && Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) return Number(name)
+  }
+  return undefined
+}
+
+/** Whether a process has ended: gone from /proc, or a zombie its new parent has not yet reaped. */
+function ended(pid: number): boolean {
+  const stat = readIfThere(`/proc/${pid}/stat`)
+  return stat === undefined || stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')
+}
+
+function readIfThere(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch {
+    return undefined
+  }
+}
+
+/** Resolves with what `check` gives once it gives something, polling /proc; rejects naming `what` after `ms`. */
+async function until<T>(what: string, check: () => T | undefined | false, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms
+  for (;;) {
+    const found = check()
+    if (found !== undefined && found !== false) return found
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+/** A program started with its output collected; `closed` resolves once every process holding its stdout and stderr has ended. */
+function started(file: string, args: string[], env: NodeJS.ProcessEnv): {child: ChildProcess; out: () => string; err: () => string; closed: Promise<void>} {
+  const child = spawn(file, args, {env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe']})
+  let stdout = ''
+  let stderr = ''
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const closed = new Promise<void>((resolve) => child.on('close', () => resolve()))
+  return {child, out: () => stdout, err: () => stderr, closed}
+}
+
+const onLinux = process.platform === 'linux'
+describe.skipIf(!old || !onLinux)(
+  `gw relaunched: its launcher ended ${!old ? '(skipped: no node below the floor on PATH)' : !onLinux ? '(skipped: processes are found in /proc, Linux only)' : `(${old})`}`,
+  () => {
+    const oldNode = old!
+    const oldVersion = () => spawnSync(oldNode, ['-p', 'process.version'], {encoding: 'utf8'}).stdout.trim()
+    const cleanups: (() => unknown)[] = []
+    afterEach(async () => {
+      for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+    })
+    /** Kills a process left running by a failed test. */
+    const killLater = (pid: number) =>
+      cleanups.push(() => {
+        if (!ended(pid)) process.kill(pid, 'SIGKILL')
+      })
+
+    it('kill -9 of the launcher mid-batch: the relaunched gw stops as on SIGTERM, no POST comes a second later, and a rerun sends each row once', async () => {
+      const sandbox = await startSandbox()
+      cleanups.push(() => sandbox.stop())
+      const card = await sandbox.gw(['card', 'tokenize', ...cardArgs(), '--json'])
+      expect(card.code, card.stderr).toBe(0)
+      const token = (card.json as {token: string}).token
+      const references = Array.from({length: 80}, (_, i) => `${ref('relaunch')}-${i + 1}`)
+      const file = join(mkdtempSync(join(tmpdir(), 'gw-relaunch-batch-')), 'purchases.csv')
+      writeFileSync(file, ['card_token,amount,reference', ...references.map((reference) => `${token},1000,${reference}`)].join('\n') + '\n')
+      const proxy = await countingProxy(sandbox.url)
+      cleanups.push(() => proxy.close())
+      // Each purchase answered 100 ms late: 80 rows two at a time take 4 s, and the kill comes at the 10th.
+      await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/purchases', action: 'delay', delayMs: 100, times: 80})
+      const arrivals: number[] = []
+      const tenth = new Promise<void>((resolve) => {
+        proxy.onPost = (count) => {
+          arrivals.push(performance.now())
+          if (count === 10) resolve()
+        }
+      })
+      const launcher = started(oldNode, [GW, 'purchase', 'create', '--input', file, '--concurrency', '2'], sandbox.env({GW_BASE_URL: proxy.url}))
+      await tenth
+      const relaunched = childOf(launcher.child.pid!)!
+      expect(relaunched).toBeDefined()
+      killLater(relaunched)
+      launcher.child.kill('SIGKILL')
+      const killedAt = performance.now()
+
+      await until(`the relaunched gw (pid ${relaunched}) ending`, () => ended(relaunched))
+      // It held the same stdout and stderr: all it wrote is read once they close.
+      await launcher.closed
+      expect(arrivals.filter((at) => at > killedAt + 1000).map((at) => Math.round(at - killedAt))).toEqual([])
+      const stderr = launcher.err()
+      expect(stderr).toContain(`The gw that started this one on Node ${oldVersion()} (pid ${launcher.child.pid}) has ended: stopping as on SIGTERM.\n`)
+      expect(stderr).toContain('SIGTERM: finishing the purchases in flight, starting no more (again to stop at once).\n')
+      // The rows in flight were answered and journaled: none is left in doubt.
+      const answered = rowsOf(launcher.out())
+      expect(answered.length).toBeGreaterThanOrEqual(10)
+      expect(answered.length).toBeLessThan(80)
+      expect(answered.every((row) => row.status === 'approved')).toBe(true)
+      expect(stderr).toContain(`\nNot finished: ${answered.length} rows answered, 0 in doubt, ${80 - answered.length} not started. Run the same command again to finish the batch`)
+
+      proxy.onPost = undefined
+      const again = await sandbox.gw(['purchase', 'create', '--input', file, '--concurrency', '2'], {env: {GW_BASE_URL: proxy.url}, timeoutMs: 60_000})
+      expect(again.code, again.stderr).toBe(0)
+      expect(again.stderr).toContain(`(resuming: ${answered.length} rows answered, 0 in doubt, ${80 - answered.length} not started)\n`)
+      expect(rowsOf(again.stdout).map((row) => row.status)).toEqual(references.map(() => 'approved'))
+      expect(references.map((reference) => proxy.posts.get(reference))).toEqual(references.map(() => 1))
+      expect(proxy.total()).toBe(80)
+    }, 90_000)
+
+    it('kill -9 of the launcher of a local gateway in the foreground stops the gateway', async () => {
+      const launcher = started(oldNode, [GW, 'sandbox', 'start', '--port', '0'], isolatedHome())
+      const url = await until('the local gateway listening', () => /^(http:\/\/\S+)\n/.exec(launcher.out())?.[1])
+      const relaunched = childOf(launcher.child.pid!)!
+      killLater(relaunched)
+      expect((await fetch(`${url}/_sandbox/instance`)).status).toBe(200)
+      launcher.child.kill('SIGKILL')
+      await until(`the relaunched gw (pid ${relaunched}) ending`, () => ended(relaunched))
+      await launcher.closed
+      expect(launcher.err()).toContain(`has ended: stopping as on SIGTERM.\nLocal gateway stopped.\n`)
+      await expect(fetch(`${url}/_sandbox/instance`)).rejects.toThrow()
+    })
+
+    it('what the relaunched gw starts is not tied to its launcher: a --detach gateway has neither its descriptor nor its variable', async () => {
+      const home = isolatedHome()
+      cleanups.push(() => runGw(['sandbox', 'stop'], {env: home}))
+      const launcher = started(oldNode, [GW, 'sandbox', 'start', '--detach', '--port', '0'], home)
+      const relaunched = await until('the relaunched gw', () => childOf(launcher.child.pid!))
+      // Its end of the launcher's socket pair, read while it waits for the gateway to listen.
+      const watched = readlinkSync(`/proc/${relaunched}/fd/3`)
+      expect(watched).toMatch(/^socket:\[\d+\]$/)
+      await launcher.closed
+      expect(launcher.child.exitCode, launcher.err()).toBe(0)
+      const daemon = Number(/\(pid (\d+),/.exec(launcher.err())![1])
+      killLater(daemon)
+      const held = readdirSync(`/proc/${daemon}/fd`).map((fd) => readlinkSync(`/proc/${daemon}/fd/${fd}`))
+      expect(held).not.toContain(watched)
+      expect(readFileSync(`/proc/${daemon}/environ`, 'utf8').split('\0').filter((variable) => variable.startsWith('GW_RELAUNCHED'))).toEqual([])
+      expect(ended(daemon)).toBe(false)
+    })
+
+    it('a gw with the variable but no socket as its descriptor 3 runs as ever', async () => {
+      const env = {...isolatedHome(), GW_RELAUNCHED_FROM_NODE: 'v20.0.0'}
+      const file = join(mkdtempSync(join(tmpdir(), 'gw-fd3-')), 'three')
+      writeFileSync(file, '')
+      const fd = openSync(file, 'r')
+      const child = spawn(pinned, [GW, 'purchase', 'get', 'no-such-id'], {env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe', fd]})
+      let stderr = ''
+      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+      const code = await new Promise((resolve) => child.on('close', resolve))
+      expect(code).toBe(4)
+      expect(stderr).not.toContain('stopping as on SIGTERM')
+    })
+  },
+)

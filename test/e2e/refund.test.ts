@@ -102,3 +102,19 @@ describe('gw refund get', () => {
     expect(missing.stderr).toContain('Error: Purchase not found (HTTP 404')
   })
 })
+
+describe("a refund's amount as a person reads it", () => {
+  it('has one sign at a terminal whichever gateway answered (the interface says -12.50, the live gateway 12.50), and the JSON keeps the gateway\'s own', async () => {
+    const purchase = await purchaseOf(5000)
+    const reference = ref('refund')
+    const atTerminal = {env: {GW_FORCE_TTY: '120', NO_COLOR: '1'}}
+    const made = await sandbox.gw(['refund', 'create', '--transaction-id', purchase.id, '--amount', '1250', '--reference', reference], atTerminal)
+    expect(made.code, made.stderr).toBe(0)
+    expect(made.stdout).toMatch(/^Amount +12\.50 AUD$/m)
+    const listed = await sandbox.gw(['refund', 'list', '--purchase', purchase.id], atTerminal)
+    expect(listed.stdout).toMatch(new RegExp(`│ ${reference} +│ 12\\.50 AUD +│ Approved +│`))
+    expect(listed.stdout).not.toContain('-12.50')
+    const json = await sandbox.gw(['refund', 'get', reference, '--json'])
+    expect(json.json).toMatchObject({reference, amount: ANSWERS.refundAmount(1250)})
+  })
+})

@@ -2,7 +2,7 @@ import {closeSync, mkdtempSync, openSync, readFileSync, writeFileSync, writeSync
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {armTrap, CARDS, GW, ref, runProgram, type Sandbox, sandboxForFile} from './helpers.js'
+import {apiRequestsSince, armTrap, CARDS, GW, ref, requestLogCursor, runProgram, type Sandbox, sandboxForFile} from './helpers.js'
 
 let sandbox: Sandbox
 sandboxForFile((started) => {
@@ -139,6 +139,54 @@ describe('gw sandbox seed', () => {
     expect(refused.stderr).toContain('  step 3 "when" (purchase): at "last Tuesday" must be a date (2026-11-17) or a date-time with its offset (2026-11-17T10:31:00+11:00)\n')
     expect(refused.stderr).toContain('  step 4 "feb" (purchase): at "2024-02-30" must be a date')
     expect(await armed()).toBe(4)
+  })
+
+  // The gateway dates a refund no earlier than its purchase: such a refund was made, then refused its date (exit 7).
+  it('refuses a refund dated before its purchase before anything is sent (exit 2, naming the step, the field and the fix)', async () => {
+    const tag = ref('before')
+    const order = {name: 'order', create: 'purchase', at: '2024-03-12', fields: {card_holder: 'Jane Citizen', card_number: CARDS.visa, card_expiry: '12/2030', cvv: '123', amount: 1000, reference: `${tag}-order`}}
+    const back = {name: 'back', create: 'refund', at: '2024-03-10', fields: {transaction_id: '{{order.id}}', amount: 500, reference: `${tag}-back`}}
+    const cursor = await requestLogCursor(sandbox)
+    const refused = await sandbox.gw(['sandbox', 'seed', fixtures([order, back])])
+    expect(refused.code, refused.stderr).toBe(2)
+    expect(refused.stdout).toBe('')
+    expect(refused.stderr).toContain(
+      'has a problem; nothing was sent:\n  step 2 "back" (refund): at 2024-03-10 is before its purchase, step 1 "order" (purchase), dated 2024-03-12: a refund is made on or after the purchase it refunds; date it 2024-03-12 or later\n',
+    )
+    // A purchase without at is dated when the run makes it: after any at.
+    const undated = await sandbox.gw(['sandbox', 'seed', fixtures([{...order, at: undefined}, back])])
+    expect(undated.code, undated.stderr).toBe(2)
+    expect(undated.stderr).toContain('  step 2 "back" (refund): at 2024-03-10 is before its purchase is made: step 1 "order" (purchase) has no at, so the gateway dates it when the run makes it, today; give step 1 an at on or before 2024-03-10, or leave at out of this step\n')
+    // The gateway logs each request before gw reads its answer: none reached it, not even a look-up.
+    expect(await apiRequestsSince(sandbox, cursor)).toEqual([])
+    const fixed = await sandbox.gw(['sandbox', 'seed', fixtures([order, {...back, at: '2024-03-12'}])])
+    expect(fixed.code, fixed.stderr).toBe(0)
+    expect((fixed.records as Line[]).map(({status}) => status)).toStrictEqual(['created', 'created'])
+  })
+
+  it("refuses what the gateway's clock and records would refuse, having only looked, before anything is sent: a subscription starting before its today, a refund dated before a purchase it holds", async () => {
+    const tag = ref('clock')
+    const made = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', `${tag}-order`, '--card-holder', 'Jane Citizen', '--card-number', CARDS.visa, '--card-expiry', '12/2030', '--cvv', '123'])
+    expect(made.code, made.stderr).toBe(0)
+    const {today} = ((await sandbox.control('GET', '/_sandbox/clock')) as {response: {today: string}}).response
+    const steps = [
+      {name: 'gold', create: 'plan', fields: {name: 'Gold', amount: 2500, reference: `${tag}-gold`, description: 'Gold'}},
+      {name: 'jane', create: 'customer', fields: {first_name: 'Jane', last_name: 'Citizen', reference: `${tag}-jane`, email: 'jane@example.com', card: {card_number: CARDS.mastercard, expiry_date: '12/2030', cvv: '123'}}},
+      {name: 'membership', create: 'subscription', fields: {customer: '{{jane.id}}', plan: '{{gold.id}}', frequency: 'Monthly', start_date: '2024-01-01', reference: `${tag}-membership`}},
+      {name: 'back', create: 'refund', at: '2024-03-10', fields: {transaction_id: `${tag}-order`, amount: 500, reference: `${tag}-back`}},
+    ]
+    const cursor = await requestLogCursor(sandbox)
+    const refused = await sandbox.gw(['sandbox', 'seed', fixtures(steps)])
+    expect(refused.code, refused.stderr).toBe(2)
+    expect(refused.stdout).toBe('')
+    expect(refused.stderr).toContain(
+      `has 2 problems on this gateway; nothing was sent:\n  step 3 "membership" (subscription): fields.start_date 2024-01-01 is before the gateway's today (${today}): a subscription starts then or later; give a start_date of ${today} or later\n  step 4 "back" (refund): at 2024-03-10 is before its purchase ${tag}-order was made (`,
+    )
+    expect(refused.stderr).toMatch(/was made \((\S+)\): a refund is made on or after the purchase it refunds; date it \1 or later\n/)
+    expect((await apiRequestsSince(sandbox, cursor)).map(({method}) => method)).toStrictEqual(['GET', 'GET', 'GET'])
+    // Once there, a subscription is not made again, and its start is the gateway's to compare.
+    const started = [...steps.slice(0, 2), {...steps[2]!, fields: {...steps[2]!.fields, start_date: today}}]
+    expect((await sandbox.gw(['sandbox', 'seed', fixtures(started)])).code).toBe(0)
   })
 
   it('is refused against a live profile, and --check sends nothing', async () => {

@@ -1,6 +1,7 @@
 import {existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
+import {stateIn} from '../sandbox/state-file.js'
 import {cardArgs, isolatedHome, ref, runGw, startSandbox} from './helpers.js'
 
 describe('gw sandbox start --detach, status, stop', () => {
@@ -210,11 +211,11 @@ describe('gw sandbox start --state', () => {
     const purchase = (await first.gw(['purchase', 'create', '--amount', '4200', '--reference', reference, ...cardArgs().slice(0, -2), '--cvv', '987', '--json'])).json as {id: string}
     const refund = (await first.gw(['refund', 'create', '--transaction-id', purchase.id, '--amount', '200', '--reference', ref('refund'), '--json'])).json as {id: string}
     await first.stop()
-    const saved = readFileSync(stateFile, 'utf8')
-    expect(saved).toContain(purchase.id)
+    const saved = stateIn(stateFile).snapshot()
+    expect(JSON.stringify(saved)).toContain(purchase.id)
     // The CVV as no field of it: a random authorization or id may hold the digits 987 by chance.
-    expect(saved).not.toMatch(/"cvv"|:"987"/)
-    expect(saved).not.toContain('4242424242424242')
+    expect(JSON.stringify(saved)).not.toMatch(/"cvv"|:"987"/)
+    expect(readFileSync(stateFile, 'latin1')).not.toMatch(/"cvv"|:"987"|4242424242424242/)
 
     const second = await startSandbox(['--state', stateFile], home)
     try {
@@ -227,12 +228,54 @@ describe('gw sandbox start --state', () => {
       await second.stop()
     }
   })
+
+  // The state file masks a card number inside a reference, so both of these are ref-411111XXXXXX1111 there.
+  it('keeps two references masked alike two purchases, each found by its own, before and after a restart; the file holds neither number whole', async () => {
+    const home = isolatedHome()
+    const stateFile = join(home.HOME!, 'gateway.json')
+    const references = ['ref-4111111000071111', 'ref-4111111111111111']
+    const first = await startSandbox(['--state', stateFile], home)
+    const ids: string[] = []
+    try {
+      for (const [index, reference] of references.entries()) {
+        const made = await first.gw(['purchase', 'create', '--amount', String(1000 * (index + 1)), '--reference', reference, ...cardArgs(), '--json'])
+        expect(made.code, made.stderr).toBe(0)
+        ids.push((made.json as {id: string}).id)
+      }
+      expect(ids[0]).not.toBe(ids[1])
+      for (const [index, reference] of references.entries()) {
+        expect((await first.gw(['purchase', 'get', reference, '--json'])).json).toMatchObject({id: ids[index], amount: 1000 * (index + 1)})
+      }
+    } finally {
+      await first.stop()
+    }
+    const bytes = readFileSync(stateFile)
+    for (const whole of ['4111111000071111', '4111111111111111']) expect(bytes.includes(whole), whole).toBe(false)
+
+    const second = await startSandbox(['--state', stateFile], home)
+    try {
+      for (const [index, reference] of references.entries()) {
+        expect((await second.gw(['purchase', 'get', reference, '--json'])).json).toMatchObject({id: ids[index], amount: 1000 * (index + 1)})
+      }
+      // Still taken, each by its own reference.
+      const again = await second.gw(['purchase', 'create', '--amount', '1000', '--reference', references[1]!, ...cardArgs()])
+      expect(again.code).toBe(7)
+      expect(again.stderr).toContain(`already taken by another purchase ${ids[1]}`)
+    } finally {
+      await second.stop()
+    }
+    // Nor does the request log beside it.
+    for (const file of [stateFile, join(home.HOME!, 'gateway.requests.ndjson')]) {
+      const held = readFileSync(file)
+      for (const whole of ['4111111000071111', '4111111111111111']) expect(held.includes(whole), `${file}: ${whole}`).toBe(false)
+    }
+  })
 })
 
 describe('gw sandbox start --state with a file of the wrong shape', () => {
   it.each([
     ['a snapshot of the wrong shape', '{"version":2,"snapshot":{"merchants":{"TEST":{"purchases":{"071-P-AAAAAAAA":{"id":"071-P-AAAAAAAA","successful":"yes"}}}}}}\n', /is not a gw sandbox state file \(line 1, snapshot\./],
-    ['a file that is not JSON', 'garbage', /is not a gw sandbox state file \(not JSON\)/],
+    ['a file that is neither a database nor JSON', 'garbage', /is not a gw sandbox state file \(neither a SQLite database nor JSON\)/],
   ])('refuses %s, naming the file, and leaves it as it was (exit 2)', async (_, content, message) => {
     const home = isolatedHome()
     const file = join(home.HOME!, 'state.json')

@@ -77,7 +77,7 @@ describe('prompts for what is missing', () => {
     t.type(String(bought.id))
     const screen = await t.waitFor(/\[exit \d+\]/)
     expect(screen).toContain('[exit 0]')
-    expect(screen).toMatch(/^Amount +-4\.00 AUD$/m)
+    expect(screen).toMatch(/^Amount +4\.00 AUD$/m)
     expect(screen).toMatch(new RegExp(`^Card +${bought.card_number}$`, 'm'))
     const found = await sandbox.gw(['refund', 'get', reference])
     expect(found.json).toMatchObject({reference, amount: -400, card_number: bought.card_number, card_holder: bought.card_holder})
@@ -90,7 +90,7 @@ describe('prompts for what is missing', () => {
     full.press('Enter')
     const fullScreen = await full.waitFor(/\[exit \d+\]/)
     expect(fullScreen).toContain('[exit 0]')
-    expect(fullScreen).toMatch(/^Amount +-10\.00 AUD$/m)
+    expect(fullScreen).toMatch(/^Amount +10\.00 AUD$/m)
 
     const other = await purchase({card: ownCard()})
     const part = run(['refund', 'create', '--transaction-id', String(other.reference), '--reference', ref('refund')])
@@ -101,7 +101,25 @@ describe('prompts for what is missing', () => {
     part.type('250')
     const partScreen = await part.waitFor(/\[exit \d+\]/)
     expect(partScreen).toContain('[exit 0]')
-    expect(partScreen).toMatch(/^Amount +-2\.50 AUD$/m)
+    expect(partScreen).toMatch(/^Amount +2\.50 AUD$/m)
+  })
+
+  it("at 60 columns breaks a refund's questions at spaces, and reads each answer back as what it means", async () => {
+    const bought = await purchase({card: ownCard()})
+    const reference = ref('refund')
+    const t = run(['refund', 'create', '--transaction-id', String(bought.id)], {width: 60, env: {NO_COLOR: '1'}})
+    const asked = await t.waitFor('(1000)')
+    expect(asked).toContain('? amount to refund in the minor currency unit (--amount);\nEnter for the purchase in full, 10.00 AUD (1000)\n')
+    t.type('250')
+    await t.waitFor('(--reference)')
+    t.type(reference)
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 0]')
+    // Read back without the offer, which no longer applies, and the minor units as money.
+    expect(screen).toMatch(/^✔ amount to refund \(--amount\) 2\.50 AUD$/m)
+    // Too long to fit beside the question at 60 columns, the answer takes a line of its own.
+    expect(screen).toMatch(new RegExp(`^✔ your reference for the refund \\(--reference\\)\\n${reference}$`, 'm'))
+    expect(screen).toMatch(/^Amount +2\.50 AUD$/m)
   })
 
   it('asks for the purchase, then the amount, then the reference, offering the one derived from the purchase\'s: Enter takes each offer', async () => {
@@ -130,7 +148,7 @@ describe('prompts for what is missing', () => {
     maybe.press('Enter')
     const maybeScreen = await maybe.waitFor(/\[exit \d+\]/)
     expect(maybeScreen).toContain('[exit 0]')
-    expect(maybeScreen).toMatch(/^Amount +-6\.00 AUD$/m)
+    expect(maybeScreen).toMatch(/^Amount +6\.00 AUD$/m)
 
     // One gw's refund create made is certain, whatever its reference: what is left is exact.
     const bought = await purchase({card: ownCard()})
@@ -140,7 +158,7 @@ describe('prompts for what is missing', () => {
     t.press('Enter')
     const screen = await t.waitFor(/\[exit \d+\]/)
     expect(screen).toContain('[exit 0]')
-    expect(screen).toMatch(/^Amount +-6\.00 AUD$/m)
+    expect(screen).toMatch(/^Amount +6\.00 AUD$/m)
   })
 
   it('refuses at the prompt more than is left, saying what is left, before the reference is asked; nothing left is refused before asking, exit 7', async () => {
@@ -240,20 +258,21 @@ describe('without a terminal to ask on', () => {
 })
 
 describe('records on a terminal', () => {
-  it('shows several records as one table no wider than a 60-column terminal', async () => {
-    const records = [await purchase(), await purchase(), await purchase({card: cardArgs(CARDS.mastercard)})]
+  it('shows several records as one table no wider than a 60-column terminal, the outcome kept, one short line for the card left out', async () => {
+    const declined = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref(), ...cardArgs(CARDS.declined), '--json'])
+    expect(declined.code, declined.stderr).toBe(3)
+    const records = [await purchase(), declined.json as Record<string, unknown>, await purchase({card: cardArgs(CARDS.mastercard)})]
     const ids = records.map((record) => String(record.id))
-    const t = run(['purchase', 'get', ...ids], {width: 60})
+    const t = run(['purchase', 'get', ...ids], {width: 60, env: {NO_COLOR: '1'}})
     const screen = await t.waitFor(/\[exit \d+\]/)
     expect(screen).toContain('[exit 0]')
     const lines = screen.split('\n').filter((line) => line.trim() !== '')
     for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(60)
     expect(lines.filter((line) => line.startsWith('┌'))).toHaveLength(1)
-    // A support task's columns stay whole, the first of them first (when, which order, how much), and the id the next command needs, last to go.
-    expect(lines[1]).toMatch(/^│ Date +│ Reference +│ Amount +│ Id +│$/)
-    // The date may be cut (`2026-11-25 …`); the reference, amount and id are whole.
-    for (const record of records) expect(screen).toMatch(new RegExp(`│ \\d{4}-\\d{2}-\\d{2}[^│]* │ ${record.reference} │ 10\\.00 AUD │ ${record.id} │`))
-    expect(screen).toContain('Left out to fit 60 columns:')
+    // What a person reads a purchase by stays whole: its reference, amount, outcome and the id the next command needs.
+    expect(lines[1]).toMatch(/^│ Reference +│ Amount +│ Outcome +│ Id +│$/)
+    for (const record of records) expect(screen).toContain(`│ ${record.reference} │ 10.00 AUD │ ${record.successful ? 'Approved' : record.message} `)
+    expect(screen).toContain('\nCard left out to fit 60 columns (--fields picks columns).\n')
   })
 
   it('shows one record as a field/value list within 60 columns, and --json pretty-printed', async () => {

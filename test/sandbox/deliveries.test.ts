@@ -2,8 +2,8 @@ import {mkdtempSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {loadStore} from '../../src/sandbox/server/persist.js'
 import {call, sandbox} from './helpers.js'
+import {stateIn, stateOnDisk} from './state-file.js'
 import {eventsOf as events, receiver} from './receiver.js'
 import {advance, registerHook, subscribed} from './recurring-helpers.js'
 
@@ -167,14 +167,14 @@ describe('state file', () => {
     await subscribed(first)
     await advance(first, {days: 10})
     await first.close()
-    expect(loadStore(stateFile).snapshot()).toMatchObject({today: '2026-12-02', deliveries: expect.any(Array)})
+    expect(stateIn(stateFile).snapshot()).toMatchObject({today: '2026-12-02', deliveries: expect.any(Array)})
 
     const back = await receiver(Number(port))
     const second = await sandbox({stateFile, webhookBackoffMs: 50})
     expect((await call(second, 'GET', '/_sandbox/clock', {auth: null})).body.response).toStrictEqual({today: '2026-12-02'})
     expect(events(await back.received(20))).toStrictEqual(DAILY_EVENTS(10))
     // Deliveries save the queue on their own, without waiting for a request.
-    await until(async () => (loadStore(stateFile).snapshot().deliveries ?? []).length === 0)
+    await until(async () => (stateOnDisk(stateFile).snapshot().deliveries ?? []).length === 0)
 
     expect((await advance(second, {days: 25})).body.response).toStrictEqual({from: '2026-12-02', today: '2026-12-27', days: 25, events: 50, charges_approved: 25, charges_declined: 0, deliveries_queued: 50})
     const deliveries = await back.received(70)

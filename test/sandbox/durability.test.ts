@@ -1,14 +1,22 @@
-import {spawn} from 'node:child_process'
-import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
+import {spawn, spawnSync} from 'node:child_process'
+import {closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {openStateFile, type OpenStateFile, StateFileError} from '../../src/sandbox/server/persist.js'
+import {StateFileError} from '../../src/sandbox/server/persist.js'
+import type {StateWrite} from '../../src/sandbox/server/state-database.js'
 import {CARD, call, purchase, sandbox} from './helpers.js'
+import {rowsOf, runSql} from './state-file.js'
 import {expectReject} from '../expect-error.js'
 
 const SERVE = join(import.meta.dirname, 'fixtures', 'serve-state.ts')
 const stateFileIn = () => join(mkdtempSync(join(tmpdir(), 'gw-sandbox-')), 'state.json')
+
+const root = process.getuid?.() === 0
+const NEEDS_ROOT = root ? '' : ' (skipped: mounting a tmpfs needs root; CI runs it)'
+
+/** What SQLite throws when a write fails: the disk is full (13), or it failed (10). */
+const sqliteError = (errcode: number, errstr: string) => Object.assign(new Error(errstr), {code: 'ERR_SQLITE_ERROR', errcode, errstr})
 
 /** Starts the sandbox in a child process on `stateFile`; resolves with its URL and the child. */
 async function spawnSandbox(stateFile: string) {
@@ -65,24 +73,18 @@ describe('durability', () => {
   it('answers 500 for a purchase whose change cannot be saved, keeps nothing of it, and carries on once the disk recovers', async () => {
     const stateFile = stateFileIn()
     let full = false
-    const openFile: OpenStateFile = async (path, flags) => {
-      const real = await openStateFile(path, flags)
-      return {
-        ...real,
-        write: async (data, position) => {
-          if (full) throw Object.assign(new Error('ENOSPC: no space left on device'), {code: 'ENOSPC'})
-          return real.write(data, position)
-        },
-      }
+    const stateWrite: StateWrite = (step, run) => {
+      if (full && step.startsWith('INSERT')) throw sqliteError(13, 'database or disk is full')
+      run()
     }
-    const gateway = await sandbox({stateFile, openStateFile: openFile})
+    const gateway = await sandbox({stateFile, stateWrite})
     full = true
     const refused = await purchase(gateway, {reference: 'unsaved'})
     expect(refused.status).toBe(500)
     expect(refused.body).toStrictEqual({
       successful: false,
       response: null,
-      errors: ['Internal sandbox error: the change could not be saved to the state file (ENOSPC); nothing was done'],
+      errors: ['Internal sandbox error: the change could not be saved to the state file (database or disk is full); nothing was done'],
       test: true,
     })
     expect((await call(gateway, 'GET', '/v1.0/purchases/unsaved')).status).toBe(404)
@@ -92,26 +94,22 @@ describe('durability', () => {
     expect((await call(gateway, 'GET', '/v1.0/purchases/unsaved')).status).toBe(200)
   })
 
-  it('answers no purchase 200 whose change could not be synced to disk (fdatasync fails)', async () => {
+  it('answers no purchase 200 whose commit failed once its data had gone out (a sync that failed)', async () => {
     const stateFile = stateFileIn()
     let failing = false
-    const openFile: OpenStateFile = async (path, flags) => {
-      const real = await openStateFile(path, flags)
-      return {
-        ...real,
-        sync: async () => {
-          if (failing) throw Object.assign(new Error('EIO: i/o error, fdatasync'), {code: 'EIO'})
-          return real.sync()
-        },
+    const stateWrite: StateWrite = (step, run) => {
+      run()
+      if (failing && step === 'COMMIT') {
+        failing = false
+        throw sqliteError(10, 'disk I/O error')
       }
     }
-    const gateway = await sandbox({stateFile, openStateFile: openFile})
+    const gateway = await sandbox({stateFile, stateWrite})
     failing = true
     const refused = await purchase(gateway, {reference: 'unsynced'})
     expect(refused.status).toBe(500)
-    expect(refused.body.errors).toEqual(['Internal sandbox error: the change could not be saved to the state file (EIO); nothing was done'])
+    expect(refused.body.errors).toEqual(['Internal sandbox error: the change could not be saved to the state file (disk I/O error); nothing was done'])
     expect((await call(gateway, 'GET', '/v1.0/purchases/unsynced')).status).toBe(404)
-    failing = false
     await gateway.close()
     // Whatever reached the file before the failed sync, a restart does not hold the purchase either.
     const restarted = await sandbox({stateFile})
@@ -123,30 +121,29 @@ describe('durability', () => {
     const first = await sandbox({stateFile})
     const created = (await purchase(first)).body.response
     await first.close()
-    const [head] = readFileSync(stateFile, 'utf8').split('\n')
-    const state = JSON.parse(head as string)
-    state.snapshot.merchants.TEST.purchases[created.id].successful = 'yes'
-    writeFileSync(stateFile, `${JSON.stringify(state)}\n`)
+    const state = JSON.parse(rowsOf(stateFile).snapshot)
+    state.merchants.TEST.purchases[created.id].successful = 'yes'
+    runSql(stateFile, 'UPDATE snapshot SET state = ?', JSON.stringify(state))
     await expectReject(
       sandbox({stateFile}),
       StateFileError,
-      `${stateFile} is not a gw sandbox state file (line 1, snapshot.merchants.TEST.purchases.${created.id}.successful: Invalid input: expected boolean, received string); move it away or pick another file`,
+      `${stateFile} is not a gw sandbox state file (snapshot, merchants.TEST.purchases.${created.id}.successful: Invalid input: expected boolean, received string); move it away or pick another file`,
     )
   })
 
   it.each([
-    ['today', (state: {snapshot: {today?: string}}) => (state.snapshot.today = 'not-a-date'), 'snapshot.today: must be a date, YYYY-MM-DD'],
-    ['a purchase date', (state: {snapshot: {merchants: {TEST: {purchases: Record<string, {transaction_date: string}>}}}}) => {
-      for (const purchase of Object.values(state.snapshot.merchants.TEST.purchases)) purchase.transaction_date = 'yesterday'
+    ['today', (state: {today?: string}) => (state.today = 'not-a-date'), 'snapshot, today: must be a date, YYYY-MM-DD'],
+    ['a purchase date', (state: {merchants: {TEST: {purchases: Record<string, {transaction_date: string}>}}}) => {
+      for (const purchase of Object.values(state.merchants.TEST.purchases)) purchase.transaction_date = 'yesterday'
     }, 'transaction_date: must be a date-time with its offset'],
   ])('refuses a state file whose %s is not one, rather than answer every request 500 later', async (_, spoil, problem) => {
     const stateFile = stateFileIn()
     const first = await sandbox({stateFile})
     await purchase(first)
     await first.close()
-    const state = JSON.parse(readFileSync(stateFile, 'utf8').split('\n')[0]!)
+    const state = JSON.parse(rowsOf(stateFile).snapshot)
     spoil(state)
-    writeFileSync(stateFile, `${JSON.stringify(state)}\n`)
+    runSql(stateFile, 'UPDATE snapshot SET state = ?', JSON.stringify(state))
     await expect(sandbox({stateFile})).rejects.toThrow(problem)
   })
 
@@ -156,4 +153,50 @@ describe('durability', () => {
     writeFileSync(notAFolder, '')
     await expectReject(sandbox({stateFile: join(notAFolder, 'state.json')}), StateFileError, /ENOTDIR/)
   })
+
+  it.skipIf(!root)(`on a disk really full (a small tmpfs): a purchase answered 200 survives a restart, one refused is absent, and purchases go on once there is room${NEEDS_ROOT}`, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-full-disk-'))
+    const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m,mode=0700', 'tmpfs', dir], {encoding: 'utf8'})
+    expect(mounted.status, mounted.stderr).toBe(0)
+    try {
+      const stateFile = join(dir, 'state.json')
+      const gateway = await sandbox({stateFile})
+      expect((await purchase(gateway, {reference: 'before-full'})).status).toBe(200)
+      const filler = join(dir, 'filler')
+      fillDisk(filler)
+      const answered = new Map<string, number>()
+      const refused = () => [...answered].filter(([, status]) => status !== 200)
+      for (let index = 0; index < 200 && refused().length === 0; index++) {
+        const reference = `full-${index}`
+        const answer = await purchase(gateway, {reference})
+        answered.set(reference, answer.status)
+        if (answer.status !== 200) expect(answer.body.errors).toEqual(['Internal sandbox error: the change could not be saved to the state file (database or disk is full); nothing was done'])
+      }
+      expect(refused()).toHaveLength(1)
+      const [[again]] = refused() as [[string, number]]
+      expect((await call(gateway, 'GET', `/v1.0/purchases/${again}`)).status).toBe(404)
+      rmSync(filler)
+      expect((await purchase(gateway, {reference: again})).status).toBe(200)
+      await gateway.close()
+
+      const restarted = await sandbox({stateFile})
+      for (const reference of ['before-full', ...answered.keys()]) expect((await call(restarted, 'GET', `/v1.0/purchases/${reference}`)).status, reference).toBe(200)
+      await restarted.close()
+    } finally {
+      spawnSync('umount', [dir])
+    }
+  }, 60_000)
 })
+
+/** Writes `file` until the disk has no room left. */
+function fillDisk(file: string): void {
+  const fd = openSync(file, 'w')
+  const block = Buffer.alloc(4096, 1)
+  try {
+    for (;;) writeSync(fd, block)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error
+  } finally {
+    closeSync(fd)
+  }
+}

@@ -1,9 +1,9 @@
-import {copyFileSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, realpathSync, symlinkSync, writeFileSync} from 'node:fs'
+import {linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, realpathSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {loadStore, writeSnapshot} from '../../src/sandbox/server/persist.js'
 import {call, purchase, sandbox} from './helpers.js'
+import {copyOnDisk, stateIn, stateOnDisk} from './state-file.js'
 
 // Identity, not names (design.md §5): the local gateway's state file is its real file, and each run of its data has a name.
 const folder = () => realpathSync(mkdtempSync(join(tmpdir(), 'gw-sandbox-id-')))
@@ -50,16 +50,16 @@ describe('X-Sandbox-Instance: what the data is, by what it holds', () => {
     const first = await sandbox({stateFile})
     const answered = nameOf(await purchase(first))
     await first.close()
-    expect(loadStore(stateFile).instance).toBe(answered)
+    expect(stateIn(stateFile).instance).toBe(answered)
     const second = await sandbox({stateFile})
     const now = nameOf(await call(second, 'GET', '/_sandbox/clock', {auth: null}))
     expect(runOf(now)).not.toBe(runOf(answered))
     expect((await held(second)).runs).toEqual([{id: runOf(answered), until: changesOf(answered)}, {id: runOf(now), until: changesOf(now)}])
     await call(second, 'POST', '/_sandbox/reset', {auth: null})
     const reset = nameOf(await call(second, 'GET', '/_sandbox/clock', {auth: null}))
-    // Killed here, the journal line of the reset is what a restart reads.
-    expect(loadStore(stateFile).instance).toBe(reset)
-    expect(loadStore(stateFile).heldRuns()).toEqual([{id: runOf(reset), until: changesOf(reset)}])
+    // Killed here, the row of the reset is what a restart reads.
+    expect(stateOnDisk(stateFile).instance).toBe(reset)
+    expect(stateOnDisk(stateFile).heldRuns()).toEqual([{id: runOf(reset), until: changesOf(reset)}])
   })
 
   it('a copy of the --state file taken before a purchase, started again, does not hold what was answered after the copy', async () => {
@@ -67,10 +67,10 @@ describe('X-Sandbox-Instance: what the data is, by what it holds', () => {
     const stateFile = join(dir, 'state.json')
     const first = await sandbox({stateFile})
     const before = nameOf(await purchase(first, {reference: 'before-the-copy'}))
-    copyFileSync(stateFile, join(dir, 'copy.json'))
+    const copy = copyOnDisk(stateFile)
     const after = nameOf(await purchase(first, {reference: 'after-the-copy'}))
     await first.close()
-    const restored = await sandbox({stateFile: join(dir, 'copy.json')})
+    const restored = await sandbox({stateFile: copy})
     const {runs} = await held(restored)
     const until = new Map(runs.map((run) => [run.id, run.until]))
     expect(until.get(runOf(before))).toBe(changesOf(before))
@@ -83,7 +83,7 @@ describe('X-Sandbox-Instance: what the data is, by what it holds', () => {
     const gateway = await sandbox({stateFile})
     const name = nameOf(await call(gateway, 'GET', '/_sandbox/clock', {auth: null}))
     expect(name).toMatch(NAME)
-    expect(loadStore(stateFile).instance).toBe(name)
+    expect(stateOnDisk(stateFile).instance).toBe(name)
   })
 
   it('holds the run of a state file from before counts (its instance alone), from the data it had', async () => {
@@ -98,7 +98,7 @@ describe('X-Sandbox-Instance: what the data is, by what it holds', () => {
 })
 
 describe('the state file is its real file', () => {
-  it('written through a symlink, replaces the file it leads to, in its own folder, and leaves the link a link', async () => {
+  it('written through a symlink, is the file it leads to, and leaves the link a link', async () => {
     const dir = folder()
     const real = join(dir, 'real')
     mkdirSync(real)
@@ -108,18 +108,21 @@ describe('the state file is its real file', () => {
     await gateway.close()
     expect(lstatSync(join(dir, 'state.json')).isSymbolicLink()).toBe(true)
     expect(readlinkSync(join(dir, 'state.json'))).toBe(join(real, 'state.json'))
-    expect(loadStore(join(real, 'state.json')).find('purchases', 'TEST', 'through-a-link')).toMatchObject({found: 'own', record: {id: created.id}})
-    // No temporary file was left beside the link, nor beside the file.
+    expect(stateIn(join(real, 'state.json')).find('purchases', 'TEST', 'through-a-link')).toMatchObject({found: 'own', record: {id: created.id}})
+    // Nothing was left beside the link, nor beside the file.
     expect(readdirSync(dir).sort()).toEqual(['real', 'state.json'])
     expect(readdirSync(real)).toEqual(['state.json'])
   })
 
-  it('writeSnapshot through a dangling symlink makes the file it names, and keeps the link', async () => {
+  it('through a dangling symlink, is made where the link points, and the link kept', async () => {
     const dir = folder()
     symlinkSync('made-later.json', join(dir, 'state.json'))
-    await writeSnapshot(join(dir, 'state.json'), {merchants: {}, instance: 'run-1'})
+    const gateway = await sandbox({stateFile: join(dir, 'state.json')})
+    const created = (await purchase(gateway, {reference: 'made-later'})).body.response
+    await gateway.close()
     expect(lstatSync(join(dir, 'state.json')).isSymbolicLink()).toBe(true)
-    expect(JSON.parse(readFileSync(join(dir, 'made-later.json'), 'utf8'))).toEqual({version: 2, snapshot: {merchants: {}, instance: 'run-1'}})
+    expect(readFileSync(join(dir, 'made-later.json')).subarray(0, 15).toString()).toBe('SQLite format 3')
+    expect(stateIn(join(dir, 'made-later.json')).find('purchases', 'TEST', 'made-later')).toMatchObject({found: 'own', record: {id: created.id}})
   })
 
   it('refuses a second gateway on it through a symlink, naming the real file', async () => {
@@ -141,7 +144,7 @@ describe('the state file is its real file', () => {
     for (const name of [file, join(dir, 'copy.json')]) {
       await expect(sandbox({stateFile: name})).rejects.toMatchObject({
         name: 'StateFileError',
-        message: `${name} has 2 names (hard links): each start and clean stop of the gateway replaces its state file whole, which would leave the other names holding an old copy, and a gateway started on another name would not be seen`,
+        message: `${name} has 2 names (hard links): SQLite keeps the latest writes beside the name the gateway opened it by, where a gateway started on the file's other name after a crash would not look`,
         hint: 'Give --state a file with one name: remove the other names, or copy the file (cp) and use the copy.',
       })
     }

@@ -2,10 +2,10 @@ import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {loadStore} from '../../src/sandbox/server/persist.js'
 import {livePurchase, liveRefund} from '../fixtures/live-records.js'
 import {aPurchase, aRefund} from '../unit/sandbox/fixtures.js'
 import {call, purchase, sandbox} from './helpers.js'
+import {stateIn} from './state-file.js'
 
 /**
  * Fields the local gateway sends that the recorded live records lack: each is a field the contract
@@ -86,7 +86,7 @@ describe("the local gateway's records have the live gateway's fields", () => {
     const snapshot = {merchants: {TEST: {purchases: {'071-P-AAAA1111': oldPurchase, '071-P-BBBB2222': oldDecline}, refunds: {'071-R-CCCC3333': oldRefund}}}}
     writeFileSync(file, JSON.stringify({version: 2, snapshot}) + '\n')
 
-    const store = loadStore(file)
+    const store = stateIn(file)
     const [approved, declined] = [store.find('purchases', 'TEST', 'order-1'), store.find('purchases', 'TEST', 'order-2')].map((found) => (found.found === 'own' ? found.record : undefined))
     expect(approved).toMatchObject({card_category: 'Credit', card_subcategory: 'Standard', captured_amount: 1000, rrn: '071PAAAA1111', cvv_match: 'U', metadata: {}, addendum_data: {}})
     expect(declined).toMatchObject({captured_amount: 0, rrn: '071PBBBB2222'})

@@ -2,8 +2,9 @@ import {mkdtempSync, readFileSync, readdirSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {loadStore, StateFileError} from '../../src/sandbox/server/persist.js'
+import {StateFileError} from '../../src/sandbox/server/persist.js'
 import {call, purchase, sandbox} from './helpers.js'
+import {copyOnDisk, rowsOf, stateOnDisk} from './state-file.js'
 import {expectReject} from '../expect-error.js'
 
 const CVV = '9876'
@@ -27,10 +28,11 @@ describe('state file', () => {
     expect(tokenized.status).toBe(200)
     await first.close()
 
-    const text = readFileSync(stateFile, 'utf8')
-    expect(text).not.toMatch(/"cvv"/i)
-    expect(strings(JSON.parse(text))).not.toContain(CVV)
-    expect(text).not.toContain('4005550000000001')
+    const {snapshot, batches} = rowsOf(stateFile)
+    expect(batches).toEqual([])
+    expect(snapshot).not.toMatch(/"cvv"/i)
+    expect(strings(JSON.parse(snapshot))).not.toContain(CVV)
+    expect(readFileSync(stateFile, 'latin1')).not.toContain('4005550000000001')
     expect(readdirSync(dir)).toEqual(['state.json'])
 
     const second = await sandbox({stateFile})
@@ -46,38 +48,42 @@ describe('state file', () => {
     )
   })
 
-  it('never holds a card number inside text: written masked (journal lines and snapshot alike); restarted, the record answers masked and is found by either spelling', async () => {
+  it('never holds a card number inside text: written masked (journal lines and snapshot alike); restarted, the record answers masked and is found by the reference as sent', async () => {
     const stateFile = join(mkdtempSync(join(tmpdir(), 'gw-sandbox-')), 'state.json')
     const first = await sandbox({stateFile})
     const made = await purchase(first, {reference: 'x4111111111111111y', card_holder: '4111 1111 1111 1111'})
     expect(made.body.response).toMatchObject({reference: 'x4111111111111111y', card_holder: '4111 1111 1111 1111'})
     const wholeCard = /4111[ -]?1111[ -]?1111[ -]?1111/
-    // Before the clean stop (a journal line), and after it (the snapshot).
-    expect(readFileSync(stateFile, 'utf8')).not.toMatch(wholeCard)
+    // Before the clean stop (a row of changes), and after it (the snapshot): in the rows, and anywhere in the file.
+    const running = copyOnDisk(stateFile)
+    expect(rowsOf(running).batches.join('\n')).toContain('"reference":"x411111XXXXXX1111y"')
+    expect(readFileSync(running, 'latin1')).not.toMatch(wholeCard)
     await first.close()
-    expect(readFileSync(stateFile, 'utf8')).not.toMatch(wholeCard)
+    expect(rowsOf(stateFile).snapshot).toContain('"reference":"x411111XXXXXX1111y"')
+    expect(readFileSync(stateFile, 'latin1')).not.toMatch(wholeCard)
     const second = await sandbox({stateFile})
-    for (const key of ['x4111111111111111y', 'x411111XXXXXX1111y', made.body.response.id]) {
+    for (const key of ['x4111111111111111y', made.body.response.id]) {
       const found = await call(second, 'GET', `/v1.0/purchases/${key}`)
       expect(found.status, key).toBe(200)
       expect(found.body.response).toMatchObject({id: made.body.response.id, reference: 'x411111XXXXXX1111y', card_holder: '411111XXXXXX1111'})
     }
-    // The reference is still taken, by either spelling.
+    // The reference is still taken; its masked spelling is a reference of its own, as on the live gateway.
     expect((await purchase(second, {reference: 'x4111111111111111y'})).body.errors).toEqual(['Reference is already taken'])
+    expect((await call(second, 'GET', '/v1.0/purchases/x411111XXXXXX1111y')).status).toBe(404)
   })
 
-  it('writes after each change, before answering', async () => {
+  it('writes after each change, before answering: the file on disk holds it', async () => {
     const stateFile = join(mkdtempSync(join(tmpdir(), 'gw-sandbox-')), 'state.json')
     const gateway = await sandbox({stateFile})
     const created = (await purchase(gateway)).body.response
-    expect(loadStore(stateFile).find('purchases', 'TEST', created.id)).toStrictEqual({found: 'own', record: created})
+    expect(stateOnDisk(stateFile).find('purchases', 'TEST', created.id)).toStrictEqual({found: 'own', record: created})
 
-    const instance = loadStore(stateFile).snapshot().instance
+    const instance = stateOnDisk(stateFile).snapshot().instance
     await call(gateway, 'POST', '/_sandbox/reset', {auth: null})
     // Emptied, the data is another run's: it has a new name.
     const id = expect.stringMatching(/^[0-9a-f-]{36}$/)
-    expect(loadStore(stateFile).snapshot()).toStrictEqual({merchants: {}, instance: id, runs: [{id, from: 0}], changes: 1})
-    expect(loadStore(stateFile).snapshot().instance).not.toBe(instance)
+    expect(stateOnDisk(stateFile).snapshot()).toStrictEqual({merchants: {}, instance: id, runs: [{id, from: 0}], changes: 1})
+    expect(stateOnDisk(stateFile).snapshot().instance).not.toBe(instance)
   })
 
   it('refuses to start on a file that is not a state file, rather than overwrite it', async () => {

@@ -222,6 +222,20 @@ describe('PUT /v1.0/plans/{id}', () => {
     expect((await call(gateway, 'PUT', '/v1.0/plans/gold', {body: {name: 'Still fine', amount: 1500}})).status).toBe(200)
   })
 
+  // The state file masks both alike (x411111XXXXXX1111y); they are two references all the same.
+  it('keeps references that hold card numbers masked alike apart: a plan takes neither the other plan\'s, nor its own by the other', async () => {
+    const gateway = await sandbox()
+    const first = (await createPlan(gateway, {reference: 'x4111111000071111y'})).body.response
+    const second = await createPlan(gateway, {reference: 'x4111111111111111y', amount: 2000})
+    expect(second.status).toBe(201)
+    const taken = await call(gateway, 'PUT', `/v1.0/plans/${first.id}`, {body: {reference: 'x4111111111111111y'}})
+    expect(taken.status).toBe(501)
+    expect(taken.body.errors).toStrictEqual(['Reference has already been taken'])
+    expect((await call(gateway, 'PUT', '/v1.0/plans/x4111111000071111y', {body: {name: 'Same reference', reference: 'x4111111000071111y'}})).status).toBe(200)
+    expect((await call(gateway, 'GET', '/v1.0/plans/x4111111000071111y')).body.response).toMatchObject({id: first.id, name: 'Same reference', amount: 1000})
+    expect((await call(gateway, 'GET', '/v1.0/plans/x4111111111111111y')).body.response).toMatchObject({id: second.body.response.id, amount: 2000})
+  })
+
   it('answers 404 for an unknown plan and 403 for another merchant plan', async () => {
     const gateway = await sandbox()
     const created = (await createPlan(gateway)).body.response

@@ -5,14 +5,17 @@ import {tmpdir} from 'node:os'
 import {join, sep} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {readRuntimeFile} from '../../src/sandbox/server/daemon.js'
-import {loadStore, lockStateFile, openStateFile, type OpenStateFile} from '../../src/sandbox/server/persist.js'
+import {isHeldHere, lockHolder, readLocks} from '../../src/lib/locked-database.js'
+import {openState} from '../../src/sandbox/server/persist.js'
+import type {StateWrite} from '../../src/sandbox/server/state-database.js'
 import {startSandbox, type SandboxOptions} from '../../src/sandbox/server/server.js'
 import {fixedClock, sandbox} from './helpers.js'
+import {stateIn} from './state-file.js'
 
-// A start opens, in order: the state file's lock, the request log, the journal, the socket, the
-// deliveries, the runtime file. A failure at each stage lets go of exactly what was opened before
-// it, and of nothing another holds: the lock can be taken again, no file of the gateway's is left
-// open, its port can be listened on again, and no runtime file says it runs.
+// A start opens, in order: the state file (under its lock), the request log, the journal, the
+// socket, the deliveries, the runtime file. A failure at each stage lets go of exactly what was
+// opened before it, and of nothing another holds: no lock is left on the state file, no file of
+// the gateway's is left open, its port can be listened on again, and no runtime file says it runs.
 
 interface Files {
   dir: string
@@ -59,7 +62,7 @@ function listening(port: number): Promise<Server> {
 
 const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()))
 
-/** The files under `dir` this process holds open: a lock holds its file open, the request log and the journal theirs. */
+/** The files under `dir` this process holds open: the state file (and SQLite's journal beside it), the request log. */
 function openUnder(dir: string): string[] {
   return readdirSync('/proc/self/fd').flatMap((fd) => {
     try {
@@ -72,23 +75,25 @@ function openUnder(dir: string): string[] {
   })
 }
 
+/** No lock on the state file, as the system sees it (/proc/locks) and this process does; nor an older gw's lock file beside it. */
 function lockIsFree(stateFile: string): boolean {
-  try {
-    lockStateFile(stateFile).release()
-    return true
-  } catch {
-    return false
-  }
+  return !isHeldHere(stateFile) && lockHolder(stateFile, readLocks()) === undefined && !existsSync(`${stateFile}.lock`)
 }
 
-/** A disk on which the state file cannot be created: the journal's first snapshot fails. */
-const unwritable: OpenStateFile = (path, flags) => (flags === 'wx' ? Promise.reject(Object.assign(new Error('EIO: i/o error'), {code: 'EIO'})) : openStateFile(path, flags))
+/** A disk on which `step` fails: the state file cannot be made a database, or its first snapshot cannot be written. */
+const failingAt =
+  (step: RegExp): StateWrite =>
+  (name, run) => {
+    if (step.test(name)) throw Object.assign(new Error('disk I/O error'), {code: 'ERR_SQLITE_ERROR', errcode: 10, errstr: 'disk I/O error'})
+    run()
+  }
 
 const STAGES: {stage: string; fault: (at: Files) => Partial<SandboxOptions>; error: RegExp}[] = [
   {stage: 'the state file is not one', fault: (at) => (writeFileSync(at.stateFile, 'my notes'), {}), error: /is not a gw sandbox state file/},
+  {stage: 'the state file cannot be made a database', fault: () => ({stateWrite: failingAt(/^CREATE TABLE/)}), error: /^Cannot write the state file .*\(disk I\/O error\)$/},
   {stage: 'the request log cannot be opened', fault: (at) => ({requestLog: {file: join(at.notAFolder, 'requests.ndjson')}}), error: /^Cannot write the request log .*\(EEXIST\)/},
   {stage: 'a web hook given at start is refused', fault: () => ({webhooks: ['ftp://example.com/hook']}), error: /^Web hook ftp:\/\/example.com\/hook: Address must be an http or https URL$/},
-  {stage: 'the state file cannot be written', fault: () => ({openStateFile: unwritable}), error: /^Cannot write the state file .*EIO/},
+  {stage: 'the state file cannot be written', fault: () => ({stateWrite: failingAt(/^UPDATE snapshot/)}), error: /^Cannot write the state file .*\(disk I\/O error\)$/},
   {stage: 'the runtime file cannot be written', fault: (at) => ({runtimeFile: join(at.notAFolder, 'sandbox.json')}), error: /^EEXIST/},
 ]
 
@@ -104,12 +109,12 @@ describe('a start that fails lets go of exactly what it had opened', () => {
 
   it('when the state file is in use: the lock stays with whoever holds it, and nothing is left open', async () => {
     const at = await files()
-    const held = lockStateFile(at.stateFile)
+    const held = openState(at.stateFile)
     try {
       await expect(startSandbox(options(at))).rejects.toThrow(/is in use by another local gateway in this process/)
       expect(lockIsFree(at.stateFile)).toBe(false)
     } finally {
-      held.release()
+      held.close()
     }
     expect(openUnder(at.dir)).toStrictEqual([])
   })
@@ -124,7 +129,7 @@ describe('a start that fails lets go of exactly what it had opened', () => {
     }
     expect(openUnder(at.dir)).toStrictEqual([])
     expect(lockIsFree(at.stateFile)).toBe(true)
-    expect(loadStore(at.stateFile).snapshot().instance).toBeDefined()
+    expect(stateIn(at.stateFile).snapshot().instance).toBeDefined()
     expect(existsSync(at.runtimeFile)).toBe(false)
   })
 

@@ -56,7 +56,7 @@ The refund is sent once and never retried; if no answer comes back, gw looks it 
     // In full, as it was asked at a terminal: what is left of the purchase is learned first, and nothing left is refused unsent.
     const refund = input.refund.amount === undefined ? await refundableInFull(input.refund, {concurrency: gwFlags.DEFAULT_CONCURRENCY, made: await madeRecords(this.factory, deps.client)}, deps) : input.refund
     const sent = await submitRefund(refund, deps)
-    await recordMade(sent, input.refund.transactionId, this.factory, deps.client)
-    return settle(this.io, sent)
+    const recorded = await recordMade(sent, input.refund.transactionId, this.factory, deps.client)
+    return settle(this.io, {...sent, unrecorded: !recorded})
   }
 }

@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {GwCommand} from '../../cli/gw-command.js'
-import type {SeedStep} from '../../seed/file.js'
+import type {SeedStep} from '../../seed/step.js'
 
 /** The file's steps, checked, where they came from, and whether to send them (--check: not). */
 interface SeedInput {
@@ -54,6 +54,6 @@ Prints one JSON line per step: step, name, status (created, present, differs, de
       throw new UsageError('gw sandbox seed creates records on a sandbox only, and the profile in force is live: nothing was sent', 'Use the local gateway (gw sandbox start; gw profile use local) or another sandbox profile with --profile.')
     }
     const print = seedPrinter(this.io, {json: this.factory.flags.json})
-    print.summary(await seed(steps, {environment}, await this.factory.deps(), print.step))
+    print.summary(await seed(steps, {environment, source}, await this.factory.deps(), print.step))
   }
 }

@@ -10,7 +10,8 @@ export type CardNotice = 'card:expiring' | 'card:expired'
  * for card numbers inside text, which the file holds masked (storable.ts).
  */
 export type Change =
-  | {op: 'put'; collection: Collection; merchant: string; record: AnyRecord}
+  /** `nameHash`: the keyed hash the record is found by, when its name holds a card number (storable.ts keyedName). */
+  | {op: 'put'; collection: Collection; merchant: string; record: AnyRecord; nameHash?: string}
   | {op: 'remove'; collection: Collection; merchant: string; key: string}
   /** A record put again with another date (a fixture dated in the past), filed among the others by it. */
   | {op: 'dated'; collection: DatedCollection; merchant: string; record: AnyRecord}
@@ -19,6 +20,8 @@ export type Change =
   | {op: 'enqueue'; delivery: QueuedDelivery}
   | {op: 'attempted'; id: string; attempts: number; last_error: string | null}
   | {op: 'dequeue'; id: string}
+  /** The key names are hashed with, made when the first name that holds a card number is saved. */
+  | {op: 'nameSecret'; secret: string}
   /** `instance`: the name of the data from then on; absent in journals from before instances. */
   | {op: 'reset'; instance?: string}
 

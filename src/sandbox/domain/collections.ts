@@ -75,13 +75,37 @@ export const globalKeyField = (collection: Collection): string => KEYS[collectio
 
 export const globalKeyOf = (collection: Collection, record: AnyRecord) => String(record[KEYS[collection].global as keyof AnyRecord])
 
+/** The name the merchant gave a record (its reference or alias), as the record holds it: whole as sent, or masked as read from the state file. */
+export function merchantNameOf(collection: Collection, record: AnyRecord): string | undefined {
+  const name = record[KEYS[collection].merchantName as keyof AnyRecord] as unknown
+  return typeof name === 'string' ? name : undefined
+}
+
 /**
- * The name a record is looked up by: its reference or alias with card numbers masked, as the state
- * file keeps it (storable.ts), so that a look-up by the name as sent finds it after a restart too.
+ * The name a record is looked up by when it has no keyed hash: its reference or alias with card
+ * numbers masked, as the state file keeps it (storable.ts), so that a look-up by the name as sent
+ * finds it after a restart too.
  */
 export function nameOf(collection: Collection, record: AnyRecord): string | undefined {
-  const name = record[KEYS[collection].merchantName as keyof AnyRecord] as unknown
-  return typeof name === 'string' ? nameKey(name) : undefined
+  const name = merchantNameOf(collection, record)
+  return name === undefined ? undefined : nameKey(name)
+}
+
+/** Merchant → collection → global key → the keyed hash of the record's name (Shelves.nameHashes). */
+export type NameHashes = Record<string, Partial<Record<Collection, Record<string, string>>>>
+
+/** Names and keyed hashes share one index, each under a prefix of its own: a name can never be taken for a hash. */
+export const plainIndex = (name: string) => `name ${name}`
+export const keyedIndex = (hash: string) => `keyed ${hash}`
+
+/**
+ * What a record is found by besides its global key: the keyed hash of its name when it has one,
+ * else its name as the state file keeps it (masked); none when its name is its global key.
+ */
+export function indexedName(collection: Collection, key: string, record: AnyRecord, hash: string | undefined): string | undefined {
+  if (hash !== undefined) return keyedIndex(hash)
+  const name = nameOf(collection, record)
+  return name === undefined || name === key ? undefined : plainIndex(name)
 }
 
 export const groupFields = (collection: Collection): readonly string[] => GROUPED_BY[collection as Grouped] ?? []

@@ -11,11 +11,25 @@ import {
   SUMMED,
   globalKeyOf,
   groupFields,
-  nameOf,
+  indexedName,
+  keyedIndex,
+  merchantNameOf,
+  type NameHashes,
+  plainIndex,
   summedOf,
 } from './collections.js'
 import type {RefundRecord} from './records.js'
+import {Shelf} from './shelf.js'
 import {nameKey} from './storable.js'
+
+/**
+ * The hash a record put again keeps: the one it has, while its name is the same as held (one read
+ * from the state file, its name masked, then charged or dated); none under another name.
+ */
+function keptHash(collection: Collection, shelf: Shelf<AnyRecord>, key: string, record: AnyRecord): string | undefined {
+  const held = shelf.records.get(key)
+  return held !== undefined && merchantNameOf(collection, held) === merchantNameOf(collection, record) ? shelf.hashes.get(key) : undefined
+}
 
 /** `foreign`: the key is another merchant's record, which the caller may not see. */
 export type Lookup<T> = {found: 'own'; record: T} | {found: 'foreign'} | {found: 'none'}
@@ -24,32 +38,6 @@ export type Lookup<T> = {found: 'own'; record: T} | {found: 'foreign'} | {found:
 export interface Positional<T> {
   readonly length: number
   at(index: number): T | undefined
-}
-
-/** One merchant's records of one collection, with its indexes. */
-class Shelf<T> {
-  /** By global key, in the order the records were created. */
-  readonly records = new Map<string, T>()
-  /** The same keys as an array, to read a page by position; dropped on a removal, rebuilt when next read. */
-  private order: string[] | undefined
-  /** Name → global keys holding it, first holder first (a billing reference may repeat an API one). */
-  readonly names = new Map<string, string[]>()
-  /** `field value` → global keys. */
-  readonly groups = new Map<string, Set<string>>()
-  /** `field value` → the group's running total (SUMMED). */
-  readonly sums = new Map<string, number>()
-
-  added(key: string): void {
-    this.order?.push(key)
-  }
-
-  removed(): void {
-    this.order = undefined
-  }
-
-  inOrder(): readonly string[] {
-    return (this.order ??= [...this.records.keys()])
-  }
 }
 
 /**
@@ -63,15 +51,17 @@ export class Shelves {
   private owners = new Map<Collection, Map<string, string>>()
 
   /**
-   * Puts every record of a snapshot on the shelves, in place of what they held. In place, so a
-   * change's undo, which holds these shelves, still takes it back after a reset was undone.
+   * Puts every record of a snapshot on the shelves, in place of what they held, each found by the
+   * keyed hash of its name where the snapshot has one. In place, so a change's undo, which holds
+   * these shelves, still takes it back after a reset was undone.
    */
-  load(merchants: Record<string, Partial<MerchantRecords>>): void {
+  load(merchants: Record<string, Partial<MerchantRecords>>, hashes: NameHashes = {}): void {
     this.shelves = new Map()
     this.owners = new Map()
     for (const [merchant, records] of Object.entries(merchants)) {
       for (const collection of COLLECTIONS) {
-        for (const record of Object.values(records[collection] ?? {})) this.put(collection, merchant, record)
+        const hashOf = hashes[merchant]?.[collection] ?? {}
+        for (const [key, record] of Object.entries(records[collection] ?? {})) this.put(collection, merchant, record, hashOf[key])
       }
     }
   }
@@ -89,10 +79,25 @@ export class Shelves {
     return merchants
   }
 
-  /** By global key or by the merchant's own name for the record; only the caller's records are returned. */
-  find<C extends Collection>(collection: C, merchant: string, key: string): Lookup<Collections[C]> {
+  /** The keyed hashes of the names that hold a card number, by merchant, collection and global key; empty when none does. */
+  nameHashes(): NameHashes {
+    const hashes: NameHashes = {}
+    for (const [merchant, shelves] of this.shelves) {
+      for (const [collection, shelf] of shelves) {
+        if (shelf.hashes.size > 0) (hashes[merchant] ??= {})[collection] = Object.fromEntries(shelf.hashes)
+      }
+    }
+    return hashes
+  }
+
+  /**
+   * By global key or by the merchant's own name for the record; only the caller's records are
+   * returned. A name that holds a card number is found by its keyed hash (`hashed`), or, for a
+   * record saved before names had one, by the name masked, as the state file kept it.
+   */
+  find<C extends Collection>(collection: C, merchant: string, key: string, hashed?: string): Lookup<Collections[C]> {
     const shelf = this.shelf(merchant, collection, false)
-    const byName = shelf?.names.get(nameKey(key))?.[0]
+    const byName = (hashed === undefined ? undefined : shelf?.names.get(keyedIndex(hashed))?.[0]) ?? shelf?.names.get(plainIndex(nameKey(key)))?.[0]
     const record = shelf?.records.get(key) ?? (byName === undefined ? undefined : shelf?.records.get(byName))
     if (record) return {found: 'own', record: record as Collections[C]}
     const owner = this.owners.get(collection)?.get(key)
@@ -133,11 +138,13 @@ export class Shelves {
   }
 
   /** Adds the record, or replaces the one with the same global key; returns what takes it back. */
-  save(collection: Collection, merchant: string, record: AnyRecord): () => void {
+  save(collection: Collection, merchant: string, record: AnyRecord, nameHash?: string): () => void {
     const key = globalKeyOf(collection, record)
-    const previous = this.shelf(merchant, collection, true).records.get(key)
-    this.put(collection, merchant, record)
-    return () => (previous ? this.put(collection, merchant, previous) : this.delete(collection, merchant, key))
+    const shelf = this.shelf(merchant, collection, true)
+    const previous = shelf.records.get(key)
+    const previousHash = shelf.hashes.get(key)
+    this.put(collection, merchant, record, nameHash ?? keptHash(collection, shelf, key, record))
+    return () => (previous ? this.put(collection, merchant, previous, previousHash) : this.delete(collection, merchant, key))
   }
 
   /**
@@ -150,37 +157,43 @@ export class Shelves {
     const order = [...shelf.records.keys()]
     const key = globalKeyOf(collection, record)
     const previous = shelf.records.get(key)
-    this.put(collection, merchant, record)
+    const hash = shelf.hashes.get(key)
+    this.put(collection, merchant, record, keptHash(collection, shelf, key, record))
     const field = DATE_FIELDS[collection]
     const time = (held: AnyRecord) => Date.parse(String(held[field as keyof AnyRecord]))
     const sorted = [...shelf.records.entries()].sort(([, a], [, b]) => time(a) - time(b))
     shelf.records.clear()
     for (const [held, value] of sorted) shelf.records.set(held, value)
     shelf.removed()
-    return () => (previous ? this.restoreOrder(collection, merchant, previous, order) : this.delete(collection, merchant, key))
+    return () => (previous ? this.restoreOrder(collection, merchant, previous, hash, order) : this.delete(collection, merchant, key))
   }
 
   /** Removes the record; what takes it back puts it again in its place in the order of creation. */
   remove(collection: Collection, merchant: string, key: string): () => void {
-    const previous = this.shelf(merchant, collection, false)?.records.get(key)
-    if (!previous) return () => {}
-    const order = [...this.shelf(merchant, collection, true).records.keys()]
+    const shelf = this.shelf(merchant, collection, false)
+    const previous = shelf?.records.get(key)
+    if (!shelf || !previous) return () => {}
+    const order = [...shelf.records.keys()]
+    const hash = shelf.hashes.get(key)
     this.delete(collection, merchant, key)
-    return () => this.restoreOrder(collection, merchant, previous, order)
+    return () => this.restoreOrder(collection, merchant, previous, hash, order)
   }
 
-  private put(collection: Collection, merchant: string, record: AnyRecord): void {
+  /** `hash`: the keyed hash of the record's name, where the name holds a card number (or held one, and is read masked from the state file). */
+  private put(collection: Collection, merchant: string, record: AnyRecord, hash: string | undefined): void {
     const shelf = this.shelf(merchant, collection, true)
     const key = globalKeyOf(collection, record)
     const previous = shelf.records.get(key)
+    const previousHash = shelf.hashes.get(key)
     // Saved again under the same name and groups (a subscription after each charge), it keeps its place in them.
     const sameIndexes =
       previous !== undefined &&
-      nameOf(collection, previous) === nameOf(collection, record) &&
+      indexedName(collection, key, previous, previousHash) === indexedName(collection, key, record, hash) &&
       groupFields(collection).every((field) => previous[field as keyof AnyRecord] === record[field as keyof AnyRecord]) &&
       summedOf(collection, previous) === summedOf(collection, record)
     if (previous && !sameIndexes) this.unindex(collection, shelf, key, previous)
     shelf.records.set(key, record)
+    shelf.hashed(key, hash)
     if (!previous) shelf.added(key)
     if (!sameIndexes) this.index(collection, shelf, key, record)
     let owners = this.owners.get(collection)
@@ -194,27 +207,34 @@ export class Shelves {
     if (!shelf || !record) return
     this.unindex(collection, shelf, key, record)
     shelf.records.delete(key)
+    shelf.hashes.delete(key)
     shelf.removed()
     this.owners.get(collection)?.delete(key)
   }
 
-  private restoreOrder(collection: Collection, merchant: string, record: AnyRecord, order: string[]): void {
+  /** The record as it was, with its name's hash, each record in its place in `order`: a removal or a dating taken back. */
+  private restoreOrder(collection: Collection, merchant: string, record: AnyRecord, hash: string | undefined, order: string[]): void {
     const shelf = this.shelf(merchant, collection, true)
+    const key = globalKeyOf(collection, record)
+    // A dating taken back finds the dated record still indexed: it gives way to the one it replaced.
+    const held = shelf.records.get(key)
+    if (held) this.unindex(collection, shelf, key, held)
     const current = new Map(shelf.records)
-    current.set(globalKeyOf(collection, record), record)
+    current.set(key, record)
     shelf.records.clear()
     shelf.removed()
-    for (const key of order) {
-      const kept = current.get(key)
-      if (kept) shelf.records.set(key, kept)
+    for (const kept of order) {
+      const value = current.get(kept)
+      if (value) shelf.records.set(kept, value)
     }
-    this.index(collection, shelf, globalKeyOf(collection, record), record)
-    this.owners.get(collection)?.set(globalKeyOf(collection, record), merchant)
+    shelf.hashed(key, hash)
+    this.index(collection, shelf, key, record)
+    this.owners.get(collection)?.set(key, merchant)
   }
 
   private index(collection: Collection, shelf: Shelf<AnyRecord>, key: string, record: AnyRecord): void {
-    const name = nameOf(collection, record)
-    if (name !== undefined && name !== key) {
+    const name = indexedName(collection, key, record, shelf.hashes.get(key))
+    if (name !== undefined) {
       const holders = shelf.names.get(name)
       if (holders) holders.push(key)
       else shelf.names.set(name, [key])
@@ -237,7 +257,7 @@ export class Shelves {
   }
 
   private unindex(collection: Collection, shelf: Shelf<AnyRecord>, key: string, record: AnyRecord): void {
-    const name = nameOf(collection, record)
+    const name = indexedName(collection, key, record, shelf.hashes.get(key))
     const holders = name === undefined ? undefined : shelf.names.get(name)
     if (name !== undefined && holders) {
       const rest = holders.filter((holder) => holder !== key)

@@ -1,3 +1,4 @@
+import {createHmac, randomBytes} from 'node:crypto'
 import {holdsCardNumber, maskCardNumbersIn} from '../../safety/redact.js'
 
 /**
@@ -27,12 +28,27 @@ function masked(value: unknown): unknown {
   return copy
 }
 
-/** A merchant's name for a record (a reference, an alias) as looked up: masked as the state file keeps it, so a look-up finds its record before a restart and after. */
+/** A merchant's name for a record (a reference, an alias) masked as the state file keeps it: what a record without a keyed hash is looked up by. */
 export function nameKey(name: string): string {
   return maskCardNumbersIn(name)
 }
 
-/** Whether two names for a record (references, aliases) are the same one: as the state file keeps them. */
-export function sameName(one: string, other: string): boolean {
-  return one === other || nameKey(one) === nameKey(other)
+/** Whether the state file cannot keep a name whole: it holds a card number, which is masked there, and two such names may mask alike. */
+export function isMaskedInFile(name: string): boolean {
+  return nameKey(name) !== name
+}
+
+/** Hex with its digits as letters (0-9 as g-p): a key or hash the state file holds never reads as a card number, so it is kept as it is. */
+const lettered = (bytes: Buffer) => bytes.toString('hex').replace(/\d/g, (digit) => 'ghijklmnop'[Number(digit)]!)
+
+/** A gateway's own random key for keyedName: 32 bytes, kept in its state. */
+export const newNameSecret = (): string => lettered(randomBytes(32))
+
+/**
+ * What a record whose name holds a card number is found by: a keyed hash (HMAC-SHA256) of the name
+ * as sent, under the gateway's own key. The state file holds it and the name masked, never the name
+ * whole; two names that mask alike (`ref-4111111000071111`, `ref-4111111111111111`) stay two.
+ */
+export function keyedName(secret: string, name: string): string {
+  return lettered(createHmac('sha256', secret).update(name).digest())
 }

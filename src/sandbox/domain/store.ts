@@ -2,8 +2,9 @@ import {type Batch, type CardNotice, type Change, ChangeLog} from './change-log.
 import {DeliveryQueue, type QueuedDelivery} from './delivery-queue.js'
 import {forbidden, notFound} from './errors.js'
 import type {CardRecord} from './records.js'
-import {type Collection, type Collections, type DatedCollection, type Grouped, GROUPED_BY, globalKeyOf, type MerchantRecords} from './collections.js'
+import {type Collection, type Collections, type DatedCollection, type Grouped, GROUPED_BY, globalKeyOf, merchantNameOf, type MerchantRecords, type NameHashes} from './collections.js'
 import {type Lookup, type Positional, Shelves} from './shelves.js'
+import {isMaskedInFile, keyedName, newNameSecret} from './storable.js'
 
 /** Plain JSON, the form of a snapshot on disk. Keys that are absent have their default. */
 export interface StoreState {
@@ -20,6 +21,10 @@ export interface StoreState {
   runs?: Run[]
   /** How many changes the data has had since it began (or was reset): with a run's id, where it stood. */
   changes?: number
+  /** The key the names that hold a card number are hashed with (storable.ts keyedName); absent until the first such name. */
+  nameSecret?: string
+  /** What each record whose name holds a card number is found by; a record without one is found by its name masked. */
+  nameHashes?: NameHashes
 }
 
 /** One run of the data: its id, and how many changes the data had had when it began. */
@@ -44,6 +49,7 @@ export class Store {
   private readonly log = new ChangeLog()
   private runs: Run[] = []
   private changes = 0
+  private nameSecret: string | undefined
 
   constructor(state: StoreState = emptyState()) {
     this.load(state)
@@ -57,12 +63,18 @@ export class Store {
     if (this.queue.size > 0) state.deliveries = this.queue.all()
     const latest = this.runs.at(-1)
     if (latest) Object.assign(state, {instance: latest.id, runs: this.runs.map((run) => ({...run})), changes: this.changes})
+    if (this.nameSecret !== undefined) Object.assign(state, {nameSecret: this.nameSecret, nameHashes: this.shelves.nameHashes()})
     return state
   }
 
-  /** By global key or by the merchant's own name for the record; only the caller's records are returned. */
+  /**
+   * By global key or by the merchant's own name for the record; only the caller's records are
+   * returned. A name that holds a card number is found by its keyed hash: `ref-4111111000071111`
+   * never finds the record of `ref-4111111111111111`, which the state file holds masked alike.
+   */
   find<C extends Collection>(collection: C, merchant: string, key: string): Lookup<Collections[C]> {
-    return this.shelves.find(collection, merchant, key)
+    const hashed = this.nameSecret !== undefined && isMaskedInFile(key) ? keyedName(this.nameSecret, key) : undefined
+    return this.shelves.find(collection, merchant, key, hashed)
   }
 
   /** The caller's record, or the 403 or 404 the gateway gives for it. */
@@ -107,9 +119,12 @@ export class Store {
     return this.shelves.merchants()
   }
 
-  /** Adds the record, or replaces the one with the same global key. */
+  /** Adds the record, or replaces the one with the same global key; one whose name holds a card number is found by the name's keyed hash. */
   save<C extends Collection>(collection: C, merchant: string, record: Collections[C]): void {
-    this.apply({op: 'put', collection, merchant, record})
+    const name = merchantNameOf(collection, record)
+    if (name === undefined || !isMaskedInFile(name)) return this.apply({op: 'put', collection, merchant, record})
+    if (this.nameSecret === undefined) this.apply({op: 'nameSecret', secret: newNameSecret()})
+    this.apply({op: 'put', collection, merchant, record, nameHash: keyedName(this.nameSecret!, name)})
   }
 
   /** Replaces the record with one dated otherwise, filed among the others by its date (shelves.ts saveDated). */
@@ -216,11 +231,16 @@ export class Store {
   private applyChange(change: Change): () => void {
     switch (change.op) {
       case 'put':
-        return this.shelves.save(change.collection, change.merchant, change.record)
+        return this.shelves.save(change.collection, change.merchant, change.record, change.nameHash)
       case 'remove':
         return this.shelves.remove(change.collection, change.merchant, change.key)
       case 'dated':
         return this.shelves.saveDated(change.collection, change.merchant, change.record)
+      case 'nameSecret': {
+        const previous = this.nameSecret
+        this.nameSecret = change.secret
+        return () => (this.nameSecret = previous)
+      }
       case 'today': {
         const previous = this.todayDate
         this.todayDate = change.date
@@ -246,7 +266,8 @@ export class Store {
   }
 
   private load(state: StoreState): void {
-    this.shelves.load(state.merchants)
+    this.shelves.load(state.merchants, state.nameHashes)
+    this.nameSecret = state.nameSecret
     this.todayDate = state.today
     this.notices = new Map(Object.entries(state.cardNotices ?? {}))
     this.queue.load(state.deliveries ?? [])

@@ -5,7 +5,6 @@ import {blankMessage, isBlank, readFields} from '../domain/input.js'
 import {pageOf} from '../domain/paging.js'
 import {PLAN_INPUT, REFERENCE_TAKEN, addPlan, amountProblem, planView, subscriptionCount} from '../domain/plan.js'
 import type {PlanRecord} from '../domain/records.js'
-import {sameName} from '../domain/storable.js'
 
 const NOT_FOUND = 'Record not found'
 
@@ -34,7 +33,9 @@ export function updatePlan(request: MerchantRequest, ctx: SandboxContext): Route
   const plan = ctx.store.get('plans', merchant, pathParam(request, 'key'), NOT_FOUND)
   const {name, amount, reference, description} = readFields(request.input, PLAN_INPUT)
   const inUse = subscriptionCount(ctx, merchant, plan) > 0
-  const newReference = reference !== undefined && !sameName(reference, plan.reference)
+  // The plan's own reference is the one that finds it, however the state file keeps it (its id is not).
+  const holder = reference === undefined ? undefined : ctx.store.find('plans', merchant, reference)
+  const newReference = reference !== undefined && (reference === plan.id || holder?.found !== 'own' || holder.record.id !== plan.id)
   const errors = [
     name === undefined && description === undefined && amount === undefined && reference === undefined
       ? 'Give name or description to update'

@@ -1,9 +1,8 @@
-import {type FileLock} from '../../lib/file-lock.js'
-import {realPath} from '../../lib/file-identity.js'
 import type {Batch} from '../domain/change-log.js'
 import {storableJson} from '../domain/storable.js'
 import type {Store} from '../domain/store.js'
-import {type OpenStateFile, type StateFileHandle, openStateFile, writeSnapshot} from './persist.js'
+import type {OpenState} from './persist.js'
+import type {StateDatabase} from './state-database.js'
 
 interface Pending {
   batch: Batch
@@ -14,33 +13,31 @@ interface Pending {
 }
 
 /**
- * Appends each batch of store changes to the state file. Batches that arrive while a write is
- * on its way go out together in the next one, one line and one fdatasync for all (group commit).
- * When a write fails, every batch not yet on disk is taken back out of the store, latest first,
- * and its request answered with an error: what was not saved was not done.
+ * Saves each batch of store changes to the state file, one row per group commit: the batches made
+ * in one turn of the event loop go out together, in one transaction (node:sqlite is synchronous:
+ * the requests that arrive while it writes are read in the next turn, and form the next group).
+ * A request is answered only once its changes are on disk. When a write fails, every batch of its
+ * group is taken back out of the store, latest first, and its request answered with an error:
+ * what was not saved was not done.
  */
 export class Journal {
   private queued: Pending[] = []
-  private flushing: Promise<void> | undefined
-  /** Set when a failed write could not be cut back off the file: nothing more may follow it. */
+  private flushing: NodeJS.Immediate | undefined
+  /** Set when a failed write may have stayed in the file: nothing more may follow it. */
   private broken: Error | undefined
+  /** The rows were folded into the snapshot at start: the first group is batch 1. */
+  private nextBatch = 1
 
   private constructor(
-    private readonly path: string,
-    private readonly openFile: OpenStateFile,
     private readonly store: Store,
-    private readonly file: StateFileHandle,
-    private length: number,
-    private readonly lock: FileLock | undefined,
+    private readonly database: StateDatabase,
   ) {}
 
-  /** Compacts the file into a snapshot of `store` and opens it for appending. */
-  static async start(path: string, store: Store, openFile: OpenStateFile = openStateFile, lock?: FileLock): Promise<Journal> {
-    store.takeBatch()
-    // The real file, named once: each later snapshot replaces it, and never a symlink to it.
-    const file = realPath(path)
-    const length = await writeSnapshot(file, store.snapshot(), openFile, lock)
-    return new Journal(file, openFile, store, await openFile(file, 'r+'), length, lock)
+  /** Folds the state file's rows into one snapshot of `state.store`, and saves its changes from then on. */
+  static start(state: OpenState): Journal {
+    state.store.takeBatch()
+    state.database.compact(storableJson(state.store.snapshot()))
+    return new Journal(state.store, state.database)
   }
 
   /**
@@ -54,48 +51,51 @@ export class Journal {
       this.store.revert(batch)
       return Promise.reject(this.broken)
     }
-    if (batch.changes.length === 0 && this.flushing === undefined) return Promise.resolve()
+    if (batch.changes.length === 0 && this.queued.length === 0) return Promise.resolve()
     return new Promise((resolve, reject) => {
       this.queued.push({batch, json: batch.changes.map((change) => storableJson(change)).join(','), resolve, reject})
-      this.flushing ??= this.flush()
+      this.flushing ??= setImmediate(() => this.flush())
     })
   }
 
-  /** Waits for what is queued, then folds the journal into a snapshot. */
-  async close(): Promise<void> {
-    await this.flushing
-    await this.file.close()
-    if (!this.broken) await writeSnapshot(this.path, this.store.snapshot(), this.openFile, this.lock)
+  /**
+   * Saves what is queued, then folds the rows into one snapshot of the store: which holds only
+   * what was saved, so a failed write that stayed in the file goes too.
+   */
+  close(): void {
+    clearImmediate(this.flushing)
+    this.flush()
+    this.database.compact(storableJson(this.store.snapshot()))
   }
 
-  private async flush(): Promise<void> {
-    // Lets commit() record this flush before it runs, and lets the commits of this tick join the group.
-    await null
-    while (this.queued.length > 0) {
-      const group = this.queued.splice(0)
-      const changes = group.filter((pending) => pending.json !== '').map((pending) => pending.json)
-      // One line per group, so a write cut short leaves one torn last line and no part of a group.
-      const data = changes.length === 0 ? undefined : Buffer.from(`{"changes":[${changes.join(',')}]}\n`)
-      try {
-        if (data) {
-          await this.file.write(data, this.length)
-          await this.file.sync()
-          this.length += data.length
-        }
-        for (const pending of group) pending.resolve()
-      } catch (error) {
-        // Later batches were made on top of the failed ones: they go too, latest first.
-        const undone = [...group, ...this.queued.splice(0)]
-        for (const pending of [...undone].reverse()) this.store.revert(pending.batch)
-        for (const pending of undone) pending.reject(error)
-        try {
-          await this.file.truncate(this.length)
-        } catch {
-          this.broken = error instanceof Error ? error : new Error(String(error))
-        }
-      }
-    }
-    // No await between the last look at the queue and this: a commit after it starts a new flush.
+  private flush(): void {
     this.flushing = undefined
+    const group = this.queued.splice(0)
+    const changes = group.filter((pending) => pending.json !== '').map((pending) => pending.json)
+    if (changes.length === 0) return group.forEach((pending) => pending.resolve())
+    const batch = this.nextBatch++
+    try {
+      this.database.append(batch, `[${changes.join(',')}]`)
+    } catch (error) {
+      // Later batches were made on top of earlier ones: taken back latest first.
+      for (const pending of [...group].reverse()) this.store.revert(pending.batch)
+      for (const pending of group) pending.reject(error)
+      this.takeBack(batch, error)
+      return
+    }
+    for (const pending of group) pending.resolve()
+  }
+
+  /**
+   * A transaction whose COMMIT failed may have reached the file all the same (a sync that failed
+   * after the write): it is taken out again, or, where the file cannot say or be changed, nothing
+   * more is written to it.
+   */
+  private takeBack(batch: number, error: unknown): void {
+    try {
+      if (this.database.holds(batch)) this.database.remove(batch)
+    } catch {
+      this.broken = error instanceof Error ? error : new Error(String(error))
+    }
   }
 }

@@ -1,59 +1,34 @@
-import {closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync} from 'node:fs'
 import {randomBytes} from 'node:crypto'
-import {open, rename, rm} from 'node:fs/promises'
+import {closeSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync} from 'node:fs'
 import {dirname, resolve} from 'node:path'
 import type * as z from 'zod'
-import {type FileLock, HardLinkedError, takeLock} from '../../lib/file-lock.js'
 import {realPath} from '../../lib/file-identity.js'
-import {LockHeldError} from '../../lib/lock-file.js'
-import {JournalLine, LegacyStateFile, SnapshotLine, firstProblem} from './state-schema.js'
+import {LockHeldError, takeLockFile, type LockFile} from '../../lib/lock-file.js'
+import {DatabaseLockedError, NotADatabaseError, isHeldHere, openLockedDatabase} from '../../lib/locked-database.js'
 import type {Change} from '../domain/change-log.js'
 import {storableJson} from '../domain/storable.js'
 import {Store, type StoreState} from '../domain/store.js'
+import {readOlderStateFile} from './older-state-file.js'
+import {StateDatabase, type StateWrite, writeThrough} from './state-database.js'
+import {ChangeBatch, StateSnapshot, misfit} from './state-schema.js'
 
 /**
- * The state file is a journal: its first line is a snapshot of the whole state, and each later
- * line holds the changes of one group commit. A request is answered only once the line with its
- * changes is on disk (fdatasync), so kill -9 loses nothing acknowledged; appending a line costs
- * the same at 10 records as at 100,000, unlike rewriting the whole state. The journal is folded
- * into a fresh snapshot when the sandbox starts and when it stops cleanly.
- * Here the file is locked, read and written whole (a snapshot); journal.ts appends to it.
+ * The state file is a SQLite database (state-database.ts) that the gateway holds for as long as
+ * it runs, under the kernel's lock on the file itself (lib/locked-database.ts): a second gateway on
+ * it is refused, by whatever name it reached the file (a symlink, a bind mount, another mount
+ * namespace, another TMPDIR), and the lock ends with the process that held it. The file is changed
+ * in place, never replaced, so it keeps its inode, and its lock, from start to stop.
+ * Only the user may read it: it holds card holders, masked numbers and web hook passwords. No card
+ * number is ever whole in it, inside a text either (domain/storable.ts).
  */
 
-const FORMAT_VERSION = 2
-
-/** The writes the journal makes, so tests can inject a disk that fails part-way. */
-export interface StateFileHandle {
-  write(data: Buffer, position: number): Promise<void>
-  sync(): Promise<void>
-  truncate(length: number): Promise<void>
-  close(): Promise<void>
-}
-
-export type OpenStateFile = (path: string, flags: 'r+' | 'wx') => Promise<StateFileHandle>
-
-/**
- * Only the user may read the state: it holds card holders, masked numbers and web hook passwords.
- * No card number is ever whole in it, inside a text either (domain/storable.ts).
- */
-const FILE_MODE = 0o600
 const DIRECTORY_MODE = 0o700
 
-export const openStateFile: OpenStateFile = async (path, flags) => {
-  const handle = await open(path, flags, FILE_MODE)
-  return {
-    async write(data, position) {
-      let written = 0
-      while (written < data.length) {
-        const {bytesWritten} = await handle.write(data, written, data.length - written, position + written)
-        written += bytesWritten
-      }
-    },
-    sync: () => handle.datasync(),
-    truncate: (length) => handle.truncate(length),
-    close: () => handle.close(),
-  }
-}
+/** "SQLite format 3" and a NUL: the first bytes of every SQLite database. */
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0')
+/** SQLite's result codes for a file that only begins as a database. */
+const SQLITE_CORRUPT = 11
+const SQLITE_NOTADB = 26
 
 /** A state file that cannot be read as one, or written: the start-up error names the file and the reason. */
 export class StateFileError extends Error {
@@ -68,45 +43,136 @@ export class StateFileError extends Error {
   }
 }
 
+/** A state file this process holds: what it held when opened, and its database, until close(). */
+export interface OpenState {
+  /** As it was given: what messages name. */
+  readonly path: string
+  readonly store: Store
+  readonly database: StateDatabase
+  /** Lets go of the file, and of its lock; again, nothing. */
+  close(): void
+}
+
 /**
- * The state file is this gateway's for as long as it runs: a second one on it would snapshot the
- * file away from under the first, whose acknowledged writes would then go to a deleted file. The
- * lock is the real file's (file-lock.ts), by path and by device and inode: a symlink to a running
- * gateway's file, or a bind mount of it, is that file (each snapshot's new inode is covered too,
- * see writeSnapshot), and a file with other names (hard links) is refused, since each snapshot
- * replaces the file whole and would leave the other names holding an old copy.
+ * Opens the state file at `path` (made, with its folder, when there is none) under its lock, and
+ * reads it. An older gw's file (JSON) is migrated into a database first. Throws StateFileError
+ * naming the file: in use, not a state file, or not to be written.
  */
-export function lockStateFile(file: string): FileLock {
+export function openState(path: string, write: StateWrite = writeThrough): OpenState {
   try {
-    // A file where the folder should be fails here as EEXIST, and more plainly below as ENOTDIR.
-    mkdirSync(dirname(realPath(file)), {recursive: true, mode: 0o700})
-  } catch {
-    // Said by takeLock below, which cannot write there either.
-  }
-  let lock: FileLock
-  try {
-    lock = takeLock(file, {create: true})
-  } catch (error) {
-    if (error instanceof HardLinkedError) {
-      throw new StateFileError(
-        `${file} has ${error.links} names (hard links): each start and clean stop of the gateway replaces its state file whole, which would leave the other names holding an old copy, and a gateway started on another name would not be seen`,
-        'Give --state a file with one name: remove the other names, or copy the file (cp) and use the copy.',
-      )
+    const file = realPath(path)
+    mkdirSync(dirname(file), {recursive: true, mode: DIRECTORY_MODE})
+    const kind = fileKind(path, file)
+    if (kind === 'database') return openDatabase(path, file, write)
+    // Not a database yet: until it is one, an older gw's lock on it is taken too, which one running on it holds.
+    const olderLock = takeOlderLock(path, file)
+    try {
+      if (kind === 'older') migrate(path, file, write)
+      return openDatabase(path, file, write)
+    } finally {
+      olderLock.release()
     }
-    if (!(error instanceof LockHeldError)) throw new StateFileError(`Cannot write the state file ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
-    const who = error.pid === undefined ? 'another local gateway' : error.pid === process.pid ? 'another local gateway in this process' : `another local gateway (pid ${error.pid})`
-    const same = realPath(file) === resolve(file) ? '' : ` (the same file as ${realPath(file)})`
-    throw new StateFileError(`${file}${same} is in use by ${who}: two gateways on one state file would lose each other's writes`, `Stop that gateway first (gw sandbox stop, or kill ${error.pid ?? 'it'}), or give this one another --state file.`)
+  } catch (error) {
+    if (error instanceof StateFileError) throw error
+    throw new StateFileError(`Cannot write the state file ${path} (${reasonOf(error)})`)
   }
-  // Checked once the lock is taken, so that a mount of a running gateway's file is refused as in use, by its pid.
-  if (isMountPoint(realPath(file))) {
-    lock.release()
-    throw new StateFileError(
-      `${file} is a mount point (a bind mount gives the file another name): each start and clean stop of the gateway replaces its state file whole, which a mount point cannot take, and a gateway started on the file's other name would not be seen`,
-      'Give --state a file of its own, not one mounted over another.',
-    )
+}
+
+/** What went wrong, as SQLite or the system says it: "database or disk is full", ENOSPC. */
+export function reasonOf(error: unknown): string {
+  const {code, errstr, message} = error as {code?: unknown; errstr?: unknown; message?: unknown}
+  if (typeof errstr === 'string') return errstr
+  if (typeof code === 'string') return code
+  return typeof message === 'string' ? message : String(error)
+}
+
+/** What is at `file`: nothing (or an empty file), a SQLite database, or something older gw may have written. */
+function fileKind(path: string, file: string): 'none' | 'database' | 'older' {
+  const stat = statSync(file, {throwIfNoEntry: false})
+  if (!stat) return 'none'
+  if (!stat.isFile()) throw notAStateFile(path, stat.isDirectory() ? 'it is a directory' : 'it is not a regular file')
+  // Read by any other means, a file this process holds would lose its lock (POSIX locks are a process's).
+  if (isHeldHere(file)) throw inUse(path, file, process.pid)
+  if (stat.size === 0) return 'none'
+  const head = Buffer.alloc(SQLITE_HEADER.length)
+  const fd = openSync(file, 'r')
+  try {
+    readSync(fd, head, 0, head.length, 0)
+  } finally {
+    closeSync(fd)
   }
-  return lock
+  return head.equals(SQLITE_HEADER) ? 'database' : 'older'
+}
+
+/** The database at `file`, held, checked and read; let go again when any of that fails. */
+function openDatabase(path: string, file: string, write: StateWrite): OpenState {
+  let database: StateDatabase
+  try {
+    database = new StateDatabase(openLockedDatabase(file), write)
+  } catch (error) {
+    if (error instanceof DatabaseLockedError) throw inUse(path, file, error.pid)
+    if (error instanceof NotADatabaseError) throw notAStateFile(path, error.reason)
+    throw error
+  }
+  try {
+    // Checked once the lock is taken, so that a gateway on another name of a running one's file is refused as in use, by its pid.
+    refuseOtherNames(path, file)
+    const store = loadState(path, database)
+    database.writeAhead()
+    return {path, store, database, close: () => database.close()}
+  } catch (error) {
+    database.close()
+    throw error
+  }
+}
+
+/** The state the database holds: its snapshot, with every group commit since replayed. */
+function loadState(path: string, database: StateDatabase): Store {
+  try {
+    const layout = database.layout()
+    if (layout.kind === 'other') throw notAStateFile(path, layout.reason)
+    if (layout.kind === 'new') {
+      database.create(storableJson(new Store().snapshot()))
+      return new Store()
+    }
+    const store = new Store(parsedRow(path, database.snapshot(), StateSnapshot, 'snapshot') as StoreState)
+    for (const {batch, changes} of database.batches()) store.replay(parsedRow(path, changes, ChangeBatch, `change batch ${batch}`) as Change[])
+    return store
+  } catch (error) {
+    const code = (error as {errcode?: number}).errcode
+    if (code === SQLITE_CORRUPT || code === SQLITE_NOTADB) throw notAStateFile(path, reasonOf(error))
+    throw error
+  }
+}
+
+function parsedRow(path: string, json: string | undefined, schema: z.ZodType, where: string): unknown {
+  if (json === undefined) throw notAStateFile(path, `no ${where}`)
+  let value: unknown
+  try {
+    value = JSON.parse(json)
+  } catch {
+    throw notAStateFile(path, `${where}, not JSON`)
+  }
+  const problem = misfit(schema, value, where)
+  if (problem) throw notAStateFile(path, problem)
+  return value
+}
+
+/**
+ * SQLite keeps the writes it has not folded into the file yet (its write-ahead log, and a rollback
+ * journal) beside the name the file was opened by, `<name>-wal`: a gateway started after a crash on
+ * another name of the file (a hard link, a bind mount of the file) would not find them, and would
+ * run without what was acknowledged, or on a half-written file. The lock itself holds across every name.
+ */
+function refuseOtherNames(path: string, file: string): void {
+  const {nlink} = statSync(file)
+  const why = "SQLite keeps the latest writes beside the name the gateway opened it by, where a gateway started on the file's other name after a crash would not look"
+  if (nlink > 1) {
+    throw new StateFileError(`${path} has ${nlink} names (hard links): ${why}`, 'Give --state a file with one name: remove the other names, or copy the file (cp) and use the copy.')
+  }
+  if (isMountPoint(file)) {
+    throw new StateFileError(`${path} is a mount point (a bind mount gives the file another name): ${why}`, 'Give --state a file of its own, not one mounted over another.')
+  }
 }
 
 /** Whether a file is a mount point (Linux's /proc/self/mountinfo; elsewhere none is known): a bind mount's other name. */
@@ -122,98 +188,46 @@ function isMountPoint(path: string): boolean {
   return table.split('\n').some((line) => unescape(line.split(' ')[4] ?? '') === path)
 }
 
-const notAStateFile = (file: string, reason: string) =>
-  new StateFileError(`${file} is not a gw sandbox state file (${reason}); move it away or pick another file`)
-
 /**
- * The state a file holds: its snapshot with every complete journal line replayed. A last line
- * cut short by a crash is ignored (it was never acknowledged); anything else that does not fit
- * the schemas is refused whole, naming the first bad path, rather than half-loaded.
+ * The lock an older gw takes on a state file, `<file>.lock` (made with link(2), its pid inside):
+ * held while a file that is not a database yet is made one, so that an older gw running on it
+ * refuses this one, and one started meanwhile refuses to run beside it. Once the file is a
+ * database an older gw refuses it as no state file of its own.
  */
-export function loadStore(file: string): Store {
-  let text: string
+function takeOlderLock(path: string, file: string): LockFile {
   try {
-    text = readFileSync(file, 'utf8')
+    return takeLockFile(`${file}.lock`)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Store()
+    if (error instanceof LockHeldError) throw inUse(path, file, error.pid)
     throw error
   }
-  if (text.trim() === '') return new Store()
-  const lines = text.split('\n')
-  const head = parseJson(lines[0] as string)
-  if (head === undefined || (head as {version?: unknown} | null)?.version !== FORMAT_VERSION) return new Store(legacyState(file, text))
-  const store = new Store(checked(file, SnapshotLine, head, 'line 1').snapshot as StoreState)
-  const last = lines.length - 1
-  for (let index = 1; index <= last; index++) {
-    const line = lines[index] as string
-    if (line === '') continue
-    const parsed = parseJson(line)
-    // A torn last line: the write of a group commit that never finished, and never answered.
-    if (parsed === undefined && index === last) break
-    if (parsed === undefined) throw notAStateFile(file, `line ${index + 1} is not JSON`)
-    store.replay(checked(file, JournalLine, parsed, `line ${index + 1}`).changes as Change[])
-  }
-  return store
-}
-
-/** A file from before the journal: one document with `version: 1`. */
-function legacyState(file: string, text: string): StoreState {
-  const parsed = parseJson(text)
-  if (parsed === undefined) throw notAStateFile(file, 'not JSON')
-  const version = (parsed as {version?: unknown} | null)?.version
-  if (version !== 1 && version !== FORMAT_VERSION) throw notAStateFile(file, `no version ${FORMAT_VERSION} snapshot`)
-  const {version: _version, ...state} = checked(file, LegacyStateFile, parsed, 'the file')
-  return state as StoreState
-}
-
-/** `value` itself once it fits: zod's output would put a record's fields in the schema's order, not the gateway's. */
-function checked<T>(file: string, schema: z.ZodType<T>, value: unknown, where: string): T {
-  const result = schema.safeParse(value)
-  if (!result.success) throw notAStateFile(file, `${where}, ${firstProblem(result.error)}`)
-  return value as T
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return undefined
-  }
 }
 
 /**
- * Writes `state` as a new state file with an empty journal: to a temporary file first, synced,
- * then renamed over the old one, so a crash at any point leaves the old file or the new one whole.
- * A rename gives the file a new inode: any other name (hard link) it had keeps the old copy, which
- * is why lockStateFile refuses a file with more than one, and why the state file's `lock` covers
- * the new inode before the rename.
- * Returns the new file's length, where the journal continues.
+ * Rewrites an older gw's file as a database: written whole beside it and synced, then renamed
+ * over it, so that a crash at any point leaves the older file as it was or the database whole.
+ * The older file's other names (refused first) would keep the older copy.
  */
-export async function writeSnapshot(path: string, state: StoreState, openFile: OpenStateFile = openStateFile, lock?: FileLock): Promise<number> {
-  // The real file is replaced, in its own folder: a symlink to it stays a symlink (a rename onto the link would replace the link).
-  const file = realPath(path)
-  const directory = dirname(file)
-  if (!existsSync(directory)) mkdirSync(directory, {recursive: true, mode: DIRECTORY_MODE})
-  // A name of its own: a crashed run's leftover (or another sandbox on the same file) is never reused.
+function migrate(path: string, file: string, write: StateWrite): void {
+  refuseOtherNames(path, file)
+  const older = readOlderStateFile(readFileSync(file, 'utf8'))
+  if ('problem' in older) throw notAStateFile(path, older.problem)
+  // A name of its own: a crashed migration's leftover (or another gateway's) is never reused.
   const temporary = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`
-  const data = Buffer.from(`${storableJson({version: FORMAT_VERSION, snapshot: state})}\n`)
-  const handle = await openFile(temporary, 'wx')
   try {
+    const database = new StateDatabase(openLockedDatabase(temporary), write)
     try {
-      await handle.write(data, 0)
-      await handle.sync()
+      database.create(storableJson(older.store.snapshot()))
     } finally {
-      await handle.close()
+      database.close()
     }
-    // The state file from the rename on: locked by its inode first, or a bind mount of it would be free.
-    lock?.cover(temporary)
-    await rename(temporary, file)
+    write('rename', () => renameSync(temporary, file))
   } catch (error) {
-    await rm(temporary, {force: true})
+    rmSync(temporary, {force: true})
+    rmSync(`${temporary}-journal`, {force: true})
     throw error
   }
-  syncDirectory(directory)
-  return data.length
+  syncDirectory(dirname(file))
 }
 
 /** The rename is durable only once the directory is; some systems cannot sync one, and then the rename stands alone. */
@@ -223,8 +237,21 @@ function syncDirectory(directory: string): void {
     fd = openSync(directory, 'r')
     fsyncSync(fd)
   } catch {
-    // Windows and some network file systems refuse; the file itself was synced.
+    // Windows and some network file systems refuse; the database itself was synced.
   } finally {
     if (fd !== undefined) closeSync(fd)
   }
 }
+
+function inUse(path: string, file: string, pid: number | undefined): StateFileError {
+  const same = file === resolve(path) ? '' : ` (the same file as ${file})`
+  const who = pid === undefined ? 'another local gateway' : pid === process.pid ? 'another local gateway in this process' : `another local gateway (pid ${pid})`
+  const stop =
+    pid === undefined ? 'Stop the gateway that runs on it (gw sandbox stop where it was started, or end its process)' : pid === process.pid ? 'Close that gateway first' : `Stop that gateway first (gw sandbox stop, or kill ${pid})`
+  return new StateFileError(
+    `${path}${same} is in use by ${who}: two gateways on one state file would lose each other's writes`,
+    `${stop}: the lock is the system's, on the file itself, and ends with that gateway. Or give this one another --state file.`,
+  )
+}
+
+const notAStateFile = (path: string, reason: string) => new StateFileError(`${path} is not a gw sandbox state file (${reason}); move it away or pick another file`)

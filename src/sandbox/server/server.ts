@@ -1,5 +1,4 @@
 import {randomUUID} from 'node:crypto'
-import type {FileLock} from '../../lib/file-lock.js'
 import {catchUp} from '../domain/billing.js'
 import {VirtualClock, formatDateTime, systemClock, type Clock} from '../domain/clock.js'
 import type {SandboxContext} from '../context.js'
@@ -13,11 +12,12 @@ import {sandboxGuard} from './guard.js'
 import {createRequestListener} from './http.js'
 import {TEST_MERCHANT, merchantPrefixes, newRecordId, type MerchantCredentials} from '../domain/ids.js'
 import {Journal} from './journal.js'
-import {StateFileError, loadStore, lockStateFile, type OpenStateFile} from './persist.js'
+import {StateFileError, openState, reasonOf, type OpenState} from './persist.js'
 import {RequestLog} from './request-log.js'
 import {listen} from './socket.js'
 import {routes} from '../routes/route-table.js'
 import {Store} from '../domain/store.js'
+import type {StateWrite} from './state-database.js'
 import {checkWebHook, modeOfHooks} from '../domain/web-hook.js'
 import type {Dialect} from '../dialect.js'
 
@@ -53,8 +53,8 @@ export interface SandboxOptions {
   /** How long a client may take to send its headers, and its whole request; then it gets a 408. */
   headersTimeoutMs?: number
   requestTimeoutMs?: number
-  /** How the state file is opened for writing; tests inject a disk that fails. */
-  openStateFile?: OpenStateFile
+  /** How each write to the state file is run; tests inject a disk that fails. */
+  stateWrite?: StateWrite
   /**
    * The log of the requests answered (`gw sandbox logs`): kept in memory, and appended to `file`
    * when one is given, rotated past `maxBytes`. false turns it off. On, in memory, by default.
@@ -66,8 +66,9 @@ export interface RunningSandbox {
   url: string
   port: number
   /**
-   * Stops deliveries and accepting connections, ends idle keep-alive ones, folds the journal into
-   * a snapshot, then lets go of the rest: everything the start opened, in the reverse order, once.
+   * Stops deliveries and accepting connections, ends idle keep-alive ones, folds the state file's
+   * changes into a snapshot, then lets go of the rest: everything the start opened, in the reverse
+   * order, once.
    */
   close(): Promise<void>
 }
@@ -93,11 +94,11 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
 }
 
 /**
- * Opens the gateway: its state file's lock, its request log, its journal, its socket, its web
- * hook deliveries, its runtime file, in that order, each registering its release with `opened`
- * as it opens. Unwound, they go in the reverse order, but for the runtime file, which goes last:
- * deliveries stop and requests end before the journal becomes one snapshot, and the lock is held
- * until that is on disk.
+ * Opens the gateway: its state file (held under its lock), its request log, its journal, its
+ * socket, its web hook deliveries, its runtime file, in that order, each registering its release
+ * with `opened` as it opens. Unwound, they go in the reverse order, but for the runtime file, which
+ * goes last: deliveries stop and requests end before the journal becomes one snapshot, and the
+ * file is held until that is on disk.
  */
 async function openGateway(options: SandboxOptions, log: (line: string) => void, opened: DisposerStack): Promise<{url: string; port: number}> {
   const {host, mode, stateFile, runtimeFile, clock = systemClock} = options
@@ -108,9 +109,9 @@ async function openGateway(options: SandboxOptions, log: (line: string) => void,
   } = options
   const tokens = credentialsByUsername(options.merchants)
   const prefixes = merchantPrefixes([...tokens.keys()])
-  const stateLock = stateFile ? lockStateFile(stateFile) : undefined
-  if (stateLock) opened.defer(() => stateLock.release())
-  const store = stateFile ? loadStore(stateFile) : new Store()
+  const state = stateFile ? openState(stateFile, options.stateWrite) : undefined
+  if (state) opened.defer(() => state.close())
+  const store = state?.store ?? new Store()
   const requests = options.requestLog === false ? undefined : await openRequestLog(options.requestLog ?? {}, log)
   if (requests) opened.defer(() => requests.close())
 
@@ -152,14 +153,11 @@ async function openGateway(options: SandboxOptions, log: (line: string) => void,
   // Before the first snapshot, which keeps it: the same --state file holds this run next time.
   store.beginRun(randomUUID())
   for (const address of options.webhooks ?? []) registerStartHook(ctx, address)
-  if (stateFile) {
-    const started = await startJournal(stateFile, store, options.openStateFile, stateLock)
+  if (state) {
+    const started = startJournal(state)
     journal = started
-    // Deliveries have stopped and requests are over by the time this runs: what they changed is in the journal, which becomes one snapshot.
-    opened.defer(async () => {
-      await started.commit()
-      await started.close()
-    })
+    // Deliveries have stopped and requests are over by the time this runs: what they changed is saved, and the file becomes one snapshot.
+    opened.defer(() => started.close())
   } else store.takeBatch()
 
   const closing = new AbortController()
@@ -177,7 +175,7 @@ async function openGateway(options: SandboxOptions, log: (line: string) => void,
           await commit()
         } catch (error) {
           log(`could not save a change to ${stateFile}, so it was not made: ${String(error)}`)
-          throw new SandboxError(500, [`Internal sandbox error: the change could not be saved to the state file (${(error as NodeJS.ErrnoException).code ?? 'write failed'}); nothing was done`])
+          throw new SandboxError(500, [`Internal sandbox error: the change could not be saved to the state file (${reasonOf(error)}); nothing was done`])
         }
       },
       signal: closing.signal,
@@ -233,12 +231,11 @@ async function openRequestLog(options: {file?: string; maxBytes?: number}, log: 
   }
 }
 
-async function startJournal(stateFile: string, store: Store, openFile: OpenStateFile | undefined, lock: FileLock | undefined): Promise<Journal> {
+function startJournal(state: OpenState): Journal {
   try {
-    return await Journal.start(stateFile, store, openFile, lock)
+    return Journal.start(state)
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message
-    throw new StateFileError(`Cannot write the state file ${stateFile} (${reason})`)
+    throw new StateFileError(`Cannot write the state file ${state.path} (${reasonOf(error)})`)
   }
 }
 

@@ -11,9 +11,9 @@ import {shiftDays} from '../domain/schedule.js'
 import {COLLECTIONS, type Collection, globalKeyField} from '../domain/collections.js'
 
 /**
- * The records as the state file holds them: the shared record schemas (the client's), with the
- * fields the sandbox relies on made required, so a file that would break a request later is
- * refused when it is loaded.
+ * The records as the state file holds them (and the JSON files of an older gw): the shared record
+ * schemas (the client's), with the fields the sandbox relies on made required, so a file that
+ * would break a request later is refused when it is loaded.
  */
 const text = z.string()
 const nullableText = z.string().nullable()
@@ -71,7 +71,7 @@ const RECORDS = {
 
 /*
  * The upgrades below change a loaded record in place: the loader keeps the parsed value itself,
- * its fields in the gateway's order (persist.ts, checked), not zod's output, so a copy made here
+ * its fields in the gateway's order (misfit), not zod's output, so a copy made here
  * would be checked and then dropped.
  */
 
@@ -141,6 +141,8 @@ const State = z
     instance: text.optional(),
     runs: z.array(z.object({id: text, from: z.number().int().nonnegative()})).optional(),
     changes: z.number().int().nonnegative().optional(),
+    nameSecret: text.optional(),
+    nameHashes: z.record(z.string(), z.partialRecord(z.enum(COLLECTIONS), z.record(z.string(), text))).optional(),
   })
   .superRefine((state, check) => {
     // A record filed under another key would be found by one key and saved under the other.
@@ -157,7 +159,7 @@ const State = z
   })
 
 const put = COLLECTIONS.map((collection) =>
-  z.object({op: z.literal('put'), collection: z.literal(collection), merchant: text, record: RECORDS[collection]}),
+  z.object({op: z.literal('put'), collection: z.literal(collection), merchant: text, record: RECORDS[collection], nameHash: text.optional()}),
 )
 
 const ChangeSchema = z.discriminatedUnion('op', [
@@ -169,6 +171,7 @@ const ChangeSchema = z.discriminatedUnion('op', [
     z.object({op: z.literal('dated'), collection: z.literal('customers'), merchant: text, record: RECORDS.customers}),
   ]),
   z.object({op: z.literal('today'), date}),
+  z.object({op: z.literal('nameSecret'), secret: text}),
   z.object({op: z.literal('notice'), key: text, notices: z.array(CardNotice)}),
   z.object({op: z.literal('enqueue'), delivery: QueuedDelivery}),
   z.object({op: z.literal('attempted'), id: text, attempts: z.number().int(), last_error: nullableText}),
@@ -176,17 +179,33 @@ const ChangeSchema = z.discriminatedUnion('op', [
   z.object({op: z.literal('reset'), instance: text.optional()}),
 ])
 
-/** One line of the journal after the snapshot: the changes of one group commit. */
-export const JournalLine = z.object({changes: z.array(ChangeSchema)})
+/** The whole state, as the state file's snapshot holds it. */
+export const StateSnapshot = State
 
-/** The first line of a state file. */
+/** The changes of one group commit: a row of the state file, a line of a journal file before it. */
+export const ChangeBatch = z.array(ChangeSchema)
+
+/** One line of a journal file (version 2) after the snapshot. */
+export const JournalLine = z.object({changes: ChangeBatch})
+
+/** The first line of a journal file (version 2). */
 export const SnapshotLine = z.object({version: z.literal(2), snapshot: State})
 
-/** A state file written before the journal: one pretty-printed document. */
+/** A state file written before the journal (version 1): one pretty-printed document. */
 export const LegacyStateFile = z.object({version: z.literal(1)}).and(State)
 
+/**
+ * Why `value` does not fit `schema`, `where` it is first (`line 1, snapshot.merchants...`); undefined
+ * when it fits. The loaders keep `value` itself: zod's output would put a record's fields in the
+ * schema's order, not the gateway's.
+ */
+export function misfit(schema: z.ZodType, value: unknown, where: string): string | undefined {
+  const result = schema.safeParse(value)
+  return result.success ? undefined : `${where}, ${firstProblem(result.error)}`
+}
+
 /** `merchants.TEST.purchases.071-P-X.amount: Invalid input: expected number, received string`. */
-export function firstProblem(error: z.ZodError): string {
+function firstProblem(error: z.ZodError): string {
   const issue = error.issues[0]
   if (!issue) return 'invalid'
   const path = issue.path.map(String).join('.')

@@ -1,8 +1,8 @@
 import {type ChildProcess, spawn, spawnSync} from 'node:child_process'
-import {chmodSync, linkSync, mkdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
+import {chmodSync, linkSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it, vi} from 'vitest'
-import {DatabaseLockedError, isHeldHere, lockHolder, NotADatabaseError, nodeSqlite, openLockedDatabase, withoutSqliteWarning} from '../../../src/lib/locked-database.js'
+import {DatabaseLockedError, deviceName, isHeldHere, lockHolder, NotADatabaseError, nodeSqlite, openLockedDatabase, readLocks, systemError, withoutSqliteWarning} from '../../../src/lib/locked-database.js'
 import {caught, folder} from './folders.js'
 
 // One writer of a file, by the kernel's lock on the file itself (design.md §5): it holds through
@@ -35,6 +35,23 @@ async function heldByAnother(path: string): Promise<ChildProcess> {
 
 const proc = statSync('/proc/locks', {throwIfNoEntry: false}) !== undefined
 
+/** How many descriptors this process has open on the file (Linux). */
+const openDescriptors = (file: string) =>
+  readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === file
+    } catch {
+      return false
+    }
+  }).length
+
+/** Whether another process could take the database's lock now: it tries, and lets it go. */
+function anotherCouldTake(path: string): boolean {
+  const script = `const {DatabaseSync} = require('node:sqlite'); const db = new DatabaseSync(process.argv[1]); try { db.exec('BEGIN EXCLUSIVE'); db.exec('COMMIT'); console.log('took') } catch (e) { console.log(e.errcode) }`
+  const result = spawnSync(process.execPath, ['--no-warnings', '-e', script, path], {encoding: 'utf8'})
+  return result.stdout.trim() === 'took'
+}
+
 describe('openLockedDatabase', () => {
   it('makes a database file its owner alone may read, and holds it until close', () => {
     const file = join(folder(), 'journal')
@@ -46,6 +63,7 @@ describe('openLockedDatabase', () => {
     expect(isHeldHere(file)).toBe(true)
     database.close()
     expect(isHeldHere(file)).toBe(false)
+    expect(isHeldHere(join(folder(), 'no-such-file'))).toBe(false)
     // Closing twice is nothing.
     database.close()
     const again = open(file)
@@ -72,6 +90,18 @@ describe('openLockedDatabase', () => {
     }
     renameSync(file, join(dir, 'moved'))
     expect(caught(() => openLockedDatabase(join(dir, 'moved')))).toMatchObject({path: join(dir, 'moved'), pid: process.pid})
+    // Refusing it opened nothing of it here: a descriptor closed would have given the kernel's lock up.
+    expect(openDescriptors(join(dir, 'moved'))).toBe(1)
+    expect(anotherCouldTake(join(dir, 'moved'))).toBe(false)
+  })
+
+  it('lets another process take the file once it is closed, and until then not', () => {
+    const file = join(folder(), 'journal')
+    const database = open(file)
+    expect(anotherCouldTake(file)).toBe(false)
+    database.close()
+    expect(openDescriptors(file)).toBe(0)
+    expect(anotherCouldTake(file)).toBe(true)
   })
 
   it('refuses a file another process holds, naming its pid where the system says, and takes it once that process is killed', async () => {
@@ -84,8 +114,9 @@ describe('openLockedDatabase', () => {
       expect(error).toBeInstanceOf(DatabaseLockedError)
       expect(error).toMatchObject({path: name, pid: proc ? holder.pid : undefined})
     }
-    // Refused, this process holds nothing of it.
+    // Refused, this process holds nothing of it, nor keeps it open.
     expect(isHeldHere(file)).toBe(false)
+    expect(openDescriptors(file)).toBe(0)
     holder.kill('SIGKILL')
     await new Promise((resolve) => holder.once('exit', resolve))
     // No lock file is left behind: the lock died with its process.
@@ -101,6 +132,8 @@ describe('openLockedDatabase', () => {
     expect(error).toMatchObject({path: file, reason: 'its first bytes are no database header', message: `${file} is not a SQLite database (its first bytes are no database header)`})
     expect(readFileSync(file, 'utf8')).toBe('{"journal":1}\n')
     expect(isHeldHere(file)).toBe(false)
+    expect(openDescriptors(file)).toBe(0)
+    expect(new DatabaseLockedError(file, undefined).message).toBe(`${file} is locked`)
   })
 
   it('refuses a directory and a FIFO without opening them', () => {
@@ -126,7 +159,21 @@ describe('openLockedDatabase', () => {
 
 const root = process.getuid?.() === 0
 
-describe('openLockedDatabase on a file system mounted read-only', () => {
+describe('openLockedDatabase on a file system that refuses', () => {
+  it.skipIf(!root)(`says ENOSPC for a full disk, not that the file is no database${root ? '' : ' (skipped: mounting needs root; CI runs it)'}`, () => {
+    const dir = folder()
+    expect(spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=4k', 'gw-full', dir]).status).toBe(0)
+    try {
+      writeFileSync(join(dir, 'filler'), Buffer.alloc(4096))
+      const error = caught(() => openLockedDatabase(join(dir, 'journal')))
+      expect(error).not.toBeInstanceOf(NotADatabaseError)
+      expect(error).toMatchObject({code: 'ENOSPC', message: 'database or disk is full'})
+      expect(isHeldHere(join(dir, 'journal'))).toBe(false)
+    } finally {
+      spawnSync('umount', [dir])
+    }
+  })
+
   it.skipIf(!root)(`says EROFS rather than open it read-only, to fail only at its first write${root ? '' : ' (skipped: mounting needs root; CI runs it)'}`, () => {
     const dir = folder()
     const file = join(dir, 'journal')
@@ -145,17 +192,15 @@ describe('lockHolder', () => {
   const file = join(folder(), 'held')
   writeFileSync(file, '')
   const {dev, ino} = statSync(file, {bigint: true})
-  const major = ((dev >> 8n) & 0xfffn) | ((dev >> 32n) & ~0xfffn)
-  const minor = (dev & 0xffn) | ((dev >> 12n) & ~0xffn)
-  const id = `${major.toString(16).padStart(2, '0')}:${minor.toString(16).padStart(2, '0')}:${ino}`
+  const id = `${deviceName(dev)}:${ino}`
 
-  it('reads the holder of the file from /proc/locks, passing over waiters and other files', () => {
+  it('reads the holder of the file from the lock table, passing over waiters and other files', () => {
     const locks = [`1: POSIX  ADVISORY  WRITE 4242 ${id}0 1073741824 1073742335`, `2: POSIX  ADVISORY  WRITE 777 ${id} 1073741824 1073742335`, `2: -> POSIX  ADVISORY  WRITE 555 ${id} 1073741824 1073742335`].join('\n')
     expect(lockHolder(file, locks)).toBe(777)
-    expect(lockHolder(file, [`1: -> POSIX  ADVISORY  WRITE 555 ${id} 0 EOF`, `2: POSIX  ADVISORY  WRITE 778 ${id} 0 EOF`].join('\n'))).toBe(778)
+    expect(lockHolder(file, [`1: -> POSIX  ADVISORY  WRITE 555 ${id} 0 EOF`, `2: POSIX  ADVISORY  WRITE 778  ${id} 0 EOF`].join('\n'))).toBe(778)
   })
 
-  it('says nothing where the system names no holder: no /proc, one in another namespace (0), an OFD lock (-1), or none', () => {
+  it('says nothing where the system names no holder: no lock table, one in another namespace (0), an OFD lock (-1), or none', () => {
     expect(lockHolder(file, undefined)).toBeUndefined()
     expect(lockHolder(file, `1: POSIX  ADVISORY  WRITE 0 ${id} 0 EOF`)).toBeUndefined()
     expect(lockHolder(file, `1: OFDLCK ADVISORY  WRITE -1 ${id} 0 EOF`)).toBeUndefined()
@@ -163,9 +208,40 @@ describe('lockHolder', () => {
     expect(lockHolder(join(folder(), 'gone'), `1: POSIX  ADVISORY  WRITE 9 ${id} 0 EOF`)).toBeUndefined()
   })
 
-  it.skipIf(!proc)('names this process for a database it holds (Linux)', () => {
+  it.skipIf(!proc)('names this process for a database it holds, from /proc/locks (Linux)', () => {
     const database = open(join(folder(), 'journal'))
-    expect(lockHolder(database.path)).toBe(process.pid)
+    expect(lockHolder(database.path, readLocks())).toBe(process.pid)
+  })
+
+  it('reads no lock table where there is none', () => {
+    expect(readLocks(join(folder(), 'no-such-table'))).toBeUndefined()
+    if (proc) expect(readLocks()).toEqual(expect.any(String))
+  })
+
+  it('names a device as the lock table does: major and minor in hex, two digits at least, the high bits of both kept', () => {
+    const makedev = (major: bigint, minor: bigint) => ((major & 0xfffn) << 8n) | ((major & ~0xfffn) << 32n) | (minor & 0xffn) | ((minor & ~0xffn) << 12n)
+    expect(deviceName(makedev(8n, 1n))).toBe('08:01')
+    expect(deviceName(makedev(0xfen, 0n))).toBe('fe:00')
+    expect(deviceName(makedev(0x12345n, 0x6789an))).toBe('12345:6789a')
+    expect(deviceName(makedev(259n, 0x100n))).toBe('103:100')
+  })
+})
+
+describe('systemError', () => {
+  it('says what SQLite could not do as the system says it, and passes on what the system did not refuse', () => {
+    const sqlite = (errcode: number, message: string) => Object.assign(new Error(message), {code: 'ERR_SQLITE_ERROR', errcode})
+    for (const [errcode, code] of [
+      [10, 'EIO'],
+      [13, 'ENOSPC'],
+      [14, 'EACCES'],
+    ] as const) {
+      const cause = sqlite(errcode, 'what SQLite said')
+      expect(systemError(cause)).toMatchObject({code, message: 'what SQLite said', cause})
+    }
+    const other = sqlite(1, 'no such table: t')
+    expect(systemError(other)).toBe(other)
+    const plain = new Error('plain')
+    expect(systemError(plain)).toBe(plain)
   })
 })
 

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import type {RowReport} from '../../../src/batch/runner.js'
-import {BatchView, journalStateText, rowLine, totals} from '../../../src/output/batch.js'
+import {BatchView, batchTableLayout, journalStateText, rowLine, totals} from '../../../src/output/batch.js'
 import {testIo} from '../../../src/output/io.js'
 
 const approved: RowReport = {row: 1, line: 2, reference: 'r-1', status: 'approved', exitCode: 0, resumed: false, record: {id: '071-R-1', message: 'Approved', amount: -1000}, amount: 1000, currency: 'AUD'}
@@ -39,7 +39,7 @@ describe('BatchView', () => {
   })
 
   it('on a terminal: a table row each, control characters made visible, a progress line cleared before each row', () => {
-    const io = testIo({tty: true})
+    const io = testIo({tty: true, columns: 120})
     const view = new BatchView(io, 2, 'refund', {json: false})
     view.row(approved)
     view.row(unknown)
@@ -48,6 +48,16 @@ describe('BatchView', () => {
     expect(io.stdout()).toContain('no answer\\u001b[2J')
     expect(io.stderr()).toContain('\r\u001B[K2/2  ')
     expect(io.stderr()).toMatch(/1 approved, 0 declined, 1 failed$/)
+  })
+
+  it('on a narrow terminal: the row number goes first, then the reference and amount narrow, then the line; the status stays, and no line is wider but for a long result', () => {
+    expect(batchTableLayout(120)).toEqual({row: 5, line: 5, reference: 24, amount: 16})
+    expect(batchTableLayout(80)).toEqual({line: 5, reference: 16, amount: 12})
+    expect(batchTableLayout(60)).toEqual({reference: 12, amount: 12})
+    const io = testIo({tty: true, columns: 60})
+    const view = new BatchView(io, 2, 'refund', {json: false})
+    view.row({...approved, reference: 'order-2026-11-17-0001-R1'})
+    expect(io.stdout()).toBe('REFERENCE     STATUS     AMOUNT        RESULT\norder-2026-…  approved   10.00 AUD     071-R-1  Approved\n')
   })
 
   it('on a terminal, a notice written meanwhile (a recovery, a warning) goes above the progress line, which is drawn again', () => {

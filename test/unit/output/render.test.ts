@@ -132,35 +132,48 @@ describe('renderList, by destination', () => {
     )
   })
 
-  it('to a narrow terminal: values cut with …, columns that cannot fit left out and named on stderr', async () => {
+  it('to a narrow terminal: values cut with …, the columns that matter kept longest, one line naming those left out', async () => {
     const io = testIo({tty: true, columns: 40})
     const full = {...approved, card_holder: 'Jane Citizen', authorization: '053511', transaction_date: '2026-11-22T10:00:00Z'}
     await renderList(io, [full, {...full, reference: 'order-with-a-long-reference'}], purchaseColumns, {json: false})
     for (const line of lines(io.stdout())) expect(line.length).toBeLessThanOrEqual(40)
-    // The least needed go first, then what is left from the end, but the id the next command takes goes last: the date and the id stay.
-    expect(io.stderr().replaceAll('\n', ' ')).toBe('Left out to fit 40 columns: Authorization, Card holder, Card, Outcome, Amount, Reference. Choose columns with --fields, or widen the terminal. ')
-    expect(lines(io.stdout())[1]).toBe('│ Date             │ Id             │')
-    for (const line of lines(io.stderr())) expect(line.length).toBeLessThanOrEqual(40)
+    // What is seldom read goes first, without a word; then, of what matters, the last first: the outcome and the id stay.
+    expect(lines(io.stdout())[1]).toBe('│ Outcome  │ Id             │')
+    expect(io.stderr()).toBe('Card, Amount, Reference left out to fit 40 columns (--fields picks columns).\n')
     const cut = testIo({tty: true, columns: 40})
     await renderList(cut, [full, {...full, reference: 'order-with-a-long-reference'}], purchaseColumns, {json: false, fields: ['id', 'reference']})
     expect(lines(cut.stdout())[4]).toBe('│ 071-P-ABCDEFGH │ order-with-a-long-… │')
     expect(cut.stderr()).toBe('')
+    const named = testIo({tty: true, columns: 40})
+    await renderList(named, [full], purchaseColumns, {json: false, fields: ['id', 'reference', 'card_holder']})
+    expect(named.stderr()).toBe('Card holder left out to fit 40 columns (--fields picks columns).\n')
   })
 })
 
 describe('a table for a support task', () => {
-  it("at 110 columns keeps date, reference, amount, outcome, card (by its last four) and id whole, and leaves out what is seldom read, the card holder before the id", async () => {
+  const record = (i: number, message: string) => ({
+    ...approved, id: `071-P-0000000${i}`, reference: `order-2026-11-17-${i}`, message, successful: message === 'Approved', card_number: '512345XXXXXX2346',
+    card_holder: 'Jane Q Citizen', authorization: '053511', transaction_date: '2026-11-17T10:31:02+11:00', settlement_date: '2026-11-18', card_token: '2vbk6ahx0cwzgqf3ynsi', card_expiry: '2030-02-28',
+  })
+  const records = [record(1, 'Approved'), record(2, 'Insufficient Funds'), record(3, 'Refer to Card Issuer')]
+
+  it('at 110 columns keeps date, reference, amount, outcome, card (by its last four) and id whole, and leaves out what is seldom read without a word', async () => {
     const io = testIo({tty: true, columns: 110})
-    const record = (i: number, message: string) => ({
-      ...approved, id: `071-P-0000000${i}`, reference: `order-2026-11-17-${i}`, message, successful: message === 'Approved', card_number: '512345XXXXXX2346',
-      card_holder: 'Jane Q Citizen', authorization: '053511', transaction_date: '2026-11-17T10:31:02+11:00', settlement_date: '2026-11-18', card_token: '2vbk6ahx0cwzgqf3ynsi', card_expiry: '2030-02-28',
-    })
-    await renderList(io, [record(1, 'Approved'), record(2, 'Insufficient Funds'), record(3, 'Refer to Card Issuer')], purchaseColumns, {json: false})
+    await renderList(io, records, purchaseColumns, {json: false})
     const rows = lines(io.stdout())
     expect(rows[1]).toBe('│ Date             │ Reference          │ Amount    │ Outcome              │ Card  │ Id             │')
     expect(rows[4]).toBe('│ 2026-11-17 10:31 │ order-2026-11-17-2 │ 10.00 AUD │ Insufficient Funds   │ …2346 │ 071-P-00000002 │')
     for (const row of rows) expect(row.length).toBeLessThanOrEqual(110)
-    expect(io.stderr()).toBe('Left out to fit 110 columns: Expiry, Card token, Authorization, Settlement date, Card holder. Choose columns\nwith --fields, or widen the terminal.\n')
+    expect(io.stderr()).toBe('')
+  })
+
+  it('at 60 columns keeps the outcome, the reference, the amount and the id, and says the card was left out', async () => {
+    const io = testIo({tty: true, columns: 60})
+    await renderList(io, records, purchaseColumns, {json: false})
+    const rows = lines(io.stdout())
+    expect(rows[1]).toBe('│ Reference    │ Amount    │ Outcome      │ Id             │')
+    expect(rows[4]).toBe('│ order-2026-… │ 10.00 AUD │ Insufficien… │ 071-P-00000002 │')
+    expect(io.stderr()).toBe('Card left out to fit 60 columns (--fields picks columns).\n')
   })
 })
 

@@ -1,6 +1,8 @@
 import {describe, expect, it} from 'vitest'
 import type {Column} from '../../../src/output/columns.js'
+import {columnsFor} from '../../../src/output/fields.js'
 import {fieldList, fitColumns, recordsTable} from '../../../src/output/table.js'
+import {formsOf} from '../../../src/output/table-forms.js'
 import {displayWidth, truncate, wrap} from '../../../src/output/text-width.js'
 
 describe('text widths', () => {
@@ -61,20 +63,39 @@ const columns: Column[] = [
 ]
 
 describe('recordsTable', () => {
-  it('leaves the id the next command takes (priority 0) out last, and whole, though it comes after the others', () => {
-    const listed: Column[] = [
-      {label: 'Date', field: 'date'},
-      {label: 'Reference', field: 'reference'},
-      {label: 'Outcome', field: 'message'},
-      {label: 'Id', field: 'id', priority: 0},
-      {label: 'Holder', field: 'holder', priority: 2},
-    ]
-    const records = [{date: '2026-11-25 07:44', reference: 'order-with-a-long-reference', message: 'Insufficient Funds', id: '071-P-ANQ59K4U', holder: 'Jane Citizen'}]
-    const at = (width: number) => recordsTable(records, listed, {color: false, width})
-    expect(at(60).leftOut).toEqual(['Holder', 'Outcome'])
-    expect(at(60).text).toContain('│ 071-P-ANQ59K4U │\n')
-    expect(at(30).leftOut).toEqual(['Holder', 'Outcome', 'Reference', 'Date'])
-    expect(at(30).text).toContain('│ 071-P-ANQ59K4U │')
+  const listed: Column[] = [
+    {label: 'Date', field: 'date'},
+    {label: 'Reference', field: 'reference', need: 'most'},
+    {label: 'Outcome', field: 'message', need: 'always'},
+    {label: 'Id', field: 'id', need: 'id'},
+    {label: 'Holder', field: 'holder', need: 'sometimes'},
+  ]
+  const records = [{date: '2026-11-25 07:44', reference: 'order-with-a-long-reference', message: 'Insufficient Funds', id: '071-P-ANQ59K4U', holder: 'Jane Citizen'}]
+  const at = (width: number) => recordsTable(records, listed, {color: false, width})
+
+  it('leaves out the columns needed less, without a word, before one needed more is cut', () => {
+    expect(at(80).leftOut).toEqual(['Holder', 'Date'])
+    expect(at(80).missed).toEqual([])
+    expect(at(80).text).toContain('│ order-with-a-long-reference │ Insufficient Funds │ 071-P-ANQ59K4U │\n')
+    // Narrower, what matters is cut before it goes.
+    expect(at(60).text).toContain('│ order-with-a-long… │ Insufficient Funds │ 071-P-ANQ59K4U │\n')
+    expect(at(60).missed).toEqual([])
+  })
+
+  it('leaves the id the next command takes out last but the outcome, and whole, though it comes after the others; the outcome never', () => {
+    expect(at(45).leftOut).toEqual(['Holder', 'Date', 'Reference'])
+    expect(at(45).missed).toEqual(['Reference'])
+    expect(at(45).text).toContain('│ Insufficient Funds │ 071-P-ANQ59K4U │\n')
+    expect(at(30).missed).toEqual(['Reference', 'Id'])
+    expect(at(30).text).toContain('│ Insufficient Funds │\n')
+    expect(at(12).text).toContain('│ Insuffi… │\n')
+  })
+
+  it('names every column asked for by name (--fields) that is left out, the last first', () => {
+    const asked = columnsFor(listed, ['holder', 'date', 'reference'])
+    const table = recordsTable(records, asked, {color: false, width: 40})
+    expect(table.leftOut).toEqual(['Reference'])
+    expect(table.missed).toEqual(['Reference'])
   })
 
   it.each([20, 30, 45, 60, 80, 120])('no line is wider than %i columns', (width) => {
@@ -88,6 +109,53 @@ describe('recordsTable', () => {
     const {text} = recordsTable([{id: 'e1', name: {deep: {payload: 'y'.repeat(900)}}}], columns.slice(0, 2), {color: false, width: 40})
     for (const line of text.trimEnd().split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(40)
     expect(text).toContain('{"deep":{"payload":"yyy')
+  })
+})
+
+describe('a table of dates and times', () => {
+  const dated: Column[] = [
+    {label: 'Date', field: 'date', format: 'datetime'},
+    {label: 'Reference', field: 'reference', need: 'most'},
+    {label: 'Id', field: 'id', need: 'id'},
+  ]
+  const on = (date: string, reference = 'order-2001') => ({date, reference, id: '071-P-G9331UE0'})
+
+  it('shortens them to what fits before cutting or leaving out anything: without the year, said once in the header', () => {
+    const records = [on('2026-11-25T15:04:12+11:00'), on('2026-11-26T09:00:00+11:00')]
+    const header = (width: number) => recordsTable(records, dated, {color: false, width}).text.split('\n')[1]
+    expect(header(50)).toBe('│ Date             │ Reference  │ Id             │')
+    const narrow = recordsTable(records, dated, {color: false, width: 46})
+    expect(narrow.text.split('\n')[1]).toBe('│ Date (2026) │ Reference  │ Id             │')
+    expect(narrow.text).toContain('│ 11-25 15:04 │ order-2001 │ 071-P-G9331UE0 │')
+    expect(narrow.leftOut).toEqual([])
+    // Narrower still, the date goes, without a word, before the reference is cut.
+    const narrower = recordsTable(records, dated, {color: false, width: 42})
+    expect(narrower.text).toContain('│ order-2001 │ 071-P-G9331UE0 │')
+    expect(narrower).toMatchObject({leftOut: ['Date'], missed: []})
+  })
+
+  it('cuts a date that must stay only once it is as short as it goes', () => {
+    const kept: Column[] = [{...dated[0]!, need: 'always'}]
+    expect(recordsTable([on('2026-11-25T15:04:12+11:00')], kept, {color: false, width: 12}).text).toContain('│ 11-25 1… │')
+  })
+
+  it('keeps the day alone when the rows span years', () => {
+    const forms = formsOf(dated[0]!, [], ['2025-12-31 23:59', '2026-01-01 00:01', ''])
+    expect(forms.map(({label, cells}) => [label, ...cells])).toEqual([
+      ['Date', '2025-12-31 23:59', '2026-01-01 00:01', ''],
+      ['Date', '2025-12-31', '2026-01-01', ''],
+    ])
+  })
+
+  it('has no shorter form for values that are not dates and times as gw shows them', () => {
+    expect(formsOf(dated[0]!, [], ['2026-11-25 15:04', 'yesterday'])).toHaveLength(1)
+    expect(formsOf(dated[1]!, [], ['2026-11-25 15:04'])).toHaveLength(1)
+  })
+
+  it("keeps a refund's match as its word when the reason does not fit", () => {
+    const match: Column = {label: 'Match', field: 'gw_match', format: 'match', need: 'always'}
+    const records = [{gw_match: {match: 'certain', by: 'refund_create'}}, {gw_match: {match: 'other_purchase', other_purchase: 'order-7'}}]
+    expect(formsOf(match, records, ["certain (gw's refund create)", 'of order-7 (likely: )'])[1]!.cells).toEqual(['certain', 'of order-7'])
   })
 })
 

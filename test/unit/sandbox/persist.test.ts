@@ -1,103 +1,155 @@
-import {appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync} from 'node:fs'
-import {open} from 'node:fs/promises'
+import {spawn} from 'node:child_process'
+import {linkSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
-import {dirname, join} from 'node:path'
+import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
+import {nodeSqlite} from '../../../src/lib/locked-database.js'
 import {Journal} from '../../../src/sandbox/server/journal.js'
-import {loadStore, openStateFile, StateFileError, writeSnapshot, type OpenStateFile} from '../../../src/sandbox/server/persist.js'
+import {openState, StateFileError, type OpenState} from '../../../src/sandbox/server/persist.js'
+import type {StateWrite} from '../../../src/sandbox/server/state-database.js'
 import {Store} from '../../../src/sandbox/domain/store.js'
-import {identityLockFolder, takeLock} from '../../../src/lib/file-lock.js'
 import {aCard, aPurchase, aRefund} from './fixtures.js'
 import {expectReject, expectThrow} from '../../expect-error.js'
+import {rowsOf, runSql, stateIn, stateOnDisk} from '../../sandbox/state-file.js'
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'gw-sandbox-'))
+const SQLITE_HEADER = 'SQLite format 3\0'
+const header = (file: string) => readFileSync(file).subarray(0, 16).toString('latin1')
 
-/** A disk that takes `bytes` bytes of the next write, then fails with ENOSPC. */
-function failingDisk(bytes: number): OpenStateFile & {failNext(): void} {
-  let fail = false
-  const openFile = (async (path, flags) => {
-    const real = await openStateFile(path, flags)
-    return {
-      ...real,
-      async write(data, position) {
-        if (!fail) return real.write(data, position)
-        fail = false
-        const handle = await open(path, 'r+')
-        await handle.write(data, 0, Math.min(bytes, data.length), position)
-        await handle.close()
-        throw Object.assign(new Error('ENOSPC: no space left on device, write'), {code: 'ENOSPC'})
-      },
+/** The error SQLite gives for a disk that fails. */
+const ioError = () => Object.assign(new Error('disk I/O error'), {code: 'ERR_SQLITE_ERROR', errcode: 10, errstr: 'disk I/O error'})
+
+/**
+ * A disk on which the `nth` write whose step matches fails with an I/O error: before the step
+ * runs, or once it has (a sync that failed after the data went out). Counts the steps matched.
+ */
+function failing(step: RegExp, nth = 1, when: 'before' | 'after' = 'before'): StateWrite & {seen: () => number} {
+  let seen = 0
+  const write = ((name, run) => {
+    if (!step.test(name) || ++seen !== nth) return run()
+    if (when === 'after') run()
+    throw ioError()
+  }) as StateWrite & {seen: () => number}
+  write.seen = () => seen
+  return write
+}
+
+// Every state file and journal is let go of after its test, so its lock does not outlive it.
+const opened: {state: OpenState; journal?: Journal}[] = []
+afterEach(() => {
+  for (const {state, journal} of opened.splice(0)) {
+    try {
+      journal?.close()
+    } catch {
+      // A test's failing disk may refuse the last snapshot too.
     }
-  }) as OpenStateFile & {failNext(): void}
-  openFile.failNext = () => (fail = true)
-  return openFile
+    state.close()
+  }
+})
+
+function open(file: string, write?: StateWrite): OpenState {
+  const state = openState(file, write)
+  opened.push({state})
+  return state
+}
+
+/** A journal on a state file, on a disk that `disk(write)` makes fail from then on. */
+function start(file: string): {state: OpenState; journal: Journal; store: Store; disk(write: StateWrite): void} {
+  let current: StateWrite = (_, run) => run()
+  const state = open(file, (step, run) => current(step, run))
+  const journal = Journal.start(state)
+  opened.at(-1)!.journal = journal
+  return {state, journal, store: state.store, disk: (write) => (current = write)}
 }
 
 describe('state file', () => {
-  it('round-trips every record through a snapshot, creating the directory 0700 and the file 0600, leaving no temporary file', async () => {
-    const store = new Store()
+  it('is a SQLite database made in a folder 0700, itself 0600, nothing else beside it; it round-trips every record', async () => {
+    const dir = tempDir()
+    const file = join(dir, 'nested', 'state.json')
+    const {journal, store, state} = start(file)
     store.save('cards', 'TEST', aCard('testtoken00000000000', 'jo'))
     store.save('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
     store.save('refunds', 'ACME', aRefund('512-R-AAAAAAAA', 'refund-1', '512-P-AAAAAAAA', 100))
-    const dir = tempDir()
-    const file = join(dir, 'nested', 'state.json')
+    await journal.commit()
+    journal.close()
+    state.close()
 
-    await writeSnapshot(file, store.snapshot())
-
-    expect(loadStore(file).snapshot()).toEqual(store.snapshot())
+    expect(header(file)).toBe(SQLITE_HEADER)
+    expect(stateIn(file).snapshot()).toEqual(store.snapshot())
     expect(readdirSync(join(dir, 'nested'))).toEqual(['state.json'])
     expect(statSync(file).mode & 0o777).toBe(0o600)
     expect(statSync(join(dir, 'nested')).mode & 0o777).toBe(0o700)
-    expect(JSON.parse(readFileSync(file, 'utf8')).version).toBe(2)
-    expect(readFileSync(file, 'utf8')).not.toMatch(/"cvv"/i)
+    expect(rowsOf(file).snapshot).not.toMatch(/"cvv"/i)
   })
 
-  it('starts empty when the file does not exist', () => {
-    expect(loadStore(join(tempDir(), 'missing.json')).snapshot()).toEqual({merchants: {}})
+  it('starts empty when the file does not exist, or is empty, and makes it a state file', () => {
+    const dir = tempDir()
+    writeFileSync(join(dir, 'empty.json'), '')
+    for (const name of ['missing.json', 'empty.json']) {
+      expect(stateIn(join(dir, name)).snapshot()).toEqual({merchants: {}})
+      expect(rowsOf(join(dir, name))).toEqual({snapshot: '{"merchants":{}}', batches: []})
+    }
   })
 
   it.each([
-    ['not json', 'not JSON'],
-    ['{"merchants":{}}', 'no version 2 snapshot'],
-    ['{"version":1}', 'the file, merchants: Invalid input'],
-    ['null', 'no version 2 snapshot'],
-    ['[]', 'no version 2 snapshot'],
-  ])('refuses a file that is not a state file: %s', (text, reason) => {
-    const file = join(tempDir(), 'state.json')
+    ['not json', 'not json', 'neither a SQLite database nor JSON'],
+    ['{"merchants":{}}', '{"merchants":{}}', 'no version 2 snapshot'],
+    ['{"version":1}', '{"version":1}', 'the file, merchants: Invalid input'],
+    ['null', 'null', 'no version 2 snapshot'],
+    ['[]', '[]', 'no version 2 snapshot'],
+    ["SQLite's header, then no database", `${SQLITE_HEADER}and then no database at all, however long it goes on`.repeat(20), 'its first bytes are no database header'],
+  ])('refuses a file that is not a state file, and leaves it as it was: %s', (_, text, reason) => {
+    const dir = tempDir()
+    const file = join(dir, 'state.json')
     writeFileSync(file, text)
-    expectThrow(() => loadStore(file), StateFileError, `${file} is not a gw sandbox state file (${reason}`)
+    expectThrow(() => openState(file), StateFileError, `${file} is not a gw sandbox state file (${reason}`)
+    expect(readFileSync(file, 'latin1')).toBe(text)
+    expect(readdirSync(dir)).toEqual(['state.json'])
   })
 
-  it('refuses a snapshot with the right version and a wrong shape, naming the first bad path', () => {
+  it.each([
+    ["another program's database", 'CREATE TABLE notes (text TEXT)', "another program's SQLite database"],
+    ["a newer gw's", 'PRAGMA application_id = 1735881570; PRAGMA user_version = 4; CREATE TABLE snapshot (state TEXT)', 'written by a newer gw, layout 4; this one reads 3'],
+    ['one of gw that no gw wrote', 'PRAGMA application_id = 1735881570; PRAGMA user_version = 2; CREATE TABLE snapshot (state TEXT)', 'an unknown layout, 2'],
+  ])('refuses %s, and leaves it as it was', (_, sql, reason) => {
     const file = join(tempDir(), 'state.json')
+    const {DatabaseSync} = nodeSqlite()
+    const db = new DatabaseSync(file)
+    db.exec(sql)
+    db.close()
+    const before = readFileSync(file)
+    expectThrow(() => openState(file), StateFileError, `${file} is not a gw sandbox state file (${reason}); move it away or pick another file`)
+    expect(readFileSync(file).equals(before)).toBe(true)
+  })
+
+  it('refuses a directory, naming it', () => {
+    const dir = tempDir()
+    expectThrow(() => openState(dir), StateFileError, `${dir} is not a gw sandbox state file (it is a directory)`)
+  })
+
+  it('refuses a snapshot with a wrong shape, naming the first bad path; a change with one, naming its batch', async () => {
+    const file = join(tempDir(), 'state.json')
+    stateIn(file)
     const purchase = {...aPurchase('071-P-AAAAAAAA', 'order-1'), amount: '1000'}
-    writeFileSync(file, `${JSON.stringify({version: 2, snapshot: {merchants: {TEST: {purchases: {[purchase.id]: purchase}}}}})}\n`)
-    expectThrow(
-      () => loadStore(file),
-      StateFileError,
-      `${file} is not a gw sandbox state file (line 1, snapshot.merchants.TEST.purchases.071-P-AAAAAAAA.amount: Invalid input: expected number, received string)`,
-    )
+    runSql(file, 'UPDATE snapshot SET state = ?', JSON.stringify({merchants: {TEST: {purchases: {[purchase.id]: purchase}}}}))
+    expectThrow(() => openState(file), StateFileError, `${file} is not a gw sandbox state file (snapshot, merchants.TEST.purchases.071-P-AAAAAAAA.amount: Invalid input: expected number, received string)`)
+    runSql(file, 'UPDATE snapshot SET state = ?', '{"merchants":{}}')
+    runSql(file, 'INSERT INTO changes (batch, changes) VALUES (7, ?)', JSON.stringify([{op: 'put', collection: 'purchases', merchant: 'TEST', record: {id: 1}}]))
+    expectThrow(() => openState(file), StateFileError, `${file} is not a gw sandbox state file (change batch 7, 0.record.id: Invalid input: expected string, received number)`)
+    runSql(file, 'UPDATE changes SET changes = ?', '[{"op":')
+    expectThrow(() => openState(file), StateFileError, `${file} is not a gw sandbox state file (change batch 7, not JSON)`)
   })
 
   it('refuses a record filed under a key that is not its own', () => {
     const file = join(tempDir(), 'state.json')
-    writeFileSync(file, `${JSON.stringify({version: 2, snapshot: {merchants: {TEST: {purchases: {other: aPurchase('071-P-AAAAAAAA', 'o')}}}}})}\n`)
-    expectThrow(() => loadStore(file), StateFileError, 'snapshot.merchants.TEST.purchases.other.id: must be "other", the key it is filed under')
-  })
-
-  it('reads a file from before the journal (version 1), completing the collections it lacks', () => {
-    const file = join(tempDir(), 'state.json')
-    const purchase = aPurchase('071-P-AAAAAAAA', 'order-1')
-    writeFileSync(file, JSON.stringify({version: 1, merchants: {TEST: {cards: {}, purchases: {[purchase.id]: purchase}, refunds: {}}}}, null, 2))
-    const store = loadStore(file)
-    expect(store.list('plans', 'TEST')).toEqual([])
-    expect(store.find('purchases', 'TEST', 'order-1')).toEqual({found: 'own', record: purchase})
-    expect(store.today).toBeUndefined()
+    stateIn(file)
+    runSql(file, 'UPDATE snapshot SET state = ?', JSON.stringify({merchants: {TEST: {purchases: {other: aPurchase('071-P-AAAAAAAA', 'o')}}}}))
+    expectThrow(() => openState(file), StateFileError, 'snapshot, merchants.TEST.purchases.other.id: must be "other", the key it is filed under')
   })
 
   it('keeps the virtual date, the card notices sent and the deliveries still queued', async () => {
     const file = join(tempDir(), 'state.json')
-    const store = new Store()
+    const {journal, store, state} = start(file)
     const card = aCard('testtoken00000000000')
     store.today = '2027-01-05'
     store.recordCardNotice(card, 'card:expiring')
@@ -109,46 +161,55 @@ describe('state file', () => {
       attempts: 2,
       last_error: 'ECONNREFUSED',
     })
-    await writeSnapshot(file, store.snapshot())
+    await journal.commit()
+    journal.close()
+    state.close()
 
-    const loaded = loadStore(file)
+    const loaded = stateIn(file)
     expect(loaded.today).toBe('2027-01-05')
     expect(loaded.cardNoticesSent(card)).toEqual(['card:expiring'])
     expect(loaded.deliveries()).toEqual(store.deliveries())
   })
+
+  it('refuses a second open in this process as in use', () => {
+    const file = join(tempDir(), 'state.json')
+    open(file)
+    expectThrow(() => openState(file), StateFileError, `${file} is in use by another local gateway in this process: two gateways on one state file would lose each other's writes`)
+  })
+
+  it('refuses a file with another name (a hard link), by either name, and leaves both', () => {
+    const dir = tempDir()
+    const file = join(dir, 'state.json')
+    stateIn(file)
+    linkSync(file, join(dir, 'again.json'))
+    for (const name of [file, join(dir, 'again.json')]) {
+      const error = expectThrow(() => openState(name), StateFileError, `${name} has 2 names (hard links): SQLite keeps the latest writes beside the name the gateway opened it by, where a gateway started on the file's other name after a crash would not look`)
+      expect(error.hint).toBe('Give --state a file with one name: remove the other names, or copy the file (cp) and use the copy.')
+    }
+    expect(statSync(file).nlink).toBe(2)
+  })
 })
 
 describe('journal', () => {
-  // Every journal is closed after its test: a FileHandle left to the garbage collector is DEP0137.
-  const opened: Journal[] = []
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((journal) => journal.close()))
-  })
-  const start = async (...args: Parameters<typeof Journal.start>) => {
-    const journal = await Journal.start(...args)
-    opened.push(journal)
-    return journal
-  }
-
-  it('appends each commit as one line and loads the snapshot with every line replayed', async () => {
+  it('saves each commit as one row, and a restart reads the snapshot with every row replayed', async () => {
     const file = join(tempDir(), 'state.json')
-    const store = new Store()
-    const journal = await start(file, store)
+    const {journal, store} = start(file)
     store.save('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
     await journal.commit()
     store.save('refunds', 'TEST', aRefund('071-R-AAAAAAAA', 'refund-1', '071-P-AAAAAAAA', 100))
     store.remove('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
     store.today = '2027-01-01'
     await journal.commit()
+    // A commit with nothing to save writes nothing.
+    await journal.commit()
 
-    expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(3)
-    expect(loadStore(file).snapshot()).toEqual(store.snapshot())
+    expect(rowsOf(file).batches).toHaveLength(2)
+    expect(stateOnDisk(file).snapshot()).toEqual(store.snapshot())
   })
 
-  it('writes card numbers inside text masked, in each line and the snapshot; tokens, credentials and merchant names whole; the name as sent finds its record after loading', async () => {
+  it('writes card numbers inside text masked, in each row and the snapshot; tokens, credentials and merchant names whole; the name as sent, and only it, finds its record after loading', async () => {
     const file = join(tempDir(), 'state.json')
-    const store = new Store()
-    const journal = await start(file, store)
+    const {journal, store, state} = start(file)
     const merchant = '4012888888881881'
     const token = '4111111111111111abcd'
     const purchase = {...aPurchase('071-P-AAAAAAAA', 'x4111111111111111y'), card_holder: '4111 1111 1111 1111', message: 'card 4242-4242-4242-4242 declined', card_token: token}
@@ -156,137 +217,183 @@ describe('journal', () => {
     store.save('cards', merchant, aCard(token, 'alias 5555 5555 5555 4444'))
     store.save('webhooks', merchant, {id: '071-WH-AAAAAAAA', name: 'hooks', address: 'http://127.0.0.1/hooks', events: '*', mode: 'Test', authentication_username: '4242424242424242', authentication_password: '5555555555554444', created_at: '2026-11-23T10:00:00+00:00'})
     await journal.commit()
-    const lines = [readFileSync(file, 'utf8')]
-    await journal.close()
-    lines.push(readFileSync(file, 'utf8'))
-    for (const text of lines) {
+    const row = rowsOf(file).batches.join('\n')
+    journal.close()
+    state.close()
+    const texts = [row, rowsOf(file).snapshot]
+    for (const text of texts) {
       expect(text).toContain('"reference":"x411111XXXXXX1111y","currency"')
       for (const kept of [`"card_holder":"411111XXXXXX1111"`, '"message":"card 424242XXXXXX4242 declined"', '"alias":"alias 555555XXXXXX4444"', `"card_token":"${token}"`, `"token":"${token}"`]) expect(text).toContain(kept)
       expect(text).toContain('"authentication_username":"4242424242424242","authentication_password":"5555555555554444"')
+      expect(text).not.toMatch(/4111[ -]?1111[ -]?1111[ -]?1111(?!abcd)/)
     }
-    expect(lines[0]).toContain(`"merchant":"${merchant}"`)
-    expect(lines[1]).toContain(`{"merchants":{"${merchant}":`)
-    const loaded = loadStore(file)
-    for (const name of ['x4111111111111111y', 'x411111XXXXXX1111y']) expect(loaded.find('purchases', merchant, name)).toMatchObject({found: 'own', record: {id: '071-P-AAAAAAAA', reference: 'x411111XXXXXX1111y'}})
-    expect(loaded.isTaken('cards', merchant, 'alias 5555-5555-5555-4444')).toBe(true)
-    expect(loaded.find('purchases', merchant, 'x4111111111111112y').found).toBe('none')
-    // A record whose text holds none is written as it is, and read back equal.
-    const plain = join(tempDir(), 'plain.json')
-    const other = new Store()
-    other.save('purchases', 'TEST', aPurchase('071-P-BBBBBBBB', 'order-1', 4111111111111111))
-    await writeSnapshot(plain, other.snapshot())
-    expect(readFileSync(plain, 'utf8')).toBe(`${JSON.stringify({version: 2, snapshot: other.snapshot()})}\n`)
+    expect(texts[0]).toContain(`"merchant":"${merchant}"`)
+    expect(texts[1]).toContain(`{"merchants":{"${merchant}":`)
+    // Nor anywhere in the file's bytes.
+    expect(readFileSync(file, 'latin1')).not.toMatch(/4111[ -]?1111[ -]?1111[ -]?1111(?!abcd)/)
+    const loaded = stateIn(file)
+    expect(loaded.find('purchases', merchant, 'x4111111111111111y')).toMatchObject({found: 'own', record: {id: '071-P-AAAAAAAA', reference: 'x411111XXXXXX1111y'}})
+    expect(loaded.isTaken('cards', merchant, 'alias 5555 5555 5555 4444')).toBe(true)
+    // Names masked alike are other names: the one sent finds its record by its keyed hash.
+    for (const other of ['x411111XXXXXX1111y', 'x4111111000071111y', 'x4111111111111112y']) expect(loaded.find('purchases', merchant, other).found).toBe('none')
+    expect(loaded.isTaken('cards', merchant, 'alias 5555-5555-5555-4444')).toBe(false)
   })
 
-  it('groups the commits made while a write is on its way into one line', async () => {
+  it('groups the commits made in one turn of the event loop into one row', async () => {
     const file = join(tempDir(), 'state.json')
-    const store = new Store()
-    const journal = await start(file, store)
+    const {journal, store} = start(file)
     const commits = []
     for (let index = 0; index < 5; index++) {
       store.save('purchases', 'TEST', aPurchase(`071-P-AAAAAAA${index}`, `order-${index}`))
       commits.push(journal.commit())
     }
-    await Promise.all(commits)
-    // The snapshot, then one line for the five.
-    expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(2)
-    expect(loadStore(file).list('purchases', 'TEST')).toHaveLength(5)
+    // A commit with nothing of its own waits for the group before it.
+    let waited = false
+    const reader = journal.commit().then(() => (waited = true))
+    expect(waited).toBe(false)
+    await Promise.all([...commits, reader])
+    expect(rowsOf(file).batches).toHaveLength(1)
+    expect(stateOnDisk(file).list('purchases', 'TEST')).toHaveLength(5)
   })
 
-  it('ignores a torn last line: a write that never finished was never acknowledged', async () => {
+  it.each([
+    ['the row', /^INSERT/, 'before'],
+    ['the commit', /^COMMIT/, 'before'],
+  ] as const)('takes back every change of a group whose write fails (%s), latest first; the file holds what it held, and later writes carry on', async (_, step, when) => {
     const file = join(tempDir(), 'state.json')
-    const store = new Store()
-    const journal = await start(file, store)
-    store.save('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
-    await journal.commit()
-    appendFileSync(file, '{"changes":[{"op":"put","collection":"purchases","merchant":"TEST","record":{"id":"071-P-B')
-    expect(loadStore(file).list('purchases', 'TEST').map((purchase) => purchase.id)).toEqual(['071-P-AAAAAAAA'])
-  })
-
-  it('covers each snapshot’s inode with the state file’s lock before the rename, the ones replaced too, until the lock is let go', async () => {
-    const file = join(tempDir(), 'state.json')
-    writeFileSync(file, '')
-    const byInode = () => {
-      const {dev, ino} = statSync(file)
-      return join(identityLockFolder(), `${dev}-${ino}.lock`)
-    }
-    const lock = takeLock(file)
-    const locks = [byInode()]
-    const journal = await Journal.start(file, new Store(), undefined, lock)
-    locks.push(byInode())
-    await journal.close()
-    locks.push(byInode())
-    // Three inodes (the file, the start's snapshot, the stop's), each locked: a bind mount of any is refused.
-    expect(new Set(locks).size).toBe(3)
-    expect(locks.map((path) => readFileSync(path, 'utf8'))).toEqual(locks.map(() => String(process.pid)))
-    lock.release()
-    expect(locks.filter((path) => existsSync(path))).toEqual([])
-  })
-
-  it('refuses a bad line that is not the last, naming it', async () => {
-    const file = join(tempDir(), 'state.json')
-    const journal = await Journal.start(file, new Store())
-    await journal.close()
-    appendFileSync(file, 'garbage\n{"changes":[]}\n')
-    expectThrow(() => loadStore(file), StateFileError, `${file} is not a gw sandbox state file (line 2 is not JSON)`)
-  })
-
-  it('refuses a complete line with a wrong shape, naming its path', async () => {
-    const file = join(tempDir(), 'state.json')
-    await start(file, new Store())
-    appendFileSync(file, `${JSON.stringify({changes: [{op: 'put', collection: 'purchases', merchant: 'TEST', record: {id: 1}}]})}\n`)
-    expectThrow(() => loadStore(file), StateFileError, `${file} is not a gw sandbox state file (line 2, changes.0.record.id: Invalid input: expected string, received number)`)
-  })
-
-  it('takes back a change whose write failed half-way; the file still loads whole, and later writes carry on', async () => {
-    const file = join(tempDir(), 'state.json')
-    const disk = failingDisk(40)
-    const store = new Store()
-    const journal = await start(file, store, disk)
+    const {journal, store, disk} = start(file)
     store.save('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
     await journal.commit()
     const before = store.snapshot()
 
-    disk.failNext()
+    disk(failing(step, 1, when))
     store.save('purchases', 'TEST', aPurchase('071-P-BBBBBBBB', 'order-2'))
     store.save('cards', 'TEST', aCard('testtoken00000000000'))
     const second = journal.commit()
     // A request made on top of the failing one goes with it.
     store.save('refunds', 'TEST', aRefund('071-R-AAAAAAAA', 'refund-1', '071-P-BBBBBBBB', 100))
     const third = journal.commit()
-    await expectReject(second, Error, 'ENOSPC')
-    await expectReject(third, Error, 'ENOSPC')
+    await expectReject(second, Error, 'disk I/O error')
+    await expectReject(third, Error, 'disk I/O error')
 
     expect(store.snapshot()).toEqual(before)
     expect(store.find('purchases', 'TEST', 'order-2').found).toBe('none')
-    expect(loadStore(file).snapshot()).toEqual(before)
+    expect(stateOnDisk(file).snapshot()).toEqual(before)
 
     store.save('purchases', 'TEST', aPurchase('071-P-CCCCCCCC', 'order-3'))
     await journal.commit()
-    expect(loadStore(file).list('purchases', 'TEST').map((purchase) => purchase.id)).toEqual(['071-P-AAAAAAAA', '071-P-CCCCCCCC'])
+    expect(stateOnDisk(file).list('purchases', 'TEST').map((purchase) => purchase.id)).toEqual(['071-P-AAAAAAAA', '071-P-CCCCCCCC'])
   })
 
-  it('keeps the previous state file whole when a snapshot write fails half-way', async () => {
+  it('takes a group out of the file again when its commit reached it but failed (a sync that failed after the write)', async () => {
     const file = join(tempDir(), 'state.json')
-    const store = new Store()
+    const {journal, store, disk} = start(file)
+    disk(failing(/^COMMIT/, 1, 'after'))
     store.save('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
-    await writeSnapshot(file, store.snapshot())
-    const disk = failingDisk(30)
-    disk.failNext()
+    await expectReject(journal.commit(), Error, 'disk I/O error')
+    expect(store.list('purchases', 'TEST')).toEqual([])
+    expect(rowsOf(file).batches).toEqual([])
     store.save('purchases', 'TEST', aPurchase('071-P-BBBBBBBB', 'order-2'))
-    await expectReject(writeSnapshot(file, store.snapshot(), disk), Error, 'ENOSPC')
-    expect(loadStore(file).list('purchases', 'TEST').map((purchase) => purchase.id)).toEqual(['071-P-AAAAAAAA'])
-    expect(readdirSync(dirname(file))).toEqual(['state.json'])
+    await journal.commit()
+    expect(stateOnDisk(file).list('purchases', 'TEST').map((purchase) => purchase.id)).toEqual(['071-P-BBBBBBBB'])
   })
 
-  it('folds the journal into one snapshot line when it closes', async () => {
+  it('writes nothing more once a group that reached the file cannot be taken out; the clean stop folds the store, which holds only what was saved', async () => {
     const file = join(tempDir(), 'state.json')
-    const store = new Store()
-    const journal = await Journal.start(file, store)
+    const {journal, store, state, disk} = start(file)
+    disk((name, run) => {
+      if (/^DELETE FROM changes WHERE/.test(name)) throw ioError()
+      run()
+      if (/^COMMIT/.test(name)) throw ioError()
+    })
+    store.save('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
+    await expectReject(journal.commit(), Error, 'disk I/O error')
+    store.save('purchases', 'TEST', aPurchase('071-P-BBBBBBBB', 'order-2'))
+    await expectReject(journal.commit(), Error, 'disk I/O error')
+    expect(store.list('purchases', 'TEST')).toEqual([])
+    // The failed group is in the file: a crash now would bring it back.
+    expect(rowsOf(file).batches).toHaveLength(1)
+    disk((_, run) => run())
+    journal.close()
+    state.close()
+    expect(stateIn(file).list('purchases', 'TEST')).toEqual([])
+  })
+
+  it('folds the rows into the snapshot when it closes, in one transaction: a failing fold leaves the file as it was', async () => {
+    const file = join(tempDir(), 'state.json')
+    const {journal, store, state, disk} = start(file)
     store.save('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
     await journal.commit()
-    await journal.close()
-    expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(1)
-    expect(loadStore(file).snapshot()).toEqual(store.snapshot())
+    const rows = rowsOf(file)
+    disk(failing(/^DELETE FROM changes$/))
+    expect(() => journal.close()).toThrow('disk I/O error')
+    expect(rowsOf(file)).toEqual(rows)
+    disk((_, run) => run())
+    journal.close()
+    state.close()
+    expect(rowsOf(file).batches).toEqual([])
+    expect(stateIn(file).snapshot()).toEqual(store.snapshot())
+  })
+})
+
+describe("an older gw's state file", () => {
+  const purchase = aPurchase('071-P-AAAAAAAA', 'order-1')
+  const refund = aRefund('071-R-AAAAAAAA', 'refund-1', purchase.id, 100)
+  const v2 = [
+    JSON.stringify({version: 2, snapshot: {merchants: {TEST: {purchases: {[purchase.id]: purchase}}}, instance: 'run-1', runs: [{id: 'run-1', from: 0}], changes: 1}}),
+    JSON.stringify({changes: [{op: 'put', collection: 'refunds', merchant: 'TEST', record: refund}]}),
+    // A last line torn by a crash: never acknowledged, and dropped.
+    '{"changes":[{"op":"put","collection":"purchases","merchant":"TEST","record":{"id":"071-P-B',
+  ].join('\n')
+  const v1 = JSON.stringify({version: 1, merchants: {TEST: {cards: {}, purchases: {[purchase.id]: purchase}, refunds: {}}}}, null, 2)
+
+  it.each([
+    ['a journal (version 2)', v2, [refund.id]],
+    ['one document (version 1)', v1, []],
+  ])('%s is migrated into a database: its records kept, nothing left beside it, and a second start reads it', (_, text, refunds) => {
+    const dir = tempDir()
+    const file = join(dir, 'state.json')
+    writeFileSync(file, text, {mode: 0o644})
+    const first = stateIn(file)
+    expect(header(file)).toBe(SQLITE_HEADER)
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    expect(readdirSync(dir)).toEqual(['state.json'])
+    for (const store of [first, stateIn(file)]) {
+      expect(store.find('purchases', 'TEST', 'order-1')).toEqual({found: 'own', record: purchase})
+      expect(store.list('refunds', 'TEST').map((record) => record.id)).toEqual(refunds)
+      expect(store.list('plans', 'TEST')).toEqual([])
+    }
+    expect(first.snapshot()).toEqual(stateIn(file).snapshot())
+  })
+
+  it.each([/^BEGIN/, /^CREATE TABLE changes/, /^INSERT INTO snapshot/, /^COMMIT/, /^rename$/])('is left as it was, with nothing beside it, when the migration fails at %s', (step) => {
+    const dir = tempDir()
+    const file = join(dir, 'state.json')
+    writeFileSync(file, v2)
+    const disk = failing(step)
+    expectThrow(() => openState(file, disk), StateFileError, `Cannot write the state file ${file} (disk I/O error)`)
+    expect(disk.seen()).toBe(1)
+    expect(readFileSync(file, 'utf8')).toBe(v2)
+    expect(readdirSync(dir)).toEqual(['state.json'])
+    expect(stateIn(file).list('refunds', 'TEST').map((record) => record.id)).toEqual([refund.id])
+  })
+
+  it("is refused while an older gw holds its lock (<file>.lock, its pid inside), naming that gw's pid, and left as it was; once that gw is gone, migrated", async () => {
+    const dir = tempDir()
+    const file = join(dir, 'state.json')
+    writeFileSync(file, v2)
+    const older = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], {stdio: 'ignore'})
+    try {
+      writeFileSync(`${file}.lock`, String(older.pid))
+      const error = expectThrow(() => openState(file), StateFileError, `${file} is in use by another local gateway (pid ${older.pid}): two gateways on one state file would lose each other's writes`)
+      expect(error.hint).toBe(`Stop that gateway first (gw sandbox stop, or kill ${older.pid}): the lock is the system's, on the file itself, and ends with that gateway. Or give this one another --state file.`)
+      expect(readFileSync(file, 'utf8')).toBe(v2)
+    } finally {
+      const gone = new Promise((resolve) => older.once('exit', resolve))
+      older.kill('SIGKILL')
+      await gone
+    }
+    expect(stateIn(file).list('refunds', 'TEST').map((record) => record.id)).toEqual([refund.id])
+    expect(readdirSync(dir)).toEqual(['state.json'])
   })
 })

@@ -1,0 +1,68 @@
+// gw's record of the refunds single `gw refund create`s made (src/batch/refunds-made.ts), which
+// `gw purchase get --refunds` and `gw refund list --purchase` ask which purchase each refund on a
+// card was made for: a look-up at 1,000,000 records against the same at 1,000, in alternating
+// rounds, medians count. Each look-up is what a command pays: open the record, find the refunds
+// by the index, close. Goals: under a second at a million (an earlier gw's one JSON line a refund
+// took 59 s at 200,000), and no more than 2x the cost at a thousand (an index is a B-tree: a few
+// levels deeper at a million). The records are made as an
+// earlier gw's refunds-made.ndjson and imported by the first look-up: that import is timed too.
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {tsImport} from 'tsx/esm/api'
+import {median} from './lib.js'
+
+const LARGE = Number(process.env.BENCH_REFUNDS_MADE_LARGE ?? 1_000_000)
+const SMALL = 1_000
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+const LOOKUPS = 50
+const BASE_URL = 'https://gateway.example'
+
+const id = (i) => `071-R-${String(i).padStart(8, '0')}`
+
+/** A data directory whose refunds-made.ndjson holds `count` refunds, as an earlier gw wrote them. */
+function legacyRecord(count) {
+  const dir = mkdtempSync(join(tmpdir(), 'gw-bench-refunds-made-'))
+  const lines = []
+  const flush = () => writeFileSync(join(dir, 'refunds-made.ndjson'), lines.splice(0).join(''), {flag: 'a'})
+  for (let i = 0; i < count; i++) {
+    const line = {refund: id(i), reference: `order-${i}-R1`, transaction_id: `order-${i}`, purchase_id: `071-P-${String(i).padStart(8, '0')}`, purchase_reference: `order-${i}`, target: {base_url: BASE_URL, username: 'TEST'}, at: '2026-11-17T00:00:00.000Z'}
+    lines.push(`\n${JSON.stringify(line)}\n`)
+    if (lines.length === 10_000) flush()
+  }
+  flush()
+  return dir
+}
+
+export default async function bench() {
+  const {refundsMade} = await tsImport('../src/batch/refunds-made.ts', import.meta.url)
+  const target = {base_url: BASE_URL, username: 'TEST'}
+  const sizes = [SMALL, LARGE]
+  const dirs = sizes.map(legacyRecord)
+  try {
+    for (const [i, dir] of dirs.entries()) {
+      const started = performance.now()
+      const found = await refundsMade(dir, target, new Set([id(0)]))
+      if (found.size !== 1) throw new Error(`the import of ${sizes[i]} records lost the first`)
+      console.log(`refunds-made: the first look-up imports ${sizes[i].toLocaleString('en')} lines of an earlier gw's refunds-made.ndjson: ${(performance.now() - started).toFixed(0)} ms`)
+    }
+    // The refunds on one card: some recorded (spread over the record), some not (made past gw).
+    const wanted = (size) => new Set([...Array.from({length: 20}, (_, i) => id(Math.floor((i * size) / 20))), ...Array.from({length: 5}, (_, i) => `071-R-NOTMADE${i}`)])
+    const times = sizes.map(() => [])
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, dir] of dirs.entries()) {
+        const ids = wanted(sizes[i])
+        const started = performance.now()
+        for (let n = 0; n < LOOKUPS; n++) {
+          const found = await refundsMade(dir, target, ids)
+          if (found.size !== 20) throw new Error(`found ${found.size} of 20 at ${sizes[i]}`)
+        }
+        times[i].push((performance.now() - started) / LOOKUPS)
+      }
+    }
+    const [small, large] = times.map(median)
+    console.log(`refunds-made: a look-up of 25 refunds (20 recorded): ${large.toFixed(2)} ms at ${LARGE.toLocaleString('en')} / ${small.toFixed(2)} ms at ${SMALL.toLocaleString('en')} = ${(large / small).toFixed(2)}x (goals: under 1,000 ms; <= 2x)`)
+  } finally {
+    for (const dir of dirs) rmSync(dir, {recursive: true, force: true})
+  }
+}
