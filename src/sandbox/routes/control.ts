@@ -1,10 +1,10 @@
-import {randomUUID} from 'node:crypto'
 import type * as z from 'zod'
 import {advanceClock} from '../domain/billing.js'
 import {formatDateTime} from '../domain/clock.js'
 import type {SandboxContext} from '../context.js'
 import {DeliveryQuery, RequestLogQuery} from '../../api/schemas/sandbox-control.js'
 import {SandboxError, badRequest} from '../domain/errors.js'
+import {newUuid} from '../domain/ids.js'
 import {parseFault} from '../server/faults.js'
 import {pathParam, type RouteRequest, type RouteResult} from './route.js'
 import {readFields} from '../domain/input.js'
@@ -19,7 +19,7 @@ export function describeSandbox(_request: RouteRequest, ctx: SandboxContext): Ro
 
 export function resetSandbox(_request: RouteRequest, ctx: SandboxContext): RouteResult {
   // Emptied, the data is another run's: a batch journal of the rows it held must not be reported from it.
-  ctx.store.reset(randomUUID())
+  ctx.store.reset(newUuid())
   return {status: 200, response: {}}
 }
 

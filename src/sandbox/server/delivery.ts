@@ -1,9 +1,9 @@
-import {randomUUID} from 'node:crypto'
 import {request as httpRequest} from 'node:http'
 import {request as httpsRequest} from 'node:https'
 import {setTimeout as sleep} from 'node:timers/promises'
 import type {DeliveryStatus, WebhookEvent as WebHookEvent} from '../../api/schemas/recurring-rules.js'
 import {badRequest, notFound} from '../domain/errors.js'
+import {newUuid} from '../domain/ids.js'
 import type {Mode} from '../domain/mode.js'
 import type {WebHookRecord} from '../domain/records.js'
 import type {DeliveryTarget, QueuedDelivery} from '../domain/delivery-queue.js'
@@ -95,7 +95,7 @@ export class Deliveries {
   }
 
   enqueue(target: DeliveryTarget, event: string, payload: unknown[], redeliveryOf?: string): QueuedDelivery {
-    const delivery: QueuedDelivery = {id: randomUUID(), target, event, payload, attempts: 0, last_error: null, ...(redeliveryOf ? {redelivery_of: redeliveryOf} : {})}
+    const delivery: QueuedDelivery = {id: newUuid(), target, event, payload, attempts: 0, last_error: null, ...(redeliveryOf ? {redelivery_of: redeliveryOf} : {})}
     this.options.store.enqueueDelivery(delivery)
     this.drain(queueKey(target))
     return delivery

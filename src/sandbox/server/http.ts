@@ -1,10 +1,10 @@
-import {randomUUID} from 'node:crypto'
 import {STATUS_CODES, type IncomingMessage, type ServerResponse} from 'node:http'
 import {setTimeout as sleep} from 'node:timers/promises'
 import type {Mode} from '../domain/mode.js'
 import {maskCardTokenPath} from '../../safety/redact.js'
 import {envelope as envelopeFor} from '../domain/envelope.js'
 import {SandboxError, badRequest} from '../domain/errors.js'
+import {newUuid} from '../domain/ids.js'
 import type {Fault, FaultList} from './faults.js'
 import type {Route, RouteRequest, RouteResult} from '../routes/route.js'
 import {type Dialect, inDialect} from '../dialect.js'
@@ -105,7 +105,7 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
   }
 
   return (req, res) => {
-    const requestId = randomUUID()
+    const requestId = newUuid()
     res.setHeader('X-Request-Id', requestId)
     res.setHeader('X-Service-Mode', mode === 'live' ? 'Live' : 'Sandbox')
     // Read per request: a reset names the data anew.

@@ -1,4 +1,3 @@
-import {randomUUID} from 'node:crypto'
 import {catchUp} from '../domain/billing.js'
 import {VirtualClock, formatDateTime, systemClock, type Clock} from '../domain/clock.js'
 import type {SandboxContext} from '../context.js'
@@ -10,7 +9,7 @@ import {SandboxError} from '../domain/errors.js'
 import {FaultList} from './faults.js'
 import {sandboxGuard} from './guard.js'
 import {createRequestListener} from './http.js'
-import {TEST_MERCHANT, merchantPrefixes, newRecordId, type MerchantCredentials} from '../domain/ids.js'
+import {TEST_MERCHANT, merchantPrefixes, newRecordId, newUuid, type MerchantCredentials} from '../domain/ids.js'
 import {Journal} from './journal.js'
 import {StateFileError, openState, reasonOf, type OpenState} from './persist.js'
 import {RequestLog} from './request-log.js'
@@ -151,7 +150,7 @@ async function openGateway(options: SandboxOptions, log: (line: string) => void,
   }
   catchUp(ctx)
   // Before the first snapshot, which keeps it: the same --state file holds this run next time.
-  store.beginRun(randomUUID())
+  store.beginRun(newUuid())
   for (const address of options.webhooks ?? []) registerStartHook(ctx, address)
   if (state) {
     const started = startJournal(state)

@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {merchantPrefixes, newAuthorization, newRecordId} from '../../../src/sandbox/domain/ids.js'
+import {merchantPrefixes, newAuthorization, newRecordId, newUuid} from '../../../src/sandbox/domain/ids.js'
+import {maskCardNumbersIn} from '../../../src/safety/redact.js'
 
 describe('newRecordId', () => {
   it.each([
@@ -40,5 +41,16 @@ describe('merchantPrefixes', () => {
     const prefixes = merchantPrefixes(['TEST', ...many])
     expect(new Set(prefixes.values()).size).toBe(many.length + 1)
     for (const name of many) expect(prefixes.get(name)).toMatch(/^[1-9]\d\d$/)
+  })
+})
+
+describe('newUuid', () => {
+  it('is a UUID’s shape whose every group begins with a letter, so no run of 13 digits (a card number to gw’s masking) can form', () => {
+    const ids = Array.from({length: 2000}, () => newUuid())
+    for (const id of ids) {
+      expect(id).toMatch(/^[a-f][0-9a-f]{7}-[a-f][0-9a-f]{3}-[a-f][0-9a-f]{3}-[a-f][0-9a-f]{3}-[a-f][0-9a-f]{11}$/)
+      expect(maskCardNumbersIn(id)).toBe(id)
+    }
+    expect(new Set(ids).size).toBe(ids.length)
   })
 })
