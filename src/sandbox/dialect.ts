@@ -57,8 +57,8 @@ export const LIVE_DIFFERENCES: readonly Difference[] = [
     change: (exchange) => ({...exchange, body: {...exchange.body, response: positiveAmounts(exchange.body.response)}}),
   },
   {
-    live: 'Creation answers 200, not 201 (plans, customers, subscriptions)',
-    applies: ({status}) => status === 201,
+    live: 'Creation answers 200, not 201 (plans, customers, subscriptions; payment plans and direct debits answer 201 in both, as recorded)',
+    applies: ({pathname, status}) => status === 201 && !under(pathname, '/v1.0/payment_plans', '/v1.0/direct_debits'),
     change: (exchange) => ({...exchange, status: 200}),
   },
   {
@@ -82,7 +82,30 @@ export const LIVE_DIFFERENCES: readonly Difference[] = [
     applies: ({method, pathname}) => under(pathname, '/v1.0/customers') && !(method === 'POST' && pathname === '/v1.0/customers'),
     change: (exchange) => ({...exchange, body: {...exchange.body, response: withoutAddress(exchange.body.response)}}),
   },
+  {
+    live: 'A payment plan made without a currency has `currency` AUD, on the plan and each payment (the 2022 build; null in the 2017-2019 builds, as the contract dialect answers)',
+    applies: ({pathname}) => under(pathname, '/v1.0/payment_plans'),
+    change: (exchange) => ({...exchange, body: {...exchange.body, response: eachRecord(exchange.body.response, withCurrency)}}),
+  },
+  {
+    live: "A direct debit's `metadata` is null (from mid-2018; `{}` before, as the contract dialect answers)",
+    applies: ({pathname}) => under(pathname, '/v1.0/direct_debits'),
+    change: (exchange) => ({...exchange, body: {...exchange.body, response: eachRecord(exchange.body.response, (debit) => ('metadata' in debit ? {...debit, metadata: null} : debit))}}),
+  },
 ]
+
+/** `change` made to a record, or to each record of a list. */
+function eachRecord(response: unknown, change: (record: Record<string, unknown>) => Record<string, unknown>): unknown {
+  if (Array.isArray(response)) return response.map((record) => eachRecord(record, change))
+  return response === null || typeof response !== 'object' ? response : change(response as Record<string, unknown>)
+}
+
+/** A null `currency` made AUD, every official library's default, on a plan and its payments. */
+function withCurrency(record: Record<string, unknown>): Record<string, unknown> {
+  const currency = record.currency === null ? {currency: 'AUD'} : {}
+  const payments = Array.isArray(record.payments) ? {payments: record.payments.map((payment) => eachRecord(payment, withCurrency))} : {}
+  return {...record, ...currency, ...payments}
+}
 
 function withoutAddress(response: unknown): unknown {
   if (Array.isArray(response)) return response.map(withoutAddress)

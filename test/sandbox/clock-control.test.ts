@@ -112,8 +112,8 @@ describe('POST /_sandbox/trigger', () => {
   })
 
   it.each([
-    [{event: 'charge:refunded'}, 'Event must be one of charge:pending, charge:successful, charge:retry, charge:failed, card:expiring, card:expired'],
-    [{}, 'Event must be one of charge:pending, charge:successful, charge:retry, charge:failed, card:expiring, card:expired'],
+    [{event: 'charge:refunded'}, 'Event must be one of charge:pending, charge:successful, charge:retry, charge:failed, card:expiring, card:expired, payment_plan_payment:completed, payment_plan_payment:declined, payment_plan_payment:error'],
+    [{}, 'Event must be one of charge:pending, charge:successful, charge:retry, charge:failed, card:expiring, card:expired, payment_plan_payment:completed, payment_plan_payment:declined, payment_plan_payment:error'],
     [{event: 'card:expired'}, 'Merchant TEST has no web hook for card:expired: register one (POST /v1.0/web_hooks, or gw webhook create --url URL) or give webhook (gw sandbox trigger --webhook URL)'],
     [{event: 'card:expired', webhook: 'not a url'}, 'Webhook must be an http or https URL, not not a url'],
     [{event: 'card:expired', merchant: 'NOBODY', webhook: 'http://127.0.0.1:1/'}, 'Merchant NOBODY is not one of TEST, ACME'],

@@ -5,6 +5,8 @@ import {chargePayload, customerPayload, pendingPayload} from './events.js'
 import type {CardRecord, CustomerRecord, SubscriptionRecord} from './records.js'
 import type {Lookup} from './shelves.js'
 import {billingDateAfter, billingDateFrom, daysBetween, shiftDays} from './schedule.js'
+import {runPlanPayments} from './plan-billing.js'
+import {runDirectDebits} from './direct-debit.js'
 
 /**
  * The billing engine. A day's run happens at the end of that day: advancing from today to a
@@ -92,7 +94,7 @@ interface AdvanceResult {
   days: number
   /** Events emitted, whether or not a hook takes them. */
   events: number
-  /** Subscription charges made, retries included, by outcome. */
+  /** Card charges made by subscriptions and payment plans, retries included, by outcome. */
   charges_approved: number
   charges_declined: number
   /** Web hook deliveries those events queued: one per event per hook that takes it. */
@@ -108,7 +110,11 @@ export function advanceClock(ctx: SandboxContext, to: string): AdvanceResult {
   // Nothing is sent while the days run (this is synchronous), so the queue only grows.
   const queuedBefore = ctx.store.deliveries().length
   for (let day = from; day < to; day = shiftDays(day, 1)) {
-    for (const merchant of ctx.store.merchantsWithRecords()) runDay(ctx, merchant, day, tally)
+    for (const merchant of ctx.store.merchantsWithRecords()) {
+      runDay(ctx, merchant, day, tally)
+      runPlanPayments(ctx, merchant, day, tally)
+      runDirectDebits(ctx, merchant, day)
+    }
     ctx.clock.moveTo(shiftDays(day, 1))
   }
   tally.deliveries_queued = ctx.store.deliveries().length - queuedBefore

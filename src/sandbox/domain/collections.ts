@@ -7,6 +7,7 @@ import type {
   SubscriptionRecord,
   WebHookRecord,
 } from './records.js'
+import type {DirectDebitRecord, PaymentPlanRecord} from './payment-records.js'
 import {nameKey} from './storable.js'
 
 /**
@@ -23,9 +24,11 @@ export interface Collections {
   customers: CustomerRecord
   subscriptions: SubscriptionRecord
   webhooks: WebHookRecord
+  payment_plans: PaymentPlanRecord
+  direct_debits: DirectDebitRecord
 }
 export type Collection = keyof Collections
-export const COLLECTIONS = ['cards', 'purchases', 'refunds', 'plans', 'customers', 'subscriptions', 'webhooks'] as const satisfies Collection[]
+export const COLLECTIONS = ['cards', 'purchases', 'refunds', 'plans', 'customers', 'subscriptions', 'webhooks', 'payment_plans', 'direct_debits'] as const satisfies Collection[]
 export type AnyRecord = Collections[Collection]
 
 export type MerchantRecords = {[C in Collection]: Record<string, Collections[C]>}
@@ -42,6 +45,8 @@ const KEYS = {
   customers: {global: 'id', merchantName: 'reference'},
   subscriptions: {global: 'id', merchantName: 'reference'},
   webhooks: {global: 'id', merchantName: 'id'},
+  payment_plans: {global: 'id', merchantName: 'reference'},
+  direct_debits: {global: 'id', merchantName: 'reference'},
 } as const satisfies {[C in Collection]: {global: keyof Collections[C]; merchantName: keyof Collections[C]}}
 
 /** The collections whose records carry the date they were made, and its field: lists page and filter by it. */

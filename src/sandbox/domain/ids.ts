@@ -4,7 +4,7 @@ const UPPER_ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
 export const LOWER_ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789'
 
 /** The record type codes of the gateway's ids: `071-P-52NRCGCF` is a purchase. */
-export type RecordType = 'P' | 'R' | 'PL' | 'C' | 'S' | 'WH'
+export type RecordType = 'P' | 'R' | 'PL' | 'C' | 'S' | 'WH' | 'PP' | 'PT' | 'DD'
 
 /** A merchant the local gateway answers as, with the token it authenticates with. */
 export interface MerchantCredentials {

@@ -1,4 +1,4 @@
-import {WEBHOOK_EVENTS} from '../../api/schemas/recurring-rules.js'
+import {GATEWAY_EVENTS} from '../../api/schemas/recurring-rules.js'
 import type {Mode} from './mode.js'
 import {blankMessage, isBlank} from './input.js'
 import type {WebHookRecord} from './records.js'
@@ -25,10 +25,10 @@ export function isHttpUrl(address: string): boolean {
   }
 }
 
-/** `*`, or a list of the six event names. */
+/** `*`, or a list of the event names the gateway sends. */
 function readEvents(events: unknown): WebHookRecord['events'] | undefined {
   if (events === '*') return events
-  const known: readonly unknown[] = WEBHOOK_EVENTS
+  const known: readonly unknown[] = GATEWAY_EVENTS
   const isList = Array.isArray(events) && events.length > 0 && events.every((event) => known.includes(event))
   return isList ? (events as string[]) : undefined
 }

@@ -9,6 +9,8 @@ import {createRefund, getRefund, listRefunds} from './refunds.js'
 import {createSubscription, getSubscription, listSubscriptions, updateSubscription} from './subscriptions.js'
 import {dateRecord} from './dated.js'
 import {trigger} from './trigger.js'
+import {cancelPaymentPlan, createPaymentPlan, getPaymentPlan, listPaymentPlans, updatePaymentPlan} from './payment-plans.js'
+import {createDirectDebit, getDirectDebit, listDirectDebits, removeDirectDebit} from './direct-debits.js'
 import {createWebHook, deleteWebHook, listWebHooks} from './web-hooks.js'
 
 /** Every endpoint the sandbox answers; `:key` is an id, token, reference or alias. */
@@ -39,6 +41,15 @@ export const routes: Route<SandboxContext>[] = [
   {method: 'POST', path: '/v1.0/web_hooks', auth: 'merchant', handle: createWebHook},
   {method: 'GET', path: '/v1.0/web_hooks', auth: 'merchant', handle: listWebHooks},
   {method: 'DELETE', path: '/v1.0/web_hooks/:key', auth: 'merchant', handle: deleteWebHook},
+  {method: 'POST', path: '/v1.0/payment_plans', auth: 'merchant', handle: createPaymentPlan},
+  {method: 'GET', path: '/v1.0/payment_plans', auth: 'merchant', handle: listPaymentPlans},
+  {method: 'GET', path: '/v1.0/payment_plans/:key', auth: 'merchant', handle: getPaymentPlan},
+  {method: 'PUT', path: '/v1.0/payment_plans/:key', auth: 'merchant', handle: updatePaymentPlan},
+  {method: 'DELETE', path: '/v1.0/payment_plans/:key', auth: 'merchant', handle: cancelPaymentPlan},
+  {method: 'POST', path: '/v1.0/direct_debits', auth: 'merchant', handle: createDirectDebit},
+  {method: 'GET', path: '/v1.0/direct_debits', auth: 'merchant', handle: listDirectDebits},
+  {method: 'GET', path: '/v1.0/direct_debits/:key', auth: 'merchant', handle: getDirectDebit},
+  {method: 'DELETE', path: '/v1.0/direct_debits/:key', auth: 'merchant', handle: removeDirectDebit},
   {method: 'GET', path: '/_sandbox/info', auth: 'none', handle: describeSandbox},
   {method: 'POST', path: '/_sandbox/reset', auth: 'none', handle: resetSandbox},
   {method: 'GET', path: '/_sandbox/faults', auth: 'none', handle: listFaults},

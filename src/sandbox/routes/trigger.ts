@@ -1,11 +1,10 @@
-import {WEBHOOK_EVENTS, type WebhookEvent} from '../../api/schemas/recurring-rules.js'
+import {GATEWAY_EVENTS, type GatewayEvent, type WebhookEvent, isPaymentPlanEvent} from '../../api/schemas/recurring-rules.js'
 import {ABORTED, SUCCESSFUL, pendingStatus} from '../domain/billing.js'
 import {chargeCard} from '../domain/charges.js'
 import type {SandboxContext} from '../context.js'
 import {takesEvent} from '../server/delivery.js'
 import {badRequest} from '../domain/errors.js'
 import {chargePayload, customerPayload, pendingPayload} from '../domain/events.js'
-import {addCustomer} from '../domain/customer.js'
 import {addPlan} from '../domain/plan.js'
 import {addSubscription} from '../domain/subscription.js'
 import type {RouteRequest, RouteResult} from './route.js'
@@ -14,6 +13,8 @@ import {readFields} from '../domain/input.js'
 import {outcomeForCode} from '../../api/schemas/test-outcomes.js'
 import type {SubscriptionRecord} from '../domain/records.js'
 import {isHttpUrl} from '../domain/web-hook.js'
+import {samplePlanPayload} from './plan-samples.js'
+import {sampleCustomerId} from './samples.js'
 
 /** How each charge event's sample reads: its subscription status and the bank's answer. */
 const SAMPLE_CHARGES = {
@@ -23,14 +24,15 @@ const SAMPLE_CHARGES = {
 } as const
 
 /**
- * Delivers a sample of one of the six events, built from the merchant's own records (a plan,
- * customer and subscription are created when it has none), to `webhook` only or to its hooks.
+ * Delivers a sample of one of the gateway's events, built from the merchant's own records (a plan,
+ * customer and subscription, or a payment plan, are created when it has none), to `webhook` only
+ * or to its hooks.
  */
 export function trigger({input}: RouteRequest, ctx: SandboxContext): RouteResult {
   const {event, webhook, merchant = TEST_MERCHANT} = readFields(input, {event: 'string', webhook: 'string', merchant: 'string'})
-  const known: readonly unknown[] = WEBHOOK_EVENTS
-  if (!known.includes(event)) throw badRequest([`Event must be one of ${WEBHOOK_EVENTS.join(', ')}`])
-  const name = event as WebhookEvent
+  const known: readonly unknown[] = GATEWAY_EVENTS
+  if (!known.includes(event)) throw badRequest([`Event must be one of ${GATEWAY_EVENTS.join(', ')}`])
+  const name = event as GatewayEvent
   if (!ctx.merchants.includes(merchant)) throw badRequest([`Merchant ${merchant} is not one of ${ctx.merchants.join(', ')}`])
   if (webhook !== undefined && !isHttpUrl(webhook)) throw badRequest([`Webhook must be an http or https URL, not ${webhook}`])
   const hooks = ctx.store.list('webhooks', merchant).filter((hook) => takesEvent(hook, name))
@@ -38,7 +40,7 @@ export function trigger({input}: RouteRequest, ctx: SandboxContext): RouteResult
     throw badRequest([`Merchant ${merchant} has no web hook for ${name}: register one (POST /v1.0/web_hooks, or gw webhook create --url URL) or give webhook (gw sandbox trigger --webhook URL)`])
   }
 
-  const payload = samplePayload(ctx, merchant, name)
+  const payload = isPaymentPlanEvent(name) ? samplePlanPayload(ctx, merchant, name) : samplePayload(ctx, merchant, name)
   if (webhook === undefined) return {status: 200, response: {event: name, delivered_to: ctx.deliveries.publish(merchant, name, payload), payload}}
   // Sent as the gateway sends deliveries there: with the credentials of the merchant's web hook at that address, if it has one.
   const registered = ctx.store.list('webhooks', merchant).find((hook) => hook.address === webhook)
@@ -84,16 +86,7 @@ function sampleSubscription(ctx: SandboxContext, merchant: string): Subscription
   const plan =
     store.ordered('plans', merchant).at(0)?.id ??
     addPlan(ctx, merchant, {name: 'Sample plan', amount: 1000, reference: `sample-plan-${suffix}`, description: 'Made by gw sandbox trigger'}).id
-  const [year] = ctx.clock.today().split('-')
-  const customer =
-    store.ordered('customers', merchant).at(0)?.id ??
-    addCustomer(ctx, merchant, {
-      first_name: 'Sam',
-      last_name: 'Sample',
-      reference: `sample-customer-${suffix}`,
-      email: 'sam.sample@example.com',
-      card: {card_number: '4242424242424242', expiry_date: `12/${Number(year) + 3}`, cvv: '123'},
-    }).id
+  const customer = sampleCustomerId(ctx, merchant, suffix)
   return addSubscription(ctx, merchant, {
     customer,
     plan,

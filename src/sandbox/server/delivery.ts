@@ -1,7 +1,7 @@
 import {request as httpRequest} from 'node:http'
 import {request as httpsRequest} from 'node:https'
 import {setTimeout as sleep} from 'node:timers/promises'
-import type {DeliveryStatus, WebhookEvent as WebHookEvent} from '../../api/schemas/recurring-rules.js'
+import type {DeliveryStatus, GatewayEvent as WebHookEvent} from '../../api/schemas/recurring-rules.js'
 import {badRequest, notFound} from '../domain/errors.js'
 import {newUuid} from '../domain/ids.js'
 import type {Mode} from '../domain/mode.js'

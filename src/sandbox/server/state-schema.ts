@@ -9,19 +9,14 @@ import {WebHook} from '../../api/schemas/web-hook.js'
 import {rrnOf} from '../domain/records.js'
 import {shiftDays} from '../domain/schedule.js'
 import {COLLECTIONS, type Collection, globalKeyField} from '../domain/collections.js'
+import {DirectDebitState, PaymentPlanState} from './payment-state.js'
+import {date, dateTime, nullableText, text} from './state-fields.js'
 
 /**
  * The records as the state file holds them (and the JSON files of an older gw): the shared record
  * schemas (the client's), with the fields the sandbox relies on made required, so a file that
  * would break a request later is refused when it is loaded.
  */
-const text = z.string()
-const nullableText = z.string().nullable()
-/** A calendar date as the sandbox writes them, `2026-11-23`: a file with another is refused on load, not answered with 500s later. */
-const date = z.string().refine((value) => /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), 'must be a date, YYYY-MM-DD')
-/** A date-time with its offset, `2026-11-23T10:00:00+11:00`. */
-const dateTime = z.string().refine((value) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value)), 'must be a date-time with its offset')
-
 const RECORDS = {
   cards: Card.extend({token: text, card_number: text, card_expiry: date, card_holder: text, transaction_count: z.number().int(), alias: nullableText}),
   purchases: z.preprocess(
@@ -67,6 +62,8 @@ const RECORDS = {
     is_active: z.boolean(),
   }),
   webhooks: WebHook.extend({id: text, address: text, events: z.union([text, z.array(text)]), mode: z.enum(['Test', 'Live']), created_at: dateTime}),
+  payment_plans: PaymentPlanState,
+  direct_debits: DirectDebitState,
 } as const satisfies {[C in Collection]: z.ZodType}
 
 /*

@@ -20,6 +20,14 @@ describe('inDialect', () => {
     ['a card number that fails the Luhn check', answer('/v1.0/purchases', 400, envelope(null, ['Invalid Card Number', 'Amount must be greater than or equal to 0']), 'POST'), {body: envelope(null, ['Card number is invalid', 'Amount must be greater than or equal to 0'])}],
     ["a customer's validation errors are 422", answer('/v1.0/customers/071-C-1.json', 400, envelope(null, ['Invalid Card Number']), 'PUT'), {status: 422, body: envelope(null, ['Card number is invalid'])}],
     ["a stored card's too", answer('/v1.0/credit_cards', 400, envelope(null, ["Card holder can't be blank"]), 'POST'), {status: 422}],
+    [
+      'a payment plan made without a currency: AUD on the plan and each payment',
+      answer('/v1.0/payment_plans', 201, envelope({id: '071-PP-1', currency: null, payments: [{id: '071-PT-1', currency: null}]}), 'POST'),
+      {body: envelope({id: '071-PP-1', currency: 'AUD', payments: [{id: '071-PT-1', currency: 'AUD'}]})},
+    ],
+    ['a list of payment plans', answer('/v1.0/payment_plans', 200, envelope([{currency: null, payments: []}, {currency: 'NZD', payments: []}])), {body: envelope([{currency: 'AUD', payments: []}, {currency: 'NZD', payments: []}])}],
+    ["a direct debit's metadata is null", answer('/v1.0/direct_debits', 201, envelope({id: '071-DD-1', metadata: {}}), 'POST'), {body: envelope({id: '071-DD-1', metadata: null})}],
+    ["a refused direct debit's too", answer('/v1.0/direct_debits', 422, envelope({id: null, metadata: {}}, ['Amount must be greater than 0']), 'POST'), {body: envelope({id: null, metadata: null}, ['Amount must be greater than 0'])}],
   ])('live: %s', (_, exchange, expected) => {
     expect(inDialect('live', exchange)).toEqual({...exchange, ...expected})
   })
@@ -29,6 +37,9 @@ describe('inDialect', () => {
     ["a purchase's validation error stays 400", answer('/v1.0/purchases', 400, envelope(null, ["Reference can't be blank"]), 'POST')],
     ['a 404 of another record keeps its words', answer('/v1.0/refunds/nope', 404, envelope(null, ['Purchase not found']))],
     ['a 201 nobody sends is left alone only where it is not one', answer('/v1.0/purchases', 200, envelope({id: '071-P-1'}), 'POST')],
+    ['a payment plan made: 201, as recorded', answer('/v1.0/payment_plans', 201, envelope({id: '071-PP-1', currency: 'AUD', payments: []}), 'POST')],
+    ['a direct debit made: 201, as recorded', answer('/v1.0/direct_debits.json', 201, envelope({id: '071-DD-1', metadata: null}), 'POST')],
+    ["a payment plan's or a direct debit's 404", answer('/v1.0/direct_debits/nope', 404, envelope({}, ['Could not find Direct Entry']))],
   ])('live leaves alone %s', (_, exchange) => {
     expect(inDialect('live', exchange)).toEqual(exchange)
   })
@@ -47,6 +58,6 @@ describe('inDialect', () => {
 
   it('says what each difference is, one row each', () => {
     expect(LIVE_DIFFERENCES.map((difference) => difference.live)).toHaveLength(new Set(LIVE_DIFFERENCES.map((difference) => difference.live)).size)
-    expect(LIVE_DIFFERENCES.length).toBe(7)
+    expect(LIVE_DIFFERENCES.length).toBe(9)
   })
 })
