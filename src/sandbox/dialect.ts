@@ -44,10 +44,18 @@ function positiveAmounts(response: unknown): unknown {
 /** Where the live gateway answers otherwise than the contract: one row each. */
 export const LIVE_DIFFERENCES: readonly Difference[] = [
   {
-    live: 'Lists send `page` (0 for offset 0) and `total_pages` beside `total_records`, not `records`, `pages` and `current_page`',
+    live: 'The settlement look-up, one page, sends `page` 1 and `total_pages` 1 beside `records` and `total_records`',
+    applies: ({pathname, body}) => under(pathname, '/v1.0/purchases/settlement') && typeof body.current_page === 'number',
+    change: (exchange) => {
+      const {pages, current_page: page, ...rest} = exchange.body
+      return {...exchange, body: {...rest, page, total_pages: pages}}
+    },
+  },
+  {
+    live: 'Lists send `page` (0 for offset 0) and `total_pages` beside `records` and `total_records`, not `pages` and `current_page`',
     applies: ({body}) => typeof body.current_page === 'number',
     change: (exchange) => {
-      const {records: _records, pages, current_page: page, ...rest} = exchange.body
+      const {pages, current_page: page, ...rest} = exchange.body
       return {...exchange, body: {...rest, page: (page as number) - 1, total_pages: pages}}
     },
   },

@@ -193,7 +193,7 @@ describe('two local gateways on one state file', () => {
       const second = await runGw(['sandbox', 'start', '--port', '0', '--state', state], {env: isolatedHome()})
       expect(second.code).toBe(2)
       expect(second.stderr).toContain(`Error: ${state} is in use by another local gateway (pid ${first.process.pid}): two gateways on one state file would lose each other's writes`)
-      expect(second.stderr).toContain(`Hint: Stop that gateway first (gw sandbox stop, or kill ${first.process.pid}), or give this one another --state file.`)
+      expect(second.stderr).toContain(`Hint: Stop that gateway first (gw sandbox stop, or kill ${first.process.pid}): the lock is the system's, on the file itself, and ends with that gateway. Or give this one another --state file.`)
       expect((await first.gw(['purchase', 'create', '--amount', '1000', '--reference', later, ...cardArgs()])).code).toBe(0)
     } finally {
       await first.stop()

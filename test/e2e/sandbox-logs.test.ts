@@ -126,7 +126,7 @@ describe('gw sandbox logs', () => {
     expect(refused.code, refused.stderr).toBe(0)
     expect(refused.records).toStrictEqual([
       expect.objectContaining({method: 'GET', path: `/v1.0/purchases/${missing}`, status: 404, error: 'Purchase not found', reference: null, card_number: null}),
-      expect.objectContaining({method: 'POST', path: '/v1.0/refunds', status: 400, error: "Transaction id can't be blank", reference: null}),
+      expect.objectContaining({method: 'POST', path: '/v1.0/refunds', status: 400, error: 'Invalid credit card for unmatched refund', reference: null}),
     ])
     const only404 = await sandbox.gw(['sandbox', 'logs', ...merchant, '--status', '404', '--path', '/v1.0/purchases/', '--json', '--limit', '1'])
     expect(only404.records).toStrictEqual([expect.objectContaining({path: `/v1.0/purchases/${missing}`})])

@@ -46,15 +46,29 @@ describe('POST /v1.0/credit_cards', () => {
     [{card_holder: ''}, ["Card holder can't be blank"]],
     [{card_number: ''}, ["Card number can't be blank"]],
     [{card_expiry: undefined}, ["Expiry date can't be blank"]],
-  ])('%j is a 422: %j', async (fields, errors) => {
+    [{cvv: undefined}, ['CVV is required']],
+    [{cvv: ' ', is_billing: false}, ['CVV is required']],
+  ])('%j is a 400, as the contract answers bad data (§7): %j', async (fields, errors) => {
     const answer = await tokenize(await sandbox(), fields)
-    expect(answer.status).toBe(422)
+    expect(answer.status).toBe(400)
     expect(answer.body.successful).toBe(false)
     expect(answer.body.errors).toEqual(errors)
     expect(answer.body.response.token).toBeNull()
   })
 
-  it('echoes the submitted card in a 422, masked and without the CVV', async () => {
+  it('is a 422 in the live dialect, as the live gateway answers a card it refuses', async () => {
+    const answer = await tokenize(await sandbox({dialect: 'live'}), {card_number: '5123456789012345', cvv: undefined})
+    expect(answer.status).toBe(422)
+    expect(answer.body.errors).toEqual(['Card number is invalid', 'CVV is required'])
+  })
+
+  it('tokenizes a card without its CVV when it is stored for billing (is_billing)', async () => {
+    const answer = await tokenize(await sandbox(), {cvv: undefined, is_billing: true})
+    expect(answer.status).toBe(200)
+    expect(answer.body.response).toStrictEqual(CARD_RECORD)
+  })
+
+  it('echoes the submitted card in a 400, masked and without the CVV', async () => {
     const answer = await tokenize(await sandbox(), {card_number: '4111111111111112', cvv: '321'})
     expect(answer.body.response).toStrictEqual({
       token: null,
@@ -107,7 +121,7 @@ describe('GET and PUT /v1.0/credit_cards/{token_or_alias}', () => {
     await call(gateway, 'PUT', `/v1.0/credit_cards/${first}`, {body: {alias: 'jo'}})
 
     const taken = await call(gateway, 'PUT', `/v1.0/credit_cards/${second}`, {body: {alias: 'jo'}})
-    expect(taken.status).toBe(422)
+    expect(taken.status).toBe(400)
     expect(taken.body.errors).toEqual(['Alias has already been taken'])
     expect(taken.body.response).toMatchObject({token: second, alias: null})
 
@@ -122,11 +136,14 @@ describe('GET and PUT /v1.0/credit_cards/{token_or_alias}', () => {
     [{card_expiry: '01/2020'}, ['Expiry date is invalid (expired)']],
     [{card_expiry: '2031-04'}, ['Expiry date is invalid']],
     [{alias: ' '}, ["Alias can't be blank"]],
-  ])('refuses the update %j with a 422: %j', async (body, errors) => {
+  ])('refuses the update %j with a 400 (422 in the live dialect): %j', async (body, errors) => {
     const gateway = await sandbox()
     const {token} = (await tokenize(gateway)).body.response
     const answer = await call(gateway, 'PUT', `/v1.0/credit_cards/${token}`, {body})
-    expect(answer.status).toBe(422)
+    expect(answer.status).toBe(400)
+    const live = await sandbox({dialect: 'live'})
+    const liveToken = (await tokenize(live)).body.response.token
+    expect((await call(live, 'PUT', `/v1.0/credit_cards/${liveToken}`, {body})).status).toBe(422)
     expect(answer.body.errors).toEqual(errors)
     expect((await call(gateway, 'GET', `/v1.0/credit_cards/${token}`)).body.response).toStrictEqual({...CARD_RECORD, token})
   })

@@ -10,7 +10,7 @@ const customer = (fields: Record<string, unknown> = {}) => ({
   first_name: 'Jo',
   last_name: 'Citizen',
   email: 'jo@example.com',
-  ip_address: '203.0.113.9',
+  // The request's ip_address is kept, but no recorded answer shows one.
   created_at: formatDateTime(NOW),
   card_token: expect.stringMatching(/^[a-z0-9]{20}$/),
   // What every live customer record carries where the contract is silent (gateway-notes.md).
@@ -26,9 +26,11 @@ const refused = (fields: Record<string, unknown>) => ({
   first_name: null,
   last_name: null,
   email: null,
-  ip_address: null,
   created_at: null,
   card_token: null,
+  card_number: null,
+  bank_account: null,
+  metadata: null,
   ...fields,
 })
 

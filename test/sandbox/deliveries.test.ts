@@ -58,6 +58,16 @@ describe('web hook delivery', () => {
     expect(first.last_error).toBeNull()
   })
 
+  it("writes a charge's decimal_amount as a float, as the gateway's answers are", async () => {
+    const gateway = await sandbox()
+    const hooks = await receiver()
+    await registerHook(gateway, hooks.url, {events: ['charge:successful']})
+    await subscribed(gateway)
+    await advance(gateway, {days: 1})
+    const [charge] = await hooks.received(1)
+    expect(charge?.text).toContain('"decimal_amount":10.0,')
+  })
+
   it('gives a delivery up after its last attempt and goes on with the next', async () => {
     const gateway = await sandbox({webhookBackoffMs: 20, webhookAttempts: 3})
     const hooks = await receiver()
@@ -141,7 +151,6 @@ describe('web hook delivery', () => {
           mode: 'Live',
           authentication_username: null,
           authentication_password: '',
-          created_at: expect.any(String),
           is_active: true,
         },
       ],

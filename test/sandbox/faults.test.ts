@@ -67,6 +67,38 @@ describe('faults', () => {
     expect((await call(gateway, 'GET', '/v1.0/purchases/order-1')).status).toBe(200)
   })
 
+  it('faults captures, voids, the settlement look-up and /ping by their paths, the id in a void\'s query too', async () => {
+    const gateway = await sandbox()
+    const authorization = (await purchase(gateway, {capture: false})).body.response
+    const capturePath = `/v1.0/purchases/${authorization.id}/capture`
+    await addFault(gateway, {method: 'POST', path: capturePath, action: 'drop-after'})
+    await expect(call(gateway, 'POST', capturePath, {body: {amount: 1000}})).rejects.toThrow(TypeError)
+    expect((await call(gateway, 'GET', `/v1.0/purchases/${authorization.id}`)).body.response).toMatchObject({captured: true, captured_amount: 1000})
+
+    await addFault(gateway, {method: 'POST', path: '/v1.0/purchases/void', action: 'status', status: 503})
+    expect((await call(gateway, 'POST', '/v1.0/purchases/void', {body: {id: authorization.id}})).status).toBe(503)
+    expect((await call(gateway, 'GET', `/v1.0/purchases/${authorization.id}`)).body.response.message).toBe('Approved')
+    await addFault(gateway, {method: 'POST', path: `/v1.0/purchases/void?id=${authorization.id}`, action: 'drop-before'})
+    await expect(call(gateway, 'POST', `/v1.0/purchases/void?id=${authorization.id}`, {body: {}})).rejects.toThrow(TypeError)
+    expect((await call(gateway, 'GET', `/v1.0/purchases/${authorization.id}`)).body.response.message).toBe('Approved')
+
+    await addFault(gateway, {method: 'GET', path: '/v1.0/purchases/settlement', action: 'status', status: 500, html: true})
+    const settlement = await call(gateway, 'GET', '/v1.0/purchases/settlement?from=2026/11/22&to=2026/11/22')
+    expect([settlement.status, settlement.headers.get('content-type')]).toStrictEqual([500, 'text/html'])
+    await addFault(gateway, {method: 'GET', path: '/ping', action: 'status', status: 502})
+    expect((await call(gateway, 'GET', '/ping?echo=x')).status).toBe(502)
+    expect((await call(gateway, 'GET', '/ping?echo=x')).status).toBe(200)
+  })
+
+  it('takes captures and voids with a fault on /v1.0/purchases, a prefix of their paths', async () => {
+    const gateway = await sandbox()
+    const authorization = (await purchase(gateway, {capture: false})).body.response
+    await addFault(gateway, {method: 'POST', path: '/v1.0/purchases', action: 'status', status: 503, times: 2})
+    expect((await call(gateway, 'POST', `/v1.0/purchases/${authorization.id}/capture`, {body: {amount: 1000}})).status).toBe(503)
+    expect((await call(gateway, 'POST', '/v1.0/purchases/void', {body: {id: authorization.id}})).status).toBe(503)
+    expect((await call(gateway, 'POST', `/v1.0/purchases/${authorization.id}/capture`, {body: {amount: 1000}})).status).toBe(200)
+  })
+
   it('lists and clears faults, and never applies them to the control endpoints', async () => {
     const gateway = await sandbox()
     await addFault(gateway, {method: 'GET', path: '/', action: 'drop-before', times: 5})

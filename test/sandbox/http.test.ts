@@ -64,7 +64,7 @@ describe('routing', () => {
 
   it.each(['/v1.0/purchases', '/v1.0/purchases/', '/v1.0/purchases.json'])('takes POST %s', async (path) => {
     const answer = await call(await sandbox(), 'POST', path, {
-      body: {card_holder: 'Jo', card_number: '4005550000000001', card_expiry: '02/2030', amount: 100, reference: path},
+      body: {card_holder: 'Jo', card_number: '4005550000000001', card_expiry: '02/2030', cvv: '123', amount: 100, reference: path},
     })
     expect(answer.status).toBe(200)
     expect(answer.body.response.reference).toBe(path)
@@ -108,7 +108,7 @@ describe('request bodies', () => {
   it('treats an empty body as no fields', async () => {
     const answer = await call(await sandbox(), 'POST', '/v1.0/refunds', {raw: ''})
     expect(answer.status).toBe(400)
-    expect(answer.body.errors).toEqual(["Transaction id can't be blank", "Amount can't be blank", "Reference can't be blank"])
+    expect(answer.body.errors).toEqual(['Invalid credit card for unmatched refund', "Amount can't be blank", "Reference can't be blank"])
   })
 
   it('answers a body over 1 MiB with a 413 envelope, and keeps serving', async () => {

@@ -168,7 +168,7 @@ describe('POST /v1.0/payment_plans', () => {
     [{total_amount: 400}, ['Total amount must be the amount times the total count (500)']],
     [{total_count: 10_000, total_amount: undefined}, ['Total count must be less than or equal to 9999']],
     [{start_date: '2026-02-30', end_date: 'soon'}, ['Start date must be a date as YYYY-MM-DD', 'End date must be a date as YYYY-MM-DD']],
-    [{currency: 'XXX', payment_method: 'Direct Debit'}, ['Payment method is not included in the list (Credit Card)', 'Currency XXX is not valid for this merchant. Permitted currencies: AUD, NZD, USD, GBP, EUR, JPY, SGD']],
+    [{currency: 'XXX', payment_method: 'Direct Debit'}, ['Payment method is not included in the list (Credit Card)', 'Currency XXX is not valid for this merchant. Permitted currencies: USD, AUD, NZD, GBP, EUR, JPY, CHF, CAD, HKD, and SGD']],
     [{amount: '1.00'}, ['Amount must be an integer']],
     [{end_date: '2026-11-26', total_count: undefined, total_amount: undefined}, ['End date 2026-11-26 is before the first payment day']],
   ])('refuses %o with 422 and an empty record', async (fields, errors) => {

@@ -7,6 +7,8 @@ export interface Delivery {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- assertions read whatever the sandbox sent
   payload: any[]
   headers: IncomingHttpHeaders
+  /** The body as it came. */
+  text: string
 }
 
 export interface Receiver {
@@ -38,8 +40,9 @@ export async function receiver(port = 0): Promise<Receiver> {
       const {status} = self
       setTimeout(() => {
         if (status === 200) {
-          const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {event: string; payload: unknown[]}
-          deliveries.push({event: body.event, payload: body.payload, headers: req.headers})
+          const text = Buffer.concat(chunks).toString('utf8')
+          const body = JSON.parse(text) as {event: string; payload: unknown[]}
+          deliveries.push({event: body.event, payload: body.payload, headers: req.headers, text})
         }
         if (!res.destroyed) res.writeHead(status).end()
       }, self.delayMs)

@@ -67,6 +67,33 @@ describe('the request log (GET /_sandbox/requests)', () => {
     expect((await requests(gateway, '?after=5')).response).toStrictEqual({entries: [], next: 5, missed: 0})
   })
 
+  it('logs captures, increments, voids, the settlement look-up and /ping, with the reference of the record each changed', async () => {
+    const gateway = await sandbox()
+    const {id} = (await purchase(gateway, {reference: 'order-7', capture: false, amount: 10000})).body.response
+    await call(gateway, 'PUT', `/v1.0/purchases/${id}`, {body: {amount: 12000}})
+    await call(gateway, 'POST', `/v1.0/purchases/${id}/capture`, {body: {amount: 12000}})
+    const refund = (await call(gateway, 'POST', '/v1.0/refunds', {body: {transaction_id: id, amount: 500, reference: 'refund-7'}})).body.response
+    await call(gateway, 'POST', '/v1.0/refunds/void', {body: {id: refund.id}})
+    await call(gateway, 'POST', `/v1.0/purchases/void?id=${id}`, {body: {}})
+    await call(gateway, 'POST', `/v1.0/purchases/${id}/capture`, {body: {amount: 100}})
+    await call(gateway, 'POST', '/v1.0/purchases/void', {body: {id: 'order-7'}})
+    await call(gateway, 'GET', '/v1.0/purchases/settlement?from=2026/11/22&to=2026/11/22')
+    await call(gateway, 'GET', '/ping?echo=x')
+    const {entries} = (await requests(gateway)).response
+    expect(entries.map((entry: {method: string; path: string; status: number; reference: string | null; error: string | null}) => [entry.method, entry.path, entry.status, entry.reference, entry.error])).toStrictEqual([
+      ['POST', '/v1.0/purchases', 200, 'order-7', null],
+      ['PUT', `/v1.0/purchases/${id}`, 200, 'order-7', null],
+      ['POST', `/v1.0/purchases/${id}/capture`, 200, 'order-7', null],
+      ['POST', '/v1.0/refunds', 200, 'refund-7', null],
+      ['POST', '/v1.0/refunds/void', 200, 'refund-7', null],
+      ['POST', '/v1.0/purchases/void', 200, 'order-7', null],
+      ['POST', `/v1.0/purchases/${id}/capture`, 200, 'order-7', 'Transaction has been voided'],
+      ['POST', '/v1.0/purchases/void', 404, null, 'Purchase not found'],
+      ['GET', '/v1.0/purchases/settlement', 200, null, null],
+      ['GET', '/ping', 200, null, null],
+    ])
+  })
+
   it('refuses a filter it cannot read, naming it', async () => {
     const gateway = await sandbox()
     const answer = await call(gateway, 'GET', '/_sandbox/requests?status=4x&limit=0', {auth: null})

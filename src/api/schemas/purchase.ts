@@ -26,11 +26,14 @@ export const Purchase = lazily(() =>
     card_subcategory: beyondContract,
     transaction_id: beyondContract,
     response_code: beyondContract,
-    captured: beyondContract,
-    captured_amount: beyondContract,
-    rrn: beyondContract,
+    /** False for an authorization not yet captured (gateway-beyond.md §1). */
+    captured: looseBoolean,
+    /** What was captured: less than `amount` after a partial capture, 0 once voided. */
+    captured_amount: maybe(z.number()),
+    rrn: looseString,
     cvv_match: beyondContract,
-    metadata: beyondContract,
+    /** The merchant's keys and the gateway's own (`original_amount` after an increment): text values, but any passes. */
+    metadata: maybe(z.record(z.string(), z.unknown())),
     addendum_data: beyondContract,
   }),
 )

@@ -18,13 +18,14 @@ export const Refund = lazily(() =>
     successful: looseBoolean,
     transaction_date: looseString,
     response_code: looseString,
-    reference: beyondContract,
+    reference: looseString,
     transaction_id: beyondContract,
-    currency: beyondContract,
-    settlement_date: beyondContract,
-    metadata: beyondContract,
-    standalone: beyondContract,
-    rrn: beyondContract,
+    currency: looseString,
+    settlement_date: looseString,
+    metadata: maybe(z.record(z.string(), z.unknown())),
+    /** True for an unmatched refund, which names no purchase (gateway-beyond.md §7). */
+    standalone: looseBoolean,
+    rrn: looseString,
   }),
 )
 export type Refund = z.infer<typeof Refund>

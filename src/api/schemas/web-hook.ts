@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import {lazily} from './lazy.js'
-import {looseString, maybe} from './common.js'
+import {looseBoolean, looseString, maybe} from './common.js'
 
 /** A registered web hook (gateway-notes.md: registration is not in the contract). */
 export const WebHook = lazily(() =>
@@ -11,6 +11,10 @@ export const WebHook = lazily(() =>
     events: maybe(z.union([z.string(), z.array(z.string())])),
     mode: looseString,
     authentication_username: looseString,
+    /** `""` when none was given. */
+    authentication_password: looseString,
+    /** Null on creation and update, true in a list (gateway-notes.md). */
+    is_active: looseBoolean,
   }),
 )
 export type WebHook = z.infer<typeof WebHook>

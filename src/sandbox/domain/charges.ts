@@ -1,5 +1,6 @@
-import {isExpired} from './card.js'
-import {addDays, formatDate, formatDateTime} from './clock.js'
+import {EXPIRY_EXPIRED, checkCardDetails, isExpired, newCardRecord, type CardDetailsInput} from './card.js'
+import {isBlank} from './input.js'
+import {formatDate, formatDateTime} from './clock.js'
 import type {SandboxContext} from '../context.js'
 import {newAuthorization} from './ids.js'
 import {decimalAmount} from './currency.js'
@@ -15,6 +16,10 @@ export interface Charge {
   source: PurchaseRecord['source']
   /** Whether the request carried a CVV; a subscription's charge never does. */
   cvvGiven?: boolean
+  /** False for an authorization, captured later (gateway-beyond.md §1); a charge is captured at once by default. */
+  capture?: boolean
+  /** The merchant's own keys, echoed in the record. */
+  metadata?: Record<string, string>
   /** The bank's answer chosen in advance, for the samples of `/_sandbox/trigger`. */
   outcome?: Outcome
 }
@@ -43,19 +48,22 @@ const REFUSED_CODE = '99'
 
 /**
  * The record of a purchase the gateway refuses with HTTP 200 before charging (a currency the
- * merchant cannot take): whole, as the live gateway answers it (gateway-notes.md), with an id,
- * the card's token (a card given by its details is tokenized, as the live gateway does) and
- * `successful: false`; nothing is charged or stored as a purchase.
+ * merchant cannot take, a reference it already used): whole, as the live gateway answers it
+ * (gateway-beyond.md §14), with an id, the card's token (a card given by its details is
+ * tokenized, as the live gateway does), `successful: false`, code 99, and null where the recorded
+ * answer has null: no message, dates, capture or retrieval number. Nothing is charged or stored as a purchase.
  */
-export function refusedPurchase(ctx: SandboxContext, merchant: string, charge: Omit<Charge, 'source' | 'outcome'>, message: string): PurchaseRecord {
+export function refusedPurchase(ctx: SandboxContext, merchant: string, charge: Omit<Charge, 'source' | 'outcome'>): Record<string, unknown> {
   if (ctx.store.find('cards', merchant, charge.card.token).found !== 'own') ctx.store.save('cards', merchant, charge.card)
-  return purchaseRecord(ctx, merchant, {...charge, source: 'API'}, {approved: false, message, responseCode: REFUSED_CODE})
+  const record = purchaseRecord(ctx, merchant, {...charge, source: 'API', cvvGiven: false}, {approved: false, message: '', responseCode: REFUSED_CODE})
+  return {...record, message: null, settlement_date: null, transaction_date: null, source: null, captured_amount: null, rrn: null}
 }
 
 function purchaseRecord(ctx: SandboxContext, merchant: string, charge: Charge, outcome: Outcome): PurchaseRecord {
   const {card, amount, reference, currency, source} = charge
   const now = ctx.clock.now()
   const id = ctx.newId(merchant, 'P')
+  const captured = outcome.approved && charge.capture !== false
   return {
     id,
     authorization: outcome.approved ? newAuthorization() : null,
@@ -72,16 +80,34 @@ function purchaseRecord(ctx: SandboxContext, merchant: string, charge: Charge, o
     message: outcome.message,
     reference,
     currency,
-    settlement_date: formatDate(addDays(now, 1)),
+    // Captured at once, approved or declined, a purchase settles on its own day (2017-2019 records); an authorization when captured.
+    settlement_date: charge.capture === false ? null : formatDate(now),
     transaction_date: formatDateTime(now),
     source,
     response_code: outcome.responseCode,
     transaction_id: id,
-    captured: outcome.approved,
-    captured_amount: outcome.approved ? amount : 0,
-    rrn: rrnOf(id),
+    captured,
+    captured_amount: captured ? amount : 0,
+    rrn: outcome.approved ? rrnOf(id) : null,
     cvv_match: charge.cvvGiven ? 'M' : 'U',
-    metadata: {},
+    metadata: {...charge.metadata},
     addendum_data: {},
   }
+}
+
+/** The stored card a token or alias names (only the caller's), or a new one from the card details. */
+export function cardToCharge(
+  fields: CardDetailsInput & {card_token?: string},
+  merchant: string,
+  ctx: SandboxContext,
+  today: string,
+): {errors: string[]; record?: CardRecord} {
+  if (isBlank(fields.card_token)) {
+    const {errors, details} = checkCardDetails(fields, today)
+    return {errors, record: details && newCardRecord(details)}
+  }
+  const lookup = ctx.store.find('cards', merchant, fields.card_token)
+  if (lookup.found !== 'own') return {errors: [`Card ${fields.card_token} could not be found`]}
+  if (isExpired(lookup.record.card_expiry, today)) return {errors: [EXPIRY_EXPIRED]}
+  return {errors: [], record: lookup.record}
 }

@@ -8,6 +8,7 @@ import type {
   WebHookRecord,
 } from './records.js'
 import type {DirectDebitRecord, PaymentPlanRecord} from './payment-records.js'
+import {VOIDED} from './records.js'
 import {nameKey} from './storable.js'
 
 /**
@@ -67,7 +68,8 @@ export type Grouped = keyof typeof GROUPED_BY
  * added them all up).
  */
 export const SUMMED = {
-  refunds: {field: 'purchase_id', of: (refund: RefundRecord) => (refund.successful ? Math.abs(refund.amount) : 0)},
+  // A voided refund gives nothing back: the purchase may be refunded that much again.
+  refunds: {field: 'purchase_id', of: (refund: RefundRecord) => (refund.successful && refund.refunded !== VOIDED ? Math.abs(refund.amount) : 0)},
 } as const
 
 /** The value a record adds to its group's running total, if its collection keeps one. */

@@ -28,7 +28,9 @@ type CustomerInput = Fields<typeof CUSTOMER_INPUT>
  */
 export function customerView(ctx: SandboxContext, merchant: string, customer: CustomerRecord) {
   const card = ctx.store.find('cards', merchant, customer.card_token)
-  return {...customer, card_number: card.found === 'own' ? card.record.card_number : null, bank_account: null, metadata: null}
+  // The gateway keeps an `ip_address` it is given, but no recorded answer shows one.
+  const {ip_address: _kept, ...shown} = customer
+  return {...shown, card_number: card.found === 'own' ? card.record.card_number : null, bank_account: null, metadata: null}
 }
 
 export function readAddress(input: Record<string, unknown> | undefined, current?: AddressFields): AddressFields {
@@ -73,7 +75,10 @@ export function addCustomer(ctx: SandboxContext, merchant: string, input: Record
   const name = `${fields.first_name ?? ''} ${fields.last_name ?? ''}`.trim()
   const card = readCard(fields.card, name, formatDate(ctx.clock.now()))
   const errors = [...fieldProblems(ctx, merchant, given, null), ...card.errors]
-  if (errors.length > 0 || !card.details) throw badRequest(errors, {...echo(CUSTOMER_FIELDS, given), address})
+  if (errors.length > 0 || !card.details) {
+    const {ip_address: _kept, ...shown} = given
+    throw badRequest(errors, {...echo(CUSTOMER_FIELDS, shown), address, card_number: null, bank_account: null, metadata: null})
+  }
   const tokenized = newCardRecord(card.details)
   const customer: CustomerRecord = {
     id: ctx.newId(merchant, 'C'),

@@ -17,7 +17,7 @@ const NO_PERMISSION = 'You do not have permissions to access this record'
 
 export const badRequest = (errors: string[], response?: unknown) => new SandboxError(400, errors, response)
 
-/** Cards answer validation failures with 422 rather than 400 (gateway-notes.md). */
+/** Web hooks answer validation failures with 422 rather than 400 (gateway-notes.md). */
 export const unprocessable = (errors: string[], response?: unknown) => new SandboxError(422, errors, response)
 
 export const forbidden = () => new SandboxError(403, [NO_PERMISSION])

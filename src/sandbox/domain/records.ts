@@ -34,25 +34,29 @@ export interface PurchaseRecord {
   message: string
   reference: string
   currency: string
-  settlement_date: string
+  /** The day it was captured (a purchase captured at once: its own day); null while an authorization is uncaptured. */
+  settlement_date: string | null
   transaction_date: string
   /** `Recurring` for the charges of subscriptions. */
   source: 'API' | 'Recurring'
   response_code: string
   transaction_id: string
+  /** False for an authorization until it is captured, and for a decline. */
   captured: boolean
-  /** The amount when approved, 0 when declined. */
+  /** What was captured: the amount, or part of it; 0 when declined, uncaptured or voided. */
   captured_amount: number
-  /** The id without its dashes, as the live gateway's retrieval reference number. */
-  rrn: string
+  /** The id without its dashes until a later capture gives it 12 hex digits; null when declined. */
+  rrn: string | null
   /** `M` when a CVV came with the purchase (the sandbox never judges one), `U` when none did. */
   cvv_match: 'M' | 'U'
-  metadata: Record<string, never>
+  /** The merchant's keys as sent, and the gateway's own (`original_amount` once incremented). */
+  metadata: Record<string, string>
   addendum_data: Record<string, never>
 }
 
 export interface RefundRecord {
   id: string
+  /** The Unix time in seconds of the refund, as text. */
   authorization: string
   /** Negative, as the contract shows it. */
   amount: number
@@ -71,12 +75,13 @@ export interface RefundRecord {
   currency: string
   /** The day after the refund. */
   settlement_date: string
-  metadata: Record<string, never>
-  /** Always false: every refund here refunds a purchase. */
-  standalone: false
+  /** The merchant's keys as sent. */
+  metadata: Record<string, string>
+  /** True for an unmatched refund, which names no purchase but a card. */
+  standalone: boolean
   rrn: string
-  /** The refunded purchase's id: kept for its refundable balance, never part of an answer (refundView). */
-  purchase_id: string
+  /** The refunded purchase's id (null for an unmatched refund): kept for its refundable balance, never part of an answer (refundView). */
+  purchase_id: string | null
 }
 
 export interface PlanRecord {
@@ -152,6 +157,9 @@ export const REFUND_FIELDS = [
   'settlement_date', 'metadata', 'standalone', 'rrn',
 ] as const satisfies readonly (keyof RefundRecord)[]
 
+/** A voided purchase's `message`, and a voided refund's `message` and `refunded` (gateway-beyond.md §5, §6). */
+export const VOIDED = 'Voided'
+
 /** The live gateway's retrieval reference number: the id without its dashes (`071P1VQZVNTX`). */
 export const rrnOf = (id: string): string => id.replaceAll('-', '')
 
@@ -170,8 +178,9 @@ export const PLAN_FIELDS = [
   'id', 'name', 'reference', 'description', 'amount', 'currency', 'subscription_count', 'created_at',
 ] as const
 
+/** What a customer answer carries of the record: not `ip_address`, which the request may give but no recorded answer shows. */
 export const CUSTOMER_FIELDS = [
-  'id', 'reference', 'first_name', 'last_name', 'email', 'ip_address', 'created_at', 'card_token',
+  'id', 'reference', 'first_name', 'last_name', 'email', 'created_at', 'card_token',
 ] as const satisfies readonly (keyof CustomerRecord)[]
 
 export const SUBSCRIPTION_FIELDS = [
@@ -179,8 +188,9 @@ export const SUBSCRIPTION_FIELDS = [
   'is_active', 'created_at',
 ] as const satisfies readonly (keyof SubscriptionRecord)[]
 
+/** What a web hook answer carries: not `created_at`, which the gateway keeps for its lists' order but no recorded answer shows. */
 export const WEB_HOOK_FIELDS = [
-  'id', 'name', 'address', 'events', 'mode', 'authentication_username', 'created_at',
+  'id', 'name', 'address', 'events', 'mode', 'authentication_username',
 ] as const satisfies readonly (keyof WebHookRecord)[]
 
 /**

@@ -61,8 +61,10 @@ export function checkWebHook(
 
 /**
  * A hook as the live gateway answers it (gateway-notes.md): with its password (`""` when none) and
- * `is_active`, null on creation and true in a list. Only its merchant's credentials read it.
+ * `is_active`, null on creation and update and true in a list; without the `created_at` the
+ * gateway keeps, which no recorded answer shows. Only its merchant's credentials read it.
  */
-export function webHookView(hook: WebHookRecord, {listed = false} = {}): WebHookRecord & {is_active: boolean | null} {
-  return {...hook, authentication_password: hook.authentication_password ?? '', is_active: listed ? true : null}
+export function webHookView(hook: WebHookRecord, {listed = false} = {}): Omit<WebHookRecord, 'created_at'> & {is_active: boolean | null} {
+  const {created_at: _kept, ...shown} = hook
+  return {...shown, authentication_password: hook.authentication_password ?? '', is_active: listed ? true : null}
 }

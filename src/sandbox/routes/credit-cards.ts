@@ -1,20 +1,27 @@
 import {checkCardDetails, newCardRecord, readExpiry, submittedCard} from '../domain/card.js'
 import {formatDate} from '../domain/clock.js'
 import type {SandboxContext} from '../context.js'
-import {unprocessable} from '../domain/errors.js'
+import {badRequest} from '../domain/errors.js'
+import {cvvProblem} from '../domain/extras.js'
 import {pageOf} from '../domain/paging.js'
 import {pathParam, type MerchantRequest, type RouteResult} from './route.js'
 import {blankMessage, isBlank, readFields} from '../domain/input.js'
 import {CARD_FIELDS, echo} from '../domain/records.js'
 
-const TOKENIZE_FIELDS = {card_number: 'string', card_holder: 'string', card_expiry: 'string', cvv: 'string'} as const
+const TOKENIZE_FIELDS = {card_number: 'string', card_holder: 'string', card_expiry: 'string', cvv: 'string', is_billing: 'boolean'} as const
 const UPDATE_FIELDS = {card_expiry: 'string', alias: 'string'} as const
 const CARD_NOT_FOUND = 'Record not found'
 
+/**
+ * Validation errors are a 400, as the contract's are (the live dialect's 422: dialect.ts). A card
+ * needs its CVV unless it is stored for billing (`is_billing`, gateway-beyond.md §13).
+ */
 export function tokenizeCard({input, merchant}: MerchantRequest, ctx: SandboxContext): RouteResult {
   const fields = readFields(input, TOKENIZE_FIELDS)
-  const {errors, details} = checkCardDetails(fields, formatDate(ctx.clock.now()))
-  if (!details) throw unprocessable(errors, echo(CARD_FIELDS, submittedCard(fields)))
+  const checked = checkCardDetails(fields, formatDate(ctx.clock.now()))
+  const errors = [...checked.errors, fields.is_billing === true ? undefined : cvvProblem(true, fields.cvv, {})].filter((error) => error !== undefined)
+  const {details} = checked
+  if (!details || errors.length > 0) throw badRequest(errors, echo(CARD_FIELDS, submittedCard(fields)))
   const card = newCardRecord(details)
   ctx.store.save('cards', merchant, card)
   return {status: 200, response: card}
@@ -46,7 +53,7 @@ export function updateCard(request: MerchantRequest, ctx: SandboxContext): Route
     alias !== undefined && isBlank(alias) ? blankMessage('alias') : undefined,
     holder?.found === 'own' && holder.record.token !== card.token ? 'Alias has already been taken' : undefined,
   ].filter((error) => error !== undefined)
-  if (errors.length > 0) throw unprocessable(errors, card)
+  if (errors.length > 0) throw badRequest(errors, card)
   const updated = {
     ...card,
     card_expiry: newExpiry && 'date' in newExpiry ? newExpiry.date : card.card_expiry,

@@ -30,19 +30,22 @@ export function dateRecord(request: MerchantRequest, ctx: SandboxContext): Route
     ctx.store.saveDated('customers', merchant, {...customer, created_at: formatDateTime(when)} satisfies CustomerRecord)
     return {status: 200, response: {}}
   }
-  const made = {transaction_date: formatDateTime(when), settlement_date: formatDate(addDays(when, 1))}
+  const transactionDate = formatDateTime(when)
   if (dated === 'refunds') {
     const refund = ctx.store.get('refunds', merchant, key, 'Refund not found')
-    const purchase = ctx.store.find('purchases', merchant, refund.purchase_id)
-    if (purchase.found === 'own' && when.getTime() < Date.parse(purchase.record.transaction_date)) {
+    const purchase = refund.purchase_id === null ? undefined : ctx.store.find('purchases', merchant, refund.purchase_id)
+    if (purchase?.found === 'own' && when.getTime() < Date.parse(purchase.record.transaction_date)) {
       throw badRequest([`At ${at} is before the purchase it refunds was made (${purchase.record.transaction_date})`])
     }
-    ctx.store.saveDated('refunds', merchant, {...refund, ...made} satisfies RefundRecord)
+    // A refund settles the day after it is made.
+    ctx.store.saveDated('refunds', merchant, {...refund, transaction_date: transactionDate, settlement_date: formatDate(addDays(when, 1))} satisfies RefundRecord)
     return {status: 200, response: {}}
   }
   const purchase = ctx.store.get('purchases', merchant, key, 'Purchase not found')
   const firstRefund = Math.min(...ctx.store.related('refunds', merchant, 'purchase_id', purchase.id).map((refund) => Date.parse(refund.transaction_date)))
   if (when.getTime() > firstRefund) throw badRequest([`At ${at} is after a refund of this purchase was made (${formatDateTime(new Date(firstRefund))})`])
-  ctx.store.saveDated('purchases', merchant, {...purchase, ...made} satisfies PurchaseRecord)
+  // A purchase captured at once settles on its own day; an authorization not yet captured has no settlement date.
+  const settlementDate = purchase.settlement_date === null ? null : formatDate(when)
+  ctx.store.saveDated('purchases', merchant, {...purchase, transaction_date: transactionDate, settlement_date: settlementDate} satisfies PurchaseRecord)
   return {status: 200, response: {}}
 }

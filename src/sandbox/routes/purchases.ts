@@ -1,13 +1,15 @@
-import {EXPIRY_EXPIRED, checkCardDetails, isExpired, newCardRecord, submittedCard} from '../domain/card.js'
-import {chargeCard, refusedPurchase} from '../domain/charges.js'
+import {submittedCard} from '../domain/card.js'
+import {cardToCharge, chargeCard, refusedPurchase} from '../domain/charges.js'
 import {formatDate} from '../domain/clock.js'
 import type {SandboxContext} from '../context.js'
 import {badRequest, refusedWith200} from '../domain/errors.js'
 import {pathParam, type MerchantRequest, type RouteResult} from './route.js'
 import {pageOf} from '../domain/paging.js'
-import {blankMessage, isBlank, readFields, type Fields} from '../domain/input.js'
+import {PURCHASE_NOT_FOUND} from '../domain/authorization.js'
+import {blankMessage, isBlank, readFields} from '../domain/input.js'
 import {DEFAULT_CURRENCY, currencyNotPermitted, isPermittedCurrency} from '../domain/currency.js'
-import {PURCHASE_FIELDS, echo, type CardRecord} from '../domain/records.js'
+import {PURCHASE_FIELDS, echo} from '../domain/records.js'
+import {cvvProblem, readMetadata, threeDSecureProblems} from '../domain/extras.js'
 
 const PURCHASE_INPUT = {
   amount: 'integer',
@@ -19,18 +21,22 @@ const PURCHASE_INPUT = {
   card_expiry: 'string',
   cvv: 'string',
   card_token: 'string',
+  capture: 'boolean',
+  metadata: 'object',
+  extra: 'object',
 } as const
-type PurchaseInput = Fields<typeof PURCHASE_INPUT>
 
 /**
  * A purchase with card details also tokenizes the card; one with a card token (or alias) charges
  * that card. A decline is not an error: it is stored and answered with HTTP 200 like an approval.
+ * With `capture: false` it is an authorization, captured later (authorizations.ts).
  */
 export function createPurchase({input, merchant}: MerchantRequest, ctx: SandboxContext): RouteResult {
   const fields = readFields(input, PURCHASE_INPUT)
   const now = ctx.clock.now()
-  const {amount, reference, customer_ip: customerIp} = fields
+  const {amount, reference, customer_ip: customerIp, extra = {}} = fields
   const currency = (fields.currency ?? DEFAULT_CURRENCY).trim().toUpperCase()
+  const {metadata, errors: metadataErrors} = readMetadata(fields.metadata)
   // `successful` is a boolean in the record (contract §2.3), never null: the vendor's Ruby library reads it as one.
   const refused = echo(PURCHASE_FIELDS, {
     successful: false,
@@ -39,12 +45,16 @@ export function createPurchase({input, merchant}: MerchantRequest, ctx: SandboxC
     amount,
     reference,
     currency: fields.currency,
+    metadata: fields.metadata && metadata,
     customer_ip: customerIp,
   })
 
   const card = cardToCharge(fields, merchant, ctx, formatDate(now))
   const errors = [
     ...card.errors,
+    cvvProblem(isBlank(fields.card_token), fields.cvv, extra),
+    ...threeDSecureProblems(extra),
+    ...metadataErrors,
     amount === undefined ? blankMessage('amount') : undefined,
     amount !== undefined && amount < 0 ? 'Amount must be greater than or equal to 0' : undefined,
     isBlank(reference) ? blankMessage('reference') : undefined,
@@ -53,14 +63,11 @@ export function createPurchase({input, merchant}: MerchantRequest, ctx: SandboxC
   ].filter((error) => error !== undefined)
   // Each condition repeats a check above, for TypeScript to narrow the fields below.
   if (!card.record || amount === undefined || isBlank(reference) || errors.length > 0) throw badRequest(errors, refused)
-  if (!isPermittedCurrency(currency)) {
-    const message = currencyNotPermitted(currency)
-    throw refusedWith200(message, refusedPurchase(ctx, merchant, {card: card.record, amount, reference, currency, cvvGiven: false}, message))
-  }
-  if (ctx.store.isTaken('purchases', merchant, reference)) throw refusedWith200('Reference is already taken', refused)
+  const charge = {card: card.record, amount, reference, currency, metadata}
+  if (!isPermittedCurrency(currency)) throw refusedWith200(currencyNotPermitted(currency), refusedPurchase(ctx, merchant, charge))
+  if (ctx.store.isTaken('purchases', merchant, reference)) throw refusedWith200('Reference is already taken', refusedPurchase(ctx, merchant, charge))
 
-  const cvvGiven = !isBlank(fields.cvv)
-  const purchase = chargeCard(ctx, merchant, {card: card.record, amount, reference, currency, source: 'API', cvvGiven})
+  const purchase = chargeCard(ctx, merchant, {...charge, source: 'API', cvvGiven: !isBlank(fields.cvv), capture: fields.capture ?? true})
   return {status: 200, response: purchase}
 }
 
@@ -71,22 +78,5 @@ export function listPurchases({merchant, query}: MerchantRequest, ctx: SandboxCo
 }
 
 export function getPurchase(request: MerchantRequest, ctx: SandboxContext): RouteResult {
-  return {status: 200, response: ctx.store.get('purchases', request.merchant, pathParam(request, 'key'), 'Purchase not found')}
-}
-
-/** The stored card a token or alias names (only the caller's), or a new one from the card details. */
-function cardToCharge(
-  fields: PurchaseInput,
-  merchant: string,
-  ctx: SandboxContext,
-  today: string,
-): {errors: string[]; record?: CardRecord} {
-  if (isBlank(fields.card_token)) {
-    const {errors, details} = checkCardDetails(fields, today)
-    return {errors, record: details && newCardRecord(details)}
-  }
-  const lookup = ctx.store.find('cards', merchant, fields.card_token)
-  if (lookup.found !== 'own') return {errors: [`Card ${fields.card_token} could not be found`]}
-  if (isExpired(lookup.record.card_expiry, today)) return {errors: [EXPIRY_EXPIRED]}
-  return {errors: [], record: lookup.record}
+  return {status: 200, response: ctx.store.get('purchases', request.merchant, pathParam(request, 'key'), PURCHASE_NOT_FOUND)}
 }

@@ -1,82 +1,125 @@
-import {addDays, formatDate, formatDateTime} from '../domain/clock.js'
+import {NO_CARD_FOR_UNMATCHED_REFUND, REFUND_REFUSED} from '../domain/choices.js'
+import {submittedCard} from '../domain/card.js'
+import {cardToCharge} from '../domain/charges.js'
+import {formatDate} from '../domain/clock.js'
 import type {SandboxContext} from '../context.js'
+import {DEFAULT_CURRENCY, currencyNotPermitted, isPermittedCurrency} from '../domain/currency.js'
 import {badRequest, forbidden, refusedWith200} from '../domain/errors.js'
+import {cvvProblem, readMetadata} from '../domain/extras.js'
 import {pageOf} from '../domain/paging.js'
 import {pathParam, type MerchantRequest, type RouteResult} from './route.js'
-import {newAuthorization} from '../domain/ids.js'
-import {blankMessage, isBlank, readFields} from '../domain/input.js'
-import {REFUND_FIELDS, echo, refundView, rrnOf, type PurchaseRecord, type RefundRecord} from '../domain/records.js'
+import {blankMessage, isBlank, readFields, type Fields} from '../domain/input.js'
+import {REFUND_FIELDS, VOIDED, echo, refundView, type PurchaseRecord} from '../domain/records.js'
+import {REFUND_NOT_FOUND, addRefund, refundById, voidRefund, type RefundCard} from '../domain/refund.js'
+import {voidTarget} from './void-target.js'
 
-const REFUND_INPUT = {transaction_id: 'string', amount: 'integer', reference: 'string'} as const
+const REFUND_INPUT = {
+  transaction_id: 'string',
+  amount: 'integer',
+  reference: 'string',
+  metadata: 'object',
+  currency: 'string',
+  card_token: 'string',
+  card_holder: 'string',
+  card_number: 'string',
+  card_expiry: 'string',
+  cvv: 'string',
+  customer_ip: 'string',
+} as const
+type RefundInput = Fields<typeof REFUND_INPUT>
 
 /**
- * A refused refund shows the purchase's card and nulls for the rest (contract §4, endpoint 4), but
- * for `successful`: a boolean in the record (§2.4), which the vendor's Ruby library reads as one.
+ * A refused refund shows the card and nulls for the rest (contract §4, endpoint 4), but for
+ * `successful`: a boolean in the record (§2.4), which the vendor's Ruby library reads as one.
  */
-const refusedBody = (purchase: PurchaseRecord | undefined) =>
+const refusedBody = (card: Partial<Record<keyof RefundCard, string | undefined>> | undefined) =>
   echo(REFUND_FIELDS, {
     successful: false,
-    card_holder: purchase?.card_holder,
-    card_number: purchase?.card_number,
-    card_expiry: purchase?.card_expiry,
-    card_type: purchase?.card_type,
+    card_holder: card?.card_holder,
+    card_number: card?.card_number,
+    card_expiry: card?.card_expiry,
+    card_type: card?.card_type,
   })
 
-/** `transaction_id` takes the purchase's id or its reference. Partial refunds are allowed up to the amount paid. */
-export function createRefund({input, merchant}: MerchantRequest, ctx: SandboxContext): RouteResult {
-  const {transaction_id: transactionId, amount, reference} = readFields(input, REFUND_INPUT)
-  const lookup = isBlank(transactionId) ? undefined : ctx.store.find('purchases', merchant, transactionId)
-  if (lookup?.found === 'foreign') throw forbidden()
-  const purchase = lookup?.found === 'own' ? lookup.record : undefined
-  const refused = refusedBody(purchase)
+/** What a refund request gets wrong whatever it refunds: amount, reference, metadata. */
+function fieldProblems({amount, reference}: RefundInput, metadataErrors: string[]): string[] {
+  return [
+    amount === undefined ? blankMessage('amount') : undefined,
+    amount !== undefined && amount <= 0 ? 'Amount must be greater than 0' : undefined,
+    isBlank(reference) ? blankMessage('reference') : undefined,
+    ...metadataErrors,
+  ].filter((error) => error !== undefined)
+}
 
-  if (isBlank(transactionId) || amount === undefined || amount <= 0 || isBlank(reference)) {
-    const errors = [
-      isBlank(transactionId) ? blankMessage('transaction_id') : undefined,
-      amount === undefined ? blankMessage('amount') : undefined,
-      amount !== undefined && amount <= 0 ? 'Amount must be greater than 0' : undefined,
-      isBlank(reference) ? blankMessage('reference') : undefined,
-    ].filter((error) => error !== undefined)
-    throw badRequest(errors, refused)
-  }
-  if (!purchase) throw refusedWith200('Original transaction could not be found', refused)
-  if (!purchase.successful) throw badRequest(['Original transaction was not successful'], refused)
+/**
+ * `transaction_id` takes the purchase's id or its reference: partial refunds are allowed up to
+ * what was captured. Without one, a card (a token, or its details) makes an unmatched refund.
+ */
+export function createRefund({input, merchant}: MerchantRequest, ctx: SandboxContext): RouteResult {
+  const fields = readFields(input, REFUND_INPUT)
+  const refund = isBlank(fields.transaction_id) ? unmatchedRefund(fields, merchant, ctx) : matchedRefund(fields, fields.transaction_id, merchant, ctx)
+  return {status: 200, response: refundView(refund)}
+}
+
+function matchedRefund(fields: RefundInput, transactionId: string, merchant: string, ctx: SandboxContext) {
+  const lookup = ctx.store.find('purchases', merchant, transactionId)
+  if (lookup.found === 'foreign') throw forbidden()
+  const purchase = lookup.found === 'own' ? lookup.record : undefined
+  const refused = refusedBody(purchase)
+  const {metadata, errors: metadataErrors} = readMetadata(fields.metadata)
+  const errors = fieldProblems(fields, metadataErrors)
+  const {amount, reference} = fields
+  if (amount === undefined || isBlank(reference) || errors.length > 0) throw badRequest(errors, refused)
+  // Recorded: HTTP 200 and an empty response (gateway-beyond.md §7).
+  if (!purchase) throw refusedWith200('Original transaction could not be found', {})
+  const problem = refusalOf(purchase)
+  if (problem !== undefined) throw badRequest([problem], refused)
   if (ctx.store.isTaken('refunds', merchant, reference)) throw badRequest(['Reference has already been taken'], refused)
   const refunded = ctx.store.refundedOf(merchant, purchase.id)
-  const refundable = purchase.amount - refunded
+  const refundable = purchase.captured_amount - refunded
   if (amount > refundable) {
-    throw badRequest(
-      [`Amount exceeds the refundable balance of ${refundable} (purchase ${purchase.amount}, already refunded ${refunded})`],
-      refused,
-    )
+    throw badRequest([`Amount exceeds the refundable balance of ${refundable} (purchase ${purchase.captured_amount}, already refunded ${refunded})`], refused)
   }
+  return addRefund(ctx, merchant, {card: purchase, amount, reference, currency: purchase.currency, metadata, purchaseId: purchase.id})
+}
 
-  const id = ctx.newId(merchant, 'R')
-  const now = ctx.clock.now()
-  const refund: RefundRecord = {
-    id,
-    authorization: newAuthorization(),
-    amount: -amount,
-    refunded: 'Approved',
-    message: 'Approved',
-    card_holder: purchase.card_holder,
-    card_number: purchase.card_number,
-    card_expiry: purchase.card_expiry,
-    card_type: purchase.card_type,
-    successful: true,
-    transaction_date: formatDateTime(now),
-    response_code: '00',
-    reference,
-    transaction_id: id,
-    currency: purchase.currency,
-    settlement_date: formatDate(addDays(now, 1)),
-    metadata: {},
-    standalone: false,
-    rrn: rrnOf(id),
-    purchase_id: purchase.id,
-  }
-  ctx.store.save('refunds', merchant, refund)
-  return {status: 200, response: refundView(refund)}
+/** Why a purchase cannot be refunded: it gave no money, or gave it back. */
+function refusalOf(purchase: PurchaseRecord): string | undefined {
+  if (purchase.message === VOIDED) return REFUND_REFUSED.voided
+  if (!purchase.successful) return 'Original transaction was not successful'
+  if (!purchase.captured) return REFUND_REFUSED.uncaptured
+  return undefined
+}
+
+/**
+ * An unmatched (standalone) refund: money to a card that no purchase bounds, for accounts set up
+ * for it (every merchant of the local gateway is). The card is checked as a purchase's is, CVV
+ * included; it is not tokenized.
+ */
+function unmatchedRefund(fields: RefundInput, merchant: string, ctx: SandboxContext) {
+  const noCard = [fields.card_token, fields.card_number, fields.card_holder, fields.card_expiry].every((field) => isBlank(field))
+  const card = noCard ? {errors: [NO_CARD_FOR_UNMATCHED_REFUND], record: undefined} : cardToCharge(fields, merchant, ctx, formatDate(ctx.clock.now()))
+  const currency = (fields.currency ?? DEFAULT_CURRENCY).trim().toUpperCase()
+  const {metadata, errors: metadataErrors} = readMetadata(fields.metadata)
+  const errors = [
+    ...card.errors,
+    noCard ? undefined : cvvProblem(isBlank(fields.card_token), fields.cvv, {}),
+    ...fieldProblems(fields, metadataErrors),
+    currency === '' ? blankMessage('currency') : undefined,
+    currency !== '' && !isPermittedCurrency(currency) ? currencyNotPermitted(currency) : undefined,
+    fields.customer_ip !== undefined && isBlank(fields.customer_ip) ? blankMessage('customer_ip') : undefined,
+  ].filter((error) => error !== undefined)
+  const {amount, reference} = fields
+  const refused = refusedBody(card.record ?? submittedCard(fields))
+  if (!card.record || amount === undefined || isBlank(reference) || errors.length > 0) throw badRequest(errors, refused)
+  if (ctx.store.isTaken('refunds', merchant, reference)) throw badRequest(['Reference has already been taken'], refused)
+  return addRefund(ctx, merchant, {card: card.record, amount, reference, currency, metadata, purchaseId: null})
+}
+
+/** gateway-beyond.md §6: the refund's id in the body or in the query string. */
+export function voidRefundRoute(request: MerchantRequest, ctx: SandboxContext): RouteResult {
+  const refund = refundById(ctx, request.merchant, voidTarget(request))
+  return {status: 200, response: refundView(voidRefund(ctx, request.merchant, refund))}
 }
 
 /** gateway-notes.md: GET /v1.0/refunds with offset, limit, from and to; newest first. */
@@ -87,5 +130,5 @@ export function listRefunds({merchant, query}: MerchantRequest, ctx: SandboxCont
 
 /** The contract's 404 text for a refund is `Purchase not found`. */
 export function getRefund(request: MerchantRequest, ctx: SandboxContext): RouteResult {
-  return {status: 200, response: refundView(ctx.store.get('refunds', request.merchant, pathParam(request, 'key'), 'Purchase not found'))}
+  return {status: 200, response: refundView(ctx.store.get('refunds', request.merchant, pathParam(request, 'key'), REFUND_NOT_FOUND))}
 }

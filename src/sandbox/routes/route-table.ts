@@ -5,13 +5,15 @@ import {getCard, listCards, tokenizeCard, updateCard} from './credit-cards.js'
 import {createCustomer, deleteCustomer, getCustomer, listCustomers, updateCustomer} from './customers.js'
 import {createPlan, getPlan, listPlans, updatePlan} from './plans.js'
 import {createPurchase, getPurchase, listPurchases} from './purchases.js'
-import {createRefund, getRefund, listRefunds} from './refunds.js'
+import {createRefund, getRefund, listRefunds, voidRefundRoute} from './refunds.js'
+import {capturePurchase, listSettlement, updatePurchase, voidPurchaseRoute} from './authorizations.js'
+import {ping} from './ping.js'
 import {createSubscription, getSubscription, listSubscriptions, updateSubscription} from './subscriptions.js'
 import {dateRecord} from './dated.js'
 import {trigger} from './trigger.js'
 import {cancelPaymentPlan, createPaymentPlan, getPaymentPlan, listPaymentPlans, updatePaymentPlan} from './payment-plans.js'
 import {createDirectDebit, getDirectDebit, listDirectDebits, removeDirectDebit} from './direct-debits.js'
-import {createWebHook, deleteWebHook, listWebHooks} from './web-hooks.js'
+import {createWebHook, deleteWebHook, listWebHooks, updateWebHook} from './web-hooks.js'
 
 /** Every endpoint the sandbox answers; `:key` is an id, token, reference or alias. */
 export const routes: Route<SandboxContext>[] = [
@@ -21,10 +23,16 @@ export const routes: Route<SandboxContext>[] = [
   {method: 'PUT', path: '/v1.0/credit_cards/:key', auth: 'merchant', handle: updateCard},
   {method: 'POST', path: '/v1.0/purchases', auth: 'merchant', handle: createPurchase},
   {method: 'GET', path: '/v1.0/purchases', auth: 'merchant', handle: listPurchases},
+  // Before the look-up by key, which would take `settlement` for a reference.
+  {method: 'GET', path: '/v1.0/purchases/settlement', auth: 'merchant', handle: listSettlement},
   {method: 'GET', path: '/v1.0/purchases/:key', auth: 'merchant', handle: getPurchase},
+  {method: 'PUT', path: '/v1.0/purchases/:key', auth: 'merchant', handle: updatePurchase},
+  {method: 'POST', path: '/v1.0/purchases/:key/capture', auth: 'merchant', handle: capturePurchase},
+  {method: 'POST', path: '/v1.0/purchases/void', auth: 'merchant', handle: voidPurchaseRoute},
   {method: 'POST', path: '/v1.0/refunds', auth: 'merchant', handle: createRefund},
   {method: 'GET', path: '/v1.0/refunds', auth: 'merchant', handle: listRefunds},
   {method: 'GET', path: '/v1.0/refunds/:key', auth: 'merchant', handle: getRefund},
+  {method: 'POST', path: '/v1.0/refunds/void', auth: 'merchant', handle: voidRefundRoute},
   {method: 'POST', path: '/v1.0/plans', auth: 'merchant', handle: createPlan},
   {method: 'GET', path: '/v1.0/plans', auth: 'merchant', handle: listPlans},
   {method: 'GET', path: '/v1.0/plans/:key', auth: 'merchant', handle: getPlan},
@@ -40,6 +48,7 @@ export const routes: Route<SandboxContext>[] = [
   {method: 'PUT', path: '/v1.0/subscriptions/:key', auth: 'merchant', handle: updateSubscription},
   {method: 'POST', path: '/v1.0/web_hooks', auth: 'merchant', handle: createWebHook},
   {method: 'GET', path: '/v1.0/web_hooks', auth: 'merchant', handle: listWebHooks},
+  {method: 'PUT', path: '/v1.0/web_hooks/:key', auth: 'merchant', handle: updateWebHook},
   {method: 'DELETE', path: '/v1.0/web_hooks/:key', auth: 'merchant', handle: deleteWebHook},
   {method: 'POST', path: '/v1.0/payment_plans', auth: 'merchant', handle: createPaymentPlan},
   {method: 'GET', path: '/v1.0/payment_plans', auth: 'merchant', handle: listPaymentPlans},
@@ -50,6 +59,7 @@ export const routes: Route<SandboxContext>[] = [
   {method: 'GET', path: '/v1.0/direct_debits', auth: 'merchant', handle: listDirectDebits},
   {method: 'GET', path: '/v1.0/direct_debits/:key', auth: 'merchant', handle: getDirectDebit},
   {method: 'DELETE', path: '/v1.0/direct_debits/:key', auth: 'merchant', handle: removeDirectDebit},
+  {method: 'GET', path: '/ping', auth: 'merchant', handle: ping},
   {method: 'GET', path: '/_sandbox/info', auth: 'none', handle: describeSandbox},
   {method: 'POST', path: '/_sandbox/reset', auth: 'none', handle: resetSandbox},
   {method: 'GET', path: '/_sandbox/faults', auth: 'none', handle: listFaults},

@@ -18,6 +18,8 @@ export interface RouteResult {
   response: unknown
   /** Envelope fields beside `response`: a list's `records`, `total_records`, `pages`, `current_page`. */
   fields?: Record<string, unknown>
+  /** `response` is the whole body, with no envelope (`/ping`). */
+  bare?: boolean
 }
 
 /** `path` segments starting with `:` are parameters: `/v1.0/purchases/:id`. */

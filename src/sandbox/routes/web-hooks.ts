@@ -27,6 +27,32 @@ export function createWebHook({input, merchant}: MerchantRequest, ctx: SandboxCo
   return {status: 200, response: webHookView(hook)}
 }
 
+/**
+ * `PUT /v1.0/web_hooks/{id}`: the hook with the fields given changed, checked as on creation. The
+ * Ruby library sends the whole record; a field left out keeps its value, and `is_active` is not
+ * changed by an update (gateway-beyond.md §12).
+ */
+export function updateWebHook(request: MerchantRequest, ctx: SandboxContext): RouteResult {
+  const {merchant, input} = request
+  const hook = ctx.store.get('webhooks', merchant, pathParam(request, 'key'), 'Record not found')
+  const given = {...readFields(input, WEB_HOOK_INPUT), events: input.events ?? undefined}
+  const fields = {
+    name: given.name ?? hook.name ?? undefined,
+    address: given.address ?? hook.address,
+    events: given.events ?? hook.events,
+    mode: given.mode ?? hook.mode,
+    authentication_username: given.authentication_username ?? hook.authentication_username ?? undefined,
+    authentication_password: given.authentication_password ?? hook.authentication_password ?? undefined,
+  }
+  const {errors, hook: updated} = checkWebHook(fields, () => ({id: hook.id, created_at: hook.created_at}))
+  if (!updated) {
+    const {authentication_password: _password, ...shown} = fields
+    throw unprocessable(errors, echo(WEB_HOOK_FIELDS, {...shown, id: hook.id}))
+  }
+  ctx.store.save('webhooks', merchant, updated)
+  return {status: 200, response: webHookView(updated)}
+}
+
 export function listWebHooks({merchant}: MerchantRequest, ctx: SandboxContext): RouteResult {
   return {status: 200, response: ctx.store.list('webhooks', merchant).map((hook) => webHookView(hook, {listed: true}))}
 }

@@ -8,6 +8,7 @@ import type {Mode} from '../domain/mode.js'
 import type {WebHookRecord} from '../domain/records.js'
 import type {DeliveryTarget, QueuedDelivery} from '../domain/delivery-queue.js'
 import type {Store} from '../domain/store.js'
+import {withFloats} from './floats.js'
 
 /** A delivery as `gw sandbox deliveries` lists it (the shared schema's Delivery). */
 interface DeliveryReport {
@@ -201,7 +202,7 @@ export class Deliveries {
       'User-Agent': 'gw-sandbox',
     }
     if (username !== null) headers.Authorization = `Basic ${Buffer.from(`${username}:${password ?? ''}`).toString('base64')}`
-    const body = JSON.stringify({event: delivery.event, payload: delivery.payload})
+    const body = withFloats(JSON.stringify({event: delivery.event, payload: delivery.payload}))
     try {
       return {status: await post(address, headers, body, this.options.timeoutMs, this.closing.signal)}
     } catch (error) {

@@ -8,6 +8,7 @@ import {newUuid} from '../domain/ids.js'
 import type {Fault, FaultList} from './faults.js'
 import type {Route, RouteRequest, RouteResult} from '../routes/route.js'
 import {type Dialect, inDialect} from '../dialect.js'
+import {withFloats} from './floats.js'
 
 export interface HttpOptions<Ctx> {
   routes: Route<Ctx>[]
@@ -81,7 +82,7 @@ interface Answer {
 
 export function writeEnvelope(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return
-  const text = JSON.stringify(body)
+  const text = withFloats(JSON.stringify(body))
   res.writeHead(status, {...headers, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text))})
   res.end(text)
 }
@@ -93,7 +94,7 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
 
   const succeeded = (result: RouteResult): Answer => ({
     status: result.status,
-    body: {...envelope(true, result.response, []), ...result.fields},
+    body: result.bare ? result.response : {...envelope(true, result.response, []), ...result.fields},
   })
   const handled = async (handle: () => RouteResult): Promise<RouteResult> => {
     try {

@@ -43,7 +43,7 @@ export function requestLogBeside(stateFile: string): string {
 /**
  * Every request the gateway answered (but its own /_sandbox/ ones, unless refused), as `gw sandbox logs` shows
  * them: time, merchant, method, path, status, milliseconds, request id, the reference the body
- * gave, its card number masked, and the first error. Nothing else of a body is kept, so a CVV, a
+ * gave (or of the record a capture or void changed), its card number masked, and the first error. Nothing else of a body is kept, so a CVV, a
  * token or a password cannot reach the file or the screen; a stored card's token shows by its last
  * four only, in the path and in the error. Entries are kept in memory (the latest
  * KEPT, each with a sequence number to follow the log by) and appended to the file in batches, off
@@ -207,10 +207,20 @@ export function entryOf(exchange: Exchange): RequestLogEntry {
     status: exchange.status,
     ms: Math.round(exchange.ms * 10) / 10,
     request_id: exchange.requestId,
-    reference: typeof input?.reference === 'string' ? shown(input.reference) : null,
+    reference: referenceOf(exchange.method, input, body),
     card_number: cardNumberOf(input, body),
     error: exchange.fault ?? firstError(body, exchange.pathname),
   }
+}
+
+/**
+ * The reference the body gave; for a write that names its record otherwise (a capture or
+ * increment by the id in its path, a void by the id in its body or query), the reference of the record answered.
+ */
+function referenceOf(method: string, input: Record<string, unknown> | undefined, body: unknown): string | null {
+  if (typeof input?.reference === 'string') return shown(input.reference)
+  const answered = method === 'GET' ? undefined : (body as {response?: {reference?: unknown} | null} | undefined)?.response?.reference
+  return typeof answered === 'string' ? shown(answered) : null
 }
 
 /** The card of the request (a purchase's, a customer's nested one), or else the card of the record answered. */

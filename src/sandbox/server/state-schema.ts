@@ -29,13 +29,13 @@ const RECORDS = {
       card_token: text,
       card_number: text,
       currency: text,
-      settlement_date: date,
+      settlement_date: date.nullable(),
       transaction_date: dateTime,
     }),
   ),
   refunds: z.preprocess(
     (refund) => refundWithLiveFields(linkedToPurchase(refund)),
-    Refund.extend({id: text, reference: text, amount: z.number().int(), successful: z.boolean(), transaction_id: text, purchase_id: text, transaction_date: dateTime}),
+    Refund.extend({id: text, reference: text, amount: z.number().int(), successful: z.boolean(), transaction_id: text, purchase_id: nullableText, transaction_date: dateTime}),
   ),
   plans: Plan.extend({id: text, name: text, reference: text, description: text, amount: z.number().int(), currency: text, created_at: dateTime}),
   customers: Customer.extend({

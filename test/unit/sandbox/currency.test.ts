@@ -13,14 +13,14 @@ describe('decimalAmount', () => {
 })
 
 describe('currencies', () => {
-  it.each(['AUD', 'NZD', 'USD', 'GBP', 'EUR', 'JPY', 'SGD'])('%s is permitted', (currency) => {
+  it.each(['AUD', 'NZD', 'USD', 'GBP', 'EUR', 'JPY', 'SGD', 'CHF', 'CAD', 'HKD'])('%s is permitted', (currency) => {
     expect(isPermittedCurrency(currency)).toBe(true)
   })
 
-  it('names the permitted ones when refusing another', () => {
+  it('names the permitted ones when refusing another, in the recorded words', () => {
     expect(isPermittedCurrency('XYZ')).toBe(false)
     expect(currencyNotPermitted('XYZ')).toBe(
-      'Currency XYZ is not valid for this merchant. Permitted currencies: AUD, NZD, USD, GBP, EUR, JPY, SGD',
+      'Currency XYZ is not valid for this merchant. Permitted currencies: USD, AUD, NZD, GBP, EUR, JPY, CHF, CAD, HKD, and SGD',
     )
   })
 })
