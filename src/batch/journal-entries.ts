@@ -1,4 +1,4 @@
-import {readFile} from 'node:fs/promises'
+import {type JournalFormat, journalLines} from './journal-file.js'
 import {UsageError} from '../errors.js'
 import {realPath} from '../lib/file-identity.js'
 import {type JournalInput, type JournalTarget, journalTarget, parseEntry, rowChanges, sameTarget, unreadable, writtenAddress} from './journal-identity.js'
@@ -74,15 +74,14 @@ export interface Result {
  * real run refuses it.
  */
 export async function peekJournal(path: string, asked: {command: string; input: JournalInput; target: JournalTarget}): Promise<Entries | undefined> {
-  let text: string
+  let read: {format: JournalFormat; lines: string[]}
   try {
-    text = await readFile(realPath(path), 'utf8')
+    read = await journalLines(realPath(path))
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
     throw unreadable(path, err as NodeJS.ErrnoException)
   }
-  const whole = text.slice(0, text.lastIndexOf('\n') + 1)
-  return whole === '' ? undefined : readEntries(path, whole, {...asked, target: journalTarget(asked.target.base_url, asked.target.username)})
+  if (read.format === 'other') throw notAJournal(path)
+  return read.lines.length === 0 ? undefined : readEntries(path, read.lines.join('\n') + '\n', {...asked, target: journalTarget(asked.target.base_url, asked.target.username)})
 }
 
 /** What Entries.movedFrom holds for a batch begun on stdin, which no path names. */

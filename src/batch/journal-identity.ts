@@ -1,10 +1,10 @@
 import {createHash} from 'node:crypto'
-import {closeSync, type Dirent, existsSync, mkdirSync, openSync, readdirSync, readSync} from 'node:fs'
+import {type Dirent, existsSync, mkdirSync, readdirSync} from 'node:fs'
 import {join} from 'node:path'
 import {gatewayKey} from '../api/base-url.js'
 import {UsageError} from '../errors.js'
-import {type FileLock, takeLock} from '../lib/file-lock.js'
-import {LockHeldError} from '../lib/lock-file.js'
+import {DatabaseLockedError, openLockedDatabase} from '../lib/locked-database.js'
+import {journalHeaderLine} from './journal-file.js'
 
 /**
  * What a batch journal belongs to, known by what things are rather than how they are named
@@ -44,16 +44,20 @@ export function journalTarget(baseUrl: string, username: string): JournalTarget 
  * named (by the input's content and the address as written, `spelledAs`) is still found.
  */
 export function defaultJournalPath(dataDir: string, command: string, input: JournalInput, target: JournalTarget, spelledAs = target.base_url): string {
-  const name = (key: string, baseUrl: string) => {
+  const name = (key: string, baseUrl: string, extension = JOURNAL_EXTENSION) => {
     const where = inputHash(`${baseUrl}\n${target.username}`).slice(0, 8)
-    return join(dataDir, 'journals', `${command.replaceAll(' ', '-')}-${key.slice(0, 16)}-${where}.ndjson`)
+    return join(dataDir, 'journals', `${command.replaceAll(' ', '-')}-${key.slice(0, 16)}-${where}${extension}`)
   }
-  const path = name(input.path === undefined ? input.sha256 : inputHash(input.path), target.base_url)
-  if (existsSync(path)) return path
-  const earlier = name(input.sha256, spelledAs.replace(/\/+$/, ''))
-  if (existsSync(earlier)) return earlier
+  const key = input.path === undefined ? input.sha256 : inputHash(input.path)
+  const path = name(key, target.base_url)
+  // An older gw's journal of this input, NDJSON then: opened, it is made a database in place.
+  const found = [path, name(key, target.base_url, '.ndjson'), name(input.sha256, spelledAs.replace(/\/+$/, ''), '.ndjson')].find((each) => existsSync(each))
+  if (found) return found
   return (input.path !== undefined && journalOfSameRows(join(dataDir, 'journals'), {command, sha256: input.sha256, target})) || path
 }
+
+/** How a journal gw names is named: a SQLite database (journal-file.ts). An older gw's, NDJSON then, end in `.ndjson`. */
+export const JOURNAL_EXTENSION = '.sqlite'
 
 /**
  * Held while a batch chooses its journal and opens it: keyed by what makes two runs the same
@@ -62,21 +66,21 @@ export function defaultJournalPath(dataDir: string, command: string, input: Jour
  * begin one, and both send every row; under this lock the second finds the first's journal
  * (journalOfSameRows), whose own lock then refuses it.
  */
-export function lockSameBatch(dataDir: string, command: string, sha256: string, target: JournalTarget): FileLock {
+export function lockSameBatch(dataDir: string, command: string, sha256: string, target: JournalTarget): {release(): void} {
   const folder = join(dataDir, 'journals')
   mkdirSync(folder, {recursive: true, mode: 0o700})
   const key = inputHash(`${command}\n${sha256}\n${target.base_url}\n${target.username}`).slice(0, 16)
   try {
-    return takeLock(join(folder, `.same-batch-${key}`))
+    // The kernel's lock on a file of gw's own folder, which no TMPDIR names; kept (empty) after,
+    // since a lock file removed while another gw opens it would let a third take a new one.
+    const held = openLockedDatabase(join(folder, `.same-batch-${key}.lock`))
+    return {release: () => held.close()}
   } catch (err) {
-    if (!(err instanceof LockHeldError)) throw err
+    if (!(err instanceof DatabaseLockedError)) throw err
     const who = err.pid === undefined || err.pid === process.pid ? 'Another gw' : `Another gw (pid ${err.pid})`
     throw new UsageError(`${who} is starting this batch (the same rows, for the same gateway and merchant): nothing was sent`, 'Wait for it to finish, then run this again: it finds that batch\'s journal and sends only what is left.')
   }
 }
-
-/** The most of a journal read for its header (its first line): enough for one input path of the longest Linux allows, and the rest. */
-const HEADER_BYTES = 8 * 1024
 
 /**
  * The journal in `directory` of this command, gateway and merchant begun for rows of this content
@@ -94,7 +98,7 @@ function journalOfSameRows(directory: string, wanted: {command: string; sha256: 
   }
   let found: {path: string; createdAt: string} | undefined
   for (const entry of entries) {
-    if (!entry.isFile()) continue
+    if (!entry.isFile() || entry.name.startsWith('.')) continue
     const path = join(directory, entry.name)
     const header = headerOf(path)
     if (header?.command !== wanted.command || header.input_sha256 !== wanted.sha256 || !sameTarget(header.target, wanted.target)) continue
@@ -125,17 +129,11 @@ export function writtenAddress(written: unknown): string | undefined {
  * listed. One that cannot be read is refused: it may be the journal these rows were sent under.
  */
 function headerOf(path: string): Record<string, unknown> | undefined {
-  let fd: number | undefined
   try {
-    fd = openSync(path, 'r')
-    const bytes = Buffer.alloc(HEADER_BYTES)
-    const read = readSync(fd, bytes, 0, HEADER_BYTES, 0)
-    return parseEntry(bytes.subarray(0, read).toString('utf8').split('\n', 1)[0])
+    return parseEntry(journalHeaderLine(path))
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
     throw unreadable(path, err as NodeJS.ErrnoException)
-  } finally {
-    if (fd !== undefined) closeSync(fd)
   }
 }
 

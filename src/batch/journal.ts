@@ -1,11 +1,8 @@
-import {fdatasync, ftruncateSync, writeSync} from 'node:fs'
-import {mkdir, open, readFile, type FileHandle} from 'node:fs/promises'
+import {mkdir} from 'node:fs/promises'
 import {dirname, resolve} from 'node:path'
-import {promisify} from 'node:util'
 import {UsageError, WriteError} from '../errors.js'
-import {type FileLock, HardLinkedError, takeLock} from '../lib/file-lock.js'
 import {realPath} from '../lib/file-identity.js'
-import {LockHeldError} from '../lib/lock-file.js'
+import {type JournalFile, JournalFileError, openJournalFile, syncFolder} from './journal-file.js'
 import {type Header, type Intent, notAJournal, readEntries, type Result, type Withdrawal} from './journal-entries.js'
 import {type JournalInput, type JournalTarget, journalTarget, unreadable} from './journal-identity.js'
 import {standingOf} from './journal-state.js'
@@ -16,14 +13,13 @@ export {defaultJournalPath, inputHash, type JournalInput, type JournalTarget, jo
 
 /** What a journal does with the disk, so that a test can fail one of them as a full or broken disk would. */
 export interface JournalDisk {
-  /** Reads the whole file; rejects with ENOENT when there is none. */
-  read(path: string): Promise<Buffer>
-  /** Writes from the start of `data`; returns how many bytes went (fewer on a full disk), or throws. */
-  write(fd: number, data: Uint8Array): number
-  datasync(fd: number): Promise<void>
+  /** The journal's entries so far, in order; rejects when they cannot be read. */
+  read(file: JournalFile): Promise<string[]>
+  /** Writes the entries in one transaction, durable when it returns; throws, leaving none of them, when it cannot. */
+  append(file: JournalFile, lines: readonly string[]): void
 }
 
-const realDisk: JournalDisk = {read: (path) => readFile(path), write: (fd, data) => writeSync(fd, data), datasync: promisify(fdatasync)}
+const realDisk: JournalDisk = {read: async (file) => file.lines(), append: (file, lines) => file.append(lines)}
 
 /** What a journal is opened for: this batch's command, input and gateway, and (to keep only theirs) the input's references. */
 export interface JournalOptions {
@@ -38,13 +34,12 @@ export interface JournalOptions {
 }
 
 /**
- * A batch's journal (design.md §5): an append-only NDJSON file, intent before a row is sent and
- * result after, each durable (fdatasync) before the send or the report it precedes. Writes that
- * arrive while one is being synced wait and go together in the next write and sync (group
- * commit), so N rows in flight cost about one sync, not N. A write that fails, or goes only
- * part-way, is cut back off the file and fails every entry in it: an entry counts only once its
- * whole line is synced. A line torn by a crash (kill -9) is the last one, never synced, and is cut
- * off when the journal is opened again. Only the earlier runs' entries are kept in memory.
+ * A batch's journal (design.md §5): its entries in a SQLite file held under the kernel's lock
+ * (journal-file.ts), intent before a row is sent and result after, each committed (synchronous
+ * FULL) before the send or the report it precedes. Entries that arrive in one turn of the event
+ * loop go together in one commit (group commit), so N rows in flight cost about one commit, not N.
+ * A commit that fails fails every entry in it and leaves none of them: an entry counts only once
+ * committed. Only the earlier runs' entries are kept in memory.
  */
 export class Journal {
   /** The earlier runs' intents and results, by reference: what a resumed run looks up or reports. */
@@ -58,13 +53,10 @@ export class Journal {
 
   private constructor(
     readonly path: string,
-    private readonly handle: FileHandle,
+    private readonly file: JournalFile,
     /** Whether this run found an earlier one's journal. */
     readonly resumed: boolean,
-    private readonly lock: FileLock,
     private readonly disk: JournalDisk,
-    /** Bytes on disk that are whole, synced lines: where a failed write is cut back to. */
-    private length: number,
     /** The input file this journal was begun for, when this run's input is the same rows at another path. */
     readonly movedFrom?: string,
     /** Whether this run's input holds the rows the journal was begun for, not an edit of them (Entries.sameRows). */
@@ -80,55 +72,41 @@ export class Journal {
     const {command, input, now, references} = options
     const disk = {...realDisk, ...options.disk}
     const target = journalTarget(options.target.base_url, options.target.username)
-    let file: string
+    let real: string
     try {
-      file = realPath(path)
-      await mkdir(dirname(file), {recursive: true, mode: 0o700})
+      real = realPath(path)
+      await mkdir(dirname(real), {recursive: true, mode: 0o700})
     } catch (err) {
       throw journalError(path, err)
     }
-    const lock = lockOf(path, file)
+    const file = openFile(path, real)
     try {
-      const bytes = await disk.read(file).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? Buffer.alloc(0) : Promise.reject(unreadable(path, err))))
-      // Only whole lines count: a line torn by a crash was never synced, so nothing was sent after it.
-      const length = bytes.lastIndexOf(0x0a) + 1
-      const whole = bytes.subarray(0, length).toString('utf8')
-      // Checked before the file is touched: --journal may name a file that is no journal at all.
-      const entries = length === 0 ? undefined : readEntries(path, whole, {command, input, target})
-      if (!entries && bytes.length > 0 && !bytes.toString('utf8').startsWith('{"journal":')) throw notAJournal(path)
-      const handle = await open(file, 'a', 0o600)
-      const journal = new Journal(path, handle, entries !== undefined, lock, disk, length, entries?.movedFrom, entries?.sameRows)
-      try {
-        await handle.truncate(length)
-        if (entries) {
-          for (const [reference, intent] of entries.intents) {
-            const result = entries.results.get(reference)
-            if (!references || references.has(reference)) journal.intents.set(reference, intent)
-            else if (standingOf(intent, result) === 'inDoubt') journal.inDoubtElsewhere.push(intent)
-          }
-          for (const [reference, result] of entries.results) if (!references || references.has(reference)) journal.results.set(reference, result)
-        } else {
-          // JSON leaves `input` out for stdin, which has no path.
-          const header: Header = {journal: 1, command, input: input.path, input_sha256: input.sha256, target, created_at: now.toISOString()}
-          await journal.append(header)
-          // The new file's name must survive a crash as well as its lines.
-          await syncDirectory(dirname(file))
+      const lines = await disk.read(file).catch((err: NodeJS.ErrnoException) => Promise.reject(unreadable(path, err)))
+      const entries = lines.length === 0 ? undefined : readEntries(path, lines.join('\n') + '\n', {command, input, target})
+      const journal = new Journal(path, file, entries !== undefined, disk, entries?.movedFrom, entries?.sameRows)
+      if (entries) {
+        for (const [reference, intent] of entries.intents) {
+          const result = entries.results.get(reference)
+          if (!references || references.has(reference)) journal.intents.set(reference, intent)
+          else if (standingOf(intent, result) === 'inDoubt') journal.inDoubtElsewhere.push(intent)
         }
-      } catch (err) {
-        await handle.close()
-        throw err
+        for (const [reference, result] of entries.results) if (!references || references.has(reference)) journal.results.set(reference, result)
+      } else {
+        // JSON leaves `input` out for stdin, which has no path.
+        const header: Header = {journal: 1, command, input: input.path, input_sha256: input.sha256, target, created_at: now.toISOString()}
+        await journal.append(header)
+        // The new file's name must survive a crash as well as its entries.
+        syncFolder(dirname(real))
       }
       return journal
     } catch (err) {
-      lock.release()
+      file.close()
       throw journalError(path, err)
     }
   }
 
   /** Resolves once the intent is on disk: only then may the row be sent. */
   intent(entry: Intent): Promise<void> {
-    // A take-over by another gw (its stale-lock check raced ours) must not have two runs sending.
-    if (!this.lock.held()) return Promise.reject(new UsageError(`The lock of journal ${this.path} is no longer this gw's: nothing more is sent`, 'Another gw took the batch over; let it finish, then run this again.'))
     return this.append(entry)
   }
 
@@ -145,48 +123,32 @@ export class Journal {
   async close(): Promise<void> {
     try {
       await this.flushing
-      await this.handle.close()
     } finally {
-      this.lock.release()
+      this.file.close()
     }
   }
 
   private append(entry: object): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.pending.push(JSON.stringify(entry) + '\n')
+      this.pending.push(JSON.stringify(entry))
       this.waiting.push({resolve, reject})
       this.flushing ??= this.flush()
     })
   }
 
   private async flush(): Promise<void> {
-    // Lets append() record this flush before it runs: one that ended before its caller stored it
-    // would be stored finished, and every later entry would wait for a flush that never comes.
-    await null
+    // Waits out this turn of the event loop: the answers that came in it are committed together.
+    await new Promise((resolve) => setImmediate(resolve))
     while (this.pending.length > 0) {
-      const data = Buffer.from(this.pending.join(''))
+      const lines = this.pending
       const waiting = this.waiting
       this.pending = []
       this.waiting = []
       try {
-        // One write of the whole group (a page-cache copy, done at once; measured: the promise
-        // API's appendFile cost more CPU than the rest of a row), then the sync off the main thread.
-        for (let written = 0; written < data.length; ) {
-          const wrote = this.disk.write(this.handle.fd, data.subarray(written))
-          if (!(wrote > 0)) throw Object.assign(new Error('no byte could be written'), {code: 'EIO'})
-          written += wrote
-        }
-        await this.disk.datasync(this.handle.fd)
-        this.length += data.length
+        this.disk.append(this.file, lines)
         for (const waiter of waiting) waiter.resolve()
       } catch (err) {
         const failure = journalError(this.path, err)
-        try {
-          // What part of the group reached the file is cut off: no half line may count as written.
-          ftruncateSync(this.handle.fd, this.length)
-        } catch {
-          // The next write would follow the torn part; it fails the same way, never counted either.
-        }
         for (const waiter of waiting) waiter.reject(failure)
       }
     }
@@ -196,34 +158,28 @@ export class Journal {
 
 /**
  * One gw at a time per journal: two runs of one batch would each send the rows the other has not
- * journaled yet. The lock (file-lock.ts) is the real file's, so a symlink to a journal in use is
- * refused as the journal itself is, and holds the owner's pid; a dead owner's is taken over.
+ * journaled yet. The lock is the kernel's on the file itself (journal-file.ts): a symlink, a bind
+ * mount, a new name after a rename or another TMPDIR finds it held, and it ends with its process.
  */
-function lockOf(path: string, file: string): FileLock {
+function openFile(path: string, file: string): JournalFile {
   const same = file === resolve(path) ? '' : ` (the same file as ${file})`
   try {
-    return takeLock(file, {create: true})
+    return openJournalFile(file)
   } catch (err) {
-    if (err instanceof HardLinkedError) {
+    if (!(err instanceof JournalFileError)) throw journalError(path, err)
+    if (err.reason === 'directory') throw unreadable(path, Object.assign(new Error('it is a directory'), {code: 'EISDIR'}))
+    if (err.reason === 'not-a-journal') throw notAJournal(path)
+    if (err.reason === 'hard-linked') {
       throw new UsageError(
-        `The batch journal ${path} has ${err.links} names (hard links): a lock beside one name is not seen from another, so two batches could run on it at once: nothing was sent`,
+        `The batch journal ${path} has ${err.detail.links} names (hard links): a write cut short by a crash is undone from a file beside the name it was made by, which a gw run on another name would not see: nothing was sent`,
         'Give --journal a file with one name: remove its other names, or copy it (cp) and give the copy.',
       )
     }
-    if (!(err instanceof LockHeldError)) throw journalError(path, err)
-    if (err.pid === process.pid) throw new UsageError(`The batch journal ${path}${same} is already open in this gw: nothing was sent`)
-    if (err.pid !== undefined) {
-      throw new UsageError(`Another gw (pid ${err.pid}) is running the batch of journal ${path}${same}: nothing was sent`, `Wait for it to finish, or stop it; then run this again to resume. If no gw is running this batch (the pid was reused), remove ${err.lockPath}.`)
-    }
-    throw new UsageError(`The batch journal ${path}${same} is being taken by another gw: nothing was sent`, 'Run it again in a moment.')
+    const {pid} = err.detail
+    if (pid === process.pid) throw new UsageError(`The batch journal ${path}${same} is already open in this gw: nothing was sent`)
+    const who = pid === undefined ? 'Another gw' : `Another gw (pid ${pid})`
+    throw new UsageError(`${who} is running the batch of journal ${path}${same}: nothing was sent`, 'Wait for it to finish, or stop it; then run this again to resume.')
   }
-}
-
-async function syncDirectory(path: string): Promise<void> {
-  const directory = await open(path, 'r')
-  // Some file systems cannot sync a directory; the file's own syncs still hold its lines.
-  await directory.sync().catch(() => {})
-  await directory.close()
 }
 
 /** Why the journal cannot be written, naming it: the batch stops, and says which rows were sent (exit 1). */

@@ -1,9 +1,9 @@
-import {createReadStream} from 'node:fs'
 import {appendFile, mkdir, readdir, readFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import {realPath} from '../lib/file-identity.js'
 import type {MadeFor} from '../lists/refund-match.js'
-import {type JournalTarget, parseEntry, parseJson, sameTarget} from './journal-identity.js'
+import {eachJournalLine, journalHeaderLine} from './journal-file.js'
+import {JOURNAL_EXTENSION, type JournalTarget, parseEntry, parseJson, sameTarget} from './journal-identity.js'
 
 /** The places of refund journals a batch was given (`--journal FILE`), one JSON string a line: read as the data directory's own are. */
 const placesFile = (dataDir: string) => join(dataDir, 'journals', 'elsewhere.ndjson')
@@ -40,7 +40,8 @@ export async function journaledRefunds(dataDir: string, target: JournalTarget, r
   if (refundIds.size === 0) return made
   const directory = join(dataDir, 'journals')
   const names = await readdir(directory).catch(() => [] as string[])
-  const own = names.filter((file) => file.startsWith('refund-create-') && file.endsWith('.ndjson')).map((name) => join(directory, name))
+  // An older gw's journals, NDJSON then, are read as they are.
+  const own = names.filter((file) => file.startsWith('refund-create-') && (file.endsWith(JOURNAL_EXTENSION) || file.endsWith('.ndjson'))).map((name) => join(directory, name))
   const given = await journalPlaces(dataDir).catch(() => [] as string[])
   // A journal is read once, however it was found: a place noted may be one of the directory's own.
   const paths = new Set<string>()
@@ -56,12 +57,12 @@ export async function journaledRefunds(dataDir: string, target: JournalTarget, r
 }
 
 async function readJournal(path: string, target: JournalTarget, refundIds: ReadonlySet<string>, made: Map<string, MadeFor>): Promise<void> {
-  const header = await firstLine(path)
+  const header = parseEntry(journalHeaderLine(path))
   if (header?.command !== 'refund create' || !sameTarget(header.target, target)) return
   const needles = [...refundIds].map((id) => `"id":${JSON.stringify(id)}`)
   // The rows' references whose results name one of the refunds, approved or not: gw sent them.
   const rows = new Map<string, string>()
-  await eachLine(path, (line) => {
+  await eachJournalLine(path, (line) => {
     if (!line.startsWith('{"result":') || !needles.some((needle) => line.includes(needle))) return
     const entry = parseEntry(line)
     const id = (entry?.record as Record<string, unknown> | undefined)?.id
@@ -69,34 +70,11 @@ async function readJournal(path: string, target: JournalTarget, refundIds: Reado
   })
   if (rows.size === 0) return
   const intents = [...rows.keys()].map((reference) => `{"intent":${JSON.stringify(reference)},`)
-  await eachLine(path, (line) => {
+  await eachJournalLine(path, (line) => {
     if (!intents.some((intent) => line.startsWith(intent))) return
     const entry = parseEntry(line)
     const transactionId = (entry?.request as Record<string, unknown> | undefined)?.transaction_id
     const id = rows.get(String(entry?.intent))
     if (id !== undefined && typeof transactionId === 'string') made.set(id, {transactionId, by: 'journal'})
   })
-}
-
-/** A file's first line, parsed: a journal's header. */
-async function firstLine(path: string): Promise<Record<string, unknown> | undefined> {
-  let first: string | undefined
-  await eachLine(path, (line) => {
-    first ??= line
-    return false
-  })
-  return parseEntry(first)
-}
-
-/**
- * Each whole line of a file, in order, read a chunk at a time (constant memory, however long the
- * file); a line torn by a crash, unended, is left out. `onLine` returning false stops the read.
- */
-export async function eachLine(path: string, onLine: (line: string) => boolean | void): Promise<void> {
-  let carried = ''
-  for await (const chunk of createReadStream(path, {encoding: 'utf8', highWaterMark: 1 << 20})) {
-    const lines = (carried + (chunk as string)).split('\n')
-    carried = lines.pop()!
-    for (const line of lines) if (onLine(line) === false) return
-  }
 }

@@ -1,12 +1,13 @@
-import {spawn, spawnSync} from 'node:child_process'
-import {appendFileSync, existsSync, fdatasync, mkdtempSync, readdirSync, readFileSync, renameSync, utimesSync, writeFileSync, writeSync} from 'node:fs'
+import {existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {defaultJournalPath, inputHash, Journal} from '../../../src/batch/journal.js'
+import {defaultJournalPath, inputHash, Journal, type JournalDisk} from '../../../src/batch/journal.js'
 import {peekJournal, STDIN} from '../../../src/batch/journal-entries.js'
 import {UsageError} from '../../../src/errors.js'
 import {expectReject} from '../../expect-error.js'
+import {heldByAnother, killHolder} from '../../held-file.js'
+import {journalText} from '../../journal-text.js'
 
 const now = new Date('2026-11-22T10:00:00Z')
 const path = () => join(mkdtempSync(join(tmpdir(), 'gw-journal-')), 'j.ndjson')
@@ -24,7 +25,7 @@ describe('Journal', () => {
     ])
     await journal.result({result: 'r-1', status: 'approved', exit_code: 0, record: {id: '071-R-1'}})
     await journal.close()
-    expect(readFileSync(file, 'utf8').split('\n')).toEqual([
+    expect(journalText(file).split('\n')).toEqual([
       JSON.stringify({journal: 1, command: 'refund create', input_sha256: 'a'.repeat(64), target: {base_url: 'http://localhost:8787', username: 'TEST'}, created_at: now.toISOString()}),
       JSON.stringify({intent: 'r-1', row: 1, line: 2, request: {amount: 100}}),
       JSON.stringify({intent: 'r-2', row: 2, line: 3, request: {amount: 200}}),
@@ -38,17 +39,19 @@ describe('Journal', () => {
     await again.close()
   })
 
-  it('cuts a line torn by a crash, so the next entry starts on a line of its own', async () => {
+  it('makes an older gw’s NDJSON journal a database in place, its line torn by a crash cut, and goes on from it', async () => {
     const file = path()
-    const journal = await open(file)
-    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {}})
-    await journal.close()
-    appendFileSync(file, '{"result":"r-1","sta')
+    const header = JSON.stringify({journal: 1, command: 'refund create', input_sha256: 'a'.repeat(64), target: {base_url: 'http://localhost:8787', username: 'TEST'}, created_at: now.toISOString()})
+    writeFileSync(file, `${header}\n{"intent":"r-1","row":1,"line":2,"request":{}}\n{"result":"r-1","sta`)
     const again = await open(file)
+    expect(again.resumed).toBe(true)
+    expect([...again.intents.keys()]).toEqual(['r-1'])
     expect(again.results.size).toBe(0)
     await again.result({result: 'r-1', status: 'approved', exit_code: 0})
     await again.close()
-    expect(readFileSync(file, 'utf8').split('\n').at(-2)).toBe('{"result":"r-1","status":"approved","exit_code":0}')
+    expect(readFileSync(file).subarray(0, 16).toString('latin1')).toBe('SQLite format 3\0')
+    expect(journalText(file)).toBe(`${header}\n{"intent":"r-1","row":1,"line":2,"request":{}}\n{"result":"r-1","status":"approved","exit_code":0}\n`)
+    expect(readdirSync(dirname(file))).toEqual(['j.ndjson'])
   })
 
   it('refuses the journal of another input or another command, and one another gw holds', async () => {
@@ -56,14 +59,14 @@ describe('Journal', () => {
     await (await open(file)).close()
     await expectReject(open(file, 'b'.repeat(64)), UsageError, `${file} was written for another input (an input with sha256 aaaaaaaaaaaa...), and this is stdin with sha256 bbbbbbbbbbbb...: nothing was sent`)
     await expectReject(open(file, 'a'.repeat(64), 'purchase create'), UsageError, 'is the journal of a gw refund create batch, not gw purchase create')
-    writeFileSync(file + '.lock', String(process.ppid))
-    await expectReject(open(file), UsageError, `Another gw (pid ${process.ppid}) is running the batch of journal ${file}`)
+    const holder = await heldByAnother(file)
+    await expectReject(open(file), UsageError, `Another gw (pid ${holder.pid}) is running the batch of journal ${file}: nothing was sent`)
   })
 
   it('is named from the input (stdin by its content) and the gateway and merchant, in the data directory', () => {
     const input = {sha256: inputHash('x')}
     const path = defaultJournalPath('/data/gw', 'refund create', input, target)
-    expect(path).toMatch(new RegExp(`^/data/gw/journals/refund-create-${inputHash('x').slice(0, 16)}-[0-9a-f]{8}\\.ndjson$`))
+    expect(path).toMatch(new RegExp(`^/data/gw/journals/refund-create-${inputHash('x').slice(0, 16)}-[0-9a-f]{8}\\.sqlite$`))
     expect(defaultJournalPath('/data/gw', 'refund create', input, {...target, base_url: 'https://gateway.example'})).not.toBe(path)
     expect(defaultJournalPath('/data/gw', 'refund create', input, {...target, username: 'ACME'})).not.toBe(path)
   })
@@ -117,106 +120,34 @@ describe('the journal lock', () => {
     await first.close()
   })
 
-  it('treats an empty lock file as held while it is young (its writer between creating it and writing its pid), and takes it over once old', async () => {
+  it('ends with the process that holds it: a gw killed (kill -9) while it runs leaves the journal to the next', async () => {
     const file = path()
-    writeFileSync(file + '.lock', '')
-    await expectReject(open(file), UsageError, `The batch journal ${file} is being taken by another gw: nothing was sent`)
-    const old = new Date(Date.now() - 60_000)
-    utimesSync(file + '.lock', old, old)
+    await (await open(file)).close()
+    const holder = await heldByAnother(file)
+    await expectReject(open(file), UsageError, `Another gw (pid ${holder.pid}) is running the batch of journal ${file}: nothing was sent`)
+    await killHolder(holder)
     const journal = await open(file)
-    expect(readFileSync(file + '.lock', 'utf8')).toBe(String(process.pid))
+    expect(journal.resumed).toBe(true)
     await journal.close()
-    expect(existsSync(file + '.lock')).toBe(false)
+    expect(readdirSync(dirname(file))).toEqual(['j.ndjson'])
   })
-
-  it("takes over a dead owner's lock, and leaves no file of its own beside it", async () => {
-    const file = path()
-    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString()
-    writeFileSync(file + '.lock', dead)
-    const journal = await open(file)
-    expect(readFileSync(file + '.lock', 'utf8')).toBe(String(process.pid))
-    expect(readdirSync(dirname(file)).sort()).toEqual(['j.ndjson', 'j.ndjson.lock'])
-    await journal.close()
-  })
-
-  it("leaves a dead owner's lock to the one process taking it over (LOCK.takeover), and clears a take-over left by a killed process once old", async () => {
-    const file = path()
-    writeFileSync(file + '.lock', '999999999')
-    // Another process is between finding the lock dead and removing it: the lock's name is never left vacant.
-    writeFileSync(file + '.lock.takeover', '999999998')
-    await expectReject(open(file), UsageError, `The batch journal ${file} is being taken by another gw: nothing was sent`)
-    expect(readFileSync(file + '.lock', 'utf8')).toBe('999999999')
-    const old = new Date(Date.now() - 60_000)
-    utimesSync(file + '.lock.takeover', old, old)
-    const journal = await open(file)
-    expect(readFileSync(file + '.lock', 'utf8')).toBe(String(process.pid))
-    expect(readdirSync(dirname(file)).sort()).toEqual(['j.ndjson', 'j.ndjson.lock'])
-    await journal.close()
-  })
-
-  it("lets exactly one of many processes racing for a dead owner's lock have it, all trying at once and none letting go", async () => {
-    const file = path()
-    writeFileSync(file + '.lock', '999999999')
-    // Each racer loads the lock module, says it is ready, and takes the lock when told to go; a
-    // holder keeps it (and runs) until its stdin closes, so a later racer cannot find it dead.
-    const script = `import('${join(import.meta.dirname, '../../../src/lib/file-lock.ts').replaceAll('\\', '/')}').then(({takeLock}) => {
-      process.stdout.write('ready\\n')
-      process.stdin.once('data', () => {
-        try { takeLock(process.argv[1].slice(0, -'.lock'.length)); process.stdout.write('held\\n') } catch { process.stdout.write('refused\\n') }
-        process.stdin.on('end', () => process.exit(0))
-      })
-    })`
-    for (let round = 0; round < 5; round++) {
-      const racers = Array.from({length: 6}, () => {
-        const child = spawn(process.execPath, ['--import', 'tsx', '-e', script, file + '.lock'], {stdio: ['pipe', 'pipe', 'inherit']})
-        let out = ''
-        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
-        /** Resolves once the racer has said one of the words. */
-        const said = (...words: string[]) => new Promise<void>((resolve) => {
-          const look = () => (words.some((word) => out.includes(word)) ? resolve() : child.stdout.once('data', () => setImmediate(look)))
-          look()
-        })
-        const closed = new Promise<void>((resolve) => child.on('close', () => resolve()))
-        return {child, said, closed, outcome: () => out.replace('ready\n', '').trim()}
-      })
-      await Promise.all(racers.map((racer) => racer.said('ready')))
-      for (const racer of racers) racer.child.stdin.write('go\n')
-      await Promise.all(racers.map((racer) => racer.said('held', 'refused')))
-      const outcomes = racers.map((racer) => racer.outcome())
-      for (const racer of racers) racer.child.stdin.end()
-      await Promise.all(racers.map((racer) => racer.closed))
-      expect(outcomes.filter((outcome) => outcome === 'held'), `round ${round}: ${outcomes.join(' ')}`).toHaveLength(1)
-      // Its holder exited without letting go: the next round races for a dead owner's lock again.
-    }
-  }, 60_000)
 })
 
 describe('a journal on a disk that fails', () => {
-  it('begins anew a journal that is gone when it is read (removed since its lock made it), as one never made', async () => {
-    const file = path()
-    const gone = Object.assign(new Error('no such file'), {code: 'ENOENT'})
-    const journal = await open(file, 'a'.repeat(64), 'refund create', {disk: {read: () => Promise.reject(gone)}})
-    expect(journal.resumed).toBe(false)
-    await journal.close()
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({journal: 1, command: 'refund create'})
-  })
-
-  /** The real writes, but the Nth one fails: EIO, or (`part`) after writing that many bytes of it. */
-  const failing = (nth: number, {part = 0, code = 'EIO'} = {}) => {
+  /** The real writes, but the Nth one fails with `code`, none of its entries written. */
+  const failing = (nth: number, code = 'EIO'): Partial<JournalDisk> => {
     let writes = 0
     return {
-      write: (fd: number, data: Uint8Array) => {
-        if (++writes !== nth) return writeSync(fd, data)
-        if (part > 0) return writeSync(fd, data.subarray(0, part))
-        throw Object.assign(new Error(`${code}: failed, write`), {code})
+      append: (file, lines) => {
+        if (++writes === nth) throw Object.assign(new Error(`${code}: failed, write`), {code})
+        file.append(lines)
       },
-      datasync: (fd: number) => new Promise<void>((resolve, reject) => fdatasync(fd, (err) => (err ? reject(err) : resolve()))),
     }
   }
 
   it('fails the entries of a write that throws (ENOSPC once), naming the journal, and takes later ones', async () => {
     const file = path()
-    const journal = await open(file, undefined, undefined, {disk: failing(2, {code: 'ENOSPC'})})
+    const journal = await open(file, undefined, undefined, {disk: failing(2, 'ENOSPC')})
     const error = await journal.intent({intent: 'r-1', row: 1, line: 2, request: {}}).catch((err: unknown) => err)
     expect(error).toMatchObject({kind: 'io', exitCode: 1, message: `The batch journal ${file} cannot be written (ENOSPC): no more rows are sent`})
     await journal.intent({intent: 'r-2', row: 2, line: 3, request: {}})
@@ -226,23 +157,20 @@ describe('a journal on a disk that fails', () => {
     await again.close()
   })
 
-  it('counts an intent only once its whole line is on disk: one written 10 bytes short is failed and cut off', async () => {
+  it('counts an intent only once its commit is whole: one whose commit failed half-way leaves no part of it', async () => {
     const file = path()
-    let writes = 0
-    const disk = {
-      ...failing(99),
-      write: (fd: number, data: Uint8Array) => {
-        writes++
-        // The second write (the intent) goes 10 bytes, then the disk is full.
-        if (writes === 2) return writeSync(fd, data.subarray(0, 10))
-        if (writes === 3) throw Object.assign(new Error('ENOSPC: no space left on device, write'), {code: 'ENOSPC'})
-        return writeSync(fd, data)
+    const journal = await open(file, undefined, undefined, {
+      disk: {
+        append: (journalFile, lines) =>
+          journalFile.append(lines, () => {
+            // Inserted, then the commit fails, as a full disk would fail it.
+            if (lines.some((line) => line.includes('"intent"'))) throw Object.assign(new Error('ENOSPC: no space left on device, write'), {code: 'ENOSPC'})
+          }),
       },
-    }
-    const journal = await open(file, undefined, undefined, {disk})
+    })
     await expect(journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})).rejects.toMatchObject({kind: 'io'})
     await journal.close()
-    expect(readFileSync(file, 'utf8').split('\n')).toHaveLength(2)
+    expect(journalText(file).split('\n')).toHaveLength(2)
     const again = await open(file)
     expect(again.intents.size).toBe(0)
     await again.close()
@@ -261,6 +189,7 @@ describe('peekJournal: what a dry run reads of the journal the real run would op
     // A header torn by a crash: the real run takes it as a new journal, so nothing was sent under it.
     writeFileSync(file, '{"journal":1,"comm')
     expect(await peekJournal(file, asked())).toBeUndefined()
+    expect(readFileSync(file, 'utf8')).toBe('{"journal":1,"comm')
   })
 
   it('reads an earlier run’s intents and results, whole lines only, without taking its lock; the input it was begun for when this one is elsewhere', async () => {
@@ -269,8 +198,7 @@ describe('peekJournal: what a dry run reads of the journal the real run would op
     await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
     await journal.result({result: 'r-1', status: 'approved', exit_code: 0})
     await journal.intent({intent: 'r-2', row: 2, line: 3, request: {amount: 200}})
-    // Read while the run holds it, a torn line at the end.
-    appendFileSync(file, '{"result":"r-2","sta')
+    // Read while the run holds it.
     const entries = (await peekJournal(file, asked('a'.repeat(64), '/data/now.csv')))!
     expect([...entries.intents.keys()]).toEqual(['r-1', 'r-2'])
     expect([...entries.results.keys()]).toEqual(['r-1'])

@@ -1,4 +1,4 @@
-import {mkdtempSync, readFileSync, renameSync, writeFileSync} from 'node:fs'
+import {mkdtempSync, readFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
@@ -6,8 +6,9 @@ import {Journal} from '../../../src/batch/journal.js'
 import type {RowSender} from '../../../src/batch/kinds.js'
 import type {RowReport} from '../../../src/batch/row-reports.js'
 import {BatchRunner} from '../../../src/batch/runner.js'
-import {AuthError, GatewayError, NotFoundError, UsageError} from '../../../src/errors.js'
+import {AuthError, GatewayError, NotFoundError} from '../../../src/errors.js'
 import {findEarlier, type MoneyRequest, sendOnce} from '../../../src/operations/money.js'
+import {journalText} from '../../journal-text.js'
 
 // Rows an earlier run sent are told apart by what they asked (an edited input), the
 // gateway's run of its data goes with each answer, and --verify looks the rows done up.
@@ -16,7 +17,7 @@ type Body = {reference: string; amount: number}
 
 const journalAt = (file: string) => Journal.open(file, {command: 'purchase create', input: {path: '/data/p.csv', sha256: 'h'}, now: new Date(), target: {base_url: 'http://localhost:4010', username: 'TEST'}})
 const newJournal = () => journalAt(join(mkdtempSync(join(tmpdir(), 'gw-runner-id-')), 'j.ndjson'))
-const linesOf = (file: string) => readFileSync(file, 'utf8').split('\n').slice(1, -1).map((line) => JSON.parse(line) as Record<string, unknown>)
+const linesOf = (file: string) => journalText(file).split('\n').slice(1, -1).map((line) => JSON.parse(line) as Record<string, unknown>)
 
 /**
  * A pretend gateway behind the real money module: `records` by reference; a row without an amount
@@ -260,34 +261,5 @@ describe('--verify: the rows an earlier run did, looked up before they are repor
     expect(g.looked).toEqual(['found'])
     expect(end.notStarted).toBe(4)
     expect(end.stoppedBy).toBe('SIGINT')
-  })
-})
-
-describe("a journal whose lock another gw took over", () => {
-  it('sends no row after the take-over: the run stops with the refusal', async () => {
-    const journal = await newJournal()
-    const g = gateway()
-    const reports: RowReport[] = []
-    let taken = false
-    const sender: RowSender<Input, Body> = {
-      ...g.sender,
-      send: async (body) => {
-        if (!taken) {
-          taken = true
-          // Another gw's stale-lock check raced ours and put its own lock in place.
-          writeFileSync(`${journal.path}.other`, '424242')
-          renameSync(`${journal.path}.other`, `${journal.path}.lock`)
-        }
-        return g.sender.send(body)
-      },
-    }
-    const runner = new BatchRunner({rows: rows([1, 2, 3, 4, 5, 6].map((n) => ({reference: `r-${n}`, amount: 100}))), total: 6, sender, journal, concurrency: 1, onRow: (report) => reports.push(report)})
-    const end = await runner.run()
-    await journal.close()
-    expect(end.stoppedByError).toBeInstanceOf(UsageError)
-    expect(end.stoppedByError!.message).toBe(`The lock of journal ${journal.path} is no longer this gw's: nothing more is sent`)
-    expect(g.sent).toEqual(['r-1'])
-    expect(reports.filter((r) => r.status === 'approved').map((r) => r.reference)).toEqual(['r-1'])
-    expect(reports.filter((r) => r.status === 'invalid').every((r) => r.error!.messages[0] === end.stoppedByError!.message)).toBe(true)
   })
 })

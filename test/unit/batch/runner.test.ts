@@ -1,4 +1,4 @@
-import {mkdtempSync, readFileSync} from 'node:fs'
+import {mkdtempSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
@@ -9,6 +9,7 @@ import type {RowSender} from '../../../src/batch/kinds.js'
 import {BatchRunner} from '../../../src/batch/runner.js'
 import {AuthError, GatewayError, GwError, InterruptedError, ModeMismatchError, NotFoundError, OutcomeUnknownError, RejectedError, WriteError} from '../../../src/errors.js'
 import {findEarlier, type MoneyRequest, sendOnce} from '../../../src/operations/money.js'
+import {journalText} from '../../journal-text.js'
 
 type Body = {reference: string; amount: number}
 
@@ -294,7 +295,7 @@ async function inDoubtSince(reference: string, sentAt?: number): Promise<Journal
 
 /** The intents a journal file holds for a reference, in order. */
 function intentsOf(path: string, reference: string): {sent_at?: string}[] {
-  return readFileSync(path, 'utf8')
+  return journalText(path)
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line) as {intent?: string; sent_at?: string})
@@ -503,7 +504,7 @@ describe('answers lost in a row', () => {
 
 /** The results a journal file holds, in order. */
 function resultsOf(path: string): Record<string, unknown>[] {
-  return readFileSync(path, 'utf8')
+  return journalText(path)
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line) as Record<string, unknown>)
@@ -674,11 +675,20 @@ describe('rows the journal holds, as each run counts them', () => {
     const full = new WriteError('The batch journal cannot be written (ENOSPC)', new Error('ENOSPC'))
     j.withdraw = () => Promise.reject(full)
     const write = j.intent.bind(j)
+    let secondJournaled!: () => void
+    const second = new Promise<void>((resolve) => (secondJournaled = resolve))
     j.intent = async (entry) => {
       await write(entry)
-      if (entry.intent === 'second') runner.stop('SIGTERM')
+      if (entry.intent === 'second') secondJournaled()
     }
-    const runner = new BatchRunner({rows: rows(['first', 'second']), total: 2, sender: g.sender, journal: j, concurrency: 1, onRow: () => {}})
+    // Stopped once the first row is answered and the second's intent is on disk, whichever came first.
+    const sender: RowSender<Body, Body> = {...g.sender, send: async (body) => {
+      const answer = await g.sender.send(body)
+      await second
+      runner.stop('SIGTERM')
+      return answer
+    }}
+    const runner = new BatchRunner({rows: rows(['first', 'second']), total: 2, sender, journal: j, concurrency: 1, onRow: () => {}})
     const end = await runner.run()
     expect(g.sent).toEqual(['first'])
     expect(end).toMatchObject({stoppedBy: 'SIGTERM', stoppedByError: full, journal: {answered: 1, inDoubt: 1, notStarted: 0}})

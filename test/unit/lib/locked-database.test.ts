@@ -1,36 +1,23 @@
-import {type ChildProcess, spawn, spawnSync} from 'node:child_process'
+import {spawnSync} from 'node:child_process'
 import {chmodSync, linkSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it, vi} from 'vitest'
 import {DatabaseLockedError, deviceName, isHeldHere, lockHolder, NotADatabaseError, nodeSqlite, openLockedDatabase, readLocks, systemError, withoutSqliteWarning} from '../../../src/lib/locked-database.js'
+import {heldByAnother} from '../../held-file.js'
 import {caught, folder} from './folders.js'
 
 // One writer of a file, by the kernel's lock on the file itself (design.md §5): it holds through
 // every name the file has, and dies with its process.
 
 const opened: {close(): void}[] = []
-const holders: ChildProcess[] = []
 afterEach(() => {
   for (const database of opened.splice(0)) database.close()
-  for (const child of holders.splice(0)) child.kill('SIGKILL')
 })
 
 const open = (path: string) => {
   const database = openLockedDatabase(path)
   opened.push(database)
   return database
-}
-
-/** Another process holding the database at `path` until it is killed: resolves with its pid once it holds it. */
-async function heldByAnother(path: string): Promise<ChildProcess> {
-  const script = `const {DatabaseSync} = require('node:sqlite'); const db = new DatabaseSync(process.argv[1]); db.exec('PRAGMA locking_mode = EXCLUSIVE'); db.exec('BEGIN EXCLUSIVE'); db.exec('COMMIT'); process.stdout.write('held\\n'); setInterval(() => {}, 1000)`
-  const child = spawn(process.execPath, ['--no-warnings', '-e', script, path], {stdio: ['ignore', 'pipe', 'inherit']})
-  holders.push(child)
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', () => resolve())
-    child.on('exit', (code) => reject(new Error(`the holder exited with ${code}`)))
-  })
-  return child
 }
 
 const proc = statSync('/proc/locks', {throwIfNoEntry: false}) !== undefined

@@ -1,0 +1,324 @@
+import {closeSync, createReadStream, fsyncSync, openSync, readSync, renameSync, rmSync, statSync} from 'node:fs'
+import {dirname} from 'node:path'
+import type {DatabaseSync} from 'node:sqlite'
+import {pathToFileURL} from 'node:url'
+import {fileId} from '../lib/file-identity.js'
+import {LockHeldError, takeLockFile} from '../lib/lock-file.js'
+import {DatabaseLockedError, isHeldHere, type LockedDatabase, NotADatabaseError, nodeSqlite, openLockedDatabase, systemError} from '../lib/locked-database.js'
+
+// A batch journal's file (design.md §5): a SQLite database of one table holding the journal's
+// entries in order, each the JSON text an NDJSON journal held as a line. Its writer holds the
+// kernel's lock on the file itself (openLockedDatabase), so one gw runs a batch whatever name,
+// bind mount, container or TMPDIR the other came by; each write is one transaction, whole or not
+// at all. An older gw's NDJSON journal is made a database in place when a batch opens it.
+
+/** `PRAGMA application_id` of a gw journal ("gwJ1"): another program's SQLite file is no journal. */
+const JOURNAL_ID = 0x67774a31
+
+const SQLITE_MAGIC = 'SQLite format 3\0'
+
+/** What a file holds: nothing yet, a journal database, an older gw's NDJSON journal, or something else. */
+export type JournalFormat = 'none' | 'database' | 'lines' | 'other'
+
+/** What the file at `file` (a real path) holds, by its first bytes. Throws the system's error when it cannot be read (EACCES, EISDIR). */
+export function journalFormat(file: string): JournalFormat {
+  let fd: number
+  try {
+    fd = openSync(file, 'r')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'none'
+    throw err
+  }
+  try {
+    const head = Buffer.alloc(SQLITE_MAGIC.length)
+    const read = readSync(fd, head, 0, head.length, 0)
+    const text = head.subarray(0, read).toString('latin1')
+    if (read === 0) return 'none'
+    if (text === SQLITE_MAGIC) return 'database'
+    return text.startsWith('{"journal":') ? 'lines' : 'other'
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** The journals this process writes, by device and inode: read through their own connection, never a second one (which would end the lock). */
+const WRITING = new Map<string, DatabaseSync>()
+
+/** A journal this process holds for writing, until close(). */
+export interface JournalFile {
+  readonly path: string
+  /** Every entry written so far, in order. */
+  lines(): string[]
+  /** Writes the entries in one transaction: durable when it returns (synchronous FULL); throws, leaving none of them, when it cannot. */
+  append(lines: readonly string[], beforeCommit?: () => void): void
+  close(): void
+}
+
+/** Why a journal cannot be opened for writing, for Journal.open to say. */
+export class JournalFileError extends Error {
+  constructor(
+    readonly reason: 'not-a-journal' | 'hard-linked' | 'directory' | 'locked',
+    readonly detail: {links?: number; pid?: number} = {},
+  ) {
+    super(reason)
+  }
+}
+
+/**
+ * Opens the journal at `file` (a real path) for writing under the kernel's lock, made when there
+ * is none, an older gw's NDJSON journal made a database first. Throws JournalFileError for a file
+ * that is no journal, a folder, one held by another gw (or this one), or one with two names (a
+ * crashed write's undo record lies beside the name it was opened by, where a gw started on the
+ * other name would not look); the system's error (code ENOSPC, EACCES...) when it cannot be
+ * written.
+ */
+export function openJournalFile(file: string): JournalFile {
+  const before = statSync(file, {throwIfNoEntry: false})
+  if (before?.isDirectory()) throw new JournalFileError('directory')
+  if (before && before.nlink > 1) throw new JournalFileError('hard-linked', {links: before.nlink})
+  const format = journalFormat(file)
+  if (format === 'other') throw new JournalFileError('not-a-journal')
+  if (format === 'lines') fromLines(file)
+  let locked: LockedDatabase
+  try {
+    locked = openLockedDatabase(file)
+  } catch (err) {
+    if (err instanceof DatabaseLockedError) throw new JournalFileError('locked', {pid: err.pid})
+    if (err instanceof NotADatabaseError) throw new JournalFileError('not-a-journal')
+    throw err
+  }
+  const {db} = locked
+  try {
+    const id = (db.prepare('PRAGMA application_id').get() as {application_id: number}).application_id
+    const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get() as {n: number}
+    if (id === 0 && tables.n === 0) {
+      db.exec(`PRAGMA application_id = ${JOURNAL_ID}`)
+      db.exec('CREATE TABLE entries (seq INTEGER PRIMARY KEY, line TEXT NOT NULL)')
+    } else if (id !== JOURNAL_ID) {
+      throw new JournalFileError('not-a-journal')
+    }
+  } catch (err) {
+    locked.close()
+    throw err instanceof JournalFileError ? err : systemError(err)
+  }
+  const key = fileId(statSync(file))
+  WRITING.set(key, db)
+  const insert = db.prepare('INSERT INTO entries (line) VALUES (?)')
+  return {
+    path: file,
+    lines: () => readLines(db),
+    append(lines, beforeCommit) {
+      try {
+        db.exec('BEGIN IMMEDIATE')
+        for (const line of lines) insert.run(line)
+        beforeCommit?.()
+        db.exec('COMMIT')
+      } catch (err) {
+        // A commit that failed has been rolled back by SQLite already; one that never began has nothing to undo.
+        if (db.isTransaction) db.exec('ROLLBACK')
+        throw systemError(err)
+      }
+    },
+    close() {
+      WRITING.delete(key)
+      locked.close()
+    },
+  }
+}
+
+function readLines(db: DatabaseSync): string[] {
+  return (db.prepare('SELECT line FROM entries ORDER BY seq').all() as {line: string}[]).map((row) => row.line)
+}
+
+/** SQLite's result codes of a page read while its writer rewrote it: read again. */
+const TORN_READ = new Set([11, 26])
+
+/**
+ * Each entry of the journal at `file` (a real path), in order, read without taking its lock: a
+ * batch another gw is running stays readable, as an NDJSON journal was. SQLite opens the file
+ * immutable (no lock, no undo record looked for), so a page its writer rewrites meanwhile can read
+ * torn: the read is begun again, and entries already given may come again. `onLine` returning
+ * false stops the read. An older gw's NDJSON journal is read a line at a time, its torn last line
+ * left out. Returns what the file held.
+ */
+export async function eachJournalLine(file: string, onLine: (line: string) => boolean | void): Promise<JournalFormat> {
+  const format = journalFormat(file)
+  if (format === 'lines') await eachLine(file, onLine)
+  if (format !== 'database') return format
+  const own = ownConnection(file)
+  if (own === NOT_A_JOURNAL) return 'other'
+  if (own) {
+    for (const line of readLines(own)) if (onLine(line) === false) break
+    return format
+  }
+  return withReader(file, (db) => {
+    if (!isJournal(db)) return 'other'
+    for (const row of db.prepare('SELECT line FROM entries ORDER BY seq').iterate() as Iterable<{line: string}>) if (onLine(row.line) === false) break
+    return format
+  })
+}
+
+/** Every entry of the journal at `file`, as eachJournalLine reads them, with what the file held. */
+export async function journalLines(file: string): Promise<{format: JournalFormat; lines: string[]}> {
+  let lines: string[] = []
+  const format = await eachJournalLine(file, (line) => {
+    lines.push(line)
+  }).catch((err: unknown) => {
+    lines = []
+    throw err
+  })
+  return {format, lines}
+}
+
+/** Every entry of the journal at `file` (a real path), in order, as eachJournalLine reads them; none when it holds none, or is no journal. */
+export function readJournal(file: string): string[] {
+  const format = journalFormat(file)
+  if (format === 'lines') return readWholeLines(file)
+  if (format !== 'database') return []
+  const own = ownConnection(file)
+  if (own === NOT_A_JOURNAL) return []
+  if (own) return readLines(own)
+  return withReader(file, (db) => (isJournal(db) ? readLines(db) : []))
+}
+
+/** The most of an NDJSON journal read for its header (its first line): enough for one input path of the longest Linux allows, and the rest. */
+const HEADER_BYTES = 8 * 1024
+
+/** The first entry of the journal at `file` (its header), as eachJournalLine reads it; undefined when it holds none, or is no journal. */
+export function journalHeaderLine(file: string): string | undefined {
+  const format = journalFormat(file)
+  if (format === 'lines') {
+    const fd = openSync(file, 'r')
+    try {
+      const bytes = Buffer.alloc(HEADER_BYTES)
+      const read = readSync(fd, bytes, 0, HEADER_BYTES, 0)
+      return bytes.subarray(0, read).toString('utf8').split('\n', 1)[0]
+    } finally {
+      closeSync(fd)
+    }
+  }
+  if (format !== 'database') return undefined
+  const own = ownConnection(file)
+  if (own === NOT_A_JOURNAL) return undefined
+  if (own) return readLines(own)[0]
+  return withReader(file, (db) => (isJournal(db) ? (db.prepare('SELECT line FROM entries ORDER BY seq LIMIT 1').get() as {line: string} | undefined)?.line : undefined))
+}
+
+/** `read` given the journal at `file` opened immutable (no lock taken), begun again when a page read torn. */
+function withReader<T>(file: string, read: (db: DatabaseSync) => T): T {
+  for (let attempt = 1; ; attempt++) {
+    const {DatabaseSync} = nodeSqlite()
+    const url = pathToFileURL(file)
+    url.searchParams.set('immutable', '1')
+    const db = new DatabaseSync(url, {readOnly: true})
+    try {
+      return read(db)
+    } catch (err) {
+      if (attempt >= 5 || !TORN_READ.has((err as {errcode?: number}).errcode ?? 0)) throw systemError(err)
+    } finally {
+      db.close()
+    }
+  }
+}
+
+/**
+ * This process's own connection to the journal at `file` when it writes it. A second connection
+ * must never be opened to a file this process holds: closing it would end the kernel's lock.
+ */
+function ownConnection(file: string): DatabaseSync | typeof NOT_A_JOURNAL | undefined {
+  if (!isHeldHere(file)) return undefined
+  const stat = statSync(file, {throwIfNoEntry: false})
+  // Another file this process holds (a batch's same-batch lock): no journal.
+  return (stat && WRITING.get(fileId(stat))) ?? NOT_A_JOURNAL
+}
+
+const NOT_A_JOURNAL = Symbol('not a journal')
+
+/** Whether a database is a gw journal: its application_id says so (another program's SQLite file, or a lock, is none). */
+function isJournal(db: DatabaseSync): boolean {
+  return (db.prepare('PRAGMA application_id').get() as {application_id: number}).application_id === JOURNAL_ID
+}
+
+/**
+ * Each whole line of a file, in order, read a chunk at a time (constant memory, however long the
+ * file); a line torn by a crash, unended, is left out. `onLine` returning false stops the read.
+ */
+export async function eachLine(path: string, onLine: (line: string) => boolean | void): Promise<void> {
+  let carried = ''
+  for await (const chunk of createReadStream(path, {encoding: 'utf8', highWaterMark: 1 << 20})) {
+    const lines = (carried + (chunk as string)).split('\n')
+    carried = lines.pop()!
+    for (const line of lines) if (onLine(line) === false) return
+  }
+}
+
+/**
+ * Makes an older gw's NDJSON journal at `file` a journal database in place: its whole lines
+ * written to a new database beside it, synced, and renamed over it. Under the lock an older gw
+ * takes beside the file, so that none is appending to it meanwhile.
+ */
+function fromLines(file: string): void {
+  let olderLock
+  try {
+    olderLock = takeLockFile(`${file}.lock`)
+  } catch (err) {
+    if (err instanceof LockHeldError) throw new JournalFileError('locked', {pid: err.pid})
+    throw err
+  }
+  const aside = `${file}.${process.pid}.new`
+  try {
+    const text = readWholeLines(file)
+    const {DatabaseSync} = nodeSqlite()
+    rmSync(aside, {force: true})
+    closeSync(openSync(aside, 'wx', 0o600))
+    const db = new DatabaseSync(aside)
+    try {
+      db.exec(`PRAGMA application_id = ${JOURNAL_ID}`)
+      db.exec('CREATE TABLE entries (seq INTEGER PRIMARY KEY, line TEXT NOT NULL)')
+      const insert = db.prepare('INSERT INTO entries (line) VALUES (?)')
+      db.exec('BEGIN')
+      for (const line of text) insert.run(line)
+      db.exec('COMMIT')
+    } finally {
+      db.close()
+    }
+    renameSync(aside, file)
+    syncFolder(dirname(file))
+  } catch (err) {
+    rmSync(aside, {force: true})
+    throw systemError(err)
+  } finally {
+    olderLock.release()
+  }
+}
+
+function readWholeLines(file: string): string[] {
+  const fd = openSync(file, 'r')
+  try {
+    const size = statSync(file).size
+    const bytes = Buffer.alloc(size)
+    let read = 0
+    while (read < size) {
+      const got = readSync(fd, bytes, read, size - read, read)
+      if (got === 0) break
+      read += got
+    }
+    const whole = bytes.subarray(0, bytes.lastIndexOf(0x0a) + 1).toString('utf8')
+    return whole.split('\n').slice(0, -1)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** Syncs a folder, so that a name made or renamed in it survives a crash; some file systems cannot, and the file's own syncs still hold. */
+export function syncFolder(path: string): void {
+  let fd: number | undefined
+  try {
+    fd = openSync(path, 'r')
+    fsyncSync(fd)
+  } catch {
+    // A folder that cannot be synced (some file systems): nothing more to do.
+  } finally {
+    if (fd !== undefined) closeSync(fd)
+  }
+}
