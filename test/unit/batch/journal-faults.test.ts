@@ -1,4 +1,4 @@
-import {fdatasync, mkdtempSync, writeSync} from 'node:fs'
+import {mkdtempSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
@@ -11,7 +11,7 @@ import {findEarlier, type MoneyRequest, sendOnce} from '../../../src/operations/
 
 // A journal that cannot be written stops the batch (design.md §5), tried in the manner of SQLite's
 // I/O-error tests: a 12-row refund batch whose journal's Nth write (then, in a second series, its
-// Nth fdatasync) fails with EIO, for every N until a run completes untouched. Every run ends
+// Nth commit) fails with EIO, for every N until a run completes untouched. Every run ends
 // stopped by the error or complete; the rerun without the fault finishes the batch, and the
 // gateway has every row exactly once.
 type Body = {reference: string; amount: number}
@@ -50,19 +50,17 @@ function gateway() {
   return {sender, sends, held}
 }
 
-/** The real disk, but the `nth` call of `which` fails with EIO. */
-function failing(which: 'write' | 'datasync', nth: number): Omit<JournalDisk, 'read'> & {calls: () => number} {
+/** The real disk, but the `nth` write fails with EIO: before its entries are inserted (`write`), or at its commit, once they are (`commit`). */
+function failing(which: 'write' | 'commit', nth: number): Partial<JournalDisk> & {calls: () => number} {
   let calls = 0
   const eio = () => Object.assign(new Error('EIO: i/o error'), {code: 'EIO'})
   return {
     calls: () => calls,
-    write(fd, data) {
+    append(file, lines) {
       if (which === 'write' && ++calls === nth) throw eio()
-      return writeSync(fd, data)
-    },
-    datasync(fd) {
-      if (which === 'datasync' && ++calls === nth) return Promise.reject(eio())
-      return new Promise((resolve, reject) => fdatasync(fd, (err) => (err ? reject(err) : resolve())))
+      file.append(lines, () => {
+        if (which === 'commit' && ++calls === nth) throw eio()
+      })
     },
   }
 }
@@ -88,7 +86,7 @@ async function runOnce(path: string, sender: RowSender<Body, Body>, disk?: Parti
   }
 }
 
-describe.each(['write', 'datasync'] as const)('the Nth journal %s fails with EIO', (which) => {
+describe.each(['write', 'commit'] as const)('the Nth journal %s fails with EIO', (which) => {
   it('for every N: the run stops with the error or completes; the rerun finishes it, every row sent exactly once', async () => {
     let untouched = false
     let positions = 0

@@ -70,7 +70,7 @@ describe('the journals looked through for the same rows, when one fails as it is
     const {dir, found} = dataDir()
     faults.open = 'ENOENT'
     expect(defaultJournalPath(dir, 'refund create', moved, to)).toBe(found)
-    expect(faults.opened).toBe(1)
-    expect(faults.closed).toBe(1)
+    expect(faults.opened).toBeGreaterThan(0)
+    expect(faults.closed).toBe(faults.opened)
   })
 })
