@@ -4,7 +4,7 @@ import type {DatabaseSync} from 'node:sqlite'
 import {pathToFileURL} from 'node:url'
 import {fileId} from '../lib/file-identity.js'
 import {LockHeldError, takeLockFile} from '../lib/lock-file.js'
-import {DatabaseLockedError, isHeldHere, type LockedDatabase, NotADatabaseError, nodeSqlite, openLockedDatabase, systemError} from '../lib/locked-database.js'
+import {DatabaseLockedError, isHeldHere, type LockedDatabase, NotADatabaseError, nodeSqlite, openLockedDatabase, primaryCode, systemError} from '../lib/locked-database.js'
 
 // A batch journal's file (design.md §5): a SQLite database of one table holding the journal's
 // entries in order, each the JSON text an NDJSON journal held as a line. Its writer holds the
@@ -92,8 +92,8 @@ export function openJournalFile(file: string): JournalFile {
     const id = (db.prepare('PRAGMA application_id').get() as {application_id: number}).application_id
     const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get() as {n: number}
     if (id === 0 && tables.n === 0) {
-      db.exec(`PRAGMA application_id = ${JOURNAL_ID}`)
-      db.exec('CREATE TABLE entries (seq INTEGER PRIMARY KEY, line TEXT NOT NULL)')
+      // One transaction: a journal marked as one always has its table.
+      db.exec(`BEGIN; PRAGMA application_id = ${JOURNAL_ID}; CREATE TABLE entries (seq INTEGER PRIMARY KEY, line TEXT NOT NULL); COMMIT`)
     } else if (id !== JOURNAL_ID) {
       throw new JournalFileError('not-a-journal')
     }
@@ -214,7 +214,7 @@ function withReader<T>(file: string, read: (db: DatabaseSync) => T): T {
     try {
       return read(db)
     } catch (err) {
-      if (attempt >= 5 || !TORN_READ.has((err as {errcode?: number}).errcode ?? 0)) throw systemError(err)
+      if (attempt >= 5 || !TORN_READ.has(primaryCode(err) ?? 0)) throw systemError(err)
     } finally {
       db.close()
     }

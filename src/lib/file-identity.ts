@@ -2,7 +2,7 @@ import {readlinkSync, realpathSync, statSync} from 'node:fs'
 import {basename, dirname, isAbsolute, join, sep} from 'node:path'
 
 // Which file a path names: where it really is, every symlink resolved, and its device and inode
-// while it exists (design.md §5: identity, not names). A lock (file-lock.ts) is keyed by both.
+// while it exists (design.md §5: identity, not names).
 
 /** A file as gw tells files apart (design.md §5): where it really is, and what it is once it exists. */
 export interface FileIdentity {

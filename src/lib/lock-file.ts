@@ -1,7 +1,7 @@
 import {randomBytes} from 'node:crypto'
 import {closeSync, existsSync, fstatSync, linkSync, openSync, readFileSync, rmSync, type Stats, statSync, writeFileSync} from 'node:fs'
 
-// One lock file (file-lock.ts takes one beside a file, and one by its device and inode): put in
+// One lock file, beside the file it locks (an older gw's journal, while it is made a database): put in
 // place whole with link(2), holding its owner's pid; a dead owner's taken over by one process at a time.
 
 /** Another process (or this one, a second time) holds the lock: who, when it says. */

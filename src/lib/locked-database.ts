@@ -74,7 +74,7 @@ export function openLockedDatabase(path: string): LockedDatabase {
     db.exec('COMMIT')
   } catch (err) {
     db.close()
-    const code = (err as {errcode?: number}).errcode
+    const code = primaryCode(err)
     if (code === SQLITE_BUSY) throw new DatabaseLockedError(file, lockHolder(file, readLocks()))
     if (code === SQLITE_NOTADB) throw new NotADatabaseError(file, 'its first bytes are no database header')
     throw systemError(err)
@@ -103,8 +103,14 @@ const SYSTEM_CODES: Record<string, string> = {10: 'EIO', 13: 'ENOSPC', 14: 'EACC
  * other file gw cannot write; any other error as it is.
  */
 export function systemError(err: unknown): unknown {
-  const code = SYSTEM_CODES[String((err as {errcode?: number}).errcode)]
+  const code = SYSTEM_CODES[String(primaryCode(err))]
   return code === undefined ? err : Object.assign(new Error((err as Error).message, {cause: err}), {code})
+}
+
+/** A node:sqlite error's result code without its extended part (SQLITE_IOERR_FSYNC is SQLITE_IOERR); undefined for another error. */
+export function primaryCode(err: unknown): number | undefined {
+  const code = (err as {errcode?: unknown})?.errcode
+  return typeof code === 'number' ? code & 0xff : undefined
 }
 
 /** Whether this process holds the file at `path` (by device and inode) in an openLockedDatabase. */

@@ -77,11 +77,12 @@ describe('a journal that cannot be written', () => {
   it.runIf(!root)('skipped: the full-disk test mounts a tmpfs, which needs root (CI runs as root)', () => {})
 })
 
-describe('the Nth write or fdatasync of the journal fails (EIO, injected from outside with strace)', () => {
+describe('the Nth write or sync of the journal fails (EIO, injected from outside with strace)', () => {
   const strace = spawnSync('sh', ['-c', 'command -v strace']).status === 0
+  // The journal's database and SQLite's undo record beside it (journal-file.ts) alike.
   it.skipIf(!strace).each([
     ['write', 'write,pwrite64'],
-    ['fdatasync', 'fdatasync'],
+    ['sync', 'fsync,fdatasync'],
   ])('%s: for every N, a 12-row batch ends non-zero or complete, and its rerun sends every row exactly once', async (_, calls) => {
     proxy = await countingProxy(sandbox.url)
     const env = sandbox.env({GW_BASE_URL: proxy.url})
@@ -95,7 +96,7 @@ describe('the Nth write or fdatasync of the journal fails (EIO, injected from ou
       const dir = mkdtempSync(join(tmpdir(), 'gw-strace-'))
       const journal = join(dir, 'j.ndjson')
       const trace = join(dir, 'trace')
-      const args = ['-f', '-qq', '-o', trace, '-P', journal, '-e', `trace=${calls}`, '-e', `inject=${calls}:error=EIO:when=${nth}`, process.execPath, GW, 'refund', 'create', '--input', file, '--journal', journal]
+      const args = ['-f', '-qq', '-o', trace, '-P', journal, '-P', `${journal}-journal`, '-e', `trace=${calls}`, '-e', `inject=${calls}:error=EIO:when=${nth}`, process.execPath, GW, 'refund', 'create', '--input', file, '--journal', journal]
       const faulted = await runProgram('strace', args, {env, timeoutMs: 60_000})
       const injected = readFileSync(trace, 'utf8').includes('(INJECTED)')
       const rows = rowsOf(faulted.stdout)

@@ -6,6 +6,7 @@ import {rowsOf, writeTemp} from './batch-helpers.js'
 import {cardArgs, CARDS, errorJson, isolatedHome, ref, runGw, type RunOptions, type Sandbox, startSandbox} from './helpers.js'
 import {wholeCardNumbersIn} from './card-number-helpers.js'
 import {chargeSuccessful, startListen} from './listen-helpers.js'
+import {journalText} from '../journal-text.js'
 
 // Card data gw shows however a gateway types it, and card tokens gw never repeats.
 let sandbox: Sandbox
@@ -78,7 +79,7 @@ describe('a gateway that sends the card number as a JSON number', () => {
     expect(rowsOf(batch.stdout).map((row) => row.record?.card_number)).toEqual(['424242XXXXXX4242', '424242XXXXXX4242'])
     expect(batch.stdout + batch.stderr).not.toMatch(WHOLE)
     const journals = join(sandbox.home.XDG_DATA_HOME!, 'gw', 'journals')
-    const journal = readdirSync(journals).map((name) => readFileSync(join(journals, name), 'utf8')).find((text) => text.includes(`${prefix}-0`))
+    const journal = readdirSync(journals).map((name) => journalText(join(journals, name))).find((text) => text.includes(`${prefix}-0`))
     expect(journal).toContain('"card_number":"424242XXXXXX4242"')
     expect(journal).not.toMatch(WHOLE)
   })

@@ -6,6 +6,7 @@ import {rowsOf, spawnGw} from './batch-helpers.js'
 import {stateIn} from '../sandbox/state-file.js'
 import {bindMount, expectOnePostEach, folder, NEEDS_ROOT, purchaseBatch, type Relay, relay, root} from './identity-helpers.js'
 import {cardArgs, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
+import {journalText} from '../journal-text.js'
 
 // Identity, not names (design.md §5). Each case runs the built gw against real
 // local gateways over HTTP, with a counting proxy in front: every reference is POSTed exactly once.
@@ -135,7 +136,7 @@ describe('one gateway spelled several ways is one journal', () => {
       expect(run.stderr).toContain(`Journal: ${journal} (resuming: 5 rows answered, 0 in doubt, 0 not started)\n`)
       expect(rowsOf(run.stdout).map((row) => [row.status, row.resumed])).toEqual(references.map(() => ['approved', true]))
     }
-    expect(JSON.parse(readFileSync(journal, 'utf8').split('\n')[0]!).target).toEqual({base_url: `http://localhost:${front.port}`, username: 'TEST'})
+    expect(JSON.parse(journalText(journal).split('\n')[0]!).target).toEqual({base_url: `http://localhost:${front.port}`, username: 'TEST'})
     expectOnePostEach(proxy, references)
   })
 })
@@ -226,7 +227,7 @@ describe('a journal never reports rows from another run of the local gateway', (
     const sent = await first.gw(['purchase', 'create', '--input', file], {env})
     expect(sent.code, sent.stderr).toBe(0)
     const journal = /^Journal: (\S+)/m.exec(sent.stderr)![1]!
-    expect(readFileSync(journal, 'utf8')).not.toContain('gateway_instance')
+    expect(journalText(journal)).not.toContain('gateway_instance')
 
     // The same gateway: every row is found, and reported as found.
     const verified = await first.gw(['purchase', 'create', '--input', file, '--verify'], {env})
@@ -298,7 +299,7 @@ describe('an input edited after a crash', () => {
     const journal = join(dir, 'j.ndjson')
     expect((await sandbox.gw(['purchase', 'create', '--input', file, '--journal', journal])).code).toBe(0)
     // As a run killed after journaling a third row's intent leaves it, the row then taken out of the file.
-    writeFileSync(journal, readFileSync(journal, 'utf8') + JSON.stringify({intent: 'taken-out', row: 3, line: 4, request: {card_token: 'x', amount: 1000, reference: 'taken-out', currency: 'AUD'}}) + '\n')
+    writeFileSync(journal, journalText(journal) + JSON.stringify({intent: 'taken-out', row: 3, line: 4, request: {card_token: 'x', amount: 1000, reference: 'taken-out', currency: 'AUD'}}) + '\n')
     const rerun = await sandbox.gw(['purchase', 'create', '--input', file, '--journal', journal])
     expect(rerun.code, rerun.stderr).toBe(0)
     expect(rerun.stderr).toContain(`Journal: reference taken-out (line 4 then) was sent by an earlier run with no answer kept, and ${file} no longer has it: check it with gw purchase get taken-out before sending it again.\n`)

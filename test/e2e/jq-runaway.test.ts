@@ -1,9 +1,9 @@
 import {type ChildProcess, spawn} from 'node:child_process'
-import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {countingProxy, rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
 import {baseEnv, cardArgs, GW, ref, type Sandbox, startSandbox} from './helpers.js'
+import {journalText} from '../journal-text.js'
 
 // A --jq expression is the user's program: one that never ends, or prints for ever, must neither
 // hold gw's memory nor take its signals away (jq runs in a worker thread, its output streamed).
@@ -83,7 +83,7 @@ describe('--jq that never ends', () => {
       const interrupted = await run.done
       expect(interrupted.code, interrupted.stderr).toBe(130)
       expect(interrupted.stderr).toContain('--jq was stopped before it had printed all the output: gw was interrupted.')
-      const entries = readFileSync(journal, 'utf8').split('\n')
+      const entries = journalText(journal).split('\n')
       const count = (kind: string) => entries.filter((line) => line.startsWith(`{"${kind}"`)).length
       // Every intent the journal keeps (one not withdrawn) was sent, and nothing was sent without one.
       expect(proxy.total()).toBe(count('intent') - count('withdrawn'))

@@ -1,9 +1,10 @@
-import {readdirSync, readFileSync} from 'node:fs'
+import {readdirSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {envelope, forward, type MisbehavingGateway, misbehavingGateway, type Received, type Reply} from '../misbehaving-gateway.js'
 import {rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
 import {cardArgs, isolatedHome, ref, runGw, type RunOptions, type Sandbox, startSandbox} from './helpers.js'
+import {journalText} from '../journal-text.js'
 
 // What gw decides about money, against answers shaped as the live gateway's (gateway-notes.md):
 // a refund record names itself in transaction_id (never its purchase) and carries its amount positive.
@@ -231,7 +232,7 @@ describe('a gateway that sends card numbers whole and echoes the CVV', () => {
     expect(rowsOf(batch.stdout).map((row) => row.record?.card_number)).toEqual(['424242XXXXXX4242', '424242XXXXXX4242'])
     expect(batch.stdout).not.toMatch(/4242424242424242|"cvv"/)
     const journals = join(sandbox.home.XDG_DATA_HOME!, 'gw', 'journals')
-    const journal = readdirSync(journals).map((name) => readFileSync(join(journals, name), 'utf8')).find((text) => text.includes(`${prefix}-0`))
+    const journal = readdirSync(journals).map((name) => journalText(join(journals, name))).find((text) => text.includes(`${prefix}-0`))
     expect(journal).toContain('"card_number":"424242XXXXXX4242"')
     expect(journal).not.toMatch(/4242424242424242|"cvv"|"987"/)
   })

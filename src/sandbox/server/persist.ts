@@ -4,7 +4,7 @@ import {dirname, resolve} from 'node:path'
 import type * as z from 'zod'
 import {realPath} from '../../lib/file-identity.js'
 import {LockHeldError, takeLockFile, type LockFile} from '../../lib/lock-file.js'
-import {DatabaseLockedError, NotADatabaseError, isHeldHere, openLockedDatabase} from '../../lib/locked-database.js'
+import {DatabaseLockedError, isHeldHere, NotADatabaseError, openLockedDatabase, primaryCode} from '../../lib/locked-database.js'
 import type {Change} from '../domain/change-log.js'
 import {storableJson} from '../domain/storable.js'
 import {Store, type StoreState} from '../domain/store.js'
@@ -139,7 +139,7 @@ function loadState(path: string, database: StateDatabase): Store {
     for (const {batch, changes} of database.batches()) store.replay(parsedRow(path, changes, ChangeBatch, `change batch ${batch}`) as Change[])
     return store
   } catch (error) {
-    const code = (error as {errcode?: number}).errcode
+    const code = primaryCode(error)
     if (code === SQLITE_CORRUPT || code === SQLITE_NOTADB) throw notAStateFile(path, reasonOf(error))
     throw error
   }
