@@ -1,13 +1,12 @@
 import type {Factory} from '../cli/factory.js'
 import {SomeFailed} from '../cli/reporter.js'
-import {GwError, InterruptedError, ModeMismatchError} from '../errors.js'
+import {asGwError, GwError, InterruptedError, ModeMismatchError} from '../errors.js'
 import {DEFAULT_CONCURRENCY} from '../cli/flags.js'
 import {inOrder} from '../lib/in-order.js'
 import {lookUp, type LookUpResource} from '../operations/look-up.js'
 import type {Deps, GwRecord} from '../operations/deps.js'
 import type {Column} from '../output/columns.js'
 import {recordStream, renderError, type RenderOptions} from '../output/render.js'
-import {toGwError} from '../cli/to-gw-error.js'
 import {readIds} from './input.js'
 import {maskCardToken} from '../safety/redact.js'
 
@@ -55,7 +54,7 @@ export async function lookUpEach(
   // Fields of gw's own (a purchase's refunds) are added as each record comes, in the same slot.
   const look = (id: string) => lookUp(resource, id, deps).then(async (record) => (add ? add(record) : record)).then(
     (record): [string, GwRecord | GwError] => [id, record],
-    (err: unknown): [string, GwRecord | GwError] => [id, toGwError(err)],
+    (err: unknown): [string, GwRecord | GwError] => [id, asGwError(err)],
   )
   // The first goes alone, so a gateway in the other environment is found before the rest are sent.
   const first = inOrder(ids.slice(0, 1)[Symbol.iterator](), 1, look)
