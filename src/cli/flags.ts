@@ -1,8 +1,11 @@
 import {Args, Flags} from '@oclif/core'
 import {FREQUENCIES, type Frequency} from '../api/schemas/recurring-rules.js'
 import {UsageError} from '../errors.js'
+import {DEFAULT_CONCURRENCY} from '../operations/deps.js'
 import {SANDBOX_NAME} from '../sandbox/server/names.js'
 import * as validate from './validate.js'
+
+export {DEFAULT_CONCURRENCY} from '../operations/deps.js'
 
 /**
  * Flags shared by commands, named after the API fields in kebab case (design.md §2). Validation
@@ -110,8 +113,6 @@ export function ids(name: string, what: string) {
 }
 
 /** --concurrency: how many requests a batch or a list of look-ups keeps in flight, over one keep-alive pool. */
-export const DEFAULT_CONCURRENCY = 4
-
 export const concurrency = (options: {dependsOn?: string[]; helpGroup?: string} = {}) =>
   Flags.integer({description: `requests in flight at once, 1 to 32; default ${DEFAULT_CONCURRENCY}`, min: 1, max: 32, ...options})
 

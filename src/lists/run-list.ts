@@ -1,6 +1,6 @@
 import type {Factory} from '../cli/factory.js'
-import {DEFAULT_CONCURRENCY, DEFAULT_LIST_LIMIT} from '../cli/flags.js'
-import type {Deps} from '../operations/deps.js'
+import {DEFAULT_LIST_LIMIT} from '../cli/flags.js'
+import {DEFAULT_CONCURRENCY, type Deps} from '../operations/deps.js'
 import {type ListRequest, type ListResource, listRecords} from '../operations/lists.js'
 import {renderListing, renderListSummary} from '../output/render.js'
 import {NotFoundError} from '../errors.js'

@@ -1,6 +1,5 @@
-import {DEFAULT_CONCURRENCY} from '../cli/flags.js'
 import type {RefundedState} from '../lists/refund-match.js'
-import type {Deps} from '../operations/deps.js'
+import {DEFAULT_CONCURRENCY, type Deps} from '../operations/deps.js'
 import {lookUp} from '../operations/look-up.js'
 import {freeRefundReference, type RefundInput} from '../operations/refunds.js'
 import {refundedState, type RefundsOfRequest} from '../operations/purchase-refunds.js'
