@@ -43,8 +43,8 @@ The refund is sent once and never retried; if no answer comes back, gw looks it 
 
   protected async operate(input: RefundCreateInput) {
     if ('batch' in input) {
-      const [{refundBatch}, {runBatch}] = await Promise.all([import('../../batch/kinds.js'), import('../../batch/run-batch.js')])
-      return new ExitStatus(await runBatch(refundBatch, input.batch, this.factory))
+      const [{refundBatch}, {runBatch}, {batchDeps}] = await Promise.all([import('../../batch/kinds.js'), import('../../batch/run-batch.js'), import('../../cli/batch-deps.js')])
+      return new ExitStatus(await runBatch(refundBatch, input.batch, batchDeps(this.factory)))
     }
     const [{submitRefund}, {settle}, {recordMade, madeRecords}, {refundableInFull}] = await Promise.all([
       import('../../operations/refunds.js'),
