@@ -1,3 +1,5 @@
+import {redactFlagMessage} from './safety/redact.js'
+
 /**
  * Every failure gw reports is a GwError: its kind and exit code are the design.md §3/§4 contract.
  * GwCommand's reporter turns them into output and an exit status; a batch turns each row's into
@@ -63,6 +65,18 @@ export class UsageError extends GwError {
   constructor(message: string, hint?: string) {
     super('usage', 2, message, {hint})
   }
+}
+
+/**
+ * Any failure as a GwError, for what reports each failure as it comes (a seed's steps, a batch of
+ * look-ups): a GwError as it is, a usage error with no flag's value or card data in its words, and
+ * anything else a bug (exit 1). cli/to-gw-error.ts adds what oclif's parse errors need.
+ */
+export function asGwError(err: unknown): GwError {
+  if (err instanceof UsageError) return new UsageError(redactFlagMessage(err.message), err.hint)
+  if (err instanceof GwError) return err
+  const message = err instanceof Error ? err.message : String(err)
+  return new GwError('unexpected', 1, `Unexpected failure: ${message}`, {hint: 'Run again with --verbose for details.'})
 }
 
 export class DeclinedError extends GwError {

@@ -7,9 +7,8 @@ import {findEarlierRefund, freeRefundReference, refundBody, sendRefund, type Ref
 import {lookUp} from '../operations/look-up.js'
 import {GwError, InterruptedError} from '../errors.js'
 import type {RefundsOfRequest} from '../operations/purchase-refunds.js'
-import type {Factory} from '../cli/factory.js'
 import {refundableInFull} from '../lists/refund-room.js'
-import {madeRecords} from '../lists/refunds-of-purchase.js'
+import {madeRecords, type MadeRecordsPlace} from '../lists/refunds-of-purchase.js'
 import {purchaseRows, refundRows, type RowSchema} from './rows.js'
 
 /**
@@ -42,12 +41,12 @@ export interface BatchKind<Input, Body extends object> {
    * derives it (looked up, nothing sent; none but `taken`, as the run's); undefined when gw cannot
    * tell (no profile, the purchase not found). None for kinds whose rows always give one.
    */
-  dryReferences?(f: Pick<Factory, 'deps'>, taken: ReadonlySet<string>): Promise<(input: Input) => Promise<string | undefined>>
+  dryReferences?(f: {deps(): Promise<Deps>}, taken: ReadonlySet<string>): Promise<(input: Input) => Promise<string | undefined>>
   /**
    * `taken`: references a reference made for a row must not be (rows give them, or an earlier run
    * journaled them); `f`: where gw's records of refunds it made are, for what is left of a purchase.
    */
-  sender(deps: Pick<Deps, 'client'>, taken: Set<string>, f: Pick<Factory, 'dataDir' | 'target'>): RowSender<Input, Body>
+  sender(deps: Pick<Deps, 'client'>, taken: Set<string>, f: MadeRecordsPlace): RowSender<Input, Body>
 }
 
 // No amount: the purchase's full amount, looked up when the row is sent.

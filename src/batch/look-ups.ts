@@ -1,38 +1,10 @@
-import type {Factory} from '../cli/factory.js'
-import {SomeFailed} from '../cli/reporter.js'
-import {GwError, InterruptedError, ModeMismatchError} from '../errors.js'
-import {DEFAULT_CONCURRENCY} from '../cli/flags.js'
+import {asGwError, GwError, InterruptedError, ModeMismatchError} from '../errors.js'
 import {inOrder} from '../lib/in-order.js'
 import {lookUp, type LookUpResource} from '../operations/look-up.js'
 import type {Deps, GwRecord} from '../operations/deps.js'
 import type {Column} from '../output/columns.js'
 import {recordStream, renderError, type RenderOptions} from '../output/render.js'
-import {toGwError} from '../cli/to-gw-error.js'
-import {readIds} from './input.js'
 import {maskCardToken} from '../safety/redact.js'
-
-/**
- * Records looked up by the ids given as arguments (or `-`, one a line on stdin, or --input FILE),
- * each with what `add` adds of gw's own. One id renders as a record; several are looked up `concurrency` at a time and print in the
- * order given, a failed one reported while the rest still run. The exit code is the worst any
- * id had (design.md §4).
- */
-export async function lookUpIds(
-  resource: LookUpResource,
-  argv: string[],
-  f: Factory,
-  {noun, input, concurrency = DEFAULT_CONCURRENCY, add}: {noun?: string; input?: string; concurrency?: number; add?: (record: GwRecord) => Promise<GwRecord>},
-): Promise<GwRecord | undefined> {
-  const {ids, batch} = await readIds(argv, f.io, noun, input)
-  const deps = await f.deps()
-  if (!batch && ids.length === 1) {
-    const record = await lookUp(resource, ids[0]!, deps)
-    return add ? add(record) : record
-  }
-  const {failed, worst} = await lookUpEach(resource, ids, {deps, columns: f.columns, render: f.render, concurrency, add})
-  if (worst) throw new SomeFailed(`${failed} of ${ids.length} look-ups failed`, worst)
-  return undefined
-}
 
 export interface LookUpsDone {
   failed: number
@@ -55,7 +27,7 @@ export async function lookUpEach(
   // Fields of gw's own (a purchase's refunds) are added as each record comes, in the same slot.
   const look = (id: string) => lookUp(resource, id, deps).then(async (record) => (add ? add(record) : record)).then(
     (record): [string, GwRecord | GwError] => [id, record],
-    (err: unknown): [string, GwRecord | GwError] => [id, toGwError(err)],
+    (err: unknown): [string, GwRecord | GwError] => [id, asGwError(err)],
   )
   // The first goes alone, so a gateway in the other environment is found before the rest are sent.
   const first = inOrder(ids.slice(0, 1)[Symbol.iterator](), 1, look)

@@ -1,10 +1,9 @@
 import {GwError, InterruptedError, UsageError, WriteError} from '../errors.js'
-import {type BatchFlags, DEFAULT_CONCURRENCY} from '../cli/flags.js'
-import type {Factory} from '../cli/factory.js'
-import {type BatchPlan, confirmBatch} from '../cli/live-safety.js'
 import {BatchView, journalStateText, Tally} from '../output/batch.js'
 import type {Io} from '../output/io.js'
 import {toNdjsonLine} from '../output/json.js'
+import {DEFAULT_CONCURRENCY} from '../operations/deps.js'
+import type {BatchDeps, BatchFlags, BatchPlan} from './batch-deps.js'
 import {refuseAnotherInstance} from './instance.js'
 import {noteJournalPlace} from './journaled-refunds.js'
 import {defaultJournalPath, Journal, type JournalInput, type JournalOptions, journalTarget, lockSameBatch} from './journal.js'
@@ -25,7 +24,7 @@ import {type BatchSource, batchSource} from './source.js'
  * as it finishes, a summary on stderr. No row is held longer than it takes to send it. Returns
  * the exit code: the worst row's, skipped invalid rows aside (design.md §4).
  */
-export async function runBatch<Input, Body extends object>(kind: BatchKind<Input, Body>, flags: BatchFlags, f: Factory): Promise<number> {
+export async function runBatch<Input, Body extends object>(kind: BatchKind<Input, Body>, flags: BatchFlags, f: BatchDeps): Promise<number> {
   const {io} = f
   const source = await batchSource(flags.input, io, new UsageError('--input - reads the batch from stdin, but stdin is a terminal', `Pipe it in, e.g. gw ${kind.commandId} --input - < ${kind.noun}s.csv`))
   try {
@@ -44,7 +43,7 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
 }
 
 /** What the real run would find of an earlier run of this batch: its journal, read and not locked; none without a gateway to tell which (no profile). */
-async function earlierRun<Input>(kind: BatchKind<Input, object>, flags: BatchFlags, f: Factory, source: BatchSource, rowsKey: string): Promise<{path: string; entries: Entries} | undefined> {
+async function earlierRun<Input>(kind: BatchKind<Input, object>, flags: BatchFlags, f: BatchDeps, source: BatchSource, rowsKey: string): Promise<{path: string; entries: Entries} | undefined> {
   let baseUrl: string
   let username: string
   try {
@@ -112,7 +111,7 @@ function sameRow<Input>(kind: BatchKind<Input, object>): (input: Input, earlier:
  * finds the refunds it holds as certain. Failing to note it costs only that, and is said; the
  * batch goes on.
  */
-async function noteRefundJournal(f: Factory, journalPath: string): Promise<void> {
+async function noteRefundJournal(f: BatchDeps, journalPath: string): Promise<void> {
   try {
     await noteJournalPlace(f.dataDir, journalPath)
   } catch (err) {
@@ -124,7 +123,7 @@ async function noteRefundJournal(f: Factory, journalPath: string): Promise<void>
 async function send<Input, Body extends object>(
   kind: BatchKind<Input, Body>,
   flags: BatchFlags,
-  f: Factory,
+  f: BatchDeps,
   source: BatchSource,
   scan: Scan<Input>,
   invalid: InvalidRow[],
@@ -150,10 +149,9 @@ async function send<Input, Body extends object>(
       io.err(`Journal: reference ${left.intent} (line ${left.line} then) was sent by an earlier run with no answer kept, and ${source.name} no longer has it: check it with gw ${kind.noun} get ${left.intent} before sending it again.\n`)
     }
     // A read-only profile refuses the batch, and a live one has it confirmed once (told what it sends): its client then sends every row unasked.
-    const confirmed = await confirmBatch({target: await f.target(), commandId: f.commandName, yes: f.flags.yes, io, prompter: () => f.prompter(), plan: () => plan(kind, source.path, scan)})
-    const deps = await f.deps(confirmed)
+    const deps = await f.confirmed(() => plan(kind, source.path, scan))
     await refuseAnotherInstance(journal, target, deps)
-    const view = new BatchView(io, scan.total, kind.noun, {json: f.flags.json})
+    const view = new BatchView(io, scan.total, kind.noun, {json: f.json})
     for (const row of invalid) view.skipped(invalidReport(row))
     // A reference made for a row is none that rows give or an earlier run journaled.
     const taken = new Set([...scan.derivedShaped, ...[...journal.intents.keys()].filter((reference) => derivedFrom(reference) !== undefined)])
@@ -178,7 +176,7 @@ async function send<Input, Body extends object>(
       runner.stop('stdout')
     })
     let signalled = false
-    f.stop.onSoftStop((signal) => {
+    f.onSoftStop((signal) => {
       // A second signal stops at once: the rows in flight are left in doubt, for the next run to look
       // up, and the summary names them all (the client would name only the one it sent last).
       if (signalled) return new InterruptedError(signal)
@@ -212,7 +210,7 @@ async function send<Input, Body extends object>(
     if (end.stoppedByError) throw end.stoppedByError
     return view.worstExitCode()
   } finally {
-    f.stop.onSoftStop(undefined)
+    f.onSoftStop(undefined)
     await journal.close()
   }
 }

@@ -17,8 +17,9 @@ import {Stop} from './signals.js'
 /**
  * What a command needs (gh's cmdutil.Factory), each part built the first time it is asked for,
  * from the flags, the environment and the config: a command that prints its help reads no profile,
- * and one that sends nothing loads no HTTP client. Commands hand it to batches, look-ups and lists,
- * and hand operations the deps it makes; in-process tests hand commands one with fakes in it.
+ * and one that sends nothing loads no HTTP client. Commands hand it to the runs of look-ups and
+ * lists (cli/), its parts to a batch (cli/batch-deps.ts), and operations the deps it makes;
+ * in-process tests hand commands one with fakes in it.
  */
 export interface Factory {
   readonly io: Io

@@ -1,8 +1,13 @@
 import {Args, Flags} from '@oclif/core'
 import {FREQUENCIES, type Frequency} from '../api/schemas/recurring-rules.js'
+import type {BatchFlags} from '../batch/batch-deps.js'
 import {UsageError} from '../errors.js'
+import {DEFAULT_CONCURRENCY} from '../operations/deps.js'
 import {SANDBOX_NAME} from '../sandbox/server/names.js'
 import * as validate from './validate.js'
+
+export {DEFAULT_CONCURRENCY} from '../operations/deps.js'
+export type {BatchFlags} from '../batch/batch-deps.js'
 
 /**
  * Flags shared by commands, named after the API fields in kebab case (design.md §2). Validation
@@ -110,8 +115,6 @@ export function ids(name: string, what: string) {
 }
 
 /** --concurrency: how many requests a batch or a list of look-ups keeps in flight, over one keep-alive pool. */
-export const DEFAULT_CONCURRENCY = 4
-
 export const concurrency = (options: {dependsOn?: string[]; helpGroup?: string} = {}) =>
   Flags.integer({description: `requests in flight at once, 1 to 32; default ${DEFAULT_CONCURRENCY}`, min: 1, max: 32, ...options})
 
@@ -132,16 +135,6 @@ export function batch(rows: string) {
     journal: Flags.string({description: "the batch's journal file (default: one in gw's data directory, $XDG_DATA_HOME/gw/journals, named from the input file and the gateway)", dependsOn: ['input'], helpGroup: 'BATCH'}),
     verify: Flags.boolean({description: "on a rerun, look up each row the journal has done and report any the gateway lacks (for a gateway that names no run of its data, as the live one)", dependsOn: ['input'], helpGroup: 'BATCH'}),
   }
-}
-
-/** The batch's flags as its run takes them (batch/run-batch.ts). */
-export interface BatchFlags {
-  input: string
-  concurrency?: number
-  'skip-invalid': boolean
-  'dry-run': boolean
-  journal?: string
-  verify?: boolean
 }
 
 /** The batch's flags of those parsed, the one-row flags left out. */

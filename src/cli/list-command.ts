@@ -2,7 +2,7 @@ import type {Interfaces} from '@oclif/core'
 import * as gwFlags from './flags.js'
 import {ownFlags} from './global-flags.js'
 import {GwCommand} from './gw-command.js'
-import type {ListFlags} from '../lists/run-list.js'
+import type {ListFlags} from './run-list.js'
 import type {ListResource} from '../operations/lists.js'
 import type {Column} from '../output/columns.js'
 import {nounOf} from './look-up-command.js'
@@ -16,7 +16,7 @@ export interface ListHelp {
 /**
  * A `list` command, declared as the `get` commands are (style.md §5): the records of `resource`,
  * newest first, on the flags every list takes (cli/flags.ts listing) and the filters given
- * (lists/run-list.ts applies them).
+ * (cli/run-list.ts applies them).
  */
 export function listCommand(resource: ListResource, help: ListHelp, filters: Interfaces.FlagInput, columns: Column[], {withTime = true} = {}) {
   const noun = nounOf(resource)
@@ -33,7 +33,7 @@ export function listCommand(resource: ListResource, help: ListHelp, filters: Int
     }
 
     protected async operate(flags: ListFlags) {
-      const {runList} = await import('../lists/run-list.js')
+      const {runList} = await import('./run-list.js')
       return runList(resource, flags, this.factory, noun)
     }
   }

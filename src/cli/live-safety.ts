@@ -1,5 +1,6 @@
 import {type RequestFacts, writes} from '../api/endpoints.js'
 import type {Target} from '../auth/resolve.js'
+import type {BatchPlan} from '../batch/batch-deps.js'
 import {PermissionError, UsageError} from '../errors.js'
 import type {Io} from '../output/io.js'
 import {formatMinorUnits, formatMoney, currencyExponent} from '../output/money.js'
@@ -125,13 +126,6 @@ export function requestGuard(options: GuardOptions): (facts: RequestFacts, reque
     const expected = confirmation(facts.confirm, {amount: typeof fields.amount === 'number' ? fields.amount : undefined, currency, id: Object.values(params)[0]})
     await confirmLive({...options, kind: facts.confirm, expected})
   }
-}
-
-/** What a batch is about to send, for its one confirmation: `300 refunds`, `2,950.00 AUD; 12.00 NZD`. */
-export interface BatchPlan {
-  noun: 'purchase' | 'refund'
-  rows: number
-  totals: string
 }
 
 declare const given: unique symbol

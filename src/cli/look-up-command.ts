@@ -57,7 +57,7 @@ export interface LookUpInput {
 
 /**
  * A `get` command, declared (style.md §5): records of `resource` looked up by the keys given as
- * arguments, `-` or --input, through the client's `get` for it (batch/look-ups.ts).
+ * arguments, `-` or --input, through the client's `get` for it (cli/look-ups.ts).
  */
 export function lookUpCommand<R extends LookUpResource>(
   resource: R,
@@ -88,7 +88,7 @@ export function lookUpCommand<R extends LookUpResource>(
     }
 
     protected async operate({ids, input, concurrency, ownFields}: LookUpInput) {
-      const {lookUpIds} = await import('../batch/look-ups.js')
+      const {lookUpIds} = await import('./look-ups.js')
       const add = ownFields && described ? (record: GwRecord) => described.add(record, this.factory) : undefined
       return lookUpIds(resource, ids, this.factory, {noun: one, input, concurrency, add})
     }

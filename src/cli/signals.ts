@@ -1,8 +1,7 @@
 import {InterruptedError, type MoneyInFlight, STOP_SIGNALS, type StopSignal} from '../errors.js'
 import type {Io} from '../output/io.js'
+import type {SoftStop} from '../batch/batch-deps.js'
 
-/** A batch's soft stop: true when it only stopped starting rows, else the error to stop with at once. */
-export type SoftStop = (signal: StopSignal) => true | InterruptedError
 
 /**
  * How a command stops on SIGINT, SIGTERM and SIGHUP (design.md §5). A purchase or refund in flight

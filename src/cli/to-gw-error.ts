@@ -1,5 +1,5 @@
 import {Errors} from '@oclif/core'
-import {GwError, UsageError} from '../errors.js'
+import {asGwError, GwError, UsageError} from '../errors.js'
 import {closest} from './help/suggest.js'
 import {redactFlagMessage} from '../safety/redact.js'
 
@@ -13,8 +13,7 @@ export function toGwError(err: unknown, command?: {name: string; flags: string[]
     return err
   }
   if (err instanceof Errors.CLIError) return usageErrorFromOclif(err, command)
-  const message = err instanceof Error ? err.message : String(err)
-  return new GwError('unexpected', 1, `Unexpected failure: ${message}`, {hint: 'Run again with --verbose for details.'})
+  return asGwError(err)
 }
 
 /**

@@ -3,7 +3,7 @@ import {AuthError, GwError, UsageError} from '../errors.js'
 import {allowHost, allowOrigin} from '../cli/flags.js'
 import {ExitStatus, GwCommand} from '../cli/gw-command.js'
 import {isLoopbackUrl} from '../lib/loopback.js'
-import * as webhookFlags from '../webhooks/flags.js'
+import * as webhookFlags from '../cli/webhook-flags.js'
 import type {ListenOptions} from '../webhooks/listen.js'
 
 /**

@@ -1,28 +1,45 @@
 import {instanceHolder} from '../batch/instance.js'
 import {journalTarget} from '../batch/journal-identity.js'
 import {recordRefundMade, refundsMade} from '../batch/refunds-made.js'
-import type {Factory} from '../cli/factory.js'
-import {DEFAULT_CONCURRENCY} from '../cli/flags.js'
+import type {Target} from '../auth/resolve.js'
 import {InterruptedError, ModeMismatchError} from '../errors.js'
 import {outcomeOf} from '../money/decide.js'
-import type {Deps, GwRecord} from '../operations/deps.js'
+import {DEFAULT_CONCURRENCY, type Deps, type GwRecord} from '../operations/deps.js'
 import type {Sent} from '../operations/money.js'
 import {sanitizeLine} from '../safety/sanitize.js'
 import type {MadeFor} from './refund-match.js'
 import type {ListRequest} from '../operations/lists.js'
 import {refundedState, refundsOfPurchase} from '../operations/purchase-refunds.js'
+import type {Column} from '../output/columns.js'
 import {shellQuote} from '../output/hints.js'
-import {renderListing} from '../output/render.js'
+import type {Io} from '../output/io.js'
+import {renderListing, type RenderOptions} from '../output/render.js'
 import {showingProgress} from '../output/progress.js'
 import {refundedText, refundsOfNote, refundsOfSummary} from '../output/refund-match-text.js'
 import {matchesFilters} from './filters.js'
+
+/**
+ * Where gw keeps its records of the refunds it made, and for which gateway and merchant: the
+ * command's data directory and target (the Factory hands in its own, cli/factory.ts).
+ */
+export interface MadeRecordsPlace {
+  readonly dataDir: string
+  target(): Promise<Pick<Target, 'baseUrl' | 'username'>>
+}
+
+/** What a purchase's refunds are found and printed with: gw's records of them, the command's Io and how its records render. */
+export interface RefundsOfContext extends MadeRecordsPlace {
+  readonly io: Io
+  readonly columns: Column[]
+  readonly render: RenderOptions
+}
 
 /**
  * Which purchase gw recorded making refunds for (its batch journals and single refund creates, in
  * its data directory, for this gateway and merchant), asked once the refunds are read: by then the
  * client knows which run of a local gateway's data answered.
  */
-export async function madeRecords(f: Pick<Factory, 'dataDir' | 'target'>, client: Deps['client']): Promise<(refundIds: ReadonlySet<string>) => Promise<Map<string, MadeFor>>> {
+export async function madeRecords(f: MadeRecordsPlace, client: Deps['client']): Promise<(refundIds: ReadonlySet<string>) => Promise<Map<string, MadeFor>>> {
   const {baseUrl, username} = await f.target()
   const target = journalTarget(baseUrl, username)
   // A local gateway names its data: a record made against data it no longer holds (reset, restarted without its state) is of other refunds.
@@ -35,7 +52,7 @@ export async function madeRecords(f: Pick<Factory, 'dataDir' | 'target'>, client
  * disk says: a record that cannot be written is a warning saying what the refund shows as
  * instead, never a failure. Resolves false then, so that nothing after it says it is certain.
  */
-export async function recordMade(sent: Sent & {purchase?: GwRecord; derived?: boolean}, transactionId: string, f: Pick<Factory, 'dataDir' | 'target' | 'io'>, client: {readonly gatewayInstance?: string}): Promise<boolean> {
+export async function recordMade(sent: Sent & {purchase?: GwRecord; derived?: boolean}, transactionId: string, f: MadeRecordsPlace & {readonly io: Io}, client: {readonly gatewayInstance?: string}): Promise<boolean> {
   const {decided, purchase} = sent
   if ((decided.outcome !== 'approved' && decided.outcome !== 'declined') || decided.source === 'earlier') return true
   try {
@@ -59,7 +76,7 @@ export async function recordMade(sent: Sent & {purchase?: GwRecord; derived?: bo
  * limit apply to what is shown, not to what is matched: a certain refund counts toward what is
  * left however the list is narrowed.
  */
-export async function listRefundsOfPurchase(request: ListRequest, f: Factory, deps: Deps): Promise<undefined> {
+export async function listRefundsOfPurchase(request: ListRequest, f: RefundsOfContext, deps: Deps): Promise<undefined> {
   const {io, columns, render} = f
   const {purchase, ...others} = request.filters
   if (!purchase) return undefined
@@ -83,7 +100,7 @@ export async function listRefundsOfPurchase(request: ListRequest, f: Factory, de
  * gateway's (`purchase get`): each an amount or a range (`at_least`, `at_most`, in minor units),
  * and gw_refunded says in words what gw knows and why. A declined one took nothing, and has nothing to refund.
  */
-export async function withRefunded(purchase: GwRecord, f: Factory): Promise<GwRecord> {
+export async function withRefunded(purchase: GwRecord, f: Omit<RefundsOfContext, 'columns'> & {deps(): Promise<Deps>}): Promise<GwRecord> {
   if (outcomeOf(purchase) === false) {
     const none = {at_least: 0, at_most: 0, ...(typeof purchase.currency === 'string' ? {currency: purchase.currency} : {})}
     return {...purchase, gw_refunded: {...none, says: 'nothing: it was declined, and took nothing'}, gw_left_to_refund: none}

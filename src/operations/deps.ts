@@ -14,6 +14,12 @@ export interface Deps {
 
 export type GwRecord = Record<string, unknown>
 
+/**
+ * Requests an operation keeps in flight at once over the one client's keep-alive pool when it
+ * reads many (a list's pages, a batch's rows, look-ups) and is told no other number (--concurrency).
+ */
+export const DEFAULT_CONCURRENCY = 4
+
 /** A card given in full, as a card write sends it: the CVV only where the write takes one. */
 export interface CardDetails {
   card_holder: string

@@ -2,14 +2,13 @@ import type {PurchaseCreate} from '../api/schemas/purchase.js'
 import type {RefundCreate} from '../api/schemas/refund.js'
 import {frequencyNamed, type WebhookEvent} from '../api/schemas/recurring-rules.js'
 import type {Environment} from '../auth/config.js'
-import {type GwError, RejectedError, UsageError} from '../errors.js'
+import {asGwError, type GwError, RejectedError, UsageError} from '../errors.js'
 import type {Difference} from '../money/decide.js'
 import {maskCardNumber} from '../safety/redact.js'
 import {describeSeedDifferences, seedDifferences} from '../seed/differences.js'
 import {resolveFields} from '../seed/file.js'
 import {type SeedStep, stepName} from '../seed/step.js'
 import type {StepFields, StepKind} from '../seed/kinds.js'
-import {toGwError} from '../cli/to-gw-error.js'
 import {tokenizeCard, updateCard} from './cards.js'
 import {createCustomer} from './customers.js'
 import type {Deps, GwRecord} from './deps.js'
@@ -68,7 +67,7 @@ export async function seed(steps: SeedStep[], {environment, source}: {environmen
     try {
       outcome = await dated(step, await runStep(step, resolveFields(step, records), {environment, deps}), deps)
     } catch (err) {
-      const error = toGwError(err)
+      const error = asGwError(err)
       const failed = {step: number, name, create, status: 'failed' as const, error}
       onStep(failed)
       error.message = `${stepName(step)}: ${error.message}`

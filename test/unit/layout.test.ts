@@ -54,8 +54,18 @@ describe('the layout of src/', () => {
     expect(long).toEqual([])
   })
 
-  it.each(['api', 'money'])('src/%s imports nothing from src/cli: the client and the money decisions word no command', (folder) => {
-    const importing = [...importGraph(join(src, folder))].filter(([, files]) => files.some((file) => file.startsWith(join(src, 'cli') + sep)))
-    expect(importing.map(([file]) => file.slice(src.length + 1))).toEqual([])
+  // CONTRIBUTING.md's map: a command runs its flags through cli/ into one operation. Whatever lies
+  // below the command line (an operation, a batch's or a list's run, the client, the money decisions,
+  // output) takes plain inputs and dependencies, so a flag's default or the Factory's shape can
+  // change without reaching into it. Only the entry (index.ts) stands above the commands.
+  it('has nothing below the command line import it: no file outside commands/ and cli/ imports either, types included', () => {
+    const graph = importGraph(src)
+    const above = (file: string) => [join(src, 'commands') + sep, join(src, 'cli') + sep].some((folder) => file.startsWith(folder))
+    const upward = [...graph]
+      .filter(([file]) => !above(file) && file !== join(src, 'index.ts'))
+      .flatMap(([file, files]) => files.filter(above).map((target) => `${file.slice(src.length + 1)} imports ${target.slice(src.length + 1)}`))
+    expect(upward).toEqual([])
+    // The walk does see imports of cli/ (a command's of its base), so a broken walk cannot pass by finding none.
+    expect(graph.get(join(src, 'commands', 'purchase', 'create.ts'))).toContain(join(src, 'cli', 'gw-command.ts'))
   })
 })

@@ -1,6 +1,6 @@
 import {Args} from '@oclif/core'
 import {GwCommand} from '../../cli/gw-command.js'
-import * as webhookFlags from '../../webhooks/flags.js'
+import * as webhookFlags from '../../cli/webhook-flags.js'
 import type {ReplayOptions} from '../../webhooks/replay.js'
 
 /** What is replayed, and to where: the proxy and --json are the Factory's. */

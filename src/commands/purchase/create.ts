@@ -53,8 +53,8 @@ Exits 0 when approved, 3 when the issuer declines (the record is still printed),
 
   protected async operate(input: PurchaseCreateInput) {
     if ('batch' in input) {
-      const [{purchaseBatch}, {runBatch}] = await Promise.all([import('../../batch/kinds.js'), import('../../batch/run-batch.js')])
-      return new ExitStatus(await runBatch(purchaseBatch, input.batch, this.factory))
+      const [{purchaseBatch}, {runBatch}, {batchDeps}] = await Promise.all([import('../../batch/kinds.js'), import('../../batch/run-batch.js'), import('../../cli/batch-deps.js')])
+      return new ExitStatus(await runBatch(purchaseBatch, input.batch, batchDeps(this.factory)))
     }
     const [{submitPurchase}, {settle}] = await Promise.all([import('../../operations/purchases.js'), import('../../output/sent.js')])
     return settle(this.io, await submitPurchase(input.purchase, await this.factory.deps()))

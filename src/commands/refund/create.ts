@@ -36,15 +36,15 @@ The refund is sent once and never retried; if no answer comes back, gw looks it 
     // At a terminal what is left out is asked, what is left of the purchase and a derived reference
     // offered; elsewhere no amount is the purchase in full, and no reference the derived one.
     if (!this.io.canPrompt() || (given.amount !== undefined && given.reference !== undefined)) return {refund: given}
-    const [{askRefund}, {madeRecords}] = await Promise.all([import('../../output/ask-amount.js'), import('../../lists/refunds-of-purchase.js')])
+    const [{askRefund}, {madeRecords}] = await Promise.all([import('../../cli/ask-amount.js'), import('../../lists/refunds-of-purchase.js')])
     const deps = await this.factory.deps()
     return {refund: await askRefund(given, {...deps, prompter: await this.factory.prompter(), made: await madeRecords(this.factory, deps.client)})}
   }
 
   protected async operate(input: RefundCreateInput) {
     if ('batch' in input) {
-      const [{refundBatch}, {runBatch}] = await Promise.all([import('../../batch/kinds.js'), import('../../batch/run-batch.js')])
-      return new ExitStatus(await runBatch(refundBatch, input.batch, this.factory))
+      const [{refundBatch}, {runBatch}, {batchDeps}] = await Promise.all([import('../../batch/kinds.js'), import('../../batch/run-batch.js'), import('../../cli/batch-deps.js')])
+      return new ExitStatus(await runBatch(refundBatch, input.batch, batchDeps(this.factory)))
     }
     const [{submitRefund}, {settle}, {recordMade, madeRecords}, {refundableInFull}] = await Promise.all([
       import('../../operations/refunds.js'),

@@ -3,7 +3,7 @@ import {WEBHOOK_EVENTS, type WebhookEvent} from '../../api/schemas/recurring-rul
 import * as gwFlags from '../../cli/flags.js'
 import {GwCommand} from '../../cli/gw-command.js'
 import {webHookColumns} from '../../output/columns.js'
-import * as webhookFlags from '../../webhooks/flags.js'
+import * as webhookFlags from '../../cli/webhook-flags.js'
 import type {WebHookInput} from '../../operations/webhooks.js'
 
 export default class WebhookCreate extends GwCommand<WebHookInput> {

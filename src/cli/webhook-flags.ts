@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {UsageError} from '../errors.js'
-import {credentialPair} from '../cli/validate.js'
+import {credentialPair} from './validate.js'
 
 // Flags of `gw listen`, `gw listen replay` and `gw webhook create`; light, since command files import them at the top.
 

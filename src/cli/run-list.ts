@@ -1,12 +1,12 @@
-import type {Factory} from '../cli/factory.js'
-import {DEFAULT_CONCURRENCY, DEFAULT_LIST_LIMIT} from '../cli/flags.js'
-import type {Deps} from '../operations/deps.js'
+import {DEFAULT_CONCURRENCY, type Deps} from '../operations/deps.js'
 import {type ListRequest, type ListResource, listRecords} from '../operations/lists.js'
 import {renderListing, renderListSummary} from '../output/render.js'
 import {NotFoundError} from '../errors.js'
 import {lookUp} from '../operations/look-up.js'
-import {parseCard, type RecordFilters} from './filters.js'
-import {parseWindow} from './window.js'
+import {parseCard, type RecordFilters} from '../lists/filters.js'
+import {parseWindow} from '../lists/window.js'
+import type {Factory} from './factory.js'
+import {DEFAULT_LIST_LIMIT} from './flags.js'
 
 /** The flags a list command may have been given (cli/flags.ts listing, moneyFilters, and its own). */
 export interface ListFlags {
@@ -66,8 +66,8 @@ export async function runList(resource: ListResource, flags: ListFlags, f: Facto
     concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
     maxPages: flags['max-pages'],
   }
-  // Refunds name no purchase: those of one are matched against it, best fit first (refunds-of-purchase.ts).
-  if (filters.purchase) return (await import('./refunds-of-purchase.js')).listRefundsOfPurchase(request, f, deps)
+  // Refunds name no purchase: those of one are matched against it, best fit first (lists/refunds-of-purchase.ts).
+  if (filters.purchase) return (await import('../lists/refunds-of-purchase.js')).listRefundsOfPurchase(request, f, deps)
   const {showingProgress} = await import('../output/progress.js')
   await showingProgress(f, deps.client, async (progress) => {
     const listing = listRecords({...request, onState: (state) => progress.state(`${noun}s`, state)}, deps)

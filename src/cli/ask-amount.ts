@@ -1,15 +1,14 @@
-import {DEFAULT_CONCURRENCY} from '../cli/flags.js'
 import type {RefundedState} from '../lists/refund-match.js'
-import type {Deps} from '../operations/deps.js'
+import {DEFAULT_CONCURRENCY, type Deps} from '../operations/deps.js'
 import {lookUp} from '../operations/look-up.js'
 import {freeRefundReference, type RefundInput} from '../operations/refunds.js'
 import {refundedState, type RefundsOfRequest} from '../operations/purchase-refunds.js'
-import * as validate from '../cli/validate.js'
-import {checkedBy, type Prompter} from './prompt.js'
-import {formatMoney} from './money.js'
-import {amountOffer, beyondLeft, nothingLeft} from './refund-match-text.js'
+import {checkedBy, type Prompter} from '../output/prompt.js'
+import {formatMoney} from '../output/money.js'
+import {amountOffer, beyondLeft, nothingLeft} from '../output/refund-match-text.js'
 import {sanitizeLine} from '../safety/sanitize.js'
 import {purchaseName} from '../lists/refund-room.js'
+import * as validate from './validate.js'
 
 /**
  * How much of a purchase to refund, asked at a terminal: what is left of it is offered (Enter

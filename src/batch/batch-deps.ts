@@ -1,0 +1,44 @@
+import type {InterruptedError, StopSignal} from '../errors.js'
+import type {MadeRecordsPlace} from '../lists/refunds-of-purchase.js'
+import type {Deps} from '../operations/deps.js'
+import type {Io} from '../output/io.js'
+
+/** The batch's flags as its run takes them (cli/flags.ts batch). */
+export interface BatchFlags {
+  input: string
+  concurrency?: number
+  'skip-invalid': boolean
+  'dry-run': boolean
+  journal?: string
+  verify?: boolean
+}
+
+/** What a batch is about to send, for its one confirmation: `300 refunds`, `2,950.00 AUD; 12.00 NZD`. */
+export interface BatchPlan {
+  noun: 'purchase' | 'refund'
+  rows: number
+  totals: string
+}
+
+/** A batch's soft stop: true when it only stopped starting rows, else the error to stop with at once. */
+export type SoftStop = (signal: StopSignal) => true | InterruptedError
+
+/**
+ * What a batch's run works with (gh's options struct): the command line builds it from its Factory
+ * (cli/batch-deps.ts). Where gw's data is and which gateway and merchant the batch is for (a
+ * target that rejects with a GwError when there is no profile); how it prints; and its deps.
+ */
+export interface BatchDeps extends MadeRecordsPlace {
+  readonly io: Io
+  /** --json: the summary as JSON too. */
+  readonly json: boolean
+  /** Deps whose client asks as a command's does: --dry-run's look-ups. */
+  deps(): Promise<Deps>
+  /**
+   * The batch's one confirmation, told what it sends (a read-only profile refuses it, a live one
+   * has it confirmed once), then the deps its rows are sent with: their client sends every row unasked.
+   */
+  confirmed(plan: () => Promise<BatchPlan>): Promise<Deps>
+  /** What a signal does while the rows run; undefined once they are done. */
+  onSoftStop(handler: SoftStop | undefined): void
+}

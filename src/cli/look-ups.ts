@@ -1,0 +1,29 @@
+import {readIds} from '../batch/input.js'
+import {lookUpEach} from '../batch/look-ups.js'
+import {lookUp, type LookUpResource} from '../operations/look-up.js'
+import {DEFAULT_CONCURRENCY, type GwRecord} from '../operations/deps.js'
+import type {Factory} from './factory.js'
+import {SomeFailed} from './reporter.js'
+
+/**
+ * Records looked up by the ids given as arguments (or `-`, one a line on stdin, or --input FILE),
+ * each with what `add` adds of gw's own. One id renders as a record; several are looked up `concurrency` at a time and print in the
+ * order given, a failed one reported while the rest still run (batch/look-ups.ts). The exit code is the worst any
+ * id had (design.md §4).
+ */
+export async function lookUpIds(
+  resource: LookUpResource,
+  argv: string[],
+  f: Factory,
+  {noun, input, concurrency = DEFAULT_CONCURRENCY, add}: {noun?: string; input?: string; concurrency?: number; add?: (record: GwRecord) => Promise<GwRecord>},
+): Promise<GwRecord | undefined> {
+  const {ids, batch} = await readIds(argv, f.io, noun, input)
+  const deps = await f.deps()
+  if (!batch && ids.length === 1) {
+    const record = await lookUp(resource, ids[0]!, deps)
+    return add ? add(record) : record
+  }
+  const {failed, worst} = await lookUpEach(resource, ids, {deps, columns: f.columns, render: f.render, concurrency, add})
+  if (worst) throw new SomeFailed(`${failed} of ${ids.length} look-ups failed`, worst)
+  return undefined
+}
