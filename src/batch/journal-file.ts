@@ -1,9 +1,9 @@
-import {closeSync, createReadStream, fsyncSync, openSync, readSync, renameSync, rmSync, statSync} from 'node:fs'
-import {dirname} from 'node:path'
+import {closeSync, openSync, readSync, statSync} from 'node:fs'
 import type {DatabaseSync} from 'node:sqlite'
 import {pathToFileURL} from 'node:url'
 import {fileId} from '../lib/file-identity.js'
-import {LockHeldError, takeLockFile} from '../lib/lock-file.js'
+import {LockHeldError} from '../lib/lock-file.js'
+import {eachLine, fromLines, readWholeLines} from './journal-older.js'
 import {DatabaseLockedError, isHeldHere, type LockedDatabase, NotADatabaseError, nodeSqlite, openLockedDatabase, primaryCode, systemError} from '../lib/locked-database.js'
 
 // A batch journal's file (design.md §5): a SQLite database of one table holding the journal's
@@ -14,6 +14,9 @@ import {DatabaseLockedError, isHeldHere, type LockedDatabase, NotADatabaseError,
 
 /** `PRAGMA application_id` of a gw journal ("gwJ1"): another program's SQLite file is no journal. */
 const JOURNAL_ID = 0x67774a31
+
+/** A new journal's mark and table, made in one transaction: a journal marked as one always has its table. */
+const JOURNAL_SCHEMA = `PRAGMA application_id = ${JOURNAL_ID}; CREATE TABLE entries (seq INTEGER PRIMARY KEY, line TEXT NOT NULL)`
 
 const SQLITE_MAGIC = 'SQLite format 3\0'
 
@@ -78,7 +81,14 @@ export function openJournalFile(file: string): JournalFile {
   if (before && before.nlink > 1) throw new JournalFileError('hard-linked', {links: before.nlink})
   const format = journalFormat(file)
   if (format === 'other') throw new JournalFileError('not-a-journal')
-  if (format === 'lines') fromLines(file)
+  if (format === 'lines') {
+    try {
+      fromLines(file, JOURNAL_SCHEMA)
+    } catch (err) {
+      if (err instanceof LockHeldError) throw new JournalFileError('locked', {pid: err.pid})
+      throw err
+    }
+  }
   let locked: LockedDatabase
   try {
     locked = openLockedDatabase(file)
@@ -92,8 +102,7 @@ export function openJournalFile(file: string): JournalFile {
     const id = (db.prepare('PRAGMA application_id').get() as {application_id: number}).application_id
     const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get() as {n: number}
     if (id === 0 && tables.n === 0) {
-      // One transaction: a journal marked as one always has its table.
-      db.exec(`BEGIN; PRAGMA application_id = ${JOURNAL_ID}; CREATE TABLE entries (seq INTEGER PRIMARY KEY, line TEXT NOT NULL); COMMIT`)
+      db.exec(`BEGIN; ${JOURNAL_SCHEMA}; COMMIT`)
     } else if (id !== JOURNAL_ID) {
       throw new JournalFileError('not-a-journal')
     }
@@ -237,88 +246,4 @@ const NOT_A_JOURNAL = Symbol('not a journal')
 /** Whether a database is a gw journal: its application_id says so (another program's SQLite file, or a lock, is none). */
 function isJournal(db: DatabaseSync): boolean {
   return (db.prepare('PRAGMA application_id').get() as {application_id: number}).application_id === JOURNAL_ID
-}
-
-/**
- * Each whole line of a file, in order, read a chunk at a time (constant memory, however long the
- * file); a line torn by a crash, unended, is left out. `onLine` returning false stops the read.
- */
-export async function eachLine(path: string, onLine: (line: string) => boolean | void): Promise<void> {
-  let carried = ''
-  for await (const chunk of createReadStream(path, {encoding: 'utf8', highWaterMark: 1 << 20})) {
-    const lines = (carried + (chunk as string)).split('\n')
-    carried = lines.pop()!
-    for (const line of lines) if (onLine(line) === false) return
-  }
-}
-
-/**
- * Makes an older gw's NDJSON journal at `file` a journal database in place: its whole lines
- * written to a new database beside it, synced, and renamed over it. Under the lock an older gw
- * takes beside the file, so that none is appending to it meanwhile.
- */
-function fromLines(file: string): void {
-  let olderLock
-  try {
-    olderLock = takeLockFile(`${file}.lock`)
-  } catch (err) {
-    if (err instanceof LockHeldError) throw new JournalFileError('locked', {pid: err.pid})
-    throw err
-  }
-  const aside = `${file}.${process.pid}.new`
-  try {
-    const text = readWholeLines(file)
-    const {DatabaseSync} = nodeSqlite()
-    rmSync(aside, {force: true})
-    closeSync(openSync(aside, 'wx', 0o600))
-    const db = new DatabaseSync(aside)
-    try {
-      db.exec(`PRAGMA application_id = ${JOURNAL_ID}`)
-      db.exec('CREATE TABLE entries (seq INTEGER PRIMARY KEY, line TEXT NOT NULL)')
-      const insert = db.prepare('INSERT INTO entries (line) VALUES (?)')
-      db.exec('BEGIN')
-      for (const line of text) insert.run(line)
-      db.exec('COMMIT')
-    } finally {
-      db.close()
-    }
-    renameSync(aside, file)
-    syncFolder(dirname(file))
-  } catch (err) {
-    rmSync(aside, {force: true})
-    throw systemError(err)
-  } finally {
-    olderLock.release()
-  }
-}
-
-function readWholeLines(file: string): string[] {
-  const fd = openSync(file, 'r')
-  try {
-    const size = statSync(file).size
-    const bytes = Buffer.alloc(size)
-    let read = 0
-    while (read < size) {
-      const got = readSync(fd, bytes, read, size - read, read)
-      if (got === 0) break
-      read += got
-    }
-    const whole = bytes.subarray(0, bytes.lastIndexOf(0x0a) + 1).toString('utf8')
-    return whole.split('\n').slice(0, -1)
-  } finally {
-    closeSync(fd)
-  }
-}
-
-/** Syncs a folder, so that a name made or renamed in it survives a crash; some file systems cannot, and the file's own syncs still hold. */
-export function syncFolder(path: string): void {
-  let fd: number | undefined
-  try {
-    fd = openSync(path, 'r')
-    fsyncSync(fd)
-  } catch {
-    // A folder that cannot be synced (some file systems): nothing more to do.
-  } finally {
-    if (fd !== undefined) closeSync(fd)
-  }
 }

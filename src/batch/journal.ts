@@ -2,7 +2,8 @@ import {mkdir} from 'node:fs/promises'
 import {dirname, resolve} from 'node:path'
 import {UsageError, WriteError} from '../errors.js'
 import {realPath} from '../lib/file-identity.js'
-import {type JournalFile, JournalFileError, openJournalFile, syncFolder} from './journal-file.js'
+import {syncDirectory} from '../lib/sync-directory.js'
+import {type JournalFile, JournalFileError, openJournalFile} from './journal-file.js'
 import {type Header, type Intent, notAJournal, readEntries, type Result, type Withdrawal} from './journal-entries.js'
 import {type JournalInput, type JournalTarget, journalTarget, unreadable} from './journal-identity.js'
 import {standingOf} from './journal-state.js'
@@ -96,7 +97,7 @@ export class Journal {
         const header: Header = {journal: 1, command, input: input.path, input_sha256: input.sha256, target, created_at: now.toISOString()}
         await journal.append(header)
         // The new file's name must survive a crash as well as its entries.
-        syncFolder(dirname(real))
+        syncDirectory(dirname(real))
       }
       return journal
     } catch (err) {

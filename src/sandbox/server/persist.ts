@@ -1,9 +1,10 @@
 import {randomBytes} from 'node:crypto'
-import {closeSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync} from 'node:fs'
+import {closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync} from 'node:fs'
 import {dirname, resolve} from 'node:path'
 import type * as z from 'zod'
 import {realPath} from '../../lib/file-identity.js'
 import {LockHeldError, takeLockFile, type LockFile} from '../../lib/lock-file.js'
+import {syncDirectory} from '../../lib/sync-directory.js'
 import {DatabaseLockedError, isHeldHere, NotADatabaseError, openLockedDatabase, primaryCode} from '../../lib/locked-database.js'
 import type {Change} from '../domain/change-log.js'
 import {storableJson} from '../domain/storable.js'
@@ -228,19 +229,6 @@ function migrate(path: string, file: string, write: StateWrite): void {
     throw error
   }
   syncDirectory(dirname(file))
-}
-
-/** The rename is durable only once the directory is; some systems cannot sync one, and then the rename stands alone. */
-function syncDirectory(directory: string): void {
-  let fd: number | undefined
-  try {
-    fd = openSync(directory, 'r')
-    fsyncSync(fd)
-  } catch {
-    // Windows and some network file systems refuse; the database itself was synced.
-  } finally {
-    if (fd !== undefined) closeSync(fd)
-  }
 }
 
 function inUse(path: string, file: string, pid: number | undefined): StateFileError {
