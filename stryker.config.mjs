@@ -21,8 +21,10 @@ export default {
     'src/api/recovery.ts',
     'src/api/retry.ts',
     'src/safety/redact.ts',
-    'src/lib/file-lock.ts',
-    // Split out of file-lock.ts: which file a path names, and one lock file.
+    // The journal's file: a SQLite database under the kernel's lock, and an older gw's NDJSON one.
+    'src/batch/journal-file.ts',
+    'src/batch/journal-older.ts',
+    // Which file a path names, and the lock file beside an older gw's journal.
     'src/lib/file-identity.ts',
     'src/lib/lock-file.ts',
     // One writer by the kernel's lock on the file itself: journals and the local gateway's state file.

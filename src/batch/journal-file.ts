@@ -60,8 +60,8 @@ export interface JournalFile {
 /** Why a journal cannot be opened for writing, for Journal.open to say. */
 export class JournalFileError extends Error {
   constructor(
-    readonly reason: 'not-a-journal' | 'hard-linked' | 'directory' | 'locked',
-    readonly detail: {links?: number; pid?: number} = {},
+    readonly reason: 'not-a-journal' | 'directory' | 'locked',
+    readonly detail: {pid?: number} = {},
   ) {
     super(reason)
   }
@@ -69,16 +69,14 @@ export class JournalFileError extends Error {
 
 /**
  * Opens the journal at `file` (a real path) for writing under the kernel's lock, made when there
- * is none, an older gw's NDJSON journal made a database first. Throws JournalFileError for a file
- * that is no journal, a folder, one held by another gw (or this one), or one with two names (a
- * crashed write's undo record lies beside the name it was opened by, where a gw started on the
- * other name would not look); the system's error (code ENOSPC, EACCES...) when it cannot be
- * written.
+ * is none, an older gw's NDJSON journal made a database first. Any of its names (a symlink, a
+ * hard link, a bind mount, a new name after a rename) is the one file with the one lock. Throws
+ * JournalFileError for a file that is no journal, a folder, or one held by another gw (or this
+ * one); the system's error (code ENOSPC, EACCES...) when it cannot be written.
  */
 export function openJournalFile(file: string): JournalFile {
   const before = statSync(file, {throwIfNoEntry: false})
   if (before?.isDirectory()) throw new JournalFileError('directory')
-  if (before && before.nlink > 1) throw new JournalFileError('hard-linked', {links: before.nlink})
   const format = journalFormat(file)
   if (format === 'other') throw new JournalFileError('not-a-journal')
   if (format === 'lines') {

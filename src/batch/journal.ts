@@ -170,12 +170,6 @@ function openFile(path: string, file: string): JournalFile {
     if (!(err instanceof JournalFileError)) throw journalError(path, err)
     if (err.reason === 'directory') throw unreadable(path, Object.assign(new Error('it is a directory'), {code: 'EISDIR'}))
     if (err.reason === 'not-a-journal') throw notAJournal(path)
-    if (err.reason === 'hard-linked') {
-      throw new UsageError(
-        `The batch journal ${path} has ${err.detail.links} names (hard links): a write cut short by a crash is undone from a file beside the name it was made by, which a gw run on another name would not see: nothing was sent`,
-        'Give --journal a file with one name: remove its other names, or copy it (cp) and give the copy.',
-      )
-    }
     const {pid} = err.detail
     if (pid === process.pid) throw new UsageError(`The batch journal ${path}${same} is already open in this gw: nothing was sent`)
     const who = pid === undefined ? 'Another gw' : `Another gw (pid ${pid})`
