@@ -216,16 +216,24 @@ export const moneyFilters = {
   holder: Flags.string({description: "only where the card holder's name has this in it, in any case", helpGroup: 'FILTERS'}),
 }
 
-/** --name of gw sandbox start, stop and status: which local gateway, each with its own port, files and profile. */
-export function sandboxName(description: string) {
+/** --name of every gw sandbox command: which local gateway, each with its own port, files and profile. */
+export function sandboxName(description: string, options: {exclusive?: string[]} = {}) {
   return Flags.string({
     description,
+    ...options,
     parse: async (input) => {
       if (SANDBOX_NAME.test(input)) return input
       throw new UsageError(`--name must be a letter or digit, then letters, digits, _ or - (40 at most), got "${input}"`, 'For example --name rehearsal.')
     },
   })
 }
+
+/**
+ * --name of the gw sandbox commands that talk to a local gateway (logs, seed, trigger, ...): the one
+ * gw sandbox start --name started, through the profile it made; the profile in force without it.
+ */
+export const localGatewayName = () =>
+  sandboxName('the local gateway started with this --name (local for the one started without); the profile in force when not given', {exclusive: ['profile']})
 
 /** --allow-host of gw sandbox start and gw listen: a name besides loopback's that browser-guard.ts lets requests use. */
 export const allowHost = Flags.custom<string>({

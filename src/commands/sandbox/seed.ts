@@ -1,4 +1,6 @@
 import {Args, Flags} from '@oclif/core'
+import {localGatewayName} from '../../cli/flags.js'
+import {useLocalGateway} from '../../cli/local-gateway.js'
 import {GwCommand} from '../../cli/gw-command.js'
 import type {SeedStep} from '../../seed/step.js'
 
@@ -28,11 +30,13 @@ Prints one JSON line per step: step, name, status (created, present, differs, de
   }
 
   static override flags = {
+    name: localGatewayName(),
     check: Flags.boolean({description: 'check the file and send nothing'}),
   }
 
   protected async input(): Promise<SeedInput> {
     const {args, flags} = await this.parse(SandboxSeed)
+    await useLocalGateway(this.factory, flags.name)
     const {readSeedFile, checkSeedFile} = await import('../../seed/file.js')
     const {text, source} = await readSeedFile(args.file, this.io)
     return {steps: checkSeedFile(text, source), source, check: flags.check}

@@ -1,6 +1,8 @@
 import {Args, Flags} from '@oclif/core'
 import {triggerColumns} from '../../output/columns.js'
 import {WEBHOOK_EVENTS, type WebhookEvent} from '../../api/schemas/recurring-rules.js'
+import {localGatewayName} from '../../cli/flags.js'
+import {useLocalGateway} from '../../cli/local-gateway.js'
 import {GwCommand} from '../../cli/gw-command.js'
 import type {triggerEvent} from '../../operations/sandbox.js'
 
@@ -22,6 +24,7 @@ Prints the event, where it went and its payload.`
   }
 
   static override flags = {
+    name: localGatewayName(),
     webhook: Flags.url({description: 'deliver to this URL only, instead of the registered web hooks'}),
   }
 
@@ -29,6 +32,7 @@ Prints the event, where it went and its payload.`
 
   protected async input(): Promise<TriggerInput> {
     const {args, flags} = await this.parse(SandboxTrigger)
+    await useLocalGateway(this.factory, flags.name)
     return {event: args.event as WebhookEvent, webhook: flags.webhook?.href}
   }
 
