@@ -61,6 +61,36 @@ describe('--name on the gw sandbox commands that talk to a local gateway', () =>
     expect((await runGw(['sandbox', 'logs', '--name', 'local', '--path', '/v1.0/plans'], {env: home})).records).toEqual(localLogs.records)
   })
 
+  it('gw sandbox fault add, list and clear: the fault API without curl, on the gateway --name names', async () => {
+    const added = await runGw(['sandbox', 'fault', 'add', '--name', 'livey', '--method', 'get', '--path', '/v1.0/plans', '--action', 'status', '--status', '404', '--times', '2', '--json'], {env: home})
+    expect(added.code, added.stderr).toBe(0)
+    expect(added.json).toEqual({method: 'GET', path: '/v1.0/plans', times: 2, action: 'status', status: 404, html: false})
+    const listed = await runGw(['sandbox', 'fault', 'list', '--name', 'livey'], {env: home})
+    expect(listed.records).toEqual([{method: 'GET', path: '/v1.0/plans', times: 2, action: 'status', status: 404, html: false}])
+    // The active gateway has none, and says so.
+    const none = await runGw(['sandbox', 'fault', 'list'], {env: home})
+    expect(none).toMatchObject({code: 0, stdout: '', stderr: 'No faults are waiting.\n'})
+    // The fault answers the next plan list of livey, and has one time left.
+    expect((await runGw(['plan', 'list', '--profile', 'livey'], {env: home})).code).toBe(5)
+    expect((await runGw(['sandbox', 'fault', 'list', '--name', 'livey'], {env: home})).records).toMatchObject([{path: '/v1.0/plans', times: 1}])
+
+    await runGw(['sandbox', 'fault', 'add', '--name', 'livey', '--method', 'POST', '--path', '/v1.0/purchases', '--action', 'delay', '--delay-ms', '10'], {env: home})
+    const cleared = await runGw(['sandbox', 'fault', 'clear', '--name', 'livey'], {env: home})
+    expect(cleared).toMatchObject({code: 0, stdout: '', stderr: 'Cleared 2 faults that were waiting.\n'})
+    expect((await runGw(['sandbox', 'fault', 'list', '--name', 'livey'], {env: home})).records).toEqual([])
+  })
+
+  it.each([
+    [['--action', 'status'], '--action status needs --status'],
+    [['--action', 'delay'], '--action delay needs --delay-ms'],
+    [['--action', 'drop-after', '--status', '503'], '--status and --html go with --action status, not drop-after'],
+    [['--action', 'status', '--status', '503', '--delay-ms', '5'], '--delay-ms goes with --action delay, not status'],
+  ])('gw sandbox fault add %j is refused, exit 2, before anything is sent', async (flags, message) => {
+    const result = await runGw(['sandbox', 'fault', 'add', '--method', 'GET', '--path', '/v1.0/plans', ...flags], {env: home})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain(`Error: ${message}`)
+  })
+
   it('--profile still picks the gateway where it did', async () => {
     const clock = await runGw(['sandbox', 'clock', '--profile', 'livey', '--json'], {env: home})
     expect(clock.json).toEqual((await runGw(['sandbox', 'clock', '--name', 'livey', '--json'], {env: home})).json)

@@ -35,6 +35,25 @@ export type InstanceHeld = z.infer<typeof InstanceHeld>
 export const DateRecord = lazily(() => z.object({collection: z.enum(['purchases', 'refunds', 'customers']), at: z.string()}))
 export type DateRecord = z.infer<typeof DateRecord>
 
+/** What goes wrong, for the next `times` requests of a method whose path starts with `path` (POST /_sandbox/faults). */
+export const FAULT_ACTIONS = ['drop-before', 'drop-after', 'status', 'delay'] as const
+export const FaultRequest = lazily(() =>
+  z.object({
+    method: z.string(),
+    path: z.string(),
+    action: z.enum(FAULT_ACTIONS),
+    status: z.number().int().optional(),
+    html: z.boolean().optional(),
+    delayMs: z.number().int().optional(),
+    times: z.number().int().optional(),
+  }),
+)
+export type FaultRequest = z.infer<typeof FaultRequest>
+
+/** A fault waiting, with the times it has left. */
+export const Fault = lazily(() => z.looseObject({method: looseString, path: looseString, action: looseString, times: looseInt}))
+export type Fault = z.infer<typeof Fault>
+
 export const TriggerRequest = lazily(() =>
   z.object({
     event: z.enum(WEBHOOK_EVENTS),
