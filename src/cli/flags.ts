@@ -197,7 +197,7 @@ export function listing(noun: string, {withTime = true} = {}) {
     ...(withTime ? {from: windowEdge('from', `${noun}s made`), to: windowEdge('to', `${noun}s made`), on: windowOn(`${noun}s made`)} : {}),
     limit: Flags.integer({char: 'L', description: `${noun}s to show at most; default ${DEFAULT_LIST_LIMIT}`, min: 1, exclusive: ['all']}),
     all: Flags.boolean({description: `every ${noun}, page after page, printed as they come`}),
-    'oldest-first': Flags.boolean({description: 'oldest first, as the gateway keeps them (newest first without it)'}),
+    'oldest-first': Flags.boolean({description: 'oldest first (newest first without it, as the gateway pages them)'}),
     concurrency: concurrency({helpGroup: 'PAGES'}),
     'max-pages': maxPages(),
   }
