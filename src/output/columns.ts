@@ -155,6 +155,7 @@ export const faultColumns: Column[] = [
 export const triggerColumns: Column[] = [
   {label: 'Event', field: 'event', need: 'always'},
   {label: 'Delivered to', field: 'delivered_to', need: 'most'},
+  {label: 'Created', field: 'created', need: 'most'},
   {label: 'Payload', field: 'payload'},
 ]
 

@@ -66,6 +66,8 @@ export const Triggered = lazily(() =>
   z.looseObject({
     event: looseString,
     delivered_to: maybe(z.array(z.string())),
+    /** The records the sample made (none when the merchant's own served): each its kind, id and reference. */
+    created: maybe(z.array(z.looseObject({kind: looseString, id: looseString, reference: maybe(z.string())}))),
     payload: maybe(z.array(z.unknown())),
   }),
 )
