@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import {lazily} from './lazy.js'
 import {looseInt, looseString, maybe} from './common.js'
-import {DELIVERY_STATUSES, WEBHOOK_EVENTS} from './recurring-rules.js'
+import {DELIVERY_STATUSES, FAULT_ACTIONS, WEBHOOK_EVENTS} from './recurring-rules.js'
 
 /** The local gateway's control API under /_sandbox/: its virtual clock and sample events. */
 export const SandboxClock = lazily(() => z.looseObject({today: looseString}))
@@ -36,7 +36,6 @@ export const DateRecord = lazily(() => z.object({collection: z.enum(['purchases'
 export type DateRecord = z.infer<typeof DateRecord>
 
 /** What goes wrong, for the next `times` requests of a method whose path starts with `path` (POST /_sandbox/faults). */
-export const FAULT_ACTIONS = ['drop-before', 'drop-after', 'status', 'delay'] as const
 export const FaultRequest = lazily(() =>
   z.object({
     method: z.string(),

@@ -1,5 +1,6 @@
 import {Flags} from '@oclif/core'
-import {FAULT_ACTIONS, type FaultRequest} from '../../../api/schemas/sandbox-control.js'
+import {FAULT_ACTIONS} from '../../../api/schemas/recurring-rules.js'
+import type {FaultRequest} from '../../../api/schemas/sandbox-control.js'
 import {localGatewayName} from '../../../cli/flags.js'
 import {useLocalGateway} from '../../../cli/local-gateway.js'
 import {GwCommand} from '../../../cli/gw-command.js'

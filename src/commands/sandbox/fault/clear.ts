@@ -6,7 +6,7 @@ export default class SandboxFaultClear extends GwCommand<void> {
   static override summary = "Clear every fault of the local gateway, so its answers are its own again"
   static override description = 'Every fault gw sandbox fault add switched on is cleared, used up or not; says on stderr how many were waiting. The same as DELETE /_sandbox/faults.'
 
-  static override examples = ['<%= config.bin %> <%= command.id %>']
+  static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> && <%= config.bin %> sandbox fault list']
 
   static override flags = {
     name: localGatewayName(),
