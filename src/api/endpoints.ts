@@ -9,6 +9,8 @@ import {
   Customer,
   CustomerCreate,
   DateRecord,
+  Fault,
+  FaultRequest,
   CustomerUpdate,
   Delivery,
   InstanceHeld,
@@ -133,6 +135,9 @@ export const endpoints = {
     deliveries: define({method: 'GET', path: '/_sandbox/deliveries', response: z.array(Delivery)}),
     redeliver: define({method: 'POST', path: '/_sandbox/deliveries/{id}/redeliver', response: Delivery}),
     dateRecord: define({method: 'POST', path: '/_sandbox/dated/{key}', body: DateRecord, response: z.looseObject({})}),
+    faults: define({method: 'GET', path: '/_sandbox/faults', response: z.array(Fault)}),
+    addFault: define({method: 'POST', path: '/_sandbox/faults', body: FaultRequest, response: Fault}),
+    clearFaults: define({method: 'DELETE', path: '/_sandbox/faults', response: z.array(Fault)}),
   },
 } as const
 

@@ -190,7 +190,7 @@ export function listing(noun: string, {withTime = true} = {}) {
     ...(withTime ? {from: windowEdge('from', `${noun}s made`), to: windowEdge('to', `${noun}s made`), on: windowOn(`${noun}s made`)} : {}),
     limit: Flags.integer({char: 'L', description: `${noun}s to show at most; default ${DEFAULT_LIST_LIMIT}`, min: 1, exclusive: ['all']}),
     all: Flags.boolean({description: `every ${noun}, page after page, printed as they come`}),
-    'oldest-first': Flags.boolean({description: 'oldest first, as the gateway keeps them (newest first without it)'}),
+    'oldest-first': Flags.boolean({description: 'oldest first (newest first without it, as the gateway pages them)'}),
     concurrency: concurrency({helpGroup: 'PAGES'}),
     'max-pages': maxPages(),
   }
@@ -209,16 +209,24 @@ export const moneyFilters = {
   holder: Flags.string({description: "only where the card holder's name has this in it, in any case", helpGroup: 'FILTERS'}),
 }
 
-/** --name of gw sandbox start, stop and status: which local gateway, each with its own port, files and profile. */
-export function sandboxName(description: string) {
+/** --name of every gw sandbox command: which local gateway, each with its own port, files and profile. */
+export function sandboxName(description: string, options: {exclusive?: string[]} = {}) {
   return Flags.string({
     description,
+    ...options,
     parse: async (input) => {
       if (SANDBOX_NAME.test(input)) return input
       throw new UsageError(`--name must be a letter or digit, then letters, digits, _ or - (40 at most), got "${input}"`, 'For example --name rehearsal.')
     },
   })
 }
+
+/**
+ * --name of the gw sandbox commands that talk to a local gateway (logs, seed, trigger, ...): the one
+ * gw sandbox start --name started, through the profile it made; the profile in force without it.
+ */
+export const localGatewayName = () =>
+  sandboxName('the local gateway started with this --name (local for the one started without); the profile in force when not given', {exclusive: ['profile']})
 
 /** --allow-host of gw sandbox start and gw listen: a name besides loopback's that browser-guard.ts lets requests use. */
 export const allowHost = Flags.custom<string>({

@@ -9,14 +9,17 @@ interface ApiInput {
   paginate?: {ahead: number; maxPages?: number}
   /** The body was given in argv (--data '{...}'): a live profile refuses a card in it. */
   inline: boolean
+  /** What of the body argv gave, when only part of it was (-F key=@file reads the rest from files). */
+  inlineBody?: unknown
 }
 
 export default class Api extends GwCommand<ApiInput> {
   static override summary = 'Send any request to the gateway and print its answer as sent'
   static override description = `For what no command covers. The request goes with the profile's credentials, time-outs and --verbose log, and exits with the same codes as every command.
 Its safety is that of the endpoint it names: a read-only profile refuses anything but a GET (a path gw does not know counts as a write unless it is a GET), a live profile asks you to type the amount of a purchase or refund and the id of a delete, and a purchase or refund is never sent twice: when its answer is lost, gw looks its reference up.
-Prints the gateway's whole answer (the envelope) exactly as it came, followed by a newline. Without a METHOD, the request is a GET.
---paginate follows every page of a list path (offset and limit, as the gateway's libraries page) and prints its records as NDJSON, one line a record, in the gateway's order (oldest first), card numbers masked.`
+Prints the gateway's whole answer (the envelope) exactly as it came, followed by a newline. Without a METHOD, the request is a GET, or a POST when fields are given; the METHOD goes before PATH or in -X/--method, as gh api takes it.
+-f key=value adds a string field to a JSON body, -F key=value a typed one (true, false, null and whole numbers as JSON; @FILE the file's text, @- stdin's), as gh api's; with GET they go in the query string instead.
+--paginate follows every page of a list path (offset and limit, as the gateway's libraries page) and prints its records as NDJSON, one line a record, in the order the gateway pages them (newest first), card numbers masked.`
 
   static override printsJson = true
 
@@ -25,10 +28,15 @@ Prints the gateway's whole answer (the envelope) exactly as it came, followed by
     '<%= config.bin %> <%= command.id %> /v1.0/purchases --paginate --query from=2026/11/01 | jq -r .reference',
     `<%= config.bin %> <%= command.id %> POST /v1.0/plans --data '{"name":"Gold","amount":2500,"reference":"gold-api","description":"Gold tier"}'`,
     '<%= config.bin %> <%= command.id %> GET /v1.0/plans/gold-api.json',
+    '<%= config.bin %> <%= command.id %> -X PUT /v1.0/plans/gold-api.json -f description="Gold tier, yearly"',
+    '<%= config.bin %> <%= command.id %> /v1.0/plans -f name=Silver -F amount=1500 -f reference=silver-api -f description=Silver',
     // A card goes in a file, never in argv or an echo: both stay in shell history.
     '<%= config.bin %> <%= command.id %> POST /v1.0/purchases --data @purchase.json',
     '<%= config.bin %> <%= command.id %> GET /v1.0/purchases/api-order-1 | jq .response.message',
   ]
+
+  // oclif's own line reads METHOD [PATH], the arguments as it parses them: PATH is the one always given.
+  static override usage = ['<%= command.id %> [METHOD] PATH [-X METHOD] [-f KEY=VALUE]... [-F KEY=VALUE]... [--data JSON|@FILE|-] [--query KEY=VALUE]... [--paginate] [flags]']
 
   static override args = {
     method: Args.string({description: 'HTTP method: GET (when left out), POST, PUT or DELETE, any case', required: true}),
@@ -36,6 +44,9 @@ Prints the gateway's whole answer (the envelope) exactly as it came, followed by
   }
 
   static override flags = {
+    method: Flags.string({char: 'X', description: 'HTTP method: GET, POST, PUT or DELETE, any case (GET, or POST with fields, when left out)'}),
+    'raw-field': Flags.string({char: 'f', description: 'a string field KEY=VALUE of the JSON body (of the query string with GET); repeat for more', multiple: true, exclusive: ['data']}),
+    field: Flags.string({char: 'F', description: 'a typed field KEY=VALUE: true, false, null and whole numbers as JSON, @FILE a file\'s text, @- stdin\'s; repeat for more', multiple: true, exclusive: ['data']}),
     data: Flags.string({description: 'request body as JSON: inline, @FILE to read a file, or - to read stdin'}),
     query: Flags.string({description: 'query parameter KEY=VALUE, added to the path; repeat for more', multiple: true}),
     paginate: Flags.boolean({description: 'every page of a list path, its records as NDJSON, one line a record', exclusive: ['data']}),
@@ -45,13 +56,18 @@ Prints the gateway's whole answer (the envelope) exactly as it came, followed by
 
   protected async input(): Promise<ApiInput> {
     const {args, flags} = await this.parse(Api)
-    const [{readData, readMethod, readPath, readQueryPair}, {UsageError}] = await Promise.all([import('../output/api-input.js'), import('../errors.js')])
-    // `gw api PATH` is a GET, as gh api's; a METHOD alone is a PATH left out.
+    const [{readData, readFields, readMethod, readPath, readQueryPair}, {UsageError}] = await Promise.all([import('../output/api-input.js'), import('../errors.js')])
+    const hasFields = (flags['raw-field'] ?? []).length + (flags.field ?? []).length > 0
+    // `gw api PATH` is a GET (a POST with fields), as gh api's; a METHOD alone is a PATH left out.
     const pathOnly = args.path === undefined && !/^(get|post|put|delete)$/i.test(args.method.trim())
-    if (args.path === undefined && !pathOnly) throw new UsageError(`PATH is missing after ${args.method}`, 'For example gw api GET /v1.0/plans.json.')
-    const method = pathOnly ? 'GET' : readMethod(args.method)
-    const path = readPath(pathOnly ? args.method : args.path!)
-    const query = (flags.query ?? []).map((pair) => readQueryPair(pair))
+    if (flags.method !== undefined && args.path !== undefined) throw new UsageError(`-X ${flags.method} gives the METHOD, so ${args.method} ${args.path} is one word too many`, `For example gw api -X ${flags.method} ${args.path}.`)
+    if (args.path === undefined && !pathOnly && flags.method === undefined) throw new UsageError(`PATH is missing after ${args.method}`, 'For example gw api GET /v1.0/plans.json.')
+    const method = flags.method === undefined ? (pathOnly ? (hasFields ? 'POST' : 'GET') : readMethod(args.method)) : readMethod(flags.method)
+    const path = readPath(args.path ?? args.method)
+    const fields = hasFields ? await readFields(flags['raw-field'] ?? [], flags.field ?? [], this.io) : undefined
+    // With GET, fields are the query string, as gh api's.
+    const fieldQuery = method === 'GET' && fields ? Object.entries(fields.body).map(([key, value]): [string, string] => [key, String(value)]) : []
+    const query = [...(flags.query ?? []).map((pair) => readQueryPair(pair)), ...fieldQuery]
     // Messages and confirmations name the request itself: `gw api DELETE /v1.0/customers/071-C-1`.
     this.factory.commandName = `api ${method} ${path}`
     if (flags.paginate) {
@@ -61,19 +77,20 @@ Prints the gateway's whole answer (the envelope) exactly as it came, followed by
       if (clash) throw new UsageError(`--paginate asks for each page itself: leave out --query ${clash[0]}=${clash[1]}`)
       return {request: {method, path, query}, paginate: {ahead: flags.concurrency ?? DEFAULT_CONCURRENCY, maxPages: flags['max-pages']}, inline: false}
     }
+    if (fields && method !== 'GET') return {request: {method, path, query, body: fields.body}, inline: true, inlineBody: fields.inline}
     const body = flags.data === undefined ? undefined : await readData(flags.data, method, this.io)
     const inline = flags.data !== undefined && flags.data !== '-' && !flags.data.startsWith('@')
     return {request: {method, path, query, ...(body === undefined ? {} : {body})}, inline}
   }
 
-  protected async operate({request, paginate, inline}: ApiInput) {
+  protected async operate({request, paginate, inline, inlineBody}: ApiInput) {
     const [{holdsCard, sendRequest}, {renderBody, renderListing}, {UsageError}] = await Promise.all([import('../operations/api.js'), import('../output/render.js'), import('../errors.js')])
     if (paginate) {
       const {paginate: pages} = await import('../operations/paginate.js')
       await renderListing(this.io, pages(request, await this.factory.deps(), paginate), [], {json: true, ndjson: true})
       return undefined
     }
-    if (inline && holdsCard(request.body) && (await this.factory.target()).environment === 'live') {
+    if (inline && holdsCard(inlineBody ?? request.body) && (await this.factory.target()).environment === 'live') {
       throw new UsageError('On a live profile a card number or CVV is never taken from the command line (it lands in shell history and ps): nothing was sent', 'Give the body on stdin with --data -, or in a file with --data @FILE.')
     }
     const answer = await sendRequest(request, await this.factory.deps())

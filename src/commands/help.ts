@@ -3,19 +3,20 @@ import {GwCommand} from '../cli/gw-command.js'
 import type {HelpTopic} from '../cli/help/topics.js'
 
 export default class Help extends GwCommand<string[]> {
-  static override summary = 'Show help for gw, a topic or a command; or exit codes, environment variables, test cards'
+  static override summary = 'Show help for gw, a topic or a command; or exit codes, environment variables, test cards, formatting'
   static override description = `gw help COMMAND is the same as gw COMMAND --help (or -h).
-Three topics are not commands: exit-codes (what each exit status means), environment (every environment variable gw reads) and test-cards (the local gateway's approving and declining cards and amounts).`
+Four topics are not commands: exit-codes (what each exit status means), environment (every environment variable gw reads), test-cards (the local gateway's approving and declining cards and amounts) and formatting (tables at a terminal, NDJSON in a pipe, --json, --fields, --jq).`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> purchase create',
     '<%= config.bin %> <%= command.id %> exit-codes',
     '<%= config.bin %> <%= command.id %> test-cards',
+    '<%= config.bin %> <%= command.id %> formatting',
   ]
 
   static override strict = false
   static override args = {
-    command: Args.string({description: 'command or topic, words separated by spaces; or exit-codes, environment, test-cards'}),
+    command: Args.string({description: 'command or topic, words separated by spaces; or exit-codes, environment, test-cards, formatting'}),
   }
 
   protected async input() {

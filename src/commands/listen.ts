@@ -10,7 +10,7 @@ import type {ListenOptions} from '../webhooks/listen.js'
  * Where and how to listen, as the flags say; --register: whether to register with the gateway
  * (undefined: only with a local gateway's profile). --json and the proxy are the Factory's.
  */
-type ListenInput = Omit<ListenOptions, 'json' | 'proxy' | 'environment' | 'register'> & {register?: boolean}
+type ListenInput = (Omit<ListenOptions, 'json' | 'proxy' | 'environment' | 'register'> & {register?: boolean}) | {printSecret: true}
 
 export default class Listen extends GwCommand<ListenInput> {
   static override summary = "Receive the gateway's web hooks here and print each event as it arrives"
@@ -18,6 +18,7 @@ export default class Listen extends GwCommand<ListenInput> {
 Each delivery is acknowledged with 200 once it is printed (and saved, with --save). With --forward-to it is passed on to your app and answered with your app's status, so a failing app means the gateway delivers it again.
 With the profile of a local gateway (gw sandbox start) it registers itself, as stripe listen does, and says so; --register does the same with any gateway. A registration left by a gw listen that was killed is removed by the next one.
 Only deliveries that prove they came from the gateway are taken: a registration it makes gets fresh random credentials (HTTP Basic), --auth names those of one made elsewhere, and anything else is 401, never forwarded; with neither it says that anyone on this machine can deliver. As gw sandbox does, it refuses requests addressed to another name (--allow-host) or sent by a web page (--allow-origin).
+With --forward-to each forward is signed, as stripe listen does, so your app can check it came through gw listen: header Gw-Signature: t=TIME,v1=SIGNATURE, the hex HMAC-SHA256 of TIME (Unix seconds), a dot and the body, keyed by your signing secret, which it prints at start (the same every run: kept in gw's config folder; --print-secret prints it alone). docs/subscriptions-and-webhooks.md has an app that checks it.
 Ctrl-C stops accepting, finishes the deliveries in flight, removes the registration and exits 130; SIGTERM does the same and exits 0.`
 
   static override printsJson = true
@@ -26,6 +27,7 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the registrat
     '<%= config.bin %> <%= command.id %> --register',
     '<%= config.bin %> <%= command.id %> --json --events "charge:*" | jq .payload',
     '<%= config.bin %> <%= command.id %> --forward-to http://localhost:3000/webhooks --save events.ndjson',
+    {description: 'The secret your app checks Gw-Signature with', command: 'GW_LISTEN_SECRET=$(<%= config.bin %> <%= command.id %> --print-secret) node app.mjs'},
     'echo "hooks:s3cret" | <%= config.bin %> <%= command.id %> --port 0 --auth - --register',
   ]
 
@@ -48,11 +50,13 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the registrat
       allowNo: true,
     }),
     auth: webhookFlags.auth(),
+    'print-secret': Flags.boolean({description: 'print the signing secret forwards are signed with, and exit'}),
     'receive-timeout': Flags.integer({description: 'seconds a sender may take to send one delivery', default: 10, min: 1}),
   }
 
   protected async input(): Promise<ListenInput> {
     const {flags} = await this.parse(Listen)
+    if (flags['print-secret']) return {printSecret: true}
     return {
       host: flags.host,
       port: flags.port,
@@ -70,7 +74,15 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the registrat
     }
   }
 
-  protected async operate({register, ...options}: ListenInput) {
+  protected async operate(input: ListenInput) {
+    if ('printSecret' in input) {
+      const {signingSecret} = await import('../webhooks/signing.js')
+      this.io.out(`${await signingSecret(this.config.configDir)}\n`)
+      return
+    }
+    const {register, ...options} = input
+    // Made (once, kept) only when something is forwarded: gw's config folder is written to no sooner.
+    const signing = options.forwardTo === undefined ? undefined : await import('../webhooks/signing.js').then(({signingSecret}) => signingSecret(this.config.configDir))
     const [{listen}, webhooks, {isAbandonedListen, listenHookName}, {isLocalGatewayProfile}] = await Promise.all([
       import('../webhooks/listen.js'),
       import('../operations/webhooks.js'),
@@ -91,6 +103,7 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the registrat
       const code = await listen(
         {
           ...options,
+          signingSecret: signing,
           json: this.factory.flags.json,
           proxy: await this.factory.proxy(),
           environment: credentials?.environment,

@@ -1,3 +1,4 @@
+import {Flags} from '@oclif/core'
 import * as gwFlags from '../cli/flags.js'
 import {GwCommand} from '../cli/gw-command.js'
 import {reportColumns} from '../output/columns.js'
@@ -8,11 +9,13 @@ interface ReportInput {
   window: Window
   concurrency: number
   maxPages?: number
+  includeSamples: boolean
 }
 
 export default class Report extends GwCommand<ReportInput> {
   static override summary = "The day's totals: purchases approved and declined, refunds, net, per day and currency"
   static override description = `Reads the purchases and refunds of a window (today, without --from, --to or --on) and adds them up per day and currency: purchases approved (how many, and their sum), declined (how many), refunds approved (how many, and their sum) and net (approved less refunded). Amounts are in the minor unit in JSON, as the gateway's; a table shows them as money.
+Purchases gw sandbox trigger made for a sample event (their metadata has gw_sample) are left out, and counted on stderr; --include-samples adds them up with the rest.
 A day is this machine's calendar day (its time zone, TZ), as --from, --to and --on read a bare date; --on DAY is that day alone, --from DAY that day and every day since. It only reads, so a read-only profile runs it. Piped, one JSON line a day and currency; on a terminal a table.`
 
   static override examples = [
@@ -29,6 +32,7 @@ A day is this machine's calendar day (its time zone, TZ), as --from, --to and --
     on: gwFlags.windowOn('purchases and refunds made'),
     concurrency: gwFlags.concurrency({helpGroup: 'PAGES'}),
     'max-pages': gwFlags.maxPages(),
+    'include-samples': Flags.boolean({description: 'count the purchases gw sandbox trigger made too (metadata gw_sample), left out without it'}),
   }
 
   static override columns = reportColumns
@@ -38,12 +42,15 @@ A day is this machine's calendar day (its time zone, TZ), as --from, --to and --
     const {parseWindow} = await import('../lists/window.js')
     // Without a window, today; with one end, the other is left open; --on names both.
     const bounds = flags.from === undefined && flags.to === undefined && flags.on === undefined ? {on: 'today'} : {from: flags.from, to: flags.to, on: flags.on}
-    return {window: parseWindow(bounds, new Date()), concurrency: flags.concurrency ?? gwFlags.DEFAULT_CONCURRENCY, maxPages: flags['max-pages']}
+    return {window: parseWindow(bounds, new Date()), concurrency: flags.concurrency ?? gwFlags.DEFAULT_CONCURRENCY, maxPages: flags['max-pages'], includeSamples: flags['include-samples'] ?? false}
   }
 
-  protected async operate({window, concurrency, maxPages}: ReportInput) {
+  protected async operate({window, concurrency, maxPages, includeSamples}: ReportInput) {
     const [{reportTotals}, {showingProgress}] = await Promise.all([import('../operations/report.js'), import('../output/progress.js')])
     const deps = await this.factory.deps()
-    return showingProgress(this.factory, deps.client, (progress) => reportTotals(window, deps, {concurrency, maxPages, onState: progress.state}))
+    let samples = 0
+    const totals = await showingProgress(this.factory, deps.client, (progress) => reportTotals(window, deps, {concurrency, maxPages, onState: progress.state, includeSamples, onSampleLeftOut: () => samples++}))
+    if (samples > 0) this.io.err(`Left out ${samples === 1 ? '1 purchase' : `${samples} purchases`} gw sandbox trigger made for sample events (metadata gw_sample); --include-samples counts them.\n`)
+    return totals
   }
 }

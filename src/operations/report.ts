@@ -27,7 +27,20 @@ export interface DayTotals extends GwRecord {
 export async function reportTotals(
   window: Window,
   deps: Pick<Deps, 'client'>,
-  {concurrency, maxPages, onState}: {concurrency: number; maxPages?: number; onState?: (resource: 'purchases' | 'refunds', state: WalkState) => void},
+  {
+    concurrency,
+    maxPages,
+    onState,
+    includeSamples = false,
+    onSampleLeftOut,
+  }: {
+    concurrency: number
+    maxPages?: number
+    onState?: (resource: 'purchases' | 'refunds', state: WalkState) => void
+    /** Count the purchases gw sandbox trigger made (metadata gw_sample), left out otherwise, each told to onSampleLeftOut. */
+    includeSamples?: boolean
+    onSampleLeftOut?: (record: GwRecord) => void
+  },
 ): Promise<DayTotals[]> {
   const totals = new Map<string, DayTotals>()
   const totalsOf = (record: GwRecord): DayTotals | undefined => {
@@ -46,6 +59,10 @@ export async function reportTotals(
     const {pages} = listRecords({resource, window, filters: {}, concurrency, maxPages, onState: onState && ((state) => onState(resource, state))}, deps)
     for await (const page of pages) {
       for (const record of page) {
+        if (!includeSamples && isSample(record)) {
+          onSampleLeftOut?.(record)
+          continue
+        }
         const entry = totalsOf(record)
         if (entry && typeof record.amount === 'number') count(entry, Math.abs(record.amount), outcomeOf(record))
       }
@@ -68,6 +85,12 @@ export async function reportTotals(
   ])
   const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
   return [...totals.values()].sort((a, b) => order(a.day, b.day) || order(a.currency, b.currency))
+}
+
+/** A charge gw sandbox trigger made for a sample event: no sale, marked so in its metadata by the local gateway. */
+export function isSample(record: GwRecord): boolean {
+  const metadata = record.metadata
+  return typeof metadata === 'object' && metadata !== null && Object.hasOwn(metadata, 'gw_sample')
 }
 
 /** A record's time as a day of this machine's calendar (`2026-11-17`). */

@@ -1,6 +1,6 @@
 import {setTimeout as sleep} from 'node:timers/promises'
 import type {WebhookEvent} from '../api/schemas/recurring-rules.js'
-import type {DeliveryQuery, RequestLogPage} from '../api/schemas/sandbox-control.js'
+import type {DeliveryQuery, FaultRequest, RequestLogPage} from '../api/schemas/sandbox-control.js'
 import type {Deps, GwRecord} from './deps.js'
 
 /** A filter of the request log: statuses, a path, a merchant; how many, and after which entry. */
@@ -71,4 +71,19 @@ export async function listDeliveries(filter: DeliveryQuery, {client}: Pick<Deps,
 /** Sends a delivery again now: a finished one is queued anew (the record it answers), a queued one is tried at once. */
 export async function redeliver(id: string, {client}: Pick<Deps, 'client'>): Promise<GwRecord> {
   return client.sandbox.redeliver(id)
+}
+
+/** Switches a fault on: the next `times` matching requests get it. */
+export async function addFault(fault: FaultRequest, {client}: Pick<Deps, 'client'>): Promise<GwRecord> {
+  return client.sandbox.addFault(fault)
+}
+
+/** The faults waiting, with the times each has left. */
+export async function listFaults({client}: Pick<Deps, 'client'>): Promise<GwRecord[]> {
+  return client.sandbox.faults()
+}
+
+/** Clears every fault; what is left (nothing) is the answer. */
+export async function clearFaults({client}: Pick<Deps, 'client'>): Promise<GwRecord[]> {
+  return client.sandbox.clearFaults()
 }

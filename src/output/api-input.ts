@@ -58,3 +58,52 @@ export async function readData(data: string, method: HttpMethod, io: Io): Promis
     throw new UsageError(`${source} is not JSON`, `For example --data '{"name":"Gold","amount":2500,"reference":"gold","description":"Gold tier"}'.`)
   }
 }
+
+/** The body -f and -F make, and what of it came from the command line itself (a live profile refuses a card there). */
+export interface Fields {
+  body: Record<string, unknown>
+  inline: Record<string, unknown>
+}
+
+/**
+ * gh api's fields: `-f key=value` a string as typed; `-F key=value` typed, as gh reads it (true,
+ * false, null, a whole number; `@FILE` the file's text, `@-` stdin's), anything else a string.
+ */
+export async function readFields(raw: readonly string[], typed: readonly string[], io: Io): Promise<Fields> {
+  const fields: Fields = {body: {}, inline: {}}
+  for (const pair of raw) {
+    const [key, value] = fieldPair('-f', pair)
+    fields.body[key] = value
+    fields.inline[key] = value
+  }
+  for (const pair of typed) {
+    const [key, text] = fieldPair('-F', pair)
+    if (text.startsWith('@')) {
+      fields.body[key] = await fieldFile(key, text.slice(1), io)
+      continue
+    }
+    const value = text === 'true' ? true : text === 'false' ? false : text === 'null' ? null : /^-?\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : text
+    fields.body[key] = value
+    fields.inline[key] = value
+  }
+  return fields
+}
+
+function fieldPair(flag: string, input: string): [string, string] {
+  const separator = input.indexOf('=')
+  if (separator < 1) throw new UsageError(`${flag} must be KEY=VALUE, got "${input.includes('=') ? input : input.slice(0, 40)}"`, `For example ${flag} name=Gold${flag === '-F' ? ' or -F amount=2500' : ''}.`)
+  return [input.slice(0, separator), input.slice(separator + 1)]
+}
+
+async function fieldFile(key: string, file: string, io: Io): Promise<string> {
+  if (file === '-') {
+    if (io.isStdinTTY) throw new UsageError(`-F ${key}=@- reads the value from stdin, but stdin is a terminal`, 'Pipe it in.')
+    return (await io.readStdin()).replace(/\n$/, '')
+  }
+  const {readFile} = await import('node:fs/promises')
+  try {
+    return (await readFile(file, 'utf8')).replace(/\n$/, '')
+  } catch (err) {
+    throw new UsageError(`-F ${key}=@${file}: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`)
+  }
+}

@@ -141,9 +141,21 @@ export const clockAdvanceColumns: Column[] = [
   {label: 'Web hook deliveries queued', field: 'deliveries_queued'},
 ]
 
+/** A fault of the local gateway (gw sandbox fault list): what it matches, what it does, how many more times. */
+export const faultColumns: Column[] = [
+  {label: 'Method', field: 'method', need: 'always'},
+  {label: 'Path', field: 'path', need: 'always'},
+  {label: 'Action', field: 'action', need: 'always'},
+  {label: 'Status', field: 'status', need: 'sometimes'},
+  {label: 'Delay ms', field: 'delayMs', need: 'sometimes'},
+  {label: 'HTML', field: 'html', format: 'boolean', need: 'seldom'},
+  {label: 'Times left', field: 'times', need: 'most'},
+]
+
 export const triggerColumns: Column[] = [
   {label: 'Event', field: 'event', need: 'always'},
   {label: 'Delivered to', field: 'delivered_to', need: 'most'},
+  {label: 'Created', field: 'created', need: 'most'},
   {label: 'Payload', field: 'payload'},
 ]
 

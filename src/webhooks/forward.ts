@@ -2,11 +2,13 @@ import type {IncomingHttpHeaders} from 'node:http'
 import type {ProxySettings} from '../api/proxy.js'
 import {lazyDispatcher, request} from '../api/transport.js'
 import type {ForwardResult} from './format.js'
+import {SIGNATURE_HEADER, signatureHeader} from './signing.js'
 
 export const DEFAULT_FORWARD_TIMEOUT_MS = 30_000
 
-// Hop-by-hop headers describe one connection, not the delivery; undici sets its own.
-const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'expect', 'upgrade', 'te', 'trailer', 'proxy-connection', 'proxy-authorization'])
+// Hop-by-hop headers describe one connection, not the delivery; undici sets its own. A signature
+// is gw listen's to make: one a sender put in is never passed on.
+const HOP_BY_HOP = new Set([SIGNATURE_HEADER.toLowerCase(), 'host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'expect', 'upgrade', 'te', 'trailer', 'proxy-connection', 'proxy-authorization'])
 
 export interface Forwarder {
   send(body: Buffer | string, headers: IncomingHttpHeaders | Record<string, string>): Promise<ForwardResult>
@@ -15,16 +17,19 @@ export interface Forwarder {
 
 /**
  * Passes deliveries on to the merchant's app over keep-alive connections: the exact bytes and the
- * gateway's headers (its Basic credentials too: the app checks them as it would the gateway's).
+ * gateway's headers (its Basic credentials too: the app checks them as it would the gateway's),
+ * signed with `secret` when given (signing.ts).
  */
-export function createForwarder(url: string, timeoutMs = DEFAULT_FORWARD_TIMEOUT_MS, proxy?: ProxySettings): Forwarder {
+export function createForwarder(url: string, timeoutMs = DEFAULT_FORWARD_TIMEOUT_MS, proxy?: ProxySettings, secret?: string): Forwarder {
   const dispatcher = lazyDispatcher({connectTimeoutMs: timeoutMs, keepAliveTimeoutMs: 4_000}, proxy)
   return {
     async send(body, headers) {
       const started = performance.now()
       const elapsed = () => Math.round(performance.now() - started)
       try {
-        const response = await request(await dispatcher.get(), url, {method: 'POST', headers: relayedHeaders(headers), body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs})
+        const relayed = relayedHeaders(headers)
+        if (secret !== undefined) relayed[SIGNATURE_HEADER] = signatureHeader(secret, body)
+        const response = await request(await dispatcher.get(), url, {method: 'POST', headers: relayed, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs})
         await response.body.dump()
         return {status: response.statusCode, ms: elapsed()}
       } catch (err) {

@@ -11,6 +11,7 @@ import {eventFilter, InvalidDelivery, isKnownEvent, parseDelivery} from './event
 import {openEventLog} from './event-log.js'
 import {bytesMayHoldCardData, describeForward, type EventEntry, eventJsonLine, eventLine, selectHeaders} from './format.js'
 import {createForwarder} from './forward.js'
+import {SIGNATURE_HEADER} from './signing.js'
 import {type Credentials, type RawDelivery, startReceiver} from './receiver.js'
 
 export const MAX_DELIVERY_BYTES = 1024 * 1024
@@ -40,6 +41,8 @@ export interface ListenOptions {
   events: string[]
   json: boolean
   forwardTo?: string
+  /** The secret each forward is signed with (signing.ts). */
+  signingSecret?: string
   forwardTimeoutMs: number
   /** The proxy settings forwarding goes by; loopback apps are always reached directly. */
   proxy?: ProxySettings
@@ -71,7 +74,7 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
   let outClosed = false
   const readerGone = new Promise<'output closed'>((resolve) => io.onOutClosed(() => ((outClosed = true), resolve('output closed'))))
   const log = options.save ? await openEventLog(options.save) : undefined
-  const forwarder = options.forwardTo ? createForwarder(options.forwardTo, options.forwardTimeoutMs, options.proxy) : undefined
+  const forwarder = options.forwardTo ? createForwarder(options.forwardTo, options.forwardTimeoutMs, options.proxy, options.signingSecret) : undefined
   // Only the gateway learns these: a delivery carrying them came from it.
   let ownCredentials = options.register && !options.auth ? freshCredentials() : undefined
   const counts = {printed: 0, filtered: 0, refused: 0}
@@ -168,6 +171,9 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
   // One write, so whoever waits for the notice sees all of it at once.
   notice = `Listening for web hooks on ${receiver.url} (Ctrl-C stops)\n${notice}`
   if (options.save) notice += `Saving every event to ${options.save}\n`
+  if (options.forwardTo && options.signingSecret) {
+    notice += `Forwarding to ${options.forwardTo}, each delivery signed: header ${SIGNATURE_HEADER} t=TIME,v1=HMAC-SHA256 of "TIME.BODY". Your signing secret is ${options.signingSecret} (gw listen --print-secret prints it).\n`
+  }
   if (webHookId && register?.automatic) {
     notice += `Registered as web hook ${webHookId} with the local gateway at ${register.automatic.gateway}, as stripe listen does; it is removed when gw listen stops (--no-register leaves the gateway alone).\n`
   } else if (webHookId) notice += `Registered as web hook ${webHookId} with the gateway; it is removed when gw listen stops.\n`

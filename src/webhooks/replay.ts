@@ -14,6 +14,8 @@ export interface ReplayOptions {
   forwardTo: string
   forwardTimeoutMs: number
   proxy?: ProxySettings
+  /** gw listen's signing secret: a replay is signed as gw listen signs its forwards. */
+  signingSecret?: string
   events: string[]
   json: boolean
 }
@@ -33,7 +35,7 @@ export async function replay(options: ReplayOptions, io: Io): Promise<void> {
     io.err(`No events in ${options.file}${options.events.length > 0 ? ' match --events' : ''}; nothing sent.\n`)
     return
   }
-  const forwarder = createForwarder(options.forwardTo, options.forwardTimeoutMs, options.proxy)
+  const forwarder = createForwarder(options.forwardTo, options.forwardTimeoutMs, options.proxy, options.signingSecret)
   let failed = 0
   try {
     for (const entry of entries) {

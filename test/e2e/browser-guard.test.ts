@@ -96,9 +96,14 @@ describe('gw sandbox controls are never a simple request', () => {
     }
     // The router's own reading of the path: empty segments skipped, each decoded.
     expect((await rawRequest(sandbox.url, {method: 'POST', path: '//%5Fsandbox/reset', headers: {Host: host, 'Content-Type': 'text/plain'}, body: '{}'})).status).toBe(415)
-    expect((await rawRequest(sandbox.url, {method: 'DELETE', path: '/_sandbox/faults', headers: {Host: host}})).status).toBe(415)
+    expect((await rawRequest(sandbox.url, {method: 'DELETE', path: '/_sandbox/faults', headers: {Host: host, 'Content-Type': 'text/plain'}, body: 'x'})).status).toBe(415)
     expect((await sandbox.gw(['purchase', 'get', reference])).code).toBe(0)
     expect(await latestLogEntry(415)).toMatchObject({method: 'DELETE', path: '/_sandbox/faults', status: 415})
+  })
+
+  it('a DELETE with no body needs no Content-Type (a browser never sends one unasked): curl -X DELETE clears the faults, as docs/local-gateway.md shows', async () => {
+    expect((await rawRequest(sandbox.url, {method: 'DELETE', path: '/_sandbox/faults', headers: {Host: host}})).status).toBe(200)
+    expect((await rawRequest(sandbox.url, {method: 'DELETE', path: '/_sandbox/faults', headers: {Host: host, 'Content-Length': '0'}})).status).toBe(200)
   })
 
   it("gw's own control requests get in, bodyless writes too, and JSON with a charset", async () => {

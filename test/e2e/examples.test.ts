@@ -45,6 +45,9 @@ const RUN_ORDER = [
   'sandbox:clock',
   'sandbox:clock:advance',
   'sandbox:logs',
+  'sandbox:fault:add',
+  'sandbox:fault:list',
+  'sandbox:fault:clear',
   'version',
 ]
 

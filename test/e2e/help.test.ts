@@ -139,7 +139,7 @@ describe('gw help', () => {
 
   it('an unknown help subject exits 2 with a suggestion', async () => {
     const result = await runGw(['help', 'purchse'], {env: home})
-    expect(result.stderr).toBe('Error: no help for purchse: it is not a command, a topic, or one of exit-codes, environment, test-cards\nHint: Did you mean gw help purchase? gw help lists every command.\n')
+    expect(result.stderr).toBe('Error: no help for purchse: it is not a command, a topic, or one of exit-codes, environment, test-cards, formatting\nHint: Did you mean gw help purchase? gw help lists every command.\n')
     expect(result.code).toBe(2)
   })
 

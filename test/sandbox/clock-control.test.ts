@@ -69,7 +69,10 @@ describe('POST /_sandbox/trigger', () => {
       await registerHook(gateway, registered.url)
       const answer = await call(gateway, 'POST', '/_sandbox/trigger', {body: {event, webhook: given.url}, auth: null})
       expect(answer.status).toBe(200)
-      expect(answer.body.response).toStrictEqual({event, delivered_to: [given.url], payload: expect.any(Array)})
+      const charged = event.startsWith('charge:') && event !== 'charge:pending'
+      // What the sample made, in the order made: the merchant had none of its records.
+      const made = ['card', 'customer', 'plan', 'subscription', ...(charged ? ['purchase'] : [])].map((kind) => ({kind, id: expect.any(String), reference: kind === 'card' ? null : expect.stringMatching(/^sample-/)}))
+      expect(answer.body.response).toStrictEqual({event, delivered_to: [given.url], created: made, payload: expect.any(Array)})
       const [delivery] = await given.received(1)
       expect(delivery?.event).toBe(event)
       expect(delivery?.payload).toStrictEqual(answer.body.response.payload)

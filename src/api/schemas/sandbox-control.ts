@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import {lazily} from './lazy.js'
 import {looseInt, looseString, maybe} from './common.js'
-import {DELIVERY_STATUSES, WEBHOOK_EVENTS} from './recurring-rules.js'
+import {DELIVERY_STATUSES, FAULT_ACTIONS, WEBHOOK_EVENTS} from './recurring-rules.js'
 
 /** The local gateway's control API under /_sandbox/: its virtual clock and sample events. */
 export const SandboxClock = lazily(() => z.looseObject({today: looseString}))
@@ -35,6 +35,24 @@ export type InstanceHeld = z.infer<typeof InstanceHeld>
 export const DateRecord = lazily(() => z.object({collection: z.enum(['purchases', 'refunds', 'customers']), at: z.string()}))
 export type DateRecord = z.infer<typeof DateRecord>
 
+/** What goes wrong, for the next `times` requests of a method whose path starts with `path` (POST /_sandbox/faults). */
+export const FaultRequest = lazily(() =>
+  z.object({
+    method: z.string(),
+    path: z.string(),
+    action: z.enum(FAULT_ACTIONS),
+    status: z.number().int().optional(),
+    html: z.boolean().optional(),
+    delayMs: z.number().int().optional(),
+    times: z.number().int().optional(),
+  }),
+)
+export type FaultRequest = z.infer<typeof FaultRequest>
+
+/** A fault waiting, with the times it has left. */
+export const Fault = lazily(() => z.looseObject({method: looseString, path: looseString, action: looseString, times: looseInt}))
+export type Fault = z.infer<typeof Fault>
+
 export const TriggerRequest = lazily(() =>
   z.object({
     event: z.enum(WEBHOOK_EVENTS),
@@ -47,6 +65,8 @@ export const Triggered = lazily(() =>
   z.looseObject({
     event: looseString,
     delivered_to: maybe(z.array(z.string())),
+    /** The records the sample made (none when the merchant's own served): each its kind, id and reference. */
+    created: maybe(z.array(z.looseObject({kind: looseString, id: looseString, reference: maybe(z.string())}))),
     payload: maybe(z.array(z.unknown())),
   }),
 )

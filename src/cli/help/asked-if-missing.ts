@@ -42,5 +42,9 @@ export class GwHelp extends Help {
     const rows = Object.entries(TOPIC_SUMMARIES).map(([topic, summary]): [string, string] => [`${this.config.bin} help ${topic}`, summary])
     this.log(this.section('HELP TOPICS', this.renderList(rows, {indentation: 2, spacer: '\n', stripAnsi: this.opts.stripAnsi})))
     this.log('')
+    // gh's LEARN MORE: where to read on, as the last line.
+    const more = [`${this.config.bin} COMMAND --help for a command, ${this.config.bin} help TOPIC for a topic above.`, "Guides, one task a page: the docs/ folder beside gw's README.md."]
+    this.log(this.section('LEARN MORE', more.map((line) => this.wrap(line, this.indentSpacing + 2)).join('\n')))
+    this.log('')
   }
 }

@@ -5,6 +5,9 @@ import {GLOBAL_FLAGS} from '../startup/argv.js'
 import {type FlagShape, strayArgumentsError} from './stray-arguments.js'
 import {closest} from './suggest.js'
 
+/** Words other tools use for a verb gw names otherwise, where gw has that verb (`gw profile switch` → use, as kubectl's `config use-context`). */
+const SYNONYMS: Record<string, string> = {switch: 'use', select: 'use'}
+
 /**
  * What was typed against the command tree, word by word: each word that names no topic or command
  * at its place is replaced by the closest one there, when one is close. Returns the words taken
@@ -17,7 +20,8 @@ export function suggestCommand(words: string[], commandIds: Iterable<string>): {
   for (const [index, word] of words.entries()) {
     const here = fixed.join(':')
     const children = new Set([...prefixes].filter((p) => p.split(':').length === fixed.length + 1 && p.startsWith(here ? here + ':' : '')).map((p) => p.split(':').at(-1)!))
-    const next = children.has(word) ? word : closest(word, children)
+    const synonym = SYNONYMS[word]
+    const next = children.has(word) ? word : synonym !== undefined && children.has(synonym) ? synonym : closest(word, children)
     if (!next) return {typed: words.slice(0, index + 1)}
     fixed.push(next)
     if (ids.includes(fixed.join(':'))) return {typed: words.slice(0, index + 1), suggestion: fixed.join(':')}

@@ -5,6 +5,7 @@ export const HELP_TOPICS = {
   'exit-codes': exitCodes,
   environment,
   'test-cards': testCards,
+  formatting,
 } as const
 
 export type HelpTopic = keyof typeof HELP_TOPICS
@@ -14,6 +15,7 @@ export const TOPIC_SUMMARIES: Record<HelpTopic, string> = {
   'exit-codes': 'what each exit status means, for scripts',
   environment: 'every environment variable gw reads, GW_FORCE_TTY and GW_PAGER among them',
   'test-cards': "the local gateway's approving and declining cards and amounts",
+  formatting: 'what records look like: tables at a terminal, NDJSON in a pipe, --json, --fields, --jq',
 }
 
 /** Two aligned columns, indented like oclif's help. */
@@ -65,6 +67,35 @@ ${columns([
   ['XDG_CACHE_HOME', "where gw keeps what it cannot beside itself (V8's code cache of gw under another Node, the saved help); default ~/.cache, and ~/Library/Caches on macOS"],
   ['GW_CACHE_DIR', 'that directory itself, in place of $XDG_CACHE_HOME/gw'],
 ])}
+`
+}
+
+function formatting(): string {
+  return `FORMATTING: what gw prints, and where (docs/output.md has the whole of it)
+Results go to stdout, and nothing else; prompts, progress, notes and errors go to stderr.
+
+AT A TERMINAL
+  One record prints as a field/value list, several as one table with a row each, fitted to the
+  terminal's width (COLUMNS); money as 10.00 AUD, outcomes in colour (not with NO_COLOR). A
+  table longer than the screen goes through the pager (GW_PAGER, PAGER, less -FRX).
+
+IN A PIPE (or a file)
+  Every record prints as one compact JSON line (NDJSON), one record or many, lists too, with or
+  without --json: gw purchase get ID | jq .message just works. jq -s makes an array.
+
+FIELDS
+  The JSON is the gateway's record, every field it sent in its order, with a card number masked
+  and a CVV left out. A table shows the fields a person reads; gw help COMMAND names them.
+${columns([
+  ['--json', 'the JSON stream at a terminal too, each record pretty-printed'],
+  ['--fields id,amount', 'only these fields of each record, in this order: tables and JSON alike'],
+  ['--jq EXPR', "each record through a jq expression (as gh's --jq), strings printed raw; implies --json"],
+  ['GW_FORCE_TTY=1', 'print for a terminal (tables, colour) even in a pipe'],
+])}
+
+  gw purchase list -L 3 --fields reference,amount,message
+  gw purchase list --jq 'select(.successful) | .reference'
+  gw purchase get order-1001 --json | jq -r .message
 `
 }
 

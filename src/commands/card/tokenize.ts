@@ -7,6 +7,12 @@ export default class CardTokenize extends GwCommand<CardDetails & {cvv: string}>
   static override summary = 'Store a card and get a token for it'
   static override description = 'The gateway keeps the card and answers with a token (and the masked number) to use with purchase create --card-token. The CVV is sent once and never stored. On a live profile the card number and CVV are never taken from the command line: give the card as JSON on stdin (--card -) or type it when asked.'
 
+  // oclif's own line joins every exclusive flag with |, as if the card's number, holder and expiry excluded each other: the ways to give a card, each whole.
+  static override usage = [
+    '<%= command.id %> --card-holder NAME --card-number NUMBER --card-expiry MM/YYYY --cvv CVV [flags]',
+    '<%= command.id %> --card - [flags] < card.json',
+  ]
+
   static override examples = [
     '<%= config.bin %> <%= command.id %> --card-holder "Jane Citizen" --card-number 5123456789012346 --card-expiry 05/2031 --cvv 123',
     '<%= config.bin %> <%= command.id %> --card-holder "Jane Citizen" --card-number 4242424242424242 --card-expiry 12/2030 --cvv 123 --json | jq -r .token',

@@ -28,6 +28,12 @@ export default class CustomerCreate extends GwCommand<NewCustomerInput> {
 The card holder defaults to the customer's name. The CVV is sent once and never stored.
 On a live profile the card number and CVV are never taken from the command line: give them on a terminal when asked, or as JSON on stdin with --card -.`
 
+  // oclif's own line joins every exclusive flag with |, as if the card's number, holder and expiry excluded each other: the ways to give a card, each whole.
+  static override usage = [
+    '<%= command.id %> --first-name NAME --last-name NAME --reference REF --email EMAIL --card-holder NAME --card-number NUMBER --card-expiry MM/YYYY --cvv CVV [flags]',
+    '<%= command.id %> --first-name NAME --last-name NAME --reference REF --email EMAIL --card - [flags] < card.json',
+  ]
+
   static override examples = [
     '<%= config.bin %> <%= command.id %> --first-name Jane --last-name Citizen --reference cust-42 --email jane@example.com --card-number 4242424242424242 --card-expiry 12/2030 --cvv 123',
     '<%= config.bin %> <%= command.id %> --first-name Jane --last-name Citizen --reference cust-43 --email jane@example.com --card-holder "J Citizen" --card-number 5123456789012346 --card-expiry 05/2031 --cvv 123 --city Sydney --country AU --json',

@@ -15,6 +15,14 @@ The purchase is sent once and never retried; if no answer comes back, gw looks i
 Exits 0 when approved, 3 when the issuer declines (the record is still printed), 8 when the outcome could not be learned. A reference already taken by this same purchase is reported as done earlier.
 --input FILE charges stored cards in a batch: a CSV with a header card_token,amount,reference (and optional currency, customer_ip) or NDJSON; a file with card numbers is refused. Every row is checked before any is sent; each is journaled before it is sent and after its answer, so running the same command again after a crash or Ctrl-C sends only what was not sent.`
 
+  // oclif's own line joins every exclusive flag with |, as if the card's number, holder and expiry excluded each other: the ways to give a card, each whole.
+  static override usage = [
+    '<%= command.id %> --amount N --reference REF --card-holder NAME --card-number NUMBER --card-expiry MM/YYYY --cvv CVV [flags]',
+    '<%= command.id %> --amount N --reference REF --card - [flags] < card.json',
+    '<%= command.id %> --amount N --reference REF --card-token TOKEN_OR_ALIAS [--cvv CVV] [flags]',
+    '<%= command.id %> --input FILE [--dry-run] [--journal FILE] [flags]',
+  ]
+
   static override examples = [
     '<%= config.bin %> <%= command.id %> --amount 1000 --reference order-1001 --card-holder "Jane Citizen" --card-number 4242424242424242 --card-expiry 12/2030 --cvv 123',
     '<%= config.bin %> <%= command.id %> --amount 2500 --currency NZD --reference order-1002 --card-token customer-42 --json',

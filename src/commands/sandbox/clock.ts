@@ -1,20 +1,27 @@
 import {sandboxClockColumns} from '../../output/columns.js'
+import {localGatewayName} from '../../cli/flags.js'
+import {useLocalGateway} from '../../cli/local-gateway.js'
 import {GwCommand} from '../../cli/gw-command.js'
 
 export default class SandboxClock extends GwCommand<void> {
   static override summary = "Show the date on the local gateway's clock"
   static override description = `The local gateway bills subscriptions on a clock of its own: it starts at the real date and only moves forward, with gw sandbox clock advance.
-Talks to the gateway of the profile in force (gw sandbox start registers it as "local").`
+Talks to the gateway of the profile in force (gw sandbox start registers it as "local"), or with --name NAME to the local gateway started with that --name.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
     '<%= config.bin %> <%= command.id %> --json | jq -r .today',
   ]
 
+  static override flags = {
+    name: localGatewayName(),
+  }
+
   static override columns = sandboxClockColumns
 
   protected async input() {
-    await this.parse(SandboxClock)
+    const {flags} = await this.parse(SandboxClock)
+    await useLocalGateway(this.factory, flags.name)
   }
 
   protected async operate() {

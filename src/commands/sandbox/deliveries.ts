@@ -1,5 +1,7 @@
 import {Flags} from '@oclif/core'
 import {DELIVERY_STATUSES, type DeliveryStatus, WEBHOOK_EVENTS, type WebhookEvent} from '../../api/schemas/recurring-rules.js'
+import {localGatewayName} from '../../cli/flags.js'
+import {useLocalGateway} from '../../cli/local-gateway.js'
 import {GwCommand} from '../../cli/gw-command.js'
 import {deliveryColumns} from '../../output/columns.js'
 import type {DeliveryQuery} from '../../api/schemas/sandbox-control.js'
@@ -16,6 +18,7 @@ Finished deliveries are kept in memory, the latest 500, since the gateway starte
   ]
 
   static override flags = {
+    name: localGatewayName(),
     event: Flags.string({description: 'only deliveries of this event', options: [...WEBHOOK_EVENTS]}),
     status: Flags.string({description: 'only deliveries in this state', options: [...DELIVERY_STATUSES]}),
   }
@@ -24,6 +27,7 @@ Finished deliveries are kept in memory, the latest 500, since the gateway starte
 
   protected async input(): Promise<DeliveryQuery> {
     const {flags} = await this.parse(SandboxDeliveries)
+    await useLocalGateway(this.factory, flags.name)
     return {event: flags.event as WebhookEvent | undefined, status: flags.status as DeliveryStatus | undefined}
   }
 

@@ -1,5 +1,7 @@
 import {Flags} from '@oclif/core'
 import {UsageError} from '../../errors.js'
+import {localGatewayName} from '../../cli/flags.js'
+import {useLocalGateway} from '../../cli/local-gateway.js'
 import {ExitStatus, GwCommand} from '../../cli/gw-command.js'
 import {requestLogColumns} from '../../output/columns.js'
 import type {RequestLogFilter} from '../../operations/sandbox.js'
@@ -14,7 +16,7 @@ export default class SandboxLogs extends GwCommand<LogsInput> {
   static override summary = 'Show the requests the local gateway answered, and follow new ones'
   static override description = `Every request your app (or gw) made to the local gateway, oldest first: time, merchant, method, path, status, milliseconds, the reference the body gave, its card number masked, the gateway's first error and the request id. Bodies are never shown or kept whole: no CVV, token or password reaches the log.
 --follow keeps printing new requests as they are answered, until Ctrl-C. A pipe gets one JSON line per request; so does --json on a terminal, pretty-printed.
-Talks to the gateway of the profile in force (gw sandbox start registers it as "local"). The gateway also appends the log to a file (gw sandbox status names it), rotated at 5 MiB.`
+Talks to the gateway of the profile in force (gw sandbox start registers it as "local"), or with --name NAME to the local gateway started with that --name. The gateway also appends the log to a file (gw sandbox status names it), rotated at 5 MiB.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --limit 5',
@@ -28,6 +30,7 @@ Talks to the gateway of the profile in force (gw sandbox start registers it as "
   static override handlesSignals = true
 
   static override flags = {
+    name: localGatewayName(),
     follow: Flags.boolean({char: 'f', description: 'keep printing new requests as they are answered, until Ctrl-C'}),
     status: Flags.custom<string[]>({
       description: 'only these statuses: a class (4xx), a status (404), or several separated by commas',
@@ -47,6 +50,7 @@ Talks to the gateway of the profile in force (gw sandbox start registers it as "
 
   protected async input(): Promise<LogsInput> {
     const {flags} = await this.parse(SandboxLogs)
+    await useLocalGateway(this.factory, flags.name)
     return {filter: {status: flags.status, path: flags.path, merchant: flags.merchant, limit: flags.limit}, follow: flags.follow}
   }
 

@@ -1,4 +1,6 @@
 import {Args} from '@oclif/core'
+import {localGatewayName} from '../../cli/flags.js'
+import {useLocalGateway} from '../../cli/local-gateway.js'
 import {GwCommand} from '../../cli/gw-command.js'
 import {deliveryColumns} from '../../output/columns.js'
 
@@ -16,10 +18,15 @@ A delivery to a web hook deleted since is refused. gw sandbox deliveries lists t
     id: Args.string({description: 'id of the delivery, as gw sandbox deliveries lists it', required: true}),
   }
 
+  static override flags = {
+    name: localGatewayName(),
+  }
+
   static override columns = deliveryColumns
 
   protected async input() {
-    const {args} = await this.parse(SandboxRedeliver)
+    const {args, flags} = await this.parse(SandboxRedeliver)
+    await useLocalGateway(this.factory, flags.name)
     return args.id
   }
 

@@ -1,4 +1,6 @@
 import {Args, Flags} from '@oclif/core'
+import {localGatewayName} from '../../cli/flags.js'
+import {useLocalGateway} from '../../cli/local-gateway.js'
 import {GwCommand} from '../../cli/gw-command.js'
 import type {SeedStep} from '../../seed/step.js'
 
@@ -11,7 +13,7 @@ interface SeedInput {
 
 export default class SandboxSeed extends GwCommand<SeedInput> {
   static override summary = 'Create the records of a fixtures file on the sandbox: cards, plans, customers, purchases, refunds, subscriptions, web hooks'
-  static override description = `FILE is JSON: {"steps": [{"name": "gold", "create": "plan", "fields": {...}}, ...]}, each step one record of its kind (card, plan, customer, purchase, refund, subscription, webhook) with the API's own fields. A later step names a field of an earlier one's record as {{gold.id}}: alone in a string it takes the value as it is, inside text as text. Keys starting with _ are comments.
+  static override description = `FILE is JSON: {"steps": [{"name": "gold", "create": "plan", "fields": {...}}, ...]}, each step one record of its kind (card, plan, customer, purchase, refund, subscription, webhook) with the API's own fields. A purchase, refund or customer step may carry "at", a day ("at": "2026-11-17", noon of it) or a date-time with its offset, to date its record in the past (only the local gateway dates records; a refund is dated on or after its purchase). A later step names a field of an earlier one's record as {{gold.id}}: alone in a string it takes the value as it is, inside text as text. Keys starting with _ are comments.
 The whole file is checked before anything is sent (exit 2 naming each step and field at fault). Steps run in order through gw's own client against the gateway of the profile in force, a sandbox only (a live profile is refused). A step whose record is there already (by its reference; a card by its alias, a web hook by its address) with the step's values is reported present and not sent again, so running a file twice creates nothing the second time; with other values it differs: nothing is sent, the fields are named and the run stops with exit 7.
 Prints one JSON line per step: step, name, status (created, present, differs, declined, failed) and record. The first step that fails or differs stops the run, with its exit code.`
 
@@ -28,11 +30,13 @@ Prints one JSON line per step: step, name, status (created, present, differs, de
   }
 
   static override flags = {
+    name: localGatewayName(),
     check: Flags.boolean({description: 'check the file and send nothing'}),
   }
 
   protected async input(): Promise<SeedInput> {
     const {args, flags} = await this.parse(SandboxSeed)
+    await useLocalGateway(this.factory, flags.name)
     const {readSeedFile, checkSeedFile} = await import('../../seed/file.js')
     const {text, source} = await readSeedFile(args.file, this.io)
     return {steps: checkSeedFile(text, source), source, check: flags.check}

@@ -1,6 +1,8 @@
 import {Args, Flags} from '@oclif/core'
 import {triggerColumns} from '../../output/columns.js'
 import {WEBHOOK_EVENTS, type WebhookEvent} from '../../api/schemas/recurring-rules.js'
+import {localGatewayName} from '../../cli/flags.js'
+import {useLocalGateway} from '../../cli/local-gateway.js'
 import {GwCommand} from '../../cli/gw-command.js'
 import type {triggerEvent} from '../../operations/sandbox.js'
 
@@ -9,8 +11,9 @@ type TriggerInput = Parameters<typeof triggerEvent>[0]
 
 export default class SandboxTrigger extends GwCommand<TriggerInput> {
   static override summary = 'Send a sample web hook event from the local gateway'
-  static override description = `Builds a realistic payload from the gateway's own records and delivers it to the registered web hooks, or only to --webhook.
-Prints the event, where it went and its payload.`
+  static override description = `Builds a realistic payload from the merchant's records and delivers it to the registered web hooks, or only to --webhook.
+It creates records on the local gateway: a charge event (charge:successful, charge:retry, charge:failed) and a payment plan's completed or declined payment charge a card, a real purchase (10.00 AUD for a plan it made) whose metadata carries gw_sample: "gw sandbox trigger"; gw report leaves those out unless --include-samples. When the merchant has no subscription (or active payment plan) to build from, it also makes a sample customer with its card, a plan and a subscription (or a payment plan), referenced sample-...; the merchant's own are used when it has them.
+Prints the event, where it went, the records it created (created: kind, id and reference of each) and its payload.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> charge:successful',
@@ -22,6 +25,7 @@ Prints the event, where it went and its payload.`
   }
 
   static override flags = {
+    name: localGatewayName(),
     webhook: Flags.url({description: 'deliver to this URL only, instead of the registered web hooks'}),
   }
 
@@ -29,6 +33,7 @@ Prints the event, where it went and its payload.`
 
   protected async input(): Promise<TriggerInput> {
     const {args, flags} = await this.parse(SandboxTrigger)
+    await useLocalGateway(this.factory, flags.name)
     return {event: args.event as WebhookEvent, webhook: flags.webhook?.href}
   }
 

@@ -8,7 +8,7 @@ import type {PaymentPlanRecord, PlanPaymentRecord} from '../domain/payment-recor
 import {afterAttempt, planPaymentPayload} from '../domain/plan-billing.js'
 import type {PaymentPlanEvent} from '../../api/schemas/recurring-rules.js'
 import {outcomeForCode} from '../../api/schemas/test-outcomes.js'
-import {sampleCustomerId} from './samples.js'
+import {SAMPLE_METADATA, sampleCustomerId} from './samples.js'
 
 /** The bank's answer in each event's sample: approved, and declined for insufficient funds. */
 const SAMPLE_CODES = {'payment_plan_payment:completed': '00', 'payment_plan_payment:declined': '51'} as const
@@ -54,6 +54,7 @@ export function samplePlanPayload(ctx: SandboxContext, merchant: string, event: 
     currency: payment.currency ?? DEFAULT_CURRENCY,
     source: 'Recurring',
     outcome: outcomeForCode(SAMPLE_CODES[event]),
+    metadata: SAMPLE_METADATA,
   })
   return [planPaymentPayload(plan, afterAttempt(payment, purchase), purchase, ctx.mode)]
 }

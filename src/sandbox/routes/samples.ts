@@ -1,6 +1,12 @@
 import type {SandboxContext} from '../context.js'
 import {addCustomer} from '../domain/customer.js'
 
+/**
+ * The mark a purchase made by `/_sandbox/trigger` carries in its metadata, so that takings can leave
+ * it out (gw report does, unless --include-samples): a sample charge is no sale.
+ */
+export const SAMPLE_METADATA = {gw_sample: 'gw sandbox trigger'}
+
 /** The merchant's first customer's id, or a new sample customer's (reference `sample-customer-<suffix>`), for the samples of `/_sandbox/trigger`. */
 export function sampleCustomerId(ctx: SandboxContext, merchant: string, suffix: string): string {
   const [year] = ctx.clock.today().split('-')

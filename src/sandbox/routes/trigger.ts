@@ -14,7 +14,7 @@ import {outcomeForCode} from '../../api/schemas/test-outcomes.js'
 import type {SubscriptionRecord} from '../domain/records.js'
 import {isHttpUrl} from '../domain/web-hook.js'
 import {samplePlanPayload} from './plan-samples.js'
-import {sampleCustomerId} from './samples.js'
+import {SAMPLE_METADATA, sampleCustomerId} from './samples.js'
 
 /** How each charge event's sample reads: its subscription status and the bank's answer. */
 const SAMPLE_CHARGES = {
@@ -40,13 +40,29 @@ export function trigger({input}: RouteRequest, ctx: SandboxContext): RouteResult
     throw badRequest([`Merchant ${merchant} has no web hook for ${name}: register one (POST /v1.0/web_hooks, or gw webhook create --url URL) or give webhook (gw sandbox trigger --webhook URL)`])
   }
 
+  const before = MADE.map((collection) => ctx.store.ordered(collection, merchant).length)
   const payload = isPaymentPlanEvent(name) ? samplePlanPayload(ctx, merchant, name) : samplePayload(ctx, merchant, name)
-  if (webhook === undefined) return {status: 200, response: {event: name, delivered_to: ctx.deliveries.publish(merchant, name, payload), payload}}
+  const created = MADE.flatMap((collection, index) => madeSince(ctx, merchant, collection, before[index]!))
+  if (webhook === undefined) return {status: 200, response: {event: name, delivered_to: ctx.deliveries.publish(merchant, name, payload), created, payload}}
   // Sent as the gateway sends deliveries there: with the credentials of the merchant's web hook at that address, if it has one.
   const registered = ctx.store.list('webhooks', merchant).find((hook) => hook.address === webhook)
   const credentials = {username: registered?.authentication_username ?? null, password: registered?.authentication_password ?? null}
   ctx.deliveries.enqueue({hook_id: null, address: webhook, ...credentials}, name, payload)
-  return {status: 200, response: {event: name, delivered_to: [webhook], payload}}
+  return {status: 200, response: {event: name, delivered_to: [webhook], created, payload}}
+}
+
+/** What a sample may make, in the order it makes them: it says which it did, so that nobody takes them for their own. */
+const MADE = ['cards', 'customers', 'plans', 'subscriptions', 'payment_plans', 'purchases'] as const
+const KIND: Record<(typeof MADE)[number], string> = {cards: 'card', customers: 'customer', plans: 'plan', subscriptions: 'subscription', payment_plans: 'payment_plan', purchases: 'purchase'}
+
+function madeSince(ctx: SandboxContext, merchant: string, collection: (typeof MADE)[number], count: number): {kind: string; id: string; reference: string | null}[] {
+  const records = ctx.store.ordered(collection, merchant)
+  const made: {kind: string; id: string; reference: string | null}[] = []
+  for (let index = count; index < records.length; index++) {
+    const record = records.at(index)! as {id?: string; token?: string; reference?: string | null}
+    made.push({kind: KIND[collection], id: record.id ?? record.token ?? '', reference: record.reference ?? null})
+  }
+  return made
 }
 
 function samplePayload(ctx: SandboxContext, merchant: string, event: WebhookEvent): unknown[] {
@@ -65,6 +81,7 @@ function samplePayload(ctx: SandboxContext, merchant: string, event: WebhookEven
     currency: plan.currency,
     source: 'Recurring',
     outcome: outcomeForCode(responseCode),
+    metadata: SAMPLE_METADATA,
   })
   return [chargePayload({...subscription, last_status: lastStatus}, customer, purchase, ctx.mode)]
 }

@@ -1,4 +1,4 @@
-import type {ServerResponse} from 'node:http'
+import type {IncomingHttpHeaders, ServerResponse} from 'node:http'
 import {browserGuard, type BrowserGuardOptions} from '../../lib/browser-guard.js'
 import {isLoopbackHost} from '../../lib/loopback.js'
 import {envelope} from '../domain/envelope.js'
@@ -19,7 +19,8 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
  * The local gateway's door (browser-guard.ts): web pages are kept out, and its controls
  * (`/_sandbox/`: reset, faults, the clock, events), which take no merchant's credentials, are
  * never a simple request. A write takes only `application/json`, so a browser would have to ask
- * first (a preflight), and is refused. Listening beyond loopback, the controls also need a
+ * first (a preflight), and is refused. A DELETE without a body has no type to give, and needs
+ * none: a browser never sends a DELETE without asking first. Listening beyond loopback, the controls also need a
  * merchant's credentials, as the rest of the gateway does.
  */
 export function sandboxGuard(options: SandboxGuardOptions): SandboxGuard {
@@ -39,7 +40,7 @@ export function sandboxGuard(options: SandboxGuardOptions): SandboxGuard {
       return refuse(res, 401, `The local gateway's controls (${CONTROL_PREFIX}) need a merchant's credentials (HTTP Basic, as gw sends them) when it listens on ${options.listenHost}, beyond loopback.`)
     }
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
-    if (WRITES.has(method) && type !== 'application/json') {
+    if (WRITES.has(method) && type !== 'application/json' && !(method === 'DELETE' && bodiless(req.headers))) {
       const given = type === '' ? 'none' : JSON.stringify(type.slice(0, 100))
       return refuse(res, 415, `The local gateway's controls (${CONTROL_PREFIX}) take only Content-Type: application/json (this request had ${given}), so that no web page can send them a simple request. Send the header, as gw does: curl -H 'Content-Type: application/json' ...`)
     }
@@ -52,6 +53,11 @@ export function sandboxGuard(options: SandboxGuardOptions): SandboxGuard {
     writeEnvelope(res, status, body, {Connection: 'close'})
     return {status, error, body}
   }
+}
+
+/** A request that says it carries no body: no Content-Length but 0, no Transfer-Encoding. */
+function bodiless(headers: IncomingHttpHeaders): boolean {
+  return headers['transfer-encoding'] === undefined && (headers['content-length'] === undefined || headers['content-length'] === '0')
 }
 
 /** Whether a request is for a control, as the router reads its path: empty segments skipped, each URL-decoded (`//%5Fsandbox/reset` is one). */

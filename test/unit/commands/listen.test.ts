@@ -24,6 +24,7 @@ parsesAs('listen', Listen, [
   {argv: ['--forward-to', 'localhost:3000/hooks', '--forward-timeout', '5', '--ack-always'], input: {...listening, forwardTo: 'http://localhost:3000/hooks', forwardTimeoutMs: 5000, ackAlways: true}},
   {argv: ['--auth', '-', '--register', '--receive-timeout', '2'], stdin: 'hooks:s3cret\n', input: {...listening, auth: {username: 'hooks', password: 's3cret'}, register: true, receiveTimeoutMs: 2000}},
   {argv: ['--no-register', '--host', '0.0.0.0', '--allow-host', 'gw.internal', '--allow-origin', 'http://localhost:3000'], input: {...listening, register: false, host: '0.0.0.0', allowedHosts: ['gw.internal'], allowedOrigins: ['http://localhost:3000']}},
+  {argv: ['--print-secret'], input: {printSecret: true}},
   {argv: ['--ack-always'], usage: 'All of the following must be provided when using --ack-always: --forward-to'},
   {argv: ['--forward-to', 'ftp://example.com'], usage: '--forward-to must be an http:// or https:// URL, got "ftp://example.com"'},
   {argv: ['--auth', '-'], stdin: 'hooks', usage: '--auth must be USER:PASS'},

@@ -1,6 +1,8 @@
 import {Flags} from '@oclif/core'
 import {clockAdvanceColumns} from '../../../output/columns.js'
 import * as gwFlags from '../../../cli/flags.js'
+import {localGatewayName} from '../../../cli/flags.js'
+import {useLocalGateway} from '../../../cli/local-gateway.js'
 import {GwCommand} from '../../../cli/gw-command.js'
 import type {advanceClock} from '../../../operations/sandbox.js'
 
@@ -18,6 +20,7 @@ Prints what happened: the new date, the subscription charges made (approved and 
   ]
 
   static override flags = {
+    name: localGatewayName(),
     days: Flags.integer({description: 'days to move forward', min: 1, exactlyOne: ['days', 'to']}),
     to: gwFlags.date({description: 'date to move to, as YYYY-MM-DD', exactlyOne: ['days', 'to']}),
   }
@@ -26,6 +29,7 @@ Prints what happened: the new date, the subscription charges made (approved and 
 
   protected async input(): Promise<ClockMove> {
     const {flags} = await this.parse(SandboxClockAdvance)
+    await useLocalGateway(this.factory, flags.name)
     return flags.days === undefined ? {to: flags.to!} : {days: flags.days}
   }
 
