@@ -144,7 +144,7 @@ export const clockAdvanceColumns: Column[] = [
 /** A fault of the local gateway (gw sandbox fault list): what it matches, what it does, how many more times. */
 export const faultColumns: Column[] = [
   {label: 'Method', field: 'method', need: 'always'},
-  {label: 'Path', field: 'path', need: 'always'},
+  {label: 'Path', field: 'path', need: 'most'},
   {label: 'Action', field: 'action', need: 'always'},
   {label: 'Status', field: 'status', need: 'sometimes'},
   {label: 'Delay ms', field: 'delayMs', need: 'sometimes'},

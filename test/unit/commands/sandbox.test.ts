@@ -1,6 +1,9 @@
 import SandboxClock from '../../../src/commands/sandbox/clock.js'
 import SandboxClockAdvance from '../../../src/commands/sandbox/clock/advance.js'
 import SandboxDeliveries from '../../../src/commands/sandbox/deliveries.js'
+import SandboxFaultAdd from '../../../src/commands/sandbox/fault/add.js'
+import SandboxFaultClear from '../../../src/commands/sandbox/fault/clear.js'
+import SandboxFaultList from '../../../src/commands/sandbox/fault/list.js'
 import SandboxLogs from '../../../src/commands/sandbox/logs.js'
 import SandboxRedeliver from '../../../src/commands/sandbox/redeliver.js'
 import SandboxSeed from '../../../src/commands/sandbox/seed.js'
@@ -118,4 +121,25 @@ parsesAs('sandbox seed', SandboxSeed, [
   {argv: ['-'], stdin: '[]', usage: 'stdin must be an object with a list of steps'},
   {argv: ['-'], stdin: JSON.stringify({steps: [{name: 'gold', create: 'plan', fields: {name: 'Gold'}}]}), usage: 'stdin has 3 problems; nothing was sent:\n  step 1 "gold" (plan): fields.amount is required\n  step 1 "gold" (plan): fields.reference is required\n  step 1 "gold" (plan): fields.description is required'},
   {argv: [], usage: 'Missing 1 required arg:\nfile  fixtures file (JSON), or - to read it from stdin'},
+])
+
+parsesAs('sandbox fault add', SandboxFaultAdd, [
+  {argv: ['--method', 'post', '--path', '/v1.0/purchases', '--action', 'drop-after'], input: {method: 'POST', path: '/v1.0/purchases', action: 'drop-after', times: 1}},
+  {argv: ['--method', 'GET', '--path', '/v1.0/purchases?offset=50&', '--action', 'status', '--status', '503', '--html', '--times', '3'], input: {method: 'GET', path: '/v1.0/purchases?offset=50&', action: 'status', times: 3, status: 503, html: true}},
+  {argv: ['--method', 'POST', '--path', '/v1.0/refunds', '--action', 'delay', '--delay-ms', '65000'], input: {method: 'POST', path: '/v1.0/refunds', action: 'delay', times: 1, delayMs: 65_000}},
+  {argv: ['--method', 'POST', '--path', '/v1.0/refunds', '--action', 'status'], usage: '--action status needs --status, the HTTP status to answer'},
+  {argv: ['--method', 'POST', '--path', '/v1.0/refunds', '--action', 'delay'], usage: '--action delay needs --delay-ms, how long to wait before answering'},
+  {argv: ['--method', 'POST', '--path', '/v1.0/refunds', '--action', 'drop-before', '--status', '503'], usage: '--status and --html go with --action status, not drop-before'},
+  {argv: ['--method', 'POST', '--path', '/v1.0/refunds', '--action', 'status', '--status', '503', '--delay-ms', '5'], usage: '--delay-ms goes with --action delay, not status'},
+  {argv: ['--method', 'POST', '--path', 'v1.0/refunds', '--action', 'drop-before'], usage: '--path must start with /, got "v1.0/refunds"'},
+])
+
+parsesAs('sandbox fault list', SandboxFaultList, [
+  {argv: [], input: undefined},
+  {argv: ['all'], usage: 'gw sandbox fault list takes no argument "all"'},
+])
+
+parsesAs('sandbox fault clear', SandboxFaultClear, [
+  {argv: [], input: undefined},
+  {argv: ['all'], usage: 'gw sandbox fault clear takes no argument "all"'},
 ])
