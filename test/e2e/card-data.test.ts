@@ -1,4 +1,4 @@
-import {readdirSync, readFileSync} from 'node:fs'
+import {existsSync, readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {forward, type MisbehavingGateway, misbehavingGateway} from '../misbehaving-gateway.js'
@@ -206,8 +206,8 @@ describe('the local gateway keeps no card number whole, inside a text either (de
       expect(logs.records).toContainEqual(expect.objectContaining({method: 'GET', path: `/v1.0/purchases/${masked}`}))
       expect(wholeCardNumbersIn(logs.stdout + logs.stderr)).toEqual([])
 
-      // Each change is on disk before its answer: the journal's lines hold the texts masked.
-      const journal = readFileSync(state, 'utf8')
+      // Each change is on disk before its answer, in the file or in SQLite's write-ahead log beside it: both hold the texts masked.
+      const journal = [state, `${state}-wal`].map((file) => (existsSync(file) ? readFileSync(file, 'utf8') : '')).join('')
       for (const text of [`"reference":"${masked}"`, '"card_holder":"411111XXXXXX1111"', '"description":"card 424242XXXXXX4242 declined"']) expect(journal).toContain(text)
       expect(wholeCardNumbersIn(journal)).toEqual([])
     } finally {
