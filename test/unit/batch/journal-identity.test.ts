@@ -3,7 +3,6 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {defaultJournalPath, inputHash, Journal, JournalError, type JournalOptions, journalTarget, lockSameBatch, rowChanges} from '../../../src/batch/journal.js'
-import {STDIN} from '../../../src/batch/journal-entries.js'
 import {UsageError} from '../../../src/errors.js'
 import {heldByAnother, killHolder} from '../../held-file.js'
 import {journalText} from '../../journal-text.js'
@@ -152,10 +151,16 @@ describe('the input a journal belongs to', () => {
     const journal = await open(file)
     await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
     await journal.close()
+    expect(journal.sameRows).toBe(true)
     const again = await open(file, {input: {...input, sha256: 'b'.repeat(64)}})
     expect(again.resumed).toBe(true)
+    // Edited: its rows are known by their references, not by their place among the rows.
+    expect(again.sameRows).toBe(false)
     expect([...again.intents.keys()]).toEqual(['r-1'])
     await again.close()
+    const unedited = await open(file)
+    expect(unedited.sameRows).toBe(true)
+    await unedited.close()
   })
 
   it.each([
@@ -173,7 +178,7 @@ describe('the input a journal belongs to', () => {
   })
 
   it.each([
-    ['a file', {path: '/data/refunds.csv', sha256: 'a'.repeat(64)}, STDIN],
+    ['a file', {path: '/data/refunds.csv', sha256: 'a'.repeat(64)}, 'stdin'],
     ['stdin again', {sha256: 'a'.repeat(64)}, undefined],
   ])('begun on stdin, is given again as %s: resumed, saying it was begun on stdin when it was not this input', async (_, again, movedFrom) => {
     const file = join(folder(), 'j.ndjson')

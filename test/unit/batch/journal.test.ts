@@ -2,7 +2,7 @@ import {existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFil
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {defaultJournalPath, inputHash, Journal, type JournalDisk} from '../../../src/batch/journal.js'
+import {defaultJournalPath, inputHash, Journal, type JournalDisk, JournalError} from '../../../src/batch/journal.js'
 import {peekJournal, STDIN} from '../../../src/batch/journal-entries.js'
 import {UsageError} from '../../../src/errors.js'
 import {expectReject} from '../../expect-error.js'
@@ -19,6 +19,7 @@ describe('Journal', () => {
     const file = path()
     const journal = await open(file)
     expect(journal.resumed).toBe(false)
+    expect(journal.sameRows).toBe(true)
     await Promise.all([
       journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}}),
       journal.intent({intent: 'r-2', row: 2, line: 3, request: {amount: 200}}),
@@ -91,6 +92,29 @@ describe('Journal', () => {
 })
 
 describe('a --journal that is no journal', () => {
+  it.each([
+    ['a header of another version', '{"journal":2,"command":"refund create"}\n'],
+    ['a first line that is no JSON', '{"journal":1,"command"\n{"intent":"r-1"}\n'],
+  ])('is refused by the real run and the dry run alike: %s', async (_, text) => {
+    const file = path()
+    writeFileSync(file, text)
+    const refused = `${file} is not a gw batch journal, and is left as it is: nothing was sent`
+    await expectReject(peekJournal(file, {command: 'refund create', input: {sha256: 'a'.repeat(64)}, target}), UsageError, refused)
+    await expectReject(open(file), UsageError, refused)
+  })
+
+  it('is refused by the dry run too, left as it is', async () => {
+    const file = path()
+    writeFileSync(file, 'notes\n')
+    await expectReject(peekJournal(file, {command: 'refund create', input: {sha256: 'a'.repeat(64)}, target}), UsageError, `${file} is not a gw batch journal, and is left as it is: nothing was sent`)
+    expect(readFileSync(file, 'utf8')).toBe('notes\n')
+  })
+
+  it('says the system’s error where the journal’s file cannot be opened (exit 1)', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'gw-journal-')), 'j'.repeat(256))
+    await expectReject(open(file), JournalError, `The batch journal ${file} cannot be written (ENAMETOOLONG): no more rows are sent`)
+  })
+
   it.each([
     ['a CSV without a final newline', 'transaction_id,amount,reference\n071-P-A,100,r-1'],
     ['a one-line file', 'notes'],

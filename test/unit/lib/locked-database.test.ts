@@ -2,7 +2,7 @@ import {spawnSync} from 'node:child_process'
 import {chmodSync, linkSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it, vi} from 'vitest'
-import {DatabaseLockedError, deviceName, isHeldHere, lockHolder, NotADatabaseError, nodeSqlite, openLockedDatabase, readLocks, systemError, withoutSqliteWarning} from '../../../src/lib/locked-database.js'
+import {DatabaseLockedError, deviceName, isHeldHere, lockHolder, NotADatabaseError, nodeSqlite, openLockedDatabase, primaryCode, readLocks, systemError, withoutSqliteWarning} from '../../../src/lib/locked-database.js'
 import {heldByAnother} from '../../held-file.js'
 import {caught, folder} from './folders.js'
 
@@ -229,6 +229,18 @@ describe('systemError', () => {
     expect(systemError(other)).toBe(other)
     const plain = new Error('plain')
     expect(systemError(plain)).toBe(plain)
+  })
+})
+
+describe('primaryCode', () => {
+  it('is a result code without its extended part, and nothing for what SQLite did not throw', () => {
+    // SQLITE_IOERR_FSYNC (1034) and SQLITE_IOERR_WRITE (778) are SQLITE_IOERR (10); SQLITE_BUSY_SNAPSHOT (517) is SQLITE_BUSY (5).
+    expect([1034, 778, 517, 13].map((errcode) => primaryCode({errcode}))).toEqual([10, 10, 5, 13])
+    expect(systemError(Object.assign(new Error('disk I/O error'), {errcode: 1034}))).toMatchObject({code: 'EIO'})
+    expect(primaryCode(new Error('plain'))).toBeUndefined()
+    expect(primaryCode({errcode: '10'})).toBeUndefined()
+    expect(primaryCode(undefined)).toBeUndefined()
+    expect(primaryCode(null)).toBeUndefined()
   })
 })
 
