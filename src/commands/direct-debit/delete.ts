@@ -8,7 +8,7 @@ export default class DirectDebitDelete extends GwCommand<string> {
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> direct-debit get dd-42 --json | jq -r .id)"',
-    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> direct-debit list --limit 1 --json | jq -r .id)" --json',
+    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> direct-debit create --amount 1000 --description Dues --bsb 123-456 --account-name "Jane Citizen" --account-number 012345678 --json | jq -r .id)" --json',
   ]
 
   static override args = {
