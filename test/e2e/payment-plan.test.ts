@@ -182,3 +182,16 @@ describe("the billing clock runs a plan's payments", () => {
     expect(refused!.records).toHaveLength(1)
   })
 })
+
+describe('gw sandbox trigger and deliveries take the payment plans\' events', () => {
+  it('sends payment_plan_payment:declined with a plan and its payment, and lists its delivery by event', async () => {
+    const result = await sandbox.gw(['sandbox', 'trigger', 'payment_plan_payment:declined', '--webhook', 'http://127.0.0.1:9/hooks'])
+    expect(result.code).toBe(0)
+    const triggered = result.json as {event: string; delivered_to: string[]; payload: {payment_plan: {id: string}; payment: {payment_plan: string}}[]}
+    expect(triggered).toMatchObject({event: 'payment_plan_payment:declined', delivered_to: ['http://127.0.0.1:9/hooks']})
+    expect(triggered.payload[0]!.payment.payment_plan).toBe(triggered.payload[0]!.payment_plan.id)
+    const deliveries = await sandbox.gw(['sandbox', 'deliveries', '--event', 'payment_plan_payment:declined'])
+    expect(deliveries.code).toBe(0)
+    expect(deliveries.records.map((delivery) => (delivery as {event: string}).event)).toEqual(['payment_plan_payment:declined'])
+  })
+})

@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {triggerColumns} from '../../output/columns.js'
-import {WEBHOOK_EVENTS, type WebhookEvent} from '../../api/schemas/recurring-rules.js'
+import {GATEWAY_EVENTS, type GatewayEvent} from '../../api/schemas/recurring-rules.js'
 import {GwCommand} from '../../cli/gw-command.js'
 import type {triggerEvent} from '../../operations/sandbox.js'
 
@@ -18,7 +18,7 @@ Prints the event, where it went and its payload.`
   ]
 
   static override args = {
-    event: Args.string({description: 'event to send', required: true, options: [...WEBHOOK_EVENTS]}),
+    event: Args.string({description: 'event to send', required: true, options: [...GATEWAY_EVENTS]}),
   }
 
   static override flags = {
@@ -29,7 +29,7 @@ Prints the event, where it went and its payload.`
 
   protected async input(): Promise<TriggerInput> {
     const {args, flags} = await this.parse(SandboxTrigger)
-    return {event: args.event as WebhookEvent, webhook: flags.webhook?.href}
+    return {event: args.event as GatewayEvent, webhook: flags.webhook?.href}
   }
 
   protected async operate(input: TriggerInput) {
