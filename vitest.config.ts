@@ -21,6 +21,8 @@ const BOTH_DIALECTS = [
   'test/e2e/purchase.test.ts',
   'test/e2e/jq-runaway.test.ts',
   'test/e2e/decline-hint.test.ts',
+  'test/e2e/payment-plan.test.ts',
+  'test/e2e/direct-debit.test.ts',
 ]
 
 export default defineConfig({

@@ -32,6 +32,7 @@ import {
   WebHookCreate,
   listOf,
 } from './schemas/index.js'
+import {directDebitEndpoints, paymentPlanEndpoints} from './payment-endpoints.js'
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE'
 
@@ -51,12 +52,14 @@ export interface Endpoint<Res extends z.ZodType = z.ZodType, Body extends z.ZodT
    * of money it moves, or the id of what it deletes or stops (design.md §5).
    */
   confirm?: 'amount' | 'id'
+  /** Its body's amount is in dollars (a direct debit's), not the minor unit: a live confirmation reads it so. */
+  dollars?: true
   /** A list the gateway pages (offset and limit, or page and per_page): read a page at a time. */
   paged?: true
 }
 
 /** The safety facts of a request, whether or not its endpoint is in the table (`gw api`). */
-export type RequestFacts = Pick<Endpoint, 'method' | 'path' | 'movesMoney' | 'confirm'>
+export type RequestFacts = Pick<Endpoint, 'method' | 'path' | 'movesMoney' | 'confirm' | 'dollars'>
 
 /** Changes something at the gateway, so a read-only profile refuses it: anything but a GET. */
 export function writes(facts: Pick<Endpoint, 'method'>): boolean {
@@ -125,6 +128,8 @@ export const endpoints = {
     // Stopping a subscription stops a customer's billing: confirmed like a delete.
     update: define({method: 'PUT', path: '/v1.0/subscriptions/{id}.json', body: SubscriptionUpdate, response: Subscription, confirm: 'id'}),
   },
+  paymentPlans: paymentPlanEndpoints,
+  directDebits: directDebitEndpoints,
   // The local gateway's own control API (src/sandbox/routes/control.ts), not part of the contract.
   sandbox: {
     clock: define({method: 'GET', path: '/_sandbox/clock', response: SandboxClock}),

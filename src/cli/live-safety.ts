@@ -123,7 +123,9 @@ export function requestGuard(options: GuardOptions): (facts: RequestFacts, reque
     if (currency === undefined && facts.movesMoney?.noun === 'refund' && typeof fields.transaction_id === 'string' && !options.yes && options.io.canPrompt()) {
       currency = await options.purchaseCurrency?.(fields.transaction_id)
     }
-    const expected = confirmation(facts.confirm, {amount: typeof fields.amount === 'number' ? fields.amount : undefined, currency, id: Object.values(params)[0]})
+    // A direct debit's dollars are confirmed as the cents gw took them in, in Australian dollars, the only currency of an Australian bank account.
+    const amount = typeof fields.amount !== 'number' ? undefined : facts.dollars ? Math.round(fields.amount * 100) : fields.amount
+    const expected = confirmation(facts.confirm, {amount, currency: facts.dollars ? 'AUD' : currency, id: Object.values(params)[0]})
     await confirmLive({...options, kind: facts.confirm, expected})
   }
 }

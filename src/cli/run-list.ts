@@ -71,7 +71,9 @@ export async function runList(resource: ListResource, flags: ListFlags, f: Facto
   const {showingProgress} = await import('../output/progress.js')
   await showingProgress(f, deps.client, async (progress) => {
     const listing = listRecords({...request, onState: (state) => progress.state(`${noun}s`, state)}, deps)
-    await renderListing(io, listing.pages, columns, render, {paged: progress.done})
+    await renderListing(io, listing.pages, columns, render, {paged: progress.done}).catch((err: unknown) => {
+      throw listing.summary().shown === 0 ? unlisted(resource, noun, err) : err
+    })
     // A reader gone (`| head -1`): what was shown is not what was read, and the exit (141) says so.
     if (io.chatty && !render.json && !io.outFailure()) renderListSummary(io, listing.summary(), {noun})
   })
@@ -91,4 +93,16 @@ async function namesOf(resource: 'customers' | 'plans' | 'cards', given: string,
     if (err instanceof NotFoundError) return [given]
     throw err
   }
+}
+
+/** Lists no recorded gateway is known to have (gateway-beyond.md §9), and what to do instead. */
+const NOT_EVERY_GATEWAY: Partial<Record<ListResource, string>> = {
+  paymentPlans: 'Look a plan up by its reference instead: gw payment-plan get REFERENCE.',
+}
+
+/** A 404 for the list itself, from a gateway without one: said so, instead of "not found". */
+function unlisted(resource: ListResource, noun: string, err: unknown): unknown {
+  const instead = NOT_EVERY_GATEWAY[resource]
+  if (instead === undefined || !(err instanceof NotFoundError)) return err
+  return new NotFoundError(`This gateway has no list of ${noun}s: it answered the list with "not found"`, {status: err.status, requestId: err.requestId, hint: instead})
 }

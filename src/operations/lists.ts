@@ -6,7 +6,7 @@ import {gatewayDays, type Window, withinWindow} from '../lists/window.js'
 import type {Deps, GwRecord} from './deps.js'
 
 /** The lists the gateway answers (gateway-notes.md: Listing; plans.json and web_hooks in the contract). */
-export type ListResource = 'purchases' | 'refunds' | 'customers' | 'subscriptions' | 'cards' | 'plans' | 'webHooks'
+export type ListResource = 'purchases' | 'refunds' | 'customers' | 'subscriptions' | 'cards' | 'plans' | 'webHooks' | 'paymentPlans' | 'directDebits'
 
 /** Where each kind of record keeps its time, for --from/--to; a card carries none. */
 export const TIME_FIELD: Record<ListResource, string | undefined> = {
@@ -17,6 +17,9 @@ export const TIME_FIELD: Record<ListResource, string | undefined> = {
   cards: undefined,
   plans: 'created_at',
   webHooks: 'created_at',
+  paymentPlans: 'created_at',
+  // The day it goes to the bank: a debit's record carries no other.
+  directDebits: 'date',
 }
 
 export interface ListRequest {

@@ -1,5 +1,5 @@
 import {setTimeout as sleep} from 'node:timers/promises'
-import type {WebhookEvent} from '../api/schemas/recurring-rules.js'
+import type {GatewayEvent} from '../api/schemas/recurring-rules.js'
 import type {DeliveryQuery, FaultRequest, RequestLogPage} from '../api/schemas/sandbox-control.js'
 import type {Deps, GwRecord} from './deps.js'
 
@@ -28,7 +28,7 @@ export async function advanceClock(by: {days: number} | {to: string}, {client}: 
 }
 
 /** A sample web hook event from the local gateway, to the registered web hooks or to one URL. */
-export async function triggerEvent(input: {event: WebhookEvent; webhook?: string}, {client}: Pick<Deps, 'client'>): Promise<GwRecord> {
+export async function triggerEvent(input: {event: GatewayEvent; webhook?: string}, {client}: Pick<Deps, 'client'>): Promise<GwRecord> {
   return client.sandbox.trigger({event: input.event, ...(input.webhook ? {webhook: input.webhook} : {})})
 }
 

@@ -13,9 +13,15 @@ export interface Column {
    * number, in a table by its last four (`…4242`); `datetime`: the date and time as the record
    * gives them, in a narrow table without the year (`11-25 15:04`); `match`: a refund's gw_match (refund list --purchase), its word and
    * reason; `refunds`: a purchase's gw_refunded or gw_left_to_refund, an amount or a range in a
-   * table, what gw knows and why in the field/value list.
+   * table, what gw knows and why in the field/value list; `dollars`: an amount the gateway gives in
+   * dollars (a direct debit's, `42.42`), shown as money in Australian dollars.
    */
-  format?: 'money' | 'refund-money' | 'outcome' | 'date' | 'datetime' | 'boolean' | 'card' | 'match' | 'refunds'
+  format?: 'money' | 'refund-money' | 'outcome' | 'date' | 'datetime' | 'boolean' | 'card' | 'match' | 'refunds' | 'dollars'
+  /**
+   * A field holding a list of records (a payment plan's payments): in the field/value list of one
+   * record a table of its own under its label, with these columns; in a table, how many.
+   */
+  rows?: Column[]
   /**
    * How much a person reading the table needs it, when the terminal is too narrow for every
    * column (table.ts recordsTable). The least needed are left out first, the last of equals first:

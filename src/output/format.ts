@@ -23,7 +23,11 @@ export function formatOutcome(record: GwRecord, color: boolean): string {
 export function formatCell(record: GwRecord, column: Column, color: boolean, {inTable = false} = {}): string {
   const value = record[column.field]
   if (value === undefined || value === null || value === '') return column.format === 'outcome' ? formatOutcome(record, color) : ''
+  if (column.rows && Array.isArray(value)) return String(value.length)
   switch (column.format) {
+    case 'dollars':
+      // A bank account's currency: a direct debit names none.
+      return typeof value === 'number' ? formatMoney(Math.round(value * 100), 'AUD') : formatLeaf(value)
     case 'money':
       return typeof value === 'number' ? formatMoney(value, currencyOf(record)) : formatLeaf(value)
     case 'refund-money':

@@ -28,6 +28,11 @@ export function fieldList(record: GwRecord, columns: Column[], {color, width}: T
   const lines: string[] = []
   for (const {column, value, cell} of rows) {
     const label = truncate(column.label, labelWidth)
+    if (column.rows && Array.isArray(value) && value.length > 0) {
+      lines.push(paint(color, 'bold', label))
+      lines.push(...recordsTable(value as GwRecord[], column.rows, {color, width}).text.replace(/\n$/, '').split('\n'))
+      continue
+    }
     if (!column.format && isNested(value)) {
       lines.push(paint(color, 'bold', label))
       lines.push(...pathLines(keyPaths(value), width))

@@ -54,6 +54,7 @@ const FILES = [
   'docs/batches.md',
   'docs/money-safety.md',
   'docs/subscriptions-and-webhooks.md',
+  'docs/recurring-billing.md',
   'docs/live-profiles.md',
   'docs/proxies-and-certificates.md',
   'docs/help-and-completion.md',

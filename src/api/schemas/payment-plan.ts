@@ -1,6 +1,8 @@
 import * as z from 'zod'
 import {lazily} from './lazy.js'
 import {looseInt, looseString, maybe} from './common.js'
+import {amountField, currencyField, dateField, requiredText} from './fields.js'
+import {FREQUENCIES} from './recurring-rules.js'
 
 /**
  * Payment plans, the gateway's newer recurring system (gateway-beyond.md §9), as its recorded
@@ -51,3 +53,30 @@ export const PaymentPlan = lazily(() =>
   }),
 )
 export type PaymentPlan = z.infer<typeof PaymentPlan>
+
+/**
+ * A new plan, as the Ruby library sends it (gateway-beyond.md §9): a count of payments (with
+ * their total) or an end date, or both. `payment_method` is the one method recorded.
+ */
+export const PaymentPlanCreate = lazily(() =>
+  z.object({
+    customer: requiredText,
+    payment_method: z.literal('Credit Card'),
+    reference: requiredText,
+    amount: amountField,
+    currency: currencyField.optional(),
+    setup_fee: z.number().int().nonnegative(),
+    start_date: dateField,
+    frequency: z.enum(FREQUENCIES),
+    anniversary: z.number().int().min(0).max(31),
+    total_count: z.number().int().positive().optional(),
+    total_amount: z.number().int().positive().optional(),
+    end_date: dateField.optional(),
+    description: requiredText.optional(),
+  }),
+)
+export type PaymentPlanCreate = z.infer<typeof PaymentPlanCreate>
+
+/** Suspend or activate: the gateway reads `new_status` and ignores the rest (gateway-beyond.md §9). */
+export const PaymentPlanStatus = lazily(() => z.object({new_status: z.enum(['Active', 'Suspended'])}))
+export type PaymentPlanStatus = z.infer<typeof PaymentPlanStatus>

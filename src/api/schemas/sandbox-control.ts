@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import {lazily} from './lazy.js'
 import {looseInt, looseString, maybe} from './common.js'
-import {DELIVERY_STATUSES, FAULT_ACTIONS, WEBHOOK_EVENTS} from './recurring-rules.js'
+import {DELIVERY_STATUSES, FAULT_ACTIONS, GATEWAY_EVENTS} from './recurring-rules.js'
 
 /** The local gateway's control API under /_sandbox/: its virtual clock and sample events. */
 export const SandboxClock = lazily(() => z.looseObject({today: looseString}))
@@ -55,7 +55,7 @@ export type Fault = z.infer<typeof Fault>
 
 export const TriggerRequest = lazily(() =>
   z.object({
-    event: z.enum(WEBHOOK_EVENTS),
+    event: z.enum(GATEWAY_EVENTS),
     webhook: z.string().optional(),
   }),
 )
@@ -136,7 +136,7 @@ export type RequestLogPage = z.infer<typeof RequestLogPage>
 /** Which web hook deliveries to list (GET /_sandbox/deliveries). */
 export const DeliveryQuery = lazily(() =>
   z.object({
-    event: z.enum(WEBHOOK_EVENTS).optional(),
+    event: z.enum(GATEWAY_EVENTS).optional(),
     status: z.enum(DELIVERY_STATUSES).optional(),
   }),
 )

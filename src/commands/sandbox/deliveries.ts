@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import {DELIVERY_STATUSES, type DeliveryStatus, WEBHOOK_EVENTS, type WebhookEvent} from '../../api/schemas/recurring-rules.js'
+import {DELIVERY_STATUSES, type DeliveryStatus, GATEWAY_EVENTS, type GatewayEvent} from '../../api/schemas/recurring-rules.js'
 import {localGatewayName} from '../../cli/flags.js'
 import {useLocalGateway} from '../../cli/local-gateway.js'
 import {GwCommand} from '../../cli/gw-command.js'
@@ -19,7 +19,7 @@ Finished deliveries are kept in memory, the latest 500, since the gateway starte
 
   static override flags = {
     name: localGatewayName(),
-    event: Flags.string({description: 'only deliveries of this event', options: [...WEBHOOK_EVENTS]}),
+    event: Flags.string({description: 'only deliveries of this event', options: [...GATEWAY_EVENTS]}),
     status: Flags.string({description: 'only deliveries in this state', options: [...DELIVERY_STATUSES]}),
   }
 
@@ -28,7 +28,7 @@ Finished deliveries are kept in memory, the latest 500, since the gateway starte
   protected async input(): Promise<DeliveryQuery> {
     const {flags} = await this.parse(SandboxDeliveries)
     await useLocalGateway(this.factory, flags.name)
-    return {event: flags.event as WebhookEvent | undefined, status: flags.status as DeliveryStatus | undefined}
+    return {event: flags.event as GatewayEvent | undefined, status: flags.status as DeliveryStatus | undefined}
   }
 
   protected async operate(query: DeliveryQuery) {

@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {triggerColumns} from '../../output/columns.js'
-import {WEBHOOK_EVENTS, type WebhookEvent} from '../../api/schemas/recurring-rules.js'
+import {GATEWAY_EVENTS, type GatewayEvent} from '../../api/schemas/recurring-rules.js'
 import {localGatewayName} from '../../cli/flags.js'
 import {useLocalGateway} from '../../cli/local-gateway.js'
 import {GwCommand} from '../../cli/gw-command.js'
@@ -21,7 +21,7 @@ Prints the event, where it went, the records it created (created: kind, id and r
   ]
 
   static override args = {
-    event: Args.string({description: 'event to send', required: true, options: [...WEBHOOK_EVENTS]}),
+    event: Args.string({description: 'event to send', required: true, options: [...GATEWAY_EVENTS]}),
   }
 
   static override flags = {
@@ -34,7 +34,7 @@ Prints the event, where it went, the records it created (created: kind, id and r
   protected async input(): Promise<TriggerInput> {
     const {args, flags} = await this.parse(SandboxTrigger)
     await useLocalGateway(this.factory, flags.name)
-    return {event: args.event as WebhookEvent, webhook: flags.webhook?.href}
+    return {event: args.event as GatewayEvent, webhook: flags.webhook?.href}
   }
 
   protected async operate(input: TriggerInput) {

@@ -47,13 +47,21 @@ describe('the safety facts of the table', () => {
     expect(money.map((endpoint) => `${endpoint.method} ${endpoint.path} ${endpoint.confirm}`)).toEqual(['POST /v1.0/purchases amount', 'POST /v1.0/refunds amount'])
   })
 
-  it('deletes and stopping a subscription are confirmed by id', () => {
+  it("deletes and stopping a subscription's or payment plan's billing are confirmed by id", () => {
     const byId = allEndpoints().filter((endpoint) => endpoint.confirm === 'id')
     expect(byId.map((endpoint) => `${endpoint.method} ${endpoint.path}`).sort()).toEqual([
       'DELETE /v1.0/customers/{id}.json',
+      'DELETE /v1.0/direct_debits/{id}',
+      'DELETE /v1.0/payment_plans/{id}',
       'DELETE /v1.0/web_hooks/{id}',
+      'PUT /v1.0/payment_plans/{id}',
       'PUT /v1.0/subscriptions/{id}.json',
     ])
+  })
+
+  it('what sets up or debits money without a card answer (payment plans, direct debits) is confirmed by amount, a debit read in dollars', () => {
+    const byAmount = allEndpoints().filter((endpoint) => endpoint.confirm === 'amount' && !endpoint.movesMoney)
+    expect(byAmount.map((endpoint) => `${endpoint.method} ${endpoint.path}${endpoint.dollars ? ' dollars' : ''}`)).toEqual(['POST /v1.0/payment_plans', 'POST /v1.0/direct_debits dollars'])
   })
 
   it('every method but GET writes', () => {

@@ -89,8 +89,8 @@ parsesAs('sandbox clock advance', SandboxClockAdvance, [
 parsesAs('sandbox trigger', SandboxTrigger, [
   {argv: ['charge:successful'], input: {event: 'charge:successful', webhook: undefined}},
   {argv: ['card:expired', '--webhook', 'http://127.0.0.1:4242/'], input: {event: 'card:expired', webhook: 'http://127.0.0.1:4242/'}},
-  {argv: ['charge:refunded'], usage: 'Expected charge:refunded to be one of: charge:pending, charge:successful, charge:retry, charge:failed, card:expiring, card:expired'},
-  {argv: [], usage: 'Missing 1 required arg:\nevent  (charge:pending|charge:successful|charge:retry|charge:failed|card:expiring|card:expired)\n       event to send'},
+  {argv: ['charge:refunded'], usage: 'Expected charge:refunded to be one of: charge:pending, charge:successful, charge:retry, charge:failed, card:expiring, card:expired, payment_plan_payment:completed, payment_plan_payment:declined, payment_plan_payment:error'},
+  {argv: [], usage: 'Missing 1 required arg:\nevent  (charge:pending|charge:successful|charge:retry|charge:failed|card:expiring|card:expired|payment_plan_payment:completed|payment_plan_payment:declined|payment_plan_payment:error)\n       event to send'},
 ])
 
 parsesAs('sandbox deliveries', SandboxDeliveries, [

@@ -1,0 +1,14 @@
+import {listCommand} from '../../cli/list-command.js'
+import * as gwFlags from '../../cli/flags.js'
+import {directDebitColumns} from '../../output/payment-columns.js'
+
+export default listCommand(
+  'directDebits',
+  {
+    summary: 'List direct debits, newest first, deleted ones among them',
+    description: `The ${gwFlags.DEFAULT_LIST_LIMIT} newest direct debits, or --limit N, or --all. --from and --to are held to the day each goes to the bank.`,
+    examples: ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --all --json | jq -r \'select(.status == "Rejected") | .id\''],
+  },
+  {reference: gwFlags.referenceFilter('direct debit')},
+  directDebitColumns,
+)

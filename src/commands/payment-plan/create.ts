@@ -1,0 +1,54 @@
+import * as gwFlags from '../../cli/flags.js'
+import * as paymentFlags from '../../cli/payment-flags.js'
+import {GwCommand} from '../../cli/gw-command.js'
+import {paymentPlanColumns} from '../../output/payment-columns.js'
+import type {PaymentPlanInput} from '../../operations/payment-plans.js'
+
+export default class PaymentPlanCreate extends GwCommand<PaymentPlanInput> {
+  static override summary = "Bill a customer's stored card on a schedule: a payment plan"
+  static override description = `From --start-date (or today, if later) the gateway charges --amount on the customer's card at --frequency, on the day --anniversary names, --total-count times or until --end-date. Prints the plan with its schedule of payments.
+The customer may be given by id or by your reference. On a live profile gw asks you to type the amount first (--yes skips that).`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> --customer cust-42 --amount 1000 --frequency weekly --anniversary 5 --start-date 2027-01-01 --total-count 5 --reference plan-42',
+    '<%= config.bin %> <%= command.id %> --customer cust-42 --amount 2500 --currency AUD --frequency monthly --anniversary 1 --start-date 2027-01-01 --end-date 2027-12-31 --reference plan-43 --json',
+  ]
+
+  static override flags = {
+    customer: gwFlags.requiredText({description: 'customer id or reference (a reference is looked up first)', required: true}),
+    amount: gwFlags.amount({description: 'amount of each payment in the minor currency unit (1000 is 10.00 AUD)', required: true}),
+    frequency: gwFlags.frequency({required: true}),
+    anniversary: paymentFlags.anniversary({required: true}),
+    'start-date': gwFlags.date({description: 'first day payments may fall on, as YYYY-MM-DD', required: true}),
+    'total-count': paymentFlags.totalCount({atLeastOne: ['total-count', 'end-date']}),
+    'end-date': gwFlags.date({description: 'last day payments may fall on, as YYYY-MM-DD (or --total-count)'}),
+    reference: gwFlags.requiredText({description: 'your reference for the plan, unique; used to look it up', required: true}),
+    currency: gwFlags.currency(),
+    'setup-fee': paymentFlags.setupFee(),
+    description: gwFlags.requiredText({description: 'what the plan is for'}),
+  }
+
+  static override columns = paymentPlanColumns
+
+  protected async input(): Promise<PaymentPlanInput> {
+    const {flags} = await this.parse(PaymentPlanCreate)
+    return {
+      customer: flags.customer,
+      reference: flags.reference,
+      amount: flags.amount,
+      currency: flags.currency,
+      setupFee: flags['setup-fee'],
+      startDate: flags['start-date'],
+      frequency: flags.frequency,
+      anniversary: flags.anniversary,
+      totalCount: flags['total-count'],
+      endDate: flags['end-date'],
+      description: flags.description,
+    }
+  }
+
+  protected async operate(input: PaymentPlanInput) {
+    const {createPaymentPlan} = await import('../../operations/payment-plans.js')
+    return createPaymentPlan(input, await this.factory.deps())
+  }
+}

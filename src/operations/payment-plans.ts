@@ -1,0 +1,53 @@
+import type {PaymentPlanCreate} from '../api/schemas/payment-plan.js'
+import type {Frequency} from '../api/schemas/recurring-rules.js'
+import type {Deps, GwRecord} from './deps.js'
+
+/** A payment plan as gw takes it (gateway-beyond.md §9): a count of payments or an end date, or both. */
+export interface PaymentPlanInput {
+  customer: string
+  reference: string
+  amount: number
+  currency?: string
+  setupFee?: number
+  startDate: string
+  frequency: Frequency
+  anniversary: number
+  totalCount?: number
+  endDate?: string
+  description?: string
+}
+
+/** The request body, as the Ruby library sends it: `total_amount` is the count times the amount, and the one payment method recorded. */
+export function paymentPlanBody(input: PaymentPlanInput): PaymentPlanCreate {
+  return {
+    customer: input.customer,
+    payment_method: 'Credit Card',
+    reference: input.reference,
+    amount: input.amount,
+    ...(input.currency === undefined ? {} : {currency: input.currency}),
+    setup_fee: input.setupFee ?? 0,
+    start_date: input.startDate,
+    frequency: input.frequency,
+    anniversary: input.anniversary,
+    ...(input.totalCount === undefined ? {} : {total_count: input.totalCount, total_amount: input.totalCount * input.amount}),
+    ...(input.endDate === undefined ? {} : {end_date: input.endDate}),
+    ...(input.description === undefined ? {} : {description: input.description}),
+  }
+}
+
+/** The recorded gateway names a plan's customer by id (`071-C-…`): a reference is looked up first. */
+const CUSTOMER_ID = /^\d{3}-C-/
+
+export async function createPaymentPlan(input: PaymentPlanInput, {client}: Pick<Deps, 'client'>): Promise<GwRecord> {
+  const customer = CUSTOMER_ID.test(input.customer) ? input.customer : String((await client.customers.get(input.customer)).id ?? input.customer)
+  return client.paymentPlans.create(paymentPlanBody({...input, customer}))
+}
+
+/** Suspended: its schedule emptied; Active again: a new schedule (gateway-beyond.md §9). */
+export async function setPaymentPlanStatus(id: string, status: 'Active' | 'Suspended', {client}: Pick<Deps, 'client'>): Promise<GwRecord> {
+  return client.paymentPlans.changeStatus(id, {new_status: status})
+}
+
+export async function cancelPaymentPlan(id: string, {client}: Pick<Deps, 'client'>): Promise<GwRecord> {
+  return client.paymentPlans.cancel(id)
+}

@@ -1,0 +1,108 @@
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {DIALECT, ref, type Sandbox, startSandbox} from './helpers.js'
+
+interface DirectDebit {
+  id: string
+  amount: number
+  reference: string
+  status: string
+  metadata: unknown
+}
+
+let sandbox: Sandbox
+beforeAll(async () => {
+  sandbox = await startSandbox()
+})
+afterAll(async () => {
+  await sandbox?.stop()
+})
+
+/** `metadata` `{}` in the contract's dialect (2017 to May 2018), null in the live gateway's (later builds). */
+const METADATA = DIALECT === 'live' ? null : {}
+
+const debitArgs = ({amount = '4242', reference = ref('dd')}: {amount?: string; reference?: string} = {}) => [
+  'direct-debit', 'create', '--amount', amount, '--description', 'Rent', '--bsb', '123-456', '--account-name', 'Jane Citizen', '--account-number', '012345678', '--reference', reference,
+]
+
+async function createDebit(options: Parameters<typeof debitArgs>[0] = {}): Promise<DirectDebit> {
+  const result = await sandbox.gw(debitArgs(options))
+  expect(result.stderr).toBe('')
+  expect(result.code).toBe(0)
+  return result.json as DirectDebit
+}
+
+describe('gw direct-debit create', () => {
+  it('sends --amount in cents as the dollars the gateway takes: HTTP 201, New', async () => {
+    const reference = ref('dd')
+    const result = await sandbox.gw([...debitArgs({reference}), '--verbose'])
+    expect(result.code).toBe(0)
+    expect(result.stderr).toMatch(/< 201 POST http:\/\/[^ ]+\/v1\.0\/direct_debits /)
+    const debit = result.json as DirectDebit
+    expect(debit).toMatchObject({amount: 42.42, bsb: '123-456', account_name: 'Jane Citizen', account_number: '012345678', description: 'Rent', reference, status: 'New', process_date: null, result: null, metadata: METADATA})
+    expect(debit.id).toMatch(/^071-DD-/)
+  })
+
+  it('takes a BSB without its dash, and a debit without a reference is referenced by its id', async () => {
+    const result = await sandbox.gw(['direct-debit', 'create', '--amount', '1000', '--description', 'Dues', '--bsb', '123456', '--account-name', 'Jane', '--account-number', '42'])
+    expect(result.code).toBe(0)
+    const debit = result.json as DirectDebit
+    expect(debit).toMatchObject({amount: 10, bsb: '123-456'})
+    expect(debit.reference).toBe(debit.id)
+  })
+
+  it.each([
+    ['a BSB of the wrong shape', ['--bsb', '12-34'], 'Error: --bsb must be six digits as 123-456, got "12-34"'],
+    ['an account number with letters', ['--account-number', '12a'], 'Error: --account-number must be digits only (at most 20), got "12a"'],
+    ['an amount in dollars', ['--amount', '42.42'], `Error: --amount must be a positive whole number in the currency's minor unit, got "42.42"`],
+    ['a blank description', ['--description', ''], 'Error: --description must not be blank'],
+  ])('refuses %s before sending anything (exit 2)', async (_, [flag, value], message) => {
+    const args = debitArgs()
+    args[args.indexOf(flag!) + 1] = value!
+    const result = await sandbox.gw(args)
+    expect(result.code).toBe(2)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toContain(message)
+  })
+})
+
+describe('gw direct-debit get', () => {
+  it('finds debits by id and by reference; an unknown one exits 5 with the gateway\'s words', async () => {
+    const debit = await createDebit()
+    const byId = await sandbox.gw(['direct-debit', 'get', debit.id])
+    expect(byId.code).toBe(0)
+    expect(byId.json).toEqual(debit)
+    const several = await sandbox.gw(['direct-debit', 'get', debit.reference, 'no-such-debit'])
+    expect(several.code).toBe(5)
+    expect(several.records).toEqual([debit])
+    expect(several.stderr).toContain('Error: no-such-debit: Could not find Direct Entry (HTTP 404')
+  })
+})
+
+describe('gw direct-debit delete and list', () => {
+  it('deletes a debit, which the list still shows, Deleted, newest first', async () => {
+    const older = await createDebit({amount: '100'})
+    const newer = await createDebit({amount: '200'})
+    const deleted = await sandbox.gw(['direct-debit', 'delete', older.id])
+    expect(deleted.code).toBe(0)
+    expect(deleted.json).toMatchObject({id: older.id, status: 'Deleted', amount: 1})
+    const listed = await sandbox.gw(['direct-debit', 'list', '--limit', '2'])
+    expect(listed.code).toBe(0)
+    expect(listed.records.map((record) => [(record as DirectDebit).id, (record as DirectDebit).status])).toEqual([[newer.id, 'New'], [older.id, 'Deleted']])
+  })
+
+  it('an unknown debit exits 5 with the id in the gateway\'s words; the id is required (exit 2)', async () => {
+    const unknown = await sandbox.gw(['direct-debit', 'delete', '071-DD-ZZZZZZZZ'])
+    expect(unknown.code).toBe(5)
+    expect(unknown.stderr).toContain('Error: Direct Debit 071-DD-ZZZZZZZZ could not be found. (HTTP 404')
+    const none = await sandbox.gw(['direct-debit', 'delete'])
+    expect(none.code).toBe(2)
+    expect(none.stderr).toContain('Missing 1 required arg')
+  })
+
+  it('--reference finds the one debit', async () => {
+    const debit = await createDebit()
+    const result = await sandbox.gw(['direct-debit', 'list', '--reference', debit.reference, '--all'])
+    expect(result.code).toBe(0)
+    expect(result.records).toEqual([debit])
+  })
+})
