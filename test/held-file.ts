@@ -1,4 +1,4 @@
-import {type ChildProcess, spawn} from 'node:child_process'
+import {type ChildProcess, spawn, spawnSync} from 'node:child_process'
 import {afterEach} from 'vitest'
 
 // Another process holding a SQLite file (a journal, a lock) by the kernel's lock, as another gw would.
@@ -25,4 +25,11 @@ export async function killHolder(child: ChildProcess): Promise<void> {
   const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   child.kill('SIGKILL')
   await gone
+}
+
+/** Whether another process could take the database's lock now: it tries, and lets it go. */
+export function anotherCouldTake(path: string): boolean {
+  const script = `const {DatabaseSync} = require('node:sqlite'); const db = new DatabaseSync(process.argv[1]); try { db.exec('BEGIN EXCLUSIVE'); db.exec('COMMIT'); console.log('took') } catch (e) { console.log(e.errcode) }`
+  const result = spawnSync(process.execPath, ['--no-warnings', '-e', script, path], {encoding: 'utf8'})
+  return result.stdout.trim() === 'took'
 }

@@ -23,15 +23,19 @@ const SQLITE_MAGIC = 'SQLite format 3\0'
 /** What a file holds: nothing yet, a journal database, an older gw's NDJSON journal, or something else. */
 export type JournalFormat = 'none' | 'database' | 'lines' | 'other'
 
-/** What the file at `file` (a real path) holds, by its first bytes. Throws the system's error when it cannot be read (EACCES, EISDIR). */
+/**
+ * What the file at `file` (a real path) holds, by its first bytes; a FIFO, a device or a socket is
+ * other, never opened (a FIFO would block the read), and a database this process holds is one. Throws the system's error when it cannot be
+ * read (EACCES; EISDIR for a folder).
+ */
 export function journalFormat(file: string): JournalFormat {
-  let fd: number
-  try {
-    fd = openSync(file, 'r')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'none'
-    throw err
-  }
+  const stat = statSync(file, {throwIfNoEntry: false})
+  if (!stat) return 'none'
+  // A database this process holds is never opened a second time: closing that descriptor would end the kernel's lock.
+  if (isHeldHere(file)) return 'database'
+  if (stat.isDirectory()) throw Object.assign(new Error(`EISDIR: illegal operation on a directory, read '${file}'`), {code: 'EISDIR'})
+  if (!stat.isFile()) return 'other'
+  const fd = openSync(file, 'r')
   try {
     const head = Buffer.alloc(SQLITE_MAGIC.length)
     const read = readSync(fd, head, 0, head.length, 0)
@@ -137,42 +141,28 @@ function readLines(db: DatabaseSync): string[] {
   return (db.prepare('SELECT line FROM entries ORDER BY seq').all() as {line: string}[]).map((row) => row.line)
 }
 
-/** SQLite's result codes of a page read while its writer rewrote it: read again. */
-const TORN_READ = new Set([11, 26])
-
 /**
  * Each entry of the journal at `file` (a real path), in order, read without taking its lock: a
- * batch another gw is running stays readable, as an NDJSON journal was. SQLite opens the file
- * immutable (no lock, no undo record looked for), so a page its writer rewrites meanwhile can read
- * torn: the read is begun again, and entries already given may come again. `onLine` returning
- * false stops the read. An older gw's NDJSON journal is read a line at a time, its torn last line
- * left out. Returns what the file held.
+ * batch another gw is running stays readable, as an NDJSON journal was. `onLine` returning false
+ * stops the read. An older gw's NDJSON journal is read a line at a time, its torn last line left
+ * out. Returns what the file held.
  */
 export async function eachJournalLine(file: string, onLine: (line: string) => boolean | void): Promise<JournalFormat> {
   const format = journalFormat(file)
   if (format === 'lines') await eachLine(file, onLine)
   if (format !== 'database') return format
-  const own = ownConnection(file)
-  if (own === NOT_A_JOURNAL) return 'other'
-  if (own) {
-    for (const line of readLines(own)) if (onLine(line) === false) break
-    return format
-  }
-  return withReader(file, (db) => {
-    if (!isJournal(db)) return 'other'
+  const read = readDatabase(file, (db) => {
     for (const row of db.prepare('SELECT line FROM entries ORDER BY seq').iterate() as Iterable<{line: string}>) if (onLine(row.line) === false) break
-    return format
+    return true
   })
+  return read ? format : 'other'
 }
 
 /** Every entry of the journal at `file`, as eachJournalLine reads them, with what the file held. */
 export async function journalLines(file: string): Promise<{format: JournalFormat; lines: string[]}> {
-  let lines: string[] = []
+  const lines: string[] = []
   const format = await eachJournalLine(file, (line) => {
     lines.push(line)
-  }).catch((err: unknown) => {
-    lines = []
-    throw err
   })
   return {format, lines}
 }
@@ -181,11 +171,7 @@ export async function journalLines(file: string): Promise<{format: JournalFormat
 export function readJournal(file: string): string[] {
   const format = journalFormat(file)
   if (format === 'lines') return readWholeLines(file)
-  if (format !== 'database') return []
-  const own = ownConnection(file)
-  if (own === NOT_A_JOURNAL) return []
-  if (own) return readLines(own)
-  return withReader(file, (db) => (isJournal(db) ? readLines(db) : []))
+  return (format === 'database' && readDatabase(file, readLines)) || []
 }
 
 /** The most of an NDJSON journal read for its header (its first line): enough for one input path of the longest Linux allows, and the rest. */
@@ -205,23 +191,44 @@ export function journalHeaderLine(file: string): string | undefined {
     }
   }
   if (format !== 'database') return undefined
-  const own = ownConnection(file)
-  if (own === NOT_A_JOURNAL) return undefined
-  if (own) return readLines(own)[0]
-  return withReader(file, (db) => (isJournal(db) ? (db.prepare('SELECT line FROM entries ORDER BY seq LIMIT 1').get() as {line: string} | undefined)?.line : undefined))
+  return readDatabase(file, (db) => (db.prepare('SELECT line FROM entries ORDER BY seq LIMIT 1').get() as {line: string} | undefined)?.line)
 }
 
-/** `read` given the journal at `file` opened immutable (no lock taken), begun again when a page read torn. */
-function withReader<T>(file: string, read: (db: DatabaseSync) => T): T {
+/**
+ * `read` given the journal database at `file`, without taking its lock: through this process's
+ * own connection when it writes it, or else opened immutable (no lock, no undo record looked for).
+ * Undefined when the file is no journal (another program's database, a lock this process holds).
+ */
+function readDatabase<T>(file: string, read: (db: DatabaseSync) => T): T | undefined {
+  const own = ownConnection(file)
+  if (own === NOT_A_JOURNAL) return undefined
+  if (own) return read(own)
+  return withReader(file, (db) => (isJournal(db) ? read(db) : undefined))
+}
+
+/** SQLite's result codes of a page read while its writer rewrote it: read again. */
+const TORN_READ = new Set([11, 26])
+
+/** The journal at `file` opened immutable, read-only: SQLite takes no lock on it. */
+function openImmutable(file: string): DatabaseSync {
+  const {DatabaseSync} = nodeSqlite()
+  const url = pathToFileURL(file)
+  url.searchParams.set('immutable', '1')
+  return new DatabaseSync(url, {readOnly: true})
+}
+
+/**
+ * `read` given the file opened by `open` (immutable), begun again, up to 5 times, where a page
+ * read torn: it was read while its writer rewrote it, and a read of the same entries again sees
+ * them whole. Entries already given may come again.
+ */
+export function withReader<T>(file: string, read: (db: DatabaseSync) => T, open: (file: string) => DatabaseSync = openImmutable): T {
   for (let attempt = 1; ; attempt++) {
-    const {DatabaseSync} = nodeSqlite()
-    const url = pathToFileURL(file)
-    url.searchParams.set('immutable', '1')
-    const db = new DatabaseSync(url, {readOnly: true})
+    const db = open(file)
     try {
       return read(db)
     } catch (err) {
-      if (attempt >= 5 || !TORN_READ.has(primaryCode(err) ?? 0)) throw systemError(err)
+      if (attempt === 5 || !TORN_READ.has(primaryCode(err) ?? 0)) throw systemError(err)
     } finally {
       db.close()
     }

@@ -1,4 +1,4 @@
-import {closeSync, createReadStream, openSync, readSync, renameSync, rmSync, statSync} from 'node:fs'
+import {closeSync, createReadStream, openSync, readFileSync, renameSync, rmSync} from 'node:fs'
 import {dirname} from 'node:path'
 import {takeLockFile} from '../lib/lock-file.js'
 import {nodeSqlite, systemError} from '../lib/locked-database.js'
@@ -54,21 +54,9 @@ export function fromLines(file: string, schema: string): void {
   }
 }
 
+/** The whole lines of an older gw's NDJSON journal, in order: a last line torn by a crash (never synced, so nothing was sent after it) left out. */
 export function readWholeLines(file: string): string[] {
-  const fd = openSync(file, 'r')
-  try {
-    const size = statSync(file).size
-    const bytes = Buffer.alloc(size)
-    let read = 0
-    while (read < size) {
-      const got = readSync(fd, bytes, read, size - read, read)
-      if (got === 0) break
-      read += got
-    }
-    const whole = bytes.subarray(0, bytes.lastIndexOf(0x0a) + 1).toString('utf8')
-    return whole.split('\n').slice(0, -1)
-  } finally {
-    closeSync(fd)
-  }
+  const bytes = readFileSync(file)
+  return bytes.subarray(0, bytes.lastIndexOf(0x0a) + 1).toString('utf8').split('\n').slice(0, -1)
 }
 

@@ -1,11 +1,12 @@
+import {spawnSync} from 'node:child_process'
 import {mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {DatabaseSync} from 'node:sqlite'
 import {afterEach, describe, expect, it} from 'vitest'
-import {eachJournalLine, journalFormat, journalHeaderLine, JournalFileError, journalLines, openJournalFile, readJournal} from '../../../src/batch/journal-file.js'
+import {eachJournalLine, journalFormat, journalHeaderLine, JournalFileError, journalLines, openJournalFile, readJournal, withReader} from '../../../src/batch/journal-file.js'
 import {fromLines} from '../../../src/batch/journal-older.js'
 import {openLockedDatabase} from '../../../src/lib/locked-database.js'
-import {heldByAnother} from '../../held-file.js'
+import {anotherCouldTake, heldByAnother} from '../../held-file.js'
 import {caught, folder} from '../lib/folders.js'
 
 // A journal's file (journal-file.ts): a SQLite database of its entries under the kernel's lock,
@@ -55,10 +56,12 @@ describe('journalFormat: what a file holds, by its first bytes', () => {
     expect(journalFormat(join(dir, 'csv'))).toBe('other')
   })
 
-  it('throws what keeps it from reading the file', () => {
+  it('throws what keeps it from reading the file; a FIFO is other, never opened', () => {
     const dir = folder()
     mkdirSync(join(dir, 'folder'))
     expect(caught(() => journalFormat(join(dir, 'folder')))).toMatchObject({code: 'EISDIR'})
+    expect(spawnSync('mkfifo', [join(dir, 'fifo')]).status).toBe(0)
+    expect(journalFormat(join(dir, 'fifo'))).toBe('other')
   })
 })
 
@@ -93,6 +96,17 @@ describe('openJournalFile', () => {
     const before = readFileSync(other)
     expect(caught(() => open(other))).toEqual(new JournalFileError('not-a-journal'))
     expect(readFileSync(other)).toEqual(before)
+    // Given back: the refusal holds no lock on it.
+    expect(anotherCouldTake(other)).toBe(true)
+    // Another program's mark, no table yet; a header that only begins as SQLite's.
+    const marked = new DatabaseSync(join(dir, 'marked.db'))
+    marked.exec('PRAGMA application_id = 42')
+    marked.close()
+    expect(caught(() => open(join(dir, 'marked.db')))).toMatchObject({reason: 'not-a-journal'})
+    writeFileSync(join(dir, 'damaged.db'), Buffer.concat([Buffer.from('SQLite format 3\0'), Buffer.alloc(200, 7)]))
+    expect(caught(() => open(join(dir, 'damaged.db')))).toMatchObject({reason: 'not-a-journal'})
+    expect(spawnSync('mkfifo', [join(dir, 'fifo')]).status).toBe(0)
+    expect(caught(() => open(join(dir, 'fifo')))).toMatchObject({reason: 'not-a-journal'})
     writeFileSync(join(dir, 'notes'), 'notes\n')
     expect(caught(() => open(join(dir, 'notes')))).toMatchObject({reason: 'not-a-journal'})
     expect(readFileSync(join(dir, 'notes'), 'utf8')).toBe('notes\n')
@@ -148,6 +162,40 @@ describe('an older gw’s NDJSON journal', () => {
 })
 
 describe('reading a journal without its lock', () => {
+  /** An opener that throws `codes` (as SQLite's errors) first, then opens the file as withReader would. */
+  const failingFirst = (codes: number[]) => {
+    let calls = 0
+    return {
+      calls: () => calls,
+      open: (file: string) => {
+        calls++
+        const db = new DatabaseSync(file, {readOnly: true})
+        const errcode = codes[calls - 1]
+        if (errcode === undefined) return db
+        return Object.assign(Object.create(db) as DatabaseSync, {
+          prepare: () => {
+            throw Object.assign(new Error('database disk image is malformed'), {errcode})
+          },
+          close: () => db.close(),
+        })
+      },
+    }
+  }
+  const firstLine = (db: DatabaseSync) => (db.prepare('SELECT line FROM entries ORDER BY seq LIMIT 1').get() as {line: string}).line
+
+  it('reads again where a page read torn (corrupt, not a database: its writer rewrote it meanwhile), up to 5 times', () => {
+    const path = journalWith(join(folder(), 'j'), [HEADER])
+    const torn = failingFirst([11, 26, 11, 267])
+    expect(withReader(path, firstLine, torn.open)).toBe(HEADER)
+    expect(torn.calls()).toBe(5)
+    const always = failingFirst([11, 11, 11, 11, 11, 11])
+    expect(caught(() => withReader(path, firstLine, always.open))).toMatchObject({errcode: 11})
+    expect(always.calls()).toBe(5)
+    const other = failingFirst([10])
+    expect(caught(() => withReader(path, firstLine, other.open))).toMatchObject({code: 'EIO'})
+    expect(other.calls()).toBe(1)
+  })
+
   it('reads a database’s entries while another process holds it, and an older gw’s whole lines', async () => {
     const dir = folder()
     const path = journalWith(join(dir, 'j'), [HEADER, '{"intent":"r-1"}'])
@@ -168,7 +216,8 @@ describe('reading a journal without its lock', () => {
     expect(readJournal(path)).toEqual([HEADER, '{"intent":"r-1"}'])
     expect(journalHeaderLine(path)).toBe(HEADER)
     expect(await journalLines(path)).toEqual({format: 'database', lines: [HEADER, '{"intent":"r-1"}']})
-    // Still held: another process cannot take it.
+    // Still held: no second connection was opened and closed, which would have ended the lock.
+    expect(anotherCouldTake(path)).toBe(false)
     expect(caught(() => open(path))).toMatchObject({reason: 'locked', detail: {pid: process.pid}})
     file.append(['{"result":"r-1"}'])
     file.close()
@@ -194,6 +243,14 @@ describe('reading a journal without its lock', () => {
     // A journal made, with no entry yet.
     journalWith(join(dir, 'new'), [])
     expect(journalHeaderLine(join(dir, 'new'))).toBeUndefined()
+  })
+
+  it('reads an older gw’s lines whole where a character spans two of the reads it is read in', async () => {
+    const dir = folder()
+    // 日 (three bytes) across the 64 KiB and the 1 MiB marks.
+    const lines = [HEADER, `{"note":"${'a'.repeat(65_536 - HEADER.length - 11)}日本"}`, `{"note":"${'b'.repeat(1_048_576 - 65_536 - 20)}日本語"}`]
+    writeFileSync(join(dir, 'older'), lines.map((line) => `${line}\n`).join(''))
+    expect((await journalLines(join(dir, 'older'))).lines).toEqual(lines)
   })
 
   it('stops where onLine says so, in either form', async () => {

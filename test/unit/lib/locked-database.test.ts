@@ -3,7 +3,7 @@ import {chmodSync, linkSync, mkdirSync, readdirSync, readFileSync, readlinkSync,
 import {join} from 'node:path'
 import {afterEach, describe, expect, it, vi} from 'vitest'
 import {DatabaseLockedError, deviceName, isHeldHere, lockHolder, NotADatabaseError, nodeSqlite, openLockedDatabase, primaryCode, readLocks, systemError, withoutSqliteWarning} from '../../../src/lib/locked-database.js'
-import {heldByAnother} from '../../held-file.js'
+import {anotherCouldTake, heldByAnother} from '../../held-file.js'
 import {caught, folder} from './folders.js'
 
 // One writer of a file, by the kernel's lock on the file itself (design.md §5): it holds through
@@ -31,13 +31,6 @@ const openDescriptors = (file: string) =>
       return false
     }
   }).length
-
-/** Whether another process could take the database's lock now: it tries, and lets it go. */
-function anotherCouldTake(path: string): boolean {
-  const script = `const {DatabaseSync} = require('node:sqlite'); const db = new DatabaseSync(process.argv[1]); try { db.exec('BEGIN EXCLUSIVE'); db.exec('COMMIT'); console.log('took') } catch (e) { console.log(e.errcode) }`
-  const result = spawnSync(process.execPath, ['--no-warnings', '-e', script, path], {encoding: 'utf8'})
-  return result.stdout.trim() === 'took'
-}
 
 describe('openLockedDatabase', () => {
   it('makes a database file its owner alone may read, and holds it until close', () => {
