@@ -3,8 +3,8 @@ import {realPath} from '../src/lib/file-identity.js'
 
 /**
  * A batch journal's entries as the text of an NDJSON journal (one JSON text a line, each ended):
- * what a test reads of a journal, a database since, without taking its lock. A journal this
- * process holds is read through its own connection (a second one would end the lock).
+ * what a test reads of a journal, a database since, without taking its lock (one this process
+ * holds keeps its lock: journal-file.ts readDatabase).
  */
 export function journalText(path: string): string {
   return readJournal(realPath(path))

@@ -1,7 +1,6 @@
 import {closeSync, openSync, readSync, statSync} from 'node:fs'
 import type {DatabaseSync} from 'node:sqlite'
 import {pathToFileURL} from 'node:url'
-import {fileId} from '../lib/file-identity.js'
 import {LockHeldError} from '../lib/lock-file.js'
 import {eachLine, fromLines, readWholeLines} from './journal-older.js'
 import {DatabaseLockedError, isHeldHere, type LockedDatabase, NotADatabaseError, nodeSqlite, openLockedDatabase, primaryCode, systemError} from '../lib/locked-database.js'
@@ -48,9 +47,6 @@ export function journalFormat(file: string): JournalFormat {
   }
 }
 
-/** The journals this process writes, by device and inode: read through their own connection, never a second one (which would end the lock). */
-const WRITING = new Map<string, DatabaseSync>()
-
 /** A journal this process holds for writing, until close(). */
 export interface JournalFile {
   readonly path: string
@@ -82,7 +78,6 @@ export function openJournalFile(file: string): JournalFile {
   const before = statSync(file, {throwIfNoEntry: false})
   if (before?.isDirectory()) throw new JournalFileError('directory')
   const format = journalFormat(file)
-  if (format === 'other') throw new JournalFileError('not-a-journal')
   if (format === 'lines') {
     try {
       fromLines(file, JOURNAL_SCHEMA)
@@ -112,8 +107,6 @@ export function openJournalFile(file: string): JournalFile {
     locked.close()
     throw err instanceof JournalFileError ? err : systemError(err)
   }
-  const key = fileId(statSync(file))
-  WRITING.set(key, db)
   const insert = db.prepare('INSERT INTO entries (line) VALUES (?)')
   return {
     path: file,
@@ -125,13 +118,12 @@ export function openJournalFile(file: string): JournalFile {
         beforeCommit?.()
         db.exec('COMMIT')
       } catch (err) {
-        // A commit that failed has been rolled back by SQLite already; one that never began has nothing to undo.
+        // Nothing of it may stay: a commit that failed may have been rolled back by SQLite already.
         if (db.isTransaction) db.exec('ROLLBACK')
         throw systemError(err)
       }
     },
     close() {
-      WRITING.delete(key)
       locked.close()
     },
   }
@@ -195,14 +187,12 @@ export function journalHeaderLine(file: string): string | undefined {
 }
 
 /**
- * `read` given the journal database at `file`, without taking its lock: through this process's
- * own connection when it writes it, or else opened immutable (no lock, no undo record looked for).
- * Undefined when the file is no journal (another program's database, a lock this process holds).
+ * `read` given the journal database at `file` opened immutable, without taking its lock (no undo
+ * record looked for); undefined when the file is no journal (another program's database, a lock).
+ * A file this process holds keeps its lock: SQLite keeps the descriptors of a file it holds a lock
+ * on open until that lock ends, whichever of its connections closes.
  */
 function readDatabase<T>(file: string, read: (db: DatabaseSync) => T): T | undefined {
-  const own = ownConnection(file)
-  if (own === NOT_A_JOURNAL) return undefined
-  if (own) return read(own)
   return withReader(file, (db) => (isJournal(db) ? read(db) : undefined))
 }
 
@@ -214,7 +204,7 @@ function openImmutable(file: string): DatabaseSync {
   const {DatabaseSync} = nodeSqlite()
   const url = pathToFileURL(file)
   url.searchParams.set('immutable', '1')
-  return new DatabaseSync(url, {readOnly: true})
+  return new DatabaseSync(url)
 }
 
 /**
@@ -234,19 +224,6 @@ export function withReader<T>(file: string, read: (db: DatabaseSync) => T, open:
     }
   }
 }
-
-/**
- * This process's own connection to the journal at `file` when it writes it. A second connection
- * must never be opened to a file this process holds: closing it would end the kernel's lock.
- */
-function ownConnection(file: string): DatabaseSync | typeof NOT_A_JOURNAL | undefined {
-  if (!isHeldHere(file)) return undefined
-  const stat = statSync(file, {throwIfNoEntry: false})
-  // Another file this process holds (a batch's same-batch lock): no journal.
-  return (stat && WRITING.get(fileId(stat))) ?? NOT_A_JOURNAL
-}
-
-const NOT_A_JOURNAL = Symbol('not a journal')
 
 /** Whether a database is a gw journal: its application_id says so (another program's SQLite file, or a lock, is none). */
 function isJournal(db: DatabaseSync): boolean {

@@ -46,8 +46,8 @@ export function fromLines(file: string, schema: string): void {
     renameSync(aside, file)
     syncDirectory(dirname(file))
   } catch (err) {
+    // SQLite removes its undo record beside it when the connection closes.
     rmSync(aside, {force: true})
-    rmSync(`${aside}-journal`, {force: true})
     throw systemError(err)
   } finally {
     olderLock.release()

@@ -1,5 +1,5 @@
 import {spawnSync} from 'node:child_process'
-import {mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {DatabaseSync} from 'node:sqlite'
 import {afterEach, describe, expect, it} from 'vitest'
@@ -24,6 +24,16 @@ const open = (path: string) => {
 }
 
 const HEADER = '{"journal":1,"command":"refund create"}'
+
+/** How many descriptors this process has open on the file (Linux). */
+const descriptorsOf = (file: string) =>
+  readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === file
+    } catch {
+      return false
+    }
+  }).length
 
 /** A journal database with these entries, closed. */
 function journalWith(path: string, lines: string[]): string {
@@ -95,9 +105,9 @@ describe('openJournalFile', () => {
     const other = otherDatabase(join(dir, 'other.db'))
     const before = readFileSync(other)
     expect(caught(() => open(other))).toEqual(new JournalFileError('not-a-journal'))
-    expect(readFileSync(other)).toEqual(before)
-    // Given back: the refusal holds no lock on it.
+    // Given back: the refusal holds no lock on it (asked first: reading the file here would end this process's lock).
     expect(anotherCouldTake(other)).toBe(true)
+    expect(readFileSync(other)).toEqual(before)
     // Another program's mark, no table yet; a header that only begins as SQLite's.
     const marked = new DatabaseSync(join(dir, 'marked.db'))
     marked.exec('PRAGMA application_id = 42')
@@ -124,6 +134,18 @@ describe('openJournalFile', () => {
     expect(caught(() => open(path))).toMatchObject({reason: 'locked', detail: {pid: process.pid}})
   })
 
+  it('says the system’s error where an older gw’s journal cannot be made a database, and leaves it as it was', () => {
+    const dir = folder()
+    const path = join(dir, 'j.ndjson')
+    writeFileSync(path, `${HEADER}\n`)
+    // Where the new database would be made aside, a folder.
+    mkdirSync(`${path}.${process.pid}.new`)
+    const error = caught(() => open(path))
+    expect(error).not.toBeInstanceOf(JournalFileError)
+    expect(error).toMatchObject({code: expect.stringMatching(/EISDIR|ERR_FS_EISDIR/)})
+    expect(readFileSync(path, 'utf8')).toBe(`${HEADER}\n`)
+  })
+
   it('says the system’s error where the file cannot be made', () => {
     const dir = folder()
     writeFileSync(join(dir, 'file'), '')
@@ -139,6 +161,20 @@ describe('an older gw’s NDJSON journal', () => {
     expect(open(path).lines()).toEqual([HEADER, '{"intent":"r-1"}'])
     expect(journalFormat(path)).toBe('database')
     expect(readdirSync(dir).filter((name) => !name.endsWith('-journal'))).toEqual(['j.ndjson'])
+  })
+
+  it('holds it by one descriptor once made a database: the one it was made with is closed', () => {
+    const path = join(folder(), 'j.ndjson')
+    writeFileSync(path, `${HEADER}\n`)
+    open(path)
+    expect(descriptorsOf(path)).toBe(1)
+  })
+
+  it('says what keeps it from being read (a folder in its place), its lock given back', () => {
+    const path = join(folder(), 'j.ndjson')
+    mkdirSync(path)
+    expect(caught(() => fromLines(path, 'CREATE TABLE entries (seq INTEGER PRIMARY KEY, line TEXT NOT NULL)'))).toMatchObject({code: 'EISDIR'})
+    expect(readdirSync(join(path, '..'))).toEqual(['j.ndjson'])
   })
 
   it('is refused while an older gw holds its lock beside it, naming that gw, and left as it is', () => {
@@ -222,6 +258,14 @@ describe('reading a journal without its lock', () => {
     file.append(['{"result":"r-1"}'])
     file.close()
     expect(readJournal(path)).toEqual([HEADER, '{"intent":"r-1"}', '{"result":"r-1"}'])
+  })
+
+  it('leaves no descriptor of the file open once read', async () => {
+    const path = journalWith(join(folder(), 'j'), [HEADER])
+    readJournal(path)
+    journalHeaderLine(path)
+    await journalLines(path)
+    expect(descriptorsOf(path)).toBe(0)
   })
 
   it('finds nothing in what is no journal: another program’s database, a lock this process holds, text, nothing', async () => {

@@ -1,4 +1,4 @@
-import {existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {describe, expect, it} from 'vitest'
@@ -108,6 +108,15 @@ describe('a --journal that is no journal', () => {
     writeFileSync(file, 'notes\n')
     await expectReject(peekJournal(file, {command: 'refund create', input: {sha256: 'a'.repeat(64)}, target}), UsageError, `${file} is not a gw batch journal, and is left as it is: nothing was sent`)
     expect(readFileSync(file, 'utf8')).toBe('notes\n')
+  })
+
+  it('says the system’s error where an older gw’s journal cannot be made a database (exit 1), left as it is', async () => {
+    const file = path()
+    const header = JSON.stringify({journal: 1, command: 'refund create', input_sha256: 'a'.repeat(64), target: {base_url: 'http://localhost:8787', username: 'TEST'}, created_at: now.toISOString()})
+    writeFileSync(file, `${header}\n`)
+    mkdirSync(`${file}.${process.pid}.new`)
+    await expectReject(open(file), JournalError, `The batch journal ${file} cannot be written (`)
+    expect(readFileSync(file, 'utf8')).toBe(`${header}\n`)
   })
 
   it('says the system’s error where the journal’s file cannot be opened (exit 1)', async () => {
