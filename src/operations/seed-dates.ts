@@ -21,7 +21,8 @@ export async function existing(resource: LookUpResource, key: string, deps: Deps
  * (its /_sandbox/ control, by the instance it names itself with): against any other, a file with
  * `at` is refused. On the local gateway, a subscription starting before the clock's today (which
  * `gw sandbox clock advance` moves on), or a refund dated before the purchase it holds already, would
- * be made and then refused: a UsageError names each step, nothing sent. A step whose record is there
+ * be made and then refused: a UsageError names each step, nothing sent. A subscription dated with
+ * `at` may start before today, on or after that day: it is billed from then (operations/seed.ts). A step whose record is there
  * already is not made again, and is left to be compared.
  */
 export async function refuseGatewayDates(steps: SeedStep[], source: string, deps: Deps): Promise<void> {
@@ -39,8 +40,14 @@ export async function refuseGatewayDates(steps: SeedStep[], source: string, deps
     if (reference === undefined) continue
     if (step.create === 'subscription') {
       const start = literal(step.fields.start_date)
-      if (start === undefined || start >= today || (await existing('subscriptions', reference, deps))) continue
-      problems.push(`${stepName(step)}: fields.start_date ${start} is before the gateway's today (${today}): a subscription starts then or later; give a start_date of ${today} or later`)
+      // Dated, it starts on or after the day it is dated; else on or after the gateway's today.
+      const from = step.at === undefined ? today : (step.at.day ?? step.at.instant.slice(0, 10))
+      if (start === undefined || start >= from || (await existing('subscriptions', reference, deps))) continue
+      problems.push(
+        step.at === undefined
+          ? `${stepName(step)}: fields.start_date ${start} is before the gateway's today (${today}): a subscription starts then or later; give a start_date of ${today} or later, or date the step with at`
+          : `${stepName(step)}: fields.start_date ${start} is before the day it is dated (${from}): a subscription starts then or later; give a start_date of ${from} or later`,
+      )
     }
     if (step.create === 'refund' && step.at !== undefined && !purchaseStepOf(step, steps)) {
       const purchaseKey = literal(step.fields.transaction_id)

@@ -89,7 +89,7 @@ describe("a step's at", () => {
     ['2026-02-30', 'customer', '"2026-02-30" must be a date (2026-11-17) or a date-time with its offset (2026-11-17T10:31:00+11:00)'],
     ['2026-11-17T10:31', 'purchase', '"2026-11-17T10:31" must be a date (2026-11-17) or a date-time with its offset (2026-11-17T10:31:00+11:00)'],
     [20261117, 'purchase', 'must be a date (2026-11-17) or a date-time with its offset (2026-11-17T10:31:00+11:00)'],
-    ['2026-11-17', 'plan', 'dates the record a step makes, and a plan carries no date: give at to a purchase, refund, customer step'],
+    ['2026-11-17', 'plan', 'dates the record a step makes, and a plan carries no date: give at to a purchase, refund, customer, subscription, payment_plan, direct_debit step'],
   ])('%j on a %s is refused: %s', (at, kind, problem) => {
     expect(datedAt(at, kind as StepKind, now)).toEqual({problem})
   })
