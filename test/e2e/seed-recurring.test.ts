@@ -34,7 +34,7 @@ function dated(tag: string) {
 }
 
 describe('gw sandbox seed: subscriptions, payment plans and direct debits dated in the past', () => {
-  it('are made then and billed from then: a debit has been to the bank and back, what fell due is charged at the end of the clock\'s today; a second run finds them present', async () => {
+  it('are made then and billed from then: a debit has been to the bank and back, what fell due is charged at the end of the clock\'s today, and gw report counts each where it settled; a second run finds them present', async () => {
     const tag = ref('recurring')
     const file = fixtures(dated(tag))
     const first = await sandbox.gw(['sandbox', 'seed', file])
@@ -66,6 +66,16 @@ describe('gw sandbox seed: subscriptions, payment plans and direct debits dated 
     const subscription = await sandbox.gw(['subscription', 'get', `${tag}-membership`, '--json'])
     expect(subscription.records[0]).toMatchObject({last_status: 'Successful'})
     expect(String((subscription.records[0] as {next_billing_date: string}).next_billing_date) > '2024-03-01').toBe(true)
+
+    // gw report: the debit completed on its process date, in cents, in net; the plan's payments among today's purchases, and apart.
+    const march = await sandbox.gw(['report', '--on', '2024-03-13', '--json'])
+    expect(march.code, march.stderr).toBe(0)
+    expect(march.records).toStrictEqual([
+      {day: '2024-03-13', currency: 'AUD', purchases_approved: 0, purchases_approved_amount: 0, purchases_declined: 0, refunds: 0, refunds_amount: 0, plan_payments: 0, plan_payments_amount: 0, direct_debits: 1, direct_debits_amount: 4200, net: 4200},
+    ])
+    const today = await sandbox.gw(['report', '--json'])
+    expect(today.code, today.stderr).toBe(0)
+    expect(today.records).toMatchObject([{purchases_approved: 4, purchases_approved_amount: 5500, plan_payments: 3, plan_payments_amount: 3000, direct_debits: 0, net: 5500}])
   })
 
   it('refuses a dated subscription starting before the day it is dated, and a plan or debit the file dates in the future, before anything is sent', async () => {
