@@ -1,6 +1,6 @@
 import type {PurchaseCreate} from '../api/schemas/purchase.js'
 import type {RefundCreate} from '../api/schemas/refund.js'
-import {frequencyNamed, type WebhookEvent} from '../api/schemas/recurring-rules.js'
+import {frequencyNamed, type GatewayEvent} from '../api/schemas/recurring-rules.js'
 import type {Environment} from '../auth/config.js'
 import {asGwError, type GwError, RejectedError, UsageError} from '../errors.js'
 import type {Difference} from '../money/decide.js'
@@ -237,7 +237,7 @@ const STEPS: {[K in StepKind]: (fields: StepFields[K], context: StepContext) => 
       if (held) return found('webhook', fields, held, `at ${fields.address}`)
     }
     const {authentication_username: username, authentication_password: password} = fields
-    const events = fields.events === undefined || fields.events === '*' ? [] : (fields.events as WebhookEvent[])
+    const events = fields.events === undefined || fields.events === '*' ? [] : (fields.events as GatewayEvent[])
     return created(await createWebHook({address: fields.address, events, name: fields.name, environment, auth: username && password ? {username, password} : undefined}, deps))
   },
 }

@@ -2,7 +2,7 @@ import * as z from 'zod'
 import {Card, CardTokenize, Customer, DirectDebit, PaymentPlan, Plan, PlanCreate, Purchase, PurchaseCreate, Refund, RefundCreate, Subscription, WebHook} from '../api/schemas/index.js'
 import * as bankRules from '../api/schemas/bank-rules.js'
 import {amountField, cardExpiryField, cardKeyField, cardNumberField, currencyField, cvvField, dateField, emailField, frequencyField, optionalText, requiredText} from '../api/schemas/fields.js'
-import {WEBHOOK_EVENTS} from '../api/schemas/recurring-rules.js'
+import {GATEWAY_EVENTS} from '../api/schemas/recurring-rules.js'
 
 /**
  * What a step of a fixtures file (gw sandbox seed) may create, the fields each takes (the API's
@@ -63,7 +63,7 @@ const WebHookFields = z
   .strictObject({
     address: httpUrl,
     /** Every event unless the file names some. */
-    events: z.union([z.literal('*'), z.array(z.enum(WEBHOOK_EVENTS)).nonempty()], {error: `must be "*" or a list of event names: ${WEBHOOK_EVENTS.join(', ')}`}).optional(),
+    events: z.union([z.literal('*'), z.array(z.enum(GATEWAY_EVENTS)).nonempty()], {error: `must be "*" or a list of event names: ${GATEWAY_EVENTS.join(', ')}`}).optional(),
     name: requiredText.optional(),
     authentication_username: requiredText.optional(),
     authentication_password: z.string().min(1, 'must not be blank').optional(),
