@@ -15,6 +15,13 @@ export async function existing(resource: LookUpResource, key: string, deps: Deps
   }
 }
 
+/** A customer's or plan's id, as a subscription or payment plan record names it, for what the file names by id or reference. */
+export async function idOf(resource: 'customers' | 'plans', given: string, held: unknown, deps: Deps): Promise<string> {
+  if (given === held) return given
+  const record = await existing(resource, given, deps)
+  return typeof record?.id === 'string' ? record.id : given
+}
+
 /**
  * The dates of a fixtures file against the gateway's clock and records, read before anything is
  * sent (design.md: a file is checked whole first). Only the local gateway dates a record in the past

@@ -4,7 +4,7 @@ import type {StepFields} from '../seed/kinds.js'
 import {createDirectDebit} from './direct-debits.js'
 import type {Deps, GwRecord} from './deps.js'
 import {createPaymentPlan} from './payment-plans.js'
-import {existing} from './seed-dates.js'
+import {existing, idOf} from './seed-dates.js'
 
 /**
  * The steps of a fixtures file that bill on a schedule: a payment plan and a direct debit, made
@@ -13,16 +13,9 @@ import {existing} from './seed-dates.js'
  */
 export type Made = {created: GwRecord} | {held: GwRecord; compared: Record<string, unknown>; against?: GwRecord}
 
-/** A customer's id, as a plan names it, for what the file names by id or reference. */
-async function customerId(given: string, held: unknown, deps: Deps): Promise<string> {
-  if (given === held) return given
-  const record = await existing('customers', given, deps)
-  return typeof record?.id === 'string' ? record.id : given
-}
-
 export async function paymentPlanStep(fields: StepFields['payment_plan'], deps: Deps): Promise<Made> {
   const held = await existing('paymentPlans', fields.reference, deps)
-  if (held) return {held, compared: {...fields, customer: await customerId(fields.customer, held.customer, deps)}}
+  if (held) return {held, compared: {...fields, customer: await idOf('customers', fields.customer, held.customer, deps)}}
   const input = {
     customer: fields.customer,
     reference: fields.reference,

@@ -20,7 +20,7 @@ import {findEarlierRefund, sendRefund} from './refunds.js'
 import {createSubscription} from './subscriptions.js'
 import {createWebHook} from './webhooks.js'
 import {listRecords} from './lists.js'
-import {existing, refuseGatewayDates} from './seed-dates.js'
+import {existing, idOf, refuseGatewayDates} from './seed-dates.js'
 import {directDebitStep, type Made, paymentPlanStep} from './seed-recurring.js'
 
 /**
@@ -157,13 +157,6 @@ function foundAgainst(kind: StepKind, fields: Record<string, unknown>, record: G
     hint: 'Seed a fresh local gateway, or give the step a reference of its own.',
   })
   return {status: 'differs', record, differences, error}
-}
-
-/** A customer's or plan's id, as a subscription record names it, for what the file names by id or reference. */
-async function idOf(resource: 'customers' | 'plans', given: string, held: unknown, deps: Deps): Promise<string> {
-  if (given === held) return given
-  const record = await existing(resource, given, deps)
-  return typeof record?.id === 'string' ? record.id : given
 }
 
 /** A plan's or debit's step, made or found (seed-recurring.ts). */

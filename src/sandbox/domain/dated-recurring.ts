@@ -35,9 +35,8 @@ export function datedSubscription(ctx: SandboxContext, merchant: string, key: st
 /** Its schedule made again from the day it is dated (or its start date, if later), as it would have been made then. */
 export function datedPaymentPlan(ctx: SandboxContext, merchant: string, key: string, when: Date): PaymentPlanRecord {
   const plan = ctx.store.get('payment_plans', merchant, key, 'Record not found')
-  if (plan.status !== PLAN_STATUS.active || plan.payments.some((payment) => payment.records.length > 0)) {
-    throw badRequest([`Payment plan ${plan.reference} is ${plan.status} or has made payments: only an Active one not yet billed is dated`])
-  }
+  if (plan.status !== PLAN_STATUS.active) throw badRequest([`Payment plan ${plan.reference} is ${plan.status}: only an Active one is dated`])
+  if (plan.payments.some((payment) => payment.records.length > 0)) throw badRequest([`Payment plan ${plan.reference} has made payments: only one not yet billed is dated`])
   const day = formatDate(when)
   const from = plan.start_date > day ? plan.start_date : day
   const dated = scheduled(ctx, merchant, {...plan, created_at: formatDateTime(when), payments: []}, from)
