@@ -2,6 +2,7 @@ import {describe, expect, it} from 'vitest'
 import {UsageError} from '../../../src/errors.js'
 import {checkSeedFile, datedAt, resolveFields} from '../../../src/seed/file.js'
 import type {StepKind} from '../../../src/seed/kinds.js'
+import {atDay} from '../../../src/seed/step.js'
 import {expectThrow} from '../../expect-error.js'
 
 const plan = {name: 'gold', create: 'plan', fields: {name: 'Gold', amount: 2500, reference: 'gold', description: 'Gold plan'}}
@@ -96,5 +97,13 @@ describe("a step's at", () => {
     ['2026-11-17', 'plan', 'dates the record a step makes, and a plan carries no date: give at to a purchase, refund, customer, subscription, payment_plan, direct_debit step'],
   ])('%j on a %s is refused: %s', (at, kind, problem) => {
     expect(datedAt(at, kind as StepKind, now)).toEqual({problem})
+  })
+})
+
+describe("a step's day", () => {
+  it('is the day the file named, or the instant\'s day on this machine\'s calendar', () => {
+    expect(atDay({instant: '2024-03-12T01:00:00.000Z', day: '2024-03-12'})).toBe('2024-03-12')
+    const instant = new Date(2024, 2, 12, 0, 30).toISOString()
+    expect(atDay({instant})).toBe('2024-03-12')
   })
 })
