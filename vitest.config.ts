@@ -23,6 +23,7 @@ const BOTH_DIALECTS = [
   'test/e2e/decline-hint.test.ts',
   'test/e2e/payment-plan.test.ts',
   'test/e2e/direct-debit.test.ts',
+  'test/e2e/seed-recurring.test.ts',
 ]
 
 export default defineConfig({

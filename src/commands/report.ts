@@ -13,8 +13,8 @@ interface ReportInput {
 }
 
 export default class Report extends GwCommand<ReportInput> {
-  static override summary = "The day's totals: purchases approved and declined, refunds, net, per day and currency"
-  static override description = `Reads the purchases and refunds of a window (today, without --from, --to or --on) and adds them up per day and currency: purchases approved (how many, and their sum), declined (how many), refunds approved (how many, and their sum) and net (approved less refunded). Amounts are in the minor unit in JSON, as the gateway's; a table shows them as money.
+  static override summary = "The day's totals: purchases approved and declined, refunds, plan payments, direct debits, net, per day and currency"
+  static override description = `Reads the purchases and refunds of a window (today, without --from, --to or --on) and adds them up per day and currency: purchases approved (how many, and their sum), declined (how many), refunds approved (how many, and their sum), payment plans' payments settled (purchases too, so among those approved, and counted apart), direct debits the bank completed (on their process date, in cents as every amount in gw) and net (purchases approved and debits completed, less refunded). Plans and debits are read whole, as neither list is dated by when each settled; against a gateway without a list of them gw says so on stderr and counts none apart. Amounts are in the minor unit in JSON, as the gateway's; a table shows them as money.
 Purchases gw sandbox trigger made for a sample event (their metadata has gw_sample) are left out, and counted on stderr; --include-samples adds them up with the rest.
 A day is this machine's calendar day (its time zone, TZ), as --from, --to and --on read a bare date; --on DAY is that day alone, --from DAY that day and every day since. It only reads, so a read-only profile runs it. Piped, one JSON line a day and currency; on a terminal a table.`
 
@@ -49,7 +49,10 @@ A day is this machine's calendar day (its time zone, TZ), as --from, --to and --
     const [{reportTotals}, {showingProgress}] = await Promise.all([import('../operations/report.js'), import('../output/progress.js')])
     const deps = await this.factory.deps()
     let samples = 0
-    const totals = await showingProgress(this.factory, deps.client, (progress) => reportTotals(window, deps, {concurrency, maxPages, onState: progress.state, includeSamples, onSampleLeftOut: () => samples++}))
+    const unlisted: string[] = []
+    const onUnlisted = (resource: 'paymentPlans' | 'directDebits') => unlisted.push(resource === 'paymentPlans' ? 'payment plans (their payments are among the purchases, not counted apart)' : 'direct debits (none are counted)')
+    const totals = await showingProgress(this.factory, deps.client, (progress) => reportTotals(window, deps, {concurrency, maxPages, onState: progress.state, includeSamples, onSampleLeftOut: () => samples++, onUnlisted}))
+    for (const what of unlisted) this.io.err(`This gateway has no list of ${what}.\n`)
     if (samples > 0) this.io.err(`Left out ${samples === 1 ? '1 purchase' : `${samples} purchases`} gw sandbox trigger made for sample events (metadata gw_sample); --include-samples counts them.\n`)
     return totals
   }

@@ -1,7 +1,7 @@
 import {NotFoundError, UsageError} from '../errors.js'
 import {literal, purchaseStepOf, shownAt} from '../seed/across.js'
 import {problemsError} from '../seed/file.js'
-import {type SeedStep, stepName} from '../seed/step.js'
+import {atDay, type SeedStep, stepName} from '../seed/step.js'
 import type {Deps, GwRecord} from './deps.js'
 import {type LookUpResource, lookUp} from './look-up.js'
 
@@ -15,13 +15,21 @@ export async function existing(resource: LookUpResource, key: string, deps: Deps
   }
 }
 
+/** A customer's or plan's id, as a subscription or payment plan record names it, for what the file names by id or reference. */
+export async function idOf(resource: 'customers' | 'plans', given: string, held: unknown, deps: Deps): Promise<string> {
+  if (given === held) return given
+  const record = await existing(resource, given, deps)
+  return typeof record?.id === 'string' ? record.id : given
+}
+
 /**
  * The dates of a fixtures file against the gateway's clock and records, read before anything is
  * sent (design.md: a file is checked whole first). Only the local gateway dates a record in the past
  * (its /_sandbox/ control, by the instance it names itself with): against any other, a file with
  * `at` is refused. On the local gateway, a subscription starting before the clock's today (which
  * `gw sandbox clock advance` moves on), or a refund dated before the purchase it holds already, would
- * be made and then refused: a UsageError names each step, nothing sent. A step whose record is there
+ * be made and then refused: a UsageError names each step, nothing sent. A subscription dated with
+ * `at` may start before today, on or after that day: it is billed from then (operations/seed.ts). A step whose record is there
  * already is not made again, and is left to be compared.
  */
 export async function refuseGatewayDates(steps: SeedStep[], source: string, deps: Deps): Promise<void> {
@@ -39,8 +47,14 @@ export async function refuseGatewayDates(steps: SeedStep[], source: string, deps
     if (reference === undefined) continue
     if (step.create === 'subscription') {
       const start = literal(step.fields.start_date)
-      if (start === undefined || start >= today || (await existing('subscriptions', reference, deps))) continue
-      problems.push(`${stepName(step)}: fields.start_date ${start} is before the gateway's today (${today}): a subscription starts then or later; give a start_date of ${today} or later`)
+      // Dated, it starts on or after the day it is dated; else on or after the gateway's today.
+      const from = step.at === undefined ? today : atDay(step.at)
+      if (start === undefined || start >= from || (await existing('subscriptions', reference, deps))) continue
+      problems.push(
+        step.at === undefined
+          ? `${stepName(step)}: fields.start_date ${start} is before the gateway's today (${today}): a subscription starts then or later; give a start_date of ${today} or later, or date the step with at`
+          : `${stepName(step)}: fields.start_date ${start} is before the day it is dated (${from}): a subscription starts then or later; give a start_date of ${from} or later`,
+      )
     }
     if (step.create === 'refund' && step.at !== undefined && !purchaseStepOf(step, steps)) {
       const purchaseKey = literal(step.fields.transaction_id)

@@ -1,13 +1,13 @@
 import type {PurchaseCreate} from '../api/schemas/purchase.js'
 import type {RefundCreate} from '../api/schemas/refund.js'
-import {frequencyNamed, type WebhookEvent} from '../api/schemas/recurring-rules.js'
+import {frequencyNamed, type GatewayEvent} from '../api/schemas/recurring-rules.js'
 import type {Environment} from '../auth/config.js'
 import {asGwError, type GwError, RejectedError, UsageError} from '../errors.js'
 import type {Difference} from '../money/decide.js'
 import {maskCardNumber} from '../safety/redact.js'
 import {describeSeedDifferences, seedDifferences} from '../seed/differences.js'
 import {resolveFields} from '../seed/file.js'
-import {type SeedStep, stepName} from '../seed/step.js'
+import {atDay, type DatedAt, type SeedStep, stepName} from '../seed/step.js'
 import type {StepFields, StepKind} from '../seed/kinds.js'
 import {tokenizeCard, updateCard} from './cards.js'
 import {createCustomer} from './customers.js'
@@ -20,7 +20,8 @@ import {findEarlierRefund, sendRefund} from './refunds.js'
 import {createSubscription} from './subscriptions.js'
 import {createWebHook} from './webhooks.js'
 import {listRecords} from './lists.js'
-import {existing, refuseGatewayDates} from './seed-dates.js'
+import {existing, idOf, refuseGatewayDates} from './seed-dates.js'
+import {directDebitStep, type Made, paymentPlanStep} from './seed-recurring.js'
 
 /**
  * created: sent now; present: found under its reference (alias, address) with the step's values,
@@ -65,7 +66,8 @@ export async function seed(steps: SeedStep[], {environment, source}: {environmen
     const {step: number, name, create} = step
     let outcome: Outcome
     try {
-      outcome = await dated(step, await runStep(step, resolveFields(step, records), {environment, deps}), deps)
+      const fields = resolveFields(step, records)
+      outcome = await dated(step, fields, await runStep(step, fields, {environment, deps, at: step.at}), deps)
     } catch (err) {
       const error = asGwError(err)
       const failed = {step: number, name, create, status: 'failed' as const, error}
@@ -85,41 +87,71 @@ export async function seed(steps: SeedStep[], {environment, source}: {environmen
   return reports
 }
 
-const DATE_FIELD = {purchase: 'transaction_date', refund: 'transaction_date', customer: 'created_at'} as const
+/** Where each dated kind is dated at the local gateway, the resource it is read again from, and the field its date is in. */
+const DATED = {
+  purchase: {collection: 'purchases', resource: 'purchases', field: 'transaction_date'},
+  refund: {collection: 'refunds', resource: 'refunds', field: 'transaction_date'},
+  customer: {collection: 'customers', resource: 'customers', field: 'created_at'},
+  subscription: {collection: 'subscriptions', resource: 'subscriptions', field: 'created_at'},
+  payment_plan: {collection: 'payment_plans', resource: 'paymentPlans', field: 'created_at'},
+  // A debit shows no date it was made: the day it goes to the bank, the first business day from then.
+  direct_debit: {collection: 'direct_debits', resource: 'directDebits', field: 'date'},
+} as const
+
+/** A debit made on `day` goes to the bank on that day, or up to three days later (after the cut-off on a Friday). */
+const debitDayOf = (day: string, found: string) => found >= day && Date.parse(found) - Date.parse(day) <= 3 * 86_400_000
+
+/** Whether the record found holds the date the step names: the day it names, or the instant to the second. */
+function datedSo(create: keyof typeof DATED, at: DatedAt, found: unknown): boolean {
+  if (typeof found !== 'string') return false
+  if (create === 'direct_debit') return debitDayOf(atDay(at), found)
+  return at.day === undefined ? Math.floor(Date.parse(found) / 1000) === Math.floor(Date.parse(at.instant) / 1000) : found.slice(0, 10) === at.day
+}
 
 /**
  * A step with `at`: the record it made dated then at the local gateway, and read again as the API
  * shows it. One found present must be dated so already (the day the file names, or the instant),
- * or it differs: the gateway does not hold what the file says.
+ * or it differs: the gateway does not hold what the file says. A subscription is billed from the
+ * file's start date, which may be before the gateway's today (it was made to start today).
  */
-async function dated(step: SeedStep, outcome: Outcome, deps: Deps): Promise<Outcome> {
+async function dated(step: SeedStep, fields: Record<string, unknown>, outcome: Outcome, deps: Deps): Promise<Outcome> {
   const {at, create} = step
-  if (at === undefined || outcome.status === 'differs' || !(create in DATE_FIELD)) return outcome
-  const field = DATE_FIELD[create as keyof typeof DATE_FIELD]
-  const collection = `${create as keyof typeof DATE_FIELD}s` as const
+  if (at === undefined || outcome.status === 'differs' || !(create in DATED)) return outcome
+  const {collection, resource, field} = DATED[create as keyof typeof DATED]
   const id = String(outcome.record.id)
   if (outcome.status === 'present') {
     const found = outcome.record[field]
-    const same = typeof found === 'string' && (at.day === undefined ? Math.floor(Date.parse(found) / 1000) === Math.floor(Date.parse(at.instant) / 1000) : found.slice(0, 10) === at.day)
-    if (same) return outcome
+    if (datedSo(create as keyof typeof DATED, at, found)) return outcome
     const differences: Difference[] = [{field: 'at', against: 'sent', expected: at.day ?? at.instant, found}]
     const error = new RejectedError(`the ${create} ${id} exists dated otherwise: ${describeSeedDifferences(differences)}. Nothing was sent`, {hint: 'Seed a fresh local gateway, or give the step a reference of its own.'})
     return {status: 'differs', record: outcome.record, differences, error}
   }
-  await deps.client.sandbox.dateRecord(id, {collection, at: at.instant})
-  return {...outcome, record: await lookUp(collection, id, deps)}
+  const start = create === 'subscription' && typeof fields.start_date === 'string' ? {start_date: fields.start_date} : {}
+  await deps.client.sandbox.dateRecord(id, {collection, at: at.instant, ...start})
+  return {...outcome, record: await lookUp(resource, id, deps)}
 }
 
-function runStep(step: SeedStep, fields: Record<string, unknown>, context: {environment: Environment; deps: Deps}): Promise<Outcome> {
-  const run = STEPS[step.create] as (fields: unknown, context: {environment: Environment; deps: Deps}) => Promise<Outcome>
+/** What a step runs with: `at`, for a subscription dated to start before the gateway's today. */
+type StepContext = {environment: Environment; deps: Deps; at?: DatedAt}
+
+function runStep(step: SeedStep, fields: Record<string, unknown>, context: StepContext): Promise<Outcome> {
+  const run = STEPS[step.create] as (fields: unknown, context: StepContext) => Promise<Outcome>
   return run(fields, context)
 }
 
 const created = (record: GwRecord): Outcome => ({status: 'created', record})
 
+/** The later of two days as YYYY-MM-DD; a day the clock does not give leaves the first. */
+const laterDay = (day: string, other: unknown): string => (typeof other === 'string' && other > day ? other : day)
+
 /** The record found under the step's key: present when it holds the step's values, else it differs, naming where. */
 function found(kind: StepKind, fields: Record<string, unknown>, record: GwRecord, key: string): Outcome {
-  const differences = seedDifferences(kind, fields, record)
+  return foundAgainst(kind, fields, record, key)
+}
+
+/** As found, the step's values compared with `against`: the record read as the file gives its values (a debit's amount in cents). */
+function foundAgainst(kind: StepKind, fields: Record<string, unknown>, record: GwRecord, key: string, against = record): Outcome {
+  const differences = seedDifferences(kind, fields, against)
   if (differences.length === 0) return {status: 'present', record}
   const error = new RejectedError(`the ${kind} ${key} exists with other values: ${describeSeedDifferences(differences)}. Nothing was sent`, {
     hint: 'Seed a fresh local gateway, or give the step a reference of its own.',
@@ -127,14 +159,10 @@ function found(kind: StepKind, fields: Record<string, unknown>, record: GwRecord
   return {status: 'differs', record, differences, error}
 }
 
-/** A customer's or plan's id, as a subscription record names it, for what the file names by id or reference. */
-async function idOf(resource: 'customers' | 'plans', given: string, held: unknown, deps: Deps): Promise<string> {
-  if (given === held) return given
-  const record = await existing(resource, given, deps)
-  return typeof record?.id === 'string' ? record.id : given
-}
+/** A plan's or debit's step, made or found (seed-recurring.ts). */
+const outcomeOf = (kind: StepKind, made: Made, key: string): Outcome => ('created' in made ? created(made.created) : foundAgainst(kind, made.compared, made.held, key, made.against))
 
-const STEPS: {[K in StepKind]: (fields: StepFields[K], context: {environment: Environment; deps: Deps}) => Promise<Outcome>} = {
+const STEPS: {[K in StepKind]: (fields: StepFields[K], context: StepContext) => Promise<Outcome>} = {
   async card({alias, ...card}, {deps}) {
     const digits = card.card_number.replace(/[\s-]/g, '')
     const held = await existing('cards', alias, deps)
@@ -175,14 +203,24 @@ const STEPS: {[K in StepKind]: (fields: StepFields[K], context: {environment: En
     return moneyOutcome(earlier ?? (await sendRefund({body}, deps)), earlier !== undefined)
   },
 
-  async subscription(fields, {deps}) {
+  async subscription(fields, {deps, at}) {
     const held = await existing('subscriptions', fields.reference, deps)
     if (held) {
       const ids = {customer: await idOf('customers', fields.customer, held.customer, deps), plan: await idOf('plans', fields.plan, held.plan, deps)}
       return found('subscription', {...fields, ...ids}, held, fields.reference)
     }
-    const input = {customer: fields.customer, plan: fields.plan, frequency: frequencyNamed(fields.frequency)!, startDate: fields.start_date, reference: fields.reference, active: fields.is_active ?? true}
+    // Dated, it may start before the gateway's today, which refuses such a start: made to start today, its start is then moved (dated).
+    const startDate = at === undefined ? fields.start_date : laterDay(fields.start_date, (await deps.client.sandbox.clock()).today)
+    const input = {customer: fields.customer, plan: fields.plan, frequency: frequencyNamed(fields.frequency)!, startDate, reference: fields.reference, active: fields.is_active ?? true}
     return created(await createSubscription(input, deps))
+  },
+
+  async payment_plan(fields, {deps}) {
+    return outcomeOf('payment_plan', await paymentPlanStep(fields, deps), fields.reference)
+  },
+
+  async direct_debit(fields, {deps}) {
+    return outcomeOf('direct_debit', await directDebitStep(fields, deps), fields.reference)
   },
 
   async webhook(fields, {environment, deps}) {
@@ -192,7 +230,7 @@ const STEPS: {[K in StepKind]: (fields: StepFields[K], context: {environment: En
       if (held) return found('webhook', fields, held, `at ${fields.address}`)
     }
     const {authentication_username: username, authentication_password: password} = fields
-    const events = fields.events === undefined || fields.events === '*' ? [] : (fields.events as WebhookEvent[])
+    const events = fields.events === undefined || fields.events === '*' ? [] : (fields.events as GatewayEvent[])
     return created(await createWebHook({address: fields.address, events, name: fields.name, environment, auth: username && password ? {username, password} : undefined}, deps))
   },
 }

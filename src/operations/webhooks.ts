@@ -1,4 +1,4 @@
-import type {WebhookEvent} from '../api/schemas/recurring-rules.js'
+import type {GatewayEvent} from '../api/schemas/recurring-rules.js'
 import type {Environment} from '../auth/config.js'
 import type {Deps, GwRecord} from './deps.js'
 import {listRecords} from './lists.js'
@@ -6,7 +6,7 @@ import {listRecords} from './lists.js'
 export interface WebHookInput {
   address: string
   /** None means every event. */
-  events: WebhookEvent[]
+  events: GatewayEvent[]
   name?: string
   /** The profile's environment: a sandbox profile registers Test hooks, a live one Live hooks. */
   environment: Environment

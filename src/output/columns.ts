@@ -178,6 +178,8 @@ export const reportColumns: Column[] = [
   {label: 'Declined', field: 'purchases_declined', need: 'sometimes'},
   {label: 'Refunds', field: 'refunds', need: 'seldom'},
   {label: 'Refunded', field: 'refunds_amount', format: 'money', need: 'most'},
+  {label: 'Plan payments', field: 'plan_payments_amount', format: 'money', need: 'seldom'},
+  {label: 'Debited', field: 'direct_debits_amount', format: 'money', need: 'sometimes'},
   {label: 'Net', field: 'net', format: 'money', need: 'most'},
 ]
 

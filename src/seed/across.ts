@@ -18,7 +18,7 @@ interface StepProblem {
 }
 
 /** The field a step's record is found by on the gateway (operations/seed.ts): one value of it names one record. */
-export const KEY_FIELD = {card: 'alias', plan: 'reference', customer: 'reference', purchase: 'reference', refund: 'reference', subscription: 'reference', webhook: 'address'} as const satisfies Record<StepKind, string>
+export const KEY_FIELD = {card: 'alias', plan: 'reference', customer: 'reference', purchase: 'reference', refund: 'reference', subscription: 'reference', webhook: 'address', payment_plan: 'reference', direct_debit: 'reference'} as const satisfies Record<StepKind, string>
 
 /** A value the file gives as it will be sent: no `{{...}}` in it. */
 export function literal(value: unknown): string | undefined {

@@ -16,6 +16,7 @@ const expiryMonth: Reading = (value) => {
   const date = /^(\d{4})-(\d{2})/.exec(value)
   return date ? `${date[2]}/${date[1]}` : (expiryAsSent(value) ?? value)
 }
+const same: Reading = (value) => value
 const day: Reading = (value) => (typeof value === 'string' ? value.slice(0, 10) : value)
 const frequency: Reading = (value) => (typeof value === 'string' ? (frequencyNamed(value) ?? value) : value)
 /** `*`, or the events as a set. */
@@ -33,6 +34,9 @@ const COMPARED: Partial<Record<StepKind, Record<string, Reading>>> = {
   customer: {first_name: text, last_name: text, email: anyCase},
   subscription: {customer: text, plan: text, frequency, start_date: day, is_active: (value) => value},
   webhook: {name: text, events, authentication_username: text},
+  // A plan's customer is compared by id (operations/seed.ts), as a subscription's; a debit's amount in cents, read so from the gateway's dollars.
+  payment_plan: {customer: text, amount: same, currency: anyCase, frequency, anniversary: same, start_date: day, total_count: same, end_date: day, description: text},
+  direct_debit: {amount: same, description: text, bsb: text, account_name: text, account_number: text},
 }
 
 /**

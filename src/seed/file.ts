@@ -10,7 +10,7 @@ import {keptText, MAX_KEPT_BYTES, oversizedLength, TooLargeError} from './read.j
 import {type DatedAt, REFERENCE, type SeedStep, stepName} from './step.js'
 
 /** The kinds whose records carry the date they were made, and may be dated in the past with `at`. */
-export const DATED_KINDS = ['purchase', 'refund', 'customer'] as const satisfies readonly StepKind[]
+export const DATED_KINDS = ['purchase', 'refund', 'customer', 'subscription', 'payment_plan', 'direct_debit'] as const satisfies readonly StepKind[]
 
 type GwRecord = Record<string, unknown>
 

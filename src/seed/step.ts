@@ -24,6 +24,16 @@ export interface DatedAt {
   day?: string
 }
 
+/**
+ * The day a step's record is dated on: the day the file named, or the instant's day on this
+ * machine's calendar, as the local gateway beside it dates records (a UTC day could be another).
+ */
+export function atDay(at: DatedAt): string {
+  if (at.day !== undefined) return at.day
+  const when = new Date(at.instant)
+  return `${String(when.getFullYear()).padStart(4, '0')}-${String(when.getMonth() + 1).padStart(2, '0')}-${String(when.getDate()).padStart(2, '0')}`
+}
+
 /** `step 3 "order" (purchase)`, as every message about a step starts. */
 export const stepName = (step: Pick<SeedStep, 'step' | 'name' | 'create'>) => `step ${step.step} "${step.name}" (${step.create})`
 

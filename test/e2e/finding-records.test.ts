@@ -169,7 +169,7 @@ describe('gw report', () => {
     expect(result.records).toEqual([
       {
         day: today(), currency: 'AUD', purchases_approved: 100, purchases_approved_amount: approvedSum.amount, purchases_declined: 20,
-        refunds: 10, refunds_amount: 5000, net: approvedSum.amount - 5000,
+        refunds: 10, refunds_amount: 5000, plan_payments: 0, plan_payments_amount: 0, direct_debits: 0, direct_debits_amount: 0, net: approvedSum.amount - 5000,
       },
     ])
     expect((await sandbox.gw(['report', '--from', 'yesterday', '--to', 'yesterday'])).stdout).toBe('')

@@ -195,3 +195,20 @@ describe('gw sandbox trigger and deliveries take the payment plans\' events', ()
     expect(deliveries.records.map((delivery) => (delivery as {event: string}).event)).toEqual(['payment_plan_payment:declined'])
   })
 })
+
+describe('gw webhook create --event takes the payment plans\' events', () => {
+  it('registers a web hook for payment_plan_payment:completed alone: the gateway sends it that event, and not a charge\'s', async () => {
+    const address = `http://127.0.0.1:9/${ref('plan-hook')}`
+    const created = await sandbox.gw(['webhook', 'create', '--url', address, '--event', 'payment_plan_payment:completed', '--json'])
+    expect(created.stderr).toBe('')
+    expect(created.code).toBe(0)
+    expect(created.json).toMatchObject({address, events: ['payment_plan_payment:completed']})
+    const plan = await sandbox.gw(['sandbox', 'trigger', 'payment_plan_payment:completed'])
+    expect(plan.code, plan.stderr).toBe(0)
+    expect((plan.json as {delivered_to: string[]}).delivered_to).toContain(address)
+    // The merchant's one web hook takes the plan's event alone: none takes a charge's.
+    const charge = await sandbox.gw(['sandbox', 'trigger', 'charge:failed'])
+    expect({code: charge.code, stdout: charge.stdout}).toEqual({code: 7, stdout: ''})
+    expect(charge.stderr).toContain('Merchant TEST has no web hook for charge:failed')
+  })
+})

@@ -134,7 +134,7 @@ describe('gw sandbox seed', () => {
     expect(refused.code).toBe(2)
     expect(refused.stdout).toBe('')
     expect(refused.stderr).toContain('has 4 problems; nothing was sent:\n')
-    expect(refused.stderr).toContain('  step 1 "visa" (card): at dates the record a step makes, and a card carries no date: give at to a purchase, refund, customer step\n')
+    expect(refused.stderr).toContain('  step 1 "visa" (card): at dates the record a step makes, and a card carries no date: give at to a purchase, refund, customer, subscription, payment_plan, direct_debit step\n')
     expect(refused.stderr).toContain('  step 2 "later" (purchase): at 2999-01-01 is in the future: a record can be dated today or before\n')
     expect(refused.stderr).toContain('  step 3 "when" (purchase): at "last Tuesday" must be a date (2026-11-17) or a date-time with its offset (2026-11-17T10:31:00+11:00)\n')
     expect(refused.stderr).toContain('  step 4 "feb" (purchase): at "2024-02-30" must be a date')
@@ -180,7 +180,7 @@ describe('gw sandbox seed', () => {
     expect(refused.code, refused.stderr).toBe(2)
     expect(refused.stdout).toBe('')
     expect(refused.stderr).toContain(
-      `has 2 problems on this gateway; nothing was sent:\n  step 3 "membership" (subscription): fields.start_date 2024-01-01 is before the gateway's today (${today}): a subscription starts then or later; give a start_date of ${today} or later\n  step 4 "back" (refund): at 2024-03-10 is before its purchase ${tag}-order was made (`,
+      `has 2 problems on this gateway; nothing was sent:\n  step 3 "membership" (subscription): fields.start_date 2024-01-01 is before the gateway's today (${today}): a subscription starts then or later; give a start_date of ${today} or later, or date the step with at\n  step 4 "back" (refund): at 2024-03-10 is before its purchase ${tag}-order was made (`,
     )
     expect(refused.stderr).toMatch(/was made \((\S+)\): a refund is made on or after the purchase it refunds; date it \1 or later\n/)
     expect((await apiRequestsSince(sandbox, cursor)).map(({method}) => method)).toStrictEqual(['GET', 'GET', 'GET'])

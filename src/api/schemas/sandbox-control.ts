@@ -32,7 +32,10 @@ export type ClockAdvanced = z.infer<typeof ClockAdvanced>
 export const InstanceHeld = lazily(() => z.looseObject({instance: z.string().nullable(), runs: z.array(z.looseObject({id: z.string(), until: z.number().int()}))}))
 export type InstanceHeld = z.infer<typeof InstanceHeld>
 /** A record dated in the past (gw sandbox seed's `at`): which kind it is, and the instant, with its offset. */
-export const DateRecord = lazily(() => z.object({collection: z.enum(['purchases', 'refunds', 'customers']), at: z.string()}))
+/** `start_date`: a subscription's, moved to the day its billing starts (the gateway refuses one before its today on creation). */
+export const DateRecord = lazily(() =>
+  z.object({collection: z.enum(['purchases', 'refunds', 'customers', 'subscriptions', 'payment_plans', 'direct_debits']), at: z.string(), start_date: z.string().optional()}),
+)
 export type DateRecord = z.infer<typeof DateRecord>
 
 /** What goes wrong, for the next `times` requests of a method whose path starts with `path` (POST /_sandbox/faults). */

@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import {WEBHOOK_EVENTS, type WebhookEvent} from '../../api/schemas/recurring-rules.js'
+import {GATEWAY_EVENTS, type GatewayEvent} from '../../api/schemas/recurring-rules.js'
 import * as gwFlags from '../../cli/flags.js'
 import {GwCommand} from '../../cli/gw-command.js'
 import {webHookColumns} from '../../output/columns.js'
@@ -8,18 +8,19 @@ import type {WebHookInput} from '../../operations/webhooks.js'
 
 export default class WebhookCreate extends GwCommand<WebHookInput> {
   static override summary = 'Register an address for the gateway to send web hooks to'
-  static override description = `The gateway posts each event (${WEBHOOK_EVENTS.join(', ')}) to --url, every event unless --event names some.
+  static override description = `The gateway posts each event (${GATEWAY_EVENTS.join(', ')}) to --url, every event unless --event names some: the payment plans' (payment_plan_payment:*) among them.
 A sandbox profile registers a Test web hook, a live profile a Live one. With --auth every delivery carries those Basic credentials (gw listen --auth checks them).`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --url http://127.0.0.1:4242/',
     '<%= config.bin %> <%= command.id %> --url https://shop.example/hooks --event charge:failed --event card:expiring --name "failed charges" --json',
+    '<%= config.bin %> <%= command.id %> --url https://shop.example/plans --event payment_plan_payment:declined --event payment_plan_payment:error --name "plan payments gone wrong"',
     'echo "hooks:s3cret" | <%= config.bin %> <%= command.id %> --url http://127.0.0.1:4242/ --auth -',
   ]
 
   static override flags = {
     url: webhookFlags.url({required: true}),
-    event: Flags.string({description: 'only this event; repeat for more (default: every event)', multiple: true, options: [...WEBHOOK_EVENTS]}),
+    event: Flags.string({description: 'only this event; repeat for more (default: every event)', multiple: true, options: [...GATEWAY_EVENTS]}),
     name: gwFlags.text({description: 'a name to know the web hook by (default: its address)'}),
     auth: webhookFlags.auth(),
   }
@@ -31,7 +32,7 @@ A sandbox profile registers a Test web hook, a live profile a Live one. With --a
     const auth = await webhookFlags.readAuth(flags.auth, this.io, this.factory.commandName)
     // The profile's environment says which kind of web hook the gateway registers (Test or Live).
     const {environment} = await this.factory.target()
-    const events = (flags.event ?? []) as WebhookEvent[]
+    const events = (flags.event ?? []) as GatewayEvent[]
     return {address: flags.url, events, name: flags.name || undefined, environment, auth}
   }
 

@@ -51,7 +51,14 @@ const KEYS = {
 } as const satisfies {[C in Collection]: {global: keyof Collections[C]; merchantName: keyof Collections[C]}}
 
 /** The collections whose records carry the date they were made, and its field: lists page and filter by it. */
-export const DATE_FIELDS = {purchases: 'transaction_date', refunds: 'transaction_date', customers: 'created_at'} as const
+export const DATE_FIELDS = {
+  purchases: 'transaction_date',
+  refunds: 'transaction_date',
+  customers: 'created_at',
+  subscriptions: 'created_at',
+  payment_plans: 'created_at',
+  direct_debits: 'created_at',
+} as const
 export type DatedCollection = keyof typeof DATE_FIELDS
 
 /** Fields records are grouped by, for the look-ups requests make: a purchase's refunds, a plan's subscriptions. */

@@ -146,12 +146,18 @@ export function deleteDirectDebit(ctx: SandboxContext, merchant: string, debit: 
  */
 export function runDirectDebits(ctx: SandboxContext, merchant: string, day: string): void {
   for (const debit of ctx.store.list('direct_debits', merchant)) {
-    if (debit.status === DEBIT_STATUS.new && debit.date <= day) {
-      ctx.store.save('direct_debits', merchant, {...debit, status: DEBIT_STATUS.pending})
-    } else if (debit.status === DEBIT_STATUS.pending && processDay(debit.date) <= day) {
-      const outcome = debitOutcome(debit.amount)
-      const status = outcome.rejected ? DEBIT_STATUS.rejected : DEBIT_STATUS.completed
-      ctx.store.save('direct_debits', merchant, {...debit, status, result: outcome.rejected ? outcome.reason : DEBIT_PROCESSED, process_date: processDay(debit.date)})
-    }
+    const after = afterDay(debit, day)
+    if (after !== debit) ctx.store.save('direct_debits', merchant, after)
   }
+}
+
+/** The debit at the end of `day`, as runDirectDebits moves it: one step on, or as it was. */
+export function afterDay(debit: DirectDebitRecord, day: string): DirectDebitRecord {
+  if (debit.status === DEBIT_STATUS.new && debit.date <= day) return {...debit, status: DEBIT_STATUS.pending}
+  if (debit.status === DEBIT_STATUS.pending && processDay(debit.date) <= day) {
+    const outcome = debitOutcome(debit.amount)
+    const status = outcome.rejected ? DEBIT_STATUS.rejected : DEBIT_STATUS.completed
+    return {...debit, status, result: outcome.rejected ? outcome.reason : DEBIT_PROCESSED, process_date: processDay(debit.date)}
+  }
+  return debit
 }

@@ -4,20 +4,22 @@ import {badRequest} from '../domain/errors.js'
 import {readFields} from '../domain/input.js'
 import type {CustomerRecord, PurchaseRecord, RefundRecord} from '../domain/records.js'
 import {DATE_FIELDS, type DatedCollection} from '../domain/collections.js'
+import {datedDirectDebit as dateDirectDebit, datedPaymentPlan as datePaymentPlan, datedSubscription as dateSubscription} from '../domain/dated-recurring.js'
 import {type MerchantRequest, pathParam, type RouteResult} from './route.js'
 
 /** A date-time with its offset (or Z), as gw sends a fixture's `at`: an instant, read the same in any time zone. */
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/
 
 /**
- * `POST /_sandbox/dated/{id}` `{"collection": "purchases|refunds|customers", "at": "2026-11-17T10:31:00+11:00"}`:
+ * `POST /_sandbox/dated/{id}` `{"collection": "purchases|refunds|customers|subscriptions|payment_plans|direct_debits", "at": "2026-11-17T10:31:00+11:00"}`:
  * one of the merchant's records dated in the past (gw sandbox seed's `at`), so lists and their
- * from/to see it on that day. Never after the gateway's own clock, a refund never before its
+ * from/to see it on that day; a subscription, plan or debit billed from that day on
+ * (domain/dated-recurring.ts), a subscription from its `start_date` when the body gives one. Never after the gateway's own clock, a refund never before its
  * purchase, a purchase never after one of its refunds: a history that could have happened.
  */
 export function dateRecord(request: MerchantRequest, ctx: SandboxContext): RouteResult {
-  const {at, collection} = readFields(request.input, {at: 'string', collection: 'string'})
-  if (collection === undefined || !Object.hasOwn(DATE_FIELDS, collection)) throw badRequest(['Collection must be one of purchases, refunds and customers: the records that carry the date they were made'])
+  const {at, collection, start_date: startDate} = readFields(request.input, {at: 'string', collection: 'string', start_date: 'string'})
+  if (collection === undefined || !Object.hasOwn(DATE_FIELDS, collection)) throw badRequest([`Collection must be one of ${Object.keys(DATE_FIELDS).join(', ')}: the records that carry the date they were made`])
   const when = at !== undefined && INSTANT.test(at) ? new Date(at) : undefined
   if (!when || Number.isNaN(when.getTime())) throw badRequest(['At must be a date-time with its offset, such as 2026-11-17T10:31:00+11:00'])
   const now = ctx.clock.now()
@@ -25,6 +27,13 @@ export function dateRecord(request: MerchantRequest, ctx: SandboxContext): Route
   const dated = collection as DatedCollection
   const key = pathParam(request, 'key')
   const {merchant} = request
+  if (startDate !== undefined && dated !== 'subscriptions') throw badRequest(['Start date is taken for subscriptions only'])
+  if (dated === 'subscriptions' || dated === 'payment_plans' || dated === 'direct_debits') {
+    if (dated === 'subscriptions') dateSubscription(ctx, merchant, key, when, startDate)
+    else if (dated === 'payment_plans') datePaymentPlan(ctx, merchant, key, when)
+    else dateDirectDebit(ctx, merchant, key, when)
+    return {status: 200, response: {}}
+  }
   if (dated === 'customers') {
     const customer = ctx.store.get('customers', merchant, key, 'Customer not found')
     ctx.store.saveDated('customers', merchant, {...customer, created_at: formatDateTime(when)} satisfies CustomerRecord)

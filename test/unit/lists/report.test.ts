@@ -14,6 +14,10 @@ afterEach(() => {
   else process.env.TZ = zone
 })
 
+/** A day with no plan payments or debits. */
+const none = {plan_payments: 0, plan_payments_amount: 0, direct_debits: 0, direct_debits_amount: 0}
+const empty = {purchases_approved: 0, purchases_approved_amount: 0, purchases_declined: 0, refunds: 0, refunds_amount: 0}
+
 const page = (records: Record<string, unknown>[]) => (query: ListQuery) => ({records: query.offset === 0 ? records : [], paging: {page: 1, pages: 1, total: records.length}})
 
 describe('reportTotals', () => {
@@ -28,13 +32,73 @@ describe('reportTotals', () => {
         {...livePurchase, id: 'p5', currency: 'NZD'},
       ]),
       'refunds.list': page([liveRefund, {...liveRefund, id: 'r2', amount: -1000}, {...liveRefund, id: 'r3', successful: false}]),
+      'paymentPlans.list': page([]),
+      'directDebits.list': page([]),
     })
     const totals = await reportTotals({}, fakeDeps(fake.client), {concurrency: 2})
     expect(totals).toEqual([
-      {day: '2026-11-17', currency: 'AUD', purchases_approved: 2, purchases_approved_amount: 12500, purchases_declined: 1, refunds: 2, refunds_amount: 6000, net: 6500},
-      {day: '2026-11-17', currency: 'NZD', purchases_approved: 1, purchases_approved_amount: 10000, purchases_declined: 0, refunds: 0, refunds_amount: 0, net: 10000},
-      {day: '2026-11-18', currency: 'AUD', purchases_approved: 1, purchases_approved_amount: 10000, purchases_declined: 0, refunds: 0, refunds_amount: 0, net: 10000},
+      {day: '2026-11-17', currency: 'AUD', purchases_approved: 2, purchases_approved_amount: 12500, purchases_declined: 1, refunds: 2, refunds_amount: 6000, ...none, net: 6500},
+      {day: '2026-11-17', currency: 'NZD', purchases_approved: 1, purchases_approved_amount: 10000, purchases_declined: 0, refunds: 0, refunds_amount: 0, ...none, net: 10000},
+      {day: '2026-11-18', currency: 'AUD', purchases_approved: 1, purchases_approved_amount: 10000, purchases_declined: 0, refunds: 0, refunds_amount: 0, ...none, net: 10000},
     ])
     fake.verify()
+  })
+
+  /** A plan's payment: its attempts as the gateway keeps them, the last one settling it or not. */
+  const payment = (status: string, attempts: {successful: boolean; transaction_date: string}[]) => ({
+    status,
+    currency: null,
+    records: attempts.map((attempt, index) => ({id: `071-P-${index}`, amount: 1000, currency: 'AUD', ...attempt})),
+  })
+
+  it("counts a plan's payments on the day the attempt that settled them was made, among the purchases and apart; a debit the bank completed on its process date, in cents, in net", async () => {
+    const fake = fakeClient({
+      'purchases.list': page([]),
+      'refunds.list': page([]),
+      'paymentPlans.list': page([
+        {
+          id: '071-PP-1',
+          currency: null,
+          payments: [
+            payment('Completed', [{successful: true, transaction_date: '2026-11-17T09:00:00+11:00'}]),
+            // Declined, then approved on the retry three days later: counted on the 20th.
+            payment('Completed', [{successful: false, transaction_date: '2026-11-17T09:00:00+11:00'}, {successful: true, transaction_date: '2026-11-20T09:00:00+11:00'}]),
+            payment('Declined', [{successful: false, transaction_date: '2026-11-17T09:00:00+11:00'}]),
+            payment('Scheduled', []),
+            // Outside the window.
+            payment('Completed', [{successful: true, transaction_date: '2026-11-25T09:00:00+11:00'}]),
+          ],
+        },
+      ]),
+      'directDebits.list': page([
+        {id: 'dd-1', amount: 42.42, status: 'Completed', date: '2026-11-16', process_date: '2026-11-17'},
+        {id: 'dd-2', amount: 42.03, status: 'Rejected', date: '2026-11-16', process_date: '2026-11-17'},
+        {id: 'dd-3', amount: 10, status: 'Pending', date: '2026-11-17', process_date: null},
+        {id: 'dd-4', amount: 0.29, status: 'Completed', date: '2026-11-19', process_date: '2026-11-20'},
+        {id: 'dd-5', amount: 5, status: 'Completed', date: '2026-11-23', process_date: '2026-11-24'},
+      ]),
+    })
+    const window = {from: new Date('2026-11-17T00:00:00+11:00'), to: new Date('2026-11-21T00:00:00+11:00')}
+    const totals = await reportTotals(window, fakeDeps(fake.client), {concurrency: 2})
+    expect(totals).toEqual([
+      {day: '2026-11-17', currency: 'AUD', ...empty, plan_payments: 1, plan_payments_amount: 1000, direct_debits: 1, direct_debits_amount: 4242, net: 4242},
+      {day: '2026-11-20', currency: 'AUD', ...empty, plan_payments: 1, plan_payments_amount: 1000, direct_debits: 1, direct_debits_amount: 29, net: 29},
+    ])
+    // Neither list is dated by when each settled: both are read whole.
+    expect(fake.calls.filter((call) => call.method === 'paymentPlans.list' || call.method === 'directDebits.list').map((call) => (call.args[0] as ListQuery & {from?: string}).from)).toEqual([undefined, undefined])
+    fake.verify()
+  })
+
+  it('counts none apart against a gateway without a list of payment plans or direct debits, and says which', async () => {
+    const {NotFoundError} = await import('../../../src/errors.js')
+    const fake = fakeClient({
+      'purchases.list': page([]),
+      'refunds.list': page([]),
+      'paymentPlans.list': () => Promise.reject(new NotFoundError('Record not found')),
+      'directDebits.list': () => Promise.reject(new NotFoundError('Record not found')),
+    })
+    const unlisted: string[] = []
+    expect(await reportTotals({}, fakeDeps(fake.client), {concurrency: 2, onUnlisted: (resource) => unlisted.push(resource)})).toEqual([])
+    expect(unlisted.sort()).toEqual(['directDebits', 'paymentPlans'])
   })
 })

@@ -16,6 +16,22 @@ describe("a fixtures step against the record found under its key", () => {
     ['subscription', {customer: '071-C-1', plan: '071-PL-2', frequency: 'weekly', start_date: '2030-01-01', reference: 's', is_active: true}, {customer: '071-C-1', plan: '071-PL-1', frequency: 'Monthly', start_date: '2030-01-01', is_active: false}, ['plan', 'frequency', 'is_active']],
     ['webhook', {address: 'http://x/', events: ['card:expired', 'charge:failed']}, {address: 'http://x/', events: ['charge:failed', 'card:expired'], name: null}, []],
     ['webhook', {address: 'http://x/', events: '*', name: 'hooks'}, {address: 'http://x/', events: ['charge:failed'], name: 'hooks'}, ['events']],
+    ['webhook', {address: 'http://x/', events: ['payment_plan_payment:error']}, {address: 'http://x/', events: ['payment_plan_payment:error'], name: null}, []],
+    [
+      'payment_plan',
+      {customer: '071-C-1', reference: 'pp', amount: 1000, start_date: '2030-01-01', frequency: 'weekly', anniversary: 5, total_count: 3},
+      {customer: '071-C-1', reference: 'pp', amount: 1000, currency: null, start_date: '2030-01-01', frequency: 'Weekly', anniversary: 5, total_count: 3, end_date: null},
+      [],
+    ],
+    [
+      'payment_plan',
+      {customer: '071-C-1', reference: 'pp', amount: 1000, start_date: '2030-01-01', frequency: 'Monthly', anniversary: 5, end_date: '2030-12-31', description: 'Gym'},
+      {customer: '071-C-1', amount: 2000, start_date: '2030-01-01T00:00:00', frequency: 'Weekly', anniversary: 1, end_date: '2030-12-31', description: 'Gym '},
+      ['amount', 'frequency', 'anniversary'],
+    ],
+    // A debit's amount in cents against the gateway's dollars read so (operations/seed-recurring.ts).
+    ['direct_debit', {amount: 4242, description: 'Rent', bsb: '123-456', account_name: 'Jo', account_number: '012', reference: 'dd'}, {amount: 4242, description: 'Rent', bsb: '123-456', account_name: 'Jo', account_number: '012'}, []],
+    ['direct_debit', {amount: 4242, description: 'Rent', bsb: '123-456', account_name: 'Jo', account_number: '012', reference: 'dd'}, {amount: 4200, description: 'Rent', bsb: '123-457', account_name: 'Jo', account_number: '013'}, ['amount', 'bsb', 'account_number']],
   ] as const)('%s %j against %j differs in %j', (kind, fields, record, differing) => {
     expect(seedDifferences(kind, fields, record).map(({field}) => field)).toEqual(differing)
   })

@@ -2,6 +2,7 @@ import {describe, expect, it} from 'vitest'
 import {UsageError} from '../../../src/errors.js'
 import {checkSeedFile, datedAt, resolveFields} from '../../../src/seed/file.js'
 import type {StepKind} from '../../../src/seed/kinds.js'
+import {atDay} from '../../../src/seed/step.js'
 import {expectThrow} from '../../expect-error.js'
 
 const plan = {name: 'gold', create: 'plan', fields: {name: 'Gold', amount: 2500, reference: 'gold', description: 'Gold plan'}}
@@ -33,7 +34,7 @@ describe('a fixtures file', () => {
     [file([plan], {stpes: []}), /stpes is not a key of a fixtures file/],
     [file([plan, plan]), /step 2: name gold is the name of an earlier step/],
     [file([{...plan, name: '1st'}]), /step 1: name must be a letter then letters, digits, _ or -/],
-    [file([{...plan, create: 'invoice'}]), /step 1: create must be one of card, plan, customer, purchase, refund, subscription, webhook/],
+    [file([{...plan, create: 'invoice'}]), /step 1: create must be one of card, plan, customer, purchase, refund, subscription, webhook, payment_plan, direct_debit/],
     [file([{...plan, kind: 'plan'}]), /step 1: kind is not a key of a step: it has name, create, fields and at/],
     [file([{...plan, fields: {...plan.fields, amount: 0}}]), /step 1 "gold" \(plan\): fields\.amount must be greater than 0/],
     [file([{...plan, fields: {...plan.fields, amount: '2500'}}]), /fields\.amount must be a number/],
@@ -41,6 +42,10 @@ describe('a fixtures file', () => {
     [file([{name: 'c', create: 'card', fields: {card_holder: 'J', card_number: '4242424242424242', card_expiry: '12/2030', cvv: '123'}}]), /fields\.alias is required/],
     [file([{name: 'p', create: 'purchase', fields: {amount: 100, reference: 'r'}}]), /fields\.card_number is required \(or card_token, a stored card\)/],
     [file([{name: 'p', create: 'purchase', fields: {amount: 100, reference: 'r', card_token: '4242424242424242'}}]), /fields\.card_token 424242XXXXXX4242 is a card number, not a token or alias/],
+    [file([{name: 'pp', create: 'payment_plan', fields: {customer: 'c', reference: 'pp', amount: 1000, start_date: '2030-01-01', frequency: 'Weekly', anniversary: 5}}]), /step 1 "pp" \(payment_plan\): fields\.total_count is required \(or end_date\): how many payments, or the day they end/],
+    [file([{name: 'pp', create: 'payment_plan', fields: {customer: 'c', reference: 'pp', amount: 1000, start_date: '2030-01-01', frequency: 'Weekly', anniversary: 32, total_count: 2}}]), /fields\.anniversary must be a whole number from 0 to 31/],
+    [file([{name: 'dd', create: 'direct_debit', fields: {amount: 4242, description: 'Rent', bsb: '12-3456', account_name: 'J', account_number: '0123-4', reference: 'dd'}}]), /fields\.bsb must be six digits as 123-456.*\n.*fields\.account_number must be digits only \(at most 20\)/],
+    [file([{name: 'dd', create: 'direct_debit', fields: {amount: 42.42, description: 'Rent', bsb: '123-456', account_name: 'J', account_number: '01234'}}]), /fields\.amount must be a positive whole number in the currency's minor unit.*\n.*fields\.reference is required/],
     [file([{name: 'w', create: 'webhook', fields: {address: 'ftp://x', events: ['charge:everything']}}]), /fields\.address must be an http or https URL.*\n.*fields\.events must be "\*" or a list of event names/],
     [file([plan, {name: 'r', create: 'refund', fields: {transaction_id: '{{gold.id', amount: 1, reference: 'r'}}]), /fields\.transaction_id: a \{\{ is not closed with \}\}/],
     [file([plan, {name: 'r', create: 'refund', fields: {transaction_id: '{{ gold }}', amount: 1, reference: 'r'}}]), /fields\.transaction_id: \{\{ gold \}\} is not a reference: write \{\{step\.field\}\}/],
@@ -89,8 +94,16 @@ describe("a step's at", () => {
     ['2026-02-30', 'customer', '"2026-02-30" must be a date (2026-11-17) or a date-time with its offset (2026-11-17T10:31:00+11:00)'],
     ['2026-11-17T10:31', 'purchase', '"2026-11-17T10:31" must be a date (2026-11-17) or a date-time with its offset (2026-11-17T10:31:00+11:00)'],
     [20261117, 'purchase', 'must be a date (2026-11-17) or a date-time with its offset (2026-11-17T10:31:00+11:00)'],
-    ['2026-11-17', 'plan', 'dates the record a step makes, and a plan carries no date: give at to a purchase, refund, customer step'],
+    ['2026-11-17', 'plan', 'dates the record a step makes, and a plan carries no date: give at to a purchase, refund, customer, subscription, payment_plan, direct_debit step'],
   ])('%j on a %s is refused: %s', (at, kind, problem) => {
     expect(datedAt(at, kind as StepKind, now)).toEqual({problem})
+  })
+})
+
+describe("a step's day", () => {
+  it('is the day the file named, or the instant\'s day on this machine\'s calendar', () => {
+    expect(atDay({instant: '2024-03-12T01:00:00.000Z', day: '2024-03-12'})).toBe('2024-03-12')
+    const instant = new Date(2024, 2, 12, 0, 30).toISOString()
+    expect(atDay({instant})).toBe('2024-03-12')
   })
 })
