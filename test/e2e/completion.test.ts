@@ -60,7 +60,7 @@ describe('the generated scripts', () => {
   it.each([
     ['gw subscription create --frequency ', ['Daily', 'Weekly', 'Fortnightly', 'Monthly', 'Quarterly', 'Bi-Annually', 'Annually']],
     ['gw sandbox trigger charge:s', ['successful']],
-    ['gw sandbox trigger ', ['charge:pending', 'charge:successful', 'charge:retry', 'charge:failed', 'card:expiring', 'card:expired']],
+    ['gw sandbox trigger ', ['charge:pending', 'charge:successful', 'charge:retry', 'charge:failed', 'card:expiring', 'card:expired', 'payment_plan_payment:completed', 'payment_plan_payment:declined', 'payment_plan_payment:error']],
     ['gw --json purchase g', ['get']],
     ['gw purchase create --am', ['--amount']],
     ['gw completion ', ['bash', 'zsh', 'fish']],

@@ -87,7 +87,7 @@ describe('help that names what gw has', () => {
   })
 
   it('gw sandbox seed --help tells of at, which dates a record in the past', async () => {
-    expect(await help('sandbox', 'seed')).toContain('A purchase, refund or customer step may carry "at", a day ("at": "2026-11-17", noon of it) or a date-time with its offset, to date its record in the past')
+    expect(await help('sandbox', 'seed')).toContain('A purchase, refund, customer, subscription, payment_plan or direct_debit step may carry "at", a day ("at": "2026-11-17", noon of it) or a date-time with its offset, to date its record in the past')
   })
 
   it('a guide names the real gateway\'s addresses for gw login', () => {

@@ -333,9 +333,12 @@ describe.skipIf(!old || !onLinux)(
       cleanups.push(() => runGw(['sandbox', 'stop'], {env: home}))
       const launcher = started(oldNode, [GW, 'sandbox', 'start', '--detach', '--port', '0'], home)
       const relaunched = await until('the relaunched gw', () => childOf(launcher.child.pid!))
-      // Its end of the launcher's socket pair, read while it waits for the gateway to listen.
-      const watched = readlinkSync(`/proc/${relaunched}/fd/3`)
-      expect(watched).toMatch(/^socket:\[\d+\]$/)
+      // Its end of the launcher's socket pair, read while it waits for the gateway to listen (once it
+      // runs the pinned Node: between fork and exec, the child's fd 3 is still the launcher's own).
+      const watched = await until('the relaunched gw holding its end of the socket pair as fd 3', () => {
+        const fd = readlinkSync(`/proc/${relaunched}/fd/3`, {encoding: 'utf8'})
+        return /^socket:\[\d+\]$/.test(fd) ? fd : undefined
+      })
       await launcher.closed
       expect(launcher.child.exitCode, launcher.err()).toBe(0)
       const daemon = Number(/\(pid (\d+),/.exec(launcher.err())![1])

@@ -46,6 +46,8 @@ const commandFor: Record<string, string[]> = {
   'DELETE /v1.0/direct_debits/{id}': ['direct-debit', 'delete', '071-DD-ZZZZZZZZ'],
   'POST /_sandbox/clock/advance': ['sandbox', 'clock', 'advance', '--days', '1'],
   'POST /_sandbox/trigger': ['sandbox', 'trigger', 'card:expiring'],
+  'POST /_sandbox/faults': ['sandbox', 'fault', 'add', '--method', 'POST', '--path', '/v1.0/purchases', '--action', 'drop-before'],
+  'DELETE /_sandbox/faults': ['sandbox', 'fault', 'clear'],
   'POST /_sandbox/deliveries/{id}/redeliver': ['sandbox', 'redeliver', 'any-delivery'],
   // Sent by a fixture step's `at`, after the step's record is made: the read-only profile refuses that first.
   'POST /_sandbox/dated/{key}': ['sandbox', 'seed', datedFixture()],
