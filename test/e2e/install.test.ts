@@ -280,7 +280,8 @@ describe.skipIf(!firstInstall || process.platform === 'win32')(`the first instal
     // Node 20 first on PATH, none of this run's node_modules/.bin; a home of its own, npm's download cache shared.
     const path = [dirname(node20), ...(process.env.PATH ?? '').split(delimiter).filter((dir) => !dir.startsWith(root))].join(delimiter)
     const cache = execFileSync('npm', ['config', 'get', 'cache'], {encoding: 'utf8', env: npmEnv()}).trim()
-    const env = {...npmEnv(), PATH: path, HOME: dirname(clone), npm_config_cache: cache}
+    // Only what a newcomer's shell has: not vitest's NODE_ENV=test, which oclif's manifest reads as a cue to look for TypeScript sources.
+    const env = {PATH: path, HOME: dirname(clone), npm_config_cache: cache}
     const started = performance.now()
     install = await runProgram(node20, [npmCli(), 'ci', '--no-audit', '--no-fund'], {env, cwd: clone, timeoutMs: 600_000})
     seconds = Math.round((performance.now() - started) / 1000)
