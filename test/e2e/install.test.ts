@@ -1,5 +1,5 @@
 import {execFileSync} from 'node:child_process'
-import {chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {homedir, tmpdir} from 'node:os'
 import {delimiter, dirname, join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -76,6 +76,8 @@ describe('the package', () => {
     let installed: string
     let sandbox: Sandbox
     let purchaseId: string
+    /** As root, a folder anyone can enter holding a node that user runs gw with (userPath). */
+    let userNodeDir: string | undefined
     const asRoot = process.getuid?.() === 0
 
     beforeAll(async () => {
@@ -83,6 +85,13 @@ describe('the package', () => {
       if (asRoot) {
         user = {uid: Number(execFileSync('id', ['-u', 'nobody'], {encoding: 'utf8'})), gid: Number(execFileSync('id', ['-g', 'nobody'], {encoding: 'utf8'}))}
         chmodSync(work, 0o755)
+        // The node this runs on is the clone's, out of nobody's reach where the clone is under a
+        // folder only root can enter (mktemp -d, root's home): env would find an older node on
+        // PATH, or none. So nobody runs a copy of it, in a folder anyone can enter.
+        userNodeDir = mkdtempSync(join(tmpdir(), 'gw-node-'))
+        chmodSync(userNodeDir, 0o755)
+        copyFileSync(process.execPath, join(userNodeDir, 'node'))
+        chmodSync(join(userNodeDir, 'node'), 0o755)
       } else {
         user = {}
         execFileSync('chmod', ['-R', 'a-w', installed])
@@ -95,6 +104,7 @@ describe('the package', () => {
     afterAll(async () => {
       await sandbox?.stop()
       if (!asRoot && installed) execFileSync('chmod', ['-R', 'u+w', installed])
+      if (userNodeDir) rmSync(userNodeDir, {recursive: true, force: true})
     })
 
     /** A home that user owns. */
@@ -103,8 +113,25 @@ describe('the package', () => {
       if (user.uid !== undefined) execFileSync('chown', ['-R', `${user.uid}:${user.gid}`, home.HOME!])
       return home
     }
-    const gw = (args: string[], env: NodeJS.ProcessEnv) => runProgram(join(bin, 'gw'), args, {env: {...sandbox.env(env), PATH: process.env.PATH}, cwd: tmpdir(), ...user})
+    /** The PATH that user runs gw with: a node they can run first. */
+    const userPath = (path = process.env.PATH) => (userNodeDir ? `${userNodeDir}${delimiter}${path}` : path)
+    const gw = (args: string[], env: NodeJS.ProcessEnv) => runProgram(join(bin, 'gw'), args, {env: {...sandbox.env(env), PATH: userPath()}, cwd: tmpdir(), ...user})
     const listing = (dir: string) => readdirSync(dir, {recursive: true}).map(String).sort()
+
+    // A clone under a folder only root can enter (issue 49): its node, first on root's PATH, is not one nobody can run.
+    it.skipIf(!asRoot)('runs for that user on a Node of its floor where the first node on PATH is in a folder only root can enter', async () => {
+      const hidden = mkdtempSync(join(tmpdir(), 'gw-private-'))
+      expect(statSync(hidden).mode & 0o777).toBe(0o700)
+      copyFileSync(process.execPath, join(hidden, 'node'))
+      chmodSync(join(hidden, 'node'), 0o755)
+      try {
+        const version = await runProgram(join(bin, 'gw'), ['--version'], {env: {...homeOfUser(), PATH: userPath(hidden)}, cwd: tmpdir(), ...user})
+        expect(version.stderr).toBe('')
+        expect(version.stdout).toMatch(new RegExp(` node-${process.version.replaceAll('.', '\\.')}\n$`))
+      } finally {
+        rmSync(hidden, {recursive: true, force: true})
+      }
+    })
 
     it('is read-only to that user', async () => {
       const tried = await runProgram('/bin/sh', ['-c', 'touch "$1/dist/written"', 'sh', installed], user)
