@@ -146,6 +146,3 @@ function inForegroundGroup() {
 
 module.exports = {belowFloor, pinnedNode, pinnedVersion, needsNewerNode, relaunch, stopWithLauncher, FLOOR}
 
-// npm's preinstall: gw installed (npm install --global, a tarball) on a Node below the floor stops
-// with the same words. A clone, which has its sources, goes on: its npm ci installs the Node it pins.
-if (require.main === module && belowFloor() && !fs.existsSync(join(__dirname, '..', 'src'))) needsNewerNode()

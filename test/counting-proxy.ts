@@ -17,8 +17,10 @@ export interface CountingProxy {
   posts(reference: string): number
   /** Every reference POSTed more than once, with its count: `{}` when each went once. */
   repeats(): Record<string, number>
-  /** Resolves with the first request that matches, once it has arrived (it is then on its way to the gateway). */
+  /** Resolves with the first request that matches, once it has arrived (it is then on its way to the gateway, or held). */
   arrived(match: (request: Counted) => boolean): Promise<Counted>
+  /** Resolves with the first request that matches once the gateway's answer to it has been passed back whole. */
+  answered(match: (request: Counted) => boolean): Promise<Counted>
   close(): Promise<void>
 }
 
@@ -28,10 +30,12 @@ export interface CountingProxy {
  * there, and a count of POSTs per reference is the test of "never sent twice" whatever gw believes.
  * The count survives gw being killed: it is the proxy's, not gw's.
  */
-export async function countingProxy(upstream: string): Promise<CountingProxy> {
+export async function countingProxy(upstream: string, {hold}: ProxyOptions = {}): Promise<CountingProxy> {
   const target = new URL(upstream)
   const seen: Counted[] = []
-  const waiting: {match: (request: Counted) => boolean; resolve: (request: Counted) => void}[] = []
+  const done: Counted[] = []
+  const waiting: Waiter[] = []
+  const waitingAnswers: Waiter[] = []
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -39,20 +43,26 @@ export async function countingProxy(upstream: string): Promise<CountingProxy> {
       const body = Buffer.concat(chunks)
       const counted = {method: req.method!, path: req.url!, reference: referenceOf(body)}
       seen.push(counted)
-      const onward = httpRequest(
-        {hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: {...req.headers, host: target.host}},
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers)
-          answer.pipe(res)
-        },
-      )
-      onward.on('error', () => res.destroy())
-      // gw gone (killed) mid-request: the gateway still gets the whole request, as a real one would.
-      onward.end(body)
-      for (const waiter of waiting.filter((w) => w.match(counted))) {
-        waiting.splice(waiting.indexOf(waiter), 1)
-        waiter.resolve(counted)
+      const passOn = () => {
+        const onward = httpRequest(
+          {hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: {...req.headers, host: target.host}},
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers)
+            answer.pipe(res)
+            answer.on('end', () => {
+              done.push(counted)
+              notify(waitingAnswers, counted)
+            })
+          },
+        )
+        onward.on('error', () => res.destroy())
+        // gw gone (killed) mid-request: the gateway still gets the whole request, as a real one would.
+        onward.end(body)
       }
+      const held = hold?.(counted)
+      if (held) void held.then(passOn)
+      else passOn()
+      notify(waiting, counted)
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -66,18 +76,42 @@ export async function countingProxy(upstream: string): Promise<CountingProxy> {
       for (const r of seen) if (r.method === 'POST' && r.reference !== undefined) counts[r.reference] = (counts[r.reference] ?? 0) + 1
       return Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 1))
     },
-    arrived: (match) =>
-      new Promise((resolve) => {
-        const already = seen.find(match)
-        if (already) resolve(already)
-        else waiting.push({match, resolve})
-      }),
+    arrived: (match) => firstOf(seen, waiting, match),
+    answered: (match) => firstOf(done, waitingAnswers, match),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections()
         server.close(() => resolve())
       }),
   }
+}
+
+interface ProxyOptions {
+  /**
+   * Holds a request before it goes on to the gateway until the promise returned for it settles (as
+   * a gateway still processing it would: no record of it yet); undefined passes it on at once.
+   */
+  hold?: (request: Counted) => Promise<void> | undefined
+}
+
+interface Waiter {
+  match: (request: Counted) => boolean
+  resolve: (request: Counted) => void
+}
+
+function notify(waiters: Waiter[], counted: Counted): void {
+  for (const waiter of waiters.filter((w) => w.match(counted))) {
+    waiters.splice(waiters.indexOf(waiter), 1)
+    waiter.resolve(counted)
+  }
+}
+
+function firstOf(list: Counted[], waiters: Waiter[], match: (request: Counted) => boolean): Promise<Counted> {
+  return new Promise((resolve) => {
+    const already = list.find(match)
+    if (already) resolve(already)
+    else waiters.push({match, resolve})
+  })
 }
 
 function referenceOf(body: Buffer): string | undefined {

@@ -2,7 +2,7 @@ import {mkdtempSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
-import {CARD_JSON, CARDS, ref, type Sandbox, startSandbox} from './helpers.js'
+import {CARD_JSON, CARDS, ref, type Sandbox, startSandbox, until} from './helpers.js'
 import {type Delivery, freePort, type Receiver, startReceiver} from './receiver.js'
 import {addDays, createCustomer, createPlan, createSubscription, type CustomerRecord, sandboxToday, type SubscriptionRecord} from './recurring-helpers.js'
 import type {ClockAdvanced} from '../../src/api/schemas/sandbox-control.js'
@@ -25,6 +25,11 @@ async function receiver(port?: number): Promise<Receiver> {
   return started
 }
 
+
+/** Once the gateway has no delivery pending it sends no more: what a receiver has then is all it gets. */
+async function settled(sandbox: Sandbox): Promise<void> {
+  await until('no delivery pending', async () => (((await sandbox.control('GET', '/_sandbox/deliveries?status=pending')) as {response: unknown[]}).response.length === 0 ? true : undefined))
+}
 
 async function advance(sandbox: Sandbox, days: number): Promise<ClockAdvanced> {
   const result = await sandbox.gw(['sandbox', 'clock', 'advance', '--days', String(days), '--json'])
@@ -113,7 +118,7 @@ describe('a scripted month of a daily subscription', () => {
     expect(purchase.json).toMatchObject({source: 'Recurring', amount: plan.amount})
 
     expect((await sandbox.gw(['subscription', 'get', subscription.reference, '--json'])).json).toMatchObject({is_active: true, next_billing_date: addDays(today, 35)})
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    await settled(sandbox)
     expect(hooks.deliveries).toHaveLength(70)
   })
 
@@ -163,11 +168,12 @@ describe('a scripted month of a daily subscription', () => {
     const sandbox = await gateway(['--webhook', `http://127.0.0.1:${port}/hooks`, '--webhook-backoff', '50'])
     await dailySubscriber(sandbox)
     expect((await advance(sandbox, 3)).events).toBe(6)
-    // Refused for a while: the first attempts fail, the backoff holds the rest.
-    await new Promise((resolve) => setTimeout(resolve, 400))
+    // Refused until the first attempt has failed: the backoff holds the rest.
+    await until('a refused attempt', async () => (((await sandbox.control('GET', '/_sandbox/deliveries')) as {response: {attempts: number}[]}).response[0]?.attempts ? true : undefined))
     const hooks = await receiver(port)
     const deliveries = await hooks.waitFor(6, 20_000)
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    await settled(sandbox)
+    expect(hooks.deliveries).toHaveLength(6)
     expect(events(deliveries)).toEqual(['charge:pending', 'charge:successful', 'charge:pending', 'charge:successful', 'charge:pending', 'charge:successful'])
     // The gateway's own account: the first event took several attempts, and all six arrived.
     const report = (await sandbox.control('GET', '/_sandbox/deliveries')) as {response: {status: string; attempts: number}[]}
@@ -190,7 +196,7 @@ describe('a scripted month of a daily subscription', () => {
     expect((await second.gw(['customer', 'get', customer.reference, '--json'])).json).toMatchObject({id: customer.id})
     expect(await advance(second, 25)).toMatchObject({from: addDays(today, 10), today: addDays(today, 35), events: 50})
     const deliveries = await hooks.waitFor(70)
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    await settled(second)
     expect(events(hooks.deliveries)).toEqual(Array.from({length: 35}, () => ['charge:pending', 'charge:successful']).flat())
     expect(new Set(deliveries.filter((d) => d.event === 'charge:successful').map((d) => charge(d).response.response.id)).size).toBe(35)
     expect((await second.gw(['subscription', 'get', subscription.reference, '--json'])).json).toMatchObject({next_billing_date: addDays(today, 35)})

@@ -1,7 +1,7 @@
 import {execFileSync} from 'node:child_process'
-import {chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
-import {delimiter, join} from 'node:path'
+import {chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {homedir, tmpdir} from 'node:os'
+import {delimiter, dirname, join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {cardArgs, isolatedHome, quickStartCommands, ref, runProgram, type Sandbox, startSandbox} from './helpers.js'
 
@@ -76,6 +76,8 @@ describe('the package', () => {
     let installed: string
     let sandbox: Sandbox
     let purchaseId: string
+    /** As root, a folder anyone can enter holding a node that user runs gw with (userPath). */
+    let userNodeDir: string | undefined
     const asRoot = process.getuid?.() === 0
 
     beforeAll(async () => {
@@ -83,6 +85,13 @@ describe('the package', () => {
       if (asRoot) {
         user = {uid: Number(execFileSync('id', ['-u', 'nobody'], {encoding: 'utf8'})), gid: Number(execFileSync('id', ['-g', 'nobody'], {encoding: 'utf8'}))}
         chmodSync(work, 0o755)
+        // The node this runs on is the clone's, out of nobody's reach where the clone is under a
+        // folder only root can enter (mktemp -d, root's home): env would find an older node on
+        // PATH, or none. So nobody runs a copy of it, in a folder anyone can enter.
+        userNodeDir = mkdtempSync(join(tmpdir(), 'gw-node-'))
+        chmodSync(userNodeDir, 0o755)
+        copyFileSync(process.execPath, join(userNodeDir, 'node'))
+        chmodSync(join(userNodeDir, 'node'), 0o755)
       } else {
         user = {}
         execFileSync('chmod', ['-R', 'a-w', installed])
@@ -95,6 +104,7 @@ describe('the package', () => {
     afterAll(async () => {
       await sandbox?.stop()
       if (!asRoot && installed) execFileSync('chmod', ['-R', 'u+w', installed])
+      if (userNodeDir) rmSync(userNodeDir, {recursive: true, force: true})
     })
 
     /** A home that user owns. */
@@ -103,8 +113,25 @@ describe('the package', () => {
       if (user.uid !== undefined) execFileSync('chown', ['-R', `${user.uid}:${user.gid}`, home.HOME!])
       return home
     }
-    const gw = (args: string[], env: NodeJS.ProcessEnv) => runProgram(join(bin, 'gw'), args, {env: {...sandbox.env(env), PATH: process.env.PATH}, cwd: tmpdir(), ...user})
+    /** The PATH that user runs gw with: a node they can run first. */
+    const userPath = (path = process.env.PATH) => (userNodeDir ? `${userNodeDir}${delimiter}${path}` : path)
+    const gw = (args: string[], env: NodeJS.ProcessEnv) => runProgram(join(bin, 'gw'), args, {env: {...sandbox.env(env), PATH: userPath()}, cwd: tmpdir(), ...user})
     const listing = (dir: string) => readdirSync(dir, {recursive: true}).map(String).sort()
+
+    // A clone under a folder only root can enter (issue 49): its node, first on root's PATH, is not one nobody can run.
+    it.skipIf(!asRoot)('runs for that user on a Node of its floor where the first node on PATH is in a folder only root can enter', async () => {
+      const hidden = mkdtempSync(join(tmpdir(), 'gw-private-'))
+      expect(statSync(hidden).mode & 0o777).toBe(0o700)
+      copyFileSync(process.execPath, join(hidden, 'node'))
+      chmodSync(join(hidden, 'node'), 0o755)
+      try {
+        const version = await runProgram(join(bin, 'gw'), ['--version'], {env: {...homeOfUser(), PATH: userPath(hidden)}, cwd: tmpdir(), ...user})
+        expect(version.stderr).toBe('')
+        expect(version.stdout).toMatch(new RegExp(` node-${process.version.replaceAll('.', '\\.')}\n$`))
+      } finally {
+        rmSync(hidden, {recursive: true, force: true})
+      }
+    })
 
     it('is read-only to that user', async () => {
       const tried = await runProgram('/bin/sh', ['-c', 'touch "$1/dist/written"', 'sh', installed], user)
@@ -222,6 +249,102 @@ describe.skipIf(!clone && !mustRun)('a fresh clone installed with npm ci --omit=
       expect(fromEnv.stderr).toMatch(/^Error: Purchase not found \(HTTP 404, request-id [\w-]+\)\n$/)
     } finally {
       await sandbox.stop()
+    }
+  })
+})
+
+// The README's quick start on a machine whose node is 20: npm ci in a fresh clone, run by npm on
+// Node 20 (the registry's node-<platform>-<arch>, as .ci/suites fetches its other Nodes). The clone
+// brings its own Node, so npm's warnings of engines Node 20 does not meet are not shown (.npmrc);
+// keytar left out is said in one line. It downloads and builds what a newcomer's does (~600 MB in
+// node_modules, about a minute): CI runs it, elsewhere GW_TEST_FIRST_INSTALL=1 does. It installs the
+// clone's last commit.
+const NODE_20 = '20.20.2'
+const firstInstall = Boolean(process.env.CI || process.env.GW_TEST_FIRST_INSTALL)
+const registryNode = `node-${process.platform}-${process.arch}`
+if (!firstInstall) console.warn(`Skipping the first install of a fresh clone under Node ${NODE_20}: it runs only in CI or with GW_TEST_FIRST_INSTALL=1 (it installs ~600 MB of dependencies, about a minute)`)
+
+/** The node binary of a version, from the registry's node-<platform>-<arch> package, kept in the cache .ci/suites keeps them in. */
+async function nodeOf(version: string): Promise<string> {
+  const dir = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'gw-ci', 'node', version)
+  const node = join(dir, 'package', 'bin', 'node')
+  if (existsSync(node)) return node
+  mkdirSync(dir, {recursive: true})
+  const packed = await runProgram('npm', ['pack', `${registryNode}@${version}`, '--json'], {env: npmEnv(), cwd: dir, timeoutMs: 180_000})
+  expect(packed.code, packed.stderr).toBe(0)
+  const [{filename}] = packed.json as [{filename: string}]
+  execFileSync('tar', ['xzf', filename], {cwd: dir})
+  rmSync(join(dir, filename))
+  return node
+}
+
+/** npm's own script (npm-cli.js), to run with another node: the one this npm test runs under, else the npm on PATH. */
+function npmCli(): string {
+  const execpath = process.env.npm_execpath
+  if (execpath && /npm-cli\.js$/.test(execpath)) return execpath
+  return realpathSync(execFileSync('sh', ['-c', 'command -v npm'], {encoding: 'utf8'}).trim())
+}
+
+/** Whether libsecret's development files, which keytar builds against, are installed (what CI installs). */
+function hasLibsecret(): boolean {
+  try {
+    execFileSync('pkg-config', ['--exists', 'libsecret-1'])
+    return true
+  } catch {
+    return false
+  }
+}
+
+describe.skipIf(!firstInstall || process.platform === 'win32')(`the first install of a fresh clone under Node ${NODE_20} (the README's quick start)`, () => {
+  let clone: string
+  let install: Awaited<ReturnType<typeof runProgram>>
+  let seconds: number
+
+  beforeAll(async () => {
+    const node20 = await nodeOf(NODE_20)
+    clone = join(mkdtempSync(join(tmpdir(), 'gw-first-install-')), 'gw')
+    execFileSync('git', ['clone', '--quiet', root, clone])
+    // Node 20 first on PATH, none of this run's node_modules/.bin; a home of its own, npm's download cache shared.
+    const path = [dirname(node20), ...(process.env.PATH ?? '').split(delimiter).filter((dir) => !dir.startsWith(root))].join(delimiter)
+    const cache = execFileSync('npm', ['config', 'get', 'cache'], {encoding: 'utf8', env: npmEnv()}).trim()
+    // The shell's environment (its proxy and certificate settings among it), not vitest's: its NODE_ENV=test makes oclif's manifest look for TypeScript sources.
+    const env: NodeJS.ProcessEnv = {...npmEnv(), PATH: path, HOME: dirname(clone), npm_config_cache: cache}
+    for (const key of Object.keys(env)) if (key === 'NODE_ENV' || key.startsWith('VITEST')) delete env[key]
+    const started = performance.now()
+    install = await runProgram(node20, [npmCli(), 'ci', '--no-audit', '--no-fund'], {env, cwd: clone, timeoutMs: 600_000})
+    seconds = Math.round((performance.now() - started) / 1000)
+    console.info(`npm ci of a fresh clone under Node ${NODE_20}: ${seconds} s`)
+  }, 660_000)
+
+  it('installs and builds gw, which runs on the Node the clone pins', async () => {
+    expect(install.code, install.stderr).toBe(0)
+    const version = await runProgram(join(clone, 'bin', 'run.js'), ['--version'], {env: {PATH: `${dirname(await nodeOf(NODE_20))}${delimiter}/usr/bin${delimiter}/bin`}})
+    expect(version.stdout).toMatch(/ node-v24\.\d+\.\d+\n$/)
+  })
+
+  it("prints npm's lines, the build's and at most one of its own: no engine warnings", () => {
+    const output = install.stdout + install.stderr
+    expect(output).not.toMatch(/EBADENGINE|npm warn/)
+    expect(install.stdout.split('\n').filter(Boolean)).toEqual([
+      '> gw@0.1.0 preinstall',
+      '> node bin/install.js',
+      '> gw@0.1.0 prepare',
+      '> npm run --silent build',
+      `wrote manifest to ${join(clone, 'oclif.manifest.json')}`,
+      expect.stringMatching(/^added \d+ packages in \d+(ms|s|m|h)$/),
+    ])
+  })
+
+  it('says in one line when keytar could not be built (no libsecret), and nothing when it was', () => {
+    const keytar = existsSync(join(clone, 'node_modules', 'keytar'))
+    if (hasLibsecret()) {
+      expect(keytar).toBe(true)
+      expect(install.stderr).toBe('')
+    } else {
+      expect(keytar).toBe(false)
+      expect(install.stderr).toBe(
+        'gw: no OS keychain: keytar could not be built (on Linux it needs libsecret-1-dev, then npm ci again). gw works without it: gw login then needs --insecure-storage (the token in a file only you can read), or give GW_TOKEN in the environment (docs/install.md).\n',
+      )
     }
   })
 })

@@ -93,7 +93,15 @@ export interface Recorder {
   close(): Promise<void>
 }
 
-export async function startRecorder(answer: (request: RecordedRequest) => {status: number; body?: unknown; delayMs?: number} = () => ({status: 200})): Promise<Recorder> {
+/** How the recorder answers a request: after `delayMs`, or once `until` settles (an answer a test holds until it lets it go). */
+export interface RecordedAnswer {
+  status: number
+  body?: unknown
+  delayMs?: number
+  until?: Promise<void>
+}
+
+export async function startRecorder(answer: (request: RecordedRequest) => RecordedAnswer = () => ({status: 200})): Promise<Recorder> {
   const requests: RecordedRequest[] = []
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = []
@@ -101,10 +109,10 @@ export async function startRecorder(answer: (request: RecordedRequest) => {statu
     req.on('end', () => {
       const request = {method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8')}
       requests.push(request)
-      const {status, body, delayMs = 0} = answer(request)
-      setTimeout(() => {
-        res.writeHead(status, {'content-type': 'application/json'}).end(body === undefined ? '' : JSON.stringify(body))
-      }, delayMs)
+      const {status, body, delayMs = 0, until} = answer(request)
+      const send = () => void res.writeHead(status, {'content-type': 'application/json'}).end(body === undefined ? '' : JSON.stringify(body))
+      if (until) void until.then(send)
+      else setTimeout(send, delayMs)
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

@@ -299,11 +299,18 @@ describe('gw listen: bad input and faults', () => {
 
 describe('gw listen: stopping', () => {
   it('on Ctrl-C finishes the delivery in flight, then exits 130', async () => {
-    const app = await recorder(() => ({status: 200, delayMs: 800}))
+    // The app holds its answer until gw has said it is stopping: the delivery is in flight throughout.
+    let arrived!: () => void
+    let release!: () => void
+    const atApp = new Promise<void>((resolve) => (arrived = resolve))
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const app = await recorder(() => (arrived(), {status: 200, until: held}))
     const listener = await listen(['--forward-to', app.url])
     const delivered = listener.post(chargeSuccessful())
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    await atApp
     const stopped = listener.stop('SIGINT')
+    await listener.waitForStderr('Stopping: finishing the deliveries in flight')
+    release()
     expect(await delivered).toBe(200)
     const {code, stdout, stderr} = await stopped
     expect(code).toBe(130)

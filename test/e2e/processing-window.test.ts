@@ -6,7 +6,8 @@ import {cardArgs, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
 
 // The gateway may take 30 s (design.md §5) to process a request, so a 404 for a
 // reference whose request left less than 60 s ago means "not yet", never "not sent". Each test
-// holds a POST at the local gateway with its delay fault and counts POSTs through the counting proxy.
+// holds a POST on its way to the local gateway, in the counting proxy, until gw's first look-up of
+// its reference has been answered (no record yet), and counts POSTs through that proxy.
 let sandbox: Sandbox
 let counting: CountingProxy
 let front: MisbehavingGateway | undefined
@@ -22,10 +23,18 @@ afterAll(async () => {
   await sandbox?.stop()
 })
 
-const SLOW_MS = 15_000
-
-/** The next purchase POST held at the gateway for SLOW_MS before it is processed, as a slow gateway's would be. */
-const slowPurchase = () => sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/purchases', action: 'delay', delayMs: SLOW_MS})
+/**
+ * A counting proxy that holds the POST of `reference` until gw's first look-up of that reference
+ * has been answered, then passes it on: to gw, a gateway still processing it, whose record shows
+ * at the next look-up. The wait is on gw's look-up, not on a time.
+ */
+async function processingProxy(reference: string): Promise<CountingProxy> {
+  let release!: () => void
+  const held = new Promise<void>((resolve) => (release = resolve))
+  const proxy = await countingProxy(sandbox.url, {hold: (request) => (request.method === 'POST' && request.reference === reference ? held : undefined)})
+  void proxy.answered((request) => request.method === 'GET' && decodeURIComponent(request.path).includes(reference)).then(() => release())
+  return proxy
+}
 
 /** The wait a run announces: how many seconds it gave the gateway, read from its line. */
 function announcedWait(stderr: string, noun: string, reference: string): number {
@@ -40,13 +49,12 @@ describe('a batch killed (kill -9) while the gateway is still processing its POS
     const token = (card.json as {token: string}).token
     const reference = ref('slow')
     const file = writeTemp('purchases.csv', `card_token,amount,reference\n${token},1000,${reference}\n`)
-    counting = await countingProxy(sandbox.url)
-    await slowPurchase()
+    counting = await processingProxy(reference)
     const first = spawnGw(sandbox, ['purchase', 'create', '--input', file], {GW_BASE_URL: counting.url})
     await counting.arrived((request) => request.method === 'POST' && request.reference === reference)
     first.child.kill('SIGKILL')
     expect((await first.done).signal).toBe('SIGKILL')
-    // Held at the gateway: as a real gateway's, its record shows only once its processing ends.
+    // Held on its way: as a real gateway's, its record shows only once its processing ends.
     expect((await sandbox.gw(['purchase', 'get', reference])).code).toBe(5)
 
     const again = await runGw(['purchase', 'create', '--input', file], {env: sandbox.env({GW_BASE_URL: counting.url}), timeoutMs: 90_000})
@@ -66,15 +74,14 @@ describe('a batch killed (kill -9) while the gateway is still processing its POS
 
 describe('a single purchase whose answer is lost while the gateway still processes it', () => {
   it('the look-up finds nothing yet: gw waits, looking again, finds it (exit 0), and never sends it again', async () => {
-    counting = await countingProxy(sandbox.url)
+    const reference = ref('lost')
+    counting = await processingProxy(reference)
     // A proxy that passes the purchase on and drops gw's connection at once, while the gateway is still at work.
     front = await misbehavingGateway(async (request) => {
       if (request.method !== 'POST') return forward(counting.url, request)
       void forward(counting.url, request).catch(() => undefined)
       return 'drop'
     })
-    await slowPurchase()
-    const reference = ref('lost')
     const result = await runGw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs(), '--json'], {
       env: {...sandbox.home, GW_BASE_URL: front.url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST'},
       timeoutMs: 90_000,
@@ -90,9 +97,8 @@ describe('a single purchase whose answer is lost while the gateway still process
   }, 120_000)
 
   it('a time-out shorter than the gateway takes: the purchase it finishes later is found, not reported unknown', async () => {
-    counting = await countingProxy(sandbox.url)
-    await slowPurchase()
     const reference = ref('timeout')
+    counting = await processingProxy(reference)
     const result = await runGw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs(), '--json'], {
       env: sandbox.env({GW_BASE_URL: counting.url, GW_RESPONSE_TIMEOUT_MS: '1000'}),
       timeoutMs: 90_000,
