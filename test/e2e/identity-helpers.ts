@@ -103,9 +103,9 @@ export async function purchaseBatch(sandbox: Sandbox, count: number): Promise<{f
 }
 
 /** Every reference POSTed exactly once, counted at the proxy (whatever gw believes). */
-export function expectOnePostEach(proxy: CountingProxy, references: string[]): void {
-  expect(proxy.repeats()).toEqual({})
-  expect(references.map((reference) => proxy.posts(reference))).toEqual(references.map(() => 1))
+export function expectOnePostEach(proxy: CountingProxy, references: string[], what?: string): void {
+  expect(proxy.repeats(), what).toEqual({})
+  expect(references.map((reference) => proxy.posts(reference)), what).toEqual(references.map(() => 1))
 }
 
 // A bind mount gives one file a second name that no path or symlink leads to: only its device and

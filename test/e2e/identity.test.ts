@@ -232,7 +232,7 @@ describe('a journal never reports rows from another run of the local gateway', (
     // The same gateway: every row is found, and reported as found.
     const verified = await first.gw(['purchase', 'create', '--input', file, '--verify'], {env})
     expect(verified.code, verified.stderr).toBe(0)
-    expect(rowsOf(verified.stdout).map((row) => [row.reference, row.status, row.resumed])).toEqual(references.map((reference) => [reference, 'approved', true]))
+    expect(rowsOf(verified.stdout).sort((a, b) => a.row - b.row).map((row) => [row.reference, row.status, row.resumed])).toEqual(references.map((reference) => [reference, 'approved', true]))
     expect(proxy.seen.filter((request) => request.method === 'GET' && references.some((reference) => request.path.endsWith(`/${reference}`)))).toHaveLength(3)
 
     // Another gateway at that address, which names no run either: without --verify gw cannot tell, with it the rows are missing.
@@ -242,7 +242,8 @@ describe('a journal never reports rows from another run of the local gateway', (
     expect(unverified.code).toBe(0)
     const missing = await first.gw(['purchase', 'create', '--input', file, '--verify'], {env})
     expect(missing.code).toBe(5)
-    const rows = rowsOf(missing.stdout)
+    // In the order of the rows: each is looked up at once, and answers come back in any order.
+    const rows = rowsOf(missing.stdout).sort((a, b) => a.row - b.row)
     expect(rows.map((row) => [row.reference, row.status, row.exit_code])).toEqual(references.map((reference) => [reference, 'missing', 5]))
     expect(rows[0]!.error!.messages[0]).toMatch(new RegExp(`^The journal has this purchase approved as \\S+ by an earlier run, and the gateway has no purchase under reference ${references[0]}: it was not sent again$`))
     expect(missing.stderr).toContain('3 purchases: 3 missing')
@@ -517,7 +518,7 @@ describe('two copies of one input started at once', () => {
     const [first, second] = [spawnGw(sandbox, ['purchase', 'create', '--input', file], env), spawnGw(sandbox, ['purchase', 'create', '--input', copy], env)]
     cleanups.push(() => first.child.kill('SIGKILL'), () => second.child.kill('SIGKILL'))
     const done = await Promise.all([first.done, second.done])
-    expectOnePostEach(proxy, references)
+    expectOnePostEach(proxy, references, done.map((run) => `exit ${run.code}\n${run.stderr}`).join('\n---\n'))
     const sent = done.filter((run) => run.code === 0 && rowsOf(run.stdout).some((row) => !row.resumed))
     expect(sent, done.map((run) => run.stderr).join('\n---\n')).toHaveLength(1)
     for (const other of done.filter((run) => !sent.includes(run))) {
