@@ -33,3 +33,16 @@ export function anotherCouldTake(path: string): boolean {
   const result = spawnSync(process.execPath, ['--no-warnings', '-e', script, path], {encoding: 'utf8'})
   return result.stdout.trim() === 'took'
 }
+
+/** `open`, each file it opens closed again once the test ends (its lock given back). */
+export function closedAfterEach<T extends {close(): void}>(open: (path: string) => T): (path: string) => T {
+  const opened: T[] = []
+  afterEach(() => {
+    for (const file of opened.splice(0)) file.close()
+  })
+  return (path) => {
+    const file = open(path)
+    opened.push(file)
+    return file
+  }
+}

@@ -2,26 +2,18 @@ import {spawnSync} from 'node:child_process'
 import {mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {DatabaseSync} from 'node:sqlite'
-import {afterEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {eachJournalLine, journalFormat, journalHeaderLine, JournalFileError, journalLines, openJournalFile, readJournal, withReader} from '../../../src/batch/journal-file.js'
 import {fromLines} from '../../../src/batch/journal-older.js'
 import {openLockedDatabase} from '../../../src/lib/locked-database.js'
-import {anotherCouldTake, heldByAnother} from '../../held-file.js'
+import {anotherCouldTake, closedAfterEach, heldByAnother} from '../../held-file.js'
 import {caught, folder} from '../lib/folders.js'
 
 // A journal's file (journal-file.ts): a SQLite database of its entries under the kernel's lock,
 // read without the lock by anyone, and an older gw's NDJSON journal made one in place.
 
-const opened: {close(): void}[] = []
-afterEach(() => {
-  for (const file of opened.splice(0)) file.close()
-})
-
-const open = (path: string) => {
-  const file = openJournalFile(path)
-  opened.push(file)
-  return file
-}
+const open = closedAfterEach(openJournalFile)
+const lockOpen = closedAfterEach(openLockedDatabase)
 
 const HEADER = '{"journal":1,"command":"refund create"}'
 
@@ -274,8 +266,7 @@ describe('reading a journal without its lock', () => {
     expect(readJournal(other)).toEqual([])
     expect(journalHeaderLine(other)).toBeUndefined()
     expect(await eachJournalLine(other, () => {})).toBe('other')
-    const lock = openLockedDatabase(join(dir, 'lock'))
-    opened.push(lock)
+    lockOpen(join(dir, 'lock'))
     expect(readJournal(join(dir, 'lock'))).toEqual([])
     expect(journalHeaderLine(join(dir, 'lock'))).toBeUndefined()
     expect(await eachJournalLine(join(dir, 'lock'), () => {})).toBe('other')

@@ -1,24 +1,15 @@
 import {spawnSync} from 'node:child_process'
 import {chmodSync, linkSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterEach, describe, expect, it, vi} from 'vitest'
+import {describe, expect, it, vi} from 'vitest'
 import {DatabaseLockedError, deviceName, isHeldHere, lockHolder, NotADatabaseError, nodeSqlite, openLockedDatabase, primaryCode, readLocks, systemError, withoutSqliteWarning} from '../../../src/lib/locked-database.js'
-import {anotherCouldTake, heldByAnother} from '../../held-file.js'
+import {anotherCouldTake, closedAfterEach, heldByAnother} from '../../held-file.js'
 import {caught, folder} from './folders.js'
 
 // One writer of a file, by the kernel's lock on the file itself (design.md §5): it holds through
 // every name the file has, and dies with its process.
 
-const opened: {close(): void}[] = []
-afterEach(() => {
-  for (const database of opened.splice(0)) database.close()
-})
-
-const open = (path: string) => {
-  const database = openLockedDatabase(path)
-  opened.push(database)
-  return database
-}
+const open = closedAfterEach(openLockedDatabase)
 
 const proc = statSync('/proc/locks', {throwIfNoEntry: false}) !== undefined
 
