@@ -58,7 +58,10 @@ describe('a second gateway on a running one’s --state file', () => {
     expect((await again.gw(['purchase', 'get', reference])).records).toMatchObject([{reference, successful: true}])
   })
 
-  it.skipIf(!root)(`in a mount namespace of its own with a /tmp of its own (unshare --mount, a tmpfs on /tmp), the file mounted there under another name, is refused naming the first's pid (exit 2)${NEEDS_ROOT}`, async () => {
+  // A tmpfs on /tmp would hide a clone under it, gw itself included.
+  const cloneUnderTmp = GW.startsWith('/tmp/')
+  it.runIf(root && cloneUnderTmp)('skipped: a tmpfs on /tmp would hide this clone, which is under /tmp (CI clones elsewhere)', () => {})
+  it.skipIf(!root || cloneUnderTmp)(`in a mount namespace of its own with a /tmp of its own (unshare --mount, a tmpfs on /tmp), the file mounted there under another name, is refused naming the first's pid (exit 2)${NEEDS_ROOT}`, async () => {
     // Outside /tmp, which the namespace covers with a tmpfs of its own.
     const dir = mkdtempSync('/var/tmp/gw-e2e-state-')
     cleanups.push(() => rmSync(dir, {recursive: true, force: true}))
