@@ -306,9 +306,14 @@ describe.skipIf(!firstInstall || process.platform === 'win32')(`the first instal
     execFileSync('git', ['clone', '--quiet', root, clone])
     // Node 20 first on PATH, none of this run's node_modules/.bin; a home of its own, npm's download cache shared.
     const path = [dirname(node20), ...(process.env.PATH ?? '').split(delimiter).filter((dir) => !dir.startsWith(root))].join(delimiter)
-    const cache = execFileSync('npm', ['config', 'get', 'cache'], {encoding: 'utf8', env: npmEnv()}).trim()
+    const npmSetting = (key: string) => execFileSync('npm', ['config', 'get', key], {encoding: 'utf8', env: npmEnv()}).trim()
+    const cache = npmSetting('cache')
+    // The machine's npm settings stay the newcomer's: a home of its own would drop them (nodedir, where
+    // node-gyp finds Node's headers to build keytar; a certificate file), and Node 20's npm reads its
+    // own global settings beside it.
+    const settings = {npm_config_userconfig: npmSetting('userconfig'), npm_config_globalconfig: npmSetting('globalconfig')}
     // The shell's environment (its proxy and certificate settings among it), not vitest's: its NODE_ENV=test makes oclif's manifest look for TypeScript sources.
-    const env: NodeJS.ProcessEnv = {...npmEnv(), PATH: path, HOME: dirname(clone), npm_config_cache: cache}
+    const env: NodeJS.ProcessEnv = {...npmEnv(), ...settings, PATH: path, HOME: dirname(clone), npm_config_cache: cache}
     for (const key of Object.keys(env)) if (key === 'NODE_ENV' || key.startsWith('VITEST')) delete env[key]
     const started = performance.now()
     install = await runProgram(node20, [npmCli(), 'ci', '--no-audit', '--no-fund'], {env, cwd: clone, timeoutMs: 600_000})
