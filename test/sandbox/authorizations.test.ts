@@ -1,42 +1,15 @@
 import {describe, expect, it} from 'vitest'
 import {Purchase} from '../../src/api/schemas/purchase.js'
-import {formatDate, formatDateTime} from '../../src/sandbox/domain/clock.js'
+import {formatDate} from '../../src/sandbox/domain/clock.js'
 import {authorization as recordedAuthorization} from '../fixtures/beyond-records.js'
-import {ACME_AUTH, NOW, call, purchase, sandbox, type Answer} from './helpers.js'
+import {ACME_AUTH, approvedPurchase, NOW, call, purchase, sandbox, type Answer} from './helpers.js'
 import {advance} from './recurring-helpers.js'
 
 type Gateway = Awaited<ReturnType<typeof sandbox>>
 
 /** An authorization of 10000 as the recordings show one: approved, not captured, no settlement date, the id as its retrieval number. */
-const authorized = (fields: Record<string, unknown> = {}) => ({
-  id: expect.stringMatching(/^071-P-[A-Z0-9]{8}$/),
-  authorization: expect.stringMatching(/^\d{6}$/),
-  card_number: '512345XXXXXX2346',
-  card_holder: 'Jo Citizen',
-  card_expiry: '2030-02-28',
-  card_type: 'MasterCard',
-  card_category: 'Credit',
-  card_subcategory: 'Standard',
-  card_token: expect.stringMatching(/^[a-z0-9]{20}$/),
-  amount: 10000,
-  decimal_amount: 100,
-  successful: true,
-  message: 'Approved',
-  reference: 'order-1',
-  currency: 'AUD',
-  settlement_date: null,
-  transaction_date: formatDateTime(NOW),
-  source: 'API',
-  response_code: '00',
-  transaction_id: expect.stringMatching(/^071-P-[A-Z0-9]{8}$/),
-  captured: false,
-  captured_amount: 0,
-  rrn: expect.stringMatching(/^071P[A-Z0-9]{8}$/),
-  cvv_match: 'M',
-  metadata: {},
-  addendum_data: {},
-  ...fields,
-})
+const authorized = (fields: Record<string, unknown> = {}) =>
+  approvedPurchase({amount: 10000, decimal_amount: 100, settlement_date: null, captured: false, captured_amount: 0, ...fields})
 
 const authorize = async (gateway: Gateway, fields: Record<string, unknown> = {}) => {
   const answer = await purchase(gateway, {amount: 10000, capture: false, ...fields})

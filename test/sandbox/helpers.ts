@@ -1,5 +1,5 @@
-import {afterEach} from 'vitest'
-import type {Clock} from '../../src/sandbox/domain/clock.js'
+import {afterEach, expect} from 'vitest'
+import {type Clock, formatDate, formatDateTime} from '../../src/sandbox/domain/clock.js'
 import {startSandbox, type RunningSandbox, type SandboxOptions} from '../../src/sandbox/server/server.js'
 
 /** A fixed instant, so dates in answers can be asserted exactly. */
@@ -73,3 +73,35 @@ export const CARD = {
 export function purchase(base: RunningSandbox, fields: Record<string, unknown> = {}, auth?: string): Promise<Answer> {
   return call(base, 'POST', '/v1.0/purchases', {body: {...CARD, amount: 1000, reference: 'order-1', ...fields}, auth})
 }
+
+/** A purchase of 1000 approved with CARD, as the local gateway answers it (its random fields matched by their shape). */
+export const approvedPurchase = (fields: Record<string, unknown> = {}) => ({
+  id: expect.stringMatching(/^071-P-[A-Z0-9]{8}$/),
+  authorization: expect.stringMatching(/^\d{6}$/),
+  card_number: '512345XXXXXX2346',
+  card_holder: 'Jo Citizen',
+  card_expiry: '2030-02-28',
+  card_type: 'MasterCard',
+  card_category: 'Credit',
+  card_subcategory: 'Standard',
+  card_token: expect.stringMatching(/^[a-z0-9]{20}$/),
+  amount: 1000,
+  decimal_amount: 10,
+  successful: true,
+  message: 'Approved',
+  reference: 'order-1',
+  currency: 'AUD',
+  // Captured at once, a purchase settles on its own day (2017-2019 recordings).
+  settlement_date: formatDate(NOW),
+  transaction_date: formatDateTime(NOW),
+  source: 'API',
+  response_code: '00',
+  transaction_id: expect.stringMatching(/^071-P-[A-Z0-9]{8}$/),
+  captured: true,
+  captured_amount: 1000,
+  rrn: expect.stringMatching(/^071P[A-Z0-9]{8}$/),
+  cvv_match: 'M',
+  metadata: {},
+  addendum_data: {},
+  ...fields,
+})

@@ -1,38 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {Purchase} from '../../src/api/schemas/purchase.js'
-import {formatDate, formatDateTime} from '../../src/sandbox/domain/clock.js'
-import {ACME_AUTH, CARD, NOW, call, purchase, sandbox} from './helpers.js'
+import {ACME_AUTH, approvedPurchase as approved, CARD, call, purchase, sandbox} from './helpers.js'
 
-const approved = (fields: Record<string, unknown> = {}) => ({
-  id: expect.stringMatching(/^071-P-[A-Z0-9]{8}$/),
-  authorization: expect.stringMatching(/^\d{6}$/),
-  card_number: '512345XXXXXX2346',
-  card_holder: 'Jo Citizen',
-  card_expiry: '2030-02-28',
-  card_type: 'MasterCard',
-  card_category: 'Credit',
-  card_subcategory: 'Standard',
-  card_token: expect.stringMatching(/^[a-z0-9]{20}$/),
-  amount: 1000,
-  decimal_amount: 10,
-  successful: true,
-  message: 'Approved',
-  reference: 'order-1',
-  currency: 'AUD',
-  // Captured at once, a purchase settles on its own day (2017-2019 recordings).
-  settlement_date: formatDate(NOW),
-  transaction_date: formatDateTime(NOW),
-  source: 'API',
-  response_code: '00',
-  transaction_id: expect.stringMatching(/^071-P-[A-Z0-9]{8}$/),
-  captured: true,
-  captured_amount: 1000,
-  rrn: expect.stringMatching(/^071P[A-Z0-9]{8}$/),
-  cvv_match: 'M',
-  metadata: {},
-  addendum_data: {},
-  ...fields,
-})
 
 describe('POST /v1.0/purchases', () => {
   it('approves a purchase with card details, tokenizing the card', async () => {
