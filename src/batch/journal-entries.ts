@@ -1,4 +1,4 @@
-import {type JournalFormat, journalLines} from './journal-file.js'
+import {journalFormat, readJournal} from './journal-file.js'
 import {UsageError} from '../errors.js'
 import {realPath} from '../lib/file-identity.js'
 import {type JournalInput, type JournalTarget, journalTarget, parseEntry, rowChanges, sameTarget, unreadable, writtenAddress} from './journal-identity.js'
@@ -74,14 +74,15 @@ export interface Result {
  * real run refuses it.
  */
 export async function peekJournal(path: string, asked: {command: string; input: JournalInput; target: JournalTarget}): Promise<Entries | undefined> {
-  let read: {format: JournalFormat; lines: string[]}
+  let lines: string[] | undefined
   try {
-    read = await journalLines(realPath(path))
+    const file = realPath(path)
+    if (journalFormat(file) !== 'other') lines = readJournal(file)
   } catch (err) {
     throw unreadable(path, err as NodeJS.ErrnoException)
   }
-  if (read.format === 'other') throw notAJournal(path)
-  return read.lines.length === 0 ? undefined : readEntries(path, read.lines.join('\n') + '\n', {...asked, target: journalTarget(asked.target.base_url, asked.target.username)})
+  if (!lines) throw notAJournal(path)
+  return lines.length === 0 ? undefined : readEntries(path, lines.join('\n') + '\n', {...asked, target: journalTarget(asked.target.base_url, asked.target.username)})
 }
 
 /** What Entries.movedFrom holds for a batch begun on stdin, which no path names. */

@@ -137,6 +137,9 @@ function readLines(db: DatabaseSync): string[] {
   return lines
 }
 
+/** SQLite's result code for a database image that does not hold together. */
+const SQLITE_CORRUPT = 11
+
 /**
  * Each entry in order, `onLine` returning false stopping the read. Entries are numbered from 1
  * with none missing (each commit appends): a number skipped is a page read while its writer
@@ -150,7 +153,6 @@ function eachEntry(db: DatabaseSync, onLine: (line: string) => boolean | void): 
   }
 }
 
-const SQLITE_CORRUPT = 11
 
 /**
  * Each entry of the journal at `file` (a real path), in order, read without taking its lock: a
@@ -167,15 +169,6 @@ export async function eachJournalLine(file: string, onLine: (line: string) => bo
     return true
   })
   return read ? format : 'other'
-}
-
-/** Every entry of the journal at `file`, as eachJournalLine reads them, with what the file held. */
-export async function journalLines(file: string): Promise<{format: JournalFormat; lines: string[]}> {
-  const lines: string[] = []
-  const format = await eachJournalLine(file, (line) => {
-    lines.push(line)
-  })
-  return {format, lines}
 }
 
 /** Every entry of the journal at `file` (a real path), in order, as eachJournalLine reads them; none when it holds none, or is no journal. */
@@ -221,7 +214,7 @@ const TORN_READ = new Set([SQLITE_CORRUPT, 26])
 /** How many times a torn read is read again, and the pause before each (its number, in ms): a writer's commit takes a few ms. */
 const READS = 20
 
-/** The journal at `file` opened immutable, read-only: SQLite takes no lock on it. */
+/** The journal at `file` opened immutable: SQLite takes no lock on it, and looks for no undo record beside it. */
 function openImmutable(file: string): DatabaseSync {
   const {DatabaseSync} = nodeSqlite()
   const url = pathToFileURL(file)

@@ -3,7 +3,7 @@ import {mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync} from 
 import {join} from 'node:path'
 import {DatabaseSync} from 'node:sqlite'
 import {describe, expect, it} from 'vitest'
-import {eachJournalLine, journalFormat, journalHeaderLine, JournalFileError, journalLines, openJournalFile, readJournal, withReader} from '../../../src/batch/journal-file.js'
+import {eachJournalLine, journalFormat, journalHeaderLine, JournalFileError, openJournalFile, readJournal, withReader} from '../../../src/batch/journal-file.js'
 import {fromLines} from '../../../src/batch/journal-older.js'
 import {openLockedDatabase} from '../../../src/lib/locked-database.js'
 import {anotherCouldTake, closedAfterEach, heldByAnother} from '../../held-file.js'
@@ -16,6 +16,15 @@ const open = closedAfterEach(openJournalFile)
 const lockOpen = closedAfterEach(openLockedDatabase)
 
 const HEADER = '{"journal":1,"command":"refund create"}'
+
+/** Every entry eachJournalLine gives, with what it says the file held. */
+async function journalLines(file: string): Promise<{format: string; lines: string[]}> {
+  const lines: string[] = []
+  const format = await eachJournalLine(file, (line) => {
+    lines.push(line)
+  })
+  return {format, lines}
+}
 
 /** How many descriptors this process has open on the file (Linux). */
 const descriptorsOf = (file: string) =>
