@@ -118,12 +118,12 @@ export function requestGuard(options: GuardOptions): (facts: RequestFacts, reque
   return async (facts, {params, body}) => {
     if (writes(facts)) refuseWhenReadOnly(options.target, options.commandId)
     if (!facts.confirm || options.target.environment !== 'live' || options.confirmedUpFront) return
-    const fields = (body ?? {}) as {amount?: unknown; currency?: unknown; transaction_id?: unknown}
+    const fields = (body ?? {}) as {amount?: unknown; currency?: unknown; transaction_id?: unknown; id?: unknown}
     let currency = typeof fields.currency === 'string' ? fields.currency : undefined
     if (currency === undefined && facts.movesMoney?.noun === 'refund' && typeof fields.transaction_id === 'string' && !options.yes && options.io.canPrompt()) {
       currency = await options.purchaseCurrency?.(fields.transaction_id)
     }
-    const expected = confirmation(facts.confirm, {amount: typeof fields.amount === 'number' ? fields.amount : undefined, currency, id: Object.values(params)[0]})
+    const expected = confirmation(facts.confirm, {amount: typeof fields.amount === 'number' ? fields.amount : undefined, currency, id: Object.values(params)[0] ?? (typeof fields.id === 'string' ? fields.id : undefined)})
     await confirmLive({...options, kind: facts.confirm, expected})
   }
 }
