@@ -21,6 +21,9 @@ const BOTH_DIALECTS = [
   'test/e2e/purchase.test.ts',
   'test/e2e/jq-runaway.test.ts',
   'test/e2e/decline-hint.test.ts',
+  'test/e2e/authorizations.test.ts',
+  'test/e2e/beyond-commands.test.ts',
+  'test/e2e/capture-batch.test.ts',
 ]
 
 export default defineConfig({

@@ -56,6 +56,8 @@ export interface Endpoint<Res extends z.ZodType = z.ZodType, Body extends z.ZodT
    * of money it moves, or the id of what it deletes or stops (design.md §5).
    */
   confirm?: 'amount' | 'id'
+  /** Said in a live confirmation's question, after the command: what makes this request riskier than its kind. */
+  confirmNote?: string
   /** A list the gateway pages (offset and limit, or page and per_page): read a page at a time. */
   paged?: true
   /** Answered with a bare body, no envelope (`/ping`): the body is the record. */
@@ -69,7 +71,7 @@ export interface Endpoint<Res extends z.ZodType = z.ZodType, Body extends z.ZodT
 }
 
 /** The safety facts of a request, whether or not its endpoint is in the table (`gw api`). */
-export type RequestFacts = Pick<Endpoint, 'method' | 'path' | 'movesMoney' | 'confirm' | 'followsUp'>
+export type RequestFacts = Pick<Endpoint, 'method' | 'path' | 'movesMoney' | 'confirm' | 'confirmNote' | 'followsUp'>
 
 /** Changes something at the gateway, so a read-only profile refuses it: anything but a GET. */
 export function writes(facts: Pick<Endpoint, 'method'>): boolean {
@@ -124,6 +126,7 @@ export const endpoints = {
       response: Refund,
       movesMoney: {lookup: getRefund, noun: 'refund'},
       confirm: 'amount',
+      confirmNote: 'an unmatched refund to a card, which no purchase bounds',
     }),
     get: getRefund,
     list: define({method: 'GET', path: '/v1.0/refunds', response: listOf<Refund>(), paged: true}),

@@ -84,6 +84,8 @@ export async function confirmLive(options: {
   yes: boolean
   io: Io
   prompter: () => Promise<Prompter>
+  /** What makes it riskier than its kind, said in the question (an unmatched refund). */
+  note?: string
 }): Promise<void> {
   if (options.yes) return
   const noun = options.kind === 'amount' ? 'the amount' : 'the id'
@@ -91,7 +93,7 @@ export async function confirmLive(options: {
     throw new UsageError(`gw ${options.commandId} on a live profile must be confirmed, and there is no terminal to ask on: nothing was sent`, 'Add --yes to confirm it.')
   }
   const {expected} = options
-  await askToConfirm(options.io, await options.prompter(), `LIVE: type ${noun} (${expected.shown}) to confirm gw ${options.commandId}`, expected, (typed) => {
+  await askToConfirm(options.io, await options.prompter(), `LIVE: type ${noun} (${expected.shown}) to confirm gw ${options.commandId}${options.note ? `, ${options.note}` : ''}`, expected, (typed) => {
     return new UsageError(`"${sanitizeLine(typed)}" does not match ${expected.shown}: nothing was sent`, `Run it again and type ${noun} exactly, or add --yes.`)
   })
 }
@@ -124,7 +126,7 @@ export function requestGuard(options: GuardOptions): (facts: RequestFacts, reque
       currency = await options.purchaseCurrency?.(fields.transaction_id)
     }
     const expected = confirmation(facts.confirm, {amount: typeof fields.amount === 'number' ? fields.amount : undefined, currency, id: Object.values(params)[0] ?? (typeof fields.id === 'string' ? fields.id : undefined)})
-    await confirmLive({...options, kind: facts.confirm, expected})
+    await confirmLive({...options, kind: facts.confirm, expected, note: facts.confirmNote})
   }
 }
 
