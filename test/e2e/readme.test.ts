@@ -51,6 +51,7 @@ const FILES = [
   'docs/finding-records.md',
   'docs/batches.md',
   'docs/money-safety.md',
+  'docs/authorize-and-capture.md',
   'docs/subscriptions-and-webhooks.md',
   'docs/live-profiles.md',
   'docs/proxies-and-certificates.md',
