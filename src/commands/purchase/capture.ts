@@ -12,8 +12,7 @@ The capture is sent once and never retried; if no answer comes back, gw looks th
 --input FILE captures a batch: a CSV with a header id,amount (a blank amount captures in full) or NDJSON. Each row is journaled before it is sent and after its answer, so running the same command again after a crash or Ctrl-C sends only what was not sent. On a live profile the amount (or the batch's number of rows) must be typed back to confirm (--yes without a terminal).`
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> purchase get order-2001 --json | jq -r .id)"',
-    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> purchase get order-2002 --json | jq -r .id)" --amount 600 --json | jq .captured_amount',
+    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> purchase get order-2001 --json | jq -r .id)" --amount 4000 --json | jq .captured_amount',
     '<%= config.bin %> <%= command.id %> --input shipped.csv --dry-run',
   ]
 

@@ -7,7 +7,10 @@ export default class PurchaseExtend extends GwCommand<string> {
   static override description = `Asks the gateway to push back the expiry of the authorization ID. The record comes back as it was: no field shows an expiry. A captured or voided purchase cannot be extended.
 Sent once and never retried; an extension moves no money, so when no answer comes back, running it again is harmless (exit 8 says so).`
 
-  static override examples = ['<%= config.bin %> <%= command.id %> "$(<%= config.bin %> purchase get order-4001 --json | jq -r .id)"']
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> purchase get order-2001 --json | jq -r .id)"',
+    '<%= config.bin %> purchase get order-2001 --json | jq -r .id | xargs <%= config.bin %> <%= command.id %> --json | jq .captured',
+  ]
 
   static override args = {id: gwFlags.id('id of the authorization to extend')}
   static override columns = purchaseColumns

@@ -7,7 +7,10 @@ export default class PurchaseIncrement extends GwCommand<{id: string; amount: nu
   static override description = `Raises the authorization ID to --amount, the new total in minor units (not the increase): a hotel stay that grew, a tip. The record's metadata keeps the first authorized amount (original_amount). A captured or voided purchase cannot be raised.
 Sent once and never retried; if no answer comes back, gw looks the authorization up by its id (its amount) and reports what it shows. Run again, an increment to the same total is reported as done before (exit 0). On a live profile the new total must be typed back to confirm (--yes without a terminal).`
 
-  static override examples = ['<%= config.bin %> <%= command.id %> "$(<%= config.bin %> purchase get order-4001 --json | jq -r .id)" --amount 12000']
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> purchase get order-2001 --json | jq -r .id)" --amount 6000',
+    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> purchase get order-2001 --json | jq -r .id)" --amount 6500 --json | jq .metadata.original_amount',
+  ]
 
   static override args = {id: gwFlags.id('id of the authorization to raise')}
   static override flags = {amount: gwFlags.amount({description: 'the new total to authorize, in the minor currency unit (not the increase)', required: true})}

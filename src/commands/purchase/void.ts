@@ -11,8 +11,8 @@ Each void is sent once and never retried; if no answer comes back, gw looks the 
 Several ids print a record each; the exit code is the worst any had.`
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> purchase get order-3001 --json | jq -r .id)"',
-    '<%= config.bin %> purchase get order-3002 order-3003 --json | jq -r .id | <%= config.bin %> <%= command.id %> - --json',
+    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> purchase create --amount 900 --reference order-3001 --card-token customer-42 --json | jq -r .id)"',
+    '<%= config.bin %> purchase get order-2001 order-3001 --json | jq -r .id | <%= config.bin %> <%= command.id %> - --json',
   ]
 
   static override args = gwFlags.ids('id', 'ids of the purchases to void')

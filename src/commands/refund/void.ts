@@ -11,8 +11,8 @@ Each void is sent once and never retried; if no answer comes back, gw looks the 
 Several ids print a record each; the exit code is the worst any had.`
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> refund get refund-3001 --json | jq -r .id)"',
-    '<%= config.bin %> refund get refund-3002 refund-3003 --json | jq -r .id | <%= config.bin %> <%= command.id %> - --json',
+    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> refund get refund-1002 --json | jq -r .id)"',
+    '<%= config.bin %> refund get refund-1001 --json | jq -r .id | <%= config.bin %> <%= command.id %> - --json',
   ]
 
   static override args = gwFlags.ids('id', 'ids of the refunds to void')
