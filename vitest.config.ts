@@ -24,6 +24,9 @@ const BOTH_DIALECTS = [
   'test/e2e/payment-plan.test.ts',
   'test/e2e/direct-debit.test.ts',
   'test/e2e/seed-recurring.test.ts',
+  'test/e2e/authorizations.test.ts',
+  'test/e2e/beyond-commands.test.ts',
+  'test/e2e/capture-batch.test.ts',
 ]
 
 export default defineConfig({

@@ -76,6 +76,11 @@ class Client implements Sender {
     return this.options.processingWindowMs ?? PROCESSING_WINDOW_MS
   }
 
+  /** Time for a wait on the gateway, ended by a signal naming what is in flight (a follow-up's processing window). */
+  clock(inFlight?: MoneyInFlight): ReturnType<Exchange['clock']> {
+    return this.exchange.clock(inFlight)
+  }
+
   /** Through a proxy or not, and why: for --verbose and for saying what could not be reached. */
   get route(): Exchange['route'] {
     return this.exchange.route
@@ -144,20 +149,23 @@ class Client implements Sender {
     await this.options.guard?.(endpoint, {params, body})
     const money = endpoint.movesMoney
     const reference = money && typeof (body as {reference?: unknown})?.reference === 'string' ? (body as {reference: string}).reference : undefined
-    const inFlight = money && reference !== undefined ? {noun: money.noun, reference} : undefined
+    const recoverable = money && reference !== undefined ? {noun: money.noun, reference} : undefined
+    // A capture or void in flight is waited for on a first Ctrl-C as a purchase is, named by its id.
+    const target = endpoint.followsUp && (params.id ?? (body as {id?: unknown} | undefined)?.id)
+    const inFlight = recoverable ?? (endpoint.followsUp && typeof target === 'string' ? {noun: endpoint.followsUp.noun, reference: target} : undefined)
     this.inFlight = inFlight
     // The request leaves now (POSTs are never retried): the processing window counts from here.
     const sentAt = this.exchange.clock().now()
-    const lost = (why: string): LostRequest => ({sent: body as GwRecord, inFlight: inFlight!, why, sentAt, windowMs: this.processingWindowMs})
+    const lost = (why: string): LostRequest => ({sent: body as GwRecord, inFlight: recoverable!, why, sentAt, windowMs: this.processingWindowMs})
     try {
       const raw = await this.exchange.send(endpoint, path, body, inFlight)
-      if (!inFlight) return {raw}
+      if (!recoverable) return {raw}
       const doubt = doubtAbout(endpoint, raw)
       if (doubt) return {recovered: await recover(this.exchange, endpoint, lost(doubt), this.options.onRecovery)}
       return {raw}
     } catch (err) {
       if (err instanceof LostAnswer) {
-        if (inFlight) return {recovered: await recover(this.exchange, endpoint, lost(err.message), this.options.onRecovery)}
+        if (recoverable) return {recovered: await recover(this.exchange, endpoint, lost(err.message), this.options.onRecovery)}
         throw new NoAnswerError(`No answer from ${this.baseUrl}: ${err.message}`)
       }
       throw err

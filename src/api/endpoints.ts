@@ -17,8 +17,15 @@ import {
   Plan,
   PlanCreate,
   PlanUpdate,
+  Ping,
   Purchase,
+  PurchaseCapture,
   PurchaseCreate,
+  PurchaseExtend,
+  PurchaseIncrement,
+  UnmatchedRefundCreate,
+  VoidRequest,
+  WebHookUpdate,
   Refund,
   RequestLogPage,
   RefundCreate,
@@ -54,12 +61,22 @@ export interface Endpoint<Res extends z.ZodType = z.ZodType, Body extends z.ZodT
   confirm?: 'amount' | 'id'
   /** Its body's amount is in dollars (a direct debit's), not the minor unit: a live confirmation reads it so. */
   dollars?: true
+  /** Said in a live confirmation's question, after the command: what makes this request riskier than its kind. */
+  confirmNote?: string
   /** A list the gateway pages (offset and limit, or page and per_page): read a page at a time. */
   paged?: true
+  /** Answered with a bare body, no envelope (`/ping`): the body is the record. */
+  bare?: true
+  /**
+   * A change to a purchase or refund made earlier that may move money (a capture, a void, an
+   * increment, an extension): never retried, sent once, and a lost answer is decided by looking the
+   * record up by its id (money/follow-up.ts), not by a reference.
+   */
+  followsUp?: {noun: 'purchase' | 'refund'}
 }
 
 /** The safety facts of a request, whether or not its endpoint is in the table (`gw api`). */
-export type RequestFacts = Pick<Endpoint, 'method' | 'path' | 'movesMoney' | 'confirm' | 'dollars'>
+export type RequestFacts = Pick<Endpoint, 'method' | 'path' | 'movesMoney' | 'confirm' | 'confirmNote' | 'dollars' | 'followsUp'>
 
 /** Changes something at the gateway, so a read-only profile refuses it: anything but a GET. */
 export function writes(facts: Pick<Endpoint, 'method'>): boolean {
@@ -88,8 +105,14 @@ export const endpoints = {
       movesMoney: {lookup: getPurchase, noun: 'purchase'},
       confirm: 'amount',
     }),
+    // Before get, which would take `settlement` for an id in a path written by hand (gw api).
+    settlement: define({method: 'GET', path: '/v1.0/purchases/settlement', response: listOf<Purchase>()}),
     get: getPurchase,
     list: define({method: 'GET', path: '/v1.0/purchases', response: listOf<Purchase>(), paged: true}),
+    capture: define({method: 'POST', path: '/v1.0/purchases/{id}/capture', body: PurchaseCapture, response: Purchase, confirm: 'amount', followsUp: {noun: 'purchase'}}),
+    void: define({method: 'POST', path: '/v1.0/purchases/void', body: VoidRequest, response: Purchase, confirm: 'id', followsUp: {noun: 'purchase'}}),
+    increment: define({method: 'PUT', path: '/v1.0/purchases/{id}', body: PurchaseIncrement, response: Purchase, confirm: 'amount', followsUp: {noun: 'purchase'}}),
+    extend: define({method: 'PUT', path: '/v1.0/purchases/{id}', body: PurchaseExtend, response: Purchase, followsUp: {noun: 'purchase'}}),
   },
   refunds: {
     create: define({
@@ -100,13 +123,29 @@ export const endpoints = {
       movesMoney: {lookup: getRefund, noun: 'refund'},
       confirm: 'amount',
     }),
+    /** A refund to a card, naming no purchase: the same endpoint, another body (gateway-beyond.md §7). */
+    unmatched: define({
+      method: 'POST',
+      path: '/v1.0/refunds',
+      body: UnmatchedRefundCreate,
+      response: Refund,
+      movesMoney: {lookup: getRefund, noun: 'refund'},
+      confirm: 'amount',
+      confirmNote: 'an unmatched refund to a card, which no purchase bounds',
+    }),
     get: getRefund,
     list: define({method: 'GET', path: '/v1.0/refunds', response: listOf<Refund>(), paged: true}),
+    void: define({method: 'POST', path: '/v1.0/refunds/void', body: VoidRequest, response: Refund, confirm: 'id', followsUp: {noun: 'refund'}}),
   },
   webHooks: {
     create: define({method: 'POST', path: '/v1.0/web_hooks', body: WebHookCreate, response: WebHook}),
     list: define({method: 'GET', path: '/v1.0/web_hooks', response: listOf<WebHook>(), paged: true}),
+    update: define({method: 'PUT', path: '/v1.0/web_hooks/{id}', body: WebHookUpdate, response: WebHook}),
     delete: define({method: 'DELETE', path: '/v1.0/web_hooks/{id}', response: WebHook, confirm: 'id'}),
+  },
+  // The gateway's health check: no /v1.0, no envelope (gateway-beyond.md §11).
+  health: {
+    ping: define({method: 'GET', path: '/ping', response: Ping, bare: true}),
   },
   plans: {
     create: define({method: 'POST', path: '/v1.0/plans', body: PlanCreate, response: Plan}),

@@ -44,8 +44,8 @@ export interface Answer<Res extends z.ZodType> {
  * The record of an answer, checked against its endpoint's schema. Whatever the body holds, the
  * only errors are typed: the gateway's refusal, or `unreadable` for what is not a whole answer.
  */
-export function readRecord<Res extends z.ZodType>(endpoint: Pick<Endpoint<Res>, 'method' | 'path' | 'response'>, raw: RawResponse): Answer<Res> {
-  const envelope = parseEnvelope(raw)
+export function readRecord<Res extends z.ZodType>(endpoint: Pick<Endpoint<Res>, 'method' | 'path' | 'response' | 'bare'>, raw: RawResponse): Answer<Res> {
+  const envelope = endpoint.bare ? bareEnvelope(raw) : parseEnvelope(raw)
   const error = errorFromResponse(raw, envelope)
   if (error) throw error
   const parsed = endpoint.response.safeParse(envelope.response, once(envelope.response))
@@ -75,6 +75,16 @@ export function reportedMode(serviceMode: string | undefined, body: ParsedBody):
   if (header === 'live' || test === false) return 'live'
   if (header === 'sandbox' || header === 'test' || test === true) return 'sandbox'
   return undefined
+}
+
+/** A bare body (`/ping`) as the envelope of a success holding it; a failure's status says what it is. */
+function bareEnvelope(raw: RawResponse): Envelope {
+  const body = raw.json ?? parseBody(raw.text)
+  if (!body.ok) throw unreadable(raw, 'a body that is not JSON')
+  // A refusal may still come in the envelope (a 401 from the gateway's guard).
+  const envelope = envelopeOf(body.value)
+  if (raw.status >= 400) return envelope ?? {successful: false, response: null, errors: []}
+  return {successful: true, response: body.value, errors: []}
 }
 
 /** Reads the envelope out of a body; a body that is not one (an HTML 500, say) is an error here. */

@@ -104,6 +104,11 @@ export function id(description: string) {
   return Args.string({description, required: true, parse: async (input) => validate.notBlankArg('ID', input)})
 }
 
+/** An id a command acts on unless --input gives its rows instead: trimmed, never blank. */
+export function idOptional(description: string) {
+  return Args.string({description, parse: async (input) => validate.notBlankArg('ID', input)})
+}
+
 /**
  * The ids a `get` command looks up: one or more as arguments, or `-` to read them from stdin, one
  * a line (or none, with --input FILE). The command sets `strict = false` so that every argument
@@ -252,3 +257,19 @@ export const allowOrigin = Flags.custom<string>({
     return origin
   },
 })
+
+/** --metadata KEY=VALUE, repeatable: the merchant's own keys, echoed in the record (gateway-beyond.md §14.8). */
+export const metadata = () => Flags.string({description: 'KEY=VALUE of your own, kept with the record; repeat for more', multiple: true})
+
+/** The --metadata pairs as the request's `metadata`; a pair without `=` or a blank key is refused (exit 2). */
+export function metadataOf(pairs: string[] | undefined): Record<string, string> | undefined {
+  if (pairs === undefined || pairs.length === 0) return undefined
+  const metadata: Record<string, string> = {}
+  for (const pair of pairs) {
+    const at = pair.indexOf('=')
+    const key = at < 0 ? '' : pair.slice(0, at).trim()
+    if (key === '') throw new UsageError(`--metadata ${JSON.stringify(pair)} is not KEY=VALUE`, 'Give each as --metadata KEY=VALUE, e.g. --metadata order=1001.')
+    metadata[key] = pair.slice(at + 1)
+  }
+  return metadata
+}

@@ -84,6 +84,8 @@ export async function confirmLive(options: {
   yes: boolean
   io: Io
   prompter: () => Promise<Prompter>
+  /** What makes it riskier than its kind, said in the question (an unmatched refund). */
+  note?: string
 }): Promise<void> {
   if (options.yes) return
   const noun = options.kind === 'amount' ? 'the amount' : 'the id'
@@ -91,7 +93,7 @@ export async function confirmLive(options: {
     throw new UsageError(`gw ${options.commandId} on a live profile must be confirmed, and there is no terminal to ask on: nothing was sent`, 'Add --yes to confirm it.')
   }
   const {expected} = options
-  await askToConfirm(options.io, await options.prompter(), `LIVE: type ${noun} (${expected.shown}) to confirm gw ${options.commandId}`, expected, (typed) => {
+  await askToConfirm(options.io, await options.prompter(), `LIVE: type ${noun} (${expected.shown}) to confirm gw ${options.commandId}${options.note ? `, ${options.note}` : ''}`, expected, (typed) => {
     return new UsageError(`"${sanitizeLine(typed)}" does not match ${expected.shown}: nothing was sent`, `Run it again and type ${noun} exactly, or add --yes.`)
   })
 }
@@ -118,15 +120,16 @@ export function requestGuard(options: GuardOptions): (facts: RequestFacts, reque
   return async (facts, {params, body}) => {
     if (writes(facts)) refuseWhenReadOnly(options.target, options.commandId)
     if (!facts.confirm || options.target.environment !== 'live' || options.confirmedUpFront) return
-    const fields = (body ?? {}) as {amount?: unknown; currency?: unknown; transaction_id?: unknown}
+    const fields = (body ?? {}) as {amount?: unknown; currency?: unknown; transaction_id?: unknown; id?: unknown}
     let currency = typeof fields.currency === 'string' ? fields.currency : undefined
     if (currency === undefined && facts.movesMoney?.noun === 'refund' && typeof fields.transaction_id === 'string' && !options.yes && options.io.canPrompt()) {
       currency = await options.purchaseCurrency?.(fields.transaction_id)
     }
     // A direct debit's dollars are confirmed as the cents gw took them in, in Australian dollars, the only currency of an Australian bank account.
     const amount = typeof fields.amount !== 'number' ? undefined : facts.dollars ? Math.round(fields.amount * 100) : fields.amount
-    const expected = confirmation(facts.confirm, {amount, currency: facts.dollars ? 'AUD' : currency, id: Object.values(params)[0]})
-    await confirmLive({...options, kind: facts.confirm, expected})
+    const id = Object.values(params)[0] ?? (typeof fields.id === 'string' ? fields.id : undefined)
+    const expected = confirmation(facts.confirm, {amount, currency: facts.dollars ? 'AUD' : currency, id})
+    await confirmLive({...options, kind: facts.confirm, expected, note: facts.confirmNote})
   }
 }
 

@@ -29,7 +29,10 @@ export async function verifyFound(
   known: {purchase?: GwRecord} = {},
 ): Promise<Decided> {
   const evidence: Evidence = {}
-  if (noun === 'refund') {
+  if (noun === 'refund' && sent.transaction_id === undefined) {
+    // An unmatched refund names no purchase: its card is held against the card sent, when it was sent whole.
+    evidence.purchase = typeof sent.card_number === 'string' ? {card_number: sent.card_number, card_holder: sent.card_holder, currency: sent.currency} : null
+  } else if (noun === 'refund') {
     evidence.purchase = known.purchase ?? (await learn(() => lookups.purchase(String(sent.transaction_id))))
   } else if (typeof sent.card_token === 'string' && found.card_token !== sent.card_token && typeof found.card_token === 'string') {
     const token = await learn(() => lookups.cardToken(String(sent.card_token)))

@@ -13,6 +13,10 @@ export interface PurchaseInput {
    * long ago and the issuer wants it again.
    */
   card: CardDetails | {token: string; cvv?: string}
+  /** False: an authorization, to capture later (gw purchase capture). */
+  capture?: boolean
+  /** The merchant's own keys, kept with the record. */
+  metadata?: Record<string, string>
 }
 
 /** The request body of a purchase: the card details group or card_token (contract §2.3). */
@@ -25,6 +29,8 @@ export function purchaseBody(input: PurchaseInput): PurchaseCreate {
     reference: input.reference,
     currency: input.currency,
     ...(input.customerIp ? {customer_ip: input.customerIp} : {}),
+    ...(input.capture === false ? {capture: false} : {}),
+    ...(input.metadata ? {metadata: input.metadata} : {}),
   }
 }
 

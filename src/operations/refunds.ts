@@ -15,6 +15,8 @@ export interface RefundInput {
   purchase?: GwRecord
   /** The reference given is the one derived from the purchase's and found free (offered at a terminal, and taken). */
   referenceDerived?: boolean
+  /** The merchant's own keys, kept with the refund. */
+  metadata?: Record<string, string>
 }
 
 /** A refund's request body, and how it came to be: the purchase looked up, the amount or the reference made from it. */
@@ -38,7 +40,7 @@ export interface RefundRequest {
 export async function refundBody(input: RefundInput, {client}: Pick<Deps, 'client'>, reserved?: Set<string>): Promise<RefundRequest> {
   const {transactionId} = input
   if (input.amount !== undefined && input.reference !== undefined) {
-    return {body: {transaction_id: transactionId, amount: input.amount, reference: input.reference}, purchase: input.purchase, derived: input.referenceDerived}
+    return {body: {transaction_id: transactionId, amount: input.amount, reference: input.reference, ...metadataOf(input)}, purchase: input.purchase, derived: input.referenceDerived}
   }
   const purchase = input.purchase ?? (await client.purchases.get(transactionId))
   if (input.amount === undefined && typeof purchase.amount !== 'number') {
@@ -46,7 +48,11 @@ export async function refundBody(input: RefundInput, {client}: Pick<Deps, 'clien
   }
   const amount = input.amount ?? (purchase.amount as number)
   const reference = input.reference ?? (await freeRefundReference(purchase, {client}, reserved))
-  return {body: {transaction_id: transactionId, amount, reference}, purchase, inFull: input.amount === undefined, derived: input.reference === undefined}
+  return {body: {transaction_id: transactionId, amount, reference, ...metadataOf(input)}, purchase, inFull: input.amount === undefined, derived: input.reference === undefined}
+}
+
+function metadataOf(input: RefundInput): {metadata?: Record<string, string>} {
+  return input.metadata ? {metadata: input.metadata} : {}
 }
 
 /** How many derived references are tried before gw gives up: a gateway that has every one is not answering about references. */

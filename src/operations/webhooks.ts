@@ -24,6 +24,24 @@ export async function createWebHook(input: WebHookInput, {client}: Pick<Deps, 'c
   })
 }
 
+/** What a web hook update changes; what is left out is kept. */
+export interface WebHookChanges {
+  address?: string
+  events?: GatewayEvent[]
+  name?: string
+  auth?: {username: string; password: string}
+}
+
+/** Changes a web hook (gateway-beyond.md §12: PUT /v1.0/web_hooks/{id}): only the fields given are sent. */
+export async function updateWebHook(id: string, changes: WebHookChanges, {client}: Pick<Deps, 'client'>): Promise<GwRecord> {
+  return client.webHooks.update(id, {
+    ...(changes.address === undefined ? {} : {address: changes.address}),
+    ...(changes.events === undefined ? {} : {events: [...new Set(changes.events)] as [string, ...string[]]}),
+    ...(changes.name === undefined ? {} : {name: changes.name}),
+    ...(changes.auth ? {authentication_username: changes.auth.username, authentication_password: changes.auth.password} : {}),
+  })
+}
+
 export async function deleteWebHook(id: string, {client}: Pick<Deps, 'client'>): Promise<GwRecord> {
   return client.webHooks.delete(id)
 }

@@ -67,6 +67,8 @@ export const purchaseColumns: Column[] = [
   {label: 'Id', field: 'id', need: 'id'},
   {label: 'Card holder', field: 'card_holder', need: 'sometimes'},
   {label: 'Settlement date', field: 'settlement_date', format: 'date', need: 'seldom'},
+  {label: 'Captured', field: 'captured_amount', format: 'money', need: 'seldom'},
+  {label: 'Metadata', field: 'metadata', need: 'seldom'},
   {label: 'Source', field: 'source', need: 'seldom'},
   {label: 'Authorization', field: 'authorization', need: 'seldom'},
   {label: 'Card token', field: 'card_token', need: 'seldom'},
@@ -87,6 +89,7 @@ export const refundColumns: Column[] = [
   {label: 'Card type', field: 'card_type', need: 'seldom'},
   {label: 'Response code', field: 'response_code', need: 'seldom'},
   {label: 'Authorization', field: 'authorization', need: 'seldom'},
+  {label: 'Metadata', field: 'metadata', need: 'seldom'},
 ]
 
 /** refund list: with --purchase, first whether each refund is certain, likely, possible or another purchase's, and why (its gw_match); without, no record has one and the column is left out. */

@@ -18,9 +18,15 @@ const RUN_ORDER = [
   'purchase:create',
   'purchase:get',
   'purchase:list',
+  'purchase:increment',
+  'purchase:extend',
+  'purchase:capture',
+  'purchase:void',
+  'purchase:settlement',
   'refund:create',
   'refund:get',
   'refund:list',
+  'refund:void',
   'report',
   'plan:create',
   'plan:get',
@@ -46,6 +52,7 @@ const RUN_ORDER = [
   'subscription:list',
   'webhook:create',
   'webhook:list',
+  'webhook:update',
   'webhook:delete',
   'sandbox:trigger',
   'sandbox:deliveries',
@@ -100,6 +107,8 @@ beforeAll(async () => {
   // The files the batch examples read: stored cards to charge, purchases to refund, references to look up.
   writeFileSync(join(dir, 'invoices.csv'), 'card_token,amount,reference\ncustomer-42,1500,inv-2001\ncustomer-42,2500,inv-2002\n')
   writeFileSync(join(dir, 'refunds.csv'), 'transaction_id,amount,reference\norder-1003,250,refund-2001\norder-1003,500,refund-2002\n')
+  // The day's shipments gw purchase capture's example checks with --dry-run.
+  writeFileSync(join(dir, 'shipped.csv'), 'id,amount\n071-P-SHIPPED1,1000\n071-P-SHIPPED2,\n')
   writeFileSync(join(dir, 'complaints.csv'), 'reference,complaint\norder-1001,charged twice\norder-1003,never arrived\n')
   // The fixtures gw sandbox seed's examples create (then find present).
   writeFileSync(join(dir, 'fixtures.json'), JSON.stringify({steps: [

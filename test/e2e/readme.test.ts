@@ -53,6 +53,7 @@ const FILES = [
   'docs/finding-records.md',
   'docs/batches.md',
   'docs/money-safety.md',
+  'docs/authorize-and-capture.md',
   'docs/subscriptions-and-webhooks.md',
   'docs/recurring-billing.md',
   'docs/live-profiles.md',

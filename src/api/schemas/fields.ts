@@ -30,3 +30,5 @@ export const currencyField = lazily(() => ruled(z.string(), rules.currency))
 export const frequencyField = lazily(() => ruled(z.string(), rules.frequency))
 export const dateField = lazily(() => ruled(z.string(), rules.date))
 export const emailField = lazily(() => ruled(z.string(), rules.email))
+/** A merchant's metadata: keys and values as text, as the gateway echoes them (a nested value is refused). */
+export const metadataField = lazily(() => z.record(z.string(), z.string()))

@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import {lazily} from './lazy.js'
-import {amountField, cardExpiryField, cardKeyField, cardNumberField, currencyField, cvvField, requiredText} from './fields.js'
+import {amountField, metadataField, cardExpiryField, cardKeyField, cardNumberField, currencyField, cvvField, requiredText} from './fields.js'
 import {beyondContract, looseBoolean, looseString, maybe, recordCardNumber, stringOrNumber} from './common.js'
 
 export const Purchase = lazily(() =>
@@ -51,6 +51,10 @@ export const PurchaseCreate = lazily(() =>
     card_expiry: cardExpiryField.optional(),
     cvv: cvvField.optional(),
     card_token: cardKeyField.optional(),
+    /** False: an authorization, captured later (gateway-beyond.md §1). */
+    capture: z.boolean().optional(),
+    /** The merchant's own keys, echoed back in the record (gateway-beyond.md §14.8). */
+    metadata: metadataField.optional(),
   }),
 )
 export type PurchaseCreate = z.infer<typeof PurchaseCreate>
@@ -60,3 +64,19 @@ export function isApproved(record: {successful?: boolean | null; authorized?: bo
   return (record.successful ?? record.authorized) === true
 }
 
+
+/** `POST /v1.0/purchases/{id}/capture`: the amount to capture, all of the authorization or less (gateway-beyond.md §2). */
+export const PurchaseCapture = lazily(() => z.object({amount: amountField}))
+export type PurchaseCapture = z.infer<typeof PurchaseCapture>
+
+/** `PUT /v1.0/purchases/{id}` `{"amount": NEW_TOTAL}`: the new total authorized, not the increase (gateway-beyond.md §3). */
+export const PurchaseIncrement = lazily(() => z.object({amount: amountField}))
+export type PurchaseIncrement = z.infer<typeof PurchaseIncrement>
+
+/** `PUT /v1.0/purchases/{id}` `{"extend": true}` (gateway-beyond.md §4). */
+export const PurchaseExtend = lazily(() => z.object({extend: z.literal(true)}))
+export type PurchaseExtend = z.infer<typeof PurchaseExtend>
+
+/** `POST /v1.0/purchases/void` and `/v1.0/refunds/void`: the id in the body, as the vendor's Ruby library sends it (gateway-beyond.md §5, §6). */
+export const VoidRequest = lazily(() => z.object({id: requiredText}))
+export type VoidRequest = z.infer<typeof VoidRequest>

@@ -31,3 +31,16 @@ export const WebHookCreate = lazily(() =>
   }),
 )
 export type WebHookCreate = z.infer<typeof WebHookCreate>
+
+/** `PUT /v1.0/web_hooks/{id}`: the fields to change; the rest are kept (gateway-beyond.md §12). */
+export const WebHookUpdate = lazily(() =>
+  z.object({
+    name: z.string().optional(),
+    address: z.string().optional(),
+    events: z.union([z.literal('*'), z.array(z.string()).nonempty()]).optional(),
+    mode: z.enum(['Test', 'Live']).optional(),
+    authentication_username: z.string().optional(),
+    authentication_password: z.string().optional(),
+  }),
+)
+export type WebHookUpdate = z.infer<typeof WebHookUpdate>

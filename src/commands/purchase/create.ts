@@ -1,4 +1,5 @@
 import type {CardFlags} from '../../cli/card-input.js'
+import {Flags} from '@oclif/core'
 import * as gwFlags from '../../cli/flags.js'
 import {ExitStatus, GwCommand} from '../../cli/gw-command.js'
 import {purchaseColumns} from '../../output/columns.js'
@@ -12,6 +13,7 @@ export default class PurchaseCreate extends GwCommand<PurchaseCreateInput> {
   static override description = `Charges a card given in full (--card-holder, --card-number, --card-expiry, --cvv; or as JSON on stdin with --card -; or asked for on a terminal) or stored earlier (--card-token, a token or alias).
 On a live profile the card number and CVV are never taken from the command line, and the amount must be typed back to confirm (--yes without a terminal).
 The purchase is sent once and never retried; if no answer comes back, gw looks it up by --reference and reports what the gateway has.
+--no-capture authorizes only (capture later with gw purchase capture, release with gw purchase void); --metadata KEY=VALUE (repeatable) keeps keys of your own with the record.
 Exits 0 when approved, 3 when the issuer declines (the record is still printed), 8 when the outcome could not be learned. A reference already taken by this same purchase is reported as done earlier.
 --input FILE charges stored cards in a batch: a CSV with a header card_token,amount,reference (and optional currency, customer_ip) or NDJSON; a file with card numbers is refused. Every row is checked before any is sent; each is journaled before it is sent and after its answer, so running the same command again after a crash or Ctrl-C sends only what was not sent.`
 
@@ -27,6 +29,7 @@ Exits 0 when approved, 3 when the issuer declines (the record is still printed),
     '<%= config.bin %> <%= command.id %> --amount 1000 --reference order-1001 --card-holder "Jane Citizen" --card-number 4242424242424242 --card-expiry 12/2030 --cvv 123',
     '<%= config.bin %> <%= command.id %> --amount 2500 --currency NZD --reference order-1002 --card-token customer-42 --json',
     '<%= config.bin %> <%= command.id %> --amount 1000 --reference order-1003 --card - --yes < card.json',
+    '<%= config.bin %> <%= command.id %> --amount 5000 --reference order-2001 --card-token customer-42 --no-capture --metadata order=2001',
     '<%= config.bin %> <%= command.id %> --input invoices.csv --dry-run',
   ]
 
@@ -37,6 +40,8 @@ Exits 0 when approved, 3 when the issuer declines (the record is still printed),
     'customer-ip': gwFlags.requiredText({description: "the customer's IP address"}),
     'card-token': gwFlags.cardToken({exclusive: ['card-number', 'card-holder', 'card-expiry', 'card']}),
     ...gwFlags.cardDetails,
+    capture: Flags.boolean({allowNo: true, description: 'with --no-capture, authorize only: the money is held, and taken later with gw purchase capture (or released with gw purchase void)'}),
+    metadata: gwFlags.metadata(),
     ...gwFlags.batch('card_token,amount,reference,currency,customer_ip'),
   }
 
@@ -56,7 +61,7 @@ Exits 0 when approved, 3 when the issuer declines (the record is still printed),
     const card = await cardFor(flags, this.factory)
     const token = flags['card-token']
     if (!card && token === undefined) throw missingCard(this.factory.commandName, {orToken: true})
-    return {purchase: {amount: flags.amount!, reference: flags.reference!, currency: flags.currency ?? 'AUD', customerIp: flags['customer-ip'], card: card ?? {token: token!, cvv: flags.cvv}}}
+    return {purchase: {amount: flags.amount!, reference: flags.reference!, currency: flags.currency ?? 'AUD', customerIp: flags['customer-ip'], card: card ?? {token: token!, cvv: flags.cvv}, capture: flags.capture, metadata: gwFlags.metadataOf(flags.metadata)}}
   }
 
   protected async operate(input: PurchaseCreateInput) {

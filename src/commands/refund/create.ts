@@ -2,27 +2,35 @@ import * as gwFlags from '../../cli/flags.js'
 import {ExitStatus, GwCommand} from '../../cli/gw-command.js'
 import {refundColumns} from '../../output/columns.js'
 import type {RefundInput} from '../../operations/refunds.js'
+import type {UnmatchedRefundInput} from '../../operations/unmatched-refunds.js'
 
-/** One refund, or a batch of them from a file. */
-type RefundCreateInput = {refund: RefundInput} | {batch: gwFlags.BatchFlags}
+/** One refund of a purchase, one to a card alone (unmatched), or a batch of them from a file. */
+type RefundCreateInput = {refund: RefundInput} | {unmatched: UnmatchedRefundInput} | {batch: gwFlags.BatchFlags}
 
 export default class RefundCreate extends GwCommand<RefundCreateInput> {
   static override summary = 'Refund a purchase, in full or in part; or a batch of refunds from a file'
   static override description = `Refunds --amount (minor units) of the purchase --transaction-id; without --amount, the purchase's full amount, looked up first with what is left of it: nothing left, or less than all of it, is refused before anything is sent (exit 7, saying what was refunded). Several partial refunds may add up to the purchase amount.
 Without --reference the refund's reference derives from the purchase's: order-1001-R1, then -R2 (the first free, looked up), cut to the gateway's 255 characters from the purchase's part; a reference given is used as it is. gw records each refund it makes (in its data directory), so that refund list --purchase and purchase get find it for certain, whatever its reference. At a terminal gw asks for the amount (what is left of the purchase offered, more refused) and then the reference (the derived one offered).
 The refund is sent once and never retried; if no answer comes back, gw looks it up by its reference and reports what the gateway has. A reference already taken by this same refund is reported as done earlier.
+Without --transaction-id but with a card (--card-token, or --card-holder, --card-number, --card-expiry and --cvv, or --card -) it is an unmatched refund to that card, for accounts the gateway allows them: --amount and --reference are required, --currency defaults to AUD, and on a live profile it is confirmed as such, since no purchase bounds it.
+--metadata KEY=VALUE (repeatable) keeps keys of your own with the refund.
 --input FILE sends a batch: a CSV with a header transaction_id,amount,reference (a blank amount refunds in full, a blank reference or none derives one) or NDJSON. Every row is checked before any is sent; each is journaled before it is sent and after its answer, so running the same command again after a crash or Ctrl-C sends only what was not sent. A line per row on stdout, a summary on stderr; exits with the worst row's code.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --transaction-id "$(<%= config.bin %> purchase get order-1001 --json | jq -r .id)" --amount 1000 --reference refund-1001',
     '<%= config.bin %> <%= command.id %> --transaction-id order-1002 --reference refund-1002 --json | jq -r .id',
     '<%= config.bin %> <%= command.id %> --input refunds.csv --concurrency 8 | jq -c "select(.status != \\"approved\\")"',
+    '<%= config.bin %> <%= command.id %> --card-token customer-42 --amount 1500 --reference goodwill-77 --metadata ticket=77',
   ]
 
   static override flags = {
-    'transaction-id': gwFlags.requiredText({description: 'id or reference of the purchase to refund', required: true}),
+    'transaction-id': gwFlags.requiredText({description: 'id or reference of the purchase to refund; none, with a card: an unmatched refund', exclusive: ['card-token', 'card-number', 'card']}),
     amount: gwFlags.amount({description: 'amount to refund in the minor currency unit; default: the purchase in full'}),
     reference: gwFlags.reference({description: "your reference, unique per refund; default: the purchase's with -R and the first free number (order-1001-R1)"}),
+    metadata: gwFlags.metadata(),
+    currency: gwFlags.currency({description: 'an unmatched refund\'s currency; default AUD', helpGroup: 'UNMATCHED REFUND'}),
+    'card-token': gwFlags.cardToken({helpGroup: 'UNMATCHED REFUND', exclusive: ['card-number', 'card-holder', 'card-expiry', 'card']}),
+    ...Object.fromEntries(Object.entries(gwFlags.cardDetails).map(([name, flag]) => [name, {...flag, helpGroup: 'UNMATCHED REFUND'}])) as typeof gwFlags.cardDetails,
     ...gwFlags.batch('transaction_id,amount,reference'),
   }
 
@@ -32,7 +40,10 @@ The refund is sent once and never retried; if no answer comes back, gw looks it 
     const {flags} = await this.parse(RefundCreate)
     gwFlags.refuseRowFlagsInBatch(flags, RefundCreate.flags)
     if (flags.input !== undefined) return {batch: gwFlags.batchFlags({...flags, input: flags.input})}
-    const given = {transactionId: flags['transaction-id']!, amount: flags.amount, reference: flags.reference}
+    const metadata = gwFlags.metadataOf(flags.metadata)
+    if (flags['transaction-id'] === undefined) return {unmatched: await this.unmatched(flags, metadata)}
+    if (flags.currency !== undefined) throw new (await import('../../errors.js')).UsageError('--currency is for an unmatched refund: a refund of a purchase is in its currency')
+    const given = {transactionId: flags['transaction-id'], amount: flags.amount, reference: flags.reference, metadata}
     // At a terminal what is left out is asked, what is left of the purchase and a derived reference
     // offered; elsewhere no amount is the purchase in full, and no reference the derived one.
     if (!this.io.canPrompt() || (given.amount !== undefined && given.reference !== undefined)) return {refund: given}
@@ -41,7 +52,23 @@ The refund is sent once and never retried; if no answer comes back, gw looks it 
     return {refund: await askRefund(given, {...deps, prompter: await this.factory.prompter(), made: await madeRecords(this.factory, deps.client)})}
   }
 
+  /** No purchase: a card, and the amount and reference that no purchase can give. */
+  private async unmatched(flags: {amount?: number; reference?: string; currency?: string; 'customer-ip'?: string} & import('../../cli/card-input.js').CardFlags, metadata?: Record<string, string>): Promise<UnmatchedRefundInput> {
+    const [{cardFor}, {UsageError}] = await Promise.all([import('../../cli/card-input.js'), import('../../errors.js')])
+    const cardGiven = flags['card-token'] !== undefined || flags['card-number'] !== undefined || flags.card !== undefined
+    if (!cardGiven) throw new UsageError('give --transaction-id, the purchase to refund; or, for an unmatched refund, a card (--card-token, --card-number, or --card -)', 'See gw refund create --help for examples.')
+    const missing = [flags.amount === undefined && '--amount', flags.reference === undefined && '--reference'].filter(Boolean)
+    if (missing.length > 0) throw new UsageError(`an unmatched refund needs ${missing.join(' and ')}: no purchase gives ${missing.length > 1 ? 'them' : 'it'}`)
+    const card = flags['card-token'] === undefined ? await cardFor(flags, this.factory) : {token: flags['card-token']}
+    if (!card) throw new UsageError('give the card for the unmatched refund: --card-holder, --card-number, --card-expiry and --cvv, or --card -')
+    return {amount: flags.amount!, reference: flags.reference!, currency: flags.currency ?? 'AUD', card, metadata}
+  }
+
   protected async operate(input: RefundCreateInput) {
+    if ('unmatched' in input) {
+      const [{submitUnmatchedRefund}, {settle}] = await Promise.all([import('../../operations/unmatched-refunds.js'), import('../../output/sent.js')])
+      return settle(this.io, await submitUnmatchedRefund(input.unmatched, await this.factory.deps()))
+    }
     if ('batch' in input) {
       const [{refundBatch}, {runBatch}, {batchDeps}] = await Promise.all([import('../../batch/kinds.js'), import('../../batch/run-batch.js'), import('../../cli/batch-deps.js')])
       return new ExitStatus(await runBatch(refundBatch, input.batch, batchDeps(this.factory)))

@@ -69,3 +69,34 @@ describe("gw's client reads the recorded answers of the operations beyond the co
     expect(readPaging(recorded.liveListPage)).toEqual({page: 0, pages: 2373, total: 23730})
   })
 })
+
+describe('the endpoints beyond the contract', () => {
+  it('reads /ping bare, without an envelope, and a refusal of it as the refusal', async () => {
+    const {readRecord} = await import('../../../src/api/responses.js')
+    const {endpoints} = await import('../../../src/api/endpoints.js')
+    const text = JSON.stringify(recorded.ping)
+    expect(readRecord(endpoints.health.ping, {status: 200, text}).record).toEqual(recorded.ping)
+    expect(() => readRecord(endpoints.health.ping, {status: 401, text: '{}'})).toThrow(/HTTP 401/)
+    expect(() => readRecord(endpoints.health.ping, {status: 200, text: 'pong'})).toThrow(/not JSON/)
+  })
+
+  it('reads a capture, a void, an increment and the settlement look-up through their endpoints', async () => {
+    const {readRecord} = await import('../../../src/api/responses.js')
+    const {endpoints} = await import('../../../src/api/endpoints.js')
+    const ok = (response: unknown) => ({status: 200, text: JSON.stringify({successful: true, response, errors: [], test: true})})
+    expect(readRecord(endpoints.purchases.capture, ok(recorded.captured)).record).toEqual(recorded.captured)
+    expect(readRecord(endpoints.purchases.void, ok(recorded.voidedPurchase2017)).record).toEqual(recorded.voidedPurchase2017)
+    expect(readRecord(endpoints.refunds.void, ok(recorded.voidedRefund2018)).record).toEqual(recorded.voidedRefund2018)
+    expect(readRecord(endpoints.purchases.increment, ok(recorded.incremented)).record).toEqual(recorded.incremented)
+    expect(readRecord(endpoints.purchases.settlement, {status: 200, text: JSON.stringify(recorded.settlement)}).record).toEqual(recorded.settlement.response)
+    expect(readRecord(endpoints.webHooks.update, ok(recorded.updatedWebHook)).record).toEqual(recorded.updatedWebHook)
+    expect(() => readRecord(endpoints.purchases.capture, {status: 200, text: JSON.stringify(recorded.overCapture)})).toThrow('Capture amount cannot be greater then the original authorised amount')
+  })
+
+  it('finds a hand-written settlement path as the settlement look-up, not a purchase named settlement', async () => {
+    const {endpointAt, endpoints} = await import('../../../src/api/endpoints.js')
+    expect(endpointAt('GET', '/v1.0/purchases/settlement?from=2026/01/01&to=2026/01/02')).toBe(endpoints.purchases.settlement)
+    expect(endpointAt('POST', '/v1.0/purchases/void')).toBe(endpoints.purchases.void)
+    expect(endpointAt('POST', '/v1.0/purchases/071-P-1/capture')).toBe(endpoints.purchases.capture)
+  })
+})

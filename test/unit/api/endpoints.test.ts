@@ -42,25 +42,38 @@ describe('paramsAt: the id a hand-written path names, for a live confirmation', 
 })
 
 describe('the safety facts of the table', () => {
-  it('only the purchase and refund POSTs move money, and both are confirmed by amount', () => {
+  it('only the purchase and refund POSTs (a refund matched or not) move money by reference, and each is confirmed by amount', () => {
     const money = allEndpoints().filter((endpoint) => endpoint.movesMoney)
-    expect(money.map((endpoint) => `${endpoint.method} ${endpoint.path} ${endpoint.confirm}`)).toEqual(['POST /v1.0/purchases amount', 'POST /v1.0/refunds amount'])
+    expect(money.map((endpoint) => `${endpoint.method} ${endpoint.path} ${endpoint.confirm}`)).toEqual(['POST /v1.0/purchases amount', 'POST /v1.0/refunds amount', 'POST /v1.0/refunds amount'])
   })
 
-  it("deletes and stopping a subscription's or payment plan's billing are confirmed by id", () => {
+  it('captures and increments are confirmed by amount, voids by id, and every follow-up is looked up by its id', () => {
+    const followUps = allEndpoints().filter((endpoint) => endpoint.followsUp)
+    expect(followUps.map((endpoint) => `${endpoint.method} ${endpoint.path} ${endpoint.confirm ?? 'none'} ${endpoint.followsUp!.noun}`)).toEqual([
+      'POST /v1.0/purchases/{id}/capture amount purchase',
+      'POST /v1.0/purchases/void id purchase',
+      'PUT /v1.0/purchases/{id} amount purchase',
+      'PUT /v1.0/purchases/{id} none purchase',
+      'POST /v1.0/refunds/void id refund',
+    ])
+  })
+
+  it("deletes, voids and stopping a subscription's or payment plan's billing are confirmed by id", () => {
     const byId = allEndpoints().filter((endpoint) => endpoint.confirm === 'id')
     expect(byId.map((endpoint) => `${endpoint.method} ${endpoint.path}`).sort()).toEqual([
       'DELETE /v1.0/customers/{id}.json',
       'DELETE /v1.0/direct_debits/{id}',
       'DELETE /v1.0/payment_plans/{id}',
       'DELETE /v1.0/web_hooks/{id}',
+      'POST /v1.0/purchases/void',
+      'POST /v1.0/refunds/void',
       'PUT /v1.0/payment_plans/{id}',
       'PUT /v1.0/subscriptions/{id}.json',
     ])
   })
 
   it('what sets up or debits money without a card answer (payment plans, direct debits) is confirmed by amount, a debit read in dollars', () => {
-    const byAmount = allEndpoints().filter((endpoint) => endpoint.confirm === 'amount' && !endpoint.movesMoney)
+    const byAmount = allEndpoints().filter((endpoint) => endpoint.confirm === 'amount' && !endpoint.movesMoney && !endpoint.followsUp)
     expect(byAmount.map((endpoint) => `${endpoint.method} ${endpoint.path}${endpoint.dollars ? ' dollars' : ''}`)).toEqual(['POST /v1.0/payment_plans', 'POST /v1.0/direct_debits dollars'])
   })
 

@@ -84,3 +84,28 @@ describe('verifyFound asks the gateway what the comparison needs, and believes n
     await expect(verifyFound('refund', refundSent, liveRefund, lookups(new InterruptedError('SIGINT')), 'recovered')).rejects.toBeInstanceOf(InterruptedError)
   })
 })
+
+describe('an unmatched refund, which names no purchase', () => {
+  const card = {card_holder: liveRefund.card_holder, card_number: '5123456789012346', currency: liveRefund.currency}
+  const sent = {amount: 5000, reference: 'refund-1042-a', ...card}
+
+  it('is held against the card sent, asking the gateway nothing', async () => {
+    const gateway = lookups()
+    await expect(verifyFound('refund', sent, liveRefund, gateway, 'recovered')).resolves.toMatchObject({outcome: 'approved', source: 'recovered'})
+    expect(gateway.asked).toEqual([])
+  })
+
+  it('to another card, or another holder, is not the refund sent', async () => {
+    const other = {...sent, card_number: '4111111111111111'}
+    await expect(verifyFound('refund', other, liveRefund, lookups(), 'recovered')).resolves.toMatchObject({outcome: 'unknown', reason: {why: 'different', differences: [{field: 'card_number', against: 'purchase'}]}})
+    const holder = {...sent, card_holder: 'Someone Else'}
+    await expect(verifyFound('refund', holder, liveRefund, lookups(), 'earlier')).resolves.toMatchObject({outcome: 'taken', differences: [{field: 'card_holder', expected: 'Someone Else'}]})
+  })
+
+  it('sent by a token, its card cannot be checked: unknown, and nothing asked', async () => {
+    const gateway = lookups()
+    const byToken = {amount: 5000, reference: 'refund-1042-a', card_token: 'abcd'}
+    await expect(verifyFound('refund', byToken, liveRefund, gateway, 'recovered')).resolves.toMatchObject({outcome: 'unknown', reason: {why: 'unchecked', unchecked: ['purchase refunded']}})
+    expect(gateway.asked).toEqual([])
+  })
+})

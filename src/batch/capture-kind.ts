@@ -1,0 +1,62 @@
+import * as rules from '../api/schemas/rules.js'
+import {asSent, captureAmount, findEarlierFollowUp, sendFollowUp} from '../operations/follow-ups.js'
+import type {BatchKind} from './kinds.js'
+import type {RowSchema} from './rows.js'
+
+/** A capture row: the authorization's id, and the amount to capture (none: all that was authorized, looked up when the row is sent). */
+export interface CaptureInput {
+  id: string
+  amount?: number
+}
+
+/** What a capture row sends; its id is the row's key in the journal (`reference`), as an authorization is captured once. */
+export type CaptureBody = {
+  id: string
+  amount: number
+  reference: string
+}
+
+
+export const captureRows: RowSchema<CaptureInput> = {
+  required: ['id'],
+  optional: ['amount'],
+  example: 'id,amount',
+  read(fields) {
+    const errors: string[] = []
+    const id = rules.notBlank(fields.id ?? '')
+    if ('problem' in id) errors.push(`id ${id.problem}`)
+    const blank = fields.amount === '' || fields.amount === undefined
+    const amount = blank ? undefined : rules.amount(fields.amount!)
+    if (amount && 'problem' in amount) errors.push(`amount ${amount.problem}`)
+    const reference = 'value' in id ? id.value : undefined
+    if (errors.length > 0 || reference === undefined) return {errors, reference}
+    return {input: {id: reference, amount: amount && 'value' in amount ? amount.value : undefined}, reference}
+  },
+}
+
+const asked = (input: CaptureInput) => ({id: input.id, amount: input.amount})
+
+/**
+ * `gw purchase capture --input FILE`: each authorization captured once, journaled as purchases
+ * are (design.md §5). A row an earlier run sent with no answer kept is looked up by its id: captured
+ * for its amount is done, not captured is sent once the gateway's processing window is over, and
+ * captured for another amount is refused, never captured twice.
+ */
+export const captureBatch: BatchKind<CaptureInput, CaptureBody> = {
+  noun: 'purchase',
+  commandId: 'purchase capture',
+  schema: captureRows,
+  preview: asked,
+  sender: (deps) => ({
+    noun: 'purchase',
+    request: async (input) => ({id: input.id, amount: input.amount ?? (await captureAmount(input.id, deps)), reference: input.id}),
+    asksFirst: (input) => input.amount === undefined,
+    send: async (body) => asSent(await sendFollowUp({kind: 'capture', id: body.id, amount: body.amount}, deps), body),
+    findEarlier: async (body) => {
+      const found = await findEarlierFollowUp({kind: 'capture', id: body.id, amount: body.amount}, deps)
+      return found && asSent(found, body)
+    },
+    asked,
+    money: (body, record) => ({amount: body.amount, currency: typeof record?.currency === 'string' ? record.currency : undefined}),
+  }),
+}

@@ -1,0 +1,56 @@
+import {readIds} from '../batch/input.js'
+import type {GwError} from '../errors.js'
+import type {GwRecord} from '../operations/deps.js'
+import type {FollowedUp, FollowUp} from '../operations/follow-ups.js'
+import type {Factory} from './factory.js'
+import {SomeFailed} from './reporter.js'
+import {toGwError} from './to-gw-error.js'
+
+/**
+ * A follow-up as a command reports it (a capture, a void, an increment, an extension): what a
+ * person should hear besides the record on stderr (done before, so nothing changed now; or found
+ * done after a lost answer), then the record as the result, or the failure it exits with.
+ */
+export function settleFollowUp(f: Pick<Factory, 'io'>, {followUp, outcome, failure}: FollowedUp): GwRecord {
+  if (outcome.outcome === 'done' && outcome.source === 'earlier') f.io.err(`${cap(describe(followUp))} was done before: nothing changed now.\n`)
+  if (outcome.outcome === 'done' && outcome.source === 'recovered') f.io.err(`No answer came back, but ${followUp.id} shows the ${WORD[followUp.kind]} done.\n`)
+  if (failure) throw failure
+  return (outcome as {record: GwRecord}).record
+}
+
+const WORD = {capture: 'capture', void: 'void', increment: 'increment', extend: 'extension'} as const
+
+function describe(followUp: FollowUp): string {
+  return `${WORD[followUp.kind]} of ${followUp.id}`
+}
+
+function cap(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1)
+}
+
+/**
+ * One follow-up per id, given as arguments, `-` (one a line on stdin) or --input FILE: each sent
+ * once, in the order given. One id renders as a record; several print a record each as it is done,
+ * a failure said on stderr while the rest still run, and the exit code is the worst (design.md §4).
+ */
+export async function followUpIds(f: Factory, argv: string[], input: string | undefined, noun: string, make: (id: string) => FollowUp): Promise<GwRecord | undefined> {
+  const [{ids, batch}, {sendFollowUp}] = await Promise.all([readIds(argv, f.io, noun, input), import('../operations/follow-ups.js')])
+  const deps = await f.deps()
+  if (!batch && ids.length === 1) return settleFollowUp(f, await sendFollowUp(make(ids[0]!), deps))
+  const {renderRecord, renderError} = await import('../output/render.js')
+  let worst: GwError | undefined
+  let failed = 0
+  for (const id of ids) {
+    try {
+      await renderRecord(f.io, settleFollowUp(f, await sendFollowUp(make(id), deps)), f.columns, f.render)
+    } catch (err) {
+      const error = toGwError(err, {name: f.commandName, flags: []})
+      if (error.kind === 'interrupted') throw err
+      failed++
+      renderError(f.io, error, {...f.render, subject: id})
+      if (!worst || error.exitCode > worst.exitCode) worst = error
+    }
+  }
+  if (worst) throw new SomeFailed(`${failed} of ${ids.length} failed`, worst)
+  return undefined
+}
