@@ -106,13 +106,13 @@ async function poolScriptRound(work, round) {
   }
 }
 
-async function gwRound(work, round) {
+async function gwRound(work, round, gw = GW, name = 'gw') {
   const {sandbox, ids} = await gatewayWithPurchases()
   try {
-    const file = join(work, `refunds-${round}.csv`)
-    writeFileSync(file, refundsCsv(ids, `gw-${round}`))
+    const file = join(work, `refunds-${name}-${round}.csv`)
+    writeFileSync(file, refundsCsv(ids, `${name}-${round}`))
     const started = performance.now()
-    const result = spawnSync(process.execPath, [GW, 'refund', 'create', '--input', file, '--concurrency', String(CONCURRENCY)], {env: gwEnv(work, sandbox.url), encoding: 'utf8', maxBuffer: 256 * 1024 * 1024})
+    const result = spawnSync(process.execPath, [gw, 'refund', 'create', '--input', file, '--concurrency', String(CONCURRENCY)], {env: gwEnv(work, sandbox.url), encoding: 'utf8', maxBuffer: 256 * 1024 * 1024})
     const ms = performance.now() - started
     const approved = result.stdout.split('\n').filter((line) => line.includes('"status":"approved"')).length
     if (result.status !== 0 || approved !== REFUNDS) throw new Error(`gw refund create --input exited ${result.status} with ${approved} approved: ${result.stderr}`)
@@ -138,6 +138,16 @@ async function loopRate(work) {
     await sandbox.stop()
   }
 }
+
+let homes = 0
+
+/**
+ * BENCH_GW_BASE names another gw's bin/run.js (a build of the commit before a change): its rounds
+ * alternate with this gw's and the Pool script's, each a ratio to the script in the same run.
+ * BENCH_QUICK=1 leaves out the warm Pool, the shell loop and the long send.
+ */
+const BASE = process.env.BENCH_GW_BASE
+const QUICK = process.env.BENCH_QUICK === '1'
 
 const LONG_SEND = Number(process.env.BENCH_LONG_SEND ?? 60_000)
 
@@ -167,20 +177,35 @@ async function memoryOverALongSend(work) {
 }
 
 function gwEnv(work, url) {
-  return {...process.env, XDG_CONFIG_HOME: join(work, 'config'), XDG_DATA_HOME: join(work, 'data'), GW_BASE_URL: url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', CI: '1'}
+  return {...process.env, XDG_CONFIG_HOME: join(work, 'config'), XDG_DATA_HOME: join(work, 'data', String(++homes)), GW_BASE_URL: url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', CI: '1'}
+}
+
+/** Each round's ratio of `rates` to `to`, measured in that round. */
+function perRound(rates, to) {
+  return rates.map((rate, i) => `${(rate / to[i]).toFixed(2)}x`).join(', ')
 }
 
 export default async function bench() {
   const work = mkdtempSync(join(tmpdir(), 'gw-bench-batch-'))
-  const rates = {pool: [], script: [], gw: []}
+  const rates = {pool: [], script: [], gw: [], base: []}
   for (let round = 0; round < ROUNDS; round++) {
     // Which goes first alternates, so none always meets a warmer machine.
-    const order = [async () => rates.pool.push(await poolRound()), async () => rates.script.push(await poolScriptRound(work, round)), async () => rates.gw.push(await gwRound(work, round))]
+    const order = [async () => rates.script.push(await poolScriptRound(work, round)), async () => rates.gw.push(await gwRound(work, round))]
+    if (!QUICK) order.unshift(async () => rates.pool.push(await poolRound()))
+    if (BASE) order.push(async () => rates.base.push(await gwRound(work, round, BASE, 'base')))
     for (const measure of round % 2 === 0 ? order : order.reverse()) await measure()
+  }
+  const rounds = (list) => list.map((r) => r.toFixed(0)).join(', ')
+  if (QUICK) {
+    const scriptRate = median(rates.script)
+    console.log(`refunds: ${REFUNDS} x ${ROUNDS} rounds at concurrency ${CONCURRENCY}; load ${readFileSync('/proc/loadavg', 'utf8').split(' ', 3).join(' ')}`)
+    console.log(`raw undici Pool, as a script:   ${scriptRate.toFixed(0)} refunds/s (rounds ${rounds(rates.script)})`)
+    console.log(`gw refund create --input:       ${median(rates.gw).toFixed(0)} refunds/s (rounds ${rounds(rates.gw)}): ${(median(rates.gw) / scriptRate).toFixed(2)}x the script (each round's: ${perRound(rates.gw, rates.script)})`)
+    if (BASE) console.log(`baseline gw (${BASE}): ${median(rates.base).toFixed(0)} refunds/s (rounds ${rounds(rates.base)}): ${(median(rates.base) / scriptRate).toFixed(2)}x the script (each round's: ${perRound(rates.base, rates.script)})`)
+    return
   }
   const loop = await loopRate(work)
   const [poolRate, scriptRate, gwRate] = [median(rates.pool), median(rates.script), median(rates.gw)]
-  const rounds = (list) => list.map((r) => r.toFixed(0)).join(', ')
   console.log(`refunds: ${REFUNDS} x ${ROUNDS} rounds at concurrency ${CONCURRENCY}, each against a fresh local gateway holding ${REFUNDS} purchases`)
   console.log(`raw undici Pool, warm:          ${poolRate.toFixed(0)} refunds/s (rounds ${rounds(rates.pool)}; in this process, its start left out)`)
   console.log(`raw undici Pool, as a script:   ${scriptRate.toFixed(0)} refunds/s (rounds ${rounds(rates.script)}; a process of its own reading the CSV, as gw is)`)

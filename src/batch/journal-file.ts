@@ -3,7 +3,8 @@ import type {DatabaseSync} from 'node:sqlite'
 import {pathToFileURL} from 'node:url'
 import {LockHeldError} from '../lib/lock-file.js'
 import {eachLine, fromLines, readWholeLines} from './journal-older.js'
-import {DatabaseLockedError, isHeldHere, type LockedDatabase, NotADatabaseError, nodeSqlite, openLockedDatabase, primaryCode, systemError} from '../lib/locked-database.js'
+import {DatabaseLockedError, holdHere, isHeldHere, lockableFile, type LockedDatabase, lockRefusal, NotADatabaseError, nodeSqlite, openLockedDatabase, primaryCode, systemError, TAKE_LOCK} from '../lib/locked-database.js'
+import type {JournalReply, JournalRequest, JournalWorker} from './journal-worker.js'
 
 // A batch journal's file (design.md §5): a SQLite database of one table holding the journal's
 // entries in order, each the JSON text an NDJSON journal held as a line. Its writer holds the
@@ -47,14 +48,22 @@ export function journalFormat(file: string): JournalFormat {
   }
 }
 
-/** A journal this process holds for writing, until close(). */
+/**
+ * A journal this process holds for writing, until close(): by a connection on this thread
+ * (openJournalFile), whose calls return once done, or on a worker's (openJournalInWorker), whose
+ * calls return promises of the same.
+ */
 export interface JournalFile {
   readonly path: string
   /** Every entry written so far, in order. */
-  lines(): string[]
-  /** Writes the entries in one transaction: durable when it returns (synchronous FULL); throws, leaving none of them, when it cannot. */
-  append(lines: readonly string[], beforeCommit?: () => void): void
-  close(): void
+  lines(): string[] | Promise<string[]>
+  /**
+   * Writes the entries in one transaction: durable when it returns or its promise resolves
+   * (synchronous FULL); throws or rejects, leaving none of them, when it cannot. `beforeCommit`
+   * runs once they are in, before the commit: what it throws fails the append.
+   */
+  append(lines: readonly string[], beforeCommit?: () => void): void | Promise<void>
+  close(): void | Promise<void>
 }
 
 /** Why a journal cannot be opened for writing, for Journal.open to say. */
@@ -75,24 +84,12 @@ export class JournalFileError extends Error {
  * one); the system's error (code ENOSPC, EACCES...) when it cannot be written.
  */
 export function openJournalFile(file: string): JournalFile {
-  const before = statSync(file, {throwIfNoEntry: false})
-  if (before?.isDirectory()) throw new JournalFileError('directory')
-  const format = journalFormat(file)
-  if (format === 'lines') {
-    try {
-      fromLines(file, JOURNAL_SCHEMA)
-    } catch (err) {
-      if (err instanceof LockHeldError) throw new JournalFileError('locked', {pid: err.pid})
-      throw err
-    }
-  }
+  readyToLock(file)
   let locked: LockedDatabase
   try {
     locked = openLockedDatabase(file)
   } catch (err) {
-    if (err instanceof DatabaseLockedError) throw new JournalFileError('locked', {pid: err.pid})
-    if (err instanceof NotADatabaseError) throw new JournalFileError('not-a-journal')
-    throw err
+    throw refused(err)
   }
   const {db} = locked
   try {
@@ -127,6 +124,93 @@ export function openJournalFile(file: string): JournalFile {
       locked.close()
     },
   }
+}
+
+/** What openJournalFile does before it takes the lock: a folder refused, an older gw's NDJSON journal made a database. */
+function readyToLock(file: string): void {
+  const before = statSync(file, {throwIfNoEntry: false})
+  if (before?.isDirectory()) throw new JournalFileError('directory')
+  if (journalFormat(file) === 'lines') {
+    try {
+      fromLines(file, JOURNAL_SCHEMA)
+    } catch (err) {
+      if (err instanceof LockHeldError) throw new JournalFileError('locked', {pid: err.pid})
+      throw err
+    }
+  }
+}
+
+/** An error of taking the lock as openJournalFile throws it. */
+function refused(err: unknown): unknown {
+  if (err instanceof DatabaseLockedError) return new JournalFileError('locked', {pid: err.pid})
+  if (err instanceof NotADatabaseError) return new JournalFileError('not-a-journal')
+  return err
+}
+
+/**
+ * openJournalFile, its connection and lock on `worker`'s thread (journal-worker.ts): each commit
+ * syncs there, this thread free meanwhile. Rejects as openJournalFile throws; the worker is ended
+ * when the journal cannot be opened, and when it is closed.
+ */
+export async function openJournalInWorker(file: string, worker: JournalWorker): Promise<JournalFile> {
+  let release: () => void
+  try {
+    readyToLock(file)
+    let opened: JournalReply
+    try {
+      opened = await worker.ask({op: 'open', file: lockableFile(file), takeLock: TAKE_LOCK, schema: JOURNAL_SCHEMA, journalId: JOURNAL_ID})
+    } catch (err) {
+      throw refused(err)
+    }
+    if (opened.error) throw refused(lockRefusal(file, asError(opened.error)))
+    if (opened.notAJournal) throw new JournalFileError('not-a-journal')
+    release = holdHere(file)
+  } catch (err) {
+    await worker.end()
+    throw err
+  }
+  let open = true
+  const answered = async (request: JournalRequest): Promise<JournalReply> => {
+    // As a closed connection of node:sqlite says it.
+    if (!open) throw Object.assign(new Error('database is not open'), {code: 'ERR_INVALID_STATE'})
+    const reply = await worker.ask(request)
+    if (reply.error) throw systemError(asError(reply.error))
+    return reply
+  }
+  return {
+    path: file,
+    lines: async () => (await answered({op: 'lines'})).lines!,
+    async append(lines, beforeCommit) {
+      if (!beforeCommit) {
+        await answered({op: 'append', lines, probe: false})
+        return
+      }
+      await answered({op: 'append', lines, probe: true})
+      let verdict: unknown
+      try {
+        beforeCommit()
+      } catch (err) {
+        verdict = err
+      }
+      await answered({op: 'verdict', commit: verdict === undefined})
+      if (verdict !== undefined) throw verdict
+    },
+    async close() {
+      if (!open) return
+      open = false
+      try {
+        await worker.ask({op: 'close'})
+      } finally {
+        release()
+        await worker.end()
+      }
+    },
+  }
+}
+
+/** A worker's error as node:sqlite threw it there: its message, and SQLite's or the system's code. */
+function asError({message, errcode, code}: NonNullable<JournalReply['error']>): Error {
+  return Object.assign(new Error(message), errcode === undefined ? {} : {errcode}, code === undefined ? {} : {code})
 }
 
 function readLines(db: DatabaseSync): string[] {

@@ -3,7 +3,8 @@ import {dirname, resolve} from 'node:path'
 import {UsageError, WriteError} from '../errors.js'
 import {realPath} from '../lib/file-identity.js'
 import {syncDirectory} from '../lib/sync-directory.js'
-import {type JournalFile, JournalFileError, openJournalFile} from './journal-file.js'
+import {type JournalFile, JournalFileError, openJournalInWorker} from './journal-file.js'
+import {type JournalWorker, startJournalWorker} from './journal-worker.js'
 import {type Header, type Intent, notAJournal, readEntries, type Result, type Withdrawal} from './journal-entries.js'
 import {type JournalInput, type JournalTarget, journalTarget, unreadable} from './journal-identity.js'
 import {standingOf} from './journal-state.js'
@@ -16,8 +17,8 @@ export {defaultJournalPath, inputHash, type JournalInput, type JournalTarget, jo
 export interface JournalDisk {
   /** The journal's entries so far, in order; rejects when they cannot be read. */
   read(file: JournalFile): Promise<string[]>
-  /** Writes the entries in one transaction, durable when it returns; throws, leaving none of them, when it cannot. */
-  append(file: JournalFile, lines: readonly string[]): void
+  /** Writes the entries in one transaction, durable when it returns (or its promise resolves); throws or rejects, leaving none of them, when it cannot. */
+  append(file: JournalFile, lines: readonly string[]): void | Promise<void>
 }
 
 const realDisk: JournalDisk = {read: async (file) => file.lines(), append: (file, lines) => file.append(lines)}
@@ -32,13 +33,17 @@ export interface JournalOptions {
   references?: {has(reference: string): boolean}
   /** In place of the real disk's, for a test to fail them. */
   disk?: Partial<JournalDisk>
+  /** The worker that will hold the journal (journal-worker.ts), started early so that it loads meanwhile; one is started when none is given. */
+  worker?: JournalWorker
 }
 
 /**
  * A batch's journal (design.md §5): its entries in a SQLite file held under the kernel's lock
  * (journal-file.ts), intent before a row is sent and result after, each committed (synchronous
  * FULL) before the send or the report it precedes. Entries that arrive in one turn of the event
- * loop go together in one commit (group commit), so N rows in flight cost about one commit, not N.
+ * loop go together in one commit (group commit), so N rows in flight cost about one commit, not N;
+ * commits run on the journal's worker thread, one at a time, the entries that arrive meanwhile
+ * making the next group.
  * A commit that fails fails every entry in it and leaves none of them: an entry counts only once
  * committed. Only the earlier runs' entries are kept in memory.
  */
@@ -78,9 +83,10 @@ export class Journal {
       real = realPath(path)
       await mkdir(dirname(real), {recursive: true, mode: 0o700})
     } catch (err) {
+      await options.worker?.end()
       throw journalError(path, err)
     }
-    const file = openFile(path, real)
+    const file = await openFile(path, real, options.worker ?? startJournalWorker())
     try {
       const lines = await disk.read(file).catch((err: NodeJS.ErrnoException) => Promise.reject(unreadable(path, err)))
       const entries = lines.length === 0 ? undefined : readEntries(path, lines.join('\n') + '\n', {command, input, target})
@@ -101,7 +107,7 @@ export class Journal {
       }
       return journal
     } catch (err) {
-      file.close()
+      await file.close()
       throw journalError(path, err)
     }
   }
@@ -125,7 +131,7 @@ export class Journal {
     try {
       await this.flushing
     } finally {
-      this.file.close()
+      await this.file.close()
     }
   }
 
@@ -139,6 +145,7 @@ export class Journal {
 
   private async flush(): Promise<void> {
     // Waits out this turn of the event loop: the answers that came in it are committed together.
+    // While a group commits (on the journal's worker), the entries that come meanwhile make the next.
     await new Promise((resolve) => setImmediate(resolve))
     while (this.pending.length > 0) {
       const lines = this.pending
@@ -146,7 +153,7 @@ export class Journal {
       this.pending = []
       this.waiting = []
       try {
-        this.disk.append(this.file, lines)
+        await this.disk.append(this.file, lines)
         for (const waiter of waiting) waiter.resolve()
       } catch (err) {
         const failure = journalError(this.path, err)
@@ -162,10 +169,10 @@ export class Journal {
  * journaled yet. The lock is the kernel's on the file itself (journal-file.ts): a symlink, a bind
  * mount, a new name after a rename or another TMPDIR finds it held, and it ends with its process.
  */
-function openFile(path: string, file: string): JournalFile {
+async function openFile(path: string, file: string, worker: JournalWorker): Promise<JournalFile> {
   const same = file === resolve(path) ? '' : ` (the same file as ${file})`
   try {
-    return openJournalFile(file)
+    return await openJournalInWorker(file, worker)
   } catch (err) {
     if (!(err instanceof JournalFileError)) throw journalError(path, err)
     if (err.reason === 'directory') throw unreadable(path, Object.assign(new Error('it is a directory'), {code: 'EISDIR'}))

@@ -9,6 +9,7 @@ import {noteJournalPlace} from './journaled-refunds.js'
 import {defaultJournalPath, Journal, type JournalInput, type JournalOptions, journalTarget, lockSameBatch} from './journal.js'
 import {type Entries, peekJournal, STDIN} from './journal-entries.js'
 import {journalState, standingOf} from './journal-state.js'
+import {type JournalWorker, startJournalWorker} from './journal-worker.js'
 import type {BatchKind} from './kinds.js'
 import {openBatch} from './read.js'
 import {askedAbout, checkedRows, type InvalidRow, journaledReference, type Scan, scanRows, validRows, withJournaledReferences} from './rows.js'
@@ -26,6 +27,8 @@ import {type BatchSource, batchSource} from './source.js'
  */
 export async function runBatch<Input, Body extends object>(kind: BatchKind<Input, Body>, flags: BatchFlags, f: BatchDeps): Promise<number> {
   const {io} = f
+  // The journal's thread (journal-worker.ts) loads while the rows are read and checked.
+  const worker = flags['dry-run'] ? undefined : startJournalWorker()
   const source = await batchSource(flags.input, io, new UsageError('--input - reads the batch from stdin, but stdin is a terminal', `Pipe it in, e.g. gw ${kind.commandId} --input - < ${kind.noun}s.csv`))
   try {
     const scan = await scanRows(await openBatch(source.path), kind.schema, source.name)
@@ -36,8 +39,10 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
     }
     if (flags['dry-run']) return await dryRun(kind, source.path, scan, io, await earlierRun(kind, flags, f, source, scan.key), await kind.dryReferences?.(f, scan.derivedShaped))
     if (scan.valid === 0) throw new UsageError(`${source.name} has no valid rows: nothing was sent`)
-    return await send(kind, flags, f, source, scan, invalid)
+    return await send(kind, flags, f, source, scan, invalid, worker)
   } finally {
+    // Ended by its journal's close once it had one; here when none was opened.
+    await worker?.end()
     await source.dispose()
   }
 }
@@ -127,6 +132,7 @@ async function send<Input, Body extends object>(
   source: BatchSource,
   scan: Scan<Input>,
   invalid: InvalidRow[],
+  worker: JournalWorker | undefined,
 ): Promise<number> {
   const {io} = f
   const {baseUrl, username} = await f.target()
@@ -135,7 +141,7 @@ async function send<Input, Body extends object>(
   const input: JournalInput = {path: source.realPath, sha256: scan.key}
   // Kept from an earlier run: the input's rows, and the references derived for its rows that give none (rows.ts withJournaledReferences).
   const references = {has: (reference: string) => scan.references.has(reference) || (scan.unreferenced > 0 && derivedFrom(reference) !== undefined)}
-  const journal = await openJournal(flags.journal, f.dataDir, baseUrl, {command: kind.commandId, input, now: new Date(), target, references})
+  const journal = await openJournal(flags.journal, f.dataDir, baseUrl, {command: kind.commandId, input, now: new Date(), target, references, worker})
   try {
     // In the words a stopped run used: the rows in doubt are looked up before anything is sent.
     io.err(`Journal: ${journal.path}${journal.resumed ? ` (resuming: ${journalStateText(journalState(journal, scan.valid))})` : ''}\n`)

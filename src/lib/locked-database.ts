@@ -58,29 +58,16 @@ const HELD = new Set<string>()
  * a folder that is not there, ENOSPC for a full disk) when it cannot be opened for writing.
  */
 export function openLockedDatabase(path: string): LockedDatabase {
-  const file = realPath(path)
-  const before = statSync(file, {throwIfNoEntry: false})
-  if (before && !before.isFile()) throw new NotADatabaseError(file, before.isDirectory() ? 'it is a directory' : 'it is not a regular file')
-  // Asked before any descriptor of it is opened here: closing one would give up this process's lock.
-  if (before && HELD.has(fileId(before))) throw new DatabaseLockedError(file, process.pid)
-  // Made with its mode, and tried for writing: SQLite would open an unwritable file read-only, and fail only at its first write.
-  closeSync(openSync(file, constants.O_RDWR | constants.O_CREAT, 0o600))
+  const file = lockableFile(path)
   const {DatabaseSync} = nodeSqlite()
   const db = new DatabaseSync(file)
   try {
-    db.exec('PRAGMA locking_mode = EXCLUSIVE')
-    // In EXCLUSIVE mode the lock a transaction takes is kept once it ends: until close.
-    db.exec('BEGIN EXCLUSIVE')
-    db.exec('COMMIT')
+    db.exec(TAKE_LOCK)
   } catch (err) {
     db.close()
-    const code = primaryCode(err)
-    if (code === SQLITE_BUSY) throw new DatabaseLockedError(file, lockHolder(file, readLocks()))
-    if (code === SQLITE_NOTADB) throw new NotADatabaseError(file, 'its first bytes are no database header')
-    throw systemError(err)
+    throw lockRefusal(file, err)
   }
-  const id = fileId(statSync(file))
-  HELD.add(id)
+  const release = holdHere(file)
   let open = true
   return {
     db,
@@ -88,10 +75,51 @@ export function openLockedDatabase(path: string): LockedDatabase {
     close() {
       if (!open) return
       open = false
-      HELD.delete(id)
+      release()
       db.close()
     },
   }
+}
+
+/**
+ * What takes the kernel's lock on a database just opened, kept until its connection closes: in
+ * EXCLUSIVE mode the lock a transaction takes is kept once it ends. Run by the connection that
+ * holds the file, on whichever thread of this process owns it (journal-worker.ts).
+ */
+export const TAKE_LOCK = 'PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; COMMIT'
+
+/**
+ * The real path of the database at `path`, made (empty, its owner's alone) when there is none and
+ * tried for writing, for a connection to open and lock (TAKE_LOCK): openLockedDatabase's first
+ * half. Throws as openLockedDatabase does, before any connection is opened.
+ */
+export function lockableFile(path: string): string {
+  const file = realPath(path)
+  const before = statSync(file, {throwIfNoEntry: false})
+  if (before && !before.isFile()) throw new NotADatabaseError(file, before.isDirectory() ? 'it is a directory' : 'it is not a regular file')
+  // Asked before any descriptor of it is opened here: closing one would give up this process's lock.
+  if (before && HELD.has(fileId(before))) throw new DatabaseLockedError(file, process.pid)
+  // Made with its mode, and tried for writing: SQLite would open an unwritable file read-only, and fail only at its first write.
+  closeSync(openSync(file, constants.O_RDWR | constants.O_CREAT, 0o600))
+  return file
+}
+
+/** Why TAKE_LOCK failed on `file`, as openLockedDatabase throws it: held by another, no database, or the system's error. */
+export function lockRefusal(file: string, err: unknown): unknown {
+  const code = primaryCode(err)
+  if (code === SQLITE_BUSY) return new DatabaseLockedError(file, lockHolder(file, readLocks()))
+  if (code === SQLITE_NOTADB) return new NotADatabaseError(file, 'its first bytes are no database header')
+  return systemError(err)
+}
+
+/**
+ * Notes that this process now holds `file` (its lock taken, on any thread): isHeldHere says so,
+ * and openLockedDatabase refuses it, until the function returned is called.
+ */
+export function holdHere(file: string): () => void {
+  const id = fileId(statSync(file))
+  HELD.add(id)
+  return () => HELD.delete(id)
 }
 
 /** SQLite's result codes for what the system refused, and the system's own words for them. */

@@ -58,7 +58,7 @@ function failing(which: 'write' | 'commit', nth: number): Partial<JournalDisk> &
     calls: () => calls,
     append(file, lines) {
       if (which === 'write' && ++calls === nth) throw eio()
-      file.append(lines, () => {
+      return file.append(lines, () => {
         if (which === 'commit' && ++calls === nth) throw eio()
       })
     },

@@ -173,7 +173,7 @@ describe('a journal on a disk that fails', () => {
     return {
       append: (file, lines) => {
         if (++writes === nth) throw Object.assign(new Error(`${code}: failed, write`), {code})
-        file.append(lines)
+        return file.append(lines)
       },
     }
   }

@@ -1,0 +1,182 @@
+import {spawn} from 'node:child_process'
+import {mkdirSync, readdirSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {DatabaseSync} from 'node:sqlite'
+import {afterEach, describe, expect, it} from 'vitest'
+import {eachJournalLine, journalFormat, journalHeaderLine, type JournalFile, openJournalFile, openJournalInWorker, readJournal} from '../../../src/batch/journal-file.js'
+import {journalWorkerMain, startJournalWorker} from '../../../src/batch/journal-worker.js'
+import {isHeldHere} from '../../../src/lib/locked-database.js'
+import {anotherCouldTake, heldByAnother, killHolder} from '../../held-file.js'
+import {caught, folder} from '../lib/folders.js'
+
+// A journal held on a worker thread (journal-worker.ts): the same file, lock and commits as on the
+// main thread, the lock being the process's, and each commit off the main thread.
+
+const HEADER = '{"journal":1,"command":"refund create"}'
+
+const opened: JournalFile[] = []
+afterEach(async () => {
+  for (const file of opened.splice(0)) await file.close()
+})
+
+async function open(path: string): Promise<JournalFile> {
+  const file = await openJournalInWorker(path, startJournalWorker())
+  opened.push(file)
+  return file
+}
+
+async function refusal(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => expect.fail('it was not refused'),
+    (err: unknown) => err,
+  )
+}
+
+describe('a journal held on a worker thread', () => {
+  it('makes a journal, keeps each append in order, reads them back, and gives the lock back once closed', async () => {
+    const dir = folder()
+    const path = join(dir, 'j')
+    const file = await open(path)
+    await file.append([HEADER])
+    await file.append(['{"intent":"r-1"}', '{"result":"r-1"}'])
+    expect(await file.lines()).toEqual([HEADER, '{"intent":"r-1"}', '{"result":"r-1"}'])
+    expect(anotherCouldTake(path)).toBe(false)
+    expect(isHeldHere(path)).toBe(true)
+    await file.close()
+    await file.close()
+    expect(isHeldHere(path)).toBe(false)
+    expect(anotherCouldTake(path)).toBe(true)
+    expect(readJournal(path)).toEqual([HEADER, '{"intent":"r-1"}', '{"result":"r-1"}'])
+    expect(readdirSync(dir)).toEqual(['j'])
+  })
+
+  it('is read by this thread without its lock, which the worker keeps; a second open here is refused, on either thread', async () => {
+    const path = join(folder(), 'j')
+    const file = await open(path)
+    await file.append([HEADER, '{"intent":"r-1"}'])
+    expect(journalFormat(path)).toBe('database')
+    expect(readJournal(path)).toEqual([HEADER, '{"intent":"r-1"}'])
+    expect(journalHeaderLine(path)).toBe(HEADER)
+    const lines: string[] = []
+    await eachJournalLine(path, (line) => void lines.push(line))
+    expect(lines).toEqual([HEADER, '{"intent":"r-1"}'])
+    // Still held: no connection of this thread closed a descriptor that ended the process's lock.
+    expect(anotherCouldTake(path)).toBe(false)
+    expect(await refusal(open(path))).toMatchObject({reason: 'locked', detail: {pid: process.pid}})
+    expect(caught(() => openJournalFile(path))).toMatchObject({reason: 'locked', detail: {pid: process.pid}})
+    await file.append(['{"result":"r-1"}'])
+    expect(anotherCouldTake(path)).toBe(false)
+  })
+
+  it('refuses a journal another process holds, naming it, and takes it once that process is killed', async () => {
+    const path = join(folder(), 'j')
+    await (await open(path)).close()
+    const holder = await heldByAnother(path)
+    expect(await refusal(open(path))).toMatchObject({reason: 'locked', detail: {pid: holder.pid}})
+    await killHolder(holder)
+    const file = await open(path)
+    await file.append([HEADER])
+    expect(await file.lines()).toEqual([HEADER])
+  })
+
+  it("refuses another program's database, text that is no journal, and a folder, each left as it was", async () => {
+    const dir = folder()
+    const other = join(dir, 'other.sqlite')
+    const db = new DatabaseSync(other)
+    db.exec('CREATE TABLE notes (text TEXT)')
+    db.close()
+    expect(await refusal(open(other))).toMatchObject({reason: 'not-a-journal'})
+    expect(anotherCouldTake(other)).toBe(true)
+    writeFileSync(join(dir, 'text'), 'not a journal\n')
+    expect(await refusal(open(join(dir, 'text')))).toMatchObject({reason: 'not-a-journal'})
+    mkdirSync(join(dir, 'folder'))
+    expect(await refusal(open(join(dir, 'folder')))).toMatchObject({reason: 'directory'})
+    expect(isHeldHere(other)).toBe(false)
+  })
+
+  it("makes an older gw's NDJSON journal a database first", async () => {
+    const path = join(folder(), 'j.ndjson')
+    writeFileSync(path, `${HEADER}\n{"intent":"r-1"}\n{"resu`)
+    const file = await open(path)
+    expect(await file.lines()).toEqual([HEADER, '{"intent":"r-1"}'])
+  })
+
+  it('says the system’s error where the file cannot be made', async () => {
+    expect(await refusal(open(join(folder(), 'missing', 'j')))).toMatchObject({code: 'ENOENT'})
+  })
+
+  it('leaves none of an append whose commit fails (what runs before it throws), and takes the next', async () => {
+    const path = join(folder(), 'j')
+    const file = await open(path)
+    await file.append([HEADER])
+    const eio = Object.assign(new Error('EIO: i/o error'), {code: 'EIO'})
+    let ran = 0
+    expect(
+      await refusal(
+        Promise.resolve(
+          file.append(['{"intent":"r-1"}'], () => {
+            ran++
+            throw eio
+          }),
+        ),
+      ),
+    ).toBe(eio)
+    expect(ran).toBe(1)
+    await file.append(['{"intent":"r-2"}'], () => ran++)
+    expect(ran).toBe(2)
+    expect(await file.lines()).toEqual([HEADER, '{"intent":"r-2"}'])
+  })
+
+  it('says what SQLite refused as the system does, leaving none of it', async () => {
+    const path = join(folder(), 'j')
+    const file = await open(path)
+    await file.append([HEADER])
+    // A NULL line breaks the table's NOT NULL: the transaction is rolled back.
+    expect(await refusal(Promise.resolve(file.append(['{"intent":"r-1"}', null as unknown as string])))).toMatchObject({errcode: 1299})
+    expect(await file.lines()).toEqual([HEADER])
+  })
+
+  it('writes nothing once closed, as a closed connection says', async () => {
+    const file = await open(join(folder(), 'j'))
+    await file.close()
+    expect(await refusal(Promise.resolve(file.append([HEADER])))).toMatchObject({code: 'ERR_INVALID_STATE'})
+    expect(await refusal(Promise.resolve(file.lines()))).toMatchObject({code: 'ERR_INVALID_STATE'})
+  })
+
+  it('answers what is asked of it after it ended with that end', async () => {
+    const worker = startJournalWorker()
+    await worker.end()
+    expect(await worker.ask({op: 'lines'})).toEqual({error: {message: 'the journal worker ended'}})
+  })
+})
+
+describe('a process killed (kill -9) while its worker holds a journal', () => {
+  it('leaves its lock to the next, and beside the file only the undo record SQLite keeps in EXCLUSIVE mode (as a holder on the main thread leaves it)', async () => {
+    const dir = folder()
+    const path = join(dir, 'j')
+    // The worker's own code, started as gw starts it, in a process of its own: it commits, then is killed mid-batch.
+    const script = `
+      const {Worker} = require('node:worker_threads')
+      const worker = new Worker(process.argv[2], {eval: true})
+      const ask = (request) => new Promise((resolve) => { worker.once('message', resolve); worker.postMessage(request) })
+      ;(async () => {
+        await ask({op: 'open', file: process.argv[1], takeLock: 'PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; COMMIT', schema: 'CREATE TABLE entries (seq INTEGER PRIMARY KEY, line TEXT NOT NULL)', journalId: 0})
+        await ask({op: 'append', lines: ['a', 'b'], probe: false})
+        await ask({op: 'append', lines: ['c'], probe: true})
+        process.stdout.write('held\\n')
+      })()`
+    const child = spawn(process.execPath, ['--no-warnings', '-e', script, path, `(${journalWorkerMain.toString()})()`], {stdio: ['ignore', 'pipe', 'inherit']})
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', () => resolve())
+      child.on('exit', (code) => reject(new Error(`the holder exited with ${code}`)))
+    })
+    expect(anotherCouldTake(path)).toBe(false)
+    await killHolder(child)
+    expect(anotherCouldTake(path)).toBe(true)
+    const db = new DatabaseSync(path)
+    // The transaction left open at the kill is rolled back from its journal by the next to open the file.
+    expect((db.prepare('SELECT line FROM entries ORDER BY seq').all() as {line: string}[]).map((row) => row.line)).toEqual(['a', 'b'])
+    db.close()
+    expect(readdirSync(dir).sort()).toEqual(['j', 'j-journal'])
+  })
+})
