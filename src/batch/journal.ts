@@ -56,6 +56,7 @@ export class Journal {
   private pending: string[] = []
   private waiting: {resolve: () => void; reject: (err: unknown) => void}[] = []
   private flushing?: Promise<void>
+  private written: Promise<void> = Promise.resolve()
 
   private constructor(
     readonly path: string,
@@ -135,12 +136,25 @@ export class Journal {
     }
   }
 
+  /**
+   * Resolves once every entry given so far is on disk, or has failed: a row is sent only after
+   * the answers that came before it are journaled, so that a crash never leaves a row sent whose
+   * earlier rows' answers were lost (as when each commit held up the main thread). An answer
+   * that came in this turn of the event loop is journaled in it: so this waits out the turn first.
+   */
+  async synced(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve))
+    return this.written
+  }
+
   private append(entry: object): Promise<void> {
-    return new Promise((resolve, reject) => {
+    const written = new Promise<void>((resolve, reject) => {
       this.pending.push(JSON.stringify(entry))
       this.waiting.push({resolve, reject})
       this.flushing ??= this.flush()
     })
+    this.written = written.catch(() => {})
+    return written
   }
 
   private async flush(): Promise<void> {

@@ -142,6 +142,7 @@ async function send<Input, Body extends object>(
   // Kept from an earlier run: the input's rows, and the references derived for its rows that give none (rows.ts withJournaledReferences).
   const references = {has: (reference: string) => scan.references.has(reference) || (scan.unreferenced > 0 && derivedFrom(reference) !== undefined)}
   const journal = await openJournal(flags.journal, f.dataDir, baseUrl, {command: kind.commandId, input, now: new Date(), target, references, worker})
+  let shown: BatchView | undefined
   try {
     // In the words a stopped run used: the rows in doubt are looked up before anything is sent.
     io.err(`Journal: ${journal.path}${journal.resumed ? ` (resuming: ${journalStateText(journalState(journal, scan.valid))})` : ''}\n`)
@@ -158,6 +159,8 @@ async function send<Input, Body extends object>(
     const deps = await f.confirmed(() => plan(kind, source.path, scan))
     await refuseAnotherInstance(journal, target, deps)
     const view = new BatchView(io, scan.total, kind.noun, {json: f.json})
+    // Its lines reported and not yet written are written whatever ends the batch.
+    shown = view
     for (const row of invalid) view.skipped(invalidReport(row))
     // A reference made for a row is none that rows give or an earlier run journaled.
     const taken = new Set([...scan.derivedShaped, ...[...journal.intents.keys()].filter((reference) => derivedFrom(reference) !== undefined)])
@@ -185,7 +188,10 @@ async function send<Input, Body extends object>(
     f.onSoftStop((signal) => {
       // A second signal stops at once: the rows in flight are left in doubt, for the next run to look
       // up, and the summary names them all (the client would name only the one it sent last).
-      if (signalled) return new InterruptedError(signal)
+      if (signalled) {
+        view.flush()
+        return new InterruptedError(signal)
+      }
       signalled = true
       runner.stop(signal)
       io.err(`\n${signal === 'SIGINT' ? 'Ctrl-C' : signal}: finishing the ${kind.noun}s in flight, starting no more (again to stop at once).\n`)
@@ -217,6 +223,7 @@ async function send<Input, Body extends object>(
     return view.worstExitCode()
   } finally {
     f.onSoftStop(undefined)
+    shown?.flush()
     await journal.close()
   }
 }

@@ -154,6 +154,8 @@ export class BatchRunner<Input, Body extends object> {
     const report = await this.atGatewayCounted(row, body, async () => {
       // Long in the queue: journaled again, so that a rerun counts the processing window from when it truly left.
       if (this.clock.now() - Date.parse(synced.sent_at!) > INTENT_FRESH_MS) await this.journalIntent(row, body)
+      // The answers that came before it are on disk first (the journal commits on a thread of its own).
+      await this.options.journal.synced()
       return sender.send(body)
     })
     if (report === STOPPED) return this.withdraw(row, before, synced, done)

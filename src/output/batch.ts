@@ -23,6 +23,9 @@ export function rowLine(report: RowReport): string {
   })
 }
 
+/** The most of a batch's lines held for one write: a pipe takes 64 KiB at once. */
+const GROUP_BYTES = 64 * 1024
+
 const STATUS_STYLE: Record<RowStatus, Style> = {approved: 'green', declined: 'red', rejected: 'red', failed: 'red', unknown: 'yellow', invalid: 'yellow', missing: 'red'}
 const STATUSES: RowStatus[] = ['approved', 'declined', 'rejected', 'failed', 'unknown', 'missing', 'invalid']
 
@@ -59,6 +62,9 @@ export class BatchView {
   /** Rows in doubt waiting for the gateway, by reference: when each wait ends. */
   private readonly waits = new Map<string, number>()
   private ticker?: NodeJS.Timeout
+  /** NDJSON lines reported and not yet written: written together, once a turn of the event loop or GROUP_BYTES. */
+  private pending = ''
+  private writeQueued = false
 
   constructor(
     private readonly io: Io,
@@ -113,6 +119,7 @@ export class BatchView {
    * batch that stopped early, its rows as the journal has them, in the words the next run uses.
    */
   summary(end: {notStarted: number; unfinished?: {journal: JournalState; path: string; finishByRunningAgain: boolean}}): void {
+    this.flush()
     this.stopTicking()
     this.io.status(undefined)
     const counted = STATUSES.filter((status) => (this.counts.get(status) ?? 0) > 0)
@@ -153,9 +160,31 @@ export class BatchView {
       this.doubts++
       if (this.doubtful.length < 3) this.doubtful.push(report.reference)
     }
-    if (this.ndjson) this.io.out(rowLine(report))
+    if (this.ndjson) this.group(rowLine(report))
     else this.io.out(this.tableRow(report))
     this.progress()
+  }
+
+  /**
+   * Writes the lines reported so far, at once: the summary does, and whatever ends the batch
+   * (an error, a second Ctrl-C) before its summary.
+   */
+  flush(): void {
+    this.writeQueued = false
+    if (this.pending === '') return
+    const text = this.pending
+    this.pending = ''
+    this.io.out(text)
+  }
+
+  /** A line on a pipe: the lines of one turn of the event loop go in one write, not a write each. */
+  private group(line: string): void {
+    this.pending += line
+    if (this.pending.length >= GROUP_BYTES) this.flush()
+    else if (!this.writeQueued) {
+      this.writeQueued = true
+      setImmediate(() => this.flush())
+    }
   }
 
   private tableRow(report: RowReport): string {

@@ -25,6 +25,31 @@ describe('rowLine', () => {
 })
 
 describe('BatchView', () => {
+  it('on a pipe: the lines of one turn of the event loop in one write, and what is left written by the summary or flush', async () => {
+    const io = testIo()
+    const writes: string[] = []
+    const view = new BatchView({...io, out: (text) => (writes.push(text), io.out(text))}, 5, 'refund', {json: false})
+    view.row(approved)
+    view.row(unknown)
+    expect(writes).toEqual([])
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(writes).toEqual([rowLine(approved) + rowLine(unknown)])
+    view.row(approved)
+    view.flush()
+    view.flush()
+    expect(writes).toEqual([rowLine(approved) + rowLine(unknown), rowLine(approved)])
+    view.skipped(invalid)
+    view.summary({notStarted: 1})
+    expect(writes.at(-1)).toBe(rowLine(invalid))
+    // A batch of long lines is written 64 KiB or so at a time, not held whole.
+    const long: RowReport = {...approved, reference: 'r'.repeat(20_000)}
+    writes.length = 0
+    for (let i = 0; i < 4; i++) view.row(long)
+    expect(writes).toEqual([rowLine(long).repeat(4)])
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(writes).toHaveLength(1)
+  })
+
   it('on a pipe: a line per row, and a summary with counts, money per currency and what to do about unknown rows', () => {
     const io = testIo()
     const view = new BatchView(io, 3, 'refund', {json: false})

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {formatMoney} from '../../../src/output/money.js'
+import {currencyExponent, formatMoney} from '../../../src/output/money.js'
 import {maskCardNumber, redact, redactText} from '../../../src/safety/redact.js'
 
 describe('formatMoney', () => {
@@ -12,6 +12,12 @@ describe('formatMoney', () => {
     [123456789, 'USD', '1234567.89 USD'],
     [1000, undefined, '10.00'],
     [1000, 'XYZ', '10.00 XYZ'],
+    // ISO 4217's minor units, where ICU's display digits differ (and differ between Nodes).
+    [1000, 'IQD', '1.000 IQD'],
+    [1000, 'HUF', '10.00 HUF'],
+    [1000, 'IDR', '10.00 IDR'],
+    [1000, 'CLF', '0.1000 CLF'],
+    [1000, 'constructor', '10.00 CONSTRUCTOR'],
   ])('%i %s → %s', (amount, currency, expected) => {
     expect(formatMoney(amount, currency)).toBe(expected)
   })
@@ -24,6 +30,17 @@ describe('formatMoney', () => {
     [100000000, undefined, '1,000,000.00'],
   ])('grouped, as summaries show sums: %i %s → %s', (amount, currency, expected) => {
     expect(formatMoney(amount, currency, {grouped: true})).toBe(expected)
+  })
+})
+
+describe('currencyExponent', () => {
+  it("agrees with ICU on every currency the gateway permits and most others: where they differ, ISO 4217's minor units", () => {
+    // Where CLDR's display digits are not ISO's minor units (Node 24's ICU; Node 22's differs again).
+    const notIso = new Set(['AFN', 'ALL', 'COP', 'HUF', 'IDR', 'IQD', 'IRR', 'KPW', 'LAK', 'LBP', 'MGA', 'MMK', 'PKR', 'RSD', 'SLL', 'SOS', 'SYP', 'YER'])
+    for (const currency of Intl.supportedValuesOf('currency').filter((code) => !notIso.has(code))) {
+      expect([currency, currencyExponent(currency)]).toEqual([currency, new Intl.NumberFormat('en', {style: 'currency', currency}).resolvedOptions().maximumFractionDigits])
+    }
+    expect(['JPY', 'KWD', 'UYW', 'AUD', 'HUF'].map(currencyExponent)).toEqual([0, 3, 4, 2, 2])
   })
 })
 
