@@ -97,9 +97,10 @@ async function poolScriptRound(work, round) {
     const file = join(work, `pool-script-${round}.csv`)
     writeFileSync(file, refundsCsv(ids, `script-${round}`))
     const started = performance.now()
-    const result = spawnSync(process.execPath, ['-e', POOL_SCRIPT, createRequire(import.meta.url).resolve('undici'), file, sandbox.url], {encoding: 'utf8', maxBuffer: 256 * 1024 * 1024})
+    const result = spawnSync(...timed([process.execPath, '-e', POOL_SCRIPT, createRequire(import.meta.url).resolve('undici'), file, sandbox.url]), {encoding: 'utf8', maxBuffer: 256 * 1024 * 1024})
     const ms = performance.now() - started
     if (result.status !== 0) throw new Error(`the Pool script exited ${result.status}: ${result.stderr}`)
+    cpu.script.push(cpuOf(result.stderr))
     return REFUNDS / (ms / 1000)
   } finally {
     await sandbox.stop()
@@ -112,8 +113,9 @@ async function gwRound(work, round, gw = GW, name = 'gw') {
     const file = join(work, `refunds-${name}-${round}.csv`)
     writeFileSync(file, refundsCsv(ids, `${name}-${round}`))
     const started = performance.now()
-    const result = spawnSync(process.execPath, [gw, 'refund', 'create', '--input', file, '--concurrency', String(CONCURRENCY)], {env: gwEnv(work, sandbox.url), encoding: 'utf8', maxBuffer: 256 * 1024 * 1024})
+    const result = spawnSync(...timed([process.execPath, gw, 'refund', 'create', '--input', file, '--concurrency', String(CONCURRENCY)]), {env: gwEnv(work, sandbox.url), encoding: 'utf8', maxBuffer: 256 * 1024 * 1024})
     const ms = performance.now() - started
+    cpu[name].push(cpuOf(result.stderr))
     const approved = result.stdout.split('\n').filter((line) => line.includes('"status":"approved"')).length
     if (result.status !== 0 || approved !== REFUNDS) throw new Error(`gw refund create --input exited ${result.status} with ${approved} approved: ${result.stderr}`)
     return REFUNDS / (ms / 1000)
@@ -140,6 +142,20 @@ async function loopRate(work) {
 }
 
 let homes = 0
+
+/** CPU seconds (user + sys) of each round's process, by who ran: what a loaded machine moves far less than wall time. */
+const cpu = {script: [], gw: [], base: []}
+const TIME = spawnSync('/usr/bin/time', ['-f', '%U', 'true']).status === 0
+
+/** The command and its arguments, run under GNU time where there is one (its last stderr line: user and sys seconds). */
+function timed([command, ...args]) {
+  return TIME ? ['/usr/bin/time', ['-f', 'cpu %U %S', command, ...args]] : [command, args]
+}
+
+function cpuOf(stderr) {
+  const match = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(stderr)
+  return match ? Number(match[1]) + Number(match[2]) : NaN
+}
 
 /**
  * BENCH_GW_BASE names another gw's bin/run.js (a build of the commit before a change): its rounds
@@ -201,6 +217,7 @@ export default async function bench() {
     console.log(`refunds: ${REFUNDS} x ${ROUNDS} rounds at concurrency ${CONCURRENCY}; load ${readFileSync('/proc/loadavg', 'utf8').split(' ', 3).join(' ')}`)
     console.log(`raw undici Pool, as a script:   ${scriptRate.toFixed(0)} refunds/s (rounds ${rounds(rates.script)})`)
     console.log(`gw refund create --input:       ${median(rates.gw).toFixed(0)} refunds/s (rounds ${rounds(rates.gw)}): ${(median(rates.gw) / scriptRate).toFixed(2)}x the script (each round's: ${perRound(rates.gw, rates.script)})`)
+    if (TIME) console.log(`CPU seconds (user + sys), medians: Pool script ${median(cpu.script).toFixed(2)}, gw ${median(cpu.gw).toFixed(2)}${BASE ? `, baseline gw ${median(cpu.base).toFixed(2)}` : ''}`)
     if (BASE) console.log(`baseline gw (${BASE}): ${median(rates.base).toFixed(0)} refunds/s (rounds ${rounds(rates.base)}): ${(median(rates.base) / scriptRate).toFixed(2)}x the script (each round's: ${perRound(rates.base, rates.script)})`)
     return
   }

@@ -56,7 +56,10 @@ export class Journal {
   private pending: string[] = []
   private waiting: {resolve: () => void; reject: (err: unknown) => void}[] = []
   private flushing?: Promise<void>
+  /** Settles once every entry given so far is written, or has failed. */
   private written: Promise<void> = Promise.resolve()
+  /** Answers given to result() and not yet written (or failed). */
+  private unwrittenResults = 0
 
   private constructor(
     readonly path: string,
@@ -125,7 +128,10 @@ export class Journal {
 
   /** Resolves once the result is on disk: only then is the row reported. */
   result(entry: Result): Promise<void> {
-    return this.append(entry)
+    this.unwrittenResults++
+    const written = this.append(entry)
+    void this.written.then(() => this.unwrittenResults--)
+    return written
   }
 
   async close(): Promise<void> {
@@ -137,14 +143,15 @@ export class Journal {
   }
 
   /**
-   * Resolves once every entry given so far is on disk, or has failed: a row is sent only after
-   * the answers that came before it are journaled, so that a crash never leaves a row sent whose
-   * earlier rows' answers were lost (as when each commit held up the main thread). An answer
-   * that came in this turn of the event loop is journaled in it: so this waits out the turn first.
+   * Resolves once fewer than `limit` answers given to result() wait to be on disk (each commit
+   * runs on the journal's thread while answers keep coming): what a row waits for before it is
+   * sent, so that a crash finds at most `limit - 1` answered rows unjournaled beside those in
+   * flight, and none with one slot, as when each commit held up the main thread. An answer that
+   * came in this turn of the event loop is given in it: so this waits out the turn first.
    */
-  async synced(): Promise<void> {
+  async caughtUp(limit: number): Promise<void> {
     await new Promise((resolve) => setImmediate(resolve))
-    return this.written
+    while (this.unwrittenResults >= limit) await this.written
   }
 
   private append(entry: object): Promise<void> {

@@ -154,8 +154,8 @@ export class BatchRunner<Input, Body extends object> {
     const report = await this.atGatewayCounted(row, body, async () => {
       // Long in the queue: journaled again, so that a rerun counts the processing window from when it truly left.
       if (this.clock.now() - Date.parse(synced.sent_at!) > INTENT_FRESH_MS) await this.journalIntent(row, body)
-      // The answers that came before it are on disk first (the journal commits on a thread of its own).
-      await this.options.journal.synced()
+      // The journal commits on a thread of its own while answers come: how far it may lag them (unjournaledAnswers).
+      await this.options.journal.caughtUp(unjournaledAnswers(this.options.concurrency))
       return sender.send(body)
     })
     if (report === STOPPED) return this.withdraw(row, before, synced, done)
@@ -272,6 +272,18 @@ export class BatchRunner<Input, Body extends object> {
     if (err instanceof AuthError || err instanceof ModeMismatchError) this.stopWith(err)
     return failedRow(row, err, money)
   }
+}
+
+/**
+ * How many answers the journal may have still to write when a row is sent. With one slot, none:
+ * a row is sent only after the answer before it is on disk, so that a batch run a row at a time
+ * keeps its journal in step with the gateway (a crash leaves in doubt only the row in flight and
+ * those journaled ahead). With more, as many as the rows at work, so that commits overlap the
+ * requests rather than hold them up: a crash leaves those answered rows in doubt as it leaves the
+ * rows journaled ahead, and the next run looks them up before sending anything.
+ */
+export function unjournaledAnswers(concurrency: number): number {
+  return concurrency === 1 ? 1 : LOOK_AHEAD * concurrency
 }
 
 /** After LOST_IN_A_ROW answers lost in a row: what the batch stops with. */

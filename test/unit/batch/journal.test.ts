@@ -4,6 +4,8 @@ import {dirname, join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {defaultJournalPath, inputHash, Journal, type JournalDisk, JournalError} from '../../../src/batch/journal.js'
 import {peekJournal, STDIN} from '../../../src/batch/journal-entries.js'
+import {readJournal} from '../../../src/batch/journal-file.js'
+import {unjournaledAnswers} from '../../../src/batch/runner.js'
 import {UsageError} from '../../../src/errors.js'
 import {expectReject} from '../../expect-error.js'
 import {heldByAnother, killHolder} from '../../held-file.js'
@@ -250,5 +252,42 @@ describe('peekJournal: what a dry run reads of the journal the real run would op
     await (await open(file)).close()
     await expect(peekJournal(file, asked('a'.repeat(64), undefined, 'purchase create'))).rejects.toBeInstanceOf(UsageError)
     await expect(peekJournal(dirname(file), asked())).rejects.toMatchObject({exitCode: 2, message: `The batch journal ${dirname(file)} cannot be read (EISDIR: it is a directory): nothing was sent, and it is left as it is`})
+  })
+})
+
+describe('how far the journal may lag the answers (its commits on a thread of its own)', () => {
+  it('caughtUp(n) resolves once fewer than n answers wait to be written, counting those that failed as done', async () => {
+    const file = path()
+    let writes = 0
+    const journal = await open(file, undefined, undefined, {
+      disk: {
+        append: (journalFile, lines) => {
+          // The third write (after the header and the first group) fails.
+          if (++writes === 3) throw Object.assign(new Error('EIO: failed, write'), {code: 'EIO'})
+          return journalFile.append(lines)
+        },
+      },
+    })
+    const first = [journal.result({result: 'r-1', status: 'approved', exit_code: 0}), journal.result({result: 'r-2', status: 'approved', exit_code: 0})]
+    await journal.caughtUp(1)
+    // Both were written before caughtUp(1) resolved: nothing of theirs is left to wait for.
+    await expect(Promise.all(first)).resolves.toEqual([undefined, undefined])
+    expect(readJournal(file).slice(1)).toEqual([JSON.stringify({result: 'r-1', status: 'approved', exit_code: 0}), JSON.stringify({result: 'r-2', status: 'approved', exit_code: 0})])
+    const failed = journal.result({result: 'r-3', status: 'approved', exit_code: 0})
+    await journal.caughtUp(1)
+    await expect(failed).rejects.toBeInstanceOf(JournalError)
+    // With room for more than wait, it resolves after a turn of the event loop without waiting for the disk.
+    const pending = journal.result({result: 'r-4', status: 'approved', exit_code: 0})
+    let caughtUp = false
+    await journal.caughtUp(2).then(() => (caughtUp = true))
+    expect(caughtUp).toBe(true)
+    await pending
+    await journal.close()
+  })
+
+  it('is nothing with one slot (a row is sent once the answer before it is on disk), and the rows at work with more', () => {
+    expect(unjournaledAnswers(1)).toBe(1)
+    expect(unjournaledAnswers(2)).toBe(8)
+    expect(unjournaledAnswers(8)).toBe(32)
   })
 })
