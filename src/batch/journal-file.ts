@@ -210,7 +210,7 @@ export async function openJournalInWorker(file: string, worker: JournalWorker): 
 
 /** A worker's error as node:sqlite threw it there: its message, and SQLite's or the system's code. */
 function asError({message, errcode, code}: NonNullable<JournalReply['error']>): Error {
-  return Object.assign(new Error(message), errcode === undefined ? {} : {errcode}, code === undefined ? {} : {code})
+  return Object.assign(new Error(message), {errcode, code})
 }
 
 function readLines(db: DatabaseSync): string[] {

@@ -132,15 +132,27 @@ describe('a journal held on a worker thread', () => {
     const file = await open(path)
     await file.append([HEADER])
     // A NULL line breaks the table's NOT NULL: the transaction is rolled back.
-    expect(await refusal(Promise.resolve(file.append(['{"intent":"r-1"}', null as unknown as string])))).toMatchObject({errcode: 1299})
+    expect(await refusal(Promise.resolve(file.append(['{"intent":"r-1"}', null as unknown as string])))).toMatchObject({errcode: 1299, code: 'ERR_SQLITE_ERROR', message: 'NOT NULL constraint failed: entries.line'})
     expect(await file.lines()).toEqual([HEADER])
   })
 
   it('writes nothing once closed, as a closed connection says', async () => {
     const file = await open(join(folder(), 'j'))
     await file.close()
-    expect(await refusal(Promise.resolve(file.append([HEADER])))).toMatchObject({code: 'ERR_INVALID_STATE'})
+    expect(await refusal(Promise.resolve(file.append([HEADER])))).toMatchObject({code: 'ERR_INVALID_STATE', message: 'database is not open'})
     expect(await refusal(Promise.resolve(file.lines()))).toMatchObject({code: 'ERR_INVALID_STATE'})
+  })
+
+  it('gives the file up once: closed again after another open took it, the other keeps it', async () => {
+    const path = join(folder(), 'j')
+    const first = await open(path)
+    await first.close()
+    const second = await open(path)
+    await first.close()
+    expect(isHeldHere(path)).toBe(true)
+    expect(anotherCouldTake(path)).toBe(false)
+    await second.append([HEADER])
+    expect(await second.lines()).toEqual([HEADER])
   })
 
   it('answers what is asked of it after it ended with that end', async () => {
