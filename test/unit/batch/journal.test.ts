@@ -268,19 +268,22 @@ describe('how far the journal may lag the answers (its commits on a thread of it
         },
       },
     })
-    const first = [journal.result({result: 'r-1', status: 'approved', exit_code: 0}), journal.result({result: 'r-2', status: 'approved', exit_code: 0})]
-    await journal.caughtUp(1)
-    // Both were written before caughtUp(1) resolved: nothing of theirs is left to wait for.
+    const r = (n: number) => ({result: `r-${n}`, status: 'approved' as const, exit_code: 0})
+    const first = [journal.result(r(1)), journal.result(r(2))]
+    // Two answers wait, in one group: caughtUp(2) waits until fewer than 2 do, here none.
+    await journal.caughtUp(2)
+    expect(readJournal(file).slice(1)).toEqual([JSON.stringify(r(1)), JSON.stringify(r(2))])
     await expect(Promise.all(first)).resolves.toEqual([undefined, undefined])
-    expect(readJournal(file).slice(1)).toEqual([JSON.stringify({result: 'r-1', status: 'approved', exit_code: 0}), JSON.stringify({result: 'r-2', status: 'approved', exit_code: 0})])
-    const failed = journal.result({result: 'r-3', status: 'approved', exit_code: 0})
+    const failed = journal.result(r(3))
     await journal.caughtUp(1)
     await expect(failed).rejects.toBeInstanceOf(JournalError)
-    // With room for more than wait, it resolves after a turn of the event loop without waiting for the disk.
-    const pending = journal.result({result: 'r-4', status: 'approved', exit_code: 0})
-    let caughtUp = false
-    await journal.caughtUp(2).then(() => (caughtUp = true))
-    expect(caughtUp).toBe(true)
+    // With room for more than wait, it resolves after a turn of the event loop, the answer still on its way to the disk.
+    let written = false
+    const pending = journal.result(r(4)).then(() => (written = true))
+    await journal.caughtUp(2)
+    expect(written).toBe(false)
+    await journal.caughtUp(1)
+    expect(written).toBe(true)
     await pending
     await journal.close()
   })
