@@ -269,9 +269,13 @@ describe('how far the journal may lag the answers (its commits on a thread of it
       },
     })
     const r = (n: number) => ({result: `r-${n}`, status: 'approved' as const, exit_code: 0})
+    let settled = 0
     const first = [journal.result(r(1)), journal.result(r(2))]
-    // Two answers wait, in one group: caughtUp(2) waits until fewer than 2 do, here none.
+    for (const answer of first) void answer.then(() => settled++)
+    // Two answers wait, in one group: caughtUp(2) waits until fewer than 2 do, here none (told by
+    // their promises: the worker's thread may have written the file already either way).
     await journal.caughtUp(2)
+    expect(settled).toBe(2)
     expect(readJournal(file).slice(1)).toEqual([JSON.stringify(r(1)), JSON.stringify(r(2))])
     await expect(Promise.all(first)).resolves.toEqual([undefined, undefined])
     const failed = journal.result(r(3))
