@@ -24,7 +24,7 @@ Without --transaction-id but with a card (--card-token, or --card-holder, --card
   ]
 
   static override flags = {
-    'transaction-id': gwFlags.requiredText({description: 'id or reference of the purchase to refund; none, with a card: an unmatched refund', exclusive: ['card-token', 'card-number', 'card']}),
+    'transaction-id': gwFlags.requiredText({description: 'id or reference of the purchase to refund', required: true, exclusive: ['card-token', 'card-number', 'card']}),
     amount: gwFlags.amount({description: 'amount to refund in the minor currency unit; default: the purchase in full'}),
     reference: gwFlags.reference({description: "your reference, unique per refund; default: the purchase's with -R and the first free number (order-1001-R1)"}),
     metadata: gwFlags.metadata(),
@@ -35,6 +35,10 @@ Without --transaction-id but with a card (--card-token, or --card-holder, --card
   }
 
   static override columns = refundColumns
+
+  protected override async alsoMissing(): Promise<string | undefined> {
+    return 'Or, for an unmatched refund, give a card instead: --card-token, --card-number, or --card -.'
+  }
 
   protected async input(): Promise<RefundCreateInput> {
     const {flags} = await this.parse(RefundCreate)
@@ -55,8 +59,7 @@ Without --transaction-id but with a card (--card-token, or --card-holder, --card
   /** No purchase: a card, and the amount and reference that no purchase can give. */
   private async unmatched(flags: {amount?: number; reference?: string; currency?: string; 'customer-ip'?: string} & import('../../cli/card-input.js').CardFlags, metadata?: Record<string, string>): Promise<UnmatchedRefundInput> {
     const [{cardFor}, {UsageError}] = await Promise.all([import('../../cli/card-input.js'), import('../../errors.js')])
-    const cardGiven = flags['card-token'] !== undefined || flags['card-number'] !== undefined || flags.card !== undefined
-    if (!cardGiven) throw new UsageError('give --transaction-id, the purchase to refund; or, for an unmatched refund, a card (--card-token, --card-number, or --card -)', 'See gw refund create --help for examples.')
+    // Only a card flag (which --transaction-id excludes) lets the parse go without --transaction-id (cli/parse.ts).
     const missing = [flags.amount === undefined && '--amount', flags.reference === undefined && '--reference'].filter(Boolean)
     if (missing.length > 0) throw new UsageError(`an unmatched refund needs ${missing.join(' and ')}: no purchase gives ${missing.length > 1 ? 'them' : 'it'}`)
     const card = flags['card-token'] === undefined ? await cardFor(flags, this.factory) : {token: flags['card-token']}
