@@ -9,6 +9,7 @@ import {parseBody, type RawResponse, readRecord, reportedMode} from './responses
 import {backoffMs, classifyFailure, errorCode, isCertificateFailure, MAX_RETRIES, proxyRefusal, shouldRetry} from './retry.js'
 import {type LazyDispatcher, lazyDispatcher, request} from './transport.js'
 import {gatewayRoot} from './base-url.js'
+import {parseListBody} from './list-text.js'
 
 export interface ExchangeOptions {
   baseUrl: string
@@ -149,7 +150,8 @@ export class Exchange {
         })
         const requestId = header(response.headers['x-request-id'])
         const text = await response.body.text()
-        const json = parseBody(text)
+        // A list's records are read one by one, each keeping its text: one that needs no change prints as it came.
+        const json = endpoint.paged ? parseListBody(text) : parseBody(text)
         raw = {status: response.statusCode, requestId, text, json, mode: reportedMode(header(response.headers['x-service-mode']), json)}
         this.gatewayInstance = header(response.headers['x-sandbox-instance'])
       } catch (err) {

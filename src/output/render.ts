@@ -6,7 +6,8 @@ import type {Io} from './io.js'
 import {hintFor} from './hints.js'
 import {errorJson, escapeControls, toJson, toNdjsonLine} from './json.js'
 import {sanitize} from '../safety/sanitize.js'
-import {redact, redactText} from '../safety/redact.js'
+import {printsAsSent, redact, redactText} from '../safety/redact.js'
+import {sentAs} from '../api/list-text.js'
 import type {ListOrder} from '../api/list-order.js'
 import {favourMemory} from '../lib/favour-memory.js'
 
@@ -18,6 +19,8 @@ export interface RenderOptions {
   ndjson?: boolean
   /** --fields: which fields to show, in order, in a table and in JSON. */
   fields?: string[]
+  /** --jq: the JSON goes to a filter, not out as it is. */
+  filtered?: boolean
 }
 
 /**
@@ -85,8 +88,11 @@ export function recordStream(io: Io, columns: Column[], options: RenderOptions, 
     held = []
     await renderList(io, rows, columns, options)
   }
+  // JSON lines of whole records, unfiltered: a record that needs no change prints as the gateway sent it, not parsed and written again.
+  const asSent = as === 'ndjson' && !options.fields && !options.filtered
   return {
     async write(gatewayRecords) {
+      if (asSent) return io.out(ndjsonLines(gatewayRecords))
       const records = gatewayRecords.map(redact)
       if (as === 'human') {
         for (const record of records) if (held.push(record) === rowsPerTable) await table()
@@ -101,6 +107,19 @@ export function recordStream(io: Io, columns: Column[], options: RenderOptions, 
       if (held.length > 0) await table()
     },
   }
+}
+
+/**
+ * Records as JSON lines, each as the gateway sent it where its text needs no change (safety/redact.ts
+ * printsAsSent), else masked and written anew: the same line either way for a gateway that writes JSON as JSON.stringify does.
+ */
+function ndjsonLines(records: GwRecord[]): string {
+  let lines = ''
+  for (const record of records) {
+    const text = sentAs(record)
+    lines += text !== undefined && printsAsSent(text) ? text + '\n' : toNdjsonLine(redact(record))
+  }
+  return lines
 }
 
 /** Rows a terminal's table of a long list shows at a time. */

@@ -263,3 +263,49 @@ export function maskCardDataIn(text: string): string {
     .replace(/\b\d(?:[ -]?\d){11,18}\b/g, maskCardNumber)
     .replace(/(?<![\w*-])[a-z\d]{20}(?![\w-])/g, maskCardToken)
 }
+
+// A record's JSON text that redact leaves as it is, proved so without parsing it (printsAsSent).
+const LINE_OR_CONTROL = /[\n\r\u007F-\u009F]/
+const SECRET_KEY = /"(?:cvv2?|cvc2?|password|authentication_password|token_secret|api_token)"\s*:/i
+const CARD_KEY = /"(?:card_number|number|pan)"\s*:\s*/gi
+// 13 digits with nothing between them but what may stand between a card number's (a space, any white space, a
+// dash, an escape that stands for white space): a card number in a string, whole or inside a text, or a number.
+const THIRTEEN_DIGITS = /\d(?:(?:[\s-]|\\[bfnrt])*\d){12}/
+// A number with an exponent (`1e16`): its digits are not written out, and it may be a card number's.
+const EXPONENT = /[:,[]\s*-?\d+(?:\.\d*)?[eE]/
+
+/**
+ * Whether a record's JSON text, as the gateway sent it, may be printed as it is, as one line of
+ * NDJSON: a check on the text alone that what it holds needs no change (redact would leave the
+ * record as it is), erring towards "no". No: a line break or a control character to escape
+ * (json.ts); a key of a secret; a card field (card_number, number, pan) that is a number, or a
+ * string not masked already, or one with escapes; 13 digits with only spaces, dashes or white
+ * space between them anywhere, in a string or a number (which holds every card number, whole or
+ * inside a text, and every number a card number's size); a number with an exponent; a \u escape
+ * that may stand for a digit, a letter or white space (a key or a card number spelt with escapes).
+ */
+export function printsAsSent(text: string): boolean {
+  if (LINE_OR_CONTROL.test(text) || SECRET_KEY.test(text) || THIRTEEN_DIGITS.test(text) || EXPONENT.test(text) || hidesCharacters(text)) return false
+  CARD_KEY.lastIndex = 0
+  for (let found = CARD_KEY.exec(text); found; found = CARD_KEY.exec(text)) {
+    const at = CARD_KEY.lastIndex
+    const first = text.charCodeAt(at)
+    // A number is masked as a string; null, a list or a record is looked into as any other value is (above).
+    if (first === 45 || isDigitCode(first)) return false
+    if (first !== 34) continue
+    const close = text.indexOf('"', at + 1)
+    if (close < 0) return false
+    const value = text.slice(at + 1, close)
+    if (value.includes('\\') || maskCardNumber(value) !== value) return false
+  }
+  return true
+}
+
+/** Whether a text holds a \u escape of anything but punctuation that cannot be part of a key or a card number (`\u0026`, `\u003c`: HTML's characters). */
+function hidesCharacters(text: string): boolean {
+  for (let at = text.indexOf('\\u'); at >= 0; at = text.indexOf('\\u', at + 2)) {
+    const code = parseInt(text.slice(at + 2, at + 6), 16)
+    if (!(code === 0x22 || code === 0x26 || code === 0x27 || code === 0x3c || code === 0x3e || code === 0x5c || (code < 0x20 && code !== 9 && (code < 0x0a || code > 0x0d)))) return true
+  }
+  return false
+}

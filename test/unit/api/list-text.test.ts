@@ -1,0 +1,71 @@
+import fc from 'fast-check'
+import {describe, expect, it} from 'vitest'
+import {parseListBody, sentAs, splitListAnswer} from '../../../src/api/list-text.js'
+
+// JSON values with what trips a splitter: quotes, backslashes and brackets inside strings, and keys spelt so.
+const tricky = fc.string({unit: fc.constantFrom('"', '\\', '[', ']', '{', '}', ',', ':', 'a', ' ', '\n', 'é', '\u2028', '0')})
+const value = fc.letrec((tie) => ({
+  value: fc.oneof({depthSize: 'small'}, tricky, fc.integer(), fc.double({noNaN: true, noDefaultInfinity: true}), fc.boolean(), fc.constant(null), tie('list'), tie('record')),
+  list: fc.array(tie('value'), {maxLength: 4}),
+  record: fc.dictionary(tricky, tie('value'), {maxKeys: 4}),
+})).value
+const record = fc.dictionary(tricky, value, {maxKeys: 5})
+// How a gateway might space its JSON: compact, JSON.stringify's indent, or a tab.
+const spacing = fc.constantFrom(undefined, 2, '\t')
+
+describe('splitListAnswer', () => {
+  it("finds each record of the envelope's response as its own text, whatever the strings hold", () => {
+    fc.assert(
+      fc.property(fc.array(record, {maxLength: 5}), fc.dictionary(fc.constantFrom('successful', 'errors', 'page', 'total_pages', 'x]},:['), value), spacing, (records, around, space) => {
+        const envelope = {...around, response: records}
+        const text = JSON.stringify(envelope, null, space)
+        const split = splitListAnswer(text)!
+        expect(split.records.map((part) => JSON.parse(part) as unknown)).toEqual(records)
+        expect(JSON.parse(split.envelope)).toEqual({...envelope, response: []})
+      }),
+    )
+  })
+
+  it("keeps each record's text exactly as sent", () => {
+    const records = ['{"a":"x\\"]}","b":[1,{"c":"\\\\"}]}', '{ "d" : "]" }', '7', '"s\\\\"']
+    expect(splitListAnswer(`{"successful":true,"response":[${records.join(' , ')}],"errors":[]}`)).toEqual({
+      records,
+      envelope: '{"successful":true,"response":[],"errors":[]}',
+    })
+  })
+
+  it('leaves a body of any other shape to be parsed whole', () => {
+    for (const text of [
+      '',
+      '[]',
+      '{}',
+      '{"successful":true}',
+      '{"successful":true,"response":null}',
+      '{"successful":true,"response":{"id":1}}',
+      '{"response":[1],"response":[2]}',
+      '{"respons\\u0065":[1]}',
+      '{"response":[1]} x',
+      '{"response":[1]]}',
+      '{"response":[1,]}',
+      '{"response":[{"a":"]}',
+      '<html>',
+    ]) {
+      expect(splitListAnswer(text), text).toBeUndefined()
+    }
+  })
+})
+
+describe('parseListBody', () => {
+  it('reads what JSON.parse reads, each record keeping its text', () => {
+    const text = '{"successful":true,"response":[{"id":"a"},{"id":"b","n":[1]}],"errors":[],"total_records":2}'
+    const body = parseListBody(text)
+    expect(body).toEqual({ok: true, value: JSON.parse(text)})
+    const [first, second] = (body as {value: {response: object[]}}).value.response
+    expect([sentAs(first!), sentAs(second!)]).toEqual(['{"id":"a"}', '{"id":"b","n":[1]}'])
+  })
+
+  it('parses a body the splitter cannot take apart whole, and one that is not JSON as such', () => {
+    expect(parseListBody('{"successful":false,"response":null,"errors":["no"]}')).toEqual({ok: true, value: {successful: false, response: null, errors: ['no']}})
+    expect(parseListBody('{"successful":true,"response":[{"a":tru}]}')).toEqual({ok: false})
+  })
+})
