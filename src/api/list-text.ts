@@ -40,6 +40,17 @@ export interface SplitAnswer {
   envelope: string
 }
 
+/**
+ * The gateway's envelope (`{"successful":..,"response":[...],...}`) taken apart without parsing
+ * it (ListSplitter), given whole. Undefined for a body of any other shape.
+ */
+export function splitListAnswer(text: string): SplitAnswer | undefined {
+  const splitter = new ListSplitter()
+  const records = splitter.push(text)
+  const end = records && splitter.end()
+  return end && {records: [...records, ...end.records], envelope: end.envelope}
+}
+
 const QUOTE = 34
 const BACKSLASH = 92
 const OPEN_BRACE = 123
@@ -51,61 +62,116 @@ const COLON = 58
 
 const isSpace = (code: number) => code === 32 || code === 10 || code === 13 || code === 9
 
+type SplitState = 'open' | 'first-member' | 'member' | 'after-member' | 'first-record' | 'record' | 'after-record' | 'closed'
+
 /**
- * The gateway's envelope (`{"successful":..,"response":[...],...}`) taken apart without parsing
- * it: where each record of the one `response` list starts and ends. Strings are skipped whole,
- * escaped quotes and backslashes in them too, so a `]` or `}` inside one ends nothing. Only the
+ * The gateway's envelope (`{"successful":..,"response":[...],...}`) taken apart as it arrives,
+ * piece by piece, without parsing it: the text of each record of the one `response` list, handed
+ * back as soon as it is whole, and the envelope around them. Strings are skipped whole, escaped
+ * quotes and backslashes in them too, so a `]` or `}` inside one ends nothing. Only the
  * envelope's own punctuation is checked here; what lies between is each part's to parse
- * (JSON.parse of each record and of the envelope). Undefined for a body of any other shape: not
- * an object, `response` missing, repeated or not a list, or anything after the envelope.
+ * (JSON.parse of each record and of the envelope). A body of any other shape (not an object,
+ * `response` missing, repeated, spelt with escapes or not a list, anything after the envelope)
+ * is refused: push or end answers undefined.
  */
-export function splitListAnswer(text: string): SplitAnswer | undefined {
-  const end = text.length
-  let at = skipSpace(text, 0)
-  if (text.charCodeAt(at) !== OPEN_BRACE) return undefined
-  at = skipSpace(text, at + 1)
-  let list: {start: number; end: number; records: string[]} | undefined
-  if (text.charCodeAt(at) === CLOSE_BRACE) return undefined
-  for (;;) {
-    if (text.charCodeAt(at) !== QUOTE) return undefined
-    const keyEnd = stringEnd(text, at)
-    if (keyEnd < 0) return undefined
-    const key = text.slice(at + 1, keyEnd - 1)
-    at = skipSpace(text, keyEnd)
-    if (text.charCodeAt(at) !== COLON) return undefined
-    at = skipSpace(text, at + 1)
-    if (key === 'response' || key.includes('\\')) {
-      // A key spelt with escapes may be `response` too: such a body is parsed whole.
-      if (list || key !== 'response' || text.charCodeAt(at) !== OPEN_BRACKET) return undefined
-      const records: string[] = []
-      const start = at
-      at = skipSpace(text, at + 1)
-      if (text.charCodeAt(at) !== CLOSE_BRACKET) {
-        for (;;) {
-          const valueEnd = skipValue(text, at)
-          if (valueEnd < 0) return undefined
-          records.push(text.slice(at, valueEnd))
-          at = skipSpace(text, valueEnd)
-          const code = text.charCodeAt(at)
-          if (code === CLOSE_BRACKET) break
-          if (code !== COMMA) return undefined
-          at = skipSpace(text, at + 1)
-        }
-      }
-      at++
-      list = {start, end: at, records}
-    } else {
-      at = skipValue(text, at)
-      if (at < 0) return undefined
-    }
-    at = skipSpace(text, at)
-    const code = text.charCodeAt(at)
-    if (code === CLOSE_BRACE) break
-    if (code !== COMMA) return undefined
-    at = skipSpace(text, at + 1)
+export class ListSplitter {
+  /** What has come and is not taken apart yet: at most a record, or a member of the envelope, and the piece after it. */
+  private text = ''
+  /** The envelope's text so far, the records left out. */
+  private envelope = ''
+  private state: SplitState = 'open'
+  private failed = false
+  private listed = false
+
+  /** The envelope as far as it has come, closed where it stands: its members before `response`, while the records come. */
+  envelopeSoFar(): string | undefined {
+    return this.state === 'record' || this.state === 'after-record' || this.state === 'first-record' ? this.envelope + ']}' : undefined
   }
-  if (!list || skipSpace(text, at + 1) !== end) return undefined
-  return {records: list.records, envelope: text.slice(0, list.start) + '[]' + text.slice(list.end)}
+
+  /** The next piece of the body: the texts of the records it completes; undefined once the body is not a list's envelope. */
+  push(piece: string): string[] | undefined {
+    if (this.failed) return undefined
+    this.text = this.text === '' ? piece : this.text + piece
+    return this.take(false)
+  }
+
+  /** The body's end: the records completed at its end and the envelope's text; undefined where it is not a whole envelope. */
+  end(): SplitAnswer | undefined {
+    if (this.failed) return undefined
+    const records = this.take(true)
+    if (!records || !this.listed || this.state !== 'closed' || skipSpace(this.text, 0) !== this.text.length) return undefined
+    return {records, envelope: this.envelope}
+  }
+
+  private take(final: boolean): string[] | undefined {
+    const text = this.text
+    const records: string[] = []
+    // A value that reaches the end of what has come may go on in the next piece (a number, a literal): wait for it.
+    const whole = (end: number) => end >= 0 && (end < text.length || final)
+    let at = 0
+    for (;;) {
+      at = skipSpace(text, at)
+      if (at >= text.length) break
+      const code = text.charCodeAt(at)
+      if (this.state === 'open') {
+        if (code !== OPEN_BRACE) return this.fail()
+        this.envelope += '{'
+        at++
+        this.state = 'first-member'
+      } else if (this.state === 'first-member' || this.state === 'member') {
+        if (code !== QUOTE) return this.fail()
+        const keyEnd = stringEnd(text, at)
+        if (keyEnd < 0) break
+        const colon = skipSpace(text, keyEnd)
+        const valueAt = skipSpace(text, colon + 1)
+        if (valueAt >= text.length) break
+        if (text.charCodeAt(colon) !== COLON) return this.fail()
+        const key = text.slice(at + 1, keyEnd - 1)
+        // A key spelt with escapes may be `response` too: such a body is parsed whole.
+        if (key === 'response' || key.includes('\\')) {
+          if (this.listed || key !== 'response' || text.charCodeAt(valueAt) !== OPEN_BRACKET) return this.fail()
+          this.envelope += text.slice(at, valueAt + 1)
+          at = valueAt + 1
+          this.state = 'first-record'
+          this.listed = true
+          continue
+        }
+        const valueEnd = skipValue(text, valueAt)
+        if (!whole(valueEnd)) break
+        this.envelope += text.slice(at, valueEnd)
+        at = valueEnd
+        this.state = 'after-member'
+      } else if (this.state === 'after-member' || this.state === 'after-record') {
+        const inList = this.state === 'after-record'
+        if (code === COMMA) {
+          if (!inList) this.envelope += ','
+          this.state = inList ? 'record' : 'member'
+        } else if (code === (inList ? CLOSE_BRACKET : CLOSE_BRACE)) {
+          this.envelope += inList ? ']' : '}'
+          this.state = inList ? 'after-member' : 'closed'
+        } else return this.fail()
+        at++
+      } else if (this.state === 'first-record' && code === CLOSE_BRACKET) {
+        this.envelope += ']'
+        at++
+        this.state = 'after-member'
+      } else if (this.state === 'first-record' || this.state === 'record') {
+        const valueEnd = skipValue(text, at)
+        if (!whole(valueEnd)) break
+        records.push(text.slice(at, valueEnd))
+        at = valueEnd
+        this.state = 'after-record'
+      } else return this.fail()
+    }
+    this.text = at >= text.length ? '' : text.slice(at)
+    return records
+  }
+
+  private fail(): undefined {
+    this.failed = true
+    this.text = ''
+    return undefined
+  }
 }
 
 function skipSpace(text: string, at: number): number {

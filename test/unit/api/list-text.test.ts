@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
-import {parseListBody, sentAs, splitListAnswer} from '../../../src/api/list-text.js'
+import {ListSplitter, parseListBody, sentAs, splitListAnswer} from '../../../src/api/list-text.js'
 
 // JSON values with what trips a splitter: quotes, backslashes and brackets inside strings, and keys spelt so.
 const tricky = fc.string({unit: fc.constantFrom('"', '\\', '[', ']', '{', '}', ',', ':', 'a', ' ', '\n', 'é', '\u2028', '0')})
@@ -67,5 +67,31 @@ describe('parseListBody', () => {
   it('parses a body the splitter cannot take apart whole, and one that is not JSON as such', () => {
     expect(parseListBody('{"successful":false,"response":null,"errors":["no"]}')).toEqual({ok: true, value: {successful: false, response: null, errors: ['no']}})
     expect(parseListBody('{"successful":true,"response":[{"a":tru}]}')).toEqual({ok: false})
+  })
+})
+
+describe('ListSplitter', () => {
+  it('hands back the same records and envelope however the body is cut into pieces', () => {
+    fc.assert(
+      fc.property(fc.array(record, {maxLength: 6}), fc.array(fc.nat(), {maxLength: 12}), spacing, (records, cuts, space) => {
+        const text = JSON.stringify({successful: true, response: records, errors: [], total_pages: 1}, null, space)
+        const at = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b)
+        const splitter = new ListSplitter()
+        const found: string[] = []
+        for (const [index, end] of [...at, text.length].entries()) found.push(...splitter.push(text.slice(index === 0 ? 0 : at[index - 1], end))!)
+        const end = splitter.end()!
+        expect([...found, ...end.records]).toEqual(splitListAnswer(text)!.records)
+        expect(end.envelope).toBe(splitListAnswer(text)!.envelope)
+      }),
+    )
+  })
+
+  it('says the envelope so far while the records come', () => {
+    const splitter = new ListSplitter()
+    expect(splitter.push('{"successful":true,"response":[{"id":1},{"id"')).toEqual(['{"id":1}'])
+    expect(JSON.parse(splitter.envelopeSoFar()!)).toEqual({successful: true, response: []})
+    expect(splitter.push(':2}, 3')).toEqual(['{"id":2}'])
+    expect(splitter.push('4]')).toEqual(['34'])
+    expect(splitter.end()).toBeUndefined()
   })
 })
