@@ -2,7 +2,7 @@ import {spawn} from 'node:child_process'
 import {existsSync} from 'node:fs'
 import {afterEach, describe, expect, it} from 'vitest'
 import {envelope} from '../misbehaving-gateway.js'
-import {type PagedGateway, pagedGateway, type PagedList} from '../paged-gateway.js'
+import {listedRecord, type PagedGateway, pagedGateway, type PagedList} from '../paged-gateway.js'
 import {terminal, type Terminal} from './auth-helpers.js'
 import {baseEnv, GW, isolatedHome, runGw, type RunOptions} from './helpers.js'
 
@@ -202,6 +202,44 @@ describe('case 3: a reader that falls behind is waited for', () => {
     expect(screen).toContain('[exit 141]')
     expect(screen.trim().split('\n').filter(Boolean)).toEqual([expect.stringMatching(/^\{"id":"071-P-/), '[exit 141]'])
   }, 45_000)
+})
+
+describe('one page of every record, from a gateway that ignores limit', () => {
+  const time = existsSync('/usr/bin/time')
+  it.runIf(!time)('skipped: /usr/bin/time measures the peak memory (Debian package time; CI installs it)', () => {})
+  // 20,000 records of ~2 KB in one answer: ~40 MB of JSON, which gw would hold several times over were it to read the page as one value.
+  const fat = {hold: 20_000, pageSize: 20_000, order: 'newest' as const, pad: 2000}
+  const peakMiB = (stderr: string) => Number(stderr.trim().split('\n').at(-1)) / 1024
+  const timed = (url: string, args: string[]) =>
+    new Promise<{code: number | null; stdout: string; stderr: string}>((resolve) => {
+      const child = spawn('/usr/bin/time', ['-f', '%M', process.execPath, GW, ...args], {env: baseEnv(env(url)), stdio: ['ignore', 'pipe', 'pipe']})
+      const out: Buffer[] = []
+      let stderr = ''
+      child.stdout.on('data', (chunk: Buffer) => out.push(chunk))
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+      child.on('close', (code) => resolve({code, stdout: Buffer.concat(out).toString(), stderr}))
+    })
+
+  it.skipIf(!time)('purchase list -L 50 prints the 50 newest from the first records read, and leaves the rest of the page unread', async () => {
+    const {url, listRequests} = await serve(fat)
+    const result = await timed(url, ['purchase', 'list', '-L', '50'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(references(result.stdout.trim().split('\n').map((line) => JSON.parse(line)))).toEqual(paged(19_950, 20_000).reverse())
+    expect(listRequests()).toHaveLength(1)
+    expect(peakMiB(result.stderr)).toBeLessThan(100)
+  }, 60_000)
+
+  it.skipIf(!time)('purchase list --all prints every record of the page, once, in order, as it reads them, under 150 MiB', async () => {
+    const {url, listRequests} = await serve(fat)
+    const result = await timed(url, ['purchase', 'list', '--all'])
+    expect(result.code, result.stderr).toBe(0)
+    const lines = result.stdout.trim().split('\n')
+    expect(lines).toHaveLength(20_000)
+    expect(JSON.parse(lines[0]!)).toEqual(listedRecord(19_999, {pad: 2000}))
+    expect(JSON.parse(lines.at(-1)!)).toEqual(listedRecord(0, {pad: 2000}))
+    expect(listRequests()).toHaveLength(1)
+    expect(peakMiB(result.stderr)).toBeLessThan(150)
+  }, 60_000)
 })
 
 describe('case 4: a slow list says what it is doing, at a terminal only', () => {
