@@ -242,6 +242,22 @@ describe('one page of every record, from a gateway that ignores limit', () => {
   }, 60_000)
 })
 
+describe('purchase get of many purchases on one card', () => {
+  it('walks the refunds on the card once, for every purchase on it made since the first', async () => {
+    const {url, listRequests} = await serve({hold: 120, order: 'newest'})
+    const ids = ['071-P-00000001', '071-P-00000002', '071-P-00000003']
+    const result = await gwAt(url, ['purchase', 'get', ...ids, '--refunds', '--concurrency', '1'])
+    expect(result.code, result.stderr).toBe(0)
+    const records = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as {id: string; gw_refunded: {says: string}})
+    expect(records.map((record) => record.id)).toEqual(ids)
+    for (const record of records) expect(record.gw_refunded.says).not.toMatch(/^not known/)
+    // 120 refunds on the card, 50 a page: one walk is 3 pages (4 with the look at the last page a walk against the gateway's order may take).
+    const refundPages = listRequests().filter((request) => request.path.startsWith('/v1.0/refunds'))
+    expect(refundPages.length).toBeGreaterThan(0)
+    expect(refundPages.length).toBeLessThanOrEqual(4)
+  })
+})
+
 describe('case 4: a slow list says what it is doing, at a terminal only', () => {
   /** A list of 200 whose third page (offset 100) is answered once `release` is called. */
   async function slowThirdPage(): Promise<{gateway: PagedGateway; release: () => void}> {
