@@ -135,12 +135,36 @@ const LIST_TABLE_ROWS = 100
 export async function renderListing(io: Io, pages: AsyncIterable<GwRecord[]>, columns: Column[], options: RenderOptions, {paged}: {paged?: () => void} = {}): Promise<void> {
   const stream = recordStream(io, columns, options, {rowsPerTable: LIST_TABLE_ROWS})
   let pagesIn = 0
-  for await (const page of pages) {
-    if (io.outFailure()) break
-    await stream.write(page)
-    await io.outReady()
-    // A walk of many pages: its garbage kept small before the second is asked for (lib/favour-memory.ts).
-    if (++pagesIn === 1) favourMemory()
+  // The reader gone while a page is awaited: the walk stops there, its page neither waited for nor asked for again.
+  // (Woken through one listener, not a race with a promise that lives as long as the walk, which would hold every page.)
+  let wake: ((step: undefined) => void) | undefined
+  io.onOutClosed(() => wake?.(undefined))
+  const walk = pages[Symbol.asyncIterator]()
+  let ended = false
+  try {
+    for (;;) {
+      if (io.outFailure()) break
+      const next = walk.next()
+      // Left unheard once the reader has gone: a page that then fails tells nobody anything.
+      next.catch(() => {})
+      const step = await new Promise<IteratorResult<GwRecord[]> | undefined>((resolve, reject) => {
+        wake = resolve
+        next.then(resolve, reject)
+      })
+      wake = undefined
+      if (step === undefined || step.done) {
+        ended = step?.done ?? false
+        break
+      }
+      if (io.outFailure()) break
+      await stream.write(step.value)
+      await io.outReady()
+      // A walk of many pages: its garbage kept small before the second is asked for (lib/favour-memory.ts).
+      if (++pagesIn === 1) favourMemory()
+    }
+  } finally {
+    // Stopped early (a reader gone, a failure printing): the walk is told, but not waited for while a page is in flight.
+    if (!ended) void walk.return?.(undefined).catch(() => {})
   }
   paged?.()
   await stream.end()

@@ -193,6 +193,25 @@ describe('case 3: a reader that falls behind is waited for', () => {
     expect(Number(stderr.trim().split('\n').at(-1)) / 1024).toBeLessThan(150)
   }, 30_000)
 
+  it('a reader that goes away while a page is awaited: exit 141 then, not once the page comes', async () => {
+    let release: () => void = () => {}
+    const held = new Promise<undefined>((resolve) => (release = () => resolve(undefined)))
+    // Pages after the first are answered only when the test ends: gw must not wait for them once its reader has gone.
+    // A first page of ~1 MB: gw is still writing it when its reader goes, and hears so while it waits for the next.
+    const {url} = await serve({hold: 400 * 50, pad: 20_000, before: (_, page) => (page > 1 ? held : undefined)})
+    try {
+      const child = spawn(process.execPath, [GW, 'purchase', 'list', '--all', '--oldest-first'], {env: baseEnv(env(url)), stdio: ['ignore', 'pipe', 'pipe']})
+      let stderr = ''
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
+      child.stdout.once('data', () => child.stdout.destroy())
+      expect(await exited).toBe(141)
+      expect(stderr).toBe('')
+    } finally {
+      release()
+    }
+  }, 15_000)
+
   it('| head -1 at a terminal: exit 141 and nothing on stderr, no count of what was not shown', async () => {
     const {url} = await serve({hold: 400 * 50, pad: 2000})
     const line = `"${process.execPath}" "${GW}" purchase list --all | head -1 | cut -c1-30; exit \${PIPESTATUS[0]}`
