@@ -8,7 +8,11 @@ import {envelopeOf, errorFromResponse, type ParsedBody, parseBody} from './respo
 /** Each record's text as the gateway sent it, for the records read out of a list's answer here. */
 const sentTexts = new WeakMap<object, string>()
 
-/** The text the gateway sent `record` as, where it was read out of a list's answer; undefined for any other. */
+/**
+ * The text the gateway sent `record` as, where it was read out of a list's answer; undefined for
+ * any other. Records are handed on as parsed, never changed in place: a field added (gw_match,
+ * gw_refunded) is added to a copy, which has no text of its own.
+ */
 export function sentAs(record: object): string | undefined {
   return sentTexts.get(record)
 }
