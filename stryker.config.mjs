@@ -21,6 +21,8 @@ export default {
     'src/api/recovery.ts',
     'src/api/retry.ts',
     'src/safety/redact.ts',
+    // Whether a record prints as the gateway sent it: a card number let through here is printed whole.
+    'src/safety/prints-as-sent.ts',
     // The journal's file: a SQLite database under the kernel's lock, and an older gw's NDJSON one.
     'src/batch/journal-file.ts',
     'src/batch/journal-older.ts',

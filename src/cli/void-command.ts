@@ -18,8 +18,6 @@ export function voidInputs(noun: Voided) {
  * looked up by the id (cli/follow-up.ts). Each says only its words and its noun.
  */
 export abstract class VoidCommand extends GwCommand<{ids: string[]; input?: string}> {
-  static override strict = false
-
   protected abstract readonly noun: Voided
 
   protected async input() {

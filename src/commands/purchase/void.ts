@@ -13,6 +13,7 @@ Several ids print a record each; the exit code is the worst any had.`
   ]
 
   // Its own, not inherited: oclif's parse reads a command's own static fields.
+  static override strict = false
   static override args = voidInputs('purchase').args
   static override flags = voidInputs('purchase').flags
   static override columns = purchaseColumns

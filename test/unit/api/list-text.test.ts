@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
-import {ListSplitter, parseListBody, readListBody, sentAs, splitListAnswer} from '../../../src/api/list-text.js'
+import {ListSplitter, splitListAnswer} from '../../../src/api/list-splitter.js'
+import {parseListBody, readListBody, sentAs} from '../../../src/api/list-text.js'
 
 // JSON values with what trips a splitter: quotes, backslashes and brackets inside strings, and keys spelt so.
 const tricky = fc.string({unit: fc.constantFrom('"', '\\', '[', ']', '{', '}', ',', ':', 'a', ' ', '\n', 'é', '\u2028', '0')})

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
-import {printsAsSent, redact} from '../../../src/safety/redact.js'
+import {printsAsSent} from '../../../src/safety/prints-as-sent.js'
+import {redact} from '../../../src/safety/redact.js'
 import {toNdjsonLine} from '../../../src/output/json.js'
 
 const purchase = {
