@@ -28,6 +28,7 @@ const BOTH_DIALECTS = [
   'test/e2e/beyond-commands.test.ts',
   'test/e2e/capture-batch.test.ts',
   'test/e2e/settlement-report.test.ts',
+  'test/e2e/terminal-follow-ups.test.ts',
 ]
 
 export default defineConfig({
