@@ -7,6 +7,7 @@ import {journalState, type Standing, standingOf} from './journal-state.js'
 import {GatewaySlots, LOST_IN_A_ROW, STOPPED} from './gateway-slots.js'
 import {type InDoubtWait, INTENT_FRESH_MS, lookUpInDoubt} from './in-doubt.js'
 import {changedRow, decidedRow, failedRow, fromJournal, missingRow, resultEntry, type RowReport} from './row-reports.js'
+import {rowWords} from './row-words.js'
 import {type RowEnd, RowEnds, type RunEnd, type StopReason} from './run-end.js'
 import type {RowSender} from './kinds.js'
 import type {ValidRow} from './rows.js'
@@ -193,7 +194,7 @@ export class BatchRunner<Input, Body extends object> {
       } catch (err) {
         report = this.failed(row, err, this.options.sender.money(body))
       }
-      if (this.gateway.lost(report)) this.stopWith(unreachable(this.options.sender.noun))
+      if (this.gateway.lost(report)) this.stopWith(unreachable(rowWords(this.options.sender).row))
       return report
     })
   }
@@ -209,7 +210,7 @@ export class BatchRunner<Input, Body extends object> {
     const report = await this.gateway.run(async () => {
       try {
         const sent = await sender.findEarlier(body)
-        return sent ? this.decided(row, sent) : missingRow(row, done, sender.noun)
+        return sent ? this.decided(row, sent) : missingRow(row, done, rowWords(sender))
       } catch (err) {
         return this.failed(row, err, sender.money(body))
       }
