@@ -1,31 +1,17 @@
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
-import {terminal, type Terminal} from './auth-helpers.js'
-import {ANSWERS, CARD_ANSWERS, CARD_JSON, cardArgs, CARDS, ref, type Sandbox, startSandbox} from './helpers.js'
+import {beforeAll, describe, expect, it} from 'vitest'
+import {terminalGateways} from './auth-helpers.js'
+import {ANSWERS, CARD_ANSWERS, CARD_JSON, cardArgs, CARDS, ref, type Sandbox} from './helpers.js'
 
 // Money follow-ups and refunds at a real pseudo-terminal (tmux), against each dialect of the local
 // gateway: a live profile's confirmation in the authorization's currency, and --metadata through
 // the refund's questions.
 let sandbox: Sandbox
 let liveSandbox: Sandbox
-const open: Terminal[] = []
+const {gateways, run} = terminalGateways()
 
-beforeAll(async () => {
-  ;[sandbox, liveSandbox] = await Promise.all([startSandbox(), startSandbox(['--mode', 'live'])])
+beforeAll(() => {
+  ;({sandbox, live: liveSandbox} = gateways())
 })
-
-afterEach(() => {
-  for (const t of open.splice(0)) t.close()
-})
-
-afterAll(async () => {
-  await Promise.all([sandbox.stop(), liveSandbox.stop()])
-})
-
-function run(args: string[], env: NodeJS.ProcessEnv): Terminal {
-  const t = terminal(args, env)
-  open.push(t)
-  return t
-}
 
 /** An authorization in US dollars at the live-mode gateway (--yes: no terminal to confirm it on). */
 async function liveAuthorization(amount: number): Promise<string> {
