@@ -24,7 +24,8 @@ Without --transaction-id but with a card (--card-token, or --card-holder, --card
   ]
 
   static override flags = {
-    'transaction-id': gwFlags.requiredText({description: 'id or reference of the purchase to refund; none, with a card: an unmatched refund', exclusive: ['card-token', 'card-number', 'card']}),
+    // Required, and so asked at a terminal, unless a card is named: then it is an unmatched refund (input()).
+    'transaction-id': gwFlags.requiredText({description: 'id or reference of the purchase to refund', exclusive: ['card-token', 'card-number', 'card'], required: true}),
     amount: gwFlags.amount({description: 'amount to refund in the minor currency unit; default: the purchase in full'}),
     reference: gwFlags.reference({description: "your reference, unique per refund; default: the purchase's with -R and the first free number (order-1001-R1)"}),
     metadata: gwFlags.metadata(),
@@ -36,8 +37,16 @@ Without --transaction-id but with a card (--card-token, or --card-holder, --card
 
   static override columns = refundColumns
 
+  /** No terminal to ask on: a refund names its purchase, or (unmatched) a card; said with the flags left out. */
+  protected override async alsoMissing(): Promise<string | undefined> {
+    return 'Or, for an unmatched refund to a card alone: --card-token, --card-holder with --card-number, --card-expiry and --cvv, or --card -, with --amount and --reference.'
+  }
+
   protected async input(): Promise<RefundCreateInput> {
-    const {flags} = await this.parse(RefundCreate)
+    // A card named (in part: its holder is enough at a terminal) makes it an unmatched refund, with no purchase to name.
+    const cardNamed = this.argv.some((arg) => /^--(card-token|card-number|card-holder|card-expiry|card)(=|$)/.test(arg))
+    const unmatched = {args: RefundCreate.args, baseFlags: RefundCreate.baseFlags, strict: RefundCreate.strict, enableJsonFlag: RefundCreate.enableJsonFlag, flags: {...RefundCreate.flags, 'transaction-id': {...RefundCreate.flags['transaction-id'], required: false}}}
+    const {flags} = await this.parse(cardNamed ? unmatched : RefundCreate)
     gwFlags.refuseRowFlagsInBatch(flags, RefundCreate.flags)
     if (flags.input !== undefined) return {batch: gwFlags.batchFlags({...flags, input: flags.input})}
     const metadata = gwFlags.metadataOf(flags.metadata)
