@@ -41,9 +41,10 @@ The capture is sent once and never retried; if no answer comes back, gw looks th
       const [{captureBatch}, {runBatch}, {batchDeps}] = await Promise.all([import('../../batch/capture-kind.js'), import('../../batch/run-batch.js'), import('../../cli/batch-deps.js')])
       return new ExitStatus(await runBatch(captureBatch, input.batch, batchDeps(this.factory)))
     }
-    const [{captureAmount, sendFollowUp}, {settleFollowUp}] = await Promise.all([import('../../operations/follow-ups.js'), import('../../cli/follow-up.js')])
+    const [{captureAmount, sendFollowUp}, {settleFollowUp, waitingSaid}] = await Promise.all([import('../../operations/follow-ups.js'), import('../../cli/follow-up.js')])
     const deps = await this.factory.deps()
     const amount = input.amount ?? (await captureAmount(input.id, deps))
-    return settleFollowUp(this.factory, await sendFollowUp({kind: 'capture', id: input.id, amount}, deps))
+    const capture = {kind: 'capture' as const, id: input.id, amount}
+    return settleFollowUp(this.factory, await sendFollowUp(capture, deps, waitingSaid(this.factory, capture)))
   }
 }
