@@ -53,7 +53,7 @@ export const captureBatch: BatchKind<CaptureInput, CaptureBody> = {
     action: 'capture',
     request: async (input) => ({id: input.id, amount: input.amount ?? (await captureAmount(input.id, deps)), reference: input.id}),
     asksFirst: (input) => input.amount === undefined,
-    send: async (body) => asSent(await sendFollowUp({kind: 'capture', id: body.id, amount: body.amount}, deps), body),
+    send: async (body, options) => asSent(await sendFollowUp({kind: 'capture', id: body.id, amount: body.amount}, deps, options), body),
     findEarlier: async (body) => {
       const found = await findEarlierFollowUp({kind: 'capture', id: body.id, amount: body.amount}, deps)
       return found && asSent(found, body)

@@ -2,6 +2,7 @@ import type {PurchaseCreate} from '../api/schemas/purchase.js'
 import type {RefundCreate} from '../api/schemas/refund.js'
 import type {Deps, GwRecord} from '../operations/deps.js'
 import type {Sent} from '../operations/money.js'
+import type {Waiting} from '../money/window.js'
 import {findEarlierPurchase, purchaseBody, sendPurchase, type PurchaseInput} from '../operations/purchases.js'
 import {findEarlierRefund, freeRefundReference, refundBody, sendRefund, type RefundInput} from '../operations/refunds.js'
 import {lookUp} from '../operations/look-up.js'
@@ -23,7 +24,8 @@ export interface RowSender<Input, Body extends object> {
   request(input: Input): Promise<Body>
   /** Whether request() asks the gateway (a full refund's amount), and so takes a request slot. */
   asksFirst(input: Input): boolean
-  send(body: Body): Promise<Sent>
+  /** `onWait`: told when a lost answer's look-up waits for the gateway (a capture's; a purchase's or refund's recovery tells the client's own). */
+  send(body: Body, options?: {onWait?: (waiting: Waiting | undefined) => void}): Promise<Sent>
   /** What the gateway holds under the body's reference, decided; undefined when it holds nothing. */
   findEarlier(body: Body): Promise<Sent | undefined>
   /** The row as the file asks for it, before anything is looked up: what an edited row is told apart by. */

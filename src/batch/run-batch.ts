@@ -165,7 +165,7 @@ async function send<Input, Body extends object>(
       concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
       onRow: (report) => view.row(report),
       windowMs: deps.client.processingWindowMs,
-      onWaiting: (row, waiting) => view.waiting(row.reference, waiting),
+      onWaiting: (row, waiting, sentThisRun) => view.waiting(row.reference, waiting, sentThisRun),
       gatewayInstance: () => deps.client.gatewayInstance,
       verify: flags.verify,
       ready: (stop) => outputReady(io, stop),

@@ -28,7 +28,8 @@ export interface RunOptions<Input, Body extends object> {
   windowMs?: number
   clock?: Clock
   /** Told when a row in doubt begins to wait for a gateway that may still be processing it, and with undefined when that ends. */
-  onWaiting?: (row: {row: number; reference: string}, waiting: Waiting | undefined) => void
+  /** `sentThisRun`: the wait is for this run's own request, whose answer was lost (not sent again after it), rather than an earlier run's (sent once it is over). */
+  onWaiting?: (row: {row: number; reference: string}, waiting: Waiting | undefined, sentThisRun?: boolean) => void
   /** The run of the gateway's data the last answer came from (X-Sandbox-Instance), journaled with each result. */
   gatewayInstance?: () => string | undefined
   /** --verify: each row the journal has approved or declined is looked up at the gateway before it is reported; one it lacks is reported missing, never sent. */
@@ -155,7 +156,7 @@ export class BatchRunner<Input, Body extends object> {
     const report = await this.atGatewayCounted(row, body, async () => {
       // Long in the queue: journaled again, so that a rerun counts the processing window from when it truly left.
       if (this.clock.now() - Date.parse(synced.sent_at!) > INTENT_FRESH_MS) await this.journalIntent(row, body)
-      return sender.send(body)
+      return sender.send(body, {onWait: (waiting) => this.options.onWaiting?.({row: row.row, reference: row.reference}, waiting, true)})
     })
     if (report === STOPPED) return this.withdraw(row, before, synced, done)
     return this.finish(row, report!, before, synced)

@@ -88,9 +88,11 @@ export class BatchView {
    * A row in doubt that the gateway does not have yet and may still be processing (design.md §5):
    * said once in a line of its own, and counted down in the progress line at a terminal.
    */
-  waiting(reference: string, waiting: Waiting | undefined): void {
+  waiting(reference: string, waiting: Waiting | undefined, sentThisRun = false): void {
     if (waiting) {
-      const never = this.words.action ? `If it does not show it then, the ${this.words.action} never arrived, and is sent.` : 'If it is not there then, it never arrived, and is sent.'
+      // An earlier run's request not there once the window is over never arrived, and is sent; this run's, whose answer was lost, is left in doubt.
+      const then = sentThisRun ? `left in doubt (exit 8), not sent again` : 'sent'
+      const never = this.words.action ? `If it does not show it then, the ${this.words.action} ${sentThisRun ? 'is' : 'never arrived, and is'} ${then}.` : `If it is not there then, it ${sentThisRun ? 'is' : 'never arrived, and is'} ${then}.`
       this.io.err(`${notYetNotice(this.noun, reference, waiting.endsAt - waiting.since, this.words.action)} ${never}\n`)
       this.waits.set(reference, waiting.endsAt)
     } else this.waits.delete(reference)

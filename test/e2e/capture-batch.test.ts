@@ -126,6 +126,8 @@ describe('gw purchase capture --input', () => {
     const result = await sandbox.gw(['purchase', 'capture', '--input', file], {env: {GW_TEST_WINDOW_MS: '1500'}})
     expect(result.code).toBe(8)
     expect(rowsOf(result.stdout).map((row) => [row.reference, row.status])).toEqual([[ids[0], 'unknown']])
+    // Said once when the wait begins, with what comes after it: this run's own capture is not sent again.
+    expect(result.stderr).toContain(`Purchase ${ids[0]} shows no capture yet, and the gateway may still be processing it: looking again for up to 2 s. If it does not show it then, the capture is left in doubt (exit 8), not sent again.\n`)
     expect(result.stderr).toMatch(/^1 capture: 1 unknown in \d+\.\d s$/m)
     expect(result.stderr).toContain(`1 capture may or may not have reached the gateway. Do not send them again by other means: run this same command again, which looks each one up first, or check them: gw purchase get ${ids[0]}\n`)
     expect(result.stderr).not.toContain('reference')
