@@ -203,12 +203,14 @@ function compileWasm(compile) {
  * with memory to spare, where V8 11 (Node 20) stopped at 16 MiB: a walk of many pages, which
  * allocates fast and keeps little, then peaks ~80 MiB higher for garbage not yet collected
  * (measured: `gw purchase list --all` of 20,000 records, 124 MiB on Node 20, 200-230 on 24).
- * V8's --optimize-for-size keeps the young generation small (~120 MiB on 24), for ~0.4 s more CPU
- * over those 20,000 records, which a gateway's own answer times hide. It is set when a walk asks
- * for its second page, not at start, for the reason compileWasm gives.
+ * V8's --optimize-for-size kept it small (~120 MiB on 24), for ~0.4 s more CPU over those 20,000
+ * records (it also makes V8's compilers and collector trade speed for size); a growth factor of 1
+ * keeps the young generation where it starts and nothing else: 97-118 MiB on Node 22, 24 and 26
+ * for a list of 20,000 printed as sent, with the CPU of no flag at all (bench/README.md, issue 47).
+ * It is set when a walk asks for its second page, not at start, for the reason compileWasm gives.
  */
 function favourMemory() {
-  if (!memoryFavoured) require('node:v8').setFlagsFromString('--optimize-for-size')
+  if (!memoryFavoured) require('node:v8').setFlagsFromString('--semi-space-growth-factor=1')
   memoryFavoured = true
 }
 let memoryFavoured = false
@@ -216,7 +218,7 @@ let memoryFavoured = false
 /** V8's flags as this process started with them, so that a code cache written now is taken by the next start. */
 function v8FlagsAsStarted() {
   if (wasmBaselineOnly) require('node:v8').setFlagsFromString(V8_DEFAULTS_AFTER[v8Version()])
-  if (memoryFavoured) require('node:v8').setFlagsFromString('--no-optimize-for-size')
+  if (memoryFavoured) require('node:v8').setFlagsFromString('--semi-space-growth-factor=2')
   wasmBaselineOnly = false
   memoryFavoured = false
 }

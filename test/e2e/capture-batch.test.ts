@@ -1,36 +1,15 @@
 import {join} from 'node:path'
 import {writeFileSync} from 'node:fs'
-import {afterEach, describe, expect, it} from 'vitest'
-import {countingProxy, type CountingProxy} from '../counting-proxy.js'
+import {describe, expect, it} from 'vitest'
+import type {CountingProxy} from '../counting-proxy.js'
 import {rowsOf, spawnGw} from './batch-helpers.js'
-import {folder, type Relay, relay} from './identity-helpers.js'
-import {cardArgs, ref, type Sandbox, startSandbox} from './helpers.js'
+import {folder, startedPerTest} from './identity-helpers.js'
+import {cardArgs, ref, type Sandbox} from './helpers.js'
 
 // A day's shipments captured from a file (design.md §5): each authorization captured once, journaled,
 // counted at a proxy in front of the gateway, whatever happens to gw.
 
-const cleanups: (() => Promise<unknown> | unknown)[] = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-async function gateway(): Promise<Sandbox> {
-  const started = await startSandbox()
-  cleanups.push(() => started.stop())
-  return started
-}
-
-async function counted(upstream: string): Promise<CountingProxy> {
-  const proxy = await countingProxy(upstream)
-  cleanups.push(() => proxy.close())
-  return proxy
-}
-
-async function relayed(target: string, options: Parameters<typeof relay>[1] = {}): Promise<Relay> {
-  const started = await relay(target, options)
-  cleanups.push(() => started.close())
-  return started
-}
+const {cleanups, gateway, counted, relayed} = startedPerTest()
 
 /** `count` authorizations of 1000 each at the gateway, and a file capturing each (every other one in part). */
 async function shipments(sandbox: Sandbox, count: number): Promise<{ids: string[]; file: string; amounts: number[]}> {

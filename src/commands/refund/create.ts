@@ -24,8 +24,8 @@ Without --transaction-id but with a card (--card-token, or --card-holder, --card
   ]
 
   static override flags = {
-    // Required, and so asked at a terminal, unless a card is named: then it is an unmatched refund (input()).
-    'transaction-id': gwFlags.requiredText({description: 'id or reference of the purchase to refund', exclusive: ['card-token', 'card-number', 'card'], required: true}),
+    // A card named, even in part (its holder: at a terminal the rest is asked, as a live profile must), makes an unmatched refund: no purchase is required then (cli/parse.ts).
+    'transaction-id': gwFlags.requiredText({description: 'id or reference of the purchase to refund', required: true, exclusive: ['card-token', 'card-number', 'card', 'card-holder', 'card-expiry']}),
     amount: gwFlags.amount({description: 'amount to refund in the minor currency unit; default: the purchase in full'}),
     reference: gwFlags.reference({description: "your reference, unique per refund; default: the purchase's with -R and the first free number (order-1001-R1)"}),
     metadata: gwFlags.metadata(),
@@ -37,16 +37,12 @@ Without --transaction-id but with a card (--card-token, or --card-holder, --card
 
   static override columns = refundColumns
 
-  /** No terminal to ask on: a refund names its purchase, or (unmatched) a card; said with the flags left out. */
   protected override async alsoMissing(): Promise<string | undefined> {
-    return 'Or, for an unmatched refund to a card alone: --card-token, --card-holder with --card-number, --card-expiry and --cvv, or --card -, with --amount and --reference.'
+    return 'Or, for an unmatched refund, give a card instead: --card-token, --card-number, or --card -.'
   }
 
   protected async input(): Promise<RefundCreateInput> {
-    // A card named (in part: its holder is enough at a terminal) makes it an unmatched refund, with no purchase to name.
-    const cardNamed = this.argv.some((arg) => /^--(card-token|card-number|card-holder|card-expiry|card)(=|$)/.test(arg))
-    const unmatched = {args: RefundCreate.args, baseFlags: RefundCreate.baseFlags, strict: RefundCreate.strict, enableJsonFlag: RefundCreate.enableJsonFlag, flags: {...RefundCreate.flags, 'transaction-id': {...RefundCreate.flags['transaction-id'], required: false}}}
-    const {flags} = await this.parse(cardNamed ? unmatched : RefundCreate)
+    const {flags} = await this.parse(RefundCreate)
     gwFlags.refuseRowFlagsInBatch(flags, RefundCreate.flags)
     if (flags.input !== undefined) return {batch: gwFlags.batchFlags({...flags, input: flags.input})}
     const metadata = gwFlags.metadataOf(flags.metadata)
@@ -64,9 +60,7 @@ Without --transaction-id but with a card (--card-token, or --card-holder, --card
   /** No purchase: a card, and the amount and reference that no purchase can give. */
   private async unmatched(flags: {amount?: number; reference?: string; currency?: string; 'customer-ip'?: string} & import('../../cli/card-input.js').CardFlags, metadata?: Record<string, string>): Promise<UnmatchedRefundInput> {
     const [{cardFor}, {UsageError}] = await Promise.all([import('../../cli/card-input.js'), import('../../errors.js')])
-    // A card named in part (its holder or expiry) is one: at a terminal the rest is asked, as a live profile must.
-    const cardGiven = [flags['card-token'], flags['card-number'], flags.card, flags['card-holder'], flags['card-expiry']].some((given) => given !== undefined)
-    if (!cardGiven) throw new UsageError('give --transaction-id, the purchase to refund; or, for an unmatched refund, a card (--card-token, --card-number, or --card -)', 'See gw refund create --help for examples.')
+    // Only a card flag (which --transaction-id excludes) lets the parse go without --transaction-id (cli/parse.ts).
     const missing = [flags.amount === undefined && '--amount', flags.reference === undefined && '--reference'].filter(Boolean)
     if (missing.length > 0) throw new UsageError(`an unmatched refund needs ${missing.join(' and ')}: no purchase gives ${missing.length > 1 ? 'them' : 'it'}`)
     const card = flags['card-token'] === undefined ? await cardFor(flags, this.factory) : {token: flags['card-token']}
