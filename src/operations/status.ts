@@ -45,7 +45,8 @@ export async function checkGateway({client}: Pick<Deps, 'client'>): Promise<Gate
   }
   const pinged = ping === undefined ? {answers_ping: false, gateway_time: null} : pingOf(ping.text, echo)
   if (ping?.error instanceof AuthError) return {reachable: true, token_valid: false, gateway_mode: modeOf(ping.text), ...pinged, problem: ping.error}
-  if (ping?.error && !(ping.error instanceof NotFoundError)) {
+  // A gateway (or a proxy before it) with no /ping for this user, 404 or 403: the look-up alone tells.
+  if (ping?.error && !(ping.error instanceof NotFoundError) && !(ping.error instanceof PermissionError)) {
     const {error} = ping
     const problem = new GatewayError(error.kind === 'unreadable' ? 'unreadable' : 'gateway', `The gateway answered its health check, GET ${PING_PATH}, with a failure: ${error.message}`, {status: error.status, requestId: error.requestId, messages: error.messages, hint: error.hint})
     return {reachable: true, token_valid: null, gateway_mode: modeOf(ping.text), ...pinged, problem}

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import type {GatewayClient, RawAnswer} from '../../../src/api/client.js'
-import {AuthError, GatewayError, NotFoundError} from '../../../src/errors.js'
+import {AuthError, GatewayError, NotFoundError, PermissionError} from '../../../src/errors.js'
 import {checkGateway, pingOf} from '../../../src/operations/status.js'
 import {fakeDeps} from './fake-client.js'
 import {expectReject} from '../../expect-error.js'
@@ -39,6 +39,13 @@ describe('checkGateway: /ping for an answer and the clock, then one look-up for 
     const check = await checkGateway(fakeDeps(gateway(notFound, answer).client))
     expect(check).toMatchObject({...expected, answers_ping: false, gateway_time: null})
     expect(check.problem).toBe(expected.token_valid === true ? undefined : answer.error)
+  })
+
+  it('a 403 at /ping is no failure either: the look-up alone tells', async () => {
+    const forbidden = {status: 403, text: '{}', error: new PermissionError('Forbidden')}
+    const {client, paths} = gateway(forbidden, notFound)
+    expect(await checkGateway(fakeDeps(client))).toEqual({reachable: true, token_valid: true, gateway_mode: 'test', answers_ping: false, gateway_time: null})
+    expect(paths).toHaveLength(2)
   })
 
   it('a 401 at /ping is a refused token: no look-up follows', async () => {
