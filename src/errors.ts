@@ -150,8 +150,14 @@ export class ReferenceTakenError extends RejectedError {
 export interface MoneyInFlight {
   /** `purchase` or `refund`: which look-up command can check it. */
   noun: 'purchase' | 'refund'
+  /** Its reference; for a follow-up (`action`), the id of the record it changes. */
   reference: string
+  /** A follow-up in flight (a capture, a void...) names its record by id, not by a reference: what it does to it. */
+  action?: FollowUpAction
 }
+
+/** What a follow-up does to the purchase or refund it names, as messages say it. */
+export type FollowUpAction = 'capture' | 'void' | 'increment' | 'extension'
 
 /**
  * A purchase or refund was sent and gw could not learn what became of it (design.md §5). The

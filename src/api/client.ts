@@ -152,7 +152,7 @@ class Client implements Sender {
     const recoverable = money && reference !== undefined ? {noun: money.noun, reference} : undefined
     // A capture or void in flight is waited for on a first Ctrl-C as a purchase is, named by its id.
     const target = endpoint.followsUp && (params.id ?? (body as {id?: unknown} | undefined)?.id)
-    const inFlight = recoverable ?? (endpoint.followsUp && typeof target === 'string' ? {noun: endpoint.followsUp.noun, reference: target} : undefined)
+    const inFlight = recoverable ?? (endpoint.followsUp && typeof target === 'string' ? {noun: endpoint.followsUp.noun, reference: target, action: endpoint.followsUp.action} : undefined)
     this.inFlight = inFlight
     // The request leaves now (POSTs are never retried): the processing window counts from here.
     const sentAt = this.exchange.clock().now()

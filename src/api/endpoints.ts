@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import {UsageError} from '../errors.js'
+import {type FollowUpAction, UsageError} from '../errors.js'
 import {
   Card,
   CardTokenize,
@@ -72,7 +72,7 @@ export interface Endpoint<Res extends z.ZodType = z.ZodType, Body extends z.ZodT
    * increment, an extension): never retried, sent once, and a lost answer is decided by looking the
    * record up by its id (money/follow-up.ts), not by a reference.
    */
-  followsUp?: {noun: 'purchase' | 'refund'}
+  followsUp?: {noun: 'purchase' | 'refund'; action: FollowUpAction}
 }
 
 /** The safety facts of a request, whether or not its endpoint is in the table (`gw api`). */
@@ -109,10 +109,10 @@ export const endpoints = {
     settlement: define({method: 'GET', path: '/v1.0/purchases/settlement', response: listOf<Purchase>()}),
     get: getPurchase,
     list: define({method: 'GET', path: '/v1.0/purchases', response: listOf<Purchase>(), paged: true}),
-    capture: define({method: 'POST', path: '/v1.0/purchases/{id}/capture', body: PurchaseCapture, response: Purchase, confirm: 'amount', followsUp: {noun: 'purchase'}}),
-    void: define({method: 'POST', path: '/v1.0/purchases/void', body: VoidRequest, response: Purchase, confirm: 'id', followsUp: {noun: 'purchase'}}),
-    increment: define({method: 'PUT', path: '/v1.0/purchases/{id}', body: PurchaseIncrement, response: Purchase, confirm: 'amount', followsUp: {noun: 'purchase'}}),
-    extend: define({method: 'PUT', path: '/v1.0/purchases/{id}', body: PurchaseExtend, response: Purchase, followsUp: {noun: 'purchase'}}),
+    capture: define({method: 'POST', path: '/v1.0/purchases/{id}/capture', body: PurchaseCapture, response: Purchase, confirm: 'amount', followsUp: {noun: 'purchase', action: 'capture'}}),
+    void: define({method: 'POST', path: '/v1.0/purchases/void', body: VoidRequest, response: Purchase, confirm: 'id', followsUp: {noun: 'purchase', action: 'void'}}),
+    increment: define({method: 'PUT', path: '/v1.0/purchases/{id}', body: PurchaseIncrement, response: Purchase, confirm: 'amount', followsUp: {noun: 'purchase', action: 'increment'}}),
+    extend: define({method: 'PUT', path: '/v1.0/purchases/{id}', body: PurchaseExtend, response: Purchase, followsUp: {noun: 'purchase', action: 'extension'}}),
   },
   refunds: {
     create: define({
@@ -135,7 +135,7 @@ export const endpoints = {
     }),
     get: getRefund,
     list: define({method: 'GET', path: '/v1.0/refunds', response: listOf<Refund>(), paged: true}),
-    void: define({method: 'POST', path: '/v1.0/refunds/void', body: VoidRequest, response: Refund, confirm: 'id', followsUp: {noun: 'refund'}}),
+    void: define({method: 'POST', path: '/v1.0/refunds/void', body: VoidRequest, response: Refund, confirm: 'id', followsUp: {noun: 'refund', action: 'void'}}),
   },
   webHooks: {
     create: define({method: 'POST', path: '/v1.0/web_hooks', body: WebHookCreate, response: WebHook}),

@@ -1,3 +1,4 @@
+import type {RowWords} from './row-words.js'
 import {GwError, InterruptedError} from '../errors.js'
 import {exitCodeOf} from '../money/decide.js'
 import type {GwRecord} from '../operations/deps.js'
@@ -91,8 +92,11 @@ export function changedRow(row: ValidRow<unknown>, changes: string[], done: Resu
 }
 
 /** --verify: a row the journal has done that the gateway has nothing of under its reference. */
-export function missingRow(row: ValidRow<unknown>, done: Result, noun: string): RowReport {
-  const id = typeof done.record?.id === 'string' ? ` as ${done.record.id}` : ''
+export function missingRow(row: ValidRow<unknown>, done: Result, words: Pick<RowWords, 'row' | 'key'>): RowReport {
+  const id = typeof done.record?.id === 'string' && words.key === 'reference' ? ` as ${done.record.id}` : ''
+  // A capture's record is there all along, named by the id: what is missing is the change.
+  const noun = words.key === 'id' ? 'purchase' : words.row
+  const missing = words.key === 'id' ? `purchase ${row.reference} shows no ${words.row}` : `the gateway has no ${noun} under reference ${row.reference}`
   return {
     row: row.row,
     line: row.line,
@@ -103,7 +107,7 @@ export function missingRow(row: ValidRow<unknown>, done: Result, noun: string): 
     error: {
       kind: 'not_found',
       status: 404,
-      messages: [`The journal has this ${noun} ${done.status}${id} by an earlier run, and the gateway has no ${noun} under reference ${row.reference}: it was not sent again`],
+      messages: [`The journal has this ${words.row} ${done.status}${id} by an earlier run, and ${missing}: it was not sent again`],
       request_id: null,
       hint: `Check it with gw ${noun} get ${row.reference}; if the gateway really has none, send the row again with a journal of its own (--journal FILE).`,
     },
