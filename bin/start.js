@@ -147,9 +147,19 @@ function codeCacheName(bundleName) {
   return `${bundleName}.${process.version}-${process.arch}${flags ? `-${fnv1a(flags)}` : ''}.cache`
 }
 
-/** The node options this process was given, on its command line or in NODE_OPTIONS ('' for none). */
+/**
+ * The node options the single executable starts with (scripts/package.js puts them in its
+ * execArgv). A young generation of 8 MiB from the start: a command allocates ~12 MiB and keeps
+ * most of it, which V8's default (1 MiB, grown as it goes) scavenged three times, copying what
+ * lived each time: ~5% of the instructions of a `gw purchase get` (bench/README.md). V8 takes a
+ * code cache under it, so a cache's name leaves it out. npm's gw is started by `node` through
+ * the bin link's #! line, which takes no options portably, so only the executable has it.
+ */
+const EXECUTABLE_FLAGS = ['--min-semi-space-size=8']
+
+/** The node options this process was given, on its command line or in NODE_OPTIONS ('' for none), but the executable's own. */
 function nodeFlags() {
-  return [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ').trim()
+  return [...process.execArgv.filter((flag) => !EXECUTABLE_FLAGS.includes(flag)), process.env.NODE_OPTIONS ?? ''].join(' ').trim()
 }
 
 /** A short hash of a short string, without loading node:crypto. */
@@ -236,4 +246,4 @@ function prepareRun() {
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1'
 }
 
-module.exports = {printVersion, isVersion, isRootHelp, helpWidth, userCacheDir, printSavedRootHelp, loadBundle, codeCacheName, nodeFlags, userCodeCacheFile, prepareRun, WASM_BASELINE_ONLY, V8_DEFAULTS_AFTER}
+module.exports = {EXECUTABLE_FLAGS, printVersion, isVersion, isRootHelp, helpWidth, userCacheDir, printSavedRootHelp, loadBundle, codeCacheName, nodeFlags, userCodeCacheFile, prepareRun, WASM_BASELINE_ONLY, V8_DEFAULTS_AFTER}

@@ -39,6 +39,7 @@ import {
   WebHookCreate,
   listOf,
 } from './schemas/index.js'
+import {lazily} from './schemas/lazy.js'
 import {directDebitEndpoints, paymentPlanEndpoints} from './payment-endpoints.js'
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE'
@@ -170,18 +171,19 @@ export const endpoints = {
   paymentPlans: paymentPlanEndpoints,
   directDebits: directDebitEndpoints,
   // The local gateway's own control API (src/sandbox/routes/control.ts), not part of the contract.
+  // Every schema in this table is built when its endpoint is first used (lazily), not when it loads.
   sandbox: {
     clock: define({method: 'GET', path: '/_sandbox/clock', response: SandboxClock}),
     advanceClock: define({method: 'POST', path: '/_sandbox/clock/advance', body: ClockAdvance, response: ClockAdvanced}),
     trigger: define({method: 'POST', path: '/_sandbox/trigger', body: TriggerRequest, response: Triggered}),
     requests: define({method: 'GET', path: '/_sandbox/requests', response: RequestLogPage}),
     instance: define({method: 'GET', path: '/_sandbox/instance', response: InstanceHeld}),
-    deliveries: define({method: 'GET', path: '/_sandbox/deliveries', response: z.array(Delivery)}),
+    deliveries: define({method: 'GET', path: '/_sandbox/deliveries', response: lazily(() => z.array(Delivery))}),
     redeliver: define({method: 'POST', path: '/_sandbox/deliveries/{id}/redeliver', response: Delivery}),
-    dateRecord: define({method: 'POST', path: '/_sandbox/dated/{key}', body: DateRecord, response: z.looseObject({})}),
-    faults: define({method: 'GET', path: '/_sandbox/faults', response: z.array(Fault)}),
+    dateRecord: define({method: 'POST', path: '/_sandbox/dated/{key}', body: DateRecord, response: lazily(() => z.looseObject({}))}),
+    faults: define({method: 'GET', path: '/_sandbox/faults', response: lazily(() => z.array(Fault))}),
     addFault: define({method: 'POST', path: '/_sandbox/faults', body: FaultRequest, response: Fault}),
-    clearFaults: define({method: 'DELETE', path: '/_sandbox/faults', response: z.array(Fault)}),
+    clearFaults: define({method: 'DELETE', path: '/_sandbox/faults', response: lazily(() => z.array(Fault))}),
   },
 } as const
 

@@ -53,13 +53,17 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
   const forced = env.GW_FORCE_TTY !== undefined && env.GW_FORCE_TTY !== ''
   const isStdoutTTY = forced || Boolean(process.stdout.isTTY)
   const isStderrTTY = Boolean(process.stderr.isTTY)
-  const isStdinTTY = Boolean(process.stdin.isTTY)
+  // process.stdin is made when first read: for a file (`< /dev/null`, cron) an fs.ReadStream, which
+  // loads nine of Node's modules (its fs streams and promises, readline); for a pipe, a socket. So
+  // it is asked only by what reads stdin or may prompt, not by every command that makes an Io.
+  let stdinTTY: boolean | undefined
+  const isStdinTTY = () => (stdinTTY ??= Boolean(process.stdin.isTTY))
   const footer = statusLine((text) => void process.stderr.write(text))
   const {failure, onFailure} = watchStdout()
   const write = (text: string) => {
     if (!failure()) process.stdout.write(text)
   }
-  return {
+  const io: Omit<Io, 'isStdinTTY'> = {
     out: (text) => (isStdoutTTY ? footer.around(() => write(text)) : write(text)),
     err: (text) => footer.around(() => process.stderr.write(forPeople(text))),
     status: (line) => (isStderrTTY ? footer.set(line) : undefined),
@@ -67,13 +71,12 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
     stdinChunks: () => process.stdin,
     isStdoutTTY,
     isStderrTTY,
-    isStdinTTY,
     color: isStdoutTTY && !noColor,
     errColor: isStderrTTY && !noColor,
     columns: forcedWidth(env.GW_FORCE_TTY, terminalWidth(env.COLUMNS, process.stdout.columns)),
     chatty: isStderrTTY && !env.CI,
     // A CI job that happens to have a terminal must not wait for an answer nobody will type.
-    canPrompt: () => !noInput && !env.CI && isStdinTTY && isStderrTTY,
+    canPrompt: () => !noInput && !env.CI && isStderrTTY && isStdinTTY(),
     // The write's own callback, not a second empty write: that would be a write(2) of its own.
     outWritten: (text) => (failure() ? Promise.resolve(false) : new Promise((resolve) => process.stdout.write(text, (err) => resolve(!err)))),
     onOutClosed: onFailure,
@@ -88,6 +91,16 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
       await new Promise((resolve) => setImmediate(resolve))
     },
   }
+  return withStdinTTY(io, isStdinTTY)
+}
+
+/**
+ * An Io made of `made` whose isStdinTTY is read from `isStdinTTY` when asked: not enumerable, so
+ * that an Io made from it with a spread (pagedIo, filteredIo) does not read it as it copies, and
+ * passes it on with this again.
+ */
+export function withStdinTTY(made: Omit<Io, 'isStdinTTY'>, isStdinTTY: () => boolean): Io {
+  return Object.defineProperty(made, 'isStdinTTY', {get: isStdinTTY, enumerable: false}) as Io
 }
 
 /**
