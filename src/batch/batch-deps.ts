@@ -1,4 +1,4 @@
-import type {InterruptedError, StopSignal} from '../errors.js'
+import type {InterruptedError, RecordNoun, StopSignal} from '../errors.js'
 import type {MadeRecordsPlace} from '../lists/refunds-of-purchase.js'
 import type {Deps} from '../operations/deps.js'
 import type {Io} from '../output/io.js'
@@ -15,7 +15,7 @@ export interface BatchFlags {
 
 /** What a batch is about to send, for its one confirmation: `300 refunds`, `2,950.00 AUD; 12.00 NZD`. */
 export interface BatchPlan {
-  noun: 'purchase' | 'refund'
+  noun: RecordNoun
   rows: number
   totals: string
 }

@@ -5,7 +5,7 @@ import type {Sent} from '../operations/money.js'
 import {findEarlierPurchase, purchaseBody, sendPurchase, type PurchaseInput} from '../operations/purchases.js'
 import {findEarlierRefund, freeRefundReference, refundBody, sendRefund, type RefundInput} from '../operations/refunds.js'
 import {lookUp} from '../operations/look-up.js'
-import {GwError, InterruptedError} from '../errors.js'
+import {GwError, InterruptedError, type RecordNoun} from '../errors.js'
 import type {RefundsOfRequest} from '../operations/purchase-refunds.js'
 import {refundableInFull} from '../lists/refund-room.js'
 import {madeRecords, type MadeRecordsPlace} from '../lists/refunds-of-purchase.js'
@@ -17,7 +17,7 @@ import {purchaseRows, refundRows, type RowSchema} from './rows.js'
  * reference (a row left in doubt); both come back decided by the money module.
  */
 export interface RowSender<Input, Body extends object> {
-  noun: 'purchase' | 'refund'
+  noun: RecordNoun
   request(input: Input): Promise<Body>
   /** Whether request() asks the gateway (a full refund's amount), and so takes a request slot. */
   asksFirst(input: Input): boolean
@@ -31,7 +31,7 @@ export interface RowSender<Input, Body extends object> {
 
 /** One kind of batch: its command, its rows, and how a row runs through the operations. */
 export interface BatchKind<Input, Body extends object> {
-  noun: 'purchase' | 'refund'
+  noun: RecordNoun
   commandId: string
   schema: RowSchema<Input>
   /** What a row would send, before anything is looked up: for --dry-run and the live confirmation. */

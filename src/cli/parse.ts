@@ -77,9 +77,9 @@ async function answersFor(err: unknown, argv: string[], f: Factory, {context, ch
   return askForMissing(missing, argv, {prompter: await f.prompter(), context, choicesFor})
 }
 
-/** A command's flags and arguments with none required (a class's statics, inherited ones included, as oclif reads them). */
+/** A command's flags and arguments with none required, alone or one of a group (a class's statics, inherited ones included, as oclif reads them). */
 function withNothingRequired<T extends Interfaces.Input<FlagOutput, FlagOutput, ArgOutput>>(options: T): T {
-  const optional = <D extends object>(definitions: Record<string, D> = {}) => Object.fromEntries(Object.entries(definitions).map(([name, definition]) => [name, {...definition, required: false}]))
+  const optional = <D extends object>(definitions: Record<string, D> = {}) => Object.fromEntries(Object.entries(definitions).map(([name, definition]) => [name, {...definition, required: false, atLeastOne: undefined}]))
   return {
     ...options,
     flags: optional(options.flags),

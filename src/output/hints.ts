@@ -65,9 +65,13 @@ export function localDeclineHint(record: Record<string, unknown>): string | unde
   return `The local gateway's rule: ${decided}; gw help test-cards`
 }
 
-/** The command that shows what the gateway has under a reference. */
+/**
+ * The command that shows what the gateway has under a reference. A direct debit is found in the
+ * list: the gateway's look-up of a debit is recorded by its id only (gateway-beyond.md §10).
+ */
 export function checkCommand(inFlight: MoneyInFlight): string {
-  return `gw ${inFlight.noun} get ${shellQuote(inFlight.reference)}`
+  if (inFlight.noun === 'direct debit') return `gw direct-debit list --reference ${shellQuote(inFlight.reference)} --all`
+  return `gw ${inFlight.noun.replace(' ', '-')} get ${shellQuote(inFlight.reference)}`
 }
 
 /** A first Ctrl-C (SIGTERM, SIGHUP) with money in flight: nothing that left is stopped, its answer is waited for. */
