@@ -46,7 +46,7 @@ export async function makeOnce(request: MadeRequest, client: GatewayClient, stop
     const lostBecause = `The ${noun} was sent but no answer came back that could be read (${err.message})`
     const found = await lookThroughWindow({look: () => lookedUp(request), sentAt, windowMs: client.processingWindowMs, clock, stop})
     if (found === undefined || found === STOPPED_WAITING || 'failed' in found) {
-      const told = found === undefined ? `, and the gateway has no ${noun} under reference ${body.reference} since` : found === STOPPED_WAITING ? ', and the wait for the gateway was stopped' : `, and looking it up failed too: ${found.failed}`
+      const told = found === undefined ? `, and the gateway has no ${noun} under reference ${body.reference}, even once it could no longer be processing it` : found === STOPPED_WAITING ? ', and the wait for the gateway was stopped' : `, and looking it up failed too: ${found.failed}`
       return {body, decided: {outcome: 'unknown', noun, reason: {why: 'unanswered'}}, failure: new OutcomeUnknownError(`${lostBecause}${told}`, {noun, reference: body.reference})}
     }
     return settled(decideFound(noun, body, found, {}, 'recovered'), body, lostBecause)
