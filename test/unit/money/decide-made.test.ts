@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest'
 import {compare, type Decided, decideAnswer, decideFound, decideNotFound, exitCodeOf, foundByReference, isMade, type Noun} from '../../../src/money/decide.js'
 import {failureOf} from '../../../src/money/failure.js'
 import {OutcomeUnknownError, ReferenceTakenError} from '../../../src/errors.js'
-import {countedPlan, laterDebit, newDebit, perpetualPlan, refusedDebit} from '../../fixtures/recorded-plans-debits.ts'
+import {countedPlan, laterDebit, newDebit, perpetualPlan, refusedDebit} from '../../fixtures/recorded-plans-debits.js'
 
 type GwRecord = Record<string, unknown>
 
