@@ -25,6 +25,11 @@ export interface RowReport {
   exitCode: number
   /** Reported from the journal, or found at the gateway under its reference: not sent by this run. */
   resumed: boolean
+  /**
+   * Unknown although the gateway answered (what it holds under the reference is not what was sent,
+   * does not say, or cannot be found by a reference at all: a debit): no lost answer, for all its doubt.
+   */
+  reached?: true
   /** The gateway's record of the transaction; with `error` too when the row still failed (answered by the wrong gateway). */
   record?: GwRecord
   error?: ErrorFields
@@ -137,6 +142,7 @@ export function decidedRow(row: RowId, sent: Sent, money: (record: GwRecord | un
     status: ROW_STATUS[decided.outcome],
     exitCode: wrongGateway ? wrongGateway.exitCode : exitCodeOf(decided),
     resumed: answered?.source === 'earlier',
+    ...(decided.outcome === 'unknown' && decided.reason.why !== 'unanswered' ? {reached: true as const} : {}),
     ...(record ? {record} : {}),
     ...(failure && (!record || wrongGateway) ? {error: errorFields(failure)} : {}),
     ...money(record),
