@@ -4,9 +4,9 @@ import {createServer, request as httpRequest, type IncomingMessage, type Server}
 import type {AddressInfo} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {expect} from 'vitest'
-import type {CountingProxy} from '../counting-proxy.js'
-import {cardArgs, ref, type Sandbox} from './helpers.js'
+import {afterEach, expect} from 'vitest'
+import {countingProxy, type CountingProxy} from '../counting-proxy.js'
+import {cardArgs, ref, type Sandbox, startSandbox} from './helpers.js'
 
 // What the tests of identity, not names (design.md §5) share: a relay that can hold POSTs or switch
 // gateways, batches to send through it, and bind mounts.
@@ -119,4 +119,26 @@ export function bindMount(source: string, target: string): () => void {
   const mounted = spawnSync('mount', ['--bind', source, target], {encoding: 'utf8'})
   expect(mounted.status, mounted.stderr).toBe(0)
   return () => spawnSync('umount', [target])
+}
+
+/**
+ * What a test opens through a proxy (a local gateway, a counting proxy, a relay), each closed once
+ * the test ends, the last opened first. Call it at the top of a test file.
+ */
+export function openedPerTest(): {gateway(): Promise<Sandbox>; counted(upstream: string): Promise<CountingProxy>; relayed(target: string, options?: Parameters<typeof relay>[1]): Promise<Relay>; onEnd(cleanup: () => unknown): void} {
+  const cleanups: (() => Promise<unknown> | unknown)[] = []
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+  })
+  const kept = async <T>(opened: Promise<T>, close: (it: T) => unknown): Promise<T> => {
+    const it = await opened
+    cleanups.push(() => close(it))
+    return it
+  }
+  return {
+    gateway: () => kept(startSandbox(), (sandbox) => sandbox.stop()),
+    counted: (upstream) => kept(countingProxy(upstream), (proxy) => proxy.close()),
+    relayed: (target, options = {}) => kept(relay(target, options), (started) => started.close()),
+    onEnd: (cleanup) => void cleanups.push(cleanup),
+  }
 }

@@ -1,36 +1,35 @@
 import {join} from 'node:path'
 import {writeFileSync} from 'node:fs'
-import {afterEach, describe, expect, it} from 'vitest'
-import {countingProxy, type CountingProxy} from '../counting-proxy.js'
+import {describe, expect, it} from 'vitest'
+import type {CountingProxy} from '../counting-proxy.js'
 import {rowsOf, spawnGw} from './batch-helpers.js'
-import {folder, type Relay, relay} from './identity-helpers.js'
-import {DIALECT, ref, type Sandbox, startSandbox} from './helpers.js'
+import {folder, openedPerTest} from './identity-helpers.js'
+import {DIALECT, ref, type Sandbox} from './helpers.js'
 import {addDays, createCustomer, sandboxToday} from './recurring-helpers.js'
 
 // Payment plans and direct debits made from a file (design.md §5): each made once, journaled,
 // counted at a proxy in front of the gateway, whatever happens to gw.
 
-const cleanups: (() => Promise<unknown> | unknown)[] = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
+const {gateway, counted, relayed, onEnd} = openedPerTest()
 
-async function gateway(): Promise<Sandbox> {
-  const started = await startSandbox()
-  cleanups.push(() => started.stop())
-  return started
-}
-
-async function counted(upstream: string): Promise<CountingProxy> {
-  const proxy = await countingProxy(upstream)
-  cleanups.push(() => proxy.close())
-  return proxy
-}
-
-async function relayed(target: string, options: Parameters<typeof relay>[1] = {}): Promise<Relay> {
-  const started = await relay(target, options)
-  cleanups.push(() => started.close())
-  return started
+/**
+ * A batch killed with kill -9 while its third POST is held at a gate in front of the gateway (which
+ * gets it all the same once released, as a real one would), then run again with the processing
+ * window shortened: the rerun, and the proxy that counted every request.
+ */
+async function killedAndRerun(sandbox: Sandbox, command: string[], file: string): Promise<{rerun: Awaited<ReturnType<Sandbox['gw']>>; proxy: CountingProxy; again: () => ReturnType<Sandbox['gw']>}> {
+  const gate = await relayed(sandbox.url, {hold: (post) => post === 3})
+  const proxy = await counted(gate.url)
+  const journal = join(folder(), 'batch.journal')
+  const args = [...command, '--input', file, '--journal', journal]
+  const first = spawnGw(sandbox, [...args, '--concurrency', '1'], {GW_BASE_URL: proxy.url})
+  onEnd(() => first.child.kill('SIGKILL'))
+  await gate.held
+  first.child.kill('SIGKILL')
+  expect((await first.done).signal).toBe('SIGKILL')
+  await gate.release()
+  const again = () => sandbox.gw(args, {env: {GW_BASE_URL: proxy.url, GW_TEST_WINDOW_MS: '1500'}})
+  return {rerun: await again(), proxy, again}
 }
 
 /** A plan made without a currency: null in the contract's dialect, AUD in the live gateway's (2022 build). */
@@ -81,20 +80,8 @@ describe('gw payment-plan create --input', () => {
   it('after kill -9 with a plan in flight, the rerun finds it by its reference and sends only the rest: one POST per plan', async () => {
     const sandbox = await gateway()
     const {file, references} = await plansFile(sandbox, 5)
-    // The third plan waits at the gate: gw is killed while it is in flight.
-    const gate = await relayed(sandbox.url, {hold: (post) => post === 3})
-    const proxy = await counted(gate.url)
-    const env = {GW_BASE_URL: proxy.url}
-    const journal = join(folder(), 'plans.journal')
-    const first = spawnGw(sandbox, ['payment-plan', 'create', '--input', file, '--journal', journal, '--concurrency', '1'], env)
-    cleanups.push(() => first.child.kill('SIGKILL'))
-    await gate.held
-    first.child.kill('SIGKILL')
-    expect((await first.done).signal).toBe('SIGKILL')
-    // The gateway makes the plan all the same, as a real one would.
-    await gate.release()
-    // Rows journaled but never sent are looked up again until the window (shortened for the test) is over, then sent.
-    const rerun = await sandbox.gw(['payment-plan', 'create', '--input', file, '--journal', journal], {env: {...env, GW_TEST_WINDOW_MS: '1500'}})
+    // Rows journaled but never sent are looked up again until the window is over, then sent.
+    const {rerun, proxy} = await killedAndRerun(sandbox, ['payment-plan', 'create'], file)
     expect(rerun.code, rerun.stderr).toBe(0)
     expect(rerun.stderr).toMatch(/resuming: 2 rows answered, \d in doubt/)
     const rows = rowsOf(rerun.stdout).sort((a, b) => a.row - b.row)
@@ -162,23 +149,15 @@ describe('gw direct-debit create --input', () => {
   it('after kill -9 with a debit in flight, the rerun finds it by its reference; a row journaled and not found is left in doubt (exit 8), never sent twice', async () => {
     const sandbox = await gateway()
     const {file} = debitsFile(5)
-    const gate = await relayed(sandbox.url, {hold: (post) => post === 3})
-    const proxy = await counted(gate.url)
-    const env = {GW_BASE_URL: proxy.url}
-    const journal = join(folder(), 'debits.journal')
-    const first = spawnGw(sandbox, ['direct-debit', 'create', '--input', file, '--journal', journal, '--concurrency', '1'], env)
-    cleanups.push(() => first.child.kill('SIGKILL'))
-    await gate.held
-    first.child.kill('SIGKILL')
-    expect((await first.done).signal).toBe('SIGKILL')
-    await gate.release()
-    const rerun = await sandbox.gw(['direct-debit', 'create', '--input', file, '--journal', journal], {env: {...env, GW_TEST_WINDOW_MS: '1500'}})
+    const {rerun, proxy, again: runAgain} = await killedAndRerun(sandbox, ['direct-debit', 'create'], file)
     const rows = rowsOf(rerun.stdout).sort((a, b) => a.row - b.row)
     // The debit in flight is found made under its reference; rows journaled but never sent cannot be told from debits the gateway made and does not find: in doubt.
     expect(rows[2]).toMatchObject({status: 'made', resumed: true})
     const doubtful = rows.filter((row) => row.status === 'unknown')
     expect(rows.every((row) => row.status === 'made' || row.status === 'unknown')).toBe(true)
-    expect(rerun.code, rerun.stderr).toBe(doubtful.length > 0 ? 8 : 0)
+    // With one request in flight, the rows after it had their intents journaled ahead (runner.ts LOOK_AHEAD), and were never sent.
+    expect(doubtful.length).toBeGreaterThanOrEqual(1)
+    expect(rerun.code, rerun.stderr).toBe(8)
     for (const row of doubtful) {
       expect(row.error!.messages[0]).toContain(`The gateway has no direct debit it finds under reference ${row.reference}, but it is known to find a direct debit by its id only`)
       expect(rerun.stderr).toContain(`gw direct-debit list --reference ${row.reference} --all`)
@@ -186,7 +165,7 @@ describe('gw direct-debit create --input', () => {
     // Each debit POSTed at most once: none in doubt was sent again.
     expect(proxy.repeats()).toEqual({})
     for (const row of rows) expect(proxy.posts(row.reference), row.reference).toBe(row.status === 'made' ? 1 : 0)
-    const again = await sandbox.gw(['direct-debit', 'create', '--input', file, '--journal', journal], {env: {...env, GW_TEST_WINDOW_MS: '1500'}})
+    const again = await runAgain()
     expect(again.code).toBe(rerun.code)
     expect(proxy.repeats()).toEqual({})
   })
