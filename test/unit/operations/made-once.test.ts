@@ -25,9 +25,15 @@ function fastClock(): Clock & {slept: number[]} {
   }
 }
 
-/** What makeOnce needs of the client: its clock and window. */
-function clientWith(clock: Clock, windowMs = 12_000): GatewayClient {
-  return {clock: () => clock, processingWindowMs: windowMs} as unknown as GatewayClient
+/** What makeOnce needs of the client: its clock (each in-flight it was asked for kept) and window. */
+function clientWith(clock: Clock, windowMs = 12_000, inFlight: unknown[] = []): GatewayClient {
+  return {
+    clock: (asked: unknown) => {
+      inFlight.push(asked)
+      return clock
+    },
+    processingWindowMs: windowMs,
+  } as unknown as GatewayClient
 }
 
 /** A request whose post and look-ups answer in turn as given (a function throws, a record is found), counting each. */
@@ -56,9 +62,11 @@ const taken = () => Promise.reject(new RejectedError('Reference has already been
 const lost = () => Promise.reject(new NoAnswerError('No answer from http://gw: socket hang up'))
 
 describe('makeOnce: a plan or debit sent once', () => {
-  it('answered: made, no failure, nothing looked up', async () => {
+  it('answered: made, no failure, nothing looked up; the clock it waits by names what is in flight (a signal meanwhile says what to check)', async () => {
     const made = request('payment plan', planSent, found(countedPlan))
-    const sent = await makeOnce(made, clientWith(fastClock()))
+    const inFlight: unknown[] = []
+    const sent = await makeOnce(made, clientWith(fastClock(), 12_000, inFlight))
+    expect(inFlight).toEqual([{noun: 'payment plan', reference: countedPlan.reference}])
     expect(sent).toEqual({body: planSent, decided: {outcome: 'made', noun: 'payment plan', record: countedPlan, source: 'answer'}, failure: undefined})
     expect([made.posts, made.lookUps]).toEqual([1, []])
   })
@@ -180,7 +188,7 @@ describe('findEarlierMade: a row an earlier run sent with no answer kept', () =>
   it('a look-up that fails: unknown, saying why', async () => {
     const sent = await findEarlierMade(request('payment plan', planSent, lost, [() => Promise.reject(new Error('socket hang up'))]))
     expect(sent?.decided).toEqual({outcome: 'unknown', noun: 'payment plan', reason: {why: 'unanswered'}})
-    expect(sent?.failure).toMatchObject({exitCode: 8, message: 'An earlier run sent this payment plan and its answer was not recorded, and looking it up failed: socket hang up'})
+    expect(sent?.failure).toMatchObject({exitCode: 8, noun: 'payment plan', reference: countedPlan.reference, message: 'An earlier run sent this payment plan and its answer was not recorded, and looking it up failed: socket hang up'})
   })
 
   it('a look-up that fails with no message of its own: said as it is', async () => {
