@@ -150,6 +150,11 @@ type FieldRule = {field: string; same: keyof typeof SAME; found: Exclude<Presenc
   | {against: 'purchase'; expected: 'needed' | 'if text'}
 )
 
+/** A field always sent, and echoed by every record found: held as it was sent. */
+function echoed(field: string, same: keyof typeof SAME = 'exact'): FieldRule {
+  return {field, against: 'sent', same, found: 'needed', expected: 'as is'}
+}
+
 /**
  * What a record found must share with what was sent, per noun, from what real records carry
  * (gateway-notes.md), checked in this order. A field rule is one row; a new way of being the same
@@ -176,28 +181,21 @@ const FIELD_RULES: Record<Noun, readonly FieldRule[]> = {
   ],
   // Every field the request sets is echoed in the recorded plan (gateway-beyond.md §9); the customer by the id gw sent.
   'payment plan': [
-    {field: 'reference', against: 'sent', same: 'reference', found: 'needed', expected: 'as is'},
-    {field: 'customer', against: 'sent', same: 'exact', found: 'needed', expected: 'as is'},
-    {field: 'amount', against: 'sent', same: 'exact', found: 'needed', expected: 'as is'},
+    echoed('reference', 'reference'),
+    echoed('customer'),
+    echoed('amount'),
     // Sent without one, the gateway's (null in 2017-2019, AUD in 2022) is whatever it implies.
     {field: 'currency', against: 'sent', same: 'text', found: 'needed', expected: 'if text'},
-    {field: 'frequency', against: 'sent', same: 'text', found: 'needed', expected: 'as is'},
-    {field: 'anniversary', against: 'sent', same: 'exact', found: 'needed', expected: 'as is'},
-    {field: 'start_date', against: 'sent', same: 'exact', found: 'needed', expected: 'as is'},
-    {field: 'setup_fee', against: 'sent', same: 'exact', found: 'needed', expected: 'as is'},
+    echoed('frequency', 'text'),
+    echoed('anniversary'),
+    echoed('start_date'),
+    echoed('setup_fee'),
     // A count or an end date, or both: each held only when sent.
     {field: 'total_count', against: 'sent', same: 'exact', found: 'needed', expected: 'if named'},
     {field: 'end_date', against: 'sent', same: 'exact', found: 'needed', expected: 'if named'},
   ],
   // The debit as recorded (gateway-beyond.md §10): its amount in dollars, as sent; its reference the id when none was sent.
-  'direct debit': [
-    {field: 'reference', against: 'sent', same: 'reference', found: 'needed', expected: 'as is'},
-    {field: 'amount', against: 'sent', same: 'exact', found: 'needed', expected: 'as is'},
-    {field: 'bsb', against: 'sent', same: 'exact', found: 'needed', expected: 'as is'},
-    {field: 'account_number', against: 'sent', same: 'exact', found: 'needed', expected: 'as is'},
-    {field: 'account_name', against: 'sent', same: 'text', found: 'needed', expected: 'as is'},
-    {field: 'description', against: 'sent', same: 'text', found: 'needed', expected: 'as is'},
-  ],
+  'direct debit': [echoed('reference', 'reference'), echoed('amount'), echoed('bsb'), echoed('account_number'), echoed('account_name', 'text'), echoed('description', 'text')],
 }
 
 /** What one rule found: a difference, or a field that could not be checked; nothing when the same or not compared. */
