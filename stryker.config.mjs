@@ -19,6 +19,8 @@ export default {
     'src/batch/row-reports.ts',
     'src/batch/instance.ts',
     'src/api/recovery.ts',
+    // A batch's payment plan or direct debit sent once, and its lost answer looked up by reference.
+    'src/operations/made-once.ts',
     'src/api/retry.ts',
     'src/safety/redact.ts',
     // Whether a record prints as the gateway sent it: a card number let through here is printed whole.

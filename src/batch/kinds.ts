@@ -6,7 +6,7 @@ import type {Waiting} from '../money/window.js'
 import {findEarlierPurchase, purchaseBody, sendPurchase, type PurchaseInput} from '../operations/purchases.js'
 import {findEarlierRefund, freeRefundReference, refundBody, sendRefund, type RefundInput} from '../operations/refunds.js'
 import {lookUp} from '../operations/look-up.js'
-import {type FollowUpAction, GwError, InterruptedError} from '../errors.js'
+import {type FollowUpAction, GwError, InterruptedError, type RecordNoun} from '../errors.js'
 import type {RefundsOfRequest} from '../operations/purchase-refunds.js'
 import {refundableInFull} from '../lists/refund-room.js'
 import {madeRecords, type MadeRecordsPlace} from '../lists/refunds-of-purchase.js'
@@ -18,7 +18,7 @@ import {purchaseRows, refundRows, type RowSchema} from './rows.js'
  * reference (a row left in doubt); both come back decided by the money module.
  */
 export interface RowSender<Input, Body extends object> {
-  noun: 'purchase' | 'refund'
+  noun: RecordNoun
   /** A follow-up's rows (a capture): what each does to the record its id names (rowWords). */
   action?: FollowUpAction
   request(input: Input): Promise<Body>
@@ -35,7 +35,7 @@ export interface RowSender<Input, Body extends object> {
 
 /** One kind of batch: its command, its rows, and how a row runs through the operations. */
 export interface BatchKind<Input, Body extends object> {
-  noun: 'purchase' | 'refund'
+  noun: RecordNoun
   /** A follow-up's rows (a capture): what each does to the record its id names (rowWords). */
   action?: FollowUpAction
   commandId: string

@@ -1,5 +1,6 @@
 import {GwError, InterruptedError, UsageError, WriteError} from '../errors.js'
 import {BatchView, journalStateText, Tally} from '../output/batch.js'
+import {checkCommand} from '../output/hints.js'
 import type {Io} from '../output/io.js'
 import {toNdjsonLine} from '../output/json.js'
 import {DEFAULT_CONCURRENCY} from '../operations/deps.js'
@@ -27,7 +28,7 @@ import {type BatchSource, batchSource} from './source.js'
  */
 export async function runBatch<Input, Body extends object>(kind: BatchKind<Input, Body>, flags: BatchFlags, f: BatchDeps): Promise<number> {
   const {io} = f
-  const source = await batchSource(flags.input, io, new UsageError('--input - reads the batch from stdin, but stdin is a terminal', `Pipe it in, e.g. gw ${kind.commandId} --input - < ${kind.noun}s.csv`))
+  const source = await batchSource(flags.input, io, new UsageError('--input - reads the batch from stdin, but stdin is a terminal', `Pipe it in, e.g. gw ${kind.commandId} --input - < ${kind.noun.replace(' ', '-')}s.csv`))
   try {
     const scan = await scanRows(await openBatch(source.path), kind.schema, source.name)
     const invalid = [...scan.invalid.values()].sort((a, b) => a.row - b.row)
@@ -147,7 +148,7 @@ async function send<Input, Body extends object>(
     }
     if (flags.journal !== undefined && kind.commandId === 'refund create') await noteRefundJournal(f, journal.path)
     for (const left of journal.inDoubtElsewhere) {
-      io.err(`Journal: ${rowWords(kind).key} ${left.intent} (line ${left.line} then) was sent by an earlier run with no answer kept, and ${source.name} no longer has it: check it with gw ${kind.noun} get ${left.intent} before sending it again.\n`)
+      io.err(`Journal: ${rowWords(kind).key} ${left.intent} (line ${left.line} then) was sent by an earlier run with no answer kept, and ${source.name} no longer has it: check it with ${checkCommand({noun: kind.noun, reference: left.intent})} before sending it again.\n`)
     }
     // A read-only profile refuses the batch, and a live one has it confirmed once (told what it sends): its client then sends every row unasked.
     const deps = await f.confirmed(() => plan(kind, source.path, scan))

@@ -211,7 +211,7 @@ export class BatchRunner<Input, Body extends object> {
     const report = await this.gateway.run(async () => {
       try {
         const sent = await sender.findEarlier(body)
-        return sent ? this.decided(row, sent) : missingRow(row, done, rowWords(sender))
+        return sent ? this.decided(row, sent) : missingRow(row, done, {...rowWords(sender), noun: sender.noun})
       } catch (err) {
         return this.failed(row, err, sender.money(body))
       }

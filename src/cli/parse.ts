@@ -89,9 +89,9 @@ function withExcludedUnrequired<T extends Interfaces.Input<FlagOutput, FlagOutpu
   return withFlags(options, Object.fromEntries(flags.map(([name, flag]) => [name, flag.required && flag.exclusive?.some(given) ? {...flag, required: false} : flag])))
 }
 
-/** A command's flags and arguments with none required (a class's statics, inherited ones included, as oclif reads them). */
+/** A command's flags and arguments with none required, alone or one of a group (a class's statics, inherited ones included, as oclif reads them). */
 function withNothingRequired<T extends Interfaces.Input<FlagOutput, FlagOutput, ArgOutput>>(options: T): T {
-  const optional = <D extends object>(definitions: Record<string, D> = {}) => Object.fromEntries(Object.entries(definitions).map(([name, definition]) => [name, {...definition, required: false}]))
+  const optional = <D extends object>(definitions: Record<string, D> = {}) => Object.fromEntries(Object.entries(definitions).map(([name, definition]) => [name, {...definition, required: false, atLeastOne: undefined}]))
   return withFlags(options, optional(options.flags), optional(options.args))
 }
 

@@ -9,6 +9,8 @@ import {formatMoney} from './money.js'
 import {redact} from '../safety/redact.js'
 import type {Waiting} from '../money/window.js'
 import {rowWords, type RowWords} from '../batch/row-words.js'
+import {isMade} from '../money/decide.js'
+import type {RecordNoun} from '../errors.js'
 
 /** A row's NDJSON line (design.md §3), keys in the documented order, DEL and C1 escaped as every JSON line is. */
 export function rowLine(report: RowReport): string {
@@ -24,8 +26,8 @@ export function rowLine(report: RowReport): string {
   })
 }
 
-const STATUS_STYLE: Record<RowStatus, Style> = {approved: 'green', declined: 'red', rejected: 'red', failed: 'red', unknown: 'yellow', invalid: 'yellow', missing: 'red'}
-const STATUSES: RowStatus[] = ['approved', 'declined', 'rejected', 'failed', 'unknown', 'missing', 'invalid']
+const STATUS_STYLE: Record<RowStatus, Style> = {approved: 'green', made: 'green', declined: 'red', rejected: 'red', failed: 'red', unknown: 'yellow', invalid: 'yellow', missing: 'red'}
+const STATUSES: RowStatus[] = ['approved', 'made', 'declined', 'rejected', 'failed', 'unknown', 'missing', 'invalid']
 
 /** Text from the gateway or a file, with control characters made visible (never raw on a terminal). */
 function visible(text: string): string {
@@ -67,7 +69,7 @@ export class BatchView {
   constructor(
     private readonly io: Io,
     private readonly total: number,
-    private readonly noun: 'purchase' | 'refund',
+    private readonly noun: RecordNoun,
     {json, words}: {json: boolean; words?: RowWords},
   ) {
     this.ndjson = json || !io.isStdoutTTY
@@ -196,7 +198,9 @@ export class BatchView {
     const failed = count('rejected') + count('failed') + count('unknown') + count('missing') + count('invalid')
     const eta = left === undefined ? '--:--' : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`
     const waiting = this.waits.size > 0 ? `  ${waitingStatus(this.words.row, this.waits.size, secondsLeft(Math.max(...this.waits.values()), Date.now()))}` : ''
-    this.io.status(`${this.done}/${this.total}  ${rate.toFixed(1)}/s  ETA ${eta}  ${count('approved')} approved, ${count('declined')} declined, ${failed} failed${waiting}`)
+    // A plan or debit is made or not: approved and declined are a purchase's or refund's words.
+    const done = isMade(this.noun) ? `${count('made')} made` : `${count('approved')} approved, ${count('declined')} declined`
+    this.io.status(`${this.done}/${this.total}  ${rate.toFixed(1)}/s  ETA ${eta}  ${done}, ${failed} failed${waiting}`)
   }
 }
 

@@ -74,9 +74,14 @@ export function inFlightName(inFlight: MoneyInFlight): string {
   return inFlight.action ? `${inFlight.action} of ${inFlight.noun} ${name}` : `${inFlight.noun} with reference ${name}`
 }
 
-/** The command that shows what the gateway has under a reference (or, for a follow-up, its id). */
+/**
+ * The command that shows what the gateway has under a reference (or, for a follow-up, its id). A
+ * direct debit is found in the list: the gateway's look-up of a debit is recorded by its id only
+ * (gateway-beyond.md §10).
+ */
 export function checkCommand(inFlight: MoneyInFlight): string {
-  return `gw ${inFlight.noun} get ${shellQuote(inFlight.reference)}`
+  if (inFlight.noun === 'direct debit') return `gw direct-debit list --reference ${shellQuote(inFlight.reference)} --all`
+  return `gw ${inFlight.noun.replace(' ', '-')} get ${shellQuote(inFlight.reference)}`
 }
 
 /** A first Ctrl-C (SIGTERM, SIGHUP) with money in flight: nothing that left is stopped, its answer is waited for. */

@@ -141,3 +141,4 @@ export function bindMount(source: string, target: string): () => void {
   expect(mounted.status, mounted.stderr).toBe(0)
   return () => spawnSync('umount', [target])
 }
+
