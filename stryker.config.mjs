@@ -19,8 +19,12 @@ export default {
     'src/batch/row-reports.ts',
     'src/batch/instance.ts',
     'src/api/recovery.ts',
+    // A batch's payment plan or direct debit sent once, and its lost answer looked up by reference.
+    'src/operations/made-once.ts',
     'src/api/retry.ts',
     'src/safety/redact.ts',
+    // Whether a record prints as the gateway sent it: a card number let through here is printed whole.
+    'src/safety/prints-as-sent.ts',
     // The journal's file: a SQLite database under the kernel's lock, and an older gw's NDJSON one.
     'src/batch/journal-file.ts',
     'src/batch/journal-older.ts',

@@ -27,6 +27,10 @@ const BOTH_DIALECTS = [
   'test/e2e/authorizations.test.ts',
   'test/e2e/beyond-commands.test.ts',
   'test/e2e/capture-batch.test.ts',
+  'test/e2e/settlement-report.test.ts',
+  'test/e2e/terminal-follow-ups.test.ts',
+  'test/e2e/status.test.ts',
+  'test/e2e/recurring-batch.test.ts',
 ]
 
 export default defineConfig({

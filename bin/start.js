@@ -147,9 +147,19 @@ function codeCacheName(bundleName) {
   return `${bundleName}.${process.version}-${process.arch}${flags ? `-${fnv1a(flags)}` : ''}.cache`
 }
 
-/** The node options this process was given, on its command line or in NODE_OPTIONS ('' for none). */
+/**
+ * The node options the single executable starts with (scripts/package.js puts them in its
+ * execArgv). A young generation of 8 MiB from the start: a command allocates ~12 MiB and keeps
+ * most of it, which V8's default (1 MiB, grown as it goes) scavenged three times, copying what
+ * lived each time: ~5% of the instructions of a `gw purchase get` (bench/README.md). V8 takes a
+ * code cache under it, so a cache's name leaves it out. npm's gw is started by `node` through
+ * the bin link's #! line, which takes no options portably, so only the executable has it.
+ */
+const EXECUTABLE_FLAGS = ['--min-semi-space-size=8']
+
+/** The node options this process was given, on its command line or in NODE_OPTIONS ('' for none), but the executable's own. */
 function nodeFlags() {
-  return [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ').trim()
+  return [...process.execArgv.filter((flag) => !EXECUTABLE_FLAGS.includes(flag)), process.env.NODE_OPTIONS ?? ''].join(' ').trim()
 }
 
 /** A short hash of a short string, without loading node:crypto. */
@@ -203,12 +213,14 @@ function compileWasm(compile) {
  * with memory to spare, where V8 11 (Node 20) stopped at 16 MiB: a walk of many pages, which
  * allocates fast and keeps little, then peaks ~80 MiB higher for garbage not yet collected
  * (measured: `gw purchase list --all` of 20,000 records, 124 MiB on Node 20, 200-230 on 24).
- * V8's --optimize-for-size keeps the young generation small (~120 MiB on 24), for ~0.4 s more CPU
- * over those 20,000 records, which a gateway's own answer times hide. It is set when a walk asks
- * for its second page, not at start, for the reason compileWasm gives.
+ * V8's --optimize-for-size kept it small (~120 MiB on 24), for ~0.4 s more CPU over those 20,000
+ * records (it also makes V8's compilers and collector trade speed for size); a growth factor of 1
+ * keeps the young generation where it starts and nothing else: 97-118 MiB on Node 22, 24 and 26
+ * for a list of 20,000 printed as sent, with the CPU of no flag at all (bench/README.md, issue 47).
+ * It is set when a walk asks for its second page, not at start, for the reason compileWasm gives.
  */
 function favourMemory() {
-  if (!memoryFavoured) require('node:v8').setFlagsFromString('--optimize-for-size')
+  if (!memoryFavoured) require('node:v8').setFlagsFromString('--semi-space-growth-factor=1')
   memoryFavoured = true
 }
 let memoryFavoured = false
@@ -216,7 +228,7 @@ let memoryFavoured = false
 /** V8's flags as this process started with them, so that a code cache written now is taken by the next start. */
 function v8FlagsAsStarted() {
   if (wasmBaselineOnly) require('node:v8').setFlagsFromString(V8_DEFAULTS_AFTER[v8Version()])
-  if (memoryFavoured) require('node:v8').setFlagsFromString('--no-optimize-for-size')
+  if (memoryFavoured) require('node:v8').setFlagsFromString('--semi-space-growth-factor=2')
   wasmBaselineOnly = false
   memoryFavoured = false
 }
@@ -234,4 +246,4 @@ function prepareRun() {
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1'
 }
 
-module.exports = {printVersion, isVersion, isRootHelp, helpWidth, userCacheDir, printSavedRootHelp, loadBundle, codeCacheName, nodeFlags, userCodeCacheFile, prepareRun, WASM_BASELINE_ONLY, V8_DEFAULTS_AFTER}
+module.exports = {EXECUTABLE_FLAGS, printVersion, isVersion, isRootHelp, helpWidth, userCacheDir, printSavedRootHelp, loadBundle, codeCacheName, nodeFlags, userCodeCacheFile, prepareRun, WASM_BASELINE_ONLY, V8_DEFAULTS_AFTER}

@@ -138,6 +138,18 @@ const PATCHES = [
     replacement: "return (await import('is-wsl')).default ? 'wsl'",
   },
   {
+    /**
+     * undici builds a search tree of ~100 well-known header names at load (~1,000 nodes), to give
+     * a response's header names back as the same interned lower-case strings. Without it each name
+     * is lower-cased as it comes (undici's own answer for a name not in the tree): the same string,
+     * for the handful of headers a gateway sends, and no tree built on every start.
+     */
+    name: 'undici-header-names-without-tree',
+    file: /undici[\\/]lib[\\/]core[\\/]util\.js$/,
+    piece: "const { tree } = require('./tree')",
+    replacement: 'const tree = {lookup: () => null}',
+  },
+  {
     name: 'oclif-child-process-on-windows',
     file: /@oclif[\\/]core[\\/]lib[\\/]util[\\/]os\.js$/,
     piece: 'const node_child_process_1 = require("node:child_process");',
@@ -213,6 +225,26 @@ const LAZY_MODULE = `function __gwLazy(load) {
     apply: (_, self, args) => Reflect.apply(real(), self, args),
   })
 }`
+
+/**
+ * oclif asks is-wsl (and through it is-inside-container and is-docker) whether this is WSL on every
+ * start. Each imports Node's fs, os or process as a default import, which esbuild gives an ES module
+ * as a copy of the module object, a getter for each of its properties (__toESM: process has ~100,
+ * fs ~100, and each importing module makes its own copy). Required as they are, they are Node's own
+ * objects, read the same way.
+ */
+const NODE_DEFAULT_IMPORT = /^import (\w+) from '(node:\w+)';$/gm
+const builtinsAsRequired = {
+  name: 'builtins-as-required',
+  setup(build) {
+    build.onLoad({filter: /[\\/]node_modules[\\/](is-wsl|is-inside-container|is-docker)[\\/]index\.js$/}, async ({path}) => {
+      const source = await readFile(path, 'utf8')
+      const made = source.replace(NODE_DEFAULT_IMPORT, 'const $1 = require("$2");')
+      if (made === source) throw new Error(`${path}: the dependency changed; review builtinsAsRequired in scripts/bundle.js`)
+      return {contents: made, loader: 'js'}
+    })
+  },
+}
 
 /**
  * undici checks its own invariants with node:assert, as assert(condition) only: loading Node's
@@ -298,7 +330,7 @@ await build({
   sourcemap: 'linked',
   // keytar is a native optional dependency; typescript and ts-node are only for oclif's dev mode.
   external: ['keytar', 'typescript', 'ts-node'],
-  plugins: [commandList, patchDependencies, debugOnlyWhenAsked, assertOnlyWhenFailing, apart],
+  plugins: [commandList, patchDependencies, builtinsAsRequired, debugOnlyWhenAsked, assertOnlyWhenFailing, apart],
   logLevel: 'warning',
 })
 for (const [id, name] of Object.entries(APART)) {

@@ -70,6 +70,8 @@ try {
     output: join(work, 'sea.blob'),
     disableExperimentalSEAWarning: true,
     useCodeCache: true,
+    // Node options the executable starts with (bin/start.js says why).
+    execArgv: require('../bin/start.js').EXECUTABLE_FLAGS,
     assets: {
       'gw.cjs': join(dist, 'gw.cjs'),
       'gw.cjs.cache': codeCache,

@@ -146,12 +146,21 @@ export class ReferenceTakenError extends RejectedError {
   }
 }
 
-/** A purchase or refund that may or may not have reached the gateway. */
+/** What a batch row or a lost answer may have made at the gateway: a purchase, a refund, or (in a batch) a payment plan or direct debit. */
+export type RecordNoun = 'purchase' | 'refund' | 'payment plan' | 'direct debit'
+
+/** A purchase or refund (or a batch's payment plan or direct debit) that may or may not have reached the gateway. */
 export interface MoneyInFlight {
-  /** `purchase` or `refund`: which look-up command can check it. */
-  noun: 'purchase' | 'refund'
+  /** Which look-up command can check it. */
+  noun: RecordNoun
+  /** Its reference; for a follow-up (`action`), the id of the record it changes. */
   reference: string
+  /** A follow-up in flight (a capture, a void...) names its record by id, not by a reference: what it does to it. */
+  action?: FollowUpAction
 }
+
+/** What a follow-up does to the purchase or refund it names, as messages say it. */
+export type FollowUpAction = 'capture' | 'void' | 'increment' | 'extension'
 
 /**
  * A purchase or refund was sent and gw could not learn what became of it (design.md §5). The

@@ -10,6 +10,8 @@ export interface PagedList {
   total?: number | 'none'
   /** Answers every place asked for with the first page, and says no page number. */
   ignoresOffset?: boolean
+  /** Records a page holds, whatever `limit` asks (as the live gateway's web hooks list): one page of them all, say. */
+  pageSize?: number
   /** Characters of filler in each record's metadata: a fat list, for memory. */
   pad?: number
   /** Asked before each list request is answered: an answer of its own (a 503, a drop), or undefined to answer it; may wait for the test. */
@@ -51,7 +53,7 @@ export async function pagedGateway(list: PagedList): Promise<PagedGateway> {
     if (request.method === 'GET' && one && Number(one[1]) < list.hold) return {body: envelope(listedRecord(Number(one[1]), {pad: list.pad}))}
     const kind = url.pathname === '/v1.0/purchases' ? 'P' : url.pathname === '/v1.0/refunds' ? 'R' : undefined
     if (request.method !== 'GET' || !kind) return {status: 404, body: envelope(null, {successful: false, errors: ['Record not found']})}
-    const limit = Math.min(50, Number(url.searchParams.get('limit') ?? 10))
+    const limit = list.pageSize ?? Math.min(50, Number(url.searchParams.get('limit') ?? 10))
     const offset = Number(url.searchParams.get('offset') ?? 0)
     const page = offset / limit + 1
     const own = await list.before?.(request, page)

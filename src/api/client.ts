@@ -107,15 +107,15 @@ class Client implements Sender {
 
   /** A list endpoint: its records (an empty list for a null response) and where the page sits. */
   async sendList<Res extends z.ZodType>(endpoint: Endpoint<Res>, options: SendOptions = {}): Promise<ListPage<ItemOf<z.infer<Res>>>> {
-    const {record, envelope} = await this.answer(endpoint, options)
-    return {records: (record ?? []) as ItemOf<z.infer<Res>>[], paging: readPaging(envelope)}
+    const {record, envelope, raw} = await this.answer(endpoint, options, {listing: true})
+    return {records: (record ?? []) as ItemOf<z.infer<Res>>[], paging: readPaging(envelope), ...(raw.more ? {more: raw.more as AsyncGenerator<ItemOf<z.infer<Res>>[]>} : {})}
   }
 
   /** The whole answer: the record, its envelope, and the status and request id a decline is reported with. */
-  async answer<Res extends z.ZodType>(endpoint: Endpoint<Res>, options: SendOptions = {}): Promise<Answer<Res>> {
+  async answer<Res extends z.ZodType>(endpoint: Endpoint<Res>, options: SendOptions = {}, read: {listing?: boolean} = {}): Promise<Answer<Res>> {
     const body = endpoint.body && options.body !== undefined ? checkedBody(endpoint.body, options.body) : options.body
     const path = buildPath(endpoint.path, options.params) + queryString(options.query)
-    const delivered = await this.deliver(endpoint, path, body, options.params ?? {})
+    const delivered = await this.deliver(endpoint, path, body, options.params ?? {}, read)
     return delivered.recovered ? (delivered.recovered as Answer<Res>) : readRecord(endpoint, delivered.raw)
   }
 
@@ -144,7 +144,7 @@ class Client implements Sender {
   }
 
   /** Through the guard, sent once (reads retried), and a lost answer to money recovered by its reference. */
-  private async deliver(endpoint: Endpoint, path: string, body: unknown, params: Record<string, string>): Promise<Delivered> {
+  private async deliver(endpoint: Endpoint, path: string, body: unknown, params: Record<string, string>, read: {listing?: boolean} = {}): Promise<Delivered> {
     if (this.exchange.modeMismatch) throw this.exchange.modeMismatch
     await this.options.guard?.(endpoint, {params, body})
     const money = endpoint.movesMoney
@@ -152,13 +152,13 @@ class Client implements Sender {
     const recoverable = money && reference !== undefined ? {noun: money.noun, reference} : undefined
     // A capture or void in flight is waited for on a first Ctrl-C as a purchase is, named by its id.
     const target = endpoint.followsUp && (params.id ?? (body as {id?: unknown} | undefined)?.id)
-    const inFlight = recoverable ?? (endpoint.followsUp && typeof target === 'string' ? {noun: endpoint.followsUp.noun, reference: target} : undefined)
+    const inFlight = recoverable ?? (endpoint.followsUp && typeof target === 'string' ? {noun: endpoint.followsUp.noun, reference: target, action: endpoint.followsUp.action} : undefined)
     this.inFlight = inFlight
     // The request leaves now (POSTs are never retried): the processing window counts from here.
     const sentAt = this.exchange.clock().now()
     const lost = (why: string): LostRequest => ({sent: body as GwRecord, inFlight: recoverable!, why, sentAt, windowMs: this.processingWindowMs})
     try {
-      const raw = await this.exchange.send(endpoint, path, body, inFlight)
+      const raw = await this.exchange.send(endpoint, path, body, inFlight, read)
       if (!recoverable) return {raw}
       const doubt = doubtAbout(endpoint, raw)
       if (doubt) return {recovered: await recover(this.exchange, endpoint, lost(doubt), this.options.onRecovery)}

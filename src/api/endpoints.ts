@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import {UsageError} from '../errors.js'
+import {type FollowUpAction, UsageError} from '../errors.js'
 import {
   Card,
   CardTokenize,
@@ -39,6 +39,7 @@ import {
   WebHookCreate,
   listOf,
 } from './schemas/index.js'
+import {lazily} from './schemas/lazy.js'
 import {directDebitEndpoints, paymentPlanEndpoints} from './payment-endpoints.js'
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE'
@@ -72,7 +73,7 @@ export interface Endpoint<Res extends z.ZodType = z.ZodType, Body extends z.ZodT
    * increment, an extension): never retried, sent once, and a lost answer is decided by looking the
    * record up by its id (money/follow-up.ts), not by a reference.
    */
-  followsUp?: {noun: 'purchase' | 'refund'}
+  followsUp?: {noun: 'purchase' | 'refund'; action: FollowUpAction}
 }
 
 /** The safety facts of a request, whether or not its endpoint is in the table (`gw api`). */
@@ -109,10 +110,10 @@ export const endpoints = {
     settlement: define({method: 'GET', path: '/v1.0/purchases/settlement', response: listOf<Purchase>()}),
     get: getPurchase,
     list: define({method: 'GET', path: '/v1.0/purchases', response: listOf<Purchase>(), paged: true}),
-    capture: define({method: 'POST', path: '/v1.0/purchases/{id}/capture', body: PurchaseCapture, response: Purchase, confirm: 'amount', followsUp: {noun: 'purchase'}}),
-    void: define({method: 'POST', path: '/v1.0/purchases/void', body: VoidRequest, response: Purchase, confirm: 'id', followsUp: {noun: 'purchase'}}),
-    increment: define({method: 'PUT', path: '/v1.0/purchases/{id}', body: PurchaseIncrement, response: Purchase, confirm: 'amount', followsUp: {noun: 'purchase'}}),
-    extend: define({method: 'PUT', path: '/v1.0/purchases/{id}', body: PurchaseExtend, response: Purchase, followsUp: {noun: 'purchase'}}),
+    capture: define({method: 'POST', path: '/v1.0/purchases/{id}/capture', body: PurchaseCapture, response: Purchase, confirm: 'amount', followsUp: {noun: 'purchase', action: 'capture'}}),
+    void: define({method: 'POST', path: '/v1.0/purchases/void', body: VoidRequest, response: Purchase, confirm: 'id', followsUp: {noun: 'purchase', action: 'void'}}),
+    increment: define({method: 'PUT', path: '/v1.0/purchases/{id}', body: PurchaseIncrement, response: Purchase, confirm: 'amount', followsUp: {noun: 'purchase', action: 'increment'}}),
+    extend: define({method: 'PUT', path: '/v1.0/purchases/{id}', body: PurchaseExtend, response: Purchase, followsUp: {noun: 'purchase', action: 'extension'}}),
   },
   refunds: {
     create: define({
@@ -135,7 +136,7 @@ export const endpoints = {
     }),
     get: getRefund,
     list: define({method: 'GET', path: '/v1.0/refunds', response: listOf<Refund>(), paged: true}),
-    void: define({method: 'POST', path: '/v1.0/refunds/void', body: VoidRequest, response: Refund, confirm: 'id', followsUp: {noun: 'refund'}}),
+    void: define({method: 'POST', path: '/v1.0/refunds/void', body: VoidRequest, response: Refund, confirm: 'id', followsUp: {noun: 'refund', action: 'void'}}),
   },
   webHooks: {
     create: define({method: 'POST', path: '/v1.0/web_hooks', body: WebHookCreate, response: WebHook}),
@@ -170,18 +171,19 @@ export const endpoints = {
   paymentPlans: paymentPlanEndpoints,
   directDebits: directDebitEndpoints,
   // The local gateway's own control API (src/sandbox/routes/control.ts), not part of the contract.
+  // Every schema in this table is built when its endpoint is first used (lazily), not when it loads.
   sandbox: {
     clock: define({method: 'GET', path: '/_sandbox/clock', response: SandboxClock}),
     advanceClock: define({method: 'POST', path: '/_sandbox/clock/advance', body: ClockAdvance, response: ClockAdvanced}),
     trigger: define({method: 'POST', path: '/_sandbox/trigger', body: TriggerRequest, response: Triggered}),
     requests: define({method: 'GET', path: '/_sandbox/requests', response: RequestLogPage}),
     instance: define({method: 'GET', path: '/_sandbox/instance', response: InstanceHeld}),
-    deliveries: define({method: 'GET', path: '/_sandbox/deliveries', response: z.array(Delivery)}),
+    deliveries: define({method: 'GET', path: '/_sandbox/deliveries', response: lazily(() => z.array(Delivery))}),
     redeliver: define({method: 'POST', path: '/_sandbox/deliveries/{id}/redeliver', response: Delivery}),
-    dateRecord: define({method: 'POST', path: '/_sandbox/dated/{key}', body: DateRecord, response: z.looseObject({})}),
-    faults: define({method: 'GET', path: '/_sandbox/faults', response: z.array(Fault)}),
+    dateRecord: define({method: 'POST', path: '/_sandbox/dated/{key}', body: DateRecord, response: lazily(() => z.looseObject({}))}),
+    faults: define({method: 'GET', path: '/_sandbox/faults', response: lazily(() => z.array(Fault))}),
     addFault: define({method: 'POST', path: '/_sandbox/faults', body: FaultRequest, response: Fault}),
-    clearFaults: define({method: 'DELETE', path: '/_sandbox/faults', response: z.array(Fault)}),
+    clearFaults: define({method: 'DELETE', path: '/_sandbox/faults', response: lazily(() => z.array(Fault))}),
   },
 } as const
 

@@ -9,6 +9,7 @@ import {parseBody, type RawResponse, readRecord, reportedMode} from './responses
 import {backoffMs, classifyFailure, errorCode, isCertificateFailure, MAX_RETRIES, proxyRefusal, shouldRetry} from './retry.js'
 import {type LazyDispatcher, lazyDispatcher, request} from './transport.js'
 import {gatewayRoot} from './base-url.js'
+import {parseListBody, readListBody} from './list-text.js'
 
 export interface ExchangeOptions {
   baseUrl: string
@@ -51,6 +52,9 @@ export interface Retry {
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000
 // The gateway may take 30 s to process; official libraries wait 50–60 s.
 export const DEFAULT_RESPONSE_TIMEOUT_MS = 60_000
+
+/** Records of one answer past which a list's body is read only as they are asked for: well past a page gw asks for (50), well short of what a gateway ignoring `limit` sends. */
+const STREAM_AFTER = 500
 
 /** No answer came back after the request may have reached the gateway. */
 export class LostAnswer extends Error {}
@@ -118,7 +122,7 @@ export class Exchange {
    * Sends once; retries only what shouldRetry allows (reads), throwing LostAnswer when no answer
    * came, and InterruptedError (naming the money in flight) when a signal stopped it.
    */
-  async send(endpoint: Endpoint, path: string, body: unknown, inFlight?: MoneyInFlight): Promise<RawResponse> {
+  async send(endpoint: Endpoint, path: string, body: unknown, inFlight?: MoneyInFlight, {listing = false}: {listing?: boolean} = {}): Promise<RawResponse> {
     const signal = this.options.signal
     const url = this.baseUrl + path
     // --verbose names a stored card by its token's last four only, as every other line does.
@@ -148,9 +152,12 @@ export class Exchange {
           signal,
         })
         const requestId = header(response.headers['x-request-id'])
-        const text = await response.body.text()
-        const json = parseBody(text)
-        raw = {status: response.statusCode, requestId, text, json, mode: reportedMode(header(response.headers['x-service-mode']), json)}
+        // A list's records are read one by one, each keeping its text: one that needs no change prints as it came.
+        // A list walked (not gw api's) is read as it comes: a page of 100,000 records is never held whole.
+        const read = listing && response.statusCode < 300 ? await readListBody(response.body, {head: STREAM_AFTER, status: response.statusCode, requestId}) : undefined
+        const text = read ? read.text : await response.body.text()
+        const json = read ? read.json : endpoint.paged ? parseListBody(text) : parseBody(text)
+        raw = {status: response.statusCode, requestId, text, json, mode: reportedMode(header(response.headers['x-service-mode']), json), ...(read?.more ? {more: read.more} : {})}
         this.gatewayInstance = header(response.headers['x-sandbox-instance'])
       } catch (err) {
         if (signal?.aborted) throw new InterruptedError(signal.reason as StopSignal, inFlight)

@@ -16,6 +16,8 @@ export interface Paging {
 export interface ListPage<T> {
   records: T[]
   paging: Paging
+  /** More records of the same answer, read as they are asked for: a gateway that sent far more than a page in one (list-text.ts readListBody). */
+  more?: AsyncIterable<T[]>
 }
 
 export function readPaging(envelope: Record<string, unknown>): Paging {

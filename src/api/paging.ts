@@ -64,8 +64,11 @@ export async function* walkList<T extends Record<string, unknown>>(fetch: FetchP
   if ((page === undefined && pages === undefined && total === undefined) || first.records.length > PAGE_SIZE) {
     const paged = pagedOrder(orderOf(first.records))
     const reverse = options.order !== undefined && paged !== undefined && options.order !== paged
-    options.onState?.({pages: 1, records: first.records.length, size: first.records.length, total: first.records.length, order: reverse ? options.order : paged})
-    return yield reverse ? [...first.records].reverse() : first.records
+    // One answer far longer than a page: its records as they are read, unless they are to be handed over the other way round.
+    if (first.more && !reverse) return yield* unpagedAsRead(first.records, first.more, paged, options)
+    const all = first.more ? await gathered(first.records, first.more) : first.records
+    options.onState?.({pages: 1, records: all.length, size: all.length, total: all.length, order: reverse ? options.order : paged})
+    return yield reverse ? [...all].reverse() : all
   }
   // A gateway that hands out fewer a page than asked for (with more to come) is paged in its own size.
   const more = (total ?? 0) > first.records.length || (pages ?? 0) > 1
@@ -91,6 +94,26 @@ export async function* walkList<T extends Record<string, unknown>>(fetch: FetchP
     tell()
     if (step.records.length > 0) yield step.records
   }
+}
+
+/** An answer that is the whole list, handed over as its records are read from the body; its order is its first records'. */
+async function* unpagedAsRead<T>(first: T[], more: AsyncIterable<T[]>, order: ListOrder | undefined, options: WalkOptions): AsyncGenerator<T[]> {
+  let records = first.length
+  options.onState?.({pages: 1, records, size: records, order})
+  yield first
+  for await (const batch of more) {
+    records += batch.length
+    options.onState?.({pages: 1, records, size: records, order})
+    yield batch
+  }
+  options.onState?.({pages: 1, records, size: records, total: records, order})
+}
+
+/** Every record of an answer read to its end. */
+async function gathered<T>(first: T[], more: AsyncIterable<T[]>): Promise<T[]> {
+  const all = [...first]
+  for await (const batch of more) for (const record of batch) all.push(record)
+  return all
 }
 
 /**

@@ -20,6 +20,8 @@ export interface RawResponse {
   mode?: 'sandbox' | 'live'
   /** The body parsed as JSON once, where it was read (undefined: parse `text` when needed). */
   json?: ParsedBody
+  /** A list's records still to come, read from the body as they are asked for (list-text.ts readListBody): `json` holds the first ones. */
+  more?: AsyncGenerator<Record<string, unknown>[]>
 }
 
 /** A body as JSON, or not JSON at all. */

@@ -34,7 +34,7 @@ export function checkedStatus(
   target: Target,
   check: GatewayCheck,
 ): {record: Record<string, unknown>; problem?: GwError; warning?: string} {
-  const checked = {...record, reachable: check.reachable, token_valid: check.token_valid, gateway_mode: check.gateway_mode}
+  const checked = {...record, reachable: check.reachable, token_valid: check.token_valid, gateway_mode: check.gateway_mode, answers_ping: check.answers_ping, gateway_time: check.gateway_time}
   const expected = target.environment === 'live' ? 'live' : 'test'
   const whose = target.profileName ? `profile ${target.profileName} is a ${target.environment} profile` : `the credentials in GW_USERNAME and GW_TOKEN count as ${target.environment}`
   const warning = check.gateway_mode !== null && check.gateway_mode !== expected ? `${whose}, but the gateway at ${target.baseUrl} answers in ${check.gateway_mode} mode` : undefined

@@ -15,7 +15,8 @@ export interface BatchFlags {
 
 /** What a batch is about to send, for its one confirmation: `300 refunds`, `2,950.00 AUD; 12.00 NZD`. */
 export interface BatchPlan {
-  noun: 'purchase' | 'refund'
+  /** What a row is called (`purchase`, `capture`): kinds.ts rowWords. */
+  noun: string
   rows: number
   totals: string
 }

@@ -44,14 +44,16 @@ const asked = (input: CaptureInput) => ({id: input.id, amount: input.amount})
  */
 export const captureBatch: BatchKind<CaptureInput, CaptureBody> = {
   noun: 'purchase',
+  action: 'capture',
   commandId: 'purchase capture',
   schema: captureRows,
   preview: asked,
   sender: (deps) => ({
     noun: 'purchase',
+    action: 'capture',
     request: async (input) => ({id: input.id, amount: input.amount ?? (await captureAmount(input.id, deps)), reference: input.id}),
     asksFirst: (input) => input.amount === undefined,
-    send: async (body) => asSent(await sendFollowUp({kind: 'capture', id: body.id, amount: body.amount}, deps), body),
+    send: async (body, options) => asSent(await sendFollowUp({kind: 'capture', id: body.id, amount: body.amount}, deps, options), body),
     findEarlier: async (body) => {
       const found = await findEarlierFollowUp({kind: 'capture', id: body.id, amount: body.amount}, deps)
       return found && asSent(found, body)

@@ -41,10 +41,11 @@ export class GatewaySlots {
 
   /**
    * Counts a row's answer: true at the LOST_IN_A_ROW-th lost in a row, when the gateway (or the way
-   * to it) looks down, and each further row would only add one more in doubt.
+   * to it) looks down, and each further row would only add one more in doubt. A row in doubt that
+   * the gateway answered about (row-reports.ts `reached`) shows it is up.
    */
   lost(report: RowReport): boolean {
-    if (report.status !== 'unknown' || report.resumed) {
+    if (report.status !== 'unknown' || report.resumed || report.reached) {
       this.lostInARow = 0
       return false
     }

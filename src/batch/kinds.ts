@@ -2,10 +2,11 @@ import type {PurchaseCreate} from '../api/schemas/purchase.js'
 import type {RefundCreate} from '../api/schemas/refund.js'
 import type {Deps, GwRecord} from '../operations/deps.js'
 import type {Sent} from '../operations/money.js'
+import type {Waiting} from '../money/window.js'
 import {findEarlierPurchase, purchaseBody, sendPurchase, type PurchaseInput} from '../operations/purchases.js'
 import {findEarlierRefund, freeRefundReference, refundBody, sendRefund, type RefundInput} from '../operations/refunds.js'
 import {lookUp} from '../operations/look-up.js'
-import {GwError, InterruptedError} from '../errors.js'
+import {type FollowUpAction, GwError, InterruptedError, type RecordNoun} from '../errors.js'
 import type {RefundsOfRequest} from '../operations/purchase-refunds.js'
 import {refundableInFull} from '../lists/refund-room.js'
 import {madeRecords, type MadeRecordsPlace} from '../lists/refunds-of-purchase.js'
@@ -17,11 +18,14 @@ import {purchaseRows, refundRows, type RowSchema} from './rows.js'
  * reference (a row left in doubt); both come back decided by the money module.
  */
 export interface RowSender<Input, Body extends object> {
-  noun: 'purchase' | 'refund'
+  noun: RecordNoun
+  /** A follow-up's rows (a capture): what each does to the record its id names (rowWords). */
+  action?: FollowUpAction
   request(input: Input): Promise<Body>
   /** Whether request() asks the gateway (a full refund's amount), and so takes a request slot. */
   asksFirst(input: Input): boolean
-  send(body: Body): Promise<Sent>
+  /** `onWait`: told when a lost answer's look-up waits for the gateway (a capture's; a purchase's or refund's recovery tells the client's own). */
+  send(body: Body, options?: {onWait?: (waiting: Waiting | undefined) => void}): Promise<Sent>
   /** What the gateway holds under the body's reference, decided; undefined when it holds nothing. */
   findEarlier(body: Body): Promise<Sent | undefined>
   /** The row as the file asks for it, before anything is looked up: what an edited row is told apart by. */
@@ -31,7 +35,9 @@ export interface RowSender<Input, Body extends object> {
 
 /** One kind of batch: its command, its rows, and how a row runs through the operations. */
 export interface BatchKind<Input, Body extends object> {
-  noun: 'purchase' | 'refund'
+  noun: RecordNoun
+  /** A follow-up's rows (a capture): what each does to the record its id names (rowWords). */
+  action?: FollowUpAction
   commandId: string
   schema: RowSchema<Input>
   /** What a row would send, before anything is looked up: for --dry-run and the live confirmation. */

@@ -1,8 +1,9 @@
-import {GwError, InterruptedError} from '../errors.js'
+import type {RowWords} from './row-words.js'
+import {GwError, InterruptedError, type RecordNoun} from '../errors.js'
 import {exitCodeOf} from '../money/decide.js'
 import type {GwRecord} from '../operations/deps.js'
 import type {Sent} from '../operations/money.js'
-import {hintFor} from '../output/hints.js'
+import {checkCommand, hintFor} from '../output/hints.js'
 import {redact} from '../safety/redact.js'
 import type {Result} from './journal-entries.js'
 import {isFinal} from './journal-state.js'
@@ -10,8 +11,11 @@ import type {InvalidRow, ValidRow} from './rows.js'
 
 /** What a batch reports of its rows, row by row: the shapes, and the reports made without the gateway's answer of this run. */
 
-/** `missing`: done by an earlier run as its journal has it, and not found at the gateway by --verify. */
-export type RowStatus = 'approved' | 'declined' | 'rejected' | 'failed' | 'unknown' | 'invalid' | 'missing'
+/**
+ * `made`: a payment plan or direct debit the gateway holds (exit 0, as approved); `missing`: done
+ * by an earlier run as its journal has it, and not found at the gateway by --verify.
+ */
+export type RowStatus = 'approved' | 'made' | 'declined' | 'rejected' | 'failed' | 'unknown' | 'invalid' | 'missing'
 
 /** What became of one row: its NDJSON line (design.md §3) and what the summary adds up. */
 export interface RowReport {
@@ -22,6 +26,11 @@ export interface RowReport {
   exitCode: number
   /** Reported from the journal, or found at the gateway under its reference: not sent by this run. */
   resumed: boolean
+  /**
+   * Unknown although the gateway answered (what it holds under the reference is not what was sent,
+   * does not say, or cannot be found by a reference at all: a debit): no lost answer, for all its doubt.
+   */
+  reached?: true
   /** The gateway's record of the transaction; with `error` too when the row still failed (answered by the wrong gateway). */
   record?: GwRecord
   error?: ErrorFields
@@ -61,7 +70,7 @@ export function resultEntry(reference: string, report: RowReport, gatewayInstanc
     result: reference,
     status: report.status,
     // What became of the money: a row answered by the wrong gateway exits 6 in this run only.
-    exit_code: report.status === 'approved' ? 0 : report.status === 'declined' ? 3 : report.exitCode,
+    exit_code: report.status === 'approved' || report.status === 'made' ? 0 : report.status === 'declined' ? 3 : report.exitCode,
     ...(report.record ? {record: redact(report.record)} : {error: report.error as unknown as Record<string, unknown>}),
     amount: report.amount,
     currency: report.currency,
@@ -91,8 +100,11 @@ export function changedRow(row: ValidRow<unknown>, changes: string[], done: Resu
 }
 
 /** --verify: a row the journal has done that the gateway has nothing of under its reference. */
-export function missingRow(row: ValidRow<unknown>, done: Result, noun: string): RowReport {
-  const id = typeof done.record?.id === 'string' ? ` as ${done.record.id}` : ''
+export function missingRow(row: ValidRow<unknown>, done: Result, words: Pick<RowWords, 'row' | 'key'> & {noun: RecordNoun}): RowReport {
+  const id = typeof done.record?.id === 'string' && words.key === 'reference' ? ` as ${done.record.id}` : ''
+  // A capture's record is there all along, named by the id: what is missing is the change.
+  const noun = words.noun
+  const missing = words.key === 'id' ? `${noun} ${row.reference} shows no ${words.row}` : `the gateway has no ${noun} under reference ${row.reference}`
   return {
     row: row.row,
     line: row.line,
@@ -103,9 +115,9 @@ export function missingRow(row: ValidRow<unknown>, done: Result, noun: string): 
     error: {
       kind: 'not_found',
       status: 404,
-      messages: [`The journal has this ${noun} ${done.status}${id} by an earlier run, and the gateway has no ${noun} under reference ${row.reference}: it was not sent again`],
+      messages: [`The journal has this ${words.row} ${done.status}${id} by an earlier run, and ${missing}: it was not sent again`],
       request_id: null,
-      hint: `Check it with gw ${noun} get ${row.reference}; if the gateway really has none, send the row again with a journal of its own (--journal FILE).`,
+      hint: `Check it with ${checkCommand({noun, reference: row.reference})}; if the gateway really has none, send the row again with a journal of its own (--journal FILE).`,
     },
     amount: done.amount,
     currency: done.currency,
@@ -116,7 +128,7 @@ type RowId = Pick<ValidRow<unknown>, 'row' | 'line' | 'reference'>
 type Money = {amount?: number; currency?: string}
 
 /** A decided purchase or refund as a row's status: another's reference is the gateway's refusal of this one. */
-const ROW_STATUS = {approved: 'approved', declined: 'declined', taken: 'rejected', unknown: 'unknown'} as const satisfies Record<Sent['decided']['outcome'], RowStatus>
+const ROW_STATUS = {approved: 'approved', made: 'made', declined: 'declined', taken: 'rejected', unknown: 'unknown'} as const satisfies Record<Sent['decided']['outcome'], RowStatus>
 
 /**
  * A row whose purchase or refund was decided (sent now, or found sent earlier): its record, the
@@ -125,7 +137,7 @@ const ROW_STATUS = {approved: 'approved', declined: 'declined', taken: 'rejected
  */
 export function decidedRow(row: RowId, sent: Sent, money: (record: GwRecord | undefined) => Money): RowReport {
   const {decided, failure, wrongGateway} = sent
-  const answered = decided.outcome === 'approved' || decided.outcome === 'declined' ? decided : undefined
+  const answered = decided.outcome === 'approved' || decided.outcome === 'made' || decided.outcome === 'declined' ? decided : undefined
   const record = answered?.record
   return {
     row: row.row,
@@ -134,6 +146,7 @@ export function decidedRow(row: RowId, sent: Sent, money: (record: GwRecord | un
     status: ROW_STATUS[decided.outcome],
     exitCode: wrongGateway ? wrongGateway.exitCode : exitCodeOf(decided),
     resumed: answered?.source === 'earlier',
+    ...(decided.outcome === 'unknown' && decided.reason.why !== 'unanswered' ? {reached: true as const} : {}),
     ...(record ? {record} : {}),
     ...(failure && (!record || wrongGateway) ? {error: errorFields(failure)} : {}),
     ...money(record),

@@ -273,7 +273,7 @@ function textFields(values: Record<string, unknown>): {text: Record<string, stri
 }
 
 /** A rule that first refuses a blank field, in the words of every blank one. */
-const required =
+export const required =
   <T>(rule: (text: string) => rules.Checked<T>) =>
   (text: string): rules.Checked<T> => {
     const blank = rules.notBlank(text)
@@ -281,7 +281,7 @@ const required =
   }
 
 /** A field held to its rule: the value, or undefined with the problem added, named after the field. */
-function field<T>(fields: Record<string, string>, name: string, rule: (text: string) => rules.Checked<T>, errors: string[]): T | undefined {
+export function field<T>(fields: Record<string, string>, name: string, rule: (text: string) => rules.Checked<T>, errors: string[]): T | undefined {
   const checked = rule(fields[name] ?? '')
   if ('problem' in checked) errors.push(`${name} ${checked.problem}`)
   return 'value' in checked ? checked.value : undefined

@@ -1,5 +1,6 @@
 import {GwError, InterruptedError, UsageError, WriteError} from '../errors.js'
 import {BatchView, journalStateText, Tally} from '../output/batch.js'
+import {checkCommand} from '../output/hints.js'
 import type {Io} from '../output/io.js'
 import {toNdjsonLine} from '../output/json.js'
 import {DEFAULT_CONCURRENCY} from '../operations/deps.js'
@@ -11,6 +12,7 @@ import {type Entries, peekJournal, STDIN} from './journal-entries.js'
 import {journalState, standingOf} from './journal-state.js'
 import {type JournalWorker, startJournalWorker} from './journal-worker.js'
 import type {BatchKind} from './kinds.js'
+import {rowWords} from './row-words.js'
 import {openBatch} from './read.js'
 import {askedAbout, checkedRows, type InvalidRow, journaledReference, type Scan, scanRows, validRows, withJournaledReferences} from './rows.js'
 import {derivedFrom} from '../lists/refund-match.js'
@@ -29,7 +31,7 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
   const {io} = f
   // The journal's thread (journal-worker.ts) loads while the rows are read and checked.
   const worker = flags['dry-run'] ? undefined : startJournalWorker()
-  const source = await batchSource(flags.input, io, new UsageError('--input - reads the batch from stdin, but stdin is a terminal', `Pipe it in, e.g. gw ${kind.commandId} --input - < ${kind.noun}s.csv`))
+  const source = await batchSource(flags.input, io, new UsageError('--input - reads the batch from stdin, but stdin is a terminal', `Pipe it in, e.g. gw ${kind.commandId} --input - < ${kind.noun.replace(' ', '-')}s.csv`))
   try {
     const scan = await scanRows(await openBatch(source.path), kind.schema, source.name)
     const invalid = [...scan.invalid.values()].sort((a, b) => a.row - b.row)
@@ -89,14 +91,14 @@ async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan:
       money.add(request.amount, request.currency)
       if (request.amount === undefined) full++
     } else done[standing]++
-    const journal = standing === 'notStarted' ? {} : {journal: standing === 'answered' ? `answered (${result!.status}): not sent again` : 'in doubt: looked up first, sent only if the gateway has none'}
+    const journal = standing === 'notStarted' ? {} : {journal: standing === 'answered' ? `answered (${result!.status}): not sent again` : `in doubt: looked up first, sent only if ${rowWords(kind).sentUnless}`}
     // A row with no reference shows the one the run would derive for it.
     io.out(toNdjsonLine({row: row.row, line: row.line, reference: reference || (await derive?.(row.input)) || null, request: {...request, amount: request.amount ?? null}, ...journal}))
   }
   const skipped = scan.invalid.size
   const before = earlier && done.answered + done.inDoubt > 0 ? `; ${done.answered} answered and ${done.inDoubt} in doubt by an earlier run of this batch (journal ${earlier.path}${earlier.entries.movedFrom === undefined ? '' : `, begun for the same rows ${beganAt(earlier.entries.movedFrom)}`})` : ''
   io.err(
-    `Dry run: ${sent} ${kind.noun}${sent === 1 ? '' : 's'} would be sent (${money.text() || 'nothing'})${full > 0 ? `, ${full} of them each refunding its purchase in full` : ''}${before}${skipped > 0 ? `; ${skipped} invalid row${skipped === 1 ? '' : 's'} skipped` : ''}. Nothing was sent.\n`,
+    `Dry run: ${sent} ${rowWords(kind).row}${sent === 1 ? '' : 's'} would be sent (${money.text() || 'nothing'})${full > 0 ? `, ${full} of them ${rowWords(kind).inFull}` : ''}${before}${skipped > 0 ? `; ${skipped} invalid row${skipped === 1 ? '' : 's'} skipped` : ''}. Nothing was sent.\n`,
   )
   return 0
 }
@@ -153,12 +155,12 @@ async function send<Input, Body extends object>(
     }
     if (flags.journal !== undefined && kind.commandId === 'refund create') await noteRefundJournal(f, journal.path)
     for (const left of journal.inDoubtElsewhere) {
-      io.err(`Journal: reference ${left.intent} (line ${left.line} then) was sent by an earlier run with no answer kept, and ${source.name} no longer has it: check it with gw ${kind.noun} get ${left.intent} before sending it again.\n`)
+      io.err(`Journal: ${rowWords(kind).key} ${left.intent} (line ${left.line} then) was sent by an earlier run with no answer kept, and ${source.name} no longer has it: check it with ${checkCommand({noun: kind.noun, reference: left.intent})} before sending it again.\n`)
     }
     // A read-only profile refuses the batch, and a live one has it confirmed once (told what it sends): its client then sends every row unasked.
     const deps = await f.confirmed(() => plan(kind, source.path, scan))
     await refuseAnotherInstance(journal, target, deps)
-    const view = new BatchView(io, scan.total, kind.noun, {json: f.json})
+    const view = new BatchView(io, scan.total, kind.noun, {json: f.json, words: rowWords(kind)})
     // Its lines reported and not yet written are written whatever ends the batch.
     shown = view
     for (const row of invalid) view.skipped(invalidReport(row))
@@ -173,7 +175,7 @@ async function send<Input, Body extends object>(
       concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
       onRow: (report) => view.row(report),
       windowMs: deps.client.processingWindowMs,
-      onWaiting: (row, waiting) => view.waiting(row.reference, waiting),
+      onWaiting: (row, waiting, sentThisRun) => view.waiting(row.reference, waiting, sentThisRun),
       gatewayInstance: () => deps.client.gatewayInstance,
       verify: flags.verify,
       ready: (stop) => outputReady(io, stop),
@@ -194,7 +196,7 @@ async function send<Input, Body extends object>(
       }
       signalled = true
       runner.stop(signal)
-      io.err(`\n${signal === 'SIGINT' ? 'Ctrl-C' : signal}: finishing the ${kind.noun}s in flight, starting no more (again to stop at once).\n`)
+      io.err(`\n${signal === 'SIGINT' ? 'Ctrl-C' : signal}: finishing the ${rowWords(kind).row}s in flight, starting no more (again to stop at once).\n`)
       return true
     })
     const end = await runner.run()
@@ -246,7 +248,7 @@ async function plan<Input>(kind: BatchKind<Input, object>, path: string, scan: S
     const request = kind.preview(row.input)
     money.add(request.amount, request.currency)
   }
-  return {noun: kind.noun, rows: scan.valid, totals: money.text() || 'nothing'}
+  return {noun: rowWords(kind).row, rows: scan.valid, totals: money.text() || 'nothing'}
 }
 
 /** Once stdout (or --jq's filter) has taken what waits for it, or `stop` is aborted. */

@@ -7,6 +7,7 @@ import {journalState, type Standing, standingOf} from './journal-state.js'
 import {GatewaySlots, LOST_IN_A_ROW, STOPPED} from './gateway-slots.js'
 import {type InDoubtWait, INTENT_FRESH_MS, lookUpInDoubt} from './in-doubt.js'
 import {changedRow, decidedRow, failedRow, fromJournal, missingRow, resultEntry, type RowReport} from './row-reports.js'
+import {rowWords} from './row-words.js'
 import {type RowEnd, RowEnds, type RunEnd, type StopReason} from './run-end.js'
 import type {RowSender} from './kinds.js'
 import type {ValidRow} from './rows.js'
@@ -27,7 +28,8 @@ export interface RunOptions<Input, Body extends object> {
   windowMs?: number
   clock?: Clock
   /** Told when a row in doubt begins to wait for a gateway that may still be processing it, and with undefined when that ends. */
-  onWaiting?: (row: {row: number; reference: string}, waiting: Waiting | undefined) => void
+  /** `sentThisRun`: the wait is for this run's own request, whose answer was lost (not sent again after it), rather than an earlier run's (sent once it is over). */
+  onWaiting?: (row: {row: number; reference: string}, waiting: Waiting | undefined, sentThisRun?: boolean) => void
   /** The run of the gateway's data the last answer came from (X-Sandbox-Instance), journaled with each result. */
   gatewayInstance?: () => string | undefined
   /** --verify: each row the journal has approved or declined is looked up at the gateway before it is reported; one it lacks is reported missing, never sent. */
@@ -156,7 +158,7 @@ export class BatchRunner<Input, Body extends object> {
       if (this.clock.now() - Date.parse(synced.sent_at!) > INTENT_FRESH_MS) await this.journalIntent(row, body)
       // The journal commits on a thread of its own while answers come: how far it may lag them (unjournaledAnswers).
       await this.options.journal.caughtUp(unjournaledAnswers(this.options.concurrency))
-      return sender.send(body)
+      return sender.send(body, {onWait: (waiting) => this.options.onWaiting?.({row: row.row, reference: row.reference}, waiting, true)})
     })
     if (report === STOPPED) return this.withdraw(row, before, synced, done)
     return this.finish(row, report!, before, synced)
@@ -195,7 +197,7 @@ export class BatchRunner<Input, Body extends object> {
       } catch (err) {
         report = this.failed(row, err, this.options.sender.money(body))
       }
-      if (this.gateway.lost(report)) this.stopWith(unreachable(this.options.sender.noun))
+      if (this.gateway.lost(report)) this.stopWith(unreachable(rowWords(this.options.sender).row))
       return report
     })
   }
@@ -211,7 +213,7 @@ export class BatchRunner<Input, Body extends object> {
     const report = await this.gateway.run(async () => {
       try {
         const sent = await sender.findEarlier(body)
-        return sent ? this.decided(row, sent) : missingRow(row, done, sender.noun)
+        return sent ? this.decided(row, sent) : missingRow(row, done, {...rowWords(sender), noun: sender.noun})
       } catch (err) {
         return this.failed(row, err, sender.money(body))
       }

@@ -116,8 +116,8 @@ class CommandFactory implements Factory {
   }
 
   get render(): RenderOptions {
-    const {json, fields} = this.globals
-    return {json, ...(fields ? {fields: fields.split(',')} : {})}
+    const {json, fields, jq} = this.globals
+    return {json, ...(fields ? {fields: fields.split(',')} : {}), ...(jq ? {filtered: true} : {})}
   }
 
   useFlags(flags: GlobalFlags): void {

@@ -188,11 +188,12 @@ export const DEFAULT_LIST_LIMIT = 30
 
 /**
  * The flags every list command takes (design.md §3: newest first, --limit N or --all): the window,
- * how many and in which order, and how many pages to fetch ahead. `withTime` is false for records without a time (cards).
+ * how many and in which order, and how many pages to fetch ahead. `withTime` is false for records without a time (cards);
+ * `timed` says which time the window holds them to, when it is not when they were made (a debit's day at the bank).
  */
-export function listing(noun: string, {withTime = true} = {}) {
+export function listing(noun: string, {withTime = true, timed = `${noun}s made`} = {}) {
   return {
-    ...(withTime ? {from: windowEdge('from', `${noun}s made`), to: windowEdge('to', `${noun}s made`), on: windowOn(`${noun}s made`)} : {}),
+    ...(withTime ? {from: windowEdge('from', timed), to: windowEdge('to', timed), on: windowOn(timed)} : {}),
     limit: Flags.integer({char: 'L', description: `${noun}s to show at most; default ${DEFAULT_LIST_LIMIT}`, min: 1, exclusive: ['all']}),
     all: Flags.boolean({description: `every ${noun}, page after page, printed as they come`}),
     'oldest-first': Flags.boolean({description: 'oldest first (newest first without it, as the gateway pages them)'}),

@@ -1,7 +1,8 @@
 import {readIds} from '../batch/input.js'
 import type {GwError} from '../errors.js'
 import type {GwRecord} from '../operations/deps.js'
-import type {FollowedUp, FollowUp} from '../operations/follow-ups.js'
+import {type FollowedUp, type FollowUp, type FollowUpOptions, inFlightOf} from '../operations/follow-ups.js'
+import {notYetNotice} from '../output/hints.js'
 import type {Factory} from './factory.js'
 import {SomeFailed} from './reporter.js'
 import {toGwError} from './to-gw-error.js'
@@ -29,6 +30,18 @@ function cap(text: string): string {
 }
 
 /**
+ * Said once when a lost answer's look-up begins to wait for the gateway (design.md §5), in the
+ * words of the follow-up: its record is there, named by the id; the change is what is not yet.
+ */
+export function waitingSaid(f: Pick<Factory, 'io'>, followUp: FollowUp): FollowUpOptions {
+  return {
+    onWait: (waiting) => {
+      if (waiting) f.io.err(`${notYetNotice(followUp.kind === 'void' ? followUp.noun : 'purchase', followUp.id, waiting.endsAt - waiting.since, inFlightOf(followUp).action)}\n`)
+    },
+  }
+}
+
+/**
  * One follow-up per id, given as arguments, `-` (one a line on stdin) or --input FILE: each sent
  * once, in the order given. One id renders as a record; several print a record each as it is done,
  * a failure said on stderr while the rest still run, and the exit code is the worst (design.md §4).
@@ -36,13 +49,13 @@ function cap(text: string): string {
 export async function followUpIds(f: Factory, argv: string[], input: string | undefined, noun: string, make: (id: string) => FollowUp): Promise<GwRecord | undefined> {
   const [{ids, batch}, {sendFollowUp}] = await Promise.all([readIds(argv, f.io, noun, input), import('../operations/follow-ups.js')])
   const deps = await f.deps()
-  if (!batch && ids.length === 1) return settleFollowUp(f, await sendFollowUp(make(ids[0]!), deps))
+  if (!batch && ids.length === 1) return settleFollowUp(f, await sendFollowUp(make(ids[0]!), deps, waitingSaid(f, make(ids[0]!))))
   const {renderRecord, renderError} = await import('../output/render.js')
   let worst: GwError | undefined
   let failed = 0
   for (const id of ids) {
     try {
-      await renderRecord(f.io, settleFollowUp(f, await sendFollowUp(make(id), deps)), f.columns, f.render)
+      await renderRecord(f.io, settleFollowUp(f, await sendFollowUp(make(id), deps, waitingSaid(f, make(id)))), f.columns, f.render)
     } catch (err) {
       const error = toGwError(err, {name: f.commandName, flags: []})
       if (error.kind === 'interrupted') throw err

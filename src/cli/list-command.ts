@@ -18,13 +18,13 @@ export interface ListHelp {
  * newest first, on the flags every list takes (cli/flags.ts listing) and the filters given
  * (cli/run-list.ts applies them).
  */
-export function listCommand(resource: ListResource, help: ListHelp, filters: Interfaces.FlagInput, columns: Column[], {withTime = true} = {}) {
+export function listCommand(resource: ListResource, help: ListHelp, filters: Interfaces.FlagInput, columns: Column[], {withTime = true, timed}: {withTime?: boolean; timed?: string} = {}) {
   const noun = nounOf(resource)
   return class List extends GwCommand<ListFlags> {
     static override summary = help.summary
     static override description = help.description
     static override examples = help.examples
-    static override flags = {...gwFlags.listing(noun, {withTime}), ...filters}
+    static override flags = {...gwFlags.listing(noun, {withTime, timed}), ...filters}
     static override columns = columns
 
     protected async input(): Promise<ListFlags> {

@@ -107,7 +107,7 @@ export interface GuardOptions {
   prompter: () => Promise<Prompter>
   /** A batch confirmed all its rows at once (confirmBatch): its requests are not asked about one by one. */
   confirmedUpFront?: boolean
-  /** The currency of the purchase a refund is of (a refund names none): its amount is confirmed as `10.00 AUD`. */
+  /** The currency of the purchase a refund is of, or a capture or increment is of (neither names one): its amount is confirmed as `10.00 AUD`. */
   purchaseCurrency?: (transactionId: string) => Promise<string | undefined>
 }
 
@@ -122,8 +122,10 @@ export function requestGuard(options: GuardOptions): (facts: RequestFacts, reque
     if (!facts.confirm || options.target.environment !== 'live' || options.confirmedUpFront) return
     const fields = (body ?? {}) as {amount?: unknown; currency?: unknown; transaction_id?: unknown; id?: unknown}
     let currency = typeof fields.currency === 'string' ? fields.currency : undefined
-    if (currency === undefined && facts.movesMoney?.noun === 'refund' && typeof fields.transaction_id === 'string' && !options.yes && options.io.canPrompt()) {
-      currency = await options.purchaseCurrency?.(fields.transaction_id)
+    // A refund names no currency, nor does a capture or increment (the authorization's is theirs): the purchase's is looked up, to be shown.
+    const purchaseId = facts.movesMoney?.noun === 'refund' ? fields.transaction_id : facts.followsUp?.noun === 'purchase' && facts.confirm === 'amount' ? params.id : undefined
+    if (currency === undefined && typeof purchaseId === 'string' && !options.yes && options.io.canPrompt()) {
+      currency = await options.purchaseCurrency?.(purchaseId)
     }
     // A direct debit's dollars are confirmed as the cents gw took them in, in Australian dollars, the only currency of an Australian bank account.
     const amount = typeof fields.amount !== 'number' ? undefined : facts.dollars ? Math.round(fields.amount * 100) : fields.amount

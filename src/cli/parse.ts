@@ -37,6 +37,7 @@ export async function parseOrAsk<F extends FlagOutput, B extends FlagOutput, A e
 ): Promise<Interfaces.ParserOutput<F, B, A>> {
   // A batch (--input FILE) takes what one purchase or refund requires from the file's columns.
   if (options && argv.some((arg) => arg === '--input' || arg.startsWith('--input='))) options = withNothingRequired(options)
+  else if (options) options = withExcludedUnrequired(options, argv)
   try {
     try {
       return await parse(options, argv)
@@ -77,15 +78,24 @@ async function answersFor(err: unknown, argv: string[], f: Factory, {context, ch
   return askForMissing(missing, argv, {prompter: await f.prompter(), context, choicesFor})
 }
 
-/** A command's flags and arguments with none required (a class's statics, inherited ones included, as oclif reads them). */
+/**
+ * A required flag that excludes another is not required once that other is given: refund create
+ * needs --transaction-id, or a card for an unmatched refund, never both.
+ */
+function withExcludedUnrequired<T extends Interfaces.Input<FlagOutput, FlagOutput, ArgOutput>>(options: T, argv: string[]): T {
+  const given = (name: string) => argv.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`))
+  const flags = Object.entries(options.flags ?? {}) as [string, {required?: boolean; exclusive?: string[]}][]
+  if (!flags.some(([, flag]) => flag.required && flag.exclusive?.some(given))) return options
+  return withFlags(options, Object.fromEntries(flags.map(([name, flag]) => [name, flag.required && flag.exclusive?.some(given) ? {...flag, required: false} : flag])))
+}
+
+/** A command's flags and arguments with none required, alone or one of a group (a class's statics, inherited ones included, as oclif reads them). */
 function withNothingRequired<T extends Interfaces.Input<FlagOutput, FlagOutput, ArgOutput>>(options: T): T {
-  const optional = <D extends object>(definitions: Record<string, D> = {}) => Object.fromEntries(Object.entries(definitions).map(([name, definition]) => [name, {...definition, required: false}]))
-  return {
-    ...options,
-    flags: optional(options.flags),
-    args: optional(options.args),
-    baseFlags: options.baseFlags,
-    strict: options.strict,
-    enableJsonFlag: options.enableJsonFlag,
-  } as T
+  const optional = <D extends object>(definitions: Record<string, D> = {}) => Object.fromEntries(Object.entries(definitions).map(([name, definition]) => [name, {...definition, required: false, atLeastOne: undefined}]))
+  return withFlags(options, optional(options.flags), optional(options.args))
+}
+
+/** A command's input with other flags (and arguments): what oclif reads of a class is named, since a spread copies no inherited statics. */
+function withFlags<T extends Interfaces.Input<FlagOutput, FlagOutput, ArgOutput>>(options: T, flags: FlagOutput, args = options.args): T {
+  return {...options, flags, args, baseFlags: options.baseFlags, strict: options.strict, enableJsonFlag: options.enableJsonFlag} as T
 }

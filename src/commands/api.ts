@@ -87,7 +87,7 @@ Prints the gateway's whole answer (the envelope) exactly as it came, followed by
     const [{holdsCard, sendRequest}, {renderBody, renderListing}, {UsageError}] = await Promise.all([import('../operations/api.js'), import('../output/render.js'), import('../errors.js')])
     if (paginate) {
       const {paginate: pages} = await import('../operations/paginate.js')
-      await renderListing(this.io, pages(request, await this.factory.deps(), paginate), [], {json: true, ndjson: true})
+      await renderListing(this.io, pages(request, await this.factory.deps(), paginate), [], {json: true, ndjson: true, ...(this.factory.render.filtered ? {filtered: true} : {})})
       return undefined
     }
     if (inline && holdsCard(inlineBody ?? request.body) && (await this.factory.target()).environment === 'live') {

@@ -3,6 +3,7 @@ import * as gwFlags from '../cli/flags.js'
 import {GwCommand} from '../cli/gw-command.js'
 import {reportColumns} from '../output/columns.js'
 import type {Window} from '../lists/window.js'
+import type {SettlementDays} from '../operations/settlement.js'
 
 /** The window whose totals are made, and how its pages are read. */
 interface ReportInput {
@@ -10,19 +11,23 @@ interface ReportInput {
   concurrency: number
   maxPages?: number
   includeSamples: boolean
+  /** --settlement: the days whose settlement is looked up too. */
+  settlement?: SettlementDays
 }
 
 export default class Report extends GwCommand<ReportInput> {
   static override summary = "The day's totals: purchases approved and declined, refunds, plan payments, direct debits, net, per day and currency"
   static override description = `Reads the purchases and refunds of a window (today, without --from, --to or --on) and adds them up per day and currency: purchases approved (how many, and their sum), declined (how many), refunds approved (how many, and their sum), payment plans' payments settled (purchases too, so among those approved, and counted apart), direct debits the bank completed (on their process date, in cents as every amount in gw) and net (purchases approved and debits completed, less refunded). Plans and debits are read whole, as neither list is dated by when each settled; against a gateway without a list of them gw says so on stderr and counts none apart. Amounts are in the minor unit in JSON, as the gateway's; a table shows them as money.
 Purchases gw sandbox trigger made for a sample event (their metadata has gw_sample) are left out, and counted on stderr; --include-samples adds them up with the rest.
-A day is this machine's calendar day (its time zone, TZ), as --from, --to and --on read a bare date; --on DAY is that day alone, --from DAY that day and every day since. It only reads, so a read-only profile runs it. Piped, one JSON line a day and currency; on a terminal a table.`
+A day is this machine's calendar day (its time zone, TZ), as --from, --to and --on read a bare date; --on DAY is that day alone, --from DAY that day and every day since.
+--settlement adds what settles on each day, from the gateway's settlement look-up, the day being the gateway's settlement date: settling (purchases whose money settles) and settling_amount (what was captured of them), settling_voided (voided, settling nothing). Declined purchases and refunds are not counted there (the look-up lists purchases only). A day with nothing made but something settling gets a row of its own. It only reads, so a read-only profile runs it. Piped, one JSON line a day and currency; on a terminal a table.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
     {description: 'Yesterday alone (--from yesterday runs until now)', command: '<%= config.bin %> <%= command.id %> --on yesterday'},
     {description: 'The latest Tuesday (today, if it is one), and every day since it', command: '<%= config.bin %> <%= command.id %> --from tuesday'},
     {description: 'Last week, Monday to Sunday', command: '<%= config.bin %> <%= command.id %> --on last-week'},
+    {description: 'What settles on Friday (the latest; or --on 2026-11-27 for a day ahead), captured per currency', command: '<%= config.bin %> <%= command.id %> --on friday --settlement --json | jq "{currency, settling_amount}"'},
     '<%= config.bin %> <%= command.id %> --from 7d | jq -s "map(.net) | add"',
   ]
 
@@ -33,6 +38,7 @@ A day is this machine's calendar day (its time zone, TZ), as --from, --to and --
     concurrency: gwFlags.concurrency({helpGroup: 'PAGES'}),
     'max-pages': gwFlags.maxPages(),
     'include-samples': Flags.boolean({description: 'count the purchases gw sandbox trigger made too (metadata gw_sample), left out without it'}),
+    settlement: Flags.boolean({description: "add what settles on each day of the window, from the gateway's settlement look-up: settling, settling_amount (captured), settling_voided"}),
   }
 
   static override columns = reportColumns
@@ -42,16 +48,23 @@ A day is this machine's calendar day (its time zone, TZ), as --from, --to and --
     const {parseWindow} = await import('../lists/window.js')
     // Without a window, today; with one end, the other is left open; --on names both.
     const bounds = flags.from === undefined && flags.to === undefined && flags.on === undefined ? {on: 'today'} : {from: flags.from, to: flags.to, on: flags.on}
-    return {window: parseWindow(bounds, new Date()), concurrency: flags.concurrency ?? gwFlags.DEFAULT_CONCURRENCY, maxPages: flags['max-pages'], includeSamples: flags['include-samples'] ?? false}
+    const now = new Date()
+    const window = parseWindow(bounds, now)
+    let settlement: SettlementDays | undefined
+    if (flags.settlement) {
+      settlement = (await import('../operations/report.js')).settlementDaysOf(window, now)
+      if (!settlement) throw new (await import('../errors.js')).UsageError("--settlement needs the window's first day: the gateway's settlement look-up takes both ends", `Give --from or --on too, e.g. --on friday --settlement.`)
+    }
+    return {window, concurrency: flags.concurrency ?? gwFlags.DEFAULT_CONCURRENCY, maxPages: flags['max-pages'], includeSamples: flags['include-samples'] ?? false, settlement}
   }
 
-  protected async operate({window, concurrency, maxPages, includeSamples}: ReportInput) {
+  protected async operate({window, concurrency, maxPages, includeSamples, settlement}: ReportInput) {
     const [{reportTotals}, {showingProgress}] = await Promise.all([import('../operations/report.js'), import('../output/progress.js')])
     const deps = await this.factory.deps()
     let samples = 0
     const unlisted: string[] = []
     const onUnlisted = (resource: 'paymentPlans' | 'directDebits') => unlisted.push(resource === 'paymentPlans' ? 'payment plans (their payments are among the purchases, not counted apart)' : 'direct debits (none are counted)')
-    const totals = await showingProgress(this.factory, deps.client, (progress) => reportTotals(window, deps, {concurrency, maxPages, onState: progress.state, includeSamples, onSampleLeftOut: () => samples++, onUnlisted}))
+    const totals = await showingProgress(this.factory, deps.client, (progress) => reportTotals(window, deps, {concurrency, maxPages, onState: progress.state, includeSamples, onSampleLeftOut: () => samples++, onUnlisted, settlement}))
     for (const what of unlisted) this.io.err(`This gateway has no list of ${what}.\n`)
     if (samples > 0) this.io.err(`Left out ${samples === 1 ? '1 purchase' : `${samples} purchases`} gw sandbox trigger made for sample events (metadata gw_sample); --include-samples counts them.\n`)
     return totals

@@ -9,7 +9,7 @@ import type {Sent} from '../operations/money.js'
 import {sanitizeLine} from '../safety/sanitize.js'
 import type {MadeFor} from './refund-match.js'
 import type {ListRequest} from '../operations/lists.js'
-import {refundedState, refundsOfPurchase} from '../operations/purchase-refunds.js'
+import {type CardWalks, refundedState, refundsOfPurchase} from '../operations/purchase-refunds.js'
 import type {Column} from '../output/columns.js'
 import {shellQuote} from '../output/hints.js'
 import type {Io} from '../output/io.js'
@@ -95,6 +95,15 @@ export async function listRefundsOfPurchase(request: ListRequest, f: RefundsOfCo
   return undefined
 }
 
+/** The walks of cards' refunds one command made (its Factory): purchase get of many ids on one card walks the card's refunds once. */
+const commandWalks = new WeakMap<object, CardWalks>()
+
+function cardWalksOf(f: object): CardWalks {
+  let walks = commandWalks.get(f)
+  if (!walks) commandWalks.set(f, (walks = []))
+  return walks
+}
+
 /**
  * A purchase with what has been refunded of it and what is left, as fields of gw's own after the
  * gateway's (`purchase get`): each an amount or a range (`at_least`, `at_most`, in minor units),
@@ -109,7 +118,7 @@ export async function withRefunded(purchase: GwRecord, f: Omit<RefundsOfContext,
     const deps = await f.deps()
     const made = await madeRecords(f, deps.client)
     const state = await showingProgress(f, deps.client, (progress) =>
-      refundedState(purchase, {concurrency: DEFAULT_CONCURRENCY, made, onState: (walk) => progress.state('refunds', walk)}, deps),
+      refundedState(purchase, {concurrency: DEFAULT_CONCURRENCY, made, walks: cardWalksOf(f), onState: (walk) => progress.state('refunds', walk)}, deps),
     )
     const {refunded} = refundedText(purchase, state)
     const currency = state.currency === undefined ? {} : {currency: state.currency}

@@ -1,15 +1,28 @@
 /**
  * The one place gw decides what became of a purchase or a refund (design.md §5, style.md §12):
- * approved, declined, done earlier under its reference, taken by another transaction, or unknown.
+ * approved, declined, done earlier under its reference, taken by another transaction, or unknown;
+ * and of a batch's payment plan or direct debit: made (or made earlier), taken, or unknown.
  * The client's recovery of a lost answer, a reference the gateway says is taken, a batch resumed
  * after a crash and a batch row's status all come here. Pure: what it needs from the gateway is
  * gathered first (find.ts). Facts about records come from gateway-notes.md, not from what the
  * local gateway happens to send: a live refund record names neither its purchase
  * (`transaction_id` is its own id) nor always its reference, and its amount is positive.
  */
-import {maskCardDataIn, maskCardNumber, maskCardNumbersIn, redact} from '../safety/redact.js'
+import type {RecordNoun} from '../errors.js'
+import {maskCardDataIn, maskCardNumber, redact} from '../safety/redact.js'
+import {sameCard, sameReference, sameText} from './same.js'
 
-export type Noun = 'purchase' | 'refund'
+export {sameCard} from './same.js'
+
+export type Noun = RecordNoun
+
+/** What is made, not approved or declined: a plan or a debit is there, or not (gateway-beyond.md §9-10). */
+const MADE: ReadonlySet<Noun> = new Set(['payment plan', 'direct debit'])
+
+/** Whether the noun's outcome is made rather than approved or declined. */
+export function isMade(noun: Noun): boolean {
+  return MADE.has(noun)
+}
 type GwRecord = Record<string, unknown>
 
 /** Where a record found under a reference differs from what was sent; values safe to show. */
@@ -44,9 +57,13 @@ export type UnknownReason =
   | {why: 'different'; differences: Difference[]}
   /** Found under the reference, but what would show it is the one sent could not be checked. */
   | {why: 'unchecked'; unchecked: string[]}
+  /** Nothing found under the reference, where the gateway is not known to find this noun by one: it may still be there. */
+  | {why: 'not_findable'}
 
 export type Decided =
   | {outcome: 'approved'; noun: Noun; record: GwRecord; source: Source}
+  /** A payment plan or direct debit the gateway holds: its record, with its id. */
+  | {outcome: 'made'; noun: Noun; record: GwRecord; source: Source}
   | {outcome: 'declined'; noun: Noun; record: GwRecord; source: Source; reason: string}
   /** The reference belongs to another transaction: nothing was sent under it now. */
   | {outcome: 'taken'; noun: Noun; record: GwRecord; differences: Difference[]}
@@ -69,8 +86,12 @@ export function declineReason(record: GwRecord): string {
   return typeof record.message === 'string' && record.message ? record.message : 'Declined'
 }
 
-/** The outcome a whole record states, believed as it is: the gateway's answer to this very request. */
+/**
+ * The outcome a whole record states, believed as it is: the gateway's answer to this very request.
+ * A plan or debit is made once its record has an id (a record without one says nothing was made).
+ */
 export function decideAnswer(noun: Noun, record: GwRecord, source: Source = 'answer'): Decided {
+  if (isMade(noun)) return typeof record.id === 'string' && record.id !== '' ? {outcome: 'made', noun, record, source} : {outcome: 'unknown', noun, record, reason: {why: 'no_outcome'}}
   const outcome = outcomeOf(record)
   if (outcome === true) return {outcome: 'approved', noun, record, source}
   if (outcome === false) return {outcome: 'declined', noun, record, source, reason: declineReason(record)}
@@ -94,9 +115,27 @@ export function decideFound(noun: Noun, sent: GwRecord, found: GwRecord, evidenc
   return decideAnswer(noun, found, source)
 }
 
+/**
+ * Whether the gateway's look-up by reference is known to find this noun: a purchase, a refund and a
+ * payment plan are looked up by reference in its recorded answers; a direct debit by its id only
+ * (gateway-beyond.md §10), so a debit it does not find under its reference may still be there.
+ */
+export function foundByReference(noun: Noun): boolean {
+  return noun !== 'direct debit'
+}
+
+/**
+ * A row an earlier run sent with no answer kept, and the gateway has nothing under its reference
+ * (once it can no longer be processing it): to be sent (undefined) where a look-up by reference
+ * would have found it; otherwise unknown, never sent again.
+ */
+export function decideNotFound(noun: Noun): Decided | undefined {
+  return foundByReference(noun) ? undefined : {outcome: 'unknown', noun, reason: {why: 'not_findable'}}
+}
+
 /** design.md §4: what each outcome exits with. */
 export function exitCodeOf(decided: Decided): number {
-  return {approved: 0, declined: 3, taken: 7, unknown: 8}[decided.outcome]
+  return {approved: 0, made: 0, declined: 3, taken: 7, unknown: 8}[decided.outcome]
 }
 
 /**
@@ -107,9 +146,14 @@ export function exitCodeOf(decided: Decided): number {
  * gateway may lack a field, and a field it lacks is unchecked (`purchase's card_holder`).
  */
 type FieldRule = {field: string; same: keyof typeof SAME; found: Exclude<Presence, 'as is'>; unlessSent?: string; shownAs?: keyof typeof SHOWN_AS} & (
-  | {against: 'sent'; expected: 'as is' | 'if text'}
+  | {against: 'sent'; expected: 'as is' | 'if text' | 'if named'}
   | {against: 'purchase'; expected: 'needed' | 'if text'}
 )
+
+/** A field always sent, and echoed by every record found: held as it was sent. */
+function echoed(field: string, same: keyof typeof SAME = 'exact'): FieldRule {
+  return {field, against: 'sent', same, found: 'needed', expected: 'as is'}
+}
 
 /**
  * What a record found must share with what was sent, per noun, from what real records carry
@@ -135,6 +179,23 @@ const FIELD_RULES: Record<Noun, readonly FieldRule[]> = {
     {field: 'card_holder', against: 'purchase', same: 'text', found: 'needed', expected: 'needed'},
     {field: 'currency', against: 'purchase', same: 'text', found: 'if text', expected: 'if text'},
   ],
+  // Every field the request sets is echoed in the recorded plan (gateway-beyond.md §9); the customer by the id gw sent.
+  'payment plan': [
+    echoed('reference', 'reference'),
+    echoed('customer'),
+    echoed('amount'),
+    // Sent without one, the gateway's (null in 2017-2019, AUD in 2022) is whatever it implies.
+    {field: 'currency', against: 'sent', same: 'text', found: 'needed', expected: 'if text'},
+    echoed('frequency', 'text'),
+    echoed('anniversary'),
+    echoed('start_date'),
+    echoed('setup_fee'),
+    // A count or an end date, or both: each held only when sent.
+    {field: 'total_count', against: 'sent', same: 'exact', found: 'needed', expected: 'if named'},
+    {field: 'end_date', against: 'sent', same: 'exact', found: 'needed', expected: 'if named'},
+  ],
+  // The debit as recorded (gateway-beyond.md §10): its amount in dollars, as sent; its reference the id when none was sent.
+  'direct debit': [echoed('reference', 'reference'), echoed('amount'), echoed('bsb'), echoed('account_number'), echoed('account_name', 'text'), echoed('description', 'text')],
 }
 
 /** What one rule found: a difference, or a field that could not be checked; nothing when the same or not compared. */
@@ -222,38 +283,6 @@ function named(value: unknown): boolean {
 
 function noChange(value: unknown): unknown {
   return value
-}
-
-/**
- * Whether the reference found is the one sent: the same text, or the text with its card numbers
- * masked, as a gateway that never keeps one whole stores it (the local gateway after a restart,
- * docs/local-gateway.md). Found under the reference sent, and held to its amount and card too.
- */
-function sameReference(sent: unknown, found: unknown): boolean {
-  return found === sent || (typeof sent === 'string' && found === maskCardNumbersIn(sent))
-}
-
-const MASKED = /[Xx*•]/g
-
-/**
- * Whether two card numbers, either whole or masked as gateways mask them (`424242XXXXXX4242`),
- * can be the same card: the same length, and every digit both show the same; at least the last
- * four must show in both, or nothing was compared.
- */
-export function sameCard(a: unknown, b: unknown): boolean {
-  // Some gateways send a card number as a JSON number: its digits, while it holds them all.
-  const digits = (value: unknown) => (Number.isSafeInteger(value) && (value as number) > 0 ? String(value) : value)
-  const [p, q] = [digits(a), digits(b)]
-  if (typeof p !== 'string' || typeof q !== 'string') return false
-  const [x, y] = [p, q].map((number) => number.replace(/[\s-]/g, '').replace(MASKED, '_'))
-  // Ending in four digits each, so never shorter than four.
-  if (x!.length !== y!.length) return false
-  if (!/\d{4}$/.test(x!) || !/\d{4}$/.test(y!)) return false
-  return [...x!].every((char, index) => char === '_' || y![index] === '_' || char === y![index])
-}
-
-function sameText(a: unknown, b: unknown): boolean {
-  return typeof a === 'string' && typeof b === 'string' && a.trim().toUpperCase() === b.trim().toUpperCase()
 }
 
 /** A value as it may be shown: a card number sent back whole is masked, a nested record made safe. */

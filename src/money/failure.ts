@@ -1,6 +1,6 @@
 import {DeclinedError, type GwError, OutcomeUnknownError, ReferenceTakenError} from '../errors.js'
 import {redact} from '../safety/redact.js'
-import type {Decided, Difference} from './decide.js'
+import {type Decided, type Difference, isMade} from './decide.js'
 
 type GwRecord = Record<string, unknown>
 
@@ -19,7 +19,7 @@ export interface FailureContext {
 /**
  * The error an outcome other than an approval exits with (design.md §4): a decline keeps its record
  * (exit 3), a reference taken by another transaction names both (exit 7), an outcome that cannot be
- * told says why (exit 8). Undefined for an approval.
+ * told says why (exit 8). Undefined for an approval, and for a plan or debit made.
  */
 export function failureOf(decided: Decided, context: FailureContext): GwError | undefined {
   const {noun} = decided
@@ -39,16 +39,20 @@ export function failureOf(decided: Decided, context: FailureContext): GwError | 
     }
     case 'unknown': {
       if (decided.reason.why === 'unanswered') return new OutcomeUnknownError(`${context.lookedUpBecause ?? `The ${noun} was sent and no answer came back`}.`, {noun, reference}, details)
+      if (decided.reason.why === 'not_findable') {
+        const why = `The gateway has no ${noun} it finds under reference ${reference}, but it is known to find a ${noun} by its id only: it may have been made all the same, and it is not sent again`
+        return new OutcomeUnknownError(context.lookedUpBecause ? `${context.lookedUpBecause}. ${why}` : why, {noun, reference}, details)
+      }
       const found = decided.record ? JSON.stringify(redact(decided.record)) : undefined
       const reason = decided.reason
       let told: string
-      if (reason.why === 'no_outcome') told = `The gateway's ${noun} under reference ${reference} does not say whether it was approved (no successful or authorized field): ${found}`
+      if (reason.why === 'no_outcome') told = `The gateway's ${noun} under reference ${reference} ${isMade(noun) ? 'has no id, so it does not show that it was made' : 'does not say whether it was approved (no successful or authorized field)'}: ${found}`
       else if (reason.why === 'unchecked') told = `The gateway has a ${noun} under reference ${reference}, but whether it is the one sent could not be checked (${reason.unchecked.join(', ')} not known): ${found}`
       else told = `The gateway has a ${noun} under reference ${reference}, but not the one sent (${describeDifferences(reason.differences)}):\n  sent:  ${JSON.stringify(redact(context.sent))}\n  found: ${found}`
       return new OutcomeUnknownError(context.lookedUpBecause ? `${context.lookedUpBecause}. ${told}` : told, {noun, reference}, details)
     }
   }
-  // Approved: nothing failed.
+  // Approved, or made: nothing failed.
   return undefined
 }
 

@@ -1,5 +1,5 @@
 import type {GatewayClient} from '../api/client.js'
-import {GatewayError, type GwError, InterruptedError, ModeMismatchError, OutcomeUnknownError, RejectedError} from '../errors.js'
+import {GatewayError, type GwError, InterruptedError, ModeMismatchError, type MoneyInFlight, OutcomeUnknownError, RejectedError} from '../errors.js'
 import {decideEarlier, decideFollowUpAnswer, decideLost, decideRefused, type FollowUp, type FollowUpOutcome} from '../money/follow-up.js'
 import {lookThroughWindow, STOPPED_WAITING, type Waiting} from '../money/window.js'
 import type {Deps, GwRecord} from './deps.js'
@@ -20,6 +20,11 @@ const WORDS = {capture: 'capture', void: 'void', increment: 'increment', extend:
 /** `capture of 071-P-...`: what a message calls the follow-up. */
 export function describe(followUp: FollowUp): string {
   return `${WORDS[followUp.kind]} of ${followUp.id}`
+}
+
+/** The follow-up as money in flight: its record named by the id, and what it does to it. */
+export function inFlightOf(followUp: FollowUp): MoneyInFlight {
+  return {noun: nounOf(followUp), reference: followUp.id, action: WORDS[followUp.kind]}
 }
 
 function nounOf(followUp: FollowUp): 'purchase' | 'refund' {
@@ -74,7 +79,7 @@ export interface FollowUpOptions {
  * id, again until the gateway's processing window is over while the record shows it not done yet.
  */
 export async function sendFollowUp(followUp: FollowUp, {client}: Pick<Deps, 'client'>, options: FollowUpOptions = {}): Promise<FollowedUp> {
-  const inFlight = {noun: nounOf(followUp), reference: followUp.id}
+  const inFlight = inFlightOf(followUp)
   const sentAt = client.clock(inFlight).now()
   try {
     return finished(followUp, decideFollowUpAnswer(await post(followUp, client)))
@@ -115,7 +120,7 @@ function finished(followUp: FollowUp, outcome: FollowUpOutcome, refusal?: Reject
 
 function failureOf(followUp: FollowUp, outcome: FollowUpOutcome, refusal?: RejectedError, lostBecause?: string, windowMs = 0): GwError | undefined {
   const what = describe(followUp)
-  const inFlight = {noun: nounOf(followUp), reference: followUp.id}
+  const inFlight = inFlightOf(followUp)
   const lost = lostBecause === undefined ? `An earlier run sent the ${what} and its answer was not kept` : `The ${what} was sent but no answer came back that could be read (${lostBecause})`
   const details = {status: refusal?.status, requestId: refusal?.requestId}
   switch (outcome.outcome) {

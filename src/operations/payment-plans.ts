@@ -38,9 +38,16 @@ export function paymentPlanBody(input: PaymentPlanInput): PaymentPlanCreate {
 /** The recorded gateway names a plan's customer by id (`071-C-…`): a reference is looked up first. */
 const CUSTOMER_ID = /^\d{3}-C-/
 
-export async function createPaymentPlan(input: PaymentPlanInput, {client}: Pick<Deps, 'client'>): Promise<GwRecord> {
-  const customer = CUSTOMER_ID.test(input.customer) ? input.customer : String((await client.customers.get(input.customer)).id ?? input.customer)
-  return client.paymentPlans.create(paymentPlanBody({...input, customer}))
+/** Whether a plan's customer is given by its id, or by a reference to look up first. */
+export const isCustomerId = (customer: string): boolean => CUSTOMER_ID.test(customer)
+
+/** The plan's customer by id, as the gateway names it: a reference looked up. */
+export async function planCustomerId(customer: string, {client}: Pick<Deps, 'client'>): Promise<string> {
+  return isCustomerId(customer) ? customer : String((await client.customers.get(customer)).id ?? customer)
+}
+
+export async function createPaymentPlan(input: PaymentPlanInput, deps: Pick<Deps, 'client'>): Promise<GwRecord> {
+  return deps.client.paymentPlans.create(paymentPlanBody({...input, customer: await planCustomerId(input.customer, deps)}))
 }
 
 /** Suspended: its schedule emptied; Active again: a new schedule (gateway-beyond.md §9). */

@@ -7,6 +7,7 @@ import {recordInstant, type Window} from '../lists/window.js'
 import {sameCard} from '../money/decide.js'
 import type {Deps, GwRecord} from './deps.js'
 import {listRecords} from './lists.js'
+import {matchesFilters, type RecordFilters} from '../lists/filters.js'
 
 export interface RefundsOfRequest {
   /** The window asked for; it starts no earlier than the purchase, so only the pages since it are read. */
@@ -19,7 +20,16 @@ export interface RefundsOfRequest {
   maxPages?: number
   /** Told how the walk of the refunds stands as pages come (progress on a terminal). */
   onState?: (state: WalkState) => void
+  /** The walks of cards' refunds made so far for other purchases (purchase get of many ids): one serves every purchase on its card made since its own (cardWalks). */
+  walks?: CardWalks
 }
+
+/**
+ * Walks of the refunds on a card (its number and holder) since a purchase on it, made or under
+ * way, kept for the purchases after it: `purchase get` of many ids on one card walks the card's
+ * refunds once for all made since the first one walked, not once for each.
+ */
+export type CardWalks = {card: string; since: number; refunds: Promise<GwRecord[]>}[]
 
 /**
  * The refunds that may be of a purchase: those on its card (number and holder), of no more than
@@ -31,12 +41,31 @@ export async function refundsOfPurchase(purchase: GwRecord, request: RefundsOfRe
   const since = recordInstant(purchase.transaction_date)
   const window: Window = {...request.window}
   if (since !== undefined && (window.from === undefined || window.from.getTime() < since)) window.from = new Date(since)
-  const listing = listRecords({resource: 'refunds', window, filters: {purchase}, order: request.order ?? 'newest', concurrency: request.concurrency, maxPages: request.maxPages, onState: request.onState}, deps)
-  const found: GwRecord[] = []
-  for await (const page of listing.pages) found.push(...page)
+  const walk = async (filters: RecordFilters) => {
+    const listing = listRecords({resource: 'refunds', window, filters, order: request.order ?? 'newest', concurrency: request.concurrency, maxPages: request.maxPages, onState: request.onState}, deps)
+    const found: GwRecord[] = []
+    for await (const page of listing.pages) found.push(...page)
+    return found
+  }
+  const found = request.walks && request.window === undefined ? await sharedWalk(purchase, request.walks, window.from?.getTime() ?? -Infinity, walk) : await walk({purchase})
   const ids = new Set(found.map((refund) => refund.id).filter((id): id is string => typeof id === 'string'))
   const [made, others] = await Promise.all([request.made?.(ids) ?? new Map<string, MadeFor>(), otherPurchases(purchase, found, request.concurrency, deps)])
   return matchRefunds(purchase, found, {made, others})
+}
+
+/**
+ * The refunds that may be of a purchase, from a walk of its card's refunds since a purchase on the
+ * same card made no later (one under way too), or from a walk of its own, kept for those after it:
+ * every refund on the card since, of any amount, and of those the ones that may be this purchase's.
+ */
+async function sharedWalk(purchase: GwRecord, walks: CardWalks, since: number, walk: (filters: RecordFilters) => Promise<GwRecord[]>): Promise<GwRecord[]> {
+  const card = `${String(purchase.card_number)}\n${String(purchase.card_holder ?? '').toLowerCase()}`
+  let shared = walks.find((made) => made.card === card && made.since <= since)
+  if (!shared) {
+    shared = {card, since, refunds: walk({purchase: {...purchase, amount: undefined}})}
+    walks.push(shared)
+  }
+  return (await shared.refunds).filter((refund) => matchesFilters({purchase}, refund))
 }
 
 /**

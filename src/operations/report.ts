@@ -5,6 +5,7 @@ import {outcomeOf} from '../money/decide.js'
 import {recordInstant, type Window, withinWindow} from '../lists/window.js'
 import type {Deps, GwRecord} from './deps.js'
 import {listRecords} from './lists.js'
+import {NO_SETTLEMENT, type SettlementDays, settlingTotals} from './settlement.js'
 
 /** One day's totals in one currency (amounts in the minor unit, as the gateway's). */
 export interface DayTotals extends GwRecord {
@@ -23,6 +24,10 @@ export interface DayTotals extends GwRecord {
   direct_debits_amount: number
   /** Approved purchases and completed direct debits, less refunds. */
   net: number
+  /** With `settlement`: what the gateway settles that day (settlement.ts settlingOf), the day being its settlement date. */
+  settling?: number
+  settling_amount?: number
+  settling_voided?: number
 }
 
 /** The lists a report reads. */
@@ -50,6 +55,7 @@ export async function reportTotals(
     includeSamples = false,
     onSampleLeftOut,
     onUnlisted,
+    settlement,
   }: {
     concurrency: number
     maxPages?: number
@@ -59,12 +65,16 @@ export async function reportTotals(
     onSampleLeftOut?: (record: GwRecord) => void
     /** Told when the gateway has no list of payment plans or direct debits (it answered the list 404): none are counted apart. */
     onUnlisted?: (resource: 'paymentPlans' | 'directDebits') => void
+    /** The settlement days to look up too (GET /v1.0/purchases/settlement): each row then says what settles on its day. */
+    settlement?: SettlementDays
   },
 ): Promise<DayTotals[]> {
   const totals = new Map<string, DayTotals>()
   const totalsAt = (time: unknown, currency: unknown): DayTotals | undefined => {
     const day = localDay(time)
-    if (day === undefined) return undefined
+    return day === undefined ? undefined : totalsOn(day, currency)
+  }
+  const totalsOn = (day: string, currency: unknown): DayTotals => {
     const code = typeof currency === 'string' ? currency.toUpperCase() : ''
     const key = `${day} ${code}`
     let entry = totals.get(key)
@@ -128,7 +138,13 @@ export async function reportTotals(
       entry.direct_debits_amount += cents
       entry.net += cents
     }),
+    settlement &&
+      settlingTotals(settlement, deps).then((settling) => {
+        for (const {day, currency, ...counts} of settling.values()) Object.assign(totalsOn(day, currency), counts)
+      }),
   ])
+  // Asked for, every row says what settles on its day, none included.
+  if (settlement) for (const entry of totals.values()) for (const [field, none] of Object.entries(NO_SETTLEMENT)) (entry as GwRecord)[field] ??= none
   const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
   return [...totals.values()].sort((a, b) => order(a.day, b.day) || order(a.currency, b.currency))
 }
@@ -148,6 +164,17 @@ export function settledPayments(plan: GwRecord): {time: string; currency: unknow
 export function isSample(record: GwRecord): boolean {
   const metadata = record.metadata
   return typeof metadata === 'object' && metadata !== null && Object.hasOwn(metadata, 'gw_sample')
+}
+
+/**
+ * The settlement days a report's window covers: this machine's calendar days from the window's
+ * first to its last (today when it runs until now). Undefined for a window with no first day: the
+ * look-up needs both ends.
+ */
+export function settlementDaysOf(window: Window, now: Date): SettlementDays | undefined {
+  const from = window.from && localDay(window.from.toISOString())
+  const to = localDay((window.to ?? now).toISOString())
+  return from === undefined || to === undefined ? undefined : {from, to}
 }
 
 /** A record's time as a day of this machine's calendar (`2026-11-17`). */

@@ -8,6 +8,9 @@ import {toNdjsonLine} from './json.js'
 import {formatMoney} from './money.js'
 import {redact} from '../safety/redact.js'
 import type {Waiting} from '../money/window.js'
+import {rowWords, type RowWords} from '../batch/row-words.js'
+import {isMade} from '../money/decide.js'
+import type {RecordNoun} from '../errors.js'
 
 /** A row's NDJSON line (design.md §3), keys in the documented order, DEL and C1 escaped as every JSON line is. */
 export function rowLine(report: RowReport): string {
@@ -26,8 +29,8 @@ export function rowLine(report: RowReport): string {
 /** The most of a batch's lines held for one write: a pipe takes 64 KiB at once. */
 const GROUP_BYTES = 64 * 1024
 
-const STATUS_STYLE: Record<RowStatus, Style> = {approved: 'green', declined: 'red', rejected: 'red', failed: 'red', unknown: 'yellow', invalid: 'yellow', missing: 'red'}
-const STATUSES: RowStatus[] = ['approved', 'declined', 'rejected', 'failed', 'unknown', 'missing', 'invalid']
+const STATUS_STYLE: Record<RowStatus, Style> = {approved: 'green', made: 'green', declined: 'red', rejected: 'red', failed: 'red', unknown: 'yellow', invalid: 'yellow', missing: 'red'}
+const STATUSES: RowStatus[] = ['approved', 'made', 'declined', 'rejected', 'failed', 'unknown', 'missing', 'invalid']
 
 /** Text from the gateway or a file, with control characters made visible (never raw on a terminal). */
 function visible(text: string): string {
@@ -66,13 +69,17 @@ export class BatchView {
   private pending = ''
   private writeQueued = false
 
+  /** What a row is called, and what names it (a capture's row, its authorization's id). */
+  private readonly words: RowWords
+
   constructor(
     private readonly io: Io,
     private readonly total: number,
-    private readonly noun: 'purchase' | 'refund',
-    {json}: {json: boolean},
+    private readonly noun: RecordNoun,
+    {json, words}: {json: boolean; words?: RowWords},
   ) {
     this.ndjson = json || !io.isStdoutTTY
+    this.words = words ?? rowWords({noun})
   }
 
   /** An invalid row left out with --skip-invalid: shown, but not a failure of the batch. */
@@ -89,9 +96,12 @@ export class BatchView {
    * A row in doubt that the gateway does not have yet and may still be processing (design.md §5):
    * said once in a line of its own, and counted down in the progress line at a terminal.
    */
-  waiting(reference: string, waiting: Waiting | undefined): void {
+  waiting(reference: string, waiting: Waiting | undefined, sentThisRun = false): void {
     if (waiting) {
-      this.io.err(`${notYetNotice(this.noun, reference, waiting.endsAt - waiting.since)} If it is not there then, it never arrived, and is sent.\n`)
+      // An earlier run's request not there once the window is over never arrived, and is sent; this run's, whose answer was lost, is left in doubt.
+      const then = sentThisRun ? `left in doubt (exit 8), not sent again` : 'sent'
+      const never = this.words.action ? `If it does not show it then, the ${this.words.action} ${sentThisRun ? 'is' : 'never arrived, and is'} ${then}.` : `If it is not there then, it ${sentThisRun ? 'is' : 'never arrived, and is'} ${then}.`
+      this.io.err(`${notYetNotice(this.noun, reference, waiting.endsAt - waiting.since, this.words.action)} ${never}\n`)
       this.waits.set(reference, waiting.endsAt)
     } else this.waits.delete(reference)
     if (this.waits.size > 0 && this.io.chatty) this.ticker ??= setInterval(() => this.progress(true), 1000).unref()
@@ -125,7 +135,7 @@ export class BatchView {
     const counted = STATUSES.filter((status) => (this.counts.get(status) ?? 0) > 0)
     const parts = counted.map((status) => `${this.counts.get(status)} ${status}`)
     if (end.notStarted > 0) parts.push(`${end.notStarted} not started`)
-    let text = `${this.total} ${this.noun}${this.total === 1 ? '' : 's'}: ${parts.join(', ') || 'nothing done'}`
+    let text = `${this.total} ${this.words.row}${this.total === 1 ? '' : 's'}: ${parts.join(', ') || 'nothing done'}`
     if (this.resumed > 0) text += ` (${this.resumed} done by an earlier run)`
     text += ` in ${((performance.now() - this.started) / 1000).toFixed(1)} s\n`
     for (const status of counted) {
@@ -133,7 +143,7 @@ export class BatchView {
       if (money?.anyKnown) text += `  ${status.padEnd(9)}${money.text()}\n`
     }
     if (this.doubts > 0) {
-      text += `${this.doubts} ${this.noun}${this.doubts === 1 ? '' : 's'} may or may not have reached the gateway. Do not send them again by other means: run this same command again, which looks each one up first, or check them: ${this.doubtful
+      text += `${this.doubts} ${this.words.row}${this.doubts === 1 ? '' : 's'} may or may not have reached the gateway. Do not send them again by other means: run this same command again, which looks each one up first, or check them: ${this.doubtful
         .map((reference) => checkCommand({noun: this.noun, reference}))
         .join('; ')}${this.doubts > this.doubtful.length ? '; ...' : ''}\n`
     }
@@ -192,7 +202,7 @@ export class BatchView {
     const cell = (width: number | undefined, text: string, start = false) => (width === undefined ? '' : (start ? text.padStart(width) : fit(text, width)) + '  ')
     let text = ''
     if (!this.headerShown) {
-      text += paint(this.io.color, 'bold', `${cell(row, 'ROW', true)}${cell(line, 'LINE', true)}${cell(reference, 'REFERENCE')}${fit('STATUS', 9)}  ${cell(amount, 'AMOUNT')}RESULT`) + '\n'
+      text += paint(this.io.color, 'bold', `${cell(row, 'ROW', true)}${cell(line, 'LINE', true)}${cell(reference, this.words.key === 'id' ? 'ID' : 'REFERENCE')}${fit('STATUS', 9)}  ${cell(amount, 'AMOUNT')}RESULT`) + '\n'
       this.headerShown = true
     }
     const record = report.record
@@ -216,8 +226,10 @@ export class BatchView {
     const count = (status: RowStatus) => this.counts.get(status) ?? 0
     const failed = count('rejected') + count('failed') + count('unknown') + count('missing') + count('invalid')
     const eta = left === undefined ? '--:--' : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`
-    const waiting = this.waits.size > 0 ? `  ${waitingStatus(this.noun, this.waits.size, secondsLeft(Math.max(...this.waits.values()), Date.now()))}` : ''
-    this.io.status(`${this.done}/${this.total}  ${rate.toFixed(1)}/s  ETA ${eta}  ${count('approved')} approved, ${count('declined')} declined, ${failed} failed${waiting}`)
+    const waiting = this.waits.size > 0 ? `  ${waitingStatus(this.words.row, this.waits.size, secondsLeft(Math.max(...this.waits.values()), Date.now()))}` : ''
+    // A plan or debit is made or not: approved and declined are a purchase's or refund's words.
+    const done = isMade(this.noun) ? `${count('made')} made` : `${count('approved')} approved, ${count('declined')} declined`
+    this.io.status(`${this.done}/${this.total}  ${rate.toFixed(1)}/s  ETA ${eta}  ${done}, ${failed} failed${waiting}`)
   }
 }
 

@@ -184,6 +184,10 @@ export const reportColumns: Column[] = [
   {label: 'Plan payments', field: 'plan_payments_amount', format: 'money', need: 'seldom'},
   {label: 'Debited', field: 'direct_debits_amount', format: 'money', need: 'sometimes'},
   {label: 'Net', field: 'net', format: 'money', need: 'most'},
+  // gw report --settlement alone: a column empty in every row is left out of the table.
+  {label: 'Settling', field: 'settling', need: 'seldom'},
+  {label: 'Settling amount', field: 'settling_amount', format: 'money', need: 'most'},
+  {label: 'Voided', field: 'settling_voided', need: 'seldom'},
 ]
 
 /** A request the local gateway answered (gw sandbox logs): one line each on a terminal, in this order. */

@@ -29,7 +29,9 @@ export function formatCell(record: GwRecord, column: Column, color: boolean, {in
       // A bank account's currency: a direct debit names none.
       return typeof value === 'number' ? formatMoney(Math.round(value * 100), 'AUD') : formatLeaf(value)
     case 'money':
-      return typeof value === 'number' ? formatMoney(value, currencyOf(record)) : formatLeaf(value)
+      if (typeof value !== 'number') return formatLeaf(value)
+      // A record that names no currency (a payment plan made without one, 2017-2019 builds) says so, in a batch summary's words.
+      return record.currency === null ? `${formatMoney(value)} (currency not known)` : formatMoney(value, currencyOf(record))
     case 'refund-money':
       // One sign whichever gateway answered: the interface's refunds are negative, the live gateway's positive.
       return typeof value === 'number' ? formatMoney(Math.abs(value), currencyOf(record)) : formatLeaf(value)

@@ -11,7 +11,7 @@ export function hintFor(error: GwError): string | undefined {
   if (error.hint) return error.hint
   if (error instanceof OutcomeUnknownError) return `Do not resend it until you have checked what the gateway has: ${checkCommand(error)}`
   if (error instanceof InterruptedError && error.inFlight) {
-    return `The ${error.inFlight.noun} with reference ${error.inFlight.reference} may have reached the gateway. Do not resend it until you have checked: ${checkCommand(error.inFlight)}`
+    return `The ${inFlightName(error.inFlight)} may have reached the gateway. Do not resend it until you have checked: ${checkCommand(error.inFlight)}`
   }
   if (error instanceof ModeMismatchError) return modeMismatchHint(error)
   if (error instanceof ReferenceTakenError) return `Give this ${error.noun} a reference of its own, or check the earlier one: ${checkCommand(error)}`
@@ -32,7 +32,7 @@ function modeMismatchHint(error: ModeMismatchError): string {
       ? 'If it is meant to be the live gateway, log in again with gw login --environment live (or set GW_ENVIRONMENT=live for credentials from the environment), and live protections apply.'
       : 'If it is meant to be a sandbox, log in again with gw login --environment sandbox (or set GW_ENVIRONMENT=sandbox).'
   // A purchase answered from the other gateway happened there; if its record could not be shown, it must be checked.
-  const sent = error.inFlight && !error.record ? `The ${error.inFlight.noun} with reference ${error.inFlight.reference} was sent: do not resend it until you have checked it with the right profile: ${checkCommand(error.inFlight)}. ` : ''
+  const sent = error.inFlight && !error.record ? `The ${inFlightName(error.inFlight)} was sent: do not resend it until you have checked it with the right profile: ${checkCommand(error.inFlight)}. ` : ''
   return `${sent}Check the base URL of the profile in force (gw status). ${fix}`
 }
 
@@ -65,15 +65,29 @@ export function localDeclineHint(record: Record<string, unknown>): string | unde
   return `The local gateway's rule: ${decided}; gw help test-cards`
 }
 
-/** The command that shows what the gateway has under a reference. */
+/**
+ * What a message calls money in flight: `purchase with reference order-1001`; a follow-up, which
+ * names its record by id, `capture of purchase 071-P-...`.
+ */
+export function inFlightName(inFlight: MoneyInFlight): string {
+  const name = sanitizeLine(inFlight.reference)
+  return inFlight.action ? `${inFlight.action} of ${inFlight.noun} ${name}` : `${inFlight.noun} with reference ${name}`
+}
+
+/**
+ * The command that shows what the gateway has under a reference (or, for a follow-up, its id). A
+ * direct debit is found in the list: the gateway's look-up of a debit is recorded by its id only
+ * (gateway-beyond.md §10).
+ */
 export function checkCommand(inFlight: MoneyInFlight): string {
-  return `gw ${inFlight.noun} get ${shellQuote(inFlight.reference)}`
+  if (inFlight.noun === 'direct debit') return `gw direct-debit list --reference ${shellQuote(inFlight.reference)} --all`
+  return `gw ${inFlight.noun.replace(' ', '-')} get ${shellQuote(inFlight.reference)}`
 }
 
 /** A first Ctrl-C (SIGTERM, SIGHUP) with money in flight: nothing that left is stopped, its answer is waited for. */
 export function waitingNotice(signal: StopSignal, inFlight: MoneyInFlight): string {
   const name = signal === 'SIGINT' ? 'Ctrl-C' : signal
-  return `\n${name}: the ${inFlight.noun} with reference ${sanitizeLine(inFlight.reference)} has been sent; waiting for its answer to show what became of it (${name} again to stop at once, leaving it unknown).\n`
+  return `\n${name}: the ${inFlightName(inFlight)} has been sent; waiting for its answer to show what became of it (${name} again to stop at once, leaving it unknown).\n`
 }
 
 /** A step of a recovery, as a notice on stderr. */
@@ -94,12 +108,15 @@ export function recoveryNotice(event: RecoveryEvent): string | undefined {
  * A 404 inside the processing window (design.md §5), said once when the wait begins: where stderr
  * is no terminal this line is all there is, so it says how long the wait may last.
  */
-export function notYetNotice(noun: MoneyInFlight['noun'], reference: string, leftMs: number): string {
-  return `The gateway has no ${noun} with reference ${sanitizeLine(reference)} yet, and may still be processing it: looking again for up to ${Math.max(0, Math.ceil(leftMs / 1000))} s.`
+export function notYetNotice(noun: MoneyInFlight['noun'], reference: string, leftMs: number, action?: MoneyInFlight['action']): string {
+  const looking = `looking again for up to ${Math.max(0, Math.ceil(leftMs / 1000))} s.`
+  // A follow-up's record is there all along (named by its id): what is not there yet is the change.
+  if (action) return `${noun === 'refund' ? 'Refund' : 'Purchase'} ${sanitizeLine(reference)} shows no ${action} yet, and the gateway may still be processing it: ${looking}`
+  return `The gateway has no ${noun} with reference ${sanitizeLine(reference)} yet, and may still be processing it: ${looking}`
 }
 
 /** The foot line of a terminal while the gateway is waited for. */
-export function waitingStatus(noun: MoneyInFlight['noun'], count: number, seconds: number): string {
+export function waitingStatus(noun: string, count: number, seconds: number): string {
   return `Waiting for the gateway to process ${count === 1 ? `the ${noun}` : `${count} ${noun}s`} in doubt: ${seconds} s left`
 }
 

@@ -2,7 +2,7 @@ import {sanitize} from '../safety/sanitize.js'
 
 /**
  * The only code that touches process.stdout, process.stderr and process.stdin. Commands and
- * renderers write through an Io, so tests can hand them buffers (testIo) and assert exact text.
+ * renderers write through an Io, so tests can hand them buffers (test-io.ts testIo) and assert exact text.
  */
 export interface Io {
   out(text: string): void
@@ -53,13 +53,17 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
   const forced = env.GW_FORCE_TTY !== undefined && env.GW_FORCE_TTY !== ''
   const isStdoutTTY = forced || Boolean(process.stdout.isTTY)
   const isStderrTTY = Boolean(process.stderr.isTTY)
-  const isStdinTTY = Boolean(process.stdin.isTTY)
+  // process.stdin is made when first read: for a file (`< /dev/null`, cron) an fs.ReadStream, which
+  // loads nine of Node's modules (its fs streams and promises, readline); for a pipe, a socket. So
+  // it is asked only by what reads stdin or may prompt, not by every command that makes an Io.
+  let stdinTTY: boolean | undefined
+  const isStdinTTY = () => (stdinTTY ??= Boolean(process.stdin.isTTY))
   const footer = statusLine((text) => void process.stderr.write(text))
   const {failure, onFailure} = watchStdout()
   const write = (text: string) => {
     if (!failure()) process.stdout.write(text)
   }
-  return {
+  const io: Omit<Io, 'isStdinTTY'> = {
     out: (text) => (isStdoutTTY ? footer.around(() => write(text)) : write(text)),
     err: (text) => footer.around(() => process.stderr.write(forPeople(text))),
     status: (line) => (isStderrTTY ? footer.set(line) : undefined),
@@ -67,13 +71,12 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
     stdinChunks: () => process.stdin,
     isStdoutTTY,
     isStderrTTY,
-    isStdinTTY,
     color: isStdoutTTY && !noColor,
     errColor: isStderrTTY && !noColor,
     columns: forcedWidth(env.GW_FORCE_TTY, terminalWidth(env.COLUMNS, process.stdout.columns)),
     chatty: isStderrTTY && !env.CI,
     // A CI job that happens to have a terminal must not wait for an answer nobody will type.
-    canPrompt: () => !noInput && !env.CI && isStdinTTY && isStderrTTY,
+    canPrompt: () => !noInput && !env.CI && isStderrTTY && isStdinTTY(),
     // The write's own callback, not a second empty write: that would be a write(2) of its own.
     outWritten: (text) => (failure() ? Promise.resolve(false) : new Promise((resolve) => process.stdout.write(text, (err) => resolve(!err)))),
     onOutClosed: onFailure,
@@ -88,6 +91,16 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
       await new Promise((resolve) => setImmediate(resolve))
     },
   }
+  return withStdinTTY(io, isStdinTTY)
+}
+
+/**
+ * An Io made of `made` whose isStdinTTY is read from `isStdinTTY` when asked: not enumerable, so
+ * that an Io made from it with a spread (pagedIo, filteredIo) does not read it as it copies, and
+ * passes it on with this again.
+ */
+export function withStdinTTY(made: Omit<Io, 'isStdinTTY'>, isStdinTTY: () => boolean): Io {
+  return Object.defineProperty(made, 'isStdinTTY', {get: isStdinTTY, enumerable: false}) as Io
 }
 
 /**
@@ -95,7 +108,7 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
  * name, a log line) still cannot drive the terminal. One function for every Io, the tests' too,
  * so that what a test reads on stderr is what a person would see.
  */
-function forPeople(text: string): string {
+export function forPeople(text: string): string {
   return sanitize(text, {keepColors: true})
 }
 
@@ -160,7 +173,7 @@ async function readStdin(): Promise<string> {
 }
 
 /** The status line: cleared before another write and drawn again after it. */
-function statusLine(writeErr: (text: string) => void): {around(write: () => void): void; set(line: string | undefined): void} {
+export function statusLine(writeErr: (text: string) => void): {around(write: () => void): void; set(line: string | undefined): void} {
   let shown = ''
   return {
     around(write) {
@@ -172,121 +185,5 @@ function statusLine(writeErr: (text: string) => void): {around(write: () => void
       if (shown || line) writeErr('\r\u001B[K' + (line ?? ''))
       shown = line ?? ''
     },
-  }
-}
-
-export interface TestIoOptions {
-  /** stdout, stderr and stdin are terminals: tables, the status line, prompts. */
-  tty?: boolean
-  stdin?: string
-  color?: boolean
-  columns?: number
-  /** stdout's reader falls behind: outReady, outWritten and flushOut wait until the test calls catchUp(). */
-  behind?: boolean
-  /**
-   * stdout's writes fail with this code once `afterWrites` writes (0 by default) have been taken:
-   * EPIPE is a closed pipe (`| head -1`), ENOSPC a file that takes no more (`> /dev/full`). The
-   * failure is told a turn of the event loop after the write, as a stream's 'error' event is.
-   */
-  failWrites?: {code: string; afterWrites?: number}
-}
-
-export interface TestIo extends Io {
-  stdout: () => string
-  stderr: () => string
-  /** Resolves once a write waits for the reader that fell behind: gw is held by it now. */
-  waitingForReader(): Promise<void>
-  /** The reader that fell behind takes everything written so far, and keeps up from then on: whatever waited on it goes on. */
-  catchUp(): void
-  /** The reader goes away now (EPIPE unless `code` says otherwise): no later write reaches stdout. */
-  closeOut(code?: string): void
-}
-
-/**
- * An Io of buffers, with a reader a test controls: one that falls behind (back-pressure), goes
- * away (a closed pipe) or whose writes fail (a full disk), so that every path that waits for
- * stdout or stops on its failure runs in process, as it runs against the real one.
- */
-export function testIo({tty = false, stdin = '', color = false, columns = 80, behind = false, failWrites}: TestIoOptions = {}): TestIo {
-  let stdout = ''
-  let stderr = ''
-  let writes = 0
-  let failure: NodeJS.ErrnoException | undefined
-  let lagging = behind
-  const waiting: (() => void)[] = []
-  const closedListeners: ((err: NodeJS.ErrnoException) => void)[] = []
-  let heldBy: () => void = () => {}
-  const held = new Promise<void>((resolve) => (heldBy = resolve))
-  const footer = statusLine((text) => void (stderr += text))
-  const letWaitersGo = () => {
-    for (const resolve of waiting.splice(0)) resolve()
-  }
-  const fail = (code: string) => {
-    if (failure) return
-    failure = Object.assign(new Error(`write ${code}`), {code})
-    for (const listener of closedListeners.splice(0)) listener(failure)
-    letWaitersGo()
-  }
-  const taken = (): Promise<void> => {
-    if (failure || !lagging) return Promise.resolve()
-    heldBy()
-    return new Promise<void>((resolve) => waiting.push(resolve))
-  }
-  /** Whether the write reached stdout: a failing one is told a turn later, as the process's stdout tells it. */
-  const write = (text: string): boolean => {
-    if (failure) return false
-    if (failWrites && writes >= (failWrites.afterWrites ?? 0)) {
-      setImmediate(() => fail(failWrites.code))
-      return false
-    }
-    writes++
-    footer.around(() => void (stdout += text))
-    return true
-  }
-  return {
-    out: (text) => void write(text),
-    err: (text) => footer.around(() => void (stderr += forPeople(text))),
-    status: (line) => (tty ? footer.set(line) : undefined),
-    readStdin: async () => stdin,
-    stdinChunks: async function* () {
-      yield stdin
-    },
-    isStdoutTTY: tty,
-    isStderrTTY: tty,
-    isStdinTTY: tty,
-    color,
-    errColor: color,
-    columns,
-    chatty: tty,
-    canPrompt: () => tty,
-    onOutClosed(listener) {
-      if (failure) listener(failure)
-      else closedListeners.push(listener)
-    },
-    outFailure: () => failure,
-    outWritten: async (text) => {
-      if (!write(text)) {
-        await new Promise((resolve) => setImmediate(resolve))
-        return false
-      }
-      await taken()
-      return failure === undefined
-    },
-    outReady: taken,
-    // As the process's: what waits is taken first, then a turn of the event loop lets a failure already met be told.
-    flushOut: async () => {
-      await taken()
-      await new Promise((resolve) => setImmediate(resolve))
-    },
-    page: () => Promise.resolve(),
-    close: () => Promise.resolve(),
-    stdout: () => stdout,
-    stderr: () => stderr,
-    waitingForReader: () => held,
-    catchUp() {
-      lagging = false
-      letWaitersGo()
-    },
-    closeOut: (code = 'EPIPE') => fail(code),
   }
 }

@@ -1,6 +1,6 @@
 import {STOP_SIGNALS, type StopSignal, UsageError} from '../errors.js'
 import {maskCardNumbersIn} from '../safety/redact.js'
-import type {Io} from './io.js'
+import {type Io, withStdinTTY} from './io.js'
 import {JqStopped, type JqThread} from './jq-thread.js'
 import {sanitize} from '../safety/sanitize.js'
 
@@ -227,7 +227,7 @@ export function filteredIo(io: Io, filter: JqFilter, options: FilterOptions = {}
     options.interruptedLate?.(heard)
   }
 
-  return {
+  return withStdinTTY({
     ...io,
     // Every renderer asks: a pipe gets compact JSON, which is what jq reads here.
     isStdoutTTY: false,
@@ -273,7 +273,7 @@ export function filteredIo(io: Io, filter: JqFilter, options: FilterOptions = {}
       filter.thread.stop()
       await io.close()
     },
-  }
+  }, () => io.isStdinTTY)
 }
 
 /** How long an interrupted command's filter may take to print what is left (jq takes ~4 ms a run). */

@@ -1,5 +1,5 @@
 import type {ChildProcess} from 'node:child_process'
-import type {Io} from './io.js'
+import {type Io, withStdinTTY} from './io.js'
 import {sanitize} from '../safety/sanitize.js'
 
 /** What Io.outFailure says once the reader quit the pager (q in less): the output stops, and that is no error. */
@@ -75,7 +75,7 @@ export function pagedIo(io: Io, env: NodeJS.ProcessEnv, stdout: NodeJS.WriteStre
     return true
   }
 
-  return {
+  return withStdinTTY({
     ...io,
     async page(lines) {
       if (!command || pager || quit) return
@@ -133,5 +133,5 @@ export function pagedIo(io: Io, env: NodeJS.ProcessEnv, stdout: NodeJS.WriteStre
       await exited
       process.off('SIGINT', stay)
     },
-  }
+  }, () => io.isStdinTTY)
 }

@@ -6,7 +6,9 @@ import type {Io} from './io.js'
 import {hintFor} from './hints.js'
 import {errorJson, escapeControls, toJson, toNdjsonLine} from './json.js'
 import {sanitize} from '../safety/sanitize.js'
+import {printsAsSent} from '../safety/prints-as-sent.js'
 import {redact, redactText} from '../safety/redact.js'
+import {sentAs} from '../api/list-text.js'
 import type {ListOrder} from '../api/list-order.js'
 import {favourMemory} from '../lib/favour-memory.js'
 
@@ -18,6 +20,8 @@ export interface RenderOptions {
   ndjson?: boolean
   /** --fields: which fields to show, in order, in a table and in JSON. */
   fields?: string[]
+  /** --jq: the JSON goes to a filter, not out as it is. */
+  filtered?: boolean
 }
 
 /**
@@ -85,8 +89,11 @@ export function recordStream(io: Io, columns: Column[], options: RenderOptions, 
     held = []
     await renderList(io, rows, columns, options)
   }
+  // JSON lines of whole records, unfiltered: a record that needs no change prints as the gateway sent it, not parsed and written again.
+  const asSent = as === 'ndjson' && !options.fields && !options.filtered
   return {
     async write(gatewayRecords) {
+      if (asSent) return io.out(ndjsonLines(gatewayRecords))
       const records = gatewayRecords.map(redact)
       if (as === 'human') {
         for (const record of records) if (held.push(record) === rowsPerTable) await table()
@@ -103,6 +110,19 @@ export function recordStream(io: Io, columns: Column[], options: RenderOptions, 
   }
 }
 
+/**
+ * Records as JSON lines, each as the gateway sent it where its text needs no change (safety/redact.ts
+ * printsAsSent), else masked and written anew: the same line either way for a gateway that writes JSON as JSON.stringify does.
+ */
+function ndjsonLines(records: GwRecord[]): string {
+  let lines = ''
+  for (const record of records) {
+    const text = sentAs(record)
+    lines += text !== undefined && printsAsSent(text) ? text + '\n' : toNdjsonLine(redact(record))
+  }
+  return lines
+}
+
 /** Rows a terminal's table of a long list shows at a time. */
 const LIST_TABLE_ROWS = 100
 
@@ -116,12 +136,36 @@ const LIST_TABLE_ROWS = 100
 export async function renderListing(io: Io, pages: AsyncIterable<GwRecord[]>, columns: Column[], options: RenderOptions, {paged}: {paged?: () => void} = {}): Promise<void> {
   const stream = recordStream(io, columns, options, {rowsPerTable: LIST_TABLE_ROWS})
   let pagesIn = 0
-  for await (const page of pages) {
-    if (io.outFailure()) break
-    await stream.write(page)
-    await io.outReady()
-    // A walk of many pages: its garbage kept small before the second is asked for (lib/favour-memory.ts).
-    if (++pagesIn === 1) favourMemory()
+  // The reader gone while a page is awaited: the walk stops there, its page neither waited for nor asked for again.
+  // (Woken through one listener, not a race with a promise that lives as long as the walk, which would hold every page.)
+  let wake: ((step: undefined) => void) | undefined
+  io.onOutClosed(() => wake?.(undefined))
+  const walk = pages[Symbol.asyncIterator]()
+  let ended = false
+  try {
+    for (;;) {
+      if (io.outFailure()) break
+      const next = walk.next()
+      // Left unheard once the reader has gone: a page that then fails tells nobody anything.
+      next.catch(() => {})
+      const step = await new Promise<IteratorResult<GwRecord[]> | undefined>((resolve, reject) => {
+        wake = resolve
+        next.then(resolve, reject)
+      })
+      wake = undefined
+      if (step === undefined || step.done) {
+        ended = step?.done ?? false
+        break
+      }
+      if (io.outFailure()) break
+      await stream.write(step.value)
+      await io.outReady()
+      // A walk of many pages: its garbage kept small before the second is asked for (lib/favour-memory.ts).
+      if (++pagesIn === 1) favourMemory()
+    }
+  } finally {
+    // Stopped early (a reader gone, a failure printing): the walk is told, but not waited for while a page is in flight.
+    if (!ended) void walk.return?.(undefined).catch(() => {})
   }
   paged?.()
   await stream.end()

@@ -89,7 +89,7 @@ function numberLooksLikeCardNumber(value: number): boolean {
 }
 
 /** What a key holds, by its name in any case: a CVV or a secret, left out; a card number, masked. */
-function kindOf(key: string): 'secret' | 'card' | undefined {
+export function kindOf(key: string): 'secret' | 'card' | undefined {
   switch (key.toLowerCase()) {
     case 'cvv':
     case 'cvc':
@@ -159,7 +159,7 @@ export function holdsCardNumber(text: string): boolean {
   return text.length >= 13 && forEachRun(text, (start, end) => cardRanges(text, start, end).length > 0)
 }
 
-const isDigitCode = (code: number) => code >= 48 && code <= 57
+export const isDigitCode = (code: number) => code >= 48 && code <= 57
 
 /** Calls `found` with each run of 13 digits or more (single spaces or dashes between them) until it returns true; whether one did. */
 function forEachRun(text: string, found: (start: number, end: number) => boolean): boolean {

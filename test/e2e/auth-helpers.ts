@@ -2,7 +2,8 @@ import {spawnSync} from 'node:child_process'
 import {randomUUID} from 'node:crypto'
 import {readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {GW} from './helpers.js'
+import {afterAll, afterEach, beforeAll} from 'vitest'
+import {GW, type Sandbox, startSandbox} from './helpers.js'
 
 /**
  * Whether a Secret Service can be used here (an unlocked keyring on the session bus), and the
@@ -84,5 +85,33 @@ export function terminal(args: string[], env: NodeJS.ProcessEnv, {width = 200, h
       }
     },
     close: () => void tmux('kill-server'),
+  }
+}
+
+/**
+ * A file's terminal tests against two local gateways started for it, one as the live gateway
+ * answers (`--mode live`, its home a live profile's): both stopped after the file, and every
+ * terminal opened with `run` closed after each test.
+ */
+export function terminalGateways(sandboxArgs: string[] = []): {gateways: () => {sandbox: Sandbox; live: Sandbox}; run: (args: string[], env: NodeJS.ProcessEnv) => Terminal} {
+  let sandbox: Sandbox | undefined
+  let live: Sandbox | undefined
+  const open: Terminal[] = []
+  beforeAll(async () => {
+    ;[sandbox, live] = await Promise.all([startSandbox(sandboxArgs), startSandbox(['--mode', 'live'])])
+  })
+  afterEach(() => {
+    for (const t of open.splice(0)) t.close()
+  })
+  afterAll(async () => {
+    await Promise.all([sandbox?.stop(), live?.stop()])
+  })
+  return {
+    gateways: () => ({sandbox: sandbox!, live: live!}),
+    run(args, env) {
+      const t = terminal(args, env)
+      open.push(t)
+      return t
+    },
   }
 }

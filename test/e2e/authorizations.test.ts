@@ -82,6 +82,9 @@ describe('gw purchase capture', () => {
     const result = await sandbox.gw(['purchase', 'capture', auth.id], {env: {GW_TEST_WINDOW_MS: '1500'}})
     expect(result.code).toBe(8)
     expect(result.stdout).toBe('')
+    // Said once when the wait begins: the authorization is there, named by its id; the capture is what is not yet.
+    expect(result.stderr).toContain(`Purchase ${auth.id} shows no capture yet, and the gateway may still be processing it: looking again for up to 2 s.\n`)
+    expect(result.stderr).not.toContain('reference')
     expect(result.stderr).toContain(`The capture of ${auth.id} was sent but no answer came back that could be read`)
     expect(result.stderr).toContain(`and ${auth.id} does not show it, even 2 s after it was sent`)
     expect(result.stderr).toContain(`gw purchase get ${auth.id}`)

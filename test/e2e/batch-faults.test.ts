@@ -5,7 +5,7 @@ import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {countingProxy as countingPosts} from '../counting-proxy.js'
 import {countingProxy, type CountingProxy, rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
-import {baseEnv, cardArgs, GW, isolatedHome, ref, runGw, runProgram, type Sandbox, startSandbox} from './helpers.js'
+import {baseEnv, cardArgs, DIALECT, GW, isolatedHome, ref, runGw, runProgram, type Sandbox, startSandbox} from './helpers.js'
 
 // Batches and the local gateway when the machine misbehaves.
 const root = process.getuid?.() === 0
@@ -87,16 +87,15 @@ describe('the Nth write or sync of the journal fails (EIO, injected from outside
     proxy = await countingProxy(sandbox.url)
     const env = sandbox.env({GW_BASE_URL: proxy.url})
     const purchase = await bigPurchase()
-    // The Nth call faulted, from the first on, until a run makes no Nth call: nth is then how many there were.
-    let nth = 0
-    for (;;) {
-      nth++
+    /** The Nth call faulted, then the rerun; whether the fault was injected (a run makes fewer calls than N when it was not). */
+    const faultNth = async (nth: number): Promise<boolean> => {
       const prefix = ref(`eio${nth}`)
       const file = refundFile(purchase, 12, prefix)
       const dir = mkdtempSync(join(tmpdir(), 'gw-strace-'))
-      const journal = join(dir, 'j.ndjson')
+      const journal = join(dir, 'j.sqlite')
       const trace = join(dir, 'trace')
-      const args = ['-f', '-qq', '-o', trace, '-P', journal, '-P', `${journal}-journal`, '-e', `trace=${calls}`, '-e', `inject=${calls}:error=EIO:when=${nth}`, process.execPath, GW, 'refund', 'create', '--input', file, '--journal', journal]
+      // --seccomp-bpf: only the traced calls stop the process, not every call of every thread.
+      const args = ['--seccomp-bpf', '-f', '-qq', '-o', trace, '-P', journal, '-P', `${journal}-journal`, '-e', `trace=${calls}`, '-e', `inject=${calls}:error=EIO:when=${nth}`, process.execPath, GW, 'refund', 'create', '--input', file, '--journal', journal]
       const faulted = await runProgram('strace', args, {env, timeoutMs: 60_000})
       const injected = readFileSync(trace, 'utf8').includes('(INJECTED)')
       const rows = rowsOf(faulted.stdout)
@@ -107,11 +106,21 @@ describe('the Nth write or sync of the journal fails (EIO, injected from outside
       const again = await runGw(['refund', 'create', '--input', file, '--journal', journal], {env: {...env, GW_TEST_WINDOW_MS: '0'}, timeoutMs: 60_000})
       expect(again.code, `rerun after ${calls} #${nth}: ${again.stderr}`).toBe(0)
       expect(rowsOf(again.stdout).filter((row) => row.status === 'approved')).toHaveLength(12)
-      for (let i = 0; i < 12; i++) expect(proxy.posts.get(`${prefix}-${i}`), `${prefix}-${i} after ${calls} #${nth}`).toBe(1)
-      if (!injected) break
+      for (let i = 0; i < 12; i++) expect(proxy!.posts.get(`${prefix}-${i}`), `${prefix}-${i} after ${calls} #${nth}`).toBe(1)
+      rmSync(dir, {recursive: true, force: true})
+      return injected
+    }
+    // Every N from the first, a few at once (each its own rows and journal; most of a run is waiting
+    // on fsync and on strace), until a run makes no Nth call: the last N then is how many there were.
+    const atOnce = 4
+    let calledAtMost = 0
+    for (let first = 1; calledAtMost === 0; first += atOnce) {
+      const injected = await Promise.all(Array.from({length: atOnce}, (_, i) => faultNth(first + i)))
+      const notInjected = injected.indexOf(false)
+      if (notInjected >= 0) calledAtMost = first + notInjected - 1
     }
     // The header, a group of intents and a group of results at the least: how many more depends on how the group commits fall.
-    expect(nth).toBeGreaterThanOrEqual(3)
+    expect(calledAtMost).toBeGreaterThanOrEqual(2)
   }, 300_000)
 
   it.runIf(!strace)('skipped: strace injects the faults (Debian package strace; CI installs it)', () => {})
@@ -279,7 +288,8 @@ describe('a gateway that stops answering', () => {
   })
 })
 
-describe('a batch of a million rows', () => {
+// A dry run asks no gateway anything: measured once, in the contract dialect's run of this file.
+describe.skipIf(DIALECT === 'live')('a batch of a million rows', () => {
   it.skipIf(!existsSync('/usr/bin/time'))('is checked in a dry run under 256 MiB of memory at its peak', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-million-'))
     const file = join(dir, 'refunds.csv')

@@ -28,7 +28,7 @@ describe('gw refund create without --transaction-id: an unmatched refund to a ca
     expect(noAmount.stderr).toContain('an unmatched refund needs --amount: no purchase gives it')
     const nothing = await sandbox.gw(['refund', 'create', '--amount', '100', '--reference', ref()])
     expect(nothing.code).toBe(2)
-    expect(nothing.stderr).toContain('give --transaction-id, the purchase to refund; or, for an unmatched refund, a card')
+    expect(nothing.stderr).toContain('Error: Missing required flag transaction-id\nOr, for an unmatched refund, give a card instead: --card-token, --card-number, or --card -.\n')
   })
 
   it('a refund of a purchase keeps --metadata too', async () => {

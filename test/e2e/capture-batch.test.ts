@@ -1,36 +1,15 @@
 import {join} from 'node:path'
 import {writeFileSync} from 'node:fs'
-import {afterEach, describe, expect, it} from 'vitest'
-import {countingProxy, type CountingProxy} from '../counting-proxy.js'
+import {describe, expect, it} from 'vitest'
+import type {CountingProxy} from '../counting-proxy.js'
 import {rowsOf, spawnGw} from './batch-helpers.js'
-import {folder, type Relay, relay} from './identity-helpers.js'
-import {cardArgs, ref, type Sandbox, startSandbox} from './helpers.js'
+import {folder, startedPerTest} from './identity-helpers.js'
+import {cardArgs, ref, type Sandbox} from './helpers.js'
 
 // A day's shipments captured from a file (design.md §5): each authorization captured once, journaled,
 // counted at a proxy in front of the gateway, whatever happens to gw.
 
-const cleanups: (() => Promise<unknown> | unknown)[] = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-async function gateway(): Promise<Sandbox> {
-  const started = await startSandbox()
-  cleanups.push(() => started.stop())
-  return started
-}
-
-async function counted(upstream: string): Promise<CountingProxy> {
-  const proxy = await countingProxy(upstream)
-  cleanups.push(() => proxy.close())
-  return proxy
-}
-
-async function relayed(target: string, options: Parameters<typeof relay>[1] = {}): Promise<Relay> {
-  const started = await relay(target, options)
-  cleanups.push(() => started.close())
-  return started
-}
+const {cleanups, gateway, counted, relayed} = startedPerTest()
 
 /** `count` authorizations of 1000 each at the gateway, and a file capturing each (every other one in part). */
 async function shipments(sandbox: Sandbox, count: number): Promise<{ids: string[]; file: string; amounts: number[]}> {
@@ -96,6 +75,43 @@ describe('gw purchase capture --input', () => {
     }
   })
 
+  it('a row in doubt that does not show its capture yet is waited for and then sent, in the words of a capture: ids, not references', async () => {
+    const sandbox = await gateway()
+    const {ids, file} = await shipments(sandbox, 2)
+    // The first capture never reaches the gateway: held at the gate while gw is killed.
+    const gate = await relayed(sandbox.url, {hold: (post) => post === 1})
+    const env = {GW_BASE_URL: gate.url, GW_TEST_WINDOW_MS: '4000'}
+    const journal = join(folder(), 'captures.journal')
+    const first = spawnGw(sandbox, ['purchase', 'capture', '--input', file, '--journal', journal, '--concurrency', '1'], env)
+    cleanups.push(() => first.child.kill('SIGKILL'))
+    await gate.held
+    first.child.kill('SIGKILL')
+    await first.done
+    const rerun = await sandbox.gw(['purchase', 'capture', '--input', file, '--journal', journal], {env: {...env, GW_FORCE_TTY: '150'}})
+    expect(rerun.code, rerun.stderr).toBe(0)
+    expect(rerun.stderr).toMatch(new RegExp(`Purchase ${ids[0]} shows no capture yet, and the gateway may still be processing it: looking again for up to \\d s\\. If it does not show it then, the capture never arrived, and is sent\\.\\n`))
+    expect(rerun.stderr).not.toContain('reference')
+    expect(rerun.stderr).toMatch(/^2 captures: 2 approved in \d+\.\d s$/m)
+    // The table names each row's authorization by its id.
+    expect(rerun.stdout).toMatch(/ROW +LINE +ID +STATUS/)
+    expect(rerun.stdout).not.toContain('REFERENCE')
+    for (const id of ids) expect(((await sandbox.gw(['purchase', 'get', id, '--json'])).json as {captured: boolean}).captured).toBe(true)
+  })
+
+  it('a capture left in doubt is counted as a capture, checked by its id', async () => {
+    const sandbox = await gateway()
+    const {ids, file} = await shipments(sandbox, 1)
+    await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: `/v1.0/purchases/${ids[0]}/capture`, action: 'drop-before'})
+    const result = await sandbox.gw(['purchase', 'capture', '--input', file], {env: {GW_TEST_WINDOW_MS: '1500'}})
+    expect(result.code).toBe(8)
+    expect(rowsOf(result.stdout).map((row) => [row.reference, row.status])).toEqual([[ids[0], 'unknown']])
+    // Said once when the wait begins, with what comes after it: this run's own capture is not sent again.
+    expect(result.stderr).toContain(`Purchase ${ids[0]} shows no capture yet, and the gateway may still be processing it: looking again for up to 2 s. If it does not show it then, the capture is left in doubt (exit 8), not sent again.\n`)
+    expect(result.stderr).toMatch(/^1 capture: 1 unknown in \d+\.\d s$/m)
+    expect(result.stderr).toContain(`1 capture may or may not have reached the gateway. Do not send them again by other means: run this same command again, which looks each one up first, or check them: gw purchase get ${ids[0]}\n`)
+    expect(result.stderr).not.toContain('reference')
+  })
+
   it('a row over the authorized amount is rejected in the gateway\'s words (exit 7), the others captured', async () => {
     const sandbox = await gateway()
     const {ids} = await shipments(sandbox, 2)
@@ -113,7 +129,7 @@ describe('gw purchase capture --input', () => {
     const {ids, file} = await shipments(sandbox, 2)
     const result = await sandbox.gw(['purchase', 'capture', '--input', file, '--dry-run'])
     expect(result.code, result.stderr).toBe(0)
-    expect(result.stderr).toContain('Dry run: 2 purchases would be sent')
+    expect(result.stderr).toContain('Dry run: 2 captures would be sent (6.00 (currency not known); 1 amount not known), 1 of them each capturing its authorization in full. Nothing was sent.\n')
     for (const id of ids) expect(((await sandbox.gw(['purchase', 'get', id, '--json'])).json as {captured: boolean}).captured).toBe(false)
   })
 })

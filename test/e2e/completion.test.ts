@@ -43,7 +43,7 @@ describe('gw completion bash, sourced into an interactive bash', () => {
     tmux('send-keys', '-t', 'gw', 'C-u')
     tmux('send-keys', '-t', 'gw', '-l', 'gw refund ')
     tmux('send-keys', '-t', 'gw', 'Tab', 'Tab')
-    const shown = await waitFor((text) => /^create +get +list\s*$/m.test(text), 'create, get and list listed')
+    const shown = await waitFor((text) => /^create +get +list +void\s*$/m.test(text), 'create, get, list and void listed')
     expect(shown).toMatch(/\$ gw refund \n/)
   })
 })
@@ -103,6 +103,7 @@ describe.skipIf(!installed('fish'))('gw completion fish, in fish', () => {
       'create\tRefund a purchase, in full or in part; or a batch of refunds from a file',
       'get\tLook refunds up by id or reference',
       'list\tList refunds, newest first; or the refunds of a purchase',
+      'void\tVoid refunds made by mistake, before they settle',
       'Bi-Annually',
       'card:expired',
       'card:expiring',

@@ -1,5 +1,6 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {DIALECT, ref, type Sandbox, startSandbox} from './helpers.js'
+import {addDays, sandboxToday} from './recurring-helpers.js'
 
 interface DirectDebit {
   id: string
@@ -97,6 +98,21 @@ describe('gw direct-debit delete and list', () => {
     const none = await sandbox.gw(['direct-debit', 'delete'])
     expect(none.code).toBe(2)
     expect(none.stderr).toContain('Missing 1 required arg')
+  })
+
+  it('--on is held to the day a debit goes to the bank (its date), not the day it was made', async () => {
+    const today = await sandboxToday(sandbox)
+    // A weekday two weeks on: the local gateway moves a weekend date to the Monday after.
+    let later = addDays(today, 14)
+    while ([0, 6].includes(new Date(`${later}T00:00:00Z`).getUTCDay())) later = addDays(later, 1)
+    const reference = ref('dd-later')
+    const made = await sandbox.gw(['api', 'POST', '/v1.0/direct_debits', '--data', JSON.stringify({description: 'Rent', amount: 42, bsb: '123-456', account_name: 'Jane Citizen', account_number: '012345678', reference, date: later})])
+    expect(made.code, made.stderr).toBe(0)
+    const onThatDay = await sandbox.gw(['direct-debit', 'list', '--on', later, '--all'])
+    expect(onThatDay.code, onThatDay.stderr).toBe(0)
+    expect(onThatDay.records.map((record) => [(record as DirectDebit).reference, (record as {date: string}).date])).toEqual([[reference, later]])
+    const onTheDayMade = await sandbox.gw(['direct-debit', 'list', '--on', today, '--reference', reference])
+    expect(onTheDayMade.records).toEqual([])
   })
 
   it('--reference finds the one debit', async () => {

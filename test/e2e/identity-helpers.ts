@@ -4,9 +4,9 @@ import {createServer, request as httpRequest, type IncomingMessage, type Server}
 import type {AddressInfo} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {expect} from 'vitest'
-import type {CountingProxy} from '../counting-proxy.js'
-import {cardArgs, ref, type Sandbox} from './helpers.js'
+import {afterEach, expect} from 'vitest'
+import {countingProxy, type CountingProxy} from '../counting-proxy.js'
+import {cardArgs, isolatedHome, ref, type Sandbox, startSandbox} from './helpers.js'
 
 // What the tests of identity, not names (design.md §5) share: a relay that can hold POSTs or switch
 // gateways, batches to send through it, and bind mounts.
@@ -87,6 +87,27 @@ export async function relay(target: string, options: {hold?: (post: number) => b
 }
 
 /** A folder of its own, by its real path. */
+/**
+ * What each test of a file starts, undone after it, the last started first: local gateways,
+ * counting proxies and relays, and whatever else a test pushes onto `cleanups` (a process, a mount).
+ */
+export function startedPerTest() {
+  const cleanups: (() => Promise<unknown> | unknown)[] = []
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+  })
+  const kept = <T>(started: T, undo: (started: T) => unknown): T => {
+    cleanups.push(() => undo(started))
+    return started
+  }
+  return {
+    cleanups,
+    gateway: async (args: string[] = [], home = isolatedHome()): Promise<Sandbox> => kept(await startSandbox(args, home), (started) => started.stop()),
+    counted: async (upstream: string): Promise<CountingProxy> => kept(await countingProxy(upstream), (proxy) => proxy.close()),
+    relayed: async (target: string, options: Parameters<typeof relay>[1] = {}): Promise<Relay> => kept(await relay(target, options), (started) => started.close()),
+  }
+}
+
 export const folder = () => realpathSync(mkdtempSync(join(tmpdir(), 'gw-identity-')))
 
 /** A purchase batch of `count` rows charging a card tokenized at `sandbox`: its file and references. */
@@ -120,3 +141,4 @@ export function bindMount(source: string, target: string): () => void {
   expect(mounted.status, mounted.stderr).toBe(0)
   return () => spawnSync('umount', [target])
 }
+

@@ -1,40 +1,20 @@
 import {spawnSync} from 'node:child_process'
 import {mkdirSync, mkdtempSync, renameSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterEach, describe, expect, it} from 'vitest'
-import {countingProxy, type CountingProxy} from '../counting-proxy.js'
+import {describe, expect, it} from 'vitest'
+import type {CountingProxy} from '../counting-proxy.js'
 import {rowsOf, spawnGw} from './batch-helpers.js'
-import {bindMount, expectOnePostEach, folder, NEEDS_ROOT, purchaseBatch, relay, type Relay, root} from './identity-helpers.js'
-import {GW, runProgram, type Sandbox, startSandbox} from './helpers.js'
+import {bindMount, expectOnePostEach, folder, NEEDS_ROOT, purchaseBatch, root, startedPerTest} from './identity-helpers.js'
+import {GW, runProgram, type Sandbox} from './helpers.js'
 
 // Exactly once by what things are, not by their names (design.md §5): a batch is its parsed rows
 // (not its bytes), one writer of a journal is decided by the kernel's lock on the file (not by a
 // folder that TMPDIR names), and a gateway is its normalised address (not its spelling). Each case
 // counts the POSTs at a proxy in front of a real local gateway: every reference exactly once.
 
-const cleanups: (() => Promise<unknown> | unknown)[] = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-async function gateway(): Promise<Sandbox> {
-  const started = await startSandbox()
-  cleanups.push(() => started.stop())
-  return started
-}
-
-async function counted(upstream: string): Promise<CountingProxy> {
-  const proxy = await countingProxy(upstream)
-  cleanups.push(() => proxy.close())
-  return proxy
-}
-
-async function gated(target: string): Promise<Relay> {
-  // The first POST waits at the gate: the batch that sent it holds its journal until it is let through.
-  const started = await relay(target, {hold: (post) => post === 1})
-  cleanups.push(() => started.close())
-  return started
-}
+const {cleanups, gateway, counted, relayed} = startedPerTest()
+// The first POST waits at the gate: the batch that sent it holds its journal until it is let through.
+const gated = (target: string) => relayed(target, {hold: (post) => post === 1})
 
 /** `count` purchases made at the gateway, each for 10.00 AUD: their references. */
 async function purchased(sandbox: Sandbox, count: number): Promise<string[]> {

@@ -1,38 +1,16 @@
 import {copyFileSync, linkSync, lstatSync, mkdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterEach, describe, expect, it} from 'vitest'
-import {countingProxy, type CountingProxy} from '../counting-proxy.js'
+import {describe, expect, it} from 'vitest'
 import {rowsOf, spawnGw} from './batch-helpers.js'
 import {stateIn} from '../sandbox/state-file.js'
-import {bindMount, expectOnePostEach, folder, NEEDS_ROOT, purchaseBatch, type Relay, relay, root} from './identity-helpers.js'
-import {cardArgs, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
+import {bindMount, expectOnePostEach, folder, NEEDS_ROOT, purchaseBatch, root, startedPerTest} from './identity-helpers.js'
+import {cardArgs, isolatedHome, ref, runGw} from './helpers.js'
 import {journalText} from '../journal-text.js'
 
 // Identity, not names (design.md §5). Each case runs the built gw against real
 // local gateways over HTTP, with a counting proxy in front: every reference is POSTed exactly once.
 
-const cleanups: (() => Promise<unknown> | unknown)[] = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-async function gateway(args: string[] = [], home = isolatedHome()): Promise<Sandbox> {
-  const started = await startSandbox(args, home)
-  cleanups.push(() => started.stop())
-  return started
-}
-
-async function counted(upstream: string): Promise<CountingProxy> {
-  const proxy = await countingProxy(upstream)
-  cleanups.push(() => proxy.close())
-  return proxy
-}
-
-async function relayed(target: string, options: Parameters<typeof relay>[1] = {}): Promise<Relay> {
-  const started = await relay(target, options)
-  cleanups.push(() => started.close())
-  return started
-}
+const {cleanups, gateway, counted, relayed} = startedPerTest()
 
 /** `count` purchases made at a new local gateway (their references), and a counting proxy in front of it for what follows. */
 async function purchasedThrough(count: number) {

@@ -2,7 +2,7 @@ import {spawn} from 'node:child_process'
 import {existsSync} from 'node:fs'
 import {afterEach, describe, expect, it} from 'vitest'
 import {envelope} from '../misbehaving-gateway.js'
-import {type PagedGateway, pagedGateway, type PagedList} from '../paged-gateway.js'
+import {listedRecord, type PagedGateway, pagedGateway, type PagedList} from '../paged-gateway.js'
 import {terminal, type Terminal} from './auth-helpers.js'
 import {baseEnv, GW, isolatedHome, runGw, type RunOptions} from './helpers.js'
 
@@ -193,6 +193,25 @@ describe('case 3: a reader that falls behind is waited for', () => {
     expect(Number(stderr.trim().split('\n').at(-1)) / 1024).toBeLessThan(150)
   }, 30_000)
 
+  it('a reader that goes away while a page is awaited: exit 141 then, not once the page comes', async () => {
+    let release: () => void = () => {}
+    const held = new Promise<undefined>((resolve) => (release = () => resolve(undefined)))
+    // Pages after the first are answered only when the test ends: gw must not wait for them once its reader has gone.
+    // A first page of ~1 MB: gw is still writing it when its reader goes, and hears so while it waits for the next.
+    const {url} = await serve({hold: 400 * 50, pad: 20_000, before: (_, page) => (page > 1 ? held : undefined)})
+    try {
+      const child = spawn(process.execPath, [GW, 'purchase', 'list', '--all', '--oldest-first'], {env: baseEnv(env(url)), stdio: ['ignore', 'pipe', 'pipe']})
+      let stderr = ''
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
+      child.stdout.once('data', () => child.stdout.destroy())
+      expect(await exited).toBe(141)
+      expect(stderr).toBe('')
+    } finally {
+      release()
+    }
+  }, 15_000)
+
   it('| head -1 at a terminal: exit 141 and nothing on stderr, no count of what was not shown', async () => {
     const {url} = await serve({hold: 400 * 50, pad: 2000})
     const line = `"${process.execPath}" "${GW}" purchase list --all | head -1 | cut -c1-30; exit \${PIPESTATUS[0]}`
@@ -202,6 +221,60 @@ describe('case 3: a reader that falls behind is waited for', () => {
     expect(screen).toContain('[exit 141]')
     expect(screen.trim().split('\n').filter(Boolean)).toEqual([expect.stringMatching(/^\{"id":"071-P-/), '[exit 141]'])
   }, 45_000)
+})
+
+describe('one page of every record, from a gateway that ignores limit', () => {
+  const time = existsSync('/usr/bin/time')
+  it.runIf(!time)('skipped: /usr/bin/time measures the peak memory (Debian package time; CI installs it)', () => {})
+  // 20,000 records of ~2 KB in one answer: ~40 MB of JSON, which gw would hold several times over were it to read the page as one value.
+  const fat = {hold: 20_000, pageSize: 20_000, order: 'newest' as const, pad: 2000}
+  const peakMiB = (stderr: string) => Number(stderr.trim().split('\n').at(-1)) / 1024
+  const timed = (url: string, args: string[]) =>
+    new Promise<{code: number | null; stdout: string; stderr: string}>((resolve) => {
+      const child = spawn('/usr/bin/time', ['-f', '%M', process.execPath, GW, ...args], {env: baseEnv(env(url)), stdio: ['ignore', 'pipe', 'pipe']})
+      const out: Buffer[] = []
+      let stderr = ''
+      child.stdout.on('data', (chunk: Buffer) => out.push(chunk))
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+      child.on('close', (code) => resolve({code, stdout: Buffer.concat(out).toString(), stderr}))
+    })
+
+  it.skipIf(!time)('purchase list -L 50 prints the 50 newest from the first records read, and leaves the rest of the page unread', async () => {
+    const {url, listRequests} = await serve(fat)
+    const result = await timed(url, ['purchase', 'list', '-L', '50'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(references(result.stdout.trim().split('\n').map((line) => JSON.parse(line)))).toEqual(paged(19_950, 20_000).reverse())
+    expect(listRequests()).toHaveLength(1)
+    expect(peakMiB(result.stderr)).toBeLessThan(100)
+  }, 60_000)
+
+  it.skipIf(!time)('purchase list --all prints every record of the page, once, in order, as it reads them, under 150 MiB', async () => {
+    const {url, listRequests} = await serve(fat)
+    const result = await timed(url, ['purchase', 'list', '--all'])
+    expect(result.code, result.stderr).toBe(0)
+    const lines = result.stdout.trim().split('\n')
+    expect(lines).toHaveLength(20_000)
+    expect(JSON.parse(lines[0]!)).toEqual(listedRecord(19_999, {pad: 2000}))
+    expect(JSON.parse(lines.at(-1)!)).toEqual(listedRecord(0, {pad: 2000}))
+    expect(listRequests()).toHaveLength(1)
+    expect(peakMiB(result.stderr)).toBeLessThan(150)
+  }, 60_000)
+})
+
+describe('purchase get of many purchases on one card', () => {
+  it('walks the refunds on the card once, for every purchase on it made since the first', async () => {
+    const {url, listRequests} = await serve({hold: 120, order: 'newest'})
+    const ids = ['071-P-00000001', '071-P-00000002', '071-P-00000003']
+    const result = await gwAt(url, ['purchase', 'get', ...ids, '--refunds', '--concurrency', '1'])
+    expect(result.code, result.stderr).toBe(0)
+    const records = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as {id: string; gw_refunded: {says: string}})
+    expect(records.map((record) => record.id)).toEqual(ids)
+    for (const record of records) expect(record.gw_refunded.says).not.toMatch(/^not known/)
+    // 120 refunds on the card, 50 a page: one walk is 3 pages (4 with the look at the last page a walk against the gateway's order may take).
+    const refundPages = listRequests().filter((request) => request.path.startsWith('/v1.0/refunds'))
+    expect(refundPages.length).toBeGreaterThan(0)
+    expect(refundPages.length).toBeLessThanOrEqual(4)
+  })
 })
 
 describe('case 4: a slow list says what it is doing, at a terminal only', () => {

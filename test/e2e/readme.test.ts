@@ -29,6 +29,9 @@ const SHOWN: [string, string][] = [
   ['gw purchase get order-1001 --refunds | jq -c .gw_left_to_refund', '{"at_least":2000,"at_most":2000,"currency":"AUD"}\n'],
   // "What did we take since Monday?" is a report of takings, not a list that holds the declines too.
   ['gw report --from monday', '"purchases_approved"'],
+  // What settles today, beside the day's takings: the quick start's purchases, captured at once, settle today.
+  ["jq -c '{day, currency, settling, settling_amount, settling_voided}'", '"currency":"AUD","settling":'],
+  ["jq -c '{currency, settling, settling_amount, settling_voided}'", '{"currency":"AUD","settling":'],
   // A batch's journal, read with sqlite3 as docs/batches.md shows.
   ["SELECT line FROM entries ORDER BY seq", 'evt-42-refund-0001\tapproved\n'],
 ]

@@ -86,7 +86,7 @@ describe('gw sandbox seed', () => {
     expect(refused.stderr).toContain('has 3 problems; nothing was sent:\n')
     expect(refused.stderr).toContain('  step 4 "order" (purchase): fields.card_token: {{visa.tokn}} names the field tokn, which a card has not; it has token, card_holder, card_number, ')
     expect(refused.stderr).toContain('  step 6 "partial" (refund): fields.amount is required\n')
-    expect(refused.stderr).toContain('  step 6 "partial" (refund): fields.amout is not a field of a refund; it takes transaction_id, amount, reference\n')
+    expect(refused.stderr).toContain('  step 6 "partial" (refund): fields.amout is not a field of a refund; it takes transaction_id, amount, reference, metadata\n')
     expect(await armed()).toBe(4)
   })
 

@@ -1,4 +1,5 @@
-import {copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
+import {spawnSync} from 'node:child_process'
+import {closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -52,5 +53,29 @@ describe('gw purchase get, as built', () => {
     expect(got.builtins).toContain('net')
     expect(got.builtins.filter((module) => NOT_FOR_A_GET.includes(module))).toEqual([])
     expect(got.files.filter((file) => file.endsWith('.cjs') && !file.endsWith('gw.cjs') && !file.endsWith('loaded.cjs'))).toEqual([])
+  })
+})
+
+describe('gw purchase get with stdin from a file (< /dev/null, as cron and CI run it)', () => {
+  // Node makes process.stdin on first read, for a file an fs.ReadStream with its streams, promises
+  // and readline: a get, which neither prompts nor reads stdin, does not ask it (src/output/io.ts).
+  it("does not make process.stdin: none of the fs streams' modules", async () => {
+    const created = (await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref(), '--card-holder', 'Start Path', '--card-number', '4242424242424242', '--card-expiry', '12/2030', '--cvv', '123', '--json'])).json as {id: string}
+    const record = join(copy, `loaded-${ref()}.json`)
+    const devNull = openSync('/dev/null', 'r')
+    try {
+      const result = spawnSync(process.execPath, ['--require', join(copy, 'loaded.cjs'), join(copy, 'bin', 'run.js'), 'purchase', 'get', created.id, '--json'], {
+        env: sandbox.env({GW_TEST_LOADED: record}),
+        stdio: [devNull, 'pipe', 'pipe'],
+        encoding: 'utf8',
+      })
+      expect(result.stderr).toBe('')
+      expect(JSON.parse(result.stdout)).toMatchObject({id: created.id})
+    } finally {
+      closeSync(devNull)
+    }
+    const {builtins} = JSON.parse(readFileSync(record, 'utf8')) as {builtins: string[]}
+    expect(builtins).toContain('net')
+    expect(builtins.filter((module) => ['internal/fs/streams', 'internal/fs/promises', 'internal/readline/interface'].includes(module))).toEqual([])
   })
 })

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {terminal} from './auth-helpers.js'
-import {errorJson, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
+import {errorJson, requestLogCursor, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
 
 let sandbox: Sandbox
 sandboxForFile((started) => void (sandbox = started))
@@ -11,7 +11,39 @@ describe('gw status --check', () => {
     const result = await sandbox.gw(['status', '--check', '--json'])
     expect(result.code, result.stderr).toBe(0)
     expect(result.stderr).toBe('')
-    expect(result.json).toMatchObject({chosen_by: 'GW_USERNAME and GW_TOKEN', environment: 'sandbox', base_url: sandbox.url, username: 'TEST', reachable: true, token_valid: true, gateway_mode: 'test'})
+    expect(result.json).toMatchObject({chosen_by: 'GW_USERNAME and GW_TOKEN', environment: 'sandbox', base_url: sandbox.url, username: 'TEST', reachable: true, token_valid: true, gateway_mode: 'test', answers_ping: true})
+    // The gateway's clock, from /ping's bare answer (whole seconds).
+    const {gateway_time} = result.json as {gateway_time: string}
+    expect(gateway_time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.000Z$/)
+    expect(Math.abs(Date.parse(gateway_time) - Date.now())).toBeLessThan(60_000)
+  })
+
+  it('asks /ping first, with a text to echo, then one look-up', async () => {
+    const cursor = await requestLogCursor(sandbox)
+    const result = await sandbox.gw(['status', '--check', '--json'])
+    expect(result.code, result.stderr).toBe(0)
+    const {entries} = ((await sandbox.control('GET', `/_sandbox/requests?after=${cursor}`)) as {response: {entries: {method: string; path: string; status: number}[]}}).response
+    expect(entries.filter((entry) => !entry.path.startsWith('/_sandbox')).map((entry) => [entry.method, entry.path, entry.status])).toEqual([
+      ['GET', '/ping', 200],
+      ['GET', '/v1.0/purchases/gw-status-check', 404],
+    ])
+  })
+
+  it('a gateway without /ping (404) is checked by the look-up alone: exit 0, answers_ping false', async () => {
+    await sandbox.control('POST', '/_sandbox/faults', {method: 'GET', path: '/ping', action: 'status', status: 404})
+    const result = await sandbox.gw(['status', '--check', '--json'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stderr).toBe('')
+    expect(result.json).toMatchObject({reachable: true, token_valid: true, gateway_mode: 'test', answers_ping: false, gateway_time: null})
+  })
+
+  it('exits 1 when /ping fails, saying so, and prints what it found', async () => {
+    await sandbox.control('POST', '/_sandbox/faults', {method: 'GET', path: '/ping', action: 'status', status: 503, times: 10})
+    const result = await sandbox.gw(['status', '--check', '--json'])
+    expect(result.code).toBe(1)
+    expect(result.json).toMatchObject({reachable: true, token_valid: null, answers_ping: false, gateway_time: null})
+    expect(result.stderr).toMatch(/^Error: The gateway answered its health check, GET \/ping, with a failure: Service Unavailable \(HTTP 503, request-id [0-9a-f-]+\)\n/)
+    expect(errorJson(result)).toMatchObject({error: {kind: 'gateway', status: 503, messages: ['Service Unavailable'], exit_code: 1}})
   })
 
   it('checks a saved profile the same way', async () => {
@@ -45,6 +77,7 @@ describe('gw status --check', () => {
       const screen = await t.waitFor('[exit 4]')
       expect(screen).toMatch(/Reachable\W+yes/)
       expect(screen).toMatch(/Token valid\W+no/)
+      expect(screen).toMatch(/Answers \/ping\W+no/)
       expect(screen).toContain('refused username TEST with the token in GW_TOKEN')
     } finally {
       t.close()

@@ -1,31 +1,17 @@
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
-import {terminal, type Terminal} from './auth-helpers.js'
-import {CARD_ANSWERS, CARD_JSON, CARDS, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
+import {beforeAll, describe, expect, it} from 'vitest'
+import {terminalGateways} from './auth-helpers.js'
+import {CARD_ANSWERS, CARD_JSON, CARDS, isolatedHome, ref, runGw, type Sandbox} from './helpers.js'
 
 // Prompts are typed into a real pseudo-terminal (tmux), as a person would answer them.
 let sandbox: Sandbox
 let liveSandbox: Sandbox
-const open: Terminal[] = []
+const {gateways, run} = terminalGateways(['--merchant', 'ACME:acme-token-123'])
 
-beforeAll(async () => {
-  ;[sandbox, liveSandbox] = await Promise.all([startSandbox(['--merchant', 'ACME:acme-token-123']), startSandbox(['--mode', 'live'])])
+beforeAll(() => {
+  ;({sandbox, live: liveSandbox} = gateways())
 })
-
-afterEach(() => {
-  for (const t of open.splice(0)) t.close()
-})
-
-afterAll(async () => {
-  await Promise.all([sandbox.stop(), liveSandbox.stop()])
-})
-
-function run(args: string[], env: NodeJS.ProcessEnv): Terminal {
-  const t = terminal(args, env)
-  open.push(t)
-  return t
-}
 
 /** gw login's questions, answered as merchant ACME of the local gateway; the gateway's mode is never asked. */
 const acmeAnswers = (): [string, string][] => [

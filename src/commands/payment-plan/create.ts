@@ -1,17 +1,24 @@
 import * as gwFlags from '../../cli/flags.js'
 import * as paymentFlags from '../../cli/payment-flags.js'
-import {GwCommand} from '../../cli/gw-command.js'
+import {ExitStatus, GwCommand} from '../../cli/gw-command.js'
 import {paymentPlanColumns} from '../../output/payment-columns.js'
 import type {PaymentPlanInput} from '../../operations/payment-plans.js'
 
-export default class PaymentPlanCreate extends GwCommand<PaymentPlanInput> {
+/** One plan, or a batch of them from a file. */
+type PaymentPlanCreateInput = {plan: PaymentPlanInput} | {batch: gwFlags.BatchFlags}
+
+const ROWS = 'customer,amount,frequency,anniversary,start_date,total_count,end_date,reference,currency,setup_fee,description'
+
+export default class PaymentPlanCreate extends GwCommand<PaymentPlanCreateInput> {
   static override summary = "Bill a customer's stored card on a schedule: a payment plan"
   static override description = `From --start-date (or today, if later) the gateway charges --amount on the customer's card at --frequency, on the day --anniversary names, --total-count times or until --end-date. Prints the plan with its schedule of payments.
-The customer may be given by id or by your reference. On a live profile gw asks you to type the amount first (--yes skips that).`
+The customer may be given by id or by your reference. On a live profile gw asks you to type the amount first (--yes skips that).
+--input FILE makes a batch of plans: a CSV with a header ${ROWS} (total_count or end_date, or both; the rest after reference optional) or NDJSON. Every row is checked before any is sent; each is journaled before it is sent and after its answer, and a plan made counts as made (exit 0). Running the same command again after a crash or Ctrl-C looks the rows in doubt up by reference before sending anything, and never makes a plan twice.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --customer cust-42 --amount 1000 --frequency weekly --anniversary 5 --start-date 2027-01-01 --total-count 5 --reference plan-42',
     '<%= config.bin %> <%= command.id %> --customer cust-42 --amount 2500 --currency AUD --frequency monthly --anniversary 1 --start-date 2027-01-01 --end-date 2027-12-31 --reference plan-43 --json',
+    '<%= config.bin %> <%= command.id %> --input plans.csv --dry-run',
   ]
 
   static override flags = {
@@ -26,13 +33,16 @@ The customer may be given by id or by your reference. On a live profile gw asks 
     currency: gwFlags.currency(),
     'setup-fee': paymentFlags.setupFee(),
     description: gwFlags.requiredText({description: 'what the plan is for'}),
+    ...gwFlags.batch(ROWS),
   }
 
   static override columns = paymentPlanColumns
 
-  protected async input(): Promise<PaymentPlanInput> {
+  protected async input(): Promise<PaymentPlanCreateInput> {
     const {flags} = await this.parse(PaymentPlanCreate)
-    return {
+    gwFlags.refuseRowFlagsInBatch(flags, PaymentPlanCreate.flags)
+    if (flags.input !== undefined) return {batch: gwFlags.batchFlags({...flags, input: flags.input})}
+    const plan: PaymentPlanInput = {
       customer: flags.customer,
       reference: flags.reference,
       amount: flags.amount,
@@ -45,10 +55,15 @@ The customer may be given by id or by your reference. On a live profile gw asks 
       endDate: flags['end-date'],
       description: flags.description,
     }
+    return {plan}
   }
 
-  protected async operate(input: PaymentPlanInput) {
+  protected async operate(input: PaymentPlanCreateInput) {
+    if ('batch' in input) {
+      const [{paymentPlanBatch}, {runBatch}, {batchDeps}] = await Promise.all([import('../../batch/recurring-kinds.js'), import('../../batch/run-batch.js'), import('../../cli/batch-deps.js')])
+      return new ExitStatus(await runBatch(paymentPlanBatch, input.batch, batchDeps(this.factory)))
+    }
     const {createPaymentPlan} = await import('../../operations/payment-plans.js')
-    return createPaymentPlan(input, await this.factory.deps())
+    return createPaymentPlan(input.plan, await this.factory.deps())
   }
 }

@@ -41,9 +41,12 @@ The capture is sent once and never retried; if no answer comes back, gw looks th
       const [{captureBatch}, {runBatch}, {batchDeps}] = await Promise.all([import('../../batch/capture-kind.js'), import('../../batch/run-batch.js'), import('../../cli/batch-deps.js')])
       return new ExitStatus(await runBatch(captureBatch, input.batch, batchDeps(this.factory)))
     }
-    const [{captureAmount, sendFollowUp}, {settleFollowUp}] = await Promise.all([import('../../operations/follow-ups.js'), import('../../cli/follow-up.js')])
+    const [{captureAmount, sendFollowUp}, {settleFollowUp, waitingSaid}, {refuseWhenReadOnly}] = await Promise.all([import('../../operations/follow-ups.js'), import('../../cli/follow-up.js'), import('../../cli/live-safety.js')])
+    // Refused before the authorization's amount is looked up, as every write is before its first request.
+    refuseWhenReadOnly(await this.factory.target(), this.factory.commandName)
     const deps = await this.factory.deps()
     const amount = input.amount ?? (await captureAmount(input.id, deps))
-    return settleFollowUp(this.factory, await sendFollowUp({kind: 'capture', id: input.id, amount}, deps))
+    const capture = {kind: 'capture' as const, id: input.id, amount}
+    return settleFollowUp(this.factory, await sendFollowUp(capture, deps, waitingSaid(this.factory, capture)))
   }
 }

@@ -12,7 +12,7 @@ export default class RefundCreate extends GwCommand<RefundCreateInput> {
   static override description = `Refunds --amount (minor units) of the purchase --transaction-id; without --amount, the purchase's full amount, looked up first with what is left of it: nothing left, or less than all of it, is refused before anything is sent (exit 7, saying what was refunded). Several partial refunds may add up to the purchase amount.
 Without --reference the refund's reference derives from the purchase's: order-1001-R1, then -R2 (the first free, looked up), cut to the gateway's 255 characters from the purchase's part; a reference given is used as it is. gw records each refund it makes (in its data directory), so that refund list --purchase and purchase get find it for certain, whatever its reference. At a terminal gw asks for the amount (what is left of the purchase offered, more refused) and then the reference (the derived one offered).
 The refund is sent once and never retried; if no answer comes back, gw looks it up by its reference and reports what the gateway has. A reference already taken by this same refund is reported as done earlier.
-Without --transaction-id but with a card (--card-token, or --card-holder, --card-number, --card-expiry and --cvv, or --card -) it is an unmatched refund to that card, for accounts the gateway allows them: --amount and --reference are required, --currency defaults to AUD, and on a live profile it is confirmed as such, since no purchase bounds it.
+Without --transaction-id but with a card (--card-token, or --card-holder, --card-number, --card-expiry and --cvv, or --card -; at a terminal --card-holder alone, the rest asked, as a live profile needs) it is an unmatched refund to that card, for accounts the gateway allows them: --amount and --reference are required, --currency defaults to AUD, and on a live profile it is confirmed as such, since no purchase bounds it.
 --metadata KEY=VALUE (repeatable) keeps keys of your own with the refund.
 --input FILE sends a batch: a CSV with a header transaction_id,amount,reference (a blank amount refunds in full, a blank reference or none derives one) or NDJSON. Every row is checked before any is sent; each is journaled before it is sent and after its answer, so running the same command again after a crash or Ctrl-C sends only what was not sent. A line per row on stdout, a summary on stderr; exits with the worst row's code.`
 
@@ -24,7 +24,8 @@ Without --transaction-id but with a card (--card-token, or --card-holder, --card
   ]
 
   static override flags = {
-    'transaction-id': gwFlags.requiredText({description: 'id or reference of the purchase to refund; none, with a card: an unmatched refund', exclusive: ['card-token', 'card-number', 'card']}),
+    // A card named, even in part (its holder: at a terminal the rest is asked, as a live profile must), makes an unmatched refund: no purchase is required then (cli/parse.ts).
+    'transaction-id': gwFlags.requiredText({description: 'id or reference of the purchase to refund', required: true, exclusive: ['card-token', 'card-number', 'card', 'card-holder', 'card-expiry']}),
     amount: gwFlags.amount({description: 'amount to refund in the minor currency unit; default: the purchase in full'}),
     reference: gwFlags.reference({description: "your reference, unique per refund; default: the purchase's with -R and the first free number (order-1001-R1)"}),
     metadata: gwFlags.metadata(),
@@ -35,6 +36,10 @@ Without --transaction-id but with a card (--card-token, or --card-holder, --card
   }
 
   static override columns = refundColumns
+
+  protected override async alsoMissing(): Promise<string | undefined> {
+    return 'Or, for an unmatched refund, give a card instead: --card-token, --card-number, or --card -.'
+  }
 
   protected async input(): Promise<RefundCreateInput> {
     const {flags} = await this.parse(RefundCreate)
@@ -55,8 +60,7 @@ Without --transaction-id but with a card (--card-token, or --card-holder, --card
   /** No purchase: a card, and the amount and reference that no purchase can give. */
   private async unmatched(flags: {amount?: number; reference?: string; currency?: string; 'customer-ip'?: string} & import('../../cli/card-input.js').CardFlags, metadata?: Record<string, string>): Promise<UnmatchedRefundInput> {
     const [{cardFor}, {UsageError}] = await Promise.all([import('../../cli/card-input.js'), import('../../errors.js')])
-    const cardGiven = flags['card-token'] !== undefined || flags['card-number'] !== undefined || flags.card !== undefined
-    if (!cardGiven) throw new UsageError('give --transaction-id, the purchase to refund; or, for an unmatched refund, a card (--card-token, --card-number, or --card -)', 'See gw refund create --help for examples.')
+    // Only a card flag (which --transaction-id excludes) lets the parse go without --transaction-id (cli/parse.ts).
     const missing = [flags.amount === undefined && '--amount', flags.reference === undefined && '--reference'].filter(Boolean)
     if (missing.length > 0) throw new UsageError(`an unmatched refund needs ${missing.join(' and ')}: no purchase gives ${missing.length > 1 ? 'them' : 'it'}`)
     const card = flags['card-token'] === undefined ? await cardFor(flags, this.factory) : {token: flags['card-token']}

@@ -93,6 +93,37 @@ describe('the endpoints beyond the contract', () => {
     expect(() => readRecord(endpoints.purchases.capture, {status: 200, text: JSON.stringify(recorded.overCapture)})).toThrow('Capture amount cannot be greater then the original authorised amount')
   })
 
+  it('reads an extension, a capture of the 2018 build (milliseconds in its time), and refunds through both refund endpoints', async () => {
+    const {readRecord} = await import('../../../src/api/responses.js')
+    const {endpoints} = await import('../../../src/api/endpoints.js')
+    const ok = (response: unknown) => ({status: 200, text: JSON.stringify({successful: true, response, errors: [], test: true})})
+    // An extension answers the authorization as it was (gateway-beyond.md §4).
+    expect(readRecord(endpoints.purchases.extend, ok(recorded.authorization)).record).toEqual(recorded.authorization)
+    const captured2018 = {...recorded.captured, transaction_date: '2018-05-08T21:07:31.073+10:00'}
+    expect(readRecord(endpoints.purchases.capture, ok(captured2018)).record).toEqual(captured2018)
+    // A refund's answer, read as the answer to a refund of a purchase and to an unmatched one alike.
+    expect(readRecord(endpoints.refunds.create, ok(recorded.refund2018)).record).toEqual(recorded.refund2018)
+    expect(readRecord(endpoints.refunds.unmatched, ok({...recorded.refund2018, standalone: true})).record).toEqual({...recorded.refund2018, standalone: true})
+    // An unknown original transaction is the gateway's refusal in its words, never a schema error.
+    for (const endpoint of [endpoints.refunds.create, endpoints.refunds.unmatched]) {
+      expect(() => readRecord(endpoint, {status: 200, text: JSON.stringify(recorded.unknownOriginal)})).toThrow(expect.objectContaining({exitCode: 7, messages: ['Original transaction could not be found']}))
+    }
+  })
+
+  it("adds up the recorded settlement look-up as gw report --settlement does: what was captured settles, a void is counted apart, a decline not at all", async () => {
+    const {settlingOf} = await import('../../../src/operations/settlement.js')
+    expect(recorded.settlement.response.map((record) => settlingOf(record))).toEqual([
+      undefined,
+      {day: recorded.voidedPurchase2017.settlement_date, currency: 'AUD', counts: 'voided', amount: 0},
+      {day: '2017-12-01', currency: 'AUD', counts: 'settling', amount: 4842},
+    ])
+    // The 2019 void (successful true) is a void all the same; a record without captured_amount settles its amount; one without a settlement date is not counted.
+    expect(settlingOf(recorded.voidedPurchase2019)).toMatchObject({counts: 'voided'})
+    expect(settlingOf({successful: true, amount: -700, currency: 'jpy', settlement_date: '2026-11-27'})).toEqual({day: '2026-11-27', currency: 'JPY', counts: 'settling', amount: 700})
+    expect(settlingOf(recorded.authorization)).toBeUndefined()
+    expect(settlingOf({successful: true, settlement_date: '2026-11-27'})).toBeUndefined()
+  })
+
   it('finds a hand-written settlement path as the settlement look-up, not a purchase named settlement', async () => {
     const {endpointAt, endpoints} = await import('../../../src/api/endpoints.js')
     expect(endpointAt('GET', '/v1.0/purchases/settlement?from=2026/01/01&to=2026/01/02')).toBe(endpoints.purchases.settlement)

@@ -171,6 +171,22 @@ describe(`after ${LOST_IN_A_ROW} answers lost in a row`, () => {
     expect(sent).toHaveLength(2 * LOST_IN_A_ROW - 1)
   })
 
+  it('rows in doubt the gateway answered about (a debit it does not find by reference, a record that differs) are no lost answers: the batch goes on', async () => {
+    const references = Array.from({length: LOST_IN_A_ROW + 2}, (_, i) => `r-${i + 1}`)
+    const unfound = (body: Body): Sent => ({body, decided: {outcome: 'unknown', noun: 'direct debit', reason: body.reference === 'r-1' ? {why: 'different', differences: []} : {why: 'not_findable'}}, failure: lost()})
+    const script = scripted(unfound)
+    const {reports, end} = await run(references, script.sender)
+    expect(end.stoppedByError).toBeUndefined()
+    expect(script.sent).toHaveLength(LOST_IN_A_ROW + 2)
+    expect(reports.map((report) => [report.status, report.exitCode, report.reached])).toEqual(references.map(() => ['unknown', 8, true]))
+    // Unanswered, it is a lost answer as any other.
+    const unanswered = scripted((body) => ({body, decided: {outcome: 'unknown', noun: 'direct debit', reason: {why: 'unanswered'}}, failure: lost()}))
+    const stopped = await run(references, unanswered.sender)
+    expect(stopped.reports[0]!.reached).toBeUndefined()
+    expect(stopped.end.stoppedByError).toMatchObject({exitCode: 8})
+    expect(unanswered.sent).toHaveLength(LOST_IN_A_ROW)
+  })
+
   it(`counts ${LOST_IN_A_ROW}, not one fewer: ${LOST_IN_A_ROW - 1} lost stop nothing`, async () => {
     const references = Array.from({length: LOST_IN_A_ROW - 1}, (_, i) => `r-${i + 1}`)
     const {end} = await run(references, scripted(lost).sender)

@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest'
 import {cardFromJson, readCard} from '../../../src/cli/card-input.js'
 import {allEndpoints, endpoints} from '../../../src/api/endpoints.js'
 import {announceLive, confirmBatch, confirmation, confirmLive, liveMarker, refuseWhenReadOnly, requestGuard} from '../../../src/cli/live-safety.js'
-import {testIo} from '../../../src/output/io.js'
+import {testIo} from '../../../src/output/test-io.js'
 import type {Prompter} from '../../../src/output/prompt.js'
 import type {Target} from '../../../src/auth/resolve.js'
 import {UsageError} from '../../../src/errors.js'
@@ -174,6 +174,23 @@ describe('requestGuard: every request passes the profile rules by its endpoint f
     // --yes asks nothing, so nothing is looked up.
     await requestGuard({target: liveTarget, commandId: 'refund create', yes: true, io: testIo({tty: true}), prompter: scripted([]).prompter, purchaseCurrency})(endpoints.refunds.create, {params: {}, body: {transaction_id: '071-P-3', amount: 100, reference: 'r-3'}})
     expect(looked).toEqual(['071-P-1'])
+  })
+
+  it("confirms a live capture's and increment's amount in the authorization's currency, looked up by the id in the path", async () => {
+    const looked: string[] = []
+    const purchaseCurrency = async (id: string) => (looked.push(id), 'USD')
+    const capture = scripted(['40.00'])
+    await requestGuard({target: liveTarget, commandId: 'purchase capture', yes: false, io: testIo({tty: true}), prompter: capture.prompter, purchaseCurrency})(endpoints.purchases.capture, {params: {id: '071-P-1'}, body: {amount: 4000}})
+    expect(capture.asked).toEqual(['LIVE: type the amount (40.00 USD) to confirm gw purchase capture'])
+    const increment = scripted(['65'])
+    await requestGuard({target: liveTarget, commandId: 'purchase increment', yes: false, io: testIo({tty: true}), prompter: increment.prompter, purchaseCurrency})(endpoints.purchases.increment, {params: {id: '071-P-2'}, body: {amount: 6500}})
+    expect(increment.asked).toEqual(['LIVE: type the amount (65.00 USD) to confirm gw purchase increment'])
+    expect(looked).toEqual(['071-P-1', '071-P-2'])
+    // A void is confirmed by its id, and an extension not at all: nothing is looked up for them.
+    const voided = scripted(['071-P-3'])
+    await requestGuard({target: liveTarget, commandId: 'purchase void', yes: false, io: testIo({tty: true}), prompter: voided.prompter, purchaseCurrency})(endpoints.purchases.void, {params: {}, body: {id: '071-P-3'}})
+    expect(voided.asked).toEqual(['LIVE: type the id (071-P-3) to confirm gw purchase void'])
+    expect(looked).toEqual(['071-P-1', '071-P-2'])
   })
 
   it('asks nothing on a sandbox profile, nor for a live read', async () => {

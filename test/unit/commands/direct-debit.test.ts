@@ -8,9 +8,11 @@ const rent = ['--amount', '4242', '--description', 'November rent', '--bsb', '12
 const debit = {amount: 4242, description: 'November rent', bsb: '123-456', accountName: 'Jane Citizen', accountNumber: '012345678', reference: undefined}
 
 parsesAs('direct-debit create', DirectDebitCreate, [
-  {argv: rent, input: debit},
-  {argv: [...rent, '--reference', 'dd-42'], input: {...debit, reference: 'dd-42'}},
-  {argv: [...rent.slice(0, 4), '--bsb', '123456', ...rent.slice(6)], input: debit},
+  {argv: rent, input: {debit}},
+  {argv: [...rent, '--reference', 'dd-42'], input: {debit: {...debit, reference: 'dd-42'}}},
+  {argv: [...rent.slice(0, 4), '--bsb', '123456', ...rent.slice(6)], input: {debit}},
+  {argv: ['--input', 'debits.csv', '--dry-run'], input: {batch: {input: 'debits.csv', concurrency: undefined, 'skip-invalid': undefined, 'dry-run': true, journal: undefined, verify: undefined}}},
+  {argv: ['--input', 'debits.csv', '--bsb', '123-456'], usage: "--input takes each row's fields from the file: leave out --bsb"},
   {argv: [...rent.slice(0, 4), '--bsb', '12-3456', ...rent.slice(6)], usage: '--bsb must be six digits as 123-456, got "12-3456"'},
   {argv: [...rent.slice(0, 8), '--account-number', '0123-456'], usage: '--account-number must be digits only (at most 20), got "0123-456"'},
   {argv: ['--amount', '42.42', ...rent.slice(2)], usage: "--amount must be a positive whole number in the currency's minor unit, got \"42.42\""},

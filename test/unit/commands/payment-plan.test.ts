@@ -24,12 +24,14 @@ const plan = {
 const open = weekly.slice(0, 10).concat(weekly.slice(12))
 
 parsesAs('payment-plan create', PaymentPlanCreate, [
-  {argv: weekly, input: plan},
+  {argv: weekly, input: {plan}},
   {
     argv: [...open, '--end-date', '2027-12-31', '--currency', 'aud', '--setup-fee', '0', '--description', 'Gym'],
-    input: {...plan, totalCount: undefined, endDate: '2027-12-31', currency: 'AUD', setupFee: 0, description: 'Gym'},
+    input: {plan: {...plan, totalCount: undefined, endDate: '2027-12-31', currency: 'AUD', setupFee: 0, description: 'Gym'}},
   },
-  {argv: [...weekly.slice(0, 6), '--anniversary', '07', ...weekly.slice(8)], input: {...plan, anniversary: 7}},
+  {argv: [...weekly.slice(0, 6), '--anniversary', '07', ...weekly.slice(8)], input: {plan: {...plan, anniversary: 7}}},
+  {argv: ['--input', 'plans.csv', '--journal', 'plans.journal'], input: {batch: {input: 'plans.csv', concurrency: undefined, 'skip-invalid': undefined, 'dry-run': undefined, journal: 'plans.journal', verify: undefined}}},
+  {argv: ['--input', 'plans.csv', '--amount', '1000'], usage: "--input takes each row's fields from the file: leave out --amount"},
   {argv: open, usage: 'At least one of the following must be provided: --end-date, --total-count'},
   {argv: [...weekly.slice(0, 6), '--anniversary', '32', ...weekly.slice(8)], usage: '--anniversary must be a whole number from 0 to 31 (a day of the week, 1 Monday, or of the month), got "32"'},
   {argv: [...weekly.slice(0, 10), '--total-count', '0', ...weekly.slice(12)], usage: '--total-count must be a whole number, 1 or more, got "0"'},

@@ -14,7 +14,7 @@ parsesAs('refund create', RefundCreate, [
   {argv: ['--input', '-', '--concurrency', '8', '--skip-invalid'], input: {batch: {...batch, input: '-', concurrency: 8, 'skip-invalid': true}}},
   {argv: ['--transaction-id', '071-P-ABCDEFGH', '--amount', '100', '--reference', ''], usage: '--reference must not be blank'},
   {argv: ['--transaction-id', ' ', '--amount', '100'], usage: '--transaction-id must not be blank'},
-  {argv: ['--amount', '100'], usage: 'give --transaction-id, the purchase to refund; or, for an unmatched refund, a card (--card-token, --card-number, or --card -)'},
+  {argv: ['--amount', '100'], usage: 'Missing required flag transaction-id\nOr, for an unmatched refund, give a card instead: --card-token, --card-number, or --card -.'},
   {argv: ['--card-token', 'customer-42', '--amount', '100', '--reference', 'goodwill-1', '--metadata', 'ticket=7'], input: {unmatched: {amount: 100, reference: 'goodwill-1', currency: 'AUD', card: {token: 'customer-42'}, metadata: {ticket: '7'}}}},
   {argv: ['--card-token', 'customer-42', '--amount', '100'], usage: 'an unmatched refund needs --reference: no purchase gives it'},
   {argv: ['--transaction-id', 'order-1', '--currency', 'NZD'], usage: '--currency is for an unmatched refund: a refund of a purchase is in its currency'},

@@ -88,3 +88,14 @@ describe('every table of gw', () => {
     expect(live.text).toBe(contract.text)
   })
 })
+
+describe('a payment plan made without a currency', () => {
+  it('shows its amounts as a batch summary does, saying the currency is not known; one with a currency names it', async () => {
+    const {paymentPlanColumns} = await import('../../../src/output/payment-columns.js')
+    const {countedPlan, perpetualPlan} = await import('../../fixtures/recorded-plans-debits.js')
+    const plain = recordsTable([countedPlan], paymentPlanColumns, {color: false, width: 200}).text
+    expect(plain).toContain('1.00 (currency not known)')
+    expect(plain).toContain('0.00 (currency not known)')
+    expect(recordsTable([perpetualPlan], paymentPlanColumns, {color: false, width: 200}).text).toContain('1.00 AUD')
+  })
+})

@@ -1,6 +1,7 @@
 import {spawnSync} from 'node:child_process'
 import {describe, expect, it} from 'vitest'
-import {localDeclineHint, notYetNotice, recoveryNotice, shellQuote, waitingStatus} from '../../../src/output/hints.js'
+import {hintFor, inFlightName, localDeclineHint, notYetNotice, recoveryNotice, shellQuote, waitingNotice, waitingStatus} from '../../../src/output/hints.js'
+import {InterruptedError} from '../../../src/errors.js'
 import {sanitize} from '../../../src/safety/sanitize.js'
 
 describe('shellQuote', () => {
@@ -36,6 +37,17 @@ describe('recoveryNotice', () => {
 
   it('a wait already over says 0 s, never less', () => {
     expect(notYetNotice('refund', 'r-1', -5_000)).toBe('The gateway has no refund with reference r-1 yet, and may still be processing it: looking again for up to 0 s.')
+  })
+
+  it('a follow-up names its record by id, never as a reference: what is not there yet is the change', () => {
+    const capture = {noun: 'purchase' as const, reference: '071-P-1', action: 'capture' as const}
+    expect(inFlightName(capture)).toBe('capture of purchase 071-P-1')
+    expect(inFlightName({noun: 'refund', reference: 'r-1'})).toBe('refund with reference r-1')
+    expect(notYetNotice('purchase', '071-P-1', 3_000, 'capture')).toBe('Purchase 071-P-1 shows no capture yet, and the gateway may still be processing it: looking again for up to 3 s.')
+    expect(notYetNotice('refund', '071-R-1', 1_000, 'void')).toBe('Refund 071-R-1 shows no void yet, and the gateway may still be processing it: looking again for up to 1 s.')
+    expect(waitingNotice('SIGINT', capture)).toBe('\nCtrl-C: the capture of purchase 071-P-1 has been sent; waiting for its answer to show what became of it (Ctrl-C again to stop at once, leaving it unknown).\n')
+    expect(hintFor(new InterruptedError('SIGINT', capture))).toBe('The capture of purchase 071-P-1 may have reached the gateway. Do not resend it until you have checked: gw purchase get 071-P-1')
+    expect(waitingStatus('capture', 2, 5)).toBe('Waiting for the gateway to process 2 captures in doubt: 5 s left')
   })
 
   it('the foot line names one row by its noun, several by their count', () => {

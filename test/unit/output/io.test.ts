@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {testIo} from '../../../src/output/io.js'
+import {testIo} from '../../../src/output/test-io.js'
 
 describe("testIo's stderr", () => {
   it('is sanitized as the process\'s is: a colour stays, anything that would move the cursor or retitle the terminal is made visible', () => {
@@ -76,5 +76,29 @@ describe("testIo's reader, as a test makes it fail", () => {
     await ready
     expect(told).toEqual(['EPIPE'])
     expect(await io.outWritten('x\n')).toBe(false)
+  })
+})
+
+describe("processIo's stdin", () => {
+  // process.stdin is made when first read (for a file, an fs.ReadStream and nine of Node's modules
+  // with it): an Io asks it only when something asks whether stdin is a terminal.
+  it('is not made until asked for, through pagedIo and filteredIo too', async () => {
+    const {processIo} = await import('../../../src/output/io.js')
+    const {pagedIo} = await import('../../../src/output/pager.js')
+    const {filteredIo} = await import('../../../src/output/jq.js')
+    const real = Object.getOwnPropertyDescriptor(process, 'stdin')!
+    let made = 0
+    Object.defineProperty(process, 'stdin', {configurable: true, get: () => (made++, {isTTY: true})})
+    try {
+      const io = pagedIo(processIo({}), {}, {isTTY: false} as NodeJS.WriteStream)
+      const filtered = filteredIo(io, {} as Parameters<typeof filteredIo>[1])
+      expect(made).toBe(0)
+      expect(io.canPrompt()).toBe(Boolean(process.stderr.isTTY))
+      expect(filtered.isStdinTTY).toBe(true)
+      expect(io.isStdinTTY).toBe(true)
+      expect(made).toBe(1)
+    } finally {
+      Object.defineProperty(process, 'stdin', real)
+    }
   })
 })

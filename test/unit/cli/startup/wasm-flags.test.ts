@@ -42,3 +42,17 @@ describe.skipIf(!V8_DEFAULTS_AFTER[v8])(`V8's flags around undici's WebAssembly 
     if (V8_DEFAULTS_AFTER[v8] !== '--no-liftoff-only') expect(cacheAfter(WASM_BASELINE_ONLY, '--no-liftoff-only')).toBe('rejected')
   })
 })
+
+// The single executable starts with node options of its own (bin/start.js EXECUTABLE_FLAGS, put in
+// its execArgv by scripts/package.js) and loads the code cache the build wrote without them.
+describe("the single executable's node options", () => {
+  const {EXECUTABLE_FLAGS} = createRequire(import.meta.url)(start) as {EXECUTABLE_FLAGS: string[]}
+
+  it('leave V8 taking a code cache written without them', () => {
+    const script = `const script = new (require('node:vm').Script)('(() => 1)()', {cachedData: Buffer.from(process.env.CACHE, 'base64')})
+      process.stdout.write(script.cachedDataRejected ? 'rejected' : 'taken')`
+    const result = spawnSync(process.execPath, [...EXECUTABLE_FLAGS, '-e', script], {encoding: 'utf8', env: {...process.env, CACHE: cache}})
+    expect(result.stderr).toBe('')
+    expect(result.stdout).toBe('taken')
+  })
+})

@@ -1,0 +1,88 @@
+import type {GatewayClient} from '../api/client.js'
+import {GatewayError, InterruptedError, ModeMismatchError, NotFoundError, OutcomeUnknownError, UnreachableError} from '../errors.js'
+import {type Decided, decideAnswer, decideFound, decideNotFound, type Noun} from '../money/decide.js'
+import {failureOf} from '../money/failure.js'
+import {lookThroughWindow, STOPPED_WAITING} from '../money/window.js'
+import type {GwRecord} from './deps.js'
+import {isReferenceTaken, type Sent} from './money.js'
+
+/**
+ * A payment plan or direct debit a batch row makes (gateway-beyond.md §9-10): sent once, never
+ * retried, and what it came to decided by the money module as a purchase's is. Neither endpoint
+ * is the client's money (no recovery of its own): a lost answer is looked up here, by reference.
+ */
+export interface MadeRequest {
+  noun: Extract<Noun, 'payment plan' | 'direct debit'>
+  body: GwRecord & {reference: string}
+  post(): Promise<GwRecord>
+  /** The record the gateway holds under a reference (404: none it finds). */
+  lookUp(reference: string): Promise<GwRecord>
+}
+
+/** A look-up that failed for another reason than a 404: what it said, for the row's message. */
+type LookFailed = {failed: string}
+
+/**
+ * Sends once and decides what came of it: the record made; a reference the gateway says is taken,
+ * looked up (this very plan made earlier, or another's: nothing was made now); or a lost answer,
+ * looked up until the gateway's processing window is over, and unknown (exit 8) when it is not
+ * found then: a single row is never sent twice.
+ */
+export async function makeOnce(request: MadeRequest, client: GatewayClient, stop?: AbortSignal): Promise<Sent> {
+  const {noun, body} = request
+  const clock = client.clock({noun, reference: body.reference})
+  const sentAt = clock.now()
+  try {
+    return settled(decideAnswer(noun, await request.post()), body)
+  } catch (err) {
+    if (isReferenceTaken(err)) {
+      const found = await lookedUp(request)
+      // Not found, or not looked up: the gateway's refusal stands, and nothing was made by this row.
+      if (found === undefined || 'failed' in found) throw err
+      return settled(decideFound(noun, body, found, {}, 'earlier'), body)
+    }
+    // Refused, or never sent (nothing reached the gateway), is what it is; only a lost answer is looked up.
+    if (!(err instanceof GatewayError) || err instanceof UnreachableError) throw err
+    const lostBecause = `The ${noun} was sent but no answer came back that could be read (${err.message})`
+    const found = await lookThroughWindow({look: () => lookedUp(request), sentAt, windowMs: client.processingWindowMs, clock, stop})
+    if (found === undefined || found === STOPPED_WAITING || 'failed' in found) {
+      const told = found === undefined ? `, and the gateway has no ${noun} under reference ${body.reference}, even once it could no longer be processing it` : found === STOPPED_WAITING ? ', and the wait for the gateway was stopped' : `, and looking it up failed too: ${found.failed}`
+      return {body, decided: {outcome: 'unknown', noun, reason: {why: 'unanswered'}}, failure: new OutcomeUnknownError(`${lostBecause}${told}`, {noun, reference: body.reference})}
+    }
+    return settled(decideFound(noun, body, found, {}, 'recovered'), body, lostBecause)
+  }
+}
+
+/**
+ * A row an earlier run journaled as sent without a final answer: what the gateway holds under its
+ * reference, decided against the request; undefined when it holds nothing and the row is to be
+ * sent; a debit it does not find stays unknown (decide.ts decideNotFound).
+ */
+export async function findEarlierMade(request: MadeRequest): Promise<Sent | undefined> {
+  const {noun, body} = request
+  const lookedUpBecause = `An earlier run sent this ${noun} and its answer was not recorded`
+  const found = await lookedUp(request)
+  if (found === undefined) {
+    const decided = decideNotFound(noun)
+    return decided && settled(decided, body, lookedUpBecause)
+  }
+  if ('failed' in found) {
+    return {body, decided: {outcome: 'unknown', noun, reason: {why: 'unanswered'}}, failure: new OutcomeUnknownError(`${lookedUpBecause}, and looking it up failed: ${found.failed}`, {noun, reference: body.reference})}
+  }
+  return settled(decideFound(noun, body, found, {}, 'earlier'), body, lookedUpBecause)
+}
+
+/** What the gateway holds under the request's reference: undefined for a 404; a signal, or the wrong environment, still stops. */
+async function lookedUp(request: MadeRequest): Promise<GwRecord | LookFailed | undefined> {
+  try {
+    return await request.lookUp(request.body.reference)
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined
+    if (err instanceof InterruptedError || err instanceof ModeMismatchError) throw err
+    return {failed: err instanceof Error ? err.message : String(err)}
+  }
+}
+
+function settled(decided: Decided, body: Sent['body'], lookedUpBecause?: string): Sent {
+  return {body, decided, failure: failureOf(decided, {sent: body, lookedUpBecause})}
+}

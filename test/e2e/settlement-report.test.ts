@@ -1,0 +1,86 @@
+import {describe, expect, it} from 'vitest'
+import {apiRequestsSince, cardArgs, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
+
+let sandbox: Sandbox
+sandboxForFile((started) => void (sandbox = started))
+
+type Row = Record<string, unknown> & {day: string; currency: string}
+
+/** A purchase made in Swiss francs, the currency no other row of this file's gateway uses. */
+async function purchase(amount: number, ...more: string[]): Promise<{id: string; settlement_date: string | null}> {
+  const made = await sandbox.gw(['purchase', 'create', '--amount', String(amount), '--currency', 'CHF', '--reference', ref('settle'), ...cardArgs(), ...more, '--json'])
+  expect([0, 3], made.stderr).toContain(made.code)
+  return made.json as {id: string; settlement_date: string | null}
+}
+
+const chf = (rows: Row[]) => rows.filter((row) => row.currency === 'CHF')
+
+describe('gw report --settlement: what settles on a day', () => {
+  it('adds to the day what its settlement holds: captured, captured in part, voided; never a decline nor an open authorization', async () => {
+    const captured = await purchase(2500)
+    const authorized = await purchase(1000, '--no-capture')
+    expect((await sandbox.gw(['purchase', 'capture', authorized.id, '--amount', '600'])).code).toBe(0)
+    const voided = await purchase(700)
+    expect((await sandbox.gw(['purchase', 'void', voided.id])).code).toBe(0)
+    await purchase(10051) // declined by the test rule of the cents
+    await purchase(900, '--no-capture') // never captured: not in the look-up
+    const day = captured.settlement_date!
+
+    const cursor = await requestLogCursor(sandbox)
+    const result = await sandbox.gw(['report', '--on', day, '--settlement', '--json'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stderr).toBe('')
+    // It adds one request: the look-up.
+    const lookUps = (await apiRequestsSince(sandbox, cursor)).filter((request) => request.path.startsWith('/v1.0/purchases/settlement'))
+    expect(lookUps.map((request) => [request.method, request.path, request.status])).toEqual([['GET', '/v1.0/purchases/settlement', 200]])
+    expect(chf(result.records as Row[])).toEqual([
+      {
+        day, currency: 'CHF', purchases_approved: 4, purchases_approved_amount: 2500 + 1000 + 700 + 900, purchases_declined: 1,
+        refunds: 0, refunds_amount: 0, plan_payments: 0, plan_payments_amount: 0, direct_debits: 0, direct_debits_amount: 0, net: 2500 + 1000 + 700 + 900,
+        settling: 2, settling_amount: 2500 + 600, settling_voided: 1,
+      },
+    ])
+    // Every row says it, none settling included; without the flag no row has the fields (scripts see the shape they knew).
+    for (const row of result.records as Row[]) expect(row).toHaveProperty('settling_amount')
+    const plain = await sandbox.gw(['report', '--on', day, '--json'])
+    expect(plain.code).toBe(0)
+    for (const row of plain.records as Row[]) expect(Object.keys(row)).not.toContain('settling')
+  })
+
+  it('shows the settlement columns in the table on a terminal width, and not without the flag', async () => {
+    const captured = await purchase(1200)
+    const day = captured.settlement_date!
+    const table = await sandbox.gw(['report', '--on', day, '--settlement'], {env: {GW_FORCE_TTY: '200'}})
+    expect(table.code, table.stderr).toBe(0)
+    expect(table.stdout).toContain('Settling amount')
+    const plain = await sandbox.gw(['report', '--on', day], {env: {GW_FORCE_TTY: '200'}})
+    expect(plain.stdout).not.toContain('Settling')
+  })
+
+  it('needs a first day (exit 2, nothing asked of the gateway)', async () => {
+    const cursor = await requestLogCursor(sandbox)
+    const result = await sandbox.gw(['report', '--to', 'today', '--settlement'])
+    expect(result.code).toBe(2)
+    expect(await apiRequestsSince(sandbox, cursor)).toEqual([])
+    expect(result.stderr).toBe("Error: --settlement needs the window's first day: the gateway's settlement look-up takes both ends\nHint: Give --from or --on too, e.g. --on friday --settlement.\n")
+    expect(result.stdout).toBe('')
+  })
+
+  // Last: the gateway's clock moves on for the rest of the file.
+  it('a day ahead with nothing made but a capture settling gets a row of its own', async () => {
+    const authorized = await purchase(4200, '--no-capture')
+    const advanced = await sandbox.gw(['sandbox', 'clock', 'advance', '--days', '1', '--json'])
+    expect(advanced.code, advanced.stderr).toBe(0)
+    const capture = await sandbox.gw(['purchase', 'capture', authorized.id, '--json'])
+    expect(capture.code, capture.stderr).toBe(0)
+    const day = (capture.json as {settlement_date: string}).settlement_date
+    const result = await sandbox.gw(['report', '--on', day, '--settlement', '--json'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(chf(result.records as Row[])).toEqual([
+      {
+        day, currency: 'CHF', purchases_approved: 0, purchases_approved_amount: 0, purchases_declined: 0, refunds: 0, refunds_amount: 0,
+        plan_payments: 0, plan_payments_amount: 0, direct_debits: 0, direct_debits_amount: 0, net: 0, settling: 1, settling_amount: 4200, settling_voided: 0,
+      },
+    ])
+  })
+})
