@@ -28,6 +28,9 @@ export default {
     // The journal's file: a SQLite database under the kernel's lock, and an older gw's NDJSON one.
     'src/batch/journal-file.ts',
     'src/batch/journal-older.ts',
+    // The journal's file opened on a thread of its own, and that thread.
+    'src/batch/journal-thread.ts',
+    'src/batch/journal-worker.ts',
     // Which file a path names, and the lock file beside an older gw's journal.
     'src/lib/file-identity.ts',
     'src/lib/lock-file.ts',

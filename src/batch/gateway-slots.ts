@@ -1,4 +1,5 @@
 import pLimit, {type LimitFunction} from 'p-limit'
+import {GwError} from '../errors.js'
 import type {RowReport} from './row-reports.js'
 
 /** What a request asked of the slots gets when the batch stopped while it waited for one: it was never made. */
@@ -51,4 +52,11 @@ export class GatewaySlots {
     }
     return ++this.lostInARow >= LOST_IN_A_ROW
   }
+}
+
+/** After LOST_IN_A_ROW answers lost in a row: what the batch stops with. */
+export function unreachable(noun: string): GwError {
+  return new GwError('outcome_unknown', 8, `The answers to the last ${LOST_IN_A_ROW} ${noun}s were lost: the gateway looks unreachable, and no more rows were started`, {
+    hint: 'Check that the gateway can be reached, then run the same command again: it looks the rows in doubt up before sending anything.',
+  })
 }

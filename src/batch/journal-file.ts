@@ -3,8 +3,7 @@ import type {DatabaseSync} from 'node:sqlite'
 import {pathToFileURL} from 'node:url'
 import {LockHeldError} from '../lib/lock-file.js'
 import {eachLine, fromLines, readWholeLines} from './journal-older.js'
-import {DatabaseLockedError, holdHere, isHeldHere, lockableFile, type LockedDatabase, lockRefusal, NotADatabaseError, nodeSqlite, openLockedDatabase, primaryCode, systemError, TAKE_LOCK} from '../lib/locked-database.js'
-import type {JournalReply, JournalRequest, JournalWorker} from './journal-worker.js'
+import {DatabaseLockedError, isHeldHere, type LockedDatabase, NotADatabaseError, nodeSqlite, openLockedDatabase, primaryCode, systemError} from '../lib/locked-database.js'
 
 // A batch journal's file (design.md §5): a SQLite database of one table holding the journal's
 // entries in order, each the JSON text an NDJSON journal held as a line. Its writer holds the
@@ -13,10 +12,10 @@ import type {JournalReply, JournalRequest, JournalWorker} from './journal-worker
 // at all. An older gw's NDJSON journal is made a database in place when a batch opens it.
 
 /** `PRAGMA application_id` of a gw journal ("gwJ1"): another program's SQLite file is no journal. */
-const JOURNAL_ID = 0x67774a31
+export const JOURNAL_ID = 0x67774a31
 
 /** A new journal's mark and table, made in one transaction: a journal marked as one always has its table. */
-const JOURNAL_SCHEMA = `PRAGMA application_id = ${JOURNAL_ID}; CREATE TABLE entries (seq INTEGER PRIMARY KEY, line TEXT NOT NULL)`
+export const JOURNAL_SCHEMA = `PRAGMA application_id = ${JOURNAL_ID}; CREATE TABLE entries (seq INTEGER PRIMARY KEY, line TEXT NOT NULL)`
 
 const SQLITE_MAGIC = 'SQLite format 3\0'
 
@@ -127,7 +126,7 @@ export function openJournalFile(file: string): JournalFile {
 }
 
 /** What openJournalFile does before it takes the lock: a folder refused, an older gw's NDJSON journal made a database. */
-function readyToLock(file: string): void {
+export function readyToLock(file: string): void {
   const before = statSync(file, {throwIfNoEntry: false})
   if (before?.isDirectory()) throw new JournalFileError('directory')
   if (journalFormat(file) === 'lines') {
@@ -141,76 +140,10 @@ function readyToLock(file: string): void {
 }
 
 /** An error of taking the lock as openJournalFile throws it. */
-function refused(err: unknown): unknown {
+export function refused(err: unknown): unknown {
   if (err instanceof DatabaseLockedError) return new JournalFileError('locked', {pid: err.pid})
   if (err instanceof NotADatabaseError) return new JournalFileError('not-a-journal')
   return err
-}
-
-/**
- * openJournalFile, its connection and lock on `worker`'s thread (journal-worker.ts): each commit
- * syncs there, this thread free meanwhile. Rejects as openJournalFile throws; the worker is ended
- * when the journal cannot be opened, and when it is closed.
- */
-export async function openJournalInWorker(file: string, worker: JournalWorker): Promise<JournalFile> {
-  let release: () => void
-  try {
-    readyToLock(file)
-    let opened: JournalReply
-    try {
-      opened = await worker.ask({op: 'open', file: lockableFile(file), takeLock: TAKE_LOCK, schema: JOURNAL_SCHEMA, journalId: JOURNAL_ID})
-    } catch (err) {
-      throw refused(err)
-    }
-    if (opened.error) throw refused(lockRefusal(file, asError(opened.error)))
-    if (opened.notAJournal) throw new JournalFileError('not-a-journal')
-    release = holdHere(file)
-  } catch (err) {
-    await worker.end()
-    throw err
-  }
-  let open = true
-  const answered = async (request: JournalRequest): Promise<JournalReply> => {
-    // As a closed connection of node:sqlite says it.
-    if (!open) throw Object.assign(new Error('database is not open'), {code: 'ERR_INVALID_STATE'})
-    const reply = await worker.ask(request)
-    if (reply.error) throw systemError(asError(reply.error))
-    return reply
-  }
-  return {
-    path: file,
-    lines: async () => (await answered({op: 'lines'})).lines!,
-    async append(lines, beforeCommit) {
-      if (!beforeCommit) {
-        await answered({op: 'append', lines, probe: false})
-        return
-      }
-      await answered({op: 'append', lines, probe: true})
-      let verdict: unknown
-      try {
-        beforeCommit()
-      } catch (err) {
-        verdict = err
-      }
-      await answered({op: 'verdict', commit: verdict === undefined})
-      if (verdict !== undefined) throw verdict
-    },
-    async close() {
-      if (!open) return
-      open = false
-      try {
-        await worker.ask({op: 'close'})
-      } finally {
-        release()
-        await worker.end()
-      }
-    },
-  }
-}
-
-/** A worker's error as node:sqlite threw it there: its message, and SQLite's or the system's code. */
-function asError({message, errcode, code}: NonNullable<JournalReply['error']>): Error {
-  return Object.assign(new Error(message), {errcode, code})
 }
 
 function readLines(db: DatabaseSync): string[] {

@@ -1,5 +1,6 @@
 import {GwError, InterruptedError, UsageError, WriteError} from '../errors.js'
-import {BatchView, journalStateText, Tally} from '../output/batch.js'
+import {BatchView, journalStateText} from '../output/batch.js'
+import {Tally} from '../output/batch-totals.js'
 import {checkCommand} from '../output/hints.js'
 import type {Io} from '../output/io.js'
 import {toNdjsonLine} from '../output/json.js'

@@ -4,7 +4,7 @@ import type {Sent} from '../operations/money.js'
 import {type Journal, rowChanges} from './journal.js'
 import {type Intent, intentEntry, type Result} from './journal-entries.js'
 import {journalState, type Standing, standingOf} from './journal-state.js'
-import {GatewaySlots, LOST_IN_A_ROW, STOPPED} from './gateway-slots.js'
+import {GatewaySlots, STOPPED, unreachable} from './gateway-slots.js'
 import {type InDoubtWait, INTENT_FRESH_MS, lookUpInDoubt} from './in-doubt.js'
 import {changedRow, decidedRow, failedRow, fromJournal, missingRow, resultEntry, type RowReport} from './row-reports.js'
 import {rowWords} from './row-words.js'
@@ -286,13 +286,6 @@ export class BatchRunner<Input, Body extends object> {
  */
 export function unjournaledAnswers(concurrency: number): number {
   return concurrency === 1 ? 1 : LOOK_AHEAD * concurrency
-}
-
-/** After LOST_IN_A_ROW answers lost in a row: what the batch stops with. */
-function unreachable(noun: string): GwError {
-  return new GwError('outcome_unknown', 8, `The answers to the last ${LOST_IN_A_ROW} ${noun}s were lost: the gateway looks unreachable, and no more rows were started`, {
-    hint: 'Check that the gateway can be reached, then run the same command again: it looks the rows in doubt up before sending anything.',
-  })
 }
 
 /**

@@ -5,7 +5,7 @@ import type {Io} from './io.js'
 import {secondsLeft} from './countdown.js'
 import {checkCommand, notYetNotice, waitingStatus} from './hints.js'
 import {toNdjsonLine} from './json.js'
-import {formatMoney} from './money.js'
+import {moneyText, Tally} from './batch-totals.js'
 import {redact} from '../safety/redact.js'
 import type {Waiting} from '../money/window.js'
 import {rowWords, type RowWords} from '../batch/row-words.js'
@@ -266,38 +266,4 @@ export function batchTableLayout(width: number): BatchTableLayout {
 /** `9 rows answered, 2 in doubt, 29 not started`: a stopped batch says it so, and its next run the same. */
 export function journalStateText({answered, inDoubt, notStarted}: JournalState): string {
   return `${answered} row${answered === 1 ? '' : 's'} answered, ${inDoubt} in doubt, ${notStarted} not started`
-}
-
-/** `1,950.00 AUD`; without a currency, the amount in major units, saying so: one unit in every summary. */
-function moneyText(amount: number, currency: string | undefined): string {
-  return currency ? formatMoney(amount, currency, {grouped: true}) : `${formatMoney(amount, undefined, {grouped: true})} (currency not known)`
-}
-
-/** Amounts added up per currency, as rows come: `1,950.00 AUD; 30.00 NZD`. */
-export class Tally {
-  private readonly sums = new Map<string, number>()
-  private unknown = 0
-
-  add(amount: number | undefined, currency?: string): void {
-    if (amount === undefined) this.unknown++
-    else this.sums.set(currency ?? '', (this.sums.get(currency ?? '') ?? 0) + Math.abs(amount))
-  }
-
-  /** Whether any amount was known: a status of rows without amounts (invalid ones) has no money to show. */
-  get anyKnown(): boolean {
-    return this.sums.size > 0
-  }
-
-  text(): string {
-    const parts = [...this.sums].map(([currency, sum]) => moneyText(sum, currency || undefined))
-    if (this.unknown > 0) parts.push(`${this.unknown} amount${this.unknown === 1 ? '' : 's'} not known`)
-    return parts.join('; ')
-  }
-}
-
-/** `1,950.00 AUD; 30.00 NZD`: the rows' amounts added up per currency. */
-export function totals(rows: {amount?: number; currency?: string}[]): string {
-  const tally = new Tally()
-  for (const row of rows) tally.add(row.amount, row.currency)
-  return tally.text()
 }

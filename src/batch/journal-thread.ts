@@ -1,0 +1,72 @@
+import {holdHere, lockableFile, lockRefusal, systemError, TAKE_LOCK} from '../lib/locked-database.js'
+import {JOURNAL_ID, JOURNAL_SCHEMA, type JournalFile, JournalFileError, readyToLock, refused} from './journal-file.js'
+import type {JournalReply, JournalRequest, JournalWorker} from './journal-worker.js'
+
+// A batch journal's file opened on a thread of its own (journal-worker.ts), for a batch: the same
+// database, lock and transactions as openJournalFile's, each commit synced off the main thread.
+
+/**
+ * openJournalFile, its connection and lock on `worker`'s thread (journal-worker.ts): each commit
+ * syncs there, this thread free meanwhile. Rejects as openJournalFile throws; the worker is ended
+ * when the journal cannot be opened, and when it is closed.
+ */
+export async function openJournalInWorker(file: string, worker: JournalWorker): Promise<JournalFile> {
+  let release: () => void
+  try {
+    readyToLock(file)
+    let opened: JournalReply
+    try {
+      opened = await worker.ask({op: 'open', file: lockableFile(file), takeLock: TAKE_LOCK, schema: JOURNAL_SCHEMA, journalId: JOURNAL_ID})
+    } catch (err) {
+      throw refused(err)
+    }
+    if (opened.error) throw refused(lockRefusal(file, asError(opened.error)))
+    if (opened.notAJournal) throw new JournalFileError('not-a-journal')
+    release = holdHere(file)
+  } catch (err) {
+    await worker.end()
+    throw err
+  }
+  let open = true
+  const answered = async (request: JournalRequest): Promise<JournalReply> => {
+    // As a closed connection of node:sqlite says it.
+    if (!open) throw Object.assign(new Error('database is not open'), {code: 'ERR_INVALID_STATE'})
+    const reply = await worker.ask(request)
+    if (reply.error) throw systemError(asError(reply.error))
+    return reply
+  }
+  return {
+    path: file,
+    lines: async () => (await answered({op: 'lines'})).lines!,
+    async append(lines, beforeCommit) {
+      if (!beforeCommit) {
+        await answered({op: 'append', lines, probe: false})
+        return
+      }
+      await answered({op: 'append', lines, probe: true})
+      let verdict: unknown
+      try {
+        beforeCommit()
+      } catch (err) {
+        verdict = err
+      }
+      await answered({op: 'verdict', commit: verdict === undefined})
+      if (verdict !== undefined) throw verdict
+    },
+    async close() {
+      if (!open) return
+      open = false
+      try {
+        await worker.ask({op: 'close'})
+      } finally {
+        release()
+        await worker.end()
+      }
+    },
+  }
+}
+
+/** A worker's error as node:sqlite threw it there: its message, and SQLite's or the system's code. */
+function asError({message, errcode, code}: NonNullable<JournalReply['error']>): Error {
+  return Object.assign(new Error(message), {errcode, code})
+}
