@@ -32,3 +32,18 @@ export const dateField = lazily(() => ruled(z.string(), rules.date))
 export const emailField = lazily(() => ruled(z.string(), rules.email))
 /** A merchant's metadata: keys and values as text, as the gateway echoes them (a nested value is refused). */
 export const metadataField = lazily(() => z.record(z.string(), z.string()))
+
+/** What a payment to a card sends (a purchase; an unmatched refund): an amount, its reference and currency, and the card in full or by token. */
+export const cardPaymentShape = () => ({
+  amount: amountField,
+  reference: requiredText,
+  currency: currencyField.optional(),
+  customer_ip: requiredText.optional(),
+  card_holder: requiredText.optional(),
+  card_number: cardNumberField.optional(),
+  card_expiry: cardExpiryField.optional(),
+  cvv: cvvField.optional(),
+  card_token: cardKeyField.optional(),
+  /** The merchant's own keys, echoed back in the record (gateway-beyond.md §14.8). */
+  metadata: metadataField.optional(),
+})

@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import {lazily} from './lazy.js'
-import {amountField, metadataField, cardExpiryField, cardKeyField, cardNumberField, currencyField, cvvField, requiredText} from './fields.js'
+import {amountField, cardPaymentShape, requiredText} from './fields.js'
 import {beyondContract, looseBoolean, looseString, maybe, recordCardNumber, stringOrNumber} from './common.js'
 
 export const Purchase = lazily(() =>
@@ -42,19 +42,9 @@ export type Purchase = z.infer<typeof Purchase>
 /** Either the card details group or card_token (a token or alias), per the contract §2.3. */
 export const PurchaseCreate = lazily(() =>
   z.object({
-    amount: amountField,
-    reference: requiredText,
-    currency: currencyField.optional(),
-    customer_ip: requiredText.optional(),
-    card_holder: requiredText.optional(),
-    card_number: cardNumberField.optional(),
-    card_expiry: cardExpiryField.optional(),
-    cvv: cvvField.optional(),
-    card_token: cardKeyField.optional(),
+    ...cardPaymentShape(),
     /** False: an authorization, captured later (gateway-beyond.md §1). */
     capture: z.boolean().optional(),
-    /** The merchant's own keys, echoed back in the record (gateway-beyond.md §14.8). */
-    metadata: metadataField.optional(),
   }),
 )
 export type PurchaseCreate = z.infer<typeof PurchaseCreate>

@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import {lazily} from './lazy.js'
-import {amountField, cardExpiryField, cardKeyField, cardNumberField, currencyField, cvvField, metadataField, requiredText} from './fields.js'
+import {amountField, cardPaymentShape, metadataField, requiredText} from './fields.js'
 import {beyondContract, looseBoolean, looseString, maybe, recordCardNumber, stringOrNumber} from './common.js'
 
 /** `amount` is negative in the contract and positive from the live gateway: both are accepted. */
@@ -43,20 +43,7 @@ export const RefundCreate = lazily(() =>
  * A refund to a card, naming no purchase (gateway-beyond.md §7): the card in full or a stored
  * card's token, for accounts the gateway lets make them.
  */
-export const UnmatchedRefundCreate = lazily(() =>
-  z.object({
-    amount: amountField,
-    reference: requiredText,
-    currency: currencyField.optional(),
-    customer_ip: requiredText.optional(),
-    card_holder: requiredText.optional(),
-    card_number: cardNumberField.optional(),
-    card_expiry: cardExpiryField.optional(),
-    cvv: cvvField.optional(),
-    card_token: cardKeyField.optional(),
-    metadata: metadataField.optional(),
-  }),
-)
+export const UnmatchedRefundCreate = lazily(() => z.object(cardPaymentShape()))
 export type UnmatchedRefundCreate = z.infer<typeof UnmatchedRefundCreate>
 export type RefundCreate = z.infer<typeof RefundCreate>
 
