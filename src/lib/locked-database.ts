@@ -38,6 +38,9 @@ export interface LockedDatabase {
   close(): void
 }
 
+/** How long a connection taking the lock waits out another that is taking it too (TAKE_LOCK). */
+const LOCK_WAIT_MS = 250
+
 /** SQLite's result codes that gw tells apart. */
 const SQLITE_BUSY = 5
 const SQLITE_NOTADB = 26
@@ -84,9 +87,13 @@ export function openLockedDatabase(path: string): LockedDatabase {
 /**
  * What takes the kernel's lock on a database just opened, kept until its connection closes: in
  * EXCLUSIVE mode the lock a transaction takes is kept once it ends. Run by the connection that
- * holds the file, on whichever thread of this process owns it (journal-worker.ts).
+ * holds the file, on whichever thread of this process owns it (journal-worker.ts). SQLite takes
+ * a shared lock first: two processes that both hold it and want the exclusive one were both
+ * refused (two copies of one batch started at once, neither ran); with a busy timeout the first
+ * to reserve waits for the other to let go, and only the other is refused. A lock held for good
+ * is refused after that wait.
  */
-export const TAKE_LOCK = 'PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; COMMIT'
+export const TAKE_LOCK = `PRAGMA busy_timeout = ${LOCK_WAIT_MS}; BEGIN EXCLUSIVE; PRAGMA locking_mode = EXCLUSIVE; COMMIT`
 
 /**
  * The real path of the database at `path`, made (empty, its owner's alone) when there is none and
