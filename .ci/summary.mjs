@@ -6,6 +6,7 @@ import {join, relative} from 'node:path'
 
 const say = (line) => process.stdout.write(`${line}\n`)
 // Vitest's messages carry colours and the whole diff; the first plain line says what failed.
+// eslint-disable-next-line no-control-regex
 const firstLine = (text) => (text ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((line) => line.trim() !== '')?.trim().slice(0, 300) ?? ''
 
 const dir = process.argv[2]
