@@ -81,6 +81,11 @@ class Client implements Sender {
     return this.exchange.clock(inFlight)
   }
 
+  /** Tells the user's listener a step of a recovery made outside the client: a payment plan's or direct debit's (operations/made-once.ts). */
+  tellRecovery(event: RecoveryEvent): void {
+    this.options.onRecovery?.(event)
+  }
+
   /** Through a proxy or not, and why: for --verbose and for saying what could not be reached. */
   get route(): Exchange['route'] {
     return this.exchange.route

@@ -3,13 +3,12 @@ import * as bankRules from '../api/schemas/bank-rules.js'
 import type {DirectDebitCreate} from '../api/schemas/direct-debit.js'
 import type {PaymentPlanCreate} from '../api/schemas/payment-plan.js'
 import * as rules from '../api/schemas/rules.js'
-import {directDebitBody, type DirectDebitInput} from '../operations/direct-debits.js'
-import {findEarlierMade, makeOnce, type MadeRequest} from '../operations/made-once.js'
-import {isCustomerId, paymentPlanBody, type PaymentPlanInput, planCustomerId} from '../operations/payment-plans.js'
-import type {Deps, GwRecord} from '../operations/deps.js'
+import {debitReferences, debitRequest, directDebitBody, type DirectDebitInput} from '../operations/direct-debits.js'
+import {findEarlierMade, makeOnce} from '../operations/made-once.js'
+import {isCustomerId, paymentPlanBody, type PaymentPlanInput, planCustomerId, planRequest} from '../operations/payment-plans.js'
+import type {GwRecord} from '../operations/deps.js'
 import type {BatchKind} from './kinds.js'
 import {field, required, type RowSchema} from './rows.js'
-import {refundReference} from '../lists/refund-match.js'
 
 /**
  * Payment plans and direct debits made from a file (gateway-beyond.md §9-10), journaled as
@@ -73,16 +72,6 @@ function debitMoney(body: DirectDebitCreate): {amount?: number; currency?: strin
   return {amount: centsOf(body.amount), currency: 'AUD'}
 }
 
-type Client = Pick<Deps, 'client'>['client']
-
-function planRequest(body: PaymentPlanCreate, client: Client): MadeRequest {
-  return {noun: 'payment plan', body, post: () => client.paymentPlans.create(body), lookUp: (reference) => client.paymentPlans.get(reference)}
-}
-
-function debitRequest(body: DirectDebitCreate & {reference: string}, client: Client): MadeRequest {
-  return {noun: 'direct debit', body, post: () => client.directDebits.create(body), lookUp: (reference) => client.directDebits.get(reference)}
-}
-
 /** `gw payment-plan create --input FILE`: a row's customer given by reference is looked up first, and the plan sent with its id. */
 export const paymentPlanBatch: BatchKind<PaymentPlanInput, PaymentPlanCreate> = {
   noun: 'payment plan',
@@ -98,22 +87,6 @@ export const paymentPlanBatch: BatchKind<PaymentPlanInput, PaymentPlanCreate> = 
     asked: (input) => paymentPlanBody(input),
     money: planMoney,
   }),
-}
-
-/**
- * A reference for a debit row that gives none: `dd-<day>-<random>-R<n>`, the n-th of this run, in
- * the shape gw gives the references it makes (refund-match.ts), so that a rerun keeps it for the
- * row from the journal; the run's random part keeps it apart from every other batch's.
- */
-export function debitReferences(taken: ReadonlySet<string>, now: Date = new Date(), random: () => number = Math.random): () => string {
-  const base = `dd-${now.toISOString().slice(0, 10).replaceAll('-', '')}-${Math.floor(random() * 36 ** 6).toString(36).padStart(6, '0')}`
-  let n = 0
-  return () => {
-    let reference: string
-    do reference = refundReference(base, ++n)
-    while (taken.has(reference))
-    return reference
-  }
 }
 
 /**

@@ -2,7 +2,7 @@ import type {GatewayClient} from '../api/client.js'
 import {GatewayError, InterruptedError, ModeMismatchError, NotFoundError, OutcomeUnknownError, UnreachableError} from '../errors.js'
 import {type Decided, decideAnswer, decideFound, decideNotFound, type Noun} from '../money/decide.js'
 import {failureOf} from '../money/failure.js'
-import {lookThroughWindow, STOPPED_WAITING} from '../money/window.js'
+import {lookThroughWindow, STOPPED_WAITING, type Waiting} from '../money/window.js'
 import type {GwRecord} from './deps.js'
 import {isReferenceTaken, type Sent} from './money.js'
 
@@ -44,13 +44,24 @@ export async function makeOnce(request: MadeRequest, client: GatewayClient, stop
     // Refused, or never sent (nothing reached the gateway), is what it is; only a lost answer is looked up.
     if (!(err instanceof GatewayError) || err instanceof UnreachableError) throw err
     const lostBecause = `The ${noun} was sent but no answer came back that could be read (${err.message})`
-    const found = await lookThroughWindow({look: () => lookedUp(request), sentAt, windowMs: client.processingWindowMs, clock, stop})
+    const inFlight = {noun, reference: body.reference, why: err.message}
+    client.tellRecovery({step: 'looking_up', ...inFlight})
+    const onWait = (waiting: Waiting | undefined) => client.tellRecovery(waiting ? {step: 'waiting', ...inFlight, ...waiting} : {step: 'waited', ...inFlight})
+    const found = await lookThroughWindow({look: () => lookedUp(request), sentAt, windowMs: client.processingWindowMs, clock, stop, onWait})
     if (found === undefined || found === STOPPED_WAITING || 'failed' in found) {
       const told = found === undefined ? `, and the gateway has no ${noun} under reference ${body.reference}, even once it could no longer be processing it` : found === STOPPED_WAITING ? ', and the wait for the gateway was stopped' : `, and looking it up failed too: ${found.failed}`
       return {body, decided: {outcome: 'unknown', noun, reason: {why: 'unanswered'}}, failure: new OutcomeUnknownError(`${lostBecause}${told}`, {noun, reference: body.reference})}
     }
-    return settled(decideFound(noun, body, found, {}, 'recovered'), body, lostBecause)
+    const decided = decideFound(noun, body, found, {}, 'recovered')
+    if (decided.outcome !== 'unknown') client.tellRecovery({step: 'found', ...inFlight})
+    return settled(decided, body, lostBecause)
   }
+}
+
+/** What a plan or debit made once came to, for a caller that is not a batch: its record, or the error its outcome exits with. */
+export function madeRecord(sent: Sent): GwRecord {
+  if (sent.failure) throw sent.failure
+  return (sent.decided as Extract<Sent['decided'], {outcome: 'made'}>).record
 }
 
 /**

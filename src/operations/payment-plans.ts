@@ -1,6 +1,8 @@
 import type {PaymentPlanCreate} from '../api/schemas/payment-plan.js'
 import type {Frequency} from '../api/schemas/recurring-rules.js'
 import type {Deps, GwRecord} from './deps.js'
+import {makeOnce, type MadeRequest} from './made-once.js'
+import type {Sent} from './money.js'
 
 /** A payment plan as gw takes it (gateway-beyond.md §9): a count of payments or an end date, or both. */
 export interface PaymentPlanInput {
@@ -46,8 +48,14 @@ export async function planCustomerId(customer: string, {client}: Pick<Deps, 'cli
   return isCustomerId(customer) ? customer : String((await client.customers.get(customer)).id ?? customer)
 }
 
-export async function createPaymentPlan(input: PaymentPlanInput, deps: Pick<Deps, 'client'>): Promise<GwRecord> {
-  return deps.client.paymentPlans.create(paymentPlanBody({...input, customer: await planCustomerId(input.customer, deps)}))
+/** A plan sent once (made-once.ts): a lost answer is looked up by its reference, never resent. */
+export async function createPaymentPlan(input: PaymentPlanInput, deps: Pick<Deps, 'client'>): Promise<Sent> {
+  const body = paymentPlanBody({...input, customer: await planCustomerId(input.customer, deps)})
+  return makeOnce(planRequest(body, deps.client), deps.client)
+}
+
+export function planRequest(body: PaymentPlanCreate, client: Deps['client']): MadeRequest {
+  return {noun: 'payment plan', body, post: () => client.paymentPlans.create(body), lookUp: (reference) => client.paymentPlans.get(reference)}
 }
 
 /** Suspended: its schedule emptied; Active again: a new schedule (gateway-beyond.md §9). */

@@ -4,6 +4,7 @@ import type {StepFields} from '../seed/kinds.js'
 import {createDirectDebit} from './direct-debits.js'
 import type {Deps, GwRecord} from './deps.js'
 import {createPaymentPlan} from './payment-plans.js'
+import {madeRecord} from './made-once.js'
 import {existing, idOf} from './seed-dates.js'
 
 /**
@@ -29,7 +30,7 @@ export async function paymentPlanStep(fields: StepFields['payment_plan'], deps: 
     endDate: fields.end_date,
     description: fields.description,
   }
-  return {created: await createPaymentPlan(input, deps)}
+  return {created: madeRecord(await createPaymentPlan(input, deps))}
 }
 
 export async function directDebitStep(fields: StepFields['direct_debit'], deps: Deps): Promise<Made> {
@@ -39,5 +40,5 @@ export async function directDebitStep(fields: StepFields['direct_debit'], deps: 
   // The gateway keeps a debit's amount in dollars: compared in cents, as the file gives it.
   if (held) return {held, compared: {...fields, bsb}, against: {...held, amount: typeof held.amount === 'number' ? centsOf(held.amount) : held.amount}}
   const input = {amount: fields.amount, description: fields.description, bsb, accountName: fields.account_name, accountNumber: fields.account_number.trim(), reference: fields.reference}
-  return {created: await createDirectDebit(input, deps)}
+  return {created: madeRecord(await createDirectDebit(input, deps))}
 }

@@ -8,7 +8,7 @@ import {formatMoney} from './money.js'
 import {sanitizeLine} from '../safety/sanitize.js'
 
 /**
- * A purchase or refund as a command reports it: what a person should hear besides its record (a
+ * A purchase or refund (a payment plan, a direct debit) as a command reports it: what a person should hear besides its record (a
  * refund taking the purchase in full, a reference found taken by this same transaction earlier) on
  * stderr, then the record of an approval as the result, or the failure the outcome exits with (a
  * decline's carries its record, printed as the result too).
@@ -16,17 +16,17 @@ import {sanitizeLine} from '../safety/sanitize.js'
 export function settle(io: Io, sent: Sent & SentExtras): GwRecord {
   io.err(sentNotices(sent))
   if (sent.failure) throw sent.failure
-  const {noun, record} = sent.decided as Extract<Sent['decided'], {outcome: 'approved'}>
+  const {noun, record, outcome} = sent.decided as Extract<Sent['decided'], {outcome: 'approved' | 'made'}>
   // Its record on stdout is what tells a script the money moved: when it cannot be printed (a full
   // disk, a reader gone), stderr says so before the error, or the script sees a failure and resends.
-  io.onOutClosed(() => io.err(unprintedNotice(noun, record, sent.body.reference)))
+  io.onOutClosed(() => io.err(unprintedNotice(noun, record, sent.body.reference, outcome)))
   return record
 }
 
-/** One line: what became of an approved purchase or refund whose record could not be printed, and not to resend it. */
-function unprintedNotice(noun: MoneyInFlight['noun'], record: GwRecord, reference: string): string {
+/** One line: what became of an approved purchase or refund (a payment plan or debit made) whose record could not be printed, and not to resend it. */
+function unprintedNotice(noun: MoneyInFlight['noun'], record: GwRecord, reference: string, outcome: 'approved' | 'made'): string {
   const id = typeof record.id === 'string' ? `id ${sanitizeLine(record.id)}, ` : ''
-  return `The ${noun} was approved (${id}reference ${sanitizeLine(reference)}), but its record could not be printed: do not resend it; ${checkCommand({noun, reference})} shows it.\n`
+  return `The ${noun} was ${outcome} (${id}reference ${sanitizeLine(reference)}), but its record could not be printed: do not resend it; ${checkCommand({noun, reference})} shows it.\n`
 }
 
 /** What a command knows of what it sent, besides the outcome. */
@@ -48,7 +48,7 @@ function sentNotices({body, decided, purchase, inFull, derived, unrecorded}: Sen
     const name = String(purchase.reference ?? purchase.id)
     text += `Reference ${body.reference}, derived from purchase ${name}'s: gw refund list --purchase ${shellQuote(name)} finds it for certain.\n`
   }
-  if ((decided.outcome === 'approved' || decided.outcome === 'declined') && decided.source === 'earlier') {
+  if ((decided.outcome === 'approved' || decided.outcome === 'declined' || decided.outcome === 'made') && decided.source === 'earlier') {
     const id = typeof decided.record.id === 'string' ? ` (${decided.record.id})` : ''
     text += `Reference ${body.reference} was taken by this same ${decided.noun}${id}, made earlier: nothing was sent now.\n`
   }

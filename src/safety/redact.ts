@@ -88,25 +88,28 @@ function numberLooksLikeCardNumber(value: number): boolean {
   return Number.isInteger(value) && Math.abs(value) < 1e19
 }
 
+// What a key holds, by its name in lower case: a CVV or a secret, left out; a card number, masked.
+const KEY_KINDS: ReadonlyMap<string, 'secret' | 'card'> = new Map([
+  ['cvv', 'secret'],
+  ['cvc', 'secret'],
+  ['cvv2', 'secret'],
+  ['cvc2', 'secret'],
+  ['password', 'secret'],
+  ['authentication_password', 'secret'],
+  ['token_secret', 'secret'],
+  ['api_token', 'secret'],
+  ['card_number', 'card'],
+  ['number', 'card'],
+  ['pan', 'card'],
+])
+
 /** What a key holds, by its name in any case: a CVV or a secret, left out; a card number, masked. */
 export function kindOf(key: string): 'secret' | 'card' | undefined {
-  switch (key.toLowerCase()) {
-    case 'cvv':
-    case 'cvc':
-    case 'cvv2':
-    case 'cvc2':
-    case 'password':
-    case 'authentication_password':
-    case 'token_secret':
-    case 'api_token':
-      return 'secret'
-    case 'card_number':
-    case 'number':
-    case 'pan':
-      return 'card'
-  }
-  return undefined
+  return KEY_KINDS.get(key.toLowerCase())
 }
+
+/** The lengths of the keys kindOf knows (lower case keeps an ASCII key's length): most keys are told apart by theirs alone. */
+export const KIND_KEY_LENGTHS: ReadonlySet<number> = new Set([...KEY_KINDS.keys()].map((key) => key.length))
 
 /** Redacts a body that may not be JSON (an HTML error page, say): the card numbers in its text are masked. */
 export function redactText(text: string): string {

@@ -1,5 +1,5 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {DIALECT, ref, type Sandbox, startSandbox} from './helpers.js'
+import {apiRequestsSince, DIALECT, ref, requestLogCursor, type Sandbox, startSandbox} from './helpers.js'
 import {addDays, sandboxToday} from './recurring-helpers.js'
 
 interface DirectDebit {
@@ -43,12 +43,34 @@ describe('gw direct-debit create', () => {
     expect(debit.id).toMatch(/^071-DD-/)
   })
 
-  it('takes a BSB without its dash, and a debit without a reference is referenced by its id', async () => {
+  it('takes a BSB without its dash, and sends a debit without a reference under one gw makes, dd-DAY-RANDOM-R1', async () => {
     const result = await sandbox.gw(['direct-debit', 'create', '--amount', '1000', '--description', 'Dues', '--bsb', '123456', '--account-name', 'Jane', '--account-number', '42'])
     expect(result.code).toBe(0)
     const debit = result.json as DirectDebit
     expect(debit).toMatchObject({amount: 10, bsb: '123-456'})
-    expect(debit.reference).toBe(debit.id)
+    expect(debit.reference).toMatch(/^dd-\d{8}-[0-9a-z]{6}-R1$/)
+  })
+
+  it('a debit whose answer is lost is sent once, found by its reference (exit 0)', async () => {
+    await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/direct_debits', action: 'drop-after'})
+    const reference = ref('dd')
+    const cursor = await requestLogCursor(sandbox)
+    const result = await sandbox.gw(debitArgs({reference}))
+    expect(result.code).toBe(0)
+    expect(result.json).toMatchObject({reference, status: 'New', amount: 42.42})
+    expect(result.stderr).toContain(`looking reference ${reference} up at the gateway`)
+    expect(result.stderr).toContain('Found the direct debit by its reference: the gateway processed it once.')
+    const requests = await apiRequestsSince(sandbox, cursor)
+    expect(requests.filter((request) => request.method === 'POST').map((request) => request.path)).toEqual(['/v1.0/direct_debits'])
+  })
+
+  it('a debit whose answer is lost and that is not found once the processing window is over: exit 8, never resent, the command to check it', async () => {
+    await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/direct_debits', action: 'drop-before'})
+    const reference = ref('dd')
+    const result = await sandbox.gw(debitArgs({reference}), {env: {GW_TEST_WINDOW_MS: '1500'}})
+    expect(result.code).toBe(8)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toContain(`gw direct-debit list --reference ${reference} --all`)
   })
 
   it.each([

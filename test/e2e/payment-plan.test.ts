@@ -1,5 +1,5 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {CARDS, DIALECT, ref, type Sandbox, startSandbox} from './helpers.js'
+import {apiRequestsSince, CARDS, DIALECT, errorJson, ref, requestLogCursor, type Sandbox, startSandbox} from './helpers.js'
 import {addDays, createCustomer, type CustomerRecord, sandboxToday} from './recurring-helpers.js'
 
 interface Payment {
@@ -84,14 +84,45 @@ describe('gw payment-plan create', () => {
     expect(result.stderr).toContain(message)
   })
 
-  it('exits 5 for an unknown customer, and 7 for a reference already taken', async () => {
+  it('exits 5 for an unknown customer; a reference taken by this same plan is that plan, nothing sent (exit 0); by another plan, exit 7 naming it', async () => {
     const unknown = await sandbox.gw(planArgs({customer: 'no-such-customer'}))
     expect(unknown.code).toBe(5)
     expect(unknown.stderr).toContain('Error: Record not found (HTTP 404')
     const taken = await createPaymentPlan()
     const again = await sandbox.gw(planArgs({reference: taken.reference}))
-    expect(again.code).toBe(7)
-    expect(again.stderr).toContain('Error: Reference has already been taken (HTTP 422')
+    expect(again.stderr).toBe(`Reference ${taken.reference} was taken by this same payment plan (${taken.id}), made earlier: nothing was sent now.\n`)
+    expect(again.code).toBe(0)
+    expect((again.json as PaymentPlan).id).toBe(taken.id)
+    const other = await sandbox.gw(planArgs({reference: taken.reference, amount: 2000}))
+    expect(other.code).toBe(7)
+    expect(other.stdout).toBe('')
+    expect(other.stderr).toContain(`Error: Reference ${taken.reference} is already taken by another payment plan ${taken.id}: amount`)
+  })
+})
+
+describe('a plan whose answer is lost is made once', () => {
+  it('found by its reference: the plan made (exit 0), told on stderr, one POST', async () => {
+    await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/payment_plans', action: 'drop-after'})
+    const reference = ref('pp')
+    const cursor = await requestLogCursor(sandbox)
+    const result = await sandbox.gw(planArgs({reference}))
+    expect(result.code).toBe(0)
+    expect(result.json).toMatchObject({reference, status: 'Active'})
+    expect(result.stderr).toContain(`looking reference ${reference} up at the gateway`)
+    expect(result.stderr).toContain('Found the payment plan by its reference: the gateway processed it once.')
+    const requests = await apiRequestsSince(sandbox, cursor)
+    expect(requests.filter((request) => request.method === 'POST').map((request) => request.path)).toEqual(['/v1.0/payment_plans'])
+  })
+
+  it('not found once the processing window is over: exit 8, nothing resent, the command to check it', async () => {
+    await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/payment_plans', action: 'drop-before'})
+    const reference = ref('pp')
+    const result = await sandbox.gw([...planArgs({reference}), '--json'], {env: {GW_TEST_WINDOW_MS: '1500'}})
+    expect(result.code).toBe(8)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toContain(`and the gateway has no payment plan under reference ${reference}, even once it could no longer be processing it`)
+    expect(result.stderr).toContain(`gw payment-plan get ${reference}`)
+    expect(errorJson(result)).toMatchObject({error: {kind: 'outcome_unknown', exit_code: 8}})
   })
 })
 

@@ -12,7 +12,7 @@ const ROWS = 'customer,amount,frequency,anniversary,start_date,total_count,end_d
 export default class PaymentPlanCreate extends GwCommand<PaymentPlanCreateInput> {
   static override summary = "Bill a customer's stored card on a schedule: a payment plan"
   static override description = `From --start-date (or today, if later) the gateway charges --amount on the customer's card at --frequency, on the day --anniversary names, --total-count times or until --end-date. Prints the plan with its schedule of payments.
-The customer may be given by id or by your reference. On a live profile gw asks you to type the amount first (--yes skips that).
+The customer may be given by id or by your reference. On a live profile gw asks you to type the amount first (--yes skips that). It is sent once: if its answer is lost, gw looks it up by its reference and never sends it again; a reference taken by this same plan earlier is that plan.
 --input FILE makes a batch of plans: a CSV with a header ${ROWS} (total_count or end_date, or both; the rest after reference optional) or NDJSON. Every row is checked before any is sent; each is journaled before it is sent and after its answer, and a plan made counts as made (exit 0). Running the same command again after a crash or Ctrl-C looks the rows in doubt up by reference before sending anything, and never makes a plan twice.`
 
   static override examples = [
@@ -63,7 +63,7 @@ The customer may be given by id or by your reference. On a live profile gw asks 
       const [{paymentPlanBatch}, {runBatch}, {batchDeps}] = await Promise.all([import('../../batch/recurring-kinds.js'), import('../../batch/run-batch.js'), import('../../cli/batch-deps.js')])
       return new ExitStatus(await runBatch(paymentPlanBatch, input.batch, batchDeps(this.factory)))
     }
-    const {createPaymentPlan} = await import('../../operations/payment-plans.js')
-    return createPaymentPlan(input.plan, await this.factory.deps())
+    const [{createPaymentPlan}, {settle}] = await Promise.all([import('../../operations/payment-plans.js'), import('../../output/sent.js')])
+    return settle(this.io, await createPaymentPlan(input.plan, await this.factory.deps()))
   }
 }

@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {debitReferences, directDebitBatch, directDebitRows, paymentPlanBatch, paymentPlanRows} from '../../../src/batch/recurring-kinds.js'
+import {directDebitBatch, directDebitRows, paymentPlanBatch, paymentPlanRows} from '../../../src/batch/recurring-kinds.js'
+import {debitReferences} from '../../../src/operations/direct-debits.js'
 import {countedPlan, newDebit} from '../../fixtures/recorded-plans-debits.js'
 import {fakeClient} from '../operations/fake-client.js'
 

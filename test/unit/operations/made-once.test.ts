@@ -2,6 +2,7 @@ import {describe, expect, it} from 'vitest'
 import type {GatewayClient} from '../../../src/api/client.js'
 import {GatewayError, InterruptedError, NoAnswerError, NotFoundError, RejectedError, UnreachableError} from '../../../src/errors.js'
 import type {Clock} from '../../../src/money/window.js'
+import type {RecoveryEvent} from '../../../src/api/recovery.js'
 import {findEarlierMade, makeOnce, type MadeRequest} from '../../../src/operations/made-once.js'
 import {countedPlan, newDebit} from '../../fixtures/recorded-plans-debits.js'
 import {expectReject} from '../../expect-error.js'
@@ -25,14 +26,15 @@ function fastClock(): Clock & {slept: number[]} {
   }
 }
 
-/** What makeOnce needs of the client: its clock (each in-flight it was asked for kept) and window. */
-function clientWith(clock: Clock, windowMs = 12_000, inFlight: unknown[] = []): GatewayClient {
+/** What makeOnce needs of the client: its clock (each in-flight it was asked for kept), window, and the recovery's listener (each step kept). */
+function clientWith(clock: Clock, windowMs = 12_000, inFlight: unknown[] = [], told: RecoveryEvent[] = []): GatewayClient {
   return {
     clock: (asked: unknown) => {
       inFlight.push(asked)
       return clock
     },
     processingWindowMs: windowMs,
+    tellRecovery: (event: RecoveryEvent) => told.push(event),
   } as unknown as GatewayClient
 }
 
@@ -105,22 +107,31 @@ describe('makeOnce: a plan or debit sent once', () => {
   it('an answer lost, the plan found at once under its reference: made (recovered), sent once', async () => {
     const clock = fastClock()
     const made = request('payment plan', planSent, lost, [found(countedPlan)])
-    const sent = await makeOnce(made, clientWith(clock))
+    const told: RecoveryEvent[] = []
+    const sent = await makeOnce(made, clientWith(clock, 12_000, [], told))
     expect(sent.decided).toEqual({outcome: 'made', noun: 'payment plan', record: countedPlan, source: 'recovered'})
     expect(sent.failure).toBeUndefined()
     expect([made.posts, clock.slept]).toEqual([1, []])
+    const inFlight = {noun: 'payment plan', reference: planSent.reference, why: 'No answer from http://gw: socket hang up'}
+    expect(told).toEqual([{step: 'looking_up', ...inFlight}, {step: 'found', ...inFlight}])
   })
 
   it('an answer lost (a 5xx), the plan found once the gateway has it: looked up again within the window', async () => {
     const clock = fastClock()
     const made = request('payment plan', planSent, () => Promise.reject(new GatewayError('gateway', 'HTTP 502')), [notFound, notFound, found(countedPlan)])
-    const sent = await makeOnce(made, clientWith(clock))
+    const told: RecoveryEvent[] = []
+    const sent = await makeOnce(made, clientWith(clock, 12_000, [], told))
     expect(sent.decided).toMatchObject({outcome: 'made', source: 'recovered'})
     expect([made.posts, made.lookUps.length, clock.slept]).toEqual([1, 3, [5000, 5000]])
+    // The wait is told as it begins (its end 12 s after the send) and ends; then what was found.
+    const inFlight = {noun: 'payment plan', reference: planSent.reference, why: 'HTTP 502'}
+    expect(told).toEqual([{step: 'looking_up', ...inFlight}, {step: 'waiting', ...inFlight, since: 1_000_000, endsAt: 1_012_000}, {step: 'waited', ...inFlight}, {step: 'found', ...inFlight}])
   })
 
-  it('an answer lost and another plan found: unknown, showing both', async () => {
-    const sent = await makeOnce(request('payment plan', planSent, lost, [found({...countedPlan, amount: 200})]), clientWith(fastClock()))
+  it('an answer lost and another plan found: unknown, showing both, and not told as found', async () => {
+    const told: RecoveryEvent[] = []
+    const sent = await makeOnce(request('payment plan', planSent, lost, [found({...countedPlan, amount: 200})]), clientWith(fastClock(), 12_000, [], told))
+    expect(told.map((event) => event.step)).toEqual(['looking_up'])
     expect(sent.decided).toMatchObject({outcome: 'unknown', reason: {why: 'different'}})
     expect(sent.failure!.message).toMatch(/^The payment plan was sent but no answer came back that could be read \(No answer from http:\/\/gw: socket hang up\)\. The gateway has a payment plan under reference \S+, but not the one sent \(amount: sent 100, found 200\)/)
   })

@@ -54,6 +54,64 @@ describe('printsAsSent', () => {
     }
   })
 
+  it('passes what is only near a rule: a shape redact leaves alone prints as sent', () => {
+    for (const text of [
+      '{"a":true,"b":false,"c":null}',
+      '{"note":"cvv","also":["pan","password"]}',
+      '{"number":null}',
+      '{"number" : {"pan": null}}',
+      '{"cvv_hint":"x","passwords":1,"card_numbers":[1]}',
+      '{"a":"\\u0022 \\u0027 \\u003e \\u005c \\u0026 \\u003c"}',
+      '{"a":"\\u0000\\u0008\\u000e\\u001f"}',
+      '{"a":"411111111111\\b1"}',
+      '{"a":"411111111111\\u00081"}',
+      '{"a":"411111111111\\u000e1"}',
+      '{"a":"411111111111\\"1"}',
+      '{"a":"411111111111\\/1"}',
+      '{"a":"411111111111\u00851"}'.replace('\u0085', 'é'),
+      '{"a":\t"x"}',
+      '{"a":411111111111,"b":1}',
+      '{"a":1.5}',
+      '{"card_number":"424242XXXXXX4242","pan":"XXXX","number":"411111xxxxxx1111"}',
+      '{"a":"\u00e9\u00a0\u3000"}',
+    ]) {
+      expect(printsAsSent(text), text).toBe(true)
+    }
+  })
+
+  it('refuses each near miss: every key of a secret or card, space around a colon, white space and escapes inside a card number', () => {
+    for (const text of [
+      // Each key of a secret, by each length the shortcut knows.
+      ...['cvv', 'CVC', 'cvv2', 'cvc2', 'password', 'authentication_password', 'token_secret', 'api_token'].map((key) => `{"${key}":"x"}`),
+      ...['pan', 'number', 'card_number', 'Card_Number'].map((key) => `{"${key}":1234}`),
+      '{"cvv" :"1"}',
+      '{"cvv"\t:"1"}',
+      '{"pan": 1234}',
+      '{"pan":\t1234}',
+      '{"pan": -1}',
+      '{"pan":"4242"}',
+      '{"pan":"XX\\u0058X"}',
+      '{"a":"4111\\f1111\\f1111\\f1111"}',
+      '{"a":"4111\\n1111\\n1111\\n1111"}',
+      '{"a":"4111\\r1111\\r1111\\r1111"}',
+      '{"a":"4111-1111-1111-1111"}',
+      '{"a":"4111\u00a01111\u20281111\u30001111"}',
+      '{"a":"411111111111\\u00311"}',
+      '{"a":"4111\\u00091111 1111 1111"}',
+      '{"a":"4111\\u000a1111 1111 1111"}',
+      '{"a":"4111\\u000d1111 1111 1111"}',
+      '{"a":"4111\\u002d1111 1111 1111"}',
+      '{"a":\r1}',
+      '{"a":"\u009f"}',
+      '{"a":"\u007f"}',
+      '{"a":1E16}',
+      '{"a":1e+5}',
+      '{"a":1.5e-7}',
+    ]) {
+      expect(printsAsSent(text), text).toBe(false)
+    }
+  })
+
   it('passes a text only where its record prints the same written anew, masked', () => {
     // Strings of digits, spaces, dashes and escapes, where card numbers hide.
     const digity = fc.string({unit: fc.constantFrom('4', '1', '2', '0', ' ', '-', '\t', 'X', 'a', '\u00a0', '"', '\\', '\u0085')})
