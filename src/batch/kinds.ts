@@ -26,8 +26,12 @@ export interface RowSender<Input, Body extends object> {
   asksFirst(input: Input): boolean
   /** `onWait`: told when a lost answer's look-up waits for the gateway (a capture's; a purchase's or refund's recovery tells the client's own). */
   send(body: Body, options?: {onWait?: (waiting: Waiting | undefined) => void}): Promise<Sent>
-  /** What the gateway holds under the body's reference, decided; undefined when it holds nothing. */
-  findEarlier(body: Body): Promise<Sent | undefined>
+  /**
+   * What the gateway holds under the body's reference, decided; undefined when it holds nothing.
+   * `answered`: the record an earlier run's answer gave, which its journal keeps (--verify), for a
+   * kind the gateway finds by its id only (a direct debit).
+   */
+  findEarlier(body: Body, answered?: GwRecord): Promise<Sent | undefined>
   /** The row as the file asks for it, before anything is looked up: what an edited row is told apart by. */
   asked(input: Input): Record<string, unknown>
   money(body: Body, record?: GwRecord): {amount?: number; currency?: string}

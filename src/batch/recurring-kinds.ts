@@ -114,7 +114,8 @@ export const directDebitBatch: BatchKind<DirectDebitInput, DirectDebitCreate & {
       },
       asksFirst: () => false,
       send: (body) => makeOnce(debitRequest(body, deps.client), deps.client),
-      findEarlier: (body) => findEarlierMade(debitRequest(body, deps.client)),
+      // The gateway finds a debit by its id: one an earlier answer gave is looked up by it.
+      findEarlier: (body, answered) => findEarlierMade(debitRequest(body, deps.client), typeof answered?.id === 'string' ? answered.id : undefined),
       asked: debitAsked,
       money: debitMoney,
     }

@@ -1,6 +1,6 @@
 import type {RowWords} from './row-words.js'
 import {GwError, InterruptedError, type RecordNoun} from '../errors.js'
-import {exitCodeOf} from '../money/decide.js'
+import {exitCodeOf, foundByReference} from '../money/decide.js'
 import type {GwRecord} from '../operations/deps.js'
 import type {Sent} from '../operations/money.js'
 import {checkCommand, hintFor} from '../output/hints.js'
@@ -99,12 +99,13 @@ export function changedRow(row: ValidRow<unknown>, changes: string[], done: Resu
   }
 }
 
-/** --verify: a row the journal has done that the gateway has nothing of under its reference. */
+/** --verify: a row the journal has done that the gateway has nothing of under its reference (or its id, for a kind found by id only). */
 export function missingRow(row: ValidRow<unknown>, done: Result, words: Pick<RowWords, 'row' | 'key'> & {noun: RecordNoun}): RowReport {
-  const id = typeof done.record?.id === 'string' && words.key === 'reference' ? ` as ${done.record.id}` : ''
+  const madeAs = typeof done.record?.id === 'string' && words.key === 'reference' ? done.record.id : undefined
+  const id = madeAs ? ` as ${madeAs}` : ''
   // A capture's record is there all along, named by the id: what is missing is the change.
   const noun = words.noun
-  const missing = words.key === 'id' ? `${noun} ${row.reference} shows no ${words.row}` : `the gateway has no ${noun} under reference ${row.reference}`
+  const missing = words.key === 'id' ? `${noun} ${row.reference} shows no ${words.row}` : madeAs && !foundByReference(noun) ? `the gateway has no ${noun} ${madeAs}` : `the gateway has no ${noun} under reference ${row.reference}`
   return {
     row: row.row,
     line: row.line,

@@ -212,7 +212,7 @@ export class BatchRunner<Input, Body extends object> {
     const {sender, onRow} = this.options
     const report = await this.gateway.run(async () => {
       try {
-        const sent = await sender.findEarlier(body)
+        const sent = await sender.findEarlier(body, done.record)
         return sent ? this.decided(row, sent) : missingRow(row, done, {...rowWords(sender), noun: sender.noun})
       } catch (err) {
         return this.failed(row, err, sender.money(body))

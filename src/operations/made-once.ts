@@ -15,7 +15,7 @@ export interface MadeRequest {
   noun: Extract<Noun, 'payment plan' | 'direct debit'>
   body: GwRecord & {reference: string}
   post(): Promise<GwRecord>
-  /** The record the gateway holds under a reference (404: none it finds). */
+  /** The record the gateway holds under a reference or id (404: none it finds). */
   lookUp(reference: string): Promise<GwRecord>
 }
 
@@ -67,14 +67,16 @@ export function madeRecord(sent: Sent): GwRecord {
 /**
  * A row an earlier run journaled as sent without a final answer: what the gateway holds under its
  * reference, decided against the request; undefined when it holds nothing and the row is to be
- * sent; a debit it does not find stays unknown (decide.ts decideNotFound).
+ * sent; a debit it does not find stays unknown (decide.ts decideNotFound). `id`: the one an earlier
+ * answer gave (--verify of a row journaled made), looked up in place of the reference; a 404 by
+ * it is certain: undefined.
  */
-export async function findEarlierMade(request: MadeRequest): Promise<Sent | undefined> {
+export async function findEarlierMade(request: MadeRequest, id?: string): Promise<Sent | undefined> {
   const {noun, body} = request
   const lookedUpBecause = `An earlier run sent this ${noun} and its answer was not recorded`
-  const found = await lookedUp(request)
+  const found = await lookedUp(request, id)
   if (found === undefined) {
-    const decided = decideNotFound(noun)
+    const decided = id === undefined ? decideNotFound(noun) : undefined
     return decided && settled(decided, body, lookedUpBecause)
   }
   if ('failed' in found) {
@@ -83,10 +85,10 @@ export async function findEarlierMade(request: MadeRequest): Promise<Sent | unde
   return settled(decideFound(noun, body, found, {}, 'earlier'), body, lookedUpBecause)
 }
 
-/** What the gateway holds under the request's reference: undefined for a 404; a signal, or the wrong environment, still stops. */
-async function lookedUp(request: MadeRequest): Promise<GwRecord | LookFailed | undefined> {
+/** What the gateway holds under the request's reference (or `id`): undefined for a 404; a signal, or the wrong environment, still stops. */
+async function lookedUp(request: MadeRequest, id?: string): Promise<GwRecord | LookFailed | undefined> {
   try {
-    return await request.lookUp(request.body.reference)
+    return await request.lookUp(id ?? request.body.reference)
   } catch (err) {
     if (err instanceof NotFoundError) return undefined
     if (err instanceof InterruptedError || err instanceof ModeMismatchError) throw err

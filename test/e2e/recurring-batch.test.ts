@@ -170,6 +170,32 @@ describe('gw direct-debit create --input', () => {
     expect(proxy.repeats()).toEqual({})
   })
 
+  it('--verify against a gateway that names no run of its data: each debit the journal has made is looked up by its id; against another gateway each is missing (exit 5), never sent', async () => {
+    const first = await gateway()
+    const {file} = debitsFile(2)
+    const nameless = await relayed(first.url, {strip: ['X-Sandbox-Instance']})
+    const proxy = await counted(nameless.url)
+    const env = {GW_BASE_URL: proxy.url}
+    const sent = await first.gw(['direct-debit', 'create', '--input', file], {env})
+    expect(sent.code, sent.stderr).toBe(0)
+    const made = rowsOf(sent.stdout).sort((a, b) => a.row - b.row)
+    const ids = made.map((row) => String(row.record!.id))
+    const verified = await first.gw(['direct-debit', 'create', '--input', file, '--verify'], {env})
+    expect(verified.code, verified.stderr).toBe(0)
+    expect(rowsOf(verified.stdout).map((row) => [row.status, row.resumed])).toEqual([['made', true], ['made', true]])
+    const looked = proxy.seen.filter((request) => request.method === 'GET' && request.path.startsWith('/v1.0/direct_debits/')).map((request) => request.path)
+    expect(looked.sort()).toEqual(ids.map((id) => `/v1.0/direct_debits/${id}`).sort())
+
+    nameless.target = (await gateway()).url
+    const missing = await first.gw(['direct-debit', 'create', '--input', file, '--verify'], {env})
+    expect(missing.code).toBe(5)
+    const rows = rowsOf(missing.stdout).sort((a, b) => a.row - b.row)
+    expect(rows.map((row) => [row.reference, row.status, row.exit_code])).toEqual(made.map((row) => [row.reference, 'missing', 5]))
+    expect(rows[0]!.error!.messages[0]).toBe(`The journal has this direct debit made as ${ids[0]} by an earlier run, and the gateway has no direct debit ${ids[0]}: it was not sent again`)
+    expect(missing.stderr).toContain('2 direct debits: 2 missing')
+    expect(debitPosts(proxy)).toHaveLength(2)
+  })
+
   it('--dry-run shows each debit in cents and sends nothing', async () => {
     const sandbox = await gateway()
     const {file, given} = debitsFile(2)

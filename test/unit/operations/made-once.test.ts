@@ -192,6 +192,14 @@ describe('findEarlierMade: a row an earlier run sent with no answer kept', () =>
     )
   })
 
+  it('--verify of a debit an earlier answer named: looked up by that id, found made earlier; a 404 by its id is none (undefined), not in doubt', async () => {
+    const byId = request('direct debit', debitSent, lost, [found(newDebit)])
+    await expect(findEarlierMade(byId, '071-DD-ID')).resolves.toMatchObject({decided: {outcome: 'made', source: 'earlier'}})
+    const gone = request('direct debit', debitSent, lost, [notFound])
+    await expect(findEarlierMade(gone, '071-DD-ID')).resolves.toBeUndefined()
+    expect([byId.lookUps, gone.lookUps]).toEqual([['071-DD-ID'], ['071-DD-ID']])
+  })
+
   it('the debit found: made earlier', async () => {
     await expect(findEarlierMade(request('direct debit', debitSent, lost, [found(newDebit)]))).resolves.toMatchObject({decided: {outcome: 'made', source: 'earlier'}})
   })
