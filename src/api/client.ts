@@ -131,7 +131,7 @@ class Client implements Sender {
    * a money answer that was lost comes back as the look-up of its reference found it.
    */
   async sendRaw(method: HttpMethod, path: string, body?: unknown): Promise<RawAnswer> {
-    const known = endpointAt(method, path)
+    const known = endpointAt(method, path, body)
     const endpoint: Endpoint = known ?? {method, path, response: z.unknown()}
     const delivered = await this.deliver(endpoint, path, body, known ? paramsAt(known, path) : {})
     const {raw, record} = delivered.recovered ?? {raw: delivered.raw, record: undefined}

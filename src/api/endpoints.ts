@@ -224,11 +224,15 @@ export function allEndpoints(): Endpoint[] {
 
 /**
  * The table's endpoint for a request written by hand (`gw api POST /v1.0/purchases`): the path is
- * matched with or without its query and `.json` suffix, a `{name}` standing for one segment.
+ * matched with or without its query and `.json` suffix, a `{name}` standing for one segment. Where
+ * two share a method and path (an increment and an extension, a refund of a purchase and an
+ * unmatched one), the first whose body the request's fits; else the first.
  */
-export function endpointAt(method: string, path: string): Endpoint | undefined {
+export function endpointAt(method: string, path: string, body?: unknown): Endpoint | undefined {
   const bare = barePath(path)
-  return allEndpoints().find((endpoint) => endpoint.method === method.toUpperCase() && pathPattern(endpoint.path).test(bare))
+  const matching = allEndpoints().filter((endpoint) => endpoint.method === method.toUpperCase() && pathPattern(endpoint.path).test(bare))
+  if (matching.length < 2) return matching[0]
+  return matching.find((endpoint) => endpoint.body?.safeParse(body).success) ?? matching[0]
 }
 
 /** The `{name}` values of a hand-written path of that endpoint, decoded: the id a live confirmation asks for. */

@@ -175,6 +175,20 @@ describe('gw api on a live profile', () => {
     expect((await runGw(['customer', 'get', id], {env})).code).toBe(5)
   })
 
+  it('tells an extension from an increment by its body: PUT {"extend":true} needs no confirmation, PUT {"amount":N} does', async () => {
+    const env = {...live.home, GW_PROFILE: 'local'}
+    const body = JSON.stringify({...JSON.parse(purchaseBody(ref())), capture: false})
+    const authorized = await runGw(['api', 'POST', '/v1.0/purchases', '--data', '-', '--yes'], {env, stdin: body})
+    expect(authorized.code, authorized.stderr).toBe(0)
+    const id = (authorized.json as {response: {id: string}}).response.id
+    const extended = await runGw(['api', 'PUT', `/v1.0/purchases/${id}`, '--data', '{"extend":true}'], {env})
+    expect(extended.code, extended.stderr).toBe(0)
+    expect(extended.json).toMatchObject({successful: true, response: {id, amount: 1000}})
+    const incremented = await runGw(['api', 'PUT', `/v1.0/purchases/${id}`, '--data', '{"amount":1500}'], {env})
+    expect(incremented.code).toBe(2)
+    expect(incremented.stderr).toContain(`gw api PUT /v1.0/purchases/${id} on a live profile must be confirmed, and there is no terminal to ask on: nothing was sent`)
+  })
+
   it('sends a purchase from stdin with --yes', async () => {
     const reference = ref()
     const result = await runGw(['api', 'POST', '/v1.0/purchases', '--data', '-', '--yes'], {env: {...live.home, GW_PROFILE: 'local'}, stdin: purchaseBody(reference)})

@@ -20,6 +20,16 @@ describe('endpointAt: a hand-written request finds its endpoint and safety facts
     expect(endpointAt(method, path)).toBe(endpoint)
   })
 
+  it('tells two endpoints of one method and path apart by the body sent: an extension from an increment, an unmatched refund from a refund of a purchase', () => {
+    expect(endpointAt('PUT', '/v1.0/purchases/071-P-1', {extend: true})).toBe(endpoints.purchases.extend)
+    expect(endpointAt('PUT', '/v1.0/purchases/071-P-1', {amount: 1500})).toBe(endpoints.purchases.increment)
+    expect(endpointAt('PUT', '/v1.0/purchases/071-P-1', {})).toBe(endpoints.purchases.increment)
+    expect(endpointAt('PUT', '/v1.0/purchases/071-P-1')).toBe(endpoints.purchases.increment)
+    const card = {card_holder: 'Jane Citizen', card_number: '4111111111111111', card_expiry: '12/2030', cvv: '123'}
+    expect(endpointAt('POST', '/v1.0/refunds', {amount: 100, reference: 'r-1', ...card})).toBe(endpoints.refunds.unmatched)
+    expect(endpointAt('POST', '/v1.0/refunds', {amount: 100, reference: 'r-1', transaction_id: '071-P-1'})).toBe(endpoints.refunds.create)
+  })
+
   it.each([
     ['POST', '/v1.0/purchases/1'],
     ['PATCH', '/v1.0/purchases/1'],
