@@ -2,7 +2,7 @@ import {sanitize} from '../safety/sanitize.js'
 
 /**
  * The only code that touches process.stdout, process.stderr and process.stdin. Commands and
- * renderers write through an Io, so tests can hand them buffers (test-io.ts testIo) and assert exact text.
+ * renderers write through an Io, so tests can hand them buffers (test/test-io.ts testIo) and assert exact text.
  */
 export interface Io {
   out(text: string): void

@@ -8,7 +8,7 @@ import {KeychainUnavailableError} from '../../../src/auth/keychain.js'
 import {login, type LoginFlags} from '../../../src/auth/login.js'
 import type {TokenStores} from '../../../src/auth/token-store.js'
 import {ModeMismatchError, NotFoundError} from '../../../src/errors.js'
-import {testIo} from '../../../src/output/test-io.js'
+import {testIo} from '../../test-io.js'
 import type {Prompter} from '../../../src/output/prompt.js'
 import {expectReject} from '../../expect-error.js'
 

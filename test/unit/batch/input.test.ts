@@ -3,7 +3,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {readIds} from '../../../src/batch/input.js'
-import {testIo} from '../../../src/output/test-io.js'
+import {testIo} from '../../test-io.js'
 import {UsageError} from '../../../src/errors.js'
 import {expectReject} from '../../expect-error.js'
 

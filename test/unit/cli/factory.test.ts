@@ -5,7 +5,7 @@ import {createFactory} from '../../../src/cli/factory.js'
 import {globalsInArgv} from '../../../src/cli/global-flags.js'
 import {confirmBatch} from '../../../src/cli/live-safety.js'
 import {UnreachableError} from '../../../src/errors.js'
-import {testIo} from '../../../src/output/test-io.js'
+import {testIo} from '../../test-io.js'
 import type {Prompter} from '../../../src/output/prompt.js'
 
 /** A port that refuses connections: a request through the guard ends there, not sent. */

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import type {Target} from '../../../src/auth/resolve.js'
-import {testIo} from '../../../src/output/test-io.js'
+import {testIo} from '../../test-io.js'
 import {type CommandClass, parseCommand} from './run-command.js'
 
 /**

@@ -4,7 +4,7 @@ import type {GatewayClient} from '../../../src/api/client.js'
 import type {Target} from '../../../src/auth/resolve.js'
 import {createFactory} from '../../../src/cli/factory.js'
 import type {GwCommand} from '../../../src/cli/gw-command.js'
-import {type TestIo, testIo} from '../../../src/output/test-io.js'
+import {type TestIo, testIo} from '../../test-io.js'
 
 const root = join(import.meta.dirname, '..', '..', '..')
 let config: Promise<Config> | undefined

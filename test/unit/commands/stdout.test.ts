@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest'
 import PurchaseCreate from '../../../src/commands/purchase/create.js'
 import PurchaseGet from '../../../src/commands/purchase/get.js'
 import PurchaseList from '../../../src/commands/purchase/list.js'
-import {testIo} from '../../../src/output/test-io.js'
+import {testIo} from '../../test-io.js'
 import {fakeClient} from '../operations/fake-client.js'
 import {runCommand} from './run-command.js'
 

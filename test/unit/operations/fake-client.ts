@@ -1,7 +1,7 @@
 import {expect} from 'vitest'
 import type {GatewayClient} from '../../../src/api/client.js'
 import type {Deps} from '../../../src/operations/deps.js'
-import {testIo} from '../../../src/output/test-io.js'
+import {testIo} from '../../test-io.js'
 
 type Call = {method: string; args: unknown[]}
 

@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {UsageError} from '../../../src/errors.js'
 import {readData, readMethod, readPath, readQueryPair} from '../../../src/output/api-input.js'
-import {testIo} from '../../../src/output/test-io.js'
+import {testIo} from '../../test-io.js'
 import {expectReject} from '../../expect-error.js'
 
 describe('gw api input', () => {

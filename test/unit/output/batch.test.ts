@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest'
 import type {RowReport} from '../../../src/batch/runner.js'
 import {BatchView, batchTableLayout, journalStateText, rowLine} from '../../../src/output/batch.js'
 import {totals} from '../../../src/output/batch-totals.js'
-import {testIo} from '../../../src/output/test-io.js'
+import {testIo} from '../../test-io.js'
 
 const approved: RowReport = {row: 1, line: 2, reference: 'r-1', status: 'approved', exitCode: 0, resumed: false, record: {id: '071-R-1', message: 'Approved', amount: -1000}, amount: 1000, currency: 'AUD'}
 const unknown: RowReport = {row: 2, line: 3, reference: 'r 2', status: 'unknown', exitCode: 8, resumed: false, error: {kind: 'outcome_unknown', status: null, messages: ['no answer\u001b[2J'], request_id: null}, amount: 500, currency: 'NZD'}

@@ -1,6 +1,6 @@
 import {afterEach, describe, expect, it, vi} from 'vitest'
 import {countdown, secondsLeft} from '../../../src/output/countdown.js'
-import {testIo} from '../../../src/output/test-io.js'
+import {testIo} from '../../test-io.js'
 
 afterEach(() => {
   vi.useRealTimers()

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {testIo} from '../../../src/output/test-io.js'
+import {testIo} from '../../test-io.js'
 
 describe("testIo's stderr", () => {
   it('is sanitized as the process\'s is: a colour stays, anything that would move the cursor or retitle the terminal is made visible', () => {

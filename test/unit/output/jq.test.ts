@@ -1,7 +1,7 @@
 import {afterEach, describe, expect, it} from 'vitest'
 import {UsageError} from '../../../src/errors.js'
 import {type Io} from '../../../src/output/io.js'
-import {testIo} from '../../../src/output/test-io.js'
+import {testIo} from '../../test-io.js'
 import {filteredIo, JqFailure, type JqFilter, jqFilter} from '../../../src/output/jq.js'
 import {RING_BYTES} from '../../../src/output/jq-channel.js'
 

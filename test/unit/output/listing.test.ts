@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {purchaseColumns} from '../../../src/output/columns.js'
-import {testIo} from '../../../src/output/test-io.js'
+import {testIo} from '../../test-io.js'
 import {renderListing} from '../../../src/output/render.js'
 
 const record = (n: number) => ({id: `071-P-${String(n).padStart(8, '0')}`, reference: `order-${n}`, amount: 1000, currency: 'AUD'})

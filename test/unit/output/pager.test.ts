@@ -2,7 +2,7 @@ import {mkdtempSync, readFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {testIo} from '../../../src/output/test-io.js'
+import {testIo} from '../../test-io.js'
 import {pagedIo, pagerCommand} from '../../../src/output/pager.js'
 
 describe('pagerCommand', () => {

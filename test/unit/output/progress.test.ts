@@ -1,6 +1,6 @@
 import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
 import type {WalkState} from '../../../src/api/paging.js'
-import {testIo} from '../../../src/output/test-io.js'
+import {testIo} from '../../test-io.js'
 import {pagingProgress, progressText, retryText} from '../../../src/output/progress.js'
 
 const state = (changes: Partial<WalkState>): WalkState => ({pages: 1, records: 0, size: 50, ...changes})

@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {purchaseColumns, triggerColumns} from '../../../src/output/columns.js'
 import {NotFoundError} from '../../../src/errors.js'
-import {testIo} from '../../../src/output/test-io.js'
+import {testIo} from '../../test-io.js'
 import {recordStream, renderError, renderList, renderRecord} from '../../../src/output/render.js'
 
 const approved = {id: '071-P-ABCDEFGH', amount: 1000, currency: 'AUD', successful: true, message: 'Approved', reference: 'order-1', card_number: '424242XXXXXX4242', extra_field: 'kept'}

@@ -1,4 +1,4 @@
-import {forPeople, type Io, statusLine} from './io.js'
+import {forPeople, type Io, statusLine} from '../src/output/io.js'
 
 // An Io over buffers, for tests: what a command printed, asserted as exact text.
 
