@@ -1,4 +1,5 @@
 import {type ChildProcess, spawn, spawnSync} from 'node:child_process'
+import {readdirSync, readlinkSync} from 'node:fs'
 import {afterEach} from 'vitest'
 
 // Another process holding a SQLite file (a journal, a lock) by the kernel's lock, as another gw would.
@@ -45,4 +46,16 @@ export function closedAfterEach<T extends {close(): void}>(open: (path: string) 
     opened.push(file)
     return file
   }
+}
+
+/** How many descriptors this process has open on the file (Linux's /proc/self/fd). */
+export function openDescriptors(file: string): number {
+  return readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === file
+    } catch {
+      // Closed since the folder was read: the readdir's own descriptor, for one.
+      return false
+    }
+  }).length
 }

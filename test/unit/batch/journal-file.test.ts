@@ -1,12 +1,12 @@
 import {spawnSync} from 'node:child_process'
-import {mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync} from 'node:fs'
+import {mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {DatabaseSync} from 'node:sqlite'
 import {describe, expect, it} from 'vitest'
 import {eachJournalLine, journalFormat, journalHeaderLine, JournalFileError, openJournalFile, readJournal, withReader} from '../../../src/batch/journal-file.js'
 import {fromLines} from '../../../src/batch/journal-older.js'
 import {openLockedDatabase} from '../../../src/lib/locked-database.js'
-import {anotherCouldTake, closedAfterEach, heldByAnother} from '../../held-file.js'
+import {anotherCouldTake, closedAfterEach, heldByAnother, openDescriptors} from '../../held-file.js'
 import {caught, folder} from '../lib/folders.js'
 
 // A journal's file (journal-file.ts): a SQLite database of its entries under the kernel's lock,
@@ -26,15 +26,6 @@ async function journalLines(file: string): Promise<{format: string; lines: strin
   return {format, lines}
 }
 
-/** How many descriptors this process has open on the file (Linux). */
-const descriptorsOf = (file: string) =>
-  readdirSync('/proc/self/fd').filter((fd) => {
-    try {
-      return readlinkSync(`/proc/self/fd/${fd}`) === file
-    } catch {
-      return false
-    }
-  }).length
 
 /** A journal database with these entries, closed. */
 function journalWith(path: string, lines: string[]): string {
@@ -168,7 +159,7 @@ describe('an older gw’s NDJSON journal', () => {
     const path = join(folder(), 'j.ndjson')
     writeFileSync(path, `${HEADER}\n`)
     open(path)
-    expect(descriptorsOf(path)).toBe(1)
+    expect(openDescriptors(path)).toBe(1)
   })
 
   it('says what keeps it from being read (a folder in its place), its lock given back', () => {
@@ -266,7 +257,7 @@ describe('reading a journal without its lock', () => {
     readJournal(path)
     journalHeaderLine(path)
     await journalLines(path)
-    expect(descriptorsOf(path)).toBe(0)
+    expect(openDescriptors(path)).toBe(0)
   })
 
   it('finds nothing in what is no journal: another program’s database, a lock this process holds, text, nothing', async () => {

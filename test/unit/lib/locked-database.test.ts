@@ -1,9 +1,9 @@
 import {spawnSync} from 'node:child_process'
-import {chmodSync, linkSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
+import {chmodSync, linkSync, mkdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it, vi} from 'vitest'
 import {DatabaseLockedError, deviceName, isHeldHere, lockHolder, NotADatabaseError, nodeSqlite, openLockedDatabase, primaryCode, readLocks, systemError, withoutSqliteWarning} from '../../../src/lib/locked-database.js'
-import {anotherCouldTake, closedAfterEach, heldByAnother} from '../../held-file.js'
+import {anotherCouldTake, closedAfterEach, heldByAnother, openDescriptors} from '../../held-file.js'
 import {caught, folder} from './folders.js'
 
 // One writer of a file, by the kernel's lock on the file itself (design.md §5): it holds through
@@ -13,15 +13,6 @@ const open = closedAfterEach(openLockedDatabase)
 
 const proc = statSync('/proc/locks', {throwIfNoEntry: false}) !== undefined
 
-/** How many descriptors this process has open on the file (Linux). */
-const openDescriptors = (file: string) =>
-  readdirSync('/proc/self/fd').filter((fd) => {
-    try {
-      return readlinkSync(`/proc/self/fd/${fd}`) === file
-    } catch {
-      return false
-    }
-  }).length
 
 describe('openLockedDatabase', () => {
   it('makes a database file its owner alone may read, and holds it until close', () => {
