@@ -1,4 +1,4 @@
-import {holdHere, lockableFile, lockRefusal, systemError, TAKE_LOCK} from '../lib/locked-database.js'
+import {holdHere, lockableFile, lockRefusal, systemError, TAKE_LOCK, tryAgain} from '../lib/locked-database.js'
 import {JOURNAL_ID, JOURNAL_SCHEMA, type JournalFile, JournalFileError, readyToLock, refused} from './journal-file.js'
 import type {JournalReply, JournalRequest, JournalWorker} from './journal-worker.js'
 
@@ -15,12 +15,16 @@ export async function openJournalInWorker(file: string, worker: JournalWorker): 
   try {
     readyToLock(file)
     let opened: JournalReply
-    try {
-      opened = await worker.ask({op: 'open', file: lockableFile(file), takeLock: TAKE_LOCK, schema: JOURNAL_SCHEMA, journalId: JOURNAL_ID})
-    } catch (err) {
-      throw refused(err)
+    for (let tries = 1; ; tries++) {
+      try {
+        opened = await worker.ask({op: 'open', file: lockableFile(file), takeLock: TAKE_LOCK, schema: JOURNAL_SCHEMA, journalId: JOURNAL_ID})
+      } catch (err) {
+        throw refused(err)
+      }
+      if (!opened.error) break
+      const refusal = lockRefusal(file, asError(opened.error))
+      if (!tryAgain(refusal, tries)) throw refused(refusal)
     }
-    if (opened.error) throw refused(lockRefusal(file, asError(opened.error)))
     if (opened.notAJournal) throw new JournalFileError('not-a-journal')
     release = holdHere(file)
   } catch (err) {

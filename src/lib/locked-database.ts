@@ -14,6 +14,8 @@ export class DatabaseLockedError extends Error {
     readonly path: string,
     /** The holder's pid where /proc/locks names it (this process's own when it asked twice); undefined elsewhere. */
     readonly pid: number | undefined,
+    /** /proc/locks was read after the refusal and no process holds the file by then: its holder let go meanwhile, and the lock is worth another try. */
+    readonly letGo = false,
   ) {
     super(`${path} is locked${pid === undefined ? '' : ` by pid ${pid}`}`)
   }
@@ -63,12 +65,17 @@ const HELD = new Set<string>()
 export function openLockedDatabase(path: string): LockedDatabase {
   const file = lockableFile(path)
   const {DatabaseSync} = nodeSqlite()
-  const db = new DatabaseSync(file)
-  try {
-    db.exec(TAKE_LOCK)
-  } catch (err) {
-    db.close()
-    throw lockRefusal(file, err)
+  let db: DatabaseSync
+  for (let tries = 1; ; tries++) {
+    db = new DatabaseSync(file)
+    try {
+      db.exec(TAKE_LOCK)
+      break
+    } catch (err) {
+      db.close()
+      const refusal = lockRefusal(file, err)
+      if (!tryAgain(refusal, tries)) throw refusal
+    }
   }
   const release = holdHere(file)
   let open = true
@@ -114,9 +121,24 @@ export function lockableFile(path: string): string {
 /** Why TAKE_LOCK failed on `file`, as openLockedDatabase throws it: held by another, no database, or the system's error. */
 export function lockRefusal(file: string, err: unknown): unknown {
   const code = primaryCode(err)
-  if (code === SQLITE_BUSY) return new DatabaseLockedError(file, lockHolder(file, readLocks()))
+  if (code === SQLITE_BUSY) {
+    const locks = readLocks()
+    return new DatabaseLockedError(file, lockHolder(file, locks), locks !== undefined && lockers(file, locks).length === 0)
+  }
   if (code === SQLITE_NOTADB) return new NotADatabaseError(file, 'its first bytes are no database header')
   return systemError(err)
+}
+
+/**
+ * How many times TAKE_LOCK is tried in all when each refusal finds that the holder has let go by
+ * the time /proc/locks is read (its batch ended meanwhile): "another gw is running it" would then
+ * be untrue, and the lock is free to take.
+ */
+const LOCK_TRIES = 3
+
+/** Whether a refusal of TAKE_LOCK, the `tries`-th, is to be tried again (its holder let go, LOCK_TRIES). */
+export function tryAgain(refusal: unknown, tries: number): boolean {
+  return refusal instanceof DatabaseLockedError && refusal.letGo && tries < LOCK_TRIES
 }
 
 /**
@@ -160,17 +182,24 @@ export function isHeldHere(path: string): boolean {
  * container, or gone since.
  */
 export function lockHolder(file: string, locks: string | undefined): number | undefined {
+  if (locks === undefined) return undefined
+  return lockers(file, locks).find((pid) => pid > 0)
+}
+
+/**
+ * The pids of the locks `locks` (/proc/locks) lists on the file, a waiter's left out: 0 for a
+ * holder outside this process's namespace (another container), as the kernel writes it.
+ */
+function lockers(file: string, locks: string): number[] {
   const stat = statSync(file, {bigint: true, throwIfNoEntry: false})
-  if (!stat || locks === undefined) return undefined
+  if (!stat) return []
   const wanted = `${deviceName(stat.dev)}:${stat.ino}`
-  for (const line of locks.split('\n')) {
+  return locks.split('\n').flatMap((line) => {
     // "1: POSIX  ADVISORY  WRITE 2019 fe:00:2146535 0 EOF"; a waiter's line has "->" after its number.
     const fields = line.split(/\s+/)
-    if (fields[1] === '->') continue
-    const pid = Number(fields[fields.indexOf(wanted) - 1])
-    if (pid > 0) return pid
-  }
-  return undefined
+    const at = fields.indexOf(wanted)
+    return fields[1] === '->' || at < 1 ? [] : [Number(fields[at - 1])]
+  })
 }
 
 /** A device number as /proc/locks writes it: its major and minor number (as glibc's major() and minor() split it), in hex. */

@@ -2,7 +2,7 @@ import {spawnSync} from 'node:child_process'
 import {chmodSync, linkSync, mkdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it, vi} from 'vitest'
-import {DatabaseLockedError, deviceName, isHeldHere, lockHolder, NotADatabaseError, nodeSqlite, openLockedDatabase, primaryCode, readLocks, systemError, withoutSqliteWarning} from '../../../src/lib/locked-database.js'
+import {DatabaseLockedError, deviceName, isHeldHere, lockHolder, lockRefusal, NotADatabaseError, nodeSqlite, openLockedDatabase, primaryCode, readLocks, systemError, tryAgain, withoutSqliteWarning} from '../../../src/lib/locked-database.js'
 import {anotherCouldTake, closedAfterEach, heldByAnother, openDescriptors} from '../../held-file.js'
 import {caught, folder} from './folders.js'
 
@@ -186,6 +186,29 @@ describe('lockHolder', () => {
     expect(deviceName(makedev(0xfen, 0n))).toBe('fe:00')
     expect(deviceName(makedev(0x12345n, 0x6789an))).toBe('12345:6789a')
     expect(deviceName(makedev(259n, 0x100n))).toBe('103:100')
+  })
+})
+
+describe('lockRefusal and tryAgain: a refusal whose holder let go before it was looked at is tried again', () => {
+  const busy = Object.assign(new Error('database is locked'), {errcode: 5})
+
+  it.skipIf(!proc)('with no process holding the file when the lock table is read, it has let go, and is tried up to three times in all; held by another, it names that holder and is not', async () => {
+    const file = join(folder(), 'journal')
+    writeFileSync(file, '')
+    const free = lockRefusal(file, busy) as DatabaseLockedError
+    expect(free).toBeInstanceOf(DatabaseLockedError)
+    expect([free.pid, free.letGo]).toEqual([undefined, true])
+    expect([tryAgain(free, 1), tryAgain(free, 2), tryAgain(free, 3)]).toEqual([true, true, false])
+    const holder = await heldByAnother(file)
+    const held = lockRefusal(file, busy) as DatabaseLockedError
+    expect([held.pid, held.letGo]).toEqual([holder.pid, false])
+    expect(tryAgain(held, 1)).toBe(false)
+  })
+
+  it('only a refusal for a lock is tried again', () => {
+    expect(tryAgain(new NotADatabaseError('/x', 'its first bytes are no database header'), 1)).toBe(false)
+    expect(tryAgain(new Error('disk I/O error'), 1)).toBe(false)
+    expect(tryAgain(new DatabaseLockedError('/x', undefined), 1)).toBe(false)
   })
 })
 
