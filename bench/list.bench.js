@@ -28,6 +28,7 @@ const ROUND_TRIP_MS = Number(process.env.BENCH_ROUND_TRIP_MS ?? 20)
 // alternate with this gw's and the loop's. BENCH_LIST_ONLY=loopback measures the loopback case alone.
 const BASE = process.env.BENCH_GW_BASE
 const LOOPBACK_ONLY = process.env.BENCH_LIST_ONLY === 'loopback'
+const FLOOR = process.env.BENCH_LIST_FLOOR === '1'
 const AUTHORIZATION = 'Basic ' + Buffer.from('TEST:TEST').toString('base64')
 const HEADERS = {authorization: AUTHORIZATION, accept: 'application/json', 'content-type': 'application/json'}
 
@@ -64,6 +65,21 @@ const pool = new Pool(url, {connections: 1})
 })()
 `
 
+// The floor under both: the same pages asked for the same way, each body read as text and nothing
+// else done with it (no parse, no print). BENCH_LIST_FLOOR=1 measures it beside the others.
+const FLOOR_SCRIPT = `
+const [, , undici, url, count] = process.argv
+const {Pool} = require(undici)
+const pool = new Pool(url, {connections: 1})
+;(async () => {
+  for (let offset = 0; offset <= Number(count); offset += 50) {
+    const response = await pool.request({path: '/v1.0/purchases?offset=' + offset + '&limit=50', method: 'GET', headers: {authorization: '${AUTHORIZATION}', accept: 'application/json'}})
+    await response.body.text()
+  }
+  await pool.close()
+})()
+`
+
 /** The median ms of PAGE_READS GETs of one path, one at a time over one connection, after 50 to warm up. */
 async function pageCost(url, path) {
   const pool = new Pool(url, {connections: 1})
@@ -86,14 +102,17 @@ async function listing() {
     const dir = mkdtempSync(join(tmpdir(), 'gw-bench-list-'))
     const script = join(dir, 'loop.cjs')
     writeFileSync(script, LOOP_SCRIPT)
+    const floorScript = join(dir, 'floor.cjs')
+    writeFileSync(floorScript, FLOOR_SCRIPT)
     const undici = createRequire(import.meta.url).resolve('undici')
     const env = {...process.env, GW_BASE_URL: sandbox.url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', GW_ENVIRONMENT: 'sandbox', XDG_CONFIG_HOME: sandbox.home}
     // stdout to /dev/null through sh, so both print every line as into a pipe.
     const run = (command) => measure('sh', ['-c', `${command} > /dev/null`], env)
     const compare = (where, goal) => {
-      const runs = {loop: [], gw: [], base: []}
+      const runs = {loop: [], gw: [], base: [], floor: []}
       for (let round = 0; round < ROUNDS; round++) {
         runs.loop.push(run(`'${process.execPath}' '${script}' '${undici}' '${sandbox.url}'`))
+        if (FLOOR) runs.floor.push(run(`'${process.execPath}' '${floorScript}' '${undici}' '${sandbox.url}' ${PURCHASES}`))
         // The baseline and this gw take turns going first.
         const gws = [() => runs.gw.push(run(`'${process.execPath}' '${GW}' purchase list --all`))]
         if (BASE) gws[round % 2 === 0 ? 'unshift' : 'push'](() => runs.base.push(run(`'${process.execPath}' '${BASE}' purchase list --all`)))
@@ -108,6 +127,7 @@ async function listing() {
       console.log(`${where}: gw purchase list --all, ${PURCHASES} purchases: ${gwMs.toFixed(0)} ms (${((PURCHASES / gwMs) * 1000).toFixed(0)} records/s), peak RSS ${mib(runs.gw)} MiB (goal < 150); ${cpu(runs.gw)}`)
       if (BASE) console.log(`${where}: baseline gw (${BASE}): ${median(runs.base.map((r) => r.ms)).toFixed(0)} ms, ${(loopMs / median(runs.base.map((r) => r.ms))).toFixed(2)}x the loop's speed, peak RSS ${mib(runs.base)} MiB; ${cpu(runs.base)}`)
       console.log(`${where}: page-at-a-time loop over a raw undici Pool: ${loopMs.toFixed(0)} ms (${((PURCHASES / loopMs) * 1000).toFixed(0)} records/s), peak RSS ${mib(runs.loop)} MiB, CPU ${median(runs.loop.map((r) => r.cpu)).toFixed(2)} s`)
+      if (FLOOR) console.log(`${where}: the same pages read as text, nothing parsed or printed (the floor under both): CPU ${median(runs.floor.map((r) => r.cpu)).toFixed(2)} s, ${median(cpuRatios(runs.floor)).toFixed(2)}x the loop's`)
       console.log(`${where}: gw / loop speed ${(loopMs / gwMs).toFixed(2)}x (goal >= ${goal})`)
     }
     compare('loopback', '1.0x')
