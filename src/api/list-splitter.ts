@@ -1,3 +1,4 @@
+import {BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE} from './json-codes.js'
 import {RecordReader, type RecordFacts} from './record-facts.js'
 
 // The gateway's list envelope taken apart as text, without parsing it: what list-text.ts reads a
@@ -25,15 +26,6 @@ export function splitListAnswer(text: string): SplitAnswer | undefined {
   const end = records && splitter.end()
   return end && {records: [...records, ...end.records], envelope: end.envelope}
 }
-
-const QUOTE = 34
-const BACKSLASH = 92
-const OPEN_BRACE = 123
-const CLOSE_BRACE = 125
-const OPEN_BRACKET = 91
-const CLOSE_BRACKET = 93
-const COMMA = 44
-const COLON = 58
 
 const isSpace = (code: number) => code === 32 || code === 10 || code === 13 || code === 9
 

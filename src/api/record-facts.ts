@@ -1,3 +1,4 @@
+import {BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE} from './json-codes.js'
 import {DATE_FIELDS} from './list-order.js'
 import {KEY_FIELDS} from './recent-keys.js'
 
@@ -14,14 +15,6 @@ export type RecordFacts = Record<string, string>
 const FACT_LENGTHS = new Uint8Array(32)
 for (const field of FACT_FIELDS) FACT_LENGTHS[field.length] = 1
 
-const QUOTE = 34
-const BACKSLASH = 92
-const OPEN_BRACE = 123
-const CLOSE_BRACE = 125
-const OPEN_BRACKET = 91
-const CLOSE_BRACKET = 93
-const COMMA = 44
-const COLON = 58
 const SPACE = 32
 const MINUS = 45
 const ZERO = 48
