@@ -11,9 +11,11 @@ export const FACT_FIELDS: ReadonlySet<string> = new Set<string>([...KEY_FIELDS, 
 /** The FACT_FIELDS a record holds at its top level, each a string; a field it does not hold is absent. */
 export type RecordFacts = Record<string, string>
 
-/** Whether a key of each length (up to 31) may be a fact field: most keys are told apart by their length alone, without a slice. */
-const FACT_LENGTHS = new Uint8Array(32)
-for (const field of FACT_FIELDS) FACT_LENGTHS[field.length] = 1
+/** The fact fields by their length (at most 31): a key is compared with those of its length in place, neither sliced out nor hashed. */
+const FACTS_BY_LENGTH: (string[] | undefined)[] = Array.from({length: 32}, (_, length) => {
+  const fields = [...FACT_FIELDS].filter((field) => field.length === length)
+  return fields.length > 0 ? fields : undefined
+})
 
 const SPACE = 32
 const MINUS = 45
@@ -99,11 +101,12 @@ export class RecordReader {
         if (code !== QUOTE) return undefined
         const end = this.stringEnd(at, depth === 1)
         if (end <= 0) return end < 0 ? 'more' : undefined
-        if (depth === 1 && FACT_LENGTHS[end - at - 2] === 1) {
-          const key = text.slice(at + 1, end - 1)
-          if (FACT_FIELDS.has(key)) {
-            if (key in facts) return undefined
-            fact = key
+        const candidates = depth === 1 ? FACTS_BY_LENGTH[end - at - 2] : undefined
+        if (candidates) {
+          for (const field of candidates) {
+            if (!text.startsWith(field, at + 1)) continue
+            if (field in facts) return undefined
+            fact = field
           }
         }
         at = skipSpaces(text, end)
