@@ -6,18 +6,18 @@ import {join} from 'node:path'
 export const GW = join(import.meta.dirname, '..', 'bin', 'run.js')
 
 /**
- * Runs a command once, as `user` ({uid, gid}) when given, and returns its wall time in ms and peak
- * RSS in KiB (GNU time when present).
+ * Runs a command once, as `user` ({uid, gid}) when given, and returns its wall time in ms, and
+ * with GNU time its peak RSS in KiB and CPU seconds (user + sys, children waited for included).
  */
 export function measure(command, args, env, user) {
   const hasTime = spawnSync('/usr/bin/time', ['--version']).status === 0
   const options = {env, encoding: 'utf8', ...user}
   const started = performance.now()
-  const result = hasTime ? spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], options) : spawnSync(command, args, options)
+  const result = hasTime ? spawnSync('/usr/bin/time', ['-f', '%U %S %M', command, ...args], options) : spawnSync(command, args, options)
   const ms = performance.now() - started
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${result.stderr}`)
-  const rss = hasTime ? Number(result.stderr.trim().split('\n').at(-1)) : NaN
-  return {ms, rss}
+  const [userCpu, sysCpu, rss] = hasTime ? result.stderr.trim().split('\n').at(-1).split(' ').map(Number) : [NaN, NaN, NaN]
+  return {ms, rss, cpu: userCpu + sysCpu}
 }
 
 export function median(values) {

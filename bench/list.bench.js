@@ -24,11 +24,16 @@ const LARGE = Number(process.env.BENCH_LIST_LARGE ?? 100_000)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const PAGE_READS = 300
 const ROUND_TRIP_MS = Number(process.env.BENCH_ROUND_TRIP_MS ?? 20)
+// BENCH_GW_BASE names another gw's bin/run.js (a build of the commit before a change): its rounds
+// alternate with this gw's and the loop's. BENCH_LIST_ONLY=loopback measures the loopback case alone.
+const BASE = process.env.BENCH_GW_BASE
+const LOOPBACK_ONLY = process.env.BENCH_LIST_ONLY === 'loopback'
+const FLOOR = process.env.BENCH_LIST_FLOOR === '1'
 const AUTHORIZATION = 'Basic ' + Buffer.from('TEST:TEST').toString('base64')
 const HEADERS = {authorization: AUTHORIZATION, accept: 'application/json', 'content-type': 'application/json'}
 
 /** `count` purchases made over a Pool of 8 connections. */
-async function fill(url, count) {
+export async function fill(url, count) {
   const pool = new Pool(url, {connections: 8, pipelining: 1})
   const card = {card_holder: 'Bench Mark', card_number: '4242424242424242', card_expiry: '12/2030', cvv: '123'}
   let next = 0
@@ -60,6 +65,21 @@ const pool = new Pool(url, {connections: 1})
 })()
 `
 
+// The floor under both: the same pages asked for the same way, each body read as text and nothing
+// else done with it (no parse, no print). BENCH_LIST_FLOOR=1 measures it beside the others.
+const FLOOR_SCRIPT = `
+const [, , undici, url, count] = process.argv
+const {Pool} = require(undici)
+const pool = new Pool(url, {connections: 1})
+;(async () => {
+  for (let offset = 0; offset <= Number(count); offset += 50) {
+    const response = await pool.request({path: '/v1.0/purchases?offset=' + offset + '&limit=50', method: 'GET', headers: {authorization: '${AUTHORIZATION}', accept: 'application/json'}})
+    await response.body.text()
+  }
+  await pool.close()
+})()
+`
+
 /** The median ms of PAGE_READS GETs of one path, one at a time over one connection, after 50 to warm up. */
 async function pageCost(url, path) {
   const pool = new Pool(url, {connections: 1})
@@ -82,25 +102,36 @@ async function listing() {
     const dir = mkdtempSync(join(tmpdir(), 'gw-bench-list-'))
     const script = join(dir, 'loop.cjs')
     writeFileSync(script, LOOP_SCRIPT)
+    const floorScript = join(dir, 'floor.cjs')
+    writeFileSync(floorScript, FLOOR_SCRIPT)
     const undici = createRequire(import.meta.url).resolve('undici')
     const env = {...process.env, GW_BASE_URL: sandbox.url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', GW_ENVIRONMENT: 'sandbox', XDG_CONFIG_HOME: sandbox.home}
     // stdout to /dev/null through sh, so both print every line as into a pipe.
     const run = (command) => measure('sh', ['-c', `${command} > /dev/null`], env)
     const compare = (where, goal) => {
-      const gwRuns = []
-      const loopRuns = []
+      const runs = {loop: [], gw: [], base: [], floor: []}
       for (let round = 0; round < ROUNDS; round++) {
-        loopRuns.push(run(`'${process.execPath}' '${script}' '${undici}' '${sandbox.url}'`))
-        gwRuns.push(run(`'${process.execPath}' '${GW}' purchase list --all`))
+        runs.loop.push(run(`'${process.execPath}' '${script}' '${undici}' '${sandbox.url}'`))
+        if (FLOOR) runs.floor.push(run(`'${process.execPath}' '${floorScript}' '${undici}' '${sandbox.url}' ${PURCHASES}`))
+        // The baseline and this gw take turns going first.
+        const gws = [() => runs.gw.push(run(`'${process.execPath}' '${GW}' purchase list --all`))]
+        if (BASE) gws[round % 2 === 0 ? 'unshift' : 'push'](() => runs.base.push(run(`'${process.execPath}' '${BASE}' purchase list --all`)))
+        for (const gw of gws) gw()
       }
-      const gwMs = median(gwRuns.map((r) => r.ms))
-      const loopMs = median(loopRuns.map((r) => r.ms))
-      const mib = (runs) => (Math.max(...runs.map((r) => r.rss)) / 1024).toFixed(1)
-      console.log(`${where}: gw purchase list --all, ${PURCHASES} purchases: ${gwMs.toFixed(0)} ms (${((PURCHASES / gwMs) * 1000).toFixed(0)} records/s), peak RSS ${mib(gwRuns)} MiB (goal < 150)`)
-      console.log(`${where}: page-at-a-time loop over a raw undici Pool: ${loopMs.toFixed(0)} ms (${((PURCHASES / loopMs) * 1000).toFixed(0)} records/s), peak RSS ${mib(loopRuns)} MiB`)
+      const gwMs = median(runs.gw.map((r) => r.ms))
+      const loopMs = median(runs.loop.map((r) => r.ms))
+      const mib = (list) => (Math.max(...list.map((r) => r.rss)) / 1024).toFixed(1)
+      // Each round's CPU time against the loop's in the same round, and the median of those.
+      const cpuRatios = (list) => list.map((r, round) => runs.loop[round].cpu / r.cpu)
+      const cpu = (list) => `CPU ${median(list.map((r) => r.cpu)).toFixed(2)} s, ${median(cpuRatios(list)).toFixed(2)}x the loop's (rounds ${cpuRatios(list).map((x) => x.toFixed(2)).join(' ')})`
+      console.log(`${where}: gw purchase list --all, ${PURCHASES} purchases: ${gwMs.toFixed(0)} ms (${((PURCHASES / gwMs) * 1000).toFixed(0)} records/s), peak RSS ${mib(runs.gw)} MiB (goal < 150); ${cpu(runs.gw)}`)
+      if (BASE) console.log(`${where}: baseline gw (${BASE}): ${median(runs.base.map((r) => r.ms)).toFixed(0)} ms, ${(loopMs / median(runs.base.map((r) => r.ms))).toFixed(2)}x the loop's speed, peak RSS ${mib(runs.base)} MiB; ${cpu(runs.base)}`)
+      console.log(`${where}: page-at-a-time loop over a raw undici Pool: ${loopMs.toFixed(0)} ms (${((PURCHASES / loopMs) * 1000).toFixed(0)} records/s), peak RSS ${mib(runs.loop)} MiB, CPU ${median(runs.loop.map((r) => r.cpu)).toFixed(2)} s`)
+      if (FLOOR) console.log(`${where}: the same pages read as text, nothing parsed or printed (the floor under both): CPU ${median(runs.floor.map((r) => r.cpu)).toFixed(2)} s, ${median(cpuRatios(runs.floor)).toFixed(2)}x the loop's`)
       console.log(`${where}: gw / loop speed ${(loopMs / gwMs).toFixed(2)}x (goal >= ${goal})`)
     }
     compare('loopback', '1.0x')
+    if (LOOPBACK_ONLY) return
     const fault = {method: 'GET', path: '/v1.0/purchases', action: 'delay', delayMs: ROUND_TRIP_MS, times: 1_000_000}
     const armed = await fetch(`${sandbox.url}/_sandbox/faults`, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify(fault)})
     if (!armed.ok) throw new Error(`arming the round trip: ${armed.status}`)
@@ -182,6 +213,7 @@ async function onePage() {
 
 export default async function bench() {
   await listing()
+  if (LOOPBACK_ONLY) return
   await pages()
   await onePage()
 }

@@ -11,7 +11,7 @@ export type ListOrder = 'newest' | 'oldest'
 export type SeenOrder = ListOrder | 'tied' | 'undated'
 
 /** Where each kind of record keeps the time it was made. */
-const DATE_FIELDS = ['transaction_date', 'created_at'] as const
+export const DATE_FIELDS = ['transaction_date', 'created_at'] as const
 
 /** The time a record was made, in ms, or undefined where it carries no date gw can read. */
 export function madeAt(record: Record<string, unknown>): number | undefined {

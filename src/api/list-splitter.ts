@@ -1,9 +1,18 @@
+import {BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE} from './json-codes.js'
+import {RecordReader, type RecordFacts} from './record-facts.js'
+
 // The gateway's list envelope taken apart as text, without parsing it: what list-text.ts reads a
 // list's answer record by record with.
 
-/** A list's answer taken apart: the text of each record of `response`, in order, and the envelope's with `response` an empty list. */
+/** A record's text as the gateway sent it, and its facts where it reads plainly (record-facts.ts): it need not be parsed for them. */
+export interface RecordText {
+  text: string
+  facts?: RecordFacts
+}
+
+/** A list's answer taken apart: each record of `response`, in order, and the envelope's text with `response` an empty list. */
 export interface SplitAnswer {
-  records: string[]
+  records: RecordText[]
   envelope: string
 }
 
@@ -17,15 +26,6 @@ export function splitListAnswer(text: string): SplitAnswer | undefined {
   const end = records && splitter.end()
   return end && {records: [...records, ...end.records], envelope: end.envelope}
 }
-
-const QUOTE = 34
-const BACKSLASH = 92
-const OPEN_BRACE = 123
-const CLOSE_BRACE = 125
-const OPEN_BRACKET = 91
-const CLOSE_BRACKET = 93
-const COMMA = 44
-const COLON = 58
 
 const isSpace = (code: number) => code === 32 || code === 10 || code === 13 || code === 9
 
@@ -55,8 +55,8 @@ export class ListSplitter {
     return this.state === 'record' || this.state === 'after-record' || this.state === 'first-record' ? this.envelope + ']}' : undefined
   }
 
-  /** The next piece of the body: the texts of the records it completes; undefined once the body is not a list's envelope. */
-  push(piece: string): string[] | undefined {
+  /** The next piece of the body: the records it completes; undefined once the body is not a list's envelope. */
+  push(piece: string): RecordText[] | undefined {
     if (this.failed) return undefined
     this.text = this.text === '' ? piece : this.text + piece
     return this.take(false)
@@ -70,9 +70,11 @@ export class ListSplitter {
     return {records, envelope: this.envelope}
   }
 
-  private take(final: boolean): string[] | undefined {
+  private take(final: boolean): RecordText[] | undefined {
     const text = this.text
-    const records: string[] = []
+    const records: RecordText[] = []
+    // Each record read for its facts as it is found; one that does not read plainly is only found.
+    const reader = new RecordReader(text)
     // A value that reaches the end of what has come may go on in the next piece (a number, a literal): wait for it.
     const whole = (end: number) => end >= 0 && (end < text.length || final)
     let at = 0
@@ -123,9 +125,17 @@ export class ListSplitter {
         at++
         this.state = 'after-member'
       } else if (this.state === 'first-record' || this.state === 'record') {
+        const read = reader.read(at)
+        if (read === 'more' && !final) break
+        if (typeof read === 'object') {
+          records.push({text: text.slice(at, read.end), facts: read.facts})
+          at = read.end
+          this.state = 'after-record'
+          continue
+        }
         const valueEnd = skipValue(text, at)
         if (!whole(valueEnd)) break
-        records.push(text.slice(at, valueEnd))
+        records.push({text: text.slice(at, valueEnd)})
         at = valueEnd
         this.state = 'after-record'
       } else return this.fail()

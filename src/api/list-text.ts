@@ -1,26 +1,18 @@
 import {StringDecoder} from 'node:string_decoder'
 import {GatewayError, type GwError} from '../errors.js'
-import {ListSplitter, splitListAnswer} from './list-splitter.js'
+import {recordFromText} from './lazy-record.js'
+import {ListSplitter, type RecordText, splitListAnswer} from './list-splitter.js'
 import {envelopeOf, errorFromResponse, type ParsedBody, parseBody} from './responses.js'
 
 // A list's answer read record by record: each record's own text kept beside it, for a list printed
-// as the gateway sent it where nothing in a record changes (output/render.ts, safety/redact.ts printsAsSent).
+// as the gateway sent it where nothing in a record changes (output/render.ts, safety/prints-as-sent.ts),
+// and a record made into an object only when more than its id and date is read (lazy-record.ts).
 
-/** Each record's text as the gateway sent it, for the records read out of a list's answer here. */
-const sentTexts = new WeakMap<object, string>()
-
-/**
- * The text the gateway sent `record` as, where it was read out of a list's answer; undefined for
- * any other. Records are handed on as parsed, never changed in place: a field added (gw_match,
- * gw_refunded) is added to a copy, which has no text of its own.
- */
-export function sentAs(record: object): string | undefined {
-  return sentTexts.get(record)
-}
+export {sentAs, whole} from './lazy-record.js'
 
 /**
- * A list's body as JSON, each record of its `response` parsed from its own text (which is kept,
- * sentAs) and the envelope around them on its own. A body the splitter cannot take apart (not an
+ * A list's body as JSON, each record of its `response` read from its own text (which is kept,
+ * sentAs; lazy-record.ts) and the envelope around them on its own. A body the splitter cannot take apart (not an
  * envelope, `response` not a list, anything it does not read whole) is parsed as one value:
  * what it means, or why it is not JSON, is parseBody's to say.
  */
@@ -29,7 +21,7 @@ export function parseListBody(text: string): ParsedBody {
   if (!split) return parseBody(text)
   try {
     const envelope = JSON.parse(split.envelope) as Record<string, unknown>
-    envelope.response = split.records.map(parseRecord)
+    envelope.response = split.records.map(recordFromText)
     return {ok: true, value: envelope}
   } catch {
     return parseBody(text)
@@ -60,7 +52,7 @@ export async function readListBody(body: AsyncIterable<Buffer>, {head, status, r
   const decoder = new StringDecoder('utf8')
   const splitter = new ListSplitter()
   const pieces: string[] = []
-  const texts: string[] = []
+  const texts: RecordText[] = []
   let streams = true
   for (;;) {
     const next = await chunks.next()
@@ -84,7 +76,7 @@ export async function readListBody(body: AsyncIterable<Buffer>, {head, status, r
   try {
     for (const record of end.records) texts.push(record)
     const envelope = JSON.parse(end.envelope) as GwRecord
-    envelope.response = texts.map(parseRecord)
+    envelope.response = texts.map(recordFromText)
     return {text, json: {ok: true, value: envelope}}
   } catch {
     return {text, json: parseBody(text)}
@@ -92,11 +84,11 @@ export async function readListBody(body: AsyncIterable<Buffer>, {head, status, r
 }
 
 /** The envelope so far holding the records read so far, where it says the answer succeeded and every record parses: a list to hand back before its end. */
-function startOf(splitter: ListSplitter, texts: string[]): {envelope: GwRecord; count: number} | undefined {
+function startOf(splitter: ListSplitter, texts: RecordText[]): {envelope: GwRecord; count: number} | undefined {
   try {
     const envelope = JSON.parse(splitter.envelopeSoFar() ?? 'null') as GwRecord | null
     if (envelope?.successful !== true) return undefined
-    const records = texts.map(parseRecord)
+    const records = texts.map(recordFromText)
     if (!records.every(isRecord)) return undefined
     envelope.response = records
     return {envelope, count: records.length}
@@ -111,10 +103,10 @@ async function* moreRecords(
   splitter: ListSplitter,
   {failure, count, status, requestId}: {failure: (why: string) => GwError; count: number; status: number; requestId?: string},
 ): AsyncGenerator<GwRecord[]> {
-  const records = (texts: string[]) => {
+  const records = (texts: RecordText[]) => {
     const parsed = texts.map((text) => {
       try {
-        return parseRecord(text)
+        return recordFromText(text)
       } catch {
         return undefined
       }
@@ -156,8 +148,3 @@ async function* moreRecords(
 
 const isRecord = (value: unknown): value is GwRecord => typeof value === 'object' && value !== null && !Array.isArray(value)
 
-function parseRecord(text: string): unknown {
-  const record: unknown = JSON.parse(text)
-  if (typeof record === 'object' && record !== null) sentTexts.set(record, text)
-  return record
-}

@@ -3,6 +3,9 @@
 /** Pages whose records are remembered to tell a page that adds nothing new (and a record met twice as the list shifts). */
 export const RECENT_PAGES = 8
 
+/** The fields keyOf reads. */
+export const KEY_FIELDS = ['id', 'token'] as const
+
 /** What tells a record from another: its id, or a card's token. None: it cannot be told, and is always new. */
 export function keyOf(record: Record<string, unknown>): unknown {
   const key = record.id ?? record.token

@@ -8,7 +8,7 @@ import {errorJson, escapeControls, toJson, toNdjsonLine} from './json.js'
 import {sanitize} from '../safety/sanitize.js'
 import {printsAsSent} from '../safety/prints-as-sent.js'
 import {redact, redactText} from '../safety/redact.js'
-import {sentAs} from '../api/list-text.js'
+import {sentAs, whole} from '../api/list-text.js'
 import type {ListOrder} from '../api/list-order.js'
 import {favourMemory} from '../lib/favour-memory.js'
 
@@ -94,7 +94,8 @@ export function recordStream(io: Io, columns: Column[], options: RenderOptions, 
   return {
     async write(gatewayRecords) {
       if (asSent) return io.out(ndjsonLines(gatewayRecords))
-      const records = gatewayRecords.map(redact)
+      // Each record read whole once, not field by field through its stand-in (api/lazy-record.ts).
+      const records = gatewayRecords.map((record) => redact(whole(record)))
       if (as === 'human') {
         for (const record of records) if (held.push(record) === rowsPerTable) await table()
         return
@@ -118,7 +119,7 @@ function ndjsonLines(records: GwRecord[]): string {
   let lines = ''
   for (const record of records) {
     const text = sentAs(record)
-    lines += text !== undefined && printsAsSent(text) ? text + '\n' : toNdjsonLine(redact(record))
+    lines += text !== undefined && printsAsSent(text) ? text + '\n' : toNdjsonLine(redact(whole(record)))
   }
   return lines
 }

@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
-import {ListSplitter, splitListAnswer} from '../../../src/api/list-splitter.js'
+import {ListSplitter, type RecordText, splitListAnswer} from '../../../src/api/list-splitter.js'
 import {parseListBody, readListBody, sentAs} from '../../../src/api/list-text.js'
+import {readFacts} from '../../../src/api/record-facts.js'
 
 // JSON values with what trips a splitter: quotes, backslashes and brackets inside strings, and keys spelt so.
 const tricky = fc.string({unit: fc.constantFrom('"', '\\', '[', ']', '{', '}', ',', ':', 'a', ' ', '\n', 'é', '\u2028', '0')})
@@ -11,6 +12,10 @@ const value = fc.letrec((tie) => ({
   record: fc.dictionary(tricky, tie('value'), {maxKeys: 4}),
 })).value
 const record = fc.dictionary(tricky, value, {maxKeys: 5})
+// A record with an id and a date (read from its text, not parsed), the rest as above.
+const dated = fc
+  .tuple(fc.string({unit: fc.constantFrom('a', '0', '-', ':', 'é', ']', '}', '"', '\\')}), fc.string({unit: fc.constantFrom('2', '0', '-', 'T', ':', '+')}), record)
+  .map(([id, date, rest]) => ({id, ...rest, transaction_date: date}))
 // How a gateway might space its JSON: compact, JSON.stringify's indent, or a tab.
 const spacing = fc.constantFrom(undefined, 2, '\t')
 
@@ -21,7 +26,9 @@ describe('splitListAnswer', () => {
         const envelope = {...around, response: records}
         const text = JSON.stringify(envelope, null, space)
         const split = splitListAnswer(text)!
-        expect(split.records.map((part) => JSON.parse(part) as unknown)).toEqual(JSON.parse(JSON.stringify(records)))
+        expect(split.records.map((part) => JSON.parse(part.text) as unknown)).toEqual(JSON.parse(JSON.stringify(records)))
+        // Each record's facts as its text alone reads them.
+        for (const part of split.records) expect(part.facts).toEqual(readFacts(part.text))
         expect(JSON.parse(split.envelope)).toEqual(JSON.parse(JSON.stringify({...envelope, response: []})))
       }),
     )
@@ -30,7 +37,7 @@ describe('splitListAnswer', () => {
   it("keeps each record's text exactly as sent", () => {
     const records = ['{"a":"x\\"]}","b":[1,{"c":"\\\\"}]}', '{ "d" : "]" }', '7', '"s\\\\"']
     expect(splitListAnswer(`{"successful":true,"response":[${records.join(' , ')}],"errors":[]}`)).toEqual({
-      records,
+      records: [{text: records[0], facts: {}}, {text: records[1], facts: {}}, {text: '7'}, {text: '"s\\\\"'}],
       envelope: '{"successful":true,"response":[],"errors":[]}',
     })
   })
@@ -74,11 +81,11 @@ describe('parseListBody', () => {
 describe('ListSplitter', () => {
   it('hands back the same records and envelope however the body is cut into pieces', () => {
     fc.assert(
-      fc.property(fc.array(record, {maxLength: 6}), fc.array(fc.nat(), {maxLength: 12}), spacing, (records, cuts, space) => {
+      fc.property(fc.array(fc.oneof(record, dated), {maxLength: 6}), fc.array(fc.nat(), {maxLength: 12}), spacing, (records, cuts, space) => {
         const text = JSON.stringify({successful: true, response: records, errors: [], total_pages: 1}, null, space)
         const at = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b)
         const splitter = new ListSplitter()
-        const found: string[] = []
+        const found: RecordText[] = []
         for (const [index, end] of [...at, text.length].entries()) found.push(...splitter.push(text.slice(index === 0 ? 0 : at[index - 1], end))!)
         const end = splitter.end()!
         expect([...found, ...end.records]).toEqual(splitListAnswer(text)!.records)
@@ -89,10 +96,10 @@ describe('ListSplitter', () => {
 
   it('says the envelope so far while the records come', () => {
     const splitter = new ListSplitter()
-    expect(splitter.push('{"successful":true,"response":[{"id":1},{"id"')).toEqual(['{"id":1}'])
+    expect(splitter.push('{"successful":true,"response":[{"id":1},{"id"')).toEqual([{text: '{"id":1}'}])
     expect(JSON.parse(splitter.envelopeSoFar()!)).toEqual({successful: true, response: []})
-    expect(splitter.push(':2}, 3')).toEqual(['{"id":2}'])
-    expect(splitter.push('4]')).toEqual(['34'])
+    expect(splitter.push(':"2"}, 3')).toEqual([{text: '{"id":"2"}', facts: {id: '2'}}])
+    expect(splitter.push('4]')).toEqual([{text: '34'}])
     expect(splitter.end()).toBeUndefined()
   })
 })
