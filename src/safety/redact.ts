@@ -108,19 +108,8 @@ export function kindOf(key: string): 'secret' | 'card' | undefined {
   return KEY_KINDS.get(key.toLowerCase())
 }
 
-/** The length and first letter of each key kindOf knows, as one number. */
-const KIND_KEY_SHAPES: ReadonlySet<number> = new Set([...KEY_KINDS.keys()].map((key) => key.length * 128 + key.charCodeAt(0)))
-
-/**
- * Whether a key `length` long whose first character's code is `first` may be one kindOf knows:
- * false only where it surely is not, told by its length and its first letter in lower case (lower
- * case keeps an ASCII key's length), so that most keys need no look-up. A key starting beyond
- * ASCII may: a letter there may lower-case to an ASCII one (the Kelvin sign to k).
- */
-export function mayBeKindKey(length: number, first: number): boolean {
-  if (first >= 128) return true
-  return KIND_KEY_SHAPES.has(length * 128 + (first >= 65 && first <= 90 ? first + 32 : first))
-}
+/** The lengths of the keys kindOf knows (lower case keeps an ASCII key's length): most keys are told apart by theirs alone. */
+export const KIND_KEY_LENGTHS: ReadonlySet<number> = new Set([...KEY_KINDS.keys()].map((key) => key.length))
 
 /** Redacts a body that may not be JSON (an HTML error page, say): the card numbers in its text are masked. */
 export function redactText(text: string): string {

@@ -130,12 +130,3 @@ describe('printsAsSent', () => {
     )
   })
 })
-
-describe('printsAsSent and the keys it looks up', () => {
-  it('refuses a secret or an unmasked card number under a key spelt in any case, or with a Kelvin sign for its k', () => {
-    for (const text of ['{"CVV":"123"}', '{"Password":"x"}', '{"api_to\u212aen":"x"}', '{"API_TOKEN":"x"}', '{"Card_Number":"4111111111111111"}', '{"PAN":4111}', '{"Number":"4111 1111"}']) {
-      expect(printsAsSent(text), text).toBe(false)
-    }
-    expect(printsAsSent('{"Card_Number":"411111XXXXXX1111","card_holder":"Jane","Pun":"x","rrn":"1"}')).toBe(true)
-  })
-})
