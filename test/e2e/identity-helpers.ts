@@ -4,7 +4,7 @@ import {createServer, request as httpRequest, type IncomingMessage, type Server}
 import type {AddressInfo} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterEach, expect} from 'vitest'
+import {afterEach, expect, type TestContext} from 'vitest'
 import {countingProxy, type CountingProxy} from '../counting-proxy.js'
 import {cardArgs, isolatedHome, ref, type Sandbox, startSandbox} from './helpers.js'
 
@@ -96,6 +96,22 @@ export function startedPerTest() {
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
   })
+  return starters(cleanups)
+}
+
+/**
+ * The same for one test of tests that run at once (`describe.concurrent`): what it starts is
+ * undone when it finishes, by its own `onTestFinished` (from its context), whatever the others do.
+ */
+export function startedInTest(onTestFinished: TestContext['onTestFinished']) {
+  const cleanups: (() => Promise<unknown> | unknown)[] = []
+  onTestFinished(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+  })
+  return starters(cleanups)
+}
+
+function starters(cleanups: (() => Promise<unknown> | unknown)[]) {
   const kept = <T>(started: T, undo: (started: T) => unknown): T => {
     cleanups.push(() => undo(started))
     return started
