@@ -28,7 +28,7 @@ export interface Relay {
   close(): Promise<void>
 }
 
-export async function relay(target: string, options: {hold?: (post: number) => boolean; strip?: string[]} = {}): Promise<Relay> {
+export async function relay(target: string, options: {hold?: (post: number, path: string) => boolean; strip?: string[]} = {}): Promise<Relay> {
   let posts = 0
   let released = false
   let heldNow: () => void = () => {}
@@ -57,7 +57,7 @@ export async function relay(target: string, options: {hold?: (post: number) => b
           // The gateway gets the whole request even when gw was killed meanwhile, as a real one would.
           onward.end(body)
         })
-      if (req.method === 'POST' && !released && options.hold?.(++posts)) {
+      if (req.method === 'POST' && !released && options.hold?.(++posts, req.url!)) {
         parked.push(forward)
         heldNow()
       } else void forward()
