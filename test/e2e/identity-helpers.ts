@@ -4,7 +4,7 @@ import {createServer, request as httpRequest, type IncomingMessage, type Server}
 import type {AddressInfo} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterEach, expect} from 'vitest'
+import {afterEach, expect, type TestContext} from 'vitest'
 import {countingProxy, type CountingProxy} from '../counting-proxy.js'
 import {cardArgs, isolatedHome, ref, type Sandbox, startSandbox} from './helpers.js'
 
@@ -28,7 +28,7 @@ export interface Relay {
   close(): Promise<void>
 }
 
-export async function relay(target: string, options: {hold?: (post: number) => boolean; strip?: string[]} = {}): Promise<Relay> {
+export async function relay(target: string, options: {hold?: (post: number, path: string) => boolean; strip?: string[]} = {}): Promise<Relay> {
   let posts = 0
   let released = false
   let heldNow: () => void = () => {}
@@ -57,7 +57,7 @@ export async function relay(target: string, options: {hold?: (post: number) => b
           // The gateway gets the whole request even when gw was killed meanwhile, as a real one would.
           onward.end(body)
         })
-      if (req.method === 'POST' && !released && options.hold?.(++posts)) {
+      if (req.method === 'POST' && !released && options.hold?.(++posts, req.url!)) {
         parked.push(forward)
         heldNow()
       } else void forward()
@@ -96,6 +96,22 @@ export function startedPerTest() {
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
   })
+  return starters(cleanups)
+}
+
+/**
+ * The same for one test of tests that run at once (`describe.concurrent`): what it starts is
+ * undone when it finishes, by its own `onTestFinished` (from its context), whatever the others do.
+ */
+export function startedInTest(onTestFinished: TestContext['onTestFinished']) {
+  const cleanups: (() => Promise<unknown> | unknown)[] = []
+  onTestFinished(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+  })
+  return starters(cleanups)
+}
+
+function starters(cleanups: (() => Promise<unknown> | unknown)[]) {
   const kept = <T>(started: T, undo: (started: T) => unknown): T => {
     cleanups.push(() => undo(started))
     return started

@@ -3,17 +3,19 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {rowsOf, spawnGw} from './batch-helpers.js'
 import {stateIn} from '../sandbox/state-file.js'
-import {bindMount, expectOnePostEach, folder, NEEDS_ROOT, purchaseBatch, root, startedPerTest} from './identity-helpers.js'
+import {bindMount, expectOnePostEach, folder, NEEDS_ROOT, purchaseBatch, root, startedInTest} from './identity-helpers.js'
 import {cardArgs, isolatedHome, ref, runGw} from './helpers.js'
 import {journalText} from '../journal-text.js'
 
 // Identity, not names (design.md §5). Each case runs the built gw against real
 // local gateways over HTTP, with a counting proxy in front: every reference is POSTed exactly once.
+// Each test starts its own gateways, proxies and files, undone when it finishes (startedInTest), so
+// the tests run at once: most of each is waiting on the processes it started.
 
-const {cleanups, gateway, counted, relayed} = startedPerTest()
+type Started = ReturnType<typeof startedInTest>
 
 /** `count` purchases made at a new local gateway (their references), and a counting proxy in front of it for what follows. */
-async function purchasedThrough(count: number) {
+async function purchasedThrough({gateway, counted}: Started, count: number) {
   const sandbox = await gateway()
   const {references: purchases, file} = await purchaseBatch(sandbox, count)
   expect((await sandbox.gw(['purchase', 'create', '--input', file])).code).toBe(0)
@@ -32,8 +34,9 @@ async function instanceOf(url: string): Promise<string> {
   return answer.headers.get('x-sandbox-instance')!
 }
 
-describe('the local gateway’s state file is its real file', () => {
-  it('a second gateway on it through a symlink or a hard link is refused (exit 2); the first’s clean stop leaves the symlink a symlink and loses nothing', async () => {
+describe.concurrent('the local gateway’s state file is its real file', () => {
+  it('a second gateway on it through a symlink or a hard link is refused (exit 2); the first’s clean stop leaves the symlink a symlink and loses nothing', async ({onTestFinished}) => {
+    const {gateway} = startedInTest(onTestFinished)
     const dir = folder()
     mkdirSync(join(dir, 'real'))
     const real = join(dir, 'real', 'state.json')
@@ -72,8 +75,9 @@ describe('the local gateway’s state file is its real file', () => {
   })
 })
 
-describe('a batch journal is its real file', () => {
-  it('a second batch on a symlink to a running batch’s --journal is refused (exit 2), and every row is POSTed once', async () => {
+describe.concurrent('a batch journal is its real file', () => {
+  it('a second batch on a symlink to a running batch’s --journal is refused (exit 2), and every row is POSTed once', async ({onTestFinished}) => {
+    const {cleanups, gateway, counted, relayed} = startedInTest(onTestFinished)
     const sandbox = await gateway()
     const {file, references, dir} = await purchaseBatch(sandbox, 5)
     // The first POST waits at the gate: the first batch holds its journal until it is let through.
@@ -98,8 +102,9 @@ describe('a batch journal is its real file', () => {
   })
 })
 
-describe('one gateway spelled several ways is one journal', () => {
-  it('the same batch against localhost, 127.0.0.1/ and LOCALHOST: one journal, and one POST per row', async () => {
+describe.concurrent('one gateway spelled several ways is one journal', () => {
+  it('the same batch against localhost, 127.0.0.1/ and LOCALHOST: one journal, and one POST per row', async ({onTestFinished}) => {
+    const {gateway, counted, relayed} = startedInTest(onTestFinished)
     const sandbox = await gateway()
     const {file, references} = await purchaseBatch(sandbox, 5)
     const proxy = await counted(sandbox.url)
@@ -119,8 +124,9 @@ describe('one gateway spelled several ways is one journal', () => {
   })
 })
 
-describe('a journal never reports rows from another run of the local gateway', () => {
-  it('a gateway restarted without --state at the same address: the rerun is refused (exit 2), saying why, and nothing is sent or reported', async () => {
+describe.concurrent('a journal never reports rows from another run of the local gateway', () => {
+  it('a gateway restarted without --state at the same address: the rerun is refused (exit 2), saying why, and nothing is sent or reported', async ({onTestFinished}) => {
+    const {gateway, counted, relayed} = startedInTest(onTestFinished)
     const home = isolatedHome()
     const before = await gateway([], home)
     const {file, references} = await purchaseBatch(before, 5)
@@ -149,7 +155,8 @@ describe('a journal never reports rows from another run of the local gateway', (
     expect((await after.gw(['purchase', 'list', '--json'])).records).toEqual([])
   })
 
-  it('a gateway restarted on its --state file is the same run: the rerun reports the rows done, and sends nothing', async () => {
+  it('a gateway restarted on its --state file is the same run: the rerun reports the rows done, and sends nothing', async ({onTestFinished}) => {
+    const {gateway, counted, relayed} = startedInTest(onTestFinished)
     const home = isolatedHome()
     const state = join(folder(), 'state.json')
     const before = await gateway(['--state', state], home)
@@ -170,7 +177,8 @@ describe('a journal never reports rows from another run of the local gateway', (
     expectOnePostEach(proxy, references)
   })
 
-  it('a gateway restarted at the same address on a copy of its --state file taken before the batch: the rerun is refused (exit 2), nothing is reported done, nothing sent', async () => {
+  it('a gateway restarted at the same address on a copy of its --state file taken before the batch: the rerun is refused (exit 2), nothing is reported done, nothing sent', async ({onTestFinished}) => {
+    const {gateway, counted, relayed} = startedInTest(onTestFinished)
     const home = isolatedHome()
     const dir = folder()
     const state = join(dir, 'state.json')
@@ -195,7 +203,8 @@ describe('a journal never reports rows from another run of the local gateway', (
     expect((await after.gw(['purchase', 'list', '--json'])).records).toEqual([])
   })
 
-  it('--verify, against a gateway that names no run of its data (as the live one): each row the journal has done is looked up, and those it lacks are reported missing (exit 5), not sent', async () => {
+  it('--verify, against a gateway that names no run of its data (as the live one): each row the journal has done is looked up, and those it lacks are reported missing (exit 5), not sent', async ({onTestFinished}) => {
+    const {gateway, counted, relayed} = startedInTest(onTestFinished)
     const home = isolatedHome()
     const first = await gateway([], home)
     const {file, references} = await purchaseBatch(first, 3)
@@ -229,8 +238,9 @@ describe('a journal never reports rows from another run of the local gateway', (
   })
 })
 
-describe('an input edited after a crash', () => {
-  it('after kill -9: unchanged rows resume, changed rows already sent are refused naming their lines (exit 2), new rows are sent; one POST per reference', async () => {
+describe.concurrent('an input edited after a crash', () => {
+  it('after kill -9: unchanged rows resume, changed rows already sent are refused naming their lines (exit 2), new rows are sent; one POST per reference', async ({onTestFinished}) => {
+    const {cleanups, gateway, counted, relayed} = startedInTest(onTestFinished)
     const sandbox = await gateway()
     const {file, references} = await purchaseBatch(sandbox, 4)
     // The 4th POST waits at the gate: gw is killed with rows 1-3 answered and row 4 in doubt.
@@ -272,7 +282,8 @@ describe('an input edited after a crash', () => {
     expectOnePostEach(proxy, [...references, `${references[3]}-new`])
   })
 
-  it('a row in doubt that the edited input no longer has is named, with the command to check it', async () => {
+  it('a row in doubt that the edited input no longer has is named, with the command to check it', async ({onTestFinished}) => {
+    const {gateway} = startedInTest(onTestFinished)
     const sandbox = await gateway()
     const {file, references, dir} = await purchaseBatch(sandbox, 2)
     const journal = join(dir, 'j.ndjson')
@@ -286,9 +297,10 @@ describe('an input edited after a crash', () => {
   })
 })
 
-describe('an input moved, copied or hard-linked after its run is the same batch', () => {
-  it('refunds with blank references (each derived as <purchase>-R1): rerun from a new path, a copy and a hard link, nothing is sent again, stderr says whose journal it is, and --dry-run says so', async () => {
-    const {sandbox, purchases, proxy, env} = await purchasedThrough(3)
+describe.concurrent('an input moved, copied or hard-linked after its run is the same batch', () => {
+  it('refunds with blank references (each derived as <purchase>-R1): rerun from a new path, a copy and a hard link, nothing is sent again, stderr says whose journal it is, and --dry-run says so', async ({onTestFinished}) => {
+    const started = startedInTest(onTestFinished)
+    const {sandbox, purchases, proxy, env} = await purchasedThrough(started, 3)
     const dir = folder()
     const first = join(dir, 'refunds.csv')
     writeFileSync(first, ['transaction_id,amount,reference', ...purchases.map((purchase) => `${purchase},400,`)].join('\n') + '\n')
@@ -329,9 +341,10 @@ describe('an input moved, copied or hard-linked after its run is the same batch'
 })
 
 
-describe('next month’s file at the same path (blank references)', () => {
-  it('a line that now refunds another purchase is another row: sent under a reference of its own, not refused as changed; a line refunding the same purchase is that row, done', async () => {
-    const {sandbox, purchases, proxy, env} = await purchasedThrough(3)
+describe.concurrent('next month’s file at the same path (blank references)', () => {
+  it('a line that now refunds another purchase is another row: sent under a reference of its own, not refused as changed; a line refunding the same purchase is that row, done', async ({onTestFinished}) => {
+    const started = startedInTest(onTestFinished)
+    const {sandbox, purchases, proxy, env} = await purchasedThrough(started, 3)
     const file = join(folder(), 'refunds.csv')
     const [a, b, c] = purchases as [string, string, string]
     writeFileSync(file, `transaction_id,amount,reference\n${a},400,\n${b},400,\n`)
@@ -348,8 +361,9 @@ describe('next month’s file at the same path (blank references)', () => {
   })
 })
 
-describe('a file by its device and inode: bind mounts', () => {
-  it.skipIf(!root)(`a second batch on a bind-mounted name of a running batch's journal is refused (exit 2), and every row is POSTed once${NEEDS_ROOT}`, async () => {
+describe.concurrent('a file by its device and inode: bind mounts', () => {
+  it.skipIf(!root)(`a second batch on a bind-mounted name of a running batch's journal is refused (exit 2), and every row is POSTed once${NEEDS_ROOT}`, async ({onTestFinished}) => {
+    const {cleanups, gateway, counted, relayed} = startedInTest(onTestFinished)
     const sandbox = await gateway()
     const {file, references, dir} = await purchaseBatch(sandbox, 5)
     const gate = await relayed(sandbox.url, {hold: (post) => post === 1})
@@ -379,7 +393,8 @@ describe('a file by its device and inode: bind mounts', () => {
     expectOnePostEach(proxy, references)
   })
 
-  it.skipIf(!root)(`a second local gateway on a bind-mounted name of a running one's --state file is refused as in use (exit 2), though the mount names the inode the start's snapshot replaced${NEEDS_ROOT}`, async () => {
+  it.skipIf(!root)(`a second local gateway on a bind-mounted name of a running one's --state file is refused as in use (exit 2), though the mount names the inode the start's snapshot replaced${NEEDS_ROOT}`, async ({onTestFinished}) => {
+    const {cleanups, gateway} = startedInTest(onTestFinished)
     const dir = folder()
     mkdirSync(join(dir, 'a'))
     mkdirSync(join(dir, 'b'))
@@ -397,8 +412,9 @@ describe('a file by its device and inode: bind mounts', () => {
   })
 })
 
-describe('a file by its device and inode: bind mounts made while it is in use, and at once', () => {
-  it.skipIf(!root)(`two batches started at once on the two names of one bind-mounted journal: each row is POSTed once, and the one refused names the other${NEEDS_ROOT}`, async () => {
+describe.concurrent('a file by its device and inode: bind mounts made while it is in use, and at once', () => {
+  it.skipIf(!root)(`two batches started at once on the two names of one bind-mounted journal: each row is POSTed once, and the one refused names the other${NEEDS_ROOT}`, async ({onTestFinished}) => {
+    const {cleanups, gateway, counted} = startedInTest(onTestFinished)
     const sandbox = await gateway()
     const {file, references, dir} = await purchaseBatch(sandbox, 40)
     const proxy = await counted(sandbox.url)
@@ -419,7 +435,8 @@ describe('a file by its device and inode: bind mounts made while it is in use, a
     })
   })
 
-  it.skipIf(!root)(`a bind mount made after a gateway started (of the file its start's snapshot put in place) is refused to a second gateway as in use (exit 2), and to one alone as a mount point${NEEDS_ROOT}`, async () => {
+  it.skipIf(!root)(`a bind mount made after a gateway started (of the file its start's snapshot put in place) is refused to a second gateway as in use (exit 2), and to one alone as a mount point${NEEDS_ROOT}`, async ({onTestFinished}) => {
+    const {cleanups, gateway} = startedInTest(onTestFinished)
     const dir = folder()
     mkdirSync(join(dir, 'a'))
     mkdirSync(join(dir, 'b'))
@@ -445,8 +462,9 @@ describe('a file by its device and inode: bind mounts made while it is in use, a
   })
 })
 
-describe('a --state path is read as the kernel reads it', () => {
-  it('sub/../state.json with sub a symlink: the gateway keeps its state where the kernel leads (out of where sub points)', async () => {
+describe.concurrent('a --state path is read as the kernel reads it', () => {
+  it('sub/../state.json with sub a symlink: the gateway keeps its state where the kernel leads (out of where sub points)', async ({onTestFinished}) => {
+    const {gateway} = startedInTest(onTestFinished)
     const dir = folder()
     mkdirSync(join(dir, 'far', 'deep'), {recursive: true})
     symlinkSync(join(dir, 'far', 'deep'), join(dir, 'sub'))
@@ -459,8 +477,9 @@ describe('a --state path is read as the kernel reads it', () => {
   })
 })
 
-describe('a --journal path is read as the kernel reads it', () => {
-  it('sub/../j.ndjson with sub a symlink: the journal is written where the kernel leads (out of where sub points), and the rerun finds it there', async () => {
+describe.concurrent('a --journal path is read as the kernel reads it', () => {
+  it('sub/../j.ndjson with sub a symlink: the journal is written where the kernel leads (out of where sub points), and the rerun finds it there', async ({onTestFinished}) => {
+    const {gateway, counted} = startedInTest(onTestFinished)
     const sandbox = await gateway()
     const {file, references, dir} = await purchaseBatch(sandbox, 2)
     mkdirSync(join(dir, 'real', 'deep'), {recursive: true})
@@ -477,8 +496,9 @@ describe('a --journal path is read as the kernel reads it', () => {
   })
 })
 
-describe('two copies of one input started at once', () => {
-  it('one batch: each row is POSTed once, and the copy that lost the race is refused (exit 2) or finds the other’s journal', async () => {
+describe.concurrent('two copies of one input started at once', () => {
+  it('one batch: each row is POSTed once, and the copy that lost the race is refused (exit 2) or finds the other’s journal', async ({onTestFinished}) => {
+    const {cleanups, gateway, counted} = startedInTest(onTestFinished)
     const home = isolatedHome()
     const sandbox = await gateway([], home)
     const {file, references, dir} = await purchaseBatch(sandbox, 20)

@@ -1,6 +1,6 @@
 import {spawn} from 'node:child_process'
 import {existsSync} from 'node:fs'
-import {afterEach, describe, expect, it} from 'vitest'
+import {describe, expect, it, type TestContext} from 'vitest'
 import {envelope} from '../misbehaving-gateway.js'
 import {listedRecord, type PagedGateway, pagedGateway, type PagedList} from '../paged-gateway.js'
 import {terminal, type Terminal} from './auth-helpers.js'
@@ -9,19 +9,23 @@ import {baseEnv, GW, isolatedHome, runGw, type RunOptions} from './helpers.js'
 // Lists, gw report and gw api --paginate end, keep their memory and say what they are
 // doing, against a gateway that misbehaves (a gateway of the test's own, over real HTTP) and a
 // reader that is slow. Each run is held to a bound on the requests it sends and on its time.
+// Each test has a gateway (and terminal) of its own, closed when it finishes: the tests run at once,
+// most of each waiting on a slow page, a slow reader or gw's own pauses.
 const home = isolatedHome()
-let gateway: PagedGateway | undefined
-const open: Terminal[] = []
 
-afterEach(async () => {
-  for (const t of open.splice(0)) t.close()
-  await gateway?.close()
-  gateway = undefined
-})
+type Finished = TestContext['onTestFinished']
 
-async function serve(list: PagedList): Promise<PagedGateway> {
-  gateway = await pagedGateway(list)
+async function serve(finished: Finished, list: PagedList): Promise<PagedGateway> {
+  const gateway = await pagedGateway(list)
+  finished(() => gateway.close())
   return gateway
+}
+
+/** A terminal of the test's own, closed when it finishes. */
+function terminalOf(finished: Finished, ...args: Parameters<typeof terminal>): Terminal {
+  const t = terminal(...args)
+  finished(() => t.close())
+  return t
 }
 
 const env = (url: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({...home, GW_BASE_URL: url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', TZ: 'UTC', ...extra})
@@ -36,9 +40,9 @@ const paged = (from: number, to: number) => Array.from({length: to - from}, (_, 
 
 // gw reads the order a gateway lists in from the records' dates; each case runs against
 // a gateway that lists newest first (as the live one does) and one that lists oldest first.
-describe.each(ORDERS)('case 1: a total that lies (1e9 claimed, 120 held), listed %s first', (order) => {
-  it('purchase list --limit 30 prints the 30 newest and ends', async () => {
-    const {url, listRequests} = await serve({hold: 120, total: 1e9, order})
+describe.concurrent.each(ORDERS)('case 1: a total that lies (1e9 claimed, 120 held), listed %s first', (order) => {
+  it('purchase list --limit 30 prints the 30 newest and ends', async ({onTestFinished}) => {
+    const {url, listRequests} = await serve(onTestFinished, {hold: 120, total: 1e9, order})
     const result = await gwAt(url, ['purchase', 'list', '--limit', '30'])
     expect(result.code, result.stderr).toBe(0)
     expect(result.stderr).toBe('')
@@ -47,24 +51,24 @@ describe.each(ORDERS)('case 1: a total that lies (1e9 claimed, 120 held), listed
     expect(listRequests().length).toBeLessThanOrEqual(10)
   })
 
-  it('--all --oldest-first prints the 120 and stops at the first empty page', async () => {
-    const {url, listRequests} = await serve({hold: 120, total: 1e9, order})
+  it('--all --oldest-first prints the 120 and stops at the first empty page', async ({onTestFinished}) => {
+    const {url, listRequests} = await serve(onTestFinished, {hold: 120, total: 1e9, order})
     const result = await gwAt(url, ['purchase', 'list', '--all', '--oldest-first'])
     expect(result.code, result.stderr).toBe(0)
     expect(references(result.records)).toEqual(paged(0, 120))
     expect(listRequests().length).toBeLessThanOrEqual(10)
   })
 
-  it("gw api --paginate prints the 120 in the gateway's order and ends", async () => {
-    const {url, listRequests} = await serve({hold: 120, total: 1e9, order})
+  it("gw api --paginate prints the 120 in the gateway's order and ends", async ({onTestFinished}) => {
+    const {url, listRequests} = await serve(onTestFinished, {hold: 120, total: 1e9, order})
     const result = await gwAt(url, ['api', '/v1.0/purchases', '--paginate'])
     expect(result.code, result.stderr).toBe(0)
     expect(references(result.records)).toEqual(order === 'newest' ? paged(0, 120).reverse() : paged(0, 120))
     expect(listRequests().length).toBeLessThanOrEqual(10)
   })
 
-  it('gw report adds up the 120 purchases and the 120 refunds and ends', async () => {
-    const {url, listRequests} = await serve({hold: 120, total: 1e9, order})
+  it('gw report adds up the 120 purchases and the 120 refunds and ends', async ({onTestFinished}) => {
+    const {url, listRequests} = await serve(onTestFinished, {hold: 120, total: 1e9, order})
     const result = await gwAt(url, ['report', '--from', '2026-11-17', '--to', '2026-11-17'])
     expect(result.code, result.stderr).toBe(0)
     expect(result.records).toEqual([
@@ -75,17 +79,17 @@ describe.each(ORDERS)('case 1: a total that lies (1e9 claimed, 120 held), listed
 })
 
 
-describe.each(ORDERS)('the order read from the dates, the gateway listing %s first', (order) => {
-  it('purchase list: the 5 newest by default, the 5 oldest with --oldest-first, every one with --all', async () => {
-    const {url} = await serve({hold: 123, order})
+describe.concurrent.each(ORDERS)('the order read from the dates, the gateway listing %s first', (order) => {
+  it('purchase list: the 5 newest by default, the 5 oldest with --oldest-first, every one with --all', async ({onTestFinished}) => {
+    const {url} = await serve(onTestFinished, {hold: 123, order})
     expect(references((await gwAt(url, ['purchase', 'list', '--limit', '5'])).records)).toEqual(paged(118, 123).reverse())
     expect(references((await gwAt(url, ['purchase', 'list', '--limit', '5', '--oldest-first'])).records)).toEqual(paged(0, 5))
     expect(references((await gwAt(url, ['purchase', 'list', '--all'])).records)).toEqual(paged(0, 123).reverse())
     expect(references((await gwAt(url, ['purchase', 'list', '--all', '--oldest-first'])).records)).toEqual(paged(0, 123))
   })
 
-  it('refund list the same way', async () => {
-    const {url} = await serve({hold: 123, order})
+  it('refund list the same way', async ({onTestFinished}) => {
+    const {url} = await serve(onTestFinished, {hold: 123, order})
     const newest = await gwAt(url, ['refund', 'list', '--limit', '3'])
     expect(newest.records.map((record) => (record as {id: string}).id)).toEqual(['071-R-00000122', '071-R-00000121', '071-R-00000120'])
     const oldest = await gwAt(url, ['refund', 'list', '--limit', '3', '--oldest-first'])
@@ -93,17 +97,17 @@ describe.each(ORDERS)('the order read from the dates, the gateway listing %s fir
   })
 })
 
-describe('case 2: no total, and a full page wherever asked', () => {
-  it('--oldest-first --limit 30 prints 30 after one page', async () => {
-    const {url, listRequests} = await serve({hold: Infinity, total: 'none'})
+describe.concurrent('case 2: no total, and a full page wherever asked', () => {
+  it('--oldest-first --limit 30 prints 30 after one page', async ({onTestFinished}) => {
+    const {url, listRequests} = await serve(onTestFinished, {hold: Infinity, total: 'none'})
     const result = await gwAt(url, ['purchase', 'list', '--oldest-first', '--limit', '30'])
     expect(result.code, result.stderr).toBe(0)
     expect(references(result.records)).toEqual(paged(0, 30))
     expect(listRequests()).toHaveLength(1)
   })
 
-  it('newest first, the end cannot be found: stops at --max-pages, exit 1 saying why and what to do', async () => {
-    const {url, listRequests} = await serve({hold: Infinity, total: 'none'})
+  it('newest first, the end cannot be found: stops at --max-pages, exit 1 saying why and what to do', async ({onTestFinished}) => {
+    const {url, listRequests} = await serve(onTestFinished, {hold: Infinity, total: 'none'})
     const result = await gwAt(url, ['purchase', 'list', '--limit', '30', '--max-pages', '60'])
     expect(result.code).toBe(1)
     expect(result.stdout).toBe('')
@@ -113,8 +117,8 @@ describe('case 2: no total, and a full page wherever asked', () => {
     expect(listRequests()).toHaveLength(60)
   })
 
-  it('--all --oldest-first prints every page it read before stopping at the most pages', async () => {
-    const {url, listRequests} = await serve({hold: Infinity, total: 'none'})
+  it('--all --oldest-first prints every page it read before stopping at the most pages', async ({onTestFinished}) => {
+    const {url, listRequests} = await serve(onTestFinished, {hold: Infinity, total: 'none'})
     const result = await gwAt(url, ['purchase', 'list', '--all', '--oldest-first', '--max-pages', '60'])
     expect(result.code).toBe(1)
     expect(references(result.stdout.trim().split('\n').map((line) => JSON.parse(line)))).toEqual(paged(0, 60 * 50))
@@ -122,8 +126,8 @@ describe('case 2: no total, and a full page wherever asked', () => {
     expect(listRequests()).toHaveLength(60)
   })
 
-  it('a gateway that answers every page with the first: exit 1 naming the page, after the first page printed', async () => {
-    const {url, listRequests} = await serve({hold: 500, ignoresOffset: true})
+  it('a gateway that answers every page with the first: exit 1 naming the page, after the first page printed', async ({onTestFinished}) => {
+    const {url, listRequests} = await serve(onTestFinished, {hold: 500, ignoresOffset: true})
     const result = await gwAt(url, ['purchase', 'list', '--all', '--oldest-first'])
     expect(result.code).toBe(1)
     expect(references(result.stdout.trim().split('\n').map((line) => JSON.parse(line)))).toEqual(paged(0, 50))
@@ -135,14 +139,14 @@ describe('case 2: no total, and a full page wherever asked', () => {
   })
 })
 
-describe('case 3: a reader that falls behind is waited for', () => {
+describe.concurrent('case 3: a reader that falls behind is waited for', () => {
   const time = existsSync('/usr/bin/time')
   it.runIf(!time)('skipped: /usr/bin/time measures the peak memory (Debian package time; CI installs it)', () => {})
 
-  it.skipIf(!time)('asks for no page while nothing is read, and stays under 150 MiB however far behind its reader is', async () => {
+  it.skipIf(!time)('asks for no page while nothing is read, and stays under 150 MiB however far behind its reader is', async ({onTestFinished}) => {
     // 400 pages of 50 fat records (~2 KB each): ~40 MB of output, which gw would hold were it not waiting.
     const hold = 400 * 50
-    const {url, listRequests} = await serve({hold, pad: 2000})
+    const {url, listRequests} = await serve(onTestFinished, {hold, pad: 2000})
     const child = spawn('/usr/bin/time', ['-f', '%M', process.execPath, GW, 'purchase', 'list', '--all', '--oldest-first'], {env: baseEnv(env(url)), stdio: ['ignore', 'pipe', 'pipe']})
     let stderr = ''
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
@@ -179,8 +183,8 @@ describe('case 3: a reader that falls behind is waited for', () => {
     expect(peakKiB / 1024).toBeLessThan(150)
   }, 60_000)
 
-  it.skipIf(!time)('a reader that goes away after 100 bytes: exit 141 at once, the pages left unasked', async () => {
-    const {url, listRequests} = await serve({hold: 400 * 50, pad: 2000})
+  it.skipIf(!time)('a reader that goes away after 100 bytes: exit 141 at once, the pages left unasked', async ({onTestFinished}) => {
+    const {url, listRequests} = await serve(onTestFinished, {hold: 400 * 50, pad: 2000})
     const child = spawn('/usr/bin/time', ['-f', '%M', process.execPath, GW, 'purchase', 'list', '--all', '--oldest-first'], {env: baseEnv(env(url)), stdio: ['ignore', 'pipe', 'pipe']})
     let stderr = ''
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
@@ -193,12 +197,12 @@ describe('case 3: a reader that falls behind is waited for', () => {
     expect(Number(stderr.trim().split('\n').at(-1)) / 1024).toBeLessThan(150)
   }, 30_000)
 
-  it('a reader that goes away while a page is awaited: exit 141 then, not once the page comes', async () => {
+  it('a reader that goes away while a page is awaited: exit 141 then, not once the page comes', async ({onTestFinished}) => {
     let release: () => void = () => {}
     const held = new Promise<undefined>((resolve) => (release = () => resolve(undefined)))
     // Pages after the first are answered only when the test ends: gw must not wait for them once its reader has gone.
     // A first page of ~1 MB: gw is still writing it when its reader goes, and hears so while it waits for the next.
-    const {url} = await serve({hold: 400 * 50, pad: 20_000, before: (_, page) => (page > 1 ? held : undefined)})
+    const {url} = await serve(onTestFinished, {hold: 400 * 50, pad: 20_000, before: (_, page) => (page > 1 ? held : undefined)})
     try {
       const child = spawn(process.execPath, [GW, 'purchase', 'list', '--all', '--oldest-first'], {env: baseEnv(env(url)), stdio: ['ignore', 'pipe', 'pipe']})
       let stderr = ''
@@ -212,17 +216,18 @@ describe('case 3: a reader that falls behind is waited for', () => {
     }
   }, 15_000)
 
-  it('| head -1 at a terminal: exit 141 and nothing on stderr, no count of what was not shown', async () => {
-    const {url} = await serve({hold: 400 * 50, pad: 2000})
+  it('| head -1 at a terminal: exit 141 and nothing on stderr, no count of what was not shown', async ({onTestFinished}) => {
+    const {url} = await serve(onTestFinished, {hold: 400 * 50, pad: 2000})
     const line = `"${process.execPath}" "${GW}" purchase list --all | head -1 | cut -c1-30; exit \${PIPESTATUS[0]}`
-    const t = terminal([], env(url, {GW_PAGER: 'cat'}), {width: 150, program: ['bash', '-c', line]})
-    open.push(t)
+    const t = terminalOf(onTestFinished, [], env(url, {GW_PAGER: 'cat'}), {width: 150, program: ['bash', '-c', line]})
     const screen = await t.waitFor(/\[exit \d+\]/, 30_000)
     expect(screen).toContain('[exit 141]')
     expect(screen.trim().split('\n').filter(Boolean)).toEqual([expect.stringMatching(/^\{"id":"071-P-/), '[exit 141]'])
   }, 45_000)
 })
 
+// One after the other, and alone: the page of 40 MB is made and sent by this process, which also
+// answers the other tests' gateways, and would hold them up for as long.
 describe('one page of every record, from a gateway that ignores limit', () => {
   const time = existsSync('/usr/bin/time')
   it.runIf(!time)('skipped: /usr/bin/time measures the peak memory (Debian package time; CI installs it)', () => {})
@@ -239,8 +244,8 @@ describe('one page of every record, from a gateway that ignores limit', () => {
       child.on('close', (code) => resolve({code, stdout: Buffer.concat(out).toString(), stderr}))
     })
 
-  it.skipIf(!time)('purchase list -L 50 prints the 50 newest from the first records read, and leaves the rest of the page unread', async () => {
-    const {url, listRequests} = await serve(fat)
+  it.skipIf(!time)('purchase list -L 50 prints the 50 newest from the first records read, and leaves the rest of the page unread', async ({onTestFinished}) => {
+    const {url, listRequests} = await serve(onTestFinished, fat)
     const result = await timed(url, ['purchase', 'list', '-L', '50'])
     expect(result.code, result.stderr).toBe(0)
     expect(references(result.stdout.trim().split('\n').map((line) => JSON.parse(line)))).toEqual(paged(19_950, 20_000).reverse())
@@ -248,8 +253,8 @@ describe('one page of every record, from a gateway that ignores limit', () => {
     expect(peakMiB(result.stderr)).toBeLessThan(100)
   }, 60_000)
 
-  it.skipIf(!time)('purchase list --all prints every record of the page, once, in order, as it reads them, under 150 MiB', async () => {
-    const {url, listRequests} = await serve(fat)
+  it.skipIf(!time)('purchase list --all prints every record of the page, once, in order, as it reads them, under 150 MiB', async ({onTestFinished}) => {
+    const {url, listRequests} = await serve(onTestFinished, fat)
     const result = await timed(url, ['purchase', 'list', '--all'])
     expect(result.code, result.stderr).toBe(0)
     const lines = result.stdout.trim().split('\n')
@@ -261,9 +266,9 @@ describe('one page of every record, from a gateway that ignores limit', () => {
   }, 60_000)
 })
 
-describe('purchase get of many purchases on one card', () => {
-  it('walks the refunds on the card once, for every purchase on it made since the first', async () => {
-    const {url, listRequests} = await serve({hold: 120, order: 'newest'})
+describe.concurrent('purchase get of many purchases on one card', () => {
+  it('walks the refunds on the card once, for every purchase on it made since the first', async ({onTestFinished}) => {
+    const {url, listRequests} = await serve(onTestFinished, {hold: 120, order: 'newest'})
     const ids = ['071-P-00000001', '071-P-00000002', '071-P-00000003']
     const result = await gwAt(url, ['purchase', 'get', ...ids, '--refunds', '--concurrency', '1'])
     expect(result.code, result.stderr).toBe(0)
@@ -277,24 +282,23 @@ describe('purchase get of many purchases on one card', () => {
   })
 })
 
-describe('case 4: a slow list says what it is doing, at a terminal only', () => {
+describe.concurrent('case 4: a slow list says what it is doing, at a terminal only', () => {
   /** A list of 200 whose third page (offset 100) is answered once `release` is called. */
-  async function slowThirdPage(): Promise<{gateway: PagedGateway; release: () => void}> {
+  async function slowThirdPage(onTestFinished: Finished): Promise<{gateway: PagedGateway; release: () => void}> {
     let release!: () => void
     const released = new Promise<void>((resolve) => (release = resolve))
-    const served = await serve({hold: 200, before: async (_, page) => (page === 3 ? (await released, undefined) : undefined)})
+    const served = await serve(onTestFinished, {hold: 200, before: async (_, page) => (page === 3 ? (await released, undefined) : undefined)})
     return {gateway: served, release}
   }
 
-  it.each([
+  it.for<[string, string[], string, RegExp[]]>([
     ['a list: cleared before the table', ['purchase', 'list', '--all'], 'purchases', [/│ paged-0 +│ 10\.00 AUD/, /200 purchases, newest first\./]],
     ['refund list --purchase, reading the refunds on its card: cleared before the note and the table', ['refund', 'list', '--purchase', 'paged-0', '--max-pages', '10'], 'refunds', [/Refunds that may be of purchase paged-0/, /│ paged-0 +│/]],
     ['purchase get, reading the refunds that say what is left of it: cleared before the record', ['purchase', 'get', 'paged-0'], 'refunds', [/Reference +paged-0/]],
-  ])('at a terminal, %s: a progress line after a second, of pages and records', async (_, args, label, shown) => {
-    const {gateway: served, release} = await slowThirdPage()
+  ])('at a terminal, %s: a progress line after a second, of pages and records', async ([, args, label, shown], {onTestFinished}) => {
+    const {gateway: served, release} = await slowThirdPage(onTestFinished)
     // No pager: the test reads the table and the exit line the command leaves on the screen.
-    const t = terminal(args, env(served.url, {GW_PAGER: 'cat'}), {width: 150})
-    open.push(t)
+    const t = terminalOf(onTestFinished, args, env(served.url, {GW_PAGER: 'cat'}), {width: 150})
     const waiting = await t.waitFor(new RegExp(`Reading ${label}: page \\d of 4, 50 of 200 records`))
     expect(waiting).not.toContain('[exit')
     release()
@@ -304,19 +308,19 @@ describe('case 4: a slow list says what it is doing, at a terminal only', () => 
     for (const text of shown) expect(screen).toMatch(text)
   })
 
-  it('refund list --purchase keeps to --max-pages, as every list does (exit 1, saying why)', async () => {
-    const {url} = await serve({hold: 200})
+  it('refund list --purchase keeps to --max-pages, as every list does (exit 1, saying why)', async ({onTestFinished}) => {
+    const {url} = await serve(onTestFinished, {hold: 200})
     const result = await gwAt(url, ['refund', 'list', '--purchase', 'paged-0', '--max-pages', '2'])
     expect(result.code).toBe(1)
     expect(result.stderr).toContain('Error: The list had not ended after 2 pages, and the walk stops there: 2 pages is the most it was to read')
     expect(result.stderr).toContain('Hint: If the list is really that long, raise --max-pages, or ask for fewer days of it.')
   })
 
-  it('names a retry as it happens: a page that got no answer in time is tried again', async () => {
+  it('names a retry as it happens: a page that got no answer in time is tried again', async ({onTestFinished}) => {
     let release!: () => void
     const released = new Promise<void>((resolve) => (release = resolve))
     let thirdAsked = 0
-    const served = await serve({
+    const served = await serve(onTestFinished, {
       hold: 200,
       before: async (_, page) => {
         if (page !== 3) return undefined
@@ -326,8 +330,7 @@ describe('case 4: a slow list says what it is doing, at a terminal only', () => 
         return undefined
       },
     })
-    const t = terminal(['purchase', 'list', '--all'], env(served.url, {GW_RESPONSE_TIMEOUT_MS: '1000', GW_PAGER: 'cat'}), {width: 150})
-    open.push(t)
+    const t = terminalOf(onTestFinished, ['purchase', 'list', '--all'], env(served.url, {GW_RESPONSE_TIMEOUT_MS: '1000', GW_PAGER: 'cat'}), {width: 150})
     await t.waitFor('page 3: no answer within 1 s, trying again (2 of 4)')
     release()
     const screen = await t.waitFor(/\[exit \d+\]/)
@@ -336,9 +339,9 @@ describe('case 4: a slow list says what it is doing, at a terminal only', () => 
     expect(screen).toContain('200 purchases, newest first.')
   })
 
-  it('in a pipe: the same slow list prints its records and no progress text, on stdout or stderr', async () => {
+  it('in a pipe: the same slow list prints its records and no progress text, on stdout or stderr', async ({onTestFinished}) => {
     // The third page comes 1.5 s late: long enough that a terminal would have shown progress.
-    const served = await serve({hold: 200, before: async (_, page) => (page === 3 ? (await new Promise((resolve) => setTimeout(resolve, 1500)), undefined) : undefined)})
+    const served = await serve(onTestFinished, {hold: 200, before: async (_, page) => (page === 3 ? (await new Promise((resolve) => setTimeout(resolve, 1500)), undefined) : undefined)})
     const result = await gwAt(served.url, ['purchase', 'list', '--all'])
     expect(result.code, result.stderr).toBe(0)
     expect(result.stderr).toBe('')
@@ -348,8 +351,8 @@ describe('case 4: a slow list says what it is doing, at a terminal only', () => 
     expect(result.stdout).not.toContain('\u001B')
   })
 
-  it('a page that cannot be read after every try: exit 1 naming it, after the pages before it', async () => {
-    const served = await serve({hold: 200, total: 200, before: (_, page) => (page === 3 ? {status: 503, body: envelope(null, {successful: false, errors: ['Service Unavailable']})} : undefined)})
+  it('a page that cannot be read after every try: exit 1 naming it, after the pages before it', async ({onTestFinished}) => {
+    const served = await serve(onTestFinished, {hold: 200, total: 200, before: (_, page) => (page === 3 ? {status: 503, body: envelope(null, {successful: false, errors: ['Service Unavailable']})} : undefined)})
     const result = await gwAt(served.url, ['purchase', 'list', '--all', '--oldest-first'])
     expect(result.code).toBe(1)
     expect(references(result.records)).toEqual(paged(0, 100))

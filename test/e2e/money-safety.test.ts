@@ -1,12 +1,21 @@
-import {describe, expect, it} from 'vitest'
-import {apiRequestsSince, cardArgs, CARDS, errorJson, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
+import {describe, expect, it, type TestContext} from 'vitest'
+import {apiRequestsSince, cardArgs, CARDS, errorJson, ref, requestLogCursor, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
 
 let sandbox: Sandbox
 sandboxForFile((started) => void (sandbox = started))
 
+const create = (reference: string, env: NodeJS.ProcessEnv = {}, at: Sandbox = sandbox) =>
+  at.gw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs(), '--json'], {env})
 
-const create = (reference: string, env: NodeJS.ProcessEnv = {}) =>
-  sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs(), '--json'], {env})
+/**
+ * A gateway of one test's own, stopped when it finishes: the tests that wait out a processing
+ * window run at once, and a fault armed at a gateway answers whichever request comes first.
+ */
+async function ownGateway(onTestFinished: TestContext['onTestFinished']): Promise<Sandbox> {
+  const own = await startSandbox()
+  onTestFinished(() => own.stop())
+  return own
+}
 
 describe('a purchase is never sent twice', () => {
   it('recovers a purchase whose answer was lost by looking its reference up', async () => {
@@ -19,11 +28,12 @@ describe('a purchase is never sent twice', () => {
     expect(result.stderr).toContain('Found the purchase by its reference: the gateway processed it once.')
   })
 
-  it('exits 8 with the command to check later when the gateway has no record once its processing window is over', async () => {
+  it.concurrent('exits 8 with the command to check later when the gateway has no record once its processing window is over', async ({onTestFinished}) => {
+    const sandbox = await ownGateway(onTestFinished)
     await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/purchases', action: 'drop-before'})
     const reference = ref()
     // The window shortened to 2 s (gw's tests only, a gateway on this machine): processing-window.test waits out the real one.
-    const result = await create(reference, {GW_TEST_WINDOW_MS: '2000'})
+    const result = await create(reference, {GW_TEST_WINDOW_MS: '2000'}, sandbox)
     expect(result.code).toBe(8)
     expect(result.stdout).toBe('')
     expect(result.stderr).toContain(`, and the gateway has no purchase with reference ${reference}, even 2 s after it was sent (the most it takes to process one).`)
@@ -31,12 +41,13 @@ describe('a purchase is never sent twice', () => {
     expect(errorJson(result)).toMatchObject({error: {kind: 'outcome_unknown', exit_code: 8}})
   })
 
-  it('does not retry a POST answered 503: it checks the reference instead', async () => {
+  it.concurrent('does not retry a POST answered 503: it checks the reference instead', async ({onTestFinished}) => {
+    const sandbox = await ownGateway(onTestFinished)
     // The first POST only is answered 503 (times: 1): a second one, a retry, would be processed.
     await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/purchases', action: 'status', status: 503, times: 1})
     const cursor = await requestLogCursor(sandbox)
     const reference = ref()
-    const result = await create(reference, {GW_TEST_WINDOW_MS: '2000'})
+    const result = await create(reference, {GW_TEST_WINDOW_MS: '2000'}, sandbox)
     expect(result.code).toBe(8)
     // One POST reached the gateway, the one the fault answered; what followed were look-ups.
     const posts = (await apiRequestsSince(sandbox, cursor)).filter((request) => request.method === 'POST')
@@ -46,10 +57,13 @@ describe('a purchase is never sent twice', () => {
     expect((await sandbox.gw(['purchase', 'get', reference])).code).toBe(5)
   })
 
-  it('times out before the gateway is done: looks the reference up until the purchase shows, and reports it (exit 0), sent once', async () => {
-    await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/purchases', action: 'delay', delayMs: 1500})
+  it.concurrent('times out before the gateway is done: looks the reference up until the purchase shows, and reports it (exit 0), sent once', async ({onTestFinished}) => {
+    const sandbox = await ownGateway(onTestFinished)
+    // The gateway takes 4 s: gw gives up after 0.3 s, and its first look-up must come before the purchase is
+    // made, however loaded the machine; the next, 5 s later (LOOK_AGAIN_MS), finds it. 1.5 s left that a race.
+    await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/purchases', action: 'delay', delayMs: 4000})
     const reference = ref()
-    const result = await create(reference, {GW_RESPONSE_TIMEOUT_MS: '300'})
+    const result = await create(reference, {GW_RESPONSE_TIMEOUT_MS: '300'}, sandbox)
     expect(result.code, result.stderr).toBe(0)
     expect(result.json).toMatchObject({reference, successful: true})
     expect(result.stderr).toContain(`The gateway has no purchase with reference ${reference} yet, and may still be processing it: looking again for up to `)

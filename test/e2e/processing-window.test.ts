@@ -1,6 +1,6 @@
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {afterAll, beforeAll, describe, expect, it, type TestContext} from 'vitest'
 import {type CountingProxy, countingProxy} from '../counting-proxy.js'
-import {forward, type MisbehavingGateway, misbehavingGateway} from '../misbehaving-gateway.js'
+import {forward, misbehavingGateway} from '../misbehaving-gateway.js'
 import {rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
 import {cardArgs, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
 
@@ -8,30 +8,34 @@ import {cardArgs, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
 // reference whose request left less than 60 s ago means "not yet", never "not sent". Each test
 // holds a POST on its way to the local gateway, in the counting proxy, until gw's first look-up of
 // its reference has been answered (no record yet), and counts POSTs through that proxy.
+// The tests run at once (most of each is gw's pause before it looks again): each has its own
+// references and proxies, and the one that arms a fault has a gateway of its own.
 let sandbox: Sandbox
-let counting: CountingProxy
-let front: MisbehavingGateway | undefined
 
 beforeAll(async () => {
   sandbox = await startSandbox()
 })
-afterEach(async () => {
-  await Promise.all([counting?.close(), front?.close()])
-  front = undefined
-})
 afterAll(async () => {
   await sandbox?.stop()
 })
+
+type Finished = TestContext['onTestFinished']
+
+/** Closed when the test that started it finishes (its own hook: the tests run at once). */
+function closedAfter<T extends {close(): Promise<void>}>(finished: Finished, started: T): T {
+  finished(() => started.close())
+  return started
+}
 
 /**
  * A counting proxy that holds the POST of `reference` until gw's first look-up of that reference
  * has been answered, then passes it on: to gw, a gateway still processing it, whose record shows
  * at the next look-up. The wait is on gw's look-up, not on a time.
  */
-async function processingProxy(reference: string): Promise<CountingProxy> {
+async function processingProxy(finished: Finished, reference: string): Promise<CountingProxy> {
   let release!: () => void
   const held = new Promise<void>((resolve) => (release = resolve))
-  const proxy = await countingProxy(sandbox.url, {hold: (request) => (request.method === 'POST' && request.reference === reference ? held : undefined)})
+  const proxy = closedAfter(finished, await countingProxy(sandbox.url, {hold: (request) => (request.method === 'POST' && request.reference === reference ? held : undefined)}))
   void proxy.answered((request) => request.method === 'GET' && decodeURIComponent(request.path).includes(reference)).then(() => release())
   return proxy
 }
@@ -43,13 +47,13 @@ function announcedWait(stderr: string, noun: string, reference: string): number 
   return Number(match![1])
 }
 
-describe('a batch killed (kill -9) while the gateway is still processing its POST', () => {
-  it('is rerun at once: the rerun finds no record yet, waits for the gateway instead of sending again, and reports the purchase done, sent once', async () => {
+describe.concurrent('a batch killed (kill -9) while the gateway is still processing its POST', () => {
+  it('is rerun at once: the rerun finds no record yet, waits for the gateway instead of sending again, and reports the purchase done, sent once', async ({onTestFinished}) => {
     const card = await sandbox.gw(['card', 'tokenize', ...cardArgs(), '--json'])
     const token = (card.json as {token: string}).token
     const reference = ref('slow')
     const file = writeTemp('purchases.csv', `card_token,amount,reference\n${token},1000,${reference}\n`)
-    counting = await processingProxy(reference)
+    const counting = await processingProxy(onTestFinished, reference)
     const first = spawnGw(sandbox, ['purchase', 'create', '--input', file], {GW_BASE_URL: counting.url})
     await counting.arrived((request) => request.method === 'POST' && request.reference === reference)
     first.child.kill('SIGKILL')
@@ -72,16 +76,19 @@ describe('a batch killed (kill -9) while the gateway is still processing its POS
   }, 120_000)
 })
 
-describe('a single purchase whose answer is lost while the gateway still processes it', () => {
-  it('the look-up finds nothing yet: gw waits, looking again, finds it (exit 0), and never sends it again', async () => {
+describe.concurrent('a single purchase whose answer is lost while the gateway still processes it', () => {
+  it('the look-up finds nothing yet: gw waits, looking again, finds it (exit 0), and never sends it again', async ({onTestFinished}) => {
     const reference = ref('lost')
-    counting = await processingProxy(reference)
+    const counting = await processingProxy(onTestFinished, reference)
     // A proxy that passes the purchase on and drops gw's connection at once, while the gateway is still at work.
-    front = await misbehavingGateway(async (request) => {
-      if (request.method !== 'POST') return forward(counting.url, request)
-      void forward(counting.url, request).catch(() => undefined)
-      return 'drop'
-    })
+    const front = closedAfter(
+      onTestFinished,
+      await misbehavingGateway(async (request) => {
+        if (request.method !== 'POST') return forward(counting.url, request)
+        void forward(counting.url, request).catch(() => undefined)
+        return 'drop'
+      }),
+    )
     const result = await runGw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs(), '--json'], {
       env: {...sandbox.home, GW_BASE_URL: front.url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST'},
       timeoutMs: 90_000,
@@ -96,9 +103,9 @@ describe('a single purchase whose answer is lost while the gateway still process
     expect(front.posts('/v1.0/purchases', reference)).toBe(1)
   }, 120_000)
 
-  it('a time-out shorter than the gateway takes: the purchase it finishes later is found, not reported unknown', async () => {
+  it('a time-out shorter than the gateway takes: the purchase it finishes later is found, not reported unknown', async ({onTestFinished}) => {
     const reference = ref('timeout')
-    counting = await processingProxy(reference)
+    const counting = await processingProxy(onTestFinished, reference)
     const result = await runGw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs(), '--json'], {
       env: sandbox.env({GW_BASE_URL: counting.url, GW_RESPONSE_TIMEOUT_MS: '1000'}),
       timeoutMs: 90_000,
@@ -110,13 +117,16 @@ describe('a single purchase whose answer is lost while the gateway still process
     expect(counting.posts(reference)).toBe(1)
   }, 120_000)
 
-  it('nothing there once the window is over: exit 8, with the command to check and "do not resend"', async () => {
-    counting = await countingProxy(sandbox.url)
+  it('nothing there once the window is over: exit 8, with the command to check and "do not resend"', async ({onTestFinished}) => {
+    // A gateway of its own: the fault it arms would drop whichever POST came first, another test's too.
+    const own = await startSandbox()
+    onTestFinished(() => own.stop())
+    const counting = closedAfter(onTestFinished, await countingProxy(own.url))
     // Dropped before the gateway read it; the window is shortened (gw's tests only, a gateway on this machine) to see its end.
-    await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/purchases', action: 'drop-before'})
+    await own.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/purchases', action: 'drop-before'})
     const reference = ref('never')
     const result = await runGw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs()], {
-      env: sandbox.env({GW_BASE_URL: counting.url, GW_TEST_WINDOW_MS: '1500'}),
+      env: own.env({GW_BASE_URL: counting.url, GW_TEST_WINDOW_MS: '1500'}),
     })
     expect(result.code).toBe(8)
     expect(result.stdout).toBe('')
