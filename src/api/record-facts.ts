@@ -88,7 +88,8 @@ export class RecordReader {
         if (code === COMMA) expect = inObject ? KEY : VALUE
         else if (code === (inObject ? CLOSE_BRACE : CLOSE_BRACKET)) {
           objects >>>= 1
-          if (--depth === 0) return {end: at + 1, facts}
+          depth -= 1
+          if (depth === 0) return {end: at + 1, facts}
         } else return undefined
         at++
         continue
