@@ -81,11 +81,16 @@ describe('a journal that cannot be written', () => {
 // those mostly wait out gw's backoff, these keep the cores busy meanwhile.
 describe.concurrent('the Nth write or sync of the journal fails (EIO, injected from outside with strace)', () => {
   const strace = spawnSync('sh', ['-c', 'command -v strace']).status === 0
-  // The journal's database and SQLite's undo record beside it (journal-file.ts) alike.
-  it.skipIf(!strace).for<[string, string]>([
+  // The journal's database and SQLite's undo record beside it (journal-file.ts) alike. Every
+  // transaction of the journal ends in a sync, so the sync sweep fails each commit once: each state
+  // a rerun must recover from, its look-ups answered by this dialect. The write sweep fails the
+  // same commits at points inside them, which is SQLite's rollback and not the gateway's: it runs
+  // against the contract dialect only (about 40 s of CPU of the two cores, each dialect).
+  const sweeps: [string, string][] = [
     ['write', 'write,pwrite64'],
     ['sync', 'fsync,fdatasync'],
-  ])('%s: for every N, a 12-row batch ends non-zero or complete, and its rerun sends every row exactly once', {timeout: 300_000}, async ([, calls], {onTestFinished}) => {
+  ]
+  it.skipIf(!strace).for<[string, string]>(DIALECT === 'live' ? sweeps.filter(([kind]) => kind === 'sync') : sweeps)('%s: for every N, a 12-row batch ends non-zero or complete, and its rerun sends every row exactly once', {timeout: 300_000}, async ([, calls], {onTestFinished}) => {
     // Its own proxy, closed here: the file's afterEach closes the one other tests keep in `proxy`.
     const proxy = await countingProxy(sandbox.url)
     onTestFinished(() => proxy.close())
@@ -132,6 +137,7 @@ describe.concurrent('the Nth write or sync of the journal fails (EIO, injected f
   })
 
   it.runIf(!strace)('skipped: strace injects the faults (Debian package strace; CI installs it)', () => {})
+  it.runIf(strace && DIALECT === 'live')('skipped in this dialect: the write sweep (SQLite\'s rollback inside a commit; the sync sweep fails every commit here)', () => {})
 })
 
 // Most of each case is gw's backoff between tries of a look-up: the two run at once, each at a
