@@ -1,8 +1,9 @@
 import {spawn, spawnSync} from 'node:child_process'
-import {copyFileSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync} from 'node:fs'
+import {copyFileSync, readdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it, vi} from 'vitest'
-import {isRunning, LockHeldError, readHolder, takeAside} from '../../../src/lib/lock-file.js'
+import {isRunning, LockHeldError, readHolder, takeAside, takeLockFile} from '../../../src/lib/lock-file.js'
+import {openDescriptors} from '../../held-file.js'
 import {caught, folder} from './folders.js'
 
 describe('LockHeldError', () => {
@@ -57,6 +58,72 @@ describe('readHolder: who holds a lock', () => {
     for (const text of [dead, String(process.pid), '0', '-1', '1.5', 'abc']) {
       expect(readHolder(lock(text).path), text).toMatchObject({alive: false})
     }
+  })
+})
+
+describe('takeLockFile: one lock file, taken whole with link(2)', () => {
+  it('takes a free lock holding this pid, readable by its owner only, and leaves nothing else; held until released, released once', () => {
+    const dir = folder()
+    const path = join(dir, 'j.lock')
+    const lock = takeLockFile(path)
+    expect(readFileSync(path, 'utf8')).toBe(String(process.pid))
+    expect(statSync(path).mode & 0o777).toBe(0o600)
+    expect(readdirSync(dir)).toEqual(['j.lock'])
+    expect(lock.held()).toBe(true)
+    lock.release()
+    expect(readdirSync(dir)).toEqual([])
+    expect(lock.held()).toBe(false)
+    lock.release()
+    expect(readdirSync(dir)).toEqual([])
+  })
+
+  it('is no longer held once another lock took its name, and its release leaves that lock', () => {
+    const dir = folder()
+    const path = join(dir, 'j.lock')
+    const lock = takeLockFile(path)
+    // Made while the lock still stands, so that it has an inode of its own (a removed file's comes back).
+    writeFileSync(join(dir, 'other'), String(process.ppid))
+    renameSync(join(dir, 'other'), path)
+    expect(lock.held()).toBe(false)
+    lock.release()
+    expect(readFileSync(path, 'utf8')).toBe(String(process.ppid))
+  })
+
+  it('is refused while a live process holds it, naming that pid; the lock stays and nothing of its own is left', () => {
+    const dir = folder()
+    const path = join(dir, 'j.lock')
+    writeFileSync(path, String(process.ppid))
+    expect(caught(() => takeLockFile(path))).toMatchObject({name: 'Error', lockPath: path, pid: process.ppid})
+    expect(caught(() => takeLockFile(path))).toBeInstanceOf(LockHeldError)
+    expect(readdirSync(dir)).toEqual(['j.lock'])
+    expect(readFileSync(path, 'utf8')).toBe(String(process.ppid))
+  })
+
+  it("takes over a dead owner's lock, which then holds this pid", () => {
+    const dir = folder()
+    const path = join(dir, 'j.lock')
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString()
+    writeFileSync(path, dead)
+    const lock = takeLockFile(path)
+    expect(readFileSync(path, 'utf8')).toBe(String(process.pid))
+    expect(lock.held()).toBe(true)
+    expect(readdirSync(dir)).toEqual(['j.lock'])
+  })
+
+  it('gives up, naming no holder, when a dead lock cannot be taken over (another is taking it over), and leaves both', () => {
+    const dir = folder()
+    const path = join(dir, 'j.lock')
+    writeFileSync(path, '999999999')
+    writeFileSync(`${path}.takeover`, String(process.ppid))
+    expect(caught(() => takeLockFile(path))).toMatchObject({lockPath: path, pid: undefined})
+    expect(readdirSync(dir).sort()).toEqual(['j.lock', 'j.lock.takeover'])
+  })
+
+  it('reads a holder through one descriptor, closed once read', () => {
+    const path = join(folder(), 'j.lock')
+    writeFileSync(path, String(process.ppid))
+    readHolder(path)
+    expect(openDescriptors(path)).toBe(0)
   })
 })
 
