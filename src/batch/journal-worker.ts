@@ -124,7 +124,7 @@ export interface JournalWorker {
  */
 export function startJournalWorker(): JournalWorker {
   const {Worker} = process.getBuiltinModule('node:worker_threads') as typeof import('node:worker_threads')
-  const worker: Worker = new Worker(`(${journalWorkerMain.toString()})()`, {eval: true, stdout: false, stderr: false})
+  const worker: Worker = new Worker(`(${journalWorkerMain.toString()})()`, {eval: true})
   worker.unref()
   let turn: Promise<unknown> = Promise.resolve()
   let died: Error | undefined
@@ -142,8 +142,9 @@ export function startJournalWorker(): JournalWorker {
         new Promise<JournalReply>((resolve) => {
           if (died) return resolve({error: {message: died.message}})
           worker.ref()
+          // One request at a time (the turn), so once this is answered none waits.
           waiting.push((reply) => {
-            if (waiting.length === 0) worker.unref()
+            worker.unref()
             resolve(reply)
           })
           worker.postMessage(request)

@@ -2,10 +2,11 @@ import {spawn} from 'node:child_process'
 import {mkdirSync, readdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {DatabaseSync} from 'node:sqlite'
-import {afterEach, describe, expect, it} from 'vitest'
-import {eachJournalLine, journalFormat, journalHeaderLine, type JournalFile, openJournalFile, readJournal} from '../../../src/batch/journal-file.js'
+import {Worker} from 'node:worker_threads'
+import {afterEach, describe, expect, it, onTestFinished, vi} from 'vitest'
+import {eachJournalLine, journalFormat, journalHeaderLine, type JournalFile, JournalFileError, openJournalFile, readJournal} from '../../../src/batch/journal-file.js'
 import {openJournalInWorker} from '../../../src/batch/journal-thread.js'
-import {journalWorkerMain, startJournalWorker} from '../../../src/batch/journal-worker.js'
+import {type JournalWorker, journalWorkerMain, startJournalWorker} from '../../../src/batch/journal-worker.js'
 import {isHeldHere} from '../../../src/lib/locked-database.js'
 import {anotherCouldTake, heldByAnother, killHolder} from '../../held-file.js'
 import {caught, folder} from '../lib/folders.js'
@@ -160,6 +161,84 @@ describe('a journal held on a worker thread', () => {
     const worker = startJournalWorker()
     await worker.end()
     expect(await worker.ask({op: 'lines'})).toEqual({error: {message: 'the journal worker ended'}})
+  })
+
+  it('keeps the process alive only while a request waits for its answer, and is ended once', async () => {
+    const ref = vi.spyOn(Worker.prototype, 'ref')
+    const unref = vi.spyOn(Worker.prototype, 'unref')
+    const terminate = vi.spyOn(Worker.prototype, 'terminate')
+    onTestFinished(() => {
+      vi.restoreAllMocks()
+    })
+    const worker = startJournalWorker()
+    expect([ref.mock.calls.length, unref.mock.calls.length]).toEqual([0, 1])
+    await worker.ask({op: 'lines'})
+    expect([ref.mock.calls.length, unref.mock.calls.length]).toEqual([1, 2])
+    await worker.ask({op: 'lines'})
+    expect([ref.mock.calls.length, unref.mock.calls.length]).toEqual([2, 3])
+    await worker.end()
+    await worker.end()
+    expect(terminate).toHaveBeenCalledTimes(1)
+  })
+
+  it.for([
+    ['ended', (worker: Worker): void => void worker.terminate(), 'the journal worker ended'],
+    ['failed', (worker: Worker): void => void worker.emit('error', new Error('out of memory')), 'out of memory'],
+  ] as const)('answers a request that waits when the worker %s with why', async ([, end, message]) => {
+    // The request is held back, so that it waits when the worker ends.
+    const post = vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(() => {})
+    onTestFinished(() => {
+      vi.restoreAllMocks()
+    })
+    const worker = startJournalWorker()
+    const answer = worker.ask({op: 'lines'})
+    await vi.waitFor(() => expect(post).toHaveBeenCalledOnce())
+    const held = post.mock.contexts[0] as Worker
+    onTestFinished(async () => {
+      await held.terminate()
+    })
+    end(held)
+    expect(await answer).toEqual({error: {message}})
+    await worker.end()
+  })
+})
+
+describe('a lock refused while nobody holds it any more (its holder let go before /proc/locks was read)', () => {
+  /** A worker whose first `refusals` opens are refused as SQLite refuses a lock held (SQLITE_BUSY): what is asked of it, in turn. */
+  const refusingWorker = (refusals: number) => {
+    const asked: string[] = []
+    const worker: JournalWorker = {
+      ask: async (request) => {
+        asked.push(request.op)
+        const opens = asked.filter((op) => op === 'open').length
+        return request.op === 'open' && opens <= refusals ? {error: {message: 'database is locked', errcode: 5}} : {}
+      },
+      end: async () => {
+        asked.push('end')
+      },
+    }
+    return {worker, asked}
+  }
+  const journalPath = () => {
+    const path = join(folder(), 'j')
+    writeFileSync(path, '')
+    return path
+  }
+
+  it('is tried again, three times in all, and the journal it then opens closes its connection before its thread', async () => {
+    const {worker, asked} = refusingWorker(2)
+    const file = await openJournalInWorker(journalPath(), worker)
+    expect(asked).toEqual(['open', 'open', 'open'])
+    await file.close()
+    expect(asked).toEqual(['open', 'open', 'open', 'close', 'end'])
+  })
+
+  it('is refused the third time, as held by a gw it cannot name, and the thread is ended', async () => {
+    const {worker, asked} = refusingWorker(3)
+    const refused = await refusal(openJournalInWorker(journalPath(), worker))
+    expect(refused).toBeInstanceOf(JournalFileError)
+    expect(refused).toMatchObject({reason: 'locked', detail: {pid: undefined}})
+    expect(asked).toEqual(['open', 'open', 'open', 'end'])
   })
 })
 
