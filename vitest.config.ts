@@ -1,5 +1,5 @@
 import {availableParallelism} from 'node:os'
-import {defineConfig} from 'vitest/config'
+import {configDefaults, defineConfig} from 'vitest/config'
 
 /**
  * The suites that read lists, money outcomes and recoveries, and batches: run once against each
@@ -34,6 +34,19 @@ const BOTH_DIALECTS = [
   'test/e2e/recurring-batch.test.ts',
 ]
 
+/**
+ * The files that replace a module for their tests (vi.mock), each run in a process of its own: the
+ * replacement would stay for the files after it. The others share their worker's process, each
+ * module loaded once (~0.1 s of CPU a file less); what a helper opens for a test is undone by
+ * test/setup.ts. test/unit/vitest-config.test.ts finds every vi.mock in this list.
+ */
+export const OWN_PROCESS = [
+  'test/unit/batch/journal-same-rows-faults.test.ts',
+  'test/unit/batch/journal-sync.test.ts',
+  'test/unit/lib/lock-file-no-links.test.ts',
+  'test/unit/lib/lock-file-no-proc.test.ts',
+]
+
 export default defineConfig({
   test: {
     // Files spend much of their time waiting on gw processes they spawned (a gateway's answer, a
@@ -43,8 +56,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/setup.ts'],
+    isolate: false,
     projects: [
-      {extends: true, test: {name: 'contract dialect', include: ['test/**/*.test.ts']}},
+      {extends: true, test: {name: 'contract dialect', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...OWN_PROCESS]}},
+      {extends: true, test: {name: 'contract dialect, a process a file', include: OWN_PROCESS, isolate: true}},
       {extends: true, test: {name: 'live dialect', include: BOTH_DIALECTS, env: {GW_TEST_DIALECT: 'live'}}},
     ],
   },

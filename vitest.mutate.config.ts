@@ -11,5 +11,7 @@ export default defineConfig({
     exclude: ['test/unit/lists/window.test.ts', 'test/unit/lists/report.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // What the helpers open for a test is undone after it (test/after-each-test.ts).
+    setupFiles: ['test/setup.ts'],
   },
 })

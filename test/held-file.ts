@@ -1,19 +1,15 @@
 import {type ChildProcess, spawn, spawnSync} from 'node:child_process'
 import {readdirSync, readlinkSync} from 'node:fs'
 import {afterEach} from 'vitest'
+import {afterThisTest} from './after-each-test.js'
 
 // Another process holding a SQLite file (a journal, a lock) by the kernel's lock, as another gw would.
-
-const holders: ChildProcess[] = []
-afterEach(() => {
-  for (const child of holders.splice(0)) child.kill('SIGKILL')
-})
 
 /** Another process holding the database at `path` until it is killed (each test's end kills it): resolves with it once it holds it. */
 export async function heldByAnother(path: string): Promise<ChildProcess> {
   const script = `const {DatabaseSync} = require('node:sqlite'); const db = new DatabaseSync(process.argv[1]); db.exec('PRAGMA locking_mode = EXCLUSIVE'); db.exec('BEGIN EXCLUSIVE'); db.exec('COMMIT'); process.stdout.write('held\\n'); setInterval(() => {}, 1000)`
   const child = spawn(process.execPath, ['--no-warnings', '-e', script, path], {stdio: ['ignore', 'pipe', 'inherit']})
-  holders.push(child)
+  afterThisTest(() => child.kill('SIGKILL'))
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', () => resolve())
     child.on('exit', (code) => reject(new Error(`the holder exited with ${code}`)))

@@ -1,4 +1,5 @@
-import {afterEach, expect} from 'vitest'
+import {expect} from 'vitest'
+import {afterThisTest} from '../after-each-test.js'
 import {type Clock, formatDate, formatDateTime} from '../../src/sandbox/domain/clock.js'
 import {startSandbox, type RunningSandbox, type SandboxOptions} from '../../src/sandbox/server/server.js'
 
@@ -13,11 +14,6 @@ export function basicAuth(username: string, token: string): string {
   return `Basic ${Buffer.from(`${username}:${token}`).toString('base64')}`
 }
 
-const running: RunningSandbox[] = []
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((sandbox) => sandbox.close()))
-})
-
 /** A sandbox on a free port with merchants TEST and ACME, closed after the test. */
 export async function sandbox(options: Partial<SandboxOptions> = {}): Promise<RunningSandbox> {
   const started = await startSandbox({
@@ -28,7 +24,7 @@ export async function sandbox(options: Partial<SandboxOptions> = {}): Promise<Ru
     clock: fixedClock,
     ...options,
   })
-  running.push(started)
+  afterThisTest(() => started.close())
   return started
 }
 

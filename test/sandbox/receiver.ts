@@ -1,6 +1,6 @@
 import {createServer, type IncomingHttpHeaders} from 'node:http'
 import type {AddressInfo} from 'node:net'
-import {afterEach} from 'vitest'
+import {afterThisTest} from '../after-each-test.js'
 
 export interface Delivery {
   event: string
@@ -24,11 +24,6 @@ export interface Receiver {
 }
 
 export const eventsOf = (deliveries: {event: string}[]) => deliveries.map((delivery) => delivery.event)
-
-const open: Receiver[] = []
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((receiver) => receiver.close()))
-})
 
 /** A web hook receiver on a free port that records every delivery it accepts, closed after the test. */
 export async function receiver(port = 0): Promise<Receiver> {
@@ -69,6 +64,6 @@ export async function receiver(port = 0): Promise<Receiver> {
         server.close(() => resolve())
       }),
   }
-  open.push(self)
+  afterThisTest(() => self.close())
   return self
 }
