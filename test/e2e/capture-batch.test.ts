@@ -4,7 +4,7 @@ import {describe, expect, it} from 'vitest'
 import type {CountingProxy} from '../counting-proxy.js'
 import {rowsOf, spawnGw} from './batch-helpers.js'
 import {folder, startedInTest} from './identity-helpers.js'
-import {cardArgs, ref, type Sandbox} from './helpers.js'
+import {purchasedAtGateway, ref, type Sandbox} from './helpers.js'
 
 // A day's shipments captured from a file (design.md §5): each authorization captured once, journaled,
 // counted at a proxy in front of the gateway, whatever happens to gw. Each test has a gateway of
@@ -12,12 +12,8 @@ import {cardArgs, ref, type Sandbox} from './helpers.js'
 
 /** `count` authorizations of 1000 each at the gateway, and a file capturing each (every other one in part). */
 async function shipments(sandbox: Sandbox, count: number): Promise<{ids: string[]; file: string; amounts: number[]}> {
-  const ids: string[] = []
-  for (let i = 0; i < count; i++) {
-    const made = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref('ship'), ...cardArgs(), '--no-capture', '--json'])
-    expect(made.code, made.stderr).toBe(0)
-    ids.push((made.json as {id: string}).id)
-  }
+  // Made at the gateway: what is tested is the capture.
+  const ids = (await Promise.all(Array.from({length: count}, () => purchasedAtGateway(sandbox, {amount: 1000, reference: ref('ship'), capture: false})))).map((made) => made.id)
   const amounts = ids.map((_, i) => (i % 2 === 0 ? 1000 : 600))
   const file = join(folder(), 'shipped.csv')
   // A blank amount captures in full.

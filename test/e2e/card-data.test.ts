@@ -3,7 +3,7 @@ import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {forward, type MisbehavingGateway, misbehavingGateway} from '../misbehaving-gateway.js'
 import {rowsOf, writeTemp} from './batch-helpers.js'
-import {cardArgs, CARDS, errorJson, isolatedHome, ref, runGw, type RunOptions, type Sandbox, startSandbox} from './helpers.js'
+import {cardArgs, CARDS, errorJson, isolatedHome, purchasedAtGateway, ref, runGw, type RunOptions, type Sandbox, startSandbox} from './helpers.js'
 import {wholeCardNumbersIn} from './card-number-helpers.js'
 import {chargeSuccessful, startListen} from './listen-helpers.js'
 import {journalText} from '../journal-text.js'
@@ -34,11 +34,8 @@ async function sendingCardNumbersAs(whole: (head: string, tail: string) => strin
 
 const gwAt = (url: string, args: string[], options: RunOptions = {}) => runGw(args, {...options, env: {...sandbox.home, GW_BASE_URL: url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST'}})
 
-async function purchased(): Promise<{id: string; reference: string}> {
-  const result = await sandbox.gw(['purchase', 'create', '--amount', '10000', '--reference', ref('order'), ...cardArgs(), '--json'])
-  expect(result.code, result.stderr).toBe(0)
-  return result.json as {id: string; reference: string}
-}
+/** A purchase made at the gateway: what is tested is how gw prints it and what it sends after. */
+const purchased = () => purchasedAtGateway(sandbox)
 
 describe('a gateway that sends the card number as a JSON number', () => {
   const WHOLE = /4242424242424242/

@@ -5,7 +5,7 @@ import {describe, expect, it} from 'vitest'
 import type {CountingProxy} from '../counting-proxy.js'
 import {rowsOf, spawnGw} from './batch-helpers.js'
 import {bindMount, expectOnePostEach, folder, NEEDS_ROOT, purchaseBatch, root, startedPerTest} from './identity-helpers.js'
-import {GW, runProgram, type Sandbox} from './helpers.js'
+import {GW, purchasedAtGateway, ref, runProgram, type Sandbox} from './helpers.js'
 
 // Exactly once by what things are, not by their names (design.md §5): a batch is its parsed rows
 // (not its bytes), one writer of a journal is decided by the kernel's lock on the file (not by a
@@ -18,10 +18,8 @@ const gated = (target: string) => relayed(target, {hold: (post) => post === 1})
 
 /** `count` purchases made at the gateway, each for 10.00 AUD: their references. */
 async function purchased(sandbox: Sandbox, count: number): Promise<string[]> {
-  const {file, references} = await purchaseBatch(sandbox, count)
-  const made = await sandbox.gw(['purchase', 'create', '--input', file])
-  expect(made.code, made.stderr).toBe(0)
-  return references
+  const prefix = ref('id')
+  return (await Promise.all(Array.from({length: count}, (_, i) => purchasedAtGateway(sandbox, {amount: 1000, reference: `${prefix}-${i + 1}`})))).map((made) => made.reference)
 }
 
 /** A folder of its own for TMPDIR: what an old gw kept its locks under. */

@@ -3,7 +3,7 @@ import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {envelope, forward, type MisbehavingGateway, misbehavingGateway, type Received, type Reply} from '../misbehaving-gateway.js'
 import {rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
-import {cardArgs, CARDS, isolatedHome, ref, runGw, type RunOptions, type Sandbox, startSandbox} from './helpers.js'
+import {cardArgs, isolatedHome, purchasedAtGateway, ref, runGw, type RunOptions, type Sandbox, startSandbox} from './helpers.js'
 import {journalText} from '../journal-text.js'
 
 // What gw decides about money, against answers shaped as the live gateway's (gateway-notes.md):
@@ -41,17 +41,8 @@ async function inFront(reply: (request: Received, index: number) => Reply | unde
 const gwAt = (url: string, args: string[], options: RunOptions = {}) =>
   runGw(args, {...options, env: {...sandbox.home, GW_BASE_URL: url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', ...options.env}})
 
-/**
- * A purchase made at the local gateway by its API, not by a gw of its own: what is tested here is
- * what gw decides about the refunds of it (a test makes up to 24 at once, ~0.1 s of CPU a gw).
- */
-async function purchased(amount = 10000): Promise<{id: string; reference: string}> {
-  const body = {amount, reference: ref('order'), card_holder: 'Jane Citizen', card_number: CARDS.visa, card_expiry: '12/2030', cvv: '123'}
-  const answer = await fetch(`${sandbox.url}/v1.0/purchases`, {method: 'POST', headers: {'content-type': 'application/json', authorization: `Basic ${Buffer.from('TEST:TEST').toString('base64')}`}, body: JSON.stringify(body)})
-  const {successful, response} = (await answer.json()) as {successful: boolean; response: {id: string; reference: string}}
-  expect({status: answer.status, successful}).toEqual({status: 200, successful: true})
-  return response
-}
+/** What is tested here is what gw decides about the refunds of a purchase: made at the gateway (a test makes up to 24 at once). */
+const purchased = (amount = 10000) => purchasedAtGateway(sandbox, {amount})
 
 describe('a refund against a gateway that answers live-shaped refund records', () => {
   it('a reference taken by this very refund is done earlier (exit 0); by another refund, exit 7 naming it', async () => {

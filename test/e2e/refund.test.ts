@@ -1,5 +1,5 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {ANSWERS, apiRequestsSince, cardArgs, ref, requestLogCursor, type Sandbox, startSandbox} from './helpers.js'
+import {ANSWERS, apiRequestsSince, purchasedAtGateway, ref, requestLogCursor, type Sandbox, startSandbox} from './helpers.js'
 
 let sandbox: Sandbox
 beforeAll(async () => {
@@ -9,12 +9,8 @@ afterAll(async () => {
   await sandbox?.stop()
 })
 
-async function purchaseOf(amount: number): Promise<{id: string; reference: string}> {
-  const result = await sandbox.gw(['purchase', 'create', '--amount', String(amount), '--reference', ref(), ...cardArgs(), '--json'])
-  expect(result.code).toBe(0)
-  return result.json as {id: string; reference: string}
-}
-
+/** The purchase a test refunds, made at the gateway: what is tested is the refund. */
+const purchaseOf = (amount: number) => purchasedAtGateway(sandbox, {amount, reference: ref()})
 
 const refund = (transactionId: string, amount: number, reference = ref('refund')) =>
   sandbox.gw(['refund', 'create', '--transaction-id', transactionId, '--amount', String(amount), '--reference', reference, '--json'])

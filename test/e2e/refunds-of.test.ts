@@ -3,7 +3,7 @@ import {join} from 'node:path'
 import {afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
 import {rowsOf, writeTemp} from './batch-helpers.js'
-import {ANSWERS, CARDS, isolatedHome, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {ANSWERS, CARDS, isolatedHome, purchasedAtGateway, ref, type Sandbox, sandboxForFile} from './helpers.js'
 import {journalText} from '../journal-text.js'
 
 // "Was my order refunded?": a refund's record does not name its purchase (gateway-notes.md), so
@@ -294,8 +294,7 @@ describe('purchase get, read as support staff read it', () => {
 })
 
 /** A purchase on the test card, under a holder of its own: no other test's refund is on its card. */
-const bought = async (reference: string, amount: number, holder: string) =>
-  (await gwOk(['purchase', 'create', '--amount', String(amount), '--reference', reference, '--card-holder', holder, '--card-number', CARDS.visa, '--card-expiry', '12/2030', '--cvv', '123'])).json as Record_
+const bought = async (reference: string, amount: number, holder: string) => (await purchasedAtGateway(sandbox, {amount, reference, card_holder: holder})) as Record_
 
 describe('"was order X refunded?": one answer from both commands', () => {
   it('two orders on one card, the first refunded in full by gw refund create: its refund is certain for it, and the second says it is the first\'s', async () => {
