@@ -3,7 +3,7 @@ import {dirname, resolve} from 'node:path'
 import {UsageError, WriteError} from '../errors.js'
 import {realPath} from '../lib/file-identity.js'
 import {syncDirectory} from '../lib/sync-directory.js'
-import {type JournalFile, JournalFileError} from './journal-file.js'
+import {type JournalFile, JournalFileError, openJournalFile} from './journal-file.js'
 import {openJournalInWorker} from './journal-thread.js'
 import {type JournalWorker, startJournalWorker} from './journal-worker.js'
 import {type Header, type Intent, notAJournal, readEntries, type Result, type Withdrawal} from './journal-entries.js'
@@ -34,8 +34,12 @@ export interface JournalOptions {
   references?: {has(reference: string): boolean}
   /** In place of the real disk's, for a test to fail them. */
   disk?: Partial<JournalDisk>
-  /** The worker that will hold the journal (journal-worker.ts), started early so that it loads meanwhile; one is started when none is given. */
-  worker?: JournalWorker
+  /**
+   * The worker that will hold the journal (journal-worker.ts), started early so that it loads
+   * meanwhile; one is started when none is given. `this thread`: a connection on the caller's
+   * thread (openJournalFile), whose commits stop it while they sync.
+   */
+  worker?: JournalWorker | 'this thread'
 }
 
 /**
@@ -88,7 +92,7 @@ export class Journal {
       real = realPath(path)
       await mkdir(dirname(real), {recursive: true, mode: 0o700})
     } catch (err) {
-      await options.worker?.end()
+      if (options.worker !== 'this thread') await options.worker?.end()
       throw journalError(path, err)
     }
     const file = await openFile(path, real, options.worker ?? startJournalWorker())
@@ -191,10 +195,10 @@ export class Journal {
  * journaled yet. The lock is the kernel's on the file itself (journal-file.ts): a symlink, a bind
  * mount, a new name after a rename or another TMPDIR finds it held, and it ends with its process.
  */
-async function openFile(path: string, file: string, worker: JournalWorker): Promise<JournalFile> {
+async function openFile(path: string, file: string, worker: JournalWorker | 'this thread'): Promise<JournalFile> {
   const same = file === resolve(path) ? '' : ` (the same file as ${file})`
   try {
-    return await openJournalInWorker(file, worker)
+    return worker === 'this thread' ? openJournalFile(file) : await openJournalInWorker(file, worker)
   } catch (err) {
     if (!(err instanceof JournalFileError)) throw journalError(path, err)
     if (err.reason === 'directory') throw unreadable(path, Object.assign(new Error('it is a directory'), {code: 'EISDIR'}))

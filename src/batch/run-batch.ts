@@ -11,7 +11,7 @@ import {noteJournalPlace} from './journaled-refunds.js'
 import {defaultJournalPath, Journal, type JournalInput, type JournalOptions, journalTarget, lockSameBatch} from './journal.js'
 import {type Entries, peekJournal, STDIN} from './journal-entries.js'
 import {journalState, standingOf} from './journal-state.js'
-import {type JournalWorker, startJournalWorker} from './journal-worker.js'
+import {startJournalWorker} from './journal-worker.js'
 import type {BatchKind} from './kinds.js'
 import {rowWords} from './row-words.js'
 import {openBatch} from './read.js'
@@ -30,8 +30,6 @@ import {type BatchSource, batchSource} from './source.js'
  */
 export async function runBatch<Input, Body extends object>(kind: BatchKind<Input, Body>, flags: BatchFlags, f: BatchDeps): Promise<number> {
   const {io} = f
-  // The journal's thread (journal-worker.ts) loads while the rows are read and checked.
-  const worker = flags['dry-run'] ? undefined : startJournalWorker()
   const source = await batchSource(flags.input, io, new UsageError('--input - reads the batch from stdin, but stdin is a terminal', `Pipe it in, e.g. gw ${kind.commandId} --input - < ${kind.noun.replace(' ', '-')}s.csv`))
   try {
     const scan = await scanRows(await openBatch(source.path), kind.schema, source.name)
@@ -42,10 +40,8 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
     }
     if (flags['dry-run']) return await dryRun(kind, source.path, scan, io, await earlierRun(kind, flags, f, source, scan.key), await kind.dryReferences?.(f, scan.derivedShaped))
     if (scan.valid === 0) throw new UsageError(`${source.name} has no valid rows: nothing was sent`)
-    return await send(kind, flags, f, source, scan, invalid, worker)
+    return await send(kind, flags, f, source, scan, invalid)
   } finally {
-    // Ended by its journal's close once it had one; here when none was opened.
-    await worker?.end()
     await source.dispose()
   }
 }
@@ -135,16 +131,24 @@ async function send<Input, Body extends object>(
   source: BatchSource,
   scan: Scan<Input>,
   invalid: InvalidRow[],
-  worker: JournalWorker | undefined,
 ): Promise<number> {
   const {io} = f
+  const concurrency = flags.concurrency ?? DEFAULT_CONCURRENCY
   const {baseUrl, username} = await f.target()
   // A journal answers for this gateway and merchant alone, however the gateway's address is spelled.
   const target = journalTarget(baseUrl, username)
   const input: JournalInput = {path: source.realPath, sha256: scan.key}
   // Kept from an earlier run: the input's rows, and the references derived for its rows that give none (rows.ts withJournaledReferences).
   const references = {has: (reference: string) => scan.references.has(reference) || (scan.unreferenced > 0 && derivedFrom(reference) !== undefined)}
-  const journal = await openJournal(flags.journal, f.dataDir, baseUrl, {command: kind.commandId, input, now: new Date(), target, references, worker})
+  // Rows that all go out at once (no more than --concurrency) leave no answers to read while a
+  // commit syncs: their journal is held on this thread, and the worker's start (~40 ms of CPU, a
+  // V8 isolate of its own) is not paid. More rows commit on the worker, the answers read meanwhile.
+  const worker = scan.valid > concurrency ? startJournalWorker() : 'this thread'
+  const journal = await openJournal(flags.journal, f.dataDir, baseUrl, {command: kind.commandId, input, now: new Date(), target, references, worker}).catch(async (err: unknown) => {
+    // Ended by the journal's close once it has one; here when none was opened.
+    if (worker !== 'this thread') await worker.end()
+    throw err
+  })
   let shown: BatchView | undefined
   try {
     // In the words a stopped run used: the rows in doubt are looked up before anything is sent.
@@ -173,7 +177,7 @@ async function send<Input, Body extends object>(
       total: scan.valid,
       sender: kind.sender(deps, taken, f),
       journal,
-      concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
+      concurrency,
       onRow: (report) => view.row(report),
       windowMs: deps.client.processingWindowMs,
       onWaiting: (row, waiting, sentThisRun) => view.waiting(row.reference, waiting, sentThisRun),

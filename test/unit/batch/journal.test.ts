@@ -14,9 +14,18 @@ import {journalText} from '../../journal-text.js'
 const now = new Date('2026-11-22T10:00:00Z')
 const path = () => join(mkdtempSync(join(tmpdir(), 'gw-journal-')), 'j.ndjson')
 const target = {base_url: 'http://127.0.0.1:8787', username: 'TEST'}
-const open = (file: string, hash = 'a'.repeat(64), command = 'refund create', options: Partial<Parameters<typeof Journal.open>[1]> = {}) => Journal.open(file, {command, input: {sha256: hash}, now, target, ...options})
+const openOn = (file: string, hash = 'a'.repeat(64), command = 'refund create', options: Partial<Parameters<typeof Journal.open>[1]> = {}) => Journal.open(file, {command, input: {sha256: hash}, now, target, ...options})
 
-describe('Journal', () => {
+// The journal of a batch of more rows than --concurrency is held on a worker thread, of fewer on the
+// batch's own (run-batch.ts): the same file, lock and entries either way.
+const HOLDERS = [
+  ['on a worker thread', {}],
+  ['on this thread', {worker: 'this thread'}],
+] as const
+
+describe.each(HOLDERS)('Journal, %s', (_, holder) => {
+  const open: typeof openOn = (file, hash, command, options = {}) => openOn(file, hash, command, {...holder, ...options})
+
   it('writes a header, then intents and results a line each; a new run reads them back', async () => {
     const file = path()
     const journal = await open(file)
@@ -102,7 +111,7 @@ describe('a --journal that is no journal', () => {
     writeFileSync(file, text)
     const refused = `${file} is not a gw batch journal, and is left as it is: nothing was sent`
     await expectReject(peekJournal(file, {command: 'refund create', input: {sha256: 'a'.repeat(64)}, target}), UsageError, refused)
-    await expectReject(open(file), UsageError, refused)
+    await expectReject(openOn(file), UsageError, refused)
   })
 
   it('is refused by the dry run too, left as it is', async () => {
@@ -117,13 +126,13 @@ describe('a --journal that is no journal', () => {
     const header = JSON.stringify({journal: 1, command: 'refund create', input_sha256: 'a'.repeat(64), target: {base_url: 'http://localhost:8787', username: 'TEST'}, created_at: now.toISOString()})
     writeFileSync(file, `${header}\n`)
     mkdirSync(`${file}.${process.pid}.new`)
-    await expectReject(open(file), JournalError, `The batch journal ${file} cannot be written (`)
+    await expectReject(openOn(file), JournalError, `The batch journal ${file} cannot be written (`)
     expect(readFileSync(file, 'utf8')).toBe(`${header}\n`)
   })
 
   it('says the system’s error where the journal’s file cannot be opened (exit 1)', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'gw-journal-')), 'j'.repeat(256))
-    await expectReject(open(file), JournalError, `The batch journal ${file} cannot be written (ENAMETOOLONG): no more rows are sent`)
+    await expectReject(openOn(file), JournalError, `The batch journal ${file} cannot be written (ENAMETOOLONG): no more rows are sent`)
   })
 
   it.each([
@@ -132,13 +141,15 @@ describe('a --journal that is no journal', () => {
   ])('is refused and left untouched: %s', async (_, text) => {
     const file = path()
     writeFileSync(file, text)
-    await expectReject(open(file), UsageError, `${file} is not a gw batch journal, and is left as it is: nothing was sent`)
+    await expectReject(openOn(file), UsageError, `${file} is not a gw batch journal, and is left as it is: nothing was sent`)
     expect(readFileSync(file, 'utf8')).toBe(text)
     expect(existsSync(file + '.lock')).toBe(false)
   })
 })
 
-describe('the journal lock', () => {
+describe.each(HOLDERS)('the journal lock, %s', (_, holder) => {
+  const open: typeof openOn = (file, hash, command, options = {}) => openOn(file, hash, command, {...holder, ...options})
+
   it('is refused to a second open in the same process', async () => {
     const file = path()
     const first = await open(file)
@@ -182,19 +193,19 @@ describe('a journal on a disk that fails', () => {
 
   it('fails the entries of a write that throws (ENOSPC once), naming the journal, and takes later ones', async () => {
     const file = path()
-    const journal = await open(file, undefined, undefined, {disk: failing(2, 'ENOSPC')})
+    const journal = await openOn(file, undefined, undefined, {disk: failing(2, 'ENOSPC')})
     const error = await journal.intent({intent: 'r-1', row: 1, line: 2, request: {}}).catch((err: unknown) => err)
     expect(error).toMatchObject({kind: 'io', exitCode: 1, message: `The batch journal ${file} cannot be written (ENOSPC): no more rows are sent`})
     await journal.intent({intent: 'r-2', row: 2, line: 3, request: {}})
     await journal.close()
-    const again = await open(file)
+    const again = await openOn(file)
     expect([...again.intents.keys()]).toEqual(['r-2'])
     await again.close()
   })
 
   it('counts an intent only once its commit is whole: one whose commit failed half-way leaves no part of it', async () => {
     const file = path()
-    const journal = await open(file, undefined, undefined, {
+    const journal = await openOn(file, undefined, undefined, {
       disk: {
         append: (journalFile, lines) =>
           journalFile.append(lines, () => {
@@ -206,7 +217,7 @@ describe('a journal on a disk that fails', () => {
     await expect(journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})).rejects.toMatchObject({kind: 'io'})
     await journal.close()
     expect(journalText(file).split('\n')).toHaveLength(2)
-    const again = await open(file)
+    const again = await openOn(file)
     expect(again.intents.size).toBe(0)
     await again.close()
   })
@@ -242,14 +253,14 @@ describe('peekJournal: what a dry run reads of the journal the real run would op
     await journal.close()
     // Begun on stdin, which has no path: given as a file, it was moved from stdin; given on stdin again, not moved.
     const fromStdin = path()
-    await (await open(fromStdin)).close()
+    await (await openOn(fromStdin)).close()
     expect((await peekJournal(fromStdin, asked('a'.repeat(64), '/data/now.csv')))!.movedFrom).toBe(STDIN)
     expect((await peekJournal(fromStdin, asked()))!.movedFrom).toBeUndefined()
   })
 
   it('refuses another batch’s journal as the real run would, and says what stops it reading one', async () => {
     const file = path()
-    await (await open(file)).close()
+    await (await openOn(file)).close()
     await expect(peekJournal(file, asked('a'.repeat(64), undefined, 'purchase create'))).rejects.toBeInstanceOf(UsageError)
     await expect(peekJournal(dirname(file), asked())).rejects.toMatchObject({exitCode: 2, message: `The batch journal ${dirname(file)} cannot be read (EISDIR: it is a directory): nothing was sent, and it is left as it is`})
   })
@@ -259,7 +270,7 @@ describe('how far the journal may lag the answers (its commits on a thread of it
   it('caughtUp(n) resolves once fewer than n answers wait to be written, counting those that failed as done', async () => {
     const file = path()
     let writes = 0
-    const journal = await open(file, undefined, undefined, {
+    const journal = await openOn(file, undefined, undefined, {
       disk: {
         append: (journalFile, lines) => {
           // The third write (after the header and the first group) fails.
