@@ -47,8 +47,8 @@ export interface JournalOptions {
  * (journal-file.ts), intent before a row is sent and result after, each committed (synchronous
  * FULL) before the send or the report it precedes. Entries that arrive in one turn of the event
  * loop go together in one commit (group commit), so N rows in flight cost about one commit, not N;
- * commits run on the journal's worker thread, one at a time, the entries that arrive meanwhile
- * making the next group.
+ * commits run one at a time, on the journal's worker thread (the entries that arrive meanwhile
+ * making the next group) or, for a batch whose rows all go out at once, on this one.
  * A commit that fails fails every entry in it and leaves none of them: an entry counts only once
  * committed. Only the earlier runs' entries are kept in memory.
  */
