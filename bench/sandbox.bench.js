@@ -106,42 +106,39 @@ async function round() {
   const largeRate = await memory.run(MEASURED)
   await memory.stop()
 
-  // --state against in memory: two fresh gateways at STATE_RECORDS each, then windows of each in
-  // turn, as for the request log (the first of a pair swapped each time).
+  // --state against in memory, two fresh gateways at STATE_RECORDS each; the request log on
+  // against off, two fresh gateways warmed alike.
   const durable = await start(sandboxArgs((home) => ['--state', join(home, 'state.json')]))
   const inMemory = await start(sandboxArgs(() => []))
   for (const gateway of [durable, inMemory]) {
     await gateway.run(WARM_UP, {warm: true})
     await gateway.run(STATE_RECORDS)
   }
-  const stateRates = []
-  const memoryRates = []
-  for (let pair = 0; pair < STATE_PAIRS; pair++) {
-    const [first, second] = pair % 2 === 0 ? [durable, inMemory] : [inMemory, durable]
-    const rates = [await first.run(MEASURED), await second.run(MEASURED)]
-    stateRates.push(rates[first === durable ? 0 : 1])
-    memoryRates.push(rates[first === durable ? 1 : 0])
-  }
-  await durable.stop()
-  await inMemory.stop()
-  const stateRate = median(stateRates)
-  const memoryAtState = median(memoryRates)
+  const [stateRate, memoryAtState] = await inTurn(durable, inMemory, STATE_PAIRS)
 
   const logged = await start(sandboxArgs(() => []))
   const unlogged = await start(sandboxArgs(() => ['--no-request-log']))
-  await logged.run(WARM_UP, {warm: true})
-  await unlogged.run(WARM_UP, {warm: true})
-  const loggedRates = []
-  const unloggedRates = []
-  for (let pair = 0; pair < LOG_PAIRS; pair++) {
-    const [first, second] = pair % 2 === 0 ? [logged, unlogged] : [unlogged, logged]
+  for (const gateway of [logged, unlogged]) await gateway.run(WARM_UP, {warm: true})
+  const [loggedRate, unloggedRate] = await inTurn(logged, unlogged, LOG_PAIRS)
+  return {bareRate, emptyRate, memoryAtState, largeRate, stateRate, loggedRate, unloggedRate}
+}
+
+/**
+ * Windows of two gateways in turn, the first of a pair swapped each time, so that load from
+ * elsewhere on the machine falls on both alike; each one's median rate. Both are stopped after.
+ */
+async function inTurn(one, other, pairs) {
+  const ones = []
+  const others = []
+  for (let pair = 0; pair < pairs; pair++) {
+    const [first, second] = pair % 2 === 0 ? [one, other] : [other, one]
     const rates = [await first.run(MEASURED), await second.run(MEASURED)]
-    loggedRates.push(rates[first === logged ? 0 : 1])
-    unloggedRates.push(rates[first === logged ? 1 : 0])
+    ones.push(rates[first === one ? 0 : 1])
+    others.push(rates[first === one ? 1 : 0])
   }
-  await logged.stop()
-  await unlogged.stop()
-  return {bareRate, emptyRate, memoryAtState, largeRate, stateRate, loggedRate: median(loggedRates), unloggedRate: median(unloggedRates)}
+  await one.stop()
+  await other.stop()
+  return [median(ones), median(others)]
 }
 
 export default async function bench() {
