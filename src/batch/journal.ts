@@ -5,7 +5,7 @@ import {realPath} from '../lib/file-identity.js'
 import {syncDirectory} from '../lib/sync-directory.js'
 import {type JournalFile, JournalFileError, openJournalFile} from './journal-file.js'
 import {openJournalInWorker} from './journal-thread.js'
-import {type JournalWorker, startJournalWorker} from './journal-worker.js'
+import {startJournalWorker} from './journal-worker.js'
 import {type Header, type Intent, notAJournal, readEntries, type Result, type Withdrawal} from './journal-entries.js'
 import {type JournalInput, type JournalTarget, journalTarget, unreadable} from './journal-identity.js'
 import {standingOf} from './journal-state.js'
@@ -35,11 +35,11 @@ export interface JournalOptions {
   /** In place of the real disk's, for a test to fail them. */
   disk?: Partial<JournalDisk>
   /**
-   * The worker that will hold the journal (journal-worker.ts), started early so that it loads
-   * meanwhile; one is started when none is given. `this thread`: a connection on the caller's
-   * thread (openJournalFile), whose commits stop it while they sync.
+   * `this`: the journal's connection is on the caller's thread (openJournalFile), whose commits
+   * stop it while they sync. Otherwise on a worker thread of its own (journal-worker.ts), its
+   * commits syncing while this thread reads answers.
    */
-  worker?: JournalWorker | 'this thread'
+  thread?: 'this'
 }
 
 /**
@@ -92,10 +92,9 @@ export class Journal {
       real = realPath(path)
       await mkdir(dirname(real), {recursive: true, mode: 0o700})
     } catch (err) {
-      if (options.worker !== 'this thread') await options.worker?.end()
       throw journalError(path, err)
     }
-    const file = await openFile(path, real, options.worker ?? startJournalWorker())
+    const file = await openFile(path, real, options.thread)
     try {
       const lines = await disk.read(file).catch((err: NodeJS.ErrnoException) => Promise.reject(unreadable(path, err)))
       const entries = lines.length === 0 ? undefined : readEntries(path, lines.join('\n') + '\n', {command, input, target})
@@ -195,10 +194,10 @@ export class Journal {
  * journaled yet. The lock is the kernel's on the file itself (journal-file.ts): a symlink, a bind
  * mount, a new name after a rename or another TMPDIR finds it held, and it ends with its process.
  */
-async function openFile(path: string, file: string, worker: JournalWorker | 'this thread'): Promise<JournalFile> {
+async function openFile(path: string, file: string, thread: 'this' | undefined): Promise<JournalFile> {
   const same = file === resolve(path) ? '' : ` (the same file as ${file})`
   try {
-    return worker === 'this thread' ? openJournalFile(file) : await openJournalInWorker(file, worker)
+    return thread === 'this' ? openJournalFile(file) : await openJournalInWorker(file, startJournalWorker())
   } catch (err) {
     if (!(err instanceof JournalFileError)) throw journalError(path, err)
     if (err.reason === 'directory') throw unreadable(path, Object.assign(new Error('it is a directory'), {code: 'EISDIR'}))

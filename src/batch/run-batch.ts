@@ -11,7 +11,6 @@ import {noteJournalPlace} from './journaled-refunds.js'
 import {defaultJournalPath, Journal, type JournalInput, type JournalOptions, journalTarget, lockSameBatch} from './journal.js'
 import {type Entries, peekJournal, STDIN} from './journal-entries.js'
 import {journalState, standingOf} from './journal-state.js'
-import {startJournalWorker} from './journal-worker.js'
 import type {BatchKind} from './kinds.js'
 import {rowWords} from './row-words.js'
 import {openBatch} from './read.js'
@@ -141,14 +140,10 @@ async function send<Input, Body extends object>(
   // Kept from an earlier run: the input's rows, and the references derived for its rows that give none (rows.ts withJournaledReferences).
   const references = {has: (reference: string) => scan.references.has(reference) || (scan.unreferenced > 0 && derivedFrom(reference) !== undefined)}
   // Rows that all go out at once (no more than --concurrency) leave no answers to read while a
-  // commit syncs: their journal is held on this thread, and the worker's start (~40 ms of CPU, a
-  // V8 isolate of its own) is not paid. More rows commit on the worker, the answers read meanwhile.
-  const worker = scan.valid > concurrency ? startJournalWorker() : 'this thread'
-  const journal = await openJournal(flags.journal, f.dataDir, baseUrl, {command: kind.commandId, input, now: new Date(), target, references, worker}).catch(async (err: unknown) => {
-    // Ended by the journal's close once it has one; here when none was opened.
-    if (worker !== 'this thread') await worker.end()
-    throw err
-  })
+  // commit syncs: their journal is held on this thread, and a worker's start (~40 ms of CPU, a
+  // V8 isolate of its own) is not paid. More rows commit on a worker, the answers read meanwhile.
+  const thread = scan.valid > concurrency ? undefined : 'this'
+  const journal = await openJournal(flags.journal, f.dataDir, baseUrl, {command: kind.commandId, input, now: new Date(), target, references, thread})
   let shown: BatchView | undefined
   try {
     // In the words a stopped run used: the rows in doubt are looked up before anything is sent.

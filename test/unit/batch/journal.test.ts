@@ -1,7 +1,8 @@
 import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
-import {describe, expect, it} from 'vitest'
+import {Worker} from 'node:worker_threads'
+import {describe, expect, it, onTestFinished, vi} from 'vitest'
 import {defaultJournalPath, inputHash, Journal, type JournalDisk, JournalError} from '../../../src/batch/journal.js'
 import {peekJournal, STDIN} from '../../../src/batch/journal-entries.js'
 import {readJournal} from '../../../src/batch/journal-file.js'
@@ -20,8 +21,22 @@ const openOn = (file: string, hash = 'a'.repeat(64), command = 'refund create', 
 // batch's own (run-batch.ts): the same file, lock and entries either way.
 const HOLDERS = [
   ['on a worker thread', {}],
-  ['on this thread', {worker: 'this thread'}],
+  ['on this thread', {thread: 'this'}],
 ] as const
+
+describe('where a journal is held', () => {
+  it.for([
+    ['on a worker thread, ended once it closes', {}, 1],
+    ['on this thread, no worker started', {thread: 'this'}, 0],
+  ] as const)('%s', async ([, holder, workers]) => {
+    const terminate = vi.spyOn(Worker.prototype, 'terminate')
+    onTestFinished(() => void vi.restoreAllMocks())
+    const journal = await openOn(path(), undefined, undefined, holder)
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
+    await journal.close()
+    expect(terminate).toHaveBeenCalledTimes(workers)
+  })
+})
 
 describe.each(HOLDERS)('Journal, %s', (_, holder) => {
   const open: typeof openOn = (file, hash, command, options = {}) => openOn(file, hash, command, {...holder, ...options})
