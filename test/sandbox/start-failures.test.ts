@@ -85,7 +85,7 @@ const failingAt =
   (step: RegExp): StateWrite =>
   (name, run) => {
     if (step.test(name)) throw Object.assign(new Error('disk I/O error'), {code: 'ERR_SQLITE_ERROR', errcode: 10, errstr: 'disk I/O error'})
-    return run()
+    run()
   }
 
 const STAGES: {stage: string; fault: (at: Files) => Partial<SandboxOptions>; error: RegExp}[] = [

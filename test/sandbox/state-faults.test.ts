@@ -7,17 +7,15 @@ import {startSandbox} from '../../src/sandbox/server/server.js'
 import {call, fixedClock, purchase} from './helpers.js'
 
 // The local gateway's state file, tested as a batch's journal is: the Nth write (a statement that
-// changes a table), then in other series the Nth COMMIT and the Nth sync of the write-ahead log,
-// each before it runs and once it has (a sync that failed after the data went out), fails with an
-// I/O error, for every N until a run goes untouched. Every purchase answered 200 survives a restart; every one answered otherwise is absent.
+// changes a table), then in other series the Nth COMMIT, before it runs and once it has (a sync
+// that failed after the data went out), fails with an I/O error, for every N until a run goes
+// untouched. Every purchase answered 200 survives a restart; every one answered otherwise is absent.
 const PURCHASES = 12
 
 const SERIES = {
   write: {step: /^(INSERT|UPDATE|DELETE)/, after: false},
   commit: {step: /^COMMIT$/, after: false},
   'commit, once it reached the file,': {step: /^COMMIT$/, after: true},
-  'sync of the write-ahead log': {step: /^fdatasync$/, after: false},
-  'sync of the write-ahead log, once it reached the disk,': {step: /^fdatasync$/, after: true},
 }
 
 function failing({step, after}: (typeof SERIES)[keyof typeof SERIES], nth: number): StateWrite & {calls: () => number} {

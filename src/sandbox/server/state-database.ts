@@ -1,4 +1,3 @@
-import {closeSync, fdatasync, fdatasyncSync, openSync} from 'node:fs'
 import type {LockedDatabase} from '../../lib/locked-database.js'
 
 /**
@@ -18,10 +17,9 @@ const LAYOUT = 3
 
 /**
  * Runs one write to the state file: `run` itself, here. `step` is the SQL statement (or `rename`,
- * a migrated file put in place, or `fdatasync`, the write-ahead log synced); tests give a disk
- * that fails, before the step or after it.
+ * a migrated file put in place); tests give a disk that fails, before the step or after it.
  */
-export type StateWrite = <T>(step: string, run: () => T) => T
+export type StateWrite = (step: string, run: () => void) => void
 
 export const writeThrough: StateWrite = (_, run) => run()
 
@@ -31,8 +29,6 @@ export type Layout = {kind: 'new'} | {kind: 'state'} | {kind: 'other'; reason: s
 /** A state file's database, held under its lock (openLockedDatabase) until close. */
 export class StateDatabase {
   private writingAhead = false
-  /** The write-ahead log's descriptor, for sync(): opened at the first. */
-  private log: number | undefined
 
   constructor(
     private readonly held: LockedDatabase,
@@ -71,7 +67,7 @@ export class StateDatabase {
     return this.held.db.prepare('SELECT batch, changes FROM changes ORDER BY batch').all() as {batch: number; changes: string}[]
   }
 
-  /** Adds one group commit's changes (a JSON array) as batch `batch`: durable once sync() resolves after it. */
+  /** Adds one group commit's changes (a JSON array) as batch `batch`: durable once this returns. */
   append(batch: number, changes: string): void {
     this.transaction([{sql: 'INSERT INTO changes (batch, changes) VALUES (?, ?)', values: [batch, changes]}])
   }
@@ -96,47 +92,18 @@ export class StateDatabase {
 
   /**
    * From now until close, each commit is appended to a write-ahead log beside the file
-   * (`<file>-wal`), where a rollback journal costs four syncs, and is durable once sync() has
-   * synced the log after it (synchronous NORMAL: SQLite itself syncs the log only before it folds
-   * it into the file). The log is the file's until a clean close folds it in: after a crash the
-   * next open reads it, up to its last commit written whole.
+   * (`<file>-wal`) and synced once, where a rollback journal costs four syncs. The log is the
+   * file's until a clean close folds it in: after a crash the next open reads it.
    */
   writeAhead(): void {
-    const {db} = this.held
-    this.writingAhead = db.prepare('PRAGMA journal_mode = WAL').get()?.journal_mode === 'wal'
-    if (this.writingAhead) db.exec('PRAGMA synchronous = NORMAL')
+    this.writingAhead = this.held.db.prepare('PRAGMA journal_mode = WAL').get()?.journal_mode === 'wal'
   }
 
-  /**
-   * Makes every commit so far durable: the log synced on libuv's threads, this one free meanwhile,
-   * so that the next group is written while this one syncs (journal.ts). Without a log each commit
-   * was durable when it returned.
-   */
-  async sync(): Promise<void> {
-    if (!this.writingAhead) return
-    await this.write('fdatasync', () => {
-      const log = this.logDescriptor()
-      return new Promise<void>((resolve, reject) => fdatasync(log, (error) => (error ? reject(error) : resolve())))
-    })
-  }
-
-  /** The same on this thread: what takes a failed group back is on disk before anything else happens. */
-  syncHere(): void {
-    if (this.writingAhead) this.write('fdatasync', () => fdatasyncSync(this.logDescriptor()))
-  }
-
-  /** Lets the file go, as one file again (its log folded in) when it was written ahead; again, nothing. No sync() may be under way. */
+  /** Lets the file go, as one file again (its log folded in) when it was written ahead; again, nothing. */
   close(): void {
-    if (this.log !== undefined) closeSync(this.log)
-    this.log = undefined
     if (this.writingAhead) foldLog(this.held.db)
     this.writingAhead = false
     this.held.close()
-  }
-
-  /** SQLite locks the database, never its log: a descriptor of the log's own is opened and closed freely. */
-  private logDescriptor(): number {
-    return (this.log ??= openSync(`${this.held.path}-wal`, 'r+'))
   }
 
   /** The statements as one transaction: all of them durable (synchronous FULL), or none. */
