@@ -26,7 +26,8 @@ async function purchased(sandbox: Sandbox, count: number): Promise<string[]> {
 const tmpdirOfItsOwn = () => folder()
 
 /** Each row's reference and status, and whether an earlier run answered it. */
-const outcomes = (stdout: string) => rowsOf(stdout).map((row) => [row.reference, row.status, row.resumed ?? false])
+// Rows print as they finish, each with its line's place: in the file's order here.
+const outcomes = (stdout: string) => rowsOf(stdout).sort((a, b) => a.row - b.row).map((row) => [row.reference, row.status, row.resumed ?? false])
 
 /** The references of the POSTs that reached the gateway, in order. */
 const posted = (proxy: CountingProxy) => proxy.seen.filter((request) => request.method === 'POST').map((request) => request.reference)
