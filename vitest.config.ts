@@ -38,7 +38,7 @@ const BOTH_DIALECTS = [
  * The files that replace a module for their tests (vi.mock), each run in a process of its own: the
  * replacement would stay for the files after it. The others share their worker's process, each
  * module loaded once (~0.1 s of CPU a file less); what a helper opens for a test is undone by
- * test/setup.ts. test/unit/vitest-config.test.ts finds every vi.mock in this list.
+ * test/setup.ts. test/unit/test-processes.test.ts finds every vi.mock in this list.
  */
 export const OWN_PROCESS = [
   'test/unit/batch/journal-same-rows-faults.test.ts',

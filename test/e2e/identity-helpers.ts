@@ -6,7 +6,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, expect, type TestContext} from 'vitest'
 import {countingProxy, type CountingProxy} from '../counting-proxy.js'
-import {cardArgs, isolatedHome, ref, type Sandbox, startSandbox} from './helpers.js'
+import {cardArgs, isolatedHome, purchasedAtGateway, ref, type Sandbox, startSandbox} from './helpers.js'
 
 // What the tests of identity, not names (design.md §5) share: a relay that can hold POSTs or switch
 // gateways, batches to send through it, and bind mounts.
@@ -125,6 +125,13 @@ function starters(cleanups: (() => Promise<unknown> | unknown)[]) {
 }
 
 export const folder = () => realpathSync(mkdtempSync(join(tmpdir(), 'gw-identity-')))
+
+/** `count` purchases of 10.00 AUD made at the gateway through its API (what follows them is tested): their references. */
+export async function purchasedAt(sandbox: Sandbox, count: number): Promise<string[]> {
+  const prefix = ref('id')
+  const made = await Promise.all(Array.from({length: count}, (_, i) => purchasedAtGateway(sandbox, {amount: 1000, reference: `${prefix}-${i + 1}`})))
+  return made.map((purchase) => purchase.reference)
+}
 
 /** A purchase batch of `count` rows charging a card tokenized at `sandbox`: its file and references. */
 export async function purchaseBatch(sandbox: Sandbox, count: number): Promise<{file: string; references: string[]; dir: string}> {

@@ -4,8 +4,8 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import type {CountingProxy} from '../counting-proxy.js'
 import {rowsOf, spawnGw} from './batch-helpers.js'
-import {bindMount, expectOnePostEach, folder, NEEDS_ROOT, purchaseBatch, root, startedPerTest} from './identity-helpers.js'
-import {GW, purchasedAtGateway, ref, runProgram, type Sandbox} from './helpers.js'
+import {bindMount, expectOnePostEach, folder, NEEDS_ROOT, purchaseBatch, purchasedAt, root, startedPerTest} from './identity-helpers.js'
+import {GW, runProgram, type Sandbox} from './helpers.js'
 
 // Exactly once by what things are, not by their names (design.md §5): a batch is its parsed rows
 // (not its bytes), one writer of a journal is decided by the kernel's lock on the file (not by a
@@ -16,17 +16,10 @@ const {cleanups, gateway, counted, relayed} = startedPerTest()
 // The first POST waits at the gate: the batch that sent it holds its journal until it is let through.
 const gated = (target: string) => relayed(target, {hold: (post) => post === 1})
 
-/** `count` purchases made at the gateway, each for 10.00 AUD: their references. */
-async function purchased(sandbox: Sandbox, count: number): Promise<string[]> {
-  const prefix = ref('id')
-  return (await Promise.all(Array.from({length: count}, (_, i) => purchasedAtGateway(sandbox, {amount: 1000, reference: `${prefix}-${i + 1}`})))).map((made) => made.reference)
-}
-
 /** A folder of its own for TMPDIR: what an old gw kept its locks under. */
 const tmpdirOfItsOwn = () => folder()
 
-/** Each row's reference and status, and whether an earlier run answered it. */
-// Rows print as they finish, each with its line's place: in the file's order here.
+/** Each row's reference and status, and whether an earlier run answered it, in the file's order (rows print as they finish). */
 const outcomes = (stdout: string) => rowsOf(stdout).sort((a, b) => a.row - b.row).map((row) => [row.reference, row.status, row.resumed ?? false])
 
 /** The references of the POSTs that reached the gateway, in order. */
@@ -41,7 +34,7 @@ describe('a copy that differs only in bytes is the same batch', () => {
     ['with a byte order mark and blank lines', (text: string) => `\uFEFF${text.replace('\n', '\n\n')}\n`],
   ])('refunds with blank references, run again from a copy %s: nothing is sent again (no -R2), exit 0, and it says whose journal it is', async (_, copy) => {
     const sandbox = await gateway()
-    const [first, second] = await purchased(sandbox, 2)
+    const [first, second] = await purchasedAt(sandbox, 2)
     const proxy = await counted(sandbox.url)
     const env = {GW_BASE_URL: proxy.url}
     const dir = folder()
@@ -69,7 +62,7 @@ describe('a copy that differs only in bytes is the same batch', () => {
 describe('one gateway under two spellings is one batch', () => {
   it('refunds with blank references, run with GW_BASE_URL ending in /v1.0 and then without it: the second run resumes the first, and sends nothing', async () => {
     const sandbox = await gateway()
-    const [first, second] = await purchased(sandbox, 2)
+    const [first, second] = await purchasedAt(sandbox, 2)
     const proxy = await counted(sandbox.url)
     const file = join(folder(), 'credits.csv')
     writeFileSync(file, `transaction_id,amount,reference\n${first},100,\n${second},100,\n`)

@@ -3,8 +3,8 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {rowsOf, spawnGw} from './batch-helpers.js'
 import {stateIn} from '../sandbox/state-file.js'
-import {bindMount, expectOnePostEach, folder, NEEDS_ROOT, purchaseBatch, root, startedInTest} from './identity-helpers.js'
-import {cardArgs, isolatedHome, purchasedAtGateway, ref, runGw} from './helpers.js'
+import {bindMount, expectOnePostEach, folder, NEEDS_ROOT, purchaseBatch, purchasedAt, root, startedInTest} from './identity-helpers.js'
+import {cardArgs, isolatedHome, ref, runGw} from './helpers.js'
 import {journalText} from '../journal-text.js'
 
 // Identity, not names (design.md §5). Each case runs the built gw against real
@@ -17,8 +17,7 @@ type Started = ReturnType<typeof startedInTest>
 /** `count` purchases made at a new local gateway (their references), and a counting proxy in front of it for what follows. */
 async function purchasedThrough({gateway, counted}: Started, count: number) {
   const sandbox = await gateway()
-  const prefix = ref('id')
-  const purchases = (await Promise.all(Array.from({length: count}, (_, i) => purchasedAtGateway(sandbox, {amount: 1000, reference: `${prefix}-${i + 1}`})))).map((made) => made.reference)
+  const purchases = await purchasedAt(sandbox, count)
   const proxy = await counted(sandbox.url)
   return {sandbox, purchases, proxy, env: {GW_BASE_URL: proxy.url}}
 }

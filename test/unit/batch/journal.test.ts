@@ -19,16 +19,14 @@ const openOn = (file: string, hash = 'a'.repeat(64), command = 'refund create', 
 
 // The journal of a batch of more rows than --concurrency is held on a worker thread, of fewer on the
 // batch's own (run-batch.ts): the same file, lock and entries either way.
+// Each with the workers it starts, ended once the journal closes.
 const HOLDERS = [
-  ['on a worker thread', {}],
-  ['on this thread', {thread: 'this'}],
+  ['on a worker thread', {}, 1],
+  ['on this thread', {thread: 'this'}, 0],
 ] as const
 
 describe('where a journal is held', () => {
-  it.for([
-    ['on a worker thread, ended once it closes', {}, 1],
-    ['on this thread, no worker started', {thread: 'this'}, 0],
-  ] as const)('%s', async ([, holder, workers]) => {
+  it.for(HOLDERS)('%s: the workers it starts are ended once it closes', async ([, holder, workers]) => {
     const terminate = vi.spyOn(Worker.prototype, 'terminate')
     onTestFinished(() => void vi.restoreAllMocks())
     const journal = await openOn(path(), undefined, undefined, holder)
