@@ -1,8 +1,10 @@
+import {spawn} from 'node:child_process'
 import {closeSync, mkdtempSync, openSync, readFileSync, writeFileSync, writeSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {apiRequestsSince, armTrap, CARDS, GW, ref, requestLogCursor, runProgram, type Sandbox, sandboxForFile} from './helpers.js'
+import {countingProxy} from '../counting-proxy.js'
+import {apiRequestsSince, armTrap, baseEnv, CARDS, GW, ref, requestLogCursor, runProgram, type Sandbox, sandboxForFile} from './helpers.js'
 
 let sandbox: Sandbox
 sandboxForFile((started) => {
@@ -215,14 +217,42 @@ describe('gw sandbox seed', () => {
     expect((second.records as Line[]).map(({status}) => status)).toStrictEqual(Array(7).fill('present'))
   })
 
-  it('starts no new step once its reader has gone (| head -1), exiting 141', async () => {
+  it('starts no new step once its reader has gone, exiting 141; the step in flight finishes', async ({onTestFinished}) => {
     const tag = ref('head')
     const plans = Array.from({length: 4}, (_, index) => ({name: `p${index}`, create: 'plan', fields: {name: 'Gold', amount: 2500, reference: `${tag}-${index}`, description: 'Gold'}}))
     const file = fixtures(plans)
-    const run = await runProgram('bash', ['-c', `"${process.execPath}" "${GW}" sandbox seed "${file}" | head -1; echo "exit \${PIPESTATUS[0]}" >&2`], {env: sandbox.env()})
-    expect(JSON.parse(run.stdout)).toMatchObject({step: 1, name: 'p0', status: 'created'})
-    expect(run.stderr).toMatch(/exit 141\n$/)
-    expect((await sandbox.gw(['plan', 'get', `${tag}-3`])).code).toBe(5)
+    // Step 2's plan reaches the gateway only once the reader has gone: the reader's going is an
+    // event gw hears while that step is in flight, however slowly each side is scheduled.
+    let readerGone: () => void = () => {}
+    const gone = new Promise<void>((resolve) => (readerGone = resolve))
+    const proxy = await countingProxy(sandbox.url, {hold: ({method, reference}) => (method === 'POST' && reference === `${tag}-1` ? gone : undefined)})
+    onTestFinished(() => proxy.close())
+    const child = spawn(process.execPath, [GW, 'sandbox', 'seed', file], {env: baseEnv(sandbox.env({GW_BASE_URL: proxy.url})), stdio: ['ignore', 'pipe', 'pipe']})
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
+    const firstLine = new Promise<string>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString())))
+    child.stdout.once('close', readerGone)
+    expect(JSON.parse(await firstLine)).toMatchObject({step: 1, name: 'p0', status: 'created'})
+    child.stdout.destroy()
+    expect(await exited).toBe(141)
+    // No summary: it would count the steps that ran as if they were the file's.
+    expect(stderr).toBe("Error: stdout's reader went away: no more steps were started (2 of 4 ran)\nHint: Run the same command again: the steps that ran are found present and not sent again, and the rest are made.\n")
+    expect((await sandbox.gw(['plan', 'get', `${tag}-1`])).code).toBe(0)
+    for (const unmade of [`${tag}-2`, `${tag}-3`]) {
+      expect(proxy.posts(unmade)).toBe(0)
+      expect((await sandbox.gw(['plan', 'get', unmade])).code).toBe(5)
+    }
+  })
+
+  it('> /dev/full: exit 1 after the first step, saying how many ran; nothing more is made', async () => {
+    const tag = ref('full')
+    const plans = Array.from({length: 3}, (_, index) => ({name: `p${index}`, create: 'plan', fields: {name: 'Gold', amount: 2500, reference: `${tag}-${index}`, description: 'Gold'}}))
+    const run = await runProgram('bash', ['-c', `"${process.execPath}" "${GW}" sandbox seed "${fixtures(plans)}" > /dev/full`], {env: sandbox.env()})
+    expect(run.code).toBe(1)
+    expect(run.stderr).toMatch(/^Error: stdout could not be written \(ENOSPC\): no more steps were started \(1 of 3 ran\)\n/)
+    expect((await sandbox.gw(['plan', 'get', `${tag}-0`])).code).toBe(0)
+    expect((await sandbox.gw(['plan', 'get', `${tag}-1`])).code).toBe(5)
   })
 
   it('stops at a step the gateway refuses, reporting it failed with its exit code', async () => {
