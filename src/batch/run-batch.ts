@@ -123,6 +123,13 @@ async function noteRefundJournal(f: BatchDeps, journalPath: string): Promise<voi
   }
 }
 
+/**
+ * Rows that all go out at once (no more than --concurrency) leave no answers to read while a
+ * commit syncs: their journal is held on this thread, and a worker's start (~40 ms of CPU, a V8
+ * isolate of its own) is not paid. More rows commit on a worker, the answers read meanwhile.
+ */
+export const journalThreadFor = (rows: number, concurrency: number): 'this' | undefined => (rows > concurrency ? undefined : 'this')
+
 async function send<Input, Body extends object>(
   kind: BatchKind<Input, Body>,
   flags: BatchFlags,
@@ -139,11 +146,7 @@ async function send<Input, Body extends object>(
   const input: JournalInput = {path: source.realPath, sha256: scan.key}
   // Kept from an earlier run: the input's rows, and the references derived for its rows that give none (rows.ts withJournaledReferences).
   const references = {has: (reference: string) => scan.references.has(reference) || (scan.unreferenced > 0 && derivedFrom(reference) !== undefined)}
-  // Rows that all go out at once (no more than --concurrency) leave no answers to read while a
-  // commit syncs: their journal is held on this thread, and a worker's start (~40 ms of CPU, a
-  // V8 isolate of its own) is not paid. More rows commit on a worker, the answers read meanwhile.
-  const thread = scan.valid > concurrency ? undefined : 'this'
-  const journal = await openJournal(flags.journal, f.dataDir, baseUrl, {command: kind.commandId, input, now: new Date(), target, references, thread})
+  const journal = await openJournal(flags.journal, f.dataDir, baseUrl, {command: kind.commandId, input, now: new Date(), target, references, thread: journalThreadFor(scan.valid, concurrency)})
   let shown: BatchView | undefined
   try {
     // In the words a stopped run used: the rows in doubt are looked up before anything is sent.

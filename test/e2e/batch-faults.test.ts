@@ -90,9 +90,11 @@ describe.concurrent('the Nth write or sync of the journal fails (EIO, injected f
     ['write', 'write,pwrite64'],
     ['sync', 'fsync,fdatasync'],
   ]
-  // Twice its --concurrency 4: rows wait for a slot, and the journal is held on its worker thread
+  // One row more than its --concurrency: a row waits for a slot while two are in flight (their
+  // intents and results committed in groups), and the journal is held on its worker thread
   // (run-batch.ts). Every commit of the run is failed once; more rows would repeat the same commits.
-  const ROWS = 8
+  const ROWS = 3
+  const CONCURRENCY = 2
   it.skipIf(!strace).for<[string, string]>(DIALECT === 'live' ? sweeps.filter(([kind]) => kind === 'sync') : sweeps)(`%s: for every N, a ${ROWS}-row batch ends non-zero or complete, and its rerun sends every row exactly once`, {timeout: 300_000}, async ([, calls], {onTestFinished}) => {
     // Its own proxy, closed here: the file's afterEach closes the one other tests keep in `proxy`.
     const proxy = await countingProxy(sandbox.url)
@@ -107,7 +109,7 @@ describe.concurrent('the Nth write or sync of the journal fails (EIO, injected f
       const journal = join(dir, 'j.sqlite')
       const trace = join(dir, 'trace')
       // --seccomp-bpf: only the traced calls stop the process, not every call of every thread.
-      const args = ['--seccomp-bpf', '-f', '-qq', '-o', trace, '-P', journal, '-P', `${journal}-journal`, '-e', `trace=${calls}`, '-e', `inject=${calls}:error=EIO:when=${nth}`, process.execPath, GW, 'refund', 'create', '--input', file, '--journal', journal, '--concurrency', '4']
+      const args = ['--seccomp-bpf', '-f', '-qq', '-o', trace, '-P', journal, '-P', `${journal}-journal`, '-e', `trace=${calls}`, '-e', `inject=${calls}:error=EIO:when=${nth}`, process.execPath, GW, 'refund', 'create', '--input', file, '--journal', journal, '--concurrency', String(CONCURRENCY)]
       const faulted = await runProgram('strace', args, {env, timeoutMs: 60_000})
       const injected = readFileSync(trace, 'utf8').includes('(INJECTED)')
       const rows = rowsOf(faulted.stdout)
