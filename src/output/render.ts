@@ -11,6 +11,7 @@ import {redact, redactText} from '../safety/redact.js'
 import {sentAs, whole} from '../api/list-text.js'
 import type {ListOrder} from '../api/list-order.js'
 import {favourMemory} from '../lib/favour-memory.js'
+import {walkCollector} from '../lib/memory.js'
 
 type GwRecord = Record<string, unknown>
 
@@ -136,6 +137,7 @@ const LIST_TABLE_ROWS = 100
  */
 export async function renderListing(io: Io, pages: AsyncIterable<GwRecord[]>, columns: Column[], options: RenderOptions, {paged}: {paged?: () => void} = {}): Promise<void> {
   const stream = recordStream(io, columns, options, {rowsPerTable: LIST_TABLE_ROWS})
+  const pagePrinted = walkCollector()
   let pagesIn = 0
   // The reader gone while a page is awaited: the walk stops there, its page neither waited for nor asked for again.
   // (Woken through one listener, not a race with a promise that lives as long as the walk, which would hold every page.)
@@ -163,6 +165,7 @@ export async function renderListing(io: Io, pages: AsyncIterable<GwRecord[]>, co
       await io.outReady()
       // A walk of many pages: its garbage kept small before the second is asked for (lib/favour-memory.ts).
       if (++pagesIn === 1) favourMemory()
+      pagePrinted()
     }
   } finally {
     // Stopped early (a reader gone, a failure printing): the walk is told, but not waited for while a page is in flight.
