@@ -1,7 +1,7 @@
 import type {GatewayClient} from '../api/client.js'
 import {AuthError, ModeMismatchError, NotFoundError, UsageError} from '../errors.js'
 import type {Io} from '../output/io.js'
-import type {Prompter} from '../output/prompt.js'
+import type {Prompter} from '../output/prompter.js'
 import {changeConfig, type Config, type Environment, loadConfig, type TokenStore, type TokenStorage} from './config.js'
 import {KeychainUnavailableError} from './keychain.js'
 import {profileRecord, type ProfileRecord} from './profiles.js'

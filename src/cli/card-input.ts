@@ -1,7 +1,7 @@
 import {UsageError} from '../errors.js'
 import type {CardDetails} from '../operations/deps.js'
 import type {Io} from '../output/io.js'
-import {checkedBy, type Prompter} from '../output/prompt.js'
+import {checkedBy, type Prompter} from '../output/prompter.js'
 import type {Factory} from './factory.js'
 import {refuseWhenReadOnly} from './live-safety.js'
 import * as validate from './validate.js'

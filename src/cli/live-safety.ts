@@ -4,7 +4,7 @@ import type {BatchPlan} from '../batch/batch-deps.js'
 import {PermissionError, UsageError} from '../errors.js'
 import type {Io} from '../output/io.js'
 import {formatMinorUnits, formatMoney, currencyExponent} from '../output/money.js'
-import type {Prompter} from '../output/prompt.js'
+import type {Prompter} from '../output/prompter.js'
 import {sanitizeLine} from '../safety/sanitize.js'
 
 /**

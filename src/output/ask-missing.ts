@@ -1,5 +1,5 @@
 import {Errors} from '@oclif/core'
-import type {Prompter} from './prompt.js'
+import type {Prompter} from './prompter.js'
 
 /** A flag or argument definition as oclif keeps it, the parts a question needs. */
 interface Definition {

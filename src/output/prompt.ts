@@ -1,39 +1,6 @@
-import {GwError, InterruptedError} from '../errors.js'
+import {InterruptedError} from '../errors.js'
+import type {Prompter, ReadBack, Validate} from './prompter.js'
 import {displayWidth, wrap} from './text-width.js'
-
-/** A check of an answer: true, or the message to show before asking again. */
-export type Validate = (value: string) => string | true | Promise<string | true>
-
-/**
- * How a question reads once answered, in the line that stays on the terminal: without its offer
- * (`Enter for ...`), which no longer applies, and the answer as what it means (`10.00 AUD`, not
- * `1000`).
- */
-export interface ReadBack {
-  question: string
-  answer?: (answer: string) => string
-}
-
-/** Questions asked on the terminal; answers come back trimmed. Tests hand commands a scripted one. */
-export interface Prompter {
-  text(message: string, options?: {default?: string; validate?: Validate; readBack?: ReadBack}): Promise<string>
-  /** Typed without echo: tokens, card numbers, CVVs. */
-  secret(message: string, validate?: Validate): Promise<string>
-  choose<T extends string>(message: string, choices: readonly T[], defaultChoice?: T): Promise<T>
-}
-
-/** A flag's check as a prompt's validate: the error's message is shown and the question asked again. */
-export function checkedBy(rule: (flag: string, input: string) => unknown, flag: string): Validate {
-  return (value) => {
-    try {
-      rule(flag, value)
-      return true
-    } catch (err) {
-      if (err instanceof GwError) return err.message
-      throw err
-    }
-  }
-}
 
 /**
  * inquirer, loaded only when a question is asked, writing to stderr so stdout stays for results.

@@ -9,7 +9,7 @@ import {login, type LoginFlags} from '../../../src/auth/login.js'
 import type {TokenStores} from '../../../src/auth/token-store.js'
 import {ModeMismatchError, NotFoundError} from '../../../src/errors.js'
 import {testIo} from '../../test-io.js'
-import type {Prompter} from '../../../src/output/prompt.js'
+import type {Prompter} from '../../../src/output/prompter.js'
 import {expectReject} from '../../expect-error.js'
 
 function memoryStore(location: string, {broken = false} = {}): TokenStore & {tokens: Map<string, string>} {

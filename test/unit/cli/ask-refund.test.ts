@@ -2,7 +2,7 @@ import type {MadeFor} from '../../../src/lists/refund-match.js'
 import {describe, expect, it} from 'vitest'
 import {NotFoundError} from '../../../src/errors.js'
 import {askRefund} from '../../../src/cli/ask-amount.js'
-import type {Prompter} from '../../../src/output/prompt.js'
+import type {Prompter} from '../../../src/output/prompter.js'
 import {livePurchase, liveRefund} from '../../fixtures/live-records.js'
 import {fakeClient} from '../operations/fake-client.js'
 

@@ -6,7 +6,7 @@ import {globalsInArgv} from '../../../src/cli/global-flags.js'
 import {confirmBatch} from '../../../src/cli/live-safety.js'
 import {UnreachableError} from '../../../src/errors.js'
 import {testIo} from '../../test-io.js'
-import type {Prompter} from '../../../src/output/prompt.js'
+import type {Prompter} from '../../../src/output/prompter.js'
 
 /** A port that refuses connections: a request through the guard ends there, not sent. */
 async function closedPort(): Promise<number> {

@@ -2,7 +2,7 @@ import {Args, Flags, Parser} from '@oclif/core'
 import {describe, expect, it} from 'vitest'
 import * as gwFlags from '../../../src/cli/flags.js'
 import {askForMissing, missingFrom} from '../../../src/output/ask-missing.js'
-import type {Prompter, Validate} from '../../../src/output/prompt.js'
+import type {Prompter, Validate} from '../../../src/output/prompter.js'
 
 /**
  * Answers in order, as inquirer would: an answer its validate refuses is shown the message and

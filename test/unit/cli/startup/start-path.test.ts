@@ -95,3 +95,20 @@ describe('schemas are built when first used (src/api/schemas/lazy.ts)', () => {
     expect(types.isProxy(schemas.Purchase)).toBe(true)
   })
 })
+
+describe("the terminal's text widths load only where a terminal is drawn", () => {
+  // string-width builds its Unicode tables when loaded: ~22 ms of a `gw purchase create` in a pipe,
+  // a fifth of its CPU, when card-input.ts loaded the prompts for a check it shares with them.
+  const drawing = new Set(['output/text-width.ts', 'output/prompt.ts', 'output/table.ts', 'output/table-forms.ts'])
+  const modules = readdirSync(src, {recursive: true, encoding: 'utf8'})
+    .filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts') && !drawing.has(name))
+    .sort()
+
+  it.each(modules)('%s', (module) => {
+    const chains = loadedWith(join(src, module))
+    const widths = [...chains]
+      .filter(([loaded]) => loaded === join(src, 'output', 'text-width.ts') || /^(string-width|slice-ansi|wrap-ansi)$/.test(loaded))
+      .map(([, chain]) => chain.map((loaded) => (loaded.endsWith('.ts') ? relative(src, loaded) : loaded)).join(' -> '))
+    expect(widths).toEqual([])
+  })
+})
