@@ -6,12 +6,15 @@ let gc: Collect | undefined
  * A full garbage collection: now (`sync`), or begun now and done alongside the work that follows
  * (`async`, V8's concurrent marking). V8 lets garbage that outlives a young collection pile up in
  * the old generation far past what is kept before it collects it; the two below are where that
- * was measured. gc() is exposed the first time it is needed.
+ * was measured. gc() is made the first time it is needed.
  */
 export function collectGarbage(execution: 'sync' | 'async' = 'sync'): void {
   if (!gc) {
-    process.getBuiltinModule('node:v8').setFlagsFromString('--expose-gc')
+    const v8 = process.getBuiltinModule('node:v8')
+    v8.setFlagsFromString('--expose-gc')
     gc = process.getBuiltinModule('node:vm').runInNewContext('gc') as Collect
+    // Set back at once (gc() stays): V8 takes a code cache only under the flags it was written with (bin/start.js).
+    v8.setFlagsFromString('--no-expose-gc')
   }
   gc({type: 'major', execution})
 }
