@@ -36,7 +36,7 @@ const WALK_GROWTH = 16 * 1024 * 1024
  * page's records end as garbage in the old generation (measured: 43 MiB promoted over a walk of
  * 400 pages of 100 KB, one full collection, at 48 MiB of heap with 18 MiB kept; 140-167 MiB at the
  * peak). A full collection, concurrent, each time the heap has grown WALK_GROWTH past the least it
- * was since the last: 108-119 MiB.
+ * was since the last: 106-123 MiB on Node 22.19, 24 and 26, for no CPU seen (bench/README.md).
  */
 export function walkCollector({heapUsed = usedHeap, collect = () => collectGarbage('async')}: {heapUsed?: () => number; collect?: () => void} = {}): () => void {
   let least = Infinity
