@@ -3,7 +3,7 @@ import {closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync} from
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {StateFileError} from '../../src/sandbox/server/persist.js'
+import {StateFileError} from '../../src/sandbox/server/state-file-error.js'
 import type {StateWrite} from '../../src/sandbox/server/state-database.js'
 import {CARD, call, purchase, sandbox} from './helpers.js'
 import {rowsOf, runSql} from './state-file.js'

@@ -12,6 +12,7 @@ import {Store, type StoreState} from '../domain/store.js'
 import {readOlderStateFile} from './older-state-file.js'
 import {StateDatabase, type StateWrite, writeThrough} from './state-database.js'
 import {ChangeBatch, StateSnapshot, misfit} from './state-schema.js'
+import {reasonOf, StateFileError} from './state-file-error.js'
 
 /**
  * The state file is a SQLite database (state-database.ts) that the gateway holds for as long as
@@ -30,19 +31,6 @@ const SQLITE_HEADER = Buffer.from('SQLite format 3\0')
 /** SQLite's result codes for a file that only begins as a database. */
 const SQLITE_CORRUPT = 11
 const SQLITE_NOTADB = 26
-
-/** A state file that cannot be read as one, or written: the start-up error names the file and the reason. */
-export class StateFileError extends Error {
-  override name = 'StateFileError'
-
-  /** What to do about it, when picking another file is not the answer. */
-  constructor(
-    message: string,
-    readonly hint?: string,
-  ) {
-    super(message)
-  }
-}
 
 /** A state file this process holds: what it held when opened, and its database, until close(). */
 export interface OpenState {
@@ -77,14 +65,6 @@ export function openState(path: string, write: StateWrite = writeThrough): OpenS
     if (error instanceof StateFileError) throw error
     throw new StateFileError(`Cannot write the state file ${path} (${reasonOf(error)})`)
   }
-}
-
-/** What went wrong, as SQLite or the system says it: "database or disk is full", ENOSPC. */
-export function reasonOf(error: unknown): string {
-  const {code, errstr, message} = error as {code?: unknown; errstr?: unknown; message?: unknown}
-  if (typeof errstr === 'string') return errstr
-  if (typeof code === 'string') return code
-  return typeof message === 'string' ? message : String(error)
 }
 
 /** What is at `file`: nothing (or an empty file), a SQLite database, or something older gw may have written. */

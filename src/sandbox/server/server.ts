@@ -11,7 +11,8 @@ import {sandboxGuard} from './guard.js'
 import {createRequestListener} from './http.js'
 import {TEST_MERCHANT, merchantPrefixes, newRecordId, newUuid, type MerchantCredentials} from '../domain/ids.js'
 import {Journal} from './journal.js'
-import {StateFileError, openState, reasonOf, type OpenState} from './persist.js'
+import type {OpenState} from './persist.js'
+import {reasonOf, StateFileError} from './state-file-error.js'
 import {RequestLog} from './request-log.js'
 import {listen} from './socket.js'
 import {routes} from '../routes/route-table.js'
@@ -108,7 +109,7 @@ async function openGateway(options: SandboxOptions, log: (line: string) => void,
   } = options
   const tokens = credentialsByUsername(options.merchants)
   const prefixes = merchantPrefixes([...tokens.keys()])
-  const state = stateFile ? openState(stateFile, options.stateWrite) : undefined
+  const state = stateFile ? (await import('./persist.js')).openState(stateFile, options.stateWrite) : undefined
   if (state) opened.defer(() => state.close())
   const store = state?.store ?? new Store()
   const requests = options.requestLog === false ? undefined : await openRequestLog(options.requestLog ?? {}, log)
