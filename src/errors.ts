@@ -210,6 +210,16 @@ export class WriteError extends GwError {
   }
 }
 
+/**
+ * A run of many (a batch's rows, a seed's steps) stopped because stdout could not be written:
+ * exit 141 when its reader went away, 1 otherwise, saying what was not started and how to finish.
+ */
+export function stoppedByStdout(broken: NodeJS.ErrnoException | undefined, notStarted: string, hint: string): WriteError {
+  const pipe = broken?.code === 'EPIPE'
+  const why = pipe ? "stdout's reader went away" : `stdout could not be written (${broken?.code ?? broken?.message})`
+  return new WriteError(`${why}: ${notStarted}`, broken, {exitCode: pipe ? 141 : 1, hint})
+}
+
 /** Gateway 5xx, unreachable host, or a body gw cannot read: exit 1. */
 export class GatewayError extends GwError {
   constructor(kind: 'gateway' | 'network' | 'unreadable', message: string, details: GwErrorDetails = {}) {

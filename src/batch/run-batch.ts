@@ -1,4 +1,4 @@
-import {GwError, InterruptedError, UsageError, WriteError} from '../errors.js'
+import {GwError, InterruptedError, stoppedByStdout, UsageError} from '../errors.js'
 import {BatchView, journalStateText} from '../output/batch.js'
 import {Tally} from '../output/batch-totals.js'
 import {checkCommand} from '../output/hints.js'
@@ -213,12 +213,7 @@ async function send<Input, Body extends object>(
       const rerun = `Every row sent has its result in the journal ${journal.path}; run the same command again to finish the batch.`
       // --jq failed on a row's line (output/jq.ts): its error, not stdout's.
       if (broken instanceof GwError) throw Object.assign(new GwError(broken.kind, broken.exitCode, `${broken.message}: no more rows were started`, {hint: rerun}), {cause: broken})
-      const pipe = broken?.code === 'EPIPE'
-      throw new WriteError(
-        pipe ? `stdout's reader went away: no more rows were started` : `stdout could not be written (${broken?.code ?? broken?.message}): no more rows were started`,
-        broken,
-        {exitCode: pipe ? 141 : 1, hint: rerun},
-      )
+      throw stoppedByStdout(broken, 'no more rows were started', rerun)
     }
     if (end.stoppedBy) {
       // The summary's last line said what is left and how to finish it.

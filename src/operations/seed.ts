@@ -2,7 +2,7 @@ import type {PurchaseCreate} from '../api/schemas/purchase.js'
 import type {RefundCreate} from '../api/schemas/refund.js'
 import {frequencyNamed, type GatewayEvent} from '../api/schemas/recurring-rules.js'
 import type {Environment} from '../auth/config.js'
-import {asGwError, type GwError, RejectedError, UsageError, WriteError} from '../errors.js'
+import {asGwError, type GwError, RejectedError, stoppedByStdout, UsageError} from '../errors.js'
 import type {Difference} from '../money/decide.js'
 import {maskCardNumber} from '../safety/redact.js'
 import {describeSeedDifferences, seedDifferences} from '../seed/differences.js'
@@ -63,7 +63,7 @@ export async function seed(steps: SeedStep[], {environment, source}: {environmen
     // was printed is let out first, for a failure to write it to be known.
     await deps.io.flushOut()
     const broken = deps.io.outFailure()
-    if (broken) throw stoppedByStdout(broken, reports.length, steps.length)
+    if (broken) throw stoppedByStdout(broken, `no more steps were started (${reports.length} of ${steps.length} ran)`, 'Run the same command again: the steps that ran are found present and not sent again, and the rest are made.')
     const {step: number, name, create} = step
     let outcome: Outcome
     try {
@@ -86,18 +86,6 @@ export async function seed(steps: SeedStep[], {environment, source}: {environmen
     reports.push(report)
   }
   return reports
-}
-
-/**
- * The run stopped because stdout could not be written: exit 141 when its reader went away (as a
- * batch's), 1 otherwise; it says how many steps ran, since no summary can.
- */
-function stoppedByStdout(broken: NodeJS.ErrnoException, ran: number, total: number): WriteError {
-  const why = broken.code === 'EPIPE' ? "stdout's reader went away" : `stdout could not be written (${broken.code ?? broken.message})`
-  return new WriteError(`${why}: no more steps were started (${ran} of ${total} ran)`, broken, {
-    exitCode: broken.code === 'EPIPE' ? 141 : 1,
-    hint: 'Run the same command again: the steps that ran are found present and not sent again, and the rest are made.',
-  })
 }
 
 /** Where each dated kind is dated at the local gateway, the resource it is read again from, and the field its date is in. */
