@@ -187,14 +187,17 @@ describe('isRunning', () => {
     const odd = join(dir, 'x) Z (y')
     copyFileSync('/bin/sleep', odd)
     spawnSync('chmod', ['+x', odd])
-    // sh starts a child that exits at once, then becomes sleep, which never reaps it: a zombie.
-    const parent = spawn('sh', ['-c', `sleep 0 & echo $!; exec '${odd}' 30`], {stdio: ['ignore', 'pipe', 'ignore']})
+    // sh starts a child that waits for a line (on stdin kept as fd 3: a background job's own is
+    // /dev/null), then becomes sleep, which never reaps it: the child,
+    // let go only once sh has become sleep (sh itself would have reaped it), is a zombie.
+    const parent = spawn('sh', ['-c', `exec 3<&0; (read _ <&3) & echo $!; exec 3<&-; exec '${odd}' 30`], {stdio: ['pipe', 'pipe', 'ignore']})
     try {
       const zombie = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString()))))
-      await expect.poll(() => readFileSync(`/proc/${zombie}/stat`, 'utf8').split(') ')[1]![0]).toBe('Z')
-      expect(isRunning(zombie)).toBe(false)
       await expect.poll(() => readFileSync(`/proc/${parent.pid}/stat`, 'utf8')).toContain('(x) Z (y) ')
       expect(isRunning(parent.pid!)).toBe(true)
+      parent.stdin.end('\n')
+      await expect.poll(() => readFileSync(`/proc/${zombie}/stat`, 'utf8').split(') ')[1]![0]).toBe('Z')
+      expect(isRunning(zombie)).toBe(false)
     } finally {
       parent.kill('SIGKILL')
     }
