@@ -5,7 +5,7 @@ import {realPath} from '../lib/file-identity.js'
 import {syncDirectory} from '../lib/sync-directory.js'
 import {type JournalFile, JournalFileError, openJournalFile} from './journal-file.js'
 import {openJournalInWorker} from './journal-thread.js'
-import {startJournalWorker} from './journal-worker.js'
+import {type JournalWorker, startJournalWorker} from './journal-worker.js'
 import {type Header, type Intent, notAJournal, readEntries, type Result, type Withdrawal} from './journal-entries.js'
 import {type JournalInput, type JournalTarget, journalTarget, unreadable} from './journal-identity.js'
 import {standingOf} from './journal-state.js'
@@ -37,9 +37,10 @@ export interface JournalOptions {
   /**
    * `this`: the journal's connection is on the caller's thread (openJournalFile), whose commits
    * stop it while they sync. Otherwise on a worker thread of its own (journal-worker.ts), its
-   * commits syncing while this thread reads answers.
+   * commits syncing while this thread reads answers: the one given, started ahead so that it
+   * loads while the input is read, or one started now.
    */
-  thread?: 'this'
+  thread?: 'this' | JournalWorker
 }
 
 /**
@@ -194,10 +195,10 @@ export class Journal {
  * journaled yet. The lock is the kernel's on the file itself (journal-file.ts): a symlink, a bind
  * mount, a new name after a rename or another TMPDIR finds it held, and it ends with its process.
  */
-async function openFile(path: string, file: string, thread: 'this' | undefined): Promise<JournalFile> {
+async function openFile(path: string, file: string, thread: 'this' | JournalWorker | undefined): Promise<JournalFile> {
   const same = file === resolve(path) ? '' : ` (the same file as ${file})`
   try {
-    return thread === 'this' ? openJournalFile(file) : await openJournalInWorker(file, startJournalWorker())
+    return thread === 'this' ? openJournalFile(file) : await openJournalInWorker(file, thread ?? startJournalWorker())
   } catch (err) {
     if (!(err instanceof JournalFileError)) throw journalError(path, err)
     if (err.reason === 'directory') throw unreadable(path, Object.assign(new Error('it is a directory'), {code: 'EISDIR'}))

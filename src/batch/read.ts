@@ -2,7 +2,6 @@ import {createReadStream} from 'node:fs'
 import {open} from 'node:fs/promises'
 import {createInterface} from 'node:readline'
 import type {Options} from 'csv-parse'
-import {favourMemory} from '../lib/favour-memory.js'
 
 /** One line of a batch file as read: its fields by column name, or what stops it being read. */
 export type BatchEntry = {line: number; values: Record<string, unknown>} | {line: number; problem: string}
@@ -68,8 +67,6 @@ async function* ndjsonEntries(path: string): AsyncGenerator<BatchEntry> {
 const READ_CHUNK = 8 * 1024
 
 async function csvFile(path: string): Promise<BatchFile> {
-  // A batch may be a million rows: its garbage kept small from the start (lib/favour-memory.ts).
-  favourMemory()
   const {parse} = await import('csv-parse')
   // Each record comes as its fields and the line it ends on: csv-parse's own info object per record
   // (a dozen fields, and the raw text) was most of the garbage of a million-row file.

@@ -10,6 +10,7 @@ import {refuseAnotherInstance} from './instance.js'
 import {noteJournalPlace} from './journaled-refunds.js'
 import {defaultJournalPath, Journal, type JournalInput, type JournalOptions, journalTarget, lockSameBatch} from './journal.js'
 import {type Entries, peekJournal, STDIN} from './journal-entries.js'
+import {type JournalWorker, startJournalWorker} from './journal-worker.js'
 import {journalState, standingOf} from './journal-state.js'
 import type {BatchKind} from './kinds.js'
 import {rowWords} from './row-words.js'
@@ -30,8 +31,13 @@ import {type BatchSource, batchSource} from './source.js'
 export async function runBatch<Input, Body extends object>(kind: BatchKind<Input, Body>, flags: BatchFlags, f: BatchDeps): Promise<number> {
   const {io} = f
   const source = await batchSource(flags.input, io, new UsageError('--input - reads the batch from stdin, but stdin is a terminal', `Pipe it in, e.g. gw ${kind.commandId} --input - < ${kind.noun.replace(' ', '-')}s.csv`))
+  const concurrency = flags.concurrency ?? DEFAULT_CONCURRENCY
+  // Rows that will not all go out at once commit on a worker (journalThreadFor): started as soon as
+  // the scan has counted one row more than --concurrency, it loads while the rest of the input is read.
+  let worker: JournalWorker | undefined
+  const counted = flags['dry-run'] ? undefined : (rows: number) => (worker ??= journalThreadFor(rows, concurrency) === 'this' ? undefined : startJournalWorker())
   try {
-    const scan = await scanRows(await openBatch(source.path), kind.schema, source.name)
+    const scan = await scanRows(await openBatch(source.path), kind.schema, source.name, counted)
     const invalid = [...scan.invalid.values()].sort((a, b) => a.row - b.row)
     if (invalid.length > 0 && !flags['skip-invalid']) {
       io.err(invalid.map((row) => `${source.name} line ${row.line}: ${row.messages.join('; ')}\n`).join(''))
@@ -39,8 +45,10 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
     }
     if (flags['dry-run']) return await dryRun(kind, source.path, scan, io, await earlierRun(kind, flags, f, source, scan.key), await kind.dryReferences?.(f, scan.derivedShaped))
     if (scan.valid === 0) throw new UsageError(`${source.name} has no valid rows: nothing was sent`)
-    return await send(kind, flags, f, source, scan, invalid)
+    return await send(kind, flags, f, source, scan, invalid, worker ?? 'this')
   } finally {
+    // Whatever the batch came to (the journal ends a worker it opened on as it closes; ending one twice is nothing).
+    await worker?.end()
     await source.dispose()
   }
 }
@@ -137,6 +145,7 @@ async function send<Input, Body extends object>(
   source: BatchSource,
   scan: Scan<Input>,
   invalid: InvalidRow[],
+  thread: 'this' | JournalWorker,
 ): Promise<number> {
   const {io} = f
   const concurrency = flags.concurrency ?? DEFAULT_CONCURRENCY
@@ -146,7 +155,7 @@ async function send<Input, Body extends object>(
   const input: JournalInput = {path: source.realPath, sha256: scan.key}
   // Kept from an earlier run: the input's rows, and the references derived for its rows that give none (rows.ts withJournaledReferences).
   const references = {has: (reference: string) => scan.references.has(reference) || (scan.unreferenced > 0 && derivedFrom(reference) !== undefined)}
-  const journal = await openJournal(flags.journal, f.dataDir, baseUrl, {command: kind.commandId, input, now: new Date(), target, references, thread: journalThreadFor(scan.valid, concurrency)})
+  const journal = await openJournal(flags.journal, f.dataDir, baseUrl, {command: kind.commandId, input, now: new Date(), target, references, thread})
   let shown: BatchView | undefined
   try {
     // In the words a stopped run used: the rows in doubt are looked up before anything is sent.

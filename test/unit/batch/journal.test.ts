@@ -6,6 +6,7 @@ import {describe, expect, it, onTestFinished, vi} from 'vitest'
 import {defaultJournalPath, inputHash, Journal, type JournalDisk, JournalError} from '../../../src/batch/journal.js'
 import {peekJournal, STDIN} from '../../../src/batch/journal-entries.js'
 import {readJournal} from '../../../src/batch/journal-file.js'
+import {startJournalWorker} from '../../../src/batch/journal-worker.js'
 import {unjournaledAnswers} from '../../../src/batch/runner.js'
 import {UsageError} from '../../../src/errors.js'
 import {expectReject} from '../../expect-error.js'
@@ -33,6 +34,26 @@ describe('where a journal is held', () => {
     await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
     await journal.close()
     expect(terminate).toHaveBeenCalledTimes(workers)
+  })
+})
+
+// run-batch.ts starts a batch's worker as its input is read, before the journal's path is known.
+describe('a journal given a worker started ahead', () => {
+  it('opens on that worker and ends it once it closes', async () => {
+    const file = path()
+    const worker = startJournalWorker()
+    const journal = await openOn(file, undefined, undefined, {thread: worker})
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
+    await journal.close()
+    expect(journalText(file).split('\n')[1]).toBe(JSON.stringify({intent: 'r-1', row: 1, line: 2, request: {amount: 100}}))
+    // Ended (by the journal's close, or on its own once its port closed), it answers nothing more; never used, it would answer that it has no journal open.
+    await vi.waitFor(async () => expect(await worker.ask({op: 'append', lines: [], probe: false})).toEqual({error: {message: 'the journal worker ended'}}))
+  })
+
+  it('ends it when the journal cannot be opened', async () => {
+    const worker = startJournalWorker()
+    await expectReject(openOn(mkdtempSync(join(tmpdir(), 'gw-journal-')), undefined, undefined, {thread: worker}), UsageError, /it is a directory/)
+    await vi.waitFor(async () => expect(await worker.ask({op: 'append', lines: [], probe: false})).toEqual({error: {message: 'the journal worker ended'}}))
   })
 })
 

@@ -1,7 +1,7 @@
 import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {describe, expect, it} from 'vitest'
+import {describe, expect, it, onTestFinished} from 'vitest'
 import {type BatchEntry, openBatch} from '../../../src/batch/read.js'
 import {askedAbout, type InvalidRow, purchaseRows, refundRows, type RowSchema, scanRows, type ValidRow, validRows, withJournaledReferences} from '../../../src/batch/rows.js'
 import {refundBatch} from '../../../src/batch/kinds.js'
@@ -30,6 +30,31 @@ async function check(text: string, schema: RowSchema<unknown> = refundRows as Ro
   for await (const row of validRows(await openBatch(path), scan)) valid.push(row)
   return {valid, invalid: [...scan.invalid.values()].sort((a, b) => a.row - b.row)}
 }
+
+describe('scanRows, as it reads', () => {
+  const rowsOf = (count: number) => 'transaction_id,amount,reference\n' + Array.from({length: count}, (_, i) => `071-P-A,100,r-${i}\n`).join('')
+
+  it('tells the number of each row as it is counted, invalid rows too', async () => {
+    const told: number[] = []
+    await scanRows(await openBatch(fileOf('transaction_id,amount,reference\n071-P-A,100,r-1\n071-P-A,x,r-2\n071-P-A,100,r-3\n')), refundRows, 'r.csv', (row) => told.push(row))
+    expect(told).toEqual([1, 2, 3])
+  })
+
+  // bin/start.js's favourMemory changes a V8 flag, and V8 then refuses Node's own code caches: a batch pays for it only once it is long.
+  it.for([
+    [9_999, 0],
+    [10_000, 1],
+    [10_001, 1],
+  ] as const)('%i rows keep memory small %i times', async ([rows, favoured]) => {
+    const hook = Symbol.for('gw.favour-memory')
+    let calls = 0
+    ;(globalThis as Record<symbol, unknown>)[hook] = () => calls++
+    onTestFinished(() => void delete (globalThis as Record<symbol, unknown>)[hook])
+    const scan = await scanRows(await openBatch(fileOf(rowsOf(rows))), refundRows, 'r.csv')
+    expect(scan.total).toBe(rows)
+    expect(calls).toBe(favoured)
+  })
+})
 
 describe('openBatch', () => {
   it('reads CSV with RFC 4180 quoting, counting every line (blank ones, CRLF, a BOM, a quoted line break)', async () => {
