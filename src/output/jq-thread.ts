@@ -50,15 +50,26 @@ export class JqThread {
     worker.unref()
   }
 
-  /** A thread with jq loaded in it (~30-60 ms: compiling jq's WebAssembly and its builtins, off this thread). */
+  /** A thread that loads jq on its first request (~30-60 ms: compiling jq's WebAssembly and its builtins, off this thread). */
   static async start(): Promise<JqThread> {
     const [{Worker}, {source}] = await Promise.all([import('node:worker_threads'), import('./jq-worker-source.js')])
     const shared = sharedChannel()
     // No stdout or stderr of its own: what jq prints comes through the rings only.
-    const start = () => new JqThread(new Worker(source, {eval: true, workerData: {shared}, stdout: true, stderr: true}), shared)
-    // As undici's parser is (bin/start.js): V8's baseline compiler only, or the process would wait at exit for its optimising tier to compile jq's 0.9 MB again.
+    const worker = new Worker(source, {eval: true, workerData: {shared}, stdout: true, stderr: true})
+    const thread = new JqThread(worker, shared)
+    // As undici's parser is (bin/start.js): V8's baseline compiler only, or the process would wait
+    // at exit for its optimising tier to compile jq's 0.9 MB again. Set once the thread has started,
+    // before its first request has it compile jq: a V8 flag changed makes V8 refuse Node's own code
+    // caches, and the thread's start would compile Node's modules from source (~47 ms, not ~23).
+    worker.ref()
+    await new Promise<void>((resolve) => {
+      worker.once('online', resolve)
+      worker.once('exit', resolve)
+    })
+    worker.unref()
     const compileWasm = (globalThis as Record<symbol, unknown>)[Symbol.for('gw.compile-wasm')] as (<T>(compile: () => T) => T) | undefined
-    return compileWasm ? compileWasm(start) : start()
+    compileWasm?.(() => undefined)
+    return thread
   }
 
   /** jq's exit status and stderr for the expression compiled alone: 3 is a compile error. */

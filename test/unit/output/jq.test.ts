@@ -1,4 +1,5 @@
-import {afterEach, describe, expect, it} from 'vitest'
+import {Worker} from 'node:worker_threads'
+import {afterEach, describe, expect, it, onTestFinished, vi} from 'vitest'
 import {UsageError} from '../../../src/errors.js'
 import {type Io} from '../../../src/output/io.js'
 import {testIo} from '../../test-io.js'
@@ -39,6 +40,30 @@ describe('jqFilter', () => {
   it('checks an expression that never ends without running it', async () => {
     expect((await filter('range(1e9)')).expression).toBe('range(1e9)')
     expect((await filter('last(repeat(1))')).expression).toBe('last(repeat(1))')
+  })
+})
+
+describe('jq\'s thread', () => {
+  // V8 refuses Node's own code caches once a flag has changed: set before the thread has started, the thread would compile Node's modules from source (~47 ms to start, not ~23).
+  it('has V8 compile WebAssembly with its baseline compiler only once the thread has started, before jq is compiled in it', async () => {
+    const order: string[] = []
+    const emit = Worker.prototype.emit
+    vi.spyOn(Worker.prototype, 'emit').mockImplementation(function (this: Worker, event: string | symbol, ...args: unknown[]) {
+      if (event === 'online') order.push('thread started')
+      return Reflect.apply(emit, this, [event, ...args])
+    })
+    const hook = Symbol.for('gw.compile-wasm')
+    ;(globalThis as Record<symbol, unknown>)[hook] = <T>(compile: () => T): T => {
+      order.push('baseline only')
+      return compile()
+    }
+    onTestFinished(() => {
+      vi.restoreAllMocks()
+      delete (globalThis as Record<symbol, unknown>)[hook]
+    })
+    const one = await filter('.id')
+    expect(order).toEqual(['thread started', 'baseline only'])
+    expect((await one.thread.check('.id')).exitCode).toBe(0)
   })
 })
 
