@@ -35,7 +35,9 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
   // Rows that will not all go out at once commit on a worker (journalThreadFor): started as soon as
   // the scan has counted one row more than --concurrency, it loads while the rest of the input is read.
   let worker: JournalWorker | undefined
-  const counted = flags['dry-run'] ? undefined : (rows: number) => (worker ??= journalThreadFor(rows, concurrency) === 'this' ? undefined : startJournalWorker())
+  const counted = (rows: number) => {
+    if (!worker && !flags['dry-run'] && journalThreadFor(rows, concurrency) !== 'this') worker = startJournalWorker()
+  }
   try {
     const scan = await scanRows(await openBatch(source.path), kind.schema, source.name, counted)
     const invalid = [...scan.invalid.values()].sort((a, b) => a.row - b.row)
@@ -133,7 +135,7 @@ async function noteRefundJournal(f: BatchDeps, journalPath: string): Promise<voi
 
 /**
  * Rows that all go out at once (no more than --concurrency) leave no answers to read while a
- * commit syncs: their journal is held on this thread, and a worker's start (~40 ms of CPU, a V8
+ * commit syncs: their journal is held on this thread, and a worker's start (~30 ms of CPU, a V8
  * isolate of its own) is not paid. More rows commit on a worker, the answers read meanwhile.
  */
 export const journalThreadFor = (rows: number, concurrency: number): 'this' | undefined => (rows > concurrency ? undefined : 'this')
