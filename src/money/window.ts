@@ -83,6 +83,8 @@ export const STOPPED_WAITING = Symbol('stopped waiting')
  * gateway has it: what was found, or undefined when the last look-up, made once the window was
  * over, found nothing (the request never reached the gateway). What `look` throws ends the wait.
  */
+export function lookThroughWindow<T>(options: LookThroughWindow<T> & {stop: AbortSignal}): Promise<T | undefined | typeof STOPPED_WAITING>
+export function lookThroughWindow<T>(options: Omit<LookThroughWindow<T>, 'stop'>): Promise<T | undefined>
 export async function lookThroughWindow<T>({look, sentAt, windowMs = PROCESSING_WINDOW_MS, clock, stop, onWait}: LookThroughWindow<T>): Promise<T | undefined | typeof STOPPED_WAITING> {
   let found = await look()
   if (found !== undefined) return found

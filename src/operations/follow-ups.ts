@@ -1,7 +1,7 @@
 import type {GatewayClient} from '../api/client.js'
 import {GatewayError, type GwError, InterruptedError, ModeMismatchError, type MoneyInFlight, OutcomeUnknownError, RejectedError} from '../errors.js'
 import {decideEarlier, decideFollowUpAnswer, decideLost, decideRefused, type FollowUp, type FollowUpOutcome} from '../money/follow-up.js'
-import {lookThroughWindow, STOPPED_WAITING, type Waiting} from '../money/window.js'
+import {lookThroughWindow, type Waiting} from '../money/window.js'
 import type {Deps, GwRecord} from './deps.js'
 import type {Sent} from './money.js'
 
@@ -69,8 +69,6 @@ async function lookedUp(followUp: FollowUp, client: GatewayClient): Promise<GwRe
 export interface FollowUpOptions {
   /** Told when a lost answer's look-up begins to wait for the gateway, and with undefined when the wait ends. */
   onWait?: (waiting: Waiting | undefined) => void
-  /** Ends a wait early (a batch that stops starting rows): the follow-up is then in doubt. */
-  stop?: AbortSignal
 }
 
 /**
@@ -96,11 +94,9 @@ export async function sendFollowUp(followUp: FollowUp, {client}: Pick<Deps, 'cli
         return {outcome: 'unknown', why: `looking ${followUp.id} up failed too: ${lookErr instanceof Error ? lookErr.message : String(lookErr)}`}
       }
     }
-    const found = await lookThroughWindow({look, sentAt, windowMs: client.processingWindowMs, clock: client.clock(inFlight), stop: options.stop, onWait: options.onWait})
-    const outcome: FollowUpOutcome =
-      found === undefined ? {outcome: 'not_done', record: {}}
-      : found === STOPPED_WAITING ? {outcome: 'unknown', why: 'the wait for the gateway was stopped'}
-      : found
+    const found = await lookThroughWindow({look, sentAt, windowMs: client.processingWindowMs, clock: client.clock(inFlight), onWait: options.onWait})
+    // Waited out whatever a first Ctrl-C says, as a purchase's look-up is (design.md §5); a second one stops at once.
+    const outcome: FollowUpOutcome = found === undefined ? {outcome: 'not_done', record: {}} : found
     return finished(followUp, outcome, undefined, why, client.processingWindowMs)
   }
 }

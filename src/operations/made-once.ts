@@ -2,7 +2,7 @@ import type {GatewayClient} from '../api/client.js'
 import {GatewayError, InterruptedError, ModeMismatchError, NotFoundError, OutcomeUnknownError, UnreachableError} from '../errors.js'
 import {type Decided, decideAnswer, decideFound, decideNotFound, type Noun} from '../money/decide.js'
 import {failureOf} from '../money/failure.js'
-import {lookThroughWindow, STOPPED_WAITING, type Waiting} from '../money/window.js'
+import {lookThroughWindow, type Waiting} from '../money/window.js'
 import type {GwRecord} from './deps.js'
 import {isReferenceTaken, type Sent} from './money.js'
 
@@ -28,7 +28,7 @@ type LookFailed = {failed: string}
  * looked up until the gateway's processing window is over, and unknown (exit 8) when it is not
  * found then: a single row is never sent twice.
  */
-export async function makeOnce(request: MadeRequest, client: GatewayClient, stop?: AbortSignal): Promise<Sent> {
+export async function makeOnce(request: MadeRequest, client: GatewayClient): Promise<Sent> {
   const {noun, body} = request
   const clock = client.clock({noun, reference: body.reference})
   const sentAt = clock.now()
@@ -47,9 +47,9 @@ export async function makeOnce(request: MadeRequest, client: GatewayClient, stop
     const inFlight = {noun, reference: body.reference, why: err.message}
     client.tellRecovery({step: 'looking_up', ...inFlight})
     const onWait = (waiting: Waiting | undefined) => client.tellRecovery(waiting ? {step: 'waiting', ...inFlight, ...waiting} : {step: 'waited', ...inFlight})
-    const found = await lookThroughWindow({look: () => lookedUp(request), sentAt, windowMs: client.processingWindowMs, clock, stop, onWait})
-    if (found === undefined || found === STOPPED_WAITING || 'failed' in found) {
-      const told = found === undefined ? `, and the gateway has no ${noun} under reference ${body.reference}, even once it could no longer be processing it` : found === STOPPED_WAITING ? ', and the wait for the gateway was stopped' : `, and looking it up failed too: ${found.failed}`
+    const found = await lookThroughWindow({look: () => lookedUp(request), sentAt, windowMs: client.processingWindowMs, clock, onWait})
+    if (found === undefined || 'failed' in found) {
+      const told = found === undefined ? `, and the gateway has no ${noun} under reference ${body.reference}, even once it could no longer be processing it` : `, and looking it up failed too: ${found.failed}`
       return {body, decided: {outcome: 'unknown', noun, reason: {why: 'unanswered'}}, failure: new OutcomeUnknownError(`${lostBecause}${told}`, {noun, reference: body.reference})}
     }
     const decided = decideFound(noun, body, found, {}, 'recovered')

@@ -155,14 +155,6 @@ describe('makeOnce: a plan or debit sent once', () => {
     expect(sent.failure).toMatchObject({exitCode: 8, message: 'The payment plan was sent but no answer came back that could be read (No answer from http://gw: socket hang up), and looking it up failed too: HTTP 503'})
   })
 
-  it('an answer lost and the wait stopped: unknown, saying so', async () => {
-    const stop = new AbortController()
-    const clock = fastClock()
-    clock.sleep = async () => stop.abort()
-    const sent = await makeOnce(request('payment plan', planSent, lost, [notFound]), clientWith(clock), stop.signal)
-    expect(sent.failure).toMatchObject({exitCode: 8, message: 'The payment plan was sent but no answer came back that could be read (No answer from http://gw: socket hang up), and the wait for the gateway was stopped'})
-  })
-
   it('a signal during the look-up stops it', async () => {
     await expectReject(makeOnce(request('payment plan', planSent, lost, [() => Promise.reject(new InterruptedError('SIGTERM'))]), clientWith(fastClock())), InterruptedError, 'Interrupted.')
   })
