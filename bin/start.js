@@ -202,10 +202,9 @@ let wasmBaselineOnly = false
  * from Node's own cache (~12% of a `gw purchase get`, when it was set at start). Where this V8's
  * flags are not known, it is set before the bundle loads, as it was.
  */
-function compileWasm(compile) {
+function setWasmBaselineOnly() {
   if (!wasmBaselineOnly) require('node:v8').setFlagsFromString(WASM_BASELINE_ONLY)
   wasmBaselineOnly = true
-  return compile()
 }
 
 /**
@@ -217,7 +216,7 @@ function compileWasm(compile) {
  * records (it also makes V8's compilers and collector trade speed for size); a growth factor of 1
  * keeps the young generation where it starts and nothing else: 97-118 MiB on Node 22, 24 and 26
  * for a list of 20,000 printed as sent, with the CPU of no flag at all (bench/README.md, issue 47).
- * It is set when a walk asks for its second page, not at start, for the reason compileWasm gives.
+ * It is set when a walk asks for its second page, not at start, for the reason setWasmBaselineOnly gives.
  */
 function favourMemory() {
   if (!memoryFavoured) require('node:v8').setFlagsFromString('--semi-space-growth-factor=1')
@@ -239,7 +238,7 @@ function v8Version() {
 
 /** Before gw's bundle loads. */
 function prepareRun() {
-  if (V8_DEFAULTS_AFTER[v8Version()]) globalThis[Symbol.for('gw.compile-wasm')] = compileWasm
+  if (V8_DEFAULTS_AFTER[v8Version()]) globalThis[Symbol.for('gw.wasm-baseline-only')] = setWasmBaselineOnly
   else require('node:v8').setFlagsFromString('--liftoff-only')
   globalThis[Symbol.for('gw.favour-memory')] = favourMemory
   // oclif checks its own package's engines with semver on every start (~5 ms); gw's engines field covers it.

@@ -69,7 +69,7 @@ const PATCHES = [
   {
     /**
      * undici compiles llhttp, its HTTP parser, to WebAssembly on its first connection. gw's start
-     * (bin/start.js, compileWasm) has it compiled by V8's baseline compiler alone: V8's optimising
+     * (bin/start.js, setWasmBaselineOnly) has it compiled by V8's baseline compiler alone: V8's optimising
      * tier would compile it again on a background thread, and the process waits for that at exit
      * (~50 ms of every command that sends a request). Where gw's start did not set that up (a test
      * importing the commands), undici compiles it as it always does.
@@ -77,8 +77,7 @@ const PATCHES = [
     name: 'undici-llhttp-baseline-only',
     file: /undici[\\/]lib[\\/]dispatcher[\\/]client-h1\.js$/,
     piece: 'function lazyllhttp () {',
-    replacement:
-      "function lazyllhttp () { const compile = globalThis[Symbol.for('gw.compile-wasm')]; return compile ? compile(lazyllhttpCompiled) : lazyllhttpCompiled() }\nfunction lazyllhttpCompiled () {",
+    replacement: "function lazyllhttp () { globalThis[Symbol.for('gw.wasm-baseline-only')]?.();",
   },
   {
     /**

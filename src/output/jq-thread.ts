@@ -67,8 +67,8 @@ export class JqThread {
       worker.once('exit', resolve)
     })
     worker.unref()
-    const compileWasm = (globalThis as Record<symbol, unknown>)[Symbol.for('gw.compile-wasm')] as (<T>(compile: () => T) => T) | undefined
-    compileWasm?.(() => undefined)
+    const setWasmBaselineOnly = (globalThis as Record<symbol, unknown>)[Symbol.for('gw.wasm-baseline-only')] as (() => void) | undefined
+    setWasmBaselineOnly?.()
     return thread
   }
 

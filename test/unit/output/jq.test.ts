@@ -52,11 +52,8 @@ describe('jq\'s thread', () => {
       if (event === 'online') order.push('thread started')
       return Reflect.apply(emit, this, [event, ...args])
     })
-    const hook = Symbol.for('gw.compile-wasm')
-    ;(globalThis as Record<symbol, unknown>)[hook] = <T>(compile: () => T): T => {
-      order.push('baseline only')
-      return compile()
-    }
+    const hook = Symbol.for('gw.wasm-baseline-only')
+    ;(globalThis as Record<symbol, unknown>)[hook] = () => order.push('baseline only')
     onTestFinished(() => {
       vi.restoreAllMocks()
       delete (globalThis as Record<symbol, unknown>)[hook]
