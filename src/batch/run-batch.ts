@@ -32,11 +32,11 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
   const {io} = f
   const source = await batchSource(flags.input, io, new UsageError('--input - reads the batch from stdin, but stdin is a terminal', `Pipe it in, e.g. gw ${kind.commandId} --input - < ${kind.noun.replace(' ', '-')}s.csv`))
   const concurrency = flags.concurrency ?? DEFAULT_CONCURRENCY
-  // Rows that will not all go out at once commit on a worker (journalThreadFor): started as soon as
+  // Rows that will not all go out at once commit on a worker (commitsOnWorker): started as soon as
   // the scan has counted one row more than --concurrency, it loads while the rest of the input is read.
   let worker: JournalWorker | undefined
   const counted = (rows: number) => {
-    if (!worker && !flags['dry-run'] && journalThreadFor(rows, concurrency) !== 'this') worker = startJournalWorker()
+    if (!worker && !flags['dry-run'] && commitsOnWorker(rows, concurrency)) worker = startJournalWorker()
   }
   try {
     const scan = await scanRows(await openBatch(source.path), kind.schema, source.name, counted)
@@ -138,7 +138,7 @@ async function noteRefundJournal(f: BatchDeps, journalPath: string): Promise<voi
  * commit syncs: their journal is held on this thread, and a worker's start (~30 ms of CPU, a V8
  * isolate of its own) is not paid. More rows commit on a worker, the answers read meanwhile.
  */
-export const journalThreadFor = (rows: number, concurrency: number): 'this' | undefined => (rows > concurrency ? undefined : 'this')
+export const commitsOnWorker = (rows: number, concurrency: number): boolean => rows > concurrency
 
 async function send<Input, Body extends object>(
   kind: BatchKind<Input, Body>,
