@@ -145,6 +145,31 @@ describe.concurrent('the Nth write or sync of the journal fails (EIO, injected f
   it.runIf(strace && DIALECT === 'live')('skipped in this dialect: the write sweep (SQLite\'s rollback inside a commit; the sync sweep fails every commit here)', () => {})
 })
 
+// run-batch.ts starts the journal's worker as its scan counts the row one past --concurrency: which
+// thread syncs the journal, seen by strace (a thread's id is its process's only for the main one).
+describe.concurrent('the thread that syncs a batch\'s journal', () => {
+  const strace = spawnSync('sh', ['-c', 'command -v strace']).status === 0
+  it.skipIf(!strace).for([
+    [3, 2, 'a worker thread'],
+    [2, 2, 'gw\'s main thread'],
+  ] as const)('%i rows at --concurrency %i: %s', async ([rows, concurrency, syncer]) => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-syncer-'))
+    const journal = join(dir, 'j.sqlite')
+    const trace = join(dir, 'trace')
+    const file = refundFile(await bigPurchase(), rows)
+    const run = await runProgram('strace', ['-f', '-qq', '-y', '-o', trace, '-e', 'trace=execve,fsync,fdatasync', process.execPath, GW, 'refund', 'create', '--input', file, '--journal', journal, '--concurrency', String(concurrency)], {env: sandbox.env(), timeoutMs: 60_000})
+    expect(run.code, run.stderr).toBe(0)
+    const lines = readFileSync(trace, 'utf8').split('\n')
+    const main = /^(\d+) +execve\(/.exec(lines[0] ?? '')?.[1]
+    expect(main, lines[0]).toBeDefined()
+    const syncers = new Set(lines.filter((line) => / f(?:data)?sync\(\d+<[^>]*j\.sqlite>\)/.test(line)).map((line) => line.split(' ')[0]))
+    expect(syncers.size).toBe(1)
+    expect(syncers.has(main!)).toBe(syncer === 'gw\'s main thread')
+    rmSync(dir, {recursive: true, force: true})
+  })
+  it.runIf(!strace)('skipped: strace tells which thread syncs (Debian package strace; CI installs it)', () => {})
+})
+
 // Most of each case is gw's backoff between tries of a look-up: the two run at once, each at a
 // gateway of its own, since the faults armed at one answer every request there.
 describe.concurrent('a gateway that stops answering', () => {
