@@ -16,11 +16,13 @@ afterAll(async () => {
 })
 
 const configDir = (home: NodeJS.ProcessEnv) => join(home.XDG_CONFIG_HOME!, 'gw')
+const plainFile = (file: string) =>
+  `the token of profile acme is in a plain file, ${file}: anyone who can read it as you can use it. gw says so on every command that uses it; gw login --profile acme without --insecure-storage moves it into the OS keychain.`
 const login = (home: NodeJS.ProcessEnv, profile: string, username: string, token: string, extra: string[] = []) =>
   runGw(['login', '--profile', profile, '--base-url', sandbox.url, '--username', username, '--token-stdin', '--insecure-storage', ...extra], {env: home, stdin: token + '\n'})
 
 describe('gw login without a terminal', () => {
-  it('takes the token from stdin, keeps it in a 0600 file with --insecure-storage, never in config.json, and warns once, at login', async () => {
+  it('takes the token from stdin, keeps it in a 0600 file with --insecure-storage, never in config.json, and warns at login and on every command that uses it', async () => {
     const home = isolatedHome()
     const result = await login(home, 'acme', 'ACME', 'acme-token-123', ['--json'])
     expect(result.code).toBe(0)
@@ -28,7 +30,7 @@ describe('gw login without a terminal', () => {
     const file = join(configDir(home), 'insecure-credentials.json')
     expect(result.stderr).toBe(
       `The gateway at ${sandbox.url} reports sandbox mode: profile acme is saved as a sandbox profile.\nLogged in: profile acme is active; its token is in a plain file.\n` +
-        `Warning: the token of profile acme is in a plain file, ${file}: anyone who can read it can use it. gw says so only now; gw status shows where each token is.\n`,
+        `Warning: ${plainFile(file)}\n`,
     )
     expect(statSync(file).mode & 0o777).toBe(0o600)
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({acme: 'acme-token-123'})
@@ -38,8 +40,24 @@ describe('gw login without a terminal', () => {
     expect(status.code).toBe(0)
     expect(status.json).toEqual({profile: 'acme', chosen_by: 'the active profile', environment: 'sandbox', base_url: sandbox.url, username: 'ACME', read_only: false, secret: file, proxy: 'none: no proxy is set'})
     expect(status.stdout + status.stderr).not.toContain('acme-token-123')
-    // Not on every command: the login said it, and gw status shows where the token is.
-    expect(status.stderr).toBe('')
+    // Every command that reads the token from the file says so, as docs/live-profiles.md promises, once: gw status too (it checks the token is there).
+    expect(status.stderr).toBe(`Warning: ${plainFile(file)}\n`)
+    const used = await runGw(['purchase', 'get', 'nothing-here'], {env: home})
+    expect(used.code).toBe(5)
+    expect(used.stderr.split('\n')[0]).toBe(`Warning: ${plainFile(file)}`)
+    expect(used.stderr.match(/Warning:/g)).toHaveLength(1)
+  })
+
+  it('refuses a token file others can read (made 0666 or 0644), naming it and the fix, and sends nothing', async () => {
+    const home = isolatedHome()
+    expect((await login(home, 'acme', 'ACME', 'acme-token-123')).code).toBe(0)
+    const file = join(configDir(home), 'insecure-credentials.json')
+    for (const mode of [0o666, 0o644]) {
+      chmodSync(file, mode)
+      const result = await runGw(['purchase', 'get', 'nothing-here'], {env: home})
+      expect(result.code).toBe(2)
+      expect(result.stderr).toBe(`Error: ${file} ${mode === 0o666 ? 'can be written by others than you (mode 0666): gw uses only what no one else can change, as ssh does' : 'holds a secret that others than you can read (mode 0644): it may be known already'}\nHint: ${mode === 0o666 ? `Check what it holds, then take the others' write permission away (chmod go-w ${file}).` : `Make it yours alone (chmod 600 ${file}) and replace the secret it holds.`}\n`)
+    }
   })
 
   it('saves nothing when the gateway refuses the token: exit 4', async () => {
