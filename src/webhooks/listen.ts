@@ -187,7 +187,7 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
   else if (options.auth) notice += 'Only deliveries carrying the --auth credentials are taken; anything else is refused (401), never forwarded.\n'
   else {
     const anyone = beyondLoopback ? `who can reach ${options.host}, other machines too` : 'on this machine'
-    notice += `${warning} gw listen takes deliveries from anyone ${anyone}: --register has it registered with credentials of its own, and --auth USER:PASS (--auth - reads them from stdin) takes only those of a registration made elsewhere.\n`
+    notice += `${warning} gw listen takes deliveries from anyone ${anyone}: --register has it registered with credentials of its own, and --auth - (USER:PASS read from stdin, or --auth-file FILE) takes only those of a registration made elsewhere, with no password in argv.\n`
   }
   if (beyondLoopback && (options.auth || webHookId)) notice += `${warning} listening on ${options.host} lets other machines reach gw listen, and plain HTTP shows them the credentials deliveries carry.\n`
   io.err(notice)
