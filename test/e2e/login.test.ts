@@ -1,4 +1,4 @@
-import {chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync} from 'node:fs'
+import {chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -240,5 +240,46 @@ describe('a base URL ending in /v1.0, as the vendor documents it', () => {
     expect(missing.code).toBe(5)
     expect(missing.stderr).toContain(`GET ${sandbox.url}/v1.0/purchases/no-such-purchase`)
     expect(missing.stderr).not.toContain('/v1.0/v1.0')
+  })
+})
+
+// Issue 61.5: credentials go in the token store, never in a base URL, which config.json keeps and
+// gw status, --verbose and errors print.
+describe('a base URL with credentials in it (user:token@)', () => {
+  const withCredentials = () => sandbox.url.replace('http://', 'http://ACME:acme-token-123@')
+
+  it('gw login refuses it, saving nothing and never echoing the token', async () => {
+    const home = isolatedHome()
+    const result = await runGw(['login', '--profile', 'acme', '--base-url', withCredentials(), '--username', 'ACME', '--token-stdin', '--insecure-storage'], {env: home, stdin: 'acme-token-123\n'})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toBe(
+      `Error: --base-url ${sandbox.url.replace('http://', 'http://***@')} holds credentials (user:token@): gw would keep them in plain text and print them (gw status, --verbose, errors)\n` +
+        'Hint: Give the base URL alone: gw keeps the token in the token store (asked for, or --token-stdin), and --username names the user.\n',
+    )
+    expect(existsSync(configDir(home))).toBe(false)
+  })
+
+  it('GW_BASE_URL with them is refused, and nothing is sent', async () => {
+    const env = {...isolatedHome(), GW_BASE_URL: withCredentials(), GW_USERNAME: 'ACME', GW_TOKEN: 'acme-token-123'}
+    for (const args of [['status', '--no-check'], ['purchase', 'get', 'no-such-purchase', '--verbose']]) {
+      const result = await runGw(args, {env})
+      expect(result.code).toBe(2)
+      expect(result.stderr).toContain(`Error: GW_BASE_URL ${sandbox.url.replace('http://', 'http://***@')} holds credentials (user:token@)`)
+      expect(result.stdout + result.stderr).not.toContain('acme-token-123')
+    }
+  })
+
+  it("a profile an older gw saved with them is refused when used, and gw profile list shows them hidden", async () => {
+    const home = isolatedHome()
+    mkdirSync(configDir(home), {recursive: true, mode: 0o700})
+    writeFileSync(join(configDir(home), 'config.json'), JSON.stringify({activeProfile: 'old', profiles: {old: {environment: 'sandbox', baseUrl: withCredentials(), username: 'ACME', publicToken: 'x'}}}), {mode: 0o600})
+    const status = await runGw(['status', '--json'], {env: home})
+    expect(status.code).toBe(2)
+    expect(status.stderr).toContain(`The base URL of profile old, ${sandbox.url.replace('http://', 'http://***@')} holds credentials`)
+    expect(status.stderr).toContain('Hint: Log in again with the base URL alone, the token kept in the token store: gw login --profile old --base-url URL (without user:token@).')
+    const listed = await runGw(['profile', 'list', '--json'], {env: home})
+    expect(listed.code, listed.stderr).toBe(0)
+    expect(listed.records).toMatchObject([{name: 'old', base_url: sandbox.url.replace('http://', 'http://***@')}])
+    for (const result of [status, listed]) expect(result.stdout + result.stderr).not.toContain('acme-token-123')
   })
 })
