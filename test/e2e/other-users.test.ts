@@ -123,6 +123,17 @@ describe.skipIf('reason' in user)("another user's files and links (issue 61)", (
     expect(statSync(state).size).toBe(0)
   })
 
+  it('a link another user planted where the request log beside --state goes: the local gateway does not start, and writes nothing through it', async () => {
+    const name = `beside-${randomBytes(3).toString('hex')}`
+    const empty = join(mkdtempSync(join(tmpdir(), 'gw-mine-')), 'empty')
+    writeFileSync(empty, '')
+    await asOther(`ln -s '${empty}' ${name}.requests.ndjson`)
+    const result = await runGw(['sandbox', 'start', '--port', '0', '--state', join(shared, `${name}.sqlite`)], {env: isolatedHome()})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain(`Error: Cannot write the request log ${join(shared, `${name}.requests.ndjson`)} (${join(shared, `${name}.requests.ndjson`)} is a symbolic link made by ${other.name}`)
+    expect(statSync(empty).size).toBe(0)
+  })
+
   it.each([
     ['--save', (file: string) => ['listen', '--port', '0', '--no-register', '--save', file]],
     ['--journal', (file: string) => ['purchase', 'create', '--input', rows(), '--journal', file]],
