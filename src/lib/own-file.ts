@@ -107,9 +107,9 @@ export function checkOwnPath(path: string, {secret = false, ownership = ownershi
   return current
 }
 
-/** The names in a path, in order. */
+/** The names in a POSIX path, in order (a backslash is part of a name there). */
 function parts(path: string): string[] {
-  return path.split(/[\\/]+/).filter((part) => part !== '')
+  return path.split('/').filter((part) => part !== '')
 }
 
 function trusted(owner: number, uid: number): boolean {
@@ -125,7 +125,7 @@ function checkFolder(path: string, stat: Stats | undefined, uid: number): void {
 }
 
 /** The file itself: the user's (or root's), no one else may write it, and a secret no one else may read. */
-export function checkFile(path: string, stat: Stats, uid: number, secret: boolean): void {
+function checkFile(path: string, stat: Stats, uid: number, secret: boolean): void {
   if (stat.isDirectory()) return checkFolder(path, stat, uid)
   if (!trusted(stat.uid, uid)) throw notYours(path, 'owner', stat, uid)
   if ((stat.mode & 0o022) !== 0) throw notYours(path, 'writable', stat, uid)
