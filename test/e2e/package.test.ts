@@ -4,6 +4,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {beforeAll, describe, expect, it} from 'vitest'
 import {keychainSecret, secretService, terminal} from './auth-helpers.js'
+import {hostTarget, pinFor} from '../../scripts/registry-node.js'
 import {cardArgs, isolatedHome, quickStartCommands, ref, runProgram, startSandbox} from './helpers.js'
 
 // gw as one executable (`npm run package`, scripts/package.js). .ci/run builds the
@@ -16,7 +17,7 @@ const archive = join(release, `${name}.tar.gz`)
 const keytarBuilt = existsSync(join(root, 'node_modules', 'keytar', 'build', 'Release', 'keytar.node'))
 const {version} = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {version: string}
 /** The Node inside the executable: the registry's build that scripts/embedded-node pins, whichever node runs the tests or the build. */
-const embedded = `v${(JSON.parse(readFileSync(join(root, 'scripts', 'embedded-node', 'package.json'), 'utf8')) as {version: string}).version}`
+const embedded = `v${pinFor(hostTarget())!.version}`
 
 /** The one-file way of docs/install.md: check the sum and unpack. */
 function checkAndUnpack(): string {
