@@ -12,3 +12,4 @@ export function lockedBuilds(): NodeBuild[]
 export function pinFor(target: string): NodeBuild | undefined
 export function cacheRoot(env?: NodeJS.ProcessEnv): string
 export function fetchNode(build: NodeBuild, into?: string): string
+export function npm(args: string[], cwd: string): string

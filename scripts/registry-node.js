@@ -91,8 +91,8 @@ export function fetchNode(build, into = join(cacheRoot(), `${build.name}-${build
   return executable
 }
 
-/** Runs npm: the one running this script where npm runs it, else the npm beside this node, else the one on PATH. */
-function npm(args, cwd) {
+/** Runs npm in `cwd` and returns what it printed: the npm running this script where npm runs it, else the npm beside this node, else the one on PATH. */
+export function npm(args, cwd) {
   const beside = join(dirname(process.execPath), ...(process.platform === 'win32' ? [] : ['..', 'lib']), 'node_modules', 'npm', 'bin', 'npm-cli.js')
   const script = [process.env.npm_execpath, beside].find((file) => file && /npm-cli\.js$/.test(file) && existsSync(file))
   return script ? run(process.execPath, [script, ...args], {cwd}) : run('npm', args, {cwd})

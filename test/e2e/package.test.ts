@@ -63,13 +63,13 @@ describe('the single executable (npm run package)', () => {
     const sums = readFileSync(join(release, 'SHA256SUMS'), 'utf8')
     const sha256 = createHash('sha256').update(readFileSync(archive)).digest('hex')
     expect(sums.split('\n')).toContain(`${sha256}  ${name}.tar.gz`)
-    expect(sums).toMatch(/^([0-9a-f]{64} {2}gw-[\w-]+\.tar\.gz\n)+$/)
+    expect(sums).toMatch(/^([0-9a-f]{64} {2}gw-([\w-]+\.(tar\.gz|zip)|[\d.]+\.tgz)\n)+$/)
   })
 
-  it('unpacks to one folder: gw, README.md, LICENSE, and keytar.node where keytar was built', async () => {
+  it("unpacks to one folder: gw, README.md, LICENSE, Node's licence, and keytar.node where keytar was built", async () => {
     const listed = await runProgram('tar', ['-tzf', archive])
     const files = listed.stdout.split('\n').filter((path) => path && !path.endsWith('/'))
-    const expected = ['gw', 'README.md', 'LICENSE', ...(keytarBuilt ? ['keytar.node'] : [])].map((file) => `${name}/${file}`)
+    const expected = ['gw', 'README.md', 'LICENSE', 'LICENSE-node', ...(keytarBuilt ? ['keytar.node'] : [])].map((file) => `${name}/${file}`)
     expect(files.sort()).toEqual(expected.sort())
     expect(statSync(join(unpacked, name, 'gw')).mode & 0o111).toBe(0o111)
   })
