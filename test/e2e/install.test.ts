@@ -51,6 +51,30 @@ describe('the package', () => {
     expect(paths.filter((path) => /^(src|test|scripts|bench|release)\/|\.map$|^bin\/(dev|sea)\.js$/.test(path))).toEqual([])
   })
 
+  it('holds what gw runs from and nothing else: bin/, the bundles, the code cache and root help, the manifest', () => {
+    const bundles = readdirSync(join(root, 'dist')).filter((file) => file.endsWith('.cjs')).map((file) => `dist/${file}`)
+    const expected = ['LICENSE', 'README.md', 'package.json', 'oclif.manifest.json', 'bin/package.json', 'bin/relaunch.js', 'bin/run.js', 'bin/start.js', ...bundles, SHIPPED_CACHE, `dist/root-help-node${process.version}-80.txt`]
+    expect(packed.files.map((file) => file.path).sort()).toEqual(expected.sort())
+  })
+
+  it('runs nothing at install, and depends on keytar alone (optional): the bundle holds the rest', () => {
+    const installed = JSON.parse(readFileSync(join(prefix, 'lib', 'node_modules', 'gw', 'package.json'), 'utf8')) as {scripts: Record<string, string>; dependencies?: object; optionalDependencies?: object}
+    // What npm runs for a package it installs (and names in its install-scripts warning).
+    expect(Object.keys(installed.scripts).filter((event) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(event))).toEqual([])
+    expect(installed.dependencies).toBeUndefined()
+    expect(Object.keys(installed.optionalDependencies ?? {})).toEqual(['keytar'])
+  })
+
+  it('publishes cleanly: npm publish --dry-run warns of nothing', async () => {
+    // A token for the registry, as a publisher has one: without it npm says publishing needs a login.
+    const registry = execFileSync('npm', ['config', 'get', 'registry'], {encoding: 'utf8', env: npmEnv(), cwd: root}).trim().replace(/^https?:/, '').replace(/\/?$/, '/')
+    const dry = await runProgram('npm', ['publish', '--dry-run', '--ignore-scripts', '--loglevel=notice', `--${registry}:_authToken=dry-run`], {env: npmEnv(), cwd: root, timeoutMs: 60_000})
+    expect(dry.code, dry.stderr).toBe(0)
+    expect(dry.stderr).not.toMatch(/npm (warn|error)/)
+    expect(dry.stderr).toContain(`npm notice Publishing to `)
+    expect(dry.stdout).toBe(`+ gw@${version}\n`)
+  })
+
   it('installed into an empty prefix gives a gw on PATH that makes a purchase from any directory', async () => {
     expect(existsSync(join(bin, 'gw'))).toBe(true)
     // Elsewhere, as a user would: gw found on PATH, a home of its own, no clone in sight.
