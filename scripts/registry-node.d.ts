@@ -13,3 +13,4 @@ export function pinFor(target: string): NodeBuild | undefined
 export function cacheRoot(env?: NodeJS.ProcessEnv): string
 export function fetchNode(build: NodeBuild, into?: string): string
 export function npm(args: string[], cwd: string): string
+export function npmCli(): string | undefined

@@ -91,11 +91,16 @@ export function fetchNode(build, into = join(cacheRoot(), `${build.name}-${build
   return executable
 }
 
-/** Runs npm in `cwd` and returns what it printed: the npm running this script where npm runs it, else the npm beside this node, else the one on PATH. */
+/** Runs npm in `cwd` and returns what it printed. */
 export function npm(args, cwd) {
-  const beside = join(dirname(process.execPath), ...(process.platform === 'win32' ? [] : ['..', 'lib']), 'node_modules', 'npm', 'bin', 'npm-cli.js')
-  const script = [process.env.npm_execpath, beside].find((file) => file && /npm-cli\.js$/.test(file) && existsSync(file))
+  const script = npmCli()
   return script ? run(process.execPath, [script, ...args], {cwd}) : run('npm', args, {cwd})
+}
+
+/** npm's own script, to run with this node: the npm running this script where npm runs it, else the npm beside this node; undefined where neither is. */
+export function npmCli() {
+  const beside = join(dirname(process.execPath), ...(process.platform === 'win32' ? [] : ['..', 'lib']), 'node_modules', 'npm', 'bin', 'npm-cli.js')
+  return [process.env.npm_execpath, beside].find((file) => file && /npm-cli\.js$/.test(file) && existsSync(file))
 }
 
 /** tar: on Windows the system's own (bsdtar), not one that takes C: for a host name. */

@@ -7,7 +7,7 @@
 // default, release/ itself as a file: URL, so that a formula made here installs what was built here.
 import {createHash} from 'node:crypto'
 import {readdirSync, readFileSync, writeFileSync} from 'node:fs'
-import {join} from 'node:path'
+import {join, resolve} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {parseArgs} from 'node:util'
 
@@ -102,11 +102,18 @@ function scoop({version, license, homepage, download}) {
   return {version, description: DESCRIPTION, homepage, license, architecture, bin: 'gw.exe'}
 }
 
-// `node scripts/release-files.js [--base-url URL] [--homepage URL]`
+// `node scripts/release-files.js [--dir DIR] [--base-url URL] [--homepage URL] [--tag vX.Y.Z]`: DIR is
+// release/ by default; with --tag, a tag that is not package.json's version is refused, so that a
+// release never names files of another version.
 if (process.argv[1] === import.meta.filename) {
-  const {values} = parseArgs({options: {'base-url': {type: 'string'}, homepage: {type: 'string'}}})
-  const release = join(root, 'release')
+  const {values} = parseArgs({options: {dir: {type: 'string'}, 'base-url': {type: 'string'}, homepage: {type: 'string'}, tag: {type: 'string'}}})
+  const {version} = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+  if (values.tag !== undefined && values.tag !== `v${version}`) {
+    process.stderr.write(`--tag ${values.tag}: package.json's version is ${version}, so its tag is v${version}\n`)
+    process.exit(2)
+  }
+  const release = resolve(values.dir ?? join(root, 'release'))
   const files = writeSums(release)
   writeManifests(release, {baseUrl: values['base-url'], homepage: values.homepage})
-  process.stdout.write(`release/SHA256SUMS for ${files.join(', ')}; release/gw.rb and release/gw.json from it\n`)
+  process.stdout.write(`${join(release, 'SHA256SUMS')} for ${files.join(', ')}; gw.rb and gw.json from it\n`)
 }

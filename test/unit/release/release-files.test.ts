@@ -31,8 +31,9 @@ describe("a release's SHA256SUMS and the manifests made from it (scripts/release
     expect(writeSums(dir)).toEqual([...ALL].sort())
     const lines = readFileSync(join(dir, 'SHA256SUMS'), 'utf8')
     expect(lines).toBe([...ALL].sort().map((file) => `${sha256(join(dir, file))}  ${file}\n`).join(''))
+    // And as sha256sum checks a download, where it is installed (macOS has shasum, Windows neither).
     const check = spawnSync('sha256sum', ['--check', 'SHA256SUMS'], {cwd: dir, encoding: 'utf8'})
-    expect(check.status, check.stderr).toBe(0)
+    if (check.error?.message.includes('ENOENT') !== true) expect(check.status, check.stderr).toBe(0)
   })
 
   it("gives the formula and the Scoop manifest each file's sha256 from SHA256SUMS, at the base address given", () => {
@@ -73,6 +74,17 @@ describe("a release's SHA256SUMS and the manifests made from it (scripts/release
     expect((JSON.parse(readFileSync(join(dir, 'gw.json'), 'utf8')) as {architecture: object}).architecture).toEqual({})
   })
 
+  it('as the release workflow runs it: --dir, --base-url, and a --tag that must be v and the version', () => {
+    const script = join(import.meta.dirname, '..', '..', '..', 'scripts', 'release-files.js')
+    const dir = release(['gw-win-x64.zip'])
+    const wrongTag = spawnSync(process.execPath, [script, '--dir', dir, '--tag', 'v0.0.0-not-this'], {encoding: 'utf8'})
+    expect(wrongTag).toMatchObject({status: 2, stdout: '', stderr: `--tag v0.0.0-not-this: package.json's version is ${version}, so its tag is v${version}\n`})
+    const made = spawnSync(process.execPath, [script, '--dir', dir, '--tag', `v${version}`, '--base-url', 'https://example.com/gw/v1'], {encoding: 'utf8'})
+    expect(made).toMatchObject({status: 0, stderr: ''})
+    expect(made.stdout).toBe(`${join(dir, 'SHA256SUMS')} for gw-win-x64.zip; gw.rb and gw.json from it\n`)
+    expect(JSON.parse(readFileSync(join(dir, 'gw.json'), 'utf8'))).toMatchObject({architecture: {'64bit': {url: 'https://example.com/gw/v1/gw-win-x64.zip', hash: sha256(join(dir, 'gw-win-x64.zip'))}}})
+  })
+
   it('refuses a SHA256SUMS line it cannot read', () => {
     const dir = release([])
     writeFileSync(join(dir, 'SHA256SUMS'), 'not a sum  gw-win-x64.zip\n')
@@ -91,12 +103,17 @@ describe('a zip of the Windows executable (scripts/zip.js)', () => {
       {name: 'gw-win-x64/README.md', path: join(dir, 'README.md')},
     ])
     expect(statSync(join(dir, 'gw-win-x64.zip')).size).toBeLessThan(200_000)
-    const tested = spawnSync('unzip', ['-t', 'gw-win-x64.zip'], {cwd: dir, encoding: 'utf8'})
-    expect(tested.status, tested.stdout + tested.stderr).toBe(0)
     const out = join(dir, 'out')
-    execFileSync('unzip', ['-q', 'gw-win-x64.zip', '-d', out], {cwd: dir})
+    mkdirSync(out)
+    // Unzipped by Info-ZIP's unzip where it is installed, else by bsdtar (macOS's tar, Windows's tar.exe), which reads zip too.
+    const tested = spawnSync('unzip', ['-t', 'gw-win-x64.zip'], {cwd: dir, encoding: 'utf8'})
+    if (tested.error?.message.includes('ENOENT') === true) execFileSync('tar', ['-xf', join(dir, 'gw-win-x64.zip'), '-C', out])
+    else {
+      expect(tested.status, tested.stdout + tested.stderr).toBe(0)
+      execFileSync('unzip', ['-q', 'gw-win-x64.zip', '-d', out], {cwd: dir})
+    }
     expect(readFileSync(join(out, 'gw-win-x64', 'gw.exe'))).toEqual(readFileSync(join(dir, 'gw.exe')))
     expect(readFileSync(join(out, 'gw-win-x64', 'README.md'), 'utf8')).toBe('# gw\n')
-    expect(statSync(join(out, 'gw-win-x64', 'gw.exe')).mode & 0o777).toBe(0o755)
+    if (process.platform !== 'win32') expect(statSync(join(out, 'gw-win-x64', 'gw.exe')).mode & 0o777).toBe(0o755)
   })
 })
