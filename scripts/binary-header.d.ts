@@ -5,3 +5,4 @@ export interface Machine {
 }
 export function machineOf(bytes: Uint8Array): Machine | undefined
 export function expectedMachine(target: string): Machine
+export function machineOfFile(file: string): Machine | undefined

@@ -1,6 +1,7 @@
 // What an executable is built for, read from its header: ELF (Linux), PE32+ (Windows) or 64-bit
 // Mach-O (macOS), and the machine: x64 or arm64. `npm run package` checks each executable it
 // builds for another platform, which it cannot run, by it; the tests check the archives by it.
+import {closeSync, openSync, readSync} from 'node:fs'
 
 const ELF_MACHINES = {0x3e: 'x64', 0xb7: 'arm64'}
 const PE_MACHINES = {0x8664: 'x64', 0xaa64: 'arm64'}
@@ -33,4 +34,15 @@ export function machineOf(bytes) {
 export function expectedMachine(target) {
   const [os, arch] = target.split('-')
   return {format: {linux: 'elf', win: 'pe', darwin: 'macho'}[os], arch}
+}
+
+/** What the executable at `file` is built for: machineOf its first 4 KiB. */
+export function machineOfFile(file) {
+  const fd = openSync(file, 'r')
+  try {
+    const bytes = Buffer.alloc(4096)
+    return machineOf(bytes.subarray(0, readSync(fd, bytes, 0, bytes.length, 0)))
+  } finally {
+    closeSync(fd)
+  }
 }

@@ -26,12 +26,12 @@
 // GW_WINDOWS_CERTIFICATE_PASSWORD; GW_WINDOWS_TIMESTAMP_URL a time-stamping server, if any).
 import {buildSync} from 'esbuild'
 import {spawnSync} from 'node:child_process'
-import {chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync} from 'node:fs'
+import {chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {tmpdir} from 'node:os'
 import {dirname, join, resolve} from 'node:path'
 import {parseArgs} from 'node:util'
-import {expectedMachine, machineOf} from './binary-header.js'
+import {expectedMachine, machineOfFile} from './binary-header.js'
 import {fetchNode, hostTarget, lockedBuilds, npm, packageOf, pinFor, platformOf, TARGETS} from './registry-node.js'
 import {writeManifests, writeSums} from './release-files.js'
 import {writeZip} from './zip.js'
@@ -186,7 +186,7 @@ function sign(file, work) {
  * machine.
  */
 function check(target, file, nodeVersion) {
-  const header = machineOf(firstBytes(file, 4096))
+  const header = machineOfFile(file)
   const wanted = expectedMachine(target)
   if (header?.format !== wanted.format || header.arch !== wanted.arch) throw new Error(`${file} is ${JSON.stringify(header)}, not ${JSON.stringify(wanted)}`)
   if (target !== here) return
@@ -194,16 +194,6 @@ function check(target, file, nodeVersion) {
   const {version: expected} = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
   if (version.status !== 0 || !version.stdout.startsWith(`gw/${expected} `)) throw new Error(`the executable does not start: ${version.stdout}${version.stderr}`)
   if (!version.stdout.endsWith(` node-v${nodeVersion}\n`)) throw new Error(`the executable runs another Node than ${nodeVersion}: ${version.stdout}`)
-}
-
-function firstBytes(file, length) {
-  const fd = openSync(file, 'r')
-  try {
-    const bytes = Buffer.alloc(length)
-    return bytes.subarray(0, readSync(fd, bytes, 0, length, 0))
-  } finally {
-    closeSync(fd)
-  }
 }
 
 /** Runs a program, showing what it printed only when it fails (postject is talkative). */

@@ -1,9 +1,9 @@
 import {execFileSync, spawnSync} from 'node:child_process'
-import {closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {machineOf} from '../../scripts/binary-header.js'
+import {machineOfFile} from '../../scripts/binary-header.js'
 import {hostTarget, pinFor} from '../../scripts/registry-node.js'
 import {readSums} from '../../scripts/release-files.js'
 import {rowsOf} from './batch-helpers.js'
@@ -25,16 +25,6 @@ else if (!onLinuxX64) console.warn(`Skipping the cross build: it is the build of
 /** Where Debian's cross libraries for arm64 are, which qemu-user loads the executable's from. */
 const ARM64_LIBS = '/usr/aarch64-linux-gnu'
 const qemu = spawnSync('qemu-aarch64', ['--version']).status === 0 && existsSync(join(ARM64_LIBS, 'lib', 'libstdc++.so.6'))
-
-function head(file: string): Buffer {
-  const fd = openSync(file, 'r')
-  try {
-    const bytes = Buffer.alloc(4096)
-    return bytes.subarray(0, readSync(fd, bytes, 0, bytes.length, 0))
-  } finally {
-    closeSync(fd)
-  }
-}
 
 describe.skipIf(!wanted || !onLinuxX64)('executables for other platforms, built on Linux x64 (npm run package -- --target linux-arm64,win-x64)', () => {
   let out: string
@@ -75,8 +65,8 @@ describe.skipIf(!wanted || !onLinuxX64)('executables for other platforms, built 
   })
 
   it('makes an ELF for AArch64 and a PE32+ for x64', () => {
-    expect(machineOf(head(join(unpacked, 'gw-linux-arm64', 'gw')))).toEqual({format: 'elf', arch: 'arm64'})
-    expect(machineOf(head(join(unpacked, 'gw-win-x64', 'gw.exe')))).toEqual({format: 'pe', arch: 'x64'})
+    expect(machineOfFile(join(unpacked, 'gw-linux-arm64', 'gw'))).toEqual({format: 'elf', arch: 'arm64'})
+    expect(machineOfFile(join(unpacked, 'gw-win-x64', 'gw.exe'))).toEqual({format: 'pe', arch: 'x64'})
   })
 
   it("signs gw.exe with the certificate given, node's own signature removed", () => {

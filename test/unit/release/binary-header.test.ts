@@ -1,17 +1,5 @@
-import {closeSync, openSync, readSync} from 'node:fs'
 import {describe, expect, it} from 'vitest'
-import {expectedMachine, machineOf} from '../../../scripts/binary-header.js'
-
-/** The first bytes of a file. */
-function head(file: string): Buffer {
-  const fd = openSync(file, 'r')
-  try {
-    const bytes = Buffer.alloc(4096)
-    return bytes.subarray(0, readSync(fd, bytes, 0, bytes.length, 0))
-  } finally {
-    closeSync(fd)
-  }
-}
+import {expectedMachine, machineOf, machineOfFile} from '../../../scripts/binary-header.js'
 
 /** An ELF header: 64-bit little-endian, e_machine at 18. */
 function elf(machine: number, elfClass = 2): Buffer {
@@ -66,7 +54,7 @@ describe("an executable's header (scripts/binary-header.js)", () => {
 
   it('reads the node running this test as what this machine runs', () => {
     const format = {linux: 'elf', win32: 'pe', darwin: 'macho'}[process.platform as string]
-    expect(machineOf(head(process.execPath))).toEqual({format, arch: process.arch})
+    expect(machineOfFile(process.execPath)).toEqual({format, arch: process.arch})
   })
 
   it("names each target's header", () => {
