@@ -12,11 +12,13 @@
 import {copyFileSync, linkSync, mkdirSync, rmSync, symlinkSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {join, relative} from 'node:path'
+import {fileURLToPath} from 'node:url'
 import {fetchNode, hostTarget, pinFor} from './registry-node.js'
 
 const require = createRequire(import.meta.url)
 const relaunch = require('../bin/relaunch.js')
-const root = join(import.meta.dirname, '..')
+// Not import.meta.dirname: Node 18's has none, and this runs on the shell's Node, however old.
+const root = fileURLToPath(new URL('..', import.meta.url))
 const pinned = relaunch.pinnedDir(root)
 const binDir = join(root, 'node_modules', '.bin')
 const windows = process.platform === 'win32'

@@ -11,10 +11,12 @@ import {existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, wr
 import {createRequire} from 'node:module'
 import {homedir} from 'node:os'
 import {dirname, join} from 'node:path'
+import {fileURLToPath} from 'node:url'
 
 const require = createRequire(import.meta.url)
 const {registryNodePackage} = require('../bin/relaunch.js')
-const pinsDir = join(import.meta.dirname, 'embedded-node')
+// Not import.meta.dirname: this also runs on the older Node a clone's install may start on (18's has none).
+const pinsDir = fileURLToPath(new URL('embedded-node', import.meta.url))
 
 /** The platforms gw is built and installed for (design §8), as `npm run package -- --target` names them. */
 export const TARGETS = ['darwin-arm64', 'darwin-x64', 'linux-arm64', 'linux-x64', 'win-arm64', 'win-x64']
@@ -115,7 +117,7 @@ function run(file, args, options = {}) {
 }
 
 // `node scripts/registry-node.js VERSION [TARGET]`: prints the path of that Node, fetched if need be.
-if (process.argv[1] === import.meta.filename) {
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [version, target = hostTarget()] = process.argv.slice(2)
   if (!/^\d+\.\d+\.\d+$/.test(version ?? '')) {
     process.stderr.write('usage: node scripts/registry-node.js VERSION [TARGET]\n')
