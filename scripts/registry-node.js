@@ -72,7 +72,8 @@ export function cacheRoot(env = process.env) {
 export function fetchNode(build, into = join(cacheRoot(), `${build.name}-${build.version}`)) {
   const executable = join(into, 'bin', build.name.includes('-win-') ? 'node.exe' : 'node')
   const fetched = join(into, '.fetched')
-  if (existsSync(executable) && existsSync(fetched) && (!build.integrity || readFileSync(fetched, 'utf8') === build.integrity)) return executable
+  const there = () => existsSync(executable) && existsSync(fetched) && (!build.integrity || readFileSync(fetched, 'utf8') === build.integrity)
+  if (there()) return executable
   mkdirSync(dirname(into), {recursive: true})
   // Beside its final place, so that it is renamed into place whole.
   const work = mkdtempSync(`${into}.partial-`)
@@ -85,8 +86,15 @@ export function fetchNode(build, into = join(cacheRoot(), `${build.name}-${build
     }
     run(tar(), ['-xzf', tarball, '-C', work])
     writeFileSync(join(work, 'package', '.fetched'), integrity)
-    rmSync(into, {recursive: true, force: true})
-    renameSync(join(work, 'package'), into)
+    try {
+      renameSync(join(work, 'package'), into)
+    } catch (error) {
+      // Another fetch of the same build got there first (two builds at once): theirs is as good.
+      if (there()) return executable
+      if (!['ENOTEMPTY', 'EEXIST', 'EPERM'].includes(error.code)) throw error
+      rmSync(into, {recursive: true, force: true})
+      renameSync(join(work, 'package'), into)
+    }
   } finally {
     rmSync(work, {recursive: true, force: true})
   }
