@@ -92,7 +92,8 @@ describe.skipIf(!wanted || !onLinuxX64)('executables for other platforms, built 
   const mustRun = Boolean(process.env.CI)
   if (!qemu && !mustRun) console.warn(`Skipping the linux-arm64 executable's runs: qemu-aarch64 or ${ARM64_LIBS}'s libraries are missing (apt-get install qemu-user libc6-arm64-cross libstdc++6-arm64-cross)`)
 
-  describe.skipIf(!qemu && !mustRun)('the linux-arm64 executable, run under qemu-user', () => {
+  // Emulated, a gw start is some seconds, and many more on cores other tests keep busy.
+  describe.skipIf(!qemu && !mustRun)('the linux-arm64 executable, run under qemu-user', {timeout: 300_000}, () => {
     let sandbox: Sandbox
     beforeAll(async () => {
       sandbox = await startSandbox()
@@ -102,7 +103,7 @@ describe.skipIf(!wanted || !onLinuxX64)('executables for other platforms, built 
     })
     /** The arm64 gw under qemu, its libraries from Debian's cross packages, against the local gateway. */
     const arm64 = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-      runProgram('qemu-aarch64', [join(unpacked, 'gw-linux-arm64', 'gw'), ...args], {env: {...sandbox.env(env), QEMU_LD_PREFIX: ARM64_LIBS}, timeoutMs: 120_000})
+      runProgram('qemu-aarch64', [join(unpacked, 'gw-linux-arm64', 'gw'), ...args], {env: {...sandbox.env(env), QEMU_LD_PREFIX: ARM64_LIBS}, timeoutMs: 240_000})
 
     it('answers --version with its platform and the Node it embeds', async () => {
       expect(qemu, 'with CI=true qemu-user and the arm64 libraries must be installed').toBe(true)
