@@ -77,12 +77,12 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the registrat
   protected async operate(input: ListenInput) {
     if ('printSecret' in input) {
       const {signingSecret} = await import('../webhooks/signing.js')
-      this.io.out(`${await signingSecret(this.config.configDir)}\n`)
+      this.io.out(`${await signingSecret(this.factory.configDir)}\n`)
       return
     }
     const {register, ...options} = input
     // Made (once, kept) only when something is forwarded: gw's config folder is written to no sooner.
-    const signing = options.forwardTo === undefined ? undefined : await import('../webhooks/signing.js').then(({signingSecret}) => signingSecret(this.config.configDir))
+    const signing = options.forwardTo === undefined ? undefined : await import('../webhooks/signing.js').then(({signingSecret}) => signingSecret(this.factory.configDir))
     const [{listen}, webhooks, {isAbandonedListen, listenHookName}, {isLocalGatewayProfile}] = await Promise.all([
       import('../webhooks/listen.js'),
       import('../operations/webhooks.js'),
@@ -107,6 +107,7 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the registrat
           json: this.factory.flags.json,
           proxy: await this.factory.proxy(),
           environment: credentials?.environment,
+          stopSignals: this.factory.platform.serviceSignals,
           register: deps && {
             create: async (address, hookAuth) => {
               const hook = await webhooks.createWebHook({name: listenHookName(address), address, events: [], environment: credentials?.environment ?? 'sandbox', auth: hookAuth}, deps)

@@ -3,6 +3,7 @@ import type {IncomingHttpHeaders} from 'node:http'
 import type {ProxySettings} from '../api/proxy.js'
 import {GwError, UsageError} from '../errors.js'
 import {isLoopbackHost} from '../lib/loopback.js'
+import {stopMeaning, type StopSignalName} from '../lib/platform.js'
 import {maskCardNumbersIn, redact} from '../safety/redact.js'
 import {paint} from '../output/colors.js'
 import type {Io} from '../output/io.js'
@@ -52,6 +53,8 @@ export interface ListenOptions {
   /** The profile's environment; deliveries of the other mode are flagged. Unknown without a profile. */
   environment?: 'sandbox' | 'live'
   register?: Registration
+  /** The signals that stop it here (lib/platform.ts: Ctrl-Break on Windows, as SIGTERM); SIGINT and SIGTERM when not given. */
+  stopSignals?: readonly StopSignalName[]
 }
 
 /**
@@ -70,7 +73,7 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
     const left = webHookId ? `; web hook ${webHookId} is still registered: remove it with gw webhook delete ${webHookId}` : ''
     // Deliveries still in flight would hold the process open: the reporter leaves once it has said so.
     quitAtOnce(new GwError('interrupted', 130, `Stopped at once${left}.`, {abandonsPendingCall: true}))
-  })
+  }, options.stopSignals)
   let outClosed = false
   const readerGone = new Promise<'output closed'>((resolve) => io.onOutClosed(() => ((outClosed = true), resolve('output closed'))))
   const log = options.save ? await openEventLog(options.save) : undefined
@@ -238,17 +241,16 @@ function reachableAddress(url: string): string {
   return url.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//[::1]:')
 }
 
-/** Resolves with the first SIGINT or SIGTERM; a second one runs `again` (quit at once). */
-function nextSignal(again: () => void): Promise<NodeJS.Signals> {
+/** Resolves with the first of `signals` (Ctrl-Break as SIGTERM); a second one runs `again` (quit at once). */
+function nextSignal(again: () => void, signals: readonly StopSignalName[] = ['SIGINT', 'SIGTERM']): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
-    const onSignal = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', onSignal)
-      process.off('SIGTERM', onSignal)
-      process.once('SIGINT', again)
-      process.once('SIGTERM', again)
-      resolve(signal)
+    const onSignal = (signal: StopSignalName) => {
+      for (const each of signals) {
+        process.off(each, onSignal)
+        process.once(each, again)
+      }
+      resolve(stopMeaning(signal))
     }
-    process.on('SIGINT', onSignal)
-    process.on('SIGTERM', onSignal)
+    for (const each of signals) process.on(each, onSignal)
   })
 }

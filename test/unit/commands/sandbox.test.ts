@@ -22,6 +22,7 @@ const started = {
   mode: 'sandbox' as const,
   dialect: 'contract' as const,
   stateFile: undefined,
+  openTestMerchant: undefined,
   merchants: undefined,
   webhooks: undefined,
   webhookBackoffMs: undefined,
