@@ -26,7 +26,13 @@ export const systemCalls: SystemCalls = {
       return undefined
     }
   },
-  ownerOf: (path) => statSync(path, {throwIfNoEntry: false})?.uid,
+  ownerOf(path) {
+    try {
+      return statSync(path).uid
+    } catch {
+      return undefined
+    }
+  },
   run(file, args) {
     try {
       // C: the same words and date format whatever the user's language.

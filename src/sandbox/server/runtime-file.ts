@@ -70,10 +70,20 @@ export function sandboxFiles(dataDir: string, name: string = DEFAULT_SANDBOX, ba
  */
 export function findSandboxFiles(dataDir: string, name: string, platform: Pick<Platform, 'foldsCase'>): SandboxFiles {
   const files = sandboxFiles(dataDir, name)
-  if (platform.foldsCase || statSync(files.runtime, {throwIfNoEntry: false})) return files
+  if (platform.foldsCase || !absent(files.runtime)) return files
   const wanted = `${baseName(name)}.json`
   const older = entriesOf(dataDir).find((entry) => entry.toLowerCase() === wanted)
   return older ? sandboxFiles(dataDir, name, older.slice(0, -'.json'.length)) : files
+}
+
+/** Whether there is no file of this name: one that cannot be looked at (another user's folder) may be there. */
+function absent(path: string): boolean {
+  try {
+    statSync(path)
+    return false
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT'
+  }
 }
 
 function entriesOf(dataDir: string): string[] {
