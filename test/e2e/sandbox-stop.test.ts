@@ -1,5 +1,5 @@
 import {type ChildProcess, execFileSync, spawn} from 'node:child_process'
-import {chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync} from 'node:fs'
+import {chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {once} from 'node:events'
@@ -34,25 +34,25 @@ describe('gw sandbox stop asks the gateway to stop on its control API', () => {
     expect(started.code, started.stderr).toBe(0)
     const url = started.stdout.trim()
     try {
-    const runtime = join(dataOf(home), 'sandbox.json')
-    const info = JSON.parse(readFileSync(runtime, 'utf8')) as {pid: number; controlToken: string}
-    expect(info.controlToken).toMatch(/^[\w-]{43}$/)
-    // The token is its user's alone: the file, its folder and the gateway's log.
-    expect(statSync(runtime).mode & 0o777).toBe(0o600)
-    expect(statSync(dataOf(home)).mode & 0o777).toBe(0o700)
-    expect(statSync(join(dataOf(home), 'sandbox.log')).mode & 0o777).toBe(0o600)
-    const reference = ref('stop')
-    expect((await runGw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs()], {env: home})).code).toBe(0)
-    // Without its token, its stop is refused: any user of this machine can reach loopback.
-    const refused = await fetch(`${url}/_sandbox/stop`, {method: 'POST', headers: {'content-type': 'application/json'}, body: '{}'})
-    expect(refused.status).toBe(401)
+      const runtime = join(dataOf(home), 'sandbox.json')
+      const info = JSON.parse(readFileSync(runtime, 'utf8')) as {pid: number; controlToken: string}
+      expect(info.controlToken).toMatch(/^[\w-]{43}$/)
+      // The token is its user's alone: the file, its folder and the gateway's log.
+      expect(statSync(runtime).mode & 0o777).toBe(0o600)
+      expect(statSync(dataOf(home)).mode & 0o777).toBe(0o700)
+      expect(statSync(join(dataOf(home), 'sandbox.log')).mode & 0o777).toBe(0o600)
+      const reference = ref('stop')
+      expect((await runGw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs()], {env: home})).code).toBe(0)
+      // Without its token, its stop is refused: any user of this machine can reach loopback.
+      const refused = await fetch(`${url}/_sandbox/stop`, {method: 'POST', headers: {'content-type': 'application/json'}, body: '{}'})
+      expect(refused.status).toBe(401)
 
-    const stopped = await runGw(['sandbox', 'stop'], {env: home})
-    expect(stopped.code, stopped.stderr).toBe(0)
-    expect(stopped.stderr).toBe(`Stopped the local gateway at ${url}.\n`)
-    expect(existsSync(runtime)).toBe(false)
-    expect(readFileSync(join(dataOf(home), 'sandbox.log'), 'utf8')).toMatch(/Local gateway stopped: gw sandbox stop asked it to\.\n$/)
-    expect(readFileSync(join(dataOf(home), 'sandbox-requests.ndjson'), 'utf8')).toContain('"path":"/v1.0/purchases"')
+      const stopped = await runGw(['sandbox', 'stop'], {env: home})
+      expect(stopped.code, stopped.stderr).toBe(0)
+      expect(stopped.stderr).toBe(`Stopped the local gateway at ${url}.\n`)
+      expect(existsSync(runtime)).toBe(false)
+      expect(readFileSync(join(dataOf(home), 'sandbox.log'), 'utf8')).toMatch(/Local gateway stopped: gw sandbox stop asked it to\.\n$/)
+      expect(readFileSync(join(dataOf(home), 'sandbox-requests.ndjson'), 'utf8')).toContain('"path":"/v1.0/purchases"')
     } finally {
       await runGw(['sandbox', 'stop'], {env: home})
     }
@@ -77,7 +77,7 @@ describe.skipIf(process.platform === 'win32')('gw sandbox stop never signals a p
   /** A runtime file as a gateway now gone left it, its pid now `pid`'s. */
   const leftBehind = (home: NodeJS.ProcessEnv, pid: number, port: number, older = false) => {
     const file = join(dataOf(home), 'sandbox.json')
-    execFileSync('mkdir', ['-p', dataOf(home)])
+    mkdirSync(dataOf(home), {recursive: true})
     const gateway = {pid, url: `http://127.0.0.1:${port}`, host: '127.0.0.1', port, mode: 'sandbox', stateFile: null, startedAt: '2026-11-22T08:31:05.000Z'}
     // An older gw's file had neither its token nor its process.
     const today = {controlToken: 'a'.repeat(43), process: {started: 'an-earlier-boot/4242', command: 'node /gw/bin/run.js sandbox start --detached-child'}}
