@@ -23,7 +23,7 @@ export interface Folders {
 }
 
 export interface Hints {
-  /** A command that names the process holding a file open. */
+  /** How to find the process that holds a file open, as a clause: `fuser -v FILE names it`. */
   whoHolds(path: string): string
   /** A command that shows what a process is. */
   show(pid: number): string
@@ -117,13 +117,13 @@ const shellWord = (text: string) => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${
 const windowsWord = (text: string) => (/^[\w@%+=:,.\\/-]+$/.test(text) ? text : `"${text}"`)
 
 const linuxHints: Hints = {
-  whoHolds: (path) => `fuser -v ${shellWord(path)}`,
+  whoHolds: (path) => `fuser -v ${shellWord(path)} names it`,
   show: (pid) => `ps -o pid,user,lstart,args -p ${pid}`,
   stop: (pid) => `kill ${pid}`,
 }
 
 /** macOS has no fuser -v; lsof names a file's holders there (and on the BSDs). */
-const otherHints: Hints = {...linuxHints, whoHolds: (path) => `lsof ${shellWord(path)}`}
+const otherHints: Hints = {...linuxHints, whoHolds: (path) => `lsof ${shellWord(path)} names it`}
 
 /**
  * Windows names no holder of a file on its command line: tasklist lists gw's processes (Node's,
@@ -131,7 +131,7 @@ const otherHints: Hints = {...linuxHints, whoHolds: (path) => `lsof ${shellWord(
  * close, which a console program never hears.
  */
 const windowsHints: Hints = {
-  whoHolds: (path) => `tasklist /V /FI "IMAGENAME eq node.exe" (gw.exe for gw's executable) lists gw's processes; Resource Monitor (resmon), CPU, Associated Handles, finds ${windowsWord(path)}`,
+  whoHolds: (path) => `tasklist /V /FI "IMAGENAME eq node.exe" lists gw's processes (gw.exe for its executable), and Resource Monitor (resmon: CPU, Associated Handles) finds which holds ${windowsWord(path)}`,
   show: (pid) => `tasklist /V /FI "PID eq ${pid}"`,
   stop: (pid) => `taskkill /F /PID ${pid}`,
 }

@@ -62,6 +62,8 @@ export interface ProcessProbe {
   whoseProcess(pid: number): 'none' | 'mine' | 'theirs'
   /** Whether a file is this user's own; true where files have no owner to tell (Windows). */
   ownsFile(path: string): boolean
+  /** A table the Linux kernel keeps under /proc (`locks`, `self/mountinfo`); undefined on every other system, whatever /proc it may see. */
+  procFile(path: 'locks' | 'self/mountinfo'): string | undefined
   /** When the process started and its command line; undefined when it is gone or the system will not say. */
   processFacts(pid: number): ProcessFacts | undefined
   /** The name of the user a process runs as; undefined when the system will not say. */
@@ -87,11 +89,12 @@ export function processProbe(os: NodeJS.Platform, calls: SystemCalls): ProcessPr
     return uid === undefined || calls.ownerOf(path) === uid
   }
   const probe = os === 'linux' ? linuxProbe(calls, signalled) : os === 'win32' ? windowsProbe(calls, signalled) : psProbe(calls, signalled)
-  return {...probe, isRunning: (pid) => probe.whoseProcess(pid) !== 'none', ownsFile}
+  const procFile = (path: string) => (os === 'linux' ? calls.readFile(`/proc/${path}`) : undefined)
+  return {...probe, isRunning: (pid) => probe.whoseProcess(pid) !== 'none', ownsFile, procFile}
 }
 
 type Signalled = (pid: number) => 'none' | 'mine' | 'theirs'
-type SystemProbe = Omit<ProcessProbe, 'isRunning' | 'ownsFile'>
+type SystemProbe = Omit<ProcessProbe, 'isRunning' | 'ownsFile' | 'procFile'>
 
 
 function linuxProbe(calls: SystemCalls, signalled: Signalled): SystemProbe {

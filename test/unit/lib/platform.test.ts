@@ -87,15 +87,15 @@ describe('the platform: signals', () => {
 
 describe('the platform: hints name each system’s tools', () => {
   it('fuser -v on Linux, lsof on macOS, tasklist and taskkill on Windows; a path with a space quoted for its shell', () => {
-    expect(platformOf('linux').hints.whoHolds('/home/jane/.config/gw/config.json.lock')).toBe('fuser -v /home/jane/.config/gw/config.json.lock')
-    expect(platformOf('linux').hints.whoHolds("/tmp/my gw/it's.lock")).toBe(`fuser -v '/tmp/my gw/it'\\''s.lock'`)
-    expect(platformOf('darwin').hints.whoHolds('/Users/jane/My Files/j.lock')).toBe("lsof '/Users/jane/My Files/j.lock'")
+    expect(platformOf('linux').hints.whoHolds('/home/jane/.config/gw/config.json.lock')).toBe('fuser -v /home/jane/.config/gw/config.json.lock names it')
+    expect(platformOf('linux').hints.whoHolds("/tmp/my gw/it's.lock")).toBe(`fuser -v '/tmp/my gw/it'\\''s.lock' names it`)
+    expect(platformOf('darwin').hints.whoHolds('/Users/jane/My Files/j.lock')).toBe("lsof '/Users/jane/My Files/j.lock' names it")
     expect(platformOf('linux').hints.stop(4242)).toBe('kill 4242')
     expect(platformOf('darwin').hints.show(4242)).toBe('ps -o pid,user,lstart,args -p 4242')
     expect(platformOf('win32').hints.stop(4242)).toBe('taskkill /F /PID 4242')
     expect(platformOf('win32').hints.show(4242)).toBe('tasklist /V /FI "PID eq 4242"')
     expect(platformOf('win32').hints.whoHolds('C:\\Users\\Jane Doe\\gw\\config.json.lock')).toBe(
-      'tasklist /V /FI "IMAGENAME eq node.exe" (gw.exe for gw\'s executable) lists gw\'s processes; Resource Monitor (resmon), CPU, Associated Handles, finds "C:\\Users\\Jane Doe\\gw\\config.json.lock"',
+      'tasklist /V /FI "IMAGENAME eq node.exe" lists gw\'s processes (gw.exe for its executable), and Resource Monitor (resmon: CPU, Associated Handles) finds which holds "C:\\Users\\Jane Doe\\gw\\config.json.lock"',
     )
   })
 })
@@ -104,6 +104,18 @@ describe('the platform: names', () => {
   it('fold case where the system’s file systems do (APFS, NTFS), and nowhere else', () => {
     expect(['linux', 'darwin', 'win32', 'freebsd'].map((os) => platformOf(os as NodeJS.Platform).foldsCase)).toEqual([false, true, true, false])
     expect(['linux', 'darwin', 'win32'].map((os) => platformOf(os as NodeJS.Platform).name)).toEqual(['Linux', 'macOS', 'Windows'])
+  })
+})
+
+describe('the platform: /proc', () => {
+  it('is read on Linux alone: the locks and mounts tables where wine or a compatibility layer shows one elsewhere are not the system’s', () => {
+    const files = {'/proc/locks': '1: POSIX  ADVISORY  WRITE 2019 fe:00:2146535 0 EOF\n', '/proc/self/mountinfo': '36 35 98:0 /mnt1 /mnt2 rw - ext3 /dev/root rw\n'}
+    expect(platformOf('linux', system({files})).procFile('locks')).toBe(files['/proc/locks'])
+    expect(platformOf('linux', system({files})).procFile('self/mountinfo')).toBe(files['/proc/self/mountinfo'])
+    for (const os of ['darwin', 'win32', 'freebsd'] as const) {
+      expect(platformOf(os, system({files})).procFile('locks'), os).toBeUndefined()
+      expect(platformOf(os, system({files})).procFile('self/mountinfo'), os).toBeUndefined()
+    }
   })
 })
 
