@@ -11,11 +11,12 @@ export const legacyCredentialsFile = (configDir: string) => join(configDir, 'cre
 /** `gw login --insecure-storage`: the user chose a 0600 file over the keychain. */
 export const insecureCredentialsFile = (configDir: string) => join(configDir, 'insecure-credentials.json')
 
-export function tokenStores(configDir: string): TokenStores {
+/** The stores of profiles' tokens; the keychain's failures said on the terms of the system `os` (Keychain, Credential Manager, Secret Service). */
+export function tokenStores(configDir: string, os: NodeJS.Platform = process.platform): TokenStores {
   return async (storage) => {
     if (storage === 'file') return fileTokenStore(insecureCredentialsFile(configDir))
     const {keychainStore} = await import('./keychain.js')
-    const keychain = keychainStore()
+    const keychain = keychainStore({os})
     await migrateIntoKeychain(fileTokenStore(legacyCredentialsFile(configDir)), keychain)
     return keychain
   }

@@ -148,7 +148,7 @@ class CommandFactory implements Factory {
 
   async tokenStores(): Promise<TokenStores> {
     if (this.parts.tokenStores) return this.parts.tokenStores()
-    return (await import('../auth/token-store.js')).tokenStores(this.configDir)
+    return (await import('../auth/token-store.js')).tokenStores(this.configDir, this.platform.os)
   }
 
   target(): Promise<Target & {token?: string}> {
