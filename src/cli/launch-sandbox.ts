@@ -1,6 +1,6 @@
 import {absolutePath} from '../lib/file-identity.js'
 import {PermissionError, UsageError} from '../errors.js'
-import {isLoopbackHost} from '../lib/loopback.js'
+import {isLoopbackHost, reachableUrl} from '../lib/loopback.js'
 import type {Platform} from '../lib/platform.js'
 import type {Io} from '../output/io.js'
 import {closeOnStop, detachedArguments, differencesFrom, merchantsFromEnvironment, spawnDetached, type StartRequest} from '../sandbox/server/daemon.js'
@@ -174,11 +174,11 @@ async function stopRunning(info: RuntimeInfo, runtimeFile: string, {io, platform
  */
 async function registerProfile(info: Pick<RuntimeInfo, 'url' | 'host' | 'mode' | 'openTestMerchant'>, name: string, {configDir, io}: LaunchContext): Promise<void> {
   if (!isLoopbackHost(info.host) && !info.openTestMerchant) {
-    io.err(`No profile "${name}" is registered: merchant TEST is refused beyond loopback. Reach it as a merchant of yours: GW_BASE_URL=${reachable(info.url)} GW_USERNAME=USER GW_TOKEN=... gw ...\n`)
+    io.err(`No profile "${name}" is registered: merchant TEST is refused beyond loopback. Reach it as a merchant of yours: GW_BASE_URL=${reachableUrl(info.url)} GW_USERNAME=USER GW_TOKEN=... gw ...\n`)
     return
   }
   const {saveLocalProfile} = await import('../auth/local-profile.js')
-  const {activated} = await saveLocalProfile(configDir, reachable(info.url), info.mode, name)
+  const {activated} = await saveLocalProfile(configDir, reachableUrl(info.url), info.mode, name)
   if (activated) io.err(`Profile "${name}" is now active: gw commands talk to this gateway as merchant TEST.\n`)
   else if (name !== DEFAULT_SANDBOX) io.err(`Profile "${name}" talks to this gateway as merchant TEST: gw --profile ${name} ...\n`)
 }
@@ -190,9 +190,6 @@ async function refuseOthersProfile(name: string, configDir: string): Promise<voi
   if (!profile) return
   throw new UsageError(`Profile "${name}" is yours (${profile.environment}, ${profile.baseUrl}): a local gateway named ${name} would take its place. Nothing was started`, 'Start it with another --name.')
 }
-
-/** A gateway on every address (0.0.0.0, ::) as this machine reaches it: on loopback of the same family. */
-const reachable = (url: string) => url.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//[::1]:')
 
 /**
  * Listening beyond loopback: what that exposes, and the control token its controls then take,

@@ -2,7 +2,7 @@ import {randomBytes} from 'node:crypto'
 import type {IncomingHttpHeaders} from 'node:http'
 import type {ProxySettings} from '../api/proxy.js'
 import {GwError, UsageError} from '../errors.js'
-import {isLoopbackHost} from '../lib/loopback.js'
+import {isLoopbackHost, reachableUrl} from '../lib/loopback.js'
 import {stopMeaning, type StopSignalName} from '../lib/platform.js'
 import {maskCardNumbersIn, redact} from '../safety/redact.js'
 import {paint} from '../output/colors.js'
@@ -157,8 +157,8 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
   const {register} = options
   if (register) {
     try {
-      notice += await removeAbandoned(register, reachableAddress(receiver.url), warning)
-      webHookId = await register.create(reachableAddress(receiver.url), options.auth ?? ownCredentials!)
+      notice += await removeAbandoned(register, reachableUrl(receiver.url), warning)
+      webHookId = await register.create(reachableUrl(receiver.url), options.auth ?? ownCredentials!)
     } catch (err) {
       if (!register.automatic || !(err instanceof GwError) || err.kind === 'interrupted') {
         await Promise.all([receiver.close(), log?.close(), forwarder?.close()])
@@ -167,7 +167,7 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
       // Nobody knows the credentials it was to be registered with: a registration made by hand must reach it.
       ownCredentials = undefined
       receiver.requireCredentials(undefined)
-      notice += `${warning} could not register with the local gateway at ${register.automatic.gateway} (${sanitizeLine(err.message)}); deliveries come here only once ${reachableAddress(receiver.url)} is registered.\n`
+      notice += `${warning} could not register with the local gateway at ${register.automatic.gateway} (${sanitizeLine(err.message)}); deliveries come here only once ${reachableUrl(receiver.url)} is registered.\n`
     }
   }
 
@@ -180,7 +180,7 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
   if (webHookId && register?.automatic) {
     notice += `Registered as web hook ${webHookId} with the local gateway at ${register.automatic.gateway}, as stripe listen does; it is removed when gw listen stops (--no-register leaves the gateway alone).\n`
   } else if (webHookId) notice += `Registered as web hook ${webHookId} with the gateway; it is removed when gw listen stops.\n`
-  else if (!register) notice += `To have the gateway deliver here, run with --register, or register ${reachableAddress(receiver.url)} yourself.\n`
+  else if (!register) notice += `To have the gateway deliver here, run with --register, or register ${reachableUrl(receiver.url)} yourself.\n`
   const beyondLoopback = !isLoopbackHost(options.host)
   if (webHookId && ownCredentials) notice += 'Only deliveries carrying the credentials it was registered with (fresh for this run) are taken; anything else is refused (401), never forwarded.\n'
   else if (options.auth) notice += 'Only deliveries carrying the --auth credentials are taken; anything else is refused (401), never forwarded.\n'
@@ -234,11 +234,6 @@ function withoutAuthorization(headers: IncomingHttpHeaders): IncomingHttpHeaders
 function modeMatches(mode: string, environment: 'sandbox' | 'live'): boolean {
   const live = mode.toLowerCase() === 'live'
   return environment === 'live' ? live : !live
-}
-
-/** A wildcard bind is not an address a gateway can deliver to; loopback on the same family is. */
-function reachableAddress(url: string): string {
-  return url.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//[::1]:')
 }
 
 /** Resolves with the first of `signals` (Ctrl-Break as SIGTERM); a second one runs `again` (quit at once). */
