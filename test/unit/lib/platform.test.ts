@@ -61,7 +61,9 @@ describe('the platform: folders', () => {
       oclif = await Config.load({root: join(import.meta.dirname, '..', '..', '..')})
     } finally {
       Object.defineProperty(process, 'platform', platform)
-      process.env = saved
+      // process.env stays the one object Node reads (TZ among it): emptied of this test's values and filled again.
+      for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key]
+      Object.assign(process.env, saved)
     }
     // oclif joins with the separator of the system the test runs on; Windows takes either.
     const windows = (path: string) => (os === 'win32' ? win32.normalize(path) : path)
