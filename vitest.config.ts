@@ -44,7 +44,6 @@ export const OWN_PROCESS = [
   'test/unit/batch/journal-same-rows-faults.test.ts',
   'test/unit/batch/journal-sync.test.ts',
   'test/unit/lib/lock-file-no-links.test.ts',
-  'test/unit/lib/lock-file-no-proc.test.ts',
 ]
 
 export default defineConfig({

@@ -13,6 +13,7 @@ import type {RenderOptions} from '../output/render.js'
 import type {ClientCredentials, RequestGuard} from './build-client.js'
 import {type GlobalFlags, globalsInArgv} from './global-flags.js'
 import {Stop} from './signals.js'
+import {hostPlatform, type Platform} from '../lib/platform.js'
 
 /**
  * What a command needs (gh's cmdutil.Factory), each part built the first time it is asked for,
@@ -31,8 +32,12 @@ export interface Factory {
   readonly flags: GlobalFlags
   /** How records render: --json, and the fields --fields picked. */
   readonly render: RenderOptions
+  /** The system gw runs on: its folders, signals, processes and hints (lib/platform.ts). */
+  readonly platform: Platform
+  /** gw's folders, as oclif found them on this platform (platform.folders says how). */
   readonly configDir: string
   readonly dataDir: string
+  readonly cacheDir: string
   readonly stop: Stop
   /** The global flags as the parse read them. */
   useFlags(flags: GlobalFlags): void
@@ -66,7 +71,9 @@ export interface FactoryContext {
   columns: Column[]
   argv: readonly string[]
   env: NodeJS.ProcessEnv
-  config: {configDir: string; dataDir: string; version: string}
+  config: {configDir: string; dataDir: string; cacheDir: string; version: string}
+  /** The system gw runs on; tests hand it another. */
+  platform?: Platform
   /** Told the target once it is resolved from the profiles and the environment (the command says LIVE there). */
   onTarget?: (target: Target) => Promise<void>
 }
@@ -81,8 +88,10 @@ export function createFactory(context: FactoryContext, parts: FactoryParts = {})
 class CommandFactory implements Factory {
   commandName: string
   readonly columns: Column[]
+  readonly platform: Platform
   readonly configDir: string
   readonly dataDir: string
+  readonly cacheDir: string
   readonly stop: Stop
   private globals: GlobalFlags
   private ioMade?: Io
@@ -101,10 +110,12 @@ class CommandFactory implements Factory {
   ) {
     this.commandName = context.commandName
     this.columns = context.columns
+    this.platform = context.platform ?? hostPlatform()
     this.configDir = context.config.configDir
     this.dataDir = context.config.dataDir
+    this.cacheDir = context.config.cacheDir
     this.globals = globalsInArgv(context.argv)
-    this.stop = new Stop({inFlight: () => this.inFlight(), io: () => this.io})
+    this.stop = new Stop({inFlight: () => this.inFlight(), io: () => this.io, signals: this.platform.stopSignals})
   }
 
   get io(): Io {
@@ -124,7 +135,11 @@ class CommandFactory implements Factory {
   useFlags(flags: GlobalFlags): void {
     // --jq prints JSON, and fails as --json does: with the error object on stderr.
     this.globals = flags.jq ? {...flags, json: true} : flags
-    if (flags.jq && !this.filteredIo) this.filteredIo = filteredIo(this.io, flags.jq, {onSignal: (listener) => this.stop.onSignal(listener), interruptedLate: (signal) => this.stop.heard(signal)})
+    if (flags.jq && !this.filteredIo) this.filteredIo = filteredIo(this.io, flags.jq, {
+        onSignal: (listener) => this.stop.onSignal(listener),
+        interruptedLate: (signal) => this.stop.heard(signal),
+        signals: this.platform.stopSignals,
+      })
   }
 
   prompter(): Promise<Prompter> {
@@ -134,7 +149,7 @@ class CommandFactory implements Factory {
 
   async tokenStores(): Promise<TokenStores> {
     if (this.parts.tokenStores) return this.parts.tokenStores()
-    return (await import('../auth/token-store.js')).tokenStores(this.configDir)
+    return (await import('../auth/token-store.js')).tokenStores(this.configDir, this.platform.os)
   }
 
   target(): Promise<Target & {token?: string}> {

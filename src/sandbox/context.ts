@@ -19,5 +19,7 @@ export interface SandboxContext {
   requests?: RequestLog
   /** The base URL, known once the server listens. */
   url: string
+  /** The process it runs in, and how it is asked to close as on SIGTERM (POST /_sandbox/stop). */
+  process: {pid: number; requestStop(): void}
   newId(merchant: string, type: RecordType): string
 }

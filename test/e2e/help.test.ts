@@ -111,7 +111,7 @@ describe('gw help', () => {
     const [help, long, short] = await Promise.all([runGw(['help'], {env: home}), runGw(['--help'], {env: home}), runGw(['-h'], {env: home})])
     expect(help.code).toBe(0)
     expect(help.stdout).toContain('\nTOPICS\n  card ')
-    expect(help.stdout).toMatch(/\n {2}completion +Print a shell completion script for bash, zsh or fish\n/)
+    expect(help.stdout).toMatch(/\n {2}completion +Print a shell completion script for bash, zsh, fish or PowerShell\n/)
     expect(long.stdout).toBe(help.stdout)
     expect(short.stdout).toBe(help.stdout)
   })

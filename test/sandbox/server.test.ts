@@ -1,10 +1,10 @@
-import {existsSync, mkdtempSync} from 'node:fs'
+import {existsSync, mkdtempSync, statSync} from 'node:fs'
 import {Agent, createServer, request, type Server} from 'node:http'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import type {AddressInfo} from 'node:net'
 import {afterEach, describe, expect, it} from 'vitest'
-import {readRuntimeFile} from '../../src/sandbox/server/daemon.js'
+import {readRuntimeFile} from '../../src/sandbox/server/runtime-file.js'
 import {FaultList} from '../../src/sandbox/server/faults.js'
 import {createRequestListener} from '../../src/sandbox/server/http.js'
 import type {Route} from '../../src/sandbox/routes/route.js'
@@ -109,7 +109,14 @@ describe('startSandbox', () => {
       merchants: ['ACME'],
       // Given no file, the log is kept in memory.
       requestLog: null,
+      controlToken: gateway.controlToken,
+      // This process as Linux tells it: its boot and start, and its command line.
+      process: {started: expect.stringMatching(/^[\w-]+\/\d+$/), command: expect.stringContaining('node')},
     })
+    expect(gateway.controlToken).toMatch(/^[\w-]{43}$/)
+    // Its user's alone: it holds the control token.
+    expect(statSync(runtimeFile).mode & 0o777).toBe(0o600)
+    expect(statSync(join(dir, 'data')).mode & 0o777).toBe(0o700)
     await gateway.close()
     expect(existsSync(runtimeFile)).toBe(false)
   })

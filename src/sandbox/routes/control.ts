@@ -17,6 +17,17 @@ export function describeSandbox(_request: RouteRequest, ctx: SandboxContext): Ro
   return {status: 200, response: {mode, merchants, url, clock: formatDateTime(ctx.clock.now())}}
 }
 
+/** Which process it is: whoever holds the control token checks a recorded pid against it before stopping that pid. */
+export function showProcess(_request: RouteRequest, ctx: SandboxContext): RouteResult {
+  return {status: 200, response: {pid: ctx.process.pid, url: ctx.url}}
+}
+
+/** Closes the gateway as SIGTERM would, once this answer is written: deliveries and the request log flushed, the state file one snapshot. */
+export function stopSandbox(_request: RouteRequest, ctx: SandboxContext): RouteResult {
+  setImmediate(ctx.process.requestStop)
+  return {status: 200, response: {pid: ctx.process.pid, stopping: true}}
+}
+
 export function resetSandbox(_request: RouteRequest, ctx: SandboxContext): RouteResult {
   // Emptied, the data is another run's: a batch journal of the rows it held must not be reported from it.
   ctx.store.reset(newUuid())

@@ -30,8 +30,8 @@ export interface HttpOptions<Ctx> {
   answered?(exchange: Exchange): void
   /** The name of this run of the gateway's data, sent with every answer as X-Sandbox-Instance. */
   instance?(): string | undefined
-  /** Sees every request first, and answers those the gateway must not serve (guard.ts): what it answered, for the log. */
-  guard?(req: IncomingMessage, res: ServerResponse, signedIn: () => boolean): {status: number; error: string; body?: unknown} | undefined
+  /** Sees every request first, and answers those the gateway must not serve (guard.ts): what it answered, for the log. `signedIn` names the merchant its Basic credentials are. */
+  guard?(req: IncomingMessage, res: ServerResponse, signedIn: () => string | undefined): {status: number; error: string; body?: unknown} | undefined
 }
 
 /** A request and what it was answered, for the request log; nothing here has been made safe to show yet. */
@@ -132,7 +132,7 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
 
     // What is logged names a stored card by its token's last four only.
     const shownPath = maskCardTokenPath(pathname)
-    const guarded = options.guard?.(req, res, () => signedInMerchant(req.headers.authorization) !== undefined)
+    const guarded = options.guard?.(req, res, () => signedInMerchant(req.headers.authorization))
     if (guarded) {
       log(`${method} ${shownPath} ${guarded.status} ${guarded.error}`)
       seen.refused = true

@@ -1,8 +1,11 @@
+import {randomBytes} from 'node:crypto'
+import {hostPlatform, type Platform} from '../../lib/platform.js'
 import {catchUp} from '../domain/billing.js'
 import {VirtualClock, formatDateTime, systemClock, type Clock} from '../domain/clock.js'
 import type {SandboxContext} from '../context.js'
 import type {Mode} from '../domain/mode.js'
-import {removeRuntimeFile, writeRuntimeFile} from './daemon.js'
+import {removeRuntimeFile, writeRuntimeFile} from './runtime-file.js'
+import {ownProcess} from './gateway-process.js'
 import {Deliveries} from './delivery.js'
 import {DisposerStack} from './disposer-stack.js'
 import {SandboxError} from '../domain/errors.js'
@@ -38,6 +41,14 @@ export interface SandboxOptions {
   merchants: MerchantCredentials[]
   /** Written once the server listens and removed on close, for `gw sandbox status` and `stop`. */
   runtimeFile?: string
+  /** Its --name as given, kept in the runtime file. */
+  name?: string
+  /** The secret its stop, and beyond loopback its controls, take (guard.ts); a random one when not given. */
+  controlToken?: string
+  /** Beyond loopback, let merchant TEST in with its published token (--open-test-merchant). */
+  openTestMerchant?: boolean
+  /** The system it runs on: what it writes of its own process in the runtime file (lib/processes.ts). */
+  platform?: Platform
   /** The real clock; the sandbox's virtual date starts at its date. */
   clock?: Clock
   /** Addresses that receive every event of merchant TEST from the start (`gw sandbox start --webhook`). */
@@ -65,6 +76,10 @@ export interface SandboxOptions {
 export interface RunningSandbox {
   url: string
   port: number
+  /** What its stop, and beyond loopback its controls, take (Authorization: Bearer). */
+  controlToken: string
+  /** Resolves once its control API was asked to stop it (POST /_sandbox/stop): whoever runs it then closes it, as on SIGTERM. */
+  stopAsked: Promise<void>
   /**
    * Stops deliveries and accepting connections, ends idle keep-alive ones, folds the state file's
    * changes into a snapshot, then lets go of the rest: everything the start opened, in the reverse
@@ -83,9 +98,12 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const log = options.log ?? (() => {})
   const unreleased = (error: unknown) => log(`could not let go of what the gateway had opened: ${String(error)}`)
   const opened = new DisposerStack(unreleased)
+  const controlToken = options.controlToken ?? randomBytes(32).toString('base64url')
+  let askToStop = () => {}
+  const stopAsked = new Promise<void>((resolve) => (askToStop = resolve))
   try {
-    const {url, port} = await openGateway(options, log, opened)
-    return {url, port, close: () => opened.unwind()}
+    const {url, port} = await openGateway({...options, controlToken}, askToStop, log, opened)
+    return {url, port, controlToken, stopAsked, close: () => opened.unwind()}
   } catch (error) {
     // The error says why the start failed; a release that fails as well is only logged.
     await opened.unwind().catch(unreleased)
@@ -100,7 +118,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
  * goes last: deliveries stop and requests end before the journal becomes one snapshot, and the
  * file is held until that is on disk.
  */
-async function openGateway(options: SandboxOptions, log: (line: string) => void, opened: DisposerStack): Promise<{url: string; port: number}> {
+async function openGateway(options: SandboxOptions & {controlToken: string}, askToStop: () => void, log: (line: string) => void, opened: DisposerStack): Promise<{url: string; port: number}> {
   const {host, mode, stateFile, runtimeFile, clock = systemClock} = options
   const {
     webhookBackoffMs = WEBHOOK_DEFAULTS.backoffMs,
@@ -147,6 +165,7 @@ async function openGateway(options: SandboxOptions, log: (line: string) => void,
     merchants: [...tokens.keys()],
     requests,
     url: '',
+    process: {pid: process.pid, requestStop: askToStop},
     newId: (merchant, type) => newRecordId(prefixOf(prefixes, merchant), type),
   }
   catchUp(ctx)
@@ -182,7 +201,14 @@ async function openGateway(options: SandboxOptions, log: (line: string) => void,
       log,
       answered: requests && ((exchange) => requests.add(exchange)),
       instance: () => store.instance,
-      guard: sandboxGuard({listenHost: host, allowedHosts: options.allowedHosts ?? [], allowedOrigins: options.allowedOrigins ?? [], mode}),
+      guard: sandboxGuard({
+        listenHost: host,
+        allowedHosts: options.allowedHosts ?? [],
+        allowedOrigins: options.allowedOrigins ?? [],
+        mode,
+        controlToken: options.controlToken,
+        openTestMerchant: options.openTestMerchant,
+      }),
     }),
     {port: options.port, host, mode, headersTimeoutMs: options.headersTimeoutMs, requestTimeoutMs: options.requestTimeoutMs, log},
   )
@@ -215,6 +241,10 @@ async function openGateway(options: SandboxOptions, log: (line: string) => void,
       requestLog: options.requestLog === false ? null : (options.requestLog?.file ?? null),
       ...(options.allowedHosts?.length ? {allowedHosts: options.allowedHosts} : {}),
       ...(options.allowedOrigins?.length ? {allowedOrigins: options.allowedOrigins} : {}),
+      ...(options.name === undefined ? {} : {name: options.name}),
+      controlToken: options.controlToken,
+      ...ownProcess(options.platform ?? hostPlatform()),
+      ...(options.openTestMerchant ? {openTestMerchant: true} : {}),
     })
     // While it is there, gw sandbox status says the gateway runs: it goes once the rest is let go.
     opened.deferLast(() => removeRuntimeFile(runtimeFile, process.pid))
