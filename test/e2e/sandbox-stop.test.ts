@@ -172,7 +172,8 @@ describe("another user's local gateway", () => {
       return {...home, SHELL: '/bin/sh'}
     }
     const shared = mkdtempSync(join(tmpdir(), 'gw-shared-'))
-    chmodSync(shared, 0o777)
+    // Sticky, as /tmp is: gw refuses a folder others can write that is not (lib/own-file.ts).
+    chmodSync(shared, 0o1777)
     const data = join(shared, 'gw')
     const owner = {...homeOf(nobody), GW_DATA_DIR: data}
     const version = await runGw(['--version'], {env: owner, ...nobody})
