@@ -31,6 +31,7 @@ const BOTH_DIALECTS = [
   'test/e2e/settlement-report.test.ts',
   'test/e2e/terminal-follow-ups.test.ts',
   'test/e2e/terminal-type-back.test.ts',
+  'test/e2e/gh-habits.test.ts',
   'test/e2e/status.test.ts',
   'test/e2e/recurring-batch.test.ts',
 ]

@@ -33,7 +33,7 @@ async function run(args) {
   const embedded = start.nodeFlags() ? [] : [{data: Buffer.from(sea.getRawAsset('gw.cjs.cache'))}]
   const caches = [...embedded, {file: start.userCodeCacheFile(source)}]
   const {execute, placeGlobalFlags} = start.loadBundle({filename, source, caches}, bundleRequire)
-  await execute({loadOptions: {root, pjson}, args: placeGlobalFlags(args)})
+  await execute({loadOptions: {root, pjson}, args: await placeGlobalFlags(args)})
 }
 
 /**

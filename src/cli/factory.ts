@@ -13,6 +13,7 @@ import type {RenderOptions} from '../output/render.js'
 import type {ClientCredentials, RequestGuard} from './build-client.js'
 import {type GlobalFlags, globalsInArgv} from './global-flags.js'
 import {Stop} from './signals.js'
+import type {FlagTable} from './startup/argv.js'
 
 /**
  * What a command needs (gh's cmdutil.Factory), each part built the first time it is asked for,
@@ -65,6 +66,8 @@ export interface FactoryContext {
   commandName: string
   columns: Column[]
   argv: readonly string[]
+  /** The command's flags as oclif declares them, to read argv with before the parse (`--reference --json` is no --json). */
+  flags?: FlagTable
   env: NodeJS.ProcessEnv
   config: {configDir: string; dataDir: string; version: string}
   /** Told the target once it is resolved from the profiles and the environment (the command says LIVE there). */
@@ -102,7 +105,7 @@ class CommandFactory implements Factory {
     this.columns = context.columns
     this.configDir = context.config.configDir
     this.dataDir = context.config.dataDir
-    this.globals = globalsInArgv(context.argv)
+    this.globals = globalsInArgv(context.argv, context.flags)
     this.stop = new Stop({inFlight: () => this.inFlight(), io: () => this.io})
   }
 

@@ -1,7 +1,7 @@
 import type {Hook} from '@oclif/core'
 import {UsageError} from '../../errors.js'
 import {redactFlagMessage} from '../../safety/redact.js'
-import {GLOBAL_FLAGS} from '../startup/argv.js'
+import {flagsGiven, GLOBAL_FLAGS} from '../startup/argv.js'
 import {type FlagShape, strayArgumentsError} from './stray-arguments.js'
 import {closest} from './suggest.js'
 
@@ -39,7 +39,8 @@ export const commandNotFound: Hook.CommandNotFound = async function ({id, argv =
   const [{processIo}, {renderError}] = await Promise.all([import('../../output/io.js'), import('../../output/render.js')])
   const io = processIo(process.env)
   const error = id.startsWith('-') ? unknownGlobalFlag(id, bin) : await unknownCommand(id, argv, config)
-  renderError(io, error, {json: argv.includes('--json')})
+  const given = flagsGiven(argv)
+  renderError(io, error, {json: given.has('json') || given.has('jq')})
   process.exitCode = error.exitCode
 }
 
