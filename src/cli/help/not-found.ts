@@ -82,12 +82,13 @@ export function wordsOf(parts: string[], typed: readonly string[]): string[] {
 const SEARCH_WORDS = new Set(['search', 'find', 'ls', 'query', 'filter', 'all'])
 
 /** What each list command finds its records by, for the hint. */
-const LIST_FILTERS: Record<string, string> = {
+export const LIST_FILTERS: Record<string, string> = {
   purchase: '--reference, --status, --card, --amount, --holder, --from and --to',
   refund: '--purchase, --reference, --status, --card, --amount, --from and --to',
   customer: '--email, --reference, --from and --to',
   subscription: '--customer, --plan, --active or --inactive',
   card: '--card and --holder',
+  'payment-plan': '--customer, --reference, --from and --to',
 }
 
 /**

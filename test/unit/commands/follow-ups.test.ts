@@ -13,7 +13,7 @@ parsesAs('purchase capture', PurchaseCapture, [
   {argv: ['071-P-ABCDEFGH'], input: {id: '071-P-ABCDEFGH', amount: undefined}},
   {argv: ['071-P-ABCDEFGH', '--amount', '600'], input: {id: '071-P-ABCDEFGH', amount: 600}},
   {argv: ['--input', 'shipped.csv'], input: {batch}},
-  {argv: [], usage: 'give the id of the authorization to capture, or --input FILE'},
+  {argv: [], usage: 'give the id or reference of the authorization to capture, or --input FILE'},
   {argv: ['071-P-ABCDEFGH', '--input', 'shipped.csv'], usage: 'give an id or --input, not both'},
   {argv: ['--input', 'shipped.csv', '--amount', '5'], usage: "--input takes each row's fields from the file: leave out --amount"},
 ])
