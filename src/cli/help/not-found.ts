@@ -93,14 +93,14 @@ export const LIST_FILTERS: Record<string, string> = {
 
 /**
  * Someone looking records up (`gw purchases`, `gw purchase search`) is pointed at the list command
- * and its filters, and the README's section for support staff.
+ * and its filters, and the guide to finding records.
  */
 function findingHint(words: string[], commandIds: string[], bin: string): string | undefined {
   const [first = '', second = ''] = words
   const noun = first.endsWith('s') ? first.slice(0, -1) : first
   if (!commandIds.includes(`${noun}:list`) || (noun === first && !SEARCH_WORDS.has(second))) return undefined
   const filters = LIST_FILTERS[noun] ?? '--from and --to'
-  return `${bin} ${noun} list finds ${noun}s, newest first, by ${filters}; "Finding records" in the README shows how.`
+  return `${bin} ${noun} list finds ${noun}s, newest first, by ${filters}; docs/finding-records.md shows how.`
 }
 
 /**
