@@ -1,7 +1,7 @@
 import * as rules from '../api/schemas/rules.js'
 import {asSent, captureAmount, findEarlierFollowUp, sendFollowUp} from '../operations/follow-ups.js'
 import {hasIdShape, resolveKey} from '../operations/resolve.js'
-import type {BatchKind} from './kinds.js'
+import {type BatchKind, purchaseCurrencies} from './kinds.js'
 import type {RowSchema} from './rows.js'
 
 /** A capture row: the authorization's id or reference, and the amount to capture (none: all that was authorized, looked up when the row is sent). */
@@ -49,6 +49,7 @@ export const captureBatch: BatchKind<CaptureInput, CaptureBody> = {
   commandId: 'purchase capture',
   schema: captureRows,
   preview: asked,
+  dryCurrency: (f) => purchaseCurrencies(f, (input) => input.id),
   sender: (deps) => ({
     noun: 'purchase',
     action: 'capture',

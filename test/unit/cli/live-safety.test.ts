@@ -219,11 +219,11 @@ describe('requestGuard: every request passes the profile rules by its endpoint f
 })
 
 describe('a batch on a live profile', () => {
-  const plan = {noun: 'refund' as const, rows: 300, totals: '2,950.00 AUD'}
+  const plan = {noun: 'refund' as const, rows: 300, totals: '2950.00 AUD'}
   it('is confirmed once by typing its number of rows; its rows then pass the guard unasked', async () => {
     const {prompter, asked} = scripted(['300'])
     const confirmed = await confirmBatch({target: liveTarget, commandId: 'refund create', yes: false, io: testIo({tty: true}), prompter, plan: async () => plan})
-    expect(asked).toEqual(['LIVE: about to send 300 refunds (2,950.00 AUD). Type the number of rows (300) to confirm'])
+    expect(asked).toEqual(['LIVE: about to send 300 refunds (2950.00 AUD). Type the number of rows (300) to confirm'])
     const guard = requestGuard({target: liveTarget, commandId: 'refund create', yes: false, io: testIo({tty: true}), prompter: scripted([]).prompter, ...confirmed})
     await expect(guard(endpoints.refunds.create, {params: {}, body: {transaction_id: 'p', amount: 100, reference: 'r'}})).resolves.toBeUndefined()
   })
