@@ -45,7 +45,9 @@ export default class SandboxStop extends GwCommand<Which> {
       }
       const result = await daemon.stopProcess(status.info.pid)
       daemon.removeRuntimeFile(runtimeFile, status.info.pid)
-      this.io.err(`Stopped ${called.replace('The', 'the')} at ${status.info.url}${result === 'killed' ? ' (it had to be killed)' : ''}.\n`)
+      // Without a state file its records went with it: said, as gw sandbox start said they would.
+      const lost = status.info.stateFile ? '' : '; its records are gone with it (it had no --state file)'
+      this.io.err(`Stopped ${called.replace('The', 'the')} at ${status.info.url}${result === 'killed' ? ' (it had to be killed)' : ''}${lost}.\n`)
     }
   }
 }
