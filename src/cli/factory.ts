@@ -14,6 +14,7 @@ import type {ClientCredentials, RequestGuard} from './build-client.js'
 import {type GlobalFlags, globalsInArgv} from './global-flags.js'
 import {Stop} from './signals.js'
 import {hostPlatform, type Platform} from '../lib/platform.js'
+import type {FlagTable} from './startup/argv.js'
 
 /**
  * What a command needs (gh's cmdutil.Factory), each part built the first time it is asked for,
@@ -70,6 +71,8 @@ export interface FactoryContext {
   commandName: string
   columns: Column[]
   argv: readonly string[]
+  /** The command's flags as oclif declares them, to read argv with before the parse (`--reference --json` is no --json). */
+  flags?: FlagTable
   env: NodeJS.ProcessEnv
   config: {configDir: string; dataDir: string; cacheDir: string; version: string}
   /** The system gw runs on; tests hand it another. */
@@ -114,7 +117,7 @@ class CommandFactory implements Factory {
     this.configDir = context.config.configDir
     this.dataDir = context.config.dataDir
     this.cacheDir = context.config.cacheDir
-    this.globals = globalsInArgv(context.argv)
+    this.globals = globalsInArgv(context.argv, context.flags)
     this.stop = new Stop({inFlight: () => this.inFlight(), io: () => this.io, signals: this.platform.stopSignals})
   }
 

@@ -101,6 +101,7 @@ async function startDetached(request: LaunchRequest, ctx: LaunchContext, files: 
   await registerProfile(info, request.name, ctx)
   const requests = info.requestLog ? `; requests logged to ${info.requestLog} (gw sandbox logs)` : ''
   ctx.io.err(`Local gateway${named(request.name)} running in the background at ${info.url} (pid ${info.pid}, ${info.mode} mode, ${info.dialect ?? 'contract'} dialect); its output in ${files.log}${requests}. Stop it with: gw sandbox stop${nameFlag(request.name)}\n`)
+  if (!info.stateFile) ctx.io.err(`${IN_MEMORY}\n`)
   warnBeyondLoopback(request, info.controlToken ?? '', files.runtime, ctx.io)
   ctx.io.out(info.url + '\n')
   return undefined
@@ -140,7 +141,7 @@ async function startForeground(request: LaunchRequest, ctx: LaunchContext, files
   }
   const names = ['TEST', ...merchants.map((merchant) => merchant.username)].join(', ')
   const logged = !request.requestLog ? '; no request log' : requestLogFile ? `; request log ${requestLogFile}` : '; request log in memory'
-  const state = request.stateFile ? `; state in ${request.stateFile}` : ''
+  const state = request.stateFile ? `; state in ${request.stateFile}` : `; ${IN_MEMORY.charAt(0).toLowerCase()}${IN_MEMORY.slice(1, -1)}`
   ctx.io.err(`Local gateway${named(request.name)} listening on ${sandbox.url} (${request.mode} mode, ${request.dialect === 'live' ? "answering as the live gateway's recordings do" : 'answering as the contract says'}; merchants ${names}${state}${logged}). Ctrl-C stops it.\n`)
   ctx.io.out(sandbox.url + '\n')
   if (!request.detachedChild) warnBeyondLoopback(request, sandbox.controlToken, ownsRuntimeFile ? files.runtime : undefined, ctx.io)
@@ -148,6 +149,9 @@ async function startForeground(request: LaunchRequest, ctx: LaunchContext, files
   ctx.io.err(stopped === 'asked' ? 'Local gateway stopped: gw sandbox stop asked it to.\n' : 'Local gateway stopped.\n')
   return {exitCode: stopped === 'SIGINT' ? 130 : 0}
 }
+
+/** What a local gateway without --state keeps, said when it starts: gw sandbox stop says it again as it loses them. */
+const IN_MEMORY = 'Its records are kept in memory only and are gone when it stops: --state FILE keeps them.'
 
 /** Why the gateway could not start, as the user can act on it: a state file or an address it cannot have. */
 function startFailure(err: unknown, {host, port}: Pick<LaunchRequest, 'host' | 'port'>): unknown {

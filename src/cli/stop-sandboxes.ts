@@ -60,7 +60,9 @@ async function stopOne(name: string, runtime: string, status: SandboxStatus, {io
     })
   }
   removeRuntimeFile(runtime, info.pid)
-  io.err(`Stopped ${called.replace('The', 'the')} at ${info.url}${outcome.how === 'killed' ? ' (it had to be killed)' : ''}.\n`)
+  // Without a state file its records went with it: said, as gw sandbox start said they would.
+  const lost = info.stateFile ? '' : '; its records are gone with it (it had no --state file)'
+  io.err(`Stopped ${called.replace('The', 'the')} at ${info.url}${outcome.how === 'killed' ? ' (it had to be killed)' : ''}${lost}.\n`)
   return undefined
 }
 

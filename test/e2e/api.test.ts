@@ -168,7 +168,8 @@ describe('gw api on a live profile', () => {
       await t.waitFor(`LIVE: type the id (${id}) to confirm gw api DELETE /v1.0/customers/${id}.json`)
       t.type(id)
       const screen = await t.waitFor('[exit 0]')
-      expect(screen).toContain(`"id":"${id}"`)
+      // At a terminal, pretty-printed as gh api prints it.
+      expect(screen).toContain(`"id": "${id}"`)
     } finally {
       t.close()
     }

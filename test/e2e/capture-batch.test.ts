@@ -140,7 +140,7 @@ describe.concurrent('gw purchase capture --input', () => {
     const {ids, file} = await shipments(sandbox, 2)
     const result = await sandbox.gw(['purchase', 'capture', '--input', file, '--dry-run'])
     expect(result.code, result.stderr).toBe(0)
-    expect(result.stderr).toContain('Dry run: 2 captures would be sent (6.00 (currency not known); 1 amount not known), 1 of them each capturing its authorization in full. Nothing was sent.\n')
+    expect(result.stderr).toContain('Dry run: 2 captures would be sent (6.00 AUD; 1 amount not known), 1 of them each capturing its authorization in full. Nothing was sent.\n')
     for (const id of ids) expect(((await sandbox.gw(['purchase', 'get', id, '--json'])).json as {captured: boolean}).captured).toBe(false)
   })
 })

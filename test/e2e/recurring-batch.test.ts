@@ -4,7 +4,7 @@ import {describe, expect, it} from 'vitest'
 import type {CountingProxy} from '../counting-proxy.js'
 import {rowsOf, spawnGw} from './batch-helpers.js'
 import {folder, startedPerTest} from './identity-helpers.js'
-import {DIALECT, ref, type Sandbox} from './helpers.js'
+import {ref, type Sandbox} from './helpers.js'
 import {addDays, createCustomer, sandboxToday} from './recurring-helpers.js'
 
 // Payment plans and direct debits made from a file (design.md §5): each made once, journaled,
@@ -32,8 +32,8 @@ async function killedAndRerun(sandbox: Sandbox, command: string[], file: string)
   return {rerun: await again(), proxy, again}
 }
 
-/** A plan made without a currency: null in the contract's dialect, AUD in the live gateway's (2022 build). */
-const NO_CURRENCY = DIALECT === 'live' ? 'AUD' : null
+/** A plan given no currency: gw sends AUD (every official library's default), so the record says it in either dialect. */
+const NO_CURRENCY = 'AUD'
 
 /** `count` weekly plans for one customer (by reference), a file of them, and their references. */
 async function plansFile(sandbox: Sandbox, count: number): Promise<{file: string; references: string[]; customer: string}> {
@@ -99,7 +99,7 @@ describe('gw payment-plan create --input', () => {
     const proxy = await counted(sandbox.url)
     const result = await sandbox.gw(['payment-plan', 'create', '--input', file, '--dry-run'], {env: {GW_BASE_URL: proxy.url}})
     expect(result.code, result.stderr).toBe(0)
-    expect(result.stderr).toBe('Dry run: 2 payment plans would be sent (21.00 (currency not known)). Nothing was sent.\n')
+    expect(result.stderr).toBe('Dry run: 2 payment plans would be sent (21.00 AUD). Nothing was sent.\n')
     const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as {reference: string; request: Record<string, unknown>})
     expect(lines.map((line) => [line.reference, line.request.frequency, line.request.total_amount])).toEqual([
       [references[0], 'Weekly', 4000],

@@ -19,5 +19,5 @@ parsesAs('completion', Completion, [
 
 parsesAs('version', Version, [
   {argv: [], input: undefined},
-  {argv: ['--fields', 'version'], usage: '--fields picks the fields of records, and gw version prints none'},
+  {argv: ['--fields', 'version'], usage: '--json FIELDS and --fields pick the fields of records, and gw version prints none'},
 ])
