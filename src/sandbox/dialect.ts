@@ -13,6 +13,8 @@ export type Dialect = (typeof DIALECTS)[number]
 export interface Exchange {
   method: string
   pathname: string
+  /** The request's query string, read. */
+  query: Record<string, string>
   status: number
   body: Record<string, unknown>
 }

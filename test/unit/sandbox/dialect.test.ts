@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest'
 import {type Exchange, inDialect, LIVE_DIFFERENCES} from '../../../src/sandbox/dialect.js'
 
 // Differences between gateways are data (style.md §14): the live dialect is the contract's answer changed by one table of differences.
-const answer = (pathname: string, status: number, body: Record<string, unknown>, method = 'GET'): Exchange => ({method, pathname, status, body})
+const answer = (pathname: string, status: number, body: Record<string, unknown>, method = 'GET', query: Record<string, string> = {}): Exchange => ({method, pathname, query, status, body})
 const envelope = (response: unknown, errors: string[] = []) => ({successful: errors.length === 0, response, errors, test: true})
 
 describe('inDialect', () => {
