@@ -180,7 +180,8 @@ class CommandFactory implements Factory {
 
   async clientFor(credentials: ClientCredentials, guard?: RequestGuard): Promise<GatewayClient> {
     const {buildClient} = await import('./build-client.js')
-    return buildClient(credentials, {io: this.io, verbose: this.globals.verbose, version: this.context.config.version, proxy: await this.proxy(), guard, signal: this.stop.signal})
+    const localGatewayKeys = async () => (await import('./local-gateway-keys.js')).localGatewayKeys(this.dataDir)
+    return buildClient(credentials, {io: this.io, verbose: this.globals.verbose, version: this.context.config.version, proxy: await this.proxy(), guard, signal: this.stop.signal, localGatewayKeys})
   }
 
   async deps(confirmed?: BatchConfirmation): Promise<Deps> {

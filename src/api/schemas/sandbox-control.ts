@@ -4,9 +4,17 @@ import {looseInt, looseString, maybe} from './common.js'
 import {DELIVERY_STATUSES, GATEWAY_EVENTS} from './recurring-rules.js'
 import {FAULT_ACTION_NAMES, FAULT_PARAMETERS, type FaultParameterName} from './fault-actions.js'
 
-/** The local gateway's control API under /_sandbox/: its virtual clock and sample events. */
-export const SandboxClock = lazily(() => z.looseObject({today: looseString}))
+/**
+ * The local gateway's control API under /_sandbox/: its virtual clock and sample events.
+ * GET /_sandbox/clock is also how a local gateway tells gw about itself: its today (named days
+ * are its days) and its processing window, and, asked with a challenge, the proof that it is the
+ * gateway whose runtime file holds the key (clockProofText).
+ */
+export const SandboxClock = lazily(() => z.looseObject({today: looseString, processing_window_ms: maybe(z.number().int().nonnegative()), proof: maybe(z.string())}))
 export type SandboxClock = z.infer<typeof SandboxClock>
+
+/** What the clock's proof signs: the challenge, then what the gateway says, so that none of them can be swapped for another. */
+export const clockProofText = (challenge: string, clock: {today: string; processing_window_ms: number}): string => `${challenge}\n${clock.today}\n${clock.processing_window_ms}`
 
 export const ClockAdvance = lazily(() =>
   z.union([

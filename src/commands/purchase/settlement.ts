@@ -23,7 +23,8 @@ It only reads, so a read-only profile runs it. Piped, one JSON line a purchase; 
 
   protected async input(): Promise<SettlementDays> {
     const {flags} = await this.parse(PurchaseSettlement)
-    const today = new Date().toLocaleDateString('sv')
+    // The gateway's today: a local gateway's clock may have moved on.
+    const today = (await (await this.factory.deps()).client.gatewayNow()).toLocaleDateString('sv')
     const from = flags.on ?? flags.from ?? flags.to ?? today
     const to = flags.on ?? flags.to ?? flags.from ?? today
     if (from > to) throw new (await import('../../errors.js')).UsageError(`--from ${from} is after --to ${to}`)

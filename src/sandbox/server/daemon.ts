@@ -21,6 +21,9 @@ export interface RuntimeInfo {
   mode: Mode
   /** Absent in files of older versions, which answered as the contract does. */
   dialect?: Dialect
+  /** Its processing window, faults aside, and the key GET /_sandbox/clock proves it holds (gw believes what it says only then); absent in older files. */
+  processingWindowMs?: number
+  proofKey?: string
   stateFile: string | null
   startedAt: string
   /** Addresses given with --webhook, and merchants beyond TEST by name (never their tokens); absent in files of older versions. */
@@ -39,6 +42,7 @@ export interface StartRequest {
   host?: string
   mode?: Mode
   dialect?: Dialect
+  processingWindowMs?: number
   stateFile?: string
   webhooks?: string[]
   merchants?: string[]
@@ -60,6 +64,7 @@ export function differencesFrom(info: RuntimeInfo, asked: StartRequest): string[
   if (asked.host !== undefined && asked.host !== info.host) differ('--host', asked.host, info.host)
   if (asked.mode !== undefined && asked.mode !== info.mode) differ('--mode', asked.mode, info.mode)
   if (asked.dialect !== undefined && asked.dialect !== (info.dialect ?? 'contract')) differ('--dialect', asked.dialect, info.dialect ?? 'contract')
+  if (asked.processingWindowMs !== undefined && asked.processingWindowMs !== info.processingWindowMs) differ('--processing-window-ms', String(asked.processingWindowMs), String(info.processingWindowMs ?? ''))
   if (asked.stateFile !== undefined && !sameFile(asked.stateFile, info.stateFile)) differ('--state', asked.stateFile, info.stateFile ?? '')
   if (asked.webhooks !== undefined && !same(asked.webhooks, info.webhooks ?? [])) differ('--webhook', asked.webhooks.join(' '), (info.webhooks ?? []).join(' '))
   if (asked.merchants !== undefined && !same(asked.merchants, info.merchants ?? [])) differ('--merchant', asked.merchants.join(' '), (info.merchants ?? []).join(' '))
@@ -124,11 +129,11 @@ export function knownSandboxes(dataDir: string): {name: string; status: SandboxS
 
 const POLL_MS = 50
 
-/** Atomic, so a reader never sees half a file. */
+/** Atomic, so a reader never sees half a file; the user's alone (0600): it holds the proof key. */
 export function writeRuntimeFile(file: string, info: RuntimeInfo): void {
   mkdirSync(dirname(file), {recursive: true})
   const temporary = `${file}.${process.pid}.tmp`
-  writeFileSync(temporary, `${JSON.stringify(info, null, 2)}\n`)
+  writeFileSync(temporary, `${JSON.stringify(info, null, 2)}\n`, {mode: 0o600})
   renameSync(temporary, file)
 }
 

@@ -19,6 +19,7 @@ import {routes} from '../routes/route-table.js'
 import {Store} from '../domain/store.js'
 import type {StateWrite} from './state-database.js'
 import {checkWebHook, modeOfHooks} from '../domain/web-hook.js'
+import {newProofKey} from '../../lib/keyed-proof.js'
 import type {Dialect} from '../dialect.js'
 
 export interface SandboxOptions {
@@ -36,8 +37,10 @@ export interface SandboxOptions {
   dialect?: Dialect
   /** Merchants besides TEST/TEST, which always exists. */
   merchants: MerchantCredentials[]
-  /** Written once the server listens and removed on close, for `gw sandbox status` and `stop`. */
+  /** Written once the server listens and removed on close, for `gw sandbox status` and `stop`; it keeps this run's proof key. */
   runtimeFile?: string
+  /** The most it takes to process a request, faults aside: DEFAULT_PROCESSING_WINDOW_MS unless given. */
+  processingWindowMs?: number
   /** The real clock; the sandbox's virtual date starts at its date. */
   clock?: Clock
   /** Addresses that receive every event of merchant TEST from the start (`gw sandbox start --webhook`). */
@@ -72,6 +75,12 @@ export interface RunningSandbox {
    */
   close(): Promise<void>
 }
+
+/**
+ * The local gateway answers as soon as it has read a request: its processing window (design.md §5)
+ * is short, to let a fault test end in seconds, not the live gateway's minute. A fault's delay adds to it.
+ */
+export const DEFAULT_PROCESSING_WINDOW_MS = 2000
 
 /** How long queue changes made by deliveries may wait to be saved. */
 const DELIVERY_SAVE_MS = 200
@@ -146,6 +155,8 @@ async function openGateway(options: SandboxOptions, log: (line: string) => void,
     mode,
     merchants: [...tokens.keys()],
     requests,
+    processingWindowMs: options.processingWindowMs ?? DEFAULT_PROCESSING_WINDOW_MS,
+    proofKey: newProofKey(),
     url: '',
     newId: (merchant, type) => newRecordId(prefixOf(prefixes, merchant), type),
   }
@@ -208,6 +219,8 @@ async function openGateway(options: SandboxOptions, log: (line: string) => void,
       port,
       mode,
       dialect: options.dialect ?? 'contract',
+      processingWindowMs: ctx.processingWindowMs,
+      proofKey: ctx.proofKey,
       stateFile: stateFile ?? null,
       startedAt: new Date().toISOString(),
       webhooks: options.webhooks ?? [],
