@@ -64,6 +64,8 @@ describe('spawnDetached and stopProcess', () => {
       port: expect.any(Number),
       mode: 'live',
       dialect: 'contract',
+      processingWindowMs: 2000,
+      proofKey: expect.stringMatching(/^[\w-]{43}$/),
       stateFile: null,
       startedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       webhooks: [],

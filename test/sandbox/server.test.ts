@@ -1,4 +1,4 @@
-import {existsSync, mkdtempSync} from 'node:fs'
+import {existsSync, mkdtempSync, statSync} from 'node:fs'
 import {Agent, createServer, request, type Server} from 'node:http'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -103,6 +103,8 @@ describe('startSandbox', () => {
       port: gateway.port,
       mode: 'live',
       dialect: 'contract',
+      processingWindowMs: 2000,
+      proofKey: expect.stringMatching(/^[\w-]{43}$/),
       stateFile,
       startedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       webhooks: [],
@@ -110,6 +112,8 @@ describe('startSandbox', () => {
       // Given no file, the log is kept in memory.
       requestLog: null,
     })
+    // The user's alone: it holds the proof key (api/local-gateway.ts).
+    expect(statSync(runtimeFile).mode & 0o777).toBe(0o600)
     await gateway.close()
     expect(existsSync(runtimeFile)).toBe(false)
   })

@@ -80,9 +80,9 @@ interface Answer {
   headers?: Record<string, string>
 }
 
-export function writeEnvelope(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function writeEnvelope(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, pathname?: string): void {
   if (res.headersSent || res.destroyed) return
-  const text = withFloats(JSON.stringify(body))
+  const text = withFloats(JSON.stringify(body), pathname)
   res.writeHead(status, {...headers, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text))})
   res.end(text)
 }
@@ -155,7 +155,7 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
     // Again, after the request's own change: the answer names the data that holds it.
     const instance = options.instance?.()
     if (instance !== undefined) res.setHeader(INSTANCE_HEADER, instance)
-    writeEnvelope(res, answer.status, answer.body, answer.headers)
+    writeEnvelope(res, answer.status, answer.body, answer.headers, pathname)
     log(`${method} ${shownPath} ${answer.status}`)
     answered(answer.status, answer.body, holdMs > 0 ? `delayed ${holdMs} ms by a fault` : undefined)
   }
@@ -175,7 +175,7 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
         const params = matchPath(pattern, segments)
         return params ? [{route, params}] : []
       })
-      if (matching.length === 0) throw new SandboxError(404, [`No route matches ${method} ${pathname}`])
+      if (matching.length === 0) throw unrouted(method, pathname)
       const found = matching.find(({route}) => route.method === method)
       if (!found) {
         const allowed = matching.map(({route}) => route.method).join(', ')
@@ -228,6 +228,15 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
     return options.authenticate(username, credentials.slice(colon + 1)) ? username : undefined
   }
 
+}
+
+/**
+ * A request for no route: answered as the gateway answers one, `Not Found` in its envelope
+ * (ActiveMerchant's failed void, `POST /v1.0//void?id=123`, expects those words), with `response`
+ * `{}` as its other 404s have; only the local gateway's own controls say which route was not found.
+ */
+function unrouted(method: string, pathname: string): SandboxError {
+  return pathname.startsWith(CONTROL_PREFIX) ? new SandboxError(404, [`No route matches ${method} ${pathname}`]) : new SandboxError(404, ['Not Found'], {})
 }
 
 /**
