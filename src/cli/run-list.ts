@@ -60,7 +60,7 @@ export async function runList(resource: ListResource, flags: ListFlags, f: Facto
   }
   const request: ListRequest = {
     resource,
-    window: parseWindow(flags, await nowFor(flags, deps)),
+    window: parseWindow(flags, await nowFor(flags, f)),
     filters,
     order: flags['oldest-first'] ? 'oldest' : 'newest',
     limit: flags.all ? undefined : (flags.limit ?? DEFAULT_LIST_LIMIT),
@@ -85,8 +85,8 @@ export async function runList(resource: ListResource, flags: ListFlags, f: Facto
  * Now, for the window's named days and ages: the gateway's (a local gateway's clock may have moved
  * on, and it dates its records by it), asked only when the flags name a window.
  */
-async function nowFor(flags: ListFlags, deps: Deps): Promise<Date> {
-  return flags.from === undefined && flags.to === undefined && flags.on === undefined ? new Date() : deps.client.gatewayNow()
+async function nowFor(flags: ListFlags, f: Factory): Promise<Date> {
+  return flags.from === undefined && flags.to === undefined && flags.on === undefined ? new Date() : f.gatewayNow()
 }
 
 /**

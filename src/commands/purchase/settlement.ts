@@ -23,8 +23,8 @@ It only reads, so a read-only profile runs it. Piped, one JSON line a purchase; 
 
   protected async input(): Promise<SettlementDays> {
     const {flags} = await this.parse(PurchaseSettlement)
-    // The gateway's today: a local gateway's clock may have moved on.
-    const today = (await (await this.factory.deps()).client.gatewayNow()).toLocaleDateString('sv')
+    // Without a day, the gateway's today: a local gateway's clock may have moved on.
+    const today = flags.on ?? flags.from ?? flags.to ?? (await this.factory.gatewayNow()).toLocaleDateString('sv')
     const from = flags.on ?? flags.from ?? flags.to ?? today
     const to = flags.on ?? flags.to ?? flags.from ?? today
     if (from > to) throw new (await import('../../errors.js')).UsageError(`--from ${from} is after --to ${to}`)
