@@ -74,7 +74,8 @@ describe.concurrent('gw purchase capture --input', () => {
 
   it('a row in doubt that does not show its capture yet is waited for and then sent, in the words of a capture: ids, not references', async ({onTestFinished}) => {
     const {cleanups, gateway, relayed} = startedInTest(onTestFinished)
-    const sandbox = await gateway()
+    // A window the rerun still finds open however long the kill and the restart took (the machine's load): 4 s.
+    const sandbox = await gateway(['--processing-window-ms', '4000'])
     const {ids, file} = await shipments(sandbox, 2)
     // The first capture never reaches the gateway: held at the gate while gw is killed. Which row's
     // it is, is gw's choice (the row capturing in full may go second): the held path names it.

@@ -227,7 +227,6 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
     const username = credentials.slice(0, colon)
     return options.authenticate(username, credentials.slice(colon + 1)) ? username : undefined
   }
-
 }
 
 /**
