@@ -36,6 +36,8 @@ const BOTH_DIALECTS = [
   'test/e2e/money-one-way.test.ts',
   'test/e2e/status.test.ts',
   'test/e2e/recurring-batch.test.ts',
+  'test/e2e/gateway-clock.test.ts',
+  'test/e2e/recorded-differences.test.ts',
 ]
 
 /**

@@ -189,7 +189,7 @@ async function send<Input, Body extends object>(
       journal,
       concurrency,
       onRow: (report) => view.row(report),
-      windowMs: deps.client.processingWindowMs,
+      windowMs: () => deps.client.processingWindow(),
       onWaiting: (row, waiting, sentThisRun) => view.waiting(row.reference, waiting, sentThisRun),
       gatewayInstance: () => deps.client.gatewayInstance,
       verify: flags.verify,

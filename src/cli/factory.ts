@@ -59,6 +59,8 @@ export interface Factory {
   clientFor(credentials: ClientCredentials, guard?: RequestGuard): Promise<GatewayClient>
   /** What operations run with: the client (a batch's, given its confirmation) and the Io. */
   deps(confirmed?: BatchConfirmation): Promise<Deps>
+  /** Now as the gateway dates its records, for named days (today, monday): a local gateway's today, else this machine's (GatewayClient.gatewayNow). */
+  gatewayNow(): Promise<Date>
   /** The money in flight now, for a signal to name. */
   inFlight(): Deps['client']['inFlight']
   /** Whether the gateway's last answer came from a local gateway (gw sandbox), by the run of data it named itself with (X-Sandbox-Instance), not by its address. */
@@ -82,7 +84,7 @@ export interface FactoryContext {
 }
 
 /** Parts a test puts in place of the real ones (gh's tests set Factory fields the same way). */
-export type FactoryParts = Partial<Pick<Factory, 'io' | 'prompter' | 'tokenStores' | 'target' | 'credentials' | 'proxy' | 'client'>>
+export type FactoryParts = Partial<Pick<Factory, 'io' | 'prompter' | 'tokenStores' | 'target' | 'credentials' | 'proxy' | 'client' | 'gatewayNow'>>
 
 export function createFactory(context: FactoryContext, parts: FactoryParts = {}): Factory {
   return new CommandFactory(context, parts)
@@ -205,11 +207,17 @@ class CommandFactory implements Factory {
 
   async clientFor(credentials: ClientCredentials, guard?: RequestGuard): Promise<GatewayClient> {
     const {buildClient} = await import('./build-client.js')
-    return buildClient(credentials, {io: this.io, verbose: this.globals.verbose, version: this.context.config.version, proxy: await this.proxy(), guard, signal: this.stop.signal})
+    const localGatewayKeys = async () => (await import('./local-gateway-keys.js')).localGatewayKeys(this.dataDir)
+    return buildClient(credentials, {io: this.io, verbose: this.globals.verbose, version: this.context.config.version, proxy: await this.proxy(), guard, signal: this.stop.signal, localGatewayKeys})
   }
 
   async deps(confirmed?: BatchConfirmation): Promise<Deps> {
     return {client: await this.client(confirmed), io: this.io}
+  }
+
+  async gatewayNow(): Promise<Date> {
+    if (this.parts.gatewayNow) return this.parts.gatewayNow()
+    return (await this.client()).gatewayNow()
   }
 
   inFlight(): Deps['client']['inFlight'] {

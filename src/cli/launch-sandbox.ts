@@ -39,6 +39,8 @@ export interface LaunchRequest {
   webhooks?: string[]
   webhookBackoffMs?: number
   requestLog: boolean
+  /** The most it takes to process a request, which it tells gw (GET /_sandbox/clock). */
+  processingWindowMs: number
   detach: boolean
   restart: boolean
   /** This process is the background one a `--detach` start spawned: its parent registers the profile and reports. */
@@ -127,6 +129,7 @@ async function startForeground(request: LaunchRequest, ctx: LaunchContext, files
     webhooks: request.webhooks ?? [],
     webhookBackoffMs: request.webhookBackoffMs,
     requestLog: request.requestLog ? {file: requestLogFile} : false,
+    processingWindowMs: request.processingWindowMs,
     runtimeFile: ownsRuntimeFile ? files.runtime : undefined,
     name: request.name,
     platform: ctx.platform,
@@ -225,6 +228,7 @@ function askedFor(request: LaunchRequest): StartRequest {
     ...(given(request, 'allow-origin') ? {allowedOrigins: request.allowedOrigins} : {}),
     ...(given(request, 'mode') ? {mode: request.mode} : {}),
     ...(given(request, 'dialect') ? {dialect: request.dialect} : {}),
+    ...(given(request, 'processing-window-ms') ? {processingWindowMs: request.processingWindowMs} : {}),
     ...(request.stateFile === undefined ? {} : {stateFile: absolutePath(request.stateFile)}),
     ...(request.webhooks ? {webhooks: request.webhooks} : {}),
     ...(request.merchants ? {merchants: request.merchants.map((merchant) => merchant.username)} : {}),

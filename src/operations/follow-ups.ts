@@ -94,10 +94,10 @@ export async function sendFollowUp(followUp: FollowUp, {client}: Pick<Deps, 'cli
         return {outcome: 'unknown', why: `looking ${followUp.id} up failed too: ${lookErr instanceof Error ? lookErr.message : String(lookErr)}`}
       }
     }
-    const found = await lookThroughWindow({look, sentAt, windowMs: client.processingWindowMs, clock: client.clock(inFlight), onWait: options.onWait})
+    const found = await lookThroughWindow({look, sentAt, windowMs: () => client.processingWindow(), clock: client.clock(inFlight), onWait: options.onWait})
     // Waited out whatever a first Ctrl-C says, as a purchase's look-up is (design.md §5); a second one stops at once.
     const outcome: FollowUpOutcome = found === undefined ? {outcome: 'not_done', record: {}} : found
-    return finished(followUp, outcome, undefined, why, client.processingWindowMs)
+    return finished(followUp, outcome, undefined, why, await client.processingWindow())
   }
 }
 

@@ -67,7 +67,7 @@ describe('gw direct-debit create', () => {
   it('a debit whose answer is lost and that is not found once the processing window is over: exit 8, never resent, the command to check it', async () => {
     await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/direct_debits', action: 'drop-before'})
     const reference = ref('dd')
-    const result = await sandbox.gw(debitArgs({reference}), {env: {GW_TEST_WINDOW_MS: '1500'}})
+    const result = await sandbox.gw(debitArgs({reference}))
     expect(result.code).toBe(8)
     expect(result.stdout).toBe('')
     expect(result.stderr).toContain(`gw direct-debit list --reference ${reference} --all`)

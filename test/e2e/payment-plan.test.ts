@@ -117,7 +117,7 @@ describe('a plan whose answer is lost is made once', () => {
   it('not found once the processing window is over: exit 8, nothing resent, the command to check it', async () => {
     await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/payment_plans', action: 'drop-before'})
     const reference = ref('pp')
-    const result = await sandbox.gw([...planArgs({reference}), '--json'], {env: {GW_TEST_WINDOW_MS: '1500'}})
+    const result = await sandbox.gw([...planArgs({reference}), '--json'])
     expect(result.code).toBe(8)
     expect(result.stdout).toBe('')
     expect(result.stderr).toContain(`and the gateway has no payment plan under reference ${reference}, even once it could no longer be processing it`)

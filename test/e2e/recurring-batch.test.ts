@@ -14,8 +14,8 @@ const {cleanups, gateway, counted, relayed} = startedPerTest()
 
 /**
  * A batch killed with kill -9 while its third POST is held at a gate in front of the gateway (which
- * gets it all the same once released, as a real one would), then run again with the processing
- * window shortened: the rerun, and the proxy that counted every request.
+ * gets it all the same once released, as a real one would), then run again, waiting out the local
+ * gateway's processing window (2 s): the rerun, and the proxy that counted every request.
  */
 async function killedAndRerun(sandbox: Sandbox, command: string[], file: string): Promise<{rerun: Awaited<ReturnType<Sandbox['gw']>>; proxy: CountingProxy; again: () => ReturnType<Sandbox['gw']>}> {
   const gate = await relayed(sandbox.url, {hold: (post) => post === 3})
@@ -28,7 +28,7 @@ async function killedAndRerun(sandbox: Sandbox, command: string[], file: string)
   first.child.kill('SIGKILL')
   expect((await first.done).signal).toBe('SIGKILL')
   await gate.release()
-  const again = () => sandbox.gw(args, {env: {GW_BASE_URL: proxy.url, GW_TEST_WINDOW_MS: '1500'}})
+  const again = () => sandbox.gw(args, {env: {GW_BASE_URL: proxy.url}})
   return {rerun: await again(), proxy, again}
 }
 

@@ -61,6 +61,7 @@ describe('spawnDetached and stopSandbox', () => {
       port: expect.any(Number),
       mode: 'live',
       dialect: 'contract',
+      processingWindowMs: 2000,
       stateFile: null,
       startedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       webhooks: [],

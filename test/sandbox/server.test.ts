@@ -103,6 +103,7 @@ describe('startSandbox', () => {
       port: gateway.port,
       mode: 'live',
       dialect: 'contract',
+      processingWindowMs: 2000,
       stateFile,
       startedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       webhooks: [],
@@ -114,7 +115,7 @@ describe('startSandbox', () => {
       process: {started: expect.stringMatching(/^[\w-]+\/\d+$/), command: expect.stringContaining('node')},
     })
     expect(gateway.controlToken).toMatch(/^[\w-]{43}$/)
-    // Its user's alone: it holds the control token.
+    // Its user's alone: it holds the control token, which also proves the gateway gw's own (api/local-gateway.ts).
     expect(statSync(runtimeFile).mode & 0o777).toBe(0o600)
     expect(statSync(join(dir, 'data')).mode & 0o777).toBe(0o700)
     await gateway.close()

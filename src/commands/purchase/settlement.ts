@@ -33,7 +33,8 @@ The look-up lists declined purchases too, which settle nothing: they are left ou
   protected async input(): Promise<SettlementInput> {
     const {flags} = await this.parse(PurchaseSettlement)
     const {settlementDaysFor} = await import('../../operations/settlement.js')
-    return {days: settlementDaysFor(flags, new Date()), includeDeclined: flags['include-declined'] ?? false}
+    // Named days are the gateway's: a local gateway's clock may have moved on.
+    return {days: settlementDaysFor(flags, await this.factory.gatewayNow()), includeDeclined: flags['include-declined'] ?? false}
   }
 
   protected async operate({days, includeDeclined}: SettlementInput) {

@@ -37,6 +37,7 @@ Several run side by side by name: --name NAME starts another (one name whatever 
     dialect: Flags.string({description: "answer as the contract says (contract), or as the live gateway's recorded answers do where they differ (live)", options: ['contract', 'live'], default: 'contract'}),
     merchant: merchant(),
     webhook: Flags.url({description: 'address that receives every web hook event of merchant TEST from the start (repeatable)', multiple: true}),
+    'processing-window-ms': Flags.integer({description: "the most it takes to process a request, which gw waits out before it calls a purchase it cannot find not sent (the live gateway's is a minute)", default: 2000, min: 0, max: 600_000}),
     'request-log': Flags.boolean({description: "log the requests answered, for gw sandbox logs: beside --state, else in gw's data folder", default: true, allowNo: true}),
     // Tests shorten the wait between delivery attempts to a receiver that is down.
     'webhook-backoff': Flags.integer({description: 'first wait in ms between web hook delivery attempts', min: 1, hidden: true}),
@@ -62,6 +63,7 @@ Several run side by side by name: --name NAME starts another (one name whatever 
       webhooks: flags.webhook?.map((url) => url.href),
       webhookBackoffMs: flags['webhook-backoff'],
       requestLog: flags['request-log'],
+      processingWindowMs: flags['processing-window-ms'],
       detach: flags.detach,
       restart: flags.restart,
       detachedChild: flags['detached-child'],

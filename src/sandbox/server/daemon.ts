@@ -18,6 +18,7 @@ export interface StartRequest {
   host?: string
   mode?: Mode
   dialect?: Dialect
+  processingWindowMs?: number
   stateFile?: string
   webhooks?: string[]
   merchants?: string[]
@@ -39,6 +40,7 @@ export function differencesFrom(info: RuntimeInfo, asked: StartRequest): string[
   if (asked.host !== undefined && asked.host !== info.host) differ('--host', asked.host, info.host)
   if (asked.mode !== undefined && asked.mode !== info.mode) differ('--mode', asked.mode, info.mode)
   if (asked.dialect !== undefined && asked.dialect !== (info.dialect ?? 'contract')) differ('--dialect', asked.dialect, info.dialect ?? 'contract')
+  if (asked.processingWindowMs !== undefined && asked.processingWindowMs !== info.processingWindowMs) differ('--processing-window-ms', String(asked.processingWindowMs), String(info.processingWindowMs ?? ''))
   if (asked.stateFile !== undefined && !sameFile(asked.stateFile, info.stateFile)) differ('--state', asked.stateFile, info.stateFile ?? '')
   if (asked.webhooks !== undefined && !same(asked.webhooks, info.webhooks ?? [])) differ('--webhook', asked.webhooks.join(' '), (info.webhooks ?? []).join(' '))
   if (asked.merchants !== undefined && !same(asked.merchants, info.merchants ?? [])) differ('--merchant', asked.merchants.join(' '), (info.merchants ?? []).join(' '))

@@ -19,6 +19,8 @@ export interface RuntimeInfo {
   mode: Mode
   /** Absent in files of older versions, which answered as the contract does. */
   dialect?: Dialect
+  /** Its processing window, faults aside (GET /_sandbox/clock says it, and gw believes it only of a gateway that proves it holds controlToken); absent in older files. */
+  processingWindowMs?: number
   stateFile: string | null
   startedAt: string
   /** Addresses given with --webhook, and merchants beyond TEST by name (never their tokens); absent in files of older versions. */

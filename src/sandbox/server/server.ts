@@ -39,7 +39,7 @@ export interface SandboxOptions {
   dialect?: Dialect
   /** Merchants besides TEST/TEST, which always exists. */
   merchants: MerchantCredentials[]
-  /** Written once the server listens and removed on close, for `gw sandbox status` and `stop`. */
+  /** Written once the server listens and removed on close, for `gw sandbox status` and `stop`; it keeps this run's control token. */
   runtimeFile?: string
   /** Its --name as given, kept in the runtime file. */
   name?: string
@@ -49,6 +49,8 @@ export interface SandboxOptions {
   openTestMerchant?: boolean
   /** The system it runs on: what it writes of its own process in the runtime file (lib/processes.ts). */
   platform?: Platform
+  /** The most it takes to process a request, faults aside: DEFAULT_PROCESSING_WINDOW_MS unless given. */
+  processingWindowMs?: number
   /** The real clock; the sandbox's virtual date starts at its date. */
   clock?: Clock
   /** Addresses that receive every event of merchant TEST from the start (`gw sandbox start --webhook`). */
@@ -87,6 +89,12 @@ export interface RunningSandbox {
    */
   close(): Promise<void>
 }
+
+/**
+ * The local gateway answers as soon as it has read a request: its processing window (design.md §5)
+ * is short, to let a fault test end in seconds, not the live gateway's minute. A fault's delay adds to it.
+ */
+export const DEFAULT_PROCESSING_WINDOW_MS = 2000
 
 /** How long queue changes made by deliveries may wait to be saved. */
 const DELIVERY_SAVE_MS = 200
@@ -164,6 +172,8 @@ async function openGateway(options: SandboxOptions & {controlToken: string}, ask
     mode,
     merchants: [...tokens.keys()],
     requests,
+    processingWindowMs: options.processingWindowMs ?? DEFAULT_PROCESSING_WINDOW_MS,
+    controlToken: options.controlToken,
     url: '',
     process: {pid: process.pid, requestStop: askToStop},
     newId: (merchant, type) => newRecordId(prefixOf(prefixes, merchant), type),
@@ -234,6 +244,7 @@ async function openGateway(options: SandboxOptions & {controlToken: string}, ask
       port,
       mode,
       dialect: options.dialect ?? 'contract',
+      processingWindowMs: ctx.processingWindowMs,
       stateFile: stateFile ?? null,
       startedAt: new Date().toISOString(),
       webhooks: options.webhooks ?? [],

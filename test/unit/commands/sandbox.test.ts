@@ -27,6 +27,7 @@ const started = {
   webhooks: undefined,
   webhookBackoffMs: undefined,
   requestLog: true,
+  processingWindowMs: 2000,
   detach: undefined,
   restart: undefined,
   detachedChild: undefined,
@@ -52,6 +53,8 @@ parsesAs('sandbox start', SandboxStart, [
     },
   },
   {argv: ['--verbose', '--restart'], input: {...started, verbose: true, restart: true, argv: ['--verbose', '--restart']}},
+  {argv: ['--processing-window-ms', '0'], input: {...started, processingWindowMs: 0, argv: ['--processing-window-ms', '0']}},
+  {argv: ['--processing-window-ms', '600001'], usage: '--processing-window-ms: Expected an integer less than or equal to 600000 but received: 600001'},
   {argv: ['--merchant', 'ACME'], usage: '--merchant must be USER:TOKEN, got "ACME"'},
   {argv: ['--merchant', 'TEST:other'], usage: '--merchant TEST already exists (TEST:TEST)'},
   // No token need be in argv, which ps shows to every user (#61 item 5): stdin or a file, one USER:TOKEN a line.
