@@ -49,7 +49,7 @@ describe('gw sandbox stop asks the gateway to stop on its control API', () => {
 
       const stopped = await runGw(['sandbox', 'stop'], {env: home})
       expect(stopped.code, stopped.stderr).toBe(0)
-      expect(stopped.stderr).toBe(`Stopped the local gateway at ${url}.\n`)
+      expect(stopped.stderr).toBe(`Stopped the local gateway at ${url}; its records are gone with it (it had no --state file).\n`)
       expect(existsSync(runtime)).toBe(false)
       expect(readFileSync(join(dataOf(home), 'sandbox.log'), 'utf8')).toMatch(/Local gateway stopped: gw sandbox stop asked it to\.\n$/)
       expect(readFileSync(join(dataOf(home), 'sandbox-requests.ndjson'), 'utf8')).toContain('"path":"/v1.0/purchases"')
@@ -64,7 +64,7 @@ describe('gw sandbox stop asks the gateway to stop on its control API', () => {
     const exited = new Promise<number | null>((resolve) => sandbox.process.once('exit', resolve))
     try {
       const stopped = await runGw(['sandbox', 'stop'], {env: home})
-      expect(stopped.stderr).toBe(`Stopped the local gateway at ${sandbox.url}.\n`)
+      expect(stopped.stderr).toBe(`Stopped the local gateway at ${sandbox.url}; its records are gone with it (it had no --state file).\n`)
       expect(await exited).toBe(0)
       expect(sandbox.stderr()).toMatch(/Local gateway stopped: gw sandbox stop asked it to\.\n$/)
     } finally {
@@ -151,7 +151,7 @@ describe('gw sandbox start --name Shop and --name shop are one gateway', () => {
       const clock = await runGw(['sandbox', 'clock', '--name', 'sHoP', '--json'], {env: home})
       expect(clock.code, clock.stderr).toBe(0)
       const stopped = await runGw(['sandbox', 'stop', '--name', 'shop'], {env: home})
-      expect(stopped.stderr).toBe(`Stopped the local gateway Shop at ${url}.\n`)
+      expect(stopped.stderr).toBe(`Stopped the local gateway Shop at ${url}; its records are gone with it (it had no --state file).\n`)
     } finally {
       await runGw(['sandbox', 'stop', '--all'], {env: home})
     }

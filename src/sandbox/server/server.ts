@@ -1,7 +1,7 @@
 import {randomBytes} from 'node:crypto'
 import {hostPlatform, type Platform} from '../../lib/platform.js'
 import {catchUp} from '../domain/billing.js'
-import {VirtualClock, formatDateTime, systemClock, type Clock} from '../domain/clock.js'
+import {VirtualClock, systemClock, type Clock} from '../domain/clock.js'
 import type {SandboxContext} from '../context.js'
 import type {Mode} from '../domain/mode.js'
 import {removeRuntimeFile, writeRuntimeFile} from './runtime-file.js'
@@ -21,7 +21,7 @@ import {listen} from './socket.js'
 import {routes} from '../routes/route-table.js'
 import {Store} from '../domain/store.js'
 import type {StateWrite} from './state-database.js'
-import {checkWebHook, modeOfHooks} from '../domain/web-hook.js'
+import {registerStartHook} from '../domain/web-hook.js'
 import type {Dialect} from '../dialect.js'
 
 export interface SandboxOptions {
@@ -278,16 +278,6 @@ function startJournal(state: OpenState): Journal {
   } catch (error) {
     throw new StateFileError(`Cannot write the state file ${state.path} (${reasonOf(error)})`)
   }
-}
-
-/** A start hook is TEST's, takes every event and matches the sandbox's mode; a state file may already have it. */
-function registerStartHook(ctx: SandboxContext, address: string): void {
-  if (ctx.store.list('webhooks', TEST_MERCHANT).some((hook) => hook.address === address)) return
-  const input = {name: 'gw sandbox start', address, events: '*', mode: modeOfHooks(ctx.mode)}
-  const newHook = () => ({id: ctx.newId(TEST_MERCHANT, 'WH'), created_at: formatDateTime(ctx.clock.now())})
-  const {errors, hook} = checkWebHook(input, newHook)
-  if (!hook) throw new Error(`Web hook ${address}: ${errors.join('; ')}`)
-  ctx.store.save('webhooks', TEST_MERCHANT, hook)
 }
 
 /** TEST/TEST is the vendor's public demo merchant (gateway-notes.md) and is always there. */
