@@ -93,7 +93,10 @@ Prints the gateway's whole answer (the envelope) exactly as it came, followed by
     if (inline && holdsCard(inlineBody ?? request.body) && (await this.factory.target()).environment === 'live') {
       throw new UsageError('On a live profile a card number or CVV is never taken from the command line (it lands in shell history and ps): nothing was sent', 'Give the body on stdin with --data -, or in a file with --data @FILE.')
     }
-    const answer = await sendRequest(request, await this.factory.deps())
+    const deps = await this.factory.deps()
+    const answer = await sendRequest(request, deps)
+    // A refund sent by hand is gw's own as much as refund create's: recorded before it is reported, so the matcher calls it certain.
+    if (answer.decided?.noun === 'refund') await (await import('../lists/refunds-of-purchase.js')).recordRefundSent(request.body, answer.decided, this.factory, deps.client)
     renderBody(this.io, answer.text)
     if (answer.error) throw answer.error
     return undefined

@@ -58,6 +58,8 @@ Prints one JSON line per step: step, name, status (created, present, differs, de
       throw new UsageError('gw sandbox seed creates records on a sandbox only, and the profile in force is live: nothing was sent', 'Use the local gateway (gw sandbox start; gw profile use local) or another sandbox profile with --profile.')
     }
     const print = seedPrinter(this.io, {json: this.factory.flags.json})
-    print.summary(await seed(steps, {environment, source}, await this.factory.deps(), print.step))
+    const [deps, {recordMade}] = await Promise.all([this.factory.deps(), import('../../lists/refunds-of-purchase.js')])
+    const recordRefund = (sent: Parameters<typeof recordMade>[0], transactionId: string) => recordMade(sent, transactionId, this.factory, deps.client)
+    print.summary(await seed(steps, {environment, source, recordRefund}, deps, print.step))
   }
 }
