@@ -264,7 +264,7 @@ function refundedState(
     leftAtLeast: Math.max(0, left - possibleAmount),
     voided: matched.filter((entry) => entry.match.voided && entry.match.match !== 'unmatched' && !certainOther(entry)).length,
     unmatched: matched.filter(({match}) => match.match === 'unmatched').length,
-    ...(gone === undefined ? {} : {gone}),
+    gone,
   }
 }
 
