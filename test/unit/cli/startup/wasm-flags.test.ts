@@ -1,8 +1,8 @@
 import {spawnSync} from 'node:child_process'
-import {readFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
+import {hostTarget, pinFor} from '../../../../scripts/registry-node.js'
 
 // bin/start.js has undici's WebAssembly compiled by V8's baseline compiler only, and sets V8's
 // flags back before it writes a code cache. V8 takes a code cache only under the flags it was written with: Node's cache of its own
@@ -47,7 +47,7 @@ describe.skipIf(!V8_DEFAULTS_AFTER[v8])(`V8's flags around undici's WebAssembly 
 // The single executable starts with node options of its own (bin/start.js EXECUTABLE_FLAGS, put in
 // its execArgv by scripts/package.js) and loads the code cache the build wrote without them.
 // Only the Node the executable embeds (scripts/embedded-node) ever starts with them: an older V8 counts them in its flags' hash.
-const embedded = `v${(JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', '..', '..', 'scripts', 'embedded-node', 'package.json'), 'utf8')) as {version: string}).version}`
+const embedded = `v${pinFor(hostTarget())!.version}`
 describe.runIf(process.version === embedded)("the single executable's node options", () => {
   const {EXECUTABLE_FLAGS} = createRequire(import.meta.url)(start) as {EXECUTABLE_FLAGS: string[]}
 
