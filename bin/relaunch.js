@@ -16,7 +16,8 @@ const FLOOR = [22, 19]
 const RELAUNCHED = 'GW_RELAUNCHED_FROM_NODE'
 /** The relaunched gw's descriptor for its end of a socket pair whose other end only the launcher holds. */
 const LAUNCHER_FD = 3
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP']
+/** What the launcher listens to while the relaunched gw runs; on Windows Ctrl-Break too, which would end it at once. */
+const signalsOf = (platform) => (platform === 'win32' ? ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] : ['SIGINT', 'SIGTERM', 'SIGHUP'])
 
 /** Whether this Node is older than gw's floor. */
 function belowFloor(version = process.versions.node) {
@@ -89,26 +90,26 @@ function needsNewerNode(root) {
  *
  * Signals: the two processes share a process group, so what a terminal or a shell sends to the
  * group (Ctrl-C, a hang-up, `timeout`) reaches gw itself; passing those on too would make one
- * Ctrl-C two, and gw takes a second Ctrl-C as "stop at once" (design §5). So a SIGINT or SIGHUP is
- * passed on only when this process is not in its terminal's foreground group (sent to it alone:
- * `kill`, a supervisor); a SIGTERM, which no terminal sends, always.
+ * Ctrl-C two, and gw takes a second Ctrl-C as "stop at once" (design §5). So forwards() passes
+ * one on only when it is not the group's (see there).
  */
 function relaunch(node, script) {
   const child = require('node:child_process').spawn(node, [script, ...process.argv.slice(2)], {
     stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
     env: {...process.env, [RELAUNCHED]: process.version},
   })
+  const signals = signalsOf(process.platform)
   const forward = (signal) => {
-    if (signal === 'SIGTERM' || !inForegroundGroup()) child.kill(signal)
+    if (forwards(signal)) child.kill(signal)
   }
-  for (const signal of SIGNALS) process.on(signal, forward)
+  for (const signal of signals) process.on(signal, forward)
   child.on('error', (error) => {
     process.stderr.write(`gw could not start the Node it pins (${node}): ${error.message}\n`)
     process.exit(1)
   })
   child.on('exit', (code, signal) => {
     if (signal === null) process.exit(code)
-    for (const each of SIGNALS) process.off(each, forward)
+    for (const each of signals) process.off(each, forward)
     try {
       process.kill(process.pid, signal)
     } catch {
@@ -116,6 +117,19 @@ function relaunch(node, script) {
     }
     process.exit(128 + (require('node:os').constants.signals[signal] ?? 0))
   })
+}
+
+/**
+ * Whether the launcher passes a signal it got on to the relaunched gw. On Windows never: there
+ * child.kill is TerminateProcess, which would end gw with a purchase in flight unanswered, and
+ * the console already delivers Ctrl-C, Ctrl-Break and its closing to both processes. Elsewhere a
+ * SIGTERM, which no terminal sends, always; a SIGINT or SIGHUP only when this process is not in
+ * its terminal's foreground group (sent to it alone: `kill`, a supervisor), where the terminal's
+ * reached both already.
+ */
+function forwards(signal, {platform = process.platform, foreground = () => inForegroundGroup(platform)} = {}) {
+  if (platform === 'win32') return false
+  return signal === 'SIGTERM' || !foreground()
 }
 
 /**
@@ -156,11 +170,13 @@ function stopWithLauncher() {
 
 /**
  * Whether this process belongs to the foreground process group of a terminal: where a Ctrl-C
- * lands on every process of the group at once. Linux reads it from /proc; elsewhere ps says it.
+ * lands on every process of the group at once. Linux reads it from /proc; macOS and the BSDs ask
+ * ps; Windows has no process groups of a terminal (its console reaches every process on it).
  */
-function inForegroundGroup() {
+function inForegroundGroup(platform = process.platform) {
+  if (platform === 'win32') return true
   try {
-    if (process.platform === 'linux') {
+    if (platform === 'linux') {
       const fields = fs.readFileSync('/proc/self/stat', 'utf8').split(') ').at(-1).split(' ')
       // After the name: state, ppid, pgrp, session, tty_nr, tpgid.
       return Number(fields[5]) > 0 && fields[2] === fields[5]
@@ -172,5 +188,5 @@ function inForegroundGroup() {
   }
 }
 
-module.exports = {belowFloor, pinnedDir, pinnedNode, pinnedVersion, registryNodePackage, pinnedFor, needsNewerNode, relaunch, stopWithLauncher, FLOOR}
+module.exports = {belowFloor, pinnedDir, pinnedNode, pinnedVersion, registryNodePackage, pinnedFor, needsNewerNode, relaunch, forwards, inForegroundGroup, stopWithLauncher, FLOOR}
 

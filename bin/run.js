@@ -54,5 +54,5 @@ async function run(args) {
     require.cache[filename] = module
     return require
   })
-  await execute({dir: root, args: placeGlobalFlags(args)})
+  await execute({dir: root, args: await placeGlobalFlags(args)})
 }

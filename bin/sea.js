@@ -34,7 +34,7 @@ async function run(args) {
   const embedded = start.nodeFlags() ? [] : embeddedCache()
   const caches = [...embedded, {file: start.userCodeCacheFile(source)}]
   const {execute, placeGlobalFlags} = start.loadBundle({filename, source, caches}, bundleRequire)
-  await execute({loadOptions: {root, pjson}, args: placeGlobalFlags(args)})
+  await execute({loadOptions: {root, pjson}, args: await placeGlobalFlags(args)})
 }
 
 /** The code cache inside, where there is one (Node 22 has no sea.getAssetKeys to ask first). */

@@ -1,6 +1,7 @@
 import {dirname, join} from 'node:path'
 import {UsageError, WriteError} from '../errors.js'
 import {checkOwnPath, NotYoursError, readOwnFile} from '../lib/own-file.js'
+import {hostPlatform} from '../lib/platform.js'
 
 export type Environment = 'sandbox' | 'live'
 
@@ -121,7 +122,8 @@ export async function underLock<T>(path: string, work: () => Promise<T>, {waitMs
 function lockHeld(path: string, lockPath: string, err: {pid?: number}): WriteError {
   const {pid} = err
   const holder = pid === undefined ? '' : ` by pid ${pid}`
-  const stop = pid === undefined ? `stop the gw that holds it (fuser -v ${lockPath} names it)` : `stop it (kill ${pid})`
+  const {hints} = hostPlatform()
+  const stop = pid === undefined ? `stop the gw that holds it (${hints.whoHolds(lockPath)})` : `stop it (${hints.stop(pid)})`
   return new WriteError(`${path} cannot be changed: its lock ${lockPath} is held${holder}`, err, {
     hint: `Another gw is changing it: run this again when it has finished, or ${stop}. The lock goes with its process: there is nothing to remove.`,
   })

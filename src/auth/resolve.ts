@@ -24,8 +24,6 @@ export interface Target {
   secretLocation: string
   connectTimeoutMs?: number
   responseTimeoutMs?: number
-  /** gw's own tests only, against a gateway on this machine: a shorter processing window (money/window.ts). */
-  processingWindowMs?: number
 }
 
 export interface Credentials extends Target {
@@ -76,7 +74,6 @@ export async function resolveTarget(options: ResolveOptions): Promise<Target & {
     const baseUrl = env.GW_BASE_URL || LOCAL_GATEWAY_URL
     refuseCredentialsInUrl(baseUrl, 'GW_BASE_URL', 'Give the user in GW_USERNAME and the token in GW_TOKEN, and GW_BASE_URL without them.')
     return {
-      ...testWindow(env, baseUrl),
       baseUrl,
       username: env.GW_USERNAME,
       token: env.GW_TOKEN,
@@ -105,28 +102,6 @@ export async function resolveTarget(options: ResolveOptions): Promise<Target & {
     source: named?.source ?? 'active',
     ...secretPlace(options.configDir, name, profile),
     ...timeouts,
-    ...testWindow(env, profile.baseUrl),
-  }
-}
-
-/**
- * GW_TEST_WINDOW_MS shortens design.md §5's processing window for gw's own tests of
- * what is not about it (a rerun right after a kill would wait out the real one). It is honoured
- * only for a gateway on this machine: no real gateway's 404 is ever taken for "not sent" early.
- */
-function testWindow(env: NodeJS.ProcessEnv, baseUrl: string): Pick<Target, 'processingWindowMs'> {
-  const value = env.GW_TEST_WINDOW_MS
-  if (value === undefined || value === '' || !isLoopbackUrl(baseUrl)) return {}
-  const ms = Number(value)
-  if (!Number.isInteger(ms) || ms < 0) throw new UsageError(`GW_TEST_WINDOW_MS must be a whole number of milliseconds, got ${value}`)
-  return {processingWindowMs: ms}
-}
-
-function isLoopbackUrl(baseUrl: string): boolean {
-  try {
-    return isLoopbackHost(new URL(baseUrl).hostname)
-  } catch {
-    return false
   }
 }
 

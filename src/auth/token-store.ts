@@ -16,11 +16,12 @@ export function plainFileWarning(profile: string, file: string): string {
   return `the token of profile ${profile} is in a plain file, ${file}: anyone who can read it as you can use it. gw says so on every command that uses it; gw login --profile ${profile} without --insecure-storage moves it into the OS keychain.`
 }
 
-export function tokenStores(configDir: string): TokenStores {
+/** The stores of profiles' tokens; the keychain's failures said on the terms of the system `os` (Keychain, Credential Manager, Secret Service). */
+export function tokenStores(configDir: string, os: NodeJS.Platform = process.platform): TokenStores {
   return async (storage) => {
     if (storage === 'file') return fileTokenStore(insecureCredentialsFile(configDir))
     const {keychainStore} = await import('./keychain.js')
-    const keychain = keychainStore()
+    const keychain = keychainStore({os})
     await migrateIntoKeychain(fileTokenStore(legacyCredentialsFile(configDir)), keychain)
     return keychain
   }

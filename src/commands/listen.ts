@@ -81,14 +81,14 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the registrat
     const said = (why: string) => this.io.err(`Warning: ${why}\n`)
     if ('secret' in input) {
       const {rotateSigningSecret, signingSecret, signingSecretFile} = await import('../webhooks/signing.js')
-      if (input.secret === 'print') return void this.io.out(`${await signingSecret(this.config.configDir, said)}\n`)
-      this.io.out(`${await rotateSigningSecret(this.config.configDir)}\n`)
-      this.io.err(`A new signing secret is kept in ${signingSecretFile(this.config.configDir)}: give your apps the new one; a gw listen running now signs with the old one until it is started again.\n`)
+      if (input.secret === 'print') return void this.io.out(`${await signingSecret(this.factory.configDir, said)}\n`)
+      this.io.out(`${await rotateSigningSecret(this.factory.configDir)}\n`)
+      this.io.err(`A new signing secret is kept in ${signingSecretFile(this.factory.configDir)}: give your apps the new one; a gw listen running now signs with the old one until it is started again.\n`)
       return
     }
     const {register, ...options} = input
     // Made (once, kept) only when something is forwarded: gw's config folder is written to no sooner.
-    const signing = options.forwardTo === undefined ? undefined : await import('../webhooks/signing.js').then(({signingSecret}) => signingSecret(this.config.configDir, said))
+    const signing = options.forwardTo === undefined ? undefined : await import('../webhooks/signing.js').then(({signingSecret}) => signingSecret(this.factory.configDir, said))
     const [{listen}, webhooks, {isAbandonedListen, listenHookName}, {isLocalGatewayProfile}] = await Promise.all([
       import('../webhooks/listen.js'),
       import('../operations/webhooks.js'),
@@ -113,6 +113,7 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the registrat
           json: this.factory.flags.json,
           proxy: await this.factory.proxy(),
           environment: credentials?.environment,
+          stopSignals: this.factory.platform.serviceSignals,
           register: deps && {
             create: async (address, hookAuth) => {
               const hook = await webhooks.createWebHook({name: listenHookName(address), address, events: [], environment: credentials?.environment ?? 'sandbox', auth: hookAuth}, deps)

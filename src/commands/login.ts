@@ -46,7 +46,7 @@ A sandbox profile becomes the active one. A live profile becomes active only wit
   protected async operate(flags: LoginFlags) {
     const {login} = await import('../auth/login.js')
     const record = await login(flags, {
-      configDir: this.config.configDir,
+      configDir: this.factory.configDir,
       io: this.io,
       prompter: () => this.factory.prompter(),
       tokens: await this.factory.tokenStores(),
@@ -56,7 +56,7 @@ A sandbox profile becomes the active one. A live profile becomes active only wit
     this.io.err(`Logged in: profile ${record.name} is ${record.active ? 'active' : 'saved'}; its token is in ${record.secret === 'file' ? 'a plain file' : 'the OS keychain'}.\n`)
     if (record.secret === 'file') {
       const {insecureCredentialsFile, plainFileWarning} = await import('../auth/token-store.js')
-      this.io.err(`Warning: ${plainFileWarning(record.name, insecureCredentialsFile(this.config.configDir))}\n`)
+      this.io.err(`Warning: ${plainFileWarning(record.name, insecureCredentialsFile(this.factory.configDir))}\n`)
     }
     return record
   }

@@ -1,7 +1,8 @@
-import {closeSync, constants, readFileSync, statSync} from 'node:fs'
+import {closeSync, constants, statSync} from 'node:fs'
 import type {DatabaseSync} from 'node:sqlite'
 import {fileId, realPath} from './file-identity.js'
 import {checkOwnPath, openOwnFileSync} from './own-file.js'
+import {hostPlatform, type Platform} from './platform.js'
 
 // A SQLite database file (node:sqlite) that one process at a time may use (design.md §5, identity,
 // not names): its lock is the kernel's, on the file itself (fcntl on its inode), so it holds through
@@ -217,13 +218,9 @@ export function deviceName(dev: bigint): string {
   return `${major.toString(16).padStart(2, '0')}:${minor.toString(16).padStart(2, '0')}`
 }
 
-/** The kernel's table of file locks; undefined where there is none (a system without /proc). */
-export function readLocks(path = '/proc/locks'): string | undefined {
-  try {
-    return readFileSync(path, 'utf8')
-  } catch {
-    return undefined
-  }
+/** The kernel's table of file locks: Linux's /proc/locks, read on Linux alone; undefined elsewhere. */
+export function readLocks(platform: Pick<Platform, 'procFile'> = hostPlatform()): string | undefined {
+  return platform.procFile('locks')
 }
 
 let loaded: typeof import('node:sqlite') | undefined

@@ -396,3 +396,20 @@ describe.concurrent('case 4: a slow list says what it is doing, at a terminal on
     expect(served.listRequests().filter((request) => request.path.includes('offset=100&')).length).toBe(4)
   })
 })
+
+describe('a limit a page holds exactly: -L 10 over pages of 10 asks for one page', () => {
+  it.for([
+    [40, 'Showing 10 of 40 purchases, newest first; --limit N or --all shows more.'],
+    [10, '10 purchases, newest first.'],
+  ] as const)('of %d purchases, and says what it showed', async ([hold, said], {onTestFinished}) => {
+    const {url, listRequests} = await serve(onTestFinished, {hold, pageSize: 10, order: 'newest'})
+    const result = await gwAt(url, ['purchase', 'list', '-L', '10', '--json'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(references(result.records)).toEqual(paged(hold - 10, hold).reverse())
+    expect(listRequests()).toHaveLength(1)
+    // At a terminal (tmux) the summary under the table: the gateway's count says whether there are more.
+    const t = terminalOf(onTestFinished, ['purchase', 'list', '-L', '10'], env(url), {width: 200})
+    expect(await t.waitFor(/\[exit \d+\]/)).toContain(`${said}\n[exit 0]`)
+    expect(listRequests()).toHaveLength(2)
+  })
+})

@@ -374,7 +374,7 @@ describe('"was order X refunded?": one answer from both commands', () => {
     // Only the fields a command can print are offered.
     const refused = await sandbox.gw(['purchase', 'list', '--fields', 'gw_refunded'])
     expect(refused.code).toBe(2)
-    expect(refused.stderr).toContain('--fields: no such field gw_refunded')
+    expect(refused.stderr).toContain('--json FIELDS or --fields: no such field gw_refunded')
     expect(refused.stderr).not.toMatch(/The fields of .*gw_refunded/)
   })
 })

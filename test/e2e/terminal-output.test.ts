@@ -236,7 +236,7 @@ describe('without a terminal to ask on', () => {
   it('refuses --fields on a command that prints no records', async () => {
     const result = await sandbox.gw(['sandbox', 'stop', '--fields', 'id'])
     expect(result.code).toBe(2)
-    expect(result.stderr).toBe('Error: --fields picks the fields of records, and gw sandbox stop prints none\nHint: Leave --fields out.\n')
+    expect(result.stderr).toBe('Error: --json FIELDS and --fields pick the fields of records, and gw sandbox stop prints none\nHint: Leave the fields out.\n')
   })
 
   it('refuses a --fields name no record of the command has, listing those it has, before anything is sent', async () => {
@@ -244,7 +244,7 @@ describe('without a terminal to ask on', () => {
     const typo = await sandbox.gw(['purchase', 'get', 'any', '--fields', 'id,Amount'])
     expect(typo.code).toBe(2)
     expect(typo.stdout).toBe('')
-    expect(typo.stderr).toMatch(/^Error: --fields: no such field Amount\nHint: The fields of gw purchase get's records: transaction_date, reference, amount, message, card_number, id, card_holder, /)
+    expect(typo.stderr).toMatch(/^Error: --json FIELDS or --fields: no such field Amount\nHint: The fields of gw purchase get's records: transaction_date, reference, amount, message, card_number, id, card_holder, /)
     const money = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref(), ...cardArgs(), '--fields', 'id,refrence'])
     expect(money.code).toBe(2)
     expect(await armed()).toBe(2)

@@ -36,6 +36,6 @@ An event your app does not accept (not 2xx, or no answer) is reported and the re
   protected async operate(input: ReplayInput) {
     const [{replay}, {signingSecret}] = await Promise.all([import('../../webhooks/replay.js'), import('../../webhooks/signing.js')])
     const said = (why: string) => this.io.err(`Warning: ${why}\n`)
-    await replay({...input, proxy: await this.factory.proxy(), signingSecret: await signingSecret(this.config.configDir, said), json: this.factory.flags.json}, this.io)
+    await replay({...input, proxy: await this.factory.proxy(), signingSecret: await signingSecret(this.factory.configDir, said), json: this.factory.flags.json}, this.io)
   }
 }

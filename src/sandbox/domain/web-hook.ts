@@ -61,10 +61,11 @@ export function checkWebHook(
 
 /**
  * A hook as the live gateway answers it (gateway-notes.md): with its password (`""` when none) and
- * `is_active`, null on creation and update and true in a list; without the `created_at` the
- * gateway keeps, which no recorded answer shows. Only its merchant's credentials read it.
+ * `is_active` null, as every hook made through the API shows it, on creation, update and delete
+ * and in lists (Rb:WebHook/_search, 2018-07-25: only a hook made elsewhere says true); without the
+ * `created_at` the gateway keeps, which no recorded answer shows. Only its merchant's credentials read it.
  */
-export function webHookView(hook: WebHookRecord, {listed = false} = {}): Omit<WebHookRecord, 'created_at'> & {is_active: boolean | null} {
+export function webHookView(hook: WebHookRecord): Omit<WebHookRecord, 'created_at'> & {is_active: null} {
   const {created_at: _kept, ...shown} = hook
-  return {...shown, authentication_password: hook.authentication_password ?? '', is_active: listed ? true : null}
+  return {...shown, authentication_password: hook.authentication_password ?? '', is_active: null}
 }

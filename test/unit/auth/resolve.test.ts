@@ -86,43 +86,6 @@ describe('where a token may go (issue 61)', () => {
   })
 })
 
-describe('GW_TEST_WINDOW_MS (gw\'s own tests)', () => {
-  const configDir = join(tmpdir(), 'gw-none-window')
-  const tokens = fileStores(configDir)
-  const at = (baseUrl: string, window: string | undefined) =>
-    resolveCredentials({env: {GW_USERNAME: 'U', GW_TOKEN: 'T', GW_BASE_URL: baseUrl, GW_TEST_WINDOW_MS: window}, configDir, tokens})
-
-  it.each(['http://127.0.0.1:4100', 'http://localhost:4100', 'http://[::1]:4100'])('shortens the window for a gateway on this machine (%s)', async (url) => {
-    expect(await at(url, '2000')).toMatchObject({processingWindowMs: 2000})
-    expect(await at(url, '0')).toMatchObject({processingWindowMs: 0})
-  })
-
-  it('is ignored for any other gateway, and unset or empty leaves the window as it is', async () => {
-    for (const [url, window] of [['https://gateway.example.com', '0'], ['https://10.0.0.8:4100', '0'], ['http://127.0.0.1:4100', undefined], ['http://127.0.0.1:4100', '']] as const) {
-      expect((await at(url, window)).processingWindowMs, `${url} ${window}`).toBeUndefined()
-    }
-  })
-
-  it('holds a profile to the same rule', async () => {
-    const {configDir: dir, tokens: store} = await setup()
-    expect((await resolveCredentials({env: {GW_TEST_WINDOW_MS: '0'}, configDir: dir, tokens: store})).processingWindowMs).toBeUndefined()
-    await saveConfig(dir, {activeProfile: 'local', profiles: {local: {environment: 'sandbox', baseUrl: 'http://127.0.0.1:4100', username: 'TEST', publicToken: 'TEST'}}})
-    expect((await resolveCredentials({env: {GW_TEST_WINDOW_MS: '0'}, configDir: dir, tokens: store})).processingWindowMs).toBe(0)
-  })
-
-  it.each(['-1', '2.5', 'soon'])('refuses %s, naming the variable', async (window) => {
-    const refused = await at('http://127.0.0.1:4100', window).catch((err: unknown) => err)
-    expect(refused).toBeInstanceOf(UsageError)
-    expect((refused as UsageError).message).toBe(`GW_TEST_WINDOW_MS must be a whole number of milliseconds, got ${window}`)
-  })
-
-  it('a base URL that is not one is never taken for this machine', async () => {
-    const profiles = await setup()
-    await saveConfig(profiles.configDir, {activeProfile: 'bad', profiles: {bad: {environment: 'sandbox', baseUrl: 'not a url', username: 'TEST', publicToken: 'TEST'}}})
-    expect((await resolveCredentials({env: {GW_TEST_WINDOW_MS: '0'}, configDir: profiles.configDir, tokens: profiles.tokens})).processingWindowMs).toBeUndefined()
-  })
-})
-
 describe('saveLocalProfile', () => {
   it('activates local only when no other profile is active, and refreshes its URL', async () => {
     const {configDir} = await setup()
