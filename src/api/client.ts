@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import {DeclinedError, GwError, type MoneyInFlight, NoAnswerError, UsageError} from '../errors.js'
-import {decideAnswer} from '../money/decide.js'
+import {type Decided, decideAnswer} from '../money/decide.js'
 import {failureOf} from '../money/failure.js'
 import {buildPath, type Endpoint, endpointAt, type HttpMethod, paramsAt, type RequestFacts} from './endpoints.js'
 import {Exchange, type ExchangeOptions, LostAnswer, type Retry} from './exchange.js'
@@ -40,6 +40,8 @@ type Delivered = {raw: RawResponse; recovered?: undefined} | {recovered: Answer<
 /** A body as the gateway sent it (`gw api`), and the failure it stands for, if it is one. */
 export interface RawAnswer extends RawResponse {
   error?: GwError
+  /** What a purchase or refund sent came to, as the answer (or the look-up after a lost one) says: for gw to record the refunds it made. */
+  decided?: Decided
 }
 
 /**
@@ -164,10 +166,12 @@ class Client implements Sender {
     try {
       const money = endpoint.movesMoney
       const found = record ?? readRecord(endpoint, raw).record
-      const failure = money && failureOf(decideAnswer(money.noun, found), {sent: (body ?? {}) as GwRecord, status: raw.status, requestId: raw.requestId})
+      if (!money) return raw
+      const decided = decideAnswer(money.noun, found)
+      const failure = failureOf(decided, {sent: (body ?? {}) as GwRecord, status: raw.status, requestId: raw.requestId})
       // The body is printed as it came: a decline's record must not print a second time.
-      if (failure instanceof DeclinedError) return {...raw, error: new DeclinedError(failure.message, {status: failure.status, requestId: failure.requestId, messages: failure.messages})}
-      return failure ? {...raw, error: failure} : raw
+      if (failure instanceof DeclinedError) return {...raw, decided, error: new DeclinedError(failure.message, {status: failure.status, requestId: failure.requestId, messages: failure.messages})}
+      return failure ? {...raw, decided, error: failure} : {...raw, decided}
     } catch (err) {
       if (!(err instanceof GwError)) throw err
       return {...raw, error: err}

@@ -34,8 +34,13 @@ const gwOk = async (args: string[]) => {
   return result
 }
 
-/** A refund made past gw's records (`gw api`, as a merchant's own system would): only its reference and card speak for it. */
-const refundElsewhere = async (transactionId: string, amount: number, reference: string) => gwOk(['api', 'POST', '/v1.0/refunds', '--data', JSON.stringify({transaction_id: transactionId, amount, reference})])
+/** A refund made past this gw's records (another machine's gw, with a data directory of its own, as a merchant's own system would): only its reference and card speak for it. */
+const elsewhere = isolatedHome()
+const refundElsewhere = async (transactionId: string, amount: number, reference: string) => {
+  const result = await sandbox.gw(['api', 'POST', '/v1.0/refunds', '--data', JSON.stringify({transaction_id: transactionId, amount, reference})], {env: elsewhere})
+  expect(result.code, result.stderr).toBe(0)
+  return result
+}
 
 beforeAll(async () => {
   for (const [reference, amount] of [[A, '10000'], [B, '5000']] as const) {

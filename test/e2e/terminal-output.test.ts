@@ -1,6 +1,6 @@
 import {afterEach, describe, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
-import {armTrap, CARD_ANSWERS, cardArgs, CARDS, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {armTrap, CARD_ANSWERS, cardArgs, CARDS, isolatedHome, ref, type Sandbox, sandboxForFile} from './helpers.js'
 import {chargeSuccessful, type Listener, startListen} from './listen-helpers.js'
 
 // What a person at a terminal sees: prompts for what is missing, records fitted to the width,
@@ -140,9 +140,9 @@ describe('prompts for what is missing', () => {
   })
 
   it('after a partial refund, offers what is left of the purchase, and Enter refunds it (it offered the full amount, refused with exit 7)', async () => {
-    // A refund made past gw's records (its own reference, by another system) only may be of it: what is surely left is offered.
+    // A refund made past gw's records (its own reference, by another system: a gw with a data directory of its own) only may be of it: what is surely left is offered.
     const other = await purchase({card: ownCard()})
-    expect((await sandbox.gw(['api', 'POST', '/v1.0/refunds', '--data', JSON.stringify({transaction_id: other.id, amount: 400, reference: ref('mine')})])).code).toBe(0)
+    expect((await sandbox.gw(['api', 'POST', '/v1.0/refunds', '--data', JSON.stringify({transaction_id: other.id, amount: 400, reference: ref('mine')})], {env: isolatedHome()})).code).toBe(0)
     const maybe = run(['refund', 'create', '--transaction-id', String(other.id), '--reference', ref('refund')])
     await maybe.waitFor('(--amount); Enter for 6.00 AUD, what is surely left (1 refund on its card that may be of it comes to 4.00 AUD) (600)')
     maybe.press('Enter')

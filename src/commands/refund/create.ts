@@ -70,8 +70,12 @@ Without --transaction-id but with a card (--card-token, or --card-holder, --card
 
   protected async operate(input: RefundCreateInput) {
     if ('unmatched' in input) {
-      const [{submitUnmatchedRefund}, {settle}] = await Promise.all([import('../../operations/unmatched-refunds.js'), import('../../output/sent.js')])
-      return settle(this.io, await submitUnmatchedRefund(input.unmatched, await this.factory.deps()))
+      const [{submitUnmatchedRefund}, {settle}, {recordMade}] = await Promise.all([import('../../operations/unmatched-refunds.js'), import('../../output/sent.js'), import('../../lists/refunds-of-purchase.js')])
+      const deps = await this.factory.deps()
+      const sent = await submitUnmatchedRefund(input.unmatched, deps)
+      // Recorded as of no purchase: refund list --purchase and purchase get count it for none.
+      await recordMade(sent, '', this.factory, deps.client)
+      return settle(this.io, sent)
     }
     if ('batch' in input) {
       const [{refundBatch}, {runBatch}, {batchDeps}] = await Promise.all([import('../../batch/kinds.js'), import('../../batch/run-batch.js'), import('../../cli/batch-deps.js')])
