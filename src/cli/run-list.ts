@@ -3,7 +3,7 @@ import {type ListRequest, type ListResource, listRecords} from '../operations/li
 import {renderListing, renderListSummary} from '../output/render.js'
 import {NotFoundError} from '../errors.js'
 import {lookUp} from '../operations/look-up.js'
-import {parseCard, type RecordFilters} from '../lists/filters.js'
+import {parseCard, type RecordFilters, type RecordStatus} from '../lists/filters.js'
 import {parseWindow} from '../lists/window.js'
 import type {Factory} from './factory.js'
 import {DEFAULT_LIST_LIMIT} from './flags.js'
@@ -47,7 +47,7 @@ export async function runList(resource: ListResource, flags: ListFlags, f: Facto
   const card = flags.card === undefined ? undefined : parseCard(flags.card)
   const filters: RecordFilters = {
     ...(flags.reference === undefined ? {} : {reference: flags.reference}),
-    ...(flags.status === undefined ? {} : {status: flags.status as 'approved' | 'declined'}),
+    ...(flags.status === undefined ? {} : {status: flags.status as RecordStatus}),
     ...(card === undefined ? {} : {card: 'token' in card ? {token: await namesOf('cards', card.token, deps, 'token')} : card}),
     ...(flags.amount === undefined ? {} : {amount: flags.amount}),
     ...(flags.currency === undefined ? {} : {currency: flags.currency}),

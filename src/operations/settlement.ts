@@ -1,7 +1,6 @@
 import {parseWindow, recordInstant, type Window} from '../lists/window.js'
-import {outcomeOf} from '../money/decide.js'
-import {isVoided} from '../money/follow-up.js'
 import type {Deps, GwRecord} from './deps.js'
+import {purchaseMoved} from './money-moved.js'
 
 /** The days of a settlement look-up, as `YYYY-MM-DD`, both included. */
 export interface SettlementDays {
@@ -54,7 +53,7 @@ export function settlementDaysFor(flags: {on?: string; from?: string; to?: strin
 
 /** A purchase the look-up lists that settles nothing and is no void: declined (settlingOf leaves it out). */
 export function isDeclined(record: GwRecord): boolean {
-  return !isVoided(record) && outcomeOf(record) === false
+  return purchaseMoved(record)?.as === 'declined'
 }
 
 /**
@@ -91,17 +90,17 @@ export const NO_SETTLEMENT: SettlingTotals = {settling: 0, settling_amount: 0, s
  *   settles nothing, and is counted apart;
  * - a declined one settles nothing, and is not counted (the gateway lists it all the same);
  * - an approved one settles what was captured of it (`captured_amount`), or its `amount` when the
- *   record has no `captured_amount` (a purchase captured at once, as the contract writes it);
+ *   record has no `captured_amount` (a purchase captured at once, as the contract writes it), as
+ *   gw report counts it (money-moved.ts);
  * - refunds are not in the look-up (it lists purchases only), so no refund is counted here.
  */
 export function settlingOf(record: GwRecord): {day: string; currency: string; counts: 'settling' | 'voided'; amount: number} | undefined {
   const day = typeof record.settlement_date === 'string' ? /^\d{4}-\d{2}-\d{2}/.exec(record.settlement_date)?.[0] : undefined
   if (day === undefined) return undefined
   const currency = typeof record.currency === 'string' ? record.currency.toUpperCase() : ''
-  if (isVoided(record)) return {day, currency, counts: 'voided', amount: 0}
-  if (outcomeOf(record) !== true) return undefined
-  const amount = typeof record.captured_amount === 'number' ? record.captured_amount : typeof record.amount === 'number' ? record.amount : undefined
-  return amount === undefined ? undefined : {day, currency, counts: 'settling', amount: Math.abs(amount)}
+  const moved = purchaseMoved(record)
+  if (moved?.as === 'voided') return {day, currency, counts: 'voided', amount: 0}
+  return moved?.as === 'captured' ? {day, currency, counts: 'settling', amount: moved.amount} : undefined
 }
 
 /** The settlement look-up of the days added up per day and currency (settlingOf), keyed `DAY CURRENCY`. */

@@ -72,7 +72,7 @@ describe('gw sandbox seed: subscriptions, payment plans and direct debits dated 
     const march = await sandbox.gw(['report', '--on', '2024-03-13', '--json'])
     expect(march.code, march.stderr).toBe(0)
     expect(march.records).toStrictEqual([
-      {day: '2024-03-13', currency: 'AUD', purchases_approved: 0, purchases_approved_amount: 0, purchases_declined: 0, refunds: 0, refunds_amount: 0, plan_payments: 0, plan_payments_amount: 0, direct_debits: 1, direct_debits_amount: 4200, net: 4200},
+      {day: '2024-03-13', currency: 'AUD', purchases_approved: 0, purchases_approved_amount: 0, purchases_uncaptured: 0, purchases_uncaptured_amount: 0, purchases_voided: 0, purchases_declined: 0, refunds: 0, refunds_amount: 0, refunds_voided: 0, plan_payments: 0, plan_payments_amount: 0, direct_debits: 1, direct_debits_amount: 4200, net: 4200},
     ])
     const today = await sandbox.gw(['report', '--on', 'yesterday', '--json'])
     expect(today.code, today.stderr).toBe(0)
