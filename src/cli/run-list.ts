@@ -4,7 +4,7 @@ import {renderListing, renderListSummary} from '../output/render.js'
 import {NotFoundError} from '../errors.js'
 import {lookUp} from '../operations/look-up.js'
 import {parseCard, type RecordFilters, type RecordStatus} from '../lists/filters.js'
-import {parseWindow} from '../lists/window.js'
+import {parseWindow, type Window} from '../lists/window.js'
 import type {Factory} from './factory.js'
 import {DEFAULT_LIST_LIMIT} from './flags.js'
 
@@ -60,7 +60,7 @@ export async function runList(resource: ListResource, flags: ListFlags, f: Facto
   }
   const request: ListRequest = {
     resource,
-    window: parseWindow(flags, await nowFor(flags, f)),
+    window: await windowOf(flags, f),
     filters,
     order: flags['oldest-first'] ? 'oldest' : 'newest',
     limit: flags.all ? undefined : (flags.limit ?? DEFAULT_LIST_LIMIT),
@@ -82,11 +82,14 @@ export async function runList(resource: ListResource, flags: ListFlags, f: Facto
 }
 
 /**
- * Now, for the window's named days and ages: the gateway's (a local gateway's clock may have moved
- * on, and it dates its records by it), asked only when the flags name a window.
+ * The window the flags name, its days and ages read in the gateway's time (a local gateway's clock
+ * may have moved on, and it dates its records by its today in its time zone), asked only when the
+ * flags name one.
  */
-async function nowFor(flags: ListFlags, f: Factory): Promise<Date> {
-  return flags.from === undefined && flags.to === undefined && flags.on === undefined ? new Date() : f.gatewayNow()
+async function windowOf(flags: ListFlags, f: Factory): Promise<Window> {
+  if (flags.from === undefined && flags.to === undefined && flags.on === undefined) return {}
+  const {now, calendar} = await f.gatewayTime()
+  return parseWindow(flags, now, calendar)
 }
 
 /**

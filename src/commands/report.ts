@@ -49,8 +49,8 @@ A day is this machine's calendar day (its time zone, TZ), as --from, --to and --
     // Without a window, today; with one end, the other is left open; --on names both.
     const bounds = flags.from === undefined && flags.to === undefined && flags.on === undefined ? {on: 'today'} : {from: flags.from, to: flags.to, on: flags.on}
     // Named days are the gateway's (a local gateway's clock may have moved on).
-    const now = await this.factory.gatewayNow()
-    const window = parseWindow(bounds, now)
+    const {now, calendar} = await this.factory.gatewayTime()
+    const window = parseWindow(bounds, now, calendar)
     let settlement: SettlementDays | undefined
     if (flags.settlement) {
       settlement = (await import('../operations/report.js')).settlementDaysOf(window, now)

@@ -1,11 +1,11 @@
 import type {WalkState} from '../api/paging.js'
 import {centsOf} from '../api/schemas/bank-rules.js'
 import {NotFoundError} from '../errors.js'
-import {type Window, withinWindow} from '../lists/window.js'
+import {recordDay, type Window, withinWindow} from '../lists/window.js'
 import type {Deps, GwRecord} from './deps.js'
 import {listRecords} from './lists.js'
 import {purchaseMoved, refundMoved} from './money-moved.js'
-import {localDay, NO_SETTLEMENT, type SettlementDays, settlingTotals} from './settlement.js'
+import {NO_SETTLEMENT, type SettlementDays, settlingTotals} from './settlement.js'
 
 export {settlementDaysOf} from './settlement.js'
 
@@ -48,8 +48,8 @@ export type ReportResource = 'purchases' | 'refunds' | 'paymentPlans' | 'directD
 const DEBIT_CURRENCY = 'AUD'
 
 /**
- * The operator's totals for a window, per day (this machine's calendar, as --from and
- * --to read a bare date) and currency, each purchase and refund on the day it was made, for the
+ * The operator's totals for a window, per day (the window's calendar: a local gateway's, else this
+ * machine's, as --from and --to read a bare date) and currency, each purchase and refund on the day it was made, for the
  * money it moved (money-moved.ts): purchases approved and what was captured of them, authorizations
  * not captured yet and what they hold, voided and declined purchases, refunds approved and their
  * sum, voided refunds, and what is left (net: money moved alone). Payment plans' payments are purchases
@@ -83,7 +83,7 @@ export async function reportTotals(
 ): Promise<DayTotals[]> {
   const totals = new Map<string, DayTotals>()
   const totalsAt = (time: unknown, currency: unknown): DayTotals | undefined => {
-    const day = localDay(time)
+    const day = recordDay(time, window.calendar)
     return day === undefined ? undefined : totalsOn(day, currency)
   }
   const totalsOn = (day: string, currency: unknown): DayTotals => {

@@ -1,4 +1,5 @@
-import {parseWindow, recordInstant, type Window} from '../lists/window.js'
+import type {Calendar} from '../lib/calendar.js'
+import {parseWindow, recordDay, type Window} from '../lists/window.js'
 import type {Deps, GwRecord} from './deps.js'
 import {purchaseMoved} from './money-moved.js'
 
@@ -23,32 +24,24 @@ export async function settlement({from, to}: SettlementDays, {client}: Pick<Deps
 }
 
 /**
- * The settlement days a report's window covers: this machine's calendar days from the window's
- * first to its last (today when it runs until now). Undefined for a window with no first day: the
- * look-up needs both ends.
+ * The settlement days a report's window covers: the calendar days (the window's: a local
+ * gateway's, else this machine's) from the window's first to its last (today when it runs until
+ * now). Undefined for a window with no first day: the look-up needs both ends.
  */
 export function settlementDaysOf(window: Window, now: Date): SettlementDays | undefined {
-  const from = window.from && localDay(window.from.toISOString())
-  const to = localDay((window.to ?? now).toISOString())
+  const from = window.from && recordDay(window.from.toISOString(), window.calendar)
+  const to = recordDay((window.to ?? now).toISOString(), window.calendar)
   return from === undefined || to === undefined ? undefined : {from, to}
-}
-
-/** A record's time as a day of this machine's calendar (`2026-11-17`). */
-export function localDay(time: unknown): string | undefined {
-  const instant = recordInstant(time)
-  if (instant === undefined) return undefined
-  const day = new Date(instant)
-  return `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, '0')}-${String(day.getDate()).padStart(2, '0')}`
 }
 
 /**
  * The settlement days `--on`, `--from` and `--to` name, read as a list's and a report's are
  * (lists/window.ts): today without any, --from alone up to today, --to alone that day alone.
  */
-export function settlementDaysFor(flags: {on?: string; from?: string; to?: string}, now: Date): SettlementDays {
+export function settlementDaysFor(flags: {on?: string; from?: string; to?: string}, now: Date, calendar?: Calendar): SettlementDays {
   const given = flags.on !== undefined || flags.from !== undefined || flags.to !== undefined
-  const window = parseWindow(given ? flags : {on: 'today'}, now)
-  return settlementDaysOf(window.from ? window : {from: window.to, to: window.to}, now)!
+  const window = parseWindow(given ? flags : {on: 'today'}, now, calendar)
+  return settlementDaysOf(window.from ? window : {...window, from: window.to}, now)!
 }
 
 /** A purchase the look-up lists that settles nothing and is no void: declined (settlingOf leaves it out). */

@@ -140,6 +140,8 @@ export const webHookColumns: Column[] = [
 
 export const sandboxClockColumns: Column[] = [
   {label: 'Today', field: 'today', need: 'always'},
+  {label: 'Now', field: 'now', need: 'sometimes'},
+  {label: 'Time zone', field: 'time_zone', need: 'sometimes'},
   {label: 'Processing window ms', field: 'processing_window_ms', need: 'most'},
 ]
 

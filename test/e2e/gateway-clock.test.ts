@@ -1,6 +1,6 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {spawnGw} from './batch-helpers.js'
-import {cardArgs, ref, type Sandbox, startSandbox} from './helpers.js'
+import {cardArgs, isolatedHome, ref, type Sandbox, startSandbox} from './helpers.js'
 import {envelope, type MisbehavingGateway, misbehavingGateway} from '../misbehaving-gateway.js'
 
 // A local gateway tells gw about itself (GET /_sandbox/clock), proving with the key in its runtime
@@ -53,6 +53,36 @@ describe("named days are the local gateway's days, after gw sandbox clock advanc
     const settling = await sandbox.gw(['purchase', 'settlement', '--json'])
     expect(settling.code, settling.stderr).toBe(0)
     expect((settling.records as {reference: string}[]).map((record) => record.reference)).toContain(reference)
+  })
+})
+
+describe("named days are read in the local gateway's time zone, not this machine's", () => {
+  // A local gateway started under UTC-12, gw under UTC+14 (26 hours apart: the two days differ at
+  // any hour, so this fails whenever gw reads the gateway's day in its own zone) and under UTC.
+  it.each(['Etc/GMT-14', 'UTC'])('gw under TZ=%s: --on today lists a purchase just made, gw report counts it on the gateway\'s day, settlement finds it', async (zone) => {
+    const behind = await startSandbox([], {...isolatedHome(), TZ: 'Etc/GMT+12'})
+    try {
+      const reference = ref('zone')
+      const made = await behind.gw([...purchaseArgs(reference), '--json'], {env: {TZ: zone}})
+      expect(made.code, made.stderr).toBe(0)
+      const {transaction_date: dated} = made.json as {transaction_date: string}
+      expect(dated).toMatch(/-12:00$/)
+      const listed = await behind.gw(['purchase', 'list', '--on', 'today', '--json'], {env: {TZ: zone}})
+      expect(listed.code, listed.stderr).toBe(0)
+      expect((listed.records as {reference: string}[]).map((record) => record.reference)).toEqual([reference])
+      const report = await behind.gw(['report', '--json'], {env: {TZ: zone}})
+      expect(report.code, report.stderr).toBe(0)
+      expect(report.records).toMatchObject([{day: dated.slice(0, 10), purchases_approved: 1, purchases_approved_amount: 1000}])
+      const settling = await behind.gw(['purchase', 'settlement', '--on', 'today', '--json'], {env: {TZ: zone}})
+      expect(settling.code, settling.stderr).toBe(0)
+      expect((settling.records as {reference: string}[]).map((record) => record.reference)).toEqual([reference])
+      // What it says for gw to read its days so.
+      const clock = await behind.gw(['sandbox', 'clock', '--json'], {env: {TZ: zone}})
+      expect(clock.code, clock.stderr).toBe(0)
+      expect(clock.json).toMatchObject({today: dated.slice(0, 10), time_zone: 'Etc/GMT+12', now: expect.stringMatching(/-12:00$/)})
+    } finally {
+      await behind.stop()
+    }
   })
 })
 
