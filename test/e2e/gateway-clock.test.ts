@@ -1,3 +1,6 @@
+import {mkdtempSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {spawnGw} from './batch-helpers.js'
 import {cardArgs, isolatedHome, ref, type Sandbox, startSandbox} from './helpers.js'
@@ -53,6 +56,47 @@ describe("named days are the local gateway's days, after gw sandbox clock advanc
     const settling = await sandbox.gw(['purchase', 'settlement', '--json'])
     expect(settling.code, settling.stderr).toBe(0)
     expect((settling.records as {reference: string}[]).map((record) => record.reference)).toContain(reference)
+  })
+})
+
+describe("gw sandbox seed dates records on the local gateway's days", () => {
+  it("a step at the gateway's yesterday (after this machine's today) is made, dated then, and found by --on yesterday; one at its today by --on today; its tomorrow is refused, nothing sent", async () => {
+    const dayAfter = (day: string, days: number) => new Date(Date.parse(`${day}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10)
+    const yesterday = dayAfter(gatewayToday, -1)
+    const tomorrow = dayAfter(gatewayToday, 1)
+    // The clock moved on 3 days: judged by this machine's today, yesterday would be in the future.
+    expect(yesterday > new Date().toLocaleDateString('sv')).toBe(true)
+    const folder = mkdtempSync(join(tmpdir(), 'gw-e2e-seed-at-'))
+    const tag = ref('seed-at')
+    const step = (name: string, at: string) => ({name, create: 'purchase', at, fields: {card_holder: 'Jane Citizen', card_number: '4242424242424242', card_expiry: '12/2030', cvv: '123', amount: 1000, reference: `${tag}-${name}`}})
+    const seeded = join(folder, 'dated.json')
+    writeFileSync(seeded, JSON.stringify({steps: [step('before', yesterday), step('now', gatewayToday)]}))
+    const result = await sandbox.gw(['sandbox', 'seed', seeded])
+    expect(result.code, result.stderr).toBe(0)
+    expect((result.records as {name: string; status: string}[]).map(({name, status}) => [name, status])).toEqual([['before', 'created'], ['now', 'created']])
+    for (const [name, day] of [['before', yesterday], ['now', gatewayToday]]) {
+      const made = await sandbox.gw(['purchase', 'get', `${tag}-${name}`, '--json'])
+      expect(made.code, made.stderr).toBe(0)
+      expect((made.json as {transaction_date: string}).transaction_date.slice(0, 10)).toBe(day)
+    }
+    const seededOn = async (day: string) => {
+      const listed = await sandbox.gw(['purchase', 'list', '--on', day, '--all', '--json'])
+      expect(listed.code, listed.stderr).toBe(0)
+      return (listed.records as {reference: string}[]).map((record) => record.reference).filter((reference) => reference.startsWith(tag))
+    }
+    expect(await seededOn('yesterday')).toEqual([`${tag}-before`])
+    expect(await seededOn('today')).toEqual([`${tag}-now`])
+    // Run again: both are there, dated so, and nothing is made.
+    const again = await sandbox.gw(['sandbox', 'seed', seeded])
+    expect(again.code, again.stderr).toBe(0)
+    expect((again.records as {status: string}[]).map(({status}) => status)).toEqual(['present', 'present'])
+    const refused = join(folder, 'tomorrow.json')
+    writeFileSync(refused, JSON.stringify({steps: [step('later', tomorrow)]}))
+    const future = await sandbox.gw(['sandbox', 'seed', refused])
+    expect(future.code).toBe(2)
+    expect(future.stdout).toBe('')
+    expect(future.stderr).toBe(`Error: ${refused} has a problem; nothing was sent:\n  step 1 "later" (purchase): at ${tomorrow} is in the future: the gateway's today is ${gatewayToday}, and a record can be dated today or before\nHint: See gw sandbox seed --help for the flags and examples.\n`)
+    expect((await sandbox.gw(['purchase', 'get', `${tag}-later`])).code).toBe(5)
   })
 })
 
