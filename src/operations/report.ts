@@ -1,6 +1,8 @@
 import type {WalkState} from '../api/paging.js'
 import {centsOf} from '../api/schemas/bank-rules.js'
 import {NotFoundError} from '../errors.js'
+import {favourMemory} from '../lib/favour-memory.js'
+import {walkCollector} from '../lib/memory.js'
 import {recordDay, type Window, withinWindow} from '../lists/window.js'
 import type {Deps, GwRecord} from './deps.js'
 import {listRecords} from './lists.js'
@@ -96,9 +98,15 @@ export async function reportTotals(
     }
     return entry
   }
+  // Pages counted and let go: their garbage kept small as a printed walk's is (output/render.ts).
+  const pageCounted = walkCollector()
   const walk = async (resource: ReportResource, window: Window, take: (record: GwRecord) => void) => {
     const {pages} = listRecords({resource, window, filters: {}, concurrency, maxPages, onState: onState && ((state) => onState(resource, state))}, deps)
-    for await (const page of pages) for (const record of page) take(record)
+    for await (const page of pages) {
+      for (const record of page) take(record)
+      favourMemory()
+      pageCounted()
+    }
   }
   const each = (resource: 'purchases' | 'refunds', count: (entry: DayTotals, record: GwRecord) => void) =>
     walk(resource, window, (record) => {
