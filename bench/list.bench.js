@@ -11,10 +11,11 @@
 // Last, a gateway that ignores `limit` (as the live one does for web hooks) and answers one page
 // of 100,000 purchases (~48 MB of JSON): gw purchase list -L 50's and --all's peak RSS, goal under
 // 150 MiB (issue 47: gw reads the page as a stream of records, never as one value), beside a
-// script that reads it whole with undici and JSON.parse. Then the same page oldest first (issue
-// 60), which newest first reads backwards: -L 50 under 100 MiB, --all and --jq under 150, beside a
-// script that only streams the page's body through undici (the least reading it can cost), and
-// --jq over the page newest first (the same list read in order). BENCH_LIST_ONLY=one-page: these alone.
+// script that reads it whole with undici and JSON.parse. Then a page oldest first (issue 60) of
+// ONE_PAGE purchases shaped as the live gateway sends them (~660 bytes each, ~133 MB), which newest
+// first reads backwards: -L 50 under 100 MiB, --all, --jq and gw report (its refunds too) under 150,
+// beside a script that only streams the page's body through undici (the least reading it can cost),
+// and --jq over the page newest first (the same list read in order). BENCH_LIST_ONLY=one-page: these alone.
 import {createRequire} from 'node:module'
 import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
