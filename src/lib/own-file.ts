@@ -42,7 +42,7 @@ const realFs: OwnFs = {
   readlink: (path) => readlinkSync(path),
 }
 
-export type NotYoursProblem = 'owner' | 'writable' | 'readable' | 'link'
+export type NotYoursProblem = 'owner' | 'writable' | 'readable' | 'link' | 'special'
 
 /** A file, folder or link on the way that is not the user's: what it is, what is wrong, and what to do. */
 export class NotYoursError extends Error {
@@ -63,6 +63,8 @@ export class NotYoursError extends Error {
 export interface OwnOptions {
   /** A secret (a token, a signing secret): no one else may read it either. */
   secret?: boolean
+  /** A file the user makes and gw only reads (--auth-file, --merchant @FILE): gw never makes it afresh. */
+  given?: boolean
   ownership?: Ownership
   fs?: OwnFs
 }
@@ -75,7 +77,8 @@ const MAX_LINKS = 40
  * the user's own links; throws NotYoursError naming the first that is not. Returns the real path
  * (every link resolved, the file's own too): a missing part of it is the user's to make.
  */
-export function checkOwnPath(path: string, {secret = false, ownership = ownershipHere(), fs = realFs}: OwnOptions = {}): string {
+export function checkOwnPath(path: string, options: OwnOptions = {}): string {
+  const {ownership = ownershipHere(), fs = realFs} = options
   if (ownership.kind === 'unknown') return resolve(path)
   const {root} = parse(resolve(path))
   let pending = parts(resolve(path))
@@ -101,7 +104,7 @@ export function checkOwnPath(path: string, {secret = false, ownership = ownershi
       continue
     }
     if (pending.length > 0 || stat.isDirectory()) checkFolder(next, stat, ownership.uid)
-    else checkFile(next, stat, ownership.uid, secret)
+    else checkFile(next, stat, ownership.uid, options)
     current = next
   }
   return current
@@ -124,15 +127,25 @@ function checkFolder(path: string, stat: Stats | undefined, uid: number): void {
   if ((stat.mode & 0o022) !== 0 && !sticky) throw notYours(path, 'writable', stat, uid)
 }
 
-/** The file itself: the user's (or root's), no one else may write it, and a secret no one else may read. */
-function checkFile(path: string, stat: Stats, uid: number, secret: boolean): void {
+/** The file itself: the user's (or root's), a regular file (no device, pipe or socket), no one else may write it, and a secret no one else may read. */
+function checkFile(path: string, stat: Stats, uid: number, options: OwnOptions): void {
   if (stat.isDirectory()) return checkFolder(path, stat, uid)
-  if (!trusted(stat.uid, uid)) throw notYours(path, 'owner', stat, uid)
+  if (!trusted(stat.uid, uid)) throw notYours(path, 'owner', stat, uid, options)
+  if (!stat.isFile()) throw notYours(path, 'special', stat, uid, options)
   if ((stat.mode & 0o022) !== 0) throw notYours(path, 'writable', stat, uid)
-  if (secret && (stat.mode & 0o044) !== 0) throw notYours(path, 'readable', stat, uid)
+  if (options.secret && (stat.mode & 0o044) !== 0) throw notYours(path, 'readable', stat, uid)
 }
 
-function notYours(path: string, problem: NotYoursProblem, stat: Stats, uid: number): NotYoursError {
+/** What a file that is not a regular one is, in a few words. */
+function kindOf(stat: Stats): string {
+  if (stat.isCharacterDevice()) return 'a character device'
+  if (stat.isBlockDevice()) return 'a block device'
+  if (stat.isFIFO()) return 'a named pipe (FIFO)'
+  if (stat.isSocket()) return 'a socket'
+  return 'a special file'
+}
+
+function notYours(path: string, problem: NotYoursProblem, stat: Stats, uid: number, {given = false}: OwnOptions = {}): NotYoursError {
   const bits = stat.mode & 0o7777
   const mode = bits.toString(8).padStart(4, '0')
   const folder = stat.isDirectory()
@@ -148,7 +161,17 @@ function notYours(path: string, problem: NotYoursProblem, stat: Stats, uid: numb
         `${path} belongs to ${owner}, not to you (${you}): gw uses only what is your own (or root's), as ssh does`,
         folder
           ? `Use a folder of your own; if it is yours, take it back (chown ${name(uid) ?? uid} ${path}) once you have checked what it holds.`
-          : `Another user may have written or read it: use another path, or remove it (rm ${path}) once you have checked what it holds; gw makes it afresh, private.`,
+          : given
+            ? `Another user may have written or read it: give a file of your own (made with umask 077), and check what this one holds before you trust it.`
+            : `Another user may have written or read it: use another path, or remove it (rm ${path}) once you have checked what it holds; gw makes it afresh, private.`,
+        bits,
+      )
+    case 'special':
+      return new NotYoursError(
+        path,
+        problem,
+        `${path} is ${kindOf(stat)}, not a regular file: gw ${given ? 'reads' : 'reads and writes'} only regular files here`,
+        given ? 'Give the path of a regular file of your own.' : 'Give the path of a regular file of your own (gw makes it where there is none).',
         bits,
       )
     case 'writable':
@@ -184,8 +207,13 @@ function name(uid: number): string | undefined {
   }
 }
 
-/** O_NOFOLLOW where the platform has it (not Windows, where a link is no threat the flag could stop). */
-const NO_FOLLOW = constants.O_NOFOLLOW ?? 0
+/**
+ * O_NOFOLLOW where the platform has it (not Windows, where a link is no threat the flag could stop),
+ * and O_NONBLOCK: a named pipe put where the file was checked would hold the open until someone
+ * opened its other end; with it, the open returns and fstat refuses the pipe. A regular file does
+ * not block either way.
+ */
+const SAFE_OPEN = (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0)
 
 /**
  * Opens the user's own file at `path` for writing (`flags`: O_WRONLY | O_APPEND, O_RDWR...): made
@@ -197,11 +225,11 @@ export function openOwnFileSync(path: string, flags: number, options: OwnOptions
   const real = checkOwnPath(path, options)
   const mode = options.mode ?? 0o600
   try {
-    return {fd: openSync(real, flags | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW, mode), path: real, created: true}
+    return {fd: openSync(real, flags | constants.O_CREAT | constants.O_EXCL | SAFE_OPEN, mode), path: real, created: true}
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
   }
-  const fd = openSync(real, flags | NO_FOLLOW)
+  const fd = openSync(real, flags | SAFE_OPEN)
   try {
     checkOpened(real, fstatSync(fd), options)
   } catch (err) {
@@ -217,11 +245,11 @@ export async function openOwnFile(path: string, flags: number, options: OwnOptio
   const real = checkOwnPath(path, options)
   const mode = options.mode ?? 0o600
   try {
-    return {handle: await open(real, flags | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW, mode), path: real, created: true}
+    return {handle: await open(real, flags | constants.O_CREAT | constants.O_EXCL | SAFE_OPEN, mode), path: real, created: true}
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
   }
-  const handle = await open(real, flags | NO_FOLLOW)
+  const handle = await open(real, flags | SAFE_OPEN)
   try {
     checkOpened(real, await handle.stat(), options)
   } catch (err) {
@@ -239,7 +267,7 @@ export function readOwnFile(path: string, options: OwnOptions = {}): string | un
   const real = checkOwnPath(path, options)
   let fd: number
   try {
-    fd = openSync(real, constants.O_RDONLY | NO_FOLLOW)
+    fd = openSync(real, constants.O_RDONLY | SAFE_OPEN)
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
     throw err
@@ -253,6 +281,7 @@ export function readOwnFile(path: string, options: OwnOptions = {}): string | un
 }
 
 /** What was opened: checked as the file itself is (checkFile), where the platform tells owners. */
-function checkOpened(path: string, stat: Stats, {secret = false, ownership = ownershipHere()}: OwnOptions): void {
-  if (ownership.kind === 'posix') checkFile(path, stat, ownership.uid, secret)
+function checkOpened(path: string, stat: Stats, options: OwnOptions): void {
+  const {ownership = ownershipHere()} = options
+  if (ownership.kind === 'posix') checkFile(path, stat, ownership.uid, options)
 }

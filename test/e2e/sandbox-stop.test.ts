@@ -88,15 +88,19 @@ describe.skipIf(process.platform === 'win32')('gw sandbox stop never signals a p
   it.each([
     ['a file of today', false],
     ["an older gw's file", true],
-  ])('%s naming a sleep of this user: status calls it stopped; stop leaves the sleep alone, removes the file and says so', async (_, older) => {
+  ])('%s naming a sleep of this user: status and stop each leave the sleep alone, remove the file and say so', async (_, older) => {
     const home = isolatedHome()
     const sleep = await unrelated()
     const file = leftBehind(home, sleep.pid!, 9, older)
+    const removed = `The local gateway at http://127.0.0.1:9 had already stopped: pid ${sleep.pid} is another program now (sleep 1000), left alone; removed the gateway's runtime file ${file}.\n`
 
     const status = await runGw(['sandbox', 'status'], {env: home})
     expect(status.code).toBe(1)
-    expect(status.stderr).toContain(`Error: No local gateway is running (it was at http://127.0.0.1:9, pid ${sleep.pid}, and has stopped (pid ${sleep.pid} is another program now))`)
+    expect(status.stderr).toBe(`${removed}Error: No local gateway is running\nHint: Start it with: gw sandbox start --detach\n`)
+    expect(existsSync(file)).toBe(false)
+    expect(alive(sleep)).toBe(true)
 
+    leftBehind(home, sleep.pid!, 9, older)
     const stopped = await runGw(['sandbox', 'stop'], {env: home})
     expect(stopped.code, stopped.stderr).toBe(0)
     expect(stopped.stderr).toBe(`The local gateway at http://127.0.0.1:9 had already stopped: pid ${sleep.pid} is another program now (sleep 1000), left alone; removed the gateway's runtime file ${file}.\n`)
