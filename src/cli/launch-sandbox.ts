@@ -1,9 +1,9 @@
 import {absolutePath} from '../lib/file-identity.js'
-import {PermissionError, UsageError} from '../errors.js'
+import {GwError, PermissionError, UsageError} from '../errors.js'
 import {isLoopbackHost, reachableUrl} from '../lib/loopback.js'
 import type {Platform} from '../lib/platform.js'
 import type {Io} from '../output/io.js'
-import {closeOnStop, detachedArguments, differencesFrom, merchantsFromEnvironment, spawnDetached, type StartRequest} from '../sandbox/server/daemon.js'
+import {closeOnStop, DetachedStartError, detachedArguments, differencesFrom, merchantsFromEnvironment, spawnDetached, type StartRequest} from '../sandbox/server/daemon.js'
 import {sandboxStatus} from '../sandbox/server/gateway-process.js'
 import {findSandboxFiles, nameKey, removeRuntimeFile, type RuntimeInfo, type SandboxFiles} from '../sandbox/server/runtime-file.js'
 import {stopSandbox} from '../sandbox/server/stopping.js'
@@ -97,8 +97,8 @@ async function startDetached(request: LaunchRequest, ctx: LaunchContext, files: 
   const gw = (await import('./startup/itself.js')).gwItself()
   const args = [...gw.args, 'sandbox', 'start', ...detachedArguments(request.argv), '--detached-child']
   // Merchant tokens go through the environment (spawnDetached): argv is visible to every user in ps.
-  const info = await spawnDetached({execPath: gw.file, args, runtimeFile: files.runtime, logFile: files.log, merchants: request.merchants ?? []}).catch((err: Error) =>
-    Promise.reject(new UsageError(err.message, `Another program may hold port ${request.port}; try --port 0 or another port.`)),
+  const info = await spawnDetached({execPath: gw.file, args, runtimeFile: files.runtime, logFile: files.log, merchants: request.merchants ?? []}).catch((err: unknown) =>
+    Promise.reject(detachedFailure(err)),
   )
   await registerProfile(info, request.name, ctx)
   const requests = info.requestLog ? `; requests logged to ${info.requestLog} (gw sandbox logs)` : ''
@@ -162,7 +162,23 @@ function startFailure(err: unknown, {host, port}: Pick<LaunchRequest, 'host' | '
   if (name === 'StateFileError') return new UsageError(message, hint ?? 'Pick another --state file: gw never overwrites a file it cannot read.')
   if (code === 'EADDRINUSE') return new UsageError(`Port ${port} on ${host} is already in use`, 'Is a local gateway already running (gw sandbox status)? Or pick another --port, 0 for any free one.')
   if (code === 'EACCES' || code === 'EADDRNOTAVAIL') return new UsageError(`Cannot listen on ${host}:${port} (${code})`, 'Pick another --host or --port.')
+  // getaddrinfo's: a name no resolver knows (a typo, a trailing dot after an address), or none to ask.
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL' || code === 'EAI_NONAME') {
+    return new UsageError(`--host ${host} names no address gw can find (${code}): the local gateway cannot listen there`, 'Give an address of this machine: 127.0.0.1 (the default), 0.0.0.0 for every address, or a name that resolves to one of its own.')
+  }
   return err
+}
+
+/**
+ * A detached start that failed, as the foreground would have said it: the gateway's own error and
+ * hint, from its log, with its exit code; else what became of it, naming the log.
+ */
+function detachedFailure(err: unknown): unknown {
+  if (!(err instanceof DetachedStartError)) return err
+  if (!err.told) return new GwError('unexpected', 1, err.message, {hint: `Its output is in ${err.logFile}.`})
+  const code = err.exitCode ?? 1
+  const kind = code === 2 ? 'usage' : code === 6 ? 'permission' : 'unexpected'
+  return new GwError(kind, code, err.told.message, {hint: err.told.hint ?? `Its output is in ${err.logFile}.`})
 }
 
 async function stopRunning(info: RuntimeInfo, runtimeFile: string, {io, platform}: LaunchContext): Promise<void> {
