@@ -1,5 +1,5 @@
 import {spawn} from 'node:child_process'
-import {closeSync, constants, fchmodSync, fstatSync, mkdirSync, openSync, readSync} from 'node:fs'
+import {closeSync, constants, fstatSync, mkdirSync, openSync, readSync} from 'node:fs'
 import {dirname} from 'node:path'
 import {setTimeout as sleep} from 'node:timers/promises'
 import {realPath} from '../../lib/file-identity.js'
@@ -108,9 +108,8 @@ export class DetachedStartError extends Error {
 export async function spawnDetached(options: DetachOptions): Promise<RuntimeInfo> {
   const {execPath, args, runtimeFile, logFile, merchants = [], env = process.env, timeoutMs = 10_000} = options
   mkdirSync(dirname(logFile), {recursive: true, mode: 0o700})
-  // The user's own (never through another's link), and its user's alone as the runtime file is: an older gw's was 0644.
+  // The user's own (never through another's link), and its user's alone as the runtime file is (an older gw's 0644 made 0600).
   const {fd: log} = openOwnFileSync(logFile, constants.O_WRONLY | constants.O_APPEND)
-  fchmodSync(log, 0o600)
   // What this start writes there begins here: the child's error, if it fails, is read back from it.
   const from = fstatSync(log).size
   const child = spawn(execPath, args, {detached: true, stdio: ['ignore', log, log], env: {...env, ...merchantsVariable(merchants)}})

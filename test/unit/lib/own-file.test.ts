@@ -1,10 +1,10 @@
 import {spawnSync} from 'node:child_process'
-import {closeSync, constants, lchownSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
+import {chmodSync, closeSync, constants, lchownSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
 import type {Stats} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {checkOwnPath, NotYoursError, openOwnFileSync, type OwnFs, ownershipHere, readOwnFile} from '../../../src/lib/own-file.js'
+import {checkOwnPath, keepPrivate, NotYoursError, openOwnFileSync, type OwnFs, ownershipHere, readOwnFile} from '../../../src/lib/own-file.js'
 
 // Issue 61: files only the user owns, as ssh trusts them. The check is a seam: the platform (what
 // Node's stat tells of owners there) and the file system are handed in, so every platform's rule
@@ -161,6 +161,28 @@ describe('opening what gw writes, on this machine', () => {
     expect(spawnSync('mkfifo', [pipe]).status).toBe(0)
     expect(() => openOwnFileSync(pipe, constants.O_WRONLY | constants.O_APPEND)).toThrow('is a named pipe (FIFO), not a regular file')
     expect(() => readOwnFile(pipe, {secret: true, given: true})).toThrow('is a named pipe (FIFO), not a regular file')
+  })
+
+  it("makes the user's own file or folder the user's alone, as gw makes them; another user's, and a link, it leaves", () => {
+    const dir = folder()
+    writeFileSync(join(dir, 'requests.ndjson'), '', {mode: 0o644})
+    chmodSync(join(dir, 'requests.ndjson'), 0o644)
+    chmodSync(dir, 0o755)
+    keepPrivate(join(dir, 'requests.ndjson'))
+    keepPrivate(dir)
+    expect(statSync(join(dir, 'requests.ndjson')).mode & 0o777).toBe(0o600)
+    expect(statSync(dir).mode & 0o777).toBe(0o700)
+    writeFileSync(join(dir, 'theirs'), '', {mode: 0o644})
+    chmodSync(join(dir, 'theirs'), 0o644)
+    keepPrivate(join(dir, 'theirs'), {ownership: {kind: 'posix', uid: EVE}})
+    expect(statSync(join(dir, 'theirs')).mode & 0o777).toBe(0o644)
+    symlinkSync(join(dir, 'theirs'), join(dir, 'link'))
+    keepPrivate(join(dir, 'link'))
+    expect(statSync(join(dir, 'theirs')).mode & 0o777).toBe(0o644)
+    keepPrivate(join(dir, 'none'))
+    // Opened to be written, an older gw's 0644 file is made 0600 too.
+    closeSync(openOwnFileSync(join(dir, 'theirs'), constants.O_WRONLY | constants.O_APPEND).fd)
+    expect(statSync(join(dir, 'theirs')).mode & 0o777).toBe(0o600)
   })
 
   const asRoot = process.getuid?.() === 0
