@@ -217,8 +217,10 @@ class CommandFactory implements Factory {
 
   async clientFor(credentials: ClientCredentials, guard?: RequestGuard): Promise<GatewayClient> {
     const {buildClient} = await import('./build-client.js')
-    const localGatewayKeys = async () => (await import('./local-gateway-keys.js')).localGatewayKeys(this.dataDir)
-    return buildClient(credentials, {io: this.io, verbose: this.globals.verbose, version: this.context.config.version, proxy: await this.proxy(), guard, signal: this.stop.signal, localGatewayKeys})
+    const keys = await import('./local-gateway-keys.js')
+    const localGatewayKeys = () => keys.localGatewayKeys(this.dataDir)
+    const controlToken = credentials.controlToken ?? (await keys.localGatewayToken(this.dataDir, credentials.baseUrl))
+    return buildClient({...credentials, controlToken}, {io: this.io, verbose: this.globals.verbose, version: this.context.config.version, proxy: await this.proxy(), guard, signal: this.stop.signal, localGatewayKeys})
   }
 
   async deps(confirmed?: BatchConfirmation): Promise<Deps> {

@@ -1,6 +1,6 @@
 import {absolutePath} from '../lib/file-identity.js'
 import {GwError, PermissionError, UsageError} from '../errors.js'
-import {isLoopbackHost, reachableUrl} from '../lib/loopback.js'
+import {isLoopbackHost, isLoopbackUrl, reachableUrl} from '../lib/loopback.js'
 import type {Platform} from '../lib/platform.js'
 import type {Io} from '../output/io.js'
 import {closeOnStop, DetachedStartError, detachedArguments, differencesFrom, merchantsFromEnvironment, spawnDetached, type StartRequest} from '../sandbox/server/daemon.js'
@@ -192,14 +192,18 @@ async function stopRunning(info: RuntimeInfo, runtimeFile: string, {io, platform
 
 /**
  * The local gateway as its profile (local, or its name), made active when no other profile is,
- * as merchant TEST at an address of this machine. Not where TEST is refused (beyond loopback,
- * without --open-test-merchant): false then.
+ * as merchant TEST at an address of this machine. Beyond loopback, where TEST is refused without
+ * --open-test-merchant, gw sends the gateway's control token with TEST's credentials from here
+ * (cli/local-gateway-keys.ts): the profile is the user's alone. On an address of another machine
+ * that gw would reach over the network, no profile.
  */
 async function registerProfile(info: Pick<RuntimeInfo, 'url' | 'host' | 'mode' | 'openTestMerchant'>, name: string, {configDir, io}: LaunchContext): Promise<void> {
-  if (!isLoopbackHost(info.host) && !info.openTestMerchant) {
+  const shut = !isLoopbackHost(info.host) && !info.openTestMerchant
+  if (shut && !isLoopbackUrl(reachableUrl(info.url))) {
     io.err(`No profile "${name}" is registered: merchant TEST is refused beyond loopback. Reach it as a merchant of yours: GW_BASE_URL=${reachableUrl(info.url)} GW_USERNAME=USER GW_TOKEN=... gw ...\n`)
     return
   }
+  if (shut) io.err(`Profile "${name}" reaches it as merchant TEST from this machine only: gw sends its control token with TEST's credentials, and TEST alone is refused.\n`)
   const {saveLocalProfile} = await import('../auth/local-profile.js')
   const {activated} = await saveLocalProfile(configDir, reachableUrl(info.url), info.mode, name)
   if (activated) io.err(`Profile "${name}" is now active: gw commands talk to this gateway as merchant TEST.\n`)
@@ -223,7 +227,7 @@ function warnBeyondLoopback(request: LaunchRequest, controlToken: string, runtim
   const controls = 'its controls (/_sandbox/: reset, with the --state file; faults; the clock; sample events; every merchant\'s request log)'
   const open = request.openTestMerchant
     ? `and --open-test-merchant lets anyone who reaches it in as merchant TEST, whose token (TEST) is published: they can read and make TEST's records and use ${controls}`
-    : `where its merchants need their own credentials (merchant TEST, whose token is published, is refused; --open-test-merchant lets it in) and ${controls} need the control token, or a merchant's credentials`
+    : `where its merchants need their own credentials (merchant TEST, whose token is published, is refused; --open-test-merchant lets it in) and ${controls} need the control token (your own gw sends it from this machine; a merchant's credentials reach only that merchant's sample events and requests)`
   io.err(`Warning: listening on ${request.host} makes the local gateway reachable from other machines, ${open}.\n`)
   io.err(`Its control token (for /_sandbox/ as Authorization: Bearer TOKEN${runtimeFile ? `; kept in ${runtimeFile}, readable by you alone` : ''}): ${controlToken}\n`)
 }
