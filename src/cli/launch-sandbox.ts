@@ -1,3 +1,4 @@
+import {ownerWords} from '../lib/not-yours.js'
 import {absolutePath} from '../lib/file-identity.js'
 import {GwError, PermissionError, UsageError} from '../errors.js'
 import {isLoopbackHost, isLoopbackUrl, reachableUrl} from '../lib/loopback.js'
@@ -66,7 +67,7 @@ export async function launchSandbox(asked: LaunchRequest, ctx: LaunchContext): P
   const files = findSandboxFiles(ctx.dataDir, asked.name, ctx.platform)
   const running = await sandboxStatus(files.runtime, ctx.platform)
   if (running.state === 'theirs') {
-    throw new PermissionError(`The local gateway${named(asked.name)} of ${files.runtime} is ${running.owner}'s: gw starts none under a name another user's gateway holds`, {hint: 'Start it with another --name, or keep your gw data folder to yourself (GW_DATA_DIR).'})
+    throw new PermissionError(`The local gateway${named(asked.name)} of ${files.runtime} belongs to ${ownerWords(running.owner)}: gw starts none under a name another user's gateway holds`, {hint: 'Start it with another --name, or keep your gw data folder to yourself (GW_DATA_DIR).'})
   }
   // `--name shop` while `Shop` runs is that gateway, and its profile is Shop.
   const name = running.state === 'running' ? (running.info.name ?? asked.name) : asked.name

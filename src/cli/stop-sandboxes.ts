@@ -1,3 +1,4 @@
+import {ownerWords} from '../lib/not-yours.js'
 import {GwError, PermissionError} from '../errors.js'
 import type {Platform} from '../lib/platform.js'
 import type {Io} from '../output/io.js'
@@ -94,5 +95,6 @@ function staleWords(called: string, info: RuntimeInfo, now: string | undefined, 
 
 function theirs(called: string, owner: string, info: RuntimeInfo | undefined, runtime: string): GwError {
   const where = info ? ` at ${info.url} (pid ${info.pid})` : ` of ${runtime}`
-  return new PermissionError(`${called}${where} is ${owner}'s: gw stops only a gateway of your own`, {hint: `${owner} can stop it with gw sandbox stop, or an administrator can.`})
+  const user = ownerWords(owner)
+  return new PermissionError(`${called}${where} belongs to ${user}: gw stops only a gateway of your own`, {hint: `${user.charAt(0).toUpperCase()}${user.slice(1)} can stop it with gw sandbox stop, or an administrator can.`})
 }

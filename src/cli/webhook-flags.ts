@@ -63,5 +63,5 @@ export async function readAuth(
 
 /** The text of --auth-file's file, refused (as a token file is) when it is not the user's alone: a password others can read is known. */
 function authFromFile(file: string): string {
-  return readGivenSecret(`--auth-file ${file}`, file, '(umask 077; printf "%s" "hooks:s3cret" > hooks.auth)').trim()
+  return readGivenSecret(`--auth-file ${file}`, file, "(umask 077; printf '%s\\n' 'hooks:s3cret' > hooks.auth)").trim()
 }

@@ -73,6 +73,12 @@ export function notYours(path: string, problem: NotYoursProblem, stat: Stats, ui
   }
 }
 
+/**
+ * An owner (a user's name, or `uid N`) as a message names one, always as a user: `the user nobody`,
+ * `the user with uid 1001`. Bare, a user named nobody made "is nobody's" and "nobody can stop it".
+ */
+export const ownerWords = (owner: string) => (/^uid \d+$/.test(owner) ? `the user with ${owner}` : `the user ${owner}`)
+
 /** A user as messages name one: `alice (uid 1000)`, or `uid 1000` where the name is not known. */
 function who(uid: number): string {
   const known = name(uid)

@@ -49,13 +49,22 @@ describe.skipIf(process.platform === 'win32')('a device or a named pipe where gw
   })
 })
 
-describe.skipIf(process.platform !== 'linux')('a journal gw cannot open', () => {
-  it('--journal /proc/self/status: says nothing was sent, and nothing was', async () => {
+describe('a journal gw cannot open', () => {
+  it.skipIf(process.platform !== 'linux')('--journal /proc/self/status (Linux only, where /proc is): says nothing was sent, and nothing was', async () => {
     const result = await runGw(['purchase', 'create', '--input', rows(), '--journal', '/proc/self/status'], {env: sandbox.env({GW_BASE_URL: proxy.url})})
     expect(result.code).toBe(1)
     expect(result.stderr).toMatch(/^Error: The batch journal \/proc\/self\/status cannot be used \(E[A-Z]+\): nothing was sent\n/)
     expect(result.stderr).not.toContain('no more rows')
     expect(proxy.total()).toBe(0)
+  })
+})
+
+describe('--auth-file that is not there', () => {
+  it('says so, with a command that makes one no one else can read, the password in single quotes (no $ expanded)', async () => {
+    const file = join(folder(), 'hooks.auth')
+    const result = await runGw(['listen', '--port', '0', '--no-register', '--auth-file', file], {env: isolatedHome()})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toBe(`Error: --auth-file ${file} cannot be read: no such file\nHint: Give a file, made with: (umask 077; printf '%s\\n' 'hooks:s3cret' > hooks.auth)\n`)
   })
 })
 

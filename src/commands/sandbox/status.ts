@@ -1,3 +1,4 @@
+import {ownerWords} from '../../lib/not-yours.js'
 import {GwError} from '../../errors.js'
 import {sandboxName} from '../../cli/flags.js'
 import {GwCommand} from '../../cli/gw-command.js'
@@ -57,9 +58,9 @@ function shown(info: RuntimeInfo): Omit<RuntimeInfo, 'controlToken' | 'process'>
   return rest
 }
 
-/** The gateways in gw's data folder that are other users', counted by owner: `one is alice's`, `2 are bob's`. */
+/** The gateways in gw's data folder that are other users', counted by owner: `one belongs to the user alice`, `2 belong to the user bob`. */
 function theirs(statuses: GatewayState[]): string {
   const owners = new Map<string, number>()
   for (const status of statuses) if (status.state === 'theirs') owners.set(status.owner, (owners.get(status.owner) ?? 0) + 1)
-  return [...owners].map(([owner, count]) => `${count === 1 ? 'one is' : `${count} are`} ${owner}'s`).join('; ')
+  return [...owners].map(([owner, count]) => `${count === 1 ? 'one belongs' : `${count} belong`} to ${ownerWords(owner)}`).join('; ')
 }
