@@ -4,6 +4,7 @@ import {Tally} from '../output/batch-totals.js'
 import {checkCommand} from '../output/hints.js'
 import type {Io} from '../output/io.js'
 import {toNdjsonLine} from '../output/json.js'
+import {redact} from '../safety/redact.js'
 import {DEFAULT_CONCURRENCY} from '../operations/deps.js'
 import type {BatchDeps, BatchFlags, BatchPlan} from './batch-deps.js'
 import {refuseAnotherInstance} from './instance.js'
@@ -85,7 +86,7 @@ async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan:
   const journaled = journaledReference(earlier?.entries.intents ?? new Map(), sameRow(kind), earlier?.entries.sameRows === false ? 'line' : 'row')
   for await (const row of checkedRows(await openBatch(path), scan)) {
     if (!('input' in row)) {
-      io.out(toNdjsonLine({row: row.row, line: row.line, reference: row.reference ?? null, status: 'invalid', error: {messages: row.messages}}))
+      io.out(toNdjsonLine(redact({row: row.row, line: row.line, reference: row.reference ?? null, status: 'invalid', error: {messages: row.messages}})))
       continue
     }
     const reference = journaled(row) ?? row.reference
@@ -99,7 +100,7 @@ async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan:
     } else done[standing]++
     const journal = standing === 'notStarted' ? {} : {journal: standing === 'answered' ? `answered (${result!.status}): not sent again` : `in doubt: looked up first, sent only if ${rowWords(kind).sentUnless}`}
     // A row with no reference shows the one the run would derive for it.
-    io.out(toNdjsonLine({row: row.row, line: row.line, reference: reference || (await derive?.(row.input)) || null, request: {...request, amount: request.amount ?? null}, ...journal}))
+    io.out(toNdjsonLine(redact({row: row.row, line: row.line, reference: reference || (await derive?.(row.input)) || null, request: {...request, amount: request.amount ?? null}, ...journal})))
   }
   const skipped = scan.invalid.size
   const before = earlier && done.answered + done.inDoubt > 0 ? `; ${done.answered} answered and ${done.inDoubt} in doubt by an earlier run of this batch (journal ${earlier.path}${earlier.entries.movedFrom === undefined ? '' : `, begun for the same rows ${beganAt(earlier.entries.movedFrom)}`})` : ''
