@@ -46,7 +46,7 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
       io.err(invalid.map((row) => `${source.name} line ${row.line}: ${row.messages.join('; ')}\n`).join(''))
       throw new UsageError(`${invalid.length} of ${scan.total} rows ${invalid.length === 1 ? 'is' : 'are'} invalid (line${invalid.length === 1 ? '' : 's'} ${lineList(invalid)}): nothing was sent`, 'Fix them and run it again, or add --skip-invalid to send the valid rows only.')
     }
-    if (flags['dry-run']) return await dryRun(kind, source.path, scan, io, await earlierRun(kind, flags, f, source, scan.key), await kind.dryReferences?.(f, scan.derivedShaped))
+    if (flags['dry-run']) return await dryRun(kind, source.path, scan, io, await earlierRun(kind, flags, f, source, scan), await kind.dryReferences?.(f, scan.derivedShaped))
     if (scan.valid === 0) throw new UsageError(`${source.name} has no valid rows: nothing was sent`)
     return await send(kind, flags, f, source, scan, invalid, worker ?? 'this')
   } finally {
@@ -57,7 +57,7 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
 }
 
 /** What the real run would find of an earlier run of this batch: its journal, read and not locked; none without a gateway to tell which (no profile). */
-async function earlierRun<Input>(kind: BatchKind<Input, object>, flags: BatchFlags, f: BatchDeps, source: BatchSource, rowsKey: string): Promise<{path: string; entries: Entries} | undefined> {
+async function earlierRun<Input>(kind: BatchKind<Input, object>, flags: BatchFlags, f: BatchDeps, source: BatchSource, scan: Scan<Input>): Promise<{path: string; entries: Entries} | undefined> {
   let baseUrl: string
   let username: string
   try {
@@ -67,9 +67,9 @@ async function earlierRun<Input>(kind: BatchKind<Input, object>, flags: BatchFla
     throw err
   }
   const target = journalTarget(baseUrl, username)
-  const input: JournalInput = {path: source.realPath, sha256: rowsKey}
+  const input: JournalInput = {path: source.realPath, sha256: scan.key}
   const path = flags.journal ?? defaultJournalPath(f.dataDir, kind.commandId, input, target, baseUrl)
-  const entries = await peekJournal(path, {command: kind.commandId, input, target})
+  const entries = await peekJournal(path, {command: kind.commandId, input, target, references: scan.references})
   return entries && {path, entries}
 }
 
@@ -157,7 +157,7 @@ async function send<Input, Body extends object>(
   const target = journalTarget(baseUrl, username)
   const input: JournalInput = {path: source.realPath, sha256: scan.key}
   // Kept from an earlier run: the input's rows, and the references derived for its rows that give none (rows.ts withJournaledReferences).
-  const references = {has: (reference: string) => scan.references.has(reference) || (scan.unreferenced > 0 && derivedFrom(reference) !== undefined)}
+  const references = {has: (reference: string) => scan.references.has(reference) || (scan.unreferenced > 0 && derivedFrom(reference) !== undefined), keys: () => scan.references.keys()}
   const journal = await openJournal(flags.journal, f.dataDir, baseUrl, {command: kind.commandId, input, now: new Date(), target, references, thread})
   let shown: BatchView | undefined
   try {

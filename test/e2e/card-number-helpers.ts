@@ -1,15 +1,25 @@
 /**
- * The whole card numbers a text holds by design.md §3's rule, written apart from src/safety/redact.ts so
- * that a test checks the output against the rule, not against the code that made it: in each run of
- * digits (single spaces or dashes between them), every span of whole groups with 13 to 19 digits
- * that passes the Luhn check. UUIDs (request ids the gateway makes at random) are left out: their
- * digit groups can line up as one by chance, which would make a test fail once in thousands of runs.
+ * The whole card numbers a text holds by design.md §3's rule, written apart from src/safety/ so
+ * that a test checks the output against the rule, not against the code that made it: in each run
+ * of digits (any decimal digit, full-width and other scripts too) with separators between them
+ * (white space but line breaks, any dash, dots, underscores, slashes, characters that show as
+ * nothing), every span of whole groups with 13 to 19 digits that passes the Luhn check. The text is
+ * read as written and with JSON's escapes read (`\t`, `\/`, `\uFF14`), as a file of JSON lines keeps
+ * them. UUIDs (request ids the gateway makes at random) are left out: their digit groups can line up
+ * as one by chance, which would make a test fail once in thousands of runs.
  */
 export function wholeCardNumbersIn(text: string): string[] {
+  return [...new Set([...numbersIn(text), ...numbersIn(jsonUnescaped(text))])]
+}
+
+const SEPARATOR = /[^\S\n\r\u2028\u2029\f\v]|\p{Pd}|[\u2212._/\u00b7\u2024\u3002\uff0e\uff61\u2044\u2215\uff0f\uff3f\u00ad\u200b-\u200d\u2060\ufeff]/u
+const RUN = new RegExp(`\\p{Nd}(?:(?:${SEPARATOR.source})*\\p{Nd})*`, 'gu')
+
+function numbersIn(text: string): string[] {
   const found: string[] = []
   const withoutUuids = text.replace(/\b[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}\b/gi, 'uuid')
-  for (const [run] of withoutUuids.matchAll(/\d+(?:[ -]\d+)*/g)) {
-    const groups = run.split(/[ -]/)
+  for (const [run] of withoutUuids.matchAll(RUN)) {
+    const groups = [...run.matchAll(/\p{Nd}+/gu)].map(([group]) => [...group].map(digitOf).join(''))
     for (let first = 0; first < groups.length; first++) {
       let digits = ''
       for (let last = first; last < groups.length && digits.length <= 19; last++) {
@@ -19,6 +29,22 @@ export function wholeCardNumbersIn(text: string): string[] {
     }
   }
   return found
+}
+
+/** A decimal digit's value, in any script: how far it is from the first of the digits that run on before it (each script's ten lie together, 0 first). */
+function digitOf(char: string): string {
+  let code = char.codePointAt(0)!
+  let steps = 0
+  while (/\p{Nd}/u.test(String.fromCodePoint(code - 1))) {
+    code--
+    steps++
+  }
+  return String(steps % 10)
+}
+
+/** The text with JSON's escapes read, where they stand (a line of a JSON file keeps a tab as `\t`). */
+function jsonUnescaped(text: string): string {
+  return text.replace(/\\(u[\da-fA-F]{4}|["\\/bfnrt])/g, (escape) => JSON.parse(`"${escape}"`) as string)
 }
 
 function passesLuhn(digits: string): boolean {

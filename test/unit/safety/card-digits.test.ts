@@ -3,6 +3,7 @@ import {atRest, jsonAtRest} from '../../../src/safety/at-rest.js'
 import {bytesMayHoldCardData} from '../../../src/safety/card-bytes.js'
 import {CARD_DIGITS, CARD_SEPARATORS, digitValue, isSeparator} from '../../../src/safety/card-digits.js'
 import {printsAsSent} from '../../../src/safety/prints-as-sent.js'
+import {wholeCardNumbersIn} from '../../e2e/card-number-helpers.js'
 import {holdsCardNumber, looksLikeCardNumber, maskCardDataIn, maskCardNumber, maskCardNumbersIn, redact, redactText} from '../../../src/safety/redact.js'
 
 // The masker's one table (src/safety/card-digits.ts): each separator and each script of digits,
@@ -36,6 +37,9 @@ describe('a card number written with each separator of the table is masked every
     expect(bytesMayHoldCardData(Buffer.from(json))).toBe(true)
     // What gw and its local gateway keep on disk.
     expect(JSON.parse(jsonAtRest({note: `x${number}y`}))).toStrictEqual({note: `x${MASKED}y`})
+    // The end-to-end tests' scan for card numbers, written apart from the masker, sees it in JSON, and none once masked.
+    expect(wholeCardNumbersIn(json)).toEqual(['4111 1111 1111 1111'])
+    expect(wholeCardNumbersIn(jsonAtRest({note: `x${number}y`}))).toEqual([])
   })
 
   it.each(SEPARATORS)('%s %s: 12 digits, or 16 that fail the Luhn check, are no card number', (_, __, separator) => {
@@ -60,6 +64,7 @@ describe('a card number written in each script of digits of the table is masked,
     expect(maskCardNumbersIn(`ref-${inScript(zero, '4111 1111.1111_1111')}!`)).toBe(`ref-${MASKED}!`)
     expect(redact({reference: `ord-${number}`})).toStrictEqual({reference: `ord-${MASKED}`})
     expect(printsAsSent(JSON.stringify({reference: `ord-${number}`}))).toBe(false)
+    expect(wholeCardNumbersIn(JSON.stringify({reference: `ord-${number}`}))).toEqual(['4111111111111111'])
     expect(bytesMayHoldCardData(Buffer.from(JSON.stringify({reference: `ord-${number}`})))).toBe(true)
     // A card field that is not a card number shows none of its digits, in any script.
     expect(maskCardNumber(`${inScript(zero, '4242')} visa`)).toBe('XXXX visa')
