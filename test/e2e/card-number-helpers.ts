@@ -56,3 +56,22 @@ function passesLuhn(digits: string): boolean {
   }
   return sum % 10 === 0
 }
+
+/** A card number no other test uses: 16 digits, 4 first (a Visa's shape), passing the Luhn check. */
+export function freshCardNumber(): string {
+  let digits = '4'
+  while (digits.length < 15) digits += String(Math.floor(Math.random() * 10))
+  for (let check = 0; check < 10; check++) if (passesLuhn(digits + check)) return digits + check
+  throw new Error('no check digit')
+}
+
+/** The same digits in full-width (U+FF10 to U+FF19), as a Japanese keyboard types them. */
+export const fullWidth = (digits: string) => digits.replace(/\d/g, (digit) => String.fromCharCode(0xff10 + Number(digit)))
+
+/** The digits in groups of four with `separator` between them. */
+export const grouped = (digits: string, separator: string) => digits.match(/.{1,4}/g)!.join(separator)
+
+/** Keys that hold a CVV in a JSON text, by gw's rule (any key holding cvv or cvc, but the gateway's cvv_match): none may be kept or shown. */
+export function cvvKeysIn(text: string): string[] {
+  return [...text.matchAll(/"([^"\\]*(?:cvv|cvc)[^"\\]*)"\s*:/gi)].map(([, key]) => key!).filter((key) => key.toLowerCase() !== 'cvv_match')
+}
