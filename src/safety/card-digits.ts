@@ -33,9 +33,12 @@ export const CARD_SEPARATORS: readonly {name: string; chars: string}[] = [
   {name: 'invisible', chars: '\u00ad\u200b\u200c\u200d\u2060\ufeff'},
 ]
 
-// What a character is, by its code: a digit's value plus one (1 to 10), SEPARATOR, or 0 for anything else.
-const SEPARATOR = 11
-const ASCII_KINDS = new Uint8Array(128)
+// What a character is, by its code: a digit's value plus one (1 to 10), SEPARATOR, or 0 for
+// anything else. ASCII_KINDS answers for ASCII, the bulk of every text, in one lookup that the
+// loops over every character of every record printed make themselves: `code < 128 ?
+// ASCII_KINDS[code] : kindOfCode(code)`.
+export const SEPARATOR = 11
+export const ASCII_KINDS = new Uint8Array(128)
 const OTHER_KINDS = new Map<number, number>()
 for (const {zero} of CARD_DIGITS) for (let value = 0; value < 10; value++) setKind(zero + value, value + 1)
 for (const {chars} of CARD_SEPARATORS) for (const char of chars) setKind(char.charCodeAt(0), SEPARATOR)
@@ -45,7 +48,8 @@ function setKind(code: number, kind: number): void {
   else OTHER_KINDS.set(code, kind)
 }
 
-const kindOfCode = (code: number): number => (code < 128 ? ASCII_KINDS[code]! : (OTHER_KINDS.get(code) ?? 0))
+/** What the character with this code is: a digit's value plus one, SEPARATOR, or 0. */
+export const kindOfCode = (code: number): number => (code < 128 ? ASCII_KINDS[code]! : (OTHER_KINDS.get(code) ?? 0))
 
 /** The value of a card number's digit (0 to 9) with this character code; -1 for any other character. */
 export function digitValue(code: number): number {

@@ -1,4 +1,4 @@
-import {digitValue, isCardDigit, isSeparator, luhnValues} from './card-digits.js'
+import {ASCII_KINDS, digitValue, isCardDigit, isSeparator, kindOfCode, luhnValues, SEPARATOR} from './card-digits.js'
 
 /**
  * Card numbers as design.md §3 finds them, whole values and numbers inside a text alike: 13 to 19
@@ -104,13 +104,14 @@ function forEachRun(text: string, found: (start: number, end: number) => boolean
   let end = 0
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index)
-    if (isCardDigit(code)) {
+    const kind = code < 128 ? ASCII_KINDS[code]! : kindOfCode(code)
+    if (kind !== 0 && kind !== SEPARATOR) {
       if (digits++ === 0) start = index
       end = index + 1
       continue
     }
     // Separators after a digit: the run goes on if a digit follows them.
-    if (digits > 0 && isSeparator(code)) continue
+    if (digits > 0 && kind === SEPARATOR) continue
     if (digits >= 13 && found(start, end)) return true
     digits = 0
   }

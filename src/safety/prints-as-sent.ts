@@ -1,4 +1,4 @@
-import {isCardDigit, isSeparator} from './card-digits.js'
+import {ASCII_KINDS, kindOfCode, SEPARATOR} from './card-digits.js'
 import {KIND_KEY_LENGTHS, kindOf, maskCardNumber} from './redact.js'
 
 // The text is a record's JSON as the gateway sent it, which JSON.parse has read: valid JSON, so a
@@ -20,16 +20,20 @@ export function printsAsSent(text: string): boolean {
   let digits = 0
   let inString = false
   let stringStart = 0
+  // Where the last `cv` (in any case) ends: a string holding one may be a CVV's key (kindOf).
+  let cvEnd = -1
   for (let at = 0; at < text.length; at++) {
     const code = text.charCodeAt(at)
-    if (isCardDigit(code)) {
-      if (++digits === 13) return false
+    // A digit counts; a separator lets the digits run on (card-digits.ts).
+    const kind = code < 128 ? ASCII_KINDS[code]! : kindOfCode(code)
+    if (kind !== 0) {
+      if (kind !== SEPARATOR && ++digits === 13) return false
       continue
     }
     if (code === 34) {
       digits = 0
       if (!inString) stringStart = at + 1
-      else if (!cardSafeField(text, stringStart, at)) return false
+      else if (!cardSafeField(text, stringStart, at, cvEnd > stringStart)) return false
       inString = !inString
       continue
     }
@@ -47,7 +51,8 @@ export function printsAsSent(text: string): boolean {
       continue
     }
     if (code === 10 || code === 13 || (code >= 0x7f && code <= 0x9f)) return false
-    if (isSeparator(code)) continue
+    // `| 0x20` folds an ASCII letter to lower case: v after c.
+    if ((code | 0x20) === 0x76 && (text.charCodeAt(at - 1) | 0x20) === 0x63) cvEnd = at + 1
     // An exponent: a number whose digits are not all written out.
     if (!inString && (code === 101 || code === 69) && isAsciiDigit(text.charCodeAt(at - 1))) return false
     digits = 0
@@ -60,12 +65,12 @@ export function printsAsSent(text: string): boolean {
  * of a secret, false; a card field's key, whether its value is left as it is by redact (null, a
  * list or a record, looked into as any other value is; or a string without escapes already masked).
  */
-function cardSafeField(text: string, start: number, end: number): boolean {
+function cardSafeField(text: string, start: number, end: number, holdsCv: boolean): boolean {
   let next = end + 1
   while (isSpaceOrTab(text.charCodeAt(next))) next++
   if (text.charCodeAt(next) !== 58) return true
   // Stryker disable next-line ConditionalExpression: a shortcut; without it each key is looked up, to the same answer.
-  if (!KIND_KEY_LENGTHS.has(end - start) && !holdsCv(text, start, end)) return true
+  if (!KIND_KEY_LENGTHS.has(end - start) && !holdsCv) return true
   const kind = kindOf(text.slice(start, end))
   if (kind === 'secret' || kind === 'cvv') return false
   if (kind !== 'card') return true
@@ -91,11 +96,3 @@ function hidesCharacter(code: number): boolean {
 const isSpaceOrTab = (code: number) => code === 32 || code === 9
 
 const isAsciiDigit = (code: number) => code >= 48 && code <= 57
-
-/** Whether a key (`start` to `end`) holds `cv` in any case: it may name a CVV (kindOf), whatever its length. */
-function holdsCv(text: string, start: number, end: number): boolean {
-  for (let at = start; at < end - 1; at++) {
-    if ((text.charCodeAt(at) | 0x20) === 0x63 && (text.charCodeAt(at + 1) | 0x20) === 0x76) return true
-  }
-  return false
-}

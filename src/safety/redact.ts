@@ -87,7 +87,16 @@ export function kindOf(key: string): KeyKind | undefined {
   const lower = key.toLowerCase()
   const kind = KEY_KINDS.get(lower)
   if (kind !== undefined) return kind === 'kept' ? undefined : kind
-  return lower.includes('cvv') || lower.includes('cvc') ? 'cvv' : undefined
+  return namesCvv(lower) ? 'cvv' : undefined
+}
+
+/** Whether a key in lower case holds `cvv` or `cvc`: one search for `cv`, which most keys do not hold. */
+function namesCvv(lower: string): boolean {
+  for (let at = lower.indexOf('cv'); at !== -1; at = lower.indexOf('cv', at + 1)) {
+    const next = lower.charCodeAt(at + 2)
+    if (next === 0x76 || next === 0x63) return true
+  }
+  return false
 }
 
 /** The lengths of the keys kindOf knows by their whole name (lower case keeps an ASCII key's length): the others are told apart by theirs, or by holding no `cv`. */
