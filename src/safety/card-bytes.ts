@@ -28,7 +28,7 @@ export function bytesMayHoldCardData(bytes: Uint8Array): boolean {
     for (; end < n && inRun(buffer, end); end++) if (isCardDigit(buffer[end]!) && ++digits === 13) return true
     measured = end
   }
-  if (!isAscii(buffer)) for (const lead of NON_ASCII_LEAD_BYTES) if (buffer.includes(lead)) return true
+  if (holdsTableCharacter(buffer)) return true
   for (const v of [0x76, 0x56]) {
     for (let at = buffer.indexOf(v, 1); at !== -1; at = buffer.indexOf(v, at + 1)) {
       // c, v, then v or c, in any case: `| 0x20` folds ASCII letters to lower case.
@@ -42,6 +42,14 @@ export function bytesMayHoldCardData(bytes: Uint8Array): boolean {
     // ASCII, which JSON never needs to escape but for the controls; a digit or separator of the table.
     if (code < 0x80 || isDigitOrSeparator(code)) return true
   }
+  return false
+}
+
+/** Whether UTF-8 bytes may hold a character of the table beyond ASCII: one of those characters' first bytes. */
+function holdsTableCharacter(buffer: Buffer): boolean {
+  // Stryker disable next-line ConditionalExpression: a shortcut; ASCII holds none of those bytes, which are looked for to the same answer.
+  if (isAscii(buffer)) return false
+  for (const lead of NON_ASCII_LEAD_BYTES) if (buffer.includes(lead)) return true
   return false
 }
 

@@ -84,16 +84,15 @@ export const SEPARATOR_CLASS = CARD_SEPARATORS.flatMap(({chars}) => [...chars].m
 /** Whether a byte above ASCII may start the UTF-8 of a character in the table (gw listen reads a delivery's bytes before it decodes them). */
 export const NON_ASCII_LEAD_BYTES: ReadonlySet<number> = new Set([...OTHER_KINDS.keys()].map((code) => Buffer.from(String.fromCharCode(code))[0]!))
 
+/** A digit's worth in the Luhn check where it is doubled: 2 × digit, less 9 when that is over 9. */
+const DOUBLED = [0, 2, 4, 6, 8, 1, 3, 5, 7, 9]
+
 /** The Luhn check over digit values, the last digit the check digit. */
 export function luhnValues(values: readonly number[]): boolean {
   let sum = 0
   for (let index = 0; index < values.length; index++) {
-    let digit = values[values.length - 1 - index]!
-    if (index % 2 === 1) {
-      digit *= 2
-      if (digit > 9) digit -= 9
-    }
-    sum += digit
+    const digit = values[values.length - 1 - index]!
+    sum += index % 2 === 1 ? DOUBLED[digit]! : digit
   }
   return sum % 10 === 0
 }

@@ -110,8 +110,8 @@ function forEachRun(text: string, found: (start: number, end: number) => boolean
       end = index + 1
       continue
     }
-    // Separators after a digit: the run goes on if a digit follows them.
-    if (digits > 0 && kind === SEPARATOR) continue
+    // Separators after a digit: the run goes on if a digit follows them (before any, they change nothing).
+    if (kind === SEPARATOR) continue
     if (digits >= 13 && found(start, end)) return true
     digits = 0
   }

@@ -20,8 +20,8 @@ export function printsAsSent(text: string): boolean {
   let digits = 0
   let inString = false
   let stringStart = 0
-  // Where the last `cv` (in any case) ends: a string holding one may be a CVV's key (kindOf).
-  let cvEnd = -1
+  // Where the last `cv` (in any case) starts: a string holding one may be a CVV's key (kindOf).
+  let cvAt = -1
   for (let at = 0; at < text.length; at++) {
     const code = text.charCodeAt(at)
     // A digit counts; a separator lets the digits run on (card-digits.ts).
@@ -33,7 +33,7 @@ export function printsAsSent(text: string): boolean {
     if (code === 34) {
       digits = 0
       if (!inString) stringStart = at + 1
-      else if (!cardSafeField(text, stringStart, at, cvEnd > stringStart)) return false
+      else if (!cardSafeField(text, stringStart, at, cvAt >= stringStart)) return false
       inString = !inString
       continue
     }
@@ -52,7 +52,7 @@ export function printsAsSent(text: string): boolean {
     }
     if (code === 10 || code === 13 || (code >= 0x7f && code <= 0x9f)) return false
     // `| 0x20` folds an ASCII letter to lower case: v after c.
-    if ((code | 0x20) === 0x76 && (text.charCodeAt(at - 1) | 0x20) === 0x63) cvEnd = at + 1
+    if ((code | 0x20) === 0x76 && (text.charCodeAt(at - 1) | 0x20) === 0x63) cvAt = at - 1
     // An exponent: a number whose digits are not all written out.
     if (!inString && (code === 101 || code === 69) && isAsciiDigit(text.charCodeAt(at - 1))) return false
     digits = 0

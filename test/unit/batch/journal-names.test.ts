@@ -67,6 +67,21 @@ describe("a batch journal's lines", () => {
     expect(peeked?.results.get(CARD_REF)).toMatchObject({status: 'approved'})
   })
 
+  it("a resumed run hashes under the journal's key, so a third finds what the second wrote; a request naming another reference keeps it", async () => {
+    const file = path()
+    const first = await open(file, [CARD_REF])
+    await first.intent({intent: CARD_REF, row: 1, line: 2, request: {amount: 100, reference: 'ord-4111111111111111-R1'}})
+    await first.close()
+    const second = await open(file, [CARD_REF])
+    await second.result({result: CARD_REF, status: 'approved', exit_code: 0})
+    await second.close()
+    const third = await open(file, [CARD_REF, TWIN_REF, 'plain'])
+    expect(third.results.get(CARD_REF)).toMatchObject({status: 'approved'})
+    // Only what masks to the row's reference is the row's reference given back whole.
+    expect(third.intents.get(CARD_REF)?.request).toStrictEqual({amount: 100, reference: 'ord-411111XXXXXX1111-R1'})
+    await third.close()
+  })
+
   it('a row in doubt the input no longer has is named masked, to be checked before it is sent again', async () => {
     const file = path()
     const first = await open(file, [CARD_REF])
