@@ -17,7 +17,8 @@ export const CARD_DIGITS: readonly {name: string; zero: number}[] = [
 ]
 
 /**
- * What may stand between two groups of a card number's digits, one or several of them: spaces of
+ * What may stand between two groups of a card number's digits (one; a value that is nothing but
+ * digits and separators, any number of them): spaces of
  * every width and tabs, what people type to group digits (dashes, dots, underscores, slashes), and
  * the characters that show as nothing, which would otherwise hide a card number in plain sight. A
  * line break is none: each line of a text (a --jq output, a message) is read on its own, so that

@@ -2,9 +2,10 @@ import {ASCII_KINDS, digitValue, isCardDigit, isSeparator, kindOfCode, luhnValue
 
 /**
  * Card numbers as design.md §3 finds them, whole values and numbers inside a text alike: 13 to 19
- * digits, in groups with separators between them or none (card-digits.ts has the one table of
+ * digits, in groups with a separator between each two or none (card-digits.ts has the one table of
  * both), that pass the Luhn check. Masked as the gateway masks one, first six and last four
- * digits showing, as ASCII digits, separators dropped.
+ * digits showing, as ASCII digits, separators dropped. A value that is nothing but digits and
+ * separators is one whole however many separators it has (`4111 - 1111 - 1111 - 1111`).
  */
 
 /** What a masked number shows where a digit is hidden, besides X: masking twice changes nothing. */
@@ -57,8 +58,8 @@ export function looksLikeCardNumber(value: string): boolean {
 }
 
 /**
- * Every card number inside a text masked where it stands: a run of 13 to 19 digits, separators
- * between its groups or not, that passes the Luhn check, whatever is around it
+ * Every card number inside a text masked where it stands: a run of 13 to 19 digits, a separator
+ * between each two of its groups or none, that passes the Luhn check, whatever is around it
  * (`x4111111111111111y`, `card 4242.4242.4242.4242 declined`). Numbers with separators between
  * them run on (`order 12 4111 1111 1111 1111`): there the card number is whichever groups of the
  * run make one, and where two such overlap (one may be a card number and the digits next to it, a
@@ -97,7 +98,7 @@ export function holdsCardNumber(text: string): boolean {
   return text.length >= 13 && forEachRun(text, (start, end) => cardRanges(text, start, end).length > 0)
 }
 
-/** Calls `found` with each run of 13 digits or more (separators between them) until it returns true; whether one did. */
+/** Calls `found` with each run of 13 digits or more (a separator between them) until it returns true; whether one did. */
 function forEachRun(text: string, found: (start: number, end: number) => boolean): boolean {
   let digits = 0
   let start = 0
@@ -110,8 +111,8 @@ function forEachRun(text: string, found: (start: number, end: number) => boolean
       end = index + 1
       continue
     }
-    // Separators after a digit: the run goes on if a digit follows them (before any, they change nothing).
-    if (kind === SEPARATOR) continue
+    // One separator between two digits: the run goes on. Two in a row end it (`12345/20000  1234.5/s`, columns apart).
+    if (digits > 0 && kind === SEPARATOR && isCardDigit(text.charCodeAt(index + 1))) continue
     if (digits >= 13 && found(start, end)) return true
     digits = 0
   }

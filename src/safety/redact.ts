@@ -176,8 +176,8 @@ export function maskCardTokensIn(text: string): string {
   return text.replace(/\b(Card )(\S+)( could not be found)/g, (_, before: string, token: string, after: string) => before + maskCardToken(token) + after)
 }
 
-// 12 to 19 digits of the table's, its separators between them, not inside a word.
-const TYPED_DIGITS = new RegExp(`(?<![\\p{L}\\p{Nd}])[${DIGIT_CLASS}](?:[${SEPARATOR_CLASS}]*[${DIGIT_CLASS}]){11,18}(?![\\p{L}\\p{Nd}])`, 'gu')
+// 12 to 19 digits of the table's, a separator between two or none, not inside a word.
+const TYPED_DIGITS = new RegExp(`(?<![\\p{L}\\p{Nd}])[${DIGIT_CLASS}](?:[${SEPARATOR_CLASS}]?[${DIGIT_CLASS}]){11,18}(?![\\p{L}\\p{Nd}])`, 'gu')
 
 /**
  * Words a person typed where gw expected none (an unexpected argument), made safe to repeat: card

@@ -37,7 +37,7 @@ describe("the local gateway's state file, request log and output keep no card nu
     const home = isolatedHome()
     const state = join(home.HOME!, 'gateway.json')
     const texts = cardTexts()
-    const reference = `${ref('at-rest')}-${grouped(freshCardNumber(), '.')}`
+    const reference = `${ref('at-rest')}z-${grouped(freshCardNumber(), '.')}`
     let gateway = await startSandbox(['--state', state], home)
     try {
       // gw sends some, with a CVV in the metadata.
@@ -47,7 +47,7 @@ describe("the local gateway's state file, request log and output keep no card nu
       // A merchant's app sends the rest as it likes.
       const body = {
         amount: 1000,
-        reference: `${ref('at-rest')}-${texts.wide}`,
+        reference: `${ref('at-rest')}z-${texts.wide}`,
         card_holder: texts.underscore,
         card_number: '4242424242424242',
         card_expiry: '12/2030',

@@ -57,7 +57,10 @@ describe('where a card number starts and stops', () => {
     expect(looksLikeCardNumber('6011 0009 9013 9424 1230')).toBe(false)
   })
 
-  it('separators before or after a number are no part of it, and one that ends a text ends the number there', () => {
+  it('separators before or after a number are no part of it; two in a row part two numbers, as columns do', () => {
+    expect(maskCardNumbersIn('12345/20000  1234.5/s  ETA 0:10')).toBe('12345/20000  1234.5/s  ETA 0:10')
+    expect(maskCardNumbersIn('4111 1111  1111 1111')).toBe('4111 1111  1111 1111')
+    expect(maskCardNumbersIn('a 4111 1111 1111 1111  2 b')).toBe('a 411111XXXXXX1111  2 b')
     expect(maskCardNumbersIn('--4111-1111-1111-1111--')).toBe('--411111XXXXXX1111--')
     expect(maskCardNumbersIn('ref 4111 1111 1111 1111')).toBe('ref 411111XXXXXX1111')
     expect(maskCardNumbersIn('4111111111111111.')).toBe('411111XXXXXX1111.')
