@@ -102,21 +102,20 @@ export function holdsCardNumber(text: string): boolean {
 function forEachRun(text: string, found: (start: number, end: number) => boolean): boolean {
   let digits = 0
   let start = 0
-  let end = 0
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index)
     const kind = code < 128 ? ASCII_KINDS[code]! : kindOfCode(code)
     if (kind !== 0 && kind !== SEPARATOR) {
       if (digits++ === 0) start = index
-      end = index + 1
       continue
     }
     // One separator between two digits: the run goes on. Two in a row end it (`12345/20000  1234.5/s`, columns apart).
-    if (digits > 0 && kind === SEPARATOR && isCardDigit(text.charCodeAt(index + 1))) continue
-    if (digits >= 13 && found(start, end)) return true
+    if (kind === SEPARATOR && isCardDigit(text.charCodeAt(index + 1))) continue
+    // A run ends right after its last digit, here.
+    if (digits >= 13 && found(start, index)) return true
     digits = 0
   }
-  return digits >= 13 && found(start, end)
+  return digits >= 13 && found(start, text.length)
 }
 
 interface Group {
