@@ -20,12 +20,15 @@ export function bytesMayHoldCardData(bytes: Uint8Array): boolean {
   // Where the last run measured ended: a run is measured once, however many samples fall in it.
   let measured = 0
   for (let at = 12; at < n; at += 13) {
-    if (at < measured || !inRun(buffer, at)) continue
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: what keeps a long run from being measured again at each of its samples, to the same answer.
+    if (at < measured) continue
+    if (!inRun(buffer, at)) continue
+    // No byte before the first or after the last is in a run (inRun).
     let start = at
-    while (start > 0 && inRun(buffer, start - 1)) start--
+    while (inRun(buffer, start - 1)) start--
     let digits = 0
     let end = start
-    for (; end < n && inRun(buffer, end); end++) if (isCardDigit(buffer[end]!) && ++digits === 13) return true
+    for (; inRun(buffer, end); end++) if (isCardDigit(buffer[end]!) && ++digits === 13) return true
     measured = end
   }
   if (holdsTableCharacter(buffer)) return true
@@ -55,11 +58,14 @@ function holdsTableCharacter(buffer: Buffer): boolean {
 
 /** An ASCII digit or separator, or the backslash and letter of `\t` or `\/` (a tab, a slash): part of a run that may be a card number. */
 function inRun(bytes: Buffer, at: number): boolean {
-  const byte = bytes[at]!
+  // Out of the bytes (before the first, after the last) is undefined: in no run.
+  const byte = bytes[at]
+  if (byte === undefined) return false
+  // Stryker disable next-line EqualityOperator: 0x80 is no character of the table, as a byte or a code.
   if (byte < 0x80 && isDigitOrSeparator(byte)) return true
-  if (byte === 0x5c) return isEscapedSeparator(bytes[at + 1] ?? 0)
-  return at > 0 && bytes[at - 1] === 0x5c && isEscapedSeparator(byte)
+  if (byte === 0x5c) return isEscapedSeparator(bytes[at + 1])
+  return bytes[at - 1] === 0x5c && isEscapedSeparator(byte)
 }
 
 /** After a backslash in JSON: `t` (a tab) or `/` (a slash), each a separator of the table. */
-const isEscapedSeparator = (byte: number) => byte === 0x74 || byte === 0x2f
+const isEscapedSeparator = (byte: number | undefined) => byte === 0x74 || byte === 0x2f

@@ -98,6 +98,7 @@ describe("a batch journal's lines", () => {
     const keyed = (header: string) => (JSON.parse(journalLine(entry, journalSecret(header))) as {keyed: string}).keyed
     expect(keyed('{"journal":1,"created_at":"a"}')).toBe(keyed('{"journal":1,"created_at":"a"}'))
     expect(keyed('{"journal":1,"created_at":"a"}')).not.toBe(keyed('{"journal":1,"created_at":"b"}'))
+    expect(journalSecret('{"journal":1}')).toMatch(/^[\da-f]{64}$/)
   })
 })
 
@@ -109,6 +110,8 @@ describe('what a journal kept masked, given back from the row as its input asks 
     expect(restoredFrom(kept, {...asked, transaction_id: 'ord-4111.1111.0000.1111'})).toStrictEqual({...asked, transaction_id: 'ord-411111XXXXXX1111'})
     expect(restoredFrom('424242XXXXXX4242', '424242XXXXXX4242')).toBe('424242XXXXXX4242')
     expect(restoredFrom({a: 1}, undefined)).toStrictEqual({a: 1})
+    expect(restoredFrom({a: 'x'}, null)).toStrictEqual({a: 'x'})
+    expect(restoredFrom(null, {a: 1})).toBe(null)
     expect(restoredFrom(['x'], 'y')).toStrictEqual(['x'])
   })
 

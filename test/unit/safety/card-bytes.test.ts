@@ -21,7 +21,7 @@ describe('bytesMayHoldCardData: whether a delivery must be redacted before it is
   })
 
   it('what holds none of those, in ASCII, is shown as it came', () => {
-    for (const text of ['{"amount":1000,"reference":"ord-1","transaction_date":"2026-11-23T09:01:02+11:00"}', '4242 4242 4242', '{"a":"\\u00e9 caf\\u00e9","b":"4111\\n1111\\n1111\\n1111"}', ' '.repeat(100), '1 '.repeat(6)]) {
+    for (const text of ['{"a":"\\u0080\\u00ff\\uff1a"}', '{"amount":1000,"reference":"ord-1","transaction_date":"2026-11-23T09:01:02+11:00"}', '4242 4242 4242', '{"a":"\\u00e9 caf\\u00e9","b":"4111\\n1111\\n1111\\n1111"}', ' '.repeat(100), '1 '.repeat(6)]) {
       expect(bytesMayHoldCardData(Buffer.from(text)), text).toBe(false)
     }
   })

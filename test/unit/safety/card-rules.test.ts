@@ -23,6 +23,7 @@ describe("the table holds what the issue names, whatever it is extended with", (
       expect(digitValue(code(char)), char).toBe(-1)
       expect(isCardDigit(code(char)), char).toBe(false)
     }
+    expect([isCardDigit(0x80), isSeparator(0x80), digitValue(0x80), kindOfCode(0x80), kindOfCode(0x7f)]).toEqual([false, false, -1, 0, 0])
     expect([isDigitOrSeparator(code('7')), isDigitOrSeparator(code('\uff17')), isDigitOrSeparator(code('.')), isDigitOrSeparator(code('a')), isDigitOrSeparator(code('\u00e9'))]).toEqual([true, true, true, false, false])
     expect([kindOfCode(code('0')), kindOfCode(code('9')), kindOfCode(code('-')), kindOfCode(code('a')), kindOfCode(code('\uff15')), kindOfCode(0x10000)]).toEqual([1, 10, SEPARATOR, 0, 6, 0])
   })
@@ -57,6 +58,13 @@ describe('where a card number starts and stops', () => {
     expect(looksLikeCardNumber('6011 0009 9013 9424 1230')).toBe(false)
   })
 
+  it('a letter parts two runs of digits; a number at the very end of a text is found there', () => {
+    expect(maskCardNumbersIn('4111111x111111111')).toBe('4111111x111111111')
+    expect(maskCardNumbersIn('4111111\u0080111111111')).toBe('4111111\u0080111111111')
+    expect(maskCardNumbersIn('ref x4222222222222')).toBe('ref x422222XXX2222')
+    expect(maskCardNumbersIn('4222222222222')).toBe('422222XXX2222')
+  })
+
   it('separators before or after a number are no part of it; two in a row part two numbers, as columns do', () => {
     expect(maskCardNumbersIn('12345/20000  1234.5/s  ETA 0:10')).toBe('12345/20000  1234.5/s  ETA 0:10')
     expect(maskCardNumbersIn('4111 1111  1111 1111')).toBe('4111 1111  1111 1111')
@@ -71,6 +79,8 @@ describe('where a card number starts and stops', () => {
     // 4242 4242 4242 4242 and 4242 4242 4242 4242 4242 ... : groups 1-4 and 2-5 both pass.
     expect(maskCardNumbersIn('a 4242 4242 4242 4242 4242 b')).toBe(`a ${'X'.repeat(20)} b`)
     expect(maskCardNumbersIn('a \uff14\uff12\uff14\uff12 4242 4242 4242 4242 b')).toBe('a XXXXXXXXXXXXXXXXXXXX b')
+    // Groups of eight: groups 1-2 and 2-3 each pass, sharing group 2.
+    expect(maskCardNumbersIn('a 42424242 42424242 42424242 b')).toBe(`a ${'X'.repeat(24)} b`)
   })
 })
 
@@ -95,7 +105,8 @@ describe('a path or URL as gw and the local gateway show it', () => {
     expect(maskCardPath('http://127.0.0.1:8787/v1.0/purchases?reference=x%204111.1111.1111.1111&limit=5')).toBe('http://127.0.0.1:8787/v1.0/purchases?reference=x%20411111XXXXXX1111&limit=5')
     expect(maskCardPath('/v1.0/purchases/4111111111111111/refunds')).toBe('/v1.0/purchases/411111XXXXXX1111/refunds')
     expect(maskCardPath('/v1.0/credit_cards/abcdefghij0123456789')).toBe('/v1.0/credit_cards/****************6789')
-    for (const path of ['/v1.0/purchases/ord%201', '/v1.0/purchases/100%25', '/v1.0/purchases/%E0%A4%A', 'http://127.0.0.1:8787/v1.0/purchases?limit=5']) expect(maskCardPath(path), path).toBe(path)
+    expect(maskCardPath('/v1.0/purchases/ord-4111%201111%201111%201111#at%20once')).toBe('/v1.0/purchases/ord-411111XXXXXX1111#at%20once')
+    for (const path of ['/v1.0/purchases/ord%201', '/v1.0/purchases/100%25', '/v1.0/purchases/ord%7e1', '/v1.0/purchases/%E0%A4%A', 'http://127.0.0.1:8787/v1.0/purchases?limit=5']) expect(maskCardPath(path), path).toBe(path)
   })
 })
 
@@ -103,6 +114,7 @@ describe('redactText hands a body with nothing to mask back as it came', () => {
   it('spacing, escapes and number spellings kept; one that needs masking written anew', () => {
     for (const text of ['{ "a" : 1.0 }', '{\n  "reference": "caf\\u00e9"\n}', '[1e3]']) expect(redactText(text)).toBe(text)
     expect(redactText('{ "a" : "4111 1111 1111 1111" }')).toBe('{"a":"411111XXXXXX1111"}')
+    expect(redactText('{ "card[cvv]" : "731", "a" : 1 }')).toBe('{"a":1}')
     // A key named twice: the value holds the last, the text both; written anew from the value.
     expect(redactText('{"note":"4111111111111111","note":"x"}')).toBe('{"note":"x"}')
   })
@@ -112,6 +124,8 @@ describe('redactText hands a body with nothing to mask back as it came', () => {
     expect(maskCardDataIn('Unexpected argument: \uff14\uff12\uff14\uff12\uff14\uff12\uff14\uff12\uff14\uff12\uff14\uff11')).toBe('Unexpected argument: 424242XX4241')
     expect(maskCardDataIn('Unexpected argument: x424242424241 4242424242421y')).toBe('Unexpected argument: x424242424241 4242424242421y')
     expect(maskCardDataIn('11 digits 42424242424')).toBe('11 digits 42424242424')
+    expect(maskCardDataIn('21 digits 424242424242424242421')).toBe('21 digits 424242424242424242421')
+    expect(maskCardDataIn('19 digits 4242424242424242421')).toBe('19 digits 424242XXXXXXXXX2421')
   })
 })
 
@@ -121,6 +135,7 @@ describe('what a file keeps (at-rest.ts)', () => {
     expect(atRest(value, new Set(['token']))).toStrictEqual({reference: 'x411111XXXXXX1111', card_number: 'XXXX', metadata: {lines: ['411111XXXXXX1111', 7]}, token: '4111111111111111', password: 'p', amount: 4111111111111111})
     expect(atRest(value).token).toBe('411111XXXXXX1111')
     expect(atRest(null)).toBe(null)
+    expect(atRest({number: 5, pan: null})).toStrictEqual({number: 5, pan: null})
     expect(JSON.parse(jsonAtRest(value))).toStrictEqual(atRest(value))
     const clean = {reference: 'order-1', amount: 1000}
     expect(jsonAtRest(clean)).toBe(JSON.stringify(clean))
