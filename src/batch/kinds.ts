@@ -53,10 +53,39 @@ export interface BatchKind<Input, Body extends object> {
    */
   dryReferences?(f: {deps(): Promise<Deps>}, taken: ReadonlySet<string>): Promise<(input: Input) => Promise<string | undefined>>
   /**
+   * For --dry-run: the currency of a row that names none, from the record it acts on (a refund's
+   * or a capture's purchase), looked up once each; undefined when gw cannot tell.
+   */
+  dryCurrency?(f: {deps(): Promise<Deps>}): Promise<(input: Input) => Promise<string | undefined>>
+  /**
    * `taken`: references a reference made for a row must not be (rows give them, or an earlier run
    * journaled them); `f`: where gw's records of refunds it made are, for what is left of a purchase.
    */
   sender(deps: Pick<Deps, 'client'>, taken: Set<string>, f: MadeRecordsPlace): RowSender<Input, Body>
+}
+
+/**
+ * The currency of the purchase a row names (by id or reference), each purchase looked up once; a
+ * look-up that fails leaves it untold, as a dry run sends nothing and stops for nothing but a signal.
+ */
+export async function purchaseCurrencies<Input>(f: {deps(): Promise<Deps>}, keyOf: (input: Input) => string): Promise<(input: Input) => Promise<string | undefined>> {
+  const deps = await f.deps().catch((err: unknown) => (err instanceof GwError ? undefined : Promise.reject(err)))
+  const found = new Map<string, Promise<string | undefined>>()
+  const currencyOf = async (key: string) => {
+    try {
+      const {currency} = await lookUp('purchases', key, deps!)
+      return typeof currency === 'string' ? currency : undefined
+    } catch (err) {
+      if (err instanceof GwError && !(err instanceof InterruptedError)) return undefined
+      throw err
+    }
+  }
+  return async (input) => {
+    if (deps === undefined) return undefined
+    const key = keyOf(input)
+    if (!found.has(key)) found.set(key, currencyOf(key))
+    return found.get(key)
+  }
 }
 
 // No amount: the purchase's full amount, looked up when the row is sent.
@@ -67,6 +96,7 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
   commandId: 'refund create',
   schema: refundRows,
   preview: refundAsked,
+  dryCurrency: (f) => purchaseCurrencies(f, (input) => input.transactionId),
   async dryReferences(f, taken) {
     const deps = await f.deps().catch((err: unknown) => (err instanceof GwError ? undefined : Promise.reject(err)))
     const reserved = new Set(taken)

@@ -46,7 +46,7 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
       io.err(invalid.map((row) => `${source.name} line ${row.line}: ${row.messages.join('; ')}\n`).join(''))
       throw new UsageError(`${invalid.length} of ${scan.total} rows ${invalid.length === 1 ? 'is' : 'are'} invalid (line${invalid.length === 1 ? '' : 's'} ${lineList(invalid)}): nothing was sent`, 'Fix them and run it again, or add --skip-invalid to send the valid rows only.')
     }
-    if (flags['dry-run']) return await dryRun(kind, source.path, scan, io, await earlierRun(kind, flags, f, source, scan), await kind.dryReferences?.(f, scan.derivedShaped))
+    if (flags['dry-run']) return await dryRun(kind, source.path, scan, io, await earlierRun(kind, flags, f, source, scan), await kind.dryReferences?.(f, scan.derivedShaped), await kind.dryCurrency?.(f))
     if (scan.valid === 0) throw new UsageError(`${source.name} has no valid rows: nothing was sent`)
     return await send(kind, flags, f, source, scan, invalid, worker ?? 'this')
   } finally {
@@ -78,7 +78,7 @@ async function earlierRun<Input>(kind: BatchKind<Input, object>, flags: BatchFla
  * and the totals. Rows an earlier run of this batch answered (this file, or the same rows moved or
  * copied) would not be sent again, and rows it left in doubt would be looked up first: said so.
  */
-async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan: Scan<Input>, io: Io, earlier: {path: string; entries: Entries} | undefined, derive?: (input: Input) => Promise<string | undefined>): Promise<number> {
+async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan: Scan<Input>, io: Io, earlier: {path: string; entries: Entries} | undefined, derive?: (input: Input) => Promise<string | undefined>, currencyOf?: (input: Input) => Promise<string | undefined>): Promise<number> {
   const money = new Tally()
   let full = 0
   let sent = 0
@@ -95,7 +95,8 @@ async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan:
     const request = kind.preview(row.input)
     if (standing === 'notStarted') {
       sent++
-      money.add(request.amount, request.currency)
+      // A row that names no currency (a refund's, a capture's) is in its purchase's, as the record says.
+      money.add(request.amount, request.currency ?? (await currencyOf?.(row.input)))
       if (request.amount === undefined) full++
     } else done[standing]++
     const journal = standing === 'notStarted' ? {} : {journal: standing === 'answered' ? `answered (${result!.status}): not sent again` : `in doubt: looked up first, sent only if ${rowWords(kind).sentUnless}`}
@@ -189,7 +190,7 @@ async function send<Input, Body extends object>(
       journal,
       concurrency,
       onRow: (report) => view.row(report),
-      windowMs: deps.client.processingWindowMs,
+      windowMs: () => deps.client.processingWindow(),
       onWaiting: (row, waiting, sentThisRun) => view.waiting(row.reference, waiting, sentThisRun),
       gatewayInstance: () => deps.client.gatewayInstance,
       verify: flags.verify,

@@ -1,6 +1,8 @@
-import {closeSync, constants, openSync, readFileSync, statSync} from 'node:fs'
+import {closeSync, constants, statSync} from 'node:fs'
 import type {DatabaseSync} from 'node:sqlite'
 import {fileId, realPath} from './file-identity.js'
+import {checkOwnPath, openOwnFileSync} from './own-file.js'
+import {hostPlatform, type Platform} from './platform.js'
 
 // A SQLite database file (node:sqlite) that one process at a time may use (design.md §5, identity,
 // not names): its lock is the kernel's, on the file itself (fcntl on its inode), so it holds through
@@ -43,6 +45,9 @@ export interface LockedDatabase {
 /** How long a connection taking the lock waits out another that is taking it too (TAKE_LOCK). */
 const LOCK_WAIT_MS = 250
 
+/** The files SQLite keeps beside a database: its rollback journal, its write-ahead log and that log's index. */
+const SIDE_FILES = ['-journal', '-wal', '-shm']
+
 /** SQLite's result codes that gw tells apart. */
 const SQLITE_BUSY = 5
 const SQLITE_NOTADB = 26
@@ -60,7 +65,8 @@ const HELD = new Set<string>()
  * used. SQLite's own default, synchronous FULL, makes each commit durable. Throws
  * DatabaseLockedError when another process, or this one, holds it; NotADatabaseError for a file
  * that is no database, left untouched; an error with the system's code (EACCES, EROFS, ENOENT for
- * a folder that is not there, ENOSPC for a full disk) when it cannot be opened for writing.
+ * a folder that is not there, ENOSPC for a full disk) when it cannot be opened for writing;
+ * NotYoursError (own-file.ts) for a file, or a folder or link on the way, of another user's.
  */
 export function openLockedDatabase(path: string): LockedDatabase {
   const file = lockableFile(path)
@@ -114,7 +120,10 @@ export function lockableFile(path: string): string {
   // Asked before any descriptor of it is opened here: closing one would give up this process's lock.
   if (before && HELD.has(fileId(before))) throw new DatabaseLockedError(file, process.pid)
   // Made with its mode, and tried for writing: SQLite would open an unwritable file read-only, and fail only at its first write.
-  closeSync(openSync(file, constants.O_RDWR | constants.O_CREAT, 0o600))
+  // The user's own only (own-file.ts): never another user's file, or a link they made, adopted.
+  closeSync(openOwnFileSync(file, constants.O_RDWR).fd)
+  // What SQLite keeps beside it (a hot journal is played back into the file): the user's own too, never another user's planted first.
+  for (const beside of SIDE_FILES) checkOwnPath(file + beside)
   return file
 }
 
@@ -209,13 +218,9 @@ export function deviceName(dev: bigint): string {
   return `${major.toString(16).padStart(2, '0')}:${minor.toString(16).padStart(2, '0')}`
 }
 
-/** The kernel's table of file locks; undefined where there is none (a system without /proc). */
-export function readLocks(path = '/proc/locks'): string | undefined {
-  try {
-    return readFileSync(path, 'utf8')
-  } catch {
-    return undefined
-  }
+/** The kernel's table of file locks: Linux's /proc/locks, read on Linux alone; undefined elsewhere. */
+export function readLocks(platform: Pick<Platform, 'procFile'> = hostPlatform()): string | undefined {
+  return platform.procFile('locks')
 }
 
 let loaded: typeof import('node:sqlite') | undefined
