@@ -1,6 +1,9 @@
 import {describe, expect, it} from 'vitest'
 import {Purchase} from '../../src/api/schemas/purchase.js'
-import {ACME_AUTH, approvedPurchase as approved, CARD, call, purchase, sandbox} from './helpers.js'
+import {ACME_AUTH, approvedPurchase as approved, CARD, CENTS_CARD, call, purchase, sandbox} from './helpers.js'
+
+/** The fields of a record made with CENTS_CARD where CARD's differ. */
+const VISA = {card_number: '424242XXXXXX4242', card_type: 'VISA'}
 
 
 describe('POST /v1.0/purchases', () => {
@@ -84,13 +87,14 @@ describe('POST /v1.0/purchases', () => {
     [1077, '77', 'Declined'],
   ])('declines %i with response code %s (%s), stores it and answers 200', async (amount, code, message) => {
     const gateway = await sandbox()
-    const answer = await purchase(gateway, {amount})
+    const answer = await purchase(gateway, {...CENTS_CARD, amount})
 
     expect(answer.status).toBe(200)
     expect(answer.body.successful).toBe(true)
     expect(answer.body.errors).toEqual([])
     expect(answer.body.response).toStrictEqual(
       approved({
+        ...VISA,
         amount,
         decimal_amount: amount / 100,
         authorization: null,
@@ -113,16 +117,25 @@ describe('POST /v1.0/purchases', () => {
     [1011, '11'],
     [1016, '16'],
   ])('approves %i with response code %s', async (amount, code) => {
-    const answer = await purchase(await sandbox(), {amount})
+    const answer = await purchase(await sandbox(), {...CENTS_CARD, amount})
     expect(answer.body.response).toMatchObject({successful: true, message: 'Approved', response_code: code})
   })
 
-  it('always declines the declined test card', async () => {
-    const answer = await purchase(await sandbox(), {card_number: '4557012345678902'})
+  it.each([1000, 123, 10051, 1005, 1095])('approves %i on 5123…2346 and 4005…0001 with response code 00, whatever the cents (as recorded)', async (amount) => {
+    const gateway = await sandbox()
+    for (const card_number of ['5123456789012346', '4005550000000001']) {
+      const answer = await purchase(gateway, {card_number, amount, reference: `order-${card_number}`})
+      expect(answer.body.response).toMatchObject({successful: true, message: 'Approved', response_code: '00', amount})
+    }
+  })
+
+  it.each([1000, 10051])('always declines the declined test card, 05 with Declined (as recorded; for %i)', async (amount) => {
+    const answer = await purchase(await sandbox(), {card_number: '4557012345678902', amount})
     expect(answer.status).toBe(200)
     expect(answer.body.response).toMatchObject({
       successful: false,
       message: 'Declined',
+      response_code: '05',
       authorization: null,
       card_number: '455701XXXXXX8902',
       card_type: 'VISA',
