@@ -238,7 +238,7 @@ describe('POST /v1.0/purchases', () => {
   it.each([
     [{card_number: '4111111111111112'}, ['Invalid Card Number']],
     [{card_expiry: '01/2020'}, ['Expiry date is invalid (expired)']],
-    [{card_expiry: '13/2030'}, ['Expiry date is invalid']],
+    [{card_expiry: '13/2030'}, ['Expiry date is missing or invalid.']],
     [{amount: -1}, ['Amount must be greater than or equal to 0']],
     [{amount: undefined}, ["Amount can't be blank"]],
     [{amount: null}, ["Amount can't be blank"]],
@@ -248,7 +248,8 @@ describe('POST /v1.0/purchases', () => {
     [{currency: ' '}, ["Currency can't be blank"]],
     [
       {card_number: undefined, card_holder: undefined, card_expiry: undefined, cvv: undefined},
-      ["Card number can't be blank", "Card holder can't be blank", "Expiry date can't be blank", 'CVV is required'],
+      // The card group's problems in the order and words of the gateway's empty card (gateway-beyond.md §14.7).
+      ["Card holder can't be blank", "Card number can't be blank", 'Expiry date is missing or invalid.', 'CVV is required', ' is not an accepted card type'],
     ],
     [{card_number: undefined, card_token: 'no-such-card'}, ['Card no-such-card could not be found']],
     [{amount: -5, reference: ''}, ['Amount must be greater than or equal to 0', "Reference can't be blank"]],
