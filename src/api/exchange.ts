@@ -1,7 +1,7 @@
 import {setMaxListeners} from 'node:events'
 import {setTimeout as delay} from 'node:timers/promises'
 import {InterruptedError, ModeMismatchError, type MoneyInFlight, type StopSignal, UnreachableError} from '../errors.js'
-import {maskCardTokenPath, redactText} from '../safety/redact.js'
+import {maskCardPath, redactText} from '../safety/redact.js'
 import type {Clock} from '../money/window.js'
 import type {Endpoint} from './endpoints.js'
 import {type ProxyRoute, proxyRoute, type ProxySettings} from './proxy.js'
@@ -15,6 +15,8 @@ export interface ExchangeOptions {
   baseUrl: string
   username: string
   token: string
+  /** The control token of the local gateway gw started at baseUrl (its runtime file): sent beside the credentials, it lets merchant TEST in beyond loopback (sandbox/server/guard.ts). */
+  controlToken?: string
   userAgent: string
   connectTimeoutMs?: number
   responseTimeoutMs?: number
@@ -126,7 +128,7 @@ export class Exchange {
     const signal = this.options.signal
     const url = this.baseUrl + path
     // --verbose names a stored card by its token's last four only, as every other line does.
-    const shownUrl = maskCardTokenPath(url)
+    const shownUrl = maskCardPath(url)
     const payload = body === undefined ? undefined : JSON.stringify(body)
     for (let attempt = 0; ; attempt++) {
       if (signal?.aborted) throw new InterruptedError(signal.reason as StopSignal, inFlight)
@@ -143,6 +145,7 @@ export class Exchange {
           bodyTimeout: this.responseTimeoutMs,
           headers: {
             authorization: this.authorization,
+            ...(this.options.controlToken === undefined ? {} : {'gw-control-token': this.options.controlToken}),
             accept: 'application/json',
             'user-agent': this.options.userAgent,
             // On every write, body or not, as the vendor's libraries send it: the local gateway's controls take no other.

@@ -9,6 +9,7 @@ import {openJournalInWorker} from './journal-thread.js'
 import {type JournalWorker, startJournalWorker} from './journal-worker.js'
 import {type Header, type Intent, notAJournal, readEntries, type Result, type Withdrawal} from './journal-entries.js'
 import {type JournalInput, type JournalTarget, journalTarget, unreadable} from './journal-identity.js'
+import {headerLine, journalLine} from './journal-names.js'
 import {standingOf} from './journal-state.js'
 
 // The summary (output/batch.ts) names a journal's state by this module.
@@ -31,8 +32,11 @@ export interface JournalOptions {
   input: JournalInput
   now: Date
   target: JournalTarget
-  /** The references of the input's valid rows: the journal's entries for others (an edited input's removed rows) are not kept. */
-  references?: {has(reference: string): boolean}
+  /**
+   * The references of the input's valid rows: the journal's entries for others (an edited input's
+   * removed rows) are not kept; those the journal holds masked are found by them (journal-names.ts).
+   */
+  references?: {has(reference: string): boolean; keys(): Iterable<string>}
   /** In place of the real disk's, for a test to fail them. */
   disk?: Partial<JournalDisk>
   /**
@@ -74,6 +78,8 @@ export class Journal {
     /** Whether this run found an earlier one's journal. */
     readonly resumed: boolean,
     private readonly disk: JournalDisk,
+    /** The key of the keyed hashes its lines keep of references that hold a card number (journal-names.ts). */
+    private readonly secret: string,
     /** The input file this journal was begun for, when this run's input is the same rows at another path. */
     readonly movedFrom?: string,
     /** Whether this run's input holds the rows the journal was begun for, not an edit of them (Entries.sameRows). */
@@ -94,15 +100,17 @@ export class Journal {
       real = realPath(path)
       await mkdir(dirname(real), {recursive: true, mode: 0o700})
     } catch (err) {
-      throw journalError(path, err)
+      throw journalError(path, err, {opening: true})
     }
     // Another user's journal, or a link or folder of theirs on the way to it, is never adopted (lib/own-file.ts).
     checkOwnPath(path)
     const file = await openFile(path, real, options.thread)
     try {
       const lines = await disk.read(file).catch((err: NodeJS.ErrnoException) => Promise.reject(unreadable(path, err)))
-      const entries = lines.length === 0 ? undefined : readEntries(path, lines.join('\n') + '\n', {command, input, target})
-      const journal = new Journal(path, file, entries !== undefined, disk, entries?.movedFrom, entries?.sameRows)
+      const entries = lines.length === 0 ? undefined : readEntries(path, lines.join('\n') + '\n', {command, input, target, references})
+      // JSON leaves `input` out for stdin, which has no path.
+      const header: Header = {journal: 1, command, input: input.path, input_sha256: input.sha256, target, created_at: now.toISOString()}
+      const journal = new Journal(path, file, entries !== undefined, disk, entries?.secret ?? headerLine(header).secret, entries?.movedFrom, entries?.sameRows)
       if (entries) {
         for (const [reference, intent] of entries.intents) {
           const result = entries.results.get(reference)
@@ -111,8 +119,6 @@ export class Journal {
         }
         for (const [reference, result] of entries.results) if (!references || references.has(reference)) journal.results.set(reference, result)
       } else {
-        // JSON leaves `input` out for stdin, which has no path.
-        const header: Header = {journal: 1, command, input: input.path, input_sha256: input.sha256, target, created_at: now.toISOString()}
         await journal.append(header)
         // The new file's name must survive a crash as well as its entries.
         syncDirectory(dirname(real))
@@ -120,7 +126,7 @@ export class Journal {
       return journal
     } catch (err) {
       await file.close()
-      throw journalError(path, err)
+      throw journalError(path, err, {opening: true})
     }
   }
 
@@ -164,7 +170,8 @@ export class Journal {
 
   private append(entry: object): Promise<void> {
     const written = new Promise<void>((resolve, reject) => {
-      this.pending.push(JSON.stringify(entry))
+      // As the file keeps it: card numbers masked, CVVs left out (journal-names.ts).
+      this.pending.push(journalLine(entry, this.secret))
       this.waiting.push({resolve, reject})
       this.flushing ??= this.flush()
     })
@@ -203,7 +210,7 @@ async function openFile(path: string, file: string, thread: 'this' | JournalWork
   try {
     return thread === 'this' ? openJournalFile(file) : await openJournalInWorker(file, thread ?? startJournalWorker())
   } catch (err) {
-    if (!(err instanceof JournalFileError)) throw journalError(path, err)
+    if (!(err instanceof JournalFileError)) throw journalError(path, err, {opening: true})
     if (err.reason === 'directory') throw unreadable(path, Object.assign(new Error('it is a directory'), {code: 'EISDIR'}))
     if (err.reason === 'not-a-journal') throw notAJournal(path)
     const {pid} = err.detail
@@ -213,21 +220,22 @@ async function openFile(path: string, file: string, thread: 'this' | JournalWork
   }
 }
 
-/** Why the journal cannot be written, naming it: the batch stops, and says which rows were sent (exit 1). */
+/** Why the journal cannot be written, naming it: the batch stops, and says which rows were sent (exit 1); `opening`, before any was. */
 export class JournalError extends WriteError {
   constructor(
     readonly path: string,
     cause: unknown,
+    {opening = false}: {opening?: boolean} = {},
   ) {
     const code = (cause as NodeJS.ErrnoException)?.code
     const message = cause instanceof Error ? cause.message : String(cause)
-    super(`The batch journal ${path} cannot be written (${code ?? message}): no more rows are sent`, cause, {
-      hint: 'Free space or fix permissions there, or give another --journal FILE, then run the same command again: it finishes the batch, sending only what was not sent.',
+    super(`The batch journal ${path} cannot be ${opening ? 'used' : 'written'} (${code ?? message}): ${opening ? 'nothing was sent' : 'no more rows are sent'}`, cause, {
+      hint: `Free space or fix permissions there, or give another --journal FILE, then run the same command again: ${opening ? 'nothing of it was sent yet' : 'it finishes the batch, sending only what was not sent'}.`,
     })
   }
 }
 
-function journalError(path: string, err: unknown): Error {
+function journalError(path: string, err: unknown, options?: {opening: boolean}): Error {
   if (err instanceof UsageError || err instanceof JournalError) return err
-  return new JournalError(path, err)
+  return new JournalError(path, err, options)
 }

@@ -14,6 +14,7 @@ import type {ClientCredentials, RequestGuard} from './build-client.js'
 import {type GlobalFlags, globalsInArgv} from './global-flags.js'
 import {Stop} from './signals.js'
 import {hostPlatform, type Platform} from '../lib/platform.js'
+import {keepPrivate} from '../lib/own-file.js'
 import type {FlagTable} from './startup/argv.js'
 
 /**
@@ -95,7 +96,6 @@ class CommandFactory implements Factory {
   readonly columns: Column[]
   readonly platform: Platform
   readonly configDir: string
-  readonly dataDir: string
   readonly cacheDir: string
   readonly stop: Stop
   private globals: GlobalFlags
@@ -108,6 +108,7 @@ class CommandFactory implements Factory {
   private readonly clientsMade = new Map<'asking' | 'confirmed', Promise<GatewayClient>>()
   private readonly clientsBuilt: GatewayClient[] = []
   private warnedOfPlainFile = false
+  private dataDirKept = false
 
   constructor(
     private readonly context: FactoryContext,
@@ -117,10 +118,19 @@ class CommandFactory implements Factory {
     this.columns = context.columns
     this.platform = context.platform ?? hostPlatform()
     this.configDir = context.config.configDir
-    this.dataDir = context.config.dataDir
     this.cacheDir = context.config.cacheDir
     this.globals = globalsInArgv(context.argv, context.flags)
     this.stop = new Stop({inFlight: () => this.inFlight(), io: () => this.io, signals: this.platform.stopSignals})
+  }
+
+  /**
+   * gw's data folder (runtime files, logs, journals), the user's alone whenever gw uses it: an older
+   * gw's 0755 one is made 0700 (lib/own-file.ts keepPrivate; docs/platforms.md says so).
+   */
+  get dataDir(): string {
+    if (!this.dataDirKept) keepPrivate(this.context.config.dataDir)
+    this.dataDirKept = true
+    return this.context.config.dataDir
   }
 
   get io(): Io {
@@ -207,8 +217,10 @@ class CommandFactory implements Factory {
 
   async clientFor(credentials: ClientCredentials, guard?: RequestGuard): Promise<GatewayClient> {
     const {buildClient} = await import('./build-client.js')
-    const localGatewayKeys = async () => (await import('./local-gateway-keys.js')).localGatewayKeys(this.dataDir)
-    return buildClient(credentials, {io: this.io, verbose: this.globals.verbose, version: this.context.config.version, proxy: await this.proxy(), guard, signal: this.stop.signal, localGatewayKeys})
+    const keys = await import('./local-gateway-keys.js')
+    const localGatewayKeys = () => keys.localGatewayKeys(this.dataDir)
+    const controlToken = credentials.controlToken ?? (await keys.localGatewayToken(this.dataDir, credentials.baseUrl))
+    return buildClient({...credentials, controlToken}, {io: this.io, verbose: this.globals.verbose, version: this.context.config.version, proxy: await this.proxy(), guard, signal: this.stop.signal, localGatewayKeys})
   }
 
   async deps(confirmed?: BatchConfirmation): Promise<Deps> {

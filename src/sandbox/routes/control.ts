@@ -13,9 +13,10 @@ import {daysBetween, isCalendarDate, shiftDays} from '../domain/schedule.js'
 
 /** The `/_sandbox/` endpoints: no credentials, for tests and for people trying gw out. */
 
-export function describeSandbox(_request: RouteRequest, ctx: SandboxContext): RouteResult {
+export function describeSandbox({scope}: RouteRequest, ctx: SandboxContext): RouteResult {
   const {mode, merchants, url} = ctx
-  return {status: 200, response: {mode, merchants, url, clock: formatDateTime(ctx.clock.now())}}
+  // A merchant asking beyond loopback learns of no other merchant.
+  return {status: 200, response: {mode, merchants: scope === undefined ? merchants : [scope], url, clock: formatDateTime(ctx.clock.now())}}
 }
 
 /** Which process it is: whoever holds the control token checks a recorded pid against it before stopping that pid. */
@@ -94,9 +95,10 @@ export function redeliver(request: RouteRequest, ctx: SandboxContext): RouteResu
 }
 
 /** The request log, filtered: `gw sandbox logs`, which follows it by asking `after` the `next` it was given. */
-export function listRequests({query}: RouteRequest, ctx: SandboxContext): RouteResult {
+export function listRequests({query, scope}: RouteRequest, ctx: SandboxContext): RouteResult {
   if (!ctx.requests) throw new SandboxError(404, ['The request log is off: this gateway was started with --no-request-log'])
-  return {status: 200, response: ctx.requests.page(parsedQuery(RequestLogQuery, query))}
+  if (scope !== undefined && query.merchant !== undefined && query.merchant !== scope) throw new SandboxError(403, [`Merchant ${scope}'s credentials show ${scope}'s requests alone, not ${query.merchant}'s`])
+  return {status: 200, response: ctx.requests.page(parsedQuery(RequestLogQuery, scope === undefined ? query : {...query, merchant: scope}))}
 }
 
 /** A query string read by its shared schema; a 400 naming each parameter it cannot read. */

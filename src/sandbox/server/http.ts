@@ -1,7 +1,7 @@
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import {setTimeout as sleep} from 'node:timers/promises'
 import type {Mode} from '../domain/mode.js'
-import {maskCardTokenPath} from '../../safety/redact.js'
+import {maskCardNumbersIn, maskCardPath} from '../../safety/redact.js'
 import {envelope as envelopeFor} from '../domain/envelope.js'
 import {SandboxError, badRequest} from '../domain/errors.js'
 import {newUuid} from '../domain/ids.js'
@@ -30,8 +30,12 @@ export interface HttpOptions<Ctx> {
   answered?(exchange: Exchange): void
   /** The name of this run of the gateway's data, sent with every answer as X-Sandbox-Instance. */
   instance?(): string | undefined
-  /** Sees every request first, and answers those the gateway must not serve (guard.ts): what it answered, for the log. `signedIn` names the merchant its Basic credentials are. */
-  guard?(req: IncomingMessage, res: ServerResponse, signedIn: () => string | undefined): {status: number; error: string; body?: unknown} | undefined
+  guard?: {
+    /** Sees every request first, and answers those the gateway must not serve (guard.ts): what it answered, for the log. `signedIn` names the merchant its Basic credentials are. */
+    check(req: IncomingMessage, res: ServerResponse, signedIn: () => string | undefined): {status: number; error: string; body?: unknown} | undefined
+    /** The one merchant whose records a request it let through may touch (RouteRequest's scope); undefined for all. */
+    scopeOf(req: IncomingMessage, signedIn: () => string | undefined): string | undefined
+  }
 }
 
 /** A request and what it was answered, for the request log; nothing here has been made safe to show yet. */
@@ -130,9 +134,9 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
     const answered = (status: number | null, body?: unknown, fault?: string) =>
       options.answered?.({method, pathname, status, ms: performance.now() - started, requestId, ...seen, body, fault})
 
-    // What is logged names a stored card by its token's last four only.
-    const shownPath = maskCardTokenPath(pathname)
-    const guarded = options.guard?.(req, res, () => signedInMerchant(req.headers.authorization))
+    // What is logged names a stored card by its token's last four only, and no card number whole.
+    const shownPath = maskCardPath(pathname)
+    const guarded = options.guard?.check(req, res, () => signedInMerchant(req.headers.authorization))
     if (guarded) {
       log(`${method} ${shownPath} ${guarded.status} ${guarded.error}`)
       seen.refused = true
@@ -193,7 +197,8 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
           const release = faults.hold(delayMs)
           await sleep(delayMs, undefined, {signal}).finally(release)
         }
-        return {input, params, query: Object.fromEntries(new URLSearchParams(search))}
+        const scope = options.guard?.scopeOf(req, () => signedInMerchant(req.headers.authorization))
+        return {input, params, query: Object.fromEntries(new URLSearchParams(search)), ...(scope === undefined ? {} : {scope})}
       }
       if (route.auth === 'none') {
         const request = await readRequest()
@@ -213,7 +218,7 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
       // Closing cut a delayed request short: serve() drops its socket.
       if (signal.aborted) throw error
       if (error instanceof SandboxError) return {status: error.status, body: envelope(false, error.response, error.errors)}
-      log(`internal error on ${method} ${maskCardTokenPath(pathname)}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+      log(`internal error on ${method} ${maskCardPath(pathname)}: ${maskCardNumbersIn(error instanceof Error ? (error.stack ?? error.message) : String(error))}`)
       return {status: 500, body: envelope(false, null, ['Internal sandbox error'])}
     }
   }
