@@ -78,6 +78,16 @@ export function checkSeedFile(text: string, source: string, here: GatewayTime = 
   return steps
 }
 
+/** Whether a fixtures file's text dates a step (`at`): its steps are then judged by the gateway's today, which is asked for. Text that is not a file of steps dates none (checkSeedFile says what is wrong). */
+export function datesSteps(text: string): boolean {
+  try {
+    const steps = (JSON.parse(text) as {steps?: unknown} | null)?.steps
+    return Array.isArray(steps) && steps.some((step) => step !== null && typeof step === 'object' && Object.hasOwn(step, 'at'))
+  } catch {
+    return false
+  }
+}
+
 /** `fixtures.json has 3 problems; nothing was sent:` and each problem on a line of its own, the first twenty. */
 export function problemsError(source: string, problems: string[], where = ''): UsageError {
   const shown = problems.slice(0, SHOWN_PROBLEMS).map((problem) => `  ${problem}`)

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {UsageError} from '../../../src/errors.js'
-import {checkSeedFile, datedAt, resolveFields} from '../../../src/seed/file.js'
+import {checkSeedFile, datedAt, datesSteps, resolveFields} from '../../../src/seed/file.js'
 import type {StepKind} from '../../../src/seed/kinds.js'
 import {dayText, fixedCalendar, MACHINE_CALENDAR} from '../../../src/lib/calendar.js'
 import {expectThrow} from '../../expect-error.js'
@@ -107,6 +107,19 @@ describe("a step's at", () => {
     expect(datedAt('2026-11-30', 'purchase', gateway)).toEqual({problem: `2026-11-30 is in the future: the gateway's today is 2026-11-29, and a record can be dated today or before`})
     // 01:00 UTC on the 30th is the 29th there.
     expect(datedAt('2026-11-30T01:00:00Z', 'refund', gateway)).toEqual({instant: '2026-11-30T01:00:00.000Z', onDay: '2026-11-29'})
+  })
+})
+
+describe('whether a file dates a step, for the gateway\'s today to be asked', () => {
+  it.each([
+    [file([plan, {name: 'order', create: 'purchase', at: '2026-11-17', fields: {}}]), true],
+    [file([plan]), false],
+    [file([{...plan, fields: {...plan.fields, at: 'a field, not the step\'s'}}], {_at: 'a comment'}), false],
+    ['{"steps": [nul', false],
+    ['null', false],
+    [JSON.stringify({steps: [null, 3]}), false],
+  ])('%s: %s', (text, dates) => {
+    expect(datesSteps(text)).toBe(dates)
   })
 })
 
