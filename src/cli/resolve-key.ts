@@ -4,19 +4,34 @@ import {missing, nounOf, type Resolvable, type Resolved, type Resolver, resolver
 import * as validate from './validate.js'
 import type {Factory} from './factory.js'
 
+/** What a look-up or a change finds records of: those gw resolves keys of, and stored cards (by token or alias). */
+type Found = Resolvable | 'cards'
+
 /** The list command that finds what a look-up missed, by the topic people type. */
-const TOPIC: Record<Resolvable, string> = {purchases: 'purchase', refunds: 'refund', customers: 'customer', paymentPlans: 'payment-plan', plans: 'plan', subscriptions: 'subscription', directDebits: 'direct-debit'}
+const TOPIC: Record<Found, string> = {purchases: 'purchase', refunds: 'refund', customers: 'customer', paymentPlans: 'payment-plan', plans: 'plan', subscriptions: 'subscription', directDebits: 'direct-debit', cards: 'card'}
 
 /** How to find a record that an id or reference missed: its list, and what that finds records by. */
-async function findingHint(resource: Resolvable): Promise<string> {
+async function findingHint(resource: Found): Promise<string> {
   const {LIST_FILTERS} = await import('./help/not-found.js')
   const topic = TOPIC[resource]
   const by = LIST_FILTERS[topic]
   return `gw ${topic} list finds ${nounOf(resource)}s, newest first${by ? `, by ${by}` : ''}.`
 }
 
-async function withHint(err: NotFoundError, resource: Resolvable): Promise<NotFoundError> {
+async function withHint(err: NotFoundError, resource: Found): Promise<NotFoundError> {
   return new NotFoundError(err.message, {status: err.status, requestId: err.requestId, messages: err.messages, hint: await findingHint(resource)})
+}
+
+/**
+ * A `get`'s miss (the gateway's 404, in its words, which may name another record: a refund's says
+ * "Purchase not found"), said as the resolver says one: which record, what the key was tried as
+ * (`tried`: id or reference, token or alias), and the list that finds it.
+ */
+export async function missedLookUp(resource: string, key: string, tried: string, err: NotFoundError): Promise<NotFoundError> {
+  if (!Object.hasOwn(TOPIC, resource)) return err
+  // A stored card's token is named by its last four only: tokens are never echoed.
+  const shown = resource === 'cards' ? (await import('../safety/redact.js')).maskCardToken(key) : key
+  return withHint(missing(resource as Found, shown, err, tried), resource as Found)
 }
 
 /**
@@ -39,7 +54,13 @@ export async function onRecord<T>(resource: Resolvable, key: string, {resolve, l
     return await act(resolved)
   } catch (err) {
     if (!(err instanceof NotFoundError) || resolved.record !== undefined) throw err
-    const found = await hinted(() => lookUp(key))
+    let found: Resolved
+    try {
+      found = await lookUp(key)
+    } catch (lookErr) {
+      // Missed both ways: said in the words of the gateway's answer to the request asked for.
+      throw lookErr instanceof NotFoundError ? await withHint(missing(resource, key, err, 'id or reference'), resource) : lookErr
+    }
     if (found.id === key) throw await withHint(missing(resource, key, err, 'id'), resource)
     return act(found)
   }

@@ -52,12 +52,12 @@ export async function lookUpKey(resource: Resolvable, key: string, {client}: Pic
   return {key, id: record.id, record}
 }
 
-/** The not-found error of a record sought by `tried` (`id`, or `id or reference`), in the gateway's words as well. */
-export function missing(resource: Resolvable, key: string, err: NotFoundError, tried: 'id' | 'id or reference'): NotFoundError {
+/** The not-found error of a record sought by `tried` (`id`, `id or reference`, `token or alias`), in the gateway's words as well. */
+export function missing(resource: Resolvable | 'cards', key: string, err: NotFoundError, tried: string): NotFoundError {
   return new NotFoundError(`No ${nounOf(resource)} has the ${tried} ${key}: ${err.message}`, {status: err.status, requestId: err.requestId, messages: err.messages})
 }
 
-export function nounOf(resource: Resolvable): string {
+export function nounOf(resource: Resolvable | 'cards'): string {
   return resource.replace(/s$/, '').replace(/[A-Z]/g, (capital) => ` ${capital.toLowerCase()}`)
 }
 

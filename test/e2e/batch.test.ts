@@ -400,7 +400,7 @@ describe('look-ups at scale', () => {
     const result = await sandbox.gw(['purchase', 'get', '--input', '-'], {stdin: `${a}\nno-such-purchase\n\n${b}\n`})
     expect(result.code).toBe(5)
     expect(result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as {id: string}).id)).toEqual([a, b])
-    expect(result.stderr).toContain(`Error: no-such-purchase: ${ANSWERS.purchaseNotFound} (HTTP 404`)
+    expect(result.stderr).toContain(`Error: No purchase has the id or reference no-such-purchase: ${ANSWERS.purchaseNotFound} (HTTP 404`)
     expect(result.stderr).toContain('Error: 1 of 3 look-ups failed')
   })
 

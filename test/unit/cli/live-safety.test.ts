@@ -48,6 +48,17 @@ describe('confirmation', () => {
   ] as const)('%s %o is shown as %s', (kind, values, shown, accepted) => {
     expect(confirmation(kind, values)).toEqual({shown, accepted})
   })
+
+  it('a record named by its reference is confirmed by the reference given, or its id', async () => {
+    const expected = confirmation('id', {id: '071-P-52NRCGCF', key: 'tb-2'})
+    expect(expected).toEqual({shown: '071-P-52NRCGCF or tb-2', accepted: ['071-P-52NRCGCF', 'tb-2'], what: 'the id or reference'})
+    const typed = scripted(['tb-3', 'TB-2'])
+    await confirmLive({commandId: 'purchase void', kind: 'id', expected, yes: false, io: testIo({tty: true}), prompter: typed.prompter})
+    expect(typed.asked).toEqual(['LIVE: type the id or reference (071-P-52NRCGCF or tb-2) to confirm gw purchase void', 'LIVE: type the id or reference (071-P-52NRCGCF or tb-2) to confirm gw purchase void'])
+    expect(typed.refused).toEqual(['"tb-3" does not match 071-P-52NRCGCF or tb-2; type it again (Ctrl-C to stop).'])
+    // Given as its id, the id alone.
+    expect(confirmation('id', {id: '071-P-52NRCGCF', key: '071-P-52NRCGCF'})).toEqual({shown: '071-P-52NRCGCF', accepted: ['071-P-52NRCGCF']})
+  })
 })
 
 describe('confirmLive', () => {
