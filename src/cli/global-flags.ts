@@ -58,8 +58,10 @@ export function checkJq(jq: JqFilter | undefined, printsJson: boolean, commandNa
 }
 
 /** --fields (or --json FIELDS) naming no field of the command's records, or on a command that prints none, is refused before anything runs (as gh does). */
-export async function checkFields(fields: string | undefined, columns: Column[], commandName: string): Promise<void> {
+export async function checkFields(fields: string | undefined, columns: Column[], commandName: string, printsJson = false): Promise<void> {
   if (fields === undefined) return
+  // gw api prints the gateway's whole answer as it came: --jq picks from it, as gh api's does.
+  if (columns.length === 0 && printsJson) throw new UsageError(`--json FIELDS and --fields pick the fields of records, and gw ${commandName} prints the gateway's whole answer as JSON`, `Pick from it with --jq, for example --jq .response.${fields.split(',')[0]}.`)
   if (columns.length === 0) throw new UsageError(`--json FIELDS and --fields pick the fields of records, and gw ${commandName} prints none`, 'Leave the fields out.')
   const known = await (await import('../output/fields.js')).knownFields(columns)
   const unknown = fields.split(',').filter((field) => !known.includes(field))

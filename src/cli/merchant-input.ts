@@ -3,6 +3,7 @@ import {UsageError} from '../errors.js'
 import type {MerchantCredentials} from '../sandbox/domain/ids.js'
 import type {Io} from '../output/io.js'
 import {credentialPair} from './validate.js'
+import {whyUnreadable} from '../lib/file-error-words.js'
 
 // `gw sandbox start --merchant`: USER:TOKEN, or - and @FILE, which read them one a line from stdin
 // or a file, so that no token need be in argv (ps shows a foreground gateway's to every user, twice
@@ -45,7 +46,7 @@ async function fromFile(file: string): Promise<string> {
   try {
     return await readFile(file, 'utf8')
   } catch (err) {
-    throw new UsageError(`--merchant @${file}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)})`)
+    throw new UsageError(`--merchant @${file}: ${file} cannot be read: ${whyUnreadable(err)}`)
   }
 }
 

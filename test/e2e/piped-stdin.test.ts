@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {writeTemp} from './batch-helpers.js'
-import {GW, purchasedAtGateway, ref, runProgram, type Sandbox, sandboxForFile} from './helpers.js'
+import {apiRequestsSince, DIALECT, GW, purchasedAtGateway, ref, requestLogCursor, runProgram, type Sandbox, sandboxForFile} from './helpers.js'
 
 // stdin is read only where a flag says `-` (--input -, --data -): never as an id left out, nor as
 // gw api's PATH. A script's piped lines stay for the script (a `while read` loop's), and a missing
@@ -12,6 +12,8 @@ sandboxForFile((started) => void (sandbox = started))
 const shell = (script: string, stdin: string) => runProgram('/bin/sh', ['-c', `gw() { "$GW_NODE" "$GW_JS" "$@"; }\n${script}`], {env: sandbox.env({GW_NODE: process.execPath, GW_JS: GW}), stdin})
 
 const authorization = async () => purchasedAtGateway(sandbox, {amount: 1000, reference: ref('loop'), capture: false})
+/** A refund's `amount` as each dialect writes it: negative as the contract says, positive as the live gateway answers (gateway-notes.md). */
+const refundAmount = (cents: number) => (DIALECT === 'live' ? cents : -cents)
 const purchase = async (key: string) => (await sandbox.gw(['purchase', 'get', key, '--json'])).json as {amount: number; captured: boolean; captured_amount: number}
 
 describe('an id left out, with stdin piped: refused naming it (exit 2), stdin left unread, nothing sent', () => {
@@ -60,6 +62,37 @@ describe('a - that says so reads stdin', () => {
     const result = await sandbox.gw(['api', '-X', 'POST', '/v1.0/refunds', '--data', '-'], {stdin: JSON.stringify({transaction_id: bought.id, amount: 1000, reference})})
     expect(result.code, result.stderr).toBe(0)
     expect(result.json).toMatchObject({successful: true, response: {reference}})
+  })
+
+  it('gw api -X POST /v1.0/refunds --data @FILE sends the file as the body', async () => {
+    const bought = await purchasedAtGateway(sandbox, {amount: 3000})
+    const reference = ref('api-f')
+    const body = writeTemp('refund.json', JSON.stringify({transaction_id: bought.id, amount: 1200, reference}))
+    const result = await sandbox.gw(['api', '-X', 'POST', '/v1.0/refunds', '--data', `@${body}`])
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.json).toMatchObject({successful: true, response: {reference, amount: refundAmount(1200)}})
+  })
+
+  it.each([
+    [['--data', '-'], '--data - read nothing from stdin: the request body is missing, and nothing was sent'],
+    [['--data', '@EMPTY'], '--data @EMPTY: EMPTY is empty: the request body is missing, and nothing was sent'],
+    [['--data', '@/no/such/refund.json'], '--data @/no/such/refund.json: /no/such/refund.json cannot be read: no such file'],
+  ])('gw api -X POST /v1.0/refunds %j with no body is refused (exit 2), nothing sent', async (flags, message) => {
+    const empty = writeTemp('empty.json', '')
+    const cursor = await requestLogCursor(sandbox)
+    const result = await sandbox.gw(['api', '-X', 'POST', '/v1.0/refunds', ...flags.map((flag) => flag.replace('EMPTY', empty))], {stdin: ''})
+    expect(result.code).toBe(2)
+    expect(result.stderr.split('\n')[0]).toBe(`Error: ${message.replaceAll('EMPTY', empty)}`)
+    expect(result.stdout).toBe('')
+    expect(await apiRequestsSince(sandbox, cursor)).toEqual([])
+  })
+
+  it('gw api -F amount=N PATH: a field takes one value, and the PATH after it is the PATH (as gh api)', async () => {
+    const bought = await purchasedAtGateway(sandbox, {amount: 3000})
+    const reference = ref('api-F')
+    const result = await sandbox.gw(['api', '-f', `transaction_id=${bought.id}`, '-F', 'amount=700', '-f', `reference=${reference}`, '/v1.0/refunds'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.json).toMatchObject({successful: true, response: {reference, amount: refundAmount(700)}})
   })
 
   it('gw api -X GET PATH in a while-read loop answers each line, and reads none of them', async () => {
