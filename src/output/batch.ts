@@ -4,6 +4,7 @@ import {paint, type Style} from './colors.js'
 import type {Io} from './io.js'
 import {secondsLeft} from './countdown.js'
 import {checkCommand, notYetNotice, waitingStatus} from './hints.js'
+import {pickFields} from './fields.js'
 import {toNdjsonLine} from './json.js'
 import {moneyText, Tally} from './batch-totals.js'
 import {redact} from '../safety/redact.js'
@@ -12,8 +13,12 @@ import {rowWords, type RowWords} from '../batch/row-words.js'
 import {isMade} from '../money/decide.js'
 import type {RecordNoun} from '../errors.js'
 
-/** A row's NDJSON line (design.md §3), keys in the documented order, DEL and C1 escaped as every JSON line is. */
-export function rowLine(report: RowReport): string {
+/**
+ * A row's NDJSON line (design.md §3), keys in the documented order, DEL and C1 escaped as every
+ * JSON line is; with `fields` (--json FIELDS, --fields) its record holds those fields alone, the row's own keys kept.
+ */
+export function rowLine(report: RowReport, fields?: string[]): string {
+  const record = report.record && redact(report.record)
   return toNdjsonLine({
     row: report.row,
     line: report.line,
@@ -21,7 +26,7 @@ export function rowLine(report: RowReport): string {
     status: report.status,
     exit_code: report.exitCode,
     ...(report.resumed ? {resumed: true} : {}),
-    ...(report.record ? {record: redact(report.record)} : {}),
+    ...(record ? {record: fields ? pickFields(record, fields) : record} : {}),
     ...(report.error || !report.record ? {error: report.error} : {}),
   })
 }
@@ -50,6 +55,7 @@ function fit(text: string, width: number): string {
  */
 export class BatchView {
   private readonly ndjson: boolean
+  private readonly fields?: string[]
   private readonly counts = new Map<RowStatus, number>()
   private readonly money = new Map<RowStatus, Tally>()
   private readonly started = performance.now()
@@ -76,9 +82,11 @@ export class BatchView {
     private readonly io: Io,
     private readonly total: number,
     private readonly noun: RecordNoun,
-    {json, words}: {json: boolean; words?: RowWords},
+    {json, fields, words}: {json: boolean; fields?: string[]; words?: RowWords},
   ) {
-    this.ndjson = json || !io.isStdoutTTY
+    // Fields picked are a record's, which the lines carry: a terminal's table shows the batch's own columns.
+    this.ndjson = json || fields !== undefined || !io.isStdoutTTY
+    this.fields = fields
     this.words = words ?? rowWords({noun})
   }
 
@@ -170,7 +178,7 @@ export class BatchView {
       this.doubts++
       if (this.doubtful.length < 3) this.doubtful.push(report.reference)
     }
-    if (this.ndjson) this.group(rowLine(report))
+    if (this.ndjson) this.group(rowLine(report, this.fields))
     else this.io.out(this.tableRow(report))
     this.progress()
   }

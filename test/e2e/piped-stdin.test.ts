@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {writeTemp} from './batch-helpers.js'
-import {apiRequestsSince, DIALECT, GW, purchasedAtGateway, ref, requestLogCursor, runProgram, type Sandbox, sandboxForFile} from './helpers.js'
+import {ANSWERS, apiRequestsSince, GW, purchasedAtGateway, ref, requestLogCursor, runProgram, type Sandbox, sandboxForFile} from './helpers.js'
 
 // stdin is read only where a flag says `-` (--input -, --data -): never as an id left out, nor as
 // gw api's PATH. A script's piped lines stay for the script (a `while read` loop's), and a missing
@@ -12,8 +12,6 @@ sandboxForFile((started) => void (sandbox = started))
 const shell = (script: string, stdin: string) => runProgram('/bin/sh', ['-c', `gw() { "$GW_NODE" "$GW_JS" "$@"; }\n${script}`], {env: sandbox.env({GW_NODE: process.execPath, GW_JS: GW}), stdin})
 
 const authorization = async () => purchasedAtGateway(sandbox, {amount: 1000, reference: ref('loop'), capture: false})
-/** A refund's `amount` as each dialect writes it: negative as the contract says, positive as the live gateway answers (gateway-notes.md). */
-const refundAmount = (cents: number) => (DIALECT === 'live' ? cents : -cents)
 const purchase = async (key: string) => (await sandbox.gw(['purchase', 'get', key, '--json'])).json as {amount: number; captured: boolean; captured_amount: number}
 
 describe('an id left out, with stdin piped: refused naming it (exit 2), stdin left unread, nothing sent', () => {
@@ -70,7 +68,7 @@ describe('a - that says so reads stdin', () => {
     const body = writeTemp('refund.json', JSON.stringify({transaction_id: bought.id, amount: 1200, reference}))
     const result = await sandbox.gw(['api', '-X', 'POST', '/v1.0/refunds', '--data', `@${body}`])
     expect(result.code, result.stderr).toBe(0)
-    expect(result.json).toMatchObject({successful: true, response: {reference, amount: refundAmount(1200)}})
+    expect(result.json).toMatchObject({successful: true, response: {reference, amount: ANSWERS.refundAmount(1200)}})
   })
 
   it.each([
@@ -92,7 +90,7 @@ describe('a - that says so reads stdin', () => {
     const reference = ref('api-F')
     const result = await sandbox.gw(['api', '-f', `transaction_id=${bought.id}`, '-F', 'amount=700', '-f', `reference=${reference}`, '/v1.0/refunds'])
     expect(result.code, result.stderr).toBe(0)
-    expect(result.json).toMatchObject({successful: true, response: {reference, amount: refundAmount(700)}})
+    expect(result.json).toMatchObject({successful: true, response: {reference, amount: ANSWERS.refundAmount(700)}})
   })
 
   it('gw api -X GET PATH in a while-read loop answers each line, and reads none of them', async () => {
