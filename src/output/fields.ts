@@ -1,4 +1,5 @@
 import {cardColumns, type Column, customerColumns, planColumns, purchaseColumns, purchaseGetColumns, refundColumns, refundListColumns, subscriptionColumns, webHookColumns} from './columns.js'
+import {keepNumbersWritten} from '../lib/json-as-written.js'
 
 type GwRecord = Record<string, unknown>
 
@@ -19,7 +20,7 @@ export function parseFields(input: string): string[] {
 export function pickFields(record: GwRecord, fields: string[]): GwRecord {
   const picked: GwRecord = {}
   for (const field of fields) if (Object.hasOwn(record, field)) picked[field] = record[field]
-  return picked
+  return keepNumbersWritten(record, picked)
 }
 
 /** Table columns for the fields asked for: the command's own column where it has one, else the field's name. */

@@ -1,4 +1,5 @@
 import {luhnValid} from '../api/schemas/card-rules.js'
+import {keepNumbersWritten, parseKeepingNumbers, stringifyAsWritten} from '../lib/json-as-written.js'
 
 /**
  * The one place card data is made safe to show: card numbers keep the first six and last four
@@ -56,7 +57,7 @@ export function redact<T>(value: T): T {
     if (kind === 'secret') continue
     copy[key] = kind === 'card' && (typeof field === 'string' || typeof field === 'number') ? maskCardNumber(String(field)) : redact(field)
   }
-  return copy as T
+  return keepNumbersWritten(value as object, copy) as T
 }
 
 /** A text that is a card number whole, however spaced, masked as one; any other, the card numbers inside it. */
@@ -114,7 +115,7 @@ export const KIND_KEY_LENGTHS: ReadonlySet<number> = new Set([...KEY_KINDS.keys(
 /** Redacts a body that may not be JSON (an HTML error page, say): the card numbers in its text are masked. */
 export function redactText(text: string): string {
   try {
-    return JSON.stringify(redact(JSON.parse(text)))
+    return stringifyAsWritten(redact(parseKeepingNumbers(text)))
   } catch {
     return maskCardNumbersIn(text)
   }
