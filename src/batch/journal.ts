@@ -9,6 +9,7 @@ import {openJournalInWorker} from './journal-thread.js'
 import {type JournalWorker, startJournalWorker} from './journal-worker.js'
 import {type Header, type Intent, notAJournal, readEntries, type Result, type Withdrawal} from './journal-entries.js'
 import {type JournalInput, type JournalTarget, journalTarget, unreadable} from './journal-identity.js'
+import {headerLine, journalLine} from './journal-names.js'
 import {standingOf} from './journal-state.js'
 
 // The summary (output/batch.ts) names a journal's state by this module.
@@ -31,8 +32,11 @@ export interface JournalOptions {
   input: JournalInput
   now: Date
   target: JournalTarget
-  /** The references of the input's valid rows: the journal's entries for others (an edited input's removed rows) are not kept. */
-  references?: {has(reference: string): boolean}
+  /**
+   * The references of the input's valid rows: the journal's entries for others (an edited input's
+   * removed rows) are not kept; those the journal holds masked are found by them (journal-names.ts).
+   */
+  references?: {has(reference: string): boolean; keys(): Iterable<string>}
   /** In place of the real disk's, for a test to fail them. */
   disk?: Partial<JournalDisk>
   /**
@@ -74,6 +78,8 @@ export class Journal {
     /** Whether this run found an earlier one's journal. */
     readonly resumed: boolean,
     private readonly disk: JournalDisk,
+    /** The key of the keyed hashes its lines keep of references that hold a card number (journal-names.ts). */
+    private readonly secret: string,
     /** The input file this journal was begun for, when this run's input is the same rows at another path. */
     readonly movedFrom?: string,
     /** Whether this run's input holds the rows the journal was begun for, not an edit of them (Entries.sameRows). */
@@ -101,8 +107,10 @@ export class Journal {
     const file = await openFile(path, real, options.thread)
     try {
       const lines = await disk.read(file).catch((err: NodeJS.ErrnoException) => Promise.reject(unreadable(path, err)))
-      const entries = lines.length === 0 ? undefined : readEntries(path, lines.join('\n') + '\n', {command, input, target})
-      const journal = new Journal(path, file, entries !== undefined, disk, entries?.movedFrom, entries?.sameRows)
+      const entries = lines.length === 0 ? undefined : readEntries(path, lines.join('\n') + '\n', {command, input, target, references})
+      // JSON leaves `input` out for stdin, which has no path.
+      const header: Header = {journal: 1, command, input: input.path, input_sha256: input.sha256, target, created_at: now.toISOString()}
+      const journal = new Journal(path, file, entries !== undefined, disk, entries?.secret ?? headerLine(header).secret, entries?.movedFrom, entries?.sameRows)
       if (entries) {
         for (const [reference, intent] of entries.intents) {
           const result = entries.results.get(reference)
@@ -111,8 +119,6 @@ export class Journal {
         }
         for (const [reference, result] of entries.results) if (!references || references.has(reference)) journal.results.set(reference, result)
       } else {
-        // JSON leaves `input` out for stdin, which has no path.
-        const header: Header = {journal: 1, command, input: input.path, input_sha256: input.sha256, target, created_at: now.toISOString()}
         await journal.append(header)
         // The new file's name must survive a crash as well as its entries.
         syncDirectory(dirname(real))
@@ -164,7 +170,8 @@ export class Journal {
 
   private append(entry: object): Promise<void> {
     const written = new Promise<void>((resolve, reject) => {
-      this.pending.push(JSON.stringify(entry))
+      // As the file keeps it: card numbers masked, CVVs left out (journal-names.ts).
+      this.pending.push(journalLine(entry, this.secret))
       this.waiting.push({resolve, reject})
       this.flushing ??= this.flush()
     })

@@ -3,6 +3,7 @@ import {type Clock, systemClock, type Waiting, type WindowMs} from '../money/win
 import type {Sent} from '../operations/money.js'
 import {type Journal, rowChanges} from './journal.js'
 import {type Intent, intentEntry, type Result} from './journal-entries.js'
+import {restoredIntent} from './journal-names.js'
 import {journalState, type Standing, standingOf} from './journal-state.js'
 import {GatewaySlots, STOPPED, unreachable} from './gateway-slots.js'
 import {type InDoubtWait, INTENT_FRESH_MS, lookUpInDoubt} from './in-doubt.js'
@@ -106,7 +107,7 @@ export class BatchRunner<Input, Body extends object> {
   private async runRow(row: ValidRow<Input>): Promise<RowEnd> {
     const {journal, sender, onRow} = this.options
     const done = journal.results.get(row.reference)
-    const intent = journal.intents.get(row.reference)
+    const intent = restoredIntent(journal.intents.get(row.reference), sender.asked(row.input))
     const before = standingOf(intent, done)
     const unmoved = (began: boolean): RowEnd => ({began, before, after: before})
     // Sent by an earlier run as the file asked then: what it asks now is neither sent nor looked up.
