@@ -39,6 +39,9 @@ const BEYOND_THE_INTERFACE = [
   'settlement_date', 'standalone', 'card_type', 'card_category', 'card_subcategory', 'created_at',
 ]
 
+/** What every customer record carries beyond the interface (gateway-notes.md), and none of a payment's fields. */
+const CUSTOMER_BEYOND = ['card_number', 'bank_account', 'metadata', 'sdk_ready']
+
 /** The record a column list shows, by its schema's name in src/api/schemas. */
 const SCHEMA_OF = new Map<Column[], 'Card' | 'Purchase' | 'Refund' | 'Plan' | 'Customer' | 'Subscription' | 'WebHook'>([
   [cardColumns, 'Card'],
@@ -59,6 +62,6 @@ const SCHEMA_OF = new Map<Column[], 'Card' | 'Purchase' | 'Refund' | 'Plan' | 'C
  */
 export async function knownFields(columns: Column[]): Promise<string[]> {
   const schema = SCHEMA_OF.get(columns)
-  const fromSchema = schema ? [...Object.keys((await import('../api/schemas/index.js'))[schema].shape), ...BEYOND_THE_INTERFACE] : []
+  const fromSchema = schema ? [...Object.keys((await import('../api/schemas/index.js'))[schema].shape), ...(schema === 'Customer' ? CUSTOMER_BEYOND : BEYOND_THE_INTERFACE)] : []
   return [...new Set([...columns.map((column) => column.field), ...fromSchema])]
 }
