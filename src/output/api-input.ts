@@ -27,7 +27,7 @@ export function isMethod(word: string): boolean {
  */
 export function wordAfterPath(path: string, word: string, json: boolean): UsageError {
   const field = /^[a-z_][a-z0-9_]*$/i.test(word) ? word : 'id'
-  const hint = json ? `--json takes no fields with gw api, which prints the gateway's whole answer as JSON; pick from it with --jq, for example --jq .response.${field}` : `For example gw api GET ${path}.`
+  const hint = json ? `--json takes no fields with gw api, which prints its JSON as it is; pick from it with --jq: --jq .response.${field} from an answer, --jq .${field} from each record of --paginate.` : `For example gw api GET ${path}.`
   return new UsageError(`${path} is the PATH, so ${word} is one word too many`, hint)
 }
 
