@@ -309,8 +309,8 @@ describe('gateway text with terminal escapes', () => {
     const result = await sandbox.gw(['purchase', 'get', hostile, `x${ESC}]0;pwned\u0007`])
     expect(result.code).toBe(5)
     expect(result.stderr).not.toContain(ESC)
-    expect(result.stderr).toContain(`Error: \\x1B]8;;https://evil.example\\x1B\\inv\\x1B]8;;\\x1B\\-`)
-    expect(result.stderr).toContain('Error: x\\x1B]0;pwned\\x07: ')
+    expect(result.stderr).toContain(`Error: No purchase has the id or reference \\x1B]8;;https://evil.example\\x1B\\inv\\x1B]8;;\\x1B\\-`)
+    expect(result.stderr).toContain('Error: No purchase has the id or reference x\\x1B]0;pwned\\x07: ')
   })
 
   it('is shown escaped by gw listen, in its event lines and warnings', async () => {
