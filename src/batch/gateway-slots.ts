@@ -60,3 +60,23 @@ export function unreachable(noun: string): GwError {
     hint: 'Check that the gateway can be reached, then run the same command again: it looks the rows in doubt up before sending anything.',
   })
 }
+
+/**
+ * Rows at work per request slot: one at the gateway, the rest having their intents synced so a
+ * slot never waits for the disk (measured: an fdatasync of ~2.5 ms against ~3.5 ms a request,
+ * twice the rows still left slots idle). A crash leaves those rows journaled but unsent; the
+ * re-run looks each one up, finds nothing and sends it.
+ */
+export const LOOK_AHEAD = 4
+
+/**
+ * How many answers the journal may have still to write when a row is sent. With one slot, none:
+ * a row is sent only after the answer before it is on disk, so that a batch run a row at a time
+ * keeps its journal in step with the gateway (a crash leaves in doubt only the row in flight and
+ * those journaled ahead). With more, as many as the rows at work, so that commits overlap the
+ * requests rather than hold them up: a crash leaves those answered rows in doubt as it leaves the
+ * rows journaled ahead, and the next run looks them up before sending anything.
+ */
+export function unjournaledAnswers(concurrency: number): number {
+  return concurrency === 1 ? 1 : LOOK_AHEAD * concurrency
+}

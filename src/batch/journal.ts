@@ -7,7 +7,7 @@ import {type JournalFile, JournalFileError, openJournalFile} from './journal-fil
 import {openJournalInWorker} from './journal-thread.js'
 import {type JournalWorker, startJournalWorker} from './journal-worker.js'
 import {type Header, type Intent, notAJournal, readEntries, type Result, type Withdrawal} from './journal-entries.js'
-import {type JournalInput, type JournalTarget, journalTarget, unreadable} from './journal-identity.js'
+import {type JournalInput, type JournalTarget, journalTarget, parseEntry, unreadable} from './journal-identity.js'
 import {standingOf} from './journal-state.js'
 
 // The summary (output/batch.ts) names a journal's state by this module.
@@ -139,6 +139,28 @@ export class Journal {
     return written
   }
 
+  /**
+   * Whether the file holds the row's intent now, not withdrawn (an earlier run's or this one's):
+   * read back after a write whose failure leaves that untold (a commit may reach the disk all the
+   * same). True when the file cannot be read either.
+   */
+  async holds(reference: string): Promise<boolean> {
+    let lines: string[]
+    try {
+      lines = await this.disk.read(this.file)
+    } catch {
+      return true
+    }
+    let held = false
+    const named = JSON.stringify(reference)
+    for (const line of lines.filter((each) => each.includes(named))) {
+      const entry = parseEntry(line)
+      if (entry?.intent === reference) held = true
+      if (entry?.withdrawn === reference) held = false
+    }
+    return held
+  }
+
   async close(): Promise<void> {
     try {
       await this.flushing
@@ -202,6 +224,7 @@ async function openFile(path: string, file: string, thread: 'this' | JournalWork
   } catch (err) {
     if (!(err instanceof JournalFileError)) throw journalError(path, err)
     if (err.reason === 'directory') throw unreadable(path, Object.assign(new Error('it is a directory'), {code: 'EISDIR'}))
+    if (err.reason === 'damaged') throw unreadable(path, new Error(`it is damaged: ${err.detail.why}`))
     if (err.reason === 'not-a-journal') throw notAJournal(path)
     const {pid} = err.detail
     if (pid === process.pid) throw new UsageError(`The batch journal ${path}${same} is already open in this gw: nothing was sent`)

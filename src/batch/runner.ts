@@ -4,7 +4,7 @@ import type {Sent} from '../operations/money.js'
 import {type Journal, rowChanges} from './journal.js'
 import {type Intent, intentEntry, type Result} from './journal-entries.js'
 import {journalState, type Standing, standingOf} from './journal-state.js'
-import {GatewaySlots, STOPPED, unreachable} from './gateway-slots.js'
+import {GatewaySlots, LOOK_AHEAD, STOPPED, unjournaledAnswers, unreachable} from './gateway-slots.js'
 import {type InDoubtWait, INTENT_FRESH_MS, lookUpInDoubt} from './in-doubt.js'
 import {changedRow, decidedRow, failedRow, fromJournal, missingRow, resultEntry, type RowReport} from './row-reports.js'
 import {rowWords} from './row-words.js'
@@ -149,9 +149,9 @@ export class BatchRunner<Input, Body extends object> {
     try {
       synced = await this.journalIntent(row, body)
     } catch (err) {
-      // Not sent; a later run sends it afresh, or looks it up first if an earlier run's intent stands.
+      // Not sent. A commit that failed may have reached the disk all the same: taken back, so that the journal says what this run says.
       onRow(this.failed(row, err, sender.money(body)))
-      return unmoved(true)
+      return this.withdraw(row, before, true)
     }
     const report = await this.atGatewayCounted(row, body, async () => {
       // Long in the queue: journaled again, so that a rerun counts the processing window from when it truly left.
@@ -160,7 +160,7 @@ export class BatchRunner<Input, Body extends object> {
       await this.options.journal.caughtUp(unjournaledAnswers(this.options.concurrency))
       return sender.send(body, {onWait: (waiting) => this.options.onWaiting?.({row: row.row, reference: row.reference}, waiting, true)})
     })
-    if (report === STOPPED) return this.withdraw(row, before, synced, done)
+    if (report === STOPPED) return this.withdraw(row, before, false)
     return this.finish(row, report!, before, synced)
   }
 
@@ -224,17 +224,19 @@ export class BatchRunner<Input, Body extends object> {
   }
 
   /**
-   * Journaled but not sent when the batch stopped meanwhile: its intent is taken back, so that
-   * the next run counts it not started, as this one does, and sends it without a look-up. Until that
-   * is on disk (or if it cannot be written) the intent stands and the row is in doubt.
+   * Journaled but not sent (the batch stopped meanwhile, or the intent's commit failed and may have
+   * reached the disk all the same): its intent is taken back, so that the next run counts it not
+   * started, as this one does, and sends it at once, with nothing to look up. Until that is on disk
+   * the row is in doubt; if it cannot be written, the row stands as the file holds it. `began`: the
+   * row was reported (failed).
    */
-  private async withdraw(row: ValidRow<Input>, before: Standing, synced: Intent, done: Result | undefined): Promise<RowEnd> {
+  private async withdraw(row: ValidRow<Input>, before: Standing, began: boolean): Promise<RowEnd> {
     try {
       await this.options.journal.withdraw(row.reference)
-      return {began: false, before, after: standingOf(undefined, done)}
+      return {began, before, after: 'notStarted'}
     } catch (err) {
       this.stopWith(err as GwError)
-      return {began: false, before, after: standingOf(synced, done)}
+      return {began, before, after: (await this.options.journal.holds(row.reference)) ? 'inDoubt' : 'notStarted'}
     }
   }
 
@@ -275,23 +277,3 @@ export class BatchRunner<Input, Body extends object> {
     return failedRow(row, err, money)
   }
 }
-
-/**
- * How many answers the journal may have still to write when a row is sent. With one slot, none:
- * a row is sent only after the answer before it is on disk, so that a batch run a row at a time
- * keeps its journal in step with the gateway (a crash leaves in doubt only the row in flight and
- * those journaled ahead). With more, as many as the rows at work, so that commits overlap the
- * requests rather than hold them up: a crash leaves those answered rows in doubt as it leaves the
- * rows journaled ahead, and the next run looks them up before sending anything.
- */
-export function unjournaledAnswers(concurrency: number): number {
-  return concurrency === 1 ? 1 : LOOK_AHEAD * concurrency
-}
-
-/**
- * Rows at work per request slot: one at the gateway, the rest having their intents synced so a
- * slot never waits for the disk (measured: an fdatasync of ~2.5 ms against ~3.5 ms a request,
- * twice the rows still left slots idle). A crash leaves those rows journaled but unsent; the
- * re-run looks each one up, finds nothing and sends it.
- */
-const LOOK_AHEAD = 4

@@ -1,4 +1,4 @@
-import {closeSync, constants, openSync, readFileSync, statSync} from 'node:fs'
+import {closeSync, constants, openSync, readFileSync, readSync, statSync} from 'node:fs'
 import type {DatabaseSync} from 'node:sqlite'
 import {fileId, realPath} from './file-identity.js'
 
@@ -31,6 +31,9 @@ export class NotADatabaseError extends Error {
   }
 }
 
+/** The file is a SQLite database whose pages do not hold together (cut short, overwritten): it is left as it is. */
+export class DamagedDatabaseError extends NotADatabaseError {}
+
 /** A database this process holds until close(): no other process may read or write it meanwhile. */
 export interface LockedDatabase {
   readonly db: DatabaseSync
@@ -45,6 +48,7 @@ const LOCK_WAIT_MS = 250
 
 /** SQLite's result codes that gw tells apart. */
 const SQLITE_BUSY = 5
+const SQLITE_CORRUPT = 11
 const SQLITE_NOTADB = 26
 
 /**
@@ -113,12 +117,47 @@ export function lockableFile(path: string): string {
   if (before && !before.isFile()) throw new NotADatabaseError(file, before.isDirectory() ? 'it is a directory' : 'it is not a regular file')
   // Asked before any descriptor of it is opened here: closing one would give up this process's lock.
   if (before && HELD.has(fileId(before))) throw new DatabaseLockedError(file, process.pid)
+  const cut = before && cutShort(file, before.size)
+  if (cut) throw new DamagedDatabaseError(file, cut)
   // Made with its mode, and tried for writing: SQLite would open an unwritable file read-only, and fail only at its first write.
   closeSync(openSync(file, constants.O_RDWR | constants.O_CREAT, 0o600))
   return file
 }
 
-/** Why TAKE_LOCK failed on `file`, as openLockedDatabase throws it: held by another, no database, or the system's error. */
+/** The first bytes of every SQLite database. */
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1')
+
+/**
+ * Why the database at `file` (`size` bytes) is cut short, when it is: SQLite's first bytes, but
+ * not a whole number of its pages (a copy stopped part-way, a disk that lost its end). SQLite would
+ * take it for a database of fewer pages and write into it as it takes the lock; a database whose
+ * undo record (`-journal`) is beside it is SQLite's to mend. Undefined for any other file.
+ */
+export function cutShort(file: string, size: number): string | undefined {
+  if (size === 0 || (statSync(`${file}-journal`, {throwIfNoEntry: false})?.size ?? 0) > 0) return undefined
+  const head = Buffer.alloc(PAGE_SIZE_AT + 2)
+  const fd = openSync(file, 'r')
+  let read: number
+  try {
+    read = readSync(fd, head, 0, head.length, 0)
+  } finally {
+    closeSync(fd)
+  }
+  const magic = Math.min(read, SQLITE_MAGIC.length)
+  if (!head.subarray(0, magic).equals(SQLITE_MAGIC.subarray(0, magic))) return undefined
+  if (read < head.length) return `cut short at ${size} bytes, inside its header`
+  // The page size as its header writes it: 1 stands for 65536; anything else is SQLite's to refuse.
+  const written = head.readUInt16BE(PAGE_SIZE_AT)
+  const pageSize = written === 1 ? 65_536 : written
+  if (!PAGE_SIZES.has(pageSize) || size % pageSize === 0) return undefined
+  return `cut short at ${size} bytes, not a whole number of its ${pageSize}-byte pages`
+}
+
+/** Where a SQLite header writes its page size (two bytes, big-endian), and the sizes it may be. */
+const PAGE_SIZE_AT = 16
+const PAGE_SIZES = new Set([512, 1024, 2048, 4096, 8192, 16_384, 32_768, 65_536])
+
+/** Why TAKE_LOCK failed on `file`, as openLockedDatabase throws it: held by another, no database, a damaged one, or the system's error. */
 export function lockRefusal(file: string, err: unknown): unknown {
   const code = primaryCode(err)
   if (code === SQLITE_BUSY) {
@@ -126,6 +165,7 @@ export function lockRefusal(file: string, err: unknown): unknown {
     return new DatabaseLockedError(file, lockHolder(file, locks), locks !== undefined && lockers(file, locks).length === 0)
   }
   if (code === SQLITE_NOTADB) return new NotADatabaseError(file, 'its first bytes are no database header')
+  if (code === SQLITE_CORRUPT) return new DamagedDatabaseError(file, (err as Error).message)
   return systemError(err)
 }
 

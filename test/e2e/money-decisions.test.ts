@@ -58,7 +58,7 @@ describe('a refund against a gateway that answers live-shaped refund records', (
     const again = await gwAt(url, args)
     expect(again.code, again.stderr).toBe(0)
     expect(again.json).toEqual(first.json)
-    expect(again.stderr).toBe(`Reference ${reference} was taken by this same refund (${record.id}), made earlier: nothing was sent now.\n`)
+    expect(again.stderr).toBe(`Reference ${reference} was taken by this same refund (${record.id}), made earlier: the gateway refused this request for it, and nothing more was made.\n`)
 
     const other = await gwAt(url, ['refund', 'create', '--transaction-id', purchase.reference, '--amount', '3000', '--reference', reference])
     expect(other.code).toBe(7)

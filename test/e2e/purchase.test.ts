@@ -109,7 +109,7 @@ describe('gw purchase create', () => {
     const same = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs(), '--json'])
     expect(same.code).toBe(0)
     expect(same.json).toEqual(first.json)
-    expect(same.stderr).toContain(`Reference ${reference} was taken by this same purchase (${(first.json as {id: string}).id}), made earlier: nothing was sent now.`)
+    expect(same.stderr).toContain(`Reference ${reference} was taken by this same purchase (${(first.json as {id: string}).id}), made earlier: the gateway refused this request for it, and nothing more was made.`)
     const other = await sandbox.gw(['purchase', 'create', '--amount', '2000', '--reference', reference, ...cardArgs(CARDS.mastercard)])
     expect(other.code).toBe(7)
     expect(other.stdout).toBe('')

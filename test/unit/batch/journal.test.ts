@@ -7,7 +7,7 @@ import {defaultJournalPath, inputHash, Journal, type JournalDisk, JournalError} 
 import {peekJournal, STDIN} from '../../../src/batch/journal-entries.js'
 import {readJournal} from '../../../src/batch/journal-file.js'
 import {startJournalWorker} from '../../../src/batch/journal-worker.js'
-import {unjournaledAnswers} from '../../../src/batch/runner.js'
+import {unjournaledAnswers} from '../../../src/batch/gateway-slots.js'
 import {UsageError} from '../../../src/errors.js'
 import {expectReject} from '../../expect-error.js'
 import {heldByAnother, killHolder} from '../../held-file.js'
@@ -182,6 +182,28 @@ describe('a --journal that is no journal', () => {
     await expectReject(openOn(file), UsageError, `${file} is not a gw batch journal, and is left as it is: nothing was sent`)
     expect(readFileSync(file, 'utf8')).toBe(text)
     expect(existsSync(file + '.lock')).toBe(false)
+  })
+})
+
+describe.each(HOLDERS)('a journal cut short (a copy stopped half-way, a disk that lost its end), %s', (_, holder) => {
+  // Cut inside its header, inside its first page, at a page's end and inside a later page: each shows another way.
+  it.for<[number, string]>([
+    [10, 'cut short at 10 bytes, inside its header'],
+    [50, 'cut short at 50 bytes, not a whole number of its 4096-byte pages'],
+    [4096, 'database disk image is malformed'],
+    [20_000, 'cut short at 20000 bytes, not a whole number of its 4096-byte pages'],
+    [20_480, 'database disk image is malformed'],
+  ])('at %s bytes: refused as unreadable (exit 2), naming it and why, and left as it is', async ([at, why]) => {
+    const file = path()
+    const journal = await openOn(file, undefined, undefined, holder)
+    for (let i = 0; i < 80; i++) await journal.intent({intent: `r-${i}`, row: i + 1, line: i + 2, request: {amount: 100, note: 'x'.repeat(200)}})
+    await journal.close()
+    writeFileSync(file, readFileSync(file).subarray(0, at))
+    const cut = readFileSync(file)
+    const error = await expectReject(openOn(file, undefined, undefined, holder), UsageError, `The batch journal ${file} cannot be read (it is damaged: ${why}): nothing was sent, and it is left as it is`)
+    expect(error.exitCode).toBe(2)
+    expect(readFileSync(file).equals(cut)).toBe(true)
+    expect(readdirSync(dirname(file))).toEqual(['j.ndjson'])
   })
 })
 
