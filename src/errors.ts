@@ -262,6 +262,9 @@ export class UnreachableError extends GatewayError {
   }
 }
 
+/** A purchase or refund stopped before it was sent (a look-up before sending that failed): nothing was sent, nothing is in doubt, exit 1. */
+export class NotSentError extends GatewayError {}
+
 /** A request other than money was sent and no answer came back: it may have reached the gateway, exit 1. */
 export class NoAnswerError extends GatewayError {
   constructor(message: string, details: GwErrorDetails = {}) {

@@ -21,38 +21,59 @@ export class GatewaySlots {
 
   constructor(
     private readonly concurrency: number,
-    private readonly stopping: () => boolean,
+    /** Aborted once the batch is stopping. */
+    private readonly stopping: AbortSignal,
   ) {
     // The first request goes alone: until one answer is in, gw does not know that the gateway
     // takes these credentials and is in the profile's environment (a batch stops on either).
     this.slots = pLimit(1)
   }
 
-  /** Runs a request in one of the slots, unless the batch stopped while it waited. */
+  /**
+   * Runs a request in one of the slots, unless the batch stops before it has one: then it is never
+   * made, and that is known at once, not once a slot is free (a first Ctrl-C while every slot waits
+   * on a slow gateway takes back the rows journaled ahead right away).
+   */
   async run<T>(request: () => Promise<T>): Promise<T | typeof STOPPED> {
-    return this.slots(async () => {
+    let started = false
+    const ran = this.slots(async () => {
+      if (this.stopping.aborted) return STOPPED
+      started = true
       try {
-        return this.stopping() ? STOPPED : await request()
+        return await request()
       } finally {
         // The first answer is in: the other slots open (setting it again changes nothing).
         this.slots.concurrency = this.concurrency
       }
     })
+    const stopped = new Promise<typeof STOPPED | undefined>((resolve) => {
+      const stop = () => resolve(started ? undefined : STOPPED)
+      if (this.stopping.aborted) stop()
+      else this.stopping.addEventListener('abort', stop, {once: true})
+      const done = () => this.stopping.removeEventListener('abort', stop)
+      ran.then(done, done)
+    })
+    return Promise.race([ran, stopped.then((stop) => stop ?? ran)])
   }
 
   /**
    * Counts a row's answer: true at the LOST_IN_A_ROW-th lost in a row, when the gateway (or the way
    * to it) looks down, and each further row would only add one more in doubt. A row in doubt that
-   * the gateway answered about (row-reports.ts `reached`) shows it is up.
+   * the gateway answered about (row-reports.ts `reached`) shows it is up. A row that failed unsent
+   * for want of an answer (its look-up before sending lost, or refused with a 5xx) counts as lost too.
    */
   lost(report: RowReport): boolean {
-    if (report.status !== 'unknown' || report.resumed || report.reached) {
+    const unanswered = report.status === 'unknown' ? !report.resumed && !report.reached : report.status === 'failed' && UNANSWERED.has(report.error?.kind ?? '')
+    if (!unanswered) {
       this.lostInARow = 0
       return false
     }
     return ++this.lostInARow >= LOST_IN_A_ROW
   }
 }
+
+/** The kinds of a failure (errors.ts GatewayError) where the gateway gave no answer that judged the request. */
+const UNANSWERED = new Set(['network', 'gateway'])
 
 /** After LOST_IN_A_ROW answers lost in a row: what the batch stops with. */
 export function unreachable(noun: string): GwError {

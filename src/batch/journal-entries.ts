@@ -1,3 +1,4 @@
+import {batchName} from './batch-name.js'
 import {journalFormat, readJournal} from './journal-file.js'
 import {UsageError} from '../errors.js'
 import {realPath} from '../lib/file-identity.js'
@@ -20,6 +21,8 @@ export interface Header {
   /** Absent in journals written before gw tied them to a gateway. */
   target?: JournalTarget
   created_at: string
+  /** The batch's name at the gateway (batch-name.ts) when its user began it anew (--new-batch); absent, it is named by its command and rows. */
+  batch?: string
 }
 
 /** Written and fsync'd before a row's request is sent: the request itself (no card data: batch rows carry tokens). */
@@ -96,6 +99,10 @@ export interface Entries {
   movedFrom?: string
   /** Whether this run's input holds the rows the journal was begun for (rows-key.ts), not an edit of them: its rows are known by their place among the rows, not by their lines. */
   sameRows: boolean
+  /** The batch's name at the gateway (batch-name.ts): the header's, for a batch begun anew; else its command's and rows', as it was begun. */
+  batch: string
+  /** Whether the batch was begun anew (--new-batch), its name its own. */
+  begunAnew: boolean
 }
 
 /** A journal's entries, once its header shows it is this batch's against this gateway. */
@@ -123,7 +130,15 @@ export function readEntries(path: string, text: string, asked: {command: string;
   }
   // In order: a withdrawal takes back the intent before it, and a later run's intent counts again.
   // stdin has no path: a batch begun there and given again as a file (or the other way round) is moved too.
-  const entries: Entries = {intents: new Map(), results: new Map(), movedFrom: header.input !== asked.input.path ? (header.input ?? STDIN) : undefined, sameRows: header.input_sha256 === asked.input.sha256}
+  const begunAnew = typeof header.batch === 'string'
+  const entries: Entries = {
+    intents: new Map(),
+    results: new Map(),
+    movedFrom: header.input !== asked.input.path ? (header.input ?? STDIN) : undefined,
+    sameRows: header.input_sha256 === asked.input.sha256,
+    batch: begunAnew ? header.batch! : batchName(header.command, String(header.input_sha256)),
+    begunAnew,
+  }
   lines.slice(1).forEach((line, index) => {
     const entry = parseEntry(line) as Partial<Intent & Result & Withdrawal> | undefined
     if (!entry) throw new UsageError(`${path} line ${index + 2} cannot be read: the journal is damaged, nothing was sent`, 'Check the rows it names with gw refund get or gw purchase get before running the batch with a new --journal.')

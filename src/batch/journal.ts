@@ -6,6 +6,7 @@ import {syncDirectory} from '../lib/sync-directory.js'
 import {type JournalFile, JournalFileError, openJournalFile} from './journal-file.js'
 import {openJournalInWorker} from './journal-thread.js'
 import {type JournalWorker, startJournalWorker} from './journal-worker.js'
+import {batchName, newBatchName} from './batch-name.js'
 import {type Header, type Intent, notAJournal, readEntries, type Result, type Withdrawal} from './journal-entries.js'
 import {type JournalInput, type JournalTarget, journalTarget, parseEntry, unreadable} from './journal-identity.js'
 import {standingOf} from './journal-state.js'
@@ -34,6 +35,8 @@ export interface JournalOptions {
   references?: {has(reference: string): boolean}
   /** In place of the real disk's, for a test to fail them. */
   disk?: Partial<JournalDisk>
+  /** --new-batch: a new journal begins a batch of its own name (batch-name.ts), though an earlier batch had its rows; an earlier run's journal of it is resumed. */
+  newBatch?: boolean
   /**
    * `this`: the journal's connection is on the caller's thread (openJournalFile), whose commits
    * stop it while they sync. Otherwise on a worker thread of its own (journal-worker.ts), its
@@ -74,9 +77,11 @@ export class Journal {
     readonly resumed: boolean,
     private readonly disk: JournalDisk,
     /** The input file this journal was begun for, when this run's input is the same rows at another path. */
-    readonly movedFrom?: string,
+    readonly movedFrom: string | undefined,
     /** Whether this run's input holds the rows the journal was begun for, not an edit of them (Entries.sameRows). */
-    readonly sameRows = true,
+    readonly sameRows: boolean,
+    /** The batch's name at the gateway (batch-name.ts): what its refunds carry, and are known by, from any copy of this journal. */
+    readonly batch: string,
   ) {}
 
   /**
@@ -99,7 +104,11 @@ export class Journal {
     try {
       const lines = await disk.read(file).catch((err: NodeJS.ErrnoException) => Promise.reject(unreadable(path, err)))
       const entries = lines.length === 0 ? undefined : readEntries(path, lines.join('\n') + '\n', {command, input, target})
-      const journal = new Journal(path, file, entries !== undefined, disk, entries?.movedFrom, entries?.sameRows)
+      if (options.newBatch && entries && !entries.begunAnew) {
+        throw new UsageError(`--new-batch begins a batch in a journal of its own, and ${path} holds a batch begun for these rows without it: nothing was sent`, 'Give --journal a new file to begin the new batch in; run the same command again to finish it.')
+      }
+      const batch = entries?.batch ?? (options.newBatch ? newBatchName() : batchName(command, input.sha256))
+      const journal = new Journal(path, file, entries !== undefined, disk, entries?.movedFrom, entries?.sameRows ?? true, batch)
       if (entries) {
         for (const [reference, intent] of entries.intents) {
           const result = entries.results.get(reference)
@@ -109,7 +118,7 @@ export class Journal {
         for (const [reference, result] of entries.results) if (!references || references.has(reference)) journal.results.set(reference, result)
       } else {
         // JSON leaves `input` out for stdin, which has no path.
-        const header: Header = {journal: 1, command, input: input.path, input_sha256: input.sha256, target, created_at: now.toISOString()}
+        const header: Header = {journal: 1, command, input: input.path, input_sha256: input.sha256, target, created_at: now.toISOString(), ...(options.newBatch ? {batch} : {})}
         await journal.append(header)
         // The new file's name must survive a crash as well as its entries.
         syncDirectory(dirname(real))

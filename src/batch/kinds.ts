@@ -6,10 +6,12 @@ import type {Waiting} from '../money/window.js'
 import {findEarlierPurchase, purchaseBody, sendPurchase, type PurchaseInput} from '../operations/purchases.js'
 import {findEarlierRefund, freeRefundReference, refundBody, sendRefund, type RefundInput} from '../operations/refunds.js'
 import {lookUp} from '../operations/look-up.js'
-import {type FollowUpAction, GwError, InterruptedError, type RecordNoun} from '../errors.js'
+import {type FollowUpAction, GwError, InterruptedError, NotFoundError, type RecordNoun} from '../errors.js'
 import type {RefundsOfRequest} from '../operations/purchase-refunds.js'
 import {refundableInFull} from '../lists/refund-room.js'
 import {madeRecords, type MadeRecordsPlace} from '../lists/refunds-of-purchase.js'
+import {madeByMark} from './batch-name.js'
+import {DerivedReferences} from './derived-references.js'
 import {purchaseRows, refundRows, type RowSchema} from './rows.js'
 
 /**
@@ -21,7 +23,8 @@ export interface RowSender<Input, Body extends object> {
   noun: RecordNoun
   /** A follow-up's rows (a capture): what each does to the record its id names (rowWords). */
   action?: FollowUpAction
-  request(input: Input): Promise<Body>
+  /** `row`: the row's place among the batch's rows. */
+  request(input: Input, row: number): Promise<Body>
   /** Whether request() asks the gateway (a full refund's amount), and so takes a request slot. */
   asksFirst(input: Input): boolean
   /** `onWait`: told when a lost answer's look-up waits for the gateway (a capture's; a purchase's or refund's recovery tells the client's own). */
@@ -54,9 +57,11 @@ export interface BatchKind<Input, Body extends object> {
   dryReferences?(f: {deps(): Promise<Deps>}, taken: ReadonlySet<string>): Promise<(input: Input) => Promise<string | undefined>>
   /**
    * `taken`: references a reference made for a row must not be (rows give them, or an earlier run
-   * journaled them); `f`: where gw's records of refunds it made are, for what is left of a purchase.
+   * journaled them); `f`: where gw's records of refunds it made are, for what is left of a purchase;
+   * `batch`: the batch's name at the gateway (batch-name.ts), which a refund sent under a reference
+   * gw derived carries.
    */
-  sender(deps: Pick<Deps, 'client'>, taken: Set<string>, f: MadeRecordsPlace): RowSender<Input, Body>
+  sender(deps: Pick<Deps, 'client'>, taken: Set<string>, f: MadeRecordsPlace, batch: string): RowSender<Input, Body>
 }
 
 // No amount: the purchase's full amount, looked up when the row is sent.
@@ -81,33 +86,54 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
       }
     }
   },
-  sender: (deps, taken, f) => {
-    // References derived by this run, found free and never sent before: one the gateway says is taken was taken meanwhile.
-    const derived = new Set<string>()
+  sender: (deps, taken, f, batch) => {
+    // References derived by this run and found free a moment before: sent without a look-up, and one the gateway says is taken was taken meanwhile.
+    const fresh = new Set<string>()
+    const references = new DerivedReferences(deps, batch, taken)
     // Which purchase gw made refunds for, read once the first row refunds in full.
     let made: Promise<RefundsOfRequest['made']> | undefined
     return {
       noun: 'refund',
-      async request(input) {
-        // In full, as a single refund create: what is left is learned first, and a row with nothing left (or less than all) fails unsent, exit 7.
-        // The walk of its refunds is one request at a time: the row holds one of the batch's slots.
-        const checked = input.amount === undefined ? await refundableInFull(input, {concurrency: 1, made: await (made ??= madeRecords(f, deps.client))}, deps) : input
-        const request = await refundBody(checked, deps, taken)
-        if (request.derived) {
-          derived.add(request.body.reference)
+      async request(input, row) {
+        const purchase = input.amount === undefined || input.reference === undefined ? (input.purchase ?? (await lookUp('purchases', input.transactionId, deps))) : undefined
+        const amount = input.amount ?? purchase?.amount
+        // A reference given; or derived: the one an earlier run of this batch made the row's refund under (the gateway has the last word), or the first free.
+        const derived = input.reference === undefined && typeof amount === 'number' ? await references.forRow(purchase!, row, amount) : undefined
+        const reference = derived?.reference ?? input.reference
+        const given = {...input, purchase, reference, ...(derived ? {metadata: madeByMark(batch, row)} : {})}
+        // In full, as a single refund create: what is left is learned first, and a row with nothing left (or less than all) fails unsent, exit 7;
+        // unless the row's own refund is at the gateway already, to be reported as made earlier (send). The walk of its refunds is one request
+        // at a time: the row holds one of the batch's slots.
+        const inFull = input.amount === undefined && !(reference !== undefined && (derived ? derived.made : await held(reference, deps)))
+        const checked = inFull ? await refundableInFull(given, {concurrency: 1, made: await (made ??= madeRecords(f, deps.client))}, deps) : given
+        const {body} = await refundBody(checked, deps, taken)
+        if (derived) {
+          if (!derived.made) fresh.add(body.reference)
           // The row's reference from now on (rows.ts): its journal entries and its line name it.
-          input.reference = request.body.reference
+          input.reference = body.reference
         }
-        return request.body
+        return body
       },
       // A full refund's amount and a derived reference are looked up first.
       asksFirst: (input) => input.amount === undefined || input.reference === undefined,
-      send: (body) => sendRefund({body, derived: derived.has(body.reference)}, deps),
+      // Any reference but one found free a moment before is looked up first: an earlier run of this batch, from any copy of its journal or none, may have made it.
+      send: (body) => sendRefund({body, derived: fresh.has(body.reference)}, deps, {lookFirst: !fresh.has(body.reference)}),
       findEarlier: (body) => findEarlierRefund({body}, deps),
       asked: refundAsked,
       money: (body, record) => ({amount: body.amount, currency: typeof record?.currency === 'string' ? record.currency : undefined}),
     }
   },
+}
+
+/** Whether the gateway holds a refund under the reference. */
+async function held(reference: string, {client}: Pick<Deps, 'client'>): Promise<boolean> {
+  try {
+    await client.refunds.get(reference)
+    return true
+  } catch (err) {
+    if (err instanceof NotFoundError) return false
+    throw err
+  }
 }
 
 export const purchaseBatch: BatchKind<PurchaseInput, PurchaseCreate> = {
@@ -119,7 +145,8 @@ export const purchaseBatch: BatchKind<PurchaseInput, PurchaseCreate> = {
     noun: 'purchase',
     request: async (input) => purchaseBody(input),
     asksFirst: () => false,
-    send: (body) => sendPurchase(body, deps),
+    // Looked up first: an earlier run of this batch, from any copy of its journal or none, may have made it (the gateway has the last word).
+    send: (body) => sendPurchase(body, deps, {lookFirst: true}),
     findEarlier: (body) => findEarlierPurchase(body, deps),
     asked: (input) => purchaseBody(input),
     money: (body) => ({amount: body.amount, currency: body.currency}),

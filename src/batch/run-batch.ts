@@ -157,7 +157,7 @@ async function send<Input, Body extends object>(
   const input: JournalInput = {path: source.realPath, sha256: scan.key}
   // Kept from an earlier run: the input's rows, and the references derived for its rows that give none (rows.ts withJournaledReferences).
   const references = {has: (reference: string) => scan.references.has(reference) || (scan.unreferenced > 0 && derivedFrom(reference) !== undefined)}
-  const journal = await openJournal(flags.journal, f.dataDir, baseUrl, {command: kind.commandId, input, now: new Date(), target, references, thread})
+  const journal = await openJournal(flags.journal, f.dataDir, baseUrl, {command: kind.commandId, input, now: new Date(), target, references, thread, newBatch: flags['new-batch']})
   let shown: BatchView | undefined
   try {
     // In the words a stopped run used: the rows in doubt are looked up before anything is sent.
@@ -184,7 +184,7 @@ async function send<Input, Body extends object>(
     const runner = new BatchRunner({
       rows: scan.unreferenced > 0 ? withJournaledReferences(rows, journal.intents, sameRow(kind), journal.sameRows ? 'row' : 'line') : rows,
       total: scan.valid,
-      sender: kind.sender(deps, taken, f),
+      sender: kind.sender(deps, taken, f, journal.batch),
       journal,
       concurrency,
       onRow: (report) => view.row(report),

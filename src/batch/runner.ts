@@ -1,4 +1,4 @@
-import {AuthError, GwError, ModeMismatchError} from '../errors.js'
+import {AuthError, GwError, ModeMismatchError, NotSentError} from '../errors.js'
 import {type Clock, systemClock, type Waiting} from '../money/window.js'
 import type {Sent} from '../operations/money.js'
 import {type Journal, rowChanges} from './journal.js'
@@ -55,9 +55,11 @@ export class BatchRunner<Input, Body extends object> {
   /** Each row's end, added once: what the run ends with is counted from them. */
   private readonly ends = new RowEnds()
   private readonly changedLines: number[] = []
+  /** Rows whose request stopped before it was sent (NotSentError): withdrawn, never in doubt. */
+  private readonly unsent = new WeakSet<RowReport>()
 
   constructor(private readonly options: RunOptions<Input, Body>) {
-    this.gateway = new GatewaySlots(options.concurrency, () => this.stopping)
+    this.gateway = new GatewaySlots(options.concurrency, this.halted.signal)
     this.clock = options.clock ?? systemClock
   }
 
@@ -136,10 +138,12 @@ export class BatchRunner<Input, Body extends object> {
     } else {
       let request: Body | typeof STOPPED
       try {
-        request = sender.asksFirst(row.input) ? await this.gateway.run(() => sender.request(row.input)) : await sender.request(row.input)
+        request = sender.asksFirst(row.input) ? await this.gateway.run(() => sender.request(row.input, row.row)) : await sender.request(row.input, row.row)
       } catch (err) {
-        // Nothing was sent, so nothing is journaled: a later run tries the row afresh.
-        onRow(this.failed(row, err, {}))
+        // Nothing was sent, so nothing is journaled: a later run tries the row afresh. A look-up lost counts toward the gateway looking down.
+        const report = this.failed(row, err, {})
+        if (this.gateway.lost(report)) this.stopWith(unreachable(rowWords(sender).row))
+        onRow(report)
         return unmoved(true)
       }
       if (request === STOPPED) return unmoved(false)
@@ -161,6 +165,10 @@ export class BatchRunner<Input, Body extends object> {
       return sender.send(body, {onWait: (waiting) => this.options.onWaiting?.({row: row.row, reference: row.reference}, waiting, true)})
     })
     if (report === STOPPED) return this.withdraw(row, before, false)
+    if (this.unsent.has(report!)) {
+      onRow(report!)
+      return this.withdraw(row, before, true)
+    }
     return this.finish(row, report!, before, synced)
   }
 
@@ -196,6 +204,7 @@ export class BatchRunner<Input, Body extends object> {
         report = this.decided(row, sent)
       } catch (err) {
         report = this.failed(row, err, this.options.sender.money(body))
+        if (err instanceof NotSentError) this.unsent.add(report)
       }
       if (this.gateway.lost(report)) this.stopWith(unreachable(rowWords(this.options.sender).row))
       return report
@@ -224,8 +233,8 @@ export class BatchRunner<Input, Body extends object> {
   }
 
   /**
-   * Journaled but not sent (the batch stopped meanwhile, or the intent's commit failed and may have
-   * reached the disk all the same): its intent is taken back, so that the next run counts it not
+   * Journaled but not sent (the batch stopped meanwhile, its request stopped before it left, or the
+   * intent's commit failed and may have reached the disk all the same): its intent is taken back, so that the next run counts it not
    * started, as this one does, and sends it at once, with nothing to look up. Until that is on disk
    * the row is in doubt; if it cannot be written, the row stands as the file holds it. `began`: the
    * row was reported (failed).
@@ -242,7 +251,13 @@ export class BatchRunner<Input, Body extends object> {
 
   /** Syncs the row's result and then reports it, without holding up the next row; `synced`, its intent on disk, stands until an answer that stands does. */
   private finish(row: ValidRow<Input>, report: RowReport, before: Standing, synced: Intent): RowEnd {
-    const after = this.journalResult(row, report).then((journaled) => {
+    const journaled = this.journalResult(row, report)
+    // Stopped at once (a second Ctrl-C): in doubt, its result written or not; reported now, so that what gw says before it exits names it.
+    if (report.error?.kind === 'interrupted') {
+      this.options.onRow(report)
+      return {began: true, before, after: 'inDoubt'}
+    }
+    const after = journaled.then((journaled) => {
       this.options.onRow(report)
       return standingOf(synced, journaled)
     })

@@ -40,9 +40,13 @@ export class Stop {
     this.signalListeners.push(listener)
   }
 
-  /** Listens for the stop signals until the returned function is called. */
+  /**
+   * Listens for the stop signals until the returned function is called: all along, never a
+   * listener at a time, since a signal that finds none (a second Ctrl-C while the first is handled)
+   * ends the process as if gw had none.
+   */
   watch(): () => void {
-    for (const signal of STOP_SIGNALS) process.once(signal, this.received)
+    for (const signal of STOP_SIGNALS) process.on(signal, this.received)
     return () => {
       for (const signal of STOP_SIGNALS) process.off(signal, this.received)
     }
@@ -62,7 +66,6 @@ export class Stop {
     const soft = this.softStop?.(signal)
     if (soft === true) {
       this.tell(false)
-      process.once(signal, this.received)
       return
     }
     const inFlight = this.context.inFlight()
@@ -70,7 +73,6 @@ export class Stop {
       this.waitedThrough = signal
       this.tell(false)
       void import('../output/hints.js').then(({waitingNotice}) => this.context.io().err(waitingNotice(signal, inFlight)))
-      process.once(signal, this.received)
       return
     }
     this.tell(true)

@@ -33,6 +33,7 @@ Without --transaction-id but with a card (--card-token, or --card-holder, --card
     'card-token': gwFlags.cardToken({helpGroup: 'UNMATCHED REFUND', exclusive: ['card-number', 'card-holder', 'card-expiry', 'card']}),
     ...Object.fromEntries(Object.entries(gwFlags.cardDetails).map(([name, flag]) => [name, {...flag, helpGroup: 'UNMATCHED REFUND'}])) as typeof gwFlags.cardDetails,
     ...gwFlags.batch('transaction_id,amount,reference'),
+    ...gwFlags.newBatch(),
   }
 
   static override columns = refundColumns
