@@ -262,8 +262,15 @@ export class UnreachableError extends GatewayError {
   }
 }
 
-/** A purchase or refund stopped before it was sent (a look-up before sending that failed): nothing was sent, nothing is in doubt, exit 1. */
-export class NotSentError extends GatewayError {}
+/**
+ * A purchase or refund gw stopped before sending it: `cause` says why (its look-up before sending
+ * failed, or answered from the other environment). Nothing was sent, and nothing is in doubt.
+ */
+export class NotSentError extends Error {
+  constructor(override readonly cause: GwError) {
+    super(cause.message)
+  }
+}
 
 /** A request other than money was sent and no answer came back: it may have reached the gateway, exit 1. */
 export class NoAnswerError extends GatewayError {

@@ -47,6 +47,12 @@ export interface BatchKind<Input, Body extends object> {
   action?: FollowUpAction
   commandId: string
   schema: RowSchema<Input>
+  /**
+   * How the same rows are made again as a batch of their own, said when a run finds them begun
+   * under another journal; null where the gateway knows each row by what the file gives it (a
+   * reference: the same rows are the same purchases). Absent: a journal of its own (--journal FILE).
+   */
+  anew?: string | null
   /** What a row would send, before anything is looked up: for --dry-run and the live confirmation. */
   preview(input: Input): Record<string, unknown> & {amount?: number; currency?: string}
   /**
@@ -71,6 +77,7 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
   noun: 'refund',
   commandId: 'refund create',
   schema: refundRows,
+  anew: 'To refund these rows again as a new batch, give it --new-batch and a journal of its own (--journal FILE).',
   preview: refundAsked,
   async dryReferences(f, taken) {
     const deps = await f.deps().catch((err: unknown) => (err instanceof GwError ? undefined : Promise.reject(err)))
@@ -140,6 +147,7 @@ export const purchaseBatch: BatchKind<PurchaseInput, PurchaseCreate> = {
   noun: 'purchase',
   commandId: 'purchase create',
   schema: purchaseRows,
+  anew: null,
   preview: (input) => purchaseBody(input),
   sender: (deps) => ({
     noun: 'purchase',

@@ -165,7 +165,8 @@ async function send<Input, Body extends object>(
     if (journal.movedFrom !== undefined) {
       // Said wherever the batch was begun, stdin too: a resume no one is told of looks like a new batch that sent nothing.
       const how = journal.movedFrom === STDIN ? `on stdin: this is that batch, given again as ${source.name}` : `at ${journal.movedFrom}: this is that batch, moved or copied`
-      io.err(`Journal: it was begun for the same rows ${how}, and what it sent is not sent again. To send these rows as a new batch, give it a journal of its own with --journal FILE.\n`)
+      const anew = kind.anew === undefined ? ' To send these rows as a new batch, give it a journal of its own with --journal FILE.' : kind.anew === null ? '' : ` ${kind.anew}`
+      io.err(`Journal: it was begun for the same rows ${how}, and what it sent is not sent again.${anew}\n`)
     }
     if (flags.journal !== undefined && kind.commandId === 'refund create') await noteRefundJournal(f, journal.path)
     for (const left of journal.inDoubtElsewhere) {

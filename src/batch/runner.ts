@@ -203,7 +203,7 @@ export class BatchRunner<Input, Body extends object> {
         if (!sent) return undefined
         report = this.decided(row, sent)
       } catch (err) {
-        report = this.failed(row, err, this.options.sender.money(body))
+        report = this.failed(row, err instanceof NotSentError ? err.cause : err, this.options.sender.money(body))
         if (err instanceof NotSentError) this.unsent.add(report)
       }
       if (this.gateway.lost(report)) this.stopWith(unreachable(rowWords(this.options.sender).row))

@@ -1,5 +1,5 @@
 import type {GatewayClient} from '../api/client.js'
-import {GatewayError, type GwError, InterruptedError, ModeMismatchError, NotFoundError, NotSentError, OutcomeUnknownError, ReferenceTakenError, RejectedError} from '../errors.js'
+import {GatewayError, GwError, InterruptedError, ModeMismatchError, NotFoundError, NotSentError, OutcomeUnknownError, ReferenceTakenError, RejectedError} from '../errors.js'
 import {type Decided, decideAnswer, type Noun} from '../money/decide.js'
 import {failureOf} from '../money/failure.js'
 import {type Lookups, verifyFound} from '../money/find.js'
@@ -91,10 +91,12 @@ export async function findEarlier(request: MoneyRequest, beforeSending = false):
     found = await request.lookUp(body.reference)
   } catch (err) {
     if (err instanceof NotFoundError) return undefined
+    if (err instanceof InterruptedError) throw err
     if (beforeSending && err instanceof GatewayError) {
-      throw new NotSentError(err.kind as ConstructorParameters<typeof GatewayError>[0], `Reference ${body.reference} could not be looked up before it was sent (${err.message}): nothing was sent`, {status: err.status, requestId: err.requestId, hint: err.hint})
+      throw new NotSentError(new GatewayError(err.kind as ConstructorParameters<typeof GatewayError>[0], `Reference ${body.reference} could not be looked up before it was sent (${err.message}): nothing was sent`, {status: err.status, requestId: err.requestId, hint: err.hint}))
     }
-    if (beforeSending || err instanceof InterruptedError || err instanceof ModeMismatchError) throw err
+    if (beforeSending && err instanceof GwError) throw new NotSentError(err)
+    if (beforeSending || err instanceof ModeMismatchError) throw err
     const failure = new OutcomeUnknownError(`${lookedUpBecause}, and looking it up failed: ${err instanceof Error ? err.message : String(err)}`, {noun, reference: body.reference})
     return {body, decided: {outcome: 'unknown', noun, reason: {why: 'unanswered'}}, failure}
   }

@@ -327,7 +327,7 @@ describe('gw refund create --input', () => {
     const again = await sandbox.gw(['refund', 'create', '--input', file], {env: {GW_BASE_URL: proxy.url}})
     expect(again.code, again.stderr).toBe(0)
     expect(again.stderr).toContain('(resuming: 2 rows answered, 0 in doubt, 0 not started)')
-    expect(again.stderr).toContain(`Journal: it was begun for the same rows on stdin: this is that batch, given again as ${file}, and what it sent is not sent again. To send these rows as a new batch, give it a journal of its own with --journal FILE.\n`)
+    expect(again.stderr).toContain(`Journal: it was begun for the same rows on stdin: this is that batch, given again as ${file}, and what it sent is not sent again. To refund these rows again as a new batch, give it --new-batch and a journal of its own (--journal FILE).\n`)
     expect(again.stderr).toContain('2 refunds: 2 approved (2 done by an earlier run)')
     expect(proxy.total()).toBe(2)
     expect([...proxy.posts.values()]).toEqual([1, 1])
