@@ -2,6 +2,7 @@ import {closeSync, openSync, readSync, statSync} from 'node:fs'
 import type {DatabaseSync} from 'node:sqlite'
 import {pathToFileURL} from 'node:url'
 import {LockHeldError} from '../lib/lock-file.js'
+import {OverlayNameError} from '../lib/overlay-names.js'
 import {eachLine, fromLines, readWholeLines} from './journal-older.js'
 import {DamagedDatabaseError, DatabaseLockedError, isHeldHere, type LockedDatabase, lockRefusal, NotADatabaseError, nodeSqlite, openLockedDatabase, primaryCode, systemError} from '../lib/locked-database.js'
 
@@ -68,8 +69,8 @@ export interface JournalFile {
 /** Why a journal cannot be opened for writing, for Journal.open to say. */
 export class JournalFileError extends Error {
   constructor(
-    readonly reason: 'not-a-journal' | 'directory' | 'locked' | 'damaged',
-    /** `why`: what SQLite found wrong with a damaged one. */
+    readonly reason: 'not-a-journal' | 'directory' | 'locked' | 'damaged' | 'overlay',
+    /** `why`: what SQLite found wrong with a damaged one; why an overlay's other name cannot be locked. */
     readonly detail: {pid?: number; why?: string} = {},
   ) {
     super(reason)
@@ -145,6 +146,7 @@ export function readyToLock(file: string): void {
 export function refused(err: unknown): unknown {
   if (err instanceof DatabaseLockedError) return new JournalFileError('locked', {pid: err.pid})
   if (err instanceof DamagedDatabaseError) return new JournalFileError('damaged', {why: err.reason})
+  if (err instanceof OverlayNameError) return new JournalFileError('overlay', {why: err.reason})
   if (err instanceof NotADatabaseError) return new JournalFileError('not-a-journal')
   return err
 }

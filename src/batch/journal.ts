@@ -234,6 +234,9 @@ async function openFile(path: string, file: string, thread: 'this' | JournalWork
     if (!(err instanceof JournalFileError)) throw journalError(path, err)
     if (err.reason === 'directory') throw unreadable(path, Object.assign(new Error('it is a directory'), {code: 'EISDIR'}))
     if (err.reason === 'damaged') throw unreadable(path, new Error(`it is damaged: ${err.detail.why}`))
+    if (err.reason === 'overlay') {
+      throw new UsageError(`The batch journal ${path} is on an overlay file system, and ${err.detail.why}: a gw reaching the file through it would not meet this one's lock, so nothing was sent`, 'Give --journal a file outside the overlay (on a volume, or another file system).')
+    }
     if (err.reason === 'not-a-journal') throw notAJournal(path)
     const {pid} = err.detail
     if (pid === process.pid) throw new UsageError(`The batch journal ${path}${same} is already open in this gw: nothing was sent`)

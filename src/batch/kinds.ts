@@ -4,14 +4,14 @@ import type {Deps, GwRecord} from '../operations/deps.js'
 import type {Sent} from '../operations/money.js'
 import type {Waiting} from '../money/window.js'
 import {findEarlierPurchase, purchaseBody, sendPurchase, type PurchaseInput} from '../operations/purchases.js'
-import {findEarlierRefund, freeRefundReference, refundBody, sendRefund, type RefundInput} from '../operations/refunds.js'
+import {findEarlierRefund, refundBody, sendRefund, type RefundInput} from '../operations/refunds.js'
 import {lookUp} from '../operations/look-up.js'
 import {type FollowUpAction, GwError, InterruptedError, NotFoundError, type RecordNoun} from '../errors.js'
 import type {RefundsOfRequest} from '../operations/purchase-refunds.js'
 import {refundableInFull} from '../lists/refund-room.js'
 import {madeRecords, type MadeRecordsPlace} from '../lists/refunds-of-purchase.js'
 import {madeByMark} from './batch-name.js'
-import {DerivedReferences} from './derived-references.js'
+import {type DerivedReference, DerivedReferences} from './derived-references.js'
 import {purchaseRows, refundRows, type RowSchema} from './rows.js'
 
 /**
@@ -60,7 +60,7 @@ export interface BatchKind<Input, Body extends object> {
    * derives it (looked up, nothing sent; none but `taken`, as the run's); undefined when gw cannot
    * tell (no profile, the purchase not found). None for kinds whose rows always give one.
    */
-  dryReferences?(f: {deps(): Promise<Deps>}, taken: ReadonlySet<string>): Promise<(input: Input) => Promise<string | undefined>>
+  dryReferences?(f: {deps(): Promise<Deps>}, taken: ReadonlySet<string>, batch: string): Promise<(input: Input, row: number) => Promise<DerivedReference | undefined>>
   /**
    * `taken`: references a reference made for a row must not be (rows give them, or an earlier run
    * journaled them); `f`: where gw's records of refunds it made are, for what is left of a purchase;
@@ -79,13 +79,15 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
   schema: refundRows,
   anew: 'To refund these rows again as a new batch, give it --new-batch and a journal of its own (--journal FILE).',
   preview: refundAsked,
-  async dryReferences(f, taken) {
+  async dryReferences(f, taken, batch) {
     const deps = await f.deps().catch((err: unknown) => (err instanceof GwError ? undefined : Promise.reject(err)))
-    const reserved = new Set(taken)
-    return async (input) => {
-      if (input.reference !== undefined || deps === undefined) return undefined
+    const references = deps && new DerivedReferences(deps, batch, taken)
+    return async (input, row) => {
+      if (input.reference !== undefined || references === undefined) return undefined
       try {
-        return await freeRefundReference(await lookUp('purchases', input.transactionId, deps), deps, reserved)
+        const purchase = await lookUp('purchases', input.transactionId, deps!)
+        const amount = input.amount ?? purchase.amount
+        return typeof amount === 'number' ? await references.forRow(purchase, row, amount) : undefined
       } catch (err) {
         // Stopped is stopped; any other failure of a look-up leaves the reference untold, as the run would find it then.
         if (err instanceof GwError && !(err instanceof InterruptedError)) return undefined

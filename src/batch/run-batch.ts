@@ -17,6 +17,8 @@ import {rowWords} from './row-words.js'
 import {openBatch} from './read.js'
 import {askedAbout, checkedRows, type InvalidRow, journaledReference, type Scan, scanRows, validRows, withJournaledReferences} from './rows.js'
 import {derivedFrom} from '../lists/refund-match.js'
+import {batchName, newBatchName} from './batch-name.js'
+import type {DerivedReference} from './derived-references.js'
 import {invalidReport} from './row-reports.js'
 import {BatchRunner} from './runner.js'
 import {type BatchSource, batchSource} from './source.js'
@@ -45,7 +47,12 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
       io.err(invalid.map((row) => `${source.name} line ${row.line}: ${row.messages.join('; ')}\n`).join(''))
       throw new UsageError(`${invalid.length} of ${scan.total} rows ${invalid.length === 1 ? 'is' : 'are'} invalid (line${invalid.length === 1 ? '' : 's'} ${lineList(invalid)}): nothing was sent`, 'Fix them and run it again, or add --skip-invalid to send the valid rows only.')
     }
-    if (flags['dry-run']) return await dryRun(kind, source.path, scan, io, await earlierRun(kind, flags, f, source, scan.key), await kind.dryReferences?.(f, scan.derivedShaped))
+    if (flags['dry-run']) {
+      const earlier = await earlierRun(kind, flags, f, source, scan.key)
+      // The batch's name at the gateway, as the real run would have it (batch-name.ts): a new batch has made nothing yet.
+      const batch = earlier?.entries.batch ?? (flags['new-batch'] ? newBatchName() : batchName(kind.commandId, scan.key))
+      return await dryRun(kind, source.path, scan, io, earlier, await kind.dryReferences?.(f, scan.derivedShaped, batch))
+    }
     if (scan.valid === 0) throw new UsageError(`${source.name} has no valid rows: nothing was sent`)
     return await send(kind, flags, f, source, scan, invalid, worker ?? 'this')
   } finally {
@@ -77,11 +84,11 @@ async function earlierRun<Input>(kind: BatchKind<Input, object>, flags: BatchFla
  * and the totals. Rows an earlier run of this batch answered (this file, or the same rows moved or
  * copied) would not be sent again, and rows it left in doubt would be looked up first: said so.
  */
-async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan: Scan<Input>, io: Io, earlier: {path: string; entries: Entries} | undefined, derive?: (input: Input) => Promise<string | undefined>): Promise<number> {
+async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan: Scan<Input>, io: Io, earlier: {path: string; entries: Entries} | undefined, derive?: (input: Input, row: number) => Promise<DerivedReference | undefined>): Promise<number> {
   const money = new Tally()
   let full = 0
   let sent = 0
-  const done = {answered: 0, inDoubt: 0}
+  const done = {answered: 0, inDoubt: 0, made: 0}
   const journaled = journaledReference(earlier?.entries.intents ?? new Map(), sameRow(kind), earlier?.entries.sameRows === false ? 'line' : 'row')
   for await (const row of checkedRows(await openBatch(path), scan)) {
     if (!('input' in row)) {
@@ -92,19 +99,22 @@ async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan:
     const result = earlier?.entries.results.get(reference)
     const standing = standingOf(earlier?.entries.intents.get(reference), result)
     const request = kind.preview(row.input)
-    if (standing === 'notStarted') {
+    // A row with no reference shows the one the run would derive for it, or the one this batch made it under at the gateway already.
+    const derived = reference === '' ? await derive?.(row.input, row.row) : undefined
+    if (derived?.made) done.made++
+    else if (standing === 'notStarted') {
       sent++
       money.add(request.amount, request.currency)
       if (request.amount === undefined) full++
     } else done[standing]++
-    const journal = standing === 'notStarted' ? {} : {journal: standing === 'answered' ? `answered (${result!.status}): not sent again` : `in doubt: looked up first, sent only if ${rowWords(kind).sentUnless}`}
-    // A row with no reference shows the one the run would derive for it.
-    io.out(toNdjsonLine({row: row.row, line: row.line, reference: reference || (await derive?.(row.input)) || null, request: {...request, amount: request.amount ?? null}, ...journal}))
+    const journal = derived?.made ? {gateway: 'made by an earlier run of this batch: not sent again'} : standing === 'notStarted' ? {} : {journal: standing === 'answered' ? `answered (${result!.status}): not sent again` : `in doubt: looked up first, sent only if ${rowWords(kind).sentUnless}`}
+    io.out(toNdjsonLine({row: row.row, line: row.line, reference: reference || derived?.reference || null, request: {...request, amount: request.amount ?? null}, ...journal}))
   }
   const skipped = scan.invalid.size
   const before = earlier && done.answered + done.inDoubt > 0 ? `; ${done.answered} answered and ${done.inDoubt} in doubt by an earlier run of this batch (journal ${earlier.path}${earlier.entries.movedFrom === undefined ? '' : `, begun for the same rows ${beganAt(earlier.entries.movedFrom)}`})` : ''
+  const made = done.made > 0 ? `; ${done.made} made by an earlier run of this batch, found at the gateway` : ''
   io.err(
-    `Dry run: ${sent} ${rowWords(kind).row}${sent === 1 ? '' : 's'} would be sent (${money.text() || 'nothing'})${full > 0 ? `, ${full} of them ${rowWords(kind).inFull}` : ''}${before}${skipped > 0 ? `; ${skipped} invalid row${skipped === 1 ? '' : 's'} skipped` : ''}. Nothing was sent.\n`,
+    `Dry run: ${sent} ${rowWords(kind).row}${sent === 1 ? '' : 's'} would be sent (${money.text() || 'nothing'})${full > 0 ? `, ${full} of them ${rowWords(kind).inFull}` : ''}${before}${made}${skipped > 0 ? `; ${skipped} invalid row${skipped === 1 ? '' : 's'} skipped` : ''}. Nothing was sent.\n`,
   )
   return 0
 }

@@ -1,6 +1,8 @@
-import {closeSync, constants, openSync, readFileSync, readSync, statSync} from 'node:fs'
+import {closeSync, constants, openSync, readFileSync, statSync} from 'node:fs'
 import type {DatabaseSync} from 'node:sqlite'
 import {fileId, realPath} from './file-identity.js'
+import {cutShort} from './database-cut.js'
+import {otherNames} from './overlay-names.js'
 
 // A SQLite database file (node:sqlite) that one process at a time may use (design.md §5, identity,
 // not names): its lock is the kernel's, on the file itself (fcntl on its inode), so it holds through
@@ -68,6 +70,30 @@ const HELD = new Set<string>()
  */
 export function openLockedDatabase(path: string): LockedDatabase {
   const file = lockableFile(path)
+  const others = otherNames(file, (other) => lockedAs(lockableFile(other)))
+  let own: LockedDatabase | undefined
+  try {
+    others.before()
+    own = lockedAs(file)
+    others.after()
+  } catch (err) {
+    own?.close()
+    others.release()
+    throw err
+  }
+  const {db} = own
+  return {
+    db,
+    path: file,
+    close() {
+      own.close()
+      others.release()
+    },
+  }
+}
+
+/** The database at `file` (a real path, lockableFile's) opened and locked by that name alone. */
+export function lockedAs(file: string): LockedDatabase {
   const {DatabaseSync} = nodeSqlite()
   let db: DatabaseSync
   for (let tries = 1; ; tries++) {
@@ -123,39 +149,6 @@ export function lockableFile(path: string): string {
   closeSync(openSync(file, constants.O_RDWR | constants.O_CREAT, 0o600))
   return file
 }
-
-/** The first bytes of every SQLite database. */
-const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1')
-
-/**
- * Why the database at `file` (`size` bytes) is cut short, when it is: SQLite's first bytes, but
- * not a whole number of its pages (a copy stopped part-way, a disk that lost its end). SQLite would
- * take it for a database of fewer pages and write into it as it takes the lock; a database whose
- * undo record (`-journal`) is beside it is SQLite's to mend. Undefined for any other file.
- */
-export function cutShort(file: string, size: number): string | undefined {
-  if (size === 0 || (statSync(`${file}-journal`, {throwIfNoEntry: false})?.size ?? 0) > 0) return undefined
-  const head = Buffer.alloc(PAGE_SIZE_AT + 2)
-  const fd = openSync(file, 'r')
-  let read: number
-  try {
-    read = readSync(fd, head, 0, head.length, 0)
-  } finally {
-    closeSync(fd)
-  }
-  const magic = Math.min(read, SQLITE_MAGIC.length)
-  if (!head.subarray(0, magic).equals(SQLITE_MAGIC.subarray(0, magic))) return undefined
-  if (read < head.length) return `cut short at ${size} bytes, inside its header`
-  // The page size as its header writes it: 1 stands for 65536; anything else is SQLite's to refuse.
-  const written = head.readUInt16BE(PAGE_SIZE_AT)
-  const pageSize = written === 1 ? 65_536 : written
-  if (!PAGE_SIZES.has(pageSize) || size % pageSize === 0) return undefined
-  return `cut short at ${size} bytes, not a whole number of its ${pageSize}-byte pages`
-}
-
-/** Where a SQLite header writes its page size (two bytes, big-endian), and the sizes it may be. */
-const PAGE_SIZE_AT = 16
-const PAGE_SIZES = new Set([512, 1024, 2048, 4096, 8192, 16_384, 32_768, 65_536])
 
 /** Why TAKE_LOCK failed on `file`, as openLockedDatabase throws it: held by another, no database, a damaged one, or the system's error. */
 export function lockRefusal(file: string, err: unknown): unknown {

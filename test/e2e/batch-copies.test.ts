@@ -99,7 +99,14 @@ describe.concurrent('the same file from a second data directory (another HOME)',
     expect(first.code, first.stderr).toBe(0)
     await madeOnce(sandbox, proxy, batch)
     const cursor = await requestLogCursor(sandbox)
-    const elsewhere = await sandbox.gw(['refund', 'create', '--input', batch.file], {env: {...isolatedHome(), GW_BASE_URL: proxy.url}})
+    const home = isolatedHome()
+    // Its dry run there says so first: a reference derived is looked for at the gateway, one given when the run sends its row.
+    const dry = await sandbox.gw(['refund', 'create', '--input', batch.file, '--dry-run'], {env: {...home, GW_BASE_URL: proxy.url}})
+    expect(dry.code, dry.stderr).toBe(0)
+    const madeEarlier = blank(0) ? 6 : 0
+    expect(dry.stderr).toContain(`Dry run: ${6 - madeEarlier} refunds would be sent (${6 - madeEarlier === 0 ? 'nothing' : '24.00 (currency not known)'})${madeEarlier ? `; ${madeEarlier} made by an earlier run of this batch, found at the gateway` : ''}. Nothing was sent.`)
+    if (madeEarlier) expect(rowsOf(dry.stdout).map((row) => [row.reference, (row as {gateway?: string}).gateway])).toEqual(batch.references.map((reference) => [reference, 'made by an earlier run of this batch: not sent again']))
+    const elsewhere = await sandbox.gw(['refund', 'create', '--input', batch.file], {env: {...home, GW_BASE_URL: proxy.url}})
     expect(elsewhere.code, elsewhere.stderr).toBe(0)
     expect(elsewhere.stderr).not.toContain('resuming')
     expect(rowsOf(elsewhere.stdout).sort((a, b) => a.row - b.row).map((row) => [row.reference, row.status, row.resumed])).toEqual(batch.references.map((reference) => [reference, 'approved', true]))

@@ -6,6 +6,7 @@ import {realPath} from '../../lib/file-identity.js'
 import {LockHeldError, takeLockFile, type LockFile} from '../../lib/lock-file.js'
 import {syncDirectory} from '../../lib/sync-directory.js'
 import {DatabaseLockedError, isHeldHere, NotADatabaseError, openLockedDatabase, primaryCode} from '../../lib/locked-database.js'
+import {OverlayNameError} from '../../lib/overlay-names.js'
 import type {Change} from '../domain/change-log.js'
 import {storableJson} from '../domain/storable.js'
 import {Store, type StoreState} from '../domain/store.js'
@@ -93,6 +94,7 @@ function openDatabase(path: string, file: string, write: StateWrite): OpenState 
   } catch (error) {
     if (error instanceof DatabaseLockedError) throw inUse(path, file, error.pid)
     if (error instanceof NotADatabaseError) throw notAStateFile(path, error.reason)
+    if (error instanceof OverlayNameError) throw new StateFileError(`${path} is on an overlay file system, and ${error.reason}: a gateway reaching the file through it would not meet this one's lock`, 'Give --state a file outside the overlay (on a volume, or another file system).')
     throw error
   }
   try {

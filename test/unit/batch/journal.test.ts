@@ -1,8 +1,9 @@
+import {spawnSync} from 'node:child_process'
 import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {Worker} from 'node:worker_threads'
-import {describe, expect, it, onTestFinished, vi} from 'vitest'
+import {afterAll, describe, expect, it, onTestFinished, vi} from 'vitest'
 import {defaultJournalPath, inputHash, Journal, type JournalDisk, JournalError} from '../../../src/batch/journal.js'
 import {peekJournal, STDIN} from '../../../src/batch/journal-entries.js'
 import {readJournal} from '../../../src/batch/journal-file.js'
@@ -10,7 +11,7 @@ import {startJournalWorker} from '../../../src/batch/journal-worker.js'
 import {unjournaledAnswers} from '../../../src/batch/gateway-slots.js'
 import {UsageError} from '../../../src/errors.js'
 import {expectReject} from '../../expect-error.js'
-import {heldByAnother, killHolder} from '../../held-file.js'
+import {anotherCouldTake, heldByAnother, killHolder} from '../../held-file.js'
 import {journalText} from '../../journal-text.js'
 
 const now = new Date('2026-11-22T10:00:00Z')
@@ -236,6 +237,42 @@ describe.each(HOLDERS)('the journal lock, %s', (_, holder) => {
     expect(journal.resumed).toBe(true)
     await journal.close()
     expect(readdirSync(dirname(file))).toEqual(['j.ndjson'])
+  })
+})
+
+const root = process.getuid?.() === 0
+
+/** An overlay mounted in a folder of its own (unmounted after the file's tests); undefined where none can be. */
+function mountOverlay(): {merged: string; upper: string} | undefined {
+  if (!root) return undefined
+  const dir = mkdtempSync(join(tmpdir(), 'gw-journal-'))
+  for (const name of ['lower', 'upper', 'work', 'merged']) mkdirSync(join(dir, name))
+  if (spawnSync('mount', ['-t', 'overlay', 'overlay', '-o', `lowerdir=${dir}/lower,upperdir=${dir}/upper,workdir=${dir}/work`, `${dir}/merged`]).status !== 0) return undefined
+  afterAll(() => void spawnSync('umount', [join(dir, 'merged')]))
+  return {merged: join(dir, 'merged'), upper: join(dir, 'upper')}
+}
+
+describe.each(HOLDERS)('a journal on an overlay file system, %s', (where, holder) => {
+  const overlay = mountOverlay()
+  const skipped = overlay ? '' : ' (skipped: mount -t overlay needs root and overlayfs; CI runs it)'
+  const open: typeof openOn = (file, hash, command, options = {}) => openOn(file, hash, command, {...holder, ...options})
+
+  it.skipIf(!overlay)(`opened through the overlay is held under its upper directory's name too, until it closes${skipped}`, async () => {
+    const name = `held-${where.replaceAll(' ', '-')}`
+    const journal = await open(join(overlay!.merged, name))
+    expect(anotherCouldTake(join(overlay!.upper, name))).toBe(false)
+    await journal.close()
+    expect(anotherCouldTake(join(overlay!.upper, name))).toBe(true)
+  })
+
+  it.skipIf(!overlay)(`opened through its upper directory while another process holds the overlay's name: refused, naming that pid, nothing held${skipped}`, async () => {
+    const name = `taken-${where.replaceAll(' ', '-')}`
+    await (await open(join(overlay!.merged, name))).close()
+    const other = await heldByAnother(join(overlay!.merged, name))
+    const upper = join(overlay!.upper, name)
+    await expectReject(open(upper), UsageError, `Another gw (pid ${other.pid}) is running the batch of journal ${upper}: nothing was sent`)
+    await killHolder(other)
+    await (await open(upper)).close()
   })
 })
 

@@ -1,9 +1,10 @@
 import {spawnSync} from 'node:child_process'
 import {chmodSync, linkSync, mkdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {describe, expect, it, vi} from 'vitest'
-import {cutShort, DamagedDatabaseError, DatabaseLockedError, deviceName, isHeldHere, lockHolder, lockRefusal, NotADatabaseError, nodeSqlite, openLockedDatabase, primaryCode, readLocks, systemError, tryAgain, withoutSqliteWarning} from '../../../src/lib/locked-database.js'
-import {anotherCouldTake, closedAfterEach, heldByAnother, openDescriptors} from '../../held-file.js'
+import {afterAll, describe, expect, it, vi} from 'vitest'
+import {DamagedDatabaseError, DatabaseLockedError, deviceName, isHeldHere, lockHolder, lockRefusal, NotADatabaseError, nodeSqlite, openLockedDatabase, primaryCode, readLocks, systemError, tryAgain, withoutSqliteWarning} from '../../../src/lib/locked-database.js'
+import {cutShort} from '../../../src/lib/database-cut.js'
+import {anotherCouldTake, closedAfterEach, heldByAnother, killHolder, openDescriptors} from '../../held-file.js'
 import {caught, folder} from './folders.js'
 
 // One writer of a file, by the kernel's lock on the file itself (design.md §5): it holds through
@@ -147,6 +148,57 @@ describe('openLockedDatabase on a file system that refuses', () => {
     } finally {
       spawnSync('umount', [dir])
     }
+  })
+})
+
+/** An overlay mounted in a folder of its own: its merged folder and its upper directory; unmounted by `unmount`. Undefined where none can be mounted. */
+function mountOverlay(): {merged: string; upper: string; unmount(): void} | undefined {
+  if (!root) return undefined
+  const dir = folder()
+  for (const name of ['lower', 'upper', 'work', 'merged']) mkdirSync(join(dir, name))
+  if (spawnSync('mount', ['-t', 'overlay', 'overlay', '-o', `lowerdir=${dir}/lower,upperdir=${dir}/upper,workdir=${dir}/work`, `${dir}/merged`]).status !== 0) return undefined
+  return {merged: join(dir, 'merged'), upper: join(dir, 'upper'), unmount: () => void spawnSync('umount', [join(dir, 'merged')])}
+}
+
+describe('a database on an overlay file system: locked under its overlay name and its upper directory’s', () => {
+  const overlay = mountOverlay()
+  const skipped = overlay ? '' : ' (skipped: mount -t overlay needs root and overlayfs; CI runs it)'
+  afterAll(() => overlay?.unmount())
+
+  it.skipIf(!overlay)(`opened through the overlay: no other process takes it by either name until it is closed${skipped}`, () => {
+    const file = join(overlay!.merged, 'through-overlay')
+    const held = openLockedDatabase(file)
+    expect(anotherCouldTake(join(overlay!.upper, 'through-overlay'))).toBe(false)
+    expect(anotherCouldTake(file)).toBe(false)
+    expect(isHeldHere(join(overlay!.upper, 'through-overlay'))).toBe(true)
+    held.close()
+    expect(anotherCouldTake(join(overlay!.upper, 'through-overlay'))).toBe(true)
+    expect(anotherCouldTake(file)).toBe(true)
+  })
+
+  it.skipIf(!overlay)(`opened through the upper directory: the overlay's name is held too${skipped}`, () => {
+    const upper = join(overlay!.upper, 'through-upper')
+    openLockedDatabase(join(overlay!.merged, 'through-upper')).close()
+    const held = openLockedDatabase(upper)
+    expect(anotherCouldTake(join(overlay!.merged, 'through-upper'))).toBe(false)
+    held.close()
+    expect(anotherCouldTake(join(overlay!.merged, 'through-upper'))).toBe(true)
+  })
+
+  it.skipIf(!overlay)(`refused while another process holds the other name, naming it, and nothing of its own kept${skipped}`, async () => {
+    const merged = join(overlay!.merged, 'held-elsewhere')
+    const upper = join(overlay!.upper, 'held-elsewhere')
+    openLockedDatabase(merged).close()
+    const holder = await heldByAnother(merged)
+    const error = caught(() => openLockedDatabase(upper))
+    expect(error).toBeInstanceOf(DatabaseLockedError)
+    expect(error).toMatchObject({path: merged, pid: holder.pid})
+    // Its own name, taken first, was let go again.
+    expect(isHeldHere(upper)).toBe(false)
+    await killHolder(holder)
+    const other = await heldByAnother(upper)
+    expect(caught(() => openLockedDatabase(merged))).toMatchObject({path: upper, pid: other.pid})
+    expect(isHeldHere(merged)).toBe(false)
   })
 })
 
