@@ -17,8 +17,14 @@ export interface DerivedReference {
  * once a run, the rows of one purchase sharing the answer. A refund found under one is held to what
  * its metadata says made it (batch-name.ts): this row of this batch is the row's own, made earlier;
  * another batch, another row or a person leaves it to them, and the row goes on to the next; a free
- * one goes to the first row that reaches it. `taken`: references the batch's rows give, or its
+ * one goes to the first row that claims it. `taken`: references the batch's rows give, or its
  * journal has for its rows, which no other row is given.
+ *
+ * A row's own refund may lie past free references: an earlier run gave the row the first free one
+ * then, past those its other rows of the purchase had claimed and never sent (a failure, a stop),
+ * and those its journal then held for them. So a row claims a free reference only once it has seen
+ * as many free ones as those could be, each other row of the purchase leaving at most two (one
+ * claimed, one its journal held): none more for a purchase the batch refunds once.
  */
 export class DerivedReferences {
   private readonly asked = new Map<string, Promise<GwRecord | undefined>>()
@@ -30,17 +36,21 @@ export class DerivedReferences {
     private readonly taken: ReadonlySet<string>,
   ) {}
 
-  /** The reference for row `row`, refunding `amount` of `purchase`. */
-  async forRow(purchase: GwRecord, row: number, amount: number): Promise<DerivedReference> {
+  /** The reference for row `row`, refunding `amount` of `purchase`; `alike`: how many of the batch's rows without a reference refund that purchase, this one too. */
+  async forRow(purchase: GwRecord, row: number, amount: number, alike = 1): Promise<DerivedReference> {
     const base = refundBase(purchase)
+    const free: string[] = []
     for (let n = 1; n <= MOST_REFUNDS; n++) {
       const reference = refundReference(base, n)
       if (this.taken.has(reference)) continue
       const found = await this.lookUp(reference)
       if (found === undefined) {
-        if (this.claimed.has(reference)) continue
-        this.claimed.add(reference)
-        return {reference, made: false}
+        free.push(reference)
+        // Seen enough: the first free one no other row of this run claimed meanwhile is this row's (none: it walks on).
+        const first = free.length >= 2 * alike - 1 ? free.find((each) => !this.claimed.has(each)) : undefined
+        if (first === undefined) continue
+        this.claimed.add(first)
+        return {reference: first, made: false}
       }
       const maker = madeBy(found, this.batch, row)
       if (maker === 'this row') return {reference, made: true}

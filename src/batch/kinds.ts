@@ -12,7 +12,7 @@ import {refundableInFull} from '../lists/refund-room.js'
 import {madeRecords, type MadeRecordsPlace} from '../lists/refunds-of-purchase.js'
 import {madeByMark} from './batch-name.js'
 import {type DerivedReference, DerivedReferences} from './derived-references.js'
-import {purchaseRows, refundRows, type RowSchema} from './rows.js'
+import {purchaseRows, refundRows, type RowSchema, type ValidRow} from './rows.js'
 
 /**
  * How rows of one kind are sent, in terms of the operations: build the request (which may look
@@ -60,14 +60,24 @@ export interface BatchKind<Input, Body extends object> {
    * derives it (looked up, nothing sent; none but `taken`, as the run's); undefined when gw cannot
    * tell (no profile, the purchase not found). None for kinds whose rows always give one.
    */
-  dryReferences?(f: {deps(): Promise<Deps>}, taken: ReadonlySet<string>, batch: string): Promise<(input: Input, row: number) => Promise<DerivedReference | undefined>>
+  dryReferences?(f: {deps(): Promise<Deps>}, taken: ReadonlySet<string>, batch: BatchAtGateway<Input>): Promise<(input: Input, row: number) => Promise<DerivedReference | undefined>>
+  /**
+   * For rows that may give no reference (a refund's is derived then): how many of those refund the
+   * same purchase as a row, counted over the rows before any is sent (derived-references.ts).
+   */
+  alike?(rows: AsyncIterable<ValidRow<Input>>): Promise<(input: Input) => number>
   /**
    * `taken`: references a reference made for a row must not be (rows give them, or an earlier run
    * journaled them); `f`: where gw's records of refunds it made are, for what is left of a purchase;
-   * `batch`: the batch's name at the gateway (batch-name.ts), which a refund sent under a reference
-   * gw derived carries.
+   * `batch`: what the batch is at the gateway.
    */
-  sender(deps: Pick<Deps, 'client'>, taken: Set<string>, f: MadeRecordsPlace, batch: string): RowSender<Input, Body>
+  sender(deps: Pick<Deps, 'client'>, taken: Set<string>, f: MadeRecordsPlace, batch: BatchAtGateway<Input>): RowSender<Input, Body>
+}
+
+/** A batch at the gateway: its name (batch-name.ts), which a refund sent under a reference gw derived carries, and how many of its rows refund a row's purchase (BatchKind.alike; 1 where not counted). */
+export interface BatchAtGateway<Input> {
+  name: string
+  alike(input: Input): number
 }
 
 // No amount: the purchase's full amount, looked up when the row is sent.
@@ -79,15 +89,20 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
   schema: refundRows,
   anew: 'To refund these rows again as a new batch, give it --new-batch and a journal of its own (--journal FILE).',
   preview: refundAsked,
+  async alike(rows) {
+    const count = new Map<string, number>()
+    for await (const {input} of rows) if (input.reference === undefined) count.set(input.transactionId, (count.get(input.transactionId) ?? 0) + 1)
+    return (input) => count.get(input.transactionId) ?? 1
+  },
   async dryReferences(f, taken, batch) {
     const deps = await f.deps().catch((err: unknown) => (err instanceof GwError ? undefined : Promise.reject(err)))
-    const references = deps && new DerivedReferences(deps, batch, taken)
+    const references = deps && new DerivedReferences(deps, batch.name, taken)
     return async (input, row) => {
       if (input.reference !== undefined || references === undefined) return undefined
       try {
         const purchase = await lookUp('purchases', input.transactionId, deps!)
         const amount = input.amount ?? purchase.amount
-        return typeof amount === 'number' ? await references.forRow(purchase, row, amount) : undefined
+        return typeof amount === 'number' ? await references.forRow(purchase, row, amount, batch.alike(input)) : undefined
       } catch (err) {
         // Stopped is stopped; any other failure of a look-up leaves the reference untold, as the run would find it then.
         if (err instanceof GwError && !(err instanceof InterruptedError)) return undefined
@@ -98,7 +113,7 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
   sender: (deps, taken, f, batch) => {
     // References derived by this run and found free a moment before: sent without a look-up, and one the gateway says is taken was taken meanwhile.
     const fresh = new Set<string>()
-    const references = new DerivedReferences(deps, batch, taken)
+    const references = new DerivedReferences(deps, batch.name, taken)
     // Which purchase gw made refunds for, read once the first row refunds in full.
     let made: Promise<RefundsOfRequest['made']> | undefined
     return {
@@ -107,9 +122,9 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
         const purchase = input.amount === undefined || input.reference === undefined ? (input.purchase ?? (await lookUp('purchases', input.transactionId, deps))) : undefined
         const amount = input.amount ?? purchase?.amount
         // A reference given; or derived: the one an earlier run of this batch made the row's refund under (the gateway has the last word), or the first free.
-        const derived = input.reference === undefined && typeof amount === 'number' ? await references.forRow(purchase!, row, amount) : undefined
+        const derived = input.reference === undefined && typeof amount === 'number' ? await references.forRow(purchase!, row, amount, batch.alike(input)) : undefined
         const reference = derived?.reference ?? input.reference
-        const given = {...input, purchase, reference, ...(derived ? {metadata: madeByMark(batch, row)} : {})}
+        const given = {...input, purchase, reference, ...(derived ? {metadata: madeByMark(batch.name, row)} : {})}
         // In full, as a single refund create: what is left is learned first, and a row with nothing left (or less than all) fails unsent, exit 7;
         // unless the row's own refund is at the gateway already, to be reported as made earlier (send). The walk of its refunds is one request
         // at a time: the row holds one of the batch's slots.

@@ -12,7 +12,7 @@ import {defaultJournalPath, Journal, type JournalInput, type JournalOptions, jou
 import {type Entries, peekJournal, STDIN} from './journal-entries.js'
 import {type JournalWorker, startJournalWorker} from './journal-worker.js'
 import {journalState, standingOf} from './journal-state.js'
-import type {BatchKind} from './kinds.js'
+import type {BatchAtGateway, BatchKind} from './kinds.js'
 import {rowWords} from './row-words.js'
 import {openBatch} from './read.js'
 import {askedAbout, checkedRows, type InvalidRow, journaledReference, type Scan, scanRows, validRows, withJournaledReferences} from './rows.js'
@@ -50,8 +50,8 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
     if (flags['dry-run']) {
       const earlier = await earlierRun(kind, flags, f, source, scan.key)
       // The batch's name at the gateway, as the real run would have it (batch-name.ts): a new batch has made nothing yet.
-      const batch = earlier?.entries.batch ?? (flags['new-batch'] ? newBatchName() : batchName(kind.commandId, scan.key))
-      return await dryRun(kind, source.path, scan, io, earlier, await kind.dryReferences?.(f, scan.derivedShaped, batch))
+      const name = earlier?.entries.batch ?? (flags['new-batch'] ? newBatchName() : batchName(kind.commandId, scan.key))
+      return await dryRun(kind, source.path, scan, io, earlier, await kind.dryReferences?.(f, scan.derivedShaped, await atGateway(kind, name, source.path, scan)))
     }
     if (scan.valid === 0) throw new UsageError(`${source.name} has no valid rows: nothing was sent`)
     return await send(kind, flags, f, source, scan, invalid, worker ?? 'this')
@@ -117,6 +117,12 @@ async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan:
     `Dry run: ${sent} ${rowWords(kind).row}${sent === 1 ? '' : 's'} would be sent (${money.text() || 'nothing'})${full > 0 ? `, ${full} of them ${rowWords(kind).inFull}` : ''}${before}${made}${skipped > 0 ? `; ${skipped} invalid row${skipped === 1 ? '' : 's'} skipped` : ''}. Nothing was sent.\n`,
   )
   return 0
+}
+
+/** The batch at the gateway: its name, and its rows that give no reference counted by purchase (read again, when more than one gives none). */
+async function atGateway<Input>(kind: BatchKind<Input, object>, name: string, path: string, scan: Scan<Input>): Promise<BatchAtGateway<Input>> {
+  const alike = scan.unreferenced > 1 ? await kind.alike?.(validRows(await openBatch(path), scan)) : undefined
+  return {name, alike: alike ?? (() => 1)}
 }
 
 /** Where a journal was begun: at a file, or on stdin. */
@@ -195,7 +201,7 @@ async function send<Input, Body extends object>(
     const runner = new BatchRunner({
       rows: scan.unreferenced > 0 ? withJournaledReferences(rows, journal.intents, sameRow(kind), journal.sameRows ? 'row' : 'line') : rows,
       total: scan.valid,
-      sender: kind.sender(deps, taken, f, journal.batch),
+      sender: kind.sender(deps, taken, f, await atGateway(kind, journal.batch, source.path, scan)),
       journal,
       concurrency,
       onRow: (report) => view.row(report),

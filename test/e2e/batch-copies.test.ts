@@ -115,6 +115,25 @@ describe.concurrent('the same file from a second data directory (another HOME)',
     expect((await apiRequestsSince(sandbox, cursor)).filter((request) => request.method === 'POST')).toEqual([])
   })
 
+  it('three blank-reference rows of each purchase: each finds its own refund among the purchase’s, none sent again', async ({onTestFinished}) => {
+    const {counted, gateway} = startedInTest(onTestFinished)
+    const sandbox = await gateway()
+    const purchases = await purchasedAt(sandbox, 2)
+    const file = join(folder(), 'refunds.csv')
+    writeFileSync(file, ['transaction_id,amount,reference', ...[0, 1, 2].flatMap((i) => purchases.map((purchase) => `${purchase},${100 + i},`))].join('\n') + '\n')
+    const proxy = await counted(sandbox.url)
+    const first = await sandbox.gw(['refund', 'create', '--input', file, '--concurrency', '4'], {env: {GW_BASE_URL: proxy.url}})
+    expect(first.code, first.stderr).toBe(0)
+    const made = rowsOf(first.stdout).map((row) => [row.row, row.reference] as const)
+    expect(made.map(([, reference]) => reference).sort()).toEqual(purchases.flatMap((purchase) => [1, 2, 3].map((n) => `${purchase}-R${n}`)).sort())
+    const elsewhere = await sandbox.gw(['refund', 'create', '--input', file, '--concurrency', '4'], {env: {...isolatedHome(), GW_BASE_URL: proxy.url}})
+    expect(elsewhere.code, elsewhere.stderr).toBe(0)
+    // Each row under the reference it was made under, whichever order the first run took them in.
+    expect(rowsOf(elsewhere.stdout).map((row) => [row.row, row.reference, row.resumed]).sort()).toEqual(made.map(([row, reference]) => [row, reference, true]).sort())
+    expect(proxy.repeats()).toEqual({})
+    expect(proxy.seen.filter((request) => request.method === 'POST')).toHaveLength(6)
+  })
+
   it('purchases with their references: none charged again, each done by an earlier run', async ({onTestFinished}) => {
     const {counted, gateway} = startedInTest(onTestFinished)
     const sandbox = await gateway()
