@@ -55,7 +55,7 @@ export class BatchRunner<Input, Body extends object> {
   /** Each row's end, added once: what the run ends with is counted from them. */
   private readonly ends = new RowEnds()
   private readonly changedLines: number[] = []
-  /** Rows whose request stopped before it was sent (NotSentError): withdrawn, never in doubt. */
+  /** Rows whose request stopped before it was sent (NotSentError): taken back, never in doubt. */
   private readonly unsent = new WeakSet<RowReport>()
 
   constructor(private readonly options: RunOptions<Input, Body>) {
@@ -138,12 +138,10 @@ export class BatchRunner<Input, Body extends object> {
     } else {
       let request: Body | typeof STOPPED
       try {
-        request = sender.asksFirst(row.input) ? await this.gateway.run(() => sender.request(row.input, row.row)) : await sender.request(row.input, row.row)
+        request = sender.asksFirst(row.input) ? await this.askedFirst(row, () => sender.request(row.input, row.row)) : await sender.request(row.input, row.row)
       } catch (err) {
-        // Nothing was sent, so nothing is journaled: a later run tries the row afresh. A look-up lost counts toward the gateway looking down.
-        const report = this.failed(row, err, {})
-        if (this.gateway.lost(report)) this.stopWith(unreachable(rowWords(sender).row))
-        onRow(report)
+        // Nothing was sent, so nothing is journaled: a later run tries the row afresh.
+        onRow(this.failed(row, err, {}))
         return unmoved(true)
       }
       if (request === STOPPED) return unmoved(false)
@@ -170,6 +168,16 @@ export class BatchRunner<Input, Body extends object> {
       return this.withdraw(row, before, true)
     }
     return this.finish(row, report!, before, synced)
+  }
+
+  /** What a row asks the gateway before its request can be made, in a request slot: its failure counted there, as a lost answer is (atGatewayCounted). */
+  private askedFirst<T>(row: ValidRow<Input>, ask: () => Promise<T>): Promise<T | typeof STOPPED> {
+    return this.gateway.run(() =>
+      ask().catch((err: unknown) => {
+        if (this.gateway.lost(this.failed(row, err, {}))) this.stopWith(unreachable(rowWords(this.options.sender).row))
+        throw err
+      }),
+    )
   }
 
   /** Synced before the row is sent, with the time it leaves; a failure stops the batch. */
@@ -233,11 +241,10 @@ export class BatchRunner<Input, Body extends object> {
   }
 
   /**
-   * Journaled but not sent (the batch stopped meanwhile, its request stopped before it left, or the
-   * intent's commit failed and may have reached the disk all the same): its intent is taken back, so that the next run counts it not
-   * started, as this one does, and sends it at once, with nothing to look up. Until that is on disk
-   * the row is in doubt; if it cannot be written, the row stands as the file holds it. `began`: the
-   * row was reported (failed).
+   * Journaled but not sent (the batch stopped, its request stopped before it left, or its intent's
+   * commit failed, which may have reached the disk all the same): taken back, so that the next run
+   * counts it not started, as this one does, and sends it at once. Until that is on disk it is in
+   * doubt; if that cannot be written, it stands as the file holds it. `began`: it was reported.
    */
   private async withdraw(row: ValidRow<Input>, before: Standing, began: boolean): Promise<RowEnd> {
     try {
@@ -286,8 +293,7 @@ export class BatchRunner<Input, Body extends object> {
   }
 
   private failed(row: ValidRow<Input>, err: unknown, money: {amount?: number; currency?: string}): RowReport {
-    // The gateway refused the credentials, or answers in the other environment than the profile
-    // says: every other row would meet the same, and the second may move real money.
+    // The credentials refused, or an answer from the other environment than the profile's: every other row would meet the same, and the second may move real money.
     if (err instanceof AuthError || err instanceof ModeMismatchError) this.stopWith(err)
     return failedRow(row, err, money)
   }

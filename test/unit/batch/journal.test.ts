@@ -4,6 +4,7 @@ import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {Worker} from 'node:worker_threads'
 import {afterAll, describe, expect, it, onTestFinished, vi} from 'vitest'
+import {batchName} from '../../../src/batch/batch-name.js'
 import {defaultJournalPath, inputHash, Journal, type JournalDisk, JournalError} from '../../../src/batch/journal.js'
 import {peekJournal, STDIN} from '../../../src/batch/journal-entries.js'
 import {readJournal} from '../../../src/batch/journal-file.js'
@@ -138,6 +139,76 @@ describe.each(HOLDERS)('Journal, %s', (_, holder) => {
     const refused = `${file} is the journal of this batch sent as TEST to not a url, and this run sends as TEST to http://localhost:8787: nothing was sent`
     await expectReject(open(file), UsageError, refused)
     await expectReject(peekJournal(file, {command: 'refund create', input: {sha256: 'a'.repeat(64)}, target}), UsageError, refused)
+  })
+})
+
+describe('the batch a journal names at the gateway (batch-name.ts)', () => {
+  it('is its command’s and rows’ as it was begun, from any copy; --new-batch begins one of its own name, kept in the header and resumed', async () => {
+    const file = path()
+    const journal = await Journal.open(file, {command: 'refund create', input: {path: '/x', sha256: 'c'.repeat(64)}, now, target})
+    expect(journal.batch).toBe(batchName('refund create', 'c'.repeat(64)))
+    await journal.close()
+    expect(JSON.parse(journalText(file).split('\n')[0]!)).not.toHaveProperty('batch')
+    // An edit of its input (same path, other rows) is the batch begun: its name stays.
+    const edited = await Journal.open(file, {command: 'refund create', input: {path: '/x', sha256: 'd'.repeat(64)}, now, target})
+    expect(edited.batch).toBe(journal.batch)
+    await edited.close()
+
+    const anew = path()
+    const begun = await openOn(anew, 'c'.repeat(64), undefined, {newBatch: true})
+    expect(begun.batch).toMatch(/^[a-p]{16}$/)
+    expect(begun.batch).not.toBe(journal.batch)
+    await begun.close()
+    expect(JSON.parse(journalText(anew).split('\n')[0]!)).toMatchObject({batch: begun.batch})
+    for (const newBatch of [true, false]) {
+      const resumed = await openOn(anew, 'c'.repeat(64), undefined, {newBatch})
+      expect(resumed.batch).toBe(begun.batch)
+      await resumed.close()
+    }
+  })
+
+  it('--new-batch on a journal begun without it is refused (exit 2), naming it, and the journal is left as it was', async () => {
+    const file = path()
+    const journal = await openOn(file)
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
+    await journal.close()
+    const before = journalText(file)
+    const error = await expectReject(openOn(file, undefined, undefined, {newBatch: true}), UsageError, `--new-batch begins a batch in a journal of its own, and ${file} holds a batch begun for these rows without it: nothing was sent`)
+    expect(error).toMatchObject({exitCode: 2, hint: 'Give --journal a new file to begin the new batch in; run the same command again to finish it.'})
+    expect(journalText(file)).toBe(before)
+  })
+
+  it('a dry run reads the same name: the header’s, or the rows’ the journal was begun for', async () => {
+    const file = path()
+    await (await openOn(file, 'e'.repeat(64), undefined, {newBatch: true})).close()
+    const named = await peekJournal(file, {command: 'refund create', input: {sha256: 'e'.repeat(64)}, target})
+    expect(named).toMatchObject({begunAnew: true, batch: expect.stringMatching(/^[a-p]{16}$/)})
+    const plain = path()
+    await (await openOn(plain, 'e'.repeat(64))).close()
+    expect(await peekJournal(plain, {command: 'refund create', input: {sha256: 'e'.repeat(64)}, target})).toMatchObject({begunAnew: false, batch: batchName('refund create', 'e'.repeat(64))})
+  })
+})
+
+describe('what the file holds of a row, read back (Journal.holds)', () => {
+  it('its intent, until a withdrawal takes it back; an earlier run’s counts too; a file that cannot be read may hold it', async () => {
+    const file = path()
+    const journal = await openOn(file)
+    expect(await journal.holds('r-1')).toBe(false)
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
+    await journal.intent({intent: 'r-10', row: 2, line: 3, request: {amount: 100}})
+    expect(await journal.holds('r-1')).toBe(true)
+    await journal.withdraw('r-1')
+    expect(await journal.holds('r-1')).toBe(false)
+    expect(await journal.holds('r-10')).toBe(true)
+    await journal.close()
+    const again = await openOn(file, undefined, undefined, {disk: {read: async (f) => f.lines()}})
+    expect(await again.holds('r-10')).toBe(true)
+    await journal.close()
+    await again.close()
+    let reads = 0
+    const failing = await openOn(path(), undefined, undefined, {disk: {read: async (f) => (reads++ === 0 ? f.lines() : Promise.reject(new Error('EIO')))}})
+    expect(await failing.holds('r-1')).toBe(true)
+    await failing.close()
   })
 })
 
