@@ -30,8 +30,15 @@ const BOTH_DIALECTS = [
   'test/e2e/capture-batch.test.ts',
   'test/e2e/settlement-report.test.ts',
   'test/e2e/terminal-follow-ups.test.ts',
+  'test/e2e/terminal-type-back.test.ts',
+  'test/e2e/gh-habits.test.ts',
+  'test/e2e/by-reference.test.ts',
+  'test/e2e/money-one-way.test.ts',
   'test/e2e/status.test.ts',
   'test/e2e/recurring-batch.test.ts',
+  'test/e2e/gateway-clock.test.ts',
+  'test/e2e/recorded-differences.test.ts',
+  'test/e2e/what-a-refund-is.test.ts',
   'test/e2e/batch-true-words.test.ts',
   'test/e2e/batch-copies.test.ts',
   'test/e2e/identity-overlay.test.ts',
@@ -47,7 +54,6 @@ export const OWN_PROCESS = [
   'test/unit/batch/journal-same-rows-faults.test.ts',
   'test/unit/batch/journal-sync.test.ts',
   'test/unit/lib/lock-file-no-links.test.ts',
-  'test/unit/lib/lock-file-no-proc.test.ts',
 ]
 
 export default defineConfig({

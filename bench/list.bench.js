@@ -11,7 +11,10 @@
 // Last, a gateway that ignores `limit` (as the live one does for web hooks) and answers one page
 // of 100,000 purchases (~48 MB of JSON): gw purchase list -L 50's and --all's peak RSS, goal under
 // 150 MiB (issue 47: gw reads the page as a stream of records, never as one value), beside a
-// script that reads it whole with undici and JSON.parse.
+// script that reads it whole with undici and JSON.parse. Then the same page oldest first (issue
+// 60), which newest first reads backwards: -L 50 under 100 MiB, --all and --jq under 150, beside a
+// script that only streams the page's body through undici (the least reading it can cost), and
+// --jq over the page newest first (the same list read in order). BENCH_LIST_ONLY=one-page: these alone.
 import {createRequire} from 'node:module'
 import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -28,6 +31,7 @@ const ROUND_TRIP_MS = Number(process.env.BENCH_ROUND_TRIP_MS ?? 20)
 // alternate with this gw's and the loop's. BENCH_LIST_ONLY=loopback measures the loopback case alone.
 const BASE = process.env.BENCH_GW_BASE
 const LOOPBACK_ONLY = process.env.BENCH_LIST_ONLY === 'loopback'
+const ONE_PAGE_ONLY = process.env.BENCH_LIST_ONLY === 'one-page'
 const FLOOR = process.env.BENCH_LIST_FLOOR === '1'
 const AUTHORIZATION = 'Basic ' + Buffer.from('TEST:TEST').toString('base64')
 const HEADERS = {authorization: AUTHORIZATION, accept: 'application/json', 'content-type': 'application/json'}
@@ -166,7 +170,9 @@ async function pages() {
 const ONE_PAGE_SERVER = `
 const {createServer} = require('node:http')
 const count = Number(process.argv[2])
-const record = (i) => ({id: '071-P-' + i, authorization: '123456', card_number: '411111XXXXXX1111', card_holder: 'Jane Citizen', card_expiry: '2030-12-31', card_type: 'VISA', amount: 1000, decimal_amount: 10, successful: true, message: 'Approved', reference: 'ord-' + i, currency: 'AUD', settlement_date: '2026-11-26', transaction_date: new Date(Date.UTC(2026, 10, 25) - i * 1000).toISOString().replace('.000Z', '+00:00'), response_code: '00', transaction_id: '071-P-' + i, captured: true, captured_amount: 1000, metadata: {}})
+// Newest first (the i-th record is i seconds older), or oldest first (the same records the other way round).
+const oldestFirst = process.argv[3] === 'oldest'
+const record = (n) => { const i = oldestFirst ? count - 1 - n : n; return {id: '071-P-' + i, authorization: '123456', card_number: '411111XXXXXX1111', card_holder: 'Jane Citizen', card_expiry: '2030-12-31', card_type: 'VISA', amount: 1000, decimal_amount: 10, successful: true, message: 'Approved', reference: 'ord-' + i, currency: 'AUD', settlement_date: '2026-11-26', transaction_date: new Date(Date.UTC(2026, 10, 25) - i * 1000).toISOString().replace('.000Z', '+00:00'), response_code: '00', transaction_id: '071-P-' + i, captured: true, captured_amount: 1000, metadata: {}} }
 const body = JSON.stringify({successful: true, response: Array.from({length: count}, (_, i) => record(i)), errors: [], test: true, page: 0, total_pages: 1})
 createServer((req, res) => res.writeHead(200, {'content-type': 'application/json'}).end(body)).listen(0, '127.0.0.1', function () { console.log('http://127.0.0.1:' + this.address().port) })
 `
@@ -201,10 +207,50 @@ async function onePageRss(dir, count) {
   }
 }
 
+/** What reading one page in bounded memory costs at the least: undici's body streamed through, nothing kept. */
+const ONE_PAGE_STREAMER = `
+const {request} = require(process.argv[2])
+request(process.argv[3] + '/v1.0/purchases?offset=0&limit=50').then(async ({body}) => {
+  let bytes = 0
+  for await (const chunk of body) bytes += chunk.length
+  process.stdout.write(bytes + '\\n')
+})
+`
+
+/** Peak RSS (MiB, median of ROUNDS) over one page of LARGE oldest first, which newest first reads backwards, in alternating rounds. */
+async function onePageOldestFirst(dir) {
+  const servers = {oldest: await spawnServer([join(dir, 'server.cjs'), String(LARGE), 'oldest'], process.env), newest: await spawnServer([join(dir, 'server.cjs'), String(LARGE)], process.env)}
+  try {
+    const undici = createRequire(import.meta.url).resolve('undici')
+    const run = (url, command) => measure('sh', ['-c', `${command} > /dev/null`], {...process.env, GW_BASE_URL: url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', GW_ENVIRONMENT: 'sandbox', XDG_CONFIG_HOME: dir}).rss / 1024
+    const gw = `'${process.execPath}' '${GW}' purchase list`
+    const cases = {
+      // Its HTTP parser compiled by V8's baseline compiler only, as gw has undici's (bin/start.js).
+      streamer: () => run(servers.oldest.url, `'${process.execPath}' --liftoff-only '${join(dir, 'streamer.cjs')}' '${undici}' '${servers.oldest.url}'`),
+      last50: () => run(servers.oldest.url, `${gw} -L 50`),
+      all: () => run(servers.oldest.url, `${gw} --all`),
+      jq: () => run(servers.oldest.url, `${gw} --all --jq .reference`),
+      jqInOrder: () => run(servers.newest.url, `${gw} --all --jq .reference`),
+    }
+    const rss = Object.fromEntries(Object.keys(cases).map((name) => [name, []]))
+    for (let round = 0; round < ROUNDS; round++) for (const [name, measured] of Object.entries(cases)) rss[name].push(measured())
+    return Object.fromEntries(Object.entries(rss).map(([name, values]) => [name, {median: median(values), min: Math.min(...values), max: Math.max(...values)}]))
+  } finally {
+    servers.oldest.child.kill('SIGTERM')
+    servers.newest.child.kill('SIGTERM')
+  }
+}
+
 async function onePage() {
   const dir = mkdtempSync(join(tmpdir(), 'gw-bench-page-'))
   writeFileSync(join(dir, 'server.cjs'), ONE_PAGE_SERVER)
   writeFileSync(join(dir, 'reader.cjs'), ONE_PAGE_READER)
+  writeFileSync(join(dir, 'streamer.cjs'), ONE_PAGE_STREAMER)
+  const oldest = await onePageOldestFirst(dir)
+  const shown = ({median: mid, min, max}) => `${mid.toFixed(1)} MiB (${min.toFixed(1)}-${max.toFixed(1)})`
+  console.log(`one page of ${LARGE} purchases oldest first, read backwards for newest first, peak RSS (median of ${ROUNDS}, range): gw purchase list -L 50 ${shown(oldest.last50)}, goal < 100; --all ${shown(oldest.all)}, goal < 150; --all --jq .reference ${shown(oldest.jq)}, goal < 150`)
+  console.log(`the same: undici streaming the page's body, nothing kept, ${shown(oldest.streamer)}; gw -L 50 / it: ${(oldest.last50.median / oldest.streamer.median).toFixed(2)}x; --jq over the page newest first (read in order) ${shown(oldest.jqInOrder)}, --jq oldest first / it: ${(oldest.jq.median / oldest.jqInOrder.median).toFixed(2)}x`)
+  if (ONE_PAGE_ONLY) return
   const small = await onePageRss(dir, 100)
   const large = await onePageRss(dir, LARGE)
   console.log(`one page of ${LARGE} purchases (a gateway ignoring limit), peak RSS: gw purchase list -L 50 ${large.gw.toFixed(1)} MiB (${small.gw.toFixed(1)} at a page of 100), --all ${large.all.toFixed(1)} MiB (${small.all.toFixed(1)}); goal < 150`)
@@ -212,6 +258,7 @@ async function onePage() {
 }
 
 export default async function bench() {
+  if (ONE_PAGE_ONLY) return onePage()
   await listing()
   if (LOOPBACK_ONLY) return
   await pages()

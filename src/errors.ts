@@ -1,3 +1,4 @@
+import {NotYoursError} from './lib/own-file.js'
 import {redactFlagMessage} from './safety/redact.js'
 
 /**
@@ -75,6 +76,8 @@ export class UsageError extends GwError {
 export function asGwError(err: unknown): GwError {
   if (err instanceof UsageError) return new UsageError(redactFlagMessage(err.message), err.hint)
   if (err instanceof GwError) return err
+  // A file or folder of another user's (lib/own-file.ts) is the user's to mend: usage, naming it and the fix.
+  if (err instanceof NotYoursError) return new UsageError(err.message, err.hint)
   const message = err instanceof Error ? err.message : String(err)
   return new GwError('unexpected', 1, `Unexpected failure: ${message}`, {hint: 'Run again with --verbose for details.'})
 }

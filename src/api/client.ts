@@ -1,10 +1,11 @@
 import * as z from 'zod'
 import {DeclinedError, GwError, type MoneyInFlight, NoAnswerError, UsageError} from '../errors.js'
-import {decideAnswer} from '../money/decide.js'
+import {type Decided, decideAnswer} from '../money/decide.js'
 import {failureOf} from '../money/failure.js'
 import {buildPath, type Endpoint, endpointAt, type HttpMethod, paramsAt, type RequestFacts} from './endpoints.js'
 import {Exchange, type ExchangeOptions, LostAnswer, type Retry} from './exchange.js'
 import {type ListPage, readPaging} from './paging.js'
+import type {LocalGatewaySays} from './local-gateway.js'
 import {doubtAbout, type LostRequest, recover, type RecoveryEvent} from './recovery.js'
 import {PROCESSING_WINDOW_MS} from '../money/window.js'
 import {type Resources, resources, type Sender, type SendOptions} from './resources.js'
@@ -18,8 +19,10 @@ export type {ListQuery} from './resources.js'
 export interface ClientOptions extends ExchangeOptions {
   /** Told each step of a recovery (a lost answer looked up by reference), for the user to hear of it. */
   onRecovery?: (event: RecoveryEvent) => void
-  /** How long after a purchase or refund left a 404 for it still means "not yet" (money/window.ts); shorter only in gw's own tests. */
+  /** How long after a purchase or refund left a 404 for it still means "not yet" (money/window.ts): when given, whatever the gateway says. */
   processingWindowMs?: number
+  /** The keys of the local gateways gw started (their runtime files): one that proves it holds one is believed about its window and its today (local-gateway.ts). */
+  localGatewayKeys?: () => Promise<readonly string[]>
   /**
    * Called before each request is sent, with its endpoint's safety facts: where a read-only
    * profile refuses a write and a live one asks for confirmation, whoever sends the request.
@@ -37,6 +40,8 @@ type Delivered = {raw: RawResponse; recovered?: undefined} | {recovered: Answer<
 /** A body as the gateway sent it (`gw api`), and the failure it stands for, if it is one. */
 export interface RawAnswer extends RawResponse {
   error?: GwError
+  /** What a purchase or refund sent came to, as the answer (or the look-up after a lost one) says: for gw to record the refunds it made. */
+  decided?: Decided
 }
 
 /**
@@ -49,6 +54,7 @@ class Client implements Sender {
   inFlight?: MoneyInFlight
   private readonly exchange: Exchange
   private readonly retryWatchers = new Set<(retry: Retry) => void>()
+  private asked?: Promise<LocalGatewaySays | undefined>
 
   constructor(private readonly options: ClientOptions) {
     this.exchange = new Exchange({
@@ -71,9 +77,31 @@ class Client implements Sender {
     return this.exchange.baseUrl
   }
 
-  /** design.md §5's processing window, for a batch's rows in doubt as for a lost answer here. */
-  get processingWindowMs(): number {
-    return this.options.processingWindowMs ?? PROCESSING_WINDOW_MS
+  /**
+   * design.md §5's processing window, for a batch's rows in doubt as for a lost answer here: the
+   * one gw's own local gateway says, proven (local-gateway.ts), else the live gateway's minute.
+   */
+  async processingWindow(): Promise<number> {
+    return this.options.processingWindowMs ?? (await this.localGateway())?.processingWindowMs ?? PROCESSING_WINDOW_MS
+  }
+
+  /**
+   * Now as the gateway dates its records, for named days (today, monday): on gw's own local
+   * gateway, its today (its clock may have been moved on) at this machine's time of day, as it
+   * dates them; elsewhere this machine's now.
+   */
+  async gatewayNow(): Promise<Date> {
+    const now = new Date(this.exchange.clock().now())
+    const today = /^(\d{4})-(\d{2})-(\d{2})$/.exec((await this.localGateway())?.today ?? '')
+    if (!today) return now
+    return new Date(Number(today[1]), Number(today[2]) - 1, Number(today[3]), now.getHours(), now.getMinutes(), now.getSeconds(), now.getMilliseconds())
+  }
+
+  /** What the gateway says of itself, asked once, and only of a local gateway gw started. */
+  private localGateway(): Promise<LocalGatewaySays | undefined> {
+    const keys = this.options.localGatewayKeys
+    this.asked ??= keys ? import('./local-gateway.js').then(({askLocalGateway}) => askLocalGateway(this.exchange, keys)) : Promise.resolve(undefined)
+    return this.asked
   }
 
   /** Time for a wait on the gateway, ended by a signal naming what is in flight (a follow-up's processing window). */
@@ -138,10 +166,12 @@ class Client implements Sender {
     try {
       const money = endpoint.movesMoney
       const found = record ?? readRecord(endpoint, raw).record
-      const failure = money && failureOf(decideAnswer(money.noun, found), {sent: (body ?? {}) as GwRecord, status: raw.status, requestId: raw.requestId})
+      if (!money) return raw
+      const decided = decideAnswer(money.noun, found)
+      const failure = failureOf(decided, {sent: (body ?? {}) as GwRecord, status: raw.status, requestId: raw.requestId})
       // The body is printed as it came: a decline's record must not print a second time.
-      if (failure instanceof DeclinedError) return {...raw, error: new DeclinedError(failure.message, {status: failure.status, requestId: failure.requestId, messages: failure.messages})}
-      return failure ? {...raw, error: failure} : raw
+      if (failure instanceof DeclinedError) return {...raw, decided, error: new DeclinedError(failure.message, {status: failure.status, requestId: failure.requestId, messages: failure.messages})}
+      return failure ? {...raw, decided, error: failure} : {...raw, decided}
     } catch (err) {
       if (!(err instanceof GwError)) throw err
       return {...raw, error: err}
@@ -161,7 +191,7 @@ class Client implements Sender {
     this.inFlight = inFlight
     // The request leaves now (POSTs are never retried): the processing window counts from here.
     const sentAt = this.exchange.clock().now()
-    const lost = (why: string): LostRequest => ({sent: body as GwRecord, inFlight: recoverable!, why, sentAt, windowMs: this.processingWindowMs})
+    const lost = (why: string): LostRequest => ({sent: body as GwRecord, inFlight: recoverable!, why, sentAt, windowMs: () => this.processingWindow()})
     try {
       const raw = await this.exchange.send(endpoint, path, body, inFlight, read)
       if (!recoverable) return {raw}

@@ -1,3 +1,6 @@
+import {favourMemory} from '../lib/favour-memory.js'
+import {pauseOptimising, walkCollector} from '../lib/memory.js'
+import {HeldTexts} from './held-text.js'
 import {LengthClaim} from './length-claim.js'
 import {type FetchPage, readPage} from './list-page.js'
 import {type ListOrder, orderAcross, orderOf, pagedOrder} from './list-order.js'
@@ -64,9 +67,9 @@ export async function* walkList<T extends Record<string, unknown>>(fetch: FetchP
   if ((page === undefined && pages === undefined && total === undefined) || first.records.length > PAGE_SIZE) {
     const paged = pagedOrder(orderOf(first.records))
     const reverse = options.order !== undefined && paged !== undefined && options.order !== paged
-    // One answer far longer than a page: its records as they are read, unless they are to be handed over the other way round.
-    if (first.more && !reverse) return yield* unpagedAsRead(first.records, first.more, paged, options)
-    const all = first.more ? await gathered(first.records, first.more) : first.records
+    // One answer far longer than a page: its records as they are read, or held as text to be handed over the other way round.
+    if (first.more) return yield* reverse ? reversedAsText(first.records, first.more, options) : unpagedAsRead(first.records, first.more, paged, options)
+    const all = first.records
     options.onState?.({pages: 1, records: all.length, size: all.length, total: all.length, order: reverse ? options.order : paged})
     return yield reverse ? [...all].reverse() : all
   }
@@ -109,11 +112,34 @@ async function* unpagedAsRead<T>(first: T[], more: AsyncIterable<T[]>, order: Li
   options.onState?.({pages: 1, records, size: records, total: records, order})
 }
 
-/** Every record of an answer read to its end. */
-async function gathered<T>(first: T[], more: AsyncIterable<T[]>): Promise<T[]> {
-  const all = [...first]
-  for await (const batch of more) for (const record of batch) all.push(record)
-  return all
+/**
+ * An answer that is the whole list, handed over the other way round: every record is read before
+ * the first goes out, so each is held as its text meanwhile, only the `want`ed ones where the
+ * reader takes no more (held-text.ts), then handed over last first, a batch at a time.
+ */
+async function* reversedAsText<T>(first: T[], more: AsyncIterable<T[]>, options: WalkOptions): AsyncGenerator<T[]> {
+  const held = new HeldTexts(options.want)
+  held.add(first as object[])
+  // Nothing is printed while the body is read, so what keeps a walk's memory small is started here (lib/favour-memory.ts, lib/memory.ts).
+  favourMemory()
+  const read = walkCollector()
+  const optimising = pauseOptimising()
+  try {
+    for await (const batch of more) {
+      held.add(batch as object[])
+      read()
+      options.onState?.({pages: 1, records: 0, size: held.count, order: options.order})
+    }
+  } finally {
+    optimising.resume()
+  }
+  const total = held.count
+  let records = 0
+  for (const batch of held.lastFirst()) {
+    records += batch.length
+    options.onState?.({pages: 1, records, size: total, total, order: options.order})
+    yield batch as T[]
+  }
 }
 
 /**

@@ -3,7 +3,7 @@ import {GatewayError, GwError, InterruptedError, ModeMismatchError, type MoneyIn
 import {outcomeOf} from '../money/decide.js'
 import {failureOf} from '../money/failure.js'
 import {type Lookups, verifyFound} from '../money/find.js'
-import {lookThroughWindow, PROCESSING_WINDOW_MS, type Waiting} from '../money/window.js'
+import {lookThroughWindow, PROCESSING_WINDOW_MS, type Waiting, windowOf, type WindowMs} from '../money/window.js'
 import {buildPath, type Endpoint, endpoints} from './endpoints.js'
 import type {Exchange} from './exchange.js'
 import {type Answer, type RawResponse, readRecord} from './responses.js'
@@ -26,8 +26,8 @@ export interface LostRequest {
   inFlight: MoneyInFlight
   why: string
   sentAt: number
-  /** design.md §5's window; shorter only in gw's own tests. */
-  windowMs?: number
+  /** design.md §5's window, or how to learn it from the gateway. */
+  windowMs?: WindowMs
 }
 
 /**
@@ -67,7 +67,7 @@ export async function recover<Res extends z.ZodType>(
   // Nothing under the reference once the window was over (no stop was asked for: a signal throws).
   if (typeof raw !== 'object') {
     const {status, requestId} = notFound!
-    const after = `${Math.round(windowMs / 1000)} s after it was sent (the most it takes to process one)`
+    const after = `${Math.round((await windowOf(windowMs)) / 1000)} s after it was sent (the most it takes to process one)`
     throw new OutcomeUnknownError(`${lookedUpBecause}, and the gateway has no ${inFlight.noun} with reference ${inFlight.reference}, even ${after}.`, inFlight, {status, requestId})
   }
   let answer: Answer<Res>

@@ -1,6 +1,7 @@
-import {readFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {UsageError, WriteError} from '../errors.js'
+import {checkOwnPath, NotYoursError, readOwnFile} from '../lib/own-file.js'
+import {hostPlatform} from '../lib/platform.js'
 
 export type Environment = 'sandbox' | 'live'
 
@@ -39,14 +40,10 @@ export const configFile = (configDir: string) => join(configDir, 'config.json')
 
 export async function loadConfig(configDir: string): Promise<Config> {
   const path = configFile(configDir)
-  let text: string
-  try {
-    // Read at once: a small local file, and fs/promises would start libuv's thread pool for it (~5% of a gw purchase get).
-    text = readFileSync(path, 'utf8')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {profiles: {}}
-    throw err
-  }
+  // Read at once: a small local file, and fs/promises would start libuv's thread pool for it (~5% of a gw purchase get).
+  // Only the user's own (lib/own-file.ts): a config folder another user made first would send the token where they chose.
+  const text = readOwnFile(path)
+  if (text === undefined) return {profiles: {}}
   try {
     const parsed = JSON.parse(text) as Partial<Config>
     return {activeProfile: parsed.activeProfile, profiles: parsed.profiles ?? {}}
@@ -87,6 +84,8 @@ export async function underLock<T>(path: string, work: () => Promise<T>, {waitMs
   const [{DatabaseLockedError, NotADatabaseError, openLockedDatabase}, {fileIdentity}] = await Promise.all([import('../lib/locked-database.js'), import('../lib/file-identity.js')])
   const {mkdir} = await import('node:fs/promises')
   await mkdir(dirname(path), {recursive: true, mode: 0o700})
+  // The folder (and its lock beside the file) the user's own; the file itself is checked by whoever reads it.
+  checkOwnPath(dirname(path))
   const identity = fileIdentity(path)
   if (identity.links > 1) {
     throw new WriteError(`${path} has ${identity.links} names (hard links): gw changes its settings only in a file of its own`, undefined, {hint: `Copy it to a file of its own: cp ${path} ${path}.copy && mv ${path}.copy ${path}`})
@@ -101,6 +100,7 @@ export async function underLock<T>(path: string, work: () => Promise<T>, {waitMs
       if (err instanceof NotADatabaseError) {
         throw new WriteError(`${path} cannot be changed: its lock ${lockPath} is not gw's (${err.reason})`, err, {hint: `Remove ${lockPath}: gw makes its lock again.`})
       }
+      if (err instanceof NotYoursError) throw err
       if (!(err instanceof DatabaseLockedError)) {
         const code = (err as NodeJS.ErrnoException).code ?? String(err)
         throw new WriteError(`${path} cannot be changed: its lock ${lockPath} cannot be made (${code})`, err, {hint: `Check that ${dirname(lockPath)} is writable and has free space.`})
@@ -122,7 +122,8 @@ export async function underLock<T>(path: string, work: () => Promise<T>, {waitMs
 function lockHeld(path: string, lockPath: string, err: {pid?: number}): WriteError {
   const {pid} = err
   const holder = pid === undefined ? '' : ` by pid ${pid}`
-  const stop = pid === undefined ? `stop the gw that holds it (fuser -v ${lockPath} names it)` : `stop it (kill ${pid})`
+  const {hints} = hostPlatform()
+  const stop = pid === undefined ? `stop the gw that holds it (${hints.whoHolds(lockPath)})` : `stop it (${hints.stop(pid)})`
   return new WriteError(`${path} cannot be changed: its lock ${lockPath} is held${holder}`, err, {
     hint: `Another gw is changing it: run this again when it has finished, or ${stop}. The lock goes with its process: there is nothing to remove.`,
   })
@@ -132,13 +133,22 @@ export async function saveConfig(configDir: string, config: Config): Promise<voi
   await writePrivateFile(configFile(configDir), JSON.stringify(config, null, 2) + '\n')
 }
 
-/** Writes atomically with mode 0600, so a crash never leaves half a file and no one else can read it. */
+/**
+ * Writes atomically with mode 0600, so a crash never leaves half a file and no one else can read
+ * it: a new file of a name no one had (O_EXCL, so never another user's file or link), renamed
+ * over the old in a folder that is the user's alone (checkOwnPath).
+ */
 export async function writePrivateFile(path: string, text: string): Promise<void> {
-  const {chmod, mkdir, rename, writeFile} = await import('node:fs/promises')
+  const [{mkdir, rename, rm, writeFile}, {randomBytes}] = await Promise.all([import('node:fs/promises'), import('node:crypto')])
   const dir = join(path, '..')
   await mkdir(dir, {recursive: true, mode: 0o700})
-  const temp = `${path}.${process.pid}.tmp`
-  await writeFile(temp, text, {mode: 0o600})
-  await chmod(temp, 0o600)
-  await rename(temp, path)
+  checkOwnPath(dir)
+  const temp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`
+  try {
+    await writeFile(temp, text, {mode: 0o600, flag: 'wx'})
+    await rename(temp, path)
+  } catch (err) {
+    await rm(temp, {force: true})
+    throw err
+  }
 }

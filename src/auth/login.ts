@@ -8,6 +8,7 @@ import {profileRecord, type ProfileRecord} from './profiles.js'
 import {environmentOf} from './resolve.js'
 import type {TokenStores} from './token-store.js'
 import {gatewayRoot} from '../api/base-url.js'
+import {holdsCredentials, refuseCredentialsInUrl, refusePlainHttpToken} from './url-safety.js'
 
 export interface LoginFlags {
   profile?: string
@@ -51,6 +52,8 @@ export async function login(flags: LoginFlags, context: LoginContext): Promise<P
   const existing = config.profiles[name]
   const given = flags.baseUrl ?? (ask ? await ask.text('Gateway base URL', {default: existing?.baseUrl, validate: validUrl}) : required(existing?.baseUrl, '--base-url'))
   const baseUrl = checkBaseUrl(given)
+  // The token is tried against the gateway before its mode is known: over plain http only to this machine, or to a gateway said to be a sandbox.
+  refusePlainHttpToken({baseUrl, environment: flags.environment ?? environmentOf(baseUrl, undefined), profileName: name})
   if (baseUrl !== given.trim().replace(/\/+$/, '')) io.err(`The base URL is saved as ${baseUrl}: gw adds /v1.0 to every path itself.\n`)
   const username = flags.username ?? (ask ? await ask.text('Username', {default: existing?.username, validate: notBlank}) : required(existing?.username, '--username'))
   const token = flags.tokenStdin ? (await io.readStdin()).trim() : ask ? await ask.secret('API token', notBlank) : missingToken()
@@ -177,6 +180,7 @@ function missingToken(): never {
 }
 
 function checkBaseUrl(value: string): string {
+  refuseCredentialsInUrl(value, '--base-url', 'Give the base URL alone: gw keeps the token in the token store (asked for, or --token-stdin), and --username names the user.')
   const problem = validUrl(value)
   if (problem !== true) throw new UsageError(`--base-url ${problem}`)
   return gatewayRoot(value)
@@ -185,6 +189,8 @@ function checkBaseUrl(value: string): string {
 function validUrl(value: string): string | true {
   try {
     const url = new URL(value.trim())
+    // Asked on a terminal: said before the rest is asked, and never echoed with them.
+    if (holdsCredentials(value)) return 'must not hold credentials (user:token@): gw keeps the token in the token store'
     return url.protocol === 'http:' || url.protocol === 'https:' ? true : `must be an http or https URL, got "${value}"`
   } catch {
     return `must be a URL such as https://gateway.example.com, got "${value}"`

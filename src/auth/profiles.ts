@@ -1,6 +1,7 @@
 import {UsageError} from '../errors.js'
 import {changeConfig, type Config, loadConfig, type Profile} from './config.js'
 import {environmentOf, LOCAL_GATEWAY_URL, type Target} from './resolve.js'
+import {shownUrl} from './url-safety.js'
 import type {TokenStores} from './token-store.js'
 
 /** A profile as gw profile list/show and gw status print it: never the token, only where it is. */
@@ -19,7 +20,8 @@ export function profileRecord(name: string, profile: Profile, activeName: string
     name,
     active: name === activeName,
     environment: profile.environment,
-    base_url: profile.baseUrl,
+    // One saved by an older gw may carry credentials: never shown (url-safety.ts).
+    base_url: shownUrl(profile.baseUrl),
     username: profile.username,
     read_only: profile.readOnly ?? false,
     secret: profile.publicToken ? 'config' : (profile.tokenStorage ?? 'keychain'),
@@ -31,7 +33,7 @@ export async function listProfiles(configDir: string, env: NodeJS.ProcessEnv = p
   const config = await loadConfig(configDir)
   const rows = Object.entries(config.profiles).map(([name, profile]) => profileRecord(name, profile, config.activeProfile))
   if (env.GW_USERNAME && env.GW_TOKEN) {
-    rows.push({name: '(environment)', active: false, environment: environmentOf(env.GW_BASE_URL || LOCAL_GATEWAY_URL, env.GW_ENVIRONMENT), base_url: env.GW_BASE_URL ?? '', username: env.GW_USERNAME, read_only: false, secret: 'environment'})
+    rows.push({name: '(environment)', active: false, environment: environmentOf(env.GW_BASE_URL || LOCAL_GATEWAY_URL, env.GW_ENVIRONMENT), base_url: shownUrl(env.GW_BASE_URL ?? ''), username: env.GW_USERNAME, read_only: false, secret: 'environment'})
   }
   return rows
 }

@@ -2,6 +2,7 @@ import {AuthError, UsageError} from '../errors.js'
 import {configFile, type Environment, loadConfig, type Profile} from './config.js'
 import {isLoopbackHost} from '../lib/loopback.js'
 import {insecureCredentialsFile, type TokenStores} from './token-store.js'
+import {refuseCredentialsInUrl, refusePlainHttpToken} from './url-safety.js'
 
 export const LOCAL_GATEWAY_URL = 'http://127.0.0.1:8787'
 
@@ -23,8 +24,6 @@ export interface Target {
   secretLocation: string
   connectTimeoutMs?: number
   responseTimeoutMs?: number
-  /** gw's own tests only, against a gateway on this machine: a shorter processing window (money/window.ts). */
-  processingWindowMs?: number
 }
 
 export interface Credentials extends Target {
@@ -46,6 +45,7 @@ export async function resolveCredentials(options: ResolveOptions & {tokens: Toke
 }
 
 export async function withToken({token: envToken, ...target}: Target & {token?: string}, tokens: TokenStores): Promise<Credentials> {
+  refusePlainHttpToken(target)
   if (envToken !== undefined) return {...target, token: envToken}
   const name = target.profileName!
   if (target.profile?.publicToken) return {...target, token: target.profile.publicToken}
@@ -72,8 +72,8 @@ export async function resolveTarget(options: ResolveOptions): Promise<Target & {
       throw new AuthError(`${env.GW_USERNAME ? 'GW_TOKEN' : 'GW_USERNAME'} is not set`, {hint: 'Set both GW_USERNAME and GW_TOKEN, or neither to use a profile.'})
     }
     const baseUrl = env.GW_BASE_URL || LOCAL_GATEWAY_URL
+    refuseCredentialsInUrl(baseUrl, 'GW_BASE_URL', 'Give the user in GW_USERNAME and the token in GW_TOKEN, and GW_BASE_URL without them.')
     return {
-      ...testWindow(env, baseUrl),
       baseUrl,
       username: env.GW_USERNAME,
       token: env.GW_TOKEN,
@@ -92,6 +92,7 @@ export async function resolveTarget(options: ResolveOptions): Promise<Target & {
     const known = Object.keys(config.profiles)
     throw new UsageError(`No profile named ${name}`, known.length > 0 ? `Profiles: ${known.join(', ')}.` : NO_CREDENTIALS_HINT)
   }
+  refuseCredentialsInUrl(profile.baseUrl, `The base URL of profile ${name},`, `Log in again with the base URL alone, the token kept in the token store: gw login --profile ${name} --base-url URL (without user:token@).`)
   return {
     baseUrl: profile.baseUrl,
     username: profile.username,
@@ -101,28 +102,6 @@ export async function resolveTarget(options: ResolveOptions): Promise<Target & {
     source: named?.source ?? 'active',
     ...secretPlace(options.configDir, name, profile),
     ...timeouts,
-    ...testWindow(env, profile.baseUrl),
-  }
-}
-
-/**
- * GW_TEST_WINDOW_MS shortens design.md §5's processing window for gw's own tests of
- * what is not about it (a rerun right after a kill would wait out the real one). It is honoured
- * only for a gateway on this machine: no real gateway's 404 is ever taken for "not sent" early.
- */
-function testWindow(env: NodeJS.ProcessEnv, baseUrl: string): Pick<Target, 'processingWindowMs'> {
-  const value = env.GW_TEST_WINDOW_MS
-  if (value === undefined || value === '' || !isLoopbackUrl(baseUrl)) return {}
-  const ms = Number(value)
-  if (!Number.isInteger(ms) || ms < 0) throw new UsageError(`GW_TEST_WINDOW_MS must be a whole number of milliseconds, got ${value}`)
-  return {processingWindowMs: ms}
-}
-
-function isLoopbackUrl(baseUrl: string): boolean {
-  try {
-    return isLoopbackHost(new URL(baseUrl).hostname)
-  } catch {
-    return false
   }
 }
 

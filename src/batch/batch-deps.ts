@@ -15,7 +15,7 @@ export interface BatchFlags {
   'new-batch'?: boolean
 }
 
-/** What a batch is about to send, for its one confirmation: `300 refunds`, `2,950.00 AUD; 12.00 NZD`. */
+/** What a batch is about to send, for its one confirmation: `300 refunds`, `2950.00 AUD; 12.00 NZD`. */
 export interface BatchPlan {
   /** What a row is called (`purchase`, `capture`): kinds.ts rowWords. */
   noun: string

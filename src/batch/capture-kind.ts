@@ -1,9 +1,10 @@
 import * as rules from '../api/schemas/rules.js'
 import {asSent, captureAmount, findEarlierFollowUp, sendFollowUp} from '../operations/follow-ups.js'
-import type {BatchKind} from './kinds.js'
+import {hasIdShape, resolveKey} from '../operations/resolve.js'
+import {type BatchKind, purchaseCurrencies} from './kinds.js'
 import type {RowSchema} from './rows.js'
 
-/** A capture row: the authorization's id, and the amount to capture (none: all that was authorized, looked up when the row is sent). */
+/** A capture row: the authorization's id or reference, and the amount to capture (none: all that was authorized, looked up when the row is sent). */
 export interface CaptureInput {
   id: string
   amount?: number
@@ -48,11 +49,16 @@ export const captureBatch: BatchKind<CaptureInput, CaptureBody> = {
   commandId: 'purchase capture',
   schema: captureRows,
   preview: asked,
+  dryCurrency: (f) => purchaseCurrencies(f, (input) => input.id),
   sender: (deps) => ({
     noun: 'purchase',
     action: 'capture',
-    request: async (input) => ({id: input.id, amount: input.amount ?? (await captureAmount(input.id, deps)), reference: input.id}),
-    asksFirst: (input) => input.amount === undefined,
+    // A row may name its authorization by reference: its id is looked up (operations/resolve.ts), the row keyed as the file has it.
+    request: async (input) => {
+      const {id, record} = await resolveKey('purchases', input.id, deps)
+      return {id, amount: input.amount ?? (await captureAmount(id, deps, record)), reference: input.id}
+    },
+    asksFirst: (input) => input.amount === undefined || !hasIdShape('purchases', input.id),
     send: async (body, options) => asSent(await sendFollowUp({kind: 'capture', id: body.id, amount: body.amount}, deps, options), body),
     findEarlier: async (body) => {
       const found = await findEarlierFollowUp({kind: 'capture', id: body.id, amount: body.amount}, deps)

@@ -1,4 +1,4 @@
-import {type Clock, lookThroughWindow, type Waiting} from '../money/window.js'
+import {type Clock, lookThroughWindow, type Waiting, type WindowMs} from '../money/window.js'
 import type {Intent} from './journal-entries.js'
 import type {RowReport} from './row-reports.js'
 
@@ -11,7 +11,7 @@ export const INTENT_FRESH_MS = 5_000
 
 /** How a row in doubt waits for a gateway that may still be processing it. */
 export interface InDoubtWait {
-  windowMs?: number
+  windowMs?: WindowMs
   clock: Clock
   /** Aborted when the batch stops starting rows: the wait ends, the row still in doubt. */
   stop: AbortSignal

@@ -2,6 +2,7 @@ import {batchName} from './batch-name.js'
 import {journalFormat, readJournal} from './journal-file.js'
 import {UsageError} from '../errors.js'
 import {realPath} from '../lib/file-identity.js'
+import {checkOwnPath} from '../lib/own-file.js'
 import {type JournalInput, type JournalTarget, journalTarget, parseEntry, rowChanges, sameTarget, unreadable, writtenAddress} from './journal-identity.js'
 
 /**
@@ -78,6 +79,7 @@ export interface Result {
  */
 export async function peekJournal(path: string, asked: {command: string; input: JournalInput; target: JournalTarget}): Promise<Entries | undefined> {
   let lines: string[] | undefined
+  checkOwnPath(path)
   try {
     const file = realPath(path)
     if (journalFormat(file) !== 'other') lines = readJournal(file)

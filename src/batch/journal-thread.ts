@@ -1,4 +1,4 @@
-import {holdHere, lockableFile, lockedAs, lockRefusal, systemError, TAKE_LOCK, tryAgain} from '../lib/locked-database.js'
+import {HOLD_SHARED, holdHere, lockableFile, lockedAs, lockRefusal, systemError, TAKE_LOCK, tryAgain} from '../lib/locked-database.js'
 import {otherNames} from '../lib/overlay-names.js'
 import {JOURNAL_ID, JOURNAL_SCHEMA, type JournalFile, JournalFileError, readyToLock, refused} from './journal-file.js'
 import type {JournalReply, JournalRequest, JournalWorker} from './journal-worker.js'
@@ -21,7 +21,7 @@ export async function openJournalInWorker(file: string, worker: JournalWorker): 
     for (let tries = 1; ; tries++) {
       try {
         const lockable = lockableFile(file)
-        others ??= otherNames(lockable, (other) => lockedAs(lockableFile(other)))
+        others ??= otherNames(lockable, (other) => lockedAs(lockableFile(other), HOLD_SHARED))
         if (tries === 1) others.before()
         opened = await worker.ask({op: 'open', file: lockable, takeLock: TAKE_LOCK, schema: JOURNAL_SCHEMA, journalId: JOURNAL_ID})
       } catch (err) {

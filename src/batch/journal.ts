@@ -2,6 +2,7 @@ import {mkdir} from 'node:fs/promises'
 import {dirname, resolve} from 'node:path'
 import {UsageError, WriteError} from '../errors.js'
 import {realPath} from '../lib/file-identity.js'
+import {checkOwnPath} from '../lib/own-file.js'
 import {syncDirectory} from '../lib/sync-directory.js'
 import {type JournalFile, JournalFileError, openJournalFile} from './journal-file.js'
 import {openJournalInWorker} from './journal-thread.js'
@@ -100,6 +101,8 @@ export class Journal {
     } catch (err) {
       throw journalError(path, err)
     }
+    // Another user's journal, or a link or folder of theirs on the way to it, is never adopted (lib/own-file.ts).
+    checkOwnPath(path)
     const file = await openFile(path, real, options.thread)
     try {
       const lines = await disk.read(file).catch((err: NodeJS.ErrnoException) => Promise.reject(unreadable(path, err)))

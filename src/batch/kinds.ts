@@ -67,6 +67,11 @@ export interface BatchKind<Input, Body extends object> {
    */
   alike?(rows: AsyncIterable<ValidRow<Input>>): Promise<(input: Input) => number>
   /**
+   * For --dry-run: the currency of a row that names none, from the record it acts on (a refund's
+   * or a capture's purchase), looked up once each; undefined when gw cannot tell.
+   */
+  dryCurrency?(f: {deps(): Promise<Deps>}): Promise<(input: Input) => Promise<string | undefined>>
+  /**
    * `taken`: references a reference made for a row must not be (rows give them, or an earlier run
    * journaled them); `f`: where gw's records of refunds it made are, for what is left of a purchase;
    * `batch`: what the batch is at the gateway.
@@ -78,6 +83,30 @@ export interface BatchKind<Input, Body extends object> {
 export interface BatchAtGateway<Input> {
   name: string
   alike(input: Input): number
+}
+
+/**
+ * The currency of the purchase a row names (by id or reference), each purchase looked up once; a
+ * look-up that fails leaves it untold, as a dry run sends nothing and stops for nothing but a signal.
+ */
+export async function purchaseCurrencies<Input>(f: {deps(): Promise<Deps>}, keyOf: (input: Input) => string): Promise<(input: Input) => Promise<string | undefined>> {
+  const deps = await f.deps().catch((err: unknown) => (err instanceof GwError ? undefined : Promise.reject(err)))
+  const found = new Map<string, Promise<string | undefined>>()
+  const currencyOf = async (key: string) => {
+    try {
+      const {currency} = await lookUp('purchases', key, deps!)
+      return typeof currency === 'string' ? currency : undefined
+    } catch (err) {
+      if (err instanceof GwError && !(err instanceof InterruptedError)) return undefined
+      throw err
+    }
+  }
+  return async (input) => {
+    if (deps === undefined) return undefined
+    const key = keyOf(input)
+    if (!found.has(key)) found.set(key, currencyOf(key))
+    return found.get(key)
+  }
 }
 
 // No amount: the purchase's full amount, looked up when the row is sent.
@@ -94,6 +123,7 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
     for await (const {input} of rows) if (input.reference === undefined) count.set(input.transactionId, (count.get(input.transactionId) ?? 0) + 1)
     return (input) => count.get(input.transactionId) ?? 1
   },
+  dryCurrency: (f) => purchaseCurrencies(f, (input) => input.transactionId),
   async dryReferences(f, taken, batch) {
     const deps = await f.deps().catch((err: unknown) => (err instanceof GwError ? undefined : Promise.reject(err)))
     const references = deps && new DerivedReferences(deps, batch.name, taken)

@@ -23,6 +23,7 @@ export const refundsMadeFile = (dataDir: string) => join(dataDir, 'refunds-made.
 /** What a single refund create learned: the refund the gateway answered, and the purchase it was sent for, as given and as looked up. */
 export interface RefundMade {
   refund: GwRecord
+  /** The purchase as the request named it (an id or a reference); blank for an unmatched refund, sent with a card alone. */
   transactionId: string
   purchase?: GwRecord
   /** The run of the local gateway's data that answered (X-Sandbox-Instance); none from a gateway that names none. */
@@ -167,6 +168,8 @@ function recordedRefunds(dataDir: string, target: JournalTarget, refundIds: Read
         ...(row.purchase_id === null ? {} : {purchaseId: row.purchase_id}),
         ...(row.purchase_reference === null ? {} : {purchaseReference: row.purchase_reference}),
         by: 'refund_create',
+        // Sent naming no purchase: an unmatched refund.
+        ...(row.transaction_id === '' ? {unmatched: true} : {}),
       })
     }
   } catch {

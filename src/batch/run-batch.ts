@@ -51,7 +51,7 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
       const earlier = await earlierRun(kind, flags, f, source, scan.key)
       // The batch's name at the gateway, as the real run would have it (batch-name.ts): a new batch has made nothing yet.
       const name = earlier?.entries.batch ?? (flags['new-batch'] ? newBatchName() : batchName(kind.commandId, scan.key))
-      return await dryRun(kind, source.path, scan, io, earlier, await kind.dryReferences?.(f, scan.derivedShaped, await atGateway(kind, name, source.path, scan)))
+      return await dryRun(kind, source.path, scan, io, earlier, await kind.dryReferences?.(f, scan.derivedShaped, await atGateway(kind, name, source.path, scan)), await kind.dryCurrency?.(f))
     }
     if (scan.valid === 0) throw new UsageError(`${source.name} has no valid rows: nothing was sent`)
     return await send(kind, flags, f, source, scan, invalid, worker ?? 'this')
@@ -84,7 +84,7 @@ async function earlierRun<Input>(kind: BatchKind<Input, object>, flags: BatchFla
  * and the totals. Rows an earlier run of this batch answered (this file, or the same rows moved or
  * copied) would not be sent again, and rows it left in doubt would be looked up first: said so.
  */
-async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan: Scan<Input>, io: Io, earlier: {path: string; entries: Entries} | undefined, derive?: (input: Input, row: number) => Promise<DerivedReference | undefined>): Promise<number> {
+async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan: Scan<Input>, io: Io, earlier: {path: string; entries: Entries} | undefined, derive?: (input: Input, row: number) => Promise<DerivedReference | undefined>, currencyOf?: (input: Input) => Promise<string | undefined>): Promise<number> {
   const money = new Tally()
   let full = 0
   let sent = 0
@@ -104,7 +104,8 @@ async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan:
     if (derived?.made) done.made++
     else if (standing === 'notStarted') {
       sent++
-      money.add(request.amount, request.currency)
+      // A row that names no currency (a refund's, a capture's) is in its purchase's, as the record says.
+      money.add(request.amount, request.currency ?? (await currencyOf?.(row.input)))
       if (request.amount === undefined) full++
     } else done[standing]++
     const journal = derived?.made ? {gateway: 'made by an earlier run of this batch: not sent again'} : standing === 'notStarted' ? {} : {journal: standing === 'answered' ? `answered (${result!.status}): not sent again` : `in doubt: looked up first, sent only if ${rowWords(kind).sentUnless}`}
@@ -205,7 +206,7 @@ async function send<Input, Body extends object>(
       journal,
       concurrency,
       onRow: (report) => view.row(report),
-      windowMs: deps.client.processingWindowMs,
+      windowMs: () => deps.client.processingWindow(),
       onWaiting: (row, waiting, sentThisRun) => view.waiting(row.reference, waiting, sentThisRun),
       gatewayInstance: () => deps.client.gatewayInstance,
       verify: flags.verify,

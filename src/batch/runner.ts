@@ -1,5 +1,5 @@
 import {AuthError, GwError, ModeMismatchError, NotSentError} from '../errors.js'
-import {type Clock, systemClock, type Waiting} from '../money/window.js'
+import {type Clock, systemClock, type Waiting, type WindowMs} from '../money/window.js'
 import type {Sent} from '../operations/money.js'
 import {type Journal, rowChanges} from './journal.js'
 import {type Intent, intentEntry, type Result} from './journal-entries.js'
@@ -24,8 +24,8 @@ export interface RunOptions<Input, Body extends object> {
   journal: Journal
   concurrency: number
   onRow: (report: RowReport) => void
-  /** design.md §5's processing window (money/window.ts); shorter only in gw's own tests. */
-  windowMs?: number
+  /** design.md §5's processing window (money/window.ts), or how to learn it from the gateway. */
+  windowMs?: WindowMs
   clock?: Clock
   /** Told when a row in doubt begins to wait for a gateway that may still be processing it, and with undefined when that ends. */
   /** `sentThisRun`: the wait is for this run's own request, whose answer was lost (not sent again after it), rather than an earlier run's (sent once it is over). */

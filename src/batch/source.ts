@@ -1,10 +1,8 @@
-import {createReadStream, createWriteStream, type Stats} from 'node:fs'
-import {access, constants, mkdtemp, rm, stat as fsStat} from 'node:fs/promises'
-import {tmpdir} from 'node:os'
-import {join} from 'node:path'
-import {pipeline} from 'node:stream/promises'
+import {createReadStream, type Stats} from 'node:fs'
+import {access, constants, stat as fsStat} from 'node:fs/promises'
 import {UsageError} from '../errors.js'
 import {realPath} from '../lib/file-identity.js'
+import {keepPrivateCopy} from '../lib/private-copy.js'
 import type {Io} from '../output/io.js'
 
 /** A batch's input as a file that can be read more than once (its journal knows it by its rows, rows-key.ts, and by its real path). */
@@ -43,15 +41,12 @@ export async function batchSource(input: string, io: Io, whenATerminal: UsageErr
   return {path: input, name: input, realPath: realPath(input), dispose: async () => {}}
 }
 
-/** What can be read once only, kept in a private temporary file for the batch to read twice. */
+/** What can be read once only, kept in a private temporary file for the batch to read twice, and gone however gw ends (lib/private-copy.ts). */
 async function kept(chunks: AsyncIterable<Buffer | string>, name: string, flag: string): Promise<BatchSource> {
-  const folder = await mkdtemp(join(tmpdir(), 'gw-batch-'))
-  const path = join(folder, 'input')
   try {
-    await pipeline(chunks, createWriteStream(path, {mode: 0o600}))
+    const {path, dispose} = await keepPrivateCopy(chunks)
+    return {path, name, dispose}
   } catch (err) {
-    await rm(folder, {recursive: true, force: true})
     throw new UsageError(`${flag} could not be kept while it is read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, `Give the batch as a file with --input FILE instead.`)
   }
-  return {path, name, dispose: () => rm(folder, {recursive: true, force: true})}
 }

@@ -7,7 +7,7 @@ import {recoveryNotice, waitingStatus} from '../output/hints.js'
 import type {Io} from '../output/io.js'
 
 /** What a client is built for: a profile's credentials, or those gw login is about to save (no environment yet). */
-export type ClientCredentials = Pick<Credentials, 'baseUrl' | 'username' | 'token' | 'connectTimeoutMs' | 'responseTimeoutMs' | 'processingWindowMs'> & {environment?: Credentials['environment']}
+export type ClientCredentials = Pick<Credentials, 'baseUrl' | 'username' | 'token' | 'connectTimeoutMs' | 'responseTimeoutMs'> & {environment?: Credentials['environment']}
 
 export type RequestGuard = NonNullable<ClientOptions['guard']>
 
@@ -18,7 +18,7 @@ export type RequestGuard = NonNullable<ClientOptions['guard']>
  */
 export function buildClient(
   credentials: ClientCredentials,
-  {io, verbose, version, proxy, guard, signal}: {io: Io; verbose: boolean; version: string; proxy?: ProxySettings; guard?: RequestGuard; signal: AbortSignal},
+  {io, verbose, version, proxy, guard, signal, localGatewayKeys}: {io: Io; verbose: boolean; version: string; proxy?: ProxySettings; guard?: RequestGuard; signal: AbortSignal; localGatewayKeys?: ClientOptions['localGatewayKeys']},
 ): GatewayClient {
   return new GatewayClient({
     baseUrl: credentials.baseUrl,
@@ -27,7 +27,7 @@ export function buildClient(
     userAgent: `gw/${version} node/${process.versions.node}`,
     connectTimeoutMs: credentials.connectTimeoutMs,
     responseTimeoutMs: credentials.responseTimeoutMs,
-    processingWindowMs: credentials.processingWindowMs,
+    localGatewayKeys,
     proxy,
     log: verbose ? (line) => io.err(paint(io.errColor, 'dim', line) + '\n') : undefined,
     onRecovery: recoveryTold(io),

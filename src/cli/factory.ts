@@ -13,6 +13,8 @@ import type {RenderOptions} from '../output/render.js'
 import type {ClientCredentials, RequestGuard} from './build-client.js'
 import {type GlobalFlags, globalsInArgv} from './global-flags.js'
 import {Stop} from './signals.js'
+import {hostPlatform, type Platform} from '../lib/platform.js'
+import type {FlagTable} from './startup/argv.js'
 
 /**
  * What a command needs (gh's cmdutil.Factory), each part built the first time it is asked for,
@@ -31,8 +33,12 @@ export interface Factory {
   readonly flags: GlobalFlags
   /** How records render: --json, and the fields --fields picked. */
   readonly render: RenderOptions
+  /** The system gw runs on: its folders, signals, processes and hints (lib/platform.ts). */
+  readonly platform: Platform
+  /** gw's folders, as oclif found them on this platform (platform.folders says how). */
   readonly configDir: string
   readonly dataDir: string
+  readonly cacheDir: string
   readonly stop: Stop
   /** The global flags as the parse read them. */
   useFlags(flags: GlobalFlags): void
@@ -53,6 +59,8 @@ export interface Factory {
   clientFor(credentials: ClientCredentials, guard?: RequestGuard): Promise<GatewayClient>
   /** What operations run with: the client (a batch's, given its confirmation) and the Io. */
   deps(confirmed?: BatchConfirmation): Promise<Deps>
+  /** Now as the gateway dates its records, for named days (today, monday): a local gateway's today, else this machine's (GatewayClient.gatewayNow). */
+  gatewayNow(): Promise<Date>
   /** The money in flight now, for a signal to name. */
   inFlight(): Deps['client']['inFlight']
   /** Whether the gateway's last answer came from a local gateway (gw sandbox), by the run of data it named itself with (X-Sandbox-Instance), not by its address. */
@@ -65,14 +73,18 @@ export interface FactoryContext {
   commandName: string
   columns: Column[]
   argv: readonly string[]
+  /** The command's flags as oclif declares them, to read argv with before the parse (`--reference --json` is no --json). */
+  flags?: FlagTable
   env: NodeJS.ProcessEnv
-  config: {configDir: string; dataDir: string; version: string}
+  config: {configDir: string; dataDir: string; cacheDir: string; version: string}
+  /** The system gw runs on; tests hand it another. */
+  platform?: Platform
   /** Told the target once it is resolved from the profiles and the environment (the command says LIVE there). */
   onTarget?: (target: Target) => Promise<void>
 }
 
 /** Parts a test puts in place of the real ones (gh's tests set Factory fields the same way). */
-export type FactoryParts = Partial<Pick<Factory, 'io' | 'prompter' | 'tokenStores' | 'target' | 'credentials' | 'proxy' | 'client'>>
+export type FactoryParts = Partial<Pick<Factory, 'io' | 'prompter' | 'tokenStores' | 'target' | 'credentials' | 'proxy' | 'client' | 'gatewayNow'>>
 
 export function createFactory(context: FactoryContext, parts: FactoryParts = {}): Factory {
   return new CommandFactory(context, parts)
@@ -81,8 +93,10 @@ export function createFactory(context: FactoryContext, parts: FactoryParts = {})
 class CommandFactory implements Factory {
   commandName: string
   readonly columns: Column[]
+  readonly platform: Platform
   readonly configDir: string
   readonly dataDir: string
+  readonly cacheDir: string
   readonly stop: Stop
   private globals: GlobalFlags
   private ioMade?: Io
@@ -93,6 +107,7 @@ class CommandFactory implements Factory {
   /** The command's client, and a batch's. */
   private readonly clientsMade = new Map<'asking' | 'confirmed', Promise<GatewayClient>>()
   private readonly clientsBuilt: GatewayClient[] = []
+  private warnedOfPlainFile = false
 
   constructor(
     private readonly context: FactoryContext,
@@ -100,10 +115,12 @@ class CommandFactory implements Factory {
   ) {
     this.commandName = context.commandName
     this.columns = context.columns
+    this.platform = context.platform ?? hostPlatform()
     this.configDir = context.config.configDir
     this.dataDir = context.config.dataDir
-    this.globals = globalsInArgv(context.argv)
-    this.stop = new Stop({inFlight: () => this.inFlight(), io: () => this.io})
+    this.cacheDir = context.config.cacheDir
+    this.globals = globalsInArgv(context.argv, context.flags)
+    this.stop = new Stop({inFlight: () => this.inFlight(), io: () => this.io, signals: this.platform.stopSignals})
   }
 
   get io(): Io {
@@ -123,7 +140,11 @@ class CommandFactory implements Factory {
   useFlags(flags: GlobalFlags): void {
     // --jq prints JSON, and fails as --json does: with the error object on stderr.
     this.globals = flags.jq ? {...flags, json: true} : flags
-    if (flags.jq && !this.filteredIo) this.filteredIo = filteredIo(this.io, flags.jq, {onSignal: (listener) => this.stop.onSignal(listener), interruptedLate: (signal) => this.stop.heard(signal)})
+    if (flags.jq && !this.filteredIo) this.filteredIo = filteredIo(this.io, flags.jq, {
+        onSignal: (listener) => this.stop.onSignal(listener),
+        interruptedLate: (signal) => this.stop.heard(signal),
+        signals: this.platform.stopSignals,
+      })
   }
 
   prompter(): Promise<Prompter> {
@@ -133,7 +154,7 @@ class CommandFactory implements Factory {
 
   async tokenStores(): Promise<TokenStores> {
     if (this.parts.tokenStores) return this.parts.tokenStores()
-    return (await import('../auth/token-store.js')).tokenStores(this.configDir)
+    return (await import('../auth/token-store.js')).tokenStores(this.configDir, this.platform.os)
   }
 
   target(): Promise<Target & {token?: string}> {
@@ -151,8 +172,14 @@ class CommandFactory implements Factory {
   async credentials(): Promise<Credentials> {
     if (this.parts.credentials) return this.parts.credentials()
     const {withToken} = await import('../auth/resolve.js')
-    // A token in a plain file is warned about once, at login, as gh does; gw status names where it is.
-    return withToken(await this.target(), await this.tokenStores())
+    const credentials = await withToken(await this.target(), await this.tokenStores())
+    // As docs/live-profiles.md promises: every command that uses a token kept in a plain file says so, naming it.
+    if (credentials.secretStorage === 'file' && !this.warnedOfPlainFile) {
+      this.warnedOfPlainFile = true
+      const {plainFileWarning} = await import('../auth/token-store.js')
+      this.io.err(`Warning: ${plainFileWarning(credentials.profileName!, credentials.secretLocation)}\n`)
+    }
+    return credentials
   }
 
   async proxy(): Promise<ProxySettings | undefined> {
@@ -180,11 +207,17 @@ class CommandFactory implements Factory {
 
   async clientFor(credentials: ClientCredentials, guard?: RequestGuard): Promise<GatewayClient> {
     const {buildClient} = await import('./build-client.js')
-    return buildClient(credentials, {io: this.io, verbose: this.globals.verbose, version: this.context.config.version, proxy: await this.proxy(), guard, signal: this.stop.signal})
+    const localGatewayKeys = async () => (await import('./local-gateway-keys.js')).localGatewayKeys(this.dataDir)
+    return buildClient(credentials, {io: this.io, verbose: this.globals.verbose, version: this.context.config.version, proxy: await this.proxy(), guard, signal: this.stop.signal, localGatewayKeys})
   }
 
   async deps(confirmed?: BatchConfirmation): Promise<Deps> {
     return {client: await this.client(confirmed), io: this.io}
+  }
+
+  async gatewayNow(): Promise<Date> {
+    if (this.parts.gatewayNow) return this.parts.gatewayNow()
+    return (await this.client()).gatewayNow()
   }
 
   inFlight(): Deps['client']['inFlight'] {

@@ -47,20 +47,26 @@ export function waitingSaid(f: Pick<Factory, 'io'>, followUp: FollowUp): FollowU
 }
 
 /**
- * One follow-up per id, given as arguments, `-` (one a line on stdin) or --input FILE: each sent
- * once, in the order given. One id renders as a record; several print a record each as it is done,
- * a failure said on stderr while the rest still run, and the exit code is the worst (design.md §4).
+ * One follow-up per id or reference, given as arguments, `-` (one a line on stdin) or --input FILE:
+ * each resolved to its record's id once (operations/resolve.ts), then sent once, in the order
+ * given. One renders as a record; several print a record each as it is done, a failure said on
+ * stderr while the rest still run, and the exit code is the worst (design.md §4).
  */
-export async function followUpIds(f: Factory, argv: string[], input: string | undefined, noun: string, make: (id: string) => FollowUp): Promise<GwRecord | undefined> {
-  const [{ids, batch}, {sendFollowUp}] = await Promise.all([readIds(argv, f.io, noun, input), import('../operations/follow-ups.js')])
+export async function followUpIds(f: Factory, argv: string[], input: string | undefined, resource: 'purchases' | 'refunds', make: (id: string) => FollowUp): Promise<GwRecord | undefined> {
+  const [{nounOf, resolver}, {onRecord}, {refuseWhenReadOnly}] = await Promise.all([import('../operations/resolve.js'), import('./resolve-key.js'), import('./live-safety.js')])
+  const [{ids, batch}, {sendFollowUp}] = await Promise.all([readIds(argv, f.io, `${nounOf(resource)} id or reference`, input), import('../operations/follow-ups.js')])
+  // Refused before a reference is looked up, as every write is before its first request.
+  refuseWhenReadOnly(await f.target(), f.commandName)
   const deps = await f.deps()
-  if (!batch && ids.length === 1) return settleFollowUp(f, await sendFollowUp(make(ids[0]!), deps, waitingSaid(f, make(ids[0]!))))
+  const resolve = resolver(resource, deps)
+  const followUp = (key: string) => onRecord(resource, key, resolve, async ({id}) => settleFollowUp(f, await sendFollowUp(make(id), deps, waitingSaid(f, make(id)))))
+  if (!batch && ids.length === 1) return followUp(ids[0]!)
   const {renderRecord, renderError} = await import('../output/render.js')
   let worst: GwError | undefined
   let failed = 0
   for (const id of ids) {
     try {
-      await renderRecord(f.io, settleFollowUp(f, await sendFollowUp(make(id), deps, waitingSaid(f, make(id)))), f.columns, f.render)
+      await renderRecord(f.io, await followUp(id), f.columns, f.render)
     } catch (err) {
       const error = toGwError(err, {name: f.commandName, flags: []})
       if (error.kind === 'interrupted') throw err
@@ -71,4 +77,24 @@ export async function followUpIds(f: Factory, argv: string[], input: string | un
   }
   if (worst) throw new SomeFailed(`${failed} of ${ids.length} failed`, worst)
   return undefined
+}
+
+/**
+ * The capture of the authorization `key` names, an id or a reference (resolved once: its record,
+ * when looked up, also gives the amount to capture in full); `amount` left out captures all of it.
+ */
+export async function captureOne(f: Factory, key: string, amount: number | undefined): Promise<GwRecord> {
+  const [{captureAmount, sendFollowUp}, {resolver}, {onRecord}, {refuseWhenReadOnly}] = await Promise.all([
+    import('../operations/follow-ups.js'),
+    import('../operations/resolve.js'),
+    import('./resolve-key.js'),
+    import('./live-safety.js'),
+  ])
+  // Refused before the authorization is looked up, as every write is before its first request.
+  refuseWhenReadOnly(await f.target(), f.commandName)
+  const deps = await f.deps()
+  return onRecord('purchases', key, resolver('purchases', deps), async ({id, record}) => {
+    const capture = {kind: 'capture' as const, id, amount: amount ?? (await captureAmount(id, deps, record))}
+    return settleFollowUp(f, await sendFollowUp(capture, deps, waitingSaid(f, capture)))
+  })
 }

@@ -2,6 +2,7 @@ import {Flags} from '@oclif/core'
 import {UsageError} from '../errors.js'
 import type {Column} from '../output/columns.js'
 import type {JqFilter} from '../output/jq.js'
+import {flagsGiven, type FlagTable} from './startup/argv.js'
 
 /** The flags every command takes (style.md §2), as parsed. */
 export interface GlobalFlags {
@@ -17,7 +18,8 @@ export interface GlobalFlags {
 
 export const globalFlags = {
   profile: Flags.string({description: 'profile to use instead of the active one', helpGroup: 'GLOBAL'}),
-  json: Flags.boolean({description: "print the gateway's records as JSON, one after another, pretty on a terminal (jq -s makes an array)", helpGroup: 'GLOBAL'}),
+  // `--json id,amount` picks fields as gh's does: the pre-parser (startup/argv.ts) makes it `--json --fields id,amount`.
+  json: Flags.boolean({description: "print the gateway's records as JSON, one after another, pretty and coloured on a terminal (jq -s makes an array); --json FIELDS picks fields, as --fields", helpGroup: 'GLOBAL'}),
   verbose: Flags.boolean({description: 'log each request and response to stderr, secrets redacted', helpGroup: 'GLOBAL'}),
   yes: Flags.boolean({description: 'answer yes to confirmations', helpGroup: 'GLOBAL'}),
   'no-input': Flags.boolean({description: 'never prompt; fail instead when something is missing', helpGroup: 'GLOBAL'}),
@@ -29,6 +31,7 @@ export const globalFlags = {
   }),
   // gh's --jq; jq is loaded only when it is given (output/jq.ts).
   jq: Flags.custom<JqFilter>({
+    char: 'q',
     description: 'filter the JSON of each record through a jq expression and print what it makes, strings raw (as gh --jq); implies --json',
     helpGroup: 'GLOBAL',
     parse: async (input) => (await import('../output/jq.js')).jqFilter(input),
@@ -44,9 +47,9 @@ export function ownFlags<F extends object>(flags: F): Omit<F, keyof typeof globa
  * The global flags before a parse has read them, or when it failed: an error is still reported as
  * JSON under --json, and --no-input still means nothing is asked.
  */
-export function globalsInArgv(argv: readonly string[]): GlobalFlags {
-  const jq = argv.some((arg) => arg === '--jq' || arg.startsWith('--jq='))
-  return {json: jq || argv.includes('--json'), verbose: false, yes: false, 'no-input': argv.includes('--no-input')}
+export function globalsInArgv(argv: readonly string[], flags?: FlagTable): GlobalFlags {
+  const given = flagsGiven(argv, flags)
+  return {json: given.has('json') || given.has('jq'), verbose: false, yes: false, 'no-input': given.has('no-input')}
 }
 
 /** --jq on a command that prints no JSON (gw sandbox start prints an address, gw logout nothing) is refused before anything runs. */
@@ -54,14 +57,14 @@ export function checkJq(jq: JqFilter | undefined, printsJson: boolean, commandNa
   if (jq !== undefined && !printsJson) throw new UsageError(`--jq filters the JSON a command prints, and gw ${commandName} prints none`, 'Leave --jq out.')
 }
 
-/** --fields naming no field of the command's records, or on a command that prints none, is refused before anything runs (as gh does). */
+/** --fields (or --json FIELDS) naming no field of the command's records, or on a command that prints none, is refused before anything runs (as gh does). */
 export async function checkFields(fields: string | undefined, columns: Column[], commandName: string): Promise<void> {
   if (fields === undefined) return
-  if (columns.length === 0) throw new UsageError(`--fields picks the fields of records, and gw ${commandName} prints none`, 'Leave --fields out.')
+  if (columns.length === 0) throw new UsageError(`--json FIELDS and --fields pick the fields of records, and gw ${commandName} prints none`, 'Leave the fields out.')
   const known = await (await import('../output/fields.js')).knownFields(columns)
   const unknown = fields.split(',').filter((field) => !known.includes(field))
   if (unknown.length > 0) {
     const {sanitizeLine} = await import('../safety/sanitize.js')
-    throw new UsageError(`--fields: no such field ${unknown.map(sanitizeLine).join(', ')}`, `The fields of gw ${commandName}'s records: ${known.join(', ')}.`)
+    throw new UsageError(`--json FIELDS or --fields: no such field ${unknown.map(sanitizeLine).join(', ')}`, `The fields of gw ${commandName}'s records: ${known.join(', ')}.`)
   }
 }

@@ -3,6 +3,7 @@ import {createFactory, type Factory} from './factory.js'
 import {checkFields, checkJq, type GlobalFlags, globalFlags} from './global-flags.js'
 import {type ArgOutput, type FlagOutput, parseOrAsk} from './parse.js'
 import {Reporter} from './reporter.js'
+import {grammarOf} from './startup/argv.js'
 import type {Column} from '../output/columns.js'
 import type {Io} from '../output/io.js'
 
@@ -110,6 +111,7 @@ export abstract class GwCommand<Input = unknown> extends Command {
       commandName: (this.id ?? '').replaceAll(':', ' '),
       columns: ctor.columns,
       argv: this.argv,
+      flags: grammarOf(ctor),
       env: process.env,
       config: this.config,
       onTarget: async (target) => (await import('./live-safety.js')).announceLive(this.factory.io, target),

@@ -1,20 +1,12 @@
 import {absolutePath} from '../lib/file-identity.js'
-import {UsageError} from '../errors.js'
-import {isLoopbackHost} from '../lib/loopback.js'
+import {PermissionError, UsageError} from '../errors.js'
+import {isLoopbackHost, reachableUrl} from '../lib/loopback.js'
+import type {Platform} from '../lib/platform.js'
 import type {Io} from '../output/io.js'
-import {
-  closeOnSignal,
-  detachedArguments,
-  differencesFrom,
-  merchantsFromEnvironment,
-  removeRuntimeFile,
-  sandboxFiles,
-  sandboxStatus,
-  spawnDetached,
-  stopProcess,
-  type RuntimeInfo,
-  type StartRequest,
-} from '../sandbox/server/daemon.js'
+import {closeOnStop, detachedArguments, differencesFrom, merchantsFromEnvironment, spawnDetached, type StartRequest} from '../sandbox/server/daemon.js'
+import {sandboxStatus} from '../sandbox/server/gateway-process.js'
+import {findSandboxFiles, nameKey, removeRuntimeFile, type RuntimeInfo, type SandboxFiles} from '../sandbox/server/runtime-file.js'
+import {stopSandbox} from '../sandbox/server/stopping.js'
 import type {MerchantCredentials} from '../sandbox/domain/ids.js'
 import type {Mode} from '../sandbox/domain/mode.js'
 import {DEFAULT_SANDBOX} from '../sandbox/server/names.js'
@@ -29,10 +21,12 @@ import type {Dialect} from '../sandbox/dialect.js'
  * running owns the runtime file that status and stop read, and the profile.
  */
 export interface LaunchRequest {
-  /** `local` when not given: the default gateway, profile local. */
+  /** `local` when not given: the default gateway, profile local. One name whatever its case: that of the one running wins. */
   name: string
   port: number
   host: string
+  /** Beyond loopback, let merchant TEST in with its published token. */
+  openTestMerchant?: boolean
   /** --allow-host and --allow-origin: guard.ts. */
   allowedHosts: string[]
   allowedOrigins: string[]
@@ -45,6 +39,8 @@ export interface LaunchRequest {
   webhooks?: string[]
   webhookBackoffMs?: number
   requestLog: boolean
+  /** The most it takes to process a request, which it tells gw (GET /_sandbox/clock). */
+  processingWindowMs: number
   detach: boolean
   restart: boolean
   /** This process is the background one a `--detach` start spawned: its parent registers the profile and reports. */
@@ -60,64 +56,72 @@ export interface LaunchContext {
   dataDir: string
   /** oclif's configDir, where profile local is saved. */
   configDir: string
+  platform: Platform
 }
 
 /** How a foreground gateway ended: Ctrl-C is how it is meant to stop, 130 as design.md §4 says, quietly. */
 export type Launched = {exitCode: number} | undefined
 
 export async function launchSandbox(asked: LaunchRequest, ctx: LaunchContext): Promise<Launched> {
+  const files = findSandboxFiles(ctx.dataDir, asked.name, ctx.platform)
+  const running = await sandboxStatus(files.runtime, ctx.platform)
+  if (running.state === 'theirs') {
+    throw new PermissionError(`The local gateway${named(asked.name)} of ${files.runtime} is ${running.owner}'s: gw starts none under a name another user's gateway holds`, {hint: 'Start it with another --name, or keep your gw data folder to yourself (GW_DATA_DIR).'})
+  }
+  // `--name shop` while `Shop` runs is that gateway, and its profile is Shop.
+  const name = running.state === 'running' ? (running.info.name ?? asked.name) : asked.name
   // The default gateway has its own port; another takes a free one unless told which.
-  const request = asked.name !== DEFAULT_SANDBOX && !given(asked, 'port') ? {...asked, port: 0} : asked
+  const request = {...asked, name, ...(nameKey(name) !== DEFAULT_SANDBOX && !given(asked, 'port') ? {port: 0} : {})}
   await refuseOthersProfile(request.name, ctx.configDir)
-  const runtimeFile = sandboxFiles(ctx.dataDir, request.name).runtime
-  const running = sandboxStatus(runtimeFile)
   if (running.state === 'running' && !request.detachedChild) {
     const differences = differencesFrom(running.info, askedFor(request))
-    if (request.restart) await stopRunning(running.info, runtimeFile, ctx.io)
+    if (request.restart) await stopRunning(running.info, files.runtime, ctx)
     else if (differences.length > 0) {
       throw new UsageError(
         `The local gateway${named(request.name)} already running at ${running.info.url} (pid ${running.info.pid}) is not the one asked for: ${differences.join(', ')}`,
         `Stop it first with gw sandbox stop${nameFlag(request.name)}, or add --restart to stop it and start one with these flags${request.name === DEFAULT_SANDBOX ? "; or run another beside it with --name NAME" : ''}.`,
       )
     } else if (request.detach) {
-      await registerProfile(running.info.url, running.info.mode, request.name, ctx)
+      await registerProfile(running.info, request.name, ctx)
       ctx.io.err(`The local gateway${named(request.name)} is already running at ${running.info.url} (pid ${running.info.pid}).\n`)
       ctx.io.out(running.info.url + '\n')
       return undefined
     }
   }
-  if (request.detach) return startDetached(request, ctx, runtimeFile)
-  return startForeground(request, ctx, runtimeFile)
+  if (request.detach) return startDetached(request, ctx, files)
+  return startForeground(request, ctx, files)
 }
 
 /** The same start in the foreground, in a process of its own that outlives this one. */
-async function startDetached(request: LaunchRequest, ctx: LaunchContext, runtimeFile: string): Promise<Launched> {
-  const logFile = sandboxFiles(ctx.dataDir, request.name).log
+async function startDetached(request: LaunchRequest, ctx: LaunchContext, files: SandboxFiles): Promise<Launched> {
   const gw = (await import('./startup/itself.js')).gwItself()
   const args = [...gw.args, 'sandbox', 'start', ...detachedArguments(request.argv), '--detached-child']
   // Merchant tokens go through the environment (spawnDetached): argv is visible to every user in ps.
-  const info = await spawnDetached({execPath: gw.file, args, runtimeFile, logFile, merchants: request.merchants ?? []}).catch((err: Error) =>
+  const info = await spawnDetached({execPath: gw.file, args, runtimeFile: files.runtime, logFile: files.log, merchants: request.merchants ?? []}).catch((err: Error) =>
     Promise.reject(new UsageError(err.message, `Another program may hold port ${request.port}; try --port 0 or another port.`)),
   )
-  await registerProfile(info.url, info.mode, request.name, ctx)
+  await registerProfile(info, request.name, ctx)
   const requests = info.requestLog ? `; requests logged to ${info.requestLog} (gw sandbox logs)` : ''
-  ctx.io.err(`Local gateway${named(request.name)} running in the background at ${info.url} (pid ${info.pid}, ${info.mode} mode, ${info.dialect ?? 'contract'} dialect); its output in ${logFile}${requests}. Stop it with: gw sandbox stop${nameFlag(request.name)}\n`)
+  ctx.io.err(`Local gateway${named(request.name)} running in the background at ${info.url} (pid ${info.pid}, ${info.mode} mode, ${info.dialect ?? 'contract'} dialect); its output in ${files.log}${requests}. Stop it with: gw sandbox stop${nameFlag(request.name)}\n`)
+  if (!info.stateFile) ctx.io.err(`${IN_MEMORY}\n`)
+  warnBeyondLoopback(request, info.controlToken ?? '', files.runtime, ctx.io)
   ctx.io.out(info.url + '\n')
   return undefined
 }
 
-async function startForeground(request: LaunchRequest, ctx: LaunchContext, runtimeFile: string): Promise<Launched> {
+async function startForeground(request: LaunchRequest, ctx: LaunchContext, files: SandboxFiles): Promise<Launched> {
   const [{startSandbox}, {requestLogBeside}] = await Promise.all([import('../sandbox/server/server.js'), import('../sandbox/server/request-log.js')])
-  const ownsRuntimeFile = sandboxStatus(runtimeFile).state !== 'running'
+  const ownsRuntimeFile = (await sandboxStatus(files.runtime, ctx.platform)).state !== 'running'
   const merchants = request.detachedChild ? merchantsFromEnvironment() : (request.merchants ?? [])
   const stateFile = request.stateFile && absolutePath(request.stateFile)
   // Another gateway without a state file of its own keeps its log in memory: gw's data folder holds the first one's.
-  const requestLogFile = stateFile ? requestLogBeside(stateFile) : ownsRuntimeFile ? sandboxFiles(ctx.dataDir, request.name).requestLog : undefined
+  const requestLogFile = stateFile ? requestLogBeside(stateFile) : ownsRuntimeFile ? files.requestLog : undefined
   const sandbox: RunningSandbox = await startSandbox({
     port: request.port,
     host: request.host,
     allowedHosts: request.allowedHosts,
     allowedOrigins: request.allowedOrigins,
+    openTestMerchant: request.openTestMerchant,
     stateFile,
     mode: request.mode,
     dialect: request.dialect,
@@ -125,11 +129,14 @@ async function startForeground(request: LaunchRequest, ctx: LaunchContext, runti
     webhooks: request.webhooks ?? [],
     webhookBackoffMs: request.webhookBackoffMs,
     requestLog: request.requestLog ? {file: requestLogFile} : false,
-    runtimeFile: ownsRuntimeFile ? runtimeFile : undefined,
+    processingWindowMs: request.processingWindowMs,
+    runtimeFile: ownsRuntimeFile ? files.runtime : undefined,
+    name: request.name,
+    platform: ctx.platform,
     log: request.verbose ? (line) => ctx.io.err(line + '\n') : undefined,
   }).catch((err: unknown) => Promise.reject(startFailure(err, request)))
 
-  if (!request.detachedChild && ownsRuntimeFile) await registerProfile(sandbox.url, request.mode, request.name, ctx)
+  if (!request.detachedChild && ownsRuntimeFile) await registerProfile({url: sandbox.url, host: request.host, mode: request.mode, openTestMerchant: request.openTestMerchant}, request.name, ctx)
   else if (!ownsRuntimeFile) {
     ctx.io.err(
       `Another local gateway${named(request.name)} is running (gw sandbox status); profile "${request.name}" stays pointed at it. Reach this one with GW_BASE_URL=${sandbox.url} GW_USERNAME=TEST GW_TOKEN=TEST, or start it with --name NAME for a profile of its own.\n`,
@@ -137,14 +144,17 @@ async function startForeground(request: LaunchRequest, ctx: LaunchContext, runti
   }
   const names = ['TEST', ...merchants.map((merchant) => merchant.username)].join(', ')
   const logged = !request.requestLog ? '; no request log' : requestLogFile ? `; request log ${requestLogFile}` : '; request log in memory'
-  const state = request.stateFile ? `; state in ${request.stateFile}` : ''
+  const state = request.stateFile ? `; state in ${request.stateFile}` : `; ${IN_MEMORY.charAt(0).toLowerCase()}${IN_MEMORY.slice(1, -1)}`
   ctx.io.err(`Local gateway${named(request.name)} listening on ${sandbox.url} (${request.mode} mode, ${request.dialect === 'live' ? "answering as the live gateway's recordings do" : 'answering as the contract says'}; merchants ${names}${state}${logged}). Ctrl-C stops it.\n`)
   ctx.io.out(sandbox.url + '\n')
-  if (!isLoopbackHost(request.host)) ctx.io.err(`Warning: listening on ${request.host} makes the local gateway reachable from other machines.\n`)
-  const received = await closeOnSignal(() => sandbox.close())
-  ctx.io.err('Local gateway stopped.\n')
-  return {exitCode: received === 'SIGINT' ? 130 : 0}
+  if (!request.detachedChild) warnBeyondLoopback(request, sandbox.controlToken, ownsRuntimeFile ? files.runtime : undefined, ctx.io)
+  const stopped = await closeOnStop(() => sandbox.close(), {signals: ctx.platform.serviceSignals, asked: sandbox.stopAsked})
+  ctx.io.err(stopped === 'asked' ? 'Local gateway stopped: gw sandbox stop asked it to.\n' : 'Local gateway stopped.\n')
+  return {exitCode: stopped === 'SIGINT' ? 130 : 0}
 }
+
+/** What a local gateway without --state keeps, said when it starts: gw sandbox stop says it again as it loses them. */
+const IN_MEMORY = 'Its records are kept in memory only and are gone when it stops: --state FILE keeps them.'
 
 /** Why the gateway could not start, as the user can act on it: a state file or an address it cannot have. */
 function startFailure(err: unknown, {host, port}: Pick<LaunchRequest, 'host' | 'port'>): unknown {
@@ -155,16 +165,27 @@ function startFailure(err: unknown, {host, port}: Pick<LaunchRequest, 'host' | '
   return err
 }
 
-async function stopRunning(info: RuntimeInfo, runtimeFile: string, io: Io): Promise<void> {
-  await stopProcess(info.pid)
+async function stopRunning(info: RuntimeInfo, runtimeFile: string, {io, platform}: LaunchContext): Promise<void> {
+  const stopped = await stopSandbox(info, platform)
+  if (stopped.result === 'theirs' || stopped.result === 'unknown') {
+    throw new UsageError(`The local gateway at ${info.url} (pid ${info.pid}) could not be stopped to start it again`, `Stop it first: gw sandbox stop${nameFlag(info.name ?? DEFAULT_SANDBOX)} says why.`)
+  }
   removeRuntimeFile(runtimeFile, info.pid)
   io.err(`Stopped the local gateway at ${info.url} to start it again.\n`)
 }
 
-/** The local gateway as its profile (local, or its name), made active when no other profile is. */
-async function registerProfile(url: string, mode: Mode, name: string, {configDir, io}: LaunchContext): Promise<void> {
+/**
+ * The local gateway as its profile (local, or its name), made active when no other profile is,
+ * as merchant TEST at an address of this machine. Not where TEST is refused (beyond loopback,
+ * without --open-test-merchant): false then.
+ */
+async function registerProfile(info: Pick<RuntimeInfo, 'url' | 'host' | 'mode' | 'openTestMerchant'>, name: string, {configDir, io}: LaunchContext): Promise<void> {
+  if (!isLoopbackHost(info.host) && !info.openTestMerchant) {
+    io.err(`No profile "${name}" is registered: merchant TEST is refused beyond loopback. Reach it as a merchant of yours: GW_BASE_URL=${reachableUrl(info.url)} GW_USERNAME=USER GW_TOKEN=... gw ...\n`)
+    return
+  }
   const {saveLocalProfile} = await import('../auth/local-profile.js')
-  const {activated} = await saveLocalProfile(configDir, url, mode, name)
+  const {activated} = await saveLocalProfile(configDir, reachableUrl(info.url), info.mode, name)
   if (activated) io.err(`Profile "${name}" is now active: gw commands talk to this gateway as merchant TEST.\n`)
   else if (name !== DEFAULT_SANDBOX) io.err(`Profile "${name}" talks to this gateway as merchant TEST: gw --profile ${name} ...\n`)
 }
@@ -175,6 +196,20 @@ async function refuseOthersProfile(name: string, configDir: string): Promise<voi
   const profile = await othersProfile(configDir, name)
   if (!profile) return
   throw new UsageError(`Profile "${name}" is yours (${profile.environment}, ${profile.baseUrl}): a local gateway named ${name} would take its place. Nothing was started`, 'Start it with another --name.')
+}
+
+/**
+ * Listening beyond loopback: what that exposes, and the control token its controls then take,
+ * which only this user can read again (in the runtime file, 0600).
+ */
+function warnBeyondLoopback(request: LaunchRequest, controlToken: string, runtimeFile: string | undefined, io: Io): void {
+  if (isLoopbackHost(request.host)) return
+  const controls = 'its controls (/_sandbox/: reset, with the --state file; faults; the clock; sample events; every merchant\'s request log)'
+  const open = request.openTestMerchant
+    ? `and --open-test-merchant lets anyone who reaches it in as merchant TEST, whose token (TEST) is published: they can read and make TEST's records and use ${controls}`
+    : `where its merchants need their own credentials (merchant TEST, whose token is published, is refused; --open-test-merchant lets it in) and ${controls} need the control token, or a merchant's credentials`
+  io.err(`Warning: listening on ${request.host} makes the local gateway reachable from other machines, ${open}.\n`)
+  io.err(`Its control token (for /_sandbox/ as Authorization: Bearer TOKEN${runtimeFile ? `; kept in ${runtimeFile}, readable by you alone` : ''}): ${controlToken}\n`)
 }
 
 /** ` rehearsal`, to follow "local gateway" in a message about one that has a name of its own. */
@@ -193,6 +228,7 @@ function askedFor(request: LaunchRequest): StartRequest {
     ...(given(request, 'allow-origin') ? {allowedOrigins: request.allowedOrigins} : {}),
     ...(given(request, 'mode') ? {mode: request.mode} : {}),
     ...(given(request, 'dialect') ? {dialect: request.dialect} : {}),
+    ...(given(request, 'processing-window-ms') ? {processingWindowMs: request.processingWindowMs} : {}),
     ...(request.stateFile === undefined ? {} : {stateFile: absolutePath(request.stateFile)}),
     ...(request.webhooks ? {webhooks: request.webhooks} : {}),
     ...(request.merchants ? {merchants: request.merchants.map((merchant) => merchant.username)} : {}),

@@ -38,23 +38,30 @@ export interface Confirmation {
 }
 
 /**
- * `--amount 1000 --currency AUD` is confirmed by typing it as shown (10.00 AUD), in major units
- * (10.00, or 10 when there are no cents) or in minor units (1000); an id by typing the id. With no
- * currency known it is shown in major units all the same, saying so, as a batch's summary does.
+ * `--amount 1000 --currency AUD` is confirmed by typing it as shown: `10.00 AUD`, or `10.00`. Never
+ * by a number that reads as the other unit: `1000` (its minor units) is also 1000.00 AUD, and `10`
+ * is also 10 cents, so taking either would let the likeliest live slip, a hundredfold amount, pass
+ * (design.md §5). An id is confirmed by typing the id. With no currency known the amount is shown
+ * in major units all the same, saying so, as a batch's summary does.
  */
 export function confirmation(kind: 'amount' | 'id', values: {amount?: number; currency?: string; id?: string}): Confirmation {
   if (kind === 'id') return {shown: values.id ?? '', accepted: [values.id ?? '']}
   const amount = values.amount ?? 0
   const major = formatMinorUnits(amount, values.currency ? currencyExponent(values.currency.toUpperCase()) : 2)
-  const whole = major.replace(/\.0+$/, '')
   const shown = values.currency ? formatMoney(amount, values.currency) : `${major} (currency not known)`
-  return {shown, accepted: [...new Set([...(values.currency ? [shown] : []), major, whole, String(amount)])]}
+  return {shown, accepted: values.currency ? [shown, major] : [major]}
 }
 
 /** Typed back as the confirmation wants it: spaces and the currency's case aside. */
 function matches(typed: string, expected: Confirmation): boolean {
   const normal = (text: string) => text.trim().replace(/\s+/g, ' ').toUpperCase()
   return expected.accepted.some((accepted) => normal(accepted) === normal(typed))
+}
+
+/** What to type, said after a mismatch: an amount as shown, its cents included (`10.00`); an id as it is (undefined). */
+function typeable(expected: Confirmation): string | undefined {
+  const short = expected.accepted.at(-1)
+  return short === expected.shown ? undefined : short
 }
 
 /** How many times a confirmation is asked before gw gives up: a typo is asked again, alone, on a fresh line. */
@@ -69,7 +76,7 @@ async function askToConfirm(io: Io, prompter: Prompter, question: string, expect
     const typed = await prompter.text(question)
     if (matches(typed, expected)) return
     if (tries === CONFIRM_TRIES) throw mismatch(typed)
-    io.err(`"${sanitizeLine(typed)}" does not match ${expected.shown}; type it again (Ctrl-C to stop).\n`)
+    io.err(`"${sanitizeLine(typed)}" does not match ${expected.shown}; ${typeable(expected) ? `type it as shown, ${typeable(expected)}` : 'type it again'} (Ctrl-C to stop).\n`)
   }
 }
 
@@ -94,7 +101,7 @@ export async function confirmLive(options: {
   }
   const {expected} = options
   await askToConfirm(options.io, await options.prompter(), `LIVE: type ${noun} (${expected.shown}) to confirm gw ${options.commandId}${options.note ? `, ${options.note}` : ''}`, expected, (typed) => {
-    return new UsageError(`"${sanitizeLine(typed)}" does not match ${expected.shown}: nothing was sent`, `Run it again and type ${noun} exactly, or add --yes.`)
+    return new UsageError(`"${sanitizeLine(typed)}" does not match ${expected.shown}: nothing was sent`, `Run it again and type ${noun} ${typeable(expected) ? `as shown, ${typeable(expected)},` : 'exactly,'} or add --yes.`)
   })
 }
 

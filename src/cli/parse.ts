@@ -2,6 +2,7 @@ import type {Interfaces} from '@oclif/core'
 import type {Factory} from './factory.js'
 import type {FlagShape} from './help/stray-arguments.js'
 import {UsageError} from '../errors.js'
+import {flagsGiven, grammarOf} from './startup/argv.js'
 import {toGwError} from './to-gw-error.js'
 
 // The shapes oclif's parse is generic over (not exported by @oclif/core).
@@ -35,17 +36,18 @@ export async function parseOrAsk<F extends FlagOutput, B extends FlagOutput, A e
   f: Factory,
   asking: Asking,
 ): Promise<Interfaces.ParserOutput<F, B, A>> {
+  const given = options ? flagsGiven(argv, grammarOf(options)) : new Set<string>()
   // A batch (--input FILE) takes what one purchase or refund requires from the file's columns.
-  if (options && argv.some((arg) => arg === '--input' || arg.startsWith('--input='))) options = withNothingRequired(options)
-  else if (options) options = withExcludedUnrequired(options, argv)
+  if (options && given.has('input')) options = withNothingRequired(options)
+  else if (options) options = withExcludedUnrequired(options, given)
   try {
     try {
       return await parse(options, argv)
     } catch (err) {
       // Every flag given is checked before anything is asked: `--ammount 100` is refused first,
       // not after the person has answered for the flags that were left out.
-      const given = options ? await parse(withNothingRequired(options), argv) : undefined
-      return await parse(options, await answersFor(err, argv, f, asking, given?.flags))
+      const parsed = options ? await parse(withNothingRequired(options), argv) : undefined
+      return await parse(options, await answersFor(err, argv, f, asking, parsed?.flags))
     }
   } catch (err) {
     if (!unexpectedArguments(err) || !options) throw err
@@ -68,8 +70,8 @@ function unexpectedArguments(err: unknown): boolean {
 async function answersFor(err: unknown, argv: string[], f: Factory, {context, choicesFor, alsoMissing}: Asking, given: FlagOutput = {}): Promise<string[]> {
   const {missingFrom, askForMissing} = await import('../output/ask-missing.js')
   const missing = missingFrom(err)
-  // --no-input is checked in argv: the parse that would have read it failed.
-  if (argv.includes('--no-input') || !f.io.canPrompt()) {
+  // --no-input as the pre-parser read it: the parse that would have read it failed.
+  if (f.flags['no-input'] || !f.io.canPrompt()) {
     const also = missing.length > 0 ? await alsoMissing?.(given) : undefined
     if (also === undefined) throw err
     throw new UsageError(`${toGwError(err).message}\n${also}`)
@@ -82,11 +84,11 @@ async function answersFor(err: unknown, argv: string[], f: Factory, {context, ch
  * A required flag that excludes another is not required once that other is given: refund create
  * needs --transaction-id, or a card for an unmatched refund, never both.
  */
-function withExcludedUnrequired<T extends Interfaces.Input<FlagOutput, FlagOutput, ArgOutput>>(options: T, argv: string[]): T {
-  const given = (name: string) => argv.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`))
+function withExcludedUnrequired<T extends Interfaces.Input<FlagOutput, FlagOutput, ArgOutput>>(options: T, given: Set<string>): T {
+  const excluded = (flag: {required?: boolean; exclusive?: string[]}) => flag.required && flag.exclusive?.some((name) => given.has(name))
   const flags = Object.entries(options.flags ?? {}) as [string, {required?: boolean; exclusive?: string[]}][]
-  if (!flags.some(([, flag]) => flag.required && flag.exclusive?.some(given))) return options
-  return withFlags(options, Object.fromEntries(flags.map(([name, flag]) => [name, flag.required && flag.exclusive?.some(given) ? {...flag, required: false} : flag])))
+  if (!flags.some(([, flag]) => excluded(flag))) return options
+  return withFlags(options, Object.fromEntries(flags.map(([name, flag]) => [name, excluded(flag) ? {...flag, required: false} : flag])))
 }
 
 /** A command's flags and arguments with none required, alone or one of a group (a class's statics, inherited ones included, as oclif reads them). */

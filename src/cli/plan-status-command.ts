@@ -7,12 +7,12 @@ import {GwCommand} from './gw-command.js'
 export type PlanChange = 'Active' | 'Suspended' | 'Cancelled'
 
 /**
- * gw payment-plan activate, suspend and cancel: one plan by its id, its change made and the plan
+ * gw payment-plan activate, suspend and cancel: one plan by its id or reference, its change made and the plan
  * printed as the gateway answers it. Each says only its words and its change.
  */
 export abstract class PlanStatusCommand extends GwCommand<string> {
   static override args = {
-    id: gwFlags.id('payment plan id, as gw payment-plan get shows it'),
+    id: gwFlags.id('id or reference of the payment plan'),
   }
 
   static override columns = paymentPlanColumns
@@ -25,8 +25,8 @@ export abstract class PlanStatusCommand extends GwCommand<string> {
   }
 
   protected async operate(id: string): Promise<GwRecord> {
-    const {cancelPaymentPlan, setPaymentPlanStatus} = await import('../operations/payment-plans.js')
-    const deps = await this.factory.deps()
-    return this.change === 'Cancelled' ? cancelPaymentPlan(id, deps) : setPaymentPlanStatus(id, this.change, deps)
+    const [{cancelPaymentPlan, setPaymentPlanStatus}, {changeRecord}] = await Promise.all([import('../operations/payment-plans.js'), import('./resolve-key.js')])
+    // The gateway changes a plan by its id (gateway-beyond.md §9): a reference is looked up first.
+    return changeRecord(this.factory, 'paymentPlans', id, (planId, deps) => (this.change === 'Cancelled' ? cancelPaymentPlan(planId, deps) : setPaymentPlanStatus(planId, this.change, deps)))
   }
 }

@@ -12,6 +12,7 @@ import {DEFAULT_LIST_LIMIT} from './flags.js'
 export interface ListFlags {
   from?: string
   to?: string
+  on?: string
   limit?: number
   all?: boolean
   'oldest-first'?: boolean
@@ -59,7 +60,7 @@ export async function runList(resource: ListResource, flags: ListFlags, f: Facto
   }
   const request: ListRequest = {
     resource,
-    window: parseWindow(flags, new Date()),
+    window: parseWindow(flags, await nowFor(flags, f)),
     filters,
     order: flags['oldest-first'] ? 'oldest' : 'newest',
     limit: flags.all ? undefined : (flags.limit ?? DEFAULT_LIST_LIMIT),
@@ -78,6 +79,14 @@ export async function runList(resource: ListResource, flags: ListFlags, f: Facto
     if (io.chatty && !render.json && !io.outFailure()) renderListSummary(io, listing.summary(), {noun})
   })
   return undefined
+}
+
+/**
+ * Now, for the window's named days and ages: the gateway's (a local gateway's clock may have moved
+ * on, and it dates its records by it), asked only when the flags name a window.
+ */
+async function nowFor(flags: ListFlags, f: Factory): Promise<Date> {
+  return flags.from === undefined && flags.to === undefined && flags.on === undefined ? new Date() : f.gatewayNow()
 }
 
 /**

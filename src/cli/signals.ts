@@ -1,10 +1,11 @@
-import {InterruptedError, type MoneyInFlight, STOP_SIGNALS, type StopSignal} from '../errors.js'
+import {InterruptedError, type MoneyInFlight, type StopSignal} from '../errors.js'
+import {stopMeaning, type StopSignalName} from '../lib/platform.js'
 import type {Io} from '../output/io.js'
 import type {SoftStop} from '../batch/batch-deps.js'
 
 
 /**
- * How a command stops on SIGINT, SIGTERM and SIGHUP (design.md §5). A purchase or refund in flight
+ * How a command stops on SIGINT, SIGTERM and SIGHUP, and on Windows Ctrl-Break, taken as SIGTERM (design.md §5). A purchase or refund in flight
  * is not abandoned: the first signal waits for its answer, which is shown, and gw then exits as
  * the signal says. A batch stops softly (a first signal starts no new rows). Anything else stops
  * at once: the request in flight is aborted, and a wait on stdin or a prompt, which nothing
@@ -22,7 +23,7 @@ export class Stop {
   private readonly signalListeners: ((atOnce: boolean) => void)[] = []
   private reject: (error: InterruptedError) => void = () => {}
 
-  constructor(private readonly context: {inFlight: () => MoneyInFlight | undefined; io: () => Io}) {
+  constructor(private readonly context: {inFlight: () => MoneyInFlight | undefined; io: () => Io; signals: readonly StopSignalName[]}) {
     this.interrupted = new Promise<never>((_, reject) => (this.reject = reject))
     this.interrupted.catch(() => {})
   }
@@ -46,9 +47,9 @@ export class Stop {
    * ends the process as if gw had none.
    */
   watch(): () => void {
-    for (const signal of STOP_SIGNALS) process.on(signal, this.received)
+    for (const signal of this.context.signals) process.on(signal, this.received)
     return () => {
-      for (const signal of STOP_SIGNALS) process.off(signal, this.received)
+      for (const signal of this.context.signals) process.off(signal, this.received)
     }
   }
 
@@ -62,7 +63,9 @@ export class Stop {
     return this.waitedThrough && new InterruptedError(this.waitedThrough).exitCode
   }
 
-  private readonly received = (signal: StopSignal): void => {
+  private readonly received = (caught: StopSignalName): void => {
+    // Ctrl-Break, Windows' SIGTERM, is taken as SIGTERM.
+    const signal: StopSignal = stopMeaning(caught)
     const soft = this.softStop?.(signal)
     if (soft === true) {
       this.tell(false)

@@ -1,5 +1,6 @@
 import {Flags} from '@oclif/core'
 import {UsageError} from '../errors.js'
+import {NotYoursError, readOwnFile} from '../lib/own-file.js'
 import {credentialPair} from './validate.js'
 
 // Flags of `gw listen`, `gw listen replay` and `gw webhook create`; light, since command files import them at the top.
@@ -26,6 +27,13 @@ export const auth = Flags.custom<{username: string; password: string} | 'stdin'>
   parse: async (input) => (input === '-' ? 'stdin' : parseAuth(input)),
 })
 
+/** A file holding USER:PASS, as --auth takes them: the password in no argv and no shell history. */
+export const authFile = Flags.custom<{file: string}>({
+  description: 'read USER:PASS for --auth from this file, yours alone to read (chmod 600)',
+  exclusive: ['auth'],
+  parse: async (input) => ({file: input}),
+})
+
 function parseAuth(input: string): {username: string; password: string} {
   const pair = credentialPair(input)
   // Not echoed: what was typed may be the password.
@@ -41,13 +49,27 @@ function httpUrl(flag: string, input: string, given = input): string {
   return url.toString()
 }
 
-/** --auth as given, or read from stdin for `-`. */
+/** --auth as given, read from stdin for `-`, or --auth-file's. */
 export async function readAuth(
-  value: {username: string; password: string} | 'stdin' | undefined,
+  value: {username: string; password: string} | 'stdin' | {file: string} | undefined,
   io: {isStdinTTY: boolean; readStdin(): Promise<string>},
   command: string,
 ): Promise<{username: string; password: string} | undefined> {
+  if (typeof value === 'object' && 'file' in value) return parseAuth(authFromFile(value.file))
   if (value !== 'stdin') return value
   if (io.isStdinTTY) throw new UsageError('--auth - reads USER:PASS from stdin, but stdin is a terminal', `Pipe it in: echo "hooks:s3cret" | gw ${command} --auth -`)
   return parseAuth((await io.readStdin()).trim())
+}
+
+/** The text of --auth-file's file, refused (as a token file is) when it is not the user's alone: a password others can read is known. */
+function authFromFile(file: string): string {
+  let text: string | undefined
+  try {
+    text = readOwnFile(file, {secret: true})
+  } catch (err) {
+    if (err instanceof NotYoursError) throw new UsageError(`--auth-file ${file} cannot be used: ${err.message}`, err.hint)
+    throw new UsageError(`--auth-file ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, 'Give a file holding USER:PASS that you can read.')
+  }
+  if (text === undefined) throw new UsageError(`--auth-file ${file} cannot be read: no such file`, 'Give a file holding USER:PASS, made with: (umask 077; printf "%s" "hooks:s3cret" > hooks.auth)')
+  return text.trim()
 }

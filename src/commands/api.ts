@@ -16,8 +16,8 @@ interface ApiInput {
 export default class Api extends GwCommand<ApiInput> {
   static override summary = 'Send any request to the gateway and print its answer as sent'
   static override description = `For what no command covers. The request goes with the profile's credentials, time-outs and --verbose log, and exits with the same codes as every command.
-Its safety is that of the endpoint it names: a read-only profile refuses anything but a GET (a path gw does not know counts as a write unless it is a GET), a live profile asks you to type the amount of a purchase or refund and the id of a delete, and a purchase or refund is never sent twice: when its answer is lost, gw looks its reference up.
-Prints the gateway's whole answer (the envelope) exactly as it came, followed by a newline. Without a METHOD, the request is a GET, or a POST when fields are given; the METHOD goes before PATH or in -X/--method, as gh api takes it.
+Its safety is that of the endpoint it names: a read-only profile refuses anything but a GET (a path gw does not know counts as a write unless it is a GET), a live profile asks you to type the amount of a purchase or refund and the id of a delete, and a purchase or refund is never sent twice: when its answer is lost, gw looks its reference up. A refund it sends is recorded as gw's own, as refund create records its refunds: refund list --purchase and purchase get find it for certain.
+Prints the gateway's whole answer (the envelope): to a pipe exactly as it came, followed by a newline; at a terminal pretty-printed and coloured (not with NO_COLOR), each value as written. Without a METHOD, the request is a GET, or a POST when fields are given; the METHOD goes before PATH or in -X/--method, as gh api takes it.
 -f key=value adds a string field to a JSON body, -F key=value a typed one (true, false, null and whole numbers as JSON; @FILE the file's text, @- stdin's), as gh api's; with GET they go in the query string instead.
 --paginate follows every page of a list path (offset and limit, as the gateway's libraries page) and prints its records as NDJSON, one line a record, in the order the gateway pages them (newest first), card numbers masked.`
 
@@ -93,7 +93,10 @@ Prints the gateway's whole answer (the envelope) exactly as it came, followed by
     if (inline && holdsCard(inlineBody ?? request.body) && (await this.factory.target()).environment === 'live') {
       throw new UsageError('On a live profile a card number or CVV is never taken from the command line (it lands in shell history and ps): nothing was sent', 'Give the body on stdin with --data -, or in a file with --data @FILE.')
     }
-    const answer = await sendRequest(request, await this.factory.deps())
+    const deps = await this.factory.deps()
+    const answer = await sendRequest(request, deps)
+    // A refund sent by hand is gw's own as much as refund create's: recorded before it is reported, so the matcher calls it certain.
+    if (answer.decided?.noun === 'refund') await (await import('../lists/refunds-of-purchase.js')).recordRefundSent(request.body, answer.decided, this.factory, deps.client)
     renderBody(this.io, answer.text)
     if (answer.error) throw answer.error
     return undefined

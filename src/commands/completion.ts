@@ -3,18 +3,21 @@ import {GwCommand} from '../cli/gw-command.js'
 import type {Shell} from '../cli/help/completion.js'
 
 export default class Completion extends GwCommand<Shell> {
-  static override summary = 'Print a shell completion script for bash, zsh or fish'
-  static override description = `The script is self-contained: it completes topics, commands, flags, fixed flag values (frequencies, modes, event names) and profile names, with no cache to refresh. Load it again after upgrading gw.`
+  static override summary = 'Print a shell completion script for bash, zsh, fish or PowerShell'
+  static override description = `The script is self-contained: it completes topics, commands, flags, fixed flag values (frequencies, modes, event names) and profile names, with no cache to refresh. Load it again after upgrading gw.
+PowerShell's (Windows PowerShell 5.1 and PowerShell 7 on any system) is a native argument completer: load it in your profile ($PROFILE).`
 
   static override examples = [
     'source <(<%= config.bin %> <%= command.id %> bash)',
     '<%= config.bin %> <%= command.id %> bash > ~/.local/share/bash-completion/completions/<%= config.bin %>',
     '<%= config.bin %> <%= command.id %> zsh > "${fpath[1]}/_<%= config.bin %>"',
     '<%= config.bin %> <%= command.id %> fish > ~/.config/fish/completions/<%= config.bin %>.fish',
+    '<%= config.bin %> <%= command.id %> powershell | Out-String | Invoke-Expression',
+    "Add-Content $PROFILE '<%= config.bin %> <%= command.id %> powershell | Out-String | Invoke-Expression'",
   ]
 
   static override args = {
-    shell: Args.string({description: 'the shell to complete in', required: true, options: ['bash', 'zsh', 'fish']}),
+    shell: Args.string({description: 'the shell to complete in', required: true, options: ['bash', 'zsh', 'fish', 'powershell']}),
   }
 
   protected async input() {
@@ -24,6 +27,7 @@ export default class Completion extends GwCommand<Shell> {
 
   protected async operate(shell: Shell) {
     const [{completionScript, completionTree}, {HELP_TOPICS}] = await Promise.all([import('../cli/help/completion.js'), import('../cli/help/topics.js')])
-    this.io.out(completionScript(shell, completionTree(this.config, Object.keys(HELP_TOPICS))))
+    const tree = completionTree(this.config, Object.keys(HELP_TOPICS))
+    this.io.out(shell === 'powershell' ? (await import('../cli/help/powershell-completion.js')).powershellScript(tree) : completionScript(shell, tree))
   }
 }

@@ -10,7 +10,7 @@ import type {ListenOptions} from '../webhooks/listen.js'
  * Where and how to listen, as the flags say; --register: whether to register with the gateway
  * (undefined: only with a local gateway's profile). --json and the proxy are the Factory's.
  */
-type ListenInput = (Omit<ListenOptions, 'json' | 'proxy' | 'environment' | 'register'> & {register?: boolean}) | {printSecret: true}
+type ListenInput = (Omit<ListenOptions, 'json' | 'proxy' | 'environment' | 'register'> & {register?: boolean}) | {secret: 'print' | 'rotate'}
 
 export default class Listen extends GwCommand<ListenInput> {
   static override summary = "Receive the gateway's web hooks here and print each event as it arrives"
@@ -18,7 +18,7 @@ export default class Listen extends GwCommand<ListenInput> {
 Each delivery is acknowledged with 200 once it is printed (and saved, with --save). With --forward-to it is passed on to your app and answered with your app's status, so a failing app means the gateway delivers it again.
 With the profile of a local gateway (gw sandbox start) it registers itself, as stripe listen does, and says so; --register does the same with any gateway. A registration left by a gw listen that was killed is removed by the next one.
 Only deliveries that prove they came from the gateway are taken: a registration it makes gets fresh random credentials (HTTP Basic), --auth names those of one made elsewhere, and anything else is 401, never forwarded; with neither it says that anyone on this machine can deliver. As gw sandbox does, it refuses requests addressed to another name (--allow-host) or sent by a web page (--allow-origin).
-With --forward-to each forward is signed, as stripe listen does, so your app can check it came through gw listen: header Gw-Signature: t=TIME,v1=SIGNATURE, the hex HMAC-SHA256 of TIME (Unix seconds), a dot and the body, keyed by your signing secret, which it prints at start (the same every run: kept in gw's config folder; --print-secret prints it alone). docs/subscriptions-and-webhooks.md has an app that checks it.
+With --forward-to each delivery that carried the gateway's credentials (its registration's, or --auth) is signed, as stripe listen does, so your app can check that the gateway sent it through gw listen: header Gw-Signature: t=TIME,v1=SIGNATURE, the hex HMAC-SHA256 of TIME (Unix seconds), a dot and the body, keyed by your signing secret, which it prints at start (the same every run: kept in gw's config folder, and made anew, said so, when it is empty, short or others could read it; --print-secret prints it alone, --rotate-secret makes a new one). docs/subscriptions-and-webhooks.md has an app that checks it.
 Ctrl-C stops accepting, finishes the deliveries in flight, removes the registration and exits 130; SIGTERM does the same and exits 0.`
 
   static override printsJson = true
@@ -28,6 +28,7 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the registrat
     '<%= config.bin %> <%= command.id %> --json --events "charge:*" | jq .payload',
     '<%= config.bin %> <%= command.id %> --forward-to http://localhost:3000/webhooks --save events.ndjson',
     {description: 'The secret your app checks Gw-Signature with', command: 'GW_LISTEN_SECRET=$(<%= config.bin %> <%= command.id %> --print-secret) node app.mjs'},
+    {description: 'A new secret in place of the old (then give your app the new one)', command: '<%= config.bin %> <%= command.id %> --rotate-secret'},
     'echo "hooks:s3cret" | <%= config.bin %> <%= command.id %> --port 0 --auth - --register',
   ]
 
@@ -50,20 +51,22 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the registrat
       allowNo: true,
     }),
     auth: webhookFlags.auth(),
+    'auth-file': webhookFlags.authFile(),
     'print-secret': Flags.boolean({description: 'print the signing secret forwards are signed with, and exit'}),
+    'rotate-secret': Flags.boolean({description: 'make a new signing secret in place of the old, print it, and exit', exclusive: ['print-secret']}),
     'receive-timeout': Flags.integer({description: 'seconds a sender may take to send one delivery', default: 10, min: 1}),
   }
 
   protected async input(): Promise<ListenInput> {
     const {flags} = await this.parse(Listen)
-    if (flags['print-secret']) return {printSecret: true}
+    if (flags['print-secret'] || flags['rotate-secret']) return {secret: flags['rotate-secret'] ? 'rotate' : 'print'}
     return {
       host: flags.host,
       port: flags.port,
       path: flags.path,
       allowedHosts: flags['allow-host'] ?? [],
       allowedOrigins: flags['allow-origin'] ?? [],
-      auth: await webhookFlags.readAuth(flags.auth, this.io, this.factory.commandName),
+      auth: await webhookFlags.readAuth(flags.auth ?? flags['auth-file'], this.io, this.factory.commandName),
       events: flags.events ?? [],
       forwardTo: flags['forward-to'],
       forwardTimeoutMs: flags['forward-timeout'] * 1000,
@@ -75,14 +78,17 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the registrat
   }
 
   protected async operate(input: ListenInput) {
-    if ('printSecret' in input) {
-      const {signingSecret} = await import('../webhooks/signing.js')
-      this.io.out(`${await signingSecret(this.config.configDir)}\n`)
+    const said = (why: string) => this.io.err(`Warning: ${why}\n`)
+    if ('secret' in input) {
+      const {rotateSigningSecret, signingSecret, signingSecretFile} = await import('../webhooks/signing.js')
+      if (input.secret === 'print') return void this.io.out(`${await signingSecret(this.factory.configDir, said)}\n`)
+      this.io.out(`${await rotateSigningSecret(this.factory.configDir)}\n`)
+      this.io.err(`A new signing secret is kept in ${signingSecretFile(this.factory.configDir)}: give your apps the new one; a gw listen running now signs with the old one until it is started again.\n`)
       return
     }
     const {register, ...options} = input
     // Made (once, kept) only when something is forwarded: gw's config folder is written to no sooner.
-    const signing = options.forwardTo === undefined ? undefined : await import('../webhooks/signing.js').then(({signingSecret}) => signingSecret(this.config.configDir))
+    const signing = options.forwardTo === undefined ? undefined : await import('../webhooks/signing.js').then(({signingSecret}) => signingSecret(this.factory.configDir, said))
     const [{listen}, webhooks, {isAbandonedListen, listenHookName}, {isLocalGatewayProfile}] = await Promise.all([
       import('../webhooks/listen.js'),
       import('../operations/webhooks.js'),
@@ -107,6 +113,7 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the registrat
           json: this.factory.flags.json,
           proxy: await this.factory.proxy(),
           environment: credentials?.environment,
+          stopSignals: this.factory.platform.serviceSignals,
           register: deps && {
             create: async (address, hookAuth) => {
               const hook = await webhooks.createWebHook({name: listenHookName(address), address, events: [], environment: credentials?.environment ?? 'sandbox', auth: hookAuth}, deps)

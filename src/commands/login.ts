@@ -46,7 +46,7 @@ A sandbox profile becomes the active one. A live profile becomes active only wit
   protected async operate(flags: LoginFlags) {
     const {login} = await import('../auth/login.js')
     const record = await login(flags, {
-      configDir: this.config.configDir,
+      configDir: this.factory.configDir,
       io: this.io,
       prompter: () => this.factory.prompter(),
       tokens: await this.factory.tokenStores(),
@@ -55,8 +55,8 @@ A sandbox profile becomes the active one. A live profile becomes active only wit
     if (!record) return undefined
     this.io.err(`Logged in: profile ${record.name} is ${record.active ? 'active' : 'saved'}; its token is in ${record.secret === 'file' ? 'a plain file' : 'the OS keychain'}.\n`)
     if (record.secret === 'file') {
-      const {insecureCredentialsFile} = await import('../auth/token-store.js')
-      this.io.err(`Warning: the token of profile ${record.name} is in a plain file, ${insecureCredentialsFile(this.config.configDir)}: anyone who can read it can use it. gw says so only now; gw status shows where each token is.\n`)
+      const {insecureCredentialsFile, plainFileWarning} = await import('../auth/token-store.js')
+      this.io.err(`Warning: ${plainFileWarning(record.name, insecureCredentialsFile(this.factory.configDir))}\n`)
     }
     return record
   }

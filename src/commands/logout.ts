@@ -18,7 +18,7 @@ export default class Logout extends GwCommand<{all: boolean}> {
 
   protected async operate({all}: {all: boolean}) {
     const {logout, profileInForce, profileNames} = await import('../auth/profiles.js')
-    const names = all ? await profileNames(this.config.configDir) : [profileInForce(await this.factory.target())]
-    for (const line of await logout(this.config.configDir, names, await this.factory.tokenStores())) this.io.err(`Logged out of ${line}\n`)
+    const names = all ? await profileNames(this.factory.configDir) : [profileInForce(await this.factory.target())]
+    for (const line of await logout(this.factory.configDir, names, await this.factory.tokenStores())) this.io.err(`Logged out of ${line}\n`)
   }
 }

@@ -19,7 +19,7 @@ export default class Report extends GwCommand<ReportInput> {
   static override summary = "The day's totals: purchases approved and declined, refunds, plan payments, direct debits, net, per day and currency"
   static override description = `Reads the purchases and refunds of a window (today, without --from, --to or --on) and adds them up per day and currency: purchases approved (how many, and their sum), declined (how many), refunds approved (how many, and their sum), payment plans' payments settled (purchases too, so among those approved, and counted apart), direct debits the bank completed (on their process date, in cents as every amount in gw) and net (purchases approved and debits completed, less refunded). Plans and debits are read whole, as neither list is dated by when each settled; against a gateway without a list of them gw says so on stderr and counts none apart. Amounts are in the minor unit in JSON, as the gateway's; a table shows them as money.
 Purchases gw sandbox trigger made for a sample event (their metadata has gw_sample) are left out, and counted on stderr; --include-samples adds them up with the rest.
-A day is this machine's calendar day (its time zone, TZ), as --from, --to and --on read a bare date; --on DAY is that day alone, --from DAY that day and every day since.
+A day is this machine's calendar day (its time zone, TZ), as --from, --to and --on read a bare date; today, yesterday and weekdays are the gateway's days on a local gateway whose clock was moved on (gw sandbox clock advance); --on DAY is that day alone, --from DAY that day and every day since.
 --settlement adds what settles on each day, from the gateway's settlement look-up, the day being the gateway's settlement date: settling (purchases whose money settles) and settling_amount (what was captured of them), settling_voided (voided, settling nothing). Declined purchases and refunds are not counted there (the look-up lists purchases only). A day with nothing made but something settling gets a row of its own. It only reads, so a read-only profile runs it. Piped, one JSON line a day and currency; on a terminal a table.`
 
   static override examples = [
@@ -48,7 +48,8 @@ A day is this machine's calendar day (its time zone, TZ), as --from, --to and --
     const {parseWindow} = await import('../lists/window.js')
     // Without a window, today; with one end, the other is left open; --on names both.
     const bounds = flags.from === undefined && flags.to === undefined && flags.on === undefined ? {on: 'today'} : {from: flags.from, to: flags.to, on: flags.on}
-    const now = new Date()
+    // Named days are the gateway's (a local gateway's clock may have moved on).
+    const now = await this.factory.gatewayNow()
     const window = parseWindow(bounds, now)
     let settlement: SettlementDays | undefined
     if (flags.settlement) {

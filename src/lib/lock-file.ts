@@ -1,5 +1,6 @@
 import {randomBytes} from 'node:crypto'
-import {closeSync, existsSync, fstatSync, linkSync, openSync, readFileSync, rmSync, type Stats, statSync, writeFileSync} from 'node:fs'
+import {closeSync, fstatSync, linkSync, openSync, readFileSync, rmSync, type Stats, statSync, writeFileSync} from 'node:fs'
+import {hostPlatform} from './platform.js'
 
 // One lock file, beside the file it locks (an older gw's journal, while it is made a database): put in
 // place whole with link(2), holding its owner's pid; a dead owner's taken over by one process at a time.
@@ -144,17 +145,7 @@ function remove(path: string): void {
   rmSync(path, {force: true})
 }
 
-/** Whether the process runs: a zombie (killed, its parent not told yet) holds nothing any more. */
+/** Whether the process runs, as this system says it (lib/processes.ts: on Linux a zombie, killed and not yet reaped, holds nothing any more). */
 export function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
-  // Linux: /proc/PID/stat is "PID (name) STATE ...", the name in parentheses and possibly holding any of them.
-  const proc = readWhole(`/proc/${pid}/stat`)
-  // None: gone since it was signalled, or a system without /proc (macOS), where the signal said it runs.
-  if (!proc) return !existsSync('/proc/self')
-  const stat = proc.text
-  return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
+  return hostPlatform().isRunning(pid)
 }

@@ -1,8 +1,10 @@
-import {closeSync, constants, openSync, readFileSync, statSync} from 'node:fs'
+import {closeSync, constants, statSync} from 'node:fs'
 import type {DatabaseSync} from 'node:sqlite'
 import {fileId, realPath} from './file-identity.js'
 import {cutShort} from './database-cut.js'
+import {checkOwnPath, openOwnFileSync} from './own-file.js'
 import {otherNames} from './overlay-names.js'
+import {hostPlatform, type Platform} from './platform.js'
 
 // A SQLite database file (node:sqlite) that one process at a time may use (design.md §5, identity,
 // not names): its lock is the kernel's, on the file itself (fcntl on its inode), so it holds through
@@ -48,6 +50,9 @@ export interface LockedDatabase {
 /** How long a connection taking the lock waits out another that is taking it too (TAKE_LOCK). */
 const LOCK_WAIT_MS = 250
 
+/** The files SQLite keeps beside a database: its rollback journal, its write-ahead log and that log's index. */
+const SIDE_FILES = ['-journal', '-wal', '-shm']
+
 /** SQLite's result codes that gw tells apart. */
 const SQLITE_BUSY = 5
 const SQLITE_CORRUPT = 11
@@ -66,11 +71,12 @@ const HELD = new Set<string>()
  * used. SQLite's own default, synchronous FULL, makes each commit durable. Throws
  * DatabaseLockedError when another process, or this one, holds it; NotADatabaseError for a file
  * that is no database, left untouched; an error with the system's code (EACCES, EROFS, ENOENT for
- * a folder that is not there, ENOSPC for a full disk) when it cannot be opened for writing.
+ * a folder that is not there, ENOSPC for a full disk) when it cannot be opened for writing;
+ * NotYoursError (own-file.ts) for a file, or a folder or link on the way, of another user's.
  */
 export function openLockedDatabase(path: string): LockedDatabase {
   const file = lockableFile(path)
-  const others = otherNames(file, (other) => lockedAs(lockableFile(other)))
+  const others = otherNames(file, (other) => lockedAs(lockableFile(other), HOLD_SHARED))
   let own: LockedDatabase | undefined
   try {
     others.before()
@@ -92,14 +98,14 @@ export function openLockedDatabase(path: string): LockedDatabase {
   }
 }
 
-/** The database at `file` (a real path, lockableFile's) opened and locked by that name alone. */
-export function lockedAs(file: string): LockedDatabase {
+/** The database at `file` (a real path, lockableFile's) opened and locked by that name alone: by `take` (TAKE_LOCK, or HOLD_SHARED). */
+export function lockedAs(file: string, take = TAKE_LOCK): LockedDatabase {
   const {DatabaseSync} = nodeSqlite()
   let db: DatabaseSync
   for (let tries = 1; ; tries++) {
     db = new DatabaseSync(file)
     try {
-      db.exec(TAKE_LOCK)
+      db.exec(take)
       break
     } catch (err) {
       db.close()
@@ -133,6 +139,14 @@ export function lockedAs(file: string): LockedDatabase {
 export const TAKE_LOCK = `PRAGMA busy_timeout = ${LOCK_WAIT_MS}; BEGIN EXCLUSIVE; PRAGMA locking_mode = EXCLUSIVE; COMMIT`
 
 /**
+ * What holds a database's other name (overlay-names.ts) against every writer, and writes nothing
+ * through it: a read in EXCLUSIVE mode takes the shared lock and keeps it. A writer by that name
+ * meets it; this process writes by its own name alone (an overlay's upper directory written
+ * underneath it would leave the overlay's view of the folder stale).
+ */
+export const HOLD_SHARED = `PRAGMA busy_timeout = ${LOCK_WAIT_MS}; PRAGMA locking_mode = EXCLUSIVE; SELECT count(*) FROM sqlite_schema`
+
+/**
  * The real path of the database at `path`, made (empty, its owner's alone) when there is none and
  * tried for writing, for a connection to open and lock (TAKE_LOCK): openLockedDatabase's first
  * half. Throws as openLockedDatabase does, before any connection is opened.
@@ -146,7 +160,10 @@ export function lockableFile(path: string): string {
   const cut = before && cutShort(file, before.size)
   if (cut) throw new DamagedDatabaseError(file, cut)
   // Made with its mode, and tried for writing: SQLite would open an unwritable file read-only, and fail only at its first write.
-  closeSync(openSync(file, constants.O_RDWR | constants.O_CREAT, 0o600))
+  // The user's own only (own-file.ts): never another user's file, or a link they made, adopted.
+  closeSync(openOwnFileSync(file, constants.O_RDWR).fd)
+  // What SQLite keeps beside it (a hot journal is played back into the file): the user's own too, never another user's planted first.
+  for (const beside of SIDE_FILES) checkOwnPath(file + beside)
   return file
 }
 
@@ -242,13 +259,9 @@ export function deviceName(dev: bigint): string {
   return `${major.toString(16).padStart(2, '0')}:${minor.toString(16).padStart(2, '0')}`
 }
 
-/** The kernel's table of file locks; undefined where there is none (a system without /proc). */
-export function readLocks(path = '/proc/locks'): string | undefined {
-  try {
-    return readFileSync(path, 'utf8')
-  } catch {
-    return undefined
-  }
+/** The kernel's table of file locks: Linux's /proc/locks, read on Linux alone; undefined elsewhere. */
+export function readLocks(platform: Pick<Platform, 'procFile'> = hostPlatform()): string | undefined {
+  return platform.procFile('locks')
 }
 
 let loaded: typeof import('node:sqlite') | undefined

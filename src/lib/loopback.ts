@@ -12,6 +12,11 @@ export function isLoopbackHost(host: string): boolean {
   return ipv4 !== null && ipv4.slice(1).every((octet) => Number(octet) <= 255)
 }
 
+/** A server's URL on every address (0.0.0.0, [::]) as this machine reaches it, on loopback of the same family; any other URL as it is. */
+export function reachableUrl(url: string): string {
+  return url.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//[::1]:')
+}
+
 /** Whether a URL's host is this machine's own (isLoopbackHost); a URL that does not parse is not. */
 export function isLoopbackUrl(url: string): boolean {
   return URL.canParse(url) && isLoopbackHost(new URL(url).hostname)

@@ -37,6 +37,9 @@ const WALK_GROWTH = 16 * 1024 * 1024
  * 400 pages of 100 KB, one full collection, at 48 MiB of heap with 18 MiB kept; 140-167 MiB at the
  * peak). A full collection, concurrent, each time the heap has grown WALK_GROWTH past the least it
  * was since the last: 106-123 MiB on Node 22.19, 24 and 26, for no CPU seen (bench/README.md).
+ * The heap counts the memory its objects hold outside it (Buffers: a page's chunks, what stdout
+ * was given): a walk that adds little to the heap itself, 100,000 records handed over from memory,
+ * piled up 18 MiB of them uncollected (bench/README.md, issue 60).
  */
 export function walkCollector({heapUsed = usedHeap, collect = () => collectGarbage('async')}: {heapUsed?: () => number; collect?: () => void} = {}): () => void {
   let least = Infinity
@@ -49,4 +52,28 @@ export function walkCollector({heapUsed = usedHeap, collect = () => collectGarba
   }
 }
 
-const usedHeap = () => process.getBuiltinModule('node:v8').getHeapStatistics().used_heap_size
+function usedHeap(): number {
+  const heap = process.getBuiltinModule('node:v8').getHeapStatistics()
+  return heap.used_heap_size + (heap.external_memory ?? 0)
+}
+
+/**
+ * V8's optimising compiler (TurboFan) off until `resume`. While gw reads a whole list's answer to
+ * hold it (api/paging.ts: 100,000 records in one page, to be handed over the other way round),
+ * TurboFan compiling the reading's hot code kept ~6-9 MiB of compile memory for the rest of the
+ * run (a thread's malloc arena, never given back), for no CPU saved (0.25 against 0.32 s of CPU:
+ * the reading is over before optimised code would pay). Set back as V8 had it: V8 takes a code
+ * cache only under the flags it was written with (bin/start.js), and a flag set back to its
+ * default counts as never set (test/unit/lib/memory.test.ts).
+ */
+export function pauseOptimising(): {resume(): void} {
+  const v8 = process.getBuiltinModule('node:v8')
+  v8.setFlagsFromString('--no-turbofan')
+  let paused = true
+  return {
+    resume() {
+      if (paused) v8.setFlagsFromString('--turbofan')
+      paused = false
+    },
+  }
+}

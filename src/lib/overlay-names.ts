@@ -1,5 +1,6 @@
-import {readFileSync, statSync} from 'node:fs'
+import {statSync} from 'node:fs'
 import {isAbsolute, join, relative, sep} from 'node:path'
+import {hostPlatform, type Platform} from './platform.js'
 
 // A file on an overlay file system (a container's own layer) has two names no symlink or bind
 // mount joins: its path through the overlay (merged) and its path in the overlay's upper
@@ -88,14 +89,9 @@ function reachable(path: string): boolean {
   return statSync(path, {throwIfNoEntry: false})?.isFile() === true
 }
 
-/** The mount table of this process's mount namespace; undefined where there is none (a system other than Linux). */
-export function readMountInfo(platform: NodeJS.Platform = process.platform): string | undefined {
-  if (platform !== 'linux') return undefined
-  try {
-    return readFileSync('/proc/self/mountinfo', 'utf8')
-  } catch {
-    return undefined
-  }
+/** The mount table of this process's mount namespace (Linux's, through the platform); undefined where there is none (a system other than Linux). */
+export function readMountInfo(platform: Pick<Platform, 'procFile'> = hostPlatform()): string | undefined {
+  return platform.procFile('self/mountinfo')
 }
 
 /** A file on an overlay whose other name cannot be told: another gw could write it through that name unseen, so it is refused. */

@@ -1,5 +1,6 @@
 import {MAX_REFERENCE} from '../api/schemas/rules.js'
 import {outcomeOf} from '../money/decide.js'
+import {isVoided} from '../money/follow-up.js'
 import {recordInstant} from './window.js'
 
 type GwRecord = Record<string, unknown>
@@ -59,12 +60,17 @@ export type Misfit = 'over_balance'
  * How sure gw is that a refund on a purchase's card is that purchase's (design.md §3, a guess is
  * shown as a guess): certain, gw recorded making it for this purchase; likely, its reference
  * derives from the purchase's and it came after it; possible, the same card after it. A refund
- * certain or likely for another purchase is that purchase's (`other_purchase`), which it names.
+ * certain or likely for another purchase is that purchase's (`other_purchase`), which it names;
+ * an unmatched refund (sent with a card and no purchase, gateway-beyond.md §7) is of none.
  */
-export type Match = 'certain' | 'likely' | 'possible' | 'other_purchase'
+export type Match = 'certain' | 'likely' | 'possible' | 'other_purchase' | 'unmatched'
 
-/** How gw knows: its batch journal or its record of a single refund create (certain), or a reference derived from the purchase's (likely). */
-export type Evidence = 'journal' | 'refund_create' | 'derived_reference'
+/**
+ * How gw knows: its batch journal or its record of a single refund create (certain, or unmatched
+ * where gw sent it naming no purchase), a reference derived from the purchase's (likely), or the
+ * gateway's own word that the refund named no purchase (`standalone` true: unmatched).
+ */
+export type Evidence = 'journal' | 'refund_create' | 'derived_reference' | 'standalone'
 
 /** How a refund on a purchase's card fits it: it travels with the refund's record as `gw_match`, after the gateway's own fields. */
 export interface RefundMatch {
@@ -78,6 +84,8 @@ export interface RefundMatch {
   other_match?: 'certain' | 'likely'
   fits: Fit[]
   against: Misfit[]
+  /** Voided (its `refunded` or `message` `Voided`): it gave nothing back, and counts for nothing. */
+  voided?: true
 }
 
 /** A refund gw recorded making: the purchase as gw was asked to refund it (the request's transaction_id, an id or a reference), and as the gateway named it when gw looked it up. */
@@ -86,6 +94,8 @@ export interface MadeFor {
   purchaseId?: string
   purchaseReference?: string
   by: 'journal' | 'refund_create'
+  /** Sent with a card and no purchase: an unmatched refund, of none. */
+  unmatched?: true
 }
 
 /** What gw learned besides the refunds themselves. */
@@ -126,6 +136,11 @@ export interface RefundedState {
   /** Left to refund at most (nothing else of it refunded) and at least (every one that may be of it); the same when nothing is in doubt. */
   left: number
   leftAtLeast: number
+  /** Refunds on its card since it, not counted: voided ones that would have been of it, and unmatched ones (of no purchase). */
+  voided: number
+  unmatched: number
+  /** Why it took nothing, when it took nothing: declined, or voided since. */
+  gone?: 'declined' | 'voided'
 }
 
 export interface Matched {
@@ -133,18 +148,19 @@ export interface Matched {
   match: RefundMatch
 }
 
-/** How a match ranks, best fit first: this purchase's, surest first; then another's, the likely before the certain. */
-const RANK: Record<Match, number> = {certain: 4, likely: 3, possible: 2, other_purchase: 1}
+/** How a match ranks, best fit first: this purchase's, surest first; then another's, the likely before the certain; then one of no purchase. */
+const RANK: Record<Match, number> = {certain: 4, likely: 3, possible: 2, other_purchase: 1, unmatched: 0}
 
 /**
  * Best fit first, as a person would look: the surer kind of match first (RANK); within a kind, one
  * of exactly what was left, then those that fit, then the rest; a refund more than the purchase
- * had left last of its kind and below another purchase's.
+ * had left last of its kind and below another purchase's; a voided one after every other.
  */
-const score = ({match}: Matched) => RANK[match.match] * 1_000 - match.against.length * 1_500 + (match.fits.includes('whole_balance') ? 100 : 0) + match.fits.length
+const score = ({match}: Matched) => RANK[match.match] * 1_000 - match.against.length * 1_500 + (match.fits.includes('whole_balance') ? 100 : 0) + match.fits.length - (match.voided ? 10_000 : 0)
 
 const refundSize = (refund: GwRecord) => (typeof refund.amount === 'number' ? Math.abs(refund.amount) : undefined)
-const approved = (refund: GwRecord) => outcomeOf(refund) === true
+/** A refund that gave money back: approved, and not voided since (a voided one may still say `successful` true, gateway-beyond.md §6). */
+const approved = (refund: GwRecord) => outcomeOf(refund) === true && !isVoided(refund)
 const nonEmpty = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined)
 
 /**
@@ -157,8 +173,9 @@ export function matchRefunds(purchase: GwRecord, refunds: GwRecord[], known: Kno
   const id = nonEmpty(purchase.id)
   const base = derivationBase(purchase)
   const amount = typeof purchase.amount === 'number' ? purchase.amount : 0
-  // A declined purchase took nothing, so nothing of it can be refunded.
-  const paid = outcomeOf(purchase) === false ? 0 : amount
+  // A declined purchase took nothing, and a voided one gave it back: nothing of either can be refunded.
+  const gone = outcomeOf(purchase) === false ? 'declined' : isVoided(purchase) ? 'voided' : undefined
+  const paid = gone === undefined ? amount : 0
   const given = typeof purchase.refunded_amount === 'number' && Number.isSafeInteger(purchase.refunded_amount) ? purchase.refunded_amount : undefined
   const madeFor = (refund: GwRecord) => (typeof refund.id === 'string' ? known.made.get(refund.id) : undefined)
   // Recorded with the purchase's id when gw looked it up; else as asked, by its id or its reference.
@@ -174,16 +191,21 @@ export function matchRefunds(purchase: GwRecord, refunds: GwRecord[], known: Kno
     return at !== undefined && from !== undefined && at >= from
   }
   const matched = refunds.map((refund): Matched => {
+    const match = matchOne(refund)
+    return {refund, match: isVoided(refund) ? {...match, voided: true} : match}
+  })
+  function matchOne(refund: GwRecord): RefundMatch {
     const fits: Fit[] = []
     const against: Misfit[] = []
     const shown = {purchase: id ?? reference ?? ''}
     if (after(refund, purchase)) fits.push('made_after')
     const names = [reference, id].some((name) => name !== undefined && namesWord(refund.reference, name))
     const made = madeFor(refund)
-    if (made && !ours(made)) {
-      return {refund, match: {...shown, match: 'other_purchase', by: made.by, other_purchase: made.purchaseReference ?? made.transactionId, other_match: 'certain', fits, against}}
-    }
-    if (made) return {refund, match: {...shown, match: 'certain', by: made.by, fits: names ? [...fits, 'names_purchase'] : fits, against}}
+    // Of no purchase: as gw sent it, else as the gateway says it was sent.
+    const unmatched = made ? made.unmatched && made.by : refund.standalone === true && 'standalone'
+    if (unmatched) return {...shown, match: 'unmatched', by: unmatched, fits, against}
+    if (made && !ours(made)) return {...shown, match: 'other_purchase', by: made.by, other_purchase: made.purchaseReference ?? made.transactionId, other_match: 'certain', fits, against}
+    if (made) return {...shown, match: 'certain', by: made.by, fits: names ? [...fits, 'names_purchase'] : fits, against}
     const size = refundSize(refund)
     if (size !== undefined) {
       if (size <= room) fits.push('within_balance')
@@ -193,24 +215,27 @@ export function matchRefunds(purchase: GwRecord, refunds: GwRecord[], known: Kno
     }
     if (names) fits.push('names_purchase')
     if (base !== undefined && against.length === 0 && fits.includes('made_after') && derivedNumber(base, refund.reference) !== undefined) {
-      return {refund, match: {...shown, match: 'likely', by: 'derived_reference', fits, against}}
+      return {...shown, match: 'likely', by: 'derived_reference', fits, against}
     }
     const from = derivedFrom(refund.reference)
     const other = from === undefined || from === base || names ? undefined : known.others.get(from)
-    if (other && after(refund, other)) {
-      return {refund, match: {...shown, match: 'other_purchase', by: 'derived_reference', other_purchase: from, other_match: 'likely', fits, against}}
-    }
-    return {refund, match: {...shown, match: 'possible', fits, against}}
-  })
+    if (other && after(refund, other)) return {...shown, match: 'other_purchase', by: 'derived_reference', other_purchase: from, other_match: 'likely', fits, against}
+    return {...shown, match: 'possible', fits, against}
+  }
   // A stable sort: those that fit alike keep the order they came in.
   const ordered = matched.toSorted((a, b) => score(b) - score(a))
-  return {matched: ordered, state: refundedState(purchase, matched, {amount, paid, given, certainAmount, room})}
+  return {matched: ordered, state: refundedState(purchase, matched, {amount, paid, given, certainAmount, room, gone})}
 }
 
-/** What the matches make refunded and left of the purchase: only approved refunds count, and none over its balance. */
-function refundedState(purchase: GwRecord, matched: Matched[], {amount, paid, given, certainAmount, room}: {amount: number; paid: number; given?: number; certainAmount: number; room: number}): RefundedState {
-  const counted = matched.filter(({refund}) => approved(refund))
-  const certainOther = ({match}: Matched) => match.match === 'other_purchase' && match.other_match === 'certain'
+const certainOther = ({match}: Matched) => match.match === 'other_purchase' && match.other_match === 'certain'
+
+/** What the matches make refunded and left of the purchase: only approved refunds count (not voided, not unmatched), and none over its balance. */
+function refundedState(
+  purchase: GwRecord,
+  matched: Matched[],
+  {amount, paid, given, certainAmount, room, gone}: {amount: number; paid: number; given?: number; certainAmount: number; room: number; gone?: RefundedState['gone']},
+): RefundedState {
+  const counted = matched.filter(({refund, match}) => approved(refund) && match.match !== 'unmatched')
   // Only likely another's is no proof: it may still be this one's, so it counts as one that may be.
   const mayBe = counted.filter((entry) => entry.match.match !== 'certain' && !certainOther(entry) && entry.match.against.length === 0)
   const gatewaySays = given !== undefined
@@ -237,6 +262,9 @@ function refundedState(purchase: GwRecord, matched: Matched[], {amount, paid, gi
     others: {certain: named(counted.filter(certainOther)), likely: named(mayBe.filter(({match}) => match.match === 'other_purchase'))},
     left,
     leftAtLeast: Math.max(0, left - possibleAmount),
+    voided: matched.filter((entry) => entry.match.voided && entry.match.match !== 'unmatched' && !certainOther(entry)).length,
+    unmatched: matched.filter(({match}) => match.match === 'unmatched').length,
+    gone,
   }
 }
 

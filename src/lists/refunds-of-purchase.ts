@@ -47,12 +47,13 @@ export async function madeRecords(f: MadeRecordsPlace, client: Deps['client']): 
 }
 
 /**
- * Records a refund a single `refund create` sent and had answered (approved or declined, or found
- * after a lost answer), so that it is certain for its purchase. The refund is done whatever the
- * disk says: a record that cannot be written is a warning saying what the refund shows as
- * instead, never a failure. Resolves false then, so that nothing after it says it is certain.
+ * Records a refund gw sent and had answered (approved or declined, or found after a lost answer),
+ * whichever command sent it (`refund create`, `gw api`, `gw sandbox seed`), so that it is certain
+ * for its purchase; `transactionId` blank: an unmatched refund, of no purchase. The refund is done
+ * whatever the disk says: a record that cannot be written is a warning saying what the refund
+ * shows as instead, never a failure. Resolves false then, so that nothing after it says it is certain.
  */
-export async function recordMade(sent: Sent & {purchase?: GwRecord; derived?: boolean}, transactionId: string, f: MadeRecordsPlace & {readonly io: Io}, client: {readonly gatewayInstance?: string}): Promise<boolean> {
+export async function recordMade(sent: Pick<Sent, 'body' | 'decided'> & {purchase?: GwRecord; derived?: boolean}, transactionId: string, f: MadeRecordsPlace & {readonly io: Io}, client: {readonly gatewayInstance?: string}): Promise<boolean> {
   const {decided, purchase} = sent
   if ((decided.outcome !== 'approved' && decided.outcome !== 'declined') || decided.source === 'earlier') return true
   try {
@@ -61,12 +62,30 @@ export async function recordMade(sent: Sent & {purchase?: GwRecord; derived?: bo
     return true
   } catch (err) {
     const why = sanitizeLine(err instanceof Error ? err.message : String(err))
-    const lists = `gw refund list --purchase ${shellQuote(String(purchase?.reference ?? purchase?.id ?? transactionId))} and purchase get`
-    // The matcher's word for a refund gw has no record of: likely by a reference derived from the purchase's, else what its card, date and reference say.
-    const shows = sent.derived ? `will show it as likely (its reference ${sanitizeLine(sent.body.reference)} derives from the purchase's), not certain` : 'will not show it as certain, only as its card, date and reference suggest'
-    f.io.err(`Warning: gw could not record making this refund (${why}): ${lists} ${shows}.\n`)
+    f.io.err(`Warning: gw could not record making this refund (${why}): ${unrecordedShows(sent, transactionId)}.\n`)
     return false
   }
+}
+
+/** What the matcher shows a refund gw has no record of as, said when the record could not be written. */
+function unrecordedShows(sent: Pick<Sent, 'body'> & {purchase?: GwRecord; derived?: boolean}, transactionId: string): string {
+  if (transactionId === '') return "gw refund list --purchase and purchase get will show it as of no purchase only where the gateway's record says so (standalone), else as its card, date and reference suggest"
+  const {purchase} = sent
+  const lists = `gw refund list --purchase ${shellQuote(String(purchase?.reference ?? purchase?.id ?? transactionId))} and purchase get`
+  // The matcher's word for a refund gw has no record of: likely by a reference derived from the purchase's, else what its card, date and reference say.
+  if (sent.derived) return `${lists} will show it as likely (its reference ${sanitizeLine(sent.body.reference)} derives from the purchase's), not certain`
+  return `${lists} will not show it as certain, only as its card, date and reference suggest`
+}
+
+/**
+ * A refund sent with a body written by hand (`gw api POST /v1.0/refunds`), recorded as gw records
+ * its own: for the purchase its transaction_id names (an id or a reference), or, with none, as an
+ * unmatched refund (a card alone).
+ */
+export function recordRefundSent(body: unknown, decided: Sent['decided'], f: MadeRecordsPlace & {readonly io: Io}, client: {readonly gatewayInstance?: string}): Promise<boolean> {
+  const fields = (typeof body === 'object' && body !== null ? body : {}) as GwRecord
+  const named = typeof fields.transaction_id === 'string' || typeof fields.transaction_id === 'number' ? String(fields.transaction_id) : ''
+  return recordMade({body: {...fields, reference: String(fields.reference ?? '')}, decided}, named.trim() === '' ? '' : named, f, client)
 }
 
 /**

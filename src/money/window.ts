@@ -62,12 +62,18 @@ export interface Waiting {
   endsAt: number
 }
 
+/** The window in ms, or how to learn it from the gateway (design.md §5: the window is the gateway's), asked only once a wait may begin. */
+export type WindowMs = number | (() => Promise<number>)
+
+/** The window, learnt if it must be. */
+export const windowOf = async (windowMs: WindowMs): Promise<number> => (typeof windowMs === 'number' ? windowMs : windowMs())
+
 export interface LookThroughWindow<T> {
   /** One look-up of the reference: what the gateway holds under it, or undefined for its 404. */
   look(): Promise<T | undefined>
   /** When the request left (epoch ms), or undefined when that is not known. */
   sentAt: number | undefined
-  windowMs?: number
+  windowMs?: WindowMs
   clock: Clock
   /** Ends the wait early, with no look-up more: what was sent is then still in doubt. */
   stop?: AbortSignal
@@ -87,9 +93,10 @@ export function lookThroughWindow<T>(options: LookThroughWindow<T> & {stop: Abor
 export function lookThroughWindow<T>(options: Omit<LookThroughWindow<T>, 'stop'>): Promise<T | undefined>
 export async function lookThroughWindow<T>({look, sentAt, windowMs = PROCESSING_WINDOW_MS, clock, stop, onWait}: LookThroughWindow<T>): Promise<T | undefined | typeof STOPPED_WAITING> {
   let found = await look()
-  if (found !== undefined) return found
+  if (found !== undefined || sentAt === undefined) return found
+  const window = await windowOf(windowMs)
   const since = clock.now()
-  const left = windowLeft(sentAt, since, windowMs)
+  const left = windowLeft(sentAt, since, window)
   if (left === 0) return undefined
   onWait?.({since, endsAt: since + left})
   try {

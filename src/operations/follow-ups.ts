@@ -49,9 +49,9 @@ export function lookUpTarget(followUp: FollowUp, client: GatewayClient): Promise
   return nounOf(followUp) === 'refund' ? client.refunds.get(followUp.id) : client.purchases.get(followUp.id)
 }
 
-/** All that an authorization holds, to capture it in full: its amount, looked up. */
-export async function captureAmount(id: string, {client}: Pick<Deps, 'client'>): Promise<number> {
-  const purchase = await client.purchases.get(id)
+/** All that an authorization holds, to capture it in full: its amount, looked up (unless its record was, to find its id). */
+export async function captureAmount(id: string, {client}: Pick<Deps, 'client'>, found?: GwRecord): Promise<number> {
+  const purchase = found ?? (await client.purchases.get(id))
   if (typeof purchase.amount === 'number') return purchase.amount
   throw new GatewayError('unreadable', `Purchase ${id} came back without an amount, so all of it is not known: nothing was sent`, {hint: 'Give the amount to capture.'})
 }
@@ -98,10 +98,10 @@ export async function sendFollowUp(followUp: FollowUp, {client}: Pick<Deps, 'cli
         return {outcome: 'unknown', why: `looking ${followUp.id} up failed too: ${lookErr instanceof Error ? lookErr.message : String(lookErr)}`}
       }
     }
-    const found = await lookThroughWindow({look, sentAt, windowMs: client.processingWindowMs, clock: client.clock(inFlight), onWait: options.onWait})
+    const found = await lookThroughWindow({look, sentAt, windowMs: () => client.processingWindow(), clock: client.clock(inFlight), onWait: options.onWait})
     // Waited out whatever a first Ctrl-C says, as a purchase's look-up is (design.md §5); a second one stops at once.
     const outcome: FollowUpOutcome = found === undefined ? {outcome: 'not_done', record: {}} : found
-    return finished(followUp, outcome, undefined, why, client.processingWindowMs)
+    return finished(followUp, outcome, undefined, why, await client.processingWindow())
   }
 }
 

@@ -74,9 +74,10 @@ export function listRecords(request: ListRequest, {client}: Pick<Deps, 'client'>
     summary.order = state.order
     request.onState?.(state)
   }
-  // Every record is kept when nothing narrows the list: no page past the limit is asked for, but
-  // for one record more, which tells whether there are more to show.
-  const want = unnarrowed && request.limit !== undefined ? request.limit + 1 : undefined
+  // Every record is kept when nothing narrows the list: no page past the limit is asked for, not
+  // even for one record more (`-L 10` over pages of 10 reads one page); whether there are more to
+  // show is the count's to say, and where the gateway gives none, a full limit may have more.
+  const want = unnarrowed && request.limit !== undefined ? request.limit : undefined
   async function* pages(): AsyncGenerator<GwRecord[]> {
     for await (const page of walkList(fetch, {order: request.order, ahead: request.concurrency, want, maxPages: request.maxPages, onState})) {
       const kept = unnarrowed ? page : page.filter(wanted)
@@ -87,6 +88,7 @@ export function listRecords(request: ListRequest, {client}: Pick<Deps, 'client'>
       if (shown.length > 0) yield shown
       if (summary.more) return
     }
+    if (want !== undefined && summary.shown === want && (summary.total === undefined || summary.total > want)) summary.more = true
   }
   return {pages: pages(), summary: () => summary}
 }

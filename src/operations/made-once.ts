@@ -47,7 +47,7 @@ export async function makeOnce(request: MadeRequest, client: GatewayClient): Pro
     const inFlight = {noun, reference: body.reference, why: err.message}
     client.tellRecovery({step: 'looking_up', ...inFlight})
     const onWait = (waiting: Waiting | undefined) => client.tellRecovery(waiting ? {step: 'waiting', ...inFlight, ...waiting} : {step: 'waited', ...inFlight})
-    const found = await lookThroughWindow({look: () => lookedUp(request), sentAt, windowMs: client.processingWindowMs, clock, onWait})
+    const found = await lookThroughWindow({look: () => lookedUp(request), sentAt, windowMs: () => client.processingWindow(), clock, onWait})
     if (found === undefined || 'failed' in found) {
       const told = found === undefined ? `, and the gateway has no ${noun} under reference ${body.reference}, even once it could no longer be processing it` : `, and looking it up failed too: ${found.failed}`
       return {body, decided: {outcome: 'unknown', noun, reason: {why: 'unanswered'}}, failure: new OutcomeUnknownError(`${lostBecause}${told}`, {noun, reference: body.reference})}

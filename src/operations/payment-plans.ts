@@ -26,7 +26,8 @@ export function paymentPlanBody(input: PaymentPlanInput): PaymentPlanCreate {
     payment_method: 'Credit Card',
     reference: input.reference,
     amount: input.amount,
-    ...(input.currency === undefined ? {} : {currency: input.currency}),
+    // Every official library's default, as a purchase's: sent, so the plan's record says it (the 2017-2019 builds answer null for none).
+    currency: input.currency ?? 'AUD',
     setup_fee: input.setupFee ?? 0,
     start_date: input.startDate,
     frequency: input.frequency,

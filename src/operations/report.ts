@@ -2,10 +2,12 @@ import type {WalkState} from '../api/paging.js'
 import {centsOf} from '../api/schemas/bank-rules.js'
 import {NotFoundError} from '../errors.js'
 import {outcomeOf} from '../money/decide.js'
-import {recordInstant, type Window, withinWindow} from '../lists/window.js'
+import {type Window, withinWindow} from '../lists/window.js'
 import type {Deps, GwRecord} from './deps.js'
 import {listRecords} from './lists.js'
-import {NO_SETTLEMENT, type SettlementDays, settlingTotals} from './settlement.js'
+import {localDay, NO_SETTLEMENT, type SettlementDays, settlingTotals} from './settlement.js'
+
+export {settlementDaysOf} from './settlement.js'
 
 /** One day's totals in one currency (amounts in the minor unit, as the gateway's). */
 export interface DayTotals extends GwRecord {
@@ -164,23 +166,4 @@ export function settledPayments(plan: GwRecord): {time: string; currency: unknow
 export function isSample(record: GwRecord): boolean {
   const metadata = record.metadata
   return typeof metadata === 'object' && metadata !== null && Object.hasOwn(metadata, 'gw_sample')
-}
-
-/**
- * The settlement days a report's window covers: this machine's calendar days from the window's
- * first to its last (today when it runs until now). Undefined for a window with no first day: the
- * look-up needs both ends.
- */
-export function settlementDaysOf(window: Window, now: Date): SettlementDays | undefined {
-  const from = window.from && localDay(window.from.toISOString())
-  const to = localDay((window.to ?? now).toISOString())
-  return from === undefined || to === undefined ? undefined : {from, to}
-}
-
-/** A record's time as a day of this machine's calendar (`2026-11-17`). */
-function localDay(time: unknown): string | undefined {
-  const instant = recordInstant(time)
-  if (instant === undefined) return undefined
-  const day = new Date(instant)
-  return `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, '0')}-${String(day.getDate()).padStart(2, '0')}`
 }

@@ -51,7 +51,7 @@ type Outcome = {status: Exclude<SeedStatus, 'failed' | 'differs'>; record: GwRec
  * the file says. Each step is reported as it ends; the first that fails or differs stops the run
  * (later steps may need it) with its error.
  */
-export async function seed(steps: SeedStep[], {environment, source}: {environment: Environment; source: string}, deps: Deps, onStep: (report: SeedReport) => void): Promise<SeedReport[]> {
+export async function seed(steps: SeedStep[], {environment, source, recordRefund}: {environment: Environment; source: string; recordRefund?: RecordRefund}, deps: Deps, onStep: (report: SeedReport) => void): Promise<SeedReport[]> {
   if (environment !== 'sandbox') {
     throw new UsageError('Fixtures are created on a sandbox only, and the target is live: nothing was sent')
   }
@@ -68,7 +68,7 @@ export async function seed(steps: SeedStep[], {environment, source}: {environmen
     let outcome: Outcome
     try {
       const fields = resolveFields(step, records)
-      outcome = await dated(step, fields, await runStep(step, fields, {environment, deps, at: step.at}), deps)
+      outcome = await dated(step, fields, await runStep(step, fields, {environment, deps, at: step.at, recordRefund}), deps)
     } catch (err) {
       const error = asGwError(err)
       const failed = {step: number, name, create, status: 'failed' as const, error}
@@ -132,8 +132,11 @@ async function dated(step: SeedStep, fields: Record<string, unknown>, outcome: O
   return {...outcome, record: await lookUp(resource, id, deps)}
 }
 
-/** What a step runs with: `at`, for a subscription dated to start before the gateway's today. */
-type StepContext = {environment: Environment; deps: Deps; at?: DatedAt}
+/** Records a refund a step sent for the purchase its transaction_id names, as gw records every refund it makes (lists/refunds-of-purchase.ts recordMade). */
+export type RecordRefund = (sent: Sent, transactionId: string) => Promise<unknown>
+
+/** What a step runs with: `at`, for a subscription dated to start before the gateway's today; how a refund sent is recorded. */
+type StepContext = {environment: Environment; deps: Deps; at?: DatedAt; recordRefund?: RecordRefund}
 
 function runStep(step: SeedStep, fields: Record<string, unknown>, context: StepContext): Promise<Outcome> {
   const run = STEPS[step.create] as (fields: unknown, context: StepContext) => Promise<Outcome>
@@ -198,10 +201,14 @@ const STEPS: {[K in StepKind]: (fields: StepFields[K], context: StepContext) => 
     return moneyOutcome(earlier ?? (await sendPurchase(body, deps)), earlier !== undefined)
   },
 
-  async refund(fields, {deps}) {
+  async refund(fields, {deps, recordRefund}) {
     const body: RefundCreate = fields
     const earlier = await findEarlierRefund({body}, deps)
-    return moneyOutcome(earlier ?? (await sendRefund({body}, deps)), earlier !== undefined)
+    if (earlier) return moneyOutcome(earlier, true)
+    const sent = await sendRefund({body}, deps)
+    // Recorded before it is reported, as refund create records its own: certain for its purchase.
+    await recordRefund?.(sent, body.transaction_id)
+    return moneyOutcome(sent, false)
   },
 
   async subscription(fields, {deps, at}) {

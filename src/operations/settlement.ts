@@ -1,3 +1,4 @@
+import {parseWindow, recordInstant, type Window} from '../lists/window.js'
 import {outcomeOf} from '../money/decide.js'
 import {isVoided} from '../money/follow-up.js'
 import type {Deps, GwRecord} from './deps.js'
@@ -20,6 +21,50 @@ export function settlementDate(day: string): string {
  */
 export async function settlement({from, to}: SettlementDays, {client}: Pick<Deps, 'client'>): Promise<GwRecord[]> {
   return (await client.purchases.settlement({from: settlementDate(from), to: settlementDate(to)})) ?? []
+}
+
+/**
+ * The settlement days a report's window covers: this machine's calendar days from the window's
+ * first to its last (today when it runs until now). Undefined for a window with no first day: the
+ * look-up needs both ends.
+ */
+export function settlementDaysOf(window: Window, now: Date): SettlementDays | undefined {
+  const from = window.from && localDay(window.from.toISOString())
+  const to = localDay((window.to ?? now).toISOString())
+  return from === undefined || to === undefined ? undefined : {from, to}
+}
+
+/** A record's time as a day of this machine's calendar (`2026-11-17`). */
+export function localDay(time: unknown): string | undefined {
+  const instant = recordInstant(time)
+  if (instant === undefined) return undefined
+  const day = new Date(instant)
+  return `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, '0')}-${String(day.getDate()).padStart(2, '0')}`
+}
+
+/**
+ * The settlement days `--on`, `--from` and `--to` name, read as a list's and a report's are
+ * (lists/window.ts): today without any, --from alone up to today, --to alone that day alone.
+ */
+export function settlementDaysFor(flags: {on?: string; from?: string; to?: string}, now: Date): SettlementDays {
+  const given = flags.on !== undefined || flags.from !== undefined || flags.to !== undefined
+  const window = parseWindow(given ? flags : {on: 'today'}, now)
+  return settlementDaysOf(window.from ? window : {from: window.to, to: window.to}, now)!
+}
+
+/** A purchase the look-up lists that settles nothing and is no void: declined (settlingOf leaves it out). */
+export function isDeclined(record: GwRecord): boolean {
+  return !isVoided(record) && outcomeOf(record) === false
+}
+
+/**
+ * The look-up's purchases as `gw purchase settlement` lists them: a declined one, which the
+ * gateway lists all the same, never among what reaches the bank unless asked for, and counted.
+ */
+export async function settling(days: SettlementDays, deps: Pick<Deps, 'client'>, {includeDeclined}: {includeDeclined: boolean}): Promise<{records: GwRecord[]; declined: number}> {
+  const all = await settlement(days, deps)
+  const records = includeDeclined ? all : all.filter((record) => !isDeclined(record))
+  return {records, declined: all.filter(isDeclined).length}
 }
 
 /**

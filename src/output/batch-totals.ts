@@ -1,11 +1,11 @@
 import {formatMoney} from './money.js'
 
-/** `1,950.00 AUD`; without a currency, the amount in major units, saying so: one unit in every summary. */
+/** `1950.00 AUD`; without a currency, the amount in major units, saying so: one unit in every summary. */
 export function moneyText(amount: number, currency: string | undefined): string {
-  return currency ? formatMoney(amount, currency, {grouped: true}) : `${formatMoney(amount, undefined, {grouped: true})} (currency not known)`
+  return currency ? formatMoney(amount, currency) : `${formatMoney(amount)} (currency not known)`
 }
 
-/** Amounts added up per currency, as rows come: `1,950.00 AUD; 30.00 NZD`. */
+/** Amounts added up per currency, as rows come: `1950.00 AUD; 30.00 NZD`. */
 export class Tally {
   private readonly sums = new Map<string, number>()
   private unknown = 0
@@ -27,7 +27,7 @@ export class Tally {
   }
 }
 
-/** `1,950.00 AUD; 30.00 NZD`: the rows' amounts added up per currency. */
+/** `1950.00 AUD; 30.00 NZD`: the rows' amounts added up per currency. */
 export function totals(rows: {amount?: number; currency?: string}[]): string {
   const tally = new Tally()
   for (const row of rows) tally.add(row.amount, row.currency)

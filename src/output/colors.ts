@@ -1,5 +1,5 @@
 /** ANSI styles, applied only when the Io says colour is on. */
-const codes = {bold: [1, 22], dim: [2, 22], red: [31, 39], green: [32, 39], yellow: [33, 39], cyan: [36, 39]} as const
+const codes = {bold: [1, 22], dim: [2, 22], red: [31, 39], green: [32, 39], yellow: [33, 39], blue: [34, 39], cyan: [36, 39]} as const
 
 export type Style = keyof typeof codes
 

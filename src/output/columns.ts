@@ -138,7 +138,10 @@ export const webHookColumns: Column[] = [
   {label: 'Created', field: 'created_at', need: 'sometimes'},
 ]
 
-export const sandboxClockColumns: Column[] = [{label: 'Today', field: 'today', need: 'always'}]
+export const sandboxClockColumns: Column[] = [
+  {label: 'Today', field: 'today', need: 'always'},
+  {label: 'Processing window ms', field: 'processing_window_ms', need: 'most'},
+]
 
 export const clockAdvanceColumns: Column[] = [
   {label: 'New date', field: 'today', need: 'always'},

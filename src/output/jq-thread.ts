@@ -15,6 +15,9 @@ export interface JqRunEnd {
   crashed?: string
 }
 
+/** MiB of young generation jq's thread keeps: V8 13 and later grow it to 2 x 64 MiB on a machine with memory to spare. */
+const JQ_YOUNG_GENERATION_MB = 4
+
 /** Why a run never ended: the thread was stopped (a signal, stdout gone), or died. */
 export class JqStopped extends Error {
   override name = 'JqStopped'
@@ -54,8 +57,10 @@ export class JqThread {
   static async start(): Promise<JqThread> {
     const [{Worker}, {source}] = await Promise.all([import('node:worker_threads'), import('./jq-worker-source.js')])
     const shared = sharedChannel()
-    // No stdout or stderr of its own: what jq prints comes through the rings only.
-    const worker = new Worker(source, {eval: true, workerData: {shared}, stdout: true, stderr: true})
+    // No stdout or stderr of its own: what jq prints comes through the rings only. Its young
+    // generation held small, as gw's own is in a walk (bin/start.js favourMemory): each run's
+    // text (up to RUN_BYTES, jq.ts) is garbage once jq has read it.
+    const worker = new Worker(source, {eval: true, workerData: {shared}, stdout: true, stderr: true, resourceLimits: {maxYoungGenerationSizeMb: JQ_YOUNG_GENERATION_MB}})
     const thread = new JqThread(worker, shared)
     // As undici's parser is (bin/start.js): V8's baseline compiler only, or the process would wait
     // at exit for its optimising tier to compile jq's 0.9 MB again. Set once the thread has started,

@@ -1,4 +1,5 @@
 import {STOP_SIGNALS, type StopSignal, UsageError} from '../errors.js'
+import {stopMeaning, type StopSignalName} from '../lib/platform.js'
 import {maskCardNumbersIn} from '../safety/redact.js'
 import {type Io, withStdinTTY} from './io.js'
 import {JqStopped, type JqThread} from './jq-thread.js'
@@ -80,6 +81,8 @@ export interface FilterOptions {
   onSignal?(listener: (atOnce: boolean) => void): void
   /** A stop signal came once the command was done and only jq was left running: the exit status says so. */
   interruptedLate?(signal: StopSignal): void
+  /** The signals that ask gw to stop here (lib/platform.ts); SIGINT, SIGTERM and SIGHUP when not given. */
+  signals?: readonly StopSignalName[]
 }
 
 /**
@@ -212,15 +215,16 @@ export function filteredIo(io: Io, filter: JqFilter, options: FilterOptions = {}
   /** jq done; or a stop signal, which the command (its own watch over) leaves to the filter once it is closing. */
   const idleOrSignal = async () => {
     let heard: StopSignal | undefined
-    const stop = (signal: StopSignal) => {
-      heard ??= signal
+    const stop = (signal: StopSignalName) => {
+      heard ??= stopMeaning(signal)
       stopJq()
     }
-    for (const signal of STOP_SIGNALS) process.once(signal, stop)
+    const signals = options.signals ?? STOP_SIGNALS
+    for (const signal of signals) process.once(signal, stop)
     try {
       await whenIdle()
     } finally {
-      for (const signal of STOP_SIGNALS) process.off(signal, stop)
+      for (const signal of signals) process.off(signal, stop)
     }
     if (heard === undefined) return
     io.err('--jq was stopped before it had printed all the output: gw was interrupted.\n')

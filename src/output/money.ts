@@ -28,10 +28,10 @@ export function formatMinorUnits(amount: number, exponent: number): string {
 
 /**
  * `1000, 'AUD'` → `10.00 AUD`; without a currency the amount shows with two decimals and no code.
- * `grouped` writes the thousands apart, `1,950.00 AUD`, as a summary of many rows shows its sums.
+ * One way everywhere, sums included (`22295.00 AUD` in a report and a batch's summary alike), and
+ * never with thousands apart: as the live confirmation asks it typed, and as a script reads it.
  */
-export function formatMoney(amount: number, currency?: string | null, {grouped = false}: {grouped?: boolean} = {}): string {
+export function formatMoney(amount: number, currency?: string | null): string {
   const major = formatMinorUnits(amount, currency ? currencyExponent(currency.toUpperCase()) : 2)
-  const shown = grouped ? major.replace(/^(-?)(\d+)/, (_, sign: string, whole: string) => sign + whole.replace(/\B(?=(\d{3})+$)/g, ',')) : major
-  return currency ? `${shown} ${currency.toUpperCase()}` : shown
+  return currency ? `${major} ${currency.toUpperCase()}` : major
 }

@@ -16,15 +16,22 @@ function named(purchase: GwRecord): string {
 const money = (amount: number, state: RefundedState) => formatMoney(amount, state.currency ? sanitizeLine(state.currency) : undefined)
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`
 
-const BY: Record<string, string> = {journal: "gw's batch journal", refund_create: "gw's refund create", derived_reference: 'derived reference'}
+const BY: Record<string, string> = {journal: "gw's batch journal", refund_create: "gw's refund create", derived_reference: 'derived reference', standalone: "the gateway's standalone"}
 
 /**
  * A refund's gw_match as a table's Match column shows it: the word and its reason (design.md §3,
- * the reasons show in tables too); another purchase's names that purchase.
+ * the reasons show in tables too); another purchase's names that purchase; a voided one says it
+ * counts for nothing.
  */
 export function matchText(match: RefundMatch): string {
+  const text = matchWord(match)
+  return match.voided ? `${text}, voided: not counted` : text
+}
+
+function matchWord(match: RefundMatch): string {
   const by = match.by === undefined ? '' : BY[match.by] ?? sanitizeLine(match.by)
   if (match.match === 'other_purchase') return `of ${sanitizeLine(String(match.other_purchase))} (${match.other_match ?? 'likely'}: ${by})`
+  if (match.match === 'unmatched') return `of no purchase (unmatched: ${by})`
   if (match.match !== 'possible') return `${match.match} (${by})`
   if (match.against.includes('over_balance')) return 'possible (but more than is left)'
   const reasons = [match.fits.includes('names_purchase') && 'names it', match.fits.includes('whole_balance') && 'exactly what it had left', 'same card, after it'].filter(Boolean)
@@ -32,6 +39,8 @@ export function matchText(match: RefundMatch): string {
 }
 
 const certainOther = ({match}: Matched) => match.match === 'other_purchase' && match.other_match === 'certain'
+/** A refund that is surely not this purchase's money back: another purchase's for certain, one of no purchase, or voided. */
+const notItsOwn = (entry: Matched) => certainOther(entry) || entry.match.match === 'unmatched' || entry.match.voided === true
 const othersNamed = (matched: Matched[]) => [...new Set(matched.map(({match}) => sanitizeLine(String(match.other_purchase))))].join(', ')
 
 /**
@@ -52,15 +61,20 @@ export function refundsOfNote(purchase: GwRecord, matched: Matched[], {narrowed}
   }
   const count = (kind: RefundMatch['match']) => matched.filter(({match}) => match.match === kind)
   const others = count('other_purchase')
+  const voided = matched.filter(({match}) => match.voided).length
   const counts = [
     count('certain').length > 0 ? `${count('certain').length} certain (gw recorded making ${count('certain').length === 1 ? 'it' : 'them'} for this purchase)` : undefined,
     count('likely').length > 0 ? `${count('likely').length} likely (a reference derived from its own, after it)` : undefined,
     count('possible').length > 0 ? `${count('possible').length} possible (on its card, after it)` : undefined,
     others.length > 0 ? `${others.length} of ${new Set(others.map(({match}) => match.other_purchase)).size === 1 ? 'another purchase' : 'other purchases'} (${othersNamed(others)})` : undefined,
+    count('unmatched').length > 0 ? `${count('unmatched').length} of no purchase (unmatched, sent with a card alone)` : undefined,
+    voided > 0 ? `${voided} voided (not counted)` : undefined,
   ].filter(Boolean)
+  // Nothing listed gave this purchase's money back: said first, as "not refunded" is only said where gw knows it.
+  const none = !narrowed && matched.every(notItsOwn) ? ': it has not been refunded' : ''
   return (
     `Refunds that may be of purchase ${named(purchase)}: a refund's record does not name its purchase, so these are the refunds on its card since it was made, best fit first (gw_match says why).\n` +
-    `${counts.join('; ')}.\n`
+    `${counts.join('; ')}${none}.\n`
   )
 }
 
@@ -82,9 +96,11 @@ export function refundedText(purchase: GwRecord, state: RefundedState): {refunde
   const name = typeof purchase.reference === 'string' ? purchase.reference : String(purchase.id ?? '')
   // Where every refund behind these words is listed: said once, at the end, when some are in doubt or counted rather than named.
   const listed = state.possible > 0 || state.others.certain.length > 1 || state.others.likely.length > 1 ? `: gw refund list --purchase ${shellQuote(name)}` : ''
+  if (state.gone === 'voided' && state.certain === 0) return {refunded: 'nothing: it was voided, so it took nothing and nothing of it can be refunded', left}
+  const uncounted = notCounted(state)
   if (state.certain === 0 && state.possible === 0) {
-    if (state.certainOthers === 0 && state.over === 0) return {refunded: 'nothing: no refund on its card since it was made', left}
-    return {refunded: `${money(0, state)}: ${noneOfIt(state)}${listed}`, left}
+    if (state.certainOthers === 0 && state.over === 0) return {refunded: uncounted ? `nothing: ${uncounted}` : 'nothing: no refund on its card since it was made', left}
+    return {refunded: `${money(0, state)}: ${noneOfIt(state)}${uncounted ? `; ${uncounted}` : ''}${listed}`, left}
   }
   let refunded = `${money(state.refunded, state)} for certain${state.certain > 0 ? ` (${plural(state.certain, 'refund')} gw made for it)` : ''}`
   if (state.possible > 0) {
@@ -96,7 +112,14 @@ export function refundedText(purchase: GwRecord, state: RefundedState): {refunde
     refunded = `${suggestion(state)}${refunded}, and ${plural(state.possible, 'refund')} on its card since it that may be of it (${kinds.join('; ')}), up to ${money(state.possibleAmount, state)} more`
   }
   if (state.certainOthers > 0) refunded += `; gw made ${plural(state.certainOthers, 'other refund')} on its card for ${elsewhere(state.others.certain)}`
+  if (uncounted) refunded += `; ${uncounted}`
   return {refunded: refunded + listed, left}
+}
+
+/** The refunds on its card since it that give nothing of it back, said so (design.md §3): voided ones, and unmatched ones (of no purchase). */
+function notCounted(state: RefundedState): string | undefined {
+  const kinds = [state.voided > 0 && plural(state.voided, 'voided refund'), state.unmatched > 0 && `${plural(state.unmatched, 'unmatched refund')} (of no purchase)`].filter(Boolean)
+  return kinds.length === 0 ? undefined : `${kinds.join(' and ')} on its card since it, not counted`
 }
 
 /** Other purchases as a person reads them at a glance: the one named, several counted. */
@@ -153,6 +176,7 @@ export function amountOffer(state: RefundedState): {amount?: number; words: stri
 
 /** How much of a purchase has been refunded, as a question or a refusal says it: `10.00 AUD of 25.00 AUD refunded`, or the gateway's word for it. */
 function soFar(state: RefundedState): string {
+  if (state.gone === 'voided') return 'it was voided'
   const refunded = `${money(state.refunded, state)} of ${money(state.amount, state)} refunded`
   return state.source === 'gateway' ? `the gateway says ${refunded}` : refunded
 }
@@ -182,6 +206,7 @@ export function refusedBeyondLeft(purchase: string, state: RefundedState, amount
 
 /** Nothing left of a purchase to refund, for certain: any refund of it is refused, saying what was refunded. */
 export function nothingLeft(purchase: string, state: RefundedState): RejectedError {
+  if (state.gone === 'voided') return new RejectedError(`Purchase ${purchase} was voided, so nothing of it is left to refund: nothing was sent`, {hint: `gw purchase get ${purchase} shows it.`})
   // Nothing left and nothing refunded: it was declined, and took nothing.
   if (state.refunded === 0) return new RejectedError(`Purchase ${purchase} took nothing (it was declined), so nothing of it can be refunded: nothing was sent`)
   return new RejectedError(`Nothing is left of purchase ${purchase} to refund (${soFar(state)}): nothing was sent`, {hint: `gw purchase get ${purchase} shows what was refunded of it.`})

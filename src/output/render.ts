@@ -4,7 +4,7 @@ import {paint} from './colors.js'
 import {columnsFor, pickFields} from './fields.js'
 import type {Io} from './io.js'
 import {hintFor} from './hints.js'
-import {errorJson, escapeControls, toJson, toNdjsonLine} from './json.js'
+import {errorJson, escapeControls, prettyJson, toJson, toNdjsonLine} from './json.js'
 import {sanitize} from '../safety/sanitize.js'
 import {printsAsSent} from '../safety/prints-as-sent.js'
 import {redact, redactText} from '../safety/redact.js'
@@ -42,7 +42,7 @@ export async function renderRecord(io: Io, gatewayRecord: GwRecord, columns: Col
   const picked = options.fields ? pickFields(record, options.fields) : record
   const as = shape(io, options.json, options.ndjson)
   if (as === 'ndjson') io.out(toNdjsonLine(picked))
-  else if (as === 'json') io.out(toJson(picked))
+  else if (as === 'json') io.out(toJson(picked, io.color))
   else {
     const {fieldList} = await import('./table.js')
     const text = fieldList(record, shownColumns(columns, options), {color: io.color, width: io.columns})
@@ -57,7 +57,7 @@ export async function renderList(io: Io, gatewayRecords: GwRecord[], columns: Co
   const picked = options.fields ? records.map((record) => pickFields(record, options.fields!)) : records
   const as = shape(io, options.json, options.ndjson)
   if (as === 'ndjson') io.out(picked.map(toNdjsonLine).join(''))
-  else if (as === 'json') io.out(picked.map(toJson).join(''))
+  else if (as === 'json') io.out(picked.map((record) => toJson(record, io.color)).join(''))
   else if (records.length === 0) io.err('Nothing to show.\n')
   else {
     const {recordsTable} = await import('./table.js')
@@ -102,7 +102,7 @@ export function recordStream(io: Io, columns: Column[], options: RenderOptions, 
         return
       }
       const picked = options.fields ? records.map((record) => pickFields(record, options.fields!)) : records
-      io.out(picked.map(as === 'ndjson' ? toNdjsonLine : toJson).join(''))
+      io.out(picked.map((record) => (as === 'ndjson' ? toNdjsonLine(record) : toJson(record, io.color))).join(''))
     },
     async end() {
       if (as !== 'human') return
@@ -206,15 +206,26 @@ export function renderError(io: Io, error: GwError, {json, subject, hint: given}
 }
 
 /**
- * A body exactly as the gateway sent it (gw api), ending in a newline, but for card data: a body
- * holding a whole card number or a CVV prints as redact leaves it (design.md §3). On a terminal
- * its control characters are shown as \u escapes instead of acting on the terminal; a pipe gets the bytes.
+ * A body as the gateway sent it (gw api), ending in a newline, but for card data: a body holding a
+ * whole card number or a CVV prints as redact leaves it (design.md §3). A pipe gets its bytes; a
+ * terminal gets JSON pretty-printed and coloured (as gh api and the Stripe CLI print it), each
+ * value as written, and its control characters as \u escapes instead of acting on the terminal.
  */
 export function renderBody(io: Io, text: string): void {
   if (text === '') return
   const safe = mayHoldCardData(text) ? redactText(text) : text
   const shown = io.isStdoutTTY ? escapeControls(safe) : safe
-  io.out(shown.endsWith('\n') ? shown : shown + '\n')
+  if (io.isStdoutTTY && isJson(shown)) io.out(prettyJson(shown, io.color) + '\n')
+  else io.out(shown.endsWith('\n') ? shown : shown + '\n')
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text)
+    return true
+  } catch {
+    return false
+  }
 }
 
 /** A quick look before the body is parsed again: a CVV key, or a run of 12 digits that may be a card number. */

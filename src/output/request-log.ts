@@ -17,7 +17,7 @@ export function requestLogPrinter(io: Io, {json, fields}: RenderOptions): (page:
     if (missed > 0) io.err(paint(io.errColor, 'yellow', `${missed} requests were answered faster than they could be followed and are not shown.`) + '\n')
     if (entries.length === 0) return
     if (!io.isStdoutTTY || json) {
-      const format = io.isStdoutTTY ? toJson : toNdjsonLine
+      const format = (entry: object) => (io.isStdoutTTY ? toJson(entry, io.color) : toNdjsonLine(entry))
       io.out(entries.map((entry) => format(fields ? pickFields(entry, fields) : entry)).join(''))
       return
     }

@@ -28,7 +28,7 @@ export function seedPrinter(io: Io, {json}: {json: boolean}): {step(report: Seed
           ...(report.differences ? {differences: report.differences.map(({field, expected, found}) => redact({field, file: expected, gateway: found}))} : {}),
           ...(report.error ? {error: {kind: report.error.kind, exit_code: report.error.exitCode, message: report.error.message}} : {}),
         }
-        io.out(io.isStdoutTTY ? toJson(line) : toNdjsonLine(line))
+        io.out(io.isStdoutTTY ? toJson(line, io.color) : toNdjsonLine(line))
         return
       }
       const status = paint(io.color, STYLE[report.status], report.status.padEnd(8))

@@ -41,6 +41,8 @@ export function formsOf(column: Column, records: GwRecord[], cells: string[]): F
 
 function matchWord(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || !('match' in value)) return undefined
-  const {match, other_purchase: other} = value as RefundMatch
-  return match === 'other_purchase' ? `of ${sanitizeLine(String(other))}` : sanitizeLine(String(match))
+  const {match, other_purchase: other, voided} = value as RefundMatch
+  const word = match === 'other_purchase' ? `of ${sanitizeLine(String(other))}` : sanitizeLine(String(match))
+  // A voided one counts for nothing: said however narrow the column.
+  return voided ? `${word}, voided` : word
 }

@@ -17,7 +17,13 @@ export interface SandboxContext {
   merchants: string[]
   /** The requests answered, for GET /_sandbox/requests; none when the log is off. */
   requests?: RequestLog
+  /** The most it takes to process a request, faults aside (gw sandbox start --processing-window-ms): what GET /_sandbox/clock says. */
+  processingWindowMs: number
+  /** This run's control token, kept in its runtime file: GET /_sandbox/clock proves with it (never sending it) that it is the gateway gw started. */
+  controlToken: string
   /** The base URL, known once the server listens. */
   url: string
+  /** The process it runs in, and how it is asked to close as on SIGTERM (POST /_sandbox/stop). */
+  process: {pid: number; requestStop(): void}
   newId(merchant: string, type: RecordType): string
 }

@@ -13,6 +13,8 @@ export type Dialect = (typeof DIALECTS)[number]
 export interface Exchange {
   method: string
   pathname: string
+  /** The request's query string, read. */
+  query: Record<string, string>
   status: number
   body: Record<string, unknown>
 }
@@ -52,11 +54,11 @@ export const LIVE_DIFFERENCES: readonly Difference[] = [
     },
   },
   {
-    live: 'Lists send `page` (0 for offset 0) and `total_pages` beside `records` and `total_records`, not `pages` and `current_page`',
+    live: 'Lists send `page` and `total_pages` beside `records` and `total_records`, not `pages` and `current_page`: `page` counts from 0 when `offset` was given (0 for offset 0), from 1 when it was not',
     applies: ({body}) => typeof body.current_page === 'number',
     change: (exchange) => {
       const {pages, current_page: page, ...rest} = exchange.body
-      return {...exchange, body: {...rest, page: (page as number) - 1, total_pages: pages}}
+      return {...exchange, body: {...rest, page: 'offset' in exchange.query ? (page as number) - 1 : page, total_pages: pages}}
     },
   },
   {
@@ -70,9 +72,12 @@ export const LIVE_DIFFERENCES: readonly Difference[] = [
     change: (exchange) => ({...exchange, status: 200}),
   },
   {
-    live: 'An unknown purchase is 404 `Could not find Purchase` (the contract says `Purchase not found`)',
+    live: 'An unknown purchase is 404 `Could not find Purchase` with `response` `{}` (the contract says `Purchase not found`, and its `response` may be null)',
     applies: ({pathname, status, body}) => status === 404 && under(pathname, '/v1.0/purchases') && errorsOf(body).includes('Purchase not found'),
-    change: renamingError('Purchase not found', 'Could not find Purchase'),
+    change: (exchange) => {
+      const renamed = renamingError('Purchase not found', 'Could not find Purchase')(exchange)
+      return {...renamed, body: {...renamed.body, response: {}}}
+    },
   },
   {
     live: 'A card number failing the Luhn check is `Card number is invalid` (the contract says `Invalid Card Number`)',

@@ -1,5 +1,6 @@
-import {open} from 'node:fs/promises'
+import {constants} from 'node:fs'
 import {UsageError} from '../errors.js'
+import {NotYoursError, openOwnFile} from '../lib/own-file.js'
 import type {EventEntry} from './format.js'
 
 export interface EventLog {
@@ -8,9 +9,14 @@ export interface EventLog {
   close(): Promise<void>
 }
 
-/** `--save FILE`: one JSON line per event, appended in the order the events arrived. */
+/**
+ * `--save FILE`: one JSON line per event, appended in the order the events arrived. Only a file of
+ * the user's own (lib/own-file.ts): made afresh, 0600, or one that is theirs alone to write, never
+ * through another user's link; what it saves (masked as it is) is no one else's to read or add to.
+ */
 export async function openEventLog(file: string): Promise<EventLog> {
-  const handle = await open(file, 'a', 0o600).catch((err: NodeJS.ErrnoException) => {
+  const {handle} = await openOwnFile(file, constants.O_WRONLY | constants.O_APPEND).catch((err: NodeJS.ErrnoException) => {
+    if (err instanceof NotYoursError) throw new UsageError(`--save ${file} cannot be used: ${err.message}`, err.hint)
     throw new UsageError(`--save cannot open ${file} (${err.code ?? err.message})`, 'Pick a file in a directory you can write to.')
   })
   // Writes are chained so lines never interleave and keep the order of arrival.

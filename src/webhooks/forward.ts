@@ -11,7 +11,8 @@ export const DEFAULT_FORWARD_TIMEOUT_MS = 30_000
 const HOP_BY_HOP = new Set([SIGNATURE_HEADER.toLowerCase(), 'host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'expect', 'upgrade', 'te', 'trailer', 'proxy-connection', 'proxy-authorization'])
 
 export interface Forwarder {
-  send(body: Buffer | string, headers: IncomingHttpHeaders | Record<string, string>): Promise<ForwardResult>
+  /** Passes a delivery on, signed when `signed` (the default) and there is a secret: gw listen signs only what passed a credentials check. */
+  send(body: Buffer | string, headers: IncomingHttpHeaders | Record<string, string>, signed?: boolean): Promise<ForwardResult>
   close(): Promise<void>
 }
 
@@ -23,12 +24,12 @@ export interface Forwarder {
 export function createForwarder(url: string, timeoutMs = DEFAULT_FORWARD_TIMEOUT_MS, proxy?: ProxySettings, secret?: string): Forwarder {
   const dispatcher = lazyDispatcher({connectTimeoutMs: timeoutMs, keepAliveTimeoutMs: 4_000}, proxy)
   return {
-    async send(body, headers) {
+    async send(body, headers, signed = true) {
       const started = performance.now()
       const elapsed = () => Math.round(performance.now() - started)
       try {
         const relayed = relayedHeaders(headers)
-        if (secret !== undefined) relayed[SIGNATURE_HEADER] = signatureHeader(secret, body)
+        if (secret !== undefined && signed) relayed[SIGNATURE_HEADER] = signatureHeader(secret, body)
         const response = await request(await dispatcher.get(), url, {method: 'POST', headers: relayed, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs})
         await response.body.dump()
         return {status: response.statusCode, ms: elapsed()}

@@ -2,7 +2,8 @@ import {randomBytes} from 'node:crypto'
 import type {IncomingHttpHeaders} from 'node:http'
 import type {ProxySettings} from '../api/proxy.js'
 import {GwError, UsageError} from '../errors.js'
-import {isLoopbackHost} from '../lib/loopback.js'
+import {isLoopbackHost, reachableUrl} from '../lib/loopback.js'
+import {stopMeaning, type StopSignalName} from '../lib/platform.js'
 import {maskCardNumbersIn, redact} from '../safety/redact.js'
 import {paint} from '../output/colors.js'
 import type {Io} from '../output/io.js'
@@ -52,6 +53,8 @@ export interface ListenOptions {
   /** The profile's environment; deliveries of the other mode are flagged. Unknown without a profile. */
   environment?: 'sandbox' | 'live'
   register?: Registration
+  /** The signals that stop it here (lib/platform.ts: Ctrl-Break on Windows, as SIGTERM); SIGINT and SIGTERM when not given. */
+  stopSignals?: readonly StopSignalName[]
 }
 
 /**
@@ -70,13 +73,14 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
     const left = webHookId ? `; web hook ${webHookId} is still registered: remove it with gw webhook delete ${webHookId}` : ''
     // Deliveries still in flight would hold the process open: the reporter leaves once it has said so.
     quitAtOnce(new GwError('interrupted', 130, `Stopped at once${left}.`, {abandonsPendingCall: true}))
-  })
+  }, options.stopSignals)
   let outClosed = false
   const readerGone = new Promise<'output closed'>((resolve) => io.onOutClosed(() => ((outClosed = true), resolve('output closed'))))
   const log = options.save ? await openEventLog(options.save) : undefined
   const forwarder = options.forwardTo ? createForwarder(options.forwardTo, options.forwardTimeoutMs, options.proxy, options.signingSecret) : undefined
   // Only the gateway learns these: a delivery carrying them came from it.
   let ownCredentials = options.register && !options.auth ? freshCredentials() : undefined
+  const credentialsChecked = () => options.auth !== undefined || ownCredentials !== undefined
   const counts = {printed: 0, filtered: 0, refused: 0}
   const wanted = eventFilter(options.events)
   const warning = paint(io.errColor, 'yellow', 'Warning:')
@@ -112,7 +116,8 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
       warn(`a ${entry.event} delivery in ${mode} mode, but the profile in force is ${options.environment}`)
     }
     // Credentials of gw listen's own mean nothing to the app; those of --auth are the app's to check.
-    const forward = forwarder && (await forwarder.send(body, ownCredentials ? withoutAuthorization(headers) : headers))
+    // Signed only when it carried the gateway's credentials: a signature then says the gateway sent it.
+    const forward = forwarder && (await forwarder.send(body, ownCredentials ? withoutAuthorization(headers) : headers, credentialsChecked()))
     if (outClosed) return 503
     const shown = options.json ? line : eventLine(entry, {color: io.color, forward})
     const written = io.outWritten(shown)
@@ -154,8 +159,8 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
   const {register} = options
   if (register) {
     try {
-      notice += await removeAbandoned(register, reachableAddress(receiver.url), warning)
-      webHookId = await register.create(reachableAddress(receiver.url), options.auth ?? ownCredentials!)
+      notice += await removeAbandoned(register, reachableUrl(receiver.url), warning)
+      webHookId = await register.create(reachableUrl(receiver.url), options.auth ?? ownCredentials!)
     } catch (err) {
       if (!register.automatic || !(err instanceof GwError) || err.kind === 'interrupted') {
         await Promise.all([receiver.close(), log?.close(), forwarder?.close()])
@@ -164,26 +169,28 @@ export async function listen(options: ListenOptions, io: Io): Promise<number> {
       // Nobody knows the credentials it was to be registered with: a registration made by hand must reach it.
       ownCredentials = undefined
       receiver.requireCredentials(undefined)
-      notice += `${warning} could not register with the local gateway at ${register.automatic.gateway} (${sanitizeLine(err.message)}); deliveries come here only once ${reachableAddress(receiver.url)} is registered.\n`
+      notice += `${warning} could not register with the local gateway at ${register.automatic.gateway} (${sanitizeLine(err.message)}); deliveries come here only once ${reachableUrl(receiver.url)} is registered.\n`
     }
   }
 
   // One write, so whoever waits for the notice sees all of it at once.
   notice = `Listening for web hooks on ${receiver.url} (Ctrl-C stops)\n${notice}`
   if (options.save) notice += `Saving every event to ${options.save}\n`
-  if (options.forwardTo && options.signingSecret) {
+  if (options.forwardTo && options.signingSecret && credentialsChecked()) {
     notice += `Forwarding to ${options.forwardTo}, each delivery signed: header ${SIGNATURE_HEADER} t=TIME,v1=HMAC-SHA256 of "TIME.BODY". Your signing secret is ${options.signingSecret} (gw listen --print-secret prints it).\n`
+  } else if (options.forwardTo && options.signingSecret) {
+    notice += `Forwarding to ${options.forwardTo} unsigned: gw listen signs only deliveries that carried the gateway's credentials (--register, or --auth), so that a signature says the gateway sent it.\n`
   }
   if (webHookId && register?.automatic) {
     notice += `Registered as web hook ${webHookId} with the local gateway at ${register.automatic.gateway}, as stripe listen does; it is removed when gw listen stops (--no-register leaves the gateway alone).\n`
   } else if (webHookId) notice += `Registered as web hook ${webHookId} with the gateway; it is removed when gw listen stops.\n`
-  else if (!register) notice += `To have the gateway deliver here, run with --register, or register ${reachableAddress(receiver.url)} yourself.\n`
+  else if (!register) notice += `To have the gateway deliver here, run with --register, or register ${reachableUrl(receiver.url)} yourself.\n`
   const beyondLoopback = !isLoopbackHost(options.host)
   if (webHookId && ownCredentials) notice += 'Only deliveries carrying the credentials it was registered with (fresh for this run) are taken; anything else is refused (401), never forwarded.\n'
   else if (options.auth) notice += 'Only deliveries carrying the --auth credentials are taken; anything else is refused (401), never forwarded.\n'
   else {
     const anyone = beyondLoopback ? `who can reach ${options.host}, other machines too` : 'on this machine'
-    notice += `${warning} gw listen takes deliveries from anyone ${anyone}: --register has it registered with credentials of its own, and --auth USER:PASS (--auth - reads them from stdin) takes only those of a registration made elsewhere.\n`
+    notice += `${warning} gw listen takes deliveries from anyone ${anyone}: --register has it registered with credentials of its own, and --auth - (USER:PASS read from stdin, or --auth-file FILE) takes only those of a registration made elsewhere, with no password in argv.\n`
   }
   if (beyondLoopback && (options.auth || webHookId)) notice += `${warning} listening on ${options.host} lets other machines reach gw listen, and plain HTTP shows them the credentials deliveries carry.\n`
   io.err(notice)
@@ -233,22 +240,16 @@ function modeMatches(mode: string, environment: 'sandbox' | 'live'): boolean {
   return environment === 'live' ? live : !live
 }
 
-/** A wildcard bind is not an address a gateway can deliver to; loopback on the same family is. */
-function reachableAddress(url: string): string {
-  return url.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//[::1]:')
-}
-
-/** Resolves with the first SIGINT or SIGTERM; a second one runs `again` (quit at once). */
-function nextSignal(again: () => void): Promise<NodeJS.Signals> {
+/** Resolves with the first of `signals` (Ctrl-Break as SIGTERM); a second one runs `again` (quit at once). */
+function nextSignal(again: () => void, signals: readonly StopSignalName[] = ['SIGINT', 'SIGTERM']): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
-    const onSignal = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', onSignal)
-      process.off('SIGTERM', onSignal)
-      process.once('SIGINT', again)
-      process.once('SIGTERM', again)
-      resolve(signal)
+    const onSignal = (signal: StopSignalName) => {
+      for (const each of signals) {
+        process.off(each, onSignal)
+        process.once(each, again)
+      }
+      resolve(stopMeaning(signal))
     }
-    process.on('SIGINT', onSignal)
-    process.on('SIGTERM', onSignal)
+    for (const each of signals) process.on(each, onSignal)
   })
 }

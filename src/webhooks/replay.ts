@@ -1,6 +1,7 @@
 import {readFile} from 'node:fs/promises'
 import type {ProxySettings} from '../api/proxy.js'
 import {GatewayError, UsageError} from '../errors.js'
+import {checkOwnPath, NotYoursError} from '../lib/own-file.js'
 import {toNdjsonLine} from '../output/json.js'
 import type {Io} from '../output/io.js'
 import {redact} from '../safety/redact.js'
@@ -26,7 +27,11 @@ export interface ReplayOptions {
  * rest still go; the command then exits 1 (design.md §4: a batch exits with its worst row).
  */
 export async function replay(options: ReplayOptions, io: Io): Promise<void> {
-  const text = await readFile(options.file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+  // What is replayed is signed: never what another user could have written (lib/own-file.ts).
+  const text = await Promise.resolve()
+    .then(() => readFile(checkOwnPath(options.file), 'utf8'))
+    .catch((err: NodeJS.ErrnoException) => {
+    if (err instanceof NotYoursError) throw new UsageError(`${options.file} cannot be replayed: ${err.message}`, err.hint)
     throw new UsageError(`Cannot read ${options.file} (${err.code ?? err.message})`, 'Give the file gw listen --save wrote.')
   })
   const wanted = eventFilter(options.events)

@@ -64,8 +64,8 @@ describe('1. a reference holding .json, /, ?, #, % or non-ASCII reaches the gate
     const plain = ref('inv')
     expect((await sandbox.gw(purchaseArgs(plain))).code).toBe(0)
     const {url, posts} = await inFront((request) => (isPurchasePost(request) ? 'drop' : undefined))
-    // The processing window shortened (gw's tests only, a gateway on this machine): waiting it out is processing-window.test's.
-    const result = await gwAt(url, purchaseArgs(`${plain}.json`), {env: {GW_TEST_WINDOW_MS: '2000'}})
+    // The local gateway's processing window (2 s), which the proxy in front passes on to gw with its proof.
+    const result = await gwAt(url, purchaseArgs(`${plain}.json`))
     expect(result.code).toBe(8)
     expect(result.stdout).toBe('')
     expect(result.stderr).toMatch(new RegExp(`\nThe gateway has no purchase with reference ${plain}\\.json yet, and may still be processing it: looking again for up to [12] s\\.\n`))

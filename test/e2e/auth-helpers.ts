@@ -44,7 +44,8 @@ export interface Terminal {
   press(...keys: string[]): void
   /** Answers questions in order: waits for each question's text, then types the answer. */
   answer(questions: [question: string, answer: string][]): Promise<void>
-  screen(): string
+  /** The screen's text; with `escapes`, its colours as the terminal's escape sequences (tmux capture-pane -e). */
+  screen(escapes?: boolean): string
   close(): void
 }
 
@@ -61,7 +62,7 @@ export function terminal(args: string[], env: NodeJS.ProcessEnv, {width = 200, h
   const command = `env -i ${vars.map(([key, value]) => quote(`${key}=${value}`)).join(' ')} ${[...program, ...args].map(quote).join(' ')}; echo "[exit $?]"; sleep 600`
   const started = tmux('new-session', '-d', '-x', String(width), '-y', String(height), '-s', 'gw', command)
   if (started.status !== 0) throw new Error(`tmux could not start: ${started.stderr || started.error?.message}`)
-  const screen = () => tmux('capture-pane', '-p', '-J', '-S', '-100', '-t', 'gw').stdout
+  const screen = (escapes = false) => tmux('capture-pane', '-p', '-J', ...(escapes ? ['-e'] : []), '-S', '-100', '-t', 'gw').stdout
   return {
     screen,
     async waitFor(text, timeoutMs = 15_000) {

@@ -79,7 +79,7 @@ describe('gw purchase capture', () => {
   it('a capture lost before it arrived is exit 8 once the window is over, with what to check and not to resend', async () => {
     const auth = await authorize('2500')
     await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: `/v1.0/purchases/${auth.id}/capture`, action: 'drop-before'})
-    const result = await sandbox.gw(['purchase', 'capture', auth.id], {env: {GW_TEST_WINDOW_MS: '1500'}})
+    const result = await sandbox.gw(['purchase', 'capture', auth.id])
     expect(result.code).toBe(8)
     expect(result.stdout).toBe('')
     // Said once when the wait begins: the authorization is there, named by its id; the capture is what is not yet.

@@ -43,7 +43,7 @@ async function madeOnce(sandbox: Sandbox, proxy: CountingProxy, batch: {purchase
 }
 
 describe.concurrent('a journal copied mid-batch, resumed after the original finished', () => {
-  it('refunds nothing again: the rows the copy had not started (blank references and given ones) are found made by this batch, each reported done by an earlier run', async ({onTestFinished}) => {
+  it('refunds nothing again: the rows the copy had not started (blank references and given ones) are found made by this batch, each reported done by an earlier run', {timeout: 90_000}, async ({onTestFinished}) => {
     const {cleanups, gateway} = startedInTest(onTestFinished)
     const sandbox = await gateway()
     const batch = await refundBatch(sandbox, 20, (row) => row % 4 !== 3)
@@ -89,7 +89,7 @@ describe.concurrent('the same file from a second data directory (another HOME)',
   it.for<[string, (row: number) => boolean]>([
     ['blank references', () => true],
     ['references given', () => false],
-  ])('%s: refunds nothing again, every row done by an earlier run, nothing POSTed', async ([, blank], {onTestFinished}) => {
+  ])('%s: refunds nothing again, every row done by an earlier run, nothing POSTed', {timeout: 90_000}, async ([, blank], {onTestFinished}) => {
     const {counted, gateway} = startedInTest(onTestFinished)
     const sandbox = await gateway()
     const batch = await refundBatch(sandbox, 6, blank)
@@ -104,7 +104,7 @@ describe.concurrent('the same file from a second data directory (another HOME)',
     const dry = await sandbox.gw(['refund', 'create', '--input', batch.file, '--dry-run'], {env: {...home, GW_BASE_URL: proxy.url}})
     expect(dry.code, dry.stderr).toBe(0)
     const madeEarlier = blank(0) ? 6 : 0
-    expect(dry.stderr).toContain(`Dry run: ${6 - madeEarlier} refunds would be sent (${6 - madeEarlier === 0 ? 'nothing' : '24.00 (currency not known)'})${madeEarlier ? `; ${madeEarlier} made by an earlier run of this batch, found at the gateway` : ''}. Nothing was sent.`)
+    expect(dry.stderr).toContain(`Dry run: ${6 - madeEarlier} refunds would be sent (${6 - madeEarlier === 0 ? 'nothing' : '24.00 AUD'})${madeEarlier ? `; ${madeEarlier} made by an earlier run of this batch, found at the gateway` : ''}. Nothing was sent.`)
     if (madeEarlier) expect(rowsOf(dry.stdout).map((row) => [row.reference, (row as {gateway?: string}).gateway])).toEqual(batch.references.map((reference) => [reference, 'made by an earlier run of this batch: not sent again']))
     const elsewhere = await sandbox.gw(['refund', 'create', '--input', batch.file], {env: {...home, GW_BASE_URL: proxy.url}})
     expect(elsewhere.code, elsewhere.stderr).toBe(0)
@@ -115,7 +115,7 @@ describe.concurrent('the same file from a second data directory (another HOME)',
     expect((await apiRequestsSince(sandbox, cursor)).filter((request) => request.method === 'POST')).toEqual([])
   })
 
-  it('three blank-reference rows of each purchase: each finds its own refund among the purchase’s, none sent again', async ({onTestFinished}) => {
+  it('three blank-reference rows of each purchase: each finds its own refund among the purchase’s, none sent again', {timeout: 90_000}, async ({onTestFinished}) => {
     const {counted, gateway} = startedInTest(onTestFinished)
     const sandbox = await gateway()
     const purchases = await purchasedAt(sandbox, 2)
@@ -134,7 +134,7 @@ describe.concurrent('the same file from a second data directory (another HOME)',
     expect(proxy.seen.filter((request) => request.method === 'POST')).toHaveLength(6)
   })
 
-  it('purchases with their references: none charged again, each done by an earlier run', async ({onTestFinished}) => {
+  it('purchases with their references: none charged again, each done by an earlier run', {timeout: 90_000}, async ({onTestFinished}) => {
     const {counted, gateway} = startedInTest(onTestFinished)
     const sandbox = await gateway()
     const card = await sandbox.gw(['card', 'tokenize', '--card-holder', 'Jane Citizen', '--card-number', '4242424242424242', '--card-expiry', '12/2030', '--cvv', '123', '--json'])
@@ -153,7 +153,7 @@ describe.concurrent('the same file from a second data directory (another HOME)',
 })
 
 describe.concurrent('a refund another batch or a person made', () => {
-  it('still moves a blank-reference row on to the next free reference; --new-batch makes the same rows again, as the user says', async ({onTestFinished}) => {
+  it('still moves a blank-reference row on to the next free reference; --new-batch makes the same rows again, as the user says', {timeout: 90_000}, async ({onTestFinished}) => {
     const {counted, gateway} = startedInTest(onTestFinished)
     const sandbox = await gateway()
     const [byHand, byBatch] = await purchasedAt(sandbox, 2)

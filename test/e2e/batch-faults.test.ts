@@ -64,8 +64,8 @@ describe('a journal that cannot be written', () => {
 
       const roomy = join(mkdtempSync(join(tmpdir(), 'gw-roomy-')), 'j.ndjson')
       copyFileSync(journal, roomy)
-      // Rows journaled but never sent (their withdrawal found no room either) wait out the processing window, shortened here (gw's tests only, a gateway on this machine).
-      const again = await sandbox.gw(['refund', 'create', '--input', file, '--journal', roomy], {env: {GW_BASE_URL: proxy.url, GW_TEST_WINDOW_MS: '2000'}, timeoutMs: 60_000})
+      // Rows journaled but never sent (their withdrawal found no room either) wait out the local gateway's processing window (2 s).
+      const again = await sandbox.gw(['refund', 'create', '--input', file, '--journal', roomy], {env: {GW_BASE_URL: proxy.url}, timeoutMs: 60_000})
       expect(again.code, again.stderr).toBe(0)
       expect(rowsOf(again.stdout).every((row) => row.status === 'approved')).toBe(true)
       everyOnce(proxy.posts, 1000)
@@ -175,11 +175,11 @@ describe.concurrent('the thread that syncs a batch\'s journal', () => {
 // Most of each case is gw's backoff between tries of a look-up: the cases run at once, each at a
 // gateway of its own, since the faults armed at one answer every request there.
 describe.concurrent('a gateway that stops answering', () => {
-  // A 502 is never processed: the rows it answered are not at the gateway, and waiting out the processing window is not what this is about.
-  const env = (sandbox: Sandbox, url: string) => sandbox.env({GW_BASE_URL: url, GW_TEST_WINDOW_MS: '0'})
+  // Each gateway's processing window 0: the rows in doubt were answered 502 by a fault, never processed, and waiting is not what this is about.
+  const env = (sandbox: Sandbox, url: string) => sandbox.env({GW_BASE_URL: url})
 
   it.each([1, 3])('its refunds (each looked up first, and not there): --concurrency %i stops starting rows once 8 answers in a row are lost, saying it looks unreachable; the rerun settles them once', {timeout: 120_000}, async (concurrency) => {
-    const sandbox = await startSandbox()
+    const sandbox = await startSandbox(['--processing-window-ms', '0'])
     const file = refundFile(await bigPurchase(sandbox), 40)
     const counting = await countingPosts(sandbox.url)
     try {
@@ -193,6 +193,7 @@ describe.concurrent('a gateway that stops answering', () => {
       else expect(sent).toBeLessThanOrEqual(8 + concurrency - 1)
       expect(rowsOf(run.stdout)).toHaveLength(sent)
       await sandbox.control('DELETE', '/_sandbox/faults')
+      // The 502s were never processed: the rows in doubt are not at the gateway.
       const again = await runGw(['refund', 'create', '--input', file], {env: env(sandbox, counting.url), timeoutMs: 60_000})
       expect(again.code, again.stderr).toBe(0)
       expect(rowsOf(again.stdout).every((row) => row.status === 'approved')).toBe(true)
@@ -206,7 +207,7 @@ describe.concurrent('a gateway that stops answering', () => {
   })
 
   it('every request: no row is sent while the gateway cannot say whether it has it, the batch stops once 8 look-ups in a row are lost, and the rerun sends each row once', {timeout: 120_000}, async () => {
-    const sandbox = await startSandbox()
+    const sandbox = await startSandbox(['--processing-window-ms', '0'])
     const file = refundFile(await bigPurchase(sandbox), 40)
     const counting = await countingPosts(sandbox.url)
     try {
@@ -245,8 +246,8 @@ describe('one gw at a time per batch', () => {
     }
     expect((await first.done).signal).toBe('SIGKILL')
     proxy.onPost = undefined
-    // The rows journaled ahead and never sent wait out the processing window, shortened here (gw's tests only, a gateway on this machine).
-    const reruns = await Promise.all(Array.from({length: 4}, () => sandbox.gw(['refund', 'create', '--input', file, '--concurrency', '2'], {env: {...env, GW_TEST_WINDOW_MS: '2000'}, timeoutMs: 60_000})))
+    // The rows journaled ahead and never sent wait out the local gateway's processing window (2 s).
+    const reruns = await Promise.all(Array.from({length: 4}, () => sandbox.gw(['refund', 'create', '--input', file, '--concurrency', '2'], {env, timeoutMs: 60_000})))
     const ran = reruns.filter((run) => run.code === 0)
     const refused = reruns.filter((run) => run.code !== 0)
     expect(ran.length).toBeGreaterThanOrEqual(1)

@@ -72,8 +72,8 @@ describe('gw refund create --input', () => {
     proxy.onPost = undefined
 
     // The rows journaled ahead and never sent are in doubt too, and not at the gateway: each waits out the processing
-    // window, here shortened to 2 s (gw's tests only, a gateway on this machine; the real one is processing-window.test's).
-    const again = await sandbox.gw(['refund', 'create', '--input', file, '--concurrency', '4'], {env: {GW_BASE_URL: proxy.url, GW_TEST_WINDOW_MS: '2000'}, timeoutMs: 60_000})
+    // window, the local gateway's 2 s (the live gateway's minute is processing-window.test's).
+    const again = await sandbox.gw(['refund', 'create', '--input', file, '--concurrency', '4'], {env: {GW_BASE_URL: proxy.url}, timeoutMs: 60_000})
     expect(again.stderr).toMatch(/resuming: \d+ rows? answered, \d+ in doubt, \d+ not started/)
     expect(again.code, again.stderr).toBe(0)
     const rows = rowsOf(again.stdout)
@@ -229,8 +229,8 @@ describe('gw refund create --input', () => {
     release()
     await Promise.all(unknown.map((reference) => held.answered((request) => request.method === 'POST' && request.reference === reference)))
     // Rows the gateway is still processing, or never got (journaled ahead), are waited for through the processing
-    // window, shortened to 5 s here (gw's tests only, a gateway on this machine), before any is sent again.
-    const again = await sandbox.gw(['refund', 'create', '--input', file], {env: {GW_BASE_URL: held.url, GW_TEST_WINDOW_MS: '5000'}})
+    // window, the local gateway's 2 s, before any is sent again.
+    const again = await sandbox.gw(['refund', 'create', '--input', file], {env: {GW_BASE_URL: held.url}})
     expect(again.code).toBe(0)
     // Only the first row's answer is trusted; the rows answered "unknown" are in doubt, not answered: as the stopped run said.
     expect(again.stderr).toContain(`(resuming: 1 row answered, ${unknownCount} in doubt, ${notStarted} not started)\n`)

@@ -57,7 +57,7 @@ describe('gw purchase settlement', () => {
   it('refuses --from after --to (exit 2)', async () => {
     const result = await sandbox.gw(['purchase', 'settlement', '--from', '2026-11-05', '--to', '2026-11-01'])
     expect(result.code).toBe(2)
-    expect(result.stderr).toContain('--from 2026-11-05 is after --to 2026-11-01')
+    expect(result.stderr).toContain('comes after --to')
   })
 })
 

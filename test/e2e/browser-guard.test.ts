@@ -1,5 +1,6 @@
+import {readFileSync} from 'node:fs'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {cardArgs, isolatedHome, ref, type Sandbox, startSandbox} from './helpers.js'
+import {cardArgs, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
 import {chargeSuccessful, type Listener, type Recorder, startListen, startRecorder} from './listen-helpers.js'
 import {libraryHeaders, rawRequest} from './raw-http.js'
 
@@ -13,6 +14,8 @@ const hostRefusal = (host: string, server: string, command: string, name = host.
   `Host "${host}" names no address of this ${server}: a web page may have sent it (DNS rebinding). Reach it as localhost, 127.0.0.1 or [::1], or start it with ${command} --allow-host ${name}.`
 const originRefusal = (origin: string, server: string, command: string) =>
   `Web pages are kept out of this ${server}, and this came from one (Origin "${origin}"). To let that page in, start it with ${command} --allow-origin ${origin}.`
+const CONTROLS_CLOSED =
+  "The local gateway's controls (/_sandbox/) need its control token (Authorization: Bearer TOKEN, printed as it started) or a merchant's credentials other than TEST's, which are published, when it listens on 0.0.0.0, beyond loopback."
 const CONTENT_TYPE_REFUSAL = (given: string) =>
   `The local gateway's controls (/_sandbox/) take only Content-Type: application/json (this request had ${given}), so that no web page can send them a simple request. Send the header, as gw does: curl -H 'Content-Type: application/json' ...`
 
@@ -151,23 +154,29 @@ describe("gw sandbox's normal clients still get in", () => {
 describe('gw sandbox --host beyond loopback, --allow-host and --allow-origin', () => {
   let wide: Sandbox
   let port: string
+  const ACME = 'ACME:s3cret'
   beforeAll(async () => {
-    wide = await startSandbox(['--host', '0.0.0.0', '--allow-host', 'gateway.internal', '--allow-host', '.corp.example', '--allow-origin', 'http://localhost:3000'])
+    wide = await startSandbox(['--host', '0.0.0.0', '--merchant', ACME, '--allow-host', 'gateway.internal', '--allow-host', '.corp.example', '--allow-origin', 'http://localhost:3000'])
     port = new URL(wide.url).port
   })
   afterAll(() => wide?.stop())
   const at = (name: string) => `${name}:${port}`
+  const acme = (name: string) => libraryHeaders(at(name), {json: false, credentials: ACME})
 
-  it("its controls need a merchant's credentials, which gw sends", async () => {
+  it("its controls need a merchant's own credentials or its control token, which gw sends", async () => {
     for (const [method, path] of [['GET', '/_sandbox/info'], ['POST', '/_sandbox/reset']] as const) {
       const answer = await rawRequest(wide.url, {method, path, headers: {Host: at('127.0.0.1'), 'Content-Type': 'application/json'}, body: '{}'})
-      expect(answer).toMatchObject(refused(401, "The local gateway's controls (/_sandbox/) need a merchant's credentials (HTTP Basic, as gw sends them) when it listens on 0.0.0.0, beyond loopback."))
+      expect(answer).toMatchObject(refused(401, CONTROLS_CLOSED))
     }
-    const wrong = await rawRequest(wide.url, {method: 'GET', path: '/_sandbox/info', headers: {...libraryHeaders(at('127.0.0.1'), {json: false}), Authorization: 'Basic ' + Buffer.from('TEST:nope').toString('base64')}})
+    const wrong = await rawRequest(wide.url, {method: 'GET', path: '/_sandbox/info', headers: {...acme('127.0.0.1'), Authorization: 'Basic ' + Buffer.from('ACME:nope').toString('base64')}})
     expect(wrong.status).toBe(401)
-    const signedIn = await rawRequest(wide.url, {method: 'GET', path: '/_sandbox/info', headers: libraryHeaders(at('127.0.0.1'), {json: false})})
-    expect(signedIn.status).toBe(200)
-    const env = {GW_BASE_URL: `http://127.0.0.1:${port}`}
+    expect((await rawRequest(wide.url, {method: 'GET', path: '/_sandbox/info', headers: acme('127.0.0.1')})).status).toBe(200)
+    const token = /Its control token \(for \/_sandbox\/ as Authorization: Bearer TOKEN; kept in (.+), readable by you alone\): (\S+)\n/.exec(wide.stderr())
+    expect(token?.[2]).toMatch(/^[\w-]{43}$/)
+    expect(JSON.parse(readFileSync(token![1]!, 'utf8'))).toMatchObject({controlToken: token![2], host: '0.0.0.0'})
+    const bearer = await rawRequest(wide.url, {method: 'GET', path: '/_sandbox/info', headers: {Host: at('127.0.0.1'), Authorization: `Bearer ${token![2]}`}})
+    expect(bearer.status).toBe(200)
+    const env = {GW_BASE_URL: `http://127.0.0.1:${port}`, GW_USERNAME: 'ACME', GW_TOKEN: 's3cret'}
     const advanced = await wide.gw(['sandbox', 'clock', 'advance', '--days', '1', '--json'], {env})
     expect(advanced.code, advanced.stderr).toBe(0)
     expect((await wide.gw(['api', 'POST', '/_sandbox/reset'], {env})).code).toBe(0)
@@ -175,10 +184,10 @@ describe('gw sandbox --host beyond loopback, --allow-host and --allow-origin', (
 
   it('answers the names it was given and any IP address (those cannot be rebound); any other name is refused, naming the flag', async () => {
     for (const name of ['gateway.internal', 'GATEWAY.INTERNAL.', 'corp.example', 'box.corp.example', '192.0.2.10', '[2001:db8::1]']) {
-      const answer = await rawRequest(wide.url, {method: 'GET', path: '/v1.0/purchases', headers: libraryHeaders(at(name), {json: false})})
+      const answer = await rawRequest(wide.url, {method: 'GET', path: '/v1.0/purchases', headers: acme(name)})
       expect(answer.status, name).toBe(200)
     }
-    const other = await rawRequest(wide.url, {method: 'GET', path: '/v1.0/purchases', headers: libraryHeaders(at('sandbox'), {json: false})})
+    const other = await rawRequest(wide.url, {method: 'GET', path: '/v1.0/purchases', headers: acme('sandbox')})
     expect(other).toMatchObject({status: 403, body: {errors: [hostRefusal(at('sandbox'), 'local gateway', 'gw sandbox start', 'sandbox')]}})
   })
 
@@ -186,11 +195,59 @@ describe('gw sandbox --host beyond loopback, --allow-host and --allow-origin', (
     const preflight = await rawRequest(wide.url, {method: 'OPTIONS', path: '/v1.0/purchases', headers: {Host: at('localhost'), Origin: 'http://localhost:3000', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization'}})
     expect(preflight.status).toBe(204)
     expect(preflight.headers).toMatchObject({'access-control-allow-origin': 'http://localhost:3000', 'access-control-allow-headers': 'Authorization, Content-Type, Accept', 'access-control-allow-methods': 'GET, POST, PUT, DELETE', vary: 'Origin'})
-    const read = await rawRequest(wide.url, {method: 'GET', path: '/v1.0/purchases', headers: {...libraryHeaders(at('localhost'), {json: false}), Origin: 'http://localhost:3000'}})
+    const read = await rawRequest(wide.url, {method: 'GET', path: '/v1.0/purchases', headers: {...acme('localhost'), Origin: 'http://localhost:3000'}})
     expect(read.status).toBe(200)
     expect(read.headers['access-control-allow-origin']).toBe('http://localhost:3000')
-    const other = await rawRequest(wide.url, {method: 'GET', path: '/v1.0/purchases', headers: {...libraryHeaders(at('localhost'), {json: false}), Origin: 'http://localhost:3001'}})
+    const other = await rawRequest(wide.url, {method: 'GET', path: '/v1.0/purchases', headers: {...acme('localhost'), Origin: 'http://localhost:3001'}})
     expect(other.status).toBe(403)
+  })
+})
+
+// A local gateway on a network is closed by default (#61): the published TEST:TEST opens nothing there.
+describe('gw sandbox --host 0.0.0.0 refuses merchant TEST, whose token is published, unless --open-test-merchant', () => {
+  const TEST_REFUSED = (host: string) =>
+    `Merchant TEST's token is published, so it is refused on a local gateway listening on ${host}, beyond loopback. Use a merchant of your own (gw sandbox start --merchant USER:TOKEN), or start it with --open-test-merchant to let anyone who reaches it in as TEST.`
+  const asTest = (url: string, method: string, path: string) =>
+    rawRequest(url, {method, path, headers: libraryHeaders(new URL(url).host.replace('0.0.0.0', '127.0.0.1')), body: method === 'POST' ? '{}' : undefined})
+
+  it('on its controls and on every merchant route, saying what is exposed as it starts; no profile is made for TEST', async () => {
+    const shut = await startSandbox(['--host', '0.0.0.0'])
+    try {
+      const url = shut.url.replace('0.0.0.0', '127.0.0.1')
+      for (const [method, path] of [['GET', '/_sandbox/info'], ['POST', '/_sandbox/reset'], ['POST', '/_sandbox/faults'], ['GET', '/_sandbox/requests']] as const) {
+        expect(await asTest(url, method, path), `${method} ${path}`).toMatchObject(refused(401, CONTROLS_CLOSED))
+      }
+      for (const [method, path] of [['GET', '/v1.0/purchases'], ['POST', '/v1.0/purchases'], ['GET', '/ping'], ['POST', '/_sandbox/dated/x']] as const) {
+        const answer = await asTest(url, method, path)
+        expect(answer.status, `${method} ${path}`).toBe(401)
+        if (!path.startsWith('/_sandbox/')) expect(answer.body, `${method} ${path}`).toMatchObject({errors: [TEST_REFUSED('0.0.0.0')]})
+      }
+      const listed = await shut.gw(['purchase', 'list'], {env: {GW_BASE_URL: url}})
+      expect(listed.code).toBe(4)
+      expect(shut.stderr()).toContain(
+        "Warning: listening on 0.0.0.0 makes the local gateway reachable from other machines, where its merchants need their own credentials (merchant TEST, whose token is published, is refused; --open-test-merchant lets it in) and its controls (/_sandbox/: reset, with the --state file; faults; the clock; sample events; every merchant's request log) need the control token, or a merchant's credentials.\n",
+      )
+      expect(shut.stderr()).toContain(`No profile "local" is registered: merchant TEST is refused beyond loopback. Reach it as a merchant of yours: GW_BASE_URL=${url} GW_USERNAME=USER GW_TOKEN=... gw ...\n`)
+    } finally {
+      await shut.stop()
+    }
+  })
+
+  it('lets TEST in on both with --open-test-merchant, and says what that opens', async () => {
+    const open = await startSandbox(['--host', '0.0.0.0', '--open-test-merchant'])
+    try {
+      const url = open.url.replace('0.0.0.0', '127.0.0.1')
+      expect((await asTest(url, 'GET', '/_sandbox/info')).status).toBe(200)
+      expect((await asTest(url, 'GET', '/v1.0/purchases')).status).toBe(200)
+      expect(open.stderr()).toContain(
+        "Warning: listening on 0.0.0.0 makes the local gateway reachable from other machines, and --open-test-merchant lets anyone who reaches it in as merchant TEST, whose token (TEST) is published: they can read and make TEST's records and use its controls (/_sandbox/: reset, with the --state file; faults; the clock; sample events; every merchant's request log).\n",
+      )
+      // Its profile reaches it on loopback, as merchant TEST.
+      const shown = await runGw(['profile', 'show', 'local', '--json'], {env: open.home})
+      expect(shown.json).toMatchObject({base_url: url, username: 'TEST'})
+    } finally {
+      await open.stop()
+    }
   })
 })
 

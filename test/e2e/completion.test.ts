@@ -63,7 +63,7 @@ describe('the generated scripts', () => {
     ['gw sandbox trigger ', ['charge:pending', 'charge:successful', 'charge:retry', 'charge:failed', 'card:expiring', 'card:expired', 'payment_plan_payment:completed', 'payment_plan_payment:declined', 'payment_plan_payment:error']],
     ['gw --json purchase g', ['get']],
     ['gw purchase create --am', ['--amount']],
-    ['gw completion ', ['bash', 'zsh', 'fish']],
+    ['gw completion ', ['bash', 'zsh', 'fish', 'powershell']],
     ['gw help exit', ['exit-codes']],
   ])('%s', async (line, expected) => {
     expect(await complete(line)).toEqual(expected)
@@ -87,11 +87,43 @@ describe('the generated scripts', () => {
   it('refuses a shell it does not know with exit 2', async () => {
     const result = await runGw(['completion', 'tcsh'], {env: home})
     expect(result.code).toBe(2)
-    expect(result.stderr).toContain('Expected tcsh to be one of: bash, zsh, fish')
+    expect(result.stderr).toContain('Expected tcsh to be one of: bash, zsh, fish, powershell')
   })
 })
 
 const installed = (shell: string) => spawnSync(shell, ['--version']).status === 0
+
+describe('gw completion powershell', () => {
+  it('prints a native argument completer for gw, saying how to load it, and exits 0', async () => {
+    const result = await runGw(['completion', 'powershell'], {env: home})
+    expect(result.code).toBe(0)
+    expect(result.stderr).toBe('')
+    const lines = result.stdout.split('\n')
+    expect(lines[0]).toBe('# gw completion for PowerShell. Load it in this session:  gw completion powershell | Out-String | Invoke-Expression')
+    expect(lines[2]).toBe("Register-ArgumentCompleter -Native -CommandName 'gw' -ScriptBlock {")
+    expect(result.stdout).toContain("  $values['subscription create|--frequency'] = @('Daily', 'Weekly', 'Fortnightly', 'Monthly', 'Quarterly', 'Bi-Annually', 'Annually')\n")
+  })
+
+  // PowerShell is not in Debian; Windows' CI runner and a machine with pwsh run this.
+  describe.skipIf(!installed('pwsh'))('in pwsh (skipped where pwsh is not installed)', () => {
+    const complete = async (line: string) => {
+      const script = `gw completion powershell | Out-String | Invoke-Expression; (TabExpansion2 -inputScript '${line}' -cursorColumn ${line.length}).CompletionMatches | ForEach-Object { $_.CompletionText }`
+      const result = await runProgram('pwsh', ['-NoProfile', '-NonInteractive', '-Command', script], {env: {...home, PATH: `${bin}:${process.env.PATH}`}})
+      expect(result.stderr).toBe('')
+      return result.stdout.split(/\r?\n/).filter(Boolean)
+    }
+    it.each([
+      ['gw pur', ['purchase']],
+      ['gw subscription create --frequency ', ['Daily', 'Weekly', 'Fortnightly', 'Monthly', 'Quarterly', 'Bi-Annually', 'Annually']],
+      ['gw sandbox trigger charge:s', ['charge:successful']],
+      ['gw --json purchase g', ['get']],
+      ['gw purchase create --am', ['--amount']],
+      ['gw completion ', ['bash', 'zsh', 'fish', 'powershell']],
+    ])('%s', async (line, expected) => {
+      expect(await complete(line)).toEqual(expected)
+    })
+  })
+})
 
 describe.skipIf(!installed('fish'))('gw completion fish, in fish', () => {
   it('completes commands with their summaries, flag values and event names', async () => {

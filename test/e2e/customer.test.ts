@@ -110,7 +110,7 @@ describe('gw customer update', () => {
     expect(nothing.stderr).toContain('At least one of the following must be provided')
     const missing = await sandbox.gw(['customer', 'update', '071-C-ZZZZZZZZ', '--first-name', 'x'])
     expect(missing.code).toBe(5)
-    expect(missing.stderr).toContain('Error: Record not found (HTTP 404')
+    expect(missing.stderr).toContain('Error: No customer has the id 071-C-ZZZZZZZZ: Record not found (HTTP 404')
   })
 })
 
@@ -123,7 +123,7 @@ describe('gw customer delete', () => {
     expect((await sandbox.gw(['customer', 'get', customer.id])).code).toBe(5)
     const again = await sandbox.gw(['customer', 'delete', customer.id])
     expect(again.code).toBe(5)
-    expect(again.stderr).toContain('Error: Record not found (HTTP 404')
+    expect(again.stderr).toContain(`Error: No customer has the id ${customer.id}: Record not found (HTTP 404`)
   })
 })
 

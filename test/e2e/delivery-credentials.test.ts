@@ -109,7 +109,7 @@ for (const {dialect, args, missing} of DIALECTS) {
 
     it('gw listen with neither says once, at start, that anyone on this machine can deliver, and takes the local gateway\'s deliveries', async () => {
       const listener = await listen(['--json'], {env: isolatedHome()})
-      const warning = 'Warning: gw listen takes deliveries from anyone on this machine: --register has it registered with credentials of its own, and --auth USER:PASS (--auth - reads them from stdin) takes only those of a registration made elsewhere.'
+      const warning = 'Warning: gw listen takes deliveries from anyone on this machine: --register has it registered with credentials of its own, and --auth - (USER:PASS read from stdin, or --auth-file FILE) takes only those of a registration made elsewhere, with no password in argv.'
       expect(listener.stderr()).toContain(warning)
       await gw(['sandbox', 'trigger', 'card:expiring', '--webhook', listener.url])
       await listener.waitForLines(1)

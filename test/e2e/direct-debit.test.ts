@@ -67,7 +67,7 @@ describe('gw direct-debit create', () => {
   it('a debit whose answer is lost and that is not found once the processing window is over: exit 8, never resent, the command to check it', async () => {
     await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/direct_debits', action: 'drop-before'})
     const reference = ref('dd')
-    const result = await sandbox.gw(debitArgs({reference}), {env: {GW_TEST_WINDOW_MS: '1500'}})
+    const result = await sandbox.gw(debitArgs({reference}))
     expect(result.code).toBe(8)
     expect(result.stdout).toBe('')
     expect(result.stderr).toContain(`gw direct-debit list --reference ${reference} --all`)
@@ -116,7 +116,7 @@ describe('gw direct-debit delete and list', () => {
   it('an unknown debit exits 5 with the id in the gateway\'s words; the id is required (exit 2)', async () => {
     const unknown = await sandbox.gw(['direct-debit', 'delete', '071-DD-ZZZZZZZZ'])
     expect(unknown.code).toBe(5)
-    expect(unknown.stderr).toContain('Error: Direct Debit 071-DD-ZZZZZZZZ could not be found. (HTTP 404')
+    expect(unknown.stderr).toContain('Error: No direct debit has the id 071-DD-ZZZZZZZZ: Direct Debit 071-DD-ZZZZZZZZ could not be found. (HTTP 404')
     const none = await sandbox.gw(['direct-debit', 'delete'])
     expect(none.code).toBe(2)
     expect(none.stderr).toContain('Missing 1 required arg')

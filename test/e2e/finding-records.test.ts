@@ -197,6 +197,6 @@ describe('looking for records by another name', () => {
   ])('gw %j points at the list command and the README (exit 2)', async (args, noun, filters) => {
     const result = await sandbox.gw(args)
     expect(result.code).toBe(2)
-    expect(result.stderr).toBe(`Error: unknown command: gw ${args.slice(0, 2).join(' ')}\nHint: gw ${noun} list finds ${noun}s, newest first, by ${filters}; "Finding records" in the README shows how.\n`)
+    expect(result.stderr).toBe(`Error: unknown command: gw ${args.slice(0, 2).join(' ')}\nHint: gw ${noun} list finds ${noun}s, newest first, by ${filters}; docs/finding-records.md shows how.\n`)
   })
 })

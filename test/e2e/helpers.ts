@@ -99,6 +99,8 @@ export interface Sandbox {
   url: string
   home: NodeJS.ProcessEnv
   process: ChildProcess
+  /** What it wrote on stderr so far. */
+  stderr(): string
   /** Environment that points gw at this sandbox as merchant TEST. */
   env(extra?: NodeJS.ProcessEnv): NodeJS.ProcessEnv
   gw(args: string[], options?: RunOptions): Promise<GwResult>
@@ -162,6 +164,7 @@ export async function startSandbox(args: string[] = [], home: NodeJS.ProcessEnv 
     url,
     home,
     process: child,
+    stderr: () => stderr,
     env,
     gw: (gwArgs, options = {}) => runGw(gwArgs, {...options, env: env(options.env)}),
     async control(method, path, body) {

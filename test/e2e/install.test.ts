@@ -1,8 +1,9 @@
 import {execFileSync} from 'node:child_process'
-import {chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync} from 'node:fs'
-import {homedir, tmpdir} from 'node:os'
+import {chmodSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
 import {delimiter, dirname, join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {fetchNode, hostTarget, packageOf, pinFor} from '../../scripts/registry-node.js'
 import {cardArgs, isolatedHome, quickStartCommands, ref, runProgram, type Sandbox, startSandbox} from './helpers.js'
 
 const root = join(import.meta.dirname, '..', '..')
@@ -48,6 +49,30 @@ describe('the package', () => {
       expect.arrayContaining(['bin/run.js', 'bin/start.js', 'bin/package.json', 'dist/gw.cjs', SHIPPED_CACHE, `dist/root-help-node${process.version}-80.txt`, 'oclif.manifest.json', 'package.json', 'README.md', 'LICENSE']),
     )
     expect(paths.filter((path) => /^(src|test|scripts|bench|release)\/|\.map$|^bin\/(dev|sea)\.js$/.test(path))).toEqual([])
+  })
+
+  it('holds what gw runs from and nothing else: bin/, the bundles, the code cache and root help, the manifest', () => {
+    const bundles = readdirSync(join(root, 'dist')).filter((file) => file.endsWith('.cjs')).map((file) => `dist/${file}`)
+    const expected = ['LICENSE', 'README.md', 'package.json', 'oclif.manifest.json', 'bin/package.json', 'bin/relaunch.js', 'bin/run.js', 'bin/start.js', ...bundles, SHIPPED_CACHE, `dist/root-help-node${process.version}-80.txt`]
+    expect(packed.files.map((file) => file.path).sort()).toEqual(expected.sort())
+  })
+
+  it('runs nothing at install, and depends on keytar alone (optional): the bundle holds the rest', () => {
+    const installed = JSON.parse(readFileSync(join(prefix, 'lib', 'node_modules', 'gw', 'package.json'), 'utf8')) as {scripts: Record<string, string>; dependencies?: object; optionalDependencies?: object}
+    // What npm runs for a package it installs (and names in its install-scripts warning).
+    expect(Object.keys(installed.scripts).filter((event) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(event))).toEqual([])
+    expect(installed.dependencies).toBeUndefined()
+    expect(Object.keys(installed.optionalDependencies ?? {})).toEqual(['keytar'])
+  })
+
+  it('publishes cleanly: npm publish --dry-run warns of nothing', async () => {
+    // A token for the registry, as a publisher has one: without it npm says publishing needs a login.
+    const registry = execFileSync('npm', ['config', 'get', 'registry'], {encoding: 'utf8', env: npmEnv(), cwd: root}).trim().replace(/^https?:/, '').replace(/\/?$/, '/')
+    const dry = await runProgram('npm', ['publish', '--dry-run', '--ignore-scripts', '--loglevel=notice', `--${registry}:_authToken=dry-run`], {env: npmEnv(), cwd: root, timeoutMs: 60_000})
+    expect(dry.code, dry.stderr).toBe(0)
+    expect(dry.stderr).not.toMatch(/npm (warn|error)/)
+    expect(dry.stderr).toContain(`npm notice Publishing to `)
+    expect(dry.stdout).toBe(`+ gw@${version}\n`)
   })
 
   it('installed into an empty prefix gives a gw on PATH that makes a purchase from any directory', async () => {
@@ -241,8 +266,8 @@ describe.skipIf(!clone && !mustRun)('a fresh clone installed with npm ci --omit=
       const withFile = await cloneGw(['purchase', 'get', 'no-such-purchase'], {env: home})
       expect(withFile.code, withFile.stderr).toBe(5)
       expect(insecure.stderr).toContain(`Warning: the token of profile acme is in a plain file, ${join(home.XDG_CONFIG_HOME!, 'gw', 'insecure-credentials.json')}`)
-      // Said once, at login, not on every command.
-      expect(withFile.stderr).not.toContain('plain file')
+      // Said at login and on every command that uses it (docs/live-profiles.md), once a command.
+      expect(withFile.stderr.match(/Warning: the token of profile acme is in a plain file/g)).toHaveLength(1)
 
       const fromEnv = await cloneGw(['purchase', 'get', 'no-such-purchase'], {env: {...isolatedHome(), GW_BASE_URL: sandbox.url, GW_USERNAME: 'ACME', GW_TOKEN: 'acme-token-123'}})
       expect(fromEnv.code, fromEnv.stderr).toBe(5)
@@ -261,22 +286,10 @@ describe.skipIf(!clone && !mustRun)('a fresh clone installed with npm ci --omit=
 // clone's last commit.
 const NODE_20 = '20.20.2'
 const firstInstall = Boolean(process.env.CI || process.env.GW_TEST_FIRST_INSTALL)
-const registryNode = `node-${process.platform}-${process.arch}`
 if (!firstInstall) console.warn(`Skipping the first install of a fresh clone under Node ${NODE_20}: it runs only in CI or with GW_TEST_FIRST_INSTALL=1 (it installs ~600 MB of dependencies, about a minute)`)
 
-/** The node binary of a version, from the registry's node-<platform>-<arch> package, kept in the cache .ci/suites keeps them in. */
-async function nodeOf(version: string): Promise<string> {
-  const dir = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'gw-ci', 'node', version)
-  const node = join(dir, 'package', 'bin', 'node')
-  if (existsSync(node)) return node
-  mkdirSync(dir, {recursive: true})
-  const packed = await runProgram('npm', ['pack', `${registryNode}@${version}`, '--json'], {env: npmEnv(), cwd: dir, timeoutMs: 180_000})
-  expect(packed.code, packed.stderr).toBe(0)
-  const [{filename}] = packed.json as [{filename: string}]
-  execFileSync('tar', ['xzf', filename], {cwd: dir})
-  rmSync(join(dir, filename))
-  return node
-}
+/** This platform's node of a version, from the registry's node-<platform>-<arch> package, kept as .ci/suites keeps its Nodes (scripts/registry-node.js). */
+const nodeOf = (version: string) => fetchNode({name: packageOf(hostTarget()), version})
 
 /** npm's own script (npm-cli.js), to run with another node: the one this npm test runs under, else the npm on PATH. */
 function npmCli(): string {
@@ -301,7 +314,7 @@ describe.skipIf(!firstInstall || process.platform === 'win32')(`the first instal
   let seconds: number
 
   beforeAll(async () => {
-    const node20 = await nodeOf(NODE_20)
+    const node20 = nodeOf(NODE_20)
     clone = join(mkdtempSync(join(tmpdir(), 'gw-first-install-')), 'gw')
     execFileSync('git', ['clone', '--quiet', root, clone])
     // Node 20 first on PATH, none of this run's node_modules/.bin; a home of its own, npm's download cache shared.
@@ -323,7 +336,7 @@ describe.skipIf(!firstInstall || process.platform === 'win32')(`the first instal
 
   it('installs and builds gw, which runs on the Node the clone pins', async () => {
     expect(install.code, install.stderr).toBe(0)
-    const version = await runProgram(join(clone, 'bin', 'run.js'), ['--version'], {env: {PATH: `${dirname(await nodeOf(NODE_20))}${delimiter}/usr/bin${delimiter}/bin`}})
+    const version = await runProgram(join(clone, 'bin', 'run.js'), ['--version'], {env: {PATH: `${dirname(nodeOf(NODE_20))}${delimiter}/usr/bin${delimiter}/bin`}})
     expect(version.stdout).toMatch(/ node-v24\.\d+\.\d+\n$/)
   })
 
@@ -331,10 +344,9 @@ describe.skipIf(!firstInstall || process.platform === 'win32')(`the first instal
     const output = install.stdout + install.stderr
     expect(output).not.toMatch(/EBADENGINE|npm warn/)
     expect(install.stdout.split('\n').filter(Boolean)).toEqual([
-      '> gw@0.1.0 preinstall',
-      '> node bin/install.js',
-      '> gw@0.1.0 prepare',
-      '> npm run --silent build',
+      '> gw@0.1.0 postprepare',
+      '> node scripts/clone-install.js && npm run --silent build',
+      `gw: Node.js ${NODE_20} is below gw's floor, 22.19: gw runs on Node.js ${pinFor(hostTarget())!.version} (the npm registry's ${pinFor(hostTarget())!.name}), put in node_modules/.gw-node.`,
       `wrote manifest to ${join(clone, 'oclif.manifest.json')}`,
       expect.stringMatching(/^added \d+ packages in \d+(ms|s|m|h)$/),
     ])

@@ -76,6 +76,9 @@ describe('--jq that never ends', () => {
     const file = writeTemp('refunds.csv', ['transaction_id,amount,reference', ...Array.from({length: 20}, (_, i) => `${purchase},100,${prefix}-${i + 1}`)].join('\n') + '\n')
     const journal = join(file, '..', 'journal.ndjson')
     const proxy = await countingProxy(sandbox.url)
+    // Each refund answered a second late: the rows still to send are still unsent when jq, stuck on
+    // row 1, shows its first line (answered at once, all 20 could be sent before the Ctrl-C came).
+    await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/refunds', action: 'delay', delayMs: 1000, times: 20})
     try {
       const run = spawnUntil(['refund', 'create', '--input', file, '--journal', journal, '--jq', 'if .row == 1 then (debug | last(repeat(1))) else .status end'], '["DEBUG:"', {GW_BASE_URL: proxy.url})
       await run.shown
@@ -88,6 +91,7 @@ describe('--jq that never ends', () => {
       // Every intent the journal keeps (one not withdrawn) was sent, and nothing was sent without one.
       expect(proxy.total()).toBe(count('intent') - count('withdrawn'))
       expect(proxy.total()).toBeLessThan(20)
+      await sandbox.control('DELETE', '/_sandbox/faults')
 
       const rerun = await sandbox.gw(['refund', 'create', '--input', file, '--journal', journal, '--json'], {env: {GW_BASE_URL: proxy.url}})
       expect(rerun.code, rerun.stderr).toBe(0)
@@ -96,6 +100,7 @@ describe('--jq that never ends', () => {
       expect(proxy.posts.size).toBe(20)
       expect([...proxy.posts.values()].every((n) => n === 1)).toBe(true)
     } finally {
+      await sandbox.control('DELETE', '/_sandbox/faults')
       await proxy.close()
     }
   })

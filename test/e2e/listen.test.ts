@@ -343,7 +343,7 @@ describe('gw listen: warnings', () => {
   it('warns when it listens beyond loopback', async () => {
     const listener = await listen(['--host', '0.0.0.0'])
     expect(listener.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+\/$/)
-    expect(listener.stderr()).toContain('Warning: gw listen takes deliveries from anyone who can reach 0.0.0.0, other machines too: --register has it registered with credentials of its own, and --auth USER:PASS (--auth - reads them from stdin) takes only those of a registration made elsewhere.')
+    expect(listener.stderr()).toContain('Warning: gw listen takes deliveries from anyone who can reach 0.0.0.0, other machines too: --register has it registered with credentials of its own, and --auth - (USER:PASS read from stdin, or --auth-file FILE) takes only those of a registration made elsewhere, with no password in argv.')
     expect(await listener.post(chargeSuccessful())).toBe(200)
     expect(listener.stderr()).toContain(`register ${listener.url.replace('0.0.0.0', '127.0.0.1')} yourself`)
   })

@@ -264,6 +264,42 @@ describe('one page of every record, from a gateway that ignores limit', () => {
     expect(listRequests()).toHaveLength(1)
     expect(peakMiB(result.stderr)).toBeLessThan(150)
   }, 60_000)
+
+  // Issue 60: 100,000 records in one answer, oldest first, so that newest first is the answer read
+  // backwards and every record is read before the first is printed. Held as their texts (packed),
+  // only the newest N for -L N; was 298 MiB for --all, 192 for -L 50 and 457 MB with --jq.
+  const oldestFirst = {hold: 100_000, pageSize: 100_000, order: 'oldest' as const}
+  const newestOf = (from: number) => paged(from, 100_000).reverse()
+
+  it.skipIf(!time)('oldest first: purchase list -L 50 prints the 50 newest, keeping only those as it reads the page, under 100 MiB', async ({onTestFinished}) => {
+    const {url, listRequests} = await serve(onTestFinished, oldestFirst)
+    const result = await timed(url, ['purchase', 'list', '-L', '50'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(references(result.stdout.trim().split('\n').map((line) => JSON.parse(line)))).toEqual(newestOf(99_950))
+    expect(listRequests()).toHaveLength(1)
+    expect(peakMiB(result.stderr)).toBeLessThan(100)
+  }, 60_000)
+
+  it.skipIf(!time)('oldest first: purchase list --all prints all 100,000 newest first, once each, under 150 MiB', async ({onTestFinished}) => {
+    const {url, listRequests} = await serve(onTestFinished, oldestFirst)
+    const result = await timed(url, ['purchase', 'list', '--all'])
+    expect(result.code, result.stderr).toBe(0)
+    const lines = result.stdout.trim().split('\n')
+    expect(lines).toHaveLength(100_000)
+    expect(JSON.parse(lines[0]!)).toEqual(listedRecord(99_999))
+    expect(JSON.parse(lines[50_000]!)).toEqual(listedRecord(49_999))
+    expect(JSON.parse(lines.at(-1)!)).toEqual(listedRecord(0))
+    expect(listRequests()).toHaveLength(1)
+    expect(peakMiB(result.stderr)).toBeLessThan(150)
+  }, 60_000)
+
+  it.skipIf(!time)('oldest first: --jq gets all 100,000 newest first, under 150 MiB', async ({onTestFinished}) => {
+    const {url} = await serve(onTestFinished, oldestFirst)
+    const result = await timed(url, ['purchase', 'list', '--all', '--jq', '.reference'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stdout.trim().split('\n')).toEqual(newestOf(0))
+    expect(peakMiB(result.stderr)).toBeLessThan(150)
+  }, 60_000)
 })
 
 describe.concurrent('purchase get of many purchases on one card', () => {
@@ -358,5 +394,22 @@ describe.concurrent('case 4: a slow list says what it is doing, at a terminal on
     expect(references(result.records)).toEqual(paged(0, 100))
     expect(result.stderr).toBe('Error: Page 3 of the list (records 101-150 of 200) could not be read: Service Unavailable (HTTP 503)\n')
     expect(served.listRequests().filter((request) => request.path.includes('offset=100&')).length).toBe(4)
+  })
+})
+
+describe('a limit a page holds exactly: -L 10 over pages of 10 asks for one page', () => {
+  it.for([
+    [40, 'Showing 10 of 40 purchases, newest first; --limit N or --all shows more.'],
+    [10, '10 purchases, newest first.'],
+  ] as const)('of %d purchases, and says what it showed', async ([hold, said], {onTestFinished}) => {
+    const {url, listRequests} = await serve(onTestFinished, {hold, pageSize: 10, order: 'newest'})
+    const result = await gwAt(url, ['purchase', 'list', '-L', '10', '--json'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(references(result.records)).toEqual(paged(hold - 10, hold).reverse())
+    expect(listRequests()).toHaveLength(1)
+    // At a terminal (tmux) the summary under the table: the gateway's count says whether there are more.
+    const t = terminalOf(onTestFinished, ['purchase', 'list', '-L', '10'], env(url), {width: 200})
+    expect(await t.waitFor(/\[exit \d+\]/)).toContain(`${said}\n[exit 0]`)
+    expect(listRequests()).toHaveLength(2)
   })
 })

@@ -1,4 +1,4 @@
-import {chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync} from 'node:fs'
+import {chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -16,11 +16,13 @@ afterAll(async () => {
 })
 
 const configDir = (home: NodeJS.ProcessEnv) => join(home.XDG_CONFIG_HOME!, 'gw')
+const plainFile = (file: string) =>
+  `the token of profile acme is in a plain file, ${file}: anyone who can read it as you can use it. gw says so on every command that uses it; gw login --profile acme without --insecure-storage moves it into the OS keychain.`
 const login = (home: NodeJS.ProcessEnv, profile: string, username: string, token: string, extra: string[] = []) =>
   runGw(['login', '--profile', profile, '--base-url', sandbox.url, '--username', username, '--token-stdin', '--insecure-storage', ...extra], {env: home, stdin: token + '\n'})
 
 describe('gw login without a terminal', () => {
-  it('takes the token from stdin, keeps it in a 0600 file with --insecure-storage, never in config.json, and warns once, at login', async () => {
+  it('takes the token from stdin, keeps it in a 0600 file with --insecure-storage, never in config.json, and warns at login and on every command that uses it', async () => {
     const home = isolatedHome()
     const result = await login(home, 'acme', 'ACME', 'acme-token-123', ['--json'])
     expect(result.code).toBe(0)
@@ -28,7 +30,7 @@ describe('gw login without a terminal', () => {
     const file = join(configDir(home), 'insecure-credentials.json')
     expect(result.stderr).toBe(
       `The gateway at ${sandbox.url} reports sandbox mode: profile acme is saved as a sandbox profile.\nLogged in: profile acme is active; its token is in a plain file.\n` +
-        `Warning: the token of profile acme is in a plain file, ${file}: anyone who can read it can use it. gw says so only now; gw status shows where each token is.\n`,
+        `Warning: ${plainFile(file)}\n`,
     )
     expect(statSync(file).mode & 0o777).toBe(0o600)
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({acme: 'acme-token-123'})
@@ -38,8 +40,24 @@ describe('gw login without a terminal', () => {
     expect(status.code).toBe(0)
     expect(status.json).toEqual({profile: 'acme', chosen_by: 'the active profile', environment: 'sandbox', base_url: sandbox.url, username: 'ACME', read_only: false, secret: file, proxy: 'none: no proxy is set'})
     expect(status.stdout + status.stderr).not.toContain('acme-token-123')
-    // Not on every command: the login said it, and gw status shows where the token is.
-    expect(status.stderr).toBe('')
+    // Every command that reads the token from the file says so, as docs/live-profiles.md promises, once: gw status too (it checks the token is there).
+    expect(status.stderr).toBe(`Warning: ${plainFile(file)}\n`)
+    const used = await runGw(['purchase', 'get', 'nothing-here'], {env: home})
+    expect(used.code).toBe(5)
+    expect(used.stderr.split('\n')[0]).toBe(`Warning: ${plainFile(file)}`)
+    expect(used.stderr.match(/Warning:/g)).toHaveLength(1)
+  })
+
+  it('refuses a token file others can read (made 0666 or 0644), naming it and the fix, and sends nothing', async () => {
+    const home = isolatedHome()
+    expect((await login(home, 'acme', 'ACME', 'acme-token-123')).code).toBe(0)
+    const file = join(configDir(home), 'insecure-credentials.json')
+    for (const mode of [0o666, 0o644]) {
+      chmodSync(file, mode)
+      const result = await runGw(['purchase', 'get', 'nothing-here'], {env: home})
+      expect(result.code).toBe(2)
+      expect(result.stderr).toBe(`Error: ${file} ${mode === 0o666 ? 'can be written by others than you (mode 0666): gw uses only what no one else can change, as ssh does' : 'holds a secret that others than you can read (mode 0644): it may be known already'}\nHint: ${mode === 0o666 ? `Check what it holds, then take the others' write permission away (chmod go-w ${file}).` : `Make it yours alone (chmod 600 ${file}) and replace the secret it holds.`}\n`)
+    }
   })
 
   it('saves nothing when the gateway refuses the token: exit 4', async () => {
@@ -222,5 +240,46 @@ describe('a base URL ending in /v1.0, as the vendor documents it', () => {
     expect(missing.code).toBe(5)
     expect(missing.stderr).toContain(`GET ${sandbox.url}/v1.0/purchases/no-such-purchase`)
     expect(missing.stderr).not.toContain('/v1.0/v1.0')
+  })
+})
+
+// Issue 61.5: credentials go in the token store, never in a base URL, which config.json keeps and
+// gw status, --verbose and errors print.
+describe('a base URL with credentials in it (user:token@)', () => {
+  const withCredentials = () => sandbox.url.replace('http://', 'http://ACME:acme-token-123@')
+
+  it('gw login refuses it, saving nothing and never echoing the token', async () => {
+    const home = isolatedHome()
+    const result = await runGw(['login', '--profile', 'acme', '--base-url', withCredentials(), '--username', 'ACME', '--token-stdin', '--insecure-storage'], {env: home, stdin: 'acme-token-123\n'})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toBe(
+      `Error: --base-url ${sandbox.url.replace('http://', 'http://***@')} holds credentials (user:token@): gw would keep them in plain text and print them (gw status, --verbose, errors)\n` +
+        'Hint: Give the base URL alone: gw keeps the token in the token store (asked for, or --token-stdin), and --username names the user.\n',
+    )
+    expect(existsSync(configDir(home))).toBe(false)
+  })
+
+  it('GW_BASE_URL with them is refused, and nothing is sent', async () => {
+    const env = {...isolatedHome(), GW_BASE_URL: withCredentials(), GW_USERNAME: 'ACME', GW_TOKEN: 'acme-token-123'}
+    for (const args of [['status', '--no-check'], ['purchase', 'get', 'no-such-purchase', '--verbose']]) {
+      const result = await runGw(args, {env})
+      expect(result.code).toBe(2)
+      expect(result.stderr).toContain(`Error: GW_BASE_URL ${sandbox.url.replace('http://', 'http://***@')} holds credentials (user:token@)`)
+      expect(result.stdout + result.stderr).not.toContain('acme-token-123')
+    }
+  })
+
+  it("a profile an older gw saved with them is refused when used, and gw profile list shows them hidden", async () => {
+    const home = isolatedHome()
+    mkdirSync(configDir(home), {recursive: true, mode: 0o700})
+    writeFileSync(join(configDir(home), 'config.json'), JSON.stringify({activeProfile: 'old', profiles: {old: {environment: 'sandbox', baseUrl: withCredentials(), username: 'ACME', publicToken: 'x'}}}), {mode: 0o600})
+    const status = await runGw(['status', '--json'], {env: home})
+    expect(status.code).toBe(2)
+    expect(status.stderr).toContain(`The base URL of profile old, ${sandbox.url.replace('http://', 'http://***@')} holds credentials`)
+    expect(status.stderr).toContain('Hint: Log in again with the base URL alone, the token kept in the token store: gw login --profile old --base-url URL (without user:token@).')
+    const listed = await runGw(['profile', 'list', '--json'], {env: home})
+    expect(listed.code, listed.stderr).toBe(0)
+    expect(listed.records).toMatchObject([{name: 'old', base_url: sandbox.url.replace('http://', 'http://***@')}])
+    for (const result of [status, listed]) expect(result.stdout + result.stderr).not.toContain('acme-token-123')
   })
 })

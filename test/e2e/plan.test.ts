@@ -91,7 +91,7 @@ describe('gw plan update', () => {
     expect(nothing.stderr).toContain('At least one of the following must be provided: --description, --name')
     const missing = await sandbox.gw(['plan', 'update', '071-PL-ZZZZZZZZ', '--name', 'x'])
     expect(missing.code).toBe(5)
-    expect(missing.stderr).toContain('Error: Record not found (HTTP 404')
+    expect(missing.stderr).toContain('Error: No plan has the id 071-PL-ZZZZZZZZ: Record not found (HTTP 404')
   })
 })
 

@@ -7,13 +7,15 @@ import {cardArgs, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
 // The gateway may take 30 s (design.md §5) to process a request, so a 404 for a
 // reference whose request left less than 60 s ago means "not yet", never "not sent". Each test
 // holds a POST on its way to the local gateway, in the counting proxy, until gw's first look-up of
-// its reference has been answered (no record yet), and counts POSTs through that proxy.
+// its reference has been answered (no record yet), and counts POSTs through that proxy: proxy and
+// gateway are a gateway that takes that long, so the gateway says the live gateway's minute
+// (--processing-window-ms 60000). The window counts from when the request left gw, held or not.
 // The tests run at once (most of each is gw's pause before it looks again): each has its own
 // references and proxies, and the one that arms a fault has a gateway of its own.
 let sandbox: Sandbox
 
 beforeAll(async () => {
-  sandbox = await startSandbox()
+  sandbox = await startSandbox(['--processing-window-ms', '60000'])
 })
 afterAll(async () => {
   await sandbox?.stop()
@@ -126,11 +128,11 @@ describe.concurrent('a single purchase whose answer is lost while the gateway st
     const own = await startSandbox()
     onTestFinished(() => own.stop())
     const counting = closedAfter(onTestFinished, await countingProxy(own.url))
-    // Dropped before the gateway read it; the window is shortened (gw's tests only, a gateway on this machine) to see its end.
+    // Dropped before the gateway read it; the window is the local gateway's own (2 s), which it proves to gw.
     await own.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/purchases', action: 'drop-before'})
     const reference = ref('never')
     const result = await runGw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs()], {
-      env: own.env({GW_BASE_URL: counting.url, GW_TEST_WINDOW_MS: '1500'}),
+      env: own.env({GW_BASE_URL: counting.url}),
     })
     expect(result.code).toBe(8)
     expect(result.stdout).toBe('')

@@ -262,11 +262,24 @@ describe.skipIf(noOpenssl !== undefined && !mustRun)('an https gateway with a pr
 })
 
 describe('other requests gw makes', () => {
-  it('gw login checks the credentials through the proxy', async () => {
+  it('gw login checks the credentials through the proxy: over plain http to another host, only those of a gateway said to be a sandbox', async () => {
     const proxy = await startForwardProxy({routes: {[`${GATEWAY_HOST}:${sandboxPort}`]: sandboxPort}})
     try {
       const home = isolatedHome()
-      const login = await runGw(['login', '--profile', 'shop', '--base-url', httpGateway, '--username', 'TEST', '--token-stdin', '--insecure-storage'], {env: {...home, HTTP_PROXY: proxy.url}, stdin: 'TEST'})
+      const args = ['login', '--profile', 'shop', '--base-url', httpGateway, '--username', 'TEST', '--token-stdin', '--insecure-storage']
+      // Its mode not known before the token is tried, a gateway elsewhere counts as live: its token never goes over plain http (issue 61).
+      const refused = await runGw(args, {env: {...home, HTTP_PROXY: proxy.url}, stdin: 'TEST'})
+      expect(refused.code).toBe(2)
+      expect(refused.stderr).toBe(
+        `Error: ${httpGateway} is plain http: the live token of profile shop would cross the network readable by anyone on the way, so gw does not send it\nHint: Give the gateway's https:// address: gw login --profile shop --base-url https://${GATEWAY_HOST}:${sandboxPort}\n`,
+      )
+      expect(proxy.seen).toEqual([])
+      // Nor do credentials from the environment for a gateway elsewhere, which count as live.
+      const fromEnv = await runGw(['purchase', 'get', 'anything'], {env: {...isolatedHome(), GW_BASE_URL: httpGateway, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', HTTP_PROXY: proxy.url}})
+      expect(fromEnv.code).toBe(2)
+      expect(fromEnv.stderr).toContain(`Error: ${httpGateway} is plain http: the live token of the credentials in GW_USERNAME and GW_TOKEN would cross the network readable by anyone on the way, so gw does not send it\n`)
+      expect(proxy.seen).toEqual([])
+      const login = await runGw([...args, '--environment', 'sandbox'], {env: {...home, HTTP_PROXY: proxy.url}, stdin: 'TEST'})
       expect(login.code, login.stderr).toBe(0)
       expect(proxy.seen).toEqual([{method: 'GET', target: `${httpGateway}/v1.0/purchases/gw-login-check`, credentials: undefined}])
     } finally {

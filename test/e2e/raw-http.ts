@@ -51,10 +51,10 @@ export function rawRequest(url: string, request: RawRequest): Promise<RawAnswer>
 }
 
 /** Headers a vendor's client library sends (gateway-notes.md): Basic, JSON both ways, a User-Agent naming the library. */
-export function libraryHeaders(host: string, {json = true} = {}): Record<string, string> {
+export function libraryHeaders(host: string, {json = true, credentials = 'TEST:TEST'} = {}): Record<string, string> {
   return {
     Host: host,
-    Authorization: 'Basic ' + Buffer.from('TEST:TEST').toString('base64'),
+    Authorization: 'Basic ' + Buffer.from(credentials).toString('base64'),
     Accept: 'application/json',
     'User-Agent': 'gateway-ruby/2.3.1 (ruby 3.3.0)',
     ...(json ? {'Content-Type': 'application/json'} : {}),

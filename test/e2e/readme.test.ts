@@ -62,6 +62,7 @@ const FILES = [
   'docs/live-profiles.md',
   'docs/proxies-and-certificates.md',
   'docs/help-and-completion.md',
+  'docs/platforms.md',
   'docs/test-cards.md',
   'docs/local-gateway.md',
   'docs/sandbox-dialects.md',

@@ -34,8 +34,13 @@ const gwOk = async (args: string[]) => {
   return result
 }
 
-/** A refund made past gw's records (`gw api`, as a merchant's own system would): only its reference and card speak for it. */
-const refundElsewhere = async (transactionId: string, amount: number, reference: string) => gwOk(['api', 'POST', '/v1.0/refunds', '--data', JSON.stringify({transaction_id: transactionId, amount, reference})])
+/** A refund made past this gw's records (another machine's gw, with a data directory of its own, as a merchant's own system would): only its reference and card speak for it. */
+const elsewhere = isolatedHome()
+const refundElsewhere = async (transactionId: string, amount: number, reference: string) => {
+  const result = await sandbox.gw(['api', 'POST', '/v1.0/refunds', '--data', JSON.stringify({transaction_id: transactionId, amount, reference})], {env: elsewhere})
+  expect(result.code, result.stderr).toBe(0)
+  return result
+}
 
 beforeAll(async () => {
   for (const [reference, amount] of [[A, '10000'], [B, '5000']] as const) {
@@ -369,7 +374,7 @@ describe('"was order X refunded?": one answer from both commands', () => {
     // Only the fields a command can print are offered.
     const refused = await sandbox.gw(['purchase', 'list', '--fields', 'gw_refunded'])
     expect(refused.code).toBe(2)
-    expect(refused.stderr).toContain('--fields: no such field gw_refunded')
+    expect(refused.stderr).toContain('--json FIELDS or --fields: no such field gw_refunded')
     expect(refused.stderr).not.toMatch(/The fields of .*gw_refunded/)
   })
 })

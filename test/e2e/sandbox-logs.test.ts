@@ -82,7 +82,7 @@ describe('gw sandbox logs', () => {
       ['GET', `/v1.0/credit_cards/${masked}`, null],
       ['PUT', `/v1.0/credit_cards/${masked}.json`, null],
       ['POST', '/v1.0/purchases', 'Card ****************9876 could not be found'],
-      ['GET', `/v1.0/credit_cards/${masked}/extra`, `No route matches GET /v1.0/credit_cards/${masked}/extra`],
+      ['GET', `/v1.0/credit_cards/${masked}/extra`, 'Not Found'],
     ])
     const text = await until('the log file to hold the refused purchase', () => (readFileSync(logFile, 'utf8').includes(reference) ? readFileSync(logFile, 'utf8') : undefined))
     for (const secret of [CVV, 'cvv=', token, unknown, CARDS.visa]) {

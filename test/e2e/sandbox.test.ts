@@ -14,6 +14,8 @@ describe('gw sandbox start --detach, status, stop', () => {
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
       expect(started.stderr).toContain(`Local gateway running in the background at ${url}`)
       expect(started.stderr).toContain('Profile "local" is now active')
+      // Without --state, what it holds is lost at gw sandbox stop: said at start, and at stop.
+      expect(started.stderr).toContain('Its records are kept in memory only and are gone when it stops: --state FILE keeps them.\n')
 
       const status = await runGw(['sandbox', 'status', '--json'], {env: home})
       expect(status.code).toBe(0)
@@ -31,7 +33,7 @@ describe('gw sandbox start --detach, status, stop', () => {
     } finally {
       const stopped = await runGw(['sandbox', 'stop'], {env: home})
       expect(stopped.code).toBe(0)
-      expect(stopped.stderr).toMatch(/^Stopped the local gateway at http:\/\/127\.0\.0\.1:\d+\.\n$/)
+      expect(stopped.stderr).toMatch(/^Stopped the local gateway at http:\/\/127\.0\.0\.1:\d+; its records are gone with it \(it had no --state file\)\.\n$/)
     }
     const after = await runGw(['sandbox', 'status'], {env: home})
     expect(after.code).toBe(1)
@@ -148,7 +150,7 @@ describe('gw sandbox start --name: local gateways side by side', () => {
 
       const stopped = await runGw(['sandbox', 'stop', '--name', 'rehearsal'], {env: home})
       expect(stopped.code).toBe(0)
-      expect(stopped.stderr).toBe(`Stopped the local gateway rehearsal at ${rehearsal}.\n`)
+      expect(stopped.stderr).toBe(`Stopped the local gateway rehearsal at ${rehearsal}; its records are gone with it (it had no --state file).\n`)
       const left = await runGw(['sandbox', 'status', '--json'], {env: home})
       expect(left.records).toMatchObject([{name: 'local', url: local}])
       expect(left.records).toHaveLength(1)
@@ -160,6 +162,20 @@ describe('gw sandbox start --name: local gateways side by side', () => {
       await runGw(['sandbox', 'stop', '--all'], {env: home})
     }
     expect((await runGw(['sandbox', 'status'], {env: home})).code).toBe(1)
+  })
+
+  it('with --state, says nothing of records lost, at start or at stop', async () => {
+    const home = isolatedHome()
+    const state = join(home.HOME!, 'kept.sqlite')
+    try {
+      const started = await runGw(['sandbox', 'start', '--detach', '--port', '0', '--state', state], {env: home})
+      expect(started.code, started.stderr).toBe(0)
+      expect(started.stderr).not.toContain('in memory only')
+      const stopped = await runGw(['sandbox', 'stop'], {env: home})
+      expect(stopped.stderr).toBe(`Stopped the local gateway at ${started.stdout.trim()}.\n`)
+    } finally {
+      await runGw(['sandbox', 'stop', '--all'], {env: home})
+    }
   })
 
   it('two named gateways started together, and stop --all stops both', async () => {
@@ -175,7 +191,8 @@ describe('gw sandbox start --name: local gateways side by side', () => {
       const profiles = ((await runGw(['profile', 'list', '--json'], {env: home})).records as {name: string; base_url: string}[]).map((p) => [p.name, p.base_url])
       expect(profiles).toEqual(expect.arrayContaining([['shop-a', a.stdout.trim()], ['shop-b', b.stdout.trim()]]))
       const all = await runGw(['sandbox', 'stop', '--all'], {env: home})
-      expect(all.stderr).toBe(`Stopped the local gateway shop-a at ${a.stdout.trim()}.\nStopped the local gateway shop-b at ${b.stdout.trim()}.\n`)
+      const gone = '; its records are gone with it (it had no --state file)'
+      expect(all.stderr).toBe(`Stopped the local gateway shop-a at ${a.stdout.trim()}${gone}.\nStopped the local gateway shop-b at ${b.stdout.trim()}${gone}.\n`)
     } finally {
       await runGw(['sandbox', 'stop', '--all'], {env: home})
     }

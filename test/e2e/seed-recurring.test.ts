@@ -67,13 +67,14 @@ describe('gw sandbox seed: subscriptions, payment plans and direct debits dated 
     expect(subscription.records[0]).toMatchObject({last_status: 'Successful'})
     expect(String((subscription.records[0] as {next_billing_date: string}).next_billing_date) > '2024-03-01').toBe(true)
 
-    // gw report: the debit completed on its process date, in cents, in net; the plan's payments among today's purchases, and apart.
+    // gw report: the debit completed on its process date, in cents, in net; the plan's payments, charged at the end
+    // of the day the clock moved on from, among that day's purchases, and apart: yesterday, on the gateway's clock.
     const march = await sandbox.gw(['report', '--on', '2024-03-13', '--json'])
     expect(march.code, march.stderr).toBe(0)
     expect(march.records).toStrictEqual([
       {day: '2024-03-13', currency: 'AUD', purchases_approved: 0, purchases_approved_amount: 0, purchases_declined: 0, refunds: 0, refunds_amount: 0, plan_payments: 0, plan_payments_amount: 0, direct_debits: 1, direct_debits_amount: 4200, net: 4200},
     ])
-    const today = await sandbox.gw(['report', '--json'])
+    const today = await sandbox.gw(['report', '--on', 'yesterday', '--json'])
     expect(today.code, today.stderr).toBe(0)
     expect(today.records).toMatchObject([{purchases_approved: 4, purchases_approved_amount: 5500, plan_payments: 3, plan_payments_amount: 3000, direct_debits: 0, net: 5500}])
   })

@@ -84,3 +84,36 @@ describe('gw report --settlement: what settles on a day', () => {
     ])
   })
 })
+
+describe('gw purchase settlement: the same days as lists and the report, and what reaches the bank', () => {
+  it('takes a named day (--on today, a weekday, --from 7d) where it refused one (exit 2)', async () => {
+    const captured = await purchase(1200)
+    const today = new Date().toLocaleDateString('sv')
+    const weekday = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'][new Date().getDay()]!
+    for (const days of [['--on', 'today'], ['--on', weekday], ['--from', '7d'], ['--from', 'yesterday', '--to', 'today']]) {
+      const result = await sandbox.gw(['purchase', 'settlement', ...days])
+      expect(result.code, `${days.join(' ')}: ${result.stderr}`).toBe(0)
+      // The day the local gateway settles a capture on is this machine's when it runs here.
+      if (captured.settlement_date === today) expect(result.records.map((record) => (record as {id: string}).id)).toContain(captured.id)
+    }
+    const refused = await sandbox.gw(['purchase', 'settlement', '--on', '7d'])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain('--on must be a day')
+  })
+
+  it('leaves out a declined purchase, which settles nothing, saying so; --include-declined lists it', async () => {
+    const captured = await purchase(1300)
+    const declined = await purchase(10051)
+    const day = captured.settlement_date!
+    const result = await sandbox.gw(['purchase', 'settlement', '--on', day])
+    expect(result.code, result.stderr).toBe(0)
+    const ids = result.records.map((record) => (record as {id: string}).id)
+    expect(ids).toContain(captured.id)
+    expect(ids).not.toContain(declined.id)
+    expect(result.stderr).toMatch(/^Left out \d+ declined purchases? the look-up lists, which settle nothing; --include-declined lists them\.\n$/)
+    const all = await sandbox.gw(['purchase', 'settlement', '--on', day, '--include-declined'])
+    expect(all.code, all.stderr).toBe(0)
+    expect(all.records.map((record) => (record as {id: string}).id)).toContain(declined.id)
+    expect(all.stderr).toBe('')
+  })
+})

@@ -95,7 +95,7 @@ describe('gw subscription update', () => {
     expect((await sandbox.gw(['subscription', 'update', '071-S-ZZZZZZZZ', '--active', '--inactive'])).code).toBe(2)
     const missing = await sandbox.gw(['subscription', 'update', '071-S-ZZZZZZZZ', '--inactive'])
     expect(missing.code).toBe(5)
-    expect(missing.stderr).toContain('Error: Record not found (HTTP 404')
+    expect(missing.stderr).toContain('Error: No subscription has the id 071-S-ZZZZZZZZ: Record not found (HTTP 404')
   })
 })
 

@@ -36,7 +36,7 @@ describe("a live profile confirms a capture or an increment in the authorization
     const id = await liveAuthorization(2500)
     const t = run(['purchase', 'capture', id], liveSandbox.home)
     await t.waitFor('LIVE: type the amount (25.00 USD) to confirm gw purchase capture')
-    t.type('25')
+    t.type('25.00')
     const screen = await t.waitFor(/\[exit \d+\]/)
     expect(screen).toContain('[exit 0]')
     expect((await liveSandbox.gw(['purchase', 'get', id, '--json'])).json).toMatchObject({captured_amount: 2500})
@@ -56,7 +56,7 @@ describe("a live profile confirms a capture or an increment in the authorization
 
     const t = run(['purchase', 'increment', id, '--amount', '6500', '--json'], liveSandbox.home)
     await t.waitFor('LIVE: type the amount (65.00 USD) to confirm gw purchase increment')
-    t.type('65')
+    t.type('65.00')
     const screen = await t.waitFor(/\[exit \d+\]/)
     expect(screen).toContain('[exit 0]')
     expect((await liveSandbox.gw(['purchase', 'get', id, '--json'])).json).toMatchObject({amount: 6500, currency: 'USD', metadata: {original_amount: '5000'}})

@@ -1,6 +1,6 @@
 import {afterEach, describe, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
-import {armTrap, CARD_ANSWERS, cardArgs, CARDS, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {armTrap, CARD_ANSWERS, cardArgs, CARDS, isolatedHome, ref, type Sandbox, sandboxForFile} from './helpers.js'
 import {chargeSuccessful, type Listener, startListen} from './listen-helpers.js'
 
 // What a person at a terminal sees: prompts for what is missing, records fitted to the width,
@@ -140,9 +140,9 @@ describe('prompts for what is missing', () => {
   })
 
   it('after a partial refund, offers what is left of the purchase, and Enter refunds it (it offered the full amount, refused with exit 7)', async () => {
-    // A refund made past gw's records (its own reference, by another system) only may be of it: what is surely left is offered.
+    // A refund made past gw's records (its own reference, by another system: a gw with a data directory of its own) only may be of it: what is surely left is offered.
     const other = await purchase({card: ownCard()})
-    expect((await sandbox.gw(['api', 'POST', '/v1.0/refunds', '--data', JSON.stringify({transaction_id: other.id, amount: 400, reference: ref('mine')})])).code).toBe(0)
+    expect((await sandbox.gw(['api', 'POST', '/v1.0/refunds', '--data', JSON.stringify({transaction_id: other.id, amount: 400, reference: ref('mine')})], {env: isolatedHome()})).code).toBe(0)
     const maybe = run(['refund', 'create', '--transaction-id', String(other.id), '--reference', ref('refund')])
     await maybe.waitFor('(--amount); Enter for 6.00 AUD, what is surely left (1 refund on its card that may be of it comes to 4.00 AUD) (600)')
     maybe.press('Enter')
@@ -236,7 +236,7 @@ describe('without a terminal to ask on', () => {
   it('refuses --fields on a command that prints no records', async () => {
     const result = await sandbox.gw(['sandbox', 'stop', '--fields', 'id'])
     expect(result.code).toBe(2)
-    expect(result.stderr).toBe('Error: --fields picks the fields of records, and gw sandbox stop prints none\nHint: Leave --fields out.\n')
+    expect(result.stderr).toBe('Error: --json FIELDS and --fields pick the fields of records, and gw sandbox stop prints none\nHint: Leave the fields out.\n')
   })
 
   it('refuses a --fields name no record of the command has, listing those it has, before anything is sent', async () => {
@@ -244,7 +244,7 @@ describe('without a terminal to ask on', () => {
     const typo = await sandbox.gw(['purchase', 'get', 'any', '--fields', 'id,Amount'])
     expect(typo.code).toBe(2)
     expect(typo.stdout).toBe('')
-    expect(typo.stderr).toMatch(/^Error: --fields: no such field Amount\nHint: The fields of gw purchase get's records: transaction_date, reference, amount, message, card_number, id, card_holder, /)
+    expect(typo.stderr).toMatch(/^Error: --json FIELDS or --fields: no such field Amount\nHint: The fields of gw purchase get's records: transaction_date, reference, amount, message, card_number, id, card_holder, /)
     const money = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref(), ...cardArgs(), '--fields', 'id,refrence'])
     expect(money.code).toBe(2)
     expect(await armed()).toBe(2)

@@ -68,8 +68,9 @@ describe('gw payment-plan create on a terminal', () => {
     await t.answer([['first day payments may fall on, as YYYY-MM-DD (--start-date)', start]])
     const screen = await t.waitFor(/\[exit \d+\]/)
     expect(screen).toContain('[exit 0]')
-    // At a terminal the plan is a field list, its payments a table of their own; no currency was sent, and the amounts say so.
-    expect(screen).toContain('15.00 (currency not known)')
+    // At a terminal the plan is a field list, its payments a table of their own; no currency was given, so gw sent AUD, and the record says it.
+    expect(screen).toContain('15.00 AUD')
+    expect(screen).not.toContain('currency not known')
     const found = await sandbox.gw(['payment-plan', 'get', reference, '--json'])
     expect(found.json).toMatchObject({reference, customer: customer.id, amount: 1500, frequency: 'Weekly', anniversary: 5, start_date: start, total_count: 3, status: 'Active'})
   })

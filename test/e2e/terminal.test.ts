@@ -150,15 +150,15 @@ describe('a live profile on a terminal', () => {
     expect(found.json).toMatchObject({reference, amount: 1000, successful: true})
   })
 
-  it('a mismatched confirmation asks the confirmation alone again, empty, and takes major units', async () => {
+  it('a mismatched confirmation asks the confirmation alone again, empty, and takes the amount as shown', async () => {
     const reference = ref()
     const t = run(['purchase', 'create', '--amount', '1000', '--reference', reference, '--json'], liveSandbox.home)
     await t.answer(CARD_ANSWERS)
     await t.waitFor('LIVE: type the amount (10.00 AUD) to confirm gw purchase create')
     t.type('100.00')
-    await t.waitFor('"100.00" does not match 10.00 AUD; type it again (Ctrl-C to stop).')
+    await t.waitFor('"100.00" does not match 10.00 AUD; type it as shown, 10.00 (Ctrl-C to stop).')
     // Asked again with nothing left in the field: typing the amount alone answers it.
-    t.type('10')
+    t.type('10.00')
     const screen = await t.waitFor(/\[exit \d+\]/)
     expect(screen).toContain('[exit 0]')
     expect(screen.match(/Card number/g)).toHaveLength(1)

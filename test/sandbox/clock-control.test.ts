@@ -1,3 +1,6 @@
+import {mkdtempSync, readFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {formatDateTime, type Clock} from '../../src/sandbox/domain/clock.js'
 import {NOW, call, sandbox} from './helpers.js'
@@ -9,7 +12,33 @@ describe('GET /_sandbox/clock', () => {
     const gateway = await sandbox()
     const answer = await call(gateway, 'GET', '/_sandbox/clock', {auth: null})
     expect(answer.status).toBe(200)
-    expect(answer.body).toStrictEqual({successful: true, response: {today: TODAY}, errors: [], test: true})
+    expect(answer.body).toStrictEqual({successful: true, response: {today: TODAY, processing_window_ms: 2000}, errors: [], test: true})
+  })
+
+  it('says the processing window it was started with, as long again as the longest a fault holds a request, waiting or holding one now', async () => {
+    const gateway = await sandbox({processingWindowMs: 500})
+    const window = async () => (await call(gateway, 'GET', '/_sandbox/clock', {auth: null})).body.response.processing_window_ms
+    expect(await window()).toBe(500)
+    await call(gateway, 'POST', '/_sandbox/faults', {body: {method: 'POST', path: '/v1.0/purchases', action: 'delay', delayMs: 1000}, auth: null})
+    await call(gateway, 'POST', '/_sandbox/faults', {body: {method: 'GET', path: '/v1.0/refunds', action: 'status', status: 503}, auth: null})
+    expect(await window()).toBe(1500)
+    // Taken by a purchase, the delay holds it: still counted until it is answered.
+    const held = call(gateway, 'POST', '/v1.0/purchases', {body: {amount: 1000, reference: 'held', card_holder: 'Jo', card_number: '4242424242424242', card_expiry: '12/2030', cvv: '123'}})
+    await expect.poll(async () => ((await call(gateway, 'GET', '/_sandbox/faults', {auth: null})).body.response as unknown[]).length).toBe(1)
+    expect(await window()).toBe(1500)
+    expect((await held).status).toBe(200)
+    expect(await window()).toBe(500)
+  })
+
+  it('proves with its key, asked with a challenge, what it says: the challenge, its today and its window, signed', async () => {
+    const {keyedProof} = await import('../../src/lib/keyed-proof.js')
+    const {clockProofText} = await import('../../src/api/schemas/sandbox-control.js')
+    const runtimeFile = join(mkdtempSync(join(tmpdir(), 'gw-clock-')), 'sandbox.json')
+    const gateway = await sandbox({runtimeFile})
+    const {controlToken: proofKey} = JSON.parse(readFileSync(runtimeFile, 'utf8')) as {controlToken: string}
+    const said = (await call(gateway, 'GET', '/_sandbox/clock?challenge=abc', {auth: null})).body.response
+    expect(said).toStrictEqual({today: TODAY, processing_window_ms: 2000, proof: keyedProof(proofKey, clockProofText('abc', {today: TODAY, processing_window_ms: 2000}))})
+    expect(said.proof).not.toBe(keyedProof(proofKey, clockProofText('abd', said)))
   })
 })
 
@@ -54,7 +83,7 @@ describe('POST /_sandbox/clock/advance', () => {
     const gateway = await sandbox({clock: movingClock})
     await subscribed(gateway)
     real = new Date(NOW.getTime() + 2 * 86_400_000)
-    expect((await call(gateway, 'GET', '/_sandbox/clock', {auth: null})).body.response).toStrictEqual({today: '2026-11-24'})
+    expect((await call(gateway, 'GET', '/_sandbox/clock', {auth: null})).body.response).toStrictEqual({today: '2026-11-24', processing_window_ms: 2000})
     expect((await call(gateway, 'GET', '/v1.0/subscriptions/jo-gold')).body.response.next_billing_date).toBe('2026-11-24')
   })
 })

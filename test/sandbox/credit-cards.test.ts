@@ -14,7 +14,7 @@ const CARD_RECORD = {
   card_category: 'Credit',
   card_subcategory: 'Standard',
   card_issuer: 'Sandbox Bank',
-  card_country: 'AU',
+  card_country: 'Australia',
   authorized: true,
   transaction_count: 0,
   alias: null,

@@ -17,6 +17,8 @@ const customer = (fields: Record<string, unknown> = {}) => ({
   card_number: '512345XXXXXX2346',
   bank_account: null,
   metadata: null,
+  // As the latest recorded build sends it (Rb:PaymentPlan/_create/perpetual_subscription, 2022-10-06).
+  sdk_ready: true,
   ...fields,
 })
 

@@ -1,19 +1,14 @@
 import {spawn} from 'node:child_process'
-import {existsSync, mkdtempSync, readFileSync} from 'node:fs'
+import {existsSync, mkdtempSync, readFileSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
-import {
-  closeOnSignal,
-  readRuntimeFile,
-  removeRuntimeFile,
-  sandboxStatus,
-  spawnDetached,
-  stopProcess,
-  writeRuntimeFile,
-  type RuntimeInfo,
-} from '../../src/sandbox/server/daemon.js'
+import {closeOnStop, spawnDetached} from '../../src/sandbox/server/daemon.js'
+import {sandboxStatus} from '../../src/sandbox/server/gateway-process.js'
+import {readRuntimeFile, removeRuntimeFile, writeRuntimeFile, type RuntimeInfo} from '../../src/sandbox/server/runtime-file.js'
+import {stopSandbox} from '../../src/sandbox/server/stopping.js'
 import {isRunning} from '../../src/lib/lock-file.js'
+import {hostPlatform} from '../../src/lib/platform.js'
 import {expectReject} from '../expect-error.js'
 
 const SERVE = join(import.meta.dirname, 'fixtures', 'serve.ts')
@@ -41,11 +36,13 @@ async function deadPid(): Promise<number> {
 }
 
 const started: number[] = []
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((pid) => stopProcess(pid, {graceMs: 1000})))
+afterEach(() => {
+  for (const pid of started.splice(0)) if (isRunning(pid)) process.kill(pid, 'SIGKILL')
 })
 
-describe('spawnDetached and stopProcess', () => {
+const platform = hostPlatform()
+
+describe('spawnDetached and stopSandbox', () => {
   it('starts a sandbox in its own process, reports it running, and stops it cleanly', async () => {
     const {runtimeFile, logFile} = paths()
     const running = await spawnDetached({
@@ -64,22 +61,29 @@ describe('spawnDetached and stopProcess', () => {
       port: expect.any(Number),
       mode: 'live',
       dialect: 'contract',
+      processingWindowMs: 2000,
       stateFile: null,
       startedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       webhooks: [],
       merchants: [],
       // In memory: no file was given.
       requestLog: null,
+      controlToken: expect.any(String),
+      process: {started: expect.any(String), command: expect.stringContaining('serve.ts')},
     })
     expect(running.pid).not.toBe(process.pid)
-    expect(sandboxStatus(runtimeFile)).toStrictEqual({state: 'running', info: running})
+    expect(await sandboxStatus(runtimeFile, platform)).toStrictEqual({state: 'running', info: running})
     const answer = await fetch(`${running.url}/_sandbox/info`)
     expect(answer.headers.get('x-service-mode')).toBe('Live')
+    // Its log is its user's alone.
+    expect(statSync(logFile).mode & 0o777).toBe(0o600)
 
-    expect(await stopProcess(running.pid)).toBe('stopped')
+    expect(await stopSandbox(running, platform)).toStrictEqual({result: 'stopped', how: 'asked'})
     expect(isRunning(running.pid)).toBe(false)
     expect(existsSync(runtimeFile)).toBe(false)
-    expect(sandboxStatus(runtimeFile)).toStrictEqual({state: 'stopped'})
+    expect(await sandboxStatus(runtimeFile, platform)).toStrictEqual({state: 'stopped'})
+    // Asked on its control API, it closed as it does on SIGTERM, and said so last.
+    expect(readFileSync(logFile, 'utf8')).toBe('closed (asked)\n')
   }, 30_000)
 
   it('rejects, naming the log, when the child exits before it is ready', async () => {
@@ -118,29 +122,33 @@ describe('spawnDetached and stopProcess', () => {
     )
   })
 
-  it('kills a process that ignores SIGTERM once the grace period is over', async () => {
-    const child = spawn(process.execPath, ['-e', 'process.on("SIGTERM", () => {}); console.log("ready"); setInterval(() => {}, 1000)'])
+  it('kills a gateway that ignores SIGTERM once the grace period is over, once its pid is shown to be it', async () => {
+    const child = spawn(process.execPath, ['-e', 'process.on("SIGTERM", () => {}); console.log("ready"); setInterval(() => {}, 1000)', 'sandbox', 'start'])
     await new Promise((resolve) => child.stdout.once('data', resolve))
     const pid = child.pid as number
-    expect(await stopProcess(pid, {graceMs: 200})).toBe('killed')
-    expect(isRunning(pid)).toBe(false)
+    started.push(pid)
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    // An older gw's runtime file: no control token, no process; its command line says gw sandbox start.
+    expect(await stopSandbox(info(pid), platform, {graceMs: 200})).toStrictEqual({result: 'stopped', how: 'killed'})
+    await exited
   })
 
   it('reports a process that is already gone', async () => {
-    expect(await stopProcess(await deadPid())).toBe('not-running')
+    expect(await stopSandbox(info(await deadPid()), platform)).toStrictEqual({result: 'stale'})
   })
 })
 
 describe('the runtime file', () => {
   it('round-trips, and a file whose process is gone is stale', async () => {
     const {runtimeFile} = paths()
-    writeRuntimeFile(runtimeFile, info(process.pid))
-    expect(readRuntimeFile(runtimeFile)).toStrictEqual(info(process.pid))
-    expect(sandboxStatus(runtimeFile)).toStrictEqual({state: 'running', info: info(process.pid)})
+    const own = {...info(process.pid), process: platform.processFacts(process.pid)}
+    writeRuntimeFile(runtimeFile, own)
+    expect(readRuntimeFile(runtimeFile)).toStrictEqual(own)
+    expect(await sandboxStatus(runtimeFile, platform)).toStrictEqual({state: 'running', info: own})
 
     const dead = await deadPid()
     writeRuntimeFile(runtimeFile, info(dead))
-    expect(sandboxStatus(runtimeFile)).toStrictEqual({state: 'stale', info: info(dead)})
+    expect(await sandboxStatus(runtimeFile, platform)).toStrictEqual({state: 'stale', info: info(dead)})
   })
 
   it('is removed only by the process that wrote it, when a pid is given', () => {
@@ -153,20 +161,20 @@ describe('the runtime file', () => {
     removeRuntimeFile(runtimeFile)
   })
 
-  it('reads as absent when missing or not a runtime file', () => {
+  it('reads as absent when missing or not a runtime file', async () => {
     const {runtimeFile} = paths()
     expect(readRuntimeFile(runtimeFile)).toBeUndefined()
     writeRuntimeFile(runtimeFile, {...info(1), pid: 'one'} as unknown as RuntimeInfo)
     expect(readRuntimeFile(runtimeFile)).toBeUndefined()
-    expect(sandboxStatus(runtimeFile)).toStrictEqual({state: 'stopped'})
+    expect(await sandboxStatus(runtimeFile, platform)).toStrictEqual({state: 'stopped'})
   })
 })
 
-describe('closeOnSignal', () => {
+describe('closeOnStop', () => {
   it('closes on the first signal, resolves with it, and leaves later signals to node', async () => {
     const before = {SIGINT: process.listenerCount('SIGINT'), SIGTERM: process.listenerCount('SIGTERM')}
     let closes = 0
-    const closed = closeOnSignal(async () => {
+    const closed = closeOnStop(async () => {
       closes++
     })
     expect(process.listenerCount('SIGINT')).toBe(before.SIGINT + 1)
@@ -177,5 +185,20 @@ describe('closeOnSignal', () => {
     expect(closes).toBe(1)
     expect(process.listenerCount('SIGINT')).toBe(before.SIGINT)
     expect(process.listenerCount('SIGTERM')).toBe(before.SIGTERM)
+  })
+
+  it("takes Windows' Ctrl-Break for SIGTERM, and a stop asked on the control API for one too, closing once", async () => {
+    let closes = 0
+    const close = async () => void closes++
+    const broken = closeOnStop(close, {signals: ['SIGINT', 'SIGBREAK']})
+    process.emit('SIGBREAK' as NodeJS.Signals, 'SIGBREAK' as NodeJS.Signals)
+    expect(await broken).toBe('SIGTERM')
+    expect(process.listenerCount('SIGBREAK')).toBe(0)
+    let ask = () => {}
+    const asked = closeOnStop(close, {asked: new Promise<void>((resolve) => (ask = resolve))})
+    ask()
+    expect(await asked).toBe('asked')
+    process.emit('SIGTERM', 'SIGTERM')
+    expect(closes).toBe(2)
   })
 })

@@ -42,8 +42,12 @@ describe('POST /v1.0/direct_debits', () => {
       errors: [],
       test: true,
     })
-    // Field for field in the recorded order.
+    // Field for field in the recorded order, the amount written as the gateway writes a float (the Ruby library checks for one).
     expect(Object.keys(answer.body.response)).toStrictEqual(Object.keys(newDebit))
+    expect(answer.text).toContain('"amount":42.0,')
+    const listed = await call(gateway, 'GET', '/v1.0/direct_debits')
+    expect(listed.text).toContain('"amount":42.0,')
+    expect((await call(gateway, 'GET', `/v1.0/direct_debits/${id}`)).text).toContain('"amount":42.0,')
     expect(DirectDebit.parse(answer.body.response)).toStrictEqual(answer.body.response)
   })
 

@@ -5,8 +5,8 @@ import {call, sandbox} from './helpers.js'
 /** The endpoint's path with a made-up key for each `{name}`: a record that is not there, which is not the same as no route. */
 const pathOf = (endpoint: Pick<Endpoint, 'path'>) => buildPath(endpoint.path, Object.fromEntries([...endpoint.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name!, 'no-such-key'])))
 
-/** The local gateway has no route for the request: 404 "No route matches", or 405 for a path it has with other methods. */
-const unrouted = ({status, body}: {status: number; body?: {errors?: string[]}}) => status === 405 || (status === 404 && String(body?.errors?.[0]).startsWith('No route matches'))
+/** The local gateway has no route for the request: 404 "Not Found", as the gateway answers one (its controls: "No route matches"), or 405 for a path it has with other methods. */
+const unrouted = ({status, body}: {status: number; body?: {errors?: string[]}}) => status === 405 || (status === 404 && (body?.errors?.[0] === 'Not Found' || String(body?.errors?.[0]).startsWith('No route matches')))
 
 // The endpoint table (src/api/endpoints.ts) drives the client, the look-ups and the get commands;
 // the local gateway keeps its own routes (it imports nothing from the client), so this holds them to it.

@@ -90,7 +90,6 @@ export const approvedPurchase = (fields: Record<string, unknown> = {}) => ({
   // Captured at once, a purchase settles on its own day (2017-2019 recordings).
   settlement_date: formatDate(NOW),
   transaction_date: formatDateTime(NOW),
-  source: 'API',
   response_code: '00',
   transaction_id: expect.stringMatching(/^071-P-[A-Z0-9]{8}$/),
   captured: true,

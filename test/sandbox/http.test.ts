@@ -43,10 +43,20 @@ describe('authentication', () => {
 })
 
 describe('routing', () => {
-  it('answers an unknown path with a 404 envelope naming it', async () => {
-    const answer = await call(await sandbox(), 'GET', '/v1.0/x?limit=1')
+  it.each(['contract', 'live'] as const)('answers an unknown path as the gateway does, in either dialect (%s): 404, Not Found in its envelope', async (dialect) => {
+    const gateway = await sandbox({dialect})
+    for (const [method, path] of [['GET', '/v1.0/x?limit=1'], ['POST', '/v1.0//void?id=123'], ['GET', '/v2/purchases']]) {
+      const answer = await call(gateway, method!, path!, {body: method === 'POST' ? {} : undefined})
+      expect(answer.status, path).toBe(404)
+      // ActiveMerchant's failed void (POST /v1.0//void?id=123) reads its message from `errors`, and expects "Not Found".
+      expect(answer.body, path).toStrictEqual({successful: false, response: {}, errors: ['Not Found'], test: true})
+    }
+  })
+
+  it("names the route of its own controls that it does not have, for the developer who typed it", async () => {
+    const answer = await call(await sandbox(), 'GET', '/_sandbox/nothing', {auth: null})
     expect(answer.status).toBe(404)
-    expect(answer.body).toStrictEqual({successful: false, response: null, errors: ['No route matches GET /v1.0/x'], test: true})
+    expect(answer.body).toStrictEqual({successful: false, response: null, errors: ['No route matches GET /_sandbox/nothing'], test: true})
   })
 
   it.each([

@@ -1,10 +1,10 @@
-import {existsSync, mkdtempSync} from 'node:fs'
+import {existsSync, mkdtempSync, statSync} from 'node:fs'
 import {Agent, createServer, request, type Server} from 'node:http'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import type {AddressInfo} from 'node:net'
 import {afterEach, describe, expect, it} from 'vitest'
-import {readRuntimeFile} from '../../src/sandbox/server/daemon.js'
+import {readRuntimeFile} from '../../src/sandbox/server/runtime-file.js'
 import {FaultList} from '../../src/sandbox/server/faults.js'
 import {createRequestListener} from '../../src/sandbox/server/http.js'
 import type {Route} from '../../src/sandbox/routes/route.js'
@@ -103,13 +103,21 @@ describe('startSandbox', () => {
       port: gateway.port,
       mode: 'live',
       dialect: 'contract',
+      processingWindowMs: 2000,
       stateFile,
       startedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       webhooks: [],
       merchants: ['ACME'],
       // Given no file, the log is kept in memory.
       requestLog: null,
+      controlToken: gateway.controlToken,
+      // This process as Linux tells it: its boot and start, and its command line.
+      process: {started: expect.stringMatching(/^[\w-]+\/\d+$/), command: expect.stringContaining('node')},
     })
+    expect(gateway.controlToken).toMatch(/^[\w-]{43}$/)
+    // Its user's alone: it holds the control token, which also proves the gateway gw's own (api/local-gateway.ts).
+    expect(statSync(runtimeFile).mode & 0o777).toBe(0o600)
+    expect(statSync(join(dir, 'data')).mode & 0o777).toBe(0o700)
     await gateway.close()
     expect(existsSync(runtimeFile)).toBe(false)
   })

@@ -19,13 +19,13 @@ const hook = (fields: Record<string, unknown> = {}) => ({
 })
 
 describe('POST /v1.0/web_hooks', () => {
-  it('registers a hook: 200, the record as the live gateway answers it (its password, is_active null; true in the list)', async () => {
+  it('registers a hook: 200, the record as the live gateway answers it (its password, is_active null, in the list too)', async () => {
     const gateway = await sandbox()
     const answer = await registerHook(gateway, ADDRESS, {authentication_username: 'user', authentication_password: 'secret-pass'})
     expect(answer.status).toBe(200)
     expect(answer.body).toStrictEqual({successful: true, response: hook({authentication_username: 'user', authentication_password: 'secret-pass'}), errors: [], test: true})
     expect(WebHook.parse(answer.body.response)).toEqual(answer.body.response)
-    expect((await call(gateway, 'GET', '/v1.0/web_hooks')).body.response).toStrictEqual([hook({authentication_username: 'user', authentication_password: 'secret-pass', is_active: true})])
+    expect((await call(gateway, 'GET', '/v1.0/web_hooks')).body.response).toStrictEqual([hook({authentication_username: 'user', authentication_password: 'secret-pass', is_active: null})])
   })
 
   it('takes a list of event names instead of *', async () => {
@@ -65,7 +65,8 @@ describe('GET and DELETE /v1.0/web_hooks', () => {
     const first = (await registerHook(gateway, ADDRESS)).body.response
     const second = (await registerHook(gateway, `${ADDRESS}/2`)).body.response
     await registerHook(gateway, ADDRESS, {}, ACME_AUTH)
-    const listed = (hook: Record<string, unknown>) => ({...hook, is_active: true})
+    // A hook made through the API says is_active null in a list too (Rb:WebHook/_search, 2018-07-25).
+    const listed = (hook: Record<string, unknown>) => ({...hook, is_active: null})
     expect((await call(gateway, 'GET', '/v1.0/web_hooks')).body.response).toStrictEqual([listed(first), listed(second)])
 
     const deleted = await call(gateway, 'DELETE', `/v1.0/web_hooks/${first.id}`)
@@ -94,7 +95,7 @@ describe('PUT /v1.0/web_hooks/{id}', () => {
     expect(answer.status).toBe(200)
     expect(answer.body).toStrictEqual({successful: true, response: hook({id: created.id, name: 'New Test hook'}), errors: [], test: true})
     expect(WebHook.parse(answer.body.response)).toEqual(answer.body.response)
-    expect((await call(gateway, 'GET', '/v1.0/web_hooks')).body.response).toStrictEqual([hook({id: created.id, name: 'New Test hook', is_active: true})])
+    expect((await call(gateway, 'GET', '/v1.0/web_hooks')).body.response).toStrictEqual([hook({id: created.id, name: 'New Test hook', is_active: null})])
   })
 
   it('keeps what the body leaves out, and takes new credentials, answered as a hook is', async () => {
@@ -115,7 +116,7 @@ describe('PUT /v1.0/web_hooks/{id}', () => {
       errors: ['Events is not included in the list', 'Mode is not included in the list'],
       test: true,
     })
-    expect((await call(gateway, 'GET', '/v1.0/web_hooks')).body.response).toStrictEqual([{...created, is_active: true}])
+    expect((await call(gateway, 'GET', '/v1.0/web_hooks')).body.response).toStrictEqual([{...created, is_active: null}])
     const unknown = await call(gateway, 'PUT', '/v1.0/web_hooks/071-WH-NOPE0000', {body: {name: 'x'}})
     expect(unknown.status).toBe(404)
     expect(unknown.body.errors).toStrictEqual(['Record not found'])

@@ -47,6 +47,22 @@ describe('links between the README, the guides and CONTRIBUTING.md', () => {
     for (const file of FILES) expect(readFileSync(join(ROOT, file), 'utf8'), file).not.toMatch(/the one field gw adds/)
   })
 
+  it('what gw names of its README and guides (hints, help) is there: every docs/ file and #anchor, every README section in quotes', () => {
+    const source = readdirSync(join(ROOT, 'src'), {recursive: true, encoding: 'utf8'}).filter((file) => file.endsWith('.ts'))
+    const broken: string[] = []
+    for (const file of source) {
+      const text = readFileSync(join(ROOT, 'src', file), 'utf8')
+      for (const [named, path, anchor] of text.matchAll(/\b(docs\/[\w-]+\.md)(?:#([\w-]+))?/g)) {
+        if (!existsSync(join(ROOT, path!))) broken.push(`${file}: ${named}: no such file`)
+        else if (anchor !== undefined && !anchorsOf(path!).has(anchor)) broken.push(`${file}: ${named}: no such heading`)
+      }
+      for (const [named, section] of text.matchAll(/"([^"]+)" (?:in|of) the README/g)) {
+        if (!anchorsOf('README.md').has(slug(section!))) broken.push(`${file}: ${named}: no such section`)
+      }
+    }
+    expect(broken).toEqual([])
+  })
+
   it('the README stays short: at most 250 lines', () => {
     expect(readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n').length).toBeLessThanOrEqual(251)
   })

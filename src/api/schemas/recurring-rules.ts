@@ -32,6 +32,3 @@ export const isPaymentPlanEvent = (event: GatewayEvent): event is PaymentPlanEve
 /** Where a web hook delivery of the local gateway stands (gw sandbox deliveries --status). */
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
-
-/** What a fault of the local gateway does to the requests it matches (POST /_sandbox/faults, gw sandbox fault add). */
-export const FAULT_ACTIONS = ['drop-before', 'drop-after', 'status', 'delay'] as const

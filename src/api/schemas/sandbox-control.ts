@@ -1,11 +1,20 @@
 import * as z from 'zod'
 import {lazily} from './lazy.js'
 import {looseInt, looseString, maybe} from './common.js'
-import {DELIVERY_STATUSES, FAULT_ACTIONS, GATEWAY_EVENTS} from './recurring-rules.js'
+import {DELIVERY_STATUSES, GATEWAY_EVENTS} from './recurring-rules.js'
+import {FAULT_ACTION_NAMES, FAULT_PARAMETERS, type FaultParameterName} from './fault-actions.js'
 
-/** The local gateway's control API under /_sandbox/: its virtual clock and sample events. */
-export const SandboxClock = lazily(() => z.looseObject({today: looseString}))
+/**
+ * The local gateway's control API under /_sandbox/: its virtual clock and sample events.
+ * GET /_sandbox/clock is also how a local gateway tells gw about itself: its today (named days
+ * are its days) and its processing window, and, asked with a challenge, the proof that it is the
+ * gateway whose runtime file holds the key (clockProofText).
+ */
+export const SandboxClock = lazily(() => z.looseObject({today: looseString, processing_window_ms: maybe(z.number().int().nonnegative()), proof: maybe(z.string())}))
 export type SandboxClock = z.infer<typeof SandboxClock>
+
+/** What the clock's proof signs: the challenge, then what the gateway says, so that none of them can be swapped for another. */
+export const clockProofText = (challenge: string, clock: {today: string; processing_window_ms: number}): string => `${challenge}\n${clock.today}\n${clock.processing_window_ms}`
 
 export const ClockAdvance = lazily(() =>
   z.union([
@@ -38,18 +47,13 @@ export const DateRecord = lazily(() =>
 )
 export type DateRecord = z.infer<typeof DateRecord>
 
-/** What goes wrong, for the next `times` requests of a method whose path starts with `path` (POST /_sandbox/faults). */
-export const FaultRequest = lazily(() =>
-  z.object({
-    method: z.string(),
-    path: z.string(),
-    action: z.enum(FAULT_ACTIONS),
-    status: z.number().int().optional(),
-    html: z.boolean().optional(),
-    delayMs: z.number().int().optional(),
-    times: z.number().int().optional(),
-  }),
-)
+type ParameterSchemas = {[P in FaultParameterName]: z.ZodOptional<(typeof FAULT_PARAMETERS)[P]['kind'] extends 'integer' ? z.ZodNumber : z.ZodBoolean>}
+
+/** What goes wrong, for the next `times` requests of a method whose path starts with `path` (POST /_sandbox/faults); the actions' parameters are fault-actions.ts's. */
+export const FaultRequest = lazily(() => {
+  const parameters = Object.fromEntries(Object.entries(FAULT_PARAMETERS).map(([name, {kind}]) => [name, kind === 'integer' ? z.number().int().optional() : z.boolean().optional()])) as ParameterSchemas
+  return z.object({method: z.string(), path: z.string(), action: z.enum(FAULT_ACTION_NAMES), ...parameters, times: z.number().int().optional()})
+})
 export type FaultRequest = z.infer<typeof FaultRequest>
 
 /** A fault waiting, with the times it has left. */

@@ -1,7 +1,7 @@
 import type {Interfaces} from '@oclif/core'
 import {choices} from '../flags.js'
 
-export type Shell = 'bash' | 'zsh' | 'fish'
+export type Shell = 'bash' | 'zsh' | 'fish' | 'powershell'
 
 interface FlagSpec {
   names: string[]
@@ -21,7 +21,7 @@ export interface CompletionTree {
 }
 
 /** The marker a script replaces with the profile names it reads from `gw profile list` when asked. */
-const PROFILES = '@profiles'
+export const PROFILES = '@profiles'
 
 export function completionTree(config: Pick<Interfaces.Config, 'bin' | 'commands' | 'topics'>, extraHelpTopics: string[]): CompletionTree {
   const children = new Map<string, Map<string, string>>()
@@ -61,7 +61,7 @@ function oneLine(text: string): string {
   return text.split('\n')[0]!.replace(/\s+/g, ' ').trim()
 }
 
-export function completionScript(shell: Shell, tree: CompletionTree): string {
+export function completionScript(shell: Exclude<Shell, 'powershell'>, tree: CompletionTree): string {
   return shell === 'fish' ? fishScript(tree) : shell === 'zsh' ? zshScript(tree) : bashScript(tree)
 }
 

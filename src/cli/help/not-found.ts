@@ -1,7 +1,7 @@
 import type {Hook} from '@oclif/core'
 import {UsageError} from '../../errors.js'
 import {redactFlagMessage} from '../../safety/redact.js'
-import {GLOBAL_FLAGS} from '../startup/argv.js'
+import {flagsGiven, GLOBAL_FLAGS} from '../startup/argv.js'
 import {type FlagShape, strayArgumentsError} from './stray-arguments.js'
 import {closest} from './suggest.js'
 
@@ -39,7 +39,8 @@ export const commandNotFound: Hook.CommandNotFound = async function ({id, argv =
   const [{processIo}, {renderError}] = await Promise.all([import('../../output/io.js'), import('../../output/render.js')])
   const io = processIo(process.env)
   const error = id.startsWith('-') ? unknownGlobalFlag(id, bin) : await unknownCommand(id, argv, config)
-  renderError(io, error, {json: argv.includes('--json')})
+  const given = flagsGiven(argv)
+  renderError(io, error, {json: given.has('json') || given.has('jq')})
   process.exitCode = error.exitCode
 }
 
@@ -81,24 +82,25 @@ export function wordsOf(parts: string[], typed: readonly string[]): string[] {
 const SEARCH_WORDS = new Set(['search', 'find', 'ls', 'query', 'filter', 'all'])
 
 /** What each list command finds its records by, for the hint. */
-const LIST_FILTERS: Record<string, string> = {
+export const LIST_FILTERS: Record<string, string> = {
   purchase: '--reference, --status, --card, --amount, --holder, --from and --to',
   refund: '--purchase, --reference, --status, --card, --amount, --from and --to',
   customer: '--email, --reference, --from and --to',
   subscription: '--customer, --plan, --active or --inactive',
   card: '--card and --holder',
+  'payment-plan': '--customer, --reference, --from and --to',
 }
 
 /**
  * Someone looking records up (`gw purchases`, `gw purchase search`) is pointed at the list command
- * and its filters, and the README's section for support staff.
+ * and its filters, and the guide to finding records.
  */
 function findingHint(words: string[], commandIds: string[], bin: string): string | undefined {
   const [first = '', second = ''] = words
   const noun = first.endsWith('s') ? first.slice(0, -1) : first
   if (!commandIds.includes(`${noun}:list`) || (noun === first && !SEARCH_WORDS.has(second))) return undefined
   const filters = LIST_FILTERS[noun] ?? '--from and --to'
-  return `${bin} ${noun} list finds ${noun}s, newest first, by ${filters}; "Finding records" in the README shows how.`
+  return `${bin} ${noun} list finds ${noun}s, newest first, by ${filters}; docs/finding-records.md shows how.`
 }
 
 /**

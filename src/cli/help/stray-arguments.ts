@@ -1,6 +1,7 @@
 import {UsageError} from '../../errors.js'
 import {shellQuote} from '../../output/hints.js'
 import {maskCardDataIn} from '../../safety/redact.js'
+import {tokens} from '../startup/argv.js'
 
 /** What gw reads of a flag's definition (oclif's, loaded with its parse). */
 export interface FlagShape {
@@ -8,42 +9,21 @@ export interface FlagShape {
   char?: string
   required?: boolean
   options?: readonly string[]
+  allowNo?: boolean
   parse?: (input: string, context: unknown, options: never) => Promise<unknown>
 }
 
 /**
- * argv as a command's flags read it: the flags given (by name), and the words that are neither a
- * flag nor a flag's value, which a command that takes no argument cannot place.
+ * argv as a command's flags read it (the pre-parser's reading, startup/argv.ts): the flags given
+ * (by name), and the words that are neither a flag nor a flag's value, which a command that takes
+ * no argument cannot place.
  */
 export function readArgv(argv: readonly string[], flags: Record<string, FlagShape>): {given: Set<string>; stray: string[]} {
-  const given = new Set<string>()
-  const stray: string[] = []
-  const byChar = new Map(Object.entries(flags).flatMap(([name, flag]) => (flag.char ? [[flag.char, name] as const] : [])))
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!
-    if (arg === '--') {
-      stray.push(...argv.slice(i + 1))
-      break
-    }
-    const long = /^--([^=]+)(=)?/.exec(arg)
-    const short = long ? undefined : /^-([^-])/.exec(arg)
-    if (!long && !short) {
-      stray.push(arg)
-      continue
-    }
-    const name = long ? flagNamed(long[1]!, flags) : byChar.get(short![1]!)
-    if (name === undefined) continue
-    given.add(name)
-    // A value glued on (--amount=100, -L5) is no word of its own.
-    const glued = long ? long[2] !== undefined : arg.length > 2
-    if (flags[name]?.type === 'option' && !glued) i++
+  const read = tokens(argv, flags)
+  return {
+    given: new Set(read.flatMap((token) => (token.kind === 'flag' ? [token.name] : []))),
+    stray: read.flatMap((token) => (token.kind === 'word' ? [token.text] : [])),
   }
-  return {given, stray}
-}
-
-/** `--no-color` names `color` when only that is a flag (oclif's allowNo). */
-function flagNamed(typed: string, flags: Record<string, FlagShape>): string {
-  return !flags[typed] && typed.startsWith('no-') && flags[typed.slice(3)] ? typed.slice(3) : typed
 }
 
 /**

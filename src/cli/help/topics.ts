@@ -62,11 +62,35 @@ ${columns([
   ['GW_FORCE_TTY', 'set and not empty: print for a terminal (tables, colour) even in a pipe; a number (120) or a percentage (50%) sets the width'],
   ['GW_PAGER, PAGER', 'the pager a table longer than the terminal goes through, GW_PAGER first; default less -FRX (LESS=FRX when LESS is unset); cat or empty: none. Never in a pipe'],
   ['CI', 'set: no progress or success notes on stderr, and no prompts'],
-  ['XDG_CONFIG_HOME', 'where gw/config.json (profiles) lives; default ~/.config'],
-  ['XDG_DATA_HOME', "where the local gateway keeps its data; default ~/.local/share"],
-  ['XDG_CACHE_HOME', "where gw keeps what it cannot beside itself (V8's code cache of gw under another Node, the saved help); default ~/.cache, and ~/Library/Caches on macOS"],
-  ['GW_CACHE_DIR', 'that directory itself, in place of $XDG_CACHE_HOME/gw'],
+  ['GW_CONFIG_DIR, GW_DATA_DIR', "gw's config and data folders themselves, in place of those below"],
+  ['GW_CACHE_DIR', "gw's cache folder itself"],
+  ['XDG_CONFIG_HOME, XDG_DATA_HOME', 'where gw/ of config and of data go, on every system'],
+  ['XDG_CACHE_HOME', 'where gw/ of cache goes, but on macOS'],
+  ['LOCALAPPDATA', 'Windows: where gw\\ holds all three, when no XDG_ variable says otherwise'],
 ])}
+
+${folders()}`
+}
+
+/**
+ * gw's folders on each system, as oclif's Config finds them (lib/platform.ts gwFolders keeps the
+ * same rule, and test/unit/lib/platform.test.ts checks it against oclif on each system).
+ */
+function folders(): string {
+  const rows = [
+    ['', 'Linux', 'macOS', 'Windows'],
+    ['config', '$XDG_CONFIG_HOME/gw (~/.config/gw)', '$XDG_CONFIG_HOME/gw (~/.config/gw)', '%LOCALAPPDATA%\\gw'],
+    ['data', '$XDG_DATA_HOME/gw (~/.local/share/gw)', '$XDG_DATA_HOME/gw (~/.local/share/gw)', '%LOCALAPPDATA%\\gw'],
+    ['cache', '$XDG_CACHE_HOME/gw (~/.cache/gw)', '~/Library/Caches/gw', '%LOCALAPPDATA%\\gw'],
+  ]
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)))
+  const table = rows.map((row) => `  ${row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ')}`.trimEnd()).join('\n')
+  return `FOLDERS (as oclif finds them; the variables above first)
+${table}
+  config: profiles (config.json), the token file of gw login --insecure-storage, gw listen's signing secret
+  data: each local gateway's runtime file (its control token: 0600, in a 0700 folder), log and request log;
+        batch journals (journals/); the record of refunds gw made
+  cache: V8's code cache of gw under another Node, the saved help
 `
 }
 

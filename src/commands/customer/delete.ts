@@ -7,12 +7,12 @@ export default class CustomerDelete extends GwCommand<string> {
   static override description = 'The gateway answers with the record it deleted, which is printed. On a live profile gw asks you to type the id first (--yes skips that).'
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> customer get cust-43 --json | jq -r .id)"',
-    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> customer get cust-44 --json | jq -r .id)" --yes --json',
+    '<%= config.bin %> <%= command.id %> cust-43',
+    '<%= config.bin %> <%= command.id %> cust-44 --yes --json',
   ]
 
   static override args = {
-    id: gwFlags.id('customer id'),
+    id: gwFlags.id('id or reference of the customer'),
   }
 
   static override columns = customerColumns
@@ -23,7 +23,7 @@ export default class CustomerDelete extends GwCommand<string> {
   }
 
   protected async operate(id: string) {
-    const {deleteCustomer} = await import('../../operations/customers.js')
-    return deleteCustomer(id, await this.factory.deps())
+    const [{deleteCustomer}, {changeRecord}] = await Promise.all([import('../../operations/customers.js'), import('../../cli/resolve-key.js')])
+    return changeRecord(this.factory, 'customers', id, deleteCustomer)
   }
 }

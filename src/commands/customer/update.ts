@@ -21,12 +21,12 @@ export default class CustomerUpdate extends GwCommand<CustomerChanges> {
 A required field sent blank is refused by the gateway (exit 7), which answers with the record holding the blank value.`
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> customer get cust-42 --json | jq -r .id)" --email jane.citizen@example.com',
-    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> customer get cust-42 --json | jq -r .id)" --card-number 5123456789012346 --card-expiry 05/2031 --cvv 123 --json',
+    '<%= config.bin %> <%= command.id %> cust-42 --email jane.citizen@example.com',
+    '<%= config.bin %> <%= command.id %> cust-42 --card-number 5123456789012346 --card-expiry 05/2031 --cvv 123 --json',
   ]
 
   static override args = {
-    id: gwFlags.id('customer id'),
+    id: gwFlags.id('id or reference of the customer'),
   }
 
   static override flags = {
@@ -55,7 +55,7 @@ A required field sent blank is refused by the gateway (exit 7), which answers wi
   }
 
   protected async operate({id, fields, card}: CustomerChanges) {
-    const {updateCustomer} = await import('../../operations/customers.js')
-    return updateCustomer(id, fields, card, await this.factory.deps())
+    const [{updateCustomer}, {changeRecord}] = await Promise.all([import('../../operations/customers.js'), import('../../cli/resolve-key.js')])
+    return changeRecord(this.factory, 'customers', id, (customerId, deps) => updateCustomer(customerId, fields, card, deps))
   }
 }

@@ -7,12 +7,12 @@ export default class DirectDebitDelete extends GwCommand<string> {
   static override description = 'The gateway keeps it, Deleted, in its list. Prints the debit deleted. On a live profile gw asks you to type the id first (--yes skips that).'
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> direct-debit get dd-42 --json | jq -r .id)"',
+    '<%= config.bin %> <%= command.id %> dd-42',
     '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> direct-debit create --amount 1000 --description Dues --bsb 123-456 --account-name "Jane Citizen" --account-number 012345678 --json | jq -r .id)" --json',
   ]
 
   static override args = {
-    id: gwFlags.id('direct debit id, as gw direct-debit get shows it'),
+    id: gwFlags.id('id or reference of the direct debit'),
   }
 
   static override columns = directDebitColumns
@@ -23,7 +23,7 @@ export default class DirectDebitDelete extends GwCommand<string> {
   }
 
   protected async operate(id: string) {
-    const {deleteDirectDebit} = await import('../../operations/direct-debits.js')
-    return deleteDirectDebit(id, await this.factory.deps())
+    const [{deleteDirectDebit}, {changeRecord}] = await Promise.all([import('../../operations/direct-debits.js'), import('../../cli/resolve-key.js')])
+    return changeRecord(this.factory, 'directDebits', id, deleteDirectDebit)
   }
 }

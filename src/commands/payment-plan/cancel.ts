@@ -5,8 +5,8 @@ export default class PaymentPlanCancel extends PlanStatusCommand {
   static override description = 'The plan stays, Cancelled, with the payments it has made; it cannot be activated again. On a live profile gw asks you to type the id first (--yes skips that).'
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> payment-plan get plan-42 --json | jq -r .id)"',
-    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> payment-plan get plan-42 --json | jq -r .id)" --json',
+    '<%= config.bin %> <%= command.id %> plan-42',
+    '<%= config.bin %> <%= command.id %> plan-42 --json',
   ]
 
   // Its own, not inherited: oclif's parse reads a command's own static fields.

@@ -30,7 +30,7 @@ The customer may be given by id or by your reference. On a live profile gw asks 
     'total-count': paymentFlags.totalCount({atLeastOne: ['total-count', 'end-date']}),
     'end-date': gwFlags.date({description: 'last day payments may fall on, as YYYY-MM-DD (or --total-count)'}),
     reference: gwFlags.requiredText({description: 'your reference for the plan, unique; used to look it up', required: true}),
-    currency: gwFlags.currency(),
+    currency: gwFlags.currency({description: 'ISO 4217 currency code of the payments; default AUD, as every official library sends'}),
     'setup-fee': paymentFlags.setupFee(),
     description: gwFlags.requiredText({description: 'what the plan is for'}),
     ...gwFlags.batch(ROWS),

@@ -5,8 +5,8 @@ export default class PaymentPlanSuspend extends PlanStatusCommand {
   static override description = 'The plan stays, Suspended, with the payments it has made; those to come are dropped. gw payment-plan activate makes a new schedule. On a live profile gw asks you to type the id first (--yes skips that).'
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> payment-plan get plan-42 --json | jq -r .id)"',
-    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> payment-plan get plan-42 --json | jq -r .id)" --json',
+    '<%= config.bin %> <%= command.id %> plan-42',
+    '<%= config.bin %> <%= command.id %> plan-42 --json',
   ]
 
   // Its own, not inherited: oclif's parse reads a command's own static fields.

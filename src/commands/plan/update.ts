@@ -15,12 +15,12 @@ export default class PlanUpdate extends GwCommand<PlanChanges> {
 The gateway answers a change it cannot make with HTTP 501 and leaves the plan as it was (exit 7).`
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> plan get gold-monthly --json | jq -r .id)" --name "Gold monthly (2027)"',
-    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> plan get gold-monthly --json | jq -r .id)" --description "Gold membership, billed monthly" --json',
+    '<%= config.bin %> <%= command.id %> gold-monthly --name "Gold monthly (2027)"',
+    '<%= config.bin %> <%= command.id %> gold-monthly --description "Gold membership, billed monthly" --json',
   ]
 
   static override args = {
-    id: gwFlags.id('plan id'),
+    id: gwFlags.id('id or reference of the plan'),
   }
 
   static override flags = {
@@ -36,7 +36,7 @@ The gateway answers a change it cannot make with HTTP 501 and leaves the plan as
   }
 
   protected async operate({id, changes}: PlanChanges) {
-    const {updatePlan} = await import('../../operations/plans.js')
-    return updatePlan(id, changes, await this.factory.deps())
+    const [{updatePlan}, {changeRecord}] = await Promise.all([import('../../operations/plans.js'), import('../../cli/resolve-key.js')])
+    return changeRecord(this.factory, 'plans', id, (planId, deps) => updatePlan(planId, changes, deps))
   }
 }

@@ -15,6 +15,6 @@ export default class ProfileList extends GwCommand<void> {
 
   protected async operate() {
     const {listProfiles} = await import('../../auth/profiles.js')
-    return listProfiles(this.config.configDir)
+    return listProfiles(this.factory.configDir)
   }
 }

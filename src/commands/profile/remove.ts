@@ -14,7 +14,7 @@ export default class ProfileRemove extends GwCommand<string> {
   protected override async choicesFor(name: string): Promise<readonly string[] | undefined> {
     if (name !== 'name') return undefined
     const {profileNames} = await import('../../auth/profiles.js')
-    return profileNames(this.config.configDir)
+    return profileNames(this.factory.configDir)
   }
 
   protected async input() {
@@ -24,7 +24,7 @@ export default class ProfileRemove extends GwCommand<string> {
 
   protected async operate(name: string) {
     const {removeProfile} = await import('../../auth/profiles.js')
-    await removeProfile(this.config.configDir, name, await this.factory.tokenStores())
+    await removeProfile(this.factory.configDir, name, await this.factory.tokenStores())
     this.io.err(`Profile ${name} removed.\n`)
   }
 }

@@ -21,6 +21,6 @@ export default class ProfileShow extends GwCommand<string | undefined> {
 
   protected async operate(name: string | undefined) {
     const {showProfile, profileInForce} = await import('../../auth/profiles.js')
-    return showProfile(this.config.configDir, name ?? profileInForce(await this.factory.target()))
+    return showProfile(this.factory.configDir, name ?? profileInForce(await this.factory.target()))
   }
 }

@@ -17,7 +17,7 @@ export default class ProfileUse extends GwCommand<string> {
   protected override async choicesFor(name: string): Promise<readonly string[] | undefined> {
     if (name !== 'name') return undefined
     const {profileNames} = await import('../../auth/profiles.js')
-    return profileNames(this.config.configDir)
+    return profileNames(this.factory.configDir)
   }
 
   protected async input() {
@@ -27,7 +27,7 @@ export default class ProfileUse extends GwCommand<string> {
 
   protected async operate(name: string) {
     const {useProfile} = await import('../../auth/profiles.js')
-    const record = await useProfile(this.config.configDir, name)
+    const record = await useProfile(this.factory.configDir, name)
     this.io.err(`Profile ${record.name} is now active.\n`)
     return record
   }

@@ -1,37 +1,46 @@
+import {Flags} from '@oclif/core'
 import * as gwFlags from '../../cli/flags.js'
 import {GwCommand} from '../../cli/gw-command.js'
 import {purchaseColumns} from '../../output/columns.js'
 import type {SettlementDays} from '../../operations/settlement.js'
 
-export default class PurchaseSettlement extends GwCommand<SettlementDays> {
+interface SettlementInput {
+  days: SettlementDays
+  includeDeclined: boolean
+}
+
+export default class PurchaseSettlement extends GwCommand<SettlementInput> {
   static override summary = 'The purchases that settle on a day, or between two: what reaches your bank account'
-  static override description = `Lists the purchases whose settlement date falls on --on DAY, or from --from to --to (both included; today without any), as the gateway's settlement look-up gives them: approved ones, captured in part (captured_amount), voided (message Voided, nothing captured) and declined; never an authorization not yet captured. Newest first, in one answer. Days are the gateway's settlement dates (YYYY-MM-DD).
-It only reads, so a read-only profile runs it. Piped, one JSON line a purchase; on a terminal a table.`
+  static override description = `Lists the purchases whose settlement date falls on --on DAY, or from --from to --to (both included; today without any), as the gateway's settlement look-up gives them: approved ones, captured in part (captured_amount, what reaches the bank), and voided (message Voided, nothing captured); never an authorization not yet captured. Newest first, in one answer.
+The days are read as gw purchase list and gw report read them: a date (2026-11-17), today, yesterday, a weekday (friday: the latest, today if it is one), this-week, last-week, this-month, last-month, or an age for --from (7d); --from alone runs to today. A day is the gateway's settlement date.
+The look-up lists declined purchases too, which settle nothing: they are left out, and counted on stderr; --include-declined lists them. It only reads, so a read-only profile runs it. Piped, one JSON line a purchase; on a terminal a table.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
+    {description: 'What settles on Monday (the latest; today, if it is one)', command: '<%= config.bin %> <%= command.id %> --on monday'},
     '<%= config.bin %> <%= command.id %> --from 2026-11-02 --to 2026-11-06 --json | jq -s "map(.captured_amount) | add"',
   ]
 
   static override flags = {
-    on: gwFlags.date({description: 'the purchases that settle on this day alone (YYYY-MM-DD)', exclusive: ['from', 'to']}),
-    from: gwFlags.date({description: 'the first settlement day (YYYY-MM-DD); default: --to, or today'}),
-    to: gwFlags.date({description: 'the last settlement day (YYYY-MM-DD); default: --from, or today'}),
+    on: gwFlags.windowOn('purchases that settle'),
+    from: gwFlags.windowEdge('from', 'purchases that settle'),
+    to: gwFlags.windowEdge('to', 'purchases that settle'),
+    'include-declined': Flags.boolean({description: 'list the declined purchases the look-up gives too, which settle nothing'}),
   }
 
   static override columns = [...purchaseColumns.slice(0, 4), {label: 'Captured', field: 'captured_amount', format: 'money' as const, need: 'most' as const}, ...purchaseColumns.slice(4)]
 
-  protected async input(): Promise<SettlementDays> {
+  protected async input(): Promise<SettlementInput> {
     const {flags} = await this.parse(PurchaseSettlement)
-    const today = new Date().toLocaleDateString('sv')
-    const from = flags.on ?? flags.from ?? flags.to ?? today
-    const to = flags.on ?? flags.to ?? flags.from ?? today
-    if (from > to) throw new (await import('../../errors.js')).UsageError(`--from ${from} is after --to ${to}`)
-    return {from, to}
+    const {settlementDaysFor} = await import('../../operations/settlement.js')
+    // Named days are the gateway's: a local gateway's clock may have moved on.
+    return {days: settlementDaysFor(flags, await this.factory.gatewayNow()), includeDeclined: flags['include-declined'] ?? false}
   }
 
-  protected async operate(days: SettlementDays) {
-    const {settlement} = await import('../../operations/settlement.js')
-    return settlement(days, await this.factory.deps())
+  protected async operate({days, includeDeclined}: SettlementInput) {
+    const {settling} = await import('../../operations/settlement.js')
+    const {records, declined} = await settling(days, await this.factory.deps(), {includeDeclined})
+    if (declined > 0 && !includeDeclined) this.io.err(`Left out ${declined === 1 ? '1 declined purchase' : `${declined} declined purchases`} the look-up lists, which settle nothing; --include-declined lists them.\n`)
+    return records
   }
 }

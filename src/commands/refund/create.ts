@@ -17,7 +17,7 @@ Without --transaction-id but with a card (--card-token, or --card-holder, --card
 --input FILE sends a batch: a CSV with a header transaction_id,amount,reference (a blank amount refunds in full, a blank reference or none derives one) or NDJSON. Every row is checked before any is sent; each is journaled before it is sent and after its answer, so running the same command again after a crash or Ctrl-C sends only what was not sent; and each is looked up at the gateway before it is sent (a blank reference's refund carries metadata naming its batch and row), so a copy of the journal, or another data directory, sends nothing the batch made. --new-batch with --journal FILE refunds the same rows again, as a batch of their own. A line per row on stdout, a summary on stderr; exits with the worst row's code.`
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> --transaction-id "$(<%= config.bin %> purchase get order-1001 --json | jq -r .id)" --amount 1000 --reference refund-1001',
+    '<%= config.bin %> <%= command.id %> --transaction-id order-1001 --amount 1000 --reference refund-1001',
     '<%= config.bin %> <%= command.id %> --transaction-id order-1002 --reference refund-1002 --json | jq -r .id',
     '<%= config.bin %> <%= command.id %> --input refunds.csv --concurrency 8 | jq -c "select(.status != \\"approved\\")"',
     '<%= config.bin %> <%= command.id %> --card-token customer-42 --amount 1500 --reference goodwill-77 --metadata ticket=77',
@@ -71,8 +71,12 @@ Without --transaction-id but with a card (--card-token, or --card-holder, --card
 
   protected async operate(input: RefundCreateInput) {
     if ('unmatched' in input) {
-      const [{submitUnmatchedRefund}, {settle}] = await Promise.all([import('../../operations/unmatched-refunds.js'), import('../../output/sent.js')])
-      return settle(this.io, await submitUnmatchedRefund(input.unmatched, await this.factory.deps()))
+      const [{submitUnmatchedRefund}, {settle}, {recordMade}] = await Promise.all([import('../../operations/unmatched-refunds.js'), import('../../output/sent.js'), import('../../lists/refunds-of-purchase.js')])
+      const deps = await this.factory.deps()
+      const sent = await submitUnmatchedRefund(input.unmatched, deps)
+      // Recorded as of no purchase: refund list --purchase and purchase get count it for none.
+      await recordMade(sent, '', this.factory, deps.client)
+      return settle(this.io, sent)
     }
     if ('batch' in input) {
       const [{refundBatch}, {runBatch}, {batchDeps}] = await Promise.all([import('../../batch/kinds.js'), import('../../batch/run-batch.js'), import('../../cli/batch-deps.js')])

@@ -5,6 +5,7 @@ import {useLocalGateway} from '../../cli/local-gateway.js'
 import {ExitStatus, GwCommand} from '../../cli/gw-command.js'
 import {requestLogColumns} from '../../output/columns.js'
 import type {RequestLogFilter} from '../../operations/sandbox.js'
+import type {StopSignalName} from '../../lib/platform.js'
 
 /** Which requests, and whether to keep printing new ones. */
 interface LogsInput {
@@ -66,20 +67,19 @@ Talks to the gateway of the profile in force (gw sandbox start registers it as "
     const stopped = new AbortController()
     // A reader gone (`| head -5`) or a full disk: no more polling; exit 141 (silent), or 1 saying so.
     this.io.onOutClosed(() => stopped.abort())
-    let received: NodeJS.Signals | undefined
-    const stop = (signal: NodeJS.Signals) => {
+    let received: StopSignalName | undefined
+    const stop = (signal: StopSignalName) => {
       received = signal
       stopped.abort()
     }
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
+    const {serviceSignals} = this.factory.platform
+    for (const signal of serviceSignals) process.once(signal, stop)
     try {
       await operations.followRequestLog(filter, await this.factory.deps(), print, stopped.signal)
     } finally {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
+      for (const signal of serviceSignals) process.off(signal, stop)
     }
     if (received === undefined) return this.reportBrokenStdout()
-    return new ExitStatus(received === 'SIGTERM' ? 143 : 130)
+    return new ExitStatus(received === 'SIGINT' ? 130 : 143)
   }
 }

@@ -15,7 +15,7 @@ export default class SandboxSeed extends GwCommand<SeedInput> {
   static override summary = 'Create the records of a fixtures file on the sandbox: cards, plans, customers, purchases, refunds, subscriptions, web hooks'
   static override description = `FILE is JSON: {"steps": [{"name": "gold", "create": "plan", "fields": {...}}, ...]}, each step one record of its kind (card, plan, customer, purchase, refund, subscription, webhook, payment_plan, direct_debit) with the API's own fields. A purchase, refund, customer, subscription, payment_plan or direct_debit step may carry "at", a day ("at": "2026-11-17", noon of it) or a date-time with its offset, to date its record in the past (only the local gateway dates records; a refund is dated on or after its purchase; a subscription, plan or debit is billed from that day). A later step names a field of an earlier one's record as {{gold.id}}: alone in a string it takes the value as it is, inside text as text. Keys starting with _ are comments.
 The whole file is checked before anything is sent (exit 2 naming each step and field at fault). Steps run in order through gw's own client against the gateway of the profile in force, a sandbox only (a live profile is refused). A step whose record is there already (by its reference; a card by its alias, a web hook by its address) with the step's values is reported present and not sent again, so running a file twice creates nothing the second time; with other values it differs: nothing is sent, the fields are named and the run stops with exit 7.
-Prints one JSON line per step: step, name, status (created, present, differs, declined, failed) and record. The first step that fails or differs stops the run, with its exit code.`
+Prints one JSON line per step: step, name, status (created, present, differs, declined, failed) and record. The first step that fails or differs stops the run, with its exit code. A refund it makes is recorded as gw's own, as refund create records its refunds: refund list --purchase and purchase get find it for certain.`
 
   static override printsJson = true
 
@@ -58,6 +58,8 @@ Prints one JSON line per step: step, name, status (created, present, differs, de
       throw new UsageError('gw sandbox seed creates records on a sandbox only, and the profile in force is live: nothing was sent', 'Use the local gateway (gw sandbox start; gw profile use local) or another sandbox profile with --profile.')
     }
     const print = seedPrinter(this.io, {json: this.factory.flags.json})
-    print.summary(await seed(steps, {environment, source}, await this.factory.deps(), print.step))
+    const [deps, {recordMade}] = await Promise.all([this.factory.deps(), import('../../lists/refunds-of-purchase.js')])
+    const recordRefund = (sent: Parameters<typeof recordMade>[0], transactionId: string) => recordMade(sent, transactionId, this.factory, deps.client)
+    print.summary(await seed(steps, {environment, source, recordRefund}, deps, print.step))
   }
 }

@@ -1,22 +1,22 @@
 import {Flags} from '@oclif/core'
-import {UsageError} from '../../errors.js'
 import {allowHost, allowOrigin, sandboxName} from '../../cli/flags.js'
 import {ExitStatus, GwCommand} from '../../cli/gw-command.js'
+import {merchant, readMerchants} from '../../cli/merchant-input.js'
 import {DEFAULT_SANDBOX} from '../../sandbox/server/names.js'
-import {credentialPair} from '../../cli/validate.js'
 import type {LaunchRequest} from '../../cli/launch-sandbox.js'
 
 export default class SandboxStart extends GwCommand<LaunchRequest> {
   static override summary = 'Start the local gateway'
   static override description = `A real HTTP server that answers the gateway's interface, so gw works with no gateway account.
-Merchant TEST (token TEST) always exists; add more with --merchant. It registers itself as the profile "local", made active when no other profile is.
+Merchant TEST (token TEST) always exists; add more with --merchant (- or @FILE reads USER:TOKEN lines from stdin or a file, so no token is in argv, which ps shows to every user). It registers itself as the profile "local", made active when no other profile is.
 Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in the background until gw sandbox stop.
-Only requests addressed to it get in (loopback names, IP addresses, --host, --allow-host), and none from a web page but --allow-origin ones, so pages in your browser cannot read or change it (DNS rebinding). Its controls (/_sandbox/) take only application/json, and beyond loopback a merchant's credentials.
-Several run side by side by name: --name NAME starts another, on a free port unless --port says otherwise, with files of its own and a profile named NAME (gw --profile NAME ...); gw sandbox stop --name NAME stops it. A sandbox one and a live-mode one (--mode live) make a rehearsal of the live guards with no real money.`
+Only requests addressed to it get in (loopback names, IP addresses, --host, --allow-host), and none from a web page but --allow-origin ones, so pages in your browser cannot read or change it (DNS rebinding). Its controls (/_sandbox/) take only application/json.
+With --host beyond loopback (0.0.0.0) nothing published gets in: merchant TEST is refused unless --open-test-merchant, and its controls take the control token it prints (Authorization: Bearer) or a merchant's credentials.
+Several run side by side by name: --name NAME starts another (one name whatever its case), on a free port unless --port says otherwise, with files of its own and a profile named NAME (gw --profile NAME ...); gw sandbox stop --name NAME stops it. A sandbox one and a live-mode one (--mode live) make a rehearsal of the live guards with no real money.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --detach',
-    '<%= config.bin %> <%= command.id %> --port 9000 --state ./gateway.json --merchant ACME:s3cret',
+    '<%= config.bin %> <%= command.id %> --port 9000 --state ./gateway.json --merchant - < merchants.txt',
     '<%= config.bin %> <%= command.id %> --mode live',
     '<%= config.bin %> <%= command.id %> --name rehearsal --mode live --detach',
     '<%= config.bin %> <%= command.id %> --webhook http://127.0.0.1:4000/hooks',
@@ -29,13 +29,15 @@ Several run side by side by name: --name NAME starts another, on a free port unl
     name: sandboxName('run this local gateway beside the others under this name, its profile named after it (local when not given)'),
     port: Flags.integer({description: 'port to listen on; 0 picks a free one (a gateway with --name takes a free one unless given)', default: 8787, min: 0, max: 65535}),
     host: Flags.string({description: 'address to listen on', default: '127.0.0.1'}),
+    'open-test-merchant': Flags.boolean({description: 'beyond loopback, let in merchant TEST with its published token: anyone who reaches the gateway can then use its records and controls'}),
     'allow-host': allowHost(),
     'allow-origin': allowOrigin(),
     state: Flags.string({description: 'file that keeps the gateway state across restarts'}),
     mode: Flags.string({description: 'answer as the sandbox or the live gateway', options: ['sandbox', 'live'], default: 'sandbox'}),
     dialect: Flags.string({description: "answer as the contract says (contract), or as the live gateway's recorded answers do where they differ (live)", options: ['contract', 'live'], default: 'contract'}),
-    merchant: Flags.custom<{username: string; token: string}>({description: 'another merchant as USER:TOKEN (repeatable)', multiple: true, parse: async (input) => parseMerchant(input)})(),
+    merchant: merchant(),
     webhook: Flags.url({description: 'address that receives every web hook event of merchant TEST from the start (repeatable)', multiple: true}),
+    'processing-window-ms': Flags.integer({description: "the most it takes to process a request, which gw waits out before it calls a purchase it cannot find not sent (the live gateway's is a minute)", default: 2000, min: 0, max: 600_000}),
     'request-log': Flags.boolean({description: "log the requests answered, for gw sandbox logs: beside --state, else in gw's data folder", default: true, allowNo: true}),
     // Tests shorten the wait between delivery attempts to a receiver that is down.
     'webhook-backoff': Flags.integer({description: 'first wait in ms between web hook delivery attempts', min: 1, hidden: true}),
@@ -51,15 +53,17 @@ Several run side by side by name: --name NAME starts another, on a free port unl
       name: flags.name ?? DEFAULT_SANDBOX,
       port: flags.port,
       host: flags.host,
+      openTestMerchant: flags['open-test-merchant'],
       allowedHosts: flags['allow-host'] ?? [],
       allowedOrigins: flags['allow-origin'] ?? [],
       mode: flags.mode as 'sandbox' | 'live',
       dialect: flags.dialect as 'contract' | 'live',
       stateFile: flags.state,
-      merchants: flags.merchant,
+      merchants: await readMerchants(flags.merchant, this.io),
       webhooks: flags.webhook?.map((url) => url.href),
       webhookBackoffMs: flags['webhook-backoff'],
       requestLog: flags['request-log'],
+      processingWindowMs: flags['processing-window-ms'],
       detach: flags.detach,
       restart: flags.restart,
       detachedChild: flags['detached-child'],
@@ -70,14 +74,9 @@ Several run side by side by name: --name NAME starts another, on a free port unl
 
   protected async operate(request: LaunchRequest) {
     const {launchSandbox} = await import('../../cli/launch-sandbox.js')
-    const launched = await launchSandbox(request, {io: this.io, dataDir: this.config.dataDir, configDir: this.config.configDir})
+    const {io, dataDir, configDir, platform} = this.factory
+    const launched = await launchSandbox(request, {io, dataDir, configDir, platform})
     return launched && new ExitStatus(launched.exitCode)
   }
 }
 
-function parseMerchant(input: string): {username: string; token: string} {
-  const pair = credentialPair(input)
-  if (!pair) throw new UsageError(`--merchant must be USER:TOKEN, got "${input}"`, 'For example --merchant ACME:s3cret.')
-  if (pair.username === 'TEST') throw new UsageError('--merchant TEST already exists (TEST:TEST)', 'Pick another username.')
-  return {username: pair.username, token: pair.secret}
-}

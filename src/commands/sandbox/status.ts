@@ -1,6 +1,8 @@
 import {GwError} from '../../errors.js'
 import {sandboxName} from '../../cli/flags.js'
 import {GwCommand} from '../../cli/gw-command.js'
+import type {SandboxStatus as GatewayState} from '../../sandbox/server/gateway-process.js'
+import type {RuntimeInfo} from '../../sandbox/server/runtime-file.js'
 
 export default class SandboxStatus extends GwCommand<string | undefined> {
   static override summary = 'Say where the local gateways listen'
@@ -29,15 +31,28 @@ export default class SandboxStatus extends GwCommand<string | undefined> {
   }
 
   protected async operate(name: string | undefined) {
-    const {knownSandboxes} = await import('../../sandbox/server/daemon.js')
-    const known = knownSandboxes(this.config.dataDir).filter((sandbox) => name === undefined || sandbox.name === name)
+    const [{knownSandboxes}, {nameKey}] = await Promise.all([import('../../sandbox/server/gateway-process.js'), import('../../sandbox/server/runtime-file.js')])
+    const known = (await knownSandboxes(this.factory.dataDir, this.factory.platform)).filter((sandbox) => name === undefined || nameKey(sandbox.name) === nameKey(name))
     // A runtime file of an older gw names no dialect: it answered as the contract does.
-    const running = known.flatMap(({name, status}) => (status.state === 'running' ? [{name, ...status.info, dialect: status.info.dialect ?? 'contract'}] : []))
+    // Its control token and process stay in its runtime file: status shows where it listens.
+    const running = known.flatMap(({name, status}) => (status.state === 'running' ? [{name, ...shown(status.info), dialect: status.info.dialect ?? 'contract'}] : []))
     if (running.length === 0) {
-      const stopped = known.map(({status}) => status.state === 'stale' && `it was at ${status.info.url}, pid ${status.info.pid}, and has stopped`).filter(Boolean)
+      const stopped = known.map(({status}) => gone(status)).filter(Boolean)
       const which = name === undefined ? 'No local gateway is running' : `The local gateway ${name} is not running`
       throw new GwError('unexpected', 1, `${which}${stopped.length > 0 ? ` (${stopped.join('; ')})` : ''}`, {hint: `Start it with: gw sandbox start --detach${name === undefined ? '' : ` --name ${name}`}`})
     }
     return running
   }
+}
+
+/** What status shows of a runtime file: where the gateway listens and how, never its control token. */
+function shown(info: RuntimeInfo): Omit<RuntimeInfo, 'controlToken' | 'process'> {
+  const {controlToken: _token, process: _process, ...rest} = info
+  return rest
+}
+
+/** Why a gateway gw knows of is not listed: gone, another program's pid now, or another user's. */
+function gone(status: GatewayState): string | false {
+  if (status.state === 'stale') return `it was at ${status.info.url}, pid ${status.info.pid}, and has stopped${status.now === undefined ? '' : ` (pid ${status.info.pid} is another program now)`}`
+  return status.state === 'theirs' && `one is ${status.owner}'s`
 }

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {sandboxName} from '../../cli/flags.js'
-import {GwCommand} from '../../cli/gw-command.js'
+import {ExitStatus, GwCommand} from '../../cli/gw-command.js'
 import {DEFAULT_SANDBOX} from '../../sandbox/server/names.js'
 
 /** Every local gateway gw knows of, or the one of this name. */
@@ -8,7 +8,9 @@ type Which = {all: true} | {name: string}
 
 export default class SandboxStop extends GwCommand<Which> {
   static override summary = 'Stop the local gateway running in the background'
-  static override description = 'Ends the gateway started with gw sandbox start --detach (SIGTERM, then SIGKILL after 5 s): the default one, the one --name names, or with --all every one. With --state, nothing acknowledged is lost: every change is journaled to the state file, and synced, before it is answered.'
+  static override description = `Ends the gateway started with gw sandbox start (--detach, or in another terminal): the default one, the one --name names, or with --all every one.
+It is asked on its own control API, with the token only its runtime file holds, and closes as on SIGTERM: the closing line in its log, its request log and web hook deliveries flushed; on every system, Windows too. One that does not answer (an older gw) gets SIGTERM, and SIGKILL after 5 s, but only once its pid is shown to be that gateway still: a runtime file whose process is gone, or whose pid another program has now, is removed, and said so, and that program left alone. Another user's gateway is theirs to stop (exit 6).
+With --state, nothing acknowledged is lost: every change is journaled to the state file, and synced, before it is answered.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
@@ -27,25 +29,9 @@ export default class SandboxStop extends GwCommand<Which> {
   }
 
   protected async operate(which: Which) {
-    const daemon = await import('../../sandbox/server/daemon.js')
-    const names = 'all' in which ? daemon.knownSandboxes(this.config.dataDir).map(({name}) => name) : [which.name]
-    if (names.length === 0) this.io.err('No local gateway is running.\n')
-    for (const name of names) {
-      const called = name === DEFAULT_SANDBOX ? 'The local gateway' : `The local gateway ${name}`
-      const runtimeFile = daemon.sandboxFiles(this.config.dataDir, name).runtime
-      const status = daemon.sandboxStatus(runtimeFile)
-      if (status.state === 'stopped') {
-        this.io.err(`${called} is not running.\n`)
-        continue
-      }
-      if (status.state === 'stale') {
-        daemon.removeRuntimeFile(runtimeFile, status.info.pid)
-        this.io.err(`${called} at ${status.info.url} had already stopped (pid ${status.info.pid} is gone).\n`)
-        continue
-      }
-      const result = await daemon.stopProcess(status.info.pid)
-      daemon.removeRuntimeFile(runtimeFile, status.info.pid)
-      this.io.err(`Stopped ${called.replace('The', 'the')} at ${status.info.url}${result === 'killed' ? ' (it had to be killed)' : ''}.\n`)
-    }
+    const {stopSandboxes} = await import('../../cli/stop-sandboxes.js')
+    const {io, dataDir, platform} = this.factory
+    const code = await stopSandboxes(which, {io, dataDir, platform})
+    return code === 0 ? undefined : new ExitStatus(code)
   }
 }

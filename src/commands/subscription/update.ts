@@ -15,12 +15,12 @@ export default class SubscriptionUpdate extends GwCommand<SubscriptionState> {
 To move a customer to another plan, stop this subscription and create a new one.`
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> subscription get sub-42 --json | jq -r .id)" --inactive',
-    '<%= config.bin %> <%= command.id %> "$(<%= config.bin %> subscription get sub-42 --json | jq -r .id)" --active --json',
+    '<%= config.bin %> <%= command.id %> sub-42 --inactive',
+    '<%= config.bin %> <%= command.id %> sub-42 --active --json',
   ]
 
   static override args = {
-    id: gwFlags.id('subscription id'),
+    id: gwFlags.id('id or reference of the subscription'),
   }
 
   static override flags = {
@@ -36,7 +36,7 @@ To move a customer to another plan, stop this subscription and create a new one.
   }
 
   protected async operate({id, active}: SubscriptionState) {
-    const {setSubscriptionActive} = await import('../../operations/subscriptions.js')
-    return setSubscriptionActive(id, active, await this.factory.deps())
+    const [{setSubscriptionActive}, {changeRecord}] = await Promise.all([import('../../operations/subscriptions.js'), import('../../cli/resolve-key.js')])
+    return changeRecord(this.factory, 'subscriptions', id, (subscriptionId, deps) => setSubscriptionActive(subscriptionId, active, deps))
   }
 }

@@ -23,13 +23,14 @@ A sandbox profile registers a Test web hook, a live profile a Live one. With --a
     event: Flags.string({description: 'only this event; repeat for more (default: every event)', multiple: true, options: [...GATEWAY_EVENTS]}),
     name: gwFlags.text({description: 'a name to know the web hook by (default: its address)'}),
     auth: webhookFlags.auth(),
+    'auth-file': webhookFlags.authFile(),
   }
 
   static override columns = webHookColumns
 
   protected async input(): Promise<WebHookInput> {
     const {flags} = await this.parse(WebhookCreate)
-    const auth = await webhookFlags.readAuth(flags.auth, this.io, this.factory.commandName)
+    const auth = await webhookFlags.readAuth(flags.auth ?? flags['auth-file'], this.io, this.factory.commandName)
     // The profile's environment says which kind of web hook the gateway registers (Test or Live).
     const {environment} = await this.factory.target()
     const events = (flags.event ?? []) as GatewayEvent[]

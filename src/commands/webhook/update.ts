@@ -22,13 +22,15 @@ export default class WebhookUpdate extends GwCommand<{id: string; changes: WebHo
     event: Flags.string({description: 'only this event from now on; repeat for more', multiple: true, options: [...GATEWAY_EVENTS]}),
     name: gwFlags.text({description: 'a name to know the web hook by'}),
     auth: webhookFlags.auth(),
+    'auth-file': webhookFlags.authFile(),
   }
 
   static override columns = webHookColumns
 
   protected async input() {
     const {args, flags} = await this.parse(WebhookUpdate)
-    const auth = flags.auth === undefined ? undefined : await webhookFlags.readAuth(flags.auth, this.io, this.factory.commandName)
+    const given = flags.auth ?? flags['auth-file']
+    const auth = given === undefined ? undefined : await webhookFlags.readAuth(given, this.io, this.factory.commandName)
     const changes: WebHookChanges = {address: flags.url, events: flags.event as GatewayEvent[] | undefined, name: flags.name || undefined, auth}
     if (Object.values(changes).every((value) => value === undefined)) {
       throw new (await import('../../errors.js')).UsageError('give something to change: --url, --event, --name or --auth', 'See gw webhook update --help for examples.')

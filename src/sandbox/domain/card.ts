@@ -104,7 +104,8 @@ export function newCardRecord(details: CardDetails): CardRecord {
     card_category: 'Credit',
     card_subcategory: 'Standard',
     card_issuer: 'Sandbox Bank',
-    card_country: 'AU',
+    // A country's name, as every recorded card names it (`Benin`, for the BIN of 512345...), not its code.
+    card_country: 'Australia',
     authorized: true,
     transaction_count: 0,
     alias: null,

@@ -13,7 +13,8 @@ export interface Charge {
   amount: number
   reference: string
   currency: string
-  source: PurchaseRecord['source']
+  /** `Recurring` for a subscription's or payment plan's charge; `API` for one asked for, which the record does not say. */
+  source: 'API' | 'Recurring'
   /** Whether the request carried a CVV; a subscription's charge never does. */
   cvvGiven?: boolean
   /** False for an authorization, captured later (gateway-beyond.md §1); a charge is captured at once by default. */
@@ -56,7 +57,7 @@ const REFUSED_CODE = '99'
 export function refusedPurchase(ctx: SandboxContext, merchant: string, charge: Omit<Charge, 'source' | 'outcome'>): Record<string, unknown> {
   if (ctx.store.find('cards', merchant, charge.card.token).found !== 'own') ctx.store.save('cards', merchant, charge.card)
   const record = purchaseRecord(ctx, merchant, {...charge, source: 'API', cvvGiven: false}, {approved: false, message: '', responseCode: REFUSED_CODE})
-  return {...record, message: null, settlement_date: null, transaction_date: null, source: null, captured_amount: null, rrn: null}
+  return {...record, message: null, settlement_date: null, transaction_date: null, captured_amount: null, rrn: null}
 }
 
 function purchaseRecord(ctx: SandboxContext, merchant: string, charge: Charge, outcome: Outcome): PurchaseRecord {
@@ -83,7 +84,7 @@ function purchaseRecord(ctx: SandboxContext, merchant: string, charge: Charge, o
     // Captured at once, approved or declined, a purchase settles on its own day (2017-2019 records); an authorization when captured.
     settlement_date: charge.capture === false ? null : formatDate(now),
     transaction_date: formatDateTime(now),
-    source,
+    ...(source === 'Recurring' ? {source} : {}),
     response_code: outcome.responseCode,
     transaction_id: id,
     captured,

@@ -23,14 +23,15 @@ type CustomerInput = Fields<typeof CUSTOMER_INPUT>
 /**
  * A customer as the live gateway answers it: with what every live customer record carries where
  * the contract is silent (gateway-notes.md: its card's masked number, `bank_account` and
- * `metadata` null; the vendor's Ruby library fails on a record without `bank_account`), and its
+ * `metadata` null; the vendor's Ruby library fails on a record without `bank_account`; and
+ * `sdk_ready` true, as the latest recorded build sends it, Rb:PaymentPlan 2022-10-06), and its
  * address, which the contract's dialect shows on creation only (dialect.ts).
  */
 export function customerView(ctx: SandboxContext, merchant: string, customer: CustomerRecord) {
   const card = ctx.store.find('cards', merchant, customer.card_token)
   // The gateway keeps an `ip_address` it is given, but no recorded answer shows one.
   const {ip_address: _kept, ...shown} = customer
-  return {...shown, card_number: card.found === 'own' ? card.record.card_number : null, bank_account: null, metadata: null}
+  return {...shown, card_number: card.found === 'own' ? card.record.card_number : null, bank_account: null, metadata: null, sdk_ready: true}
 }
 
 export function readAddress(input: Record<string, unknown> | undefined, current?: AddressFields): AddressFields {

@@ -37,8 +37,8 @@ export interface PurchaseRecord {
   /** The day it was captured (a purchase captured at once: its own day); null while an authorization is uncaptured. */
   settlement_date: string | null
   transaction_date: string
-  /** `Recurring` for the charges of subscriptions. */
-  source: 'API' | 'Recurring'
+  /** `Recurring` for the charges of subscriptions and payment plans (the contract's §2.3); no recorded purchase made through the API has one. */
+  source?: 'Recurring'
   response_code: string
   transaction_id: string
   /** False for an authorization until it is captured, and for a decline. */
@@ -147,7 +147,7 @@ export interface WebHookRecord {
 export const PURCHASE_FIELDS = [
   'id', 'authorization', 'card_number', 'card_holder', 'card_expiry', 'card_type', 'card_category', 'card_subcategory',
   'card_token', 'amount', 'decimal_amount', 'successful', 'message', 'reference', 'currency', 'settlement_date',
-  'transaction_date', 'source', 'response_code', 'transaction_id', 'captured', 'captured_amount', 'rrn', 'cvv_match',
+  'transaction_date', 'response_code', 'transaction_id', 'captured', 'captured_amount', 'rrn', 'cvv_match',
   'metadata', 'addendum_data',
 ] as const satisfies readonly (keyof PurchaseRecord)[]
 

@@ -1,4 +1,7 @@
 import {GATEWAY_EVENTS} from '../../api/schemas/recurring-rules.js'
+import type {SandboxContext} from '../context.js'
+import {formatDateTime} from './clock.js'
+import {TEST_MERCHANT} from './ids.js'
 import type {Mode} from './mode.js'
 import {blankMessage, isBlank} from './input.js'
 import type {WebHookRecord} from './records.js'
@@ -61,10 +64,21 @@ export function checkWebHook(
 
 /**
  * A hook as the live gateway answers it (gateway-notes.md): with its password (`""` when none) and
- * `is_active`, null on creation and update and true in a list; without the `created_at` the
- * gateway keeps, which no recorded answer shows. Only its merchant's credentials read it.
+ * `is_active` null, as every hook made through the API shows it, on creation, update and delete
+ * and in lists (Rb:WebHook/_search, 2018-07-25: only a hook made elsewhere says true); without the
+ * `created_at` the gateway keeps, which no recorded answer shows. Only its merchant's credentials read it.
  */
-export function webHookView(hook: WebHookRecord, {listed = false} = {}): Omit<WebHookRecord, 'created_at'> & {is_active: boolean | null} {
+export function webHookView(hook: WebHookRecord): Omit<WebHookRecord, 'created_at'> & {is_active: null} {
   const {created_at: _kept, ...shown} = hook
-  return {...shown, authentication_password: hook.authentication_password ?? '', is_active: listed ? true : null}
+  return {...shown, authentication_password: hook.authentication_password ?? '', is_active: null}
+}
+
+/** A start hook is TEST's, takes every event and matches the sandbox's mode; a state file may already have it. */
+export function registerStartHook(ctx: SandboxContext, address: string): void {
+  if (ctx.store.list('webhooks', TEST_MERCHANT).some((hook) => hook.address === address)) return
+  const input = {name: 'gw sandbox start', address, events: '*', mode: modeOfHooks(ctx.mode)}
+  const newHook = () => ({id: ctx.newId(TEST_MERCHANT, 'WH'), created_at: formatDateTime(ctx.clock.now())})
+  const {errors, hook} = checkWebHook(input, newHook)
+  if (!hook) throw new Error(`Web hook ${address}: ${errors.join('; ')}`)
+  ctx.store.save('webhooks', TEST_MERCHANT, hook)
 }

@@ -2,7 +2,8 @@ import type * as z from 'zod'
 import {advanceClock} from '../domain/billing.js'
 import {formatDateTime} from '../domain/clock.js'
 import type {SandboxContext} from '../context.js'
-import {DeliveryQuery, RequestLogQuery} from '../../api/schemas/sandbox-control.js'
+import {clockProofText, DeliveryQuery, RequestLogQuery} from '../../api/schemas/sandbox-control.js'
+import {keyedProof} from '../../lib/keyed-proof.js'
 import {SandboxError, badRequest} from '../domain/errors.js'
 import {newUuid} from '../domain/ids.js'
 import {parseFault} from '../server/faults.js'
@@ -15,6 +16,17 @@ import {daysBetween, isCalendarDate, shiftDays} from '../domain/schedule.js'
 export function describeSandbox(_request: RouteRequest, ctx: SandboxContext): RouteResult {
   const {mode, merchants, url} = ctx
   return {status: 200, response: {mode, merchants, url, clock: formatDateTime(ctx.clock.now())}}
+}
+
+/** Which process it is: whoever holds the control token checks a recorded pid against it before stopping that pid. */
+export function showProcess(_request: RouteRequest, ctx: SandboxContext): RouteResult {
+  return {status: 200, response: {pid: ctx.process.pid, url: ctx.url}}
+}
+
+/** Closes the gateway as SIGTERM would, once this answer is written: deliveries and the request log flushed, the state file one snapshot. */
+export function stopSandbox(_request: RouteRequest, ctx: SandboxContext): RouteResult {
+  setImmediate(ctx.process.requestStop)
+  return {status: 200, response: {pid: ctx.process.pid, stopping: true}}
 }
 
 export function resetSandbox(_request: RouteRequest, ctx: SandboxContext): RouteResult {
@@ -43,8 +55,14 @@ export function showInstance(_request: RouteRequest, ctx: SandboxContext): Route
   return {status: 200, response: {instance: ctx.store.instance ?? null, runs: ctx.store.heldRuns()}}
 }
 
-export function showClock(_request: RouteRequest, ctx: SandboxContext): RouteResult {
-  return {status: 200, response: {today: ctx.clock.today()}}
+/**
+ * Its today, and its processing window: the most it takes to process a request, and as long as the
+ * longest a fault holds one (design.md §5: a local gateway says its own). With `?challenge=`, the
+ * proof that this is the gateway whose runtime file holds the key: gw believes the rest only then.
+ */
+export function showClock({query}: RouteRequest, ctx: SandboxContext): RouteResult {
+  const said = {today: ctx.clock.today(), processing_window_ms: ctx.processingWindowMs + ctx.faults.longestHoldMs()}
+  return {status: 200, response: query.challenge ? {...said, proof: keyedProof(ctx.controlToken, clockProofText(query.challenge, said))} : said}
 }
 
 /** A date 10 years on is far enough to see any plan through; further is more likely a typo. */

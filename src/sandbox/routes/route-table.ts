@@ -1,6 +1,6 @@
 import type {SandboxContext} from '../context.js'
 import type {Route} from './route.js'
-import {addFault, advance, clearFaults, describeSandbox, listDeliveries, listFaults, listRequests, redeliver, resetSandbox, showClock, showInstance} from './control.js'
+import {addFault, advance, clearFaults, describeSandbox, listDeliveries, listFaults, listRequests, redeliver, resetSandbox, showClock, showInstance, showProcess, stopSandbox} from './control.js'
 import {getCard, listCards, tokenizeCard, updateCard} from './credit-cards.js'
 import {createCustomer, deleteCustomer, getCustomer, listCustomers, updateCustomer} from './customers.js'
 import {createPlan, getPlan, listPlans, updatePlan} from './plans.js'
@@ -61,6 +61,9 @@ export const routes: Route<SandboxContext>[] = [
   {method: 'DELETE', path: '/v1.0/direct_debits/:key', auth: 'merchant', handle: removeDirectDebit},
   {method: 'GET', path: '/ping', auth: 'merchant', handle: ping},
   {method: 'GET', path: '/_sandbox/info', auth: 'none', handle: describeSandbox},
+  // The guard lets only the control token in: guard.ts.
+  {method: 'GET', path: '/_sandbox/process', auth: 'none', handle: showProcess},
+  {method: 'POST', path: '/_sandbox/stop', auth: 'none', handle: stopSandbox},
   {method: 'POST', path: '/_sandbox/reset', auth: 'none', handle: resetSandbox},
   {method: 'GET', path: '/_sandbox/faults', auth: 'none', handle: listFaults},
   {method: 'POST', path: '/_sandbox/faults', auth: 'none', handle: addFault},

@@ -54,7 +54,7 @@ export function updateWebHook(request: MerchantRequest, ctx: SandboxContext): Ro
 }
 
 export function listWebHooks({merchant}: MerchantRequest, ctx: SandboxContext): RouteResult {
-  return {status: 200, response: ctx.store.list('webhooks', merchant).map((hook) => webHookView(hook, {listed: true}))}
+  return {status: 200, response: ctx.store.list('webhooks', merchant).map((hook) => webHookView(hook))}
 }
 
 export function deleteWebHook(request: MerchantRequest, ctx: SandboxContext): RouteResult {

@@ -1,37 +1,16 @@
 import {spawn} from 'node:child_process'
-import {closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
-import {dirname, join} from 'node:path'
+import {closeSync, fchmodSync, mkdirSync, openSync} from 'node:fs'
+import {dirname} from 'node:path'
 import {setTimeout as sleep} from 'node:timers/promises'
 import {realPath} from '../../lib/file-identity.js'
-import {isRunning} from '../../lib/lock-file.js'
+import {stopMeaning, type StopSignalName} from '../../lib/platform.js'
 import type {Mode} from '../domain/mode.js'
-import {DEFAULT_SANDBOX, SANDBOX_NAME} from './names.js'
 import type {MerchantCredentials} from '../domain/ids.js'
 import type {Dialect} from '../dialect.js'
+import {readRuntimeFile, type RuntimeInfo} from './runtime-file.js'
 
-/**
- * Process management behind `gw sandbox start --detach`, `stop` and `status`. A running sandbox
- * announces itself in a runtime file; every path comes from the caller (oclif's dataDir).
- */
-export interface RuntimeInfo {
-  pid: number
-  url: string
-  host: string
-  port: number
-  mode: Mode
-  /** Absent in files of older versions, which answered as the contract does. */
-  dialect?: Dialect
-  stateFile: string | null
-  startedAt: string
-  /** Addresses given with --webhook, and merchants beyond TEST by name (never their tokens); absent in files of older versions. */
-  webhooks?: string[]
-  merchants?: string[]
-  /** The file of its request log (gw sandbox logs); null when it keeps none or only in memory; absent in older files. */
-  requestLog?: string | null
-  /** --allow-host and --allow-origin; absent in older files. */
-  allowedHosts?: string[]
-  allowedOrigins?: string[]
-}
+// Process management behind `gw sandbox start --detach`: the detached gateway, what a start asks of
+// one already running, and how a gateway in the foreground is closed.
 
 /** What a `gw sandbox start` asked for, of what the runtime file tells of a running gateway. */
 export interface StartRequest {
@@ -39,6 +18,7 @@ export interface StartRequest {
   host?: string
   mode?: Mode
   dialect?: Dialect
+  processingWindowMs?: number
   stateFile?: string
   webhooks?: string[]
   merchants?: string[]
@@ -60,6 +40,7 @@ export function differencesFrom(info: RuntimeInfo, asked: StartRequest): string[
   if (asked.host !== undefined && asked.host !== info.host) differ('--host', asked.host, info.host)
   if (asked.mode !== undefined && asked.mode !== info.mode) differ('--mode', asked.mode, info.mode)
   if (asked.dialect !== undefined && asked.dialect !== (info.dialect ?? 'contract')) differ('--dialect', asked.dialect, info.dialect ?? 'contract')
+  if (asked.processingWindowMs !== undefined && asked.processingWindowMs !== info.processingWindowMs) differ('--processing-window-ms', String(asked.processingWindowMs), String(info.processingWindowMs ?? ''))
   if (asked.stateFile !== undefined && !sameFile(asked.stateFile, info.stateFile)) differ('--state', asked.stateFile, info.stateFile ?? '')
   if (asked.webhooks !== undefined && !same(asked.webhooks, info.webhooks ?? [])) differ('--webhook', asked.webhooks.join(' '), (info.webhooks ?? []).join(' '))
   if (asked.merchants !== undefined && !same(asked.merchants, info.merchants ?? [])) differ('--merchant', asked.merchants.join(' '), (info.merchants ?? []).join(' '))
@@ -83,77 +64,7 @@ function sameFile(asked: string, running: string | null | undefined): boolean {
   }
 }
 
-export type SandboxStatus = {state: 'running'; info: RuntimeInfo} | {state: 'stale'; info: RuntimeInfo} | {state: 'stopped'}
-
-export interface SandboxFiles {
-  /** Its runtime file: pid, port, mode; what status and stop read. */
-  runtime: string
-  /** A detached gateway's output. */
-  log: string
-  /** Its request log when it has no state file to keep it beside. */
-  requestLog: string
-}
-
-/**
- * Where a local gateway of this name keeps its files in gw's data folder, each gateway its own,
- * so that several run side by side: `sandbox.json` for the default one, `sandbox-NAME.json` for another.
- */
-export function sandboxFiles(dataDir: string, name: string = DEFAULT_SANDBOX): SandboxFiles {
-  const base = name === DEFAULT_SANDBOX ? 'sandbox' : `sandbox-${name}`
-  return {runtime: join(dataDir, `${base}.json`), log: join(dataDir, `${base}.log`), requestLog: join(dataDir, `${base}-requests.ndjson`)}
-}
-
-/** Every local gateway that left a runtime file in gw's data folder, running or not, by name: the default one first. */
-export function knownSandboxes(dataDir: string): {name: string; status: SandboxStatus}[] {
-  let entries: string[]
-  try {
-    entries = readdirSync(dataDir)
-  } catch {
-    return []
-  }
-  const names = entries.flatMap((entry) => {
-    if (entry === 'sandbox.json') return [DEFAULT_SANDBOX]
-    const name = /^sandbox-(.+)\.json$/.exec(entry)?.[1]
-    return name !== undefined && SANDBOX_NAME.test(name) && name !== DEFAULT_SANDBOX ? [name] : []
-  })
-  return names
-    .sort((a, b) => Number(b === DEFAULT_SANDBOX) - Number(a === DEFAULT_SANDBOX) || a.localeCompare(b))
-    .map((name) => ({name, status: sandboxStatus(sandboxFiles(dataDir, name).runtime)}))
-    .filter(({status}) => status.state !== 'stopped')
-}
-
 const POLL_MS = 50
-
-/** Atomic, so a reader never sees half a file. */
-export function writeRuntimeFile(file: string, info: RuntimeInfo): void {
-  mkdirSync(dirname(file), {recursive: true})
-  const temporary = `${file}.${process.pid}.tmp`
-  writeFileSync(temporary, `${JSON.stringify(info, null, 2)}\n`)
-  renameSync(temporary, file)
-}
-
-/** The runtime file's content, or undefined when there is none or it is not one. */
-export function readRuntimeFile(file: string): RuntimeInfo | undefined {
-  try {
-    const info = JSON.parse(readFileSync(file, 'utf8')) as Partial<RuntimeInfo> | null
-    return Number.isInteger(info?.pid) && typeof info?.url === 'string' ? (info as RuntimeInfo) : undefined
-  } catch {
-    return undefined
-  }
-}
-
-/** With `pid`, only a file that process wrote is removed: a newer sandbox may have replaced it. */
-export function removeRuntimeFile(file: string, pid?: number): void {
-  if (pid !== undefined && readRuntimeFile(file)?.pid !== pid) return
-  rmSync(file, {force: true})
-}
-
-/** `stale`: a runtime file remains but its process is gone (killed, or the machine restarted). */
-export function sandboxStatus(file: string): SandboxStatus {
-  const info = readRuntimeFile(file)
-  if (!info) return {state: 'stopped'}
-  return isRunning(info.pid) ? {state: 'running', info} : {state: 'stale', info}
-}
 
 export interface DetachOptions {
   /** The program that runs gw: node, or gw's single executable (cli/startup/itself.ts). */
@@ -175,8 +86,10 @@ export interface DetachOptions {
  */
 export async function spawnDetached(options: DetachOptions): Promise<RuntimeInfo> {
   const {execPath, args, runtimeFile, logFile, merchants = [], env = process.env, timeoutMs = 10_000} = options
-  mkdirSync(dirname(logFile), {recursive: true})
-  const log = openSync(logFile, 'a')
+  mkdirSync(dirname(logFile), {recursive: true, mode: 0o700})
+  const log = openSync(logFile, 'a', 0o600)
+  // Its user's alone, as the runtime file is: an older gw's was 0644.
+  fchmodSync(log, 0o600)
   const child = spawn(execPath, args, {detached: true, stdio: ['ignore', log, log], env: {...env, ...merchantsVariable(merchants)}})
   closeSync(log)
   child.unref()
@@ -235,56 +148,23 @@ export function merchantsFromEnvironment(env: NodeJS.ProcessEnv = process.env): 
   return merchants as MerchantCredentials[]
 }
 
-export interface StopOptions {
-  /** How long SIGTERM gets before SIGKILL. */
-  graceMs?: number
-  /** How long to wait for SIGKILL to take effect. */
-  killWaitMs?: number
-}
-
-export type StopResult = 'stopped' | 'killed' | 'not-running'
-
-/** SIGTERM, then SIGKILL once the grace period is over; rejects if the process outlives both. */
-export async function stopProcess(pid: number, {graceMs = 5000, killWaitMs = 2000}: StopOptions = {}): Promise<StopResult> {
-  if (!signal(pid, 'SIGTERM')) return 'not-running'
-  if (await exited(pid, graceMs)) return 'stopped'
-  signal(pid, 'SIGKILL')
-  if (await exited(pid, killWaitMs)) return 'killed'
-  throw new Error(`Process ${pid} is still running after SIGKILL`)
-}
-
-function signal(pid: number, name: NodeJS.Signals): boolean {
-  try {
-    process.kill(pid, name)
-    return true
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false
-    throw error
-  }
-}
-
-async function exited(pid: number, withinMs: number): Promise<boolean> {
-  const deadline = Date.now() + withinMs
-  while (isRunning(pid)) {
-    if (Date.now() > deadline) return false
-    await sleep(POLL_MS)
-  }
-  return true
-}
-
 /**
- * Resolves with the first of `signals` once `close` has finished. The handlers come off as
- * soon as one signal arrives, so a second Ctrl-C during a slow shutdown exits at once.
+ * Resolves once `close` has finished, with what stopped the gateway: the first of `signals`
+ * (Ctrl-Break as SIGTERM), or `asked`, its own control API's stop (POST /_sandbox/stop), which
+ * closes it as SIGTERM does. The handlers come off as soon as one arrives, so a second Ctrl-C
+ * during a slow shutdown exits at once.
  */
-export function closeOnSignal(
-  close: () => Promise<void>,
-  signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'],
-): Promise<NodeJS.Signals> {
+export function closeOnStop(close: () => Promise<void>, {signals = ['SIGINT', 'SIGTERM'], asked}: {signals?: readonly StopSignalName[]; asked?: Promise<void>} = {}): Promise<NodeJS.Signals | 'asked'> {
   return new Promise((resolve, reject) => {
-    const onSignal = (received: NodeJS.Signals) => {
+    let stopping = false
+    const stop = (why: NodeJS.Signals | 'asked') => {
+      if (stopping) return
+      stopping = true
       for (const name of signals) process.off(name, onSignal)
-      close().then(() => resolve(received), reject)
+      close().then(() => resolve(why), reject)
     }
+    const onSignal = (received: StopSignalName) => stop(stopMeaning(received))
     for (const name of signals) process.on(name, onSignal)
+    void asked?.then(() => stop('asked'))
   })
 }

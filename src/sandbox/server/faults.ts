@@ -1,63 +1,89 @@
+import {STATUS_CODES, type IncomingMessage, type ServerResponse} from 'node:http'
+import {FAULT_ACTION_NAMES, FAULT_ACTIONS, parametersOf, type FaultAction, type FaultBehaviour} from '../../api/schemas/fault-actions.js'
 import {badRequest} from '../domain/errors.js'
 import {readFields} from '../domain/input.js'
 
 /**
  * Failures switched on through `POST /_sandbox/faults`, so tests can see how the client copes
  * with a gateway that drops, stalls or breaks; the next `times` matching requests get the fault.
+ * The actions and their parameters are one table, api/schemas/fault-actions.ts; AT_THE_EDGE below
+ * is what each does here.
  */
-export type Fault = {method: string; path: string; times: number} & Behaviour
+export type Fault = {method: string; path: string; times: number} & FaultBehaviour
 
-type Behaviour =
-  | {action: 'drop-before'}
-  | {action: 'drop-after'}
-  | {action: 'status'; status: number; html: boolean}
-  | {action: 'delay'; delayMs: number}
+/** What a fault did to a request, for the request log: the status answered (null: none, the connection dropped) and in words. */
+interface Done {
+  status: number | null
+  told: string
+}
 
-const MAX_DELAY_MS = 10 * 60 * 1000
+/** What the HTTP edge (http.ts) does with a request a fault of this action matched; one of the three, or none of them. */
+interface Edge<F extends Fault> {
+  /** Instead of serving it: answers or drops it, before its body is read. */
+  instead?(fault: F, req: IncomingMessage, res: ServerResponse, envelope: (errors: string[]) => unknown): Done
+  /** Serves it this long after its body is read. */
+  holdMs?(fault: F): number
+  /** Serves it, then drops the connection instead of answering. */
+  dropsAnswer?: true
+}
 
-const ACTIONS = ['drop-after', 'drop-before', 'status', 'delay'] as const
+type Of<A extends FaultAction> = Extract<Fault, {action: A}>
 
-const FAULT_FIELDS = {
-  method: 'string',
-  path: 'string',
-  action: 'string',
-  status: 'integer',
-  html: 'boolean',
-  delayMs: 'integer',
-  times: 'integer',
-} as const
+/** One row an action of FAULT_ACTIONS: the compiler refuses a table that misses one. */
+const AT_THE_EDGE: {[A in FaultAction]: Edge<Of<A>>} = {
+  'drop-before': {
+    instead: (_fault, req) => {
+      req.socket.destroy()
+      return {status: null, told: 'the connection was dropped before the request was read (fault drop-before)'}
+    },
+  },
+  'drop-after': {dropsAnswer: true},
+  status: {instead: (fault, _req, res, envelope) => (writeFault(res, fault, envelope), {status: fault.status, told: `answered ${fault.status} by a fault`})},
+  delay: {holdMs: (fault) => fault.delayMs},
+}
+
+/** The edge's row for a fault's action. */
+export const edgeOf = (fault: Fault): Edge<Fault> => AT_THE_EDGE[fault.action] as Edge<Fault>
 
 /** A control request is written by a developer at a keyboard: the first problem is reason enough to refuse it. */
 export function parseFault(input: Record<string, unknown>): Fault {
-  const {method, path, action, status, html = false, delayMs, times = 1} = readFields(input, FAULT_FIELDS)
+  const {method, path, action, times = 1} = readFields(input, {method: 'string', path: 'string', action: 'string', times: 'integer'})
   if (!method) throw badRequest(["Method can't be blank"])
   if (!path?.startsWith('/')) throw badRequest(['Path must start with /'])
   if (times < 1) throw badRequest(['Times must be at least 1'])
-  return {method: method.toUpperCase(), path, times, ...behaviour(action, status, html, delayMs)}
+  if (action === undefined || !Object.hasOwn(FAULT_ACTIONS, action)) throw badRequest([`Action must be one of ${FAULT_ACTION_NAMES.join(', ')}`])
+  return {method: method.toUpperCase(), path, times, ...behaviour(action as FaultAction, input)}
 }
 
-function behaviour(action: string | undefined, status: number | undefined, html: boolean, delayMs: number | undefined): Behaviour {
-  switch (action) {
-    case 'drop-before':
-    case 'drop-after':
-      return {action}
-    case 'status':
-      if (status === undefined || status < 200 || status > 599) {
-        throw badRequest(['Status must be an HTTP status from 200 to 599'])
-      }
-      return {action, status, html}
-    case 'delay':
-      if (delayMs === undefined || delayMs < 0) throw badRequest(['DelayMs must be 0 or more milliseconds'])
-      // Longer than any client waits (gateway-notes.md: 50-60 s); a larger number is a typo that would hold a socket for hours.
-      if (delayMs > MAX_DELAY_MS) throw badRequest([`DelayMs must be at most ${MAX_DELAY_MS} (10 minutes)`])
-      return {action, delayMs}
-    default:
-      throw badRequest([`Action must be one of ${ACTIONS.join(', ')}`])
+/** The action with its parameters, each read and checked as the table says. */
+function behaviour(action: FaultAction, input: Record<string, unknown>): FaultBehaviour {
+  const parameters = parametersOf(action)
+  const given = readFields(input, Object.fromEntries(parameters.map(({name, parameter}) => [name, parameter.kind])))
+  const values: Record<string, unknown> = {action}
+  for (const {name, parameter} of parameters) {
+    const value = given[name]
+    const range = parameter.range
+    if (!range) values[name] = value ?? false
+    else if (typeof value !== 'number' || value < range.min || value > range.max) throw badRequest([`${label(name)} must be ${range.words}`])
+    else values[name] = value
   }
+  return values as FaultBehaviour
+}
+
+const label = (name: string) => name.charAt(0).toUpperCase() + name.slice(1)
+
+/** The envelope of a failure with this status, or, with `html`, the HTML page a gateway's proxy sends (gateway-notes.md). */
+function writeFault(res: ServerResponse, fault: Of<'status'>, envelope: (errors: string[]) => unknown): void {
+  const reason = STATUS_CODES[fault.status] ?? 'Error'
+  const body = fault.html ? `<!DOCTYPE html>\n<html><head><title>${fault.status} ${reason}</title></head><body><h1>${reason}</h1></body></html>\n` : JSON.stringify(envelope([reason]))
+  res.writeHead(fault.status, {'Content-Type': fault.html ? 'text/html' : 'application/json', 'Content-Length': String(Buffer.byteLength(body))})
+  res.end(body)
 }
 
 export class FaultList {
   private faults: Fault[] = []
+  /** The holds of requests being delayed now, each its length. */
+  private readonly holding = new Set<{ms: number}>()
 
   add(fault: Fault): void {
     this.faults.push(fault)
@@ -82,5 +108,18 @@ export class FaultList {
     fault.times--
     if (fault.times === 0) this.faults = this.faults.filter((candidate) => candidate !== fault)
     return {...fault}
+  }
+
+  /** Counts a request held `ms` by a fault until the function returned is called. */
+  hold(ms: number): () => void {
+    const held = {ms}
+    this.holding.add(held)
+    return () => this.holding.delete(held)
+  }
+
+  /** The longest a fault holds a request, of those waiting and those holding one now: what it adds to the processing window. */
+  longestHoldMs(): number {
+    const waiting = this.faults.map((fault) => edgeOf(fault).holdMs?.(fault) ?? 0)
+    return Math.max(0, ...waiting, ...[...this.holding].map((held) => held.ms))
   }
 }

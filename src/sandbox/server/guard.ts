@@ -1,11 +1,24 @@
+import {timingSafeEqual} from 'node:crypto'
 import type {IncomingHttpHeaders, ServerResponse} from 'node:http'
 import {browserGuard, type BrowserGuardOptions} from '../../lib/browser-guard.js'
 import {isLoopbackHost} from '../../lib/loopback.js'
 import {envelope} from '../domain/envelope.js'
+import {TEST_MERCHANT} from '../domain/ids.js'
 import {type HttpOptions, writeEnvelope} from './http.js'
 import type {Mode} from '../domain/mode.js'
 
-export type SandboxGuardOptions = Pick<BrowserGuardOptions, 'listenHost' | 'allowedHosts' | 'allowedOrigins'> & {mode: Mode}
+export type SandboxGuardOptions = Pick<BrowserGuardOptions, 'listenHost' | 'allowedHosts' | 'allowedOrigins'> & {
+  mode: Mode
+  /** The secret of whoever started it (its runtime file, 0600): its stop, and beyond loopback its controls, take it as `Authorization: Bearer`. */
+  controlToken: string
+  /** Beyond loopback, let merchant TEST in with its published token (--open-test-merchant); on loopback it always is. */
+  openTestMerchant?: boolean
+}
+
+/** The vendor's public demo merchant, whose token (TEST) anyone can read. */
+const PUBLISHED_MERCHANT = TEST_MERCHANT
+/** What only the one who started the gateway may ask, with its control token: its stop and its process. */
+const OWNER_CONTROLS = new Set(['stop', 'process'])
 
 /** Answers a request the gateway must not serve, and says what it answered; undefined lets it through (with CORS headers for an allowed page). */
 export type SandboxGuard = NonNullable<HttpOptions<unknown>['guard']>
@@ -20,13 +33,22 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
  * (`/_sandbox/`: reset, faults, the clock, events), which take no merchant's credentials, are
  * never a simple request. A write takes only `application/json`, so a browser would have to ask
  * first (a preflight), and is refused. A DELETE without a body has no type to give, and needs
- * none: a browser never sends a DELETE without asking first. Listening beyond loopback, the controls also need a
- * merchant's credentials, as the rest of the gateway does.
+ * none: a browser never sends a DELETE without asking first. Its stop and process take its
+ * control token, wherever it listens. Listening beyond loopback, nothing published gets in: its
+ * controls need the control token or a merchant's credentials, and merchant TEST, whose token is
+ * published, is refused unless --open-test-merchant lets it in.
  */
 export function sandboxGuard(options: SandboxGuardOptions): SandboxGuard {
   const browsers = browserGuard({...options, server: 'local gateway', command: 'gw sandbox start'})
-  const controlsNeedCredentials = !isLoopbackHost(options.listenHost)
-  return (req, res, signedIn) => {
+  const beyondLoopback = !isLoopbackHost(options.listenHost)
+  const testShut = beyondLoopback && !options.openTestMerchant
+  const expected = Buffer.from(options.controlToken)
+  const holdsToken = (authorization: string | undefined) => {
+    const [scheme, token] = (authorization ?? '').split(' ', 2)
+    const given = Buffer.from(token ?? '')
+    return scheme?.toLowerCase() === 'bearer' && given.length === expected.length && timingSafeEqual(given, expected)
+  }
+  return (req, res, merchantSignedIn) => {
     const method = req.method ?? 'GET'
     const verdict = browsers(method, req.headers)
     for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value)
@@ -35,9 +57,18 @@ export function sandboxGuard(options: SandboxGuardOptions): SandboxGuard {
       return {status: 204, error: 'preflight of an allowed page answered'}
     }
     if (verdict.error !== undefined) return refuse(res, 403, verdict.error)
-    if (!isControl(req.url ?? '/')) return undefined
-    if (controlsNeedCredentials && !signedIn()) {
-      return refuse(res, 401, `The local gateway's controls (${CONTROL_PREFIX}) need a merchant's credentials (HTTP Basic, as gw sends them) when it listens on ${options.listenHost}, beyond loopback.`)
+    const control = controlOf(req.url ?? '/')
+    if (control === undefined) {
+      if (!testShut || merchantSignedIn() !== PUBLISHED_MERCHANT) return undefined
+      return refuse(res, 401, `Merchant ${PUBLISHED_MERCHANT}'s token is published, so it is refused on a local gateway listening on ${options.listenHost}, beyond loopback. Use a merchant of your own (gw sandbox start --merchant USER:TOKEN), or start it with --open-test-merchant to let anyone who reaches it in as ${PUBLISHED_MERCHANT}.`)
+    }
+    const owner = OWNER_CONTROLS.has(control)
+    if ((owner || beyondLoopback) && !holdsToken(req.headers.authorization)) {
+      if (owner) return refuse(res, 401, `${CONTROL_PREFIX}${control} takes the local gateway's control token (Authorization: Bearer TOKEN), which only the user who started it can read, in its runtime file: gw sandbox stop sends it.`)
+      const signedIn = merchantSignedIn()
+      if (signedIn === undefined || (testShut && signedIn === PUBLISHED_MERCHANT)) {
+        return refuse(res, 401, `The local gateway's controls (${CONTROL_PREFIX}) need its control token (Authorization: Bearer TOKEN, printed as it started) or a merchant's credentials${testShut ? ` other than ${PUBLISHED_MERCHANT}'s, which are published,` : ' (HTTP Basic, as gw sends them)'} when it listens on ${options.listenHost}, beyond loopback.`)
+      }
     }
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
     if (WRITES.has(method) && type !== 'application/json' && !(method === 'DELETE' && bodiless(req.headers))) {
@@ -60,12 +91,22 @@ function bodiless(headers: IncomingHttpHeaders): boolean {
   return headers['transfer-encoding'] === undefined && (headers['content-length'] === undefined || headers['content-length'] === '0')
 }
 
-/** Whether a request is for a control, as the router reads its path: empty segments skipped, each URL-decoded (`//%5Fsandbox/reset` is one). */
-function isControl(target: string): boolean {
-  const first = target.split('?')[0]!.split('/').find(Boolean) ?? ''
+/**
+ * The control a request is for, as the router reads its path (empty segments skipped, each
+ * URL-decoded: `//%5Fsandbox/reset` is one): `reset`, `clock`...; '' for `/_sandbox/` itself;
+ * undefined for the gateway's own endpoints.
+ */
+function controlOf(target: string): string | undefined {
+  const [first = '', second = ''] = target.split('?')[0]!.split('/').filter(Boolean)
+  if (decoded(first) !== CONTROL_SEGMENT) return undefined
+  // The router takes one .json off the last segment, as it does for every path.
+  return (decoded(second) ?? second).replace(/\.json$/, '')
+}
+
+function decoded(segment: string): string | undefined {
   try {
-    return decodeURIComponent(first) === CONTROL_SEGMENT
+    return decodeURIComponent(segment)
   } catch {
-    return false
+    return undefined
   }
 }

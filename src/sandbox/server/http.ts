@@ -1,11 +1,11 @@
-import {STATUS_CODES, type IncomingMessage, type ServerResponse} from 'node:http'
+import type {IncomingMessage, ServerResponse} from 'node:http'
 import {setTimeout as sleep} from 'node:timers/promises'
 import type {Mode} from '../domain/mode.js'
 import {maskCardTokenPath} from '../../safety/redact.js'
 import {envelope as envelopeFor} from '../domain/envelope.js'
 import {SandboxError, badRequest} from '../domain/errors.js'
 import {newUuid} from '../domain/ids.js'
-import type {Fault, FaultList} from './faults.js'
+import {edgeOf, type FaultList} from './faults.js'
 import type {Route, RouteRequest, RouteResult} from '../routes/route.js'
 import {type Dialect, inDialect} from '../dialect.js'
 import {withFloats} from './floats.js'
@@ -30,8 +30,8 @@ export interface HttpOptions<Ctx> {
   answered?(exchange: Exchange): void
   /** The name of this run of the gateway's data, sent with every answer as X-Sandbox-Instance. */
   instance?(): string | undefined
-  /** Sees every request first, and answers those the gateway must not serve (guard.ts): what it answered, for the log. */
-  guard?(req: IncomingMessage, res: ServerResponse, signedIn: () => boolean): {status: number; error: string; body?: unknown} | undefined
+  /** Sees every request first, and answers those the gateway must not serve (guard.ts): what it answered, for the log. `signedIn` names the merchant its Basic credentials are. */
+  guard?(req: IncomingMessage, res: ServerResponse, signedIn: () => string | undefined): {status: number; error: string; body?: unknown} | undefined
 }
 
 /** A request and what it was answered, for the request log; nothing here has been made safe to show yet. */
@@ -80,9 +80,9 @@ interface Answer {
   headers?: Record<string, string>
 }
 
-export function writeEnvelope(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function writeEnvelope(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, pathname?: string): void {
   if (res.headersSent || res.destroyed) return
-  const text = withFloats(JSON.stringify(body))
+  const text = withFloats(JSON.stringify(body), pathname)
   res.writeHead(status, {...headers, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text))})
   res.end(text)
 }
@@ -132,7 +132,7 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
 
     // What is logged names a stored card by its token's last four only.
     const shownPath = maskCardTokenPath(pathname)
-    const guarded = options.guard?.(req, res, () => signedInMerchant(req.headers.authorization) !== undefined)
+    const guarded = options.guard?.(req, res, () => signedInMerchant(req.headers.authorization))
     if (guarded) {
       log(`${method} ${shownPath} ${guarded.status} ${guarded.error}`)
       seen.refused = true
@@ -140,31 +140,30 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
     }
     const fault = pathname.startsWith(CONTROL_PREFIX) ? undefined : faults.take(method, target)
     if (fault) log(`${method} ${shownPath} fault ${fault.action}`)
-    if (fault?.action === 'drop-before') {
-      req.socket.destroy()
-      return answered(null, undefined, 'the connection was dropped before the request was read (fault drop-before)')
+    const edge = fault && edgeOf(fault)
+    if (fault && edge?.instead) {
+      const {status, told} = edge.instead(fault, req, res, (errors) => envelope(false, null, errors))
+      return answered(status, undefined, told)
     }
-    if (fault?.action === 'status') {
-      writeFault(res, fault)
-      return answered(fault.status, undefined, `answered ${fault.status} by a fault`)
-    }
-    const answer = spoken(pathname, method, await answerRequest(req, method, pathname, search, fault?.action === 'delay' ? fault.delayMs : 0, seen))
+    const holdMs = (fault && edge?.holdMs?.(fault)) ?? 0
+    const answer = spoken(pathname, method, search, await answerRequest(req, method, pathname, search, holdMs, seen))
     // The request was processed in full; the client must now find out without an answer.
-    if (fault?.action === 'drop-after') {
+    if (edge?.dropsAnswer) {
       req.socket.destroy()
-      return answered(null, answer.body, `processed, then the connection was dropped before the answer (fault drop-after; it was ${answer.status})`)
+      return answered(null, answer.body, `processed, then the connection was dropped before the answer (fault ${fault!.action}; it was ${answer.status})`)
     }
     // Again, after the request's own change: the answer names the data that holds it.
     const instance = options.instance?.()
     if (instance !== undefined) res.setHeader(INSTANCE_HEADER, instance)
-    writeEnvelope(res, answer.status, answer.body, answer.headers)
+    writeEnvelope(res, answer.status, answer.body, answer.headers, pathname)
     log(`${method} ${shownPath} ${answer.status}`)
-    answered(answer.status, answer.body, fault?.action === 'delay' ? `delayed ${fault.delayMs} ms by a fault` : undefined)
+    answered(answer.status, answer.body, holdMs > 0 ? `delayed ${holdMs} ms by a fault` : undefined)
   }
 
-  function spoken(pathname: string, method: string, answer: Answer): Answer {
+  function spoken(pathname: string, method: string, search: string, answer: Answer): Answer {
     if (pathname.startsWith(CONTROL_PREFIX) || answer.body === null || typeof answer.body !== 'object') return answer
-    const {status, body} = inDialect(options.dialect, {method, pathname, status: answer.status, body: answer.body as Record<string, unknown>})
+    const query = Object.fromEntries(new URLSearchParams(search))
+    const {status, body} = inDialect(options.dialect, {method, pathname, query, status: answer.status, body: answer.body as Record<string, unknown>})
     return {...answer, status, body}
   }
 
@@ -176,7 +175,7 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
         const params = matchPath(pattern, segments)
         return params ? [{route, params}] : []
       })
-      if (matching.length === 0) throw new SandboxError(404, [`No route matches ${method} ${pathname}`])
+      if (matching.length === 0) throw unrouted(method, pathname)
       const found = matching.find(({route}) => route.method === method)
       if (!found) {
         const allowed = matching.map(({route}) => route.method).join(', ')
@@ -190,7 +189,10 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
       const readRequest = async (): Promise<RouteRequest> => {
         const input = method === 'POST' || method === 'PUT' ? await readJsonBody(req) : {}
         seen.input = input
-        if (delayMs > 0) await sleep(delayMs, undefined, {signal})
+        if (delayMs > 0) {
+          const release = faults.hold(delayMs)
+          await sleep(delayMs, undefined, {signal}).finally(release)
+        }
         return {input, params, query: Object.fromEntries(new URLSearchParams(search))}
       }
       if (route.auth === 'none') {
@@ -225,14 +227,15 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
     const username = credentials.slice(0, colon)
     return options.authenticate(username, credentials.slice(colon + 1)) ? username : undefined
   }
+}
 
-  function writeFault(res: ServerResponse, fault: Fault & {action: 'status'}): void {
-    const reason = STATUS_CODES[fault.status] ?? 'Error'
-    if (!fault.html) return writeEnvelope(res, fault.status, envelope(false, null, [reason]))
-    // Some gateway failures arrive as an HTML page from a proxy, not as JSON (gateway-notes.md).
-    res.writeHead(fault.status, {'Content-Type': 'text/html'})
-    res.end(`<!DOCTYPE html>\n<html><head><title>${fault.status} ${reason}</title></head><body><h1>${reason}</h1></body></html>\n`)
-  }
+/**
+ * A request for no route: answered as the gateway answers one, `Not Found` in its envelope
+ * (ActiveMerchant's failed void, `POST /v1.0//void?id=123`, expects those words), with `response`
+ * `{}` as its other 404s have; only the local gateway's own controls say which route was not found.
+ */
+function unrouted(method: string, pathname: string): SandboxError {
+  return pathname.startsWith(CONTROL_PREFIX) ? new SandboxError(404, [`No route matches ${method} ${pathname}`]) : new SandboxError(404, ['Not Found'], {})
 }
 
 /**

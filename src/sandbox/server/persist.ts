@@ -4,8 +4,10 @@ import {dirname, resolve} from 'node:path'
 import type * as z from 'zod'
 import {realPath} from '../../lib/file-identity.js'
 import {LockHeldError, takeLockFile, type LockFile} from '../../lib/lock-file.js'
+import {hostPlatform, type Platform} from '../../lib/platform.js'
 import {syncDirectory} from '../../lib/sync-directory.js'
 import {DatabaseLockedError, isHeldHere, NotADatabaseError, openLockedDatabase, primaryCode} from '../../lib/locked-database.js'
+import {checkOwnPath, NotYoursError} from '../../lib/own-file.js'
 import {OverlayNameError} from '../../lib/overlay-names.js'
 import type {Change} from '../domain/change-log.js'
 import {storableJson} from '../domain/storable.js'
@@ -52,6 +54,8 @@ export function openState(path: string, write: StateWrite = writeThrough): OpenS
   try {
     const file = realPath(path)
     mkdirSync(dirname(file), {recursive: true, mode: DIRECTORY_MODE})
+    // Another user's state file, or a link or folder of theirs on the way, is never adopted (lib/own-file.ts).
+    checkOwnPath(path)
     const kind = fileKind(path, file)
     if (kind === 'database') return openDatabase(path, file, write)
     // Not a database yet: until it is one, an older gw's lock on it is taken too, which one running on it holds.
@@ -64,6 +68,7 @@ export function openState(path: string, write: StateWrite = writeThrough): OpenS
     }
   } catch (error) {
     if (error instanceof StateFileError) throw error
+    if (error instanceof NotYoursError) throw new StateFileError(`The state file cannot be used: ${error.message}`, error.hint)
     throw new StateFileError(`Cannot write the state file ${path} (${reasonOf(error)})`)
   }
 }
@@ -158,14 +163,10 @@ function refuseOtherNames(path: string, file: string): void {
   }
 }
 
-/** Whether a file is a mount point (Linux's /proc/self/mountinfo; elsewhere none is known): a bind mount's other name. */
-function isMountPoint(path: string): boolean {
-  let table: string
-  try {
-    table = readFileSync('/proc/self/mountinfo', 'utf8')
-  } catch {
-    return false
-  }
+/** Whether a file is a mount point (Linux's /proc/self/mountinfo, read on Linux alone; elsewhere none is known): a bind mount's other name. */
+export function isMountPoint(path: string, platform: Pick<Platform, 'procFile'> = hostPlatform()): boolean {
+  const table = platform.procFile('self/mountinfo')
+  if (table === undefined) return false
   // The fifth field, with spaces, tabs, newlines and backslashes written as octal escapes.
   const unescape = (field: string) => field.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8)))
   return table.split('\n').some((line) => unescape(line.split(' ')[4] ?? '') === path)
@@ -217,7 +218,11 @@ function inUse(path: string, file: string, pid: number | undefined): StateFileEr
   const same = file === resolve(path) ? '' : ` (the same file as ${file})`
   const who = pid === undefined ? 'another local gateway' : pid === process.pid ? 'another local gateway in this process' : `another local gateway (pid ${pid})`
   const stop =
-    pid === undefined ? 'Stop the gateway that runs on it (gw sandbox stop where it was started, or end its process)' : pid === process.pid ? 'Close that gateway first' : `Stop that gateway first (gw sandbox stop, or kill ${pid})`
+    pid === undefined
+      ? `Stop the gateway that runs on it (gw sandbox stop where it was started, or end its process: ${hostPlatform().hints.whoHolds(file)})`
+      : pid === process.pid
+        ? 'Close that gateway first'
+        : `Stop that gateway first (gw sandbox stop, or ${hostPlatform().hints.stop(pid)})`
   return new StateFileError(
     `${path}${same} is in use by ${who}: two gateways on one state file would lose each other's writes`,
     `${stop}: the lock is the system's, on the file itself, and ends with that gateway. Or give this one another --state file.`,

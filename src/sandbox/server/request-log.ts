@@ -1,8 +1,9 @@
-import {mkdirSync} from 'node:fs'
-import {type FileHandle, open, rename} from 'node:fs/promises'
+import {constants, mkdirSync} from 'node:fs'
+import {type FileHandle, rename} from 'node:fs/promises'
 import {basename, dirname, extname, join} from 'node:path'
 import {type RequestLogEntry, type RequestLogPage, statusMatches} from '../../api/schemas/sandbox-control.js'
 import {maskCardNumber, maskCardNumbersIn, maskCardTokenPath, maskCardTokensIn} from '../../safety/redact.js'
+import {openOwnFile} from '../../lib/own-file.js'
 import type {Exchange} from './http.js'
 
 export interface RequestLogOptions {
@@ -155,7 +156,7 @@ export class RequestLog {
   private async append(text: string): Promise<void> {
     if (text === '') return
     if (!this.handle) {
-      this.handle = await open(this.options.file!, 'a', 0o600)
+      this.handle = (await openOwnFile(this.options.file!, constants.O_WRONLY | constants.O_APPEND)).handle
       this.size = (await this.handle.stat()).size
     }
     const bytes = Buffer.from(text)
@@ -174,7 +175,8 @@ export class RequestLog {
   /** Opens the file (its folder made 0700 if need be) and takes back the entries at its end. */
   private async openFile(file: string): Promise<void> {
     mkdirSync(dirname(file), {recursive: true, mode: 0o700})
-    this.handle = await open(file, 'a+', 0o600)
+    // The user's own only (lib/own-file.ts): beside a --state file in /tmp, another user could have made it first, or a link of theirs.
+    this.handle = (await openOwnFile(file, constants.O_RDWR | constants.O_APPEND)).handle
     this.size = (await this.handle.stat()).size
     if (this.size === 0) return
     const start = Math.max(0, this.size - TAIL_BYTES)

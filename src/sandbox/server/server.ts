@@ -1,8 +1,11 @@
+import {randomBytes} from 'node:crypto'
+import {hostPlatform, type Platform} from '../../lib/platform.js'
 import {catchUp} from '../domain/billing.js'
-import {VirtualClock, formatDateTime, systemClock, type Clock} from '../domain/clock.js'
+import {VirtualClock, systemClock, type Clock} from '../domain/clock.js'
 import type {SandboxContext} from '../context.js'
 import type {Mode} from '../domain/mode.js'
-import {removeRuntimeFile, writeRuntimeFile} from './daemon.js'
+import {removeRuntimeFile, writeRuntimeFile} from './runtime-file.js'
+import {ownProcess} from './gateway-process.js'
 import {Deliveries} from './delivery.js'
 import {DisposerStack} from './disposer-stack.js'
 import {SandboxError} from '../domain/errors.js'
@@ -18,7 +21,7 @@ import {listen} from './socket.js'
 import {routes} from '../routes/route-table.js'
 import {Store} from '../domain/store.js'
 import type {StateWrite} from './state-database.js'
-import {checkWebHook, modeOfHooks} from '../domain/web-hook.js'
+import {registerStartHook} from '../domain/web-hook.js'
 import type {Dialect} from '../dialect.js'
 
 export interface SandboxOptions {
@@ -36,8 +39,18 @@ export interface SandboxOptions {
   dialect?: Dialect
   /** Merchants besides TEST/TEST, which always exists. */
   merchants: MerchantCredentials[]
-  /** Written once the server listens and removed on close, for `gw sandbox status` and `stop`. */
+  /** Written once the server listens and removed on close, for `gw sandbox status` and `stop`; it keeps this run's control token. */
   runtimeFile?: string
+  /** Its --name as given, kept in the runtime file. */
+  name?: string
+  /** The secret its stop, and beyond loopback its controls, take (guard.ts); a random one when not given. */
+  controlToken?: string
+  /** Beyond loopback, let merchant TEST in with its published token (--open-test-merchant). */
+  openTestMerchant?: boolean
+  /** The system it runs on: what it writes of its own process in the runtime file (lib/processes.ts). */
+  platform?: Platform
+  /** The most it takes to process a request, faults aside: DEFAULT_PROCESSING_WINDOW_MS unless given. */
+  processingWindowMs?: number
   /** The real clock; the sandbox's virtual date starts at its date. */
   clock?: Clock
   /** Addresses that receive every event of merchant TEST from the start (`gw sandbox start --webhook`). */
@@ -65,6 +78,10 @@ export interface SandboxOptions {
 export interface RunningSandbox {
   url: string
   port: number
+  /** What its stop, and beyond loopback its controls, take (Authorization: Bearer). */
+  controlToken: string
+  /** Resolves once its control API was asked to stop it (POST /_sandbox/stop): whoever runs it then closes it, as on SIGTERM. */
+  stopAsked: Promise<void>
   /**
    * Stops deliveries and accepting connections, ends idle keep-alive ones, folds the state file's
    * changes into a snapshot, then lets go of the rest: everything the start opened, in the reverse
@@ -72,6 +89,12 @@ export interface RunningSandbox {
    */
   close(): Promise<void>
 }
+
+/**
+ * The local gateway answers as soon as it has read a request: its processing window (design.md §5)
+ * is short, to let a fault test end in seconds, not the live gateway's minute. A fault's delay adds to it.
+ */
+export const DEFAULT_PROCESSING_WINDOW_MS = 2000
 
 /** How long queue changes made by deliveries may wait to be saved. */
 const DELIVERY_SAVE_MS = 200
@@ -83,9 +106,12 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const log = options.log ?? (() => {})
   const unreleased = (error: unknown) => log(`could not let go of what the gateway had opened: ${String(error)}`)
   const opened = new DisposerStack(unreleased)
+  const controlToken = options.controlToken ?? randomBytes(32).toString('base64url')
+  let askToStop = () => {}
+  const stopAsked = new Promise<void>((resolve) => (askToStop = resolve))
   try {
-    const {url, port} = await openGateway(options, log, opened)
-    return {url, port, close: () => opened.unwind()}
+    const {url, port} = await openGateway({...options, controlToken}, askToStop, log, opened)
+    return {url, port, controlToken, stopAsked, close: () => opened.unwind()}
   } catch (error) {
     // The error says why the start failed; a release that fails as well is only logged.
     await opened.unwind().catch(unreleased)
@@ -100,7 +126,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
  * goes last: deliveries stop and requests end before the journal becomes one snapshot, and the
  * file is held until that is on disk.
  */
-async function openGateway(options: SandboxOptions, log: (line: string) => void, opened: DisposerStack): Promise<{url: string; port: number}> {
+async function openGateway(options: SandboxOptions & {controlToken: string}, askToStop: () => void, log: (line: string) => void, opened: DisposerStack): Promise<{url: string; port: number}> {
   const {host, mode, stateFile, runtimeFile, clock = systemClock} = options
   const {
     webhookBackoffMs = WEBHOOK_DEFAULTS.backoffMs,
@@ -146,7 +172,10 @@ async function openGateway(options: SandboxOptions, log: (line: string) => void,
     mode,
     merchants: [...tokens.keys()],
     requests,
+    processingWindowMs: options.processingWindowMs ?? DEFAULT_PROCESSING_WINDOW_MS,
+    controlToken: options.controlToken,
     url: '',
+    process: {pid: process.pid, requestStop: askToStop},
     newId: (merchant, type) => newRecordId(prefixOf(prefixes, merchant), type),
   }
   catchUp(ctx)
@@ -182,7 +211,14 @@ async function openGateway(options: SandboxOptions, log: (line: string) => void,
       log,
       answered: requests && ((exchange) => requests.add(exchange)),
       instance: () => store.instance,
-      guard: sandboxGuard({listenHost: host, allowedHosts: options.allowedHosts ?? [], allowedOrigins: options.allowedOrigins ?? [], mode}),
+      guard: sandboxGuard({
+        listenHost: host,
+        allowedHosts: options.allowedHosts ?? [],
+        allowedOrigins: options.allowedOrigins ?? [],
+        mode,
+        controlToken: options.controlToken,
+        openTestMerchant: options.openTestMerchant,
+      }),
     }),
     {port: options.port, host, mode, headersTimeoutMs: options.headersTimeoutMs, requestTimeoutMs: options.requestTimeoutMs, log},
   )
@@ -208,6 +244,7 @@ async function openGateway(options: SandboxOptions, log: (line: string) => void,
       port,
       mode,
       dialect: options.dialect ?? 'contract',
+      processingWindowMs: ctx.processingWindowMs,
       stateFile: stateFile ?? null,
       startedAt: new Date().toISOString(),
       webhooks: options.webhooks ?? [],
@@ -215,6 +252,10 @@ async function openGateway(options: SandboxOptions, log: (line: string) => void,
       requestLog: options.requestLog === false ? null : (options.requestLog?.file ?? null),
       ...(options.allowedHosts?.length ? {allowedHosts: options.allowedHosts} : {}),
       ...(options.allowedOrigins?.length ? {allowedOrigins: options.allowedOrigins} : {}),
+      ...(options.name === undefined ? {} : {name: options.name}),
+      controlToken: options.controlToken,
+      ...ownProcess(options.platform ?? hostPlatform()),
+      ...(options.openTestMerchant ? {openTestMerchant: true} : {}),
     })
     // While it is there, gw sandbox status says the gateway runs: it goes once the rest is let go.
     opened.deferLast(() => removeRuntimeFile(runtimeFile, process.pid))
@@ -237,16 +278,6 @@ function startJournal(state: OpenState): Journal {
   } catch (error) {
     throw new StateFileError(`Cannot write the state file ${state.path} (${reasonOf(error)})`)
   }
-}
-
-/** A start hook is TEST's, takes every event and matches the sandbox's mode; a state file may already have it. */
-function registerStartHook(ctx: SandboxContext, address: string): void {
-  if (ctx.store.list('webhooks', TEST_MERCHANT).some((hook) => hook.address === address)) return
-  const input = {name: 'gw sandbox start', address, events: '*', mode: modeOfHooks(ctx.mode)}
-  const newHook = () => ({id: ctx.newId(TEST_MERCHANT, 'WH'), created_at: formatDateTime(ctx.clock.now())})
-  const {errors, hook} = checkWebHook(input, newHook)
-  if (!hook) throw new Error(`Web hook ${address}: ${errors.join('; ')}`)
-  ctx.store.save('webhooks', TEST_MERCHANT, hook)
 }
 
 /** TEST/TEST is the vendor's public demo merchant (gateway-notes.md) and is always there. */

@@ -122,17 +122,17 @@ describe('a money POST whose answer cannot be read as a whole record is looked u
     expect(gateway.received).toHaveLength(2)
   })
 
-  it('a shorter window (gw\'s own tests) is waited and named as it is', async () => {
+  it('a shorter window (a client told one) is waited and named as it is', async () => {
     const {url} = await gatewayAnswering('drop', {status: 404, body: envelope(null, {successful: false, errors: ['Purchase not found']})})
     const {client, paused} = clientOf(url, {processingWindowMs: 7_400})
-    expect(client.processingWindowMs).toBe(7_400)
+    expect(await client.processingWindow()).toBe(7_400)
     const error = await failure(client.purchases.create(purchase))
     expect(error.message).toMatch(/, even 7 s after it was sent \(the most it takes to process one\)\.$/)
     expect(paused).toEqual([5000, 2400])
   })
 
-  it('the window is 60 s unless a test says otherwise', () => {
-    expect(clientOf('http://127.0.0.1:9').client.processingWindowMs).toBe(60_000)
+  it('the window is 60 s unless the client is told one or its local gateway proves another', async () => {
+    expect(await clientOf('http://127.0.0.1:9').client.processingWindow()).toBe(60_000)
   })
 
   it('a signal while waiting stops the wait at once: interrupted, naming the purchase to check', async () => {

@@ -41,7 +41,7 @@ describe('keychainStore', () => {
 
   it('says when keytar itself cannot be loaded, and tells an absent keytar from one that did not build or was not beside the executable', async () => {
     const absent = Object.assign(new Error("Cannot find package 'keytar' imported from /usr/lib/node_modules/gw/dist/chunks/keychain-X.js"), {code: 'ERR_MODULE_NOT_FOUND'})
-    expect(keytarFailure(absent)).toBe(
+    expect(keytarFailure(absent, 'linux')).toBe(
       'keytar, the optional module gw reaches it with, is not installed (npm leaves it out when its native part cannot build, on Linux for want of libsecret-1-dev, and with --omit=optional)',
     )
     const unbuilt = Object.assign(new Error("Cannot find module '../build/Release/keytar.node'\nRequire stack:\n- /x/node_modules/keytar/lib/keytar.js"), {code: 'MODULE_NOT_FOUND'})
@@ -62,9 +62,32 @@ describe('keychainStore', () => {
       ['Cannot create an item in a locked collection', 'the keyring is locked; unlock it and try again'],
     ]
     for (const [said, reason] of cases) {
-      expect(keychainFailure(new Error(said))).toBe(`${reason} (${said})`)
-      await expect(keychainStore({load: async () => failing(said)}).get('x')).rejects.toMatchObject({message: `The OS keychain is not available: ${reason} (${said})`})
+      expect(keychainFailure(new Error(said), 'linux')).toBe(`${reason} (${said})`)
+      await expect(keychainStore({load: async () => failing(said), os: 'linux'}).get('x')).rejects.toMatchObject({message: `The OS keychain is not available: ${reason} (${said})`})
     }
+  })
+
+  // Where keytar cannot work, said on that system's terms (#59 item 5): the system handed to it.
+  it("says what macOS's Keychain and Windows' Credential Manager said on their terms, never a Secret Service's", async () => {
+    const cases: [NodeJS.Platform, string, string][] = [
+      ['darwin', 'User interaction is not allowed.', 'the login keychain is locked and cannot ask for its password here (an SSH session?): unlock it with security unlock-keychain, and try again'],
+      ['darwin', 'The specified keychain could not be found.', 'this user has no login keychain to keep the token in'],
+      ['win32', 'A specified logon session does not exist. It may already have been terminated.', 'Windows Credential Manager cannot be reached from this logon session (a service, or an SSH session without your profile loaded)'],
+    ]
+    for (const [os, said, reason] of cases) {
+      expect(keychainFailure(new Error(said), os)).toBe(`${reason} (${said})`)
+      await expect(keychainStore({load: async () => ({getPassword: () => Promise.reject(new Error(said))}) as unknown as Keytar, os}).get('x')).rejects.toMatchObject({message: `The OS keychain is not available: ${reason} (${said})`})
+    }
+    // A D-Bus word in a Mac's message is not a D-Bus session missing.
+    expect(keychainFailure(new Error('dbus'), 'darwin')).toBe('dbus')
+  })
+
+  it('says why npm left keytar out on each system: libsecret on Linux, Xcode on macOS, a prebuilt binary or Visual Studio on Windows', () => {
+    const absent = Object.assign(new Error("Cannot find package 'keytar' imported from /gw/dist/gw.cjs"), {code: 'ERR_MODULE_NOT_FOUND'})
+    const left = (why: string) => `keytar, the optional module gw reaches it with, is not installed (npm leaves it out when ${why}, and with --omit=optional)`
+    expect(keytarFailure(absent, 'linux')).toBe(left('its native part cannot build, on Linux for want of libsecret-1-dev'))
+    expect(keytarFailure(absent, 'darwin')).toBe(left("there is no prebuilt binary of it for this Mac's Node and it cannot be built without Xcode's command line tools (xcode-select --install)"))
+    expect(keytarFailure(absent, 'win32')).toBe(left('there is no prebuilt binary of it for this Windows and Node (Windows on ARM has none) and it cannot be built without the C++ build tools of Visual Studio'))
   })
 })
 

@@ -22,7 +22,7 @@ async function setup() {
     activeProfile: 'main',
     profiles: {
       main: {environment: 'sandbox', baseUrl: 'http://main.example', username: 'MAIN'},
-      other: {environment: 'live', baseUrl: 'http://other.example', username: 'OTHER'},
+      other: {environment: 'live', baseUrl: 'https://other.example', username: 'OTHER'},
     },
   })
   await store.set('main', 'main-token')
@@ -42,7 +42,7 @@ describe('resolveCredentials precedence', () => {
 
   it('works from the environment with no config at all', async () => {
     const configDir = join(tmpdir(), 'gw-none-' + Date.now())
-    expect(await resolveCredentials({env: {GW_USERNAME: 'U', GW_TOKEN: 'T', GW_BASE_URL: 'http://x'}, configDir, tokens: fileStores(configDir)})).toMatchObject({baseUrl: 'http://x', username: 'U', token: 'T'})
+    expect(await resolveCredentials({env: {GW_USERNAME: 'U', GW_TOKEN: 'T', GW_BASE_URL: 'https://x'}, configDir, tokens: fileStores(configDir)})).toMatchObject({baseUrl: 'https://x', username: 'U', token: 'T'})
   })
 
   it('says what is missing', async () => {
@@ -56,40 +56,33 @@ describe('resolveCredentials precedence', () => {
   })
 })
 
-describe('GW_TEST_WINDOW_MS (gw\'s own tests)', () => {
-  const configDir = join(tmpdir(), 'gw-none-window')
+describe('where a token may go (issue 61)', () => {
+  const configDir = join(tmpdir(), 'gw-none-urls')
   const tokens = fileStores(configDir)
-  const at = (baseUrl: string, window: string | undefined) =>
-    resolveCredentials({env: {GW_USERNAME: 'U', GW_TOKEN: 'T', GW_BASE_URL: baseUrl, GW_TEST_WINDOW_MS: window}, configDir, tokens})
+  const fromEnv = (baseUrl: string, environment?: string) => resolveCredentials({env: {GW_USERNAME: 'U', GW_TOKEN: 'T', GW_BASE_URL: baseUrl, GW_ENVIRONMENT: environment}, configDir, tokens})
 
-  it.each(['http://127.0.0.1:4100', 'http://localhost:4100', 'http://[::1]:4100'])('shortens the window for a gateway on this machine (%s)', async (url) => {
-    expect(await at(url, '2000')).toMatchObject({processingWindowMs: 2000})
-    expect(await at(url, '0')).toMatchObject({processingWindowMs: 0})
-  })
-
-  it('is ignored for any other gateway, and unset or empty leaves the window as it is', async () => {
-    for (const [url, window] of [['https://gateway.example.com', '0'], ['http://10.0.0.8:4100', '0'], ['http://127.0.0.1:4100', undefined], ['http://127.0.0.1:4100', '']] as const) {
-      expect((await at(url, window)).processingWindowMs, `${url} ${window}`).toBeUndefined()
-    }
-  })
-
-  it('holds a profile to the same rule', async () => {
-    const {configDir: dir, tokens: store} = await setup()
-    expect((await resolveCredentials({env: {GW_TEST_WINDOW_MS: '0'}, configDir: dir, tokens: store})).processingWindowMs).toBeUndefined()
-    await saveConfig(dir, {activeProfile: 'local', profiles: {local: {environment: 'sandbox', baseUrl: 'http://127.0.0.1:4100', username: 'TEST', publicToken: 'TEST'}}})
-    expect((await resolveCredentials({env: {GW_TEST_WINDOW_MS: '0'}, configDir: dir, tokens: store})).processingWindowMs).toBe(0)
-  })
-
-  it.each(['-1', '2.5', 'soon'])('refuses %s, naming the variable', async (window) => {
-    const refused = await at('http://127.0.0.1:4100', window).catch((err: unknown) => err)
+  it('refuses a base URL with credentials in it, never echoing them', async () => {
+    const refused = await fromEnv('https://shop:tok3n@gateway.example.com').catch((err: unknown) => err)
     expect(refused).toBeInstanceOf(UsageError)
-    expect((refused as UsageError).message).toBe(`GW_TEST_WINDOW_MS must be a whole number of milliseconds, got ${window}`)
+    expect((refused as UsageError).message).toBe('GW_BASE_URL https://***@gateway.example.com holds credentials (user:token@): gw would keep them in plain text and print them (gw status, --verbose, errors)')
+    expect((refused as UsageError).hint).toBe('Give the user in GW_USERNAME and the token in GW_TOKEN, and GW_BASE_URL without them.')
+    const {configDir: dir, tokens: store} = await setup()
+    await saveConfig(dir, {activeProfile: 'old', profiles: {old: {environment: 'sandbox', baseUrl: 'https://old:s3cret@gateway.example.com', username: 'OLD'}}})
+    const profile = await resolveCredentials({env: {}, configDir: dir, tokens: store}).catch((err: unknown) => err)
+    expect((profile as UsageError).message).toBe('The base URL of profile old, https://***@gateway.example.com holds credentials (user:token@): gw would keep them in plain text and print them (gw status, --verbose, errors)')
+    expect(JSON.stringify(profile) + String((profile as Error).message) + (profile as UsageError).hint).not.toContain('s3cret')
   })
 
-  it('a base URL that is not one is never taken for this machine', async () => {
-    const profiles = await setup()
-    await saveConfig(profiles.configDir, {activeProfile: 'bad', profiles: {bad: {environment: 'sandbox', baseUrl: 'not a url', username: 'TEST', publicToken: 'TEST'}}})
-    expect((await resolveCredentials({env: {GW_TEST_WINDOW_MS: '0'}, configDir: profiles.configDir, tokens: profiles.tokens})).processingWindowMs).toBeUndefined()
+  it('sends a live token over plain http only to this machine', async () => {
+    const refused = await fromEnv('http://gateway.example.com').catch((err: unknown) => err)
+    expect(refused).toBeInstanceOf(UsageError)
+    expect((refused as UsageError).message).toBe('http://gateway.example.com is plain http: the live token of the credentials in GW_USERNAME and GW_TOKEN would cross the network readable by anyone on the way, so gw does not send it')
+    expect(await fromEnv('https://gateway.example.com')).toMatchObject({environment: 'live', token: 'T'})
+    expect(await fromEnv('http://127.0.0.1:4100', 'live')).toMatchObject({environment: 'live', token: 'T'})
+    expect(await fromEnv('http://gateway.example.com', 'sandbox')).toMatchObject({environment: 'sandbox', token: 'T'})
+    const {configDir: dir, tokens: store} = await setup()
+    await saveConfig(dir, {activeProfile: 'shop', profiles: {shop: {environment: 'live', baseUrl: 'http://gateway.example.com', username: 'SHOP'}}})
+    await expect(resolveCredentials({env: {}, configDir: dir, tokens: store})).rejects.toMatchObject({exitCode: 2, hint: "Give the gateway's https:// address: gw login --profile shop --base-url https://gateway.example.com"})
   })
 })
 

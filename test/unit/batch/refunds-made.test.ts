@@ -86,6 +86,13 @@ describe('recordRefundMade and refundsMade', () => {
     expect(await refundsMade(dir, target, new Set())).toEqual(new Map())
   })
 
+  it('an unmatched refund (sent with a card alone, no transaction_id) is recorded as of no purchase', async () => {
+    const dir = dataDir()
+    await recordRefundMade(dir, target, {refund: refund('071-R-CRED0001'), transactionId: ''})
+    expect(await refundsMade(dir, target, new Set(['071-R-CRED0001']))).toEqual(new Map([['071-R-CRED0001', {transactionId: '', by: 'refund_create', unmatched: true}]]))
+    expect(rows(dir)[0]).toMatchObject({transaction_id: '', purchase_id: null, purchase_reference: null})
+  })
+
   it('the record is a file only its owner may read, in a folder only its owner may enter; a look-up with nothing recorded makes neither', async () => {
     const dir = join(dataDir(), 'gw')
     expect(await refundsMade(dir, target, new Set(['071-R-AAAA0001']))).toEqual(new Map())

@@ -30,7 +30,7 @@ async function liveFactory(answers: string[]) {
   }
   const asked: string[] = []
   const prompter = {text: async (question: string) => (asked.push(question), answers.shift() ?? '')} as unknown as Prompter
-  const context = {commandName: 'customer delete', columns: [], argv: [], env: {}, config: {configDir: '/nonexistent', dataDir: '/nonexistent', version: '0.0.0'}}
+  const context = {commandName: 'customer delete', columns: [], argv: [], env: {}, config: {configDir: '/nonexistent', dataDir: '/nonexistent', cacheDir: '/nonexistent', version: '0.0.0'}}
   const f = createFactory(context, {io: testIo({tty: true}), target: async () => live, credentials: async () => live, proxy: async () => undefined, prompter: async () => prompter})
   return {f, asked}
 }

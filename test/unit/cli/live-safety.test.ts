@@ -25,12 +25,13 @@ const liveTarget: Target = {baseUrl: 'https://gw.example', username: 'SHOP', env
 
 describe('confirmation', () => {
   it.each([
-    ['amount', {amount: 1000, currency: 'AUD'}, '10.00 AUD', ['10.00 AUD', '10.00', '10', '1000']],
-    ['amount', {amount: 1050, currency: 'AUD'}, '10.50 AUD', ['10.50 AUD', '10.50', '1050']],
+    // As shown and nothing else: never `10` or `1000`, each of which reads as another amount in the other unit.
+    ['amount', {amount: 1000, currency: 'AUD'}, '10.00 AUD', ['10.00 AUD', '10.00']],
+    ['amount', {amount: 1050, currency: 'AUD'}, '10.50 AUD', ['10.50 AUD', '10.50']],
     ['amount', {amount: 1000, currency: 'JPY'}, '1000 JPY', ['1000 JPY', '1000']],
     // One unit in every summary: major units, the currency said not to be known, never `250 (minor units)`.
-    ['amount', {amount: 250}, '2.50 (currency not known)', ['2.50', '250']],
-    ['amount', {amount: 43750, currency: 'aud'}, '437.50 AUD', ['437.50 AUD', '437.50', '43750']],
+    ['amount', {amount: 250}, '2.50 (currency not known)', ['2.50']],
+    ['amount', {amount: 43750, currency: 'aud'}, '437.50 AUD', ['437.50 AUD', '437.50']],
     ['id', {id: 'cus_1'}, 'cus_1', ['cus_1']],
   ] as const)('%s %o is shown as %s', (kind, values, shown, accepted) => {
     expect(confirmation(kind, values)).toEqual({shown, accepted})
@@ -53,21 +54,37 @@ describe('confirmLive', () => {
     })
   })
 
-  it.each(['10.00', '10', '10.00 aud', ' 10.00  AUD ', '1000'])('on a terminal goes ahead when the amount is typed back as %j', async (typed) => {
+  it.each(['10.00', '10.00 aud', ' 10.00  AUD '])('on a terminal goes ahead when the amount is typed back as %j', async (typed) => {
     const ok = scripted([typed])
     await confirmLive({commandId: 'purchase create', kind: 'amount', expected, yes: false, io: testIo({tty: true}), prompter: ok.prompter})
     expect(ok.asked).toEqual(['LIVE: type the amount (10.00 AUD) to confirm gw purchase create'])
   })
 
+  // The hundredfold slip: 500.00 AUD and 5.00 AUD are each confirmed as shown, and `500` confirms neither.
+  it.each([
+    [50000, '500', '500.00'],
+    [500, '500', '5.00'],
+    [50000, '50000', '500.00 AUD'],
+    [500, '5', '5.00 aud'],
+  ])('%d cents: %j is refused and asked again, %j goes ahead', async (amount, wrong, right) => {
+    const io = testIo({tty: true})
+    const both = scripted([wrong, right])
+    const expected = confirmation('amount', {amount, currency: 'AUD'})
+    await confirmLive({commandId: 'purchase create', kind: 'amount', expected, yes: false, io, prompter: both.prompter})
+    expect(both.asked).toHaveLength(2)
+    expect(io.stderr()).toBe(`"${wrong}" does not match ${expected.shown}; type it as shown, ${expected.accepted[1]} (Ctrl-C to stop).\n`)
+  })
+
   it('a mismatch asks the confirmation alone again; three refuse with exit 2', async () => {
     const io = testIo({tty: true})
-    const second = scripted(['100.00', '10'])
+    const second = scripted(['100.00', '10.00'])
     await confirmLive({commandId: 'purchase create', kind: 'amount', expected, yes: false, io, prompter: second.prompter})
     expect(second.asked).toHaveLength(2)
-    expect(io.stderr()).toBe('"100.00" does not match 10.00 AUD; type it again (Ctrl-C to stop).\n')
+    expect(io.stderr()).toBe('"100.00" does not match 10.00 AUD; type it as shown, 10.00 (Ctrl-C to stop).\n')
     await expect(confirmLive({commandId: 'purchase create', kind: 'amount', expected, yes: false, io: testIo({tty: true}), prompter: scripted(['1', '2', '100.00']).prompter})).rejects.toMatchObject({
       exitCode: 2,
       message: '"100.00" does not match 10.00 AUD: nothing was sent',
+      hint: 'Run it again and type the amount as shown, 10.00, or add --yes.',
     })
   })
 })
@@ -168,7 +185,7 @@ describe('requestGuard: every request passes the profile rules by its endpoint f
     expect(asked).toEqual(['LIVE: type the amount (437.50 AUD) to confirm gw refund create'])
     expect(looked).toEqual(['071-P-1'])
     // Its purchase not found: major units all the same, saying the currency is not known.
-    const unknown = scripted(['43750'])
+    const unknown = scripted(['437.50'])
     await requestGuard({target: liveTarget, commandId: 'refund create', yes: false, io: testIo({tty: true}), prompter: unknown.prompter, purchaseCurrency: async () => undefined})(endpoints.refunds.create, {params: {}, body: {transaction_id: '071-P-2', amount: 43750, reference: 'r-2'}})
     expect(unknown.asked).toEqual(['LIVE: type the amount (437.50 (currency not known)) to confirm gw refund create'])
     // --yes asks nothing, so nothing is looked up.
@@ -182,7 +199,7 @@ describe('requestGuard: every request passes the profile rules by its endpoint f
     const capture = scripted(['40.00'])
     await requestGuard({target: liveTarget, commandId: 'purchase capture', yes: false, io: testIo({tty: true}), prompter: capture.prompter, purchaseCurrency})(endpoints.purchases.capture, {params: {id: '071-P-1'}, body: {amount: 4000}})
     expect(capture.asked).toEqual(['LIVE: type the amount (40.00 USD) to confirm gw purchase capture'])
-    const increment = scripted(['65'])
+    const increment = scripted(['65.00'])
     await requestGuard({target: liveTarget, commandId: 'purchase increment', yes: false, io: testIo({tty: true}), prompter: increment.prompter, purchaseCurrency})(endpoints.purchases.increment, {params: {id: '071-P-2'}, body: {amount: 6500}})
     expect(increment.asked).toEqual(['LIVE: type the amount (65.00 USD) to confirm gw purchase increment'])
     expect(looked).toEqual(['071-P-1', '071-P-2'])
@@ -202,11 +219,11 @@ describe('requestGuard: every request passes the profile rules by its endpoint f
 })
 
 describe('a batch on a live profile', () => {
-  const plan = {noun: 'refund' as const, rows: 300, totals: '2,950.00 AUD'}
+  const plan = {noun: 'refund' as const, rows: 300, totals: '2950.00 AUD'}
   it('is confirmed once by typing its number of rows; its rows then pass the guard unasked', async () => {
     const {prompter, asked} = scripted(['300'])
     const confirmed = await confirmBatch({target: liveTarget, commandId: 'refund create', yes: false, io: testIo({tty: true}), prompter, plan: async () => plan})
-    expect(asked).toEqual(['LIVE: about to send 300 refunds (2,950.00 AUD). Type the number of rows (300) to confirm'])
+    expect(asked).toEqual(['LIVE: about to send 300 refunds (2950.00 AUD). Type the number of rows (300) to confirm'])
     const guard = requestGuard({target: liveTarget, commandId: 'refund create', yes: false, io: testIo({tty: true}), prompter: scripted([]).prompter, ...confirmed})
     await expect(guard(endpoints.refunds.create, {params: {}, body: {transaction_id: 'p', amount: 100, reference: 'r'}})).resolves.toBeUndefined()
   })

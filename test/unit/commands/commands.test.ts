@@ -128,7 +128,7 @@ describe('parse errors, in process', () => {
     const fake = fakeClient({})
     const ran = await runCommand(PurchaseGet, ['order-1', '--fields', 'nope'], {name: 'purchase get', client: fake.client})
     expect(ran.code).toBe(2)
-    expect(ran.stderr).toContain('--fields: no such field nope')
+    expect(ran.stderr).toContain('--json FIELDS or --fields: no such field nope')
     expect(fake.calls).toEqual([])
   })
 })

@@ -38,7 +38,7 @@ parsesAs('customer update', CustomerUpdate, [
 parsesAs('customer delete', CustomerDelete, [
   {argv: ['071-C-1'], input: '071-C-1'},
   {argv: [' 071-C-1 '], input: '071-C-1'},
-  {argv: [], usage: 'Missing 1 required arg:\nid  customer id'},
+  {argv: [], usage: 'Missing 1 required arg:\nid  id or reference of the customer'},
   {argv: ['071-C-1', '071-C-2'], usage: 'gw customer delete: unexpected arguments "071-C-1 071-C-2"'},
 ])
 

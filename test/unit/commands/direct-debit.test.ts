@@ -38,5 +38,5 @@ parsesAs('direct-debit delete', DirectDebitDelete, [
   {argv: ['071-DD-1'], input: '071-DD-1'},
   {argv: [' '], usage: 'ID must not be blank'},
   {argv: ['071-DD-1', '071-DD-2'], usage: 'gw direct-debit delete: unexpected arguments "071-DD-1 071-DD-2"'},
-  {argv: [], usage: 'Missing 1 required arg:\nid  direct debit id, as gw direct-debit get shows it'},
+  {argv: [], usage: 'Missing 1 required arg:\nid  id or reference of the direct debit'},
 ])

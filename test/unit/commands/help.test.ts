@@ -12,11 +12,12 @@ parsesAs('help', Help, [
 parsesAs('completion', Completion, [
   {argv: ['bash'], input: 'bash'},
   {argv: ['fish'], input: 'fish'},
-  {argv: ['powershell'], usage: 'Expected powershell to be one of: bash, zsh, fish'},
-  {argv: [], usage: 'Missing 1 required arg:\nshell  (bash|zsh|fish) the shell to complete in'},
+  {argv: ['powershell'], input: 'powershell'},
+  {argv: ['cmd'], usage: 'Expected cmd to be one of: bash, zsh, fish, powershell'},
+  {argv: [], usage: 'Missing 1 required arg:\nshell  (bash|zsh|fish|powershell) the shell to complete in'},
 ])
 
 parsesAs('version', Version, [
   {argv: [], input: undefined},
-  {argv: ['--fields', 'version'], usage: '--fields picks the fields of records, and gw version prints none'},
+  {argv: ['--fields', 'version'], usage: '--json FIELDS and --fields pick the fields of records, and gw version prints none'},
 ])

@@ -61,7 +61,7 @@ parsesAs('payment-plan list', PaymentPlanList, [
 const byId = (name: string) => [
   {argv: ['071-PP-1'], input: '071-PP-1'},
   {argv: [' '], usage: 'ID must not be blank'},
-  {argv: [], usage: 'Missing 1 required arg:\nid  payment plan id, as gw payment-plan get shows it'},
+  {argv: [], usage: 'Missing 1 required arg:\nid  id or reference of the payment plan'},
   {argv: ['071-PP-1', '071-PP-2'], usage: `gw ${name}: unexpected arguments "071-PP-1 071-PP-2"`},
 ]
 

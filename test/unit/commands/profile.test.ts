@@ -34,7 +34,7 @@ parsesAs('status', Status, [
   {argv: ['--check'], input: {check: true}},
   {argv: ['--no-check'], input: {check: false}},
   {argv: ['--fields', 'profile,environment'], input: {check: false}},
-  {argv: ['--fields', 'token'], usage: '--fields: no such field token'},
+  {argv: ['--fields', 'token'], usage: '--json FIELDS or --fields: no such field token'},
 ])
 
 parsesAs('profile list', ProfileList, [

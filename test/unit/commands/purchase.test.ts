@@ -44,7 +44,11 @@ parsesAs('purchase get', PurchaseGet, [
   {argv: ['order-1001', '--fields', 'reference,gw_left_to_refund'], input: {ids: ['order-1001'], input: undefined, concurrency: undefined, ownFields: true}},
   {argv: ['order-1001', '--fields', 'reference,amount'], input: {ids: ['order-1001'], input: undefined, concurrency: undefined, ownFields: false}},
   {argv: ['--input', 'orders.csv'], input: {ids: [], input: 'orders.csv', concurrency: undefined, ownFields: false}},
-  {argv: ['order-1001', '--fields', 'nope'], usage: '--fields: no such field nope'},
+  {argv: ['order-1001', '--fields', 'nope'], usage: '--json FIELDS or --fields: no such field nope'},
+  // gh's --json FIELDS, read by the pre-parser the built gw uses: the fields are never a second id.
+  {argv: ['order-1001', '--json', 'reference,gw_left_to_refund'], input: {ids: ['order-1001'], input: undefined, concurrency: undefined, ownFields: true}},
+  {argv: ['--json', 'id,amount', 'order-1001'], input: {ids: ['order-1001'], input: undefined, concurrency: undefined, ownFields: false}},
+  {argv: ['order-1001', '--json', 'id,nope'], usage: '--json FIELDS or --fields: no such field nope'},
   {argv: ['order-1001', '--concurrency', '33'], usage: '--concurrency: Expected an integer less than or equal to 32 but received: 33'},
 ])
 

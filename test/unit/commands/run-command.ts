@@ -4,6 +4,7 @@ import type {GatewayClient} from '../../../src/api/client.js'
 import type {Target} from '../../../src/auth/resolve.js'
 import {createFactory} from '../../../src/cli/factory.js'
 import type {GwCommand} from '../../../src/cli/gw-command.js'
+import {grammarOf, readCommandLine} from '../../../src/cli/startup/argv.js'
 import {type TestIo, testIo} from '../../test-io.js'
 
 const root = join(import.meta.dirname, '..', '..', '..')
@@ -49,15 +50,18 @@ export interface RunOptions<I> {
  * Runs a command in this process: oclif's parse and gw's run, render and report, with a Factory
  * whose Io is a buffer and whose client is the fake given. No process is spawned.
  */
-export async function runCommand<I>(command: CommandClass<I>, argv: string[], {name, client, tty = false, target = sandboxTarget, io = testIo({tty}), runF}: RunOptions<I>): Promise<Ran> {
+export async function runCommand<I>(command: CommandClass<I>, typed: string[], {name, client, tty = false, target = sandboxTarget, io = testIo({tty}), runF}: RunOptions<I>): Promise<Ran> {
   config ??= Config.load({root})
+  const argv = await asOclifGetsIt(command, name, typed)
   const factory = createFactory(
-    {commandName: name, columns: command.columns, argv, env: {}, config: await config},
+    {commandName: name, columns: command.columns, argv, flags: grammarOf(command), env: {}, config: await config},
     {
       io,
       target: async () => target,
       credentials: async () => ({...target, token: target.token ?? 'TEST'}),
       client: async () => client ?? Promise.reject(new Error('this test gave no client')),
+      // Named days in this process's tests are this machine's: no local gateway says its today.
+      gatewayNow: async () => new Date(),
     },
   )
   const before = process.exitCode
@@ -68,6 +72,18 @@ export async function runCommand<I>(command: CommandClass<I>, argv: string[], {n
   } finally {
     process.exitCode = before
   }
+}
+
+/**
+ * The command's argv as the built gw hands it to oclif: read by the same pre-parser (bin/run.js's
+ * placeGlobalFlags), so that `--json id,amount` reaches a command here as it does there.
+ */
+async function asOclifGetsIt<I>(command: CommandClass<I>, name: string, typed: string[]): Promise<string[]> {
+  const words = name.split(' ')
+  const id = words.join(':')
+  const line = await readCommandLine([...words, ...typed], {[id]: command})
+  if (line.id !== id) throw new Error(`${name} ${typed.join(' ')} does not name gw ${name}`)
+  return line.argv.slice(words.length)
 }
 
 export interface Parsed<I> extends Ran {

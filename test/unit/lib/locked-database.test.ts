@@ -6,6 +6,7 @@ import {DamagedDatabaseError, DatabaseLockedError, deviceName, isHeldHere, lockH
 import {cutShort} from '../../../src/lib/database-cut.js'
 import {anotherCouldTake, closedAfterEach, heldByAnother, killHolder, openDescriptors} from '../../held-file.js'
 import {caught, folder} from './folders.js'
+import {platformOf} from '../../../src/lib/platform.js'
 
 // One writer of a file, by the kernel's lock on the file itself (design.md §5): it holds through
 // every name the file has, and dies with its process.
@@ -227,8 +228,16 @@ describe('lockHolder', () => {
     expect(lockHolder(database.path, readLocks())).toBe(process.pid)
   })
 
-  it('reads no lock table where there is none', () => {
-    expect(readLocks(join(folder(), 'no-such-table'))).toBeUndefined()
+  it('reads the lock table on Linux alone, and none elsewhere', () => {
+    const table = `1: POSIX  ADVISORY  WRITE 777 ${id} 0 EOF`
+    const asked: string[] = []
+    const system = (os: NodeJS.Platform) => platformOf(os, {readFile: (path) => (asked.push(path), path === '/proc/locks' ? table : undefined), ownerOf: () => undefined, run: () => undefined, probe: () => {}, uid: () => 0})
+    expect(readLocks(system('linux'))).toBe(table)
+    expect(asked).toEqual(['/proc/locks'])
+    // wine under Linux shows the host's /proc: it is not the system's.
+    expect(readLocks(system('win32'))).toBeUndefined()
+    expect(readLocks(system('darwin'))).toBeUndefined()
+    expect(asked).toEqual(['/proc/locks'])
     if (proc) expect(readLocks()).toEqual(expect.any(String))
   })
 

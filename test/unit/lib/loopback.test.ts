@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {gatewayAddress, isLoopbackHost} from '../../../src/lib/loopback.js'
+import {gatewayAddress, isLoopbackHost, reachableUrl} from '../../../src/lib/loopback.js'
 import {environmentOf} from '../../../src/auth/resolve.js'
 
 describe('isLoopbackHost', () => {
@@ -57,5 +57,14 @@ describe('gatewayAddress: one gateway, one spelling (design.md §5)', () => {
 
   it('throws for what is no URL', () => {
     expect(() => gatewayAddress('gateway.example.com')).toThrow(TypeError)
+  })
+})
+
+describe('reachableUrl', () => {
+  it('reaches a server on every address on loopback of its family, and leaves any other address as it is', () => {
+    expect(reachableUrl('http://0.0.0.0:8787')).toBe('http://127.0.0.1:8787')
+    expect(reachableUrl('http://[::]:8787')).toBe('http://[::1]:8787')
+    expect(reachableUrl('http://192.0.2.10:8787')).toBe('http://192.0.2.10:8787')
+    expect(reachableUrl('http://127.0.0.1:8787')).toBe('http://127.0.0.1:8787')
   })
 })

@@ -1,3 +1,5 @@
+import {spawnSync} from 'node:child_process'
+import {join} from 'node:path'
 import {runInNewContext} from 'node:vm'
 import {describe, expect, it} from 'vitest'
 import {walkCollector} from '../../../src/lib/memory.js'
@@ -27,6 +29,16 @@ describe("a walk's collections", () => {
   it('a heap that only grows is collected every 16 MiB', () => {
     expect(collectionsAfter(Array.from({length: 10}, (_, page) => (20 + page * 8) * MiB))).toEqual([2, 5, 8])
   })
+
+  it("counts what the heap's objects hold outside it: Buffers (a page's chunks, what stdout was given)", () => {
+    const asked: number[] = []
+    const pagePrinted = walkCollector({collect: () => asked.push(1)})
+    pagePrinted()
+    const held = Buffer.alloc(48 * MiB)
+    pagePrinted()
+    expect(held.length).toBe(48 * MiB)
+    expect(asked).toEqual([1])
+  })
 })
 
 describe('the collection itself', () => {
@@ -36,5 +48,27 @@ describe('the collection itself', () => {
     expect(() => collectGarbage('async')).not.toThrow()
     // --expose-gc set back: a code cache written after it is taken by the next start.
     expect(runInNewContext('typeof gc')).toBe('undefined')
+  })
+})
+
+describe('pauseOptimising', () => {
+  it("turns V8's optimising compiler off, and resume sets V8's flags back as they were: a code cache is refused while paused, taken after", () => {
+    const node = (script: string, env: Record<string, string> = {}) => spawnSync(process.execPath, ['--import', 'tsx', '-e', script], {encoding: 'utf8', env: {...process.env, ...env}})
+    // Written by another process, under V8's flags as a start has them (bin/start.js writes gw's so).
+    const cache = node("process.stdout.write(new (require('node:vm').Script)('(() => 1)()').createCachedData().toString('base64'))").stdout
+    const memory = JSON.stringify(join(import.meta.dirname, '..', '..', '..', 'src', 'lib', 'memory.ts'))
+    const result = node(
+      `const taken = () => (new (require('node:vm').Script)('(() => 1)()', {cachedData: Buffer.from(process.env.CACHE, 'base64')}).cachedDataRejected ? 'refused' : 'taken')
+      import(${memory}).then(({pauseOptimising}) => {
+        const optimising = pauseOptimising()
+        const paused = taken()
+        optimising.resume()
+        optimising.resume()
+        process.stdout.write(paused + ' ' + taken())
+      })`,
+      {CACHE: cache},
+    )
+    expect(result.stderr).toBe('')
+    expect(result.stdout).toBe('refused taken')
   })
 })

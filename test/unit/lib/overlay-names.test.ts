@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {type Overlay, OverlayNameError, overlayNames, overlays, otherNames, readMountInfo} from '../../../src/lib/overlay-names.js'
+import {platformOf} from '../../../src/lib/platform.js'
 
 // A file on an overlay file system has two names the kernel's lock does not join: the overlay's and
 // its upper directory's. The mount table gives each name the other.
@@ -37,10 +38,12 @@ describe('overlays: the overlay mounts of the mount table', () => {
     expect(overlays('27 1 252:0 / / rw - ext4 /dev/vda rw\nnot a line')).toEqual([])
   })
 
-  it('reads the mount table on Linux only', () => {
-    expect(readMountInfo('darwin')).toBeUndefined()
-    expect(readMountInfo('win32')).toBeUndefined()
-    if (process.platform === 'linux') expect(readMountInfo('linux')).toMatch(/ - /)
+  it('reads the mount table on Linux only, whatever /proc another system sees (wine maps the Linux host’s)', () => {
+    const reading = (os: NodeJS.Platform) => platformOf(os, {readFile: (path) => (path === '/proc/self/mountinfo' ? MOUNT_TABLE : undefined), ownerOf: () => undefined, run: () => undefined, probe: () => {}, uid: () => 0})
+    expect(readMountInfo(reading('linux'))).toBe(MOUNT_TABLE)
+    expect(readMountInfo(reading('darwin'))).toBeUndefined()
+    expect(readMountInfo(reading('win32'))).toBeUndefined()
+    if (process.platform === 'linux') expect(readMountInfo()).toMatch(/ - /)
   })
 })
 

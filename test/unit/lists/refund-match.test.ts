@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {MAX_REFERENCE} from '../../../src/api/schemas/rules.js'
-import {derivationBase, derivedFrom, derivedNumber, matchRefunds, refundReference} from '../../../src/lists/refund-match.js'
+import {derivationBase, derivedFrom, derivedNumber, type MadeFor, matchRefunds, refundReference} from '../../../src/lists/refund-match.js'
 import {amountOffer} from '../../../src/output/refund-match-text.js'
 import {livePurchase, liveRefund} from '../../fixtures/live-records.js'
 
@@ -55,7 +55,7 @@ describe('refundReference: <purchase-ref>-R<n>, within the length rule', () => {
 const refund = (reference: string, amount: number, extra: Record<string, unknown> = {}) => ({...liveRefund, id: `071-R-${reference.toUpperCase().replace(/[^A-Z0-9]/g, '').slice(-8)}`, reference, amount, ...extra})
 
 const made = (transactionId: string, by: 'journal' | 'refund_create' = 'journal', more: Record<string, string> = {}) => ({transactionId, by, ...more})
-const known = (entries: Array<[string, ReturnType<typeof made>]> = [], others: Array<[string, Record<string, unknown>]> = []) => ({made: new Map(entries), others: new Map(others)})
+const known = (entries: Array<[string, MadeFor]> = [], others: Array<[string, Record<string, unknown>]> = []) => ({made: new Map(entries), others: new Map(others)})
 // Another purchase on the same card, made before the refunds.
 const order2001 = {...livePurchase, id: '071-P-OTHER001', reference: 'order-2001', amount: 5000}
 
@@ -124,12 +124,12 @@ describe('matchRefunds: certain, likely, possible, or another purchase\'s; best 
   it('what is refunded and left: exact from the certain ones, a range while any may be of it, likely another\'s included', () => {
     const certain = known([[journaled.id, made(livePurchase.id)]])
     expect(matchRefunds(livePurchase, [journaled], certain).state).toEqual({
-      amount: 10000, currency: 'AUD', source: 'refunds', refunded: 1000, certain: 1, possible: 0, possibleAmount: 0, likely: 0, likelyOthers: 0, exact: 0, exactLikely: 0, over: 0, certainOthers: 0, others: {certain: [], likely: []}, left: 9000, leftAtLeast: 9000,
+      amount: 10000, currency: 'AUD', source: 'refunds', refunded: 1000, certain: 1, possible: 0, possibleAmount: 0, likely: 0, likelyOthers: 0, exact: 0, exactLikely: 0, over: 0, certainOthers: 0, others: {certain: [], likely: []}, left: 9000, leftAtLeast: 9000, voided: 0, unmatched: 0,
     })
     // Likely 2000, possible 700 + 500, likely another's 300: 3500 may be of it; the one over its balance cannot be, and gw made the 600 for another.
     const all = known([[journaled.id, made(livePurchase.id)], [madeForOther.id, made('order-2001')]], [['order-2001', order2001]])
     expect(matchRefunds(livePurchase, [journaled, derived, within, namesIt, over, others, madeForOther], all).state).toEqual({
-      amount: 10000, currency: 'AUD', source: 'refunds', refunded: 1000, certain: 1, possible: 4, possibleAmount: 3500, likely: 1, likelyOthers: 1, exact: 0, exactLikely: 0, over: 1, certainOthers: 1, others: {certain: ['order-2001'], likely: ['order-2001']}, left: 9000, leftAtLeast: 5500,
+      amount: 10000, currency: 'AUD', source: 'refunds', refunded: 1000, certain: 1, possible: 4, possibleAmount: 3500, likely: 1, likelyOthers: 1, exact: 0, exactLikely: 0, over: 1, certainOthers: 1, others: {certain: ['order-2001'], likely: ['order-2001']}, left: 9000, leftAtLeast: 5500, voided: 0, unmatched: 0,
     })
     // Never more than the purchase's balance, however many there are.
     const many = Array.from({length: 30}, (_, i) => refund(`maybe-${i}`, 1000))
@@ -139,7 +139,7 @@ describe('matchRefunds: certain, likely, possible, or another purchase\'s; best 
 
   it("the gateway's own refunded_amount is believed where its record has one", () => {
     const {state, matched} = matchRefunds({...livePurchase, refunded_amount: 4000}, [within, over, derived])
-    expect(state).toEqual({amount: 10000, currency: 'AUD', source: 'gateway', refunded: 4000, certain: 0, possible: 0, possibleAmount: 0, likely: 0, likelyOthers: 0, exact: 0, exactLikely: 0, over: 0, certainOthers: 0, others: {certain: [], likely: []}, left: 6000, leftAtLeast: 6000})
+    expect(state).toEqual({amount: 10000, currency: 'AUD', source: 'gateway', refunded: 4000, certain: 0, possible: 0, possibleAmount: 0, likely: 0, likelyOthers: 0, exact: 0, exactLikely: 0, over: 0, certainOthers: 0, others: {certain: [], likely: []}, left: 6000, leftAtLeast: 6000, voided: 0, unmatched: 0})
     // Only what the gateway says was refunded can be refunds of it.
     expect(matched.map(({match}) => match.against)).toEqual([[], [], ['over_balance']])
     expect(matchRefunds({...livePurchase, refunded_amount: 1.5}, []).state.source).toBe('refunds')
@@ -151,6 +151,81 @@ describe('matchRefunds: certain, likely, possible, or another purchase\'s; best 
     expect(matchRefunds({...livePurchase, successful: false}, []).state).toMatchObject({amount: 10000, left: 0, leftAtLeast: 0})
     expect(matchRefunds(livePurchase, [{...journaled, amount: -1000}], known([[journaled.id, made(livePurchase.id)]])).state).toMatchObject({refunded: 1000, left: 9000})
     expect(matchRefunds({...livePurchase, amount: undefined, currency: undefined}, []).state).toEqual(expect.not.objectContaining({currency: expect.anything()}))
+  })
+})
+
+// What a refund is (issue 60): a voided one gave nothing back, an unmatched one is of no purchase,
+// and a voided purchase has nothing left to refund.
+describe('matchRefunds: voided refunds, voided purchases, unmatched refunds', () => {
+  // The refund record after a void, as each build of the gateway wrote it (gateway-beyond.md §6).
+  const voided2019 = {refunded: 'Voided', message: 'Voided', successful: true, response_code: '00'}
+  const voided2017 = {refunded: 'Voided', message: 'Voided', successful: false, response_code: '99'}
+
+  it('a voided refund keeps its word, is marked voided and counts for nothing, certain or not; the next refund has the whole purchase as its room', () => {
+    const mine = refund('mine', 4000, voided2019)
+    const full = refund('ext-full', 10000)
+    const {matched, state} = matchRefunds(livePurchase, [mine, full], known([[mine.id, made(livePurchase.id, 'refund_create')]]))
+    expect(matched.map(({refund, match}) => [refund.reference, match])).toEqual([
+      ['ext-full', {purchase: livePurchase.id, match: 'possible', fits: ['made_after', 'within_balance', 'whole_balance'], against: []}],
+      ['mine', {purchase: livePurchase.id, match: 'certain', by: 'refund_create', fits: ['made_after'], against: [], voided: true}],
+    ])
+    expect(state).toMatchObject({refunded: 0, certain: 0, possible: 1, possibleAmount: 10000, exact: 1, over: 0, left: 10000, leftAtLeast: 0, voided: 1, unmatched: 0})
+    expect(state.gone).toBeUndefined()
+    // Any build's voided record, and one whose `message` alone says it.
+    for (const shape of [voided2017, {message: 'Voided'}, {refunded: 'Voided'}]) {
+      const it = refund('mine', 4000, shape)
+      expect(matchRefunds(livePurchase, [it], known([[it.id, made(livePurchase.id)]])).state).toMatchObject({refunded: 0, certain: 0, left: 10000, voided: 1})
+    }
+    const maybe = refund('maybe', 3000, voided2019)
+    expect(matchRefunds(livePurchase, [maybe]).state).toMatchObject({possible: 0, possibleAmount: 0, over: 0, left: 10000, leftAtLeast: 10000, voided: 1})
+    expect(matchRefunds(livePurchase, [refund('too-big', 20000, voided2019)]).state).toMatchObject({over: 0, voided: 1})
+  })
+
+  it('a voided refund ranks after every other, another purchase\'s too; one gw made for another purchase is not counted as this one\'s voided', () => {
+    const voidedMine = refund('order-1042-R1', 1000, voided2019)
+    const forOther = refund('for-other', 500)
+    const voidedForOther = refund('void-for-other', 500, voided2019)
+    const over = refund('too-big', 20000)
+    const {matched, state} = matchRefunds(livePurchase, [voidedMine, voidedForOther, over, forOther], known([[forOther.id, made('order-2001')], [voidedForOther.id, made('order-2001')]]))
+    expect(matched.map(({refund}) => refund.reference)).toEqual(['for-other', 'too-big', 'order-1042-R1', 'void-for-other'])
+    expect(state).toMatchObject({voided: 1, certainOthers: 1, others: {certain: ['order-2001'], likely: []}})
+  })
+
+  it('a voided purchase has nothing left to refund, whatever refunds its card shows; a declined one says so too', () => {
+    const voidedPurchase = {...livePurchase, message: 'Voided', captured_amount: 0}
+    const {matched, state} = matchRefunds(voidedPurchase, [refund('later', 1000)])
+    expect(state).toMatchObject({gone: 'voided', refunded: 0, possible: 0, over: 1, left: 0, leftAtLeast: 0})
+    expect(matched[0]!.match.against).toEqual(['over_balance'])
+    expect(matchRefunds({...livePurchase, message: 'Voided', successful: false}, []).state).toMatchObject({gone: 'declined', left: 0})
+    expect(matchRefunds({...livePurchase, successful: false}, []).state.gone).toBe('declined')
+    // The gateway's own figure leaves nothing of a voided purchase either.
+    expect(matchRefunds({...voidedPurchase, refunded_amount: 0}, []).state).toMatchObject({source: 'gateway', gone: 'voided', left: 0})
+  })
+
+  it('an unmatched refund is of no purchase: by gw\'s record of sending it with a card alone, or by the gateway\'s standalone; never counted', () => {
+    const recorded = refund('credit-1', 3000, {standalone: undefined})
+    const standalone = refund('credit-2', 2000, {standalone: true})
+    const mine = refund('mine', 1000)
+    const {matched, state} = matchRefunds(livePurchase, [standalone, recorded, mine], known([[recorded.id, {transactionId: '', by: 'refund_create', unmatched: true}], [mine.id, made(livePurchase.id)]]))
+    expect(matched.map(({refund, match}) => [refund.reference, match])).toEqual([
+      ['mine', {purchase: livePurchase.id, match: 'certain', by: 'journal', fits: ['made_after'], against: []}],
+      ['credit-2', {purchase: livePurchase.id, match: 'unmatched', by: 'standalone', fits: ['made_after'], against: []}],
+      ['credit-1', {purchase: livePurchase.id, match: 'unmatched', by: 'refund_create', fits: ['made_after'], against: []}],
+    ])
+    expect(state).toMatchObject({refunded: 1000, certain: 1, possible: 0, possibleAmount: 0, over: 0, exact: 0, left: 9000, leftAtLeast: 9000, unmatched: 2, voided: 0})
+    // Below another purchase's; a voided unmatched one is unmatched, not this purchase's voided one.
+    const forOther = refund('for-other', 500)
+    const voidedCredit = refund('credit-3', 100, {standalone: true, ...voided2019})
+    const ranked = matchRefunds(livePurchase, [voidedCredit, standalone, forOther], known([[forOther.id, made('order-2001')]]))
+    expect(ranked.matched.map(({refund}) => refund.reference)).toEqual(['for-other', 'credit-2', 'credit-3'])
+    expect(ranked.state).toMatchObject({unmatched: 2, voided: 0})
+  })
+
+  it('standalone only when the gateway says true; gw\'s record of making it for a purchase outweighs it', () => {
+    for (const standalone of [false, 'true', 1, null]) expect(matchRefunds(livePurchase, [refund('x', 100, {standalone})]).matched[0]!.match.match).toBe('possible')
+    const mine = refund('mine', 100, {standalone: true})
+    expect(matchRefunds(livePurchase, [mine], known([[mine.id, made(livePurchase.id)]])).matched[0]!.match).toMatchObject({match: 'certain', by: 'journal'})
+    expect(matchRefunds(livePurchase, [mine], known([[mine.id, made('order-2001')]])).matched[0]!.match).toMatchObject({match: 'other_purchase', other_match: 'certain'})
   })
 })
 
@@ -303,7 +378,7 @@ describe('matchRefunds: ranked as a person would look, what is left first', () =
 })
 
 describe('amountOffer: what a refund prompt offers, never what the gateway would refuse', () => {
-  const state = (over: Partial<ReturnType<typeof matchRefunds>['state']>) => ({amount: 1000, currency: 'AUD', source: 'refunds' as const, refunded: 0, certain: 0, possible: 0, possibleAmount: 0, likely: 0, likelyOthers: 0, exact: 0, exactLikely: 0, over: 0, certainOthers: 0, others: {certain: [], likely: []}, left: 1000, leftAtLeast: 1000, ...over})
+  const state = (over: Partial<ReturnType<typeof matchRefunds>['state']>) => ({amount: 1000, currency: 'AUD', source: 'refunds' as const, refunded: 0, certain: 0, possible: 0, possibleAmount: 0, likely: 0, likelyOthers: 0, exact: 0, exactLikely: 0, over: 0, certainOthers: 0, others: {certain: [], likely: []}, left: 1000, leftAtLeast: 1000, voided: 0, unmatched: 0, ...over})
 
   it.each([
     ['nothing refunded: the purchase in full', {}, 1000, '; Enter for the purchase in full, 10.00 AUD'],

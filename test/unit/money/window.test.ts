@@ -1,6 +1,6 @@
 import {getEventListeners} from 'node:events'
 import {describe, expect, it} from 'vitest'
-import {type Clock, LOOK_AGAIN_MS, lookThroughWindow, PROCESSING_WINDOW_MS, STOPPED_WAITING, systemClock, type Waiting, windowLeft} from '../../../src/money/window.js'
+import {type Clock, LOOK_AGAIN_MS, lookThroughWindow, PROCESSING_WINDOW_MS, STOPPED_WAITING, systemClock, type Waiting, windowLeft, windowOf} from '../../../src/money/window.js'
 
 const SENT = Date.parse('2026-11-17T10:00:00Z')
 
@@ -99,6 +99,22 @@ describe('lookThroughWindow', () => {
     const {look, times} = answers<string>(clock, undefined)
     expect(await lookThroughWindow({look, sentAt: SENT, windowMs: 7_000, clock})).toBeUndefined()
     expect(times).toEqual([SENT, SENT + 5_000, SENT + 7_000])
+  })
+
+  it("the gateway's window, learnt only once a look-up found nothing and a wait may begin (design.md §5: the window is the gateway's)", async () => {
+    const asked: number[] = []
+    const learnt = (ms: number) => async () => (asked.push(ms), ms)
+    const clock = fakeClock(SENT + 500)
+    const {look, times} = answers<string>(clock, undefined)
+    expect(await lookThroughWindow({look, sentAt: SENT, windowMs: learnt(2_000), clock})).toBeUndefined()
+    expect(asked).toEqual([2_000])
+    expect(times).toEqual([SENT + 500, SENT + 2_000])
+    // Found at once, or no time known: nothing to wait for, nothing asked.
+    expect(await lookThroughWindow({look: answers(clock, 'record').look, sentAt: SENT, windowMs: learnt(1), clock})).toBe('record')
+    expect(await lookThroughWindow({look: answers<string>(clock, undefined).look, sentAt: undefined, windowMs: learnt(2), clock})).toBeUndefined()
+    expect(asked).toEqual([2_000])
+    expect(await windowOf(7)).toBe(7)
+    expect(await windowOf(async () => 8)).toBe(8)
   })
 
   it('a clock set back while waiting never stretches the wait past the window: it is counted in pauses', async () => {

@@ -33,7 +33,7 @@ function clientWith(clock: Clock, windowMs = 12_000, inFlight: unknown[] = [], t
       inFlight.push(asked)
       return clock
     },
-    processingWindowMs: windowMs,
+    processingWindow: async () => windowMs,
     tellRecovery: (event: RecoveryEvent) => told.push(event),
   } as unknown as GatewayClient
 }

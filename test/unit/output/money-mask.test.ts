@@ -23,13 +23,12 @@ describe('formatMoney', () => {
   })
 
   it.each([
-    [195000, 'AUD', '1,950.00 AUD'],
-    [99999, 'AUD', '999.99 AUD'],
-    [-123456789, 'USD', '-1,234,567.89 USD'],
-    [1234567, 'JPY', '1,234,567 JPY'],
-    [100000000, undefined, '1,000,000.00'],
-  ])('grouped, as summaries show sums: %i %s → %s', (amount, currency, expected) => {
-    expect(formatMoney(amount, currency, {grouped: true})).toBe(expected)
+    [2229500, 'AUD', '22295.00 AUD'],
+    [-123456789, 'USD', '-1234567.89 USD'],
+    [1234567, 'JPY', '1234567 JPY'],
+    [100000000, undefined, '1000000.00'],
+  ])('sums one way, as every amount: no thousands apart: %i %s → %s', (amount, currency, expected) => {
+    expect(formatMoney(amount, currency)).toBe(expected)
   })
 })
 

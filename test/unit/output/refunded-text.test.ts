@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {matchRefunds, type MadeFor} from '../../../src/lists/refund-match.js'
-import {beyondLeft, matchText, refundedText, refusedBeyondLeft} from '../../../src/output/refund-match-text.js'
+import {amountOffer, beyondLeft, matchText, refundedText, refundsOfNote, refusedBeyondLeft} from '../../../src/output/refund-match-text.js'
 import {livePurchase, liveRefund} from '../../fixtures/live-records.js'
 
 // What purchase get says of a purchase's refunds (gw_refunded's says, the Refunded line): what the
@@ -101,5 +101,52 @@ describe('beyondLeft and refusedBeyondLeft: more than is left, refused as the ga
     const all = matchRefunds({...livePurchase, refunded_amount: 10000}, []).state
     expect(beyondLeft(all, 1)).toBe("nothing is left of it to refund (the gateway says 100.00 AUD of 100.00 AUD refunded)")
     expect(refusedBeyondLeft('order-1042', all, 1)).toMatchObject({exitCode: 7, message: "Nothing is left of purchase order-1042 to refund (the gateway says 100.00 AUD of 100.00 AUD refunded): nothing was sent", hint: 'gw purchase get order-1042 shows what was refunded of it.'})
+  })
+})
+
+// A voided refund and an unmatched one are said, and counted for nothing; a voided purchase has nothing left.
+describe('what a refund is, in words: voided, unmatched, and a voided purchase', () => {
+  const voided = {refunded: 'Voided', message: 'Voided'}
+  const unmatched: MadeFor = {transactionId: '', by: 'refund_create', unmatched: true}
+
+  it('purchase get: nothing refunded where the refunds on its card are voided or of no purchase, each said; added after what is counted', () => {
+    const mine = refund('mine', 4000, voided)
+    expect(says([mine], madeFor([mine], 'order-1042'))).toBe('nothing: 1 voided refund on its card since it, not counted')
+    const credit = refund('credit', 100)
+    expect(says([credit], [[credit.id, unmatched]])).toBe('nothing: 1 unmatched refund (of no purchase) on its card since it, not counted')
+    expect(says([refund('a', 100, voided), refund('b', 200, voided), refund('c', 300, {standalone: true})])).toBe('nothing: 2 voided refunds and 1 unmatched refund (of no purchase) on its card since it, not counted')
+    const kept = refund('kept', 1000)
+    expect(says([kept, mine], madeFor([kept, mine], 'order-1042'))).toBe('10.00 AUD for certain (1 refund gw made for it); 1 voided refund on its card since it, not counted')
+    expect(says([refund('too-big', 20000), refund('c', 300, {standalone: true})])).toBe('0.00 AUD: the one refund on its card since it is more than it had left; 1 unmatched refund (of no purchase) on its card since it, not counted')
+    expect(says([refund('maybe', 1000), mine], madeFor([mine], 'order-1042'))).toBe(
+      '0.00 AUD for certain, and 1 refund on its card since it that may be of it (1 possible), up to 10.00 AUD more; 1 voided refund on its card since it, not counted: gw refund list --purchase order-1042',
+    )
+  })
+
+  it('a voided purchase: nothing left, said so by purchase get, a refund\'s question and its refusal', () => {
+    const voidedPurchase = {...livePurchase, message: 'Voided', captured_amount: 0}
+    expect(says([refund('later', 1000)], [], [], voidedPurchase)).toBe('nothing: it was voided, so it took nothing and nothing of it can be refunded')
+    const state = matchRefunds(voidedPurchase, []).state
+    expect(refundedText(voidedPurchase, state).left).toBe('0.00 AUD')
+    expect(beyondLeft(state, 1)).toBe('nothing is left of it to refund (it was voided)')
+    expect(amountOffer(state)).toEqual({words: '; nothing is left of it to refund (it was voided)'})
+    expect(refusedBeyondLeft('order-1042', state, 10000, {inFull: true})).toMatchObject({exitCode: 7, message: 'Purchase order-1042 was voided, so nothing of it is left to refund: nothing was sent', hint: 'gw purchase get order-1042 shows it.'})
+    // A declined one keeps its own words.
+    expect(refusedBeyondLeft('order-1042', matchRefunds({...livePurchase, successful: false}, []).state, 1)?.message).toBe('Purchase order-1042 took nothing (it was declined), so nothing of it can be refunded: nothing was sent')
+  })
+
+  it('the Match column and the note above refund list --purchase', () => {
+    expect(matchText({purchase: 'p', match: 'certain', by: 'refund_create', fits: [], against: [], voided: true})).toBe("certain (gw's refund create), voided: not counted")
+    expect(matchText({purchase: 'p', match: 'unmatched', by: 'standalone', fits: [], against: []})).toBe("of no purchase (unmatched: the gateway's standalone)")
+    expect(matchText({purchase: 'p', match: 'unmatched', by: 'refund_create', fits: [], against: []})).toBe("of no purchase (unmatched: gw's refund create)")
+    const mine = refund('mine', 4000, voided)
+    const credit = refund('credit', 100, {standalone: true})
+    const note = (refunds: Record<string, unknown>[], made: Array<[string, MadeFor]> = [], narrowed = false) =>
+      refundsOfNote(livePurchase, matchRefunds(livePurchase, refunds, {made: new Map(made), others: new Map()}).matched, {narrowed}).split('\n')[1]
+    expect(note([mine, credit], madeFor([mine], 'order-1042'))).toBe('1 certain (gw recorded making it for this purchase); 1 of no purchase (unmatched, sent with a card alone); 1 voided (not counted): it has not been refunded.')
+    expect(note([mine, credit], madeFor([mine], 'order-1042'), true)).toBe('1 certain (gw recorded making it for this purchase); 1 of no purchase (unmatched, sent with a card alone); 1 voided (not counted).')
+    const other = refund('other', 100)
+    expect(note([credit, other], [[other.id, {transactionId: 'order-3000', by: 'journal'}]])).toBe('1 of another purchase (order-3000); 1 of no purchase (unmatched, sent with a card alone): it has not been refunded.')
+    expect(note([credit, refund('maybe', 100)])).toBe('1 possible (on its card, after it); 1 of no purchase (unmatched, sent with a card alone).')
   })
 })

@@ -120,7 +120,7 @@ describe('newCardRecord', () => {
       card_category: 'Credit',
       card_subcategory: 'Standard',
       card_issuer: 'Sandbox Bank',
-      card_country: 'AU',
+      card_country: 'Australia',
       authorized: true,
       transaction_count: 0,
       alias: null,

@@ -3,16 +3,10 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {expectThrow} from '../../expect-error.js'
-import {
-  MERCHANTS_VARIABLE,
-  detachedArguments,
-  differencesFrom,
-  knownSandboxes,
-  merchantsFromEnvironment,
-  merchantsVariable,
-  sandboxFiles,
-  writeRuntimeFile,
-} from '../../../src/sandbox/server/daemon.js'
+import {MERCHANTS_VARIABLE, detachedArguments, differencesFrom, merchantsFromEnvironment, merchantsVariable} from '../../../src/sandbox/server/daemon.js'
+import {knownSandboxes} from '../../../src/sandbox/server/gateway-process.js'
+import {findSandboxFiles, sandboxFiles, writeRuntimeFile} from '../../../src/sandbox/server/runtime-file.js'
+import {hostPlatform, platformOf} from '../../../src/lib/platform.js'
 
 describe('merchant credentials of a detached sandbox', () => {
   it('leave the command line, in both spellings, with --detach', () => {
@@ -78,18 +72,52 @@ describe('the files of local gateways by name', () => {
     expect(sandboxFiles('/data/gw', 'rehearsal')).toEqual({runtime: '/data/gw/sandbox-rehearsal.json', log: '/data/gw/sandbox-rehearsal.log', requestLog: '/data/gw/sandbox-rehearsal-requests.ndjson'})
   })
 
-  it('lists those with a runtime file, running or left behind, the default first, and nothing else in the folder', () => {
+  it('lists those with a runtime file, running or left behind, the default first, and nothing else in the folder', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-sandboxes-'))
     const info = (pid: number, port: number) => ({pid, url: `http://127.0.0.1:${port}`, host: '127.0.0.1', port, mode: 'sandbox' as const, stateFile: null, startedAt: '2026-11-22T08:31:05.000Z'})
-    writeRuntimeFile(sandboxFiles(dir, 'zeta').runtime, info(process.pid, 3))
-    writeRuntimeFile(sandboxFiles(dir).runtime, info(process.pid, 1))
+    const own = hostPlatform().processFacts(process.pid)
+    writeRuntimeFile(sandboxFiles(dir, 'zeta').runtime, {...info(process.pid, 3), process: own})
+    writeRuntimeFile(sandboxFiles(dir).runtime, {...info(process.pid, 1), process: own})
     writeRuntimeFile(sandboxFiles(dir, 'alpha').runtime, info(2 ** 22 + 1, 2))
     for (const other of ['sandbox-requests.ndjson', 'sandbox.log', 'sandbox-..json', 'sandbox-alpha.json.1234.tmp']) writeFileSync(join(dir, other), '')
-    expect(knownSandboxes(dir).map(({name, status}) => [name, status.state])).toEqual([
+    expect((await knownSandboxes(dir, hostPlatform())).map(({name, status}) => [name, status.state])).toEqual([
       ['local', 'running'],
       ['alpha', 'stale'],
       ['zeta', 'running'],
     ])
-    expect(knownSandboxes(join(dir, 'none'))).toEqual([])
+    expect(await knownSandboxes(join(dir, 'none'), hostPlatform())).toEqual([])
+  })
+})
+
+// `--name Shop` and `--name shop` are one gateway, on every system: its files are named in lower case.
+describe('the names of local gateways, one whatever their case', () => {
+  const linux = platformOf('linux')
+  const macos = platformOf('darwin')
+
+  it('name their files in lower case, the default one under any case too', () => {
+    expect(sandboxFiles('/data/gw', 'Shop')).toEqual(sandboxFiles('/data/gw', 'shop'))
+    expect(sandboxFiles('/data/gw', 'Shop').runtime).toBe('/data/gw/sandbox-shop.json')
+    expect(sandboxFiles('/data/gw', 'LOCAL')).toEqual(sandboxFiles('/data/gw'))
+  })
+
+  it("find an older gw's files made under the name as typed: by looking through the folder where names keep their case, as they are where they fold", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-names-'))
+    const older = join(dir, 'sandbox-Shop.json')
+    writeRuntimeFile(older, {pid: process.pid, url: 'http://127.0.0.1:4', host: '127.0.0.1', port: 4, mode: 'sandbox', stateFile: null, startedAt: '2026-11-22T08:31:05.000Z'})
+    expect(findSandboxFiles(dir, 'shop', linux)).toEqual({runtime: older, log: join(dir, 'sandbox-Shop.log'), requestLog: join(dir, 'sandbox-Shop-requests.ndjson')})
+    expect(findSandboxFiles(dir, 'SHOP', linux).runtime).toBe(older)
+    // APFS and NTFS open sandbox-shop.json as the older file by themselves: no folder to look through.
+    expect(findSandboxFiles(dir, 'Shop', macos).runtime).toBe(join(dir, 'sandbox-shop.json'))
+    // A file of today's, in lower case, is the one.
+    writeRuntimeFile(join(dir, 'sandbox-shop.json'), {pid: process.pid, url: 'http://127.0.0.1:5', host: '127.0.0.1', port: 5, mode: 'sandbox', stateFile: null, startedAt: '2026-11-22T08:31:05.000Z', name: 'Shop'})
+    expect(findSandboxFiles(dir, 'Shop', linux).runtime).toBe(join(dir, 'sandbox-shop.json'))
+  })
+
+  it('list a gateway once whatever the case of its files, by the name it was started with', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-names-'))
+    const running = {pid: process.pid, url: 'http://127.0.0.1:4', host: '127.0.0.1', port: 4, mode: 'sandbox' as const, stateFile: null, startedAt: '2026-11-22T08:31:05.000Z', process: hostPlatform().processFacts(process.pid)}
+    writeRuntimeFile(join(dir, 'sandbox-Shop.json'), running)
+    writeRuntimeFile(join(dir, 'sandbox-shop.json'), {...running, name: 'Shop'})
+    expect((await knownSandboxes(dir, hostPlatform())).map(({name, runtime}) => [name, runtime])).toEqual([['Shop', join(dir, 'sandbox-shop.json')]])
   })
 })

@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest'
 import {type Exchange, inDialect, LIVE_DIFFERENCES} from '../../../src/sandbox/dialect.js'
 
 // Differences between gateways are data (style.md §14): the live dialect is the contract's answer changed by one table of differences.
-const answer = (pathname: string, status: number, body: Record<string, unknown>, method = 'GET'): Exchange => ({method, pathname, status, body})
+const answer = (pathname: string, status: number, body: Record<string, unknown>, method = 'GET', query: Record<string, string> = {}): Exchange => ({method, pathname, query, status, body})
 const envelope = (response: unknown, errors: string[] = []) => ({successful: errors.length === 0, response, errors, test: true})
 
 describe('inDialect', () => {
@@ -12,12 +12,21 @@ describe('inDialect', () => {
   })
 
   it.each<[string, Exchange, Partial<Exchange>]>([
-    ['a list pages as page (from 0) and total_pages beside records and total_records', answer('/v1.0/purchases', 200, {...envelope([]), records: 0, total_records: 23, pages: 3, current_page: 2}), {body: {...envelope([]), records: 0, total_records: 23, page: 1, total_pages: 3}}],
+    [
+      'a list asked with offset pages as page (from 0: page 0 for offset 0, as recorded) and total_pages beside records and total_records',
+      answer('/v1.0/purchases', 200, {...envelope([]), records: 0, total_records: 23, pages: 3, current_page: 2}, 'GET', {offset: '10', limit: '10'}),
+      {body: {...envelope([]), records: 0, total_records: 23, page: 1, total_pages: 3}},
+    ],
+    [
+      'a list asked without offset counts its page from 1, as recorded (Rb:Customer/_search 2018, asked with `offets`)',
+      answer('/v1.0/customers', 200, {...envelope([]), records: 0, total_records: 23, pages: 3, current_page: 1}, 'GET', {limit: '10'}),
+      {body: {...envelope([]), records: 0, total_records: 23, page: 1, total_pages: 3}},
+    ],
     ['the settlement look-up is page 1 of 1', answer('/v1.0/purchases/settlement', 200, {...envelope([{id: '071-P-1'}]), records: 1, total_records: 1, pages: 1, current_page: 1}), {body: {...envelope([{id: '071-P-1'}]), records: 1, total_records: 1, page: 1, total_pages: 1}}],
     ['a refund and a list of refunds carry positive amounts', answer('/v1.0/refunds', 200, envelope([{amount: -500}, {amount: 0}])), {body: envelope([{amount: 500}, {amount: 0}])}],
     ['a refund made', answer('/v1.0/refunds', 200, envelope({id: '071-R-1', amount: -700}), 'POST'), {body: envelope({id: '071-R-1', amount: 700})}],
     ['creation answers 200', answer('/v1.0/customers', 201, envelope({id: '071-C-1'}), 'POST'), {status: 200}],
-    ['an unknown purchase', answer('/v1.0/purchases/nope', 404, envelope(null, ['Purchase not found'])), {body: envelope(null, ['Could not find Purchase'])}],
+    ['an unknown purchase: its words, and `response` {} (Rb:Purchase/_find/404_error, 2017-11-30)', answer('/v1.0/purchases/nope', 404, envelope(null, ['Purchase not found'])), {body: envelope({}, ['Could not find Purchase'])}],
     ['a card number that fails the Luhn check', answer('/v1.0/purchases', 400, envelope(null, ['Invalid Card Number', 'Amount must be greater than or equal to 0']), 'POST'), {body: envelope(null, ['Card number is invalid', 'Amount must be greater than or equal to 0'])}],
     ["a customer's validation errors are 422", answer('/v1.0/customers/071-C-1.json', 400, envelope(null, ['Invalid Card Number']), 'PUT'), {status: 422, body: envelope(null, ['Card number is invalid'])}],
     ["a stored card's too", answer('/v1.0/credit_cards', 400, envelope(null, ["Card holder can't be blank"]), 'POST'), {status: 422}],

@@ -1,5 +1,28 @@
 import {describe, expect, it} from 'vitest'
+import {FAULT_ACTION_NAMES, FAULT_PARAMETERS, parametersOf} from '../../../src/api/schemas/fault-actions.js'
+import SandboxFaultAdd from '../../../src/commands/sandbox/fault/add.js'
 import {FaultList, parseFault} from '../../../src/sandbox/server/faults.js'
+
+describe('the fault actions: one table, read by the local gateway and by gw sandbox fault add', () => {
+  it('the gateway takes each action of the table, with the parameters the table gives it, and no other', () => {
+    for (const action of FAULT_ACTION_NAMES) {
+      const parameters = Object.fromEntries(parametersOf(action).map(({name, parameter}) => [name, 'range' in parameter && parameter.range ? parameter.range.min : true]))
+      expect(parseFault({method: 'GET', path: '/v1.0', action, ...parameters})).toEqual({method: 'GET', path: '/v1.0', times: 1, action, ...parameters})
+    }
+    expect(() => parseFault({method: 'GET', path: '/v1.0', action: 'toString'})).toThrow(expect.objectContaining({errors: [`Action must be one of ${FAULT_ACTION_NAMES.join(', ')}`]}))
+  })
+
+  it("gw sandbox fault add offers the table's actions, in its order, and a flag for each parameter, named and bounded as the table says", () => {
+    expect(SandboxFaultAdd.flags.action.options).toEqual(FAULT_ACTION_NAMES)
+    for (const parameter of Object.values(FAULT_PARAMETERS)) {
+      const flag = (SandboxFaultAdd.flags as Record<string, {type: string; min?: number; max?: number}>)[parameter.flag]
+      expect(flag, parameter.flag).toBeDefined()
+      if ('range' in parameter) expect(flag).toMatchObject({type: 'option', min: parameter.range.min, max: parameter.range.max})
+      else expect(flag!.type).toBe('boolean')
+    }
+    for (const action of FAULT_ACTION_NAMES) expect(SandboxFaultAdd.description).toContain(`--action ${action} `)
+  })
+})
 
 describe('parseFault', () => {
   it.each([
@@ -19,12 +42,14 @@ describe('parseFault', () => {
     [{path: '/v1.0', action: 'drop-after'}, "Method can't be blank"],
     [{method: 'GET', path: 'v1.0', action: 'drop-after'}, 'Path must start with /'],
     [{method: 'GET', path: '/v1.0', action: 'drop-after', times: 0}, 'Times must be at least 1'],
-    [{method: 'GET', path: '/v1.0', action: 'explode'}, 'Action must be one of drop-after, drop-before, status, delay'],
+    [{method: 'GET', path: '/v1.0', action: 'explode'}, 'Action must be one of drop-before, drop-after, status, delay'],
     [{method: 'GET', path: '/v1.0', action: 'status'}, 'Status must be an HTTP status from 200 to 599'],
     [{method: 'GET', path: '/v1.0', action: 'status', status: 99}, 'Status must be an HTTP status from 200 to 599'],
-    [{method: 'GET', path: '/v1.0', action: 'delay', delayMs: -1}, 'DelayMs must be 0 or more milliseconds'],
+    [{method: 'GET', path: '/v1.0', action: 'delay'}, 'DelayMs must be from 0 to 600000 milliseconds (10 minutes)'],
+    [{method: 'GET', path: '/v1.0', action: 'delay', delayMs: -1}, 'DelayMs must be from 0 to 600000 milliseconds (10 minutes)'],
     [{method: 'GET', path: '/v1.0', action: 'delay', delayMs: '5.5'}, 'DelayMs must be an integer'],
-    [{method: 'GET', path: '/v1.0', action: 'delay', delayMs: 600_001}, 'DelayMs must be at most 600000 (10 minutes)'],
+    [{method: 'GET', path: '/v1.0', action: 'delay', delayMs: 600_001}, 'DelayMs must be from 0 to 600000 milliseconds (10 minutes)'],
+    [{method: 'GET', path: '/v1.0', action: 'status', status: 600}, 'Status must be an HTTP status from 200 to 599'],
   ])('%j is refused: %s', (input, message) => {
     expect(() => parseFault(input)).toThrow(expect.objectContaining({status: 400, errors: [message]}))
   })

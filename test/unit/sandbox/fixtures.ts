@@ -37,7 +37,6 @@ export function aPurchase(id: string, reference: string, amount = 1000, successf
     currency: 'AUD',
     settlement_date: '2026-11-23',
     transaction_date: '2026-11-22T19:31:05+11:00',
-    source: 'API',
     response_code: successful ? '00' : '99',
     transaction_id: id,
     captured: successful,

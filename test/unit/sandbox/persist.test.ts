@@ -5,7 +5,8 @@ import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {nodeSqlite} from '../../../src/lib/locked-database.js'
 import {Journal} from '../../../src/sandbox/server/journal.js'
-import {openState, type OpenState} from '../../../src/sandbox/server/persist.js'
+import {isMountPoint, openState, type OpenState} from '../../../src/sandbox/server/persist.js'
+import {platformOf} from '../../../src/lib/platform.js'
 import {StateFileError} from '../../../src/sandbox/server/state-file-error.js'
 import type {StateWrite} from '../../../src/sandbox/server/state-database.js'
 import {Store} from '../../../src/sandbox/domain/store.js'
@@ -396,5 +397,21 @@ describe("an older gw's state file", () => {
     }
     expect(stateIn(file).list('refunds', 'TEST').map((record) => record.id)).toEqual([refund.id])
     expect(readdirSync(dir)).toEqual(['state.json'])
+  })
+})
+
+// A bind mount gives a state file another name; only Linux says which files are mount points, in /proc/self/mountinfo.
+describe('isMountPoint', () => {
+  const table = '36 35 98:0 / /srv/state\\040files/gw.json rw,noatime master:1 - ext3 /dev/root rw\n'
+  const reading = (os: NodeJS.Platform) => platformOf(os, {readFile: (path) => (path === '/proc/self/mountinfo' ? table : undefined), ownerOf: () => undefined, run: () => undefined, probe: () => {}, uid: () => 0})
+
+  it('reads the mounts table on Linux, its escapes undone', () => {
+    expect(isMountPoint('/srv/state files/gw.json', reading('linux'))).toBe(true)
+    expect(isMountPoint('/srv/state files/other.json', reading('linux'))).toBe(false)
+  })
+
+  it('knows none elsewhere, whatever /proc it sees (wine maps the Linux host’s)', () => {
+    expect(isMountPoint('/srv/state files/gw.json', reading('win32'))).toBe(false)
+    expect(isMountPoint('/srv/state files/gw.json', reading('darwin'))).toBe(false)
   })
 })

@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import {FAULT_ACTIONS} from '../../../api/schemas/recurring-rules.js'
+import {actionTaking, FAULT_ACTION_NAMES, FAULT_ACTIONS, FAULT_PARAMETERS, type FaultParameterName, parametersOf} from '../../../api/schemas/fault-actions.js'
 import type {FaultRequest} from '../../../api/schemas/sandbox-control.js'
 import {localGatewayName} from '../../../cli/flags.js'
 import {useLocalGateway} from '../../../cli/local-gateway.js'
@@ -7,10 +7,27 @@ import {GwCommand} from '../../../cli/gw-command.js'
 import {faultColumns} from '../../../output/columns.js'
 import {UsageError} from '../../../errors.js'
 
+/** Each action's parameters as flags, from the one table (api/schemas/fault-actions.ts). */
+const parameterFlags = Object.fromEntries(
+  (Object.keys(FAULT_PARAMETERS) as FaultParameterName[]).map((name) => {
+    const parameter: {flag: string; description: string; range?: {min: number; max: number; words: string}} = FAULT_PARAMETERS[name]
+    const description = `${parameter.description} (with --action ${actionTaking(name)})`
+    const range = parameter.range
+    if (!range) return [parameter.flag, Flags.boolean({description})]
+    return [parameter.flag, Flags.integer({description: `${description}: ${range.words}`, min: range.min, max: range.max})]
+  }),
+)
+
+/** The table's words with each parameter named by its flag. */
+const withFlags = (words: string) => words.replace(/\{(\w+)\}/g, (_, name: FaultParameterName) => `--${FAULT_PARAMETERS[name].flag}`)
+
+/** A parameter's flag given: an integer at all, a boolean as true. */
+const isGiven = (value: unknown) => value !== undefined && value !== false
+
 export default class SandboxFaultAdd extends GwCommand<FaultRequest> {
   static override summary = 'Make the local gateway fail the next matching requests: drop them, answer a status, or answer late'
   static override description = `The next --times requests (1 unless given) whose method is --method and whose path starts with --path get the fault; with a ? in --path, their path and query do (/v1.0/purchases?offset=50&: one page of a list). The local gateway's own controls (/_sandbox/) never get one.
---action drop-before drops the connection before the request is read, so nothing is done; drop-after does the request, then drops the connection before the answer (an outcome the client must find out); status answers --status (with --html, as an HTML page, as a gateway's proxy does); delay answers after --delay-ms, the work done whether or not the client waited.
+${FAULT_ACTION_NAMES.map((action) => `--action ${action} ${withFlags(FAULT_ACTIONS[action].does)}`).join('; ')}.
 Prints the fault. gw sandbox fault list shows those waiting, gw sandbox fault clear clears them. The same as POST /_sandbox/faults (docs/local-gateway.md).`
 
   static override examples = [
@@ -23,10 +40,8 @@ Prints the fault. gw sandbox fault list shows those waiting, gw sandbox fault cl
     name: localGatewayName(),
     method: Flags.string({description: 'HTTP method of the requests to fail, such as POST', required: true}),
     path: Flags.string({description: 'start of the path of the requests to fail, such as /v1.0/purchases', required: true}),
-    action: Flags.string({description: 'what happens to them', options: [...FAULT_ACTIONS], required: true}),
-    status: Flags.integer({description: 'the HTTP status to answer, 200 to 599 (with --action status)', min: 200, max: 599}),
-    html: Flags.boolean({description: 'answer an HTML page, not the envelope (with --action status)'}),
-    'delay-ms': Flags.integer({description: 'milliseconds to wait before answering, at most 600000 (with --action delay)', min: 0, max: 600_000}),
+    action: Flags.string({description: 'what happens to them', options: FAULT_ACTION_NAMES, required: true}),
+    ...parameterFlags,
     times: Flags.integer({description: 'how many matching requests get it', min: 1, default: 1}),
   }
 
@@ -35,21 +50,23 @@ Prints the fault. gw sandbox fault list shows those waiting, gw sandbox fault cl
   protected async input(): Promise<FaultRequest> {
     const {flags} = await this.parse(SandboxFaultAdd)
     const action = flags.action as FaultRequest['action']
-    if (action === 'status' && flags.status === undefined) throw new UsageError('--action status needs --status, the HTTP status to answer', 'For example --status 503.')
-    if (action === 'delay' && flags['delay-ms'] === undefined) throw new UsageError('--action delay needs --delay-ms, how long to wait before answering', 'For example --delay-ms 65000.')
-    if (action !== 'status' && (flags.status !== undefined || flags.html)) throw new UsageError(`--status and --html go with --action status, not ${action}`, 'Leave them out, or use --action status.')
-    if (action !== 'delay' && flags['delay-ms'] !== undefined) throw new UsageError(`--delay-ms goes with --action delay, not ${action}`, 'Leave it out, or use --action delay.')
+    const given = flags as Record<string, unknown>
+    const valueOf = (name: FaultParameterName) => given[FAULT_PARAMETERS[name].flag]
+    for (const {name, parameter} of parametersOf(action)) {
+      if (parameter.range && valueOf(name) === undefined) {
+        throw new UsageError(`--action ${action} needs --${parameter.flag}, ${parameter.description}`, `For example --${parameter.flag} ${parameter.range.example}.`)
+      }
+    }
+    const stray = (Object.keys(FAULT_PARAMETERS) as FaultParameterName[]).find((name) => actionTaking(name) !== action && isGiven(valueOf(name)))
+    if (stray !== undefined) {
+      const owner = actionTaking(stray)
+      const named = parametersOf(owner).map(({parameter}) => `--${parameter.flag}`)
+      throw new UsageError(`${named.join(' and ')} go${named.length === 1 ? 'es' : ''} with --action ${owner}, not ${action}`, `Leave ${named.length === 1 ? 'it' : 'them'} out, or use --action ${owner}.`)
+    }
     if (!flags.path.startsWith('/')) throw new UsageError(`--path must start with /, got "${flags.path}"`, 'For example --path /v1.0/purchases.')
     await useLocalGateway(this.factory, flags.name)
-    return {
-      method: flags.method.toUpperCase(),
-      path: flags.path,
-      action,
-      times: flags.times,
-      ...(flags.status === undefined ? {} : {status: flags.status}),
-      ...(flags.html ? {html: true} : {}),
-      ...(flags['delay-ms'] === undefined ? {} : {delayMs: flags['delay-ms']}),
-    }
+    const parameters = parametersOf(action).flatMap(({name}) => (isGiven(valueOf(name)) ? [[name, valueOf(name)]] : []))
+    return {method: flags.method.toUpperCase(), path: flags.path, action, times: flags.times, ...Object.fromEntries(parameters)}
   }
 
   protected async operate(fault: FaultRequest) {

@@ -18,7 +18,7 @@ const flags: Record<string, FlagShape> = {
   mode: {type: 'option', required: true, options: ['sandbox', 'live']},
   limit: {type: 'option', char: 'L'},
   json: {type: 'boolean'},
-  color: {type: 'boolean'},
+  color: {type: 'boolean', allowNo: true},
 }
 
 describe('readArgv', () => {

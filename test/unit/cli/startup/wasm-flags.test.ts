@@ -1,8 +1,8 @@
 import {spawnSync} from 'node:child_process'
-import {readFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
+import {hostTarget, pinFor} from '../../../../scripts/registry-node.js'
 
 // bin/start.js has undici's WebAssembly compiled by V8's baseline compiler only, and sets V8's
 // flags back before it writes a code cache. V8 takes a code cache only under the flags it was written with: Node's cache of its own
@@ -37,6 +37,27 @@ describe.skipIf(!V8_DEFAULTS_AFTER[v8])(`V8's flags around undici's WebAssembly 
     expect(cacheAfter(WASM_BASELINE_ONLY)).toBe('rejected')
   })
 
+  it('keeps WebAssembly on the baseline compiler when set at run time, as bin/start.js sets them: a hot function is never tiered up', () => {
+    // V8 draws a flag's implications at start only: set at run time, --liftoff-only alone left V8 13
+    // tiering undici's parser up while it read a long body (~24 MiB of compile memory). Tiering made
+    // synchronous, after a small budget, so that a function that would tier up does so at once.
+    const tiered = (flags: string) =>
+      node(
+        `const v8 = require('node:v8')
+         v8.setFlagsFromString('--allow-natives-syntax --wasm-sync-tier-up --wasm-tiering-budget=1000')
+         if (process.env.FLAGS) v8.setFlagsFromString(process.env.FLAGS)
+         // (func (export "f") (param i32) (result i32) local.get 0 i32.const 1 i32.add)
+         const bytes = new Uint8Array([0,97,115,109,1,0,0,0,1,6,1,96,1,127,1,127,3,2,1,0,7,5,1,1,102,0,0,10,9,1,7,0,32,0,65,1,106,11])
+         const {f} = new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports
+         let x = 0
+         for (let i = 0; i < 100000; i++) x = f(x)
+         process.stdout.write(new Function('f', 'return %IsTurboFanFunction(f)')(f) ? 'optimised' : 'baseline')`,
+        {FLAGS: flags},
+      )
+    expect(tiered('')).toBe('optimised')
+    expect(tiered(WASM_BASELINE_ONLY)).toBe('baseline')
+  })
+
   it('and takes it again once bin/start.js has set them back (before it writes a cache), the flags they imply included', () => {
     expect(cacheAfter(WASM_BASELINE_ONLY, V8_DEFAULTS_AFTER[v8]!)).toBe('taken')
     // Where the flag implies others (V8 before 13), setting it back alone is not enough.
@@ -47,7 +68,7 @@ describe.skipIf(!V8_DEFAULTS_AFTER[v8])(`V8's flags around undici's WebAssembly 
 // The single executable starts with node options of its own (bin/start.js EXECUTABLE_FLAGS, put in
 // its execArgv by scripts/package.js) and loads the code cache the build wrote without them.
 // Only the Node the executable embeds (scripts/embedded-node) ever starts with them: an older V8 counts them in its flags' hash.
-const embedded = `v${(JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', '..', '..', 'scripts', 'embedded-node', 'package.json'), 'utf8')) as {version: string}).version}`
+const embedded = `v${pinFor(hostTarget())!.version}`
 describe.runIf(process.version === embedded)("the single executable's node options", () => {
   const {EXECUTABLE_FLAGS} = createRequire(import.meta.url)(start) as {EXECUTABLE_FLAGS: string[]}
 

@@ -1,0 +1,2 @@
+/** scripts/platform-suite.js: what every platform and Node line runs. */
+export const PLATFORM_TESTS: string[]

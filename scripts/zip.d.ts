@@ -1,0 +1,2 @@
+/** scripts/zip.js: a zip archive of a few files. */
+export function writeZip(file: string, entries: {name: string; path: string}[]): void

@@ -1,0 +1,45 @@
+import {spawn} from 'node:child_process'
+import {mkdtempSync, readdirSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {countingProxy, type CountingProxy} from './batch-helpers.js'
+import {baseEnv, cardArgs, GW, ref, type Sandbox, startSandbox} from './helpers.js'
+
+// Issue 61.6: a stdin batch keeps its rows in a file to read them twice; a kill -9 must leave no
+// copy of them in TMPDIR (lib/private-copy.ts: unlinked on Linux, swept by the next batch elsewhere).
+let sandbox: Sandbox
+let proxy: CountingProxy
+let token: string
+
+beforeAll(async () => {
+  sandbox = await startSandbox()
+  token = ((await sandbox.gw(['card', 'tokenize', ...cardArgs(), '--json'])).json as {token: string}).token
+  proxy = await countingProxy(sandbox.url)
+})
+afterAll(async () => {
+  await proxy?.close()
+  await sandbox?.stop()
+})
+
+describe('a stdin batch killed with SIGKILL', () => {
+  it('leaves no copy of its rows in TMPDIR, and had none there by name while it ran (Linux)', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'gw-tmpdir-'))
+    const rows = Array.from({length: 20}, () => JSON.stringify({card_token: token, amount: 1000, reference: ref('stdin-copy')})).join('\n') + '\n'
+    const child = spawn(process.execPath, [GW, 'purchase', 'create', '--input', '-', '--concurrency', '1'], {env: baseEnv(sandbox.env({GW_BASE_URL: proxy.url, TMPDIR: tmp})), stdio: ['pipe', 'ignore', 'ignore']})
+    const whileRunning = new Promise<string[]>((resolve) => {
+      // The first purchase is on its way: the rows were kept and read, and gw is in the middle of the batch.
+      proxy.onPost = (count) => {
+        if (count !== 1) return
+        resolve(readdirSync(tmp))
+        child.kill('SIGKILL')
+      }
+    })
+    child.stdin!.end(rows)
+    const [signal, seen] = await Promise.all([new Promise((resolve) => child.on('close', (_, signal) => resolve(signal))), whileRunning])
+    proxy.onPost = undefined
+    expect(signal).toBe('SIGKILL')
+    if (process.platform === 'linux') expect(seen).toEqual([])
+    expect(readdirSync(tmp)).toEqual([])
+  })
+})

@@ -1,0 +1,54 @@
+import {describe, expect, it} from 'vitest'
+import {NotFoundError} from '../../../src/errors.js'
+import {hasIdShape, resolveKey, resolver} from '../../../src/operations/resolve.js'
+import {fakeClient} from './fake-client.js'
+
+describe('hasIdShape: an id is its merchant prefix, its record type and 7 or 8 upper-case letters and digits', () => {
+  it.each([
+    ['purchases', '071-P-52NRCGCF', true],
+    ['purchases', '071-P-SMNJVDM', true],
+    ['purchases', '071-R-52NRCGCF', false],
+    ['purchases', 'ship-7001', false],
+    ['purchases', '071-p-52nrcgcf', false],
+    ['refunds', '071-R-6AV8WYL', true],
+    ['paymentPlans', '071-PP-EJOMRMB', true],
+    ['paymentPlans', '071-P-EJOMRMB', false],
+    ['customers', '071-C-ZZZZZZZZ', true],
+  ] as const)('%s %s: %s', (resource, key, shaped) => {
+    expect(hasIdShape(resource, key)).toBe(shaped)
+  })
+})
+
+describe('resolveKey', () => {
+  it('sends an id as it is, looking nothing up', async () => {
+    const {client, calls} = fakeClient({})
+    expect(await resolveKey('purchases', '071-P-52NRCGCF', {client})).toEqual({key: '071-P-52NRCGCF', id: '071-P-52NRCGCF'})
+    expect(calls).toEqual([])
+  })
+
+  it('looks a reference up once, keeping the record it found', async () => {
+    const record = {id: '071-P-52NRCGCF', reference: 'ship-7001', amount: 5000}
+    const {client, calls, verify} = fakeClient({'purchases.get': () => record})
+    const resolve = resolver('purchases', {client})
+    expect(await resolve('ship-7001')).toEqual({key: 'ship-7001', id: '071-P-52NRCGCF', record})
+    expect(await resolve('ship-7001')).toEqual({key: 'ship-7001', id: '071-P-52NRCGCF', record})
+    expect(calls).toEqual([{method: 'purchases.get', args: ['ship-7001']}])
+    verify()
+  })
+
+  it('a miss says it tried the key as an id and a reference, in the gateway\'s words too (exit 5)', async () => {
+    const {client} = fakeClient({'purchases.get': () => Promise.reject(new NotFoundError('Purchase not found', {status: 404, requestId: 'r-1'}))})
+    await expect(resolveKey('purchases', 'ship-7009', {client})).rejects.toMatchObject({
+      exitCode: 5,
+      message: 'No purchase has the id or reference ship-7009: Purchase not found',
+      status: 404,
+      requestId: 'r-1',
+      messages: ['Purchase not found'],
+    })
+  })
+
+  it('a record found without an id is no record to act on', async () => {
+    const {client} = fakeClient({'paymentPlans.get': () => ({reference: 'plan-42'})})
+    await expect(resolveKey('paymentPlans', 'plan-42', {client})).rejects.toMatchObject({exitCode: 5, message: 'No payment plan has the id or reference plan-42: the payment plan found has no id'})
+  })
+})
