@@ -23,6 +23,13 @@ export default {
     'src/operations/made-once.ts',
     'src/api/retry.ts',
     'src/safety/redact.ts',
+    // The masker's one table, its rules over text and bytes, and what is kept on disk by them.
+    'src/safety/card-digits.ts',
+    'src/safety/card-text.ts',
+    'src/safety/card-bytes.ts',
+    'src/safety/at-rest.ts',
+    // A batch journal's lines: card numbers masked, references found again by their keyed hash.
+    'src/batch/journal-names.ts',
     // Whether a record prints as the gateway sent it: a card number let through here is printed whole.
     'src/safety/prints-as-sent.ts',
     // The journal's file: a SQLite database under the kernel's lock, and an older gw's NDJSON one.

@@ -14,6 +14,7 @@ const BOTH_DIALECTS = [
   'test/e2e/unprinted-approval.test.ts',
   'test/e2e/answers-gone-wrong.test.ts',
   'test/e2e/batch.test.ts',
+  'test/e2e/card-reference.test.ts',
   'test/e2e/batch-faults.test.ts',
   'test/e2e/money-decisions.test.ts',
   'test/e2e/identity.test.ts',

@@ -1,7 +1,7 @@
 import {setMaxListeners} from 'node:events'
 import {setTimeout as delay} from 'node:timers/promises'
 import {InterruptedError, ModeMismatchError, type MoneyInFlight, type StopSignal, UnreachableError} from '../errors.js'
-import {maskCardTokenPath, redactText} from '../safety/redact.js'
+import {maskCardPath, redactText} from '../safety/redact.js'
 import type {Clock} from '../money/window.js'
 import type {Endpoint} from './endpoints.js'
 import {type ProxyRoute, proxyRoute, type ProxySettings} from './proxy.js'
@@ -126,7 +126,7 @@ export class Exchange {
     const signal = this.options.signal
     const url = this.baseUrl + path
     // --verbose names a stored card by its token's last four only, as every other line does.
-    const shownUrl = maskCardTokenPath(url)
+    const shownUrl = maskCardPath(url)
     const payload = body === undefined ? undefined : JSON.stringify(body)
     for (let attempt = 0; ; attempt++) {
       if (signal?.aborted) throw new InterruptedError(signal.reason as StopSignal, inFlight)

@@ -1,5 +1,6 @@
 import {batchName} from './batch-name.js'
 import {journalFormat, readJournal} from './journal-file.js'
+import {entryKey, journalSecret, resolveKeyed} from './journal-names.js'
 import {UsageError} from '../errors.js'
 import {realPath} from '../lib/file-identity.js'
 import {checkOwnPath} from '../lib/own-file.js'
@@ -77,7 +78,7 @@ export interface Result {
  * without making it (--dry-run); undefined when there is none. Another batch's is refused as the
  * real run refuses it.
  */
-export async function peekJournal(path: string, asked: {command: string; input: JournalInput; target: JournalTarget}): Promise<Entries | undefined> {
+export async function peekJournal(path: string, asked: JournalAsked): Promise<Entries | undefined> {
   let lines: string[] | undefined
   checkOwnPath(path)
   try {
@@ -88,6 +89,14 @@ export async function peekJournal(path: string, asked: {command: string; input: 
   }
   if (!lines) throw notAJournal(path)
   return lines.length === 0 ? undefined : readEntries(path, lines.join('\n') + '\n', {...asked, target: journalTarget(asked.target.base_url, asked.target.username)})
+}
+
+/** What a journal is read for: this batch's command, input and gateway, and the input's references (those the journal may hold masked are found by them). */
+export interface JournalAsked {
+  command: string
+  input: JournalInput
+  target: JournalTarget
+  references?: {keys(): Iterable<string>}
 }
 
 /** What Entries.movedFrom holds for a batch begun on stdin, which no path names. */
@@ -105,10 +114,12 @@ export interface Entries {
   batch: string
   /** Whether the batch was begun anew (--new-batch), its name its own. */
   begunAnew: boolean
+  /** The journal's key for references that hold a card number (journal-names.ts journalSecret). */
+  secret: string
 }
 
 /** A journal's entries, once its header shows it is this batch's against this gateway. */
-export function readEntries(path: string, text: string, asked: {command: string; input: JournalInput; target: JournalTarget}): Entries {
+export function readEntries(path: string, text: string, asked: JournalAsked): Entries {
   const lines = text.split('\n').slice(0, -1)
   const header = parseEntry(lines[0]) as Partial<Header> | undefined
   if (header?.journal !== 1) throw notAJournal(path)
@@ -140,14 +151,17 @@ export function readEntries(path: string, text: string, asked: {command: string;
     sameRows: header.input_sha256 === asked.input.sha256,
     batch: begunAnew ? header.batch! : batchName(header.command, String(header.input_sha256)),
     begunAnew,
+    secret: journalSecret(lines[0]!),
   }
   lines.slice(1).forEach((line, index) => {
     const entry = parseEntry(line) as Partial<Intent & Result & Withdrawal> | undefined
     if (!entry) throw new UsageError(`${path} line ${index + 2} cannot be read: the journal is damaged, nothing was sent`, 'Check the rows it names with gw refund get or gw purchase get before running the batch with a new --journal.')
-    if (typeof entry.intent === 'string') entries.intents.set(entry.intent, entry as Intent)
-    else if (typeof entry.result === 'string') entries.results.set(entry.result, entry as Result)
-    else if (typeof entry.withdrawn === 'string') entries.intents.delete(entry.withdrawn)
+    // A reference the file holds masked is found by its keyed hash, then by the input's reference that hashes to it.
+    if (typeof entry.intent === 'string') entries.intents.set(entryKey(entry, entry.intent), entry as Intent)
+    else if (typeof entry.result === 'string') entries.results.set(entryKey(entry, entry.result), entry as Result)
+    else if (typeof entry.withdrawn === 'string') entries.intents.delete(entryKey(entry, entry.withdrawn))
   })
+  for (const map of [entries.intents, entries.results] as Map<string, object>[]) resolveKeyed(map, entries.secret, asked.references?.keys() ?? [])
   return entries
 }
 

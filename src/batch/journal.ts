@@ -10,6 +10,7 @@ import {type JournalWorker, startJournalWorker} from './journal-worker.js'
 import {batchName, newBatchName} from './batch-name.js'
 import {type Header, type Intent, notAJournal, readEntries, type Result, type Withdrawal} from './journal-entries.js'
 import {type JournalInput, type JournalTarget, journalTarget, parseEntry, unreadable} from './journal-identity.js'
+import {entryKey, headerLine, journalLine, keyOf} from './journal-names.js'
 import {standingOf} from './journal-state.js'
 
 // The summary (output/batch.ts) names a journal's state by this module.
@@ -32,8 +33,11 @@ export interface JournalOptions {
   input: JournalInput
   now: Date
   target: JournalTarget
-  /** The references of the input's valid rows: the journal's entries for others (an edited input's removed rows) are not kept. */
-  references?: {has(reference: string): boolean}
+  /**
+   * The references of the input's valid rows: the journal's entries for others (an edited input's
+   * removed rows) are not kept; those the journal holds masked are found by them (journal-names.ts).
+   */
+  references?: {has(reference: string): boolean; keys(): Iterable<string>}
   /** In place of the real disk's, for a test to fail them. */
   disk?: Partial<JournalDisk>
   /** --new-batch: a new journal begins a batch of its own name (batch-name.ts), though an earlier batch had its rows; an earlier run's journal of it is resumed. */
@@ -77,6 +81,8 @@ export class Journal {
     /** Whether this run found an earlier one's journal. */
     readonly resumed: boolean,
     private readonly disk: JournalDisk,
+    /** The key of the keyed hashes its lines keep of references that hold a card number (journal-names.ts). */
+    private readonly secret: string,
     /** The input file this journal was begun for, when this run's input is the same rows at another path. */
     readonly movedFrom: string | undefined,
     /** Whether this run's input holds the rows the journal was begun for, not an edit of them (Entries.sameRows). */
@@ -106,12 +112,14 @@ export class Journal {
     const file = await openFile(path, real, options.thread)
     try {
       const lines = await disk.read(file).catch((err: NodeJS.ErrnoException) => Promise.reject(unreadable(path, err)))
-      const entries = lines.length === 0 ? undefined : readEntries(path, lines.join('\n') + '\n', {command, input, target})
+      const entries = lines.length === 0 ? undefined : readEntries(path, lines.join('\n') + '\n', {command, input, target, references})
       if (options.newBatch && entries && !entries.begunAnew) {
         throw new UsageError(`--new-batch begins a batch in a journal of its own, and ${path} holds a batch begun for these rows without it: nothing was sent`, 'Give --journal a new file to begin the new batch in; run the same command again to finish it.')
       }
       const batch = entries?.batch ?? (options.newBatch ? newBatchName() : batchName(command, input.sha256))
-      const journal = new Journal(path, file, entries !== undefined, disk, entries?.movedFrom, entries?.sameRows ?? true, batch)
+      // JSON leaves `input` out for stdin, which has no path.
+      const header: Header = {journal: 1, command, input: input.path, input_sha256: input.sha256, target, created_at: now.toISOString(), ...(options.newBatch ? {batch} : {})}
+      const journal = new Journal(path, file, entries !== undefined, disk, entries?.secret ?? headerLine(header).secret, entries?.movedFrom, entries?.sameRows ?? true, batch)
       if (entries) {
         for (const [reference, intent] of entries.intents) {
           const result = entries.results.get(reference)
@@ -120,8 +128,6 @@ export class Journal {
         }
         for (const [reference, result] of entries.results) if (!references || references.has(reference)) journal.results.set(reference, result)
       } else {
-        // JSON leaves `input` out for stdin, which has no path.
-        const header: Header = {journal: 1, command, input: input.path, input_sha256: input.sha256, target, created_at: now.toISOString(), ...(options.newBatch ? {batch} : {})}
         await journal.append(header)
         // The new file's name must survive a crash as well as its entries.
         syncDirectory(dirname(real))
@@ -164,11 +170,13 @@ export class Journal {
       return true
     }
     let held = false
-    const named = JSON.stringify(reference)
+    // As the file names the row: its reference, or for one that holds a card number its keyed hash (journal-names.ts).
+    const key = keyOf(reference, this.secret)
+    const named = key.inLine
     for (const line of lines.filter((each) => each.includes(named))) {
-      const entry = parseEntry(line)
-      if (entry?.intent === reference) held = true
-      if (entry?.withdrawn === reference) held = false
+      const entry = parseEntry(line) as Record<string, unknown> | undefined
+      if (typeof entry?.intent === 'string' && entryKey(entry, entry.intent) === key.entry) held = true
+      if (typeof entry?.withdrawn === 'string' && entryKey(entry, entry.withdrawn) === key.entry) held = false
     }
     return held
   }
@@ -195,7 +203,8 @@ export class Journal {
 
   private append(entry: object): Promise<void> {
     const written = new Promise<void>((resolve, reject) => {
-      this.pending.push(JSON.stringify(entry))
+      // As the file keeps it: card numbers masked, CVVs left out (journal-names.ts).
+      this.pending.push(journalLine(entry, this.secret))
       this.waiting.push({resolve, reject})
       this.flushing ??= this.flush()
     })

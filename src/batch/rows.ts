@@ -80,7 +80,7 @@ export interface Scan<Input> {
   /** How many rows pass. */
   valid: number
   /** The references of the rows that pass: what of an earlier run's journal concerns this input. */
-  references: {has(reference: string): boolean}
+  references: {has(reference: string): boolean; keys(): Iterable<string>}
   schema: RowSchema<Input>
   /** References rows give that have the shape gw derives (`order-1-R1`): none is derived for another row. */
   derivedShaped: Set<string>

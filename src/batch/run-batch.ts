@@ -4,6 +4,7 @@ import {Tally} from '../output/batch-totals.js'
 import {checkCommand} from '../output/hints.js'
 import type {Io} from '../output/io.js'
 import {toNdjsonLine} from '../output/json.js'
+import {redact} from '../safety/redact.js'
 import {DEFAULT_CONCURRENCY} from '../operations/deps.js'
 import type {BatchDeps, BatchFlags, BatchPlan} from './batch-deps.js'
 import {refuseAnotherInstance} from './instance.js'
@@ -48,7 +49,7 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
       throw new UsageError(`${invalid.length} of ${scan.total} rows ${invalid.length === 1 ? 'is' : 'are'} invalid (line${invalid.length === 1 ? '' : 's'} ${lineList(invalid)}): nothing was sent`, 'Fix them and run it again, or add --skip-invalid to send the valid rows only.')
     }
     if (flags['dry-run']) {
-      const earlier = await earlierRun(kind, flags, f, source, scan.key)
+      const earlier = await earlierRun(kind, flags, f, source, scan)
       // The batch's name at the gateway, as the real run would have it (batch-name.ts): a new batch has made nothing yet.
       const name = earlier?.entries.batch ?? (flags['new-batch'] ? newBatchName() : batchName(kind.commandId, scan.key))
       return await dryRun(kind, source.path, scan, io, earlier, await kind.dryReferences?.(f, scan.derivedShaped, await atGateway(kind, name, source.path, scan)), await kind.dryCurrency?.(f))
@@ -63,7 +64,7 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
 }
 
 /** What the real run would find of an earlier run of this batch: its journal, read and not locked; none without a gateway to tell which (no profile). */
-async function earlierRun<Input>(kind: BatchKind<Input, object>, flags: BatchFlags, f: BatchDeps, source: BatchSource, rowsKey: string): Promise<{path: string; entries: Entries} | undefined> {
+async function earlierRun<Input>(kind: BatchKind<Input, object>, flags: BatchFlags, f: BatchDeps, source: BatchSource, scan: Scan<Input>): Promise<{path: string; entries: Entries} | undefined> {
   let baseUrl: string
   let username: string
   try {
@@ -73,9 +74,9 @@ async function earlierRun<Input>(kind: BatchKind<Input, object>, flags: BatchFla
     throw err
   }
   const target = journalTarget(baseUrl, username)
-  const input: JournalInput = {path: source.realPath, sha256: rowsKey}
+  const input: JournalInput = {path: source.realPath, sha256: scan.key}
   const path = flags.journal ?? defaultJournalPath(f.dataDir, kind.commandId, input, target, baseUrl)
-  const entries = await peekJournal(path, {command: kind.commandId, input, target})
+  const entries = await peekJournal(path, {command: kind.commandId, input, target, references: scan.references})
   return entries && {path, entries}
 }
 
@@ -92,7 +93,7 @@ async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan:
   const journaled = journaledReference(earlier?.entries.intents ?? new Map(), sameRow(kind), earlier?.entries.sameRows === false ? 'line' : 'row')
   for await (const row of checkedRows(await openBatch(path), scan)) {
     if (!('input' in row)) {
-      io.out(toNdjsonLine({row: row.row, line: row.line, reference: row.reference ?? null, status: 'invalid', error: {messages: row.messages}}))
+      io.out(toNdjsonLine(redact({row: row.row, line: row.line, reference: row.reference ?? null, status: 'invalid', error: {messages: row.messages}})))
       continue
     }
     const reference = journaled(row) ?? row.reference
@@ -109,7 +110,7 @@ async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan:
       if (request.amount === undefined) full++
     } else done[standing]++
     const journal = derived?.made ? {gateway: 'made by an earlier run of this batch: not sent again'} : standing === 'notStarted' ? {} : {journal: standing === 'answered' ? `answered (${result!.status}): not sent again` : `in doubt: looked up first, sent only if ${rowWords(kind).sentUnless}`}
-    io.out(toNdjsonLine({row: row.row, line: row.line, reference: reference || derived?.reference || null, request: {...request, amount: request.amount ?? null}, ...journal}))
+    io.out(toNdjsonLine(redact({row: row.row, line: row.line, reference: reference || derived?.reference || null, request: {...request, amount: request.amount ?? null}, ...journal})))
   }
   const skipped = scan.invalid.size
   const before = earlier && done.answered + done.inDoubt > 0 ? `; ${done.answered} answered and ${done.inDoubt} in doubt by an earlier run of this batch (journal ${earlier.path}${earlier.entries.movedFrom === undefined ? '' : `, begun for the same rows ${beganAt(earlier.entries.movedFrom)}`})` : ''
@@ -173,7 +174,7 @@ async function send<Input, Body extends object>(
   const target = journalTarget(baseUrl, username)
   const input: JournalInput = {path: source.realPath, sha256: scan.key}
   // Kept from an earlier run: the input's rows, and the references derived for its rows that give none (rows.ts withJournaledReferences).
-  const references = {has: (reference: string) => scan.references.has(reference) || (scan.unreferenced > 0 && derivedFrom(reference) !== undefined)}
+  const references = {has: (reference: string) => scan.references.has(reference) || (scan.unreferenced > 0 && derivedFrom(reference) !== undefined), keys: () => scan.references.keys()}
   const journal = await openJournal(flags.journal, f.dataDir, baseUrl, {command: kind.commandId, input, now: new Date(), target, references, thread, newBatch: flags['new-batch']})
   let shown: BatchView | undefined
   try {

@@ -3,6 +3,7 @@ import {type Clock, systemClock, type Waiting, type WindowMs} from '../money/win
 import type {Sent} from '../operations/money.js'
 import {type Journal, rowChanges} from './journal.js'
 import {type Intent, intentEntry, type Result} from './journal-entries.js'
+import {restoredIntent} from './journal-names.js'
 import {journalState, type Standing, standingOf} from './journal-state.js'
 import {GatewaySlots, LOOK_AHEAD, STOPPED, unjournaledAnswers, unreachable} from './gateway-slots.js'
 import {type InDoubtWait, INTENT_FRESH_MS, lookUpInDoubt} from './in-doubt.js'
@@ -27,8 +28,7 @@ export interface RunOptions<Input, Body extends object> {
   /** design.md §5's processing window (money/window.ts), or how to learn it from the gateway. */
   windowMs?: WindowMs
   clock?: Clock
-  /** Told when a row in doubt begins to wait for a gateway that may still be processing it, and with undefined when that ends. */
-  /** `sentThisRun`: the wait is for this run's own request, whose answer was lost (not sent again after it), rather than an earlier run's (sent once it is over). */
+  /** Told when a row in doubt begins to wait for a gateway that may still be processing it, and with undefined when that ends; `sentThisRun`: the wait is for this run's own request, whose answer was lost (not sent again after it), rather than an earlier run's (sent once it is over). */
   onWaiting?: (row: {row: number; reference: string}, waiting: Waiting | undefined, sentThisRun?: boolean) => void
   /** The run of the gateway's data the last answer came from (X-Sandbox-Instance), journaled with each result. */
   gatewayInstance?: () => string | undefined
@@ -108,7 +108,7 @@ export class BatchRunner<Input, Body extends object> {
   private async runRow(row: ValidRow<Input>): Promise<RowEnd> {
     const {journal, sender, onRow} = this.options
     const done = journal.results.get(row.reference)
-    const intent = journal.intents.get(row.reference)
+    const intent = restoredIntent(journal.intents.get(row.reference), sender.asked(row.input))
     const before = standingOf(intent, done)
     const unmoved = (began: boolean): RowEnd => ({began, before, after: before})
     // Sent by an earlier run as the file asked then: what it asks now is neither sent nor looked up.

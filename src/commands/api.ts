@@ -85,13 +85,15 @@ Prints the gateway's whole answer (the envelope): to a pipe exactly as it came, 
 
   protected async operate({request, paginate, inline, inlineBody}: ApiInput) {
     const [{holdsCard, sendRequest}, {renderBody, renderListing}, {UsageError}] = await Promise.all([import('../operations/api.js'), import('../output/render.js'), import('../errors.js')])
+    // The query's values come from the command line too (--query, and -f/-F with GET).
+    const fromArgv = (inline && holdsCard(inlineBody ?? request.body)) || holdsCard((request.query ?? []).map(([, value]) => value))
+    if (fromArgv && (await this.factory.target()).environment === 'live') {
+      throw new UsageError('On a live profile a card number or CVV is never taken from the command line (it lands in shell history and ps): nothing was sent', 'Give the body on stdin with --data -, or in a file with --data @FILE.')
+    }
     if (paginate) {
       const {paginate: pages} = await import('../operations/paginate.js')
       await renderListing(this.io, pages(request, await this.factory.deps(), paginate), [], {json: true, ndjson: true, ...(this.factory.render.filtered ? {filtered: true} : {})})
       return undefined
-    }
-    if (inline && holdsCard(inlineBody ?? request.body) && (await this.factory.target()).environment === 'live') {
-      throw new UsageError('On a live profile a card number or CVV is never taken from the command line (it lands in shell history and ps): nothing was sent', 'Give the body on stdin with --data -, or in a file with --data @FILE.')
     }
     const deps = await this.factory.deps()
     const answer = await sendRequest(request, deps)

@@ -1,4 +1,5 @@
 import {MAX_REFERENCE} from '../api/schemas/rules.js'
+import {holdsCardNumber} from '../safety/redact.js'
 import {outcomeOf} from '../money/decide.js'
 import {isVoided} from '../money/follow-up.js'
 import {recordInstant} from './window.js'
@@ -21,9 +22,13 @@ export function refundReference(purchaseReference: string, n: number): string {
   return purchaseReference.slice(0, cut) + suffix
 }
 
-/** What a purchase's refunds' references derive from: its reference, or its id when it has none. */
+/**
+ * What a purchase's refunds' references derive from: its reference, or its id when it has none, or
+ * one that holds a card number (gw makes no reference that holds one: design.md §3, and a batch
+ * journal keeps the references it made whole, batch/journal-names.ts).
+ */
 export function derivationBase(purchase: GwRecord): string | undefined {
-  if (typeof purchase.reference === 'string' && purchase.reference.trim() !== '') return purchase.reference
+  if (typeof purchase.reference === 'string' && purchase.reference.trim() !== '' && !holdsCardNumber(purchase.reference)) return purchase.reference
   return typeof purchase.id === 'string' && purchase.id !== '' ? purchase.id : undefined
 }
 

@@ -1,6 +1,7 @@
 import type {RawAnswer} from '../api/client.js'
 import type {HttpMethod} from '../api/endpoints.js'
 import type {Deps} from './deps.js'
+import {holdsCardNumber, kindOf, looksLikeCardNumber} from '../safety/redact.js'
 
 export interface ApiRequest {
   method: HttpMethod
@@ -18,11 +19,19 @@ export async function sendRequest(request: ApiRequest, {client}: Pick<Deps, 'cli
   return client.sendRaw(request.method, withQuery(request.path, request.query ?? []), request.body)
 }
 
-/** Whether a body carries card details (a purchase's, a customer's card): on a live profile those never come from argv. */
+/**
+ * Whether a body carries card data: on a live profile that never comes from argv (design.md §5).
+ * Judged by its values as well as its keys: a card number under any key, or inside any text (the
+ * masker's rule, safety/card-text.ts), as a string or a JSON number; a key of a card number
+ * (`card_number`, `Card_Number`, `pan`) or of a CVV (any key holding `cvv` or `cvc`: `card[cvv]`),
+ * whatever it holds.
+ */
 export function holdsCard(body: unknown): boolean {
+  if (typeof body === 'string') return holdsCardNumber(body)
+  if (typeof body === 'number') return looksLikeCardNumber(String(body))
   if (Array.isArray(body)) return body.some(holdsCard)
   if (typeof body !== 'object' || body === null) return false
-  return Object.entries(body).some(([key, value]) => key === 'card_number' || key === 'cvv' || holdsCard(value))
+  return Object.entries(body).some(([key, value]) => kindOf(key) === 'card' || kindOf(key) === 'cvv' || holdsCard(value))
 }
 
 export function withQuery(path: string, query: [string, string][]): string {

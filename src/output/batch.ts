@@ -6,24 +6,30 @@ import {secondsLeft} from './countdown.js'
 import {checkCommand, notYetNotice, waitingStatus} from './hints.js'
 import {toNdjsonLine} from './json.js'
 import {moneyText, Tally} from './batch-totals.js'
-import {redact} from '../safety/redact.js'
+import {maskCardNumbersIn, redact} from '../safety/redact.js'
 import type {Waiting} from '../money/window.js'
 import {rowWords, type RowWords} from '../batch/row-words.js'
 import {isMade} from '../money/decide.js'
 import type {RecordNoun} from '../errors.js'
 
-/** A row's NDJSON line (design.md §3), keys in the documented order, DEL and C1 escaped as every JSON line is. */
+/**
+ * A row's NDJSON line (design.md §3), keys in the documented order, DEL and C1 escaped as every
+ * JSON line is; a card number masked wherever it stands, in the record, the row's reference and
+ * the messages and hint that name it.
+ */
 export function rowLine(report: RowReport): string {
-  return toNdjsonLine({
-    row: report.row,
-    line: report.line,
-    reference: report.reference || null,
-    status: report.status,
-    exit_code: report.exitCode,
-    ...(report.resumed ? {resumed: true} : {}),
-    ...(report.record ? {record: redact(report.record)} : {}),
-    ...(report.error || !report.record ? {error: report.error} : {}),
-  })
+  return toNdjsonLine(
+    redact({
+      row: report.row,
+      line: report.line,
+      reference: report.reference || null,
+      status: report.status,
+      exit_code: report.exitCode,
+      ...(report.resumed ? {resumed: true} : {}),
+      ...(report.record ? {record: report.record} : {}),
+      ...(report.error || !report.record ? {error: report.error} : {}),
+    }),
+  )
 }
 
 /** The most of a batch's lines held for one write: a pipe takes 64 KiB at once. */
@@ -211,7 +217,8 @@ export class BatchView {
       ? [record.id, record.message].filter((v) => typeof v === 'string' && v !== '').join('  ')
       : (report.error?.messages.join('; ') ?? '')
     const status = paint(this.io.color, STATUS_STYLE[report.status], fit(report.status, 9))
-    return text + `${cell(row, String(report.row), true)}${cell(line, String(report.line), true)}${cell(reference, report.reference ?? '')}${status}  ${cell(amount, money)}${visible(result)}${report.resumed ? ' (earlier run)' : ''}\n`
+    const shown = `${cell(row, String(report.row), true)}${cell(line, String(report.line), true)}${cell(reference, maskCardNumbersIn(report.reference ?? ''))}${status}  ${cell(amount, money)}${visible(maskCardNumbersIn(result))}`
+    return text + `${shown}${report.resumed ? ' (earlier run)' : ''}\n`
   }
 
   /** Done/total, rate, time left, outcomes so far, and any wait for the gateway: redrawn at most ten times a second, unless a wait begins or ends. */

@@ -1,3 +1,4 @@
+import {maskCardNumbersIn} from '../safety/redact.js'
 import {sanitize} from '../safety/sanitize.js'
 
 /**
@@ -105,11 +106,13 @@ export function withStdinTTY(made: Omit<Io, 'isStdinTTY'>, isStdinTTY: () => boo
 
 /**
  * Everything on stderr is for people: whatever slipped past the renderers unsanitized (a profile
- * name, a log line) still cannot drive the terminal. One function for every Io, the tests' too,
- * so that what a test reads on stderr is what a person would see.
+ * name, a log line) still cannot drive the terminal, and gw's own messages and hints show a card
+ * number only masked, wherever it stands (a reference named in a message, a command in a hint:
+ * design.md §3). One function for every Io, the tests' too, so that what a test reads on stderr is
+ * what a person would see.
  */
 export function forPeople(text: string): string {
-  return sanitize(text, {keepColors: true})
+  return sanitize(maskCardNumbersIn(text), {keepColors: true})
 }
 
 /** Once `stream` has drained, or failed or closed: whichever comes, every listener set here goes. */
@@ -172,7 +175,7 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8')
 }
 
-/** The status line: cleared before another write and drawn again after it. */
+/** The status line: cleared before another write and drawn again after it; a card number in it masked, as in every line for people. */
 export function statusLine(writeErr: (text: string) => void): {around(write: () => void): void; set(line: string | undefined): void} {
   let shown = ''
   return {
@@ -182,8 +185,9 @@ export function statusLine(writeErr: (text: string) => void): {around(write: () 
       if (shown) writeErr(shown)
     },
     set(line) {
-      if (shown || line) writeErr('\r\u001B[K' + (line ?? ''))
-      shown = line ?? ''
+      const masked = line === undefined ? '' : maskCardNumbersIn(line)
+      if (shown || masked) writeErr('\r\u001B[K' + masked)
+      shown = masked
     },
   }
 }

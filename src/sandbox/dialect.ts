@@ -72,8 +72,8 @@ export const LIVE_DIFFERENCES: readonly Difference[] = [
     change: (exchange) => ({...exchange, status: 200}),
   },
   {
-    live: 'An unknown purchase is 404 `Could not find Purchase` with `response` `{}` (the contract says `Purchase not found`, and its `response` may be null)',
-    applies: ({pathname, status, body}) => status === 404 && under(pathname, '/v1.0/purchases') && errorsOf(body).includes('Purchase not found'),
+    live: 'An unknown purchase or refund is 404 `Could not find Purchase` with `response` `{}` (the contract says `Purchase not found` for both, and its `response` may be null; only the purchase\'s is recorded, and the contract gives a refund the purchase\'s words)',
+    applies: ({pathname, status, body}) => status === 404 && under(pathname, '/v1.0/purchases', '/v1.0/refunds') && errorsOf(body).includes('Purchase not found'),
     change: (exchange) => {
       const renamed = renamingError('Purchase not found', 'Could not find Purchase')(exchange)
       return {...renamed, body: {...renamed.body, response: {}}}
@@ -83,6 +83,11 @@ export const LIVE_DIFFERENCES: readonly Difference[] = [
     live: 'A card number failing the Luhn check is `Card number is invalid` (the contract says `Invalid Card Number`)',
     applies: ({body}) => errorsOf(body).includes('Invalid Card Number'),
     change: renamingError('Invalid Card Number', 'Card number is invalid'),
+  },
+  {
+    live: "A customer made without a card is `Card token Card '' could not be found.` (gateway-beyond.md §14.7; the contract's form is `Card can't be blank`)",
+    applies: ({method, pathname, status}) => method === 'POST' && pathname === '/v1.0/customers' && status === 400,
+    change: renamingError("Card can't be blank", "Card token Card '' could not be found."),
   },
   {
     live: 'Validation errors of cards and customers are HTTP 422, not 400',

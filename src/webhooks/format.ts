@@ -76,52 +76,6 @@ function bytesMayHoldDelOrC1(bytes: Uint8Array): boolean {
 }
 
 /**
- * Whether a delivery's bytes may hold a card number (12 digits or more, single spaces or dashes
- * between them or not, as design.md §3 counts them) or a CVV (`cvv` or `cvc` in any case), so that
- * its payload must go through redact before it is shown. Conservative, and cheap for a receiver
- * that runs per event (~0.2 µs for a charge event, against ~3 µs to parse it): such a run covers
- * one of every 12th byte, so only those are read and the run measured around one found there; a
- * `v` is found with memchr. JSON may spell any character as a `\u` escape (`\u0034` for 4): a body
- * with an escaped ASCII character is redacted whatever it holds.
- */
-export function bytesMayHoldCardData(bytes: Uint8Array): boolean {
-  const n = bytes.length
-  for (let at = 11; at < n; at += 12) {
-    if (!inDigitRun(bytes, at)) continue
-    let start = at
-    while (start > 0 && inDigitRun(bytes, start - 1)) start--
-    let digits = 0
-    for (let index = start; index < n && inDigitRun(bytes, index); index++) if (isDigit(bytes[index]!)) digits++
-    if (digits >= 12) return true
-  }
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, n)
-  for (const v of [0x76, 0x56]) {
-    for (let at = buffer.indexOf(v, 1); at !== -1; at = buffer.indexOf(v, at + 1)) {
-      // c, v, then v or c, in any case: `| 0x20` folds ASCII letters to lower case.
-      const before = buffer[at - 1]! | 0x20
-      const after = (buffer[at + 1] ?? 0) | 0x20
-      if (before === 0x63 && (after === 0x76 || after === 0x63)) return true
-    }
-  }
-  for (let at = buffer.indexOf(ESCAPE); at !== -1; at = buffer.indexOf(ESCAPE, at + 2)) {
-    // \u0000 to \u007F: ASCII, which JSON never needs to escape but for the controls.
-    if (buffer[at + 2] === 0x30 && buffer[at + 3] === 0x30 && (buffer[at + 4] ?? 0) >= 0x30 && (buffer[at + 4] ?? 0) <= 0x37) return true
-  }
-  return false
-}
-
-/** A digit, or a single space or dash between two digits: part of a run of digits that may be a card number. */
-function inDigitRun(bytes: Uint8Array, at: number): boolean {
-  const byte = bytes[at]!
-  if (isDigit(byte)) return true
-  return (byte === 0x20 || byte === 0x2d) && at > 0 && isDigit(bytes[at - 1]!) && isDigit(bytes[at + 1] ?? 0)
-}
-
-function isDigit(byte: number): boolean {
-  return byte >= 0x30 && byte <= 0x39
-}
-
-/**
  * `14:02:11  charge:successful  Sandbox  subscription 12 customer 7 purchase 071-P-1 10.00 AUD Approved`
  * Everything in it that came with the event is sanitized: whoever can post to the receiver must
  * not be able to draw on the terminal (a fake "Approved", a new window title).

@@ -109,6 +109,13 @@ describe('gw api', () => {
     expect(result.stderr).toContain('Hint: The request may have reached the gateway; check before repeating it.')
   })
 
+  it('--verbose leaves out every key holding cvv or cvc, as gw api -f writes one, and masks a card number under any key (issue 61)', async () => {
+    const result = await sandbox.gw(['api', 'POST', '/v1.0/credit_cards', '-f', 'card_holder=Jane', '-f', `Card_Number=${CARDS.visa}`, '-f', 'card_expiry=12/2030', '-f', 'card[cvv]=731', '-f', 'Card_CVC2=842', '-f', 'note=4242_4242_4242_4242', '--verbose'])
+    const sent = result.stderr.split('\n').find((line) => line.startsWith('> POST '))
+    expect(sent).toBe(`> POST ${sandbox.url}/v1.0/credit_cards {"card_holder":"Jane","Card_Number":"424242XXXXXX4242","card_expiry":"12/2030","note":"424242XXXXXX4242"}`)
+    expect(result.stdout + result.stderr).not.toMatch(/731|842|4242424242424242/)
+  })
+
   it('a read-only profile refuses a write with exit 6, a path gw does not know included, and still reads', async () => {
     const home = isolatedHome()
     const login = await runGw(['login', '--profile', 'support', '--base-url', sandbox.url, '--username', 'TEST', '--token-stdin', '--read-only', '--insecure-storage', '--environment', 'sandbox'], {env: home, stdin: 'TEST'})
@@ -157,6 +164,27 @@ describe('gw api on a live profile', () => {
     expect(result.code).toBe(2)
     expect(result.stderr).toContain('On a live profile a card number or CVV is never taken from the command line')
     expect(result.stderr).not.toContain(CARDS.visa)
+  })
+
+  it('refuses a card number in -f or -F whatever its key, in any text, however grouped, or a CVV under any key holding cvv; nothing sent (issue 61)', async () => {
+    const env = {...live.home, GW_PROFILE: 'local'}
+    for (const fields of [
+      ['-f', `Card_Number=${CARDS.visa}`],
+      ['-f', `note=order 4242.4242.4242.4242`],
+      ['-f', `reference=ord-${CARDS.visa}`],
+      ['-F', `whatever=${CARDS.visa}`],
+      ['-f', 'card[cvv]=731'],
+      ['-f', 'PAN=1'],
+    ]) {
+      const result = await runGw(['api', 'POST', '/v1.0/purchases', '-F', 'amount=1000', ...fields, '--yes'], {env})
+      expect(result.code, fields.join(' ')).toBe(2)
+      expect(result.stderr).toContain('On a live profile a card number or CVV is never taken from the command line (it lands in shell history and ps): nothing was sent')
+      expect(result.stderr).not.toMatch(/4242424242424242|4242\.4242|731/)
+    }
+    // A GET's fields are its query string, from the command line all the same.
+    const query = await runGw(['api', 'GET', '/v1.0/purchases', '-f', `Reference=${CARDS.visa}`], {env})
+    expect(query.code).toBe(2)
+    expect(query.stderr).toContain('never taken from the command line')
   })
 
   it('asks on a terminal for the id of what a DELETE removes, and deletes once it is typed', async () => {

@@ -4,7 +4,7 @@ import {rowsOf, writeTemp} from './batch-helpers.js'
 import {CARD_JSON, CARDS, isolatedHome, ref, runGw, type Sandbox, sandboxForFile} from './helpers.js'
 
 // Support staff find any record with gw alone. The local gateway holds 120 purchases
-// (100 approved; 20 declined, each 10.51 on the MasterCard ending 2346), 10 refunds and 3
+// (100 approved; 20 declined, each 10.51 on the MasterCard ending 4444, which the cents decide), 10 refunds and 3
 // customers, made in a known order, so that newest first can be checked record by record.
 let sandbox: Sandbox
 const references: string[] = []
@@ -23,7 +23,7 @@ sandboxForFile(async (started) => {
     expect(card.code, card.stderr).toBe(0)
     return (card.json as {token: string}).token
   }
-  const [visa, mastercard] = [await token(CARDS.visa, 'Jane Citizen'), await token(CARDS.mastercard, 'John Smith')]
+  const [visa, mastercard] = [await token(CARDS.visa, 'Jane Citizen'), await token('5555555555554444', 'John Smith')]
   const prefix = ref('find')
   const rows = Array.from({length: 120}, (_, i) => {
     references.push(`${prefix}-${String(i).padStart(3, '0')}`)
@@ -75,12 +75,12 @@ describe('gw purchase list', () => {
     expect(none).toMatchObject({code: 0, stdout: '', stderr: ''})
   })
 
-  it('--card 2346 --amount 1051 finds the 20 declines: "I was charged twice"', async () => {
-    const found = await listed(['purchase', 'list', '--card', '2346', '--amount', '1051', '--all'])
+  it('--card 4444 --amount 1051 finds the 20 declines: "I was charged twice"', async () => {
+    const found = await listed(['purchase', 'list', '--card', '4444', '--amount', '1051', '--all'])
     expect(found.map((purchase) => purchase.reference)).toEqual(references.filter((_, i) => i % 6 === 5).reverse())
-    expect(found.every((purchase) => purchase.card_number === '512345XXXXXX2346')).toBe(true)
+    expect(found.every((purchase) => purchase.card_number === '555555XXXXXX4444')).toBe(true)
     // The masked number and the holder find the same card's purchases.
-    expect(await listed(['purchase', 'list', '--card', '512345XXXXXX2346', '--holder', 'smith', '--all'])).toHaveLength(60)
+    expect(await listed(['purchase', 'list', '--card', '555555XXXXXX4444', '--holder', 'smith', '--all'])).toHaveLength(60)
   })
 
   it('--from and --to: all were made today; none yesterday; a date not on the calendar is refused, exit 2', async () => {
@@ -116,7 +116,7 @@ describe('gw purchase list', () => {
     const screen = await t.waitFor(/\[exit \d+\]/)
     expect(screen).toContain('[exit 0]')
     expect(screen).toMatch(/│ Date +│ Reference +│ Amount +│ Outcome +│ Card +│ Id +│ Card holder +│/)
-    expect(screen).toMatch(new RegExp(`│ \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} │ ${references[119]} │ 10\\.51 AUD +│ Insufficient Funds │ …2346 │ 071-P-\\w{8} │ John Smith +│`))
+    expect(screen).toMatch(new RegExp(`│ \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} │ ${references[119]} │ 10\\.51 AUD +│ Insufficient Funds │ …4444 │ 071-P-\\w{8} │ John Smith +│`))
     expect(screen).toContain('Showing 3 of 120 purchases, newest first; --limit N or --all shows more.')
   })
 })

@@ -162,7 +162,9 @@ describe('gw help', () => {
   it('gw help test-cards gives outcomes the local gateway really produces', async () => {
     const result = await runGw(['help', 'test-cards'], {env: home})
     expect(result.code).toBe(0)
-    expect(result.stdout).toContain('  4557012345678902  Visa, always declined: Declined (exit 3)\n')
+    expect(result.stdout).toContain('  4557012345678902  Visa, always declined: 05 Declined (exit 3)\n')
+    expect(result.stdout).toContain('  5123456789012346  MasterCard, always approved: 00 Approved, whatever the amount\n')
+    expect(result.stdout).toContain('  4242424242424242  Visa, by the amount rule below\n')
     const line = result.stdout.split('\n').find((row) => row.startsWith('  51 '))
     expect(line).toBe('  51  e.g. --amount 10051  Insufficient Funds (declined, exit 3)')
     // docs/test-cards.md shows it, and readme.test.ts checks it is this.

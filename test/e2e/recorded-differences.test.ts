@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {cardArgs, DIALECT, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {cardArgs, CARDS, DIALECT, ref, type Sandbox, sandboxForFile} from './helpers.js'
 
 // #62.8: where the local gateway answered otherwise than the recorded live gateway, it now answers
 // as the gateway does (both dialects where the contract is silent; --dialect live where it is not),
@@ -16,6 +16,17 @@ async function api(args: string[], exitCode = 0): Promise<{text: string; body: R
   expect(result.code, result.stderr).toBe(exitCode)
   return {text: result.stdout, body: JSON.parse(result.stdout) as Record<string, unknown>}
 }
+
+/** The gateway's answer over HTTP as it came: its status and body (content type as a client labels it). */
+async function http(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{status: number; body: Record<string, unknown>}> {
+  const headers = {authorization: 'Basic ' + Buffer.from('TEST:TEST').toString('base64'), 'content-type': contentType}
+  const answer = await fetch(`${sandbox.url}${path}`, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)})
+  return {status: answer.status, body: (await answer.json()) as Record<string, unknown>}
+}
+
+const live = DIALECT === 'live'
+/** The interface's status for bad data (§7), or the live gateway's 422 for cards and customers. */
+const REFUSED_CARD_STATUS = live ? 422 : 400
 
 const DEBIT = {description: 'Confirmation', amount: 42, bsb: '123-123', account_name: 'Test', account_number: '012345678'}
 
@@ -77,5 +88,63 @@ describe(`the recorded answers, in the ${DIALECT} dialect`, () => {
     const {body} = await api(['POST', '/v1.0//void?id=123', '--data', '{}'], 5)
     expect(body).toStrictEqual({successful: false, response: {}, errors: ['Not Found'], test: true})
     expect((await api(['/v1.0/invoices'], 5)).body).toStrictEqual({successful: false, response: {}, errors: ['Not Found'], test: true})
+  })
+
+  it('the test cards: 5123…2346 and 4005…0001 approve with 00 whatever the cents, the decline card is 05 Declined, the cents decide on 4242… and 5555… (gateway-beyond.md §14.4, §14.5)', async () => {
+    const purchase = async (card: string, amount: number) => {
+      const made = await sandbox.gw(['purchase', 'create', '--amount', String(amount), '--reference', ref('card'), ...cardArgs(card), '--json'])
+      const record = made.json as Record<string, unknown>
+      return {code: made.code, outcome: [record.successful, record.response_code, record.message]}
+    }
+    expect(await purchase(CARDS.mastercard, 123)).toStrictEqual({code: 0, outcome: [true, '00', 'Approved']})
+    expect(await purchase(CARDS.mastercard, 10051)).toStrictEqual({code: 0, outcome: [true, '00', 'Approved']})
+    expect(await purchase('4005550000000001', 1095)).toStrictEqual({code: 0, outcome: [true, '00', 'Approved']})
+    expect(await purchase(CARDS.declined, 1000)).toStrictEqual({code: 3, outcome: [false, '05', 'Declined']})
+    expect(await purchase(CARDS.visa, 10051)).toStrictEqual({code: 3, outcome: [false, '51', 'Insufficient Funds']})
+    expect(await purchase('5555555555554444', 10005)).toStrictEqual({code: 3, outcome: [false, '05', 'Refer to Card Issuer']})
+    expect(await purchase('5555555555554444', 1010)).toStrictEqual({code: 0, outcome: [true, '10', 'Approved']})
+  })
+
+  it(`an empty card is refused with the recorded errors, in their order (HTTP ${REFUSED_CARD_STATUS}; gateway-beyond.md §14.7)`, async () => {
+    expect(await http('POST', '/v1.0/credit_cards', {test: true})).toMatchObject({
+      status: REFUSED_CARD_STATUS,
+      body: {successful: false, errors: ["Card holder can't be blank", "Card number can't be blank", 'Expiry date is missing or invalid.', 'CVV is required', ' is not an accepted card type'], test: true},
+    })
+    const badExpiry = await http('POST', '/v1.0/credit_cards', {card_holder: 'Jo', card_number: CARDS.visa, card_expiry: '13/2030', cvv: '123'})
+    expect(badExpiry).toMatchObject({status: REFUSED_CARD_STATUS, body: {errors: ['Expiry date is missing or invalid.']}})
+  })
+
+  it(`a customer without a card: ${live ? "`Card token Card '' could not be found.`, as recorded" : "`Card can't be blank`, in the interface's form"} (gateway-beyond.md §14.7)`, async () => {
+    const noCard = live ? "Card token Card '' could not be found." : "Card can't be blank"
+    const empty = await http('POST', '/v1.0/customers', {test: true})
+    expect(empty.status).toBe(REFUSED_CARD_STATUS)
+    // The recorded answer has no `Email can't be blank`: the local gateway requires the email the interface requires (docs/sandbox-dialects.md).
+    expect(empty.body.errors).toStrictEqual(["First name can't be blank", "Last name can't be blank", "Reference can't be blank", "Email can't be blank", noCard])
+    const withEmail = await http('POST', '/v1.0/customers', {email: 'jo@example.com'})
+    expect(withEmail.body.errors).toStrictEqual(["First name can't be blank", "Last name can't be blank", "Reference can't be blank", noCard])
+  })
+
+  it(`an unknown refund is the unknown purchase's 404: ${live ? '`Could not find Purchase` with `{}`' : '`Purchase not found` with null'}, looked up or voided`, async () => {
+    const expected = live ? {successful: false, response: {}, errors: ['Could not find Purchase'], test: true} : {successful: false, response: null, errors: ['Purchase not found'], test: true}
+    expect(await http('GET', '/v1.0/refunds/no-such-refund')).toStrictEqual({status: 404, body: expected})
+    expect(await http('POST', '/v1.0/refunds/void', {id: '071-R-NOTHERE0'})).toStrictEqual({status: 404, body: expected})
+    expect(await http('GET', '/v1.0/purchases/no-such-purchase')).toStrictEqual({status: 404, body: expected})
+  })
+
+  it("a purchase refused for a taken reference carries an id, and refunding that id is `Original transaction could not be found` (gateway-beyond.md §14.10)", async () => {
+    const body = {card_holder: 'Jo', card_number: CARDS.visa, card_expiry: '02/2030', cvv: '123', amount: 1000, reference: ref('taken')}
+    expect((await http('POST', '/v1.0/purchases', body)).status).toBe(200)
+    const refused = await http('POST', '/v1.0/purchases', body)
+    expect(refused).toMatchObject({status: 200, body: {successful: false, errors: ['Reference is already taken'], response: {id: expect.stringMatching(/^071-P-/), successful: false, response_code: '99'}}})
+    const id = (refused.body.response as {id: string}).id
+    expect(await http('POST', '/v1.0/refunds', {transaction_id: id, amount: 100, reference: ref('refund')})).toStrictEqual({
+      status: 200,
+      body: {successful: false, response: {}, errors: ['Original transaction could not be found'], test: true},
+    })
+  })
+
+  it('takes a JSON body labelled application/x-www-form-urlencoded, as the gateway did (gateway-beyond.md §14.12)', async () => {
+    const card = await http('POST', '/v1.0/credit_cards', {card_holder: 'Jo', card_number: CARDS.visa, card_expiry: '02/2030', cvv: '123'}, 'application/x-www-form-urlencoded')
+    expect(card).toMatchObject({status: 200, body: {successful: true, response: {card_number: '424242XXXXXX4242', card_holder: 'Jo'}}})
   })
 })

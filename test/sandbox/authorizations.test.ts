@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest'
 import {Purchase} from '../../src/api/schemas/purchase.js'
 import {formatDate} from '../../src/sandbox/domain/clock.js'
 import {authorization as recordedAuthorization} from '../fixtures/beyond-records.js'
-import {ACME_AUTH, approvedPurchase, NOW, call, purchase, sandbox, type Answer} from './helpers.js'
+import {ACME_AUTH, approvedPurchase, CENTS_CARD, NOW, call, purchase, sandbox, type Answer} from './helpers.js'
 import {advance} from './recurring-helpers.js'
 
 type Gateway = Awaited<ReturnType<typeof sandbox>>
@@ -36,9 +36,9 @@ describe('POST /v1.0/purchases with capture false: an authorization', () => {
   })
 
   it('declines as a purchase does: no authorization code, no retrieval number, nothing to settle', async () => {
-    const record = await authorize(await sandbox(), {amount: 10051})
+    const record = await authorize(await sandbox(), {...CENTS_CARD, amount: 10051})
     expect(record).toStrictEqual(
-      authorized({amount: 10051, decimal_amount: 100.51, authorization: null, successful: false, message: 'Insufficient Funds', response_code: '51', rrn: null}),
+      authorized({amount: 10051, decimal_amount: 100.51, authorization: null, successful: false, message: 'Insufficient Funds', response_code: '51', rrn: null, card_number: '424242XXXXXX4242', card_type: 'VISA'}),
     )
   })
 
@@ -98,7 +98,7 @@ describe('POST /v1.0/purchases/{id}/capture', () => {
 
   it('refuses a declined authorization, and a voided one', async () => {
     const gateway = await sandbox()
-    const declined = await authorize(gateway, {amount: 10051})
+    const declined = await authorize(gateway, {...CENTS_CARD, amount: 10051})
     expect((await capture(gateway, declined.id, {amount: 100})).body).toStrictEqual(refusedWith(declined, 'Transaction was not successful'))
     const authorization = await authorize(gateway, {reference: 'order-2'})
     const voided = (await call(gateway, 'POST', '/v1.0/purchases/void', {body: {id: authorization.id}})).body.response

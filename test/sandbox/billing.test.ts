@@ -96,7 +96,7 @@ describe('the retry chain', () => {
 
   it('declines by the cents of the plan amount', async () => {
     const gateway = await sandbox()
-    await subscribed(gateway, {frequency: 'Weekly', amount: 10051})
+    await subscribed(gateway, {frequency: 'Weekly', amount: 10051, card: '4242424242424242'})
     await advance(gateway, {days: 1})
     expect((await call(gateway, 'GET', '/v1.0/subscriptions/jo-gold')).body.response).toMatchObject({
       last_status: 'Failed (1), Pending',

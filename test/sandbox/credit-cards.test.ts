@@ -42,10 +42,10 @@ describe('POST /v1.0/credit_cards', () => {
   it.each([
     [{card_number: '5123456789012345'}, ['Invalid Card Number']],
     [{card_expiry: '10/2026'}, ['Expiry date is invalid (expired)']],
-    [{card_expiry: '13/2030'}, ['Expiry date is invalid']],
+    [{card_expiry: '13/2030'}, ['Expiry date is missing or invalid.']],
     [{card_holder: ''}, ["Card holder can't be blank"]],
-    [{card_number: ''}, ["Card number can't be blank"]],
-    [{card_expiry: undefined}, ["Expiry date can't be blank"]],
+    [{card_number: ''}, ["Card number can't be blank", ' is not an accepted card type']],
+    [{card_expiry: undefined}, ['Expiry date is missing or invalid.']],
     [{cvv: undefined}, ['CVV is required']],
     [{cvv: ' ', is_billing: false}, ['CVV is required']],
   ])('%j is a 400, as the contract answers bad data (§7): %j', async (fields, errors) => {
@@ -134,7 +134,7 @@ describe('GET and PUT /v1.0/credit_cards/{token_or_alias}', () => {
   it.each([
     [{}, ['Give card_expiry or alias to update']],
     [{card_expiry: '01/2020'}, ['Expiry date is invalid (expired)']],
-    [{card_expiry: '2031-04'}, ['Expiry date is invalid']],
+    [{card_expiry: '2031-04'}, ['Expiry date is missing or invalid.']],
     [{alias: ' '}, ["Alias can't be blank"]],
   ])('refuses the update %j with a 400 (422 in the live dialect): %j', async (body, errors) => {
     const gateway = await sandbox()

@@ -85,7 +85,7 @@ describe('POST /v1.0/customers', () => {
   it.each([
     [{card_number: '5123456789012345'}, 'Invalid Card Number'],
     [{expiry_date: '02/2020'}, 'Expiry date is invalid (expired)'],
-    [{expiry_date: '2030-02'}, 'Expiry date is invalid'],
+    [{expiry_date: '2030-02'}, 'Expiry date is missing or invalid.'],
     [{cvv: ''}, "CVV can't be blank"],
   ])('checks the card as a purchase does: %o', async (card, message) => {
     const gateway = await sandbox()
@@ -104,13 +104,8 @@ describe('POST /v1.0/customers', () => {
         ...refused({first_name: 'Jo', email: 'not-an-email'}),
         address: {address: null, city: null, state: null, postcode: null, country: null},
       },
-      errors: [
-        "Last name can't be blank",
-        "Reference can't be blank",
-        "Card number can't be blank",
-        "Expiry date can't be blank",
-        "CVV can't be blank",
-      ],
+      // No card at all is one problem, in the interface's form (the live dialect's words: test/e2e/recorded-differences.test.ts).
+      errors: ["Last name can't be blank", "Reference can't be blank", "Card can't be blank"],
       test: true,
     })
   })

@@ -66,6 +66,12 @@ export const CARD = {
   cvv: '123',
 }
 
+/**
+ * A card the cents of the amount decide (10051 declines with 51): CARD's 5123…2346 approves
+ * whatever the amount, as the recorded gateway does (gateway-beyond.md §14.4).
+ */
+export const CENTS_CARD = {card_number: '4242424242424242'}
+
 export function purchase(base: RunningSandbox, fields: Record<string, unknown> = {}, auth?: string): Promise<Answer> {
   return call(base, 'POST', '/v1.0/purchases', {body: {...CARD, amount: 1000, reference: 'order-1', ...fields}, auth})
 }

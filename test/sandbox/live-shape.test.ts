@@ -4,7 +4,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {livePurchase, liveRefund} from '../fixtures/live-records.js'
 import {aPurchase, aRefund} from '../unit/sandbox/fixtures.js'
-import {call, purchase, sandbox} from './helpers.js'
+import {CENTS_CARD, call, purchase, sandbox} from './helpers.js'
 import {stateIn} from './state-file.js'
 
 /**
@@ -23,7 +23,7 @@ describe("the local gateway's records have the live gateway's fields", () => {
     const gateway = await sandbox()
     const approved = (await purchase(gateway, {reference: 'by-card'})).body.response
     const byToken = (await call(gateway, 'POST', '/v1.0/purchases', {body: {card_token: approved.card_token, amount: 2500, reference: 'by-token'}})).body.response
-    const declined = (await purchase(gateway, {reference: 'declined', amount: 10051})).body.response
+    const declined = (await purchase(gateway, {...CENTS_CARD, reference: 'declined', amount: 10051})).body.response
     const fetched = (await call(gateway, 'GET', '/v1.0/purchases/by-card')).body.response
     const listed = (await call(gateway, 'GET', '/v1.0/purchases')).body.response
 

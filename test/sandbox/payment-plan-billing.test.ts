@@ -62,7 +62,7 @@ describe('the billing clock and payment plans', () => {
     expect(purchase).toMatchObject({reference: 'approved-0001', amount: 100, successful: true, source: 'Recurring', transaction_date: made.records[0].transaction_date})
 
     const declined = (await planNamed(gateway, 'declined')).payments[0]
-    expect(declined).toMatchObject({reference: 'declined-0001', status: 'Retrying', result: 'Declined', records: [{successful: false, response_code: '99', message: 'Declined', authorization: null}]})
+    expect(declined).toMatchObject({reference: 'declined-0001', status: 'Retrying', result: 'Declined', records: [{successful: false, response_code: '05', message: 'Declined', authorization: null}]})
 
     const deliveries = await hooks.received(2)
     expect(eventsOf(deliveries).sort()).toStrictEqual(['payment_plan_payment:completed', 'payment_plan_payment:declined'])

@@ -1,6 +1,9 @@
 import {describe, expect, it} from 'vitest'
 import {Purchase} from '../../src/api/schemas/purchase.js'
-import {ACME_AUTH, approvedPurchase as approved, CARD, call, purchase, sandbox} from './helpers.js'
+import {ACME_AUTH, approvedPurchase as approved, CARD, CENTS_CARD, call, purchase, sandbox} from './helpers.js'
+
+/** The fields of a record made with CENTS_CARD where CARD's differ. */
+const VISA = {card_number: '424242XXXXXX4242', card_type: 'VISA'}
 
 
 describe('POST /v1.0/purchases', () => {
@@ -84,13 +87,14 @@ describe('POST /v1.0/purchases', () => {
     [1077, '77', 'Declined'],
   ])('declines %i with response code %s (%s), stores it and answers 200', async (amount, code, message) => {
     const gateway = await sandbox()
-    const answer = await purchase(gateway, {amount})
+    const answer = await purchase(gateway, {...CENTS_CARD, amount})
 
     expect(answer.status).toBe(200)
     expect(answer.body.successful).toBe(true)
     expect(answer.body.errors).toEqual([])
     expect(answer.body.response).toStrictEqual(
       approved({
+        ...VISA,
         amount,
         decimal_amount: amount / 100,
         authorization: null,
@@ -113,16 +117,25 @@ describe('POST /v1.0/purchases', () => {
     [1011, '11'],
     [1016, '16'],
   ])('approves %i with response code %s', async (amount, code) => {
-    const answer = await purchase(await sandbox(), {amount})
+    const answer = await purchase(await sandbox(), {...CENTS_CARD, amount})
     expect(answer.body.response).toMatchObject({successful: true, message: 'Approved', response_code: code})
   })
 
-  it('always declines the declined test card', async () => {
-    const answer = await purchase(await sandbox(), {card_number: '4557012345678902'})
+  it.each([1000, 123, 10051, 1005, 1095])('approves %i on 5123…2346 and 4005…0001 with response code 00, whatever the cents (as recorded)', async (amount) => {
+    const gateway = await sandbox()
+    for (const card_number of ['5123456789012346', '4005550000000001']) {
+      const answer = await purchase(gateway, {card_number, amount, reference: `order-${card_number}`})
+      expect(answer.body.response).toMatchObject({successful: true, message: 'Approved', response_code: '00', amount})
+    }
+  })
+
+  it.each([1000, 10051])('always declines the declined test card, 05 with Declined (as recorded; for %i)', async (amount) => {
+    const answer = await purchase(await sandbox(), {card_number: '4557012345678902', amount})
     expect(answer.status).toBe(200)
     expect(answer.body.response).toMatchObject({
       successful: false,
       message: 'Declined',
+      response_code: '05',
       authorization: null,
       card_number: '455701XXXXXX8902',
       card_type: 'VISA',
@@ -225,7 +238,7 @@ describe('POST /v1.0/purchases', () => {
   it.each([
     [{card_number: '4111111111111112'}, ['Invalid Card Number']],
     [{card_expiry: '01/2020'}, ['Expiry date is invalid (expired)']],
-    [{card_expiry: '13/2030'}, ['Expiry date is invalid']],
+    [{card_expiry: '13/2030'}, ['Expiry date is missing or invalid.']],
     [{amount: -1}, ['Amount must be greater than or equal to 0']],
     [{amount: undefined}, ["Amount can't be blank"]],
     [{amount: null}, ["Amount can't be blank"]],
@@ -235,7 +248,8 @@ describe('POST /v1.0/purchases', () => {
     [{currency: ' '}, ["Currency can't be blank"]],
     [
       {card_number: undefined, card_holder: undefined, card_expiry: undefined, cvv: undefined},
-      ["Card number can't be blank", "Card holder can't be blank", "Expiry date can't be blank", 'CVV is required'],
+      // The card group's problems in the order and words of the gateway's empty card (gateway-beyond.md §14.7).
+      ["Card holder can't be blank", "Card number can't be blank", 'Expiry date is missing or invalid.', 'CVV is required', ' is not an accepted card type'],
     ],
     [{card_number: undefined, card_token: 'no-such-card'}, ['Card no-such-card could not be found']],
     [{amount: -5, reference: ''}, ['Amount must be greater than or equal to 0', "Reference can't be blank"]],

@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {Refund} from '../../src/api/schemas/refund.js'
 import {addDays, formatDate, formatDateTime} from '../../src/sandbox/domain/clock.js'
-import {ACME_AUTH, NOW, call, purchase, sandbox, type Answer} from './helpers.js'
+import {ACME_AUTH, CENTS_CARD, NOW, call, purchase, sandbox, type Answer} from './helpers.js'
 
 type Gateway = Awaited<ReturnType<typeof sandbox>>
 
@@ -30,8 +30,8 @@ const REFUSED = {
   rrn: null,
 }
 
-async function paid(gateway: Gateway, amount = 1000): Promise<string> {
-  return (await purchase(gateway, {amount})).body.response.id
+async function paid(gateway: Gateway, amount = 1000, card: Record<string, string> = {}): Promise<string> {
+  return (await purchase(gateway, {...card, amount})).body.response.id
 }
 
 describe('POST /v1.0/refunds', () => {
@@ -128,7 +128,7 @@ describe('POST /v1.0/refunds', () => {
 
   it('refuses to refund a declined purchase', async () => {
     const gateway = await sandbox()
-    const purchaseId = await paid(gateway, 10051)
+    const purchaseId = await paid(gateway, 10051, CENTS_CARD)
     const answer = await refund(gateway, {transaction_id: purchaseId, amount: 100, reference: 'refund-1'})
     expect(answer.status).toBe(400)
     expect(answer.body.errors).toEqual(['Original transaction was not successful'])

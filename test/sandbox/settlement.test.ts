@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {NOW, call, purchase, sandbox} from './helpers.js'
+import {CENTS_CARD, NOW, call, purchase, sandbox} from './helpers.js'
 import {advance} from './recurring-helpers.js'
 
 type Gateway = Awaited<ReturnType<typeof sandbox>>
@@ -12,7 +12,7 @@ const settlement = (gateway: Gateway, query: string) => call(gateway, 'GET', `/v
  */
 async function aWeekOfTrade(gateway: Gateway) {
   const paid = (await purchase(gateway, {reference: 'paid'})).body.response
-  const declined = (await purchase(gateway, {reference: 'declined', amount: 10051})).body.response
+  const declined = (await purchase(gateway, {...CENTS_CARD, reference: 'declined', amount: 10051})).body.response
   await purchase(gateway, {reference: 'uncaptured', capture: false})
   const later = (await purchase(gateway, {reference: 'captured-later', capture: false})).body.response
   const voided = (await purchase(gateway, {reference: 'voided'})).body.response

@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {Refund} from '../../src/api/schemas/refund.js'
 import {voidedRefund2019} from '../fixtures/beyond-records.js'
-import {ACME_AUTH, call, purchase, sandbox, type Answer} from './helpers.js'
+import {ACME_AUTH, CENTS_CARD, call, purchase, sandbox, type Answer} from './helpers.js'
 import {advance} from './recurring-helpers.js'
 
 type Gateway = Awaited<ReturnType<typeof sandbox>>
@@ -46,7 +46,7 @@ describe('POST /v1.0/purchases/void', () => {
 
   it('refuses a declined purchase, one past its settlement date, and one with refunds until they are voided', async () => {
     const gateway = await sandbox()
-    const declined = (await purchase(gateway, {amount: 10051, reference: 'declined'})).body.response
+    const declined = (await purchase(gateway, {...CENTS_CARD, amount: 10051, reference: 'declined'})).body.response
     expect((await voidPurchase(gateway, declined.id)).body).toStrictEqual(refusedWith(declined, 'Transaction was not successful'))
 
     const refunded = (await purchase(gateway, {reference: 'refunded'})).body.response

@@ -1,6 +1,8 @@
 /**
- * How the gateway's sandbox answers test payments (gateway-notes.md), with no zod in it: the local
- * gateway answers by it, and `gw help test-cards` prints it, so the two cannot disagree.
+ * How the gateway's sandbox answers test payments, with no zod in it: the local gateway answers by
+ * it, and `gw help test-cards` prints it, so the two cannot disagree. The same in both dialects:
+ * the interface says nothing of test outcomes, so both follow what the gateway was recorded doing
+ * (gateway-notes.md "Sandbox test outcomes", corrected by gateway-beyond.md §14.4 and §14.5).
  */
 
 export interface Outcome {
@@ -10,14 +12,21 @@ export interface Outcome {
   message: string
 }
 
-/** The test cards the vendor documents as approved (by the amount rule), and the one always declined. */
-export const APPROVED_TEST_CARDS = [
-  ['4242424242424242', 'Visa'],
-  ['4005550000000001', 'Visa'],
-  ['5123456789012346', 'MasterCard'],
-  ['5555555555554444', 'MasterCard'],
-] as const
-export const DECLINED_TEST_CARD = '4557012345678902'
+const APPROVED: Outcome = {approved: true, responseCode: '00', message: 'Approved'}
+
+/**
+ * The vendor's test cards. The cents of the amount decide for some; others answer the same
+ * whatever the amount, as recorded (§14.4: 5123…2346 and 4005…0001 approved with "00" at .12, .33,
+ * .53, .54, .95, and the vendor's .NET suite buys 1.23 with 5123…2346 expecting approval; §14.5:
+ * the decline card answered "05" with `Declined`, which ActiveMerchant's remote test expects).
+ */
+export const TEST_CARDS: readonly {number: string; scheme: string; outcome?: Outcome}[] = [
+  {number: '4242424242424242', scheme: 'Visa'},
+  {number: '5555555555554444', scheme: 'MasterCard'},
+  {number: '4005550000000001', scheme: 'Visa', outcome: APPROVED},
+  {number: '5123456789012346', scheme: 'MasterCard', outcome: APPROVED},
+  {number: '4557012345678902', scheme: 'Visa', outcome: {approved: false, responseCode: '05', message: 'Declined'}},
+]
 
 const APPROVED_CODES = new Set(['00', '08', '10', '11', '16'])
 
@@ -47,23 +56,23 @@ export function outcomeForCode(responseCode: string): Outcome {
   return {approved: false, responseCode, message: DECLINE_MESSAGES[responseCode] ?? 'Declined'}
 }
 
-/** A code outside the table, so the declined test card's code and message agree with it. */
-const DECLINED_CARD_CODE = '99'
+/** A card as records carry it: first 6 and last 4 digits, the rest X. */
+const masked = (number: string) => number.slice(0, 6) + 'X'.repeat(number.length - 10) + number.slice(-4)
 
-/** The declined test card as records carry it: first 6 and last 4 digits, the rest X. */
-const DECLINED_CARD_MASKED = DECLINED_TEST_CARD.slice(0, 6) + 'X'.repeat(DECLINED_TEST_CARD.length - 10) + DECLINED_TEST_CARD.slice(-4)
+const SET_OUTCOMES = new Map(TEST_CARDS.flatMap(({number, outcome}) => (outcome ? [[masked(number), outcome] as const] : [])))
 
-/** Which rule decided a purchase: the always-declined test card, or the cents of its amount. */
-export type DecidingRule = {by: 'declined_card'; card: string; outcome: Outcome} | {by: 'cents'; cents: string; outcome: Outcome}
+/** Which rule decided a purchase: a test card's set answer, or the cents of its amount. */
+export type DecidingRule = {by: 'card'; card: string; outcome: Outcome} | {by: 'cents'; cents: string; outcome: Outcome}
 
 /**
- * The local gateway's rule for a purchase (gateway-notes.md): the declined test card always
- * declines; otherwise the cents part of the amount is the bank response code (10051 declines with
- * 51, Insufficient Funds). The card is recognised by its masked form, as the local gateway keeps
- * no whole card numbers and records carry none.
+ * The local gateway's rule for a purchase: a test card with a set answer gives it whatever the
+ * amount; on any other card the cents part of the amount is the bank response code (10051 declines
+ * with 51, Insufficient Funds). The card is recognised by its masked form, as the local gateway
+ * keeps no whole card numbers and records carry none.
  */
 export function decidingRule(maskedCardNumber: string, amount: number): DecidingRule {
-  if (maskedCardNumber === DECLINED_CARD_MASKED) return {by: 'declined_card', card: DECLINED_CARD_MASKED, outcome: outcomeForCode(DECLINED_CARD_CODE)}
+  const outcome = SET_OUTCOMES.get(maskedCardNumber)
+  if (outcome) return {by: 'card', card: maskedCardNumber, outcome}
   const cents = String(amount % 100).padStart(2, '0')
   return {by: 'cents', cents, outcome: outcomeForCode(cents)}
 }

@@ -1,4 +1,4 @@
-import {APPROVED_TEST_CARDS, DECLINED_TEST_CARD, outcomeForCode} from '../../api/schemas/test-outcomes.js'
+import {TEST_CARDS, outcomeForCode, type Outcome} from '../../api/schemas/test-outcomes.js'
 
 /** `gw help TOPIC` for what is not a command: each returns the text printed on stdout. */
 export const HELP_TOPICS = {
@@ -131,17 +131,20 @@ function testCards(): string {
     rows.push([`${String(code).padStart(2, '0')}  e.g. --amount ${10000 + code}`, outcome.approved ? 'Approved (exit 0)' : `${outcome.message} (declined, exit 3)`])
   }
   rows.push(['any other code', 'Declined (exit 3)'])
-  return `TEST CARDS (the local gateway, gw sandbox start, as the gateway's own sandbox)
-${columns([
-  ...APPROVED_TEST_CARDS.map(([number, scheme]): [string, string] => [number, `${scheme}, approved by the amount rule below`]),
-  [DECLINED_TEST_CARD, 'Visa, always declined: Declined (exit 3)'],
-])}
+  return `TEST CARDS (the local gateway, gw sandbox start, as the gateway's own sandbox; both dialects)
+${columns(TEST_CARDS.map(({number, scheme, outcome}): [string, string] => [number, `${scheme}, ${outcome ? setAnswer(outcome) : 'by the amount rule below'}`]))}
   Any other number that passes the Luhn check follows the amount rule; gw refuses one that
   fails it, or an expiry in the past, before sending (exit 2). Any 3 or 4 digit CVV is taken.
 
-AMOUNTS: the cents are the bank's response code
+AMOUNTS (every card but those always approved or declined): the cents are the bank's response code
 ${columns(rows)}
 
-  gw purchase create --amount 10051 ... declines with Insufficient Funds; --amount 1000 approves.
+  gw purchase create --amount 10051 --card-number 4242424242424242 ... declines with
+  Insufficient Funds; --amount 1000 approves.
 `
+}
+
+/** A test card's answer whatever the amount, as recorded (test-outcomes.ts). */
+function setAnswer({approved, responseCode, message}: Outcome): string {
+  return approved ? `always approved: ${responseCode} ${message}, whatever the amount` : `always declined: ${responseCode} ${message} (exit 3)`
 }

@@ -4,7 +4,10 @@ import {blankMessage, isBlank} from './input.js'
 import type {CardRecord} from './records.js'
 
 const INVALID_CARD_NUMBER = 'Invalid Card Number'
-const EXPIRY_INVALID = 'Expiry date is invalid'
+/** The gateway's words for an expiry missing or not MM/YYYY, as its empty card's 422 says them (gateway-beyond.md §14.7). */
+const EXPIRY_INVALID = 'Expiry date is missing or invalid.'
+/** A card without a number has no scheme, and the gateway says so with the blank scheme in front (§14.7, leading space as recorded). */
+const NO_CARD_TYPE = ' is not an accepted card type'
 export const EXPIRY_EXPIRED = 'Expiry date is invalid (expired)'
 
 /** Card numbers are typed with spaces or dashes as often as without. */
@@ -51,7 +54,7 @@ export const isExpired = (endOfMonth: string, today: string) => endOfMonth < tod
 
 /** A `card_expiry` as its end-of-month date, or the message saying why it cannot be used. */
 export function readExpiry(expiry: string | undefined, today: string): {date: string} | {error: string} {
-  if (isBlank(expiry)) return {error: blankMessage('card_expiry')}
+  if (isBlank(expiry)) return {error: EXPIRY_INVALID}
   const date = expiryDate(expiry.trim())
   if (date === undefined) return {error: EXPIRY_INVALID}
   return isExpired(date, today) ? {error: EXPIRY_EXPIRED} : {date}
@@ -73,21 +76,25 @@ const numberProblem = (number: string) =>
   number === '' ? blankMessage('card_number') : luhnValid(number) ? undefined : INVALID_CARD_NUMBER
 
 /**
- * Validates the card details group: every problem at once, in the order of the form. The CVV is
- * not judged (the interface names no rule for it, and a client sending it as a number loses its
- * leading zeros) and never kept.
+ * Validates the card details group: every problem at once, in the recorded order of the gateway's
+ * empty card (holder, number, expiry, CVV, scheme; gateway-beyond.md §14.7), `cvvProblem` being
+ * the caller's, who knows when a CVV is needed. The CVV is not judged (the interface names no rule
+ * for it, and a client sending it as a number loses its leading zeros) and never kept.
  */
 export function checkCardDetails(
   input: CardDetailsInput,
   today: string,
+  cvvProblem?: string,
 ): {errors: string[]; details?: CardDetails} {
   const number = normalizeCardNumber(input.card_number ?? '')
   const holder = input.card_holder?.trim() ?? ''
   const expiry = readExpiry(input.card_expiry, today)
   const errors = [
-    numberProblem(number),
     holder === '' ? blankMessage('card_holder') : undefined,
+    numberProblem(number),
     'error' in expiry ? expiry.error : undefined,
+    cvvProblem,
+    number === '' ? NO_CARD_TYPE : undefined,
   ].filter((problem) => problem !== undefined)
   if (errors.length > 0 || 'error' in expiry) return {errors}
   return {errors, details: {number, holder, expiry: expiry.date}}

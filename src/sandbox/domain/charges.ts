@@ -96,15 +96,16 @@ function purchaseRecord(ctx: SandboxContext, merchant: string, charge: Charge, o
   }
 }
 
-/** The stored card a token or alias names (only the caller's), or a new one from the card details. */
+/** The stored card a token or alias names (only the caller's), or a new one from the card details, their CVV problem among theirs. */
 export function cardToCharge(
   fields: CardDetailsInput & {card_token?: string},
   merchant: string,
   ctx: SandboxContext,
   today: string,
+  cvvProblem?: string,
 ): {errors: string[]; record?: CardRecord} {
   if (isBlank(fields.card_token)) {
-    const {errors, details} = checkCardDetails(fields, today)
+    const {errors, details} = checkCardDetails(fields, today, cvvProblem)
     return {errors, record: details && newCardRecord(details)}
   }
   const lookup = ctx.store.find('cards', merchant, fields.card_token)

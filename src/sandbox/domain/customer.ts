@@ -17,6 +17,7 @@ export const CUSTOMER_INPUT = {
 const CARD_INPUT = {card_holder: 'string', card_number: 'string', expiry_date: 'string', cvv: 'string'} as const
 const ADDRESS_INPUT = {address: 'string', city: 'string', state: 'string', postcode: 'string', country: 'string'} as const
 const REQUIRED = ['first_name', 'last_name', 'reference', 'email'] as const
+const NO_CARD = blankMessage('card')
 
 type CustomerInput = Fields<typeof CUSTOMER_INPUT>
 
@@ -42,13 +43,14 @@ export function readAddress(input: Record<string, unknown> | undefined, current?
 
 /**
  * The card group, checked as a purchase's card is (Luhn, expiry); the holder defaults to the
- * customer's name. The CVV must be given; it is not judged, and never kept.
+ * customer's name. The CVV must be given; it is not judged, and never kept. No card at all is one
+ * problem, `Card can't be blank` in the interface's form (the live dialect's words are dialect.ts's).
  */
 export function readCard(input: Record<string, unknown> | undefined, name: string, today: string): {errors: string[]; details?: CardDetails} {
-  const card = readFields(input ?? {}, CARD_INPUT)
+  if (input === undefined) return {errors: [NO_CARD]}
+  const card = readFields(input, CARD_INPUT)
   const holder = isBlank(card.card_holder) ? name : card.card_holder
-  const {errors, details} = checkCardDetails({card_number: card.card_number, card_holder: holder, card_expiry: card.expiry_date}, today)
-  return isBlank(card.cvv) ? {errors: [...errors, blankMessage('cvv')]} : {errors, details}
+  return checkCardDetails({card_number: card.card_number, card_holder: holder, card_expiry: card.expiry_date}, today, isBlank(card.cvv) ? blankMessage('cvv') : undefined)
 }
 
 /** Problems of the customer's own fields: blanks, a reference the merchant already used. The gateway does not check an email's shape. */

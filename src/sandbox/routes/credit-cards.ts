@@ -18,9 +18,7 @@ const CARD_NOT_FOUND = 'Record not found'
  */
 export function tokenizeCard({input, merchant}: MerchantRequest, ctx: SandboxContext): RouteResult {
   const fields = readFields(input, TOKENIZE_FIELDS)
-  const checked = checkCardDetails(fields, formatDate(ctx.clock.now()))
-  const errors = [...checked.errors, fields.is_billing === true ? undefined : cvvProblem(true, fields.cvv, {})].filter((error) => error !== undefined)
-  const {details} = checked
+  const {errors, details} = checkCardDetails(fields, formatDate(ctx.clock.now()), fields.is_billing === true ? undefined : cvvProblem(true, fields.cvv, {}))
   if (!details || errors.length > 0) throw badRequest(errors, echo(CARD_FIELDS, submittedCard(fields)))
   const card = newCardRecord(details)
   ctx.store.save('cards', merchant, card)

@@ -49,10 +49,9 @@ export function createPurchase({input, merchant}: MerchantRequest, ctx: SandboxC
     customer_ip: customerIp,
   })
 
-  const card = cardToCharge(fields, merchant, ctx, formatDate(now))
+  const card = cardToCharge(fields, merchant, ctx, formatDate(now), cvvProblem(isBlank(fields.card_token), fields.cvv, extra))
   const errors = [
     ...card.errors,
-    cvvProblem(isBlank(fields.card_token), fields.cvv, extra),
     ...threeDSecureProblems(extra),
     ...metadataErrors,
     amount === undefined ? blankMessage('amount') : undefined,

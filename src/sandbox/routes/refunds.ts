@@ -98,12 +98,13 @@ function refusalOf(purchase: PurchaseRecord): string | undefined {
  */
 function unmatchedRefund(fields: RefundInput, merchant: string, ctx: SandboxContext) {
   const noCard = [fields.card_token, fields.card_number, fields.card_holder, fields.card_expiry].every((field) => isBlank(field))
-  const card = noCard ? {errors: [NO_CARD_FOR_UNMATCHED_REFUND], record: undefined} : cardToCharge(fields, merchant, ctx, formatDate(ctx.clock.now()))
+  const card = noCard
+    ? {errors: [NO_CARD_FOR_UNMATCHED_REFUND], record: undefined}
+    : cardToCharge(fields, merchant, ctx, formatDate(ctx.clock.now()), cvvProblem(isBlank(fields.card_token), fields.cvv, {}))
   const currency = (fields.currency ?? DEFAULT_CURRENCY).trim().toUpperCase()
   const {metadata, errors: metadataErrors} = readMetadata(fields.metadata)
   const errors = [
     ...card.errors,
-    noCard ? undefined : cvvProblem(isBlank(fields.card_token), fields.cvv, {}),
     ...fieldProblems(fields, metadataErrors),
     currency === '' ? blankMessage('currency') : undefined,
     currency !== '' && !isPermittedCurrency(currency) ? currencyNotPermitted(currency) : undefined,

@@ -1,7 +1,7 @@
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import {setTimeout as sleep} from 'node:timers/promises'
 import type {Mode} from '../domain/mode.js'
-import {maskCardTokenPath} from '../../safety/redact.js'
+import {maskCardNumbersIn, maskCardPath} from '../../safety/redact.js'
 import {envelope as envelopeFor} from '../domain/envelope.js'
 import {SandboxError, badRequest} from '../domain/errors.js'
 import {newUuid} from '../domain/ids.js'
@@ -130,8 +130,8 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
     const answered = (status: number | null, body?: unknown, fault?: string) =>
       options.answered?.({method, pathname, status, ms: performance.now() - started, requestId, ...seen, body, fault})
 
-    // What is logged names a stored card by its token's last four only.
-    const shownPath = maskCardTokenPath(pathname)
+    // What is logged names a stored card by its token's last four only, and no card number whole.
+    const shownPath = maskCardPath(pathname)
     const guarded = options.guard?.(req, res, () => signedInMerchant(req.headers.authorization))
     if (guarded) {
       log(`${method} ${shownPath} ${guarded.status} ${guarded.error}`)
@@ -213,7 +213,7 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
       // Closing cut a delayed request short: serve() drops its socket.
       if (signal.aborted) throw error
       if (error instanceof SandboxError) return {status: error.status, body: envelope(false, error.response, error.errors)}
-      log(`internal error on ${method} ${maskCardTokenPath(pathname)}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+      log(`internal error on ${method} ${maskCardPath(pathname)}: ${maskCardNumbersIn(error instanceof Error ? (error.stack ?? error.message) : String(error))}`)
       return {status: 500, body: envelope(false, null, ['Internal sandbox error'])}
     }
   }

@@ -2,7 +2,7 @@ import {constants, mkdirSync} from 'node:fs'
 import {type FileHandle, rename} from 'node:fs/promises'
 import {basename, dirname, extname, join} from 'node:path'
 import {type RequestLogEntry, type RequestLogPage, statusMatches} from '../../api/schemas/sandbox-control.js'
-import {maskCardNumber, maskCardNumbersIn, maskCardTokenPath, maskCardTokensIn} from '../../safety/redact.js'
+import {maskCardNumber, maskCardNumbersIn, maskCardPath, maskCardTokensIn} from '../../safety/redact.js'
 import {openOwnFile} from '../../lib/own-file.js'
 import type {Exchange} from './http.js'
 
@@ -205,7 +205,7 @@ export function entryOf(exchange: Exchange): RequestLogEntry {
     time: new Date().toISOString(),
     merchant: exchange.merchant ?? null,
     method: exchange.method,
-    path: shown(maskCardTokenPath(exchange.pathname)),
+    path: cut(maskCardPath(exchange.pathname)),
     status: exchange.status,
     ms: Math.round(exchange.ms * 10) / 10,
     request_id: exchange.requestId,
@@ -238,17 +238,12 @@ function cardNumberOf(input: Record<string, unknown> | undefined, body: unknown)
 function firstError(body: unknown, pathname: string): string | null {
   const first = (body as {errors?: unknown} | undefined)?.errors
   if (!Array.isArray(first) || typeof first[0] !== 'string') return null
-  return shown(maskCardTokensIn(first[0].replaceAll(pathname, maskCardTokenPath(pathname))))
+  return shown(maskCardTokensIn(first[0].replaceAll(pathname, maskCardPath(pathname))))
 }
 
-/** Text from a request, its card numbers masked: only text with 12 digits or more can hold one, which most does not. */
+/** Text from a request, its card numbers masked (design.md §3's rule, safety/card-digits.ts). */
 function shown(text: string): string {
-  let digits = 0
-  for (let index = 0; index < text.length && digits < 12; index++) {
-    const code = text.charCodeAt(index)
-    if (code >= 48 && code <= 57) digits++
-  }
-  return cut(digits >= 12 ? maskCardNumbersIn(text) : text)
+  return cut(maskCardNumbersIn(text))
 }
 
 function cut(text: string): string {

@@ -212,6 +212,21 @@ describe('what the file holds of a row, read back (Journal.holds)', () => {
   })
 })
 
+describe('what the file holds of a row whose reference holds a card number (kept masked, found by its keyed hash)', () => {
+  it('its intent, until a withdrawal takes it back; another reference that masks alike is another row', async () => {
+    const file = path()
+    const journal = await openOn(file)
+    const reference = 'ord-4929123456789015'
+    const alike = 'ord-4929120000009015'
+    await journal.intent({intent: reference, row: 1, line: 2, request: {amount: 100, reference}})
+    expect(await journal.holds(reference)).toBe(true)
+    expect(await journal.holds(alike)).toBe(false)
+    await journal.withdraw(reference)
+    expect(await journal.holds(reference)).toBe(false)
+    await journal.close()
+  })
+})
+
 describe('a --journal that is no journal', () => {
   it.each([
     ['a header of another version', '{"journal":2,"command":"refund create"}\n'],

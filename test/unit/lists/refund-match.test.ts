@@ -47,6 +47,9 @@ describe('refundReference: <purchase-ref>-R<n>, within the length rule', () => {
   it('derives from the purchase id when the purchase has no reference', () => {
     expect(derivationBase(livePurchase)).toBe('order-1042')
     expect(derivationBase({...livePurchase, reference: ' '})).toBe(livePurchase.id)
+    // A reference that holds a card number (any separator of the masker's table) is none to derive from: gw makes no reference that holds one.
+    for (const reference of ['ord-4929123456789015', 'ord 4929.1234.5678.9015']) expect(derivationBase({...livePurchase, reference})).toBe(livePurchase.id)
+    expect(derivationBase({...livePurchase, reference: 'ord-492912XXXXXX9015'})).toBe('ord-492912XXXXXX9015')
     expect(derivationBase({})).toBeUndefined()
   })
 })

@@ -62,7 +62,7 @@ describe('localDeclineHint', () => {
   it.each([
     [declined, "The local gateway's rule: cents 50 → Declined (cents 00 approve); gw help test-cards"],
     [{...declined, amount: 10051, response_code: '51', message: 'Insufficient Funds'}, "The local gateway's rule: cents 51 → Insufficient Funds (cents 00 approve); gw help test-cards"],
-    [{...declined, amount: 1000, card_number: '455701XXXXXX8902', response_code: '99'}, "The local gateway's rule: card 455701XXXXXX8902 → Declined, whatever the amount; gw help test-cards"],
+    [{...declined, amount: 1000, card_number: '455701XXXXXX8902', response_code: '05'}, "The local gateway's rule: card 455701XXXXXX8902 → Declined, whatever the amount; gw help test-cards"],
     // The live dialect's records may leave the response code out: the message still has to agree.
     [{amount: 1205, card_number: '424242XXXXXX4242', message: 'Refer to Card Issuer'}, "The local gateway's rule: cents 05 → Refer to Card Issuer (cents 00 approve); gw help test-cards"],
   ])('%j: %s', (record, hint) => {
@@ -73,6 +73,7 @@ describe('localDeclineHint', () => {
     ['a decline the rule did not give (a trigger sample, an expired card)', {...declined, response_code: '54', message: 'Expired Card'}],
     ['a message the rule does not give for those cents', {...declined, message: 'Insufficient Funds'}],
     ['cents that approve', {...declined, amount: 1000}],
+    ['a card approved whatever the cents', {...declined, card_number: '512345XXXXXX2346'}],
     ['no amount', {...declined, amount: undefined}],
     ['an amount that is not whole cents', {...declined, amount: 12.5}],
     ['no card', {...declined, card_number: undefined}],

@@ -60,14 +60,17 @@ describe('printsAsSent', () => {
       '{"note":"cvv","also":["pan","password"]}',
       '{"number":null}',
       '{"number" : {"pan": null}}',
-      '{"cvv_hint":"x","passwords":1,"card_numbers":[1]}',
+      '{"cvv_match":"M","cv_hint":"x","passwords":1,"card_numbers":[1]}',
       '{"a":"\\u0022 \\u0027 \\u003e \\u005c \\u0026 \\u003c"}',
       '{"a":"\\u0000\\u0008\\u000e\\u001f"}',
       '{"a":"411111111111\\b1"}',
       '{"a":"411111111111\\u00081"}',
       '{"a":"411111111111\\u000e1"}',
       '{"a":"411111111111\\"1"}',
-      '{"a":"411111111111\\/1"}',
+      // A line break ends a number (card-digits.ts): these are three numbers of four digits and one.
+      '{"a":"4111\\f1111\\f1111\\f1111"}',
+      '{"a":"4111\\n1111\\n1111\\n1111"}',
+      '{"a":"4111\\r1111\\r1111\\r1111"}',
       '{"a":"411111111111\u00851"}'.replace('\u0085', 'é'),
       '{"a":\t"x"}',
       '{"a":411111111111,"b":1}',
@@ -82,7 +85,7 @@ describe('printsAsSent', () => {
   it('refuses each near miss: every key of a secret or card, space around a colon, white space and escapes inside a card number', () => {
     for (const text of [
       // Each key of a secret, by each length the shortcut knows.
-      ...['cvv', 'CVC', 'cvv2', 'cvc2', 'password', 'authentication_password', 'token_secret', 'api_token'].map((key) => `{"${key}":"x"}`),
+      ...['cvv', 'CVC', 'cvv2', 'cvc2', 'xcvvx', 'password', 'authentication_password', 'token_secret', 'api_token'].map((key) => `{"${key}":"x"}`),
       ...['pan', 'number', 'card_number', 'Card_Number'].map((key) => `{"${key}":1234}`),
       '{"cvv" :"1"}',
       '{"cvv"\t:"1"}',
@@ -91,11 +94,16 @@ describe('printsAsSent', () => {
       '{"pan": -1}',
       '{"pan":"4242"}',
       '{"pan":"XX\\u0058X"}',
-      '{"a":"4111\\f1111\\f1111\\f1111"}',
-      '{"a":"4111\\n1111\\n1111\\n1111"}',
-      '{"a":"4111\\r1111\\r1111\\r1111"}',
       '{"a":"4111-1111-1111-1111"}',
-      '{"a":"4111\u00a01111\u20281111\u30001111"}',
+      // Each separator of the table, and an escaped tab and slash (card-digits.ts).
+      '{"a":"4111\\t1111\\t1111\\t1111"}',
+      '{"a":"411111111111\\/1"}',
+      '{"a":"4111.1111_1111/1111"}',
+      '{"a":"\uff14\uff11\uff11\uff11\uff11\uff11\uff11\uff11\uff11\uff11\uff11\uff11\uff11"}',
+      '{"a":"4111\u200b1111\u00b71111\uff0f1111"}',
+      '{"card[CVV]":"1"}',
+      '{"Card_Cvc_Code":"1"}',
+      '{"a":"4111\u00a01111\u20071111\u30001111"}',
       '{"a":"411111111111\\u00311"}',
       '{"a":"4111\\u00091111 1111 1111"}',
       '{"a":"4111\\u000a1111 1111 1111"}',
@@ -103,6 +111,7 @@ describe('printsAsSent', () => {
       '{"a":"4111\\u002d1111 1111 1111"}',
       '{"a":\r1}',
       '{"a":"\u009f"}',
+      '{"a":"\u0080"}',
       '{"a":"\u007f"}',
       '{"a":1E16}',
       '{"a":1e+5}',
@@ -114,7 +123,7 @@ describe('printsAsSent', () => {
 
   it('passes a text only where its record prints the same written anew, masked', () => {
     // Strings of digits, spaces, dashes and escapes, where card numbers hide.
-    const digity = fc.string({unit: fc.constantFrom('4', '1', '2', '0', ' ', '-', '\t', 'X', 'a', '\u00a0', '"', '\\', '\u0085')})
+    const digity = fc.string({unit: fc.constantFrom('4', '1', '2', '0', ' ', '-', '\t', '.', '_', '/', '\n', '\uff14', '\u200b', 'X', 'a', '\u00a0', '"', '\\', '\u0085')})
     const key = fc.constantFrom('card_number', 'number', 'PAN', 'cvv', 'note', 'reference', 'amount')
     const field = fc.oneof(digity, fc.integer(), fc.constantFrom(4111111111111111, 4242424242424242, 1e16, 12.5))
     const shaped = fc.letrec((tie) => ({

@@ -64,9 +64,10 @@ describe('expiryDate', () => {
 
 describe('readExpiry', () => {
   it.each([
-    [undefined, {error: "Expiry date can't be blank"}],
-    ['  ', {error: "Expiry date can't be blank"}],
-    ['13/2030', {error: 'Expiry date is invalid'}],
+    // The gateway's words, missing or not MM/YYYY alike (gateway-beyond.md §14.7).
+    [undefined, {error: 'Expiry date is missing or invalid.'}],
+    ['  ', {error: 'Expiry date is missing or invalid.'}],
+    ['13/2030', {error: 'Expiry date is missing or invalid.'}],
     ['10/2026', {error: 'Expiry date is invalid (expired)'}],
     ['11/2026', {date: '2026-11-30'}],
     [' 02/2030 ', {date: '2030-02-28'}],
@@ -94,17 +95,25 @@ describe('checkCardDetails', () => {
   it.each([
     [{card_number: '5123456789012345'}, ['Invalid Card Number']],
     [{card_number: '12'}, ['Invalid Card Number']],
-    [{card_number: ''}, ["Card number can't be blank"]],
-    [{card_number: undefined}, ["Card number can't be blank"]],
+    // A card without a number has no scheme: the gateway says so, its blank name in front.
+    [{card_number: ''}, ["Card number can't be blank", ' is not an accepted card type']],
+    [{card_number: undefined}, ["Card number can't be blank", ' is not an accepted card type']],
     [{card_holder: ' '}, ["Card holder can't be blank"]],
     [{card_expiry: '01/2020'}, ['Expiry date is invalid (expired)']],
-    [{card_expiry: '1/30'}, ['Expiry date is invalid']],
+    [{card_expiry: '1/30'}, ['Expiry date is missing or invalid.']],
     [
       {card_number: undefined, card_holder: undefined, card_expiry: undefined},
-      ["Card number can't be blank", "Card holder can't be blank", "Expiry date can't be blank"],
+      ["Card holder can't be blank", "Card number can't be blank", 'Expiry date is missing or invalid.', ' is not an accepted card type'],
     ],
   ])('%j → %j', (change, errors) => {
     expect(checkCardDetails({...valid, ...change}, TODAY)).toEqual({errors})
+  })
+
+  it("puts the caller's CVV problem where the gateway's empty card has it, before the scheme's (gateway-beyond.md §14.7)", () => {
+    expect(checkCardDetails({}, TODAY, 'CVV is required')).toEqual({
+      errors: ["Card holder can't be blank", "Card number can't be blank", 'Expiry date is missing or invalid.', 'CVV is required', ' is not an accepted card type'],
+    })
+    expect(checkCardDetails(valid, TODAY, 'CVV is required')).toEqual({errors: ['CVV is required']})
   })
 })
 

@@ -27,6 +27,13 @@ describe('inDialect', () => {
     ['a refund made', answer('/v1.0/refunds', 200, envelope({id: '071-R-1', amount: -700}), 'POST'), {body: envelope({id: '071-R-1', amount: 700})}],
     ['creation answers 200', answer('/v1.0/customers', 201, envelope({id: '071-C-1'}), 'POST'), {status: 200}],
     ['an unknown purchase: its words, and `response` {} (Rb:Purchase/_find/404_error, 2017-11-30)', answer('/v1.0/purchases/nope', 404, envelope(null, ['Purchase not found'])), {body: envelope({}, ['Could not find Purchase'])}],
+    ['an unknown refund: the words and `{}` of an unknown purchase, whose words the contract gives it', answer('/v1.0/refunds/nope', 404, envelope(null, ['Purchase not found'])), {body: envelope({}, ['Could not find Purchase'])}],
+    ['an unknown refund to void', answer('/v1.0/refunds/void', 404, envelope(null, ['Purchase not found']), 'POST'), {body: envelope({}, ['Could not find Purchase'])}],
+    [
+      "a customer made without a card: the gateway's words (gateway-beyond.md §14.7), 422",
+      answer('/v1.0/customers', 400, envelope({id: null}, ["First name can't be blank", "Card can't be blank"]), 'POST'),
+      {status: 422, body: envelope({id: null}, ["First name can't be blank", "Card token Card '' could not be found."])},
+    ],
     ['a card number that fails the Luhn check', answer('/v1.0/purchases', 400, envelope(null, ['Invalid Card Number', 'Amount must be greater than or equal to 0']), 'POST'), {body: envelope(null, ['Card number is invalid', 'Amount must be greater than or equal to 0'])}],
     ["a customer's validation errors are 422", answer('/v1.0/customers/071-C-1.json', 400, envelope(null, ['Invalid Card Number']), 'PUT'), {status: 422, body: envelope(null, ['Card number is invalid'])}],
     ["a stored card's too", answer('/v1.0/credit_cards', 400, envelope(null, ["Card holder can't be blank"]), 'POST'), {status: 422}],
@@ -45,7 +52,7 @@ describe('inDialect', () => {
   it.each<[string, Exchange]>([
     ["a purchase's amount, whatever its sign", answer('/v1.0/purchases/071-P-1', 200, envelope({amount: -1}))],
     ["a purchase's validation error stays 400", answer('/v1.0/purchases', 400, envelope(null, ["Reference can't be blank"]), 'POST')],
-    ['a 404 of another record keeps its words', answer('/v1.0/refunds/nope', 404, envelope(null, ['Purchase not found']))],
+    ['a 404 of another record keeps its words', answer('/v1.0/customers/nope', 404, envelope(null, ['Record not found']))],
     ['a 201 nobody sends is left alone only where it is not one', answer('/v1.0/purchases', 200, envelope({id: '071-P-1'}), 'POST')],
     ['a payment plan made: 201, as recorded', answer('/v1.0/payment_plans', 201, envelope({id: '071-PP-1', currency: 'AUD', payments: []}), 'POST')],
     ['a direct debit made: 201, as recorded', answer('/v1.0/direct_debits.json', 201, envelope({id: '071-DD-1', metadata: null}), 'POST')],
@@ -68,6 +75,6 @@ describe('inDialect', () => {
 
   it('says what each difference is, one row each', () => {
     expect(LIVE_DIFFERENCES.map((difference) => difference.live)).toHaveLength(new Set(LIVE_DIFFERENCES.map((difference) => difference.live)).size)
-    expect(LIVE_DIFFERENCES.length).toBe(10)
+    expect(LIVE_DIFFERENCES.length).toBe(11)
   })
 })

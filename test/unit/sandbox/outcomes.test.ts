@@ -36,14 +36,23 @@ describe('outcomeForCode', () => {
 
 describe('purchaseOutcome', () => {
   it.each([
+    // The cents decide on the cards without a set answer: the notes' table, 05 included (the PHP library's live test: 5555…4444 at 100.05 is `Refer to Card Issuer`).
+    ['424242XXXXXX4242', 1000, true, '00', 'Approved'],
+    ['424242XXXXXX4242', 0, true, '00', 'Approved'],
+    ['424242XXXXXX4242', 10051, false, '51', 'Insufficient Funds'],
+    ['555555XXXXXX4444', 10005, false, '05', 'Refer to Card Issuer'],
+    ['555555XXXXXX4444', 1010, true, '10', 'Approved'],
+    ['411111XXXXXX1111', 1056, false, '56', 'Declined'],
+    ['411111XXXXXX1111', 208, true, '08', 'Approved'],
+    // gateway-beyond.md §14.4: 5123…2346 and 4005…0001 approved with 00 whatever the cents.
     ['512345XXXXXX2346', 1000, true, '00', 'Approved'],
-    ['512345XXXXXX2346', 0, true, '00', 'Approved'],
-    ['512345XXXXXX2346', 10051, false, '51', 'Insufficient Funds'],
-    ['512345XXXXXX2346', 1005, false, '05', 'Refer to Card Issuer'],
-    ['512345XXXXXX2346', 208, true, '08', 'Approved'],
-    ['400555XXXXXX0001', 7, false, '07', 'Refer to Card Issuer'],
-    ['455701XXXXXX8902', 1000, false, '99', 'Declined'],
-    ['455701XXXXXX8902', 1051, false, '99', 'Declined'],
+    ['512345XXXXXX2346', 10051, true, '00', 'Approved'],
+    ['512345XXXXXX2346', 123, true, '00', 'Approved'],
+    ['400555XXXXXX0001', 7, true, '00', 'Approved'],
+    ['400555XXXXXX0001', 1095, true, '00', 'Approved'],
+    // §14.5: the decline card answered 05 with `Declined`, not the table's `Refer to Card Issuer`.
+    ['455701XXXXXX8902', 1000, false, '05', 'Declined'],
+    ['455701XXXXXX8902', 1051, false, '05', 'Declined'],
   ])('%s for %i: %s %s %s', (masked, amount, approved, responseCode, message) => {
     expect(purchaseOutcome(masked, amount)).toEqual({approved, responseCode, message})
   })

@@ -1,0 +1,39 @@
+import fc from 'fast-check'
+import {describe, expect, it} from 'vitest'
+import {bytesMayHoldCardData} from '../../../src/safety/card-bytes.js'
+
+/** 13 digits with only ASCII separators of the table (or JSON's `\t` and `\/`) between them, `cvv`/`cvc` in any case, or an escaped ASCII character. */
+const MAY_HOLD = /\d(?:(?:[ \t\-._/]|\\[t/])*\d){12}|[cC][vV][vVcC]|\\u00[0-7]/
+
+describe('bytesMayHoldCardData: whether a delivery must be redacted before it is shown', () => {
+  it('property: whenever the text holds 13 digits in a run (separators of the table between them or none), cvv/cvc in any case, or an escaped ASCII character, however the run falls', () => {
+    const piece = fc.oneof(
+      fc.constantFrom('4242424242424242', '4242 4242 4242 4242', '4111-1111-1111-1111', '4111.1111_1111/1111', '4111\\t1111\\/1111 1111', '424242XXXXXX4242', '"cvv"', '"CVC"', 'cVv', 'v', 'cv', '1234567890123', '123456789012', '2026-11-23', ' ', '-', '.', '\\', ' -', '"a":1', '\\u0034', '\\u00e9'),
+      fc.string({maxLength: 13}),
+    )
+    fc.assert(
+      fc.property(fc.array(piece, {maxLength: 12}), (parts) => {
+        const text = parts.join('')
+        if (MAY_HOLD.test(text)) expect(bytesMayHoldCardData(Buffer.from(text, 'latin1'))).toBe(true)
+      }),
+      {numRuns: 3000},
+    )
+  })
+
+  it('what holds none of those, in ASCII, is shown as it came', () => {
+    for (const text of ['{"a":"\\u0080\\u00ff\\uff1a"}', '{"amount":1000,"reference":"ord-1","transaction_date":"2026-11-23T09:01:02+11:00"}', '4242 4242 4242', '{"a":"\\u00e9 caf\\u00e9","b":"4111\\n1111\\n1111\\n1111"}', ' '.repeat(100), '1 '.repeat(6)]) {
+      expect(bytesMayHoldCardData(Buffer.from(text)), text).toBe(false)
+    }
+  })
+
+  it('a character of the table beyond ASCII, raw or escaped, has it redacted; other non-ASCII text does not', () => {
+    for (const text of ['{"a":"\uff14"}', '{"a":"4111\u00a01111"}', '{"a":"\\uff14"}', '{"a":"\\u0664"}', '{"a":"\\u200b"}']) expect(bytesMayHoldCardData(Buffer.from(text)), text).toBe(true)
+    for (const text of ['{"a":"café Zürich"}', '{"a":"Ωμέγα"}']) expect(bytesMayHoldCardData(Buffer.from(text)), text).toBe(false)
+  })
+
+  it('reads the bytes it is given, not the buffer around them', () => {
+    const whole = Buffer.from('4111111111111111 {"a":1}')
+    expect(bytesMayHoldCardData(whole.subarray(17))).toBe(false)
+    expect(bytesMayHoldCardData(whole)).toBe(true)
+  })
+})
