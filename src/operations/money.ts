@@ -1,7 +1,7 @@
 import type {GatewayClient} from '../api/client.js'
 import {GatewayError, GwError, InterruptedError, ModeMismatchError, NotFoundError, NotSentError, OutcomeUnknownError, ReferenceTakenError, RejectedError} from '../errors.js'
 import {type Decided, decideAnswer, type Noun} from '../money/decide.js'
-import {failureOf} from '../money/failure.js'
+import {type FailureContext, failureOf} from '../money/failure.js'
 import {type Lookups, verifyFound} from '../money/find.js'
 import type {GwRecord} from './deps.js'
 
@@ -68,9 +68,9 @@ export async function sendOnce(request: MoneyRequest, {lookFirst = false}: {look
     if (err instanceof ModeMismatchError && err.inFlight) return fromWrongGateway(noun, body, err)
     if (!isReferenceTaken(err)) throw err
     if (request.freshReference) {
-      throw new ReferenceTakenError(`Reference ${body.reference}, made for this ${noun} and free a moment before, was taken by another ${noun} meanwhile. Nothing was sent.`, {noun, reference: body.reference}, {status: err.status, requestId: err.requestId})
+      throw new ReferenceTakenError(`Reference ${body.reference}, made for this ${noun} and free a moment before, was taken by another ${noun} meanwhile: the gateway refused this request under it, and nothing was made.`, {noun, reference: body.reference}, {status: err.status, requestId: err.requestId})
     }
-    return verified(request, await request.lookUp(body.reference))
+    return verified(request, await request.lookUp(body.reference), {refusedAsTaken: true})
   }
   const decided = decideAnswer(noun, answer.record)
   return {body, decided, failure: failureOf(decided, {sent: body, status: answer.raw.status, requestId: answer.raw.requestId})}
@@ -100,7 +100,7 @@ export async function findEarlier(request: MoneyRequest, beforeSending = false):
     const failure = new OutcomeUnknownError(`${lookedUpBecause}, and looking it up failed: ${err instanceof Error ? err.message : String(err)}`, {noun, reference: body.reference})
     return {body, decided: {outcome: 'unknown', noun, reason: {why: 'unanswered'}}, failure}
   }
-  return verified(request, found, lookedUpBecause)
+  return verified(request, found, {lookedUpBecause})
 }
 
 /** The look-ups a decision may need, through the client (and its guard, time-outs and retries of reads). */
@@ -111,13 +111,10 @@ export function clientLookups(client: GatewayClient): Lookups {
   }
 }
 
-async function verified(request: MoneyRequest, found: GwRecord, lookedUpBecause?: string): Promise<Sent> {
+/** `how`: why the reference was looked up (failure.ts FailureContext). */
+async function verified(request: MoneyRequest, found: GwRecord, how: Pick<FailureContext, 'lookedUpBecause' | 'refusedAsTaken'>): Promise<Sent> {
   const decided = await verifyFound(request.noun, request.body, found, request.lookups, 'earlier', {purchase: request.purchase})
-  return settled(decided, request.body, lookedUpBecause)
-}
-
-function settled(decided: Decided, body: Sent['body'], lookedUpBecause?: string): Sent {
-  return {body, decided, failure: failureOf(decided, {sent: body, lookedUpBecause})}
+  return {body: request.body, decided, failure: failureOf(decided, {sent: request.body, ...how})}
 }
 
 /** The money moved (or may have) at a gateway of the other environment: its record tells which, when it came. */

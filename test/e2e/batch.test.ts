@@ -377,7 +377,7 @@ describe('a reference already taken', () => {
     expect(again.stderr).toContain(`Reference ${reference} was taken by this same refund (${(first.json as {id: string}).id}), made earlier: the gateway refused this request for it, and nothing more was made.`)
     const other = await sandbox.gw(['refund', 'create', '--transaction-id', id!, '--amount', '800', '--reference', reference])
     expect(other.code).toBe(7)
-    expect(other.stderr).toContain(`Error: Reference ${reference} is already taken by another refund ${(first.json as {id: string}).id}: amount: sent 800, found ${ANSWERS.refundAmount(700)}. Nothing was sent.`)
+    expect(other.stderr).toContain(`Error: Reference ${reference} is already taken by another refund ${(first.json as {id: string}).id}: amount: sent 800, found ${ANSWERS.refundAmount(700)}. The gateway refused this request under it: nothing was made.`)
   })
 
   it('by the same purchase (the card named by token) is done earlier', async () => {

@@ -64,7 +64,7 @@ describe('a refund against a gateway that answers live-shaped refund records', (
     expect(other.code).toBe(7)
     expect(other.stdout).toBe('')
     expect(other.stderr).toBe(
-      `Error: Reference ${reference} is already taken by another refund ${record.id}: amount: sent 3000, found 2500. Nothing was sent.\n` +
+      `Error: Reference ${reference} is already taken by another refund ${record.id}: amount: sent 3000, found 2500. The gateway refused this request under it: nothing was made.\n` +
         `Hint: Give this refund a reference of its own, or check the earlier one: gw refund get ${reference}\n`,
     )
     expect(posts('/v1.0/refunds', reference)).toBe(3)
@@ -77,7 +77,7 @@ describe('a refund against a gateway that answers live-shaped refund records', (
     expect((await gwAt(url, ['refund', 'create', '--transaction-id', (theirs.json as {id: string}).id, '--amount', '500', '--reference', reference])).code).toBe(0)
     const result = await gwAt(url, ['refund', 'create', '--transaction-id', mine.id, '--amount', '500', '--reference', reference])
     expect(result.code).toBe(7)
-    expect(result.stderr).toContain(`card_number: the purchase's "424242XXXXXX4242", found "512345XXXXXX2346"; card_holder: the purchase's "Jane Citizen", found "John Smith". Nothing was sent.`)
+    expect(result.stderr).toContain(`card_number: the purchase's "424242XXXXXX4242", found "512345XXXXXX2346"; card_holder: the purchase's "Jane Citizen", found "John Smith". The gateway refused this request under it: nothing was made.`)
   })
 
   it("the same holder's refund of another of her cards under the reference is another refund: exit 7 alone and in a batch, exit 8 after a lost answer", async () => {
@@ -93,7 +93,7 @@ describe('a refund against a gateway that answers live-shaped refund records', (
     const alone = await gwAt(url, ['refund', 'create', '--transaction-id', visa.id, '--amount', '500', '--reference', reference])
     expect(alone.code).toBe(7)
     expect(alone.stderr).toBe(
-      `Error: Reference ${reference} is already taken by another refund ${id}: ${differs}. Nothing was sent.\n` +
+      `Error: Reference ${reference} is already taken by another refund ${id}: ${differs}. The gateway refused this request under it: nothing was made.\n` +
         `Hint: Give this refund a reference of its own, or check the earlier one: gw refund get ${reference}\n`,
     )
 

@@ -53,7 +53,7 @@ describe('a refund row', () => {
     const sender = refunds(fake.client)
     const error = await sender.send(await sender.request({transactionId: 'order-1042', amount: 5000}, 3)).catch((err: unknown) => err)
     expect(error).toBeInstanceOf(ReferenceTakenError)
-    expect((error as Error).message).toBe('Reference order-1042-R1, made for this refund and free a moment before, was taken by another refund meanwhile. Nothing was sent.')
+    expect((error as Error).message).toBe('Reference order-1042-R1, made for this refund and free a moment before, was taken by another refund meanwhile: the gateway refused this request under it, and nothing was made.')
   })
 
   it('without a reference, its refund made by an earlier run of this batch: that reference, looked up and reported done earlier, never sent', async () => {

@@ -588,7 +588,7 @@ describe('what a row reports, and what its journal keeps', () => {
         error: {
           kind: 'rejected',
           status: null,
-          messages: ['Reference taken is already taken by another purchase 071-P-OTHER: amount: sent 100, found 999. Nothing was sent.'],
+          messages: ['Reference taken is already taken by another purchase 071-P-OTHER: amount: sent 100, found 999. The gateway refused this request under it: nothing was made.'],
           request_id: null,
           hint: 'Give this purchase a reference of its own, or check the earlier one: gw purchase get taken',
         },

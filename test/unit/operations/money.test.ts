@@ -22,11 +22,11 @@ describe('a reference already taken, decided on live-shaped records', () => {
     ])
   })
 
-  it('by another refund: exit 7 naming it and what differs; the look-ups are all that is sent', async () => {
+  it('by another refund: exit 7 naming it and what differs, the request said to have been refused (it was sent); the look-ups are all that is sent after it', async () => {
     const fake = fakeClient({'refunds.create': taken('Reference has already been taken'), 'refunds.get': () => ({...liveRefund, amount: 300}), 'purchases.get': () => livePurchase})
     const sent = await submitRefund({transactionId: 'order-1042', amount: 5000, reference: 'refund-1042-a'}, fakeDeps(fake.client))
     expect(sent.decided.outcome).toBe('taken')
-    expect(sent.failure).toMatchObject({exitCode: 7, message: 'Reference refund-1042-a is already taken by another refund 071-R-8KD2MZQA: amount: sent 5000, found 300. Nothing was sent.'})
+    expect(sent.failure).toMatchObject({exitCode: 7, message: 'Reference refund-1042-a is already taken by another refund 071-R-8KD2MZQA: amount: sent 5000, found 300. The gateway refused this request under it: nothing was made.'})
     expect(hintFor(sent.failure!)).toBe('Give this refund a reference of its own, or check the earlier one: gw refund get refund-1042-a')
   })
 
