@@ -91,12 +91,14 @@ describe('DerivedReferences', () => {
     expect(error).toBeInstanceOf(OutcomeUnknownError)
     expect(error).toMatchObject({
       exitCode: 8,
+      noun: 'refund',
+      reference: 'order-7-R1',
       message: 'The gateway has refund order-7-R1 of this purchase, for the same amount, and its record does not say which batch made it (it shows no metadata): an earlier run of this batch may have made it, so nothing was sent',
     })
     expect(await new DerivedReferences(deps, BATCH, new Set(['order-7-R1'])).forRow(purchase, 1, 1000)).toEqual({reference: 'order-7-R3', made: false})
-    // A record without an amount is no match either.
-    const {deps: amountless} = holding({'order-7-R1': {}})
-    expect(await new DerivedReferences(amountless, BATCH, new Set()).forRow(purchase, 1, 1000)).toEqual({reference: 'order-7-R2', made: false})
+    // A record without an amount is no match either, nor one whose amount is no number (a field the record lacks is never a match).
+    const {deps: amountless} = holding({'order-7-R1': {}, 'order-7-R2': {amount: '1000'}, 'order-7-R3': {amount: '-1000'}})
+    expect(await new DerivedReferences(amountless, BATCH, new Set()).forRow(purchase, 1, 1000)).toEqual({reference: 'order-7-R4', made: false})
   })
 
   it('takes a purchase without a reference by its id; refuses one with neither', async () => {
@@ -111,6 +113,11 @@ describe('DerivedReferences', () => {
     const walk = new DerivedReferences({client}, BATCH, new Set())
     await expect(walk.forRow(purchase, 1, 1000)).rejects.toBe(down)
     await expect(walk.forRow(purchase, 2, 1000)).rejects.toBe(down)
+  })
+
+  it('takes the 1,000th reference when it is the first free', async () => {
+    const {client} = fakeClient({'refunds.get': (reference: string) => (reference === 'order-7-R1000' ? notFound() : {metadata: {}, amount: 1})})
+    expect(await new DerivedReferences({client}, BATCH, new Set()).forRow(purchase, 1, 1000)).toEqual({reference: 'order-7-R1000', made: false})
   })
 
   it('gives up after 1,000 references, every one another’s', async () => {
