@@ -252,8 +252,31 @@ describe('a row stopped at once (a second Ctrl-C) while at the gateway', () => {
     const end = await runner.run()
     expect(reported).toMatchObject([{reference: 'r-1', status: 'unknown', exitCode: 8, error: {kind: 'interrupted'}}])
     expect(end.journal).toEqual({answered: 0, inDoubt: 1, notStarted: 0, failedUnsent: 0})
+    // It was begun: not counted among the rows this run never started.
+    expect(end.notStarted).toBe(0)
     release()
     await journal.close()
+  })
+})
+
+describe('a row whose own answer was lost, waiting for the gateway to be done processing it', () => {
+  it('tells onWaiting its row and reference, as this run’s own request (sentThisRun), each time the wait begins and ends', async () => {
+    const waiting = {remainingMs: 1000, until: 5000}
+    const sender = scripted(approved, {
+      send: async (body, options) => {
+        options?.onWait?.(waiting as never)
+        options?.onWait?.(undefined)
+        return approved(body)
+      },
+    }).sender
+    const waits: unknown[][] = []
+    const journal = await journalAt(path())
+    await new BatchRunner({rows: rows(['r-1']), total: 1, sender, journal, concurrency: 1, onRow: () => {}, onWaiting: (...args) => waits.push(args)}).run()
+    await journal.close()
+    expect(waits).toEqual([
+      [{row: 1, reference: 'r-1'}, waiting, true],
+      [{row: 1, reference: 'r-1'}, undefined, true],
+    ])
   })
 })
 
