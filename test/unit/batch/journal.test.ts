@@ -11,6 +11,8 @@ import {readJournal} from '../../../src/batch/journal-file.js'
 import {startJournalWorker} from '../../../src/batch/journal-worker.js'
 import {unjournaledAnswers} from '../../../src/batch/gateway-slots.js'
 import {UsageError} from '../../../src/errors.js'
+import {DatabaseLockedError} from '../../../src/lib/locked-database.js'
+import {OverlayNameError} from '../../../src/lib/overlay-names.js'
 import {expectReject} from '../../expect-error.js'
 import {anotherCouldTake, heldByAnother, killHolder} from '../../held-file.js'
 import {journalText} from '../../journal-text.js'
@@ -209,6 +211,42 @@ describe('what the file holds of a row, read back (Journal.holds)', () => {
     const failing = await openOn(path(), undefined, undefined, {disk: {read: async (f) => (reads++ === 0 ? f.lines() : Promise.reject(new Error('EIO')))}})
     expect(await failing.holds('r-1')).toBe(true)
     await failing.close()
+  })
+})
+
+describe('a journal whose thread refuses it', () => {
+  /** A journal worker whose opening fails as `failure` says, as the real one's would from its lock or mount table. */
+  const refusing = (failure: Error) => ({ask: () => Promise.reject(failure), end: async () => {}})
+
+  it('on an overlay whose upper directory cannot be told: refused, saying why, nothing sent', async () => {
+    const file = path()
+    const refusal = await openOn(file, undefined, undefined, {thread: refusing(new OverlayNameError(file, 'upper'))}).catch((err: unknown) => err)
+    expect(refusal).toBeInstanceOf(UsageError)
+    expect(refusal).toMatchObject({
+      exitCode: 2,
+      message: `The batch journal ${file} is on an overlay file system, and the mount table names its upper directory only as it was given (upper): a gw reaching the file through it would not meet this one's lock, so nothing was sent`,
+      hint: 'Give --journal a file outside the overlay (on a volume, or another file system).',
+    })
+  })
+
+  it('held by another gw whose pid the system does not tell: names no pid', async () => {
+    const file = path()
+    await expectReject(openOn(file, undefined, undefined, {thread: refusing(new DatabaseLockedError(file, undefined))}), UsageError, `Another gw is running the batch of journal ${file}: nothing was sent`)
+  })
+})
+
+describe('what the file holds of a row named in another row’s request', () => {
+  it('is not its intent: a line that names it otherwise (a refund of purchase r-1) holds no intent of it; a line that cannot be read holds none either', async () => {
+    const file = path()
+    const journal = await openOn(file)
+    await journal.intent({intent: 'r-2', row: 1, line: 2, request: {transaction_id: 'r-1', amount: 100}})
+    expect(await journal.holds('r-1')).toBe(false)
+    expect(await journal.holds('r-2')).toBe(true)
+    await journal.close()
+    let reads = 0
+    const torn = await openOn(path(), undefined, undefined, {disk: {read: async (f) => [...(await f.lines()), ...(reads++ === 0 ? [] : ['{"intent":"r-1"'])]}})
+    expect(await torn.holds('r-1')).toBe(false)
+    await torn.close()
   })
 })
 
