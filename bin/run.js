@@ -33,12 +33,14 @@ function packageVersion() {
 
 /**
  * The saved root help: beside the bundle (the build saves it for a width of 80), else, where gw's
- * directory is read-only, in the user's cache under a name that tells this build from another.
+ * directory is read-only, in the user's cache (where it is the user's alone) under a name that
+ * tells this build from another.
  */
 function rootHelpFiles() {
   const width = start.helpWidth()
   const build = `${packageVersion()}-${fs.statSync(join(dist, 'gw.cjs')).size}`
-  return [join(dist, `root-help-node${process.version}-${width}.txt`), join(start.userCacheDir(), `root-help-${build}-node${process.version}-${width}.txt`)]
+  const cache = start.ownCacheDir()
+  return [join(dist, `root-help-node${process.version}-${width}.txt`), cache && join(cache, `root-help-${build}-node${process.version}-${width}.txt`)]
 }
 
 async function run(args) {

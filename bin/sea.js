@@ -18,10 +18,11 @@ const filename = join(root, 'dist', 'gw.cjs')
 if (start.isVersion(argv)) start.printVersion(pjson.version)
 else if (!(start.isRootHelp(argv) && start.printSavedRootHelp([rootHelpFile()]))) void run(argv)
 
-/** The root help is kept in the user's cache, under a name that tells this build from another. */
+/** The root help is kept in the user's cache (where it is the user's alone), under a name that tells this build from another. */
 function rootHelpFile() {
   const build = `${pjson.version}-${sea.getRawAsset('gw.cjs').byteLength}`
-  return join(start.userCacheDir(), `root-help-${build}-node${process.version}-${start.helpWidth()}.txt`)
+  const cache = start.ownCacheDir()
+  return cache && join(cache, `root-help-${build}-node${process.version}-${start.helpWidth()}.txt`)
 }
 
 async function run(args) {

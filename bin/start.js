@@ -39,12 +39,41 @@ function userCacheDir() {
 }
 
 /**
+ * gw's cache folder, where it is the user's alone (as lib/own-file.ts trusts a folder, here in a
+ * few stats for the start): the user's or root's, and no one else can write it, or the folder it is
+ * in (a sticky one, as /tmp is, aside). Not made yet, the nearest folder above it that is there is
+ * checked so. Undefined for one another user made or can write (GW_CACHE_DIR under /tmp, made
+ * first by someone else): its root help would be printed as gw's, and its code cache run as gw.
+ * Windows: Node tells no owners there, and %LOCALAPPDATA% is the user's by its access list.
+ */
+function ownCacheDir(dir = userCacheDir(), uid = process.getuid?.()) {
+  if (uid === undefined) return dir
+  try {
+    let folder = dir
+    let stat = fs.statSync(folder, {throwIfNoEntry: false})
+    while (!stat && dirname(folder) !== folder) stat = fs.statSync((folder = dirname(folder)), {throwIfNoEntry: false})
+    const link = folder === dir ? fs.lstatSync(dir) : undefined
+    const above = fs.statSync(dirname(folder))
+    const trusted = (owner) => owner === uid || owner === 0
+    const sticky = (mode) => (mode & 0o1000) !== 0
+    if (!stat?.isDirectory() || !trusted(stat.uid) || (stat.mode & 0o022) !== 0) return undefined
+    if (link && !trusted(link.uid)) return undefined
+    if (!trusted(above.uid) || ((above.mode & 0o022) !== 0 && !sticky(above.mode))) return undefined
+    return dir
+  } catch {
+    return undefined
+  }
+}
+
+/**
  * Prints the root help oclif rendered before, found in the first of `files` that holds it, and
  * returns true; else returns false and has this run, if it ends well, save what it prints into
  * the first of `files` it can write. The text depends only on the build, Node's version (it shows
- * it) and the width, which every file name says.
+ * it) and the width, which every file name says. An undefined file (in a cache folder not the
+ * user's alone: ownCacheDir) is skipped.
  */
-function printSavedRootHelp(files) {
+function printSavedRootHelp(given) {
+  const files = given.filter(Boolean)
   for (const file of files) {
     const text = readIfThere(file)
     if (!text) continue
@@ -118,7 +147,7 @@ function writeCacheAtExit(script, files) {
 function replaceFile(file, data) {
   const staging = `${file}.${process.pid}`
   try {
-    fs.mkdirSync(dirname(file), {recursive: true})
+    fs.mkdirSync(dirname(file), {recursive: true, mode: 0o700})
     fs.writeFileSync(staging, data)
     fs.renameSync(staging, file)
     return true
@@ -177,7 +206,8 @@ function fnv1a(text) {
 function userCodeCacheFile(source) {
   return () => {
     const build = /\/\/# gw-build=(\w+)\n/.exec(source.slice(-200))?.[1]
-    return build && join(userCacheDir(), codeCacheName(`gw.cjs-${build}`))
+    const dir = build && ownCacheDir()
+    return dir && join(dir, codeCacheName(`gw.cjs-${build}`))
   }
 }
 
@@ -248,4 +278,4 @@ function prepareRun() {
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1'
 }
 
-module.exports = {EXECUTABLE_FLAGS, printVersion, isVersion, isRootHelp, helpWidth, userCacheDir, printSavedRootHelp, loadBundle, codeCacheName, nodeFlags, userCodeCacheFile, prepareRun, WASM_BASELINE_ONLY, V8_DEFAULTS_AFTER}
+module.exports = {EXECUTABLE_FLAGS, printVersion, isVersion, isRootHelp, helpWidth, userCacheDir, ownCacheDir, printSavedRootHelp, loadBundle, codeCacheName, nodeFlags, userCodeCacheFile, prepareRun, WASM_BASELINE_ONLY, V8_DEFAULTS_AFTER}

@@ -57,7 +57,9 @@ for (const file of [join(dist, 'gw.cjs'), join(root, 'oclif.manifest.json')]) {
 mkdirSync(release, {recursive: true})
 const made = targets.map((target) => executable(target))
 npm(['pack', '--ignore-scripts', '--pack-destination', release], root)
-const listed = writeSums(release)
+// This run's archives only: release/ may hold an earlier run's, of other targets or versions.
+const {version: packageVersion} = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+const listed = writeSums(release, {files: [...made, `gw-${packageVersion}.tgz`]})
 writeManifests(release, {baseUrl: values['base-url']})
 process.stdout.write(`In ${release}: ${made.join(', ')}; SHA256SUMS for ${listed.join(', ')}; gw.rb and gw.json from it\n`)
 

@@ -15,6 +15,8 @@ export interface ExchangeOptions {
   baseUrl: string
   username: string
   token: string
+  /** The control token of the local gateway gw started at baseUrl (its runtime file): sent beside the credentials, it lets merchant TEST in beyond loopback (sandbox/server/guard.ts). */
+  controlToken?: string
   userAgent: string
   connectTimeoutMs?: number
   responseTimeoutMs?: number
@@ -143,6 +145,7 @@ export class Exchange {
           bodyTimeout: this.responseTimeoutMs,
           headers: {
             authorization: this.authorization,
+            ...(this.options.controlToken === undefined ? {} : {'gw-control-token': this.options.controlToken}),
             accept: 'application/json',
             'user-agent': this.options.userAgent,
             // On every write, body or not, as the vendor's libraries send it: the local gateway's controls take no other.

@@ -1,6 +1,6 @@
 import {dirname, join} from 'node:path'
 import {UsageError, WriteError} from '../errors.js'
-import {checkOwnPath, NotYoursError, readOwnFile} from '../lib/own-file.js'
+import {checkOwnPath, keepPrivate, NotYoursError, readOwnFile} from '../lib/own-file.js'
 import {hostPlatform} from '../lib/platform.js'
 
 export type Environment = 'sandbox' | 'live'
@@ -143,6 +143,8 @@ export async function writePrivateFile(path: string, text: string): Promise<void
   const dir = join(path, '..')
   await mkdir(dir, {recursive: true, mode: 0o700})
   checkOwnPath(dir)
+  // gw's config folder, the user's alone: an older gw's 0755 one is made 0700.
+  keepPrivate(dir)
   const temp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`
   try {
     await writeFile(temp, text, {mode: 0o600, flag: 'wx'})

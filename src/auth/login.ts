@@ -8,7 +8,7 @@ import {profileRecord, type ProfileRecord} from './profiles.js'
 import {environmentOf} from './resolve.js'
 import type {TokenStores} from './token-store.js'
 import {gatewayRoot} from '../api/base-url.js'
-import {holdsCredentials, refuseCredentialsInUrl, refusePlainHttpToken} from './url-safety.js'
+import {baseUrlProblem, checkBaseUrl as checkGivenUrl, refusePlainHttpToken} from './url-safety.js'
 
 export interface LoginFlags {
   profile?: string
@@ -180,21 +180,13 @@ function missingToken(): never {
 }
 
 function checkBaseUrl(value: string): string {
-  refuseCredentialsInUrl(value, '--base-url', 'Give the base URL alone: gw keeps the token in the token store (asked for, or --token-stdin), and --username names the user.')
-  const problem = validUrl(value)
-  if (problem !== true) throw new UsageError(`--base-url ${problem}`)
+  checkGivenUrl(value, '--base-url', 'Give the base URL alone: gw keeps the token in the token store (asked for, or --token-stdin), and --username names the user.')
   return gatewayRoot(value)
 }
 
+/** Asked on a terminal: said before the rest is asked; a value that may hold a token is never echoed whole. */
 function validUrl(value: string): string | true {
-  try {
-    const url = new URL(value.trim())
-    // Asked on a terminal: said before the rest is asked, and never echoed with them.
-    if (holdsCredentials(value)) return 'must not hold credentials (user:token@): gw keeps the token in the token store'
-    return url.protocol === 'http:' || url.protocol === 'https:' ? true : `must be an http or https URL, got "${value}"`
-  } catch {
-    return `must be a URL such as https://gateway.example.com, got "${value}"`
-  }
+  return baseUrlProblem(value) ?? true
 }
 
 function notBlank(value: string): string | true {

@@ -2,7 +2,7 @@ import {AuthError, UsageError} from '../errors.js'
 import {configFile, type Environment, loadConfig, type Profile} from './config.js'
 import {isLoopbackHost} from '../lib/loopback.js'
 import {insecureCredentialsFile, type TokenStores} from './token-store.js'
-import {refuseCredentialsInUrl, refusePlainHttpToken} from './url-safety.js'
+import {checkBaseUrl, refuseCredentialsInUrl, refusePlainHttpToken, shownUrl} from './url-safety.js'
 
 export const LOCAL_GATEWAY_URL = 'http://127.0.0.1:8787'
 
@@ -72,7 +72,7 @@ export async function resolveTarget(options: ResolveOptions): Promise<Target & {
       throw new AuthError(`${env.GW_USERNAME ? 'GW_TOKEN' : 'GW_USERNAME'} is not set`, {hint: 'Set both GW_USERNAME and GW_TOKEN, or neither to use a profile.'})
     }
     const baseUrl = env.GW_BASE_URL || LOCAL_GATEWAY_URL
-    refuseCredentialsInUrl(baseUrl, 'GW_BASE_URL', 'Give the user in GW_USERNAME and the token in GW_TOKEN, and GW_BASE_URL without them.')
+    checkBaseUrl(baseUrl, 'GW_BASE_URL', 'Give the user in GW_USERNAME and the token in GW_TOKEN, and GW_BASE_URL without them.')
     return {
       baseUrl,
       username: env.GW_USERNAME,
@@ -117,7 +117,7 @@ export function environmentOf(baseUrl: string, declared: string | undefined): En
   try {
     host = new URL(baseUrl).hostname
   } catch {
-    throw new UsageError(`GW_BASE_URL must be a URL such as https://gateway.example.com, got "${baseUrl}"`)
+    throw new UsageError(`GW_BASE_URL must be a URL such as https://gateway.example.com, got "${shownUrl(baseUrl)}"`)
   }
   return isLoopbackHost(host) ? 'sandbox' : 'live'
 }

@@ -5,12 +5,35 @@ import {isLoopbackHost} from '../lib/loopback.js'
 // argv): not in a base URL, which config.json keeps and gw status, --verbose and errors print; and
 // over plain http:// only to this machine, where no one on the way can read it.
 
-/** A base URL as it may be shown: credentials in it (`user:token@`) replaced by `***@`. */
+/**
+ * A base URL as it may be shown: credentials in it (`user:token@`) replaced by `***@`, with a scheme
+ * or without one (`u:sekrit@host`, which a URL parser takes for the scheme `u:` and a path).
+ */
 export function shownUrl(url: string): string {
-  if (!URL.canParse(url.trim())) return url
-  const parsed = new URL(url.trim())
-  if (parsed.username === '' && parsed.password === '') return url
-  return url.trim().replace(/^([a-z][a-z\d+.-]*:\/\/)[^@/?#]*@/i, '$1***@')
+  const text = url.trim()
+  const masked = text.replace(/^([a-z][a-z\d+.-]*:\/\/)?[^@/?#]*@/i, (_, scheme: string | undefined) => `${scheme ?? ''}***@`)
+  return masked === text ? url : masked
+}
+
+/**
+ * Why a base URL cannot be used, its value masked (shownUrl), or undefined: it must be an http://
+ * or https:// address of a host, with no credentials in it.
+ */
+export function baseUrlProblem(url: string): string | undefined {
+  const shown = shownUrl(url)
+  if (holdsCredentials(url) || shown !== url) return 'must not hold credentials (user:token@): gw keeps the token in the token store'
+  if (!URL.canParse(url.trim())) return `must be a URL such as https://gateway.example.com, got "${shown}"`
+  const {protocol, hostname} = new URL(url.trim())
+  if (protocol !== 'http:' && protocol !== 'https:') return `must be an http:// or https:// URL such as https://gateway.example.com, got "${shown}"`
+  if (hostname === '') return `must name a host, as https://gateway.example.com does, got "${shown}"`
+  return undefined
+}
+
+/** Refuses a base URL baseUrlProblem finds wrong, naming where it was given (`GW_BASE_URL`, `--base-url`) and `fix` for credentials in it. */
+export function checkBaseUrl(url: string, where: string, fix: string): void {
+  refuseCredentialsInUrl(url, where, fix)
+  const problem = baseUrlProblem(url)
+  if (problem) throw new UsageError(`${where} ${problem}`, `For example ${where === '--base-url' ? '--base-url' : `${where}=`}https://gateway.example.com (http:// only for a gateway on this machine).`)
 }
 
 /** Whether a base URL carries credentials (`https://user:token@host`). */
@@ -25,7 +48,7 @@ export function holdsCredentials(url: string): boolean {
  * `GW_BASE_URL`, a profile) without them, and `fix`: the token goes in the token store.
  */
 export function refuseCredentialsInUrl(url: string, where: string, fix: string): void {
-  if (!holdsCredentials(url)) return
+  if (!holdsCredentials(url) && shownUrl(url) === url) return
   throw new UsageError(`${where} ${shownUrl(url)} holds credentials (user:token@): gw would keep them in plain text and print them (gw status, --verbose, errors)`, fix)
 }
 

@@ -105,7 +105,7 @@ export class Journal {
       real = realPath(path)
       await mkdir(dirname(real), {recursive: true, mode: 0o700})
     } catch (err) {
-      throw journalError(path, err)
+      throw journalError(path, err, {opening: true})
     }
     // Another user's journal, or a link or folder of theirs on the way to it, is never adopted (lib/own-file.ts).
     checkOwnPath(path)
@@ -135,7 +135,7 @@ export class Journal {
       return journal
     } catch (err) {
       await file.close()
-      throw journalError(path, err)
+      throw journalError(path, err, {opening: true})
     }
   }
 
@@ -243,7 +243,7 @@ async function openFile(path: string, file: string, thread: 'this' | JournalWork
   try {
     return thread === 'this' ? openJournalFile(file) : await openJournalInWorker(file, thread ?? startJournalWorker())
   } catch (err) {
-    if (!(err instanceof JournalFileError)) throw journalError(path, err)
+    if (!(err instanceof JournalFileError)) throw journalError(path, err, {opening: true})
     if (err.reason === 'directory') throw unreadable(path, Object.assign(new Error('it is a directory'), {code: 'EISDIR'}))
     if (err.reason === 'damaged') throw unreadable(path, new Error(`it is damaged: ${err.detail.why}`))
     if (err.reason === 'overlay') {
@@ -257,21 +257,22 @@ async function openFile(path: string, file: string, thread: 'this' | JournalWork
   }
 }
 
-/** Why the journal cannot be written, naming it: the batch stops, and says which rows were sent (exit 1). */
+/** Why the journal cannot be written, naming it: the batch stops, and says which rows were sent (exit 1); `opening`, before any was. */
 export class JournalError extends WriteError {
   constructor(
     readonly path: string,
     cause: unknown,
+    {opening = false}: {opening?: boolean} = {},
   ) {
     const code = (cause as NodeJS.ErrnoException)?.code
     const message = cause instanceof Error ? cause.message : String(cause)
-    super(`The batch journal ${path} cannot be written (${code ?? message}): no more rows are sent`, cause, {
-      hint: 'Free space or fix permissions there, or give another --journal FILE, then run the same command again: it finishes the batch, sending only what was not sent.',
+    super(`The batch journal ${path} cannot be ${opening ? 'used' : 'written'} (${code ?? message}): ${opening ? 'nothing was sent' : 'no more rows are sent'}`, cause, {
+      hint: `Free space or fix permissions there, or give another --journal FILE, then run the same command again: ${opening ? 'nothing of it was sent yet' : 'it finishes the batch, sending only what was not sent'}.`,
     })
   }
 }
 
-function journalError(path: string, err: unknown): Error {
+function journalError(path: string, err: unknown, options?: {opening: boolean}): Error {
   if (err instanceof UsageError || err instanceof JournalError) return err
-  return new JournalError(path, err)
+  return new JournalError(path, err, options)
 }

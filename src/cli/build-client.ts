@@ -7,7 +7,7 @@ import {recoveryNotice, waitingStatus} from '../output/hints.js'
 import type {Io} from '../output/io.js'
 
 /** What a client is built for: a profile's credentials, or those gw login is about to save (no environment yet). */
-export type ClientCredentials = Pick<Credentials, 'baseUrl' | 'username' | 'token' | 'connectTimeoutMs' | 'responseTimeoutMs'> & {environment?: Credentials['environment']}
+export type ClientCredentials = Pick<Credentials, 'baseUrl' | 'username' | 'token' | 'connectTimeoutMs' | 'responseTimeoutMs'> & {environment?: Credentials['environment']; controlToken?: string}
 
 export type RequestGuard = NonNullable<ClientOptions['guard']>
 
@@ -24,6 +24,7 @@ export function buildClient(
     baseUrl: credentials.baseUrl,
     username: credentials.username,
     token: credentials.token,
+    controlToken: credentials.controlToken,
     userAgent: `gw/${version} node/${process.versions.node}`,
     connectTimeoutMs: credentials.connectTimeoutMs,
     responseTimeoutMs: credentials.responseTimeoutMs,

@@ -1,4 +1,4 @@
-import type {GatewayClient} from '../api/client.js'
+import type {GatewayClient, GatewayTime} from '../api/client.js'
 import type {ProxySettings} from '../api/proxy.js'
 import type {Credentials, Target} from '../auth/resolve.js'
 import type {TokenStores} from '../auth/token-store.js'
@@ -14,6 +14,7 @@ import type {ClientCredentials, RequestGuard} from './build-client.js'
 import {type GlobalFlags, globalsInArgv} from './global-flags.js'
 import {Stop} from './signals.js'
 import {hostPlatform, type Platform} from '../lib/platform.js'
+import {keepPrivate} from '../lib/own-file.js'
 import type {FlagTable} from './startup/argv.js'
 
 /**
@@ -59,8 +60,10 @@ export interface Factory {
   clientFor(credentials: ClientCredentials, guard?: RequestGuard): Promise<GatewayClient>
   /** What operations run with: the client (a batch's, given its confirmation) and the Io. */
   deps(confirmed?: BatchConfirmation): Promise<Deps>
-  /** Now as the gateway dates its records, for named days (today, monday): a local gateway's today, else this machine's (GatewayClient.gatewayNow). */
-  gatewayNow(): Promise<Date>
+  /** Now as the gateway dates its records, and its calendar, for named days (today, monday): a local gateway's today and time zone, else this machine's (GatewayClient.gatewayTime). */
+  gatewayTime(): Promise<GatewayTime>
+  /** Ids the person named by another key (a reference), id → the key as typed: a live confirmation takes either (cli/resolve-key.ts). */
+  readonly keysGiven: Map<string, string>
   /** The money in flight now, for a signal to name. */
   inFlight(): Deps['client']['inFlight']
   /** Whether the gateway's last answer came from a local gateway (gw sandbox), by the run of data it named itself with (X-Sandbox-Instance), not by its address. */
@@ -84,7 +87,7 @@ export interface FactoryContext {
 }
 
 /** Parts a test puts in place of the real ones (gh's tests set Factory fields the same way). */
-export type FactoryParts = Partial<Pick<Factory, 'io' | 'prompter' | 'tokenStores' | 'target' | 'credentials' | 'proxy' | 'client' | 'gatewayNow'>>
+export type FactoryParts = Partial<Pick<Factory, 'io' | 'prompter' | 'tokenStores' | 'target' | 'credentials' | 'proxy' | 'client' | 'gatewayTime'>>
 
 export function createFactory(context: FactoryContext, parts: FactoryParts = {}): Factory {
   return new CommandFactory(context, parts)
@@ -95,9 +98,9 @@ class CommandFactory implements Factory {
   readonly columns: Column[]
   readonly platform: Platform
   readonly configDir: string
-  readonly dataDir: string
   readonly cacheDir: string
   readonly stop: Stop
+  readonly keysGiven = new Map<string, string>()
   private globals: GlobalFlags
   private ioMade?: Io
   /** stdout through --jq's filter, once the flags say so. */
@@ -108,6 +111,7 @@ class CommandFactory implements Factory {
   private readonly clientsMade = new Map<'asking' | 'confirmed', Promise<GatewayClient>>()
   private readonly clientsBuilt: GatewayClient[] = []
   private warnedOfPlainFile = false
+  private dataDirKept = false
 
   constructor(
     private readonly context: FactoryContext,
@@ -117,10 +121,19 @@ class CommandFactory implements Factory {
     this.columns = context.columns
     this.platform = context.platform ?? hostPlatform()
     this.configDir = context.config.configDir
-    this.dataDir = context.config.dataDir
     this.cacheDir = context.config.cacheDir
     this.globals = globalsInArgv(context.argv, context.flags)
     this.stop = new Stop({inFlight: () => this.inFlight(), io: () => this.io, signals: this.platform.stopSignals})
+  }
+
+  /**
+   * gw's data folder (runtime files, logs, journals), the user's alone whenever gw uses it: an older
+   * gw's 0755 one is made 0700 (lib/own-file.ts keepPrivate; docs/platforms.md says so).
+   */
+  get dataDir(): string {
+    if (!this.dataDirKept) keepPrivate(this.context.config.dataDir)
+    this.dataDirKept = true
+    return this.context.config.dataDir
   }
 
   get io(): Io {
@@ -201,23 +214,25 @@ class CommandFactory implements Factory {
     const credentials = await this.credentials()
     const {requestGuard} = await import('./live-safety.js')
     const purchaseCurrency = async (id: string) => (await import('../operations/refunds.js')).purchaseCurrency(id, await this.deps())
-    const options: GuardOptions = {target: credentials, commandId: this.commandName, yes: this.globals.yes, io: this.io, prompter: () => this.prompter(), purchaseCurrency, ...confirmed}
+    const options: GuardOptions = {target: credentials, commandId: this.commandName, yes: this.globals.yes, io: this.io, prompter: () => this.prompter(), purchaseCurrency, keyGiven: (id) => this.keysGiven.get(id), ...confirmed}
     return this.clientFor(credentials, requestGuard(options))
   }
 
   async clientFor(credentials: ClientCredentials, guard?: RequestGuard): Promise<GatewayClient> {
     const {buildClient} = await import('./build-client.js')
-    const localGatewayKeys = async () => (await import('./local-gateway-keys.js')).localGatewayKeys(this.dataDir)
-    return buildClient(credentials, {io: this.io, verbose: this.globals.verbose, version: this.context.config.version, proxy: await this.proxy(), guard, signal: this.stop.signal, localGatewayKeys})
+    const keys = await import('./local-gateway-keys.js')
+    const localGatewayKeys = () => keys.localGatewayKeys(this.dataDir)
+    const controlToken = credentials.controlToken ?? (await keys.localGatewayToken(this.dataDir, credentials.baseUrl))
+    return buildClient({...credentials, controlToken}, {io: this.io, verbose: this.globals.verbose, version: this.context.config.version, proxy: await this.proxy(), guard, signal: this.stop.signal, localGatewayKeys})
   }
 
   async deps(confirmed?: BatchConfirmation): Promise<Deps> {
     return {client: await this.client(confirmed), io: this.io}
   }
 
-  async gatewayNow(): Promise<Date> {
-    if (this.parts.gatewayNow) return this.parts.gatewayNow()
-    return (await this.client()).gatewayNow()
+  async gatewayTime(): Promise<GatewayTime> {
+    if (this.parts.gatewayTime) return this.parts.gatewayTime()
+    return (await this.client()).gatewayTime()
   }
 
   inFlight(): Deps['client']['inFlight'] {

@@ -1,9 +1,10 @@
+import {ownerWords} from '../lib/not-yours.js'
 import {absolutePath} from '../lib/file-identity.js'
-import {PermissionError, UsageError} from '../errors.js'
-import {isLoopbackHost, reachableUrl} from '../lib/loopback.js'
+import {GwError, PermissionError, UsageError} from '../errors.js'
+import {isLoopbackHost, isLoopbackUrl, reachableUrl} from '../lib/loopback.js'
 import type {Platform} from '../lib/platform.js'
 import type {Io} from '../output/io.js'
-import {closeOnStop, detachedArguments, differencesFrom, merchantsFromEnvironment, spawnDetached, type StartRequest} from '../sandbox/server/daemon.js'
+import {closeOnStop, DetachedStartError, detachedArguments, differencesFrom, merchantsFromEnvironment, spawnDetached, type StartRequest} from '../sandbox/server/daemon.js'
 import {sandboxStatus} from '../sandbox/server/gateway-process.js'
 import {findSandboxFiles, nameKey, removeRuntimeFile, type RuntimeInfo, type SandboxFiles} from '../sandbox/server/runtime-file.js'
 import {stopSandbox} from '../sandbox/server/stopping.js'
@@ -66,7 +67,7 @@ export async function launchSandbox(asked: LaunchRequest, ctx: LaunchContext): P
   const files = findSandboxFiles(ctx.dataDir, asked.name, ctx.platform)
   const running = await sandboxStatus(files.runtime, ctx.platform)
   if (running.state === 'theirs') {
-    throw new PermissionError(`The local gateway${named(asked.name)} of ${files.runtime} is ${running.owner}'s: gw starts none under a name another user's gateway holds`, {hint: 'Start it with another --name, or keep your gw data folder to yourself (GW_DATA_DIR).'})
+    throw new PermissionError(`The local gateway${named(asked.name)} of ${files.runtime} belongs to ${ownerWords(running.owner)}: gw starts none under a name another user's gateway holds`, {hint: 'Start it with another --name, or keep your gw data folder to yourself (GW_DATA_DIR).'})
   }
   // `--name shop` while `Shop` runs is that gateway, and its profile is Shop.
   const name = running.state === 'running' ? (running.info.name ?? asked.name) : asked.name
@@ -97,8 +98,8 @@ async function startDetached(request: LaunchRequest, ctx: LaunchContext, files: 
   const gw = (await import('./startup/itself.js')).gwItself()
   const args = [...gw.args, 'sandbox', 'start', ...detachedArguments(request.argv), '--detached-child']
   // Merchant tokens go through the environment (spawnDetached): argv is visible to every user in ps.
-  const info = await spawnDetached({execPath: gw.file, args, runtimeFile: files.runtime, logFile: files.log, merchants: request.merchants ?? []}).catch((err: Error) =>
-    Promise.reject(new UsageError(err.message, `Another program may hold port ${request.port}; try --port 0 or another port.`)),
+  const info = await spawnDetached({execPath: gw.file, args, runtimeFile: files.runtime, logFile: files.log, merchants: request.merchants ?? []}).catch((err: unknown) =>
+    Promise.reject(detachedFailure(err)),
   )
   await registerProfile(info, request.name, ctx)
   const requests = info.requestLog ? `; requests logged to ${info.requestLog} (gw sandbox logs)` : ''
@@ -162,7 +163,23 @@ function startFailure(err: unknown, {host, port}: Pick<LaunchRequest, 'host' | '
   if (name === 'StateFileError') return new UsageError(message, hint ?? 'Pick another --state file: gw never overwrites a file it cannot read.')
   if (code === 'EADDRINUSE') return new UsageError(`Port ${port} on ${host} is already in use`, 'Is a local gateway already running (gw sandbox status)? Or pick another --port, 0 for any free one.')
   if (code === 'EACCES' || code === 'EADDRNOTAVAIL') return new UsageError(`Cannot listen on ${host}:${port} (${code})`, 'Pick another --host or --port.')
+  // getaddrinfo's: a name no resolver knows (a typo, a trailing dot after an address), or none to ask.
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL' || code === 'EAI_NONAME') {
+    return new UsageError(`--host ${host} names no address gw can find (${code}): the local gateway cannot listen there`, 'Give an address of this machine: 127.0.0.1 (the default), 0.0.0.0 for every address, or a name that resolves to one of its own.')
+  }
   return err
+}
+
+/**
+ * A detached start that failed, as the foreground would have said it: the gateway's own error and
+ * hint, from its log, with its exit code; else what became of it, naming the log.
+ */
+function detachedFailure(err: unknown): unknown {
+  if (!(err instanceof DetachedStartError)) return err
+  if (!err.told) return new GwError('unexpected', 1, err.message, {hint: `Its output is in ${err.logFile}.`})
+  const code = err.exitCode ?? 1
+  const kind = code === 2 ? 'usage' : code === 6 ? 'permission' : 'unexpected'
+  return new GwError(kind, code, err.told.message, {hint: err.told.hint ?? `Its output is in ${err.logFile}.`})
 }
 
 async function stopRunning(info: RuntimeInfo, runtimeFile: string, {io, platform}: LaunchContext): Promise<void> {
@@ -176,14 +193,18 @@ async function stopRunning(info: RuntimeInfo, runtimeFile: string, {io, platform
 
 /**
  * The local gateway as its profile (local, or its name), made active when no other profile is,
- * as merchant TEST at an address of this machine. Not where TEST is refused (beyond loopback,
- * without --open-test-merchant): false then.
+ * as merchant TEST at an address of this machine. Beyond loopback, where TEST is refused without
+ * --open-test-merchant, gw sends the gateway's control token with TEST's credentials from here
+ * (cli/local-gateway-keys.ts): the profile is the user's alone. On an address of another machine
+ * that gw would reach over the network, no profile.
  */
 async function registerProfile(info: Pick<RuntimeInfo, 'url' | 'host' | 'mode' | 'openTestMerchant'>, name: string, {configDir, io}: LaunchContext): Promise<void> {
-  if (!isLoopbackHost(info.host) && !info.openTestMerchant) {
+  const shut = !isLoopbackHost(info.host) && !info.openTestMerchant
+  if (shut && !isLoopbackUrl(reachableUrl(info.url))) {
     io.err(`No profile "${name}" is registered: merchant TEST is refused beyond loopback. Reach it as a merchant of yours: GW_BASE_URL=${reachableUrl(info.url)} GW_USERNAME=USER GW_TOKEN=... gw ...\n`)
     return
   }
+  if (shut) io.err(`Profile "${name}" reaches it as merchant TEST from this machine only: gw sends its control token with TEST's credentials, and TEST alone is refused.\n`)
   const {saveLocalProfile} = await import('../auth/local-profile.js')
   const {activated} = await saveLocalProfile(configDir, reachableUrl(info.url), info.mode, name)
   if (activated) io.err(`Profile "${name}" is now active: gw commands talk to this gateway as merchant TEST.\n`)
@@ -207,7 +228,7 @@ function warnBeyondLoopback(request: LaunchRequest, controlToken: string, runtim
   const controls = 'its controls (/_sandbox/: reset, with the --state file; faults; the clock; sample events; every merchant\'s request log)'
   const open = request.openTestMerchant
     ? `and --open-test-merchant lets anyone who reaches it in as merchant TEST, whose token (TEST) is published: they can read and make TEST's records and use ${controls}`
-    : `where its merchants need their own credentials (merchant TEST, whose token is published, is refused; --open-test-merchant lets it in) and ${controls} need the control token, or a merchant's credentials`
+    : `where its merchants need their own credentials (merchant TEST, whose token is published, is refused; --open-test-merchant lets it in) and ${controls} need the control token (your own gw sends it from this machine; a merchant's credentials reach only that merchant's sample events and requests)`
   io.err(`Warning: listening on ${request.host} makes the local gateway reachable from other machines, ${open}.\n`)
   io.err(`Its control token (for /_sandbox/ as Authorization: Bearer TOKEN${runtimeFile ? `; kept in ${runtimeFile}, readable by you alone` : ''}): ${controlToken}\n`)
 }

@@ -2,6 +2,7 @@ import {Flags} from '@oclif/core'
 import {UsageError} from '../errors.js'
 import type {MerchantCredentials} from '../sandbox/domain/ids.js'
 import type {Io} from '../output/io.js'
+import {readGivenSecret} from './secret-file.js'
 import {credentialPair} from './validate.js'
 
 // `gw sandbox start --merchant`: USER:TOKEN, or - and @FILE, which read them one a line from stdin
@@ -25,7 +26,7 @@ export async function readMerchants(sources: readonly MerchantSource[] | undefin
   for (const source of sources) {
     if (!('from' in source)) merchants.push(source)
     else if (source.from === 'stdin') merchants.push(...lines(await fromStdin(io), '--merchant - (stdin)'))
-    else merchants.push(...lines(await fromFile(source.file), `--merchant @${source.file}`))
+    else merchants.push(...lines(fromFile(source.file), `--merchant @${source.file}`))
   }
   const seen = new Set<string>()
   for (const {username} of merchants) {
@@ -40,13 +41,9 @@ async function fromStdin(io: Io): Promise<string> {
   return io.readStdin()
 }
 
-async function fromFile(file: string): Promise<string> {
-  const {readFile} = await import('node:fs/promises')
-  try {
-    return await readFile(file, 'utf8')
-  } catch (err) {
-    throw new UsageError(`--merchant @${file}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)})`)
-  }
+/** A file of merchants holds their tokens: the user's alone, as --auth-file's is (cli/secret-file.ts). */
+function fromFile(file: string): string {
+  return readGivenSecret(`--merchant @${file}`, file, "(umask 077; printf '%s\\n' 'ACME:s3cret' > merchants.txt)")
 }
 
 /** USER:TOKEN a line; blank lines and lines starting with # are skipped. */

@@ -1,3 +1,4 @@
+import {ownerWords} from '../lib/not-yours.js'
 import {GwError, PermissionError} from '../errors.js'
 import type {Platform} from '../lib/platform.js'
 import type {Io} from '../output/io.js'
@@ -43,13 +44,13 @@ export async function stopSandboxes(which: {all: true} | {name: string}, ctx: St
 
 /** Stops one gateway and says so; the error of one left running. */
 async function stopOne(name: string, runtime: string, status: SandboxStatus, {io, platform}: StopContext): Promise<GwError | undefined> {
-  const called = nameKey(name) === DEFAULT_SANDBOX ? 'The local gateway' : `The local gateway ${status.state !== 'stopped' && status.info?.name ? status.info.name : name}`
+  const called = calledOf(name, status.state === 'stopped' ? undefined : status.info)
   if (status.state === 'stopped') {
     io.err(`${called} is not running.\n`)
     return undefined
   }
   if (status.state === 'theirs') return theirs(called, status.owner, status.info, runtime)
-  if (status.state === 'stale') return void io.err(staleWords(called, status.info, status.now, removed(runtime, status.info)))
+  if (status.state === 'stale') return void io.err(removeStale(name, runtime, status.info, status.now))
   const outcome: StopOutcome = await stopSandbox(status.info, platform)
   const {info} = status
   if (outcome.result === 'stale') return void io.err(staleWords(called, info, outcome.now, removed(runtime, info)))
@@ -64,6 +65,19 @@ async function stopOne(name: string, runtime: string, status: SandboxStatus, {io
   const lost = info.stateFile ? '' : '; its records are gone with it (it had no --state file)'
   io.err(`Stopped ${called.replace('The', 'the')} at ${info.url}${outcome.how === 'killed' ? ' (it had to be killed)' : ''}${lost}.\n`)
   return undefined
+}
+
+/**
+ * Removes the runtime file of a gateway gone, or whose pid another program has now (unless a newer
+ * gateway wrote it meanwhile), and says so: gw sandbox stop and status alike.
+ */
+export function removeStale(name: string, runtime: string, info: RuntimeInfo, now: string | undefined): string {
+  return staleWords(calledOf(name, info), info, now, removed(runtime, info))
+}
+
+/** `The local gateway`, or `The local gateway Shop` as it was started. */
+function calledOf(name: string, info: RuntimeInfo | undefined): string {
+  return nameKey(name) === DEFAULT_SANDBOX ? 'The local gateway' : `The local gateway ${info?.name ?? name}`
 }
 
 /** Removes a stale runtime file (unless a newer gateway wrote it meanwhile), for the words that name it. */
@@ -81,5 +95,6 @@ function staleWords(called: string, info: RuntimeInfo, now: string | undefined, 
 
 function theirs(called: string, owner: string, info: RuntimeInfo | undefined, runtime: string): GwError {
   const where = info ? ` at ${info.url} (pid ${info.pid})` : ` of ${runtime}`
-  return new PermissionError(`${called}${where} is ${owner}'s: gw stops only a gateway of your own`, {hint: `${owner} can stop it with gw sandbox stop, or an administrator can.`})
+  const user = ownerWords(owner)
+  return new PermissionError(`${called}${where} belongs to ${user}: gw stops only a gateway of your own`, {hint: `${user.charAt(0).toUpperCase()}${user.slice(1)} can stop it with gw sandbox stop, or an administrator can.`})
 }

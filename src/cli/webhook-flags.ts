@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {UsageError} from '../errors.js'
-import {NotYoursError, readOwnFile} from '../lib/own-file.js'
+import {readGivenSecret} from './secret-file.js'
 import {credentialPair} from './validate.js'
 
 // Flags of `gw listen`, `gw listen replay` and `gw webhook create`; light, since command files import them at the top.
@@ -63,13 +63,5 @@ export async function readAuth(
 
 /** The text of --auth-file's file, refused (as a token file is) when it is not the user's alone: a password others can read is known. */
 function authFromFile(file: string): string {
-  let text: string | undefined
-  try {
-    text = readOwnFile(file, {secret: true})
-  } catch (err) {
-    if (err instanceof NotYoursError) throw new UsageError(`--auth-file ${file} cannot be used: ${err.message}`, err.hint)
-    throw new UsageError(`--auth-file ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, 'Give a file holding USER:PASS that you can read.')
-  }
-  if (text === undefined) throw new UsageError(`--auth-file ${file} cannot be read: no such file`, 'Give a file holding USER:PASS, made with: (umask 077; printf "%s" "hooks:s3cret" > hooks.auth)')
-  return text.trim()
+  return readGivenSecret(`--auth-file ${file}`, file, "(umask 077; printf '%s\\n' 'hooks:s3cret' > hooks.auth)").trim()
 }

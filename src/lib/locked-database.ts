@@ -2,7 +2,7 @@ import {closeSync, constants, statSync} from 'node:fs'
 import type {DatabaseSync} from 'node:sqlite'
 import {fileId, realPath} from './file-identity.js'
 import {cutShort} from './database-cut.js'
-import {checkOwnPath, openOwnFileSync} from './own-file.js'
+import {checkOwnPath, keepPrivate, openOwnFileSync} from './own-file.js'
 import {otherNames} from './overlay-names.js'
 import {hostPlatform, type Platform} from './platform.js'
 
@@ -163,7 +163,11 @@ export function lockableFile(path: string): string {
   // The user's own only (own-file.ts): never another user's file, or a link they made, adopted.
   closeSync(openOwnFileSync(file, constants.O_RDWR).fd)
   // What SQLite keeps beside it (a hot journal is played back into the file): the user's own too, never another user's planted first.
-  for (const beside of SIDE_FILES) checkOwnPath(file + beside)
+  // An older gw's left readable by others (its user's umask) are made the user's alone, as the file is.
+  for (const beside of SIDE_FILES) {
+    checkOwnPath(file + beside)
+    keepPrivate(file + beside)
+  }
   return file
 }
 

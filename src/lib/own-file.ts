@@ -1,6 +1,7 @@
-import {closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, type Stats} from 'node:fs'
+import {closeSync, constants, fchmodSync, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, type Stats} from 'node:fs'
 import type {FileHandle} from 'node:fs/promises'
 import {isAbsolute, join, parse, resolve} from 'node:path'
+import {notYours} from './not-yours.js'
 
 // Files only the user owns, as ssh trusts them (its StrictModes): a file another user owns or can
 // write, or a folder on the way to it that another user owns or can write (a sticky one, as /tmp
@@ -42,27 +43,13 @@ const realFs: OwnFs = {
   readlink: (path) => readlinkSync(path),
 }
 
-export type NotYoursProblem = 'owner' | 'writable' | 'readable' | 'link'
-
-/** A file, folder or link on the way that is not the user's: what it is, what is wrong, and what to do. */
-export class NotYoursError extends Error {
-  override name = 'NotYoursError'
-
-  constructor(
-    readonly path: string,
-    readonly problem: NotYoursProblem,
-    message: string,
-    readonly hint: string,
-    /** Its permission bits, as its stat gave them. */
-    readonly mode: number,
-  ) {
-    super(message)
-  }
-}
+export {NotYoursError, type NotYoursProblem} from './not-yours.js'
 
 export interface OwnOptions {
   /** A secret (a token, a signing secret): no one else may read it either. */
   secret?: boolean
+  /** A file the user makes and gw only reads (--auth-file, --merchant @FILE): gw never makes it afresh. */
+  given?: boolean
   ownership?: Ownership
   fs?: OwnFs
 }
@@ -75,7 +62,8 @@ const MAX_LINKS = 40
  * the user's own links; throws NotYoursError naming the first that is not. Returns the real path
  * (every link resolved, the file's own too): a missing part of it is the user's to make.
  */
-export function checkOwnPath(path: string, {secret = false, ownership = ownershipHere(), fs = realFs}: OwnOptions = {}): string {
+export function checkOwnPath(path: string, options: OwnOptions = {}): string {
+  const {ownership = ownershipHere(), fs = realFs} = options
   if (ownership.kind === 'unknown') return resolve(path)
   const {root} = parse(resolve(path))
   let pending = parts(resolve(path))
@@ -101,7 +89,7 @@ export function checkOwnPath(path: string, {secret = false, ownership = ownershi
       continue
     }
     if (pending.length > 0 || stat.isDirectory()) checkFolder(next, stat, ownership.uid)
-    else checkFile(next, stat, ownership.uid, secret)
+    else checkFile(next, stat, ownership.uid, options)
     current = next
   }
   return current
@@ -124,68 +112,22 @@ function checkFolder(path: string, stat: Stats | undefined, uid: number): void {
   if ((stat.mode & 0o022) !== 0 && !sticky) throw notYours(path, 'writable', stat, uid)
 }
 
-/** The file itself: the user's (or root's), no one else may write it, and a secret no one else may read. */
-function checkFile(path: string, stat: Stats, uid: number, secret: boolean): void {
+/** The file itself: the user's (or root's), a regular file (no device, pipe or socket), no one else may write it, and a secret no one else may read. */
+function checkFile(path: string, stat: Stats, uid: number, options: OwnOptions): void {
   if (stat.isDirectory()) return checkFolder(path, stat, uid)
-  if (!trusted(stat.uid, uid)) throw notYours(path, 'owner', stat, uid)
+  if (!trusted(stat.uid, uid)) throw notYours(path, 'owner', stat, uid, options)
+  if (!stat.isFile()) throw notYours(path, 'special', stat, uid, options)
   if ((stat.mode & 0o022) !== 0) throw notYours(path, 'writable', stat, uid)
-  if (secret && (stat.mode & 0o044) !== 0) throw notYours(path, 'readable', stat, uid)
+  if (options.secret && (stat.mode & 0o044) !== 0) throw notYours(path, 'readable', stat, uid)
 }
 
-function notYours(path: string, problem: NotYoursProblem, stat: Stats, uid: number): NotYoursError {
-  const bits = stat.mode & 0o7777
-  const mode = bits.toString(8).padStart(4, '0')
-  const folder = stat.isDirectory()
-  const owner = who(stat.uid)
-  const you = who(uid)
-  switch (problem) {
-    case 'link':
-      return new NotYoursError(path, problem, `${path} is a symbolic link made by ${owner}, not by you (${you}): gw does not follow another user's links`, `Give the path it should lead to yourself, or remove the link (rm ${path}) if you may.`, bits)
-    case 'owner':
-      return new NotYoursError(
-        path,
-        problem,
-        `${path} belongs to ${owner}, not to you (${you}): gw uses only what is your own (or root's), as ssh does`,
-        folder
-          ? `Use a folder of your own; if it is yours, take it back (chown ${name(uid) ?? uid} ${path}) once you have checked what it holds.`
-          : `Another user may have written or read it: use another path, or remove it (rm ${path}) once you have checked what it holds; gw makes it afresh, private.`,
-        bits,
-      )
-    case 'writable':
-      return new NotYoursError(
-        path,
-        problem,
-        folder
-          ? `${path} is a folder that others than you can write (mode ${mode}, not sticky as /tmp is): gw uses only what no one else can change, as ssh does`
-          : `${path} can be written by others than you (mode ${mode}): gw uses only what no one else can change, as ssh does`,
-        folder ? `Take the others' write permission away (chmod go-w ${path}), or use a folder of your own.` : `Check what it holds, then take the others' write permission away (chmod go-w ${path}).`,
-        bits,
-      )
-    case 'readable':
-      return new NotYoursError(path, problem, `${path} holds a secret that others than you can read (mode ${mode}): it may be known already`, `Make it yours alone (chmod 600 ${path}) and replace the secret it holds.`, bits)
-  }
-}
-
-/** A user as messages name one: `alice (uid 1000)`, or `uid 1000` where the name is not known. */
-function who(uid: number): string {
-  const known = name(uid)
-  return known === undefined ? `uid ${uid}` : `${known} (uid ${uid})`
-}
-
-/** A user's name, as /etc/passwd has it; undefined where it has none (macOS keeps most users elsewhere). */
-function name(uid: number): string | undefined {
-  try {
-    return readFileSync('/etc/passwd', 'utf8')
-      .split('\n')
-      .find((entry) => entry.split(':')[2] === String(uid))
-      ?.split(':')[0]
-  } catch {
-    return undefined
-  }
-}
-
-/** O_NOFOLLOW where the platform has it (not Windows, where a link is no threat the flag could stop). */
-const NO_FOLLOW = constants.O_NOFOLLOW ?? 0
+/**
+ * O_NOFOLLOW where the platform has it (not Windows, where a link is no threat the flag could stop),
+ * and O_NONBLOCK: a named pipe put where the file was checked would hold the open until someone
+ * opened its other end; with it, the open returns and fstat refuses the pipe. A regular file does
+ * not block either way.
+ */
+const SAFE_OPEN = (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0)
 
 /**
  * Opens the user's own file at `path` for writing (`flags`: O_WRONLY | O_APPEND, O_RDWR...): made
@@ -197,13 +139,15 @@ export function openOwnFileSync(path: string, flags: number, options: OwnOptions
   const real = checkOwnPath(path, options)
   const mode = options.mode ?? 0o600
   try {
-    return {fd: openSync(real, flags | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW, mode), path: real, created: true}
+    return {fd: openSync(real, flags | constants.O_CREAT | constants.O_EXCL | SAFE_OPEN, mode), path: real, created: true}
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
   }
-  const fd = openSync(real, flags | NO_FOLLOW)
+  const fd = openSync(real, flags | SAFE_OPEN)
   try {
-    checkOpened(real, fstatSync(fd), options)
+    const stat = fstatSync(fd)
+    checkOpened(real, stat, options)
+    if (loose(stat, options)) fchmodSync(fd, stat.mode & 0o700)
   } catch (err) {
     closeSync(fd)
     throw err
@@ -217,13 +161,15 @@ export async function openOwnFile(path: string, flags: number, options: OwnOptio
   const real = checkOwnPath(path, options)
   const mode = options.mode ?? 0o600
   try {
-    return {handle: await open(real, flags | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW, mode), path: real, created: true}
+    return {handle: await open(real, flags | constants.O_CREAT | constants.O_EXCL | SAFE_OPEN, mode), path: real, created: true}
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
   }
-  const handle = await open(real, flags | NO_FOLLOW)
+  const handle = await open(real, flags | SAFE_OPEN)
   try {
-    checkOpened(real, await handle.stat(), options)
+    const stat = await handle.stat()
+    checkOpened(real, stat, options)
+    if (loose(stat, options)) await handle.chmod(stat.mode & 0o700)
   } catch (err) {
     await handle.close()
     throw err
@@ -239,7 +185,7 @@ export function readOwnFile(path: string, options: OwnOptions = {}): string | un
   const real = checkOwnPath(path, options)
   let fd: number
   try {
-    fd = openSync(real, constants.O_RDONLY | NO_FOLLOW)
+    fd = openSync(real, constants.O_RDONLY | SAFE_OPEN)
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
     throw err
@@ -252,7 +198,45 @@ export function readOwnFile(path: string, options: OwnOptions = {}): string | un
   }
 }
 
+/**
+ * Whether a file or folder is the user's own (not root's, for another user) and others than the
+ * user may read it: gw takes their access away from what it writes (an older gw's 0644 request
+ * log, a journal a umask of 022 made), as its own files are made: the user's alone.
+ */
+function loose(stat: Stats, {ownership = ownershipHere()}: OwnOptions): boolean {
+  return ownership.kind === 'posix' && stat.uid === ownership.uid && (stat.mode & 0o077) !== 0
+}
+
+/**
+ * Makes the user's own file or folder at `path`, where there is one, the user's alone (0600 of a
+ * file 0644, 0700 of a folder 0755), never through a link: what gw keeps beside a file it writes
+ * (SQLite's -wal), and gw's own folders. Another user's, or root's, is left as it is.
+ */
+export function keepPrivate(path: string, options: OwnOptions = {}): void {
+  if ((options.ownership ?? ownershipHere()).kind === 'unknown') return
+  let fd: number
+  try {
+    fd = openSync(path, constants.O_RDONLY | SAFE_OPEN)
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    // None there, a link (ELOOP), or one this user cannot open: nothing of the user's to make private.
+    if (code === 'ENOENT' || code === 'ELOOP' || code === 'EACCES' || code === 'ENOTDIR') return
+    throw err
+  }
+  try {
+    const stat = fstatSync(fd)
+    if (loose(stat, options)) fchmodSync(fd, stat.mode & 0o700)
+  } catch (err) {
+    // A read-only file system, or a file system that keeps no modes: what others may read there is not gw's to change.
+    const code = (err as NodeJS.ErrnoException).code
+    if (code !== 'EROFS' && code !== 'EPERM') throw err
+  } finally {
+    closeSync(fd)
+  }
+}
+
 /** What was opened: checked as the file itself is (checkFile), where the platform tells owners. */
-function checkOpened(path: string, stat: Stats, {secret = false, ownership = ownershipHere()}: OwnOptions): void {
-  if (ownership.kind === 'posix') checkFile(path, stat, ownership.uid, secret)
+function checkOpened(path: string, stat: Stats, options: OwnOptions): void {
+  const {ownership = ownershipHere()} = options
+  if (ownership.kind === 'posix') checkFile(path, stat, ownership.uid, options)
 }

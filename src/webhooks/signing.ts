@@ -80,8 +80,17 @@ async function readSecret(file: string): Promise<{secret: string} | {problem?: s
   if (text === undefined) return {}
   const secret = text.trim()
   if (secret === '') return {problem: 'was empty (a crash or a full disk while it was made?), and a forward signed with it could be forged by anyone'}
-  if (!isSigningSecret(secret)) return {problem: `was not one gw makes (${secret.length} characters; gw's are gwsec_ and 32 or more), and a short key makes a signature anyone could forge`}
+  if (!isSigningSecret(secret)) return {problem: notGwsWords(secret)}
   return {secret}
+}
+
+/** What a secret in the file that gw did not make is, as far as gw can tell: short, or another's shape. */
+function notGwsWords(secret: string): string {
+  const made = "gw's are gwsec_ and 32 or more letters, digits, _ or -"
+  if (!secret.startsWith('gwsec_')) return `was not one gw makes (${secret.length} characters, not starting gwsec_; ${made}), and gw signs only with a random secret it made itself`
+  const key = secret.slice('gwsec_'.length)
+  if (/^[A-Za-z0-9_-]*$/.test(key)) return `was shorter than gw makes them (${key.length} characters after gwsec_; ${made}), and a short key makes a signature anyone could forge`
+  return `was not one gw makes (it holds characters other than letters, digits, _ or - after gwsec_; ${made}), and gw signs only with a random secret it made itself`
 }
 
 /** `work` while this gw holds the secret file's lock (auth/config.ts underLock): two gw listen mending it at once keep one secret. */

@@ -176,10 +176,42 @@ describe('gw sandbox --host beyond loopback, --allow-host and --allow-origin', (
     expect(JSON.parse(readFileSync(token![1]!, 'utf8'))).toMatchObject({controlToken: token![2], host: '0.0.0.0'})
     const bearer = await rawRequest(wide.url, {method: 'GET', path: '/_sandbox/info', headers: {Host: at('127.0.0.1'), Authorization: `Bearer ${token![2]}`}})
     expect(bearer.status).toBe(200)
-    const env = {GW_BASE_URL: `http://127.0.0.1:${port}`, GW_USERNAME: 'ACME', GW_TOKEN: 's3cret'}
-    const advanced = await wide.gw(['sandbox', 'clock', 'advance', '--days', '1', '--json'], {env})
+    // As the user who started it (its runtime file in their data folder), gw sends the control token: every control is theirs.
+    const owner = {GW_BASE_URL: `http://127.0.0.1:${port}`}
+    const advanced = await wide.gw(['sandbox', 'clock', 'advance', '--days', '1', '--json'], {env: owner})
     expect(advanced.code, advanced.stderr).toBe(0)
-    expect((await wide.gw(['api', 'POST', '/_sandbox/reset'], {env})).code).toBe(0)
+    expect((await wide.gw(['api', 'POST', '/_sandbox/reset'], {env: owner})).code).toBe(0)
+  })
+
+  it("a merchant's credentials reach only that merchant's own records on its controls; what acts on every merchant's takes the control token", async () => {
+    // Another user of the network: no runtime file of this gateway in their data folder, so no control token.
+    const acmeGw = (args: string[]) => runGw(args, {env: {...isolatedHome(), GW_BASE_URL: `http://127.0.0.1:${port}`, GW_USERNAME: 'ACME', GW_TOKEN: 's3cret'}})
+    const ownerOnly = (control: string) =>
+      `/_sandbox/${control} acts on every merchant's records, so on a local gateway listening on 0.0.0.0, beyond loopback, it takes the control token (Authorization: Bearer TOKEN), which only the user who started it can read; merchant ACME's credentials reach only its own sample events, requests and the gateway's clock.`
+    for (const [args, control] of [
+      [['api', 'POST', '/_sandbox/reset'], 'reset'],
+      [['sandbox', 'clock', 'advance', '--days', '1'], 'clock'],
+      [['sandbox', 'fault', 'list'], 'faults'],
+      [['sandbox', 'deliveries'], 'deliveries'],
+    ] as const) {
+      const refusedHere = await acmeGw([...args])
+      expect(refusedHere.code, args.join(' ')).not.toBe(0)
+      expect(refusedHere.stderr, args.join(' ')).toContain(ownerOnly(control))
+    }
+    // Its own: the clock read, its own requests only (never TEST's or another's), sample events in its own account only.
+    expect((await acmeGw(['sandbox', 'clock', '--json'])).code).toBe(0)
+    await wide.gw(['purchase', 'list'])
+    expect((await acmeGw(['purchase', 'list'])).code).toBe(0)
+    const logs = await acmeGw(['sandbox', 'logs', '--json'])
+    expect(logs.code, logs.stderr).toBe(0)
+    const entries = logs.stdout.trim().split('\n').map((line) => JSON.parse(line) as {merchant: string | null; path: string})
+    expect(entries.map((entry) => [entry.merchant, entry.path])).toEqual([['ACME', '/v1.0/purchases']])
+    const theirs = await acmeGw(['sandbox', 'logs', '--merchant', 'TEST', '--json'])
+    expect(theirs.stderr).toContain("Merchant ACME's credentials show ACME's requests alone, not TEST's")
+    const asTestToo = await rawRequest(wide.url, {method: 'POST', path: '/_sandbox/trigger', headers: {...acme('127.0.0.1'), 'Content-Type': 'application/json'}, body: JSON.stringify({event: 'charge:successful', merchant: 'TEST', webhook: 'http://127.0.0.1:9/'})})
+    expect(asTestToo).toMatchObject({status: 403, body: {errors: ["Merchant ACME's credentials make sample events for ACME alone, not for TEST"]}})
+    const info = await rawRequest(wide.url, {method: 'GET', path: '/_sandbox/info', headers: acme('127.0.0.1')})
+    expect((info.body as {response: {merchants: string[]}}).response.merchants).toEqual(['ACME'])
   })
 
   it('answers the names it was given and any IP address (those cannot be rebound); any other name is refused, naming the flag', async () => {
@@ -210,7 +242,7 @@ describe('gw sandbox --host 0.0.0.0 refuses merchant TEST, whose token is publis
   const asTest = (url: string, method: string, path: string) =>
     rawRequest(url, {method, path, headers: libraryHeaders(new URL(url).host.replace('0.0.0.0', '127.0.0.1')), body: method === 'POST' ? '{}' : undefined})
 
-  it('on its controls and on every merchant route, saying what is exposed as it starts; no profile is made for TEST', async () => {
+  it("on its controls and on every merchant route, saying what is exposed as it starts; the owner's profile gets in with the control token", async () => {
     const shut = await startSandbox(['--host', '0.0.0.0'])
     try {
       const url = shut.url.replace('0.0.0.0', '127.0.0.1')
@@ -222,12 +254,21 @@ describe('gw sandbox --host 0.0.0.0 refuses merchant TEST, whose token is publis
         expect(answer.status, `${method} ${path}`).toBe(401)
         if (!path.startsWith('/_sandbox/')) expect(answer.body, `${method} ${path}`).toMatchObject({errors: [TEST_REFUSED('0.0.0.0')]})
       }
-      const listed = await shut.gw(['purchase', 'list'], {env: {GW_BASE_URL: url}})
-      expect(listed.code).toBe(4)
+      // Another user's gw, without the gateway's runtime file: TEST is refused. The owner's gw sends the control token with it.
+      const stranger = await runGw(['purchase', 'list'], {env: {...isolatedHome(), GW_BASE_URL: url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST'}})
+      expect(stranger.code).toBe(4)
+      expect(stranger.stderr).toContain("Merchant TEST's token is published")
       expect(shut.stderr()).toContain(
-        "Warning: listening on 0.0.0.0 makes the local gateway reachable from other machines, where its merchants need their own credentials (merchant TEST, whose token is published, is refused; --open-test-merchant lets it in) and its controls (/_sandbox/: reset, with the --state file; faults; the clock; sample events; every merchant's request log) need the control token, or a merchant's credentials.\n",
+        "Warning: listening on 0.0.0.0 makes the local gateway reachable from other machines, where its merchants need their own credentials (merchant TEST, whose token is published, is refused; --open-test-merchant lets it in) and its controls (/_sandbox/: reset, with the --state file; faults; the clock; sample events; every merchant's request log) need the control token (your own gw sends it from this machine; a merchant's credentials reach only that merchant's sample events and requests).\n",
       )
-      expect(shut.stderr()).toContain(`No profile "local" is registered: merchant TEST is refused beyond loopback. Reach it as a merchant of yours: GW_BASE_URL=${url} GW_USERNAME=USER GW_TOKEN=... gw ...\n`)
+      expect(shut.stderr()).toContain('Profile "local" reaches it as merchant TEST from this machine only: gw sends its control token with TEST\'s credentials, and TEST alone is refused.\n')
+      // The owner's own gw, through its profile: merchant routes and every control.
+      const mine = {env: shut.home}
+      expect((await runGw(['profile', 'show', 'local', '--json'], mine)).json).toMatchObject({base_url: url, username: 'TEST'})
+      for (const args of [['purchase', 'list'], ['sandbox', 'clock'], ['sandbox', 'logs'], ['sandbox', 'fault', 'list'], ['api', 'POST', '/_sandbox/reset'], ['sandbox', 'status']]) {
+        const ran = await runGw(args, mine)
+        expect(ran.code, `${args.join(' ')}: ${ran.stderr}`).toBe(0)
+      }
     } finally {
       await shut.stop()
     }

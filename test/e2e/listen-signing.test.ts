@@ -130,7 +130,7 @@ describe('signing that means something', () => {
     const replaced = await runGw(['listen', '--print-secret'], {env: home})
     expect(replaced.stdout).toMatch(SHAPE)
     expect(replaced.stdout).not.toBe(first)
-    expect(replaced.stderr).toContain("was not one gw makes (9 characters; gw's are gwsec_ and 32 or more), and a short key makes a signature anyone could forge: gw made a new one.")
+    expect(replaced.stderr).toContain("was shorter than gw makes them (3 characters after gwsec_; gw's are gwsec_ and 32 or more letters, digits, _ or -), and a short key makes a signature anyone could forge: gw made a new one.")
     const rotated = await runGw(['listen', '--rotate-secret'], {env: home})
     expect(rotated.code).toBe(0)
     expect(rotated.stdout).toMatch(SHAPE)

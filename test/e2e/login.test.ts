@@ -269,6 +269,21 @@ describe('a base URL with credentials in it (user:token@)', () => {
     }
   })
 
+  it('without a scheme (u:sekrit@host, which a URL parser reads as the scheme u:) too: exit 2 naming it, masked, nothing tried', async () => {
+    const host = new URL(sandbox.url).host
+    const env = {...isolatedHome(), GW_BASE_URL: `u:sekrit@${host}`, GW_USERNAME: 'ACME', GW_TOKEN: 'acme-token-123'}
+    for (const args of [['status', '--no-check'], ['purchase', 'get', 'x', '--verbose']]) {
+      const result = await runGw(args, {env})
+      expect(result.code).toBe(2)
+      expect(result.stderr).toMatch(new RegExp(`^Error: GW_BASE_URL \\*\\*\\*@${host.replaceAll('.', '\\.')} holds credentials \\(user:token@\\)`))
+      expect(result.stdout + result.stderr).not.toContain('sekrit')
+    }
+    const login = await runGw(['login', '--profile', 'u', '--base-url', `u:sekrit@${host}`, '--username', 'ACME', '--token-stdin', '--insecure-storage'], {env: isolatedHome(), stdin: 'acme-token-123\n'})
+    expect(login.code).toBe(2)
+    expect(login.stderr).toMatch(/^Error: --base-url \*\*\*@\S+ holds credentials/)
+    expect(login.stderr).not.toContain('sekrit')
+  })
+
   it("a profile an older gw saved with them is refused when used, and gw profile list shows them hidden", async () => {
     const home = isolatedHome()
     mkdirSync(configDir(home), {recursive: true, mode: 0o700})

@@ -1,4 +1,3 @@
-import {spawnSync} from 'node:child_process'
 import {randomBytes} from 'node:crypto'
 import {chmodSync, existsSync, mkdtempSync, statSync, writeFileSync} from 'node:fs'
 import {createServer, type Server} from 'node:http'
@@ -7,29 +6,15 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {countingProxy, type CountingProxy, writeTemp} from './batch-helpers.js'
-import {cardArgs, isolatedHome, ref, runGw, runProgram, type Sandbox, startSandbox} from './helpers.js'
+import {cardArgs, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
+import {asOther as asOtherUser, makeOtherUser, type OtherUser, removeOtherUser, stickyFolder} from './other-user-helpers.js'
 
 // Issue 61.1, tried as the attacker would: a second user of this machine makes gw's files first in a
 // folder both can write (a sticky one, as /tmp is), or plants a link there, and the user's gw must
 // refuse each, naming it, and use nothing of theirs. The second user is made here (useradd), and
 // acts as itself: it needs root, as CI runs; elsewhere the tests skip, saying why.
 
-interface OtherUser {
-  name: string
-  uid: number
-  gid: number
-}
-
-function makeUser(): OtherUser | {reason: string} {
-  if (process.getuid?.() !== 0) return {reason: 'they need root to make a second user (useradd) and act as it; CI runs as root'}
-  const name = `gwother${randomBytes(3).toString('hex')}`
-  const made = spawnSync('useradd', ['--no-create-home', '--shell', '/usr/sbin/nologin', name], {encoding: 'utf8'})
-  if (made.error || made.status !== 0) return {reason: `useradd could not make a second user (${made.error?.message ?? made.stderr.trim()})`}
-  const id = (flag: string) => Number(spawnSync('id', [flag, name], {encoding: 'utf8'}).stdout)
-  return {name, uid: id('-u'), gid: id('-g')}
-}
-
-const user = makeUser()
+const user = makeOtherUser()
 if ('reason' in user) console.warn(`Skipping the tests of another user's files: ${user.reason}`)
 const other = user as OtherUser
 
@@ -46,8 +31,7 @@ describe.skipIf('reason' in user)("another user's files and links (issue 61)", (
     sandbox = await startSandbox()
     token = ((await sandbox.gw(['card', 'tokenize', ...cardArgs(), '--json'])).json as {token: string}).token
     proxy = await countingProxy(sandbox.url)
-    shared = mkdtempSync(join(tmpdir(), 'gw-shared-'))
-    chmodSync(shared, 0o1777)
+    shared = stickyFolder()
     target = join(mkdtempSync(join(tmpdir(), 'gw-mine-')), 'notes.txt')
     writeFileSync(target, "the user's own\n")
   })
@@ -55,14 +39,11 @@ describe.skipIf('reason' in user)("another user's files and links (issue 61)", (
   afterAll(async () => {
     await proxy?.close()
     await sandbox?.stop()
-    spawnSync('userdel', [other.name])
+    removeOtherUser(user)
   })
 
   /** Runs a shell script as the other user, in the shared folder. */
-  async function asOther(script: string): Promise<void> {
-    const result = await runProgram('/bin/sh', ['-c', script], {uid: other.uid, gid: other.gid, cwd: shared, env: {}})
-    expect(result.code, result.stderr).toBe(0)
-  }
+  const asOther = (script: string) => asOtherUser(other, shared, script)
 
   const belongs = (path: string) => new RegExp(`^Error: ${path.replaceAll('.', '\\.')} belongs to ${other.name} \\(uid ${other.uid}\\), not to you \\(root \\(uid 0\\)\\): gw uses only what is your own \\(or root's\\), as ssh does\\n`)
   const linked = (path: string) => new RegExp(`^Error: ${path.replaceAll('.', '\\.')} is a symbolic link made by ${other.name} \\(uid ${other.uid}\\), not by you \\(root \\(uid 0\\)\\): gw does not follow another user's links\\n`)

@@ -88,15 +88,19 @@ describe.skipIf(process.platform === 'win32')('gw sandbox stop never signals a p
   it.each([
     ['a file of today', false],
     ["an older gw's file", true],
-  ])('%s naming a sleep of this user: status calls it stopped; stop leaves the sleep alone, removes the file and says so', async (_, older) => {
+  ])('%s naming a sleep of this user: status and stop each leave the sleep alone, remove the file and say so', async (_, older) => {
     const home = isolatedHome()
     const sleep = await unrelated()
     const file = leftBehind(home, sleep.pid!, 9, older)
+    const removed = `The local gateway at http://127.0.0.1:9 had already stopped: pid ${sleep.pid} is another program now (sleep 1000), left alone; removed the gateway's runtime file ${file}.\n`
 
     const status = await runGw(['sandbox', 'status'], {env: home})
     expect(status.code).toBe(1)
-    expect(status.stderr).toContain(`Error: No local gateway is running (it was at http://127.0.0.1:9, pid ${sleep.pid}, and has stopped (pid ${sleep.pid} is another program now))`)
+    expect(status.stderr).toBe(`${removed}Error: No local gateway is running\nHint: Start it with: gw sandbox start --detach\n`)
+    expect(existsSync(file)).toBe(false)
+    expect(alive(sleep)).toBe(true)
 
+    leftBehind(home, sleep.pid!, 9, older)
     const stopped = await runGw(['sandbox', 'stop'], {env: home})
     expect(stopped.code, stopped.stderr).toBe(0)
     expect(stopped.stderr).toBe(`The local gateway at http://127.0.0.1:9 had already stopped: pid ${sleep.pid} is another program now (sleep 1000), left alone; removed the gateway's runtime file ${file}.\n`)
@@ -185,14 +189,14 @@ describe("another user's local gateway", () => {
       const theirs = await runGw(['sandbox', 'stop'], {env: {...homeOf(stranger), GW_DATA_DIR: data}, ...stranger})
       expect(theirs.code, theirs.stderr).toBe(6)
       // (oclif warns, besides, that it cannot read the folder for plugins.)
-      expect(theirs.stderr).toContain(`Error: The local gateway of ${join(data, 'sandbox.json')} is nobody's: gw stops only a gateway of your own\nHint: nobody can stop it with gw sandbox stop, or an administrator can.\n`)
+      expect(theirs.stderr).toContain(`Error: The local gateway of ${join(data, 'sandbox.json')} belongs to the user nobody: gw stops only a gateway of your own\nHint: The user nobody can stop it with gw sandbox stop, or an administrator can.\n`)
       // A folder and file as an older gw left them, readable by all: the gateway is named, and still not signalled.
       chmodSync(data, 0o755)
       chmodSync(join(data, 'sandbox.json'), 0o644)
       const pid = (JSON.parse(readFileSync(join(data, 'sandbox.json'), 'utf8')) as {pid: number}).pid
       const older = await runGw(['sandbox', 'stop'], {env: {...homeOf(stranger), GW_DATA_DIR: data}, ...stranger})
       expect(older.code).toBe(6)
-      expect(older.stderr).toContain(`Error: The local gateway at ${started.stdout.trim()} (pid ${pid}) is nobody's: gw stops only a gateway of your own\n`)
+      expect(older.stderr).toContain(`Error: The local gateway at ${started.stdout.trim()} (pid ${pid}) belongs to the user nobody: gw stops only a gateway of your own\n`)
       expect((await fetch(`${started.stdout.trim()}/_sandbox/info`)).status).toBe(200)
     } finally {
       chownSync(data, nobody.uid, nobody.gid)

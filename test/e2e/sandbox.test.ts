@@ -101,6 +101,32 @@ describe('gw sandbox start --detach, status, stop', () => {
     }
   })
 
+  it('in the background, says what the gateway said as it failed, with its exit code; the port hint only when the port was the cause', async () => {
+    const home = isolatedHome()
+    const file = join(home.HOME!, 'state.json')
+    writeFileSync(file, 'garbage')
+    const state = await runGw(['sandbox', 'start', '--detach', '--port', '0', '--state', file], {env: home})
+    expect(state.code).toBe(2)
+    expect(state.stderr).toBe(`Error: ${file} is not a gw sandbox state file (neither a SQLite database nor JSON); move it away or pick another file\nHint: Pick another --state file: gw never overwrites a file it cannot read.\n`)
+    const sandbox = await startSandbox()
+    try {
+      const port = new URL(sandbox.url).port
+      const taken = await runGw(['sandbox', 'start', '--detach', '--port', port], {env: home})
+      expect(taken.code).toBe(2)
+      expect(taken.stderr).toBe(`Error: Port ${port} on 127.0.0.1 is already in use\nHint: Is a local gateway already running (gw sandbox status)? Or pick another --port, 0 for any free one.\n`)
+    } finally {
+      await sandbox.stop()
+    }
+  })
+
+  it.each([['nosuchhost.invalid'], ['0.0.0.0.']])('--host %s, in the foreground or the background: exit 2 naming --host', async (host) => {
+    for (const detach of [[], ['--detach']]) {
+      const result = await runGw(['sandbox', 'start', '--port', '0', '--host', host, ...detach], {env: isolatedHome()})
+      expect(result.code).toBe(2)
+      expect(result.stderr).toMatch(new RegExp(`^Error: --host ${host.replaceAll('.', '\\.')} names no address gw can find \\((ENOTFOUND|EAI_AGAIN)\\): the local gateway cannot listen there\\n`))
+    }
+  })
+
   it('refuses a malformed --merchant', async () => {
     const result = await runGw(['sandbox', 'start', '--port', '0', '--merchant', 'nocolon'], {env: isolatedHome()})
     expect(result.code).toBe(2)

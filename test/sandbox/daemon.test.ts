@@ -1,9 +1,9 @@
 import {spawn} from 'node:child_process'
-import {existsSync, mkdtempSync, readFileSync, statSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
-import {join} from 'node:path'
+import {dirname, join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
-import {closeOnStop, spawnDetached} from '../../src/sandbox/server/daemon.js'
+import {closeOnStop, DetachedStartError, errorIn, spawnDetached} from '../../src/sandbox/server/daemon.js'
 import {sandboxStatus} from '../../src/sandbox/server/gateway-process.js'
 import {readRuntimeFile, removeRuntimeFile, writeRuntimeFile, type RuntimeInfo} from '../../src/sandbox/server/runtime-file.js'
 import {stopSandbox} from '../../src/sandbox/server/stopping.js'
@@ -91,9 +91,27 @@ describe('spawnDetached and stopSandbox', () => {
     await expectReject(
       spawnDetached({execPath: process.execPath, args: ['-e', 'console.error("no luck"); process.exit(3)'], runtimeFile, logFile}),
       Error,
-      `The sandbox exited (code 3) before it was ready; see ${logFile}`,
+      `The local gateway exited (code 3) before it was ready; see ${logFile}`,
     )
     expect(readFileSync(logFile, 'utf8')).toContain('no luck')
+  })
+
+  it("carries the error and hint the child printed, its exit code, and no earlier run's", async () => {
+    const {runtimeFile, logFile} = paths()
+    mkdirSync(dirname(logFile), {recursive: true})
+    writeFileSync(logFile, 'Error: an earlier run failed\nHint: not this one\n', {mode: 0o600})
+    const said = 'console.error("listening...\\nError: The state file cannot be used: it is theirs\\nHint: Use another path."); process.exit(2)'
+    const error = await spawnDetached({execPath: process.execPath, args: ['-e', said], runtimeFile, logFile}).catch((err: unknown) => err)
+    expect(error).toBeInstanceOf(DetachedStartError)
+    expect(error).toMatchObject({exitCode: 2, logFile, told: {message: 'The state file cannot be used: it is theirs', hint: 'Use another path.'}})
+    const silent = await spawnDetached({execPath: process.execPath, args: ['-e', 'process.exit(1)'], runtimeFile, logFile}).catch((err: unknown) => err)
+    expect(silent).toMatchObject({exitCode: 1, told: undefined})
+  })
+
+  it('reads the last error a gw printed, colours off', () => {
+    expect(errorIn('a line\n\u001b[31mError:\u001b[39m Port 8787 on 127.0.0.1 is already in use\n\u001b[2mHint:\u001b[22m Pick another --port.\n')).toEqual({message: 'Port 8787 on 127.0.0.1 is already in use', hint: 'Pick another --port.'})
+    expect(errorIn('Error: alone\n')).toEqual({message: 'alone'})
+    expect(errorIn('nothing said\n')).toBeUndefined()
   })
 
   it('rejects and kills the child when it never becomes ready', async () => {
@@ -107,7 +125,7 @@ describe('spawnDetached and stopSandbox', () => {
         timeoutMs: 300,
       }),
       Error,
-      `The sandbox did not start within 300 ms; see ${logFile}`,
+      `The local gateway did not start within 300 ms; see ${logFile}`,
     )
     const pid = Number(readFileSync(logFile, 'utf8').trim())
     await expect.poll(() => isRunning(pid), {timeout: 30_000}).toBe(false)
@@ -118,7 +136,7 @@ describe('spawnDetached and stopSandbox', () => {
     await expectReject(
       spawnDetached({execPath: '/no/such/node', args: [], runtimeFile, logFile}),
       Error,
-      /^The sandbox could not be started \(spawn \/no\/such\/node ENOENT\); see /,
+      /^The local gateway could not be started \(spawn \/no\/such\/node ENOENT\); see /,
     )
   })
 

@@ -1,3 +1,4 @@
+import {ownerWords} from '../../lib/not-yours.js'
 import {GwError} from '../../errors.js'
 import {sandboxName} from '../../cli/flags.js'
 import {GwCommand} from '../../cli/gw-command.js'
@@ -31,15 +32,21 @@ export default class SandboxStatus extends GwCommand<string | undefined> {
   }
 
   protected async operate(name: string | undefined) {
-    const [{knownSandboxes}, {nameKey}] = await Promise.all([import('../../sandbox/server/gateway-process.js'), import('../../sandbox/server/runtime-file.js')])
+    const [{knownSandboxes}, {nameKey}, {removeStale}] = await Promise.all([
+      import('../../sandbox/server/gateway-process.js'),
+      import('../../sandbox/server/runtime-file.js'),
+      import('../../cli/stop-sandboxes.js'),
+    ])
     const known = (await knownSandboxes(this.factory.dataDir, this.factory.platform)).filter((sandbox) => name === undefined || nameKey(sandbox.name) === nameKey(name))
+    // A gateway gone (a kill -9, a restart of the machine) left its runtime file: removed, and said so, as gw sandbox stop does.
+    for (const {name, runtime, status} of known) if (status.state === 'stale') this.io.err(removeStale(name, runtime, status.info, status.now))
     // A runtime file of an older gw names no dialect: it answered as the contract does.
     // Its control token and process stay in its runtime file: status shows where it listens.
     const running = known.flatMap(({name, status}) => (status.state === 'running' ? [{name, ...shown(status.info), dialect: status.info.dialect ?? 'contract'}] : []))
     if (running.length === 0) {
-      const stopped = known.map(({status}) => gone(status)).filter(Boolean)
+      const others = theirs(known.map(({status}) => status))
       const which = name === undefined ? 'No local gateway is running' : `The local gateway ${name} is not running`
-      throw new GwError('unexpected', 1, `${which}${stopped.length > 0 ? ` (${stopped.join('; ')})` : ''}`, {hint: `Start it with: gw sandbox start --detach${name === undefined ? '' : ` --name ${name}`}`})
+      throw new GwError('unexpected', 1, `${which}${others ? ` (${others})` : ''}`, {hint: `Start it with: gw sandbox start --detach${name === undefined ? '' : ` --name ${name}`}`})
     }
     return running
   }
@@ -51,8 +58,9 @@ function shown(info: RuntimeInfo): Omit<RuntimeInfo, 'controlToken' | 'process'>
   return rest
 }
 
-/** Why a gateway gw knows of is not listed: gone, another program's pid now, or another user's. */
-function gone(status: GatewayState): string | false {
-  if (status.state === 'stale') return `it was at ${status.info.url}, pid ${status.info.pid}, and has stopped${status.now === undefined ? '' : ` (pid ${status.info.pid} is another program now)`}`
-  return status.state === 'theirs' && `one is ${status.owner}'s`
+/** The gateways in gw's data folder that are other users', counted by owner: `one belongs to the user alice`, `2 belong to the user bob`. */
+function theirs(statuses: GatewayState[]): string {
+  const owners = new Map<string, number>()
+  for (const status of statuses) if (status.state === 'theirs') owners.set(status.owner, (owners.get(status.owner) ?? 0) + 1)
+  return [...owners].map(([owner, count]) => `${count === 1 ? 'one belongs' : `${count} belong`} to ${ownerWords(owner)}`).join('; ')
 }

@@ -1,6 +1,6 @@
 import type * as z from 'zod'
 import {advanceClock} from '../domain/billing.js'
-import {formatDateTime} from '../domain/clock.js'
+import {formatDateTime, timeZone} from '../domain/clock.js'
 import type {SandboxContext} from '../context.js'
 import {clockProofText, DeliveryQuery, RequestLogQuery} from '../../api/schemas/sandbox-control.js'
 import {keyedProof} from '../../lib/keyed-proof.js'
@@ -13,9 +13,10 @@ import {daysBetween, isCalendarDate, shiftDays} from '../domain/schedule.js'
 
 /** The `/_sandbox/` endpoints: no credentials, for tests and for people trying gw out. */
 
-export function describeSandbox(_request: RouteRequest, ctx: SandboxContext): RouteResult {
+export function describeSandbox({scope}: RouteRequest, ctx: SandboxContext): RouteResult {
   const {mode, merchants, url} = ctx
-  return {status: 200, response: {mode, merchants, url, clock: formatDateTime(ctx.clock.now())}}
+  // A merchant asking beyond loopback learns of no other merchant.
+  return {status: 200, response: {mode, merchants: scope === undefined ? merchants : [scope], url, clock: formatDateTime(ctx.clock.now())}}
 }
 
 /** Which process it is: whoever holds the control token checks a recorded pid against it before stopping that pid. */
@@ -56,12 +57,14 @@ export function showInstance(_request: RouteRequest, ctx: SandboxContext): Route
 }
 
 /**
- * Its today, and its processing window: the most it takes to process a request, and as long as the
- * longest a fault holds one (design.md §5: a local gateway says its own). With `?challenge=`, the
- * proof that this is the gateway whose runtime file holds the key: gw believes the rest only then.
+ * Its today, its now with its offset and its time zone (the process's: it dates records by them,
+ * so a client in another zone reads named days as its days), and its processing window: the most
+ * it takes to process a request, and as long as the longest a fault holds one (design.md §5: a
+ * local gateway says its own). With `?challenge=`, the proof of all of it that this is the gateway
+ * whose runtime file holds the key: gw believes the rest only then.
  */
 export function showClock({query}: RouteRequest, ctx: SandboxContext): RouteResult {
-  const said = {today: ctx.clock.today(), processing_window_ms: ctx.processingWindowMs + ctx.faults.longestHoldMs()}
+  const said = {today: ctx.clock.today(), now: formatDateTime(ctx.clock.now()), time_zone: timeZone(), processing_window_ms: ctx.processingWindowMs + ctx.faults.longestHoldMs()}
   return {status: 200, response: query.challenge ? {...said, proof: keyedProof(ctx.controlToken, clockProofText(query.challenge, said))} : said}
 }
 
@@ -92,9 +95,10 @@ export function redeliver(request: RouteRequest, ctx: SandboxContext): RouteResu
 }
 
 /** The request log, filtered: `gw sandbox logs`, which follows it by asking `after` the `next` it was given. */
-export function listRequests({query}: RouteRequest, ctx: SandboxContext): RouteResult {
+export function listRequests({query, scope}: RouteRequest, ctx: SandboxContext): RouteResult {
   if (!ctx.requests) throw new SandboxError(404, ['The request log is off: this gateway was started with --no-request-log'])
-  return {status: 200, response: ctx.requests.page(parsedQuery(RequestLogQuery, query))}
+  if (scope !== undefined && query.merchant !== undefined && query.merchant !== scope) throw new SandboxError(403, [`Merchant ${scope}'s credentials show ${scope}'s requests alone, not ${query.merchant}'s`])
+  return {status: 200, response: ctx.requests.page(parsedQuery(RequestLogQuery, scope === undefined ? query : {...query, merchant: scope}))}
 }
 
 /** A query string read by its shared schema; a 400 naming each parameter it cannot read. */

@@ -6,6 +6,8 @@ export interface RouteRequest {
   input: Record<string, unknown>
   params: Record<string, string>
   query: Record<string, string>
+  /** A control asked beyond loopback with a merchant's credentials, not the control token (guard.ts): that merchant, whose records alone it may touch. */
+  scope?: string
 }
 
 export interface MerchantRequest extends RouteRequest {

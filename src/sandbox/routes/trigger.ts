@@ -3,7 +3,7 @@ import {ABORTED, SUCCESSFUL, pendingStatus} from '../domain/billing.js'
 import {chargeCard} from '../domain/charges.js'
 import type {SandboxContext} from '../context.js'
 import {takesEvent} from '../server/delivery.js'
-import {badRequest} from '../domain/errors.js'
+import {badRequest, SandboxError} from '../domain/errors.js'
 import {chargePayload, customerPayload, pendingPayload} from '../domain/events.js'
 import {addPlan} from '../domain/plan.js'
 import {addSubscription} from '../domain/subscription.js'
@@ -28,8 +28,9 @@ const SAMPLE_CHARGES = {
  * customer and subscription, or a payment plan, are created when it has none), to `webhook` only
  * or to its hooks.
  */
-export function trigger({input}: RouteRequest, ctx: SandboxContext): RouteResult {
-  const {event, webhook, merchant = TEST_MERCHANT} = readFields(input, {event: 'string', webhook: 'string', merchant: 'string'})
+export function trigger({input, scope}: RouteRequest, ctx: SandboxContext): RouteResult {
+  const {event, webhook, merchant = scope ?? TEST_MERCHANT} = readFields(input, {event: 'string', webhook: 'string', merchant: 'string'})
+  if (scope !== undefined && merchant !== scope) throw new SandboxError(403, [`Merchant ${scope}'s credentials make sample events for ${scope} alone, not for ${merchant}`])
   const known: readonly unknown[] = GATEWAY_EVENTS
   if (!known.includes(event)) throw badRequest([`Event must be one of ${GATEWAY_EVENTS.join(', ')}`])
   const name = event as GatewayEvent

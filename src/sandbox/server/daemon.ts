@@ -1,8 +1,9 @@
 import {spawn} from 'node:child_process'
-import {closeSync, fchmodSync, mkdirSync, openSync} from 'node:fs'
+import {closeSync, constants, fstatSync, mkdirSync, openSync, readSync} from 'node:fs'
 import {dirname} from 'node:path'
 import {setTimeout as sleep} from 'node:timers/promises'
 import {realPath} from '../../lib/file-identity.js'
+import {openOwnFileSync} from '../../lib/own-file.js'
 import {stopMeaning, type StopSignalName} from '../../lib/platform.js'
 import type {Mode} from '../domain/mode.js'
 import type {MerchantCredentials} from '../domain/ids.js'
@@ -81,37 +82,85 @@ export interface DetachOptions {
 }
 
 /**
+ * Why a detached gateway did not start: what it said (its error and hint, as a foreground start
+ * would have printed them) when it said anything, its exit code, and the log that holds the rest.
+ */
+export class DetachedStartError extends Error {
+  override name = 'DetachedStartError'
+
+  constructor(
+    message: string,
+    readonly logFile: string,
+    /** The error the gateway printed before it exited, as it printed it. */
+    readonly told?: {message: string; hint?: string},
+    /** Its exit code, when it exited with one. */
+    readonly exitCode?: number,
+  ) {
+    super(message)
+  }
+}
+
+/**
  * Starts the sandbox in a detached process and resolves once it listens, which it announces by
- * writing the runtime file with its own pid. Rejects, naming the log file, if it exits or stalls first.
+ * writing the runtime file with its own pid. Rejects (DetachedStartError) if it exits or stalls
+ * first, with the error it printed into its log, so that the terminal hears it as the foreground would.
  */
 export async function spawnDetached(options: DetachOptions): Promise<RuntimeInfo> {
   const {execPath, args, runtimeFile, logFile, merchants = [], env = process.env, timeoutMs = 10_000} = options
   mkdirSync(dirname(logFile), {recursive: true, mode: 0o700})
-  const log = openSync(logFile, 'a', 0o600)
-  // Its user's alone, as the runtime file is: an older gw's was 0644.
-  fchmodSync(log, 0o600)
+  // The user's own (never through another's link), and its user's alone as the runtime file is (an older gw's 0644 made 0600).
+  const {fd: log} = openOwnFileSync(logFile, constants.O_WRONLY | constants.O_APPEND)
+  // What this start writes there begins here: the child's error, if it fails, is read back from it.
+  const from = fstatSync(log).size
   const child = spawn(execPath, args, {detached: true, stdio: ['ignore', log, log], env: {...env, ...merchantsVariable(merchants)}})
   closeSync(log)
   child.unref()
-  let exit: string | undefined
+  let exit: {why: string; code?: number} | undefined
   child.once('error', (error) => {
-    exit = `could not be started (${error.message})`
+    exit = {why: `could not be started (${error.message})`}
   })
   child.once('exit', (code, signal) => {
-    exit = `exited (${signal ?? `code ${code}`}) before it was ready`
+    exit = {why: `exited (${signal ?? `code ${code}`}) before it was ready`, ...(code === null ? {} : {code})}
   })
 
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const info = readRuntimeFile(runtimeFile)
     if (info && info.pid === child.pid) return info
-    if (exit) throw new Error(`The sandbox ${exit}; see ${logFile}`)
+    if (exit) throw new DetachedStartError(`The local gateway ${exit.why}; see ${logFile}`, logFile, errorIn(appended(logFile, from)), exit.code)
     if (Date.now() > deadline) {
       child.kill('SIGKILL')
-      throw new Error(`The sandbox did not start within ${timeoutMs} ms; see ${logFile}`)
+      throw new DetachedStartError(`The local gateway did not start within ${timeoutMs} ms; see ${logFile}`, logFile)
     }
     await sleep(POLL_MS)
   }
+}
+
+/** What was written to a file after its first `from` bytes (at most the last 64 KiB of it); '' when it cannot be read. */
+function appended(file: string, from: number): string {
+  let fd: number | undefined
+  try {
+    fd = openSync(file, 'r')
+    const size = fstatSync(fd).size
+    const start = Math.max(from, size - 65_536)
+    const bytes = Buffer.alloc(Math.max(0, size - start))
+    readSync(fd, bytes, 0, bytes.length, start)
+    return bytes.toString('utf8')
+  } catch {
+    return ''
+  } finally {
+    if (fd !== undefined) closeSync(fd)
+  }
+}
+
+/** The last error a gw printed (`Error: ...`, then `Hint: ...`), colours taken off; undefined when it printed none. */
+export function errorIn(output: string): {message: string; hint?: string} | undefined {
+  // eslint-disable-next-line no-control-regex
+  const lines = output.replace(/\x1b\[[0-9;]*m/g, '').split(/\r?\n/)
+  const at = lines.findLastIndex((line) => line.startsWith('Error: '))
+  if (at === -1) return undefined
+  const hint = lines[at + 1]?.startsWith('Hint: ') ? lines[at + 1]!.slice('Hint: '.length) : undefined
+  return {message: lines[at]!.slice('Error: '.length), ...(hint ? {hint} : {})}
 }
 
 /** Carries `--merchant` credentials to a detached sandbox: a process's environment, unlike its argv, is not shown by `ps`. */

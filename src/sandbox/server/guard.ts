@@ -19,10 +19,19 @@ export type SandboxGuardOptions = Pick<BrowserGuardOptions, 'listenHost' | 'allo
 const PUBLISHED_MERCHANT = TEST_MERCHANT
 /** What only the one who started the gateway may ask, with its control token: its stop and its process. */
 const OWNER_CONTROLS = new Set(['stop', 'process'])
+/**
+ * Beyond loopback, the controls a merchant's credentials reach without the control token, each
+ * kept to that merchant's own records (the route's `scope`): what the gateway is, its today, the
+ * merchant's sample events and its requests. The others (reset, faults, the clock moved on, web
+ * hook deliveries) act on every merchant's records: the control token only.
+ */
+const MERCHANT_CONTROLS = new Set(['', 'info', 'instance', 'clock', 'trigger', 'requests', 'dated'])
+/** The control token beside a merchant's Basic credentials: how gw reaches its own local gateway as TEST beyond loopback. */
+export const CONTROL_TOKEN_HEADER = 'gw-control-token'
 
 /** Answers a request the gateway must not serve, and says what it answered; undefined lets it through (with CORS headers for an allowed page). */
 export type SandboxGuard = NonNullable<HttpOptions<unknown>['guard']>
-type Guarded = NonNullable<ReturnType<SandboxGuard>>
+type Guarded = NonNullable<ReturnType<SandboxGuard['check']>>
 
 const CONTROL_PREFIX = '/_sandbox/'
 const CONTROL_SEGMENT = '_sandbox'
@@ -35,20 +44,25 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
  * first (a preflight), and is refused. A DELETE without a body has no type to give, and needs
  * none: a browser never sends a DELETE without asking first. Its stop and process take its
  * control token, wherever it listens. Listening beyond loopback, nothing published gets in: its
- * controls need the control token or a merchant's credentials, and merchant TEST, whose token is
- * published, is refused unless --open-test-merchant lets it in.
+ * controls need the control token, or a merchant's credentials for that merchant's own records
+ * (MERCHANT_CONTROLS), and merchant TEST, whose token is published, is refused unless
+ * --open-test-merchant lets it in, or the control token comes with it (gw's own profile does so).
  */
 export function sandboxGuard(options: SandboxGuardOptions): SandboxGuard {
   const browsers = browserGuard({...options, server: 'local gateway', command: 'gw sandbox start'})
   const beyondLoopback = !isLoopbackHost(options.listenHost)
   const testShut = beyondLoopback && !options.openTestMerchant
   const expected = Buffer.from(options.controlToken)
-  const holdsToken = (authorization: string | undefined) => {
-    const [scheme, token] = (authorization ?? '').split(' ', 2)
+  const matches = (token: string | undefined) => {
     const given = Buffer.from(token ?? '')
-    return scheme?.toLowerCase() === 'bearer' && given.length === expected.length && timingSafeEqual(given, expected)
+    return given.length === expected.length && timingSafeEqual(given, expected)
   }
-  return (req, res, merchantSignedIn) => {
+  const holdsToken = (headers: IncomingHttpHeaders) => {
+    const [scheme, token] = (headers.authorization ?? '').split(' ', 2)
+    const beside = headers[CONTROL_TOKEN_HEADER]
+    return (scheme?.toLowerCase() === 'bearer' && matches(token)) || (typeof beside === 'string' && matches(beside))
+  }
+  const check: SandboxGuard['check'] = (req, res, merchantSignedIn) => {
     const method = req.method ?? 'GET'
     const verdict = browsers(method, req.headers)
     for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value)
@@ -59,15 +73,18 @@ export function sandboxGuard(options: SandboxGuardOptions): SandboxGuard {
     if (verdict.error !== undefined) return refuse(res, 403, verdict.error)
     const control = controlOf(req.url ?? '/')
     if (control === undefined) {
-      if (!testShut || merchantSignedIn() !== PUBLISHED_MERCHANT) return undefined
+      if (!testShut || merchantSignedIn() !== PUBLISHED_MERCHANT || holdsToken(req.headers)) return undefined
       return refuse(res, 401, `Merchant ${PUBLISHED_MERCHANT}'s token is published, so it is refused on a local gateway listening on ${options.listenHost}, beyond loopback. Use a merchant of your own (gw sandbox start --merchant USER:TOKEN), or start it with --open-test-merchant to let anyone who reaches it in as ${PUBLISHED_MERCHANT}.`)
     }
     const owner = OWNER_CONTROLS.has(control)
-    if ((owner || beyondLoopback) && !holdsToken(req.headers.authorization)) {
+    if ((owner || beyondLoopback) && !holdsToken(req.headers)) {
       if (owner) return refuse(res, 401, `${CONTROL_PREFIX}${control} takes the local gateway's control token (Authorization: Bearer TOKEN), which only the user who started it can read, in its runtime file: gw sandbox stop sends it.`)
       const signedIn = merchantSignedIn()
       if (signedIn === undefined || (testShut && signedIn === PUBLISHED_MERCHANT)) {
         return refuse(res, 401, `The local gateway's controls (${CONTROL_PREFIX}) need its control token (Authorization: Bearer TOKEN, printed as it started) or a merchant's credentials${testShut ? ` other than ${PUBLISHED_MERCHANT}'s, which are published,` : ' (HTTP Basic, as gw sends them)'} when it listens on ${options.listenHost}, beyond loopback.`)
+      }
+      if (!merchantControl(control, method)) {
+        return refuse(res, 403, `${CONTROL_PREFIX}${control} acts on every merchant's records, so on a local gateway listening on ${options.listenHost}, beyond loopback, it takes the control token (Authorization: Bearer TOKEN), which only the user who started it can read; merchant ${signedIn}'s credentials reach only its own sample events, requests and the gateway's clock.`)
       }
     }
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
@@ -77,6 +94,10 @@ export function sandboxGuard(options: SandboxGuardOptions): SandboxGuard {
     }
     return undefined
   }
+  /** Beyond loopback, a control asked with a merchant's credentials and not the control token: that merchant, whose records alone it may touch. */
+  const scopeOf: SandboxGuard['scopeOf'] = (req, merchantSignedIn) =>
+    beyondLoopback && controlOf(req.url ?? '/') !== undefined && !holdsToken(req.headers) ? merchantSignedIn() : undefined
+  return {check, scopeOf}
 
   function refuse(res: ServerResponse, status: number, error: string): Guarded {
     const body = envelope(options.mode, false, null, [error])
@@ -85,6 +106,9 @@ export function sandboxGuard(options: SandboxGuardOptions): SandboxGuard {
     return {status, error, body}
   }
 }
+
+/** A control a merchant's credentials reach beyond loopback: the clock read, not moved on. */
+const merchantControl = (control: string, method: string) => MERCHANT_CONTROLS.has(control) && (control !== 'clock' || method === 'GET')
 
 /** A request that says it carries no body: no Content-Length but 0, no Transfer-Encoding. */
 function bodiless(headers: IncomingHttpHeaders): boolean {

@@ -30,8 +30,12 @@ export interface HttpOptions<Ctx> {
   answered?(exchange: Exchange): void
   /** The name of this run of the gateway's data, sent with every answer as X-Sandbox-Instance. */
   instance?(): string | undefined
-  /** Sees every request first, and answers those the gateway must not serve (guard.ts): what it answered, for the log. `signedIn` names the merchant its Basic credentials are. */
-  guard?(req: IncomingMessage, res: ServerResponse, signedIn: () => string | undefined): {status: number; error: string; body?: unknown} | undefined
+  guard?: {
+    /** Sees every request first, and answers those the gateway must not serve (guard.ts): what it answered, for the log. `signedIn` names the merchant its Basic credentials are. */
+    check(req: IncomingMessage, res: ServerResponse, signedIn: () => string | undefined): {status: number; error: string; body?: unknown} | undefined
+    /** The one merchant whose records a request it let through may touch (RouteRequest's scope); undefined for all. */
+    scopeOf(req: IncomingMessage, signedIn: () => string | undefined): string | undefined
+  }
 }
 
 /** A request and what it was answered, for the request log; nothing here has been made safe to show yet. */
@@ -132,7 +136,7 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
 
     // What is logged names a stored card by its token's last four only, and no card number whole.
     const shownPath = maskCardPath(pathname)
-    const guarded = options.guard?.(req, res, () => signedInMerchant(req.headers.authorization))
+    const guarded = options.guard?.check(req, res, () => signedInMerchant(req.headers.authorization))
     if (guarded) {
       log(`${method} ${shownPath} ${guarded.status} ${guarded.error}`)
       seen.refused = true
@@ -193,7 +197,8 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
           const release = faults.hold(delayMs)
           await sleep(delayMs, undefined, {signal}).finally(release)
         }
-        return {input, params, query: Object.fromEntries(new URLSearchParams(search))}
+        const scope = options.guard?.scopeOf(req, () => signedInMerchant(req.headers.authorization))
+        return {input, params, query: Object.fromEntries(new URLSearchParams(search)), ...(scope === undefined ? {} : {scope})}
       }
       if (route.auth === 'none') {
         const request = await readRequest()

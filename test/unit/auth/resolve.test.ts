@@ -73,6 +73,18 @@ describe('where a token may go (issue 61)', () => {
     expect(JSON.stringify(profile) + String((profile as Error).message) + (profile as UsageError).hint).not.toContain('s3cret')
   })
 
+  it.each([
+    ['u:sekrit@gateway.example.com', 'GW_BASE_URL ***@gateway.example.com holds credentials (user:token@): gw would keep them in plain text and print them (gw status, --verbose, errors)'],
+    ['gateway.example.com', 'GW_BASE_URL must be a URL such as https://gateway.example.com, got "gateway.example.com"'],
+    ['ftp://gateway.example.com', 'GW_BASE_URL must be an http:// or https:// URL such as https://gateway.example.com, got "ftp://gateway.example.com"'],
+    ['not a url', 'GW_BASE_URL must be a URL such as https://gateway.example.com, got "not a url"'],
+  ])('refuses GW_BASE_URL=%s, exit 2, naming it with anything before an @ masked (no scheme: a parser takes u: for one)', async (baseUrl, message) => {
+    const refused = await fromEnv(baseUrl).catch((err: unknown) => err)
+    expect(refused).toBeInstanceOf(UsageError)
+    expect(refused).toMatchObject({exitCode: 2, message})
+    expect(JSON.stringify(refused) + (refused as Error).message + (refused as UsageError).hint).not.toContain('sekrit')
+  })
+
   it('sends a live token over plain http only to this machine', async () => {
     const refused = await fromEnv('http://gateway.example.com').catch((err: unknown) => err)
     expect(refused).toBeInstanceOf(UsageError)

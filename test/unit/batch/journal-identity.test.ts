@@ -75,7 +75,7 @@ describe('a journal is its real file', () => {
     const dir = folder()
     writeFileSync(join(dir, 'file'), '')
     const error = await refusal(open(join(dir, 'file', 'j.ndjson')))
-    expect(error).toMatchObject({exitCode: 1, message: `The batch journal ${join(dir, 'file', 'j.ndjson')} cannot be written (ENOTDIR): no more rows are sent`})
+    expect(error).toMatchObject({exitCode: 1, message: `The batch journal ${join(dir, 'file', 'j.ndjson')} cannot be used (ENOTDIR): nothing was sent`})
   })
 })
 
@@ -469,7 +469,7 @@ describe('opening a journal, word for word', () => {
     const file = join(dir, `${'j'.repeat(250)}.ndjson`)
     const error = await refusal(open(file))
     expect(error).toBeInstanceOf(JournalError)
-    expect(error).toMatchObject({exitCode: 1, message: `The batch journal ${file} cannot be written (ENAMETOOLONG): no more rows are sent`})
+    expect(error).toMatchObject({exitCode: 1, message: `The batch journal ${file} cannot be used (ENAMETOOLONG): nothing was sent`})
     expect(readdirSync(dir)).toEqual([])
   })
 })

@@ -289,13 +289,13 @@ describe('a --journal that is no journal', () => {
     const header = JSON.stringify({journal: 1, command: 'refund create', input_sha256: 'a'.repeat(64), target: {base_url: 'http://localhost:8787', username: 'TEST'}, created_at: now.toISOString()})
     writeFileSync(file, `${header}\n`)
     mkdirSync(`${file}.${process.pid}.new`)
-    await expectReject(openOn(file), JournalError, `The batch journal ${file} cannot be written (`)
+    await expectReject(openOn(file), JournalError, `The batch journal ${file} cannot be used (`)
     expect(readFileSync(file, 'utf8')).toBe(`${header}\n`)
   })
 
   it('says the system’s error where the journal’s file cannot be opened (exit 1)', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'gw-journal-')), 'j'.repeat(256))
-    await expectReject(openOn(file), JournalError, `The batch journal ${file} cannot be written (ENAMETOOLONG): no more rows are sent`)
+    await expectReject(openOn(file), JournalError, `The batch journal ${file} cannot be used (ENAMETOOLONG): nothing was sent`)
   })
 
   it.each([

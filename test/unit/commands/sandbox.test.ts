@@ -68,7 +68,7 @@ parsesAs('sandbox start', SandboxStart, [
   {argv: ['--merchant', '-', '--merchant', '-'], stdin: 'ACME:s3cret\n', usage: '--merchant - is given twice: stdin is read once'},
   {argv: ['--merchant', '-'], stdin: 'TEST:x\n', usage: '--merchant - (stdin), line 1: merchant TEST already exists (TEST:TEST)'},
   {argv: ['--merchant', 'ACME:a', '--merchant', 'ACME:b'], usage: '--merchant ACME is given twice'},
-  {argv: ['--merchant', '@/no/such/merchants.txt'], usage: '--merchant @/no/such/merchants.txt: cannot read /no/such/merchants.txt (ENOENT)'},
+  {argv: ['--merchant', '@/no/such/merchants.txt'], usage: '--merchant @/no/such/merchants.txt cannot be read: no such file'},
   {argv: ['--host', '0.0.0.0', '--open-test-merchant'], input: {...started, host: '0.0.0.0', openTestMerchant: true, argv: ['--host', '0.0.0.0', '--open-test-merchant']}},
   {argv: ['--name', '-x'], usage: '--name must be a letter or digit, then letters, digits, _ or - (40 at most), got "-x"'},
   {argv: ['--port', '70000'], usage: '--port: Expected an integer less than or equal to 65535 but received: 70000'},

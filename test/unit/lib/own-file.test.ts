@@ -1,15 +1,16 @@
-import {closeSync, constants, lchownSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
+import {spawnSync} from 'node:child_process'
+import {chmodSync, closeSync, constants, lchownSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
 import type {Stats} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {checkOwnPath, NotYoursError, openOwnFileSync, type OwnFs, ownershipHere, readOwnFile} from '../../../src/lib/own-file.js'
+import {checkOwnPath, keepPrivate, NotYoursError, openOwnFileSync, type OwnFs, ownershipHere, readOwnFile} from '../../../src/lib/own-file.js'
 
 // Issue 61: files only the user owns, as ssh trusts them. The check is a seam: the platform (what
 // Node's stat tells of owners there) and the file system are handed in, so every platform's rule
 // is tried here, on Linux.
 
-type Entry = {uid: number; mode: number; kind: 'file' | 'folder' | 'link'; target?: string}
+type Entry = {uid: number; mode: number; kind: 'file' | 'folder' | 'link' | 'device' | 'fifo'; target?: string}
 
 /** A file system of `entries` by path, as lstat and readlink see it. */
 function fakeFs(entries: Record<string, Entry>): OwnFs {
@@ -18,8 +19,19 @@ function fakeFs(entries: Record<string, Entry>): OwnFs {
     lstat(path) {
       const entry = all[path]
       if (!entry) return undefined
-      const type = {file: constants.S_IFREG, folder: constants.S_IFDIR, link: constants.S_IFLNK}[entry.kind]
-      return {uid: entry.uid, mode: type | entry.mode, isSymbolicLink: () => entry.kind === 'link', isDirectory: () => entry.kind === 'folder'} as unknown as Stats
+      const type = {file: constants.S_IFREG, folder: constants.S_IFDIR, link: constants.S_IFLNK, device: constants.S_IFCHR, fifo: constants.S_IFIFO}[entry.kind]
+      const is = (kind: Entry['kind']) => () => entry.kind === kind
+      return {
+        uid: entry.uid,
+        mode: type | entry.mode,
+        isSymbolicLink: is('link'),
+        isDirectory: is('folder'),
+        isFile: is('file'),
+        isCharacterDevice: is('device'),
+        isFIFO: is('fifo'),
+        isBlockDevice: () => false,
+        isSocket: () => false,
+      } as unknown as Stats
     },
     readlink: (path) => all[path]!.target!,
   }
@@ -30,9 +42,9 @@ const EVE = 1001
 const posix = {kind: 'posix', uid: ME} as const
 const home = {'/home': {uid: 0, mode: 0o755, kind: 'folder'}, '/home/me': {uid: ME, mode: 0o700, kind: 'folder'}} as const
 
-function refusal(path: string, entries: Record<string, Entry>, secret = false): NotYoursError | undefined {
+function refusal(path: string, entries: Record<string, Entry>, secret = false, given = false): NotYoursError | undefined {
   try {
-    checkOwnPath(path, {ownership: posix, fs: fakeFs(entries), secret})
+    checkOwnPath(path, {ownership: posix, fs: fakeFs(entries), secret, given})
     return undefined
   } catch (err) {
     if (err instanceof NotYoursError) return err
@@ -82,6 +94,24 @@ describe('checkOwnPath on a POSIX system (owners and modes from stat)', () => {
     expect(secret!.message).toBe('/home/me/tokens.json holds a secret that others than you can read (mode 0640): it may be known already')
   })
 
+  it("says of a file the user gives gw to read (--auth-file, --merchant @FILE) that gw never makes it", () => {
+    const err = refusal('/tmp/merchants.txt', {'/tmp': {uid: 0, mode: 0o1777, kind: 'folder'}, '/tmp/merchants.txt': {uid: EVE, mode: 0o644, kind: 'file'}}, true, true)
+    expect(err).toMatchObject({path: '/tmp/merchants.txt', problem: 'owner'})
+    expect(err!.hint).toBe('Another user may have written or read it: give a file of your own (made with umask 077), and check what this one holds before you trust it.')
+  })
+
+  it('refuses a device or a named pipe in its own words, not as a file to chmod (/dev/null is 0666 and root\'s)', () => {
+    const dev = {'/dev': {uid: 0, mode: 0o755, kind: 'folder'}, '/dev/null': {uid: 0, mode: 0o666, kind: 'device'}} as const
+    const device = refusal('/dev/null', dev)
+    expect(device).toMatchObject({path: '/dev/null', problem: 'special'})
+    expect(device!.message).toBe('/dev/null is a character device, not a regular file: gw reads and writes only regular files here')
+    expect(device!.hint).toBe('Give the path of a regular file of your own (gw makes it where there is none).')
+    expect(device!.hint).not.toContain('chmod')
+    const fifo = refusal('/home/me/pipe', {...home, '/home/me/pipe': {uid: ME, mode: 0o600, kind: 'fifo'}}, true, true)
+    expect(fifo!.message).toBe('/home/me/pipe is a named pipe (FIFO), not a regular file: gw reads only regular files here')
+    expect(fifo!.hint).toBe('Give the path of a regular file of your own.')
+  })
+
   it("never follows a link another user made, at the last step or on the way", () => {
     const tmp = {'/tmp': {uid: 0, mode: 0o1777, kind: 'folder'}} as const
     const last = refusal('/tmp/events.ndjson', {...tmp, ...home, '/tmp/events.ndjson': {uid: EVE, mode: 0o777, kind: 'link', target: '/home/me/.bashrc'}})
@@ -124,6 +154,35 @@ describe('opening what gw writes, on this machine', () => {
     writeFileSync(join(dir, 'a'), 'text', {mode: 0o600})
     expect(readOwnFile(join(dir, 'a'), {secret: true})).toBe('text')
     expect(readOwnFile(join(dir, 'none'))).toBeUndefined()
+  })
+
+  it('refuses a named pipe of the user\'s own, to read or to write, without waiting for its other end', () => {
+    const pipe = join(folder(), 'pipe')
+    expect(spawnSync('mkfifo', [pipe]).status).toBe(0)
+    expect(() => openOwnFileSync(pipe, constants.O_WRONLY | constants.O_APPEND)).toThrow('is a named pipe (FIFO), not a regular file')
+    expect(() => readOwnFile(pipe, {secret: true, given: true})).toThrow('is a named pipe (FIFO), not a regular file')
+  })
+
+  it("makes the user's own file or folder the user's alone, as gw makes them; another user's, and a link, it leaves", () => {
+    const dir = folder()
+    writeFileSync(join(dir, 'requests.ndjson'), '', {mode: 0o644})
+    chmodSync(join(dir, 'requests.ndjson'), 0o644)
+    chmodSync(dir, 0o755)
+    keepPrivate(join(dir, 'requests.ndjson'))
+    keepPrivate(dir)
+    expect(statSync(join(dir, 'requests.ndjson')).mode & 0o777).toBe(0o600)
+    expect(statSync(dir).mode & 0o777).toBe(0o700)
+    writeFileSync(join(dir, 'theirs'), '', {mode: 0o644})
+    chmodSync(join(dir, 'theirs'), 0o644)
+    keepPrivate(join(dir, 'theirs'), {ownership: {kind: 'posix', uid: EVE}})
+    expect(statSync(join(dir, 'theirs')).mode & 0o777).toBe(0o644)
+    symlinkSync(join(dir, 'theirs'), join(dir, 'link'))
+    keepPrivate(join(dir, 'link'))
+    expect(statSync(join(dir, 'theirs')).mode & 0o777).toBe(0o644)
+    keepPrivate(join(dir, 'none'))
+    // Opened to be written, an older gw's 0644 file is made 0600 too.
+    closeSync(openOwnFileSync(join(dir, 'theirs'), constants.O_WRONLY | constants.O_APPEND).fd)
+    expect(statSync(join(dir, 'theirs')).mode & 0o777).toBe(0o600)
   })
 
   const asRoot = process.getuid?.() === 0

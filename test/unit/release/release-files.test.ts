@@ -1,10 +1,10 @@
 import {execFileSync, spawnSync} from 'node:child_process'
 import {createHash} from 'node:crypto'
-import {chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync} from 'node:fs'
+import {chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {readSums, writeManifests, writeSums} from '../../../scripts/release-files.js'
+import {judgePe, readSums, releaseArchives, writeManifests, writeSums} from '../../../scripts/release-files.js'
 import {writeZip} from '../../../scripts/zip.js'
 
 const {version} = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', '..', 'package.json'), 'utf8')) as {version: string}
@@ -24,9 +24,43 @@ function formulaSources(text: string): Map<string, string> {
 
 const ALL = [`gw-${version}.tgz`, 'gw-linux-arm64.tar.gz', 'gw-linux-x64.tar.gz', 'gw-win-arm64.zip', 'gw-win-x64.zip', 'gw-darwin-arm64.tar.gz']
 
+const SCRIPT = join(import.meta.dirname, '..', '..', '..', 'scripts', 'release-files.js')
+const peTools = ['osslsigncode', 'unzip'].every((tool) => spawnSync(tool, ['--version']).error === undefined)
+
+/** Where a PE32+ file's checksum is, in minimalPe's layout: its optional header at 0x58, the field 64 bytes in. */
+const PE_CHECKSUM_AT = 0x58 + 64
+
+/** The smallest PE32+ (x64) file osslsigncode reads: headers, no sections, its checksum right. */
+function minimalPe(): Buffer {
+  const file = Buffer.alloc(1024)
+  file.write('MZ', 0, 'latin1')
+  file.writeUInt32LE(0x40, 0x3c)
+  file.write('PE\0\0', 0x40, 'latin1')
+  file.writeUInt16LE(0x8664, 0x44)
+  file.writeUInt16LE(240, 0x54)
+  file.writeUInt16LE(0x22, 0x56)
+  const optional = 0x58
+  file.writeUInt16LE(0x20b, optional)
+  for (const [offset, value] of [[32, 0x1000], [36, 0x200], [56, 0x1000], [60, 0x200], [108, 16]] as const) file.writeUInt32LE(value, optional + offset)
+  file.writeUInt16LE(3, optional + 68)
+  // The PE checksum: its 16-bit words summed, carries folded in, the field itself left out, plus the file's length.
+  let sum = 0
+  for (let at = 0; at < file.length; at += 2) if (at !== PE_CHECKSUM_AT && at !== PE_CHECKSUM_AT + 2) sum = ((sum + file.readUInt16LE(at)) & 0xffff) + ((sum + file.readUInt16LE(at)) >>> 16)
+  file.writeUInt32LE(sum + file.length, PE_CHECKSUM_AT)
+  return file
+}
+
+/** release/gw-<target>.zip holding gw-<target>/gw.exe, as scripts/package.js writes it. */
+function zipExe(dir: string, target: string, exe: Buffer): void {
+  const work = mkdtempSync(join(tmpdir(), 'gw-exe-'))
+  writeFileSync(join(work, 'gw.exe'), exe)
+  writeZip(join(dir, `gw-${target}.zip`), [{name: `gw-${target}/gw.exe`, path: join(work, 'gw.exe')}])
+}
+
 describe("a release's SHA256SUMS and the manifests made from it (scripts/release-files.js)", () => {
   it('lists every archive and the npm package in sha256sum\'s format, and nothing else of release/', () => {
-    const dir = release([...ALL, 'gw.rb', 'gw.json', 'notes.txt'])
+    // An earlier build's npm package, and an archive of no target gw has, are not this release's.
+    const dir = release([...ALL, 'gw.rb', 'gw.json', 'notes.txt', 'gw-0.0.1.tgz', 'gw-freebsd-x64.tar.gz'])
     mkdirSync(join(dir, 'gw-linux-x64'))
     expect(writeSums(dir)).toEqual([...ALL].sort())
     const lines = readFileSync(join(dir, 'SHA256SUMS'), 'utf8')
@@ -75,14 +109,45 @@ describe("a release's SHA256SUMS and the manifests made from it (scripts/release
   })
 
   it('as the release workflow runs it: --dir, --base-url, and a --tag that must be v and the version', () => {
-    const script = join(import.meta.dirname, '..', '..', '..', 'scripts', 'release-files.js')
     const dir = release(['gw-win-x64.zip'])
-    const wrongTag = spawnSync(process.execPath, [script, '--dir', dir, '--tag', 'v0.0.0-not-this'], {encoding: 'utf8'})
+    const wrongTag = spawnSync(process.execPath, [SCRIPT, '--dir', dir, '--tag', 'v0.0.0-not-this'], {encoding: 'utf8'})
     expect(wrongTag).toMatchObject({status: 2, stdout: '', stderr: `--tag v0.0.0-not-this: package.json's version is ${version}, so its tag is v${version}\n`})
-    const made = spawnSync(process.execPath, [script, '--dir', dir, '--tag', `v${version}`, '--base-url', 'https://example.com/gw/v1'], {encoding: 'utf8'})
-    expect(made).toMatchObject({status: 0, stderr: ''})
-    expect(made.stdout).toBe(`${join(dir, 'SHA256SUMS')} for gw-win-x64.zip; gw.rb and gw.json from it\n`)
+  })
+
+  it("refuses, with --tag, a release that lacks any target's archive or the npm package, writing nothing", () => {
+    const dir = release(['gw-linux-x64.tar.gz', `gw-${version}.tgz`])
+    const lacking = spawnSync(process.execPath, [SCRIPT, '--dir', dir, '--tag', `v${version}`], {encoding: 'utf8'})
+    const missing = releaseArchives().filter((file) => file !== 'gw-linux-x64.tar.gz' && file !== `gw-${version}.tgz`)
+    expect(missing).toEqual(['gw-darwin-arm64.tar.gz', 'gw-darwin-x64.tar.gz', 'gw-linux-arm64.tar.gz', 'gw-win-arm64.zip', 'gw-win-x64.zip'])
+    expect(lacking).toMatchObject({status: 2, stdout: '', stderr: `--tag v${version}: ${dir} lacks ${missing.join(', ')}: a release holds every target's archive and the npm package; nothing was written\n`})
+    expect(statSync(join(dir, 'SHA256SUMS'), {throwIfNoEntry: false})).toBeUndefined()
+  })
+
+  it.skipIf(!peTools)(`checks each Windows executable's PE checksum and signature with osslsigncode, and lists only this release's archives${peTools ? '' : ' (skipped: osslsigncode or unzip is not installed)'}`, () => {
+    const dir = release([...releaseArchives().filter((file) => !file.endsWith('.zip')), 'gw-0.0.1.tgz'])
+    for (const target of ['win-x64', 'win-arm64']) zipExe(dir, target, minimalPe())
+    const made = spawnSync(process.execPath, [SCRIPT, '--dir', dir, '--tag', `v${version}`, '--base-url', 'https://example.com/gw/v1'], {encoding: 'utf8'})
+    expect(made).toMatchObject({status: 0, stderr: "Left out of SHA256SUMS, not this release's: gw-0.0.1.tgz\n"})
+    expect(made.stdout).toBe(`${join(dir, 'SHA256SUMS')} for ${releaseArchives().join(', ')}; gw.rb and gw.json from it; gw-win-arm64.zip: gw.exe unsigned, its PE checksum right; gw-win-x64.zip: gw.exe unsigned, its PE checksum right\n`)
+    expect([...readSums(dir).keys()]).toEqual(releaseArchives())
     expect(JSON.parse(readFileSync(join(dir, 'gw.json'), 'utf8'))).toMatchObject({architecture: {'64bit': {url: 'https://example.com/gw/v1/gw-win-x64.zip', hash: sha256(join(dir, 'gw-win-x64.zip'))}}})
+
+    // Its header's checksum no longer that of its bytes (a change after the build): refused, nothing written.
+    const stale = minimalPe()
+    stale.writeUInt32LE(0x1234, PE_CHECKSUM_AT)
+    zipExe(dir, 'win-arm64', stale)
+    rmSync(join(dir, 'SHA256SUMS'))
+    const refusedHere = spawnSync(process.execPath, [SCRIPT, '--dir', dir], {encoding: 'utf8'})
+    expect(refusedHere).toMatchObject({status: 1, stdout: '', stderr: `gw-win-arm64.zip: gw.exe: its PE checksum is 00001234, and its bytes give 00005172\nNothing was written: build it again (npm run package).\n`})
+    expect(statSync(join(dir, 'SHA256SUMS'), {throwIfNoEntry: false})).toBeUndefined()
+  })
+
+  it("judges osslsigncode's words: a signature whose digest is not its bytes', a checksum off, a file that is no PE", () => {
+    const signed = 'PE checksum   : 05DC5A51\n\nSignature Index: 0\nCurrent message digest    : C40E \nCalculated message digest : C40E \n'
+    expect(judgePe(signed)).toEqual({signed: true, problems: []})
+    const changed = 'Current PE checksum   : 00007F60\nCalculated PE checksum: 0000805F\nWarning: invalid PE checksum\nCurrent message digest    : A9B4 \nCalculated message digest : 63A8     MISMATCH!!!\n'
+    expect(judgePe(changed)).toEqual({signed: true, problems: ['its PE checksum is 00007F60, and its bytes give 0000805F', "its signature is not of its bytes (its digest A9B4, its bytes' 63A8)"]})
+    expect(judgePe('Unrecognized file type\nFailed\n')).toEqual({signed: true, problems: ['osslsigncode read no PE checksum in it: Unrecognized file type']})
   })
 
   it('refuses a SHA256SUMS line it cannot read', () => {

@@ -67,7 +67,10 @@ describe('the signing secret (issue 61)', () => {
   it.each([
     ['empty', '', 'was empty (a crash or a full disk while it was made?), and a forward signed with it could be forged by anyone'],
     ['blank', ' \n', 'was empty (a crash or a full disk while it was made?), and a forward signed with it could be forged by anyone'],
-    ['short', 'gwsec_short\n', "was not one gw makes (11 characters; gw's are gwsec_ and 32 or more), and a short key makes a signature anyone could forge"],
+    ['short', 'gwsec_short\n', "was shorter than gw makes them (5 characters after gwsec_; gw's are gwsec_ and 32 or more letters, digits, _ or -), and a short key makes a signature anyone could forge"],
+    // 47 characters, long enough: not short, only not gw's.
+    ['other program\'s', `${'k'.repeat(47)}\n`, "was not one gw makes (47 characters, not starting gwsec_; gw's are gwsec_ and 32 or more letters, digits, _ or -), and gw signs only with a random secret it made itself"],
+    ['oddly spelt', `gwsec_${'é'.repeat(40)}\n`, "was not one gw makes (it holds characters other than letters, digits, _ or - after gwsec_; gw's are gwsec_ and 32 or more letters, digits, _ or -), and gw signs only with a random secret it made itself"],
   ])('an %s one is replaced by a new one, and said so', async (_, text, why) => {
     const dir = folder()
     await signingSecret(dir, tell)
