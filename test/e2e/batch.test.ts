@@ -340,8 +340,8 @@ describe('gw refund create --input', () => {
     const rows = rowsOf(result.stdout).sort((a, b) => a.row - b.row)
     expect(rows.map((row) => [row.row, row.status, row.exit_code, row.error?.messages])).toEqual([
       // Each named by its reference, as a person would type it.
-      [1, 'rejected', 7, [expect.stringMatching(/^Nothing is left of purchase order-\w+-\d to refund \(25\.00 AUD of 25\.00 AUD refunded\): nothing was sent$/)]],
-      [2, 'rejected', 7, [expect.stringMatching(/^Refunding purchase order-\w+-\d in full: 25\.00 AUD is more than is left of it, 15\.00 AUD \(10\.00 AUD of 25\.00 AUD refunded\): nothing was sent$/)]],
+      [1, 'rejected', 7, [expect.stringMatching(/^Nothing is left of purchase order-\w+-\d to refund \(25\.00 AUD of 25\.00 AUD refunded for certain: 1 refund gw made for it\): nothing was sent$/)]],
+      [2, 'rejected', 7, [expect.stringMatching(/^Refunding purchase order-\w+-\d in full: 25\.00 AUD is more than is left of it, 15\.00 AUD \(10\.00 AUD of 25\.00 AUD refunded for certain: 1 refund gw made for it\): nothing was sent$/)]],
       [3, 'approved', 0, undefined],
     ])
     // The gateway saw one refund of the batch's: the row that fits (the two others are the single refunds before it).

@@ -167,7 +167,7 @@ describe('prompts for what is missing', () => {
     const t = run(['refund', 'create', '--transaction-id', String(bought.reference)])
     await t.waitFor('(--amount); Enter for what is left of it, 6.00 AUD')
     t.type('2000')
-    await t.waitFor('20.00 AUD is more than is left of it, 6.00 AUD (4.00 AUD of 10.00 AUD refunded)')
+    await t.waitFor('20.00 AUD is more than is left of it, 6.00 AUD (4.00 AUD of 10.00 AUD refunded for certain: 1 refund gw made for it)')
     expect(t.screen()).not.toContain('(--reference)')
     t.press('C-u')
     t.type('600')
@@ -180,7 +180,7 @@ describe('prompts for what is missing', () => {
     const none = run(['refund', 'create', '--transaction-id', String(bought.reference), '--reference', ref('refund')])
     const refused = await none.waitFor(/\[exit \d+\]/)
     expect(refused).toContain('[exit 7]')
-    expect(refused).toContain(`Error: Nothing is left of purchase ${bought.reference} to refund (10.00 AUD of 10.00 AUD refunded): nothing was sent`)
+    expect(refused).toContain(`Error: Nothing is left of purchase ${bought.reference} to refund (10.00 AUD of 10.00 AUD refunded for certain: 2 refunds gw made for it): nothing was sent`)
     expect(refused).not.toContain('(--amount)')
   })
 

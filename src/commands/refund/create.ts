@@ -82,15 +82,15 @@ Without --transaction-id but with a card (--card-token, or --card-holder, --card
       const [{refundBatch}, {runBatch}, {batchDeps}] = await Promise.all([import('../../batch/kinds.js'), import('../../batch/run-batch.js'), import('../../cli/batch-deps.js')])
       return new ExitStatus(await runBatch(refundBatch, input.batch, batchDeps(this.factory)))
     }
-    const [{submitRefund}, {settle}, {recordMade, madeRecords}, {refundableInFull}] = await Promise.all([
+    const [{submitRefund}, {settle}, {recordMade, madeRecords}, {refundable}] = await Promise.all([
       import('../../operations/refunds.js'),
       import('../../output/sent.js'),
       import('../../lists/refunds-of-purchase.js'),
       import('../../lists/refund-room.js'),
     ])
     const deps = await this.factory.deps()
-    // In full, as it was asked at a terminal: what is left of the purchase is learned first, and nothing left is refused unsent.
-    const refund = input.refund.amount === undefined ? await refundableInFull(input.refund, {concurrency: gwFlags.DEFAULT_CONCURRENCY, made: await madeRecords(this.factory, deps.client)}, deps) : input.refund
+    // As at a terminal: what is left of the purchase is learned first, and more than is left for certain is refused unsent.
+    const refund = await refundable(input.refund, {concurrency: gwFlags.DEFAULT_CONCURRENCY, made: await madeRecords(this.factory, deps.client)}, deps)
     const sent = await submitRefund(refund, deps)
     const recorded = await recordMade(sent, input.refund.transactionId, this.factory, deps.client)
     return settle(this.io, {...sent, unrecorded: !recorded})
