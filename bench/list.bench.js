@@ -11,10 +11,11 @@
 // Last, a gateway that ignores `limit` (as the live one does for web hooks) and answers one page
 // of 100,000 purchases (~48 MB of JSON): gw purchase list -L 50's and --all's peak RSS, goal under
 // 150 MiB (issue 47: gw reads the page as a stream of records, never as one value), beside a
-// script that reads it whole with undici and JSON.parse. Then the same page oldest first (issue
-// 60), which newest first reads backwards: -L 50 under 100 MiB, --all and --jq under 150, beside a
-// script that only streams the page's body through undici (the least reading it can cost), and
-// --jq over the page newest first (the same list read in order). BENCH_LIST_ONLY=one-page: these alone.
+// script that reads it whole with undici and JSON.parse. Then a page oldest first (issue 60) of
+// ONE_PAGE purchases shaped as the live gateway sends them (~660 bytes each, ~133 MB), which newest
+// first reads backwards: -L 50 under 100 MiB, --all, --jq and gw report (its refunds too) under 150,
+// beside a script that only streams the page's body through undici (the least reading it can cost),
+// and --jq over the page newest first (the same list read in order). BENCH_LIST_ONLY=one-page: these alone.
 import {createRequire} from 'node:module'
 import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -24,6 +25,8 @@ import {GW, measure, median, spawnServer, startSandbox} from './lib.js'
 
 const PURCHASES = Number(process.env.BENCH_LIST_PURCHASES ?? 20_000)
 const LARGE = Number(process.env.BENCH_LIST_LARGE ?? 100_000)
+// The page of a gateway that ignores limit, oldest first: 200,000 purchases of ~660 bytes (~133 MB).
+const ONE_PAGE = Number(process.env.BENCH_LIST_ONE_PAGE ?? 200_000)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const PAGE_READS = 300
 const ROUND_TRIP_MS = Number(process.env.BENCH_ROUND_TRIP_MS ?? 20)
@@ -166,15 +169,31 @@ async function pages() {
   }
 }
 
-/** A gateway answering every request with one page of `count` purchases, whatever it asks. */
+/**
+ * A gateway answering every list with one page, whatever it asks: `count` purchases, a refund for
+ * every tenth of them, and no payment plans or direct debits (404, as a gateway without those
+ * lists). The records are shaped as the live gateway sends them (test/fixtures/live-records.ts, a
+ * merchant's order id in metadata): ~660 bytes of JSON a purchase.
+ */
 const ONE_PAGE_SERVER = `
 const {createServer} = require('node:http')
 const count = Number(process.argv[2])
 // Newest first (the i-th record is i seconds older), or oldest first (the same records the other way round).
 const oldestFirst = process.argv[3] === 'oldest'
-const record = (n) => { const i = oldestFirst ? count - 1 - n : n; return {id: '071-P-' + i, authorization: '123456', card_number: '411111XXXXXX1111', card_holder: 'Jane Citizen', card_expiry: '2030-12-31', card_type: 'VISA', amount: 1000, decimal_amount: 10, successful: true, message: 'Approved', reference: 'ord-' + i, currency: 'AUD', settlement_date: '2026-11-26', transaction_date: new Date(Date.UTC(2026, 10, 25) - i * 1000).toISOString().replace('.000Z', '+00:00'), response_code: '00', transaction_id: '071-P-' + i, captured: true, captured_amount: 1000, metadata: {}} }
-const body = JSON.stringify({successful: true, response: Array.from({length: count}, (_, i) => record(i)), errors: [], test: true, page: 0, total_pages: 1})
-createServer((req, res) => res.writeHead(200, {'content-type': 'application/json'}).end(body)).listen(0, '127.0.0.1', function () { console.log('http://127.0.0.1:' + this.address().port) })
+const nth = (n, length) => (oldestFirst ? length - 1 - n : n)
+const id = (kind, i) => '071-' + kind + '-' + i.toString(36).toUpperCase().padStart(8, 'Q')
+const dated = (i) => new Date(Date.UTC(2026, 10, 25) - i * 1000).toISOString().replace('.000Z', '+00:00')
+const card = {card_number: '512345XXXXXX2346', card_holder: 'Jane Citizen', card_expiry: '2030-02-28T23:59:59+11:00'}
+const purchase = (n) => { const i = nth(n, count); return {id: id('P', i), authorization: '512834', ...card, card_token: '2vbk6ahx0cwzgqf3ynsi', card_type: 'MasterCard', card_category: 'Credit', card_subcategory: 'Standard', amount: 10000, decimal_amount: 100.0, successful: true, message: 'Approved', reference: 'order-' + i, currency: 'AUD', transaction_id: id('P', i), settlement_date: '2026-11-26', transaction_date: dated(i), response_code: '00', captured: true, captured_amount: 10000, rrn: id('P', i).replaceAll('-', ''), cvv_match: 'M', metadata: {order_id: 'order-' + i, channel: 'web'}, addendum_data: {}} }
+const refunds = Math.floor(count / 10)
+const refund = (n) => { const i = nth(n, refunds) * 10; return {id: id('R', i), authorization: '640211', amount: 5000, refunded: 'Approved', message: 'Approved', ...card, card_type: 'MasterCard', successful: true, transaction_date: dated(i), response_code: '00', reference: 'refund-' + i, transaction_id: id('R', i), currency: 'AUD', settlement_date: '2026-11-26', metadata: {}, standalone: false, rrn: id('R', i).replaceAll('-', '')} }
+const page = (length, record) => JSON.stringify({successful: true, response: Array.from({length}, (_, n) => record(n)), errors: [], test: true, page: 0, total_pages: 1})
+const bodies = {purchases: page(count, purchase), refunds: page(refunds, refund)}
+createServer((req, res) => {
+  const body = bodies[/^\\/v1\\.0\\/(\\w+)/.exec(req.url)?.[1]]
+  if (body === undefined) return res.writeHead(404, {'content-type': 'application/json'}).end(JSON.stringify({successful: false, response: null, errors: ['Not found'], test: true}))
+  res.writeHead(200, {'content-type': 'application/json'}).end(body)
+}).listen(0, '127.0.0.1', function () { console.log('http://127.0.0.1:' + this.address().port) })
 `
 
 /** What reading one page costs at the least: undici's body, JSON.parse, the first 50 printed. */
@@ -217,9 +236,9 @@ request(process.argv[3] + '/v1.0/purchases?offset=0&limit=50').then(async ({body
 })
 `
 
-/** Peak RSS (MiB, median of ROUNDS) over one page of LARGE oldest first, which newest first reads backwards, in alternating rounds. */
+/** Peak RSS (MiB, median of ROUNDS) over one page of ONE_PAGE oldest first, which newest first reads backwards, in alternating rounds. */
 async function onePageOldestFirst(dir) {
-  const servers = {oldest: await spawnServer([join(dir, 'server.cjs'), String(LARGE), 'oldest'], process.env), newest: await spawnServer([join(dir, 'server.cjs'), String(LARGE)], process.env)}
+  const servers = {oldest: await spawnServer([join(dir, 'server.cjs'), String(ONE_PAGE), 'oldest'], process.env), newest: await spawnServer([join(dir, 'server.cjs'), String(ONE_PAGE)], process.env)}
   try {
     const undici = createRequire(import.meta.url).resolve('undici')
     const run = (url, command) => measure('sh', ['-c', `${command} > /dev/null`], {...process.env, GW_BASE_URL: url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', GW_ENVIRONMENT: 'sandbox', XDG_CONFIG_HOME: dir}).rss / 1024
@@ -231,6 +250,8 @@ async function onePageOldestFirst(dir) {
       all: () => run(servers.oldest.url, `${gw} --all`),
       jq: () => run(servers.oldest.url, `${gw} --all --jq .reference`),
       jqInOrder: () => run(servers.newest.url, `${gw} --all --jq .reference`),
+      // Every purchase and refund of the page counted: the window holds them all.
+      report: () => run(servers.oldest.url, `'${process.execPath}' '${GW}' report --from 2026-11-01 --to 2026-11-30 --json`),
     }
     const rss = Object.fromEntries(Object.keys(cases).map((name) => [name, []]))
     for (let round = 0; round < ROUNDS; round++) for (const [name, measured] of Object.entries(cases)) rss[name].push(measured())
@@ -248,7 +269,7 @@ async function onePage() {
   writeFileSync(join(dir, 'streamer.cjs'), ONE_PAGE_STREAMER)
   const oldest = await onePageOldestFirst(dir)
   const shown = ({median: mid, min, max}) => `${mid.toFixed(1)} MiB (${min.toFixed(1)}-${max.toFixed(1)})`
-  console.log(`one page of ${LARGE} purchases oldest first, read backwards for newest first, peak RSS (median of ${ROUNDS}, range): gw purchase list -L 50 ${shown(oldest.last50)}, goal < 100; --all ${shown(oldest.all)}, goal < 150; --all --jq .reference ${shown(oldest.jq)}, goal < 150`)
+  console.log(`one page of ${ONE_PAGE} purchases of ~660 bytes oldest first, read backwards for newest first, peak RSS (median of ${ROUNDS}, range): gw purchase list -L 50 ${shown(oldest.last50)}, goal < 100; --all ${shown(oldest.all)}, goal < 150; --all --jq .reference ${shown(oldest.jq)}, goal < 150; gw report (and ${ONE_PAGE / 10} refunds) ${shown(oldest.report)}, goal < 150`)
   console.log(`the same: undici streaming the page's body, nothing kept, ${shown(oldest.streamer)}; gw -L 50 / it: ${(oldest.last50.median / oldest.streamer.median).toFixed(2)}x; --jq over the page newest first (read in order) ${shown(oldest.jqInOrder)}, --jq oldest first / it: ${(oldest.jq.median / oldest.jqInOrder.median).toFixed(2)}x`)
   if (ONE_PAGE_ONLY) return
   const small = await onePageRss(dir, 100)

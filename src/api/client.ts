@@ -6,6 +6,7 @@ import {buildPath, type Endpoint, endpointAt, type HttpMethod, paramsAt, type Re
 import {Exchange, type ExchangeOptions, LostAnswer, type Retry} from './exchange.js'
 import {type ListPage, readPaging} from './paging.js'
 import type {LocalGatewaySays} from './local-gateway.js'
+import {type Calendar, fromWallTime, MACHINE_CALENDAR, wallTime} from '../lib/calendar.js'
 import {doubtAbout, type LostRequest, recover, type RecoveryEvent} from './recovery.js'
 import {PROCESSING_WINDOW_MS} from '../money/window.js'
 import {type Resources, resources, type Sender, type SendOptions} from './resources.js'
@@ -31,6 +32,12 @@ export interface ClientOptions extends ExchangeOptions {
 }
 
 type GwRecord = Record<string, unknown>
+
+/** Now as the gateway dates its records, and the calendar its days are read in (Client.gatewayTime). */
+export interface GatewayTime {
+  now: Date
+  calendar: Calendar
+}
 
 type ItemOf<List> = NonNullable<List> extends readonly (infer Item)[] ? Item : never
 
@@ -86,15 +93,19 @@ class Client implements Sender {
   }
 
   /**
-   * Now as the gateway dates its records, for named days (today, monday): on gw's own local
-   * gateway, its today (its clock may have been moved on) at this machine's time of day, as it
-   * dates them; elsewhere this machine's now.
+   * Now as the gateway dates its records, and the calendar its days are read in, for named days
+   * (today, monday) and a report's days: on gw's own local gateway, its today (its clock may have
+   * been moved on) at the time of day its clocks show, in its time zone; elsewhere this machine's
+   * now and calendar.
    */
-  async gatewayNow(): Promise<Date> {
+  async gatewayTime(): Promise<GatewayTime> {
     const now = new Date(this.exchange.clock().now())
-    const today = /^(\d{4})-(\d{2})-(\d{2})$/.exec((await this.localGateway())?.today ?? '')
-    if (!today) return now
-    return new Date(Number(today[1]), Number(today[2]) - 1, Number(today[3]), now.getHours(), now.getMinutes(), now.getSeconds(), now.getMilliseconds())
+    const said = await this.localGateway()
+    const today = /^(\d{4})-(\d{2})-(\d{2})$/.exec(said?.today ?? '')
+    if (!today) return {now, calendar: MACHINE_CALENDAR}
+    const calendar = said?.calendar ?? MACHINE_CALENDAR
+    const {hour, minute, second, millisecond} = wallTime(calendar, now)
+    return {now: fromWallTime(calendar, Number(today[1]), Number(today[2]) - 1, Number(today[3]), hour, minute, second, millisecond), calendar}
   }
 
   /** What the gateway says of itself, asked once, and only of a local gateway gw started. */

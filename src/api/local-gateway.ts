@@ -1,4 +1,5 @@
 import {InterruptedError} from '../errors.js'
+import {type Calendar, fixedCalendar, readOffset, zoneCalendar} from '../lib/calendar.js'
 import {newChallenge, proves} from '../lib/keyed-proof.js'
 import {isLoopbackUrl} from '../lib/loopback.js'
 import {buildPath, endpoints} from './endpoints.js'
@@ -6,10 +7,15 @@ import type {Exchange} from './exchange.js'
 import {readRecord} from './responses.js'
 import {clockProofText} from './schemas/sandbox-control.js'
 
-/** What a local gateway gw started says of itself, proven: its today (YYYY-MM-DD) and its processing window. */
+/**
+ * What a local gateway gw started says of itself, proven: its today (YYYY-MM-DD), its calendar
+ * (its time zone, or the offset of its now, in which its days are read; left out by a local
+ * gateway of an earlier gw, which says neither) and its processing window.
+ */
 export interface LocalGatewaySays {
   today: string
   processingWindowMs: number
+  calendar?: Calendar
 }
 
 /**
@@ -28,7 +34,7 @@ export async function askLocalGateway(exchange: Exchange, keys: () => Promise<re
   if (held.length === 0) return undefined
   const challenge = newChallenge()
   const endpoint = endpoints.sandbox.clock
-  let said: {today?: string | null; processing_window_ms?: number | null; proof?: string | null}
+  let said: {today?: string | null; now?: string | null; time_zone?: string | null; processing_window_ms?: number | null; proof?: string | null}
   try {
     said = readRecord(endpoint, await exchange.send(endpoint, `${buildPath(endpoint.path, {})}?challenge=${challenge}`, undefined)).record
   } catch (err) {
@@ -36,7 +42,20 @@ export async function askLocalGateway(exchange: Exchange, keys: () => Promise<re
     return undefined
   }
   const {today, processing_window_ms: processingWindowMs, proof} = said
+  const now = said.now ?? undefined
+  const timeZone = said.time_zone ?? undefined
   if (typeof today !== 'string' || typeof processingWindowMs !== 'number' || typeof proof !== 'string') return undefined
-  const text = clockProofText(challenge, {today, processing_window_ms: processingWindowMs})
-  return held.some((key) => proves(key, text, proof)) ? {today, processingWindowMs} : undefined
+  // The proof covers all gw believes: the calendar too.
+  const text = clockProofText(challenge, {today, processing_window_ms: processingWindowMs, now, time_zone: timeZone})
+  if (!held.some((key) => proves(key, text, proof))) return undefined
+  const calendar = calendarSaid(now, timeZone)
+  return {today, processingWindowMs, ...(calendar ? {calendar} : {})}
+}
+
+/** The gateway's calendar: its time zone where this Node knows it, else the offset of its now (`2026-11-26T12:30:05-12:00`). */
+function calendarSaid(now: string | undefined, timeZone: string | undefined): Calendar | undefined {
+  const zone = timeZone === undefined ? undefined : zoneCalendar(timeZone)
+  if (zone) return zone
+  const offset = now === undefined ? undefined : readOffset(/(Z|[+-]\d{2}:?\d{2})$/i.exec(now)?.[1] ?? '')
+  return offset === undefined ? undefined : fixedCalendar(offset)
 }

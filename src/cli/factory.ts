@@ -1,4 +1,4 @@
-import type {GatewayClient} from '../api/client.js'
+import type {GatewayClient, GatewayTime} from '../api/client.js'
 import type {ProxySettings} from '../api/proxy.js'
 import type {Credentials, Target} from '../auth/resolve.js'
 import type {TokenStores} from '../auth/token-store.js'
@@ -60,8 +60,8 @@ export interface Factory {
   clientFor(credentials: ClientCredentials, guard?: RequestGuard): Promise<GatewayClient>
   /** What operations run with: the client (a batch's, given its confirmation) and the Io. */
   deps(confirmed?: BatchConfirmation): Promise<Deps>
-  /** Now as the gateway dates its records, for named days (today, monday): a local gateway's today, else this machine's (GatewayClient.gatewayNow). */
-  gatewayNow(): Promise<Date>
+  /** Now as the gateway dates its records, and its calendar, for named days (today, monday): a local gateway's today and time zone, else this machine's (GatewayClient.gatewayTime). */
+  gatewayTime(): Promise<GatewayTime>
   /** The money in flight now, for a signal to name. */
   inFlight(): Deps['client']['inFlight']
   /** Whether the gateway's last answer came from a local gateway (gw sandbox), by the run of data it named itself with (X-Sandbox-Instance), not by its address. */
@@ -85,7 +85,7 @@ export interface FactoryContext {
 }
 
 /** Parts a test puts in place of the real ones (gh's tests set Factory fields the same way). */
-export type FactoryParts = Partial<Pick<Factory, 'io' | 'prompter' | 'tokenStores' | 'target' | 'credentials' | 'proxy' | 'client' | 'gatewayNow'>>
+export type FactoryParts = Partial<Pick<Factory, 'io' | 'prompter' | 'tokenStores' | 'target' | 'credentials' | 'proxy' | 'client' | 'gatewayTime'>>
 
 export function createFactory(context: FactoryContext, parts: FactoryParts = {}): Factory {
   return new CommandFactory(context, parts)
@@ -227,9 +227,9 @@ class CommandFactory implements Factory {
     return {client: await this.client(confirmed), io: this.io}
   }
 
-  async gatewayNow(): Promise<Date> {
-    if (this.parts.gatewayNow) return this.parts.gatewayNow()
-    return (await this.client()).gatewayNow()
+  async gatewayTime(): Promise<GatewayTime> {
+    if (this.parts.gatewayTime) return this.parts.gatewayTime()
+    return (await this.client()).gatewayTime()
   }
 
   inFlight(): Deps['client']['inFlight'] {

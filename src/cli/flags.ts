@@ -208,7 +208,7 @@ export const referenceFilter = (noun: string) => Flags.string({description: `onl
 /** What support staff know of a purchase or refund, each applied to the records as they come. */
 export const moneyFilters = {
   reference: referenceFilter('one'),
-  status: Flags.string({description: 'only approved or only declined ones', options: ['approved', 'declined'], helpGroup: 'FILTERS'}),
+  status: Flags.string({description: 'only approved, only declined or only voided ones (a voided one is neither approved nor declined)', options: ['approved', 'declined', 'voided'], helpGroup: 'FILTERS'}),
   card: Flags.string({description: "only on this card: its last four digits (4242), its masked number, or a stored card's token or alias", helpGroup: 'FILTERS'}),
   amount: amount({description: 'only of this amount, in the minor unit (1051 is 10.51)', helpGroup: 'FILTERS'}),
   currency: currency({description: 'only in this currency', helpGroup: 'FILTERS'}),

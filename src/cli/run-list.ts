@@ -3,8 +3,8 @@ import {type ListRequest, type ListResource, listRecords} from '../operations/li
 import {renderListing, renderListSummary} from '../output/render.js'
 import {NotFoundError} from '../errors.js'
 import {lookUp} from '../operations/look-up.js'
-import {parseCard, type RecordFilters} from '../lists/filters.js'
-import {parseWindow} from '../lists/window.js'
+import {parseCard, type RecordFilters, type RecordStatus} from '../lists/filters.js'
+import {parseWindow, type Window} from '../lists/window.js'
 import type {Factory} from './factory.js'
 import {DEFAULT_LIST_LIMIT} from './flags.js'
 
@@ -47,7 +47,7 @@ export async function runList(resource: ListResource, flags: ListFlags, f: Facto
   const card = flags.card === undefined ? undefined : parseCard(flags.card)
   const filters: RecordFilters = {
     ...(flags.reference === undefined ? {} : {reference: flags.reference}),
-    ...(flags.status === undefined ? {} : {status: flags.status as 'approved' | 'declined'}),
+    ...(flags.status === undefined ? {} : {status: flags.status as RecordStatus}),
     ...(card === undefined ? {} : {card: 'token' in card ? {token: await namesOf('cards', card.token, deps, 'token')} : card}),
     ...(flags.amount === undefined ? {} : {amount: flags.amount}),
     ...(flags.currency === undefined ? {} : {currency: flags.currency}),
@@ -60,7 +60,7 @@ export async function runList(resource: ListResource, flags: ListFlags, f: Facto
   }
   const request: ListRequest = {
     resource,
-    window: parseWindow(flags, await nowFor(flags, f)),
+    window: await windowOf(flags, f),
     filters,
     order: flags['oldest-first'] ? 'oldest' : 'newest',
     limit: flags.all ? undefined : (flags.limit ?? DEFAULT_LIST_LIMIT),
@@ -82,11 +82,14 @@ export async function runList(resource: ListResource, flags: ListFlags, f: Facto
 }
 
 /**
- * Now, for the window's named days and ages: the gateway's (a local gateway's clock may have moved
- * on, and it dates its records by it), asked only when the flags name a window.
+ * The window the flags name, its days and ages read in the gateway's time (a local gateway's clock
+ * may have moved on, and it dates its records by its today in its time zone), asked only when the
+ * flags name one.
  */
-async function nowFor(flags: ListFlags, f: Factory): Promise<Date> {
-  return flags.from === undefined && flags.to === undefined && flags.on === undefined ? new Date() : f.gatewayNow()
+async function windowOf(flags: ListFlags, f: Factory): Promise<Window> {
+  if (flags.from === undefined && flags.to === undefined && flags.on === undefined) return {}
+  const {now, calendar} = await f.gatewayTime()
+  return parseWindow(flags, now, calendar)
 }
 
 /**

@@ -16,8 +16,8 @@ interface ReportInput {
 }
 
 export default class Report extends GwCommand<ReportInput> {
-  static override summary = "The day's totals: purchases approved and declined, refunds, plan payments, direct debits, net, per day and currency"
-  static override description = `Reads the purchases and refunds of a window (today, without --from, --to or --on) and adds them up per day and currency: purchases approved (how many, and their sum), declined (how many), refunds approved (how many, and their sum), payment plans' payments settled (purchases too, so among those approved, and counted apart), direct debits the bank completed (on their process date, in cents as every amount in gw) and net (purchases approved and debits completed, less refunded). Plans and debits are read whole, as neither list is dated by when each settled; against a gateway without a list of them gw says so on stderr and counts none apart. Amounts are in the minor unit in JSON, as the gateway's; a table shows them as money.
+  static override summary = "The day's totals of money moved: purchases captured, held, voided and declined, refunds, plan payments, direct debits, net, per day and currency"
+  static override description = `Reads the purchases and refunds of a window (today, without --from, --to or --on) and adds up the money that moved, per day (the day each was made) and currency: purchases approved that took money (purchases_approved, and purchases_approved_amount: what was captured of them, so an authorization of 20.00 captured for 15.00 counts 15.00), authorizations not captured yet (purchases_uncaptured, and the amount they hold: nothing taken yet), voided purchases (purchases_voided: they took nothing), declined (purchases_declined), refunds approved (refunds, refunds_amount) and voided (refunds_voided: they gave nothing back), payment plans' payments settled (purchases too, so among those approved, and counted apart), direct debits the bank completed (on their process date, in cents as every amount in gw) and net (what was captured and debits completed, less refunded; voids and uncaptured authorizations move nothing). Plans and debits are read whole, as neither list is dated by when each settled; against a gateway without a list of them gw says so on stderr and counts none apart. Amounts are in the minor unit in JSON, as the gateway's; a table shows them as money.
 Purchases gw sandbox trigger made for a sample event (their metadata has gw_sample) are left out, and counted on stderr; --include-samples adds them up with the rest.
 A day is this machine's calendar day (its time zone, TZ), as --from, --to and --on read a bare date; today, yesterday and weekdays are the gateway's days on a local gateway whose clock was moved on (gw sandbox clock advance); --on DAY is that day alone, --from DAY that day and every day since.
 --settlement adds what settles on each day, from the gateway's settlement look-up, the day being the gateway's settlement date: settling (purchases whose money settles) and settling_amount (what was captured of them), settling_voided (voided, settling nothing). Declined purchases and refunds are not counted there (the look-up lists purchases only). A day with nothing made but something settling gets a row of its own. It only reads, so a read-only profile runs it. Piped, one JSON line a day and currency; on a terminal a table.`
@@ -49,8 +49,8 @@ A day is this machine's calendar day (its time zone, TZ), as --from, --to and --
     // Without a window, today; with one end, the other is left open; --on names both.
     const bounds = flags.from === undefined && flags.to === undefined && flags.on === undefined ? {on: 'today'} : {from: flags.from, to: flags.to, on: flags.on}
     // Named days are the gateway's (a local gateway's clock may have moved on).
-    const now = await this.factory.gatewayNow()
-    const window = parseWindow(bounds, now)
+    const {now, calendar} = await this.factory.gatewayTime()
+    const window = parseWindow(bounds, now, calendar)
     let settlement: SettlementDays | undefined
     if (flags.settlement) {
       settlement = (await import('../operations/report.js')).settlementDaysOf(window, now)

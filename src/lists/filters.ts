@@ -1,5 +1,6 @@
 import {UsageError} from '../errors.js'
 import {outcomeOf, sameCard} from '../money/decide.js'
+import {isVoided} from '../money/follow-up.js'
 import {looksLikeCardNumber, maskCardNumber} from '../safety/redact.js'
 
 type GwRecord = Record<string, unknown>
@@ -12,7 +13,7 @@ type GwRecord = Record<string, unknown>
 export interface RecordFilters {
   /** Exactly, the merchant's reference. */
   reference?: string
-  status?: 'approved' | 'declined'
+  status?: RecordStatus
   card?: ResolvedCardFilter
   /** Minor units; a refund's either sign. */
   amount?: number
@@ -26,6 +27,16 @@ export interface RecordFilters {
   active?: boolean
   /** Refunds on this purchase's card, since it was made: a live refund names no purchase. */
   purchase?: GwRecord
+}
+
+/** What --status picks: a voided purchase or refund is neither approved nor declined, whatever its `successful` says. */
+export type RecordStatus = 'approved' | 'declined' | 'voided'
+
+/** A record's status as --status reads it; undefined when it says neither approved nor declined. */
+export function statusOf(record: GwRecord): RecordStatus | undefined {
+  if (isVoided(record)) return 'voided'
+  const outcome = outcomeOf(record)
+  return outcome === undefined ? undefined : outcome ? 'approved' : 'declined'
 }
 
 /** A card named as support staff have it to hand: its last four digits, its masked number, or its token or alias. */
@@ -48,7 +59,7 @@ export function parseCard(input: string): CardFilter {
 export function matchesFilters(filters: RecordFilters, record: GwRecord): boolean {
   const text = (value: unknown) => (typeof value === 'string' ? value : undefined)
   if (filters.reference !== undefined && record.reference !== filters.reference) return false
-  if (filters.status !== undefined && outcomeOf(record) !== (filters.status === 'approved')) return false
+  if (filters.status !== undefined && statusOf(record) !== filters.status) return false
   if (filters.amount !== undefined && (typeof record.amount !== 'number' || Math.abs(record.amount) !== filters.amount)) return false
   if (filters.currency !== undefined && text(record.currency)?.toUpperCase() !== filters.currency.toUpperCase()) return false
   if (filters.holder !== undefined && !text(record.card_holder)?.toLowerCase().includes(filters.holder.toLowerCase())) return false

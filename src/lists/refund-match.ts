@@ -179,7 +179,8 @@ export function matchRefunds(purchase: GwRecord, refunds: GwRecord[], known: Kno
   const base = derivationBase(purchase)
   const amount = typeof purchase.amount === 'number' ? purchase.amount : 0
   // A declined purchase took nothing, and a voided one gave it back: nothing of either can be refunded.
-  const gone = outcomeOf(purchase) === false ? 'declined' : isVoided(purchase) ? 'voided' : undefined
+  // Voided first: builds of 2017-2018 set a voided purchase's `successful` false (gateway-beyond.md §5).
+  const gone = isVoided(purchase) ? 'voided' : outcomeOf(purchase) === false ? 'declined' : undefined
   const paid = gone === undefined ? amount : 0
   const given = typeof purchase.refunded_amount === 'number' && Number.isSafeInteger(purchase.refunded_amount) ? purchase.refunded_amount : undefined
   const madeFor = (refund: GwRecord) => (typeof refund.id === 'string' ? known.made.get(refund.id) : undefined)

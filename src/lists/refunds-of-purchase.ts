@@ -4,6 +4,7 @@ import {recordRefundMade, refundsMade} from '../batch/refunds-made.js'
 import type {Target} from '../auth/resolve.js'
 import {InterruptedError, ModeMismatchError} from '../errors.js'
 import {outcomeOf} from '../money/decide.js'
+import {isVoided} from '../money/follow-up.js'
 import {DEFAULT_CONCURRENCY, type Deps, type GwRecord} from '../operations/deps.js'
 import type {Sent} from '../operations/money.js'
 import {sanitizeLine} from '../safety/sanitize.js'
@@ -129,7 +130,8 @@ function cardWalksOf(f: object): CardWalks {
  * and gw_refunded says in words what gw knows and why. A declined one took nothing, and has nothing to refund.
  */
 export async function withRefunded(purchase: GwRecord, f: Omit<RefundsOfContext, 'columns'> & {deps(): Promise<Deps>}): Promise<GwRecord> {
-  if (outcomeOf(purchase) === false) {
+  // A voided purchase of a 2017-2018 build says successful false too: it is told as voided (refund-match.ts).
+  if (outcomeOf(purchase) === false && !isVoided(purchase)) {
     const none = {at_least: 0, at_most: 0, ...(typeof purchase.currency === 'string' ? {currency: purchase.currency} : {})}
     return {...purchase, gw_refunded: {...none, says: 'nothing: it was declined, and took nothing'}, gw_left_to_refund: none}
   }

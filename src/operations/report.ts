@@ -1,11 +1,13 @@
 import type {WalkState} from '../api/paging.js'
 import {centsOf} from '../api/schemas/bank-rules.js'
 import {NotFoundError} from '../errors.js'
-import {outcomeOf} from '../money/decide.js'
-import {type Window, withinWindow} from '../lists/window.js'
+import {favourMemory} from '../lib/favour-memory.js'
+import {walkCollector} from '../lib/memory.js'
+import {recordDay, type Window, withinWindow} from '../lists/window.js'
 import type {Deps, GwRecord} from './deps.js'
 import {listRecords} from './lists.js'
-import {localDay, NO_SETTLEMENT, type SettlementDays, settlingTotals} from './settlement.js'
+import {purchaseMoved, refundMoved} from './money-moved.js'
+import {NO_SETTLEMENT, type SettlementDays, settlingTotals} from './settlement.js'
 
 export {settlementDaysOf} from './settlement.js'
 
@@ -13,18 +15,27 @@ export {settlementDaysOf} from './settlement.js'
 export interface DayTotals extends GwRecord {
   day: string
   currency: string
+  /** Approved purchases that took money (captured, in whole or part; not voided), and what was captured of them. */
   purchases_approved: number
   purchases_approved_amount: number
+  /** Approved authorizations not captured (yet): money held on the card, none taken, so not in net. */
+  purchases_uncaptured: number
+  purchases_uncaptured_amount: number
+  /** Voided purchases: they took nothing. */
+  purchases_voided: number
   purchases_declined: number
+  /** Approved refunds not voided, and their sum. */
   refunds: number
   refunds_amount: number
+  /** Voided refunds: they gave nothing back. */
+  refunds_voided: number
   /** Payments of payment plans that settled that day: each is an approved purchase too, counted among them, and apart here. */
   plan_payments: number
   plan_payments_amount: number
   /** Direct debits the bank completed that day (their process_date), in cents as every amount in gw: money taken, in net. */
   direct_debits: number
   direct_debits_amount: number
-  /** Approved purchases and completed direct debits, less refunds. */
+  /** What was captured of approved purchases, and completed direct debits, less refunds: voids and open authorizations move nothing. */
   net: number
   /** With `settlement`: what the gateway settles that day (settlement.ts settlingOf), the day being its settlement date. */
   settling?: number
@@ -39,10 +50,11 @@ export type ReportResource = 'purchases' | 'refunds' | 'paymentPlans' | 'directD
 const DEBIT_CURRENCY = 'AUD'
 
 /**
- * The operator's totals for a window, per day (this machine's calendar, as --from and
- * --to read a bare date) and currency: purchases approved and their sum, purchases declined,
- * refunds approved and their sum (a refund's amount is positive from the live gateway, negative in
- * the contract: either counts the same), and what is left. Payment plans' payments are purchases
+ * The operator's totals for a window, per day (the window's calendar: a local gateway's, else this
+ * machine's, as --from and --to read a bare date) and currency, each purchase and refund on the day it was made, for the
+ * money it moved (money-moved.ts): purchases approved and what was captured of them, authorizations
+ * not captured yet and what they hold, voided and declined purchases, refunds approved and their
+ * sum, voided refunds, and what is left (net: money moved alone). Payment plans' payments are purchases
  * too: counted among them, and apart, on the day the attempt that settled them was made. Direct
  * debits the bank completed are counted on their process date, their dollars in cents, and add to
  * net. The lists are streamed at once; only the totals are kept.
@@ -73,7 +85,7 @@ export async function reportTotals(
 ): Promise<DayTotals[]> {
   const totals = new Map<string, DayTotals>()
   const totalsAt = (time: unknown, currency: unknown): DayTotals | undefined => {
-    const day = localDay(time)
+    const day = recordDay(time, window.calendar)
     return day === undefined ? undefined : totalsOn(day, currency)
   }
   const totalsOn = (day: string, currency: unknown): DayTotals => {
@@ -81,23 +93,29 @@ export async function reportTotals(
     const key = `${day} ${code}`
     let entry = totals.get(key)
     if (!entry) {
-      entry = {day, currency: code, purchases_approved: 0, purchases_approved_amount: 0, purchases_declined: 0, refunds: 0, refunds_amount: 0, plan_payments: 0, plan_payments_amount: 0, direct_debits: 0, direct_debits_amount: 0, net: 0}
+      entry = {day, currency: code, purchases_approved: 0, purchases_approved_amount: 0, purchases_uncaptured: 0, purchases_uncaptured_amount: 0, purchases_voided: 0, purchases_declined: 0, refunds: 0, refunds_amount: 0, refunds_voided: 0, plan_payments: 0, plan_payments_amount: 0, direct_debits: 0, direct_debits_amount: 0, net: 0}
       totals.set(key, entry)
     }
     return entry
   }
+  // Pages counted and let go: their garbage kept small as a printed walk's is (output/render.ts).
+  const pageCounted = walkCollector()
   const walk = async (resource: ReportResource, window: Window, take: (record: GwRecord) => void) => {
     const {pages} = listRecords({resource, window, filters: {}, concurrency, maxPages, onState: onState && ((state) => onState(resource, state))}, deps)
-    for await (const page of pages) for (const record of page) take(record)
+    for await (const page of pages) {
+      for (const record of page) take(record)
+      favourMemory()
+      pageCounted()
+    }
   }
-  const each = (resource: 'purchases' | 'refunds', count: (entry: DayTotals, amount: number, approved: boolean | undefined) => void) =>
+  const each = (resource: 'purchases' | 'refunds', count: (entry: DayTotals, record: GwRecord) => void) =>
     walk(resource, window, (record) => {
       if (!includeSamples && isSample(record)) {
         onSampleLeftOut?.(record)
         return
       }
       const entry = totalsAt(record.transaction_date, record.currency)
-      if (entry && typeof record.amount === 'number') count(entry, Math.abs(record.amount), outcomeOf(record))
+      if (entry) count(entry, record)
     })
   /** Plans and debits are read whole (neither list is dated by when it settled), each counted on the day it did; a gateway without the list counts none. */
   const unlessUnlisted = async (resource: 'paymentPlans' | 'directDebits', take: (record: GwRecord) => void) => {
@@ -109,18 +127,32 @@ export async function reportTotals(
     }
   }
   await Promise.all([
-    each('purchases', (entry, amount, approved) => {
-      if (approved === true) {
-        entry.purchases_approved++
-        entry.purchases_approved_amount += amount
-        entry.net += amount
-      } else if (approved === false) entry.purchases_declined++
+    each('purchases', (entry, record) => {
+      const moved = purchaseMoved(record)
+      switch (moved?.as) {
+        case 'captured':
+          entry.purchases_approved++
+          entry.purchases_approved_amount += moved.amount
+          entry.net += moved.amount
+          break
+        case 'uncaptured':
+          entry.purchases_uncaptured++
+          entry.purchases_uncaptured_amount += moved.amount
+          break
+        case 'voided':
+          entry.purchases_voided++
+          break
+        case 'declined':
+          entry.purchases_declined++
+      }
     }),
-    each('refunds', (entry, amount, approved) => {
-      if (approved !== true) return
+    each('refunds', (entry, record) => {
+      const moved = refundMoved(record)
+      if (moved?.as === 'voided') entry.refunds_voided++
+      if (moved?.as !== 'refunded') return
       entry.refunds++
-      entry.refunds_amount += amount
-      entry.net -= amount
+      entry.refunds_amount += moved.amount
+      entry.net -= moved.amount
     }),
     unlessUnlisted('paymentPlans', (plan) => {
       for (const {time, currency, amount} of settledPayments(plan)) {

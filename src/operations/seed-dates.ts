@@ -1,7 +1,7 @@
 import {NotFoundError, UsageError} from '../errors.js'
 import {literal, purchaseStepOf, shownAt} from '../seed/across.js'
 import {problemsError} from '../seed/file.js'
-import {atDay, type SeedStep, stepName} from '../seed/step.js'
+import {type SeedStep, stepName} from '../seed/step.js'
 import type {Deps, GwRecord} from './deps.js'
 import {type LookUpResource, lookUp} from './look-up.js'
 
@@ -48,7 +48,7 @@ export async function refuseGatewayDates(steps: SeedStep[], source: string, deps
     if (step.create === 'subscription') {
       const start = literal(step.fields.start_date)
       // Dated, it starts on or after the day it is dated; else on or after the gateway's today.
-      const from = step.at === undefined ? today : atDay(step.at)
+      const from = step.at === undefined ? today : step.at.onDay
       if (start === undefined || start >= from || (await existing('subscriptions', reference, deps))) continue
       problems.push(
         step.at === undefined

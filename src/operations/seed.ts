@@ -7,7 +7,7 @@ import type {Difference} from '../money/decide.js'
 import {maskCardNumber} from '../safety/redact.js'
 import {describeSeedDifferences, seedDifferences} from '../seed/differences.js'
 import {resolveFields} from '../seed/file.js'
-import {atDay, type DatedAt, type SeedStep, stepName} from '../seed/step.js'
+import {type DatedAt, type SeedStep, stepName} from '../seed/step.js'
 import type {StepFields, StepKind} from '../seed/kinds.js'
 import {tokenizeCard, updateCard} from './cards.js'
 import {createCustomer} from './customers.js'
@@ -105,7 +105,7 @@ const debitDayOf = (day: string, found: string) => found >= day && Date.parse(fo
 /** Whether the record found holds the date the step names: the day it names, or the instant to the second. */
 function datedSo(create: keyof typeof DATED, at: DatedAt, found: unknown): boolean {
   if (typeof found !== 'string') return false
-  if (create === 'direct_debit') return debitDayOf(atDay(at), found)
+  if (create === 'direct_debit') return debitDayOf(at.onDay, found)
   return at.day === undefined ? Math.floor(Date.parse(found) / 1000) === Math.floor(Date.parse(at.instant) / 1000) : found.slice(0, 10) === at.day
 }
 

@@ -1,7 +1,7 @@
-import {parseWindow, recordInstant, type Window} from '../lists/window.js'
-import {outcomeOf} from '../money/decide.js'
-import {isVoided} from '../money/follow-up.js'
+import type {Calendar} from '../lib/calendar.js'
+import {parseWindow, recordDay, type Window} from '../lists/window.js'
 import type {Deps, GwRecord} from './deps.js'
+import {purchaseMoved} from './money-moved.js'
 
 /** The days of a settlement look-up, as `YYYY-MM-DD`, both included. */
 export interface SettlementDays {
@@ -24,37 +24,29 @@ export async function settlement({from, to}: SettlementDays, {client}: Pick<Deps
 }
 
 /**
- * The settlement days a report's window covers: this machine's calendar days from the window's
- * first to its last (today when it runs until now). Undefined for a window with no first day: the
- * look-up needs both ends.
+ * The settlement days a report's window covers: the calendar days (the window's: a local
+ * gateway's, else this machine's) from the window's first to its last (today when it runs until
+ * now). Undefined for a window with no first day: the look-up needs both ends.
  */
 export function settlementDaysOf(window: Window, now: Date): SettlementDays | undefined {
-  const from = window.from && localDay(window.from.toISOString())
-  const to = localDay((window.to ?? now).toISOString())
+  const from = window.from && recordDay(window.from.toISOString(), window.calendar)
+  const to = recordDay((window.to ?? now).toISOString(), window.calendar)
   return from === undefined || to === undefined ? undefined : {from, to}
-}
-
-/** A record's time as a day of this machine's calendar (`2026-11-17`). */
-export function localDay(time: unknown): string | undefined {
-  const instant = recordInstant(time)
-  if (instant === undefined) return undefined
-  const day = new Date(instant)
-  return `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, '0')}-${String(day.getDate()).padStart(2, '0')}`
 }
 
 /**
  * The settlement days `--on`, `--from` and `--to` name, read as a list's and a report's are
  * (lists/window.ts): today without any, --from alone up to today, --to alone that day alone.
  */
-export function settlementDaysFor(flags: {on?: string; from?: string; to?: string}, now: Date): SettlementDays {
+export function settlementDaysFor(flags: {on?: string; from?: string; to?: string}, now: Date, calendar?: Calendar): SettlementDays {
   const given = flags.on !== undefined || flags.from !== undefined || flags.to !== undefined
-  const window = parseWindow(given ? flags : {on: 'today'}, now)
-  return settlementDaysOf(window.from ? window : {from: window.to, to: window.to}, now)!
+  const window = parseWindow(given ? flags : {on: 'today'}, now, calendar)
+  return settlementDaysOf(window.from ? window : {...window, from: window.to}, now)!
 }
 
 /** A purchase the look-up lists that settles nothing and is no void: declined (settlingOf leaves it out). */
 export function isDeclined(record: GwRecord): boolean {
-  return !isVoided(record) && outcomeOf(record) === false
+  return purchaseMoved(record)?.as === 'declined'
 }
 
 /**
@@ -91,17 +83,17 @@ export const NO_SETTLEMENT: SettlingTotals = {settling: 0, settling_amount: 0, s
  *   settles nothing, and is counted apart;
  * - a declined one settles nothing, and is not counted (the gateway lists it all the same);
  * - an approved one settles what was captured of it (`captured_amount`), or its `amount` when the
- *   record has no `captured_amount` (a purchase captured at once, as the contract writes it);
+ *   record has no `captured_amount` (a purchase captured at once, as the contract writes it), as
+ *   gw report counts it (money-moved.ts);
  * - refunds are not in the look-up (it lists purchases only), so no refund is counted here.
  */
 export function settlingOf(record: GwRecord): {day: string; currency: string; counts: 'settling' | 'voided'; amount: number} | undefined {
   const day = typeof record.settlement_date === 'string' ? /^\d{4}-\d{2}-\d{2}/.exec(record.settlement_date)?.[0] : undefined
   if (day === undefined) return undefined
   const currency = typeof record.currency === 'string' ? record.currency.toUpperCase() : ''
-  if (isVoided(record)) return {day, currency, counts: 'voided', amount: 0}
-  if (outcomeOf(record) !== true) return undefined
-  const amount = typeof record.captured_amount === 'number' ? record.captured_amount : typeof record.amount === 'number' ? record.amount : undefined
-  return amount === undefined ? undefined : {day, currency, counts: 'settling', amount: Math.abs(amount)}
+  const moved = purchaseMoved(record)
+  if (moved?.as === 'voided') return {day, currency, counts: 'voided', amount: 0}
+  return moved?.as === 'captured' ? {day, currency, counts: 'settling', amount: moved.amount} : undefined
 }
 
 /** The settlement look-up of the days added up per day and currency (settlingOf), keyed `DAY CURRENCY`. */

@@ -140,6 +140,8 @@ export const webHookColumns: Column[] = [
 
 export const sandboxClockColumns: Column[] = [
   {label: 'Today', field: 'today', need: 'always'},
+  {label: 'Now', field: 'now', need: 'sometimes'},
+  {label: 'Time zone', field: 'time_zone', need: 'sometimes'},
   {label: 'Processing window ms', field: 'processing_window_ms', need: 'most'},
 ]
 
@@ -181,16 +183,19 @@ export const reportColumns: Column[] = [
   {label: 'Currency', field: 'currency'},
   {label: 'Approved', field: 'purchases_approved', need: 'seldom'},
   {label: 'Approved amount', field: 'purchases_approved_amount', format: 'money', need: 'most'},
+  {label: 'Uncaptured', field: 'purchases_uncaptured_amount', format: 'money', need: 'seldom'},
+  {label: 'Voided', field: 'purchases_voided', need: 'seldom'},
   {label: 'Declined', field: 'purchases_declined', need: 'sometimes'},
   {label: 'Refunds', field: 'refunds', need: 'seldom'},
   {label: 'Refunded', field: 'refunds_amount', format: 'money', need: 'most'},
+  {label: 'Refunds voided', field: 'refunds_voided', need: 'seldom'},
   {label: 'Plan payments', field: 'plan_payments_amount', format: 'money', need: 'seldom'},
   {label: 'Debited', field: 'direct_debits_amount', format: 'money', need: 'sometimes'},
   {label: 'Net', field: 'net', format: 'money', need: 'most'},
   // gw report --settlement alone: a column empty in every row is left out of the table.
   {label: 'Settling', field: 'settling', need: 'seldom'},
   {label: 'Settling amount', field: 'settling_amount', format: 'money', need: 'most'},
-  {label: 'Voided', field: 'settling_voided', need: 'seldom'},
+  {label: 'Settling voided', field: 'settling_voided', need: 'seldom'},
 ]
 
 /** A request the local gateway answered (gw sandbox logs): one line each on a terminal, in this order. */

@@ -1,7 +1,9 @@
 import {createReadStream} from 'node:fs'
 import type * as z from 'zod'
+import type {GatewayTime} from '../api/client.js'
 import {tooLong} from '../api/schemas/rules.js'
 import {UsageError} from '../errors.js'
+import {dayText, fromWallTime, MACHINE_CALENDAR} from '../lib/calendar.js'
 import type {Io} from '../output/io.js'
 import {maskCardNumbersIn} from '../safety/redact.js'
 import {acrossStepProblems} from './across.js'
@@ -36,8 +38,12 @@ export async function readSeedFile(file: string, io: Io): Promise<{text: string;
   }
 }
 
-/** The steps of a fixtures file's text, every one checked; a UsageError listing each problem otherwise. */
-export function checkSeedFile(text: string, source: string): SeedStep[] {
+/**
+ * The steps of a fixtures file's text, every one checked; a UsageError listing each problem
+ * otherwise. A step's at is judged by `here`, the gateway's now and calendar (Factory.gatewayTime):
+ * a local gateway's clock may have been moved on, and its days are its own.
+ */
+export function checkSeedFile(text: string, source: string, here: GatewayTime = {now: new Date(), calendar: MACHINE_CALENDAR}): SeedStep[] {
   let parsed: unknown
   try {
     parsed = JSON.parse(text)
@@ -54,7 +60,7 @@ export function checkSeedFile(text: string, source: string): SeedStep[] {
   if (list.length === 0) problems.push('steps is empty: give one step or more')
   const kinds = new Map<string, StepKind>()
   for (const [index, raw] of list.entries()) {
-    const step = readStep(raw, index + 1, kinds, problems)
+    const step = readStep(raw, index + 1, {earlier: kinds, here}, problems)
     if (!step) continue
     const overlong = strings(step.fields).flatMap(({path, text}) => {
       const length = oversizedLength(text)
@@ -72,6 +78,16 @@ export function checkSeedFile(text: string, source: string): SeedStep[] {
   return steps
 }
 
+/** Whether a fixtures file's text dates a step (`at`): its steps are then judged by the gateway's today, which is asked for. Text that is not a file of steps dates none (checkSeedFile says what is wrong). */
+export function datesSteps(text: string): boolean {
+  try {
+    const steps = (JSON.parse(text) as {steps?: unknown} | null)?.steps
+    return Array.isArray(steps) && steps.some((step) => step !== null && typeof step === 'object' && Object.hasOwn(step, 'at'))
+  } catch {
+    return false
+  }
+}
+
 /** `fixtures.json has 3 problems; nothing was sent:` and each problem on a line of its own, the first twenty. */
 export function problemsError(source: string, problems: string[], where = ''): UsageError {
   const shown = problems.slice(0, SHOWN_PROBLEMS).map((problem) => `  ${problem}`)
@@ -79,7 +95,7 @@ export function problemsError(source: string, problems: string[], where = ''): U
   return new UsageError(`${source} has ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}${where}; nothing was sent:\n${shown.join('\n')}`)
 }
 
-function readStep(raw: unknown, number: number, earlier: Map<string, StepKind>, problems: string[]): SeedStep | undefined {
+function readStep(raw: unknown, number: number, {earlier, here}: {earlier: Map<string, StepKind>; here: GatewayTime}, problems: string[]): SeedStep | undefined {
   const where = `step ${number}`
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return void problems.push(`${where} must be an object: {"name", "create", "fields"}`)
   const {name, create, fields, at} = raw as {name?: unknown; create?: unknown; fields?: unknown; at?: unknown}
@@ -92,36 +108,36 @@ function readStep(raw: unknown, number: number, earlier: Map<string, StepKind>, 
   if (problems.length > before) return undefined
   const step: SeedStep = {step: number, name: name as string, create: create as StepKind, fields: withoutComments(fields as Record<string, unknown>)}
   if (at === undefined) return step
-  const dated = datedAt(at, step.create)
+  const dated = datedAt(at, step.create, here)
   if ('problem' in dated) return void problems.push(`${stepName(step)}: at ${dated.problem}`)
   return {...step, at: dated}
 }
 
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/
+const DAY = /^\d{4}-\d{2}-\d{2}$/
 /** A date-time names an instant only with its offset (or Z). */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/
 
 /**
- * A step's `at`: a day (noon of it, here, or now if that is earlier) or a date-time with its
- * offset, in the past, for a kind whose record carries a date; the instant, or what is wrong.
+ * A step's `at`: a day (noon of it on the gateway's calendar, or now if that is earlier) or a
+ * date-time with its offset, not after the gateway's now, for a kind whose record carries a date;
+ * the instant and the gateway's day it falls on, or what is wrong.
  */
-export function datedAt(at: unknown, kind: StepKind, now = new Date()): DatedAt | {problem: string} {
+export function datedAt(at: unknown, kind: StepKind, {now, calendar}: GatewayTime): DatedAt | {problem: string} {
   if (!(DATED_KINDS as readonly string[]).includes(kind)) return {problem: `dates the record a step makes, and a ${kind} carries no date: give at to a ${DATED_KINDS.join(', ')} step`}
   const shape = 'must be a date (2026-11-17) or a date-time with its offset (2026-11-17T10:31:00+11:00)'
   if (typeof at !== 'string') return {problem: shape}
-  const day = DAY.exec(at)
-  if (day) {
-    const [year, month, date] = [Number(day[1]), Number(day[2]) - 1, Number(day[3])]
-    const when = new Date(year, month, date, 12)
-    if (when.getFullYear() !== year || when.getMonth() !== month || when.getDate() !== date) return {problem: `${JSON.stringify(at)} ${shape}`}
-    const today = new Date(now.getFullYear(), now.getMonth(), now.getDate(), 12)
-    if (when > today) return {problem: `${at} is in the future: a record can be dated today or before`}
-    return {instant: (when > now ? now : when).toISOString(), day: at}
+  if (DAY.test(at)) {
+    const noon = new Date(`${at}T12:00:00Z`)
+    if (Number.isNaN(noon.getTime()) || noon.toISOString().slice(0, 10) !== at) return {problem: `${JSON.stringify(at)} ${shape}`}
+    const today = dayText(calendar, now)
+    if (at > today) return {problem: `${at} is in the future: the gateway's today is ${today}, and a record can be dated today or before`}
+    const when = fromWallTime(calendar, noon.getUTCFullYear(), noon.getUTCMonth(), noon.getUTCDate(), 12)
+    return {instant: (when > now ? now : when).toISOString(), day: at, onDay: at}
   }
   const when = DATE_TIME.test(at) ? new Date(at) : new Date(Number.NaN)
   if (Number.isNaN(when.getTime())) return {problem: `${JSON.stringify(at)} ${shape}`}
-  if (when > now) return {problem: `${at} is in the future: a record can be dated now or before`}
-  return {instant: when.toISOString()}
+  if (when > now) return {problem: `${at} is in the future: the gateway's clock says ${now.toISOString()}, and a record can be dated now or before`}
+  return {instant: when.toISOString(), onDay: dayText(calendar, when)}
 }
 
 function withoutComments(fields: Record<string, unknown>): Record<string, unknown> {

@@ -18,20 +18,15 @@ export interface SeedStep {
   at?: DatedAt
 }
 
-/** A step's `at`: the instant the record is dated, and the day when the file named a day (the instant is then noon of it, or now). */
+/**
+ * A step's `at`: the instant the record is dated, the day the file named if it named one (the
+ * instant is then noon of it, or now), and the day the record is dated on, on the gateway's
+ * calendar, as the local gateway dates records (a UTC day, or this machine's, could be another).
+ */
 export interface DatedAt {
   instant: string
   day?: string
-}
-
-/**
- * The day a step's record is dated on: the day the file named, or the instant's day on this
- * machine's calendar, as the local gateway beside it dates records (a UTC day could be another).
- */
-export function atDay(at: DatedAt): string {
-  if (at.day !== undefined) return at.day
-  const when = new Date(at.instant)
-  return `${String(when.getFullYear()).padStart(4, '0')}-${String(when.getMonth() + 1).padStart(2, '0')}-${String(when.getDate()).padStart(2, '0')}`
+  onDay: string
 }
 
 /** `step 3 "order" (purchase)`, as every message about a step starts. */

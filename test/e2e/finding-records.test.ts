@@ -168,8 +168,8 @@ describe('gw report', () => {
     expect(result.code, result.stderr).toBe(0)
     expect(result.records).toEqual([
       {
-        day: today(), currency: 'AUD', purchases_approved: 100, purchases_approved_amount: approvedSum.amount, purchases_declined: 20,
-        refunds: 10, refunds_amount: 5000, plan_payments: 0, plan_payments_amount: 0, direct_debits: 0, direct_debits_amount: 0, net: approvedSum.amount - 5000,
+        day: today(), currency: 'AUD', purchases_approved: 100, purchases_approved_amount: approvedSum.amount, purchases_uncaptured: 0, purchases_uncaptured_amount: 0, purchases_voided: 0, purchases_declined: 20,
+        refunds: 10, refunds_amount: 5000, refunds_voided: 0, plan_payments: 0, plan_payments_amount: 0, direct_debits: 0, direct_debits_amount: 0, net: approvedSum.amount - 5000,
       },
     ])
     expect((await sandbox.gw(['report', '--from', 'yesterday', '--to', 'yesterday'])).stdout).toBe('')

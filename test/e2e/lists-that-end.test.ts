@@ -72,7 +72,7 @@ describe.concurrent.each(ORDERS)('case 1: a total that lies (1e9 claimed, 120 he
     const result = await gwAt(url, ['report', '--from', '2026-11-17', '--to', '2026-11-17'])
     expect(result.code, result.stderr).toBe(0)
     expect(result.records).toEqual([
-      {day: '2026-11-17', currency: 'AUD', purchases_approved: 120, purchases_approved_amount: 120_000, purchases_declined: 0, refunds: 120, refunds_amount: 120_000, plan_payments: 0, plan_payments_amount: 0, direct_debits: 0, direct_debits_amount: 0, net: 0},
+      {day: '2026-11-17', currency: 'AUD', purchases_approved: 120, purchases_approved_amount: 120_000, purchases_uncaptured: 0, purchases_uncaptured_amount: 0, purchases_voided: 0, purchases_declined: 0, refunds: 120, refunds_amount: 120_000, refunds_voided: 0, plan_payments: 0, plan_payments_amount: 0, direct_debits: 0, direct_debits_amount: 0, net: 0},
     ])
     expect(listRequests().length).toBeLessThanOrEqual(20)
   })

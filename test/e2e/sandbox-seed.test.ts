@@ -137,7 +137,8 @@ describe('gw sandbox seed', () => {
     expect(refused.stdout).toBe('')
     expect(refused.stderr).toContain('has 4 problems; nothing was sent:\n')
     expect(refused.stderr).toContain('  step 1 "visa" (card): at dates the record a step makes, and a card carries no date: give at to a purchase, refund, customer, subscription, payment_plan, direct_debit step\n')
-    expect(refused.stderr).toContain('  step 2 "later" (purchase): at 2999-01-01 is in the future: a record can be dated today or before\n')
+    const {today} = ((await sandbox.control('GET', '/_sandbox/clock')) as {response: {today: string}}).response
+    expect(refused.stderr).toContain(`  step 2 "later" (purchase): at 2999-01-01 is in the future: the gateway's today is ${today}, and a record can be dated today or before\n`)
     expect(refused.stderr).toContain('  step 3 "when" (purchase): at "last Tuesday" must be a date (2026-11-17) or a date-time with its offset (2026-11-17T10:31:00+11:00)\n')
     expect(refused.stderr).toContain('  step 4 "feb" (purchase): at "2024-02-30" must be a date')
     expect(await armed()).toBe(4)

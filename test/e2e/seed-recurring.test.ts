@@ -72,7 +72,7 @@ describe('gw sandbox seed: subscriptions, payment plans and direct debits dated 
     const march = await sandbox.gw(['report', '--on', '2024-03-13', '--json'])
     expect(march.code, march.stderr).toBe(0)
     expect(march.records).toStrictEqual([
-      {day: '2024-03-13', currency: 'AUD', purchases_approved: 0, purchases_approved_amount: 0, purchases_declined: 0, refunds: 0, refunds_amount: 0, plan_payments: 0, plan_payments_amount: 0, direct_debits: 1, direct_debits_amount: 4200, net: 4200},
+      {day: '2024-03-13', currency: 'AUD', purchases_approved: 0, purchases_approved_amount: 0, purchases_uncaptured: 0, purchases_uncaptured_amount: 0, purchases_voided: 0, purchases_declined: 0, refunds: 0, refunds_amount: 0, refunds_voided: 0, plan_payments: 0, plan_payments_amount: 0, direct_debits: 1, direct_debits_amount: 4200, net: 4200},
     ])
     const today = await sandbox.gw(['report', '--on', 'yesterday', '--json'])
     expect(today.code, today.stderr).toBe(0)
@@ -85,7 +85,8 @@ describe('gw sandbox seed: subscriptions, payment plans and direct debits dated 
     const file = fixtures([gold, jane, {...membership, fields: {...membership!.fields, start_date: '2024-01-15'}}, {...gym, at: '2999-01-01'}])
     const refused = await sandbox.gw(['sandbox', 'seed', file])
     expect(refused.code).toBe(2)
-    expect(refused.stderr).toContain('  step 4 "gym" (payment_plan): at 2999-01-01 is in the future: a record can be dated today or before\n')
+    const {today} = ((await sandbox.control('GET', '/_sandbox/clock')) as {response: {today: string}}).response
+    expect(refused.stderr).toContain(`  step 4 "gym" (payment_plan): at 2999-01-01 is in the future: the gateway's today is ${today}, and a record can be dated today or before\n`)
     const fixedGym = fixtures([gold, jane, {...membership, fields: {...membership!.fields, start_date: '2024-01-15'}}])
     const early = await sandbox.gw(['sandbox', 'seed', fixedGym])
     expect(early.code).toBe(2)

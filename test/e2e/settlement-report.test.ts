@@ -35,8 +35,9 @@ describe('gw report --settlement: what settles on a day', () => {
     expect(lookUps.map((request) => [request.method, request.path, request.status])).toEqual([['GET', '/v1.0/purchases/settlement', 200]])
     expect(chf(result.records as Row[])).toEqual([
       {
-        day, currency: 'CHF', purchases_approved: 4, purchases_approved_amount: 2500 + 1000 + 700 + 900, purchases_declined: 1,
-        refunds: 0, refunds_amount: 0, plan_payments: 0, plan_payments_amount: 0, direct_debits: 0, direct_debits_amount: 0, net: 2500 + 1000 + 700 + 900,
+        // Money that moved: what was captured (not what was authorized), no void, no authorization left uncaptured (counted apart).
+        day, currency: 'CHF', purchases_approved: 2, purchases_approved_amount: 2500 + 600, purchases_uncaptured: 1, purchases_uncaptured_amount: 900, purchases_voided: 1, purchases_declined: 1,
+        refunds: 0, refunds_amount: 0, refunds_voided: 0, plan_payments: 0, plan_payments_amount: 0, direct_debits: 0, direct_debits_amount: 0, net: 2500 + 600,
         settling: 2, settling_amount: 2500 + 600, settling_voided: 1,
       },
     ])
@@ -78,7 +79,7 @@ describe('gw report --settlement: what settles on a day', () => {
     expect(result.code, result.stderr).toBe(0)
     expect(chf(result.records as Row[])).toEqual([
       {
-        day, currency: 'CHF', purchases_approved: 0, purchases_approved_amount: 0, purchases_declined: 0, refunds: 0, refunds_amount: 0,
+        day, currency: 'CHF', purchases_approved: 0, purchases_approved_amount: 0, purchases_uncaptured: 0, purchases_uncaptured_amount: 0, purchases_voided: 0, purchases_declined: 0, refunds: 0, refunds_amount: 0, refunds_voided: 0,
         plan_payments: 0, plan_payments_amount: 0, direct_debits: 0, direct_debits_amount: 0, net: 0, settling: 1, settling_amount: 4200, settling_voided: 0,
       },
     ])

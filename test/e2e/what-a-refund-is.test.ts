@@ -121,3 +121,43 @@ describe('a refund gw sends any way is its own: certain', () => {
     expect(await refunded(`${tag}-order`)).toEqual({says: '4.00 AUD for certain (1 refund gw made for it)', refunded: [400, 400], left: [600, 600]})
   })
 })
+
+describe('what gw report and --status count: money that moved', () => {
+  it('a voided refund and a voided purchase move nothing, an authorization counts what was captured of it, one not captured yet holds and takes nothing; --status approved lists no voided record, --status voided lists them', async () => {
+    // Singapore dollars and a holder of its own: no other test of this file's gateway makes either.
+    const holder = `Rhea ${ref('report')}`
+    const make = async (amount: number, ...more: string[]) => (await gwOk(['purchase', 'create', '--amount', String(amount), '--reference', ref('order'), '--currency', 'SGD', ...cardOf(holder), ...more])).json as Record_
+    const kept = await make(10000)
+    const refund = (await gwOk(['refund', 'create', '--transaction-id', kept.reference, '--amount', '4000'])).json as Record_
+    await gwOk(['refund', 'void', refund.id, '--yes'])
+    const voided = await make(5000)
+    await gwOk(['purchase', 'void', voided.id, '--yes'])
+    const part = await make(2000, '--no-capture')
+    await gwOk(['purchase', 'capture', part.id, '--amount', '1500'])
+    const open = await make(900, '--no-capture')
+
+    const day = new Date(String(kept.transaction_date)).toLocaleDateString('sv')
+    const rows = ((await gwOk(['report', '--json'])).records as Record<string, unknown>[]).filter((row) => row.currency === 'SGD')
+    expect(rows).toEqual([
+      {
+        day, currency: 'SGD', purchases_approved: 2, purchases_approved_amount: 10000 + 1500, purchases_uncaptured: 1, purchases_uncaptured_amount: 900, purchases_voided: 1, purchases_declined: 0,
+        refunds: 0, refunds_amount: 0, refunds_voided: 1, plan_payments: 0, plan_payments_amount: 0, direct_debits: 0, direct_debits_amount: 0, net: 11500,
+      },
+    ])
+
+    const statuses = async (noun: string, status: string) => ((await gwOk([noun, 'list', '--holder', holder, '--status', status])).records as Record_[]).map((record) => record.id).sort()
+    expect(await statuses('purchase', 'approved')).toEqual([kept.id, part.id, open.id].sort())
+    expect(await statuses('purchase', 'voided')).toEqual([voided.id])
+    expect(await statuses('purchase', 'declined')).toEqual([])
+    expect(await statuses('refund', 'approved')).toEqual([])
+    expect(await statuses('refund', 'voided')).toEqual([refund.id])
+
+    // The settlement look-up lists the voided purchase, settling nothing; the open authorization not at all.
+    const settling = ((await gwOk(['report', '--on', String(kept.settlement_date), '--settlement', '--json'])).records as Record<string, unknown>[]).find((row) => row.currency === 'SGD')
+    expect(settling).toMatchObject({settling: 2, settling_amount: 10000 + 1500, settling_voided: 1})
+    const settled = (await gwOk(['purchase', 'settlement', '--on', String(kept.settlement_date)])).records as Record_[]
+    expect(settled.filter((record) => record.currency === 'SGD').map((record) => [record.id, record.message, record.captured_amount]).sort()).toEqual(
+      [[kept.id, 'Approved', 10000], [voided.id, 'Voided', 0], [part.id, 'Approved', 1500]].sort(),
+    )
+  })
+})

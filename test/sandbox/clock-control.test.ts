@@ -8,11 +8,12 @@ import {receiver} from './receiver.js'
 import {TODAY, advance, registerHook, subscribed} from './recurring-helpers.js'
 
 describe('GET /_sandbox/clock', () => {
-  it('starts at the real date, needs no credentials', async () => {
+  it('starts at the real date, needs no credentials; says its now with its offset and its time zone, whose days it dates records on', async () => {
     const gateway = await sandbox()
     const answer = await call(gateway, 'GET', '/_sandbox/clock', {auth: null})
     expect(answer.status).toBe(200)
-    expect(answer.body).toStrictEqual({successful: true, response: {today: TODAY, processing_window_ms: 2000}, errors: [], test: true})
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone
+    expect(answer.body).toStrictEqual({successful: true, response: {today: TODAY, now: formatDateTime(NOW), time_zone: zone, processing_window_ms: 2000}, errors: [], test: true})
   })
 
   it('says the processing window it was started with, as long again as the longest a fault holds a request, waiting or holding one now', async () => {
@@ -30,15 +31,20 @@ describe('GET /_sandbox/clock', () => {
     expect(await window()).toBe(500)
   })
 
-  it('proves with its key, asked with a challenge, what it says: the challenge, its today and its window, signed', async () => {
+  it('proves with its key, asked with a challenge, what it says: the challenge, its today, its now, its time zone and its window, signed', async () => {
     const {keyedProof} = await import('../../src/lib/keyed-proof.js')
     const {clockProofText} = await import('../../src/api/schemas/sandbox-control.js')
     const runtimeFile = join(mkdtempSync(join(tmpdir(), 'gw-clock-')), 'sandbox.json')
     const gateway = await sandbox({runtimeFile})
     const {controlToken: proofKey} = JSON.parse(readFileSync(runtimeFile, 'utf8')) as {controlToken: string}
     const said = (await call(gateway, 'GET', '/_sandbox/clock?challenge=abc', {auth: null})).body.response
-    expect(said).toStrictEqual({today: TODAY, processing_window_ms: 2000, proof: keyedProof(proofKey, clockProofText('abc', {today: TODAY, processing_window_ms: 2000}))})
+    const clock = {today: TODAY, now: formatDateTime(NOW), time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone, processing_window_ms: 2000}
+    expect(said).toStrictEqual({...clock, proof: keyedProof(proofKey, clockProofText('abc', clock))})
     expect(said.proof).not.toBe(keyedProof(proofKey, clockProofText('abd', said)))
+    // Each thing it says is signed: none can be changed or left out.
+    for (const changed of [{...clock, time_zone: 'Etc/GMT+12'}, {...clock, now: formatDateTime(new Date(NOW.getTime() + 1000))}, {today: TODAY, processing_window_ms: 2000}]) {
+      expect(said.proof).not.toBe(keyedProof(proofKey, clockProofText('abc', changed)))
+    }
   })
 })
 
@@ -83,7 +89,7 @@ describe('POST /_sandbox/clock/advance', () => {
     const gateway = await sandbox({clock: movingClock})
     await subscribed(gateway)
     real = new Date(NOW.getTime() + 2 * 86_400_000)
-    expect((await call(gateway, 'GET', '/_sandbox/clock', {auth: null})).body.response).toStrictEqual({today: '2026-11-24', processing_window_ms: 2000})
+    expect((await call(gateway, 'GET', '/_sandbox/clock', {auth: null})).body.response).toMatchObject({today: '2026-11-24', now: formatDateTime(real), processing_window_ms: 2000})
     expect((await call(gateway, 'GET', '/v1.0/subscriptions/jo-gold')).body.response.next_billing_date).toBe('2026-11-24')
   })
 })

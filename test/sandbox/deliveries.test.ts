@@ -180,7 +180,7 @@ describe('state file', () => {
 
     const back = await receiver(Number(port))
     const second = await sandbox({stateFile, webhookBackoffMs: 50})
-    expect((await call(second, 'GET', '/_sandbox/clock', {auth: null})).body.response).toStrictEqual({today: '2026-12-02', processing_window_ms: 2000})
+    expect((await call(second, 'GET', '/_sandbox/clock', {auth: null})).body.response).toMatchObject({today: '2026-12-02', processing_window_ms: 2000})
     expect(events(await back.received(20))).toStrictEqual(DAILY_EVENTS(10))
     // Deliveries save the queue on their own, without waiting for a request.
     await until(async () => (stateOnDisk(stateFile).snapshot().deliveries ?? []).length === 0)

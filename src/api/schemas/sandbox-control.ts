@@ -10,11 +10,26 @@ import {FAULT_ACTION_NAMES, FAULT_PARAMETERS, type FaultParameterName} from './f
  * are its days) and its processing window, and, asked with a challenge, the proof that it is the
  * gateway whose runtime file holds the key (clockProofText).
  */
-export const SandboxClock = lazily(() => z.looseObject({today: looseString, processing_window_ms: maybe(z.number().int().nonnegative()), proof: maybe(z.string())}))
+export const SandboxClock = lazily(() =>
+  z.looseObject({today: looseString, now: maybe(z.string()), time_zone: maybe(z.string()), processing_window_ms: maybe(z.number().int().nonnegative()), proof: maybe(z.string())}),
+)
 export type SandboxClock = z.infer<typeof SandboxClock>
 
-/** What the clock's proof signs: the challenge, then what the gateway says, so that none of them can be swapped for another. */
-export const clockProofText = (challenge: string, clock: {today: string; processing_window_ms: number}): string => `${challenge}\n${clock.today}\n${clock.processing_window_ms}`
+/** What a local gateway says of its clock: its today, its now with its offset and its time zone (whose days named days are), and its processing window. */
+export interface ClockSays {
+  today: string
+  processing_window_ms: number
+  now?: string
+  time_zone?: string
+}
+
+/**
+ * What the clock's proof signs: the challenge, then everything the gateway says, so that none of
+ * them can be swapped for another or left out. A local gateway of an earlier gw says neither its
+ * now nor its time zone: its text ends at the window.
+ */
+export const clockProofText = (challenge: string, clock: ClockSays): string =>
+  [challenge, clock.today, clock.processing_window_ms, ...(clock.now === undefined && clock.time_zone === undefined ? [] : [clock.now ?? '', clock.time_zone ?? ''])].join('\n')
 
 export const ClockAdvance = lazily(() =>
   z.union([

@@ -34,7 +34,8 @@ The look-up lists declined purchases too, which settle nothing: they are left ou
     const {flags} = await this.parse(PurchaseSettlement)
     const {settlementDaysFor} = await import('../../operations/settlement.js')
     // Named days are the gateway's: a local gateway's clock may have moved on.
-    return {days: settlementDaysFor(flags, await this.factory.gatewayNow()), includeDeclined: flags['include-declined'] ?? false}
+    const {now, calendar} = await this.factory.gatewayTime()
+    return {days: settlementDaysFor(flags, now, calendar), includeDeclined: flags['include-declined'] ?? false}
   }
 
   protected async operate({days, includeDeclined}: SettlementInput) {

@@ -60,6 +60,11 @@ export function formatDateTime(date: Date): string {
   return `${formatDate(date)}T${time}${offset}`
 }
 
+/** The process's time zone by its IANA name (`Australia/Sydney`, `Etc/GMT+12`), in which it dates records. */
+export function timeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone
+}
+
 export function addDays(date: Date, days: number): Date {
   const later = new Date(date)
   later.setDate(later.getDate() + days)

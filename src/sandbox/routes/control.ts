@@ -1,6 +1,6 @@
 import type * as z from 'zod'
 import {advanceClock} from '../domain/billing.js'
-import {formatDateTime} from '../domain/clock.js'
+import {formatDateTime, timeZone} from '../domain/clock.js'
 import type {SandboxContext} from '../context.js'
 import {clockProofText, DeliveryQuery, RequestLogQuery} from '../../api/schemas/sandbox-control.js'
 import {keyedProof} from '../../lib/keyed-proof.js'
@@ -57,12 +57,14 @@ export function showInstance(_request: RouteRequest, ctx: SandboxContext): Route
 }
 
 /**
- * Its today, and its processing window: the most it takes to process a request, and as long as the
- * longest a fault holds one (design.md §5: a local gateway says its own). With `?challenge=`, the
- * proof that this is the gateway whose runtime file holds the key: gw believes the rest only then.
+ * Its today, its now with its offset and its time zone (the process's: it dates records by them,
+ * so a client in another zone reads named days as its days), and its processing window: the most
+ * it takes to process a request, and as long as the longest a fault holds one (design.md §5: a
+ * local gateway says its own). With `?challenge=`, the proof of all of it that this is the gateway
+ * whose runtime file holds the key: gw believes the rest only then.
  */
 export function showClock({query}: RouteRequest, ctx: SandboxContext): RouteResult {
-  const said = {today: ctx.clock.today(), processing_window_ms: ctx.processingWindowMs + ctx.faults.longestHoldMs()}
+  const said = {today: ctx.clock.today(), now: formatDateTime(ctx.clock.now()), time_zone: timeZone(), processing_window_ms: ctx.processingWindowMs + ctx.faults.longestHoldMs()}
   return {status: 200, response: query.challenge ? {...said, proof: keyedProof(ctx.controlToken, clockProofText(query.challenge, said))} : said}
 }
 

@@ -26,7 +26,9 @@ describe('HeldTexts', () => {
     held.add(read(texts.slice(100)))
     expect(held.count).toBe(1_234)
     const batches = handed(held)
-    expect(batches.map((batch) => batch.length)).toEqual([234, HANDED_AT_ONCE, HANDED_AT_ONCE])
+    // Packed 500 at a time (the last block 234), handed over HANDED_AT_ONCE at a time from the last block back.
+    expect(HANDED_AT_ONCE).toBe(100)
+    expect(batches.map((batch) => batch.length)).toEqual([100, 100, 34, ...Array(10).fill(100)])
     const records = batches.flat()
     expect(records.map((record) => record.reference)).toEqual(range(0, 1_234).reverse().map((n) => `order-${n}`))
     expect(records.map((record) => sentAs(record))).toEqual([...texts].reverse())
@@ -41,6 +43,10 @@ describe('HeldTexts', () => {
     expect(held.count).toBe(10_000)
     const records = handed(held).flat()
     expect(records.map((record) => record.reference)).toEqual(range(10_000 - 51, 10_000).reverse().map((n) => `order-${n}`))
+    // More kept than a block holds: packed, the blocks before them let go.
+    const many = new HeldTexts(1_200)
+    for (const from of range(0, 40)) many.add(read(range(from * 250, from * 250 + 250).map((n) => text(n))))
+    expect(handed(many).flat().map((record) => record.reference)).toEqual(range(10_000 - 1_200, 10_000).reverse().map((n) => `order-${n}`))
     // Fewer than kept: every one.
     const few = new HeldTexts(51)
     few.add(read(range(0, 7).map((n) => text(n))))

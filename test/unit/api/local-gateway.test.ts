@@ -45,7 +45,7 @@ describe("the processing window is the gateway's: a local gateway gw started say
     const client = clientAt(sandbox.url, ['another key', key])
     expect(await client.processingWindow()).toBe(2000)
     const now = new Date()
-    const today = await client.gatewayNow()
+    const {now: today} = await client.gatewayTime()
     expect(today.toDateString()).toBe(now.toDateString())
   })
 
@@ -84,7 +84,7 @@ describe("the processing window is the gateway's: a local gateway gw started say
     const read: string[] = []
     const client = clientAt('https://gateway.example.invalid', ['any key'], read)
     expect(await client.processingWindow()).toBe(PROCESSING_WINDOW_MS)
-    expect((await client.gatewayNow()).toDateString()).toBe(new Date().toDateString())
+    expect((await client.gatewayTime()).now.toDateString()).toBe(new Date().toDateString())
     expect(read).toEqual([])
   })
 
@@ -107,11 +107,70 @@ describe("named days are the gateway's days", () => {
   it("after the local gateway's clock moved on, now is on its today, at this machine's time of day", async () => {
     const {sandbox, key} = await localGateway()
     const moved = (await (await fetch(`${sandbox.url}/_sandbox/clock/advance`, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({days: 3})})).json()) as {response: {today: string}}
-    const now = await clientAt(sandbox.url, [key]).gatewayNow()
+    const {now} = await clientAt(sandbox.url, [key]).gatewayTime()
     const local = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`
     expect(local).toBe(moved.response.today)
     expect(Math.abs(now.getHours() * 60 + now.getMinutes() - (new Date().getHours() * 60 + new Date().getMinutes()))).toBeLessThanOrEqual(1)
     // Unproven, the same gateway's today is not believed.
-    expect((await clientAt(sandbox.url, ['not its key']).gatewayNow()).toDateString()).toBe(new Date().toDateString())
+    expect((await clientAt(sandbox.url, ['not its key']).gatewayTime()).now.toDateString()).toBe(new Date().toDateString())
+  })
+})
+
+describe("named days are read in the gateway's time zone", () => {
+  /** A local gateway in another time zone, as one started under another TZ answers: its proof, keyed, of all it says. */
+  async function gatewayIn(said: (challenge: string) => Record<string, unknown>, key = 'its key', sign = said) {
+    const {keyedProof} = await import('../../../src/lib/keyed-proof.js')
+    const {clockProofText} = await import('../../../src/api/schemas/sandbox-control.js')
+    return misbehavingGateway((request) => {
+      const challenge = new URL(request.path, 'http://gateway').searchParams.get('challenge') ?? ''
+      return {body: envelope({...said(challenge), proof: keyedProof(key, clockProofText(challenge, sign(challenge) as never))})}
+    })
+  }
+  const twelveBehind = (now = new Date()) => {
+    // Its clocks: UTC's less 12 hours.
+    const there = new Date(now.getTime() - 12 * 3_600_000).toISOString()
+    return {today: there.slice(0, 10), now: `${there.slice(0, 19)}-12:00`, time_zone: 'Etc/GMT+12', processing_window_ms: 2000}
+  }
+
+  it('its time zone, proven: now is its now, and its days start at its midnight (a purchase made a moment ago is in --on today)', async () => {
+    gateway = await gatewayIn(() => twelveBehind())
+    const {now, calendar} = await clientAt(gateway.url, ['its key']).gatewayTime()
+    expect(Math.abs(now.getTime() - Date.now())).toBeLessThan(60_000)
+    expect(calendar.offsetMinutes(now.getTime())).toBe(-720)
+    const {parseWindow, withinWindow} = await import('../../../src/lists/window.js')
+    const today = parseWindow({on: 'today'}, now, calendar)
+    expect(today.from!.toISOString()).toBe(`${twelveBehind().today}T12:00:00.000Z`)
+    expect(withinWindow(today, twelveBehind().now)).toBe(true)
+  })
+
+  it('a time zone this Node does not know: the offset of its now', async () => {
+    gateway = await gatewayIn(() => ({...twelveBehind(), time_zone: 'Mars/Olympus_Mons'}))
+    expect((await clientAt(gateway.url, ['its key']).gatewayTime()).calendar.offsetMinutes(Date.now())).toBe(-720)
+  })
+
+  it('a time zone or now the proof does not cover (left out, or changed on the way) is not believed: this machine\'s calendar and day', async () => {
+    const {MACHINE_CALENDAR} = await import('../../../src/lib/calendar.js')
+    for (const [said, signed] of [
+      [() => twelveBehind(), () => ({...twelveBehind(), time_zone: 'Australia/Sydney'})],
+      [() => twelveBehind(), () => {
+        const {today, processing_window_ms} = twelveBehind()
+        return {today, processing_window_ms}
+      }],
+    ] as const) {
+      gateway = await gatewayIn(said, 'its key', signed)
+      const time = await clientAt(gateway.url, ['its key']).gatewayTime()
+      expect(time.calendar).toBe(MACHINE_CALENDAR)
+      expect(time.now.toDateString()).toBe(new Date().toDateString())
+      await gateway.close()
+      gateway = undefined
+    }
+  })
+
+  it("a local gateway of an earlier gw, which says neither: its today, proven, on this machine's calendar", async () => {
+    const {MACHINE_CALENDAR} = await import('../../../src/lib/calendar.js')
+    gateway = await gatewayIn(() => ({today: '2030-01-02', processing_window_ms: 2000}))
+    const time = await clientAt(gateway.url, ['its key']).gatewayTime()
+    expect(time.calendar).toBe(MACHINE_CALENDAR)
+    expect(time.now.toDateString()).toBe(new Date(2030, 0, 2).toDateString())
   })
 })

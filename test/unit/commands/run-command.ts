@@ -1,6 +1,7 @@
 import {Config} from '@oclif/core'
 import {join} from 'node:path'
 import type {GatewayClient} from '../../../src/api/client.js'
+import {MACHINE_CALENDAR} from '../../../src/lib/calendar.js'
 import type {Target} from '../../../src/auth/resolve.js'
 import {createFactory} from '../../../src/cli/factory.js'
 import type {GwCommand} from '../../../src/cli/gw-command.js'
@@ -61,7 +62,7 @@ export async function runCommand<I>(command: CommandClass<I>, typed: string[], {
       credentials: async () => ({...target, token: target.token ?? 'TEST'}),
       client: async () => client ?? Promise.reject(new Error('this test gave no client')),
       // Named days in this process's tests are this machine's: no local gateway says its today.
-      gatewayNow: async () => new Date(),
+      gatewayTime: async () => ({now: new Date(), calendar: MACHINE_CALENDAR}),
     },
   )
   const before = process.exitCode

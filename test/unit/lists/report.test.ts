@@ -16,7 +16,9 @@ afterEach(() => {
 
 /** A day with no plan payments or debits. */
 const none = {plan_payments: 0, plan_payments_amount: 0, direct_debits: 0, direct_debits_amount: 0}
-const empty = {purchases_approved: 0, purchases_approved_amount: 0, purchases_declined: 0, refunds: 0, refunds_amount: 0}
+/** Nothing voided, nothing authorized and left uncaptured. */
+const unmoved = {purchases_uncaptured: 0, purchases_uncaptured_amount: 0, purchases_voided: 0, refunds_voided: 0}
+const empty = {purchases_approved: 0, purchases_approved_amount: 0, purchases_declined: 0, refunds: 0, refunds_amount: 0, ...unmoved}
 
 const page = (records: Record<string, unknown>[]) => (query: ListQuery) => ({records: query.offset === 0 ? records : [], paging: {page: 1, pages: 1, total: records.length}})
 
@@ -25,7 +27,7 @@ describe('reportTotals', () => {
     const fake = fakeClient({
       'purchases.list': page([
         livePurchase,
-        {...livePurchase, id: 'p2', amount: 2500},
+        {...livePurchase, id: 'p2', amount: 2500, captured_amount: 2500},
         {...livePurchase, id: 'p3', successful: false, amount: 1051},
         // 23:30 UTC on the 17th is the 18th in Sydney.
         {...livePurchase, id: 'p4', transaction_date: '2026-11-17T23:30:00Z'},
@@ -37,11 +39,43 @@ describe('reportTotals', () => {
     })
     const totals = await reportTotals({}, fakeDeps(fake.client), {concurrency: 2})
     expect(totals).toEqual([
-      {day: '2026-11-17', currency: 'AUD', purchases_approved: 2, purchases_approved_amount: 12500, purchases_declined: 1, refunds: 2, refunds_amount: 6000, ...none, net: 6500},
-      {day: '2026-11-17', currency: 'NZD', purchases_approved: 1, purchases_approved_amount: 10000, purchases_declined: 0, refunds: 0, refunds_amount: 0, ...none, net: 10000},
-      {day: '2026-11-18', currency: 'AUD', purchases_approved: 1, purchases_approved_amount: 10000, purchases_declined: 0, refunds: 0, refunds_amount: 0, ...none, net: 10000},
+      {day: '2026-11-17', currency: 'AUD', purchases_approved: 2, purchases_approved_amount: 12500, purchases_declined: 1, refunds: 2, refunds_amount: 6000, ...unmoved, ...none, net: 6500},
+      {day: '2026-11-17', currency: 'NZD', purchases_approved: 1, purchases_approved_amount: 10000, purchases_declined: 0, refunds: 0, refunds_amount: 0, ...unmoved, ...none, net: 10000},
+      {day: '2026-11-18', currency: 'AUD', purchases_approved: 1, purchases_approved_amount: 10000, purchases_declined: 0, refunds: 0, refunds_amount: 0, ...unmoved, ...none, net: 10000},
     ])
     fake.verify()
+  })
+
+  it('counts money that moved: what was captured of a purchase, no voided purchase or refund (either build\'s shape), no authorization not captured yet, each apart', async () => {
+    const voided2019 = {message: 'Voided', successful: true}
+    const voided2017 = {message: 'Voided', successful: false}
+    const fake = fakeClient({
+      'purchases.list': page([
+        livePurchase,
+        {...livePurchase, id: 'p-void', amount: 5000, captured_amount: 0, ...voided2019},
+        {...livePurchase, id: 'p-void-2017', amount: 700, captured_amount: 0, ...voided2017},
+        // An authorization of 2000 captured for 1500; one of 900 not captured yet; a void of one never captured.
+        {...livePurchase, id: 'p-part', amount: 2000, captured_amount: 1500},
+        {...livePurchase, id: 'p-open', amount: 900, captured: false, captured_amount: 0, settlement_date: null},
+        {...livePurchase, id: 'p-open-void', amount: 300, captured: false, captured_amount: 0, settlement_date: null, ...voided2019},
+        // As the contract writes a purchase: no captured fields, captured at once.
+        {id: 'p-contract', amount: 400, successful: true, currency: 'AUD', transaction_date: livePurchase.transaction_date},
+        {...livePurchase, id: 'p-declined', successful: false, amount: 1051, captured: false, captured_amount: 0},
+      ]),
+      'refunds.list': page([
+        {...liveRefund, amount: 4000},
+        {...liveRefund, id: 'r-void', amount: 4000, refunded: 'Voided', ...voided2019},
+        {...liveRefund, id: 'r-void-2017', amount: -300, refunded: 'Voided', ...voided2017, response_code: '99'},
+      ]),
+      'paymentPlans.list': page([]),
+      'directDebits.list': page([]),
+    })
+    expect(await reportTotals({}, fakeDeps(fake.client), {concurrency: 2})).toEqual([
+      {
+        day: '2026-11-17', currency: 'AUD', purchases_approved: 3, purchases_approved_amount: 10000 + 1500 + 400, purchases_uncaptured: 1, purchases_uncaptured_amount: 900,
+        purchases_voided: 3, purchases_declined: 1, refunds: 1, refunds_amount: 4000, refunds_voided: 2, ...none, net: 10000 + 1500 + 400 - 4000,
+      },
+    ])
   })
 
   /** A plan's payment: its attempts as the gateway keeps them, the last one settling it or not. */

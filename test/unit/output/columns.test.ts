@@ -25,6 +25,10 @@ describe('the columns each table keeps', () => {
     expect(header(at60.text)).toEqual(['Day', 'Approved amo…', 'Refunded', 'Net'])
     expect(at60.text).toContain('│ 2026-11-17 │ 123456.78 AUD │ 3456.00 AUD │ 120000.78 AUD │')
     expect(at60.missed).toEqual([])
+    // Authorizations left uncaptured and voids are shown apart, where there is room, and go first.
+    const apart = {...day, purchases_uncaptured: 3, purchases_uncaptured_amount: 90_000, purchases_voided: 2, refunds_voided: 1}
+    expect(header(recordsTable([apart], reportColumns, {color: false, width: 200}).text)).toEqual(['Day', 'Currency', 'Approved', 'Approved amount', 'Uncaptured', 'Voided', 'Declined', 'Refunds', 'Refunded', 'Refunds voided', 'Net'])
+    expect(header(recordsTable([apart], reportColumns, {color: false, width: 80}).text)).toEqual(['Day', 'Currency', 'Approved amount', 'Refunded', 'Net'])
   })
 
   it('gw sandbox deliveries keeps the address at 80 columns, the id (a UUID) going first; at 100 the attempts come back', () => {

@@ -1,8 +1,8 @@
 import {describe, expect, it} from 'vitest'
 import {UsageError} from '../../../src/errors.js'
-import {checkSeedFile, datedAt, resolveFields} from '../../../src/seed/file.js'
+import {checkSeedFile, datedAt, datesSteps, resolveFields} from '../../../src/seed/file.js'
 import type {StepKind} from '../../../src/seed/kinds.js'
-import {atDay} from '../../../src/seed/step.js'
+import {dayText, fixedCalendar, MACHINE_CALENDAR} from '../../../src/lib/calendar.js'
 import {expectThrow} from '../../expect-error.js'
 
 const plan = {name: 'gold', create: 'plan', fields: {name: 'Gold', amount: 2500, reference: 'gold', description: 'Gold plan'}}
@@ -79,31 +79,57 @@ describe('a step resolved against the records before it', () => {
 
 describe("a step's at", () => {
   const now = new Date(2026, 10, 25, 9, 30)
+  const here = {now, calendar: MACHINE_CALENDAR}
 
   it.each([
-    ['a day before today: noon of it', '2026-11-17', {instant: new Date(2026, 10, 17, 12).toISOString(), day: '2026-11-17'}],
-    ['today, before noon: now', '2026-11-25', {instant: now.toISOString(), day: '2026-11-25'}],
-    ['a date-time with its offset', '2026-11-17T10:31:00+11:00', {instant: '2026-11-16T23:31:00.000Z'}],
+    ['a day before today: noon of it', '2026-11-17', {instant: new Date(2026, 10, 17, 12).toISOString(), day: '2026-11-17', onDay: '2026-11-17'}],
+    ['today, before noon: now', '2026-11-25', {instant: now.toISOString(), day: '2026-11-25', onDay: '2026-11-25'}],
+    ['a date-time with its offset', '2026-11-17T10:31:00+11:00', {instant: '2026-11-16T23:31:00.000Z', onDay: dayText(MACHINE_CALENDAR, new Date('2026-11-16T23:31:00.000Z'))}],
   ])('%s', (_, at, dated) => {
-    expect(datedAt(at, 'purchase', now)).toEqual(dated)
+    expect(datedAt(at, 'purchase', here)).toEqual(dated)
   })
 
   it.each([
-    ['2026-11-26', 'purchase', '2026-11-26 is in the future: a record can be dated today or before'],
-    ['2026-11-26T10:00:00+00:00', 'refund', '2026-11-26T10:00:00+00:00 is in the future: a record can be dated now or before'],
+    ['2026-11-26', 'purchase', `2026-11-26 is in the future: the gateway's today is 2026-11-25, and a record can be dated today or before`],
+    ['2026-11-26T10:00:00+00:00', 'refund', `2026-11-26T10:00:00+00:00 is in the future: the gateway's clock says ${now.toISOString()}, and a record can be dated now or before`],
     ['2026-02-30', 'customer', '"2026-02-30" must be a date (2026-11-17) or a date-time with its offset (2026-11-17T10:31:00+11:00)'],
     ['2026-11-17T10:31', 'purchase', '"2026-11-17T10:31" must be a date (2026-11-17) or a date-time with its offset (2026-11-17T10:31:00+11:00)'],
     [20261117, 'purchase', 'must be a date (2026-11-17) or a date-time with its offset (2026-11-17T10:31:00+11:00)'],
     ['2026-11-17', 'plan', 'dates the record a step makes, and a plan carries no date: give at to a purchase, refund, customer, subscription, payment_plan, direct_debit step'],
   ])('%j on a %s is refused: %s', (at, kind, problem) => {
-    expect(datedAt(at, kind as StepKind, now)).toEqual({problem})
+    expect(datedAt(at, kind as StepKind, here)).toEqual({problem})
+  })
+
+  it("is judged by the gateway's today and time zone: a day after this machine's is past on a gateway whose clock moved on; noon and the day are its own", () => {
+    // 2026-11-27 08:00 UTC; the gateway's clock moved on 3 days, its zone UTC-12: its now is 2026-11-29T20:00-12:00.
+    const gateway = {now: new Date('2026-11-30T08:00:00Z'), calendar: fixedCalendar(-720)}
+    expect(datedAt('2026-11-29', 'purchase', gateway)).toEqual({instant: '2026-11-30T00:00:00.000Z', day: '2026-11-29', onDay: '2026-11-29'})
+    expect(datedAt('2026-11-30', 'purchase', gateway)).toEqual({problem: `2026-11-30 is in the future: the gateway's today is 2026-11-29, and a record can be dated today or before`})
+    // 01:00 UTC on the 30th is the 29th there.
+    expect(datedAt('2026-11-30T01:00:00Z', 'refund', gateway)).toEqual({instant: '2026-11-30T01:00:00.000Z', onDay: '2026-11-29'})
+  })
+})
+
+describe('whether a file dates a step, for the gateway\'s today to be asked', () => {
+  it.each([
+    [file([plan, {name: 'order', create: 'purchase', at: '2026-11-17', fields: {}}]), true],
+    [file([plan]), false],
+    [file([{...plan, fields: {...plan.fields, at: 'a field, not the step\'s'}}], {_at: 'a comment'}), false],
+    ['{"steps": [nul', false],
+    ['null', false],
+    [JSON.stringify({steps: [null, 3]}), false],
+  ])('%s: %s', (text, dates) => {
+    expect(datesSteps(text)).toBe(dates)
   })
 })
 
 describe("a step's day", () => {
-  it('is the day the file named, or the instant\'s day on this machine\'s calendar', () => {
-    expect(atDay({instant: '2024-03-12T01:00:00.000Z', day: '2024-03-12'})).toBe('2024-03-12')
-    const instant = new Date(2024, 2, 12, 0, 30).toISOString()
-    expect(atDay({instant})).toBe('2024-03-12')
+  it("is the day the file named, or the instant's day on the gateway's calendar", () => {
+    const purchase = (name: string, at: string) => ({name, create: 'purchase', at, fields: {card_holder: 'Jo', card_number: '4242424242424242', card_expiry: '12/2030', cvv: '123', amount: 100, reference: name}})
+    const here = {now: new Date('2026-11-27T00:00:00Z'), calendar: fixedCalendar(-720)}
+    const [named, instant] = checkSeedFile(file([purchase('named', '2024-03-12'), purchase('instant', '2024-03-12T00:30:00Z')]), 'f', here)
+    expect(named!.at!.onDay).toBe('2024-03-12')
+    // 00:30 UTC on the 12th is 12:30 on the 11th, twelve hours behind.
+    expect(instant!.at!.onDay).toBe('2024-03-11')
   })
 })
