@@ -40,6 +40,7 @@ const BOTH_DIALECTS = [
   'test/e2e/gateway-clock.test.ts',
   'test/e2e/recorded-differences.test.ts',
   'test/e2e/what-a-refund-is.test.ts',
+  'test/e2e/piped-stdin.test.ts',
 ]
 
 /**

@@ -1,5 +1,6 @@
 import type {RecordText} from './list-splitter.js'
 import {FACT_FIELDS, type RecordFacts} from './record-facts.js'
+import {parseKeepingNumbers} from '../lib/json-as-written.js'
 
 // A list's record handed on as its text until something reads more of it than a walk does, and
 // each record's text as the gateway sent it, for a list printed as sent (output/render.ts).
@@ -23,7 +24,7 @@ const WHOLE = Symbol('whole')
 
 function parsedOf(held: Held): GwRecord {
   if (held.parsed) return held.parsed
-  const parsed = JSON.parse(held.text) as GwRecord
+  const parsed = parseKeepingNumbers(held.text) as GwRecord
   sentTexts.set(parsed, held.text)
   held.parsed = parsed
   return parsed
@@ -64,7 +65,7 @@ function changed(held: Held, done: boolean): boolean {
  */
 export function recordFromText({text, facts}: RecordText): unknown {
   if (facts) return new Proxy<Held>({text, facts, parsed: undefined}, handler)
-  const record: unknown = JSON.parse(text)
+  const record: unknown = parseKeepingNumbers(text)
   if (typeof record === 'object' && record !== null) sentTexts.set(record, text)
   return record
 }

@@ -11,6 +11,7 @@ import type {z} from 'zod'
 import type {Endpoint} from './endpoints.js'
 import type {Envelope} from './schemas/common.js'
 import {maskCardTokensIn} from '../safety/redact.js'
+import {parseKeepingNumbers} from '../lib/json-as-written.js'
 
 export interface RawResponse {
   status: number
@@ -29,7 +30,7 @@ export type ParsedBody = {ok: true; value: unknown} | {ok: false}
 
 export function parseBody(text: string): ParsedBody {
   try {
-    return {ok: true, value: JSON.parse(text)}
+    return {ok: true, value: parseKeepingNumbers(text)}
   } catch {
     return {ok: false}
   }

@@ -33,6 +33,8 @@ export interface BatchDeps extends MadeRecordsPlace {
   readonly io: Io
   /** --json: the summary as JSON too. */
   readonly json: boolean
+  /** --json FIELDS or --fields: the fields of each row's record its line carries. */
+  readonly fields?: string[]
   /** Deps whose client asks as a command's does: --dry-run's look-ups. */
   deps(): Promise<Deps>
   /**

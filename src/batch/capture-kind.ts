@@ -1,6 +1,7 @@
 import * as rules from '../api/schemas/rules.js'
 import {asSent, captureAmount, findEarlierFollowUp, sendFollowUp} from '../operations/follow-ups.js'
-import {hasIdShape, resolveKey} from '../operations/resolve.js'
+import {NotFoundError} from '../errors.js'
+import {hasIdShape, lookUpKey, resolveKey} from '../operations/resolve.js'
 import {type BatchKind, purchaseCurrencies} from './kinds.js'
 import type {RowSchema} from './rows.js'
 
@@ -54,12 +55,24 @@ export const captureBatch: BatchKind<CaptureInput, CaptureBody> = {
     noun: 'purchase',
     action: 'capture',
     // A row may name its authorization by reference: its id is looked up (operations/resolve.ts), the row keyed as the file has it.
+    // Captured in full, the key is looked up whatever its shape (its amount is wanted), and the id it finds captured.
     request: async (input) => {
-      const {id, record} = await resolveKey('purchases', input.id, deps)
+      const {id, record} = input.amount === undefined ? await lookUpKey('purchases', input.id, deps) : await resolveKey('purchases', input.id, deps)
       return {id, amount: input.amount ?? (await captureAmount(id, deps, record)), reference: input.id}
     },
     asksFirst: (input) => input.amount === undefined || !hasIdShape('purchases', input.id),
-    send: async (body, options) => asSent(await sendFollowUp({kind: 'capture', id: body.id, amount: body.amount}, deps, options), body),
+    send: async (body, options) => {
+      const capture = (id: string) => sendFollowUp({kind: 'capture', id, amount: body.amount}, deps, options)
+      try {
+        return asSent(await capture(body.id), body)
+      } catch (err) {
+        // A reference written as an id was sent as one (cli/resolve-key.ts onRecord): a 404 is the gateway acting on nothing, so the id a look-up finds is captured, once.
+        if (!(err instanceof NotFoundError) || body.id !== body.reference) throw err
+        const found = await lookUpKey('purchases', body.id, deps)
+        if (found.id === body.id) throw err
+        return asSent(await capture(found.id), body)
+      }
+    },
     findEarlier: async (body) => {
       const found = await findEarlierFollowUp({kind: 'capture', id: body.id, amount: body.amount}, deps)
       return found && asSent(found, body)

@@ -1,5 +1,6 @@
 import {UsageError} from '../errors.js'
 import type {Io} from '../output/io.js'
+import {whyUnreadable} from '../lib/file-error-words.js'
 
 /**
  * Ids from argv, or one a line from stdin for `-`, or from a file with --input (one a line, the
@@ -34,8 +35,7 @@ export async function readInput(input: string, io: Io, whenATerminal: UsageError
     const {readFile} = await import('node:fs/promises')
     return {text: await readFile(input, 'utf8'), source: input}
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message
+    const why = whyUnreadable(err)
     throw new UsageError(`--input ${input} cannot be read: ${why}`, 'Give a CSV file with a header row, an NDJSON file, or - for stdin.')
   }
 }

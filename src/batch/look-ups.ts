@@ -15,17 +15,18 @@ export interface LookUpsDone {
 /**
  * Several records looked up `concurrency` at a time and printed in the order given, each as it
  * and those before it are in; a failed one is reported where it stands while the rest still run.
+ * `look`: how one is looked up (the command's, wording a miss), by default the look-up alone.
  */
 export async function lookUpEach(
   resource: LookUpResource,
   ids: string[],
-  {deps, columns, render, concurrency, add}: {deps: Deps; columns: Column[]; render: RenderOptions; concurrency: number; add?: (record: GwRecord) => Promise<GwRecord>},
+  {deps, columns, render, concurrency, add, look: lookOne = (id) => lookUp(resource, id, deps)}: {deps: Deps; columns: Column[]; render: RenderOptions; concurrency: number; add?: (record: GwRecord) => Promise<GwRecord>; look?: (id: string) => Promise<GwRecord>},
 ): Promise<LookUpsDone> {
   const {io} = deps
   const stream = recordStream(io, columns, render)
   const done: LookUpsDone = {failed: 0}
   // Fields of gw's own (a purchase's refunds) are added as each record comes, in the same slot.
-  const look = (id: string) => lookUp(resource, id, deps).then(async (record) => (add ? add(record) : record)).then(
+  const look = (id: string) => lookOne(id).then(async (record) => (add ? add(record) : record)).then(
     (record): [string, GwRecord | GwError] => [id, record],
     (err: unknown): [string, GwRecord | GwError] => [id, asGwError(err)],
   )

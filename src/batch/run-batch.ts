@@ -31,6 +31,8 @@ import {type BatchSource, batchSource} from './source.js'
  */
 export async function runBatch<Input, Body extends object>(kind: BatchKind<Input, Body>, flags: BatchFlags, f: BatchDeps): Promise<number> {
   const {io} = f
+  // A dry run's lines are the requests it would send: there is no record to pick fields of.
+  if (flags['dry-run'] && f.fields) throw new UsageError('--dry-run prints the requests a batch would send, and --json FIELDS or --fields pick the fields of the records it makes', 'Leave the fields out of the dry run, or pick from its lines with --jq, e.g. --jq .request.amount.')
   const source = await batchSource(flags.input, io, new UsageError('--input - reads the batch from stdin, but stdin is a terminal', `Pipe it in, e.g. gw ${kind.commandId} --input - < ${kind.noun.replace(' ', '-')}s.csv`))
   const concurrency = flags.concurrency ?? DEFAULT_CONCURRENCY
   // Rows that will not all go out at once commit on a worker (commitsOnWorker): started as soon as
@@ -176,7 +178,7 @@ async function send<Input, Body extends object>(
     // A read-only profile refuses the batch, and a live one has it confirmed once (told what it sends): its client then sends every row unasked.
     const deps = await f.confirmed(() => plan(kind, source.path, scan))
     await refuseAnotherInstance(journal, target, deps)
-    const view = new BatchView(io, scan.total, kind.noun, {json: f.json, words: rowWords(kind)})
+    const view = new BatchView(io, scan.total, kind.noun, {json: f.json, fields: f.fields, words: rowWords(kind)})
     // Its lines reported and not yet written are written whatever ends the batch.
     shown = view
     for (const row of invalid) view.skipped(invalidReport(row))

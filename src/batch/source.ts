@@ -4,6 +4,7 @@ import {UsageError} from '../errors.js'
 import {realPath} from '../lib/file-identity.js'
 import {keepPrivateCopy} from '../lib/private-copy.js'
 import type {Io} from '../output/io.js'
+import {whyUnreadable} from '../lib/file-error-words.js'
 
 /** A batch's input as a file that can be read more than once (its journal knows it by its rows, rows-key.ts, and by its real path). */
 export interface BatchSource {
@@ -32,8 +33,7 @@ export async function batchSource(input: string, io: Io, whenATerminal: UsageErr
     if (stat.isDirectory()) throw Object.assign(new Error('it is a directory'), {code: 'EISDIR'})
     await access(input, constants.R_OK)
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message
+    const why = whyUnreadable(err)
     throw new UsageError(`--input ${input} cannot be read: ${why}`, 'Give a CSV file with a header row, an NDJSON file, or - for stdin.')
   }
   // A pipe (`--input <(cmd)`) can be read once only: kept as stdin is.

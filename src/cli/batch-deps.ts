@@ -11,6 +11,9 @@ export function batchDeps(f: Factory): BatchDeps {
     get json() {
       return f.flags.json
     },
+    get fields() {
+      return f.render.fields
+    },
     get dataDir() {
       return f.dataDir
     },

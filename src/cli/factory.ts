@@ -62,6 +62,8 @@ export interface Factory {
   deps(confirmed?: BatchConfirmation): Promise<Deps>
   /** Now as the gateway dates its records, and its calendar, for named days (today, monday): a local gateway's today and time zone, else this machine's (GatewayClient.gatewayTime). */
   gatewayTime(): Promise<GatewayTime>
+  /** Ids the person named by another key (a reference), id → the key as typed: a live confirmation takes either (cli/resolve-key.ts). */
+  readonly keysGiven: Map<string, string>
   /** The money in flight now, for a signal to name. */
   inFlight(): Deps['client']['inFlight']
   /** Whether the gateway's last answer came from a local gateway (gw sandbox), by the run of data it named itself with (X-Sandbox-Instance), not by its address. */
@@ -98,6 +100,7 @@ class CommandFactory implements Factory {
   readonly configDir: string
   readonly cacheDir: string
   readonly stop: Stop
+  readonly keysGiven = new Map<string, string>()
   private globals: GlobalFlags
   private ioMade?: Io
   /** stdout through --jq's filter, once the flags say so. */
@@ -211,7 +214,7 @@ class CommandFactory implements Factory {
     const credentials = await this.credentials()
     const {requestGuard} = await import('./live-safety.js')
     const purchaseCurrency = async (id: string) => (await import('../operations/refunds.js')).purchaseCurrency(id, await this.deps())
-    const options: GuardOptions = {target: credentials, commandId: this.commandName, yes: this.globals.yes, io: this.io, prompter: () => this.prompter(), purchaseCurrency, ...confirmed}
+    const options: GuardOptions = {target: credentials, commandId: this.commandName, yes: this.globals.yes, io: this.io, prompter: () => this.prompter(), purchaseCurrency, keyGiven: (id) => this.keysGiven.get(id), ...confirmed}
     return this.clientFor(credentials, requestGuard(options))
   }
 

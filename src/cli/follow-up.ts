@@ -48,13 +48,13 @@ export function waitingSaid(f: Pick<Factory, 'io'>, followUp: FollowUp): FollowU
  * stderr while the rest still run, and the exit code is the worst (design.md §4).
  */
 export async function followUpIds(f: Factory, argv: string[], input: string | undefined, resource: 'purchases' | 'refunds', make: (id: string) => FollowUp): Promise<GwRecord | undefined> {
-  const [{nounOf, resolver}, {onRecord}, {refuseWhenReadOnly}] = await Promise.all([import('../operations/resolve.js'), import('./resolve-key.js'), import('./live-safety.js')])
+  const [{nounOf}, {keyResolver, onRecord}, {refuseWhenReadOnly}] = await Promise.all([import('../operations/resolve.js'), import('./resolve-key.js'), import('./live-safety.js')])
   const [{ids, batch}, {sendFollowUp}] = await Promise.all([readIds(argv, f.io, `${nounOf(resource)} id or reference`, input), import('../operations/follow-ups.js')])
   // Refused before a reference is looked up, as every write is before its first request.
   refuseWhenReadOnly(await f.target(), f.commandName)
   const deps = await f.deps()
-  const resolve = resolver(resource, deps)
-  const followUp = (key: string) => onRecord(resource, key, resolve, async ({id}) => settleFollowUp(f, await sendFollowUp(make(id), deps, waitingSaid(f, make(id)))))
+  const resolving = await keyResolver(f, resource, deps)
+  const followUp = (key: string) => onRecord(resource, key, resolving, async ({id}) => settleFollowUp(f, await sendFollowUp(make(id), deps, waitingSaid(f, make(id)))))
   if (!batch && ids.length === 1) return followUp(ids[0]!)
   const {renderRecord, renderError} = await import('../output/render.js')
   let worst: GwError | undefined
@@ -79,16 +79,17 @@ export async function followUpIds(f: Factory, argv: string[], input: string | un
  * when looked up, also gives the amount to capture in full); `amount` left out captures all of it.
  */
 export async function captureOne(f: Factory, key: string, amount: number | undefined): Promise<GwRecord> {
-  const [{captureAmount, sendFollowUp}, {resolver}, {onRecord}, {refuseWhenReadOnly}] = await Promise.all([
+  const [{captureAmount, sendFollowUp}, {keyResolver, onRecord}, {refuseWhenReadOnly}] = await Promise.all([
     import('../operations/follow-ups.js'),
-    import('../operations/resolve.js'),
     import('./resolve-key.js'),
     import('./live-safety.js'),
   ])
   // Refused before the authorization is looked up, as every write is before its first request.
   refuseWhenReadOnly(await f.target(), f.commandName)
   const deps = await f.deps()
-  return onRecord('purchases', key, resolver('purchases', deps), async ({id, record}) => {
+  const {resolve, lookUp} = await keyResolver(f, 'purchases', deps)
+  // Captured in full, the amount is looked up by the key whatever its shape, and the id it finds is the one captured.
+  return onRecord('purchases', key, {resolve: amount === undefined ? lookUp : resolve, lookUp}, async ({id, record}) => {
     const capture = {kind: 'capture' as const, id, amount: amount ?? (await captureAmount(id, deps, record))}
     return settleFollowUp(f, await sendFollowUp(capture, deps, waitingSaid(f, capture)))
   })

@@ -57,9 +57,17 @@ export function checkJq(jq: JqFilter | undefined, printsJson: boolean, commandNa
   if (jq !== undefined && !printsJson) throw new UsageError(`--jq filters the JSON a command prints, and gw ${commandName} prints none`, 'Leave --jq out.')
 }
 
+function jqExample(commandName: string, field: string): string {
+  const name = /^[a-z_][a-z0-9_]*$/i.test(field) ? field : 'id'
+  if (commandName === 'api') return `Pick from it with --jq: --jq .response.${name} from an answer, --jq .${name} from each record of --paginate.`
+  return `Pick from it with --jq, for example --jq .${name}.`
+}
+
 /** --fields (or --json FIELDS) naming no field of the command's records, or on a command that prints none, is refused before anything runs (as gh does). */
-export async function checkFields(fields: string | undefined, columns: Column[], commandName: string): Promise<void> {
+export async function checkFields(fields: string | undefined, columns: Column[], commandName: string, printsJson = false): Promise<void> {
   if (fields === undefined) return
+  // gw api (an answer as it came, or with --paginate its records whole), listen and seed print JSON of their own shape: --jq picks from it, as gh api's does.
+  if (columns.length === 0 && printsJson) throw new UsageError(`--json FIELDS and --fields pick the fields of a command's records, and gw ${commandName} prints its JSON as it is`, jqExample(commandName, fields.split(',')[0]!))
   if (columns.length === 0) throw new UsageError(`--json FIELDS and --fields pick the fields of records, and gw ${commandName} prints none`, 'Leave the fields out.')
   const known = await (await import('../output/fields.js')).knownFields(columns)
   const unknown = fields.split(',').filter((field) => !known.includes(field))

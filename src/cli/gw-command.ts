@@ -88,7 +88,7 @@ export abstract class GwCommand<Input = unknown> extends Command {
     const asking = {command: `${this.config.bin} ${this.factory.commandName}`, context: this, choicesFor: (name: string) => this.choicesFor(name), alsoMissing: (flags: FlagOutput) => this.alsoMissing(flags)}
     const parsed = await parseOrAsk((opts, args) => super.parse(opts, args), options, argv, this.factory, asking)
     this.factory.useFlags(parsed.flags as unknown as GlobalFlags)
-    await checkFields(this.factory.flags.fields, this.factory.columns, this.factory.commandName)
+    await checkFields(this.factory.flags.fields, this.factory.columns, this.factory.commandName, (this.ctor as typeof GwCommand).printsJson)
     checkJq(this.factory.flags.jq, this.factory.columns.length > 0 || (this.ctor as typeof GwCommand).printsJson, this.factory.commandName)
     return parsed
   }
@@ -117,7 +117,9 @@ export abstract class GwCommand<Input = unknown> extends Command {
       onTarget: async (target) => (await import('./live-safety.js')).announceLive(this.factory.io, target),
     })
     const flags = [...Object.keys(ctor.flags ?? {}), ...Object.keys(ctor.baseFlags ?? {})]
-    this.reporter = new Reporter(this.factory, {name: () => `${this.config.bin} ${this.factory.commandName}`, flags})
+    // Its help is the command's as typed (`gw api --help`), whatever name its messages give the request (`api POST /v1.0/plans`).
+    const helpName = this.id === undefined ? undefined : this.id.replaceAll(':', ' ')
+    this.reporter = new Reporter(this.factory, {name: () => `${this.config.bin} ${helpName ?? this.factory.commandName}`, flags})
     if (!ctor.handlesSignals) this.unwatchSignals = this.factory.stop.watch()
     return super._run<T>()
   }

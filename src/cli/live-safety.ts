@@ -35,6 +35,8 @@ export async function announceLive(io: Io, target: Target): Promise<void> {
 export interface Confirmation {
   shown: string
   accepted: string[]
+  /** What the question asks to type: the amount, the id, or the id or reference. */
+  what?: string
 }
 
 /**
@@ -44,7 +46,9 @@ export interface Confirmation {
  * (design.md §5). An id is confirmed by typing the id. With no currency known the amount is shown
  * in major units all the same, saying so, as a batch's summary does.
  */
-export function confirmation(kind: 'amount' | 'id', values: {amount?: number; currency?: string; id?: string}): Confirmation {
+export function confirmation(kind: 'amount' | 'id', values: {amount?: number; currency?: string; id?: string; key?: string}): Confirmation {
+  // The record named by a reference is confirmed by that reference as well: what the person gave, and knows.
+  if (kind === 'id' && values.key !== undefined && values.key !== values.id) return {shown: `${values.id ?? ''} or ${values.key}`, accepted: [values.id ?? '', values.key], what: 'the id or reference'}
   if (kind === 'id') return {shown: values.id ?? '', accepted: [values.id ?? '']}
   const amount = values.amount ?? 0
   const major = formatMinorUnits(amount, values.currency ? currencyExponent(values.currency.toUpperCase()) : 2)
@@ -60,6 +64,7 @@ function matches(typed: string, expected: Confirmation): boolean {
 
 /** What to type, said after a mismatch: an amount as shown, its cents included (`10.00`); an id as it is (undefined). */
 function typeable(expected: Confirmation): string | undefined {
+  if (expected.what !== undefined) return undefined
   const short = expected.accepted.at(-1)
   return short === expected.shown ? undefined : short
 }
@@ -68,16 +73,20 @@ function typeable(expected: Confirmation): string | undefined {
 const CONFIRM_TRIES = 3
 
 /**
- * Asks until the answer matches; a mismatch is said and only the confirmation asked again (what
- * was typed before it, a card, stays), the field empty. After the last try nothing is sent.
+ * Asks until the answer matches: a mismatch is said under the question, which is asked again,
+ * its field empty (what was typed before it, a card, stays), and never shown as answered. After
+ * the last try nothing is sent.
  */
-async function askToConfirm(io: Io, prompter: Prompter, question: string, expected: Confirmation, mismatch: (typed: string) => UsageError): Promise<void> {
-  for (let tries = 1; ; tries++) {
-    const typed = await prompter.text(question)
-    if (matches(typed, expected)) return
-    if (tries === CONFIRM_TRIES) throw mismatch(typed)
-    io.err(`"${sanitizeLine(typed)}" does not match ${expected.shown}; ${typeable(expected) ? `type it as shown, ${typeable(expected)}` : 'type it again'} (Ctrl-C to stop).\n`)
-  }
+async function askToConfirm(prompter: Prompter, question: string, expected: Confirmation, mismatch: (typed: string) => UsageError): Promise<void> {
+  let tries = 0
+  await prompter.text(question, {
+    retype: true,
+    validate: (typed) => {
+      if (matches(typed, expected)) return true
+      if (++tries === CONFIRM_TRIES) throw mismatch(typed)
+      return `"${sanitizeLine(typed)}" does not match ${expected.shown}; ${typeable(expected) ? `type it as shown, ${typeable(expected)}` : 'type it again'} (Ctrl-C to stop).`
+    },
+  })
 }
 
 /**
@@ -95,12 +104,12 @@ export async function confirmLive(options: {
   note?: string
 }): Promise<void> {
   if (options.yes) return
-  const noun = options.kind === 'amount' ? 'the amount' : 'the id'
+  const noun = options.expected.what ?? (options.kind === 'amount' ? 'the amount' : 'the id')
   if (!options.io.canPrompt()) {
     throw new UsageError(`gw ${options.commandId} on a live profile must be confirmed, and there is no terminal to ask on: nothing was sent`, 'Add --yes to confirm it.')
   }
   const {expected} = options
-  await askToConfirm(options.io, await options.prompter(), `LIVE: type ${noun} (${expected.shown}) to confirm gw ${options.commandId}${options.note ? `, ${options.note}` : ''}`, expected, (typed) => {
+  await askToConfirm(await options.prompter(), `LIVE: type ${noun} (${expected.shown}) to confirm gw ${options.commandId}${options.note ? `, ${options.note}` : ''}`, expected, (typed) => {
     return new UsageError(`"${sanitizeLine(typed)}" does not match ${expected.shown}: nothing was sent`, `Run it again and type ${noun} ${typeable(expected) ? `as shown, ${typeable(expected)},` : 'exactly,'} or add --yes.`)
   })
 }
@@ -116,6 +125,8 @@ export interface GuardOptions {
   confirmedUpFront?: boolean
   /** The currency of the purchase a refund is of, or a capture or increment is of (neither names one): its amount is confirmed as `10.00 AUD`. */
   purchaseCurrency?: (transactionId: string) => Promise<string | undefined>
+  /** The key (a reference) the person named the record `id` by, when it was not its id: a confirmation of the id takes it too. */
+  keyGiven?: (id: string) => string | undefined
 }
 
 /**
@@ -137,7 +148,7 @@ export function requestGuard(options: GuardOptions): (facts: RequestFacts, reque
     // A direct debit's dollars are confirmed as the cents gw took them in, in Australian dollars, the only currency of an Australian bank account.
     const amount = typeof fields.amount !== 'number' ? undefined : facts.dollars ? Math.round(fields.amount * 100) : fields.amount
     const id = Object.values(params)[0] ?? (typeof fields.id === 'string' ? fields.id : undefined)
-    const expected = confirmation(facts.confirm, {amount, currency: facts.dollars ? 'AUD' : currency, id})
+    const expected = confirmation(facts.confirm, {amount, currency: facts.dollars ? 'AUD' : currency, id, key: id === undefined ? undefined : options.keyGiven?.(id)})
     await confirmLive({...options, kind: facts.confirm, expected, note: facts.confirmNote})
   }
 }
@@ -168,7 +179,7 @@ export async function confirmBatch(options: Omit<GuardOptions, 'confirmedUpFront
     throw new UsageError(`gw ${commandId} --input on a live profile must be confirmed, and there is no terminal to ask on: nothing was sent`, `Check the batch with --dry-run, then add --yes to send ${what}.`)
   }
   const rows = String(plan.rows)
-  await askToConfirm(options.io, await options.prompter(), `LIVE: about to send ${what}. Type the number of rows (${rows}) to confirm`, {shown: rows, accepted: [rows]}, (typed) => {
+  await askToConfirm(await options.prompter(), `LIVE: about to send ${what}. Type the number of rows (${rows}) to confirm`, {shown: rows, accepted: [rows]}, (typed) => {
     return new UsageError(`"${sanitizeLine(typed)}" does not match ${rows}: nothing was sent`, 'Run it again and type the number of rows exactly, or add --yes.')
   })
   return confirmed

@@ -1,4 +1,5 @@
 import {UsageError} from '../errors.js'
+import {whyUnreadable} from '../lib/file-error-words.js'
 import {NotYoursError, readOwnFile} from '../lib/own-file.js'
 
 /**
@@ -13,7 +14,7 @@ export function readGivenSecret(given: string, file: string, example: string): s
     text = readOwnFile(file, {secret: true, given: true})
   } catch (err) {
     if (err instanceof NotYoursError) throw new UsageError(`${given} cannot be used: ${err.message}`, err.hint)
-    throw new UsageError(`${given} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, `Give a file you can read, made with: ${example}`)
+    throw new UsageError(`${given} cannot be read: ${whyUnreadable(err)}`, `Give a file you can read, made with: ${example}`)
   }
   if (text === undefined) throw new UsageError(`${given} cannot be read: no such file`, `Give a file, made with: ${example}`)
   return text

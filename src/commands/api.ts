@@ -39,27 +39,32 @@ Prints the gateway's whole answer (the envelope): to a pipe exactly as it came, 
   static override usage = ['<%= command.id %> [METHOD] PATH [-X METHOD] [-f KEY=VALUE]... [-F KEY=VALUE]... [--data JSON|@FILE|-] [--query KEY=VALUE]... [--paginate] [flags]']
 
   static override args = {
-    method: Args.string({description: 'HTTP method: GET (when left out), POST, PUT or DELETE, any case', required: true}),
+    // Not required to oclif: with nothing given, what is missing is the PATH, said as such (input()).
+    method: Args.string({description: 'HTTP method: GET (when left out), POST, PUT or DELETE, any case'}),
     path: Args.string({description: 'path from the base URL on, e.g. /v1.0/plans.json'}),
   }
 
   static override flags = {
     method: Flags.string({char: 'X', description: 'HTTP method: GET, POST, PUT or DELETE, any case (GET, or POST with fields, when left out)'}),
-    'raw-field': Flags.string({char: 'f', description: 'a string field KEY=VALUE of the JSON body (of the query string with GET); repeat for more', multiple: true, exclusive: ['data']}),
-    field: Flags.string({char: 'F', description: 'a typed field KEY=VALUE: true, false, null and whole numbers as JSON, @FILE a file\'s text, @- stdin\'s; repeat for more', multiple: true, exclusive: ['data']}),
+    'raw-field': Flags.string({char: 'f', description: 'a string field KEY=VALUE of the JSON body (of the query string with GET); repeat for more', multiple: true, multipleNonGreedy: true, exclusive: ['data']}),
+    field: Flags.string({char: 'F', description: 'a typed field KEY=VALUE: true, false, null and whole numbers as JSON, @FILE a file\'s text, @- stdin\'s; repeat for more', multiple: true, multipleNonGreedy: true, exclusive: ['data']}),
     data: Flags.string({description: 'request body as JSON: inline, @FILE to read a file, or - to read stdin'}),
-    query: Flags.string({description: 'query parameter KEY=VALUE, added to the path; repeat for more', multiple: true}),
+    query: Flags.string({description: 'query parameter KEY=VALUE, added to the path; repeat for more', multiple: true, multipleNonGreedy: true}),
     paginate: Flags.boolean({description: 'every page of a list path, its records as NDJSON, one line a record', exclusive: ['data']}),
     concurrency: concurrency({dependsOn: ['paginate']}),
     'max-pages': maxPages({dependsOn: ['paginate']}),
   }
 
   protected async input(): Promise<ApiInput> {
-    const {args, flags} = await this.parse(Api)
-    const [{readData, readFields, readMethod, readPath, readQueryPair}, {UsageError}] = await Promise.all([import('../output/api-input.js'), import('../errors.js')])
+    const {args: given, flags} = await this.parse(Api)
+    const [{isMethod, readData, readFields, readMethod, readPath, readQueryPair, wordAfterPath}, {UsageError}] = await Promise.all([import('../output/api-input.js'), import('../errors.js')])
+    if (given.method === undefined) throw new UsageError('PATH is missing', 'For example gw api /v1.0/plans.json, or gw api POST /v1.0/plans --data @plan.json.')
+    const args = {method: given.method, path: given.path}
     const hasFields = (flags['raw-field'] ?? []).length + (flags.field ?? []).length > 0
     // `gw api PATH` is a GET (a POST with fields), as gh api's; a METHOD alone is a PATH left out.
-    const pathOnly = args.path === undefined && !/^(get|post|put|delete)$/i.test(args.method.trim())
+    const pathOnly = args.path === undefined && !isMethod(args.method)
+    // A path first (it has a slash) and a word after it: the word is one too many (PATCH /v1.0/plans is a METHOD gw refuses, said by readMethod).
+    if (flags.method === undefined && args.path !== undefined && !isMethod(args.method) && args.method.includes('/')) throw wordAfterPath(args.method, args.path, flags.json)
     if (flags.method !== undefined && args.path !== undefined) throw new UsageError(`-X ${flags.method} gives the METHOD, so ${args.method} ${args.path} is one word too many`, `For example gw api -X ${flags.method} ${args.path}.`)
     if (args.path === undefined && !pathOnly && flags.method === undefined) throw new UsageError(`PATH is missing after ${args.method}`, 'For example gw api GET /v1.0/plans.json.')
     const method = flags.method === undefined ? (pathOnly ? (hasFields ? 'POST' : 'GET') : readMethod(args.method)) : readMethod(flags.method)

@@ -81,7 +81,8 @@ export function parseOn(text: string, now: Date, calendar: Calendar = MACHINE_CA
   const input = text.trim().toLowerCase()
   const refused = (hint: string) => new UsageError(`--on must be a day: a date (2026-11-17), today, yesterday or a weekday; or this-week, last-week, this-month or last-month; got "${text}"`, hint)
   if (namedDays(input.replace(/\s+/g, '-'), now, calendar) === undefined && !/^\d{4}[-/]\d{2}[-/]\d{2}$/.test(input)) {
-    throw refused(`For a window from a time or an age until now, give --from ${text.trim() || '7d'}.`)
+    // Only a value --from takes is pointed to it (7d, a date-time): a typo (tomorow) is no window at all.
+    throw refused(readsAsFrom(text, now, calendar) ? `For a window from a time or an age until now, give --from ${text.trim()}.` : 'For example --on yesterday, --on monday or --on 2026-11-17.')
   }
   try {
     return {from: parseWhen(text, 'from', now, calendar), to: parseWhen(text, 'to', now, calendar), ...calendarOf(calendar)}
@@ -89,6 +90,15 @@ export function parseOn(text: string, now: Date, calendar: Calendar = MACHINE_CA
     // A date of the right shape that is not on the calendar (2026-02-30).
     if (err instanceof UsageError) throw refused('For example --on 2026-11-17.')
     throw err
+  }
+}
+
+function readsAsFrom(text: string, now: Date, calendar: Calendar): boolean {
+  try {
+    parseWhen(text, 'from', now, calendar)
+    return true
+  } catch {
+    return false
   }
 }
 

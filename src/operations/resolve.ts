@@ -27,14 +27,20 @@ export interface Resolved {
 }
 
 /**
- * The id of the record `key` names, an id or a reference. An id's shape is the evidence it is one
- * (a reference shaped as another record's id is not a thing people make): sent as it is, with no
- * look-up, so a request by id costs what it did. Anything else is looked up once, by the GET that
- * takes an id and a reference alike, and its record kept for what the command needs of it (the
- * amount to capture). A miss says both were tried.
+ * The id of the record `key` names, an id or a reference. An id's shape is evidence it is one,
+ * not proof (a reference may be written as one): sent as it is, with no look-up, so a request by
+ * id costs what it did, and looked up only when the gateway answers that no record has that id
+ * (onRecord). Anything else is looked up once (lookUpKey).
  */
-export async function resolveKey(resource: Resolvable, key: string, {client}: Pick<Deps, 'client'>): Promise<Resolved> {
-  if (hasIdShape(resource, key)) return {key, id: key}
+export async function resolveKey(resource: Resolvable, key: string, deps: Pick<Deps, 'client'>): Promise<Resolved> {
+  return hasIdShape(resource, key) ? {key, id: key} : lookUpKey(resource, key, deps)
+}
+
+/**
+ * The record `key` names, by the GET that takes an id and a reference alike, and its id; its
+ * record kept for what the command needs of it (the amount to capture). A miss says both were tried.
+ */
+export async function lookUpKey(resource: Resolvable, key: string, {client}: Pick<Deps, 'client'>): Promise<Resolved & {record: GwRecord}> {
   let record: GwRecord
   try {
     record = await client[resource].get(key)
@@ -46,24 +52,31 @@ export async function resolveKey(resource: Resolvable, key: string, {client}: Pi
   return {key, id: record.id, record}
 }
 
-/** The not-found error of a record sought by `tried` (`id`, or `id or reference`), in the gateway's words as well. */
-export function missing(resource: Resolvable, key: string, err: NotFoundError, tried: 'id' | 'id or reference'): NotFoundError {
+/** The not-found error of a record sought by `tried` (`id`, `id or reference`, `token or alias`), in the gateway's words as well. */
+export function missing(resource: Resolvable | 'cards', key: string, err: NotFoundError, tried: string): NotFoundError {
   return new NotFoundError(`No ${nounOf(resource)} has the ${tried} ${key}: ${err.message}`, {status: err.status, requestId: err.requestId, messages: err.messages})
 }
 
-export function nounOf(resource: Resolvable): string {
+export function nounOf(resource: Resolvable | 'cards'): string {
   return resource.replace(/s$/, '').replace(/[A-Z]/g, (capital) => ` ${capital.toLowerCase()}`)
 }
 
+/** Each key resolved once (`resolve`), or looked up once (`lookUp`), however often it comes. */
+export interface Resolver {
+  resolve(key: string): Promise<Resolved>
+  lookUp(key: string): Promise<Resolved & {record: GwRecord}>
+}
+
 /**
- * Each key resolved once, however often it comes (a file of ids may repeat one): the look-ups of
- * one command share their answers.
+ * The look-ups of one command, sharing their answers (a file of ids may repeat one): a key looked
+ * up for any reason (a capture's amount, a 404 on an id's shape) is not looked up again.
  */
-export function resolver(resource: Resolvable, deps: Pick<Deps, 'client'>): (key: string) => Promise<Resolved> {
-  const made = new Map<string, Promise<Resolved>>()
-  return (key) => {
-    let resolved = made.get(key)
-    if (!resolved) made.set(key, (resolved = resolveKey(resource, key, deps)))
-    return resolved
+export function resolver(resource: Resolvable, deps: Pick<Deps, 'client'>): Resolver {
+  const found = new Map<string, Promise<Resolved & {record: GwRecord}>>()
+  const lookUp = (key: string) => {
+    let record = found.get(key)
+    if (!record) found.set(key, (record = lookUpKey(resource, key, deps)))
+    return record
   }
+  return {lookUp, resolve: (key) => (hasIdShape(resource, key) ? Promise.resolve({key, id: key}) : lookUp(key))}
 }

@@ -4,6 +4,7 @@
  */
 import type {HttpMethod} from '../api/endpoints.js'
 import {UsageError} from '../errors.js'
+import {whyUnreadable} from '../lib/file-error-words.js'
 import type {Io} from './io.js'
 
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE']
@@ -13,6 +14,21 @@ export function readMethod(input: string): HttpMethod {
   const method = input.trim().toUpperCase() as HttpMethod
   if (!METHODS.includes(method)) throw new UsageError(`METHOD must be one of ${METHODS.join(', ')}, got "${input}"`, 'For example gw api GET /v1.0/plans.json.')
   return method
+}
+
+/** Whether a word is a METHOD (any case), not a PATH. */
+export function isMethod(word: string): boolean {
+  return METHODS.includes(word.trim().toUpperCase() as HttpMethod)
+}
+
+/**
+ * `gw api PATH WORD`: a word after the PATH. Most likely a field after --json (`--json id`), as
+ * other commands take it: gw api prints the gateway's whole answer, and --jq picks from it.
+ */
+export function wordAfterPath(path: string, word: string, json: boolean): UsageError {
+  const field = /^[a-z_][a-z0-9_]*$/i.test(word) ? word : 'id'
+  const hint = json ? `--json takes no fields with gw api, which prints its JSON as it is; pick from it with --jq: --jq .response.${field} from an answer, --jq .${field} from each record of --paginate.` : `For example gw api GET ${path}.`
+  return new UsageError(`${path} is the PATH, so ${word} is one word too many`, hint)
 }
 
 /** A path from the base URL on; the base URL is the profile's, so a full URL is refused rather than sent elsewhere. */
@@ -32,30 +48,35 @@ export function readQueryPair(input: string): [string, string] {
   return [input.slice(0, separator), input.slice(separator + 1)]
 }
 
-/** `--data`: JSON given inline, `@file` read from a file, `-` read from stdin; checked as JSON before anything is sent. */
+/**
+ * `--data`: JSON given inline, `@file` read from a file, `-` read from stdin; checked as JSON before
+ * anything is sent. A body that is empty (nothing piped, an empty file) is refused as missing.
+ */
 export async function readData(data: string, method: HttpMethod, io: Io): Promise<unknown> {
   if (method === 'GET') throw new UsageError('--data is a request body, and a GET has none', 'Give the values with --query KEY=VALUE, or use POST or PUT.')
-  let text = data
-  let source = '--data'
-  if (data === '-') {
-    if (io.isStdinTTY) throw new UsageError('--data - reads the JSON body from stdin, but stdin is a terminal', "Pipe it in, e.g. echo '{\"name\":\"x\"}' | gw api POST /v1.0/plans --data -")
-    text = await io.readStdin()
-    source = '--data - (stdin)'
-  } else if (data.startsWith('@')) {
-    const file = data.slice(1)
-    const {readFile} = await import('node:fs/promises')
-    try {
-      text = await readFile(file, 'utf8')
-    } catch (err) {
-      throw new UsageError(`--data ${data}: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`)
-    }
-    source = `--data ${data}`
-  }
+  const {text, source, empty} = await dataText(data, io)
+  if (text.trim() === '') throw new UsageError(`${empty}: the request body is missing, and nothing was sent`, `Give the JSON body, e.g. gw api ${method} PATH --data @body.json, or pipe it in with --data -.`)
   try {
     return JSON.parse(text)
   } catch {
     // JSON.parse's message quotes the text, which may hold a card number: it is not repeated.
     throw new UsageError(`${source} is not JSON`, `For example --data '{"name":"Gold","amount":2500,"reference":"gold","description":"Gold tier"}'.`)
+  }
+}
+
+/** --data's text, what to call it, and how to say it held nothing. */
+async function dataText(data: string, io: Io): Promise<{text: string; source: string; empty: string}> {
+  if (data === '-') {
+    if (io.isStdinTTY) throw new UsageError('--data - reads the JSON body from stdin, but stdin is a terminal', "Pipe it in, e.g. echo '{\"name\":\"x\"}' | gw api POST /v1.0/plans --data -")
+    return {text: await io.readStdin(), source: '--data - (stdin)', empty: '--data - read nothing from stdin'}
+  }
+  if (!data.startsWith('@')) return {text: data, source: '--data', empty: '--data is empty'}
+  const file = data.slice(1)
+  const {readFile} = await import('node:fs/promises')
+  try {
+    return {text: await readFile(file, 'utf8'), source: `--data ${data}`, empty: `--data ${data}: ${file} is empty`}
+  } catch (err) {
+    throw new UsageError(`--data ${data}: ${file} cannot be read: ${whyUnreadable(err)}`, 'Give a file holding the JSON body: --data @body.json.')
   }
 }
 
@@ -104,6 +125,6 @@ async function fieldFile(key: string, file: string, io: Io): Promise<string> {
   try {
     return (await readFile(file, 'utf8')).replace(/\n$/, '')
   } catch (err) {
-    throw new UsageError(`-F ${key}=@${file}: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`)
+    throw new UsageError(`-F ${key}=@${file}: ${file} cannot be read: ${whyUnreadable(err)}`)
   }
 }

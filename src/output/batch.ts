@@ -4,6 +4,7 @@ import {paint, type Style} from './colors.js'
 import type {Io} from './io.js'
 import {secondsLeft} from './countdown.js'
 import {checkCommand, notYetNotice, waitingStatus} from './hints.js'
+import {pickFields} from './fields.js'
 import {toNdjsonLine} from './json.js'
 import {moneyText, Tally} from './batch-totals.js'
 import {maskCardNumbersIn, redact} from '../safety/redact.js'
@@ -15,9 +16,11 @@ import type {RecordNoun} from '../errors.js'
 /**
  * A row's NDJSON line (design.md §3), keys in the documented order, DEL and C1 escaped as every
  * JSON line is; a card number masked wherever it stands, in the record, the row's reference and
- * the messages and hint that name it.
+ * the messages and hint that name it. With `fields` (--json FIELDS, --fields) its record holds
+ * those fields alone, the row's own keys kept.
  */
-export function rowLine(report: RowReport): string {
+export function rowLine(report: RowReport, fields?: string[]): string {
+  const record = report.record && (fields ? pickFields(report.record, fields) : report.record)
   return toNdjsonLine(
     redact({
       row: report.row,
@@ -26,7 +29,7 @@ export function rowLine(report: RowReport): string {
       status: report.status,
       exit_code: report.exitCode,
       ...(report.resumed ? {resumed: true} : {}),
-      ...(report.record ? {record: report.record} : {}),
+      ...(record ? {record} : {}),
       ...(report.error || !report.record ? {error: report.error} : {}),
     }),
   )
@@ -56,6 +59,7 @@ function fit(text: string, width: number): string {
  */
 export class BatchView {
   private readonly ndjson: boolean
+  private readonly fields?: string[]
   private readonly counts = new Map<RowStatus, number>()
   private readonly money = new Map<RowStatus, Tally>()
   private readonly started = performance.now()
@@ -82,9 +86,11 @@ export class BatchView {
     private readonly io: Io,
     private readonly total: number,
     private readonly noun: RecordNoun,
-    {json, words}: {json: boolean; words?: RowWords},
+    {json, fields, words}: {json: boolean; fields?: string[]; words?: RowWords},
   ) {
-    this.ndjson = json || !io.isStdoutTTY
+    // Fields picked are a record's, which the lines carry: a terminal's table shows the batch's own columns.
+    this.ndjson = json || fields !== undefined || !io.isStdoutTTY
+    this.fields = fields
     this.words = words ?? rowWords({noun})
   }
 
@@ -176,7 +182,7 @@ export class BatchView {
       this.doubts++
       if (this.doubtful.length < 3) this.doubtful.push(report.reference)
     }
-    if (this.ndjson) this.group(rowLine(report))
+    if (this.ndjson) this.group(rowLine(report, this.fields))
     else this.io.out(this.tableRow(report))
     this.progress()
   }

@@ -1,4 +1,5 @@
 import {cardColumns, type Column, customerColumns, planColumns, purchaseColumns, purchaseGetColumns, refundColumns, refundListColumns, subscriptionColumns, webHookColumns} from './columns.js'
+import {keepNumbersWritten} from '../lib/json-as-written.js'
 
 type GwRecord = Record<string, unknown>
 
@@ -19,7 +20,7 @@ export function parseFields(input: string): string[] {
 export function pickFields(record: GwRecord, fields: string[]): GwRecord {
   const picked: GwRecord = {}
   for (const field of fields) if (Object.hasOwn(record, field)) picked[field] = record[field]
-  return picked
+  return keepNumbersWritten(record, picked)
 }
 
 /** Table columns for the fields asked for: the command's own column where it has one, else the field's name. */
@@ -37,6 +38,9 @@ const BEYOND_THE_INTERFACE = [
   'transaction_id', 'response_code', 'captured', 'captured_amount', 'rrn', 'cvv_match', 'metadata', 'addendum_data',
   'settlement_date', 'standalone', 'card_type', 'card_category', 'card_subcategory', 'created_at',
 ]
+
+/** What every customer record carries beyond the interface (gateway-notes.md), and none of a payment's fields. */
+const CUSTOMER_BEYOND = ['card_number', 'bank_account', 'metadata', 'sdk_ready']
 
 /** The record a column list shows, by its schema's name in src/api/schemas. */
 const SCHEMA_OF = new Map<Column[], 'Card' | 'Purchase' | 'Refund' | 'Plan' | 'Customer' | 'Subscription' | 'WebHook'>([
@@ -58,6 +62,6 @@ const SCHEMA_OF = new Map<Column[], 'Card' | 'Purchase' | 'Refund' | 'Plan' | 'C
  */
 export async function knownFields(columns: Column[]): Promise<string[]> {
   const schema = SCHEMA_OF.get(columns)
-  const fromSchema = schema ? [...Object.keys((await import('../api/schemas/index.js'))[schema].shape), ...BEYOND_THE_INTERFACE] : []
+  const fromSchema = schema ? [...Object.keys((await import('../api/schemas/index.js'))[schema].shape), ...(schema === 'Customer' ? CUSTOMER_BEYOND : BEYOND_THE_INTERFACE)] : []
   return [...new Set([...columns.map((column) => column.field), ...fromSchema])]
 }

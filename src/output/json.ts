@@ -1,5 +1,6 @@
 import type {GwError} from '../errors.js'
 import {paint, type Style} from './colors.js'
+import {stringifyAsWritten} from '../lib/json-as-written.js'
 
 // C0 controls but tab and newline, DEL and the C1 controls: what a terminal would act on.
 // eslint-disable-next-line no-control-regex
@@ -18,7 +19,8 @@ export function escapeControls(json: string): string {
 const LEFT_BY_STRINGIFY = /[\u007F-\u009F]/
 
 function stringify(value: unknown, indent?: number): string {
-  const json = JSON.stringify(value, null, indent)
+  // A gateway's float (`42.0`) printed as it wrote it (lib/json-as-written.ts).
+  const json = stringifyAsWritten(value, indent)
   return LEFT_BY_STRINGIFY.test(json) ? escapeControls(json) : json
 }
 

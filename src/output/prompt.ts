@@ -11,16 +11,38 @@ export async function terminalPrompter(): Promise<Prompter> {
   const [{default: inquirer}, {styleText}] = await Promise.all([import('inquirer'), import('node:util')])
   const prompt = inquirer.createPromptModule({output: process.stderr})
   const width = () => process.stderr.columns || 80
-  const ask = async <T>(question: Record<string, unknown>): Promise<T> => {
+  const ask = async <T>(question: Record<string, unknown> & {validate?: Validate}): Promise<T> => {
+    // What a validate threw: the question ends with it, unanswered (inquirer would mark it answered, ✔, only on a true).
+    let ended: {err: unknown} | undefined
+    const {validate} = question
+    const asking = prompt([
+      {
+        name: 'answer',
+        ...question,
+        ...(validate && {
+          validate: async (value: string) => {
+            try {
+              return await validate(value)
+            } catch (err) {
+              ended = {err}
+              asking.ui.close()
+              // A refusal, as inquirer's answer is to end: the question is gone. (Left unsettled, its keypress never returned, and stdin kept gw running.)
+              return err instanceof Error ? err.message : String(err)
+            }
+          },
+        }),
+      },
+    ] as never)
     try {
-      const answers = (await prompt([{name: 'answer', ...question}] as never)) as {answer: T}
+      const answers = (await asking) as {answer: T}
       return answers.answer
     } catch (err) {
+      if (ended) throw ended.err
       if ((err as Error).name === 'ExitPromptError') throw new InterruptedError()
       throw err
     }
   }
-  const text = async (message: string, {default: offered, validate, readBack}: {default?: string; validate?: Validate; readBack?: ReadBack} = {}) => {
+  const text = async (message: string, {default: offered, validate, readBack, retype}: {default?: string; validate?: Validate; readBack?: ReadBack; retype?: boolean} = {}) => {
     const columns = width()
     const asked = fitQuestion(message, columns, offered === undefined ? '' : `(${offered})`)
     const answered = readBack && fitQuestion(readBack.question, columns)
@@ -29,7 +51,10 @@ export async function terminalPrompter(): Promise<Prompter> {
       message: asked,
       default: offered,
       validate,
-      theme: {style: {message: (question: string, status: string) => styleText('bold', status === 'done' && answered ? answered : question)}},
+      theme: {
+        ...(retype && {validationFailureMode: 'clear'}),
+        style: {message: (question: string, status: string) => styleText('bold', status === 'done' && answered ? answered : question)},
+      },
       transformer: (value: string, {isFinal}: {isFinal: boolean}) => {
         if (!isFinal || !answered) return value
         const meaning = readBack.answer?.(value.trim()) ?? value.trim()

@@ -16,9 +16,15 @@ export interface ReadBack {
   answer?: (answer: string) => string
 }
 
-/** Questions asked on the terminal; answers come back trimmed. Tests hand commands a scripted one. */
+/**
+ * Questions asked on the terminal; answers come back trimmed. Tests hand commands a scripted one.
+ * An answer is taken only once `validate` says true: a refusal is said under the question, which
+ * stays to be answered again (never marked answered); a validate that throws ends the question
+ * with that error (an answer refused for the last time).
+ */
 export interface Prompter {
-  text(message: string, options?: {default?: string; validate?: Validate; readBack?: ReadBack}): Promise<string>
+  /** `retype`: a refused answer is cleared, to be typed afresh (a confirmation), rather than kept to mend. */
+  text(message: string, options?: {default?: string; validate?: Validate; readBack?: ReadBack; retype?: boolean}): Promise<string>
   /** Typed without echo: tokens, card numbers, CVVs. */
   secret(message: string, validate?: Validate): Promise<string>
   choose<T extends string>(message: string, choices: readonly T[], defaultChoice?: T): Promise<T>

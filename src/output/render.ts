@@ -194,7 +194,8 @@ function shownColumns(columns: Column[], {fields}: RenderOptions): Column[] {
 /** A failure on stderr: the message with status and request id, a hint (its own, or one given), and with --json the §3 object. */
 export function renderError(io: Io, error: GwError, {json, subject, hint: given}: RenderOptions & {subject?: string; hint?: string}): void {
   const context = [error.status ? `HTTP ${error.status}` : undefined, error.requestId ? `request-id ${error.requestId}` : undefined].filter(Boolean)
-  const prefix = subject ? `${subject}: ` : ''
+  // One of several, named by its key: unless the message names it already (`No refund has the id or reference ...`).
+  const prefix = subject && !error.message.includes(subject) ? `${subject}: ` : ''
   // Ctrl-C is the person's own doing, not a failure to shout about.
   const label = error.kind === 'interrupted' ? '' : paint(io.errColor, 'red', 'Error:') + ' '
   // The message and hint may repeat what the gateway or the user sent: shown, never obeyed.

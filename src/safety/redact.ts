@@ -1,5 +1,6 @@
 import {DIGIT_CLASS, SEPARATOR_CLASS} from './card-digits.js'
 import {holdsCardNumber, looksLikeCardNumber, maskCardNumber, maskCardNumbersIn} from './card-text.js'
+import {keepNumbersWritten, parseKeepingNumbers, stringifyAsWritten} from '../lib/json-as-written.js'
 
 // The card number rules, for what masks with redact: one import.
 export {holdsCardNumber, looksLikeCardNumber, maskCardNumber, maskCardNumbersIn} from './card-text.js'
@@ -27,7 +28,7 @@ export function redact<T>(value: T): T {
     if (kind === 'secret' || kind === 'cvv') continue
     copy[key] = kind === 'card' && (typeof field === 'string' || typeof field === 'number') ? maskCardNumber(String(field)) : redact(field)
   }
-  return copy as T
+  return keepNumbersWritten(value as object, copy) as T
 }
 
 /** A text that is a card number whole, however spaced, masked as one; any other, the card numbers inside it. */
@@ -110,13 +111,13 @@ export const KIND_KEY_LENGTHS: ReadonlySet<number> = new Set([...KEY_KINDS.keys(
 export function redactText(text: string): string {
   let value: unknown
   try {
-    value = JSON.parse(text)
+    value = parseKeepingNumbers(text)
   } catch {
     return maskCardNumbersIn(text)
   }
   const redacted = redact(value)
   // A card number the text holds and its value does not was under a key named twice: the value is written anew without it.
-  return redacted === value && !holdsCardNumber(text) ? text : JSON.stringify(redacted)
+  return redacted === value && !holdsCardNumber(text) ? text : stringifyAsWritten(redacted)
 }
 
 /**

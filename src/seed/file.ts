@@ -10,6 +10,7 @@ import {acrossStepProblems} from './across.js'
 import {FIELDS, fieldsOf, recordFields, STEP_KINDS, type StepKind} from './kinds.js'
 import {keptText, MAX_KEPT_BYTES, oversizedLength, TooLargeError} from './read.js'
 import {type DatedAt, REFERENCE, type SeedStep, stepName} from './step.js'
+import {whyUnreadable} from '../lib/file-error-words.js'
 
 /** The kinds whose records carry the date they were made, and may be dated in the past with `at`. */
 export const DATED_KINDS = ['purchase', 'refund', 'customer', 'subscription', 'payment_plan', 'direct_debit'] as const satisfies readonly StepKind[]
@@ -32,8 +33,7 @@ export async function readSeedFile(file: string, io: Io): Promise<{text: string;
     if (err instanceof TooLargeError) {
       throw new UsageError(`${source} is too large for a fixtures file: over ${MAX_KEPT_BYTES / 1024 / 1024} MiB once its overlong strings are set aside`, 'Split it into files of fewer steps.')
     }
-    const code = (err as NodeJS.ErrnoException).code
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message
+    const why = whyUnreadable(err)
     throw new UsageError(`${source} cannot be read: ${why}`)
   }
 }

@@ -2,7 +2,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 import {readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {countingProxy, type CountingProxy, rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
-import {ANSWERS, cardArgs, CARDS, purchasedAtGateway, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {ANSWERS, apiRequestsSince, cardArgs, CARDS, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
 
 let sandbox: Sandbox
 let proxy: CountingProxy
@@ -31,6 +31,38 @@ async function purchases(count: number, amount = 10000, cardToken = token): Prom
 function refundCsv(ids: string[], prefix: string, amount = '1000'): string {
   return ['transaction_id,amount,reference', ...ids.map((id, i) => `${id},${amount},${prefix}-${i}`)].join('\n') + '\n'
 }
+
+describe('gw refund create --input with --json FIELDS, --fields and -q', () => {
+  it("--json id,amount: each row's line keeps its own keys, its record only the fields asked for, in that order", async () => {
+    const ids = await purchases(2)
+    const prefix = ref('fields')
+    const result = await sandbox.gw(['refund', 'create', '--input', writeTemp('refunds.csv', refundCsv(ids, prefix)), '--json', 'amount,reference'])
+    expect(result.code, result.stderr).toBe(0)
+    const lines = result.stdout.trim().split('\n').sort()
+    expect(lines).toEqual([0, 1].map((i) => JSON.stringify({row: i + 1, line: i + 2, reference: `${prefix}-${i}`, status: 'approved', exit_code: 0, record: {amount: ANSWERS.refundAmount(1000), reference: `${prefix}-${i}`}})))
+  })
+
+  it('--fields with -q: the filter reads the line whose record holds the fields picked', async () => {
+    const ids = await purchases(1)
+    const prefix = ref('fields-q')
+    const result = await sandbox.gw(['refund', 'create', '--input', writeTemp('refunds.csv', refundCsv(ids, prefix, '700')), '--fields', 'amount', '-q', '.record'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stdout).toBe(`{"amount":${ANSWERS.refundAmount(700)}}\n`)
+  })
+
+  it('--dry-run with --json FIELDS is refused naming both (exit 2): its lines are requests, not records; nothing is sent', async () => {
+    const ids = await purchases(1)
+    const cursor = await requestLogCursor(sandbox)
+    const result = await sandbox.gw(['refund', 'create', '--input', writeTemp('refunds.csv', refundCsv(ids, ref('dry'))), '--dry-run', '--json', 'id'])
+    expect(result.code).toBe(2)
+    expect(result.stdout).toBe('')
+    expect(result.stderr.split('\n').slice(0, 2)).toEqual([
+      'Error: --dry-run prints the requests a batch would send, and --json FIELDS or --fields pick the fields of the records it makes',
+      'Hint: Leave the fields out of the dry run, or pick from its lines with --jq, e.g. --jq .request.amount.',
+    ])
+    expect(await apiRequestsSince(sandbox, cursor)).toEqual([])
+  })
+})
 
 describe('gw refund create --input', () => {
   it('refunds every row once, a line per row on stdout and a summary on stderr', async () => {
@@ -400,7 +432,7 @@ describe('look-ups at scale', () => {
     const result = await sandbox.gw(['purchase', 'get', '--input', '-'], {stdin: `${a}\nno-such-purchase\n\n${b}\n`})
     expect(result.code).toBe(5)
     expect(result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as {id: string}).id)).toEqual([a, b])
-    expect(result.stderr).toContain(`Error: no-such-purchase: ${ANSWERS.purchaseNotFound} (HTTP 404`)
+    expect(result.stderr).toContain(`Error: No purchase has the id or reference no-such-purchase: ${ANSWERS.purchaseNotFound} (HTTP 404`)
     expect(result.stderr).toContain('Error: 1 of 3 look-ups failed')
   })
 

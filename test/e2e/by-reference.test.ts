@@ -1,3 +1,4 @@
+import {randomBytes} from 'node:crypto'
 import {afterEach, describe, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
 import {writeTemp} from './batch-helpers.js'
@@ -112,6 +113,62 @@ describe('a reference where an id is asked: looked up once, the id sent', () => 
   })
 })
 
+/** A reference written as a record's id would be (`071-P-` and 8 letters and digits, for `code` P), which the record made with it does not have. */
+const idShaped = (code: string) => `071-${code}-${randomBytes(8).toString('hex').toUpperCase().slice(0, 8)}`
+
+describe('a reference written as an id: its shape is evidence, not proof', () => {
+  it('gw purchase capture REF --amount: sent as an id, answered 404, looked up, and the purchase it names captured once', async () => {
+    const auth = await authorized('3000', idShaped('P'))
+    expect(auth.id).not.toBe(auth.reference)
+    const {result, sent} = await sentBy(['purchase', 'capture', auth.reference, '--amount', '1200', '--json'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.json).toMatchObject({id: auth.id, captured_amount: 1200})
+    expect(sent).toEqual([`POST /v1.0/purchases/${auth.reference}/capture`, `GET /v1.0/purchases/${auth.reference}`, `POST /v1.0/purchases/${auth.id}/capture`])
+  })
+
+  it('gw purchase capture REF in full: the GET made for its amount gives the id captured', async () => {
+    const auth = await authorized('2200', idShaped('P'))
+    const {result, sent} = await sentBy(['purchase', 'capture', auth.reference, '--json'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.json).toMatchObject({id: auth.id, captured_amount: 2200})
+    expect(sent).toEqual([`GET /v1.0/purchases/${auth.reference}`, `POST /v1.0/purchases/${auth.id}/capture`])
+  })
+
+  it('gw purchase void REF and gw refund void REF (a refund reference written as a refund id)', async () => {
+    const bought = await made(['--amount', '900'], idShaped('P'))
+    const voided = await sandbox.gw(['purchase', 'void', bought.reference, '--json'])
+    expect(voided.code, voided.stderr).toBe(0)
+    expect(voided.json).toMatchObject({id: bought.id, message: 'Voided'})
+    const paid = await made(['--amount', '2000'], ref('rv'))
+    const refundReference = idShaped('R')
+    const refunded = await sandbox.gw(['refund', 'create', '--transaction-id', paid.id, '--amount', '500', '--reference', refundReference, '--json'])
+    expect(refunded.code, refunded.stderr).toBe(0)
+    const refundId = (refunded.json as {id: string}).id
+    expect(refundId).not.toBe(refundReference)
+    const refundVoid = await sandbox.gw(['refund', 'void', refundReference, '--json'])
+    expect(refundVoid.code, refundVoid.stderr).toBe(0)
+    expect(refundVoid.json).toMatchObject({id: refundId, reference: refundReference, message: 'Voided'})
+  })
+
+  it('a capture batch whose id column holds such references, with an amount and in full', async () => {
+    const [x, y] = [await authorized('4000', idShaped('P')), await authorized('5000', idShaped('P'))]
+    const captures = writeTemp('captures.csv', `id,amount\n${x.reference},1500\n${y.reference},\n`)
+    const captured = await sandbox.gw(['purchase', 'capture', '--input', captures])
+    expect(captured.code, captured.stderr).toBe(0)
+    expect(captured.records).toMatchObject([
+      {row: 1, reference: x.reference, status: 'approved', record: {id: x.id, captured_amount: 1500}},
+      {row: 2, reference: y.reference, status: 'approved', record: {id: y.id, captured_amount: 5000}},
+    ])
+  })
+
+  it('an id no record has, nor as a reference: said as tried both (exit 5)', async () => {
+    const {result, sent} = await sentBy(['purchase', 'capture', '071-P-ZZZZZZZ9', '--amount', '100'])
+    expect(result.code).toBe(5)
+    expect(result.stderr).toContain(`Error: No purchase has the id or reference 071-P-ZZZZZZZ9: ${ANSWERS.purchaseNotFound}`)
+    expect(sent).toEqual(['POST /v1.0/purchases/071-P-ZZZZZZZ9/capture', 'GET /v1.0/purchases/071-P-ZZZZZZZ9'])
+  })
+})
+
 describe('a miss says which it tried, and how to find the record', () => {
   it('a reference no purchase has: looked up as an id and a reference at once, nothing else sent (exit 5)', async () => {
     const key = ref('nosuch')
@@ -122,10 +179,10 @@ describe('a miss says which it tried, and how to find the record', () => {
     expect(sent).toEqual([`GET /v1.0/purchases/${key}`])
   })
 
-  it('an id no purchase has: said as an id', async () => {
+  it('an id no purchase has: looked up as an id and a reference too', async () => {
     const result = await sandbox.gw(['purchase', 'void', '071-P-ZZZZZZZZ'])
     expect(result.code).toBe(5)
-    expect(result.stderr).toContain(`Error: No purchase has the id 071-P-ZZZZZZZZ: ${ANSWERS.purchaseNotFound} (HTTP 404`)
+    expect(result.stderr).toContain(`Error: No purchase has the id or reference 071-P-ZZZZZZZZ: ${ANSWERS.purchaseNotFound} (HTTP 404`)
     const refund = await sandbox.gw(['refund', 'void', 'no-such-refund-ref'])
     expect(refund.code).toBe(5)
     expect(refund.stderr).toContain('Error: No refund has the id or reference no-such-refund-ref:')

@@ -129,7 +129,7 @@ describe('a stored card token is never repeated by gw', () => {
     const result = await sandbox.gw(['card', 'get', UNKNOWN, token, '--verbose'])
     expect(result.code).toBe(5)
     expect(result.records).toMatchObject([{token, card_number: '512345XXXXXX2346'}])
-    expect(result.stderr).toMatch(new RegExp(`^Error: \\*{16}6789: Record not found \\(HTTP 404, request-id [0-9a-f-]{36}\\)$`, 'm'))
+    expect(result.stderr).toMatch(new RegExp(`^Error: No card has the token or alias \\*{16}6789: Record not found \\(HTTP 404, request-id [0-9a-f-]{36}\\)$`, 'm'))
     expect(result.stderr).toContain(`> GET ${sandbox.url}/v1.0/credit_cards/${MASKED}\n`)
     expect(result.stderr).toContain(`> GET ${sandbox.url}/v1.0/credit_cards/${'*'.repeat(16)}${token.slice(-4)}\n`)
     expect(result.stderr).not.toContain(UNKNOWN)

@@ -43,7 +43,8 @@ describe('gw card', () => {
   it('exits 5 for an unknown token and 2 for an update with nothing to change', async () => {
     const missing = await sandbox.gw(['card', 'get', 'nosuchtoken'])
     expect(missing.code).toBe(5)
-    expect(missing.stderr).toContain('Error: Record not found (HTTP 404')
+    expect(missing.stderr).toContain('Error: No card has the token or alias *******oken: Record not found (HTTP 404')
+    expect(missing.stderr).toContain('Hint: gw card list finds cards, newest first, by --card and --holder.')
     const nothing = await sandbox.gw(['card', 'update', 'sometoken'])
     expect(nothing.code).toBe(2)
     expect(nothing.stderr).toContain('--alias')

@@ -73,7 +73,7 @@ describe('gw customer get', () => {
     const result = await sandbox.gw(['customer', 'get', a.id, 'no-such-customer', b.reference])
     expect(result.code).toBe(5)
     expect(result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as CustomerRecord).id)).toEqual([a.id, b.id])
-    expect(result.stderr).toContain('Error: no-such-customer: Record not found (HTTP 404')
+    expect(result.stderr).toContain('Error: No customer has the id or reference no-such-customer: Record not found (HTTP 404')
     const piped = await sandbox.gw(['customer', 'get', '-'], {stdin: `${a.reference}\n${b.id}\n`})
     expect(piped.code).toBe(0)
     expect(piped.stdout.trim().split('\n').map((line) => (JSON.parse(line) as CustomerRecord).id)).toEqual([a.id, b.id])
@@ -110,7 +110,7 @@ describe('gw customer update', () => {
     expect(nothing.stderr).toContain('At least one of the following must be provided')
     const missing = await sandbox.gw(['customer', 'update', '071-C-ZZZZZZZZ', '--first-name', 'x'])
     expect(missing.code).toBe(5)
-    expect(missing.stderr).toContain('Error: No customer has the id 071-C-ZZZZZZZZ: Record not found (HTTP 404')
+    expect(missing.stderr).toContain('Error: No customer has the id or reference 071-C-ZZZZZZZZ: Record not found (HTTP 404')
   })
 })
 
@@ -123,7 +123,7 @@ describe('gw customer delete', () => {
     expect((await sandbox.gw(['customer', 'get', customer.id])).code).toBe(5)
     const again = await sandbox.gw(['customer', 'delete', customer.id])
     expect(again.code).toBe(5)
-    expect(again.stderr).toContain(`Error: No customer has the id ${customer.id}: Record not found (HTTP 404`)
+    expect(again.stderr).toContain(`Error: No customer has the id or reference ${customer.id}: Record not found (HTTP 404`)
   })
 })
 

@@ -97,7 +97,7 @@ describe('gw direct-debit get', () => {
     const several = await sandbox.gw(['direct-debit', 'get', debit.reference, 'no-such-debit'])
     expect(several.code).toBe(5)
     expect(several.records).toEqual([debit])
-    expect(several.stderr).toContain('Error: no-such-debit: Could not find Direct Entry (HTTP 404')
+    expect(several.stderr).toContain('Error: No direct debit has the id or reference no-such-debit: Could not find Direct Entry (HTTP 404')
   })
 })
 
@@ -116,7 +116,7 @@ describe('gw direct-debit delete and list', () => {
   it('an unknown debit exits 5 with the id in the gateway\'s words; the id is required (exit 2)', async () => {
     const unknown = await sandbox.gw(['direct-debit', 'delete', '071-DD-ZZZZZZZZ'])
     expect(unknown.code).toBe(5)
-    expect(unknown.stderr).toContain('Error: No direct debit has the id 071-DD-ZZZZZZZZ: Direct Debit 071-DD-ZZZZZZZZ could not be found. (HTTP 404')
+    expect(unknown.stderr).toContain('Error: No direct debit has the id or reference 071-DD-ZZZZZZZZ: Direct Debit 071-DD-ZZZZZZZZ could not be found. (HTTP 404')
     const none = await sandbox.gw(['direct-debit', 'delete'])
     expect(none.code).toBe(2)
     expect(none.stderr).toContain('Missing 1 required arg')

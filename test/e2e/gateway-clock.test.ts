@@ -147,15 +147,11 @@ describe("the processing window is the local gateway's", () => {
       const fault = await own.gw(['sandbox', 'fault', 'add', '--method', 'POST', '--path', '/v1.0/purchases', '--action', 'status', '--status', '503'])
       expect(fault.code, fault.stderr).toBe(0)
       const reference = ref('w503')
-      const started = performance.now()
       const result = await own.gw([...purchaseArgs(reference), '--verbose'])
-      const seconds = (performance.now() - started) / 1000
       expect(result.code, result.stderr).toBe(8)
       expect(result.stderr).toContain(`The gateway has no purchase with reference ${reference} yet, and may still be processing it: looking again for up to 2 s.\n`)
       expect(result.stderr).toContain(`, and the gateway has no purchase with reference ${reference}, even 2 s after it was sent (the most it takes to process one).`)
       expect(result.stderr.match(/> GET http:\/\/127\.0\.0\.1:\d+\/_sandbox\/clock\?challenge=[\w-]+\n/g)).toHaveLength(1)
-      // Bounded, not timed: the live gateway's window would keep it over a minute.
-      expect(seconds).toBeLessThan(45)
     } finally {
       await own.stop()
     }

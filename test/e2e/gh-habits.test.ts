@@ -56,6 +56,19 @@ describe("--json FIELDS picks fields, as gh's does", () => {
     expect(await apiRequestsSince(sandbox, cursor)).toEqual([])
   })
 
+  it.each([
+    [['api', `/v1.0/purchases/${'ID'}`, '--json', 'id,amount'], "--json FIELDS and --fields pick the fields of a command's records, and gw api prints its JSON as it is", 'Pick from it with --jq: --jq .response.id from an answer, --jq .id from each record of --paginate.'],
+    [['api', '/v1.0/purchases', '--paginate', '--fields', 'id'], "--json FIELDS and --fields pick the fields of a command's records, and gw api prints its JSON as it is", 'Pick from it with --jq: --jq .response.id from an answer, --jq .id from each record of --paginate.'],
+    [['api', `/v1.0/purchases/${'ID'}`, '--json', 'amount'], '/v1.0/purchases/ID is the PATH, so amount is one word too many', '--json takes no fields with gw api, which prints its JSON as it is; pick from it with --jq: --jq .response.amount from an answer, --jq .amount from each record of --paginate.'],
+  ])('gw api %j: refused (exit 2), pointing to --jq; nothing sent', async (args, message, hint) => {
+    const cursor = await requestLogCursor(sandbox)
+    const refused = await sandbox.gw(args.map((arg) => arg.replace('ID', purchase.id)))
+    expect(refused.code).toBe(2)
+    expect(refused.stdout).toBe('')
+    expect(refused.stderr.split('\n').slice(0, 2)).toEqual([`Error: ${message.replace('ID', purchase.id)}`, `Hint: ${hint}`])
+    expect(await apiRequestsSince(sandbox, cursor)).toEqual([])
+  })
+
   it('--json alone keeps its meaning, and a reference after it is still one', async () => {
     const whole = await sandbox.gw(['purchase', 'get', '--json', purchase.reference])
     expect(whole.code, whole.stderr).toBe(0)

@@ -271,7 +271,7 @@ describe.skipIf(!clone && !mustRun)('a fresh clone installed with npm ci --omit=
 
       const fromEnv = await cloneGw(['purchase', 'get', 'no-such-purchase'], {env: {...isolatedHome(), GW_BASE_URL: sandbox.url, GW_USERNAME: 'ACME', GW_TOKEN: 'acme-token-123'}})
       expect(fromEnv.code, fromEnv.stderr).toBe(5)
-      expect(fromEnv.stderr).toMatch(/^Error: Purchase not found \(HTTP 404, request-id [\w-]+\)\n$/)
+      expect(fromEnv.stderr).toMatch(/^Error: No purchase has the id or reference no-such-purchase: Purchase not found \(HTTP 404, request-id [\w-]+\)\nHint: gw purchase list finds purchases, newest first, by [^\n]+\n$/)
     } finally {
       await sandbox.stop()
     }

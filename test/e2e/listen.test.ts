@@ -273,19 +273,20 @@ describe('gw listen: bad input and faults', () => {
   })
 
   it('cuts off a stalled sender with 408 without holding up other deliveries', async () => {
-    const listener = await listen(['--receive-timeout', '1'])
+    const listener = await listen(['--receive-timeout', '3'])
     const {port} = new URL(listener.url)
     const stalled = connect(Number(port), '127.0.0.1')
     let answer = ''
     stalled.on('data', (chunk) => (answer += chunk.toString()))
-    const closed = new Promise((resolve) => stalled.on('close', resolve))
+    let cutOff = false
+    const closed = new Promise((resolve) => stalled.on('close', () => resolve((cutOff = true))))
     stalled.write(`POST / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"event":`)
-    const started = Date.now()
+    // Not held up: another delivery is answered while the stalled sender is still connected.
     expect(await listener.post(chargeSuccessful())).toBe(200)
-    expect(Date.now() - started).toBeLessThan(500)
+    expect(cutOff).toBe(false)
     await closed
     expect(answer).toMatch(/^HTTP\/1\.1 408 /)
-    await listener.waitForStderr('Warning: refused a request (408): a sender took more than 1000 ms to send its delivery; cut off')
+    await listener.waitForStderr('Warning: refused a request (408): a sender took more than 3000 ms to send its delivery; cut off')
     expect(await listener.post(chargeSuccessful())).toBe(200)
   })
 

@@ -98,7 +98,7 @@ describe('the single executable (npm run package)', () => {
       expect((await runProgram(gw, ['--version'], {env})).stdout).toBe(`gw/${version} ${process.platform}-${process.arch} node-${embedded}\n`)
       const missing = await runProgram(gw, ['purchase', 'get', 'no-such-purchase'], {env})
       expect(missing.code).toBe(5)
-      expect(missing.stderr).toMatch(/^Error: Purchase not found \(HTTP 404, request-id [\w-]+\)\n$/)
+      expect(missing.stderr).toMatch(/^Error: No purchase has the id or reference no-such-purchase: Purchase not found \(HTTP 404, request-id [\w-]+\)\nHint: gw purchase list finds purchases, newest first, by [^\n]+\n$/)
       // V8 accepted the cache inside: had it not, gw would have written one into its cache directory.
       expect(existsSync(join(home.XDG_CACHE_HOME!, 'gw'))).toBe(false)
 

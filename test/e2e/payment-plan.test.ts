@@ -135,7 +135,7 @@ describe('gw payment-plan get', () => {
     const several = await sandbox.gw(['payment-plan', 'get', plan.id, 'no-such-plan'])
     expect(several.code).toBe(5)
     expect(several.records.map((record) => (record as PaymentPlan).id)).toEqual([plan.id])
-    expect(several.stderr).toContain('Error: no-such-plan: Could not find Payment Plan (HTTP 404')
+    expect(several.stderr).toContain('Error: No payment plan has the id or reference no-such-plan: Could not find Payment Plan (HTTP 404')
   })
 })
 
@@ -166,7 +166,7 @@ describe('gw payment-plan suspend, activate, cancel', () => {
     expect(none.stderr).toContain('Missing 1 required arg')
     const unknown = await sandbox.gw(['payment-plan', 'cancel', '071-PP-ZZZZZZZZ'])
     expect(unknown.code).toBe(5)
-    expect(unknown.stderr).toContain('Error: No payment plan has the id 071-PP-ZZZZZZZZ: Could not find Payment Plan (HTTP 404')
+    expect(unknown.stderr).toContain('Error: No payment plan has the id or reference 071-PP-ZZZZZZZZ: Could not find Payment Plan (HTTP 404')
     const plan = await createPaymentPlan()
     const foreign = await sandbox.gw(['payment-plan', 'suspend', plan.id], {env: {GW_USERNAME: 'ACME', GW_TOKEN: 's3cret'}})
     expect(foreign.code).toBe(6)

@@ -65,7 +65,8 @@ describe('gw plan get', () => {
     expect((await sandbox.gw(['plan', 'get', plan.reference, '--json'])).json).toMatchObject({id: plan.id})
     const missing = await sandbox.gw(['plan', 'get', '071-PL-ZZZZZZZZ'])
     expect(missing.code).toBe(5)
-    expect(missing.stderr).toContain('Error: Record not found (HTTP 404')
+    expect(missing.stderr).toContain('Error: No plan has the id or reference 071-PL-ZZZZZZZZ: Record not found (HTTP 404')
+    expect(missing.stderr).toContain('Hint: gw plan list finds plans, newest first.')
   })
 })
 
@@ -91,7 +92,7 @@ describe('gw plan update', () => {
     expect(nothing.stderr).toContain('At least one of the following must be provided: --description, --name')
     const missing = await sandbox.gw(['plan', 'update', '071-PL-ZZZZZZZZ', '--name', 'x'])
     expect(missing.code).toBe(5)
-    expect(missing.stderr).toContain('Error: No plan has the id 071-PL-ZZZZZZZZ: Record not found (HTTP 404')
+    expect(missing.stderr).toContain('Error: No plan has the id or reference 071-PL-ZZZZZZZZ: Record not found (HTTP 404')
   })
 })
 

@@ -219,7 +219,7 @@ describe('gw purchase get', () => {
     expect(result.code).toBe(5)
     const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as {id: string})
     expect(lines.map((record) => record.id)).toEqual([first.id, second.id])
-    expect(result.stderr).toContain(`Error: no-such-ref: ${ANSWERS.purchaseNotFound} (HTTP 404`)
+    expect(result.stderr).toContain(`Error: No purchase has the id or reference no-such-ref: ${ANSWERS.purchaseNotFound} (HTTP 404`)
     expect(result.stderr).toContain('1 of 3 look-ups failed')
   })
 

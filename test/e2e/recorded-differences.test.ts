@@ -1,4 +1,5 @@
 import {describe, expect, it} from 'vitest'
+import {writeTemp} from './batch-helpers.js'
 import {cardArgs, CARDS, DIALECT, ref, type Sandbox, sandboxForFile} from './helpers.js'
 
 // #62.8: where the local gateway answered otherwise than the recorded live gateway, it now answers
@@ -82,6 +83,26 @@ describe(`the recorded answers, in the ${DIALECT} dialect`, () => {
     const id = String((made.body.response as {id: string}).id)
     expect((await api([`/v1.0/direct_debits/${id}`])).text).toContain('"amount":42.0,')
     expect((await api(['/v1.0/direct_debits'])).text).toMatch(/"amount":42\.0,"bsb"/)
+  })
+
+  it("gw's own JSON keeps the gateway's floats as written: a direct debit's 42.0 and a purchase's decimal_amount 10.0, in a record, with --fields, in a list and in a batch's lines", async () => {
+    const reference = ref('dd-float')
+    const made = await sandbox.gw(['direct-debit', 'create', '--amount', '4200', '--description', 'Float', '--bsb', '123-123', '--account-name', 'Test', '--account-number', '012345678', '--reference', reference, '--json'])
+    expect(made.code, made.stderr).toBe(0)
+    const {id} = made.json as {id: string}
+    // The record gw prints is the gateway's `response`, byte for byte.
+    const sent = /"response":(\{.*\}),"errors"/.exec((await api([`/v1.0/direct_debits/${id}`])).text)![1]!
+    expect(sent).toContain('"amount":42.0,')
+    expect(made.stdout).toBe(`${sent}\n`)
+    expect((await sandbox.gw(['direct-debit', 'get', id, '--json'])).stdout).toBe(`${sent}\n`)
+    expect((await sandbox.gw(['direct-debit', 'get', reference, '--json', 'id,amount'])).stdout).toBe(`{"id":"${id}","amount":42.0}\n`)
+    expect((await sandbox.gw(['direct-debit', 'list', '--limit', '1', '--fields', 'amount,reference'])).stdout).toBe(`{"amount":42.0,"reference":"${reference}"}\n`)
+    const batch = writeTemp('debits.csv', `amount,description,bsb,account_name,account_number,reference\n4200,Float,123-123,Test,012345678,${reference}-b\n`)
+    const lines = await sandbox.gw(['direct-debit', 'create', '--input', batch, '--json', 'amount,reference'])
+    expect(lines.code, lines.stderr).toBe(0)
+    expect(lines.stdout).toBe(`{"row":1,"line":2,"reference":"${reference}-b","status":"made","exit_code":0,"record":{"amount":42.0,"reference":"${reference}-b"}}\n`)
+    const bought = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref('float'), ...cardArgs(), '--fields', 'amount,decimal_amount'])
+    expect(bought.stdout).toBe('{"amount":1000,"decimal_amount":10.0}\n')
   })
 
   it('an unknown route answers in the gateway\'s envelope, "Not Found": ActiveMerchant\'s failed void, POST /v1.0//void?id=123', async () => {

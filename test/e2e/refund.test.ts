@@ -95,7 +95,8 @@ describe('gw refund get', () => {
     expect((await sandbox.gw(['refund', 'get', reference, '--json'])).json).toEqual(created)
     const missing = await sandbox.gw(['refund', 'get', 'no-such-refund'])
     expect(missing.code).toBe(5)
-    expect(missing.stderr).toContain(`Error: ${ANSWERS.purchaseNotFound} (HTTP 404`)
+    expect(missing.stderr).toContain(`Error: No refund has the id or reference no-such-refund: ${ANSWERS.purchaseNotFound} (HTTP 404`)
+    expect(missing.stderr).toContain('Hint: gw refund list finds refunds, newest first, by --purchase,')
   })
 })
 

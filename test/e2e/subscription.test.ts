@@ -73,7 +73,7 @@ describe('gw subscription get', () => {
     const several = await sandbox.gw(['subscription', 'get', a.reference, 'no-such-subscription', b.reference])
     expect(several.code).toBe(5)
     expect(several.stdout.trim().split('\n').map((line) => (JSON.parse(line) as SubscriptionRecord).id)).toEqual([a.id, b.id])
-    expect(several.stderr).toContain('Error: no-such-subscription: Record not found (HTTP 404')
+    expect(several.stderr).toContain('Error: No subscription has the reference no-such-subscription: Record not found (HTTP 404')
   })
 })
 
@@ -95,7 +95,7 @@ describe('gw subscription update', () => {
     expect((await sandbox.gw(['subscription', 'update', '071-S-ZZZZZZZZ', '--active', '--inactive'])).code).toBe(2)
     const missing = await sandbox.gw(['subscription', 'update', '071-S-ZZZZZZZZ', '--inactive'])
     expect(missing.code).toBe(5)
-    expect(missing.stderr).toContain('Error: No subscription has the id 071-S-ZZZZZZZZ: Record not found (HTTP 404')
+    expect(missing.stderr).toContain('Error: No subscription has the id or reference 071-S-ZZZZZZZZ: Record not found (HTTP 404')
   })
 })
 

@@ -181,11 +181,13 @@ describe('a live profile on a terminal', () => {
   it('sends nothing when the amount typed back does not match three times (exit 2)', async () => {
     const reference = ref()
     const t = run(['purchase', 'create', '--amount', '1000', '--reference', reference, '--card-token', 'tok_unused'], liveSandbox.home)
-    // Each answer waits for its own prompt: the earlier ones stay on the screen.
-    for (const [asked, typed] of ['100.00', '1', '100.00'].entries()) {
-      await t.waitFor(new RegExp(`(?:LIVE: type the amount \\(10\\.00 AUD\\)[\\s\\S]*){${asked + 1}}`))
+    // Each refusal is said under the question, which stays to be answered again.
+    await t.waitFor('LIVE: type the amount (10.00 AUD)')
+    for (const typed of ['100.00', '1']) {
       t.type(typed)
+      await t.waitFor(`"${typed}" does not match 10.00 AUD; type it as shown, 10.00 (Ctrl-C to stop).`)
     }
+    t.type('100.00')
     const screen = await t.waitFor(/\[exit \d+\]/)
     expect(screen).toContain('[exit 2]')
     expect(screen).toContain('"100.00" does not match 10.00 AUD: nothing was sent')

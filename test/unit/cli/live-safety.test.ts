@@ -8,17 +8,29 @@ import type {Target} from '../../../src/auth/resolve.js'
 import {UsageError} from '../../../src/errors.js'
 import {expectReject} from '../../expect-error.js'
 
-/** Answers questions in order and records them, so a test sees what was asked. */
-function scripted(answers: string[]): {prompter: () => Promise<Prompter>; asked: string[]} {
+/**
+ * Answers questions in order and records them, so a test sees what was asked; as the terminal's
+ * prompter does, an answer its validate refuses is said (`refused`) and the question answered again.
+ */
+function scripted(answers: string[]): {prompter: () => Promise<Prompter>; asked: string[]; refused: string[]} {
   const asked: string[] = []
+  const refused: string[] = []
   const next = async (message: string) => {
     asked.push(message)
     const answer = answers.shift()
     if (answer === undefined) throw new Error(`unexpected question: ${message}`)
     return answer
   }
-  const prompter: Prompter = {text: (message) => next(message), secret: (message) => next(message), choose: async (message) => (await next(message)) as never}
-  return {prompter: async () => prompter, asked}
+  const text: Prompter['text'] = async (message, {validate} = {}) => {
+    for (;;) {
+      const answer = await next(message)
+      const verdict = validate ? await validate(answer) : true
+      if (verdict === true) return answer
+      refused.push(verdict)
+    }
+  }
+  const prompter: Prompter = {text, secret: (message) => next(message), choose: async (message) => (await next(message)) as never}
+  return {prompter: async () => prompter, asked, refused}
 }
 
 const liveTarget: Target = {baseUrl: 'https://gw.example', username: 'SHOP', environment: 'live', profileName: 'shop', source: 'active', secretStorage: 'keychain', secretLocation: 'keychain'}
@@ -35,6 +47,17 @@ describe('confirmation', () => {
     ['id', {id: 'cus_1'}, 'cus_1', ['cus_1']],
   ] as const)('%s %o is shown as %s', (kind, values, shown, accepted) => {
     expect(confirmation(kind, values)).toEqual({shown, accepted})
+  })
+
+  it('a record named by its reference is confirmed by the reference given, or its id', async () => {
+    const expected = confirmation('id', {id: '071-P-52NRCGCF', key: 'tb-2'})
+    expect(expected).toEqual({shown: '071-P-52NRCGCF or tb-2', accepted: ['071-P-52NRCGCF', 'tb-2'], what: 'the id or reference'})
+    const typed = scripted(['tb-3', 'TB-2'])
+    await confirmLive({commandId: 'purchase void', kind: 'id', expected, yes: false, io: testIo({tty: true}), prompter: typed.prompter})
+    expect(typed.asked).toEqual(['LIVE: type the id or reference (071-P-52NRCGCF or tb-2) to confirm gw purchase void', 'LIVE: type the id or reference (071-P-52NRCGCF or tb-2) to confirm gw purchase void'])
+    expect(typed.refused).toEqual(['"tb-3" does not match 071-P-52NRCGCF or tb-2; type it again (Ctrl-C to stop).'])
+    // Given as its id, the id alone.
+    expect(confirmation('id', {id: '071-P-52NRCGCF', key: '071-P-52NRCGCF'})).toEqual({shown: '071-P-52NRCGCF', accepted: ['071-P-52NRCGCF']})
   })
 })
 
@@ -72,7 +95,8 @@ describe('confirmLive', () => {
     const expected = confirmation('amount', {amount, currency: 'AUD'})
     await confirmLive({commandId: 'purchase create', kind: 'amount', expected, yes: false, io, prompter: both.prompter})
     expect(both.asked).toHaveLength(2)
-    expect(io.stderr()).toBe(`"${wrong}" does not match ${expected.shown}; type it as shown, ${expected.accepted[1]} (Ctrl-C to stop).\n`)
+    expect(both.refused).toEqual([`"${wrong}" does not match ${expected.shown}; type it as shown, ${expected.accepted[1]} (Ctrl-C to stop).`])
+    expect(io.stderr()).toBe('')
   })
 
   it('a mismatch asks the confirmation alone again; three refuse with exit 2', async () => {
@@ -80,7 +104,7 @@ describe('confirmLive', () => {
     const second = scripted(['100.00', '10.00'])
     await confirmLive({commandId: 'purchase create', kind: 'amount', expected, yes: false, io, prompter: second.prompter})
     expect(second.asked).toHaveLength(2)
-    expect(io.stderr()).toBe('"100.00" does not match 10.00 AUD; type it as shown, 10.00 (Ctrl-C to stop).\n')
+    expect(second.refused).toEqual(['"100.00" does not match 10.00 AUD; type it as shown, 10.00 (Ctrl-C to stop).'])
     await expect(confirmLive({commandId: 'purchase create', kind: 'amount', expected, yes: false, io: testIo({tty: true}), prompter: scripted(['1', '2', '100.00']).prompter})).rejects.toMatchObject({
       exitCode: 2,
       message: '"100.00" does not match 10.00 AUD: nothing was sent',

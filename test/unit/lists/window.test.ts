@@ -156,6 +156,9 @@ describe('parseWindow', () => {
   it('--on refuses what is no day (an age, a time), pointing to --from', () => {
     expectThrow(() => parseWindow({on: '7d'}, now), UsageError, '--on must be a day: a date (2026-11-17), today, yesterday or a weekday; or this-week, last-week, this-month or last-month; got "7d"')
     expect(() => parseWindow({on: '2026-11-17T09:30'}, now)).toThrow(expect.objectContaining({hint: 'For a window from a time or an age until now, give --from 2026-11-17T09:30.'}))
+    expect(() => parseWindow({on: '7d'}, now)).toThrow(expect.objectContaining({hint: 'For a window from a time or an age until now, give --from 7d.'}))
+    // A typo is no value of --from either: not pointed there.
+    expect(() => parseWindow({on: 'tomorow'}, now)).toThrow(expect.objectContaining({hint: 'For example --on yesterday, --on monday or --on 2026-11-17.'}))
     expectThrow(() => parseWindow({on: '2026-02-30'}, now), UsageError, '--on must be a day: a date (2026-11-17), today, yesterday or a weekday; or this-week, last-week, this-month or last-month; got "2026-02-30"')
     expectThrow(() => parseWindow({on: 'today', from: '7d', to: 'now'}, now), UsageError, '--on names both ends of the window: leave out --from and --to')
   })

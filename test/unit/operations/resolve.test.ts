@@ -29,11 +29,23 @@ describe('resolveKey', () => {
   it('looks a reference up once, keeping the record it found', async () => {
     const record = {id: '071-P-52NRCGCF', reference: 'ship-7001', amount: 5000}
     const {client, calls, verify} = fakeClient({'purchases.get': () => record})
-    const resolve = resolver('purchases', {client})
+    const {resolve, lookUp} = resolver('purchases', {client})
     expect(await resolve('ship-7001')).toEqual({key: 'ship-7001', id: '071-P-52NRCGCF', record})
     expect(await resolve('ship-7001')).toEqual({key: 'ship-7001', id: '071-P-52NRCGCF', record})
+    expect(await lookUp('ship-7001')).toEqual({key: 'ship-7001', id: '071-P-52NRCGCF', record})
     expect(calls).toEqual([{method: 'purchases.get', args: ['ship-7001']}])
     verify()
+  })
+
+  it('lookUp looks even an id-shaped key up (a reference may be written as an id), once', async () => {
+    const record = {id: '071-P-52NRCGCF', reference: '071-P-ABCDEFGH'}
+    const {client, calls} = fakeClient({'purchases.get': () => record})
+    const {resolve, lookUp} = resolver('purchases', {client})
+    expect(await resolve('071-P-ABCDEFGH')).toEqual({key: '071-P-ABCDEFGH', id: '071-P-ABCDEFGH'})
+    expect(calls).toEqual([])
+    expect(await lookUp('071-P-ABCDEFGH')).toEqual({key: '071-P-ABCDEFGH', id: '071-P-52NRCGCF', record})
+    await lookUp('071-P-ABCDEFGH')
+    expect(calls).toEqual([{method: 'purchases.get', args: ['071-P-ABCDEFGH']}])
   })
 
   it('a miss says it tried the key as an id and a reference, in the gateway\'s words too (exit 5)', async () => {

@@ -1,3 +1,6 @@
+import {mkdtempSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {UsageError} from '../../../src/errors.js'
 import {readData, readMethod, readPath, readQueryPair} from '../../../src/output/api-input.js'
@@ -40,7 +43,17 @@ describe('gw api input', () => {
     const bad = readData('{"card_number":"4242424242424242",', 'POST', testIo())
     expect((await expectReject(bad, UsageError, '--data is not JSON')).message).not.toContain('4242')
     await expect(readData('{}', 'GET', testIo())).rejects.toThrow(expect.objectContaining({message: '--data is a request body, and a GET has none', hint: 'Give the values with --query KEY=VALUE, or use POST or PUT.'}))
-    await expectReject(readData('@/no/such/file.json', 'POST', testIo()), UsageError, 'cannot read /no/such/file.json: ENOENT')
+    await expect(readData('@/no/such/file.json', 'POST', testIo())).rejects.toThrow(expect.objectContaining({message: '--data @/no/such/file.json: /no/such/file.json cannot be read: no such file', hint: 'Give a file holding the JSON body: --data @body.json.'}))
     await expect(readData('-', 'POST', testIo({tty: true}))).rejects.toThrow(expect.objectContaining({message: '--data - reads the JSON body from stdin, but stdin is a terminal'}))
+  })
+
+  it('refuses a --data that holds no body (nothing piped, an empty file, an empty value) as missing, before anything is sent', async () => {
+    const missing = (message: string) => expect.objectContaining({message, hint: 'Give the JSON body, e.g. gw api POST PATH --data @body.json, or pipe it in with --data -.'})
+    await expect(readData('-', 'POST', testIo({stdin: ''}))).rejects.toThrow(missing('--data - read nothing from stdin: the request body is missing, and nothing was sent'))
+    await expect(readData('-', 'POST', testIo({stdin: ' \n'}))).rejects.toThrow(missing('--data - read nothing from stdin: the request body is missing, and nothing was sent'))
+    await expect(readData('', 'POST', testIo())).rejects.toThrow(missing('--data is empty: the request body is missing, and nothing was sent'))
+    const empty = join(mkdtempSync(join(tmpdir(), 'gw-data-')), 'empty.json')
+    writeFileSync(empty, '')
+    await expect(readData(`@${empty}`, 'POST', testIo())).rejects.toThrow(missing(`--data @${empty}: ${empty} is empty: the request body is missing, and nothing was sent`))
   })
 })

@@ -226,6 +226,13 @@ describe('renderError', () => {
     expect(message).toBe('Error: id\\x1B[2K: No purchase ref\\x1B]0;owned\\x07')
     expect(JSON.parse(json!).error).toMatchObject({id: 'id\u001B[2K', messages: ['No purchase ref\u001B]0;owned\u0007']})
   })
+
+  it('one of several is named by its key, unless the message names it already', () => {
+    const io = testIo()
+    renderError(io, new NotFoundError('No refund has the id or reference nope: Purchase not found'), {json: false, subject: 'nope'})
+    renderError(io, new NotFoundError('Purchase not found'), {json: false, subject: 'nope'})
+    expect(io.stderr()).toBe('Error: No refund has the id or reference nope: Purchase not found\nError: nope: Purchase not found\n')
+  })
 })
 
 describe('a gateway that sends a card number whole, or a CVV (design.md §3: masked and left out, whoever sent them)', () => {

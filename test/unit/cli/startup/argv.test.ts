@@ -92,7 +92,8 @@ describe("readCommandLine: --json FIELDS picks fields, as gh's does; --json alon
 describe('tokens: argv read with a command’s flags, as oclif reads it', () => {
   const flags = grammarOf(Api)
   it('takes a value after a flag that takes one, and every word after a repeatable one', () => {
-    expect(tokens(['-X', 'POST', '/p', '-f', 'a=1', 'b=2', '--paginate', 'c'], flags)).toEqual([
+    const greedy = grammarOf({flags: {...Api.flags, 'raw-field': {...Api.flags['raw-field'], multipleNonGreedy: false}}})
+    expect(tokens(['-X', 'POST', '/p', '-f', 'a=1', 'b=2', '--paginate', 'c'], greedy)).toEqual([
       {kind: 'flag', name: 'method', value: 'POST', raw: ['-X', 'POST']},
       {kind: 'word', text: '/p', afterDashes: false},
       {kind: 'flag', name: 'raw-field', value: 'a=1', raw: ['-f', 'a=1']},
@@ -100,6 +101,15 @@ describe('tokens: argv read with a command’s flags, as oclif reads it', () => 
       {kind: 'flag', name: 'paginate', raw: ['--paginate']},
       // oclif's greedy `multiple`: a boolean between leaves -f taking words.
       {kind: 'flag', name: 'raw-field', value: 'c', raw: ['c']},
+    ])
+  })
+
+  it("takes one value after a repeatable flag that is not greedy (gw api's -f, -F and --query, as gh api's)", () => {
+    expect(tokens(['-f', 'a=1', '/p', '-F', 'n=2', 'POST'], flags)).toEqual([
+      {kind: 'flag', name: 'raw-field', value: 'a=1', raw: ['-f', 'a=1']},
+      {kind: 'word', text: '/p', afterDashes: false},
+      {kind: 'flag', name: 'field', value: 'n=2', raw: ['-F', 'n=2']},
+      {kind: 'word', text: 'POST', afterDashes: false},
     ])
   })
 
