@@ -41,6 +41,9 @@ const BOTH_DIALECTS = [
   'test/e2e/recorded-differences.test.ts',
   'test/e2e/what-a-refund-is.test.ts',
   'test/e2e/piped-stdin.test.ts',
+  'test/e2e/batch-true-words.test.ts',
+  'test/e2e/batch-copies.test.ts',
+  'test/e2e/identity-overlay.test.ts',
 ]
 
 /**

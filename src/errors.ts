@@ -265,6 +265,16 @@ export class UnreachableError extends GatewayError {
   }
 }
 
+/**
+ * A purchase or refund gw stopped before sending it: `cause` says why (its look-up before sending
+ * failed, or answered from the other environment). Nothing was sent, and nothing is in doubt.
+ */
+export class NotSentError extends Error {
+  constructor(override readonly cause: GwError) {
+    super(cause.message)
+  }
+}
+
 /** A request other than money was sent and no answer came back: it may have reached the gateway, exit 1. */
 export class NoAnswerError extends GatewayError {
   constructor(message: string, details: GwErrorDetails = {}) {

@@ -11,6 +11,8 @@ export interface BatchFlags {
   'dry-run': boolean
   journal?: string
   verify?: boolean
+  /** The rows are a new batch (batch-name.ts), though an earlier batch had the same: begun in the journal given. */
+  'new-batch'?: boolean
 }
 
 /** What a batch is about to send, for its one confirmation: `300 refunds`, `2950.00 AUD; 12.00 NZD`. */

@@ -21,32 +21,50 @@ export class GatewaySlots {
 
   constructor(
     private readonly concurrency: number,
-    private readonly stopping: () => boolean,
+    /** Aborted once the batch is stopping. */
+    private readonly stopping: AbortSignal,
   ) {
     // The first request goes alone: until one answer is in, gw does not know that the gateway
     // takes these credentials and is in the profile's environment (a batch stops on either).
     this.slots = pLimit(1)
   }
 
-  /** Runs a request in one of the slots, unless the batch stopped while it waited. */
+  /**
+   * Runs a request in one of the slots, unless the batch stops before it has one: then it is never
+   * made, and that is known at once, not once a slot is free (a first Ctrl-C while every slot waits
+   * on a slow gateway takes back the rows journaled ahead right away).
+   */
   async run<T>(request: () => Promise<T>): Promise<T | typeof STOPPED> {
-    return this.slots(async () => {
+    let started = false
+    const ran = this.slots(async () => {
+      if (this.stopping.aborted) return STOPPED
+      started = true
       try {
-        return this.stopping() ? STOPPED : await request()
+        return await request()
       } finally {
         // The first answer is in: the other slots open (setting it again changes nothing).
         this.slots.concurrency = this.concurrency
       }
     })
+    const stopped = new Promise<typeof STOPPED | undefined>((resolve) => {
+      const stop = () => resolve(started ? undefined : STOPPED)
+      if (this.stopping.aborted) stop()
+      else this.stopping.addEventListener('abort', stop, {once: true})
+      const done = () => this.stopping.removeEventListener('abort', stop)
+      ran.then(done, done)
+    })
+    return Promise.race([ran, stopped.then((stop) => stop ?? ran)])
   }
 
   /**
    * Counts a row's answer: true at the LOST_IN_A_ROW-th lost in a row, when the gateway (or the way
    * to it) looks down, and each further row would only add one more in doubt. A row in doubt that
-   * the gateway answered about (row-reports.ts `reached`) shows it is up.
+   * the gateway answered about (row-reports.ts `reached`) shows it is up. A row that failed unsent
+   * for want of an answer (its look-up before sending lost, or refused with a 5xx) counts as lost too.
    */
   lost(report: RowReport): boolean {
-    if (report.status !== 'unknown' || report.resumed || report.reached) {
+    const unanswered = report.status === 'unknown' ? !report.resumed && !report.reached : report.status === 'failed' && UNANSWERED.has(report.error?.kind ?? '')
+    if (!unanswered) {
       this.lostInARow = 0
       return false
     }
@@ -54,9 +72,32 @@ export class GatewaySlots {
   }
 }
 
+/** The kinds of a failure (errors.ts GatewayError) where the gateway gave no answer that judged the request. */
+const UNANSWERED = new Set(['network', 'gateway'])
+
 /** After LOST_IN_A_ROW answers lost in a row: what the batch stops with. */
 export function unreachable(noun: string): GwError {
   return new GwError('outcome_unknown', 8, `The answers to the last ${LOST_IN_A_ROW} ${noun}s were lost: the gateway looks unreachable, and no more rows were started`, {
     hint: 'Check that the gateway can be reached, then run the same command again: it looks the rows in doubt up before sending anything.',
   })
+}
+
+/**
+ * Rows at work per request slot: one at the gateway, the rest having their intents synced so a
+ * slot never waits for the disk (measured: an fdatasync of ~2.5 ms against ~3.5 ms a request,
+ * twice the rows still left slots idle). A crash leaves those rows journaled but unsent; the
+ * re-run looks each one up, finds nothing and sends it.
+ */
+export const LOOK_AHEAD = 4
+
+/**
+ * How many answers the journal may have still to write when a row is sent. With one slot, none:
+ * a row is sent only after the answer before it is on disk, so that a batch run a row at a time
+ * keeps its journal in step with the gateway (a crash leaves in doubt only the row in flight and
+ * those journaled ahead). With more, as many as the rows at work, so that commits overlap the
+ * requests rather than hold them up: a crash leaves those answered rows in doubt as it leaves the
+ * rows journaled ahead, and the next run looks them up before sending anything.
+ */
+export function unjournaledAnswers(concurrency: number): number {
+  return concurrency === 1 ? 1 : LOOK_AHEAD * concurrency
 }

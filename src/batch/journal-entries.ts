@@ -1,3 +1,4 @@
+import {batchName} from './batch-name.js'
 import {journalFormat, readJournal} from './journal-file.js'
 import {entryKey, journalSecret, resolveKeyed} from './journal-names.js'
 import {UsageError} from '../errors.js'
@@ -22,6 +23,8 @@ export interface Header {
   /** Absent in journals written before gw tied them to a gateway. */
   target?: JournalTarget
   created_at: string
+  /** The batch's name at the gateway (batch-name.ts) when its user began it anew (--new-batch); absent, it is named by its command and rows. */
+  batch?: string
 }
 
 /** Written and fsync'd before a row's request is sent: the request itself (no card data: batch rows carry tokens). */
@@ -107,6 +110,10 @@ export interface Entries {
   movedFrom?: string
   /** Whether this run's input holds the rows the journal was begun for (rows-key.ts), not an edit of them: its rows are known by their place among the rows, not by their lines. */
   sameRows: boolean
+  /** The batch's name at the gateway (batch-name.ts): the header's, for a batch begun anew; else its command's and rows', as it was begun. */
+  batch: string
+  /** Whether the batch was begun anew (--new-batch), its name its own. */
+  begunAnew: boolean
   /** The journal's key for references that hold a card number (journal-names.ts journalSecret). */
   secret: string
 }
@@ -136,8 +143,16 @@ export function readEntries(path: string, text: string, asked: JournalAsked): En
   }
   // In order: a withdrawal takes back the intent before it, and a later run's intent counts again.
   // stdin has no path: a batch begun there and given again as a file (or the other way round) is moved too.
-  const secret = journalSecret(lines[0]!)
-  const entries: Entries = {intents: new Map(), results: new Map(), movedFrom: header.input !== asked.input.path ? (header.input ?? STDIN) : undefined, sameRows: header.input_sha256 === asked.input.sha256, secret}
+  const begunAnew = typeof header.batch === 'string'
+  const entries: Entries = {
+    intents: new Map(),
+    results: new Map(),
+    movedFrom: header.input !== asked.input.path ? (header.input ?? STDIN) : undefined,
+    sameRows: header.input_sha256 === asked.input.sha256,
+    batch: begunAnew ? header.batch! : batchName(header.command, String(header.input_sha256)),
+    begunAnew,
+    secret: journalSecret(lines[0]!),
+  }
   lines.slice(1).forEach((line, index) => {
     const entry = parseEntry(line) as Partial<Intent & Result & Withdrawal> | undefined
     if (!entry) throw new UsageError(`${path} line ${index + 2} cannot be read: the journal is damaged, nothing was sent`, 'Check the rows it names with gw refund get or gw purchase get before running the batch with a new --journal.')
@@ -146,7 +161,7 @@ export function readEntries(path: string, text: string, asked: JournalAsked): En
     else if (typeof entry.result === 'string') entries.results.set(entryKey(entry, entry.result), entry as Result)
     else if (typeof entry.withdrawn === 'string') entries.intents.delete(entryKey(entry, entry.withdrawn))
   })
-  for (const map of [entries.intents, entries.results] as Map<string, object>[]) resolveKeyed(map, secret, asked.references?.keys() ?? [])
+  for (const map of [entries.intents, entries.results] as Map<string, object>[]) resolveKeyed(map, entries.secret, asked.references?.keys() ?? [])
   return entries
 }
 

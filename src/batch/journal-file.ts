@@ -2,8 +2,9 @@ import {closeSync, openSync, readSync, statSync} from 'node:fs'
 import type {DatabaseSync} from 'node:sqlite'
 import {pathToFileURL} from 'node:url'
 import {LockHeldError} from '../lib/lock-file.js'
+import {OverlayNameError} from '../lib/overlay-names.js'
 import {eachLine, fromLines, readWholeLines} from './journal-older.js'
-import {DatabaseLockedError, isHeldHere, type LockedDatabase, NotADatabaseError, nodeSqlite, openLockedDatabase, primaryCode, systemError} from '../lib/locked-database.js'
+import {DamagedDatabaseError, DatabaseLockedError, isHeldHere, type LockedDatabase, lockRefusal, NotADatabaseError, nodeSqlite, openLockedDatabase, primaryCode, systemError} from '../lib/locked-database.js'
 
 // A batch journal's file (design.md §5): a SQLite database of one table holding the journal's
 // entries in order, each the JSON text an NDJSON journal held as a line. Its writer holds the
@@ -68,8 +69,9 @@ export interface JournalFile {
 /** Why a journal cannot be opened for writing, for Journal.open to say. */
 export class JournalFileError extends Error {
   constructor(
-    readonly reason: 'not-a-journal' | 'directory' | 'locked',
-    readonly detail: {pid?: number} = {},
+    readonly reason: 'not-a-journal' | 'directory' | 'locked' | 'damaged' | 'overlay',
+    /** `why`: what SQLite found wrong with a damaged one; why an overlay's other name cannot be locked. */
+    readonly detail: {pid?: number; why?: string} = {},
   ) {
     super(reason)
   }
@@ -101,7 +103,8 @@ export function openJournalFile(file: string): JournalFile {
     }
   } catch (err) {
     locked.close()
-    throw err instanceof JournalFileError ? err : systemError(err)
+    // A page past the first cut off or overwritten shows only once it is read.
+    throw err instanceof JournalFileError ? err : refused(lockRefusal(file, err))
   }
   const insert = db.prepare('INSERT INTO entries (line) VALUES (?)')
   return {
@@ -142,6 +145,8 @@ export function readyToLock(file: string): void {
 /** An error of taking the lock as openJournalFile throws it. */
 export function refused(err: unknown): unknown {
   if (err instanceof DatabaseLockedError) return new JournalFileError('locked', {pid: err.pid})
+  if (err instanceof DamagedDatabaseError) return new JournalFileError('damaged', {why: err.reason})
+  if (err instanceof OverlayNameError) return new JournalFileError('overlay', {why: err.reason})
   if (err instanceof NotADatabaseError) return new JournalFileError('not-a-journal')
   return err
 }

@@ -155,7 +155,8 @@ export function parseEntry(line: string | undefined): Record<string, unknown> | 
 
 /** A journal gw cannot read: never taken as new, since rows already sent would be sent again. */
 export function unreadable(path: string, err: NodeJS.ErrnoException): UsageError {
-  const why = err.code === 'EACCES' ? 'EACCES: permission denied' : err.code === 'EISDIR' ? 'EISDIR: it is a directory' : (err.code ?? err.message)
+  // node:sqlite's own code says only that SQLite refused: its message says what it found.
+  const why = err.code === 'EACCES' ? 'EACCES: permission denied' : err.code === 'EISDIR' ? 'EISDIR: it is a directory' : err.code === undefined || err.code === 'ERR_SQLITE_ERROR' ? err.message : err.code
   return new UsageError(`The batch journal ${path} cannot be read (${why}): nothing was sent, and it is left as it is`, 'It records what an earlier run sent: make it readable, then run this again. Without it, rows already sent would be sent again.')
 }
 

@@ -48,6 +48,16 @@ export function entryKey(entry: Record<string, unknown>, named: string): string 
 }
 
 /**
+ * How a journal names a row of this reference: the text its lines hold of it (the reference as
+ * JSON, or for one that holds a card number its keyed hash) and what entryKey keeps its entries under.
+ */
+export function keyOf(reference: string, secret: string): {inLine: string; entry: string} {
+  if (!isMaskedAtRest(reference)) return {inLine: JSON.stringify(reference), entry: reference}
+  const hash = keyedName(secret, reference)
+  return {inLine: hash, entry: keyedIndex(hash)}
+}
+
+/**
  * Entries kept under a keyed hash, put back under the reference of the input that hashes to it,
  * that reference given back whole in the entry (the row's name, its request's reference); those
  * no reference of the input hashes to stay as they are: the input no longer has their rows.

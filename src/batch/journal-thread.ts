@@ -1,4 +1,5 @@
-import {holdHere, lockableFile, lockRefusal, systemError, TAKE_LOCK, tryAgain} from '../lib/locked-database.js'
+import {HOLD_SHARED, holdHere, lockableFile, lockedAs, lockRefusal, systemError, TAKE_LOCK, tryAgain} from '../lib/locked-database.js'
+import {otherNames} from '../lib/overlay-names.js'
 import {JOURNAL_ID, JOURNAL_SCHEMA, type JournalFile, JournalFileError, readyToLock, refused} from './journal-file.js'
 import type {JournalReply, JournalRequest, JournalWorker} from './journal-worker.js'
 
@@ -12,12 +13,17 @@ import type {JournalReply, JournalRequest, JournalWorker} from './journal-worker
  */
 export async function openJournalInWorker(file: string, worker: JournalWorker): Promise<JournalFile> {
   let release: () => void
+  // Its other name on an overlay, locked on this thread (the lock is the process's): lib/overlay-names.ts.
+  let others: ReturnType<typeof otherNames> | undefined
   try {
     readyToLock(file)
     let opened: JournalReply
     for (let tries = 1; ; tries++) {
       try {
-        opened = await worker.ask({op: 'open', file: lockableFile(file), takeLock: TAKE_LOCK, schema: JOURNAL_SCHEMA, journalId: JOURNAL_ID})
+        const lockable = lockableFile(file)
+        others ??= otherNames(lockable, (other) => lockedAs(lockableFile(other), HOLD_SHARED))
+        if (tries === 1) others.before()
+        opened = await worker.ask({op: 'open', file: lockable, takeLock: TAKE_LOCK, schema: JOURNAL_SCHEMA, journalId: JOURNAL_ID})
       } catch (err) {
         throw refused(err)
       }
@@ -26,8 +32,15 @@ export async function openJournalInWorker(file: string, worker: JournalWorker): 
       if (!tryAgain(refusal, tries)) throw refused(refusal)
     }
     if (opened.notAJournal) throw new JournalFileError('not-a-journal')
+    try {
+      others.after()
+    } catch (err) {
+      await worker.ask({op: 'close'})
+      throw refused(err)
+    }
     release = holdHere(file)
   } catch (err) {
+    others?.release()
     await worker.end()
     throw err
   }
@@ -64,6 +77,7 @@ export async function openJournalInWorker(file: string, worker: JournalWorker): 
         await worker.ask({op: 'close'})
       } finally {
         release()
+        others!.release()
         await worker.end()
       }
     },

@@ -7,9 +7,10 @@ import {syncDirectory} from '../lib/sync-directory.js'
 import {type JournalFile, JournalFileError, openJournalFile} from './journal-file.js'
 import {openJournalInWorker} from './journal-thread.js'
 import {type JournalWorker, startJournalWorker} from './journal-worker.js'
+import {batchName, newBatchName} from './batch-name.js'
 import {type Header, type Intent, notAJournal, readEntries, type Result, type Withdrawal} from './journal-entries.js'
-import {type JournalInput, type JournalTarget, journalTarget, unreadable} from './journal-identity.js'
-import {headerLine, journalLine} from './journal-names.js'
+import {type JournalInput, type JournalTarget, journalTarget, parseEntry, unreadable} from './journal-identity.js'
+import {entryKey, headerLine, journalLine, keyOf} from './journal-names.js'
 import {standingOf} from './journal-state.js'
 
 // The summary (output/batch.ts) names a journal's state by this module.
@@ -39,6 +40,8 @@ export interface JournalOptions {
   references?: {has(reference: string): boolean; keys(): Iterable<string>}
   /** In place of the real disk's, for a test to fail them. */
   disk?: Partial<JournalDisk>
+  /** --new-batch: a new journal begins a batch of its own name (batch-name.ts), though an earlier batch had its rows; an earlier run's journal of it is resumed. */
+  newBatch?: boolean
   /**
    * `this`: the journal's connection is on the caller's thread (openJournalFile), whose commits
    * stop it while they sync. Otherwise on a worker thread of its own (journal-worker.ts), its
@@ -81,9 +84,11 @@ export class Journal {
     /** The key of the keyed hashes its lines keep of references that hold a card number (journal-names.ts). */
     private readonly secret: string,
     /** The input file this journal was begun for, when this run's input is the same rows at another path. */
-    readonly movedFrom?: string,
+    readonly movedFrom: string | undefined,
     /** Whether this run's input holds the rows the journal was begun for, not an edit of them (Entries.sameRows). */
-    readonly sameRows = true,
+    readonly sameRows: boolean,
+    /** The batch's name at the gateway (batch-name.ts): what its refunds carry, and are known by, from any copy of this journal. */
+    readonly batch: string,
   ) {}
 
   /**
@@ -108,9 +113,13 @@ export class Journal {
     try {
       const lines = await disk.read(file).catch((err: NodeJS.ErrnoException) => Promise.reject(unreadable(path, err)))
       const entries = lines.length === 0 ? undefined : readEntries(path, lines.join('\n') + '\n', {command, input, target, references})
+      if (options.newBatch && entries && !entries.begunAnew) {
+        throw new UsageError(`--new-batch begins a batch in a journal of its own, and ${path} holds a batch begun for these rows without it: nothing was sent`, 'Give --journal a new file to begin the new batch in; run the same command again to finish it.')
+      }
+      const batch = entries?.batch ?? (options.newBatch ? newBatchName() : batchName(command, input.sha256))
       // JSON leaves `input` out for stdin, which has no path.
-      const header: Header = {journal: 1, command, input: input.path, input_sha256: input.sha256, target, created_at: now.toISOString()}
-      const journal = new Journal(path, file, entries !== undefined, disk, entries?.secret ?? headerLine(header).secret, entries?.movedFrom, entries?.sameRows)
+      const header: Header = {journal: 1, command, input: input.path, input_sha256: input.sha256, target, created_at: now.toISOString(), ...(options.newBatch ? {batch} : {})}
+      const journal = new Journal(path, file, entries !== undefined, disk, entries?.secret ?? headerLine(header).secret, entries?.movedFrom, entries?.sameRows ?? true, batch)
       if (entries) {
         for (const [reference, intent] of entries.intents) {
           const result = entries.results.get(reference)
@@ -146,6 +155,30 @@ export class Journal {
     const written = this.append(entry)
     void this.written.then(() => this.unwrittenResults--)
     return written
+  }
+
+  /**
+   * Whether the file holds the row's intent now, not withdrawn (an earlier run's or this one's):
+   * read back after a write whose failure leaves that untold (a commit may reach the disk all the
+   * same). True when the file cannot be read either.
+   */
+  async holds(reference: string): Promise<boolean> {
+    let lines: string[]
+    try {
+      lines = await this.disk.read(this.file)
+    } catch {
+      return true
+    }
+    let held = false
+    // As the file names the row: its reference, or for one that holds a card number its keyed hash (journal-names.ts).
+    const key = keyOf(reference, this.secret)
+    const named = key.inLine
+    for (const line of lines.filter((each) => each.includes(named))) {
+      const entry = parseEntry(line) as Record<string, unknown> | undefined
+      if (typeof entry?.intent === 'string' && entryKey(entry, entry.intent) === key.entry) held = true
+      if (typeof entry?.withdrawn === 'string' && entryKey(entry, entry.withdrawn) === key.entry) held = false
+    }
+    return held
   }
 
   async close(): Promise<void> {
@@ -212,6 +245,10 @@ async function openFile(path: string, file: string, thread: 'this' | JournalWork
   } catch (err) {
     if (!(err instanceof JournalFileError)) throw journalError(path, err, {opening: true})
     if (err.reason === 'directory') throw unreadable(path, Object.assign(new Error('it is a directory'), {code: 'EISDIR'}))
+    if (err.reason === 'damaged') throw unreadable(path, new Error(`it is damaged: ${err.detail.why}`))
+    if (err.reason === 'overlay') {
+      throw new UsageError(`The batch journal ${path} is on an overlay file system, and ${err.detail.why}: a gw reaching the file through it would not meet this one's lock, so nothing was sent`, 'Give --journal a file outside the overlay (on a volume, or another file system).')
+    }
     if (err.reason === 'not-a-journal') throw notAJournal(path)
     const {pid} = err.detail
     if (pid === process.pid) throw new UsageError(`The batch journal ${path}${same} is already open in this gw: nothing was sent`)

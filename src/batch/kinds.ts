@@ -4,13 +4,15 @@ import type {Deps, GwRecord} from '../operations/deps.js'
 import type {Sent} from '../operations/money.js'
 import type {Waiting} from '../money/window.js'
 import {findEarlierPurchase, purchaseBody, sendPurchase, type PurchaseInput} from '../operations/purchases.js'
-import {findEarlierRefund, freeRefundReference, refundBody, sendRefund, type RefundInput} from '../operations/refunds.js'
+import {findEarlierRefund, refundBody, sendRefund, type RefundInput} from '../operations/refunds.js'
 import {lookUp} from '../operations/look-up.js'
-import {type FollowUpAction, GwError, InterruptedError, type RecordNoun} from '../errors.js'
+import {type FollowUpAction, GwError, InterruptedError, NotFoundError, type RecordNoun} from '../errors.js'
 import type {RefundsOfRequest} from '../operations/purchase-refunds.js'
 import {refundableInFull} from '../lists/refund-room.js'
 import {madeRecords, type MadeRecordsPlace} from '../lists/refunds-of-purchase.js'
-import {purchaseRows, refundRows, type RowSchema} from './rows.js'
+import {madeByMark} from './batch-name.js'
+import {type DerivedReference, DerivedReferences} from './derived-references.js'
+import {purchaseRows, refundRows, type RowSchema, type ValidRow} from './rows.js'
 
 /**
  * How rows of one kind are sent, in terms of the operations: build the request (which may look
@@ -21,7 +23,8 @@ export interface RowSender<Input, Body extends object> {
   noun: RecordNoun
   /** A follow-up's rows (a capture): what each does to the record its id names (rowWords). */
   action?: FollowUpAction
-  request(input: Input): Promise<Body>
+  /** `row`: the row's place among the batch's rows. */
+  request(input: Input, row: number): Promise<Body>
   /** Whether request() asks the gateway (a full refund's amount), and so takes a request slot. */
   asksFirst(input: Input): boolean
   /** `onWait`: told when a lost answer's look-up waits for the gateway (a capture's; a purchase's or refund's recovery tells the client's own). */
@@ -44,6 +47,12 @@ export interface BatchKind<Input, Body extends object> {
   action?: FollowUpAction
   commandId: string
   schema: RowSchema<Input>
+  /**
+   * How the same rows are made again as a batch of their own, said when a run finds them begun
+   * under another journal; null where the gateway knows each row by what the file gives it (a
+   * reference: the same rows are the same purchases). Absent: a journal of its own (--journal FILE).
+   */
+  anew?: string | null
   /** What a row would send, before anything is looked up: for --dry-run and the live confirmation. */
   preview(input: Input): Record<string, unknown> & {amount?: number; currency?: string}
   /**
@@ -51,7 +60,12 @@ export interface BatchKind<Input, Body extends object> {
    * derives it (looked up, nothing sent; none but `taken`, as the run's); undefined when gw cannot
    * tell (no profile, the purchase not found). None for kinds whose rows always give one.
    */
-  dryReferences?(f: {deps(): Promise<Deps>}, taken: ReadonlySet<string>): Promise<(input: Input) => Promise<string | undefined>>
+  dryReferences?(f: {deps(): Promise<Deps>}, taken: ReadonlySet<string>, batch: BatchAtGateway<Input>): Promise<(input: Input, row: number) => Promise<DerivedReference | undefined>>
+  /**
+   * For rows that may give no reference (a refund's is derived then): how many of those refund the
+   * same purchase as a row, counted over the rows before any is sent (derived-references.ts).
+   */
+  alike?(rows: AsyncIterable<ValidRow<Input>>): Promise<(input: Input) => number>
   /**
    * For --dry-run: the currency of a row that names none, from the record it acts on (a refund's
    * or a capture's purchase), looked up once each; undefined when gw cannot tell.
@@ -59,9 +73,16 @@ export interface BatchKind<Input, Body extends object> {
   dryCurrency?(f: {deps(): Promise<Deps>}): Promise<(input: Input) => Promise<string | undefined>>
   /**
    * `taken`: references a reference made for a row must not be (rows give them, or an earlier run
-   * journaled them); `f`: where gw's records of refunds it made are, for what is left of a purchase.
+   * journaled them); `f`: where gw's records of refunds it made are, for what is left of a purchase;
+   * `batch`: what the batch is at the gateway.
    */
-  sender(deps: Pick<Deps, 'client'>, taken: Set<string>, f: MadeRecordsPlace): RowSender<Input, Body>
+  sender(deps: Pick<Deps, 'client'>, taken: Set<string>, f: MadeRecordsPlace, batch: BatchAtGateway<Input>): RowSender<Input, Body>
+}
+
+/** A batch at the gateway: its name (batch-name.ts), which a refund sent under a reference gw derived carries, and how many of its rows refund a row's purchase (BatchKind.alike; 1 where not counted). */
+export interface BatchAtGateway<Input> {
+  name: string
+  alike(input: Input): number
 }
 
 /**
@@ -95,15 +116,23 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
   noun: 'refund',
   commandId: 'refund create',
   schema: refundRows,
+  anew: 'To refund these rows again as a new batch, give it --new-batch and a journal of its own (--journal FILE).',
   preview: refundAsked,
+  async alike(rows) {
+    const count = new Map<string, number>()
+    for await (const {input} of rows) if (input.reference === undefined) count.set(input.transactionId, (count.get(input.transactionId) ?? 0) + 1)
+    return (input) => count.get(input.transactionId) ?? 1
+  },
   dryCurrency: (f) => purchaseCurrencies(f, (input) => input.transactionId),
-  async dryReferences(f, taken) {
+  async dryReferences(f, taken, batch) {
     const deps = await f.deps().catch((err: unknown) => (err instanceof GwError ? undefined : Promise.reject(err)))
-    const reserved = new Set(taken)
-    return async (input) => {
-      if (input.reference !== undefined || deps === undefined) return undefined
+    const references = deps && new DerivedReferences(deps, batch.name, taken)
+    return async (input, row) => {
+      if (input.reference !== undefined || references === undefined) return undefined
       try {
-        return await freeRefundReference(await lookUp('purchases', input.transactionId, deps), deps, reserved)
+        const purchase = await lookUp('purchases', input.transactionId, deps!)
+        const amount = input.amount ?? purchase.amount
+        return typeof amount === 'number' ? await references.forRow(purchase, row, amount, batch.alike(input)) : undefined
       } catch (err) {
         // Stopped is stopped; any other failure of a look-up leaves the reference untold, as the run would find it then.
         if (err instanceof GwError && !(err instanceof InterruptedError)) return undefined
@@ -111,28 +140,38 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
       }
     }
   },
-  sender: (deps, taken, f) => {
-    // References derived by this run, found free and never sent before: one the gateway says is taken was taken meanwhile.
-    const derived = new Set<string>()
+  sender: (deps, taken, f, batch) => {
+    // References derived by this run and found free a moment before: sent without a look-up, and one the gateway says is taken was taken meanwhile.
+    const fresh = new Set<string>()
+    const references = new DerivedReferences(deps, batch.name, taken)
     // Which purchase gw made refunds for, read once the first row refunds in full.
     let made: Promise<RefundsOfRequest['made']> | undefined
     return {
       noun: 'refund',
-      async request(input) {
-        // In full, as a single refund create: what is left is learned first, and a row with nothing left (or less than all) fails unsent, exit 7.
-        // The walk of its refunds is one request at a time: the row holds one of the batch's slots.
-        const checked = input.amount === undefined ? await refundableInFull(input, {concurrency: 1, made: await (made ??= madeRecords(f, deps.client))}, deps) : input
-        const request = await refundBody(checked, deps, taken)
-        if (request.derived) {
-          derived.add(request.body.reference)
+      async request(input, row) {
+        const purchase = input.amount === undefined || input.reference === undefined ? (input.purchase ?? (await lookUp('purchases', input.transactionId, deps))) : undefined
+        const amount = input.amount ?? purchase?.amount
+        // A reference given; or derived: the one an earlier run of this batch made the row's refund under (the gateway has the last word), or the first free.
+        const derived = input.reference === undefined && typeof amount === 'number' ? await references.forRow(purchase!, row, amount, batch.alike(input)) : undefined
+        const reference = derived?.reference ?? input.reference
+        const given = {...input, purchase, reference, ...(derived ? {metadata: madeByMark(batch.name, row)} : {})}
+        // In full, as a single refund create: what is left is learned first, and a row with nothing left (or less than all) fails unsent, exit 7;
+        // unless the row's own refund is at the gateway already, to be reported as made earlier (send). The walk of its refunds is one request
+        // at a time: the row holds one of the batch's slots.
+        const inFull = input.amount === undefined && !(reference !== undefined && (derived ? derived.made : await held(reference, deps)))
+        const checked = inFull ? await refundableInFull(given, {concurrency: 1, made: await (made ??= madeRecords(f, deps.client))}, deps) : given
+        const {body} = await refundBody(checked, deps, taken)
+        if (derived) {
+          if (!derived.made) fresh.add(body.reference)
           // The row's reference from now on (rows.ts): its journal entries and its line name it.
-          input.reference = request.body.reference
+          input.reference = body.reference
         }
-        return request.body
+        return body
       },
       // A full refund's amount and a derived reference are looked up first.
       asksFirst: (input) => input.amount === undefined || input.reference === undefined,
-      send: (body) => sendRefund({body, derived: derived.has(body.reference)}, deps),
+      // Any reference but one found free a moment before is looked up first: an earlier run of this batch, from any copy of its journal or none, may have made it.
+      send: (body) => sendRefund({body, derived: fresh.has(body.reference)}, deps, {lookFirst: !fresh.has(body.reference)}),
       findEarlier: (body) => findEarlierRefund({body}, deps),
       asked: refundAsked,
       money: (body, record) => ({amount: body.amount, currency: typeof record?.currency === 'string' ? record.currency : undefined}),
@@ -140,16 +179,29 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
   },
 }
 
+/** Whether the gateway holds a refund under the reference. */
+async function held(reference: string, {client}: Pick<Deps, 'client'>): Promise<boolean> {
+  try {
+    await client.refunds.get(reference)
+    return true
+  } catch (err) {
+    if (err instanceof NotFoundError) return false
+    throw err
+  }
+}
+
 export const purchaseBatch: BatchKind<PurchaseInput, PurchaseCreate> = {
   noun: 'purchase',
   commandId: 'purchase create',
   schema: purchaseRows,
+  anew: null,
   preview: (input) => purchaseBody(input),
   sender: (deps) => ({
     noun: 'purchase',
     request: async (input) => purchaseBody(input),
     asksFirst: () => false,
-    send: (body) => sendPurchase(body, deps),
+    // Looked up first: an earlier run of this batch, from any copy of its journal or none, may have made it (the gateway has the last word).
+    send: (body) => sendPurchase(body, deps, {lookFirst: true}),
     findEarlier: (body) => findEarlierPurchase(body, deps),
     asked: (input) => purchaseBody(input),
     money: (body) => ({amount: body.amount, currency: body.currency}),

@@ -13,11 +13,13 @@ import {defaultJournalPath, Journal, type JournalInput, type JournalOptions, jou
 import {type Entries, peekJournal, STDIN} from './journal-entries.js'
 import {type JournalWorker, startJournalWorker} from './journal-worker.js'
 import {journalState, standingOf} from './journal-state.js'
-import type {BatchKind} from './kinds.js'
+import type {BatchAtGateway, BatchKind} from './kinds.js'
 import {rowWords} from './row-words.js'
 import {openBatch} from './read.js'
 import {askedAbout, checkedRows, type InvalidRow, journaledReference, type Scan, scanRows, validRows, withJournaledReferences} from './rows.js'
 import {derivedFrom} from '../lists/refund-match.js'
+import {batchName, newBatchName} from './batch-name.js'
+import type {DerivedReference} from './derived-references.js'
 import {invalidReport} from './row-reports.js'
 import {BatchRunner} from './runner.js'
 import {type BatchSource, batchSource} from './source.js'
@@ -48,7 +50,12 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
       io.err(invalid.map((row) => `${source.name} line ${row.line}: ${row.messages.join('; ')}\n`).join(''))
       throw new UsageError(`${invalid.length} of ${scan.total} rows ${invalid.length === 1 ? 'is' : 'are'} invalid (line${invalid.length === 1 ? '' : 's'} ${lineList(invalid)}): nothing was sent`, 'Fix them and run it again, or add --skip-invalid to send the valid rows only.')
     }
-    if (flags['dry-run']) return await dryRun(kind, source.path, scan, io, await earlierRun(kind, flags, f, source, scan), await kind.dryReferences?.(f, scan.derivedShaped), await kind.dryCurrency?.(f))
+    if (flags['dry-run']) {
+      const earlier = await earlierRun(kind, flags, f, source, scan)
+      // The batch's name at the gateway, as the real run would have it (batch-name.ts): a new batch has made nothing yet.
+      const name = earlier?.entries.batch ?? (flags['new-batch'] ? newBatchName() : batchName(kind.commandId, scan.key))
+      return await dryRun(kind, source.path, scan, io, earlier, await kind.dryReferences?.(f, scan.derivedShaped, await atGateway(kind, name, source.path, scan)), await kind.dryCurrency?.(f))
+    }
     if (scan.valid === 0) throw new UsageError(`${source.name} has no valid rows: nothing was sent`)
     return await send(kind, flags, f, source, scan, invalid, worker ?? 'this')
   } finally {
@@ -80,11 +87,11 @@ async function earlierRun<Input>(kind: BatchKind<Input, object>, flags: BatchFla
  * and the totals. Rows an earlier run of this batch answered (this file, or the same rows moved or
  * copied) would not be sent again, and rows it left in doubt would be looked up first: said so.
  */
-async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan: Scan<Input>, io: Io, earlier: {path: string; entries: Entries} | undefined, derive?: (input: Input) => Promise<string | undefined>, currencyOf?: (input: Input) => Promise<string | undefined>): Promise<number> {
+async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan: Scan<Input>, io: Io, earlier: {path: string; entries: Entries} | undefined, derive?: (input: Input, row: number) => Promise<DerivedReference | undefined>, currencyOf?: (input: Input) => Promise<string | undefined>): Promise<number> {
   const money = new Tally()
   let full = 0
   let sent = 0
-  const done = {answered: 0, inDoubt: 0}
+  const done = {answered: 0, inDoubt: 0, made: 0}
   const journaled = journaledReference(earlier?.entries.intents ?? new Map(), sameRow(kind), earlier?.entries.sameRows === false ? 'line' : 'row')
   for await (const row of checkedRows(await openBatch(path), scan)) {
     if (!('input' in row)) {
@@ -95,22 +102,31 @@ async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan:
     const result = earlier?.entries.results.get(reference)
     const standing = standingOf(earlier?.entries.intents.get(reference), result)
     const request = kind.preview(row.input)
-    if (standing === 'notStarted') {
+    // A row with no reference shows the one the run would derive for it, or the one this batch made it under at the gateway already.
+    const derived = reference === '' ? await derive?.(row.input, row.row) : undefined
+    if (derived?.made) done.made++
+    else if (standing === 'notStarted') {
       sent++
       // A row that names no currency (a refund's, a capture's) is in its purchase's, as the record says.
       money.add(request.amount, request.currency ?? (await currencyOf?.(row.input)))
       if (request.amount === undefined) full++
     } else done[standing]++
-    const journal = standing === 'notStarted' ? {} : {journal: standing === 'answered' ? `answered (${result!.status}): not sent again` : `in doubt: looked up first, sent only if ${rowWords(kind).sentUnless}`}
-    // A row with no reference shows the one the run would derive for it.
-    io.out(toNdjsonLine(redact({row: row.row, line: row.line, reference: reference || (await derive?.(row.input)) || null, request: {...request, amount: request.amount ?? null}, ...journal})))
+    const journal = derived?.made ? {gateway: 'made by an earlier run of this batch: not sent again'} : standing === 'notStarted' ? {} : {journal: standing === 'answered' ? `answered (${result!.status}): not sent again` : `in doubt: looked up first, sent only if ${rowWords(kind).sentUnless}`}
+    io.out(toNdjsonLine(redact({row: row.row, line: row.line, reference: reference || derived?.reference || null, request: {...request, amount: request.amount ?? null}, ...journal})))
   }
   const skipped = scan.invalid.size
   const before = earlier && done.answered + done.inDoubt > 0 ? `; ${done.answered} answered and ${done.inDoubt} in doubt by an earlier run of this batch (journal ${earlier.path}${earlier.entries.movedFrom === undefined ? '' : `, begun for the same rows ${beganAt(earlier.entries.movedFrom)}`})` : ''
+  const made = done.made > 0 ? `; ${done.made} made by an earlier run of this batch, found at the gateway` : ''
   io.err(
-    `Dry run: ${sent} ${rowWords(kind).row}${sent === 1 ? '' : 's'} would be sent (${money.text() || 'nothing'})${full > 0 ? `, ${full} of them ${rowWords(kind).inFull}` : ''}${before}${skipped > 0 ? `; ${skipped} invalid row${skipped === 1 ? '' : 's'} skipped` : ''}. Nothing was sent.\n`,
+    `Dry run: ${sent} ${rowWords(kind).row}${sent === 1 ? '' : 's'} would be sent (${money.text() || 'nothing'})${full > 0 ? `, ${full} of them ${rowWords(kind).inFull}` : ''}${before}${made}${skipped > 0 ? `; ${skipped} invalid row${skipped === 1 ? '' : 's'} skipped` : ''}. Nothing was sent.\n`,
   )
   return 0
+}
+
+/** The batch at the gateway: its name, and its rows that give no reference counted by purchase (read again, when more than one gives none). */
+async function atGateway<Input>(kind: BatchKind<Input, object>, name: string, path: string, scan: Scan<Input>): Promise<BatchAtGateway<Input>> {
+  const alike = scan.unreferenced > 1 ? await kind.alike?.(validRows(await openBatch(path), scan)) : undefined
+  return {name, alike: alike ?? (() => 1)}
 }
 
 /** Where a journal was begun: at a file, or on stdin. */
@@ -161,7 +177,7 @@ async function send<Input, Body extends object>(
   const input: JournalInput = {path: source.realPath, sha256: scan.key}
   // Kept from an earlier run: the input's rows, and the references derived for its rows that give none (rows.ts withJournaledReferences).
   const references = {has: (reference: string) => scan.references.has(reference) || (scan.unreferenced > 0 && derivedFrom(reference) !== undefined), keys: () => scan.references.keys()}
-  const journal = await openJournal(flags.journal, f.dataDir, baseUrl, {command: kind.commandId, input, now: new Date(), target, references, thread})
+  const journal = await openJournal(flags.journal, f.dataDir, baseUrl, {command: kind.commandId, input, now: new Date(), target, references, thread, newBatch: flags['new-batch']})
   let shown: BatchView | undefined
   try {
     // In the words a stopped run used: the rows in doubt are looked up before anything is sent.
@@ -169,7 +185,8 @@ async function send<Input, Body extends object>(
     if (journal.movedFrom !== undefined) {
       // Said wherever the batch was begun, stdin too: a resume no one is told of looks like a new batch that sent nothing.
       const how = journal.movedFrom === STDIN ? `on stdin: this is that batch, given again as ${source.name}` : `at ${journal.movedFrom}: this is that batch, moved or copied`
-      io.err(`Journal: it was begun for the same rows ${how}, and what it sent is not sent again. To send these rows as a new batch, give it a journal of its own with --journal FILE.\n`)
+      const anew = kind.anew === undefined ? ' To send these rows as a new batch, give it a journal of its own with --journal FILE.' : kind.anew === null ? '' : ` ${kind.anew}`
+      io.err(`Journal: it was begun for the same rows ${how}, and what it sent is not sent again.${anew}\n`)
     }
     if (flags.journal !== undefined && kind.commandId === 'refund create') await noteRefundJournal(f, journal.path)
     for (const left of journal.inDoubtElsewhere) {
@@ -188,7 +205,7 @@ async function send<Input, Body extends object>(
     const runner = new BatchRunner({
       rows: scan.unreferenced > 0 ? withJournaledReferences(rows, journal.intents, sameRow(kind), journal.sameRows ? 'row' : 'line') : rows,
       total: scan.valid,
-      sender: kind.sender(deps, taken, f),
+      sender: kind.sender(deps, taken, f, await atGateway(kind, journal.batch, source.path, scan)),
       journal,
       concurrency,
       onRow: (report) => view.row(report),

@@ -1,11 +1,11 @@
-import {AuthError, GwError, ModeMismatchError} from '../errors.js'
+import {AuthError, GwError, ModeMismatchError, NotSentError} from '../errors.js'
 import {type Clock, systemClock, type Waiting, type WindowMs} from '../money/window.js'
 import type {Sent} from '../operations/money.js'
 import {type Journal, rowChanges} from './journal.js'
 import {type Intent, intentEntry, type Result} from './journal-entries.js'
 import {restoredIntent} from './journal-names.js'
 import {journalState, type Standing, standingOf} from './journal-state.js'
-import {GatewaySlots, STOPPED, unreachable} from './gateway-slots.js'
+import {GatewaySlots, LOOK_AHEAD, STOPPED, unjournaledAnswers, unreachable} from './gateway-slots.js'
 import {type InDoubtWait, INTENT_FRESH_MS, lookUpInDoubt} from './in-doubt.js'
 import {changedRow, decidedRow, failedRow, fromJournal, missingRow, resultEntry, type RowReport} from './row-reports.js'
 import {rowWords} from './row-words.js'
@@ -28,8 +28,7 @@ export interface RunOptions<Input, Body extends object> {
   /** design.md §5's processing window (money/window.ts), or how to learn it from the gateway. */
   windowMs?: WindowMs
   clock?: Clock
-  /** Told when a row in doubt begins to wait for a gateway that may still be processing it, and with undefined when that ends. */
-  /** `sentThisRun`: the wait is for this run's own request, whose answer was lost (not sent again after it), rather than an earlier run's (sent once it is over). */
+  /** Told when a row in doubt begins to wait for a gateway that may still be processing it, and with undefined when that ends; `sentThisRun`: the wait is for this run's own request, whose answer was lost (not sent again after it), rather than an earlier run's (sent once it is over). */
   onWaiting?: (row: {row: number; reference: string}, waiting: Waiting | undefined, sentThisRun?: boolean) => void
   /** The run of the gateway's data the last answer came from (X-Sandbox-Instance), journaled with each result. */
   gatewayInstance?: () => string | undefined
@@ -56,9 +55,11 @@ export class BatchRunner<Input, Body extends object> {
   /** Each row's end, added once: what the run ends with is counted from them. */
   private readonly ends = new RowEnds()
   private readonly changedLines: number[] = []
+  /** Rows whose request stopped before it was sent (NotSentError): taken back, never in doubt. */
+  private readonly unsent = new WeakSet<RowReport>()
 
   constructor(private readonly options: RunOptions<Input, Body>) {
-    this.gateway = new GatewaySlots(options.concurrency, () => this.stopping)
+    this.gateway = new GatewaySlots(options.concurrency, this.halted.signal)
     this.clock = options.clock ?? systemClock
   }
 
@@ -137,7 +138,7 @@ export class BatchRunner<Input, Body extends object> {
     } else {
       let request: Body | typeof STOPPED
       try {
-        request = sender.asksFirst(row.input) ? await this.gateway.run(() => sender.request(row.input)) : await sender.request(row.input)
+        request = sender.asksFirst(row.input) ? await this.askedFirst(row, () => sender.request(row.input, row.row)) : await sender.request(row.input, row.row)
       } catch (err) {
         // Nothing was sent, so nothing is journaled: a later run tries the row afresh.
         onRow(this.failed(row, err, {}))
@@ -150,9 +151,9 @@ export class BatchRunner<Input, Body extends object> {
     try {
       synced = await this.journalIntent(row, body)
     } catch (err) {
-      // Not sent; a later run sends it afresh, or looks it up first if an earlier run's intent stands.
+      // Not sent. A commit that failed may have reached the disk all the same: taken back, so that the journal says what this run says.
       onRow(this.failed(row, err, sender.money(body)))
-      return unmoved(true)
+      return this.withdraw(row, before, true)
     }
     const report = await this.atGatewayCounted(row, body, async () => {
       // Long in the queue: journaled again, so that a rerun counts the processing window from when it truly left.
@@ -161,8 +162,22 @@ export class BatchRunner<Input, Body extends object> {
       await this.options.journal.caughtUp(unjournaledAnswers(this.options.concurrency))
       return sender.send(body, {onWait: (waiting) => this.options.onWaiting?.({row: row.row, reference: row.reference}, waiting, true)})
     })
-    if (report === STOPPED) return this.withdraw(row, before, synced, done)
+    if (report === STOPPED) return this.withdraw(row, before, false)
+    if (this.unsent.has(report!)) {
+      onRow(report!)
+      return this.withdraw(row, before, true)
+    }
     return this.finish(row, report!, before, synced)
+  }
+
+  /** What a row asks the gateway before its request can be made, in a request slot: its failure counted there, as a lost answer is (atGatewayCounted). */
+  private askedFirst<T>(row: ValidRow<Input>, ask: () => Promise<T>): Promise<T | typeof STOPPED> {
+    return this.gateway.run(() =>
+      ask().catch((err: unknown) => {
+        if (this.gateway.lost(this.failed(row, err, {}))) this.stopWith(unreachable(rowWords(this.options.sender).row))
+        throw err
+      }),
+    )
   }
 
   /** Synced before the row is sent, with the time it leaves; a failure stops the batch. */
@@ -196,7 +211,8 @@ export class BatchRunner<Input, Body extends object> {
         if (!sent) return undefined
         report = this.decided(row, sent)
       } catch (err) {
-        report = this.failed(row, err, this.options.sender.money(body))
+        report = this.failed(row, err instanceof NotSentError ? err.cause : err, this.options.sender.money(body))
+        if (err instanceof NotSentError) this.unsent.add(report)
       }
       if (this.gateway.lost(report)) this.stopWith(unreachable(rowWords(this.options.sender).row))
       return report
@@ -225,23 +241,30 @@ export class BatchRunner<Input, Body extends object> {
   }
 
   /**
-   * Journaled but not sent when the batch stopped meanwhile: its intent is taken back, so that
-   * the next run counts it not started, as this one does, and sends it without a look-up. Until that
-   * is on disk (or if it cannot be written) the intent stands and the row is in doubt.
+   * Journaled but not sent (the batch stopped, its request stopped before it left, or its intent's
+   * commit failed, which may have reached the disk all the same): taken back, so that the next run
+   * counts it not started, as this one does, and sends it at once. Until that is on disk it is in
+   * doubt; if that cannot be written, it stands as the file holds it. `began`: it was reported.
    */
-  private async withdraw(row: ValidRow<Input>, before: Standing, synced: Intent, done: Result | undefined): Promise<RowEnd> {
+  private async withdraw(row: ValidRow<Input>, before: Standing, began: boolean): Promise<RowEnd> {
     try {
       await this.options.journal.withdraw(row.reference)
-      return {began: false, before, after: standingOf(undefined, done)}
+      return {began, before, after: 'notStarted'}
     } catch (err) {
       this.stopWith(err as GwError)
-      return {began: false, before, after: standingOf(synced, done)}
+      return {began, before, after: (await this.options.journal.holds(row.reference)) ? 'inDoubt' : 'notStarted'}
     }
   }
 
   /** Syncs the row's result and then reports it, without holding up the next row; `synced`, its intent on disk, stands until an answer that stands does. */
   private finish(row: ValidRow<Input>, report: RowReport, before: Standing, synced: Intent): RowEnd {
-    const after = this.journalResult(row, report).then((journaled) => {
+    const journaled = this.journalResult(row, report)
+    // Stopped at once (a second Ctrl-C): in doubt, its result written or not; reported now, so that what gw says before it exits names it.
+    if (report.error?.kind === 'interrupted') {
+      this.options.onRow(report)
+      return {began: true, before, after: 'inDoubt'}
+    }
+    const after = journaled.then((journaled) => {
       this.options.onRow(report)
       return standingOf(synced, journaled)
     })
@@ -270,29 +293,8 @@ export class BatchRunner<Input, Body extends object> {
   }
 
   private failed(row: ValidRow<Input>, err: unknown, money: {amount?: number; currency?: string}): RowReport {
-    // The gateway refused the credentials, or answers in the other environment than the profile
-    // says: every other row would meet the same, and the second may move real money.
+    // The credentials refused, or an answer from the other environment than the profile's: every other row would meet the same, and the second may move real money.
     if (err instanceof AuthError || err instanceof ModeMismatchError) this.stopWith(err)
     return failedRow(row, err, money)
   }
 }
-
-/**
- * How many answers the journal may have still to write when a row is sent. With one slot, none:
- * a row is sent only after the answer before it is on disk, so that a batch run a row at a time
- * keeps its journal in step with the gateway (a crash leaves in doubt only the row in flight and
- * those journaled ahead). With more, as many as the rows at work, so that commits overlap the
- * requests rather than hold them up: a crash leaves those answered rows in doubt as it leaves the
- * rows journaled ahead, and the next run looks them up before sending anything.
- */
-export function unjournaledAnswers(concurrency: number): number {
-  return concurrency === 1 ? 1 : LOOK_AHEAD * concurrency
-}
-
-/**
- * Rows at work per request slot: one at the gateway, the rest having their intents synced so a
- * slot never waits for the disk (measured: an fdatasync of ~2.5 ms against ~3.5 ms a request,
- * twice the rows still left slots idle). A crash leaves those rows journaled but unsent; the
- * re-run looks each one up, finds nothing and sends it.
- */
-const LOOK_AHEAD = 4

@@ -142,9 +142,22 @@ export function batch(rows: string) {
   }
 }
 
+/**
+ * --new-batch, for a batch whose rows may give no reference (refunds: gw derives one): whether the
+ * rows were made is the gateway's to say (design.md §5), so rows an earlier batch had are made again
+ * only when the user says they are a new batch, begun in a journal of its own.
+ */
+export const newBatch = () => ({
+  'new-batch': Flags.boolean({
+    description: "these rows are a new batch, though an earlier one had the same: refund them again, under references of their own (begun in the --journal given; run the same command again to finish it)",
+    dependsOn: ['journal'],
+    helpGroup: 'BATCH',
+  }),
+})
+
 /** The batch's flags of those parsed, the one-row flags left out. */
 export function batchFlags(flags: BatchFlags): BatchFlags {
-  return {input: flags.input, concurrency: flags.concurrency, 'skip-invalid': flags['skip-invalid'], 'dry-run': flags['dry-run'], journal: flags.journal, verify: flags.verify}
+  return {input: flags.input, concurrency: flags.concurrency, 'skip-invalid': flags['skip-invalid'], 'dry-run': flags['dry-run'], journal: flags.journal, verify: flags.verify, 'new-batch': flags['new-batch']}
 }
 
 /**
@@ -154,7 +167,7 @@ export function batchFlags(flags: BatchFlags): BatchFlags {
  */
 export function refuseRowFlagsInBatch(flags: Record<string, unknown>, definitions: Record<string, unknown>): void {
   if (flags.input === undefined) return
-  const batchFlags = batch('')
+  const batchFlags = {...batch(''), ...newBatch()}
   const given = Object.keys(definitions).filter((name) => !(name in batchFlags) && flags[name] !== undefined)
   if (given.length > 0) throw new UsageError(`--input takes each row's fields from the file: leave out ${given.map((name) => `--${name}`).join(', ')}`)
 }

@@ -1,8 +1,9 @@
 import {readIds} from '../batch/input.js'
-import type {GwError} from '../errors.js'
+import {type GwError, UsageError} from '../errors.js'
 import type {GwRecord} from '../operations/deps.js'
 import {type FollowedUp, type FollowUp, type FollowUpOptions, inFlightOf} from '../operations/follow-ups.js'
 import {notYetNotice} from '../output/hints.js'
+import {formatMoney} from '../output/money.js'
 import type {Factory} from './factory.js'
 import {SomeFailed} from './reporter.js'
 import {toGwError} from './to-gw-error.js'
@@ -13,6 +14,10 @@ import {toGwError} from './to-gw-error.js'
  * done after a lost answer), then the record as the result, or the failure it exits with.
  */
 export function settleFollowUp(f: Pick<Factory, 'io'>, {followUp, outcome, failure}: FollowedUp): GwRecord {
+  if (outcome.outcome === 'unchanged' && followUp.kind === 'increment') {
+    const authorized = typeof outcome.record.currency === 'string' ? formatMoney(followUp.amount, outcome.record.currency) : String(followUp.amount)
+    throw new UsageError(`--amount ${followUp.amount} is what ${followUp.id} is authorized for already (${authorized}): an increment raises it to a new total, and nothing was sent`, 'Give --amount the new total: the amount authorized now plus the increase.')
+  }
   if (outcome.outcome === 'done' && outcome.source === 'earlier') f.io.err(`${cap(describe(followUp))} was done before: nothing changed now.\n`)
   if (outcome.outcome === 'done' && outcome.source === 'recovered') f.io.err(`No answer came back, but ${followUp.id} shows the ${WORD[followUp.kind]} done.\n`)
   if (failure) throw failure

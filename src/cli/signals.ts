@@ -41,9 +41,13 @@ export class Stop {
     this.signalListeners.push(listener)
   }
 
-  /** Listens for the stop signals until the returned function is called. */
+  /**
+   * Listens for the stop signals until the returned function is called: all along, never a
+   * listener at a time, since a signal that finds none (a second Ctrl-C while the first is handled)
+   * ends the process as if gw had none.
+   */
   watch(): () => void {
-    for (const signal of this.context.signals) process.once(signal, this.received)
+    for (const signal of this.context.signals) process.on(signal, this.received)
     return () => {
       for (const signal of this.context.signals) process.off(signal, this.received)
     }
@@ -65,7 +69,6 @@ export class Stop {
     const soft = this.softStop?.(signal)
     if (soft === true) {
       this.tell(false)
-      process.once(caught, this.received)
       return
     }
     const inFlight = this.context.inFlight()
@@ -73,7 +76,6 @@ export class Stop {
       this.waitedThrough = signal
       this.tell(false)
       void import('../output/hints.js').then(({waitingNotice}) => this.context.io().err(waitingNotice(signal, inFlight)))
-      process.once(caught, this.received)
       return
     }
     this.tell(true)

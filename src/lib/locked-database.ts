@@ -1,7 +1,9 @@
 import {closeSync, constants, statSync} from 'node:fs'
 import type {DatabaseSync} from 'node:sqlite'
 import {fileId, realPath} from './file-identity.js'
+import {cutShort} from './database-cut.js'
 import {checkOwnPath, keepPrivate, openOwnFileSync} from './own-file.js'
+import {otherNames} from './overlay-names.js'
 import {hostPlatform, type Platform} from './platform.js'
 
 // A SQLite database file (node:sqlite) that one process at a time may use (design.md §5, identity,
@@ -33,6 +35,9 @@ export class NotADatabaseError extends Error {
   }
 }
 
+/** The file is a SQLite database whose pages do not hold together (cut short, overwritten): it is left as it is. */
+export class DamagedDatabaseError extends NotADatabaseError {}
+
 /** A database this process holds until close(): no other process may read or write it meanwhile. */
 export interface LockedDatabase {
   readonly db: DatabaseSync
@@ -50,6 +55,7 @@ const SIDE_FILES = ['-journal', '-wal', '-shm']
 
 /** SQLite's result codes that gw tells apart. */
 const SQLITE_BUSY = 5
+const SQLITE_CORRUPT = 11
 const SQLITE_NOTADB = 26
 
 /**
@@ -70,12 +76,36 @@ const HELD = new Set<string>()
  */
 export function openLockedDatabase(path: string): LockedDatabase {
   const file = lockableFile(path)
+  const others = otherNames(file, (other) => lockedAs(lockableFile(other), HOLD_SHARED))
+  let own: LockedDatabase | undefined
+  try {
+    others.before()
+    own = lockedAs(file)
+    others.after()
+  } catch (err) {
+    own?.close()
+    others.release()
+    throw err
+  }
+  const {db} = own
+  return {
+    db,
+    path: file,
+    close() {
+      own.close()
+      others.release()
+    },
+  }
+}
+
+/** The database at `file` (a real path, lockableFile's) opened and locked by that name alone: by `take` (TAKE_LOCK, or HOLD_SHARED). */
+export function lockedAs(file: string, take = TAKE_LOCK): LockedDatabase {
   const {DatabaseSync} = nodeSqlite()
   let db: DatabaseSync
   for (let tries = 1; ; tries++) {
     db = new DatabaseSync(file)
     try {
-      db.exec(TAKE_LOCK)
+      db.exec(take)
       break
     } catch (err) {
       db.close()
@@ -109,6 +139,14 @@ export function openLockedDatabase(path: string): LockedDatabase {
 export const TAKE_LOCK = `PRAGMA busy_timeout = ${LOCK_WAIT_MS}; BEGIN EXCLUSIVE; PRAGMA locking_mode = EXCLUSIVE; COMMIT`
 
 /**
+ * What holds a database's other name (overlay-names.ts) against every writer, and writes nothing
+ * through it: a read in EXCLUSIVE mode takes the shared lock and keeps it. A writer by that name
+ * meets it; this process writes by its own name alone (an overlay's upper directory written
+ * underneath it would leave the overlay's view of the folder stale).
+ */
+export const HOLD_SHARED = `PRAGMA busy_timeout = ${LOCK_WAIT_MS}; PRAGMA locking_mode = EXCLUSIVE; SELECT count(*) FROM sqlite_schema`
+
+/**
  * The real path of the database at `path`, made (empty, its owner's alone) when there is none and
  * tried for writing, for a connection to open and lock (TAKE_LOCK): openLockedDatabase's first
  * half. Throws as openLockedDatabase does, before any connection is opened.
@@ -119,6 +157,8 @@ export function lockableFile(path: string): string {
   if (before && !before.isFile()) throw new NotADatabaseError(file, before.isDirectory() ? 'it is a directory' : 'it is not a regular file')
   // Asked before any descriptor of it is opened here: closing one would give up this process's lock.
   if (before && HELD.has(fileId(before))) throw new DatabaseLockedError(file, process.pid)
+  const cut = before && cutShort(file, before.size)
+  if (cut) throw new DamagedDatabaseError(file, cut)
   // Made with its mode, and tried for writing: SQLite would open an unwritable file read-only, and fail only at its first write.
   // The user's own only (own-file.ts): never another user's file, or a link they made, adopted.
   closeSync(openOwnFileSync(file, constants.O_RDWR).fd)
@@ -131,7 +171,7 @@ export function lockableFile(path: string): string {
   return file
 }
 
-/** Why TAKE_LOCK failed on `file`, as openLockedDatabase throws it: held by another, no database, or the system's error. */
+/** Why TAKE_LOCK failed on `file`, as openLockedDatabase throws it: held by another, no database, a damaged one, or the system's error. */
 export function lockRefusal(file: string, err: unknown): unknown {
   const code = primaryCode(err)
   if (code === SQLITE_BUSY) {
@@ -139,6 +179,7 @@ export function lockRefusal(file: string, err: unknown): unknown {
     return new DatabaseLockedError(file, lockHolder(file, locks), locks !== undefined && lockers(file, locks).length === 0)
   }
   if (code === SQLITE_NOTADB) return new NotADatabaseError(file, 'its first bytes are no database header')
+  if (code === SQLITE_CORRUPT) return new DamagedDatabaseError(file, (err as Error).message)
   return systemError(err)
 }
 

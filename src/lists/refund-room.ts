@@ -1,3 +1,4 @@
+import {NotFoundError} from '../errors.js'
 import type {Deps, GwRecord} from '../operations/deps.js'
 import {lookUp} from '../operations/look-up.js'
 import {refundedState, type RefundsOfRequest} from '../operations/purchase-refunds.js'
@@ -17,12 +18,34 @@ export function purchaseName(purchase: GwRecord, asked: string): string {
  * it for certain, is refused as the gateway would refuse it, exit 7, and nothing is sent. The
  * purchase goes on with the input, so it is not looked up again.
  */
-export async function refundableInFull(input: RefundInput, request: Pick<RefundsOfRequest, 'made' | 'concurrency'>, deps: Pick<Deps, 'client'>): Promise<RefundInput> {
-  const purchase = input.purchase ?? (await lookUp('purchases', input.transactionId, deps))
-  // Without its amount the refund cannot be sent either; refundBody says so.
+export function refundableInFull(input: RefundInput, request: Pick<RefundsOfRequest, 'made' | 'concurrency'>, deps: Pick<Deps, 'client'>): Promise<RefundInput> {
+  return refundable({...input, amount: undefined}, request, deps)
+}
+
+/**
+ * A refund as it was asked, in full or of an amount, held to what is left of the purchase before
+ * anything is sent, as refundableInFull holds one in full. Only what is certain refuses it (design.md
+ * §5: gw's files are a copy): the gateway's own record (voided, its refunded_amount) and the
+ * refunds gw made for the purchase; a refund that only may be of it never does.
+ */
+export async function refundable(input: RefundInput, request: Pick<RefundsOfRequest, 'made' | 'concurrency'>, deps: Pick<Deps, 'client'>): Promise<RefundInput> {
+  const purchase = input.purchase ?? (await lookUpPurchase(input, deps))
+  // Not found, with an amount given: a purchase just made may not be found yet (gateway-notes.md, the processing window), so the gateway decides.
+  if (purchase === undefined) return input
+  // Without its amount the refund cannot be sent in full either; refundBody says so.
   if (typeof purchase.amount !== 'number') return {...input, purchase}
   const state = await refundedState(purchase, request, deps)
-  const refused = refusedBeyondLeft(purchaseName(purchase, input.transactionId), state, purchase.amount, {inFull: true})
+  const refused = refusedBeyondLeft(purchaseName(purchase, input.transactionId), state, input.amount ?? purchase.amount, {inFull: input.amount === undefined})
   if (refused) throw refused
   return {...input, purchase}
+}
+
+/** The purchase a refund names; with an amount given, none when the gateway finds none (the refund is then the gateway's to refuse). */
+async function lookUpPurchase(input: RefundInput, deps: Pick<Deps, 'client'>): Promise<GwRecord | undefined> {
+  try {
+    return await lookUp('purchases', input.transactionId, deps)
+  } catch (err) {
+    if (err instanceof NotFoundError && input.amount !== undefined) return undefined
+    throw err
+  }
 }

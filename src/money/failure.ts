@@ -12,6 +12,8 @@ export interface FailureContext {
    * ("The purchase was sent but no answer came back that could be read (...)"), or an earlier run.
    */
   lookedUpBecause?: string
+  /** The request was sent and the gateway refused it, its reference taken: something was sent, though nothing was made. */
+  refusedAsTaken?: boolean
   status?: number
   requestId?: string
 }
@@ -35,7 +37,8 @@ export function failureOf(decided: Decided, context: FailureContext): GwError | 
       })
     case 'taken': {
       const id = typeof decided.record.id === 'string' ? decided.record.id : undefined
-      return new ReferenceTakenError(`Reference ${reference} is already taken by another ${noun}${id ? ` ${id}` : ''}: ${describeDifferences(decided.differences)}. Nothing was sent.`, {noun, reference, id}, details)
+      const sent = context.refusedAsTaken ? 'The gateway refused this request under it: nothing was made' : 'Nothing was sent'
+      return new ReferenceTakenError(`Reference ${reference} is already taken by another ${noun}${id ? ` ${id}` : ''}: ${describeDifferences(decided.differences)}. ${sent}.`, {noun, reference, id}, details)
     }
     case 'unknown': {
       if (decided.reason.why === 'unanswered') return new OutcomeUnknownError(`${context.lookedUpBecause ?? `The ${noun} was sent and no answer came back`}.`, {noun, reference}, details)

@@ -65,7 +65,9 @@ function shownAmount(amount: unknown): string {
  * - `not_done`: the record shows it has not happened (yet): a lost answer inside the gateway's
  *   processing window is looked up again; after it, the request never arrived;
  * - `other`: the record is in a state the follow-up can no longer change (exit 7);
- * - `unknown`: nothing tells (exit 8).
+ * - `unknown`: nothing tells (exit 8);
+ * - `unchanged`: found before it was sent to ask for what the record holds already, and never
+ *   done (an increment to the total first authorized): nothing to send (exit 2).
  */
 export type FollowUpOutcome =
   | {outcome: 'done'; record: GwRecord; source: 'answer' | 'recovered' | 'earlier'}
@@ -73,6 +75,7 @@ export type FollowUpOutcome =
   | {outcome: 'not_done'; record: GwRecord}
   | {outcome: 'other'; record: GwRecord; why: string}
   | {outcome: 'unknown'; record?: GwRecord; why: string}
+  | {outcome: 'unchanged'; record: GwRecord}
 
 /** The gateway's answer to the follow-up: believed as it is. */
 export function decideFollowUpAnswer(record: GwRecord): FollowUpOutcome {
@@ -116,7 +119,19 @@ export function decideEarlier(followUp: FollowUp, found: GwRecord): FollowUpOutc
   return {outcome: 'unknown', record: found, why: state.why}
 }
 
+/**
+ * An increment, the authorization looked up before it is sent: already at the total asked, it was
+ * done before when an increment was made (the gateway keeps the first amount in
+ * `metadata.original_amount`, gateway-beyond.md §3), and asks for no change when none was: either
+ * way nothing is sent. Undefined for anything else, which is sent.
+ */
+export function decideBeforeSending(followUp: FollowUp, found: GwRecord): FollowUpOutcome | undefined {
+  if (followUp.kind !== 'increment' || found.amount !== followUp.amount || found.captured === true || isVoided(found)) return undefined
+  const metadata = found.metadata as GwRecord | null | undefined
+  return metadata?.original_amount === undefined ? {outcome: 'unchanged', record: found} : {outcome: 'done', record: found, source: 'earlier'}
+}
+
 /** design.md §4: what each outcome exits with; `not_done` once the window is over is not known to have happened. */
 export function followUpExitCode(outcome: FollowUpOutcome): number {
-  return {done: 0, refused: 7, not_done: 8, other: 7, unknown: 8}[outcome.outcome]
+  return {done: 0, refused: 7, not_done: 8, other: 7, unknown: 8, unchanged: 2}[outcome.outcome]
 }

@@ -1,6 +1,6 @@
 import type {GatewayClient} from '../api/client.js'
-import {GatewayError, type GwError, InterruptedError, ModeMismatchError, type MoneyInFlight, OutcomeUnknownError, RejectedError} from '../errors.js'
-import {decideEarlier, decideFollowUpAnswer, decideLost, decideRefused, type FollowUp, type FollowUpOutcome} from '../money/follow-up.js'
+import {GatewayError, type GwError, InterruptedError, ModeMismatchError, type MoneyInFlight, OutcomeUnknownError, RejectedError, UsageError} from '../errors.js'
+import {decideBeforeSending, decideEarlier, decideFollowUpAnswer, decideLost, decideRefused, type FollowUp, type FollowUpOutcome} from '../money/follow-up.js'
 import {lookThroughWindow, type Waiting} from '../money/window.js'
 import type {Deps, GwRecord} from './deps.js'
 import type {Sent} from './money.js'
@@ -77,6 +77,10 @@ export interface FollowUpOptions {
  * id, again until the gateway's processing window is over while the record shows it not done yet.
  */
 export async function sendFollowUp(followUp: FollowUp, {client}: Pick<Deps, 'client'>, options: FollowUpOptions = {}): Promise<FollowedUp> {
+  // An increment to the total the authorization holds already is no request to send (money/follow-up.ts); one not looked up is sent, for the gateway to judge.
+  const before = followUp.kind === 'increment' ? await lookedUp(followUp, client) : null
+  const decided = before && decideBeforeSending(followUp, before)
+  if (decided) return finished(followUp, decided)
   const inFlight = inFlightOf(followUp)
   const sentAt = client.clock(inFlight).now()
   try {
@@ -130,6 +134,8 @@ function failureOf(followUp: FollowUp, outcome: FollowUpOutcome, refusal?: Rejec
       return new OutcomeUnknownError(`${lost}, and ${followUp.id} does not show it, even ${Math.round(windowMs / 1000)} s after it was sent (the most the gateway takes to process one): it did not arrive, or has not been processed`, inFlight)
     case 'unknown':
       return new OutcomeUnknownError(`${lost}, and ${outcome.why}`, inFlight)
+    case 'unchanged':
+      return new UsageError(`${followUp.id} holds that amount already, and no ${WORDS[followUp.kind]} was made: there is nothing to change, and nothing was sent`)
   }
 }
 

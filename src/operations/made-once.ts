@@ -1,7 +1,7 @@
 import type {GatewayClient} from '../api/client.js'
 import {GatewayError, InterruptedError, ModeMismatchError, NotFoundError, OutcomeUnknownError, UnreachableError} from '../errors.js'
 import {type Decided, decideAnswer, decideFound, decideNotFound, type Noun} from '../money/decide.js'
-import {failureOf} from '../money/failure.js'
+import {type FailureContext, failureOf} from '../money/failure.js'
 import {lookThroughWindow, type Waiting} from '../money/window.js'
 import type {GwRecord} from './deps.js'
 import {isReferenceTaken, type Sent} from './money.js'
@@ -39,7 +39,7 @@ export async function makeOnce(request: MadeRequest, client: GatewayClient): Pro
       const found = await lookedUp(request)
       // Not found, or not looked up: the gateway's refusal stands, and nothing was made by this row.
       if (found === undefined || 'failed' in found) throw err
-      return settled(decideFound(noun, body, found, {}, 'earlier'), body)
+      return settled(decideFound(noun, body, found, {}, 'earlier'), body, {refusedAsTaken: true})
     }
     // Refused, or never sent (nothing reached the gateway), is what it is; only a lost answer is looked up.
     if (!(err instanceof GatewayError) || err instanceof UnreachableError) throw err
@@ -54,7 +54,7 @@ export async function makeOnce(request: MadeRequest, client: GatewayClient): Pro
     }
     const decided = decideFound(noun, body, found, {}, 'recovered')
     if (decided.outcome !== 'unknown') client.tellRecovery({step: 'found', ...inFlight})
-    return settled(decided, body, lostBecause)
+    return settled(decided, body, {lookedUpBecause: lostBecause})
   }
 }
 
@@ -77,12 +77,12 @@ export async function findEarlierMade(request: MadeRequest, id?: string): Promis
   const found = await lookedUp(request, id)
   if (found === undefined) {
     const decided = id === undefined ? decideNotFound(noun) : undefined
-    return decided && settled(decided, body, lookedUpBecause)
+    return decided && settled(decided, body, {lookedUpBecause})
   }
   if ('failed' in found) {
     return {body, decided: {outcome: 'unknown', noun, reason: {why: 'unanswered'}}, failure: new OutcomeUnknownError(`${lookedUpBecause}, and looking it up failed: ${found.failed}`, {noun, reference: body.reference})}
   }
-  return settled(decideFound(noun, body, found, {}, 'earlier'), body, lookedUpBecause)
+  return settled(decideFound(noun, body, found, {}, 'earlier'), body, {lookedUpBecause})
 }
 
 /** What the gateway holds under the request's reference (or `id`): undefined for a 404; a signal, or the wrong environment, still stops. */
@@ -96,6 +96,7 @@ async function lookedUp(request: MadeRequest, id?: string): Promise<GwRecord | L
   }
 }
 
-function settled(decided: Decided, body: Sent['body'], lookedUpBecause?: string): Sent {
-  return {body, decided, failure: failureOf(decided, {sent: body, lookedUpBecause})}
+/** `how`: why the record was looked up, or that the gateway refused the request as taken (failure.ts FailureContext). */
+function settled(decided: Decided, body: Sent['body'], how: Pick<FailureContext, 'lookedUpBecause' | 'refusedAsTaken'> = {}): Sent {
+  return {body, decided, failure: failureOf(decided, {sent: body, ...how})}
 }

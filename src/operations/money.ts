@@ -1,7 +1,7 @@
 import type {GatewayClient} from '../api/client.js'
-import {type GwError, InterruptedError, ModeMismatchError, NotFoundError, OutcomeUnknownError, ReferenceTakenError, RejectedError} from '../errors.js'
+import {GatewayError, GwError, InterruptedError, ModeMismatchError, NotFoundError, NotSentError, OutcomeUnknownError, ReferenceTakenError, RejectedError} from '../errors.js'
 import {type Decided, decideAnswer, type Noun} from '../money/decide.js'
-import {failureOf} from '../money/failure.js'
+import {type FailureContext, failureOf} from '../money/failure.js'
 import {type Lookups, verifyFound} from '../money/find.js'
 import type {GwRecord} from './deps.js'
 
@@ -52,10 +52,14 @@ export function isReferenceTaken(err: unknown): err is RejectedError {
 /**
  * Sends once and decides what came of it: the answer (approved or declined), a lost answer
  * recovered by the client (or left unknown), or a reference already taken, looked up: the same
- * transaction done earlier, or another's (design.md §5).
+ * transaction done earlier, or another's (design.md §5). `lookFirst`: what the gateway holds under
+ * the reference is looked up first (findEarlier), and reported instead of sending when it holds one.
  */
-export async function sendOnce(request: MoneyRequest): Promise<Sent> {
+export async function sendOnce(request: MoneyRequest, {lookFirst = false}: {lookFirst?: boolean} = {}): Promise<Sent> {
   const {noun, body} = request
+  // A batch's row no journal of this run has: an earlier run of its batch (another copy of gw's files, or none) may have made it.
+  const earlier = lookFirst ? await findEarlier(request, true) : undefined
+  if (earlier) return earlier
   let answer: Awaited<ReturnType<MoneyRequest['post']>>
   try {
     answer = await request.post()
@@ -64,9 +68,9 @@ export async function sendOnce(request: MoneyRequest): Promise<Sent> {
     if (err instanceof ModeMismatchError && err.inFlight) return fromWrongGateway(noun, body, err)
     if (!isReferenceTaken(err)) throw err
     if (request.freshReference) {
-      throw new ReferenceTakenError(`Reference ${body.reference}, made for this ${noun} and free a moment before, was taken by another ${noun} meanwhile. Nothing was sent.`, {noun, reference: body.reference}, {status: err.status, requestId: err.requestId})
+      throw new ReferenceTakenError(`Reference ${body.reference}, made for this ${noun} and free a moment before, was taken by another ${noun} meanwhile: the gateway refused this request under it, and nothing was made.`, {noun, reference: body.reference}, {status: err.status, requestId: err.requestId})
     }
-    return verified(request, await request.lookUp(body.reference))
+    return verified(request, await request.lookUp(body.reference), {refusedAsTaken: true})
   }
   const decided = decideAnswer(noun, answer.record)
   return {body, decided, failure: failureOf(decided, {sent: body, status: answer.raw.status, requestId: answer.raw.requestId})}
@@ -75,20 +79,28 @@ export async function sendOnce(request: MoneyRequest): Promise<Sent> {
 /**
  * A row an earlier run journaled as sent without a final answer: what the gateway holds under its
  * reference, decided against the request; undefined when it holds nothing, and the row is to be sent.
+ * `beforeSending`: a row no journal of this run has, looked up before it is sent (another copy of
+ * gw's files, or none, may have sent it: design.md §5, the gateway has the last word); a look-up
+ * that fails then sends nothing, and says so.
  */
-export async function findEarlier(request: MoneyRequest): Promise<Sent | undefined> {
+export async function findEarlier(request: MoneyRequest, beforeSending = false): Promise<Sent | undefined> {
   const {noun, body} = request
-  const lookedUpBecause = `An earlier run sent this ${noun} and its answer was not recorded`
+  const lookedUpBecause = beforeSending ? `This ${noun} was looked up before it was sent, in case an earlier run of its batch made it` : `An earlier run sent this ${noun} and its answer was not recorded`
   let found: GwRecord
   try {
     found = await request.lookUp(body.reference)
   } catch (err) {
     if (err instanceof NotFoundError) return undefined
-    if (err instanceof InterruptedError || err instanceof ModeMismatchError) throw err
+    if (err instanceof InterruptedError) throw err
+    if (beforeSending && err instanceof GatewayError) {
+      throw new NotSentError(new GatewayError(err.kind as ConstructorParameters<typeof GatewayError>[0], `Reference ${body.reference} could not be looked up before it was sent (${err.message}): nothing was sent`, {status: err.status, requestId: err.requestId, hint: err.hint}))
+    }
+    if (beforeSending && err instanceof GwError) throw new NotSentError(err)
+    if (beforeSending || err instanceof ModeMismatchError) throw err
     const failure = new OutcomeUnknownError(`${lookedUpBecause}, and looking it up failed: ${err instanceof Error ? err.message : String(err)}`, {noun, reference: body.reference})
     return {body, decided: {outcome: 'unknown', noun, reason: {why: 'unanswered'}}, failure}
   }
-  return verified(request, found, lookedUpBecause)
+  return verified(request, found, {lookedUpBecause})
 }
 
 /** The look-ups a decision may need, through the client (and its guard, time-outs and retries of reads). */
@@ -99,13 +111,10 @@ export function clientLookups(client: GatewayClient): Lookups {
   }
 }
 
-async function verified(request: MoneyRequest, found: GwRecord, lookedUpBecause?: string): Promise<Sent> {
+/** `how`: why the reference was looked up (failure.ts FailureContext). */
+async function verified(request: MoneyRequest, found: GwRecord, how: Pick<FailureContext, 'lookedUpBecause' | 'refusedAsTaken'>): Promise<Sent> {
   const decided = await verifyFound(request.noun, request.body, found, request.lookups, 'earlier', {purchase: request.purchase})
-  return settled(decided, request.body, lookedUpBecause)
-}
-
-function settled(decided: Decided, body: Sent['body'], lookedUpBecause?: string): Sent {
-  return {body, decided, failure: failureOf(decided, {sent: body, lookedUpBecause})}
+  return {body: request.body, decided, failure: failureOf(decided, {sent: request.body, ...how})}
 }
 
 /** The money moved (or may have) at a gateway of the other environment: its record tells which, when it came. */

@@ -39,8 +39,8 @@ export function purchaseBody(input: PurchaseInput): PurchaseCreate {
  * lost answer recovered or left unknown, or a reference already taken: this same purchase done
  * earlier, or another one.
  */
-export function sendPurchase(body: PurchaseCreate, {client}: Pick<Deps, 'client'>): Promise<Sent> {
-  return sendOnce(purchaseRequest(body, client))
+export function sendPurchase(body: PurchaseCreate, {client}: Pick<Deps, 'client'>, options?: {lookFirst?: boolean}): Promise<Sent> {
+  return sendOnce(purchaseRequest(body, client), options)
 }
 
 /** A purchase row an earlier run may have sent: what the gateway holds under its reference, decided. */

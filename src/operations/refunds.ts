@@ -56,7 +56,21 @@ function metadataOf(input: RefundInput): {metadata?: Record<string, string>} {
 }
 
 /** How many derived references are tried before gw gives up: a gateway that has every one is not answering about references. */
-const MOST_REFUNDS = 1000
+export const MOST_REFUNDS = 1000
+
+/** What the purchase's refunds' references derive from (lists/refund-match.ts); a purchase with neither reference nor id gives none. */
+export function refundBase(purchase: GwRecord): string {
+  const base = derivationBase(purchase)
+  if (base === undefined) {
+    throw new GatewayError('unreadable', 'The purchase came back without a reference or an id, so no reference can be derived from it: nothing was sent', {hint: 'Give the refund a reference of your own.'})
+  }
+  return base
+}
+
+/** Every derived reference taken, MOST_REFUNDS of them. */
+export function noFreeReference(base: string): GatewayError {
+  return new GatewayError('unreadable', `The gateway has a refund under each of ${refundReference(base, 1)} to ${refundReference(base, MOST_REFUNDS)}: no reference was derived, nothing was sent`, {hint: 'Give the refund a reference of your own.'})
+}
 
 /**
  * The first `<purchase-ref>-R<n>` no refund has (lists/refund-match.ts), asked of the gateway one
@@ -64,10 +78,7 @@ const MOST_REFUNDS = 1000
  * once never get the same one.
  */
 export async function freeRefundReference(purchase: GwRecord, {client}: Pick<Deps, 'client'>, reserved: Set<string> = new Set()): Promise<string> {
-  const base = derivationBase(purchase)
-  if (base === undefined) {
-    throw new GatewayError('unreadable', 'The purchase came back without a reference or an id, so no reference can be derived from it: nothing was sent', {hint: 'Give the refund a reference of your own.'})
-  }
+  const base = refundBase(purchase)
   for (let n = 1; n <= MOST_REFUNDS; n++) {
     const candidate = refundReference(base, n)
     if (reserved.has(candidate)) continue
@@ -79,7 +90,7 @@ export async function freeRefundReference(purchase: GwRecord, {client}: Pick<Dep
       throw err
     }
   }
-  throw new GatewayError('unreadable', `The gateway has a refund under each of ${refundReference(base, 1)} to ${refundReference(base, MOST_REFUNDS)}: no reference was derived, nothing was sent`, {hint: 'Give the refund a reference of your own.'})
+  throw noFreeReference(base)
 }
 
 /**
@@ -87,8 +98,8 @@ export async function freeRefundReference(purchase: GwRecord, {client}: Pick<Dep
  * lost answer recovered or left unknown, or a reference already taken: this same refund done
  * earlier, or another one.
  */
-export function sendRefund(request: RefundRequest, {client}: Pick<Deps, 'client'>): Promise<Sent> {
-  return sendOnce(moneyRequest(request, client))
+export function sendRefund(request: RefundRequest, {client}: Pick<Deps, 'client'>, options?: {lookFirst?: boolean}): Promise<Sent> {
+  return sendOnce(moneyRequest(request, client), options)
 }
 
 /** A refund row an earlier run may have sent: what the gateway holds under its reference, decided. */

@@ -52,9 +52,17 @@ export async function lookUpKey(resource: Resolvable, key: string, {client}: Pic
   return {key, id: record.id, record}
 }
 
-/** The not-found error of a record sought by `tried` (`id`, `id or reference`, `token or alias`), in the gateway's words as well. */
+/**
+ * The not-found error of a record sought by `tried` (`id`, `id or reference`, `token or alias`), in
+ * the gateway's words as well: as its own where they name another kind of record (a refund's 404
+ * says `Purchase not found`), so that gw's words are not read as saying it.
+ */
 export function missing(resource: Resolvable | 'cards', key: string, err: NotFoundError, tried: string): NotFoundError {
-  return new NotFoundError(`No ${nounOf(resource)} has the ${tried} ${key}: ${err.message}`, {status: err.status, requestId: err.requestId, messages: err.messages})
+  const noun = nounOf(resource)
+  const said = err.message.toLowerCase()
+  const another = !said.includes(noun) && [...Object.keys(ID_CODES), 'cards'].some((other) => said.includes(nounOf(other as Resolvable)))
+  const words = another ? ` (the gateway answered: ${err.message})` : `: ${err.message}`
+  return new NotFoundError(`No ${noun} has the ${tried} ${key}${words}`, {status: err.status, requestId: err.requestId, messages: err.messages})
 }
 
 export function nounOf(resource: Resolvable | 'cards'): string {

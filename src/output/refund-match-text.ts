@@ -188,9 +188,16 @@ function soFar(state: RefundedState): string {
  */
 export function beyondLeft(state: RefundedState, amount: number): string | undefined {
   if (amount <= state.left) return undefined
-  if (state.left === 0) return `nothing is left of it to refund (${soFar(state)})`
+  if (state.left === 0) return `nothing is left of it to refund (${howKnown(state)})`
   const left = state.left === state.leftAtLeast ? `is left of it, ${money(state.left, state)}` : `can be left of it, ${money(state.left, state)} at most`
-  return `${money(amount, state)} is more than ${left} (${soFar(state)})`
+  return `${money(amount, state)} is more than ${left} (${howKnown(state)})`
+}
+
+/** What a refusal knows of the purchase's refunds, and how: the gateway's word, or the refunds gw made for it (those that only may be of it refuse nothing). */
+function howKnown(state: RefundedState): string {
+  if (state.gone === 'voided' || state.source === 'gateway') return soFar(state)
+  if (state.certain === 0) return `none of ${money(state.amount, state)} refunded for certain: gw made no refund for it`
+  return `${money(state.refunded, state)} of ${money(state.amount, state)} refunded for certain: ${plural(state.certain, 'refund')} gw made for it`
 }
 
 /**
@@ -209,5 +216,5 @@ export function nothingLeft(purchase: string, state: RefundedState): RejectedErr
   if (state.gone === 'voided') return new RejectedError(`Purchase ${purchase} was voided, so nothing of it is left to refund: nothing was sent`, {hint: `gw purchase get ${purchase} shows it.`})
   // Nothing left and nothing refunded: it was declined, and took nothing.
   if (state.refunded === 0) return new RejectedError(`Purchase ${purchase} took nothing (it was declined), so nothing of it can be refunded: nothing was sent`)
-  return new RejectedError(`Nothing is left of purchase ${purchase} to refund (${soFar(state)}): nothing was sent`, {hint: `gw purchase get ${purchase} shows what was refunded of it.`})
+  return new RejectedError(`Nothing is left of purchase ${purchase} to refund (${howKnown(state)}): nothing was sent`, {hint: `gw purchase get ${purchase} shows what was refunded of it.`})
 }

@@ -50,7 +50,8 @@ function sentNotices({body, decided, purchase, inFull, derived, unrecorded}: Sen
   }
   if ((decided.outcome === 'approved' || decided.outcome === 'declined' || decided.outcome === 'made') && decided.source === 'earlier') {
     const id = typeof decided.record.id === 'string' ? ` (${decided.record.id})` : ''
-    text += `Reference ${body.reference} was taken by this same ${decided.noun}${id}, made earlier: nothing was sent now.\n`
+    // Found because the gateway refused the request as taken: it was sent, and made nothing more.
+    text += `Reference ${body.reference} was taken by this same ${decided.noun}${id}, made earlier: the gateway refused this request for it, and nothing more was made.\n`
   }
   return text
 }

@@ -115,10 +115,17 @@ describe.concurrent('the Nth write or sync of the journal fails (EIO, injected f
       const rows = rowsOf(faulted.stdout)
       // Non-zero, or complete: never exit 0 with rows left unsent.
       if (faulted.code === 0) expect(rows.filter((row) => row.status === 'approved')).toHaveLength(ROWS)
-      else expect(faulted.stderr).toMatch(/Error: The batch journal .* cannot be written \(EIO\)/)
-      // A row whose intent could not be made durable was never sent: no row is in doubt to wait for.
+      // Failed as the journal was opened (its header): it cannot be used, and no row was sent.
+      else if (/cannot be used/.test(faulted.stderr)) {
+        expect(faulted.stderr).toMatch(/Error: The batch journal .* cannot be used \(EIO\): nothing was sent/)
+        expect(rows).toEqual([])
+        for (let i = 0; i < ROWS; i++) expect(proxy.posts.get(`${prefix}-${i}`), `${prefix}-${i} after ${calls} #${nth}`).toBeUndefined()
+      } else expect(faulted.stderr).toMatch(/Error: The batch journal .* cannot be written \(EIO\)/)
+      // A row whose intent could not be committed was never sent, and is withdrawn (the commit may have
+      // reached the disk all the same): the rerun sends it at once, with no processing window to wait out.
       const again = await runGw(['refund', 'create', '--input', file, '--journal', journal], {env, timeoutMs: 60_000})
       expect(again.code, `rerun after ${calls} #${nth}: ${again.stderr}`).toBe(0)
+      expect(again.stderr, `rerun after ${calls} #${nth}`).not.toContain('may still be processing')
       expect(rowsOf(again.stdout).filter((row) => row.status === 'approved')).toHaveLength(ROWS)
       for (let i = 0; i < ROWS; i++) expect(proxy.posts.get(`${prefix}-${i}`), `${prefix}-${i} after ${calls} #${nth}`).toBe(1)
       rmSync(dir, {recursive: true, force: true})
@@ -170,19 +177,19 @@ describe.concurrent('the thread that syncs a batch\'s journal', () => {
   it.runIf(!strace)('skipped: strace tells which thread syncs (Debian package strace; CI installs it)', () => {})
 })
 
-// Most of each case is gw's backoff between tries of a look-up: the two run at once, each at a
+// Most of each case is gw's backoff between tries of a look-up: the cases run at once, each at a
 // gateway of its own, since the faults armed at one answer every request there.
 describe.concurrent('a gateway that stops answering', () => {
-  it.each([1, 3])('--concurrency %i: stops starting rows once 8 answers in a row are lost, saying it looks unreachable; the rerun settles them once', async (concurrency) => {
-    // Its processing window 0: the rerun's rows in doubt were answered 502 by a fault, never processed, and waiting is not what this is about.
+  // Each gateway's processing window 0: the rows in doubt were answered 502 by a fault, never processed, and waiting is not what this is about.
+  const env = (sandbox: Sandbox, url: string) => sandbox.env({GW_BASE_URL: url})
+
+  it.each([1, 3])('its refunds (each looked up first, and not there): --concurrency %i stops starting rows once 8 answers in a row are lost, saying it looks unreachable; the rerun settles them once', {timeout: 120_000}, async (concurrency) => {
     const sandbox = await startSandbox(['--processing-window-ms', '0'])
     const file = refundFile(await bigPurchase(sandbox), 40)
     const counting = await countingPosts(sandbox.url)
     try {
       await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/refunds', action: 'status', status: 502, times: 1000})
-      await sandbox.control('POST', '/_sandbox/faults', {method: 'GET', path: '/v1.0/refunds/', action: 'status', status: 502, times: 1000})
-      const env = sandbox.env({GW_BASE_URL: counting.url})
-      const run = await runGw(['refund', 'create', '--input', file, '--concurrency', String(concurrency)], {env, timeoutMs: 60_000})
+      const run = await runGw(['refund', 'create', '--input', file, '--concurrency', String(concurrency)], {env: env(sandbox, counting.url), timeoutMs: 60_000})
       expect(run.code).toBe(8)
       expect(run.stderr).toContain('Error: The answers to the last 8 refunds were lost: the gateway looks unreachable, and no more rows were started')
       // No row starts once the 8th is lost: the 8, and the rows already at the gateway beside the 8th.
@@ -192,12 +199,40 @@ describe.concurrent('a gateway that stops answering', () => {
       expect(rowsOf(run.stdout)).toHaveLength(sent)
       await sandbox.control('DELETE', '/_sandbox/faults')
       // The 502s were never processed: the rows in doubt are not at the gateway.
-      const again = await runGw(['refund', 'create', '--input', file], {env, timeoutMs: 60_000})
+      const again = await runGw(['refund', 'create', '--input', file], {env: env(sandbox, counting.url), timeoutMs: 60_000})
       expect(again.code, again.stderr).toBe(0)
       expect(rowsOf(again.stdout).every((row) => row.status === 'approved')).toBe(true)
       // A 502 from the fault was never processed: those rows are sent again, once; the rest once in all.
       const first = new Set(rowsOf(run.stdout).map((row) => row.reference))
       for (const row of rowsOf(again.stdout)) expect(counting.posts(row.reference), row.reference).toBe(first.has(row.reference) ? 2 : 1)
+    } finally {
+      await counting.close()
+      await sandbox.stop()
+    }
+  })
+
+  it('every request: no row is sent while the gateway cannot say whether it has it, the batch stops once 8 look-ups in a row are lost, and the rerun sends each row once', {timeout: 120_000}, async () => {
+    const sandbox = await startSandbox(['--processing-window-ms', '0'])
+    const file = refundFile(await bigPurchase(sandbox), 40)
+    const counting = await countingPosts(sandbox.url)
+    try {
+      for (const method of ['GET', 'POST']) await sandbox.control('POST', '/_sandbox/faults', {method, path: '/v1.0/refunds', action: 'status', status: 502, times: 1000})
+      const run = await runGw(['refund', 'create', '--input', file, '--concurrency', '2'], {env: env(sandbox, counting.url), timeoutMs: 60_000})
+      expect(run.code).toBe(8)
+      expect(run.stderr).toContain('Error: The answers to the last 8 refunds were lost: the gateway looks unreachable, and no more rows were started')
+      expect(counting.seen.filter((request) => request.method === 'POST')).toEqual([])
+      const rows = rowsOf(run.stdout)
+      expect(rows.length).toBeGreaterThanOrEqual(8)
+      expect(rows.length).toBeLessThan(40)
+      for (const row of rows) {
+        expect(row.status).toBe('failed')
+        expect(row.error!.messages[0]).toMatch(new RegExp(`^Reference ${row.reference} could not be looked up before it was sent \\(.*\\): nothing was sent$`))
+      }
+      await sandbox.control('DELETE', '/_sandbox/faults')
+      const again = await runGw(['refund', 'create', '--input', file], {env: env(sandbox, counting.url), timeoutMs: 60_000})
+      expect(again.code, again.stderr).toBe(0)
+      expect(again.stderr).not.toContain('may still be processing')
+      for (const row of rowsOf(again.stdout)) expect(counting.posts(row.reference), row.reference).toBe(1)
     } finally {
       await counting.close()
       await sandbox.stop()

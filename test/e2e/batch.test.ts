@@ -1,8 +1,10 @@
 import {afterEach, describe, expect, it} from 'vitest'
 import {readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
+import {countingProxy as countingPosts} from '../counting-proxy.js'
 import {countingProxy, type CountingProxy, rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
-import {ANSWERS, apiRequestsSince, cardArgs, CARDS, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
+import {ANSWERS, apiRequestsSince, cardArgs, CARDS, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sandboxForFile, until} from './helpers.js'
+import {journalText} from '../journal-text.js'
 
 let sandbox: Sandbox
 let proxy: CountingProxy
@@ -200,30 +202,54 @@ describe('gw refund create --input', () => {
     expect(stopped.stderr).toContain(`40 refunds: ${done.length} approved, ${left} not started in `)
     expect(stopped.stderr).toContain(`\nNot finished: ${done.length} rows answered, 0 in doubt, ${left} not started. Run the same command again to finish the batch`)
     proxy.onPost = undefined
+    // The first run looked each row up before it sent it (and some journaled ahead, never sent).
+    expect([...proxy.posts.keys()].filter((reference) => !proxy.gets.includes(`/v1.0/refunds/${reference}`))).toEqual([])
+    proxy.gets.splice(0)
     const again = await sandbox.gw(['refund', 'create', '--input', file], {env: {GW_BASE_URL: proxy.url}})
     expect(again.stderr).toContain(`(resuming: ${done.length} rows answered, 0 in doubt, ${left} not started)\n`)
     expect(again.code).toBe(0)
-    // Nothing was in doubt: nothing was looked up before it was sent; one read asked which runs of its data the local gateway holds.
-    expect(proxy.gets).toEqual(['/_sandbox/instance'])
+    // Nothing was in doubt: only the rows not started were looked up, each once, before it was sent (an earlier run
+    // from another copy of the journal, or none, may have made it); one read asked which runs of its data the local gateway holds.
+    const started = new Set(done.map((row) => row.reference))
+    const notStartedRows = rowsOf(again.stdout).filter((row) => !started.has(row.reference))
+    expect(proxy.gets.sort()).toEqual(['/_sandbox/instance', ...notStartedRows.map((row) => `/v1.0/refunds/${row.reference}`)].sort())
     expect(rowsOf(again.stdout).filter((row) => row.resumed)).toHaveLength(done.length)
     expect([...proxy.posts.values()].every((count) => count === 1)).toBe(true)
     expect(proxy.posts.size).toBe(40)
   })
 
-  it('a second Ctrl-C stops at once, leaving the rows in flight in doubt; the next run settles them', async () => {
-    const {file, run} = await slowBatch(12, 300, 4)
-    // The first row goes alone and is answered; both Ctrl-Cs come while the next ones are in flight.
-    proxy.onPost = (count) => {
-      if (count !== 3) return
-      run.child.kill('SIGINT')
-      setTimeout(() => run.child.kill('SIGINT'), 50)
-    }
+  it('a second Ctrl-C stops at once, leaving the rows in flight in doubt; the next run settles them', async ({onTestFinished}) => {
+    const prefix = ref('hard')
+    const file = writeTemp('refunds.csv', refundCsv(await purchases(12), prefix))
+    // The first row goes alone and is answered; the POSTs after it are held at the proxy until gw has stopped, as a
+    // gateway that has not answered yet: both Ctrl-Cs come while they are in flight, whatever the load on the machine.
+    let release = () => {}
+    const released = new Promise<void>((resolve) => (release = resolve))
+    const held = await countingPosts(sandbox.url, {hold: (request) => (request.method === 'POST' && request.reference !== `${prefix}-0` ? released : undefined)})
+    onTestFinished(() => held.close())
+    onTestFinished(release)
+    const run = spawnGw(sandbox, ['refund', 'create', '--input', file, '--concurrency', '4'], {GW_BASE_URL: held.url})
+    let stderr = ''
+    run.child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    let posts = 0
+    await held.arrived((request) => request.method === 'POST' && ++posts === 3)
+    run.child.kill('SIGINT')
+    // The second once the first has taken back every row it will not send (journaled ahead of the rows in flight): a person's second Ctrl-C comes later still.
+    await until('the rows not sent taken back', () => {
+      const journal = /^Journal: (.*)$/m.exec(stderr)?.[1]
+      if (!journal || !stderr.includes('Ctrl-C: finishing')) return undefined
+      const entries = journalText(journal).split('\n').filter(Boolean).map((line) => JSON.parse(line) as {intent?: string; withdrawn?: string; result?: string})
+      const done = new Set(entries.map((entry) => entry.withdrawn ?? entry.result))
+      const inFlight = new Set(held.seen.map((request) => request.reference))
+      return entries.every((entry) => entry.intent === undefined || done.has(entry.intent) || inFlight.has(entry.intent)) ? true : undefined
+    })
+    run.child.kill('SIGINT')
     const stopped = await run.done
     expect(stopped.code).toBe(130)
     expect(stopped.stderr).toContain('Ctrl-C: finishing the refunds in flight, starting no more (again to stop at once).')
     // Every row in doubt is named by the summary, none by a hint that could name only one.
     const [, unknownCount, notStarted] = /\nInterrupted\.\n12 refunds: 1 approved, (\d) unknown, (\d+) not started/.exec(stopped.stderr) ?? []
-    expect(unknownCount).toBeDefined()
+    expect(unknownCount, stopped.stderr).toBeDefined()
     expect(stopped.stderr).toContain(`\nNot finished: 1 row answered, ${unknownCount} in doubt, ${notStarted} not started. Run the same command again`)
     expect(stopped.stderr).not.toContain('Hint:')
     const unknown = rowsOf(stopped.stdout).filter((row) => row.status === 'unknown').map((row) => row.reference)
@@ -231,17 +257,19 @@ describe('gw refund create --input', () => {
     for (const reference of unknown.slice(0, 3)) expect(stopped.stderr).toContain(`gw refund get ${reference}`)
     // Stopped before their answers came: whatever was reported after the first row is in doubt, nothing approved.
     expect(rowsOf(stopped.stdout).filter((row) => row.row !== 1 && row.status !== 'unknown')).toEqual([])
-    proxy.onPost = undefined
+    // The gateway gets the requests held for it, as one slow to answer would, though gw is gone.
+    release()
+    await Promise.all(unknown.map((reference) => held.answered((request) => request.method === 'POST' && request.reference === reference)))
     // Rows the gateway is still processing, or never got (journaled ahead), are waited for through the processing
     // window, the local gateway's 2 s, before any is sent again.
-    const again = await sandbox.gw(['refund', 'create', '--input', file], {env: {GW_BASE_URL: proxy.url}})
+    const again = await sandbox.gw(['refund', 'create', '--input', file], {env: {GW_BASE_URL: held.url}})
     expect(again.code).toBe(0)
     // Only the first row's answer is trusted; the rows answered "unknown" are in doubt, not answered: as the stopped run said.
     expect(again.stderr).toContain(`(resuming: 1 row answered, ${unknownCount} in doubt, ${notStarted} not started)\n`)
     expect(rowsOf(again.stdout).map((row) => row.status)).toEqual(Array(12).fill('approved'))
     const found = await sandbox.gw(['refund', 'get', '--input', '-'], {stdin: again.stdout})
     expect(found.stdout.trim().split('\n').map((line) => (JSON.parse(line) as {amount: number}).amount)).toEqual(Array(12).fill(ANSWERS.refundAmount(1000)))
-    expect([...proxy.posts.values()].every((count) => count === 1)).toBe(true)
+    expect(held.repeats()).toEqual({})
   })
 
   it('--dry-run shows what would be sent and sends nothing', async () => {
@@ -312,8 +340,8 @@ describe('gw refund create --input', () => {
     const rows = rowsOf(result.stdout).sort((a, b) => a.row - b.row)
     expect(rows.map((row) => [row.row, row.status, row.exit_code, row.error?.messages])).toEqual([
       // Each named by its reference, as a person would type it.
-      [1, 'rejected', 7, [expect.stringMatching(/^Nothing is left of purchase order-\w+-\d to refund \(25\.00 AUD of 25\.00 AUD refunded\): nothing was sent$/)]],
-      [2, 'rejected', 7, [expect.stringMatching(/^Refunding purchase order-\w+-\d in full: 25\.00 AUD is more than is left of it, 15\.00 AUD \(10\.00 AUD of 25\.00 AUD refunded\): nothing was sent$/)]],
+      [1, 'rejected', 7, [expect.stringMatching(/^Nothing is left of purchase order-\w+-\d to refund \(25\.00 AUD of 25\.00 AUD refunded for certain: 1 refund gw made for it\): nothing was sent$/)]],
+      [2, 'rejected', 7, [expect.stringMatching(/^Refunding purchase order-\w+-\d in full: 25\.00 AUD is more than is left of it, 15\.00 AUD \(10\.00 AUD of 25\.00 AUD refunded for certain: 1 refund gw made for it\): nothing was sent$/)]],
       [3, 'approved', 0, undefined],
     ])
     // The gateway saw one refund of the batch's: the row that fits (the two others are the single refunds before it).
@@ -331,7 +359,7 @@ describe('gw refund create --input', () => {
     const again = await sandbox.gw(['refund', 'create', '--input', file], {env: {GW_BASE_URL: proxy.url}})
     expect(again.code, again.stderr).toBe(0)
     expect(again.stderr).toContain('(resuming: 2 rows answered, 0 in doubt, 0 not started)')
-    expect(again.stderr).toContain(`Journal: it was begun for the same rows on stdin: this is that batch, given again as ${file}, and what it sent is not sent again. To send these rows as a new batch, give it a journal of its own with --journal FILE.\n`)
+    expect(again.stderr).toContain(`Journal: it was begun for the same rows on stdin: this is that batch, given again as ${file}, and what it sent is not sent again. To refund these rows again as a new batch, give it --new-batch and a journal of its own (--journal FILE).\n`)
     expect(again.stderr).toContain('2 refunds: 2 approved (2 done by an earlier run)')
     expect(proxy.total()).toBe(2)
     expect([...proxy.posts.values()]).toEqual([1, 1])
@@ -378,10 +406,10 @@ describe('a reference already taken', () => {
     const again = await sandbox.gw(args)
     expect(again.code).toBe(0)
     expect(again.json).toEqual(first.json)
-    expect(again.stderr).toContain(`Reference ${reference} was taken by this same refund (${(first.json as {id: string}).id}), made earlier: nothing was sent now.`)
+    expect(again.stderr).toContain(`Reference ${reference} was taken by this same refund (${(first.json as {id: string}).id}), made earlier: the gateway refused this request for it, and nothing more was made.`)
     const other = await sandbox.gw(['refund', 'create', '--transaction-id', id!, '--amount', '800', '--reference', reference])
     expect(other.code).toBe(7)
-    expect(other.stderr).toContain(`Error: Reference ${reference} is already taken by another refund ${(first.json as {id: string}).id}: amount: sent 800, found ${ANSWERS.refundAmount(700)}. Nothing was sent.`)
+    expect(other.stderr).toContain(`Error: Reference ${reference} is already taken by another refund ${(first.json as {id: string}).id}: amount: sent 800, found ${ANSWERS.refundAmount(700)}. The gateway refused this request under it: nothing was made.`)
   })
 
   it('by the same purchase (the card named by token) is done earlier', async () => {
@@ -392,7 +420,7 @@ describe('a reference already taken', () => {
     const again = await sandbox.gw(args)
     expect(again.code).toBe(0)
     expect(again.json).toEqual(first.json)
-    expect(again.stderr).toContain(`Reference ${reference} was taken by this same purchase (${(first.json as {id: string}).id}), made earlier: nothing was sent now.`)
+    expect(again.stderr).toContain(`Reference ${reference} was taken by this same purchase (${(first.json as {id: string}).id}), made earlier: the gateway refused this request for it, and nothing more was made.`)
     const otherCurrency = await sandbox.gw([...args.slice(0, -1), '--currency', 'NZD'])
     expect(otherCurrency.code).toBe(7)
     expect(otherCurrency.stderr).toContain('currency: sent "NZD", found "AUD"')

@@ -185,7 +185,7 @@ describe('a miss says which it tried, and how to find the record', () => {
     expect(result.stderr).toContain(`Error: No purchase has the id or reference 071-P-ZZZZZZZZ: ${ANSWERS.purchaseNotFound} (HTTP 404`)
     const refund = await sandbox.gw(['refund', 'void', 'no-such-refund-ref'])
     expect(refund.code).toBe(5)
-    expect(refund.stderr).toContain('Error: No refund has the id or reference no-such-refund-ref:')
+    expect(refund.stderr).toContain(`Error: No refund has the id or reference no-such-refund-ref (the gateway answered: ${ANSWERS.purchaseNotFound}) (HTTP 404`)
     expect(refund.stderr).toContain('Hint: gw refund list finds refunds, newest first, by --purchase,')
   })
 })

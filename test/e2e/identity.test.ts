@@ -219,7 +219,8 @@ describe.concurrent('a journal never reports rows from another run of the local 
     const verified = await first.gw(['purchase', 'create', '--input', file, '--verify'], {env})
     expect(verified.code, verified.stderr).toBe(0)
     expect(rowsOf(verified.stdout).sort((a, b) => a.row - b.row).map((row) => [row.reference, row.status, row.resumed])).toEqual(references.map((reference) => [reference, 'approved', true]))
-    expect(proxy.seen.filter((request) => request.method === 'GET' && references.some((reference) => request.path.endsWith(`/${reference}`)))).toHaveLength(3)
+    // Each looked up twice in all: before it was sent, and by --verify.
+    expect(proxy.seen.filter((request) => request.method === 'GET' && references.some((reference) => request.path.endsWith(`/${reference}`)))).toHaveLength(6)
 
     // Another gateway at that address, which names no run either: without --verify gw cannot tell, with it the rows are missing.
     const other = await gateway([], isolatedHome())
@@ -319,7 +320,7 @@ describe.concurrent('an input moved, copied or hard-linked after its run is the 
       const again = await sandbox.gw(['refund', 'create', '--input', input], {env})
       expect(again.code, again.stderr).toBe(0)
       expect(again.stderr).toContain(`Journal: ${journal} (resuming: 3 rows answered, 0 in doubt, 0 not started)\n`)
-      expect(again.stderr).toContain(`Journal: it was begun for the same rows at ${first}: this is that batch, moved or copied, and what it sent is not sent again. To send these rows as a new batch, give it a journal of its own with --journal FILE.\n`)
+      expect(again.stderr).toContain(`Journal: it was begun for the same rows at ${first}: this is that batch, moved or copied, and what it sent is not sent again. To refund these rows again as a new batch, give it --new-batch and a journal of its own (--journal FILE).\n`)
       expect(rowsOf(again.stdout).map((row) => [row.reference, row.status, row.resumed])).toEqual(derived.map((reference) => [reference, 'approved', true]))
     }
     expect(proxy.seen.filter((request) => request.method === 'POST')).toHaveLength(3)
@@ -332,8 +333,13 @@ describe.concurrent('an input moved, copied or hard-linked after its run is the 
     expect(rowsOf(dry.stdout).map((row) => [row.reference, (row as {journal?: string}).journal])).toEqual(derived.map((reference) => [reference, 'answered (approved): not sent again']))
     expect(proxy.seen.filter((request) => request.method === 'POST')).toHaveLength(3)
 
+    // A journal of its own is no new batch: the gateway has the rows this batch made, and nothing is sent.
+    const elsewhere = await sandbox.gw(['refund', 'create', '--input', moved, '--journal', join(dir, 'elsewhere.sqlite')], {env})
+    expect(elsewhere.code, elsewhere.stderr).toBe(0)
+    expect(rowsOf(elsewhere.stdout).sort((a, b) => a.row - b.row).map((row) => [row.reference, row.status, row.resumed])).toEqual(derived.map((reference) => [reference, 'approved', true]))
+    expect(proxy.seen.filter((request) => request.method === 'POST')).toHaveLength(3)
     // Asked for: the same rows as a batch of their own, under a journal of their own.
-    const anew = await sandbox.gw(['refund', 'create', '--input', moved, '--journal', join(dir, 'second-batch.ndjson')], {env})
+    const anew = await sandbox.gw(['refund', 'create', '--input', moved, '--new-batch', '--journal', join(dir, 'second-batch.ndjson')], {env})
     expect(anew.code, anew.stderr).toBe(0)
     expect(rowsOf(anew.stdout).map((row) => row.reference).sort()).toEqual(purchases.map((purchase) => `${purchase}-R2`))
   })

@@ -58,13 +58,13 @@ describe('a refund against a gateway that answers live-shaped refund records', (
     const again = await gwAt(url, args)
     expect(again.code, again.stderr).toBe(0)
     expect(again.json).toEqual(first.json)
-    expect(again.stderr).toBe(`Reference ${reference} was taken by this same refund (${record.id}), made earlier: nothing was sent now.\n`)
+    expect(again.stderr).toBe(`Reference ${reference} was taken by this same refund (${record.id}), made earlier: the gateway refused this request for it, and nothing more was made.\n`)
 
     const other = await gwAt(url, ['refund', 'create', '--transaction-id', purchase.reference, '--amount', '3000', '--reference', reference])
     expect(other.code).toBe(7)
     expect(other.stdout).toBe('')
     expect(other.stderr).toBe(
-      `Error: Reference ${reference} is already taken by another refund ${record.id}: amount: sent 3000, found 2500. Nothing was sent.\n` +
+      `Error: Reference ${reference} is already taken by another refund ${record.id}: amount: sent 3000, found 2500. The gateway refused this request under it: nothing was made.\n` +
         `Hint: Give this refund a reference of its own, or check the earlier one: gw refund get ${reference}\n`,
     )
     expect(posts('/v1.0/refunds', reference)).toBe(3)
@@ -77,7 +77,7 @@ describe('a refund against a gateway that answers live-shaped refund records', (
     expect((await gwAt(url, ['refund', 'create', '--transaction-id', (theirs.json as {id: string}).id, '--amount', '500', '--reference', reference])).code).toBe(0)
     const result = await gwAt(url, ['refund', 'create', '--transaction-id', mine.id, '--amount', '500', '--reference', reference])
     expect(result.code).toBe(7)
-    expect(result.stderr).toContain(`card_number: the purchase's "424242XXXXXX4242", found "512345XXXXXX2346"; card_holder: the purchase's "Jane Citizen", found "John Smith". Nothing was sent.`)
+    expect(result.stderr).toContain(`card_number: the purchase's "424242XXXXXX4242", found "512345XXXXXX2346"; card_holder: the purchase's "Jane Citizen", found "John Smith". The gateway refused this request under it: nothing was made.`)
   })
 
   it("the same holder's refund of another of her cards under the reference is another refund: exit 7 alone and in a batch, exit 8 after a lost answer", async () => {
@@ -93,7 +93,7 @@ describe('a refund against a gateway that answers live-shaped refund records', (
     const alone = await gwAt(url, ['refund', 'create', '--transaction-id', visa.id, '--amount', '500', '--reference', reference])
     expect(alone.code).toBe(7)
     expect(alone.stderr).toBe(
-      `Error: Reference ${reference} is already taken by another refund ${id}: ${differs}. Nothing was sent.\n` +
+      `Error: Reference ${reference} is already taken by another refund ${id}: ${differs}. The gateway refused this request under it: nothing was made.\n` +
         `Hint: Give this refund a reference of its own, or check the earlier one: gw refund get ${reference}\n`,
     )
 
@@ -113,7 +113,8 @@ describe('a refund against a gateway that answers live-shaped refund records', (
       new RegExp(`^No answer to the refund that could be read \\(.+\\); looking reference ${reference} up at the gateway\\.\nError: The refund was sent but no answer came back that could be read \\(.+\\)\\. The gateway has a refund under reference ${reference}, but not the one sent \\(card_number: the purchase's "424242XXXXXX4242", found "512345XXXXXX2346"\\):\n`),
     )
     expect(result.stderr).toContain(`Hint: Do not resend it until you have checked what the gateway has: gw refund get ${reference}\n`)
-    expect(posts('/v1.0/refunds', reference)).toBe(3)
+    // Theirs, and the single refund the gateway refused; the batch's row was looked up first, and never sent.
+    expect(posts('/v1.0/refunds', reference)).toBe(2)
   })
 
   it('a refund whose answer is lost is found under its reference and held against its purchase: approved, sent once', async () => {
@@ -158,7 +159,7 @@ describe('a batch resumed after kill -9, its rows in doubt found as live-shaped 
 })
 
 describe('a purchase batch run with a sandbox profile against a live gateway', () => {
-  it('reports the charged row approved with its record and exit 6, sends nothing more, and prints only rows', async () => {
+  it('stops at its first look-up, answered in live mode, before anything is charged: exit 6, and prints only rows', async () => {
     // A card stored at the live gateway, asked for directly: gw itself would refuse to go on.
     const stored = await fetch(`${liveSandbox.url}/v1.0/credit_cards`, {
       method: 'POST',
@@ -173,17 +174,18 @@ describe('a purchase batch run with a sandbox profile against a live gateway', (
     expect(result.code).toBe(6)
     const lines = result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>)
     expect(lines).toHaveLength(1)
-    expect(lines[0]).toMatchObject({row: 1, reference: `${prefix}-0`, status: 'approved', exit_code: 6, record: {reference: `${prefix}-0`, successful: true}, error: {kind: 'permission'}})
-    expect(result.stderr).toContain('5 purchases: 1 approved, 4 not started')
+    expect(lines[0]).toMatchObject({row: 1, reference: `${prefix}-0`, status: 'rejected', exit_code: 6, error: {kind: 'permission'}})
+    expect(lines[0]).not.toHaveProperty('record')
+    expect(result.stderr).toContain('5 purchases: 1 rejected, 4 not started')
     expect(result.stderr).toContain(`answered in live mode, but gw takes it for the sandbox: nothing more is sent`)
-    // Only the first row reached the gateway; the rest were never sent.
-    const found = await liveSandbox.gw(['purchase', 'get', `${prefix}-1`])
-    expect(found.code).toBe(5)
+    // No row reached the gateway: its look-up came first.
+    for (const i of [0, 1]) expect((await liveSandbox.gw(['purchase', 'get', `${prefix}-${i}`])).code).toBe(5)
 
-    // Its journal keeps what became of the money: run with the right environment, the row is done and nothing is sent again.
+    // Its journal took the row back: run with the right environment, every row is sent, at once.
     const rerun = await runGw(['purchase', 'create', '--input', file, '--yes'], {env: {...home, GW_BASE_URL: liveSandbox.url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', GW_ENVIRONMENT: 'live'}})
     expect(rerun.code, rerun.stderr).toBe(0)
-    expect(rowsOf(rerun.stdout).find((row) => row.reference === `${prefix}-0`)).toMatchObject({status: 'approved', exit_code: 0, resumed: true})
+    expect(rerun.stderr).toContain('(resuming: 0 rows answered, 0 in doubt, 5 not started)')
+    expect(rowsOf(rerun.stdout).find((row) => row.reference === `${prefix}-0`)).toMatchObject({status: 'approved', exit_code: 0})
   })
 })
 

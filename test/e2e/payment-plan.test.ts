@@ -90,7 +90,7 @@ describe('gw payment-plan create', () => {
     expect(unknown.stderr).toContain('Error: Record not found (HTTP 404')
     const taken = await createPaymentPlan()
     const again = await sandbox.gw(planArgs({reference: taken.reference}))
-    expect(again.stderr).toBe(`Reference ${taken.reference} was taken by this same payment plan (${taken.id}), made earlier: nothing was sent now.\n`)
+    expect(again.stderr).toBe(`Reference ${taken.reference} was taken by this same payment plan (${taken.id}), made earlier: the gateway refused this request for it, and nothing more was made.\n`)
     expect(again.code).toBe(0)
     expect((again.json as PaymentPlan).id).toBe(taken.id)
     const other = await sandbox.gw(planArgs({reference: taken.reference, amount: 2000}))

@@ -31,14 +31,18 @@ function closedAfter<T extends {close(): Promise<void>}>(finished: Finished, sta
 
 /**
  * A counting proxy that holds the POST of `reference` until gw's first look-up of that reference
- * has been answered, then passes it on: to gw, a gateway still processing it, whose record shows
- * at the next look-up. The wait is on gw's look-up, not on a time.
+ * after it has been answered, then passes it on: to gw, a gateway still processing it, whose record
+ * shows at the next look-up. The wait is on gw's look-up, not on a time. (A batch looks a row up
+ * before it sends it, too: that look-up, before the POST, finds nothing and releases nothing.)
  */
 async function processingProxy(finished: Finished, reference: string): Promise<CountingProxy> {
   let release!: () => void
   const held = new Promise<void>((resolve) => (release = resolve))
   const proxy = closedAfter(finished, await countingProxy(sandbox.url, {hold: (request) => (request.method === 'POST' && request.reference === reference ? held : undefined)}))
-  void proxy.answered((request) => request.method === 'GET' && decodeURIComponent(request.path).includes(reference)).then(() => release())
+  void proxy
+    .arrived((request) => request.method === 'POST' && request.reference === reference)
+    .then((post) => proxy.answered((request) => request.method === 'GET' && decodeURIComponent(request.path).includes(reference) && proxy.seen.indexOf(request) > proxy.seen.indexOf(post)))
+    .then(() => release())
   return proxy
 }
 

@@ -110,11 +110,11 @@ describe('gw purchase create', () => {
     const same = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs(), '--json'])
     expect(same.code).toBe(0)
     expect(same.json).toEqual(first.json)
-    expect(same.stderr).toContain(`Reference ${reference} was taken by this same purchase (${(first.json as {id: string}).id}), made earlier: nothing was sent now.`)
+    expect(same.stderr).toContain(`Reference ${reference} was taken by this same purchase (${(first.json as {id: string}).id}), made earlier: the gateway refused this request for it, and nothing more was made.`)
     const other = await sandbox.gw(['purchase', 'create', '--amount', '2000', '--reference', reference, ...cardArgs(CARDS.mastercard)])
     expect(other.code).toBe(7)
     expect(other.stdout).toBe('')
-    expect(other.stderr).toContain(`Error: Reference ${reference} is already taken by another purchase ${(first.json as {id: string}).id}: amount: sent 2000, found 1000; card_number: sent "512345XXXXXX2346", found "424242XXXXXX4242". Nothing was sent.`)
+    expect(other.stderr).toContain(`Error: Reference ${reference} is already taken by another purchase ${(first.json as {id: string}).id}: amount: sent 2000, found 1000; card_number: sent "512345XXXXXX2346", found "424242XXXXXX4242". The gateway refused this request under it: nothing was made.`)
   })
 
   it('exits 7 for a currency the merchant cannot take', async () => {

@@ -155,7 +155,7 @@ describe('gw direct-debit create --input', () => {
     expect(rows[2]).toMatchObject({status: 'made', resumed: true})
     const doubtful = rows.filter((row) => row.status === 'unknown')
     expect(rows.every((row) => row.status === 'made' || row.status === 'unknown')).toBe(true)
-    // With one request in flight, the rows after it had their intents journaled ahead (runner.ts LOOK_AHEAD), and were never sent.
+    // With one request in flight, the rows after it had their intents journaled ahead (gateway-slots.ts LOOK_AHEAD), and were never sent.
     expect(doubtful.length).toBeGreaterThanOrEqual(1)
     expect(rerun.code, rerun.stderr).toBe(8)
     for (const row of doubtful) {

@@ -27,19 +27,48 @@ describe('gw refund create', () => {
     expect((result.json as {id: string}).id).toMatch(/^071-R-[A-Z0-9]{8}$/)
   })
 
-  it('allows partial refunds up to the purchase amount, then exits 7 saying how much is left', async () => {
+  it('allows partial refunds up to the purchase amount, then refuses more before sending: exit 7, what is left and how gw knows it', async () => {
     const purchase = await purchaseOf(10000)
     expect((await refund(purchase.id, 1000)).code).toBe(0)
     expect((await refund(purchase.id, 1000)).code).toBe(0)
+    const cursor = await requestLogCursor(sandbox)
     const tooMuch = await refund(purchase.id, 8001)
     expect(tooMuch.code).toBe(7)
-    expect(tooMuch.stderr).toContain('Amount exceeds the refundable balance of 8000')
+    expect(tooMuch.stdout).toBe('')
+    expect(tooMuch.stderr).toContain(
+      `Error: A refund of purchase ${purchase.reference}: 80.01 AUD is more than is left of it, 80.00 AUD (20.00 AUD of 100.00 AUD refunded for certain: 2 refunds gw made for it): nothing was sent\nHint: Refund 80.00 AUD (8000 in the minor unit) or less.\n`,
+    )
+    expect((await apiRequestsSince(sandbox, cursor)).filter((request) => request.method !== 'GET')).toEqual([])
+    expect((await refund(purchase.id, 8000)).code).toBe(0)
   })
 
-  it('exits 7 for an unknown purchase', async () => {
+  it('refuses a partial refund of a voided purchase before sending, as a refund in full is refused: exit 7', async () => {
+    const purchase = await purchaseOf(2500)
+    expect((await sandbox.gw(['purchase', 'void', purchase.id])).code).toBe(0)
+    const cursor = await requestLogCursor(sandbox)
+    const partial = await refund(purchase.id, 100)
+    expect(partial.code).toBe(7)
+    expect(partial.stderr).toContain(`Error: Purchase ${purchase.reference} was voided, so nothing of it is left to refund: nothing was sent\nHint: gw purchase get ${purchase.reference} shows it.\n`)
+    expect((await apiRequestsSince(sandbox, cursor)).filter((request) => request.method !== 'GET')).toEqual([])
+  })
+
+  it('refuses more than the purchase before sending, though no refund of it is known: exit 7, on the purchase\'s own amount', async () => {
+    const purchase = await purchaseOf(2000)
+    const cursor = await requestLogCursor(sandbox)
+    const tooMuch = await refund(purchase.reference, 2500)
+    expect(tooMuch.code).toBe(7)
+    expect(tooMuch.stderr).toContain(
+      `Error: A refund of purchase ${purchase.reference}: 25.00 AUD is more than is left of it, 20.00 AUD (none of 20.00 AUD refunded for certain: gw made no refund for it): nothing was sent\nHint: Refund 20.00 AUD (2000 in the minor unit) or less.\n`,
+    )
+    expect((await apiRequestsSince(sandbox, cursor)).filter((request) => request.method !== 'GET')).toEqual([])
+  })
+
+  it('sends a refund of a purchase the gateway cannot find, since a purchase just made may not be found yet: the gateway refuses it', async () => {
+    const cursor = await requestLogCursor(sandbox)
     const result = await refund('071-P-ZZZZZZZZ', 100)
     expect(result.code).toBe(7)
     expect(result.stderr).toContain('Error: Original transaction could not be found')
+    expect((await apiRequestsSince(sandbox, cursor)).filter((request) => request.method === 'POST')).toHaveLength(1)
   })
 
   it('prints the refund as one JSON line on a plain stdout', async () => {
@@ -57,7 +86,7 @@ describe('gw refund create', () => {
     const again = await sandbox.gw(['refund', 'create', '--transaction-id', purchase.reference, '--reference', `${purchase.reference}-again`, '--json'])
     expect(again.code).toBe(7)
     expect(again.stdout).toBe('')
-    expect(again.stderr).toContain(`Error: Nothing is left of purchase ${purchase.reference} to refund (25.00 AUD of 25.00 AUD refunded): nothing was sent\nHint: gw purchase get ${purchase.reference} shows what was refunded of it.\n`)
+    expect(again.stderr).toContain(`Error: Nothing is left of purchase ${purchase.reference} to refund (25.00 AUD of 25.00 AUD refunded for certain: 1 refund gw made for it): nothing was sent\nHint: gw purchase get ${purchase.reference} shows what was refunded of it.\n`)
     // It looked the purchase and its card's refunds up, and sent no refund.
     const requests = await apiRequestsSince(sandbox, cursor)
     expect(requests.length).toBeGreaterThan(0)
@@ -70,7 +99,7 @@ describe('gw refund create', () => {
     const cursor = await requestLogCursor(sandbox)
     const inFull = await sandbox.gw(['refund', 'create', '--transaction-id', purchase.id, '--reference', ref('refund')])
     expect(inFull.code).toBe(7)
-    expect(inFull.stderr).toContain(`Error: Refunding purchase ${purchase.reference} in full: 25.00 AUD is more than is left of it, 15.00 AUD (10.00 AUD of 25.00 AUD refunded): nothing was sent\nHint: Refund 15.00 AUD (1500 in the minor unit) or less.\n`)
+    expect(inFull.stderr).toContain(`Error: Refunding purchase ${purchase.reference} in full: 25.00 AUD is more than is left of it, 15.00 AUD (10.00 AUD of 25.00 AUD refunded for certain: 1 refund gw made for it): nothing was sent\nHint: Refund 15.00 AUD (1500 in the minor unit) or less.\n`)
     expect((await apiRequestsSince(sandbox, cursor)).filter((request) => request.method !== 'GET')).toEqual([])
     expect((await refund(purchase.id, 1500)).code).toBe(0)
   })
@@ -95,7 +124,7 @@ describe('gw refund get', () => {
     expect((await sandbox.gw(['refund', 'get', reference, '--json'])).json).toEqual(created)
     const missing = await sandbox.gw(['refund', 'get', 'no-such-refund'])
     expect(missing.code).toBe(5)
-    expect(missing.stderr).toContain(`Error: No refund has the id or reference no-such-refund: ${ANSWERS.purchaseNotFound} (HTTP 404`)
+    expect(missing.stderr).toContain(`Error: No refund has the id or reference no-such-refund (the gateway answered: ${ANSWERS.purchaseNotFound}) (HTTP 404`)
     expect(missing.stderr).toContain('Hint: gw refund list finds refunds, newest first, by --purchase,')
   })
 })

@@ -14,7 +14,7 @@ Without --reference the refund's reference derives from the purchase's: order-10
 The refund is sent once and never retried; if no answer comes back, gw looks it up by its reference and reports what the gateway has. A reference already taken by this same refund is reported as done earlier.
 Without --transaction-id but with a card (--card-token, or --card-holder, --card-number, --card-expiry and --cvv, or --card -; at a terminal --card-holder alone, the rest asked, as a live profile needs) it is an unmatched refund to that card, for accounts the gateway allows them: --amount and --reference are required, --currency defaults to AUD, and on a live profile it is confirmed as such, since no purchase bounds it.
 --metadata KEY=VALUE (repeatable) keeps keys of your own with the refund.
---input FILE sends a batch: a CSV with a header transaction_id,amount,reference (a blank amount refunds in full, a blank reference or none derives one) or NDJSON. Every row is checked before any is sent; each is journaled before it is sent and after its answer, so running the same command again after a crash or Ctrl-C sends only what was not sent. A line per row on stdout, a summary on stderr; exits with the worst row's code.`
+--input FILE sends a batch: a CSV with a header transaction_id,amount,reference (a blank amount refunds in full, a blank reference or none derives one) or NDJSON. Every row is checked before any is sent; each is journaled before it is sent and after its answer, so running the same command again after a crash or Ctrl-C sends only what was not sent; and each is looked up at the gateway before it is sent (a blank reference's refund carries metadata naming its batch and row), so a copy of the journal, or another data directory, sends nothing the batch made. --new-batch with --journal FILE refunds the same rows again, as a batch of their own. A line per row on stdout, a summary on stderr; exits with the worst row's code.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --transaction-id order-1001 --amount 1000 --reference refund-1001',
@@ -33,6 +33,7 @@ Without --transaction-id but with a card (--card-token, or --card-holder, --card
     'card-token': gwFlags.cardToken({helpGroup: 'UNMATCHED REFUND', exclusive: ['card-number', 'card-holder', 'card-expiry', 'card']}),
     ...Object.fromEntries(Object.entries(gwFlags.cardDetails).map(([name, flag]) => [name, {...flag, helpGroup: 'UNMATCHED REFUND'}])) as typeof gwFlags.cardDetails,
     ...gwFlags.batch('transaction_id,amount,reference'),
+    ...gwFlags.newBatch(),
   }
 
   static override columns = refundColumns
@@ -81,15 +82,15 @@ Without --transaction-id but with a card (--card-token, or --card-holder, --card
       const [{refundBatch}, {runBatch}, {batchDeps}] = await Promise.all([import('../../batch/kinds.js'), import('../../batch/run-batch.js'), import('../../cli/batch-deps.js')])
       return new ExitStatus(await runBatch(refundBatch, input.batch, batchDeps(this.factory)))
     }
-    const [{submitRefund}, {settle}, {recordMade, madeRecords}, {refundableInFull}] = await Promise.all([
+    const [{submitRefund}, {settle}, {recordMade, madeRecords}, {refundable}] = await Promise.all([
       import('../../operations/refunds.js'),
       import('../../output/sent.js'),
       import('../../lists/refunds-of-purchase.js'),
       import('../../lists/refund-room.js'),
     ])
     const deps = await this.factory.deps()
-    // In full, as it was asked at a terminal: what is left of the purchase is learned first, and nothing left is refused unsent.
-    const refund = input.refund.amount === undefined ? await refundableInFull(input.refund, {concurrency: gwFlags.DEFAULT_CONCURRENCY, made: await madeRecords(this.factory, deps.client)}, deps) : input.refund
+    // As at a terminal: what is left of the purchase is learned first, and more than is left for certain is refused unsent.
+    const refund = await refundable(input.refund, {concurrency: gwFlags.DEFAULT_CONCURRENCY, made: await madeRecords(this.factory, deps.client)}, deps)
     const sent = await submitRefund(refund, deps)
     const recorded = await recordMade(sent, input.refund.transactionId, this.factory, deps.client)
     return settle(this.io, {...sent, unrecorded: !recorded})

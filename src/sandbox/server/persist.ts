@@ -8,6 +8,7 @@ import {hostPlatform, type Platform} from '../../lib/platform.js'
 import {syncDirectory} from '../../lib/sync-directory.js'
 import {DatabaseLockedError, isHeldHere, NotADatabaseError, openLockedDatabase, primaryCode} from '../../lib/locked-database.js'
 import {checkOwnPath, NotYoursError} from '../../lib/own-file.js'
+import {OverlayNameError} from '../../lib/overlay-names.js'
 import type {Change} from '../domain/change-log.js'
 import {storableJson} from '../domain/storable.js'
 import {Store, type StoreState} from '../domain/store.js'
@@ -98,6 +99,7 @@ function openDatabase(path: string, file: string, write: StateWrite): OpenState 
   } catch (error) {
     if (error instanceof DatabaseLockedError) throw inUse(path, file, error.pid)
     if (error instanceof NotADatabaseError) throw notAStateFile(path, error.reason)
+    if (error instanceof OverlayNameError) throw new StateFileError(`${path} is on an overlay file system, and ${error.reason}: a gateway reaching the file through it would not meet this one's lock`, 'Give --state a file outside the overlay (on a volume, or another file system).')
     throw error
   }
   try {

@@ -1,16 +1,20 @@
+import {spawnSync} from 'node:child_process'
 import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {Worker} from 'node:worker_threads'
-import {describe, expect, it, onTestFinished, vi} from 'vitest'
+import {afterAll, describe, expect, it, onTestFinished, vi} from 'vitest'
+import {batchName} from '../../../src/batch/batch-name.js'
 import {defaultJournalPath, inputHash, Journal, type JournalDisk, JournalError} from '../../../src/batch/journal.js'
 import {peekJournal, STDIN} from '../../../src/batch/journal-entries.js'
 import {readJournal} from '../../../src/batch/journal-file.js'
 import {startJournalWorker} from '../../../src/batch/journal-worker.js'
-import {unjournaledAnswers} from '../../../src/batch/runner.js'
+import {unjournaledAnswers} from '../../../src/batch/gateway-slots.js'
 import {UsageError} from '../../../src/errors.js'
+import {DatabaseLockedError} from '../../../src/lib/locked-database.js'
+import {OverlayNameError} from '../../../src/lib/overlay-names.js'
 import {expectReject} from '../../expect-error.js'
-import {heldByAnother, killHolder} from '../../held-file.js'
+import {anotherCouldTake, heldByAnother, killHolder} from '../../held-file.js'
 import {journalText} from '../../journal-text.js'
 
 const now = new Date('2026-11-22T10:00:00Z')
@@ -140,6 +144,127 @@ describe.each(HOLDERS)('Journal, %s', (_, holder) => {
   })
 })
 
+describe('the batch a journal names at the gateway (batch-name.ts)', () => {
+  it('is its command’s and rows’ as it was begun, from any copy; --new-batch begins one of its own name, kept in the header and resumed', async () => {
+    const file = path()
+    const journal = await Journal.open(file, {command: 'refund create', input: {path: '/x', sha256: 'c'.repeat(64)}, now, target})
+    expect(journal.batch).toBe(batchName('refund create', 'c'.repeat(64)))
+    await journal.close()
+    expect(JSON.parse(journalText(file).split('\n')[0]!)).not.toHaveProperty('batch')
+    // An edit of its input (same path, other rows) is the batch begun: its name stays.
+    const edited = await Journal.open(file, {command: 'refund create', input: {path: '/x', sha256: 'd'.repeat(64)}, now, target})
+    expect(edited.batch).toBe(journal.batch)
+    await edited.close()
+
+    const anew = path()
+    const begun = await openOn(anew, 'c'.repeat(64), undefined, {newBatch: true})
+    expect(begun.batch).toMatch(/^[a-p]{16}$/)
+    expect(begun.batch).not.toBe(journal.batch)
+    await begun.close()
+    expect(JSON.parse(journalText(anew).split('\n')[0]!)).toMatchObject({batch: begun.batch})
+    for (const newBatch of [true, false]) {
+      const resumed = await openOn(anew, 'c'.repeat(64), undefined, {newBatch})
+      expect(resumed.batch).toBe(begun.batch)
+      await resumed.close()
+    }
+  })
+
+  it('--new-batch on a journal begun without it is refused (exit 2), naming it, and the journal is left as it was', async () => {
+    const file = path()
+    const journal = await openOn(file)
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
+    await journal.close()
+    const before = journalText(file)
+    const error = await expectReject(openOn(file, undefined, undefined, {newBatch: true}), UsageError, `--new-batch begins a batch in a journal of its own, and ${file} holds a batch begun for these rows without it: nothing was sent`)
+    expect(error).toMatchObject({exitCode: 2, hint: 'Give --journal a new file to begin the new batch in; run the same command again to finish it.'})
+    expect(journalText(file)).toBe(before)
+  })
+
+  it('a dry run reads the same name: the header’s, or the rows’ the journal was begun for', async () => {
+    const file = path()
+    await (await openOn(file, 'e'.repeat(64), undefined, {newBatch: true})).close()
+    const named = await peekJournal(file, {command: 'refund create', input: {sha256: 'e'.repeat(64)}, target})
+    expect(named).toMatchObject({begunAnew: true, batch: expect.stringMatching(/^[a-p]{16}$/)})
+    const plain = path()
+    await (await openOn(plain, 'e'.repeat(64))).close()
+    expect(await peekJournal(plain, {command: 'refund create', input: {sha256: 'e'.repeat(64)}, target})).toMatchObject({begunAnew: false, batch: batchName('refund create', 'e'.repeat(64))})
+  })
+})
+
+describe('what the file holds of a row, read back (Journal.holds)', () => {
+  it('its intent, until a withdrawal takes it back; an earlier run’s counts too; a file that cannot be read may hold it', async () => {
+    const file = path()
+    const journal = await openOn(file)
+    expect(await journal.holds('r-1')).toBe(false)
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
+    await journal.intent({intent: 'r-10', row: 2, line: 3, request: {amount: 100}})
+    expect(await journal.holds('r-1')).toBe(true)
+    await journal.withdraw('r-1')
+    expect(await journal.holds('r-1')).toBe(false)
+    expect(await journal.holds('r-10')).toBe(true)
+    await journal.close()
+    const again = await openOn(file, undefined, undefined, {disk: {read: async (f) => f.lines()}})
+    expect(await again.holds('r-10')).toBe(true)
+    await journal.close()
+    await again.close()
+    let reads = 0
+    const failing = await openOn(path(), undefined, undefined, {disk: {read: async (f) => (reads++ === 0 ? f.lines() : Promise.reject(new Error('EIO')))}})
+    expect(await failing.holds('r-1')).toBe(true)
+    await failing.close()
+  })
+})
+
+describe('a journal whose thread refuses it', () => {
+  /** A journal worker whose opening fails as `failure` says, as the real one's would from its lock or mount table. */
+  const refusing = (failure: Error) => ({ask: () => Promise.reject(failure), end: async () => {}})
+
+  it('on an overlay whose upper directory cannot be told: refused, saying why, nothing sent', async () => {
+    const file = path()
+    const refusal = await openOn(file, undefined, undefined, {thread: refusing(new OverlayNameError(file, 'upper'))}).catch((err: unknown) => err)
+    expect(refusal).toBeInstanceOf(UsageError)
+    expect(refusal).toMatchObject({
+      exitCode: 2,
+      message: `The batch journal ${file} is on an overlay file system, and the mount table names its upper directory only as it was given (upper): a gw reaching the file through it would not meet this one's lock, so nothing was sent`,
+      hint: 'Give --journal a file outside the overlay (on a volume, or another file system).',
+    })
+  })
+
+  it('held by another gw whose pid the system does not tell: names no pid', async () => {
+    const file = path()
+    await expectReject(openOn(file, undefined, undefined, {thread: refusing(new DatabaseLockedError(file, undefined))}), UsageError, `Another gw is running the batch of journal ${file}: nothing was sent`)
+  })
+})
+
+describe('what the file holds of a row named in another row’s request', () => {
+  it('is not its intent: a line that names it otherwise (a refund of purchase r-1) holds no intent of it; a line that cannot be read holds none either', async () => {
+    const file = path()
+    const journal = await openOn(file)
+    await journal.intent({intent: 'r-2', row: 1, line: 2, request: {transaction_id: 'r-1', amount: 100}})
+    expect(await journal.holds('r-1')).toBe(false)
+    expect(await journal.holds('r-2')).toBe(true)
+    await journal.close()
+    let reads = 0
+    const torn = await openOn(path(), undefined, undefined, {disk: {read: async (f) => [...(await f.lines()), ...(reads++ === 0 ? [] : ['{"intent":"r-1"'])]}})
+    expect(await torn.holds('r-1')).toBe(false)
+    await torn.close()
+  })
+})
+
+describe('what the file holds of a row whose reference holds a card number (kept masked, found by its keyed hash)', () => {
+  it('its intent, until a withdrawal takes it back; another reference that masks alike is another row', async () => {
+    const file = path()
+    const journal = await openOn(file)
+    const reference = 'ord-4929123456789015'
+    const alike = 'ord-4929120000009015'
+    await journal.intent({intent: reference, row: 1, line: 2, request: {amount: 100, reference}})
+    expect(await journal.holds(reference)).toBe(true)
+    expect(await journal.holds(alike)).toBe(false)
+    await journal.withdraw(reference)
+    expect(await journal.holds(reference)).toBe(false)
+    await journal.close()
+  })
+})
+
 describe('a --journal that is no journal', () => {
   it.each([
     ['a header of another version', '{"journal":2,"command":"refund create"}\n'],
@@ -164,13 +289,13 @@ describe('a --journal that is no journal', () => {
     const header = JSON.stringify({journal: 1, command: 'refund create', input_sha256: 'a'.repeat(64), target: {base_url: 'http://localhost:8787', username: 'TEST'}, created_at: now.toISOString()})
     writeFileSync(file, `${header}\n`)
     mkdirSync(`${file}.${process.pid}.new`)
-    await expectReject(openOn(file), JournalError, `The batch journal ${file} cannot be written (`)
+    await expectReject(openOn(file), JournalError, `The batch journal ${file} cannot be used (`)
     expect(readFileSync(file, 'utf8')).toBe(`${header}\n`)
   })
 
   it('says the system’s error where the journal’s file cannot be opened (exit 1)', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'gw-journal-')), 'j'.repeat(256))
-    await expectReject(openOn(file), JournalError, `The batch journal ${file} cannot be written (ENAMETOOLONG): no more rows are sent`)
+    await expectReject(openOn(file), JournalError, `The batch journal ${file} cannot be used (ENAMETOOLONG): nothing was sent`)
   })
 
   it.each([
@@ -182,6 +307,28 @@ describe('a --journal that is no journal', () => {
     await expectReject(openOn(file), UsageError, `${file} is not a gw batch journal, and is left as it is: nothing was sent`)
     expect(readFileSync(file, 'utf8')).toBe(text)
     expect(existsSync(file + '.lock')).toBe(false)
+  })
+})
+
+describe.each(HOLDERS)('a journal cut short (a copy stopped half-way, a disk that lost its end), %s', (_, holder) => {
+  // Cut inside its header, inside its first page, at a page's end and inside a later page: each shows another way.
+  it.for<[number, string]>([
+    [10, 'cut short at 10 bytes, inside its header'],
+    [50, 'cut short at 50 bytes, not a whole number of its 4096-byte pages'],
+    [4096, 'database disk image is malformed'],
+    [20_000, 'cut short at 20000 bytes, not a whole number of its 4096-byte pages'],
+    [20_480, 'database disk image is malformed'],
+  ])('at %s bytes: refused as unreadable (exit 2), naming it and why, and left as it is', async ([at, why]) => {
+    const file = path()
+    const journal = await openOn(file, undefined, undefined, holder)
+    for (let i = 0; i < 80; i++) await journal.intent({intent: `r-${i}`, row: i + 1, line: i + 2, request: {amount: 100, note: 'x'.repeat(200)}})
+    await journal.close()
+    writeFileSync(file, readFileSync(file).subarray(0, at))
+    const cut = readFileSync(file)
+    const error = await expectReject(openOn(file, undefined, undefined, holder), UsageError, `The batch journal ${file} cannot be read (it is damaged: ${why}): nothing was sent, and it is left as it is`)
+    expect(error.exitCode).toBe(2)
+    expect(readFileSync(file).equals(cut)).toBe(true)
+    expect(readdirSync(dirname(file))).toEqual(['j.ndjson'])
   })
 })
 
@@ -214,6 +361,42 @@ describe.each(HOLDERS)('the journal lock, %s', (_, holder) => {
     expect(journal.resumed).toBe(true)
     await journal.close()
     expect(readdirSync(dirname(file))).toEqual(['j.ndjson'])
+  })
+})
+
+const root = process.getuid?.() === 0
+
+/** An overlay mounted in a folder of its own (unmounted after the file's tests); undefined where none can be. */
+function mountOverlay(): {merged: string; upper: string} | undefined {
+  if (!root) return undefined
+  const dir = mkdtempSync(join(tmpdir(), 'gw-journal-'))
+  for (const name of ['lower', 'upper', 'work', 'merged']) mkdirSync(join(dir, name))
+  if (spawnSync('mount', ['-t', 'overlay', 'overlay', '-o', `lowerdir=${dir}/lower,upperdir=${dir}/upper,workdir=${dir}/work`, `${dir}/merged`]).status !== 0) return undefined
+  afterAll(() => void spawnSync('umount', [join(dir, 'merged')]))
+  return {merged: join(dir, 'merged'), upper: join(dir, 'upper')}
+}
+
+describe.each(HOLDERS)('a journal on an overlay file system, %s', (where, holder) => {
+  const overlay = mountOverlay()
+  const skipped = overlay ? '' : ' (skipped: mount -t overlay needs root and overlayfs; CI runs it)'
+  const open: typeof openOn = (file, hash, command, options = {}) => openOn(file, hash, command, {...holder, ...options})
+
+  it.skipIf(!overlay)(`opened through the overlay is held under its upper directory's name too, until it closes${skipped}`, async () => {
+    const name = `held-${where.replaceAll(' ', '-')}`
+    const journal = await open(join(overlay!.merged, name))
+    expect(anotherCouldTake(join(overlay!.upper, name))).toBe(false)
+    await journal.close()
+    expect(anotherCouldTake(join(overlay!.upper, name))).toBe(true)
+  })
+
+  it.skipIf(!overlay)(`opened through its upper directory while another process holds the overlay's name: refused, naming that pid, nothing held${skipped}`, async () => {
+    const name = `taken-${where.replaceAll(' ', '-')}`
+    await (await open(join(overlay!.merged, name))).close()
+    const other = await heldByAnother(join(overlay!.merged, name))
+    const upper = join(overlay!.upper, name)
+    await expectReject(open(upper), UsageError, `Another gw (pid ${other.pid}) is running the batch of journal ${upper}: nothing was sent`)
+    await killHolder(other)
+    await (await open(upper)).close()
   })
 })
 

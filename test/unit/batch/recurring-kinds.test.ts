@@ -81,12 +81,12 @@ describe('references made for debit rows that give none', () => {
 
   it('a row without one gets the next when it is sent, and keeps it', async () => {
     const fake = fakeClient({})
-    const sender = directDebitBatch.sender({client: fake.client}, new Set(), {dataDir: '/nonexistent'} as never)
+    const sender = directDebitBatch.sender({client: fake.client}, new Set(), {dataDir: '/nonexistent'} as never, {name: 'batch', alike: () => 1})
     const input = {...debit, reference: undefined as string | undefined}
-    const body = await sender.request(input)
+    const body = await sender.request(input, 1)
     expect(body).toEqual({description: 'November rent', amount: 42.42, bsb: '123-456', account_name: 'Jane Citizen', account_number: '012345678', reference: input.reference})
     expect(input.reference).toMatch(/^dd-\d{8}-[0-9a-z]{6}-R1$/)
-    expect((await sender.request({...debit, reference: undefined})).reference).toMatch(/-R2$/)
+    expect((await sender.request({...debit, reference: undefined}, 2)).reference).toMatch(/-R2$/)
     expect(sender.asksFirst(input)).toBe(false)
   })
 })
@@ -94,17 +94,17 @@ describe('references made for debit rows that give none', () => {
 describe('what a batch row sends, asks and shows', () => {
   it('a debit: dollars sent, cents asked and shown (the file\'s own), in AUD', () => {
     expect(directDebitBatch.preview(debit)).toEqual({description: 'November rent', amount: 4242, bsb: '123-456', account_name: 'Jane Citizen', account_number: '012345678', reference: 'dd-42', currency: 'AUD'})
-    const sender = directDebitBatch.sender({client: fakeClient({}).client}, new Set(), {} as never)
+    const sender = directDebitBatch.sender({client: fakeClient({}).client}, new Set(), {} as never, {name: 'batch', alike: () => 1})
     expect(sender.asked(debit)).toEqual(directDebitBatch.preview(debit))
     expect(sender.money({description: 'x', amount: 42.42, bsb: '123-456', account_name: 'x', account_number: '1', reference: 'dd-1'})).toEqual({amount: 4242, currency: 'AUD'})
   })
 
   it('a plan whose customer is a reference: looked up first, and sent by its id', async () => {
     const fake = fakeClient({'customers.get': () => ({id: '071-C-AXMHJRZV'})})
-    const sender = paymentPlanBatch.sender({client: fake.client}, new Set(), {} as never)
+    const sender = paymentPlanBatch.sender({client: fake.client}, new Set(), {} as never, {name: 'batch', alike: () => 1})
     expect(sender.asksFirst(plan)).toBe(true)
     expect(sender.asksFirst({...plan, customer: '071-C-AXMHJRZV'})).toBe(false)
-    const body = await sender.request(plan)
+    const body = await sender.request(plan, 1)
     expect(body).toMatchObject({customer: '071-C-AXMHJRZV', reference: 'plan-42', total_amount: 5000, payment_method: 'Credit Card'})
     expect(sender.asked(plan)).toMatchObject({customer: 'cust-42'})
     expect(paymentPlanBatch.preview(plan)).toEqual(sender.asked(plan))
@@ -112,7 +112,7 @@ describe('what a batch row sends, asks and shows', () => {
   })
 
   it('a plan\'s money: each payment\'s amount, in the currency sent, else the one answered, else none', () => {
-    const sender = paymentPlanBatch.sender({client: fakeClient({}).client}, new Set(), {} as never)
+    const sender = paymentPlanBatch.sender({client: fakeClient({}).client}, new Set(), {} as never, {name: 'batch', alike: () => 1})
     const body = {...countedPlan, payment_method: 'Credit Card' as const, frequency: 'Weekly' as const, start_date: '2018-10-10', total_count: 5, customer: 'c', reference: 'r', end_date: undefined, description: undefined, currency: undefined}
     expect(sender.money(body)).toEqual({amount: 100, currency: undefined})
     expect(sender.money(body, {currency: 'AUD'})).toEqual({amount: 100, currency: 'AUD'})
@@ -122,7 +122,7 @@ describe('what a batch row sends, asks and shows', () => {
 
   it('a plan sent, found and looked up through the client', async () => {
     const fake = fakeClient({'paymentPlans.create': () => countedPlan, 'paymentPlans.get': () => countedPlan})
-    const sender = paymentPlanBatch.sender({client: fake.client}, new Set(), {} as never)
+    const sender = paymentPlanBatch.sender({client: fake.client}, new Set(), {} as never, {name: 'batch', alike: () => 1})
     const body = {customer: '071-C-AXMHJRZV', payment_method: 'Credit Card' as const, reference: countedPlan.reference, amount: 100, setup_fee: 0, start_date: '2018-10-10', frequency: 'Weekly' as const, anniversary: 5, total_count: 5, total_amount: 500}
     expect(await sender.findEarlier(body)).toMatchObject({decided: {outcome: 'made', source: 'earlier'}})
     expect(fake.calls).toEqual([{method: 'paymentPlans.get', args: [countedPlan.reference]}])
@@ -130,7 +130,7 @@ describe('what a batch row sends, asks and shows', () => {
 
   it('a debit sent, found and looked up through the client', async () => {
     const fake = fakeClient({'directDebits.get': () => newDebit})
-    const sender = directDebitBatch.sender({client: fake.client}, new Set(), {} as never)
+    const sender = directDebitBatch.sender({client: fake.client}, new Set(), {} as never, {name: 'batch', alike: () => 1})
     const body = {description: 'Confirmation', amount: 42, bsb: '123-123', account_name: 'Test', account_number: '012345678', reference: newDebit.reference}
     expect(await sender.findEarlier(body)).toMatchObject({decided: {outcome: 'made', source: 'earlier'}})
     expect(fake.calls).toEqual([{method: 'directDebits.get', args: [newDebit.reference]}])

@@ -7,7 +7,7 @@ import type {RowSender} from '../../../src/batch/kinds.js'
 import {changedRow, errorFields, invalidReport, type RowReport, statusOf} from '../../../src/batch/row-reports.js'
 import {LOST_IN_A_ROW} from '../../../src/batch/gateway-slots.js'
 import {BatchRunner} from '../../../src/batch/runner.js'
-import {DeclinedError, GatewayError, GwError, InterruptedError, ModeMismatchError, NotFoundError, RejectedError, UsageError} from '../../../src/errors.js'
+import {DeclinedError, GatewayError, GwError, InterruptedError, ModeMismatchError, NotFoundError, NotSentError, RejectedError, UsageError} from '../../../src/errors.js'
 import type {Sent} from '../../../src/operations/money.js'
 import {journalText} from '../../journal-text.js'
 
@@ -191,6 +191,92 @@ describe(`after ${LOST_IN_A_ROW} answers lost in a row`, () => {
     const references = Array.from({length: LOST_IN_A_ROW - 1}, (_, i) => `r-${i + 1}`)
     const {end} = await run(references, scripted(lost).sender)
     expect(end.stoppedByError).toBeUndefined()
+  })
+})
+
+describe('a row whose request stopped before it was sent (its look-up before sending failed: NotSentError)', () => {
+  it('is reported with its cause, taken back from the journal (not started, as the run says), and sent at once by the next run', async () => {
+    const down = new GatewayError('network', 'Reference r-1 could not be looked up before it was sent (no answer): nothing was sent')
+    const script = scripted((body) => (body.reference === 'r-1' ? new NotSentError(down) : approved(body)))
+    const {reports, end, file} = await run(['r-1', 'r-2'], script.sender)
+    expect(reports[0]).toEqual({row: 1, line: 2, reference: 'r-1', status: 'failed', exitCode: 1, resumed: false, error: errorFields(down), amount: 100, currency: 'AUD'})
+    expect(end.journal).toEqual({answered: 1, inDoubt: 0, notStarted: 1, failedUnsent: 1})
+    expect(entries(file).map((entry) => entry.intent ?? entry.withdrawn ?? entry.result)).toEqual(expect.arrayContaining(['r-1', 'r-2']))
+    expect(entries(file).filter((entry) => entry.withdrawn === 'r-1')).toHaveLength(1)
+    const next = await journalAt(file)
+    const again = scripted(approved, {findEarlier: async () => Promise.reject(new Error('nothing is looked up'))})
+    const rerun = await run(['r-1', 'r-2'], again.sender, {journal: next})
+    expect(again.sent).toEqual(['r-1'])
+    expect(rerun.reports.map((report) => [report.reference, report.status, report.resumed])).toEqual([['r-1', 'approved', false], ['r-2', 'approved', true]])
+  })
+
+  it('its cause stops the batch as it would (the other environment: exit 6), and counts toward the gateway looking down when no answer came', async () => {
+    const mismatch = new ModeMismatchError('answered in live mode', {expected: 'sandbox', reported: 'live'})
+    const wrong = await run(['r-1', 'r-2'], scripted(() => new NotSentError(mismatch)).sender)
+    expect(wrong.end.stoppedByError).toBe(mismatch)
+    expect(wrong.reports).toMatchObject([{reference: 'r-1', status: 'rejected', exitCode: 6}])
+    const references = Array.from({length: 12}, (_, i) => `r-${i + 1}`)
+    const script = scripted(() => new NotSentError(new GatewayError('network', 'no answer')))
+    const down = await run(references, script.sender)
+    expect(script.sent).toHaveLength(LOST_IN_A_ROW)
+    expect(down.end.stoppedByError).toMatchObject({exitCode: 8, message: `The answers to the last ${LOST_IN_A_ROW} purchases were lost: the gateway looks unreachable, and no more rows were started`})
+    expect(down.end.journal).toEqual({answered: 0, inDoubt: 0, notStarted: 12, failedUnsent: LOST_IN_A_ROW})
+  })
+
+  it('and a row whose request could not be made for want of an answer (a look-up of its own) counts toward it too; one refused does not', async () => {
+    const references = Array.from({length: 12}, (_, i) => `r-${i + 1}`)
+    const script = scripted(approved, {request: async () => Promise.reject(new GatewayError('gateway', 'HTTP 503')), asksFirst: () => true})
+    const {end, reports} = await run(references, script.sender)
+    expect(reports).toHaveLength(LOST_IN_A_ROW)
+    expect(end.stoppedByError).toMatchObject({exitCode: 8})
+    const refused = scripted(approved, {request: async () => Promise.reject(new RejectedError('Nothing is left', {status: 400})), asksFirst: () => true})
+    const goesOn = await run(references, refused.sender)
+    expect(goesOn.reports).toHaveLength(12)
+    expect(goesOn.end.stoppedByError).toBeUndefined()
+  })
+})
+
+describe('a row stopped at once (a second Ctrl-C) while at the gateway', () => {
+  it('is reported in doubt at once, without waiting for its journal line', async () => {
+    let release = () => {}
+    const released = new Promise<void>((resolve) => (release = resolve))
+    const slow: Partial<JournalDisk> = {
+      append: async (file, lines) => {
+        if (lines.some((line) => line.startsWith('{"result"'))) await released
+        await file.append(lines)
+      },
+    }
+    const journal = await journalAt(path(), slow)
+    const reported: RowReport[] = []
+    const runner = new BatchRunner({rows: rows(['r-1']), total: 1, sender: scripted(() => new InterruptedError('SIGINT')).sender, journal, concurrency: 1, onRow: (report) => reported.push(report)})
+    const end = await runner.run()
+    expect(reported).toMatchObject([{reference: 'r-1', status: 'unknown', exitCode: 8, error: {kind: 'interrupted'}}])
+    expect(end.journal).toEqual({answered: 0, inDoubt: 1, notStarted: 0, failedUnsent: 0})
+    // It was begun: not counted among the rows this run never started.
+    expect(end.notStarted).toBe(0)
+    release()
+    await journal.close()
+  })
+})
+
+describe('a row whose own answer was lost, waiting for the gateway to be done processing it', () => {
+  it('tells onWaiting its row and reference, as this run’s own request (sentThisRun), each time the wait begins and ends', async () => {
+    const waiting = {remainingMs: 1000, until: 5000}
+    const sender = scripted(approved, {
+      send: async (body, options) => {
+        options?.onWait?.(waiting as never)
+        options?.onWait?.(undefined)
+        return approved(body)
+      },
+    }).sender
+    const waits: unknown[][] = []
+    const journal = await journalAt(path())
+    await new BatchRunner({rows: rows(['r-1']), total: 1, sender, journal, concurrency: 1, onRow: () => {}, onWaiting: (...args) => waits.push(args)}).run()
+    await journal.close()
+    expect(waits).toEqual([
+      [{row: 1, reference: 'r-1'}, waiting, true],
+      [{row: 1, reference: 'r-1'}, undefined, true],
+    ])
   })
 })
 

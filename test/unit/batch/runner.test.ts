@@ -588,7 +588,7 @@ describe('what a row reports, and what its journal keeps', () => {
         error: {
           kind: 'rejected',
           status: null,
-          messages: ['Reference taken is already taken by another purchase 071-P-OTHER: amount: sent 100, found 999. Nothing was sent.'],
+          messages: ['Reference taken is already taken by another purchase 071-P-OTHER: amount: sent 100, found 999. The gateway refused this request under it: nothing was made.'],
           request_id: null,
           hint: 'Give this purchase a reference of its own, or check the earlier one: gw purchase get taken',
         },
@@ -638,7 +638,7 @@ describe('rows the journal holds, as each run counts them', () => {
     await j.close()
   })
 
-  it('a row in doubt whose new intent cannot be written stays in doubt, and is not counted among those not started', async () => {
+  it('a row in doubt (the gateway has nothing once the window is over) whose new intent cannot be written is withdrawn: not started, as the journal then has it', async () => {
     const j = await inDoubtSince('old')
     const g = gateway()
     const full = new WriteError('The batch journal cannot be written (ENOSPC)', new Error('ENOSPC'))
@@ -647,8 +647,63 @@ describe('rows the journal holds, as each run counts them', () => {
     const end = await new BatchRunner({rows: rows(['old']), total: 1, sender: g.sender, journal: j, concurrency: 1, onRow: (r) => reports.push(r)}).run()
     expect(reports.map((r) => [r.reference, r.status])).toEqual([['old', 'failed']])
     expect(g.sent).toEqual([])
-    expect(end.journal).toEqual({answered: 0, inDoubt: 1, notStarted: 0, failedUnsent: 0})
+    expect(end.journal).toEqual({answered: 0, inDoubt: 0, notStarted: 1, failedUnsent: 1})
     await j.close()
+    expect(journalState(await journalAt(j.path), 1)).toEqual({answered: 0, inDoubt: 0, notStarted: 1})
+  })
+
+  it('a row in doubt whose new intent and withdrawal both cannot be written stays in doubt, as the file holds its earlier intent still', async () => {
+    const j = await inDoubtSince('old')
+    const g = gateway()
+    const full = new WriteError('The batch journal cannot be written (ENOSPC)', new Error('ENOSPC'))
+    j.intent = () => Promise.reject(full)
+    j.withdraw = () => Promise.reject(full)
+    const end = await new BatchRunner({rows: rows(['old']), total: 1, sender: g.sender, journal: j, concurrency: 1, onRow: () => {}}).run()
+    expect(g.sent).toEqual([])
+    expect(end.journal).toEqual({answered: 0, inDoubt: 1, notStarted: 0, failedUnsent: 0})
+    expect(end.stoppedByError).toBe(full)
+    await j.close()
+  })
+
+  it('an intent whose commit failed but reached the disk all the same is withdrawn: the run and the journal both say not started, and the next run sends it at once', async () => {
+    const g = gateway()
+    const j = await journal()
+    const write = j.intent.bind(j)
+    j.intent = async (entry) => {
+      await write(entry)
+      throw new WriteError('The batch journal cannot be written (EIO)', new Error('EIO'))
+    }
+    const end = await new BatchRunner({rows: rows(['landed']), total: 1, sender: g.sender, journal: j, concurrency: 1, onRow: () => {}}).run()
+    expect(g.sent).toEqual([])
+    expect(end.journal).toEqual({answered: 0, inDoubt: 0, notStarted: 1, failedUnsent: 1})
+    await j.close()
+    const next = await journalAt(j.path)
+    expect(journalState(next, 1)).toEqual({answered: 0, inDoubt: 0, notStarted: 1})
+    const reports = await run(['landed'], g.sender, next)
+    expect(reports.map((r) => [r.reference, r.status])).toEqual([['landed', 'approved']])
+    expect(g.looked).toEqual([])
+  })
+
+  it('such an intent whose withdrawal cannot be written either is in doubt, as the file has it; one that never reached the disk is not started', async () => {
+    const g = gateway()
+    const j = await journal()
+    const write = j.intent.bind(j)
+    const eio = new WriteError('The batch journal cannot be written (EIO)', new Error('EIO'))
+    j.intent = async (entry) => {
+      if (entry.intent === 'landed') await write(entry)
+      throw eio
+    }
+    j.withdraw = () => Promise.reject(eio)
+    const end = await new BatchRunner({rows: rows(['landed', 'lost']), total: 2, sender: g.sender, journal: j, concurrency: 2, onRow: () => {}}).run()
+    expect(g.sent).toEqual([])
+    expect(end.journal).toEqual({answered: 0, inDoubt: 1, notStarted: 1, failedUnsent: 1})
+    const unreadable = await journal()
+    unreadable.intent = () => Promise.reject(eio)
+    unreadable.withdraw = () => Promise.reject(eio)
+    // A file that cannot be read back either may hold it: in doubt.
+    ;(unreadable as unknown as {disk: {read: () => Promise<string[]>}}).disk.read = () => Promise.reject(new Error('EIO'))
+    const unread = await new BatchRunner({rows: rows(['maybe']), total: 1, sender: g.sender, journal: unreadable, concurrency: 1, onRow: () => {}}).run()
+    expect(unread.journal).toEqual({answered: 0, inDoubt: 1, notStarted: 0, failedUnsent: 0})
   })
 
   it('a row in doubt journaled again, then stopped before it is sent, is withdrawn: not started, as the next run counts it', async () => {

@@ -57,7 +57,7 @@ parsesAs('purchase list', PurchaseList, [
   {argv: ['-L', '5', '--oldest-first', '--from', '2026-11-01', '--to', 'yesterday'], input: {limit: 5, 'oldest-first': true, from: '2026-11-01', to: 'yesterday'}},
   {argv: ['--all', '--status', 'declined', '--card', '4242', '--amount', '1051', '--currency', 'aud', '--holder', 'citizen'], input: {all: true, status: 'declined', card: '4242', amount: 1051, currency: 'AUD', holder: 'citizen'}},
   {argv: ['--reference', 'order-1001', '--concurrency', '2', '--max-pages', '10'], input: {reference: 'order-1001', concurrency: 2, 'max-pages': 10}},
-  {argv: ['--status', 'refunded'], usage: 'Expected --status=refunded to be one of: approved, declined'},
+  {argv: ['--status', 'refunded'], usage: 'Expected --status=refunded to be one of: approved, declined, voided'},
   {argv: ['--limit', '0'], usage: '--limit: Expected an integer greater than or equal to 1 but received: 0'},
   {argv: ['--all', '-L', '5'], usage: '--all cannot also be provided when using --limit'},
 ])

@@ -1,9 +1,10 @@
 import {spawnSync} from 'node:child_process'
 import {chmodSync, linkSync, mkdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {describe, expect, it, vi} from 'vitest'
-import {DatabaseLockedError, deviceName, isHeldHere, lockHolder, lockRefusal, NotADatabaseError, nodeSqlite, openLockedDatabase, primaryCode, readLocks, systemError, tryAgain, withoutSqliteWarning} from '../../../src/lib/locked-database.js'
-import {anotherCouldTake, closedAfterEach, heldByAnother, openDescriptors} from '../../held-file.js'
+import {afterAll, describe, expect, it, vi} from 'vitest'
+import {DamagedDatabaseError, DatabaseLockedError, deviceName, isHeldHere, lockHolder, lockRefusal, NotADatabaseError, nodeSqlite, openLockedDatabase, primaryCode, readLocks, systemError, tryAgain, withoutSqliteWarning} from '../../../src/lib/locked-database.js'
+import {cutShort} from '../../../src/lib/database-cut.js'
+import {anotherCouldTake, closedAfterEach, heldByAnother, killHolder, openDescriptors} from '../../held-file.js'
 import {caught, folder} from './folders.js'
 import {platformOf} from '../../../src/lib/platform.js'
 
@@ -151,6 +152,57 @@ describe('openLockedDatabase on a file system that refuses', () => {
   })
 })
 
+/** An overlay mounted in a folder of its own: its merged folder and its upper directory; unmounted by `unmount`. Undefined where none can be mounted. */
+function mountOverlay(): {merged: string; upper: string; unmount(): void} | undefined {
+  if (!root) return undefined
+  const dir = folder()
+  for (const name of ['lower', 'upper', 'work', 'merged']) mkdirSync(join(dir, name))
+  if (spawnSync('mount', ['-t', 'overlay', 'overlay', '-o', `lowerdir=${dir}/lower,upperdir=${dir}/upper,workdir=${dir}/work`, `${dir}/merged`]).status !== 0) return undefined
+  return {merged: join(dir, 'merged'), upper: join(dir, 'upper'), unmount: () => void spawnSync('umount', [join(dir, 'merged')])}
+}
+
+describe('a database on an overlay file system: locked under its overlay name and its upper directory’s', () => {
+  const overlay = mountOverlay()
+  const skipped = overlay ? '' : ' (skipped: mount -t overlay needs root and overlayfs; CI runs it)'
+  afterAll(() => overlay?.unmount())
+
+  it.skipIf(!overlay)(`opened through the overlay: no other process takes it by either name until it is closed${skipped}`, () => {
+    const file = join(overlay!.merged, 'through-overlay')
+    const held = openLockedDatabase(file)
+    expect(anotherCouldTake(join(overlay!.upper, 'through-overlay'))).toBe(false)
+    expect(anotherCouldTake(file)).toBe(false)
+    expect(isHeldHere(join(overlay!.upper, 'through-overlay'))).toBe(true)
+    held.close()
+    expect(anotherCouldTake(join(overlay!.upper, 'through-overlay'))).toBe(true)
+    expect(anotherCouldTake(file)).toBe(true)
+  })
+
+  it.skipIf(!overlay)(`opened through the upper directory: the overlay's name is held too${skipped}`, () => {
+    const upper = join(overlay!.upper, 'through-upper')
+    openLockedDatabase(join(overlay!.merged, 'through-upper')).close()
+    const held = openLockedDatabase(upper)
+    expect(anotherCouldTake(join(overlay!.merged, 'through-upper'))).toBe(false)
+    held.close()
+    expect(anotherCouldTake(join(overlay!.merged, 'through-upper'))).toBe(true)
+  })
+
+  it.skipIf(!overlay)(`refused while another process holds the other name, naming it, and nothing of its own kept${skipped}`, async () => {
+    const merged = join(overlay!.merged, 'held-elsewhere')
+    const upper = join(overlay!.upper, 'held-elsewhere')
+    openLockedDatabase(merged).close()
+    const holder = await heldByAnother(merged)
+    const error = caught(() => openLockedDatabase(upper))
+    expect(error).toBeInstanceOf(DatabaseLockedError)
+    expect(error).toMatchObject({path: merged, pid: holder.pid})
+    // Its own name, taken first, was let go again.
+    expect(isHeldHere(upper)).toBe(false)
+    await killHolder(holder)
+    const other = await heldByAnother(upper)
+    expect(caught(() => openLockedDatabase(merged))).toMatchObject({path: upper, pid: other.pid})
+    expect(isHeldHere(merged)).toBe(false)
+  })
+})
+
 describe('lockHolder', () => {
   const file = join(folder(), 'held')
   writeFileSync(file, '')
@@ -218,6 +270,76 @@ describe('lockRefusal and tryAgain: a refusal whose holder let go before it was 
     expect(tryAgain(new NotADatabaseError('/x', 'its first bytes are no database header'), 1)).toBe(false)
     expect(tryAgain(new Error('disk I/O error'), 1)).toBe(false)
     expect(tryAgain(new DatabaseLockedError('/x', undefined), 1)).toBe(false)
+  })
+})
+
+describe('a database cut short: refused before SQLite writes into it', () => {
+  /** A database of `pages` pages of 4096 bytes, its header's page size as `pageSize` writes it. */
+  const database = (pages: number, pageSize = 4096) => {
+    const file = join(folder(), 'journal')
+    const bytes = Buffer.alloc(pages * 4096)
+    bytes.write('SQLite format 3\0', 'latin1')
+    bytes.writeUInt16BE(pageSize === 65_536 ? 1 : pageSize, 16)
+    writeFileSync(file, bytes)
+    return file
+  }
+  const cut = (file: string, at: number) => writeFileSync(file, readFileSync(file).subarray(0, at))
+
+  it('is a file of SQLite\'s first bytes that ends inside its header or part-way through a page, named with its length', () => {
+    const file = database(2)
+    cut(file, 3)
+    expect(cutShort(file, 3)).toBe('cut short at 3 bytes, inside its header')
+    const whole = database(2)
+    cut(whole, 17)
+    expect(cutShort(whole, 17)).toBe('cut short at 17 bytes, inside its header')
+    const paged = database(2)
+    cut(paged, 4097)
+    expect(cutShort(paged, 4097)).toBe('cut short at 4097 bytes, not a whole number of its 4096-byte pages')
+    const small = database(1, 512)
+    cut(small, 1000)
+    expect(cutShort(small, 1000)).toBe('cut short at 1000 bytes, not a whole number of its 512-byte pages')
+    // A header's 1 stands for pages of 65536 bytes.
+    const large = database(2, 65_536)
+    expect(cutShort(large, 8192)).toBe('cut short at 8192 bytes, not a whole number of its 65536-byte pages')
+    const error = caught(() => openLockedDatabase(paged))
+    expect(error).toBeInstanceOf(DamagedDatabaseError)
+    expect(error).toBeInstanceOf(NotADatabaseError)
+    expect(error).toMatchObject({path: paged, reason: 'cut short at 4097 bytes, not a whole number of its 4096-byte pages'})
+    expect(readFileSync(paged)).toHaveLength(4097)
+  })
+
+  it('is not a database of whole pages, an empty file, another file, a page size SQLite would refuse itself, or one whose undo record is beside it (SQLite mends it)', () => {
+    expect(cutShort(database(2), 8192)).toBeUndefined()
+    expect(cutShort(database(1, 512), 4096)).toBeUndefined()
+    const empty = join(folder(), 'journal')
+    writeFileSync(empty, '')
+    expect(cutShort(empty, 0)).toBeUndefined()
+    const other = join(folder(), 'journal')
+    writeFileSync(other, 'SQLite format 2 and more')
+    expect(cutShort(other, 24)).toBeUndefined()
+    expect(cutShort(database(1, 1000), 4000)).toBeUndefined()
+    const mended = database(2)
+    cut(mended, 4097)
+    writeFileSync(`${mended}-journal`, 'x')
+    expect(cutShort(mended, 4097)).toBeUndefined()
+    writeFileSync(`${mended}-journal`, '')
+    expect(cutShort(mended, 4097)).toBeDefined()
+  })
+
+  it('is refused as damaged when SQLite finds a page missing only as it reads it', () => {
+    const file = join(folder(), 'journal')
+    const held = openLockedDatabase(file)
+    held.db.exec('CREATE TABLE t (x TEXT)')
+    for (let i = 0; i < 50; i++) held.db.prepare('INSERT INTO t VALUES (?)').run('x'.repeat(500))
+    held.close()
+    cut(file, 4096)
+    const error = caught(() => openLockedDatabase(file))
+    expect(error).toBeInstanceOf(DamagedDatabaseError)
+    expect(error).toMatchObject({path: file, reason: 'database disk image is malformed'})
+    expect(readFileSync(file)).toHaveLength(4096)
+    expect(isHeldHere(file)).toBe(false)
+    // Extended codes of a corrupt file (SQLITE_CORRUPT_INDEX) are that too.
+    expect(lockRefusal(file, Object.assign(new Error('index damaged'), {errcode: 779}))).toBeInstanceOf(DamagedDatabaseError)
   })
 })
 

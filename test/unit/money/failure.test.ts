@@ -28,6 +28,9 @@ describe('failureOf: what an outcome other than an approval exits with', () => {
     const unnamed = failureOf({outcome: 'taken', noun: 'refund', record: {...liveRefund, id: 42}, differences}, {sent})
     expect(unnamed?.message).toBe('Reference refund-1042-a is already taken by another refund: amount: sent 5000, found 2500. Nothing was sent.')
     expect(unnamed).toMatchObject({holder: undefined})
+    // Sent, and refused by the gateway as taken: something was sent, though nothing was made.
+    const refused = failureOf({outcome: 'taken', noun: 'refund', record: liveRefund, differences}, {sent, refusedAsTaken: true})
+    expect(refused?.message).toBe('Reference refund-1042-a is already taken by another refund 071-R-8KD2MZQA: amount: sent 5000, found 2500. The gateway refused this request under it: nothing was made.')
   })
 
   it('no answer, and none found: why, in the words of how it was looked up', () => {

@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {
+  decideBeforeSending,
   decideEarlier,
   decideFollowUpAnswer,
   decideLost,
@@ -118,7 +119,26 @@ describe('deciding a follow-up', () => {
     expect(decideEarlier(extend, recorded.authorization)).toEqual({outcome: 'unknown', record: recorded.authorization, why: 'an extension changes nothing a look-up shows'})
   })
 
-  it('exit codes: done 0, refused or another state 7, not done or unknown 8', () => {
+  it('an increment looked at before it is sent: to the total first authorized, unchanged (nothing to send); to the total an increment made, done earlier; anything else is sent', () => {
+    expect(decideBeforeSending({...increment, amount: 10000}, recorded.authorization)).toEqual({outcome: 'unchanged', record: recorded.authorization})
+    // A gateway that names no metadata at all made no increment either.
+    const bare = {...recorded.authorization, metadata: null}
+    expect(decideBeforeSending({...increment, amount: 10000}, bare)).toEqual({outcome: 'unchanged', record: bare})
+    const {metadata: _, ...without} = recorded.authorization
+    expect(decideBeforeSending({...increment, amount: 10000}, without)).toEqual({outcome: 'unchanged', record: without})
+    expect(decideBeforeSending(increment, recorded.incremented)).toEqual({outcome: 'done', record: recorded.incremented, source: 'earlier'})
+    expect(decideBeforeSending(increment, recorded.authorization)).toBeUndefined()
+    expect(decideBeforeSending({...increment, amount: 10100}, recorded.incremented)).toBeUndefined()
+    // A captured or voided one is the gateway's to refuse, in its words.
+    expect(decideBeforeSending({...increment, amount: 10000}, {...recorded.authorization, captured: true})).toBeUndefined()
+    expect(decideBeforeSending({...increment, amount: 10000}, {...recorded.authorization, message: VOIDED})).toBeUndefined()
+    // Only an increment is looked at first.
+    expect(decideBeforeSending({...capture, amount: 10000}, recorded.authorization)).toBeUndefined()
+    expect(decideBeforeSending(extend, recorded.authorization)).toBeUndefined()
+  })
+
+  it('exit codes: done 0, refused or another state 7, not done or unknown 8, unchanged 2', () => {
+    expect(followUpExitCode({outcome: 'unchanged', record: {}})).toBe(2)
     expect(followUpExitCode({outcome: 'done', record: {}, source: 'answer'})).toBe(0)
     expect(followUpExitCode({outcome: 'refused', messages: []})).toBe(7)
     expect(followUpExitCode({outcome: 'other', record: {}, why: ''})).toBe(7)

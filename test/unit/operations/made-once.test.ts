@@ -83,7 +83,7 @@ describe('makeOnce: a plan or debit sent once', () => {
   it('its reference taken by another plan: exit 7 naming it', async () => {
     const sent = await makeOnce(request('payment plan', planSent, taken, [found({...countedPlan, amount: 200})]), clientWith(fastClock()))
     expect(sent.decided.outcome).toBe('taken')
-    expect(sent.failure).toMatchObject({exitCode: 7, message: `Reference ${countedPlan.reference} is already taken by another payment plan 071-PP-C0YK842K: amount: sent 100, found 200. Nothing was sent.`})
+    expect(sent.failure).toMatchObject({exitCode: 7, message: `Reference ${countedPlan.reference} is already taken by another payment plan 071-PP-C0YK842K: amount: sent 100, found 200. The gateway refused this request under it: nothing was made.`})
   })
 
   it('its reference taken and nothing found under it (a debit): the refusal stands', async () => {

@@ -65,7 +65,7 @@ describe('a refund sent without a reference', () => {
     const failed = await submitRefund({transactionId: livePurchase.id, amount: 5000}, fakeDeps(fake.client)).catch((err: unknown) => err)
     expect(failed).toBeInstanceOf(ReferenceTakenError)
     expect((failed as ReferenceTakenError).exitCode).toBe(7)
-    expect((failed as ReferenceTakenError).message).toBe('Reference order-1042-R1, made for this refund and free a moment before, was taken by another refund meanwhile. Nothing was sent.')
+    expect((failed as ReferenceTakenError).message).toBe('Reference order-1042-R1, made for this refund and free a moment before, was taken by another refund meanwhile: the gateway refused this request under it, and nothing was made.')
     // Looked up once, before it was sent, and never after.
     expect(fake.calls.map((call) => call.method)).toEqual(['purchases.get', 'refunds.get', 'refunds.create'])
   })

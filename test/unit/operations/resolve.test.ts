@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {NotFoundError} from '../../../src/errors.js'
-import {hasIdShape, resolveKey, resolver} from '../../../src/operations/resolve.js'
+import {hasIdShape, missing, resolveKey, resolver} from '../../../src/operations/resolve.js'
 import {fakeClient} from './fake-client.js'
 
 describe('hasIdShape: an id is its merchant prefix, its record type and 7 or 8 upper-case letters and digits', () => {
@@ -62,5 +62,18 @@ describe('resolveKey', () => {
   it('a record found without an id is no record to act on', async () => {
     const {client} = fakeClient({'paymentPlans.get': () => ({reference: 'plan-42'})})
     await expect(resolveKey('paymentPlans', 'plan-42', {client})).rejects.toMatchObject({exitCode: 5, message: 'No payment plan has the id or reference plan-42: the payment plan found has no id'})
+  })
+})
+
+describe("missing: gw's words, and the gateway's as its own where they name another kind of record", () => {
+  it.each([
+    ['refunds', 'Purchase not found', 'No refund has the id or reference nope (the gateway answered: Purchase not found)'],
+    ['purchases', 'Purchase not found', 'No purchase has the id or reference nope: Purchase not found'],
+    ['customers', 'Record not found', 'No customer has the id or reference nope: Record not found'],
+    ['paymentPlans', 'Could not find Payment Plan', 'No payment plan has the id or reference nope: Could not find Payment Plan'],
+    ['plans', 'Could not find Payment Plan', 'No plan has the id or reference nope: Could not find Payment Plan'],
+    ['plans', 'Subscription not found', 'No plan has the id or reference nope (the gateway answered: Subscription not found)'],
+  ] as const)('%s, %s', (resource, said, message) => {
+    expect(missing(resource, 'nope', new NotFoundError(said, {status: 404}), 'id or reference')).toMatchObject({exitCode: 5, message})
   })
 })

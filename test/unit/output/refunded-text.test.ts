@@ -81,20 +81,26 @@ describe('beyondLeft and refusedBeyondLeft: more than is left, refused as the ga
 
   it('up to what is left is taken; more is refused, saying what is left and what was refunded', () => {
     expect(beyondLeft(state, 6000)).toBeUndefined()
-    expect(beyondLeft(state, 6001)).toBe('60.01 AUD is more than is left of it, 60.00 AUD (40.00 AUD of 100.00 AUD refunded)')
+    expect(beyondLeft(state, 6001)).toBe('60.01 AUD is more than is left of it, 60.00 AUD (40.00 AUD of 100.00 AUD refunded for certain: 1 refund gw made for it)')
     expect(refusedBeyondLeft('order-1042', state, 6000)).toBeUndefined()
     expect(refusedBeyondLeft('order-1042', state, 10000, {inFull: true})).toMatchObject({
       exitCode: 7,
-      message: 'Refunding purchase order-1042 in full: 100.00 AUD is more than is left of it, 60.00 AUD (40.00 AUD of 100.00 AUD refunded): nothing was sent',
+      message: 'Refunding purchase order-1042 in full: 100.00 AUD is more than is left of it, 60.00 AUD (40.00 AUD of 100.00 AUD refunded for certain: 1 refund gw made for it): nothing was sent',
       hint: 'Refund 60.00 AUD (6000 in the minor unit) or less.',
     })
-    expect(refusedBeyondLeft('order-1042', state, 7000)?.message).toBe('A refund of purchase order-1042: 70.00 AUD is more than is left of it, 60.00 AUD (40.00 AUD of 100.00 AUD refunded): nothing was sent')
+    expect(refusedBeyondLeft('order-1042', state, 7000)?.message).toBe('A refund of purchase order-1042: 70.00 AUD is more than is left of it, 60.00 AUD (40.00 AUD of 100.00 AUD refunded for certain: 1 refund gw made for it): nothing was sent')
   })
 
   it('while some refunds only may be of it, only more than can be left at most is refused', () => {
     const range = matchRefunds(livePurchase, [certain, refund('maybe', 1000)], {made: new Map(madeFor([certain], 'order-1042')), others: new Map()}).state
     expect(beyondLeft(range, 6000)).toBeUndefined()
-    expect(beyondLeft(range, 6001)).toBe('60.01 AUD is more than can be left of it, 60.00 AUD at most (40.00 AUD of 100.00 AUD refunded)')
+    expect(beyondLeft(range, 6001)).toBe('60.01 AUD is more than can be left of it, 60.00 AUD at most (40.00 AUD of 100.00 AUD refunded for certain: 1 refund gw made for it)')
+  })
+
+  it('more than the purchase, with no refund gw made for it: refused on the purchase\'s own amount, saying gw made none', () => {
+    const maybe = matchRefunds(livePurchase, [refund('maybe', 1000)]).state
+    expect(beyondLeft(maybe, 10000)).toBeUndefined()
+    expect(refusedBeyondLeft('order-1042', maybe, 10001)?.message).toBe('A refund of purchase order-1042: 100.01 AUD is more than can be left of it, 100.00 AUD at most (none of 100.00 AUD refunded for certain: gw made no refund for it): nothing was sent')
   })
 
   it('nothing left: every amount is refused, naming what was refunded; the gateway\'s figure as the gateway\'s', () => {
