@@ -32,6 +32,8 @@ const SHOWN: [string, string][] = [
   // What settles today, beside the day's takings: the quick start's purchases, captured at once, settle today.
   ["jq -c '{day, currency, settling, settling_amount, settling_voided}'", '"currency":"AUD","settling":'],
   ["jq -c '{currency, settling, settling_amount, settling_voided}'", '{"currency":"AUD","settling":'],
+  // docs/money-safety.md's lost answer: the fault set, then the purchase found by its reference and reported approved (exit 8 had it not been found).
+  ['--reference order-1050', '"action":"drop-after"}\nApproved\n'],
   // A batch's journal, read with sqlite3 as docs/batches.md shows.
   ["SELECT line FROM entries ORDER BY seq", 'evt-42-refund-0001\tapproved\n'],
 ]

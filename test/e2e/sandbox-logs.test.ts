@@ -175,7 +175,7 @@ describe('gw sandbox logs', () => {
 describe("docs/local-gateway.md's CI lines", () => {
   it('start a detached gateway with a state file, seed it, and print its log when the tests fail', async () => {
     const readme = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'local-gateway.md'), 'utf8')
-    const script = /\*\*In CI\*\*[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1]
+    const script = /### In CI\n[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1]
     expect(script, "docs/local-gateway.md's CI lines").toBeDefined()
     expect(script).toContain('npm test')
     const home = isolatedHome()

@@ -109,7 +109,7 @@ describe("docs/local-gateway.md's reading of the state file", () => {
   const sqlite3 = spawnSync('sqlite3', ['--version']).status === 0
   it.skipIf(!sqlite3)(`lists a stopped gateway's purchases with sqlite3, as shown${sqlite3 ? '' : ' (skipped: no sqlite3 on this machine; CI has it)'}`, async () => {
     const docs = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'local-gateway.md'), 'utf8')
-    const script = /\*\*Reading the state file\.\*\*[\s\S]*?```sh\n([\s\S]*?)```/.exec(docs)?.[1]
+    const script = /### Reading the state file\n[\s\S]*?```sh\n([\s\S]*?)```/.exec(docs)?.[1]
     expect(script).toContain('sqlite3 -readonly ./gateway.json')
     const home = isolatedHome()
     const work = join(home.HOME!, 'app')
