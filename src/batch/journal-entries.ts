@@ -1,5 +1,5 @@
 import {batchName} from './batch-name.js'
-import {EMPTIED, emptied, journalFormat, readJournal} from './journal-file.js'
+import {journalFormat, readJournal} from './journal-file.js'
 import {entryKey, journalSecret, resolveKeyed} from './journal-names.js'
 import {UsageError} from '../errors.js'
 import {realPath} from '../lib/file-identity.js'
@@ -83,7 +83,6 @@ export async function peekJournal(path: string, asked: JournalAsked): Promise<En
   checkOwnPath(path)
   try {
     const file = realPath(path)
-    if (emptied(file)) throw new Error(`it is damaged: ${EMPTIED}`)
     if (journalFormat(file) !== 'other') lines = readJournal(file)
   } catch (err) {
     throw unreadable(path, err as NodeJS.ErrnoException)

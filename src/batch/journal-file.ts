@@ -1,5 +1,4 @@
-import {closeSync, linkSync, openSync, readSync, rmSync, statSync} from 'node:fs'
-import {basename, dirname, join} from 'node:path'
+import {closeSync, openSync, readSync, statSync} from 'node:fs'
 import type {DatabaseSync} from 'node:sqlite'
 import {pathToFileURL} from 'node:url'
 import {LockHeldError} from '../lib/lock-file.js'
@@ -133,8 +132,6 @@ export function openJournalFile(file: string): JournalFile {
 export function readyToLock(file: string): void {
   const before = statSync(file, {throwIfNoEntry: false})
   if (before?.isDirectory()) throw new JournalFileError('directory')
-  if (emptied(file)) throw new JournalFileError('damaged', {why: EMPTIED})
-  if (!before) madeWhole(file)
   if (journalFormat(file) === 'lines') {
     try {
       fromLines(file, JOURNAL_SCHEMA)
@@ -142,31 +139,6 @@ export function readyToLock(file: string): void {
       if (err instanceof LockHeldError) throw new JournalFileError('locked', {pid: err.pid})
       throw err
     }
-  }
-}
-
-/** Why a journal of 0 bytes is refused: gw never leaves one (madeWhole), so it was emptied, its rows maybe sent. */
-export const EMPTIED = 'emptied to 0 bytes'
-export function emptied(file: string): boolean {
-  const stat = statSync(file, {throwIfNoEntry: false})
-  return stat?.isFile() === true && stat.size === 0
-}
-
-/**
- * A new journal made whole beside `file`, then linked to its name: a gw killed meanwhile leaves no
- * empty journal. Where another gw linked one first, it is the journal; where this fails, it is made in place.
- */
-function madeWhole(file: string): void {
-  const draft = join(dirname(file), `.${basename(file)}.${process.pid}.new`)
-  try {
-    const db = new (nodeSqlite().DatabaseSync)(draft)
-    db.exec(`BEGIN; ${JOURNAL_SCHEMA}; COMMIT`)
-    db.close()
-    linkSync(draft, file)
-  } catch {
-    // Made in place instead, as openLockedDatabase makes it, which says why when it cannot.
-  } finally {
-    rmSync(draft, {force: true})
   }
 }
 
@@ -202,6 +174,7 @@ function eachEntry(db: DatabaseSync, onLine: (line: string) => boolean | void): 
     if (onLine(line) === false) return
   }
 }
+
 
 /**
  * Each entry of the journal at `file` (a real path), in order, read without taking its lock: a

@@ -43,23 +43,6 @@ function otherDatabase(path: string): string {
   return path
 }
 
-describe('a journal made new', () => {
-  it('is whole under its name before anything is written to it (none of 0 bytes a killed gw leaves), no draft left beside it', () => {
-    const dir = folder()
-    const path = join(dir, 'j.sqlite')
-    open(path)
-    expect(journalFormat(path)).toBe('database')
-    expect(readdirSync(dir)).toEqual(['j.sqlite'])
-  })
-
-  it('is refused, emptied to 0 bytes, as damaged, and left as it is', () => {
-    const path = journalWith(join(folder(), 'j.sqlite'), [HEADER])
-    writeFileSync(path, '')
-    expect(caught(() => openJournalFile(path))).toMatchObject({reason: 'damaged', detail: {why: 'emptied to 0 bytes'}})
-    expect(readFileSync(path, 'utf8')).toBe('')
-  })
-})
-
 describe('journalFormat: what a file holds, by its first bytes', () => {
   it('is none for no file and an empty one, a database, an older gw’s NDJSON journal, or other', () => {
     const dir = folder()

@@ -219,7 +219,11 @@ describe('a lock refused while nobody holds it any more (its holder let go befor
     }
     return {worker, asked}
   }
-  const journalPath = () => join(folder(), 'j')
+  const journalPath = () => {
+    const path = join(folder(), 'j')
+    writeFileSync(path, '')
+    return path
+  }
 
   it('is tried again, three times in all, and the journal it then opens closes its connection before its thread', async () => {
     const {worker, asked} = refusingWorker(2)
