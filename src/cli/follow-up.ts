@@ -59,7 +59,7 @@ export async function followUpIds(f: Factory, argv: string[], input: string | un
   refuseWhenReadOnly(await f.target(), f.commandName)
   const deps = await f.deps()
   const resolving = await keyResolver(f, resource, deps)
-  const followUp = (key: string) => onRecord(resource, key, resolving, async ({id}) => settleFollowUp(f, await sendFollowUp(make(id), deps, waitingSaid(f, make(id)))))
+  const followUp = (key: string) => onRecord(resource, key, resolving, async ({id, record}) => settleFollowUp(f, await sendFollowUp(make(id), deps, {...waitingSaid(f, make(id)), known: record})))
   if (!batch && ids.length === 1) return followUp(ids[0]!)
   const {renderRecord, renderError} = await import('../output/render.js')
   let worst: GwError | undefined

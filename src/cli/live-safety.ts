@@ -18,6 +18,19 @@ export function refuseWhenReadOnly(target: Target, commandId: string): void {
   })
 }
 
+/**
+ * A write that cannot go ahead whatever a look-up finds: a read-only profile, or a live one with
+ * no terminal to confirm on and no --yes. Asked before a command reads anything for it.
+ */
+export function refuseUnsendable(target: Target, commandId: string, yes: boolean, io: Io): void {
+  refuseWhenReadOnly(target, commandId)
+  if (target.environment === 'live' && !yes && !io.canPrompt()) throw noTerminal(commandId)
+}
+
+function noTerminal(commandId: string): UsageError {
+  return new UsageError(`gw ${commandId} on a live profile must be confirmed, and there is no terminal to ask on: nothing was sent`, 'Add --yes to confirm it.')
+}
+
 /** The one line that tells a person at a terminal that this command works on real money. */
 export function liveMarker(target: Target): string {
   const who = target.profileName ? `profile ${target.profileName}` : 'credentials from GW_USERNAME/GW_TOKEN'
@@ -105,9 +118,7 @@ export async function confirmLive(options: {
 }): Promise<void> {
   if (options.yes) return
   const noun = options.expected.what ?? (options.kind === 'amount' ? 'the amount' : 'the id')
-  if (!options.io.canPrompt()) {
-    throw new UsageError(`gw ${options.commandId} on a live profile must be confirmed, and there is no terminal to ask on: nothing was sent`, 'Add --yes to confirm it.')
-  }
+  if (!options.io.canPrompt()) throw noTerminal(options.commandId)
   const {expected} = options
   await askToConfirm(await options.prompter(), `LIVE: type ${noun} (${expected.shown}) to confirm gw ${options.commandId}${options.note ? `, ${options.note}` : ''}`, expected, (typed) => {
     return new UsageError(`"${sanitizeLine(typed)}" does not match ${expected.shown}: nothing was sent`, `Run it again and type ${noun} ${typeable(expected) ? `as shown, ${typeable(expected)},` : 'exactly,'} or add --yes.`)

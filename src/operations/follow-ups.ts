@@ -69,6 +69,8 @@ async function lookedUp(followUp: FollowUp, client: GatewayClient): Promise<GwRe
 export interface FollowUpOptions {
   /** Told when a lost answer's look-up begins to wait for the gateway, and with undefined when the wait ends. */
   onWait?: (waiting: Waiting | undefined) => void
+  /** The record as it was just read (a reference's look-up): an increment is judged on it, not read again. */
+  known?: GwRecord
 }
 
 /**
@@ -78,7 +80,7 @@ export interface FollowUpOptions {
  */
 export async function sendFollowUp(followUp: FollowUp, {client}: Pick<Deps, 'client'>, options: FollowUpOptions = {}): Promise<FollowedUp> {
   // An increment to the total the authorization holds already is no request to send (money/follow-up.ts); one not looked up is sent, for the gateway to judge.
-  const before = followUp.kind === 'increment' ? await lookedUp(followUp, client) : null
+  const before = followUp.kind === 'increment' ? (options.known ?? (await lookedUp(followUp, client))) : null
   const decided = before && decideBeforeSending(followUp, before)
   if (decided) return finished(followUp, decided)
   const inFlight = inFlightOf(followUp)

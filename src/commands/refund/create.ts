@@ -82,12 +82,15 @@ Without --transaction-id but with a card (--card-token, or --card-holder, --card
       const [{refundBatch}, {runBatch}, {batchDeps}] = await Promise.all([import('../../batch/kinds.js'), import('../../batch/run-batch.js'), import('../../cli/batch-deps.js')])
       return new ExitStatus(await runBatch(refundBatch, input.batch, batchDeps(this.factory)))
     }
-    const [{submitRefund}, {settle}, {recordMade, madeRecords}, {refundable}] = await Promise.all([
+    const [{submitRefund}, {settle}, {recordMade, madeRecords}, {refundable}, {refuseUnsendable}] = await Promise.all([
       import('../../operations/refunds.js'),
       import('../../output/sent.js'),
       import('../../lists/refunds-of-purchase.js'),
       import('../../lists/refund-room.js'),
+      import('../../cli/live-safety.js'),
     ])
+    // Refused before the purchase is looked up: nothing is read for a refund that cannot be sent.
+    refuseUnsendable(await this.factory.target(), this.factory.commandName, this.factory.flags.yes, this.io)
     const deps = await this.factory.deps()
     // As at a terminal: what is left of the purchase is learned first, and more than is left for certain is refused unsent.
     const refund = await refundable(input.refund, {concurrency: gwFlags.DEFAULT_CONCURRENCY, made: await madeRecords(this.factory, deps.client)}, deps)
