@@ -176,8 +176,9 @@ function stopWithLauncher() {
 function inForegroundGroup(platform = process.platform) {
   if (platform === 'win32') return true
   try {
-    if (platform === 'linux') {
-      const fields = fs.readFileSync('/proc/self/stat', 'utf8').split(') ').at(-1).split(' ')
+    const stat = platform === 'linux' && fs.readFileSync('/proc/self/stat', 'utf8')
+    if (stat) {
+      const fields = stat.split(') ').at(-1).split(' ')
       // After the name: state, ppid, pgrp, session, tty_nr, tpgid.
       return Number(fields[5]) > 0 && fields[2] === fields[5]
     }

@@ -56,7 +56,7 @@ async function unlinkedCopy(chunks: AsyncIterable<Buffer | string>, folder: stri
     await handle.close()
     throw err
   }
-  return {path: `/proc/self/fd/${handle.fd}`, dispose: () => handle.close()}
+  return {path: `/proc/self/fd/${handle.fd}`, dispose: () => handle.close()} // only where copyPlace found this platform's /proc
 }
 
 /** Removes the copies of gw processes that ended without removing theirs (killed): this user's only, in `folder`. */
