@@ -92,8 +92,9 @@ describe('--name on the gw sandbox commands that talk to a local gateway', () =>
   })
 
   it('--profile still picks the gateway where it did', async () => {
-    const clock = await runGw(['sandbox', 'clock', '--profile', 'livey', '--json'], {env: home})
-    expect(clock.json).toEqual((await runGw(['sandbox', 'clock', '--name', 'livey', '--json'], {env: home})).json)
+    // The same gateway's clock both ways (its now read a moment apart: left out).
+    const clockOf = async (...how: string[]) => ({...((await runGw(['sandbox', 'clock', ...how, '--json'], {env: home})).json as object), now: undefined})
+    expect(await clockOf('--profile', 'livey')).toEqual(await clockOf('--name', 'livey'))
   })
 
   it('a name no local gateway runs under, or --name with --profile, is refused before anything is sent', async () => {
