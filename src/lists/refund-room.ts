@@ -12,21 +12,14 @@ export function purchaseName(purchase: GwRecord, asked: string): string {
 }
 
 /**
- * A refund of a purchase in full (no amount given), held to what is left of it before anything is
- * sent (design.md §2: gw never sends a request it knows the gateway refuses): the purchase looked
- * up and its refunds matched as purchase get matches them. Nothing left, or less than the whole of
- * it for certain, is refused as the gateway would refuse it, exit 7, and nothing is sent. The
- * purchase goes on with the input, so it is not looked up again.
- */
-export function refundableInFull(input: RefundInput, request: Pick<RefundsOfRequest, 'made' | 'concurrency'>, deps: Pick<Deps, 'client'>): Promise<RefundInput> {
-  return refundable({...input, amount: undefined}, request, deps)
-}
-
-/**
- * A refund as it was asked, in full or of an amount, held to what is left of the purchase before
- * anything is sent, as refundableInFull holds one in full. Only what is certain refuses it (design.md
- * §5: gw's files are a copy): the gateway's own record (voided, its refunded_amount) and the
- * refunds gw made for the purchase; a refund that only may be of it never does.
+ * A refund as it was asked, in full (no amount given) or of an amount, held to what is left of the
+ * purchase before anything is sent (design.md §2: gw never sends a request it knows the gateway
+ * refuses): the purchase looked up and its refunds matched as purchase get matches them. Nothing
+ * left, or less than was asked for certain, is refused as the gateway would refuse it, exit 7, and
+ * nothing is sent. Only what is certain refuses it (design.md §5: gw's files are a copy): the
+ * gateway's own record (voided, its refunded_amount) and the refunds gw made for the purchase; a
+ * refund that only may be of it never does. The purchase goes on with the input, so it is not
+ * looked up again.
  */
 export async function refundable(input: RefundInput, request: Pick<RefundsOfRequest, 'made' | 'concurrency'>, deps: Pick<Deps, 'client'>): Promise<RefundInput> {
   const purchase = input.purchase ?? (await lookUpPurchase(input, deps))
@@ -41,7 +34,7 @@ export async function refundable(input: RefundInput, request: Pick<RefundsOfRequ
 }
 
 /** The purchase a refund names; with an amount given, none when the gateway finds none (the refund is then the gateway's to refuse). */
-async function lookUpPurchase(input: RefundInput, deps: Pick<Deps, 'client'>): Promise<GwRecord | undefined> {
+export async function lookUpPurchase(input: RefundInput, deps: Pick<Deps, 'client'>): Promise<GwRecord | undefined> {
   try {
     return await lookUp('purchases', input.transactionId, deps)
   } catch (err) {

@@ -92,15 +92,18 @@ export async function findEarlier(request: MoneyRequest, beforeSending = false):
   } catch (err) {
     if (err instanceof NotFoundError) return undefined
     if (err instanceof InterruptedError) throw err
-    if (beforeSending && err instanceof GatewayError) {
-      throw new NotSentError(new GatewayError(err.kind as ConstructorParameters<typeof GatewayError>[0], `Reference ${body.reference} could not be looked up before it was sent (${err.message}): nothing was sent`, {status: err.status, requestId: err.requestId, hint: err.hint}))
-    }
+    if (beforeSending && err instanceof GatewayError) throw new NotSentError(notLookedUpFirst(body.reference, err))
     if (beforeSending && err instanceof GwError) throw new NotSentError(err)
     if (beforeSending || err instanceof ModeMismatchError) throw err
     const failure = new OutcomeUnknownError(`${lookedUpBecause}, and looking it up failed: ${err instanceof Error ? err.message : String(err)}`, {noun, reference: body.reference})
     return {body, decided: {outcome: 'unknown', noun, reason: {why: 'unanswered'}}, failure}
   }
   return verified(request, found, {lookedUpBecause})
+}
+
+/** A reference whose look-up before its request failed: nothing was sent, and the words say so. */
+export function notLookedUpFirst(reference: string, err: GatewayError): GatewayError {
+  return new GatewayError(err.kind as ConstructorParameters<typeof GatewayError>[0], `Reference ${reference} could not be looked up before it was sent (${err.message}): nothing was sent`, {status: err.status, requestId: err.requestId, hint: err.hint})
 }
 
 /** The look-ups a decision may need, through the client (and its guard, time-outs and retries of reads). */
