@@ -72,7 +72,7 @@ export interface ProcessProbe {
   fileOwner(path: string): string | undefined
 }
 
-export function processProbe(os: NodeJS.Platform, calls: SystemCalls): ProcessProbe {
+export function processProbe(platform: NodeJS.Platform, calls: SystemCalls): ProcessProbe {
   /** Whether a signal reaches the process: 'theirs' for another user's, which runs all the same. */
   const signalled = (pid: number): 'none' | 'mine' | 'theirs' => {
     // 0 and below name process groups, every process of the user at -1: never one process.
@@ -88,8 +88,9 @@ export function processProbe(os: NodeJS.Platform, calls: SystemCalls): ProcessPr
     const uid = calls.uid()
     return uid === undefined || calls.ownerOf(path) === uid
   }
-  const probe = os === 'linux' ? linuxProbe(calls, signalled) : os === 'win32' ? windowsProbe(calls, signalled) : psProbe(calls, signalled)
-  const procFile = (path: string) => (os === 'linux' ? calls.readFile(`/proc/${path}`) : undefined)
+  // The one read of /proc: a platform that is not Linux reads none, whatever /proc it may see.
+  const procFile = (path: string) => (platform === 'linux' ? calls.readFile(`/proc/${path}`) : undefined)
+  const probe = platform === 'linux' ? linuxProbe(calls, signalled, procFile) : platform === 'win32' ? windowsProbe(calls, signalled) : psProbe(calls, signalled)
   return {...probe, isRunning: (pid) => probe.whoseProcess(pid) !== 'none', ownsFile, procFile}
 }
 
@@ -97,10 +98,10 @@ type Signalled = (pid: number) => 'none' | 'mine' | 'theirs'
 type SystemProbe = Omit<ProcessProbe, 'isRunning' | 'ownsFile' | 'procFile'>
 
 
-function linuxProbe(calls: SystemCalls, signalled: Signalled): SystemProbe {
+function linuxProbe(calls: SystemCalls, signalled: Signalled, procFile: (path: string) => string | undefined): SystemProbe {
   /** /proc/PID/stat's fields after the name: "PID (name) STATE PPID ...", the name in parentheses and possibly holding any of them. */
   const statFields = (pid: number) => {
-    const stat = calls.readFile(`/proc/${pid}/stat`)
+    const stat = procFile(`${pid}/stat`)
     return stat === undefined ? undefined : stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   }
   const userName = (uid: number | undefined) => (uid === undefined ? undefined : passwdName(calls.readFile('/etc/passwd'), uid) ?? `uid ${uid}`)
@@ -111,18 +112,18 @@ function linuxProbe(calls: SystemCalls, signalled: Signalled): SystemProbe {
       if (reached !== 'mine') return reached
       const state = statFields(pid)?.[0]
       // None: gone since it was signalled; or a /proc that shows no process (not mounted), where the signal said it runs.
-      if (state === undefined) return calls.readFile('/proc/self/stat') === undefined ? 'mine' : 'none'
+      if (state === undefined) return procFile('self/stat') === undefined ? 'mine' : 'none'
       return state === 'Z' ? 'none' : 'mine'
     },
     processFacts(pid) {
       // The 22nd field, starttime, in clock ticks since the machine started: with the boot's id, one process's alone.
       const ticks = statFields(pid)?.[19]
-      const boot = calls.readFile('/proc/sys/kernel/random/boot_id')?.trim() ?? ''
-      const command = calls.readFile(`/proc/${pid}/cmdline`)
+      const boot = procFile('sys/kernel/random/boot_id')?.trim() ?? ''
+      const command = procFile(`${pid}/cmdline`)
       if (ticks === undefined || command === undefined) return undefined
       return {started: `${boot}/${ticks}`, command: command.split('\0').filter(Boolean).join(' ')}
     },
-    processOwner: (pid) => userName(calls.ownerOf(`/proc/${pid}`)),
+    processOwner: (pid) => userName(calls.ownerOf(`/proc/${pid}`)), // linuxProbe runs on the linux platform alone
     fileOwner: (path) => userName(calls.ownerOf(path)),
   }
 }
