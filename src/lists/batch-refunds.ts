@@ -1,0 +1,89 @@
+import type {GwRecord} from '../operations/deps.js'
+import {type CardWalks, type RefundsOfRequest, walkedCard} from '../operations/purchase-refunds.js'
+import type {MadeFor} from './refund-match.js'
+
+type Made = NonNullable<RefundsOfRequest['made']>
+
+/** A row's claim on its purchase from the moment it is asked until its refund is decided: counted by the rows of the purchase asked after it. */
+export interface RowHold {
+  /** The rows asked before it, on the same purchase, still undecided, and the refunds of it this batch saw made since (holdOf's `seenAfter`): what they may refund. */
+  readonly before: () => number
+  /** Decided, or failed: no longer in flight (a refund it made is counted by saw()). */
+  readonly release: () => void
+}
+
+/**
+ * What a refund batch learns of its purchases' refunds as it goes, so that every row is held to
+ * what is left after the rows before it (issue 62), with the card's refunds walked once:
+ * - `walks`: one walk of a card's refunds for all the rows whose purchases are on it (CardWalks);
+ * - saw(): a refund the batch saw made (approved now, or found done by an earlier run), added to
+ *   the walks of its card (once, by its id: a walk read after it holds it already) and to what gw
+ *   says it made (made()), so that it counts as certain for its purchase in every later row;
+ * - holdOf(): the rows in flight, whose refunds are not made yet: a row counts those of its
+ *   purchase asked before it as refunded, so two rows in flight together never both pass a hold
+ *   that only one of them fits.
+ */
+export class BatchRefunds {
+  readonly walks: CardWalks = []
+  private readonly seen = new Map<string, {madeFor: MadeFor; purchase?: string; amount: number; at: number}>()
+  private readonly holds = new Map<string, {order: number; amount: number}[]>()
+  /** Rows asked and refunds seen so far, in one count: what a row's `before` compares. */
+  private count = 0
+
+  /** What gw recorded making (its journals and records on disk), and what this batch saw made: the disk's word first. */
+  made(recorded: Made): Made {
+    return async (ids) => {
+      const made = new Map(await recorded(ids))
+      for (const [id, {madeFor}] of this.seen) if (ids.has(id) && !made.has(id)) made.set(id, madeFor)
+      return made
+    }
+  }
+
+  /** Where a row stands in the batch's count, taken before its purchase is looked up: the refunds seen after it may be missing from that look-up. */
+  mark(): number {
+    return this.count++
+  }
+
+  /**
+   * A row's hold on its purchase for `amount`, asked at `mark`. `before` counts the earlier rows'
+   * holds still in flight and, with `seenAfter`, the refunds of the purchase seen since `mark`
+   * (the gateway's own figure, read before them, may lack them).
+   */
+  holdOf(purchase: GwRecord, amount: number, mark: number, {seenAfter = false} = {}): RowHold {
+    const key = purchaseKey(purchase)
+    const hold = {order: mark, amount}
+    const holds = this.holds.get(key) ?? []
+    this.holds.set(key, [...holds, hold])
+    const before = () => {
+      const inFlight = (this.holds.get(key) ?? []).filter((other) => other.order < mark).reduce((sum, other) => sum + other.amount, 0)
+      const seen = seenAfter ? [...this.seen.values()].filter((made) => made.purchase === key && made.at > mark).reduce((sum, made) => sum + made.amount, 0) : 0
+      return inFlight + seen
+    }
+    const release = () => {
+      const left = (this.holds.get(key) ?? []).filter((other) => other !== hold)
+      if (left.length === 0) this.holds.delete(key)
+      else this.holds.set(key, left)
+    }
+    return {before, release}
+  }
+
+  /**
+   * An approved refund the batch saw made for the purchase (as the request named it, `transactionId`): certain for it from now on.
+   * `now`: made by this run, not found made by an earlier one (which any look-up of its purchase since holds).
+   */
+  saw(refund: GwRecord, transactionId: string, purchase: GwRecord | undefined, {now = true} = {}): void {
+    if (typeof refund.id !== 'string' || this.seen.has(refund.id)) return
+    const madeFor: MadeFor = {transactionId, ...named('purchaseId', purchase?.id), ...named('purchaseReference', purchase?.reference), by: 'journal'}
+    const amount = typeof refund.amount === 'number' ? Math.abs(refund.amount) : 0
+    this.seen.set(refund.id, {madeFor, purchase: purchase && now ? purchaseKey(purchase) : undefined, amount, at: this.count++})
+    const card = walkedCard(purchase ?? refund)
+    for (const walk of this.walks.filter((one) => one.card === card)) {
+      walk.refunds = walk.refunds.then((refunds) => (refunds.some((one) => one.id === refund.id) ? refunds : [...refunds, refund]))
+      // A walk that failed fails its readers as it did; unread, it is no unhandled rejection.
+      walk.refunds.catch(() => undefined)
+    }
+  }
+}
+
+const purchaseKey = (purchase: GwRecord) => String(purchase.id ?? purchase.reference)
+const named = (key: 'purchaseId' | 'purchaseReference', value: unknown) => (typeof value === 'string' ? {[key]: value} : {})
