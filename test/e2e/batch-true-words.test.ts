@@ -151,3 +151,27 @@ describe('a batch of refund rows with amounts, held to what is certainly left of
     expect(run.stderr).toContain('\n  approved 30.00 AUD\n  rejected 7.00 (currency not known); 95.00 AUD\n')
   })
 })
+
+describe('two rows of one batch refunding the same purchase (issue 62)', () => {
+  it.for(['1', '4'])('the second asking more than the first leaves: it fails unsent, exit 7, and the purchase has one refund (--concurrency %s)', async (concurrency) => {
+    const id = await purchase()
+    const file = join(folder(), 'refunds.csv')
+    writeFileSync(file, `transaction_id,amount,reference\n${id},6000,\n${id},5000,\n`)
+    const cursor = await requestLogCursor(sandbox)
+    const run = await sandbox.gw(['refund', 'create', '--input', file, '--concurrency', concurrency])
+    expect(run.code, run.stderr).toBe(7)
+    const posts = (await apiRequestsSince(sandbox, cursor)).filter((request) => request.method === 'POST')
+    expect(posts).toEqual([expect.objectContaining({path: '/v1.0/refunds', status: 200})])
+    const lines = [...run.records].sort((a, b) => (a as {row: number}).row - (b as {row: number}).row)
+    expect(lines).toEqual([
+      expect.objectContaining({row: 1, status: 'approved', exit_code: 0}),
+      expect.objectContaining({row: 2, status: 'rejected', exit_code: 7, error: expect.objectContaining({status: null, messages: [expect.stringMatching(/ 50\.00 AUD.*: nothing was sent$/)]})}),
+    ])
+    expect(run.stderr).toContain('\n2 refunds: 1 approved, 1 rejected in ')
+    // What is left still goes, in a batch of its own.
+    const rest = join(folder(), 'rest.csv')
+    writeFileSync(rest, `transaction_id,amount,reference\n${id},4000,\n`)
+    const after = await sandbox.gw(['refund', 'create', '--input', rest])
+    expect(after.code, after.stderr).toBe(0)
+  })
+})
