@@ -30,11 +30,28 @@ export class BatchRefunds {
   /** Rows asked and refunds seen so far, in one count: what a row's `before` compares. */
   private count = 0
 
-  /** What gw recorded making (its journals and records on disk), and what this batch saw made: the disk's word first. */
+  /**
+   * What gw recorded making (its journals and records on disk), and what this batch saw made: the
+   * disk's word first, where it was asked before the batch saw the refund. The disk is asked once a refund, for the whole batch: every row on a card
+   * asks of the same refunds, and reading gw's journals for each row again grew with the rows twice over.
+   */
   made(recorded: Made): Made {
+    // Each refund asked, by the read that answers it.
+    const disk = new Map<string, Promise<ReadonlyMap<string, MadeFor>>>()
     return async (ids) => {
-      const made = new Map(await recorded(ids))
-      for (const [id, {madeFor}] of this.seen) if (ids.has(id) && !made.has(id)) made.set(id, madeFor)
+      // A refund this batch saw made is its own: the disk is not asked of it.
+      const unasked = new Set([...ids].filter((id) => !disk.has(id) && !this.seen.has(id)))
+      if (unasked.size > 0) {
+        // A read that fails fails this row, and is asked again by the next.
+        const answer = recorded(unasked).catch((err: unknown) => (unasked.forEach((id) => disk.delete(id)), Promise.reject(err)))
+        for (const id of unasked) disk.set(id, answer)
+      }
+      const reads = await Promise.all(new Set([...ids].flatMap((id) => disk.get(id) ?? [])))
+      const made = new Map<string, MadeFor>()
+      for (const id of ids) {
+        const found = reads.find((read) => read.has(id))?.get(id) ?? this.seen.get(id)?.madeFor
+        if (found) made.set(id, found)
+      }
       return made
     }
   }
