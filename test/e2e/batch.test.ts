@@ -211,14 +211,18 @@ describe('gw refund create --input', () => {
     expect(again.code).toBe(0)
     // Nothing was in doubt: only the rows not started were looked up, each once, before it was sent (an earlier run
     // from another copy of the journal, or none, may have made it); one read asked which runs of its data the local gateway holds.
-    // Each held to what is left of its purchase, as a single refund create is: its purchase read once, the pages of the refunds
-    // on its card since it (as many as the file's earlier tests left on the card), and which runs of its data the gateway holds.
+    // Each held to what is left of its purchase, as a single refund create is: its purchase read once; the pages of the refunds
+    // on their card (as many as the file's earlier tests left on it) read once for all the rows (issue 62), each page once;
+    // and which runs of its data the gateway holds, when gw's records of refunds are read.
     const started = new Set(done.map((row) => row.reference))
     const notStartedRows = rowsOf(again.stdout).filter((row) => !started.has(row.reference))
     const lists = proxy.gets.filter((path) => path.startsWith('/v1.0/refunds?'))
-    expect(lists.length).toBeGreaterThanOrEqual(notStartedRows.length)
-    const reads = notStartedRows.flatMap((row) => [`/v1.0/refunds/${row.reference}`, `/v1.0/purchases/${ids[row.line - 2]}`, '/_sandbox/instance'])
-    expect(proxy.gets.filter((path) => !lists.includes(path)).sort()).toEqual(['/_sandbox/instance', ...reads].sort())
+    expect(lists.length).toBeGreaterThanOrEqual(1)
+    expect(new Set(lists).size).toBe(lists.length)
+    const others = proxy.gets.filter((path) => !lists.includes(path))
+    const reads = notStartedRows.flatMap((row) => [`/v1.0/refunds/${row.reference}`, `/v1.0/purchases/${ids[row.line - 2]}`])
+    expect(others.filter((path) => path !== '/_sandbox/instance').sort()).toEqual(reads.sort())
+    expect(others.filter((path) => path === '/_sandbox/instance').length).toBeGreaterThanOrEqual(1)
     expect(rowsOf(again.stdout).filter((row) => row.resumed)).toHaveLength(done.length)
     expect([...proxy.posts.values()].every((count) => count === 1)).toBe(true)
     expect(proxy.posts.size).toBe(40)
