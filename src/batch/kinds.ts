@@ -161,7 +161,7 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
     }
     // Each row's purchase, as looked up: its money's currency where the gateway's answer says none, or where the row failed unsent.
     const purchases = new WeakMap<RefundInput | RefundCreate, GwRecord>()
-    const bodyOf = async (input: RefundInput, row: number, purchase: GwRecord | undefined, amount: unknown, hold: RowHold | undefined): Promise<RefundCreate> => {
+    const bodyOf = async (input: RefundInput, row: number, purchase: GwRecord | undefined, amount: unknown, hold: RowHold): Promise<RefundCreate> => {
       // A reference given; or derived: the one an earlier run of this batch made the row's refund under (the gateway has the last word), or the first free.
       const derived = input.reference === undefined && typeof amount === 'number' ? await references.forRow(purchase!, row, amount, batch.alike(input)) : undefined
       const reference = derived?.reference ?? input.reference
@@ -172,12 +172,12 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
       const madeBefore = reference !== undefined && (derived ? derived.made : await held(reference, deps))
       if (!derived && reference !== undefined && !madeBefore) foundFree.add(reference)
       // Made already: counted as it is seen (send), not as in flight.
-      if (madeBefore) hold?.release()
+      if (madeBefore) hold.release()
       // A purchase not found (yet) is the gateway's to judge, unasked again. The rows before it in flight are counted before its refunds are read.
       const checked =
         madeBefore || purchase === undefined
           ? given
-          : await refundable(given, {concurrency: 1, made: await (made ??= madeRecords(f, deps.client).then((disk) => batchRefunds.made(disk))), walks: batchRefunds.walks, inFlight: hold?.before()}, deps)
+          : await refundable(given, {concurrency: 1, made: await (made ??= madeRecords(f, deps.client).then((disk) => batchRefunds.made(disk))), walks: batchRefunds.walks, inFlight: await hold.before()}, deps)
       const {body} = await refundBody(checked, deps, taken)
       if (purchase) purchases.set(body, purchase)
       if (derived) {
@@ -190,20 +190,20 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
     return {
       noun: 'refund',
       async request(input, row) {
-        // Where the row stands among the batch's refunds: those seen after it may be missing from its purchase's record.
-        const mark = batchRefunds.mark()
-        // Looked up for what is left of it; with an amount and a reference given, one not found yet is the gateway's to judge (refundable).
-        const purchase = input.purchase ?? (input.reference === undefined ? await lookUp('purchases', input.transactionId, deps) : await lookUpPurchase(input, deps))
-        if (purchase) purchases.set(input, purchase)
-        const amount = input.amount ?? purchase?.amount
-        // Its claim on the purchase, counted by the rows of it asked after it, until its refund is decided (send).
-        const hold = purchase && typeof amount === 'number' ? batchRefunds.holdOf(purchase, amount, mark, {seenAfter: typeof purchase.refunded_amount === 'number'}) : undefined
+        // Its claim on its purchase, counted by the rows of it asked after it, until its refund is decided (send).
+        const hold = batchRefunds.row()
         try {
+          // Looked up for what is left of it; with an amount and a reference given, one not found yet is the gateway's to judge (refundable).
+          const purchase = input.purchase ?? (input.reference === undefined ? await lookUp('purchases', input.transactionId, deps) : await lookUpPurchase(input, deps))
+          if (purchase) purchases.set(input, purchase)
+          const amount = input.amount ?? purchase?.amount
+          if (purchase && typeof amount === 'number') hold.on(purchase, amount, {seenAfter: typeof purchase.refunded_amount === 'number'})
+          else hold.release()
           const body = await bodyOf(input, row, purchase, amount, hold)
-          if (hold) holds.set(body, hold)
+          holds.set(body, hold)
           return body
         } catch (err) {
-          hold?.release()
+          hold.release()
           throw err
         }
       },

@@ -4,12 +4,22 @@ import type {MadeFor} from './refund-match.js'
 
 type Made = NonNullable<RefundsOfRequest['made']>
 
-/** A row's claim on its purchase from the moment it is asked until its refund is decided: counted by the rows of the purchase asked after it. */
+/**
+ * A row's claim on its purchase, from the moment it is asked until its refund is decided: counted
+ * by the rows asked after it that refund the same purchase.
+ */
 export interface RowHold {
-  /** The rows asked before it, on the same purchase, still undecided, and the refunds of it this batch saw made since (holdOf's `seenAfter`): what they may refund. */
-  readonly before: () => number
-  /** Decided, or failed: no longer in flight (a refund it made is counted by saw()). */
-  readonly release: () => void
+  /** Its purchase is known (looked up): it holds `amount` of it. `seenAfter`: counts the refunds of it seen since it was asked, as before() says. */
+  on(purchase: GwRecord, amount: number, options?: {seenAfter?: boolean}): void
+  /**
+   * What the rows asked before it may refund of its purchase: those still in flight and, with
+   * `seenAfter`, the refunds of it this batch saw made since it was asked (its purchase's record,
+   * the gateway's own figure, read before them, may lack them). Once every row asked before it
+   * knows its purchase: one asked first may be looked up last.
+   */
+  before(): Promise<number>
+  /** Decided, failed, or made already: no longer in flight (a refund it made is counted by saw()). */
+  release(): void
 }
 
 /**
@@ -19,14 +29,15 @@ export interface RowHold {
  * - saw(): a refund the batch saw made (approved now, or found done by an earlier run), added to
  *   the walks of its card (once, by its id: a walk read after it holds it already) and to what gw
  *   says it made (made()), so that it counts as certain for its purchase in every later row;
- * - holdOf(): the rows in flight, whose refunds are not made yet: a row counts those of its
+ * - row(): the rows in flight, whose refunds are not made yet: a row counts those of its
  *   purchase asked before it as refunded, so two rows in flight together never both pass a hold
  *   that only one of them fits.
  */
 export class BatchRefunds {
   readonly walks: CardWalks = []
   private readonly seen = new Map<string, {madeFor: MadeFor; purchase?: string; amount: number; at: number}>()
-  private readonly holds = new Map<string, {order: number; amount: number}[]>()
+  /** The rows asked and not yet let go, by the order they were asked in: their purchase once known. */
+  private readonly rows = new Map<number, {known: Promise<void>; key?: string; amount: number}>()
   /** Rows asked and refunds seen so far, in one count: what a row's `before` compares. */
   private count = 0
 
@@ -56,32 +67,32 @@ export class BatchRefunds {
     }
   }
 
-  /** Where a row stands in the batch's count, taken before its purchase is looked up: the refunds seen after it may be missing from that look-up. */
-  mark(): number {
-    return this.count++
-  }
-
-  /**
-   * A row's hold on its purchase for `amount`, asked at `mark`. `before` counts the earlier rows'
-   * holds still in flight and, with `seenAfter`, the refunds of the purchase seen since `mark`
-   * (the gateway's own figure, read before them, may lack them).
-   */
-  holdOf(purchase: GwRecord, amount: number, mark: number, {seenAfter = false} = {}): RowHold {
-    const key = purchaseKey(purchase)
-    const hold = {order: mark, amount}
-    const holds = this.holds.get(key) ?? []
-    this.holds.set(key, [...holds, hold])
-    const before = () => {
-      const inFlight = (this.holds.get(key) ?? []).filter((other) => other.order < mark).reduce((sum, other) => sum + other.amount, 0)
-      const seen = seenAfter ? [...this.seen.values()].filter((made) => made.purchase === key && made.at > mark).reduce((sum, made) => sum + made.amount, 0) : 0
-      return inFlight + seen
+  /** A row asked, before its purchase is looked up: its hold, counted by the rows asked after it. */
+  row(): RowHold {
+    const order = this.count++
+    let known = () => {}
+    const row: {known: Promise<void>; key?: string; amount: number} = {known: new Promise<void>((resolve) => (known = resolve)), amount: 0}
+    this.rows.set(order, row)
+    let seenAfter = false
+    return {
+      on: (purchase, amount, options = {}) => {
+        row.key = purchaseKey(purchase)
+        row.amount = amount
+        seenAfter = options.seenAfter ?? false
+        known()
+      },
+      before: async () => {
+        const earlier = () => [...this.rows].filter(([other]) => other < order).map(([, other]) => other)
+        await Promise.all(earlier().map((other) => other.known))
+        const inFlight = earlier().filter((other) => other.key === row.key).reduce((sum, other) => sum + other.amount, 0)
+        const seen = seenAfter ? [...this.seen.values()].filter((made) => made.purchase === row.key && made.at > order).reduce((sum, made) => sum + made.amount, 0) : 0
+        return inFlight + seen
+      },
+      release: () => {
+        this.rows.delete(order)
+        known()
+      },
     }
-    const release = () => {
-      const left = (this.holds.get(key) ?? []).filter((other) => other !== hold)
-      if (left.length === 0) this.holds.delete(key)
-      else this.holds.set(key, left)
-    }
-    return {before, release}
   }
 
   /**

@@ -95,6 +95,21 @@ describe('two rows of one batch refunding the same purchase', () => {
     expect(made).toHaveLength(1)
   })
 
+  it('in flight together, the first asked looked up last: the second waits for the first’s purchase, and counts it', async () => {
+    const {sender, paused, calls} = gateway([onCard(1)])
+    let resume = () => {}
+    paused.until = new Promise<void>((resolve) => (resume = resolve))
+    const first = sender.request({transactionId: 'P-1', amount: 6000, reference: 'refund-a'}, 1)
+    await expect.poll(() => count(calls, 'purchases.get')).toBe(1)
+    paused.until = undefined
+    const second = sender.request({transactionId: 'P-1', amount: 5000, reference: 'refund-b'}, 2).catch((err: unknown) => err)
+    // The second's own look-ups are answered; it waits for the first's purchase before it counts what is in flight.
+    await expect.poll(() => count(calls, 'refunds.get')).toBe(1)
+    resume()
+    expect(await second).toBeInstanceOf(RejectedError)
+    expect((await sender.send(await first)).decided.outcome).toBe('approved')
+  })
+
   it('in flight with its outcome unknown: the rows after it still count it', async () => {
     const {sender} = gateway([onCard(1)], {answer: () => Promise.reject(new OutcomeUnknownError('no answer', {noun: 'refund', reference: 'refund-a'}))})
     const first = await sender.request({transactionId: 'P-1', amount: 6000, reference: 'refund-a'}, 1)
