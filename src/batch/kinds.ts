@@ -6,6 +6,7 @@ import type {Waiting} from '../money/window.js'
 import {findEarlierPurchase, purchaseBody, sendPurchase, type PurchaseInput} from '../operations/purchases.js'
 import {findEarlierRefund, refundBody, sendRefund, type RefundInput} from '../operations/refunds.js'
 import {lookUp} from '../operations/look-up.js'
+import {recordOf} from '../operations/resolve.js'
 import {type FollowUpAction, GatewayError, GwError, InterruptedError, NotFoundError, NotSentError, type RecordNoun, ReferenceTakenError, RejectedError} from '../errors.js'
 import type {RefundsOfRequest} from '../operations/purchase-refunds.js'
 import {lookUpPurchase, refundable} from '../lists/refund-room.js'
@@ -194,7 +195,7 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
         const hold = batchRefunds.row()
         try {
           // Looked up for what is left of it; with an amount and a reference given, one not found yet is the gateway's to judge (refundable).
-          const purchase = input.purchase ?? (input.reference === undefined ? await lookUp('purchases', input.transactionId, deps) : await lookUpPurchase(input, deps))
+          const purchase = input.purchase ?? (input.reference === undefined ? await recordOf('purchases', input.transactionId, deps) : await lookUpPurchase(input, deps))
           if (purchase) purchases.set(input, purchase)
           const amount = input.amount ?? purchase?.amount
           if (purchase && typeof amount === 'number') hold.on(purchase, amount, {seenAfter: typeof purchase.refunded_amount === 'number'})

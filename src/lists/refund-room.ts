@@ -1,6 +1,6 @@
 import {NotFoundError} from '../errors.js'
 import type {Deps, GwRecord} from '../operations/deps.js'
-import {lookUp} from '../operations/look-up.js'
+import {recordOf} from '../operations/resolve.js'
 import {refundedState, type RefundsOfRequest} from '../operations/purchase-refunds.js'
 import type {RefundInput} from '../operations/refunds.js'
 import {shellQuote} from '../output/hints.js'
@@ -39,7 +39,7 @@ export async function refundable(input: RefundInput, request: Pick<RefundsOfRequ
 /** The purchase a refund names; with an amount given, none when the gateway finds none (the refund is then the gateway's to refuse). */
 export async function lookUpPurchase(input: RefundInput, deps: Pick<Deps, 'client'>): Promise<GwRecord | undefined> {
   try {
-    return await lookUp('purchases', input.transactionId, deps)
+    return await recordOf('purchases', input.transactionId, deps)
   } catch (err) {
     if (err instanceof NotFoundError && input.amount !== undefined) return undefined
     throw err

@@ -40,16 +40,19 @@ export async function resolveKey(resource: Resolvable, key: string, deps: Pick<D
  * The record `key` names, by the GET that takes an id and a reference alike, and its id; its
  * record kept for what the command needs of it (the amount to capture). A miss says both were tried.
  */
-export async function lookUpKey(resource: Resolvable, key: string, {client}: Pick<Deps, 'client'>): Promise<Resolved & {record: GwRecord}> {
-  let record: GwRecord
-  try {
-    record = await client[resource].get(key)
-  } catch (err) {
-    if (err instanceof NotFoundError) throw missing(resource, key, err, 'id or reference')
-    throw err
-  }
+export async function lookUpKey(resource: Resolvable, key: string, deps: Pick<Deps, 'client'>): Promise<Resolved & {record: GwRecord}> {
+  const record = await recordOf(resource, key, deps)
   if (typeof record.id !== 'string' || record.id === '') throw missing(resource, key, new NotFoundError(`the ${nounOf(resource)} found has no id`), 'id or reference')
   return {key, id: record.id, record}
+}
+
+/** The record `key` names, by the GET that takes an id and a reference alike; a miss says both were tried. */
+export async function recordOf(resource: Resolvable, key: string, {client}: Pick<Deps, 'client'>): Promise<GwRecord> {
+  try {
+    return await client[resource].get(key)
+  } catch (err) {
+    throw err instanceof NotFoundError ? missing(resource, key, err, 'id or reference') : err
+  }
 }
 
 /**

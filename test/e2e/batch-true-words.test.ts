@@ -144,7 +144,7 @@ describe('a batch of refund rows with amounts, held to what is certainly left of
       expect.objectContaining({row: 1, line: 2, reference: given[0], status: 'approved', exit_code: 0, record: expect.objectContaining({reference: given[0]})}),
       expect.objectContaining({row: 2, line: 3, reference: null, status: 'rejected', exit_code: 7, error: expect.objectContaining({status: null, messages: [beyond('50.00')], hint: 'Refund 40.00 AUD (4000 in the minor unit) or less.'})}),
       expect.objectContaining({row: 3, line: 4, reference: given[1], status: 'rejected', exit_code: 7, error: expect.objectContaining({status: null, messages: [beyond('45.00')]})}),
-      expect.objectContaining({row: 4, line: 5, reference: null, status: 'rejected', exit_code: 5, error: expect.objectContaining({kind: 'not_found', status: 404, messages: [ANSWERS.purchaseNotFound]})}),
+      expect.objectContaining({row: 4, line: 5, reference: null, status: 'rejected', exit_code: 5, error: expect.objectContaining({kind: 'not_found', status: 404, messages: [`No purchase has the id or reference 071-P-NOSUCH01: ${ANSWERS.purchaseNotFound}`, ANSWERS.purchaseNotFound]})}),
     ])
     expect(run.stderr).toContain('\n4 refunds: 1 approved, 3 rejected in ')
     // Each row's money in its purchase's currency, the refused ones too; only the purchase not found leaves its currency untold.

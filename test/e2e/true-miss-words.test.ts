@@ -19,6 +19,22 @@ async function made(args: string[], reference = ref('miss')): Promise<Purchase> 
 const UNKNOWN = '071-P-ZZZZZZZ9'
 
 describe("a batch row's miss says what the command with one key says", () => {
+  it('gw refund create: a purchase that is not there, given alone or as a row, is said as tried by id and reference', async () => {
+    const nosuch = ref('nosuch')
+    const said = (key: string) => `No purchase has the id or reference ${key}: ${ANSWERS.purchaseNotFound}`
+    for (const args of [['--transaction-id', nosuch], ['--transaction-id', nosuch, '--amount', '100']]) {
+      const one = await sandbox.gw(['refund', 'create', ...args])
+      expect(one.code, one.stderr).toBe(5)
+      expect(one.stderr).toMatch(new RegExp(`^Error: ${said(nosuch)} \\(HTTP 404, request-id [^)]+\\)\n`))
+    }
+    // In full, the row's purchase is looked up first: the same words, the gateway's kept after them, and nothing sent.
+    const batch = await sandbox.gw(['refund', 'create', '--input', writeTemp('refunds.csv', `transaction_id,amount\n${nosuch},\n`)])
+    expect(batch.code, batch.stderr).toBe(5)
+    expect(batch.records).toEqual([
+      {row: 1, line: 2, reference: null, status: 'rejected', exit_code: 5, error: {kind: 'not_found', status: 404, messages: [said(nosuch), ANSWERS.purchaseNotFound], request_id: expect.any(String)}},
+    ])
+  })
+
   it('gw purchase capture --input: the good row captured, the unknown one exit 5 in gw\'s words, the gateway\'s kept after them', async () => {
     const good = await made(['--no-capture'])
     const nosuch = ref('nosuch')
