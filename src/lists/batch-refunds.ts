@@ -35,10 +35,11 @@ export interface RowHold {
  */
 export class BatchRefunds {
   readonly walks: CardWalks = []
-  private readonly seen = new Map<string, {madeFor: MadeFor; purchase?: string; amount: number; at: number}>()
+  /** The refunds seen, in the order they were seen (never let go): a row counts those seen since it was asked. */
+  private readonly seen = new Map<string, {madeFor: MadeFor; purchase?: string; amount: number}>()
   /** The rows asked and not yet let go, by the order they were asked in: their purchase once known. */
   private readonly rows = new Map<number, {known: Promise<void>; key?: string; amount: number}>()
-  /** Rows asked and refunds seen so far, in one count: what a row's `before` compares. */
+  /** Rows asked so far: what a row's `before` compares. */
   private count = 0
 
   /**
@@ -70,6 +71,8 @@ export class BatchRefunds {
   /** A row asked, before its purchase is looked up: its hold, counted by the rows asked after it. */
   row(): RowHold {
     const order = this.count++
+    // The refunds seen before it was asked: those after them in `seen` were seen since.
+    const seenBefore = this.seen.size
     let known = () => {}
     const row: {known: Promise<void>; key?: string; amount: number} = {known: new Promise<void>((resolve) => (known = resolve)), amount: 0}
     this.rows.set(order, row)
@@ -85,7 +88,7 @@ export class BatchRefunds {
         const earlier = () => [...this.rows].filter(([other]) => other < order).map(([, other]) => other)
         await Promise.all(earlier().map((other) => other.known))
         const inFlight = earlier().filter((other) => other.key === row.key).reduce((sum, other) => sum + other.amount, 0)
-        const seen = seenAfter ? [...this.seen.values()].filter((made) => made.purchase === row.key && made.at > order).reduce((sum, made) => sum + made.amount, 0) : 0
+        const seen = seenAfter ? [...this.seen.values()].slice(seenBefore).filter((made) => made.purchase === row.key).reduce((sum, made) => sum + made.amount, 0) : 0
         return inFlight + seen
       },
       release: () => {
@@ -103,7 +106,7 @@ export class BatchRefunds {
     if (typeof refund.id !== 'string' || this.seen.has(refund.id)) return
     const madeFor: MadeFor = {transactionId, ...named('purchaseId', purchase?.id), ...named('purchaseReference', purchase?.reference), by: 'journal'}
     const amount = typeof refund.amount === 'number' ? Math.abs(refund.amount) : 0
-    this.seen.set(refund.id, {madeFor, purchase: purchase && now ? purchaseKey(purchase) : undefined, amount, at: this.count++})
+    this.seen.set(refund.id, {madeFor, purchase: purchase && now ? purchaseKey(purchase) : undefined, amount})
     const card = walkedCard(purchase ?? refund)
     for (const walk of this.walks.filter((one) => one.card === card)) {
       walk.refunds = walk.refunds.then((refunds) => (refunds.some((one) => one.id === refund.id) ? refunds : [...refunds, refund]))
