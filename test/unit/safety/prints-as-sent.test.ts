@@ -94,9 +94,11 @@ describe('printsAsSent', () => {
       '{"pan": 1234}',
       '{"pan":\t1234}',
       '{"pan": -1}',
-      // A card field that is 0, and a number whose exponent follows a 0.
+      // A card field that is 0 or 9, and a number whose exponent follows a 0 or a 9.
       '{"number":0}',
+      '{"pan":9}',
       '{"amount":10e2}',
+      '{"amount":19e2}',
       '{"pan":"4242"}',
       '{"pan":"XX\\u0058X"}',
       '{"a":"4111-1111-1111-1111"}',
