@@ -65,6 +65,23 @@ export function missing(resource: Resolvable | 'cards', key: string, err: NotFou
   return new NotFoundError(`No ${noun} has the ${tried} ${key}${words}`, {status: err.status, requestId: err.requestId, messages: err.messages})
 }
 
+/**
+ * After the gateway answered 404 (`err`) to a request that named `key` as an id on its shape
+ * alone: the record `lookUp` finds under another id (a reference written as an id), to act on
+ * instead. Missed both ways, said in the words of the gateway's answer to the request asked for;
+ * a record whose id is `key`, said as missed by that id. A command and a batch row say one miss alike.
+ */
+export async function foundAfterMiss(resource: Resolvable, key: string, err: NotFoundError, lookUp: (key: string) => Promise<Resolved>): Promise<Resolved> {
+  let found: Resolved
+  try {
+    found = await lookUp(key)
+  } catch (lookErr) {
+    throw lookErr instanceof NotFoundError ? missing(resource, key, err, 'id or reference') : lookErr
+  }
+  if (found.id === key) throw missing(resource, key, err, 'id')
+  return found
+}
+
 export function nounOf(resource: Resolvable | 'cards'): string {
   return resource.replace(/s$/, '').replace(/[A-Z]/g, (capital) => ` ${capital.toLowerCase()}`)
 }
