@@ -6,6 +6,7 @@ import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {countingProxy as countingPosts} from '../counting-proxy.js'
 import {countingProxy, type CountingProxy, rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
 import {baseEnv, cardArgs, DIALECT, GW, isolatedHome, ref, runGw, runProgram, type Sandbox, startSandbox} from './helpers.js'
+import {runsInCiOr} from './slow-gates.js'
 
 // Batches and the local gateway when the machine misbehaves.
 const root = process.getuid?.() === 0
@@ -81,6 +82,8 @@ describe('a journal that cannot be written', () => {
 // those mostly wait out gw's backoff, these keep the cores busy meanwhile.
 describe.concurrent('the Nth write or sync of the journal fails (EIO, injected from outside with strace)', () => {
   const strace = spawnSync('sh', ['-c', 'command -v strace']).status === 0
+  // Two gw runs under strace for every N, about a minute of the machine's time in all.
+  const swept = strace && runsInCiOr('GW_TEST_SLOW', 'the sweeps that fail every write and sync of a batch journal in turn (about a minute)')
   // The journal's database and SQLite's undo record beside it (journal-file.ts) alike. Every
   // transaction of the journal ends in a sync, so the sync sweep fails each commit once: each state
   // a rerun must recover from, its look-ups answered by this dialect. The write sweep fails the
@@ -95,7 +98,7 @@ describe.concurrent('the Nth write or sync of the journal fails (EIO, injected f
   // (run-batch.ts). Every commit of the run is failed once; more rows would repeat the same commits.
   const ROWS = 3
   const CONCURRENCY = 2
-  it.skipIf(!strace).for<[string, string]>(DIALECT === 'live' ? sweeps.filter(([kind]) => kind === 'sync') : sweeps)(`%s: for every N, a ${ROWS}-row batch ends non-zero or complete, and its rerun sends every row exactly once`, {timeout: 300_000}, async ([, calls], {onTestFinished}) => {
+  it.skipIf(!swept).for<[string, string]>(DIALECT === 'live' ? sweeps.filter(([kind]) => kind === 'sync') : sweeps)(`%s: for every N, a ${ROWS}-row batch ends non-zero or complete, and its rerun sends every row exactly once`, {timeout: 300_000}, async ([, calls], {onTestFinished}) => {
     // Its own proxy, closed here: the file's afterEach closes the one other tests keep in `proxy`.
     const proxy = await countingProxy(sandbox.url)
     onTestFinished(() => proxy.close())
@@ -149,7 +152,7 @@ describe.concurrent('the Nth write or sync of the journal fails (EIO, injected f
   })
 
   it.runIf(!strace)('skipped: strace injects the faults (Debian package strace; CI installs it)', () => {})
-  it.runIf(strace && DIALECT === 'live')('skipped in this dialect: the write sweep (SQLite\'s rollback inside a commit; the sync sweep fails every commit here)', () => {})
+  it.runIf(swept && DIALECT === 'live')('skipped in this dialect: the write sweep (SQLite\'s rollback inside a commit; the sync sweep fails every commit here)', () => {})
 })
 
 // run-batch.ts starts the journal's worker as its scan counts the row one past --concurrency: which
@@ -373,7 +376,7 @@ describe('stdout that cannot be written', () => {
 })
 
 // A dry run asks no gateway anything: measured once, in the contract dialect's run of this file.
-describe.skipIf(DIALECT === 'live')('a batch of a million rows', () => {
+describe.skipIf(DIALECT === 'live' || !runsInCiOr('GW_TEST_SLOW', "a dry run's peak memory over a million rows (about 20 s)"))('a batch of a million rows', () => {
   it.skipIf(!existsSync('/usr/bin/time'))('is checked in a dry run under 256 MiB of memory at its peak', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-million-'))
     const file = join(dir, 'refunds.csv')

@@ -5,6 +5,7 @@ import {envelope} from '../misbehaving-gateway.js'
 import {listedRecord, type PagedGateway, pagedGateway, type PagedList} from '../paged-gateway.js'
 import {terminal, type Terminal} from './auth-helpers.js'
 import {baseEnv, GW, isolatedHome, runGw, type RunOptions} from './helpers.js'
+import {runsInCiOr} from './slow-gates.js'
 
 // Lists, gw report and gw api --paginate end, keep their memory and say what they are
 // doing, against a gateway that misbehaves (a gateway of the test's own, over real HTTP) and a
@@ -228,7 +229,7 @@ describe.concurrent('case 3: a reader that falls behind is waited for', () => {
 
 // One after the other, and alone: the page of 40 MB is made and sent by this process, which also
 // answers the other tests' gateways, and would hold them up for as long.
-describe('one page of every record, from a gateway that ignores limit', () => {
+describe.skipIf(!runsInCiOr('GW_TEST_SLOW', 'the peak memory of lists whose one page holds 20,000 and 100,000 records (about 30 s)'))('one page of every record, from a gateway that ignores limit', () => {
   const time = existsSync('/usr/bin/time')
   it.runIf(!time)('skipped: /usr/bin/time measures the peak memory (Debian package time; CI installs it)', () => {})
   // 20,000 records of ~2 KB in one answer: ~40 MB of JSON, which gw would hold several times over were it to read the page as one value.
