@@ -51,6 +51,9 @@ export default {
     'src/lib/database-cut.ts',
     // The one matcher of refunds to purchases: what purchase get says was refunded, and what a refund offers.
     'src/lists/refund-match.ts',
+    // What a refund may take of its purchase before it is sent: one command's, and a batch's rows on one card and purchase.
+    'src/lists/refund-room.ts',
+    'src/lists/batch-refunds.ts',
   ],
   // Two cores, shared: one test process per core.
   concurrency: 2,

@@ -44,6 +44,7 @@ const BOTH_DIALECTS = [
   'test/e2e/batch-true-words.test.ts',
   'test/e2e/batch-copies.test.ts',
   'test/e2e/identity-overlay.test.ts',
+  'test/e2e/true-miss-words.test.ts',
 ]
 
 /**

@@ -1,7 +1,7 @@
 import * as rules from '../api/schemas/rules.js'
 import {asSent, captureAmount, findEarlierFollowUp, sendFollowUp} from '../operations/follow-ups.js'
 import {NotFoundError} from '../errors.js'
-import {hasIdShape, lookUpKey, resolveKey} from '../operations/resolve.js'
+import {foundAfterMiss, hasIdShape, lookUpKey, resolveKey} from '../operations/resolve.js'
 import {type BatchKind, purchaseCurrencies} from './kinds.js'
 import type {RowSchema} from './rows.js'
 
@@ -68,8 +68,7 @@ export const captureBatch: BatchKind<CaptureInput, CaptureBody> = {
       } catch (err) {
         // A reference written as an id was sent as one (cli/resolve-key.ts onRecord): a 404 is the gateway acting on nothing, so the id a look-up finds is captured, once.
         if (!(err instanceof NotFoundError) || body.id !== body.reference) throw err
-        const found = await lookUpKey('purchases', body.id, deps)
-        if (found.id === body.id) throw err
+        const found = await foundAfterMiss('purchases', body.id, err, (key) => lookUpKey('purchases', key, deps))
         return asSent(await capture(found.id), body)
       }
     },

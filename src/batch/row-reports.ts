@@ -1,5 +1,5 @@
 import type {RowWords} from './row-words.js'
-import {GwError, InterruptedError, type RecordNoun} from '../errors.js'
+import {GwError, InterruptedError, NotFoundError, type RecordNoun} from '../errors.js'
 import {exitCodeOf, foundByReference} from '../money/decide.js'
 import type {GwRecord} from '../operations/deps.js'
 import type {Sent} from '../operations/money.js'
@@ -171,10 +171,15 @@ export function statusOf(error: GwError): RowStatus {
   return 'rejected'
 }
 
-/** A failure as a row's `error` field, with the hint a person needs. */
+/**
+ * A failure as a row's `error` field, with the hint a person needs. A miss leads with gw's words,
+ * as the command with one key says it (which record, what the key was tried as:
+ * operations/resolve.ts), the gateway's own messages kept after them as it sent them.
+ */
 export function errorFields(error: GwError): ErrorFields {
   const hint = hintFor(error)
-  return {kind: error.kind, status: error.status ?? null, messages: error.messages, request_id: error.requestId ?? null, ...(hint ? {hint} : {})}
+  const messages = error instanceof NotFoundError && error.message !== error.messages.join('; ') ? [error.message, ...error.messages] : error.messages
+  return {kind: error.kind, status: error.status ?? null, messages, request_id: error.requestId ?? null, ...(hint ? {hint} : {})}
 }
 
 /** A row that failed the checks, as its report (skipped with --skip-invalid). */

@@ -141,7 +141,7 @@ export class BatchRunner<Input, Body extends object> {
         request = sender.asksFirst(row.input) ? await this.askedFirst(row, () => sender.request(row.input, row.row)) : await sender.request(row.input, row.row)
       } catch (err) {
         // Nothing was sent, so nothing is journaled: a later run tries the row afresh.
-        onRow(this.failed(row, err, {}))
+        onRow(this.failed(row, err, sender.unsentMoney?.(row.input) ?? {}))
         return unmoved(true)
       }
       if (request === STOPPED) return unmoved(false)

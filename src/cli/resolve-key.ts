@@ -1,6 +1,6 @@
 import {NotFoundError} from '../errors.js'
 import type {Deps} from '../operations/deps.js'
-import {missing, nounOf, type Resolvable, type Resolved, type Resolver, resolver} from '../operations/resolve.js'
+import {foundAfterMiss, missing, nounOf, type Resolvable, type Resolved, type Resolver, resolver} from '../operations/resolve.js'
 import * as validate from './validate.js'
 import type {Factory} from './factory.js'
 
@@ -54,15 +54,7 @@ export async function onRecord<T>(resource: Resolvable, key: string, {resolve, l
     return await act(resolved)
   } catch (err) {
     if (!(err instanceof NotFoundError) || resolved.record !== undefined) throw err
-    let found: Resolved
-    try {
-      found = await lookUp(key)
-    } catch (lookErr) {
-      // Missed both ways: said in the words of the gateway's answer to the request asked for.
-      throw lookErr instanceof NotFoundError ? await withHint(missing(resource, key, err, 'id or reference'), resource) : lookErr
-    }
-    if (found.id === key) throw await withHint(missing(resource, key, err, 'id'), resource)
-    return act(found)
+    return act(await hinted(() => foundAfterMiss(resource, key, err, lookUp)))
   }
 }
 

@@ -1,10 +1,10 @@
 import {NotFoundError} from '../errors.js'
 import type {Deps, GwRecord} from '../operations/deps.js'
-import {lookUp} from '../operations/look-up.js'
+import {recordOf} from '../operations/resolve.js'
 import {refundedState, type RefundsOfRequest} from '../operations/purchase-refunds.js'
 import type {RefundInput} from '../operations/refunds.js'
 import {shellQuote} from '../output/hints.js'
-import {refusedBeyondLeft} from '../output/refund-match-text.js'
+import {refusedBeyondLeft, refusedInFlight} from '../output/refund-match-text.js'
 
 /** A purchase as a refusal names it, as a person would type it: its reference, else its id, else what it was asked by. */
 export function purchaseName(purchase: GwRecord, asked: string): string {
@@ -12,38 +12,34 @@ export function purchaseName(purchase: GwRecord, asked: string): string {
 }
 
 /**
- * A refund of a purchase in full (no amount given), held to what is left of it before anything is
- * sent (design.md §2: gw never sends a request it knows the gateway refuses): the purchase looked
- * up and its refunds matched as purchase get matches them. Nothing left, or less than the whole of
- * it for certain, is refused as the gateway would refuse it, exit 7, and nothing is sent. The
- * purchase goes on with the input, so it is not looked up again.
+ * A refund as it was asked, in full (no amount given) or of an amount, held to what is left of the
+ * purchase before anything is sent (design.md §2: gw never sends a request it knows the gateway
+ * refuses): the purchase looked up and its refunds matched as purchase get matches them. Nothing
+ * left, or less than was asked for certain, is refused as the gateway would refuse it, exit 7, and
+ * nothing is sent. Only what is certain refuses it (design.md §5: gw's files are a copy): the
+ * gateway's own record (voided, its refunded_amount) and the refunds gw made for the purchase; a
+ * refund that only may be of it never does; nor does `inFlight`, what other rows of a batch may
+ * be refunding of it meanwhile, except as one more reason. The purchase goes on with the input, so it is not
+ * looked up again.
  */
-export function refundableInFull(input: RefundInput, request: Pick<RefundsOfRequest, 'made' | 'concurrency'>, deps: Pick<Deps, 'client'>): Promise<RefundInput> {
-  return refundable({...input, amount: undefined}, request, deps)
-}
-
-/**
- * A refund as it was asked, in full or of an amount, held to what is left of the purchase before
- * anything is sent, as refundableInFull holds one in full. Only what is certain refuses it (design.md
- * §5: gw's files are a copy): the gateway's own record (voided, its refunded_amount) and the
- * refunds gw made for the purchase; a refund that only may be of it never does.
- */
-export async function refundable(input: RefundInput, request: Pick<RefundsOfRequest, 'made' | 'concurrency'>, deps: Pick<Deps, 'client'>): Promise<RefundInput> {
+export async function refundable(input: RefundInput, request: Pick<RefundsOfRequest, 'made' | 'concurrency' | 'walks'> & {inFlight?: number}, deps: Pick<Deps, 'client'>): Promise<RefundInput> {
   const purchase = input.purchase ?? (await lookUpPurchase(input, deps))
   // Not found, with an amount given: a purchase just made may not be found yet (gateway-notes.md, the processing window), so the gateway decides.
   if (purchase === undefined) return input
   // Without its amount the refund cannot be sent in full either; refundBody says so.
   if (typeof purchase.amount !== 'number') return {...input, purchase}
   const state = await refundedState(purchase, request, deps)
-  const refused = refusedBeyondLeft(purchaseName(purchase, input.transactionId), state, input.amount ?? purchase.amount, {inFull: input.amount === undefined})
+  const name = purchaseName(purchase, input.transactionId)
+  const asked = input.amount ?? purchase.amount
+  const refused = refusedBeyondLeft(name, state, asked, {inFull: input.amount === undefined}) ?? refusedInFlight(name, state, asked, request.inFlight ?? 0)
   if (refused) throw refused
   return {...input, purchase}
 }
 
 /** The purchase a refund names; with an amount given, none when the gateway finds none (the refund is then the gateway's to refuse). */
-async function lookUpPurchase(input: RefundInput, deps: Pick<Deps, 'client'>): Promise<GwRecord | undefined> {
+export async function lookUpPurchase(input: RefundInput, deps: Pick<Deps, 'client'>): Promise<GwRecord | undefined> {
   try {
-    return await lookUp('purchases', input.transactionId, deps)
+    return await recordOf('purchases', input.transactionId, deps)
   } catch (err) {
     if (err instanceof NotFoundError && input.amount !== undefined) return undefined
     throw err

@@ -1,6 +1,6 @@
-import {DeclinedError, type GwError, OutcomeUnknownError, ReferenceTakenError} from '../errors.js'
+import {DeclinedError, type GwError, type GwErrorDetails, OutcomeUnknownError, ReferenceTakenError} from '../errors.js'
 import {redact} from '../safety/redact.js'
-import {type Decided, type Difference, isMade} from './decide.js'
+import {type Decided, type Difference, isMade, type Noun} from './decide.js'
 
 type GwRecord = Record<string, unknown>
 
@@ -35,11 +35,8 @@ export function failureOf(decided: Decided, context: FailureContext): GwError | 
         messages: [decided.reason],
         record: decided.record,
       })
-    case 'taken': {
-      const id = typeof decided.record.id === 'string' ? decided.record.id : undefined
-      const sent = context.refusedAsTaken ? 'The gateway refused this request under it: nothing was made' : 'Nothing was sent'
-      return new ReferenceTakenError(`Reference ${reference} is already taken by another ${noun}${id ? ` ${id}` : ''}: ${describeDifferences(decided.differences)}. ${sent}.`, {noun, reference, id}, details)
-    }
+    case 'taken':
+      return takenFailure(decided, reference, context, details)
     case 'unknown': {
       if (decided.reason.why === 'unanswered') return new OutcomeUnknownError(`${context.lookedUpBecause ?? `The ${noun} was sent and no answer came back`}.`, {noun, reference}, details)
       if (decided.reason.why === 'not_findable') {
@@ -58,6 +55,39 @@ export function failureOf(decided: Decided, context: FailureContext): GwError | 
   // Approved, or made: nothing failed.
   return undefined
 }
+
+/**
+ * A reference held by another transaction. The gateway finds a record by its id and its reference
+ * alike: one found whose id is the reference (and whose reference is not) was found by that id,
+ * and is said so, never as the holder of the reference.
+ */
+function takenFailure(decided: Extract<Decided, {outcome: 'taken'}>, reference: string, context: FailureContext, details: GwErrorDetails): ReferenceTakenError {
+  const {noun, record} = decided
+  const id = typeof record.id === 'string' ? record.id : undefined
+  if (id === reference && record.reference !== reference) {
+    const found = `${noun} ${id} by its id (${typeof record.reference === 'string' ? `its reference is ${JSON.stringify(record.reference)}` : 'it has no reference'}), not by reference`
+    const message = context.refusedAsTaken
+      ? `The gateway refused reference ${reference} as already taken, and nothing was made. Looking ${reference} up found ${found}.`
+      : `Reference ${reference} is the id of another ${noun}: looking it up found ${found}. Nothing was sent.`
+    return new ReferenceTakenError(message, {noun, reference}, {...details, hint: OWN_REFERENCE(noun)})
+  }
+  const sent = context.refusedAsTaken ? 'The gateway refused this request under it: nothing was made' : 'Nothing was sent'
+  return new ReferenceTakenError(`Reference ${reference} is already taken by another ${noun}${id ? ` ${id}` : ''}: ${describeDifferences(decided.differences)}. ${sent}.`, {noun, reference, id}, details)
+}
+
+/**
+ * The gateway refused the reference as taken, and looking it up found no record of the kind sent:
+ * nothing was made, and what holds the reference is not one the gateway finds under it.
+ */
+export function refusedUnfound(noun: Noun, reference: string, details: GwErrorDetails): ReferenceTakenError {
+  return new ReferenceTakenError(
+    `The gateway refused reference ${reference} as already taken, and nothing was made. Looking ${reference} up found no ${noun}: the gateway holds the reference elsewhere.`,
+    {noun, reference},
+    {...details, hint: OWN_REFERENCE(noun)},
+  )
+}
+
+const OWN_REFERENCE = (noun: Noun) => `Give this ${noun} a reference of its own.`
 
 /** `amount: sent 1000, found 2000; card_holder: the purchase's "Jane Citizen", found "John Smith"` */
 export function describeDifferences(differences: Difference[]): string {

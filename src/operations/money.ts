@@ -1,7 +1,7 @@
 import type {GatewayClient} from '../api/client.js'
 import {GatewayError, GwError, InterruptedError, ModeMismatchError, NotFoundError, NotSentError, OutcomeUnknownError, ReferenceTakenError, RejectedError} from '../errors.js'
 import {type Decided, decideAnswer, type Noun} from '../money/decide.js'
-import {type FailureContext, failureOf} from '../money/failure.js'
+import {type FailureContext, failureOf, refusedUnfound} from '../money/failure.js'
 import {type Lookups, verifyFound} from '../money/find.js'
 import type {GwRecord} from './deps.js'
 
@@ -70,7 +70,14 @@ export async function sendOnce(request: MoneyRequest, {lookFirst = false}: {look
     if (request.freshReference) {
       throw new ReferenceTakenError(`Reference ${body.reference}, made for this ${noun} and free a moment before, was taken by another ${noun} meanwhile: the gateway refused this request under it, and nothing was made.`, {noun, reference: body.reference}, {status: err.status, requestId: err.requestId})
     }
-    return verified(request, await request.lookUp(body.reference), {refusedAsTaken: true})
+    let found: GwRecord
+    try {
+      found = await request.lookUp(body.reference)
+    } catch (lookErr) {
+      if (lookErr instanceof NotFoundError) throw refusedUnfound(noun, body.reference, {status: err.status, requestId: err.requestId})
+      throw lookErr
+    }
+    return verified(request, found, {refusedAsTaken: true})
   }
   const decided = decideAnswer(noun, answer.record)
   return {body, decided, failure: failureOf(decided, {sent: body, status: answer.raw.status, requestId: answer.raw.requestId})}
@@ -92,15 +99,18 @@ export async function findEarlier(request: MoneyRequest, beforeSending = false):
   } catch (err) {
     if (err instanceof NotFoundError) return undefined
     if (err instanceof InterruptedError) throw err
-    if (beforeSending && err instanceof GatewayError) {
-      throw new NotSentError(new GatewayError(err.kind as ConstructorParameters<typeof GatewayError>[0], `Reference ${body.reference} could not be looked up before it was sent (${err.message}): nothing was sent`, {status: err.status, requestId: err.requestId, hint: err.hint}))
-    }
+    if (beforeSending && err instanceof GatewayError) throw new NotSentError(notLookedUpFirst(body.reference, err))
     if (beforeSending && err instanceof GwError) throw new NotSentError(err)
     if (beforeSending || err instanceof ModeMismatchError) throw err
     const failure = new OutcomeUnknownError(`${lookedUpBecause}, and looking it up failed: ${err instanceof Error ? err.message : String(err)}`, {noun, reference: body.reference})
     return {body, decided: {outcome: 'unknown', noun, reason: {why: 'unanswered'}}, failure}
   }
   return verified(request, found, {lookedUpBecause})
+}
+
+/** A reference whose look-up before its request failed: nothing was sent, and the words say so. */
+export function notLookedUpFirst(reference: string, err: GatewayError): GatewayError {
+  return new GatewayError(err.kind as ConstructorParameters<typeof GatewayError>[0], `Reference ${reference} could not be looked up before it was sent (${err.message}): nothing was sent`, {status: err.status, requestId: err.requestId, hint: err.hint})
 }
 
 /** The look-ups a decision may need, through the client (and its guard, time-outs and retries of reads). */

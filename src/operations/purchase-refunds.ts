@@ -59,7 +59,7 @@ export async function refundsOfPurchase(purchase: GwRecord, request: RefundsOfRe
  * every refund on the card since, of any amount, and of those the ones that may be this purchase's.
  */
 async function sharedWalk(purchase: GwRecord, walks: CardWalks, since: number, walk: (filters: RecordFilters) => Promise<GwRecord[]>): Promise<GwRecord[]> {
-  const card = `${String(purchase.card_number)}\n${String(purchase.card_holder ?? '').toLowerCase()}`
+  const card = walkedCard(purchase)
   let shared = walks.find((made) => made.card === card && made.since <= since)
   if (!shared) {
     shared = {card, since, refunds: walk({purchase: {...purchase, amount: undefined}})}
@@ -67,6 +67,9 @@ async function sharedWalk(purchase: GwRecord, walks: CardWalks, since: number, w
   }
   return (await shared.refunds).filter((refund) => matchesFilters({purchase}, refund))
 }
+
+/** The card a walk is of (CardWalks): its number and holder, as a purchase or a refund on it has them. */
+export const walkedCard = (record: GwRecord): string => `${String(record.card_number)}\n${String(record.card_holder ?? '').toLowerCase()}`
 
 /**
  * What has been refunded of a purchase and what is left: from the gateway's own figure where its

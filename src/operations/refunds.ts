@@ -4,6 +4,7 @@ import {GatewayError, NotFoundError} from '../errors.js'
 import {derivationBase, refundReference} from '../lists/refund-match.js'
 import type {Deps, GwRecord} from './deps.js'
 import {clientLookups, findEarlier, type MoneyRequest, type Sent, sendOnce} from './money.js'
+import {recordOf} from './resolve.js'
 
 export interface RefundInput {
   transactionId: string
@@ -42,7 +43,7 @@ export async function refundBody(input: RefundInput, {client}: Pick<Deps, 'clien
   if (input.amount !== undefined && input.reference !== undefined) {
     return {body: {transaction_id: transactionId, amount: input.amount, reference: input.reference, ...metadataOf(input)}, purchase: input.purchase, derived: input.referenceDerived}
   }
-  const purchase = input.purchase ?? (await client.purchases.get(transactionId))
+  const purchase = input.purchase ?? (await recordOf('purchases', transactionId, {client}))
   if (input.amount === undefined && typeof purchase.amount !== 'number') {
     throw new GatewayError('unreadable', `Purchase ${transactionId} came back without an amount, so its full amount is not known: nothing was sent`, {hint: 'Give the amount to refund.'})
   }

@@ -40,16 +40,19 @@ export async function resolveKey(resource: Resolvable, key: string, deps: Pick<D
  * The record `key` names, by the GET that takes an id and a reference alike, and its id; its
  * record kept for what the command needs of it (the amount to capture). A miss says both were tried.
  */
-export async function lookUpKey(resource: Resolvable, key: string, {client}: Pick<Deps, 'client'>): Promise<Resolved & {record: GwRecord}> {
-  let record: GwRecord
-  try {
-    record = await client[resource].get(key)
-  } catch (err) {
-    if (err instanceof NotFoundError) throw missing(resource, key, err, 'id or reference')
-    throw err
-  }
+export async function lookUpKey(resource: Resolvable, key: string, deps: Pick<Deps, 'client'>): Promise<Resolved & {record: GwRecord}> {
+  const record = await recordOf(resource, key, deps)
   if (typeof record.id !== 'string' || record.id === '') throw missing(resource, key, new NotFoundError(`the ${nounOf(resource)} found has no id`), 'id or reference')
   return {key, id: record.id, record}
+}
+
+/** The record `key` names, by the GET that takes an id and a reference alike; a miss says both were tried. */
+export async function recordOf(resource: Resolvable, key: string, {client}: Pick<Deps, 'client'>): Promise<GwRecord> {
+  try {
+    return await client[resource].get(key)
+  } catch (err) {
+    throw err instanceof NotFoundError ? missing(resource, key, err, 'id or reference') : err
+  }
 }
 
 /**
@@ -63,6 +66,23 @@ export function missing(resource: Resolvable | 'cards', key: string, err: NotFou
   const another = !said.includes(noun) && [...Object.keys(ID_CODES), 'cards'].some((other) => said.includes(nounOf(other as Resolvable)))
   const words = another ? ` (the gateway answered: ${err.message})` : `: ${err.message}`
   return new NotFoundError(`No ${noun} has the ${tried} ${key}${words}`, {status: err.status, requestId: err.requestId, messages: err.messages})
+}
+
+/**
+ * After the gateway answered 404 (`err`) to a request that named `key` as an id on its shape
+ * alone: the record `lookUp` finds under another id (a reference written as an id), to act on
+ * instead. Missed both ways, said in the words of the gateway's answer to the request asked for;
+ * a record whose id is `key`, said as missed by that id. A command and a batch row say one miss alike.
+ */
+export async function foundAfterMiss(resource: Resolvable, key: string, err: NotFoundError, lookUp: (key: string) => Promise<Resolved>): Promise<Resolved> {
+  let found: Resolved
+  try {
+    found = await lookUp(key)
+  } catch (lookErr) {
+    throw lookErr instanceof NotFoundError ? missing(resource, key, err, 'id or reference') : lookErr
+  }
+  if (found.id === key) throw missing(resource, key, err, 'id')
+  return found
 }
 
 export function nounOf(resource: Resolvable | 'cards'): string {

@@ -47,6 +47,11 @@ function visible(text: string): string {
   return text.replace(/[\u0000-\u001F\u007F-\u009F]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
+/** A row's messages on one line, each said once: gw's words on a miss quote the gateway's, which follow them (batch/row-reports.ts). */
+function saidOnce(messages: string[]): string {
+  return messages.filter((message, i) => !messages.slice(0, i).some((earlier) => earlier.includes(message))).join('; ')
+}
+
 function fit(text: string, width: number): string {
   const shown = visible(text)
   return shown.length > width ? shown.slice(0, width - 1) + '…' : shown.padEnd(width)
@@ -221,7 +226,7 @@ export class BatchView {
     const money = report.amount === undefined ? '' : moneyText(report.amount, report.currency)
     const result = record
       ? [record.id, record.message].filter((v) => typeof v === 'string' && v !== '').join('  ')
-      : (report.error?.messages.join('; ') ?? '')
+      : saidOnce(report.error?.messages ?? [])
     const status = paint(this.io.color, STATUS_STYLE[report.status], fit(report.status, 9))
     const shown = `${cell(row, String(report.row), true)}${cell(line, String(report.line), true)}${cell(reference, maskCardNumbersIn(report.reference ?? ''))}${status}  ${cell(amount, money)}${visible(maskCardNumbersIn(result))}`
     return text + `${shown}${report.resumed ? ' (earlier run)' : ''}\n`

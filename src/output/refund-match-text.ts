@@ -211,6 +211,20 @@ export function refusedBeyondLeft(purchase: string, state: RefundedState, amount
   return new RejectedError(`${inFull ? 'Refunding' : 'A refund of'} purchase ${purchase}${inFull ? ' in full' : ''}: ${why}: nothing was sent`, {hint: `Refund ${money(state.left, state)} (${state.left} in the minor unit) or less.`})
 }
 
+/**
+ * A batch row refused before it is sent because other rows of the batch refund the same purchase:
+ * those asked before it, still in flight (or made since its purchase was read), may leave less than
+ * it asks. Exit 7, as a refusal; a run of the batch again sends it if enough is left then.
+ */
+export function refusedInFlight(purchase: string, state: RefundedState, amount: number, inFlight: number): RejectedError | undefined {
+  if (inFlight <= 0 || amount <= state.left - inFlight) return undefined
+  const left = Math.max(0, state.left - inFlight)
+  return new RejectedError(
+    `A refund of purchase ${purchase}: rows of this batch before it, in flight or just made, refund ${money(inFlight, state)} of it, which leaves ${money(left, state)} at most, less than ${money(amount, state)}: nothing was sent`,
+    {hint: 'Run the batch again once the rows before it are done: this row is sent then if enough is left of the purchase.'},
+  )
+}
+
 /** Nothing left of a purchase to refund, for certain: any refund of it is refused, saying what was refunded. */
 export function nothingLeft(purchase: string, state: RefundedState): RejectedError {
   if (state.gone === 'voided') return new RejectedError(`Purchase ${purchase} was voided, so nothing of it is left to refund: nothing was sent`, {hint: `gw purchase get ${purchase} shows it.`})

@@ -56,7 +56,8 @@ export const kindOfCode = (code: number): number => (code < 128 ? ASCII_KINDS[co
 /** The value of a card number's digit (0 to 9) with this character code; -1 for any other character. */
 export function digitValue(code: number): number {
   const kind = kindOfCode(code)
-  return kind === 0 || kind === SEPARATOR ? -1 : kind - 1
+  // Anything else is of kind 0, one less than a digit's value too: -1.
+  return kind === SEPARATOR ? -1 : kind - 1
 }
 
 /** Whether the character with this code may stand between a card number's groups of digits. */

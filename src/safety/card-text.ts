@@ -102,7 +102,8 @@ export function holdsCardNumber(text: string): boolean {
 function forEachRun(text: string, found: (start: number, end: number) => boolean): boolean {
   let digits = 0
   let start = 0
-  for (let index = 0; index < text.length; index++) {
+  // One past the last character too: there charCodeAt is NaN, of no kind, which ends a run as any other such character does.
+  for (let index = 0; index <= text.length; index++) {
     const code = text.charCodeAt(index)
     const kind = code < 128 ? ASCII_KINDS[code]! : kindOfCode(code)
     if (kind !== 0 && kind !== SEPARATOR) {
@@ -115,7 +116,7 @@ function forEachRun(text: string, found: (start: number, end: number) => boolean
     if (digits >= 13 && found(start, index)) return true
     digits = 0
   }
-  return digits >= 13 && found(start, text.length)
+  return false
 }
 
 interface Group {

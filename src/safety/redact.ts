@@ -66,11 +66,10 @@ function numberLooksLikeCardNumber(value: number): boolean {
  * logs or keeps; a secret (a password, a token), left out of what gw shows; a card number, masked
  * whole, however short. A CVV is any key holding `cvv` or `cvc`, in any case and whatever is
  * around it (`cvv2`, `card[cvv]`, `Card_CVC`), but the gateway's `cvv_match`, the outcome of its
- * check (gateway-notes.md). By the name in lower case; `cvv` and `cvc` stand for every such key.
+ * check (gateway-notes.md). By the name in lower case; a CVV's key, `cvv` and `cvc` themselves
+ * too, by what it holds (namesCvv).
  */
 const KEY_KINDS: ReadonlyMap<string, KeyKind | 'kept'> = new Map([
-  ['cvv', 'cvv'],
-  ['cvc', 'cvv'],
   ['cvv_match', 'kept'],
   ['password', 'secret'],
   ['authentication_password', 'secret'],

@@ -4,7 +4,7 @@ import {createServer, request, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {baseEnv, GW, type Sandbox} from './helpers.js'
+import {baseEnv, cardArgs, GW, type Sandbox, startSandbox} from './helpers.js'
 
 /**
  * A small proxy in front of the sandbox that counts the money-moving POSTs per reference, so a
@@ -19,6 +19,21 @@ export interface CountingProxy {
   gets: string[]
   onPost?: (count: number) => void
   close(): Promise<void>
+}
+
+/** A local gateway, a card token it issued, and a counting proxy in front of it: what a file of batch tests opens with. */
+export interface ProxiedGateway {
+  sandbox: Sandbox
+  proxy: CountingProxy
+  token: string
+  close(): Promise<void>
+}
+
+export async function proxiedGateway(): Promise<ProxiedGateway> {
+  const sandbox = await startSandbox()
+  const token = ((await sandbox.gw(['card', 'tokenize', ...cardArgs(), '--json'])).json as {token: string}).token
+  const proxy = await countingProxy(sandbox.url)
+  return {sandbox, proxy, token, close: async () => (await proxy.close(), await sandbox.stop())}
 }
 
 export async function countingProxy(target: string): Promise<CountingProxy> {

@@ -2,7 +2,7 @@ import {readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {folder, startedInTest} from './identity-helpers.js'
-import {apiRequestsSince, cardArgs, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
+import {ANSWERS, apiRequestsSince, cardArgs, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
 
 // Words that match what happened (issue 60.5): a journal that cannot be read is said so (exit 2),
 // an increment that changes nothing is refused before it is sent, and a taken reference found to be
@@ -89,5 +89,89 @@ describe('a reference taken by this same refund, made earlier', () => {
     expect(proxy.posts(reference)).toBe(1)
     expect(again.stderr).toBe(`Reference ${reference} was taken by this same refund (${(first.json as {id: string}).id}), made earlier: the gateway refused this request for it, and nothing more was made.\n`)
     expect(again.records).toMatchObject([{reference, amount: expect.any(Number)}])
+  })
+})
+
+describe('batch refund rows held to what is certainly left, as a single refund create', () => {
+  it('a row in full with nothing left and rows of an amount beyond what is left: refused unsent (exit 7), their money in the purchase’s currency', async () => {
+    const id = await purchase()
+    const full = await sandbox.gw(['refund', 'create', '--transaction-id', id, '--json'])
+    expect(full.code, full.stderr).toBe(0)
+    const file = join(folder(), 'refunds.csv')
+    const given = ref('left')
+    writeFileSync(file, `transaction_id,amount,reference\n${id},,\n${id},300,${given}\n${id},200,\n`)
+    const cursor = await requestLogCursor(sandbox)
+    const run = await sandbox.gw(['refund', 'create', '--input', file])
+    expect(run.code).toBe(7)
+    expect((await apiRequestsSince(sandbox, cursor)).filter((request) => request.method === 'POST')).toEqual([])
+    const {reference} = (await sandbox.gw(['purchase', 'get', id, '--json'])).json as {reference: string}
+    const nothingLeft = `Nothing is left of purchase ${reference} to refund (100.00 AUD of 100.00 AUD refunded for certain: 1 refund gw made for it): nothing was sent`
+    expect([...run.records].sort((a, b) => (a as {row: number}).row - (b as {row: number}).row)).toMatchObject([1, 2, 3].map((row) => ({row, status: 'rejected', exit_code: 7, error: {status: null, messages: [nothingLeft]}})))
+    expect(run.stderr).toContain('3 refunds: 3 rejected in ')
+    expect(run.stderr).toContain('\n  rejected 105.00 AUD\n')
+    expect(run.stderr).not.toContain('currency not known')
+  })
+
+  it('rows of amounts within what is left are each sent', async () => {
+    const id = await purchase()
+    const file = join(folder(), 'refunds.csv')
+    writeFileSync(file, `transaction_id,amount,reference\n${id},4000,\n${id},4000,\n`)
+    const run = await sandbox.gw(['refund', 'create', '--input', file])
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.records).toMatchObject([{row: 1, status: 'approved'}, {row: 2, status: 'approved'}])
+    expect(run.stderr).toContain('\n  approved 80.00 AUD\n')
+  })
+})
+
+describe('a batch of refund rows with amounts, held to what is certainly left of each purchase', () => {
+  it('one within what is left is sent; rows beyond it (given a reference or not) fail unsent, exit 7, naming what is left; a purchase that does not exist fails unsent, exit 5; one POST in all', async () => {
+    const within = await purchase()
+    const refunded = await purchase()
+    const earlier = await sandbox.gw(['refund', 'create', '--transaction-id', refunded, '--amount', '6000', '--json'])
+    expect(earlier.code, earlier.stderr).toBe(0)
+    const refundedRef = ((await sandbox.gw(['purchase', 'get', refunded, '--json'])).json as {reference: string}).reference
+    const file = join(folder(), 'refunds.csv')
+    const given = [ref('within'), ref('beyond')]
+    writeFileSync(file, `transaction_id,amount,reference\n${within},3000,${given[0]}\n${refunded},5000,\n${refunded},4500,${given[1]}\n071-P-NOSUCH01,700,\n`)
+    const cursor = await requestLogCursor(sandbox)
+    const run = await sandbox.gw(['refund', 'create', '--input', file])
+    expect(run.code, run.stderr).toBe(7)
+    const posts = (await apiRequestsSince(sandbox, cursor)).filter((request) => request.method === 'POST')
+    expect(posts).toEqual([expect.objectContaining({path: '/v1.0/refunds', status: 200})])
+    const lines = [...run.records].sort((a, b) => (a as {row: number}).row - (b as {row: number}).row)
+    const beyond = (amount: string) => `A refund of purchase ${refundedRef}: ${amount} AUD is more than is left of it, 40.00 AUD (60.00 AUD of 100.00 AUD refunded for certain: 1 refund gw made for it): nothing was sent`
+    expect(lines).toEqual([
+      expect.objectContaining({row: 1, line: 2, reference: given[0], status: 'approved', exit_code: 0, record: expect.objectContaining({reference: given[0]})}),
+      expect.objectContaining({row: 2, line: 3, reference: null, status: 'rejected', exit_code: 7, error: expect.objectContaining({status: null, messages: [beyond('50.00')], hint: 'Refund 40.00 AUD (4000 in the minor unit) or less.'})}),
+      expect.objectContaining({row: 3, line: 4, reference: given[1], status: 'rejected', exit_code: 7, error: expect.objectContaining({status: null, messages: [beyond('45.00')]})}),
+      expect.objectContaining({row: 4, line: 5, reference: null, status: 'rejected', exit_code: 5, error: expect.objectContaining({kind: 'not_found', status: 404, messages: [`No purchase has the id or reference 071-P-NOSUCH01: ${ANSWERS.purchaseNotFound}`, ANSWERS.purchaseNotFound]})}),
+    ])
+    expect(run.stderr).toContain('\n4 refunds: 1 approved, 3 rejected in ')
+    // Each row's money in its purchase's currency, the refused ones too; only the purchase not found leaves its currency untold.
+    expect(run.stderr).toContain('\n  approved 30.00 AUD\n  rejected 7.00 (currency not known); 95.00 AUD\n')
+  })
+})
+
+describe('two rows of one batch refunding the same purchase (issue 62)', () => {
+  it.for(['1', '4'])('the second asking more than the first leaves: it fails unsent, exit 7, and the purchase has one refund (--concurrency %s)', async (concurrency) => {
+    const id = await purchase()
+    const file = join(folder(), 'refunds.csv')
+    writeFileSync(file, `transaction_id,amount,reference\n${id},6000,\n${id},5000,\n`)
+    const cursor = await requestLogCursor(sandbox)
+    const run = await sandbox.gw(['refund', 'create', '--input', file, '--concurrency', concurrency])
+    expect(run.code, run.stderr).toBe(7)
+    const posts = (await apiRequestsSince(sandbox, cursor)).filter((request) => request.method === 'POST')
+    expect(posts).toEqual([expect.objectContaining({path: '/v1.0/refunds', status: 200})])
+    const lines = [...run.records].sort((a, b) => (a as {row: number}).row - (b as {row: number}).row)
+    expect(lines).toEqual([
+      expect.objectContaining({row: 1, status: 'approved', exit_code: 0}),
+      expect.objectContaining({row: 2, status: 'rejected', exit_code: 7, error: expect.objectContaining({status: null, messages: [expect.stringMatching(/ 50\.00 AUD.*: nothing was sent$/)]})}),
+    ])
+    expect(run.stderr).toContain('\n2 refunds: 1 approved, 1 rejected in ')
+    // What is left still goes, in a batch of its own.
+    const rest = join(folder(), 'rest.csv')
+    writeFileSync(rest, `transaction_id,amount,reference\n${id},4000,\n`)
+    const after = await sandbox.gw(['refund', 'create', '--input', rest])
+    expect(after.code, after.stderr).toBe(0)
   })
 })

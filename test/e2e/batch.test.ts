@@ -179,14 +179,15 @@ describe('gw refund create --input', () => {
 
   /** A refund batch of `rows` started through the counting proxy, each refund held `delayMs` at the gateway. */
   async function slowBatch(rows: number, delayMs: number, concurrency: number) {
-    const file = writeTemp('refunds.csv', refundCsv(await purchases(rows), ref('slow')))
+    const ids = await purchases(rows)
+    const file = writeTemp('refunds.csv', refundCsv(ids, ref('slow')))
     proxy = await countingProxy(sandbox.url)
     await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/refunds', action: 'delay', delayMs, times: rows})
-    return {file, run: spawnGw(sandbox, ['refund', 'create', '--input', file, '--concurrency', String(concurrency)], {GW_BASE_URL: proxy.url})}
+    return {ids, file, run: spawnGw(sandbox, ['refund', 'create', '--input', file, '--concurrency', String(concurrency)], {GW_BASE_URL: proxy.url})}
   }
 
   it('Ctrl-C starts no new rows, finishes those in flight, exits 130; the next run finishes the batch', async () => {
-    const {file, run} = await slowBatch(40, 50, 2)
+    const {ids, file, run} = await slowBatch(40, 50, 2)
     proxy.onPost = (count) => {
       if (count === 6) run.child.kill('SIGINT')
     }
@@ -210,9 +211,18 @@ describe('gw refund create --input', () => {
     expect(again.code).toBe(0)
     // Nothing was in doubt: only the rows not started were looked up, each once, before it was sent (an earlier run
     // from another copy of the journal, or none, may have made it); one read asked which runs of its data the local gateway holds.
+    // Each held to what is left of its purchase, as a single refund create is: its purchase read once; the pages of the refunds
+    // on their card (as many as the file's earlier tests left on it) read once for all the rows (issue 62), each page once;
+    // and which runs of its data the gateway holds, when gw's records of refunds are read.
     const started = new Set(done.map((row) => row.reference))
     const notStartedRows = rowsOf(again.stdout).filter((row) => !started.has(row.reference))
-    expect(proxy.gets.sort()).toEqual(['/_sandbox/instance', ...notStartedRows.map((row) => `/v1.0/refunds/${row.reference}`)].sort())
+    const lists = proxy.gets.filter((path) => path.startsWith('/v1.0/refunds?'))
+    expect(lists.length).toBeGreaterThanOrEqual(1)
+    expect(new Set(lists).size).toBe(lists.length)
+    const others = proxy.gets.filter((path) => !lists.includes(path))
+    const reads = notStartedRows.flatMap((row) => [`/v1.0/refunds/${row.reference}`, `/v1.0/purchases/${ids[row.line - 2]}`])
+    expect(others.filter((path) => path !== '/_sandbox/instance').sort()).toEqual(reads.sort())
+    expect(others.filter((path) => path === '/_sandbox/instance').length).toBeGreaterThanOrEqual(1)
     expect(rowsOf(again.stdout).filter((row) => row.resumed)).toHaveLength(done.length)
     expect([...proxy.posts.values()].every((count) => count === 1)).toBe(true)
     expect(proxy.posts.size).toBe(40)

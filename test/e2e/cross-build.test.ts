@@ -8,6 +8,7 @@ import {hostTarget, pinFor} from '../../scripts/registry-node.js'
 import {readSums} from '../../scripts/release-files.js'
 import {rowsOf} from './batch-helpers.js'
 import {apiRequestsSince, cardArgs, isolatedHome, ref, requestLogCursor, runProgram, type Sandbox, startSandbox} from './helpers.js'
+import {runsInCiOr} from './slow-gates.js'
 
 // `npm run package -- --target linux-arm64,win-x64` on this Linux x64 machine: another platform's
 // executables, built from the registry's Node for each, checked by their headers; the Windows one
@@ -17,10 +18,9 @@ import {apiRequestsSince, cardArgs, isolatedHome, ref, requestLogCursor, runProg
 // GW_TEST_RELEASE=1 does.
 const root = join(import.meta.dirname, '..', '..')
 const {version} = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {version: string}
-const wanted = Boolean(process.env.CI || process.env.GW_TEST_RELEASE)
+const wanted = runsInCiOr('GW_TEST_RELEASE', 'the cross build, linux-arm64 and win-x64 (it fetches two Nodes and builds for about a minute)')
 const onLinuxX64 = hostTarget() === 'linux-x64'
-if (!wanted) console.warn('Skipping the cross build (linux-arm64, win-x64): it runs only in CI or with GW_TEST_RELEASE=1 (it fetches two Nodes and builds for about a minute)')
-else if (!onLinuxX64) console.warn(`Skipping the cross build: it is the build of a Linux x64 machine, and this is ${hostTarget()}`)
+if (wanted && !onLinuxX64) console.warn(`Skipping the cross build: it is the build of a Linux x64 machine, and this is ${hostTarget()}`)
 
 /** Where Debian's cross libraries for arm64 are, which qemu-user loads the executable's from. */
 const ARM64_LIBS = '/usr/aarch64-linux-gnu'

@@ -298,7 +298,7 @@ describe.concurrent('an input edited after a crash', () => {
 })
 
 describe.concurrent('an input moved, copied or hard-linked after its run is the same batch', () => {
-  it('refunds with blank references (each derived as <purchase>-R1): rerun from a new path, a copy and a hard link, nothing is sent again, stderr says whose journal it is, and --dry-run says so', async ({onTestFinished}) => {
+  it('refunds with blank references (each derived as <purchase>-R1): rerun from a new path, a copy and a hard link, nothing is sent again, stderr says whose journal it is, and --dry-run says so', {timeout: 120_000}, async ({onTestFinished}) => {
     const started = startedInTest(onTestFinished)
     const {sandbox, purchases, proxy, env} = await purchasedThrough(started, 3)
     const dir = folder()

@@ -5,6 +5,7 @@ import {delimiter, dirname, join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {fetchNode, hostTarget, packageOf, pinFor} from '../../scripts/registry-node.js'
 import {cardArgs, isolatedHome, quickStartCommands, ref, runProgram, type Sandbox, startSandbox} from './helpers.js'
+import {runsInCiOr} from './slow-gates.js'
 
 const root = join(import.meta.dirname, '..', '..')
 const {version} = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {version: string}
@@ -18,7 +19,10 @@ function npmEnv(): NodeJS.ProcessEnv {
   return env
 }
 
-describe('the package', () => {
+// What npm pack makes, installed into a prefix and published dry (about 50 s of packing and installing).
+const packageTests = runsInCiOr('GW_TEST_RELEASE', 'the packed gw installed with npm install --global and published dry (about 50 s)')
+
+describe.skipIf(!packageTests)('the package', () => {
   let work: string
   let packed: {filename: string; files: {path: string}[]}
   let prefix: string
@@ -285,8 +289,7 @@ describe.skipIf(!clone && !mustRun)('a fresh clone installed with npm ci --omit=
 // node_modules, about a minute): CI runs it, elsewhere GW_TEST_FIRST_INSTALL=1 does. It installs the
 // clone's last commit.
 const NODE_20 = '20.20.2'
-const firstInstall = Boolean(process.env.CI || process.env.GW_TEST_FIRST_INSTALL)
-if (!firstInstall) console.warn(`Skipping the first install of a fresh clone under Node ${NODE_20}: it runs only in CI or with GW_TEST_FIRST_INSTALL=1 (it installs ~600 MB of dependencies, about a minute)`)
+const firstInstall = runsInCiOr('GW_TEST_FIRST_INSTALL', `the first install of a fresh clone under Node ${NODE_20} (it installs ~600 MB of dependencies, about a minute)`)
 
 /** This platform's node of a version, from the registry's node-<platform>-<arch> package, kept as .ci/suites keeps its Nodes (scripts/registry-node.js). */
 const nodeOf = (version: string) => fetchNode({name: packageOf(hostTarget()), version})

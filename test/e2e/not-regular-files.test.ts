@@ -3,8 +3,8 @@ import {mkdtempSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {countingProxy, type CountingProxy, writeTemp} from './batch-helpers.js'
-import {cardArgs, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
+import {type CountingProxy, type ProxiedGateway, proxiedGateway, writeTemp} from './batch-helpers.js'
+import {isolatedHome, ref, runGw, type Sandbox} from './helpers.js'
 
 // What a QA pass of issue 61 found on the way: a device or a named pipe where gw wants a regular
 // file of its own got the hint to chmod it (harmful for /dev/null) or hung gw; a journal gw could
@@ -14,15 +14,9 @@ import {cardArgs, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './
 let sandbox: Sandbox
 let proxy: CountingProxy
 let token: string
-beforeAll(async () => {
-  sandbox = await startSandbox()
-  token = ((await sandbox.gw(['card', 'tokenize', ...cardArgs(), '--json'])).json as {token: string}).token
-  proxy = await countingProxy(sandbox.url)
-})
-afterAll(async () => {
-  await proxy?.close()
-  await sandbox?.stop()
-})
+let gateway: ProxiedGateway | undefined
+beforeAll(async () => ({sandbox, proxy, token} = gateway = await proxiedGateway()))
+afterAll(() => gateway?.close())
 
 const rows = () => writeTemp('purchases.ndjson', `${JSON.stringify({card_token: token, amount: 1000, reference: ref('dev')})}\n`)
 const folder = () => mkdtempSync(join(tmpdir(), 'gw-special-'))

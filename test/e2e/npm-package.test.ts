@@ -5,6 +5,7 @@ import {delimiter, dirname, join} from 'node:path'
 import {beforeAll, describe, expect, it} from 'vitest'
 import {fetchNode, hostTarget, lockedBuilds, packageOf} from '../../scripts/registry-node.js'
 import {isolatedHome, quickStartCommands, runProgram} from './helpers.js'
+import {runsInCiOr} from './slow-gates.js'
 
 // gw's npm package as a user installs it, on gw's floor, the line a clone pins and the newest:
 // `npm install --global --allow-scripts=keytar` of the packed tarball warns of nothing, and the gw
@@ -15,8 +16,7 @@ import {isolatedHome, quickStartCommands, runProgram} from './helpers.js'
 const root = join(import.meta.dirname, '..', '..')
 const {version} = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {version: string}
 const NODES = ['22.19.0', '24.21.0', '26.10.0']
-const wanted = Boolean(process.env.CI || process.env.GW_TEST_RELEASE)
-if (!wanted) console.warn(`Skipping npm install --global of the packed gw on Node ${NODES.join(', ')}: it runs only in CI or with GW_TEST_RELEASE=1 (it builds keytar three times, about a minute)`)
+const wanted = runsInCiOr('GW_TEST_RELEASE', `npm install --global of the packed gw on Node ${NODES.join(', ')} (it builds keytar three times, about a minute)`)
 
 /** This platform's node of a version, checked against the lock where scripts/embedded-node pins it. */
 function registryNode(nodeVersion: string): string {

@@ -5,8 +5,8 @@ import type {AddressInfo} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {countingProxy, type CountingProxy, writeTemp} from './batch-helpers.js'
-import {cardArgs, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
+import {type CountingProxy, type ProxiedGateway, proxiedGateway, writeTemp} from './batch-helpers.js'
+import {isolatedHome, ref, runGw, type Sandbox} from './helpers.js'
 import {asOther as asOtherUser, makeOtherUser, type OtherUser, removeOtherUser, stickyFolder} from './other-user-helpers.js'
 
 // Issue 61.1, tried as the attacker would: a second user of this machine makes gw's files first in a
@@ -22,23 +22,21 @@ describe.skipIf('reason' in user)("another user's files and links (issue 61)", (
   let sandbox: Sandbox
   let proxy: CountingProxy
   let token: string
+  let gateway: ProxiedGateway | undefined
   /** A folder anyone may make files in, none remove another's: as /tmp is. */
   let shared: string
   /** A file of the user's own that a planted link points at: it must be left as it is. */
   let target: string
 
   beforeAll(async () => {
-    sandbox = await startSandbox()
-    token = ((await sandbox.gw(['card', 'tokenize', ...cardArgs(), '--json'])).json as {token: string}).token
-    proxy = await countingProxy(sandbox.url)
+    ;({sandbox, proxy, token} = gateway = await proxiedGateway())
     shared = stickyFolder()
     target = join(mkdtempSync(join(tmpdir(), 'gw-mine-')), 'notes.txt')
     writeFileSync(target, "the user's own\n")
   })
 
   afterAll(async () => {
-    await proxy?.close()
-    await sandbox?.stop()
+    await gateway?.close()
     removeOtherUser(user)
   })
 

@@ -3,8 +3,8 @@ import {mkdtempSync, readdirSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {countingProxy, type CountingProxy} from './batch-helpers.js'
-import {baseEnv, cardArgs, GW, ref, type Sandbox, startSandbox} from './helpers.js'
+import {type CountingProxy, type ProxiedGateway, proxiedGateway} from './batch-helpers.js'
+import {baseEnv, GW, ref, type Sandbox} from './helpers.js'
 
 // Issue 61.6: a stdin batch keeps its rows in a file to read them twice; a kill -9 must leave no
 // copy of them in TMPDIR (lib/private-copy.ts: unlinked on Linux, swept by the next batch elsewhere).
@@ -12,15 +12,9 @@ let sandbox: Sandbox
 let proxy: CountingProxy
 let token: string
 
-beforeAll(async () => {
-  sandbox = await startSandbox()
-  token = ((await sandbox.gw(['card', 'tokenize', ...cardArgs(), '--json'])).json as {token: string}).token
-  proxy = await countingProxy(sandbox.url)
-})
-afterAll(async () => {
-  await proxy?.close()
-  await sandbox?.stop()
-})
+let gateway: ProxiedGateway | undefined
+beforeAll(async () => ({sandbox, proxy, token} = gateway = await proxiedGateway()))
+afterAll(() => gateway?.close())
 
 describe('a stdin batch killed with SIGKILL', () => {
   it('leaves no copy of its rows in TMPDIR, and had none there by name while it ran (Linux)', async () => {

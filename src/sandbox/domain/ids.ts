@@ -28,11 +28,13 @@ export function newRecordId(prefix: string, type: RecordType): string {
 
 /**
  * A random id in a UUID's shape (request ids, delivery ids, the name of a run of the data) whose
- * groups each begin with a letter: no run of 13 digits can form across them, so gw's masking of
- * card numbers inside text, which every line it prints goes through, never hides one.
+ * groups each begin and end with a letter: no run of 13 digits can form across them, nor with
+ * digits written after one (a run of the data is named `<run>.<changes>`), so gw's masking of card
+ * numbers inside text, on screen and in every file, never takes one for a card number and changes it.
  */
 export function newUuid(): string {
-  return randomUUID().replace(/(^|-)[0-9a-f]/g, (start) => `${start.slice(0, -1)}${'abcdef'[randomInt(6)]}`)
+  const letter = () => 'abcdef'[randomInt(6)]!
+  return randomUUID().replace(/(?<=^|-)[0-9a-f]|[0-9a-f](?=-|$)/g, letter)
 }
 
 /** Six digits, leading zeros kept: authorization numbers are strings in current responses. */

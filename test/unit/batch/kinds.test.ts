@@ -12,32 +12,96 @@ import {fakeClient} from '../operations/fake-client.js'
 const BATCH: BatchAtGateway<RefundInput> = {name: 'abcdefghabcdefgh', alike: () => 1}
 const notFound = () => Promise.reject(new NotFoundError('Purchase not found', {status: 404}))
 const mark = (row: number) => ({gw_batch: BATCH.name, gw_row: String(row)})
-const refunds = (client: ReturnType<typeof fakeClient>['client'], batch = BATCH) => refundBatch.sender({client}, new Set(), {dataDir: '/nonexistent'} as never, batch)
+// Where gw's records of the refunds it made are: none here, so only the gateway's own figure (refunded_amount) makes what is left certain.
+const PLACE = {dataDir: '/nonexistent', target: async () => ({baseUrl: 'https://gateway.example', username: 'merchant'})}
+const refunds = (client: ReturnType<typeof fakeClient>['client'], batch = BATCH) => refundBatch.sender({client}, new Set(), PLACE, batch)
+const noRefunds = {records: [], paging: {page: 1, pages: 1, total: 0}}
 const taken = () => Promise.reject(new RejectedError('Reference has already been taken', {status: 400, messages: ['Reference has already been taken']}))
 
 describe('a refund row', () => {
-  it('with its reference and amount: made as it is, asking nothing; looked up before it is sent, and sent when the gateway has none', async () => {
-    const fake = fakeClient({'refunds.get': notFound, 'refunds.create': () => liveRefund})
+  it('with its reference and amount: held to what is left of its purchase, its reference looked up once before it is sent, and sent when the gateway has none', async () => {
+    const fake = fakeClient({'purchases.get': () => livePurchase, 'refunds.get': notFound, 'refunds.list': () => noRefunds, 'refunds.create': () => liveRefund})
     const sender = refunds(fake.client)
     const input = {transactionId: 'order-1042', amount: 5000, reference: 'refund-1042-a'}
-    expect(sender.asksFirst(input)).toBe(false)
+    expect(sender.asksFirst(input)).toBe(true)
     const body = await sender.request(input, 1)
     expect(body).toEqual({transaction_id: 'order-1042', amount: 5000, reference: 'refund-1042-a'})
-    expect(fake.calls).toEqual([])
+    expect(fake.calls.map((call) => call.method)).toEqual(['purchases.get', 'refunds.get', 'refunds.list'])
+    expect(fake.calls[1]!.args).toEqual(['refund-1042-a'])
     expect((await sender.send(body)).decided).toMatchObject({outcome: 'approved', source: 'answer'})
-    expect(fake.calls.map((call) => call.method)).toEqual(['refunds.get', 'refunds.create'])
+    expect(fake.calls.map((call) => call.method).slice(3)).toEqual(['refunds.create'])
   })
 
-  it('with its reference, made by an earlier run: found before it is sent, reported done earlier, never sent', async () => {
+  it('with its reference, found free and then taken at the gateway: looked up then, as a reference gw did not make (not one taken by another)', async () => {
+    let made = false
+    const found = {...liveRefund, reference: 'refund-1042-a', amount: 5000}
+    const fake = fakeClient({'purchases.get': () => livePurchase, 'refunds.get': () => (made ? found : notFound()), 'refunds.list': () => noRefunds, 'refunds.create': () => ((made = true), taken())})
+    const sender = refunds(fake.client)
+    const sent = await sender.send(await sender.request({transactionId: 'order-1042', amount: 5000, reference: 'refund-1042-a'}, 1))
+    expect(sent.decided).toMatchObject({outcome: 'approved', source: 'earlier'})
+    expect(fake.calls.map((call) => call.method)).toEqual(['purchases.get', 'refunds.get', 'refunds.list', 'refunds.create', 'refunds.get'])
+  })
+
+  it('with its reference, made by an earlier run: found before it is sent, reported done earlier, never sent; its purchase read once', async () => {
     const fake = fakeClient({'refunds.get': () => liveRefund, 'purchases.get': () => livePurchase})
     const sender = refunds(fake.client)
     const sent = await sender.send(await sender.request({transactionId: 'order-1042', amount: 5000, reference: 'refund-1042-a'}, 1))
     expect(sent.decided).toMatchObject({outcome: 'approved', source: 'earlier', record: liveRefund})
-    expect(fake.calls.map((call) => call.method)).toEqual(['refunds.get', 'purchases.get'])
+    expect(fake.calls.map((call) => call.method)).toEqual(['purchases.get', 'refunds.get', 'refunds.get'])
+  })
+
+  it('of an amount beyond what is certainly left: refused before anything is sent (exit 7), its money the amount asked in its purchase’s currency', async () => {
+    const fake = fakeClient({'purchases.get': () => ({...livePurchase, refunded_amount: 6000}), 'refunds.get': notFound})
+    const sender = refunds(fake.client)
+    for (const input of [{transactionId: 'order-1042', amount: 5000, reference: 'refund-1042-a'}, {transactionId: 'order-1042', amount: 4001}] as RefundInput[]) {
+      const error = await sender.request(input, 1).catch((err: unknown) => err)
+      expect(error).toBeInstanceOf(RejectedError)
+      expect((error as RejectedError).exitCode).toBe(7)
+      expect((error as Error).message).toMatch(/^A refund of purchase order-1042: .*40\.00 AUD.*: nothing was sent$/)
+      expect(sender.unsentMoney!(input)).toEqual({amount: input.amount, currency: 'AUD'})
+    }
+    // What is left may be asked: the row is made.
+    expect(await sender.request({transactionId: 'order-1042', amount: 4000, reference: 'refund-1042-b'}, 3)).toEqual({transaction_id: 'order-1042', amount: 4000, reference: 'refund-1042-b'})
+    expect(fake.calls.map((call) => call.method)).not.toContain('refunds.create')
+  })
+
+  it('in full, failed before it is sent: its money the purchase’s amount and currency; a purchase not found leaves the currency untold', async () => {
+    const sender = refunds(fakeClient({'purchases.get': () => ({...livePurchase, refunded_amount: 10000}), 'refunds.get': notFound}).client)
+    const inFull: RefundInput = {transactionId: 'order-1042'}
+    await expect(sender.request(inFull, 1)).rejects.toThrow('Nothing is left of purchase order-1042 to refund')
+    expect(sender.unsentMoney!(inFull)).toEqual({amount: 10000, currency: 'AUD'})
+    const missing = refunds(fakeClient({'purchases.get': notFound}).client)
+    const given: RefundInput = {transactionId: 'order-404', amount: 700}
+    await expect(missing.request(given, 2)).rejects.toBeInstanceOf(NotFoundError)
+    expect(missing.unsentMoney!(given)).toEqual({amount: 700, currency: undefined})
+    expect(missing.unsentMoney!({transactionId: 'order-404'})).toEqual({amount: undefined, currency: undefined})
+    const odd = refunds(fakeClient({'purchases.get': () => ({...livePurchase, amount: '100', currency: 36})}).client)
+    const oddInput: RefundInput = {transactionId: 'order-1042'}
+    await expect(odd.request(oddInput, 1)).rejects.toThrow('without an amount')
+    expect(odd.unsentMoney!(oddInput)).toEqual({amount: undefined, currency: undefined})
+  })
+
+  it('with its reference and amount, its purchase not found yet: the gateway’s to judge, sent once after its reference is looked up', async () => {
+    const fake = fakeClient({'purchases.get': notFound, 'refunds.get': notFound, 'refunds.create': () => liveRefund})
+    const sender = refunds(fake.client)
+    const body = await sender.request({transactionId: 'order-new', amount: 500, reference: 'refund-new'}, 1)
+    await sender.send(body)
+    expect(fake.calls.map((call) => call.method)).toEqual(['purchases.get', 'refunds.get', 'refunds.create'])
+    expect(sender.money(body, {...liveRefund, currency: undefined})).toEqual({amount: 500, currency: undefined})
+  })
+
+  it('its money in the currency the gateway’s answer says, else its purchase’s', async () => {
+    const fake = fakeClient({'purchases.get': () => ({...livePurchase, currency: 'NZD'}), 'refunds.get': notFound, 'refunds.list': () => noRefunds})
+    const sender = refunds(fake.client)
+    const body = await sender.request({transactionId: 'order-1042', amount: 500, reference: 'refund-1042-c'}, 1)
+    expect(sender.money(body, {...liveRefund, currency: undefined})).toEqual({amount: 500, currency: 'NZD'})
+    expect(sender.money(body, {...liveRefund, currency: 'AUD'})).toEqual({amount: 500, currency: 'AUD'})
+    expect(sender.money(body)).toEqual({amount: 500, currency: 'NZD'})
+    expect(sender.money({...body}, {...liveRefund, currency: 7})).toEqual({amount: 500, currency: undefined})
   })
 
   it('without a reference: the first free one derived from the purchase’s, with the batch’s mark, the row’s from now on; sent without a second look-up', async () => {
-    const fake = fakeClient({'purchases.get': () => livePurchase, 'refunds.get': notFound, 'refunds.create': () => liveRefund})
+    const fake = fakeClient({'purchases.get': () => livePurchase, 'refunds.get': notFound, 'refunds.list': () => noRefunds, 'refunds.create': () => liveRefund})
     const sender = refunds(fake.client)
     const input: RefundInput = {transactionId: 'order-1042', amount: 5000}
     expect(sender.asksFirst(input)).toBe(true)
@@ -45,11 +109,11 @@ describe('a refund row', () => {
     expect(body).toEqual({transaction_id: 'order-1042', amount: 5000, reference: 'order-1042-R1', metadata: mark(3)})
     expect(input.reference).toBe('order-1042-R1')
     expect((await sender.send(body)).decided.outcome).toBe('approved')
-    expect(fake.calls.map((call) => call.method)).toEqual(['purchases.get', 'refunds.get', 'refunds.create'])
+    expect(fake.calls.map((call) => call.method)).toEqual(['purchases.get', 'refunds.get', 'refunds.list', 'refunds.create'])
   })
 
   it('without a reference, one found free and taken meanwhile was taken by another: nothing of this row was sent', async () => {
-    const fake = fakeClient({'purchases.get': () => livePurchase, 'refunds.get': notFound, 'refunds.create': taken})
+    const fake = fakeClient({'purchases.get': () => livePurchase, 'refunds.get': notFound, 'refunds.list': () => noRefunds, 'refunds.create': taken})
     const sender = refunds(fake.client)
     const error = await sender.send(await sender.request({transactionId: 'order-1042', amount: 5000}, 3)).catch((err: unknown) => err)
     expect(error).toBeInstanceOf(ReferenceTakenError)
@@ -65,7 +129,8 @@ describe('a refund row', () => {
     expect(body).toEqual({transaction_id: 'order-1042', amount: 5000, reference: 'order-1042-R1', metadata: mark(3)})
     expect(input.reference).toBe('order-1042-R1')
     expect((await sender.send(body)).decided).toMatchObject({outcome: 'approved', source: 'earlier'})
-    expect(fake.calls.map((call) => call.method)).toEqual(['purchases.get', 'refunds.get', 'refunds.get', 'purchases.get'])
+    // Its purchase read once: the one looked up for its reference serves the check of the refund found.
+    expect(fake.calls.map((call) => call.method)).toEqual(['purchases.get', 'refunds.get', 'refunds.get'])
   })
 
   it('in full, with a reference the gateway holds: its amount the purchase’s, no question of what is left, reported done earlier', async () => {
@@ -79,10 +144,17 @@ describe('a refund row', () => {
     expect((await sender.send(body)).decided).toMatchObject({outcome: 'approved', source: 'earlier'})
   })
 
-  it('a look-up before it is made that fails fails the row, unsent', async () => {
-    const down = new GatewayError('network', 'no answer')
-    const fake = fakeClient({'purchases.get': () => livePurchase, 'refunds.get': () => Promise.reject(down)})
-    await expect(refunds(fake.client).request({transactionId: 'order-1042', reference: 'refund-1042-a'}, 1)).rejects.toBe(down)
+  it('a look-up of its reference before it is made that fails fails the row, unsent, saying so; a signal stops it as it is', async () => {
+    const down = new GatewayError('network', 'no answer', {status: 502, requestId: 'req-1'})
+    for (const amount of [undefined, 5000]) {
+      const fake = fakeClient({'purchases.get': () => livePurchase, 'refunds.get': () => Promise.reject(down)})
+      const error = await refunds(fake.client).request({transactionId: 'order-1042', amount, reference: 'refund-1042-a'}, 1).catch((err: unknown) => err)
+      expect(error).toBeInstanceOf(GatewayError)
+      expect(error).toMatchObject({kind: 'network', status: 502, requestId: 'req-1', message: 'Reference refund-1042-a could not be looked up before it was sent (no answer): nothing was sent'})
+    }
+    const stop = new InterruptedError('SIGINT')
+    const stopped = fakeClient({'purchases.get': () => livePurchase, 'refunds.get': () => Promise.reject(stop)})
+    await expect(refunds(stopped.client).request({transactionId: 'order-1042', amount: 5000, reference: 'refund-1042-a'}, 1)).rejects.toBe(stop)
   })
 
   it('how many rows without a reference refund each purchase, counted over the rows', async () => {

@@ -9,6 +9,7 @@ import {LOST_IN_A_ROW} from '../../../src/batch/gateway-slots.js'
 import {BatchRunner} from '../../../src/batch/runner.js'
 import {DeclinedError, GatewayError, GwError, InterruptedError, ModeMismatchError, NotFoundError, NotSentError, RejectedError, UsageError} from '../../../src/errors.js'
 import type {Sent} from '../../../src/operations/money.js'
+import {missing} from '../../../src/operations/resolve.js'
 import {journalText} from '../../journal-text.js'
 
 // What a batch reports of each row, and what it journals and counts, field for field: the runner's
@@ -419,6 +420,20 @@ describe('row reports made without an answer', () => {
   it('errorFields: the §3 error object, null where the gateway said nothing', () => {
     expect(errorFields(new RejectedError('Amount is invalid', {status: 400, requestId: 'req-9'}))).toEqual({kind: 'rejected', status: 400, messages: ['Amount is invalid'], request_id: 'req-9'})
     expect(errorFields(new GwError('outcome_unknown', 8, 'lost'))).toEqual({kind: 'outcome_unknown', status: null, messages: ['lost'], request_id: null})
+  })
+
+  it("errorFields: a miss leads with gw's words, as the command with one key says it, the gateway's own kept after them", () => {
+    const gateway = new NotFoundError('Could not find Purchase', {status: 404, requestId: 'req-9'})
+    expect(errorFields(missing('purchases', 'NOPE', gateway, 'id or reference'))).toEqual({
+      kind: 'not_found',
+      status: 404,
+      messages: ['No purchase has the id or reference NOPE: Could not find Purchase', 'Could not find Purchase'],
+      request_id: 'req-9',
+    })
+    // The gateway's words alone (a 404 gw has nothing to add to), and a refusal in gw's own words: said once.
+    expect(errorFields(gateway).messages).toEqual(['Could not find Purchase'])
+    expect(errorFields(new NotFoundError('a; b', {messages: ['a', 'b']})).messages).toEqual(['a', 'b'])
+    expect(errorFields(new RejectedError('Refused here', {messages: ['Amount is invalid']})).messages).toEqual(['Amount is invalid'])
   })
 
   it('invalidReport: a row that failed the checks', () => {

@@ -2,6 +2,7 @@ import {spawn} from 'node:child_process'
 import {mkdtempSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
+import {createInterface} from 'node:readline'
 import {describe, expect, it} from 'vitest'
 import {TAKE_LOCK} from '../../../src/lib/locked-database.js'
 
@@ -11,27 +12,46 @@ import {TAKE_LOCK} from '../../../src/lib/locked-database.js'
 // batch refused, nothing sent). One of them must win. The losers here keep their connections
 // open, as a slow close would.
 
-/** Processes that each take the lock on `path` at once, once all are ready; what each got: 'took' or SQLite's code. */
-async function race(path: string, contenders: number): Promise<string[]> {
-  const script = `const {DatabaseSync} = require('node:sqlite'); const db = new DatabaseSync(process.argv[1])
-    process.stdout.write('ready\\n')
-    process.stdin.once('data', () => { try { db.exec(process.env.TAKE_LOCK); process.stdout.write('took\\n') } catch (e) { process.stdout.write(e.errcode + '\\n') } })`
-  const children = Array.from({length: contenders}, () => spawn(process.execPath, ['--no-warnings', '-e', script, path], {env: {...process.env, TAKE_LOCK}, stdio: ['pipe', 'pipe', 'inherit']}))
-  const next = children.map((child) => () => new Promise<string>((resolve) => child.stdout.once('data', (data: Buffer) => resolve(data.toString().trim()))))
-  await Promise.all(next.map((line) => line()))
-  const answers = next.map((line) => line())
-  for (const child of children) child.stdin.write('go\n')
-  const got = await Promise.all(answers)
-  for (const child of children) child.kill('SIGKILL')
-  return got
+/**
+ * Processes that race for a lock when told: each opens the file a round names, says it is ready,
+ * and takes the lock on `go`, answering 'took' or SQLite's code. Started once for all their rounds (a
+ * process a round would cost more than the race it checks); each keeps its connections of earlier
+ * rounds open.
+ */
+function contenders(count: number) {
+  const script = `const {DatabaseSync} = require('node:sqlite'); let db
+    require('node:readline').createInterface({input: process.stdin}).on('line', (line) => {
+      if (line !== 'go') { db = new DatabaseSync(line); process.stdout.write('ready\\n'); return }
+      try { db.exec(process.env.TAKE_LOCK); process.stdout.write('took\\n') } catch (e) { process.stdout.write(e.errcode + '\\n') }
+    })`
+  const children = Array.from({length: count}, () => spawn(process.execPath, ['--no-warnings', '-e', script], {env: {...process.env, TAKE_LOCK}, stdio: ['pipe', 'pipe', 'inherit']}))
+  const lines = children.map((child) => createInterface({input: child.stdout!})[Symbol.asyncIterator]())
+  const everyNext = () => Promise.all(lines.map(async (line) => String((await line.next()).value)))
+  return {
+    /** What each got when all of them took the lock on `path` at once. */
+    async race(path: string): Promise<string[]> {
+      for (const child of children) child.stdin!.write(`${path}\n`)
+      await everyNext()
+      for (const child of children) child.stdin!.write('go\n')
+      return everyNext()
+    },
+    stop: () => children.forEach((child) => child.kill('SIGKILL')),
+  }
 }
 
 describe('the lock taken by several processes at once', () => {
-  it('goes to exactly one of them, every time', async () => {
+  it('goes to exactly one of them, every time', async ({onTestFinished}) => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-lock-race-'))
-    for (let round = 0; round < 40; round++) {
-      const got = await race(join(dir, `race-${round}.sqlite`), 3)
-      expect(got.filter((answer) => answer === 'took'), `round ${round}: ${got.join(', ')}`).toHaveLength(1)
-    }
+    // The losers wait out the lock (LOCK_WAIT_MS) each round: four trios race at once, on files of their own.
+    const trios = Array.from({length: 4}, () => contenders(3))
+    onTestFinished(() => trios.forEach((trio) => trio.stop()))
+    await Promise.all(
+      trios.map(async (trio, which) => {
+        for (let round = 0; round < 10; round++) {
+          const got = await trio.race(join(dir, `race-${which}-${round}.sqlite`))
+          expect(got.filter((answer) => answer === 'took'), `trio ${which}, round ${round}: ${got.join(', ')}`).toHaveLength(1)
+        }
+      }),
+    )
   }, 60_000)
 })

@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {DeclinedError, OutcomeUnknownError, ReferenceTakenError} from '../../../src/errors.js'
 import type {Decided} from '../../../src/money/decide.js'
-import {describeDifferences, failureOf} from '../../../src/money/failure.js'
+import {describeDifferences, failureOf, refusedUnfound} from '../../../src/money/failure.js'
 import {livePurchase, liveRefund} from '../../fixtures/live-records.js'
 
 const sent = {amount: 5000, reference: 'refund-1042-a', transaction_id: 'order-1042'}
@@ -31,6 +31,33 @@ describe('failureOf: what an outcome other than an approval exits with', () => {
     // Sent, and refused by the gateway as taken: something was sent, though nothing was made.
     const refused = failureOf({outcome: 'taken', noun: 'refund', record: liveRefund, differences}, {sent, refusedAsTaken: true})
     expect(refused?.message).toBe('Reference refund-1042-a is already taken by another refund 071-R-8KD2MZQA: amount: sent 5000, found 2500. The gateway refused this request under it: nothing was made.')
+  })
+
+  it('a record found by its id, whose reference is not the one sent, is said as found by that id, never as the holder of the reference', () => {
+    const differences = [{field: 'reference', against: 'sent' as const, expected: '071-P-52NRCGCF', found: 'order-1042'}]
+    const byId = {...livePurchase, id: '071-P-52NRCGCF', reference: 'order-1042'}
+    const refused = failureOf({outcome: 'taken', noun: 'purchase', record: byId, differences}, {sent: {reference: '071-P-52NRCGCF'}, refusedAsTaken: true, ...details})
+    expect(refused).toBeInstanceOf(ReferenceTakenError)
+    expect(refused).toMatchObject({exitCode: 7, noun: 'purchase', reference: '071-P-52NRCGCF', holder: undefined, status: 200, requestId: 'req-1', hint: 'Give this purchase a reference of its own.'})
+    expect(refused?.message).toBe('The gateway refused reference 071-P-52NRCGCF as already taken, and nothing was made. Looking 071-P-52NRCGCF up found purchase 071-P-52NRCGCF by its id (its reference is "order-1042"), not by reference.')
+    // Looked up before sending (a batch's row), and nothing sent.
+    const unsent = failureOf({outcome: 'taken', noun: 'purchase', record: byId, differences}, {sent: {reference: '071-P-52NRCGCF'}})
+    expect(unsent?.message).toBe('Reference 071-P-52NRCGCF is the id of another purchase: looking it up found purchase 071-P-52NRCGCF by its id (its reference is "order-1042"), not by reference. Nothing was sent.')
+    const {reference: _, ...unreferenced} = byId
+    const bare = failureOf({outcome: 'taken', noun: 'refund', record: unreferenced, differences}, {sent: {reference: '071-P-52NRCGCF'}})
+    expect(bare?.message).toBe('Reference 071-P-52NRCGCF is the id of another refund: looking it up found refund 071-P-52NRCGCF by its id (it has no reference), not by reference. Nothing was sent.')
+    expect(bare).toMatchObject({hint: 'Give this refund a reference of its own.'})
+    // Its id and its reference both the one sent: it holds the reference, and is named as its holder.
+    const both = failureOf({outcome: 'taken', noun: 'purchase', record: {...byId, reference: '071-P-52NRCGCF'}, differences: [{field: 'amount', against: 'sent', expected: 1, found: 2}]}, {sent: {reference: '071-P-52NRCGCF'}})
+    expect(both?.message).toBe('Reference 071-P-52NRCGCF is already taken by another purchase 071-P-52NRCGCF: amount: sent 1, found 2. Nothing was sent.')
+    expect(both).toMatchObject({holder: '071-P-52NRCGCF', hint: undefined})
+  })
+
+  it('refused as taken and found under no record of its kind: nothing was made, and the reference is held elsewhere', () => {
+    const error = refusedUnfound('refund', 'refund-1042-a', details)
+    expect(error).toBeInstanceOf(ReferenceTakenError)
+    expect(error).toMatchObject({exitCode: 7, kind: 'rejected', noun: 'refund', reference: 'refund-1042-a', holder: undefined, status: 200, requestId: 'req-1', hint: 'Give this refund a reference of its own.'})
+    expect(error.message).toBe('The gateway refused reference refund-1042-a as already taken, and nothing was made. Looking refund-1042-a up found no refund: the gateway holds the reference elsewhere.')
   })
 
   it('no answer, and none found: why, in the words of how it was looked up', () => {

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {GatewayError, InterruptedError, ModeMismatchError, NotFoundError, NotSentError, RejectedError} from '../../../src/errors.js'
+import {GatewayError, InterruptedError, ModeMismatchError, NotFoundError, NotSentError, ReferenceTakenError, RejectedError} from '../../../src/errors.js'
 import {sendPurchase} from '../../../src/operations/purchases.js'
 import {findEarlierRefund, sendRefund, submitRefund} from '../../../src/operations/refunds.js'
 import {hintFor} from '../../../src/output/hints.js'
@@ -28,6 +28,19 @@ describe('a reference already taken, decided on live-shaped records', () => {
     expect(sent.decided.outcome).toBe('taken')
     expect(sent.failure).toMatchObject({exitCode: 7, message: 'Reference refund-1042-a is already taken by another refund 071-R-8KD2MZQA: amount: sent 5000, found 300. The gateway refused this request under it: nothing was made.'})
     expect(hintFor(sent.failure!)).toBe('Give this refund a reference of its own, or check the earlier one: gw refund get refund-1042-a')
+  })
+
+  it('refused as taken, and found under no refund by its reference: nothing was made, exit 7, said so (never a bare not found)', async () => {
+    const fake = fakeClient({'refunds.create': taken('Reference has already been taken'), 'refunds.get': () => Promise.reject(new NotFoundError('Refund not found', {status: 404}))})
+    const error = await expectReject(submitRefund({transactionId: 'order-1042', amount: 5000, reference: 'refund-1042-a'}, fakeDeps(fake.client)), ReferenceTakenError, 'the gateway holds the reference elsewhere')
+    expect(error).toMatchObject({exitCode: 7, status: 400, message: 'The gateway refused reference refund-1042-a as already taken, and nothing was made. Looking refund-1042-a up found no refund: the gateway holds the reference elsewhere.'})
+    expect(fake.calls.map((call) => call.method)).toEqual(['refunds.create', 'refunds.get'])
+  })
+
+  it('refused as taken, and the look-up failing otherwise: that failure, as it came', async () => {
+    const down = new GatewayError('gateway', 'HTTP 503', {status: 503})
+    const fake = fakeClient({'refunds.create': taken('Reference has already been taken'), 'refunds.get': () => Promise.reject(down)})
+    expect(await expectReject(submitRefund({transactionId: 'order-1042', amount: 5000, reference: 'refund-1042-a'}, fakeDeps(fake.client)), GatewayError, 'HTTP 503')).toBe(down)
   })
 
   it('a full refund taken earlier is held against the purchase looked up for its amount, not looked up again', async () => {

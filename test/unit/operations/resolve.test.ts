@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {NotFoundError} from '../../../src/errors.js'
-import {hasIdShape, missing, resolveKey, resolver} from '../../../src/operations/resolve.js'
+import {foundAfterMiss, hasIdShape, missing, resolveKey, resolver} from '../../../src/operations/resolve.js'
 import {fakeClient} from './fake-client.js'
 
 describe('hasIdShape: an id is its merchant prefix, its record type and 7 or 8 upper-case letters and digits', () => {
@@ -62,6 +62,34 @@ describe('resolveKey', () => {
   it('a record found without an id is no record to act on', async () => {
     const {client} = fakeClient({'paymentPlans.get': () => ({reference: 'plan-42'})})
     await expect(resolveKey('paymentPlans', 'plan-42', {client})).rejects.toMatchObject({exitCode: 5, message: 'No payment plan has the id or reference plan-42: the payment plan found has no id'})
+  })
+})
+
+describe('foundAfterMiss: an id-shaped key the gateway answered 404 for, looked up', () => {
+  const answered = new NotFoundError('Could not find Purchase', {status: 404, requestId: 'req-capture'})
+
+  it('found under another id (a reference written as an id): that record, to act on', async () => {
+    const found = {key: '071-P-ABCDEFGH', id: '071-P-52NRCGCF'}
+    expect(await foundAfterMiss('purchases', '071-P-ABCDEFGH', answered, () => Promise.resolve(found))).toBe(found)
+  })
+
+  it('found with that very id: missed by the id, in the words of the answer to the request asked for', async () => {
+    await expect(foundAfterMiss('purchases', '071-P-ABCDEFGH', answered, (key) => Promise.resolve({key, id: key}))).rejects.toMatchObject({
+      exitCode: 5,
+      message: 'No purchase has the id 071-P-ABCDEFGH: Could not find Purchase',
+      requestId: 'req-capture',
+      messages: ['Could not find Purchase'],
+    })
+  })
+
+  it('missed by the look-up too: said as an id or reference, in the words of the first answer; any other failure of the look-up as it came', async () => {
+    const lookUpMissed = () => Promise.reject(new NotFoundError('Purchase not found', {status: 404, requestId: 'req-get'}))
+    await expect(foundAfterMiss('refunds', '071-R-ABCDEFGH', answered, lookUpMissed)).rejects.toMatchObject({
+      message: 'No refund has the id or reference 071-R-ABCDEFGH (the gateway answered: Could not find Purchase)',
+      requestId: 'req-capture',
+    })
+    const down = new Error('socket hang up')
+    await expect(foundAfterMiss('purchases', '071-P-ABCDEFGH', answered, () => Promise.reject(down))).rejects.toBe(down)
   })
 })
 

@@ -76,6 +76,16 @@ describe('BatchView', () => {
     expect(io.stderr()).toMatch(/1 approved, 0 declined, 1 failed$/)
   })
 
+  it("on a terminal, a row's messages each said once: a miss's words, which quote the gateway's, are not followed by them again", () => {
+    const io = testIo({tty: true, columns: 140})
+    const view = new BatchView(io, 2, 'refund', {json: false})
+    const messages = ['No purchase has the id or reference NOPE: Purchase not found', 'Purchase not found']
+    view.row({row: 1, line: 2, reference: 'NOPE', status: 'rejected', exitCode: 5, resumed: false, error: {kind: 'not_found', status: 404, messages, request_id: null}})
+    view.row({...invalid, error: {kind: 'rejected', status: 400, messages: ['Amount is invalid', 'Card is expired'], request_id: null}})
+    expect(io.stdout()).toContain('rejected                     No purchase has the id or reference NOPE: Purchase not found\n')
+    expect(io.stdout()).toContain('invalid                      Amount is invalid; Card is expired\n')
+  })
+
   it('on a narrow terminal: the row number goes first, then the reference and amount narrow, then the line; the status stays, and no line is wider but for a long result', () => {
     expect(batchTableLayout(120)).toEqual({row: 5, line: 5, reference: 24, amount: 16})
     expect(batchTableLayout(80)).toEqual({line: 5, reference: 16, amount: 12})

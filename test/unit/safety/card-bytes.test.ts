@@ -31,6 +31,27 @@ describe('bytesMayHoldCardData: whether a delivery must be redacted before it is
     for (const text of ['{"a":"café Zürich"}', '{"a":"Ωμέγα"}']) expect(bytesMayHoldCardData(Buffer.from(text)), text).toBe(false)
   })
 
+  it('a v, a cv or a t that is no cvv, cvc or JSON escape leaves a delivery shown as it came', () => {
+    // v after a letter other than c, and v before c; cv before a space; a t between digits, not JSON's `\t`.
+    for (const text of ['{"note":"savvy vcs"}', '{"merchant":"ACV Auctions"}', '{"note":"1234567t1234567"}']) {
+      expect(bytesMayHoldCardData(Buffer.from(text)), text).toBe(false)
+    }
+    for (const text of ['{"note":"cVv"}', '{"note":"Cvc"}', '{"note":"1234567\\t1234567"}', '{"note":"1234567\\/1234567"}']) {
+      expect(bytesMayHoldCardData(Buffer.from(text)), text).toBe(true)
+    }
+  })
+
+  it('an escaped ASCII letter has it redacted: a CVV key spelt with escapes', () => {
+    for (const text of ['{"\\u0063vv":"123"}', '{"c\\u0056c":"123"}']) expect(bytesMayHoldCardData(Buffer.from(text)), text).toBe(true)
+  })
+
+  it('a byte that is no UTF-8 (0xa0 alone, decoded as U+FFFD) parts digits, as the text decoded from it holds no card number', () => {
+    const digits = (separator: number) => Buffer.from(Buffer.from('4111 1111 1111 1111').map((byte) => (byte === 0x20 ? separator : byte)))
+    expect(bytesMayHoldCardData(digits(0xa0))).toBe(false)
+    expect(digits(0xa0).toString()).toBe('4111\ufffd1111\ufffd1111\ufffd1111')
+    expect(bytesMayHoldCardData(digits(0x20))).toBe(true)
+  })
+
   it('reads the bytes it is given, not the buffer around them', () => {
     const whole = Buffer.from('4111111111111111 {"a":1}')
     expect(bytesMayHoldCardData(whole.subarray(17))).toBe(false)

@@ -75,12 +75,19 @@ describe('where a card number starts and stops', () => {
     expect(maskCardNumber(' 4111 1111 1111 1111 ')).toBe('411111XXXXXX1111')
   })
 
+  it('a last group of one digit is part of the number; a run of 13 digits that is none leaves the card number after it masked', () => {
+    expect(maskCardNumbersIn('x 4222 2222 2222 2 y')).toBe('x 422222XXX2222 y')
+    expect(maskCardNumbersIn('order 1234567890123, card 4111 1111 1111 1111')).toBe('order 1234567890123, card 411111XXXXXX1111')
+  })
+
   it('overlapping card numbers hide every digit of both, counted in any script', () => {
     // 4242 4242 4242 4242 and 4242 4242 4242 4242 4242 ... : groups 1-4 and 2-5 both pass.
     expect(maskCardNumbersIn('a 4242 4242 4242 4242 4242 b')).toBe(`a ${'X'.repeat(20)} b`)
     expect(maskCardNumbersIn('a \uff14\uff12\uff14\uff12 4242 4242 4242 4242 b')).toBe('a XXXXXXXXXXXXXXXXXXXX b')
     // Groups of eight: groups 1-2 and 2-3 each pass, sharing group 2.
     expect(maskCardNumbersIn('a 42424242 42424242 42424242 b')).toBe(`a ${'X'.repeat(24)} b`)
+    // Only the digits of the numbers that overlap: an order's 12 before them in the same run shows.
+    expect(maskCardNumbersIn('order 12 4242 4242 4242 4242 4242 b')).toBe(`order 12 ${'X'.repeat(20)} b`)
   })
 })
 

@@ -60,6 +60,8 @@ describe('printsAsSent', () => {
       '{"note":"cvv","also":["pan","password"]}',
       '{"number":null}',
       '{"number" : {"pan": null}}',
+      // A card field holding a list of short numbers: looked into as any other value is.
+      '{"pan":[1,2,3]}',
       '{"cvv_match":"M","cv_hint":"x","passwords":1,"card_numbers":[1]}',
       '{"a":"\\u0022 \\u0027 \\u003e \\u005c \\u0026 \\u003c"}',
       '{"a":"\\u0000\\u0008\\u000e\\u001f"}',
@@ -92,6 +94,11 @@ describe('printsAsSent', () => {
       '{"pan": 1234}',
       '{"pan":\t1234}',
       '{"pan": -1}',
+      // A card field that is 0 or 9, and a number whose exponent follows a 0 or a 9.
+      '{"number":0}',
+      '{"pan":9}',
+      '{"amount":10e2}',
+      '{"amount":19e2}',
       '{"pan":"4242"}',
       '{"pan":"XX\\u0058X"}',
       '{"a":"4111-1111-1111-1111"}',

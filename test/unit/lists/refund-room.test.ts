@@ -1,0 +1,71 @@
+import {describe, expect, it} from 'vitest'
+import {GatewayError, NotFoundError, RejectedError} from '../../../src/errors.js'
+import {lookUpPurchase, refundable} from '../../../src/lists/refund-room.js'
+import type {RefundInput} from '../../../src/operations/refunds.js'
+import {livePurchase} from '../../fixtures/live-records.js'
+import {fakeClient} from '../operations/fake-client.js'
+
+// One refund held to what is certainly left of its purchase before it is sent (issue 62): refused
+// as the gateway would refuse it, in the words of a refund in full or of an amount; a purchase not
+// found is the gateway's to judge only when an amount is given.
+
+// The gateway's own figure (refunded_amount): what is left is known without a walk of the card's refunds.
+const refundedSoFar = (refunded: number) => ({...livePurchase, refunded_amount: refunded})
+const request = {concurrency: 1, made: async () => new Map()}
+const answering = (get: (name: string) => unknown) => fakeClient({'purchases.get': get})
+const notFound = () => Promise.reject(new NotFoundError('Purchase not found', {status: 404}))
+
+describe('refundable: one refund held to what is left of its purchase', () => {
+  it('a refund in full of a purchase partly refunded is refused in a refund-in-full’s words', async () => {
+    const {client} = answering(() => refundedSoFar(3000))
+    const error = await refundable({transactionId: 'order-1042'}, request, {client}).catch((err: unknown) => err)
+    expect(error).toBeInstanceOf(RejectedError)
+    expect((error as Error).message).toBe('Refunding purchase order-1042 in full: 100.00 AUD is more than is left of it, 70.00 AUD (the gateway says 30.00 AUD of 100.00 AUD refunded): nothing was sent')
+  })
+
+  it('a refund of an amount over what is left is refused in an amount’s words', async () => {
+    const {client} = answering(() => refundedSoFar(3000))
+    await expect(refundable({transactionId: 'order-1042', amount: 8000}, request, {client})).rejects.toThrow(
+      'A refund of purchase order-1042: 80.00 AUD is more than is left of it, 70.00 AUD (the gateway says 30.00 AUD of 100.00 AUD refunded): nothing was sent',
+    )
+  })
+
+  it('what is left goes on, with the purchase looked up carried along', async () => {
+    const {client, calls} = answering(() => refundedSoFar(3000))
+    expect(await refundable({transactionId: 'order-1042', amount: 7000}, request, {client})).toEqual({transactionId: 'order-1042', amount: 7000, purchase: refundedSoFar(3000)})
+    expect(calls.map((call) => call.method)).toEqual(['purchases.get'])
+  })
+
+  it('a purchase that came back without its amount goes on with it, for refundBody to say so', async () => {
+    const {amount: _, ...noAmount} = livePurchase
+    const {client} = answering(() => noAmount)
+    expect(await refundable({transactionId: 'order-1042', amount: 500}, request, {client})).toEqual({transactionId: 'order-1042', amount: 500, purchase: noAmount})
+  })
+
+  it('a purchase not found, with an amount given: the input goes on unchanged, the gateway’s to judge', async () => {
+    const {client} = answering(notFound)
+    const input: RefundInput = {transactionId: 'order-new', amount: 500, reference: 'refund-1'}
+    expect(await refundable(input, request, {client})).toStrictEqual({transactionId: 'order-new', amount: 500, reference: 'refund-1'})
+  })
+
+  it('a purchase not found, refunded in full: said as the other commands say it', async () => {
+    const {client} = answering(notFound)
+    const error = await refundable({transactionId: 'order-new'}, request, {client}).catch((err: unknown) => err)
+    expect(error).toBeInstanceOf(NotFoundError)
+    expect((error as Error).message).toBe('No purchase has the id or reference order-new: Purchase not found')
+  })
+})
+
+describe('lookUpPurchase', () => {
+  it('not found: none with an amount given; refused without one', async () => {
+    const {client} = answering(notFound)
+    expect(await lookUpPurchase({transactionId: 'order-new', amount: 500}, {client})).toBeUndefined()
+    await expect(lookUpPurchase({transactionId: 'order-new'}, {client})).rejects.toThrow('No purchase has the id or reference order-new: Purchase not found')
+  })
+
+  it('any other failure fails it, with an amount given or not', async () => {
+    const {client} = answering(() => Promise.reject(new GatewayError('network', 'No answer')))
+    await expect(lookUpPurchase({transactionId: 'order-1042', amount: 500}, {client})).rejects.toThrow('No answer')
+    await expect(lookUpPurchase({transactionId: 'order-1042'}, {client})).rejects.toThrow('No answer')
+  })
+})
