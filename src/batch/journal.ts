@@ -118,8 +118,8 @@ export class Journal {
       }
       const batch = entries?.batch ?? (options.newBatch ? newBatchName() : batchName(command, input.sha256))
       // JSON leaves `input` out for stdin, which has no path.
-      const header: Header = {journal: 1, command, input: input.path, input_sha256: input.sha256, target, created_at: now.toISOString(), ...(options.newBatch ? {batch} : {})}
-      const journal = new Journal(path, file, entries !== undefined, disk, entries?.secret ?? headerLine(header).secret, entries?.movedFrom, entries?.sameRows ?? true, batch)
+      const header = headerLine({journal: 1, command, input: input.path, input_sha256: input.sha256, target, created_at: now.toISOString(), ...(options.newBatch ? {batch} : {})} satisfies Header)
+      const journal = new Journal(path, file, entries !== undefined, disk, entries?.secret ?? header.secret, entries?.movedFrom, entries?.sameRows ?? true, batch)
       if (entries) {
         for (const [reference, intent] of entries.intents) {
           const result = entries.results.get(reference)
@@ -128,7 +128,8 @@ export class Journal {
         }
         for (const [reference, result] of entries.results) if (!references || references.has(reference)) journal.results.set(reference, result)
       } else {
-        await journal.append(header)
+        // Written as the journal opens, before any row: a failure of it is the opening's (nothing was sent).
+        await disk.append(file, [header.line])
         // The new file's name must survive a crash as well as its entries.
         syncDirectory(dirname(real))
       }
@@ -244,7 +245,7 @@ async function openFile(path: string, file: string, thread: 'this' | JournalWork
     return thread === 'this' ? openJournalFile(file) : await openJournalInWorker(file, thread ?? startJournalWorker())
   } catch (err) {
     if (!(err instanceof JournalFileError)) throw journalError(path, err, {opening: true})
-    if (err.reason === 'directory') throw unreadable(path, Object.assign(new Error('it is a directory'), {code: 'EISDIR'}))
+    if (err.reason === 'directory') throw unreadable(path, Object.assign(new Error(), {code: 'EISDIR'}))
     if (err.reason === 'damaged') throw unreadable(path, new Error(`it is damaged: ${err.detail.why}`))
     if (err.reason === 'overlay') {
       throw new UsageError(`The batch journal ${path} is on an overlay file system, and ${err.detail.why}: a gw reaching the file through it would not meet this one's lock, so nothing was sent`, 'Give --journal a file outside the overlay (on a volume, or another file system).')

@@ -5,7 +5,7 @@ import {closeSync, openSync, readSync, statSync} from 'node:fs'
 // of fewer pages and write into it as it takes the lock.
 
 /** The first bytes of every SQLite database. */
-const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1')
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0')
 
 /**
  * Why the database at `file` (`size` bytes) is cut short, when it is: SQLite's first bytes, but

@@ -35,10 +35,10 @@ export function overlays(mountInfo: string | undefined): Overlay[] {
   if (mountInfo === undefined) return []
   return mountInfo.split('\n').flatMap((line) => {
     const fields = line.split(' ')
+    // Six fields come before the separator (id, parent, device, root, mount point, options), and optional ones between.
     const dash = fields.indexOf('-')
-    if (dash < 0 || fields[dash + 1] !== 'overlay') return []
-    const upper = optionsOf(fields[dash + 3] ?? '').get('upperdir')
-    return [{mountPoint: unescape(fields[4] ?? ''), root: unescape(fields[3] ?? '/'), ...(upper === undefined ? {} : {upperDir: upper})}]
+    if (dash < 6 || fields[dash + 1] !== 'overlay') return []
+    return [{mountPoint: unescape(fields[4]!), root: unescape(fields[3]!), upperDir: upperDirOf(fields[dash + 3])}]
   })
 }
 
@@ -67,17 +67,14 @@ export function overlayNames(file: string, mounts: Overlay[] = overlays(readMoun
 /** `path` relative to `folder` when it is inside it (or is it: ''), by whole names; undefined otherwise. */
 function under(path: string, folder: string): string | undefined {
   const inside = relative(folder, path)
-  return inside === '' || (!inside.startsWith(`..${sep}`) && inside !== '..' && !isAbsolute(inside)) ? inside : undefined
+  return !inside.startsWith(`..${sep}`) && inside !== '..' && !isAbsolute(inside) ? inside : undefined
 }
 
-/** An overlay's options (`lowerdir=...,upperdir=...`): a comma escaped with a backslash belongs to its value. */
-function optionsOf(options: string): Map<string, string> {
-  const found = new Map<string, string>()
-  for (const option of options.split(/(?<!\\),/)) {
-    const at = option.indexOf('=')
-    if (at > 0) found.set(option.slice(0, at), unescape(option.slice(at + 1).replaceAll('\\,', ',')))
-  }
-  return found
+/** The upper directory an overlay's options name (`lowerdir=...,upperdir=...`): a comma escaped with a backslash belongs to its value. */
+function upperDirOf(options: string | undefined): string | undefined {
+  const name = 'upperdir='
+  const option = options?.split(/(?<!\\),/).find((each) => each.startsWith(name))
+  return option === undefined ? undefined : unescape(option.slice(name.length).replaceAll('\\,', ','))
 }
 
 /** The mount table's octal escapes (`\040` a space, `\134` a backslash) read back. */

@@ -457,6 +457,14 @@ describe('opening a journal, word for word', () => {
     })
   })
 
+  it('says what SQLite found where it cannot be read, not node:sqlite’s code', async () => {
+    const file = join(folder(), 'j.ndjson')
+    const malformed = Object.assign(new Error('database disk image is malformed'), {code: 'ERR_SQLITE_ERROR'})
+    expect(await refusal(open(file, {disk: {read: () => Promise.reject(malformed)}}))).toMatchObject({
+      message: `The batch journal ${file} cannot be read (database disk image is malformed): nothing was sent, and it is left as it is`,
+    })
+  })
+
   it('says why it cannot be read when the error has no code', async () => {
     const file = join(folder(), 'j.ndjson')
     expect(await refusal(open(file, {disk: {read: () => Promise.reject(new Error('the disk went away'))}}))).toMatchObject({
@@ -576,5 +584,11 @@ describe('lockSameBatch: one run at a time chooses the journal of a batch', () =
     const data = folder()
     writeFileSync(join(data, 'journals'), '')
     expect(() => lockSameBatch(data, 'refund create', input.sha256, target)).toThrow(/EEXIST|ENOTDIR/)
+  })
+
+  it('throws what is not the lock being held as it is: a folder in the lock file’s place is no database, not another gw', () => {
+    const data = folder()
+    mkdirSync(join(data, 'journals', `.same-batch-${inputHash(`refund create\n${input.sha256}\n${target.base_url}\n${target.username}`).slice(0, 16)}.lock`), {recursive: true})
+    expect(() => lockSameBatch(data, 'refund create', input.sha256, target)).toThrow(/is not a SQLite database \(it is a directory\)$/)
   })
 })

@@ -1,5 +1,5 @@
 import {spawnSync} from 'node:child_process'
-import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync} from 'node:fs'
+import {existsSync, lchownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {Worker} from 'node:worker_threads'
@@ -12,6 +12,7 @@ import {startJournalWorker} from '../../../src/batch/journal-worker.js'
 import {unjournaledAnswers} from '../../../src/batch/gateway-slots.js'
 import {UsageError} from '../../../src/errors.js'
 import {DatabaseLockedError} from '../../../src/lib/locked-database.js'
+import {NotYoursError} from '../../../src/lib/own-file.js'
 import {OverlayNameError} from '../../../src/lib/overlay-names.js'
 import {expectReject} from '../../expect-error.js'
 import {anotherCouldTake, heldByAnother, killHolder} from '../../held-file.js'
@@ -212,6 +213,16 @@ describe('what the file holds of a row, read back (Journal.holds)', () => {
     expect(await failing.holds('r-1')).toBe(true)
     await failing.close()
   })
+
+  it('a row withdrawn whose reference holds another’s (r-10, r-1) takes back its own intent alone', async () => {
+    const journal = await openOn(path())
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
+    await journal.intent({intent: 'r-10', row: 2, line: 3, request: {amount: 100}})
+    await journal.withdraw('r-10')
+    expect(await journal.holds('r-1')).toBe(true)
+    expect(await journal.holds('r-10')).toBe(false)
+    await journal.close()
+  })
 })
 
 describe('a journal whose thread refuses it', () => {
@@ -295,7 +306,19 @@ describe('a --journal that is no journal', () => {
 
   it('says the system’s error where the journal’s file cannot be opened (exit 1)', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'gw-journal-')), 'j'.repeat(256))
-    await expectReject(openOn(file), JournalError, `The batch journal ${file} cannot be used (ENAMETOOLONG): nothing was sent`)
+    const error = await expectReject(openOn(file), JournalError, `The batch journal ${file} cannot be used (ENAMETOOLONG): nothing was sent`)
+    expect(error).toMatchObject({exitCode: 1, hint: 'Free space or fix permissions there, or give another --journal FILE, then run the same command again: nothing of it was sent yet.'})
+  })
+
+  it('says, where a new journal’s header cannot be written (a full disk), that it cannot be used and nothing was sent; the next run begins it afresh', async () => {
+    const file = path()
+    const full = {append: () => Promise.reject(Object.assign(new Error('ENOSPC: no space left on device, write'), {code: 'ENOSPC'}))}
+    const error = await expectReject(openOn(file, undefined, undefined, {disk: full}), JournalError, `The batch journal ${file} cannot be used (ENOSPC): nothing was sent`)
+    expect(error).toMatchObject({exitCode: 1, hint: 'Free space or fix permissions there, or give another --journal FILE, then run the same command again: nothing of it was sent yet.'})
+    const again = await openOn(file)
+    expect(again.resumed).toBe(false)
+    await again.close()
+    expect(journalText(file).split('\n')).toHaveLength(2)
   })
 
   it.each([
@@ -365,6 +388,20 @@ describe.each(HOLDERS)('the journal lock, %s', (_, holder) => {
 })
 
 const root = process.getuid?.() === 0
+
+describe('a journal reached by another user’s link', () => {
+  it.skipIf(!root)(`is refused, naming the link, though the journal it leads to is the user’s; nothing is written${root ? '' : ' (skipped: lchown to another user needs root; CI runs it)'}`, async () => {
+    const file = path()
+    await (await openOn(file)).close()
+    const before = journalText(file)
+    const link = join(dirname(file), 'planted')
+    symlinkSync(file, link)
+    lchownSync(link, 1001, 1001)
+    const error = await expectReject(openOn(link), NotYoursError, `${link} is a symbolic link made by`)
+    expect(error).toMatchObject({path: link, problem: 'link'})
+    expect(journalText(file)).toBe(before)
+  })
+})
 
 /** An overlay mounted in a folder of its own (unmounted after the file's tests); undefined where none can be. */
 function mountOverlay(): {merged: string; upper: string} | undefined {

@@ -3,6 +3,7 @@ import {copyFileSync, readdirSync, readFileSync, renameSync, statSync, utimesSyn
 import {join} from 'node:path'
 import {describe, expect, it, vi} from 'vitest'
 import {isRunning, LockHeldError, readHolder, takeAside, takeLockFile} from '../../../src/lib/lock-file.js'
+import {hostPlatform} from '../../../src/lib/platform.js'
 import {openDescriptors} from '../../held-file.js'
 import {caught, folder} from './folders.js'
 
@@ -57,6 +58,17 @@ describe('readHolder: who holds a lock', () => {
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString()
     for (const text of [dead, String(process.pid), '0', '-1', '1.5', 'abc']) {
       expect(readHolder(lock(text).path), text).toMatchObject({alive: false})
+    }
+  })
+
+  it('takes no pid of 0 or below for a live holder, where the system says it runs (macOS’s kill(0, 0) signals the process group)', () => {
+    const running = vi.spyOn(hostPlatform(), 'isRunning').mockReturnValue(true)
+    try {
+      expect(readHolder(lock('0').path)).toMatchObject({pid: 0, alive: false})
+      expect(readHolder(lock('-1').path)).toMatchObject({pid: -1, alive: false})
+      expect(readHolder(lock('1').path)).toMatchObject({pid: 1, alive: true})
+    } finally {
+      running.mockRestore()
     }
   })
 })

@@ -2,7 +2,7 @@ import {spawnSync} from 'node:child_process'
 import {chmodSync, linkSync, mkdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it, vi} from 'vitest'
-import {DamagedDatabaseError, DatabaseLockedError, deviceName, isHeldHere, lockHolder, lockRefusal, NotADatabaseError, nodeSqlite, openLockedDatabase, primaryCode, readLocks, systemError, tryAgain, withoutSqliteWarning} from '../../../src/lib/locked-database.js'
+import {DamagedDatabaseError, DatabaseLockedError, deviceName, isHeldHere, lockableFile, lockHolder, lockRefusal, NotADatabaseError, nodeSqlite, openLockedDatabase, primaryCode, readLocks, systemError, tryAgain, withoutSqliteWarning} from '../../../src/lib/locked-database.js'
 import {cutShort} from '../../../src/lib/database-cut.js'
 import {anotherCouldTake, closedAfterEach, heldByAnother, killHolder, openDescriptors} from '../../held-file.js'
 import {caught, folder} from './folders.js'
@@ -33,6 +33,17 @@ describe('openLockedDatabase', () => {
     const again = open(file)
     expect(again.db.prepare('SELECT x FROM t').all()).toEqual([{x: 'kept'}])
     expect(readFileSync(file).subarray(0, 16).toString('latin1')).toBe('SQLite format 3\u0000')
+  })
+
+  it('makes what SQLite keeps beside the file (an older gw’s, readable by others) its owner’s alone before SQLite reads it', () => {
+    const file = join(folder(), 'journal')
+    const beside = ['-journal', '-wal', '-shm'].map((suffix) => file + suffix)
+    for (const each of beside) {
+      writeFileSync(each, '')
+      chmodSync(each, 0o644)
+    }
+    expect(lockableFile(file)).toBe(file)
+    expect(beside.map((each) => statSync(each).mode & 0o777)).toEqual([0o600, 0o600, 0o600])
   })
 
   it('commits durably, in a file whose lock no other connection in this process can share', () => {
@@ -201,6 +212,17 @@ describe('a database on an overlay file system: locked under its overlay name an
     expect(caught(() => openLockedDatabase(merged))).toMatchObject({path: upper, pid: other.pid})
     expect(isHeldHere(merged)).toBe(false)
   })
+
+  it.skipIf(!overlay)(`refused by its own name's holder after the other name was taken: the other name let go again${skipped}`, async () => {
+    const merged = join(overlay!.merged, 'held-here')
+    const upper = join(overlay!.upper, 'held-here')
+    openLockedDatabase(merged).close()
+    const holder = await heldByAnother(merged)
+    expect(caught(() => openLockedDatabase(merged))).toMatchObject({path: merged, pid: holder.pid})
+    expect(isHeldHere(upper)).toBe(false)
+    await killHolder(holder)
+    openLockedDatabase(upper).close()
+  })
 })
 
 describe('lockHolder', () => {
@@ -264,6 +286,11 @@ describe('lockRefusal and tryAgain: a refusal whose holder let go before it was 
     const held = lockRefusal(file, busy) as DatabaseLockedError
     expect([held.pid, held.letGo]).toEqual([holder.pid, false])
     expect(tryAgain(held, 1)).toBe(false)
+  })
+
+  it.skipIf(!proc)('a file gone by the time the lock table is read has no holder: it has let go', () => {
+    const gone = lockRefusal(join(folder(), 'gone'), busy) as DatabaseLockedError
+    expect([gone.pid, gone.letGo]).toEqual([undefined, true])
   })
 
   it('only a refusal for a lock is tried again', () => {

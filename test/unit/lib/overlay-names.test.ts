@@ -38,6 +38,12 @@ describe('overlays: the overlay mounts of the mount table', () => {
     expect(overlays('27 1 252:0 / / rw - ext4 /dev/vda rw\nnot a line')).toEqual([])
   })
 
+  it('passes over a line cut short before its six first fields, and takes one with optional fields or no options', () => {
+    expect(overlays('- overlay overlay rw,upperdir=/u\n1 2 0:3 / /m - overlay overlay rw,upperdir=/u')).toEqual([])
+    expect(overlays('50 27 0:45 / /m rw shared:7 master:1 - overlay overlay rw,upperdir=/u,lowerdir=/l')).toEqual([{mountPoint: '/m', root: '/', upperDir: '/u'}])
+    expect(overlays('51 27 0:46 / /m rw - overlay overlay')).toEqual([{mountPoint: '/m', root: '/'}])
+  })
+
   it('reads the mount table on Linux only, whatever /proc another system sees (wine maps the Linux host’s)', () => {
     const reading = (os: NodeJS.Platform) => platformOf(os, {readFile: (path) => (path === '/proc/self/mountinfo' ? MOUNT_TABLE : undefined), ownerOf: () => undefined, run: () => undefined, probe: () => {}, uid: () => 0})
     expect(readMountInfo(reading('linux'))).toBe(MOUNT_TABLE)
@@ -57,9 +63,12 @@ describe('overlayNames: a file’s other name', () => {
     expect(overlayNames('/mnt/part/x/j', all, everywhere)).toEqual({merged: true, upperDir: '/up2', other: '/up2/sub/x/j'})
   })
 
-  it('on an overlay whose upper directory the mount table names relatively, or not at all: no other name to give', () => {
+  it('on an overlay whose upper directory the mount table names relatively, or not at all: no other name to give, none looked for', () => {
     expect(overlayNames('/mnt/relative/j', all, everywhere)).toEqual({merged: true, upperDir: 'upper'})
     expect(overlayNames('/mnt/read-only/j', all, everywhere)).toEqual({merged: true})
+    const asked: string[] = []
+    expect(overlayNames('/mnt/relative/j', all, (path) => asked.push(path) > 0)).toEqual({merged: true, upperDir: 'upper'})
+    expect(asked).toEqual([])
   })
 
   it('in an overlay’s upper directory: its name through the overlay, where it can be reached', () => {

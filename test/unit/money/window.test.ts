@@ -1,5 +1,5 @@
 import {getEventListeners} from 'node:events'
-import {describe, expect, it} from 'vitest'
+import {describe, expect, it, vi} from 'vitest'
 import {type Clock, LOOK_AGAIN_MS, lookThroughWindow, PROCESSING_WINDOW_MS, STOPPED_WAITING, systemClock, type Waiting, windowLeft, windowOf} from '../../../src/money/window.js'
 
 const SENT = Date.parse('2026-11-17T10:00:00Z')
@@ -208,6 +208,20 @@ describe('systemClock', () => {
       await systemClock.sleep(aMinute, stop.signal)
     } finally {
       process.off('warning', warned)
+    }
+  })
+
+  it('a pause a stop ends leaves no timer behind: a stopped batch does not keep the process up for the rest of it', async () => {
+    vi.useFakeTimers({toFake: ['setTimeout', 'clearTimeout']})
+    try {
+      const stop = new AbortController()
+      const paused = systemClock.sleep(aMinute, stop.signal)
+      expect(vi.getTimerCount()).toBe(1)
+      stop.abort()
+      await paused
+      expect(vi.getTimerCount()).toBe(0)
+    } finally {
+      vi.useRealTimers()
     }
   })
 
