@@ -113,7 +113,8 @@ describe('gw api', () => {
     const result = await sandbox.gw(['api', 'POST', '/v1.0/credit_cards', '-f', 'card_holder=Jane', '-f', `Card_Number=${CARDS.visa}`, '-f', 'card_expiry=12/2030', '-f', 'card[cvv]=731', '-f', 'Card_CVC2=842', '-f', 'note=4242_4242_4242_4242', '--verbose'])
     const sent = result.stderr.split('\n').find((line) => line.startsWith('> POST '))
     expect(sent).toBe(`> POST ${sandbox.url}/v1.0/credit_cards {"card_holder":"Jane","Card_Number":"424242XXXXXX4242","card_expiry":"12/2030","note":"424242XXXXXX4242"}`)
-    expect(result.stdout + result.stderr).not.toMatch(/731|842|4242424242424242/)
+    // The CVVs as values of their own: ids and tokens the gateway makes may hold the same digits among others.
+    expect(result.stdout + result.stderr).not.toMatch(/\b(731|842)\b|4242424242424242/)
   })
 
   it('a read-only profile refuses a write with exit 6, a path gw does not know included, and still reads', async () => {
