@@ -3,28 +3,17 @@ import {mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {rowsOf, spawnGw} from './batch-helpers.js'
-import {expectOnePostEach, folder, purchaseBatch, root, startedInTest} from './identity-helpers.js'
+import {expectOnePostEach, folder, purchaseBatch, startedInTest} from './identity-helpers.js'
 import {baseEnv, GW, isolatedHome, runGw, runProgram, type Sandbox} from './helpers.js'
+import {OVERLAY_SKIPPED, overlaysMountable} from '../overlay-mount.js'
 
 // One writer through an overlay file system (design.md §5, issue 60.2): a journal reached through an
 // overlay's merged path and through its upper directory is one file, though the kernel's lock taken
 // through one name is not seen through the other; gw locks it under both, by what the mount table
 // says. Mounting an overlay needs root: CI runs as root; elsewhere these are skipped, as their names say.
 
-/** Whether this machine mounts an overlay here (root, and a kernel with overlayfs). */
-const overlaysHere = root && probeOverlay()
-const SKIPPED = overlaysHere ? '' : root ? ' (skipped: this kernel mounts no overlay here; CI does)' : ' (skipped: mount -t overlay needs root; CI runs it)'
 /** Whether this process may also make a mount namespace of its own, as a container has. */
-const canUnshare = overlaysHere && spawnSync('unshare', ['--mount', 'true']).status === 0
-
-function probeOverlay(): boolean {
-  const dir = folder()
-  for (const name of ['lower', 'upper', 'work', 'merged']) mkdirSync(join(dir, name))
-  const mounted = spawnSync('mount', ['-t', 'overlay', 'overlay', '-o', `lowerdir=${dir}/lower,upperdir=${dir}/upper,workdir=${dir}/work`, `${dir}/merged`])
-  if (mounted.status !== 0) return false
-  spawnSync('umount', [`${dir}/merged`])
-  return true
-}
+const canUnshare = overlaysMountable && spawnSync('unshare', ['--mount', 'true']).status === 0
 
 type Started = ReturnType<typeof startedInTest>
 
@@ -86,13 +75,13 @@ async function whileHeld(
 }
 
 describe.concurrent('a journal on an overlay file system (a container’s own layer)', () => {
-  it.skipIf(!overlaysHere)(`run through the overlay, then through its upper directory while the first runs: refused (exit 2), every row POSTed once${SKIPPED}`, async ({onTestFinished}) => {
+  it.skipIf(!overlaysMountable)(`run through the overlay, then through its upper directory while the first runs: refused (exit 2), every row POSTed once${OVERLAY_SKIPPED}`, async ({onTestFinished}) => {
     const started = startedInTest(onTestFinished)
     const {merged, upper} = overlay(started)
     await whileHeld(started, join(merged, 'j.sqlite'), (sandbox, file, env) => sandbox.gw(['purchase', 'create', '--input', file, '--journal', join(upper, 'j.sqlite')], {env}))
   })
 
-  it.skipIf(!overlaysHere)(`run through the upper directory, then through the overlay while the first runs: refused (exit 2), every row POSTed once${SKIPPED}`, async ({onTestFinished}) => {
+  it.skipIf(!overlaysMountable)(`run through the upper directory, then through the overlay while the first runs: refused (exit 2), every row POSTed once${OVERLAY_SKIPPED}`, async ({onTestFinished}) => {
     const started = startedInTest(onTestFinished)
     const {merged, upper} = overlay(started)
     // The file is made through the overlay first, as a container makes its own.
@@ -101,7 +90,7 @@ describe.concurrent('a journal on an overlay file system (a container’s own la
   })
 
   it.skipIf(!canUnshare).for(['the host', 'the container'])(
-    `one gw in a mount namespace of its own that sees the overlay but not its upper directory (as in a container), one on the upper directory (its host), %s first: the second is refused${canUnshare ? '' : SKIPPED || ' (skipped: unshare --mount needs a kernel that allows it; CI runs it)'}`,
+    `one gw in a mount namespace of its own that sees the overlay but not its upper directory (as in a container), one on the upper directory (its host), %s first: the second is refused${canUnshare ? '' : OVERLAY_SKIPPED || ' (skipped: unshare --mount needs a kernel that allows it; CI runs it)'}`,
     async (firstOne, {onTestFinished}) => {
       const started = startedInTest(onTestFinished)
       const {merged, upper, layers} = overlay(started)
@@ -118,7 +107,7 @@ describe.concurrent('a journal on an overlay file system (a container’s own la
     },
   )
 
-  it.skipIf(!overlaysHere)(`on an overlay whose upper directory the mount table names only relatively (mounted from a folder no one can know now): refused, saying why (exit 2), nothing sent; a local gateway's --state there too${SKIPPED}`, async ({onTestFinished}) => {
+  it.skipIf(!overlaysMountable)(`on an overlay whose upper directory the mount table names only relatively (mounted from a folder no one can know now): refused, saying why (exit 2), nothing sent; a local gateway's --state there too${OVERLAY_SKIPPED}`, async ({onTestFinished}) => {
     const started = startedInTest(onTestFinished)
     const {merged} = overlay(started, true)
     const sandbox = await started.gateway()
@@ -139,7 +128,7 @@ describe.concurrent('a journal on an overlay file system (a container’s own la
 })
 
 describe.concurrent('a local gateway’s state file on an overlay', () => {
-  it.skipIf(!overlaysHere)(`started through the overlay, then through its upper directory: the second is refused as in use (exit 2)${SKIPPED}`, async ({onTestFinished}) => {
+  it.skipIf(!overlaysMountable)(`started through the overlay, then through its upper directory: the second is refused as in use (exit 2)${OVERLAY_SKIPPED}`, async ({onTestFinished}) => {
     const started = startedInTest(onTestFinished)
     const {merged, upper} = overlay(started)
     const first = await started.gateway(['--state', join(merged, 'state.json')])

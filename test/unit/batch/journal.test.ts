@@ -1,9 +1,8 @@
-import {spawnSync} from 'node:child_process'
 import {existsSync, lchownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {Worker} from 'node:worker_threads'
-import {afterAll, describe, expect, it, onTestFinished, vi} from 'vitest'
+import {describe, expect, it, onTestFinished, vi} from 'vitest'
 import {batchName} from '../../../src/batch/batch-name.js'
 import {defaultJournalPath, inputHash, Journal, type JournalDisk, JournalError} from '../../../src/batch/journal.js'
 import {peekJournal, STDIN} from '../../../src/batch/journal-entries.js'
@@ -17,6 +16,7 @@ import {OverlayNameError} from '../../../src/lib/overlay-names.js'
 import {expectReject} from '../../expect-error.js'
 import {anotherCouldTake, heldByAnother, killHolder} from '../../held-file.js'
 import {journalText} from '../../journal-text.js'
+import {OVERLAY_SKIPPED, overlayForBlock, overlaysMountable} from '../../overlay-mount.js'
 
 const now = new Date('2026-11-22T10:00:00Z')
 const path = () => join(mkdtempSync(join(tmpdir(), 'gw-journal-')), 'j.ndjson')
@@ -403,34 +403,23 @@ describe('a journal reached by another user’s link', () => {
   })
 })
 
-/** An overlay mounted in a folder of its own (unmounted after the file's tests); undefined where none can be. */
-function mountOverlay(): {merged: string; upper: string} | undefined {
-  if (!root) return undefined
-  const dir = mkdtempSync(join(tmpdir(), 'gw-journal-'))
-  for (const name of ['lower', 'upper', 'work', 'merged']) mkdirSync(join(dir, name))
-  if (spawnSync('mount', ['-t', 'overlay', 'overlay', '-o', `lowerdir=${dir}/lower,upperdir=${dir}/upper,workdir=${dir}/work`, `${dir}/merged`]).status !== 0) return undefined
-  afterAll(() => void spawnSync('umount', [join(dir, 'merged')]))
-  return {merged: join(dir, 'merged'), upper: join(dir, 'upper')}
-}
-
 describe.each(HOLDERS)('a journal on an overlay file system, %s', (where, holder) => {
-  const overlay = mountOverlay()
-  const skipped = overlay ? '' : ' (skipped: mount -t overlay needs root and overlayfs; CI runs it)'
+  const overlay = overlayForBlock()
   const open: typeof openOn = (file, hash, command, options = {}) => openOn(file, hash, command, {...holder, ...options})
 
-  it.skipIf(!overlay)(`opened through the overlay is held under its upper directory's name too, until it closes${skipped}`, async () => {
+  it.skipIf(!overlaysMountable)(`opened through the overlay is held under its upper directory's name too, until it closes${OVERLAY_SKIPPED}`, async () => {
     const name = `held-${where.replaceAll(' ', '-')}`
-    const journal = await open(join(overlay!.merged, name))
-    expect(anotherCouldTake(join(overlay!.upper, name))).toBe(false)
+    const journal = await open(join(overlay.merged, name))
+    expect(anotherCouldTake(join(overlay.upper, name))).toBe(false)
     await journal.close()
-    expect(anotherCouldTake(join(overlay!.upper, name))).toBe(true)
+    expect(anotherCouldTake(join(overlay.upper, name))).toBe(true)
   })
 
-  it.skipIf(!overlay)(`opened through its upper directory while another process holds the overlay's name: refused, naming that pid, nothing held${skipped}`, async () => {
+  it.skipIf(!overlaysMountable)(`opened through its upper directory while another process holds the overlay's name: refused, naming that pid, nothing held${OVERLAY_SKIPPED}`, async () => {
     const name = `taken-${where.replaceAll(' ', '-')}`
-    await (await open(join(overlay!.merged, name))).close()
-    const other = await heldByAnother(join(overlay!.merged, name))
-    const upper = join(overlay!.upper, name)
+    await (await open(join(overlay.merged, name))).close()
+    const other = await heldByAnother(join(overlay.merged, name))
+    const upper = join(overlay.upper, name)
     await expectReject(open(upper), UsageError, `Another gw (pid ${other.pid}) is running the batch of journal ${upper}: nothing was sent`)
     await killHolder(other)
     await (await open(upper)).close()

@@ -1,11 +1,12 @@
 import {spawnSync} from 'node:child_process'
 import {chmodSync, linkSync, mkdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterAll, describe, expect, it, vi} from 'vitest'
+import {describe, expect, it, vi} from 'vitest'
 import {DamagedDatabaseError, DatabaseLockedError, deviceName, isHeldHere, lockableFile, lockHolder, lockRefusal, NotADatabaseError, nodeSqlite, openLockedDatabase, primaryCode, readLocks, systemError, tryAgain, withoutSqliteWarning} from '../../../src/lib/locked-database.js'
 import {cutShort} from '../../../src/lib/database-cut.js'
 import {anotherCouldTake, closedAfterEach, heldByAnother, killHolder, openDescriptors} from '../../held-file.js'
 import {caught, folder} from './folders.js'
+import {OVERLAY_SKIPPED, overlayForBlock, overlaysMountable} from '../../overlay-mount.js'
 import {platformOf} from '../../../src/lib/platform.js'
 
 // One writer of a file, by the kernel's lock on the file itself (design.md §5): it holds through
@@ -163,43 +164,32 @@ describe('openLockedDatabase on a file system that refuses', () => {
   })
 })
 
-/** An overlay mounted in a folder of its own: its merged folder and its upper directory; unmounted by `unmount`. Undefined where none can be mounted. */
-function mountOverlay(): {merged: string; upper: string; unmount(): void} | undefined {
-  if (!root) return undefined
-  const dir = folder()
-  for (const name of ['lower', 'upper', 'work', 'merged']) mkdirSync(join(dir, name))
-  if (spawnSync('mount', ['-t', 'overlay', 'overlay', '-o', `lowerdir=${dir}/lower,upperdir=${dir}/upper,workdir=${dir}/work`, `${dir}/merged`]).status !== 0) return undefined
-  return {merged: join(dir, 'merged'), upper: join(dir, 'upper'), unmount: () => void spawnSync('umount', [join(dir, 'merged')])}
-}
-
 describe('a database on an overlay file system: locked under its overlay name and its upper directory’s', () => {
-  const overlay = mountOverlay()
-  const skipped = overlay ? '' : ' (skipped: mount -t overlay needs root and overlayfs; CI runs it)'
-  afterAll(() => overlay?.unmount())
+  const overlay = overlayForBlock()
 
-  it.skipIf(!overlay)(`opened through the overlay: no other process takes it by either name until it is closed${skipped}`, () => {
-    const file = join(overlay!.merged, 'through-overlay')
+  it.skipIf(!overlaysMountable)(`opened through the overlay: no other process takes it by either name until it is closed${OVERLAY_SKIPPED}`, () => {
+    const file = join(overlay.merged, 'through-overlay')
     const held = openLockedDatabase(file)
-    expect(anotherCouldTake(join(overlay!.upper, 'through-overlay'))).toBe(false)
+    expect(anotherCouldTake(join(overlay.upper, 'through-overlay'))).toBe(false)
     expect(anotherCouldTake(file)).toBe(false)
-    expect(isHeldHere(join(overlay!.upper, 'through-overlay'))).toBe(true)
+    expect(isHeldHere(join(overlay.upper, 'through-overlay'))).toBe(true)
     held.close()
-    expect(anotherCouldTake(join(overlay!.upper, 'through-overlay'))).toBe(true)
+    expect(anotherCouldTake(join(overlay.upper, 'through-overlay'))).toBe(true)
     expect(anotherCouldTake(file)).toBe(true)
   })
 
-  it.skipIf(!overlay)(`opened through the upper directory: the overlay's name is held too${skipped}`, () => {
-    const upper = join(overlay!.upper, 'through-upper')
-    openLockedDatabase(join(overlay!.merged, 'through-upper')).close()
+  it.skipIf(!overlaysMountable)(`opened through the upper directory: the overlay's name is held too${OVERLAY_SKIPPED}`, () => {
+    const upper = join(overlay.upper, 'through-upper')
+    openLockedDatabase(join(overlay.merged, 'through-upper')).close()
     const held = openLockedDatabase(upper)
-    expect(anotherCouldTake(join(overlay!.merged, 'through-upper'))).toBe(false)
+    expect(anotherCouldTake(join(overlay.merged, 'through-upper'))).toBe(false)
     held.close()
-    expect(anotherCouldTake(join(overlay!.merged, 'through-upper'))).toBe(true)
+    expect(anotherCouldTake(join(overlay.merged, 'through-upper'))).toBe(true)
   })
 
-  it.skipIf(!overlay)(`refused while another process holds the other name, naming it, and nothing of its own kept${skipped}`, async () => {
-    const merged = join(overlay!.merged, 'held-elsewhere')
-    const upper = join(overlay!.upper, 'held-elsewhere')
+  it.skipIf(!overlaysMountable)(`refused while another process holds the other name, naming it, and nothing of its own kept${OVERLAY_SKIPPED}`, async () => {
+    const merged = join(overlay.merged, 'held-elsewhere')
+    const upper = join(overlay.upper, 'held-elsewhere')
     openLockedDatabase(merged).close()
     const holder = await heldByAnother(merged)
     const error = caught(() => openLockedDatabase(upper))
@@ -213,9 +203,9 @@ describe('a database on an overlay file system: locked under its overlay name an
     expect(isHeldHere(merged)).toBe(false)
   })
 
-  it.skipIf(!overlay)(`refused by its own name's holder after the other name was taken: the other name let go again${skipped}`, async () => {
-    const merged = join(overlay!.merged, 'held-here')
-    const upper = join(overlay!.upper, 'held-here')
+  it.skipIf(!overlaysMountable)(`refused by its own name's holder after the other name was taken: the other name let go again${OVERLAY_SKIPPED}`, async () => {
+    const merged = join(overlay.merged, 'held-here')
+    const upper = join(overlay.upper, 'held-here')
     openLockedDatabase(merged).close()
     const holder = await heldByAnother(merged)
     expect(caught(() => openLockedDatabase(merged))).toMatchObject({path: merged, pid: holder.pid})
