@@ -21,6 +21,33 @@ export function storableJson(value: unknown): string {
   return jsonAtRest(value, KEPT_WHOLE)
 }
 
+/**
+ * The store's fields whose keys are names and ids, not fields, and how many levels deep: a
+ * merchant's username, then a collection, then a record's id (`merchants`, `nameHashes`); a card's
+ * token and expiry (`cardNotices`).
+ */
+const KEYED_BY_DATA: Readonly<Record<string, number>> = {merchants: 3, nameHashes: 3, cardNotices: 1}
+
+/**
+ * The store's snapshot (Store.snapshot) as the state file holds it: as storableJson, but for the
+ * keys that are names and ids (KEYED_BY_DATA), which are kept as they are, only what they hold
+ * judged. Judged as fields, an id holding `cvv` or `cvc` (`071-P-CVV76MMD`, a card's token
+ * `...9cvc2...`) read as a CVV's key, and its record was left out of the file.
+ */
+export function storableSnapshot(snapshot: object): string {
+  const fields = Object.entries(snapshot).map(([field, value]) => {
+    const levels = KEYED_BY_DATA[field]
+    return levels === undefined ? storableJson({[field]: value}).slice(1, -1) : `${JSON.stringify(field)}:${keyedByData(value, levels)}`
+  })
+  return `{${fields.join(',')}}`
+}
+
+/** `value` with its keys, `levels` deep, kept as they are; what they hold, storableJson. */
+function keyedByData(value: unknown, levels: number): string {
+  if (levels === 0 || value === null || typeof value !== 'object' || Array.isArray(value)) return storableJson(value)
+  return `{${Object.entries(value).map(([key, held]) => `${JSON.stringify(key)}:${keyedByData(held, levels - 1)}`).join(',')}}`
+}
+
 /** A merchant's name for a record (a reference, an alias) masked as the state file keeps it: what a record without a keyed hash is looked up by. */
 export function nameKey(name: string): string {
   return maskCardNumbersIn(name)

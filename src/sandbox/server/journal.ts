@@ -1,5 +1,5 @@
 import type {Batch} from '../domain/change-log.js'
-import {storableJson} from '../domain/storable.js'
+import {storableJson, storableSnapshot} from '../domain/storable.js'
 import type {Store} from '../domain/store.js'
 import type {OpenState} from './persist.js'
 import type {StateDatabase} from './state-database.js'
@@ -36,7 +36,7 @@ export class Journal {
   /** Folds the state file's rows into one snapshot of `state.store`, and saves its changes from then on. */
   static start(state: OpenState): Journal {
     state.store.takeBatch()
-    state.database.compact(storableJson(state.store.snapshot()))
+    state.database.compact(storableSnapshot(state.store.snapshot()))
     return new Journal(state.store, state.database)
   }
 
@@ -65,7 +65,7 @@ export class Journal {
   close(): void {
     clearImmediate(this.flushing)
     this.flush()
-    this.database.compact(storableJson(this.store.snapshot()))
+    this.database.compact(storableSnapshot(this.store.snapshot()))
   }
 
   private flush(): void {

@@ -10,7 +10,7 @@ import {DatabaseLockedError, isHeldHere, NotADatabaseError, openLockedDatabase, 
 import {checkOwnPath, NotYoursError} from '../../lib/own-file.js'
 import {OverlayNameError} from '../../lib/overlay-names.js'
 import type {Change} from '../domain/change-log.js'
-import {storableJson} from '../domain/storable.js'
+import {storableSnapshot} from '../domain/storable.js'
 import {Store, type StoreState} from '../domain/store.js'
 import {readOlderStateFile} from './older-state-file.js'
 import {StateDatabase, type StateWrite, writeThrough} from './state-database.js'
@@ -120,7 +120,7 @@ function loadState(path: string, database: StateDatabase): Store {
     const layout = database.layout()
     if (layout.kind === 'other') throw notAStateFile(path, layout.reason)
     if (layout.kind === 'new') {
-      database.create(storableJson(new Store().snapshot()))
+      database.create(storableSnapshot(new Store().snapshot()))
       return new Store()
     }
     const store = new Store(parsedRow(path, database.snapshot(), StateSnapshot, 'snapshot') as StoreState)
@@ -201,7 +201,7 @@ function migrate(path: string, file: string, write: StateWrite): void {
   try {
     const database = new StateDatabase(openLockedDatabase(temporary), write)
     try {
-      database.create(storableJson(older.store.snapshot()))
+      database.create(storableSnapshot(older.store.snapshot()))
     } finally {
       database.close()
     }

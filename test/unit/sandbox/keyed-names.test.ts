@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import type {Change} from '../../../src/sandbox/domain/change-log.js'
 import {Store, type StoreState} from '../../../src/sandbox/domain/store.js'
-import {storableJson} from '../../../src/sandbox/domain/storable.js'
+import {storableJson, storableSnapshot} from '../../../src/sandbox/domain/storable.js'
 import {aCard, aPurchase, aRefund} from './fixtures.js'
 
 // Two Luhn-valid 16-digit numbers the state file masks alike: ref-411111XXXXXX1111.
@@ -10,7 +10,7 @@ const SECOND = 'ref-4111111111111111'
 const WHOLE = /4111111000071111|4111111111111111/
 
 /** The state as the state file holds it: card numbers inside text masked (storable.ts). */
-const asInFile = (state: StoreState): StoreState => JSON.parse(storableJson(state)) as StoreState
+const asInFile = (state: StoreState): StoreState => JSON.parse(storableSnapshot(state)) as StoreState
 const restarted = (store: Store) => new Store(asInFile(store.snapshot()))
 
 function twoPurchases(): Store {
@@ -38,7 +38,7 @@ describe('names that hold a card number, which the state file masks alike', () =
 
   it('stay two after a restart, from the snapshot, which holds neither whole', () => {
     const store = twoPurchases()
-    const file = storableJson(store.snapshot())
+    const file = storableSnapshot(store.snapshot())
     expect(file).not.toMatch(WHOLE)
     expect(file.match(/"reference":"ref-411111XXXXXX1111"/g)).toHaveLength(2)
     expectApart(restarted(store))
