@@ -22,6 +22,15 @@ async function withHint(err: NotFoundError, resource: Found): Promise<NotFoundEr
   return new NotFoundError(err.message, {status: err.status, requestId: err.requestId, messages: err.messages, hint: await findingHint(resource)})
 }
 
+/** What `step` returns; a miss it meets (a record not found) gets the hint of the list that finds `resource`. */
+export async function hintedMiss<R>(resource: Found, step: () => Promise<R>): Promise<R> {
+  try {
+    return await step()
+  } catch (err) {
+    throw err instanceof NotFoundError ? await withHint(err, resource) : err
+  }
+}
+
 /**
  * A `get`'s miss (the gateway's 404, in its words, which may name another record: a refund's says
  * "Purchase not found"), said as the resolver says one: which record, what the key was tried as
@@ -42,13 +51,7 @@ export async function missedLookUp(resource: string, key: string, tried: string,
  * That cannot do anything twice: a 404 is the gateway saying it acted on nothing.
  */
 export async function onRecord<T>(resource: Resolvable, key: string, {resolve, lookUp}: Resolver, act: (resolved: Resolved) => Promise<T>): Promise<T> {
-  const hinted = async <R>(step: () => Promise<R>): Promise<R> => {
-    try {
-      return await step()
-    } catch (err) {
-      throw err instanceof NotFoundError ? await withHint(err, resource) : err
-    }
-  }
+  const hinted = <R>(step: () => Promise<R>): Promise<R> => hintedMiss(resource, step)
   const resolved = await hinted(() => resolve(key))
   try {
     return await act(resolved)

@@ -25,7 +25,7 @@ describe("a batch row's miss says what the command with one key says", () => {
     for (const args of [['--transaction-id', nosuch], ['--transaction-id', nosuch, '--amount', '100']]) {
       const one = await sandbox.gw(['refund', 'create', ...args])
       expect(one.code, one.stderr).toBe(5)
-      expect(one.stderr).toMatch(new RegExp(`^Error: ${said(nosuch)} \\(HTTP 404, request-id [^)]+\\)\n`))
+      expect(one.stderr).toMatch(new RegExp(`^Error: ${said(nosuch)} \\(HTTP 404, request-id [^)]+\\)\nHint: gw purchase list finds purchases, newest first, by --reference, --status, --card, --amount, --holder, --from and --to\\.\n$`))
     }
     // In full, the row's purchase is looked up first: the same words, the gateway's kept after them, and nothing sent.
     const batch = await sandbox.gw(['refund', 'create', '--input', writeTemp('refunds.csv', `transaction_id,amount\n${nosuch},\n`)])

@@ -82,19 +82,23 @@ Without --transaction-id but with a card (--card-token, or --card-holder, --card
       const [{refundBatch}, {runBatch}, {batchDeps}] = await Promise.all([import('../../batch/kinds.js'), import('../../batch/run-batch.js'), import('../../cli/batch-deps.js')])
       return new ExitStatus(await runBatch(refundBatch, input.batch, batchDeps(this.factory)))
     }
-    const [{submitRefund}, {settle}, {recordMade, madeRecords}, {refundable}, {refuseUnsendable}] = await Promise.all([
+    const [{submitRefund}, {settle}, {recordMade, madeRecords}, {refundable}, {refuseUnsendable}, {hintedMiss}] = await Promise.all([
       import('../../operations/refunds.js'),
       import('../../output/sent.js'),
       import('../../lists/refunds-of-purchase.js'),
       import('../../lists/refund-room.js'),
       import('../../cli/live-safety.js'),
+      import('../../cli/resolve-key.js'),
     ])
     // Refused before the purchase is looked up: nothing is read for a refund that cannot be sent.
     refuseUnsendable(await this.factory.target(), this.factory.commandName, this.factory.flags.yes, this.io)
     const deps = await this.factory.deps()
     // As at a terminal: what is left of the purchase is learned first, and more than is left for certain is refused unsent.
-    const refund = await refundable(input.refund, {concurrency: gwFlags.DEFAULT_CONCURRENCY, made: await madeRecords(this.factory, deps.client)}, deps)
-    const sent = await submitRefund(refund, deps)
+    // A purchase not found, looked up or refused by the gateway, is said with the list that finds purchases.
+    const sent = await hintedMiss('purchases', async () => {
+      const refund = await refundable(input.refund, {concurrency: gwFlags.DEFAULT_CONCURRENCY, made: await madeRecords(this.factory, deps.client)}, deps)
+      return submitRefund(refund, deps)
+    })
     const recorded = await recordMade(sent, input.refund.transactionId, this.factory, deps.client)
     return settle(this.io, {...sent, unrecorded: !recorded})
   }
