@@ -1,13 +1,15 @@
 import {spawnSync} from 'node:child_process'
-import {mkdirSync, mkdtempSync, realpathSync} from 'node:fs'
+import {mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, expect} from 'vitest'
 
 const root = process.getuid?.() === 0
 
+const PREFIX = 'gw-overlay-'
+
 /** Whether an overlay can be mounted here (root, and a kernel with overlayfs): one is mounted and unmounted at once to tell. */
-export const overlaysMountable = root && probe()
+export const overlaysMountable = root && (unmountOrphans(), probe())
 
 /** What a test title adds when overlays cannot be mounted here. */
 export const OVERLAY_SKIPPED = overlaysMountable ? '' : root ? ' (skipped: this kernel mounts no overlay here; CI does)' : ' (skipped: mount -t overlay needs root; CI runs it)'
@@ -43,14 +45,58 @@ export function overlayForBlock(): Overlay {
   }
 }
 
-/** An overlay in a folder of its own, or the mount's complaint where none can be mounted. */
+/**
+ * An overlay in a folder of its own, with the pid of the process that mounted it, or the mount's
+ * complaint where none can be mounted. Unmounted, its folder goes too.
+ */
 function mountOverlay(): (Overlay & {unmount(): void}) | string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'gw-overlay-')))
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), PREFIX)))
   for (const name of ['lower', 'upper', 'work', 'merged']) mkdirSync(join(dir, name))
+  writeFileSync(join(dir, 'pid'), String(process.pid))
   const merged = join(dir, 'merged')
+  const unmount = () => {
+    spawnSync('umount', [merged])
+    rmSync(dir, {recursive: true, force: true})
+  }
   const mounted = spawnSync('mount', ['-t', 'overlay', 'overlay', '-o', `lowerdir=${dir}/lower,upperdir=${dir}/upper,workdir=${dir}/work`, merged], {encoding: 'utf8'})
-  if (mounted.status !== 0) return `mount -t overlay failed: ${mounted.stderr || mounted.error?.message}`
-  return {merged, upper: join(dir, 'upper'), unmount: () => void spawnSync('umount', [merged])}
+  if (mounted.status === 0) return {merged, upper: join(dir, 'upper'), unmount}
+  unmount()
+  return `mount -t overlay failed: ${mounted.stderr || mounted.error?.message}`
+}
+
+/**
+ * Unmounts the overlays of test processes that ended without unmounting them: StrykerJS ends a
+ * worker whose mutant ran out of time, and afterAll never runs there.
+ */
+function unmountOrphans(): void {
+  for (const name of readdirSync(tmpdir()).filter((entry) => entry.startsWith(PREFIX))) {
+    const dir = join(tmpdir(), name)
+    const pid = mountedBy(dir)
+    // No pid yet: another process is making this one.
+    if (pid === undefined || runs(pid)) continue
+    spawnSync('umount', [join(dir, 'merged')])
+    rmSync(dir, {recursive: true, force: true})
+  }
+}
+
+/** The pid of the process that mounted the overlay in `dir`; undefined until it has said. */
+function mountedBy(dir: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(join(dir, 'pid'), 'utf8'))
+    return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Whether a process with this pid runs (a pid used again keeps an orphan mounted: harmless). */
+function runs(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
 }
 
 function probe(): boolean {
