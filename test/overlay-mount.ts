@@ -1,8 +1,9 @@
 import {spawnSync} from 'node:child_process'
-import {mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
+import {mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
-import {join} from 'node:path'
+import {dirname, join} from 'node:path'
 import {afterAll, beforeAll, expect} from 'vitest'
+import {mountPoints} from './mount-table.js'
 
 const root = process.getuid?.() === 0
 
@@ -65,16 +66,15 @@ function mountOverlay(): (Overlay & {unmount(): void}) | string {
 }
 
 /**
- * Unmounts the overlays of test processes that ended without unmounting them: StrykerJS ends a
- * worker whose mutant ran out of time, and afterAll never runs there.
+ * Unmounts the overlays of test processes that ended without unmounting them (StrykerJS ends a
+ * worker whose mutant ran out of time, and afterAll never runs there), wherever they were made.
  */
 function unmountOrphans(): void {
-  for (const name of readdirSync(tmpdir()).filter((entry) => entry.startsWith(PREFIX))) {
-    const dir = join(tmpdir(), name)
+  for (const merged of mountPoints().filter((point) => /\/gw-overlay-[^/]+\/merged$/.test(point))) {
+    const dir = dirname(merged)
     const pid = mountedBy(dir)
-    // No pid yet: another process is making this one.
-    if (pid === undefined || runs(pid)) continue
-    spawnSync('umount', [join(dir, 'merged')])
+    if (pid !== undefined && runs(pid)) continue
+    spawnSync('umount', [merged])
     rmSync(dir, {recursive: true, force: true})
   }
 }
