@@ -3,6 +3,7 @@ import {mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSyn
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {afterAll, beforeAll, expect} from 'vitest'
+import {hostPlatform} from '../src/lib/platform.js'
 import {mountPoints} from './mount-table.js'
 
 const root = process.getuid?.() === 0
@@ -73,7 +74,8 @@ function unmountOrphans(): void {
   for (const merged of mountPoints().filter((point) => /\/gw-overlay-[^/]+\/merged$/.test(point))) {
     const dir = dirname(merged)
     const pid = mountedBy(dir)
-    if (pid !== undefined && runs(pid)) continue
+    // A pid used again keeps an orphan mounted: harmless.
+    if (pid !== undefined && hostPlatform().isRunning(pid)) continue
     spawnSync('umount', [merged])
     rmSync(dir, {recursive: true, force: true})
   }
@@ -86,16 +88,6 @@ function mountedBy(dir: string): number | undefined {
     return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined
   } catch {
     return undefined
-  }
-}
-
-/** Whether a process with this pid runs (a pid used again keeps an orphan mounted: harmless). */
-function runs(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 
