@@ -35,17 +35,18 @@ const KEYED_BY_DATA: Readonly<Record<string, number>> = {merchants: 3, nameHashe
  * `...9cvc2...`) read as a CVV's key, and its record was left out of the file.
  */
 export function storableSnapshot(snapshot: object): string {
-  const fields = Object.entries(snapshot).map(([field, value]) => {
-    const levels = KEYED_BY_DATA[field]
-    return levels === undefined ? storableJson({[field]: value}).slice(1, -1) : `${JSON.stringify(field)}:${keyedByData(value, levels)}`
-  })
-  return `{${fields.join(',')}}`
+  return keyedByData(snapshot, 1, (field) => KEYED_BY_DATA[field] ?? 0)
 }
 
-/** `value` with its keys, `levels` deep, kept as they are; what they hold, storableJson. */
-function keyedByData(value: unknown, levels: number): string {
+/**
+ * `value` as JSON with its keys, `levels` deep, kept as they are, and what they hold judged by
+ * storableJson, each `deeper(key)` levels further down; a key whose value JSON leaves out (none
+ * there) is left out too.
+ */
+function keyedByData(value: unknown, levels: number, deeper: (key: string) => number = () => levels - 1): string {
   if (levels === 0 || value === null || typeof value !== 'object' || Array.isArray(value)) return storableJson(value)
-  return `{${Object.entries(value).map(([key, held]) => `${JSON.stringify(key)}:${keyedByData(held, levels - 1)}`).join(',')}}`
+  const kept = Object.entries(value).filter(([, held]) => held !== undefined)
+  return `{${kept.map(([key, held]) => `${JSON.stringify(key)}:${keyedByData(held, deeper(key))}`).join(',')}}`
 }
 
 /** A merchant's name for a record (a reference, an alias) masked as the state file keeps it: what a record without a keyed hash is looked up by. */

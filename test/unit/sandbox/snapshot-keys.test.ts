@@ -52,3 +52,11 @@ describe("the state file's snapshot: its keys are names and ids, not fields", ()
     expect(storableSnapshot(store.snapshot())).toBe(storableJson(store.snapshot()))
   })
 })
+
+describe("the state file's snapshot: a field with nothing in it", () => {
+  it('is left out, as JSON leaves it out, at the top and among the keys that are ids', () => {
+    const snapshot = {today: undefined, merchants: {TEST: {purchases: {'071-P-AAAAAAAA': undefined}}}, changes: 3}
+    expect(storableSnapshot(snapshot)).toBe(JSON.stringify(snapshot))
+    expect(JSON.parse(storableSnapshot(snapshot))).toStrictEqual({merchants: {TEST: {purchases: {}}}, changes: 3})
+  })
+})
