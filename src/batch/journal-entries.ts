@@ -4,7 +4,8 @@ import {entryKey, journalSecret, resolveKeyed} from './journal-names.js'
 import {UsageError} from '../errors.js'
 import {realPath} from '../lib/file-identity.js'
 import {checkOwnPath} from '../lib/own-file.js'
-import {type JournalInput, type JournalTarget, journalTarget, parseEntry, rowChanges, sameTarget, unreadable, writtenAddress} from './journal-identity.js'
+import {hexOfLettered} from '../safety/at-rest.js'
+import {type JournalInput, type JournalTarget, journalTarget, parseEntry, rowChanges, sameRowsKey, sameTarget, unreadable, writtenAddress} from './journal-identity.js'
 
 /**
  * A batch journal's lines (design.md §5): a header naming the batch, then for each row an intent
@@ -18,7 +19,10 @@ export interface Header {
   command: string
   /** The input file's real path; absent for stdin, and in journals from before gw found journals by path. */
   input?: string
-  /** The input's content when the journal was begun: how stdin (or an older journal's input) is known. */
+  /**
+   * The input's rows when the journal was begun (rows-key.ts), lettered (at-rest.ts): how stdin
+   * (or an older journal's input) is known. An older gw wrote it in hex (journal-identity.ts sameRowsKey).
+   */
   input_sha256: string
   /** Absent in journals written before gw tied them to a gateway. */
   target?: JournalTarget
@@ -128,9 +132,10 @@ export function readEntries(path: string, text: string, asked: JournalAsked): En
   }
   // A file is the same input however it was edited (its rows are compared one by one); the same
   // rows are the same input wherever they now are (a file moved, copied or hard-linked; stdin).
-  const sameInput = header.input_sha256 === asked.input.sha256 || (header.input !== undefined && header.input === asked.input.path)
+  const sameRows = sameRowsKey(header.input_sha256, asked.input.sha256)
+  const sameInput = sameRows || (header.input !== undefined && header.input === asked.input.path)
   if (!sameInput) {
-    const theirs = header.input ?? `an input with sha256 ${String(header.input_sha256).slice(0, 12)}...`
+    const theirs = header.input ?? `an input with sha256 ${hexOfLettered(String(header.input_sha256)).slice(0, 12)}...`
     const ours = asked.input.path ?? `stdin with sha256 ${asked.input.sha256.slice(0, 12)}...`
     throw new UsageError(`${path} was written for another input (${theirs}), and this is ${ours}: nothing was sent`, 'Run the input that journal belongs to, or give this one its own --journal FILE.')
   }
@@ -148,8 +153,9 @@ export function readEntries(path: string, text: string, asked: JournalAsked): En
     intents: new Map(),
     results: new Map(),
     movedFrom: header.input !== asked.input.path ? (header.input ?? STDIN) : undefined,
-    sameRows: header.input_sha256 === asked.input.sha256,
-    batch: begunAnew ? header.batch! : batchName(header.command, String(header.input_sha256)),
+    sameRows,
+    // Named by the rows it was begun for: these, or an edited input's earlier ones.
+    batch: begunAnew ? header.batch! : batchName(header.command, sameRows ? asked.input.sha256 : hexOfLettered(String(header.input_sha256))),
     begunAnew,
     secret: journalSecret(lines[0]!),
   }

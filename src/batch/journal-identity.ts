@@ -4,6 +4,8 @@ import {join} from 'node:path'
 import {gatewayKey} from '../api/base-url.js'
 import {UsageError} from '../errors.js'
 import {DatabaseLockedError, openLockedDatabase} from '../lib/locked-database.js'
+import {hexOfLettered, letteredHex} from '../safety/at-rest.js'
+import {maskCardNumbersIn} from '../safety/redact.js'
 import {journalHeaderLine} from './journal-file.js'
 
 /**
@@ -41,19 +43,33 @@ export function journalTarget(baseUrl: string, username: string): JournalTarget 
  * address is spelled, finds its journal; against another, it gets its own. A file with no journal
  * of its own whose rows a journal was begun for at another path (the file moved, copied or
  * hard-linked since) finds that journal: the same rows are the same batch. A journal an earlier gw
- * named (by the input's content and the address as written, `spelledAs`) is still found.
+ * named (in hex, and before that by the input's content and the address as written, `spelledAs`)
+ * is still found. A name is lettered (at-rest.ts): a path gw shows never has digits that its
+ * masker would take for a card number.
  */
 export function defaultJournalPath(dataDir: string, command: string, input: JournalInput, target: JournalTarget, spelledAs = target.base_url): string {
-  const name = (key: string, baseUrl: string, extension = JOURNAL_EXTENSION) => {
+  const name = (key: string, baseUrl: string, extension = JOURNAL_EXTENSION, spelled = letteredHex) => {
     const where = inputHash(`${baseUrl}\n${target.username}`).slice(0, 8)
-    return join(dataDir, 'journals', `${command.replaceAll(' ', '-')}-${key.slice(0, 16)}-${where}${extension}`)
+    return join(dataDir, 'journals', `${command.replaceAll(' ', '-')}-${spelled(key.slice(0, 16))}-${spelled(where)}${extension}`)
   }
   const key = input.path === undefined ? input.sha256 : inputHash(input.path)
   const path = name(key, target.base_url)
-  // An older gw's journal of this input, NDJSON then: opened, it is made a database in place.
-  const found = [path, name(key, target.base_url, '.ndjson'), name(input.sha256, spelledAs.replace(/\/+$/, ''), '.ndjson')].find((each) => existsSync(each))
+  // An older gw's journal of this input, in hex, or NDJSON before that: opened, it is made a database in place.
+  const older = [name(key, target.base_url, JOURNAL_EXTENSION, asHex), name(key, target.base_url, '.ndjson', asHex), name(input.sha256, spelledAs.replace(/\/+$/, ''), '.ndjson', asHex)]
+  const found = [path, ...older].find((each) => existsSync(each))
   if (found) return found
   return (input.path !== undefined && journalOfSameRows(join(dataDir, 'journals'), {command, sha256: input.sha256, target})) || path
+}
+
+const asHex = (hex: string) => hex
+
+/**
+ * Whether the rows key a journal's header wrote (`input_sha256`) is `sha256`'s: lettered
+ * (at-rest.ts), or in hex by an older gw, whose masker cut out of it any run of digits that read
+ * as a card number (one batch in about 230): what is left of 64 hex digits is still the key.
+ */
+export function sameRowsKey(written: unknown, sha256: string): boolean {
+  return typeof written === 'string' && (hexOfLettered(written) === sha256 || written === maskCardNumbersIn(sha256))
 }
 
 /** How a journal gw names is named: a SQLite database (journal-file.ts). An older gw's, NDJSON then, end in `.ndjson`. */
@@ -101,7 +117,7 @@ function journalOfSameRows(directory: string, wanted: {command: string; sha256: 
     if (!entry.isFile() || entry.name.startsWith('.')) continue
     const path = join(directory, entry.name)
     const header = headerOf(path)
-    if (header?.command !== wanted.command || header.input_sha256 !== wanted.sha256 || !sameTarget(header.target, wanted.target)) continue
+    if (header?.command !== wanted.command || !sameRowsKey(header.input_sha256, wanted.sha256) || !sameTarget(header.target, wanted.target)) continue
     const createdAt = String(header.created_at)
     if (!found || createdAt > found.createdAt) found = {path, createdAt}
   }

@@ -4,6 +4,7 @@ import {UsageError, WriteError} from '../errors.js'
 import {realPath} from '../lib/file-identity.js'
 import {checkOwnPath} from '../lib/own-file.js'
 import {syncDirectory} from '../lib/sync-directory.js'
+import {letteredHex} from '../safety/at-rest.js'
 import {type JournalFile, JournalFileError, openJournalFile} from './journal-file.js'
 import {openJournalInWorker} from './journal-thread.js'
 import {type JournalWorker, startJournalWorker} from './journal-worker.js'
@@ -118,7 +119,7 @@ export class Journal {
       }
       const batch = entries?.batch ?? (options.newBatch ? newBatchName() : batchName(command, input.sha256))
       // JSON leaves `input` out for stdin, which has no path.
-      const header = headerLine({journal: 1, command, input: input.path, input_sha256: input.sha256, target, created_at: now.toISOString(), ...(options.newBatch ? {batch} : {})} satisfies Header)
+      const header = headerLine({journal: 1, command, input: input.path, input_sha256: letteredHex(input.sha256), target, created_at: now.toISOString(), ...(options.newBatch ? {batch} : {})} satisfies Header)
       const journal = new Journal(path, file, entries !== undefined, disk, entries?.secret ?? header.secret, entries?.movedFrom, entries?.sameRows ?? true, batch)
       if (entries) {
         for (const [reference, intent] of entries.intents) {

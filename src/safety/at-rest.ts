@@ -41,8 +41,16 @@ export function isMaskedAtRest(name: string): boolean {
   return maskCardNumbersIn(name) !== name
 }
 
-/** Hex with its digits as letters (0-9 as g-p): a key or hash a file holds never reads as a card number, so it is kept as it is. */
-const lettered = (bytes: Buffer) => bytes.toString('hex').replace(/\d/g, (digit) => 'ghijklmnop'[Number(digit)]!)
+/** What hex's digits 0-9 are written as by letteredHex: letters no hex holds. */
+const DIGIT_LETTERS = 'ghijklmnop'
+
+/** Hex with its digits as letters (0-9 as g-p): a key or hash a file or a path holds never reads as a card number, so it is kept as it is. */
+export const letteredHex = (hex: string): string => hex.replace(/\d/g, (digit) => DIGIT_LETTERS[Number(digit)]!)
+
+/** The hex a letteredHex text was made of; hex itself comes back as it is. */
+export const hexOfLettered = (text: string): string => text.replace(/[g-p]/g, (letter) => String(DIGIT_LETTERS.indexOf(letter)))
+
+const lettered = (bytes: Buffer) => letteredHex(bytes.toString('hex'))
 
 /** A file's own random key for keyedName: 32 bytes, kept in the file. */
 export const newNameSecret = (): string => lettered(randomBytes(32))

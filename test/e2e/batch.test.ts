@@ -83,7 +83,7 @@ describe('gw refund create --input', () => {
     // As the live gateway answers: a refund's transaction_id is its own id, never its purchase's.
     expect(rows[0]!.record!.transaction_id).toBe(rows[0]!.record!.id)
     expect(Object.keys(rows[0]!)).toEqual(['row', 'line', 'reference', 'status', 'exit_code', 'record'])
-    expect(result.stderr).toMatch(/^Journal: .*refund-create-[0-9a-f]{16}-[0-9a-f]{8}\.sqlite\n/)
+    expect(result.stderr).toMatch(/^Journal: .*refund-create-[a-p]{16}-[a-p]{8}\.sqlite\n/)
     expect(result.stderr).toMatch(/3 refunds: 3 approved in [\d.]+ s\n {2}approved 30\.00 AUD\n/)
   })
 

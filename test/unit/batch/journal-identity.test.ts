@@ -3,7 +3,10 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {defaultJournalPath, inputHash, Journal, JournalError, type JournalOptions, journalTarget, lockSameBatch, rowChanges} from '../../../src/batch/journal.js'
+import {batchName} from '../../../src/batch/batch-name.js'
 import {UsageError} from '../../../src/errors.js'
+import {letteredHex} from '../../../src/safety/at-rest.js'
+import {maskCardNumbersIn} from '../../../src/safety/redact.js'
 import {heldByAnother, killHolder} from '../../held-file.js'
 import {journalText} from '../../journal-text.js'
 
@@ -229,6 +232,52 @@ describe('the input a journal belongs to', () => {
   })
 })
 
+describe('a rows key whose hex holds digits that read as a card number', () => {
+  // 4111111111111111 passes the Luhn check: a masker takes it for a card number wherever it stands.
+  const cardLike = `4111111111111111${'a'.repeat(48)}`
+  const first = {path: '/data/refunds.csv', sha256: cardLike}
+  const copy = {path: '/data/copy.csv', sha256: cardLike}
+  const to = journalTarget(target.base_url, target.username)
+  const resumedAs = async (file: string, asked: typeof first) => {
+    const journal = await open(file, {input: asked})
+    await journal.close()
+    return [journal.resumed, journal.sameRows, journal.batch, [...journal.intents.keys()]]
+  }
+
+  it('is written in letters, which no masker cuts: a copy of the rows at another path finds the journal, and is the same batch', async () => {
+    const dir = folder()
+    const file = defaultJournalPath(dir, 'refund create', first, to)
+    const journal = await open(file, {input: first})
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
+    await journal.close()
+    expect(lines(file)[0]!.input_sha256).toBe(`khhhhhhhhhhhhhhh${'a'.repeat(48)}`)
+    expect(defaultJournalPath(dir, 'refund create', copy, to)).toBe(file)
+    expect(await resumedAs(file, copy)).toEqual([true, true, batchName('refund create', cardLike), ['r-1']])
+  })
+
+  it('an older gw wrote in hex, masked where it read as a card number: the same rows still find it, from its own file or a copy, under the name the batch was sent under', async () => {
+    const dir = folder()
+    mkdirSync(join(dir, 'journals'))
+    const older = join(dir, 'journals', 'older.ndjson')
+    const masked = maskCardNumbersIn(cardLike)
+    expect(masked).toBe(`411111XXXXXX1111${'a'.repeat(48)}`)
+    const header = {journal: 1, command: 'refund create', input: '/data/refunds.csv', input_sha256: masked, target, created_at: now.toISOString()}
+    writeFileSync(older, `${JSON.stringify(header)}\n${JSON.stringify({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})}\n`)
+    expect(defaultJournalPath(dir, 'refund create', copy, to)).toBe(older)
+    for (const asked of [first, copy]) expect(await resumedAs(older, asked)).toEqual([true, true, batchName('refund create', cardLike), ['r-1']])
+    // Other rows whose key masks alike but for the digits it keeps are other rows.
+    expect(defaultJournalPath(dir, 'refund create', {...copy, sha256: `4111111111111111${'b'.repeat(48)}`}, to)).not.toBe(older)
+    expect(await refusal(open(older, {input: {...copy, sha256: `4111111111111111${'b'.repeat(48)}`}}))).toMatchObject({message: `${older} was written for another input (/data/refunds.csv), and this is /data/copy.csv: nothing was sent`})
+  })
+
+  it('names stdin of other rows by the hex of its key, as its sha256 is known', async () => {
+    const file = join(folder(), 'j.ndjson')
+    await (await open(file, {input: {sha256: '0123456789abcdef'.repeat(4)}})).close()
+    expect(lines(file)[0]!.input_sha256).toBe('ghijklmnopabcdef'.repeat(4))
+    expect(await refusal(open(file, {input: {sha256: 'b'.repeat(64)}}))).toMatchObject({message: `${file} was written for another input (an input with sha256 0123456789ab...), and this is stdin with sha256 ${'b'.repeat(12)}...: nothing was sent`})
+  })
+})
+
 describe("an edited input's journal", () => {
   it("keeps only the entries of the input's references; rows in doubt it no longer has are told apart", async () => {
     const file = join(folder(), 'j.ndjson')
@@ -288,21 +337,21 @@ describe('rowChanges: a row as the file asks for it now, against what an earlier
 
 describe('where a journal is kept by default', () => {
   const dataDir = '/data/gw'
-  const named = (key: string, where: string) => join(dataDir, 'journals', `refund-create-${inputHash(key).slice(0, 16)}-${where}.sqlite`)
+  const named = (key: string, where: string) => join(dataDir, 'journals', `refund-create-${letteredHex(inputHash(key).slice(0, 16))}-${where}.sqlite`)
 
-  it('is named from the input file by its real path, whatever it holds, and from the gateway and merchant', () => {
-    const where = inputHash('http://localhost:4010\nTEST').slice(0, 8)
+  it('is named from the input file by its real path, whatever it holds, and from the gateway and merchant, in letters', () => {
+    const where = letteredHex(inputHash('http://localhost:4010\nTEST').slice(0, 8))
     const path = defaultJournalPath(dataDir, 'refund create', input, journalTarget('http://127.0.0.1:4010/', 'TEST'))
     expect(path).toBe(named('/data/refunds.csv', where))
     expect(defaultJournalPath(dataDir, 'refund create', {...input, sha256: 'b'.repeat(64)}, journalTarget('http://LOCALHOST:4010', 'TEST'))).toBe(path)
     expect(defaultJournalPath(dataDir, 'refund create', {...input, path: '/data/other.csv'}, journalTarget('http://localhost:4010', 'TEST'))).not.toBe(path)
     expect(defaultJournalPath(dataDir, 'refund create', input, journalTarget('http://localhost:4010', 'SHOP'))).not.toBe(path)
-    expect(defaultJournalPath(dataDir, 'purchase create', input, journalTarget('http://localhost:4010', 'TEST'))).toBe(join(dataDir, 'journals', `purchase-create-${inputHash('/data/refunds.csv').slice(0, 16)}-${where}.sqlite`))
+    expect(defaultJournalPath(dataDir, 'purchase create', input, journalTarget('http://localhost:4010', 'TEST'))).toBe(join(dataDir, 'journals', `purchase-create-${letteredHex(inputHash('/data/refunds.csv').slice(0, 16))}-${where}.sqlite`))
   })
 
   it('names stdin from its content', () => {
-    const where = inputHash('http://localhost:4010\nTEST').slice(0, 8)
-    expect(defaultJournalPath(dataDir, 'refund create', {sha256: 'c'.repeat(64)}, journalTarget('http://127.0.0.1:4010', 'TEST'))).toBe(join(dataDir, 'journals', `refund-create-${'c'.repeat(16)}-${where}.sqlite`))
+    const where = letteredHex(inputHash('http://localhost:4010\nTEST').slice(0, 8))
+    expect(defaultJournalPath(dataDir, 'refund create', {sha256: '0123456789abcdef'.repeat(4)}, journalTarget('http://127.0.0.1:4010', 'TEST'))).toBe(join(dataDir, 'journals', `refund-create-ghijklmnopabcdef-${where}.sqlite`))
   })
 
   describe('begun for the same rows at another path (the file moved, copied or hard-linked), while the file has none of its own', () => {
@@ -311,7 +360,7 @@ describe('where a journal is kept by default', () => {
     const moved = {path: '/data/moved.csv', sha256: 'a'.repeat(64)}
     /** The journal a run of the file at `path` begins, by its own name, whatever other files' journals hold. */
     const begun = async (dir: string, path: string, at: number, options: Partial<JournalOptions> = {}) => {
-      const file = join(dir, 'journals', `refund-create-${inputHash(path).slice(0, 16)}-${where}.sqlite`)
+      const file = join(dir, 'journals', `refund-create-${letteredHex(`${inputHash(path).slice(0, 16)}-${where}`)}.sqlite`)
       await (await Journal.open(file, {command: 'refund create', input: {path, sha256: 'a'.repeat(64)}, now: new Date(now.getTime() + at), target: to, ...options})).close()
       return file
     }
@@ -320,7 +369,7 @@ describe('where a journal is kept by default', () => {
     it('finds the newest of them, whichever order the folder lists them in', async () => {
       for (const [first, second] of [[1000, 2000], [2000, 1000]] as const) {
         const dir = folder()
-        expect(defaultJournalPath(dir, 'refund create', moved, to)).toBe(join(dir, 'journals', `refund-create-${inputHash('/data/moved.csv').slice(0, 16)}-${where}.sqlite`))
+        expect(defaultJournalPath(dir, 'refund create', moved, to)).toBe(join(dir, 'journals', `refund-create-${letteredHex(`${inputHash('/data/moved.csv').slice(0, 16)}-${where}`)}.sqlite`))
         const a = await begun(dir, '/data/a.csv', first)
         const b = await begun(dir, '/data/b.csv', second)
         await begun(dir, '/data/older.csv', -1000)
@@ -341,7 +390,7 @@ describe('where a journal is kept by default', () => {
       writeFileSync(join(journals, 'a-lock.ndjson.lock'), '4242')
       writeFileSync(join(journals, 'empty.ndjson'), '')
       mkdirSync(join(journals, 'a-folder.ndjson'))
-      expect(defaultJournalPath(dir, 'refund create', moved, to)).toBe(join(journals, `refund-create-${inputHash('/data/moved.csv').slice(0, 16)}-${where}.sqlite`))
+      expect(defaultJournalPath(dir, 'refund create', moved, to)).toBe(join(journals, `refund-create-${letteredHex(`${inputHash('/data/moved.csv').slice(0, 16)}-${where}`)}.sqlite`))
       // The same header with this gateway (spelled another way) and merchant is one.
       writeFileSync(join(journals, 'found.ndjson'), header({target: {base_url: 'http://LOCALHOST:4010/', username: 'TEST'}}))
       expect(defaultJournalPath(dir, 'refund create', moved, to)).toBe(join(journals, 'found.ndjson'))
@@ -353,7 +402,7 @@ describe('where a journal is kept by default', () => {
       const own = join(dir, 'journals', `refund-create-${inputHash('/data/moved.csv').slice(0, 16)}-${where}.ndjson`)
       writeFileSync(own, '')
       expect(defaultJournalPath(dir, 'refund create', moved, to)).toBe(own)
-      expect(defaultJournalPath(dir, 'refund create', {sha256: 'a'.repeat(64)}, to)).toBe(join(dir, 'journals', `refund-create-${'a'.repeat(16)}-${where}.sqlite`))
+      expect(defaultJournalPath(dir, 'refund create', {sha256: 'a'.repeat(64)}, to)).toBe(join(dir, 'journals', `refund-create-${'a'.repeat(16)}-${letteredHex(where)}.sqlite`))
     })
 
     it('reads a header holding the longest path Linux allows (4,096 bytes) whole', () => {
@@ -365,13 +414,23 @@ describe('where a journal is kept by default', () => {
     })
   })
 
+  it('finds the journal an earlier gw named in hex, while there is none of the name in letters', () => {
+    const dir = folder()
+    const name = `${inputHash('/data/refunds.csv').slice(0, 16)}-${inputHash('http://localhost:4010\nTEST').slice(0, 8)}`
+    const path = () => defaultJournalPath(dir, 'refund create', input, journalTarget('http://127.0.0.1:4010', 'TEST'))
+    expect(path()).toBe(join(dir, 'journals', `refund-create-${letteredHex(name)}.sqlite`))
+    mkdirSync(join(dir, 'journals'))
+    writeFileSync(join(dir, 'journals', `refund-create-${name}.sqlite`), '')
+    expect(path()).toBe(join(dir, 'journals', `refund-create-${name}.sqlite`))
+  })
+
   it("finds a journal an earlier gw named from the input's content and the address as written, while there is none of the new name", () => {
     const dir = folder()
     const spelled = 'http://127.0.0.1:4010/'
     const earlier = join(dir, 'journals', `refund-create-${'a'.repeat(16)}-${inputHash('http://127.0.0.1:4010\nTEST').slice(0, 8)}.ndjson`)
     const current = join(dir, 'journals', `refund-create-${inputHash('/data/refunds.csv').slice(0, 16)}-${inputHash('http://localhost:4010\nTEST').slice(0, 8)}.ndjson`)
     const path = () => defaultJournalPath(dir, 'refund create', input, journalTarget(spelled, 'TEST'), spelled)
-    expect(path()).toBe(current.replace(/\.ndjson$/, '.sqlite'))
+    expect(path()).toBe(join(dir, 'journals', `refund-create-${letteredHex(`${inputHash('/data/refunds.csv').slice(0, 16)}-${inputHash('http://localhost:4010\nTEST').slice(0, 8)}`)}.sqlite`))
     mkdirSync(join(dir, 'journals'))
     writeFileSync(earlier, '')
     expect(path()).toBe(earlier)

@@ -12,6 +12,7 @@ import {unjournaledAnswers} from '../../../src/batch/gateway-slots.js'
 import {UsageError} from '../../../src/errors.js'
 import {DatabaseLockedError} from '../../../src/lib/locked-database.js'
 import {NotYoursError} from '../../../src/lib/own-file.js'
+import {letteredHex} from '../../../src/safety/at-rest.js'
 import {OverlayNameError} from '../../../src/lib/overlay-names.js'
 import {expectReject} from '../../expect-error.js'
 import {anotherCouldTake, heldByAnother, killHolder} from '../../held-file.js'
@@ -121,7 +122,7 @@ describe.each(HOLDERS)('Journal, %s', (_, holder) => {
   it('is named from the input (stdin by its content) and the gateway and merchant, in the data directory', () => {
     const input = {sha256: inputHash('x')}
     const path = defaultJournalPath('/data/gw', 'refund create', input, target)
-    expect(path).toMatch(new RegExp(`^/data/gw/journals/refund-create-${inputHash('x').slice(0, 16)}-[0-9a-f]{8}\\.sqlite$`))
+    expect(path).toMatch(new RegExp(`^/data/gw/journals/refund-create-${letteredHex(inputHash('x').slice(0, 16))}-[a-p]{8}\\.sqlite$`))
     expect(defaultJournalPath('/data/gw', 'refund create', input, {...target, base_url: 'https://gateway.example'})).not.toBe(path)
     expect(defaultJournalPath('/data/gw', 'refund create', input, {...target, username: 'ACME'})).not.toBe(path)
   })

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {atRest, isMaskedAtRest, jsonAtRest, keyedName, newNameSecret} from '../../../src/safety/at-rest.js'
+import {atRest, hexOfLettered, isMaskedAtRest, jsonAtRest, keyedName, letteredHex, newNameSecret} from '../../../src/safety/at-rest.js'
 import {CARD_DIGITS, CARD_SEPARATORS, digitValue, DIGIT_CLASS, isCardDigit, isDigitOrSeparator, isSeparator, kindOfCode, luhnValues, NON_ASCII_LEAD_BYTES, SEPARATOR, SEPARATOR_CLASS} from '../../../src/safety/card-digits.js'
 import {printsAsSent} from '../../../src/safety/prints-as-sent.js'
 import {kindOf, looksLikeCardNumber, maskCardDataIn, maskCardNumber, maskCardNumbersIn, maskCardPath, redact, redactText} from '../../../src/safety/redact.js'
@@ -157,5 +157,15 @@ describe('what a file keeps (at-rest.ts)', () => {
     expect(keyedName(secret, 'ord-4111111111111111')).toBe(keyedName(secret, 'ord-4111111111111111'))
     expect(keyedName(secret, 'ord-4111111111111111')).not.toBe(keyedName(secret, 'ord-4111111000071111'))
     expect(keyedName(newNameSecret(), 'ord-4111111111111111')).not.toBe(keyedName(secret, 'ord-4111111111111111'))
+  })
+
+  it('a hash in hex kept with its digits as letters (g-p), which a masker leaves as it is, and given back in hex', () => {
+    const hex = `4111111111111111${'0123456789abcdef'.repeat(3)}`
+    const lettered = letteredHex(hex)
+    expect(lettered).toBe(`khhhhhhhhhhhhhhh${'ghijklmnopabcdef'.repeat(3)}`)
+    expect(atRest(lettered)).toBe(lettered)
+    expect(hexOfLettered(lettered)).toBe(hex)
+    expect(hexOfLettered(hex)).toBe(hex)
+    expect(hexOfLettered('411111XXXXXX1111')).toBe('411111XXXXXX1111')
   })
 })
