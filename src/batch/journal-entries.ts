@@ -4,7 +4,7 @@ import {entryKey, journalSecret, resolveKeyed} from './journal-names.js'
 import {UsageError} from '../errors.js'
 import {realPath} from '../lib/file-identity.js'
 import {checkOwnPath} from '../lib/own-file.js'
-import {hexOfLettered} from '../safety/at-rest.js'
+import {atRest, hexOfLettered} from '../safety/at-rest.js'
 import {type JournalInput, type JournalTarget, journalTarget, parseEntry, rowChanges, sameRowsKey, sameTarget, unreadable, writtenAddress} from './journal-identity.js'
 
 /**
@@ -133,7 +133,9 @@ export function readEntries(path: string, text: string, asked: JournalAsked): En
   // A file is the same input however it was edited (its rows are compared one by one); the same
   // rows are the same input wherever they now are (a file moved, copied or hard-linked; stdin).
   const sameRows = sameRowsKey(header.input_sha256, asked.input.sha256)
-  const sameInput = sameRows || (header.input !== undefined && header.input === asked.input.path)
+  // The path as the header keeps it: masked where its digits read as a card number (`refunds-20261127-090300.csv`).
+  const samePath = header.input === (asked.input.path === undefined ? undefined : atRest(asked.input.path))
+  const sameInput = sameRows || (header.input !== undefined && samePath)
   if (!sameInput) {
     const theirs = header.input ?? `an input with sha256 ${hexOfLettered(String(header.input_sha256)).slice(0, 12)}...`
     const ours = asked.input.path ?? `stdin with sha256 ${asked.input.sha256.slice(0, 12)}...`
@@ -152,7 +154,7 @@ export function readEntries(path: string, text: string, asked: JournalAsked): En
   const entries: Entries = {
     intents: new Map(),
     results: new Map(),
-    movedFrom: header.input !== asked.input.path ? (header.input ?? STDIN) : undefined,
+    movedFrom: samePath ? undefined : (header.input ?? STDIN),
     sameRows,
     // Named by the rows it was begun for: these, or an edited input's earlier ones.
     batch: begunAnew ? header.batch! : batchName(header.command, sameRows ? asked.input.sha256 : hexOfLettered(String(header.input_sha256))),

@@ -166,6 +166,20 @@ describe('the input a journal belongs to', () => {
     await unedited.close()
   })
 
+  it('is its own file when the header keeps its path masked (stamped `refunds-20261127-090300.csv`, digits that pass the Luhn check): resumed, edited or not, and not moved', async () => {
+    const stamped = {path: '/data/refunds-20261127-090300.csv', sha256: 'a'.repeat(64)}
+    const file = join(folder(), 'j.ndjson')
+    const journal = await open(file, {input: stamped})
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
+    await journal.close()
+    expect(lines(file)[0]!.input).toBe('/data/refunds-202611XXXX0300.csv')
+    for (const sha256 of ['a'.repeat(64), 'b'.repeat(64)]) {
+      const again = await open(file, {input: {...stamped, sha256}})
+      expect([again.resumed, again.movedFrom, [...again.intents.keys()]]).toEqual([true, undefined, ['r-1']])
+      await again.close()
+    }
+  })
+
   it.each([
     ['the same rows at another path (the file moved, copied or hard-linked)', {path: '/elsewhere/refunds.csv', sha256: 'a'.repeat(64)}, '/data/refunds.csv'],
     ['the same rows from stdin', {sha256: 'a'.repeat(64)}, '/data/refunds.csv'],
