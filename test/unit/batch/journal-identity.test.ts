@@ -400,6 +400,7 @@ describe('where a journal is kept by default', () => {
       writeFileSync(join(journals, 'other-gateway.ndjson'), header({target: {base_url: 'http://127.0.0.1:9999', username: 'TEST'}}))
       writeFileSync(join(journals, 'no-address.ndjson'), header({target: {base_url: 'not an address', username: 'TEST'}}))
       writeFileSync(join(journals, 'no-target.ndjson'), header({target: undefined}))
+      writeFileSync(join(journals, 'no-rows-key.ndjson'), header({input_sha256: undefined}))
       writeFileSync(join(journals, 'garbage.ndjson'), 'not a journal\n')
       writeFileSync(join(journals, 'a-lock.ndjson.lock'), '4242')
       writeFileSync(join(journals, 'empty.ndjson'), '')
