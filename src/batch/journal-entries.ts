@@ -134,7 +134,7 @@ export function readEntries(path: string, text: string, asked: JournalAsked): En
   // rows are the same input wherever they now are (a file moved, copied or hard-linked; stdin).
   const sameRows = sameRowsKey(header.input_sha256, asked.input.sha256)
   // The path as the header keeps it: masked where its digits read as a card number (`refunds-20261127-090300.csv`).
-  const samePath = header.input === (asked.input.path === undefined ? undefined : atRest(asked.input.path))
+  const samePath = header.input === atRest(asked.input.path)
   const sameInput = sameRows || (header.input !== undefined && samePath)
   if (!sameInput) {
     const theirs = header.input ?? `an input with sha256 ${hexOfLettered(String(header.input_sha256)).slice(0, 12)}...`

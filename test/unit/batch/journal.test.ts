@@ -391,7 +391,7 @@ describe.each(HOLDERS)('the journal lock, %s', (_, holder) => {
 const root = process.getuid?.() === 0
 
 describe('a journal reached by another user’s link', () => {
-  it.skipIf(!root)(`is refused, naming the link, though the journal it leads to is the user’s; nothing is written${root ? '' : ' (skipped: lchown to another user needs root; CI runs it)'}`, async () => {
+  it.skipIf(!root)(`is refused, naming the link, though the journal it leads to is the user’s, by a run and a dry run alike; nothing is written${root ? '' : ' (skipped: lchown to another user needs root; CI runs it)'}`, async () => {
     const file = path()
     await (await openOn(file)).close()
     const before = journalText(file)
@@ -400,6 +400,8 @@ describe('a journal reached by another user’s link', () => {
     lchownSync(link, 1001, 1001)
     const error = await expectReject(openOn(link), NotYoursError, `${link} is a symbolic link made by`)
     expect(error).toMatchObject({path: link, problem: 'link'})
+    // A dry run reads nothing through it either.
+    await expectReject(peekJournal(link, {command: 'refund create', input: {sha256: 'a'.repeat(64)}, target}), NotYoursError, `${link} is a symbolic link made by`)
     expect(journalText(file)).toBe(before)
   })
 })
