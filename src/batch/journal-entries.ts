@@ -5,7 +5,7 @@ import {UsageError} from '../errors.js'
 import {realPath} from '../lib/file-identity.js'
 import {checkOwnPath} from '../lib/own-file.js'
 import {atRest, hexOfLettered} from '../safety/at-rest.js'
-import {type JournalInput, type JournalTarget, journalTarget, parseEntry, rowChanges, sameRowsKey, sameTarget, unreadable, writtenAddress} from './journal-identity.js'
+import {type JournalInput, type JournalTarget, journalTarget, parseEntry, rowChanges, sameRowsKey, sameTarget, unreadable, writtenAddress, type WrittenTarget} from './journal-identity.js'
 
 /**
  * A batch journal's lines (design.md §5): a header naming the batch, then for each row an intent
@@ -25,7 +25,7 @@ export interface Header {
    */
   input_sha256: string
   /** Absent in journals written before gw tied them to a gateway. */
-  target?: JournalTarget
+  target?: WrittenTarget
   created_at: string
   /** The batch's name at the gateway (batch-name.ts) when its user began it anew (--new-batch); absent, it is named by its command and rows. */
   batch?: string

@@ -4,7 +4,7 @@ import {join} from 'node:path'
 import {gatewayKey} from '../api/base-url.js'
 import {UsageError} from '../errors.js'
 import {DatabaseLockedError, openLockedDatabase} from '../lib/locked-database.js'
-import {hexOfLettered, letteredHex} from '../safety/at-rest.js'
+import {hexOfLettered, isMaskedAtRest, letteredHex} from '../safety/at-rest.js'
 import {maskCardNumbersIn} from '../safety/redact.js'
 import {journalHeaderLine} from './journal-file.js'
 
@@ -125,12 +125,29 @@ function journalOfSameRows(directory: string, wanted: {command: string; sha256: 
 }
 
 /**
+ * The gateway and merchant as a journal's header writes them. A username or address whose digits
+ * read as a card number (a merchant id of 16 digits) is kept masked there, as every text is, and
+ * beside it the hash of the two, lettered, by which the header is known to be the target's: two
+ * that mask alike stay two.
+ */
+export interface WrittenTarget extends JournalTarget {
+  key?: string
+}
+
+export function writtenTarget(target: JournalTarget): WrittenTarget {
+  return isMaskedAtRest(target.base_url) || isMaskedAtRest(target.username) ? {...target, key: targetKey(target)} : target
+}
+
+const targetKey = (target: JournalTarget) => letteredHex(inputHash(`${target.base_url}\n${target.username}`))
+
+/**
  * Whether a gateway and merchant a journal wrote, however an earlier gw spelled the address, are
  * the target's (journalTarget's one spelling): the one comparison of targets, for a journal's
- * header and for every line that names one.
+ * header and for every line that names one. A header written masked is known by its key alone.
  */
 export function sameTarget(written: unknown, target: JournalTarget): boolean {
-  const {base_url, username} = (written ?? {}) as Partial<JournalTarget>
+  const {base_url, username, key} = (written ?? {}) as Partial<WrittenTarget>
+  if (key !== undefined) return key === targetKey(target)
   return writtenAddress(base_url) === target.base_url && username === target.username
 }
 

@@ -10,7 +10,7 @@ import {openJournalInWorker} from './journal-thread.js'
 import {type JournalWorker, startJournalWorker} from './journal-worker.js'
 import {batchName, newBatchName} from './batch-name.js'
 import {type Header, type Intent, notAJournal, readEntries, type Result, type Withdrawal} from './journal-entries.js'
-import {type JournalInput, type JournalTarget, journalTarget, parseEntry, unreadable} from './journal-identity.js'
+import {type JournalInput, type JournalTarget, journalTarget, parseEntry, unreadable, writtenTarget} from './journal-identity.js'
 import {entryKey, headerLine, journalLine, keyOf} from './journal-names.js'
 import {standingOf} from './journal-state.js'
 
@@ -119,7 +119,7 @@ export class Journal {
       }
       const batch = entries?.batch ?? (options.newBatch ? newBatchName() : batchName(command, input.sha256))
       // JSON leaves `input` out for stdin, which has no path.
-      const header = headerLine({journal: 1, command, input: input.path, input_sha256: letteredHex(input.sha256), target, created_at: now.toISOString(), ...(options.newBatch ? {batch} : {})} satisfies Header)
+      const header = headerLine({journal: 1, command, input: input.path, input_sha256: letteredHex(input.sha256), target: writtenTarget(target), created_at: now.toISOString(), ...(options.newBatch ? {batch} : {})} satisfies Header)
       const journal = new Journal(path, file, entries !== undefined, disk, entries?.secret ?? header.secret, entries?.movedFrom, entries?.sameRows ?? true, batch)
       if (entries) {
         for (const [reference, intent] of entries.intents) {

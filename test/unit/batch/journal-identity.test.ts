@@ -292,6 +292,37 @@ describe('a rows key whose hex holds digits that read as a card number', () => {
   })
 })
 
+describe('a merchant whose username reads as a card number (a merchant id of 16 digits)', () => {
+  const rows = {path: '/data/refunds.csv', sha256: 'a'.repeat(64)}
+  const copy = {path: '/data/copy.csv', sha256: 'a'.repeat(64)}
+  const merchant = journalTarget('http://127.0.0.1:4010', '4111111111111111')
+  // Masked alike (first six and last four), and another merchant.
+  const twin = journalTarget('http://127.0.0.1:4010', '4111111000071111')
+
+  it('is kept masked in the header, beside its key: its journal is resumed, and found for a copy of the rows; a merchant that masks alike is another', async () => {
+    const dir = folder()
+    const file = defaultJournalPath(dir, 'refund create', rows, merchant)
+    const journal = await open(file, {input: rows, target: merchant})
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
+    await journal.close()
+    expect(lines(file)[0]!.target).toEqual({base_url: 'http://localhost:4010', username: '411111XXXXXX1111', key: letteredHex(inputHash('http://localhost:4010\n4111111111111111'))})
+    expect(defaultJournalPath(dir, 'refund create', copy, merchant)).toBe(file)
+    const again = await open(file, {input: copy, target: merchant})
+    await again.close()
+    expect([again.resumed, [...again.intents.keys()]]).toEqual([true, ['r-1']])
+    expect(defaultJournalPath(dir, 'refund create', copy, twin)).not.toBe(file)
+    expect(await refusal(open(file, {target: twin}))).toMatchObject({
+      message: `${file} is the journal of this batch sent as 411111XXXXXX1111 to http://localhost:4010, and this run sends as 4111111000071111 to http://localhost:4010: nothing was sent`,
+    })
+  })
+
+  it('a username kept whole is written with no key, as before', async () => {
+    const file = join(folder(), 'j.ndjson')
+    await (await open(file)).close()
+    expect(lines(file)[0]!.target).toEqual({base_url: 'http://localhost:4010', username: 'TEST'})
+  })
+})
+
 describe("an edited input's journal", () => {
   it("keeps only the entries of the input's references; rows in doubt it no longer has are told apart", async () => {
     const file = join(folder(), 'j.ndjson')
