@@ -51,13 +51,12 @@ export async function missedLookUp(resource: string, key: string, tried: string,
  * That cannot do anything twice: a 404 is the gateway saying it acted on nothing.
  */
 export async function onRecord<T>(resource: Resolvable, key: string, {resolve, lookUp}: Resolver, act: (resolved: Resolved) => Promise<T>): Promise<T> {
-  const hinted = <R>(step: () => Promise<R>): Promise<R> => hintedMiss(resource, step)
-  const resolved = await hinted(() => resolve(key))
+  const resolved = await hintedMiss(resource, () => resolve(key))
   try {
     return await act(resolved)
   } catch (err) {
     if (!(err instanceof NotFoundError) || resolved.record !== undefined) throw err
-    return act(await hinted(() => foundAfterMiss(resource, key, err, lookUp)))
+    return act(await hintedMiss(resource, () => foundAfterMiss(resource, key, err, lookUp)))
   }
 }
 
