@@ -1,8 +1,8 @@
 import {defineConfig} from 'vitest/config'
 
 // The tests StrykerJS runs against each mutant (npm run mutate): the unit tests, which run the
-// TypeScript source. The end-to-end tests run the built CLI (no build here, and no global set-up),
-// and the local gateway's own (test/sandbox) test no file mutated but through it, at length.
+// TypeScript source. The end-to-end tests run the built CLI (no build here), and the local
+// gateway's own (test/sandbox) test no file mutated but through it, at length.
 export default defineConfig({
   test: {
     include: ['test/unit/**/*.test.ts'],
@@ -13,5 +13,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // What the helpers open for a test is undone after it (test/after-each-test.ts).
     setupFiles: ['test/setup.ts'],
+    // What the tests write in the temporary folder, a folder a test and mutant, removed at the end.
+    globalSetup: ['test/run-folder.ts'],
   },
 })
