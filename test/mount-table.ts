@@ -1,13 +1,9 @@
-import {hostPlatform} from '../src/lib/platform.js'
+import {readMountInfo, unescapeMountField} from '../src/lib/overlay-names.js'
 
-/**
- * The mount points of this machine's mount table, innermost last (Linux's /proc/self/mountinfo,
- * read as gw reads it: none on another system). The kernel writes a space in a path as `\040`.
- */
+/** The mount points of this machine's mount table, innermost last, read as gw reads it (none on a system other than Linux). */
 export function mountPoints(): string[] {
-  const table = hostPlatform().procFile('self/mountinfo') ?? ''
-  return table
+  return (readMountInfo() ?? '')
     .split('\n')
     .filter(Boolean)
-    .map((line) => line.split(' ')[4]!.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8))))
+    .map((line) => unescapeMountField(line.split(' ')[4]!))
 }

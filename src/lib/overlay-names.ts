@@ -38,7 +38,7 @@ export function overlays(mountInfo: string | undefined): Overlay[] {
     // Six fields come before the separator (id, parent, device, root, mount point, options), and optional ones between.
     const dash = fields.indexOf('-')
     if (dash < 6 || fields[dash + 1] !== 'overlay') return []
-    return [{mountPoint: unescape(fields[4]!), root: unescape(fields[3]!), upperDir: upperDirOf(fields[dash + 3])}]
+    return [{mountPoint: unescapeMountField(fields[4]!), root: unescapeMountField(fields[3]!), upperDir: upperDirOf(fields[dash + 3])}]
   })
 }
 
@@ -74,11 +74,11 @@ function under(path: string, folder: string): string | undefined {
 function upperDirOf(options: string | undefined): string | undefined {
   const name = 'upperdir='
   const option = options?.split(/(?<!\\),/).find((each) => each.startsWith(name))
-  return option === undefined ? undefined : unescape(option.slice(name.length).replaceAll('\\,', ','))
+  return option === undefined ? undefined : unescapeMountField(option.slice(name.length).replaceAll('\\,', ','))
 }
 
-/** The mount table's octal escapes (`\040` a space, `\134` a backslash) read back. */
-function unescape(text: string): string {
+/** A mount table field's octal escapes (`\040` a space, `\134` a backslash) read back. */
+export function unescapeMountField(text: string): string {
   return text.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)))
 }
 
