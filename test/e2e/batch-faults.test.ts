@@ -175,7 +175,7 @@ describe.concurrent('the thread that syncs a batch\'s journal', () => {
     const syncers = new Set(lines.filter((line) => / f(?:data)?sync\(\d+<[^>]*j\.sqlite>\)/.test(line)).map((line) => line.split(' ')[0]))
     expect(syncers.size).toBe(1)
     expect(syncers.has(main!)).toBe(syncer === 'gw\'s main thread')
-    rmSync(dir, {recursive: true, force: true})
+    removeFolder(dir)
   })
   it.runIf(!strace)('skipped: strace tells which thread syncs (Debian package strace; CI installs it)', () => {})
 })
@@ -401,8 +401,9 @@ describe.skipIf(DIALECT === 'live' || !runsInCiOr('GW_TEST_SLOW', "a dry run's p
 })
 
 /**
- * Removes a run's folder. A file made in it as it was removed (ENOTEMPTY, seen once in CI) is
- * removed on a second pass; one made after every pass is named, with what made it unknown.
+ * Removes a run's folder of strace and gw. A file made in it as it was removed (ENOTEMPTY, seen
+ * in CI once after the sweep, once after the syncer test) is removed on a second pass; one made
+ * after every pass is named, with what made it unknown.
  */
 function removeFolder(dir: string): void {
   try {
