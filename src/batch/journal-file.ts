@@ -1,4 +1,4 @@
-import {closeSync, openSync, readSync, statSync} from 'node:fs'
+import {closeSync, existsSync, openSync, readSync, statSync} from 'node:fs'
 import type {DatabaseSync} from 'node:sqlite'
 import {pathToFileURL} from 'node:url'
 import {LockHeldError} from '../lib/lock-file.js'
@@ -236,12 +236,21 @@ const TORN_READ = new Set([SQLITE_CORRUPT, 26])
 /** How many times a torn read is read again, and the pause before each (its number, in ms): a writer's commit takes a few ms. */
 const READS = 20
 
-/** The journal at `file` opened immutable: SQLite takes no lock on it, and looks for no undo record beside it. */
+/**
+ * The journal at `file` opened immutable: SQLite takes no lock on it, and looks for no undo record
+ * beside it. Read only, so that a journal removed since it was found (another gw reads every
+ * journal it knows of) is not made again, empty, where its owner removed it: it is gone (ENOENT).
+ */
 function openImmutable(file: string): DatabaseSync {
   const {DatabaseSync} = nodeSqlite()
   const url = pathToFileURL(file)
   url.searchParams.set('immutable', '1')
-  return new DatabaseSync(url)
+  try {
+    return new DatabaseSync(url, {readOnly: true})
+  } catch (err) {
+    if (!existsSync(file)) throw Object.assign(new Error(`ENOENT: no such file or directory, open '${file}'`, {cause: err}), {code: 'ENOENT'})
+    throw systemError(err)
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import {spawnSync} from 'node:child_process'
-import {mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {DatabaseSync} from 'node:sqlite'
 import {describe, expect, it} from 'vitest'
@@ -222,6 +222,17 @@ describe('reading a journal without its lock', () => {
     const other = failingFirst([10])
     expect(caught(() => withReader(path, firstLine, other.open))).toMatchObject({code: 'EIO'})
     expect(other.calls()).toBe(1)
+  })
+
+  it('a journal removed since it was found is gone (ENOENT), not made again empty where its owner removed it', () => {
+    const dir = folder()
+    const path = journalWith(join(dir, 'j'), [HEADER])
+    rmSync(path)
+    expect(caught(() => withReader(path, firstLine))).toMatchObject({code: 'ENOENT', message: `ENOENT: no such file or directory, open '${path}'`})
+    expect(readdirSync(dir)).toEqual([])
+    // Only a file gone is ENOENT: one there that cannot be read says why.
+    mkdirSync(path)
+    expect(caught(() => withReader(path, firstLine))).toMatchObject({code: 'EIO'})
   })
 
   it('reads a database’s entries while another process holds it, and an older gw’s whole lines', async () => {
