@@ -228,7 +228,7 @@ describe('reading a journal without its lock', () => {
     const dir = folder()
     const path = journalWith(join(dir, 'j'), [HEADER])
     rmSync(path)
-    expect(caught(() => withReader(path, firstLine))).toMatchObject({code: 'ENOENT', message: `ENOENT: no such file or directory, open '${path}'`})
+    expect(caught(() => withReader(path, firstLine))).toMatchObject({code: 'ENOENT', message: `ENOENT: no such file or directory, open '${path}'`, cause: {errcode: 14}})
     expect(readdirSync(dir)).toEqual([])
     // Only a file gone is ENOENT: one there that cannot be read says why.
     mkdirSync(path)
