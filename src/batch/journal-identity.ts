@@ -141,6 +141,16 @@ export function writtenTarget(target: JournalTarget): WrittenTarget {
 const targetKey = (target: JournalTarget) => letteredHex(inputHash(`${target.base_url}\n${target.username}`))
 
 /**
+ * The gateway and merchant as a file that compares them column by column keeps them (gw's record of
+ * refunds made): as they are, or, where either holds what reads as a card number, the address
+ * masked and the merchant by its key alone, so that two that mask alike stay two.
+ */
+export function keptTarget(target: JournalTarget): JournalTarget {
+  const {key} = writtenTarget(target)
+  return key === undefined ? target : {base_url: maskCardNumbersIn(target.base_url), username: `key:${key}`}
+}
+
+/**
  * Whether a gateway and merchant a journal wrote, however an earlier gw spelled the address, are
  * the target's (journalTarget's one spelling): the one comparison of targets, for a journal's
  * header and for every line that names one. A header written masked is known by its key alone.

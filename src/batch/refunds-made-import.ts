@@ -4,6 +4,7 @@ import type {DatabaseSync, StatementSync} from 'node:sqlite'
 import {gatewayKey} from '../api/base-url.js'
 import {fileId} from '../lib/file-identity.js'
 import {maskCardNumbersIn} from '../safety/redact.js'
+import {keptTarget} from './journal-identity.js'
 
 /**
  * Where an earlier gw kept its record of single refund creates: one JSON line a refund, appended,
@@ -112,5 +113,6 @@ function rowOf(text: string): (string | null)[] | undefined {
   if (typeof refund !== 'string' || typeof transaction_id !== 'string' || typeof username !== 'string' || address === undefined) return undefined
   const maybe = (value: unknown) => (typeof value === 'string' ? maskCardNumbersIn(value) : null)
   // An earlier gw spelled some addresses otherwise (address: journalTarget's one spelling now); it masked card numbers, as they are masked again.
-  return [refund, address, username, typeof line.gateway_instance === 'string' ? line.gateway_instance : null, maybe(line.reference), maskCardNumbersIn(transaction_id), maybe(line.purchase_id), maybe(line.purchase_reference), typeof line.at === 'string' ? line.at : null]
+  const kept = keptTarget({base_url: address, username})
+  return [refund, kept.base_url, kept.username, typeof line.gateway_instance === 'string' ? line.gateway_instance : null, maybe(line.reference), maskCardNumbersIn(transaction_id), maybe(line.purchase_id), maybe(line.purchase_reference), typeof line.at === 'string' ? line.at : null]
 }

@@ -5,7 +5,7 @@ import {WriteError} from '../errors.js'
 import {nodeSqlite} from '../lib/locked-database.js'
 import type {MadeFor} from '../lists/refund-match.js'
 import {maskCardNumbersIn} from '../safety/redact.js'
-import type {JournalTarget} from './journal-identity.js'
+import {type JournalTarget, keptTarget} from './journal-identity.js'
 import {journaledRefunds} from './journaled-refunds.js'
 import {importRefundsMadeLines, legacyRefundsMadeFile} from './refunds-made-import.js'
 
@@ -15,7 +15,8 @@ type GwRecord = Record<string, unknown>
  * gw's record of each refund a single `gw refund create` made (a batch's rows are in its journal),
  * so that `refund list --purchase` and `purchase get` know which purchase it was made for: a
  * SQLite database in gw's data directory, a row a refund, found by the refund's id through an
- * index. Ids, references and amounts only, card numbers in them masked: never a card or a CVV.
+ * index. Ids, references, amounts, the gateway and the merchant only, card numbers in them masked:
+ * never a card or a CVV.
  * Many gw read and write it at once: each in a short transaction, waiting for another's to end.
  */
 export const refundsMadeFile = (dataDir: string) => join(dataDir, 'refunds-made.sqlite')
@@ -34,9 +35,10 @@ export interface RefundMade {
 const BUSY_TIMEOUT_MS = 10_000
 
 /**
- * A refund once, by its id, gateway and merchant (the base URL in journalTarget's one spelling)
- * and the run of the local gateway's data that made it (a reset one gives its ids again):
- * the index every look-up goes by.
+ * A refund once, by its id, gateway and merchant (as keptTarget keeps them: the base URL in
+ * journalTarget's one spelling, nothing that reads as a card number whole) and the run of the
+ * local gateway's data that made it (a reset one gives its ids again): the index every look-up
+ * goes by.
  */
 const SCHEMA = `
 CREATE TABLE refunds_made (
@@ -52,8 +54,21 @@ CREATE TABLE refunds_made (
 );
 CREATE UNIQUE INDEX refunds_made_by_refund ON refunds_made (refund, base_url, username, ifnull(gateway_instance, ''));
 CREATE TABLE imported_lines (file TEXT PRIMARY KEY, bytes INTEGER NOT NULL, size INTEGER NOT NULL);
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;
 `
+
+/** Version 1 kept every gateway and merchant whole: those that read as a card number are kept as keptTarget keeps them. */
+function keepTargetsMasked(db: DatabaseSync): void {
+  // The bytes of a row rewritten are cleared, not left where the row was.
+  db.exec('PRAGMA secure_delete = ON')
+  const targets = db.prepare('SELECT DISTINCT base_url, username FROM refunds_made').all() as unknown as JournalTarget[]
+  const update = db.prepare('UPDATE refunds_made SET base_url = ?, username = ? WHERE base_url = ? AND username = ?')
+  for (const target of targets) {
+    const kept = keptTarget(target)
+    if (kept !== target) update.run(kept.base_url, kept.username, target.base_url, target.username)
+  }
+  db.exec('PRAGMA user_version = 2')
+}
 
 /** One refund's row; a refund recorded already (an import run again) is left as it was. */
 const INSERT_REFUND_MADE = `INSERT INTO refunds_made (refund, base_url, username, gateway_instance, reference, transaction_id, purchase_id, purchase_reference, at)
@@ -81,10 +96,12 @@ export function openRefundsMade(dataDir: string): DatabaseSync {
   const db = new DatabaseSync(path, {timeout: BUSY_TIMEOUT_MS})
   try {
     db.exec('PRAGMA synchronous = EXTRA')
-    if (userVersion(db) === 0) {
+    if (userVersion(db) < 2) {
       db.exec('BEGIN IMMEDIATE')
-      // Another gw may have made the tables while this one waited for the write lock.
-      if (userVersion(db) === 0) db.exec(SCHEMA)
+      // Another gw may have made the tables, or kept the targets masked, while this one waited for the write lock.
+      const version = userVersion(db)
+      if (version === 0) db.exec(SCHEMA)
+      else if (version === 1) keepTargetsMasked(db)
       db.exec('COMMIT')
     }
   } catch (err) {
@@ -105,13 +122,14 @@ export async function recordRefundMade(dataDir: string, target: JournalTarget, m
   const {refund, purchase} = made
   if (typeof refund.id !== 'string') return
   const masked = (value: unknown) => (typeof value === 'string' ? maskCardNumbersIn(value) : null)
+  const kept = keptTarget(target)
   try {
     const db = openRefundsMade(dataDir)
     try {
       db.prepare(INSERT_REFUND_MADE).run(
         refund.id,
-        target.base_url,
-        target.username,
+        kept.base_url,
+        kept.username,
         made.gatewayInstance ?? null,
         masked(refund.reference),
         maskCardNumbersIn(made.transactionId),
@@ -159,7 +177,8 @@ function recordedRefunds(dataDir: string, target: JournalTarget, refundIds: Read
     } catch {
       // Lines that cannot be read or imported now (unreadable, another gw importing past the wait) tell nothing this time.
     }
-    const rows = db.prepare(REFUNDS_MADE_QUERY).all(JSON.stringify([...refundIds]), target.base_url, target.username) as unknown as RefundRow[]
+    const kept = keptTarget(target)
+    const rows = db.prepare(REFUNDS_MADE_QUERY).all(JSON.stringify([...refundIds]), kept.base_url, kept.username) as unknown as RefundRow[]
     for (const row of rows) {
       // Another run of the local gateway's data (reset, or restarted without its state) holds other refunds under these ids.
       if (row.gateway_instance !== null && holds !== undefined && !holds(row.gateway_instance)) continue

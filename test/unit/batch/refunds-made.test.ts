@@ -118,6 +118,44 @@ describe('recordRefundMade and refundsMade', () => {
     expect((await refundsMade(dir, target, new Set(['071-R-AAAA0001']), () => false)).size).toBe(0)
   })
 
+  it('a merchant or a gateway address that reads as a card number is kept masked, the merchant by its key: two that mask alike stay two', async () => {
+    const dir = dataDir()
+    const first = journalTarget('https://gateway.example/', '4111111111111111')
+    const second = journalTarget('https://gateway.example/', '4111111000071111')
+    const address = journalTarget('https://gateway.example/m/5555555555554444/', 'TEST')
+    await recordRefundMade(dir, first, {refund: refund('071-R-AAAA0001'), transactionId: 'order-1'})
+    await recordRefundMade(dir, second, {refund: refund('071-R-AAAA0001'), transactionId: 'order-2'})
+    await recordRefundMade(dir, address, {refund: refund('071-R-AAAA0001'), transactionId: 'order-3'})
+    const text = readFileSync(refundsMadeFile(dir)).toString('latin1')
+    for (const whole of ['4111111111111111', '4111111000071111', '5555555555554444']) expect(text).not.toContain(whole)
+    expect(rows(dir, 'SELECT base_url, username FROM refunds_made ORDER BY rowid')).toEqual([
+      {base_url: 'https://gateway.example', username: expect.stringMatching(/^key:[a-p]{64}$/)},
+      {base_url: 'https://gateway.example', username: expect.stringMatching(/^key:[a-p]{64}$/)},
+      {base_url: 'https://gateway.example/m/555555XXXXXX4444', username: expect.stringMatching(/^key:[a-p]{64}$/)},
+    ])
+    const found = async (at: typeof target) => (await refundsMade(dir, at, new Set(['071-R-AAAA0001']))).get('071-R-AAAA0001')?.transactionId
+    expect([await found(first), await found(second), await found(address), await found(target)]).toEqual(['order-1', 'order-2', 'order-3', undefined])
+  })
+
+  it("a version 1 record, which kept every merchant whole, keeps those that read as a card number masked once opened; every refund found as before", async () => {
+    const dir = dataDir()
+    const merchant = journalTarget('https://gateway.example/', '4111111111111111')
+    await recordRefundMade(dir, target, {refund: refund('071-R-AAAA0001'), transactionId: 'order-1'})
+    const db = new (nodeSqlite().DatabaseSync)(refundsMadeFile(dir))
+    db.prepare("INSERT INTO refunds_made (refund, base_url, username, transaction_id) VALUES ('071-R-AAAA0002', ?, ?, 'order-2')").run(merchant.base_url, merchant.username)
+    // Rows after it on its page: the row kept masked is written elsewhere on it, and SQLite leaves the whole one's bytes there unless told to clear them.
+    for (const id of ['071-R-AAAA0003', '071-R-AAAA0004']) await recordRefundMade(dir, target, {refund: refund(id), transactionId: 'order-3'})
+    db.exec('PRAGMA user_version = 1')
+    db.close()
+    expect(readFileSync(refundsMadeFile(dir)).toString('latin1')).toContain('4111111111111111')
+    expect((await refundsMade(dir, merchant, new Set(['071-R-AAAA0002']))).get('071-R-AAAA0002')?.transactionId).toBe('order-2')
+    // Kept masked through and through: no copy of the merchant left in the file's free space.
+    expect(readFileSync(refundsMadeFile(dir)).toString('latin1')).not.toContain('4111111111111111')
+    expect(rows(dir, 'SELECT username FROM refunds_made ORDER BY rowid').map((row) => row.username)).toEqual(['TEST', expect.stringMatching(/^key:[a-p]{64}$/), 'TEST', 'TEST'])
+    expect(rows(dir, 'PRAGMA user_version')).toEqual([{user_version: 2}])
+    expect((await refundsMade(dir, target, new Set(['071-R-AAAA0001']))).get('071-R-AAAA0001')?.transactionId).toBe('order-1')
+  })
+
   it('the same refund recorded twice is kept once, as first recorded', async () => {
     const dir = dataDir()
     await recordRefundMade(dir, target, {refund: refund('071-R-AAAA0001'), transactionId: 'order-1042'})
@@ -207,6 +245,14 @@ describe("an earlier gw's refunds-made.ndjson", () => {
     expect([...(await refundsMade(dir, target, new Set([...wanted, '071-R-OLD00004', '071-R-NEW00001']))).keys()].sort()).toEqual(['071-R-NEW00001', '071-R-OLD00001', '071-R-OLD00002', '071-R-OLD00004'])
     expect(rows(dir, 'SELECT refund FROM refunds_made ORDER BY rowid').map((row) => row.refund)).toEqual(['071-R-OLD00001', '071-R-OLD00002', '071-R-NEW00001', '071-R-OLD00004'])
     expect(rows(dir, 'SELECT bytes, size FROM imported_lines')).toEqual([{bytes: statSync(legacyRefundsMadeFile(dir)).size, size: statSync(legacyRefundsMadeFile(dir)).size}])
+  })
+
+  it('a line of a merchant that reads as a card number is imported as the record keeps that merchant', async () => {
+    const dir = dataDir()
+    const merchant = journalTarget('https://gateway.example/', '4111111111111111')
+    writeFileSync(legacyRefundsMadeFile(dir), legacyLine('071-R-OLD00001', {target: merchant}) + legacyLine('071-R-OLD00002'))
+    expect([...(await refundsMade(dir, merchant, new Set(['071-R-OLD00001', '071-R-OLD00002']))).keys()]).toEqual(['071-R-OLD00001'])
+    expect(rows(dir, 'SELECT username FROM refunds_made ORDER BY rowid').map((row) => row.username)).toEqual([expect.stringMatching(/^key:[a-p]{64}$/), 'TEST'])
   })
 
   it('a torn last line waits for its end; a file put in its place is read from its start, and none of it counted twice', async () => {
