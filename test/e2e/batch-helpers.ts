@@ -88,6 +88,11 @@ export function spawnGw(sandbox: Sandbox, args: string[], env: NodeJS.ProcessEnv
   return {child, done}
 }
 
+/** A batch's lines by row: each is printed as its row finishes, and rows in flight together finish in any order. */
+export function inRowOrder(records: unknown[]): unknown[] {
+  return [...records].sort((a, b) => (a as {row: number}).row - (b as {row: number}).row)
+}
+
 /** The NDJSON lines a batch printed. */
 export function rowsOf(stdout: string): {row: number; line: number; reference: string; status: string; exit_code: number; resumed?: boolean; record?: Record<string, unknown>; error?: {messages: string[]}}[] {
   return stdout

@@ -1,6 +1,7 @@
 import {readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
+import {inRowOrder} from './batch-helpers.js'
 import {folder, startedInTest} from './identity-helpers.js'
 import {ANSWERS, apiRequestsSince, cardArgs, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
 
@@ -106,7 +107,7 @@ describe('batch refund rows held to what is certainly left, as a single refund c
     expect((await apiRequestsSince(sandbox, cursor)).filter((request) => request.method === 'POST')).toEqual([])
     const {reference} = (await sandbox.gw(['purchase', 'get', id, '--json'])).json as {reference: string}
     const nothingLeft = `Nothing is left of purchase ${reference} to refund (100.00 AUD of 100.00 AUD refunded for certain: 1 refund gw made for it): nothing was sent`
-    expect([...run.records].sort((a, b) => (a as {row: number}).row - (b as {row: number}).row)).toMatchObject([1, 2, 3].map((row) => ({row, status: 'rejected', exit_code: 7, error: {status: null, messages: [nothingLeft]}})))
+    expect(inRowOrder(run.records)).toMatchObject([1, 2, 3].map((row) => ({row, status: 'rejected', exit_code: 7, error: {status: null, messages: [nothingLeft]}})))
     expect(run.stderr).toContain('3 refunds: 3 rejected in ')
     expect(run.stderr).toContain('\n  rejected 105.00 AUD\n')
     expect(run.stderr).not.toContain('currency not known')
@@ -118,7 +119,7 @@ describe('batch refund rows held to what is certainly left, as a single refund c
     writeFileSync(file, `transaction_id,amount,reference\n${id},4000,\n${id},4000,\n`)
     const run = await sandbox.gw(['refund', 'create', '--input', file])
     expect(run.code, run.stderr).toBe(0)
-    expect(run.records).toMatchObject([{row: 1, status: 'approved'}, {row: 2, status: 'approved'}])
+    expect(inRowOrder(run.records)).toMatchObject([{row: 1, status: 'approved'}, {row: 2, status: 'approved'}])
     expect(run.stderr).toContain('\n  approved 80.00 AUD\n')
   })
 })
@@ -138,7 +139,7 @@ describe('a batch of refund rows with amounts, held to what is certainly left of
     expect(run.code, run.stderr).toBe(7)
     const posts = (await apiRequestsSince(sandbox, cursor)).filter((request) => request.method === 'POST')
     expect(posts).toEqual([expect.objectContaining({path: '/v1.0/refunds', status: 200})])
-    const lines = [...run.records].sort((a, b) => (a as {row: number}).row - (b as {row: number}).row)
+    const lines = inRowOrder(run.records)
     const beyond = (amount: string) => `A refund of purchase ${refundedRef}: ${amount} AUD is more than is left of it, 40.00 AUD (60.00 AUD of 100.00 AUD refunded for certain: 1 refund gw made for it): nothing was sent`
     expect(lines).toEqual([
       expect.objectContaining({row: 1, line: 2, reference: given[0], status: 'approved', exit_code: 0, record: expect.objectContaining({reference: given[0]})}),
@@ -162,7 +163,7 @@ describe('two rows of one batch refunding the same purchase (issue 62)', () => {
     expect(run.code, run.stderr).toBe(7)
     const posts = (await apiRequestsSince(sandbox, cursor)).filter((request) => request.method === 'POST')
     expect(posts).toEqual([expect.objectContaining({path: '/v1.0/refunds', status: 200})])
-    const lines = [...run.records].sort((a, b) => (a as {row: number}).row - (b as {row: number}).row)
+    const lines = inRowOrder(run.records)
     expect(lines).toEqual([
       expect.objectContaining({row: 1, status: 'approved', exit_code: 0}),
       expect.objectContaining({row: 2, status: 'rejected', exit_code: 7, error: expect.objectContaining({status: null, messages: [expect.stringMatching(/ 50\.00 AUD.*: nothing was sent$/)]})}),

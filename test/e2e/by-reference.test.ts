@@ -1,7 +1,7 @@
 import {randomBytes} from 'node:crypto'
 import {afterEach, describe, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
-import {writeTemp} from './batch-helpers.js'
+import {inRowOrder, writeTemp} from './batch-helpers.js'
 import {ANSWERS, apiRequestsSince, cardArgs, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
 
 // One resolver for every command that acts on one record (issue 62.2): an id, or a reference looked
@@ -92,7 +92,7 @@ describe('a reference where an id is asked: looked up once, the id sent', () => 
     const captures = writeTemp('captures.csv', `id,amount\n${x.reference},1500\n${y.id},\n`)
     const captured = await sandbox.gw(['purchase', 'capture', '--input', captures])
     expect(captured.code, captured.stderr).toBe(0)
-    expect(captured.records).toMatchObject([
+    expect(inRowOrder(captured.records)).toMatchObject([
       {row: 1, reference: x.reference, status: 'approved', record: {id: x.id, captured_amount: 1500}},
       {row: 2, reference: y.id, status: 'approved', record: {id: y.id, captured_amount: 5000}},
     ])
@@ -155,7 +155,7 @@ describe('a reference written as an id: its shape is evidence, not proof', () =>
     const captures = writeTemp('captures.csv', `id,amount\n${x.reference},1500\n${y.reference},\n`)
     const captured = await sandbox.gw(['purchase', 'capture', '--input', captures])
     expect(captured.code, captured.stderr).toBe(0)
-    expect(captured.records).toMatchObject([
+    expect(inRowOrder(captured.records)).toMatchObject([
       {row: 1, reference: x.reference, status: 'approved', record: {id: x.id, captured_amount: 1500}},
       {row: 2, reference: y.reference, status: 'approved', record: {id: y.id, captured_amount: 5000}},
     ])
