@@ -65,7 +65,8 @@ function keepTargetsMasked(db: DatabaseSync): void {
   const update = db.prepare('UPDATE refunds_made SET base_url = ?, username = ? WHERE base_url = ? AND username = ?')
   for (const target of targets) {
     const kept = keptTarget(target)
-    if (kept !== target) update.run(kept.base_url, kept.username, target.base_url, target.username)
+    // A target kept masked is kept by its key: its username changes.
+    if (kept.username !== target.username) update.run(kept.base_url, kept.username, target.base_url, target.username)
   }
   db.exec('PRAGMA user_version = 2')
 }
