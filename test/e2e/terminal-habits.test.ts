@@ -24,7 +24,9 @@ sandboxForFile(async (started) => {
   const token = (card.json as {token: string}).token
   const prefix = ref('habit')
   const rows = Array.from({length: 40}, (_, i) => {
-    references.push(`${prefix}-${String(i).padStart(2, '0')}`)
+    // A letter before the row's number: no reference's digits run on into the amount after it in
+    // --jq's @tsv, as a card number's would, which gw masks in every output (ref's random part may end in digits).
+    references.push(`${prefix}r${String(i).padStart(2, '0')}`)
     return `${token},${i % 5 === 4 ? 1051 : (10 + i) * 100},${references[i]}`
   })
   const csv = writeTemp('habits.csv', ['card_token,amount,reference', ...rows].join('\n') + '\n')
