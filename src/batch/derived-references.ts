@@ -30,8 +30,9 @@ export class DerivedReferences {
   private readonly asked = new Map<string, Promise<GwRecord | undefined>>()
   private readonly claimed = new Set<string>()
 
+  /** `held`: what the gateway holds under a reference made from the purchase's (undefined: nothing): asked of it (askedOf), or of gw's index of refunds. */
   constructor(
-    private readonly deps: Pick<Deps, 'client'>,
+    private readonly held: (reference: string, purchase: GwRecord) => Promise<GwRecord | undefined>,
     private readonly batch: string,
     private readonly taken: ReadonlySet<string>,
   ) {}
@@ -43,7 +44,7 @@ export class DerivedReferences {
     for (let n = 1; n <= MOST_REFUNDS; n++) {
       const reference = refundReference(base, n)
       if (this.taken.has(reference)) continue
-      const found = await this.lookUp(reference)
+      const found = await this.lookUp(reference, purchase)
       if (found === undefined) {
         free.push(reference)
         // Seen enough: the first free one no other row of this run claimed meanwhile is this row's (none: it walks on).
@@ -65,14 +66,19 @@ export class DerivedReferences {
   }
 
   /** What the gateway holds under a reference (undefined: nothing), asked once a run. */
-  private lookUp(reference: string): Promise<GwRecord | undefined> {
+  private lookUp(reference: string, purchase: GwRecord): Promise<GwRecord | undefined> {
     let asked = this.asked.get(reference)
     if (!asked) {
-      asked = this.deps.client.refunds.get(reference).catch((err: unknown) => (err instanceof NotFoundError ? undefined : Promise.reject(err)))
+      asked = this.held(reference, purchase)
       this.asked.set(reference, asked)
     }
     return asked
   }
+}
+
+/** What the gateway answers for a reference: its refund, or undefined for none. */
+export function askedOf(reference: string, {client}: Pick<Deps, 'client'>): Promise<GwRecord | undefined> {
+  return client.refunds.get(reference).catch((err: unknown) => (err instanceof NotFoundError ? undefined : Promise.reject(err)))
 }
 
 /** A refund record's amount, positive (the contract writes it negative, the live gateway positive). */

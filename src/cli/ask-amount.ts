@@ -51,15 +51,15 @@ export async function askRefundReference(derived: string, prompter: Prompter): P
  */
 export async function askRefund(
   input: RefundInput,
-  {client, prompter, made}: Pick<Deps, 'client'> & {prompter: Prompter; made: RefundsOfRequest['made']},
+  {client, prompter, made, book}: Pick<Deps, 'client'> & {prompter: Prompter} & Pick<RefundsOfRequest, 'made' | 'book'>,
 ): Promise<RefundInput> {
   const purchase = input.purchase ?? (await lookUp('purchases', input.transactionId, {client}))
   let {amount, reference, referenceDerived} = input
   if (amount === undefined) {
-    amount = await askRefundAmount(await refundedState(purchase, {concurrency: DEFAULT_CONCURRENCY, made}, {client}), prompter, purchaseName(purchase, input.transactionId))
+    amount = await askRefundAmount(await refundedState(purchase, {concurrency: DEFAULT_CONCURRENCY, made, book}), prompter, purchaseName(purchase, input.transactionId))
   }
   if (reference === undefined) {
-    const derived = await freeRefundReference(purchase, {client})
+    const derived = await freeRefundReference(purchase, {client, book})
     reference = await askRefundReference(derived, prompter)
     referenceDerived = reference === derived
   }

@@ -1,5 +1,6 @@
 import type {GwRecord} from '../operations/deps.js'
-import {type CardWalks, type RefundsOfRequest, walkedCard} from '../operations/purchase-refunds.js'
+import type {RefundsOfRequest} from '../operations/purchase-refunds.js'
+import type {RefundBook} from './refund-book.js'
 import type {MadeFor} from './refund-match.js'
 
 type Made = NonNullable<RefundsOfRequest['made']>
@@ -9,8 +10,11 @@ type Made = NonNullable<RefundsOfRequest['made']>
  * by the rows asked after it that refund the same purchase.
  */
 export interface RowHold {
-  /** Its purchase is known (looked up): it holds `amount` of it. `seenAfter`: counts the refunds of it seen since it was asked, as before() says. */
-  on(purchase: GwRecord, amount: number, options?: {seenAfter?: boolean}): void
+  /**
+   * Its purchase is known (looked up): it holds `amount` of it. `seenAfter`: counts the refunds of it
+   * seen since it was asked (or since `seenSince`, seenCount() when its purchase was asked for), as before() says.
+   */
+  on(purchase: GwRecord, amount: number, options?: {seenAfter?: boolean; seenSince?: number}): void
   /**
    * What the rows asked before it may refund of its purchase: those still in flight and, with
    * `seenAfter`, the refunds of it this batch saw made since it was asked (its purchase's record,
@@ -24,17 +28,18 @@ export interface RowHold {
 
 /**
  * What a refund batch learns of its purchases' refunds as it goes, so that every row is held to
- * what is left after the rows before it (issue 62), with the card's refunds walked once:
- * - `walks`: one walk of a card's refunds for all the rows whose purchases are on it (CardWalks);
+ * what is left after the rows before it, from the merchant's refunds as gw's index has them, read
+ * once for the batch (`book`):
  * - saw(): a refund the batch saw made (approved now, or found done by an earlier run), added to
- *   the walks of its card (once, by its id: a walk read after it holds it already) and to what gw
- *   says it made (made()), so that it counts as certain for its purchase in every later row;
+ *   the book (once, by its id) and to what gw says it made (made()), so that it counts as certain
+ *   for its purchase in every later row;
  * - row(): the rows in flight, whose refunds are not made yet: a row counts those of its
  *   purchase asked before it as refunded, so two rows in flight together never both pass a hold
  *   that only one of them fits.
  */
 export class BatchRefunds {
-  readonly walks: CardWalks = []
+  constructor(readonly book: RefundBook) {}
+
   /** The refunds seen, in the order they were seen (never let go): a row counts those seen since it was asked. */
   private readonly seen = new Map<string, {madeFor: MadeFor; purchase?: string; amount: number}>()
   /** The rows asked and not yet let go, by the order they were asked in: their purchase once known. */
@@ -68,6 +73,11 @@ export class BatchRefunds {
     }
   }
 
+  /** How many refunds the batch has seen made so far: a purchase looked up now lacks those seen after. */
+  seenCount(): number {
+    return this.seen.size
+  }
+
   /** A row asked, before its purchase is looked up: its hold, counted by the rows asked after it. */
   row(): RowHold {
     const order = this.count++
@@ -77,18 +87,20 @@ export class BatchRefunds {
     const row: {known: Promise<void>; key?: string; amount: number} = {known: new Promise<void>((resolve) => (known = resolve)), amount: 0}
     this.rows.set(order, row)
     let seenAfter = false
+    let seenFrom = seenBefore
     return {
       on: (purchase, amount, options = {}) => {
         row.key = purchaseKey(purchase)
         row.amount = amount
         seenAfter = options.seenAfter ?? false
+        seenFrom = Math.min(seenBefore, options.seenSince ?? seenBefore)
         known()
       },
       before: async () => {
         const earlier = () => [...this.rows].filter(([other]) => other < order).map(([, other]) => other)
         await Promise.all(earlier().map((other) => other.known))
         const inFlight = earlier().filter((other) => other.key === row.key).reduce((sum, other) => sum + other.amount, 0)
-        const seen = seenAfter ? [...this.seen.values()].slice(seenBefore).filter((made) => made.purchase === row.key).reduce((sum, made) => sum + made.amount, 0) : 0
+        const seen = seenAfter ? [...this.seen.values()].slice(seenFrom).filter((made) => made.purchase === row.key).reduce((sum, made) => sum + made.amount, 0) : 0
         return inFlight + seen
       },
       release: () => {
@@ -107,12 +119,7 @@ export class BatchRefunds {
     const madeFor: MadeFor = {transactionId, ...named('purchaseId', purchase?.id), ...named('purchaseReference', purchase?.reference), by: 'journal'}
     const amount = typeof refund.amount === 'number' ? Math.abs(refund.amount) : 0
     this.seen.set(refund.id, {madeFor, purchase: purchase && now ? purchaseKey(purchase) : undefined, amount})
-    const card = walkedCard(purchase ?? refund)
-    for (const walk of this.walks.filter((one) => one.card === card)) {
-      walk.refunds = walk.refunds.then((refunds) => (refunds.some((one) => one.id === refund.id) ? refunds : [...refunds, refund]))
-      // A walk that failed fails its readers as it did; unread, it is no unhandled rejection.
-      walk.refunds.catch(() => undefined)
-    }
+    this.book.add(refund)
   }
 }
 

@@ -1,7 +1,8 @@
-import {NotFoundError} from '../errors.js'
+import {GwError, InterruptedError, ModeMismatchError, NotFoundError} from '../errors.js'
 import type {Deps, GwRecord} from '../operations/deps.js'
 import {recordOf} from '../operations/resolve.js'
-import {refundedState, type RefundsOfRequest} from '../operations/purchase-refunds.js'
+import {refundedState, refundsOfPurchase, type RefundsOfRequest} from '../operations/purchase-refunds.js'
+import type {RefundedState} from './refund-match.js'
 import type {RefundInput} from '../operations/refunds.js'
 import {shellQuote} from '../output/hints.js'
 import {refusedBeyondLeft, refusedInFlight} from '../output/refund-match-text.js'
@@ -22,18 +23,32 @@ export function purchaseName(purchase: GwRecord, asked: string): string {
  * be refunding of it meanwhile, except as one more reason. The purchase goes on with the input, so it is not
  * looked up again.
  */
-export async function refundable(input: RefundInput, request: Pick<RefundsOfRequest, 'made' | 'concurrency' | 'walks'> & {inFlight?: number}, deps: Pick<Deps, 'client'>): Promise<RefundInput> {
+export async function refundable(input: RefundInput, request: Pick<RefundsOfRequest, 'made' | 'concurrency' | 'book'> & {inFlight?: number}, deps: Pick<Deps, 'client'>): Promise<RefundInput> {
   const purchase = input.purchase ?? (await lookUpPurchase(input, deps))
   // Not found, with an amount given: a purchase just made may not be found yet (gateway-notes.md, the processing window), so the gateway decides.
   if (purchase === undefined) return input
   // Without its amount the refund cannot be sent in full either; refundBody says so.
   if (typeof purchase.amount !== 'number') return {...input, purchase}
-  const state = await refundedState(purchase, request, deps)
   const name = purchaseName(purchase, input.transactionId)
   const asked = input.amount ?? purchase.amount
-  const refused = refusedBeyondLeft(name, state, asked, {inFull: input.amount === undefined}) ?? refusedInFlight(name, state, asked, request.inFlight ?? 0)
+  const refusal = (state: RefundedState) => refusedBeyondLeft(name, state, asked, {inFull: input.amount === undefined}) ?? refusedInFlight(name, state, asked, request.inFlight ?? 0)
+  const state = await refundedState(purchase, {...request, decisive: true})
+  // gw's index may hold a refund voided since it was read: the refunds gw made for it, which refuse it, are read afresh first.
+  const refused = refusal(state) && (state.source === 'refunds' && state.certain > 0 ? refusal(await afresh(purchase, request, deps)) : refusal(state))
   if (refused) throw refused
   return {...input, purchase}
+}
+
+/** What is left of a purchase once the refunds gw made for it are read again from the gateway, each by its id. */
+async function afresh(purchase: GwRecord, request: RefundsOfRequest, {client}: Pick<Deps, 'client'>): Promise<RefundedState> {
+  const {matched} = await refundsOfPurchase(purchase, request)
+  const certain = matched.filter(({match}) => match.match === 'certain').map(({refund}) => String(refund.id))
+  for (const id of certain) {
+    // One the gateway will not give again tells nothing new: the index's copy stands.
+    const read = await client.refunds.get(id).catch((err: unknown) => (err instanceof GwError && !(err instanceof InterruptedError) && !(err instanceof ModeMismatchError) ? undefined : Promise.reject(err)))
+    if (read) request.book.add(read)
+  }
+  return (await refundsOfPurchase(purchase, request)).state
 }
 
 /** The purchase a refund names; with an amount given, none when the gateway finds none (the refund is then the gateway's to refuse). */

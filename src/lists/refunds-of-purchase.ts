@@ -10,7 +10,8 @@ import type {Sent} from '../operations/money.js'
 import {sanitizeLine} from '../safety/sanitize.js'
 import type {MadeFor} from './refund-match.js'
 import type {ListRequest} from '../operations/lists.js'
-import {type CardWalks, refundedState, refundsOfPurchase} from '../operations/purchase-refunds.js'
+import {refundedState, refundsOfPurchase} from '../operations/purchase-refunds.js'
+import {RefundBook} from './refund-book.js'
 import type {Column} from '../output/columns.js'
 import {shellQuote} from '../output/hints.js'
 import type {Io} from '../output/io.js'
@@ -45,6 +46,20 @@ export async function madeRecords(f: MadeRecordsPlace, client: Deps['client']): 
   const target = journalTarget(baseUrl, username)
   // A local gateway names its data: a record made against data it no longer holds (reset, restarted without its state) is of other refunds.
   return async (refundIds) => refundsMade(f.dataDir, target, refundIds, client.gatewayInstance === undefined ? undefined : (await instanceHolder(client)).held)
+}
+
+/** The books of the commands running here, each its own (its Factory, or a batch's place). */
+const commandBooks = new WeakMap<object, RefundBook>()
+
+/**
+ * The command's view of the merchant's refunds (lists/refund-book.ts), one a command: every purchase
+ * it asks about reads the same index, brought up to date once. A warning of an index that cannot be
+ * used goes to stderr.
+ */
+export function refundBook(f: MadeRecordsPlace & {readonly io?: Io}, client: Deps['client']): RefundBook {
+  let book = commandBooks.get(f)
+  if (!book) commandBooks.set(f, (book = new RefundBook({dataDir: f.dataDir, target: () => f.target(), warn: (text) => f.io?.err(text)}, {client})))
+  return book
 }
 
 /**
@@ -102,7 +117,7 @@ export async function listRefundsOfPurchase(request: ListRequest, f: RefundsOfCo
   if (!purchase) return undefined
   const made = await madeRecords(f, deps.client)
   const {matched} = await showingProgress(f, deps.client, (progress) =>
-    refundsOfPurchase(purchase, {window: request.window, order: request.order, concurrency: request.concurrency, maxPages: request.maxPages, made, onState: (state) => progress.state('refunds', state)}, deps),
+    refundsOfPurchase(purchase, {window: request.window, order: request.order, concurrency: request.concurrency, maxPages: request.maxPages, made, book: refundBook(f, deps.client), onState: (state) => progress.state('refunds', state)}),
   )
   const wanted = matched.filter(({refund}) => matchesFilters(others, refund))
   const shown = request.limit === undefined ? wanted : wanted.slice(0, request.limit)
@@ -113,15 +128,6 @@ export async function listRefundsOfPurchase(request: ListRequest, f: RefundsOfCo
   })(), columns, render)
   if (io.chatty && !render.json && shown.length > 0) io.err(refundsOfSummary(shown.length, wanted.length))
   return undefined
-}
-
-/** The walks of cards' refunds one command made (its Factory): purchase get of many ids on one card walks the card's refunds once. */
-const commandWalks = new WeakMap<object, CardWalks>()
-
-function cardWalksOf(f: object): CardWalks {
-  let walks = commandWalks.get(f)
-  if (!walks) commandWalks.set(f, (walks = []))
-  return walks
 }
 
 /**
@@ -139,7 +145,7 @@ export async function withRefunded(purchase: GwRecord, f: Omit<RefundsOfContext,
     const deps = await f.deps()
     const made = await madeRecords(f, deps.client)
     const state = await showingProgress(f, deps.client, (progress) =>
-      refundedState(purchase, {concurrency: DEFAULT_CONCURRENCY, made, walks: cardWalksOf(f), onState: (walk) => progress.state('refunds', walk)}, deps),
+      refundedState(purchase, {concurrency: DEFAULT_CONCURRENCY, made, book: refundBook(f, deps.client), onState: (walk) => progress.state('refunds', walk)}),
     )
     const {refunded} = refundedText(purchase, state)
     const currency = state.currency === undefined ? {} : {currency: state.currency}

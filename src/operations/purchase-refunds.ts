@@ -1,13 +1,12 @@
 import type {ListOrder} from '../api/list-order.js'
 import type {WalkState} from '../api/paging.js'
-import {InterruptedError, ModeMismatchError} from '../errors.js'
-import {inOrder} from '../lib/in-order.js'
+import type {Made} from '../lists/card-ledger.js'
+import type {RefundBook} from '../lists/refund-book.js'
 import {derivationBase, derivedFrom, type MadeFor, type Matched, matchRefunds, type RefundedState} from '../lists/refund-match.js'
-import {recordInstant, type Window} from '../lists/window.js'
+import {recordInstant, type Window, withinWindow} from '../lists/window.js'
 import {sameCard} from '../money/decide.js'
-import type {Deps, GwRecord} from './deps.js'
-import {listRecords} from './lists.js'
-import {matchesFilters, type RecordFilters} from '../lists/filters.js'
+import type {GwRecord} from './deps.js'
+import {matchesFilters} from '../lists/filters.js'
 
 export interface RefundsOfRequest {
   /** The window asked for; it starts no earlier than the purchase, so only the pages since it are read. */
@@ -15,89 +14,61 @@ export interface RefundsOfRequest {
   /** The order the refunds are read in, which orders those that fit equally well; newest first by default. */
   order?: ListOrder
   concurrency: number
-  /** Which purchase gw recorded making each of these refunds (by id) for: its batch journals and its single refund creates. */
-  made?: (refundIds: ReadonlySet<string>) => Promise<ReadonlyMap<string, MadeFor>>
+  made?: Made
   maxPages?: number
   /** Told how the walk of the refunds stands as pages come (progress on a terminal). */
   onState?: (state: WalkState) => void
-  /** The walks of cards' refunds made so far for other purchases (purchase get of many ids): one serves every purchase on its card made since its own (cardWalks). */
-  walks?: CardWalks
+  /** The merchant's refunds as the command knows them: gw's index, brought up to date once a command (lists/refund-book.ts). */
+  book: RefundBook
 }
 
 /**
- * Walks of the refunds on a card (its number and holder) since a purchase on it, made or under
- * way, kept for the purchases after it: `purchase get` of many ids on one card walks the card's
- * refunds once for all made since the first one walked, not once for each.
- */
-export type CardWalks = {card: string; since: number; refunds: Promise<GwRecord[]>}[]
-
-/**
  * The refunds that may be of a purchase: those on its card (number and holder), of no more than
- * it, made since it, read a page at a time and matched against it (lists/refund-match.ts), best fit
- * first, with what that makes refunded and left. Only these are held: the refunds on one card since
- * one purchase, never the whole list.
+ * it, made since it, from gw's index of the merchant's refunds (lists/refund-book.ts: the gateway
+ * asked only for what the index lacks), matched against it (lists/refund-match.ts), best fit first,
+ * with what that makes refunded and left.
  */
-export async function refundsOfPurchase(purchase: GwRecord, request: RefundsOfRequest, deps: Pick<Deps, 'client'>): Promise<{matched: Matched[]; state: RefundedState}> {
+export async function refundsOfPurchase(purchase: GwRecord, request: RefundsOfRequest): Promise<{matched: Matched[]; state: RefundedState}> {
   const since = recordInstant(purchase.transaction_date)
   const window: Window = {...request.window}
   if (since !== undefined && (window.from === undefined || window.from.getTime() < since)) window.from = new Date(since)
-  const walk = async (filters: RecordFilters) => {
-    const listing = listRecords({resource: 'refunds', window, filters, order: request.order ?? 'newest', concurrency: request.concurrency, maxPages: request.maxPages, onState: request.onState}, deps)
-    const found: GwRecord[] = []
-    for await (const page of listing.pages) found.push(...page)
-    return found
-  }
-  const found = request.walks && request.window === undefined ? await sharedWalk(purchase, request.walks, window.from?.getTime() ?? -Infinity, walk) : await walk({purchase})
+  const onCard = await request.book.onCard(purchase, window.from?.getTime(), {concurrency: request.concurrency, maxPages: request.maxPages, onState: request.onState})
+  const newest = onCard.filter((refund) => withinWindow(window, refund.transaction_date) && matchesFilters({purchase}, refund))
+  const found = request.order === 'oldest' ? newest.reverse() : newest
   const ids = new Set(found.map((refund) => refund.id).filter((id): id is string => typeof id === 'string'))
-  const [made, others] = await Promise.all([request.made?.(ids) ?? new Map<string, MadeFor>(), otherPurchases(purchase, found, request.concurrency, deps)])
+  const [made, others] = await Promise.all([request.made?.(ids) ?? new Map<string, MadeFor>(), otherPurchases(purchase, found, request.concurrency, request.book)])
   return matchRefunds(purchase, found, {made, others})
 }
 
 /**
- * The refunds that may be of a purchase, from a walk of its card's refunds since a purchase on the
- * same card made no later (one under way too), or from a walk of its own, kept for those after it:
- * every refund on the card since, of any amount, and of those the ones that may be this purchase's.
- */
-async function sharedWalk(purchase: GwRecord, walks: CardWalks, since: number, walk: (filters: RecordFilters) => Promise<GwRecord[]>): Promise<GwRecord[]> {
-  const card = walkedCard(purchase)
-  let shared = walks.find((made) => made.card === card && made.since <= since)
-  if (!shared) {
-    shared = {card, since, refunds: walk({purchase: {...purchase, amount: undefined}})}
-    walks.push(shared)
-  }
-  return (await shared.refunds).filter((refund) => matchesFilters({purchase}, refund))
-}
-
-/** The card a walk is of (CardWalks): its number and holder, as a purchase or a refund on it has them. */
-export const walkedCard = (record: GwRecord): string => `${String(record.card_number)}\n${String(record.card_holder ?? '').toLowerCase()}`
-
-/**
  * What has been refunded of a purchase and what is left: from the gateway's own figure where its
- * record has one (`refunded_amount`), with nothing more asked; else from the refunds that may be of it.
+ * record has one (`refunded_amount`), with nothing more asked; else from the refunds that may be of
+ * it (`decisive`: those that decide what is left, for certain and at least, and no more).
  */
-export async function refundedState(purchase: GwRecord, request: RefundsOfRequest, deps: Pick<Deps, 'client'>): Promise<RefundedState> {
+export async function refundedState(purchase: GwRecord, request: RefundsOfRequest & {decisive?: boolean}): Promise<RefundedState> {
   if (typeof purchase.refunded_amount === 'number') return matchRefunds(purchase, []).state
-  return (await refundsOfPurchase(purchase, request, deps)).state
+  // What is left alone (a refund held to it): decided from the refunds that decide it, its counts of each kind not made.
+  if (request.decisive) return request.book.decide(purchase, recordInstant(purchase.transaction_date), request.made, {concurrency: request.concurrency, maxPages: request.maxPages, onState: request.onState})
+  return (await refundsOfPurchase(purchase, request)).state
 }
 
 /**
- * The references some of these refunds' references derive from (`order-9-R1`: `order-9`) that
- * are other purchases on the same card, looked up, each once: those refunds are likely theirs. A
- * look-up that fails tells nothing, and the refund stays a possible one.
+ * The other purchases on the same card that some of these refunds' references derive from
+ * (`order-9-R1`: `order-9`): those refunds are likely theirs. Each reference is asked of the gateway
+ * once and kept in gw's index (RefundBook.purchasesNamed); one that cannot be looked up tells
+ * nothing, and the refund stays a possible one.
  */
-async function otherPurchases(purchase: GwRecord, refunds: GwRecord[], concurrency: number, {client}: Pick<Deps, 'client'>): Promise<Map<string, GwRecord>> {
+async function otherPurchases(purchase: GwRecord, refunds: GwRecord[], concurrency: number, book: RefundBook): Promise<Map<string, GwRecord>> {
   const ours = derivationBase(purchase)
-  const bases = new Set(refunds.map((refund) => derivedFrom(refund.reference)).filter((base): base is string => base !== undefined && base !== ours))
-  const others = new Map<string, GwRecord>()
-  const lookUp = async (base: string) => {
-    try {
-      const other = await client.purchases.get(base)
-      if (other.reference === base && other.id !== purchase.id && sameCard(other.card_number, purchase.card_number)) others.set(base, other)
-    } catch (err) {
-      // Stopped, or talking to the wrong gateway: that is the answer. Anything else tells nothing.
-      if (err instanceof InterruptedError || err instanceof ModeMismatchError) throw err
-    }
+  // Each reference, with the newest refund that may be its purchase's.
+  const wanted = new Map<string, number>()
+  for (const refund of refunds) {
+    const base = derivedFrom(refund.reference)
+    if (base !== undefined && base !== ours) wanted.set(base, Math.max(wanted.get(base) ?? -Infinity, recordInstant(refund.transaction_date) ?? Infinity))
   }
-  for await (const _ of inOrder(bases.values(), concurrency, lookUp)) void _
+  const others = new Map<string, GwRecord>()
+  for (const [base, other] of await book.purchasesNamed(wanted, concurrency)) {
+    if (other.reference === base && other.id !== purchase.id && sameCard(other.card_number, purchase.card_number)) others.set(base, other)
+  }
   return others
 }

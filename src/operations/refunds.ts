@@ -2,7 +2,9 @@ import type {GatewayClient} from '../api/client.js'
 import type {RefundCreate} from '../api/schemas/refund.js'
 import {GatewayError, NotFoundError} from '../errors.js'
 import {derivationBase, refundReference} from '../lists/refund-match.js'
-import type {Deps, GwRecord} from './deps.js'
+import type {RefundBook} from '../lists/refund-book.js'
+import {recordInstant} from '../lists/window.js'
+import {DEFAULT_CONCURRENCY, type Deps, type GwRecord} from './deps.js'
 import {clientLookups, findEarlier, type MoneyRequest, type Sent, sendOnce} from './money.js'
 import {recordOf} from './resolve.js'
 
@@ -38,7 +40,7 @@ export interface RefundRequest {
  * reference given, used as it is, or the first free one derived from the purchase's. `reserved`
  * holds references handed out already (a batch's rows of one purchase), which are not handed out again.
  */
-export async function refundBody(input: RefundInput, {client}: Pick<Deps, 'client'>, reserved?: Set<string>): Promise<RefundRequest> {
+export async function refundBody(input: RefundInput, {client, book}: Pick<Deps, 'client'> & IndexedRefunds, reserved?: Set<string>): Promise<RefundRequest> {
   const {transactionId} = input
   if (input.amount !== undefined && input.reference !== undefined) {
     return {body: {transaction_id: transactionId, amount: input.amount, reference: input.reference, ...metadataOf(input)}, purchase: input.purchase, derived: input.referenceDerived}
@@ -48,7 +50,7 @@ export async function refundBody(input: RefundInput, {client}: Pick<Deps, 'clien
     throw new GatewayError('unreadable', `Purchase ${transactionId} came back without an amount, so its full amount is not known: nothing was sent`, {hint: 'Give the amount to refund.'})
   }
   const amount = input.amount ?? (purchase.amount as number)
-  const reference = input.reference ?? (await freeRefundReference(purchase, {client}, reserved))
+  const reference = input.reference ?? (await freeRefundReference(purchase, {client, book}, reserved))
   return {body: {transaction_id: transactionId, amount, reference, ...metadataOf(input)}, purchase, inFull: input.amount === undefined, derived: input.reference === undefined}
 }
 
@@ -73,16 +75,24 @@ export function noFreeReference(base: string): GatewayError {
   return new GatewayError('unreadable', `The gateway has a refund under each of ${refundReference(base, 1)} to ${refundReference(base, MOST_REFUNDS)}: no reference was derived, nothing was sent`, {hint: 'Give the refund a reference of your own.'})
 }
 
+/** The merchant's refunds as gw's index has them (lists/refund-book.ts), where the command keeps one. */
+export interface IndexedRefunds {
+  book?: RefundBook
+}
+
 /**
- * The first `<purchase-ref>-R<n>` no refund has (lists/refund-match.ts), asked of the gateway one
- * n at a time; each is reserved before it is asked about, so two rows of one purchase in flight at
- * once never get the same one.
+ * The first `<purchase-ref>-R<n>` no refund has (lists/refund-match.ts): those gw's index holds
+ * since the purchase passed over, then each asked of the gateway (it has the last word) one n at a
+ * time; each is reserved before it is asked about, so two rows of one purchase in flight at once
+ * never get the same one.
  */
-export async function freeRefundReference(purchase: GwRecord, {client}: Pick<Deps, 'client'>, reserved: Set<string> = new Set()): Promise<string> {
+export async function freeRefundReference(purchase: GwRecord, {client, book}: Pick<Deps, 'client'> & IndexedRefunds, reserved: Set<string> = new Set()): Promise<string> {
   const base = refundBase(purchase)
+  const since = recordInstant(purchase.transaction_date)
   for (let n = 1; n <= MOST_REFUNDS; n++) {
     const candidate = refundReference(base, n)
     if (reserved.has(candidate)) continue
+    if (book && since !== undefined && ((await book.underReference(candidate, since, {concurrency: DEFAULT_CONCURRENCY}))?.length ?? 0) > 0) continue
     reserved.add(candidate)
     try {
       await client.refunds.get(candidate)
@@ -109,7 +119,7 @@ export function findEarlierRefund(request: RefundRequest, {client}: Pick<Deps, '
 }
 
 /** Refunds part or all of a purchase once. */
-export async function submitRefund(input: RefundInput, deps: Pick<Deps, 'client'>): Promise<Sent & Omit<RefundRequest, 'body'>> {
+export async function submitRefund(input: RefundInput, deps: Pick<Deps, 'client'> & IndexedRefunds): Promise<Sent & Omit<RefundRequest, 'body'>> {
   const {body, ...request} = await refundBody(input, deps)
   return {...(await sendRefund({body, ...request}, deps)), ...request}
 }

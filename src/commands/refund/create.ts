@@ -53,9 +53,9 @@ Without --transaction-id but with a card (--card-token, or --card-holder, --card
     // At a terminal what is left out is asked, what is left of the purchase and a derived reference
     // offered; elsewhere no amount is the purchase in full, and no reference the derived one.
     if (!this.io.canPrompt() || (given.amount !== undefined && given.reference !== undefined)) return {refund: given}
-    const [{askRefund}, {madeRecords}] = await Promise.all([import('../../cli/ask-amount.js'), import('../../lists/refunds-of-purchase.js')])
+    const [{askRefund}, {madeRecords, refundBook}] = await Promise.all([import('../../cli/ask-amount.js'), import('../../lists/refunds-of-purchase.js')])
     const deps = await this.factory.deps()
-    return {refund: await askRefund(given, {...deps, prompter: await this.factory.prompter(), made: await madeRecords(this.factory, deps.client)})}
+    return {refund: await askRefund(given, {...deps, prompter: await this.factory.prompter(), made: await madeRecords(this.factory, deps.client), book: refundBook(this.factory, deps.client)})}
   }
 
   /** No purchase: a card, and the amount and reference that no purchase can give. */
@@ -79,10 +79,10 @@ Without --transaction-id but with a card (--card-token, or --card-holder, --card
       return settle(this.io, sent)
     }
     if ('batch' in input) {
-      const [{refundBatch}, {runBatch}, {batchDeps}] = await Promise.all([import('../../batch/kinds.js'), import('../../batch/run-batch.js'), import('../../cli/batch-deps.js')])
+      const [{refundBatch}, {runBatch}, {batchDeps}] = await Promise.all([import('../../batch/refund-kind.js'), import('../../batch/run-batch.js'), import('../../cli/batch-deps.js')])
       return new ExitStatus(await runBatch(refundBatch, input.batch, batchDeps(this.factory)))
     }
-    const [{submitRefund}, {settle}, {recordMade, madeRecords}, {refundable}, {refuseUnsendable}, {hintedMiss}] = await Promise.all([
+    const [{submitRefund}, {settle}, {recordMade, madeRecords, refundBook}, {refundable}, {refuseUnsendable}, {hintedMiss}] = await Promise.all([
       import('../../operations/refunds.js'),
       import('../../output/sent.js'),
       import('../../lists/refunds-of-purchase.js'),
@@ -96,8 +96,9 @@ Without --transaction-id but with a card (--card-token, or --card-holder, --card
     // As at a terminal: what is left of the purchase is learned first, and more than is left for certain is refused unsent.
     // A purchase not found, looked up or refused by the gateway, is said with the list that finds purchases.
     const sent = await hintedMiss('purchases', async () => {
-      const refund = await refundable(input.refund, {concurrency: gwFlags.DEFAULT_CONCURRENCY, made: await madeRecords(this.factory, deps.client)}, deps)
-      return submitRefund(refund, deps)
+      const book = refundBook(this.factory, deps.client)
+      const refund = await refundable(input.refund, {concurrency: gwFlags.DEFAULT_CONCURRENCY, made: await madeRecords(this.factory, deps.client), book}, deps)
+      return submitRefund(refund, {...deps, book})
     })
     const recorded = await recordMade(sent, input.refund.transactionId, this.factory, deps.client)
     return settle(this.io, {...sent, unrecorded: !recorded})

@@ -1,5 +1,9 @@
+import {mkdtempSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {type BatchAtGateway, purchaseBatch, refundBatch} from '../../../src/batch/kinds.js'
+import {type BatchAtGateway, purchaseBatch} from '../../../src/batch/kinds.js'
+import {refundBatch} from '../../../src/batch/refund-kind.js'
 import {GatewayError, InterruptedError, NotFoundError, ReferenceTakenError, RejectedError} from '../../../src/errors.js'
 import type {RefundInput} from '../../../src/operations/refunds.js'
 import {livePurchase, liveRefund} from '../../fixtures/live-records.js'
@@ -12,24 +16,25 @@ import {fakeClient} from '../operations/fake-client.js'
 const BATCH: BatchAtGateway<RefundInput> = {name: 'abcdefghabcdefgh', alike: () => 1}
 const notFound = () => Promise.reject(new NotFoundError('Purchase not found', {status: 404}))
 const mark = (row: number) => ({gw_batch: BATCH.name, gw_row: String(row)})
-// Where gw's records of the refunds it made are: none here, so only the gateway's own figure (refunded_amount) makes what is left certain.
-const PLACE = {dataDir: '/nonexistent', target: async () => ({baseUrl: 'https://gateway.example', username: 'merchant'})}
-const refunds = (client: ReturnType<typeof fakeClient>['client'], batch = BATCH) => refundBatch.sender({client}, new Set(), PLACE, batch)
+// Where gw's records of the refunds it made are, and its index of refunds: a folder of each sender's own, empty, so only the gateway's own figure (refunded_amount) makes what is left certain.
+const place = () => ({dataDir: mkdtempSync(join(tmpdir(), 'gw-kinds-')), target: async () => ({baseUrl: 'https://gateway.example', username: 'merchant'})})
+const refunds = (client: ReturnType<typeof fakeClient>['client'], batch = BATCH) => refundBatch.sender({client}, new Set(), place(), batch)
 const noRefunds = {records: [], paging: {page: 1, pages: 1, total: 0}}
+/** The refunds list as the gateway holds these: one page. */
+const listing = (...records: Record<string, unknown>[]) => () => ({records, paging: {page: 1, pages: 1, total: records.length}})
 const taken = () => Promise.reject(new RejectedError('Reference has already been taken', {status: 400, messages: ['Reference has already been taken']}))
 
 describe('a refund row', () => {
-  it('with its reference and amount: held to what is left of its purchase, its reference looked up once before it is sent, and sent when the gateway has none', async () => {
-    const fake = fakeClient({'purchases.get': () => livePurchase, 'refunds.get': notFound, 'refunds.list': () => noRefunds, 'refunds.create': () => liveRefund})
+  it('with its reference and amount: held to what is left of its purchase, its reference found free in the refunds since it (gw\'s index, one page), and sent with no look-up', async () => {
+    const fake = fakeClient({'purchases.get': () => livePurchase, 'refunds.list': () => noRefunds, 'refunds.create': () => liveRefund})
     const sender = refunds(fake.client)
     const input = {transactionId: 'order-1042', amount: 5000, reference: 'refund-1042-a'}
     expect(sender.asksFirst(input)).toBe(true)
     const body = await sender.request(input, 1)
     expect(body).toEqual({transaction_id: 'order-1042', amount: 5000, reference: 'refund-1042-a'})
-    expect(fake.calls.map((call) => call.method)).toEqual(['purchases.get', 'refunds.get', 'refunds.list'])
-    expect(fake.calls[1]!.args).toEqual(['refund-1042-a'])
+    expect(fake.calls.map((call) => call.method)).toEqual(['purchases.get', 'refunds.list'])
     expect((await sender.send(body)).decided).toMatchObject({outcome: 'approved', source: 'answer'})
-    expect(fake.calls.map((call) => call.method).slice(3)).toEqual(['refunds.create'])
+    expect(fake.calls.map((call) => call.method).slice(2)).toEqual(['refunds.create'])
   })
 
   it('with its reference, found free and then taken at the gateway: looked up then, as a reference gw did not make (not one taken by another)', async () => {
@@ -39,19 +44,20 @@ describe('a refund row', () => {
     const sender = refunds(fake.client)
     const sent = await sender.send(await sender.request({transactionId: 'order-1042', amount: 5000, reference: 'refund-1042-a'}, 1))
     expect(sent.decided).toMatchObject({outcome: 'approved', source: 'earlier'})
-    expect(fake.calls.map((call) => call.method)).toEqual(['purchases.get', 'refunds.get', 'refunds.list', 'refunds.create', 'refunds.get'])
+    expect(fake.calls.map((call) => call.method)).toEqual(['purchases.get', 'refunds.list', 'refunds.create', 'refunds.get'])
   })
 
   it('with its reference, made by an earlier run: found before it is sent, reported done earlier, never sent; its purchase read once', async () => {
-    const fake = fakeClient({'refunds.get': () => liveRefund, 'purchases.get': () => livePurchase})
+    const fake = fakeClient({'refunds.get': () => liveRefund, 'purchases.get': () => livePurchase, 'refunds.list': listing({...liveRefund, reference: 'refund-1042-a'})})
     const sender = refunds(fake.client)
     const sent = await sender.send(await sender.request({transactionId: 'order-1042', amount: 5000, reference: 'refund-1042-a'}, 1))
     expect(sent.decided).toMatchObject({outcome: 'approved', source: 'earlier', record: liveRefund})
-    expect(fake.calls.map((call) => call.method)).toEqual(['purchases.get', 'refunds.get', 'refunds.get'])
+    // Held under its reference since the purchase, as gw's index has it: looked up once, as an earlier run's, before anything is sent.
+    expect(fake.calls.map((call) => call.method)).toEqual(['purchases.get', 'refunds.list', 'refunds.get'])
   })
 
   it('of an amount beyond what is certainly left: refused before anything is sent (exit 7), its money the amount asked in its purchase’s currency', async () => {
-    const fake = fakeClient({'purchases.get': () => ({...livePurchase, refunded_amount: 6000}), 'refunds.get': notFound})
+    const fake = fakeClient({'purchases.get': () => ({...livePurchase, refunded_amount: 6000}), 'refunds.list': () => noRefunds})
     const sender = refunds(fake.client)
     for (const input of [{transactionId: 'order-1042', amount: 5000, reference: 'refund-1042-a'}, {transactionId: 'order-1042', amount: 4001}] as RefundInput[]) {
       const error = await sender.request(input, 1).catch((err: unknown) => err)
@@ -66,7 +72,7 @@ describe('a refund row', () => {
   })
 
   it('in full, failed before it is sent: its money the purchase’s amount and currency; a purchase not found leaves the currency untold', async () => {
-    const sender = refunds(fakeClient({'purchases.get': () => ({...livePurchase, refunded_amount: 10000}), 'refunds.get': notFound}).client)
+    const sender = refunds(fakeClient({'purchases.get': () => ({...livePurchase, refunded_amount: 10000}), 'refunds.list': () => noRefunds}).client)
     const inFull: RefundInput = {transactionId: 'order-1042'}
     await expect(sender.request(inFull, 1)).rejects.toThrow('Nothing is left of purchase order-1042 to refund')
     expect(sender.unsentMoney!(inFull)).toEqual({amount: 10000, currency: 'AUD'})
@@ -101,7 +107,7 @@ describe('a refund row', () => {
   })
 
   it('without a reference: the first free one derived from the purchase’s, with the batch’s mark, the row’s from now on; sent without a second look-up', async () => {
-    const fake = fakeClient({'purchases.get': () => livePurchase, 'refunds.get': notFound, 'refunds.list': () => noRefunds, 'refunds.create': () => liveRefund})
+    const fake = fakeClient({'purchases.get': () => livePurchase, 'refunds.list': () => noRefunds, 'refunds.create': () => liveRefund})
     const sender = refunds(fake.client)
     const input: RefundInput = {transactionId: 'order-1042', amount: 5000}
     expect(sender.asksFirst(input)).toBe(true)
@@ -109,11 +115,11 @@ describe('a refund row', () => {
     expect(body).toEqual({transaction_id: 'order-1042', amount: 5000, reference: 'order-1042-R1', metadata: mark(3)})
     expect(input.reference).toBe('order-1042-R1')
     expect((await sender.send(body)).decided.outcome).toBe('approved')
-    expect(fake.calls.map((call) => call.method)).toEqual(['purchases.get', 'refunds.get', 'refunds.list', 'refunds.create'])
+    expect(fake.calls.map((call) => call.method)).toEqual(['purchases.get', 'refunds.list', 'refunds.create'])
   })
 
   it('without a reference, one found free and taken meanwhile was taken by another: nothing of this row was sent', async () => {
-    const fake = fakeClient({'purchases.get': () => livePurchase, 'refunds.get': notFound, 'refunds.list': () => noRefunds, 'refunds.create': taken})
+    const fake = fakeClient({'purchases.get': () => livePurchase, 'refunds.list': () => noRefunds, 'refunds.create': taken})
     const sender = refunds(fake.client)
     const error = await sender.send(await sender.request({transactionId: 'order-1042', amount: 5000}, 3)).catch((err: unknown) => err)
     expect(error).toBeInstanceOf(ReferenceTakenError)
@@ -122,7 +128,7 @@ describe('a refund row', () => {
 
   it('without a reference, its refund made by an earlier run of this batch: that reference, looked up and reported done earlier, never sent', async () => {
     const made = {...liveRefund, reference: 'order-1042-R1', amount: 5000, metadata: mark(3)}
-    const fake = fakeClient({'purchases.get': () => livePurchase, 'refunds.get': () => made})
+    const fake = fakeClient({'purchases.get': () => livePurchase, 'refunds.get': () => made, 'refunds.list': listing(made)})
     const sender = refunds(fake.client)
     const input: RefundInput = {transactionId: 'order-1042', amount: 5000}
     const body = await sender.request(input, 3)
@@ -130,30 +136,31 @@ describe('a refund row', () => {
     expect(input.reference).toBe('order-1042-R1')
     expect((await sender.send(body)).decided).toMatchObject({outcome: 'approved', source: 'earlier'})
     // Its purchase read once: the one looked up for its reference serves the check of the refund found.
-    expect(fake.calls.map((call) => call.method)).toEqual(['purchases.get', 'refunds.get', 'refunds.get'])
+    expect(fake.calls.map((call) => call.method)).toEqual(['purchases.get', 'refunds.list', 'refunds.get'])
   })
 
   it('in full, with a reference the gateway holds: its amount the purchase’s, no question of what is left, reported done earlier', async () => {
-    const fake = fakeClient({'purchases.get': () => livePurchase, 'refunds.get': () => ({...liveRefund, amount: 10000})})
+    const held = {...liveRefund, reference: 'refund-1042-a', amount: 10000}
+    const fake = fakeClient({'purchases.get': () => livePurchase, 'refunds.get': () => held, 'refunds.list': listing(held)})
     const sender = refunds(fake.client)
     const input: RefundInput = {transactionId: 'order-1042', reference: 'refund-1042-a'}
     expect(sender.asksFirst(input)).toBe(true)
     const body = await sender.request(input, 1)
     expect(body).toEqual({transaction_id: 'order-1042', amount: 10000, reference: 'refund-1042-a'})
-    expect(fake.calls.map((call) => call.method)).toEqual(['purchases.get', 'refunds.get'])
+    expect(fake.calls.map((call) => call.method)).toEqual(['purchases.get', 'refunds.list'])
     expect((await sender.send(body)).decided).toMatchObject({outcome: 'approved', source: 'earlier'})
   })
 
   it('a look-up of its reference before it is made that fails fails the row, unsent, saying so; a signal stops it as it is', async () => {
     const down = new GatewayError('network', 'no answer', {status: 502, requestId: 'req-1'})
     for (const amount of [undefined, 5000]) {
-      const fake = fakeClient({'purchases.get': () => livePurchase, 'refunds.get': () => Promise.reject(down)})
+      const fake = fakeClient({'purchases.get': () => livePurchase, 'refunds.list': () => Promise.reject(down)})
       const error = await refunds(fake.client).request({transactionId: 'order-1042', amount, reference: 'refund-1042-a'}, 1).catch((err: unknown) => err)
       expect(error).toBeInstanceOf(GatewayError)
-      expect(error).toMatchObject({kind: 'network', status: 502, requestId: 'req-1', message: 'Reference refund-1042-a could not be looked up before it was sent (no answer): nothing was sent'})
+      expect(error).toMatchObject({kind: 'network', status: 502, requestId: 'req-1', message: 'Reference refund-1042-a could not be looked up before it was sent (Page 1 of the list (records 1-50) could not be read: no answer): nothing was sent'})
     }
     const stop = new InterruptedError('SIGINT')
-    const stopped = fakeClient({'purchases.get': () => livePurchase, 'refunds.get': () => Promise.reject(stop)})
+    const stopped = fakeClient({'purchases.get': () => livePurchase, 'refunds.list': () => Promise.reject(stop)})
     await expect(refunds(stopped.client).request({transactionId: 'order-1042', amount: 5000, reference: 'refund-1042-a'}, 1)).rejects.toBe(stop)
   })
 
@@ -167,7 +174,7 @@ describe('a refund row', () => {
 
   it('the alike count reaches the walk: a row of a purchase the batch refunds twice looks past a free reference for its own', async () => {
     const made = {...liveRefund, reference: 'order-1042-R2', amount: 5000, metadata: mark(3)}
-    const fake = fakeClient({'purchases.get': () => livePurchase, 'refunds.get': (reference: string) => (reference === 'order-1042-R2' ? made : notFound())})
+    const fake = fakeClient({'purchases.get': () => livePurchase, 'refunds.list': listing(made)})
     const body = await refunds(fake.client, {...BATCH, alike: () => 2}).request({transactionId: 'order-1042', amount: 5000}, 3)
     expect(body.reference).toBe('order-1042-R2')
   })

@@ -4,7 +4,7 @@ import {join} from 'node:path'
 import {describe, expect, it, onTestFinished} from 'vitest'
 import {type BatchEntry, openBatch} from '../../../src/batch/read.js'
 import {askedAbout, type InvalidRow, purchaseRows, refundRows, type RowSchema, scanRows, type ValidRow, validRows, withJournaledReferences} from '../../../src/batch/rows.js'
-import {refundBatch} from '../../../src/batch/kinds.js'
+import {refundBatch} from '../../../src/batch/refund-kind.js'
 import {UsageError} from '../../../src/errors.js'
 import {expectReject} from '../../expect-error.js'
 

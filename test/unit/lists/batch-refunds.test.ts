@@ -1,7 +1,9 @@
 import {describe, expect, it} from 'vitest'
 import {BatchRefunds} from '../../../src/lists/batch-refunds.js'
 import type {MadeFor} from '../../../src/lists/refund-match.js'
-import {livePurchase, liveRefund} from '../../fixtures/live-records.js'
+import {livePurchase, liveRefund, otherCard} from '../../fixtures/live-records.js'
+import {fakeClient} from '../operations/fake-client.js'
+import {testBook} from './test-book.js'
 
 // What a refund batch keeps of its purchases' refunds (issue 62): gw's records on disk read once a
 // refund for the whole batch, and the refunds the batch saw made added to them and to its walks.
@@ -11,7 +13,7 @@ const journaled: MadeFor = {transactionId: 'order-7', by: 'journal'}
 describe('what a refund batch says gw made', () => {
   it('asks the disk once a refund, whichever rows ask; never of a refund the batch saw made', async () => {
     const asked: string[][] = []
-    const batch = new BatchRefunds()
+    const batch = new BatchRefunds(testBook(fakeClient({}).client))
     const made = batch.made(async (ids) => (asked.push([...ids]), new Map(ids.has('R-1') ? [['R-1', journaled]] : [])))
     expect([...(await made(new Set(['R-1', 'R-2'])))]).toEqual([['R-1', journaled]])
     batch.saw({...liveRefund, id: 'R-3'}, 'order-1042', livePurchase)
@@ -25,7 +27,7 @@ describe('what a refund batch says gw made', () => {
   it('a read that fails fails the row that asked, and is asked again by the next', async () => {
     let fail = true
     const asked: string[][] = []
-    const made = new BatchRefunds().made(async (ids) => {
+    const made = new BatchRefunds(testBook(fakeClient({}).client)).made(async (ids) => {
       asked.push([...ids])
       if (fail) throw new Error('disk gone')
       return new Map()
@@ -36,14 +38,14 @@ describe('what a refund batch says gw made', () => {
     expect(asked).toEqual([['R-1'], ['R-1']])
   })
 
-  it('adds a refund it saw to the walks of its card only, once', async () => {
-    const batch = new BatchRefunds()
-    const refund = {...liveRefund, id: 'R-9'}
-    batch.walks.push({card: `${livePurchase.card_number}\njane citizen`, since: 0, refunds: Promise.resolve([refund])}, {card: 'other', since: 0, refunds: Promise.resolve([])})
-    batch.saw(refund, 'order-1042', livePurchase)
-    batch.saw({...liveRefund, id: 'R-10'}, 'order-1042', livePurchase)
-    expect((await batch.walks[0]!.refunds).map((one) => one.id)).toEqual(['R-9', 'R-10'])
-    expect(await batch.walks[1]!.refunds).toEqual([])
+  it('adds a refund it saw to the book, found on its card only, once', async () => {
+    const {client} = fakeClient({'refunds.list': () => ({records: [], paging: {page: 0, pages: 1, total: 0}})})
+    const batch = new BatchRefunds(testBook(client))
+    batch.saw({...liveRefund, id: 'R-9'}, 'order-1042', livePurchase)
+    batch.saw({...liveRefund, id: 'R-9'}, 'order-1042', livePurchase)
+    batch.saw({...liveRefund, id: 'R-10', ...otherCard}, 'order-7', livePurchase)
+    const onCard = await batch.book.onCard(livePurchase, 0, {concurrency: 1})
+    expect(onCard.map((one) => one.id)).toEqual(['R-9'])
   })
 })
 
@@ -54,7 +56,7 @@ const refund = (id: string, amount: unknown) => ({...liveRefund, id, amount})
 
 describe('a row’s hold: what the rows asked before it may refund of its purchase', () => {
   it('counts the earlier rows in flight on the same purchase only, not other purchases’, nor later rows', async () => {
-    const batch = new BatchRefunds()
+    const batch = new BatchRefunds(testBook(fakeClient({}).client))
     const [first, other, mine, later] = [batch.row(), batch.row(), batch.row(), batch.row()]
     first.on(purchase(1), 6000)
     other.on(purchase(2), 2500)
@@ -66,7 +68,7 @@ describe('a row’s hold: what the rows asked before it may refund of its purcha
   })
 
   it('purchases known by reference only are told apart by it', async () => {
-    const batch = new BatchRefunds()
+    const batch = new BatchRefunds(testBook(fakeClient({}).client))
     const [first, second, third] = [batch.row(), batch.row(), batch.row()]
     first.on(byReference(1), 6000)
     second.on(byReference(2), 3000)
@@ -76,7 +78,7 @@ describe('a row’s hold: what the rows asked before it may refund of its purcha
   })
 
   it('waits for the rows asked before it to know their purchase, and counts none let go unknown', async () => {
-    const batch = new BatchRefunds()
+    const batch = new BatchRefunds(testBook(fakeClient({}).client))
     const [first, second, mine] = [batch.row(), batch.row(), batch.row()]
     mine.on(purchase(1), 1000)
     const before = mine.before()
@@ -86,7 +88,7 @@ describe('a row’s hold: what the rows asked before it may refund of its purcha
   })
 
   it('with seenAfter, counts the refunds of its purchase seen since it was asked: not those seen before, nor other purchases’', async () => {
-    const batch = new BatchRefunds()
+    const batch = new BatchRefunds(testBook(fakeClient({}).client))
     batch.saw(refund('R-1', 4000), 'order-1', purchase(1))
     const mine = batch.row()
     mine.on(purchase(1), 1000, {seenAfter: true})
@@ -96,7 +98,7 @@ describe('a row’s hold: what the rows asked before it may refund of its purcha
   })
 
   it('without seenAfter (its purchase’s refunds walked, which hold them), counts no refund seen', async () => {
-    const batch = new BatchRefunds()
+    const batch = new BatchRefunds(testBook(fakeClient({}).client))
     const mine = batch.row()
     mine.on(purchase(1), 1000)
     batch.saw(refund('R-1', 2000), 'order-1', purchase(1))
@@ -104,7 +106,7 @@ describe('a row’s hold: what the rows asked before it may refund of its purcha
   })
 
   it('a row let go before its purchase was known counts no refund seen', async () => {
-    const batch = new BatchRefunds()
+    const batch = new BatchRefunds(testBook(fakeClient({}).client))
     const mine = batch.row()
     mine.release()
     batch.saw(refund('R-1', 2000), 'order-1', undefined)
@@ -113,7 +115,7 @@ describe('a row’s hold: what the rows asked before it may refund of its purcha
   })
 
   it('a refund seen is made now unless said otherwise; one found made by an earlier run is not counted', async () => {
-    const batch = new BatchRefunds()
+    const batch = new BatchRefunds(testBook(fakeClient({}).client))
     const mine = batch.row()
     mine.on(purchase(1), 1000, {seenAfter: true})
     batch.saw(refund('R-1', 2000), 'order-1', purchase(1))
@@ -122,7 +124,7 @@ describe('a row’s hold: what the rows asked before it may refund of its purcha
   })
 
   it('a refund seen twice counts once, as it was first seen', async () => {
-    const batch = new BatchRefunds()
+    const batch = new BatchRefunds(testBook(fakeClient({}).client))
     batch.saw(refund('R-1', 2000), 'order-1', purchase(1), {now: false})
     const mine = batch.row()
     mine.on(purchase(1), 1000, {seenAfter: true})
@@ -134,22 +136,21 @@ describe('a row’s hold: what the rows asked before it may refund of its purcha
   })
 
   it('a refund with no id is not kept; one with no numeric amount counts nothing; a negative amount counts as refunded', async () => {
-    const batch = new BatchRefunds()
-    const walked = {card: `${livePurchase.card_number}\njane citizen`, since: 0, refunds: Promise.resolve([] as Record<string, unknown>[])}
-    batch.walks.push(walked)
+    const {client} = fakeClient({'refunds.list': () => ({records: [], paging: {page: 0, pages: 1, total: 0}})})
+    const batch = new BatchRefunds(testBook(client))
     const mine = batch.row()
     mine.on(purchase(1), 1000, {seenAfter: true})
     batch.saw(refund(undefined as unknown as string, 2000), 'order-1', purchase(1))
     batch.saw(refund('R-1', undefined), 'order-1', purchase(1))
     batch.saw(refund('R-2', -300), 'order-1', purchase(1))
     expect(await mine.before()).toBe(300)
-    expect((await walked.refunds).map((one) => one.id)).toEqual(['R-1', 'R-2'])
+    expect((await batch.book.onCard(livePurchase, 0, {concurrency: 1})).map((one) => one.id)).toEqual(['R-1', 'R-2'])
   })
 })
 
 describe('what a refund batch says gw made, by purchase', () => {
   it('names the purchase by what it has: its id only, its reference only, or none', async () => {
-    const batch = new BatchRefunds()
+    const batch = new BatchRefunds(testBook(fakeClient({}).client))
     batch.saw(refund('R-1', 100), 'P-1', {...purchase(1), reference: undefined})
     batch.saw(refund('R-2', 100), 'order-2', byReference(2))
     batch.saw(refund('R-3', 100), 'order-3', undefined)
@@ -161,30 +162,11 @@ describe('what a refund batch says gw made, by purchase', () => {
 
   it('asks the disk of nothing when every refund asked was asked before or seen', async () => {
     const asked: string[][] = []
-    const batch = new BatchRefunds()
+    const batch = new BatchRefunds(testBook(fakeClient({}).client))
     const made = batch.made(async (ids) => (asked.push([...ids]), new Map()))
     await made(new Set(['R-1']))
     batch.saw(refund('R-2', 100), 'order-1', purchase(1))
     await made(new Set(['R-1', 'R-2']))
     expect(asked).toEqual([['R-1']])
-  })
-
-  it('a walk that failed still fails its readers after a refund is seen, and leaves no unhandled rejection', async () => {
-    const unhandled: unknown[] = []
-    const listen = (reason: unknown) => unhandled.push(reason)
-    process.on('unhandledRejection', listen)
-    try {
-      const batch = new BatchRefunds()
-      const failed = Promise.reject(new Error('walk failed'))
-      failed.catch(() => undefined)
-      batch.walks.push({card: `${livePurchase.card_number}\njane citizen`, since: 0, refunds: failed})
-      batch.saw(refund('R-1', 100), 'order-1', purchase(1))
-      // Node tells of unhandled rejections once the microtasks run out, before the next turn of the loop.
-      await new Promise((resolve) => setImmediate(resolve))
-      expect(unhandled).toEqual([])
-      await expect(batch.walks[0]!.refunds).rejects.toThrow('walk failed')
-    } finally {
-      process.off('unhandledRejection', listen)
-    }
   })
 })

@@ -4,6 +4,7 @@ import {lookUpPurchase, refundable} from '../../../src/lists/refund-room.js'
 import type {RefundInput} from '../../../src/operations/refunds.js'
 import {livePurchase} from '../../fixtures/live-records.js'
 import {fakeClient} from '../operations/fake-client.js'
+import {testBook} from './test-book.js'
 
 // One refund held to what is certainly left of its purchase before it is sent (issue 62): refused
 // as the gateway would refuse it, in the words of a refund in full or of an amount; a purchase not
@@ -11,7 +12,8 @@ import {fakeClient} from '../operations/fake-client.js'
 
 // The gateway's own figure (refunded_amount): what is left is known without a walk of the card's refunds.
 const refundedSoFar = (refunded: number) => ({...livePurchase, refunded_amount: refunded})
-const request = {concurrency: 1, made: async () => new Map()}
+// Each purchase here says what was refunded of it, or is not found: the book of refunds is never read.
+const request = {concurrency: 1, made: async () => new Map(), book: testBook(fakeClient({}).client)}
 const answering = (get: (name: string) => unknown) => fakeClient({'purchases.get': get})
 const notFound = () => Promise.reject(new NotFoundError('Purchase not found', {status: 404}))
 

@@ -1,0 +1,108 @@
+import fc from 'fast-check'
+import {describe, expect, it} from 'vitest'
+import {CardLedger} from '../../../src/lists/card-ledger.js'
+import {matchesFilters} from '../../../src/lists/filters.js'
+import {type MadeFor, matchRefunds} from '../../../src/lists/refund-match.js'
+import {livePurchase, liveRefund} from '../../fixtures/live-records.js'
+
+// A card's ledger decides what is left of a purchase from the few refunds that decide it; what it
+// decides is what the one matcher decides over every refund on the card (design.md §3, §5).
+
+type Rec = Record<string, unknown>
+const T0 = Date.parse('2026-11-01T00:00:00Z')
+const at = (minute: number) => new Date(T0 + minute * 60_000).toISOString()
+
+/** What a refund on the card may be: gw made it for the purchase, for another, as unmatched, or not at all; approved, declined or voided; before or after the purchase. */
+const refundArb = fc.record({
+  minute: fc.integer({min: 0, max: 40}),
+  amount: fc.integer({min: 1, max: 6000}),
+  outcome: fc.constantFrom('approved', 'declined', 'voided'),
+  made: fc.constantFrom('none', 'ours', 'ours-by-reference', 'other', 'unmatched'),
+  standalone: fc.boolean(),
+  holder: fc.constantFrom('Jane Citizen', 'JANE CITIZEN', 'Someone Else'),
+})
+
+type Spec = typeof refundArb extends fc.Arbitrary<infer S> ? S : never
+
+function build(specs: Spec[]): {refunds: Rec[]; made: Map<string, MadeFor>} {
+  const made = new Map<string, MadeFor>()
+  const refunds = specs.map((spec, n) => {
+    const id = `R-${n}`
+    if (spec.made === 'ours') made.set(id, {transactionId: String(livePurchase.id), purchaseId: String(livePurchase.id), by: 'journal'})
+    if (spec.made === 'ours-by-reference') made.set(id, {transactionId: String(livePurchase.reference), by: 'refund_create'})
+    if (spec.made === 'other') made.set(id, {transactionId: 'order-other', purchaseId: '071-P-OTHER', by: 'journal'})
+    if (spec.made === 'unmatched') made.set(id, {transactionId: '', by: 'refund_create', unmatched: true})
+    return {
+      ...liveRefund,
+      id,
+      reference: `ref-${n}`,
+      amount: spec.amount,
+      card_holder: spec.holder,
+      transaction_date: at(spec.minute),
+      successful: spec.outcome !== 'declined',
+      message: spec.outcome === 'voided' ? 'Voided' : spec.outcome === 'declined' ? 'Declined' : 'Approved',
+      ...(spec.outcome === 'voided' ? {refunded: 'Voided'} : {}),
+      ...(spec.standalone ? {standalone: true} : {}),
+    }
+  })
+  return {refunds, made}
+}
+
+describe('a card’s ledger', () => {
+  it('decides what is left as the matcher does over every refund on the card', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(refundArb, {maxLength: 30}), fc.integer({min: 0, max: 20}), fc.integer({min: 1, max: 12_000}), async (specs, minute, amount) => {
+        const purchase = {...livePurchase, amount, transaction_date: at(minute)}
+        const {refunds, made} = build(specs)
+        const ledger = new CardLedger(T0)
+        // Some come in when the ledger is made, the rest as the command sees them.
+        const half = Math.floor(refunds.length / 2)
+        const ask = async (ids: ReadonlySet<string>) => new Map([...made].filter(([id]) => ids.has(id)))
+        await ledger.add(refunds.slice(0, half), ask)
+        await ledger.add(refunds.slice(half), ask)
+        const since = Date.parse(purchase.transaction_date)
+        // As refund list --purchase matches them: the refunds on its card (number and holder), of no more than it, since it.
+        const onCard = refunds.filter((refund) => matchesFilters({purchase}, refund)).sort((a, b) => Date.parse(String(b.transaction_date)) - Date.parse(String(a.transaction_date)))
+        const whole = matchRefunds(purchase, onCard, {made, others: new Map()}).state
+        const decided = ledger.decide(purchase, since)
+        const fields = ({left, leftAtLeast, refunded, certain, source, gone, amount: of}: typeof whole) => ({left, leftAtLeast, refunded, certain, source, gone, amount: of})
+        expect(fields(decided)).toEqual(fields(whole))
+      }),
+      {numRuns: 400},
+    )
+  })
+
+  it('reads only the newest of the refunds that may be the purchase’s, enough to cover what it could have left', async () => {
+    const refunds = Array.from({length: 5000}, (_, n) => ({...liveRefund, id: `R-${n}`, amount: 1000, transaction_date: at(n / 100)}))
+    const ledger = new CardLedger(T0)
+    await ledger.add(refunds, async () => new Map())
+    const purchase = {...livePurchase, amount: 3000, transaction_date: at(0)}
+    let read = 0
+    const counted = new Proxy(purchase, {get: (target, key) => (key === 'card_number' && read++, Reflect.get(target, key))})
+    const state = ledger.decide(counted, T0)
+    expect(state).toMatchObject({left: 3000, leftAtLeast: 0, possibleAmount: 3000})
+    // Three refunds cover all it could have left: a few reads of the purchase's card each, not five thousand.
+    expect(read).toBeLessThan(50)
+  })
+
+  it('a newer refund of more than the purchase can have left is passed over: the older ones that fit still count', async () => {
+    const ledger = new CardLedger(T0)
+    const purchase = {...livePurchase, amount: 5000, transaction_date: at(0)}
+    const ours = new Map<string, MadeFor>([['R-1', {transactionId: String(livePurchase.id), purchaseId: String(livePurchase.id), by: 'journal'}]])
+    const refunds = [{...liveRefund, id: 'R-1', amount: 3000, transaction_date: at(1)}, {...liveRefund, id: 'R-2', amount: 1000, transaction_date: at(2)}, {...liveRefund, id: 'R-3', amount: 2500, transaction_date: at(3)}]
+    await ledger.add(refunds, async () => ours)
+    expect(ledger.decide(purchase, T0)).toMatchObject({refunded: 3000, left: 2000, leftAtLeast: 1000, possibleAmount: 1000})
+  })
+
+  it('a refund read again (voided since) replaces the one it held', async () => {
+    const ledger = new CardLedger(T0)
+    const made = new Map<string, MadeFor>([['R-1', {transactionId: String(livePurchase.id), purchaseId: String(livePurchase.id), by: 'journal'}]])
+    const ask = async () => made
+    const refund = {...liveRefund, id: 'R-1', amount: 10_000, transaction_date: at(5)}
+    await ledger.add([refund], ask)
+    const purchase = {...livePurchase, amount: 10_000, transaction_date: at(0)}
+    expect(ledger.decide(purchase, T0).left).toBe(0)
+    await ledger.add([{...refund, message: 'Voided', refunded: 'Voided'}], ask)
+    expect(ledger.decide(purchase, T0).left).toBe(10_000)
+  })
+})

@@ -1,0 +1,188 @@
+import {mkdirSync, mkdtempSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {InterruptedError} from '../../../src/errors.js'
+import {fillIndex} from '../../../src/lists/refund-index.js'
+import {RefundIndexFile, refundIndexFile} from '../../../src/lists/refund-index-file.js'
+import {MemoryIndex} from '../../../src/lists/refund-index-memory.js'
+import {liveRefund} from '../../fixtures/live-records.js'
+import {afterThisTest} from '../../after-each-test.js'
+import {fakeClient} from '../operations/fake-client.js'
+import {testBook} from './test-book.js'
+
+// gw's index of a merchant's refunds (design.md §5, costs that do not grow with history): one walk
+// fills it, after that only the pages newer than what it holds are read, and a walk stopped midway
+// keeps what it read.
+
+type Rec = Record<string, unknown>
+const MINUTE = 60_000
+const T0 = Date.parse('2026-09-01T00:00:00Z')
+
+/** A refund made `minute` minutes after T0, on the fixture's card unless told. */
+const refund = (n: number, minute = n, extra: Rec = {}): Rec => ({...liveRefund, id: `R-${n}`, reference: `ref-${n}`, transaction_date: new Date(T0 + minute * MINUTE).toISOString(), ...extra})
+
+/**
+ * A gateway's refunds list, newest first, 50 a page, narrowed by `from` as the gateway narrows it
+ * (whole days, gw asks from the day before); `fail` makes the page at that offset fail.
+ */
+function gateway(records: Rec[]) {
+  const state = {records, fail: undefined as number | undefined, pages: [] as number[]}
+  const fake = fakeClient({
+    'refunds.list': async ({offset, limit, from}: {offset: number; limit: number; from?: string}) => {
+      if (offset === state.fail) throw new InterruptedError('SIGINT')
+      state.pages.push(offset)
+      const since = from === undefined ? -Infinity : Date.parse(from.replaceAll('/', '-') + 'T00:00:00Z')
+      const newest = state.records.filter((record) => Date.parse(String(record.transaction_date)) >= since).sort((a, b) => Date.parse(String(b.transaction_date)) - Date.parse(String(a.transaction_date)))
+      return {records: newest.slice(offset, offset + limit), paging: {page: offset / limit, pages: Math.ceil(newest.length / limit), total: newest.length}}
+    },
+  })
+  return {...fake, state}
+}
+
+function opened(): RefundIndexFile {
+  const index = RefundIndexFile.open(mkdtempSync(join(tmpdir(), 'gw-index-')), {base_url: 'https://gateway.example', username: 'merchant'}, undefined)
+  afterThisTest(() => index.close())
+  return index
+}
+
+const fill = {concurrency: 1}
+const ids = (records: Rec[]) => records.map((record) => record.id)
+
+describe('filling the index', () => {
+  it('walks back to the purchase once; after that reads only the page newer than what it holds', async () => {
+    const history = Array.from({length: 230}, (_, i) => refund(i + 1))
+    const {client, state} = gateway(history)
+    const index = opened()
+    await fillIndex(index, T0 + 20 * MINUTE, 1000, {...fill, topUp: true}, {client})
+    expect(state.pages).toEqual([0, 50, 100, 150, 200])
+    expect(index.walked()).toEqual({coveredFrom: T0 + 20 * MINUTE, newest: T0 + 230 * MINUTE})
+    state.pages.length = 0
+    state.records = [...history, refund(231), refund(232)]
+    await fillIndex(index, T0 + 20 * MINUTE, 1000, {...fill, topUp: true}, {client})
+    expect(state.pages).toEqual([0])
+    expect(index.walked()).toEqual({coveredFrom: T0 + 20 * MINUTE, newest: T0 + 232 * MINUTE})
+    expect(ids(index.onCard('2346\njane citizen', T0 + 229 * MINUTE))).toEqual(['R-232', 'R-231', 'R-230', 'R-229'])
+  })
+
+  it('a top-up reads down past the newest held by the processing window: a refund listed late is not missed', async () => {
+    const {client, state} = gateway([refund(1), refund(2), refund(3)])
+    const index = opened()
+    await fillIndex(index, T0, 0, {...fill, topUp: true}, {client})
+    // Made a minute before the newest held, listed only now: within a window of two minutes.
+    state.records = [...state.records, refund(9, 2)]
+    await fillIndex(index, T0, 2 * MINUTE, {...fill, topUp: true}, {client})
+    expect(ids(index.onCard('2346\njane citizen', T0))).toEqual(['R-3', 'R-9', 'R-2', 'R-1'])
+  })
+
+  it('a purchase older than what is held walks back only the span between', async () => {
+    const history = Array.from({length: 120}, (_, i) => refund(i + 1))
+    const {client, state} = gateway(history)
+    const index = opened()
+    await fillIndex(index, T0 + 100 * MINUTE, 0, {...fill, topUp: true}, {client})
+    state.pages.length = 0
+    await fillIndex(index, T0 + 10 * MINUTE, 0, {...fill, topUp: false}, {client})
+    expect(index.walked()).toEqual({coveredFrom: T0 + 10 * MINUTE, newest: T0 + 120 * MINUTE})
+    expect(index.onCard('2346\njane citizen', T0 + 10 * MINUTE)).toHaveLength(111)
+  })
+
+  it('a walk stopped midway keeps the pages it read, and the next goes on from there', async () => {
+    const history = Array.from({length: 150}, (_, i) => refund(i + 1))
+    const {client, state} = gateway(history)
+    const index = opened()
+    state.fail = 100
+    await expect(fillIndex(index, T0, 0, {...fill, topUp: true}, {client})).rejects.toBeInstanceOf(InterruptedError)
+    // The newest 100 are held whole: every refund after the oldest one read.
+    expect(index.walked()).toEqual({coveredFrom: T0 + 51 * MINUTE + 1, newest: T0 + 150 * MINUTE})
+    state.fail = undefined
+    state.pages.length = 0
+    await fillIndex(index, T0, 0, {...fill, topUp: true}, {client})
+    expect(index.walked()).toEqual({coveredFrom: T0, newest: T0 + 150 * MINUTE})
+    expect(index.onCard('2346\njane citizen', T0)).toHaveLength(150)
+  })
+
+  it('keeps the order the gateway lists refunds of one second in, across walks; a record read again keeps its place and takes its new words', async () => {
+    const {client, state} = gateway([refund(1, 5), refund(2, 5), refund(3, 5)])
+    // The gateway lists R-3, R-2, R-1 (its own order within the second), newest first.
+    state.records = [refund(3, 5), refund(2, 5), refund(1, 5)]
+    const index = opened()
+    await fillIndex(index, T0, 0, {...fill, topUp: true}, {client})
+    state.records = [refund(4, 5), ...state.records.map((record) => (record.id === 'R-2' ? {...record, message: 'Voided'} : record))]
+    await fillIndex(index, T0, MINUTE, {...fill, topUp: true}, {client})
+    const held = index.onCard('2346\njane citizen', T0)
+    expect(ids(held)).toEqual(['R-4', 'R-3', 'R-2', 'R-1'])
+    expect(held[2]!.message).toBe('Voided')
+  })
+
+  it('keeps card numbers masked: a reference that holds one is kept masked, and found only by the gateway', async () => {
+    const {client} = gateway([refund(1, 1, {reference: 'r 4242424242424242'})])
+    const index = opened()
+    await fillIndex(index, T0, 0, {...fill, topUp: true}, {client})
+    expect(index.byReference('r 4242424242424242')).toEqual([])
+    expect(index.onCard('2346\njane citizen', T0)[0]!.reference).toBe('r 424242XXXXXX4242')
+    const book = testBook(client)
+    expect(await book.underReference('r 4242424242424242', T0, fill)).toBeUndefined()
+  })
+})
+
+describe('a command’s book of refunds', () => {
+  it('brings the index up to date once a command, however many purchases ask', async () => {
+    const {client, state} = gateway([refund(1), refund(2)])
+    const book = testBook(client)
+    const purchase = {card_number: '512345XXXXXX2346', card_holder: 'Jane Citizen'}
+    expect(ids(await book.onCard(purchase, T0, fill))).toEqual(['R-2', 'R-1'])
+    state.records.push(refund(3))
+    expect(ids(await book.onCard(purchase, T0, fill))).toEqual(['R-2', 'R-1'])
+    expect(state.pages).toEqual([0])
+    // The next command reads the page newer than what the index holds.
+    const next = testBook(client, book.dataDir)
+    expect(ids(await next.onCard(purchase, T0, fill))).toEqual(['R-3', 'R-2', 'R-1'])
+    expect(state.pages).toEqual([0, 0])
+  })
+
+  it('an index that cannot be opened: said once, and the command reads the gateway instead', async () => {
+    const {client} = gateway([refund(1)])
+    const dataDir = mkdtempSync(join(tmpdir(), 'gw-book-'))
+    mkdirSync(refundIndexFile(dataDir))
+    const book = testBook(client, dataDir)
+    const purchase = {card_number: '512345XXXXXX2346', card_holder: 'Jane Citizen'}
+    expect(ids(await book.onCard(purchase, T0, fill))).toEqual(['R-1'])
+    expect(ids(await book.onCard(purchase, T0, fill))).toEqual(['R-1'])
+    expect(book.warned).toEqual([expect.stringMatching(/^Warning: gw could not use its index of refunds \(.+\): it reads them from the gateway for this command, which takes more requests\.\n$/)])
+  })
+
+  it('a file that is no database: the same', async () => {
+    const {client} = gateway([refund(1)])
+    const dataDir = mkdtempSync(join(tmpdir(), 'gw-book-'))
+    writeFileSync(refundIndexFile(dataDir), 'not a database, but long enough to be read as a header by SQLite: '.repeat(20))
+    const book = testBook(client, dataDir)
+    expect(ids(await book.onCard({card_number: '512345XXXXXX2346', card_holder: 'Jane Citizen'}, T0, fill))).toEqual(['R-1'])
+    expect(book.warned).toHaveLength(1)
+  })
+
+  it('asks the gateway for another purchase by its reference once, and keeps the answer for the next command', async () => {
+    const asked: string[] = []
+    const other = {id: '071-P-OTHER001', reference: 'order-9', card_number: '512345XXXXXX2346', transaction_date: new Date(T0).toISOString()}
+    const {client} = fakeClient({
+      'purchases.get': (reference: string) => (asked.push(reference), reference === 'order-9' ? other : Promise.reject(new (class extends Error {})('odd'))),
+      'refunds.list': () => ({records: [], paging: {page: 0, pages: 1, total: 0}}),
+    })
+    const book = testBook(client)
+    await book.onCard({}, T0, fill)
+    const wanted = new Map([['order-9', T0 + MINUTE]])
+    expect([...(await book.purchasesNamed(wanted, 2)).keys()]).toEqual(['order-9'])
+    expect([...(await book.purchasesNamed(wanted, 2)).keys()]).toEqual(['order-9'])
+    const next = testBook(client, book.dataDir)
+    expect([...(await next.purchasesNamed(wanted, 2)).keys()]).toEqual(['order-9'])
+    expect(asked).toEqual(['order-9'])
+  })
+
+  it('an index in memory answers as the file does', async () => {
+    const memory = new MemoryIndex()
+    const {client} = gateway([refund(1), refund(2, 2, {card_holder: 'Other'})])
+    await fillIndex(memory, T0, 0, {...fill, topUp: true}, {client})
+    expect(ids(memory.onCard('2346\njane citizen', T0))).toEqual(['R-1'])
+    expect(ids(memory.byReference('ref-2'))).toEqual(['R-2'])
+    expect(memory.walked()).toEqual({coveredFrom: T0, newest: T0 + 2 * MINUTE})
+  })
+})
