@@ -140,7 +140,21 @@ parsesAs('sandbox seed', SandboxSeed, [
   {argv: ['-', '--check'], stdin: JSON.stringify(fixtures), input: {steps: [{step: 1, ...fixtures.steps[0]!}], source: 'stdin', check: true}},
   {argv: ['-'], stdin: '[]', usage: 'stdin must be an object with a list of steps'},
   {argv: ['-'], stdin: JSON.stringify({steps: [{name: 'gold', create: 'plan', fields: {name: 'Gold'}}]}), usage: 'stdin has 3 problems; nothing was sent:\n  step 1 "gold" (plan): fields.amount is required\n  step 1 "gold" (plan): fields.reference is required\n  step 1 "gold" (plan): fields.description is required'},
-  {argv: [], usage: 'Missing 1 required arg:\nfile  fixtures file (JSON), or - to read it from stdin'},
+  {argv: [], usage: 'gw sandbox seed needs a fixtures FILE, or --purchases N for a quick history'},
+  // A quick history: what is left out the local gateway makes as it does by default.
+  {argv: ['--purchases', '200'], input: {history: {purchases: 200}}},
+  {
+    argv: ['--purchases', '10000', '--refunds', '100000', '--days', '60', '--cards', '6', '--reference-prefix', 'load'],
+    input: {history: {purchases: 10_000, refunds: 100_000, days: 60, cards: 6, reference_prefix: 'load'}},
+  },
+  {argv: ['--refunds', '10'], usage: '--refunds makes a quick history with --purchases'},
+  {argv: ['-', '--purchases', '10'], stdin: JSON.stringify(fixtures), usage: 'gw sandbox seed takes a fixtures file or --purchases, not both: - was given with --purchases'},
+  {argv: ['--purchases', '10', '--check'], usage: '--check checks a fixtures file, and a quick history has none'},
+  {argv: ['--purchases', '0'], usage: '--purchases must be from 1 to 200000, got 0'},
+  {argv: ['--purchases', '10', '--refunds', '200001'], usage: '--refunds must be from 0 to 200000, got 200001'},
+  {argv: ['--purchases', '10', '--days', '3661'], usage: '--days must be from 1 to 3660, got 3661'},
+  {argv: ['--purchases', '10', '--cards', '0'], usage: '--cards must be from 1 to 100, got 0'},
+  {argv: ['--purchases', '10', '--reference-prefix', ' '], usage: '--reference-prefix must be 1 to 64 characters, got 1'},
 ])
 
 parsesAs('sandbox fault add', SandboxFaultAdd, [
