@@ -27,7 +27,7 @@ const isGiven = (value: unknown) => value !== undefined && value !== false
 export default class SandboxFaultAdd extends GwCommand<FaultRequest> {
   static override summary = 'Make the local gateway fail the next matching requests: drop them, answer a status, answer late, or refuse them as rate-limited'
   static override description = `The next --times requests (1 unless given) whose method is --method and whose path starts with --path get the fault; with a ? in --path, their path and query do (/v1.0/purchases?offset=50&: one page of a list). The local gateway's own controls (/_sandbox/) never get one.
-${FAULT_ACTION_NAMES.map((action) => `--action ${action} ${withFlags(FAULT_ACTIONS[action].does)}`).join('; ')}.
+${FAULT_ACTION_NAMES.map((action) => `--action ${action} ${withFlags(FAULT_ACTIONS[action].does)}`).join('. ')}.
 Prints the fault. gw sandbox fault list shows those waiting, gw sandbox fault clear clears them. The same as POST /_sandbox/faults (docs/local-gateway.md).`
 
   static override examples = [
