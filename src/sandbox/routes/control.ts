@@ -62,8 +62,9 @@ export function showInstance(_request: RouteRequest, ctx: SandboxContext): Route
  * so a client in another zone reads named days as its days), and its processing window: the most
  * it takes to process a request, longer by the longest a fault holds one (design.md §5: a local
  * gateway says its own) and by the longest --latency delays an answer: a 404 gw reads has waited
- * that long on its way, and was answered that much earlier than gw read it. With `?challenge=`, the proof of all of it that this is the gateway
- * whose runtime file holds the key: gw believes the rest only then.
+ * that long on its way, so it was answered that much earlier than gw read it. With `?challenge=`,
+ * the proof of all of it that this is the gateway whose runtime file holds the key: gw believes
+ * the rest only then.
  */
 export function showClock({query}: RouteRequest, ctx: SandboxContext): RouteResult {
   const said = {today: ctx.clock.today(), now: formatDateTime(ctx.clock.now()), time_zone: timeZone(), processing_window_ms: ctx.processingWindowMs + ctx.faults.longestHoldMs() + longestLatencyMs(ctx.latencyMs)}

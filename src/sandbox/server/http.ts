@@ -192,12 +192,14 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
 
   /** A request over its merchant's rate limit, refused: let in, it counts. Credentials that are no merchant's are left to get their 401. */
   function overLimit(req: IncomingMessage, seen: Seen): Refusal | undefined {
-    const merchant = options.rateLimit && signedInMerchant(req.headers.authorization)
-    const waitMs = merchant === undefined ? undefined : options.rateLimit!.admit(merchant)
+    const {rateLimit} = options
+    const merchant = rateLimit && signedInMerchant(req.headers.authorization)
+    if (!rateLimit || merchant === undefined) return undefined
+    const waitMs = rateLimit.admit(merchant)
     if (waitMs === undefined) return undefined
     seen.merchant = merchant
     const seconds = retryAfterSeconds(waitMs)
-    return {status: 429, headers: {'Retry-After': String(seconds)}, told: `over the rate limit of ${options.rateLimit!.perSecond} requests a second: answered 429, Retry-After ${seconds}, nothing done`}
+    return {status: 429, headers: {'Retry-After': String(seconds)}, told: `over the rate limit of ${rateLimit.perSecond} requests a second: answered 429, Retry-After ${seconds}, nothing done`}
   }
 
   function spoken(pathname: string, method: string, search: string, answer: Answer): Answer {
