@@ -11,12 +11,21 @@
 //     alike (goal: >= 0.9x);
 //   - a bare node:http server that parses the same body and answers the same envelope shape
 //     with no validation or storage: the ceiling of this machine (report; aim for 0.5x).
+// And a quick history (issue 67), median of 3 rounds, each on fresh gateways:
+//   - `gw sandbox seed --purchases 10000 --refunds 100000 --days 60`, in memory and with --state,
+//     as a user runs it (the gw process included), against the same refunds sent one a request
+//     through POST /v1.0/refunds at concurrency 8 (a window of 4,000 on purchases of a history);
+//   - a page of 50 of the refunds list, at offset 0 and the last, with that history against a
+//     gateway holding one page of refunds (an empty one's page holds nothing to send), read from
+//     each in turn (goal 1.0x).
 // Every gateway is the built CLI (`gw sandbox start`) in a process of its own.
-import {mkdtempSync} from 'node:fs'
+// BENCH_SANDBOX_ONLY=rates or =history runs one of the two.
+import {execFileSync} from 'node:child_process'
+import {existsSync, mkdtempSync, readFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Pool} from 'undici'
-import {GW, median, spawnServer} from './lib.js'
+import {GW, measure, median, spawnServer} from './lib.js'
 
 const CONCURRENCY = 8
 const MEASURED = Number(process.env.BENCH_REQUESTS ?? 4_000)
@@ -141,7 +150,132 @@ async function inTurn(one, other, pairs) {
   return [median(ones), median(others)]
 }
 
-export default async function bench() {
+const HISTORY = {purchases: Number(process.env.BENCH_HISTORY_PURCHASES ?? 10_000), refunds: Number(process.env.BENCH_HISTORY_REFUNDS ?? 100_000), days: 60}
+const API_REFUNDS = 4_000
+const PAGE_READS = 200
+// A gateway that has just made a history collects its garbage for a while after: read past that first.
+const WARM_READS = 500
+
+/** A gateway of its own, started by the built CLI, and gw's environment to reach it. */
+async function historyGateway(extra = () => []) {
+  const home = mkdtempSync(join(tmpdir(), 'gw-bench-history-'))
+  const env = {...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data')}
+  const {url, child} = await spawnServer([GW, 'sandbox', 'start', '--port', '0', '--no-request-log', ...extra(home)], env)
+  const gwEnv = {...env, GW_BASE_URL: url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', GW_ENVIRONMENT: 'sandbox'}
+  const stop = () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')))
+  return {url, gwEnv, stop, cpu: () => cpuSeconds(child.pid)}
+}
+
+/** Ticks of CPU time a second (getconf CLK_TCK), for /proc's counts; 100 nearly everywhere. */
+const TICKS = existsSync('/proc/self/stat') ? Number(execFileSync('getconf', ['CLK_TCK'], {encoding: 'utf8'})) : NaN
+
+/**
+ * The CPU seconds (user + system) a process has spent so far, from Linux's /proc; NaN elsewhere.
+ * Load from other work on the machine stretches a wall time, far less the CPU time of the work.
+ */
+function cpuSeconds(pid) {
+  const stat = `/proc/${pid}/stat`
+  if (!existsSync(stat)) return NaN
+  // The fields after the command's name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
+  const text = readFileSync(stat, 'utf8')
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / TICKS
+}
+
+/** The history made, as a user makes it: its wall time in ms, and the CPU seconds the gateway spent on it. */
+function timedHistory(gateway, asked) {
+  const before = gateway.cpu()
+  const ms = seedHistory(gateway, asked)
+  return {ms, cpu: gateway.cpu() - before}
+}
+
+/** `gw sandbox seed --purchases ...` as a user runs it: its wall time in ms. */
+const seedHistory = ({gwEnv}, {purchases, refunds, days}) =>
+  measure(process.execPath, [GW, 'sandbox', 'seed', '--purchases', String(purchases), '--refunds', String(refunds), '--days', String(days)], gwEnv).ms
+
+/** Refunds sent one a request, 8 at a time, of a history's purchases (each has $10 or more left): refunds per second. */
+async function apiRefundRate(gateway) {
+  seedHistory(gateway, {purchases: 2_000, refunds: 0, days: 1})
+  const pool = new Pool(gateway.url, {connections: CONCURRENCY, pipelining: 1})
+  let next = 0
+  const started = performance.now()
+  await Promise.all(
+    Array.from({length: CONCURRENCY}, async () => {
+      for (let index = next++; index < API_REFUNDS; index = next++) {
+        const body = JSON.stringify({transaction_id: `hist-p${(index % 2_000) + 1}`, amount: 100, reference: `api-r${index}`})
+        const {statusCode, body: answer} = await pool.request({path: '/v1.0/refunds', method: 'POST', headers: {'content-type': 'application/json', authorization: AUTH}, body})
+        await answer.text()
+        if (statusCode !== 200) throw new Error(`refund ${index} answered ${statusCode}`)
+      }
+    }),
+  )
+  const perSecond = API_REFUNDS / ((performance.now() - started) / 1000)
+  await pool.close()
+  return perSecond
+}
+
+/**
+ * The median time in ms to read one page of the refunds list from each of two gateways, read in
+ * turn, so that load from elsewhere on the machine falls on both alike.
+ */
+async function pagesInTurn(...pages) {
+  const pools = pages.map(({url}) => new Pool(url, {connections: 1}))
+  const times = pages.map(() => [])
+  for (let read = 0; read < WARM_READS + PAGE_READS; read++) {
+    // Which goes first swaps each time.
+    for (const index of read % 2 === 0 ? pages.keys() : [...pages.keys()].reverse()) {
+      const {path} = pages[index]
+      const started = performance.now()
+      const response = await pools[index].request({path, method: 'GET', headers: {authorization: AUTH}})
+      const envelope = await response.body.json()
+      if (!envelope.successful || envelope.response.length !== 50) throw new Error(`${path}: ${JSON.stringify(envelope).slice(0, 200)}`)
+      if (read >= WARM_READS) times[index].push(performance.now() - started)
+    }
+  }
+  await Promise.all(pools.map((pool) => pool.close()))
+  return times.map(median)
+}
+
+/** One round of the quick history's figures, every gateway fresh. */
+async function historyRound() {
+  const memory = await historyGateway()
+  const inMemory = timedHistory(memory, HISTORY)
+  const onePage = await historyGateway()
+  seedHistory(onePage, {purchases: 10, refunds: 50, days: 1})
+  const pages = {}
+  for (const [name, offset] of [['first', 0], ['last', HISTORY.refunds - 50]]) {
+    const [large, small] = await pagesInTurn({url: memory.url, path: `/v1.0/refunds?offset=${offset}&limit=50`}, {url: onePage.url, path: '/v1.0/refunds?offset=0&limit=50'})
+    pages[name] = {large, small}
+  }
+  await Promise.all([memory.stop(), onePage.stop()])
+  const durable = await historyGateway((home) => ['--state', join(home, 'state.db')])
+  const withState = timedHistory(durable, HISTORY)
+  await durable.stop()
+  const api = await historyGateway()
+  const apiRate = await apiRefundRate(api)
+  await api.stop()
+  return {memoryMs: inMemory.ms, memoryCpu: inMemory.cpu, stateMs: withState.ms, stateCpu: withState.cpu, apiRate, pages}
+}
+
+async function history() {
+  const rounds = []
+  for (let index = 0; index < ROUNDS; index++) rounds.push(await historyRound())
+  const mid = (pick) => median(rounds.map(pick))
+  const [memoryMs, stateMs, apiRate] = [mid((r) => r.memoryMs), mid((r) => r.stateMs), mid((r) => r.apiRate)]
+  const cpu = (pick) => `${mid(pick).toFixed(1)} s of the gateway's CPU`
+  const apiMs = (HISTORY.refunds / apiRate) * 1000
+  const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`
+  console.log(`quick history, ${HISTORY.purchases.toLocaleString('en')} purchases and ${HISTORY.refunds.toLocaleString('en')} refunds over ${HISTORY.days} days, median of ${ROUNDS} rounds:`)
+  console.log(`  gw sandbox seed --purchases, in memory   ${seconds(memoryMs)}, ${cpu((r) => r.memoryCpu)}  (${ratio(apiMs, memoryMs)} faster than the refunds alone through the API)`)
+  console.log(`  gw sandbox seed --purchases, --state     ${seconds(stateMs)}, ${cpu((r) => r.stateCpu)}  (${ratio(apiMs, stateMs)} faster; goal well under 10 s)`)
+  console.log(`  the refunds alone through POST /v1.0/refunds, concurrency ${CONCURRENCY}: ${rate(apiRate)}, so ${seconds(apiMs)}`)
+  for (const name of ['first', 'last']) {
+    const [large, small] = [mid((r) => r.pages[name].large), mid((r) => r.pages[name].small)]
+    console.log(`  refunds list, ${name} page of 50: ${(large * 1000).toFixed(0)} µs with the history / ${(small * 1000).toFixed(0)} µs with one page = ${ratio(large, small)} (goal 1.0x)`)
+  }
+}
+
+async function rates() {
   const rounds = []
   for (let index = 0; index < ROUNDS; index++) rounds.push(await round())
   const mid = (key) => median(rounds.map((measured) => measured[key]))
@@ -154,4 +288,10 @@ export default async function bench() {
   console.log(`  in memory, from ${at(LARGE)}         ${rate(largeRate)}  (${ratio(largeRate, emptyRate)} of empty; goal >= 0.8x)`)
   console.log(`  --state, from ${at(STATE_RECORDS)}           ${rate(stateRate)}  (${ratio(stateRate, memoryAtState)} of in memory, windows in turn; goal >= 0.8x; ${ratio(stateRate, bareRate)} bare)`)
   console.log(`  request log on / off, in turn   ${rate(loggedRate)} / ${rate(unloggedRate)}  (${ratio(loggedRate, unloggedRate)}; goal >= 0.9x)`)
+}
+
+export default async function bench() {
+  const only = process.env.BENCH_SANDBOX_ONLY
+  if (only !== 'history') await rates()
+  if (only !== 'rates') await history()
 }

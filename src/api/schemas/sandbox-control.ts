@@ -62,6 +62,28 @@ export const DateRecord = lazily(() =>
 )
 export type DateRecord = z.infer<typeof DateRecord>
 
+/**
+ * A quick history's bounds, which the local gateway and gw sandbox seed both check: at most this
+ * many records of each kind, days and cards in one request, and a reference prefix short enough
+ * that every reference derived from it stays within the gateway's 255 characters.
+ */
+export const HISTORY_LIMITS = {records: 200_000, days: 3660, cards: 100, prefixLength: 64} as const
+
+/** What a quick history is made of when not told: a handful of the approved test cards over a month, named `hist-p1`... */
+export const HISTORY_DEFAULTS = {refunds: 0, days: 30, cards: 4, reference_prefix: 'hist'} as const
+
+/** A quick history of the merchant's (POST /_sandbox/history, gw sandbox seed --purchases): how many purchases and refunds, over how many days before the gateway's now, on how many cards, named how. */
+export const HistoryRequest = lazily(() =>
+  z.object({purchases: z.number().int(), refunds: z.number().int().optional(), days: z.number().int().optional(), cards: z.number().int().optional(), reference_prefix: z.string().optional()}),
+)
+export type HistoryRequest = z.infer<typeof HistoryRequest>
+
+/** What a quick history made: its counts, its reference prefix, and the dates of its first and last records. */
+export const HistoryMade = lazily(() =>
+  z.looseObject({purchases: z.number().int(), refunds: z.number().int(), cards: z.number().int(), reference_prefix: z.string(), from: z.string(), to: z.string()}),
+)
+export type HistoryMade = z.infer<typeof HistoryMade>
+
 type ParameterSchemas = {[P in FaultParameterName]: z.ZodOptional<(typeof FAULT_PARAMETERS)[P]['kind'] extends 'integer' ? z.ZodNumber : z.ZodBoolean>}
 
 /** What goes wrong, for the next `times` requests of a method whose path starts with `path` (POST /_sandbox/faults); the actions' parameters are fault-actions.ts's. */

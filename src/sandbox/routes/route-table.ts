@@ -10,6 +10,7 @@ import {capturePurchase, listSettlement, updatePurchase, voidPurchaseRoute} from
 import {ping} from './ping.js'
 import {createSubscription, getSubscription, listSubscriptions, updateSubscription} from './subscriptions.js'
 import {dateRecord} from './dated.js'
+import {makeHistoryRoute} from './history.js'
 import {trigger} from './trigger.js'
 import {cancelPaymentPlan, createPaymentPlan, getPaymentPlan, listPaymentPlans, updatePaymentPlan} from './payment-plans.js'
 import {createDirectDebit, getDirectDebit, listDirectDebits, removeDirectDebit} from './direct-debits.js'
@@ -73,6 +74,7 @@ export const routes: Route<SandboxContext>[] = [
   {method: 'POST', path: '/_sandbox/clock/advance', auth: 'none', handle: advance},
   {method: 'POST', path: '/_sandbox/trigger', auth: 'none', handle: trigger},
   {method: 'POST', path: '/_sandbox/dated/:key', auth: 'merchant', handle: dateRecord},
+  {method: 'POST', path: '/_sandbox/history', auth: 'merchant', handle: makeHistoryRoute},
   {method: 'GET', path: '/_sandbox/deliveries', auth: 'none', handle: listDeliveries},
   {method: 'POST', path: '/_sandbox/deliveries/:id/redeliver', auth: 'none', handle: redeliver},
   {method: 'GET', path: '/_sandbox/requests', auth: 'none', handle: listRequests},

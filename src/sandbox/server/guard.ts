@@ -22,10 +22,10 @@ const OWNER_CONTROLS = new Set(['stop', 'process'])
 /**
  * Beyond loopback, the controls a merchant's credentials reach without the control token, each
  * kept to that merchant's own records (the route's `scope`): what the gateway is, its today, the
- * merchant's sample events and its requests. The others (reset, faults, the clock moved on, web
+ * merchant's sample events and its requests, its records dated and its quick history. The others (reset, faults, the clock moved on, web
  * hook deliveries) act on every merchant's records: the control token only.
  */
-const MERCHANT_CONTROLS = new Set(['', 'info', 'instance', 'clock', 'trigger', 'requests', 'dated'])
+const MERCHANT_CONTROLS = new Set(['', 'info', 'instance', 'clock', 'trigger', 'requests', 'dated', 'history'])
 /** The control token beside a merchant's Basic credentials: how gw reaches its own local gateway as TEST beyond loopback. */
 export const CONTROL_TOKEN_HEADER = 'gw-control-token'
 

@@ -54,6 +54,9 @@ parsesAs('sandbox start', SandboxStart, [
   },
   {argv: ['--verbose', '--restart'], input: {...started, verbose: true, restart: true, argv: ['--verbose', '--restart']}},
   {argv: ['--processing-window-ms', '0'], input: {...started, processingWindowMs: 0, argv: ['--processing-window-ms', '0']}},
+  {argv: ['--rate-limit', '100', '--latency', '150'], input: {...started, rateLimit: 100, latencyMs: 150, argv: ['--rate-limit', '100', '--latency', '150']}},
+  {argv: ['--rate-limit', '0'], usage: '--rate-limit: Expected an integer greater than or equal to 1 but received: 0'},
+  {argv: ['--latency', '60001'], usage: '--latency: Expected an integer less than or equal to 60000 but received: 60001'},
   {argv: ['--processing-window-ms', '600001'], usage: '--processing-window-ms: Expected an integer less than or equal to 600000 but received: 600001'},
   {argv: ['--merchant', 'ACME'], usage: '--merchant must be USER:TOKEN, got "ACME"'},
   {argv: ['--merchant', 'TEST:other'], usage: '--merchant TEST already exists (TEST:TEST)'},
@@ -137,7 +140,21 @@ parsesAs('sandbox seed', SandboxSeed, [
   {argv: ['-', '--check'], stdin: JSON.stringify(fixtures), input: {steps: [{step: 1, ...fixtures.steps[0]!}], source: 'stdin', check: true}},
   {argv: ['-'], stdin: '[]', usage: 'stdin must be an object with a list of steps'},
   {argv: ['-'], stdin: JSON.stringify({steps: [{name: 'gold', create: 'plan', fields: {name: 'Gold'}}]}), usage: 'stdin has 3 problems; nothing was sent:\n  step 1 "gold" (plan): fields.amount is required\n  step 1 "gold" (plan): fields.reference is required\n  step 1 "gold" (plan): fields.description is required'},
-  {argv: [], usage: 'Missing 1 required arg:\nfile  fixtures file (JSON), or - to read it from stdin'},
+  {argv: [], usage: 'gw sandbox seed needs a fixtures FILE, or --purchases N for a quick history'},
+  // A quick history: what is left out the local gateway makes as it does by default.
+  {argv: ['--purchases', '200'], input: {history: {purchases: 200}}},
+  {
+    argv: ['--purchases', '10000', '--refunds', '100000', '--days', '60', '--cards', '6', '--reference-prefix', 'load'],
+    input: {history: {purchases: 10_000, refunds: 100_000, days: 60, cards: 6, reference_prefix: 'load'}},
+  },
+  {argv: ['--refunds', '10'], usage: '--refunds makes a quick history with --purchases'},
+  {argv: ['-', '--purchases', '10'], stdin: JSON.stringify(fixtures), usage: 'gw sandbox seed takes a fixtures file or --purchases, not both: - was given with --purchases'},
+  {argv: ['--purchases', '10', '--check'], usage: '--check checks a fixtures file, and a quick history has none'},
+  {argv: ['--purchases', '0'], usage: '--purchases must be from 1 to 200000, got 0'},
+  {argv: ['--purchases', '10', '--refunds', '200001'], usage: '--refunds must be from 0 to 200000, got 200001'},
+  {argv: ['--purchases', '10', '--days', '3661'], usage: '--days must be from 1 to 3660, got 3661'},
+  {argv: ['--purchases', '10', '--cards', '0'], usage: '--cards must be from 1 to 100, got 0'},
+  {argv: ['--purchases', '10', '--reference-prefix', ' '], usage: '--reference-prefix must be 1 to 64 characters, got 1'},
 ])
 
 parsesAs('sandbox fault add', SandboxFaultAdd, [
@@ -149,6 +166,16 @@ parsesAs('sandbox fault add', SandboxFaultAdd, [
   {argv: ['--method', 'POST', '--path', '/v1.0/refunds', '--action', 'drop-before', '--status', '503'], usage: '--status and --html go with --action status, not drop-before'},
   {argv: ['--method', 'POST', '--path', '/v1.0/refunds', '--action', 'status', '--status', '503', '--delay-ms', '5'], usage: '--delay-ms goes with --action delay, not status'},
   {argv: ['--method', 'POST', '--path', 'v1.0/refunds', '--action', 'drop-before'], usage: '--path must start with /, got "v1.0/refunds"'},
+  // Without --retry-after it sends none: gw's own backoff is what is tested.
+  {argv: ['--method', 'GET', '--path', '/v1.0/purchases', '--action', 'rate-limit'], input: {method: 'GET', path: '/v1.0/purchases', action: 'rate-limit', times: 1}},
+  {
+    argv: ['--method', 'POST', '--path', '/v1.0/refunds', '--action', 'rate-limit', '--retry-after', '2', '--http-date', '--unavailable', '--times', '2'],
+    input: {method: 'POST', path: '/v1.0/refunds', action: 'rate-limit', times: 2, retryAfter: 2, httpDate: true, unavailable: true},
+  },
+  {argv: ['--method', 'GET', '--path', '/v1.0/purchases', '--action', 'rate-limit', '--http-date'], usage: '--http-date needs --retry-after, which it changes'},
+  {argv: ['--method', 'GET', '--path', '/v1.0/purchases', '--action', 'rate-limit', '--unavailable'], usage: '--unavailable needs --retry-after, which it changes'},
+  {argv: ['--method', 'GET', '--path', '/v1.0/purchases', '--action', 'status', '--status', '503', '--retry-after', '2'], usage: '--retry-after and --http-date and --unavailable go with --action rate-limit, not status'},
+  {argv: ['--method', 'GET', '--path', '/v1.0/purchases', '--action', 'rate-limit', '--retry-after', '86401'], usage: '--retry-after: Expected an integer less than or equal to 86400 but received: 86401'},
 ])
 
 parsesAs('sandbox fault list', SandboxFaultList, [
