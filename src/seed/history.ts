@@ -1,5 +1,5 @@
 import {HISTORY_LIMITS, type HistoryMade, type HistoryRequest} from '../api/schemas/sandbox-control.js'
-import {UsageError} from '../errors.js'
+import {NotFoundError, RejectedError, UsageError} from '../errors.js'
 
 /** gw sandbox seed's flags of a quick history, as given (undefined: left out). */
 export interface HistoryFlags {
@@ -49,4 +49,18 @@ const counted = (count: number, one: string) => `${count.toLocaleString('en-US')
 export function historySummary(made: HistoryMade, ms: number): string {
   const references = made.purchases === 1 ? `${made.reference_prefix}-p1` : `${made.reference_prefix}-p1 to ${made.reference_prefix}-p${made.purchases}`
   return `${counted(made.purchases, 'purchase')} and ${counted(made.refunds, 'refund')} on ${counted(made.cards, 'card')}, ${made.from.slice(0, 10)} to ${made.to.slice(0, 10)} (${references}), made in ${(ms / 1000).toFixed(1)} s.\n`
+}
+
+/**
+ * Why a history was not made, in gw's terms: a gateway with no such control is not the local
+ * gateway (404); a refusal (its references are taken: a history with this prefix was made
+ * already) says what to give instead.
+ */
+export function historyFailure(err: unknown): unknown {
+  if (err instanceof NotFoundError) {
+    return new UsageError('A quick history is made by the local gateway only, and this gateway has no such control: nothing was made', 'Start one with gw sandbox start --detach, and seed it with gw sandbox seed --purchases N.')
+  }
+  if (!(err instanceof RejectedError)) return err
+  const {status, messages, requestId} = err
+  return new RejectedError(err.message, {status, messages, requestId, hint: 'Give another --reference-prefix, or seed a local gateway started afresh.'})
 }

@@ -81,9 +81,9 @@ Without FILE, --purchases N makes a quick history on the local gateway in one re
   /** The history made, its counts the result, and a line on stderr saying what and how long. */
   private async makeHistory(request: HistoryRequest) {
     await this.sandboxTarget()
-    const [{seedHistory}, {historySummary}] = await Promise.all([import('../../operations/seed-history.js'), import('../../seed/history.js')])
+    const [{seedHistory}, {historySummary, historyFailure}] = await Promise.all([import('../../operations/seed-history.js'), import('../../seed/history.js')])
     const started = performance.now()
-    const made = await seedHistory(request, await this.factory.deps())
+    const made = await seedHistory(request, await this.factory.deps()).catch((err: unknown) => Promise.reject(historyFailure(err)))
     this.io.err(historySummary(made, performance.now() - started))
     return made
   }

@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {historyRequest, historySummary} from '../../../src/seed/history.js'
+import {historyFailure, historyRequest, historySummary} from '../../../src/seed/history.js'
+import {NotFoundError, RejectedError, UsageError} from '../../../src/errors.js'
 import SandboxSeed from '../../../src/commands/sandbox/seed.js'
 import {HISTORY_DEFAULTS} from '../../../src/api/schemas/sandbox-control.js'
 
@@ -22,5 +23,20 @@ describe('a quick history from gw sandbox seed\'s flags', () => {
     const made = {purchases: 10_000, refunds: 100_000, cards: 4, reference_prefix: 'hist', from: '2026-09-29T02:07:26+11:00', to: '2026-11-28T01:42:35+11:00'}
     expect(historySummary(made, 3240)).toBe('10,000 purchases and 100,000 refunds on 4 cards, 2026-09-29 to 2026-11-28 (hist-p1 to hist-p10000), made in 3.2 s.\n')
     expect(historySummary({...made, purchases: 1, refunds: 1, cards: 1}, 40)).toBe('1 purchase and 1 refund on 1 card, 2026-09-29 to 2026-11-28 (hist-p1), made in 0.0 s.\n')
+  })
+})
+
+describe('a quick history not made', () => {
+  it('by a gateway with no such control: said as what it is, exit 2', () => {
+    const failure = historyFailure(new NotFoundError('Not Found')) as UsageError
+    expect(failure).toBeInstanceOf(UsageError)
+    expect(failure.message).toBe('A quick history is made by the local gateway only, and this gateway has no such control: nothing was made')
+  })
+
+  it('refused for its references: the refusal as it came, with what to give instead', () => {
+    const failure = historyFailure(new RejectedError('Reference hist-p1 is already taken', {status: 400, requestId: 'r-1'})) as RejectedError
+    expect(failure).toMatchObject({exitCode: 7, message: 'Reference hist-p1 is already taken', status: 400, requestId: 'r-1', hint: 'Give another --reference-prefix, or seed a local gateway started afresh.'})
+    const other = new Error('socket hang up')
+    expect(historyFailure(other)).toBe(other)
   })
 })
