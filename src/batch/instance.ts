@@ -35,7 +35,8 @@ function parts(instance: string): {run: string; changes: number} {
   return dot === -1 ? {run: instance, changes: 0} : {run: instance.slice(0, dot), changes: Number(instance.slice(dot + 1))}
 }
 
-const runOf = (instance: string) => parts(instance).run
+/** The run a name is of (`<run>.<changes>`): what a local gateway's data stays while it only grows. */
+export const runOf = (instance: string) => parts(instance).run
 
 /**
  * Whether the local gateway still holds what it answered as a name, and what it is now: a name is

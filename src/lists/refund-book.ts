@@ -2,6 +2,7 @@ import {GwError, InterruptedError, ModeMismatchError, NotFoundError} from '../er
 import {inOrder} from '../lib/in-order.js'
 import type {Deps, GwRecord} from '../operations/deps.js'
 import {isMaskedAtRest} from '../safety/at-rest.js'
+import {runOf} from '../batch/instance.js'
 import {journalTarget} from '../batch/journal-identity.js'
 import {EARLIEST, fillIndex, type FillOptions} from './refund-index.js'
 import {indexCard, type NamedPurchase, RefundIndexFile} from './refund-index-file.js'
@@ -183,7 +184,9 @@ export class RefundBook {
     this.store ??= (async () => {
       const {baseUrl, username} = await this.place.target()
       try {
-        return RefundIndexFile.open(this.place.dataDir, journalTarget(baseUrl, username), this.deps.client.gatewayInstance)
+        // A local gateway's data: its run, which its changes since leave the same (a reset, or a copy of its file, is another).
+        const instance = this.deps.client.gatewayInstance
+        return RefundIndexFile.open(this.place.dataDir, journalTarget(baseUrl, username), instance === undefined ? undefined : runOf(instance))
       } catch (err) {
         return this.failed(new IndexFailure(describe(err)))
       }
