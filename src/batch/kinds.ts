@@ -63,6 +63,8 @@ export interface BatchKind<Input, Body extends object> {
    * same purchase as a row, counted over the rows before any is sent (derived-references.ts).
    */
   alike?(rows: AsyncIterable<ValidRow<Input>>): Promise<(input: Input) => number>
+  /** The records the rows act on (a refund's purchase), by the names the rows give them, each once: read ahead in pages of a list, not one look-up a row. */
+  named?(rows: AsyncIterable<ValidRow<Input>>): Promise<ReadonlySet<string>>
   /**
    * For --dry-run: the currency of a row that names none, from the record it acts on (a refund's
    * or a capture's purchase), looked up once each; undefined when gw cannot tell.
@@ -80,6 +82,8 @@ export interface BatchKind<Input, Body extends object> {
 export interface BatchAtGateway<Input> {
   name: string
   alike(input: Input): number
+  /** The records the rows act on, by the names they give them (BatchKind.named): read ahead for them, in pages of a list. */
+  named?: ReadonlySet<string>
 }
 
 /**

@@ -14,6 +14,7 @@ import {madeRecords, refundBook} from '../lists/refunds-of-purchase.js'
 import {BatchRefunds, type RowHold} from '../lists/batch-refunds.js'
 import {madeByMark} from './batch-name.js'
 import {askedOf, DerivedReferences} from './derived-references.js'
+import {MOST_NAMED, purchasesFromPages} from './purchase-pages.js'
 import {type BatchKind, purchaseCurrencies} from './kinds.js'
 import {refundRows} from './rows.js'
 
@@ -29,6 +30,11 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
     const count = new Map<string, number>()
     for await (const {input} of rows) if (input.reference === undefined) count.set(input.transactionId, (count.get(input.transactionId) ?? 0) + 1)
     return (input) => count.get(input.transactionId) ?? 1
+  },
+  async named(rows) {
+    const names = new Set<string>()
+    for await (const {input} of rows) if (names.size < MOST_NAMED) names.add(input.transactionId)
+    return names
   },
   dryCurrency: (f) => purchaseCurrencies(f, (input) => input.transactionId),
   async dryReferences(f, taken, batch) {
@@ -57,7 +63,7 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
     const book = batchRefunds.book
     const references = new DerivedReferences(async (reference, purchase) => (await heldSince(book, reference, purchase, deps))?.[0], batch.name, taken)
     // Each purchase the rows name, looked up once for all of them (design.md §5: a batch tends to one request a row).
-    const purchaseOf = purchaseLookUps(deps, batchRefunds)
+    const purchaseOf = purchaseLookUps(deps, batchRefunds, batch.named)
     const holds = new WeakMap<RefundCreate, RowHold>()
     // Which purchase gw made refunds for (and this batch, as it goes), read once the first row is held to what is left.
     let made: Promise<RefundsOfRequest['made']> | undefined
@@ -175,17 +181,19 @@ interface PurchaseLookUp {
 }
 
 /**
- * Each purchase the rows name (by id or reference) looked up once, the rows of one purchase sharing
- * the answer: a miss too, which the rows judge each as they ask (a reference and an amount given:
- * the gateway's to judge). A look-up that fails otherwise fails its row, and is asked again by the next.
+ * Each purchase the rows name (by id or reference) found once, the rows of one purchase sharing
+ * the answer: in the pages of the purchases list read ahead for them (`named`), else looked up; a
+ * miss too, which the rows judge each as they ask (a reference and an amount given: the gateway's
+ * to judge). A look-up that fails otherwise fails its row, and is asked again by the next.
  */
-function purchaseLookUps(deps: Pick<Deps, 'client'>, batch: BatchRefunds): (key: string) => Promise<PurchaseLookUp> {
+function purchaseLookUps(deps: Pick<Deps, 'client'>, batch: BatchRefunds, named: ReadonlySet<string> | undefined): (key: string) => Promise<PurchaseLookUp> {
   const asked = new Map<string, Promise<PurchaseLookUp>>()
+  const paged = named && purchasesFromPages(named, deps)
   return (key) => {
     let answer = asked.get(key)
     if (!answer) {
       const seen = batch.seenCount()
-      answer = recordOf('purchases', key, deps).then(
+      answer = (async () => (await paged?.(key)) ?? recordOf('purchases', key, deps))().then(
         (found): PurchaseLookUp => (batch.book.knowPurchase(found), {found, seen}),
         (err: unknown) => (err instanceof NotFoundError ? {missing: err, seen} : Promise.reject(err)),
       )
