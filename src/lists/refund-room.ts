@@ -23,7 +23,7 @@ export function purchaseName(purchase: GwRecord, asked: string): string {
  * be refunding of it meanwhile, except as one more reason. The purchase goes on with the input, so it is not
  * looked up again.
  */
-export async function refundable(input: RefundInput, request: Pick<RefundsOfRequest, 'made' | 'concurrency' | 'book'> & {inFlight?: number}, deps: Pick<Deps, 'client'>): Promise<RefundInput> {
+export async function refundable(input: RefundInput, request: Pick<RefundsOfRequest, 'made' | 'concurrency' | 'book' | 'onState'> & {inFlight?: number}, deps: Pick<Deps, 'client'>): Promise<RefundInput> {
   const purchase = input.purchase ?? (await lookUpPurchase(input, deps))
   // Not found, with an amount given: a purchase just made may not be found yet (gateway-notes.md, the processing window), so the gateway decides.
   if (purchase === undefined) return input

@@ -82,13 +82,14 @@ Without --transaction-id but with a card (--card-token, or --card-holder, --card
       const [{refundBatch}, {runBatch}, {batchDeps}] = await Promise.all([import('../../batch/refund-kind.js'), import('../../batch/run-batch.js'), import('../../cli/batch-deps.js')])
       return new ExitStatus(await runBatch(refundBatch, input.batch, batchDeps(this.factory)))
     }
-    const [{submitRefund}, {settle}, {recordMade, madeRecords, refundBook}, {refundable}, {refuseUnsendable}, {hintedMiss}] = await Promise.all([
+    const [{submitRefund}, {settle}, {recordMade, madeRecords, refundBook}, {refundable}, {refuseUnsendable}, {hintedMiss}, {showingProgress}] = await Promise.all([
       import('../../operations/refunds.js'),
       import('../../output/sent.js'),
       import('../../lists/refunds-of-purchase.js'),
       import('../../lists/refund-room.js'),
       import('../../cli/live-safety.js'),
       import('../../cli/resolve-key.js'),
+      import('../../output/progress.js'),
     ])
     // Refused before the purchase is looked up: nothing is read for a refund that cannot be sent.
     refuseUnsendable(await this.factory.target(), this.factory.commandName, this.factory.flags.yes, this.io)
@@ -97,7 +98,9 @@ Without --transaction-id but with a card (--card-token, or --card-holder, --card
     // A purchase not found, looked up or refused by the gateway, is said with the list that finds purchases.
     const sent = await hintedMiss('purchases', async () => {
       const book = refundBook(this.factory, deps.client)
-      const refund = await refundable(input.refund, {concurrency: gwFlags.DEFAULT_CONCURRENCY, made: await madeRecords(this.factory, deps.client), book}, deps)
+      const made = await madeRecords(this.factory, deps.client)
+      // A first walk of the merchant's refunds (gw's index) can take a while: at a terminal it says how far it is.
+      const refund = await showingProgress(this.factory, deps.client, (progress) => refundable(input.refund, {concurrency: gwFlags.DEFAULT_CONCURRENCY, made, book, onState: (state) => progress.state('refunds', state)}, deps))
       return submitRefund(refund, {...deps, book})
     })
     const recorded = await recordMade(sent, input.refund.transactionId, this.factory, deps.client)
