@@ -7,7 +7,7 @@ import {findEarlierPurchase, purchaseBody, sendPurchase, type PurchaseInput} fro
 import {findEarlierRefund, refundBody, sendRefund, type RefundInput} from '../operations/refunds.js'
 import {lookUp} from '../operations/look-up.js'
 import {recordOf} from '../operations/resolve.js'
-import {type FollowUpAction, GatewayError, GwError, InterruptedError, NotFoundError, NotSentError, type RecordNoun, ReferenceTakenError, RejectedError} from '../errors.js'
+import {type FollowUpAction, GatewayError, GwError, InterruptedError, NotFoundError, NotSentError, RateLimitedError, type RecordNoun, ReferenceTakenError, RejectedError} from '../errors.js'
 import type {RefundsOfRequest} from '../operations/purchase-refunds.js'
 import {lookUpPurchase, refundable} from '../lists/refund-room.js'
 import {madeRecords, type MadeRecordsPlace} from '../lists/refunds-of-purchase.js'
@@ -219,7 +219,7 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
           if (sent.decided.outcome !== 'unknown') release()
           return sent
         } catch (err) {
-          if (err instanceof NotSentError || err instanceof RejectedError || err instanceof ReferenceTakenError) release()
+          if (err instanceof NotSentError || err instanceof RejectedError || err instanceof ReferenceTakenError || err instanceof RateLimitedError) release()
           throw err
         }
       },
