@@ -42,6 +42,10 @@ export interface LaunchRequest {
   requestLog: boolean
   /** The most it takes to process a request, which it tells gw (GET /_sandbox/clock). */
   processingWindowMs: number
+  /** Each merchant's API requests a second, past which they are answered 429; none when not given. */
+  rateLimit?: number
+  /** How long each API answer waits, as over a network; none when not given. */
+  latencyMs?: number
   detach: boolean
   restart: boolean
   /** This process is the background one a `--detach` start spawned: its parent registers the profile and reports. */
@@ -131,6 +135,8 @@ async function startForeground(request: LaunchRequest, ctx: LaunchContext, files
     webhookBackoffMs: request.webhookBackoffMs,
     requestLog: request.requestLog ? {file: requestLogFile} : false,
     processingWindowMs: request.processingWindowMs,
+    rateLimit: request.rateLimit,
+    latencyMs: request.latencyMs,
     runtimeFile: ownsRuntimeFile ? files.runtime : undefined,
     name: request.name,
     platform: ctx.platform,
@@ -146,12 +152,18 @@ async function startForeground(request: LaunchRequest, ctx: LaunchContext, files
   const names = ['TEST', ...merchants.map((merchant) => merchant.username)].join(', ')
   const logged = !request.requestLog ? '; no request log' : requestLogFile ? `; request log ${requestLogFile}` : '; request log in memory'
   const state = request.stateFile ? `; state in ${request.stateFile}` : `; ${IN_MEMORY.charAt(0).toLowerCase()}${IN_MEMORY.slice(1, -1)}`
-  ctx.io.err(`Local gateway${named(request.name)} listening on ${sandbox.url} (${request.mode} mode, ${request.dialect === 'live' ? "answering as the live gateway's recordings do" : 'answering as the contract says'}; merchants ${names}${state}${logged}). Ctrl-C stops it.\n`)
+  ctx.io.err(`Local gateway${named(request.name)} listening on ${sandbox.url} (${request.mode} mode, ${request.dialect === 'live' ? "answering as the live gateway's recordings do" : 'answering as the contract says'}${manners(request)}; merchants ${names}${state}${logged}). Ctrl-C stops it.\n`)
   ctx.io.out(sandbox.url + '\n')
   if (!request.detachedChild) warnBeyondLoopback(request, sandbox.controlToken, ownsRuntimeFile ? files.runtime : undefined, ctx.io)
   const stopped = await closeOnStop(() => sandbox.close(), {signals: ctx.platform.serviceSignals, asked: sandbox.stopAsked})
   ctx.io.err(stopped === 'asked' ? 'Local gateway stopped: gw sandbox stop asked it to.\n' : 'Local gateway stopped.\n')
   return {exitCode: stopped === 'SIGINT' ? 130 : 0}
+}
+
+/** The live gateway's manners it was given, as its start says them: `, at most 100 requests a second a merchant, answers 150 ms late`. */
+function manners({rateLimit, latencyMs}: Pick<LaunchRequest, 'rateLimit' | 'latencyMs'>): string {
+  const limit = rateLimit === undefined ? '' : `, at most ${rateLimit} requests a second a merchant`
+  return `${limit}${latencyMs ? `, answers about ${latencyMs} ms late` : ''}`
 }
 
 /** What a local gateway without --state keeps, said when it starts: gw sandbox stop says it again as it loses them. */
@@ -250,6 +262,8 @@ function askedFor(request: LaunchRequest): StartRequest {
     ...(given(request, 'mode') ? {mode: request.mode} : {}),
     ...(given(request, 'dialect') ? {dialect: request.dialect} : {}),
     ...(given(request, 'processing-window-ms') ? {processingWindowMs: request.processingWindowMs} : {}),
+    ...(request.rateLimit === undefined ? {} : {rateLimit: request.rateLimit}),
+    ...(request.latencyMs === undefined ? {} : {latencyMs: request.latencyMs}),
     ...(request.stateFile === undefined ? {} : {stateFile: absolutePath(request.stateFile)}),
     ...(request.webhooks ? {webhooks: request.webhooks} : {}),
     ...(request.merchants ? {merchants: request.merchants.map((merchant) => merchant.username)} : {}),

@@ -3,6 +3,8 @@
  * command can name its columns without loading zod at start-up (about 80 ms).
  */
 
+import {FAULT_PARAMETERS, type FaultParameter} from '../api/schemas/fault-actions.js'
+
 /** How a table shows one field of a record. */
 export interface Column {
   label: string
@@ -155,14 +157,14 @@ export const clockAdvanceColumns: Column[] = [
   {label: 'Web hook deliveries queued', field: 'deliveries_queued'},
 ]
 
-/** A fault of the local gateway (gw sandbox fault list): what it matches, what it does, how many more times. */
+/** A fault of the local gateway (gw sandbox fault list): what it matches, what it does with the parameters of the fault table (in its order), how many more times. */
 export const faultColumns: Column[] = [
   {label: 'Method', field: 'method', need: 'always'},
   {label: 'Path', field: 'path', need: 'most'},
   {label: 'Action', field: 'action', need: 'always'},
-  {label: 'Status', field: 'status', need: 'sometimes'},
-  {label: 'Delay ms', field: 'delayMs', need: 'sometimes'},
-  {label: 'HTML', field: 'html', format: 'boolean', need: 'seldom'},
+  ...(Object.entries(FAULT_PARAMETERS) as [string, FaultParameter][]).map(([field, {column, kind}]): Column =>
+    kind === 'boolean' ? {label: column, field, format: 'boolean', need: 'seldom'} : {label: column, field, need: 'sometimes'},
+  ),
   {label: 'Times left', field: 'times', need: 'most'},
 ]
 

@@ -19,6 +19,8 @@ export interface SandboxContext {
   requests?: RequestLog
   /** The most it takes to process a request, faults aside (gw sandbox start --processing-window-ms): what GET /_sandbox/clock says. */
   processingWindowMs: number
+  /** How long each API answer waits once its request is done, give or take a quarter (gw sandbox start --latency); 0 for none. */
+  latencyMs: number
   /** This run's control token, kept in its runtime file: GET /_sandbox/clock proves with it (never sending it) that it is the gateway gw started. */
   controlToken: string
   /** The base URL, known once the server listens. */

@@ -7,10 +7,14 @@
  */
 
 /** A parameter an action takes, as the control API's body names it; gw sandbox fault add's flag for it. */
-interface FaultParameter {
+export interface FaultParameter {
   flag: string
-  /** An integer is required by the actions that take it; a boolean is false unless given. */
+  /** An integer is required by the actions that take it, unless `optional`; a boolean is false unless given. */
   kind: 'integer' | 'boolean'
+  /** An integer the action does without: left out, the fault has none. */
+  optional?: true
+  /** A boolean that changes another parameter, which must then be given too (by its name). */
+  needs?: string
   /** What it is, as the flag's help says it. */
   description: string
   /** An integer's range, both ends included, how a refusal names it, and a value to give as an example. */
@@ -24,6 +28,17 @@ export const FAULT_PARAMETERS = {
   html: {flag: 'html', kind: 'boolean', description: 'answer an HTML page, not the envelope', column: 'HTML'},
   // Longer than any client waits (gateway-notes.md: 50-60 s); a larger number is a typo that would hold a socket for hours.
   delayMs: {flag: 'delay-ms', kind: 'integer', description: 'how long to wait before answering', range: {min: 0, max: 600_000, words: 'from 0 to 600000 milliseconds (10 minutes)', example: 65_000}, column: 'Delay ms'},
+  // A day: a client asked to wait longer has been told to stop for today.
+  retryAfter: {
+    flag: 'retry-after',
+    kind: 'integer',
+    optional: true,
+    description: 'the seconds Retry-After asks the client to wait; left out, none is sent, for its own backoff',
+    range: {min: 0, max: 86_400, words: 'from 0 to 86400 seconds (a day)', example: 2},
+    column: 'Retry after s',
+  },
+  httpDate: {flag: 'http-date', kind: 'boolean', description: 'send Retry-After as an HTTP date, not seconds', needs: 'retryAfter', column: 'As a date'},
+  unavailable: {flag: 'unavailable', kind: 'boolean', description: 'answer 503 Service Unavailable, not 429', needs: 'retryAfter', column: '503'},
 } as const satisfies Record<string, FaultParameter>
 
 export type FaultParameterName = keyof typeof FAULT_PARAMETERS
@@ -39,6 +54,10 @@ export const FAULT_ACTIONS = {
   'drop-after': {does: 'does the request, then drops the connection before the answer (an outcome the client must find out)', takes: []},
   status: {does: "answers {status} (with {html}, as an HTML page, as a gateway's proxy does)", takes: ['status', 'html']},
   delay: {does: 'answers after {delayMs}, the work done whether or not the client waited', takes: ['delayMs']},
+  'rate-limit': {
+    does: 'answers 429 Too Many Requests, nothing done, with Retry-After {retryAfter} (an HTTP date with {httpDate}; none when left out); with {unavailable}, 503 and its Retry-After',
+    takes: ['retryAfter', 'httpDate', 'unavailable'],
+  },
 } as const satisfies Record<string, FaultActionRow>
 
 export type FaultAction = keyof typeof FAULT_ACTIONS
@@ -46,9 +65,9 @@ export type FaultAction = keyof typeof FAULT_ACTIONS
 /** The actions, in the table's order. */
 export const FAULT_ACTION_NAMES = Object.keys(FAULT_ACTIONS) as [FaultAction, ...FaultAction[]]
 
-type ValueOf<P extends FaultParameterName> = (typeof FAULT_PARAMETERS)[P]['kind'] extends 'integer' ? number : boolean
+type ValueOf<P extends FaultParameterName> = (typeof FAULT_PARAMETERS)[P] extends {kind: 'integer'} ? ((typeof FAULT_PARAMETERS)[P] extends {optional: true} ? number | undefined : number) : boolean
 
-/** What a fault does, with the parameters of its action: `{action: 'status', status: 503, html: false}`. */
+/** What a fault does, with the parameters of its action: `{action: 'status', status: 503, html: false}`; an optional integer left out is absent. */
 export type FaultBehaviour = {[A in FaultAction]: {action: A} & {[P in (typeof FAULT_ACTIONS)[A]['takes'][number]]: ValueOf<P>}}[FaultAction]
 
 /** The parameters an action takes, each with its row. */

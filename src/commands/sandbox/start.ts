@@ -12,6 +12,7 @@ Merchant TEST (token TEST) always exists; add more with --merchant (- or @FILE r
 Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in the background until gw sandbox stop.
 Only requests addressed to it get in (loopback names, IP addresses, --host, --allow-host), and none from a web page but --allow-origin ones, so pages in your browser cannot read or change it (DNS rebinding). Its controls (/_sandbox/) take only application/json.
 With --host beyond loopback (0.0.0.0) nothing published gets in: merchant TEST is refused unless --open-test-merchant, and its controls take the control token it prints (Authorization: Bearer; your own gw sends it from this machine), and a merchant's credentials only that merchant's sample events and requests.
+--rate-limit N and --latency MS give it the live gateway's manners: past N requests a second a merchant is answered 429 with Retry-After, and every answer comes back about MS late, as over a network.
 Several run side by side by name: --name NAME starts another (one name whatever its case), on a free port unless --port says otherwise, with files of its own and a profile named NAME (gw --profile NAME ...); gw sandbox stop --name NAME stops it. A sandbox one and a live-mode one (--mode live) make a rehearsal of the live guards with no real money.`
 
   static override examples = [
@@ -20,6 +21,7 @@ Several run side by side by name: --name NAME starts another (one name whatever 
     '<%= config.bin %> <%= command.id %> --mode live',
     '<%= config.bin %> <%= command.id %> --name rehearsal --mode live --detach',
     '<%= config.bin %> <%= command.id %> --webhook http://127.0.0.1:4000/hooks',
+    '<%= config.bin %> <%= command.id %> --name busy --rate-limit 100 --latency 150 --detach',
   ]
 
   // The gateway closes itself on a signal, saving its state, rather than being aborted.
@@ -38,6 +40,8 @@ Several run side by side by name: --name NAME starts another (one name whatever 
     merchant: merchant(),
     webhook: Flags.url({description: 'address that receives every web hook event of merchant TEST from the start (repeatable)', multiple: true}),
     'processing-window-ms': Flags.integer({description: "the most it takes to process a request, which gw waits out before it calls a purchase it cannot find not sent (the live gateway's is a minute)", default: 2000, min: 0, max: 600_000}),
+    'rate-limit': Flags.integer({description: "at most this many API requests a second for each merchant, as the live gateway limits them; past it, 429 with Retry-After and nothing done", min: 1, max: 100_000}),
+    latency: Flags.integer({description: 'delay every API answer by about this many ms (give or take a quarter), the request done as it arrives, as over a network', min: 0, max: 60_000}),
     'request-log': Flags.boolean({description: "log the requests answered, for gw sandbox logs: beside --state, else in gw's data folder", default: true, allowNo: true}),
     // Tests shorten the wait between delivery attempts to a receiver that is down.
     'webhook-backoff': Flags.integer({description: 'first wait in ms between web hook delivery attempts', min: 1, hidden: true}),
@@ -64,6 +68,8 @@ Several run side by side by name: --name NAME starts another (one name whatever 
       webhookBackoffMs: flags['webhook-backoff'],
       requestLog: flags['request-log'],
       processingWindowMs: flags['processing-window-ms'],
+      rateLimit: flags['rate-limit'],
+      latencyMs: flags.latency,
       detach: flags.detach,
       restart: flags.restart,
       detachedChild: flags['detached-child'],

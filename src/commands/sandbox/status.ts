@@ -7,7 +7,7 @@ import type {RuntimeInfo} from '../../sandbox/server/runtime-file.js'
 
 export default class SandboxStatus extends GwCommand<string | undefined> {
   static override summary = 'Say where the local gateways listen'
-  static override description = 'Shows each local gateway started with gw sandbox start that is running: its name (and profile), URL, process, mode, dialect, state file and request log; --name shows that one only. Exits 0 when one is running and 1 when none is.'
+  static override description = 'Shows each local gateway started with gw sandbox start that is running: its name (and profile), URL, process, mode, dialect, rate limit and latency (gw sandbox start --rate-limit, --latency), state file and request log; --name shows that one only. Exits 0 when one is running and 1 when none is.'
 
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json | jq -r .url', '<%= config.bin %> <%= command.id %> --name rehearsal']
 
@@ -17,6 +17,8 @@ export default class SandboxStatus extends GwCommand<string | undefined> {
     {label: 'Process', field: 'pid'},
     {label: 'Mode', field: 'mode'},
     {label: 'Dialect', field: 'dialect'},
+    {label: 'Rate limit', field: 'rateLimit'},
+    {label: 'Latency ms', field: 'latencyMs'},
     {label: 'State file', field: 'stateFile'},
     {label: 'Request log', field: 'requestLog'},
     {label: 'Started', field: 'startedAt'},

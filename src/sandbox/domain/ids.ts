@@ -63,3 +63,19 @@ function hashedPrefix(username: string): string {
   const hash = createHash('sha256').update(username).digest().readUInt32BE(0)
   return String((hash % 900) + 100)
 }
+
+/** TEST/TEST is the vendor's public demo merchant (gateway-notes.md) and is always there. */
+export function credentialsByUsername(merchants: MerchantCredentials[]): Map<string, string> {
+  const tokens = new Map([[TEST_MERCHANT, TEST_MERCHANT]])
+  for (const {username, token} of merchants) {
+    if (tokens.has(username)) throw new Error(`Merchant ${username} is given twice (TEST/TEST is built in)`)
+    tokens.set(username, token)
+  }
+  return tokens
+}
+
+export function prefixOf(prefixes: Map<string, string>, merchant: string): string {
+  const prefix = prefixes.get(merchant)
+  if (prefix === undefined) throw new Error(`No id prefix for merchant ${merchant}`)
+  return prefix
+}

@@ -7,6 +7,7 @@ import {keyedProof} from '../../lib/keyed-proof.js'
 import {SandboxError, badRequest} from '../domain/errors.js'
 import {newUuid} from '../domain/ids.js'
 import {parseFault} from '../server/faults.js'
+import {longestLatencyMs} from '../server/manners.js'
 import {pathParam, type RouteRequest, type RouteResult} from './route.js'
 import {readFields} from '../domain/input.js'
 import {daysBetween, isCalendarDate, shiftDays} from '../domain/schedule.js'
@@ -59,12 +60,13 @@ export function showInstance(_request: RouteRequest, ctx: SandboxContext): Route
 /**
  * Its today, its now with its offset and its time zone (the process's: it dates records by them,
  * so a client in another zone reads named days as its days), and its processing window: the most
- * it takes to process a request, and as long as the longest a fault holds one (design.md §5: a
- * local gateway says its own). With `?challenge=`, the proof of all of it that this is the gateway
+ * it takes to process a request, longer by the longest a fault holds one (design.md §5: a local
+ * gateway says its own) and by the longest --latency delays an answer: a 404 gw reads has waited
+ * that long on its way, and was answered that much earlier than gw read it. With `?challenge=`, the proof of all of it that this is the gateway
  * whose runtime file holds the key: gw believes the rest only then.
  */
 export function showClock({query}: RouteRequest, ctx: SandboxContext): RouteResult {
-  const said = {today: ctx.clock.today(), now: formatDateTime(ctx.clock.now()), time_zone: timeZone(), processing_window_ms: ctx.processingWindowMs + ctx.faults.longestHoldMs()}
+  const said = {today: ctx.clock.today(), now: formatDateTime(ctx.clock.now()), time_zone: timeZone(), processing_window_ms: ctx.processingWindowMs + ctx.faults.longestHoldMs() + longestLatencyMs(ctx.latencyMs)}
   return {status: 200, response: query.challenge ? {...said, proof: keyedProof(ctx.controlToken, clockProofText(query.challenge, said))} : said}
 }
 

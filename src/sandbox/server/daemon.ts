@@ -20,6 +20,8 @@ export interface StartRequest {
   mode?: Mode
   dialect?: Dialect
   processingWindowMs?: number
+  rateLimit?: number
+  latencyMs?: number
   stateFile?: string
   webhooks?: string[]
   merchants?: string[]
@@ -42,6 +44,8 @@ export function differencesFrom(info: RuntimeInfo, asked: StartRequest): string[
   if (asked.mode !== undefined && asked.mode !== info.mode) differ('--mode', asked.mode, info.mode)
   if (asked.dialect !== undefined && asked.dialect !== (info.dialect ?? 'contract')) differ('--dialect', asked.dialect, info.dialect ?? 'contract')
   if (asked.processingWindowMs !== undefined && asked.processingWindowMs !== info.processingWindowMs) differ('--processing-window-ms', String(asked.processingWindowMs), String(info.processingWindowMs ?? ''))
+  if (asked.rateLimit !== undefined && asked.rateLimit !== info.rateLimit) differ('--rate-limit', String(asked.rateLimit), String(info.rateLimit ?? ''))
+  if (asked.latencyMs !== undefined && asked.latencyMs !== (info.latencyMs ?? 0)) differ('--latency', String(asked.latencyMs), String(info.latencyMs || ''))
   if (asked.stateFile !== undefined && !sameFile(asked.stateFile, info.stateFile)) differ('--state', asked.stateFile, info.stateFile ?? '')
   if (asked.webhooks !== undefined && !same(asked.webhooks, info.webhooks ?? [])) differ('--webhook', asked.webhooks.join(' '), (info.webhooks ?? []).join(' '))
   if (asked.merchants !== undefined && !same(asked.merchants, info.merchants ?? [])) differ('--merchant', asked.merchants.join(' '), (info.merchants ?? []).join(' '))

@@ -2,6 +2,7 @@ import {STATUS_CODES, type IncomingMessage, type ServerResponse} from 'node:http
 import {FAULT_ACTION_NAMES, FAULT_ACTIONS, parametersOf, type FaultAction, type FaultBehaviour} from '../../api/schemas/fault-actions.js'
 import {badRequest} from '../domain/errors.js'
 import {readFields} from '../domain/input.js'
+import {type Refusal, retryAfterValue} from './manners.js'
 
 /**
  * Failures switched on through `POST /_sandbox/faults`, so tests can see how the client copes
@@ -17,10 +18,12 @@ interface Done {
   told: string
 }
 
-/** What the HTTP edge (http.ts) does with a request a fault of this action matched; one of the three, or none of them. */
+/** What the HTTP edge (http.ts) does with a request a fault of this action matched; one of the four, or none of them. */
 interface Edge<F extends Fault> {
   /** Instead of serving it: answers or drops it, before its body is read. */
   instead?(fault: F, req: IncomingMessage, res: ServerResponse, envelope: (errors: string[]) => unknown): Done
+  /** Instead of serving it: refuses it as the rate limit does, its status's words in the envelope its dialect writes. */
+  refuses?(fault: F): Refusal
   /** Serves it this long after its body is read. */
   holdMs?(fault: F): number
   /** Serves it, then drops the connection instead of answering. */
@@ -40,6 +43,15 @@ const AT_THE_EDGE: {[A in FaultAction]: Edge<Of<A>>} = {
   'drop-after': {dropsAnswer: true},
   status: {instead: (fault, _req, res, envelope) => (writeFault(res, fault, envelope), {status: fault.status, told: `answered ${fault.status} by a fault`})},
   delay: {holdMs: (fault) => fault.delayMs},
+  'rate-limit': {
+    refuses: (fault) => {
+      const status = fault.unavailable ? 503 : 429
+      const retryAfter = fault.retryAfter === undefined ? undefined : retryAfterValue(fault.retryAfter, fault.httpDate)
+      const told = `answered ${status} by a fault (fault rate-limit, ${retryAfter === undefined ? 'no Retry-After' : `Retry-After ${retryAfter}`}), nothing done`
+      const headers: Record<string, string> = retryAfter === undefined ? {} : {'Retry-After': retryAfter}
+      return {status, headers, told}
+    },
+  },
 }
 
 /** The edge's row for a fault's action. */
@@ -64,9 +76,12 @@ function behaviour(action: FaultAction, input: Record<string, unknown>): FaultBe
     const value = given[name]
     const range = parameter.range
     if (!range) values[name] = value ?? false
+    else if (value === undefined && parameter.optional) continue
     else if (typeof value !== 'number' || value < range.min || value > range.max) throw badRequest([`${label(name)} must be ${range.words}`])
     else values[name] = value
   }
+  const lacking = parameters.find(({name, parameter}) => values[name] === true && parameter.needs !== undefined && values[parameter.needs] === undefined)
+  if (lacking) throw badRequest([`${label(lacking.name)} needs ${lacking.parameter.needs}`])
   return values as FaultBehaviour
 }
 

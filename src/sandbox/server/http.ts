@@ -1,11 +1,13 @@
-import type {IncomingMessage, ServerResponse} from 'node:http'
+import {STATUS_CODES, type IncomingMessage, type ServerResponse} from 'node:http'
 import {setTimeout as sleep} from 'node:timers/promises'
 import type {Mode} from '../domain/mode.js'
 import {maskCardNumbersIn, maskCardPath} from '../../safety/redact.js'
 import {envelope as envelopeFor} from '../domain/envelope.js'
-import {SandboxError, badRequest} from '../domain/errors.js'
+import {SandboxError} from '../domain/errors.js'
+import {matchPath, pathSegments, readJsonBody} from './request-parts.js'
 import {newUuid} from '../domain/ids.js'
 import {edgeOf, type FaultList} from './faults.js'
+import {type RateLimit, type Refusal, retryAfterSeconds} from './manners.js'
 import type {Route, RouteRequest, RouteResult} from '../routes/route.js'
 import {type Dialect, inDialect} from '../dialect.js'
 import {withFloats} from './floats.js'
@@ -19,6 +21,10 @@ export interface HttpOptions<Ctx> {
   /** Whether the Basic credentials are a merchant's. */
   authenticate(username: string, token: string): boolean
   faults: FaultList
+  /** gw sandbox start --rate-limit: each merchant's API requests a second, past which they are answered 429 and not served. */
+  rateLimit?: RateLimit
+  /** gw sandbox start --latency: how long an API answer waits once its request is done, as over a network. */
+  answerDelayMs?(): number
   /** Runs before every route handler: the server catches the virtual clock up with the real date here. */
   beforeHandle?(): void
   /** Runs after every route handler, even one that threw, and the answer waits for it: the server makes changes durable here. */
@@ -53,7 +59,7 @@ export interface Exchange {
   input?: Record<string, unknown>
   /** The answer's JSON body. */
   body?: unknown
-  /** What a fault did to the request, when one did. */
+  /** What a fault (or the rate limit) did to the request, when one did. */
   fault?: string
   /** Answered by the guard, never served: logged whatever it asked for. */
   refused?: boolean
@@ -73,7 +79,6 @@ interface Seen {
  */
 export const INSTANCE_HEADER = 'X-Sandbox-Instance'
 
-const MAX_BODY_BYTES = 1024 * 1024
 const CONTROL_PREFIX = '/_sandbox/'
 /** The real gateway's 401 body, key for key, with no `test` (gateway-notes.md). */
 const UNAUTHORIZED = {successful: false, errors: ['Incorrect Username or Token'], response: null}
@@ -142,15 +147,36 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
       seen.refused = true
       return answered(guarded.status, guarded.body)
     }
-    const fault = pathname.startsWith(CONTROL_PREFIX) ? undefined : faults.take(method, target)
+    const control = pathname.startsWith(CONTROL_PREFIX)
+    // Whatever the answer, it comes back late, as over a network: the gateway's own controls answer at once.
+    const delayMs = control ? 0 : (options.answerDelayMs?.() ?? 0)
+    const late = async () => {
+      if (delayMs > 0) await sleep(delayMs, undefined, {signal})
+    }
+    /** Answers the refusal in the envelope its dialect writes, its body read to the end, unparsed (answering mid-upload would reset the connection): nothing is done. */
+    const refuse = async ({status, headers, told}: Refusal) => {
+      for await (const _chunk of req) void _chunk
+      await late()
+      const answer = spoken(pathname, method, search, {status, body: envelope(false, null, [STATUS_CODES[status] ?? 'Error']), headers})
+      writeEnvelope(res, answer.status, answer.body, answer.headers, pathname)
+      log(`${method} ${shownPath} ${answer.status} ${told}`)
+      answered(answer.status, answer.body, told)
+    }
+    const limited = control ? undefined : overLimit(req, seen)
+    if (limited) return refuse(limited)
+    const fault = control ? undefined : faults.take(method, target)
     if (fault) log(`${method} ${shownPath} fault ${fault.action}`)
     const edge = fault && edgeOf(fault)
+    if (fault && edge?.refuses) return refuse(edge.refuses(fault))
     if (fault && edge?.instead) {
+      await late()
       const {status, told} = edge.instead(fault, req, res, (errors) => envelope(false, null, errors))
       return answered(status, undefined, told)
     }
     const holdMs = (fault && edge?.holdMs?.(fault)) ?? 0
     const answer = spoken(pathname, method, search, await answerRequest(req, method, pathname, search, holdMs, seen))
+    // Done as it arrived; only the answer waits.
+    await late()
     // The request was processed in full; the client must now find out without an answer.
     if (edge?.dropsAnswer) {
       req.socket.destroy()
@@ -162,6 +188,16 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
     writeEnvelope(res, answer.status, answer.body, answer.headers, pathname)
     log(`${method} ${shownPath} ${answer.status}`)
     answered(answer.status, answer.body, holdMs > 0 ? `delayed ${holdMs} ms by a fault` : undefined)
+  }
+
+  /** A request over its merchant's rate limit, refused: let in, it counts. Credentials that are no merchant's are left to get their 401. */
+  function overLimit(req: IncomingMessage, seen: Seen): Refusal | undefined {
+    const merchant = options.rateLimit && signedInMerchant(req.headers.authorization)
+    const waitMs = merchant === undefined ? undefined : options.rateLimit!.admit(merchant)
+    if (waitMs === undefined) return undefined
+    seen.merchant = merchant
+    const seconds = retryAfterSeconds(waitMs)
+    return {status: 429, headers: {'Retry-After': String(seconds)}, told: `over the rate limit of ${options.rateLimit!.perSecond} requests a second: answered 429, Retry-After ${seconds}, nothing done`}
   }
 
   function spoken(pathname: string, method: string, search: string, answer: Answer): Answer {
@@ -241,55 +277,4 @@ export function createRequestListener<Ctx>(options: HttpOptions<Ctx>): (req: Inc
  */
 function unrouted(method: string, pathname: string): SandboxError {
   return pathname.startsWith(CONTROL_PREFIX) ? new SandboxError(404, [`No route matches ${method} ${pathname}`]) : new SandboxError(404, ['Not Found'], {})
-}
-
-/**
- * The path's segments, decoded. The contract's `.json` suffix and a trailing slash are
- * optional. Exactly one `.json` is cut from the last segment, before decoding: a client that
- * appends `.json` whenever the key holds a dot (`a.json` sent as `a.json.json`), or encodes the
- * dot (`a%2Ejson`), reaches any key whole.
- */
-function pathSegments(pathname: string): string[] {
-  const raw = pathname.split('/')
-  const last = raw.length - 1
-  if (raw[last]?.endsWith('.json')) raw[last] = raw[last].slice(0, -'.json'.length)
-  try {
-    return raw.filter(Boolean).map(decodeURIComponent)
-  } catch {
-    throw badRequest([`Path ${pathname} is not correctly URL-encoded`])
-  }
-}
-
-function matchPath(pattern: string[], segments: string[]): Record<string, string> | undefined {
-  if (pattern.length !== segments.length) return undefined
-  const params: Record<string, string> = {}
-  for (const [index, part] of pattern.entries()) {
-    const segment = segments[index] as string
-    if (part.startsWith(':')) params[part.slice(1)] = segment
-    else if (part !== segment) return undefined
-  }
-  return params
-}
-
-async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = []
-  let size = 0
-  // Read to the end even past the limit, so the client is not cut off mid-upload and sees the 413.
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size <= MAX_BODY_BYTES) chunks.push(chunk)
-  }
-  if (size > MAX_BODY_BYTES) throw new SandboxError(413, [`Request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB)`])
-  const text = Buffer.concat(chunks).toString('utf8')
-  if (text.trim() === '') return {}
-  let body: unknown
-  try {
-    body = JSON.parse(text)
-  } catch (error) {
-    // The parser's own words may quote the body (`"cvv=642&ca"...`): only where it broke is said.
-    const at = /at position (\d+)/.exec((error as Error).message)
-    throw badRequest([`Request body is not valid JSON${at ? ` (it breaks at character ${at[1]})` : ''}`])
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest(['Request body must be a JSON object'])
-  return body as Record<string, unknown>
 }

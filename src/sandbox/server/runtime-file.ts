@@ -21,6 +21,9 @@ export interface RuntimeInfo {
   dialect?: Dialect
   /** Its processing window, faults aside (GET /_sandbox/clock says it, and gw believes it only of a gateway that proves it holds controlToken); absent in older files. */
   processingWindowMs?: number
+  /** --rate-limit, each merchant's requests a second (null: none), and --latency in ms (0: none); absent in older files. */
+  rateLimit?: number | null
+  latencyMs?: number
   stateFile: string | null
   startedAt: string
   /** Addresses given with --webhook, and merchants beyond TEST by name (never their tokens); absent in files of older versions. */

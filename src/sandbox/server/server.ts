@@ -10,9 +10,10 @@ import {Deliveries} from './delivery.js'
 import {DisposerStack} from './disposer-stack.js'
 import {SandboxError} from '../domain/errors.js'
 import {FaultList} from './faults.js'
+import {jittered, RateLimit} from './manners.js'
 import {sandboxGuard} from './guard.js'
 import {createRequestListener} from './http.js'
-import {TEST_MERCHANT, merchantPrefixes, newRecordId, newUuid, type MerchantCredentials} from '../domain/ids.js'
+import {credentialsByUsername, merchantPrefixes, newRecordId, newUuid, prefixOf, type MerchantCredentials} from '../domain/ids.js'
 import {Journal} from './journal.js'
 import type {OpenState} from './persist.js'
 import {reasonOf, StateFileError} from './state-file-error.js'
@@ -51,6 +52,10 @@ export interface SandboxOptions {
   platform?: Platform
   /** The most it takes to process a request, faults aside: DEFAULT_PROCESSING_WINDOW_MS unless given. */
   processingWindowMs?: number
+  /** Each merchant's API requests a second, past which they are answered 429 (manners.ts); none unless given. */
+  rateLimit?: number
+  /** How long each API answer waits once its request is done (give or take a quarter), as over a network; none unless given. */
+  latencyMs?: number
   /** The real clock; the sandbox's virtual date starts at its date. */
   clock?: Clock
   /** Addresses that receive every event of merchant TEST from the start (`gw sandbox start --webhook`). */
@@ -92,7 +97,8 @@ export interface RunningSandbox {
 
 /**
  * The local gateway answers as soon as it has read a request: its processing window (design.md §5)
- * is short, to let a fault test end in seconds, not the live gateway's minute. A fault's delay adds to it.
+ * is short, to let a fault test end in seconds, not the live gateway's minute. A fault's delay adds
+ * to it, and so does --latency (control.ts showClock).
  */
 export const DEFAULT_PROCESSING_WINDOW_MS = 2000
 
@@ -173,6 +179,7 @@ async function openGateway(options: SandboxOptions & {controlToken: string}, ask
     merchants: [...tokens.keys()],
     requests,
     processingWindowMs: options.processingWindowMs ?? DEFAULT_PROCESSING_WINDOW_MS,
+    latencyMs: options.latencyMs ?? 0,
     controlToken: options.controlToken,
     url: '',
     process: {pid: process.pid, requestStop: askToStop},
@@ -197,6 +204,8 @@ async function openGateway(options: SandboxOptions & {controlToken: string}, ask
       mode,
       dialect: options.dialect ?? 'contract',
       faults: ctx.faults,
+      ...(options.rateLimit === undefined ? {} : {rateLimit: new RateLimit(options.rateLimit)}),
+      ...(options.latencyMs ? {answerDelayMs: () => jittered(ctx.latencyMs)} : {}),
       authenticate: (username, token) => tokens.get(username) === token,
       beforeHandle: () => catchUp(ctx),
       async afterHandle() {
@@ -245,6 +254,8 @@ async function openGateway(options: SandboxOptions & {controlToken: string}, ask
       mode,
       dialect: options.dialect ?? 'contract',
       processingWindowMs: ctx.processingWindowMs,
+      rateLimit: options.rateLimit ?? null,
+      latencyMs: ctx.latencyMs,
       stateFile: stateFile ?? null,
       startedAt: new Date().toISOString(),
       webhooks: options.webhooks ?? [],
@@ -278,20 +289,4 @@ function startJournal(state: OpenState): Journal {
   } catch (error) {
     throw new StateFileError(`Cannot write the state file ${state.path} (${reasonOf(error)})`)
   }
-}
-
-/** TEST/TEST is the vendor's public demo merchant (gateway-notes.md) and is always there. */
-function credentialsByUsername(merchants: MerchantCredentials[]): Map<string, string> {
-  const tokens = new Map([[TEST_MERCHANT, TEST_MERCHANT]])
-  for (const {username, token} of merchants) {
-    if (tokens.has(username)) throw new Error(`Merchant ${username} is given twice (TEST/TEST is built in)`)
-    tokens.set(username, token)
-  }
-  return tokens
-}
-
-function prefixOf(prefixes: Map<string, string>, merchant: string): string {
-  const prefix = prefixes.get(merchant)
-  if (prefix === undefined) throw new Error(`No id prefix for merchant ${merchant}`)
-  return prefix
 }

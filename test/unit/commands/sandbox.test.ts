@@ -54,6 +54,9 @@ parsesAs('sandbox start', SandboxStart, [
   },
   {argv: ['--verbose', '--restart'], input: {...started, verbose: true, restart: true, argv: ['--verbose', '--restart']}},
   {argv: ['--processing-window-ms', '0'], input: {...started, processingWindowMs: 0, argv: ['--processing-window-ms', '0']}},
+  {argv: ['--rate-limit', '100', '--latency', '150'], input: {...started, rateLimit: 100, latencyMs: 150, argv: ['--rate-limit', '100', '--latency', '150']}},
+  {argv: ['--rate-limit', '0'], usage: '--rate-limit: Expected an integer greater than or equal to 1 but received: 0'},
+  {argv: ['--latency', '60001'], usage: '--latency: Expected an integer less than or equal to 60000 but received: 60001'},
   {argv: ['--processing-window-ms', '600001'], usage: '--processing-window-ms: Expected an integer less than or equal to 600000 but received: 600001'},
   {argv: ['--merchant', 'ACME'], usage: '--merchant must be USER:TOKEN, got "ACME"'},
   {argv: ['--merchant', 'TEST:other'], usage: '--merchant TEST already exists (TEST:TEST)'},
@@ -149,6 +152,16 @@ parsesAs('sandbox fault add', SandboxFaultAdd, [
   {argv: ['--method', 'POST', '--path', '/v1.0/refunds', '--action', 'drop-before', '--status', '503'], usage: '--status and --html go with --action status, not drop-before'},
   {argv: ['--method', 'POST', '--path', '/v1.0/refunds', '--action', 'status', '--status', '503', '--delay-ms', '5'], usage: '--delay-ms goes with --action delay, not status'},
   {argv: ['--method', 'POST', '--path', 'v1.0/refunds', '--action', 'drop-before'], usage: '--path must start with /, got "v1.0/refunds"'},
+  // Without --retry-after it sends none: gw's own backoff is what is tested.
+  {argv: ['--method', 'GET', '--path', '/v1.0/purchases', '--action', 'rate-limit'], input: {method: 'GET', path: '/v1.0/purchases', action: 'rate-limit', times: 1}},
+  {
+    argv: ['--method', 'POST', '--path', '/v1.0/refunds', '--action', 'rate-limit', '--retry-after', '2', '--http-date', '--unavailable', '--times', '2'],
+    input: {method: 'POST', path: '/v1.0/refunds', action: 'rate-limit', times: 2, retryAfter: 2, httpDate: true, unavailable: true},
+  },
+  {argv: ['--method', 'GET', '--path', '/v1.0/purchases', '--action', 'rate-limit', '--http-date'], usage: '--http-date needs --retry-after, which it changes'},
+  {argv: ['--method', 'GET', '--path', '/v1.0/purchases', '--action', 'rate-limit', '--unavailable'], usage: '--unavailable needs --retry-after, which it changes'},
+  {argv: ['--method', 'GET', '--path', '/v1.0/purchases', '--action', 'status', '--status', '503', '--retry-after', '2'], usage: '--retry-after and --http-date and --unavailable go with --action rate-limit, not status'},
+  {argv: ['--method', 'GET', '--path', '/v1.0/purchases', '--action', 'rate-limit', '--retry-after', '86401'], usage: '--retry-after: Expected an integer less than or equal to 86400 but received: 86401'},
 ])
 
 parsesAs('sandbox fault list', SandboxFaultList, [

@@ -57,6 +57,14 @@ describe('a start that asks for another gateway than the one running', () => {
     expect(differencesFrom({...running, requestLog: undefined}, {requestLog: false})).toEqual([])
   })
 
+  it('names a rate limit or latency asked that the running one has not; a runtime file of an older gw has neither', () => {
+    const busy = {...running, rateLimit: 100, latencyMs: 150}
+    expect(differencesFrom(busy, {rateLimit: 100, latencyMs: 150})).toEqual([])
+    expect(differencesFrom(busy, {rateLimit: 50, latencyMs: 0})).toEqual(['--rate-limit 50 (it has 100)', '--latency 0 (it has 150)'])
+    expect(differencesFrom({...running, rateLimit: null, latencyMs: 0}, {rateLimit: 100, latencyMs: 150})).toEqual(['--rate-limit 100 (it has none)', '--latency 150 (it has none)'])
+    expect(differencesFrom(running, {rateLimit: 100, latencyMs: 0})).toEqual(['--rate-limit 100 (it has none)'])
+  })
+
   it('names names and web pages let in that the running one does not let in, in any order', () => {
     const open = {...running, allowedHosts: ['sandbox', '.corp.example'], allowedOrigins: ['http://localhost:3000']}
     expect(differencesFrom(open, {allowedHosts: ['.corp.example', 'sandbox'], allowedOrigins: ['http://localhost:3000']})).toEqual([])

@@ -44,6 +44,8 @@ describe('inDialect', () => {
     ],
     ['a list of payment plans', answer('/v1.0/payment_plans', 200, envelope([{currency: null, payments: []}, {currency: 'NZD', payments: []}])), {body: envelope([{currency: 'AUD', payments: []}, {currency: 'NZD', payments: []}])}],
     ["a direct debit's metadata is null", answer('/v1.0/direct_debits', 201, envelope({id: '071-DD-1', metadata: {}}), 'POST'), {body: envelope({id: '071-DD-1', metadata: null})}],
+    ['a request over the rate limit: no `test`, as the 401', answer('/v1.0/purchases', 429, envelope(null, ['Too Many Requests']), 'POST'), {body: {successful: false, response: null, errors: ['Too Many Requests']}}],
+    ["a fault's 503 with Retry-After", answer('/v1.0/purchases/x', 503, envelope(null, ['Service Unavailable'])), {body: {successful: false, response: null, errors: ['Service Unavailable']}}],
     ["a refused direct debit's too", answer('/v1.0/direct_debits', 422, envelope({id: null, metadata: {}}, ['Amount must be greater than 0']), 'POST'), {body: envelope({id: null, metadata: null}, ['Amount must be greater than 0'])}],
   ])('live: %s', (_, exchange, expected) => {
     expect(inDialect('live', exchange)).toEqual({...exchange, ...expected})
@@ -75,6 +77,6 @@ describe('inDialect', () => {
 
   it('says what each difference is, one row each', () => {
     expect(LIVE_DIFFERENCES.map((difference) => difference.live)).toHaveLength(new Set(LIVE_DIFFERENCES.map((difference) => difference.live)).size)
-    expect(LIVE_DIFFERENCES.length).toBe(11)
+    expect(LIVE_DIFFERENCES.length).toBe(12)
   })
 })

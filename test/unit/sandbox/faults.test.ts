@@ -34,6 +34,12 @@ describe('parseFault', () => {
       {method: 'GET', path: '/v1.0', times: 1, action: 'status', status: 500, html: true},
     ],
     [{method: 'GET', path: '/v1.0', action: 'delay', delayMs: 0}, {method: 'GET', path: '/v1.0', times: 1, action: 'delay', delayMs: 0}],
+    // No Retry-After: the client's own backoff is what is tested.
+    [{method: 'GET', path: '/v1.0', action: 'rate-limit'}, {method: 'GET', path: '/v1.0', times: 1, action: 'rate-limit', httpDate: false, unavailable: false}],
+    [
+      {method: 'POST', path: '/v1.0/refunds', action: 'rate-limit', retryAfter: 3, httpDate: true, unavailable: true},
+      {method: 'POST', path: '/v1.0/refunds', times: 1, action: 'rate-limit', retryAfter: 3, httpDate: true, unavailable: true},
+    ],
   ])('%j', (input, fault) => {
     expect(parseFault(input)).toEqual(fault)
   })
@@ -42,7 +48,11 @@ describe('parseFault', () => {
     [{path: '/v1.0', action: 'drop-after'}, "Method can't be blank"],
     [{method: 'GET', path: 'v1.0', action: 'drop-after'}, 'Path must start with /'],
     [{method: 'GET', path: '/v1.0', action: 'drop-after', times: 0}, 'Times must be at least 1'],
-    [{method: 'GET', path: '/v1.0', action: 'explode'}, 'Action must be one of drop-before, drop-after, status, delay'],
+    [{method: 'GET', path: '/v1.0', action: 'explode'}, 'Action must be one of drop-before, drop-after, status, delay, rate-limit'],
+    [{method: 'GET', path: '/v1.0', action: 'rate-limit', retryAfter: -1}, 'RetryAfter must be from 0 to 86400 seconds (a day)'],
+    [{method: 'GET', path: '/v1.0', action: 'rate-limit', retryAfter: 86_401}, 'RetryAfter must be from 0 to 86400 seconds (a day)'],
+    [{method: 'GET', path: '/v1.0', action: 'rate-limit', httpDate: true}, 'HttpDate needs retryAfter'],
+    [{method: 'GET', path: '/v1.0', action: 'rate-limit', unavailable: true}, 'Unavailable needs retryAfter'],
     [{method: 'GET', path: '/v1.0', action: 'status'}, 'Status must be an HTTP status from 200 to 599'],
     [{method: 'GET', path: '/v1.0', action: 'status', status: 99}, 'Status must be an HTTP status from 200 to 599'],
     [{method: 'GET', path: '/v1.0', action: 'delay'}, 'DelayMs must be from 0 to 600000 milliseconds (10 minutes)'],

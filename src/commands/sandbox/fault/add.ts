@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import {actionTaking, FAULT_ACTION_NAMES, FAULT_ACTIONS, FAULT_PARAMETERS, type FaultParameterName, parametersOf} from '../../../api/schemas/fault-actions.js'
+import {actionTaking, FAULT_ACTION_NAMES, FAULT_ACTIONS, FAULT_PARAMETERS, type FaultParameter, type FaultParameterName, parametersOf} from '../../../api/schemas/fault-actions.js'
 import type {FaultRequest} from '../../../api/schemas/sandbox-control.js'
 import {localGatewayName} from '../../../cli/flags.js'
 import {useLocalGateway} from '../../../cli/local-gateway.js'
@@ -25,7 +25,7 @@ const withFlags = (words: string) => words.replace(/\{(\w+)\}/g, (_, name: Fault
 const isGiven = (value: unknown) => value !== undefined && value !== false
 
 export default class SandboxFaultAdd extends GwCommand<FaultRequest> {
-  static override summary = 'Make the local gateway fail the next matching requests: drop them, answer a status, or answer late'
+  static override summary = 'Make the local gateway fail the next matching requests: drop them, answer a status, answer late, or refuse them as rate-limited'
   static override description = `The next --times requests (1 unless given) whose method is --method and whose path starts with --path get the fault; with a ? in --path, their path and query do (/v1.0/purchases?offset=50&: one page of a list). The local gateway's own controls (/_sandbox/) never get one.
 ${FAULT_ACTION_NAMES.map((action) => `--action ${action} ${withFlags(FAULT_ACTIONS[action].does)}`).join('; ')}.
 Prints the fault. gw sandbox fault list shows those waiting, gw sandbox fault clear clears them. The same as POST /_sandbox/faults (docs/local-gateway.md).`
@@ -34,6 +34,7 @@ Prints the fault. gw sandbox fault list shows those waiting, gw sandbox fault cl
     '<%= config.bin %> <%= command.id %> --method POST --path /v1.0/purchases --action drop-after',
     '<%= config.bin %> <%= command.id %> --method GET --path "/v1.0/purchases?offset=50&" --action status --status 503 --times 3',
     '<%= config.bin %> <%= command.id %> --method POST --path /v1.0/refunds --action delay --delay-ms 65000',
+    '<%= config.bin %> <%= command.id %> --method GET --path /v1.0/purchases --action rate-limit --retry-after 2 --times 2',
   ]
 
   static override flags = {
@@ -53,8 +54,12 @@ Prints the fault. gw sandbox fault list shows those waiting, gw sandbox fault cl
     const given = flags as Record<string, unknown>
     const valueOf = (name: FaultParameterName) => given[FAULT_PARAMETERS[name].flag]
     for (const {name, parameter} of parametersOf(action)) {
-      if (parameter.range && valueOf(name) === undefined) {
+      if (parameter.range && !parameter.optional && valueOf(name) === undefined) {
         throw new UsageError(`--action ${action} needs --${parameter.flag}, ${parameter.description}`, `For example --${parameter.flag} ${parameter.range.example}.`)
+      }
+      const needed: FaultParameter | undefined = parameter.needs === undefined ? undefined : FAULT_PARAMETERS[parameter.needs as FaultParameterName]
+      if (needed?.range && isGiven(valueOf(name)) && valueOf(parameter.needs as FaultParameterName) === undefined) {
+        throw new UsageError(`--${parameter.flag} needs --${needed.flag}, which it changes`, `For example --${needed.flag} ${needed.range.example}.`)
       }
     }
     const stray = (Object.keys(FAULT_PARAMETERS) as FaultParameterName[]).find((name) => actionTaking(name) !== action && isGiven(valueOf(name)))
