@@ -64,8 +64,10 @@ export class Gate {
   private perSecond?: number
   private ceiling = 0
   private raisedAt = 0
-  /** The earliest the next request may leave, at the pace. */
-  private nextAt = 0
+  /** The next request's turn at the pace, on the pace's clock: the wall clock less `shift`. */
+  private nextTurn = 0
+  /** How far turns have moved on for requests that left late. */
+  private shift = 0
   /** Nothing leaves before this: the gateway said wait. */
   private pausedUntil = 0
   /** Since when, in one wait or several that overlap. */
@@ -95,24 +97,30 @@ export class Gate {
    */
   async enter(boundMs: number, signal?: AbortSignal): Promise<Pass | Held> {
     if (!(await this.slot(signal))) return {stopped: true}
-    let at = this.reserve()
+    let turn = this.reserve()
+    let now: number
     for (;;) {
-      const now = this.clock.now()
-      if (now >= at && now >= this.pausedUntil) break
+      now = this.clock.now()
+      const due = Math.max(turn + this.shift, this.pausedUntil)
+      if (now >= due) {
+        // Left late (a busy process): every later turn moves on as far, so that turns woken together never leave together.
+        if (this.perSecond !== undefined && now - due > 1000 / this.perSecond) this.shift += now - due
+        break
+      }
       if (this.pausedUntil - now > boundMs) {
         this.leave()
         return {waitMs: this.pausedUntil - now}
       }
       // Its turn came while the gateway said wait: a turn after the wait instead.
-      if (now >= at) at = this.reserve()
-      await this.clock.sleep(at - now)
+      if (now >= turn + this.shift) turn = this.reserve()
+      await this.clock.sleep(Math.max(turn + this.shift, this.pausedUntil) - now)
       if (signal?.aborted) {
         this.leave()
         return {stopped: true}
       }
     }
     this.peak = Math.max(this.peak, this.inFlight)
-    return {sentAt: this.clock.now()}
+    return {sentAt: now}
   }
 
   /** Any answer but a rate limit: what the gateway took, and a step back up towards the pace and the requests in flight it had. */
@@ -183,10 +191,11 @@ export class Gate {
     })
   }
 
-  /** The time the request may leave, at the pace and after any wait, and the next one's. */
+  /** The request's turn (on the pace's clock), at the pace and after any wait, and the next one's. */
   private reserve(): number {
-    const at = Math.max(this.clock.now(), this.pausedUntil, this.nextAt)
-    if (this.perSecond !== undefined) this.nextAt = at + 1000 / this.perSecond
+    const turn = Math.max(this.clock.now(), this.pausedUntil) - this.shift
+    const at = Math.max(turn, this.nextTurn)
+    if (this.perSecond !== undefined) this.nextTurn = at + 1000 / this.perSecond
     return at
   }
 

@@ -138,6 +138,19 @@ describe('Gate', () => {
     }
     await sim.runUntil(() => times.length === 5)
     expect(times.map((time) => Math.round(time))).toEqual([1500, 1511, 1522, 1533, 1544])
+    // Turns woken late (the process was busy) leave a turn apart, not together.
+    const woken: number[] = []
+    for (let i = 0; i < 3; i++) {
+      void gate.enter(60_000).then((held) => {
+        const pass = passed(held)
+        woken.push(pass.sentAt)
+        gate.answered(pass)
+      })
+    }
+    await new Promise((resolve) => setImmediate(resolve))
+    sim.now = 1700
+    await sim.runUntil(() => woken.length === 3)
+    expect(woken.map((time) => Math.round(time))).toEqual([1700, 1711, 1722])
     // Late to its turn (the process was busy): the next goes a turn after it, not at once.
     sim.now = 3000
     const late = passed(await gate.enter(60_000)).sentAt
