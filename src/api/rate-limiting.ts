@@ -100,7 +100,8 @@ export class RateLimiting {
 
   /** The request the gateway kept rate limiting past the bound: it was not processed. */
   private notMade({since, inFlight}: LimitedRequest, limit: RateLimit & {requestId?: string}): RateLimitedError {
-    const waited = since === undefined ? 0 : this.clock.now() - since
+    // Whole seconds waited: a request refused at once has waited none.
+    const waited = since === undefined ? 0 : Math.floor((this.clock.now() - since) / 1000) * 1000
     const bound = `${RATE_LIMIT_BOUND_MS / 1000} s`
     const asked = limit.retryAfterMs === undefined ? undefined : spanOf(limit.retryAfterMs)
     let told: string
