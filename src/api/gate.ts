@@ -77,7 +77,7 @@ export class Gate {
   /** When gw last slowed down: a 429 to a request sent before it says nothing of the pace since. */
   private cutAt = Number.NEGATIVE_INFINITY
   private readonly queue: (() => void)[] = []
-  /** When each request answered (a rate limit aside) in the last second left: what the gateway took. */
+  /** When each request answered (a rate limit aside) in the last two seconds left: what the gateway took. */
   private readonly taken: number[] = []
   private limited = 0
 
@@ -128,7 +128,7 @@ export class Gate {
     const now = this.clock.now()
     this.leave()
     this.taken.push(pass.sentAt)
-    while (this.taken[0]! < now - WINDOW_MS) this.taken.shift()
+    while (this.taken[0]! < now - 2 * WINDOW_MS) this.taken.shift()
     if (this.cap !== Infinity && ++this.answeredAtCap >= this.cap) {
       this.answeredAtCap = 0
       this.cap = this.cap + 1 > this.peak ? Infinity : this.cap + 1
@@ -161,7 +161,8 @@ export class Gate {
       this.cutAt = now
       this.cap = Math.max(1, Math.ceil(this.inFlight / 2))
       this.answeredAtCap = 0
-      const cut = cutPace(this.taken.filter((sentAt) => sentAt >= now - WINDOW_MS).length, this.perSecond)
+      // What the gateway took in the second before it took no more: the answered requests sent in the second before this one.
+      const cut = cutPace(this.taken.filter((sentAt) => sentAt >= pass.sentAt - WINDOW_MS && sentAt < pass.sentAt).length, this.perSecond)
       if (cut) {
         ;({perSecond: this.perSecond, ceiling: this.ceiling} = cut)
         // A second of answers counts from the end of the wait.

@@ -164,6 +164,7 @@ describe('Gate', () => {
     const sim = new SimulatedClock()
     const gate = new Gate(sim.clock)
     for (let i = 0; i < 50; i++) gate.answered(passed(await gate.enter(60_000)))
+    sim.now = 5
     const burst = await Promise.all(Array.from({length: 8}, () => gate.enter(60_000).then(passed)))
     sim.now = 10
     for (const pass of burst) gate.limitedFor(pass, 1000)
