@@ -62,12 +62,13 @@ describe('a read the gateway rate limits is waited out and tried again', () => {
     expect(waits[1]).toBeLessThanOrEqual(2)
   })
 
-  it('a 503 with Retry-After is a wait too, not the gateway failing', async () => {
+  it('a 503 with Retry-After is a wait too, not the gateway failing: more than the 3 tries a failing read has', async () => {
     const made = await purchasedAtGateway(sandbox)
-    await rateLimit('GET', '/v1.0/purchases', {retryAfter: 1, unavailable: true})
-    const result = await sandbox.gw(['purchase', 'get', made.id, '--json'])
+    await rateLimit('GET', '/v1.0/purchases', {retryAfter: 1, unavailable: true, times: 4})
+    const result = await sandbox.gw(['purchase', 'get', made.id, '--json', '--verbose'])
     expect(result.code, result.stderr).toBe(0)
     expect(result.json).toMatchObject({id: made.id})
+    expect(result.stderr.match(/\* rate limited by the gateway \(HTTP 503\): trying again in 1\.0 s/g)).toHaveLength(4)
   })
 
   it('a list --all (and gw api --paginate) waits its pages out, every record read once', async ({onTestFinished}) => {
@@ -113,16 +114,19 @@ describe('a purchase or refund answered 429 was not processed: sent again once a
     expect((await sandbox.gw(['refund', 'get', reference, '--json'])).json).toMatchObject({id: (result.json as {id: string}).id})
   })
 
-  it('a purchase answered 503 with Retry-After may have been made: never sent again, looked up by its reference (here: nothing, exit 8)', async ({onTestFinished}) => {
+  it('a purchase answered 503 with Retry-After may have been made: never sent again, looked up by its reference once the wait is over (here: nothing, exit 8)', async ({onTestFinished}) => {
     const own = await ownGateway(onTestFinished)
-    await rateLimit('POST', '/v1.0/purchases', {retryAfter: 1, unavailable: true}, own)
+    await rateLimit('POST', '/v1.0/purchases', {retryAfter: 2, unavailable: true}, own)
     const cursor = await requestLogCursor(own)
     const reference = ref('unavailable')
     const result = await createPurchase(reference, [], own)
     expect(result.code, result.stderr).toBe(8)
     expect(result.stderr).toContain(`looking reference ${reference} up at the gateway`)
-    const posts = (await apiRequestsSince(own, cursor)).filter((request) => request.method === 'POST')
-    expect(statuses(posts)).toEqual(['503 POST /v1.0/purchases'])
+    const logged = (await apiRequestsSince(own, cursor)) as (LoggedRequest & {time: string})[]
+    expect(statuses(logged.filter((request) => request.method === 'POST'))).toEqual(['503 POST /v1.0/purchases'])
+    // Nothing was sent while the gateway said wait: the look-up came 2 s (the whole seconds of the log's clock aside) after.
+    const lookUp = logged.find((request) => request.method === 'GET')!
+    expect(Date.parse(lookUp.time) - Date.parse(logged[0]!.time)).toBeGreaterThanOrEqual(1900)
   })
 })
 
