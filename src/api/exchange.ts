@@ -1,6 +1,6 @@
 import {setMaxListeners} from 'node:events'
 import {setTimeout as delay} from 'node:timers/promises'
-import {InterruptedError, ModeMismatchError, type MoneyInFlight, type StopSignal, UnreachableError} from '../errors.js'
+import {InterruptedError, ModeMismatchError, type MoneyInFlight, RateLimitedError, type StopSignal, UnreachableError} from '../errors.js'
 import {maskCardPath, redactText} from '../safety/redact.js'
 import type {Clock} from '../money/window.js'
 import type {Endpoint} from './endpoints.js'
@@ -9,11 +9,11 @@ import {parseBody, type RawResponse, readRecord, reportedMode} from './responses
 import {backoffMs, classifyFailure, errorCode, isCertificateFailure, MAX_RETRIES, proxyRefusal, type RateLimit, rateLimitOf, shouldRetry} from './retry.js'
 import type {RateLimitsMet} from './gate.js'
 import {type LimitedRequest, type RateLimitListeners, RateLimiting} from './rate-limiting.js'
-
-export type {RateLimitWait} from './rate-limiting.js'
 import {type LazyDispatcher, lazyDispatcher, request} from './transport.js'
 import {gatewayRoot} from './base-url.js'
 import {parseListBody, readListBody} from './list-text.js'
+
+export type {RateLimitWait} from './rate-limiting.js'
 
 export interface ExchangeOptions {
   baseUrl: string
@@ -139,8 +139,8 @@ export class Exchange {
 
   /**
    * Sends once; retries only what shouldRetry allows (reads), and what the gateway rate limited
-   * (rateLimited), throwing LostAnswer when no answer came, and InterruptedError (naming the money
-   * in flight) when a signal stopped it. Every attempt passes the gate (gate.ts).
+   * (rate-limiting.ts), throwing LostAnswer when no answer came, and InterruptedError (naming the
+   * money in flight) when a signal stopped it. Every attempt passes the gate (gate.ts).
    */
   async send(endpoint: Endpoint, path: string, body: unknown, inFlight?: MoneyInFlight, {listing = false}: {listing?: boolean} = {}): Promise<RawResponse> {
     const signal = this.options.signal
@@ -200,10 +200,11 @@ export class Exchange {
         throw new LostAnswer(describe(err))
       }
       this.options.log?.(`< ${raw.status} ${endpoint.method} ${shownUrl} ${Math.round(performance.now() - started)} ms request-id ${raw.requestId ?? '-'} ${redactText(raw.text)}`)
-      const resent = limit !== undefined && this.limits.limited(limited, pass, {...limit, requestId: raw.requestId})
-      if (!limit) this.limits.answered(pass)
+      const then = limit === undefined ? this.limits.answered(pass) : this.limits.limited(limited, pass, {...limit, requestId: raw.requestId})
+      // An answer from the other environment stops the client first, a rate limit or not.
       this.checkMode(endpoint, raw, inFlight)
-      if (resent) continue
+      if (then instanceof RateLimitedError) throw then
+      if (then === 'again') continue
       if (!limit && shouldRetry({method: endpoint.method, attempt, status: raw.status})) {
         await this.retry(endpoint, path, attempt++, `HTTP ${raw.status}`)
         continue

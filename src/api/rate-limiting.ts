@@ -69,9 +69,10 @@ export class RateLimiting {
     return pass
   }
 
-  /** Any answer but a rate limit. */
-  answered(pass: Pass): void {
+  /** Any answer but a rate limit: it is the answer. */
+  answered(pass: Pass): 'answer' {
     this.gate.answered(pass)
+    return 'answer'
   }
 
   /** No answer came. */
@@ -80,22 +81,23 @@ export class RateLimiting {
   }
 
   /**
-   * A rate-limited answer: the gate holds every request for the wait, and true when this one goes
-   * again after it. False for a purchase answered 503, which is returned for what it is (a 5xx to
-   * money is looked up by its reference: it says nothing of whether the money moved).
+   * A rate-limited answer: the gate holds every request for the wait, and `again` when this one
+   * goes again after it. `answer` for a purchase answered 503, returned for what it is (a 5xx to
+   * money is looked up by its reference: it says nothing of whether the money moved). Past the
+   * bound, the RateLimitedError to throw: nothing was made.
    */
-  limited(request: LimitedRequest, pass: Pass, limit: RateLimit & {requestId?: string}): boolean {
+  limited(request: LimitedRequest, pass: Pass, limit: RateLimit & {requestId?: string}): 'again' | 'answer' | RateLimitedError {
     const now = this.clock.now()
     request.since ??= now
     const resends = resendsWhenLimited(request.method, limit.status)
     const waitMs = resends ? rateLimitWait({retryAfterMs: limit.retryAfterMs, tries: request.tries++, limitedForMs: now - request.since}) : undefined
     // The gateway's word holds for every request, whether or not this one goes again.
     this.gate.limitedFor(pass, waitMs ?? limit.retryAfterMs ?? RATE_LIMIT_FLOOR_MS)
-    if (!resends) return false
-    if (waitMs === undefined) throw this.notMade(request, limit)
+    if (!resends) return 'answer'
+    if (waitMs === undefined) return this.notMade(request, limit)
     this.listeners.log?.(`* rate limited by the gateway (HTTP ${limit.status}${limit.retryAfterMs === undefined ? ', no Retry-After' : ''}): trying again in ${(waitMs / 1000).toFixed(1)} s`)
     this.listeners.onRateLimit?.({method: request.method, path: request.path, status: limit.status, waitMs, endsAt: now + waitMs})
-    return true
+    return 'again'
   }
 
   /** The request the gateway kept rate limiting past the bound: it was not processed. */

@@ -1,6 +1,6 @@
 import {afterEach, describe, expect, it} from 'vitest'
 import {GatewayClient, type RateLimitWait, type RecoveryEvent} from '../../../src/api/client.js'
-import {GwError, type MoneyInFlight, RateLimitedError} from '../../../src/errors.js'
+import {GwError, ModeMismatchError, type MoneyInFlight, RateLimitedError} from '../../../src/errors.js'
 import {hintFor} from '../../../src/output/hints.js'
 import {envelope, type MisbehavingGateway, misbehavingGateway, purchaseRecord, type Reply} from '../../misbehaving-gateway.js'
 
@@ -71,7 +71,8 @@ describe('a read the gateway rate limits waits and tries again', () => {
 
   it('a Retry-After date is read against the answer’s own Date: 12 s', async () => {
     const said = new Date(START - 300_000)
-    gateway = await misbehavingGateway((_, index) => (index === 0 ? {...(limited(new Date(said.getTime() + 12_000).toUTCString()) as object), headers: {'retry-after': new Date(said.getTime() + 12_000).toUTCString(), date: said.toUTCString()}} : approved))
+    const headers = {'retry-after': new Date(said.getTime() + 12_000).toUTCString(), date: said.toUTCString()}
+    gateway = await misbehavingGateway((_, index) => (index === 0 ? {status: 429, headers, body: envelope(null, {successful: false, errors: ['Too Many Requests']})} : approved))
     const {client, paused} = clientOf(gateway.url)
     await client.purchases.get('order-1')
     expect(paused).toEqual([12_000])
@@ -97,7 +98,7 @@ describe('a read the gateway rate limits waits and tries again', () => {
   })
 
   it('limited for 60 s, it gives up: exit 9, kind rate_limited, nothing more sent', async () => {
-    gateway = await misbehavingGateway(() => ({...(limited('10') as object), headers: {'retry-after': '10', 'x-request-id': 'req-9'}}))
+    gateway = await misbehavingGateway(() => ({status: 429, headers: {'retry-after': '10', 'x-request-id': 'req-9'}, body: envelope(null, {successful: false, errors: ['Too Many Requests']})}))
     const {client, paused} = clientOf(gateway.url)
     const error = await failure(client.purchases.get('order-1'))
     expect(error).toBeInstanceOf(RateLimitedError)
@@ -177,6 +178,16 @@ describe('a purchase the gateway answers 429 was not processed: sent again, made
     const {client, recoveries} = clientOf(gateway.url)
     await failure(client.purchases.create(purchase))
     expect(recoveries[1]).toMatchObject({step: 'waiting', since: START + 30_000, endsAt: START + 30_000 + 60_000})
+  })
+})
+
+describe('an answer from the other environment', () => {
+  it('stops the client (exit 6) though it is a rate limit past the bound', async () => {
+    gateway = await misbehavingGateway(() => ({status: 429, headers: {'retry-after': '120', 'x-service-mode': 'Live'}, body: envelope(null, {successful: false, errors: ['Too Many Requests'], test: false})}))
+    const client = new GatewayClient({baseUrl: gateway.url, username: 'TEST', token: 'TEST', userAgent: 'test', environment: 'sandbox'})
+    const error = await failure(client.purchases.get('order-1'))
+    expect(error).toBeInstanceOf(ModeMismatchError)
+    expect(error.exitCode).toBe(6)
   })
 })
 
