@@ -47,6 +47,7 @@ const BOTH_DIALECTS = [
   'test/e2e/true-miss-words.test.ts',
   'test/e2e/history-costs.test.ts',
   'test/e2e/sandbox-manners.test.ts',
+  'test/e2e/rate-limits.test.ts',
 ]
 
 /**

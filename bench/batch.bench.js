@@ -6,7 +6,9 @@
 // that both sides pay for a process. Then a shell loop of one `gw refund create` per row,
 // measured on a sample and extrapolated. Goals: gw >= 0.5x the pool's rate (aim 0.8x), and
 // >= 100x the shell loop's. Then memory over a long send: 60,000 partial refunds of one purchase,
-// gw's RSS read from /proc while it runs; goal: flat after the first 10,000 rows.
+// gw's RSS read from /proc while it runs; goal: flat after the first 10,000 rows. Before it, a
+// batch and many look-ups against a gateway's rate limit (underRateLimit; BENCH_RATE_LIMITED=only
+// runs that alone).
 import {spawn, spawnSync} from 'node:child_process'
 import {createRequire} from 'node:module'
 import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
@@ -201,8 +203,67 @@ function perRound(rates, to) {
   return rates.map((rate, i) => `${(rate / to[i]).toFixed(2)}x`).join(', ')
 }
 
+const LIMITED_ROWS = Number(process.env.BENCH_LIMITED_ROWS ?? 3_000)
+const LIMIT = 100
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20)
+const LIMITED_CONCURRENCY = 16
+
+/**
+ * Against `gw sandbox start --rate-limit 100 --latency 20` (a sliding second, refused requests not
+ * counted; each answer 15-25 ms late): a purchase batch of LIMITED_ROWS rows, which sends two
+ * requests a row (the look-up of its reference, then the purchase), and `gw purchase get` of the
+ * same ids, one request each, both at concurrency 16. Read from the gateway's request log: every
+ * request, the 429s, and each reference's purchase made once. Goal: 85 a second or better for a
+ * request a row (issue 67), with no row made twice and none failed for the limit.
+ */
+async function underRateLimit(work) {
+  const sandbox = await startSandbox(['--rate-limit', String(LIMIT), '--latency', String(LATENCY_MS)])
+  try {
+    const env = gwEnv(work, sandbox.url)
+    const card = spawnSync(process.execPath, [GW, 'card', 'tokenize', '--card-holder', 'Bench Mark', '--card-number', '4242424242424242', '--card-expiry', '12/2030', '--cvv', '123', '--json'], {env, encoding: 'utf8'})
+    const token = JSON.parse(card.stdout).token
+    const file = join(work, 'limited.csv')
+    writeFileSync(file, ['card_token,amount,reference,currency', ...Array.from({length: LIMITED_ROWS}, (_, i) => `${token},1000,limited-${i},AUD`)].join('\n') + '\n')
+    const log = join(sandbox.data, 'gw', 'sandbox-requests.ndjson')
+    // The log's last line may be half written yet: read once it ends a line.
+    const logged = async () => {
+      let text = readFileSync(log, 'utf8')
+      for (let tries = 0; !text.endsWith('\n') && tries < 50; tries++) text = (await new Promise((resolve) => setTimeout(resolve, 20)), readFileSync(log, 'utf8'))
+      return text.trim().split('\n').map((line) => JSON.parse(line)).filter((entry) => entry.path.startsWith('/v1.0/'))
+    }
+    const run = async (args) => {
+      const before = (await logged()).length
+      const started = performance.now()
+      const result = spawnSync(process.execPath, [GW, ...args, '--concurrency', String(LIMITED_CONCURRENCY)], {env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024})
+      const seconds = (performance.now() - started) / 1000
+      const requests = (await logged()).slice(before)
+      return {result, seconds, requests, refused: requests.filter((entry) => entry.status === 429).length}
+    }
+    const batch = await run(['purchase', 'create', '--input', file])
+    const approved = batch.result.stdout.split('\n').filter((line) => line.includes('"status":"approved"')).length
+    if (batch.result.status !== 0 || approved !== LIMITED_ROWS) throw new Error(`gw purchase create --input exited ${batch.result.status} with ${approved} approved: ${batch.result.stderr}`)
+    const made = new Map()
+    for (const entry of batch.requests) if (entry.method === 'POST' && entry.status === 200) made.set(entry.reference, (made.get(entry.reference) ?? 0) + 1)
+    const once = [...made.values()].every((count) => count === 1) && made.size === LIMITED_ROWS
+    const summary = batch.result.stderr.split('\n').find((line) => line.startsWith('Rate limited by the gateway')) ?? 'no rate limit met'
+    const ids = join(work, 'limited-ids.txt')
+    writeFileSync(ids, Array.from({length: LIMITED_ROWS}, (_, i) => `limited-${i}`).join('\n') + '\n')
+    const gets = await run(['purchase', 'get', '--input', ids])
+    const found = gets.result.stdout.trim().split('\n').length
+    if (gets.result.status !== 0 || found !== LIMITED_ROWS) throw new Error(`gw purchase get --input exited ${gets.result.status} with ${found} found: ${gets.result.stderr}`)
+    console.log(`under gw sandbox start --rate-limit ${LIMIT} --latency ${LATENCY_MS}, concurrency ${LIMITED_CONCURRENCY}; load ${readFileSync('/proc/loadavg', 'utf8').split(' ', 3).join(' ')}`)
+    console.log(`gw purchase create --input, ${LIMITED_ROWS} rows: ${(LIMITED_ROWS / batch.seconds).toFixed(1)} rows/s, ${(batch.requests.length / batch.seconds).toFixed(1)} requests/s (${(batch.requests.length / LIMITED_ROWS).toFixed(2)} a row), ${batch.refused} answered 429; every row made once: ${once}`)
+    console.log(`  its summary: ${summary}`)
+    console.log(`gw purchase get --input, ${LIMITED_ROWS} ids: ${(LIMITED_ROWS / gets.seconds).toFixed(1)} ids/s, ${(gets.requests.length / gets.seconds).toFixed(1)} requests/s, ${gets.refused} answered 429 (goal >= 85 a second)`)
+  } finally {
+    await sandbox.stop()
+  }
+}
+
 export default async function bench() {
   const work = mkdtempSync(join(tmpdir(), 'gw-bench-batch-'))
+  // BENCH_RATE_LIMITED=only: this measure alone.
+  if (process.env.BENCH_RATE_LIMITED === 'only') return underRateLimit(work)
   const rates = {pool: [], script: [], gw: [], base: []}
   for (let round = 0; round < ROUNDS; round++) {
     // Which goes first alternates, so none always meets a warmer machine.
@@ -230,6 +291,7 @@ export default async function bench() {
   console.log(`shell loop of gw refund create: ${loop.rate.toFixed(1)} refunds/s (${LOOP_SAMPLE} rows in ${(loop.ms / 1000).toFixed(1)} s; ${REFUNDS} would take ${(REFUNDS / loop.rate / 60).toFixed(1)} min)`)
   console.log(`ratio gw/pool: ${(gwRate / poolRate).toFixed(2)}x against the warm Pool, ${(gwRate / scriptRate).toFixed(2)}x against the Pool script (goal >= 0.5x, aim 0.8x)`)
   console.log(`ratio gw/loop: ${(gwRate / loop.rate).toFixed(0)}x (goal >= 100x)`)
+  await underRateLimit(work)
   const samples = await memoryOverALongSend(work)
   const after = samples.filter((sample) => sample.rows >= 10_000)
   const at = (rows) => samples.find((sample) => sample.rows >= rows)

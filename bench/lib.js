@@ -40,9 +40,9 @@ export async function spawnServer(args, env) {
   return {url, child}
 }
 
-/** Starts `gw sandbox start --port 0` and resolves with its URL and a stop function. */
-export async function startSandbox() {
+/** Starts `gw sandbox start --port 0` (with `args`: `--rate-limit 100`) and resolves with its URL, its data folder and a stop function. */
+export async function startSandbox(args = []) {
   const home = mkdtempSync(join(tmpdir(), 'gw-bench-'))
-  const {url, child} = await spawnServer([GW, 'sandbox', 'start', '--port', '0'], {...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data')})
-  return {url, home: join(home, 'config'), stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')))}
+  const {url, child} = await spawnServer([GW, 'sandbox', 'start', '--port', '0', ...args], {...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data')})
+  return {url, home: join(home, 'config'), data: join(home, 'data'), stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')))}
 }

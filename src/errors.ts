@@ -16,6 +16,7 @@ export type ErrorKind =
   | 'permission'
   | 'rejected'
   | 'outcome_unknown'
+  | 'rate_limited'
   | 'interrupted'
   | 'gateway'
   | 'network'
@@ -177,6 +178,22 @@ export class OutcomeUnknownError extends GwError {
     super('outcome_unknown', 8, message, details)
     this.noun = inFlight.noun
     this.reference = inFlight.reference
+  }
+}
+
+/**
+ * The gateway kept asking gw to wait (429, or 503 with Retry-After) past gw's bound (api/retry.ts):
+ * not processed, nothing made; exit 9 (design.md §4). `retryAfterMs`: the last wait it asked;
+ * `notMade`: the purchase or refund the request would have made. The renderer words what to run.
+ */
+export class RateLimitedError extends GwError {
+  readonly retryAfterMs?: number
+  readonly notMade?: MoneyInFlight
+
+  constructor(message: string, limit: {retryAfterMs?: number; notMade?: MoneyInFlight}, details: GwErrorDetails = {}) {
+    super('rate_limited', 9, message, details)
+    this.retryAfterMs = limit.retryAfterMs
+    this.notMade = limit.notMade
   }
 }
 

@@ -3,7 +3,8 @@ import {DeclinedError, GwError, type MoneyInFlight, NoAnswerError, UsageError} f
 import {type Decided, decideAnswer} from '../money/decide.js'
 import {failureOf} from '../money/failure.js'
 import {buildPath, type Endpoint, endpointAt, type HttpMethod, paramsAt, type RequestFacts} from './endpoints.js'
-import {Exchange, type ExchangeOptions, LostAnswer, type Retry} from './exchange.js'
+import {Exchange, type ExchangeOptions, LostAnswer, type RateLimitWait, type Retry} from './exchange.js'
+import type {RateLimitsMet} from './gate.js'
 import {type ListPage, readPaging} from './paging.js'
 import type {LocalGatewaySays} from './local-gateway.js'
 import {type Calendar, fromWallTime, MACHINE_CALENDAR, wallTime} from '../lib/calendar.js'
@@ -14,7 +15,8 @@ import {type Answer, type RawResponse, readRecord} from './responses.js'
 import {redactText} from '../safety/redact.js'
 
 export type {RecoveryEvent} from './recovery.js'
-export type {Retry} from './exchange.js'
+export type {RateLimitWait, Retry} from './exchange.js'
+export type {RateLimitsMet} from './gate.js'
 export type {ListQuery} from './resources.js'
 
 export interface ClientOptions extends ExchangeOptions {
@@ -61,6 +63,8 @@ class Client implements Sender {
   inFlight?: MoneyInFlight
   private readonly exchange: Exchange
   private readonly retryWatchers = new Set<(retry: Retry) => void>()
+  private readonly limitWatchers = new Set<(wait: RateLimitWait) => void>()
+  private readonly resendHooks = new Set<(inFlight: MoneyInFlight) => Promise<void>>()
   private asked?: Promise<LocalGatewaySays | undefined>
 
   constructor(private readonly options: ClientOptions) {
@@ -70,6 +74,14 @@ class Client implements Sender {
         options.onRetry?.(retry)
         for (const watcher of this.retryWatchers) watcher(retry)
       },
+      onRateLimit: (wait) => {
+        if (this.limitWatchers.size === 0) options.onRateLimit?.(wait)
+        for (const watcher of this.limitWatchers) watcher(wait)
+      },
+      beforeResend: async (inFlight) => {
+        await options.beforeResend?.(inFlight)
+        for (const hook of this.resendHooks) await hook(inFlight)
+      },
     })
     Object.assign(this, resources(this))
   }
@@ -78,6 +90,32 @@ class Client implements Sender {
   watchRetries(watcher: (retry: Retry) => void): () => void {
     this.retryWatchers.add(watcher)
     return () => this.retryWatchers.delete(watcher)
+  }
+
+  /**
+   * Tells `watcher` of every wait the gateway's rate limit asks, until the function returned is
+   * called: told in place of the client's own listener (onRateLimit), so that a batch's or a
+   * list's progress line says it, and no second line is drawn beside it.
+   */
+  watchRateLimits(watcher: (wait: RateLimitWait) => void): () => void {
+    this.limitWatchers.add(watcher)
+    return () => this.limitWatchers.delete(watcher)
+  }
+
+  /** Waits for `hook` before a purchase or refund the gateway rate limited goes again (a batch journals when it leaves), until the function returned is called. */
+  beforeResend(hook: (inFlight: MoneyInFlight) => Promise<void>): () => void {
+    this.resendHooks.add(hook)
+    return () => this.resendHooks.delete(hook)
+  }
+
+  /** When the last request left (epoch ms): a lost answer's processing window counts from no earlier (a request rate limited goes again later). */
+  get lastSentAt(): number {
+    return this.exchange.lastSentAt
+  }
+
+  /** What the gateway's rate limits have cost so far: for a batch's summary. */
+  get rateLimits(): RateLimitsMet {
+    return this.exchange.rateLimits
   }
 
   get baseUrl(): string {
@@ -200,9 +238,8 @@ class Client implements Sender {
     const target = endpoint.followsUp && (params.id ?? (body as {id?: unknown} | undefined)?.id)
     const inFlight = recoverable ?? (endpoint.followsUp && typeof target === 'string' ? {noun: endpoint.followsUp.noun, reference: target, action: endpoint.followsUp.action} : undefined)
     this.inFlight = inFlight
-    // The request leaves now (POSTs are never retried): the processing window counts from here.
-    const sentAt = this.exchange.clock().now()
-    const lost = (why: string): LostRequest => ({sent: body as GwRecord, inFlight: recoverable!, why, sentAt, windowMs: () => this.processingWindow()})
+    // The processing window counts from when the request last left (a POST the gateway rate limited goes again), or later: the last request any sent.
+    const lost = (why: string): LostRequest => ({sent: body as GwRecord, inFlight: recoverable!, why, sentAt: this.exchange.lastSentAt, windowMs: () => this.processingWindow()})
     try {
       const raw = await this.exchange.send(endpoint, path, body, inFlight, read)
       if (!recoverable) return {raw}

@@ -1,15 +1,19 @@
 import {setMaxListeners} from 'node:events'
 import {setTimeout as delay} from 'node:timers/promises'
-import {InterruptedError, ModeMismatchError, type MoneyInFlight, type StopSignal, UnreachableError} from '../errors.js'
+import {InterruptedError, ModeMismatchError, type MoneyInFlight, RateLimitedError, type StopSignal, UnreachableError} from '../errors.js'
 import {maskCardPath, redactText} from '../safety/redact.js'
 import type {Clock} from '../money/window.js'
 import type {Endpoint} from './endpoints.js'
 import {type ProxyRoute, proxyRoute, type ProxySettings} from './proxy.js'
 import {parseBody, type RawResponse, readRecord, reportedMode} from './responses.js'
-import {backoffMs, classifyFailure, errorCode, isCertificateFailure, MAX_RETRIES, proxyRefusal, shouldRetry} from './retry.js'
+import {backoffMs, classifyFailure, errorCode, isCertificateFailure, MAX_RETRIES, proxyRefusal, type RateLimit, rateLimitOf, shouldRetry} from './retry.js'
+import type {RateLimitsMet} from './gate.js'
+import {type LimitedRequest, type RateLimitListeners, RateLimiting} from './rate-limiting.js'
 import {type LazyDispatcher, lazyDispatcher, request} from './transport.js'
 import {gatewayRoot} from './base-url.js'
 import {parseListBody, readListBody} from './list-text.js'
+
+export type {RateLimitWait} from './rate-limiting.js'
 
 export interface ExchangeOptions {
   baseUrl: string
@@ -37,6 +41,10 @@ export interface ExchangeOptions {
   onRetry?: (retry: Retry) => void
   /** The wall clock, epoch ms: Date.now unless a test keeps its own. */
   now?: () => number
+  /** Told each time the gateway rate limits a request that goes again, before the wait: a person at a terminal hears of it. */
+  onRateLimit?: RateLimitListeners['onRateLimit']
+  /** Waited for before a purchase or refund the gateway rate limited goes again (a batch journals the time it leaves); a failure sends nothing. */
+  beforeResend?: RateLimitListeners['beforeResend']
 }
 
 /** A read tried again: which, why, and which try comes next of how many. */
@@ -80,6 +88,9 @@ export class Exchange {
    * named one: a batch journal records it (design.md §5). The live gateway names none.
    */
   gatewayInstance?: string
+  /** When the last request left (epoch ms): a lost answer's processing window counts from a time no earlier than its own. */
+  lastSentAt = 0
+  private readonly limits: RateLimiting
   private readonly dispatcher: LazyDispatcher
   private readonly responseTimeoutMs: number
   private readonly authorization: string
@@ -98,6 +109,12 @@ export class Exchange {
     // Ended early by a signal; whoever paused then finds the signal aborted and stops.
     this.sleep = options.sleep ?? ((ms) => delay(ms, undefined, {signal: options.signal}).catch(() => undefined))
     this.now = options.now ?? Date.now
+    this.limits = new RateLimiting({now: this.now, sleep: this.sleep}, options)
+  }
+
+  /** What the gateway's rate limits have cost so far. */
+  get rateLimits(): RateLimitsMet {
+    return this.limits.met
   }
 
   /**
@@ -121,8 +138,9 @@ export class Exchange {
   }
 
   /**
-   * Sends once; retries only what shouldRetry allows (reads), throwing LostAnswer when no answer
-   * came, and InterruptedError (naming the money in flight) when a signal stopped it.
+   * Sends once; retries only what shouldRetry allows (reads), and what the gateway rate limited
+   * (rate-limiting.ts), throwing LostAnswer when no answer came, and InterruptedError (naming the
+   * money in flight) when a signal stopped it. Every attempt passes the gate (gate.ts).
    */
   async send(endpoint: Endpoint, path: string, body: unknown, inFlight?: MoneyInFlight, {listing = false}: {listing?: boolean} = {}): Promise<RawResponse> {
     const signal = this.options.signal
@@ -130,13 +148,17 @@ export class Exchange {
     // --verbose names a stored card by its token's last four only, as every other line does.
     const shownUrl = maskCardPath(url)
     const payload = body === undefined ? undefined : JSON.stringify(body)
-    for (let attempt = 0; ; attempt++) {
+    const limited: LimitedRequest = {method: endpoint.method, path, inFlight, tries: 0}
+    for (let attempt = 0; ; ) {
       if (signal?.aborted) throw new InterruptedError(signal.reason as StopSignal, inFlight)
       const dispatcher = await this.dispatcher.get()
+      const pass = await this.limits.pass(limited, signal)
+      this.lastSentAt = this.now()
       // Timed for --verbose only: a process's first performance.now() loads perf_hooks (~1% of a gw purchase get).
       const started = this.options.log ? performance.now() : 0
       this.options.log?.(`> ${endpoint.method} ${shownUrl}${payload ? ' ' + redactText(payload) : ''}`)
       let raw: RawResponse
+      let limit: RateLimit | undefined
       try {
         const response = await request(dispatcher, url, {
           method: endpoint.method,
@@ -161,24 +183,30 @@ export class Exchange {
         const text = read ? read.text : await response.body.text()
         const json = read ? read.json : endpoint.paged ? parseListBody(text) : parseBody(text)
         raw = {status: response.statusCode, requestId, text, json, mode: reportedMode(header(response.headers['x-service-mode']), json), ...(read?.more ? {more: read.more} : {})}
+        limit = rateLimitOf(raw.status, {retryAfter: header(response.headers['retry-after']), date: header(response.headers.date)}, this.now())
         this.gatewayInstance = header(response.headers['x-sandbox-instance'])
       } catch (err) {
+        this.limits.failed()
         if (signal?.aborted) throw new InterruptedError(signal.reason as StopSignal, inFlight)
         const failure = classifyFailure(err)
         const refusedWith = proxyRefusal(err)
         this.options.log?.(`< ${endpoint.method} ${shownUrl} failed after ${Math.round(performance.now() - started)} ms: ${describe(err)}`)
         // A proxy's refusal is retried as its status would be: a 502 may pass, a 407 will not.
         if (shouldRetry({method: endpoint.method, attempt, status: refusedWith, failure})) {
-          await this.retry(endpoint, path, attempt, refusedWith === undefined ? this.noAnswer(err) : `the proxy answered HTTP ${refusedWith}`)
+          await this.retry(endpoint, path, attempt++, refusedWith === undefined ? this.noAnswer(err) : `the proxy answered HTTP ${refusedWith}`)
           continue
         }
         if (failure === 'not_sent') throw this.notSent(err, refusedWith)
         throw new LostAnswer(describe(err))
       }
       this.options.log?.(`< ${raw.status} ${endpoint.method} ${shownUrl} ${Math.round(performance.now() - started)} ms request-id ${raw.requestId ?? '-'} ${redactText(raw.text)}`)
+      const then = limit === undefined ? this.limits.answered(pass) : this.limits.limited(limited, pass, {...limit, requestId: raw.requestId})
+      // An answer from the other environment stops the client first, a rate limit or not.
       this.checkMode(endpoint, raw, inFlight)
-      if (shouldRetry({method: endpoint.method, attempt, status: raw.status})) {
-        await this.retry(endpoint, path, attempt, `HTTP ${raw.status}`)
+      if (then instanceof RateLimitedError) throw then
+      if (then === 'again') continue
+      if (!limit && shouldRetry({method: endpoint.method, attempt, status: raw.status})) {
+        await this.retry(endpoint, path, attempt++, `HTTP ${raw.status}`)
         continue
       }
       return raw
@@ -249,3 +277,4 @@ function describe(err: unknown): string {
   const message = (err instanceof Error ? err.message : String(err)).replace(NODE_CA_ADVICE, '')
   return code && !message.includes(code) ? `${message} (${code})` : message
 }
+

@@ -87,3 +87,73 @@ export function backoffMs(attempt: number, baseMs = 200, capMs = 2000, random: (
   const ceiling = Math.min(capMs, baseMs * 2 ** attempt)
   return Math.round(ceiling / 2 + (random() * ceiling) / 2)
 }
+
+/**
+ * How long gw waits, in all, for a gateway that keeps one request rate limited, from its first
+ * 429: the live gateway counts requests a second, so a limit still held after a minute is a quota
+ * or an outage, which a script should hear of (exit 9) rather than hang on; and a minute is what
+ * a caller of the gateway already allows one request (its libraries wait 50-60 s for an answer).
+ */
+export const RATE_LIMIT_BOUND_MS = 60_000
+
+/** The least wait for a rate limit: a Retry-After of 0, negative or in the past never makes a busy loop. */
+export const RATE_LIMIT_FLOOR_MS = 100
+
+/** What an answer says of the gateway's rate limit: wait, for `retryAfterMs` when it says how long. */
+export interface RateLimit {
+  status: number
+  retryAfterMs?: number
+}
+
+/**
+ * Whether an answer is the gateway asking to wait (design.md §5), never a refusal: a 429, said how
+ * long or not; a 503 only with Retry-After, as a gateway sends it while it sheds load (without one
+ * a 503 is a front end's failure, retried as one). `date`: the answer's Date header, which a
+ * Retry-After date is read against, so that the two machines' clocks need not agree.
+ */
+export function rateLimitOf(status: number, {retryAfter, date}: {retryAfter?: string; date?: string}, now: number): RateLimit | undefined {
+  if (status !== 429 && !(status === 503 && retryAfter !== undefined)) return undefined
+  const said = Date.parse(date ?? '')
+  const retryAfterMs = parseRetryAfter(retryAfter, Number.isFinite(said) ? said : now)
+  return retryAfterMs === undefined ? {status} : {status, retryAfterMs}
+}
+
+/**
+ * Retry-After in ms from `now`: seconds (`12`), or an HTTP date. A negative or past value is 0
+ * (no wait asked); anything else unreadable is undefined, and gw's own backoff stands for it.
+ */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  const text = value?.trim() ?? ''
+  if (/^[+-]?\d+(\.\d+)?$/.test(text)) return Math.max(0, Math.round(Number(text) * 1000))
+  // A date names its month or day in words (RFC 9110's three forms); Date.parse alone takes `-5` for a year.
+  const at = /[a-z]/i.test(text) ? Date.parse(text) : Number.NaN
+  return Number.isFinite(at) ? Math.max(0, at - now) : undefined
+}
+
+/**
+ * Whether a request the gateway rate limited is sent again: a 429 says it was not processed,
+ * whatever the method, so a purchase goes again under its reference; a 503 says nothing of that,
+ * so only a read is repeated (a purchase answered so is looked up by its reference, recovery.ts).
+ */
+export function resendsWhenLimited(method: HttpMethod, status: number): boolean {
+  return status === 429 || method === 'GET'
+}
+
+/**
+ * The wait before a rate-limited request goes again: Retry-After, at least the floor; gw's own
+ * backoff when the gateway says none (1 s doubling to 16 s, jittered). Undefined when that wait
+ * would take the request past the bound (`limitedForMs`: since its first 429): gw gives up at
+ * once, rather than wait out part of what the gateway asked and be refused again.
+ */
+export function rateLimitWait({retryAfterMs, tries, limitedForMs}: {retryAfterMs?: number; tries: number; limitedForMs: number}, random: () => number = Math.random): number | undefined {
+  const waitMs = retryAfterMs === undefined ? backoffMs(tries, 1000, 16_000, random) : Math.max(RATE_LIMIT_FLOOR_MS, retryAfterMs)
+  return limitedForMs + waitMs > RATE_LIMIT_BOUND_MS ? undefined : waitMs
+}
+
+/** A wait as a person reads it: `45 s`, `3 min`, `2 h`; a day or more is `more than a day`. */
+export function spanOf(ms: number): string {
+  const seconds = Math.ceil(ms / 1000)
+  if (seconds < 120) return `${seconds} s`
+  if (seconds < 7200) return `${Math.round(seconds / 60)} min`
+  return seconds < 86_400 ? `${Math.round(seconds / 3600)} h` : 'more than a day'
+}

@@ -1,6 +1,9 @@
 import pLimit, {type LimitFunction} from 'p-limit'
-import {GwError} from '../errors.js'
+import {GwError, RateLimitedError} from '../errors.js'
 import type {RowReport} from './row-reports.js'
+import type {Intent} from './journal-entries.js'
+import {INTENT_FRESH_MS} from './in-doubt.js'
+import {spanOf} from '../api/retry.js'
 
 /** What a request asked of the slots gets when the batch stopped while it waited for one: it was never made. */
 export const STOPPED = Symbol('stopped')
@@ -18,11 +21,14 @@ export class GatewaySlots {
   private readonly slots: LimitFunction
   /** Rows answered since the last that had an answer: lost ones, in a row. */
   private lostInARow = 0
+  /** Rows whose request is at the gateway, by the key it goes under: when their intent was synced, and how to sync it again. */
+  private readonly atGateway = new Map<string, {journaledAt: number; journal: () => Promise<Intent>}>()
 
   constructor(
     private readonly concurrency: number,
     /** Aborted once the batch is stopping. */
     private readonly stopping: AbortSignal,
+    private readonly now: () => number = Date.now,
   ) {
     // The first request goes alone: until one answer is in, gw does not know that the gateway
     // takes these credentials and is in the profile's environment (a batch stops on either).
@@ -56,6 +62,27 @@ export class GatewaySlots {
     return Promise.race([ran, stopped.then((stop) => stop ?? ran)])
   }
 
+  /** Sends a row's request (`send`), its intent (`synced`) journaled again by `journal` should the gateway rate limit it and it go again (resending). */
+  async sending<T>(key: string, synced: Intent, journal: () => Promise<Intent>, send: () => Promise<T>): Promise<T> {
+    this.atGateway.set(key, {journaledAt: Date.parse(synced.sent_at!), journal})
+    try {
+      return await send()
+    } finally {
+      this.atGateway.delete(key)
+    }
+  }
+
+  /**
+   * A row's request the gateway rate limited goes again (its client waits for this first): an
+   * intent older than INTENT_FRESH_MS is journaled again, so that a rerun counts the processing
+   * window from when it truly left (design.md §5), not up to gw's wait earlier.
+   */
+  async resending(key: string): Promise<void> {
+    const row = this.atGateway.get(key)
+    if (!row || this.now() - row.journaledAt <= INTENT_FRESH_MS) return
+    row.journaledAt = Date.parse((await row.journal()).sent_at!)
+  }
+
   /**
    * Counts a row's answer: true at the LOST_IN_A_ROW-th lost in a row, when the gateway (or the way
    * to it) looks down, and each further row would only add one more in doubt. A row in doubt that
@@ -80,6 +107,15 @@ export function unreachable(noun: string): GwError {
   return new GwError('outcome_unknown', 8, `The answers to the last ${LOST_IN_A_ROW} ${noun}s were lost: the gateway looks unreachable, and no more rows were started`, {
     hint: 'Check that the gateway can be reached, then run the same command again: it looks the rows in doubt up before sending anything.',
   })
+}
+
+/** A row the gateway's rate limit held past gw's wait: what the batch stops with (exit 9); the rows it held back were not made, and are sent by the next run. */
+export function rateLimited(noun: string, limit: RateLimitedError): RateLimitedError {
+  return new RateLimitedError(
+    `The gateway kept rate limiting the ${noun}s past the wait gw allows each one: no more rows were started`,
+    {retryAfterMs: limit.retryAfterMs},
+    {status: limit.status, hint: `Nothing was made for the rows it held back: run the same command again later${limit.retryAfterMs === undefined ? '' : ` (the gateway asked for ${spanOf(limit.retryAfterMs)})`}; it sends them then, and nothing twice.`},
+  )
 }
 
 /**

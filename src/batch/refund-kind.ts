@@ -4,7 +4,7 @@ import {notLookedUpFirst, type Sent} from '../operations/money.js'
 import {findEarlierRefund, refundBody, sendRefund, type RefundInput} from '../operations/refunds.js'
 import {lookUp} from '../operations/look-up.js'
 import {recordOf} from '../operations/resolve.js'
-import {GatewayError, GwError, InterruptedError, NotFoundError, NotSentError, ReferenceTakenError, RejectedError} from '../errors.js'
+import {GatewayError, GwError, InterruptedError, NotFoundError, NotSentError, RateLimitedError, ReferenceTakenError, RejectedError} from '../errors.js'
 import {DEFAULT_CONCURRENCY} from '../operations/deps.js'
 import type {RefundBook} from '../lists/refund-book.js'
 import {recordInstant} from '../lists/window.js'
@@ -133,7 +133,7 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
           if (sent.decided.outcome !== 'unknown') release()
           return sent
         } catch (err) {
-          if (err instanceof NotSentError || err instanceof RejectedError || err instanceof ReferenceTakenError) release()
+          if (err instanceof NotSentError || err instanceof RejectedError || err instanceof ReferenceTakenError || err instanceof RateLimitedError) release()
           throw err
         }
       },

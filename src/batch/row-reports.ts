@@ -166,8 +166,8 @@ export function statusOf(error: GwError): RowStatus {
   if (error.exitCode === 3) return 'declined'
   if (error.exitCode === 8 || error instanceof InterruptedError) return 'unknown'
   if (error.exitCode === 2) return 'invalid'
-  // Unreachable, a 5xx, or credentials refused: the gateway never judged the row.
-  if (error.exitCode === 1 || error.exitCode === 4) return 'failed'
+  // Unreachable, a 5xx, credentials refused, or rate limited past gw's wait: the gateway never judged the row.
+  if (error.exitCode === 1 || error.exitCode === 4 || error.exitCode === 9) return 'failed'
   return 'rejected'
 }
 

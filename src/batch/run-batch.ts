@@ -171,7 +171,6 @@ async function send<Input, Body extends object>(
   thread: 'this' | JournalWorker,
 ): Promise<number> {
   const {io} = f
-  const concurrency = flags.concurrency ?? DEFAULT_CONCURRENCY
   const {baseUrl, username} = await f.target()
   // A journal answers for this gateway and merchant alone, however the gateway's address is spelled.
   const target = journalTarget(baseUrl, username)
@@ -196,9 +195,8 @@ async function send<Input, Body extends object>(
     // A read-only profile refuses the batch, and a live one has it confirmed once (told what it sends): its client then sends every row unasked.
     const deps = await f.confirmed(() => plan(kind, source.path, scan))
     await refuseAnotherInstance(journal, target, deps)
-    const view = new BatchView(io, scan.total, kind.noun, {json: f.json, fields: f.fields, words: rowWords(kind)})
     // Its lines reported and not yet written are written whatever ends the batch.
-    shown = view
+    const view = (shown = new BatchView(io, scan.total, kind.noun, {json: f.json, fields: f.fields, words: rowWords(kind), client: deps.client}))
     for (const row of invalid) view.skipped(invalidReport(row))
     // A reference made for a row is none that rows give or an earlier run journaled.
     const taken = new Set([...scan.derivedShaped, ...[...journal.intents.keys()].filter((reference) => derivedFrom(reference) !== undefined)])
@@ -208,7 +206,7 @@ async function send<Input, Body extends object>(
       total: scan.valid,
       sender: kind.sender(deps, taken, f, await atGateway(kind, journal.batch, source.path, scan)),
       journal,
-      concurrency,
+      concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
       onRow: (report) => view.row(report),
       windowMs: () => deps.client.processingWindow(),
       onWaiting: (row, waiting, sentThisRun) => view.waiting(row.reference, waiting, sentThisRun),
@@ -216,6 +214,8 @@ async function send<Input, Body extends object>(
       verify: flags.verify,
       ready: (stop) => outputReady(io, stop),
     })
+    // A row the gateway rate limited goes again once its intent says when (design.md §5).
+    deps.client.beforeResend((inFlight) => runner.gateway.resending(inFlight.reference))
     // stdout's reader gone (`| head -1`) or stdout full: no new row is started, those in flight finish into the journal.
     let broken: NodeJS.ErrnoException | undefined
     io.onOutClosed((err) => {

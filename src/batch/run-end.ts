@@ -45,7 +45,7 @@ export class RowEnds {
     const counted = Promise.resolve(end.after).then((after) => {
       this.moved[end.before]--
       this.moved[after]++
-      // A row begun (and so reported) that the journal still has as not started failed before anything was sent: a later run tries it afresh.
+      // A row begun (and so reported) that the journal still has as not started failed with nothing made (unsent, or refused unprocessed by a rate limit): a later run tries it afresh.
       if (end.began && after === 'notStarted') this.failedUnsent++
     })
     const tracked = counted.finally(() => this.pending.delete(tracked))

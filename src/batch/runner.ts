@@ -1,20 +1,17 @@
-import {AuthError, GwError, ModeMismatchError, NotSentError} from '../errors.js'
+import {AuthError, GwError, ModeMismatchError, NotSentError, RateLimitedError} from '../errors.js'
 import {type Clock, systemClock, type Waiting, type WindowMs} from '../money/window.js'
 import type {Sent} from '../operations/money.js'
 import {type Journal, rowChanges} from './journal.js'
 import {type Intent, intentEntry, type Result} from './journal-entries.js'
 import {restoredIntent} from './journal-names.js'
 import {journalState, type Standing, standingOf} from './journal-state.js'
-import {GatewaySlots, LOOK_AHEAD, STOPPED, unjournaledAnswers, unreachable} from './gateway-slots.js'
+import {GatewaySlots, LOOK_AHEAD, rateLimited, STOPPED, unjournaledAnswers, unreachable} from './gateway-slots.js'
 import {type InDoubtWait, INTENT_FRESH_MS, lookUpInDoubt} from './in-doubt.js'
 import {changedRow, decidedRow, failedRow, fromJournal, missingRow, resultEntry, type RowReport} from './row-reports.js'
 import {rowWords} from './row-words.js'
 import {type RowEnd, RowEnds, type RunEnd, type StopReason} from './run-end.js'
 import type {RowSender} from './kinds.js'
 import type {ValidRow} from './rows.js'
-
-// The summary (output/batch.ts) names a row's report by this module.
-export type {RowReport, RowStatus} from './row-reports.js'
 
 export interface RunOptions<Input, Body extends object> {
   /** The rows to send, read as they are needed: a file of any size is never held. */
@@ -51,15 +48,16 @@ export class BatchRunner<Input, Body extends object> {
   /** Aborted once the batch stops starting rows: a row waiting for the gateway stops waiting. */
   private readonly halted = new AbortController()
   private readonly clock: Clock
-  private readonly gateway: GatewaySlots
+  /** The batch's way to the gateway: a rate-limited row's client asks it to journal the row again (run-batch.ts). */
+  readonly gateway: GatewaySlots
   /** Each row's end, added once: what the run ends with is counted from them. */
   private readonly ends = new RowEnds()
   private readonly changedLines: number[] = []
-  /** Rows whose request stopped before it was sent (NotSentError): taken back, never in doubt. */
+  /** Rows whose request stopped before it was sent (NotSentError), or that the gateway's rate limit refused unprocessed: taken back, never in doubt. */
   private readonly unsent = new WeakSet<RowReport>()
 
   constructor(private readonly options: RunOptions<Input, Body>) {
-    this.gateway = new GatewaySlots(options.concurrency, this.halted.signal)
+    this.gateway = new GatewaySlots(options.concurrency, this.halted.signal, () => this.clock.now())
     this.clock = options.clock ?? systemClock
   }
 
@@ -156,11 +154,11 @@ export class BatchRunner<Input, Body extends object> {
       return this.withdraw(row, before, true)
     }
     const report = await this.atGatewayCounted(row, body, async () => {
-      // Long in the queue: journaled again, so that a rerun counts the processing window from when it truly left.
-      if (this.clock.now() - Date.parse(synced.sent_at!) > INTENT_FRESH_MS) await this.journalIntent(row, body)
+      // Long in the queue (or, in gateway.sending, rate limited and sent again): journaled again, so that a rerun counts the processing window from when it truly left.
+      const intent = this.clock.now() - Date.parse(synced.sent_at!) > INTENT_FRESH_MS ? await this.journalIntent(row, body) : synced
       // The journal commits on a thread of its own while answers come: how far it may lag them (unjournaledAnswers).
       await this.options.journal.caughtUp(unjournaledAnswers(this.options.concurrency))
-      return sender.send(body, {onWait: (waiting) => this.options.onWaiting?.({row: row.row, reference: row.reference}, waiting, true)})
+      return this.gateway.sending(row.reference, intent, () => this.journalIntent(row, body), () => sender.send(body, {onWait: (waiting) => this.options.onWaiting?.({row: row.row, reference: row.reference}, waiting, true)}))
     })
     if (report === STOPPED) return this.withdraw(row, before, false)
     if (this.unsent.has(report!)) {
@@ -212,7 +210,8 @@ export class BatchRunner<Input, Body extends object> {
         report = this.decided(row, sent)
       } catch (err) {
         report = this.failed(row, err instanceof NotSentError ? err.cause : err, this.options.sender.money(body))
-        if (err instanceof NotSentError) this.unsent.add(report)
+        // Rate limited past gw's wait: the gateway said it did not process the request, so nothing was made.
+        if (err instanceof NotSentError || err instanceof RateLimitedError) this.unsent.add(report)
       }
       if (this.gateway.lost(report)) this.stopWith(unreachable(rowWords(this.options.sender).row))
       return report
@@ -293,8 +292,9 @@ export class BatchRunner<Input, Body extends object> {
   }
 
   private failed(row: ValidRow<Input>, err: unknown, money: {amount?: number; currency?: string}): RowReport {
-    // The credentials refused, or an answer from the other environment than the profile's: every other row would meet the same, and the second may move real money.
+    // The credentials refused, an answer from the other environment than the profile's (which may move real money), or a rate limit past gw's wait: every other row would meet the same.
     if (err instanceof AuthError || err instanceof ModeMismatchError) this.stopWith(err)
+    else if (err instanceof RateLimitedError) this.stopWith(rateLimited(rowWords(this.options.sender).row, err))
     return failedRow(row, err, money)
   }
 }

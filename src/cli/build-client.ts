@@ -5,6 +5,7 @@ import {paint} from '../output/colors.js'
 import {countdown} from '../output/countdown.js'
 import {recoveryNotice, waitingStatus} from '../output/hints.js'
 import type {Io} from '../output/io.js'
+import {rateLimitNotice} from '../output/rate-limit-notice.js'
 
 /** What a client is built for: a profile's credentials, or those gw login is about to save (no environment yet). */
 export type ClientCredentials = Pick<Credentials, 'baseUrl' | 'username' | 'token' | 'connectTimeoutMs' | 'responseTimeoutMs'> & {environment?: Credentials['environment']; controlToken?: string}
@@ -13,8 +14,8 @@ export type RequestGuard = NonNullable<ClientOptions['guard']>
 
 /**
  * A client for the given credentials, whose every answer is checked against their environment;
- * --verbose logs each request dimmed on stderr, and a recovery (a lost answer looked up by its
- * reference) is told there in yellow.
+ * --verbose logs each request dimmed on stderr, a recovery (a lost answer looked up by its
+ * reference) is told there in yellow, and a wait for the gateway's rate limit counted down at a terminal.
  */
 export function buildClient(
   credentials: ClientCredentials,
@@ -32,6 +33,7 @@ export function buildClient(
     proxy,
     log: verbose ? (line) => io.err(paint(io.errColor, 'dim', line) + '\n') : undefined,
     onRecovery: recoveryTold(io),
+    onRateLimit: rateLimitNotice(io),
     guard,
     environment: credentials.environment,
     signal,

@@ -84,12 +84,13 @@ export async function sendFollowUp(followUp: FollowUp, {client}: Pick<Deps, 'cli
   const decided = before && decideBeforeSending(followUp, before)
   if (decided) return finished(followUp, decided)
   const inFlight = inFlightOf(followUp)
-  const sentAt = client.clock(inFlight).now()
   try {
     return finished(followUp, decideFollowUpAnswer(await post(followUp, client)))
   } catch (err) {
     if (err instanceof RejectedError) return finished(followUp, decideRefused(followUp, err.messages, await lookedUp(followUp, client)), err)
     if (!(err instanceof GatewayError)) throw err
+    // From when it last left (one the gateway rate limited went again), or later.
+    const sentAt = client.lastSentAt
     const why = err.message
     const look = async (): Promise<FollowUpOutcome | undefined> => {
       try {

@@ -31,7 +31,6 @@ type LookFailed = {failed: string}
 export async function makeOnce(request: MadeRequest, client: GatewayClient): Promise<Sent> {
   const {noun, body} = request
   const clock = client.clock({noun, reference: body.reference})
-  const sentAt = clock.now()
   try {
     return settled(decideAnswer(noun, await request.post()), body)
   } catch (err) {
@@ -43,6 +42,8 @@ export async function makeOnce(request: MadeRequest, client: GatewayClient): Pro
     }
     // Refused, or never sent (nothing reached the gateway), is what it is; only a lost answer is looked up.
     if (!(err instanceof GatewayError) || err instanceof UnreachableError) throw err
+    // From when it last left (one the gateway rate limited went again), or later.
+    const sentAt = client.lastSentAt
     const lostBecause = `The ${noun} was sent but no answer came back that could be read (${err.message})`
     const inFlight = {noun, reference: body.reference, why: err.message}
     client.tellRecovery({step: 'looking_up', ...inFlight})

@@ -1,9 +1,10 @@
 import type {JournalState} from '../batch/journal.js'
-import type {RowReport, RowStatus} from '../batch/runner.js'
+import type {RowReport, RowStatus} from '../batch/row-reports.js'
 import {paint, type Style} from './colors.js'
 import type {Io} from './io.js'
 import {secondsLeft} from './countdown.js'
 import {checkCommand, notYetNotice, waitingStatus} from './hints.js'
+import {HeldByLimit, type LimitedClient} from './rate-limit-notice.js'
 import {pickFields} from './fields.js'
 import {toNdjsonLine} from './json.js'
 import {moneyText, Tally} from './batch-totals.js'
@@ -79,6 +80,8 @@ export class BatchView {
   private layout?: BatchTableLayout
   /** Rows in doubt waiting for the gateway, by reference: when each wait ends. */
   private readonly waits = new Map<string, number>()
+  /** The gateway's rate limit, as the client tells it: counted down in the progress line, summed up in the summary. */
+  private readonly limit: HeldByLimit
   private ticker?: NodeJS.Timeout
   /** NDJSON lines reported and not yet written: written together, once a turn of the event loop or GROUP_BYTES. */
   private pending = ''
@@ -91,12 +94,13 @@ export class BatchView {
     private readonly io: Io,
     private readonly total: number,
     private readonly noun: RecordNoun,
-    {json, fields, words}: {json: boolean; fields?: string[]; words?: RowWords},
+    {json, fields, words, client}: {json: boolean; fields?: string[]; words?: RowWords; client?: LimitedClient},
   ) {
     // Fields picked are a record's, which the lines carry: a terminal's table shows the batch's own columns.
     this.ndjson = json || fields !== undefined || !io.isStdoutTTY
     this.fields = fields
     this.words = words ?? rowWords({noun})
+    this.limit = new HeldByLimit(client, () => this.tick())
   }
 
   /** An invalid row left out with --skip-invalid: shown, but not a failure of the batch. */
@@ -121,8 +125,14 @@ export class BatchView {
       this.io.err(`${notYetNotice(this.noun, reference, waiting.endsAt - waiting.since, this.words.action)} ${never}\n`)
       this.waits.set(reference, waiting.endsAt)
     } else this.waits.delete(reference)
-    if (this.waits.size > 0 && this.io.chatty) this.ticker ??= setInterval(() => this.progress(true), 1000).unref()
-    if (this.waits.size === 0) this.stopTicking()
+    this.tick()
+  }
+
+  /** The progress line redrawn now, and each second while a row waits for the gateway or its rate limit holds the batch. */
+  private tick(): void {
+    const waiting = this.waits.size > 0 || this.limit.holding
+    if (waiting && this.io.chatty) this.ticker ??= setInterval(() => this.tick(), 1000).unref()
+    if (!waiting) this.stopTicking()
     this.progress(true)
   }
 
@@ -154,7 +164,8 @@ export class BatchView {
     if (end.notStarted > 0) parts.push(`${end.notStarted} not started`)
     let text = `${this.total} ${this.words.row}${this.total === 1 ? '' : 's'}: ${parts.join(', ') || 'nothing done'}`
     if (this.resumed > 0) text += ` (${this.resumed} done by an earlier run)`
-    text += ` in ${((performance.now() - this.started) / 1000).toFixed(1)} s\n`
+    const seconds = (performance.now() - this.started) / 1000
+    text += ` in ${seconds.toFixed(1)} s\n${this.limit.summary(this.done - this.resumed, seconds, this.words.row)}`
     for (const status of counted) {
       const money = this.money.get(status)
       if (money?.anyKnown) text += `  ${status.padEnd(9)}${money.text()}\n`
@@ -166,7 +177,7 @@ export class BatchView {
     }
     if (end.unfinished) {
       const {journal, path, finishByRunningAgain} = end.unfinished
-      const failed = journal.failedUnsent ? ` (${journal.failedUnsent} of them failed before anything was sent, and ${journal.failedUnsent === 1 ? 'is' : 'are'} tried again)` : ''
+      const failed = journal.failedUnsent ? ` (${journal.failedUnsent} of them failed with nothing made, and ${journal.failedUnsent === 1 ? 'is' : 'are'} tried again)` : ''
       text += `Not finished: ${journalStateText(journal)}${failed}`
       // Stopped by an error, the error says what to fix first (a live gateway behind a sandbox profile must not get the rest).
       text += finishByRunningAgain
@@ -247,7 +258,7 @@ export class BatchView {
     const waiting = this.waits.size > 0 ? `  ${waitingStatus(this.words.row, this.waits.size, secondsLeft(Math.max(...this.waits.values()), Date.now()))}` : ''
     // A plan or debit is made or not: approved and declined are a purchase's or refund's words.
     const done = isMade(this.noun) ? `${count('made')} made` : `${count('approved')} approved, ${count('declined')} declined`
-    this.io.status(`${this.done}/${this.total}  ${rate.toFixed(1)}/s  ETA ${eta}  ${done}, ${failed} failed${waiting}`)
+    this.io.status(`${this.done}/${this.total}  ${rate.toFixed(1)}/s  ETA ${eta}  ${done}, ${failed} failed${waiting}${this.limit.status()}`)
   }
 }
 

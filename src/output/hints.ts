@@ -1,4 +1,5 @@
-import {type GwError, InterruptedError, ModeMismatchError, type MoneyInFlight, NoAnswerError, OutcomeUnknownError, PagingError, ReferenceTakenError, type StopSignal, type Unreached, UnreachableError} from '../errors.js'
+import {type GwError, InterruptedError, ModeMismatchError, type MoneyInFlight, NoAnswerError, OutcomeUnknownError, PagingError, RateLimitedError, ReferenceTakenError, type StopSignal, type Unreached, UnreachableError} from '../errors.js'
+import {spanOf} from '../api/retry.js'
 import type {RecoveryEvent} from '../api/client.js'
 import {sanitizeLine} from '../safety/sanitize.js'
 import {decidingRule} from '../api/schemas/test-outcomes.js'
@@ -17,6 +18,7 @@ export function hintFor(error: GwError): string | undefined {
   if (error instanceof ReferenceTakenError) return `Give this ${error.noun} a reference of its own, or check the earlier one: ${checkCommand(error)}`
   if (error instanceof UnreachableError) return `Nothing was sent. ${unreachedAdvice(error.unreached)}`
   if (error instanceof NoAnswerError) return 'The request may have reached the gateway; check before repeating it.'
+  if (error instanceof RateLimitedError) return rateLimitedHint(error)
   if (error instanceof PagingError) {
     return error.reason === 'endless' ? 'If the list is really that long, raise --max-pages, or ask for fewer days of it.' : 'Read its pages one at a time with gw api PATH --query offset=N --query limit=50.'
   }
@@ -24,6 +26,12 @@ export function hintFor(error: GwError): string | undefined {
     return 'Check the username and token of the profile in force (gw sandbox start sets up TEST/TEST for the local gateway).'
   }
   return undefined
+}
+
+/** Past gw's wait for a rate limit: nothing was made, so the same command is run again, after the wait the gateway asked when it said one. */
+function rateLimitedHint({retryAfterMs, notMade}: RateLimitedError): string {
+  const later = retryAfterMs === undefined ? 'later' : `later (the gateway asked for ${spanOf(retryAfterMs)})`
+  return notMade ? `Nothing was made: run the same command again ${later}; it sends the ${notMade.action ?? notMade.noun} once.` : `Run the same command again ${later}.`
 }
 
 function modeMismatchHint(error: ModeMismatchError): string {
@@ -113,6 +121,11 @@ export function notYetNotice(noun: MoneyInFlight['noun'], reference: string, lef
   // A follow-up's record is there all along (named by its id): what is not there yet is the change.
   if (action) return `${noun === 'refund' ? 'Refund' : 'Purchase'} ${sanitizeLine(reference)} shows no ${action} yet, and the gateway may still be processing it: ${looking}`
   return `The gateway has no ${noun} with reference ${sanitizeLine(reference)} yet, and may still be processing it: ${looking}`
+}
+
+/** The foot line of a terminal while the gateway's rate limit is waited out; `within` a progress line, without its capital. */
+export function rateLimitStatus(seconds: number, {within = false}: {within?: boolean} = {}): string {
+  return `${within ? 'r' : 'R'}ate limited by the gateway: trying again in ${seconds} s`
 }
 
 /** The foot line of a terminal while the gateway is waited for. */

@@ -1,14 +1,18 @@
-import type {GatewayClient, Retry} from '../api/client.js'
+import type {GatewayClient, RateLimitWait, Retry} from '../api/client.js'
 import type {WalkState} from '../api/paging.js'
 import type {Io} from './io.js'
 import type {RenderOptions} from './render.js'
 import {sanitizeLine} from '../safety/sanitize.js'
+import {secondsLeft} from './countdown.js'
+import {rateLimitStatus} from './hints.js'
 
 /** What a list or report that pages tells a person at a terminal (design.md §3): where it stands, and each retry. */
 export interface PagingProgress {
   /** How the walk of the list `label` (purchases) stands. */
   state(label: string, state: WalkState): void
   retried(retry: Retry): void
+  /** The gateway's rate limit holds the walk until `endsAt`: counted down in the line. */
+  rateLimited(wait: RateLimitWait): void
   /** Takes the line away, before the table prints, and stops its clock. */
   done(): void
 }
@@ -18,12 +22,12 @@ const QUIET_MS = 1000
 /** A page waited for longer than this is said to be waited for. */
 const WAIT_SHOWN_MS = 2000
 
-const silent: PagingProgress = {state() {}, retried() {}, done() {}}
+const silent: PagingProgress = {state() {}, retried() {}, rateLimited() {}, done() {}}
 
 /**
  * A line at the foot of the terminal, on stderr (Io.status), once paging has taken a second:
- * pages read and records so far, of how many when known, the page waited for, and each retry as
- * it happens; redrawn at most ten times a second, and each second while nothing comes. Nothing
+ * pages read and records so far, of how many when known, the page waited for, and each retry or
+ * wait for the gateway's rate limit as it happens; redrawn at most ten times a second, and each second while nothing comes. Nothing
  * when `shown` is false (stderr not a terminal, CI, --json).
  */
 export function pagingProgress(io: Io, {shown}: {shown: boolean}): PagingProgress {
@@ -32,6 +36,7 @@ export function pagingProgress(io: Io, {shown}: {shown: boolean}): PagingProgres
   const started = performance.now()
   let lastPage = started
   let retry: {text: string; pages: number} | undefined
+  let limitedUntil = 0
   let drawn = 0
   let visible = false
   const draw = () => {
@@ -40,7 +45,8 @@ export function pagingProgress(io: Io, {shown}: {shown: boolean}): PagingProgres
     visible = true
     const pages = [...walks.values()].reduce((sum, walk) => sum + walk.pages, 0)
     if (retry && retry.pages < pages) retry = undefined
-    io.status(fitted(progressText([...walks], {waitedMs: now - lastPage, retry: retry?.text}), io.columns))
+    const limited = limitedUntil > Date.now() ? rateLimitStatus(secondsLeft(limitedUntil, Date.now()), {within: true}) : undefined
+    io.status(fitted(progressText([...walks], {waitedMs: now - lastPage, retry: limited ?? retry?.text}), io.columns))
   }
   const clock = setInterval(() => {
     if (performance.now() - started >= QUIET_MS) draw()
@@ -60,6 +66,10 @@ export function pagingProgress(io: Io, {shown}: {shown: boolean}): PagingProgres
       retry = {text: retryText(event, size), pages}
       draw()
     },
+    rateLimited(wait) {
+      limitedUntil = Math.max(limitedUntil, wait.endsAt)
+      draw()
+    },
     done() {
       clearInterval(clock)
       if (visible) io.status(undefined)
@@ -73,14 +83,17 @@ export function pagingProgress(io: Io, {shown}: {shown: boolean}): PagingProgres
  * retries shown while it runs (pagingProgress): at a terminal, never with --json. The line is taken
  * away when the walk ends, however it ends.
  */
-export async function showingProgress<T>({io, render}: {io: Io; render: Pick<RenderOptions, 'json'>}, client: Pick<GatewayClient, 'watchRetries'>, walk: (progress: PagingProgress) => Promise<T>): Promise<T> {
+export async function showingProgress<T>({io, render}: {io: Io; render: Pick<RenderOptions, 'json'>}, client: Pick<GatewayClient, 'watchRetries' | 'watchRateLimits'>, walk: (progress: PagingProgress) => Promise<T>): Promise<T> {
   const progress = pagingProgress(io, {shown: io.chatty && !render.json})
   const forget = client.watchRetries(progress.retried)
+  // The line says the gateway's waits, in place of a line of their own.
+  const forgetLimits = client.watchRateLimits(progress.rateLimited)
   try {
     return await walk(progress)
   } finally {
     progress.done()
     forget()
+    forgetLimits()
   }
 }
 

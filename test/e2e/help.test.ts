@@ -146,7 +146,7 @@ describe('gw help', () => {
   it('gw help exit-codes lists every code of design.md §4', async () => {
     const result = await runGw(['help', 'exit-codes'], {env: home})
     expect(result.code).toBe(0)
-    for (const code of ['0', '1', '2', '3', '4', '5', '6', '7', '8', '130', '141']) expect(result.stdout).toMatch(new RegExp(`\\n {2}${code} +\\S`))
+    for (const code of ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '130', '141']) expect(result.stdout).toMatch(new RegExp(`\\n {2}${code} +\\S`))
     expect(result.stdout).toContain('  3    declined by the card issuer (the request itself was processed)\n')
   })
 

@@ -36,6 +36,7 @@ ${columns([
   ['6', 'permission denied (403), or the profile is read-only'],
   ['7', 'rejected by the gateway: 400, 422, 501, or successful: false with any status'],
   ['8', 'outcome unknown: a purchase or refund was sent and no answer came back; check before resending'],
+  ['9', 'rate limited: the gateway kept answering 429 (or 503 with Retry-After) past the minute gw waits; nothing was made; run it again later'],
   ['130', 'interrupted (Ctrl-C; 143 SIGTERM, 129 SIGHUP)'],
   ['141', "stdout's reader went away before all was printed (| head); a batch started no more rows"],
 ])}

@@ -27,7 +27,7 @@ export function fakeClient(stubs: Record<string, (...args: never[]) => unknown>)
     }
   }
   // What a client is besides its resources: nothing in flight, connections to close (a command's finally closes them), no local gateway's run of data.
-  const own: Record<string, unknown> = {close: async () => {}, inFlight: undefined, then: undefined, watchRetries: () => () => {}, gatewayInstance: undefined, processingWindow: async () => 60_000}
+  const own: Record<string, unknown> = {close: async () => {}, inFlight: undefined, then: undefined, watchRetries: () => () => {}, watchRateLimits: () => () => {}, gatewayInstance: undefined, processingWindow: async () => 60_000}
   const client = new Proxy(groups, {
     get: (target, group: string) =>
       Object.hasOwn(own, group) ? own[group] : (target[group] ?? new Proxy({}, {get: (_, method: string) => () => Promise.reject(new Error(`unexpected call ${group}.${method}`))})),

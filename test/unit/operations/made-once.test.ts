@@ -35,6 +35,10 @@ function clientWith(clock: Clock, windowMs = 12_000, inFlight: unknown[] = [], t
     },
     processingWindow: async () => windowMs,
     tellRecovery: (event: RecoveryEvent) => told.push(event),
+    // The request left when it was posted: the fake's clock moves only when a wait does.
+    get lastSentAt() {
+      return clock.now()
+    },
   } as unknown as GatewayClient
 }
 

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import type {RowReport} from '../../../src/batch/runner.js'
+import type {RowReport} from '../../../src/batch/row-reports.js'
 import {BatchView, batchTableLayout, journalStateText, rowLine} from '../../../src/output/batch.js'
 import {totals} from '../../../src/output/batch-totals.js'
 import {testIo} from '../../test-io.js'
@@ -124,10 +124,10 @@ describe('BatchView, a batch stopped early', () => {
     expect(journalStateText(journal)).toBe('9 rows answered, 2 in doubt, 29 not started')
   })
 
-  it('counts rows that failed before anything was sent among those not started, saying so; stopped by an error, leaves the advice to it', () => {
+  it('counts rows that failed with nothing made among those not started, saying so; stopped by an error, leaves the advice to it', () => {
     const io = testIo()
     new BatchView(io, 40, 'refund', {json: false}).summary({notStarted: 28, unfinished: {journal: {...journal, failedUnsent: 1}, path: '/j.ndjson', finishByRunningAgain: false}})
-    expect(io.stderr().split('\n').at(-2)).toBe('Not finished: 9 rows answered, 2 in doubt, 29 not started (1 of them failed before anything was sent, and is tried again); journal /j.ndjson.')
+    expect(io.stderr().split('\n').at(-2)).toBe('Not finished: 9 rows answered, 2 in doubt, 29 not started (1 of them failed with nothing made, and is tried again); journal /j.ndjson.')
   })
 })
 
