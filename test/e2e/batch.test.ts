@@ -187,7 +187,7 @@ describe('gw refund create --input', () => {
   }
 
   it('Ctrl-C starts no new rows, finishes those in flight, exits 130; the next run finishes the batch', async () => {
-    const {ids, file, run} = await slowBatch(40, 50, 2)
+    const {file, run} = await slowBatch(40, 50, 2)
     proxy.onPost = (count) => {
       if (count === 6) run.child.kill('SIGINT')
     }
@@ -212,18 +212,17 @@ describe('gw refund create --input', () => {
     expect(again.code).toBe(0)
     // Nothing was in doubt: the rows not started were checked against the refunds the gateway holds (an earlier run from
     // another copy of the journal, or none, may have made them), read from the refunds list newer than gw's index, each page
-    // once, not one look-up a row. Each held to what is left of its purchase, as a single refund create is: its purchase read
-    // once; and which runs of its data the gateway holds, when gw's records of refunds are read.
-    const started = new Set(done.map((row) => row.reference))
-    const notStartedRows = rowsOf(again.stdout).filter((row) => !started.has(row.reference))
-    const lists = proxy.gets.filter((path) => path.startsWith('/v1.0/refunds?'))
+    // once, not one look-up a row. Each held to what is left of its purchase, as a single refund create is: the purchases
+    // read from a page of the purchases list (40, the newest), not one look-up each; and which runs of its data the gateway
+    // holds, when gw's records of refunds are read.
+    const lists = proxy.gets.filter((path) => path.startsWith('/v1.0/refunds?') || path.startsWith('/v1.0/purchases?'))
+    expect(lists.filter((path) => path.startsWith('/v1.0/purchases?'))).toEqual(['/v1.0/purchases?offset=0&limit=50'])
     expect(lists.length).toBeGreaterThanOrEqual(1)
     expect(new Set(lists).size).toBe(lists.length)
     // The local gateway is asked once for its processing window, which a top-up of the index reads back by.
     expect(proxy.gets.filter((path) => path.startsWith('/_sandbox/clock?')).length).toBeLessThanOrEqual(1)
     const others = proxy.gets.filter((path) => !lists.includes(path) && !path.startsWith('/_sandbox/clock?'))
-    const reads = notStartedRows.map((row) => `/v1.0/purchases/${ids[row.line - 2]}`)
-    expect(others.filter((path) => path !== '/_sandbox/instance').sort()).toEqual(reads.sort())
+    expect(others.filter((path) => path !== '/_sandbox/instance')).toEqual([])
     expect(others.filter((path) => path === '/_sandbox/instance').length).toBeGreaterThanOrEqual(1)
     expect(rowsOf(again.stdout).filter((row) => row.resumed)).toHaveLength(done.length)
     expect([...proxy.posts.values()].every((count) => count === 1)).toBe(true)
