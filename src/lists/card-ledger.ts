@@ -39,7 +39,8 @@ export class CardLedger {
     if (fresh.length === 0) return
     const ids = new Set(fresh.map((refund) => refund.id as string))
     const said = (await made?.(ids)) ?? new Map<string, MadeFor>()
-    for (const refund of fresh) {
+    // Newest first, as the index and a command give them: placed from the oldest, each at the end of those before it.
+    for (const refund of fresh.toReversed()) {
       const id = refund.id as string
       const before = this.ids.get(id)
       if (before?.refund === refund) continue
@@ -86,9 +87,17 @@ export class CardLedger {
   }
 }
 
-/** Puts an entry in its place by time (the end, for the newest), among equals after those there. */
+/** Puts an entry in its place by time, among equals after those there: at the end for the newest, found by halves otherwise. */
 function placed(entries: Entry[], entry: Entry): void {
-  let at = entries.length
-  while (at > 0 && entries[at - 1]!.at > entry.at) at--
-  entries.splice(at, 0, entry)
+  if ((entries.at(-1)?.at ?? -Infinity) <= entry.at) {
+    entries.push(entry)
+    return
+  }
+  let [low, high] = [0, entries.length]
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (entries[middle]!.at <= entry.at) low = middle + 1
+    else high = middle
+  }
+  entries.splice(low, 0, entry)
 }

@@ -31,6 +31,7 @@ const SCHEMA = `
 CREATE TABLE refunds (scope TEXT NOT NULL, id TEXT NOT NULL, card TEXT NOT NULL, at INTEGER, rank INTEGER NOT NULL, reference TEXT, record TEXT NOT NULL, PRIMARY KEY (scope, id)) WITHOUT ROWID;
 CREATE INDEX refunds_on_card ON refunds (scope, card, at, rank);
 CREATE INDEX refunds_by_reference ON refunds (scope, reference);
+CREATE INDEX refunds_by_rank ON refunds (scope, rank);
 CREATE TABLE walked (scope TEXT PRIMARY KEY, covered_from INTEGER NOT NULL, newest INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE purchases_named (scope TEXT NOT NULL, reference TEXT NOT NULL, record TEXT, before INTEGER NOT NULL, PRIMARY KEY (scope, reference)) WITHOUT ROWID;
 PRAGMA user_version = 1;

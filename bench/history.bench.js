@@ -1,0 +1,166 @@
+// A merchant's history (design.md §5, costs that do not grow with history), on local gateways
+// whose histories `gw sandbox seed --purchases` makes in seconds:
+// - a refund of a purchase with 1,000, 10,000 and 100,000 refunds made since: the requests gw sends
+//   and its wall time, once gw's index has seen the history (the first walk timed apart), each
+//   against the one at 1,000;
+// - refund batches of 1,000 and 10,000 rows (5 refunds a purchase): rows a second, the larger
+//   against the smaller, and against a raw undici Pool sending the same POSTs as a script of its own;
+// - a 3,000-row refund batch against `--rate-limit 100 --latency 20`: rows a second, and every row
+//   made once, counted at the gateway's request log.
+// BENCH_HISTORY_ONLY=cost|batch|limited runs one part.
+import {spawnSync} from 'node:child_process'
+import {createRequire} from 'node:module'
+import {mkdtempSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {GW, median, startSandbox} from './lib.js'
+
+const ONLY = process.env.BENCH_HISTORY_ONLY
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+const CONCURRENCY = 8
+const AUTHORIZATION = 'Basic ' + Buffer.from('TEST:TEST').toString('base64')
+const DAY = 86_400_000
+
+function gw(sandbox, work, args, {stdin} = {}) {
+  const env = {...process.env, XDG_CONFIG_HOME: join(work, 'config'), XDG_DATA_HOME: join(work, 'data'), XDG_CACHE_HOME: join(work, 'cache'), GW_BASE_URL: sandbox.url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', GW_ENVIRONMENT: 'sandbox'}
+  const started = performance.now()
+  const result = spawnSync(process.execPath, [GW, ...args], {env, encoding: 'utf8', input: stdin, maxBuffer: 512 * 1024 * 1024})
+  const ms = performance.now() - started
+  if (result.status !== 0) throw new Error(`gw ${args.join(' ')} exited ${result.status}: ${result.stderr.slice(-2000)}`)
+  return {...result, ms}
+}
+
+/** Where the gateway's request log stands: its controls answer what was logged after it. */
+async function cursor(sandbox) {
+  return (await (await fetch(`${sandbox.url}/_sandbox/requests?limit=1`)).json()).response.next
+}
+
+/** The gateway's API requests answered since `from` (its controls left out); `missed`: how many the log no longer keeps. */
+async function since(sandbox, from) {
+  const {entries, missed} = (await (await fetch(`${sandbox.url}/_sandbox/requests?after=${from}&path=/v1.0/`)).json()).response
+  return Object.assign(entries, {missed})
+}
+
+/** A local gateway holding purchase `old` (61 days back), then `refunds` refunds of `refunds / 5` purchases over the 60 days since. */
+async function withHistory(refunds, args = []) {
+  const sandbox = await startSandbox(['--processing-window-ms', '0', ...args])
+  const work = mkdtempSync(join(tmpdir(), 'gw-bench-history-'))
+  const day = new Date(Date.now() - 61 * DAY).toISOString().slice(0, 10)
+  const steps = [{name: 'old', create: 'purchase', at: day, fields: {card_holder: 'Jane Citizen', card_number: '4242424242424242', card_expiry: '12/2030', cvv: '123', amount: 10_000_000, reference: 'old'}}]
+  gw(sandbox, work, ['sandbox', 'seed', '-'], {stdin: JSON.stringify({steps})})
+  if (refunds > 0) gw(sandbox, work, ['sandbox', 'seed', '--purchases', String(Math.max(1, refunds / 5)), '--refunds', String(refunds), '--days', '60'])
+  return {sandbox, work}
+}
+
+async function refundCost() {
+  const rows = []
+  for (const size of [1_000, 10_000, 100_000]) {
+    const {sandbox, work} = await withHistory(size)
+    try {
+      const before = await cursor(sandbox)
+      const first = gw(sandbox, work, ['purchase', 'get', 'old', '--refunds'])
+      const read = await since(sandbox, before)
+      const walked = read.length + read.missed
+      const each = []
+      for (let round = 0; round < 5; round++) {
+        const from = await cursor(sandbox)
+        const {ms} = gw(sandbox, work, ['refund', 'create', '--transaction-id', 'old', '--amount', '100', '--reference', `old-r${round}`])
+        each.push({ms, requests: (await since(sandbox, from)).length})
+      }
+      rows.push({size, firstMs: first.ms, walked, ms: median(each.map((one) => one.ms)), requests: Math.max(...each.map((one) => one.requests))})
+    } finally {
+      await sandbox.stop()
+    }
+  }
+  const base = rows[0].ms
+  for (const row of rows) {
+    console.log(`refund of a purchase with ${row.size.toLocaleString('en-US')} refunds since: ${row.requests} requests, ${row.ms.toFixed(0)} ms (${(row.ms / base).toFixed(2)}x the one at 1,000); the first look walked ${row.walked} requests in ${(row.firstMs / 1000).toFixed(1)} s`)
+  }
+}
+
+/** A CSV refunding each of `purchases` seeded purchases `per` times, references its own. */
+function refundRows(purchases, per, tag) {
+  const lines = ['transaction_id,amount,reference']
+  for (let k = 1; k <= per; k++) for (let i = 1; i <= purchases; i++) lines.push(`hist-p${i},100,${tag}-${i}-${k}`)
+  return lines.join('\n') + '\n'
+}
+
+// The least a script can do with a raw Pool: read the CSV, send each row, print each answer.
+const POOL_SCRIPT = `
+const {Pool} = require(process.argv[1])
+const [, , file, url] = process.argv
+const rows = require('node:fs').readFileSync(file, 'utf8').trim().split('\\n').slice(1).map((line) => line.split(','))
+const pool = new Pool(url, {connections: ${CONCURRENCY}, pipelining: 1})
+let next = 0
+const worker = async () => {
+  while (next < rows.length) {
+    const [transaction_id, amount, reference] = rows[next++]
+    const response = await pool.request({path: '/v1.0/refunds', method: 'POST', headers: {authorization: '${AUTHORIZATION}', accept: 'application/json', 'content-type': 'application/json'}, body: JSON.stringify({transaction_id, amount: Number(amount), reference})})
+    const envelope = await response.body.json()
+    if (!envelope.successful) process.exitCode = 1
+    process.stdout.write(JSON.stringify(envelope.response) + '\\n')
+  }
+}
+Promise.all(Array.from({length: ${CONCURRENCY}}, worker)).then(() => pool.close())
+`
+
+async function batchRates() {
+  const undici = createRequire(import.meta.url).resolve('undici')
+  const rates = {}
+  for (const rows of [1_000, 10_000]) {
+    const purchases = rows / 5
+    const gwRates = []
+    const poolRates = []
+    for (let round = 0; round < ROUNDS; round++) {
+      // A gateway of its own a round: every batch meets the same history, purchases and refunds alike.
+      const sandbox = await startSandbox(['--processing-window-ms', '0'])
+      const work = mkdtempSync(join(tmpdir(), 'gw-bench-batch-'))
+      try {
+        gw(sandbox, work, ['sandbox', 'seed', '--purchases', String(purchases), '--days', '30'])
+        const file = join(work, 'refunds.csv')
+        writeFileSync(file, refundRows(purchases, 5, 'gw'))
+        const sent = gw(sandbox, work, ['refund', 'create', '--input', file, '--concurrency', String(CONCURRENCY)])
+        gwRates.push(rows / (sent.ms / 1000))
+        const poolFile = join(work, 'pool.csv')
+        writeFileSync(poolFile, refundRows(purchases, 5, 'pool'))
+        const started = performance.now()
+        const pool = spawnSync(process.execPath, ['-e', POOL_SCRIPT, undici, poolFile, sandbox.url], {encoding: 'utf8', maxBuffer: 512 * 1024 * 1024})
+        if (pool.status !== 0) throw new Error(`the pool script failed: ${pool.stderr}`)
+        poolRates.push(rows / ((performance.now() - started) / 1000))
+      } finally {
+        await sandbox.stop()
+      }
+    }
+    rates[rows] = {gw: median(gwRates), pool: median(poolRates)}
+    console.log(`refund batch of ${rows.toLocaleString('en-US')} rows (5 a purchase): gw ${rates[rows].gw.toFixed(0)} rows/s, raw Pool script ${rates[rows].pool.toFixed(0)} rows/s: ${(rates[rows].gw / rates[rows].pool).toFixed(2)}x (goal >= 0.8x)`)
+  }
+  console.log(`refund batch rate at 10,000 rows / at 1,000: ${(rates[10_000].gw / rates[1_000].gw).toFixed(2)}x (goal >= 0.9x)`)
+}
+
+async function rateLimited() {
+  const rows = 3_000
+  const sandbox = await startSandbox(['--processing-window-ms', '0', '--rate-limit', '100', '--latency', '20'])
+  const work = mkdtempSync(join(tmpdir(), 'gw-bench-limited-'))
+  try {
+    gw(sandbox, work, ['sandbox', 'seed', '--purchases', String(rows / 5), '--days', '30'])
+    const file = join(work, 'refunds.csv')
+    writeFileSync(file, refundRows(rows / 5, 5, 'limited'))
+    const before = await cursor(sandbox)
+    const sent = gw(sandbox, work, ['refund', 'create', '--input', file, '--concurrency', '16'])
+    const requests = await since(sandbox, before)
+    const made = new Map()
+    for (const entry of requests) if (entry.method === 'POST' && entry.status === 200) made.set(entry.reference, (made.get(entry.reference) ?? 0) + 1)
+    const once = [...made.values()].filter((count) => count === 1).length
+    const refused = requests.filter((entry) => entry.status === 429).length
+    console.log(`refund batch of 3,000 rows against --rate-limit 100 --latency 20: ${(rows / (sent.ms / 1000)).toFixed(1)} rows/s (goal >= 85), ${requests.length} requests (${refused} answered 429), ${once} of ${rows} rows made once, ${made.size - once} more than once`)
+    console.log(`  its summary: ${sent.stderr.trim().split('\n').filter((line) => /rate limited|refunds:/i.test(line)).join(' / ')}`)
+  } finally {
+    await sandbox.stop()
+  }
+}
+
+export default async function bench() {
+  if (!ONLY || ONLY === 'cost') await refundCost()
+  if (!ONLY || ONLY === 'batch') await batchRates()
+  if (!ONLY || ONLY === 'limited') await rateLimited()
+}
