@@ -31,8 +31,12 @@ class IndexFailure extends Error {}
 export class RefundBook {
   private store?: Promise<RefundIndexStore>
   private topped = false
+  /** Since when the store holds every refund, as far as this command filled it. */
+  private since = Infinity
   private filling: Promise<unknown> = Promise.resolve()
   private readonly added = new Map<string, GwRecord>()
+  /** Those, by their reference. */
+  private readonly addedUnder = new Map<string, GwRecord[]>()
   /** Each card's ledger, once a purchase on it was decided: the refunds the command saw since wait in `pending`. */
   private readonly ledgers = new Map<string, {ledger: CardLedger; pending: GwRecord[]; ready: Promise<void>}>()
   /** The purchases under references this command asked for or looked up, as they came (or are coming). */
@@ -67,14 +71,19 @@ export class RefundBook {
   async underReference(reference: string, since: number | undefined, fill: Omit<FillOptions, 'topUp'>): Promise<GwRecord[] | undefined> {
     if (isMaskedAtRest(reference)) return undefined
     const held = await this.read(since ?? EARLIEST, fill, (store) => store.byReference(reference))
-    const seen = [...this.added.values()].filter((record) => record.reference === reference)
+    const seen = this.addedUnder.get(reference) ?? []
     return [...seen, ...held.filter((record) => !this.added.has(record.id as string))]
   }
 
   /** A refund this command made, found made, or read afresh: counted by the queries after it, over the index's copy, which the next walk puts right. */
   add(refund: GwRecord): void {
     if (typeof refund.id !== 'string') return
+    const before = this.added.get(refund.id)
     this.added.set(refund.id, refund)
+    // Under its reference, once: the newer word on it replaces the one seen before.
+    const under = (reference: unknown) => (typeof reference === 'string' ? (this.addedUnder.get(reference) ?? []) : [])
+    if (typeof before?.reference === 'string') this.addedUnder.set(before.reference, under(before.reference).filter((one) => one !== before))
+    if (typeof refund.reference === 'string') this.addedUnder.set(refund.reference, [...under(refund.reference), refund])
     this.ledgers.get(indexCard(refund))?.pending.push(refund)
   }
 
@@ -165,14 +174,17 @@ export class RefundBook {
       const windowMs = await this.deps.client.processingWindow()
       const store = await this.opened()
       try {
-        await fillIndex(guarded(store), from, windowMs, {...fill, topUp: !this.topped}, this.deps)
+        // Brought up to date once, and held whole from `since` on: a batch's rows ask nothing more of it than its query.
+        if (!this.topped || from < this.since) await fillIndex(guarded(store), from, windowMs, {...fill, topUp: !this.topped}, this.deps)
         this.topped = true
+        this.since = Math.min(this.since, from)
         return query(guarded(store))
       } catch (err) {
         if (!(err instanceof IndexFailure)) throw err
         const memory = this.failed(err)
         await fillIndex(memory, from, windowMs, {...fill, topUp: false}, this.deps)
         this.topped = true
+        this.since = from
         return query(memory)
       }
     })
