@@ -59,7 +59,13 @@ export async function followUpIds(f: Factory, argv: string[], input: string | un
   refuseWhenReadOnly(await f.target(), f.commandName)
   const deps = await f.deps()
   const resolving = await keyResolver(f, resource, deps)
-  const followUp = (key: string) => onRecord(resource, key, resolving, async ({id, record}) => settleFollowUp(f, await sendFollowUp(make(id), deps, {...waitingSaid(f, make(id)), known: record})))
+  const followUp = (key: string) =>
+    onRecord(resource, key, resolving, async ({id, record}) => {
+      const followed = await sendFollowUp(make(id), deps, {...waitingSaid(f, make(id)), known: record})
+      // A refund voided is kept so in gw's index of refunds, whose later reads take only newer pages: its purchase counts it for nothing.
+      if (resource === 'refunds' && followed.outcome.outcome === 'done') await (await import('../lists/refunds-of-purchase.js')).refundBook(f, deps.client).keep(followed.outcome.record)
+      return settleFollowUp(f, followed)
+    })
   if (!batch && ids.length === 1) return followUp(ids[0]!)
   const {renderRecord, renderError} = await import('../output/render.js')
   let worst: GwError | undefined

@@ -87,6 +87,17 @@ export class RefundBook {
     this.ledgers.get(indexCard(refund))?.pending.push(refund)
   }
 
+  /** A refund the gateway changed at gw's hand (voided): kept so in the index too, which reads only newer pages after its first walk. */
+  async keep(refund: GwRecord): Promise<void> {
+    this.add(refund)
+    const store = await this.opened()
+    try {
+      store.keep([refund])
+    } catch (err) {
+      this.failed(new IndexFailure(describe(err)))
+    }
+  }
+
   /**
    * What is left of the purchase, decided from the refunds that decide it (lists/card-ledger.ts):
    * its card's refunds since `since` read once a command, each with what gw made it for (`made`).

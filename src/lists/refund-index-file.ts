@@ -99,7 +99,16 @@ export class RefundIndexFile {
       throw err
     }
     const kept = keptTarget(target)
-    return new RefundIndexFile(db, JSON.stringify([kept.base_url, kept.username, instance ?? null]))
+    const index = new RefundIndexFile(db, JSON.stringify([kept.base_url, kept.username, instance ?? null]))
+    if (instance !== undefined && !index.walked()) index.forgetOtherRuns(JSON.stringify([kept.base_url, kept.username]).slice(0, -1) + ',')
+    return index
+  }
+
+  /** A local gateway's earlier runs of its data (reset, restarted without its file) hold other refunds under these ids: their copies go. */
+  private forgetOtherRuns(target: string): void {
+    this.transaction(() => {
+      for (const table of ['refunds', 'walked', 'purchases_named']) this.db.prepare(`DELETE FROM ${table} WHERE substr(scope, 1, length(?)) = ? AND scope <> ?`).run(target, target, this.scope)
+    })
   }
 
   close(): void {

@@ -177,6 +177,41 @@ describe('a command’s book of refunds', () => {
     expect(asked).toEqual(['order-9'])
   })
 
+  it('a refund gw voided is kept voided in the index, for the commands after it', async () => {
+    // The refund voided is an old one, past the first page: a later command does not read it again.
+    const {client, state} = gateway(Array.from({length: 60}, (_, i) => refund(i + 1)))
+    const book = testBook(client)
+    const purchase = {card_number: '512345XXXXXX2346', card_holder: 'Jane Citizen'}
+    await book.onCard(purchase, T0, fill)
+    await book.keep({...refund(1), message: 'Voided', refunded: 'Voided'})
+    const next = testBook(client, book.dataDir)
+    expect((await next.onCard(purchase, T0, fill)).at(-1)).toMatchObject({id: 'R-1', message: 'Voided'})
+    expect(state.pages).toEqual([0, 50, 0])
+  })
+
+  it('a local gateway’s new run of its data: the refunds of its earlier runs are forgotten', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gw-runs-'))
+    const target = {base_url: 'http://127.0.0.1:8787', username: 'TEST'}
+    const first = RefundIndexFile.open(dataDir, target, 'run-a')
+    first.keep([refund(1)], {coveredFrom: T0, newest: T0 + MINUTE})
+    first.close()
+    const other = RefundIndexFile.open(dataDir, {...target, username: 'OTHER'}, 'run-a')
+    other.keep([refund(2)], {coveredFrom: T0, newest: T0 + 2 * MINUTE})
+    other.close()
+    const second = RefundIndexFile.open(dataDir, target, 'run-b')
+    afterThisTest(() => second.close())
+    expect(second.walked()).toBeUndefined()
+    second.keep([refund(3)], {coveredFrom: T0, newest: T0 + 3 * MINUTE})
+    const again = RefundIndexFile.open(dataDir, target, 'run-a')
+    afterThisTest(() => again.close())
+    expect(again.walked()).toBeUndefined()
+    expect(again.onCard('2346\njane citizen', T0)).toEqual([])
+    // Another merchant's runs are its own.
+    const theirs = RefundIndexFile.open(dataDir, {...target, username: 'OTHER'}, 'run-a')
+    afterThisTest(() => theirs.close())
+    expect(ids(theirs.onCard('2346\njane citizen', T0))).toEqual(['R-2'])
+  })
+
   it('an index in memory answers as the file does', async () => {
     const memory = new MemoryIndex()
     const {client} = gateway([refund(1), refund(2, 2, {card_holder: 'Other'})])
