@@ -45,6 +45,7 @@ const BOTH_DIALECTS = [
   'test/e2e/batch-copies.test.ts',
   'test/e2e/identity-overlay.test.ts',
   'test/e2e/true-miss-words.test.ts',
+  'test/e2e/state-file-faults.test.ts',
 ]
 
 /**
