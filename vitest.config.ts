@@ -46,6 +46,7 @@ const BOTH_DIALECTS = [
   'test/e2e/identity-overlay.test.ts',
   'test/e2e/true-miss-words.test.ts',
   'test/e2e/state-file-faults.test.ts',
+  'test/e2e/journal-replaced.test.ts',
 ]
 
 /**
