@@ -81,7 +81,7 @@ export class JournalReplacedError extends WriteError {
     const rerun = 'run the same command again to finish the batch: it looks each row up at the gateway before sending it, so none is made twice.'
     super(`The batch journal ${path} was replaced while the batch ran (${now} is at that path now): no more rows are sent`, undefined, {
       hint:
-        `Its ${answered} answered row${answered === 1 ? '' : 's'}, and any answered since, are in this run's output and at the gateway. ` +
+        `Its ${answered} answered row${answered === 1 ? '' : 's'}, and any answered since, are at the gateway; this run's output shows each row it reported. ` +
         (RESUMABLE.has(now) ? `${rerun[0]!.toUpperCase()}${rerun.slice(1)}` : `Move that file away (or give another --journal FILE), then ${rerun}`),
     })
   }

@@ -75,7 +75,7 @@ const RERUN = 'run the same command again to finish the batch: it looks each row
 function expectStopped(run: {code: number | null; stdout: string; stderr: string}, journal: string, now: string): void {
   expect(run.code, run.stderr).toBe(1)
   expect(run.stderr).toContain(`Error: The batch journal ${journal} was replaced while the batch ran (${now} is at that path now): ${NO_MORE}\n`)
-  expect(run.stderr).toMatch(/Hint: Its \d+ answered rows?, and any answered since, are in this run's output and at the gateway\. /)
+  expect(run.stderr).toMatch(/Hint: Its \d+ answered rows?, and any answered since, are at the gateway; this run's output shows each row it reported\. /)
   // No journal's state is summed up: the file at the path holds another's.
   expect(run.stderr).not.toContain('Not finished:')
   const approved = rowsOf(run.stdout).filter((row) => row.status === 'approved')
@@ -99,7 +99,7 @@ describe('a batch whose journal is replaced while it runs', () => {
     const {file, journal, prefix} = await slowBatch()
     const run = await replacedMidRun(file, journal, () => renameSync(copyOf(journal), journal))
     expectStopped(run, journal, 'an earlier copy of this journal')
-    expect(run.stderr).toContain(`at the gateway. ${RERUN[0]!.toUpperCase()}${RERUN.slice(1)}`)
+    expect(run.stderr).toContain(`each row it reported. ${RERUN[0]!.toUpperCase()}${RERUN.slice(1)}`)
     await expectFinished(file, journal, prefix)
   })
 
@@ -118,7 +118,7 @@ describe('a batch whose journal is replaced while it runs', () => {
       renameSync(other, journal)
     })
     expectStopped(run, journal, 'a file that is no batch journal')
-    expect(run.stderr).toContain(`at the gateway. Move that file away (or give another --journal FILE), then ${RERUN}`)
+    expect(run.stderr).toContain(`each row it reported. Move that file away (or give another --journal FILE), then ${RERUN}`)
     rmSync(journal)
     await expectFinished(file, journal, prefix)
   })

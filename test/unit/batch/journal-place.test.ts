@@ -107,11 +107,11 @@ describe('JournalReplacedError', () => {
     expect(error.exitCode).toBe(1)
     expect(error).toMatchObject({path: '/d/j.sqlite', now})
     expect(error.message).toBe(`The batch journal /d/j.sqlite was replaced while the batch ran (${now} is at that path now): no more rows are sent`)
-    expect(error.hint).toBe(`Its 3 answered rows, and any answered since, are in this run's output and at the gateway. R${rerun.slice(1)}`)
+    expect(error.hint).toBe(`Its 3 answered rows, and any answered since, are at the gateway; this run's output shows each row it reported. R${rerun.slice(1)}`)
   })
 
   it.each(["an older gw's journal", 'another journal', 'a file that is no batch journal', 'a folder'])('with %s at the path: says to move it away first', (now) => {
-    expect(new JournalReplacedError('/d/j.sqlite', now, 1).hint).toBe(`Its 1 answered row, and any answered since, are in this run's output and at the gateway. Move that file away (or give another --journal FILE), then ${rerun}`)
+    expect(new JournalReplacedError('/d/j.sqlite', now, 1).hint).toBe(`Its 1 answered row, and any answered since, are at the gateway; this run's output shows each row it reported. Move that file away (or give another --journal FILE), then ${rerun}`)
   })
 })
 
