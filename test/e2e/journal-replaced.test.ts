@@ -94,7 +94,10 @@ async function expectFinished(file: string, journal: string, prefix: string): Pr
   for (let i = 0; i < ROWS; i++) expect(proxy.posts.get(`${prefix}-${i}`), `${prefix}-${i}`).toBe(1)
 }
 
-describe('a batch whose journal is replaced while it runs', () => {
+// Windows refuses to rename over or remove a file SQLite holds open (it shares no delete access).
+const windows = process.platform === 'win32'
+
+describe.skipIf(windows)('a batch whose journal is replaced while it runs', () => {
   it('by an earlier copy of it renamed over it (a folder-sync tool): stops starting rows, exit 1, saying so; each row made once, and the rerun from the copy finishes the rest', {timeout: 120_000}, async () => {
     const {file, journal, prefix} = await slowBatch()
     const run = await replacedMidRun(file, journal, () => renameSync(copyOf(journal), journal))
@@ -123,3 +126,5 @@ describe('a batch whose journal is replaced while it runs', () => {
     await expectFinished(file, journal, prefix)
   })
 })
+
+it.runIf(windows)('skipped on Windows: the system refuses to rename over or remove a journal gw holds open', () => {})

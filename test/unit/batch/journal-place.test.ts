@@ -70,12 +70,21 @@ describe('JournalPlace: the journal still the file at its path', () => {
   })
 })
 
+function withDatabase(file: string, use: (db: DatabaseSync) => void): void {
+  const db = new DatabaseSync(file)
+  try {
+    use(db)
+  } finally {
+    db.close()
+  }
+}
+
 /** A journal database at `file` whose first entry is `header`. */
 function journalAt(file: string, header: string): void {
-  const db = new DatabaseSync(file)
-  db.exec(`BEGIN; ${JOURNAL_SCHEMA}; COMMIT`)
-  db.prepare('INSERT INTO entries (line) VALUES (?)').run(header)
-  db.close()
+  withDatabase(file, (db) => {
+    db.exec(`BEGIN; ${JOURNAL_SCHEMA}; COMMIT`)
+    db.prepare('INSERT INTO entries (line) VALUES (?)').run(header)
+  })
 }
 
 describe('whatIsAt: the file now at a journal path, in words', () => {
@@ -84,7 +93,7 @@ describe('whatIsAt: the file now at a journal path, in words', () => {
     ["an older gw's journal", (file: string) => writeFileSync(file, `${HEADER}\n`)],
     ['a file that is no batch journal', (file: string) => writeFileSync(file, 'notes\n')],
     ['a folder', (file: string) => mkdirSync(file)],
-    ['a database that is no batch journal', (file: string) => new DatabaseSync(file).exec('CREATE TABLE t (x)')],
+    ['a database that is no batch journal', (file: string) => void withDatabase(file, (db) => db.exec('CREATE TABLE t (x)'))],
     ['an earlier copy of this journal', (file: string) => journalAt(file, HEADER)],
     ['another journal', (file: string) => journalAt(file, '{"journal":1,"command":"purchase create"}')],
   ])('%s', (words, make) => {
