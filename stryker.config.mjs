@@ -38,6 +38,8 @@ export default {
     // The journal's file opened on a thread of its own, and that thread.
     'src/batch/journal-thread.ts',
     'src/batch/journal-worker.ts',
+    // Whether the journal is still the file at its path, and what a replaced one's batch is told.
+    'src/batch/journal-place.ts',
     // Which file a path names, and the lock file beside an older gw's journal.
     'src/lib/file-identity.ts',
     'src/lib/lock-file.ts',

@@ -48,6 +48,8 @@ const BOTH_DIALECTS = [
   'test/e2e/history-costs.test.ts',
   'test/e2e/sandbox-manners.test.ts',
   'test/e2e/rate-limits.test.ts',
+  'test/e2e/state-file-faults.test.ts',
+  'test/e2e/journal-replaced.test.ts',
 ]
 
 /**

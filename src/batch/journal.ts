@@ -12,11 +12,14 @@ import {batchName, newBatchName} from './batch-name.js'
 import {type Header, type Intent, notAJournal, readEntries, type Result, type Withdrawal} from './journal-entries.js'
 import {type JournalInput, type JournalTarget, journalTarget, parseEntry, unreadable, writtenTarget} from './journal-identity.js'
 import {entryKey, headerLine, journalLine, keyOf} from './journal-names.js'
-import {standingOf} from './journal-state.js'
+import {isFinal, standingOf} from './journal-state.js'
+import {JournalPlace, JournalReplacedError} from './journal-place.js'
+import type {Platform} from '../lib/platform.js'
 
 // The summary (output/batch.ts) names a journal's state by this module.
 export type {JournalState} from './journal-state.js'
 export {defaultJournalPath, inputHash, type JournalInput, type JournalTarget, journalTarget, lockSameBatch, rowChanges} from './journal-identity.js'
+export {JournalReplacedError} from './journal-place.js'
 
 /** What a journal does with the disk, so that a test can fail one of them as a full or broken disk would. */
 export interface JournalDisk {
@@ -50,6 +53,8 @@ export interface JournalOptions {
    * loads while the input is read, or one started now.
    */
   thread?: 'this' | JournalWorker
+  /** How the journal's path is checked to still name its file (journal-place.ts): the host's, or a test's. */
+  platform?: Pick<Platform, 'fileAt'>
 }
 
 /**
@@ -75,6 +80,10 @@ export class Journal {
   private written: Promise<void> = Promise.resolve()
   /** Answers given to result() and not yet written (or failed). */
   private unwrittenResults = 0
+  /** Final answers this run wrote: with the earlier runs', what a replaced journal had recorded. */
+  private answeredHere = 0
+  /** Set once the path names another file, or none: nothing more is written (journal-place.ts). */
+  private replaced?: JournalReplacedError
 
   private constructor(
     readonly path: string,
@@ -90,6 +99,8 @@ export class Journal {
     readonly sameRows: boolean,
     /** The batch's name at the gateway (batch-name.ts): what its refunds carry, and are known by, from any copy of this journal. */
     readonly batch: string,
+    /** Its path, and the file it named when opened. */
+    private readonly place: JournalPlace,
   ) {}
 
   /**
@@ -120,7 +131,8 @@ export class Journal {
       const batch = entries?.batch ?? (options.newBatch ? newBatchName() : batchName(command, input.sha256))
       // JSON leaves `input` out for stdin, which has no path.
       const header = headerLine({journal: 1, command, input: input.path, input_sha256: letteredHex(input.sha256), target: writtenTarget(target), created_at: now.toISOString(), ...(options.newBatch ? {batch} : {})} satisfies Header)
-      const journal = new Journal(path, file, entries !== undefined, disk, entries?.secret ?? header.secret, entries?.movedFrom, entries?.sameRows ?? true, batch)
+      const place = JournalPlace.of(path, lines[0] ?? header.line, options.platform)
+      const journal = new Journal(path, file, entries !== undefined, disk, entries?.secret ?? header.secret, entries?.movedFrom, entries?.sameRows ?? true, batch, place)
       if (entries) {
         for (const [reference, intent] of entries.intents) {
           const result = entries.results.get(reference)
@@ -156,6 +168,7 @@ export class Journal {
     this.unwrittenResults++
     const written = this.append(entry)
     void this.written.then(() => this.unwrittenResults--)
+    if (isFinal(entry)) written.then(() => this.answeredHere++, () => {})
     return written
   }
 
@@ -224,7 +237,14 @@ export class Journal {
       this.pending = []
       this.waiting = []
       try {
+        if (this.replaced) throw this.replaced
         await this.disk.append(this.file, lines)
+        // Checked once the group is in: one that went into a file no longer at the path counts as not written.
+        const now = this.place.replacedBy()
+        if (now !== undefined) {
+          const answered = [...this.results.values()].filter(isFinal).length + this.answeredHere
+          throw (this.replaced = new JournalReplacedError(this.path, now, answered))
+        }
         for (const waiter of waiting) waiter.resolve()
       } catch (err) {
         const failure = journalError(this.path, err)
@@ -275,6 +295,6 @@ export class JournalError extends WriteError {
 }
 
 function journalError(path: string, err: unknown, options?: {opening: boolean}): Error {
-  if (err instanceof UsageError || err instanceof JournalError) return err
+  if (err instanceof UsageError || err instanceof JournalError || err instanceof JournalReplacedError) return err
   return new JournalError(path, err, options)
 }

@@ -9,7 +9,7 @@ import {DEFAULT_CONCURRENCY} from '../operations/deps.js'
 import type {BatchDeps, BatchFlags, BatchPlan} from './batch-deps.js'
 import {refuseAnotherInstance} from './instance.js'
 import {noteJournalPlace} from './journaled-refunds.js'
-import {defaultJournalPath, Journal, type JournalInput, type JournalOptions, journalTarget, lockSameBatch} from './journal.js'
+import {defaultJournalPath, Journal, type JournalInput, type JournalOptions, JournalReplacedError, journalTarget, lockSameBatch} from './journal.js'
 import {type Entries, peekJournal, STDIN} from './journal-entries.js'
 import {type JournalWorker, startJournalWorker} from './journal-worker.js'
 import {journalState, standingOf} from './journal-state.js'
@@ -239,7 +239,7 @@ async function send<Input, Body extends object>(
       const lines = lineList(end.changedLines.map((line) => ({line})))
       io.err(`Line${end.changedLines.length === 1 ? '' : 's'} ${lines} of ${source.name} ${end.changedLines.length === 1 ? 'was' : 'were'} changed after an earlier run sent ${end.changedLines.length === 1 ? 'it' : 'them'}: not sent again (exit 2). Put ${end.changedLines.length === 1 ? 'it' : 'them'} back as ${end.changedLines.length === 1 ? 'it was' : 'they were'}, or give each change a reference of its own.\n`)
     }
-    const unfinished = end.stoppedBy || end.stoppedByError ? {journal: end.journal, path: journal.path, finishByRunningAgain: !end.stoppedByError} : undefined
+    const unfinished = (end.stoppedBy || end.stoppedByError) && !(end.stoppedByError instanceof JournalReplacedError) ? {journal: end.journal, path: journal.path, finishByRunningAgain: !end.stoppedByError} : undefined
     view.summary({notStarted: end.notStarted, unfinished})
     if (end.stoppedBy === 'stdout') {
       const rerun = `Every row sent has its result in the journal ${journal.path}; run the same command again to finish the batch.`

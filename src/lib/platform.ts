@@ -1,3 +1,4 @@
+import {statSync} from 'node:fs'
 import {homedir} from 'node:os'
 import {posix, win32} from 'node:path'
 import {type ProcessProbe, processProbe, type SystemCalls, systemCalls} from './processes.js'
@@ -31,6 +32,14 @@ export interface Hints {
   stop(pid: number): string
 }
 
+/** The file at a path, as the system tells files apart: nothing there, or a file and its identity (undefined where the system keeps none). */
+export type FileAt = {exists: false} | {exists: true; id: string | undefined}
+
+/** A file's device and inode as the system gives them (bigints); undefined when nothing is at the path (ENOENT, ENOTDIR); throws the system's other errors. */
+export type StatIds = (path: string) => {dev: bigint; ino: bigint} | undefined
+
+const statIds: StatIds = (path) => statSync(path, {bigint: true, throwIfNoEntry: false})
+
 export interface Platform extends ProcessProbe {
   readonly os: NodeJS.Platform
   /** A name for people: Linux, macOS, Windows. */
@@ -52,6 +61,14 @@ export interface Platform extends ProcessProbe {
   /** gw's folders, as oclif's Config finds them (GW_CONFIG_DIR... first), in this environment. */
   folders(env: NodeJS.ProcessEnv): Folders
   readonly hints: Hints
+  /**
+   * The file at `path` now, told apart from every other by its device and inode (design.md §5: a
+   * file is its inode): on Windows the volume's serial number and the file index, whose 64 bits
+   * (NTFS's record number under a reuse count) a double would round together, so read as bigints.
+   * Windows gives an index of 0 where the file system keeps none: no identity. Throws what the
+   * system says when it cannot look (EACCES).
+   */
+  fileAt(path: string): FileAt
 }
 
 /** What a stop signal means to gw: Ctrl-Break is Windows' SIGTERM. */
@@ -65,10 +82,11 @@ const POSIX_SERVICE_SIGNALS: readonly StopSignalName[] = ['SIGINT', 'SIGTERM']
 const WINDOWS_SERVICE_SIGNALS: readonly StopSignalName[] = [...POSIX_SERVICE_SIGNALS, 'SIGBREAK']
 
 /**
- * The platform of this name. `calls` are the system calls its process probe makes (tests hand it
- * a system of their own); `home` is the home folder when the environment names none.
+ * The platform of this name. `calls` are the system calls its process probe makes, and `stat` how
+ * it reads a file's identity (tests hand it a system of their own); `home` is the home folder when
+ * the environment names none.
  */
-export function platformOf(os: NodeJS.Platform, calls: SystemCalls = systemCalls, home: () => string = homedir): Platform {
+export function platformOf(os: NodeJS.Platform, calls: SystemCalls = systemCalls, home: () => string = homedir, stat: StatIds = statIds): Platform {
   const windows = os === 'win32'
   return {
     os,
@@ -79,6 +97,11 @@ export function platformOf(os: NodeJS.Platform, calls: SystemCalls = systemCalls
     asksBySignal: !windows,
     folders: (env) => gwFolders(os, env, home),
     hints: windows ? windowsHints : os === 'linux' ? linuxHints : otherHints,
+    fileAt(path) {
+      const ids = stat(path)
+      if (!ids) return {exists: false}
+      return {exists: true, id: windows && ids.ino === 0n ? undefined : `${ids.dev}:${ids.ino}`}
+    },
     ...processProbe(os, calls),
   }
 }

@@ -3,6 +3,7 @@ import {storableJson, storableSnapshot} from '../domain/storable.js'
 import type {Store} from '../domain/store.js'
 import type {OpenState} from './persist.js'
 import type {StateDatabase} from './state-database.js'
+import {reasonOf, UnsavedChangeError} from './state-file-error.js'
 
 interface Pending {
   batch: Batch
@@ -17,14 +18,15 @@ interface Pending {
  * in one turn of the event loop go out together, in one transaction (node:sqlite is synchronous:
  * the requests that arrive while it writes are read in the next turn, and form the next group).
  * A request is answered only once its changes are on disk. When a write fails, every batch of its
- * group is taken back out of the store, latest first, and its request answered with an error:
- * what was not saved was not done.
+ * group is taken back out of the store, latest first, and out of the file where it can be
+ * (StateDatabase.append), and its request answered with an error that says whether the file is
+ * known to hold none of it.
  */
 export class Journal {
   private queued: Pending[] = []
   private flushing: NodeJS.Immediate | undefined
   /** Set when a failed write may have stayed in the file: nothing more may follow it. */
-  private broken: Error | undefined
+  private broken: UnsavedChangeError | undefined
   /** The rows were folded into the snapshot at start: the first group is batch 1. */
   private nextBatch = 1
 
@@ -43,13 +45,14 @@ export class Journal {
   /**
    * Saves the store's changes since the last commit. Resolves once they and every change made
    * before them are on disk (with no changes, it waits for those before it: what a read answers
-   * is durable too); rejects, with the changes undone, when they could not be saved.
+   * is durable too); rejects with an UnsavedChangeError, the changes taken back out of the store,
+   * when they could not be saved.
    */
   commit(): Promise<void> {
     const batch = this.store.takeBatch()
     if (this.broken) {
       this.store.revert(batch)
-      return Promise.reject(this.broken)
+      return Promise.reject(new UnsavedChangeError(this.broken.reason, false, true))
     }
     if (batch.changes.length === 0 && this.queued.length === 0) return Promise.resolve()
     return new Promise((resolve, reject) => {
@@ -79,23 +82,12 @@ export class Journal {
     } catch (error) {
       // Later batches were made on top of earlier ones: taken back latest first.
       for (const pending of [...group].reverse()) this.store.revert(pending.batch)
-      for (const pending of group) pending.reject(error)
-      this.takeBack(batch, error)
+      const unsaved = error instanceof UnsavedChangeError ? error : new UnsavedChangeError(reasonOf(error), false)
+      // The file may hold what the store no longer does: a restart would bring it back, and nothing written after can say otherwise.
+      if (!unsaved.undone) this.broken = unsaved
+      for (const pending of group) pending.reject(unsaved)
       return
     }
     for (const pending of group) pending.resolve()
-  }
-
-  /**
-   * A transaction whose COMMIT failed may have reached the file all the same (a sync that failed
-   * after the write): it is taken out again, or, where the file cannot say or be changed, nothing
-   * more is written to it.
-   */
-  private takeBack(batch: number, error: unknown): void {
-    try {
-      if (this.database.holds(batch)) this.database.remove(batch)
-    } catch {
-      this.broken = error instanceof Error ? error : new Error(String(error))
-    }
   }
 }

@@ -16,7 +16,7 @@ import {createRequestListener} from './http.js'
 import {credentialsByUsername, merchantPrefixes, newRecordId, newUuid, prefixOf, type MerchantCredentials} from '../domain/ids.js'
 import {Journal} from './journal.js'
 import type {OpenState} from './persist.js'
-import {reasonOf, StateFileError} from './state-file-error.js'
+import {reasonOf, StateFileError, unsavedAnswer} from './state-file-error.js'
 import {RequestLog} from './request-log.js'
 import {listen} from './socket.js'
 import {routes} from '../routes/route-table.js'
@@ -212,8 +212,9 @@ async function openGateway(options: SandboxOptions & {controlToken: string}, ask
         try {
           await commit()
         } catch (error) {
-          log(`could not save a change to ${stateFile}, so it was not made: ${String(error)}`)
-          throw new SandboxError(500, [`Internal sandbox error: the change could not be saved to the state file (${reasonOf(error)}); nothing was done`])
+          const answer = unsavedAnswer(error)
+          log(`could not save a change to ${stateFile}: ${answer.join(' ')}`)
+          throw new SandboxError(500, answer)
         }
       },
       signal: closing.signal,

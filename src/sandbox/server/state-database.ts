@@ -1,4 +1,5 @@
-import type {LockedDatabase} from '../../lib/locked-database.js'
+import {primaryCode, type LockedDatabase} from '../../lib/locked-database.js'
+import {reasonOf, UnsavedChangeError} from './state-file-error.js'
 
 /**
  * The state file's tables: one row holding a snapshot of the whole state (JSON), and one row per
@@ -9,6 +10,9 @@ const TABLES = [
   'CREATE TABLE snapshot (id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL) STRICT',
   'CREATE TABLE changes (batch INTEGER PRIMARY KEY, changes TEXT NOT NULL) STRICT',
 ]
+
+/** SQLite's result code for a write that found the disk full. */
+const SQLITE_FULL = 13
 
 /** "gwsb" (PRAGMA application_id): what tells a local gateway's state file from another program's SQLite file. */
 const APPLICATION_ID = 0x67777362
@@ -67,22 +71,48 @@ export class StateDatabase {
     return this.held.db.prepare('SELECT batch, changes FROM changes ORDER BY batch').all() as {batch: number; changes: string}[]
   }
 
-  /** Adds one group commit's changes (a JSON array) as batch `batch`: durable once this returns. */
+  /**
+   * Adds one group commit's changes (a JSON array) as batch `batch`: durable once this returns.
+   * Throws UnsavedChangeError, saying whether the file is known to hold none of them.
+   */
   append(batch: number, changes: string): void {
-    this.transaction([{sql: 'INSERT INTO changes (batch, changes) VALUES (?, ?)', values: [batch, changes]}])
+    const commit = {tried: false}
+    try {
+      this.transaction([{sql: 'INSERT INTO changes (batch, changes) VALUES (?, ?)', values: [batch, changes]}], commit)
+    } catch (error) {
+      // Only a COMMIT that failed may have left the batch in the file.
+      throw new UnsavedChangeError(reasonOf(error), !commit.tried || this.emptied(batch) || this.cutShort(error, batch))
+    }
   }
 
   /**
-   * Whether batch `batch` is in the file. Throws when the file's state is unknown: a failed
-   * transaction that could not be taken back is still open.
+   * Whether a COMMIT that failed is known to be in no file: one that found the disk full, and that
+   * this process does not see (one that took, then failed in its checkpoint, it does). SQLite writes
+   * the frame that marks a commit in the log last, so that frame was never whole; a rollback
+   * journal undoes what was written. On a full disk emptied() finds no room either.
    */
-  holds(batch: number): boolean {
-    if (this.held.db.isTransaction) throw new Error('a failed write to the state file could not be taken back')
-    return this.held.db.prepare('SELECT 1 AS found FROM changes WHERE batch = ?').get(batch) !== undefined
+  private cutShort(error: unknown, batch: number): boolean {
+    const {db} = this.held
+    return primaryCode(error) === SQLITE_FULL && !db.isTransaction && db.prepare('SELECT 1 AS found FROM changes WHERE batch = ?').get(batch) === undefined
   }
 
-  remove(batch: number): void {
-    this.transaction([{sql: 'DELETE FROM changes WHERE batch = ?', values: [batch]}])
+  /**
+   * Makes batch `batch` empty in the file, whatever a failed commit of it left there; whether that
+   * is durable. In write-ahead mode a COMMIT whose sync failed has written its frames to the log
+   * all the same, and SQLite, which takes the transaction back in this process, reads them as
+   * committed on the next open (it keeps every frame whose checksum holds, up to the last commit
+   * frame): after a crash the batch would be back. This write starts in the log where the failed
+   * one did (this process's index of the log ends before it), so once synced it overwrites it, and
+   * what is left of it no longer chains. A rollback journal takes a failed commit back by itself;
+   * one that failed once it had committed (its checkpoint) is replaced here.
+   */
+  private emptied(batch: number): boolean {
+    try {
+      this.transaction([{sql: "INSERT OR REPLACE INTO changes (batch, changes) VALUES (?, '[]')", values: [batch]}])
+      return true
+    } catch {
+      return false
+    }
   }
 
   /** Replaces the snapshot with `state` (JSON) and drops every batch it holds, in one transaction. */
@@ -106,12 +136,13 @@ export class StateDatabase {
     this.held.close()
   }
 
-  /** The statements as one transaction: all of them durable (synchronous FULL), or none. */
-  private transaction(statements: {sql: string; values?: (string | number)[]}[]): void {
+  /** The statements as one transaction: all of them durable (synchronous FULL), or none. `commit.tried` once COMMIT is. */
+  private transaction(statements: {sql: string; values?: (string | number)[]}[], commit = {tried: false}): void {
     const {db} = this.held
     try {
       this.write('BEGIN IMMEDIATE', () => db.exec('BEGIN IMMEDIATE'))
       for (const {sql, values = []} of statements) this.write(sql, () => db.prepare(sql).run(...values))
+      commit.tried = true
       this.write('COMMIT', () => db.exec('COMMIT'))
     } catch (error) {
       // SQLite takes back some failed transactions itself (a full disk, an I/O error); the rest are taken back here.

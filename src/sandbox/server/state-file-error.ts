@@ -21,3 +21,35 @@ export function reasonOf(error: unknown): string {
   if (typeof code === 'string') return code
   return typeof message === 'string' ? message : String(error)
 }
+
+/**
+ * A change the gateway could not save to its state file, taken back out of its store. `undone`: the
+ * file is known to hold none of it (a synced write has covered what the failed one left); otherwise
+ * it may, and a restart would read it. `earlier`: another request's change failed so, before this
+ * request, of which nothing was tried.
+ */
+export class UnsavedChangeError extends Error {
+  override name = 'UnsavedChangeError'
+
+  constructor(
+    readonly reason: string,
+    readonly undone: boolean,
+    readonly earlier = false,
+  ) {
+    super(`${earlier ? 'an earlier change' : 'the change'} could not be saved to the state file (${reason})`)
+  }
+}
+
+/**
+ * What a request whose change was not saved is answered: "nothing was done" only when the file is
+ * known to hold none of it. Otherwise a client told so might charge again, and find both after a
+ * restart; it is told that the change may have been made, and how to find out.
+ */
+export function unsavedAnswer(error: unknown): string[] {
+  const unsaved = error instanceof UnsavedChangeError ? error : new UnsavedChangeError(reasonOf(error), false)
+  if (unsaved.undone) return [`Internal sandbox error: ${unsaved.message}; nothing was done`]
+  return [
+    `Internal sandbox error: ${unsaved.message}, and the file may hold it all the same: ${unsaved.earlier ? 'nothing of this request was done' : 'it may have been made'}. ` +
+      'This gateway answers nothing more until it is restarted; then look up what is in doubt by its reference, and send it again only if it is not found.',
+  ]
+}

@@ -1,4 +1,6 @@
 import {Config} from '@oclif/core'
+import {mkdtempSync, renameSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
 import {join, win32} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {platformOf, stopMeaning} from '../../../src/lib/platform.js'
@@ -177,5 +179,42 @@ describe('the platform: processes', () => {
     expect(windows.processOwner(4242)).toBe('jane')
     expect(windows.fileOwner('C:\\gw\\x.json')).toBeUndefined()
     expect(windows.ownsFile('C:\\gw\\x.json')).toBe(true)
+  })
+})
+
+describe('the platform: a file at a path, by identity', () => {
+  // A file index NTFS gives: a reuse count in the top 16 bits over the record number. Two such, one
+  // apart, round to one double.
+  const index = 0x1000_0000_0000_1234n
+  const stats = (ids: Record<string, {dev: bigint; ino: bigint}>) => (path: string) => ids[path]
+
+  it.each(['linux', 'darwin', 'win32'] as const)('%s: nothing there, or the file by its device and inode, read whole (bigint)', (os) => {
+    const platform = platformOf(os, system(), home, stats({'/a': {dev: 7n, ino: index}, '/b': {dev: 7n, ino: index + 1n}}))
+    expect(Number(index)).toBe(Number(index + 1n))
+    expect(platform.fileAt('/a')).toEqual({exists: true, id: `7:${index}`})
+    expect(platform.fileAt('/b')).toEqual({exists: true, id: `7:${index + 1n}`})
+    expect(platform.fileAt('/none')).toEqual({exists: false})
+  })
+
+  it('Windows: a file index of 0 is none (a file system that keeps none): the file is there, with no identity to tell it by', () => {
+    const ids = stats({'/a': {dev: 7n, ino: 0n}})
+    expect(platformOf('win32', system(), home, ids).fileAt('/a')).toEqual({exists: true, id: undefined})
+    expect(platformOf('linux', system(), home, ids).fileAt('/a')).toEqual({exists: true, id: '7:0'})
+  })
+
+  it('asks the system itself by default: a file renamed over another is another file; a removed one is none', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-platform-'))
+    const [file, other] = [join(dir, 'a'), join(dir, 'b')]
+    writeFileSync(file, 'a')
+    writeFileSync(other, 'b')
+    const platform = platformOf(process.platform)
+    const before = platform.fileAt(file)
+    expect(before).toEqual({exists: true, id: expect.stringMatching(/^\d+:\d+$/)})
+    expect(platform.fileAt(file)).toEqual(before)
+    renameSync(other, file)
+    expect(platform.fileAt(file)).not.toEqual(before)
+    rmSync(file)
+    expect(platform.fileAt(file)).toEqual({exists: false})
+    expect(platform.fileAt(join(file, 'below'))).toEqual({exists: false})
   })
 })

@@ -7,7 +7,7 @@ import {nodeSqlite} from '../../../src/lib/locked-database.js'
 import {Journal} from '../../../src/sandbox/server/journal.js'
 import {isMountPoint, openState, type OpenState} from '../../../src/sandbox/server/persist.js'
 import {platformOf} from '../../../src/lib/platform.js'
-import {StateFileError} from '../../../src/sandbox/server/state-file-error.js'
+import {StateFileError, UnsavedChangeError} from '../../../src/sandbox/server/state-file-error.js'
 import type {StateWrite} from '../../../src/sandbox/server/state-database.js'
 import {Store} from '../../../src/sandbox/domain/store.js'
 import {aCard, aPurchase, aRefund} from './fixtures.js'
@@ -287,31 +287,86 @@ describe('journal', () => {
     expect(stateOnDisk(file).list('purchases', 'TEST').map((purchase) => purchase.id)).toEqual(['071-P-AAAAAAAA', '071-P-CCCCCCCC'])
   })
 
-  it('takes a group out of the file again when its commit reached it but failed (a sync that failed after the write)', async () => {
+  it('empties a group in the file again when its commit reached it but failed (a sync that failed after the write): nothing was done, and later writes carry on', async () => {
     const file = join(tempDir(), 'state.json')
     const {journal, store, disk} = start(file)
     disk(failing(/^COMMIT/, 1, 'after'))
     store.save('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
-    await expectReject(journal.commit(), Error, 'disk I/O error')
+    const failed = await expectReject(journal.commit(), UnsavedChangeError, 'the change could not be saved to the state file (disk I/O error)')
+    expect(failed).toMatchObject({reason: 'disk I/O error', undone: true, earlier: false})
     expect(store.list('purchases', 'TEST')).toEqual([])
-    expect(rowsOf(file).batches).toEqual([])
+    expect(rowsOf(file).batches).toEqual(['[]'])
     store.save('purchases', 'TEST', aPurchase('071-P-BBBBBBBB', 'order-2'))
     await journal.commit()
     expect(stateOnDisk(file).list('purchases', 'TEST').map((purchase) => purchase.id)).toEqual(['071-P-BBBBBBBB'])
   })
 
-  it('writes nothing more once a group that reached the file cannot be taken out; the clean stop folds the store, which holds only what was saved', async () => {
+  it.each([
+    ['its row', /^INSERT INTO/],
+    ['its BEGIN', /^BEGIN/],
+  ] as const)('writes nothing to empty a group that failed before its COMMIT (%s): nothing was done', async (_, step) => {
+    const file = join(tempDir(), 'state.json')
+    const {journal, store, disk} = start(file)
+    const steps: string[] = []
+    const failOnce = failing(step)
+    disk((name, run) => {
+      steps.push(name)
+      failOnce(name, run)
+    })
+    store.save('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
+    expect(await expectReject(journal.commit(), UnsavedChangeError, 'disk I/O error')).toMatchObject({undone: true})
+    expect(steps.some((name) => name.startsWith('INSERT OR REPLACE'))).toBe(false)
+    expect(rowsOf(file).batches).toEqual([])
+  })
+
+  it('takes a COMMIT that found the disk full, and that this process does not see, for one that was never whole, though emptying it finds no room either', async () => {
+    const file = join(tempDir(), 'state.json')
+    const {journal, store, disk} = start(file)
+    const full = () => Object.assign(new Error('database or disk is full'), {code: 'ERR_SQLITE_ERROR', errcode: 13, errstr: 'database or disk is full'})
+    disk((name, run) => {
+      if (name === 'COMMIT') throw full()
+      run()
+    })
+    store.save('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
+    expect(await expectReject(journal.commit(), UnsavedChangeError, 'database or disk is full')).toMatchObject({undone: true})
+    disk((_, run) => run())
+    store.save('purchases', 'TEST', aPurchase('071-P-BBBBBBBB', 'order-2'))
+    await journal.commit()
+    expect(stateOnDisk(file).list('purchases', 'TEST').map((purchase) => purchase.id)).toEqual(['071-P-BBBBBBBB'])
+  })
+
+  it.each([
+    ['an I/O error', 10, 'disk I/O error'],
+    ['a full disk', 13, 'database or disk is full'],
+  ])('says a group may be in the file when its COMMIT took here and then failed (its checkpoint: %s), and emptying it fails', async (_, errcode, errstr) => {
+    const file = join(tempDir(), 'state.json')
+    const {journal, store, disk} = start(file)
+    disk((name, run) => {
+      if (name.startsWith('INSERT OR REPLACE')) throw ioError()
+      run()
+      if (name === 'COMMIT') throw Object.assign(new Error(errstr), {code: 'ERR_SQLITE_ERROR', errcode, errstr})
+    })
+    store.save('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
+    expect(await expectReject(journal.commit(), UnsavedChangeError, errstr)).toMatchObject({reason: errstr, undone: false, earlier: false})
+  })
+
+  it('writes nothing more once a group that reached the file cannot be emptied: every later request, a read too, is told an earlier change may be in the file; the clean stop folds the store, which holds only what was saved', async () => {
     const file = join(tempDir(), 'state.json')
     const {journal, store, state, disk} = start(file)
+    const steps: string[] = []
     disk((name, run) => {
-      if (/^DELETE FROM changes WHERE/.test(name)) throw ioError()
+      steps.push(name)
+      if (/^INSERT OR REPLACE INTO changes/.test(name)) throw ioError()
       run()
       if (/^COMMIT/.test(name)) throw ioError()
     })
     store.save('purchases', 'TEST', aPurchase('071-P-AAAAAAAA', 'order-1'))
-    await expectReject(journal.commit(), Error, 'disk I/O error')
+    expect(await expectReject(journal.commit(), UnsavedChangeError, 'the change could not be saved to the state file (disk I/O error)')).toMatchObject({undone: false, earlier: false})
+    const written = steps.length
     store.save('purchases', 'TEST', aPurchase('071-P-BBBBBBBB', 'order-2'))
-    await expectReject(journal.commit(), Error, 'disk I/O error')
+    expect(await expectReject(journal.commit(), UnsavedChangeError, 'an earlier change could not be saved to the state file (disk I/O error)')).toMatchObject({reason: 'disk I/O error', undone: false, earlier: true})
+    await expectReject(journal.commit(), UnsavedChangeError, 'an earlier change')
+    expect(steps).toHaveLength(written)
     expect(store.list('purchases', 'TEST')).toEqual([])
     // The failed group is in the file: a crash now would bring it back.
     expect(rowsOf(file).batches).toHaveLength(1)
