@@ -56,6 +56,7 @@ const commandFor: Record<string, string[]> = {
   'POST /_sandbox/deliveries/{id}/redeliver': ['sandbox', 'redeliver', 'any-delivery'],
   // Sent by a fixture step's `at`, after the step's record is made: the read-only profile refuses that first.
   'POST /_sandbox/dated/{key}': ['sandbox', 'seed', datedFixture()],
+  'POST /_sandbox/history': ['sandbox', 'seed', '--purchases', '10', '--refunds', '5'],
 }
 
 /** A fixtures file whose one step dates its purchase in the past. */

@@ -62,6 +62,8 @@ describe('spawnDetached and stopSandbox', () => {
       mode: 'live',
       dialect: 'contract',
       processingWindowMs: 2000,
+      rateLimit: null,
+      latencyMs: 0,
       stateFile: null,
       startedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       webhooks: [],

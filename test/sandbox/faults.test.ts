@@ -114,7 +114,7 @@ describe('faults', () => {
   it('refuses a fault it cannot apply with a 400', async () => {
     const answer = await call(await sandbox(), 'POST', '/_sandbox/faults', {body: {method: 'GET', path: '/v1.0', action: 'explode'}, auth: null})
     expect(answer.status).toBe(400)
-    expect(answer.body.errors).toEqual(['Action must be one of drop-before, drop-after, status, delay'])
+    expect(answer.body.errors).toEqual(['Action must be one of drop-before, drop-after, status, delay, rate-limit'])
   })
 
   it('closes promptly while a request is being delayed', async () => {

@@ -104,6 +104,8 @@ describe('startSandbox', () => {
       mode: 'live',
       dialect: 'contract',
       processingWindowMs: 2000,
+      rateLimit: null,
+      latencyMs: 0,
       stateFile,
       startedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       webhooks: [],
