@@ -182,7 +182,7 @@ export class RefundBook {
    */
   private read<T>(from: number, fill: Omit<FillOptions, 'topUp'>, query: (store: RefundIndexStore) => T): Promise<T> {
     const run = this.filling.then(async () => {
-      const windowMs = await this.deps.client.processingWindow()
+      const windowMs = () => this.deps.client.processingWindow()
       const store = await this.opened()
       try {
         // Brought up to date once, and held whole from `since` on: a batch's rows ask nothing more of it than its query.

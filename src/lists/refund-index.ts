@@ -22,13 +22,13 @@ export interface FillOptions {
  *   the span between, newest first.
  * A walk newest first keeps each page with the span it proves held whole: one stopped midway (Ctrl-C, a
  * failure) keeps what it read, and the next goes on from there. `windowMs`: how long the gateway may
- * take to list a refund it made (design.md §5, the processing window): a top-up reads that far below
- * the newest refund held, for one made before it and listed after.
+ * take to list a refund it made (design.md §5, the processing window), asked only for a top-up, which
+ * reads that far below the newest refund held, for one made before it and listed after.
  */
-export async function fillIndex(index: RefundIndexStore, since: number, windowMs: number, options: FillOptions, deps: Pick<Deps, 'client'>): Promise<void> {
+export async function fillIndex(index: RefundIndexStore, since: number, windowMs: () => Promise<number>, options: FillOptions, deps: Pick<Deps, 'client'>): Promise<void> {
   const walked = index.walked()
   if (!walked) return walkBack(index, {from: since}, undefined, options, deps)
-  const topped = options.topUp ? await topUp(index, walked, windowMs, options, deps) : walked
+  const topped = options.topUp ? await topUp(index, walked, await windowMs(), options, deps) : walked
   if (since < topped.coveredFrom) await walkBack(index, {from: since, to: topped.coveredFrom}, topped, options, deps)
 }
 

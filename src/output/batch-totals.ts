@@ -20,8 +20,9 @@ export class Tally {
     return this.sums.size > 0
   }
 
+  /** In the same order however the rows finished: each currency in order of its code, an amount whose currency is not known after them. */
   text(): string {
-    const parts = [...this.sums].map(([currency, sum]) => moneyText(sum, currency || undefined))
+    const parts = [...this.sums].sort(([a], [b]) => (a === '' ? 1 : b === '' ? -1 : a.localeCompare(b))).map(([currency, sum]) => moneyText(sum, currency || undefined))
     if (this.unknown > 0) parts.push(`${this.unknown} amount${this.unknown === 1 ? '' : 's'} not known`)
     return parts.join('; ')
   }

@@ -149,7 +149,7 @@ describe('a batch of refund rows with amounts, held to what is certainly left of
     ])
     expect(run.stderr).toContain('\n4 refunds: 1 approved, 3 rejected in ')
     // Each row's money in its purchase's currency, the refused ones too; only the purchase not found leaves its currency untold.
-    expect(run.stderr).toContain('\n  approved 30.00 AUD\n  rejected 7.00 (currency not known); 95.00 AUD\n')
+    expect(run.stderr).toContain('\n  approved 30.00 AUD\n  rejected 95.00 AUD; 7.00 (currency not known)\n')
   })
 })
 

@@ -54,12 +54,12 @@ describe('filling the index', () => {
     const history = Array.from({length: 230}, (_, i) => refund(i + 1))
     const {client, state} = gateway(history)
     const index = opened()
-    await fillIndex(index, T0 + 20 * MINUTE, 1000, {...fill, topUp: true}, {client})
+    await fillIndex(index, T0 + 20 * MINUTE, async () => 1000, {...fill, topUp: true}, {client})
     expect(state.pages).toEqual([0, 50, 100, 150, 200])
     expect(index.walked()).toEqual({coveredFrom: T0 + 20 * MINUTE, newest: T0 + 230 * MINUTE})
     state.pages.length = 0
     state.records = [...history, refund(231), refund(232)]
-    await fillIndex(index, T0 + 20 * MINUTE, 1000, {...fill, topUp: true}, {client})
+    await fillIndex(index, T0 + 20 * MINUTE, async () => 1000, {...fill, topUp: true}, {client})
     expect(state.pages).toEqual([0])
     expect(index.walked()).toEqual({coveredFrom: T0 + 20 * MINUTE, newest: T0 + 232 * MINUTE})
     expect(ids(index.onCard('2346\njane citizen', T0 + 229 * MINUTE))).toEqual(['R-232', 'R-231', 'R-230', 'R-229'])
@@ -68,10 +68,10 @@ describe('filling the index', () => {
   it('a top-up reads down past the newest held by the processing window: a refund listed late is not missed', async () => {
     const {client, state} = gateway([refund(1), refund(2), refund(3)])
     const index = opened()
-    await fillIndex(index, T0, 0, {...fill, topUp: true}, {client})
+    await fillIndex(index, T0, async () => 0, {...fill, topUp: true}, {client})
     // Made a minute before the newest held, listed only now: within a window of two minutes.
     state.records = [...state.records, refund(9, 2)]
-    await fillIndex(index, T0, 2 * MINUTE, {...fill, topUp: true}, {client})
+    await fillIndex(index, T0, async () => 2 * MINUTE, {...fill, topUp: true}, {client})
     expect(ids(index.onCard('2346\njane citizen', T0))).toEqual(['R-3', 'R-9', 'R-2', 'R-1'])
   })
 
@@ -79,9 +79,9 @@ describe('filling the index', () => {
     const history = Array.from({length: 120}, (_, i) => refund(i + 1))
     const {client, state} = gateway(history)
     const index = opened()
-    await fillIndex(index, T0 + 100 * MINUTE, 0, {...fill, topUp: true}, {client})
+    await fillIndex(index, T0 + 100 * MINUTE, async () => 0, {...fill, topUp: true}, {client})
     state.pages.length = 0
-    await fillIndex(index, T0 + 10 * MINUTE, 0, {...fill, topUp: false}, {client})
+    await fillIndex(index, T0 + 10 * MINUTE, async () => 0, {...fill, topUp: false}, {client})
     expect(index.walked()).toEqual({coveredFrom: T0 + 10 * MINUTE, newest: T0 + 120 * MINUTE})
     expect(index.onCard('2346\njane citizen', T0 + 10 * MINUTE)).toHaveLength(111)
   })
@@ -91,12 +91,12 @@ describe('filling the index', () => {
     const {client, state} = gateway(history)
     const index = opened()
     state.fail = 100
-    await expect(fillIndex(index, T0, 0, {...fill, topUp: true}, {client})).rejects.toBeInstanceOf(InterruptedError)
+    await expect(fillIndex(index, T0, async () => 0, {...fill, topUp: true}, {client})).rejects.toBeInstanceOf(InterruptedError)
     // The newest 100 are held whole: every refund after the oldest one read.
     expect(index.walked()).toEqual({coveredFrom: T0 + 51 * MINUTE + 1, newest: T0 + 150 * MINUTE})
     state.fail = undefined
     state.pages.length = 0
-    await fillIndex(index, T0, 0, {...fill, topUp: true}, {client})
+    await fillIndex(index, T0, async () => 0, {...fill, topUp: true}, {client})
     expect(index.walked()).toEqual({coveredFrom: T0, newest: T0 + 150 * MINUTE})
     expect(index.onCard('2346\njane citizen', T0)).toHaveLength(150)
   })
@@ -106,9 +106,9 @@ describe('filling the index', () => {
     // The gateway lists, R-1 (its own order within the second), newest first.
     state.records = [refund(3, 5), refund(2, 5), refund(1, 5)]
     const index = opened()
-    await fillIndex(index, T0, 0, {...fill, topUp: true}, {client})
+    await fillIndex(index, T0, async () => 0, {...fill, topUp: true}, {client})
     state.records = [refund(4, 5), ...state.records.map((record) => (record.id === 'R-2' ? {...record, message: 'Voided'} : record))]
-    await fillIndex(index, T0, MINUTE, {...fill, topUp: true}, {client})
+    await fillIndex(index, T0, async () => MINUTE, {...fill, topUp: true}, {client})
     const held = index.onCard('2346\njane citizen', T0)
     expect(ids(held)).toEqual(['R-4', 'R-3', 'R-2', 'R-1'])
     expect(held[2]!.message).toBe('Voided')
@@ -117,7 +117,7 @@ describe('filling the index', () => {
   it('keeps card numbers masked: a reference that holds one is kept masked, and found only by the gateway', async () => {
     const {client} = gateway([refund(1, 1, {reference: 'r 4242424242424242'})])
     const index = opened()
-    await fillIndex(index, T0, 0, {...fill, topUp: true}, {client})
+    await fillIndex(index, T0, async () => 0, {...fill, topUp: true}, {client})
     expect(index.byReference('r 4242424242424242')).toEqual([])
     expect(index.onCard('2346\njane citizen', T0)[0]!.reference).toBe('r 424242XXXXXX4242')
     const book = testBook(client)
@@ -215,7 +215,7 @@ describe('a command’s book of refunds', () => {
   it('an index in memory answers as the file does', async () => {
     const memory = new MemoryIndex()
     const {client} = gateway([refund(1), refund(2, 2, {card_holder: 'Other'})])
-    await fillIndex(memory, T0, 0, {...fill, topUp: true}, {client})
+    await fillIndex(memory, T0, async () => 0, {...fill, topUp: true}, {client})
     expect(ids(memory.onCard('2346\njane citizen', T0))).toEqual(['R-1'])
     expect(ids(memory.byReference('ref-2'))).toEqual(['R-2'])
     expect(memory.walked()).toEqual({coveredFrom: T0, newest: T0 + 2 * MINUTE})

@@ -136,6 +136,8 @@ describe('totals', () => {
     expect(totals([{amount: 1000, currency: 'AUD'}, {amount: -250, currency: 'AUD'}, {amount: 100, currency: 'JPY'}, {amount: 5}, {}])).toBe('12.50 AUD; 100 JPY; 0.05 (currency not known); 1 amount not known')
     // The thousands apart, as the README shows a summary's sums.
     expect(totals([{amount: 150000, currency: 'AUD'}, {amount: -45000, currency: 'AUD'}, {amount: 123456789, currency: 'JPY'}, {amount: 100000000}])).toBe('1950.00 AUD; 123456789 JPY; 1000000.00 (currency not known)')
+    // The order rows finish in changes nothing: currencies by their code, one not known last.
+    expect(totals([{amount: 5}, {amount: 100, currency: 'NZD'}, {amount: 100, currency: 'AUD'}])).toBe('1.00 AUD; 1.00 NZD; 0.05 (currency not known)')
   })
 })
 
