@@ -15,7 +15,7 @@ import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Pool} from 'undici'
-import {GW, median, startSandbox} from './lib.js'
+import {GW, median, refundPoolScript, startSandbox} from './lib.js'
 
 const REFUNDS = Number(process.env.BENCH_REFUNDS ?? 2_000)
 const CONCURRENCY = 8
@@ -46,25 +46,6 @@ async function send(url, path, bodies) {
   await pool.close()
   return {ms, answers}
 }
-
-// The least a script can do with a raw Pool: read the CSV, send each row, print each answer.
-const POOL_SCRIPT = `
-const {Pool} = require(process.argv[1])
-const [, , file, url] = process.argv
-const rows = require('node:fs').readFileSync(file, 'utf8').trim().split('\\n').slice(1).map((line) => line.split(','))
-const pool = new Pool(url, {connections: ${CONCURRENCY}, pipelining: 1})
-let next = 0
-const worker = async () => {
-  while (next < rows.length) {
-    const [transaction_id, amount, reference] = rows[next++]
-    const response = await pool.request({path: '/v1.0/refunds', method: 'POST', headers: {authorization: '${AUTHORIZATION}', accept: 'application/json', 'content-type': 'application/json'}, body: JSON.stringify({transaction_id, amount: Number(amount), reference})})
-    const envelope = await response.body.json()
-    if (!envelope.successful) process.exitCode = 1
-    process.stdout.write(JSON.stringify(envelope.response) + '\\n')
-  }
-}
-Promise.all(Array.from({length: ${CONCURRENCY}}, worker)).then(() => pool.close())
-`
 
 function refundsCsv(ids, prefix) {
   return ['transaction_id,amount,reference', ...refunds(ids, prefix).map((r) => `${r.transaction_id},${r.amount},${r.reference}`)].join('\n') + '\n'
@@ -99,7 +80,7 @@ async function poolScriptRound(work, round) {
     const file = join(work, `pool-script-${round}.csv`)
     writeFileSync(file, refundsCsv(ids, `script-${round}`))
     const started = performance.now()
-    const result = spawnSync(...timed([process.execPath, '-e', POOL_SCRIPT, createRequire(import.meta.url).resolve('undici'), file, sandbox.url]), {encoding: 'utf8', maxBuffer: 256 * 1024 * 1024})
+    const result = spawnSync(...timed([process.execPath, '-e', refundPoolScript(CONCURRENCY), createRequire(import.meta.url).resolve('undici'), file, sandbox.url]), {encoding: 'utf8', maxBuffer: 256 * 1024 * 1024})
     const ms = performance.now() - started
     if (result.status !== 0) throw new Error(`the Pool script exited ${result.status}: ${result.stderr}`)
     cpu.script.push(cpuOf(result.stderr))

@@ -13,12 +13,11 @@ import {createRequire} from 'node:module'
 import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {GW, median, startSandbox} from './lib.js'
+import {GW, median, refundPoolScript, startSandbox} from './lib.js'
 
 const ONLY = process.env.BENCH_HISTORY_ONLY
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const CONCURRENCY = 8
-const AUTHORIZATION = 'Basic ' + Buffer.from('TEST:TEST').toString('base64')
 const DAY = 86_400_000
 
 function gw(sandbox, work, args, {stdin} = {}) {
@@ -85,25 +84,6 @@ function refundRows(purchases, per, tag) {
   return lines.join('\n') + '\n'
 }
 
-// The least a script can do with a raw Pool: read the CSV, send each row, print each answer.
-const POOL_SCRIPT = `
-const {Pool} = require(process.argv[1])
-const [, , file, url] = process.argv
-const rows = require('node:fs').readFileSync(file, 'utf8').trim().split('\\n').slice(1).map((line) => line.split(','))
-const pool = new Pool(url, {connections: ${CONCURRENCY}, pipelining: 1})
-let next = 0
-const worker = async () => {
-  while (next < rows.length) {
-    const [transaction_id, amount, reference] = rows[next++]
-    const response = await pool.request({path: '/v1.0/refunds', method: 'POST', headers: {authorization: '${AUTHORIZATION}', accept: 'application/json', 'content-type': 'application/json'}, body: JSON.stringify({transaction_id, amount: Number(amount), reference})})
-    const envelope = await response.body.json()
-    if (!envelope.successful) process.exitCode = 1
-    process.stdout.write(JSON.stringify(envelope.response) + '\\n')
-  }
-}
-Promise.all(Array.from({length: ${CONCURRENCY}}, worker)).then(() => pool.close())
-`
-
 async function batchRates() {
   const undici = createRequire(import.meta.url).resolve('undici')
   const rates = {}
@@ -124,7 +104,7 @@ async function batchRates() {
         const poolFile = join(work, 'pool.csv')
         writeFileSync(poolFile, refundRows(purchases, 5, 'pool'))
         const started = performance.now()
-        const pool = spawnSync(process.execPath, ['-e', POOL_SCRIPT, undici, poolFile, sandbox.url], {encoding: 'utf8', maxBuffer: 512 * 1024 * 1024})
+        const pool = spawnSync(process.execPath, ['-e', refundPoolScript(CONCURRENCY), undici, poolFile, sandbox.url], {encoding: 'utf8', maxBuffer: 512 * 1024 * 1024})
         if (pool.status !== 0) throw new Error(`the pool script failed: ${pool.stderr}`)
         poolRates.push(rows / ((performance.now() - started) / 1000))
       } finally {

@@ -46,3 +46,29 @@ export async function startSandbox(args = []) {
   const {url, child} = await spawnServer([GW, 'sandbox', 'start', '--port', '0', ...args], {...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data')})
   return {url, home: join(home, 'config'), data: join(home, 'data'), stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')))}
 }
+
+/**
+ * The least a script can do with a raw undici Pool of `connections`: read a refunds CSV
+ * (transaction_id,amount,reference), send each row, print each answer. Run as
+ * `node -e SCRIPT UNDICI FILE URL`, a process of its own, as gw's batch is.
+ */
+export function refundPoolScript(connections) {
+  const authorization = 'Basic ' + Buffer.from('TEST:TEST').toString('base64')
+  return `
+const {Pool} = require(process.argv[1])
+const [, , file, url] = process.argv
+const rows = require('node:fs').readFileSync(file, 'utf8').trim().split('\\n').slice(1).map((line) => line.split(','))
+const pool = new Pool(url, {connections: ${connections}, pipelining: 1})
+let next = 0
+const worker = async () => {
+  while (next < rows.length) {
+    const [transaction_id, amount, reference] = rows[next++]
+    const response = await pool.request({path: '/v1.0/refunds', method: 'POST', headers: {authorization: '${authorization}', accept: 'application/json', 'content-type': 'application/json'}, body: JSON.stringify({transaction_id, amount: Number(amount), reference})})
+    const envelope = await response.body.json()
+    if (!envelope.successful) process.exitCode = 1
+    process.stdout.write(JSON.stringify(envelope.response) + '\\n')
+  }
+}
+Promise.all(Array.from({length: ${connections}}, worker)).then(() => pool.close())
+`
+}

@@ -1,8 +1,8 @@
-import {closeSync, constants, mkdirSync, openSync, statSync} from 'node:fs'
+import {statSync} from 'node:fs'
 import {join} from 'node:path'
 import type {DatabaseSync} from 'node:sqlite'
 import {WriteError} from '../errors.js'
-import {nodeSqlite} from '../lib/locked-database.js'
+import {openPrivateDatabase} from '../lib/private-database.js'
 import type {MadeFor} from '../lists/refund-match.js'
 import {maskCardNumbersIn} from '../safety/redact.js'
 import {type JournalTarget, keptTarget} from './journal-identity.js'
@@ -86,15 +86,7 @@ WHERE refund IN (SELECT value FROM json_each(?)) AND base_url = ? AND username =
  * deleted, without which a power cut could bring the journal back and undo the commit.
  */
 export function openRefundsMade(dataDir: string): DatabaseSync {
-  const path = refundsMadeFile(dataDir)
-  mkdirSync(dataDir, {recursive: true, mode: 0o700})
-  try {
-    closeSync(openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600))
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
-  }
-  const {DatabaseSync} = nodeSqlite()
-  const db = new DatabaseSync(path, {timeout: BUSY_TIMEOUT_MS})
+  const db = openPrivateDatabase(refundsMadeFile(dataDir), BUSY_TIMEOUT_MS)
   try {
     db.exec('PRAGMA synchronous = EXTRA')
     if (userVersion(db) < 2) {

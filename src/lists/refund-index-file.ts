@@ -1,8 +1,7 @@
-import {closeSync, constants, mkdirSync, openSync} from 'node:fs'
 import {join} from 'node:path'
 import type {DatabaseSync, StatementSync} from 'node:sqlite'
 import {type JournalTarget, keptTarget} from '../batch/journal-identity.js'
-import {nodeSqlite} from '../lib/locked-database.js'
+import {openPrivateDatabase} from '../lib/private-database.js'
 import {jsonAtRest} from '../safety/at-rest.js'
 import {maskCardNumbersIn} from '../safety/redact.js'
 import {recordInstant} from './window.js'
@@ -76,15 +75,7 @@ export class RefundIndexFile {
    * and the run of a local gateway's data (`instance`; none for a gateway that names none).
    */
   static open(dataDir: string, target: JournalTarget, instance: string | undefined): RefundIndexFile {
-    const path = refundIndexFile(dataDir)
-    mkdirSync(dataDir, {recursive: true, mode: 0o700})
-    try {
-      closeSync(openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600))
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
-    }
-    const {DatabaseSync} = nodeSqlite()
-    const db = new DatabaseSync(path, {timeout: BUSY_TIMEOUT_MS})
+    const db = openPrivateDatabase(refundIndexFile(dataDir), BUSY_TIMEOUT_MS)
     try {
       // A cache: a commit lost to a power cut costs a walk, never a wrong answer (each page and its span commit together).
       db.exec('PRAGMA synchronous = NORMAL')
