@@ -56,6 +56,9 @@ export default {
     // What a refund may take of its purchase before it is sent: one command's, and a batch's rows on one card and purchase.
     'src/lists/refund-room.ts',
     'src/lists/batch-refunds.ts',
+    'src/lists/card-ledger.ts',
+    'src/lists/refund-index.ts',
+    'src/api/rate-limiting.ts',
   ],
   // Two cores, shared: one test process per core.
   concurrency: 2,
