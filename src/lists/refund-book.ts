@@ -108,8 +108,11 @@ export class RefundBook {
     let held = this.ledgers.get(card)
     if (!held || held.ledger.since > from) {
       const ledger = new CardLedger(from)
-      held = {ledger, pending: [], ready: this.onCard(purchase, from, fill).then((refunds) => ledger.add(refunds, made))}
+      const ready = this.onCard(purchase, from, fill).then((refunds) => ledger.add(refunds, made))
+      held = {ledger, pending: [], ready}
       this.ledgers.set(card, held)
+      // One that failed (a page not read) is made again by the next purchase on the card, not kept failed.
+      ready.catch(() => this.ledgers.get(card)?.ready === ready && this.ledgers.delete(card))
     }
     await held.ready
     const pending = held.pending.splice(0)

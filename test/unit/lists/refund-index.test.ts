@@ -212,6 +212,16 @@ describe('a command’s book of refunds', () => {
     expect(ids(theirs.onCard('2346\njane citizen', T0))).toEqual(['R-2'])
   })
 
+  it('a purchase whose card’s refunds could not be read is decided afresh by the next, not failed again', async () => {
+    const {client, state} = gateway([refund(1, 1, {amount: 3000})])
+    state.fail = 0
+    const book = testBook(client)
+    const purchase = {card_number: '512345XXXXXX2346', card_holder: 'Jane Citizen', amount: 5000, transaction_date: new Date(T0).toISOString()}
+    await expect(book.decide(purchase, T0, undefined, fill)).rejects.toBeInstanceOf(InterruptedError)
+    state.fail = undefined
+    expect(await book.decide(purchase, T0, undefined, fill)).toMatchObject({left: 5000, leftAtLeast: 2000})
+  })
+
   it('an index in memory answers as the file does', async () => {
     const memory = new MemoryIndex()
     const {client} = gateway([refund(1), refund(2, 2, {card_holder: 'Other'})])
