@@ -94,6 +94,75 @@ describe('a card’s ledger', () => {
     expect(ledger.decide(purchase, T0)).toMatchObject({refunded: 3000, left: 2000, leftAtLeast: 1000, possibleAmount: 1000})
   })
 
+  const purchaseOf = (amount: number, minute = 0) => ({...livePurchase, amount, transaction_date: at(minute)})
+  const approvedAt = (id: string, amount: number, minute: number, extra: Rec = {}) => ({...liveRefund, id, amount, transaction_date: at(minute), ...extra})
+  const none = async () => new Map<string, MadeFor>()
+
+  it('refunds that gave nothing back (declined, voided) and those the gateway says were of no purchase never count toward what may be its own', async () => {
+    const ledger = new CardLedger(T0)
+    await ledger.add(
+      [
+        approvedAt('R-5', 4000, 50, {successful: false, message: 'Declined'}),
+        approvedAt('R-4', 4000, 40, {message: 'Voided', refunded: 'Voided'}),
+        approvedAt('R-3', 4000, 30, {standalone: true}),
+        approvedAt('R-2', 3000, 20),
+        approvedAt('R-1', 3000, 10),
+      ],
+      none,
+    )
+    expect(ledger.decide(purchaseOf(5000), T0)).toMatchObject({left: 5000, leftAtLeast: 0, possibleAmount: 5000})
+  })
+
+  it('one of exactly what the purchase can have left may be its own', async () => {
+    const ledger = new CardLedger(T0)
+    await ledger.add([approvedAt('R-1', 5000, 10)], none)
+    expect(ledger.decide(purchaseOf(5000), T0)).toMatchObject({leftAtLeast: 0, possibleAmount: 5000})
+  })
+
+  it('refunds added out of order are held in order of time: those before the purchase are passed over, however they came', async () => {
+    const ledger = new CardLedger(T0)
+    await ledger.add([approvedAt('R-20', 400, 20)], none)
+    await ledger.add([approvedAt('R-5', 400, 5)], none)
+    await ledger.add([approvedAt('R-30', 400, 30), approvedAt('R-12', 400, 12)], none)
+    await ledger.add([approvedAt('R-25', 400, 25)], none)
+    await ledger.add([approvedAt('R-1', 400, 1), approvedAt('R-12b', 400, 12)], none)
+    // Since minute 10: and R-12b, 2,000 in all; none of those before.
+    expect(ledger.decide(purchaseOf(10_000, 10), T0 + 10 * 60_000)).toMatchObject({possibleAmount: 2000, leftAtLeast: 8000})
+    expect(ledger.decide(purchaseOf(10_000, 22), T0 + 22 * 60_000)).toMatchObject({possibleAmount: 800, leftAtLeast: 9200})
+  })
+
+  it('asks what gw made of refunds new to it only: the same record given again asks nothing', async () => {
+    const asked: string[][] = []
+    const ledger = new CardLedger(T0)
+    const refund = approvedAt('R-1', 400, 1)
+    const ask = async (ids: ReadonlySet<string>) => (asked.push([...ids]), new Map<string, MadeFor>())
+    await ledger.add([refund, {...liveRefund, id: undefined}], ask)
+    await ledger.add([refund], ask)
+    await ledger.add([{...refund, message: 'Voided'}], ask)
+    expect(asked).toEqual([['R-1'], ['R-1']])
+    // Added without knowing what gw made: counted as one that may be its own.
+    const blind = new CardLedger(T0)
+    await blind.add([refund], undefined)
+    expect(blind.decide(purchaseOf(1000), T0)).toMatchObject({possibleAmount: 400})
+  })
+
+  it('a refund that may be its own, read again voided, is dropped from those that may be: nothing else of it is held', async () => {
+    const ledger = new CardLedger(T0)
+    await ledger.add([approvedAt('R-1', 400, 1), approvedAt('R-2', 300, 2)], none)
+    await ledger.add([approvedAt('R-1', 400, 1, {message: 'Voided', refunded: 'Voided'})], none)
+    expect(ledger.decide(purchaseOf(1000), T0)).toMatchObject({possibleAmount: 300, leftAtLeast: 700})
+  })
+
+  it('a refund gw made for it, known by the reference it was asked by, counts as certain; read again as made for another, it counts for that one', async () => {
+    const ledger = new CardLedger(T0)
+    const byReference = new Map<string, MadeFor>([['R-1', {transactionId: String(livePurchase.reference), by: 'refund_create'}]])
+    await ledger.add([approvedAt('R-1', 4000, 1)], async () => byReference)
+    expect(ledger.decide(purchaseOf(5000), T0)).toMatchObject({refunded: 4000, certain: 1, left: 1000})
+    const other = new Map<string, MadeFor>([['R-1', {transactionId: 'order-other', purchaseId: '071-P-OTHER', by: 'journal'}]])
+    await ledger.add([approvedAt('R-1', 4000, 1, {rrn: 'again'})], async () => other)
+    expect(ledger.decide(purchaseOf(5000), T0)).toMatchObject({refunded: 0, certain: 0, left: 5000, leftAtLeast: 5000})
+  })
+
   it('a refund read again (voided since) replaces the one it held', async () => {
     const ledger = new CardLedger(T0)
     const made = new Map<string, MadeFor>([['R-1', {transactionId: String(livePurchase.id), purchaseId: String(livePurchase.id), by: 'journal'}]])

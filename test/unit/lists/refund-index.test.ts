@@ -114,6 +114,47 @@ describe('filling the index', () => {
     expect(held[2]!.message).toBe('Voided')
   })
 
+  it('a top-up reads on while the pages hold refunds of the newest held (less the window): 120 new ones of one minute are all read', async () => {
+    const {client, state} = gateway(Array.from({length: 60}, (_, i) => refund(i + 1)))
+    const index = opened()
+    await fillIndex(index, T0, async () => MINUTE, {...fill, topUp: true}, {client})
+    state.pages.length = 0
+    // The gateway lists refunds of one second in the order it made them, newest first.
+    const burst = Array.from({length: 120}, (_, i) => refund(1000 + i, 100))
+    state.records = [...burst.toReversed(), ...state.records]
+    await fillIndex(index, T0, async () => MINUTE, {...fill, topUp: true}, {client})
+    // A first page of one second only: the list's last is read to learn its order (api/paging.ts), then each page down to the held ones.
+    expect(new Set(state.pages)).toEqual(new Set([0, 50, 100, 150]))
+    const held = index.onCard('2346\njane citizen', T0 + 100 * MINUTE)
+    expect(ids(held)).toEqual(ids(burst.toReversed()))
+    expect(index.walked()).toEqual({coveredFrom: T0, newest: T0 + 100 * MINUTE})
+  })
+
+  it('keeps the gateway’s order of refunds of one second across the pages of a first walk, and below those held for a walk further back', async () => {
+    const newer = Array.from({length: 70}, (_, i) => refund(i + 1, 50))
+    const older = Array.from({length: 70}, (_, i) => refund(i + 101, 10))
+    const {client} = gateway([])
+    const index = opened()
+    // Listed as the gateway lists them: the last made first.
+    const listing = (records: Rec[]) => fakeClient({'refunds.list': ({offset, limit}: {offset: number; limit: number}) => ({records: records.slice(offset, offset + limit), paging: {page: offset / limit, pages: Math.ceil(records.length / limit), total: records.length}})}).client
+    await fillIndex(index, T0 + 50 * MINUTE, async () => 0, {...fill, topUp: true}, {client: listing(newer.toReversed())})
+    await fillIndex(index, T0 + 10 * MINUTE, async () => 0, {...fill, topUp: false}, {client: listing([...newer.toReversed(), ...older.toReversed()])})
+    expect(ids(index.onCard('2346\njane citizen', T0))).toEqual([...ids(newer.toReversed()), ...ids(older.toReversed())])
+    void client
+  })
+
+  it('a purchase with no date reads every refund, whenever made; a page of undated refunds proves nothing held', async () => {
+    const {client, state} = gateway([refund(1), refund(2)])
+    const book = testBook(client)
+    expect(ids(await book.onCard({card_number: '512345XXXXXX2346', card_holder: 'Jane Citizen'}, undefined, fill))).toEqual(['R-2', 'R-1'])
+    // Asked with no from: the gateway was asked for every day.
+    expect(state.pages).toEqual([0])
+    const undated = opened()
+    const {client: blank} = gateway([{...refund(3), transaction_date: undefined}])
+    await fillIndex(undated, T0, async () => 0, {...fill, topUp: true}, {client: blank})
+    expect(undated.walked()).toEqual({coveredFrom: T0, newest: T0})
+  })
+
   it('keeps card numbers masked: a reference that holds one is kept masked, and found only by the gateway', async () => {
     const {client} = gateway([refund(1, 1, {reference: 'r 4242424242424242'})])
     const index = opened()

@@ -1,8 +1,8 @@
 import {describe, expect, it} from 'vitest'
-import {GatewayError, NotFoundError, RejectedError} from '../../../src/errors.js'
+import {GatewayError, InterruptedError, NotFoundError, RejectedError} from '../../../src/errors.js'
 import {lookUpPurchase, refundable} from '../../../src/lists/refund-room.js'
 import type {RefundInput} from '../../../src/operations/refunds.js'
-import {livePurchase} from '../../fixtures/live-records.js'
+import {livePurchase, liveRefund} from '../../fixtures/live-records.js'
 import {fakeClient} from '../operations/fake-client.js'
 import {testBook} from './test-book.js'
 
@@ -69,5 +69,54 @@ describe('lookUpPurchase', () => {
     const {client} = answering(() => Promise.reject(new GatewayError('network', 'No answer')))
     await expect(lookUpPurchase({transactionId: 'order-1042', amount: 500}, {client})).rejects.toThrow('No answer')
     await expect(lookUpPurchase({transactionId: 'order-1042'}, {client})).rejects.toThrow('No answer')
+  })
+})
+
+describe('refundable: a refusal that rests on gw’s index reads afresh the refunds that refuse it', () => {
+  // Refund R-1, which gw made for the purchase, refunded it in full (as the index read it).
+  const made = async (ids: ReadonlySet<string>) => new Map([...ids].filter((id) => id === 'R-1').map((id) => [id, {transactionId: String(livePurchase.id), purchaseId: String(livePurchase.id), by: 'journal' as const}]))
+  const madeRefund = {...liveRefund, id: 'R-1', amount: livePurchase.amount, reference: 'order-1042-R1'}
+  const listed = (...records: Record<string, unknown>[]) => () => ({records, paging: {page: 0, pages: 1, total: records.length}})
+
+  function gateway(readAgain: () => unknown, others: Record<string, unknown>[] = []) {
+    const fake = fakeClient({'purchases.get': () => livePurchase, 'refunds.list': listed(madeRefund, ...others), 'refunds.get': readAgain})
+    return {...fake, request: {concurrency: 1, made, book: testBook(fake.client)}}
+  }
+
+  it('voided since the index read it: it counts for nothing, and the refund goes on', async () => {
+    const {client, calls, request} = gateway(() => ({...madeRefund, message: 'Voided', refunded: 'Voided'}))
+    expect(await refundable({transactionId: 'order-1042', amount: 4000}, request, {client})).toMatchObject({transactionId: 'order-1042', amount: 4000, purchase: {id: livePurchase.id}})
+    expect(calls.filter((call) => call.method === 'refunds.get').map((call) => call.args)).toEqual([['R-1']])
+  })
+
+  it('as the index read it: refused, in the words of what gw made for it', async () => {
+    const {client, request} = gateway(() => madeRefund)
+    await expect(refundable({transactionId: 'order-1042', amount: 4000}, request, {client})).rejects.toThrow(
+      `Nothing is left of purchase order-1042 to refund (100.00 AUD of 100.00 AUD refunded for certain: 1 refund gw made for it): nothing was sent`,
+    )
+  })
+
+  it('only the refunds gw made for it are read again, not those that only may be its own', async () => {
+    const other = {...liveRefund, id: 'R-2', amount: 100, reference: 'someone-else'}
+    const {client, calls, request} = gateway(() => madeRefund, [other])
+    await expect(refundable({transactionId: 'order-1042', amount: 4000}, request, {client})).rejects.toBeInstanceOf(RejectedError)
+    expect(calls.filter((call) => call.method === 'refunds.get').map((call) => call.args)).toEqual([['R-1']])
+  })
+
+  it('one the gateway will not give again leaves the index’s copy standing; a stop stops it', async () => {
+    const failing = gateway(() => Promise.reject(new GatewayError('network', 'no answer')))
+    await expect(refundable({transactionId: 'order-1042', amount: 4000}, failing.request, {client: failing.client})).rejects.toThrow('Nothing is left of purchase order-1042 to refund')
+    const stop = new InterruptedError('SIGINT')
+    const stopped = gateway(() => Promise.reject(stop))
+    await expect(refundable({transactionId: 'order-1042', amount: 4000}, stopped.request, {client: stopped.client})).rejects.toBe(stop)
+  })
+
+  it('what is left within the amount asked reads nothing again; nor does the gateway’s own figure', async () => {
+    const {client, calls, request} = gateway(() => madeRefund)
+    const smaller = {...livePurchase, amount: livePurchase.amount}
+    const onItsWay = await refundable({transactionId: 'order-1042', amount: 100, purchase: {...smaller, refunded_amount: 0}}, request, {client})
+    expect(onItsWay.amount).toBe(100)
+    await expect(refundable({transactionId: 'order-1042', amount: 100_000, purchase: {...smaller, refunded_amount: 0}}, request, {client})).rejects.toThrow('the gateway says')
+    expect(calls.filter((call) => call.method === 'refunds.get')).toEqual([])
   })
 })
