@@ -22,9 +22,7 @@ interface Entry {
  * again for each purchase, which grew with the card's history and a batch's rows alike.
  */
 export class CardLedger {
-  /** Oldest first: the newest are added at the end. */
-  private readonly entries: Entry[] = []
-  /** Of those, the approved ones gw made for no purchase it recorded, nor as unmatched: the refunds that may be any purchase's. */
+  /** The approved ones, oldest first, that gw made for no purchase it recorded, nor as unmatched: the refunds that may be any purchase's. */
   private readonly open: Entry[] = []
   /** The ones gw made, by the purchase as it recorded it (its id, else as the request named it). */
   private readonly made = new Map<string, Entry[]>()
@@ -33,24 +31,26 @@ export class CardLedger {
   /** `since`: every refund on the card made since then is in it. */
   constructor(readonly since: number) {}
 
-  /** Adds refunds (a command's own, a page read later), each with what gw says it made it for; one in it already is replaced (read again, voided since). */
+  /**
+   * Adds refunds (a command's own, a page read later), each with what gw says it made it for; one in
+   * it already is replaced (read again, voided since). One without a date is none a purchase can
+   * have: no list held to a window since a purchase gives it.
+   */
   async add(refunds: readonly GwRecord[], made: Made | undefined): Promise<void> {
-    const fresh = refunds.filter((refund) => typeof refund.id === 'string' && this.ids.get(refund.id)?.refund !== refund)
+    const fresh = refunds.filter((refund) => typeof refund.id === 'string' && recordInstant(refund.transaction_date) !== undefined && this.ids.get(refund.id)?.refund !== refund)
     if (fresh.length === 0) return
-    const ids = new Set(fresh.map((refund) => refund.id as string))
-    const said = (await made?.(ids)) ?? new Map<string, MadeFor>()
-    // Newest first, as the index and a command give them: placed from the oldest, each at the end of those before it.
-    for (const refund of fresh.toReversed()) {
+    const said = (await made?.(new Set(fresh.map((refund) => refund.id as string)))) ?? new Map<string, MadeFor>()
+    for (const refund of fresh) {
       const id = refund.id as string
       const before = this.ids.get(id)
-      if (before?.refund === refund) continue
       if (before) this.remove(before)
-      const entry: Entry = {refund, at: recordInstant(refund.transaction_date) ?? -Infinity, size: typeof refund.amount === 'number' ? Math.abs(refund.amount) : 0, made: said.get(id)}
+      const entry: Entry = {refund, at: recordInstant(refund.transaction_date)!, size: typeof refund.amount === 'number' ? Math.abs(refund.amount) : 0, made: said.get(id)}
       this.ids.set(id, entry)
-      placed(this.entries, entry)
       if (entry.made) {
         const key = entry.made.purchaseId ?? entry.made.transactionId
-        this.made.set(key, [...(this.made.get(key) ?? []), entry])
+        const mades = this.made.get(key)
+        if (mades) mades.push(entry)
+        else this.made.set(key, [entry])
       } else if (outcomeOf(refund) === true && !isVoided(refund) && refund.standalone !== true) placed(this.open, entry)
     }
   }
@@ -60,12 +60,13 @@ export class CardLedger {
    * those that may be its own, the newest until they come to all it could have left. The one
    * matcher (matchRefunds) over them gives what is refunded and left, for certain and at least,
    * as over every refund on the card; how many of each kind there are it does not count.
+   * `since`: the purchase's time; the refunds before it are never read.
    */
   decide(purchase: GwRecord, since: number): RefundedState {
-    const onIt = (entry: Entry) => entry.at >= since && matchesFilters({purchase}, entry.refund)
-    const ours = [...new Set([purchase.id, purchase.reference].flatMap((key) => (typeof key === 'string' ? (this.made.get(key) ?? []) : [])))].filter(onIt)
-    const madeMap = new Map(ours.map((entry) => [entry.refund.id as string, entry.made!]))
-    const known = {made: madeMap, others: new Map<string, GwRecord>()}
+    const onIt = (entry: Entry) => matchesFilters({purchase}, entry.refund)
+    const keys = new Set([purchase.id, purchase.reference].filter((key): key is string => typeof key === 'string'))
+    const ours = [...keys].flatMap((key) => this.made.get(key) ?? []).filter(onIt)
+    const known = {made: new Map(ours.map((entry) => [entry.refund.id as string, entry.made!])), others: new Map<string, GwRecord>()}
     const room = matchRefunds(purchase, ours.map(({refund}) => refund), known).state.left
     const mayBe: GwRecord[] = []
     let sum = 0
@@ -80,19 +81,14 @@ export class CardLedger {
   }
 
   private remove(entry: Entry): void {
-    const drop = (list: Entry[] | undefined) => list?.includes(entry) && list.splice(list.indexOf(entry), 1)
-    drop(this.entries)
-    drop(this.open)
-    if (entry.made) drop(this.made.get(entry.made.purchaseId ?? entry.made.transactionId))
+    const list = entry.made ? this.made.get(entry.made.purchaseId ?? entry.made.transactionId)! : this.open
+    const at = list.indexOf(entry)
+    if (at >= 0) list.splice(at, 1)
   }
 }
 
-/** Puts an entry in its place by time, among equals after those there: at the end for the newest, found by halves otherwise. */
+/** Puts an entry in its place by time (refunds of one second in any order: it is the time a scan stops at), found by halves. */
 function placed(entries: Entry[], entry: Entry): void {
-  if ((entries.at(-1)?.at ?? -Infinity) <= entry.at) {
-    entries.push(entry)
-    return
-  }
   let [low, high] = [0, entries.length]
   while (low < high) {
     const middle = (low + high) >>> 1

@@ -163,6 +163,24 @@ describe('a card’s ledger', () => {
     expect(ledger.decide(purchaseOf(5000), T0)).toMatchObject({refunded: 0, certain: 0, left: 5000, leftAtLeast: 5000})
   })
 
+  it('a refund with no date, or on another card with the same last four digits, is none the purchase can have: not counted', async () => {
+    const ledger = new CardLedger(T0)
+    const ours = new Map<string, MadeFor>([['R-2', {transactionId: String(livePurchase.id), purchaseId: String(livePurchase.id), by: 'journal'}]])
+    await ledger.add([approvedAt('R-1', 400, 1, {transaction_date: undefined}), approvedAt('R-2', 400, 2, {card_number: '411111XXXXXX2346'}), approvedAt('R-3', 400, 3, {card_number: '411111XXXXXX2346'})], async () => ours)
+    expect(ledger.decide(purchaseOf(1000), T0)).toMatchObject({refunded: 0, certain: 0, left: 1000, leftAtLeast: 1000})
+  })
+
+  it('reads none of the refunds made before the purchase', async () => {
+    const refunds = Array.from({length: 5000}, (_, n) => ({...liveRefund, id: `R-${n}`, amount: 1, transaction_date: at(n / 100)}))
+    const ledger = new CardLedger(T0)
+    await ledger.add(refunds, async () => new Map())
+    let read = 0
+    const purchase = new Proxy({...livePurchase, amount: 10_000, transaction_date: at(45)}, {get: (target, key) => (key === 'card_number' && read++, Reflect.get(target, key))})
+    // The 500 refunds of 1.00 since minute 45 may be its own: each is read, and none before.
+    expect(ledger.decide(purchase, T0 + 45 * 60_000)).toMatchObject({possibleAmount: 500})
+    expect(read).toBeLessThan(600)
+  })
+
   it('a refund read again (voided since) replaces the one it held', async () => {
     const ledger = new CardLedger(T0)
     const made = new Map<string, MadeFor>([['R-1', {transactionId: String(livePurchase.id), purchaseId: String(livePurchase.id), by: 'journal'}]])

@@ -155,6 +155,41 @@ describe('filling the index', () => {
     expect(undated.walked()).toEqual({coveredFrom: T0, newest: T0})
   })
 
+  it('asks the gateway for the days since the purchase only', async () => {
+    const DAY = 24 * 60 * MINUTE
+    const {client, calls, state} = gateway(Array.from({length: 100}, (_, i) => refund(i + 1, (i * DAY) / MINUTE)))
+    const index = opened()
+    await fillIndex(index, T0 + 80 * DAY, async () => 0, {...fill, topUp: true}, {client})
+    // From the day before (its days may be another zone's): 21 refunds since, and the one before, on one page.
+    expect(calls.map((call) => (call.args[0] as {from?: string}).from)).toEqual(['2026/11/19'])
+    expect(state.pages).toEqual([0])
+    expect(index.onCard('2346\njane citizen', T0 + 80 * DAY)).toHaveLength(20)
+  })
+
+  it('a top-up reads as many pages as the window below the newest held takes: one made within it and listed late is kept', async () => {
+    const {client, state} = gateway(Array.from({length: 100}, (_, i) => refund(i + 1)))
+    const index = opened()
+    await fillIndex(index, T0, async () => 0, {...fill, topUp: true}, {client})
+    state.records = [...state.records, refund(999, 45)]
+    state.pages.length = 0
+    await fillIndex(index, T0, async () => 60 * MINUTE, {...fill, topUp: true}, {client})
+    // Down to minute 40, on the second page (the list's reader asks for the page after it meanwhile).
+    expect(state.pages.slice(0, 2)).toEqual([0, 50])
+    expect(ids(index.onCard('2346\njane citizen', T0 + 45 * MINUTE))).toContain('R-999')
+  })
+
+  it('refunds of one second met by one top-up after another are held in the order the gateway lists them', async () => {
+    const {client, state} = gateway([refund(1, 5)])
+    const index = opened()
+    const topUp = () => fillIndex(index, T0, async () => 0, {...fill, topUp: true}, {client})
+    await topUp()
+    state.records = [refund(3, 10), refund(2, 10), ...state.records]
+    await topUp()
+    state.records = [refund(5, 10), refund(4, 10), ...state.records]
+    await topUp()
+    expect(ids(index.onCard('2346\njane citizen', T0))).toEqual(['R-5', 'R-4', 'R-3', 'R-2', 'R-1'])
+  })
+
   it('keeps card numbers masked: a reference that holds one is kept masked, and found only by the gateway', async () => {
     const {client} = gateway([refund(1, 1, {reference: 'r 4242424242424242'})])
     const index = opened()

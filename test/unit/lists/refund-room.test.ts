@@ -111,12 +111,19 @@ describe('refundable: a refusal that rests on gw’s index reads afresh the refu
     await expect(refundable({transactionId: 'order-1042', amount: 4000}, stopped.request, {client: stopped.client})).rejects.toBe(stop)
   })
 
-  it('what is left within the amount asked reads nothing again; nor does the gateway’s own figure', async () => {
+  it('the gateway’s own figure refuses with nothing read: no list, no refund read again', async () => {
     const {client, calls, request} = gateway(() => madeRefund)
-    const smaller = {...livePurchase, amount: livePurchase.amount}
-    const onItsWay = await refundable({transactionId: 'order-1042', amount: 100, purchase: {...smaller, refunded_amount: 0}}, request, {client})
-    expect(onItsWay.amount).toBe(100)
-    await expect(refundable({transactionId: 'order-1042', amount: 100_000, purchase: {...smaller, refunded_amount: 0}}, request, {client})).rejects.toThrow('the gateway says')
-    expect(calls.filter((call) => call.method === 'refunds.get')).toEqual([])
+    const figured = {...livePurchase, refunded_amount: 0}
+    expect((await refundable({transactionId: 'order-1042', amount: 100, purchase: figured}, request, {client})).amount).toBe(100)
+    await expect(refundable({transactionId: 'order-1042', amount: 100_000, purchase: figured}, request, {client})).rejects.toThrow('the gateway says')
+    expect(calls).toEqual([])
+  })
+
+  it('refused with nothing gw made for it (declined): nothing read again, and no other purchase asked about', async () => {
+    // A refund on its card whose reference names another purchase: only a full match asks about that one.
+    const {client, calls, request} = gateway(() => madeRefund, [{...liveRefund, id: 'R-9', amount: 100, reference: 'order-9-R1'}])
+    const declined = {...livePurchase, successful: false, message: 'Declined'}
+    await expect(refundable({transactionId: 'order-1042', amount: 100, purchase: declined}, {...request, made: async () => new Map()}, {client})).rejects.toThrow('took nothing (it was declined)')
+    expect(calls.map((call) => call.method)).toEqual(['refunds.list'])
   })
 })
