@@ -1,5 +1,7 @@
-import {describe, expect, it} from 'vitest'
+import {afterEach, describe, expect, it, vi} from 'vitest'
+import {type LimitedRequest, RateLimiting, type RateLimitWait} from '../../../src/api/rate-limiting.js'
 import {parseRetryAfter, RATE_LIMIT_BOUND_MS, RATE_LIMIT_FLOOR_MS, rateLimitOf, rateLimitWait, resendsWhenLimited, spanOf} from '../../../src/api/retry.js'
+import {InterruptedError, type MoneyInFlight, RateLimitedError} from '../../../src/errors.js'
 
 const NOW = Date.parse('2026-11-28T10:00:00Z')
 
@@ -119,5 +121,122 @@ describe('spanOf', () => {
     [86_400_000, 'more than a day'],
   ])('%s ms → %s', (ms, text) => {
     expect(spanOf(ms)).toBe(text)
+  })
+})
+
+/** Rate limiting on a clock that moves only when it pauses, by the pause's length; what its listeners heard, kept. */
+function limitingOf({listening = true, onPause}: {listening?: boolean; onPause?: () => void} = {}) {
+  let now = NOW
+  const logged: string[] = []
+  const waits: RateLimitWait[] = []
+  const resent: MoneyInFlight[] = []
+  const clock = {
+    now: () => now,
+    sleep: async (ms: number) => {
+      onPause?.()
+      now += ms
+    },
+  }
+  const listeners = {log: (line: string) => logged.push(line), onRateLimit: (wait: RateLimitWait) => waits.push(wait), beforeResend: async (inFlight: MoneyInFlight) => void resent.push(inFlight)}
+  return {limits: new RateLimiting(clock, listening ? listeners : {}), logged, waits, resent}
+}
+
+const ORDER: MoneyInFlight = {noun: 'purchase', reference: 'order-1'}
+const purchaseOf = (): LimitedRequest => ({method: 'POST', path: '/v1.0/purchases', inFlight: ORDER, tries: 0})
+const lookUpOf = (): LimitedRequest => ({method: 'GET', path: '/v1.0/purchases/order-1', inFlight: ORDER, tries: 0})
+
+describe('RateLimiting: what becomes of a request the gateway asks to wait', () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
+  it('a purchase answered 429 and a read answered 503 go again after the wait asked: --verbose says how long, a listener until when', async () => {
+    const {limits, logged, waits} = limitingOf()
+    const purchase = purchaseOf()
+    expect(limits.limited(purchase, await limits.pass(purchase), {status: 429, retryAfterMs: 1500})).toBe('again')
+    const lookUp = lookUpOf()
+    expect(limits.limited(lookUp, await limits.pass(lookUp), {status: 503, retryAfterMs: 7000})).toBe('again')
+    expect(logged).toEqual(['* rate limited by the gateway (HTTP 429): trying again in 1.5 s', '* rate limited by the gateway (HTTP 503): trying again in 7.0 s'])
+    expect(waits).toEqual([
+      {method: 'POST', path: '/v1.0/purchases', status: 429, waitMs: 1500, endsAt: NOW + 1500},
+      {method: 'GET', path: '/v1.0/purchases/order-1', status: 503, waitMs: 7000, endsAt: NOW + 1500 + 7000},
+    ])
+  })
+
+  it('a purchase answered 503 is the answer, never sent again nor told as a wait; its wait still holds the next request', async () => {
+    const {limits, logged, waits} = limitingOf()
+    const purchase = purchaseOf()
+    expect(limits.limited(purchase, await limits.pass(purchase), {status: 503, retryAfterMs: 3000})).toBe('answer')
+    expect([logged, waits]).toEqual([[], []])
+    const lookUp = lookUpOf()
+    const pass = await limits.pass(lookUp)
+    expect(pass).toEqual({sentAt: NOW + 3000})
+    expect(limits.answered(pass)).toBe('answer')
+    expect(limits.met).toEqual({limited: 1, waitedMs: 3000})
+  })
+
+  it('with no one listening, the wait is still waited out and the purchase sent again', async () => {
+    const {limits} = limitingOf({listening: false})
+    const purchase = purchaseOf()
+    expect(limits.limited(purchase, await limits.pass(purchase), {status: 429, retryAfterMs: 2000})).toBe('again')
+    expect(await limits.pass(purchase)).toEqual({sentAt: NOW + 2000})
+  })
+
+  it('tells the journal only when the purchase itself goes again: not at its first send, not when a look-up of it goes again', async () => {
+    const {limits, resent} = limitingOf()
+    const purchase = purchaseOf()
+    limits.limited(purchase, await limits.pass(purchase), {status: 429, retryAfterMs: 1000})
+    expect(resent).toEqual([])
+    limits.answered(await limits.pass(purchase))
+    expect(resent).toEqual([ORDER])
+    // A look-up by its reference sends no money: the journal's time the purchase left stays as it was.
+    const lookUp = lookUpOf()
+    limits.limited(lookUp, await limits.pass(lookUp), {status: 429, retryAfterMs: 1000})
+    limits.answered(await limits.pass(lookUp))
+    expect(resent).toEqual([ORDER])
+  })
+
+  it('a signal during the wait stops the purchase unsent (exit 143 for SIGTERM), naming it, and the journal is not told it left', async () => {
+    const stop = new AbortController()
+    const {limits, resent} = limitingOf({onPause: () => stop.abort('SIGTERM')})
+    const purchase = purchaseOf()
+    limits.limited(purchase, await limits.pass(purchase), {status: 429, retryAfterMs: 5000})
+    const error: unknown = await limits.pass(purchase, stop.signal).catch((err: unknown) => err)
+    expect(error).toBeInstanceOf(InterruptedError)
+    expect(error).toMatchObject({kind: 'interrupted', exitCode: 143, signal: 'SIGTERM', inFlight: ORDER})
+    expect(resent).toEqual([])
+  })
+
+  it('without Retry-After, --verbose says so, and gw gives up when its own backoff would pass 60 s, saying how long it waited', async () => {
+    // The backoff's jitter at its top: 1, 2, 4, 8, 16, 16 s waited, and 16 s more would make 63.
+    vi.spyOn(Math, 'random').mockReturnValue(1)
+    const {limits, logged} = limitingOf()
+    const read: LimitedRequest = {method: 'GET', path: '/v1.0/purchases/order-1', tries: 0}
+    let outcome: ReturnType<RateLimiting['limited']>
+    do outcome = limits.limited(read, await limits.pass(read), {status: 429})
+    while (outcome === 'again')
+    expect(logged).toEqual(['1.0', '2.0', '4.0', '8.0', '16.0', '16.0'].map((s) => `* rate limited by the gateway (HTTP 429, no Retry-After): trying again in ${s} s`))
+    expect(outcome).toBeInstanceOf(RateLimitedError)
+    expect(outcome).toMatchObject({message: 'Rate limited by the gateway for 47 s, past the 60 s gw waits', exitCode: 9, status: 429, retryAfterMs: undefined})
+  })
+
+  it('asked to wait past the bound, names what was not made: a follow-up by what it does to which record, and a request the wait held', async () => {
+    const {limits} = limitingOf()
+    const capture: LimitedRequest = {method: 'POST', path: '/v1.0/purchases/txn-7/capture', inFlight: {noun: 'purchase', reference: 'txn-7', action: 'capture'}, tries: 0}
+    expect(limits.limited(capture, await limits.pass(capture), {status: 429, retryAfterMs: 90_000, requestId: 'req-3'})).toMatchObject({
+      message: 'Rate limited by the gateway: it asks gw to wait 90 s, longer than the 60 s gw waits; the capture of purchase txn-7 was not made',
+      exitCode: 9,
+      status: 429,
+      requestId: 'req-3',
+      retryAfterMs: 90_000,
+      notMade: {noun: 'purchase', reference: 'txn-7', action: 'capture'},
+    })
+    // Never answered itself, a refund is held by that wait unsent: it has waited nothing.
+    const refund: LimitedRequest = {method: 'POST', path: '/v1.0/refunds', inFlight: {noun: 'refund', reference: 'refund-1'}, tries: 0}
+    await expect(limits.pass(refund)).rejects.toMatchObject({
+      message: 'Rate limited by the gateway: it asks gw to wait 90 s, longer than the 60 s gw waits; the refund with reference refund-1 was not made',
+      exitCode: 9,
+      retryAfterMs: 90_000,
+    })
   })
 })
