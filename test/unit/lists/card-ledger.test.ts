@@ -181,6 +181,19 @@ describe('a card’s ledger', () => {
     expect(read).toBeLessThan(600)
   })
 
+  it('a refund with no amount it can count is passed over: the scan goes on to those it can', async () => {
+    const ledger = new CardLedger(T0)
+    await ledger.add([approvedAt('R-2', '12' as unknown as number, 2), approvedAt('R-1', 500, 1)], none)
+    expect(ledger.decide(purchaseOf(1000), T0)).toMatchObject({possibleAmount: 500, leftAtLeast: 500})
+  })
+
+  it('a refund that may be no purchase’s, read again, takes nothing else with it', async () => {
+    const ledger = new CardLedger(T0)
+    await ledger.add([approvedAt('R-1', 500, 1), approvedAt('R-2', 300, 2, {successful: false, message: 'Declined'})], none)
+    await ledger.add([approvedAt('R-2', 300, 2, {successful: false, message: 'Declined', rrn: 'again'})], none)
+    expect(ledger.decide(purchaseOf(1000), T0)).toMatchObject({possibleAmount: 500})
+  })
+
   it('a refund read again (voided since) replaces the one it held', async () => {
     const ledger = new CardLedger(T0)
     const made = new Map<string, MadeFor>([['R-1', {transactionId: String(livePurchase.id), purchaseId: String(livePurchase.id), by: 'journal'}]])

@@ -23,17 +23,19 @@ const T0 = Date.parse('2026-09-01T00:00:00Z')
 const refund = (n: number, minute = n, extra: Rec = {}): Rec => ({...liveRefund, id: `R-${n}`, reference: `ref-${n}`, transaction_date: new Date(T0 + minute * MINUTE).toISOString(), ...extra})
 
 /**
- * A gateway's refunds list, newest first, 50 a page, narrowed by `from` as the gateway narrows it
- * (whole days, gw asks from the day before); `fail` makes the page at that offset fail.
+ * A gateway's refunds list, newest first, 50 a page, narrowed by `from` and `to` as the gateway
+ * narrows it (whole days; gw asks a day either side); `fail` makes the page at that offset fail.
  */
 function gateway(records: Rec[]) {
   const state = {records, fail: undefined as number | undefined, pages: [] as number[]}
   const fake = fakeClient({
-    'refunds.list': async ({offset, limit, from}: {offset: number; limit: number; from?: string}) => {
+    'refunds.list': async ({offset, limit, from, to}: {offset: number; limit: number; from?: string; to?: string}) => {
       if (offset === state.fail) throw new InterruptedError('SIGINT')
       state.pages.push(offset)
       const since = from === undefined ? -Infinity : Date.parse(from.replaceAll('/', '-') + 'T00:00:00Z')
-      const newest = state.records.filter((record) => Date.parse(String(record.transaction_date)) >= since).sort((a, b) => Date.parse(String(b.transaction_date)) - Date.parse(String(a.transaction_date)))
+      const until = to === undefined ? Infinity : Date.parse(to.replaceAll('/', '-') + 'T23:59:59.999Z')
+      const inDays = (record: Rec) => Date.parse(String(record.transaction_date)) >= since && Date.parse(String(record.transaction_date)) <= until
+      const newest = state.records.filter(inDays).sort((a, b) => Date.parse(String(b.transaction_date)) - Date.parse(String(a.transaction_date)))
       return {records: newest.slice(offset, offset + limit), paging: {page: offset / limit, pages: Math.ceil(newest.length / limit), total: newest.length}}
     },
   })
@@ -188,6 +190,75 @@ describe('filling the index', () => {
     state.records = [refund(5, 10), refund(4, 10), ...state.records]
     await topUp()
     expect(ids(index.onCard('2346\njane citizen', T0))).toEqual(['R-5', 'R-4', 'R-3', 'R-2', 'R-1'])
+  })
+
+  it('an empty list walked, then refunds made: the top-up and a walk further back rank them as the gateway lists them', async () => {
+    const {client, state} = gateway([])
+    const index = opened()
+    await fillIndex(index, T0 + 20 * MINUTE, async () => 0, {...fill, topUp: true}, {client})
+    expect(index.ranks()).toBeUndefined()
+    await fillIndex(index, T0 + 10 * MINUTE, async () => 0, {...fill, topUp: false}, {client})
+    state.records = [refund(2, 30), refund(1, 30)]
+    await fillIndex(index, T0 + 20 * MINUTE, async () => 0, {...fill, topUp: true}, {client})
+    expect(ids(index.onCard('2346\njane citizen', T0))).toEqual(['R-2', 'R-1'])
+  })
+
+  it('a top-up reads on past a page whose oldest refund is the window’s edge itself', async () => {
+    const {client, state} = gateway([refund(1, 5)])
+    const index = opened()
+    await fillIndex(index, T0, async () => 0, {...fill, topUp: true}, {client})
+    // 49 newer, then R-1 at minute 5 on the first page; R-2, of the same minute and listed after it, on the second.
+    const newer = Array.from({length: 49}, (_, i) => refund(100 + i, 11 + i))
+    const listing = [...newer.toReversed(), refund(1, 5), refund(2, 5), refund(3, 1)]
+    const {client: paged} = fakeClient({'refunds.list': ({offset, limit}: {offset: number; limit: number}) => ({records: listing.slice(offset, offset + limit), paging: {page: offset / limit, pages: Math.ceil(listing.length / limit), total: listing.length}})})
+    void state
+    await fillIndex(index, T0, async () => 59 * MINUTE, {...fill, topUp: true}, {client: paged})
+    expect(ids(index.onCard('2346\njane citizen', T0))).toContain('R-2')
+  })
+
+  it('a walk further back asks for the days between only', async () => {
+    const DAY = 24 * 60 * MINUTE
+    const {client, state} = gateway(Array.from({length: 300}, (_, i) => refund(i + 1, (Math.floor(i / 3) * DAY) / MINUTE)))
+    const index = opened()
+    await fillIndex(index, T0 + 80 * DAY, async () => 0, {...fill, topUp: true}, {client})
+    state.pages.length = 0
+    await fillIndex(index, T0 + 10 * DAY, async () => 0, {...fill, topUp: false}, {client})
+    // Days 9 to 81 (a day either side, whatever the gateway's zone): 219 refunds, 5 pages.
+    expect(state.pages).toEqual([0, 50, 100, 150, 200])
+  })
+
+  it('refunds of one second the first walk stopped in the middle of: the rest ranked after those it held', async () => {
+    const tied = Array.from({length: 60}, (_, i) => refund(i + 1, 30))
+    const older = Array.from({length: 20}, (_, i) => refund(100 + i, 20 - i))
+    const {client, state} = gateway([])
+    state.records = [...tied, ...older]
+    const {client: listed} = fakeClient({
+      'refunds.list': ({offset, limit}: {offset: number; limit: number}) => {
+        if (offset === state.fail) throw new InterruptedError('SIGINT')
+        const all = [...tied.toReversed(), ...older.toSorted((a, b) => Date.parse(String(b.transaction_date)) - Date.parse(String(a.transaction_date)))]
+        return {records: all.slice(offset, offset + limit), paging: {page: offset / limit, pages: Math.ceil(all.length / limit), total: all.length}}
+      },
+    })
+    void client
+    const index = opened()
+    state.fail = 50
+    await expect(fillIndex(index, T0, async () => 0, {...fill, topUp: true}, {client: listed})).rejects.toBeInstanceOf(InterruptedError)
+    state.fail = undefined
+    await fillIndex(index, T0, async () => 0, {...fill, topUp: true}, {client: listed})
+    expect(ids(index.onCard('2346\njane citizen', T0 + 30 * MINUTE))).toEqual(ids(tied.toReversed()))
+  })
+
+  it('a purchase with no date and refunds with none: nothing is claimed held beyond what the walk began at; a page with undated refunds still moves the newest', async () => {
+    const {client: blank} = gateway([{...refund(1), transaction_date: undefined}])
+    const undated = opened()
+    await fillIndex(undated, -8.64e15, async () => 0, {...fill, topUp: true}, {client: blank})
+    expect(undated.walked()).toEqual({coveredFrom: -8.64e15, newest: -8.64e15})
+    const {client, state} = gateway([refund(1, 1)])
+    const index = opened()
+    await fillIndex(index, T0, async () => 0, {...fill, topUp: true}, {client})
+    state.records = [refund(2, 9), {...refund(3), transaction_date: undefined}, ...state.records]
+    await fillIndex(index, T0, async () => 0, {...fill, topUp: true}, {client})
+    expect(index.walked()).toEqual({coveredFrom: T0, newest: T0 + 9 * MINUTE})
   })
 
   it('keeps card numbers masked: a reference that holds one is kept masked, and found only by the gateway', async () => {
