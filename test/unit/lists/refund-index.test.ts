@@ -212,7 +212,7 @@ describe('filling the index', () => {
     const listing = [...newer.toReversed(), refund(1, 5), refund(2, 5), refund(3, 1)]
     const {client: paged} = fakeClient({'refunds.list': ({offset, limit}: {offset: number; limit: number}) => ({records: listing.slice(offset, offset + limit), paging: {page: offset / limit, pages: Math.ceil(listing.length / limit), total: listing.length}})})
     void state
-    await fillIndex(index, T0, async () => 59 * MINUTE, {...fill, topUp: true}, {client: paged})
+    await fillIndex(index, T0, async () => 0, {...fill, topUp: true}, {client: paged})
     expect(ids(index.onCard('2346\njane citizen', T0))).toContain('R-2')
   })
 
@@ -228,37 +228,41 @@ describe('filling the index', () => {
   })
 
   it('refunds of one second the first walk stopped in the middle of: the rest ranked after those it held', async () => {
+    const newest = refund(99, 31)
     const tied = Array.from({length: 60}, (_, i) => refund(i + 1, 30))
     const older = Array.from({length: 20}, (_, i) => refund(100 + i, 20 - i))
-    const {client, state} = gateway([])
-    state.records = [...tied, ...older]
-    const {client: listed} = fakeClient({
+    const all = [newest, ...tied.toReversed(), ...older]
+    let fail: number | undefined = 50
+    const {client} = fakeClient({
       'refunds.list': ({offset, limit}: {offset: number; limit: number}) => {
-        if (offset === state.fail) throw new InterruptedError('SIGINT')
-        const all = [...tied.toReversed(), ...older.toSorted((a, b) => Date.parse(String(b.transaction_date)) - Date.parse(String(a.transaction_date)))]
+        if (offset === fail) throw new InterruptedError('SIGINT')
         return {records: all.slice(offset, offset + limit), paging: {page: offset / limit, pages: Math.ceil(all.length / limit), total: all.length}}
       },
     })
-    void client
     const index = opened()
-    state.fail = 50
-    await expect(fillIndex(index, T0, async () => 0, {...fill, topUp: true}, {client: listed})).rejects.toBeInstanceOf(InterruptedError)
-    state.fail = undefined
-    await fillIndex(index, T0, async () => 0, {...fill, topUp: true}, {client: listed})
-    expect(ids(index.onCard('2346\njane citizen', T0 + 30 * MINUTE))).toEqual(ids(tied.toReversed()))
+    await expect(fillIndex(index, T0, async () => 0, {...fill, topUp: true}, {client})).rejects.toBeInstanceOf(InterruptedError)
+    // The first page's 49 of that second are held; the 11 after them on the next page are not yet.
+    expect(index.walked()).toEqual({coveredFrom: T0 + 30 * MINUTE + 1, newest: T0 + 31 * MINUTE})
+    fail = undefined
+    await fillIndex(index, T0, async () => 0, {...fill, topUp: true}, {client})
+    expect(ids(index.onCard('2346\njane citizen', T0 + 30 * MINUTE))).toEqual(ids([newest, ...tied.toReversed()]))
   })
 
   it('a purchase with no date and refunds with none: nothing is claimed held beyond what the walk began at; a page with undated refunds still moves the newest', async () => {
-    const {client: blank} = gateway([{...refund(1), transaction_date: undefined}])
+    /** A list of exactly these pages, as a gateway that dates some records and not others might send them. */
+    const pages = (...answers: Rec[][]) =>
+      fakeClient({'refunds.list': ({offset, limit}: {offset: number; limit: number}) => ({records: answers[offset / limit] ?? [], paging: {page: offset / limit, pages: answers.length, total: answers.flat().length}})}).client
     const undated = opened()
-    await fillIndex(undated, -8.64e15, async () => 0, {...fill, topUp: true}, {client: blank})
+    await fillIndex(undated, -8.64e15, async () => 0, {...fill, topUp: true}, {client: pages([{...refund(1), transaction_date: undefined}])})
     expect(undated.walked()).toEqual({coveredFrom: -8.64e15, newest: -8.64e15})
-    const {client, state} = gateway([refund(1, 1)])
     const index = opened()
-    await fillIndex(index, T0, async () => 0, {...fill, topUp: true}, {client})
-    state.records = [refund(2, 9), {...refund(3), transaction_date: undefined}, ...state.records]
-    await fillIndex(index, T0, async () => 0, {...fill, topUp: true}, {client})
+    await fillIndex(index, T0, async () => 0, {...fill, topUp: true}, {client: pages([refund(1, 1)])})
+    await fillIndex(index, T0, async () => 0, {...fill, topUp: true}, {client: pages([refund(2, 9), {...refund(3), transaction_date: undefined}, refund(1, 1)])})
     expect(index.walked()).toEqual({coveredFrom: T0, newest: T0 + 9 * MINUTE})
+    // A first walk whose first page holds no date at all claims nothing of it, and goes on.
+    const mixed = opened()
+    await fillIndex(mixed, -8.64e15, async () => 0, {...fill, topUp: true}, {client: pages([{...refund(5), transaction_date: undefined}], [refund(4, 4)])})
+    expect(mixed.walked()).toEqual({coveredFrom: -8.64e15, newest: T0 + 4 * MINUTE})
   })
 
   it('keeps card numbers masked: a reference that holds one is kept masked, and found only by the gateway', async () => {
