@@ -245,6 +245,7 @@ function guarded(store: RefundIndexStore): RefundIndexStore {
     walked: wrap(store.walked),
     ranks: wrap(store.ranks),
     keep: wrap(store.keep),
+    cover: wrap(store.cover),
     onCard: wrap(store.onCard),
     byReference: wrap(store.byReference),
     namedPurchases: wrap(store.namedPurchases),

@@ -135,6 +135,11 @@ export class RefundIndexFile {
     })
   }
 
+  /** Keeps the span held whole, when a walk's end proves it with no page of its own. */
+  cover(walked: Walked): void {
+    this.keep([], walked)
+  }
+
   /** The refunds on a card (indexCard) made at `since` or after, newest first, as the gateway lists them. */
   onCard(card: string, since: number): GwRecord[] {
     const rows = this.statement('SELECT record FROM refunds WHERE scope = ? AND card = ? AND at >= ? ORDER BY at DESC, rank DESC').all(this.scope, card, since) as {record: string}[]

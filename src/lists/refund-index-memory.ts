@@ -4,7 +4,7 @@ import {recordInstant} from './window.js'
 type GwRecord = Record<string, unknown>
 
 /** What gw asks of an index of refunds: its file, or, where the file cannot be used, one held in memory for the command alone. */
-export type RefundIndexStore = Pick<RefundIndexFile, 'walked' | 'ranks' | 'keep' | 'onCard' | 'byReference' | 'namedPurchases' | 'keepNamedPurchases' | 'close'>
+export type RefundIndexStore = Pick<RefundIndexFile, 'walked' | 'ranks' | 'keep' | 'cover' | 'onCard' | 'byReference' | 'namedPurchases' | 'keepNamedPurchases' | 'close'>
 
 /**
  * An index held by one command, where gw's file cannot be opened or written (a full disk, a data
@@ -29,6 +29,10 @@ export class MemoryIndex implements RefundIndexStore {
       if (typeof record.id === 'string') this.refunds.set(record.id, {record, rank: this.refunds.get(record.id)?.rank ?? rank - index})
     }
     if (walked) this.span = {...walked}
+  }
+
+  cover(walked: Walked): void {
+    this.span = {...walked}
   }
 
   onCard(card: string, since: number): GwRecord[] {

@@ -54,7 +54,7 @@ async function topUp(index: RefundIndexStore, walked: Walked, windowMs: number, 
   }
   // The list ended above the floor: every refund it holds was read.
   const whole = {coveredFrom: Math.min(walked.coveredFrom, floor), newest}
-  index.keep([], whole)
+  index.cover(whole)
   return whole
 }
 
@@ -79,7 +79,7 @@ async function walkBack(index: RefundIndexStore, window: {from: number; to?: num
     rank -= page.length
   }
   // The list ended: everything since the window's start was read.
-  index.keep([], {coveredFrom: window.from, newest: held?.newest ?? window.from})
+  index.cover({coveredFrom: window.from, newest: held?.newest ?? window.from})
 }
 
 /** Room for the refunds of one walk between the ranks of those held and those it adds above them. */
