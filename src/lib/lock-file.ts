@@ -1,6 +1,6 @@
 import {randomBytes} from 'node:crypto'
 import {closeSync, fstatSync, linkSync, openSync, readFileSync, rmSync, type Stats, statSync, writeFileSync} from 'node:fs'
-import {hostPlatform} from './platform.js'
+import {leftByRunning} from './platform.js'
 
 // One lock file, beside the file it locks (an older gw's journal, while it is made a database): put in
 // place whole with link(2), holding its owner's pid; a dead owner's taken over by one process at a time.
@@ -77,8 +77,7 @@ export function readHolder(lockPath: string): {pid?: number; alive: boolean; ino
   const text = lock.text.trim()
   if (text === '') return {alive: !isOld(lock.stat), ino: lock.stat.ino}
   const pid = Number(text)
-  // A lock naming this very process that it does not hold is a dead one's: the pid came round again.
-  const alive = pid > 0 && pid !== process.pid && isRunning(pid)
+  const alive = pid > 0 && leftByRunning(pid)
   return {pid, alive, ino: lock.stat.ino}
 }
 
@@ -143,9 +142,4 @@ function readWhole(path: string): {text: string; stat: Stats} | undefined {
 /** Removes a file of gw's own, gone already or not. */
 function remove(path: string): void {
   rmSync(path, {force: true})
-}
-
-/** Whether the process runs, as this system says it (lib/processes.ts: on Linux a zombie, killed and not yet reaped, holds nothing any more). */
-export function isRunning(pid: number): boolean {
-  return hostPlatform().isRunning(pid)
 }

@@ -115,6 +115,14 @@ export function hostPlatform(): Platform {
 }
 
 /**
+ * Whether the process that left something naming `pid` (a lock, a folder) may still run. This
+ * process's own pid names a dead one's: the pid came round again.
+ */
+export function leftByRunning(pid: number, platform: Pick<Platform, 'isRunning'> = hostPlatform()): boolean {
+  return pid !== process.pid && platform.isRunning(pid)
+}
+
+/**
  * gw's folders as oclif's Config computes configDir, dataDir and cacheDir (config.js `dir`,
  * `macosCacheDir`): GW_CONFIG_DIR, GW_DATA_DIR and GW_CACHE_DIR first; then XDG_CONFIG_HOME,
  * XDG_DATA_HOME and XDG_CACHE_HOME, on every system (but for the cache on macOS, which is always

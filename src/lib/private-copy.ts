@@ -3,6 +3,7 @@ import {constants, existsSync} from 'node:fs'
 import {lstat, mkdtemp, open, readdir, rm, unlink, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
+import {leftByRunning} from './platform.js'
 
 // What can be read once only (stdin, a pipe), kept in a private file to be read again, and gone
 // however the process ends: a kill -9 must not leave a copy of the rows (card holders, amounts,
@@ -30,12 +31,19 @@ export function copyPlace(platform: NodeJS.Platform = process.platform, procFd =
 
 const PREFIX = 'gw-batch-'
 
+/** The copies this process keeps now: its own pid on a folder it did not make is a dead process's. */
+const madeHere = new Set<string>()
+
 /** Keeps `chunks` in a file only this user can read (0600, made afresh), as `place` says. */
 export async function keepPrivateCopy(chunks: AsyncIterable<Buffer | string>, {folder = tmpdir(), place = copyPlace()}: {folder?: string; place?: CopyPlace} = {}): Promise<PrivateCopy> {
   if (place === 'unlinked') return unlinkedCopy(chunks, folder)
   await sweep(folder)
   const own = await mkdtemp(join(folder, `${PREFIX}${process.pid}-`))
-  const dispose = () => rm(own, {recursive: true, force: true})
+  madeHere.add(own)
+  const dispose = async () => {
+    await rm(own, {recursive: true, force: true})
+    madeHere.delete(own)
+  }
   try {
     await writeFile(join(own, 'input'), chunks, {mode: 0o600, flag: 'wx'})
   } catch (err) {
@@ -60,7 +68,7 @@ async function unlinkedCopy(chunks: AsyncIterable<Buffer | string>, folder: stri
 }
 
 /** Removes the copies of gw processes that ended without removing theirs (killed): this user's only, in `folder`. */
-export async function sweep(folder: string, alive: (pid: number) => boolean = isRunning): Promise<void> {
+export async function sweep(folder: string, alive: (pid: number) => boolean = leftByRunning): Promise<void> {
   let names: string[]
   try {
     names = await readdir(folder)
@@ -70,19 +78,10 @@ export async function sweep(folder: string, alive: (pid: number) => boolean = is
   const uid = process.getuid?.()
   for (const name of names) {
     const pid = new RegExp(`^${PREFIX}(\\d+)-`).exec(name)?.[1]
-    if (pid === undefined || alive(Number(pid))) continue
+    if (pid === undefined || madeHere.has(join(folder, name)) || alive(Number(pid))) continue
     const stat = await lstat(join(folder, name)).catch(() => undefined)
     if (!stat?.isDirectory() || (uid !== undefined && stat.uid !== uid)) continue
     await rm(join(folder, name), {recursive: true, force: true})
   }
 }
 
-/** Whether a process of that pid runs (another user's counts: EPERM). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}

@@ -1,5 +1,5 @@
 import {connect} from 'node:net'
-import {isRunning} from '../lib/lock-file.js'
+import {hostPlatform} from '../lib/platform.js'
 
 /**
  * How `gw listen` names the web hook it registers: its address and its process, so that a later
@@ -22,7 +22,7 @@ const LISTEN_HOOK = /^gw listen (\S+)(?: \(pid (\d+)\))?$/
 export async function isAbandonedListen(hook: Record<string, unknown>, ownAddress: string): Promise<boolean> {
   const match = LISTEN_HOOK.exec(typeof hook.name === 'string' ? hook.name : '')
   if (!match || match[1] !== hook.address) return false
-  if (match[2] !== undefined && isRunning(Number(match[2]))) return false
+  if (match[2] !== undefined && hostPlatform().isRunning(Number(match[2]))) return false
   return match[1] === ownAddress || !(await takesConnections(match[1]!))
 }
 

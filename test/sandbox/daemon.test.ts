@@ -7,9 +7,10 @@ import {closeOnStop, DetachedStartError, errorIn, spawnDetached} from '../../src
 import {sandboxStatus} from '../../src/sandbox/server/gateway-process.js'
 import {readRuntimeFile, removeRuntimeFile, writeRuntimeFile, type RuntimeInfo} from '../../src/sandbox/server/runtime-file.js'
 import {stopSandbox} from '../../src/sandbox/server/stopping.js'
-import {isRunning} from '../../src/lib/lock-file.js'
 import {hostPlatform} from '../../src/lib/platform.js'
 import {expectReject} from '../expect-error.js'
+
+const isRunning = (pid: number) => hostPlatform().isRunning(pid)
 
 const SERVE = join(import.meta.dirname, 'fixtures', 'serve.ts')
 

@@ -57,4 +57,15 @@ describe('a swept copy (macOS, Windows)', () => {
     expect(readdirSync(dir)).not.toContain(`gw-batch-${dead}-abc123`)
     await copy.dispose()
   })
+
+  it("sweeps a folder of this process's pid that it did not make (the pid came round again), never one it keeps", async () => {
+    const dir = folder()
+    mkdirSync(join(dir, `gw-batch-${process.pid}-left01`))
+    const copy = await keepPrivateCopy(rows(), {folder: dir, place: 'swept'})
+    expect(readdirSync(dir)).toEqual([expect.stringMatching(new RegExp(`^gw-batch-${process.pid}-(?!left01)`))])
+    await sweep(dir)
+    expect(readFileSync(copy.path, 'utf8')).toBe('amount,reference\n1000,a\n')
+    await copy.dispose()
+    expect(readdirSync(dir)).toEqual([])
+  })
 })
