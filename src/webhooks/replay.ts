@@ -1,7 +1,6 @@
-import {readFile} from 'node:fs/promises'
 import type {ProxySettings} from '../api/proxy.js'
 import {GatewayError, UsageError} from '../errors.js'
-import {checkOwnPath, NotYoursError} from '../lib/own-file.js'
+import {NotYoursError, readOwnFile} from '../lib/own-file.js'
 import {toNdjsonLine} from '../output/json.js'
 import type {Io} from '../output/io.js'
 import {redact} from '../safety/redact.js'
@@ -21,6 +20,22 @@ export interface ReplayOptions {
   json: boolean
 }
 
+/** The text of a file gw listen --save wrote, the user's own; checked as opened (lib/own-file.ts). */
+function readSaved(file: string): string {
+  let text: string | undefined
+  try {
+    text = readOwnFile(file)
+  } catch (err) {
+    if (err instanceof NotYoursError) throw new UsageError(`${file} cannot be replayed: ${err.message}`, err.hint)
+    const {code, message} = err as NodeJS.ErrnoException
+    throw new UsageError(`Cannot read ${file} (${code ?? message})`, SAVED_HINT)
+  }
+  if (text === undefined) throw new UsageError(`Cannot read ${file} (ENOENT)`, SAVED_HINT)
+  return text
+}
+
+const SAVED_HINT = 'Give the file gw listen --save wrote.'
+
 /**
  * `gw listen replay FILE`: sends saved events to the app again, one after another in the order
  * they were received, each with the headers the gateway sent. A failed event is reported and the
@@ -28,12 +43,7 @@ export interface ReplayOptions {
  */
 export async function replay(options: ReplayOptions, io: Io): Promise<void> {
   // What is replayed is signed: never what another user could have written (lib/own-file.ts).
-  const text = await Promise.resolve()
-    .then(() => readFile(checkOwnPath(options.file), 'utf8'))
-    .catch((err: NodeJS.ErrnoException) => {
-    if (err instanceof NotYoursError) throw new UsageError(`${options.file} cannot be replayed: ${err.message}`, err.hint)
-    throw new UsageError(`Cannot read ${options.file} (${err.code ?? err.message})`, 'Give the file gw listen --save wrote.')
-  })
+  const text = readSaved(options.file)
   const wanted = eventFilter(options.events)
   const entries = parseEventLog(text, options.file).filter((entry) => wanted(entry.event))
   if (entries.length === 0) {

@@ -1,11 +1,11 @@
 import {spawn} from 'node:child_process'
-import {existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync} from 'node:fs'
+import {chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {closeOnStop, DetachedStartError, errorIn, spawnDetached} from '../../src/sandbox/server/daemon.js'
 import {sandboxStatus} from '../../src/sandbox/server/gateway-process.js'
-import {readRuntimeFile, removeRuntimeFile, writeRuntimeFile, type RuntimeInfo} from '../../src/sandbox/server/runtime-file.js'
+import {readRuntime, readRuntimeFile, removeRuntimeFile, writeRuntimeFile, type RuntimeInfo} from '../../src/sandbox/server/runtime-file.js'
 import {stopSandbox} from '../../src/sandbox/server/stopping.js'
 import {hostPlatform} from '../../src/lib/platform.js'
 import {expectReject} from '../expect-error.js'
@@ -188,6 +188,15 @@ describe('the runtime file', () => {
     writeRuntimeFile(runtimeFile, {...info(1), pid: 'one'} as unknown as RuntimeInfo)
     expect(readRuntimeFile(runtimeFile)).toBeUndefined()
     expect(await sandboxStatus(runtimeFile, platform)).toStrictEqual({state: 'stopped'})
+  })
+
+  it.skipIf(process.platform === 'win32')("is not believed, control key and all, when others may write it: another's, not this user's gateway", async () => {
+    const {runtimeFile} = paths()
+    writeRuntimeFile(runtimeFile, {...info(process.pid), controlToken: 'planted'})
+    chmodSync(runtimeFile, 0o666)
+    expect(readRuntime(runtimeFile)).toStrictEqual({unreadable: 'writable'})
+    expect(readRuntimeFile(runtimeFile)).toBeUndefined()
+    expect(await sandboxStatus(runtimeFile, platform)).toMatchObject({state: 'theirs'})
   })
 })
 

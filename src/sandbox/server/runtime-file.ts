@@ -1,5 +1,7 @@
-import {mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
+import {NotYoursError} from '../../lib/not-yours.js'
+import {readOwnFile} from '../../lib/own-file.js'
 import type {Platform} from '../../lib/platform.js'
 import type {ProcessFacts} from '../../lib/processes.js'
 import type {Dialect} from '../dialect.js'
@@ -122,17 +124,20 @@ export function writeRuntimeFile(file: string, info: RuntimeInfo): void {
   renameSync(temporary, file)
 }
 
-/** What a runtime file holds: a gateway's, none, or one this user cannot read (another's, the code says why). */
+/** What a runtime file holds: a gateway's, none, or one this user cannot read or must not trust (another's, the code says why). */
 export type RuntimeRead = {info: RuntimeInfo} | {missing: true} | {unreadable: string}
 
 export function readRuntime(file: string): RuntimeRead {
-  let text: string
+  let text: string | undefined
   try {
-    text = readFileSync(file, 'utf8')
+    // It holds the gateway's control key: only a file of the user's own is believed (lib/own-file.ts).
+    text = readOwnFile(file)
   } catch (err) {
+    if (err instanceof NotYoursError) return {unreadable: err.problem}
     const code = (err as NodeJS.ErrnoException).code ?? String(err)
-    return code === 'ENOENT' || code === 'ENOTDIR' ? {missing: true} : {unreadable: code}
+    return code === 'ENOTDIR' ? {missing: true} : {unreadable: code}
   }
+  if (text === undefined) return {missing: true}
   try {
     const info = JSON.parse(text) as Partial<RuntimeInfo> | null
     return Number.isInteger(info?.pid) && typeof info?.url === 'string' ? {info: info as RuntimeInfo} : {missing: true}
