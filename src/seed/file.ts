@@ -4,6 +4,7 @@ import type {GatewayTime} from '../api/client.js'
 import {tooLong} from '../api/schemas/rules.js'
 import {UsageError} from '../errors.js'
 import {dayText, fromWallTime, MACHINE_CALENDAR} from '../lib/calendar.js'
+import {instantOf, isCalendarDate} from '../lib/days.js'
 import type {Io} from '../output/io.js'
 import {maskCardNumbersIn} from '../safety/redact.js'
 import {acrossStepProblems} from './across.js'
@@ -113,10 +114,6 @@ function readStep(raw: unknown, number: number, {earlier, here}: {earlier: Map<s
   return {...step, at: dated}
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/
-/** A date-time names an instant only with its offset (or Z). */
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/
-
 /**
  * A step's `at`: a day (noon of it on the gateway's calendar, or now if that is earlier) or a
  * date-time with its offset, not after the gateway's now, for a kind whose record carries a date;
@@ -126,16 +123,15 @@ export function datedAt(at: unknown, kind: StepKind, {now, calendar}: GatewayTim
   if (!(DATED_KINDS as readonly string[]).includes(kind)) return {problem: `dates the record a step makes, and a ${kind} carries no date: give at to a ${DATED_KINDS.join(', ')} step`}
   const shape = 'must be a date (2026-11-17) or a date-time with its offset (2026-11-17T10:31:00+11:00)'
   if (typeof at !== 'string') return {problem: shape}
-  if (DAY.test(at)) {
+  if (isCalendarDate(at)) {
     const noon = new Date(`${at}T12:00:00Z`)
-    if (Number.isNaN(noon.getTime()) || noon.toISOString().slice(0, 10) !== at) return {problem: `${JSON.stringify(at)} ${shape}`}
     const today = dayText(calendar, now)
     if (at > today) return {problem: `${at} is in the future: the gateway's today is ${today}, and a record can be dated today or before`}
     const when = fromWallTime(calendar, noon.getUTCFullYear(), noon.getUTCMonth(), noon.getUTCDate(), 12)
     return {instant: (when > now ? now : when).toISOString(), day: at, onDay: at}
   }
-  const when = DATE_TIME.test(at) ? new Date(at) : new Date(Number.NaN)
-  if (Number.isNaN(when.getTime())) return {problem: `${JSON.stringify(at)} ${shape}`}
+  const when = instantOf(at)
+  if (!when) return {problem: `${JSON.stringify(at)} ${shape}`}
   if (when > now) return {problem: `${at} is in the future: the gateway's clock says ${now.toISOString()}, and a record can be dated now or before`}
   return {instant: when.toISOString(), onDay: dayText(calendar, when)}
 }

@@ -7,7 +7,8 @@ import {badRequest} from './errors.js'
 import type {DirectDebitRecord, PaymentPlanRecord} from './payment-records.js'
 import {scheduled} from './payment-plan.js'
 import type {SubscriptionRecord} from './records.js'
-import {isCalendarDate, shiftDays} from './schedule.js'
+import {shiftDays} from './schedule.js'
+import {isCalendarDate} from '../../lib/days.js'
 
 /**
  * Subscriptions, payment plans and direct debits dated in the past (gw sandbox seed's `at`): each

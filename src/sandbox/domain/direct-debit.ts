@@ -5,7 +5,8 @@ import {formatDate, formatDateTime} from './clock.js'
 import {SandboxError, forbidden} from './errors.js'
 import {blankMessage, isBlank, readFields} from './input.js'
 import type {DirectDebitRecord} from './payment-records.js'
-import {isCalendarDate, shiftDays} from './schedule.js'
+import {shiftDays} from './schedule.js'
+import {isCalendarDate} from '../../lib/days.js'
 
 /**
  * Direct debits (gateway-beyond.md §10): a debit from a bank account by BSB and account number,

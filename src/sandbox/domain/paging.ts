@@ -1,5 +1,6 @@
 import {badRequest} from './errors.js'
 import type {Positional} from './shelves.js'
+import {sentDay} from '../../lib/days.js'
 
 /** gateway-notes.md: libraries page with offset/limit (default 10, at most 50) or page/per_page. */
 const DEFAULT_PAGE_SIZE = 10
@@ -26,17 +27,15 @@ function queryTime(query: Record<string, string>, name: 'from' | 'to'): number |
   const text = query[name]
   if (text === undefined || text === '') return undefined
   const invalid = () => badRequest([`${name} must be a date such as 2026-11-01, or a date-time`])
-  const day = /^(\d{4})([-/])(\d{2})\2(\d{2})$/.exec(text)
+  const day = sentDay(text)
   if (!day) {
     // ISO 8601 only: Date.parse would take almost anything (2026-11/02) as some day.
     const time = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(text) ? Date.parse(text) : Number.NaN
     if (Number.isNaN(time)) throw invalid()
     return time
   }
-  const [year, month, date] = [Number(day[1]), Number(day[3]) - 1, Number(day[4])]
-  const start = new Date(year, month, date)
-  if (start.getFullYear() !== year || start.getMonth() !== month || start.getDate() !== date) throw invalid()
-  return name === 'from' ? start.getTime() : new Date(year, month, date + 1).getTime() - 1
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number]
+  return name === 'from' ? new Date(year, month - 1, date).getTime() : new Date(year, month - 1, date + 1).getTime() - 1
 }
 
 /** The first position from which `after` holds, for records in the order of `after`. */

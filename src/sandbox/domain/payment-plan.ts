@@ -7,7 +7,7 @@ import {SandboxError} from './errors.js'
 import {blankMessage, isBlank, readFields} from './input.js'
 import type {PaymentPlanRecord, PlanPaymentRecord} from './payment-records.js'
 import {anniversaryProblem, nextPaymentDate, paymentDates} from './plan-schedule.js'
-import {isCalendarDate} from './schedule.js'
+import {isCalendarDate} from '../../lib/days.js'
 
 const PLAN_INPUT = {
   customer: 'string',

@@ -28,13 +28,6 @@ function parts(date: string): [number, number, number] {
 
 const fromUtc = (time: Date) => time.toISOString().slice(0, 10)
 
-/** A real day of the calendar written as YYYY-MM-DD: `2026-02-29` is not one. */
-export function isCalendarDate(text: string): boolean {
-  if (!DATE.test(text)) return false
-  const [year, month, day] = parts(text)
-  return fromUtc(new Date(Date.UTC(year, month - 1, day))) === text && year >= 1000
-}
-
 export function shiftDays(date: string, days: number): string {
   const [year, month, day] = parts(date)
   return fromUtc(new Date(Date.UTC(year, month - 1, day + days)))

@@ -5,7 +5,7 @@ import type {SandboxContext} from '../context.js'
 import {badRequest} from './errors.js'
 import {blankMessage, fieldLabel, isBlank, readFields} from './input.js'
 import {SUBSCRIPTION_FIELDS, echo, type SubscriptionRecord} from './records.js'
-import {isCalendarDate} from './schedule.js'
+import {isCalendarDate} from '../../lib/days.js'
 import type {Collection} from './collections.js'
 
 const SUBSCRIPTION_INPUT = {

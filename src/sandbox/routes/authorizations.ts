@@ -3,7 +3,7 @@ import type {SandboxContext} from '../context.js'
 import {badRequest} from '../domain/errors.js'
 import {blankMessage, readFields} from '../domain/input.js'
 import type {PurchaseRecord} from '../domain/records.js'
-import {isCalendarDate} from '../domain/schedule.js'
+import {sentDay} from '../../lib/days.js'
 import {pathParam, type MerchantRequest, type RouteResult} from './route.js'
 import {voidTarget} from './void-target.js'
 
@@ -43,9 +43,8 @@ export function voidPurchaseRoute(request: MerchantRequest, ctx: SandboxContext)
 function settlementDay(query: Record<string, string>, name: 'from' | 'to'): {day?: string; error?: string} {
   const text = query[name]
   if (text === undefined || text.trim() === '') return {error: blankMessage(name)}
-  const parts = /^(\d{4})([-/])(\d{2})\2(\d{2})$/.exec(text.trim())
-  const day = parts && `${parts[1]}-${parts[3]}-${parts[4]}`
-  return day && isCalendarDate(day) ? {day} : {error: `${name} must be a date such as 2026/11/01`}
+  const day = sentDay(text.trim())
+  return day ? {day} : {error: `${name} must be a date such as 2026/11/01`}
 }
 
 /**

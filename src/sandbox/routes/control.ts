@@ -10,7 +10,8 @@ import {parseFault} from '../server/faults.js'
 import {longestLatencyMs} from '../server/manners.js'
 import {pathParam, type RouteRequest, type RouteResult} from './route.js'
 import {readFields} from '../domain/input.js'
-import {daysBetween, isCalendarDate, shiftDays} from '../domain/schedule.js'
+import {daysBetween, shiftDays} from '../domain/schedule.js'
+import {isCalendarDate} from '../../lib/days.js'
 
 /** The `/_sandbox/` endpoints: no credentials, for tests and for people trying gw out. */
 

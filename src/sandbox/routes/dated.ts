@@ -1,3 +1,4 @@
+import {instantOf} from '../../lib/days.js'
 import {addDays, formatDate, formatDateTime} from '../domain/clock.js'
 import type {SandboxContext} from '../context.js'
 import {badRequest} from '../domain/errors.js'
@@ -6,9 +7,6 @@ import type {CustomerRecord, PurchaseRecord, RefundRecord} from '../domain/recor
 import {DATE_FIELDS, type DatedCollection} from '../domain/collections.js'
 import {datedDirectDebit as dateDirectDebit, datedPaymentPlan as datePaymentPlan, datedSubscription as dateSubscription} from '../domain/dated-recurring.js'
 import {type MerchantRequest, pathParam, type RouteResult} from './route.js'
-
-/** A date-time with its offset (or Z), as gw sends a fixture's `at`: an instant, read the same in any time zone. */
-const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/
 
 /**
  * `POST /_sandbox/dated/{id}` `{"collection": "purchases|refunds|customers|subscriptions|payment_plans|direct_debits", "at": "2026-11-17T10:31:00+11:00"}`:
@@ -20,8 +18,9 @@ const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{
 export function dateRecord(request: MerchantRequest, ctx: SandboxContext): RouteResult {
   const {at, collection, start_date: startDate} = readFields(request.input, {at: 'string', collection: 'string', start_date: 'string'})
   if (collection === undefined || !Object.hasOwn(DATE_FIELDS, collection)) throw badRequest([`Collection must be one of ${Object.keys(DATE_FIELDS).join(', ')}: the records that carry the date they were made`])
-  const when = at !== undefined && INSTANT.test(at) ? new Date(at) : undefined
-  if (!when || Number.isNaN(when.getTime())) throw badRequest(['At must be a date-time with its offset, such as 2026-11-17T10:31:00+11:00'])
+  // With its offset, as gw sends a fixture's `at`: an instant, read the same in any time zone.
+  const when = at === undefined ? undefined : instantOf(at)
+  if (!when) throw badRequest(['At must be a date-time with its offset, such as 2026-11-17T10:31:00+11:00'])
   const now = ctx.clock.now()
   if (when > now) throw badRequest([`At ${at} is in the future: the gateway's clock says ${formatDateTime(now)}`])
   const dated = collection as DatedCollection

@@ -4,29 +4,10 @@ import {
   billingDateAfter,
   billingDateFrom,
   daysBetween,
-  isCalendarDate,
   occurrence,
   shiftDays,
   shiftMonths,
 } from '../../../src/sandbox/domain/schedule.js'
-
-describe('isCalendarDate', () => {
-  it.each([
-    ['2026-11-22', true],
-    ['2028-02-29', true],
-    ['2000-02-29', true],
-    ['2026-02-29', false],
-    ['1900-02-29', false],
-    ['2026-04-31', false],
-    ['2026-13-01', false],
-    ['2026-1-01', false],
-    ['22/11/2026', false],
-    ['0999-01-01', false],
-    ['', false],
-  ])('%s → %s', (text, expected) => {
-    expect(isCalendarDate(text)).toBe(expected)
-  })
-})
 
 describe('shiftDays and daysBetween', () => {
   it.each([
