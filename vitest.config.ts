@@ -33,6 +33,7 @@ const BOTH_DIALECTS = [
   'test/e2e/terminal-follow-ups.test.ts',
   'test/e2e/terminal-type-back.test.ts',
   'test/e2e/gh-habits.test.ts',
+  'test/e2e/webhook-order.test.ts',
   'test/e2e/by-reference.test.ts',
   'test/e2e/money-one-way.test.ts',
   'test/e2e/status.test.ts',

@@ -20,6 +20,8 @@ if (relaunch.belowFloor()) {
   return
 }
 relaunch.stopWithLauncher()
+// Before anything slow: a card number typed while gw starts must not be echoed.
+require('./typed-ahead.js').holdTypedAhead(argv)
 
 const dist = join(root, 'dist')
 

@@ -9,6 +9,8 @@ const sea = require('node:sea')
 const start = require('./start.js')
 
 const argv = process.argv.slice(2)
+// Before anything slow: a card number typed while gw starts must not be echoed.
+require('./typed-ahead.js').holdTypedAhead(argv)
 const pjson = JSON.parse(sea.getAsset('package.json', 'utf8'))
 // The bundle as oclif knows it: package.json's targets name ./dist/gw.cjs under gw's root, and
 // this root is a place no file is read from (the manifest comes from the assets too).

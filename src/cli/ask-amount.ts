@@ -3,8 +3,7 @@ import {DEFAULT_CONCURRENCY, type Deps} from '../operations/deps.js'
 import {lookUp} from '../operations/look-up.js'
 import {freeRefundReference, type RefundInput} from '../operations/refunds.js'
 import {refundedState, type RefundsOfRequest} from '../operations/purchase-refunds.js'
-import {checkedBy, type Prompter} from '../output/prompter.js'
-import {formatMoney} from '../output/money.js'
+import {amountReadBack, checkedBy, type Prompter} from '../output/prompter.js'
 import {amountOffer, beyondLeft, nothingLeft} from '../output/refund-match-text.js'
 import {sanitizeLine} from '../safety/sanitize.js'
 import {purchaseName} from '../lists/refund-room.js'
@@ -27,16 +26,19 @@ export async function askRefundAmount(state: RefundedState, prompter: Prompter, 
       const checked = checkedBy(validate.amount, 'amount')(value)
       return checked === true ? (beyondLeft(state, validate.amount('amount', value)) ?? true) : checked
     },
-    readBack: {question: 'amount to refund (--amount)', answer: (typed) => formatMoney(validate.amount('amount', typed), state.currency ? sanitizeLine(state.currency) : undefined)},
+    readBack: amountReadBack('amount to refund (--amount)', state.currency ? sanitizeLine(state.currency) : undefined),
   })
   return validate.amount('amount', answer)
 }
 
-/** The refund's reference, asked at a terminal: the one derived from the purchase's is offered (Enter takes it); one typed is used as it is. */
+/**
+ * The refund's reference, asked at a terminal: the one derived from the purchase's is offered
+ * (Enter takes it), shown once, where the prompt shows what Enter takes; one typed is used as it is.
+ */
 export async function askRefundReference(derived: string, prompter: Prompter): Promise<string> {
   // Text from the gateway never reaches the terminal raw: one that would is not offered, only asked for.
   const shown = sanitizeLine(derived) === derived
-  const answer = await prompter.text(`your reference for the refund (--reference)${shown ? `; Enter for ${derived}, derived from the purchase's` : ''}`, {
+  const answer = await prompter.text(`your reference for the refund (--reference)${shown ? "; Enter for the one derived from the purchase's" : ''}`, {
     default: shown ? derived : undefined,
     validate: checkedBy(validate.notBlank, 'reference'),
     readBack: {question: 'your reference for the refund (--reference)'},

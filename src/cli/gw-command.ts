@@ -85,7 +85,7 @@ export abstract class GwCommand<Input = unknown> extends Command {
   ): Promise<Interfaces.ParserOutput<F, B, A>> {
     // Asked for, even if it fails: oclif warns (under NODE_ENV=test or development) of a command that never parses.
     this.parsed = true
-    const asking = {command: `${this.config.bin} ${this.factory.commandName}`, context: this, choicesFor: (name: string) => this.choicesFor(name), alsoMissing: (flags: FlagOutput) => this.alsoMissing(flags)}
+    const asking = {command: `${this.config.bin} ${this.factory.commandName}`, context: this, choicesFor: (name: string) => this.choicesFor(name), alsoMissing: (flags: FlagOutput) => this.alsoMissing(flags), currencyOf: (flags: FlagOutput) => this.currencyOf(flags)}
     const parsed = await parseOrAsk((opts, args) => super.parse(opts, args), options, argv, this.factory, asking)
     this.factory.useFlags(parsed.flags as unknown as GlobalFlags)
     await checkFields(this.factory.flags.fields, this.factory.columns, this.factory.commandName, (this.ctor as typeof GwCommand).printsJson)
@@ -97,6 +97,11 @@ export abstract class GwCommand<Input = unknown> extends Command {
   protected async choicesFor(name: string): Promise<readonly string[] | undefined> {
     const {choices} = await import('./flags.js')
     return Object.hasOwn(choices, name) ? choices[name] : undefined
+  }
+
+  /** The currency of --amount, given the flags (--currency), where the command knows it: an amount asked at a terminal reads back in it. */
+  protected currencyOf(flags: FlagOutput): string | undefined {
+    return typeof flags.currency === 'string' ? flags.currency : undefined
   }
 
   /** What the command cannot go without besides its required flags (a card), given the flags it has: said with the missing ones. */

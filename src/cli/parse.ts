@@ -20,6 +20,8 @@ export interface Asking {
   context: unknown
   /** The values a missing flag or argument is chosen from, when they are fixed. */
   choicesFor: (name: string) => Promise<readonly string[] | undefined>
+  /** The currency of the command's --amount, given the flags it was given, where it is known: an amount asked reads back in it. */
+  currencyOf?: (flags: FlagOutput) => string | undefined
   /** What else the command cannot go without, given the flags it was given (a card): named beside the missing flags when nothing can be asked. */
   alsoMissing?: (flags: FlagOutput) => Promise<string | undefined>
 }
@@ -68,7 +70,7 @@ function unexpectedArguments(err: unknown): boolean {
  * argv with the answers to what the failed parse lacked; when nothing can be asked, the failure,
  * naming beside the missing flags whatever else the command lacks (as gh names every one at once).
  */
-async function answersFor(err: unknown, argv: string[], f: Factory, {context, choicesFor, alsoMissing}: Asking, given: FlagOutput = {}): Promise<string[]> {
+async function answersFor(err: unknown, argv: string[], f: Factory, {context, choicesFor, alsoMissing, currencyOf}: Asking, given: FlagOutput = {}): Promise<string[]> {
   const {missingFrom, askForMissing} = await import('../output/ask-missing.js')
   const missing = missingFrom(err)
   // --no-input as the pre-parser read it: the parse that would have read it failed.
@@ -78,7 +80,7 @@ async function answersFor(err: unknown, argv: string[], f: Factory, {context, ch
     throw new UsageError(`${toGwError(err).message}\n${also}`)
   }
   if (missing.length === 0) throw err
-  return askForMissing(missing, argv, {prompter: await f.prompter(), context, choicesFor})
+  return askForMissing(missing, argv, {prompter: await f.prompter(), context, choicesFor, currency: currencyOf?.(given)})
 }
 
 /**

@@ -23,6 +23,13 @@ export const TIME_FIELD: Record<ListResource, string | undefined> = {
 }
 
 /**
+ * The order the gateway pages a list in whose records carry no dates to tell it. Web hooks have no
+ * `created_at`: the recordings list them oldest first (2017, 2019; newest first in 2018 alone), as
+ * the local gateway does in both dialects, so a list newest first reads them backwards.
+ */
+const UNDATED_ORDER: Partial<Record<ListResource, ListOrder>> = {webHooks: 'oldest'}
+
+/**
  * Lists read whole and held to the window here alone, the gateway asked for no days: a debit is
  * timed by the day it goes to the bank, which may be days after it was made (a later date asked
  * for, a weekend, the day's cut-off), and no gateway is known to narrow its list by that day.
@@ -79,7 +86,7 @@ export function listRecords(request: ListRequest, {client}: Pick<Deps, 'client'>
   // show is the count's to say, and where the gateway gives none, a full limit may have more.
   const want = unnarrowed && request.limit !== undefined ? request.limit : undefined
   async function* pages(): AsyncGenerator<GwRecord[]> {
-    for await (const page of walkList(fetch, {order: request.order, ahead: request.concurrency, want, maxPages: request.maxPages, onState})) {
+    for await (const page of walkList(fetch, {order: request.order, undatedOrder: UNDATED_ORDER[request.resource], ahead: request.concurrency, want, maxPages: request.maxPages, onState})) {
       const kept = unnarrowed ? page : page.filter(wanted)
       const room = request.limit === undefined ? kept.length : request.limit - summary.shown
       if (kept.length > room) summary.more = true

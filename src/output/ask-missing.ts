@@ -1,5 +1,5 @@
 import {Errors} from '@oclif/core'
-import type {Prompter} from './prompter.js'
+import {amountReadBack, type Prompter} from './prompter.js'
 
 /** A flag or argument definition as oclif keeps it, the parts a question needs. */
 interface Definition {
@@ -15,6 +15,9 @@ interface ParseState {
   input: {flags: Record<string, Definition>; args: Record<string, Definition>}
   output: {flags: Record<string, unknown>; args: Record<string, unknown>}
 }
+
+/** An amount's unit in its description (`, in the minor currency unit (1000 is 10.00 AUD)`): read back as money, it is said no more. */
+const MINOR_UNIT = /,? in (the minor currency unit|cents)\b.*$/
 
 /** Values a person types without echo: they would otherwise stay on the screen and in scrollback. */
 const SECRET = /^(card-number|cvv)$|token|secret|password/
@@ -44,12 +47,13 @@ export function missingFrom(err: unknown): Missing[] {
  * Asks for each missing value on the terminal and returns argv with the answers added: flags as
  * `--name=value` in front, arguments after what was typed, in order. Each answer is checked by
  * the flag's own parse, so a bad one is asked again with the same message the flag would give.
- * Card numbers, CVVs and tokens are asked without echo; fixed values are chosen from a list.
+ * Card numbers, CVVs and tokens are asked without echo; fixed values are chosen from a list. An
+ * amount reads back as money, in `currency` where the command knows it.
  */
 export async function askForMissing(
   missing: Missing[],
   argv: string[],
-  {prompter, context, choicesFor}: {prompter: Prompter; context: unknown; choicesFor: (name: string) => Promise<readonly string[] | undefined>},
+  {prompter, context, choicesFor, currency}: {prompter: Prompter; context: unknown; choicesFor: (name: string) => Promise<readonly string[] | undefined>; currency?: string},
 ): Promise<string[]> {
   const flags: string[] = []
   const args: string[] = []
@@ -60,7 +64,8 @@ export async function askForMissing(
     if (choices && choices.length > 0) answer = await prompter.choose(label, choices)
     else {
       const validate = (value: string) => check(definition, value, context)
-      answer = SECRET.test(name) ? await prompter.secret(label, validate) : await prompter.text(label, {validate})
+      const readBack = name === 'amount' ? amountReadBack(`${(definition.description ?? name).replace(MINOR_UNIT, '')} (--${name})`, currency) : undefined
+      answer = SECRET.test(name) ? await prompter.secret(label, validate) : await prompter.text(label, {validate, readBack})
     }
     if (kind === 'flag') flags.push(`--${name}=${answer}`)
     else args.push(answer)

@@ -15,6 +15,7 @@ export async function terminalPrompter(): Promise<Prompter> {
     // What a validate threw: the question ends with it, unanswered (inquirer would mark it answered, ✔, only on a true).
     let ended: {err: unknown} | undefined
     const {validate} = question
+    await typedAheadDropped()
     const asking = prompt([
       {
         name: 'answer',
@@ -68,6 +69,14 @@ export async function terminalPrompter(): Promise<Prompter> {
     secret: async (message, validate) => (await ask<string>({type: 'password', message: fitQuestion(message, width()), mask: '*', validate})).trim(),
     choose: (message, choices, defaultChoice) => ask({type: 'select', message: fitQuestion(message, width()), choices: choices.map((value) => ({value, name: value})), default: defaultChoice}),
   }
+}
+
+/**
+ * The hold bin/typed-ahead.js took on the terminal as gw started, where a secret is to be asked:
+ * what was typed before the first question is dropped, unechoed, and the terminal handed to it.
+ */
+async function typedAheadDropped(): Promise<void> {
+  await ((globalThis as Record<symbol, unknown>)[Symbol.for('gw.typed-ahead')] as (() => Promise<void>) | undefined)?.()
 }
 
 const MONEY = /(\d) ([A-Z]{3})\b/g

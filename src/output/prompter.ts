@@ -1,4 +1,6 @@
+import {amount as amountRule} from '../api/schemas/rules.js'
 import {GwError} from '../errors.js'
+import {formatMoney} from './money.js'
 
 // What a command needs to ask questions, apart from the prompts themselves (prompt.ts), which load
 // inquirer and the terminal's text widths: a command that asks nothing, in a pipe, loads neither.
@@ -14,6 +16,20 @@ export type Validate = (value: string) => string | true | Promise<string | true>
 export interface ReadBack {
   question: string
   answer?: (answer: string) => string
+}
+
+/**
+ * How an amount asked in the minor unit reads back once answered: as money (`12.50 AUD`, not
+ * `1250`), with its currency where it is known. Every question that asks an amount reads it so.
+ */
+export function amountReadBack(question: string, currency: string | undefined): ReadBack {
+  return {
+    question,
+    answer: (typed) => {
+      const checked = amountRule(typed)
+      return 'value' in checked ? formatMoney(checked.value, currency) : typed
+    },
+  }
 }
 
 /**

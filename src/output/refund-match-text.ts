@@ -16,7 +16,8 @@ function named(purchase: GwRecord): string {
 const money = (amount: number, state: RefundedState) => formatMoney(amount, state.currency ? sanitizeLine(state.currency) : undefined)
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`
 
-const BY: Record<string, string> = {journal: "gw's batch journal", refund_create: "gw's refund create", derived_reference: 'derived reference', standalone: "the gateway's standalone"}
+/** Why a match was made, in words that say what happened: refund_create is gw's record of every single refund it made (refund create, gw api, sandbox seed). */
+const BY: Record<string, string> = {journal: "gw's batch journal", refund_create: 'made by gw', derived_reference: 'derived reference', standalone: "the gateway's standalone"}
 
 /**
  * A refund's gw_match as a table's Match column shows it: the word and its reason (design.md §3,

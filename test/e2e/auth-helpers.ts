@@ -46,6 +46,8 @@ export interface Terminal {
   answer(questions: [question: string, answer: string][]): Promise<void>
   /** The screen's text; with `escapes`, its colours as the terminal's escape sequences (tmux capture-pane -e). */
   screen(escapes?: boolean): string
+  /** The pane's terminal device, as `stty -a < TTY` reads its modes. */
+  tty(): string
   close(): void
 }
 
@@ -65,6 +67,7 @@ export function terminal(args: string[], env: NodeJS.ProcessEnv, {width = 200, h
   const screen = (escapes = false) => tmux('capture-pane', '-p', '-J', ...(escapes ? ['-e'] : []), '-S', '-100', '-t', 'gw').stdout
   return {
     screen,
+    tty: () => tmux('display-message', '-p', '-t', 'gw', '#{pane_tty}').stdout.trim(),
     async waitFor(text, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs
       for (;;) {

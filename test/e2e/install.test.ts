@@ -57,7 +57,7 @@ describe.skipIf(!packageTests)('the package', () => {
 
   it('holds what gw runs from and nothing else: bin/, the bundles, the code cache and root help, the manifest', () => {
     const bundles = readdirSync(join(root, 'dist')).filter((file) => file.endsWith('.cjs')).map((file) => `dist/${file}`)
-    const expected = ['LICENSE', 'README.md', 'package.json', 'oclif.manifest.json', 'bin/package.json', 'bin/relaunch.js', 'bin/run.js', 'bin/start.js', ...bundles, SHIPPED_CACHE, `dist/root-help-node${process.version}-80.txt`]
+    const expected = ['LICENSE', 'README.md', 'package.json', 'oclif.manifest.json', 'bin/package.json', 'bin/relaunch.js', 'bin/run.js', 'bin/start.js', 'bin/typed-ahead.js', ...bundles, SHIPPED_CACHE, `dist/root-help-node${process.version}-80.txt`]
     expect(packed.files.map((file) => file.path).sort()).toEqual(expected.sort())
   })
 

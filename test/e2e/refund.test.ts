@@ -115,6 +115,33 @@ describe('gw refund create', () => {
   })
 })
 
+describe('gw refund create ID, the purchase as its argument (as purchase capture and void take it; issue 69)', () => {
+  it('refunds the purchase named by its reference or its id, --transaction-id the same purchase or left out', async () => {
+    const purchase = await purchaseOf(3000)
+    const byReference = await sandbox.gw(['refund', 'create', purchase.reference, '--amount', '1000', '--reference', ref('refund'), '--json'])
+    expect(byReference.stderr).toBe('')
+    expect(byReference.code).toBe(0)
+    expect(byReference.json).toMatchObject({amount: ANSWERS.refundAmount(1000), successful: true, card_number: '424242XXXXXX4242'})
+    const both = await sandbox.gw(['refund', 'create', purchase.id, '--transaction-id', purchase.id, '--amount', '500', '--reference', ref('refund'), '--json'])
+    expect(both.code, both.stderr).toBe(0)
+    const found = await sandbox.gw(['refund', 'list', '--purchase', purchase.id, '--json'])
+    expect((found.records as {amount: number}[]).map((record) => Math.abs(record.amount)).sort((a, b) => a - b)).toEqual([500, 1000])
+  })
+
+  it.each([
+    ['two different purchases, naming both', ['order-9001', '--transaction-id', 'order-9002'], 'Error: gw refund create was given two purchases: order-9001 (the argument) and --transaction-id order-9002\nHint: Name the purchase once: gw refund create order-9001 or gw refund create --transaction-id order-9001.\n'],
+    ['a purchase and a card', ['order-9001', '--card-token', 'tok_1'], 'Error: --card-token cannot also be provided when using ID (order-9001)\nHint: See gw refund create --help for the flags and examples.\n'],
+    ['a purchase and a file of rows', ['order-9001', '--input', 'rows.csv'], 'Error: --input cannot also be provided when using ID (order-9001)\nHint: See gw refund create --help for the flags and examples.\n'],
+    ['two purchases as arguments', ['order-9001', 'order-9002'], 'Error: gw refund create: unexpected argument "order-9002"\nHint: See gw refund create --help for its flags and examples.\n'],
+  ])('refuses %s (exit 2), sending nothing', async (_, args, stderr) => {
+    const cursor = await requestLogCursor(sandbox)
+    const result = await sandbox.gw(['refund', 'create', ...args, '--amount', '100', '--reference', ref('refund')])
+    expect(result.stderr).toBe(stderr)
+    expect(result.code).toBe(2)
+    expect(await apiRequestsSince(sandbox, cursor)).toEqual([])
+  })
+})
+
 describe('gw refund get', () => {
   it('finds a refund by id and by reference, and exits 5 for an unknown one', async () => {
     const purchase = await purchaseOf(3000)

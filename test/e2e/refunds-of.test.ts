@@ -207,6 +207,19 @@ describe('refund list --purchase', () => {
     expect(listed.stderr).toMatch(new RegExp(`^No refund on the card of purchase ${never} \\(071-P-\\w+\\) since it was made: it has not been refunded\\.\\n$`))
   })
 
+  // Issue 69: a refund sent with gw api was labelled `certain (gw's refund create)`, naming a command not run.
+  it('a refund made with gw api is labelled as made by gw at a terminal, naming no command it did not run', async () => {
+    const own = ['--card-holder', `${prefix} api`, '--card-number', CARDS.visa, '--card-expiry', '12/2030', '--cvv', '123']
+    const bought = (await gwOk(['purchase', 'create', '--amount', '2000', '--reference', `${prefix}-api`, ...own])).json as Record_
+    await gwOk(['api', 'POST', '/v1.0/refunds', '--data', JSON.stringify({transaction_id: bought.id, amount: 400, reference: `${prefix}-api-R1`})])
+    const t = terminal(['refund', 'list', '--purchase', `${prefix}-api`], sandbox.env({NO_COLOR: '1'}), {width: 200})
+    open.push(t)
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain('[exit 0]')
+    expect(screen).toMatch(new RegExp(`│ certain \\(made by gw\\) +│ [\\d-]+ [\\d:]+ +│ ${prefix}-api-R1 +│ 4\\.00 AUD │`))
+    expect(screen).not.toContain('refund create')
+  })
+
   it('at a terminal: a Match column first, the word and its reason, the note above; --json the same records as a pipe gets', async () => {
     const t = terminal(['refund', 'list', '--purchase', A], sandbox.env({NO_COLOR: '1'}), {width: 200})
     open.push(t)
@@ -214,10 +227,10 @@ describe('refund list --purchase', () => {
     expect(screen).toContain('[exit 0]')
     expect(screen).toContain(`Refunds that may be of purchase ${A}`)
     expect(screen).toMatch(/│ Match +│ Date +│ Reference +│ Amount +│/)
-    expect(screen).toMatch(new RegExp(`│ certain \\(gw's refund create\\) +│ [\\d-]+ [\\d:]+ +│ ${A}-R1 +│ 10\\.00 AUD │`))
+    expect(screen).toMatch(new RegExp(`│ certain \\(made by gw\\) +│ [\\d-]+ [\\d:]+ +│ ${A}-R1 +│ 10\\.00 AUD │`))
     expect(screen).toMatch(new RegExp(`│ likely \\(derived reference\\) +│ [\\d-]+ [\\d:]+ +│ ${A}-R9 +│ 3\\.00 AUD +│`))
     expect(screen).toMatch(new RegExp(`│ possible \\(names it; same card, after it\\) +│ [\\d-]+ [\\d:]+ +│ refund-for-${A} +│`))
-    expect(screen).toMatch(new RegExp(`│ of ${B} \\(certain: gw's refund create\\) +│ [\\d-]+ [\\d:]+ +│ ${prefix}-manual +│ 7\\.00 AUD +│`))
+    expect(screen).toMatch(new RegExp(`│ of ${B} \\(certain: made by gw\\) +│ [\\d-]+ [\\d:]+ +│ ${prefix}-manual +│ 7\\.00 AUD +│`))
     const json = terminal(['refund', 'list', '--purchase', A, '--json'], sandbox.env({NO_COLOR: '1'}), {width: 200, height: 400})
     open.push(json)
     const pretty = await json.waitFor(/\[exit \d+\]/)

@@ -48,6 +48,22 @@ describe('one JSON shape at a prompt and in a script', () => {
 })
 
 describe('prompts for what is missing', () => {
+  // Issue 69: a purchase's amount read back as 1250 where a refund's read back as 15.00 AUD.
+  it.each([
+    ['a purchase in its currency', ['purchase', 'create', '--currency', 'NZD'], '✔ amount (--amount) 12.50 NZD'],
+    ['a purchase, AUD when no currency is given', ['purchase', 'create'], '✔ amount (--amount) 12.50 AUD'],
+  ])("reads an amount asked for back as money, as a refund's is: %s", async (_, args, readBack) => {
+    const token = await sandbox.gw(['card', 'tokenize', ...cardArgs(), '--json'])
+    expect(token.code, token.stderr).toBe(0)
+    const reference = ref('readback')
+    const t = run([...args, '--reference', reference, '--card-token', (token.json as {token: string}).token])
+    await t.answer([['(--amount)', '1250']])
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen).toContain(`${readBack}\n`)
+    expect(screen).not.toMatch(/^✔ amount.* 1250$/m)
+    expect((await sandbox.gw(['purchase', 'get', reference, '--json'])).json).toMatchObject({reference, amount: 1250})
+  })
+
   it('makes a purchase entirely through prompts, asking again for a bad amount, the card number and CVV masked', async () => {
     const reference = ref('prompted')
     const t = run(['purchase', 'create'])
@@ -128,7 +144,9 @@ describe('prompts for what is missing', () => {
     await t.answer([['(--transaction-id)', String(bought.reference)]])
     await t.waitFor('(--amount); Enter for the purchase in full, 10.00 AUD')
     t.press('Enter')
-    await t.waitFor(`(--reference); Enter for ${bought.reference}-R1, derived from the purchase's`)
+    // The derived reference is shown once, where the prompt shows what Enter takes (issue 69).
+    const offered = await t.waitFor(`(--reference); Enter for the one derived from the purchase's (${bought.reference}-R1)`)
+    expect(offered.split(`${bought.reference}-R1`)).toHaveLength(2)
     t.press('Enter')
     const screen = await t.waitFor(/\[exit \d+\]/)
     expect(screen).toContain('[exit 0]')

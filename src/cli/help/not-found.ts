@@ -3,10 +3,8 @@ import {UsageError} from '../../errors.js'
 import {redactFlagMessage} from '../../safety/redact.js'
 import {flagsGiven, GLOBAL_FLAGS} from '../startup/argv.js'
 import {type FlagShape, strayArgumentsError} from './stray-arguments.js'
+import {habitOf, SYNONYMS} from './habits.js'
 import {closest} from './suggest.js'
-
-/** Words other tools use for a verb gw names otherwise, where gw has that verb (`gw profile switch` → use, as kubectl's `config use-context`). */
-const SYNONYMS: Record<string, string> = {switch: 'use', select: 'use'}
 
 /**
  * What was typed against the command tree, word by word: each word that names no topic or command
@@ -20,8 +18,8 @@ export function suggestCommand(words: string[], commandIds: Iterable<string>): {
   for (const [index, word] of words.entries()) {
     const here = fixed.join(':')
     const children = new Set([...prefixes].filter((p) => p.split(':').length === fixed.length + 1 && p.startsWith(here ? here + ':' : '')).map((p) => p.split(':').at(-1)!))
-    const synonym = SYNONYMS[word]
-    const next = children.has(word) ? word : synonym !== undefined && children.has(synonym) ? synonym : closest(word, children)
+    const synonym = SYNONYMS[word]?.find((verb) => children.has(verb))
+    const next = children.has(word) ? word : (synonym ?? closest(word, children))
     if (!next) return {typed: words.slice(0, index + 1)}
     fixed.push(next)
     if (ids.includes(fixed.join(':'))) return {typed: words.slice(0, index + 1), suggestion: fixed.join(':')}
@@ -46,8 +44,14 @@ export const commandNotFound: Hook.CommandNotFound = async function ({id, argv =
 
 async function unknownCommand(id: string, argv: string[], config: Parameters<Hook.CommandNotFound>[0]['config']): Promise<UsageError> {
   const words = [...id.split(':'), ...argv.filter((arg) => !arg.startsWith('-'))]
-  const {typed, suggestion} = suggestCommand(words, config.commandIDs.filter((commandId) => !config.findCommand(commandId)?.hidden))
   const bin = config.bin
+  // A habit from gh or the Stripe CLI (`gw logs`): the gw command that does its work.
+  const habit = habitOf(words)
+  if (habit) {
+    const {typed, habit: {command, does}} = habit
+    return new UsageError(`unknown command: ${bin} ${typed.join(' ')}`, `${command ? `Did you mean ${bin} ${command}? ` : ''}${does} ${bin} help lists every command.`)
+  }
+  const {typed, suggestion} = suggestCommand(words, config.commandIDs.filter((commandId) => !config.findCommand(commandId)?.hidden))
   // The command exists, and what follows it is an argument it does not take: oclif joined it into
   // the id because it holds a colon (a URL), and looked for a command of that name.
   // A stray word before any flag is joined into the id too (`gw refund create order-2003`).

@@ -31,6 +31,11 @@ On a live profile gw asks you to type the amount first (--yes skips that). It is
 
   static override columns = directDebitColumns
 
+  /** A debit is in Australian dollars: the gateway takes its amount in dollars. */
+  protected override currencyOf(): string {
+    return 'AUD'
+  }
+
   protected async input(): Promise<DirectDebitCreateInput> {
     const {flags} = await this.parse(DirectDebitCreate)
     gwFlags.refuseRowFlagsInBatch(flags, DirectDebitCreate.flags)

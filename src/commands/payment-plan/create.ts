@@ -38,6 +38,10 @@ The customer may be given by id or by your reference. On a live profile gw asks 
 
   static override columns = paymentPlanColumns
 
+  protected override currencyOf(flags: {currency?: string}): string {
+    return flags.currency ?? 'AUD'
+  }
+
   protected async input(): Promise<PaymentPlanCreateInput> {
     const {flags} = await this.parse(PaymentPlanCreate)
     gwFlags.refuseRowFlagsInBatch(flags, PaymentPlanCreate.flags)

@@ -48,6 +48,10 @@ Exits 0 when approved, 3 when the issuer declines (the record is still printed),
   static override columns = purchaseColumns
 
   /** No terminal to ask on: the card left out is named with the flags left out. */
+  protected override currencyOf(flags: {currency?: string}): string {
+    return flags.currency ?? 'AUD'
+  }
+
   protected override async alsoMissing(flags: CardFlags): Promise<string | undefined> {
     const {cardLeftOut} = await import('../../cli/card-input.js')
     return cardLeftOut(flags, {orToken: true})

@@ -9,19 +9,28 @@ type RefundCreateInput = {refund: RefundInput} | {unmatched: UnmatchedRefundInpu
 
 export default class RefundCreate extends GwCommand<RefundCreateInput> {
   static override summary = 'Refund a purchase, in full or in part; or a batch of refunds from a file'
-  static override description = `Refunds --amount (minor units) of the purchase --transaction-id; without --amount, the purchase's full amount, looked up first with what is left of it: nothing left, or less than all of it, is refused before anything is sent (exit 7, saying what was refunded). Several partial refunds may add up to the purchase amount.
+  static override description = `Refunds --amount (minor units) of the purchase ID (its id or reference, or --transaction-id); without --amount, the purchase's full amount, looked up first with what is left of it: nothing left, or less than all of it, is refused before anything is sent (exit 7, saying what was refunded). Several partial refunds may add up to the purchase amount.
 Without --reference the refund's reference derives from the purchase's: order-1001-R1, then -R2 (the first free, looked up), cut to the gateway's 255 characters from the purchase's part; a reference given is used as it is. gw records each refund it makes (in its data directory), so that refund list --purchase and purchase get find it for certain, whatever its reference. At a terminal gw asks for the amount (what is left of the purchase offered, more refused) and then the reference (the derived one offered).
 The refund is sent once and never retried; if no answer comes back, gw looks it up by its reference and reports what the gateway has. A reference already taken by this same refund is reported as done earlier.
 Without --transaction-id but with a card (--card-token, or --card-holder, --card-number, --card-expiry and --cvv, or --card -; at a terminal --card-holder alone, the rest asked, as a live profile needs) it is an unmatched refund to that card, for accounts the gateway allows them: --amount and --reference are required, --currency defaults to AUD, and on a live profile it is confirmed as such, since no purchase bounds it.
 --metadata KEY=VALUE (repeatable) keeps keys of your own with the refund.
 --input FILE sends a batch: a CSV with a header transaction_id,amount,reference (a blank amount refunds in full, a blank reference or none derives one) or NDJSON. Every row is checked before any is sent; each is journaled before it is sent and after its answer, so running the same command again after a crash or Ctrl-C sends only what was not sent; and each is looked up at the gateway before it is sent (a blank reference's refund carries metadata naming its batch and row), so a copy of the journal, or another data directory, sends nothing the batch made. --new-batch with --journal FILE refunds the same rows again, as a batch of their own. A line per row on stdout, a summary on stderr; exits with the worst row's code.`
 
+  // oclif's own line joins the purchase and every way to give a card with |, as if each excluded the others: the three kinds of refund, each whole.
+  static override usage = [
+    '<%= command.id %> ID [--amount N] [--reference REF] [flags]',
+    '<%= command.id %> --amount N --reference REF (--card-token TOKEN | --card-holder NAME --card-number NUMBER --card-expiry MM/YYYY --cvv CVV | --card -) [flags]',
+    '<%= command.id %> --input FILE [--dry-run] [--journal FILE] [flags]',
+  ]
+
   static override examples = [
-    '<%= config.bin %> <%= command.id %> --transaction-id order-1001 --amount 1000 --reference refund-1001',
+    '<%= config.bin %> <%= command.id %> order-1001 --amount 1000 --reference refund-1001',
     '<%= config.bin %> <%= command.id %> --transaction-id order-1002 --reference refund-1002 --json | jq -r .id',
     '<%= config.bin %> <%= command.id %> --input refunds.csv --concurrency 8 | jq -c "select(.status != \\"approved\\")"',
     '<%= config.bin %> <%= command.id %> --card-token customer-42 --amount 1500 --reference goodwill-77 --metadata ticket=77',
   ]
+
+  static override args = {id: gwFlags.idOptional('id or reference of the purchase to refund; the same as --transaction-id')}
 
   static override flags = {
     // A card named, even in part (its holder: at a terminal the rest is asked, as a live profile must), makes an unmatched refund: no purchase is required then (cli/parse.ts).
@@ -43,7 +52,10 @@ Without --transaction-id but with a card (--card-token, or --card-holder, --card
   }
 
   protected async input(): Promise<RefundCreateInput> {
-    const {flags} = await this.parse(RefundCreate)
+    const [{purchaseAsFlag}, {grammarOf}] = await Promise.all([import('../../cli/purchase-argument.js'), import('../../cli/startup/argv.js')])
+    // The purchase as an argument is read as --transaction-id: asked for when left out, refused beside a card, as the flag is.
+    const argv = await purchaseAsFlag(this.argv, {command: `${this.config.bin} ${this.factory.commandName}`, flag: 'transaction-id', grammar: grammarOf(RefundCreate), excludes: [...RefundCreate.flags['transaction-id'].exclusive ?? [], 'input']})
+    const {flags} = await this.parse(RefundCreate, argv)
     gwFlags.refuseRowFlagsInBatch(flags, RefundCreate.flags)
     if (flags.input !== undefined) return {batch: gwFlags.batchFlags({...flags, input: flags.input})}
     const metadata = gwFlags.metadataOf(flags.metadata)

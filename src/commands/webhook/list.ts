@@ -6,7 +6,8 @@ export default listCommand(
   'webHooks',
   {
     summary: 'List the registered web hooks, newest first',
-    description: `The ${gwFlags.DEFAULT_LIST_LIMIT} newest web hooks, or --limit N, or --all: a table on a terminal, one JSON line a web hook when piped. Passwords set with --auth are never shown.`,
+    description: `The ${gwFlags.DEFAULT_LIST_LIMIT} newest web hooks, or --limit N, or --all; --oldest-first turns the order. A table on a terminal, one JSON line a web hook when piped. Passwords set with --auth are never shown.
+Web hooks carry no dates: gw takes the gateway to list them oldest first, as the recorded live gateway and the local one do, and reads them backwards.`,
     examples: ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --all --json | jq -r .id'],
   },
   {},

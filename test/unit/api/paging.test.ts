@@ -51,6 +51,20 @@ const walk = async (fetch: FetchPage<Row>, newestFirst: boolean, ahead = 3) => {
 }
 
 describe('walkList', () => {
+  // Issue 69: records without dates (web hooks) in the order their list is known to page in.
+  it.each(['contract', 'unpaged'] as const)('undated records known to page oldest first are read backwards for newest first (%s)', async (style) => {
+    const undated = () => Array.from({length: 75}, (_, i) => ({id: `r${i}`}) as unknown as Row)
+    const read = async (options: {order: 'newest' | 'oldest'; undatedOrder?: 'oldest'}) => {
+      const pages: Row[][] = []
+      for await (const page of walkList(gateway(undated, style).fetch, {...options, ahead: 2})) pages.push(page)
+      return ids(pages)
+    }
+    expect(await read({order: 'newest', undatedOrder: 'oldest'})).toEqual(range(0, 75).reverse())
+    expect(await read({order: 'oldest', undatedOrder: 'oldest'})).toEqual(range(0, 75))
+    // Not known: as the gateway pages them, claiming no order.
+    expect(await read({order: 'newest'})).toEqual(range(0, 75))
+  })
+
   it.each(['contract', 'live0', 'live1'] as const)('newest first in the %s style: the first page for the count, then from the last page back', async (style) => {
     const {asked, fetch} = gateway(() => Array.from({length: 123}, (_, i) => row(i)), style)
     const pages = await walk(fetch, true)

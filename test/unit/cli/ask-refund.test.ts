@@ -38,7 +38,7 @@ describe('askRefund', () => {
     const input = await askRefund({transactionId: 'order-1042'}, {client: fake.client, prompter, made: none, book: testBook(fake.client)})
     expect(prompter.asked).toEqual([
       {message: 'amount to refund in the minor currency unit (--amount); Enter for what is left of it, 60.00 AUD (the gateway says 40.00 AUD of 100.00 AUD refunded)', offered: '6000'},
-      {message: "your reference for the refund (--reference); Enter for order-1042-R2, derived from the purchase's", offered: 'order-1042-R2'},
+      {message: "your reference for the refund (--reference); Enter for the one derived from the purchase's", offered: 'order-1042-R2'},
     ])
     expect(input).toMatchObject({transactionId: 'order-1042', amount: 6000, reference: 'order-1042-R2', referenceDerived: true, purchase: {id: livePurchase.id}})
     // The gateway said what is left; the refunds list (gw's index) says order-1042-R1 is taken, and the gateway that order-1042-R2 is free.

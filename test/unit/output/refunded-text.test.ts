@@ -142,9 +142,9 @@ describe('what a refund is, in words: voided, unmatched, and a voided purchase',
   })
 
   it('the Match column and the note above refund list --purchase', () => {
-    expect(matchText({purchase: 'p', match: 'certain', by: 'refund_create', fits: [], against: [], voided: true})).toBe("certain (gw's refund create), voided: not counted")
+    expect(matchText({purchase: 'p', match: 'certain', by: 'refund_create', fits: [], against: [], voided: true})).toBe("certain (made by gw), voided: not counted")
     expect(matchText({purchase: 'p', match: 'unmatched', by: 'standalone', fits: [], against: []})).toBe("of no purchase (unmatched: the gateway's standalone)")
-    expect(matchText({purchase: 'p', match: 'unmatched', by: 'refund_create', fits: [], against: []})).toBe("of no purchase (unmatched: gw's refund create)")
+    expect(matchText({purchase: 'p', match: 'unmatched', by: 'refund_create', fits: [], against: []})).toBe("of no purchase (unmatched: made by gw)")
     const mine = refund('mine', 4000, voided)
     const credit = refund('credit', 100, {standalone: true})
     const note = (refunds: Record<string, unknown>[], made: Array<[string, MadeFor]> = [], narrowed = false) =>

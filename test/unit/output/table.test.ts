@@ -155,10 +155,10 @@ describe('a table of dates and times', () => {
   it("keeps a refund's match as its word when the reason does not fit", () => {
     const match: Column = {label: 'Match', field: 'gw_match', format: 'match', need: 'always'}
     const records = [{gw_match: {match: 'certain', by: 'refund_create'}}, {gw_match: {match: 'other_purchase', other_purchase: 'order-7'}}]
-    expect(formsOf(match, records, ["certain (gw's refund create)", 'of order-7 (likely: )'])[1]!.cells).toEqual(['certain', 'of order-7'])
+    expect(formsOf(match, records, ["certain (made by gw)", 'of order-7 (likely: )'])[1]!.cells).toEqual(['certain', 'of order-7'])
     // A voided one, or one of no purchase, keeps that word too.
     const more = [{gw_match: {match: 'certain', by: 'refund_create', voided: true}}, {gw_match: {match: 'unmatched', by: 'standalone'}}]
-    expect(formsOf(match, more, ["certain (gw's refund create), voided: not counted", "of no purchase (unmatched: the gateway's standalone)"])[1]!.cells).toEqual(['certain, voided', 'unmatched'])
+    expect(formsOf(match, more, ["certain (made by gw), voided: not counted", "of no purchase (unmatched: the gateway's standalone)"])[1]!.cells).toEqual(['certain, voided', 'unmatched'])
   })
 })
 

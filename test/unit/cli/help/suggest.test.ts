@@ -30,6 +30,10 @@ describe('suggestCommand', () => {
     [['sandbox', 'clok', 'advance'], {typed: ['sandbox', 'clok'], suggestion: 'sandbox:clock'}],
     [['statsu'], {typed: ['statsu'], suggestion: 'status'}],
     [['frobnicate', 'now'], {typed: ['frobnicate']}],
+    // Other tools' words for gw's verbs and topics (gh's view, the Stripe CLI's charges).
+    [['purchase', 'view', 'X'], {typed: ['purchase', 'view'], suggestion: 'purchase:get'}],
+    [['charges', 'create'], {typed: ['charges', 'create'], suggestion: 'purchase:create'}],
+    [['profile', 'ls'], {typed: ['profile', 'ls'], suggestion: 'profile:list'}],
   ])('%j', (words, expected) => {
     expect(suggestCommand(words, IDS)).toEqual(expected)
   })
