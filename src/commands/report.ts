@@ -8,6 +8,8 @@ import type {SettlementDays} from '../operations/settlement.js'
 /** The window whose totals are made, and how its pages are read. */
 interface ReportInput {
   window: Window
+  /** The gateway's now: the window's days run to its today. */
+  now: Date
   concurrency: number
   maxPages?: number
   includeSamples: boolean
@@ -56,18 +58,19 @@ A day is this machine's calendar day (its time zone, TZ), as --from, --to and --
       settlement = (await import('../operations/report.js')).settlementDaysOf(window, now)
       if (!settlement) throw new (await import('../errors.js')).UsageError("--settlement needs the window's first day: the gateway's settlement look-up takes both ends", `Give --from or --on too, e.g. --on friday --settlement.`)
     }
-    return {window, concurrency: flags.concurrency ?? gwFlags.DEFAULT_CONCURRENCY, maxPages: flags['max-pages'], includeSamples: flags['include-samples'] ?? false, settlement}
+    return {window, now, concurrency: flags.concurrency ?? gwFlags.DEFAULT_CONCURRENCY, maxPages: flags['max-pages'], includeSamples: flags['include-samples'] ?? false, settlement}
   }
 
-  protected async operate({window, concurrency, maxPages, includeSamples, settlement}: ReportInput) {
-    const [{reportTotals}, {showingProgress}] = await Promise.all([import('../operations/report.js'), import('../output/progress.js')])
+  protected async operate({window, now, concurrency, maxPages, includeSamples, settlement}: ReportInput) {
+    const [{reportTotals}, {showingProgress}, {renderReport}] = await Promise.all([import('../operations/report.js'), import('../output/progress.js'), import('../output/report-table.js')])
     const deps = await this.factory.deps()
     let samples = 0
     const unlisted: string[] = []
     const onUnlisted = (resource: 'paymentPlans' | 'directDebits') => unlisted.push(resource === 'paymentPlans' ? 'payment plans (their payments are among the purchases, not counted apart)' : 'direct debits (none are counted)')
-    const totals = await showingProgress(this.factory, deps.client, (progress) => reportTotals(window, deps, {concurrency, maxPages, onState: progress.state, includeSamples, onSampleLeftOut: () => samples++, onUnlisted, settlement}))
+    const totals = await showingProgress(this.factory, deps.client, (progress) => reportTotals(window, deps, {concurrency, maxPages, onState: progress.state, includeSamples, onSampleLeftOut: () => samples++, onUnlisted, settlement, now}))
     for (const what of unlisted) this.io.err(`This gateway has no list of ${what}.\n`)
     if (samples > 0) this.io.err(`Left out ${samples === 1 ? '1 purchase' : `${samples} purchases`} gw sandbox trigger made for sample events (metadata gw_sample); --include-samples counts them.\n`)
-    return totals
+    await renderReport(this.io, totals, this.factory.columns, this.factory.render)
+    return undefined
   }
 }

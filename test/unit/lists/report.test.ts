@@ -116,7 +116,12 @@ describe('reportTotals', () => {
     const totals = await reportTotals(window, fakeDeps(fake.client), {concurrency: 2})
     expect(totals).toEqual([
       {day: '2026-11-17', currency: 'AUD', ...empty, plan_payments: 1, plan_payments_amount: 1000, direct_debits: 1, direct_debits_amount: 4242, net: 4242},
+      // The days between have rows of their own, of nothing.
+      {day: '2026-11-18', currency: 'AUD', ...empty, ...none, net: 0},
+      {day: '2026-11-19', currency: 'AUD', ...empty, ...none, net: 0},
       {day: '2026-11-20', currency: 'AUD', ...empty, plan_payments: 1, plan_payments_amount: 1000, direct_debits: 1, direct_debits_amount: 29, net: 29},
+      // The window's last instant is the first of the 21st: a day of it too.
+      {day: '2026-11-21', currency: 'AUD', ...empty, ...none, net: 0},
     ])
     // Neither list is dated by when each settled: both are read whole.
     expect(fake.calls.filter((call) => call.method === 'paymentPlans.list' || call.method === 'directDebits.list').map((call) => (call.args[0] as ListQuery & {from?: string}).from)).toEqual([undefined, undefined])
