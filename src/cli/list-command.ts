@@ -10,7 +10,7 @@ import {nounOf} from './look-up-command.js'
 export interface ListHelp {
   summary: string
   description: string
-  examples: string[]
+  examples: (string | {description: string; command: string})[]
 }
 
 /**

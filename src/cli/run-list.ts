@@ -33,6 +33,9 @@ export interface ListFlags {
   /** Subscriptions: of this customer, of this plan (an id or a reference). */
   customer?: string
   plan?: string
+  /** Purchases: likely duplicate charges, in groups, each charge within `within` ms of the one before (cli/run-duplicates.ts). */
+  duplicates?: boolean
+  within?: number
 }
 
 /**
@@ -42,22 +45,11 @@ export interface ListFlags {
  * customer and plan, a stored card) is looked up first.
  */
 export async function runList(resource: ListResource, flags: ListFlags, f: Factory, noun: string): Promise<undefined> {
+  // Likely duplicate charges: groups, not a list (cli/run-duplicates.ts).
+  if (flags.duplicates || flags.within !== undefined) return (await import('./run-duplicates.js')).runDuplicates(flags, f, (deps) => filtersOf(flags, deps))
   const {io, columns, render} = f
   const deps = await f.deps()
-  const card = flags.card === undefined ? undefined : parseCard(flags.card)
-  const filters: RecordFilters = {
-    ...(flags.reference === undefined ? {} : {reference: flags.reference}),
-    ...(flags.status === undefined ? {} : {status: flags.status as RecordStatus}),
-    ...(card === undefined ? {} : {card: 'token' in card ? {token: await namesOf('cards', card.token, deps, 'token')} : card}),
-    ...(flags.amount === undefined ? {} : {amount: flags.amount}),
-    ...(flags.currency === undefined ? {} : {currency: flags.currency}),
-    ...(flags.holder === undefined ? {} : {holder: flags.holder}),
-    ...(flags.email === undefined ? {} : {email: flags.email}),
-    ...(flags.active ? {active: true} : flags.inactive ? {active: false} : {}),
-    ...(flags.purchase === undefined ? {} : {purchase: await lookUp('purchases', flags.purchase, deps)}),
-    ...(flags.customer === undefined ? {} : {customer: await namesOf('customers', flags.customer, deps, 'id')}),
-    ...(flags.plan === undefined ? {} : {plan: await namesOf('plans', flags.plan, deps, 'id')}),
-  }
+  const filters = await filtersOf(flags, deps)
   const request: ListRequest = {
     resource,
     window: await windowOf(flags, f),
@@ -79,6 +71,24 @@ export async function runList(resource: ListResource, flags: ListFlags, f: Facto
     if (io.chatty && !render.json && !io.outFailure()) renderListSummary(io, listing.summary(), {noun})
   })
   return undefined
+}
+
+/** --reference, --status, --card and the other filters as a list applies them, what they name by reference or alias looked up first. */
+async function filtersOf(flags: ListFlags, deps: Deps): Promise<RecordFilters> {
+  const card = flags.card === undefined ? undefined : parseCard(flags.card)
+  return {
+    ...(flags.reference === undefined ? {} : {reference: flags.reference}),
+    ...(flags.status === undefined ? {} : {status: flags.status as RecordStatus}),
+    ...(card === undefined ? {} : {card: 'token' in card ? {token: await namesOf('cards', card.token, deps, 'token')} : card}),
+    ...(flags.amount === undefined ? {} : {amount: flags.amount}),
+    ...(flags.currency === undefined ? {} : {currency: flags.currency}),
+    ...(flags.holder === undefined ? {} : {holder: flags.holder}),
+    ...(flags.email === undefined ? {} : {email: flags.email}),
+    ...(flags.active ? {active: true} : flags.inactive ? {active: false} : {}),
+    ...(flags.purchase === undefined ? {} : {purchase: await lookUp('purchases', flags.purchase, deps)}),
+    ...(flags.customer === undefined ? {} : {customer: await namesOf('customers', flags.customer, deps, 'id')}),
+    ...(flags.plan === undefined ? {} : {plan: await namesOf('plans', flags.plan, deps, 'id')}),
+  }
 }
 
 /**

@@ -78,6 +78,9 @@ export const purchaseColumns: Column[] = [
   {label: 'Expiry', field: 'card_expiry', format: 'date', need: 'seldom'},
 ]
 
+/** purchase list: with --duplicates, each purchase's group (gw_duplicates), which --fields may name; a table says it above each group instead. */
+export const purchaseListColumns: Column[] = [...purchaseColumns, {label: 'Duplicates', field: 'gw_duplicates', need: 'seldom'}]
+
 /** purchase get: one purchase at a terminal also shows what has been refunded of it and what is left (gw's own fields, never in JSON). */
 export const purchaseGetColumns: Column[] = [...purchaseColumns, {label: 'Refunded', field: 'gw_refunded', format: 'refunds'}, {label: 'Left to refund', field: 'gw_left_to_refund', format: 'refunds'}]
 
