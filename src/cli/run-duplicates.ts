@@ -8,8 +8,22 @@ import {paint} from '../output/colors.js'
 import {duplicatesSummary, groupHeading, markedRecords} from '../output/duplicates-text.js'
 import {printsTable, renderList} from '../output/render.js'
 import type {Factory} from './factory.js'
-import {DEFAULT_LIST_LIMIT, DEFAULT_WITHIN_MS} from './flags.js'
-import type {ListFlags} from './run-list.js'
+import {DEFAULT_WITHIN_MS} from './duplicate-flags.js'
+import {DEFAULT_LIST_LIMIT} from './flags.js'
+
+/** The flags of gw purchase list that --duplicates reads (run-list.ts ListFlags has them all). */
+export interface DuplicatesFlags {
+  duplicates?: boolean
+  within?: number
+  from?: string
+  to?: string
+  on?: string
+  limit?: number
+  all?: boolean
+  'oldest-first'?: boolean
+  concurrency?: number
+  'max-pages'?: number
+}
 
 /**
  * `gw purchase list --duplicates`: likely duplicate charges, in groups (lists/duplicates.ts), from
@@ -18,7 +32,7 @@ import type {ListFlags} from './run-list.js'
  * --within wider each side, so a pair across its edge is found, and a group is shown when one of
  * its charges is in the window. Only the window's pages are asked for; --limit counts groups.
  */
-export async function runDuplicates(flags: ListFlags, f: Factory, filtersOf: (deps: Deps) => Promise<RecordFilters>): Promise<undefined> {
+export async function runDuplicates(flags: DuplicatesFlags, f: Factory, filtersOf: (deps: Deps) => Promise<RecordFilters>): Promise<undefined> {
   if (!flags.duplicates) throw new UsageError('--within is how close together --duplicates groups charges: give --duplicates too', 'For example gw purchase list --duplicates --within 30m.')
   if (flags.to !== undefined && flags.from === undefined) {
     throw new UsageError("--duplicates needs the window's first day: without one it would read every purchase ever made", `Give --from or --on too, e.g. --duplicates --on ${flags.to}.`)

@@ -6,7 +6,7 @@ import {printsTable, renderList, type RenderOptions} from './render.js'
 type GwRecord = Record<string, unknown>
 
 /** The chart of each day's net: a column of the terminal's table only, never a field of the JSON. */
-export const NET_CHART: Column = {label: 'Net by day', field: 'gw_net_chart', format: 'bar', need: 'most'}
+export const NET_CHART: Column = {label: 'Net by day', field: 'net_chart', format: 'bar', need: 'most'}
 
 /**
  * gw report's rows. Piped or with --json, the day rows alone, so that `jq -s 'map(.net) | add'`

@@ -1,4 +1,5 @@
 import {listCommand} from '../../cli/list-command.js'
+import {duplicateCharges} from '../../cli/duplicate-flags.js'
 import * as gwFlags from '../../cli/flags.js'
 import {purchaseListColumns} from '../../output/columns.js'
 
@@ -20,6 +21,6 @@ At a terminal each group is a table under a line saying what its charges share. 
       '<%= config.bin %> <%= command.id %> --duplicates --from 7d --within 1h | jq -r "[.gw_duplicates.group, .reference] | @tsv"',
     ],
   },
-  {...gwFlags.moneyFilters, ...gwFlags.duplicateCharges},
+  {...gwFlags.moneyFilters, ...duplicateCharges},
   purchaseListColumns,
 )

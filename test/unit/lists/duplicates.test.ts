@@ -1,4 +1,5 @@
 import {describe, expect, it} from 'vitest'
+import type {ListOrder} from '../../../src/api/list-order.js'
 import {chargeKey, DuplicateFinder} from '../../../src/lists/duplicates.js'
 
 type Charge = Record<string, unknown> & {id: string}
@@ -15,7 +16,7 @@ const charge = (id: string, minutes: number, more: Record<string, unknown> = {})
 })
 
 /** The groups found in records read in this order, a page at a time, as ids. */
-function groupsOf(pages: Charge[][], {within = 10 * MINUTE, order = 'newest' as const} = {}): string[][] {
+function groupsOf(pages: Charge[][], {within = 10 * MINUTE, order = 'newest'}: {within?: number; order?: ListOrder} = {}): string[][] {
   const finder = new DuplicateFinder(within, order)
   const groups = [...pages.flatMap((page) => finder.add(page)), ...finder.end()]
   return groups.map((group) => group.records.map((record) => String(record.id)))
