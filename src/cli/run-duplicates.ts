@@ -5,25 +5,12 @@ import {parseWindow, type Window, withinWindow} from '../lists/window.js'
 import {DEFAULT_CONCURRENCY, type Deps} from '../operations/deps.js'
 import {listRecords} from '../operations/lists.js'
 import {paint} from '../output/colors.js'
-import {duplicatesSummary, groupHeading, markedRecords} from '../output/duplicates-text.js'
+import {duplicatesSummary, groupHeading, markedGroup} from '../output/duplicates-text.js'
 import {printsTable, renderList} from '../output/render.js'
 import type {Factory} from './factory.js'
 import {DEFAULT_WITHIN_MS} from './duplicate-flags.js'
 import {DEFAULT_LIST_LIMIT} from './flags.js'
-
-/** The flags of gw purchase list that --duplicates reads (run-list.ts ListFlags has them all). */
-export interface DuplicatesFlags {
-  duplicates?: boolean
-  within?: number
-  from?: string
-  to?: string
-  on?: string
-  limit?: number
-  all?: boolean
-  'oldest-first'?: boolean
-  concurrency?: number
-  'max-pages'?: number
-}
+import type {ListFlags} from './list-flags.js'
 
 /**
  * `gw purchase list --duplicates`: likely duplicate charges, in groups (lists/duplicates.ts), from
@@ -32,9 +19,9 @@ export interface DuplicatesFlags {
  * --within wider each side, so a pair across its edge is found, and a group is shown when one of
  * its charges is in the window. Only the window's pages are asked for; --limit counts groups.
  */
-export async function runDuplicates(flags: DuplicatesFlags, f: Factory, filtersOf: (deps: Deps) => Promise<RecordFilters>): Promise<undefined> {
+export async function runDuplicates(flags: ListFlags, f: Factory, filtersOf: (deps: Deps) => Promise<RecordFilters>): Promise<undefined> {
   if (!flags.duplicates) throw new UsageError('--within is how close together --duplicates groups charges: give --duplicates too', 'For example gw purchase list --duplicates --within 30m.')
-  if (flags.to !== undefined && flags.from === undefined) {
+  if (flags.to !== undefined && flags.from === undefined && flags.on === undefined) {
     throw new UsageError("--duplicates needs the window's first day: without one it would read every purchase ever made", `Give --from or --on too, e.g. --duplicates --on ${flags.to}.`)
   }
   const withinMs = flags.within ?? DEFAULT_WITHIN_MS
@@ -54,16 +41,19 @@ export async function runDuplicates(flags: DuplicatesFlags, f: Factory, filtersO
   const print = async (groups: DuplicateGroup[]): Promise<boolean> => {
     for (const group of groups) {
       if (!group.records.some((record) => withinWindow(window, record.transaction_date))) continue
-      if (limit !== undefined && shown.groups === limit) return !(shown.more = true)
+      if (limit !== undefined && shown.groups === limit) {
+        shown.more = true
+        return false
+      }
       shown.groups++
       shown.purchases += group.records.length
-      const marked = markedRecords(group)
+      const {mark, marked} = markedGroup(group)
       if (!table) {
         await renderList(io, marked, columns, render)
         continue
       }
       // A table needs no group field: the line above it says what its charges share.
-      io.out(`${shown.groups > 1 ? '\n' : ''}${paint(io.color, 'bold', groupHeading(shown.groups, group, marked[0]!.gw_duplicates as never))}`)
+      io.out(`${shown.groups > 1 ? '\n' : ''}${paint(io.color, 'bold', groupHeading(shown.groups, group, mark))}`)
       await renderList(io, render.fields?.includes('gw_duplicates') ? marked : group.records, columns, render)
     }
     return true

@@ -7,36 +7,8 @@ import {parseCard, type RecordFilters, type RecordStatus} from '../lists/filters
 import {parseWindow, type Window} from '../lists/window.js'
 import type {Factory} from './factory.js'
 import {DEFAULT_LIST_LIMIT} from './flags.js'
+import type {ListFlags} from './list-flags.js'
 
-/** The flags a list command may have been given (cli/flags.ts listing, moneyFilters, and its own). */
-export interface ListFlags {
-  from?: string
-  to?: string
-  on?: string
-  limit?: number
-  all?: boolean
-  'oldest-first'?: boolean
-  concurrency?: number
-  'max-pages'?: number
-  reference?: string
-  status?: string
-  card?: string
-  amount?: number
-  currency?: string
-  holder?: string
-  email?: string
-  /** Subscriptions: the active ones, or with `inactive` the stopped ones. */
-  active?: boolean
-  inactive?: boolean
-  /** Refunds: of this purchase (its id or reference). */
-  purchase?: string
-  /** Subscriptions: of this customer, of this plan (an id or a reference). */
-  customer?: string
-  plan?: string
-  /** Purchases: likely duplicate charges, in groups, each charge within `within` ms of the one before (cli/run-duplicates.ts). */
-  duplicates?: boolean
-  within?: number
-}
 
 /**
  * A list command's run: its flags as a request, the records streamed through the

@@ -13,12 +13,12 @@ export interface DuplicateMark {
   span_seconds: number
 }
 
-/** A group's purchases, each with its gw_duplicates (DuplicateMark): piped, the lines of one group share its id. */
-export function markedRecords({records}: DuplicateGroup): GwRecord[] {
+/** A group's mark (DuplicateMark), and its purchases each with it as gw_duplicates: piped, the lines of one group share its id. */
+export function markedGroup({records}: DuplicateGroup): {mark: DuplicateMark; marked: GwRecord[]} {
   const times = records.map((record) => madeAt(record)!)
   const first = records[times.indexOf(Math.min(...times))]!
   const mark: DuplicateMark = {group: String(first.id ?? first.reference), charges: records.length, span_seconds: Math.round((Math.max(...times) - Math.min(...times)) / 1000)}
-  return records.map((record) => ({...record, gw_duplicates: mark}))
+  return {mark, marked: records.map((record) => ({...record, gw_duplicates: mark}))}
 }
 
 /** The line above a group's table at a terminal: what its charges share, and over how long. */

@@ -29,7 +29,8 @@ const dir = mkdtempSync(join(tmpdir(), 'gw-e2e-glance-'))
 async function seed(steps: unknown[]): Promise<Record<string, {id: string}>> {
   const file = join(dir, `${ref('fixtures')}.json`)
   writeFileSync(file, JSON.stringify({steps}))
-  const result = await sandbox.gw(['sandbox', 'seed', file])
+  // A step a request, one after another: on a busy machine a long file takes a while.
+  const result = await sandbox.gw(['sandbox', 'seed', file], {timeoutMs: 60_000})
   expect(result.code, result.stderr).toBe(0)
   return Object.fromEntries((result.records as {name: string; record: {id: string}}[]).map((line) => [line.name, line.record]))
 }
@@ -244,7 +245,12 @@ describe('gw purchase list --duplicates: "I was charged twice"', {timeout: 90_00
     const before = await lists()
     // Each page asked for names the window's days: --within wider, and a day more each side, as every list sends them.
     for (const request of before) expect(request.path).toMatch(/&from=2024%2F03%2F1[89]&to=2024%2F03%2F2[12]$/)
-    await seed(Array.from({length: 120}, (_, i) => charge(`old-${i}`, `2024-02-${String(1 + (i % 28)).padStart(2, '0')}T12:00:00+00:00`, 4200)))
+    // History before the window: more than a page (50) of purchases, a day apart.
+    await seed(Array.from({length: 60}, (_, i) => charge(`old-${i}`, `2024-01-${String(1 + (i % 31)).padStart(2, '0')}T12:00:00+0${i % 2}:00`, 4200)))
     expect((await lists()).length).toBe(before.length)
+    // Which a read of every purchase would have paged through.
+    const from = proxy.seen.length
+    expect((await sandbox.gw(['purchase', 'list', '--all', '--status', 'approved'], {env: {GW_BASE_URL: proxy.url}})).code).toBe(0)
+    expect(proxy.seen.slice(from).filter((request) => request.path.startsWith('/v1.0/purchases?')).length).toBeGreaterThan(before.length)
   })
 })
