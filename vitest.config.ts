@@ -51,6 +51,7 @@ const BOTH_DIALECTS = [
   'test/e2e/rate-limits.test.ts',
   'test/e2e/state-file-faults.test.ts',
   'test/e2e/journal-replaced.test.ts',
+  'test/e2e/at-a-glance.test.ts',
 ]
 
 /**

@@ -2,7 +2,7 @@ import type {Interfaces} from '@oclif/core'
 import * as gwFlags from './flags.js'
 import {ownFlags} from './global-flags.js'
 import {GwCommand} from './gw-command.js'
-import type {ListFlags} from './run-list.js'
+import type {ListFlags} from './list-flags.js'
 import type {ListResource} from '../operations/lists.js'
 import type {Column} from '../output/columns.js'
 import {nounOf} from './look-up-command.js'
@@ -10,7 +10,7 @@ import {nounOf} from './look-up-command.js'
 export interface ListHelp {
   summary: string
   description: string
-  examples: string[]
+  examples: (string | {description: string; command: string})[]
 }
 
 /**

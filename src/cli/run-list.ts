@@ -7,33 +7,8 @@ import {parseCard, type RecordFilters, type RecordStatus} from '../lists/filters
 import {parseWindow, type Window} from '../lists/window.js'
 import type {Factory} from './factory.js'
 import {DEFAULT_LIST_LIMIT} from './flags.js'
+import type {ListFlags} from './list-flags.js'
 
-/** The flags a list command may have been given (cli/flags.ts listing, moneyFilters, and its own). */
-export interface ListFlags {
-  from?: string
-  to?: string
-  on?: string
-  limit?: number
-  all?: boolean
-  'oldest-first'?: boolean
-  concurrency?: number
-  'max-pages'?: number
-  reference?: string
-  status?: string
-  card?: string
-  amount?: number
-  currency?: string
-  holder?: string
-  email?: string
-  /** Subscriptions: the active ones, or with `inactive` the stopped ones. */
-  active?: boolean
-  inactive?: boolean
-  /** Refunds: of this purchase (its id or reference). */
-  purchase?: string
-  /** Subscriptions: of this customer, of this plan (an id or a reference). */
-  customer?: string
-  plan?: string
-}
 
 /**
  * A list command's run: its flags as a request, the records streamed through the
@@ -42,22 +17,11 @@ export interface ListFlags {
  * customer and plan, a stored card) is looked up first.
  */
 export async function runList(resource: ListResource, flags: ListFlags, f: Factory, noun: string): Promise<undefined> {
+  // Likely duplicate charges: groups, not a list (cli/run-duplicates.ts).
+  if (flags.duplicates || flags.within !== undefined) return (await import('./run-duplicates.js')).runDuplicates(flags, f, (deps) => filtersOf(flags, deps))
   const {io, columns, render} = f
   const deps = await f.deps()
-  const card = flags.card === undefined ? undefined : parseCard(flags.card)
-  const filters: RecordFilters = {
-    ...(flags.reference === undefined ? {} : {reference: flags.reference}),
-    ...(flags.status === undefined ? {} : {status: flags.status as RecordStatus}),
-    ...(card === undefined ? {} : {card: 'token' in card ? {token: await namesOf('cards', card.token, deps, 'token')} : card}),
-    ...(flags.amount === undefined ? {} : {amount: flags.amount}),
-    ...(flags.currency === undefined ? {} : {currency: flags.currency}),
-    ...(flags.holder === undefined ? {} : {holder: flags.holder}),
-    ...(flags.email === undefined ? {} : {email: flags.email}),
-    ...(flags.active ? {active: true} : flags.inactive ? {active: false} : {}),
-    ...(flags.purchase === undefined ? {} : {purchase: await lookUp('purchases', flags.purchase, deps)}),
-    ...(flags.customer === undefined ? {} : {customer: await namesOf('customers', flags.customer, deps, 'id')}),
-    ...(flags.plan === undefined ? {} : {plan: await namesOf('plans', flags.plan, deps, 'id')}),
-  }
+  const filters = await filtersOf(flags, deps)
   const request: ListRequest = {
     resource,
     window: await windowOf(flags, f),
@@ -79,6 +43,24 @@ export async function runList(resource: ListResource, flags: ListFlags, f: Facto
     if (io.chatty && !render.json && !io.outFailure()) renderListSummary(io, listing.summary(), {noun})
   })
   return undefined
+}
+
+/** --reference, --status, --card and the other filters as a list applies them, what they name by reference or alias looked up first. */
+async function filtersOf(flags: ListFlags, deps: Deps): Promise<RecordFilters> {
+  const card = flags.card === undefined ? undefined : parseCard(flags.card)
+  return {
+    ...(flags.reference === undefined ? {} : {reference: flags.reference}),
+    ...(flags.status === undefined ? {} : {status: flags.status as RecordStatus}),
+    ...(card === undefined ? {} : {card: 'token' in card ? {token: await namesOf('cards', card.token, deps, 'token')} : card}),
+    ...(flags.amount === undefined ? {} : {amount: flags.amount}),
+    ...(flags.currency === undefined ? {} : {currency: flags.currency}),
+    ...(flags.holder === undefined ? {} : {holder: flags.holder}),
+    ...(flags.email === undefined ? {} : {email: flags.email}),
+    ...(flags.active ? {active: true} : flags.inactive ? {active: false} : {}),
+    ...(flags.purchase === undefined ? {} : {purchase: await lookUp('purchases', flags.purchase, deps)}),
+    ...(flags.customer === undefined ? {} : {customer: await namesOf('customers', flags.customer, deps, 'id')}),
+    ...(flags.plan === undefined ? {} : {plan: await namesOf('plans', flags.plan, deps, 'id')}),
+  }
 }
 
 /**

@@ -8,6 +8,8 @@ import type {SettlementDays} from '../operations/settlement.js'
 /** The window whose totals are made, and how its pages are read. */
 interface ReportInput {
   window: Window
+  /** The gateway's now: the window's days run to its today. */
+  now: Date
   concurrency: number
   maxPages?: number
   includeSamples: boolean
@@ -20,7 +22,9 @@ export default class Report extends GwCommand<ReportInput> {
   static override description = `Reads the purchases and refunds of a window (today, without --from, --to or --on) and adds up the money that moved, per day (the day each was made) and currency: purchases approved that took money (purchases_approved, and purchases_approved_amount: what was captured of them, so an authorization of 20.00 captured for 15.00 counts 15.00), authorizations not captured yet (purchases_uncaptured, and the amount they hold: nothing taken yet), voided purchases (purchases_voided: they took nothing), declined (purchases_declined), refunds approved (refunds, refunds_amount) and voided (refunds_voided: they gave nothing back), payment plans' payments settled (purchases too, so among those approved, and counted apart), direct debits the bank completed (on their process date, in cents as every amount in gw) and net (what was captured and debits completed, less refunded; voids and uncaptured authorizations move nothing). Plans and debits are read whole, as neither list is dated by when each settled; against a gateway without a list of them gw says so on stderr and counts none apart. Amounts are in the minor unit in JSON, as the gateway's; a table shows them as money.
 Purchases gw sandbox trigger made for a sample event (their metadata has gw_sample) are left out, and counted on stderr; --include-samples adds them up with the rest.
 A day is this machine's calendar day (its time zone, TZ), as --from, --to and --on read a bare date; today, yesterday and weekdays are the gateway's days on a local gateway whose clock was moved on (gw sandbox clock advance); --on DAY is that day alone, --from DAY that day and every day since.
---settlement adds what settles on each day, from the gateway's settlement look-up, the day being the gateway's settlement date: settling (purchases whose money settles) and settling_amount (what was captured of them), settling_voided (voided, settling nothing). Declined purchases and refunds are not counted there (the look-up lists purchases only). A day with nothing made but something settling gets a row of its own. It only reads, so a read-only profile runs it. Piped, one JSON line a day and currency; on a terminal a table.`
+--settlement adds what settles on each day, from the gateway's settlement look-up, the day being the gateway's settlement date: settling (purchases whose money settles) and settling_amount (what was captured of them), settling_voided (voided, settling nothing). Declined purchases and refunds are not counted there (the look-up lists purchases only). A day with nothing made but something settling gets a row of its own. It only reads, so a read-only profile runs it. Piped, one JSON line a day and currency; on a terminal a table.
+Every day of the window up to today has a row in each currency the window saw, of zeros where nothing moved. Amounts in two currencies are never added together.
+At a terminal, over more than one day, the table adds a bar of each day's net (scaled within its currency) and a total row per currency. JSON has the day rows alone.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
@@ -56,18 +60,19 @@ A day is this machine's calendar day (its time zone, TZ), as --from, --to and --
       settlement = (await import('../operations/report.js')).settlementDaysOf(window, now)
       if (!settlement) throw new (await import('../errors.js')).UsageError("--settlement needs the window's first day: the gateway's settlement look-up takes both ends", `Give --from or --on too, e.g. --on friday --settlement.`)
     }
-    return {window, concurrency: flags.concurrency ?? gwFlags.DEFAULT_CONCURRENCY, maxPages: flags['max-pages'], includeSamples: flags['include-samples'] ?? false, settlement}
+    return {window, now, concurrency: flags.concurrency ?? gwFlags.DEFAULT_CONCURRENCY, maxPages: flags['max-pages'], includeSamples: flags['include-samples'] ?? false, settlement}
   }
 
-  protected async operate({window, concurrency, maxPages, includeSamples, settlement}: ReportInput) {
-    const [{reportTotals}, {showingProgress}] = await Promise.all([import('../operations/report.js'), import('../output/progress.js')])
+  protected async operate({window, now, concurrency, maxPages, includeSamples, settlement}: ReportInput) {
+    const [{reportTotals}, {showingProgress}, {renderReport}] = await Promise.all([import('../operations/report.js'), import('../output/progress.js'), import('../output/report-table.js')])
     const deps = await this.factory.deps()
     let samples = 0
     const unlisted: string[] = []
     const onUnlisted = (resource: 'paymentPlans' | 'directDebits') => unlisted.push(resource === 'paymentPlans' ? 'payment plans (their payments are among the purchases, not counted apart)' : 'direct debits (none are counted)')
-    const totals = await showingProgress(this.factory, deps.client, (progress) => reportTotals(window, deps, {concurrency, maxPages, onState: progress.state, includeSamples, onSampleLeftOut: () => samples++, onUnlisted, settlement}))
+    const totals = await showingProgress(this.factory, deps.client, (progress) => reportTotals(window, deps, {concurrency, maxPages, onState: progress.state, includeSamples, onSampleLeftOut: () => samples++, onUnlisted, settlement, now}))
     for (const what of unlisted) this.io.err(`This gateway has no list of ${what}.\n`)
     if (samples > 0) this.io.err(`Left out ${samples === 1 ? '1 purchase' : `${samples} purchases`} gw sandbox trigger made for sample events (metadata gw_sample); --include-samples counts them.\n`)
-    return totals
+    await renderReport(this.io, totals, this.factory.columns, this.factory.render)
+    return undefined
   }
 }

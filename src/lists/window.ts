@@ -165,3 +165,17 @@ export function withinWindow(window: Window, time: unknown): boolean {
   if (instant === undefined) return false
   return (!window.from || instant >= window.from.getTime()) && (!window.to || instant <= window.to.getTime())
 }
+
+/**
+ * Every calendar day from `first` to `last` (`2026-11-17`), both included, in order: a report's
+ * days, empty ones too. Plain dates, so no time zone or change of offset can skip or repeat one.
+ */
+export function daysFrom(first: string, last: string): string[] {
+  const parse = (day: string) => {
+    const [year, month, date] = day.split('-').map(Number) as [number, number, number]
+    return Date.UTC(year, month - 1, date)
+  }
+  const days: string[] = []
+  for (let at = parse(first), end = parse(last); at <= end; at += 86_400_000) days.push(new Date(at).toISOString().slice(0, 10))
+  return days
+}

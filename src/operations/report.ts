@@ -3,7 +3,8 @@ import {centsOf} from '../api/schemas/bank-rules.js'
 import {NotFoundError} from '../errors.js'
 import {favourMemory} from '../lib/favour-memory.js'
 import {walkCollector} from '../lib/memory.js'
-import {recordDay, type Window, withinWindow} from '../lists/window.js'
+import {dayText, MACHINE_CALENDAR} from '../lib/calendar.js'
+import {daysFrom, recordDay, type Window, withinWindow} from '../lists/window.js'
 import type {Deps, GwRecord} from './deps.js'
 import {listRecords} from './lists.js'
 import {purchaseMoved, refundMoved} from './money-moved.js'
@@ -57,7 +58,8 @@ const DEBIT_CURRENCY = 'AUD'
  * sum, voided refunds, and what is left (net: money moved alone). Payment plans' payments are purchases
  * too: counted among them, and apart, on the day the attempt that settled them was made. Direct
  * debits the bank completed are counted on their process date, their dollars in cents, and add to
- * net. The lists are streamed at once; only the totals are kept.
+ * net. Every day of the window has a row, empty days too (fillDays). The lists are streamed at
+ * once; only the totals are kept.
  */
 export async function reportTotals(
   window: Window,
@@ -70,6 +72,7 @@ export async function reportTotals(
     onSampleLeftOut,
     onUnlisted,
     settlement,
+    now,
   }: {
     concurrency: number
     maxPages?: number
@@ -81,6 +84,8 @@ export async function reportTotals(
     onUnlisted?: (resource: 'paymentPlans' | 'directDebits') => void
     /** The settlement days to look up too (GET /v1.0/purchases/settlement): each row then says what settles on its day. */
     settlement?: SettlementDays
+    /** The gateway's now: every day of the window up to its today gets a row (fillDays). */
+    now?: Date
   },
 ): Promise<DayTotals[]> {
   const totals = new Map<string, DayTotals>()
@@ -177,10 +182,28 @@ export async function reportTotals(
         for (const {day, currency, ...counts} of settling.values()) Object.assign(totalsOn(day, currency), counts)
       }),
   ])
+  fillDays(totals, window, now, totalsOn)
   // Asked for, every row says what settles on its day, none included.
   if (settlement) for (const entry of totals.values()) for (const [field, none] of Object.entries(NO_SETTLEMENT)) (entry as GwRecord)[field] ??= none
   const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
   return [...totals.values()].sort((a, b) => order(a.day, b.day) || order(a.currency, b.currency))
+}
+
+/**
+ * Every day of the window a row in each currency the window saw (in '' where it saw none), up to
+ * today: no takings are made on a day yet to come. A row of zeros where nothing moved. A window
+ * without a first day starts at its first row's; without `now` or a last day, it ends at its last row's.
+ */
+function fillDays(totals: Map<string, DayTotals>, window: Window, now: Date | undefined, totalsOn: (day: string, currency: string) => DayTotals): void {
+  const calendar = window.calendar ?? MACHINE_CALENDAR
+  const rows = [...totals.values()]
+  const dated = rows.map((row) => row.day).sort()
+  const end = now !== undefined && (window.to === undefined || window.to > now) ? now : window.to
+  const first = window.from ? dayText(calendar, window.from) : dated[0]
+  const last = end ? dayText(calendar, end) : dated.at(-1)
+  if (first === undefined || last === undefined) return
+  const currencies = [...new Set(rows.map((row) => row.currency))]
+  for (const day of daysFrom(first, last)) for (const currency of currencies.length > 0 ? currencies : ['']) totalsOn(day, currency)
 }
 
 /** A plan's completed payments, each as the attempt that settled it: when, in what currency, how much. */

@@ -113,3 +113,26 @@ export async function settlingTotals(days: SettlementDays, deps: Pick<Deps, 'cli
   }
   return totals
 }
+
+/** What a list of the look-up's purchases comes to: per currency, how many settle and the sum captured of them; how many settle nothing. */
+export interface SettlementSums {
+  currencies: Map<string, {settling: number; amount: number}>
+  voided: number
+  declined: number
+}
+
+/** The look-up's purchases added up as settlingOf counts each, every currency apart: gw purchase settlement's total. */
+export function settlementSums(records: readonly GwRecord[]): SettlementSums {
+  const sums: SettlementSums = {currencies: new Map(), voided: 0, declined: 0}
+  for (const record of records) {
+    const counted = settlingOf(record)
+    if (counted?.counts === 'voided') sums.voided++
+    else if (counted) {
+      const entry = sums.currencies.get(counted.currency) ?? {settling: 0, amount: 0}
+      entry.settling++
+      entry.amount += counted.amount
+      sums.currencies.set(counted.currency, entry)
+    } else if (isDeclined(record)) sums.declined++
+  }
+  return sums
+}

@@ -16,9 +16,10 @@ export interface Column {
    * gives them, in a narrow table without the year (`11-25 15:04`); `match`: a refund's gw_match (refund list --purchase), its word and
    * reason; `refunds`: a purchase's gw_refunded or gw_left_to_refund, an amount or a range in a
    * table, what gw knows and why in the field/value list; `dollars`: an amount the gateway gives in
-   * dollars (a direct debit's, `42.42`), shown as money in Australian dollars.
+   * dollars (a direct debit's, `42.42`), shown as money in Australian dollars; `bar`: a share of
+   * the largest (-1 to 1), drawn as a bar of blocks (gw report's chart at a terminal).
    */
-  format?: 'money' | 'refund-money' | 'outcome' | 'date' | 'datetime' | 'boolean' | 'card' | 'match' | 'refunds' | 'dollars'
+  format?: 'money' | 'refund-money' | 'outcome' | 'date' | 'datetime' | 'boolean' | 'card' | 'match' | 'refunds' | 'dollars' | 'bar'
   /**
    * A field holding a list of records (a payment plan's payments): in the field/value list of one
    * record a table of its own under its label, with these columns; in a table, how many.
@@ -76,6 +77,9 @@ export const purchaseColumns: Column[] = [
   {label: 'Card token', field: 'card_token', need: 'seldom'},
   {label: 'Expiry', field: 'card_expiry', format: 'date', need: 'seldom'},
 ]
+
+/** purchase list: with --duplicates, each purchase's group (gw_duplicates), which --fields may name; a table says it above each group instead. */
+export const purchaseListColumns: Column[] = [...purchaseColumns, {label: 'Duplicates', field: 'gw_duplicates', need: 'seldom'}]
 
 /** purchase get: one purchase at a terminal also shows what has been refunded of it and what is left (gw's own fields, never in JSON). */
 export const purchaseGetColumns: Column[] = [...purchaseColumns, {label: 'Refunded', field: 'gw_refunded', format: 'refunds'}, {label: 'Left to refund', field: 'gw_left_to_refund', format: 'refunds'}]

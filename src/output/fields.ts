@@ -1,4 +1,4 @@
-import {cardColumns, type Column, customerColumns, planColumns, purchaseColumns, purchaseGetColumns, refundColumns, refundListColumns, subscriptionColumns, webHookColumns} from './columns.js'
+import {cardColumns, type Column, customerColumns, planColumns, purchaseColumns, purchaseGetColumns, purchaseListColumns, refundColumns, refundListColumns, subscriptionColumns, webHookColumns} from './columns.js'
 import {keepNumbersWritten} from '../lib/json-as-written.js'
 
 type GwRecord = Record<string, unknown>
@@ -47,6 +47,7 @@ const SCHEMA_OF = new Map<Column[], 'Card' | 'Purchase' | 'Refund' | 'Plan' | 'C
   [cardColumns, 'Card'],
   [purchaseColumns, 'Purchase'],
   [purchaseGetColumns, 'Purchase'],
+  [purchaseListColumns, 'Purchase'],
   [refundColumns, 'Refund'],
   [refundListColumns, 'Refund'],
   [planColumns, 'Plan'],

@@ -1,6 +1,7 @@
 import type {Column} from './columns.js'
 import {paint} from './colors.js'
 import {formatMoney} from './money.js'
+import {netBar} from './net-chart.js'
 import {matchText, rangeText} from './refund-match-text.js'
 import {sanitizeLine} from '../safety/sanitize.js'
 import type {RefundMatch} from '../lists/refund-match.js'
@@ -53,6 +54,9 @@ export function formatCell(record: GwRecord, column: Column, color: boolean, {in
       const says = typeof value === 'object' && 'says' in value && typeof value.says === 'string' ? sanitizeLine(value.says) : undefined
       return (inTable ? (range ?? says) : (says ?? range)) ?? formatLeaf(value)
     }
+    case 'bar':
+      // gw report's chart: a share of the largest net, drawn (net-chart.ts), gains green and losses red.
+      return typeof value === 'number' && value !== 0 ? paint(color, value < 0 ? 'red' : 'green', netBar(value)) : ''
     case 'boolean':
       return value === true ? 'yes' : value === false ? 'no' : formatLeaf(value)
     default:

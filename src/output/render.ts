@@ -36,6 +36,11 @@ function shape(io: Io, json: boolean, ndjson = false): 'ndjson' | 'json' | 'huma
   return json ? 'json' : 'human'
 }
 
+/** Whether records print as a table (or a field/value list): a terminal, without --json or --jq. */
+export function printsTable(io: Io, options: RenderOptions): boolean {
+  return shape(io, options.json, options.ndjson) === 'human'
+}
+
 /** One record, by destination; its card numbers masked and any CVV left out, whoever sent them (design.md §3). */
 export async function renderRecord(io: Io, gatewayRecord: GwRecord, columns: Column[], options: RenderOptions): Promise<void> {
   const record = redact(gatewayRecord)

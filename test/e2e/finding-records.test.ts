@@ -158,10 +158,13 @@ describe('gw api --paginate', () => {
 })
 
 describe('gw report', () => {
-  const today = () => {
+  const dayOf = (shift: number) => {
     const now = new Date()
+    now.setDate(now.getDate() + shift)
     return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`
   }
+  const today = () => dayOf(0)
+  const yesterday = () => dayOf(-1)
 
   it("adds up the day: purchases approved and declined, refunds, net, per currency", async () => {
     const result = await sandbox.gw(['report'])
@@ -172,11 +175,13 @@ describe('gw report', () => {
         refunds: 10, refunds_amount: 5000, refunds_voided: 0, plan_payments: 0, plan_payments_amount: 0, direct_debits: 0, direct_debits_amount: 0, net: approvedSum.amount - 5000,
       },
     ])
-    expect((await sandbox.gw(['report', '--from', 'yesterday', '--to', 'yesterday'])).stdout).toBe('')
+    // A day with nothing gets a row of zeros: in no currency where the window saw none.
+    const nothing = {purchases_approved: 0, purchases_approved_amount: 0, purchases_uncaptured: 0, purchases_uncaptured_amount: 0, purchases_voided: 0, purchases_declined: 0, refunds: 0, refunds_amount: 0, refunds_voided: 0, plan_payments: 0, plan_payments_amount: 0, direct_debits: 0, direct_debits_amount: 0, net: 0}
+    expect((await sandbox.gw(['report', '--from', 'yesterday', '--to', 'yesterday'])).records).toEqual([{day: yesterday(), currency: '', ...nothing}])
     // One day in one word: --on DAY is that day alone, where --from DAY runs until now.
-    expect((await sandbox.gw(['report', '--on', 'yesterday'])).stdout).toBe('')
+    expect((await sandbox.gw(['report', '--on', 'yesterday'])).records).toEqual([{day: yesterday(), currency: '', ...nothing}])
     expect((await sandbox.gw(['report', '--on', 'today'])).records).toEqual(result.records)
-    expect((await sandbox.gw(['report', '--from', 'yesterday'])).records).toEqual(result.records)
+    expect((await sandbox.gw(['report', '--from', 'yesterday'])).records).toEqual([{day: yesterday(), currency: 'AUD', ...nothing}, ...result.records])
   })
 
   it('runs on a read-only profile', async () => {

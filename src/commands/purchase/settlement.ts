@@ -13,7 +13,8 @@ export default class PurchaseSettlement extends GwCommand<SettlementInput> {
   static override summary = 'The purchases that settle on a day, or between two: what reaches your bank account'
   static override description = `Lists the purchases whose settlement date falls on --on DAY, or from --from to --to (both included; today without any), as the gateway's settlement look-up gives them: approved ones, captured in part (captured_amount, what reaches the bank), and voided (message Voided, nothing captured); never an authorization not yet captured. Newest first, in one answer.
 The days are read as gw purchase list and gw report read them: a date (2026-11-17), today, yesterday, a weekday (friday: the latest, today if it is one), this-week, last-week, this-month, last-month, or an age for --from (7d); --from alone runs to today. A day is the gateway's settlement date.
-The look-up lists declined purchases too, which settle nothing: they are left out, and counted on stderr; --include-declined lists them. It only reads, so a read-only profile runs it. Piped, one JSON line a purchase; on a terminal a table.`
+The look-up lists declined purchases too, which settle nothing: they are left out, and counted on stderr; --include-declined lists them. It only reads, so a read-only profile runs it. Piped, one JSON line a purchase; on a terminal a table.
+At a terminal a total line on stderr follows the list: what settles in each currency, never added across currencies, and how many listed settle nothing.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
@@ -39,9 +40,13 @@ The look-up lists declined purchases too, which settle nothing: they are left ou
   }
 
   protected async operate({days, includeDeclined}: SettlementInput) {
-    const {settling} = await import('../../operations/settlement.js')
+    const [{settling, settlementSums}, {renderList}, {settlementTotalLine}] = await Promise.all([import('../../operations/settlement.js'), import('../../output/render.js'), import('../../output/settlement-total.js')])
+    const {io, columns, render} = this.factory
     const {records, declined} = await settling(days, await this.factory.deps(), {includeDeclined})
-    if (declined > 0 && !includeDeclined) this.io.err(`Left out ${declined === 1 ? '1 declined purchase' : `${declined} declined purchases`} the look-up lists, which settle nothing; --include-declined lists them.\n`)
-    return records
+    if (declined > 0 && !includeDeclined) io.err(`Left out ${declined === 1 ? '1 declined purchase' : `${declined} declined purchases`} the look-up lists, which settle nothing; --include-declined lists them.\n`)
+    await renderList(io, records, columns, render)
+    // Under the list, as a list's count is: for a person at a terminal, never in JSON.
+    if (io.chatty && !render.json && records.length > 0 && !io.outFailure()) io.err(settlementTotalLine(settlementSums(records)))
+    return undefined
   }
 }

@@ -42,6 +42,8 @@ describe('reportTotals', () => {
       {day: '2026-11-17', currency: 'AUD', purchases_approved: 2, purchases_approved_amount: 12500, purchases_declined: 1, refunds: 2, refunds_amount: 6000, ...unmoved, ...none, net: 6500},
       {day: '2026-11-17', currency: 'NZD', purchases_approved: 1, purchases_approved_amount: 10000, purchases_declined: 0, refunds: 0, refunds_amount: 0, ...unmoved, ...none, net: 10000},
       {day: '2026-11-18', currency: 'AUD', purchases_approved: 1, purchases_approved_amount: 10000, purchases_declined: 0, refunds: 0, refunds_amount: 0, ...unmoved, ...none, net: 10000},
+      // Every day in every currency the window saw: the 18th in NZD too, of nothing.
+      {day: '2026-11-18', currency: 'NZD', ...empty, ...none, net: 0},
     ])
     fake.verify()
   })
@@ -116,7 +118,12 @@ describe('reportTotals', () => {
     const totals = await reportTotals(window, fakeDeps(fake.client), {concurrency: 2})
     expect(totals).toEqual([
       {day: '2026-11-17', currency: 'AUD', ...empty, plan_payments: 1, plan_payments_amount: 1000, direct_debits: 1, direct_debits_amount: 4242, net: 4242},
+      // The days between have rows of their own, of nothing.
+      {day: '2026-11-18', currency: 'AUD', ...empty, ...none, net: 0},
+      {day: '2026-11-19', currency: 'AUD', ...empty, ...none, net: 0},
       {day: '2026-11-20', currency: 'AUD', ...empty, plan_payments: 1, plan_payments_amount: 1000, direct_debits: 1, direct_debits_amount: 29, net: 29},
+      // The window's last instant is the first of the 21st: a day of it too.
+      {day: '2026-11-21', currency: 'AUD', ...empty, ...none, net: 0},
     ])
     // Neither list is dated by when each settled: both are read whole.
     expect(fake.calls.filter((call) => call.method === 'paymentPlans.list' || call.method === 'directDebits.list').map((call) => (call.args[0] as ListQuery & {from?: string}).from)).toEqual([undefined, undefined])
@@ -134,5 +141,42 @@ describe('reportTotals', () => {
     const unlisted: string[] = []
     expect(await reportTotals({}, fakeDeps(fake.client), {concurrency: 2, onUnlisted: (resource) => unlisted.push(resource)})).toEqual([])
     expect(unlisted.sort()).toEqual(['directDebits', 'paymentPlans'])
+  })
+
+  describe('every day of the window, empty ones too', () => {
+    const lists = (purchases: Record<string, unknown>[]) =>
+      fakeClient({'purchases.list': page(purchases), 'refunds.list': page([]), 'paymentPlans.list': page([]), 'directDebits.list': page([])})
+    const zero = (day: string, currency: string) => ({day, currency, ...empty, ...none, net: 0})
+    // Monday 16 to Sunday 22 November 2026, in Sydney.
+    const week = {from: new Date('2026-11-16T00:00:00+11:00'), to: new Date('2026-11-22T23:59:59.999+11:00')}
+
+    it('gives a day with nothing a row of zeros in each currency the window saw, every day in every one', async () => {
+      const fake = lists([{...livePurchase, transaction_date: '2026-11-17T10:00:00+11:00'}, {...livePurchase, id: 'p2', currency: 'NZD', transaction_date: '2026-11-19T10:00:00+11:00'}])
+      const totals = await reportTotals(week, fakeDeps(fake.client), {concurrency: 2, now: new Date('2026-11-30T12:00:00+11:00')})
+      expect(totals.map((row) => `${row.day} ${row.currency} ${row.net}`)).toEqual(
+        ['16', '17', '18', '19', '20', '21', '22'].flatMap((day) => [`2026-11-${day} AUD ${day === '17' ? 10000 : 0}`, `2026-11-${day} NZD ${day === '19' ? 10000 : 0}`]),
+      )
+      expect(totals[0]).toEqual(zero('2026-11-16', 'AUD'))
+    })
+
+    it("runs to the gateway's today, not into days yet to come; a window that saw no currency has rows in none", async () => {
+      const totals = await reportTotals(week, fakeDeps(lists([]).client), {concurrency: 2, now: new Date('2026-11-18T09:00:00+11:00')})
+      expect(totals).toEqual([zero('2026-11-16', ''), zero('2026-11-17', ''), zero('2026-11-18', '')])
+    })
+
+    it("counts days in the window's calendar: 23:30 UTC on the 17th is Sydney's 18th", async () => {
+      const fake = lists([{...livePurchase, transaction_date: '2026-11-17T23:30:00Z'}])
+      const window = {from: new Date('2026-11-18T00:00:00+11:00'), to: new Date('2026-11-19T23:59:59.999+11:00')}
+      const totals = await reportTotals(window, fakeDeps(fake.client), {concurrency: 2, now: new Date('2026-11-30T00:00:00+11:00')})
+      expect(totals.map((row) => `${row.day} ${row.net}`)).toEqual(['2026-11-18 10000', '2026-11-19 0'])
+    })
+
+    it('starts a window without a first day at its first row, and one from an age at the day that age falls on', async () => {
+      const fake = lists([{...livePurchase, transaction_date: '2026-11-20T10:00:00+11:00'}])
+      const now = new Date('2026-11-22T12:00:00+11:00')
+      expect((await reportTotals({to: now}, fakeDeps(fake.client), {concurrency: 2, now})).map((row) => row.day)).toEqual(['2026-11-20', '2026-11-21', '2026-11-22'])
+      const age = {from: new Date(now.getTime() - 3 * 86_400_000)}
+      expect((await reportTotals(age, fakeDeps(lists([]).client), {concurrency: 2, now})).map((row) => row.day)).toEqual(['2026-11-19', '2026-11-20', '2026-11-21', '2026-11-22'])
+    })
   })
 })

@@ -1,6 +1,6 @@
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {UsageError} from '../../../src/errors.js'
-import {gatewayDays, parseWhen, parseWindow, withinWindow} from '../../../src/lists/window.js'
+import {daysFrom, gatewayDays, parseWhen, parseWindow, withinWindow} from '../../../src/lists/window.js'
 import {expectThrow} from '../../expect-error.js'
 
 // Bare dates mean this machine's time zone (TZ): the tests fix one east of UTC.
@@ -191,5 +191,17 @@ describe('withinWindow', () => {
 
   it('an open window takes every record, even one without a time', () => {
     expect(withinWindow({}, undefined)).toBe(true)
+  })
+})
+
+describe('daysFrom: every calendar day between two, both included', () => {
+  it('crosses months, years, a leap day and a change of offset without skipping or repeating a day', () => {
+    expect(daysFrom('2026-11-29', '2026-12-02')).toEqual(['2026-11-29', '2026-11-30', '2026-12-01', '2026-12-02'])
+    expect(daysFrom('2023-12-31', '2024-01-01')).toEqual(['2023-12-31', '2024-01-01'])
+    expect(daysFrom('2024-02-28', '2024-03-01')).toEqual(['2024-02-28', '2024-02-29', '2024-03-01'])
+    // Sydney's clocks go forward on 2026-10-04.
+    expect(daysFrom('2026-10-03', '2026-10-05')).toEqual(['2026-10-03', '2026-10-04', '2026-10-05'])
+    expect(daysFrom('2026-11-17', '2026-11-17')).toEqual(['2026-11-17'])
+    expect(daysFrom('2026-11-18', '2026-11-17')).toEqual([])
   })
 })
