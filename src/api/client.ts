@@ -44,7 +44,8 @@ export interface GatewayTime {
 type ItemOf<List> = NonNullable<List> extends readonly (infer Item)[] ? Item : never
 
 /** The gateway's answer to a request, or, when the answer to money was lost, what its look-up found. */
-type Delivered = {raw: RawResponse; recovered?: undefined} | {recovered: Answer<z.ZodType>}
+/** An answer as delivered: `read`, its record as read already (a money answer's, checked for doubt). */
+type Delivered = {raw: RawResponse; read?: Answer<z.ZodType>; recovered?: undefined} | {recovered: Answer<z.ZodType>}
 
 /** A body as the gateway sent it (`gw api`), and the failure it stands for, if it is one. */
 export interface RawAnswer extends RawResponse {
@@ -198,7 +199,7 @@ class Client implements Sender {
     const body = endpoint.body && options.body !== undefined ? checkedBody(endpoint.body, options.body) : options.body
     const path = buildPath(endpoint.path, options.params) + queryString(options.query)
     const delivered = await this.deliver(endpoint, path, body, options.params ?? {}, read)
-    return delivered.recovered ? (delivered.recovered as Answer<Res>) : readRecord(endpoint, delivered.raw)
+    return delivered.recovered ? (delivered.recovered as Answer<Res>) : ((delivered.read as Answer<Res> | undefined) ?? readRecord(endpoint, delivered.raw))
   }
 
   /**
@@ -211,7 +212,7 @@ class Client implements Sender {
     const known = endpointAt(method, path, body)
     const endpoint: Endpoint = known ?? {method, path, response: z.unknown()}
     const delivered = await this.deliver(endpoint, path, body, known ? paramsAt(known, path) : {})
-    const {raw, record} = delivered.recovered ?? {raw: delivered.raw, record: undefined}
+    const {raw, record} = delivered.recovered ?? {raw: delivered.raw, record: delivered.read?.record}
     try {
       const money = endpoint.movesMoney
       const found = record ?? readRecord(endpoint, raw).record
@@ -243,9 +244,9 @@ class Client implements Sender {
     try {
       const raw = await this.exchange.send(endpoint, path, body, inFlight, read)
       if (!recoverable) return {raw}
-      const doubt = doubtAbout(endpoint, raw)
-      if (doubt) return {recovered: await recover(this.exchange, endpoint, lost(doubt), this.options.onRecovery)}
-      return {raw}
+      const judged = doubtAbout(endpoint, raw)
+      if ('doubt' in judged) return {recovered: await recover(this.exchange, endpoint, lost(judged.doubt), this.options.onRecovery)}
+      return {raw, read: judged.read}
     } catch (err) {
       if (err instanceof LostAnswer) {
         if (recoverable) return {recovered: await recover(this.exchange, endpoint, lost(err.message), this.options.onRecovery)}

@@ -93,20 +93,21 @@ function lookups(exchange: Exchange, inFlight: MoneyInFlight): Lookups {
 }
 
 /**
- * Why an answer to a money POST cannot be taken as its outcome, or undefined when it can (a whole
- * record, or the gateway's refusal): a 5xx may come after the charge was made, and an unreadable
- * body or a record that does not say approved or declined tells nothing about it.
+ * Why an answer to a money POST cannot be taken as its outcome (`doubt`), or, when it can, its
+ * record as read (`read`; none for the gateway's refusal, which reading it again throws): a 5xx may
+ * come after the charge was made, and an unreadable body or a record that does not say approved or
+ * declined tells nothing about it. The record is read once a row: its check is a batch's dearest.
  */
-export function doubtAbout(endpoint: Endpoint, raw: RawResponse): string | undefined {
+export function doubtAbout(endpoint: Endpoint, raw: RawResponse): {doubt: string} | {read?: Answer<z.ZodType>} {
   // 501 is the contract's refusal of invalid data, not a failure.
-  if (raw.status >= 500 && raw.status !== 501) return `the gateway answered HTTP ${raw.status}`
-  let record: GwRecord
+  if (raw.status >= 500 && raw.status !== 501) return {doubt: `the gateway answered HTTP ${raw.status}`}
+  let read: Answer<z.ZodType>
   try {
-    record = readRecord(endpoint, raw).record
+    read = readRecord(endpoint, raw)
   } catch (err) {
-    if (err instanceof GatewayError) return err.message
-    return undefined
+    if (err instanceof GatewayError) return {doubt: err.message}
+    return {}
   }
-  if (outcomeOf(record) === undefined) return `the answer's ${endpoint.movesMoney!.noun} does not say whether it was approved (no successful or authorized field)`
-  return undefined
+  if (outcomeOf(read.record) === undefined) return {doubt: `the answer's ${endpoint.movesMoney!.noun} does not say whether it was approved (no successful or authorized field)`}
+  return {read}
 }

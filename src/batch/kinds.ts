@@ -6,6 +6,7 @@ import {findEarlierPurchase, purchaseBody, sendPurchase, type PurchaseInput} fro
 import {lookUp} from '../operations/look-up.js'
 import {type FollowUpAction, GwError, InterruptedError, type RecordNoun} from '../errors.js'
 import type {MadeRecordsPlace} from '../lists/refunds-of-purchase.js'
+import type {ExpectedReferences} from '../lists/refund-book.js'
 import type {DerivedReference} from './derived-references.js'
 import {purchaseRows, type RowSchema, type ValidRow} from './rows.js'
 
@@ -84,6 +85,8 @@ export interface BatchAtGateway<Input> {
   alike(input: Input): number
   /** The records the rows act on, by the names they give them (BatchKind.named): read ahead for them, in pages of a list. */
   named?: ReadonlySet<string>
+  /** The references the rows give, in their order: a refund batch reads which of them gw's index holds at once. */
+  references?: ExpectedReferences
 }
 
 /**

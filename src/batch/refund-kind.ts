@@ -61,6 +61,7 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
     // The merchant's refunds as gw's index has them, read once for the batch and kept right as its rows' refunds are made; and the rows in flight, by purchase.
     const batchRefunds = new BatchRefunds(refundBook(f, deps.client))
     const book = batchRefunds.book
+    if (batch.references) book.expect(batch.references)
     const references = new DerivedReferences(async (reference, purchase) => (await heldSince(book, reference, purchase, deps))?.[0], batch.name, taken)
     // Each purchase the rows name, looked up once for all of them (design.md §5: a batch tends to one request a row).
     const purchaseOf = purchaseLookUps(deps, batchRefunds, batch.named)

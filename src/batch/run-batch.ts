@@ -126,7 +126,7 @@ async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan:
 /** The batch at the gateway: its name, its rows that give no reference counted by purchase (read again, when more than one gives none), and the records its rows name. */
 async function atGateway<Input>(kind: BatchKind<Input, object>, name: string, path: string, scan: Scan<Input>): Promise<BatchAtGateway<Input>> {
   const alike = scan.unreferenced > 1 ? await kind.alike?.(validRows(await openBatch(path), scan)) : undefined
-  return {name, alike: alike ?? (() => 1), named: await kind.named?.(validRows(await openBatch(path), scan))}
+  return {name, alike: alike ?? (() => 1), named: await kind.named?.(validRows(await openBatch(path), scan)), references: scan.references}
 }
 
 /** Where a journal was begun: at a file, or on stdin. */

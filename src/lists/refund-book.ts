@@ -5,7 +5,7 @@ import {isMaskedAtRest} from '../safety/at-rest.js'
 import {runOf} from '../batch/instance.js'
 import {journalTarget} from '../batch/journal-identity.js'
 import {EARLIEST, fillIndex, type FillOptions} from './refund-index.js'
-import {indexCard, type NamedPurchase, RefundIndexFile} from './refund-index-file.js'
+import {indexCard, type NamedPurchase, RefundIndexFile, type Walked} from './refund-index-file.js'
 import {MemoryIndex, type RefundIndexStore} from './refund-index-memory.js'
 import {recordInstant} from './window.js'
 import {CardLedger, type Made} from './card-ledger.js'
@@ -43,6 +43,8 @@ export class RefundBook {
   private readonly named = new Map<string, Promise<NamedPurchase | undefined>>()
   /** The records of each card read so far, newest first, and since when they are whole. */
   private readonly cards = new Map<string, {since: number; records: GwRecord[]}>()
+  /** A batch's references (expect()), and those of them the index holds a refund under, once read: each walk's pages add theirs. */
+  private expected?: {references: ExpectedReferences; held?: Set<string>}
 
   constructor(
     private readonly place: BookPlace,
@@ -70,9 +72,28 @@ export class RefundBook {
    */
   async underReference(reference: string, since: number | undefined, fill: Omit<FillOptions, 'topUp'>): Promise<GwRecord[] | undefined> {
     if (isMaskedAtRest(reference)) return undefined
-    const held = await this.read(since ?? EARLIEST, fill, (store) => store.byReference(reference))
+    const held = await this.read(since ?? EARLIEST, fill, (store) => this.heldUnder(store, reference))
     const seen = this.addedUnder.get(reference) ?? []
     return [...seen, ...held.filter((record) => !this.added.has(record.id as string))]
+  }
+
+  /**
+   * The references a batch's rows give, each asked about by underReference once its row is sent:
+   * which of them the index holds is read once, a few hundred a query, not in a query of each row's
+   * own (a batch's rows give fresh references, which the index mostly holds none of).
+   */
+  expect(references: ExpectedReferences): void {
+    this.expected = {references}
+  }
+
+  /** The refunds the store holds under a reference: none, unasked, for one of the batch's that it was found not to hold. */
+  private heldUnder(store: RefundIndexStore, reference: string): GwRecord[] {
+    const expected = this.expected
+    if (expected?.references.has(reference)) {
+      expected.held ??= heldOf(store, expected.references.keys())
+      if (!expected.held.has(reference)) return []
+    }
+    return store.byReference(reference)
   }
 
   /** A refund this command made, found made, or read afresh: counted by the queries after it, over the index's copy, which the next walk puts right. */
@@ -189,14 +210,14 @@ export class RefundBook {
       const store = await this.opened()
       try {
         // Brought up to date once, and held whole from `since` on: a batch's rows ask nothing more of it than its query.
-        if (!this.topped || from < this.since) await fillIndex(guarded(store), from, windowMs, {...fill, topUp: !this.topped}, this.deps)
+        if (!this.topped || from < this.since) await fillIndex(guarded(store, this.noteKept), from, windowMs, {...fill, topUp: !this.topped}, this.deps)
         this.topped = true
         this.since = Math.min(this.since, from)
         return query(guarded(store))
       } catch (err) {
         if (!(err instanceof IndexFailure)) throw err
         const memory = this.failed(err)
-        await fillIndex(memory, from, windowMs, {...fill, topUp: false}, this.deps)
+        await fillIndex(guarded(memory, this.noteKept), from, windowMs, {...fill, topUp: false}, this.deps)
         this.topped = true
         this.since = from
         return query(memory)
@@ -220,18 +241,26 @@ export class RefundBook {
     return this.store
   }
 
+  /** A walk's page kept: the batch's references it holds, once the index was read for them (expect()), are held now. */
+  private readonly noteKept = (records: readonly GwRecord[]): void => {
+    const {references, held} = this.expected ?? {}
+    for (const {reference} of records) if (typeof reference === 'string' && references?.has(reference)) held?.add(reference)
+  }
+
   /** The file cannot be used: the rest of the command keeps an index in memory, and says so once. */
   private failed(err: Error): RefundIndexStore {
     const memory = new MemoryIndex()
     this.store = Promise.resolve(memory)
     this.cards.clear()
+    // Read again from the one in memory, as its walk fills it.
+    if (this.expected) this.expected.held = undefined
     this.place.warn?.(`Warning: gw could not use its index of refunds (${err.message}): it reads them from the gateway for this command, which takes more requests.\n`)
     return memory
   }
 }
 
-/** The store, each of whose failures is the index's (IndexFailure), told apart from the gateway's. */
-function guarded(store: RefundIndexStore): RefundIndexStore {
+/** The store, each of whose failures is the index's (IndexFailure), told apart from the gateway's; `kept` told of each page it keeps. */
+function guarded(store: RefundIndexStore, kept?: (records: readonly GwRecord[]) => void): RefundIndexStore {
   const wrap =
     <A extends unknown[], R>(method: (...args: A) => R) =>
     (...args: A): R => {
@@ -244,14 +273,44 @@ function guarded(store: RefundIndexStore): RefundIndexStore {
   return {
     walked: wrap(store.walked),
     ranks: wrap(store.ranks),
-    keep: wrap(store.keep),
+    keep: wrap((records: readonly GwRecord[], walked?: Walked, rank?: number) => {
+      store.keep(records, walked, rank)
+      kept?.(records)
+    }),
     cover: wrap(store.cover),
     onCard: wrap(store.onCard),
     byReference: wrap(store.byReference),
+    heldReferences: wrap(store.heldReferences),
     namedPurchases: wrap(store.namedPurchases),
     keepNamedPurchases: wrap(store.keepNamedPurchases),
     close: wrap(store.close),
   }
+}
+
+/** A batch's references, in its rows' order (batch/rows.ts Scan): whether a reference is one, and each. */
+export interface ExpectedReferences {
+  has(reference: string): boolean
+  keys(): Iterable<string>
+}
+
+/** References asked of the index at once: a query's text stays small (json_each of them). */
+const REFERENCES_A_QUERY = 500
+
+/** Which of the references the store holds a refund under, asked REFERENCES_A_QUERY at a time; one that holds a card number is kept masked, never asked. */
+function heldOf(store: RefundIndexStore, references: Iterable<string>): Set<string> {
+  const held = new Set<string>()
+  let asking: string[] = []
+  const ask = () => {
+    for (const reference of store.heldReferences(asking)) held.add(reference)
+    asking = []
+  }
+  for (const reference of references) {
+    if (isMaskedAtRest(reference)) continue
+    asking.push(reference)
+    if (asking.length === REFERENCES_A_QUERY) ask()
+  }
+  ask()
+  return held
 }
 
 /** An answer promised now and settled later by `settle`, which hands back what it was given. */

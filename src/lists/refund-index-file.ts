@@ -152,6 +152,13 @@ export class RefundIndexFile {
     return rows.map(({record}) => JSON.parse(record) as GwRecord)
   }
 
+  /** Which of these references the index holds a refund under: a batch's rows asked at once, not one query a row. */
+  heldReferences(references: readonly string[]): string[] {
+    if (references.length === 0) return []
+    const rows = this.statement('SELECT DISTINCT reference FROM refunds WHERE scope = ? AND reference IN (SELECT value FROM json_each(?))').all(this.scope, JSON.stringify(references)) as {reference: string}[]
+    return rows.map(({reference}) => reference)
+  }
+
   /** What was learned of the purchase under each reference asked about earlier. */
   namedPurchases(references: readonly string[]): Map<string, NamedPurchase> {
     const found = new Map<string, NamedPurchase>()

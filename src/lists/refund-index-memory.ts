@@ -4,7 +4,7 @@ import {recordInstant} from './window.js'
 type GwRecord = Record<string, unknown>
 
 /** What gw asks of an index of refunds: its file, or, where the file cannot be used, one held in memory for the command alone. */
-export type RefundIndexStore = Pick<RefundIndexFile, 'walked' | 'ranks' | 'keep' | 'cover' | 'onCard' | 'byReference' | 'namedPurchases' | 'keepNamedPurchases' | 'close'>
+export type RefundIndexStore = Pick<RefundIndexFile, 'walked' | 'ranks' | 'keep' | 'cover' | 'onCard' | 'byReference' | 'heldReferences' | 'namedPurchases' | 'keepNamedPurchases' | 'close'>
 
 /**
  * An index held by one command, where gw's file cannot be opened or written (a full disk, a data
@@ -43,6 +43,11 @@ export class MemoryIndex implements RefundIndexStore {
 
   byReference(reference: string): GwRecord[] {
     return [...this.refunds.values()].map(({record}) => record).filter((record) => record.reference === reference)
+  }
+
+  heldReferences(references: readonly string[]): string[] {
+    const wanted = new Set(references)
+    return [...new Set([...this.refunds.values()].map(({record}) => record.reference).filter((reference): reference is string => typeof reference === 'string' && wanted.has(reference)))]
   }
 
   namedPurchases(references: readonly string[]): Map<string, NamedPurchase> {

@@ -1,7 +1,7 @@
 import {mkdirSync, mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {describe, expect, it} from 'vitest'
+import {describe, expect, it, vi} from 'vitest'
 import {InterruptedError} from '../../../src/errors.js'
 import {fillIndex} from '../../../src/lists/refund-index.js'
 import {RefundIndexFile, refundIndexFile} from '../../../src/lists/refund-index-file.js'
@@ -379,6 +379,67 @@ describe('a command’s book of refunds', () => {
     await fillIndex(memory, T0, async () => 0, {...fill, topUp: true}, {client})
     expect(ids(memory.onCard('2346\njane citizen', T0))).toEqual(['R-1'])
     expect(ids(memory.byReference('ref-2'))).toEqual(['R-2'])
+    expect(memory.heldReferences(['ref-9', 'ref-2', 'ref-2', 'ref-1']).sort()).toEqual(['ref-1', 'ref-2'])
+    expect(memory.heldReferences(['ref-9'])).toEqual([])
     expect(memory.walked()).toEqual({coveredFrom: T0, newest: T0 + 2 * MINUTE})
+  })
+})
+
+describe('a batch’s references (costs that grow with its rows, not one query each)', () => {
+  /** A batch's references in its rows' order: 600 new ones, and among them two the index holds. */
+  const batchReferences = () => new Set(['ref-2', ...Array.from({length: 600}, (_, n) => `new-${n}`), 'r 4242424242424242', 'ref-3'])
+
+  it('which of them the index holds is read once, 500 a query; those it holds are read each, the rest answered none unasked', async () => {
+    const {client} = gateway([refund(1), refund(2), refund(3)])
+    const book = testBook(client)
+    const held = vi.spyOn(RefundIndexFile.prototype, 'heldReferences')
+    const byReference = vi.spyOn(RefundIndexFile.prototype, 'byReference')
+    afterThisTest(() => (held.mockRestore(), byReference.mockRestore()))
+    const references = batchReferences()
+    book.expect(references)
+    const found = new Map<string, unknown>()
+    for (const reference of references) found.set(reference, await book.underReference(reference, T0, fill))
+    expect(ids(found.get('ref-2') as Rec[])).toEqual(['R-2'])
+    expect(ids(found.get('ref-3') as Rec[])).toEqual(['R-3'])
+    expect(found.get('new-0')).toEqual([])
+    expect(found.get('new-599')).toEqual([])
+    // Kept masked: only the gateway can tell, as before.
+    expect(found.get('r 4242424242424242')).toBeUndefined()
+    expect(held.mock.calls.map(([asked]) => asked.length)).toEqual([500, 102])
+    expect(held.mock.calls.flatMap(([asked]) => asked)).not.toContain('r 4242424242424242')
+    expect(byReference.mock.calls).toEqual([['ref-2'], ['ref-3']])
+    // One the batch does not give is asked of the index as before.
+    expect(ids((await book.underReference('ref-1', T0, fill))!)).toEqual(['R-1'])
+    expect(byReference.mock.calls.at(-1)).toEqual(['ref-1'])
+  })
+
+  it('a walk further back, after they were read: what its pages hold under them is found', async () => {
+    const {client, state} = gateway([refund(1), refund(2)])
+    const book = testBook(client)
+    book.expect(new Set(['ref-2', 'ref-7', 'new-1']))
+    expect(await book.underReference('new-1', T0, fill)).toEqual([])
+    expect(await book.underReference('ref-7', T0, fill)).toEqual([])
+    // An older purchase's row: the walk back to it reads a refund under one of the batch's references.
+    state.records.push(refund(7, -180))
+    expect(ids((await book.underReference('ref-7', T0 - 240 * MINUTE, fill))!)).toEqual(['R-7'])
+    expect(ids((await book.underReference('ref-2', T0 - 240 * MINUTE, fill))!)).toEqual(['R-2'])
+  })
+
+  it('an index that cannot be opened: the one in memory is read for them the same way', async () => {
+    const {client} = gateway([refund(1), refund(2)])
+    const dataDir = mkdtempSync(join(tmpdir(), 'gw-book-'))
+    mkdirSync(refundIndexFile(dataDir))
+    const book = testBook(client, dataDir)
+    book.expect(new Set(['ref-2', 'new-1']))
+    expect(ids((await book.underReference('ref-2', T0, fill))!)).toEqual(['R-2'])
+    expect(await book.underReference('new-1', T0, fill)).toEqual([])
+    expect(book.warned).toHaveLength(1)
+  })
+
+  it('the file answers which it holds, each once', () => {
+    const index = opened()
+    index.keep([refund(1), refund(2), refund(3, 3, {reference: 'ref-2'})])
+    expect(index.heldReferences([]).sort()).toEqual([])
+    expect(index.heldReferences(['ref-9', 'ref-2', 'ref-1', 'ref-2']).sort()).toEqual(['ref-1', 'ref-2'])
   })
 })
