@@ -4,6 +4,7 @@ import {redactFlagMessage} from '../../safety/redact.js'
 import {flagsGiven, GLOBAL_FLAGS} from '../startup/argv.js'
 import {type FlagShape, strayArgumentsError} from './stray-arguments.js'
 import {closest} from './suggest.js'
+import {guide} from '../../lib/guides.js'
 
 /** Words other tools use for a verb gw names otherwise, where gw has that verb (`gw profile switch` → use, as kubectl's `config use-context`). */
 const SYNONYMS: Record<string, string> = {switch: 'use', select: 'use'}
@@ -100,7 +101,7 @@ function findingHint(words: string[], commandIds: string[], bin: string): string
   const noun = first.endsWith('s') ? first.slice(0, -1) : first
   if (!commandIds.includes(`${noun}:list`) || (noun === first && !SEARCH_WORDS.has(second))) return undefined
   const filters = LIST_FILTERS[noun] ?? '--from and --to'
-  return `${bin} ${noun} list finds ${noun}s, newest first, by ${filters}; docs/finding-records.md shows how.`
+  return `${bin} ${noun} list finds ${noun}s, newest first, by ${filters}; ${guide('finding-records.md')} shows how.`
 }
 
 /**
