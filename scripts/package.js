@@ -24,8 +24,9 @@
 // silicon needs to run it at all; to distribute one, sign it with a Developer ID and notarize it.
 // Windows executables lose node's signature before the injection (osslsigncode remove-signature)
 // and get their PE checksum written again after it (scripts/pe-checksum.js); then they are signed
-// where GW_WINDOWS_CERTIFICATE names a PKCS#12 file (its password in
-// GW_WINDOWS_CERTIFICATE_PASSWORD; GW_WINDOWS_TIMESTAMP_URL a time-stamping server, if any).
+// where GW_WINDOWS_CERTIFICATE names a PKCS#12 file, or GW_WINDOWS_CERTIFICATE_BASE64 holds one
+// (a secret of the release workflow; its password in GW_WINDOWS_CERTIFICATE_PASSWORD;
+// GW_WINDOWS_TIMESTAMP_URL a time-stamping server, if any).
 import {buildSync} from 'esbuild'
 import {spawnSync} from 'node:child_process'
 import {chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
@@ -95,7 +96,7 @@ function executable(target) {
     // The injection leaves node.exe's checksum, which its new bytes no longer give: written again
     // before any signing (osslsigncode sign keeps it right as it appends the signature).
     if (platform === 'win32') writePeChecksum(file)
-    if (platform === 'win32' && process.env.GW_WINDOWS_CERTIFICATE) sign(file, work)
+    if (platform === 'win32' && certificateGiven()) sign(file, work)
   } finally {
     rmSync(work, {recursive: true, force: true})
   }
@@ -177,18 +178,29 @@ function blobMaker(target, version) {
 function unsign(node, file) {
   const removed = spawnSync('osslsigncode', ['remove-signature', '-in', node, '-out', file], {encoding: 'utf8'})
   if (removed.status === 0) return
-  if (process.env.GW_WINDOWS_CERTIFICATE || removed.error?.code !== 'ENOENT') throw new Error(`osslsigncode remove-signature ${node} failed: ${removed.error?.message ?? removed.stderr}`)
+  if (certificateGiven() || removed.error?.code !== 'ENOENT') throw new Error(`osslsigncode remove-signature ${node} failed: ${removed.error?.message ?? removed.stderr}`)
   process.stderr.write(`osslsigncode is not installed: ${file} keeps node's signature, which the injection breaks\n`)
   copyFileSync(node, file)
 }
 
-/** Signs a Windows executable with the PKCS#12 certificate GW_WINDOWS_CERTIFICATE names; the password is read from a file, not given on a command line. */
+/** Whether gw.exe is to be signed: a certificate given as a file or in the environment (an empty secret gives none). */
+function certificateGiven() {
+  return Boolean(process.env.GW_WINDOWS_CERTIFICATE || process.env.GW_WINDOWS_CERTIFICATE_BASE64)
+}
+
+/**
+ * Signs a Windows executable with the PKCS#12 certificate GW_WINDOWS_CERTIFICATE names, or
+ * GW_WINDOWS_CERTIFICATE_BASE64 holds (written into `work`, the user's alone, for osslsigncode);
+ * the password is read from a file, not given on a command line.
+ */
 function sign(file, work) {
+  const certificate = process.env.GW_WINDOWS_CERTIFICATE || join(work, 'certificate.p12')
+  if (!process.env.GW_WINDOWS_CERTIFICATE) writeFileSync(certificate, Buffer.from(process.env.GW_WINDOWS_CERTIFICATE_BASE64, 'base64'), {mode: 0o600})
   const password = join(work, 'password')
   writeFileSync(password, process.env.GW_WINDOWS_CERTIFICATE_PASSWORD ?? '', {mode: 0o600})
   const timestamp = process.env.GW_WINDOWS_TIMESTAMP_URL ? ['-ts', process.env.GW_WINDOWS_TIMESTAMP_URL] : []
   const signed = join(work, 'signed.exe')
-  run('osslsigncode', ['sign', '-pkcs12', process.env.GW_WINDOWS_CERTIFICATE, '-readpass', password, '-h', 'sha256', '-n', 'gw', ...timestamp, '-in', file, '-out', signed])
+  run('osslsigncode', ['sign', '-pkcs12', certificate, '-readpass', password, '-h', 'sha256', '-n', 'gw', ...timestamp, '-in', file, '-out', signed])
   renameSync(signed, file)
   chmodSync(file, 0o755)
 }

@@ -15,3 +15,4 @@ export function fetchNode(build: NodeBuild, into?: string): string
 export function npm(args: string[], cwd: string): string
 export function npmCli(): string | undefined
 export function run(file: string, args: string[], options?: import('node:child_process').SpawnSyncOptions): string
+export function tar(): string

@@ -114,7 +114,7 @@ export function npmCli() {
 }
 
 /** tar: on Windows the system's own (bsdtar), not one that takes C: for a host name. */
-function tar() {
+export function tar() {
   return process.platform === 'win32' ? join(process.env.SystemRoot ?? 'C:\\Windows', 'System32', 'tar.exe') : 'tar'
 }
 

@@ -115,6 +115,13 @@ describe('the single executable (npm run package)', () => {
     }
   })
 
+  it("passes the release's proof on its own OS (scripts/prove-release.js, as the release workflow runs it on every target's runner)", async () => {
+    const proven = await runProgram(process.execPath, [join(root, 'scripts', 'prove-release.js'), '--target', hostTarget(), '--dir', release], {cwd: root, timeoutMs: 180_000})
+    expect(proven.stderr).toBe('')
+    expect(proven.code).toBe(0)
+    expect(proven.stdout).toMatch(new RegExp(`^gw-${hostTarget()}: SHA256SUMS, --version, help's guides and the quick start proven with .+/gw-${hostTarget()}/gw\n$`))
+  })
+
   it("points gw help at the guides beside it, and, copied without them, at this version's guides online", async () => {
     const help = await runProgram(join(unpacked, name, 'gw'), ['help'], {env: isolatedHome()})
     expect(help.code, help.stderr).toBe(0)

@@ -19,7 +19,7 @@ describe.skipIf(!wanted)('the release of what npm run package -- --target win-x6
   let out: string
   beforeAll(async () => {
     out = mkdtempSync(join(tmpdir(), 'gw-win-release-'))
-    const env = {...process.env, GW_WINDOWS_CERTIFICATE: ''}
+    const env = {...process.env, GW_WINDOWS_CERTIFICATE: '', GW_WINDOWS_CERTIFICATE_BASE64: ''}
     const built = await runProgram(process.execPath, [join(root, 'scripts', 'package.js'), '--target', 'win-x64', '--out', out], {env, cwd: root, timeoutMs: 300_000})
     expect(built.code, built.stderr).toBe(0)
   }, 320_000)

@@ -6,6 +6,7 @@ import {isRunning, LockHeldError, readHolder, takeAside, takeLockFile} from '../
 import {hostPlatform} from '../../../src/lib/platform.js'
 import {openDescriptors} from '../../held-file.js'
 import {caught, folder} from './folders.js'
+import {onlyOn} from '../../only-on.js'
 
 describe('LockHeldError', () => {
   it('names the lock, and its holder when known', () => {
@@ -194,7 +195,8 @@ describe('isRunning', () => {
     expect(isRunning(dead)).toBe(false)
   })
 
-  it('is false of a zombie (exited, its parent not told), and true of a process whose name holds ") Z ("', async () => {
+  const PROC = onlyOn(['linux'], 'it reads a zombie in /proc, which only Linux has')
+  it.skipIf(PROC.skip)(`is false of a zombie (exited, its parent not told), and true of a process whose name holds ") Z ("${PROC.note}`, async () => {
     const dir = folder()
     const odd = join(dir, 'x) Z (y')
     copyFileSync('/bin/sleep', odd)
@@ -215,7 +217,7 @@ describe('isRunning', () => {
     }
   })
 
-  it('is false of a pid the signal reaches but /proc does not have (gone in between)', () => {
+  it.skipIf(PROC.skip)(`is false of a pid the signal reaches but /proc does not have (gone in between)${PROC.note}`, () => {
     const kill = vi.spyOn(process, 'kill').mockImplementation(() => true)
     try {
       expect(isRunning(2_000_000_000)).toBe(false)
