@@ -12,13 +12,13 @@ export function guidesPlace(): string | undefined {
   return typeof place === 'string' ? place : undefined
 }
 
-/** A guide's place in this install: `guide('finding-records.md')`; `docs/NAME` where gw knows none. */
+/** A guide's place in this install: `guide('finding-records.md')`; under a bare `docs/` where gw knows none. */
 export function guide(file: string, place = guidesPlace()): string {
   if (!place) return `docs/${file}`
   return /^https?:\/\//.test(place) ? `${place}/${file}` : join(place, file)
 }
 
-/** Text whose `docs/NAME.md` are made this install's places (help written once for every install). */
+/** Text whose guides (`docs/` and a page's name) are made this install's places: help is written once for every install. */
 export function placeGuides(text: string, place = guidesPlace()): string {
   return place ? text.replace(/\bdocs\/([\w-]+\.md)\b/g, (_, file: string) => guide(file, place)) : text
 }
