@@ -1,7 +1,7 @@
-import {spawn} from 'node:child_process'
 import {existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {isSea} from 'node:sea'
+import {gwItself} from './startup/itself.js'
 
 // gw's update notice, as gh and the Stripe CLI give theirs: a newer release on npm is said on
 // stderr, at most once a day, after the command's own output. Looking for one never delays a
@@ -130,7 +130,7 @@ export async function checkForUpdate([file, registry, name]: string[]): Promise<
 
 /**
  * This gw, as a notice needs it: where it is installed (the one-file executable, else the package's
- * folder `root`) and how the check starts it again (the executable, else node with bin/run.js).
+ * folder `root`) and how the check starts it again (startup/itself.ts).
  */
 export function thisGw(pjson: {name: string; version: string; repository?: string | {url?: string}}, root: string): {install: Install; startCheck: NoticeContext['startCheck']} {
   const sea = isSea()
@@ -141,16 +141,19 @@ export function thisGw(pjson: {name: string; version: string; repository?: strin
     clone: !sea && existsSync(join(root, '.git')),
     repository: url.replace(/^git\+/, '').replace(/\.git$/, ''),
   }
-  return {install, startCheck: spawnCheck({execPath: process.execPath, entry: sea ? [] : [process.argv[1]!], name: pjson.name})}
+  return {install, startCheck: (file, registry) => spawnCheck(file, registry, pjson.name)}
 }
 
-/** Starts the background check as a process of its own, which this gw neither waits for nor ends with (no window on Windows). */
-export function spawnCheck(gw: {execPath: string; entry: string[]; name: string}): (file: string, registry: string) => void {
-  return (file, registry) => {
-    const child = spawn(gw.execPath, [...gw.entry, UPDATE_CHECK, file, registry, gw.name], {detached: true, stdio: 'ignore', windowsHide: true, env: {...process.env, GW_NO_UPDATE_NOTIFIER: '1'}})
-    child.on('error', () => {})
-    child.unref()
-  }
+/**
+ * Starts the background check as a process of its own, which this gw neither waits for nor ends
+ * with (no window on Windows). child_process is loaded here only: a command that shows no notice never loads it.
+ */
+function spawnCheck(file: string, registry: string, name: string): void {
+  const gw = gwItself()
+  const {spawn} = process.getBuiltinModule('node:child_process')
+  const child = spawn(gw.file, [...gw.args, UPDATE_CHECK, file, registry, name], {detached: true, stdio: 'ignore', windowsHide: true, env: {...process.env, GW_NO_UPDATE_NOTIFIER: '1'}})
+  child.on('error', () => {})
+  child.unref()
 }
 
 function readState(file: string): UpdateState {

@@ -49,7 +49,7 @@ describe('the update notice, against a registry whose gw is newer', () => {
     const screen = await atTerminal()
     expect(screen).not.toContain('A new release')
     // gw ended while the registry still held its answer: the check is a process of its own.
-    await expect.poll(() => registry.requests).toEqual(['GET /gw'])
+    await expect.poll(() => registry.requests, {timeout: 15_000}).toEqual(['GET /gw'])
     expect(readState()).toEqual({checkedAt: expect.any(String)})
     answer()
     await expect.poll(() => readState().latest, {timeout: 15_000}).toBe('9.9.9')
@@ -80,6 +80,6 @@ describe('the update notice, against a registry whose gw is newer', () => {
 
   it('a day later, says it again, and checks again', async () => {
     expect(await atTerminal()).toContain(NOTICE)
-    await expect.poll(() => registry.requests).toEqual(['GET /gw', 'GET /gw'])
+    await expect.poll(() => registry.requests, {timeout: 15_000}).toEqual(['GET /gw', 'GET /gw'])
   })
 })
