@@ -77,6 +77,9 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/setup.ts'],
     isolate: false,
+    // GitHub's workflow parser imports its JSON schemas without import attributes, as a bundler
+    // reads them: vite's transform loads them (test/unit/release/workflows.test.ts).
+    server: {deps: {inline: ['@actions/workflow-parser']}},
     projects: [
       {extends: true, test: {name: 'contract dialect', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...OWN_PROCESS]}},
       {extends: true, test: {name: 'contract dialect, a process a file', include: OWN_PROCESS, isolate: true}},

@@ -134,38 +134,54 @@ function forwards(signal, {platform = process.platform, foreground = () => inFor
 
 /**
  * In a relaunched gw (elsewhere nothing): once its launcher has ended (the other end of descriptor
- * 3, which only the launcher held, is closed), raises SIGTERM on itself, so gw stops as a SIGTERM
- * stops it (design §5: a batch finishes the rows in flight, journals them and starts no more; a
- * local gateway in the foreground closes). Nothing is done where descriptor 3 is not a socket.
- * What this gw starts gets neither the variable nor the descriptor: Node marks inherited
- * descriptors close-on-exec as it starts, and a local gateway started with --detach outlives it.
+ * 3, which only the launcher held, is closed), stops as a SIGTERM stops it (design §5: a batch
+ * finishes the rows in flight, journals them and starts no more; a local gateway in the foreground
+ * closes). The descriptor is a socket pair's end on Linux and macOS, and a named pipe's on Windows
+ * (libuv makes one for it there): nothing is done where it is neither. What this gw starts gets
+ * neither the variable nor the descriptor: Node marks inherited descriptors close-on-exec as it
+ * starts, and a local gateway started with --detach outlives it. `system` is for tests: the
+ * platform, the process, how the descriptor is read, and where the line saying so goes.
  */
-function stopWithLauncher() {
-  const launcher = process.env[RELAUNCHED]
+function stopWithLauncher(system = {}) {
+  const {platform = process.platform, proc = process, fstat = fs.fstatSync, open = (fd) => new (require('node:net').Socket)({fd, readable: true, writable: false}), say = (text) => fs.writeSync(2, text)} = system
+  const launcher = proc.env[RELAUNCHED]
   if (launcher === undefined) return
-  delete process.env[RELAUNCHED]
+  delete proc.env[RELAUNCHED]
   let socket
   try {
-    if (!fs.fstatSync(LAUNCHER_FD).isSocket()) return
-    socket = new (require('node:net').Socket)({fd: LAUNCHER_FD, readable: true, writable: false})
+    const stat = fstat(LAUNCHER_FD)
+    if (!(stat.isSocket() || (platform === 'win32' && stat.isFIFO()))) return
+    socket = open(LAUNCHER_FD)
   } catch {
     return
   }
-  const parent = process.ppid
+  const parent = proc.ppid
   socket.once('close', () => {
     try {
       // Written at once, and not through process.stderr: a pipe whose reader died with the launcher
       // would fail it with an 'error' event that ends gw before the SIGTERM is handled.
-      fs.writeSync(2, `The gw that started this one on Node ${launcher} (pid ${parent}) has ended: stopping as on SIGTERM.\n`)
+      say(`The gw that started this one on Node ${launcher} (pid ${parent}) has ended: stopping as on SIGTERM.\n`)
     } catch {
       // No one is reading.
     }
-    process.kill(process.pid, 'SIGTERM')
+    stopAsOnSigterm(platform, proc)
   })
   // Ended by a reset, say: the launcher is gone all the same.
   socket.on('error', () => {})
   // It alone keeps no command running, and it is read only to see its end.
   socket.unref().resume()
+}
+
+/**
+ * What a SIGTERM does to gw, done by gw itself: raised, where signals are; on Windows, where
+ * process.kill is TerminateProcess (an end without a word, a purchase in flight unanswered),
+ * gw's own SIGTERM listeners are called as the signal would call them, and without any it ends
+ * as a SIGTERM would end it (143).
+ */
+function stopAsOnSigterm(platform, proc) {
+  if (platform !== 'win32') return proc.kill(proc.pid, 'SIGTERM')
+  if (proc.listenerCount('SIGTERM') > 0) proc.emit('SIGTERM', 'SIGTERM')
+  else proc.exit(128 + 15)
 }
 
 /**

@@ -27,10 +27,19 @@ const dist = join(root, 'dist')
 
 // Answered here, without the bundle, oclif or its config: --version (gw version), and the root help once oclif has rendered it.
 if (start.isVersion(argv)) start.printVersion(packageVersion())
-else if (!(start.isRootHelp(argv) && start.printSavedRootHelp(rootHelpFiles()))) void run(argv)
+else if (!(start.isRootHelp(argv) && start.printSavedRootHelp(rootHelpFiles(), guides()))) void run(argv)
+
+function packageJson() {
+  return JSON.parse(fs.readFileSync(join(root, 'package.json'), 'utf8'))
+}
 
 function packageVersion() {
-  return JSON.parse(fs.readFileSync(join(root, 'package.json'), 'utf8')).version
+  return packageJson().version
+}
+
+/** The guides: docs/ in the package (npm's files) or the clone. */
+function guides() {
+  return start.guidesPlace(join(root, 'docs'), packageJson())
 }
 
 /**
@@ -47,16 +56,19 @@ function rootHelpFiles() {
 
 async function run(args) {
   start.prepareRun()
+  guides()
   const filename = join(dist, 'gw.cjs')
   // The bundle is ASCII (scripts/bundle.js sees to it), and latin1 reads ASCII ~6x faster than utf8 does.
   const source = fs.readFileSync(filename, 'latin1')
   // The cache the build made beside the bundle, else one in the user's cache (gw's directory read-only, another Node).
   const caches = [{file: () => join(dist, start.codeCacheName('gw.cjs'))}, {file: start.userCodeCacheFile(source)}]
-  const {execute, placeGlobalFlags} = start.loadBundle({filename, source, caches}, (module) => {
+  const {execute, placeGlobalFlags, checkForUpdate, UPDATE_CHECK} = start.loadBundle({filename, source, caches}, (module) => {
     // oclif require()s the bundle for its commands: this module, from require's cache.
     const require = createRequire(filename)
     require.cache[filename] = module
     return require
   })
+  // The update notice's check, which a gw at a terminal starts in the background (src/cli/update-notice.ts).
+  if (args[0] === UPDATE_CHECK) return checkForUpdate(args.slice(1))
   await execute({dir: root, args: await placeGlobalFlags(args)})
 }

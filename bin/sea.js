@@ -18,7 +18,12 @@ const root = join(dirname(process.execPath), 'gw-embedded')
 const filename = join(root, 'dist', 'gw.cjs')
 
 if (start.isVersion(argv)) start.printVersion(pjson.version)
-else if (!(start.isRootHelp(argv) && start.printSavedRootHelp([rootHelpFile()]))) void run(argv)
+else if (!(start.isRootHelp(argv) && start.printSavedRootHelp([rootHelpFile()], guides()))) void run(argv)
+
+/** The guides: docs/ beside the executable, as its archive (and Homebrew's and Scoop's folders) hold them. */
+function guides() {
+  return start.guidesPlace(join(dirname(process.execPath), 'docs'), pjson)
+}
 
 /** The root help is kept in the user's cache (where it is the user's alone), under a name that tells this build from another. */
 function rootHelpFile() {
@@ -29,6 +34,7 @@ function rootHelpFile() {
 
 async function run(args) {
   start.prepareRun()
+  guides()
   const source = Buffer.from(sea.getRawAsset('gw.cjs')).latin1Slice()
   globalThis[Symbol.for('gw.embedded-files')] = new Map([[join(root, 'oclif.manifest.json'), sea.getAsset('oclif.manifest.json', 'utf8')]])
   // The cache inside was written with no node options; V8 would reject it under some (NODE_OPTIONS),
@@ -36,7 +42,9 @@ async function run(args) {
   // built for another platform than the builder's has none (scripts/package.js): the first run writes one there too.
   const embedded = start.nodeFlags() ? [] : embeddedCache()
   const caches = [...embedded, {file: start.userCodeCacheFile(source)}]
-  const {execute, placeGlobalFlags} = start.loadBundle({filename, source, caches}, bundleRequire)
+  const {execute, placeGlobalFlags, checkForUpdate, UPDATE_CHECK} = start.loadBundle({filename, source, caches}, bundleRequire)
+  // The update notice's check, which a gw at a terminal starts in the background (src/cli/update-notice.ts).
+  if (args[0] === UPDATE_CHECK) return checkForUpdate(args.slice(1))
   await execute({loadOptions: {root, pjson}, args: await placeGlobalFlags(args)})
 }
 

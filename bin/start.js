@@ -65,26 +65,45 @@ function ownCacheDir(dir = userCacheDir(), uid = process.getuid?.()) {
   }
 }
 
+/** Where the saved root help holds the guides' place: each install has its own (guidesPlace). */
+const GUIDES_HERE = '<gw-guides>'
+/** The guides' place as bin/run.js or bin/sea.js found it, for the bundle's help and hints (src/lib/guides.ts). */
+const GUIDES = Symbol.for('gw.guides')
+
+/**
+ * Where this install's guides are: `dir` (docs/ beside gw: an npm install, a clone, an unpacked
+ * archive, Homebrew's and Scoop's folders) where it is there, else, for a gw copied without them,
+ * their copy for this version at the repository package.json names. Kept for the bundle too.
+ */
+function guidesPlace(dir, pjson) {
+  const repository = typeof pjson.repository === 'string' ? pjson.repository : pjson.repository?.url
+  const online = `${String(repository ?? pjson.homepage ?? '').replace(/^git\+/, '').replace(/(\.git|#.*)$/, '')}/tree/v${pjson.version}/docs`
+  const place = fs.statSync(dir, {throwIfNoEntry: false})?.isDirectory() ? dir : online
+  globalThis[GUIDES] = place
+  return place
+}
+
 /**
  * Prints the root help oclif rendered before, found in the first of `files` that holds it, and
  * returns true; else returns false and has this run, if it ends well, save what it prints into
  * the first of `files` it can write. The text depends only on the build, Node's version (it shows
- * it) and the width, which every file name says. An undefined file (in a cache folder not the
- * user's alone: ownCacheDir) is skipped.
+ * it) and the width, which every file name says, and on where the install's guides are (`guides`),
+ * which is saved as a mark and put back as it is printed. An undefined file (in a cache folder not
+ * the user's alone: ownCacheDir) is skipped.
  */
-function printSavedRootHelp(given) {
+function printSavedRootHelp(given, guides) {
   const files = given.filter(Boolean)
   for (const file of files) {
     const text = readIfThere(file)
     if (!text) continue
-    process.stdout.write(text)
+    process.stdout.write(text.toString('utf8').replaceAll(GUIDES_HERE, guides))
     return true
   }
   const printed = []
   const write = process.stdout.write.bind(process.stdout)
   process.stdout.write = (chunk, ...rest) => (printed.push(String(chunk)), write(chunk, ...rest))
   process.once('exit', (code) => {
-    if (code === 0) files.some((file) => replaceFile(file, printed.join('')))
+    if (code === 0) files.some((file) => replaceFile(file, printed.join('').replaceAll(guides, GUIDES_HERE)))
   })
   return false
 }
@@ -278,4 +297,4 @@ function prepareRun() {
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1'
 }
 
-module.exports = {EXECUTABLE_FLAGS, printVersion, isVersion, isRootHelp, helpWidth, userCacheDir, ownCacheDir, printSavedRootHelp, loadBundle, codeCacheName, nodeFlags, userCodeCacheFile, prepareRun, WASM_BASELINE_ONLY, V8_DEFAULTS_AFTER}
+module.exports = {EXECUTABLE_FLAGS, printVersion, isVersion, isRootHelp, helpWidth, userCacheDir, ownCacheDir, guidesPlace, printSavedRootHelp, loadBundle, codeCacheName, nodeFlags, userCodeCacheFile, prepareRun, WASM_BASELINE_ONLY, V8_DEFAULTS_AFTER}

@@ -5,8 +5,9 @@
 // release/gw-<os>-<arch>/ (gw, or gw.exe for Windows; keytar.node where keytar was built here for
 // this machine's own target; README.md, LICENSE, LICENSE-node) and its archive,
 // release/gw-<os>-<arch>.tar.gz (a .zip for Windows); then the npm package, release/gw-<version>.tgz;
-// then release/SHA256SUMS over every archive in release/ and the Homebrew formula and Scoop
-// manifest made from it (scripts/release-files.js; --base-url names where the files will be).
+// then release/SHA256SUMS over every archive in release/ and the package managers' manifests
+// made from it (scripts/release-files.js; --base-url names where the files will be). Each archive's
+// folder also holds docs/, the guides gw's help points to.
 // --out DIR writes into DIR instead of release/.
 //
 // Each target's Node is the registry's build for it at the version scripts/embedded-node pins
@@ -22,18 +23,21 @@
 // signature before the injection and is signed ad hoc after (codesign --sign -), which Apple
 // silicon needs to run it at all; to distribute one, sign it with a Developer ID and notarize it.
 // Windows executables lose node's signature before the injection (osslsigncode remove-signature)
-// and are signed after where GW_WINDOWS_CERTIFICATE names a PKCS#12 file (its password in
-// GW_WINDOWS_CERTIFICATE_PASSWORD; GW_WINDOWS_TIMESTAMP_URL a time-stamping server, if any).
+// and get their PE checksum written again after it (scripts/pe-checksum.js); then they are signed
+// where GW_WINDOWS_CERTIFICATE names a PKCS#12 file, or GW_WINDOWS_CERTIFICATE_BASE64 holds one
+// (a secret of the release workflow; its password in GW_WINDOWS_CERTIFICATE_PASSWORD;
+// GW_WINDOWS_TIMESTAMP_URL a time-stamping server, if any).
 import {buildSync} from 'esbuild'
 import {spawnSync} from 'node:child_process'
-import {chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
+import {chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {tmpdir} from 'node:os'
-import {dirname, join, resolve} from 'node:path'
+import {dirname, join, resolve, sep} from 'node:path'
 import {parseArgs} from 'node:util'
 import {expectedMachine, machineOfFile} from './binary-header.js'
+import {writePeChecksum} from './pe-checksum.js'
 import {fetchNode, hostTarget, lockedBuilds, npm, packageOf, pinFor, platformOf, TARGETS} from './registry-node.js'
-import {writeManifests, writeSums} from './release-files.js'
+import {refuseUnsoundWindows, writeManifests, writeSums} from './release-files.js'
 import {writeZip} from './zip.js'
 
 const require = createRequire(import.meta.url)
@@ -59,6 +63,8 @@ const made = targets.map((target) => executable(target))
 npm(['pack', '--ignore-scripts', '--pack-destination', release], root)
 // This run's archives only: release/ may hold an earlier run's, of other targets or versions.
 const {version: packageVersion} = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+// Each Windows executable as the release will check it (its PE checksum, its signature): a faulty one stops the build here.
+refuseUnsoundWindows(release, made)
 const listed = writeSums(release, {files: [...made, `gw-${packageVersion}.tgz`]})
 writeManifests(release, {baseUrl: values['base-url']})
 process.stdout.write(`In ${release}: ${made.join(', ')}; SHA256SUMS for ${listed.join(', ')}; gw.rb and gw.json from it\n`)
@@ -87,7 +93,10 @@ function executable(target) {
     const macho = platform === 'darwin' ? ['--macho-segment-name', 'NODE_SEA'] : []
     run(process.execPath, [postject, file, 'NODE_SEA_BLOB', config.output, '--sentinel-fuse', SEA_FUSE, ...macho])
     if (platform === 'darwin') run('codesign', ['--sign', '-', file])
-    if (platform === 'win32' && process.env.GW_WINDOWS_CERTIFICATE) sign(file, work)
+    // The injection leaves node.exe's checksum, which its new bytes no longer give: written again
+    // before any signing (osslsigncode sign keeps it right as it appends the signature).
+    if (platform === 'win32') writePeChecksum(file)
+    if (platform === 'win32' && certificateGiven()) sign(file, work)
   } finally {
     rmSync(work, {recursive: true, force: true})
   }
@@ -97,6 +106,8 @@ function executable(target) {
   if (own && existsSync(keytar)) copyFileSync(keytar, join(folder, 'keytar.node'))
   else process.stderr.write(`${name}: no keytar.node (${own ? `${keytar} was not built` : 'keytar is built only for this machine'}): it keeps tokens in the environment or a file, as an npm install without keytar does.\n`)
   for (const text of ['README.md', 'LICENSE']) copyFileSync(join(root, text), join(folder, text))
+  // The guides, which gw's help and hints point to (src/lib/guides.ts finds them beside the executable).
+  cpSync(join(root, 'docs'), join(folder, 'docs'), {recursive: true})
   // Node's licence, the same for every platform's build of a version (the registry's Windows builds leave it out).
   const nodeLicense = [node, maker].map((executable) => join(dirname(dirname(executable)), 'LICENSE')).find((file) => existsSync(file))
   if (!nodeLicense) throw new Error(`no LICENSE beside ${node} or ${maker}`)
@@ -105,7 +116,8 @@ function executable(target) {
   check(target, file, pin.version)
   if (platform === 'win32') {
     const archive = `${name}.zip`
-    writeZip(join(release, archive), readdirSync(folder).sort().map((entry) => ({name: `${name}/${entry}`, path: join(folder, entry)})))
+    const entries = readdirSync(folder, {recursive: true}).map(String).filter((entry) => statSync(join(folder, entry)).isFile())
+    writeZip(join(release, archive), entries.sort().map((entry) => ({name: `${name}/${entry.split(sep).join('/')}`, path: join(folder, entry)})))
     return archive
   }
   run('tar', ['-czf', `${name}.tar.gz`, name], {cwd: release})
@@ -166,18 +178,29 @@ function blobMaker(target, version) {
 function unsign(node, file) {
   const removed = spawnSync('osslsigncode', ['remove-signature', '-in', node, '-out', file], {encoding: 'utf8'})
   if (removed.status === 0) return
-  if (process.env.GW_WINDOWS_CERTIFICATE || removed.error?.code !== 'ENOENT') throw new Error(`osslsigncode remove-signature ${node} failed: ${removed.error?.message ?? removed.stderr}`)
+  if (certificateGiven() || removed.error?.code !== 'ENOENT') throw new Error(`osslsigncode remove-signature ${node} failed: ${removed.error?.message ?? removed.stderr}`)
   process.stderr.write(`osslsigncode is not installed: ${file} keeps node's signature, which the injection breaks\n`)
   copyFileSync(node, file)
 }
 
-/** Signs a Windows executable with the PKCS#12 certificate GW_WINDOWS_CERTIFICATE names; the password is read from a file, not given on a command line. */
+/** Whether gw.exe is to be signed: a certificate given as a file or in the environment (an empty secret gives none). */
+function certificateGiven() {
+  return Boolean(process.env.GW_WINDOWS_CERTIFICATE || process.env.GW_WINDOWS_CERTIFICATE_BASE64)
+}
+
+/**
+ * Signs a Windows executable with the PKCS#12 certificate GW_WINDOWS_CERTIFICATE names, or
+ * GW_WINDOWS_CERTIFICATE_BASE64 holds (written into `work`, the user's alone, for osslsigncode);
+ * the password is read from a file, not given on a command line.
+ */
 function sign(file, work) {
+  const certificate = process.env.GW_WINDOWS_CERTIFICATE || join(work, 'certificate.p12')
+  if (!process.env.GW_WINDOWS_CERTIFICATE) writeFileSync(certificate, Buffer.from(process.env.GW_WINDOWS_CERTIFICATE_BASE64, 'base64'), {mode: 0o600})
   const password = join(work, 'password')
   writeFileSync(password, process.env.GW_WINDOWS_CERTIFICATE_PASSWORD ?? '', {mode: 0o600})
   const timestamp = process.env.GW_WINDOWS_TIMESTAMP_URL ? ['-ts', process.env.GW_WINDOWS_TIMESTAMP_URL] : []
   const signed = join(work, 'signed.exe')
-  run('osslsigncode', ['sign', '-pkcs12', process.env.GW_WINDOWS_CERTIFICATE, '-readpass', password, '-h', 'sha256', '-n', 'gw', ...timestamp, '-in', file, '-out', signed])
+  run('osslsigncode', ['sign', '-pkcs12', certificate, '-readpass', password, '-h', 'sha256', '-n', 'gw', ...timestamp, '-in', file, '-out', signed])
   renameSync(signed, file)
   chmodSync(file, 0o755)
 }

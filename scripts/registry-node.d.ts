@@ -14,3 +14,5 @@ export function cacheRoot(env?: NodeJS.ProcessEnv): string
 export function fetchNode(build: NodeBuild, into?: string): string
 export function npm(args: string[], cwd: string): string
 export function npmCli(): string | undefined
+export function run(file: string, args: string[], options?: import('node:child_process').SpawnSyncOptions): string
+export function tar(): string

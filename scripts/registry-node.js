@@ -114,12 +114,17 @@ export function npmCli() {
 }
 
 /** tar: on Windows the system's own (bsdtar), not one that takes C: for a host name. */
-function tar() {
+export function tar() {
   return process.platform === 'win32' ? join(process.env.SystemRoot ?? 'C:\\Windows', 'System32', 'tar.exe') : 'tar'
 }
 
-function run(file, args, options = {}) {
+/**
+ * Runs a program and returns what it printed; throws, saying what, where it fails, and where it
+ * cannot start at all (a Windows without System32\\tar.exe): then it printed nothing to show.
+ */
+export function run(file, args, options = {}) {
   const result = spawnSync(file, args, {encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...options})
+  if (result.error && result.stderr == null) throw new Error(`${file} could not be started (${result.error.code ?? result.error.message}), to run: ${file} ${args.join(' ')}`)
   if (result.status !== 0) throw new Error(`${file} ${args.join(' ')} failed (${result.error?.message ?? `exit ${result.status}`}): ${result.stderr.trim()}`)
   return result.stdout
 }

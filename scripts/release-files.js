@@ -7,15 +7,17 @@
 // default, release/ itself as a file: URL, so that a formula made here installs what was built here.
 import {spawnSync} from 'node:child_process'
 import {createHash} from 'node:crypto'
-import {existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {parseArgs} from 'node:util'
+import {formula, scoop, winget} from './package-managers.js'
+import {hex, readPe} from './pe-checksum.js'
 import {TARGETS} from './registry-node.js'
+import {readZipEntry} from './zip.js'
 
 const root = join(import.meta.dirname, '..')
-const DESCRIPTION = 'Admin CLI for merchants and operators of a card payment gateway'
 const {version: VERSION} = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 
 /** What looks like a release's archive in release/: an executable's, or an npm package of any version. */
@@ -49,9 +51,9 @@ export function missingArchives(release) {
 }
 
 /**
- * What osslsigncode's `verify` says of a Windows executable, judged: its PE checksum (the header's
- * against its bytes'), and, where it is signed, whether the signature's digest is that of its
- * bytes. Whom the signature chains to is for Windows to judge, not this. `problems` empty: sound.
+ * What osslsigncode's `verify` says of a signed Windows executable, judged: whether the
+ * signature's digest is that of its bytes (whom it chains to is for Windows to judge, not this),
+ * and its PE checksum as osslsigncode reads it. `problems` empty: sound.
  */
 export function judgePe(said) {
   const signed = !said.includes('No signature found')
@@ -67,25 +69,52 @@ export function judgePe(said) {
 }
 
 /**
- * Each Windows archive among `files`: its gw.exe taken out (unzip) and checked by osslsigncode
- * verify (judgePe), where both are installed; `skipped` says why where not.
+ * Each Windows archive among `files`, its gw.exe read out of the zip and judged: its PE checksum
+ * against its bytes, always, by this code (scripts/pe-checksum.js); where it is signed, its
+ * signature against its bytes by osslsigncode verify (judgePe), or `unverified` saying why not.
+ * `osslsigncode` names the program (tests hide it).
  */
-export function checkWindowsExecutables(release, files) {
+export function checkWindowsExecutables(release, files, {osslsigncode = 'osslsigncode'} = {}) {
   return files.filter((file) => /^gw-win-[\w-]+\.zip$/.test(file)).map((file) => {
     const exe = `${file.slice(0, -'.zip'.length)}/gw.exe`
-    const unzipped = spawnSync('unzip', ['-p', join(release, file), exe], {maxBuffer: 1 << 30})
-    if (unzipped.error) return {file, skipped: `unzip could not be run (${unzipped.error.code ?? unzipped.error.message})`}
-    if (unzipped.status !== 0) return {file, signed: false, problems: [`it holds no ${exe} that unzip can read (${String(unzipped.stderr).trim()})`]}
+    let bytes
+    try {
+      bytes = readZipEntry(join(release, file), exe)
+    } catch (error) {
+      return {file, signed: false, problems: [error.message]}
+    }
+    const pe = bytes && readPe(bytes)
+    if (!pe) return {file, signed: false, problems: [bytes ? `its ${exe} is not a Windows executable` : `it holds no ${exe}`]}
+    const problems = pe.checksum === pe.computed ? [] : [`its PE checksum is ${hex(pe.checksum)}, and its bytes give ${hex(pe.computed)}`]
+    if (!pe.signed) return {file, signed: false, problems}
     const work = mkdtempSync(join(tmpdir(), 'gw-release-pe-'))
     try {
-      writeFileSync(join(work, 'gw.exe'), unzipped.stdout)
-      const verified = spawnSync('osslsigncode', ['verify', '-in', join(work, 'gw.exe')], {encoding: 'utf8'})
-      if (verified.error) return {file, skipped: `osslsigncode could not be run (${verified.error.code ?? verified.error.message})`}
-      return {file, ...judgePe(verified.stdout + verified.stderr)}
+      writeFileSync(join(work, 'gw.exe'), bytes)
+      const verified = spawnSync(osslsigncode, ['verify', '-in', join(work, 'gw.exe')], {encoding: 'utf8'})
+      if (verified.error) return {file, signed: true, problems, unverified: `osslsigncode could not be run (${verified.error.code ?? verified.error.message})`}
+      // The checksum is judged above, by this code: of osslsigncode's words, the signature's.
+      const signature = judgePe(verified.stdout + verified.stderr).problems.filter((problem) => !problem.includes('PE checksum'))
+      return {file, signed: true, problems: [...problems, ...signature]}
     } finally {
       rmSync(work, {recursive: true, force: true})
     }
   })
+}
+
+/**
+ * Refuses (throws) a release whose Windows executables are unsound: a PE checksum or signature not
+ * of its bytes; with `verified`, also a signed one whose signature could not be checked. Returns
+ * what was checked. scripts/package.js runs it on the archives it made, the release workflow (through
+ * this script's --tag) on the release's.
+ */
+export function refuseUnsoundWindows(release, files, {verified = false, osslsigncode} = {}) {
+  const checked = checkWindowsExecutables(release, files, {osslsigncode})
+  const unsound = checked.filter((check) => check.problems.length > 0 || (verified && check.unverified))
+  if (unsound.length > 0) {
+    const said = unsound.map(({file, problems, unverified}) => `${file}: gw.exe: ${[...problems, ...(verified && unverified ? [`its signature is not verified: ${unverified}`] : [])].join('; ')}\n`)
+    throw Object.assign(new Error(said.join('')), {code: 'ERR_GW_UNSOUND_EXE'})
+  }
+  return checked
 }
 
 /** SHA256SUMS as a map of file to sha256. */
@@ -99,96 +128,92 @@ export function readSums(release) {
   return sums
 }
 
-/** Writes release/gw.rb and release/gw.json from SHA256SUMS; returns their names. */
+/** The GitHub repository package.json names, as OWNER/NAME: where the release workflow must run for npm's provenance to be accepted. */
+export function repositoryOf(pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))) {
+  const url = typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url
+  return /^(?:git\+)?https:\/\/github\.com\/([\w.-]+\/[\w.-]+?)(?:\.git)?$/.exec(url ?? '')?.[1]
+}
+
+/**
+ * Writes the package managers' manifests from SHA256SUMS (scripts/package-managers.js): release/gw.rb,
+ * release/gw.json and release/winget/; returns their names.
+ */
 export function writeManifests(release, {baseUrl = pathToFileURL(release).href, homepage} = {}) {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
   const sums = readSums(release)
   const base = baseUrl.replace(/\/+$/, '')
-  const site = homepage ?? pkg.homepage ?? /^https:\/\/github\.com\/[^/]+\/[^/]+/.exec(base)?.[0] ?? base
+  const site = homepage ?? pkg.homepage?.replace(/#.*$/, '') ?? /^https:\/\/github\.com\/[^/]+\/[^/]+/.exec(base)?.[0] ?? base
   const download = (file) => (sums.has(file) ? {url: `${base}/${file}`, sha256: sums.get(file)} : undefined)
-  const facts = {version: pkg.version, license: pkg.license, homepage: site, download}
+  const facts = {version: pkg.version, license: pkg.license, homepage: site, download, publisher: repositoryOf(pkg)?.split('/')[0] ?? 'gw'}
   writeFileSync(join(release, 'gw.rb'), formula(facts))
   writeFileSync(join(release, 'gw.json'), `${JSON.stringify(scoop(facts), null, 2)}\n`)
-  return ['gw.rb', 'gw.json']
+  const wingetDir = join(release, 'winget')
+  rmSync(wingetDir, {recursive: true, force: true})
+  const manifests = Object.entries(winget(facts))
+  if (manifests.length > 0) mkdirSync(wingetDir)
+  for (const [name, text] of manifests) writeFileSync(join(wingetDir, name), text)
+  return ['gw.rb', 'gw.json', ...manifests.map(([name]) => `winget/${name}`)]
 }
 
 /**
- * Homebrew's formula. On macOS, until gw's macOS executables are signed with a Developer ID and
- * notarized, gw's npm package on Homebrew's Node (as Salesforce's sf is installed); on Linux the
- * executable, keytar.node beside it where the archive has one.
+ * The release's notes (release/NOTES.md), which the workflow puts above GitHub's list of changes:
+ * how to check a download, and what is signed: gw.exe where a certificate was given, and where
+ * not, saying so; macOS executables ad hoc only.
  */
-function formula({version, license, homepage, download}) {
-  const source = (indent, file) => {
-    const found = download(file)
-    return found ? [`${indent}url "${found.url}"`, `${indent}sha256 "${found.sha256}"`] : []
-  }
-  const mac = source('    ', `gw-${version}.tgz`)
-  const intel = source('      ', 'gw-linux-x64.tar.gz')
-  const arm = source('      ', 'gw-linux-arm64.tar.gz')
+export function writeNotes(release, checked) {
+  const windows = checked.map(({file, signed}) =>
+    signed
+      ? `- \`${file}\`: gw.exe is signed (Authenticode).`
+      : `- \`${file}\`: gw.exe is **not signed**: this release was given no code-signing certificate, so Windows SmartScreen may warn before it runs. Check the zip against \`SHA256SUMS\` first.`,
+  )
   const lines = [
-    '# Made by scripts/release-files.js from the release\'s SHA256SUMS: each sha256 is that file\'s.',
-    'class Gw < Formula',
-    `  desc "${DESCRIPTION}"`,
-    `  homepage "${homepage}"`,
-    `  version "${version}"`,
-    `  license "${license}"`,
+    `Check a download against \`SHA256SUMS\` before you run it (docs/install.md shows how on each platform).`,
     '',
-    ...(mac.length ? ['  on_macos do', ...mac, '    depends_on "node"', '  end', ''] : []),
-    ...(intel.length || arm.length
-      ? ['  on_linux do', ...(intel.length ? ['    on_intel do', ...intel, '    end'] : []), ...(arm.length ? ['    on_arm do', ...arm, '    end'] : []), '  end', '']
-      : []),
-    '  def install',
-    '    if OS.mac?',
-    '      system "npm", "install", *std_npm_args',
-    '      bin.install_symlink libexec.glob("bin/*")',
-    '    else',
-    '      libexec.install Dir["*"]',
-    '      bin.install_symlink libexec/"gw"',
-    '    end',
-    '  end',
+    ...windows,
+    '- The macOS executables are signed ad hoc, not with a Developer ID: Homebrew installs them as they are; a browser download is quarantined.',
     '',
-    '  test do',
-    '    assert_match "gw/#{version} ", shell_output("#{bin}/gw --version")',
-    '  end',
-    'end',
   ]
-  return `${lines.join('\n')}\n`
+  writeFileSync(join(release, 'NOTES.md'), lines.join('\n'))
+  return 'NOTES.md'
 }
 
-/** Scoop's manifest: the Windows executables; Windows on ARM runs the x64 one where there is no arm64 one. */
-function scoop({version, license, homepage, download}) {
-  const architecture = {}
-  for (const [scoopName, target] of [['64bit', 'win-x64'], ['arm64', 'win-arm64']]) {
-    const found = download(`gw-${target}.zip`)
-    if (found) architecture[scoopName] = {url: found.url, hash: found.sha256, extract_dir: `gw-${target}`}
-  }
-  return {version, description: DESCRIPTION, homepage, license, architecture, bin: 'gw.exe'}
-}
-
-// `node scripts/release-files.js [--dir DIR] [--base-url URL] [--homepage URL] [--tag vX.Y.Z]`: DIR is
-// release/ by default; with --tag, a tag that is not package.json's version is refused, so that a
-// release never names files of another version, and so is a DIR that lacks one of the release's
-// archives (every target's and the npm package). A Windows executable whose PE checksum or
-// signature does not match its bytes is refused, where osslsigncode and unzip can tell.
+// `node scripts/release-files.js [--dir DIR] [--base-url URL] [--homepage URL] [--tag vX.Y.Z]
+// [--repository OWNER/NAME]`: DIR is release/ by default. With --tag (the release workflow), a tag
+// that is not package.json's version is refused, so that a release never names files of another
+// version; so is a DIR that lacks one of the release's archives (every target's and the npm
+// package), and a signed gw.exe whose signature could not be verified (osslsigncode). With
+// --repository (the workflow's GITHUB_REPOSITORY), one that is not package.json's is refused: npm
+// would refuse the provenance of a package published from it. A Windows executable whose PE
+// checksum (always checked, here) or signature is not of its bytes is refused.
 if (process.argv[1] === import.meta.filename) {
-  const {values} = parseArgs({options: {dir: {type: 'string'}, 'base-url': {type: 'string'}, homepage: {type: 'string'}, tag: {type: 'string'}}})
+  const {values} = parseArgs({options: {dir: {type: 'string'}, 'base-url': {type: 'string'}, homepage: {type: 'string'}, tag: {type: 'string'}, repository: {type: 'string'}}})
   const refuse = (code, message) => {
     process.stderr.write(message)
     process.exit(code)
   }
   if (values.tag !== undefined && values.tag !== `v${VERSION}`) refuse(2, `--tag ${values.tag}: package.json's version is ${VERSION}, so its tag is v${VERSION}\n`)
+  const named = repositoryOf()
+  if (values.repository !== undefined && values.repository.toLowerCase() !== named?.toLowerCase()) {
+    refuse(2, `--repository ${values.repository}: package.json's repository is ${named ?? 'not a GitHub repository'}, and npm refuses the provenance of a package published from another: run the release there, or change package.json's repository\n`)
+  }
   const release = resolve(values.dir ?? join(root, 'release'))
   const missing = values.tag === undefined ? [] : missingArchives(release)
   if (missing.length > 0) refuse(2, `--tag ${values.tag}: ${release} lacks ${missing.join(', ')}: a release holds every target's archive and the npm package; nothing was written\n`)
   const files = releaseArchives().filter((file) => existsSync(join(release, file)))
-  const checked = checkWindowsExecutables(release, files)
-  const unsound = checked.filter((check) => check.problems?.length)
-  if (unsound.length > 0) refuse(1, unsound.map(({file, problems}) => `${file}: gw.exe: ${problems.join('; ')}\n`).join('') + 'Nothing was written: build it again (npm run package).\n')
+  let checked
+  try {
+    checked = refuseUnsoundWindows(release, files, {verified: values.tag !== undefined})
+  } catch (error) {
+    if (error.code !== 'ERR_GW_UNSOUND_EXE') throw error
+    refuse(1, `${error.message}Nothing was written: build it again (npm run package).\n`)
+  }
   writeSums(release, {files})
-  writeManifests(release, {baseUrl: values['base-url'], homepage: values.homepage})
+  const manifests = writeManifests(release, {baseUrl: values['base-url'], homepage: values.homepage})
+  writeNotes(release, checked)
   const stale = staleArchives(release, files)
   if (stale.length > 0) process.stderr.write(`Left out of SHA256SUMS, not this release's: ${stale.join(', ')}\n`)
-  for (const {file, skipped} of checked) if (skipped) process.stderr.write(`${file}: gw.exe not checked: ${skipped}\n`)
-  const told = checked.filter((check) => !check.skipped).map(({file, signed}) => `; ${file}: gw.exe ${signed ? 'signed' : 'unsigned'}, its PE checksum right`)
-  process.stdout.write(`${join(release, 'SHA256SUMS')} for ${files.join(', ')}; gw.rb and gw.json from it${told.join('')}\n`)
+  for (const {file, unverified} of checked) if (unverified) process.stderr.write(`${file}: gw.exe's signature not verified: ${unverified}\n`)
+  const told = checked.map(({file, signed}) => `; ${file}: gw.exe ${signed ? 'signed' : 'unsigned'}, its PE checksum right`)
+  const written = [...new Set(manifests.map((name) => name.replace(/\/.*$/, '/')))]
+  process.stdout.write(`${join(release, 'SHA256SUMS')} for ${files.join(', ')}; ${written.join(', ')} and NOTES.md from it${told.join('')}\n`)
 }

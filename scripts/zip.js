@@ -3,7 +3,7 @@
 // no zip64 (the files are far below 4 GiB), and the time of the newest file, so that the same
 // files make the same archive.
 import {readFileSync, statSync, writeFileSync} from 'node:fs'
-import {crc32, deflateRawSync} from 'node:zlib'
+import {crc32, deflateRawSync, inflateRawSync} from 'node:zlib'
 
 /** Writes `file`, holding each {name, path} of `entries` under its name (forward slashes). */
 export function writeZip(file, entries) {
@@ -51,6 +51,34 @@ export function writeZip(file, entries) {
   end.writeUInt32LE(directory.length, 12)
   end.writeUInt32LE(offset, 16)
   writeFileSync(file, Buffer.concat([...locals, directory, end]))
+}
+
+/**
+ * The bytes of the entry `name` in the zip archive `file`, found through its central directory,
+ * or undefined where it holds none: how a release's Windows executable is read where no unzip is
+ * installed (Windows). Stored and deflated entries; no zip64, as writeZip makes none.
+ */
+export function readZipEntry(file, name) {
+  const zip = readFileSync(file)
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]))
+  if (end < 0 || end + 22 > zip.length) throw new Error(`${file} is not a zip archive`)
+  let at = zip.readUInt32LE(end + 16)
+  for (let index = 0; index < zip.readUInt16LE(end + 10); index++) {
+    if (zip.readUInt32LE(at) !== 0x02014b50) throw new Error(`${file}: its central directory is damaged`)
+    const method = zip.readUInt16LE(at + 10)
+    const [packedSize, size] = [zip.readUInt32LE(at + 20), zip.readUInt32LE(at + 24)]
+    const [nameLength, extraLength, commentLength] = [28, 30, 32].map((field) => zip.readUInt16LE(at + field))
+    const offset = zip.readUInt32LE(at + 42)
+    if (zip.toString('utf8', at + 46, at + 46 + nameLength) === name) {
+      const data = offset + 30 + zip.readUInt16LE(offset + 26) + zip.readUInt16LE(offset + 28)
+      const packed = zip.subarray(data, data + packedSize)
+      const bytes = method === 0 ? Buffer.from(packed) : method === 8 ? inflateRawSync(packed) : undefined
+      if (!bytes || bytes.length !== size || crc32(bytes) !== zip.readUInt32LE(at + 16)) throw new Error(`${file}: ${name} cannot be read whole (method ${method})`)
+      return bytes
+    }
+    at += 46 + nameLength + extraLength + commentLength
+  }
+  return undefined
 }
 
 /** MS-DOS time and date, as zip keeps them (local time, two-second steps). */

@@ -9,6 +9,7 @@ export {execute} from '@oclif/core'
 export {COMMANDS}
 export {GwHelp} from './cli/help/asked-if-missing.js'
 export {commandNotFound} from './cli/help/not-found.js'
+export {checkForUpdate, UPDATE_CHECK} from './cli/update-notice.js'
 
 /** argv as oclif is to get it, read once with every command's flags (bin/run.js, bin/sea.js). */
 export async function placeGlobalFlags(argv: string[]): Promise<string[]> {

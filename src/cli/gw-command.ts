@@ -4,6 +4,7 @@ import {checkFields, checkJq, type GlobalFlags, globalFlags} from './global-flag
 import {type ArgOutput, type FlagOutput, parseOrAsk} from './parse.js'
 import {Reporter} from './reporter.js'
 import {grammarOf} from './startup/argv.js'
+import {mayNotify} from './startup/update-rule.js'
 import type {Column} from '../output/columns.js'
 import type {Io} from '../output/io.js'
 
@@ -146,9 +147,17 @@ export abstract class GwCommand<Input = unknown> extends Command {
     // A service (gw listen) stops by itself when its reader goes away; any other command says so.
     if (!(this.ctor as typeof GwCommand).handlesSignals) await this.reporter.brokenStdout()
     await this.factory.close()
+    // gh's update notice, after the command's own output: loaded only where it may show.
+    if (mayNotify(process.env, {stdout: Boolean(process.stdout.isTTY), stderr: Boolean(process.stderr.isTTY)})) await this.noticeUpdate()
     // The outcome is shown; the exit status still says the command was interrupted.
     this.reporter.interruptedBy(this.factory.stop.exitCode())
     return super.finally(err)
+  }
+
+  private async noticeUpdate(): Promise<void> {
+    const {noticeUpdate, thisGw} = await import('./update-notice.js')
+    const {install, startCheck} = thisGw(this.config.pjson, this.config.root)
+    noticeUpdate({install, startCheck, env: process.env, dataDir: () => this.factory.dataDir, now: new Date(), err: (text) => this.factory.io.err(text)})
   }
 
   /** For a command that prints as it goes (gw sandbox logs) and returns no result. */

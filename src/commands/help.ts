@@ -1,6 +1,7 @@
 import {Args} from '@oclif/core'
 import {GwCommand} from '../cli/gw-command.js'
 import type {HelpTopic} from '../cli/help/topics.js'
+import {placeGuides} from '../lib/guides.js'
 
 export default class Help extends GwCommand<string[]> {
   static override summary = 'Show help for gw, a topic or a command; or exit codes, environment variables, test cards, formatting'
@@ -27,7 +28,7 @@ Four topics are not commands: exit-codes (what each exit status means), environm
   protected async operate(words: string[]) {
     const {HELP_TOPICS} = await import('../cli/help/topics.js')
     if (words.length === 1 && Object.hasOwn(HELP_TOPICS, words[0]!)) {
-      this.io.out(HELP_TOPICS[words[0] as HelpTopic]())
+      this.io.out(placeGuides(HELP_TOPICS[words[0] as HelpTopic]()))
       return
     }
     const {showHelp} = await import('../cli/help/show.js')

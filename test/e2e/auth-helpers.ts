@@ -60,7 +60,8 @@ const quote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`
 export function terminal(args: string[], env: NodeJS.ProcessEnv, {width = 200, height = 50, program = [process.execPath, GW]} = {}): Terminal {
   const socket = `gw-test-${randomUUID().slice(0, 8)}`
   const tmux = (...tmuxArgs: string[]) => spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...tmuxArgs], {encoding: 'utf8', timeout: 5000})
-  const vars = Object.entries({PATH: process.env.PATH, TERM: 'xterm', NODE_OPTIONS: '', ...env}).filter(([, value]) => value !== undefined)
+  // No update notice, nor its check of the registry, but where a test asks for them (GW_NO_UPDATE_NOTIFIER: undefined).
+  const vars = Object.entries({PATH: process.env.PATH, TERM: 'xterm', NODE_OPTIONS: '', GW_NO_UPDATE_NOTIFIER: '1', ...env}).filter(([, value]) => value !== undefined)
   const command = `env -i ${vars.map(([key, value]) => quote(`${key}=${value}`)).join(' ')} ${[...program, ...args].map(quote).join(' ')}; echo "[exit $?]"; sleep 600`
   const started = tmux('new-session', '-d', '-x', String(width), '-y', String(height), '-s', 'gw', command)
   if (started.status !== 0) throw new Error(`tmux could not start: ${started.stderr || started.error?.message}`)

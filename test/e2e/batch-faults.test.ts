@@ -7,6 +7,7 @@ import {countingProxy as countingPosts} from '../counting-proxy.js'
 import {countingProxy, type CountingProxy, rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
 import {baseEnv, cardArgs, DIALECT, GW, isolatedHome, ref, runGw, runProgram, type Sandbox, startSandbox} from './helpers.js'
 import {runsInCiOr} from './slow-gates.js'
+import {DEV_FULL, POSIX_PIPES} from '../only-on.js'
 
 // Batches and the local gateway when the machine misbehaves.
 const root = process.getuid?.() === 0
@@ -335,7 +336,7 @@ describe('two local gateways on one state file', () => {
 })
 
 describe('stdout that cannot be written', () => {
-  it('| head -1 on a 400-row batch: no new row once the reader is gone, those in flight finish into the journal, exit 141', async () => {
+  it.skipIf(POSIX_PIPES.skip)(`| head -1 on a 400-row batch: no new row once the reader is gone, those in flight finish into the journal, exit 141${POSIX_PIPES.note}`, async () => {
     const file = refundFile(await bigPurchase(), 400)
     proxy = await countingProxy(sandbox.url)
     const env = sandbox.env({GW_BASE_URL: proxy.url})
@@ -348,7 +349,7 @@ describe('stdout that cannot be written', () => {
     everyOnce(proxy.posts, 400)
   })
 
-  it('> /dev/full: one short line on stderr and exit 1, every result journaled; the rerun reports them all', async () => {
+  it.skipIf(DEV_FULL.skip)(`> /dev/full: one short line on stderr and exit 1, every result journaled; the rerun reports them all${DEV_FULL.note}`, async () => {
     const file = refundFile(await bigPurchase(), 20)
     proxy = await countingProxy(sandbox.url)
     const env = sandbox.env({GW_BASE_URL: proxy.url})
@@ -368,7 +369,7 @@ describe('stdout that cannot be written', () => {
     everyOnce(proxy.posts, 20)
   })
 
-  it('> /dev/full for a single command: exit 1, one line, no stack', async () => {
+  it.skipIf(DEV_FULL.skip)(`> /dev/full for a single command: exit 1, one line, no stack${DEV_FULL.note}`, async () => {
     const run = await runProgram('bash', ['-c', `node ${GW} purchase create --amount 1000 --reference ${ref()} --card-holder Jane --card-number 4242424242424242 --card-expiry 12/2030 --cvv 123 > /dev/full`], {env: sandbox.env()})
     expect(run.code).toBe(1)
     expect(run.stderr).toMatch(/^The purchase was approved \(id 071-P-\w{8}, reference [\w-]+\), but its record could not be printed: do not resend it; gw purchase get [\w-]+ shows it\.\nError: stdout could not be written \(ENOSPC\): what was printed there is incomplete\n$/)

@@ -26,7 +26,7 @@ beforeAll(() => {
   mkdirSync(bin, {recursive: true})
   writeFileSync(join(bin, 'gw'), `#!/bin/sh\nexec '${process.execPath}' '${GW}' "$@"\n`)
   chmodSync(join(bin, 'gw'), 0o755)
-  const env = Object.entries({...home, PATH: `${bin}:${process.env.PATH}`, TERM: 'xterm', PS1: '$ ', NODE_OPTIONS: ''}).map(([key, value]) => `${key}=${value}`)
+  const env = Object.entries({...home, PATH: `${bin}:${process.env.PATH}`, TERM: 'xterm', PS1: '$ ', NODE_OPTIONS: '', GW_NO_UPDATE_NOTIFIER: '1'}).map(([key, value]) => `${key}=${value}`)
   const started = tmux('new-session', '-d', '-x', '120', '-y', '30', '-s', 'gw', 'env', '-i', ...env, 'bash', '--norc', '--noprofile')
   if (started.status !== 0) throw new Error(`tmux could not start: ${started.stderr}`)
 })

@@ -39,7 +39,8 @@ describe.skipIf(!wanted || !onLinuxX64)('executables for other platforms, built 
     execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(keys, 'key.pem'), '-out', certificate, '-days', '1', '-subj', '/CN=gw throwaway signer'], {stdio: 'ignore'})
     execFileSync('openssl', ['pkcs12', '-export', '-inkey', join(keys, 'key.pem'), '-in', certificate, '-out', join(keys, 'signer.p12'), '-passout', 'pass:not-a-secret'], {stdio: 'ignore'})
     out = mkdtempSync(join(tmpdir(), 'gw-cross-'))
-    const env = {...process.env, GW_WINDOWS_CERTIFICATE: join(keys, 'signer.p12'), GW_WINDOWS_CERTIFICATE_PASSWORD: 'not-a-secret'}
+    // As the release workflow gives it: the PKCS#12 file in the environment, base64 (its secret).
+    const env = {...process.env, GW_WINDOWS_CERTIFICATE: '', GW_WINDOWS_CERTIFICATE_BASE64: readFileSync(join(keys, 'signer.p12')).toString('base64'), GW_WINDOWS_CERTIFICATE_PASSWORD: 'not-a-secret'}
     built = await runProgram(process.execPath, [join(root, 'scripts', 'package.js'), '--target', 'linux-arm64,win-x64', '--out', out], {env, cwd: root, timeoutMs: 600_000})
     unpacked = mkdtempSync(join(tmpdir(), 'gw-cross-unpacked-'))
     execFileSync('tar', ['-xzf', join(out, 'gw-linux-arm64.tar.gz'), '-C', unpacked])
@@ -59,9 +60,11 @@ describe.skipIf(!wanted || !onLinuxX64)('executables for other platforms, built 
     expect(check.stdout).toBe(`gw-${version}.tgz: OK\ngw-linux-arm64.tar.gz: OK\ngw-win-x64.zip: OK\n`)
   })
 
-  it("holds, in each archive's folder, the executable, README.md, LICENSE and Node's licence", () => {
-    expect(readdirSync(join(unpacked, 'gw-linux-arm64')).sort()).toEqual(['LICENSE', 'LICENSE-node', 'README.md', 'gw'])
-    expect(readdirSync(join(unpacked, 'gw-win-x64')).sort()).toEqual(['LICENSE', 'LICENSE-node', 'README.md', 'gw.exe'])
+  it("holds, in each archive's folder, the executable, README.md, LICENSE, Node's licence and the guides", () => {
+    expect(readdirSync(join(unpacked, 'gw-linux-arm64')).sort()).toEqual(['LICENSE', 'LICENSE-node', 'README.md', 'docs', 'gw'])
+    expect(readdirSync(join(unpacked, 'gw-win-x64')).sort()).toEqual(['LICENSE', 'LICENSE-node', 'README.md', 'docs', 'gw.exe'])
+    const guides = readdirSync(join(root, 'docs'), {recursive: true}).map(String).sort()
+    for (const target of ['gw-linux-arm64', 'gw-win-x64']) expect(readdirSync(join(unpacked, target, 'docs'), {recursive: true}).map(String).sort(), target).toEqual(guides)
   })
 
   it('makes an ELF for AArch64 and a PE32+ for x64', () => {
@@ -80,10 +83,9 @@ describe.skipIf(!wanted || !onLinuxX64)('executables for other platforms, built 
     const sums = readSums(out)
     const formula = readFileSync(join(out, 'gw.rb'), 'utf8')
     const sources = [...formula.matchAll(/url "[^"]*\/([^/"]+)"\n\s+sha256 "(\w+)"/g)].map(([, file, sum]) => [file, sum])
-    expect(sources).toEqual([
-      [`gw-${version}.tgz`, sums.get(`gw-${version}.tgz`)],
-      ['gw-linux-arm64.tar.gz', sums.get('gw-linux-arm64.tar.gz')],
-    ])
+    // The executable where this build made one (Linux on ARM); elsewhere the npm package, on Homebrew's Node.
+    const npmPackage = [`gw-${version}.tgz`, sums.get(`gw-${version}.tgz`)]
+    expect(sources).toEqual([npmPackage, npmPackage, ['gw-linux-arm64.tar.gz', sums.get('gw-linux-arm64.tar.gz')], npmPackage])
     const scoop = JSON.parse(readFileSync(join(out, 'gw.json'), 'utf8')) as {architecture: Record<string, {url: string; hash: string}>}
     expect(Object.keys(scoop.architecture)).toEqual(['64bit'])
     expect(scoop.architecture['64bit']!.hash).toBe(sums.get('gw-win-x64.zip'))

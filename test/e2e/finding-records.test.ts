@@ -1,3 +1,4 @@
+import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
 import {rowsOf, writeTemp} from './batch-helpers.js'
@@ -202,6 +203,6 @@ describe('looking for records by another name', () => {
   ])('gw %j points at the list command and the README (exit 2)', async (args, noun, filters) => {
     const result = await sandbox.gw(args)
     expect(result.code).toBe(2)
-    expect(result.stderr).toBe(`Error: unknown command: gw ${args.slice(0, 2).join(' ')}\nHint: gw ${noun} list finds ${noun}s, newest first, by ${filters}; docs/finding-records.md shows how.\n`)
+    expect(result.stderr).toBe(`Error: unknown command: gw ${args.slice(0, 2).join(' ')}\nHint: gw ${noun} list finds ${noun}s, newest first, by ${filters}; ${join(import.meta.dirname, '..', '..', 'docs', 'finding-records.md')} shows how.\n`)
   })
 })

@@ -102,7 +102,9 @@ describe('help that names what gw has', () => {
     for (const words of ['AT A TERMINAL', 'one table with a row each', 'IN A PIPE', 'one compact JSON line (NDJSON)', 'FIELDS', '--fields id,amount', '--jq EXPR', '--json']) expect(flat(formatting.stdout)).toContain(words)
     const root = await runGw(['--help'], {env: home})
     expect(flat(root.stdout)).toContain('gw help formatting what records look like')
-    expect(root.stdout.trimEnd().split('\n').at(-1)).toBe("  Guides, one task a page: the docs/ folder beside gw's README.md.")
+    // This install's guides: a clone's docs/ (the npm package's and each archive's: test/e2e/install.test.ts, package.test.ts).
+    expect(root.stdout.trimEnd().split('\n').slice(-2)).toEqual(['  Guides, one task a page:', `  ${join(import.meta.dirname, '..', '..', 'docs')}`])
+    expect(formatting.stdout.split('\n')[0]).toBe(`FORMATTING: what gw prints, and where (${join(import.meta.dirname, '..', '..', 'docs', 'output.md')} has the whole of it)`)
     expect((await runGw(['help'], {env: home})).stdout).toBe(root.stdout)
   })
 })

@@ -46,7 +46,8 @@ export function isolatedHome(): NodeJS.ProcessEnv {
 
 /** Environment for a child: the machine's PATH and node, nothing of the user's gw settings. */
 export function baseEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {PATH: process.env.PATH, NODE_OPTIONS: '', ...extra}
+  // No update notice, nor its check of the registry (src/cli/update-notice.ts), but where a test asks for them (GW_NO_UPDATE_NOTIFIER: undefined).
+  const env: NodeJS.ProcessEnv = {PATH: process.env.PATH, NODE_OPTIONS: '', GW_NO_UPDATE_NOTIFIER: '1', ...extra}
   for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key]
   return env
 }

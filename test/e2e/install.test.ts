@@ -1,10 +1,11 @@
 import {execFileSync} from 'node:child_process'
 import {chmodSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
-import {delimiter, dirname, join} from 'node:path'
+import {delimiter, dirname, join, sep} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {fetchNode, hostTarget, packageOf, pinFor} from '../../scripts/registry-node.js'
 import {cardArgs, isolatedHome, quickStartCommands, ref, runProgram, type Sandbox, startSandbox} from './helpers.js'
+import {registryStub} from '../registry-stub.js'
 import {runsInCiOr} from './slow-gates.js'
 
 const root = join(import.meta.dirname, '..', '..')
@@ -55,9 +56,10 @@ describe.skipIf(!packageTests)('the package', () => {
     expect(paths.filter((path) => /^(src|test|scripts|bench|release)\/|\.map$|^bin\/(dev|sea)\.js$/.test(path))).toEqual([])
   })
 
-  it('holds what gw runs from and nothing else: bin/, the bundles, the code cache and root help, the manifest', () => {
+  it('holds what gw runs from and nothing else: bin/, the bundles, the code cache and root help, the manifest, the guides', () => {
     const bundles = readdirSync(join(root, 'dist')).filter((file) => file.endsWith('.cjs')).map((file) => `dist/${file}`)
-    const expected = ['LICENSE', 'README.md', 'package.json', 'oclif.manifest.json', 'bin/package.json', 'bin/relaunch.js', 'bin/run.js', 'bin/start.js', 'bin/typed-ahead.js', ...bundles, SHIPPED_CACHE, `dist/root-help-node${process.version}-80.txt`]
+    const docs = readdirSync(join(root, 'docs'), {recursive: true}).map(String).filter((file) => file.endsWith('.md')).map((file) => `docs/${file.split(sep).join('/')}`)
+    const expected = ['LICENSE', 'README.md', 'package.json', 'oclif.manifest.json', 'bin/package.json', 'bin/relaunch.js', 'bin/run.js', 'bin/start.js', 'bin/typed-ahead.js', ...bundles, SHIPPED_CACHE, `dist/root-help-node${process.version}-80.txt`, ...docs]
     expect(packed.files.map((file) => file.path).sort()).toEqual(expected.sort())
   })
 
@@ -69,14 +71,37 @@ describe.skipIf(!packageTests)('the package', () => {
     expect(Object.keys(installed.optionalDependencies ?? {})).toEqual(['keytar'])
   })
 
-  it('publishes cleanly: npm publish --dry-run warns of nothing', async () => {
-    // A token for the registry, as a publisher has one: without it npm says publishing needs a login.
-    const registry = execFileSync('npm', ['config', 'get', 'registry'], {encoding: 'utf8', env: npmEnv(), cwd: root}).trim().replace(/^https?:/, '').replace(/\/?$/, '/')
-    const dry = await runProgram('npm', ['publish', '--dry-run', '--ignore-scripts', '--loglevel=notice', `--${registry}:_authToken=dry-run`], {env: npmEnv(), cwd: root, timeoutMs: 60_000})
-    expect(dry.code, dry.stderr).toBe(0)
-    expect(dry.stderr).not.toMatch(/npm (warn|error)/)
-    expect(dry.stderr).toContain(`npm notice Publishing to `)
-    expect(dry.stdout).toBe(`+ gw@${version}\n`)
+  it('publishes the packed tarball cleanly: npm publish --dry-run warns of nothing (a local registry stands in for npm\'s)', async () => {
+    const registry = await registryStub()
+    try {
+      // A token for the registry, as a publisher has one: without it npm says publishing needs a login.
+      const auth = `--${registry.url.replace(/^https?:/, '')}:_authToken=dry-run`
+      const dry = await runProgram('npm', ['publish', join(work, packed.filename), '--dry-run', '--ignore-scripts', '--loglevel=notice', '--registry', registry.url, auth], {env: npmEnv(), cwd: work, timeoutMs: 60_000})
+      expect(dry.code, dry.stderr).toBe(0)
+      expect(dry.stderr).not.toMatch(/npm (warn|error)/)
+      expect(dry.stderr).toContain(`npm notice Publishing to ${registry.url} with tag latest and default access (dry-run)`)
+      expect(dry.stdout).toBe(`+ gw@${version}\n`)
+      // npm asked whether this version is out already, and published nothing.
+      expect(registry.requests.every((request) => request === 'GET /gw')).toBe(true)
+    } finally {
+      await registry.close()
+    }
+  })
+
+  it("passes the release's proof: installed with npm install --global, its --version, help's guides and the quick start (scripts/prove-release.js --npm, as CI runs it on every OS)", async () => {
+    const proven = await runProgram(process.execPath, [join(root, 'scripts', 'prove-release.js'), '--npm', '--dir', work], {env: npmEnv(), cwd: root, timeoutMs: 240_000})
+    expect(proven).toMatchObject({code: 0, stderr: '', stdout: `gw-${version}.tgz, installed with npm install --global: --version, help's guides and the quick start proven\n`})
+  }, 250_000)
+
+  it("holds the guides, and gw help's last line is their folder in the install", async () => {
+    const docs = readdirSync(join(root, 'docs'), {recursive: true}).map(String).filter((file) => file.endsWith('.md'))
+    expect(packed.files.map((file) => file.path).filter((path) => path.startsWith('docs/')).sort()).toEqual(docs.map((file) => `docs/${file.split(sep).join('/')}`).sort())
+    const installed = join(prefix, 'lib', 'node_modules', 'gw')
+    const help = await runProgram(join(bin, 'gw'), ['help'], {env: isolatedHome()})
+    expect(help.code, help.stderr).toBe(0)
+    const pointer = help.stdout.trimEnd().split('\n').at(-1)!.trim()
+    expect(pointer).toBe(join(installed, 'docs'))
+    expect(readFileSync(join(pointer, 'finding-records.md'), 'utf8')).toBe(readFileSync(join(root, 'docs', 'finding-records.md'), 'utf8'))
   })
 
   it('installed into an empty prefix gives a gw on PATH that makes a purchase from any directory', async () => {
@@ -178,7 +203,10 @@ describe.skipIf(!packageTests)('the package', () => {
       }
       const help = await gw(['--help'], home)
       expect(help.code, help.stderr).toBe(0)
-      expect(help.stdout).toBe(readFileSync(join(installed, 'dist', `root-help-node${process.version}-80.txt`), 'utf8'))
+      // The saved help, with a mark where each install's guides are (bin/start.js): this one's.
+      const saved = readFileSync(join(installed, 'dist', `root-help-node${process.version}-80.txt`), 'utf8')
+      expect(saved.split('<gw-guides>')).toHaveLength(2)
+      expect(help.stdout).toBe(saved.replace('<gw-guides>', join(installed, 'docs')))
       expect(listing(installed)).toEqual(before)
       expect(existsSync(join(home.XDG_CACHE_HOME!, 'gw'))).toBe(false)
     })

@@ -1,5 +1,5 @@
 import {createHash} from 'node:crypto'
-import {copyFileSync, existsSync, mkdtempSync, readFileSync, readlinkSync, statSync, symlinkSync} from 'node:fs'
+import {copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {beforeAll, describe, expect, it} from 'vitest'
@@ -66,10 +66,11 @@ describe('the single executable (npm run package)', () => {
     expect(sums).toMatch(/^([0-9a-f]{64} {2}gw-([\w-]+\.(tar\.gz|zip)|[\d.]+\.tgz)\n)+$/)
   })
 
-  it("unpacks to one folder: gw, README.md, LICENSE, Node's licence, and keytar.node where keytar was built", async () => {
+  it("unpacks to one folder: gw, README.md, LICENSE, Node's licence, the guides (docs/), and keytar.node where keytar was built", async () => {
     const listed = await runProgram('tar', ['-tzf', archive])
     const files = listed.stdout.split('\n').filter((path) => path && !path.endsWith('/'))
-    const expected = ['gw', 'README.md', 'LICENSE', 'LICENSE-node', ...(keytarBuilt ? ['keytar.node'] : [])].map((file) => `${name}/${file}`)
+    const docs = readdirSync(join(root, 'docs'), {recursive: true}).map(String).filter((file) => file.endsWith('.md')).map((file) => `docs/${file}`)
+    const expected = ['gw', 'README.md', 'LICENSE', 'LICENSE-node', ...docs, ...(keytarBuilt ? ['keytar.node'] : [])].map((file) => `${name}/${file}`)
     expect(files.sort()).toEqual(expected.sort())
     expect(statSync(join(unpacked, name, 'gw')).mode & 0o111).toBe(0o111)
   })
@@ -112,6 +113,27 @@ describe('the single executable (npm run package)', () => {
     } finally {
       await sandbox.stop()
     }
+  })
+
+  it("passes the release's proof on its own OS (scripts/prove-release.js, as the release workflow runs it on every target's runner)", async () => {
+    const proven = await runProgram(process.execPath, [join(root, 'scripts', 'prove-release.js'), '--target', hostTarget(), '--dir', release], {cwd: root, timeoutMs: 180_000})
+    expect(proven.stderr).toBe('')
+    expect(proven.code).toBe(0)
+    expect(proven.stdout).toMatch(new RegExp(`^gw-${hostTarget()}: SHA256SUMS, --version, help's guides and the quick start proven with .+/gw-${hostTarget()}/gw\n$`))
+  })
+
+  it("points gw help at the guides beside it, and, copied without them, at this version's guides online", async () => {
+    const help = await runProgram(join(unpacked, name, 'gw'), ['help'], {env: isolatedHome()})
+    expect(help.code, help.stderr).toBe(0)
+    const pointer = help.stdout.trimEnd().split('\n').at(-1)!.trim()
+    expect(pointer).toBe(join(unpacked, name, 'docs'))
+    expect(readFileSync(join(pointer, 'install.md'), 'utf8')).toMatch(/^# Installing gw\n/)
+    const alone = mkdtempSync(join(tmpdir(), 'gw-alone-'))
+    copyFileSync(join(unpacked, name, 'gw'), join(alone, 'gw'))
+    const copied = await runProgram(join(alone, 'gw'), ['help'], {env: isolatedHome()})
+    expect(copied.stdout.trimEnd().split('\n').at(-1)).toBe(`  https://github.com/gw-cli/gw/tree/v${version}/docs`)
+    const hint = await runProgram(join(alone, 'gw'), ['purchases'], {env: isolatedHome()})
+    expect(hint.stderr).toContain(`; https://github.com/gw-cli/gw/tree/v${version}/docs/finding-records.md shows how.\n`)
   })
 
   it('filters with --jq: jq is inside it, with no jq (or node) on PATH', async () => {

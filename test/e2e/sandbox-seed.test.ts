@@ -5,6 +5,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {countingProxy} from '../counting-proxy.js'
 import {apiRequestsSince, armTrap, baseEnv, CARDS, GW, ref, requestLogCursor, runProgram, type Sandbox, sandboxForFile} from './helpers.js'
+import {DEV_FULL} from '../only-on.js'
 
 let sandbox: Sandbox
 sandboxForFile((started) => {
@@ -246,7 +247,7 @@ describe('gw sandbox seed', () => {
     }
   })
 
-  it('> /dev/full: exit 1 after the first step, saying how many ran; nothing more is made', async () => {
+  it.skipIf(DEV_FULL.skip)(`> /dev/full: exit 1 after the first step, saying how many ran; nothing more is made${DEV_FULL.note}`, async () => {
     const tag = ref('full')
     const plans = Array.from({length: 3}, (_, index) => ({name: `p${index}`, create: 'plan', fields: {name: 'Gold', amount: 2500, reference: `${tag}-${index}`, description: 'Gold'}}))
     const run = await runProgram('bash', ['-c', `"${process.execPath}" "${GW}" sandbox seed "${fixtures(plans)}" > /dev/full`], {env: sandbox.env()})

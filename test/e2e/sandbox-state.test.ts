@@ -1,10 +1,11 @@
 import {spawnSync} from 'node:child_process'
 import {chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
-import {join} from 'node:path'
+import {delimiter, join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {aPurchase, aRefund} from '../unit/sandbox/fixtures.js'
 import {GW, cardArgs, isolatedHome, ref, runGw, runProgram, startSandbox, type Sandbox} from './helpers.js'
+import {POSIX_SCRIPTS} from '../only-on.js'
 
 // One gateway on a --state file, by the lock the system keeps on the file itself: whatever name
 // the second reaches the file by, whatever its TMPDIR or its mount namespace, it is refused naming
@@ -107,7 +108,7 @@ describe("an older gw's --state file", () => {
 
 describe("docs/local-gateway.md's reading of the state file", () => {
   const sqlite3 = spawnSync('sqlite3', ['--version']).status === 0
-  it.skipIf(!sqlite3)(`lists a stopped gateway's purchases with sqlite3, as shown${sqlite3 ? '' : ' (skipped: no sqlite3 on this machine; CI has it)'}`, async () => {
+  it.skipIf(!sqlite3 || POSIX_SCRIPTS.skip)(`lists a stopped gateway's purchases with sqlite3, as shown${POSIX_SCRIPTS.note || (sqlite3 ? '' : ' (skipped: no sqlite3 on this machine; CI has it)')}`, async () => {
     const docs = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'local-gateway.md'), 'utf8')
     const script = /### Reading the state file\n[\s\S]*?```sh\n([\s\S]*?)```/.exec(docs)?.[1]
     expect(script).toContain('sqlite3 -readonly ./gateway.json')
@@ -122,7 +123,7 @@ describe("docs/local-gateway.md's reading of the state file", () => {
     const reference = ref('in-the-file')
     const made = await runGw(['purchase', 'create', '--amount', '2500', '--reference', reference, ...cardArgs()], {env: {...home, GW_BASE_URL: started.stdout.trim(), GW_USERNAME: 'TEST', GW_TOKEN: 'TEST'}})
     expect(made.code, made.stderr).toBe(0)
-    const read = await runProgram('bash', ['-e', '-c', script!], {cwd: work, env: {...home, PATH: `${join(work, 'bin')}:${process.env.PATH}`}})
+    const read = await runProgram('bash', ['-e', '-c', script!], {cwd: work, env: {...home, PATH: [join(work, 'bin'), process.env.PATH].join(delimiter)}})
     expect(read.code, read.stderr).toBe(0)
     expect(read.stdout).toBe(`${reference}|2500\n`)
   })

@@ -1,5 +1,6 @@
 import {type Command, CommandHelp, Help} from '@oclif/core'
 import {getHelpFlagAdditions, normalizeArgv} from '@oclif/core/help'
+import {guidesPlace, placeGuides} from '../../lib/guides.js'
 
 const ASKED = 'asked if missing'
 
@@ -35,6 +36,11 @@ export class GwHelp extends Help {
     await super.showHelp(argv)
   }
 
+  /** A command's help, each guide it names at its place in this install (lib/guides.ts). */
+  protected override formatCommand(command: Command.Loadable): string {
+    return super.formatCommand({...command, description: command.description && placeGuides(command.description)})
+  }
+
   /** oclif's root help, then the topics that are not commands (`gw help exit-codes`), as gh lists its HELP TOPICS. */
   override async showRootHelp(): Promise<void> {
     await super.showRootHelp()
@@ -42,9 +48,11 @@ export class GwHelp extends Help {
     const rows = Object.entries(TOPIC_SUMMARIES).map(([topic, summary]): [string, string] => [`${this.config.bin} help ${topic}`, summary])
     this.log(this.section('HELP TOPICS', this.renderList(rows, {indentation: 2, spacer: '\n', stripAnsi: this.opts.stripAnsi})))
     this.log('')
-    // gh's LEARN MORE: where to read on, as the last line.
-    const more = [`${this.config.bin} COMMAND --help for a command, ${this.config.bin} help TOPIC for a topic above.`, "Guides, one task a page: the docs/ folder beside gw's README.md."]
-    this.log(this.section('LEARN MORE', more.map((line) => this.wrap(line, this.indentSpacing + 2)).join('\n')))
+    // gh's LEARN MORE: where to read on. The last line is where this install's guides are, on a line
+    // of its own: the saved root help holds a mark there that each install fills (bin/start.js).
+    const more = [`${this.config.bin} COMMAND --help for a command, ${this.config.bin} help TOPIC for a topic above.`, 'Guides, one task a page:']
+    const place = guidesPlace() ?? "the docs/ folder beside gw's README.md"
+    this.log(this.section('LEARN MORE', [...more.map((line) => this.wrap(line, this.indentSpacing + 2)), place].join('\n')))
     this.log('')
   }
 }

@@ -5,6 +5,7 @@ import {flagsGiven, GLOBAL_FLAGS} from '../startup/argv.js'
 import {type FlagShape, strayArgumentsError} from './stray-arguments.js'
 import {habitOf, SYNONYMS} from './habits.js'
 import {closest} from './suggest.js'
+import {guide} from '../../lib/guides.js'
 
 /**
  * What was typed against the command tree, word by word: each word that names no topic or command
@@ -104,7 +105,7 @@ function findingHint(words: string[], commandIds: string[], bin: string): string
   const noun = first.endsWith('s') ? first.slice(0, -1) : first
   if (!commandIds.includes(`${noun}:list`) || (noun === first && !SEARCH_WORDS.has(second))) return undefined
   const filters = LIST_FILTERS[noun] ?? '--from and --to'
-  return `${bin} ${noun} list finds ${noun}s, newest first, by ${filters}; docs/finding-records.md shows how.`
+  return `${bin} ${noun} list finds ${noun}s, newest first, by ${filters}; ${guide('finding-records.md')} shows how.`
 }
 
 /**

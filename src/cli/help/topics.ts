@@ -62,7 +62,9 @@ ${columns([
   ['NO_COLOR', 'set and not empty: no colour, even on a terminal'],
   ['GW_FORCE_TTY', 'set and not empty: print for a terminal (tables, colour) even in a pipe; a number (120) or a percentage (50%) sets the width'],
   ['GW_PAGER, PAGER', 'the pager a table longer than the terminal goes through, GW_PAGER first; default less -FRX (LESS=FRX when LESS is unset); cat or empty: none. Never in a pipe'],
-  ['CI', 'set: no progress or success notes on stderr, and no prompts'],
+  ['CI', 'set: no progress or success notes on stderr, no prompts, and no update notice'],
+  ['GW_NO_UPDATE_NOTIFIER', 'set and not empty: never say that a newer gw is out, nor ask npm once a day (only ever asked at a terminal)'],
+  ['npm_config_registry', 'the npm registry the daily check of a newer gw asks; default https://registry.npmjs.org/'],
   ['GW_CONFIG_DIR, GW_DATA_DIR', "gw's config and data folders themselves, in place of those below"],
   ['GW_CACHE_DIR', "gw's cache folder itself"],
   ['XDG_CONFIG_HOME, XDG_DATA_HOME', 'where gw/ of config and of data go, on every system'],
@@ -90,7 +92,7 @@ function folders(): string {
 ${table}
   config: profiles (config.json), the token file of gw login --insecure-storage, gw listen's signing secret
   data: each local gateway's runtime file (its control token: 0600, in a 0700 folder), log and request log;
-        batch journals (journals/); the record of refunds gw made
+        batch journals (journals/); the record of refunds gw made; the update check (update-check.json)
   cache: V8's code cache of gw under another Node, the saved help
 `
 }

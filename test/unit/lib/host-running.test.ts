@@ -4,6 +4,7 @@ import {join} from 'node:path'
 import {describe, expect, it, vi} from 'vitest'
 import {hostPlatform, leftByRunning} from '../../../src/lib/platform.js'
 import {folder} from './folders.js'
+import {onlyOn} from '../../only-on.js'
 
 const isRunning = (pid: number) => hostPlatform().isRunning(pid)
 
@@ -24,7 +25,8 @@ describe("the host's isRunning", () => {
     expect(isRunning(dead)).toBe(false)
   })
 
-  it('is false of a zombie (exited, its parent not told), and true of a process whose name holds ") Z ("', async () => {
+  const PROC = onlyOn(['linux'], 'it reads a zombie in /proc, which only Linux has')
+  it.skipIf(PROC.skip)(`is false of a zombie (exited, its parent not told), and true of a process whose name holds ") Z ("${PROC.note}`, async () => {
     const dir = folder()
     const odd = join(dir, 'x) Z (y')
     copyFileSync('/bin/sleep', odd)
@@ -45,7 +47,7 @@ describe("the host's isRunning", () => {
     }
   })
 
-  it('is false of a pid the signal reaches but /proc does not have (gone in between)', () => {
+  it.skipIf(PROC.skip)(`is false of a pid the signal reaches but /proc does not have (gone in between)${PROC.note}`, () => {
     const kill = vi.spyOn(process, 'kill').mockImplementation(() => true)
     try {
       expect(isRunning(2_000_000_000)).toBe(false)

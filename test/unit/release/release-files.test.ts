@@ -4,8 +4,9 @@ import {chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, write
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {judgePe, readSums, releaseArchives, writeManifests, writeSums} from '../../../scripts/release-files.js'
-import {writeZip} from '../../../scripts/zip.js'
+import {computePeChecksum, readPe} from '../../../scripts/pe-checksum.js'
+import {checkWindowsExecutables, judgePe, readSums, releaseArchives, repositoryOf, writeManifests, writeNotes, writeSums} from '../../../scripts/release-files.js'
+import {readZipEntry, writeZip} from '../../../scripts/zip.js'
 
 const {version} = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', '..', 'package.json'), 'utf8')) as {version: string}
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex')
@@ -81,12 +82,16 @@ describe("a release's SHA256SUMS and the manifests made from it (scripts/release
 
     const formula = readFileSync(join(dir, 'gw.rb'), 'utf8')
     const sources = formulaSources(formula)
-    expect([...sources.keys()].sort()).toEqual([`gw-${version}.tgz`, 'gw-linux-arm64.tar.gz', 'gw-linux-x64.tar.gz'])
+    expect([...sources.keys()].sort()).toEqual([`gw-${version}.tgz`, 'gw-darwin-arm64.tar.gz', 'gw-linux-arm64.tar.gz', 'gw-linux-x64.tar.gz'])
     for (const [file, sum] of sources) expect(sum, file).toBe(listed.get(file))
-    expect(formula).toContain(`  url "https://github.com/acme/gw/releases/download/v1.2.3/gw-${version}.tgz"`)
-    expect(formula).toContain('  homepage "https://github.com/acme/gw"\n')
-    expect(formula).toMatch(/on_macos do\n {4}url "[^"]+\.tgz"\n {4}sha256 "\w+"\n {4}depends_on "node"\n {2}end/)
-    expect(formula).toMatch(/on_linux do\n {4}on_intel do\n {6}url "[^"]+gw-linux-x64\.tar\.gz"[\s\S]+on_arm do\n {6}url "[^"]+gw-linux-arm64\.tar\.gz"/)
+    expect(formula).toContain(`      url "https://github.com/acme/gw/releases/download/v1.2.3/gw-darwin-arm64.tar.gz"`)
+    // package.json's homepage, without its #readme.
+    expect(formula).toContain('  homepage "https://github.com/gw-cli/gw"\n')
+    // The one-file executable on each platform the release has one for; the npm package on Homebrew's Node where it has none (this release lacks darwin-x64).
+    expect(formula).toMatch(/ {2}on_macos do\n {4}on_arm do\n {6}url "[^"]+\/gw-darwin-arm64\.tar\.gz"\n {6}sha256 "\w+"\n {4}end\n {4}on_intel do\n {6}url "[^"]+\/gw-[\d.]+\.tgz"\n {6}sha256 "\w+"\n {6}depends_on "node"\n {4}end\n {2}end\n/)
+    expect(formula).toMatch(/ {2}on_linux do\n {4}on_arm do\n {6}url "[^"]+gw-linux-arm64\.tar\.gz"\n {6}sha256 "\w+"\n {4}end\n {4}on_intel do\n {6}url "[^"]+gw-linux-x64\.tar\.gz"/)
+    expect(formula).toContain('    if File.exist?("gw")\n      libexec.install Dir["*"]\n')
+    expect(formula).toContain("      This release has no one-file gw for this platform: gw is its npm package, on Homebrew's Node.\n")
 
     const scoop = JSON.parse(readFileSync(join(dir, 'gw.json'), 'utf8')) as {version: string; bin: string; architecture: Record<string, {url: string; hash: string; extract_dir: string}>}
     expect(scoop).toMatchObject({version, bin: 'gw.exe'})
@@ -104,6 +109,7 @@ describe("a release's SHA256SUMS and the manifests made from it (scripts/release
     expect([...formulaSources(formula).keys()]).toEqual(['gw-linux-x64.tar.gz'])
     expect(formula).not.toContain('on_macos')
     expect(formula).not.toContain('on_arm')
+    expect(formula).not.toContain('depends_on')
     expect(formula).toContain(`url "file://${dir}/gw-linux-x64.tar.gz"`)
     expect((JSON.parse(readFileSync(join(dir, 'gw.json'), 'utf8')) as {architecture: object}).architecture).toEqual({})
   })
@@ -128,7 +134,7 @@ describe("a release's SHA256SUMS and the manifests made from it (scripts/release
     for (const target of ['win-x64', 'win-arm64']) zipExe(dir, target, minimalPe())
     const made = spawnSync(process.execPath, [SCRIPT, '--dir', dir, '--tag', `v${version}`, '--base-url', 'https://example.com/gw/v1'], {encoding: 'utf8'})
     expect(made).toMatchObject({status: 0, stderr: "Left out of SHA256SUMS, not this release's: gw-0.0.1.tgz\n"})
-    expect(made.stdout).toBe(`${join(dir, 'SHA256SUMS')} for ${releaseArchives().join(', ')}; gw.rb and gw.json from it; gw-win-arm64.zip: gw.exe unsigned, its PE checksum right; gw-win-x64.zip: gw.exe unsigned, its PE checksum right\n`)
+    expect(made.stdout).toBe(`${join(dir, 'SHA256SUMS')} for ${releaseArchives().join(', ')}; gw.rb, gw.json, winget/ and NOTES.md from it; gw-win-arm64.zip: gw.exe unsigned, its PE checksum right; gw-win-x64.zip: gw.exe unsigned, its PE checksum right\n`)
     expect([...readSums(dir).keys()]).toEqual(releaseArchives())
     expect(JSON.parse(readFileSync(join(dir, 'gw.json'), 'utf8'))).toMatchObject({architecture: {'64bit': {url: 'https://example.com/gw/v1/gw-win-x64.zip', hash: sha256(join(dir, 'gw-win-x64.zip'))}}})
 
@@ -154,6 +160,111 @@ describe("a release's SHA256SUMS and the manifests made from it (scripts/release
     const dir = release([])
     writeFileSync(join(dir, 'SHA256SUMS'), 'not a sum  gw-win-x64.zip\n')
     expect(() => writeManifests(dir)).toThrow('SHA256SUMS: not a sha256sum line: not a sum  gw-win-x64.zip')
+  })
+})
+
+describe("a Windows executable's PE checksum, by gw's own code (scripts/pe-checksum.js)", () => {
+  it('is the one osslsigncode computes, and is judged with or without osslsigncode', () => {
+    const pe = minimalPe()
+    expect(readPe(pe)).toEqual({checksum: pe.readUInt32LE(PE_CHECKSUM_AT), computed: pe.readUInt32LE(PE_CHECKSUM_AT), signed: false})
+    // The same from a slice that starts at an odd offset, and one byte more (an odd length) counts.
+    const odd = Buffer.concat([Buffer.from([0]), pe]).subarray(1)
+    expect(computePeChecksum(odd)).toBe(pe.readUInt32LE(PE_CHECKSUM_AT))
+    expect(computePeChecksum(Buffer.concat([pe, Buffer.from([7])]))).not.toBe(pe.readUInt32LE(PE_CHECKSUM_AT))
+    expect(readPe(Buffer.from('#!/bin/sh\n'.padEnd(200)))).toBeUndefined()
+
+    const dir = release([])
+    const stale = minimalPe()
+    stale.writeUInt32LE(0x1234, PE_CHECKSUM_AT)
+    zipExe(dir, 'win-x64', stale)
+    zipExe(dir, 'win-arm64', minimalPe())
+    // No osslsigncode: an unsigned gw.exe is judged whole all the same, its checksum by this code.
+    expect(checkWindowsExecutables(dir, ['gw-win-arm64.zip', 'gw-win-x64.zip'], {osslsigncode: 'gw-no-such-program'})).toEqual([
+      {file: 'gw-win-arm64.zip', signed: false, problems: []},
+      {file: 'gw-win-x64.zip', signed: false, problems: ['its PE checksum is 00001234, and its bytes give 00005172']},
+    ])
+
+    // Signed (its certificate table not empty): the signature is osslsigncode's to verify, and where it cannot, that is said.
+    const signed = minimalPe()
+    signed.writeUInt32LE(8, 0x58 + 112 + 4 * 8 + 4)
+    signed.writeUInt32LE(computePeChecksum(signed), PE_CHECKSUM_AT)
+    zipExe(dir, 'win-x64', signed)
+    expect(checkWindowsExecutables(dir, ['gw-win-x64.zip'], {osslsigncode: 'gw-no-such-program'})).toEqual([
+      {file: 'gw-win-x64.zip', signed: true, problems: [], unverified: 'osslsigncode could not be run (ENOENT)'},
+    ])
+    // A release (--tag) refuses one it could not verify.
+    const all = release(releaseArchives().filter((file) => !file.endsWith('.zip')))
+    zipExe(all, 'win-x64', signed)
+    zipExe(all, 'win-arm64', minimalPe())
+    const bin = mkdtempSync(join(tmpdir(), 'gw-no-tools-'))
+    const refused = spawnSync(process.execPath, [SCRIPT, '--dir', all, '--tag', `v${version}`], {encoding: 'utf8', env: {PATH: bin}})
+    expect(refused).toMatchObject({status: 1, stdout: '', stderr: 'gw-win-x64.zip: gw.exe: its signature is not verified: osslsigncode could not be run (ENOENT)\nNothing was written: build it again (npm run package).\n'})
+  })
+
+  it('reads a zip entry back whole, and none that is not there', () => {
+    const dir = release([])
+    zipExe(dir, 'win-x64', minimalPe())
+    expect(readZipEntry(join(dir, 'gw-win-x64.zip'), 'gw-win-x64/gw.exe')).toEqual(minimalPe())
+    expect(readZipEntry(join(dir, 'gw-win-x64.zip'), 'gw-win-x64/README.md')).toBeUndefined()
+    writeFileSync(join(dir, 'not.zip'), 'no zip here')
+    expect(() => readZipEntry(join(dir, 'not.zip'), 'x')).toThrow(`${join(dir, 'not.zip')} is not a zip archive`)
+  })
+})
+
+describe('the repository npm checks provenance against, and what the release says of itself', () => {
+  const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', '..', 'package.json'), 'utf8')) as {repository: {type: string; url: string}; homepage: string; bugs: {url: string}}
+
+  it("names one GitHub repository in package.json's repository, homepage and bugs, as npm writes them (nothing for npm publish to correct)", () => {
+    expect(pkg.repository).toEqual({type: 'git', url: 'git+https://github.com/gw-cli/gw.git'})
+    expect(repositoryOf(pkg)).toBe('gw-cli/gw')
+    expect(pkg.homepage).toBe('https://github.com/gw-cli/gw#readme')
+    expect(pkg.bugs).toEqual({url: 'https://github.com/gw-cli/gw/issues'})
+    expect(repositoryOf({repository: 'https://gitlab.com/a/b'})).toBeUndefined()
+  })
+
+  it('refuses a --repository that is not package.json\'s: npm would refuse the provenance of a package published from it', () => {
+    const dir = release(['gw-linux-x64.tar.gz'])
+    const other = spawnSync(process.execPath, [SCRIPT, '--dir', dir, '--repository', 'someone/fork'], {encoding: 'utf8'})
+    expect(other).toMatchObject({status: 2, stdout: ''})
+    expect(other.stderr).toBe("--repository someone/fork: package.json's repository is gw-cli/gw, and npm refuses the provenance of a package published from another: run the release there, or change package.json's repository\n")
+    const same = spawnSync(process.execPath, [SCRIPT, '--dir', dir, '--repository', 'GW-CLI/gw'], {encoding: 'utf8'})
+    expect(same.status, same.stderr).toBe(0)
+  })
+
+  it("writes winget's three manifests from SHA256SUMS: each Windows zip, gw.exe inside as the command gw", () => {
+    const dir = release(['gw-win-x64.zip', 'gw-linux-x64.tar.gz'])
+    writeSums(dir)
+    expect(writeManifests(dir, {baseUrl: 'https://example.com/v1'})).toEqual(['gw.rb', 'gw.json', 'winget/gw-cli.gw.yaml', 'winget/gw-cli.gw.installer.yaml', 'winget/gw-cli.gw.locale.en-US.yaml'])
+    const installer = readFileSync(join(dir, 'winget', 'gw-cli.gw.installer.yaml'), 'utf8')
+    expect(installer).toContain(
+      [
+        'InstallerType: zip',
+        'NestedInstallerType: portable',
+        'Installers:',
+        '  - Architecture: x64',
+        '    InstallerUrl: https://example.com/v1/gw-win-x64.zip',
+        `    InstallerSha256: ${sha256(join(dir, 'gw-win-x64.zip')).toUpperCase()}`,
+        '    NestedInstallerFiles:',
+        '      - RelativeFilePath: gw-win-x64\\gw.exe',
+        '        PortableCommandAlias: gw',
+        'ManifestType: installer',
+        'ManifestVersion: 1.6.0',
+      ].join('\n'),
+    )
+    expect(readFileSync(join(dir, 'winget', 'gw-cli.gw.yaml'), 'utf8')).toContain(`PackageIdentifier: gw-cli.gw\nPackageVersion: ${version}\nDefaultLocale: en-US\nManifestType: version\n`)
+    // None where the release has no Windows executable, and none left from before.
+    rmSync(join(dir, 'gw-win-x64.zip'))
+    writeSums(dir)
+    expect(writeManifests(dir)).toEqual(['gw.rb', 'gw.json'])
+    expect(statSync(join(dir, 'winget'), {throwIfNoEntry: false})).toBeUndefined()
+  })
+
+  it('says in its notes whether gw.exe is signed, and that it is not where no certificate was given', () => {
+    const dir = release([])
+    writeNotes(dir, [{file: 'gw-win-arm64.zip', signed: true, problems: []}, {file: 'gw-win-x64.zip', signed: false, problems: []}])
+    const notes = readFileSync(join(dir, 'NOTES.md'), 'utf8')
+    expect(notes).toContain('- `gw-win-arm64.zip`: gw.exe is signed (Authenticode).\n')
+    expect(notes).toContain('- `gw-win-x64.zip`: gw.exe is **not signed**: this release was given no code-signing certificate, so Windows SmartScreen may warn before it runs.')
   })
 })
 
