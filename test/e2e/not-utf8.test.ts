@@ -3,7 +3,7 @@ import {existsSync, mkdtempSync, rmSync, truncateSync, writeFileSync} from 'node
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
-import {apiRequestsSince, baseEnv, GW, requestLogCursor, runProgram, type Sandbox, sandboxForFile} from './helpers.js'
+import {apiRequestsSince, baseEnv, GW, type GwResult, requestLogCursor, runProgram, type Sandbox, sandboxForFile} from './helpers.js'
 
 // Issue 69 item 8: bytes that are not UTF-8, on the command line or in a file, are refused naming
 // the flag, or the file's line and field, exit 2 and nothing sent: never sent as U+FFFD (Node's
@@ -22,7 +22,7 @@ const NOT_UTF8 = 'holds \uFFFD (U+FFFD), the mark of bytes that are not UTF-8'
 const CARD = '--card-holder J --card-number 4242424242424242 --card-expiry 12/2030 --cvv 123'
 
 /** gw run by bash, so that argv can hold bytes no JavaScript string can (`$'\xff'`). */
-async function gwInBash(words: string): Promise<{code: number; stdout: string; stderr: string}> {
+async function gwInBash(words: string): Promise<GwResult> {
   return runProgram('bash', ['-c', `exec "${process.execPath}" "${GW}" ${words}`], {env: sandbox.env(), cwd: dir})
 }
 
@@ -36,11 +36,11 @@ async function requestsDuring(run: () => Promise<unknown>): Promise<unknown[]> {
 describe('a byte that is not UTF-8 on the command line', () => {
   it('in --reference, as a separate word or glued with =: refused naming the flag, exit 2, nothing sent', async () => {
     for (const flag of [`--reference $'order-\\xff1'`, `--reference=$'order-\\xc3'`]) {
-      let result = {code: 0, stdout: '', stderr: ''}
+      let result: GwResult | undefined
       expect(await requestsDuring(async () => (result = await gwInBash(`purchase create --amount 1000 ${flag} ${CARD}`)))).toEqual([])
-      expect(result.code, result.stderr).toBe(2)
-      expect(result.stdout).toBe('')
-      expect(result.stderr).toBe(`Error: --reference ${NOT_UTF8}, and nothing was sent\nHint: Type it again with the terminal set to UTF-8 (LANG or LC_ALL ending in .UTF-8).\n`)
+      expect(result!.code, result!.stderr).toBe(2)
+      expect(result!.stdout).toBe('')
+      expect(result!.stderr).toBe(`Error: --reference ${NOT_UTF8}, and nothing was sent\nHint: Type it again with the terminal set to UTF-8 (LANG or LC_ALL ending in .UTF-8).\n`)
     }
   })
 
@@ -61,11 +61,11 @@ describe('a byte that is not UTF-8 in a batch file', () => {
   it('a CSV row: refused naming its line and field, and nothing of the batch sent', async () => {
     const file = join(dir, 'purchases.csv')
     writeFileSync(file, Buffer.concat([Buffer.from('card_token,amount,reference\nabc,100,fine-1\nabc,100,bad-'), Buffer.from([0xff]), Buffer.from('2\n')]))
-    let result = {code: 0, stdout: '', stderr: ''}
+    let result: GwResult | undefined
     expect(await requestsDuring(async () => (result = await gwInBash(`purchase create --input purchases.csv`)))).toEqual([])
-    expect(result.code).toBe(2)
-    expect(result.stderr).toContain(`purchases.csv line 3: reference ${NOT_UTF8}: save the file as UTF-8\n`)
-    expect(result.stderr).toContain('Error: 1 of 2 rows is invalid (line 3): nothing was sent')
+    expect(result!.code).toBe(2)
+    expect(result!.stderr).toContain(`purchases.csv line 3: reference ${NOT_UTF8}: save the file as UTF-8\n`)
+    expect(result!.stderr).toContain('Error: 1 of 2 rows is invalid (line 3): nothing was sent')
   })
 
   it('an NDJSON line, and a file of ids: the line named', async () => {
@@ -92,10 +92,10 @@ describe('gw api --data', () => {
     const file = join(dir, 'big.json')
     writeFileSync(file, '')
     truncateSync(file, 100 * 1000 * 1000)
-    let result = {code: 0, stdout: '', stderr: ''}
+    let result: GwResult | undefined
     expect(await requestsDuring(async () => (result = await gwInBash('api POST /v1.0/plans --data @big.json')))).toEqual([])
-    expect(result.code).toBe(2)
-    expect(result.stderr).toBe('Error: --data @big.json: big.json is 95.4 MiB, and a request body is at most 1 MiB: nothing was sent\nHint: No gateway endpoint takes a body that large: give the JSON body of one request.\n')
+    expect(result!.code).toBe(2)
+    expect(result!.stderr).toBe('Error: --data @big.json: big.json is 95.4 MiB, and a request body is at most 1 MiB: nothing was sent\nHint: No gateway endpoint takes a body that large: give the JSON body of one request.\n')
   })
 
   it.skipIf(!existsSync('/usr/bin/time'))('the 100 MB file refused in under 100 MiB of memory at gw\'s peak (it was 460 MB read whole)', () => {
