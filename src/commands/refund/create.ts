@@ -9,12 +9,12 @@ type RefundCreateInput = {refund: RefundInput} | {unmatched: UnmatchedRefundInpu
 
 export default class RefundCreate extends GwCommand<RefundCreateInput> {
   static override summary = 'Refund a purchase, in full or in part; or a batch of refunds from a file'
-  static override description = `Refunds --amount (minor units) of the purchase --transaction-id; without --amount, the purchase's full amount, looked up first with what is left of it: nothing left, or less than all of it, is refused before anything is sent (exit 7, saying what was refunded). Several partial refunds may add up to the purchase amount.
-Without --reference the refund's reference derives from the purchase's: order-1001-R1, then -R2 (the first free, looked up), cut to the gateway's 255 characters from the purchase's part; a reference given is used as it is. gw records each refund it makes (in its data directory), so that refund list --purchase and purchase get find it for certain, whatever its reference. At a terminal gw asks for the amount (what is left of the purchase offered, more refused) and then the reference (the derived one offered).
-The refund is sent once and never retried; if no answer comes back, gw looks it up by its reference and reports what the gateway has. A reference already taken by this same refund is reported as done earlier.
-Without --transaction-id but with a card (--card-token, or --card-holder, --card-number, --card-expiry and --cvv, or --card -; at a terminal --card-holder alone, the rest asked, as a live profile needs) it is an unmatched refund to that card, for accounts the gateway allows them: --amount and --reference are required, --currency defaults to AUD, and on a live profile it is confirmed as such, since no purchase bounds it.
---metadata KEY=VALUE (repeatable) keeps keys of your own with the refund.
---input FILE sends a batch: a CSV with a header transaction_id,amount,reference (a blank amount refunds in full, a blank reference or none derives one) or NDJSON. Every row is checked before any is sent; each is journaled before it is sent and after its answer, so running the same command again after a crash or Ctrl-C sends only what was not sent; and each is looked up at the gateway before it is sent (a blank reference's refund carries metadata naming its batch and row), so a copy of the journal, or another data directory, sends nothing the batch made. --new-batch with --journal FILE refunds the same rows again, as a batch of their own. A line per row on stdout, a summary on stderr; exits with the worst row's code.`
+  static override description = `Refunds --amount (in cents) of the purchase --transaction-id. Several partial refunds may add up to its amount. Without --amount it refunds the purchase in full; if some of it was refunded already, that is refused before anything is sent (exit 7).
+Without --reference, the reference derives from the purchase's: order-1001-R1, then -R2. At a terminal gw asks for the amount and the reference, offering what is left and the derived reference.
+The refund is sent once and never retried. If no answer comes back, gw looks it up by its reference and reports what the gateway has.
+With a card instead of --transaction-id, it is an unmatched refund to that card: --amount and --reference are required.
+--input FILE sends a batch from a CSV (transaction_id,amount,reference) or NDJSON; run it again after a crash and only what was not sent is sent.
+More: docs/finding-records.md (references, what is left), docs/money-safety.md (unmatched refunds), docs/batches.md.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --transaction-id order-1001 --amount 1000 --reference refund-1001',
