@@ -1,7 +1,8 @@
 /**
  * The sentences of prose a reader takes in, for the 40-word rule (guide.md, design.md §3): what a
  * code block, inline code, a URL or a link's address holds is not prose. A code span, URL or link
- * counts as one word; a heading, list item and table cell is a sentence of its own at least.
+ * counts as one word; a heading, list item and table cell is a sentence of its own at least. A
+ * sentence ends at . ! or ? before what starts one: a capital, a digit, a code span, a flag or gw.
  */
 export interface Sentence {
   /** 1-based line of the text it starts in. */
