@@ -21,7 +21,7 @@ const CODE = 'CODE'
  * indented rows (`  NAME  what it is`) are a sentence each, their first column left out.
  */
 export function sentencesOf(text: string, {columns = false, lines = false} = {}): Sentence[] {
-  let shaped = columns ? text.replace(/^ +\S(?:.*?\S)? {2,}(?=\S)/gm, '- ').replace(/^  (?=\S)/gm, '- ') : text
+  let shaped = columns ? text.replace(/^ +\S(?:.*?\S)? {2,}(?=\S)/gm, '- ').replace(/^ {2}(?=\S)/gm, '- ') : text
   if (lines) shaped = shaped.replace(/^(?![-*+] |\d+[.)] )(?=\S)/gm, '- ')
   const units = unitsOf(shaped)
   return units.flatMap(({line, text: unit}) => splitSentences(flatten(unit)).map((sentence) => ({line, text: sentence, words: wordCount(sentence)})))
@@ -95,7 +95,7 @@ function splitSentences(text: string): string[] {
   const sentences: string[] = []
   let start = 0
   // An end of a sentence: . ! or ? (and any closing quote or bracket), a space, then what starts one.
-  for (const match of text.matchAll(/[.!?]["')\]]*(?= +["'(\[]*(?:[A-Z0-9]|gw\b|--?[a-z]))/g)) {
+  for (const match of text.matchAll(/[.!?]["')\]]*(?= +["'([]*(?:[A-Z0-9]|gw\b|--?[a-z]))/g)) {
     const end = match.index + match[0].length
     const before = text.slice(start, end)
     if (ABBREVIATIONS.test(before.slice(0, before.length - match[0].length + 1))) continue
