@@ -80,6 +80,16 @@ describe('a byte that is not UTF-8 in a batch file', () => {
   })
 })
 
+describe('a byte that is not UTF-8 in a fixtures file', () => {
+  it('gw sandbox seed: refused naming its line, nothing made', async () => {
+    writeFileSync(join(dir, 'fixtures.json'), Buffer.concat([Buffer.from('{"steps": [\n{"name": "gold", "create": "plan", "fields": {"name": "G'), Buffer.from([0xff]), Buffer.from('ld", "amount": 2500, "reference": "gold-x", "description": "x"}}\n]}\n')]))
+    let result: GwResult | undefined
+    expect(await requestsDuring(async () => (result = await gwInBash('sandbox seed fixtures.json')))).toEqual([])
+    expect(result!.code).toBe(2)
+    expect(result!.stderr).toBe('Error: fixtures.json line 2 holds bytes that are not UTF-8, and nothing was sent\nHint: Save the file as UTF-8 and run it again.\n')
+  })
+})
+
 describe('gw api --data', () => {
   it('a body file that is not UTF-8: refused naming the line', async () => {
     writeFileSync(join(dir, 'plan.json'), Buffer.concat([Buffer.from('{\n"name": "'), Buffer.from([0xff]), Buffer.from('"}\n')]))
