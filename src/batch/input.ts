@@ -1,6 +1,7 @@
 import {UsageError} from '../errors.js'
 import type {Io} from '../output/io.js'
 import {whyUnreadable} from '../lib/file-error-words.js'
+import {decodeUtf8} from '../lib/utf8.js'
 
 /**
  * Ids from argv, or one a line from stdin for `-`, or from a file with --input (one a line, the
@@ -30,14 +31,18 @@ export async function readIds(argv: string[], io: Io, noun = 'id or reference', 
 /** `--input FILE`, or `-` for stdin (refused with `whenATerminal` when stdin is one): the text, and what to call it in messages. */
 export async function readInput(input: string, io: Io, whenATerminal: UsageError): Promise<{text: string; source: string}> {
   if (input === '-') return {text: await stdin(io, whenATerminal), source: 'stdin'}
+  let bytes: Buffer
   try {
     // fs/promises loaded here, for --input only: every get passes through this module.
     const {readFile} = await import('node:fs/promises')
-    return {text: await readFile(input, 'utf8'), source: input}
+    bytes = await readFile(input)
   } catch (err) {
     const why = whyUnreadable(err)
     throw new UsageError(`--input ${input} cannot be read: ${why}`, 'Give a CSV file with a header row, an NDJSON file, or - for stdin.')
   }
+  const decoded = decodeUtf8(bytes)
+  if ('line' in decoded) throw new UsageError(`--input ${input} line ${decoded.line} holds bytes that are not UTF-8, and nothing was sent`, 'Save the file as UTF-8 and run it again.')
+  return {text: decoded.text, source: input}
 }
 
 const stdinIsATerminal = (noun: string, how: string) =>

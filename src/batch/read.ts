@@ -2,6 +2,7 @@ import {createReadStream} from 'node:fs'
 import {open} from 'node:fs/promises'
 import {createInterface} from 'node:readline'
 import type {Options} from 'csv-parse'
+import {holdsReplacement, NOT_UTF8} from '../lib/utf8.js'
 
 /** One line of a batch file as read: its fields by column name, or what stops it being read. */
 export type BatchEntry = {line: number; values: Record<string, unknown>} | {line: number; problem: string}
@@ -55,7 +56,7 @@ async function* ndjsonEntries(path: string): AsyncGenerator<BatchEntry> {
       value = undefined
     }
     if (value === null || typeof value !== 'object' || Array.isArray(value)) yield {line, problem: 'is not a JSON object (NDJSON: one object a line)'}
-    else yield {line, values: value as Record<string, unknown>}
+    else yield checkedText(line, value as Record<string, unknown>)
   }
 }
 
@@ -99,10 +100,19 @@ async function csvFile(path: string): Promise<BatchFile> {
       const {record, line} = next
       if (record.every((field) => field.trim() === '')) continue
       if (record.length !== header.length) yield {line, problem: `has ${record.length} field${record.length === 1 ? '' : 's'}, the header ${header.length}`}
-      else yield {line, values: Object.fromEntries(header.map((name, i) => [name, record[i]] as const))}
+      else yield checkedText(line, Object.fromEntries(header.map((name, i) => [name, record[i]] as const)))
     }
   }
   return {format: 'csv', header, entries: entries()}
+}
+
+/**
+ * A line's fields, or the problem of those holding U+FFFD: bytes that were not UTF-8, read so
+ * (lib/utf8.ts). Sent, the gateway would keep another text than the file's.
+ */
+function checkedText(line: number, values: Record<string, unknown>): BatchEntry {
+  const bad = Object.keys(values).filter((name) => typeof values[name] === 'string' && holdsReplacement(values[name]))
+  return bad.length === 0 ? {line, values} : {line, problem: `${bad.join(', ')} ${NOT_UTF8}: save the file as UTF-8`}
 }
 
 /** The next record and the line it starts on; a file csv-parse cannot read ends with a problem of the line it reached. */

@@ -183,7 +183,7 @@ export function lookUps(what: string) {
 /** --from or --to: one end of a window of time, as lists/window.ts reads it. */
 export function windowEdge(edge: 'from' | 'to', what: string) {
   return Flags.string({
-    description: `${what} ${edge === 'from' ? 'from' : 'up to'} then: a date (2026-11-17, a whole day in this machine's time zone), a date-time (2026-11-17T09:30, +11:00 or Z for another zone), today, yesterday, a weekday (monday: the latest, today if it is one), this-week or last-week (Monday to Sunday), this-month or last-month, or an age (7d, 24h, 2w)`,
+    description: `${what} ${edge === 'from' ? 'from' : 'up to'} then: a date (2026-11-17), a date-time (2026-11-17T09:30, +11:00 or Z for another zone), today, yesterday, a weekday (monday), this-week, last-week, this-month, last-month, or an age (7d, 24h, 2w). A date is a whole day in this machine's time zone; a weekday the latest, today if it is one; a week Monday to Sunday`,
     helpGroup: 'WHEN',
   })
 }

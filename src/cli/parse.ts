@@ -2,7 +2,8 @@ import type {Interfaces} from '@oclif/core'
 import type {Factory} from './factory.js'
 import type {FlagShape} from './help/stray-arguments.js'
 import {UsageError} from '../errors.js'
-import {flagsGiven, grammarOf} from './startup/argv.js'
+import {flagsGiven, grammarOf, tokens} from './startup/argv.js'
+import {holdsReplacement, NOT_UTF8} from '../lib/utf8.js'
 import {toGwError} from './to-gw-error.js'
 
 // The shapes oclif's parse is generic over (not exported by @oclif/core).
@@ -39,6 +40,7 @@ export async function parseOrAsk<F extends FlagOutput, B extends FlagOutput, A e
   asking: Asking,
 ): Promise<Interfaces.ParserOutput<F, B, A>> {
   if (options) options = withArgsFromArgvOnly(options)
+  refuseNotUtf8(argv, options)
   const given = options ? flagsGiven(argv, grammarOf(options)) : new Set<string>()
   // A batch (--input FILE) takes what one purchase or refund requires from the file's columns.
   if (options && given.has('input')) options = withNothingRequired(options)
@@ -50,7 +52,9 @@ export async function parseOrAsk<F extends FlagOutput, B extends FlagOutput, A e
       // Every flag given is checked before anything is asked: `--ammount 100` is refused first,
       // not after the person has answered for the flags that were left out.
       const parsed = options ? await parse(withNothingRequired(options), argv) : undefined
-      return await parse(options, await answersFor(err, argv, f, asking, parsed?.flags))
+      const answered = await answersFor(err, argv, f, asking, parsed?.flags)
+      refuseNotUtf8(answered, options)
+      return await parse(options, answered)
     }
   } catch (err) {
     if (!unexpectedArguments(err) || !options) throw err
@@ -58,6 +62,21 @@ export async function parseOrAsk<F extends FlagOutput, B extends FlagOutput, A e
     const {strayArgumentsError} = await import('./help/stray-arguments.js')
     const flags = {...options.baseFlags, ...options.flags} as Record<string, FlagShape>
     throw await strayArgumentsError(asking.command, argv, flags, {takesArguments: Object.keys(options.args ?? {}).length > 0})
+  }
+}
+
+/**
+ * A word holding U+FFFD refused, naming its flag or argument (lib/utf8.ts: Node decodes argv's
+ * bytes that are not UTF-8 so): sent, the gateway would keep another text than the one typed.
+ */
+function refuseNotUtf8(argv: readonly string[], options: {flags?: object; baseFlags?: object; args?: object} | undefined): void {
+  if (!argv.some(holdsReplacement)) return
+  const args = Object.keys(options?.args ?? {})
+  let position = 0
+  for (const token of tokens(argv, grammarOf(options ?? {}))) {
+    const [text, name] =
+      token.kind === 'flag' ? [token.value ?? '', `--${token.name}`] : token.kind === 'word' ? [token.text, args[position++]?.toUpperCase() ?? 'an argument'] : token.kind === 'unknown' ? [token.text, token.text.replace(/=.*/, '')] : ['', '']
+    if (holdsReplacement(text)) throw new UsageError(`${name} ${NOT_UTF8}, and nothing was sent`, 'Type it again with the terminal set to UTF-8 (LANG or LC_ALL ending in .UTF-8).')
   }
 }
 

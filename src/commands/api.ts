@@ -16,7 +16,7 @@ interface ApiInput {
 export default class Api extends GwCommand<ApiInput> {
   static override summary = 'Send any request to the gateway and print its answer as sent'
   static override description = `For what no command covers. The request goes with the profile's credentials, time-outs and --verbose log, and exits with the same codes as every command.
-Its safety is that of the endpoint it names: a read-only profile refuses anything but a GET (a path gw does not know counts as a write unless it is a GET), a live profile asks you to type the amount of a purchase or refund and the id of a delete, and a purchase or refund is never sent twice: when its answer is lost, gw looks its reference up. A refund it sends is recorded as gw's own, as refund create records its refunds: refund list --purchase and purchase get find it for certain.
+Its safety is that of the endpoint it names. A read-only profile refuses anything but a GET (a path gw does not know counts as a write unless it is a GET). A live profile asks you to type the amount of a purchase or refund and the id of a delete. A purchase or refund is never sent twice: when its answer is lost, gw looks its reference up. A refund it sends is recorded as gw's own, as refund create records its refunds: refund list --purchase and purchase get find it for certain.
 Prints the gateway's whole answer (the envelope): to a pipe exactly as it came, followed by a newline; at a terminal pretty-printed and coloured (not with NO_COLOR), each value as written. Without a METHOD, the request is a GET, or a POST when fields are given; the METHOD goes before PATH or in -X/--method, as gh api takes it.
 -f key=value adds a string field to a JSON body, -F key=value a typed one (true, false, null and whole numbers as JSON; @FILE the file's text, @- stdin's), as gh api's; with GET they go in the query string instead.
 --paginate follows every page of a list path (offset and limit, as the gateway's libraries page) and prints its records as NDJSON, one line a record, in the order the gateway pages them (newest first), card numbers masked.`
@@ -48,7 +48,7 @@ Prints the gateway's whole answer (the envelope): to a pipe exactly as it came, 
     method: Flags.string({char: 'X', description: 'HTTP method: GET, POST, PUT or DELETE, any case (GET, or POST with fields, when left out)'}),
     'raw-field': Flags.string({char: 'f', description: 'a string field KEY=VALUE of the JSON body (of the query string with GET); repeat for more', multiple: true, multipleNonGreedy: true, exclusive: ['data']}),
     field: Flags.string({char: 'F', description: 'a typed field KEY=VALUE: true, false, null and whole numbers as JSON, @FILE a file\'s text, @- stdin\'s; repeat for more', multiple: true, multipleNonGreedy: true, exclusive: ['data']}),
-    data: Flags.string({description: 'request body as JSON: inline, @FILE to read a file, or - to read stdin'}),
+    data: Flags.string({description: 'request body as JSON: inline, @FILE to read a file, or - to read stdin (at most 1 MiB, in UTF-8)'}),
     query: Flags.string({description: 'query parameter KEY=VALUE, added to the path; repeat for more', multiple: true, multipleNonGreedy: true}),
     paginate: Flags.boolean({description: 'every page of a list path, its records as NDJSON, one line a record', exclusive: ['data']}),
     concurrency: concurrency({dependsOn: ['paginate']}),

@@ -7,7 +7,7 @@ export default class Login extends GwCommand<LoginFlags> {
   static override summary = 'Save a profile: gateway, user and API token'
   static override description = `On a terminal it asks for whatever the flags leave out, the token masked. Without one every value comes from flags and the token from stdin (--token-stdin): a token is never an argument.
 The credentials are tried against the gateway first: a wrong token saves nothing and exits 4. The profile's environment is the mode the gateway reports; a --environment that says otherwise saves nothing and exits 6. The token goes into the OS keychain (service gw, account the profile name), the rest into config.json.
-A sandbox profile becomes the active one. A live profile becomes active only with --activate, or when you say so at the terminal: without a terminal it is saved, the active profile left as it was, and gw says how to switch (gw profile use NAME). --no-activate saves any profile without switching.`
+A sandbox profile becomes the active one. A live profile becomes active only with --activate, or when you say so at the terminal. Without a terminal it is saved, the active profile left as it was, and gw says how to switch (gw profile use NAME). --no-activate saves any profile without switching.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %>',

@@ -19,12 +19,12 @@ interface ReportInput {
 
 export default class Report extends GwCommand<ReportInput> {
   static override summary = "The day's totals of money moved: purchases captured, held, voided and declined, refunds, plan payments, direct debits, net, per day and currency"
-  static override description = `Reads the purchases and refunds of a window (today, without --from, --to or --on) and adds up the money that moved, per day (the day each was made) and currency: purchases approved that took money (purchases_approved, and purchases_approved_amount: what was captured of them, so an authorization of 20.00 captured for 15.00 counts 15.00), authorizations not captured yet (purchases_uncaptured, and the amount they hold: nothing taken yet), voided purchases (purchases_voided: they took nothing), declined (purchases_declined), refunds approved (refunds, refunds_amount) and voided (refunds_voided: they gave nothing back), payment plans' payments settled (purchases too, so among those approved, and counted apart), direct debits the bank completed (on their process date, in cents as every amount in gw) and net (what was captured and debits completed, less refunded; voids and uncaptured authorizations move nothing). Plans and debits are read whole, as neither list is dated by when each settled; against a gateway without a list of them gw says so on stderr and counts none apart. Amounts are in the minor unit in JSON, as the gateway's; a table shows them as money.
-Purchases gw sandbox trigger made for a sample event (their metadata has gw_sample) are left out, and counted on stderr; --include-samples adds them up with the rest.
-A day is this machine's calendar day (its time zone, TZ), as --from, --to and --on read a bare date; today, yesterday and weekdays are the gateway's days on a local gateway whose clock was moved on (gw sandbox clock advance); --on DAY is that day alone, --from DAY that day and every day since.
---settlement adds what settles on each day, from the gateway's settlement look-up, the day being the gateway's settlement date: settling (purchases whose money settles) and settling_amount (what was captured of them), settling_voided (voided, settling nothing). Declined purchases and refunds are not counted there (the look-up lists purchases only). A day with nothing made but something settling gets a row of its own. It only reads, so a read-only profile runs it. Piped, one JSON line a day and currency; on a terminal a table.
-Every day of the window up to today has a row in each currency the window saw, of zeros where nothing moved. Amounts in two currencies are never added together.
-At a terminal, over more than one day, the table adds a bar of each day's net (scaled within its currency) and a total row per currency. JSON has the day rows alone.`
+  static override description = `Adds up the money that moved in a window, per day and currency: today without --from, --to or --on. A day is the day each record was made, in this machine's time zone.
+Each row counts purchases approved, uncaptured, voided and declined, refunds and voided refunds, plan payments, direct debits completed, and net. Net is what was captured and debited, less what was refunded.
+--settlement adds what settles on each day, from the gateway's settlement look-up.
+Every day of the window has a row in each currency it saw, zeros where nothing moved; currencies are never added together.
+Piped, one JSON line a day and currency, amounts in cents; at a terminal, a table with a bar of each day's net and a total row per currency. It only reads, so a read-only profile runs it.
+What each field counts, and sample events left out: docs/finding-records.md.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %>',

@@ -4,8 +4,8 @@ import {GwCommand} from '../cli/gw-command.js'
 export default class Status extends GwCommand<{check: boolean}> {
   static override summary = 'Say which profile and gateway gw uses, and why; with --check, try them'
   static override description = `The profile in force for a command run here and what chose it (--profile, GW_PROFILE, the active profile, or GW_USERNAME/GW_TOKEN), the gateway, the user, the proxy requests to it go through (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), and where the token is kept. Never the token itself.
-With --check (the default on a terminal) gw also asks the gateway's health check, GET /ping, with the profile's credentials, and says whether it answered with the text sent (answers_ping) and the gateway's clock (gateway_time); then one harmless look-up says whether the gateway took the token and the mode it reports (test or live), which /ping's bare answer does not say. A gateway without /ping (404, or 403) is checked by the look-up alone.
-Exits 4 when there are no credentials, the token cannot be found where the profile says it is, or the gateway refuses it (at /ping or the look-up); 1 when the gateway cannot be reached, or answers /ping with a failure or without the text sent.`
+With --check (the default on a terminal) gw also asks the gateway's health check, GET /ping, with the profile's credentials. It says whether it answered with the text sent (answers_ping), and the gateway's clock (gateway_time). Then one harmless look-up says whether the gateway took the token, and the mode it reports (test or live), which /ping's bare answer does not say. A gateway without /ping (404, or 403) is checked by the look-up alone.
+Exits 4 when there are no credentials, the token cannot be found where the profile says it is, or the gateway refuses it (at /ping or the look-up). Exits 1 when the gateway cannot be reached, or answers /ping with a failure or without the text sent.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %>',

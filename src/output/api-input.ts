@@ -5,6 +5,7 @@
 import type {HttpMethod} from '../api/endpoints.js'
 import {UsageError} from '../errors.js'
 import {whyUnreadable} from '../lib/file-error-words.js'
+import {decodeUtf8} from '../lib/utf8.js'
 import type {Io} from './io.js'
 
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE']
@@ -64,20 +65,76 @@ export async function readData(data: string, method: HttpMethod, io: Io): Promis
   }
 }
 
+/**
+ * The most a body from a file or stdin may hold. The local gateway refuses a larger one (413); the
+ * live gateway's limit is not published, and no endpoint takes a body near it. A larger file is
+ * refused before it is read, so gw never holds it.
+ */
+export const MAX_BODY_BYTES = 1024 * 1024
+
 /** --data's text, what to call it, and how to say it held nothing. */
 async function dataText(data: string, io: Io): Promise<{text: string; source: string; empty: string}> {
   if (data === '-') {
     if (io.isStdinTTY) throw new UsageError('--data - reads the JSON body from stdin, but stdin is a terminal', "Pipe it in, e.g. echo '{\"name\":\"x\"}' | gw api POST /v1.0/plans --data -")
-    return {text: await io.readStdin(), source: '--data - (stdin)', empty: '--data - read nothing from stdin'}
+    return {text: utf8Text(await bounded(io.stdinChunks(), '--data -'), '--data - (stdin)'), source: '--data - (stdin)', empty: '--data - read nothing from stdin'}
   }
   if (!data.startsWith('@')) return {text: data, source: '--data', empty: '--data is empty'}
   const file = data.slice(1)
-  const {readFile} = await import('node:fs/promises')
+  return {text: utf8Text(await boundedFile(file, `--data ${data}`), `--data ${data}`), source: `--data ${data}`, empty: `--data ${data}: ${file} is empty`}
+}
+
+/** A file's bytes, refused unread when over MAX_BODY_BYTES (a pipe given as the file is read up to it). */
+async function boundedFile(file: string, flag: string): Promise<Buffer> {
+  const {open} = await import('node:fs/promises')
+  let handle: Awaited<ReturnType<typeof open>>
   try {
-    return {text: await readFile(file, 'utf8'), source: `--data ${data}`, empty: `--data ${data}: ${file} is empty`}
+    handle = await open(file, 'r')
   } catch (err) {
-    throw new UsageError(`--data ${data}: ${file} cannot be read: ${whyUnreadable(err)}`, 'Give a file holding the JSON body: --data @body.json.')
+    throw new UsageError(`${flag}: ${file} cannot be read: ${whyUnreadable(err)}`, 'Give a file holding the JSON body: --data @body.json.')
   }
+  try {
+    const stat = await handle.stat()
+    if (stat.isDirectory()) throw new UsageError(`${flag}: ${file} cannot be read: it is a directory`, 'Give a file holding the JSON body: --data @body.json.')
+    if (stat.isFile() && stat.size > MAX_BODY_BYTES) throw tooLarge(flag, `${file} is ${mebibytes(stat.size)}`)
+    return await bounded(chunksOf(handle), flag)
+  } finally {
+    await handle.close()
+  }
+}
+
+async function* chunksOf(handle: {read(buffer: Buffer, offset: number, length: number): Promise<{bytesRead: number}>}): AsyncGenerator<Buffer> {
+  for (;;) {
+    const buffer = Buffer.alloc(64 * 1024)
+    const {bytesRead} = await handle.read(buffer, 0, buffer.length)
+    if (bytesRead === 0) return
+    yield buffer.subarray(0, bytesRead)
+  }
+}
+
+/** Chunks read until they end, or refused once they pass MAX_BODY_BYTES (nothing more is read). */
+async function bounded(chunks: AsyncIterable<Uint8Array | string>, flag: string): Promise<Buffer> {
+  const kept: Buffer[] = []
+  let size = 0
+  for await (const chunk of chunks) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+    size += bytes.length
+    if (size > MAX_BODY_BYTES) throw tooLarge(flag, `it holds over ${mebibytes(MAX_BODY_BYTES)}`)
+    kept.push(bytes)
+  }
+  return Buffer.concat(kept)
+}
+
+const mebibytes = (bytes: number) => `${bytes % (1024 * 1024) === 0 ? bytes / 1024 / 1024 : (bytes / 1024 / 1024).toFixed(1)} MiB`
+
+function tooLarge(flag: string, what: string): UsageError {
+  return new UsageError(`${flag}: ${what}, and a request body is at most ${mebibytes(MAX_BODY_BYTES)}: nothing was sent`, 'No gateway endpoint takes a body that large: give the JSON body of one request.')
+}
+
+/** Bytes as text, refused (naming the line) where they are not UTF-8: never sent with U+FFFD in their place. */
+function utf8Text(bytes: Buffer, source: string): string {
+  const decoded = decodeUtf8(bytes)
+  if ('line' in decoded) throw new UsageError(`${source} line ${decoded.line} holds bytes that are not UTF-8, and nothing was sent`, 'Save the file as UTF-8 and run it again.')
+  return decoded.text
 }
 
 /** The body -f and -F make, and what of it came from the command line itself (a live profile refuses a card there). */
@@ -117,14 +174,10 @@ function fieldPair(flag: string, input: string): [string, string] {
 }
 
 async function fieldFile(key: string, file: string, io: Io): Promise<string> {
+  const flag = `-F ${key}=@${file}`
   if (file === '-') {
     if (io.isStdinTTY) throw new UsageError(`-F ${key}=@- reads the value from stdin, but stdin is a terminal`, 'Pipe it in.')
-    return (await io.readStdin()).replace(/\n$/, '')
+    return utf8Text(await bounded(io.stdinChunks(), flag), `${flag} (stdin)`).replace(/\n$/, '')
   }
-  const {readFile} = await import('node:fs/promises')
-  try {
-    return (await readFile(file, 'utf8')).replace(/\n$/, '')
-  } catch (err) {
-    throw new UsageError(`-F ${key}=@${file}: ${file} cannot be read: ${whyUnreadable(err)}`)
-  }
+  return utf8Text(await boundedFile(file, flag), flag).replace(/\n$/, '')
 }

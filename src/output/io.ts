@@ -1,3 +1,5 @@
+import {UsageError} from '../errors.js'
+import {decodeUtf8} from '../lib/utf8.js'
 import {maskCardNumbersIn} from '../safety/redact.js'
 import {sanitize} from '../safety/sanitize.js'
 
@@ -169,10 +171,13 @@ function terminalWidth(fromEnv: string | undefined, fromTerminal: number | undef
   return fromTerminal && fromTerminal > 0 ? fromTerminal : 80
 }
 
+/** stdin whole, as UTF-8: bytes that are not are refused naming their line, never read as U+FFFD. */
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = []
   for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
-  return Buffer.concat(chunks).toString('utf8')
+  const decoded = decodeUtf8(Buffer.concat(chunks))
+  if ('line' in decoded) throw new UsageError(`stdin line ${decoded.line} holds bytes that are not UTF-8, and nothing was sent`, 'Give the text as UTF-8.')
+  return decoded.text
 }
 
 /** The status line: cleared before another write and drawn again after it; a card number in it masked, as in every line for people. */

@@ -1,4 +1,5 @@
 import {InterruptedError} from '../errors.js'
+import {holdsReplacement, NOT_UTF8} from '../lib/utf8.js'
 import type {Prompter, ReadBack, Validate} from './prompter.js'
 import {displayWidth, wrap} from './text-width.js'
 
@@ -14,7 +15,7 @@ export async function terminalPrompter(): Promise<Prompter> {
   const ask = async <T>(question: Record<string, unknown> & {validate?: Validate}): Promise<T> => {
     // What a validate threw: the question ends with it, unanswered (inquirer would mark it answered, ✔, only on a true).
     let ended: {err: unknown} | undefined
-    const {validate} = question
+    const validate = question.type === 'select' ? question.validate : utf8Checked(question.validate)
     await typedAheadDropped()
     const asking = prompt([
       {
@@ -77,6 +78,14 @@ export async function terminalPrompter(): Promise<Prompter> {
  */
 async function typedAheadDropped(): Promise<void> {
   await ((globalThis as Record<symbol, unknown>)[Symbol.for('gw.typed-ahead')] as (() => Promise<void>) | undefined)?.()
+}
+
+/**
+ * An answer holding U+FFFD (bytes the terminal sent that are not UTF-8, lib/utf8.ts) is asked
+ * again, before the question's own check: it is not what was typed.
+ */
+export function utf8Checked(validate: Validate | undefined): Validate {
+  return (value) => (holdsReplacement(value) ? `That ${NOT_UTF8}: type it again with the terminal set to UTF-8.` : (validate?.(value) ?? true))
 }
 
 const MONEY = /(\d) ([A-Z]{3})\b/g

@@ -29,6 +29,7 @@ interface Difference {
 }
 
 const under = (pathname: string, ...prefixes: string[]) => prefixes.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`) || pathname.startsWith(`${prefix}.`))
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
 const errorsOf = (body: Record<string, unknown>): unknown[] => (Array.isArray(body.errors) ? body.errors : [])
 const renamingError = (from: string, to: string) => (exchange: Exchange): Exchange => ({
   ...exchange,
@@ -54,11 +55,12 @@ export const LIVE_DIFFERENCES: readonly Difference[] = [
     },
   },
   {
-    live: 'Lists send `page` and `total_pages` beside `records` and `total_records`, not `pages` and `current_page`: `page` counts from 0 when `offset` was given (0 for offset 0), from 1 when it was not',
+    live: 'Lists send `page` and `total_pages` beside `records` and `total_records`, not `pages` and `current_page`: `page` counts from 0 when `offset` was given (0 for offset 0), from 1 when it was not, and from 1 always for customers (Rb:Customer/_search, 2019: page 1 at offset=0)',
     applies: ({body}) => typeof body.current_page === 'number',
     change: (exchange) => {
       const {pages, current_page: page, ...rest} = exchange.body
-      return {...exchange, body: {...rest, page: 'offset' in exchange.query ? (page as number) - 1 : page, total_pages: pages}}
+      const fromZero = 'offset' in exchange.query && !under(exchange.pathname, '/v1.0/customers')
+      return {...exchange, body: {...rest, page: fromZero ? (page as number) - 1 : page, total_pages: pages}}
     },
   },
   {
@@ -88,6 +90,24 @@ export const LIVE_DIFFERENCES: readonly Difference[] = [
     live: "A customer made without a card is `Card token Card '' could not be found.` (gateway-beyond.md §14.7; the contract's form is `Card can't be blank`)",
     applies: ({method, pathname, status}) => method === 'POST' && pathname === '/v1.0/customers' && status === 400,
     change: renamingError("Card can't be blank", "Card token Card '' could not be found."),
+  },
+  {
+    live: 'A refused card echoes a card holder not sent as `""`, `authorized` false and `transaction_count` 0, where the contract sets what was not assigned to null (Rb:Card/_create/validations, 2017)',
+    applies: ({method, pathname, status, body}) => method === 'POST' && under(pathname, '/v1.0/credit_cards') && status === 400 && isRecord(body.response) && 'transaction_count' in body.response,
+    change: (exchange) => {
+      const card = exchange.body.response as Record<string, unknown>
+      return {...exchange, body: {...exchange.body, response: {...card, card_holder: card.card_holder ?? '', authorized: card.authorized ?? false, transaction_count: card.transaction_count ?? 0}}}
+    },
+  },
+  {
+    live: 'A refused web hook carries `authentication_password` `""` and `is_active` null, its fields in the recorded order (Rb:WebHook/_create/validations, 2017)',
+    applies: ({method, pathname, status, body}) => method === 'POST' && under(pathname, '/v1.0/web_hooks') && status >= 400 && isRecord(body.response) && 'authentication_username' in body.response,
+    change: (exchange) => {
+      const hook = exchange.body.response as Record<string, unknown>
+      const {address, events, mode, authentication_username, authentication_password, is_active, name, id, ...rest} = hook
+      const recorded = {address, events, mode, authentication_username, authentication_password: authentication_password ?? '', is_active: is_active ?? null, name, id}
+      return {...exchange, body: {...exchange.body, response: {...recorded, ...rest}}}
+    },
   },
   {
     live: 'Validation errors of cards and customers are HTTP 422, not 400',

@@ -9,7 +9,7 @@ import type {Io} from '../output/io.js'
 import {maskCardNumbersIn} from '../safety/redact.js'
 import {acrossStepProblems} from './across.js'
 import {FIELDS, fieldsOf, recordFields, STEP_KINDS, type StepKind} from './kinds.js'
-import {keptText, MAX_KEPT_BYTES, oversizedLength, TooLargeError} from './read.js'
+import {keptText, MAX_KEPT_BYTES, NotUtf8Error, oversizedLength, TooLargeError} from './read.js'
 import {type DatedAt, REFERENCE, type SeedStep, stepName} from './step.js'
 import {whyUnreadable} from '../lib/file-error-words.js'
 
@@ -31,6 +31,7 @@ export async function readSeedFile(file: string, io: Io): Promise<{text: string;
   try {
     return {text: await keptText(file === '-' ? io.stdinChunks() : createReadStream(file)), source}
   } catch (err) {
+    if (err instanceof NotUtf8Error) throw new UsageError(`${source} line ${err.line} holds bytes that are not UTF-8, and nothing was sent`, 'Save the file as UTF-8 and run it again.')
     if (err instanceof TooLargeError) {
       throw new UsageError(`${source} is too large for a fixtures file: over ${MAX_KEPT_BYTES / 1024 / 1024} MiB once its overlong strings are set aside`, 'Split it into files of fewer steps.')
     }

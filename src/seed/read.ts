@@ -1,3 +1,5 @@
+import {decodeUtf8} from '../lib/utf8.js'
+
 /**
  * A fixtures file is read as it streams in, and what is kept of it is bounded by its structure,
  * not by the length of its strings: a string longer than any field the gateway takes (a 100 MB
@@ -21,12 +23,31 @@ export function oversizedLength(text: string): number | undefined {
 
 export class TooLargeError extends Error {}
 
+/** Bytes that are not UTF-8 at `line`: never read as U+FFFD, which the gateway would keep. */
+export class NotUtf8Error extends Error {
+  constructor(readonly line: number) {
+    super(`line ${line} holds bytes that are not UTF-8`)
+  }
+}
+
 /**
  * The JSON text as it streams in, strings longer than LONGEST_KEPT replaced by placeholders. Only
  * strings are looked into: the text outside them is kept as it is, for JSON.parse to judge.
  */
 export async function keptText(chunks: AsyncIterable<Buffer | string>): Promise<string> {
-  const decoder = new TextDecoder('utf-8')
+  const decoder = new TextDecoder('utf-8', {fatal: true})
+  let lines = 1
+  const decoded = (chunk: Buffer): string => {
+    try {
+      const text = decoder.decode(chunk, {stream: true})
+      for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines++
+      return text
+    } catch {
+      // The line within the chunk, where the chunk alone says; else the line being read.
+      const within = decodeUtf8(chunk)
+      throw new NotUtf8Error(lines + ('line' in within ? within.line - 1 : 0))
+    }
+  }
   const kept: string[] = []
   let keptBytes = 0
   const keep = (text: string) => {
@@ -84,8 +105,12 @@ export async function keptText(chunks: AsyncIterable<Buffer | string>): Promise<
       }
     }
   }
-  for await (const chunk of chunks) scan(typeof chunk === 'string' ? chunk : decoder.decode(chunk, {stream: true}))
-  scan(decoder.decode())
+  for await (const chunk of chunks) scan(typeof chunk === 'string' ? chunk : decoded(chunk))
+  try {
+    scan(decoder.decode())
+  } catch {
+    throw new NotUtf8Error(lines)
+  }
   // An unclosed string: kept as it came (shortened), for JSON.parse to say where.
   if (inString) keep(`"${dropped ? PLACEHOLDER : pieces.join('')}`)
   return kept.join('')

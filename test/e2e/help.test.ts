@@ -152,7 +152,9 @@ describe('gw help', () => {
   it('gw help purchase get and gw purchase get -h print the command help', async () => {
     const [help, short] = await Promise.all([runGw(['help', 'purchase', 'get'], {env: home}), runGw(['purchase', 'get', '-h'], {env: home})])
     expect(help.code).toBe(0)
-    expect(help.stdout.split('\n').slice(0, 4)).toEqual(['Look purchases up by id or reference', '', 'USAGE', '  $ gw purchase get [ID...] [--profile <value>] [--json] [--verbose]'])
+    // gh's order: the summary, the description, then USAGE.
+    expect(help.stdout.split('\n').slice(0, 3)).toEqual(['Look purchases up by id or reference', '', 'Takes one or more purchase ids or your references, or - to read them from stdin,'])
+    expect(help.stdout).toContain('\n\nUSAGE\n  $ gw purchase get [ID...] [--profile <value>] [--json] [--verbose]')
     expect(short.stdout).toBe(help.stdout)
   })
 

@@ -34,6 +34,8 @@ const SHOWN: [string, string][] = [
   ["jq -c '{currency, settling, settling_amount, settling_voided}'", '{"currency":"AUD","settling":'],
   // docs/money-safety.md's lost answer: the fault set, then the purchase found by its reference and reported approved (exit 8 had it not been found).
   ['--reference order-1050', '"action":"drop-after"}\nApproved\n'],
+  // gw's record of the refunds it made, read with sqlite3 as docs/local-files.md shows: finding-records.md's refund of order-1001.
+  ["SELECT refund, transaction_id FROM refunds_made", '|order-1001\n'],
   // A batch's journal, read with sqlite3 as docs/batches.md shows.
   ["SELECT line FROM entries ORDER BY seq", 'evt-42-refund-0001\tapproved\n'],
 ]
@@ -56,6 +58,7 @@ const FILES = [
   'docs/install.md',
   'docs/output.md',
   'docs/finding-records.md',
+  'docs/local-files.md',
   'docs/batches.md',
   'docs/money-safety.md',
   'docs/authorize-and-capture.md',

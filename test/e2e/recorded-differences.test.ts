@@ -51,16 +51,20 @@ describe(`the recorded answers, in the ${DIALECT} dialect`, () => {
     expect(customer.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/)
   })
 
-  it("a list's page: from 0 when asked with offset (0 for offset 0), from 1 when not, as recorded (live); the contract's current_page from 1", async () => {
-    const withOffset = (await api(['/v1.0/customers?offset=0&limit=10'])).body
-    const without = (await api(['/v1.0/customers?limit=10'])).body
+  it("a list's page: from 0 when asked with offset (0 for offset 0), from 1 when not, and from 1 always for customers, as recorded (live); the contract's current_page from 1", async () => {
+    const withOffset = (await api(['/v1.0/plans?offset=0&limit=10'])).body
+    const without = (await api(['/v1.0/plans?limit=10'])).body
+    const customers = (await api(['/v1.0/customers?offset=0&limit=10'])).body
     if (DIALECT === 'live') {
       expect(withOffset).toMatchObject({page: 0})
       expect(without).toMatchObject({page: 1})
+      // Rb:Customer/_search/1_2_1 (2019-04-29): GET /v1.0/customers?limit=10&offset=0 answered page 1.
+      expect(customers).toMatchObject({page: 1})
       expect(withOffset).not.toHaveProperty('current_page')
     } else {
       expect(withOffset).toMatchObject({current_page: 1})
       expect(without).toMatchObject({current_page: 1})
+      expect(customers).toMatchObject({current_page: 1})
     }
   })
 
@@ -131,6 +135,9 @@ describe(`the recorded answers, in the ${DIALECT} dialect`, () => {
       status: REFUSED_CARD_STATUS,
       body: {successful: false, errors: ["Card holder can't be blank", "Card number can't be blank", 'Expiry date is missing or invalid.', 'CVV is required', ' is not an accepted card type'], test: true},
     })
+    // The recorded record beside them (live): the card holder not sent as "", authorized false, no transactions; the contract's nulls.
+    const record = (await http('POST', '/v1.0/credit_cards', {test: true})).body.response
+    expect(record).toMatchObject(live ? {token: null, card_holder: '', card_number: null, authorized: false, transaction_count: 0, alias: null} : {token: null, card_holder: null, authorized: null, transaction_count: null})
     const badExpiry = await http('POST', '/v1.0/credit_cards', {card_holder: 'Jo', card_number: CARDS.visa, card_expiry: '13/2030', cvv: '123'})
     expect(badExpiry).toMatchObject({status: REFUSED_CARD_STATUS, body: {errors: ['Expiry date is missing or invalid.']}})
   })
@@ -143,6 +150,18 @@ describe(`the recorded answers, in the ${DIALECT} dialect`, () => {
     expect(empty.body.errors).toStrictEqual(["First name can't be blank", "Last name can't be blank", "Reference can't be blank", "Email can't be blank", noCard])
     const withEmail = await http('POST', '/v1.0/customers', {email: 'jo@example.com'})
     expect(withEmail.body.errors).toStrictEqual(["First name can't be blank", "Last name can't be blank", "Reference can't be blank", noCard])
+  })
+
+  it(`an empty web hook is refused 422 with the recorded errors, and (live) the recorded record: authentication_password "", is_active null, in that order`, async () => {
+    const refused = await http('POST', '/v1.0/web_hooks', {test: true})
+    expect(refused.status).toBe(422)
+    expect(refused.body.errors).toStrictEqual(["Address can't be blank", 'Events is not included in the list', 'Mode is not included in the list'])
+    if (live) {
+      // Rb:WebHook/_create/validations/1_1_4_1 (2017-07-03), word for word.
+      expect(JSON.stringify(refused.body.response)).toBe('{"address":null,"events":null,"mode":null,"authentication_username":null,"authentication_password":"","is_active":null,"name":null,"id":null}')
+    } else {
+      expect(refused.body.response).toStrictEqual({id: null, name: null, address: null, events: null, mode: null, authentication_username: null})
+    }
   })
 
   it(`an unknown refund is the unknown purchase's 404: ${live ? '`Could not find Purchase` with `{}`' : '`Purchase not found` with null'}, looked up or voided`, async () => {

@@ -9,6 +9,19 @@ const ASKED = 'asked if missing'
  * on a terminal gw asks for what was left out (GwCommand.parse) instead of failing.
  */
 class AskedIfMissingCommandHelp extends CommandHelp {
+  /** gh's order (design.md §3): the description first, under the summary oclif prints, then USAGE and the flags. */
+  override generate(): string {
+    const {summary, description = ''} = this.command
+    // Without a summary, oclif prints the description's first line as one.
+    const described = (summary ? description : description.split('\n').slice(1).join('\n')).trim()
+    const rest = super.generate()
+    return described ? `${this.wrap(described, 0)}\n\n${rest}` : rest
+  }
+
+  protected override sections(): ReturnType<CommandHelp['sections']> {
+    return super.sections().filter(({header}) => header !== 'DESCRIPTION')
+  }
+
   protected override flags(flags: Command.Flag.Any[]): [string, string | undefined][] | undefined {
     return super.flags(flags)?.map(([left, right], i) => [left, flags[i]?.required && right ? right.replace('(required)', `(required; ${ASKED})`) : right])
   }

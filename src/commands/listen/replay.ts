@@ -8,7 +8,7 @@ type ReplayInput = Omit<ReplayOptions, 'proxy' | 'json'>
 
 export default class ListenReplay extends GwCommand<ReplayInput> {
   static override summary = 'Send events saved by gw listen --save to your app again'
-  static override description = `Sends the events in FILE one after another, in the order they were received, with the headers the gateway sent, each signed as gw listen signs its forwards (Gw-Signature, with gw listen --print-secret's secret: FILE must be yours alone to write, as gw listen --save makes it), and prints your app's status for each.
+  static override description = `Sends the events in FILE one after another, in the order they were received, with the headers the gateway sent, and prints your app's status for each. Each is signed as gw listen signs its forwards: Gw-Signature, with gw listen --print-secret's secret. So FILE must be yours alone to write, as gw listen --save makes it.
 An event your app does not accept (not 2xx, or no answer) is reported and the rest still go; the command then exits 1.`
 
   static override printsJson = true

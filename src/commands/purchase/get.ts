@@ -5,7 +5,7 @@ export default lookUpCommand('purchases', 'id', {
   summary: 'Look purchases up by id or reference',
   description: `Takes one or more purchase ids or your references, or - to read them from stdin, one a line.
 ${MANY_RECORDS}
-At a terminal each purchase also shows what has been refunded of it and what is left; in JSON, with --refunds or when --fields names them, as gw_refunded and gw_left_to_refund after the gateway's fields: at_least and at_most in minor units (the same when gw knows it exactly), and gw_refunded's says, why. From the gateway's own figure where its record has one (refunded_amount), else from the refunds on its card since it, matched as refund list --purchase matches them: certain where gw recorded making the refund for it, a range while some are only likely or possible.`,
+At a terminal each purchase also shows what has been refunded of it and what is left. In JSON they come with --refunds, or when --fields names them, as gw_refunded and gw_left_to_refund after the gateway's fields. Each has at_least and at_most in minor units (the same when gw knows it exactly), and gw_refunded's says, why. They come from the gateway's own figure where its record has one (refunded_amount). Otherwise they come from the refunds on its card since it, matched as refund list --purchase matches them: certain where gw recorded making the refund for it, a range while some are only likely or possible.`,
   examples: [
     '<%= config.bin %> <%= command.id %> order-1001',
     '<%= config.bin %> <%= command.id %> order-1001 order-1002 --json',

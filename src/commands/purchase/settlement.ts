@@ -11,10 +11,10 @@ interface SettlementInput {
 
 export default class PurchaseSettlement extends GwCommand<SettlementInput> {
   static override summary = 'The purchases that settle on a day, or between two: what reaches your bank account'
-  static override description = `Lists the purchases whose settlement date falls on --on DAY, or from --from to --to (both included; today without any), as the gateway's settlement look-up gives them: approved ones, captured in part (captured_amount, what reaches the bank), and voided (message Voided, nothing captured); never an authorization not yet captured. Newest first, in one answer.
-The days are read as gw purchase list and gw report read them: a date (2026-11-17), today, yesterday, a weekday (friday: the latest, today if it is one), this-week, last-week, this-month, last-month, or an age for --from (7d); --from alone runs to today. A day is the gateway's settlement date.
+  static override description = `Lists the purchases whose settlement date falls on --on DAY, or from --from to --to (both included; today without any), as the gateway's settlement look-up gives them. They are approved ones, captured in part (captured_amount, what reaches the bank), and voided (message Voided, nothing captured); never an authorization not yet captured. Newest first, in one answer.
+The days are read as gw purchase list and gw report read them. That is a date (2026-11-17), today, yesterday, a weekday (friday: the latest, today if it is one), this-week, last-week, this-month, last-month, or an age for --from (7d). --from alone runs to today. A day is the gateway's settlement date.
 The look-up lists declined purchases too, which settle nothing: they are left out, and counted on stderr; --include-declined lists them. It only reads, so a read-only profile runs it. Piped, one JSON line a purchase; on a terminal a table.
-At a terminal a total line on stderr follows the list: what settles in each currency, never added across currencies, and how many listed settle nothing.`
+At a terminal a total line on stderr follows the list: what settles in each currency, never added across currencies.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %>',

@@ -11,9 +11,9 @@ export default class SandboxStart extends GwCommand<LaunchRequest> {
 Merchant TEST (token TEST) always exists; add more with --merchant (- or @FILE reads USER:TOKEN lines from stdin or a file, so no token is in argv, which ps shows to every user). It registers itself as the profile "local", made active when no other profile is.
 Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in the background until gw sandbox stop.
 Only requests addressed to it get in (loopback names, IP addresses, --host, --allow-host), and none from a web page but --allow-origin ones, so pages in your browser cannot read or change it (DNS rebinding). Its controls (/_sandbox/) take only application/json.
-With --host beyond loopback (0.0.0.0) nothing published gets in: merchant TEST is refused unless --open-test-merchant, and its controls take the control token it prints (Authorization: Bearer; your own gw sends it from this machine), and a merchant's credentials only that merchant's sample events and requests.
+With --host beyond loopback (0.0.0.0) nothing published gets in. Merchant TEST is refused unless --open-test-merchant. Its controls take the control token it prints (Authorization: Bearer; your own gw sends it from this machine), and a merchant's credentials only that merchant's sample events and requests.
 --rate-limit N and --latency MS give it the live gateway's manners: past N requests a second a merchant is answered 429 with Retry-After, and every answer comes back about MS late, as over a network.
-Several run side by side by name: --name NAME starts another (one name whatever its case), on a free port unless --port says otherwise, with files of its own and a profile named NAME (gw --profile NAME ...); gw sandbox stop --name NAME stops it. A sandbox one and a live-mode one (--mode live) make a rehearsal of the live guards with no real money.`
+Several run side by side by name. --name NAME starts another (one name whatever its case), on a free port unless --port says otherwise, with files of its own and a profile named NAME (gw --profile NAME ...). gw sandbox stop --name NAME stops it. A sandbox one and a live-mode one (--mode live) make a rehearsal of the live guards with no real money.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --detach',

@@ -12,7 +12,7 @@ type TriggerInput = Parameters<typeof triggerEvent>[0]
 export default class SandboxTrigger extends GwCommand<TriggerInput> {
   static override summary = 'Send a sample web hook event from the local gateway'
   static override description = `Builds a realistic payload from the merchant's records and delivers it to the registered web hooks, or only to --webhook.
-It creates records on the local gateway: a charge event (charge:successful, charge:retry, charge:failed) and a payment plan's completed or declined payment charge a card, a real purchase (10.00 AUD for a plan it made) whose metadata carries gw_sample: "gw sandbox trigger"; gw report leaves those out unless --include-samples. When the merchant has no subscription (or active payment plan) to build from, it also makes a sample customer with its card, a plan and a subscription (or a payment plan), referenced sample-...; the merchant's own are used when it has them.
+It creates records on the local gateway. A charge event (charge:successful, charge:retry, charge:failed) and a payment plan's completed or declined payment charge a card. That is a real purchase (10.00 AUD for a plan it made) whose metadata carries gw_sample: "gw sandbox trigger"; gw report leaves those out unless --include-samples. When the merchant has no subscription (or active payment plan) to build from, it also makes a sample customer with its card, a plan and a subscription (or a payment plan), referenced sample-... The merchant's own are used when it has them.
 Prints the event, where it went, the records it created (created: kind, id and reference of each) and its payload.`
 
   static override examples = [

@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest'
 import {expectThrow} from '../../expect-error.js'
 import {UsageError} from '../../../src/errors.js'
 import {checkSeedFile} from '../../../src/seed/file.js'
-import {keptText, LONGEST_KEPT, oversizedLength} from '../../../src/seed/read.js'
+import {keptText, LONGEST_KEPT, NotUtf8Error, oversizedLength} from '../../../src/seed/read.js'
 
 /** The text cut into chunks of `size` bytes, as a stream delivers it: a character or an escape may be split. */
 async function* chunks(text: string, size: number): AsyncGenerator<Buffer> {
@@ -14,6 +14,16 @@ async function* chunks(text: string, size: number): AsyncGenerator<Buffer> {
 // and field, and never held whole: a string too long for any field is counted, not kept.
 describe('a fixtures file as it streams in', () => {
   const file = JSON.stringify({steps: [{name: 'gold', create: 'plan', fields: {name: 'Göld \u2603 "q" \\ \n', amount: 2500, reference: 'gold', description: 'a\u00e9\ud83d\ude00'}}]}, null, 2)
+
+  it.each([1, 2, 3, 7, 4096])('refuses bytes that are not UTF-8, naming their line, in chunks of %i bytes (issue 69 item 8)', async (size) => {
+    async function* bad(): AsyncGenerator<Buffer> {
+      const bytes = Buffer.concat([Buffer.from('{"steps": [\n{"name": "g'), Buffer.from([0xff]), Buffer.from('"}\n]}')])
+      for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size)
+    }
+    const refused = await keptText(bad()).then(() => undefined, (err: unknown) => err)
+    expect(refused).toBeInstanceOf(NotUtf8Error)
+    expect((refused as NotUtf8Error).line).toBe(2)
+  })
 
   it.each([1, 2, 3, 7, 4096])('is kept as it came when no string is too long, in chunks of %i bytes', async (size) => {
     expect(await keptText(chunks(file, size))).toBe(file)
