@@ -7,7 +7,10 @@
 //   against the smaller, and against a raw undici Pool sending the same POSTs as a script of its own;
 // - a 3,000-row refund batch against `--rate-limit 100 --latency 20`: rows a second, and every row
 //   made once, counted at the gateway's request log.
-// BENCH_HISTORY_ONLY=cost|batch|limited runs one part.
+// BENCH_HISTORY_ONLY=cost|batch|limited runs one part. The batches' CPU time (user + sys, GNU time)
+// is printed beside their rates, per 1,000 rows: on cores other work shares, the rate follows it.
+// BENCH_GW_BASE names another gw's bin/run.js (a build of the commit before a change): each round
+// runs it too, on a gateway of its own, so a change is judged against its baseline in the same run.
 import {spawnSync} from 'node:child_process'
 import {createRequire} from 'node:module'
 import {mkdtempSync, writeFileSync} from 'node:fs'
@@ -16,17 +19,26 @@ import {join} from 'node:path'
 import {GW, median, refundPoolScript, startSandbox} from './lib.js'
 
 const ONLY = process.env.BENCH_HISTORY_ONLY
+const BASE = process.env.BENCH_GW_BASE
+const TIME = spawnSync('/usr/bin/time', ['--version']).status === 0
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const CONCURRENCY = 8
 const DAY = 86_400_000
 
-function gw(sandbox, work, args, {stdin} = {}) {
+function gw(sandbox, work, args, {stdin, run = GW} = {}) {
   const env = {...process.env, XDG_CONFIG_HOME: join(work, 'config'), XDG_DATA_HOME: join(work, 'data'), XDG_CACHE_HOME: join(work, 'cache'), GW_BASE_URL: sandbox.url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', GW_ENVIRONMENT: 'sandbox'}
+  return timed(process.execPath, [run, ...args], {env, input: stdin}, `gw ${args.join(' ')}`)
+}
+
+/** Runs a process to its end: its output, wall time in ms and, with GNU time, its CPU seconds (user + sys). */
+function timed(command, args, options, name) {
   const started = performance.now()
-  const result = spawnSync(process.execPath, [GW, ...args], {env, encoding: 'utf8', input: stdin, maxBuffer: 512 * 1024 * 1024})
+  const [file, argv] = TIME ? ['/usr/bin/time', ['-f', 'cpu %U %S', command, ...args]] : [command, args]
+  const result = spawnSync(file, argv, {encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, ...options})
   const ms = performance.now() - started
-  if (result.status !== 0) throw new Error(`gw ${args.join(' ')} exited ${result.status}: ${result.stderr.slice(-2000)}`)
-  return {...result, ms}
+  if (result.status !== 0) throw new Error(`${name} exited ${result.status}: ${result.stderr.slice(-2000)}`)
+  const cpu = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(result.stderr)
+  return {...result, ms, cpu: cpu ? Number(cpu[1]) + Number(cpu[2]) : NaN}
 }
 
 /** Where the gateway's request log stands: its controls answer what was logged after it. */
@@ -87,32 +99,36 @@ function refundRows(purchases, per, tag) {
 async function batchRates() {
   const undici = createRequire(import.meta.url).resolve('undici')
   const rates = {}
+  const perThousand = (runs, rows) => (median(runs.map((run) => run.cpu)) / rows) * 1000
   for (const rows of [1_000, 10_000]) {
     const purchases = rows / 5
-    const gwRates = []
-    const poolRates = []
-    for (let round = 0; round < ROUNDS; round++) {
-      // A gateway of its own a round: every batch meets the same history, purchases and refunds alike.
+    const runs = {gw: [], base: [], pool: []}
+    /** One batch of the rows on a gateway of its own: every batch meets the same history, purchases and refunds alike. */
+    const round = async (name, send) => {
       const sandbox = await startSandbox(['--processing-window-ms', '0'])
       const work = mkdtempSync(join(tmpdir(), 'gw-bench-batch-'))
       try {
         gw(sandbox, work, ['sandbox', 'seed', '--purchases', String(purchases), '--days', '30'])
         const file = join(work, 'refunds.csv')
-        writeFileSync(file, refundRows(purchases, 5, 'gw'))
-        const sent = gw(sandbox, work, ['refund', 'create', '--input', file, '--concurrency', String(CONCURRENCY)])
-        gwRates.push(rows / (sent.ms / 1000))
-        const poolFile = join(work, 'pool.csv')
-        writeFileSync(poolFile, refundRows(purchases, 5, 'pool'))
-        const started = performance.now()
-        const pool = spawnSync(process.execPath, ['-e', refundPoolScript(CONCURRENCY), undici, poolFile, sandbox.url], {encoding: 'utf8', maxBuffer: 512 * 1024 * 1024})
-        if (pool.status !== 0) throw new Error(`the pool script failed: ${pool.stderr}`)
-        poolRates.push(rows / ((performance.now() - started) / 1000))
+        writeFileSync(file, refundRows(purchases, 5, name))
+        runs[name].push(send(sandbox, work, file))
       } finally {
         await sandbox.stop()
       }
     }
-    rates[rows] = {gw: median(gwRates), pool: median(poolRates)}
-    console.log(`refund batch of ${rows.toLocaleString('en-US')} rows (5 a purchase): gw ${rates[rows].gw.toFixed(0)} rows/s, raw Pool script ${rates[rows].pool.toFixed(0)} rows/s: ${(rates[rows].gw / rates[rows].pool).toFixed(2)}x (goal >= 0.8x)`)
+    for (let turn = 0; turn < ROUNDS; turn++) {
+      await round('gw', (sandbox, work, file) => gw(sandbox, work, ['refund', 'create', '--input', file, '--concurrency', String(CONCURRENCY)]))
+      if (BASE) await round('base', (sandbox, work, file) => gw(sandbox, work, ['refund', 'create', '--input', file, '--concurrency', String(CONCURRENCY)], {run: BASE}))
+      await round('pool', (sandbox, work, file) => timed(process.execPath, ['-e', refundPoolScript(CONCURRENCY), undici, file, sandbox.url], {}, 'the pool script'))
+    }
+    const rate = (name) => median(runs[name].map((run) => rows / (run.ms / 1000)))
+    rates[rows] = {gw: rate('gw'), pool: rate('pool')}
+    const cpu = TIME ? `; CPU per 1,000 rows gw ${perThousand(runs.gw, rows).toFixed(2)} s, Pool script ${perThousand(runs.pool, rows).toFixed(2)} s (${(perThousand(runs.gw, rows) / perThousand(runs.pool, rows)).toFixed(2)}x)` : ''
+    console.log(`refund batch of ${rows.toLocaleString('en-US')} rows (5 a purchase): gw ${rates[rows].gw.toFixed(0)} rows/s, raw Pool script ${rates[rows].pool.toFixed(0)} rows/s: ${(rates[rows].gw / rates[rows].pool).toFixed(2)}x (goal >= 0.8x)${cpu}`)
+    if (BASE) {
+      const baseCpu = TIME ? `; CPU per 1,000 rows ${perThousand(runs.base, rows).toFixed(2)} s` : ''
+      console.log(`  baseline ${BASE}: ${rate('base').toFixed(0)} rows/s, ${(rate('base') / rates[rows].pool).toFixed(2)}x the Pool script${baseCpu}`)
+    }
   }
   console.log(`refund batch rate at 10,000 rows / at 1,000: ${(rates[10_000].gw / rates[1_000].gw).toFixed(2)}x (goal >= 0.9x)`)
 }
