@@ -6,7 +6,7 @@ import {findEarlierPurchase, purchaseBody, sendPurchase, type PurchaseInput} fro
 import {lookUp} from '../operations/look-up.js'
 import {type FollowUpAction, GwError, InterruptedError, type RecordNoun} from '../errors.js'
 import type {MadeRecordsPlace} from '../lists/refunds-of-purchase.js'
-import type {ExpectedReferences} from '../lists/refund-book.js'
+import type {ExpectedReferences} from '../lists/guarded-index.js'
 import type {DerivedReference} from './derived-references.js'
 import {purchaseRows, type RowSchema, type ValidRow} from './rows.js'
 

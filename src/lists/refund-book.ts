@@ -5,8 +5,9 @@ import {isMaskedAtRest} from '../safety/at-rest.js'
 import {runOf} from '../batch/instance.js'
 import {journalTarget} from '../batch/journal-identity.js'
 import {EARLIEST, fillIndex, type FillOptions} from './refund-index.js'
-import {indexCard, type NamedPurchase, RefundIndexFile, type Walked} from './refund-index-file.js'
+import {indexCard, type NamedPurchase, RefundIndexFile} from './refund-index-file.js'
 import {MemoryIndex, type RefundIndexStore} from './refund-index-memory.js'
+import {describeFailure, type ExpectedReferences, guarded, heldOf, IndexFailure} from './guarded-index.js'
 import {recordInstant} from './window.js'
 import {CardLedger, type Made} from './card-ledger.js'
 import type {RefundedState} from './refund-match.js'
@@ -17,9 +18,6 @@ export interface BookPlace {
   target(): Promise<{baseUrl: string; username: string}>
   warn?(text: string): void
 }
-
-/** The index file failed (not the gateway): the command goes on with one in memory. */
-class IndexFailure extends Error {}
 
 /**
  * A command's view of the merchant's refunds (design.md §5, costs that do not grow with history):
@@ -115,7 +113,7 @@ export class RefundBook {
     try {
       store.keep([refund])
     } catch (err) {
-      this.failed(new IndexFailure(describe(err)))
+      this.failed(new IndexFailure(describeFailure(err)))
     }
   }
 
@@ -235,7 +233,7 @@ export class RefundBook {
         const instance = this.deps.client.gatewayInstance
         return RefundIndexFile.open(this.place.dataDir, journalTarget(baseUrl, username), instance === undefined ? undefined : runOf(instance))
       } catch (err) {
-        return this.failed(new IndexFailure(describe(err)))
+        return this.failed(new IndexFailure(describeFailure(err)))
       }
     })()
     return this.store
@@ -259,60 +257,6 @@ export class RefundBook {
   }
 }
 
-/** The store, each of whose failures is the index's (IndexFailure), told apart from the gateway's; `kept` told of each page it keeps. */
-function guarded(store: RefundIndexStore, kept?: (records: readonly GwRecord[]) => void): RefundIndexStore {
-  const wrap =
-    <A extends unknown[], R>(method: (...args: A) => R) =>
-    (...args: A): R => {
-      try {
-        return method.apply(store, args)
-      } catch (err) {
-        throw new IndexFailure(describe(err))
-      }
-    }
-  return {
-    walked: wrap(store.walked),
-    ranks: wrap(store.ranks),
-    keep: wrap((records: readonly GwRecord[], walked?: Walked, rank?: number) => {
-      store.keep(records, walked, rank)
-      kept?.(records)
-    }),
-    cover: wrap(store.cover),
-    onCard: wrap(store.onCard),
-    byReference: wrap(store.byReference),
-    heldReferences: wrap(store.heldReferences),
-    namedPurchases: wrap(store.namedPurchases),
-    keepNamedPurchases: wrap(store.keepNamedPurchases),
-    close: wrap(store.close),
-  }
-}
-
-/** A batch's references, in its rows' order (batch/rows.ts Scan): whether a reference is one, and each. */
-export interface ExpectedReferences {
-  has(reference: string): boolean
-  keys(): Iterable<string>
-}
-
-/** References asked of the index at once: a query's text stays small (json_each of them). */
-const REFERENCES_A_QUERY = 500
-
-/** Which of the references the store holds a refund under, asked REFERENCES_A_QUERY at a time; one that holds a card number is kept masked, never asked. */
-function heldOf(store: RefundIndexStore, references: Iterable<string>): Set<string> {
-  const held = new Set<string>()
-  let asking: string[] = []
-  const ask = () => {
-    for (const reference of store.heldReferences(asking)) held.add(reference)
-    asking = []
-  }
-  for (const reference of references) {
-    if (isMaskedAtRest(reference)) continue
-    asking.push(reference)
-    if (asking.length === REFERENCES_A_QUERY) ask()
-  }
-  ask()
-  return held
-}
-
 /** An answer promised now and settled later by `settle`, which hands back what it was given. */
 function answerLater<T>(): {answer: Promise<T>; settle(given: Promise<T>): Promise<T>} {
   let settle!: (given: Promise<T>) => void
@@ -328,10 +272,4 @@ function orElse<T>(read: () => T, otherwise: T): T {
   } catch {
     return otherwise
   }
-}
-
-/** Why the index failed, in a word: the system's code, or SQLite's own words. */
-function describe(err: unknown): string {
-  const {code, errstr, message} = err as {code?: string; errstr?: string; message?: string}
-  return code !== undefined && code !== 'ERR_SQLITE_ERROR' ? code : (errstr ?? message ?? String(err))
 }
