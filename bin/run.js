@@ -39,7 +39,7 @@ function packageVersion() {
 
 /** The guides: docs/ in the package (npm's files) or the clone. */
 function guides() {
-  return start.guidesPlace(join(root, 'docs'), packageJson())
+  return start.guidesPlace(join(root, 'docs'), packageJson)
 }
 
 /**

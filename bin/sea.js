@@ -22,7 +22,7 @@ else if (!(start.isRootHelp(argv) && start.printSavedRootHelp([rootHelpFile()], 
 
 /** The guides: docs/ beside the executable, as its archive (and Homebrew's and Scoop's folders) hold them. */
 function guides() {
-  return start.guidesPlace(join(dirname(process.execPath), 'docs'), pjson)
+  return start.guidesPlace(join(dirname(process.execPath), 'docs'), () => pjson)
 }
 
 /** The root help is kept in the user's cache (where it is the user's alone), under a name that tells this build from another. */

@@ -73,14 +73,19 @@ const GUIDES = Symbol.for('gw.guides')
 /**
  * Where this install's guides are: `dir` (docs/ beside gw: an npm install, a clone, an unpacked
  * archive, Homebrew's and Scoop's folders) where it is there, else, for a gw copied without them,
- * their copy for this version at the repository package.json names. Kept for the bundle too.
+ * their copy for this version at the repository package.json names (read only then:
+ * `packageJson` gives it). Kept for the bundle too.
  */
-function guidesPlace(dir, pjson) {
-  const repository = typeof pjson.repository === 'string' ? pjson.repository : pjson.repository?.url
-  const online = `${String(repository ?? pjson.homepage ?? '').replace(/^git\+/, '').replace(/(\.git|#.*)$/, '')}/tree/v${pjson.version}/docs`
-  const place = fs.statSync(dir, {throwIfNoEntry: false})?.isDirectory() ? dir : online
+function guidesPlace(dir, packageJson) {
+  const place = fs.statSync(dir, {throwIfNoEntry: false})?.isDirectory() ? dir : onlineGuides(packageJson())
   globalThis[GUIDES] = place
   return place
+}
+
+/** This version's guides at the repository package.json names: a gw copied without its docs/ points there. */
+function onlineGuides(pjson) {
+  const repository = typeof pjson.repository === 'string' ? pjson.repository : pjson.repository?.url
+  return `${String(repository ?? pjson.homepage ?? '').replace(/^git\+/, '').replace(/(\.git|#.*)$/, '')}/tree/v${pjson.version}/docs`
 }
 
 /**
