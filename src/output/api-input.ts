@@ -85,16 +85,17 @@ async function dataText(data: string, io: Io): Promise<{text: string; source: st
 
 /** A file's bytes, refused unread when over MAX_BODY_BYTES (a pipe given as the file is read up to it). */
 async function boundedFile(file: string, flag: string): Promise<Buffer> {
+  const hint = flag.startsWith('--data') ? 'Give a file holding the JSON body: --data @body.json.' : undefined
   const {open} = await import('node:fs/promises')
   let handle: Awaited<ReturnType<typeof open>>
   try {
     handle = await open(file, 'r')
   } catch (err) {
-    throw new UsageError(`${flag}: ${file} cannot be read: ${whyUnreadable(err)}`, 'Give a file holding the JSON body: --data @body.json.')
+    throw new UsageError(`${flag}: ${file} cannot be read: ${whyUnreadable(err)}`, hint)
   }
   try {
     const stat = await handle.stat()
-    if (stat.isDirectory()) throw new UsageError(`${flag}: ${file} cannot be read: it is a directory`, 'Give a file holding the JSON body: --data @body.json.')
+    if (stat.isDirectory()) throw new UsageError(`${flag}: ${file} cannot be read: it is a directory`, hint)
     if (stat.isFile() && stat.size > MAX_BODY_BYTES) throw tooLarge(flag, `${file} is ${mebibytes(stat.size)}`)
     return await bounded(chunksOf(handle), flag)
   } finally {
