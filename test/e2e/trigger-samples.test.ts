@@ -39,7 +39,8 @@ describe('gw sandbox trigger and the records it makes', () => {
 
     const report = await sandbox.gw(['report'])
     expect(report.code, report.stderr).toBe(0)
-    expect(report.records).toEqual([])
+    // Today still has its row, of zeros: the samples are all it saw, and they count for nothing.
+    expect(report.records).toMatchObject([{currency: '', purchases_approved: 0, purchases_declined: 0, net: 0}])
     expect(report.stderr).toBe('Left out 2 purchases gw sandbox trigger made for sample events (metadata gw_sample); --include-samples counts them.\n')
     const counted = await sandbox.gw(['report', '--include-samples'])
     expect(counted.stderr).toBe('')
