@@ -72,8 +72,10 @@ export default defineConfig({
     // backoff, a processing window), so one file more than there are cores keeps the cores busy:
     // on two cores, 3 workers against 2 took 0.79x to 0.86x the time for the same CPU.
     maxWorkers: availableParallelism() + 1,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // An outer bound, not a measure: a test waits for its events, and a loaded machine (two cores,
+    // other jobs) may take several times as long as an idle one.
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
     globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/setup.ts'],
     isolate: false,
