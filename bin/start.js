@@ -272,7 +272,7 @@ function setWasmBaselineOnly() {
  * V8's --optimize-for-size kept it small (~120 MiB on 24), for ~0.4 s more CPU over those 20,000
  * records (it also makes V8's compilers and collector trade speed for size); a growth factor of 1
  * keeps the young generation where it starts and nothing else: 97-118 MiB on Node 22, 24 and 26
- * for a list of 20,000 printed as sent, with the CPU of no flag at all (bench/README.md, issue 47).
+ * for a list of 20,000 printed as sent, with the CPU of no flag at all (bench/README.md, the list that prints records as sent).
  * It is set when a walk asks for its second page, not at start, for the reason setWasmBaselineOnly gives.
  */
 function favourMemory() {

@@ -1,4 +1,4 @@
-// What is typed before a secret's prompt draws (issue 69). A command that will ask for a card
+// What is typed before a secret's prompt draws: a recorded or shared terminal keeps what it echoed. A command that will ask for a card
 // number, a CVV or an API token turns the terminal's echo off as gw starts, not when the prompt
 // draws, about a second later: a card number typed meanwhile was echoed in clear, and stayed in
 // the scrollback. CommonJS and node's own modules only, like bin/start.js.

@@ -39,7 +39,7 @@ const WALK_GROWTH = 16 * 1024 * 1024
  * was since the last: 106-123 MiB on Node 22.19, 24 and 26, for no CPU seen (bench/README.md).
  * The heap counts the memory its objects hold outside it (Buffers: a page's chunks, what stdout
  * was given): a walk that adds little to the heap itself, 100,000 records handed over from memory,
- * piled up 18 MiB of them uncollected (bench/README.md, issue 60).
+ * piled up 18 MiB of them uncollected (bench/README.md: a list read newest first from a page sent oldest first).
  */
 export function walkCollector({heapUsed = usedHeap, collect = () => collectGarbage('async')}: {heapUsed?: () => number; collect?: () => void} = {}): () => void {
   let least = Infinity
