@@ -109,7 +109,7 @@ describe('gw api', () => {
     expect(result.stderr).toContain('Hint: The request may have reached the gateway; check before repeating it.')
   })
 
-  it('--verbose leaves out every key holding cvv or cvc, as gw api -f writes one, and masks a card number under any key (issue 61)', async () => {
+  it('--verbose leaves out every key holding cvv or cvc, as gw api -f writes one, and masks a card number under any key', async () => {
     const result = await sandbox.gw(['api', 'POST', '/v1.0/credit_cards', '-f', 'card_holder=Jane', '-f', `Card_Number=${CARDS.visa}`, '-f', 'card_expiry=12/2030', '-f', 'card[cvv]=731', '-f', 'Card_CVC2=842', '-f', 'note=4242_4242_4242_4242', '--verbose'])
     const sent = result.stderr.split('\n').find((line) => line.startsWith('> POST '))
     expect(sent).toBe(`> POST ${sandbox.url}/v1.0/credit_cards {"card_holder":"Jane","Card_Number":"424242XXXXXX4242","card_expiry":"12/2030","note":"424242XXXXXX4242"}`)
@@ -167,7 +167,7 @@ describe('gw api on a live profile', () => {
     expect(result.stderr).not.toContain(CARDS.visa)
   })
 
-  it('refuses a card number in -f or -F whatever its key, in any text, however grouped, or a CVV under any key holding cvv; nothing sent (issue 61)', async () => {
+  it('refuses a card number in -f or -F whatever its key, in any text, however grouped, or a CVV under any key holding cvv; nothing sent', async () => {
     const env = {...live.home, GW_PROFILE: 'local'}
     for (const fields of [
       ['-f', `Card_Number=${CARDS.visa}`],

@@ -6,7 +6,7 @@ import {countingProxy} from '../counting-proxy.js'
 import {terminal, type Terminal} from './auth-helpers.js'
 import {apiRequestsSince, cardArgs, CARDS, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
 
-// What operators and support take in at a glance (issue 69): a report's every day with its total
+// What operators and support take in at a glance: a report's every day with its total
 // and chart, settlement's total, and charges made twice found in groups.
 let sandbox: Sandbox
 sandboxForFile((started) => void (sandbox = started))

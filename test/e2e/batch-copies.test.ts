@@ -7,7 +7,7 @@ import {rowsOf, spawnGw} from './batch-helpers.js'
 import {folder, purchasedAt, startedInTest} from './identity-helpers.js'
 import {apiRequestsSince, isolatedHome, ref, requestLogCursor, type Sandbox, until} from './helpers.js'
 
-// The gateway has the last word (design.md §5, issue 60.1): whether a row of a batch was made does not
+// The gateway has the last word (design.md §5): whether a row of a batch was made does not
 // depend on which copy of gw's files runs it. A journal copied mid-batch and resumed after the original
 // finished, and the same file run from a second data directory, refund nothing again: counted at a
 // proxy in front of the gateway, and at the gateway (its request log, and the refunds it holds).

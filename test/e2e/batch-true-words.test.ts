@@ -5,7 +5,7 @@ import {inRowOrder} from './batch-helpers.js'
 import {folder, startedInTest} from './identity-helpers.js'
 import {ANSWERS, apiRequestsSince, cardArgs, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
 
-// Words that match what happened (issue 60.5): a journal that cannot be read is said so (exit 2),
+// Words that match what happened: a journal that cannot be read is said so (exit 2),
 // an increment that changes nothing is refused before it is sent, and a taken reference found to be
 // this very transaction is not said to have sent nothing when its request reached the gateway.
 
@@ -153,7 +153,7 @@ describe('a batch of refund rows with amounts, held to what is certainly left of
   })
 })
 
-describe('two rows of one batch refunding the same purchase (issue 62)', () => {
+describe('two rows of one batch refunding the same purchase', () => {
   it.for(['1', '4'])('the second asking more than the first leaves: it fails unsent, exit 7, and the purchase has one refund (--concurrency %s)', async (concurrency) => {
     const id = await purchase()
     const file = join(folder(), 'refunds.csv')

@@ -4,7 +4,7 @@ import {terminal, type Terminal} from './auth-helpers.js'
 import {inRowOrder, writeTemp} from './batch-helpers.js'
 import {ANSWERS, apiRequestsSince, cardArgs, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
 
-// One resolver for every command that acts on one record (issue 62.2): an id, or a reference looked
+// One resolver for every command that acts on one record: an id, or a reference looked
 // up once and its id sent, in arguments and --input files alike, against each dialect of the local
 // gateway. The gateway's capture, void, increment and extension paths take the id alone.
 let sandbox: Sandbox

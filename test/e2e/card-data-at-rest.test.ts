@@ -7,7 +7,7 @@ import {chargeSuccessful, startListen} from './listen-helpers.js'
 
 // What the local gateway and gw listen write and print, fed card numbers grouped every way people
 // type them (tabs, dots, underscores, slashes, full-width digits) and CVVs under every name
-// (issue 60 item 4): scanned for a whole card number or a CVV, by a scan written apart from the
+//: scanned for a whole card number or a CVV, by a scan written apart from the
 // masker (card-number-helpers.ts).
 
 const AUTH = {authorization: 'Basic ' + Buffer.from('TEST:TEST').toString('base64'), 'content-type': 'application/json'}

@@ -7,7 +7,7 @@ import {cardArgs, errorJson, purchasedAtGateway, ref, type Sandbox, sandboxForFi
 import {journalText} from '../journal-text.js'
 
 // A card number inside a reference (`ord-4929123456789015`), which the gateway keeps masked:
-// gw's own messages and hints, a batch's lines and its journal show it masked too (issue 60 item 4),
+// gw's own messages and hints, a batch's lines and its journal show it masked too,
 // and a batch finds its rows again by the references its input gives.
 
 let sandbox: Sandbox

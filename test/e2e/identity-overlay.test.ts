@@ -7,7 +7,7 @@ import {expectOnePostEach, folder, purchaseBatch, startedInTest} from './identit
 import {baseEnv, GW, isolatedHome, runGw, runProgram, type Sandbox} from './helpers.js'
 import {OVERLAY_SKIPPED, overlaysMountable} from '../overlay-mount.js'
 
-// One writer through an overlay file system (design.md §5, issue 60.2): a journal reached through an
+// One writer through an overlay file system (design.md §5): a journal reached through an
 // overlay's merged path and through its upper directory is one file, though the kernel's lock taken
 // through one name is not seen through the other; gw locks it under both, by what the mount table
 // says. Mounting an overlay needs root: CI runs as root; elsewhere these are skipped, as their names say.

@@ -172,7 +172,7 @@ describe.skipIf(!packageTests)('the package', () => {
     const gw = (args: string[], env: NodeJS.ProcessEnv) => runProgram(join(bin, 'gw'), args, {env: {...sandbox.env(env), PATH: userPath()}, cwd: tmpdir(), ...user})
     const listing = (dir: string) => readdirSync(dir, {recursive: true}).map(String).sort()
 
-    // A clone under a folder only root can enter (issue 49): its node, first on root's PATH, is not one nobody can run.
+    // A clone under a folder only root can enter: its node, first on root's PATH, is not one nobody can run.
     it.skipIf(!asRoot)('runs for that user on a Node of its floor where the first node on PATH is in a folder only root can enter', async () => {
       const hidden = mkdtempSync(join(tmpdir(), 'gw-private-'))
       expect(statSync(hidden).mode & 0o777).toBe(0o700)

@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest'
 import {writeTemp} from './batch-helpers.js'
 import {CARDS, ref, type Sandbox, sandboxForFile} from './helpers.js'
 
-// Money printed one way (issue 62.7): a batch's summary, a report's table and a record's field/value
+// Money printed one way: a batch's summary, a report's table and a record's field/value
 // list write 22295.00 CHF alike, never with thousands apart. Against each dialect of the local
 // gateway; Swiss francs, which nothing else this file makes uses.
 let sandbox: Sandbox

@@ -6,7 +6,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {type CountingProxy, type ProxiedGateway, proxiedGateway, writeTemp} from './batch-helpers.js'
 import {isolatedHome, ref, runGw, type Sandbox} from './helpers.js'
 
-// What a QA pass of issue 61 found on the way: a device or a named pipe where gw wants a regular
+// What a QA pass found on the way: a device or a named pipe where gw wants a regular
 // file of its own got the hint to chmod it (harmful for /dev/null) or hung gw; a journal gw could
 // not open said rows stopped that never started; a secret file of the user's that others can read
 // was taken for --merchant @FILE, though --auth-file refuses it.

@@ -7,7 +7,7 @@ import {expect} from 'vitest'
 import {runProgram} from './helpers.js'
 
 // A second user of this machine, made by the test (useradd), who acts as itself in a folder both can
-// write (a sticky one, as /tmp is): the attacker of issue 61. Making one needs root, as CI runs;
+// write (a sticky one, as /tmp is): an attacker on the same machine. Making one needs root, as CI runs;
 // elsewhere the tests that need one skip, saying why.
 
 export interface OtherUser {

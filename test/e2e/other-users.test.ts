@@ -18,7 +18,7 @@ const user = makeOtherUser()
 if ('reason' in user) console.warn(`Skipping the tests of another user's files: ${user.reason}`)
 const other = user as OtherUser
 
-describe.skipIf('reason' in user)("another user's files and links (issue 61)", () => {
+describe.skipIf('reason' in user)("another user's files and links", () => {
   let sandbox: Sandbox
   let proxy: CountingProxy
   let token: string

@@ -267,7 +267,7 @@ describe('other requests gw makes', () => {
     try {
       const home = isolatedHome()
       const args = ['login', '--profile', 'shop', '--base-url', httpGateway, '--username', 'TEST', '--token-stdin', '--insecure-storage']
-      // Its mode not known before the token is tried, a gateway elsewhere counts as live: its token never goes over plain http (issue 61).
+      // Its mode not known before the token is tried, a gateway elsewhere counts as live: its token never goes over plain http.
       const refused = await runGw(args, {env: {...home, HTTP_PROXY: proxy.url}, stdin: 'TEST'})
       expect(refused.code).toBe(2)
       expect(refused.stderr).toBe(

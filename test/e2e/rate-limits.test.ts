@@ -2,7 +2,7 @@ import {describe, expect, it, type TestContext} from 'vitest'
 import {rowsOf, writeTemp} from './batch-helpers.js'
 import {apiRequestsSince, cardArgs, errorJson, type LoggedRequest, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
 
-// Rate limits honoured (issue 67, design.md §5): a 429 (or a 503 with Retry-After) is the gateway
+// Rate limits honoured (design.md §5): a 429 (or a 503 with Retry-After) is the gateway
 // asking to wait, never a refusal. The local gateway's fault `rate-limit` refuses the next requests
 // it matches so, with nothing done; `gw sandbox start --rate-limit N` holds a merchant to N a second.
 

@@ -115,7 +115,7 @@ describe('gw refund create', () => {
   })
 })
 
-describe('gw refund create ID, the purchase as its argument (as purchase capture and void take it; issue 69)', () => {
+describe('gw refund create ID, the purchase as its argument (as purchase capture and void take it)', () => {
   it('refunds the purchase named by its reference or its id, --transaction-id the same purchase or left out', async () => {
     const purchase = await purchaseOf(3000)
     const byReference = await sandbox.gw(['refund', 'create', purchase.reference, '--amount', '1000', '--reference', ref('refund'), '--json'])

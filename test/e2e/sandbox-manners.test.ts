@@ -6,7 +6,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {derivedFrom, refundReference} from '../../src/lists/refund-match.js'
 import {ANSWERS, apiRequestsSince, CARDS, DIALECT, purchasedAtGateway, ref, requestLogCursor, type Sandbox, startSandbox, until} from './helpers.js'
 
-// The live gateway's manners on the local gateway (issue 67): a rate limit (gw sandbox start
+// The live gateway's manners on the local gateway: a rate limit (gw sandbox start
 // --rate-limit), answers that come back late (--latency), a fault that refuses as a rate limit
 // does (gw sandbox fault add --action rate-limit), and a quick history (gw sandbox seed --purchases).
 // Run against both dialects: a refusal for the rate

@@ -144,7 +144,7 @@ describe('prompts for what is missing', () => {
     await t.answer([['(--transaction-id)', String(bought.reference)]])
     await t.waitFor('(--amount); Enter for the purchase in full, 10.00 AUD')
     t.press('Enter')
-    // The derived reference is shown once, where the prompt shows what Enter takes (issue 69).
+    // The derived reference is shown once, where the prompt shows what Enter takes.
     const offered = await t.waitFor(`(--reference); Enter for the one derived from the purchase's (${bought.reference}-R1)`)
     expect(offered.split(`${bought.reference}-R1`)).toHaveLength(2)
     t.press('Enter')

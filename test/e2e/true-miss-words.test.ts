@@ -3,8 +3,8 @@ import {writeTemp} from './batch-helpers.js'
 import {ANSWERS, cardArgs, errorJson, ref, type Sandbox, sandboxForFile} from './helpers.js'
 
 // Words that match what happened, against each dialect of the local gateway: a batch row's miss
-// says what the command with one key says (issue 62.2), and a reference refused as taken, looked up
-// and found as another record's id, is said as found by that id (issue 60.5).
+// says what the command with one key says, and a reference refused as taken, looked up
+// and found as another record's id, is said as found by that id.
 let sandbox: Sandbox
 sandboxForFile((started) => void (sandbox = started))
 

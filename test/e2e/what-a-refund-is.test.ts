@@ -4,7 +4,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {ANSWERS, apiRequestsSince, CARDS, isolatedHome, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
 
-// What a refund is (issue 60, item 3) and whose it is (issue 62, item 3), against a real local
+// What a refund is and whose it is, against a real local
 // gateway in both dialects: a voided refund gave nothing back, so it is shown voided and not counted;
 // a voided purchase has nothing left to refund; an unmatched refund (a card alone, no purchase) is
 // of none; and a refund gw sends any way (`gw api`, `gw sandbox seed`) is recorded as its own, so

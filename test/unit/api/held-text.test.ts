@@ -4,7 +4,7 @@ import {recordFromText, sentAs} from '../../../src/api/lazy-record.js'
 import {splitListAnswer} from '../../../src/api/list-splitter.js'
 import {type FetchPage, walkList} from '../../../src/api/paging.js'
 
-// One answer that is the whole list, handed over the other way round (issue 60, a page of any
+// One answer that is the whole list, handed over the other way round (a page of any
 // size in bounded memory): held as its records' texts, packed, only the last `keep` where no more
 // will be taken, and handed over last first, a batch at a time, each record as it was read.
 

@@ -56,7 +56,7 @@ describe('resolveCredentials precedence', () => {
   })
 })
 
-describe('where a token may go (issue 61)', () => {
+describe('where a token may go', () => {
   const configDir = join(tmpdir(), 'gw-none-urls')
   const tokens = fileStores(configDir)
   const fromEnv = (baseUrl: string, environment?: string) => resolveCredentials({env: {GW_USERNAME: 'U', GW_TOKEN: 'T', GW_BASE_URL: baseUrl, GW_ENVIRONMENT: environment}, configDir, tokens})

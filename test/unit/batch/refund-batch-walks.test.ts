@@ -10,7 +10,7 @@ import {livePurchase, liveRefund} from '../../fixtures/live-records.js'
 import {fakeClient} from '../operations/fake-client.js'
 
 // A refund batch keeps one walk of each card's refunds for all its rows, and keeps it right as its
-// rows' refunds are made (issue 62): a row is held to what is left after the rows before it, those
+// rows' refunds are made: a row is held to what is left after the rows before it, those
 // done and those still in flight, so a purchase is never refunded twice over by one batch.
 
 const BATCH: BatchAtGateway<RefundInput> = {name: 'abcdefghabcdefgh', alike: () => 1}

@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest'
 import {dayText, fixedCalendar, fromWallTime, MACHINE_CALENDAR, readOffset, wallTime, zoneCalendar} from '../../../src/lib/calendar.js'
 import {parseWindow, recordDay, withinWindow} from '../../../src/lists/window.js'
 
-// A gateway's days in its own time zone (issue 60.6): the calendar gw reads named days and a
+// A gateway's days in its own time zone: the calendar gw reads named days and a
 // report's days in, whatever this machine's TZ is.
 describe('calendars', () => {
   const sydney = zoneCalendar('Australia/Sydney')!

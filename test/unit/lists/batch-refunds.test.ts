@@ -5,7 +5,7 @@ import {livePurchase, liveRefund, otherCard} from '../../fixtures/live-records.j
 import {fakeClient} from '../operations/fake-client.js'
 import {testBook} from './test-book.js'
 
-// What a refund batch keeps of its purchases' refunds (issue 62): gw's records on disk read once a
+// What a refund batch keeps of its purchases' refunds: gw's records on disk read once a
 // refund for the whole batch, and the refunds the batch saw made added to them and to its walks.
 
 const journaled: MadeFor = {transactionId: 'order-7', by: 'journal'}

@@ -157,7 +157,7 @@ describe('matchRefunds: certain, likely, possible, or another purchase\'s; best 
   })
 })
 
-// What a refund is (issue 60): a voided one gave nothing back, an unmatched one is of no purchase,
+// What a refund is: a voided one gave nothing back, an unmatched one is of no purchase,
 // and a voided purchase has nothing left to refund.
 describe('matchRefunds: voided refunds, voided purchases, unmatched refunds', () => {
   // The refund record after a void, as each build of the gateway wrote it (gateway-beyond.md §6).

@@ -6,7 +6,7 @@ import {livePurchase, liveRefund} from '../../fixtures/live-records.js'
 import {fakeClient} from '../operations/fake-client.js'
 import {testBook} from './test-book.js'
 
-// One refund held to what is certainly left of its purchase before it is sent (issue 62): refused
+// One refund held to what is certainly left of its purchase before it is sent: refused
 // as the gateway would refuse it, in the words of a refund in full or of an amount; a purchase not
 // found is the gateway's to judge only when an amount is given.
 

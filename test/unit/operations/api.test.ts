@@ -10,7 +10,7 @@ describe('gw api request', () => {
     [[{cvv: '1'}], true],
     [{card_token: 'abc', amount: 1}, false],
     ['card_number', false],
-    // Values are judged, whatever their key (issue 61): a card number under any name, in any text, typed as a number.
+    // Values are judged, whatever their key: a card number under any name, in any text, typed as a number.
     [{Card_Number: '4242424242424242'}, true],
     [{note: 'order 4242 4242 4242 4242'}, true],
     [{reference: 'ord-4929123456789015'}, true],

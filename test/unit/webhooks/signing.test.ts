@@ -49,7 +49,7 @@ describe('Gw-Signature', () => {
   })
 })
 
-describe('the signing secret (issue 61)', () => {
+describe('the signing secret', () => {
   const folder = () => join(mkdtempSync(join(tmpdir(), 'gw-secret-')), 'gw')
   const said: string[] = []
   const tell = (why: string) => void said.push(why)
