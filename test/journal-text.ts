@@ -13,8 +13,8 @@ export function journalText(path: string): string {
 }
 
 /**
- * Writes a batch journal database at `path` holding the entries of NDJSON text (one JSON text a
- * line, each ended): what a test would have written as a journal's text.
+ * Appends to the batch journal database at `path` (made when there is none) the entries of NDJSON
+ * text (one JSON text a line, each ended): what a test would have written as a journal's text.
  */
 export function writeJournal(path: string, text: string): string {
   const file = openJournalFile(path)

@@ -1,5 +1,5 @@
 import {randomUUID} from 'node:crypto'
-import {existsSync, mkdirSync, writeFileSync} from 'node:fs'
+import {existsSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {filesUnder, keychainSecret, secretService} from './auth-helpers.js'

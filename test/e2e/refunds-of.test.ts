@@ -113,10 +113,9 @@ describe('a refund without a reference of the user\'s', () => {
 describe('a single refund gw cannot record', () => {
   it('says one thing of how it will be found, and it is true: likely by its derived reference, else as its card, date and reference say; never "for certain"', async () => {
     const home = isolatedHome()
-    // A folder where gw's record goes (and where an earlier gw's went): nothing can be written there.
+    // A folder where gw's record goes: nothing can be written there.
     const record = join(home.XDG_DATA_HOME!, 'gw', 'refunds-made.sqlite')
     mkdirSync(record, {recursive: true})
-    mkdirSync(join(home.XDG_DATA_HOME!, 'gw', 'refunds-made.ndjson'))
     const E = `${prefix}-E`
     await gwOk(['purchase', 'create', '--amount', '900', '--reference', E, '--card-holder', `Eve ${prefix}`, '--card-number', CARDS.visa, '--card-expiry', '12/2030', '--cvv', '123'])
     const derived = await sandbox.gw(['refund', 'create', '--transaction-id', E, '--amount', '100'], {env: home})

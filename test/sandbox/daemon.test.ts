@@ -142,7 +142,7 @@ describe('spawnDetached and stopSandbox', () => {
     const pid = child.pid as number
     started.push(pid)
     const exited = new Promise((resolve) => child.once('exit', resolve))
-    // An older gw's runtime file: no control token, no process; its command line says gw sandbox start.
+    // A gateway that does not answer, its runtime file without its process (as on Windows): its command line says gw sandbox start.
     expect(await stopSandbox(info(pid), platform, {graceMs: 200})).toStrictEqual({result: 'stopped', how: 'killed'})
     await exited
   })

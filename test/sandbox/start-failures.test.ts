@@ -75,9 +75,9 @@ function openUnder(dir: string): string[] {
   })
 }
 
-/** No lock on the state file, as the system sees it (/proc/locks) and this process does; nor an older gw's lock file beside it. */
+/** No lock on the state file, as the system sees it (/proc/locks) and this process does. */
 function lockIsFree(stateFile: string): boolean {
-  return !isHeldHere(stateFile) && lockHolder(stateFile, readLocks()) === undefined && !existsSync(`${stateFile}.lock`)
+  return !isHeldHere(stateFile) && lockHolder(stateFile, readLocks()) === undefined
 }
 
 /** A disk on which `step` fails: the state file cannot be made a database, or its first snapshot cannot be written. */

@@ -1,8 +1,4 @@
-import {mkdtempSync, existsSync} from 'node:fs'
-import {tmpdir} from 'node:os'
-import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import type {TokenStore} from '../../../src/auth/config.js'
 import {keychainFailure, keychainStore, KeychainUnavailableError, type Keytar, keytarFailure} from '../../../src/auth/keychain.js'
 
 function memoryKeytar(): Keytar & {entries: Map<string, string>} {
