@@ -68,9 +68,10 @@ WHERE refund IN (SELECT value FROM json_each(?)) AND base_url = ? AND username =
 
 /**
  * Opens the record (made, readable by its owner alone in a folder of the owner's alone, with its
- * tables, when there is none); throws LayoutVersionError for one of another version. Each commit is on the disk before it returns: synchronous EXTRA is
- * FULL and, in SQLite's rollback-journal mode, the folder synced once the journal that commits is
- * deleted, without which a power cut could bring the journal back and undo the commit.
+ * tables, when there is none); throws LayoutVersionError for one of another version. Each commit
+ * is on the disk before it returns: synchronous EXTRA is FULL and, in SQLite's rollback-journal
+ * mode, the folder synced once the journal that commits is deleted, without which a power cut
+ * could bring the journal back and undo the commit.
  */
 export function openRefundsMade(dataDir: string): DatabaseSync {
   const db = openPrivateDatabase(refundsMadeFile(dataDir), BUSY_TIMEOUT_MS)

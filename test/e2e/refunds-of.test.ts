@@ -1,10 +1,10 @@
-import {mkdirSync, writeFileSync} from 'node:fs'
+import {mkdirSync, rmSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
 import {rowsOf, writeTemp} from './batch-helpers.js'
 import {ANSWERS, CARDS, isolatedHome, purchasedAtGateway, ref, type Sandbox, sandboxForFile} from './helpers.js'
-import {journalText} from '../journal-text.js'
+import {journalText, writeJournal} from '../journal-text.js'
 
 // "Was my order refunded?": a refund's record does not name its purchase (gateway-notes.md), so
 // `refund list --purchase` and `purchase get` hold the refunds on its card since it against it, one
@@ -92,7 +92,9 @@ describe('a refund without a reference of the user\'s', () => {
     const reference = rowsOf(first.stdout)[0]!.reference
     expect(reference).toBe(`${B}-R4`)
     // As if gw died after sending, before the answer was journaled: the intent stands alone.
-    writeFileSync(journal, journalText(journal).split('\n').filter((line) => !line.startsWith('{"result"')).join('\n'))
+    const intents = journalText(journal).split('\n').filter((line) => !line.startsWith('{"result"')).join('\n')
+    rmSync(journal)
+    writeJournal(journal, intents)
     const rerun = await sandbox.gw(['refund', 'create', '--input', file, '--journal', journal])
     expect(rerun.code, rerun.stderr).toBe(0)
     expect(rowsOf(rerun.stdout).map((row) => [row.reference, row.status, row.resumed])).toEqual([[reference, 'approved', true]])
