@@ -32,17 +32,15 @@ export default {
     'src/batch/journal-names.ts',
     // Whether a record prints as the gateway sent it: a card number let through here is printed whole.
     'src/safety/prints-as-sent.ts',
-    // The journal's file: a SQLite database under the kernel's lock, and an older gw's NDJSON one.
+    // The journal's file: a SQLite database under the kernel's lock.
     'src/batch/journal-file.ts',
-    'src/batch/journal-older.ts',
     // The journal's file opened on a thread of its own, and that thread.
     'src/batch/journal-thread.ts',
     'src/batch/journal-worker.ts',
     // Whether the journal is still the file at its path, and what a replaced one's batch is told.
     'src/batch/journal-place.ts',
-    // Which file a path names, and the lock file beside an older gw's journal.
+    // Which file a path names.
     'src/lib/file-identity.ts',
-    'src/lib/lock-file.ts',
     // One writer by the kernel's lock on the file itself: journals and the local gateway's state file.
     'src/lib/locked-database.ts',
     // The gateway has the last word: a batch's name at the gateway, and the references its blank-reference rows are sent under.

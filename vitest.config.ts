@@ -63,7 +63,6 @@ const BOTH_DIALECTS = [
 export const OWN_PROCESS = [
   'test/unit/batch/journal-same-rows-faults.test.ts',
   'test/unit/batch/journal-sync.test.ts',
-  'test/unit/lib/lock-file-no-links.test.ts',
 ]
 
 export default defineConfig({

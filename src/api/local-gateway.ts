@@ -9,8 +9,8 @@ import {clockProofText} from './schemas/sandbox-control.js'
 
 /**
  * What a local gateway gw started says of itself, proven: its today (YYYY-MM-DD), its calendar
- * (its time zone, or the offset of its now, in which its days are read; left out by a local
- * gateway of an earlier gw, which says neither) and its processing window.
+ * (its time zone, or the offset of its now, in which its days are read; left out when neither
+ * can be read) and its processing window.
  */
 export interface LocalGatewaySays {
   today: string
@@ -41,10 +41,8 @@ export async function askLocalGateway(exchange: Exchange, keys: () => Promise<re
     if (err instanceof InterruptedError) throw err
     return undefined
   }
-  const {today, processing_window_ms: processingWindowMs, proof} = said
-  const now = said.now ?? undefined
-  const timeZone = said.time_zone ?? undefined
-  if (typeof today !== 'string' || typeof processingWindowMs !== 'number' || typeof proof !== 'string') return undefined
+  const {today, processing_window_ms: processingWindowMs, now, time_zone: timeZone, proof} = said
+  if (typeof today !== 'string' || typeof processingWindowMs !== 'number' || typeof now !== 'string' || typeof timeZone !== 'string' || typeof proof !== 'string') return undefined
   // The proof covers all gw believes: the calendar too.
   const text = clockProofText(challenge, {today, processing_window_ms: processingWindowMs, now, time_zone: timeZone})
   if (!held.some((key) => proves(key, text, proof))) return undefined
@@ -53,9 +51,9 @@ export async function askLocalGateway(exchange: Exchange, keys: () => Promise<re
 }
 
 /** The gateway's calendar: its time zone where this Node knows it, else the offset of its now (`2026-11-26T12:30:05-12:00`). */
-function calendarSaid(now: string | undefined, timeZone: string | undefined): Calendar | undefined {
-  const zone = timeZone === undefined ? undefined : zoneCalendar(timeZone)
+function calendarSaid(now: string, timeZone: string): Calendar | undefined {
+  const zone = zoneCalendar(timeZone)
   if (zone) return zone
-  const offset = now === undefined ? undefined : readOffset(/(Z|[+-]\d{2}:?\d{2})$/i.exec(now)?.[1] ?? '')
+  const offset = readOffset(/(Z|[+-]\d{2}:?\d{2})$/i.exec(now)?.[1] ?? '')
   return offset === undefined ? undefined : fixedCalendar(offset)
 }

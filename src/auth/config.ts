@@ -143,7 +143,7 @@ export async function writePrivateFile(path: string, text: string): Promise<void
   const dir = join(path, '..')
   await mkdir(dir, {recursive: true, mode: 0o700})
   checkOwnPath(dir)
-  // gw's config folder, the user's alone: an older gw's 0755 one is made 0700.
+  // gw's config folder, the user's alone: one made 0755 (by hand, or a umask of 022) is made 0700.
   keepPrivate(dir)
   const temp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`
   try {

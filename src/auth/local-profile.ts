@@ -1,6 +1,5 @@
 import {isLoopbackUrl} from '../lib/loopback.js'
 import {changeConfig, loadConfig, type Profile} from './config.js'
-import {fileTokenStore, legacyCredentialsFile} from './token-store.js'
 
 export const LOCAL_PROFILE = 'local'
 const DEMO_MERCHANT = 'TEST'
@@ -18,8 +17,6 @@ export async function saveLocalProfile(configDir: string, baseUrl: string, mode:
     if (!exists) config.activeProfile = name
     return exists
   })
-  // The interim store kept the demo token as if it were a secret; the profile holds it now.
-  if (name === LOCAL_PROFILE) await fileTokenStore(legacyCredentialsFile(configDir)).delete(LOCAL_PROFILE)
   return {activated: !activeExists}
 }
 

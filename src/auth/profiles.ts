@@ -20,7 +20,7 @@ export function profileRecord(name: string, profile: Profile, activeName: string
     name,
     active: name === activeName,
     environment: profile.environment,
-    // One saved by an older gw may carry credentials: never shown (url-safety.ts).
+    // One written by hand may carry credentials: never shown (url-safety.ts).
     base_url: shownUrl(profile.baseUrl),
     username: profile.username,
     read_only: profile.readOnly ?? false,

@@ -5,9 +5,6 @@ import {type TokenStore, type TokenStorage, underLock, writePrivateFile} from '.
 /** Opens the store a profile's token lives in; the keychain (and keytar) only when asked for. */
 export type TokenStores = (storage: TokenStorage) => Promise<TokenStore>
 
-/** The foundation's interim store: read once, moved into the keychain, then erased. */
-export const legacyCredentialsFile = (configDir: string) => join(configDir, 'credentials.json')
-
 /** `gw login --insecure-storage`: the user chose a 0600 file over the keychain. */
 export const insecureCredentialsFile = (configDir: string) => join(configDir, 'insecure-credentials.json')
 
@@ -21,14 +18,12 @@ export function tokenStores(configDir: string, os: NodeJS.Platform = process.pla
   return async (storage) => {
     if (storage === 'file') return fileTokenStore(insecureCredentialsFile(configDir))
     const {keychainStore} = await import('./keychain.js')
-    const keychain = keychainStore({os})
-    await migrateIntoKeychain(fileTokenStore(legacyCredentialsFile(configDir)), keychain)
-    return keychain
+    return keychainStore({os})
   }
 }
 
 /** Tokens by profile name in a JSON file only its owner can read (mode 0600, written atomically). */
-export function fileTokenStore(path: string): TokenStore & {all(): Promise<Record<string, string>>} {
+export function fileTokenStore(path: string): TokenStore {
   const read = async (): Promise<Record<string, string>> => {
     // Read at once, as config.json is (config.ts); refused when it is not the user's alone (0600): a token others can read is known.
     const text = readOwnFile(path, {secret: true})
@@ -36,7 +31,6 @@ export function fileTokenStore(path: string): TokenStore & {all(): Promise<Recor
   }
   return {
     location: path,
-    all: read,
     get: async (profile) => (await read())[profile],
     async set(profile, token) {
       await underLock(path, async () => writePrivateFile(path, JSON.stringify({...(await read()), [profile]: token}, null, 2) + '\n'))
@@ -49,14 +43,5 @@ export function fileTokenStore(path: string): TokenStore & {all(): Promise<Recor
         else await writePrivateFile(path, JSON.stringify(tokens, null, 2) + '\n')
       })
     },
-  }
-}
-
-/** The first time gw finds the interim credentials file, its tokens move into the keychain and the file goes. */
-export async function migrateIntoKeychain(legacy: ReturnType<typeof fileTokenStore>, keychain: TokenStore): Promise<void> {
-  const tokens = await legacy.all()
-  for (const [profile, token] of Object.entries(tokens)) {
-    await keychain.set(profile, token)
-    await legacy.delete(profile)
   }
 }

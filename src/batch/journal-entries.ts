@@ -17,15 +17,11 @@ import {type JournalInput, type JournalTarget, journalTarget, parseEntry, rowCha
 export interface Header {
   journal: 1
   command: string
-  /** The input file's real path; absent for stdin, and in journals from before gw found journals by path. */
+  /** The input file's real path; absent for stdin. */
   input?: string
-  /**
-   * The input's rows when the journal was begun (rows-key.ts), lettered (at-rest.ts): how stdin
-   * (or an older journal's input) is known. An older gw wrote it in hex (journal-identity.ts sameRowsKey).
-   */
+  /** The input's rows when the journal was begun (rows-key.ts), lettered (at-rest.ts): how stdin is known. */
   input_sha256: string
-  /** Absent in journals written before gw tied them to a gateway. */
-  target?: WrittenTarget
+  target: WrittenTarget
   created_at: string
   /** The batch's name at the gateway (batch-name.ts) when its user began it anew (--new-batch); absent, it is named by its command and rows. */
   batch?: string
@@ -126,7 +122,8 @@ export interface Entries {
 export function readEntries(path: string, text: string, asked: JournalAsked): Entries {
   const lines = text.split('\n').slice(0, -1)
   const header = parseEntry(lines[0]) as Partial<Header> | undefined
-  if (header?.journal !== 1) throw notAJournal(path)
+  if (typeof header?.journal === 'number' && header.journal !== 1) throw ofAnotherVersion(path, header.journal)
+  if (header?.journal !== 1 || !(header.target instanceof Object)) throw notAJournal(path)
   if (header.command !== asked.command) {
     throw new UsageError(`${path} is the journal of a gw ${header.command} batch, not gw ${asked.command}: nothing was sent`, 'Give this batch a journal of its own with --journal FILE.')
   }
@@ -141,7 +138,7 @@ export function readEntries(path: string, text: string, asked: JournalAsked): En
     const ours = asked.input.path ?? `stdin with sha256 ${asked.input.sha256.slice(0, 12)}...`
     throw new UsageError(`${path} was written for another input (${theirs}), and this is ${ours}: nothing was sent`, 'Run the input that journal belongs to, or give this one its own --journal FILE.')
   }
-  if (header.target && !sameTarget(header.target, asked.target)) {
+  if (!sameTarget(header.target, asked.target)) {
     const {base_url, username} = header.target
     throw new UsageError(
       `${path} is the journal of this batch sent as ${username} to ${writtenAddress(base_url) ?? base_url}, and this run sends as ${asked.target.username} to ${asked.target.base_url}: nothing was sent`,
@@ -171,6 +168,11 @@ export function readEntries(path: string, text: string, asked: JournalAsked): En
   })
   for (const map of [entries.intents, entries.results] as Map<string, object>[]) resolveKeyed(map, entries.secret, asked.references?.keys() ?? [])
   return entries
+}
+
+/** A journal of another version than this gw's (1): what it holds may be read otherwise, so none of it is taken. */
+function ofAnotherVersion(path: string, version: number): UsageError {
+  return new UsageError(`${path} is a gw batch journal of version ${version}, and this gw reads version 1 only: nothing was sent, and it is left as it is`, 'Finish that batch with the gw that began it, or give this run its own --journal FILE.')
 }
 
 export function notAJournal(path: string): UsageError {

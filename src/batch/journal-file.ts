@@ -1,16 +1,13 @@
 import {closeSync, existsSync, openSync, readSync, statSync} from 'node:fs'
 import type {DatabaseSync} from 'node:sqlite'
 import {pathToFileURL} from 'node:url'
-import {LockHeldError} from '../lib/lock-file.js'
 import {OverlayNameError} from '../lib/overlay-names.js'
-import {eachLine, fromLines, readWholeLines} from './journal-older.js'
 import {DamagedDatabaseError, DatabaseLockedError, isHeldHere, type LockedDatabase, lockRefusal, NotADatabaseError, nodeSqlite, openLockedDatabase, primaryCode, systemError} from '../lib/locked-database.js'
 
 // A batch journal's file (design.md §5): a SQLite database of one table holding the journal's
-// entries in order, each the JSON text an NDJSON journal held as a line. Its writer holds the
-// kernel's lock on the file itself (openLockedDatabase), so one gw runs a batch whatever name,
-// bind mount, container or TMPDIR the other came by; each write is one transaction, whole or not
-// at all. An older gw's NDJSON journal is made a database in place when a batch opens it.
+// entries in order, each the JSON text of one entry. Its writer holds the kernel's lock on the
+// file itself (openLockedDatabase), so one gw runs a batch whatever name, bind mount, container or
+// TMPDIR the other came by; each write is one transaction, whole or not at all.
 
 /** `PRAGMA application_id` of a gw journal ("gwJ1"): another program's SQLite file is no journal. */
 export const JOURNAL_ID = 0x67774a31
@@ -20,8 +17,8 @@ export const JOURNAL_SCHEMA = `PRAGMA application_id = ${JOURNAL_ID}; CREATE TAB
 
 const SQLITE_MAGIC = 'SQLite format 3\0'
 
-/** What a file holds: nothing yet, a journal database, an older gw's NDJSON journal, or something else. */
-export type JournalFormat = 'none' | 'database' | 'lines' | 'other'
+/** What a file holds: nothing yet, a journal database, or something else. */
+export type JournalFormat = 'none' | 'database' | 'other'
 
 /**
  * What the file at `file` (a real path) holds, by its first bytes; a FIFO, a device or a socket is
@@ -41,8 +38,7 @@ export function journalFormat(file: string): JournalFormat {
     const read = readSync(fd, head, 0, head.length, 0)
     const text = head.subarray(0, read).toString('latin1')
     if (read === 0) return 'none'
-    if (text === SQLITE_MAGIC) return 'database'
-    return text.startsWith('{"journal":') ? 'lines' : 'other'
+    return text === SQLITE_MAGIC ? 'database' : 'other'
   } finally {
     closeSync(fd)
   }
@@ -79,7 +75,7 @@ export class JournalFileError extends Error {
 
 /**
  * Opens the journal at `file` (a real path) for writing under the kernel's lock, made when there
- * is none, an older gw's NDJSON journal made a database first. Any of its names (a symlink, a
+ * is none. Any of its names (a symlink, a
  * hard link, a bind mount, a new name after a rename) is the one file with the one lock. Throws
  * JournalFileError for a file that is no journal, a folder, or one held by another gw (or this
  * one); the system's error (code ENOSPC, EACCES...) when it cannot be written.
@@ -128,18 +124,10 @@ export function openJournalFile(file: string): JournalFile {
   }
 }
 
-/** What openJournalFile does before it takes the lock: a folder refused, an older gw's NDJSON journal made a database. */
+/** What openJournalFile does before it takes the lock: a folder refused. */
 export function readyToLock(file: string): void {
   const before = statSync(file, {throwIfNoEntry: false})
   if (before?.isDirectory()) throw new JournalFileError('directory')
-  if (journalFormat(file) === 'lines') {
-    try {
-      fromLines(file, JOURNAL_SCHEMA)
-    } catch (err) {
-      if (err instanceof LockHeldError) throw new JournalFileError('locked', {pid: err.pid})
-      throw err
-    }
-  }
 }
 
 /** An error of taking the lock as openJournalFile throws it. */
@@ -178,13 +166,11 @@ function eachEntry(db: DatabaseSync, onLine: (line: string) => boolean | void): 
 
 /**
  * Each entry of the journal at `file` (a real path), in order, read without taking its lock: a
- * batch another gw is running stays readable, as an NDJSON journal was. `onLine` returning false
- * stops the read. An older gw's NDJSON journal is read a line at a time, its torn last line left
- * out. Returns what the file held.
+ * batch another gw is running stays readable. `onLine` returning false stops the read. Returns
+ * what the file held.
  */
 export async function eachJournalLine(file: string, onLine: (line: string) => boolean | void): Promise<JournalFormat> {
   const format = journalFormat(file)
-  if (format === 'lines') await eachLine(file, onLine)
   if (format !== 'database') return format
   const read = readDatabase(file, (db) => {
     eachEntry(db, onLine)
@@ -196,27 +182,12 @@ export async function eachJournalLine(file: string, onLine: (line: string) => bo
 /** Every entry of the journal at `file` (a real path), in order, as eachJournalLine reads them; none when it holds none, or is no journal. */
 export function readJournal(file: string): string[] {
   const format = journalFormat(file)
-  if (format === 'lines') return readWholeLines(file)
   return (format === 'database' && readDatabase(file, readLines)) || []
 }
 
-/** The most of an NDJSON journal read for its header (its first line): enough for one input path of the longest Linux allows, and the rest. */
-const HEADER_BYTES = 8 * 1024
-
 /** The first entry of the journal at `file` (its header), as eachJournalLine reads it; undefined when it holds none, or is no journal. */
 export function journalHeaderLine(file: string): string | undefined {
-  const format = journalFormat(file)
-  if (format === 'lines') {
-    const fd = openSync(file, 'r')
-    try {
-      const bytes = Buffer.alloc(HEADER_BYTES)
-      const read = readSync(fd, bytes, 0, HEADER_BYTES, 0)
-      return bytes.subarray(0, read).toString('utf8').split('\n', 1)[0]
-    } finally {
-      closeSync(fd)
-    }
-  }
-  if (format !== 'database') return undefined
+  if (journalFormat(file) !== 'database') return undefined
   return readDatabase(file, (db) => (db.prepare('SELECT line FROM entries ORDER BY seq LIMIT 1').get() as {line: string} | undefined)?.line)
 }
 

@@ -42,37 +42,23 @@ export function journalTarget(baseUrl: string, username: string): JournalTarget 
  * path, however it was edited since) run again against the same gateway and merchant, however its
  * address is spelled, finds its journal; against another, it gets its own. A file with no journal
  * of its own whose rows a journal was begun for at another path (the file moved, copied or
- * hard-linked since) finds that journal: the same rows are the same batch. A journal an earlier gw
- * named (in hex, and before that by the input's content and the address as written, `spelledAs`)
- * is still found. A name is lettered (at-rest.ts): a path gw shows never has digits that its
- * masker would take for a card number.
+ * hard-linked since) finds that journal: the same rows are the same batch. A name is lettered
+ * (at-rest.ts): a path gw shows never has digits that its masker would take for a card number.
  */
-export function defaultJournalPath(dataDir: string, command: string, input: JournalInput, target: JournalTarget, spelledAs = target.base_url): string {
-  const name = (key: string, baseUrl: string, extension = JOURNAL_EXTENSION, spelled = letteredHex) => {
-    const where = inputHash(`${baseUrl}\n${target.username}`).slice(0, 8)
-    return join(dataDir, 'journals', `${command.replaceAll(' ', '-')}-${spelled(key.slice(0, 16))}-${spelled(where)}${extension}`)
-  }
+export function defaultJournalPath(dataDir: string, command: string, input: JournalInput, target: JournalTarget): string {
+  const where = inputHash(`${target.base_url}\n${target.username}`).slice(0, 8)
   const key = input.path === undefined ? input.sha256 : inputHash(input.path)
-  const path = name(key, target.base_url)
-  // An older gw's journal of this input, in hex, or NDJSON before that: opened, it is made a database in place.
-  const older = [name(key, target.base_url, JOURNAL_EXTENSION, asHex), name(key, target.base_url, '.ndjson', asHex), name(input.sha256, spelledAs.replace(/\/+$/, ''), '.ndjson', asHex)]
-  const found = [path, ...older].find((each) => existsSync(each))
-  if (found) return found
+  const path = join(dataDir, 'journals', `${command.replaceAll(' ', '-')}-${letteredHex(key.slice(0, 16))}-${letteredHex(where)}${JOURNAL_EXTENSION}`)
+  if (existsSync(path)) return path
   return (input.path !== undefined && journalOfSameRows(join(dataDir, 'journals'), {command, sha256: input.sha256, target})) || path
 }
 
-const asHex = (hex: string) => hex
-
-/**
- * Whether the rows key a journal's header wrote (`input_sha256`) is `sha256`'s: lettered
- * (at-rest.ts), or in hex by an older gw, whose masker cut out of it any run of digits that read
- * as a card number (one batch in about 230): what is left of 64 hex digits is still the key.
- */
+/** Whether the rows key a journal's header wrote (`input_sha256`, lettered: at-rest.ts) is `sha256`'s. */
 export function sameRowsKey(written: unknown, sha256: string): boolean {
-  return typeof written === 'string' && (hexOfLettered(written) === sha256 || written === maskCardNumbersIn(sha256))
+  return typeof written === 'string' && hexOfLettered(written) === sha256
 }
 
-/** How a journal gw names is named: a SQLite database (journal-file.ts). An older gw's, NDJSON then, end in `.ndjson`. */
+/** How a journal gw names is named: a SQLite database (journal-file.ts). */
 export const JOURNAL_EXTENSION = '.sqlite'
 
 /**
@@ -151,9 +137,9 @@ export function keptTarget(target: JournalTarget): JournalTarget {
 }
 
 /**
- * Whether a gateway and merchant a journal wrote, however an earlier gw spelled the address, are
- * the target's (journalTarget's one spelling): the one comparison of targets, for a journal's
- * header and for every line that names one. A header written masked is known by its key alone.
+ * Whether a gateway and merchant a journal wrote are the target's (journalTarget's one spelling):
+ * the one comparison of targets, for a journal's header and for every line that names one. A
+ * header written masked is known by its key alone.
  */
 export function sameTarget(written: unknown, target: JournalTarget): boolean {
   const {base_url, username, key} = (written ?? {}) as Partial<WrittenTarget>

@@ -54,7 +54,6 @@ export function whatIsAt(path: string, header: string): string {
     return code === 'EISDIR' ? 'a folder' : `a file gw cannot read (${code ?? String(err)})`
   }
   if (format === 'none') return 'an empty file'
-  if (format === 'lines') return "an older gw's journal"
   if (format === 'other') return 'a file that is no batch journal'
   const first = journalHeaderLine(path)
   if (first === undefined) return 'a database that is no batch journal'

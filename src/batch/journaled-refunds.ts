@@ -40,8 +40,7 @@ export async function journaledRefunds(dataDir: string, target: JournalTarget, r
   if (refundIds.size === 0) return made
   const directory = join(dataDir, 'journals')
   const names = await readdir(directory).catch(() => [] as string[])
-  // An older gw's journals, NDJSON then, are read as they are.
-  const own = names.filter((file) => file.startsWith('refund-create-') && (file.endsWith(JOURNAL_EXTENSION) || file.endsWith('.ndjson'))).map((name) => join(directory, name))
+  const own = names.filter((file) => file.startsWith('refund-create-') && file.endsWith(JOURNAL_EXTENSION)).map((name) => join(directory, name))
   const given = await journalPlaces(dataDir).catch(() => [] as string[])
   // A journal is read once, however it was found: a place noted may be one of the directory's own.
   const paths = new Set<string>()

@@ -2,12 +2,11 @@ import {statSync} from 'node:fs'
 import {join} from 'node:path'
 import type {DatabaseSync} from 'node:sqlite'
 import {WriteError} from '../errors.js'
-import {openPrivateDatabase} from '../lib/private-database.js'
+import {LayoutVersionError, openPrivateDatabase, withLayout} from '../lib/private-database.js'
 import type {MadeFor} from '../lists/refund-match.js'
 import {maskCardNumbersIn} from '../safety/redact.js'
 import {type JournalTarget, keptTarget} from './journal-identity.js'
 import {journaledRefunds} from './journaled-refunds.js'
-import {importRefundsMadeLines, legacyRefundsMadeFile} from './refunds-made-import.js'
 
 type GwRecord = Record<string, unknown>
 
@@ -31,8 +30,11 @@ export interface RefundMade {
   gatewayInstance?: string
 }
 
-/** How long a gw waits for another's transaction: a record's takes milliseconds, a batch of an earlier gw's lines (refunds-made-import.ts) a fraction of a second. */
+/** How long a gw waits for another's transaction: a record's takes milliseconds. */
 const BUSY_TIMEOUT_MS = 10_000
+
+/** The layout of the tables below (PRAGMA user_version). */
+const VERSION = 1
 
 /**
  * A refund once, by its id, gateway and merchant (as keptTarget keeps them: the base URL in
@@ -53,25 +55,10 @@ CREATE TABLE refunds_made (
   at TEXT
 );
 CREATE UNIQUE INDEX refunds_made_by_refund ON refunds_made (refund, base_url, username, ifnull(gateway_instance, ''));
-CREATE TABLE imported_lines (file TEXT PRIMARY KEY, bytes INTEGER NOT NULL, size INTEGER NOT NULL);
-PRAGMA user_version = 2;
+PRAGMA user_version = ${VERSION};
 `
 
-/** Version 1 kept every gateway and merchant whole: those that read as a card number are kept as keptTarget keeps them. */
-function keepTargetsMasked(db: DatabaseSync): void {
-  // The bytes of a row rewritten are cleared, not left where the row was.
-  db.exec('PRAGMA secure_delete = ON')
-  const targets = db.prepare('SELECT DISTINCT base_url, username FROM refunds_made').all() as unknown as JournalTarget[]
-  const update = db.prepare('UPDATE refunds_made SET base_url = ?, username = ? WHERE base_url = ? AND username = ?')
-  for (const target of targets) {
-    const kept = keptTarget(target)
-    // A target kept masked is kept by its key: its username changes.
-    if (kept.username !== target.username) update.run(kept.base_url, kept.username, target.base_url, target.username)
-  }
-  db.exec('PRAGMA user_version = 2')
-}
-
-/** One refund's row; a refund recorded already (an import run again) is left as it was. */
+/** One refund's row; a refund recorded already is left as it was. */
 const INSERT_REFUND_MADE = `INSERT INTO refunds_made (refund, base_url, username, gateway_instance, reference, transaction_id, purchase_id, purchase_reference, at)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`
 
@@ -81,30 +68,22 @@ WHERE refund IN (SELECT value FROM json_each(?)) AND base_url = ? AND username =
 
 /**
  * Opens the record (made, readable by its owner alone in a folder of the owner's alone, with its
- * tables, when there is none). Each commit is on the disk before it returns: synchronous EXTRA is
- * FULL and, in SQLite's rollback-journal mode, the folder synced once the journal that commits is
- * deleted, without which a power cut could bring the journal back and undo the commit.
+ * tables, when there is none); throws LayoutVersionError for one of another version. Each commit
+ * is on the disk before it returns: synchronous EXTRA is FULL and, in SQLite's rollback-journal
+ * mode, the folder synced once the journal that commits is deleted, without which a power cut
+ * could bring the journal back and undo the commit.
  */
 export function openRefundsMade(dataDir: string): DatabaseSync {
   const db = openPrivateDatabase(refundsMadeFile(dataDir), BUSY_TIMEOUT_MS)
   try {
     db.exec('PRAGMA synchronous = EXTRA')
-    if (userVersion(db) < 2) {
-      db.exec('BEGIN IMMEDIATE')
-      // Another gw may have made the tables, or kept the targets masked, while this one waited for the write lock.
-      const version = userVersion(db)
-      if (version === 0) db.exec(SCHEMA)
-      else if (version === 1) keepTargetsMasked(db)
-      db.exec('COMMIT')
-    }
+    withLayout(db, refundsMadeFile(dataDir), SCHEMA, VERSION)
   } catch (err) {
     db.close()
     throw err
   }
   return db
 }
-
-const userVersion = (db: DatabaseSync) => Number((db.prepare('PRAGMA user_version').get() as {user_version: number}).user_version)
 
 /**
  * Records a refund gw made, on the disk before it returns. Two gw at once each keep theirs. Throws
@@ -134,6 +113,7 @@ export async function recordRefundMade(dataDir: string, target: JournalTarget, m
       db.close()
     }
   } catch (err) {
+    if (err instanceof LayoutVersionError) throw new WriteError(`${err.path} is of version ${err.found}, and this gw reads version ${err.known} only: run the gw that wrote it, or move it away and gw makes a new one`, err)
     throw new WriteError(`${refundsMadeFile(dataDir)} cannot be written (${failure(err)})`, err)
   }
 }
@@ -154,8 +134,7 @@ interface RefundRow {
 
 /**
  * What gw's record of single refund creates says of these refunds (by id), for this gateway and
- * merchant. The lines of an earlier gw's refunds-made.ndjson are imported first, once. A record
- * that cannot be opened or read tells nothing.
+ * merchant. A record that cannot be opened or read (or is of another version) tells nothing.
  */
 function recordedRefunds(dataDir: string, target: JournalTarget, refundIds: ReadonlySet<string>, holds: ((instance: string) => boolean) | undefined): Map<string, MadeFor> {
   const made = new Map<string, MadeFor>()
@@ -163,13 +142,8 @@ function recordedRefunds(dataDir: string, target: JournalTarget, refundIds: Read
   let db: DatabaseSync | undefined
   try {
     // Nothing recorded yet: the look-up makes no file.
-    if (!exists(refundsMadeFile(dataDir)) && !exists(legacyRefundsMadeFile(dataDir))) return made
+    if (!exists(refundsMadeFile(dataDir))) return made
     db = openRefundsMade(dataDir)
-    try {
-      importRefundsMadeLines(db, dataDir, db.prepare(INSERT_REFUND_MADE))
-    } catch {
-      // Lines that cannot be read or imported now (unreadable, another gw importing past the wait) tell nothing this time.
-    }
     const kept = keptTarget(target)
     const rows = db.prepare(REFUNDS_MADE_QUERY).all(JSON.stringify([...refundIds]), kept.base_url, kept.username) as unknown as RefundRow[]
     for (const row of rows) {

@@ -77,7 +77,7 @@ async function earlierRun<Input>(kind: BatchKind<Input, object>, flags: BatchFla
   }
   const target = journalTarget(baseUrl, username)
   const input: JournalInput = {path: source.realPath, sha256: scan.key}
-  const path = flags.journal ?? defaultJournalPath(f.dataDir, kind.commandId, input, target, baseUrl)
+  const path = flags.journal ?? defaultJournalPath(f.dataDir, kind.commandId, input, target)
   const entries = await peekJournal(path, {command: kind.commandId, input, target, references: scan.references})
   return entries && {path, entries}
 }
@@ -176,7 +176,7 @@ async function send<Input, Body extends object>(
   const input: JournalInput = {path: source.realPath, sha256: scan.key}
   // Kept from an earlier run: the input's rows, and the references derived for its rows that give none (rows.ts withJournaledReferences).
   const references = {has: (reference: string) => scan.references.has(reference) || (scan.unreferenced > 0 && derivedFrom(reference) !== undefined), keys: () => scan.references.keys()}
-  const journal = await openJournal(flags.journal, f.dataDir, baseUrl, {command: kind.commandId, input, now: new Date(), target, references, thread, newBatch: flags['new-batch']})
+  const journal = await openJournal(flags.journal, f.dataDir, {command: kind.commandId, input, now: new Date(), target, references, thread, newBatch: flags['new-batch']})
   let shown: BatchView | undefined
   try {
     // In the words a stopped run used: the rows in doubt are looked up before anything is sent.
@@ -261,11 +261,11 @@ async function send<Input, Body extends object>(
 }
 
 /** The journal given, or the one this batch's rows were begun under (found under the same-batch lock), or a new one. */
-async function openJournal(given: string | undefined, dataDir: string, spelledAs: string, options: JournalOptions): Promise<Journal> {
+async function openJournal(given: string | undefined, dataDir: string, options: JournalOptions): Promise<Journal> {
   if (given !== undefined) return Journal.open(given, options)
   const choosing = lockSameBatch(dataDir, options.command, options.input.sha256, options.target)
   try {
-    return await Journal.open(defaultJournalPath(dataDir, options.command, options.input, options.target, spelledAs), options)
+    return await Journal.open(defaultJournalPath(dataDir, options.command, options.input, options.target), options)
   } finally {
     choosing.release()
   }

@@ -127,8 +127,8 @@ class CommandFactory implements Factory {
   }
 
   /**
-   * gw's data folder (runtime files, logs, journals), the user's alone whenever gw uses it: an older
-   * gw's 0755 one is made 0700 (lib/own-file.ts keepPrivate; docs/platforms.md says so).
+   * gw's data folder (runtime files, logs, journals), the user's alone whenever gw uses it: one made
+   * 0755 (by hand, or a umask of 022) is made 0700 (lib/own-file.ts keepPrivate; docs/platforms.md says so).
    */
   get dataDir(): string {
     if (!this.dataDirKept) keepPrivate(this.context.config.dataDir)

@@ -6,7 +6,7 @@ import type {Platform} from '../lib/platform.js'
 import type {Io} from '../output/io.js'
 import {closeOnStop, DetachedStartError, detachedArguments, differencesFrom, merchantsFromEnvironment, spawnDetached, type StartRequest} from '../sandbox/server/daemon.js'
 import {sandboxStatus} from '../sandbox/server/gateway-process.js'
-import {findSandboxFiles, nameKey, removeRuntimeFile, type RuntimeInfo, type SandboxFiles} from '../sandbox/server/runtime-file.js'
+import {nameKey, removeRuntimeFile, type RuntimeInfo, sandboxFiles, type SandboxFiles} from '../sandbox/server/runtime-file.js'
 import {stopSandbox} from '../sandbox/server/stopping.js'
 import type {MerchantCredentials} from '../sandbox/domain/ids.js'
 import type {Mode} from '../sandbox/domain/mode.js'
@@ -68,7 +68,7 @@ export interface LaunchContext {
 export type Launched = {exitCode: number} | undefined
 
 export async function launchSandbox(asked: LaunchRequest, ctx: LaunchContext): Promise<Launched> {
-  const files = findSandboxFiles(ctx.dataDir, asked.name, ctx.platform)
+  const files = sandboxFiles(ctx.dataDir, asked.name)
   const running = await sandboxStatus(files.runtime, ctx.platform)
   if (running.state === 'theirs') {
     throw new PermissionError(`The local gateway${named(asked.name)} of ${files.runtime} belongs to ${ownerWords(running.owner)}: gw starts none under a name another user's gateway holds`, {hint: 'Start it with another --name, or keep your gw data folder to yourself (GW_DATA_DIR).'})
@@ -107,9 +107,9 @@ async function startDetached(request: LaunchRequest, ctx: LaunchContext, files: 
   )
   await registerProfile(info, request.name, ctx)
   const requests = info.requestLog ? `; requests logged to ${info.requestLog} (gw sandbox logs)` : ''
-  ctx.io.err(`Local gateway${named(request.name)} running in the background at ${info.url} (pid ${info.pid}, ${info.mode} mode, ${info.dialect ?? 'contract'} dialect); its output in ${files.log}${requests}. Stop it with: gw sandbox stop${nameFlag(request.name)}\n`)
+  ctx.io.err(`Local gateway${named(request.name)} running in the background at ${info.url} (pid ${info.pid}, ${info.mode} mode, ${info.dialect} dialect); its output in ${files.log}${requests}. Stop it with: gw sandbox stop${nameFlag(request.name)}\n`)
   if (!info.stateFile) ctx.io.err(`${IN_MEMORY}\n`)
-  warnBeyondLoopback(request, info.controlToken ?? '', files.runtime, ctx.io)
+  warnBeyondLoopback(request, info.controlToken, files.runtime, ctx.io)
   ctx.io.out(info.url + '\n')
   return undefined
 }

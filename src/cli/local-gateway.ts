@@ -8,13 +8,13 @@ import type {Factory} from './factory.js'
  */
 export async function useLocalGateway(factory: Factory, asked: string | undefined): Promise<void> {
   if (asked === undefined) return
-  const [{loadConfig}, {isLocalGatewayProfile}, {sandboxStatus}, {findSandboxFiles}] = await Promise.all([
+  const [{loadConfig}, {isLocalGatewayProfile}, {sandboxStatus}, {sandboxFiles}] = await Promise.all([
     import('../auth/config.js'),
     import('../auth/local-profile.js'),
     import('../sandbox/server/gateway-process.js'),
     import('../sandbox/server/runtime-file.js'),
   ])
-  const status = await sandboxStatus(findSandboxFiles(factory.dataDir, asked, factory.platform).runtime, factory.platform)
+  const status = await sandboxStatus(sandboxFiles(factory.dataDir, asked).runtime, factory.platform)
   if (status.state !== 'running') {
     throw new GwError('unexpected', 1, `The local gateway ${asked} is not running (gw sandbox status lists those that are)`, {hint: `Start it with: gw sandbox start --detach${asked === 'local' ? '' : ` --name ${asked}`}`})
   }

@@ -5,7 +5,7 @@ import type {Io} from '../output/io.js'
 import {sanitizeLine} from '../safety/sanitize.js'
 import {knownSandboxes, sandboxStatus, type SandboxStatus} from '../sandbox/server/gateway-process.js'
 import {DEFAULT_SANDBOX} from '../sandbox/server/names.js'
-import {findSandboxFiles, nameKey, removeRuntimeFile, type RuntimeInfo} from '../sandbox/server/runtime-file.js'
+import {nameKey, removeRuntimeFile, type RuntimeInfo, sandboxFiles} from '../sandbox/server/runtime-file.js'
 import {stopSandbox, type StopOutcome} from '../sandbox/server/stopping.js'
 
 export interface StopContext {
@@ -27,7 +27,7 @@ export async function stopSandboxes(which: {all: true} | {name: string}, ctx: St
     'all' in which
       ? await knownSandboxes(dataDir, platform)
       : [await (async () => {
-          const {runtime} = findSandboxFiles(dataDir, which.name, platform)
+          const {runtime} = sandboxFiles(dataDir, which.name)
           return {name: which.name, runtime, status: await sandboxStatus(runtime, platform)}
         })()]
   if (gateways.length === 0) io.err('No local gateway is running.\n')

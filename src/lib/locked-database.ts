@@ -163,7 +163,7 @@ export function lockableFile(path: string): string {
   // The user's own only (own-file.ts): never another user's file, or a link they made, adopted.
   closeSync(openOwnFileSync(file, constants.O_RDWR).fd)
   // What SQLite keeps beside it (a hot journal is played back into the file): the user's own too, never another user's planted first.
-  // An older gw's left readable by others (its user's umask) are made the user's alone, as the file is.
+  // Left readable by others (its user's umask), they are made the user's alone, as the file is.
   for (const beside of SIDE_FILES) {
     checkOwnPath(file + beside)
     keepPrivate(file + beside)

@@ -200,8 +200,8 @@ export function readOwnFile(path: string, options: OwnOptions = {}): string | un
 
 /**
  * Whether a file or folder is the user's own (not root's, for another user) and others than the
- * user may read it: gw takes their access away from what it writes (an older gw's 0644 request
- * log, a journal a umask of 022 made), as its own files are made: the user's alone.
+ * user may read it: gw takes their access away from what it writes (a request log or a journal a
+ * umask of 022 made 0644), as its own files are made: the user's alone.
  */
 function loose(stat: Stats, {ownership = ownershipHere()}: OwnOptions): boolean {
   return ownership.kind === 'posix' && stat.uid === ownership.uid && (stat.mode & 0o077) !== 0

@@ -44,8 +44,6 @@ export interface Platform extends ProcessProbe {
   readonly os: NodeJS.Platform
   /** A name for people: Linux, macOS, Windows. */
   readonly name: string
-  /** Whether the system's own file systems take `Shop` and `shop` for one name (APFS, NTFS), as macOS and Windows do by default. */
-  readonly foldsCase: boolean
   /**
    * The signals that ask gw to stop: Ctrl-C (SIGINT), a hang-up, SIGTERM; on Windows Ctrl-Break
    * (SIGBREAK) too, which is what Windows has for SIGTERM.
@@ -91,7 +89,6 @@ export function platformOf(os: NodeJS.Platform, calls: SystemCalls = systemCalls
   return {
     os,
     name: windows ? 'Windows' : os === 'darwin' ? 'macOS' : os === 'linux' ? 'Linux' : os,
-    foldsCase: windows || os === 'darwin',
     stopSignals: windows ? WINDOWS_SIGNALS : POSIX_SIGNALS,
     serviceSignals: windows ? WINDOWS_SERVICE_SIGNALS : POSIX_SERVICE_SIGNALS,
     asksBySignal: !windows,

@@ -18,3 +18,29 @@ export function openPrivateDatabase(path: string, timeoutMs: number): DatabaseSy
   const {DatabaseSync} = nodeSqlite()
   return new DatabaseSync(path, {timeout: timeoutMs})
 }
+
+/** A database of another layout (PRAGMA user_version) than the one its reader knows: left as it is. */
+export class LayoutVersionError extends Error {
+  constructor(
+    readonly path: string,
+    readonly found: number,
+    readonly known: number,
+  ) {
+    super(`${path} is of layout version ${found}, not ${known}`)
+  }
+}
+
+/**
+ * Makes the tables of `schema` (which sets PRAGMA user_version to `version`) in a database that has
+ * none yet, in one transaction; throws LayoutVersionError for one of another layout.
+ */
+export function withLayout(db: DatabaseSync, path: string, schema: string, version: number): void {
+  const found = () => Number((db.prepare('PRAGMA user_version').get() as {user_version: number}).user_version)
+  if (found() === 0) {
+    db.exec('BEGIN IMMEDIATE')
+    // Another process may have made them while this one waited for the write lock.
+    if (found() === 0) db.exec(schema)
+    db.exec('COMMIT')
+  }
+  if (found() !== version) throw new LayoutVersionError(path, found(), version)
+}

@@ -1,7 +1,7 @@
 import {join} from 'node:path'
 import type {DatabaseSync, StatementSync} from 'node:sqlite'
 import {type JournalTarget, keptTarget} from '../batch/journal-identity.js'
-import {openPrivateDatabase} from '../lib/private-database.js'
+import {LayoutVersionError, openPrivateDatabase, withLayout} from '../lib/private-database.js'
 import {jsonAtRest} from '../safety/at-rest.js'
 import {maskCardNumbersIn} from '../safety/redact.js'
 import {recordInstant} from './window.js'
@@ -18,6 +18,9 @@ type GwRecord = Record<string, unknown>
  */
 export const refundIndexFile = (dataDir: string) => join(dataDir, 'refund-index.sqlite')
 
+/** The layout of the tables below (PRAGMA user_version). */
+const VERSION = 1
+
 /**
  * A refund once a scope (a gateway, merchant and run of a local gateway's data), found by its card
  * (last four digits and holder) and time, or by its reference; `rank` keeps the gateway's order
@@ -33,7 +36,7 @@ CREATE INDEX refunds_by_reference ON refunds (scope, reference);
 CREATE INDEX refunds_by_rank ON refunds (scope, rank);
 CREATE TABLE walked (scope TEXT PRIMARY KEY, covered_from INTEGER NOT NULL, newest INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE purchases_named (scope TEXT NOT NULL, reference TEXT NOT NULL, record TEXT, before INTEGER NOT NULL, PRIMARY KEY (scope, reference)) WITHOUT ROWID;
-PRAGMA user_version = 1;
+PRAGMA user_version = ${VERSION};
 `
 
 /** How long a gw waits for another's transaction: a page's takes milliseconds. */
@@ -79,14 +82,11 @@ export class RefundIndexFile {
     try {
       // A cache: a commit lost to a power cut costs a walk, never a wrong answer (each page and its span commit together).
       db.exec('PRAGMA synchronous = NORMAL')
-      if (userVersion(db) === 0) {
-        db.exec('BEGIN IMMEDIATE')
-        // Another gw may have made the tables while this one waited for the write lock.
-        if (userVersion(db) === 0) db.exec(SCHEMA)
-        db.exec('COMMIT')
-      }
+      withLayout(db, refundIndexFile(dataDir), SCHEMA, VERSION)
     } catch (err) {
       db.close()
+      // A cache: one of another version costs a walk once it is gone.
+      if (err instanceof LayoutVersionError) throw new Error(`${err.path} is of version ${err.found}, and this gw reads version ${err.known} only: remove it, and gw makes it again`, {cause: err})
       throw err
     }
     const kept = keptTarget(target)
@@ -193,5 +193,3 @@ export class RefundIndexFile {
     return statement
   }
 }
-
-const userVersion = (db: DatabaseSync) => Number((db.prepare('PRAGMA user_version').get() as {user_version: number}).user_version)

@@ -10,19 +10,19 @@ export function listenHookName(address: string, pid: number = process.pid): stri
   return `gw listen ${address} (pid ${pid})`
 }
 
-const LISTEN_HOOK = /^gw listen (\S+)(?: \(pid (\d+)\))?$/
+const LISTEN_HOOK = /^gw listen (\S+) \(pid (\d+)\)$/
 
 /**
  * Whether a web hook was registered by a gw listen on this machine that is no longer running:
- * named by listenHookName (or without the pid, as earlier versions named it), its process gone,
- * and nothing taking connections at its address but this gw listen, which holds `ownAddress` now.
- * Both, so that a gw listen whose pid this machine cannot see (another container on the same
- * loopback) keeps its registration. A hook anyone else registered is never one.
+ * named by listenHookName, its process gone, and nothing taking connections at its address but
+ * this gw listen, which holds `ownAddress` now. Both, so that a gw listen whose pid this machine
+ * cannot see (another container on the same loopback) keeps its registration. A hook anyone else
+ * registered is never one.
  */
 export async function isAbandonedListen(hook: Record<string, unknown>, ownAddress: string): Promise<boolean> {
   const match = LISTEN_HOOK.exec(typeof hook.name === 'string' ? hook.name : '')
   if (!match || match[1] !== hook.address) return false
-  if (match[2] !== undefined && hostPlatform().isRunning(Number(match[2]))) return false
+  if (hostPlatform().isRunning(Number(match[2]))) return false
   return match[1] === ownAddress || !(await takesConnections(match[1]!))
 }
 

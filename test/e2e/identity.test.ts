@@ -5,7 +5,7 @@ import {rowsOf, spawnGw} from './batch-helpers.js'
 import {stateIn} from '../sandbox/state-file.js'
 import {bindMount, expectOnePostEach, folder, NEEDS_ROOT, purchaseBatch, purchasedAt, root, startedInTest} from './identity-helpers.js'
 import {cardArgs, isolatedHome, ref, runGw} from './helpers.js'
-import {journalText} from '../journal-text.js'
+import {journalText, writeJournal} from '../journal-text.js'
 
 // Identity, not names (design.md §5). Each case runs the built gw against real
 // local gateways over HTTP, with a counting proxy in front: every reference is POSTed exactly once.
@@ -289,7 +289,7 @@ describe.concurrent('an input edited after a crash', () => {
     const journal = join(dir, 'j.ndjson')
     expect((await sandbox.gw(['purchase', 'create', '--input', file, '--journal', journal])).code).toBe(0)
     // As a run killed after journaling a third row's intent leaves it, the row then taken out of the file.
-    writeFileSync(journal, journalText(journal) + JSON.stringify({intent: 'taken-out', row: 3, line: 4, request: {card_token: 'x', amount: 1000, reference: 'taken-out', currency: 'AUD'}}) + '\n')
+    writeJournal(journal, JSON.stringify({intent: 'taken-out', row: 3, line: 4, request: {card_token: 'x', amount: 1000, reference: 'taken-out', currency: 'AUD'}}) + '\n')
     const rerun = await sandbox.gw(['purchase', 'create', '--input', file, '--journal', journal])
     expect(rerun.code, rerun.stderr).toBe(0)
     expect(rerun.stderr).toContain(`Journal: reference taken-out (line 4 then) was sent by an earlier run with no answer kept, and ${file} no longer has it: check it with gw purchase get taken-out before sending it again.\n`)
@@ -513,9 +513,9 @@ describe.concurrent('two copies of one input started at once', () => {
     // the look-up takes long enough that both copies are in it at once.
     const journals = join(home.XDG_DATA_HOME!, 'gw', 'journals')
     mkdirSync(journals, {recursive: true})
-    for (let i = 0; i < 3000; i++) {
-      writeFileSync(join(journals, `purchase-create-other-${i}.ndjson`), JSON.stringify({journal: 1, command: 'purchase create', input: join(dir, `other-${i}.csv`), input_sha256: String(i).padStart(64, '0'), target: {base_url: sandbox.url, username: 'TEST'}, created_at: '2026-11-01T00:00:00.000Z'}) + '\n')
-    }
+    // One journal database, copied: made one by one (each synced), they would take minutes.
+    const other = writeJournal(join(folder(), 'other.sqlite'), JSON.stringify({journal: 1, command: 'purchase create', input: join(dir, 'other.csv'), input_sha256: '0'.repeat(64), target: {base_url: sandbox.url, username: 'TEST'}, created_at: '2026-11-01T00:00:00.000Z'}) + '\n')
+    for (let i = 0; i < 3000; i++) copyFileSync(other, join(journals, `purchase-create-other-${i}.sqlite`))
     const proxy = await counted(sandbox.url)
     const env = {GW_BASE_URL: proxy.url}
     const [first, second] = [spawnGw(sandbox, ['purchase', 'create', '--input', file], env), spawnGw(sandbox, ['purchase', 'create', '--input', copy], env)]

@@ -1,5 +1,5 @@
 import {randomUUID} from 'node:crypto'
-import {existsSync, mkdirSync, writeFileSync} from 'node:fs'
+import {existsSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {filesUnder, keychainSecret, secretService} from './auth-helpers.js'
@@ -56,29 +56,6 @@ describe.skipIf(service.reason !== undefined && !mustRun)('tokens in the OS keyc
     const after = await runGw(['status'], {env})
     expect(after.code).toBe(4)
     expect(after.stderr).toBe(`Error: Profile ${name} has no token in OS keychain (service gw)\nHint: Log in again: gw login --profile ${name}\n`)
-  })
-
-  it('moves the interim credentials.json into the keychain the first time it finds it, and erases it', async () => {
-    const env = home()
-    const [shop, other] = [profileName(), profileName()]
-    mkdirSync(configDir(env), {recursive: true})
-    writeFileSync(
-      join(configDir(env), 'config.json'),
-      JSON.stringify({activeProfile: shop, profiles: {[shop]: {environment: 'sandbox', baseUrl: sandbox.url, username: 'ACME'}, [other]: {environment: 'sandbox', baseUrl: sandbox.url, username: 'TEST'}}}),
-    )
-    writeFileSync(join(configDir(env), 'credentials.json'), JSON.stringify({[shop]: 'acme-token-123', [other]: 'TEST'}), {mode: 0o600})
-    const read = await runGw(['purchase', 'get', 'nothing-here'], {env})
-    expect(read.code, read.stderr).toBe(5)
-    expect(existsSync(join(configDir(env), 'credentials.json'))).toBe(false)
-    expect(keychainSecret(shop)).toBe('acme-token-123')
-    expect(keychainSecret(other)).toBe('TEST')
-
-    const removed = await runGw(['profile', 'remove', other], {env})
-    expect(removed.code, removed.stderr).toBe(0)
-    expect(keychainSecret(other)).toBeUndefined()
-    const all = await runGw(['logout', '--all'], {env})
-    expect(all.code, all.stderr).toBe(0)
-    expect(keychainSecret(shop)).toBeUndefined()
   })
 
   it('moving a profile from --insecure-storage to the keychain leaves no plain-file copy', async () => {

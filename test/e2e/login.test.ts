@@ -284,7 +284,7 @@ describe('a base URL with credentials in it (user:token@)', () => {
     expect(login.stderr).not.toContain('sekrit')
   })
 
-  it("a profile an older gw saved with them is refused when used, and gw profile list shows them hidden", async () => {
+  it("a profile saved with them (by hand) is refused when used, and gw profile list shows them hidden", async () => {
     const home = isolatedHome()
     mkdirSync(configDir(home), {recursive: true, mode: 0o700})
     writeFileSync(join(configDir(home), 'config.json'), JSON.stringify({activeProfile: 'old', profiles: {old: {environment: 'sandbox', baseUrl: withCredentials(), username: 'ACME', publicToken: 'x'}}}), {mode: 0o600})

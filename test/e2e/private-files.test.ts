@@ -4,14 +4,14 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {writeTemp} from './batch-helpers.js'
 import {cardArgs, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
 
-// Issue 61 QA, item 3: an older gw (or a umask of 022) left gw's files readable by every user of the
+// Issue 61 QA, item 3: a umask of 022 left gw's files readable by every user of the
 // machine, a data folder 0755 with its request log 0644 (merchants, references, masked cards), and
 // gw went on writing to them as they were. gw makes its own files and folders the user's alone as it
 // opens them (docs/platforms.md).
 
 const modeOf = (path: string) => statSync(path).mode & 0o777
 
-describe.skipIf(process.platform === 'win32')("gw's files an older gw left readable by others are made the user's alone", () => {
+describe.skipIf(process.platform === 'win32')("gw's files left readable by others are made the user's alone", () => {
   let sandbox: Sandbox
   let token: string
   beforeAll(async () => {

@@ -1,10 +1,10 @@
-import {mkdirSync, writeFileSync} from 'node:fs'
+import {mkdirSync, rmSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
 import {rowsOf, writeTemp} from './batch-helpers.js'
 import {ANSWERS, CARDS, isolatedHome, purchasedAtGateway, ref, type Sandbox, sandboxForFile} from './helpers.js'
-import {journalText} from '../journal-text.js'
+import {journalText, writeJournal} from '../journal-text.js'
 
 // "Was my order refunded?": a refund's record does not name its purchase (gateway-notes.md), so
 // `refund list --purchase` and `purchase get` hold the refunds on its card since it against it, one
@@ -92,7 +92,9 @@ describe('a refund without a reference of the user\'s', () => {
     const reference = rowsOf(first.stdout)[0]!.reference
     expect(reference).toBe(`${B}-R4`)
     // As if gw died after sending, before the answer was journaled: the intent stands alone.
-    writeFileSync(journal, journalText(journal).split('\n').filter((line) => !line.startsWith('{"result"')).join('\n'))
+    const intents = journalText(journal).split('\n').filter((line) => !line.startsWith('{"result"')).join('\n')
+    rmSync(journal)
+    writeJournal(journal, intents)
     const rerun = await sandbox.gw(['refund', 'create', '--input', file, '--journal', journal])
     expect(rerun.code, rerun.stderr).toBe(0)
     expect(rowsOf(rerun.stdout).map((row) => [row.reference, row.status, row.resumed])).toEqual([[reference, 'approved', true]])
@@ -113,10 +115,9 @@ describe('a refund without a reference of the user\'s', () => {
 describe('a single refund gw cannot record', () => {
   it('says one thing of how it will be found, and it is true: likely by its derived reference, else as its card, date and reference say; never "for certain"', async () => {
     const home = isolatedHome()
-    // A folder where gw's record goes (and where an earlier gw's went): nothing can be written there.
+    // A folder where gw's record goes: nothing can be written there.
     const record = join(home.XDG_DATA_HOME!, 'gw', 'refunds-made.sqlite')
     mkdirSync(record, {recursive: true})
-    mkdirSync(join(home.XDG_DATA_HOME!, 'gw', 'refunds-made.ndjson'))
     const E = `${prefix}-E`
     await gwOk(['purchase', 'create', '--amount', '900', '--reference', E, '--card-holder', `Eve ${prefix}`, '--card-number', CARDS.visa, '--card-expiry', '12/2030', '--cvv', '123'])
     const derived = await sandbox.gw(['refund', 'create', '--transaction-id', E, '--amount', '100'], {env: home})

@@ -3,7 +3,6 @@ import {chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} 
 import {tmpdir} from 'node:os'
 import {delimiter, join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
-import {aPurchase, aRefund} from '../unit/sandbox/fixtures.js'
 import {GW, cardArgs, isolatedHome, ref, runGw, runProgram, startSandbox, type Sandbox} from './helpers.js'
 import {POSIX_SCRIPTS} from '../only-on.js'
 
@@ -80,29 +79,6 @@ describe('a second gateway on a running one’s --state file', () => {
     const env = {HOME: '/tmp/home', XDG_CONFIG_HOME: '/tmp/home/config', XDG_DATA_HOME: '/tmp/home/data', XDG_CACHE_HOME: '/tmp/home/cache', TMPDIR: '/tmp'}
     const second = await runProgram('unshare', ['--mount', '--propagation', 'private', 'sh', '-c', script, 'sh', state, process.execPath, GW], {env, timeoutMs: 15_000})
     expectRefusedFor(second, '/tmp/data/state.json', first)
-  })
-})
-
-describe("an older gw's --state file", () => {
-  const purchase = aPurchase('071-P-AAAAAAAA', 'order-from-before')
-  const refund = aRefund('071-R-AAAAAAAA', 'refund-from-before', purchase.id, 100)
-  const older = {
-    'a journal (version 2)': `${JSON.stringify({version: 2, snapshot: {merchants: {TEST: {purchases: {[purchase.id]: purchase}}}}})}\n${JSON.stringify({changes: [{op: 'put', collection: 'refunds', merchant: 'TEST', record: refund}]})}\n`,
-    'one document (version 1)': JSON.stringify({version: 1, merchants: {TEST: {purchases: {[purchase.id]: purchase}, refunds: {[refund.id]: refund}}}}, null, 2),
-  }
-
-  it.each(Object.entries(older))('%s becomes a database at start, its records kept, and the next start reads it', async (_, text) => {
-    const home = isolatedHome()
-    const state = join(home.HOME!, 'gateway.json')
-    writeFileSync(state, text)
-    for (const run of ['first', 'second']) {
-      const started = await gateway(['--state', state], home)
-      const found = await started.gw(['purchase', 'get', 'order-from-before', '--json'])
-      expect(found.json, run).toMatchObject({id: purchase.id, amount: 1000})
-      expect((await started.gw(['refund', 'get', refund.id, '--json'])).json, run).toMatchObject({id: refund.id, amount: -100})
-      await started.stop()
-      expect(readFileSync(state).subarray(0, 16).toString('latin1')).toBe('SQLite format 3\0')
-    }
   })
 })
 

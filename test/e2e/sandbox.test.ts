@@ -1,6 +1,7 @@
 import {existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
+import {nodeSqlite} from '../../src/lib/locked-database.js'
 import {stateIn} from '../sandbox/state-file.js'
 import {cardArgs, isolatedHome, ref, runGw, startSandbox} from './helpers.js'
 
@@ -107,7 +108,7 @@ describe('gw sandbox start --detach, status, stop', () => {
     writeFileSync(file, 'garbage')
     const state = await runGw(['sandbox', 'start', '--detach', '--port', '0', '--state', file], {env: home})
     expect(state.code).toBe(2)
-    expect(state.stderr).toBe(`Error: ${file} is not a gw sandbox state file (neither a SQLite database nor JSON); move it away or pick another file\nHint: Pick another --state file: gw never overwrites a file it cannot read.\n`)
+    expect(state.stderr).toBe(`Error: ${file} is not a gw sandbox state file (not a SQLite database); move it away or pick another file\nHint: Pick another --state file: gw never overwrites a file it cannot read.\n`)
     const sandbox = await startSandbox()
     try {
       const port = new URL(sandbox.url).port
@@ -317,8 +318,8 @@ describe('gw sandbox start --state', () => {
 
 describe('gw sandbox start --state with a file of the wrong shape', () => {
   it.each([
-    ['a snapshot of the wrong shape', '{"version":2,"snapshot":{"merchants":{"TEST":{"purchases":{"071-P-AAAAAAAA":{"id":"071-P-AAAAAAAA","successful":"yes"}}}}}}\n', /is not a gw sandbox state file \(line 1, snapshot\./],
-    ['a file that is neither a database nor JSON', 'garbage', /is not a gw sandbox state file \(neither a SQLite database nor JSON\)/],
+    ['a JSON document', '{"version":1,"merchants":{}}\n', /is not a gw sandbox state file \(not a SQLite database\)/],
+    ['a file that is no database', 'garbage', /is not a gw sandbox state file \(not a SQLite database\)/],
   ])('refuses %s, naming the file, and leaves it as it was (exit 2)', async (_, content, message) => {
     const home = isolatedHome()
     const file = join(home.HOME!, 'state.json')
@@ -330,5 +331,20 @@ describe('gw sandbox start --state with a file of the wrong shape', () => {
     expect(result.stderr).toContain(`Error: ${file} is not a gw sandbox state file`)
     expect(result.stderr).toContain('Hint: Pick another --state file: gw never overwrites a file it cannot read.')
     expect(readFileSync(file, 'utf8')).toBe(content)
+  })
+
+  it('refuses a state file of another layout than this gw reads (1), saying what to do, and leaves it as it was (exit 2)', async () => {
+    const home = isolatedHome()
+    const file = join(home.HOME!, 'state.json')
+    const {DatabaseSync} = nodeSqlite()
+    const db = new DatabaseSync(file)
+    db.exec(`PRAGMA application_id = ${0x67777362}; PRAGMA user_version = 3; CREATE TABLE snapshot (state TEXT)`)
+    db.close()
+    const before = readFileSync(file)
+    const result = await runGw(['sandbox', 'start', '--port', '0', '--state', file], {env: home})
+    expect(result.code).toBe(2)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toBe(`Error: ${file} is a gw sandbox state file of layout 3, and this gw reads layout 1 only\nHint: Run it with the gw that wrote it, or give this one another --state file: gw never overwrites a file it cannot read.\n`)
+    expect(readFileSync(file).equals(before)).toBe(true)
   })
 })

@@ -42,7 +42,7 @@ describe('GET /_sandbox/clock', () => {
     expect(said).toStrictEqual({...clock, proof: keyedProof(proofKey, clockProofText('abc', clock))})
     expect(said.proof).not.toBe(keyedProof(proofKey, clockProofText('abd', said)))
     // Each thing it says is signed: none can be changed or left out.
-    for (const changed of [{...clock, time_zone: 'Etc/GMT+12'}, {...clock, now: formatDateTime(new Date(NOW.getTime() + 1000))}, {today: TODAY, processing_window_ms: 2000}]) {
+    for (const changed of [{...clock, time_zone: 'Etc/GMT+12'}, {...clock, now: formatDateTime(new Date(NOW.getTime() + 1000))}, {...clock, time_zone: ''}]) {
       expect(said.proof).not.toBe(keyedProof(proofKey, clockProofText('abc', changed)))
     }
   })

@@ -9,6 +9,7 @@ import {readRuntime, readRuntimeFile, removeRuntimeFile, writeRuntimeFile, type 
 import {stopSandbox} from '../../src/sandbox/server/stopping.js'
 import {hostPlatform} from '../../src/lib/platform.js'
 import {expectReject} from '../expect-error.js'
+import {aRuntimeInfo} from '../unit/sandbox/fixtures.js'
 
 const isRunning = (pid: number) => hostPlatform().isRunning(pid)
 
@@ -19,15 +20,7 @@ const paths = () => {
   return {runtimeFile: join(dir, 'run', 'sandbox.json'), logFile: join(dir, 'logs', 'sandbox.log')}
 }
 
-const info = (pid: number): RuntimeInfo => ({
-  pid,
-  url: 'http://127.0.0.1:1',
-  host: '127.0.0.1',
-  port: 1,
-  mode: 'sandbox',
-  stateFile: null,
-  startedAt: '2026-11-22T08:31:05.000Z',
-})
+const info = (pid: number): RuntimeInfo => aRuntimeInfo({pid, port: 1})
 
 /** The pid of a process that has exited. */
 async function deadPid(): Promise<number> {
@@ -149,7 +142,7 @@ describe('spawnDetached and stopSandbox', () => {
     const pid = child.pid as number
     started.push(pid)
     const exited = new Promise((resolve) => child.once('exit', resolve))
-    // An older gw's runtime file: no control token, no process; its command line says gw sandbox start.
+    // A gateway that does not answer, its runtime file without its process (as on Windows): its command line says gw sandbox start.
     expect(await stopSandbox(info(pid), platform, {graceMs: 200})).toStrictEqual({result: 'stopped', how: 'killed'})
     await exited
   })

@@ -1,4 +1,4 @@
-import {linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, realpathSync, symlinkSync, writeFileSync} from 'node:fs'
+import {linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, realpathSync, symlinkSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
@@ -76,25 +76,6 @@ describe('X-Sandbox-Instance: what the data is, by what it holds', () => {
     expect(until.get(runOf(before))).toBe(changesOf(before))
     expect(changesOf(after)).toBeGreaterThan(until.get(runOf(after))!)
   })
-
-  it('names the data of a state file written before instances as a run of it, and keeps that name', async () => {
-    const stateFile = join(folder(), 'state.json')
-    writeFileSync(stateFile, JSON.stringify({version: 2, snapshot: {merchants: {}}}) + '\n')
-    const gateway = await sandbox({stateFile})
-    const name = nameOf(await call(gateway, 'GET', '/_sandbox/clock', {auth: null}))
-    expect(name).toMatch(NAME)
-    expect(stateOnDisk(stateFile).instance).toBe(name)
-  })
-
-  it('holds the run of a state file from before counts (its instance alone), from the data it had', async () => {
-    const stateFile = join(folder(), 'state.json')
-    writeFileSync(stateFile, JSON.stringify({version: 2, snapshot: {merchants: {}, instance: 'run-from-before'}}) + '\n')
-    const gateway = await sandbox({stateFile})
-    const [earlier, now] = (await held(gateway)).runs
-    // Ended where this start began: what the file held, and what the start itself changed (the clock's date).
-    expect(earlier).toMatchObject({id: 'run-from-before'})
-    expect(now!.until).toBe(earlier!.until)
-  })
 })
 
 describe('the state file is its real file', () => {
@@ -139,7 +120,7 @@ describe('the state file is its real file', () => {
   it('refuses a state file with another name (a hard link), by either name, naming how many', async () => {
     const dir = folder()
     const file = join(dir, 'state.json')
-    writeFileSync(file, JSON.stringify({version: 2, snapshot: {merchants: {}}}) + '\n')
+    stateIn(file)
     linkSync(file, join(dir, 'copy.json'))
     for (const name of [file, join(dir, 'copy.json')]) {
       await expect(sandbox({stateFile: name})).rejects.toMatchObject({

@@ -1,11 +1,11 @@
-import {mkdtempSync, writeFileSync} from 'node:fs'
+import {mkdtempSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {livePurchase, liveRefund} from '../fixtures/live-records.js'
-import {aPurchase, aRefund} from '../unit/sandbox/fixtures.js'
+import {aPurchase} from '../unit/sandbox/fixtures.js'
 import {CENTS_CARD, call, purchase, sandbox} from './helpers.js'
-import {stateIn} from './state-file.js'
+import {runSql, stateIn} from './state-file.js'
 
 /**
  * The local gateway's records have the recorded live records' fields, no more: a purchase made
@@ -74,24 +74,12 @@ describe("the local gateway's records have the live gateway's fields", () => {
     expect(fieldSet(refusedRefund)).toStrictEqual(expectedRefundFields)
   })
 
-  it('records saved before these fields existed get them when the state file is loaded', () => {
+  it('a record without them is no record a gateway wrote: the state file is refused, naming it', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'gw-live-shape-')), 'state.json')
-    const strip = <T extends object>(record: T, fields: string[]) => Object.fromEntries(Object.entries(record).filter(([field]) => !fields.includes(field)))
-    const purchaseFields = ['card_category', 'card_subcategory', 'captured_amount', 'rrn', 'cvv_match', 'metadata', 'addendum_data']
-    const refundFields = ['settlement_date', 'metadata', 'standalone', 'rrn']
-    const oldPurchase = strip(aPurchase('071-P-AAAA1111', 'order-1', 1000), purchaseFields)
-    const oldDecline = strip(aPurchase('071-P-BBBB2222', 'order-2', 10051, false), purchaseFields)
-    // Older still: its transaction_id named its purchase, as before refunds answered with their own id.
-    const oldRefund = {...strip(aRefund('071-R-CCCC3333', 'refund-1', '071-P-AAAA1111', 400), [...refundFields, 'purchase_id']), transaction_id: '071-P-AAAA1111'}
-    const snapshot = {merchants: {TEST: {purchases: {'071-P-AAAA1111': oldPurchase, '071-P-BBBB2222': oldDecline}, refunds: {'071-R-CCCC3333': oldRefund}}}}
-    writeFileSync(file, JSON.stringify({version: 2, snapshot}) + '\n')
-
-    const store = stateIn(file)
-    const [approved, declined] = [store.find('purchases', 'TEST', 'order-1'), store.find('purchases', 'TEST', 'order-2')].map((found) => (found.found === 'own' ? found.record : undefined))
-    expect(approved).toMatchObject({card_category: 'Credit', card_subcategory: 'Standard', captured_amount: 1000, rrn: '071PAAAA1111', cvv_match: 'U', metadata: {}, addendum_data: {}})
-    expect(declined).toMatchObject({captured_amount: 0, rrn: '071PBBBB2222'})
-    expect(store.list('refunds', 'TEST')[0]).toMatchObject({settlement_date: '2026-11-23', metadata: {}, standalone: false, rrn: '071RCCCC3333', transaction_id: '071-R-CCCC3333'})
-    expect(store.refundedOf('TEST', '071-P-AAAA1111')).toBe(400)
+    stateIn(file)
+    const {rrn: _rrn, ...withoutRrn} = aPurchase('071-P-AAAA1111', 'order-1', 1000)
+    runSql(file, 'UPDATE snapshot SET state = ?', JSON.stringify({merchants: {TEST: {purchases: {'071-P-AAAA1111': withoutRrn}}}}))
+    expect(() => stateIn(file)).toThrow(`${file} is not a gw sandbox state file (snapshot, merchants.TEST.purchases.071-P-AAAA1111.rrn: Invalid input: expected string, received undefined)`)
   })
 })
 

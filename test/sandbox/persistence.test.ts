@@ -78,12 +78,12 @@ describe('state file', () => {
     const created = (await purchase(gateway)).body.response
     expect(stateOnDisk(stateFile).find('purchases', 'TEST', created.id)).toStrictEqual({found: 'own', record: created})
 
-    const instance = stateOnDisk(stateFile).snapshot().instance
+    const [before] = stateOnDisk(stateFile).snapshot().runs!
     await call(gateway, 'POST', '/_sandbox/reset', {auth: null})
     // Emptied, the data is another run's: it has a new name.
     const id = expect.stringMatching(/^[0-9a-f-]{36}$/)
-    expect(stateOnDisk(stateFile).snapshot()).toStrictEqual({merchants: {}, instance: id, runs: [{id, from: 0}], changes: 1})
-    expect(stateOnDisk(stateFile).snapshot().instance).not.toBe(instance)
+    expect(stateOnDisk(stateFile).snapshot()).toStrictEqual({merchants: {}, runs: [{id, from: 0}], changes: 1})
+    expect(stateOnDisk(stateFile).snapshot().runs![0]!.id).not.toBe(before!.id)
   })
 
   it('refuses to start on a file that is not a state file, rather than overwrite it', async () => {

@@ -15,7 +15,7 @@ afterEach(() => {
 })
 
 describe('a --state gateway and the temporary folder', () => {
-  it(`starts, and keeps its state, when another user made the lock folder an earlier gw used there first (TMPDIR/gw-locks-UID, open to all${root ? ', theirs' : ''})`, async () => {
+  it(`starts, and keeps its state, when another user made a lock folder there (TMPDIR/gw-locks-UID, open to all${root ? ', theirs' : ''})`, async () => {
     const stateFile = join(mkdtempSync(join(tmpdir(), 'gw-sandbox-')), 'state.json')
     const planted = mkdtempSync(join(tmpdir(), 'gw-planted-'))
     const folder = join(planted, `gw-locks-${process.getuid?.() ?? 0}`)

@@ -19,17 +19,15 @@ export type SandboxClock = z.infer<typeof SandboxClock>
 export interface ClockSays {
   today: string
   processing_window_ms: number
-  now?: string
-  time_zone?: string
+  now: string
+  time_zone: string
 }
 
 /**
  * What the clock's proof signs: the challenge, then everything the gateway says, so that none of
- * them can be swapped for another or left out. A local gateway of an earlier gw says neither its
- * now nor its time zone: its text ends at the window.
+ * them can be swapped for another or left out.
  */
-export const clockProofText = (challenge: string, clock: ClockSays): string =>
-  [challenge, clock.today, clock.processing_window_ms, ...(clock.now === undefined && clock.time_zone === undefined ? [] : [clock.now ?? '', clock.time_zone ?? ''])].join('\n')
+export const clockProofText = (challenge: string, clock: ClockSays): string => [challenge, clock.today, clock.processing_window_ms, clock.now, clock.time_zone].join('\n')
 
 export const ClockAdvance = lazily(() =>
   z.union([

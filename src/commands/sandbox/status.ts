@@ -42,9 +42,8 @@ export default class SandboxStatus extends GwCommand<string | undefined> {
     const known = (await knownSandboxes(this.factory.dataDir, this.factory.platform)).filter((sandbox) => name === undefined || nameKey(sandbox.name) === nameKey(name))
     // A gateway gone (a kill -9, a restart of the machine) left its runtime file: removed, and said so, as gw sandbox stop does.
     for (const {name, runtime, status} of known) if (status.state === 'stale') this.io.err(removeStale(name, runtime, status.info, status.now))
-    // A runtime file of an older gw names no dialect: it answered as the contract does.
     // Its control token and process stay in its runtime file: status shows where it listens.
-    const running = known.flatMap(({name, status}) => (status.state === 'running' ? [{name, ...shown(status.info), dialect: status.info.dialect ?? 'contract'}] : []))
+    const running = known.flatMap(({name, status}) => (status.state === 'running' ? [{name, ...shown(status.info)}] : []))
     if (running.length === 0) {
       const others = theirs(known.map(({status}) => status))
       const which = name === undefined ? 'No local gateway is running' : `The local gateway ${name} is not running`

@@ -9,7 +9,7 @@ type Which = {all: true} | {name: string}
 export default class SandboxStop extends GwCommand<Which> {
   static override summary = 'Stop the local gateway running in the background'
   static override description = `Ends the gateway started with gw sandbox start (--detach, or in another terminal): the default one, the one --name names, or with --all every one.
-It is asked on its own control API, with the token only its runtime file holds, and closes as on SIGTERM: the closing line in its log, its request log and web hook deliveries flushed; on every system, Windows too. One that does not answer (an older gw) gets SIGTERM, and SIGKILL after 5 s, but only once its pid is shown to be that gateway still. A runtime file whose process is gone, or whose pid another program has now, is removed, and said so; that program is left alone. Another user's gateway is theirs to stop (exit 6).
+It is asked on its own control API, with the token only its runtime file holds, and closes as on SIGTERM: the closing line in its log, its request log and web hook deliveries flushed; on every system, Windows too. One that does not answer (a hung one) gets SIGTERM, and SIGKILL after 5 s, but only once its pid is shown to be that gateway still. A runtime file whose process is gone, or whose pid another program has now, is removed, and said so; that program is left alone. Another user's gateway is theirs to stop (exit 6).
 With --state, nothing acknowledged is lost: every change is journaled to the state file, and synced, before it is answered.`
 
   static override examples = [

@@ -22,8 +22,8 @@ export type Change =
   | {op: 'dequeue'; id: string}
   /** The key names are hashed with, made when the first name that holds a card number is saved. */
   | {op: 'nameSecret'; secret: string}
-  /** `instance`: the name of the data from then on; absent in journals from before instances. */
-  | {op: 'reset'; instance?: string}
+  /** `instance`: the name of the data from then on. */
+  | {op: 'reset'; instance: string}
 
 /** The changes made since the last `take`, and how to take each back, latest last. */
 export interface Batch {

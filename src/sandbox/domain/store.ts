@@ -15,8 +15,6 @@ export interface StoreState {
   cardNotices?: Record<string, CardNotice[]>
   /** Web hook deliveries not yet made, oldest first. */
   deliveries?: QueuedDelivery[]
-  /** The latest run's id, as a gw from before `runs` reads it. */
-  instance?: string
   /** Each run of this data, oldest first: a start of the gateway on it, or a reset (which drops those before). */
   runs?: Run[]
   /** How many changes the data has had since it began (or was reset): with a run's id, where it stood. */
@@ -62,7 +60,7 @@ export class Store {
     if (this.notices.size > 0) state.cardNotices = Object.fromEntries(this.notices)
     if (this.queue.size > 0) state.deliveries = this.queue.all()
     const latest = this.runs.at(-1)
-    if (latest) Object.assign(state, {instance: latest.id, runs: this.runs.map((run) => ({...run})), changes: this.changes})
+    if (latest) Object.assign(state, {runs: this.runs.map((run) => ({...run})), changes: this.changes})
     if (this.nameSecret !== undefined) Object.assign(state, {nameSecret: this.nameSecret, nameHashes: this.shelves.nameHashes()})
     return state
   }
@@ -259,7 +257,7 @@ export class Store {
         return this.queue.dequeue(change.id)
       case 'reset': {
         const previous = this.snapshot()
-        this.load({...emptyState(), instance: change.instance})
+        this.load({...emptyState(), runs: [{id: change.instance, from: 0}]})
         return () => this.load(previous)
       }
     }
@@ -271,7 +269,7 @@ export class Store {
     this.todayDate = state.today
     this.notices = new Map(Object.entries(state.cardNotices ?? {}))
     this.queue.load(state.deliveries ?? [])
-    this.runs = state.runs?.map((run) => ({...run})) ?? (state.instance === undefined ? [] : [{id: state.instance, from: 0}])
+    this.runs = state.runs?.map((run) => ({...run})) ?? []
     this.changes = state.changes ?? 0
   }
 }

@@ -42,17 +42,17 @@ export function differencesFrom(info: RuntimeInfo, asked: StartRequest): string[
   if (asked.port !== undefined && asked.port !== 0 && asked.port !== info.port) differ('--port', String(asked.port), String(info.port))
   if (asked.host !== undefined && asked.host !== info.host) differ('--host', asked.host, info.host)
   if (asked.mode !== undefined && asked.mode !== info.mode) differ('--mode', asked.mode, info.mode)
-  if (asked.dialect !== undefined && asked.dialect !== (info.dialect ?? 'contract')) differ('--dialect', asked.dialect, info.dialect ?? 'contract')
-  if (asked.processingWindowMs !== undefined && asked.processingWindowMs !== info.processingWindowMs) differ('--processing-window-ms', String(asked.processingWindowMs), String(info.processingWindowMs ?? ''))
+  if (asked.dialect !== undefined && asked.dialect !== info.dialect) differ('--dialect', asked.dialect, info.dialect)
+  if (asked.processingWindowMs !== undefined && asked.processingWindowMs !== info.processingWindowMs) differ('--processing-window-ms', String(asked.processingWindowMs), String(info.processingWindowMs))
   if (asked.rateLimit !== undefined && asked.rateLimit !== info.rateLimit) differ('--rate-limit', String(asked.rateLimit), String(info.rateLimit ?? ''))
-  if (asked.latencyMs !== undefined && asked.latencyMs !== (info.latencyMs ?? 0)) differ('--latency', String(asked.latencyMs), String(info.latencyMs || ''))
+  if (asked.latencyMs !== undefined && asked.latencyMs !== info.latencyMs) differ('--latency', String(asked.latencyMs), String(info.latencyMs || ''))
   if (asked.stateFile !== undefined && !sameFile(asked.stateFile, info.stateFile)) differ('--state', asked.stateFile, info.stateFile ?? '')
-  if (asked.webhooks !== undefined && !same(asked.webhooks, info.webhooks ?? [])) differ('--webhook', asked.webhooks.join(' '), (info.webhooks ?? []).join(' '))
-  if (asked.merchants !== undefined && !same(asked.merchants, info.merchants ?? [])) differ('--merchant', asked.merchants.join(' '), (info.merchants ?? []).join(' '))
+  if (asked.webhooks !== undefined && !same(asked.webhooks, info.webhooks)) differ('--webhook', asked.webhooks.join(' '), info.webhooks.join(' '))
+  if (asked.merchants !== undefined && !same(asked.merchants, info.merchants)) differ('--merchant', asked.merchants.join(' '), info.merchants.join(' '))
   if (asked.allowedHosts !== undefined && !same(asked.allowedHosts, info.allowedHosts ?? [])) differ('--allow-host', asked.allowedHosts.join(' '), (info.allowedHosts ?? []).join(' '))
   if (asked.allowedOrigins !== undefined && !same(asked.allowedOrigins, info.allowedOrigins ?? [])) differ('--allow-origin', asked.allowedOrigins.join(' '), (info.allowedOrigins ?? []).join(' '))
   // The gateway that writes the runtime file keeps its log in a file, or none: null is none.
-  if (asked.requestLog !== undefined && info.requestLog !== undefined && asked.requestLog !== (info.requestLog !== null)) {
+  if (asked.requestLog !== undefined && asked.requestLog !== (info.requestLog !== null)) {
     differences.push(asked.requestLog ? '--request-log (it keeps none)' : `--no-request-log (it keeps one in ${info.requestLog})`)
   }
   return differences
@@ -112,7 +112,7 @@ export class DetachedStartError extends Error {
 export async function spawnDetached(options: DetachOptions): Promise<RuntimeInfo> {
   const {execPath, args, runtimeFile, logFile, merchants = [], env = process.env, timeoutMs = 10_000} = options
   mkdirSync(dirname(logFile), {recursive: true, mode: 0o700})
-  // The user's own (never through another's link), and its user's alone as the runtime file is (an older gw's 0644 made 0600).
+  // The user's own (never through another's link), and its user's alone as the runtime file is (one left readable by others made 0600).
   const {fd: log} = openOwnFileSync(logFile, constants.O_WRONLY | constants.O_APPEND)
   // What this start writes there begins here: the child's error, if it fails, is read back from it.
   const from = fstatSync(log).size

@@ -51,8 +51,8 @@ function ownerOf(file: string, platform: Platform): string {
 /**
  * Whose the runtime file's pid is now. Its process's start and command line, as the system
  * tells them, against those the gateway wrote at its start (Linux, macOS); where it wrote none
- * (Windows, where asking costs a second; an older gw), the gateway is asked on its port with its
- * control token, and an older gw's is known by its command line.
+ * (Windows, where asking costs a second), the gateway is asked on its port with its control
+ * token, and one that does not answer (a hung one) is known by its command line.
  */
 export async function holderOf(info: RuntimeInfo, platform: Platform): Promise<Holder> {
   const whose = platform.whoseProcess(info.pid)
@@ -62,10 +62,8 @@ export async function holderOf(info: RuntimeInfo, platform: Platform): Promise<H
     if (!facts) return 'unknown'
     return facts.started === info.process.started ? 'gateway' : {other: facts.command}
   }
-  if (info.controlToken) {
-    const answer = await askGateway(info, 'GET', '/_sandbox/process')
-    if (answer?.status === 200 && pidIn(answer.body) === info.pid) return 'gateway'
-  }
+  const answer = await askGateway(info, 'GET', '/_sandbox/process')
+  if (answer?.status === 200 && pidIn(answer.body) === info.pid) return 'gateway'
   const facts = platform.processFacts(info.pid)
   if (!facts) return 'unknown'
   return /\bsandbox\b.*\bstart\b/.test(facts.command) ? 'gateway' : {other: facts.command}
@@ -105,7 +103,7 @@ export function askGateway(info: RuntimeInfo, method: 'GET' | 'POST', path: stri
         timeout: ASK_TIMEOUT_MS,
         headers: {
           Host: `${host.includes(':') ? `[${host}]` : host}:${info.port}`,
-          Authorization: `Bearer ${info.controlToken ?? ''}`,
+          Authorization: `Bearer ${info.controlToken}`,
           ...(body === undefined ? {} : {'Content-Type': 'application/json', 'Content-Length': String(body.length)}),
         },
       },

@@ -1,18 +1,14 @@
-import {randomBytes} from 'node:crypto'
-import {closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync} from 'node:fs'
+import {closeSync, mkdirSync, openSync, readSync, statSync} from 'node:fs'
 import {dirname, resolve} from 'node:path'
 import type * as z from 'zod'
 import {realPath} from '../../lib/file-identity.js'
-import {LockHeldError, takeLockFile, type LockFile} from '../../lib/lock-file.js'
 import {hostPlatform, type Platform} from '../../lib/platform.js'
-import {syncDirectory} from '../../lib/sync-directory.js'
 import {DatabaseLockedError, isHeldHere, NotADatabaseError, openLockedDatabase, primaryCode} from '../../lib/locked-database.js'
 import {checkOwnPath, NotYoursError} from '../../lib/own-file.js'
 import {OverlayNameError} from '../../lib/overlay-names.js'
 import type {Change} from '../domain/change-log.js'
 import {storableSnapshot} from '../domain/storable.js'
 import {Store, type StoreState} from '../domain/store.js'
-import {readOlderStateFile} from './older-state-file.js'
 import {StateDatabase, type StateWrite, writeThrough} from './state-database.js'
 import {ChangeBatch, StateSnapshot, misfit} from './state-schema.js'
 import {reasonOf, StateFileError} from './state-file-error.js'
@@ -47,8 +43,8 @@ export interface OpenState {
 
 /**
  * Opens the state file at `path` (made, with its folder, when there is none) under its lock, and
- * reads it. An older gw's file (JSON) is migrated into a database first. Throws StateFileError
- * naming the file: in use, not a state file, or not to be written.
+ * reads it. Throws StateFileError naming the file: in use, not a state file (or one of another
+ * layout), or not to be written.
  */
 export function openState(path: string, write: StateWrite = writeThrough): OpenState {
   try {
@@ -56,16 +52,8 @@ export function openState(path: string, write: StateWrite = writeThrough): OpenS
     mkdirSync(dirname(file), {recursive: true, mode: DIRECTORY_MODE})
     // Another user's state file, or a link or folder of theirs on the way, is never adopted (lib/own-file.ts).
     checkOwnPath(path)
-    const kind = fileKind(path, file)
-    if (kind === 'database') return openDatabase(path, file, write)
-    // Not a database yet: until it is one, an older gw's lock on it is taken too, which one running on it holds.
-    const olderLock = takeOlderLock(path, file)
-    try {
-      if (kind === 'older') migrate(path, file, write)
-      return openDatabase(path, file, write)
-    } finally {
-      olderLock.release()
-    }
+    checkFile(path, file)
+    return openDatabase(path, file, write)
   } catch (error) {
     if (error instanceof StateFileError) throw error
     if (error instanceof NotYoursError) throw new StateFileError(`The state file cannot be used: ${error.message}`, error.hint)
@@ -73,14 +61,14 @@ export function openState(path: string, write: StateWrite = writeThrough): OpenS
   }
 }
 
-/** What is at `file`: nothing (or an empty file), a SQLite database, or something older gw may have written. */
-function fileKind(path: string, file: string): 'none' | 'database' | 'older' {
+/** Refuses what is at `file` unless it is nothing (or an empty file) or a SQLite database. */
+function checkFile(path: string, file: string): void {
   const stat = statSync(file, {throwIfNoEntry: false})
-  if (!stat) return 'none'
+  if (!stat) return
   if (!stat.isFile()) throw notAStateFile(path, stat.isDirectory() ? 'it is a directory' : 'it is not a regular file')
   // Read by any other means, a file this process holds would lose its lock (POSIX locks are a process's).
   if (isHeldHere(file)) throw inUse(path, file, process.pid)
-  if (stat.size === 0) return 'none'
+  if (stat.size === 0) return
   const head = Buffer.alloc(SQLITE_HEADER.length)
   const fd = openSync(file, 'r')
   try {
@@ -88,7 +76,7 @@ function fileKind(path: string, file: string): 'none' | 'database' | 'older' {
   } finally {
     closeSync(fd)
   }
-  return head.equals(SQLITE_HEADER) ? 'database' : 'older'
+  if (!head.equals(SQLITE_HEADER)) throw notAStateFile(path, 'not a SQLite database')
 }
 
 /** The database at `file`, held, checked and read; let go again when any of that fails. */
@@ -119,6 +107,9 @@ function loadState(path: string, database: StateDatabase): Store {
   try {
     const layout = database.layout()
     if (layout.kind === 'other') throw notAStateFile(path, layout.reason)
+    if (layout.kind === 'another') {
+      throw new StateFileError(`${path} is a gw sandbox state file of layout ${layout.layout}, and this gw reads layout ${layout.reads} only`, 'Run it with the gw that wrote it, or give this one another --state file: gw never overwrites a file it cannot read.')
+    }
     if (layout.kind === 'new') {
       database.create(storableSnapshot(new Store().snapshot()))
       return new Store()
@@ -170,48 +161,6 @@ export function isMountPoint(path: string, platform: Pick<Platform, 'procFile'> 
   // The fifth field, with spaces, tabs, newlines and backslashes written as octal escapes.
   const unescape = (field: string) => field.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8)))
   return table.split('\n').some((line) => unescape(line.split(' ')[4] ?? '') === path)
-}
-
-/**
- * The lock an older gw takes on a state file, `<file>.lock` (made with link(2), its pid inside):
- * held while a file that is not a database yet is made one, so that an older gw running on it
- * refuses this one, and one started meanwhile refuses to run beside it. Once the file is a
- * database an older gw refuses it as no state file of its own.
- */
-function takeOlderLock(path: string, file: string): LockFile {
-  try {
-    return takeLockFile(`${file}.lock`)
-  } catch (error) {
-    if (error instanceof LockHeldError) throw inUse(path, file, error.pid)
-    throw error
-  }
-}
-
-/**
- * Rewrites an older gw's file as a database: written whole beside it and synced, then renamed
- * over it, so that a crash at any point leaves the older file as it was or the database whole.
- * The older file's other names (refused first) would keep the older copy.
- */
-function migrate(path: string, file: string, write: StateWrite): void {
-  refuseOtherNames(path, file)
-  const older = readOlderStateFile(readFileSync(file, 'utf8'))
-  if ('problem' in older) throw notAStateFile(path, older.problem)
-  // A name of its own: a crashed migration's leftover (or another gateway's) is never reused.
-  const temporary = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`
-  try {
-    const database = new StateDatabase(openLockedDatabase(temporary), write)
-    try {
-      database.create(storableSnapshot(older.store.snapshot()))
-    } finally {
-      database.close()
-    }
-    write('rename', () => renameSync(temporary, file))
-  } catch (error) {
-    rmSync(temporary, {force: true})
-    rmSync(`${temporary}-journal`, {force: true})
-    throw error
-  }
-  syncDirectory(dirname(file))
 }
 
 function inUse(path: string, file: string, pid: number | undefined): StateFileError {

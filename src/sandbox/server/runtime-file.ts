@@ -1,8 +1,7 @@
-import {mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {mkdirSync, readdirSync, renameSync, rmSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {NotYoursError} from '../../lib/not-yours.js'
 import {readOwnFile} from '../../lib/own-file.js'
-import type {Platform} from '../../lib/platform.js'
 import type {ProcessFacts} from '../../lib/processes.js'
 import type {Dialect} from '../dialect.js'
 import type {Mode} from '../domain/mode.js'
@@ -19,30 +18,29 @@ export interface RuntimeInfo {
   host: string
   port: number
   mode: Mode
-  /** Absent in files of older versions, which answered as the contract does. */
-  dialect?: Dialect
-  /** Its processing window, faults aside (GET /_sandbox/clock says it, and gw believes it only of a gateway that proves it holds controlToken); absent in older files. */
-  processingWindowMs?: number
-  /** --rate-limit, each merchant's requests a second (null: none), and --latency in ms (0: none); absent in older files. */
-  rateLimit?: number | null
-  latencyMs?: number
+  dialect: Dialect
+  /** Its processing window, faults aside (GET /_sandbox/clock says it, and gw believes it only of a gateway that proves it holds controlToken). */
+  processingWindowMs: number
+  /** --rate-limit, each merchant's requests a second (null: none), and --latency in ms (0: none). */
+  rateLimit: number | null
+  latencyMs: number
   stateFile: string | null
   startedAt: string
-  /** Addresses given with --webhook, and merchants beyond TEST by name (never their tokens); absent in files of older versions. */
-  webhooks?: string[]
-  merchants?: string[]
-  /** The file of its request log (gw sandbox logs); null when it keeps none or only in memory; absent in older files. */
-  requestLog?: string | null
-  /** --allow-host and --allow-origin; absent in older files. */
+  /** Addresses given with --webhook, and merchants beyond TEST by name (never their tokens). */
+  webhooks: string[]
+  merchants: string[]
+  /** The file of its request log (gw sandbox logs); null when it keeps none or only in memory. */
+  requestLog: string | null
+  /** --allow-host and --allow-origin; absent when none was given. */
   allowedHosts?: string[]
   allowedOrigins?: string[]
-  /** Its --name as it was given (`Shop`), which names its profile; absent in older files. */
+  /** Its --name as it was given (`Shop`), which names its profile; absent for the default one. */
   name?: string
-  /** The secret its stop, and beyond loopback its controls, take (guard.ts); absent in older files. */
-  controlToken?: string
-  /** Its process as the system told it at start (lib/processes.ts), to tell it from one that has its pid later; absent in older files, and on Windows. */
+  /** The secret its stop, and beyond loopback its controls, take (guard.ts). */
+  controlToken: string
+  /** Its process as the system told it at start (lib/processes.ts), to tell it from one that has its pid later; absent on Windows. */
   process?: ProcessFacts
-  /** Beyond loopback, whether merchant TEST is let in (--open-test-merchant); absent in older files. */
+  /** Beyond loopback, whether merchant TEST is let in (--open-test-merchant); absent when it is not. */
   openTestMerchant?: boolean
 }
 
@@ -66,31 +64,9 @@ const baseName = (name: string) => (nameKey(name) === DEFAULT_SANDBOX ? 'sandbox
  * so that several run side by side: `sandbox.json` for the default one, `sandbox-NAME.json` for
  * another, the name in lower case.
  */
-export function sandboxFiles(dataDir: string, name: string = DEFAULT_SANDBOX, base = baseName(name)): SandboxFiles {
+export function sandboxFiles(dataDir: string, name: string = DEFAULT_SANDBOX): SandboxFiles {
+  const base = baseName(name)
   return {runtime: join(dataDir, `${base}.json`), log: join(dataDir, `${base}.log`), requestLog: join(dataDir, `${base}-requests.ndjson`)}
-}
-
-/**
- * sandboxFiles, or those an older gw made under the name as it was typed (`sandbox-Shop.json`),
- * where no file has the name in lower case. A file system that folds case (APFS, NTFS) opens the
- * older file by the lower-case name itself; elsewhere the folder is looked through.
- */
-export function findSandboxFiles(dataDir: string, name: string, platform: Pick<Platform, 'foldsCase'>): SandboxFiles {
-  const files = sandboxFiles(dataDir, name)
-  if (platform.foldsCase || !absent(files.runtime)) return files
-  const wanted = `${baseName(name)}.json`
-  const older = entriesOf(dataDir).find((entry) => entry.toLowerCase() === wanted)
-  return older ? sandboxFiles(dataDir, name, older.slice(0, -'.json'.length)) : files
-}
-
-/** Whether there is no file of this name: one that cannot be looked at (another user's folder) may be there. */
-function absent(path: string): boolean {
-  try {
-    statSync(path)
-    return false
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ENOENT'
-  }
 }
 
 function entriesOf(dataDir: string): string[] {
@@ -103,17 +79,15 @@ function entriesOf(dataDir: string): string[] {
 
 /** Every local gateway that left a runtime file in gw's data folder, by name (one whatever its case), the default one first. */
 export function runtimeFilesIn(dataDir: string): {name: string; runtime: string}[] {
-  const found = new Map<string, {name: string; runtime: string}>()
-  for (const entry of entriesOf(dataDir).sort()) {
+  const found: {name: string; runtime: string}[] = []
+  for (const entry of entriesOf(dataDir)) {
     const name = entry === 'sandbox.json' ? DEFAULT_SANDBOX : /^sandbox-(.+)\.json$/.exec(entry)?.[1]
-    if (name === undefined || !SANDBOX_NAME.test(name)) continue
-    const key = nameKey(name)
-    // The file under the lower-case name is the one a gateway of today writes.
-    if (found.has(key) && entry !== `${baseName(name)}.json`) continue
+    // A gateway names its files in lower case.
+    if (name === undefined || !SANDBOX_NAME.test(name) || entry !== `${baseName(name)}.json`) continue
     const recorded = readRuntimeFile(join(dataDir, entry))?.name
-    found.set(key, {name: recorded !== undefined && nameKey(recorded) === key ? recorded : name, runtime: join(dataDir, entry)})
+    found.push({name: recorded !== undefined && nameKey(recorded) === name ? recorded : name, runtime: join(dataDir, entry)})
   }
-  return [...found.values()].sort((a, b) => Number(nameKey(b.name) === DEFAULT_SANDBOX) - Number(nameKey(a.name) === DEFAULT_SANDBOX) || a.name.localeCompare(b.name))
+  return found.sort((a, b) => Number(nameKey(b.name) === DEFAULT_SANDBOX) - Number(nameKey(a.name) === DEFAULT_SANDBOX) || a.name.localeCompare(b.name))
 }
 
 /** Atomic, so a reader never sees half a file; its user's alone (0600), in a folder made 0700. */
@@ -139,11 +113,39 @@ export function readRuntime(file: string): RuntimeRead {
   }
   if (text === undefined) return {missing: true}
   try {
-    const info = JSON.parse(text) as Partial<RuntimeInfo> | null
-    return Number.isInteger(info?.pid) && typeof info?.url === 'string' ? {info: info as RuntimeInfo} : {missing: true}
+    const info = JSON.parse(text) as unknown
+    return isRuntimeInfo(info) ? {info} : {missing: true}
   } catch {
     return {missing: true}
   }
+}
+
+/** Whether a runtime file's JSON has every field a gateway writes in it: one that lacks any is no gateway's, read as none. */
+function isRuntimeInfo(value: unknown): value is RuntimeInfo {
+  if (value === null || typeof value !== 'object') return false
+  const info = value as Record<keyof RuntimeInfo, unknown>
+  const is = (type: string) => (field: unknown) => typeof field === type
+  const text = is('string')
+  const orNull = (check: (field: unknown) => boolean) => (field: unknown) => field === null || check(field)
+  const texts = (field: unknown) => Array.isArray(field) && field.every(text)
+  const checks: [unknown, (field: unknown) => boolean][] = [
+    [info.pid, Number.isInteger],
+    [info.url, text],
+    [info.host, text],
+    [info.port, Number.isInteger],
+    [info.mode, text],
+    [info.dialect, text],
+    [info.processingWindowMs, is('number')],
+    [info.rateLimit, orNull(is('number'))],
+    [info.latencyMs, is('number')],
+    [info.stateFile, orNull(text)],
+    [info.startedAt, text],
+    [info.webhooks, texts],
+    [info.merchants, texts],
+    [info.requestLog, orNull(text)],
+    [info.controlToken, text],
+  ]
+  return checks.every(([field, check]) => check(field))
 }
 
 /** The runtime file's content, or undefined when there is none, or it is not one, or it cannot be read. */

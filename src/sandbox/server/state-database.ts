@@ -16,19 +16,19 @@ const SQLITE_FULL = 13
 
 /** "gwsb" (PRAGMA application_id): what tells a local gateway's state file from another program's SQLite file. */
 const APPLICATION_ID = 0x67777362
-/** The tables above (PRAGMA user_version), after an older gw's JSON files, versions 1 and 2. */
-const LAYOUT = 3
+/** The tables above (PRAGMA user_version). */
+const LAYOUT = 1
 
 /**
- * Runs one write to the state file: `run` itself, here. `step` is the SQL statement (or `rename`,
- * a migrated file put in place); tests give a disk that fails, before the step or after it.
+ * Runs one write to the state file: `run` itself, here. `step` is the SQL statement; tests give a
+ * disk that fails, before the step or after it.
  */
 export type StateWrite = (step: string, run: () => void) => void
 
 export const writeThrough: StateWrite = (_, run) => run()
 
-/** What a database file holds: nothing yet, a state file of this layout, or something else (why not). */
-export type Layout = {kind: 'new'} | {kind: 'state'} | {kind: 'other'; reason: string}
+/** What a database file holds: nothing yet, a state file of this layout, one of another (`layout`), or something else (why not). */
+export type Layout = {kind: 'new'} | {kind: 'state'} | {kind: 'another'; layout: number; reads: number} | {kind: 'other'; reason: string}
 
 /** A state file's database, held under its lock (openLockedDatabase) until close. */
 export class StateDatabase {
@@ -46,8 +46,7 @@ export class StateDatabase {
     const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").all()
     if (application === 0 && layout === 0 && tables.length === 0) return {kind: 'new'}
     if (application !== APPLICATION_ID) return {kind: 'other', reason: "another program's SQLite database"}
-    if (layout > LAYOUT) return {kind: 'other', reason: `written by a newer gw, layout ${layout}; this one reads ${LAYOUT}`}
-    if (layout !== LAYOUT) return {kind: 'other', reason: `an unknown layout, ${layout}`}
+    if (layout !== LAYOUT) return {kind: 'another', layout, reads: LAYOUT}
     return {kind: 'state'}
   }
 

@@ -6,37 +6,30 @@ import {Purchase} from '../../api/schemas/purchase.js'
 import {Refund} from '../../api/schemas/refund.js'
 import {Subscription} from '../../api/schemas/subscription.js'
 import {WebHook} from '../../api/schemas/web-hook.js'
-import {rrnOf} from '../domain/records.js'
-import {shiftDays} from '../domain/schedule.js'
 import {COLLECTIONS, type Collection, globalKeyField} from '../domain/collections.js'
 import {DirectDebitState, PaymentPlanState} from './payment-state.js'
 import {date, dateTime, nullableText, text} from './state-fields.js'
 
 /**
- * The records as the state file holds them (and the JSON files of an older gw): the shared record
+ * The records as the state file holds them: the shared record
  * schemas (the client's), with the fields the sandbox relies on made required, so a file that
  * would break a request later is refused when it is loaded.
  */
 const RECORDS = {
   cards: Card.extend({token: text, card_number: text, card_expiry: date, card_holder: text, transaction_count: z.number().int(), alias: nullableText}),
-  purchases: z.preprocess(
-    purchaseWithLiveFields,
-    Purchase.extend({
-      id: text,
-      reference: text,
-      amount: z.number().int(),
-      successful: z.boolean(),
-      card_token: text,
-      card_number: text,
-      currency: text,
-      settlement_date: date.nullable(),
-      transaction_date: dateTime,
-    }),
-  ),
-  refunds: z.preprocess(
-    (refund) => refundWithLiveFields(linkedToPurchase(refund)),
-    Refund.extend({id: text, reference: text, amount: z.number().int(), successful: z.boolean(), transaction_id: text, purchase_id: nullableText, transaction_date: dateTime}),
-  ),
+  purchases: Purchase.extend({
+    id: text,
+    reference: text,
+    amount: z.number().int(),
+    successful: z.boolean(),
+    card_token: text,
+    card_number: text,
+    currency: text,
+    settlement_date: date.nullable(),
+    transaction_date: dateTime,
+    rrn: text,
+  }),
+  refunds: Refund.extend({id: text, reference: text, amount: z.number().int(), successful: z.boolean(), transaction_id: text, purchase_id: nullableText, transaction_date: dateTime, rrn: text}),
   plans: Plan.extend({id: text, name: text, reference: text, description: text, amount: z.number().int(), currency: text, created_at: dateTime}),
   customers: Customer.extend({
     id: text,
@@ -66,53 +59,6 @@ const RECORDS = {
   direct_debits: DirectDebitState,
 } as const satisfies {[C in Collection]: z.ZodType}
 
-/*
- * The upgrades below change a loaded record in place: the loader keeps the parsed value itself,
- * its fields in the gateway's order (misfit), not zod's output, so a copy made here
- * would be checked and then dropped.
- */
-
-/**
- * A refund saved before refunds answered with their own id in `transaction_id`, as the live gateway
- * does: it held its purchase's id there, which is now kept apart in `purchase_id`.
- */
-function linkedToPurchase(refund: unknown): unknown {
-  if (refund === null || typeof refund !== 'object' || 'purchase_id' in refund) return refund
-  const earlier = refund as {id?: unknown; transaction_id?: unknown}
-  return Object.assign(refund, {transaction_id: earlier.id, purchase_id: earlier.transaction_id})
-}
-
-/**
- * A purchase saved before purchases carried the live gateway's fields beyond the contract: they are
- * added as the sandbox would have set them, so its answers have them too (`cvv_match` unknown).
- */
-function purchaseWithLiveFields(purchase: unknown): unknown {
-  if (purchase === null || typeof purchase !== 'object' || 'rrn' in purchase) return purchase
-  const earlier = purchase as {id?: unknown; amount?: unknown; successful?: unknown; card_category?: unknown; card_subcategory?: unknown}
-  return Object.assign(purchase, {
-    card_category: earlier.card_category ?? 'Credit',
-    card_subcategory: earlier.card_subcategory ?? 'Standard',
-    captured_amount: earlier.successful === true ? earlier.amount : 0,
-    rrn: typeof earlier.id === 'string' ? rrnOf(earlier.id) : earlier.id,
-    cvv_match: 'U',
-    metadata: {},
-    addendum_data: {},
-  })
-}
-
-/** The same for a refund: settled the day after it was made. */
-function refundWithLiveFields(refund: unknown): unknown {
-  if (refund === null || typeof refund !== 'object' || 'rrn' in refund) return refund
-  const earlier = refund as {id?: unknown; transaction_date?: unknown}
-  const day = typeof earlier.transaction_date === 'string' ? earlier.transaction_date.slice(0, 10) : ''
-  return Object.assign(refund, {
-    ...(/^\d{4}-\d{2}-\d{2}$/.test(day) ? {settlement_date: shiftDays(day, 1)} : {}),
-    metadata: {},
-    standalone: false,
-    rrn: typeof earlier.id === 'string' ? rrnOf(earlier.id) : earlier.id,
-  })
-}
-
 const MerchantRecords = z.object(
   Object.fromEntries(COLLECTIONS.map((collection) => [collection, z.record(z.string(), RECORDS[collection]).optional()])),
 )
@@ -135,7 +81,6 @@ const State = z
     today: date.optional(),
     cardNotices: z.record(z.string(), z.array(CardNotice)).optional(),
     deliveries: z.array(QueuedDelivery).optional(),
-    instance: text.optional(),
     runs: z.array(z.object({id: text, from: z.number().int().nonnegative()})).optional(),
     changes: z.number().int().nonnegative().optional(),
     nameSecret: text.optional(),
@@ -176,23 +121,14 @@ const ChangeSchema = z.discriminatedUnion('op', [
   z.object({op: z.literal('enqueue'), delivery: QueuedDelivery}),
   z.object({op: z.literal('attempted'), id: text, attempts: z.number().int(), last_error: nullableText}),
   z.object({op: z.literal('dequeue'), id: text}),
-  z.object({op: z.literal('reset'), instance: text.optional()}),
+  z.object({op: z.literal('reset'), instance: text}),
 ])
 
 /** The whole state, as the state file's snapshot holds it. */
 export const StateSnapshot = State
 
-/** The changes of one group commit: a row of the state file, a line of a journal file before it. */
+/** The changes of one group commit: a row of the state file. */
 export const ChangeBatch = z.array(ChangeSchema)
-
-/** One line of a journal file (version 2) after the snapshot. */
-export const JournalLine = z.object({changes: ChangeBatch})
-
-/** The first line of a journal file (version 2). */
-export const SnapshotLine = z.object({version: z.literal(2), snapshot: State})
-
-/** A state file written before the journal (version 1): one pretty-printed document. */
-export const LegacyStateFile = z.object({version: z.literal(1)}).and(State)
 
 /**
  * Why `value` does not fit `schema`, `where` it is first (`line 1, snapshot.merchants...`); undefined

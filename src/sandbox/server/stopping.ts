@@ -27,18 +27,16 @@ const POLL_MS = 50
  * Stops only what gw started. The gateway is asked first, on its own control API with the token
  * only its runtime file holds, and closes as on SIGTERM (its closing line in its log, its request
  * log and deliveries flushed): on every system, and on Windows, which has no SIGTERM to send, the
- * only way to ask. A gateway that does not answer (an older gw, a hung one) is signalled only once
+ * only way to ask. A gateway that does not answer (a hung one) is signalled only once
  * its pid is shown to be it still (gateway-process.ts holderOf): SIGTERM, then SIGKILL after the
  * grace period; on Windows it is ended at once.
  */
 export async function stopSandbox(info: RuntimeInfo, platform: Platform, {graceMs = 5000, killWaitMs = 2000}: StopOptions = {}): Promise<StopOutcome> {
-  if (info.controlToken) {
-    const answer = await askGateway(info, 'POST', '/_sandbox/stop')
-    if (answer?.status === 200 && pidIn(answer.body) === info.pid) {
-      if (await exited(info.pid, graceMs, platform)) return {result: 'stopped', how: 'asked'}
-      // It answered with its pid and token: it is the gateway, stuck in its close.
-      return force(info.pid, platform, killWaitMs)
-    }
+  const answer = await askGateway(info, 'POST', '/_sandbox/stop')
+  if (answer?.status === 200 && pidIn(answer.body) === info.pid) {
+    if (await exited(info.pid, graceMs, platform)) return {result: 'stopped', how: 'asked'}
+    // It answered with its pid and token: it is the gateway, stuck in its close.
+    return force(info.pid, platform, killWaitMs)
   }
   const holder = await holderOf(info, platform)
   if (holder === 'gone') return {result: 'stale'}

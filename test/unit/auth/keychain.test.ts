@@ -1,10 +1,5 @@
-import {mkdtempSync, existsSync} from 'node:fs'
-import {tmpdir} from 'node:os'
-import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import type {TokenStore} from '../../../src/auth/config.js'
 import {keychainFailure, keychainStore, KeychainUnavailableError, type Keytar, keytarFailure} from '../../../src/auth/keychain.js'
-import {fileTokenStore, migrateIntoKeychain} from '../../../src/auth/token-store.js'
 
 function memoryKeytar(): Keytar & {entries: Map<string, string>} {
   const entries = new Map<string, string>()
@@ -88,21 +83,5 @@ describe('keychainStore', () => {
     expect(keytarFailure(absent, 'linux')).toBe(left('its native part cannot build, on Linux for want of libsecret-1-dev'))
     expect(keytarFailure(absent, 'darwin')).toBe(left("there is no prebuilt binary of it for this Mac's Node and it cannot be built without Xcode's command line tools (xcode-select --install)"))
     expect(keytarFailure(absent, 'win32')).toBe(left('there is no prebuilt binary of it for this Windows and Node (Windows on ARM has none) and it cannot be built without the C++ build tools of Visual Studio'))
-  })
-})
-
-describe('migrateIntoKeychain', () => {
-  it('moves every token of the interim file into the keychain and erases the file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gw-migrate-'))
-    const legacy = fileTokenStore(join(dir, 'credentials.json'))
-    await legacy.set('shop', 'shop-token')
-    await legacy.set('other', 'other-token')
-    const keytar = memoryKeytar()
-    const keychain: TokenStore = keychainStore({load: async () => keytar})
-    await migrateIntoKeychain(legacy, keychain)
-    expect(Object.fromEntries(keytar.entries)).toEqual({'gw/shop': 'shop-token', 'gw/other': 'other-token'})
-    expect(existsSync(join(dir, 'credentials.json'))).toBe(false)
-    await migrateIntoKeychain(legacy, keychain)
-    expect(keytar.entries.size).toBe(2)
   })
 })

@@ -58,7 +58,7 @@ describe('lookUpInDoubt', () => {
     expect(clock.slept).toEqual([5_000])
   })
 
-  it('a 404 once the window is over (or an intent with no time, written by an older gw): undefined, the row is sent', async () => {
+  it('a 404 once the window is over (or an intent with no time): undefined, the row is sent', async () => {
     for (const intent of [intentAt(START - 61_000), intentAt(undefined)]) {
       const clock = fakeClock()
       const g = gateway(99)

@@ -73,7 +73,7 @@ async function runOnce(path: string, sender: RowSender<Body, Body>, disk?: Parti
   const reports: RowReport[] = []
   let journal: Journal
   try {
-    journal = await Journal.open(path, {command: 'purchase create', input: {sha256: 'h'}, now: new Date(), target: {base_url: 'http://gw', username: 'TEST'}, disk})
+    journal = await Journal.open(path, {command: 'purchase create', input: {sha256: 'a'}, now: new Date(), target: {base_url: 'http://gw', username: 'TEST'}, disk})
   } catch {
     // The header could not be written: nothing was sent.
     return {reports, stopped: true, opened: false}

@@ -4,13 +4,12 @@ import {join} from 'node:path'
 import {DatabaseSync} from 'node:sqlite'
 import {describe, expect, it} from 'vitest'
 import {eachJournalLine, journalFormat, journalHeaderLine, JournalFileError, openJournalFile, readJournal, withReader} from '../../../src/batch/journal-file.js'
-import {fromLines} from '../../../src/batch/journal-older.js'
 import {openLockedDatabase} from '../../../src/lib/locked-database.js'
 import {anotherCouldTake, closedAfterEach, heldByAnother, openDescriptors} from '../../held-file.js'
 import {caught, folder} from '../lib/folders.js'
 
 // A journal's file (journal-file.ts): a SQLite database of its entries under the kernel's lock,
-// read without the lock by anyone, and an older gw's NDJSON journal made one in place.
+// read without the lock by anyone.
 
 const open = closedAfterEach(openJournalFile)
 const lockOpen = closedAfterEach(openLockedDatabase)
@@ -44,14 +43,14 @@ function otherDatabase(path: string): string {
 }
 
 describe('journalFormat: what a file holds, by its first bytes', () => {
-  it('is none for no file and an empty one, a database, an older gw’s NDJSON journal, or other', () => {
+  it('is none for no file and an empty one, a database, or other (JSON lines too)', () => {
     const dir = folder()
     expect(journalFormat(join(dir, 'missing'))).toBe('none')
     writeFileSync(join(dir, 'empty'), '')
     expect(journalFormat(join(dir, 'empty'))).toBe('none')
     expect(journalFormat(journalWith(join(dir, 'j'), [HEADER]))).toBe('database')
-    writeFileSync(join(dir, 'older'), `${HEADER}\n`)
-    expect(journalFormat(join(dir, 'older'))).toBe('lines')
+    writeFileSync(join(dir, 'lines'), `${HEADER}\n`)
+    expect(journalFormat(join(dir, 'lines'))).toBe('other')
     writeFileSync(join(dir, 'short'), '{"journal"')
     expect(journalFormat(join(dir, 'short'))).toBe('other')
     writeFileSync(join(dir, 'csv'), 'transaction_id,amount\n')
@@ -126,66 +125,10 @@ describe('openJournalFile', () => {
     expect(caught(() => open(path))).toMatchObject({reason: 'locked', detail: {pid: process.pid}})
   })
 
-  it('says the system’s error where an older gw’s journal cannot be made a database, and leaves it as it was', () => {
-    const dir = folder()
-    const path = join(dir, 'j.ndjson')
-    writeFileSync(path, `${HEADER}\n`)
-    // Where the new database would be made aside, a folder.
-    mkdirSync(`${path}.${process.pid}.new`)
-    const error = caught(() => open(path))
-    expect(error).not.toBeInstanceOf(JournalFileError)
-    expect(error).toMatchObject({code: expect.stringMatching(/EISDIR|ERR_FS_EISDIR/)})
-    expect(readFileSync(path, 'utf8')).toBe(`${HEADER}\n`)
-  })
-
   it('says the system’s error where the file cannot be made', () => {
     const dir = folder()
     writeFileSync(join(dir, 'file'), '')
     expect(caught(() => open(join(dir, 'file', 'j')))).toMatchObject({code: 'ENOTDIR'})
-  })
-})
-
-describe('an older gw’s NDJSON journal', () => {
-  it('is made a journal database in place, its whole lines kept and its torn last one cut, nothing left beside it', () => {
-    const dir = folder()
-    const path = join(dir, 'j.ndjson')
-    writeFileSync(path, `${HEADER}\n{"intent":"r-1"}\n{"result":"r-1","sta`)
-    expect(open(path).lines()).toEqual([HEADER, '{"intent":"r-1"}'])
-    expect(journalFormat(path)).toBe('database')
-    expect(readdirSync(dir).filter((name) => !name.endsWith('-journal'))).toEqual(['j.ndjson'])
-  })
-
-  it('holds it by one descriptor once made a database: the one it was made with is closed', () => {
-    const path = join(folder(), 'j.ndjson')
-    writeFileSync(path, `${HEADER}\n`)
-    open(path)
-    expect(openDescriptors(path)).toBe(1)
-  })
-
-  it('says what keeps it from being read (a folder in its place), its lock given back', () => {
-    const path = join(folder(), 'j.ndjson')
-    mkdirSync(path)
-    expect(caught(() => fromLines(path, 'CREATE TABLE entries (seq INTEGER PRIMARY KEY, line TEXT NOT NULL)'))).toMatchObject({code: 'EISDIR'})
-    expect(readdirSync(join(path, '..'))).toEqual(['j.ndjson'])
-  })
-
-  it('is refused while an older gw holds its lock beside it, naming that gw, and left as it is', () => {
-    const dir = folder()
-    const path = join(dir, 'j.ndjson')
-    writeFileSync(path, `${HEADER}\n`)
-    writeFileSync(`${path}.lock`, String(process.ppid))
-    expect(caught(() => open(path))).toMatchObject({reason: 'locked', detail: {pid: process.ppid}})
-    expect(readFileSync(path, 'utf8')).toBe(`${HEADER}\n`)
-    expect(readFileSync(`${path}.lock`, 'utf8')).toBe(String(process.ppid))
-  })
-
-  it('is left as it was when it cannot be made a database, its lock given back and nothing left beside it', () => {
-    const dir = folder()
-    const path = join(dir, 'j.ndjson')
-    writeFileSync(path, `${HEADER}\n`)
-    expect(() => fromLines(path, 'NOT SQL')).toThrow(/syntax error/)
-    expect(readFileSync(path, 'utf8')).toBe(`${HEADER}\n`)
-    expect(readdirSync(dir)).toEqual(['j.ndjson'])
   })
 })
 
@@ -235,17 +178,13 @@ describe('reading a journal without its lock', () => {
     expect(caught(() => withReader(path, firstLine))).toMatchObject({code: 'EIO'})
   })
 
-  it('reads a database’s entries while another process holds it, and an older gw’s whole lines', async () => {
+  it('reads a database’s entries while another process holds it', async () => {
     const dir = folder()
     const path = journalWith(join(dir, 'j'), [HEADER, '{"intent":"r-1"}'])
     await heldByAnother(path)
     expect(readJournal(path)).toEqual([HEADER, '{"intent":"r-1"}'])
     expect(journalHeaderLine(path)).toBe(HEADER)
     expect(await journalLines(path)).toEqual({format: 'database', lines: [HEADER, '{"intent":"r-1"}']})
-    writeFileSync(join(dir, 'older'), `${HEADER}\n{"intent":"r-1"}\n{"res`)
-    expect(readJournal(join(dir, 'older'))).toEqual([HEADER, '{"intent":"r-1"}'])
-    expect(journalHeaderLine(join(dir, 'older'))).toBe(HEADER)
-    expect(await journalLines(join(dir, 'older'))).toEqual({format: 'lines', lines: [HEADER, '{"intent":"r-1"}']})
   })
 
   it('reads one this process writes through its own connection, and keeps its lock', async () => {
@@ -281,22 +220,18 @@ describe('reading a journal without its lock', () => {
     expect(readJournal(join(dir, 'lock'))).toEqual([])
     expect(journalHeaderLine(join(dir, 'lock'))).toBeUndefined()
     expect(await eachJournalLine(join(dir, 'lock'), () => {})).toBe('other')
-    writeFileSync(join(dir, 'notes'), 'notes\n')
-    expect(readJournal(join(dir, 'notes'))).toEqual([])
-    expect(journalHeaderLine(join(dir, 'notes'))).toBeUndefined()
+    // JSON lines (a journal as text) are no journal either.
+    for (const text of ['notes\n', `${HEADER}\n{"intent":"r-1"}\n`]) {
+      writeFileSync(join(dir, 'notes'), text)
+      expect(readJournal(join(dir, 'notes'))).toEqual([])
+      expect(journalHeaderLine(join(dir, 'notes'))).toBeUndefined()
+      expect(await journalLines(join(dir, 'notes'))).toEqual({format: 'other', lines: []})
+    }
     expect(readJournal(join(dir, 'missing'))).toEqual([])
     expect(await journalLines(join(dir, 'missing'))).toEqual({format: 'none', lines: []})
     // A journal made, with no entry yet.
     journalWith(join(dir, 'new'), [])
     expect(journalHeaderLine(join(dir, 'new'))).toBeUndefined()
-  })
-
-  it('reads an older gw’s lines whole where a character spans two of the reads it is read in', async () => {
-    const dir = folder()
-    // 日 (three bytes) across the 64 KiB and the 1 MiB marks.
-    const lines = [HEADER, `{"note":"${'a'.repeat(65_536 - HEADER.length - 11)}日本"}`, `{"note":"${'b'.repeat(1_048_576 - 65_536 - 20)}日本語"}`]
-    writeFileSync(join(dir, 'older'), lines.map((line) => `${line}\n`).join(''))
-    expect((await journalLines(join(dir, 'older'))).lines).toEqual(lines)
   })
 
   it('takes entries with a number missing as a torn read, read again', () => {
@@ -308,26 +243,23 @@ describe('reading a journal without its lock', () => {
     expect(caught(() => readJournal(path))).toMatchObject({errcode: 11, message: 'entry 2 is missing: the journal was read while it was written'})
   })
 
-  it('stops where onLine says so, in either form', async () => {
+  it('stops where onLine says so', async () => {
     const dir = folder()
     const lines = [HEADER, '{"intent":"r-1"}', '{"intent":"r-2"}']
     const path = journalWith(join(dir, 'j'), lines)
-    writeFileSync(join(dir, 'older'), lines.map((line) => `${line}\n`).join(''))
-    for (const file of [path, join(dir, 'older')]) {
-      const seen: string[] = []
-      await eachJournalLine(file, (line) => {
-        seen.push(line)
-        return seen.length < 2
-      })
-      expect(seen).toEqual(lines.slice(0, 2))
-    }
+    const seen: string[] = []
+    await eachJournalLine(path, (line) => {
+      seen.push(line)
+      return seen.length < 2
+    })
+    expect(seen).toEqual(lines.slice(0, 2))
     const own = open(join(dir, 'own'))
     own.append(lines)
-    const seen: string[] = []
+    const first: string[] = []
     await eachJournalLine(join(dir, 'own'), (line) => {
-      seen.push(line)
+      first.push(line)
       return false
     })
-    expect(seen).toEqual([HEADER])
+    expect(first).toEqual([HEADER])
   })
 })

@@ -6,9 +6,8 @@ import {defaultJournalPath, inputHash, Journal, JournalError, type JournalOption
 import {batchName} from '../../../src/batch/batch-name.js'
 import {UsageError} from '../../../src/errors.js'
 import {letteredHex} from '../../../src/safety/at-rest.js'
-import {maskCardNumbersIn} from '../../../src/safety/redact.js'
 import {heldByAnother, killHolder} from '../../held-file.js'
-import {journalText} from '../../journal-text.js'
+import {journalText, writeJournal} from '../../journal-text.js'
 
 // Identity, not names (design.md §5): a journal is its real file, its input is a file by
 // its real path (stdin by its content), and its gateway is its address in one spelling.
@@ -114,19 +113,6 @@ describe('a journal that cannot be read is never taken as new', () => {
     mkdirSync(join(dir, 'j.ndjson'))
     expect(await refusal(open(join(dir, 'j.ndjson')))).toMatchObject({message: `The batch journal ${join(dir, 'j.ndjson')} cannot be read (EISDIR: it is a directory): nothing was sent, and it is left as it is`})
   })
-
-  it('cuts a torn last line of an older gw’s NDJSON journal by its bytes, whatever characters the lines before it hold', async () => {
-    const dir = folder()
-    const file = join(dir, 'j.ndjson')
-    const header = JSON.stringify({journal: 1, command: 'refund create', input: '/data/refunds.csv', input_sha256: 'a'.repeat(64), target: {base_url: 'http://localhost:4010', username: 'TEST'}, created_at: now.toISOString()})
-    const result = JSON.stringify({result: 'r-1', status: 'approved', exit_code: 0, record: {card_holder: 'Zoë Ñandú 日本'}})
-    writeFileSync(file, `${header}\n${result}\n{"result":"r-2","status":"appr`)
-    const again = await open(file)
-    await again.result({result: 'r-2', status: 'approved', exit_code: 0})
-    await again.close()
-    expect(lines(file).map((line) => line.result ?? line.journal)).toEqual([1, 'r-1', 'r-2'])
-    expect(lines(file)[1]).toEqual(JSON.parse(result))
-  })
 })
 
 describe('the input a journal belongs to', () => {
@@ -222,17 +208,6 @@ describe('the input a journal belongs to', () => {
     })
   })
 
-  it('knows the input of a journal from before files were known by path by its content: the same content is it, another is refused', async () => {
-    const file = join(folder(), 'j.ndjson')
-    writeFileSync(file, JSON.stringify({journal: 1, command: 'refund create', input_sha256: 'a'.repeat(64), target: {base_url: 'http://127.0.0.1:4010/', username: 'TEST'}, created_at: now.toISOString()}) + '\n')
-    const again = await open(file)
-    expect(again.resumed).toBe(true)
-    await again.close()
-    expect(await refusal(open(file, {input: {...input, sha256: 'b'.repeat(64)}}))).toMatchObject({
-      message: `${file} was written for another input (an input with sha256 ${'a'.repeat(12)}...), and this is /data/refunds.csv: nothing was sent`,
-    })
-  })
-
   it('is the same gateway however its address is spelled, and refuses another, naming both in one spelling', async () => {
     const file = join(folder(), 'j.ndjson')
     await (await open(file, {target: {base_url: 'http://localhost:4010', username: 'TEST'}})).close()
@@ -267,21 +242,6 @@ describe('a rows key whose hex holds digits that read as a card number', () => {
     expect(lines(file)[0]!.input_sha256).toBe(`khhhhhhhhhhhhhhh${'a'.repeat(48)}`)
     expect(defaultJournalPath(dir, 'refund create', copy, to)).toBe(file)
     expect(await resumedAs(file, copy)).toEqual([true, true, batchName('refund create', cardLike), ['r-1']])
-  })
-
-  it('an older gw wrote in hex, masked where it read as a card number: the same rows still find it, from its own file or a copy, under the name the batch was sent under', async () => {
-    const dir = folder()
-    mkdirSync(join(dir, 'journals'))
-    const older = join(dir, 'journals', 'older.ndjson')
-    const masked = maskCardNumbersIn(cardLike)
-    expect(masked).toBe(`411111XXXXXX1111${'a'.repeat(48)}`)
-    const header = {journal: 1, command: 'refund create', input: '/data/refunds.csv', input_sha256: masked, target, created_at: now.toISOString()}
-    writeFileSync(older, `${JSON.stringify(header)}\n${JSON.stringify({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})}\n`)
-    expect(defaultJournalPath(dir, 'refund create', copy, to)).toBe(older)
-    for (const asked of [first, copy]) expect(await resumedAs(older, asked)).toEqual([true, true, batchName('refund create', cardLike), ['r-1']])
-    // Other rows whose key masks alike but for the digits it keeps are other rows.
-    expect(defaultJournalPath(dir, 'refund create', {...copy, sha256: `4111111111111111${'b'.repeat(48)}`}, to)).not.toBe(older)
-    expect(await refusal(open(older, {input: {...copy, sha256: `4111111111111111${'b'.repeat(48)}`}}))).toMatchObject({message: `${older} was written for another input (/data/refunds.csv), and this is /data/copy.csv: nothing was sent`})
   })
 
   it('names stdin of other rows by the hex of its key, as its sha256 is known', async () => {
@@ -409,7 +369,9 @@ describe('where a journal is kept by default', () => {
       await (await Journal.open(file, {command: 'refund create', input: {path, sha256: 'a'.repeat(64)}, now: new Date(now.getTime() + at), target: to, ...options})).close()
       return file
     }
-    const header = (fields: Record<string, unknown>) => JSON.stringify({journal: 1, command: 'refund create', input: '/x', input_sha256: 'a'.repeat(64), target: {base_url: 'http://127.0.0.1:4010', username: 'TEST'}, created_at: '2099-01-01T00:00:00.000Z', ...fields}) + '\n'
+    const header = (fields: Record<string, unknown>) => JSON.stringify({journal: 1, command: 'refund create', input: '/x', input_sha256: 'a'.repeat(64), target: {base_url: 'http://127.0.0.1:4010', username: 'TEST'}, created_at: '2099-01-01T00:00:00.000Z', ...fields})
+    /** A journal database at `path` holding these entries. */
+    const journalOf = (path: string, ...entries: string[]) => writeJournal(path, entries.map((entry) => `${entry}\n`).join(''))
 
     it('finds the newest of them, whichever order the folder lists them in', async () => {
       for (const [first, second] of [[1000, 2000], [2000, 1000]] as const) {
@@ -428,24 +390,24 @@ describe('where a journal is kept by default', () => {
       const journals = join(dir, 'journals')
       await (await Journal.open(join(journals, 'purchase-create-1.ndjson'), {command: 'purchase create', input: {path: '/data/p.csv', sha256: 'a'.repeat(64)}, now, target: to})).close()
       await (await Journal.open(join(journals, 'shop.ndjson'), {command: 'refund create', input: {path: '/data/shop.csv', sha256: 'a'.repeat(64)}, now, target: journalTarget('http://127.0.0.1:4010', 'SHOP')})).close()
-      writeFileSync(join(journals, 'other-gateway.ndjson'), header({target: {base_url: 'http://127.0.0.1:9999', username: 'TEST'}}))
-      writeFileSync(join(journals, 'no-address.ndjson'), header({target: {base_url: 'not an address', username: 'TEST'}}))
-      writeFileSync(join(journals, 'no-target.ndjson'), header({target: undefined}))
-      writeFileSync(join(journals, 'no-rows-key.ndjson'), header({input_sha256: undefined}))
+      journalOf(join(journals, 'other-gateway.ndjson'), header({target: {base_url: 'http://127.0.0.1:9999', username: 'TEST'}}))
+      journalOf(join(journals, 'no-address.ndjson'), header({target: {base_url: 'not an address', username: 'TEST'}}))
+      journalOf(join(journals, 'no-target.ndjson'), header({target: undefined}))
+      journalOf(join(journals, 'no-rows-key.ndjson'), header({input_sha256: undefined}))
       writeFileSync(join(journals, 'garbage.ndjson'), 'not a journal\n')
       writeFileSync(join(journals, 'a-lock.ndjson.lock'), '4242')
       writeFileSync(join(journals, 'empty.ndjson'), '')
       mkdirSync(join(journals, 'a-folder.ndjson'))
       expect(defaultJournalPath(dir, 'refund create', moved, to)).toBe(join(journals, `refund-create-${letteredHex(`${inputHash('/data/moved.csv').slice(0, 16)}-${where}`)}.sqlite`))
       // The same header with this gateway (spelled another way) and merchant is one.
-      writeFileSync(join(journals, 'found.ndjson'), header({target: {base_url: 'http://LOCALHOST:4010/', username: 'TEST'}}))
+      journalOf(join(journals, 'found.ndjson'), header({target: {base_url: 'http://LOCALHOST:4010/', username: 'TEST'}}))
       expect(defaultJournalPath(dir, 'refund create', moved, to)).toBe(join(journals, 'found.ndjson'))
     })
 
     it('is not looked for once the file has its own, nor for stdin, which is named from its content', async () => {
       const dir = folder()
       await begun(dir, '/data/first.csv', 0)
-      const own = join(dir, 'journals', `refund-create-${inputHash('/data/moved.csv').slice(0, 16)}-${where}.ndjson`)
+      const own = join(dir, 'journals', `refund-create-${letteredHex(`${inputHash('/data/moved.csv').slice(0, 16)}-${where}`)}.sqlite`)
       writeFileSync(own, '')
       expect(defaultJournalPath(dir, 'refund create', moved, to)).toBe(own)
       expect(defaultJournalPath(dir, 'refund create', {sha256: 'a'.repeat(64)}, to)).toBe(join(dir, 'journals', `refund-create-${'a'.repeat(16)}-${letteredHex(where)}.sqlite`))
@@ -455,33 +417,9 @@ describe('where a journal is kept by default', () => {
       const dir = folder()
       mkdirSync(join(dir, 'journals'))
       const long = join(dir, 'journals', 'long.ndjson')
-      writeFileSync(long, header({input: `/${'deep/'.repeat(682)}x.csv`}) + '{"intent":"r-1"}\n')
+      journalOf(long, header({input: `/${'deep/'.repeat(682)}x.csv`}), '{"intent":"r-1"}')
       expect(defaultJournalPath(dir, 'refund create', moved, to)).toBe(long)
     })
-  })
-
-  it('finds the journal an earlier gw named in hex, while there is none of the name in letters', () => {
-    const dir = folder()
-    const name = `${inputHash('/data/refunds.csv').slice(0, 16)}-${inputHash('http://localhost:4010\nTEST').slice(0, 8)}`
-    const path = () => defaultJournalPath(dir, 'refund create', input, journalTarget('http://127.0.0.1:4010', 'TEST'))
-    expect(path()).toBe(join(dir, 'journals', `refund-create-${letteredHex(name)}.sqlite`))
-    mkdirSync(join(dir, 'journals'))
-    writeFileSync(join(dir, 'journals', `refund-create-${name}.sqlite`), '')
-    expect(path()).toBe(join(dir, 'journals', `refund-create-${name}.sqlite`))
-  })
-
-  it("finds a journal an earlier gw named from the input's content and the address as written, while there is none of the new name", () => {
-    const dir = folder()
-    const spelled = 'http://127.0.0.1:4010/'
-    const earlier = join(dir, 'journals', `refund-create-${'a'.repeat(16)}-${inputHash('http://127.0.0.1:4010\nTEST').slice(0, 8)}.ndjson`)
-    const current = join(dir, 'journals', `refund-create-${inputHash('/data/refunds.csv').slice(0, 16)}-${inputHash('http://localhost:4010\nTEST').slice(0, 8)}.ndjson`)
-    const path = () => defaultJournalPath(dir, 'refund create', input, journalTarget(spelled, 'TEST'), spelled)
-    expect(path()).toBe(join(dir, 'journals', `refund-create-${letteredHex(`${inputHash('/data/refunds.csv').slice(0, 16)}-${inputHash('http://localhost:4010\nTEST').slice(0, 8)}`)}.sqlite`))
-    mkdirSync(join(dir, 'journals'))
-    writeFileSync(earlier, '')
-    expect(path()).toBe(earlier)
-    writeFileSync(current, '')
-    expect(path()).toBe(current)
   })
 })
 
@@ -492,7 +430,7 @@ describe('journalTarget', () => {
 })
 
 describe('opening a journal, word for word', () => {
-  const header = (fields: Record<string, unknown> = {}) => JSON.stringify({journal: 1, command: 'refund create', input: '/data/refunds.csv', input_sha256: 'a'.repeat(64), ...fields}) + '\n'
+  const header = (fields: Record<string, unknown> = {}) => JSON.stringify({journal: 1, command: 'refund create', input: '/data/refunds.csv', input_sha256: 'a'.repeat(64), target: {base_url: 'http://localhost:4010', username: 'TEST'}, ...fields}) + '\n'
 
   it('refuses a file that is no journal (exit 2), saying so and what to do, and leaves it as it is', async () => {
     const file = join(folder(), 'notes.txt')
@@ -507,14 +445,26 @@ describe('opening a journal, word for word', () => {
     expect(readFileSync(file, 'utf8')).toBe('transaction_id,amount,reference\n')
   })
 
-  it('takes a header torn by a crash (nothing after it was ever synced) as a new journal', async () => {
-    const file = join(folder(), 'j.ndjson')
-    writeFileSync(file, '{"journal":1,"command":"refu')
-    const journal = await open(file)
-    expect(journal.resumed).toBe(false)
-    await journal.close()
-    expect(lines(file)).toHaveLength(1)
-    expect(lines(file)[0]).toMatchObject({journal: 1, command: 'refund create'})
+  it.each([2, 0, 1.5])('refuses a journal of version %s (this gw reads 1), saying what to do, and leaves it as it is (exit 2)', async (version) => {
+    const file = writeJournal(join(folder(), 'j.journal'), header({journal: version}) + '{"intent":"r-1","row":1,"line":2,"request":{}}\n')
+    const before = journalText(file)
+    const error = await refusal(open(file))
+    expect(error).toBeInstanceOf(UsageError)
+    expect(error).toMatchObject({
+      exitCode: 2,
+      message: `${file} is a gw batch journal of version ${version}, and this gw reads version 1 only: nothing was sent, and it is left as it is`,
+      hint: 'Finish that batch with the gw that began it, or give this run its own --journal FILE.',
+    })
+    expect(journalText(file)).toBe(before)
+  })
+
+  it.each([
+    ['no gateway', {target: undefined}],
+    ['a gateway that is no object', {target: 'http://localhost:4010'}],
+    ['no version', {journal: undefined}],
+  ])('refuses a header with %s as no journal of gw’s (exit 2)', async (_, fields) => {
+    const file = writeJournal(join(folder(), 'j.journal'), header(fields))
+    expect(await refusal(open(file))).toMatchObject({exitCode: 2, message: `${file} is not a gw batch journal, and is left as it is: nothing was sent`})
   })
 
   it.each([
@@ -523,7 +473,7 @@ describe('opening a journal, word for word', () => {
     ['a line that is null', 'null'],
   ])('refuses a journal with %s, naming its line (exit 2)', async (_, damaged) => {
     const file = join(folder(), 'j.ndjson')
-    writeFileSync(file, header() + '{"intent":"r-0","row":1,"line":2,"request":{}}\n' + damaged + '\n{"result":"r-0","status":"approved","exit_code":0}\n')
+    writeJournal(file, header() + '{"intent":"r-0","row":1,"line":2,"request":{}}\n' + damaged + '\n{"result":"r-0","status":"approved","exit_code":0}\n')
     const error = await refusal(open(file))
     expect(error).toBeInstanceOf(UsageError)
     expect(error).toMatchObject({
@@ -534,7 +484,7 @@ describe('opening a journal, word for word', () => {
 
   it('ignores an entry it does not know (from a newer gw), and a later intent counts again after a withdrawal', async () => {
     const file = join(folder(), 'j.ndjson')
-    writeFileSync(
+    writeJournal(
       file,
       header() +
         ['{"intent":"r-1","row":1,"line":2,"request":{"amount":1}}', '{"withdrawn":"r-1"}', '{"something":"new"}', '{"intent":"r-2","row":2,"line":3,"request":{"amount":2}}', '{"withdrawn":"r-2"}', '{"intent":"r-2","row":2,"line":3,"request":{"amount":3}}'].join('\n') +
@@ -633,14 +583,6 @@ describe('writing a journal, word for word', () => {
 describe('what a journal belongs to, exactly', () => {
   it('hashes with sha256, in hex', () => {
     expect(inputHash('x')).toBe('2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881')
-  })
-
-  it("finds an earlier gw's journal named from an address written with any number of trailing slashes", () => {
-    const dir = folder()
-    const earlier = join(dir, 'journals', `refund-create-${'a'.repeat(16)}-${inputHash('http://127.0.0.1:4010\nTEST').slice(0, 8)}.ndjson`)
-    mkdirSync(join(dir, 'journals'))
-    writeFileSync(earlier, '')
-    expect(defaultJournalPath(dir, 'refund create', input, journalTarget('http://127.0.0.1:4010//', 'TEST'), 'http://127.0.0.1:4010//')).toBe(earlier)
   })
 })
 

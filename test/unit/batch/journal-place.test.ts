@@ -90,8 +90,8 @@ function journalAt(file: string, header: string): void {
 describe('whatIsAt: the file now at a journal path, in words', () => {
   it.each([
     ['an empty file', (file: string) => writeFileSync(file, '')],
-    ["an older gw's journal", (file: string) => writeFileSync(file, `${HEADER}\n`)],
     ['a file that is no batch journal', (file: string) => writeFileSync(file, 'notes\n')],
+    ['a file that is no batch journal', (file: string) => writeFileSync(file, `${HEADER}\n`)],
     ['a folder', (file: string) => mkdirSync(file)],
     ['a database that is no batch journal', (file: string) => void withDatabase(file, (db) => db.exec('CREATE TABLE t (x)'))],
     ['an earlier copy of this journal', (file: string) => journalAt(file, HEADER)],
@@ -119,7 +119,7 @@ describe('JournalReplacedError', () => {
     expect(error.hint).toBe(`Its 3 answered rows, and any answered since, are at the gateway; this run's output shows each row it reported. R${rerun.slice(1)}`)
   })
 
-  it.each(["an older gw's journal", 'another journal', 'a file that is no batch journal', 'a folder'])('with %s at the path: says to move it away first', (now) => {
+  it.each(['another journal', 'a file that is no batch journal', 'a folder'])('with %s at the path: says to move it away first', (now) => {
     expect(new JournalReplacedError('/d/j.sqlite', now, 1).hint).toBe(`Its 1 answered row, and any answered since, are at the gateway; this run's output shows each row it reported. Move that file away (or give another --journal FILE), then ${rerun}`)
   })
 })

@@ -1,10 +1,11 @@
-import {mkdirSync, mkdtempSync, realpathSync, writeFileSync} from 'node:fs'
+import {mkdirSync, mkdtempSync, realpathSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it, vi} from 'vitest'
 import {defaultJournalPath, journalTarget} from '../../../src/batch/journal-identity.js'
 import {UsageError} from '../../../src/errors.js'
 import {expectThrow} from '../../expect-error.js'
+import {writeJournal} from '../../journal-text.js'
 
 // A journal in gw's data directory that fails as it is read, for the look-up of a batch's rows
 // moved to another path (journal-identity.ts): the faults are injected into node:fs, which a
@@ -44,8 +45,8 @@ function dataDir(): {dir: string; faulty: string; found: string} {
   mkdirSync(join(dir, 'journals'))
   const faulty = join(dir, 'journals', 'faulty.ndjson')
   const found = join(dir, 'journals', 'found.ndjson')
-  writeFileSync(faulty, header)
-  writeFileSync(found, header)
+  writeJournal(faulty, header)
+  writeJournal(found, header)
   return {dir, faulty, found}
 }
 

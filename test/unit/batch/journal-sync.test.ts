@@ -1,11 +1,10 @@
-import {writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {describe, expect, it, vi} from 'vitest'
 import {Journal} from '../../../src/batch/journal.js'
 import {folder} from '../lib/folders.js'
 
-// A journal's name must survive a crash as its entries do: the folder a journal is made in (or
-// renamed into, an older gw's made a database) is synced once the name is there.
+// A journal's name must survive a crash as its entries do: the folder a journal is made in is
+// synced once the name is there.
 const synced = vi.hoisted(() => [] as string[])
 vi.mock('../../../src/lib/sync-directory.js', () => ({syncDirectory: (directory: string) => synced.push(directory)}))
 
@@ -17,14 +16,6 @@ describe("a journal's folder, synced", () => {
     synced.length = 0
     await (await open(file)).close()
     expect(synced).toEqual([dirname(file)])
-    await (await open(file)).close()
-    expect(synced).toEqual([dirname(file)])
-  })
-
-  it("once an older gw's NDJSON journal is made a database in its place", async () => {
-    const file = join(folder(), 'j.ndjson')
-    writeFileSync(file, JSON.stringify({journal: 1, command: 'refund create', input_sha256: 'a'.repeat(64), target: {base_url: 'http://localhost:8787', username: 'TEST'}, created_at: '2026-11-22T10:00:00.000Z'}) + '\n')
-    synced.length = 0
     await (await open(file)).close()
     expect(synced).toEqual([dirname(file)])
   })

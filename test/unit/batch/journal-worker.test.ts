@@ -96,13 +96,6 @@ describe('a journal held on a worker thread', () => {
     expect(isHeldHere(other)).toBe(false)
   })
 
-  it("makes an older gw's NDJSON journal a database first", async () => {
-    const path = join(folder(), 'j.ndjson')
-    writeFileSync(path, `${HEADER}\n{"intent":"r-1"}\n{"resu`)
-    const file = await open(path)
-    expect(await file.lines()).toEqual([HEADER, '{"intent":"r-1"}'])
-  })
-
   it('says the system’s error where the file cannot be made', async () => {
     expect(await refusal(open(join(folder(), 'missing', 'j')))).toMatchObject({code: 'ENOENT'})
   })

@@ -28,7 +28,7 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((each) => each.close().catch(() => {})))
 })
 const journalAt = async (file: string) => {
-  const made = await Journal.open(file, {command: 'purchase create', input: {sha256: 'h'}, now: new Date(), target: {base_url: 'http://127.0.0.1:8787', username: 'TEST'}})
+  const made = await Journal.open(file, {command: 'purchase create', input: {sha256: 'a'}, now: new Date(), target: {base_url: 'http://127.0.0.1:8787', username: 'TEST'}})
   opened.push(made)
   return made
 }

@@ -1,10 +1,9 @@
 import {type ChildProcess, spawn, spawnSync} from 'node:child_process'
-import {appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {journalTarget} from '../../../src/batch/journal-identity.js'
-import {legacyRefundsMadeFile} from '../../../src/batch/refunds-made-import.js'
 import {openRefundsMade, recordRefundMade, REFUNDS_MADE_QUERY, refundsMade, refundsMadeFile} from '../../../src/batch/refunds-made.js'
 import {WriteError} from '../../../src/errors.js'
 import {nodeSqlite} from '../../../src/lib/locked-database.js'
@@ -12,7 +11,7 @@ import {expectReject} from '../../expect-error.js'
 
 // A single `gw refund create` is recorded in gw's data directory, so that its refund is certain
 // for the purchase it was made for (design.md §3); two gw at once each keep theirs; found by an
-// index, whatever the record's size; an earlier gw's refunds-made.ndjson imported once.
+// index, whatever the record's size.
 const target = journalTarget('https://gateway.example/', 'TEST')
 const purchase = {id: '071-P-1VQZVNTX', reference: 'order-1042'}
 const refund = (id: string, more: Record<string, unknown> = {}) => ({id, reference: `${id}-ref`, amount: 500, successful: true, ...more})
@@ -37,10 +36,6 @@ function rows(dir: string, sql = 'SELECT * FROM refunds_made ORDER BY rowid'): R
     db.close()
   }
 }
-
-/** A line as an earlier gw wrote it to refunds-made.ndjson. */
-const legacyLine = (id: string, more: Record<string, unknown> = {}) =>
-  `\n${JSON.stringify({refund: id, reference: `${id}-ref`, transaction_id: 'order-1042', purchase_id: purchase.id, purchase_reference: 'order-1042', target: {base_url: 'https://gateway.example', username: 'TEST'}, at: '2026-11-17T00:00:00.000Z', ...more})}\n`
 
 /** Runs a script with gw's sources in a process of its own (tsx), as a second gw would. */
 function gwScript(script: string, ...args: string[]): ChildProcess {
@@ -137,23 +132,20 @@ describe('recordRefundMade and refundsMade', () => {
     expect([await found(first), await found(second), await found(address), await found(target)]).toEqual(['order-1', 'order-2', 'order-3', undefined])
   })
 
-  it("a version 1 record, which kept every merchant whole, keeps those that read as a card number masked once opened; every refund found as before", async () => {
+  it.each([2, 3])('a record of version %i (this gw keeps 1) is refused, saying what to do, and left as it is; a look-up there tells nothing', async (version) => {
     const dir = dataDir()
-    const merchant = journalTarget('https://gateway.example/', '4111111111111111')
     await recordRefundMade(dir, target, {refund: refund('071-R-AAAA0001'), transactionId: 'order-1'})
     const db = new (nodeSqlite().DatabaseSync)(refundsMadeFile(dir))
-    db.prepare("INSERT INTO refunds_made (refund, base_url, username, transaction_id) VALUES ('071-R-AAAA0002', ?, ?, 'order-2')").run(merchant.base_url, merchant.username)
-    // Rows after it on its page: the row kept masked is written elsewhere on it, and SQLite leaves the whole one's bytes there unless told to clear them.
-    for (const id of ['071-R-AAAA0003', '071-R-AAAA0004']) await recordRefundMade(dir, target, {refund: refund(id), transactionId: 'order-3'})
-    db.exec('PRAGMA user_version = 1')
+    db.exec(`PRAGMA user_version = ${version}`)
     db.close()
-    expect(readFileSync(refundsMadeFile(dir)).toString('latin1')).toContain('4111111111111111')
-    expect((await refundsMade(dir, merchant, new Set(['071-R-AAAA0002']))).get('071-R-AAAA0002')?.transactionId).toBe('order-2')
-    // Kept masked through and through: no copy of the merchant left in the file's free space.
-    expect(readFileSync(refundsMadeFile(dir)).toString('latin1')).not.toContain('4111111111111111')
-    expect(rows(dir, 'SELECT username FROM refunds_made ORDER BY rowid').map((row) => row.username)).toEqual(['TEST', expect.stringMatching(/^key:[a-p]{64}$/), 'TEST', 'TEST'])
-    expect(rows(dir, 'PRAGMA user_version')).toEqual([{user_version: 2}])
-    expect((await refundsMade(dir, target, new Set(['071-R-AAAA0001']))).get('071-R-AAAA0001')?.transactionId).toBe('order-1')
+    const before = readFileSync(refundsMadeFile(dir))
+    await expectReject(
+      recordRefundMade(dir, target, {refund: refund('071-R-AAAA0002'), transactionId: 'order-2'}),
+      WriteError,
+      `${refundsMadeFile(dir)} is of version ${version}, and this gw reads version 1 only: run the gw that wrote it, or move it away and gw makes a new one`,
+    )
+    expect(await refundsMade(dir, target, new Set(['071-R-AAAA0001']))).toEqual(new Map())
+    expect(readFileSync(refundsMadeFile(dir)).equals(before)).toBe(true)
   })
 
   it('the same refund recorded twice is kept once, as first recorded', async () => {
@@ -217,112 +209,4 @@ describe('recordRefundMade and refundsMade', () => {
     const ids = new Set([...Array.from({length: 50}, (_, i) => `a-${i}`), ...Array.from({length: 50}, (_, i) => `b-${i}`)])
     expect((await refundsMade(dir, target, ids)).size).toBe(100)
   }, 60_000)
-})
-
-describe("an earlier gw's refunds-made.ndjson", () => {
-  it('is imported by the first look-up, each whole line once: a torn line, a line of no record and another spelling of the address as an earlier gw wrote them', async () => {
-    const dir = dataDir()
-    const old = 'https://Gateway.example:443/v1.0/'
-    writeFileSync(
-      legacyRefundsMadeFile(dir),
-      legacyLine('071-R-OLD00001') + '{"refund":"071-R-TORN0000","transaction_id":"ord' + legacyLine('071-R-OLD00002', {target: {base_url: old, username: 'TEST'}, gateway_instance: 'run-1', purchase_id: undefined}) + '\n[1]\n{"refund":7}\n' + legacyLine('071-R-OLD00003', {target: {base_url: 'no url', username: 'TEST'}}),
-    )
-    const wanted = new Set(['071-R-OLD00001', '071-R-OLD00002', '071-R-TORN0000', '071-R-OLD00003'])
-    expect(await refundsMade(dir, target, wanted)).toEqual(
-      new Map([
-        ['071-R-OLD00001', {transactionId: 'order-1042', purchaseId: purchase.id, purchaseReference: 'order-1042', by: 'refund_create'}],
-        ['071-R-OLD00002', {transactionId: 'order-1042', purchaseReference: 'order-1042', by: 'refund_create'}],
-      ]),
-    )
-    expect(rows(dir, 'SELECT refund, base_url, gateway_instance FROM refunds_made')).toEqual([
-      {refund: '071-R-OLD00001', base_url: 'https://gateway.example', gateway_instance: null},
-      {refund: '071-R-OLD00002', base_url: 'https://gateway.example', gateway_instance: 'run-1'},
-    ])
-    // Again: nothing more. Then an earlier gw still running appends one: that one is imported, once.
-    await refundsMade(dir, target, wanted)
-    await recordRefundMade(dir, target, {refund: refund('071-R-NEW00001'), transactionId: 'order-1042'})
-    appendFileSync(legacyRefundsMadeFile(dir), legacyLine('071-R-OLD00004'))
-    expect([...(await refundsMade(dir, target, new Set([...wanted, '071-R-OLD00004', '071-R-NEW00001']))).keys()].sort()).toEqual(['071-R-NEW00001', '071-R-OLD00001', '071-R-OLD00002', '071-R-OLD00004'])
-    expect(rows(dir, 'SELECT refund FROM refunds_made ORDER BY rowid').map((row) => row.refund)).toEqual(['071-R-OLD00001', '071-R-OLD00002', '071-R-NEW00001', '071-R-OLD00004'])
-    expect(rows(dir, 'SELECT bytes, size FROM imported_lines')).toEqual([{bytes: statSync(legacyRefundsMadeFile(dir)).size, size: statSync(legacyRefundsMadeFile(dir)).size}])
-  })
-
-  it('a line of a merchant that reads as a card number is imported as the record keeps that merchant', async () => {
-    const dir = dataDir()
-    const merchant = journalTarget('https://gateway.example/', '4111111111111111')
-    writeFileSync(legacyRefundsMadeFile(dir), legacyLine('071-R-OLD00001', {target: merchant}) + legacyLine('071-R-OLD00002'))
-    expect([...(await refundsMade(dir, merchant, new Set(['071-R-OLD00001', '071-R-OLD00002']))).keys()]).toEqual(['071-R-OLD00001'])
-    expect(rows(dir, 'SELECT username FROM refunds_made ORDER BY rowid').map((row) => row.username)).toEqual([expect.stringMatching(/^key:[a-p]{64}$/), 'TEST'])
-  })
-
-  it('a torn last line waits for its end; a file put in its place is read from its start, and none of it counted twice', async () => {
-    const dir = dataDir()
-    const whole = legacyLine('071-R-OLD00001')
-    const next = legacyLine('071-R-OLD00002')
-    writeFileSync(legacyRefundsMadeFile(dir), whole + next.slice(0, 30))
-    expect([...(await refundsMade(dir, target, new Set(['071-R-OLD00001', '071-R-OLD00002']))).keys()]).toEqual(['071-R-OLD00001'])
-    appendFileSync(legacyRefundsMadeFile(dir), next.slice(30))
-    expect([...(await refundsMade(dir, target, new Set(['071-R-OLD00001', '071-R-OLD00002']))).keys()]).toEqual(['071-R-OLD00001', '071-R-OLD00002'])
-    // A copy put in its place by rename: another inode, read whole; what it repeats is there already.
-    writeFileSync(join(dir, 'copy'), whole + next + legacyLine('071-R-OLD00003'))
-    spawnSync('mv', [join(dir, 'copy'), legacyRefundsMadeFile(dir)])
-    expect((await refundsMade(dir, target, new Set(['071-R-OLD00001', '071-R-OLD00002', '071-R-OLD00003']))).size).toBe(3)
-    expect(rows(dir, 'SELECT refund FROM refunds_made ORDER BY rowid').map((row) => row.refund)).toEqual(['071-R-OLD00001', '071-R-OLD00002', '071-R-OLD00003'])
-  })
-
-  // Some 25 MB: the import's transactions take 8 MB each, so there are several.
-  const LINES = 100_000
-  const id = (i: number) => `071-R-${String(i).padStart(8, '0')}`
-  const manyLines = (dir: string, count = LINES) => writeFileSync(legacyRefundsMadeFile(dir), Array.from({length: count}, (_, i) => legacyLine(id(i))).join(''))
-  const allIds = new Set(Array.from({length: LINES}, (_, i) => id(i)))
-  // Two processes importing megabytes on two shared cores.
-  const SLOW = 120_000
-
-  it('two gw importing at once: every line once', async () => {
-    const dir = dataDir()
-    const lines = 40_000
-    manyLines(dir, lines)
-    const lookUp = () => exited(gwScript(`return refundsMade(${JSON.stringify(dir)}, target, new Set(['071-R-00000007'])).then((found) => { if (found.size !== 1) process.exit(3) })`))
-    expect(await Promise.all([lookUp(), lookUp()])).toEqual([0, 0])
-    expect(rows(dir, 'SELECT count(*) AS n, count(DISTINCT refund) AS refunds FROM refunds_made')).toEqual([{n: lines, refunds: lines}])
-    expect(rows(dir, 'SELECT bytes, size FROM imported_lines')).toEqual([{bytes: statSync(legacyRefundsMadeFile(dir)).size, size: statSync(legacyRefundsMadeFile(dir)).size}])
-  }, SLOW)
-
-  it('a gw killed midway through the import keeps what it committed, each row with its place in the file; the next goes on from there: every line once', async () => {
-    const dir = dataDir()
-    manyLines(dir)
-    // The tables made first: the import's transaction is then the first to make a rollback journal.
-    openRefundsMade(dir).close()
-    const journal = `${refundsMadeFile(dir)}-journal`
-    const marked = () => Number(rows(dir, 'SELECT ifnull(sum(bytes), 0) AS bytes FROM imported_lines')[0]!.bytes)
-    const child = gwScript(`return refundsMade(${JSON.stringify(dir)}, target, new Set(['071-R-00000007']))`)
-    let gone: string | undefined
-    void exited(child).then((code) => (gone = `the import ended (exit ${code}) before it could be killed midway`))
-    /** Waits (polling, as nothing else tells) for what the child does next, failing if it ends first. */
-    const until = async (seen: () => boolean) => {
-      for (;;) {
-        if (gone !== undefined) expect.fail(gone)
-        try {
-          if (seen()) return
-        } catch {
-          // The child's transaction is committing: read again.
-        }
-        await new Promise((resolve) => setTimeout(resolve, 2))
-      }
-    }
-    // Killed once a transaction is committed, inside the next: its rollback journal made anew.
-    await until(() => marked() > 0)
-    await until(() => existsSync(journal))
-    child.kill('SIGKILL')
-    await exited(child)
-    // Killed inside a transaction: its journal is left for the next to roll back.
-    expect(existsSync(journal)).toBe(true)
-    // What was committed is the lines up to the place marked with it (every line is as long as the first, the next one's leading line break perhaps read too), and no more.
-    const committed = marked()
-    expect(rows(dir, 'SELECT count(*) AS n FROM refunds_made')).toEqual([{n: Math.floor(committed / legacyLine(id(0)).length)}])
-    expect(committed).toBeLessThan(statSync(legacyRefundsMadeFile(dir)).size)
-    expect((await refundsMade(dir, target, allIds)).size).toBe(LINES)
-    expect(rows(dir, 'SELECT count(*) AS n FROM refunds_made')).toEqual([{n: LINES}])
-    expect(existsSync(journal)).toBe(false)
-  }, SLOW)
 })

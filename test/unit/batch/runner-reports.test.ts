@@ -16,7 +16,7 @@ import {journalText} from '../../journal-text.js'
 // words are what a user reads and a rerun counts by.
 type Body = {reference: string; amount: number}
 const journalAt = (file: string, disk?: Parameters<typeof Journal.open>[1]['disk']) =>
-  Journal.open(file, {command: 'purchase create', input: {sha256: 'h'}, now: new Date(), target: {base_url: 'http://localhost:4010', username: 'TEST'}, disk})
+  Journal.open(file, {command: 'purchase create', input: {sha256: 'a'}, now: new Date(), target: {base_url: 'http://localhost:4010', username: 'TEST'}, disk})
 const path = () => join(mkdtempSync(join(tmpdir(), 'gw-runner-reports-')), 'j.ndjson')
 const entries = (file: string) => journalText(file).split('\n').slice(1, -1).map((line) => JSON.parse(line) as Record<string, unknown>)
 

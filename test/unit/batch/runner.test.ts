@@ -21,7 +21,7 @@ async function* rows(references: string[]) {
 /** Every journal a test opens, closed after it: Node 26 makes a file handle left to the garbage collector an error. */
 const opened: Journal[] = []
 const journalAt = async (file: string) => {
-  const made = await Journal.open(file, {command: 'refund create', input: {sha256: 'h'}, now: new Date(), target: {base_url: 'http://127.0.0.1:8787', username: 'TEST'}})
+  const made = await Journal.open(file, {command: 'refund create', input: {sha256: 'a'}, now: new Date(), target: {base_url: 'http://127.0.0.1:8787', username: 'TEST'}})
   opened.push(made)
   return made
 }

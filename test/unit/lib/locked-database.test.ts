@@ -36,7 +36,7 @@ describe('openLockedDatabase', () => {
     expect(readFileSync(file).subarray(0, 16).toString('latin1')).toBe('SQLite format 3\u0000')
   })
 
-  it('makes what SQLite keeps beside the file (an older gw’s, readable by others) its owner’s alone before SQLite reads it', () => {
+  it('makes what SQLite keeps beside the file (left readable by others) its owner’s alone before SQLite reads it', () => {
     const file = join(folder(), 'journal')
     const beside = ['-journal', '-wal', '-shm'].map((suffix) => file + suffix)
     for (const each of beside) {

@@ -180,7 +180,7 @@ describe('opening what gw writes, on this machine', () => {
     keepPrivate(join(dir, 'link'))
     expect(statSync(join(dir, 'theirs')).mode & 0o777).toBe(0o644)
     keepPrivate(join(dir, 'none'))
-    // Opened to be written, an older gw's 0644 file is made 0600 too.
+    // Opened to be written, a 0644 file is made 0600 too.
     closeSync(openOwnFileSync(join(dir, 'theirs'), constants.O_WRONLY | constants.O_APPEND).fd)
     expect(statSync(join(dir, 'theirs')).mode & 0o777).toBe(0o600)
   })

@@ -1,8 +1,9 @@
-import {mkdirSync, mkdtempSync, writeFileSync} from 'node:fs'
+import {mkdirSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it, vi} from 'vitest'
 import {InterruptedError} from '../../../src/errors.js'
+import {nodeSqlite} from '../../../src/lib/locked-database.js'
 import {fillIndex} from '../../../src/lists/refund-index.js'
 import {RefundIndexFile, refundIndexFile} from '../../../src/lists/refund-index-file.js'
 import {MemoryIndex} from '../../../src/lists/refund-index-memory.js'
@@ -309,6 +310,21 @@ describe('a command’s book of refunds', () => {
     const book = testBook(client, dataDir)
     expect(ids(await book.onCard({card_number: '512345XXXXXX2346', card_holder: 'Jane Citizen'}, T0, fill))).toEqual(['R-1'])
     expect(book.warned).toHaveLength(1)
+  })
+
+  it('an index of another version (this gw keeps 1): said once, naming it and what to do, the gateway read instead, and the file left as it is', async () => {
+    const {client} = gateway([refund(1)])
+    const dataDir = mkdtempSync(join(tmpdir(), 'gw-book-'))
+    const db = new (nodeSqlite().DatabaseSync)(refundIndexFile(dataDir))
+    db.exec('CREATE TABLE refunds (id TEXT); PRAGMA user_version = 2')
+    db.close()
+    const before = readFileSync(refundIndexFile(dataDir))
+    const book = testBook(client, dataDir)
+    expect(ids(await book.onCard({card_number: '512345XXXXXX2346', card_holder: 'Jane Citizen'}, T0, fill))).toEqual(['R-1'])
+    expect(book.warned).toEqual([
+      `Warning: gw could not use its index of refunds (${refundIndexFile(dataDir)} is of version 2, and this gw reads version 1 only: remove it, and gw makes it again): it reads them from the gateway for this command, which takes more requests.\n`,
+    ])
+    expect(readFileSync(refundIndexFile(dataDir)).equals(before)).toBe(true)
   })
 
   it('asks the gateway for another purchase by its reference once, and keeps the answer for the next command', async () => {

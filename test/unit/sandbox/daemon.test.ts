@@ -5,8 +5,9 @@ import {describe, expect, it} from 'vitest'
 import {expectThrow} from '../../expect-error.js'
 import {MERCHANTS_VARIABLE, detachedArguments, differencesFrom, merchantsFromEnvironment, merchantsVariable} from '../../../src/sandbox/server/daemon.js'
 import {knownSandboxes} from '../../../src/sandbox/server/gateway-process.js'
-import {findSandboxFiles, sandboxFiles, writeRuntimeFile} from '../../../src/sandbox/server/runtime-file.js'
-import {hostPlatform, platformOf} from '../../../src/lib/platform.js'
+import {readRuntime, sandboxFiles, writeRuntimeFile} from '../../../src/sandbox/server/runtime-file.js'
+import {hostPlatform} from '../../../src/lib/platform.js'
+import {aRuntimeInfo} from './fixtures.js'
 
 describe('merchant credentials of a detached sandbox', () => {
   it('leave the command line, in both spellings, with --detach', () => {
@@ -36,7 +37,7 @@ describe('merchant credentials of a detached sandbox', () => {
 })
 
 describe('a start that asks for another gateway than the one running', () => {
-  const running = {pid: 1, url: 'http://127.0.0.1:8787', host: '127.0.0.1', port: 8787, mode: 'sandbox' as const, stateFile: null, startedAt: '2026-11-22T08:31:05.000Z', requestLog: '/data/gw/sandbox-requests.ndjson'}
+  const running = aRuntimeInfo({pid: 1, requestLog: '/data/gw/sandbox-requests.ndjson'})
 
   it("takes a --state that names the running one's state file through a symlink as the same file", () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-state-'))
@@ -53,11 +54,9 @@ describe('a start that asks for another gateway than the one running', () => {
     expect(differencesFrom(running, {requestLog: false})).toEqual(['--no-request-log (it keeps one in /data/gw/sandbox-requests.ndjson)'])
     expect(differencesFrom({...running, requestLog: null}, {requestLog: true})).toEqual(['--request-log (it keeps none)'])
     expect(differencesFrom(running, {requestLog: true})).toEqual([])
-    // A runtime file of an older gw says nothing of it.
-    expect(differencesFrom({...running, requestLog: undefined}, {requestLog: false})).toEqual([])
   })
 
-  it('names a rate limit or latency asked that the running one has not; a runtime file of an older gw has neither', () => {
+  it('names a rate limit or latency asked that the running one has not', () => {
     const busy = {...running, rateLimit: 100, latencyMs: 150}
     expect(differencesFrom(busy, {rateLimit: 100, latencyMs: 150})).toEqual([])
     expect(differencesFrom(busy, {rateLimit: 50, latencyMs: 0})).toEqual(['--rate-limit 50 (it has 100)', '--latency 0 (it has 150)'])
@@ -82,7 +81,7 @@ describe('the files of local gateways by name', () => {
 
   it('lists those with a runtime file, running or left behind, the default first, and nothing else in the folder', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-sandboxes-'))
-    const info = (pid: number, port: number) => ({pid, url: `http://127.0.0.1:${port}`, host: '127.0.0.1', port, mode: 'sandbox' as const, stateFile: null, startedAt: '2026-11-22T08:31:05.000Z'})
+    const info = (pid: number, port: number) => aRuntimeInfo({pid, port})
     const own = hostPlatform().processFacts(process.pid)
     writeRuntimeFile(sandboxFiles(dir, 'zeta').runtime, {...info(process.pid, 3), process: own})
     writeRuntimeFile(sandboxFiles(dir).runtime, {...info(process.pid, 1), process: own})
@@ -99,33 +98,33 @@ describe('the files of local gateways by name', () => {
 
 // `--name Shop` and `--name shop` are one gateway, on every system: its files are named in lower case.
 describe('the names of local gateways, one whatever their case', () => {
-  const linux = platformOf('linux')
-  const macos = platformOf('darwin')
-
   it('name their files in lower case, the default one under any case too', () => {
     expect(sandboxFiles('/data/gw', 'Shop')).toEqual(sandboxFiles('/data/gw', 'shop'))
     expect(sandboxFiles('/data/gw', 'Shop').runtime).toBe('/data/gw/sandbox-shop.json')
     expect(sandboxFiles('/data/gw', 'LOCAL')).toEqual(sandboxFiles('/data/gw'))
   })
 
-  it("find an older gw's files made under the name as typed: by looking through the folder where names keep their case, as they are where they fold", () => {
+  it('list a gateway by the name it was started with, from its file in lower case alone', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-names-'))
-    const older = join(dir, 'sandbox-Shop.json')
-    writeRuntimeFile(older, {pid: process.pid, url: 'http://127.0.0.1:4', host: '127.0.0.1', port: 4, mode: 'sandbox', stateFile: null, startedAt: '2026-11-22T08:31:05.000Z'})
-    expect(findSandboxFiles(dir, 'shop', linux)).toEqual({runtime: older, log: join(dir, 'sandbox-Shop.log'), requestLog: join(dir, 'sandbox-Shop-requests.ndjson')})
-    expect(findSandboxFiles(dir, 'SHOP', linux).runtime).toBe(older)
-    // APFS and NTFS open sandbox-shop.json as the older file by themselves: no folder to look through.
-    expect(findSandboxFiles(dir, 'Shop', macos).runtime).toBe(join(dir, 'sandbox-shop.json'))
-    // A file of today's, in lower case, is the one.
-    writeRuntimeFile(join(dir, 'sandbox-shop.json'), {pid: process.pid, url: 'http://127.0.0.1:5', host: '127.0.0.1', port: 5, mode: 'sandbox', stateFile: null, startedAt: '2026-11-22T08:31:05.000Z', name: 'Shop'})
-    expect(findSandboxFiles(dir, 'Shop', linux).runtime).toBe(join(dir, 'sandbox-shop.json'))
-  })
-
-  it('list a gateway once whatever the case of its files, by the name it was started with', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gw-names-'))
-    const running = {pid: process.pid, url: 'http://127.0.0.1:4', host: '127.0.0.1', port: 4, mode: 'sandbox' as const, stateFile: null, startedAt: '2026-11-22T08:31:05.000Z', process: hostPlatform().processFacts(process.pid)}
+    const running = aRuntimeInfo({port: 4, process: hostPlatform().processFacts(process.pid)})
     writeRuntimeFile(join(dir, 'sandbox-Shop.json'), running)
     writeRuntimeFile(join(dir, 'sandbox-shop.json'), {...running, name: 'Shop'})
     expect((await knownSandboxes(dir, hostPlatform())).map(({name, runtime}) => [name, runtime])).toEqual([['Shop', join(dir, 'sandbox-shop.json')]])
+  })
+})
+
+// A runtime file holds every field a gateway writes in it: one without them is no gateway's.
+describe('a runtime file', () => {
+  it('is read with every field a gateway writes', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'gw-runtime-')), 'sandbox.json')
+    writeRuntimeFile(file, aRuntimeInfo())
+    expect(readRuntime(file)).toEqual({info: aRuntimeInfo()})
+  })
+
+  it.each(['dialect', 'processingWindowMs', 'rateLimit', 'latencyMs', 'webhooks', 'merchants', 'requestLog', 'controlToken', 'pid', 'url'] as const)('without %s is none (no gateway wrote it)', (field) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'gw-runtime-')), 'sandbox.json')
+    const {[field]: _left, ...rest} = aRuntimeInfo()
+    writeFileSync(file, JSON.stringify(rest), {mode: 0o600})
+    expect(readRuntime(file)).toEqual({missing: true})
   })
 })

@@ -1,4 +1,5 @@
 import type {CardRecord, PurchaseRecord, RefundRecord} from '../../../src/sandbox/domain/records.js'
+import type {RuntimeInfo} from '../../../src/sandbox/server/runtime-file.js'
 
 /** Records as the sandbox stores them, for tests of the store and its file. */
 export function aCard(token: string, alias: string | null = null): CardRecord {
@@ -70,5 +71,28 @@ export function aRefund(id: string, reference: string, purchaseId: string, amoun
     standalone: false,
     rrn: id.replaceAll('-', ''),
     purchase_id: purchaseId,
+  }
+}
+
+/** A runtime file's content as a gateway writes it (server.ts), with `extra` over it. */
+export function aRuntimeInfo(extra: Partial<RuntimeInfo> & {port?: number} = {}): RuntimeInfo {
+  const port = extra.port ?? 8787
+  return {
+    pid: process.pid,
+    url: `http://127.0.0.1:${port}`,
+    host: '127.0.0.1',
+    port,
+    mode: 'sandbox',
+    dialect: 'contract',
+    processingWindowMs: 2000,
+    rateLimit: null,
+    latencyMs: 0,
+    stateFile: null,
+    startedAt: '2026-11-22T08:31:05.000Z',
+    webhooks: [],
+    merchants: [],
+    requestLog: null,
+    controlToken: 't'.repeat(43),
+    ...extra,
   }
 }

@@ -82,7 +82,7 @@ describe('names that hold a card number, which the state file masks alike', () =
     expect(one.nameHashes?.TEST?.purchases?.['071-P-AAAAAAAA']).not.toBe(other.nameHashes?.TEST?.purchases?.['071-P-AAAAAAAA'])
     const store = twoPurchases()
     store.reset('instance-2')
-    expect(store.snapshot()).toStrictEqual({merchants: {}, instance: 'instance-2', runs: [{id: 'instance-2', from: 0}], changes: 1})
+    expect(store.snapshot()).toStrictEqual({merchants: {}, runs: [{id: 'instance-2', from: 0}], changes: 1})
   })
 
   it('are taken back with the batch that made them: the key too', () => {

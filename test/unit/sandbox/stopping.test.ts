@@ -4,6 +4,7 @@ import {afterEach, describe, expect, it, vi} from 'vitest'
 import {type Platform, platformOf} from '../../../src/lib/platform.js'
 import type {RuntimeInfo} from '../../../src/sandbox/server/runtime-file.js'
 import {stopSandbox} from '../../../src/sandbox/server/stopping.js'
+import {aRuntimeInfo} from './fixtures.js'
 
 // gw sandbox stop on each system, the system handed to it (#59 items 5 and 7, #61 item 4): the
 // gateway is asked on its control API first, everywhere; a pid is signalled only once shown to be
@@ -26,7 +27,7 @@ function system(os: NodeJS.Platform, facts: {started: string; command: string} |
   return {platform, sent: () => kill.mock.calls.filter(([, signal]) => signal !== 0).map(([, signal]) => signal), ends: () => (running = false)}
 }
 
-const gateway = (port: number, extra: Partial<RuntimeInfo> = {}): RuntimeInfo => ({pid: PID, url: `http://127.0.0.1:${port}`, host: '127.0.0.1', port, mode: 'sandbox', stateFile: null, startedAt: '2026-11-22T08:31:05.000Z', ...extra})
+const gateway = (port: number, extra: Partial<RuntimeInfo> = {}): RuntimeInfo => aRuntimeInfo({pid: PID, port, controlToken: TOKEN, ...extra})
 
 let server: Server | undefined
 afterEach(async () => {
@@ -73,7 +74,7 @@ describe('stopSandbox', () => {
     expect(sent()).toEqual(['SIGKILL'])
   })
 
-  it('signals one that does not answer (an older gw) with SIGTERM on Linux and macOS, once its pid is shown to be it', async () => {
+  it('signals one that does not answer (a hung one) with SIGTERM on Linux and macOS, once its pid is shown to be it', async () => {
     for (const os of ['linux', 'darwin'] as const) {
       const {platform, sent} = system(os, {started: 's', command: 'node /gw/bin/run.js sandbox start --detached-child'})
       expect(await stopSandbox(gateway(await silentPort()), platform), os).toEqual({result: 'stopped', how: 'signalled'})

@@ -69,7 +69,7 @@ describe('Store changes', () => {
     expect(store.find('cards', 'TEST', 't1')).toEqual({found: 'own', record: {...aCard('t1'), transaction_count: 1}})
     store.reset('instance-2')
     expect(store.takeBatch().changes).toEqual([{op: 'reset', instance: 'instance-2'}])
-    expect(store.snapshot()).toEqual({merchants: {}, instance: 'instance-2', runs: [{id: 'instance-2', from: 0}], changes: 1})
+    expect(store.snapshot()).toEqual({merchants: {}, runs: [{id: 'instance-2', from: 0}], changes: 1})
   })
 
   it('lists the refunds of one purchase', () => {

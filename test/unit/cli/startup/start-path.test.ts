@@ -117,6 +117,6 @@ describe('a local gateway started without --state', () => {
   // Its schemas, SQLite and locks: 17 ms of CPU of each `gw sandbox start` (110 → 93 ms once apart).
   it('loads none of the state file\'s code: persist.ts is imported only when a state file is given', () => {
     const loaded = [...loadedWith(join(src, 'sandbox', 'server', 'server.ts')).keys()].map((module) => relative(src, module))
-    expect(loaded.filter((module) => /^sandbox\/server\/(persist|state-schema|state-database|older-state-file)\.ts$/.test(module))).toEqual([])
+    expect(loaded.filter((module) => /^sandbox\/server\/(persist|state-schema|state-database)\.ts$/.test(module))).toEqual([])
   })
 })
