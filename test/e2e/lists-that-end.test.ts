@@ -32,7 +32,7 @@ function terminalOf(finished: Finished, ...args: Parameters<typeof terminal>): T
 const env = (url: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({...home, GW_BASE_URL: url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', TZ: 'UTC', ...extra})
 
 /** gw against the test's gateway, bounded in time (RunOptions.timeoutMs fails a run that does not end). */
-const gwAt = (url: string, args: string[], options: RunOptions = {}) => runGw(args, {timeoutMs: 20_000, ...options, env: env(url, options.env)})
+const gwAt = (url: string, args: string[], options: RunOptions = {}) => runGw(args, {...options, env: env(url, options.env)})
 
 const ORDERS = ['newest', 'oldest'] as const
 
@@ -196,7 +196,7 @@ describe.concurrent('case 3: a reader that falls behind is waited for', () => {
     // Silent, as gh and coreutils are: only /usr/bin/time's own lines.
     expect(stderr.trim().split('\n').slice(0, -1)).toEqual(['Command exited with non-zero status 141'])
     expect(Number(stderr.trim().split('\n').at(-1)) / 1024).toBeLessThan(150)
-  }, 30_000)
+  })
 
   it('a reader that goes away while a page is awaited: exit 141 then, not once the page comes', async ({onTestFinished}) => {
     let release: () => void = () => {}
@@ -215,16 +215,16 @@ describe.concurrent('case 3: a reader that falls behind is waited for', () => {
     } finally {
       release()
     }
-  }, 15_000)
+  })
 
   it('| head -1 at a terminal: exit 141 and nothing on stderr, no count of what was not shown', async ({onTestFinished}) => {
     const {url} = await serve(onTestFinished, {hold: 400 * 50, pad: 2000})
     const line = `"${process.execPath}" "${GW}" purchase list --all | head -1 | cut -c1-30; exit \${PIPESTATUS[0]}`
     const t = terminalOf(onTestFinished, [], env(url, {GW_PAGER: 'cat'}), {width: 150, program: ['bash', '-c', line]})
-    const screen = await t.waitFor(/\[exit \d+\]/, 30_000)
+    const screen = await t.waitFor(/\[exit \d+\]/)
     expect(screen).toContain('[exit 141]')
     expect(screen.trim().split('\n').filter(Boolean)).toEqual([expect.stringMatching(/^\{"id":"071-P-/), '[exit 141]'])
-  }, 45_000)
+  })
 })
 
 // One after the other, and alone: the page of 40 MB is made and sent by this process, which also
