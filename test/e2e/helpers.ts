@@ -79,6 +79,7 @@ export function runGw(args: string[], options: RunOptions = {}): Promise<GwResul
  * run with GW_TEST_SPAWN=1 (a thread and a process compared).
  */
 export const PROCESS_FILES: readonly string[] = [
+  'test/e2e/batch-faults.test.ts',
   'test/e2e/completion.test.ts',
   'test/e2e/cross-build.test.ts',
   'test/e2e/identity-overlay.test.ts',
