@@ -3,24 +3,16 @@ import {chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeF
 import {createRequire} from 'node:module'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 
 // The built gw and its cache folder (the folder's own rules: test/unit/cli/startup/cache-folder.test.ts).
 const root = join(import.meta.dirname, '..', '..')
 const require = createRequire(import.meta.url)
 
-const made: string[] = []
-afterAll(() => made.forEach((dir) => rmSync(dir, {recursive: true, force: true})))
-
-function folder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'gw-cache-'))
-  made.push(dir)
-  return dir
-}
-
 describe.skipIf(process.platform === 'win32')("gw's cache folder, where others can write it (POSIX; Windows tells no owners)", () => {
   it("gw --help never prints a root help planted in a cache folder others can write, nor saves one there", () => {
-    const cache = join(folder(), 'gw')
+    // In this run's temporary folder, which the run removes (test/run-folder.ts).
+    const cache = join(mkdtempSync(join(tmpdir(), 'gw-cache-')), 'gw')
     mkdirSync(cache)
     chmodSync(cache, 0o777)
     // A width no build saves beside the bundle: the help is looked for in the cache folder.
