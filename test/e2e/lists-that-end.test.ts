@@ -182,7 +182,7 @@ describe.concurrent('case 3: a reader that falls behind is waited for', () => {
     expect(listRequests()).toHaveLength(400)
     const peakKiB = Number(stderr.trim().split('\n').at(-1))
     expect(peakKiB / 1024).toBeLessThan(150)
-  }, 60_000)
+  })
 
   it.skipIf(!time)('a reader that goes away after 100 bytes: exit 141 at once, the pages left unasked', async ({onTestFinished}) => {
     const {url, listRequests} = await serve(onTestFinished, {hold: 400 * 50, pad: 2000})
@@ -252,7 +252,7 @@ describe.skipIf(!runsInCiOr('GW_TEST_SLOW', 'the peak memory of lists whose one 
     expect(references(result.stdout.trim().split('\n').map((line) => JSON.parse(line)))).toEqual(paged(19_950, 20_000).reverse())
     expect(listRequests()).toHaveLength(1)
     expect(peakMiB(result.stderr)).toBeLessThan(100)
-  }, 60_000)
+  })
 
   it.skipIf(!time)('purchase list --all prints every record of the page, once, in order, as it reads them, under 150 MiB', async ({onTestFinished}) => {
     const {url, listRequests} = await serve(onTestFinished, fat)
@@ -264,7 +264,7 @@ describe.skipIf(!runsInCiOr('GW_TEST_SLOW', 'the peak memory of lists whose one 
     expect(JSON.parse(lines.at(-1)!)).toEqual(listedRecord(0, {pad: 2000}))
     expect(listRequests()).toHaveLength(1)
     expect(peakMiB(result.stderr)).toBeLessThan(150)
-  }, 60_000)
+  })
 
   // Issue 60: 100,000 records in one answer, oldest first, so that newest first is the answer read
   // backwards and every record is read before the first is printed. Held as their texts (packed),
@@ -279,7 +279,7 @@ describe.skipIf(!runsInCiOr('GW_TEST_SLOW', 'the peak memory of lists whose one 
     expect(references(result.stdout.trim().split('\n').map((line) => JSON.parse(line)))).toEqual(newestOf(99_950))
     expect(listRequests()).toHaveLength(1)
     expect(peakMiB(result.stderr)).toBeLessThan(100)
-  }, 60_000)
+  })
 
   it.skipIf(!time)('oldest first: purchase list --all prints all 100,000 newest first, once each, under 150 MiB', async ({onTestFinished}) => {
     const {url, listRequests} = await serve(onTestFinished, oldestFirst)
@@ -292,7 +292,7 @@ describe.skipIf(!runsInCiOr('GW_TEST_SLOW', 'the peak memory of lists whose one 
     expect(JSON.parse(lines.at(-1)!)).toEqual(listedRecord(0))
     expect(listRequests()).toHaveLength(1)
     expect(peakMiB(result.stderr)).toBeLessThan(150)
-  }, 60_000)
+  })
 
   it.skipIf(!time)('oldest first: --jq gets all 100,000 newest first, under 150 MiB', async ({onTestFinished}) => {
     const {url} = await serve(onTestFinished, oldestFirst)
@@ -300,7 +300,7 @@ describe.skipIf(!runsInCiOr('GW_TEST_SLOW', 'the peak memory of lists whose one 
     expect(result.code, result.stderr).toBe(0)
     expect(result.stdout.trim().split('\n')).toEqual(newestOf(0))
     expect(peakMiB(result.stderr)).toBeLessThan(150)
-  }, 60_000)
+  })
 })
 
 describe.concurrent('purchase get of many purchases on one card', () => {
