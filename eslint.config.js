@@ -16,7 +16,8 @@ export default tseslint.config(
   },
   {
     // The entry points are CommonJS (bin/package.json): Node's ESM loader costs every start ~6 ms.
-    files: ['bin/**/*.js'],
+    // test/e2e/gw-thread.cjs starts gw in a worker thread as bin/run.js is started: CommonJS too.
+    files: ['bin/**/*.js', 'test/**/*.cjs'],
     languageOptions: {sourceType: 'commonjs'},
     rules: {'@typescript-eslint/no-require-imports': 'off'},
   },

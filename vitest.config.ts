@@ -4,7 +4,8 @@ import {configDefaults, defineConfig} from 'vitest/config'
 /**
  * The suites that read lists, money outcomes and recoveries, and batches: run once against each
  * dialect of the local gateway (test/e2e/helpers.ts DIALECT), the contract's and the live
- * gateway's, so that an assumption about one gateway is caught by the other.
+ * gateway's, so that an assumption about one gateway is caught by the other. A file whose blocks
+ * differ runs in the live dialect only the blocks that opt in (helpers.ts describeInBothDialects).
  */
 const BOTH_DIALECTS = [
   'test/e2e/finding-records.test.ts',
@@ -65,26 +66,33 @@ export const OWN_PROCESS = [
   'test/unit/batch/journal-sync.test.ts',
 ]
 
+/** The unit tests (test/unit) and the local gateway's own (test/sandbox): they run the TypeScript source, and need no build. */
+const UNIT = ['test/unit/**/*.test.ts', 'test/sandbox/**/*.test.ts']
+
 export default defineConfig({
   test: {
     // Files spend much of their time waiting on gw processes they spawned (a gateway's answer, a
     // backoff, a processing window), so one file more than there are cores keeps the cores busy:
     // on two cores, 3 workers against 2 took 0.79x to 0.86x the time for the same CPU.
     maxWorkers: availableParallelism() + 1,
-    // An outer bound, not a measure: a test waits for its events, and a loaded machine (two cores,
-    // other jobs) may take several times as long as an idle one.
+    // Outer bounds only: a test waits for the event it needs (helpers.ts until, a gw's exit), and a
+    // machine loaded ten times over by other work (seen: a load of 30 on two cores) must not trip them.
     testTimeout: 120_000,
     hookTimeout: 180_000,
-    globalSetup: ['test/global-setup.ts'],
+    // Once a run, whichever projects it runs: what the tests write in the temporary folder goes into a folder of this run's.
+    globalSetup: ['test/run-folder.ts'],
     setupFiles: ['test/setup.ts'],
     isolate: false,
+    // The end-to-end projects alone rebuild the bundle they run, where a source file is newer
+    // (test/global-setup.ts): `npx vitest run test/unit/x.test.ts` builds nothing.
     // GitHub's workflow parser imports its JSON schemas without import attributes, as a bundler
     // reads them: vite's transform loads them (test/unit/release/workflows.test.ts).
     server: {deps: {inline: ['@actions/workflow-parser']}},
     projects: [
-      {extends: true, test: {name: 'contract dialect', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...OWN_PROCESS]}},
-      {extends: true, test: {name: 'contract dialect, a process a file', include: OWN_PROCESS, isolate: true}},
-      {extends: true, test: {name: 'live dialect', include: BOTH_DIALECTS, env: {GW_TEST_DIALECT: 'live'}}},
+      {extends: true, test: {name: 'unit', include: UNIT, exclude: [...configDefaults.exclude, ...OWN_PROCESS]}},
+      {extends: true, test: {name: 'unit, a process a file', include: OWN_PROCESS, isolate: true}},
+      {extends: true, test: {name: 'e2e, contract dialect', include: ['test/e2e/**/*.test.ts'], globalSetup: ['test/global-setup.ts']}},
+      {extends: true, test: {name: 'e2e, live dialect', include: BOTH_DIALECTS, globalSetup: ['test/global-setup.ts'], env: {GW_TEST_DIALECT: 'live'}}},
     ],
   },
 })

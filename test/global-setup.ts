@@ -1,17 +1,15 @@
 import {execFileSync} from 'node:child_process'
 import {existsSync, readdirSync, statSync} from 'node:fs'
 import {join} from 'node:path'
-import runFolder from './run-folder.js'
 
 /**
- * End-to-end tests run the built CLI: rebuild first when a source file is newer than the build.
- * What the tests make in the temporary folder goes into one folder of this run's (run-folder.ts).
+ * The end-to-end tests run the built gw (vitest.config.ts runs this before their projects alone):
+ * rebuilt first when a source file is newer than the build.
  */
-export default function setup(): () => void {
+export default function setup(): void {
   const root = join(import.meta.dirname, '..')
   const manifest = join(root, 'oclif.manifest.json')
   if (!existsSync(manifest) || newestSource(join(root, 'src')) > statSync(manifest).mtimeMs) execFileSync('npm', ['run', 'build'], {cwd: root, stdio: 'inherit'})
-  return runFolder()
 }
 
 function newestSource(dir: string): number {

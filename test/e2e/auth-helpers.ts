@@ -3,7 +3,7 @@ import {randomUUID} from 'node:crypto'
 import {readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll} from 'vitest'
-import {GW, type Sandbox, startSandbox} from './helpers.js'
+import {GW, RUN_BOUND_MS, type Sandbox, startSandbox} from './helpers.js'
 
 /**
  * Whether a Secret Service can be used here (an unlocked keyring on the session bus), and the
@@ -13,16 +13,16 @@ export function secretService(): {reason?: string; env: NodeJS.ProcessEnv} {
   const env = {DBUS_SESSION_BUS_ADDRESS: process.env.DBUS_SESSION_BUS_ADDRESS}
   if (!env.DBUS_SESSION_BUS_ADDRESS) return {reason: 'no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is unset); run the tests as .ci/run does, in dbus-run-session with gnome-keyring unlocked', env}
   const probe = ['service', 'gw-test-probe', 'account', 'probe']
-  const stored = spawnSync('secret-tool', ['store', '--label=gw test probe', ...probe], {input: 'probe', timeout: 5000, encoding: 'utf8'})
+  const stored = spawnSync('secret-tool', ['store', '--label=gw test probe', ...probe], {input: 'probe', timeout: RUN_BOUND_MS, encoding: 'utf8'})
   if (stored.error) return {reason: `secret-tool cannot run (${stored.error.message}); install libsecret-tools`, env}
   if (stored.status !== 0) return {reason: `the Secret Service refused a test secret: ${stored.stderr.trim() || `secret-tool exited ${stored.status}`}`, env}
-  spawnSync('secret-tool', ['clear', ...probe], {timeout: 5000})
+  spawnSync('secret-tool', ['clear', ...probe], {timeout: RUN_BOUND_MS})
   return {env}
 }
 
 /** What the keychain holds for gw's profile NAME, read with libsecret's own tool rather than gw. */
 export function keychainSecret(account: string): string | undefined {
-  const result = spawnSync('secret-tool', ['lookup', 'service', 'gw', 'account', account], {timeout: 5000, encoding: 'utf8'})
+  const result = spawnSync('secret-tool', ['lookup', 'service', 'gw', 'account', account], {timeout: RUN_BOUND_MS, encoding: 'utf8'})
   return result.status === 0 && result.stdout !== '' ? result.stdout : undefined
 }
 
@@ -59,7 +59,7 @@ const quote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`
  */
 export function terminal(args: string[], env: NodeJS.ProcessEnv, {width = 200, height = 50, program = [process.execPath, GW]} = {}): Terminal {
   const socket = `gw-test-${randomUUID().slice(0, 8)}`
-  const tmux = (...tmuxArgs: string[]) => spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...tmuxArgs], {encoding: 'utf8', timeout: 5000})
+  const tmux = (...tmuxArgs: string[]) => spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...tmuxArgs], {encoding: 'utf8', timeout: RUN_BOUND_MS})
   // No update notice, nor its check of the registry, but where a test asks for them (GW_NO_UPDATE_NOTIFIER: undefined).
   const vars = Object.entries({PATH: process.env.PATH, TERM: 'xterm', NODE_OPTIONS: '', GW_NO_UPDATE_NOTIFIER: '1', ...env}).filter(([, value]) => value !== undefined)
   const command = `env -i ${vars.map(([key, value]) => quote(`${key}=${value}`)).join(' ')} ${[...program, ...args].map(quote).join(' ')}; echo "[exit $?]"; sleep 600`
@@ -69,7 +69,7 @@ export function terminal(args: string[], env: NodeJS.ProcessEnv, {width = 200, h
   return {
     screen,
     tty: () => tmux('display-message', '-p', '-t', 'gw', '#{pane_tty}').stdout.trim(),
-    async waitFor(text, timeoutMs = 15_000) {
+    async waitFor(text, timeoutMs = RUN_BOUND_MS) {
       const deadline = Date.now() + timeoutMs
       for (;;) {
         const shown = screen()

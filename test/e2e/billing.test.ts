@@ -171,7 +171,7 @@ describe('a scripted month of a daily subscription', () => {
     // Refused until the first attempt has failed: the backoff holds the rest.
     await until('a refused attempt', async () => (((await sandbox.control('GET', '/_sandbox/deliveries')) as {response: {attempts: number}[]}).response[0]?.attempts ? true : undefined))
     const hooks = await receiver(port)
-    const deliveries = await hooks.waitFor(6, 20_000)
+    const deliveries = await hooks.waitFor(6)
     await settled(sandbox)
     expect(hooks.deliveries).toHaveLength(6)
     expect(events(deliveries)).toEqual(['charge:pending', 'charge:successful', 'charge:pending', 'charge:successful', 'charge:pending', 'charge:successful'])

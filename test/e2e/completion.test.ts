@@ -3,13 +3,13 @@ import {randomUUID} from 'node:crypto'
 import {chmodSync, mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {GW, isolatedHome, runGw, runProgram} from './helpers.js'
+import {GW, isolatedHome, RUN_BOUND_MS, runGw, runProgram} from './helpers.js'
 
 // A real interactive bash in a tmux pane: the completion is sourced as the README says, and Tab is pressed.
 const home = isolatedHome()
 const bin = join(home.HOME!, 'bin')
 const socket = `gw-completion-${randomUUID().slice(0, 8)}`
-const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], {encoding: 'utf8', timeout: 5000})
+const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], {encoding: 'utf8', timeout: RUN_BOUND_MS})
 const screen = () => tmux('capture-pane', '-p', '-J', '-t', 'gw').stdout
 
 async function waitFor(test: (shown: string) => boolean, what: string): Promise<string> {

@@ -145,7 +145,6 @@ describe('the examples in --help', () => {
           cwd: dir,
           // As after `gw sandbox start`: its profile local is the active one, no GW_* variables.
           env: {...sandbox.home, PATH: `${join(dir, 'bin')}:${process.env.PATH}`},
-          timeoutMs: 30_000,
         })
         expect(result.code, `${example}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(0)
         expect(result.stderr, example).not.toContain('Error:')

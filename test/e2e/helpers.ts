@@ -2,10 +2,12 @@ import {type ChildProcess, spawn} from 'node:child_process'
 import {randomUUID} from 'node:crypto'
 import {mkdtempSync, readFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
-import {join} from 'node:path'
-import {afterAll, afterEach, beforeAll} from 'vitest'
+import {join, relative} from 'node:path'
+import {afterAll, afterEach, beforeAll, describe, expect} from 'vitest'
+import {runGwInThread} from './gw-thread.js'
 
-export const GW = join(import.meta.dirname, '..', '..', 'bin', 'run.js')
+const ROOT = join(import.meta.dirname, '..', '..')
+export const GW = join(ROOT, 'bin', 'run.js')
 
 export const CARDS = {
   visa: '4242424242424242',
@@ -22,6 +24,13 @@ export interface GwResult {
   /** stdout read as NDJSON, one record a line, as gw prints records to a pipe (empty when stdout is not NDJSON). */
   records: unknown[]
 }
+
+/**
+ * How long a run of gw or a program may take before the test fails saying what it printed: an
+ * outer bound for an exit the test waits for, generous enough for a loaded machine, under
+ * vitest.config.ts's 120 s a test.
+ */
+export const RUN_BOUND_MS = 90_000
 
 export interface RunOptions {
   env?: NodeJS.ProcessEnv
@@ -52,9 +61,46 @@ export function baseEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return env
 }
 
-/** Runs the built gw as a subprocess and collects what it wrote. */
+/**
+ * Runs the built gw and collects what it wrote: in a worker thread of this process
+ * (test/e2e/gw-thread.ts), or as a process of its own where the process is what a test is about
+ * (spawnsGw).
+ */
 export function runGw(args: string[], options: RunOptions = {}): Promise<GwResult> {
-  return runProgram(process.execPath, [GW, ...args], options)
+  if (spawnsGw(options, args)) return runProgram(process.execPath, [GW, ...args], options)
+  return runGwInThread(GW, args, {env: baseEnv(options.env ?? {}), stdin: options.stdin ?? '', timeoutMs: options.timeoutMs ?? RUN_BOUND_MS}).then(({code, stdout, stderr}) =>
+    gwResult(code, stdout, stderr),
+  )
+}
+
+/**
+ * The test files whose subject is the gw process itself (signals, the relaunch, the Node floor,
+ * installs, terminals, other users, stopping, locks and descriptors across processes): their runGw
+ * spawns gw. So does a run given a cwd (a thread cannot change its directory) or a user, and every
+ * run with GW_TEST_SPAWN=1 (a thread and a process compared).
+ */
+export const PROCESS_FILES: readonly string[] = [
+  'test/e2e/batch-faults.test.ts',
+  'test/e2e/completion.test.ts',
+  'test/e2e/cross-build.test.ts',
+  'test/e2e/identity-overlay.test.ts',
+  'test/e2e/identity.test.ts',
+  'test/e2e/install.test.ts',
+  'test/e2e/node-floor.test.ts',
+  'test/e2e/npm-package.test.ts',
+  'test/e2e/other-users.test.ts',
+  'test/e2e/package.test.ts',
+  'test/e2e/sandbox-stop.test.ts',
+  'test/e2e/start-path.test.ts',
+  'test/e2e/stdin-copy.test.ts',
+]
+
+function spawnsGw(options: RunOptions, args: string[]): boolean {
+  if (options.cwd !== undefined || options.uid !== undefined || options.gid !== undefined || process.env.GW_TEST_SPAWN === '1') return true
+  // A local gateway in the foreground is a server with a pid of its own, which gw sandbox stop signals.
+  if (args[0] === 'sandbox' && args[1] === 'start' && !args.includes('--detach')) return true
+  const file = expect.getState().testPath
+  return file !== undefined && PROCESS_FILES.includes(relative(ROOT, file))
 }
 
 /** Runs a program with only the environment given (and PATH), and collects what it wrote. */
@@ -67,24 +113,28 @@ export function runProgram(file: string, args: string[], options: RunOptions = {
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
-      reject(new Error(`${file} ${args.join(' ')} did not exit within ${options.timeoutMs ?? 20_000} ms\nstdout: ${stdout}\nstderr: ${stderr}`))
-    }, options.timeoutMs ?? 20_000)
+      reject(new Error(`${file} ${args.join(' ')} did not exit within ${options.timeoutMs ?? RUN_BOUND_MS} ms\nstdout: ${stdout}\nstderr: ${stderr}`))
+    }, options.timeoutMs ?? RUN_BOUND_MS)
     child.on('error', reject)
     child.on('close', (code) => {
       clearTimeout(timer)
-      let json: unknown
-      try {
-        json = JSON.parse(stdout)
-      } catch {
-        json = undefined
-      }
-      resolve({code, stdout, stderr, json, records: ndjson(stdout)})
+      resolve(gwResult(code, stdout, stderr))
     })
     // A program may exit without reading its stdin (sh -c 'touch ...'): the EPIPE of closing it is
     // no failure of the test, and unheard it was an uncaught error that failed the whole run.
     child.stdin.on('error', () => {})
     child.stdin.end(options.stdin ?? '')
   })
+}
+
+function gwResult(code: number | null, stdout: string, stderr: string): GwResult {
+  let json: unknown
+  try {
+    json = JSON.parse(stdout)
+  } catch {
+    json = undefined
+  }
+  return {code, stdout, stderr, json, records: ndjson(stdout)}
 }
 
 /** Lines of JSON, one value each; empty when any line is not JSON. */
@@ -134,6 +184,16 @@ export async function apiRequestsSince(sandbox: Sandbox, cursor: number): Promis
  */
 export const DIALECT: 'contract' | 'live' = process.env.GW_TEST_DIALECT === 'live' ? 'live' : 'contract'
 
+/**
+ * The blocks of a file vitest.config.ts runs in both dialects, where they differ: a file that
+ * uses describeOnce names every top-level block with one of these two
+ * (test/unit/test-processes.test.ts). A block whose outcome a dialect can change (a list, a money
+ * outcome, a recovery, a gateway's words) opts in to both runs; the rest (flags, how a value is
+ * typed, output no dialect changes) runs in the contract dialect's alone.
+ */
+export const describeInBothDialects = describe
+export const describeOnce = describe.skipIf(DIALECT === 'live')
+
 /** What the two dialects of the local gateway say differently (src/sandbox/dialect.ts), as this run's answers it. */
 export const ANSWERS =
   DIALECT === 'live'
@@ -147,7 +207,7 @@ export async function startSandbox(args: string[] = [], home: NodeJS.ProcessEnv 
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   const url = await new Promise<string>((resolve, reject) => {
     let stdout = ''
-    const timer = setTimeout(() => reject(new Error(`sandbox did not start: ${stderr}`)), 20_000)
+    const timer = setTimeout(() => reject(new Error(`sandbox did not start: ${stderr}`)), RUN_BOUND_MS)
     child.stdout!.on('data', (chunk: Buffer) => {
       stdout += chunk.toString()
       const match = /https?:\/\/[^\s]+/.exec(stdout)
@@ -213,7 +273,7 @@ export async function armTrap(sandbox: Sandbox, methods: string[]): Promise<() =
 export const errorJson = (result: GwResult): unknown => JSON.parse(result.stderr.trim().split('\n').at(-1)!)
 
 /** Resolves with what `check` finds once it finds something; polls, so it waits for an event however loaded the machine, up to a bound. */
-export async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000): Promise<T> {
+export async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = RUN_BOUND_MS): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const value = await check()

@@ -154,7 +154,7 @@ describe('one writer by the kernel’s lock on the journal, whatever TMPDIR name
           runProgram(
             'unshare',
             ['--mount', '--propagation', 'private', 'sh', '-c', 'mount -t tmpfs gw-private-tmp "$TMPDIR" && mount --bind "$1" "$2" && shift 2 && exec "$@"', 'sh', journal, inside, process.execPath, GW, 'purchase', 'create', '--input', file, '--journal', inside],
-            {env: sandbox.env({...env, TMPDIR: tmp}), timeoutMs: 30_000},
+            {env: sandbox.env({...env, TMPDIR: tmp})},
           ),
         journal,
       )

@@ -99,7 +99,7 @@ describe.concurrent('a journal on an overlay file system (a container’s own la
       const container = ['unshare', '--mount', '--propagation', 'private', 'sh', '-c', 'mount -t tmpfs gw-hidden-layers "$1" && shift && exec "$@"', 'sh', layers]
       if (firstOne === 'the host') {
         await whileHeld(started, join(upper, 'j.sqlite'), (sandbox, file, env) =>
-          runProgram(container[0]!, [...container.slice(1), process.execPath, GW, 'purchase', 'create', '--input', file, '--journal', join(merged, 'j.sqlite')], {env: sandbox.env(env), timeoutMs: 30_000}),
+          runProgram(container[0]!, [...container.slice(1), process.execPath, GW, 'purchase', 'create', '--input', file, '--journal', join(merged, 'j.sqlite')], {env: sandbox.env(env)}),
         )
       } else {
         await whileHeld(started, join(merged, 'j.sqlite'), (sandbox, file, env) => sandbox.gw(['purchase', 'create', '--input', file, '--journal', join(upper, 'j.sqlite')], {env}), container)
@@ -121,7 +121,7 @@ describe.concurrent('a journal on an overlay file system (a container’s own la
     expect(refused.code).toBe(2)
     expect(proxy.seen.filter((request) => request.method === 'POST')).toEqual([])
     const state = join(merged, 'state.json')
-    const gatewayThere = await runGw(['sandbox', 'start', '--port', '0', '--no-request-log', '--state', state], {env: isolatedHome(), timeoutMs: 15_000})
+    const gatewayThere = await runGw(['sandbox', 'start', '--port', '0', '--no-request-log', '--state', state], {env: isolatedHome()})
     expect(gatewayThere.stderr).toContain(`Error: ${state} is on an overlay file system, and the mount table names its upper directory only as it was given (layers/upper)`)
     expect(gatewayThere.code).toBe(2)
   })
@@ -133,7 +133,7 @@ describe.concurrent('a local gateway’s state file on an overlay', () => {
     const {merged, upper} = overlay(started)
     const first = await started.gateway(['--state', join(merged, 'state.json')])
     const other = join(upper, 'state.json')
-    const second = await runGw(['sandbox', 'start', '--port', '0', '--no-request-log', '--state', other], {env: isolatedHome(), timeoutMs: 15_000})
+    const second = await runGw(['sandbox', 'start', '--port', '0', '--no-request-log', '--state', other], {env: isolatedHome()})
     expect(second.stderr).toContain(`Error: ${other} is in use by another local gateway (pid ${first.process.pid})`)
     expect(second.code).toBe(2)
   })

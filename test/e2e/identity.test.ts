@@ -47,7 +47,7 @@ describe.concurrent('the local gateway’s state file is its real file', () => {
     const pid = first.process.pid!
 
     // Each from a home of its own: what refuses it is the state file, not the first one's runtime file.
-    const second = (state: string) => runGw(['sandbox', 'start', '--port', '0', '--no-request-log', '--state', state], {env: isolatedHome(), timeoutMs: 15_000})
+    const second = (state: string) => runGw(['sandbox', 'start', '--port', '0', '--no-request-log', '--state', state], {env: isolatedHome()})
     const throughTheFile = await second(real)
     expect(throughTheFile.code).toBe(2)
     expect(throughTheFile.stderr).toContain(`Error: ${real} is in use by another local gateway (pid ${pid}): two gateways on one state file would lose each other's writes`)
@@ -409,7 +409,7 @@ describe.concurrent('a file by its device and inode: bind mounts', () => {
     await (await gateway(['--state', state])).stop()
     cleanups.push(bindMount(state, other))
     const first = await gateway(['--state', state])
-    const second = await runGw(['sandbox', 'start', '--port', '0', '--no-request-log', '--state', other], {env: isolatedHome(), timeoutMs: 15_000})
+    const second = await runGw(['sandbox', 'start', '--port', '0', '--no-request-log', '--state', other], {env: isolatedHome()})
     // The start's snapshot gave the first's file another inode: the mount keeps the old one, which the first still locks (and holds open) until it stops.
     expect(second.stderr).toContain(`Error: ${other} is in use by another local gateway (pid ${first.process.pid}): two gateways on one state file would lose each other's writes`)
     expect(second.code).toBe(2)
@@ -451,12 +451,12 @@ describe.concurrent('a file by its device and inode: bind mounts made while it i
     const reference = ref('kept')
     expect((await first.gw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs()])).code).toBe(0)
     cleanups.push(bindMount(state, other))
-    const second = await runGw(['sandbox', 'start', '--port', '0', '--no-request-log', '--state', other], {env: isolatedHome(), timeoutMs: 15_000})
+    const second = await runGw(['sandbox', 'start', '--port', '0', '--no-request-log', '--state', other], {env: isolatedHome()})
     expect(second.stderr).toContain(`Error: ${other} is in use by another local gateway (pid ${first.process.pid}): two gateways on one state file would lose each other's writes`)
     expect(second.code).toBe(2)
     await first.stop()
     // rename(2) cannot replace a mount point: a gateway alone on one could not snapshot its state there.
-    const alone = await runGw(['sandbox', 'start', '--port', '0', '--no-request-log', '--state', other], {env: isolatedHome(), timeoutMs: 15_000})
+    const alone = await runGw(['sandbox', 'start', '--port', '0', '--no-request-log', '--state', other], {env: isolatedHome()})
     expect(alone.stderr).toContain(`Error: ${other} is a mount point (a bind mount gives the file another name)`)
     expect(alone.stderr).toContain('Give --state a file of its own, not one mounted over another.')
     expect(alone.code).toBe(2)

@@ -1,7 +1,7 @@
 import {type ChildProcess, spawn} from 'node:child_process'
 import {createServer, type IncomingHttpHeaders, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
-import {baseEnv, GW} from './helpers.js'
+import {baseEnv, GW, RUN_BOUND_MS} from './helpers.js'
 
 /** A running `gw listen`: its URL, what it printed so far, and ways to post to it and stop it. */
 export interface Listener {
@@ -34,7 +34,7 @@ export async function startListen(args: string[], {env = {}, stdin}: {env?: Node
   child.stdin!.on('error', () => {})
   child.stdin!.end(stdin ?? '')
 
-  const waitFor = <T>(what: string, ready: () => T | undefined, timeoutMs: number) =>
+  const waitFor = <T>(what: string, ready: () => T | undefined, timeoutMs = RUN_BOUND_MS) =>
     new Promise<T>((resolve, reject) => {
       const check = () => {
         const value = ready()
@@ -51,19 +51,19 @@ export async function startListen(args: string[], {env = {}, stdin}: {env?: Node
       check()
     })
 
-  const url = await waitFor('the listening notice', () => /Listening for web hooks on (\S+) \(/.exec(stderr)?.[1], 20_000)
+  const url = await waitFor('the listening notice', () => /Listening for web hooks on (\S+) \(/.exec(stderr)?.[1])
   return {
     url,
     process: child,
     stdout: () => stdout,
     stderr: () => stderr,
-    waitForLines: (lines, timeoutMs = 10_000) =>
+    waitForLines: (lines, timeoutMs = RUN_BOUND_MS) =>
       waitFor(`${lines} lines on stdout`, () => {
         const all = stdout.split('\n').filter(Boolean)
         return all.length >= lines && stdout.endsWith('\n') ? all : undefined
       }, timeoutMs),
-    waitForStdout: (pattern, timeoutMs = 10_000) => waitFor(`stdout to match ${pattern}`, () => (pattern.test(stdout) ? true : undefined), timeoutMs).then(() => undefined),
-    waitForStderr: (pattern, timeoutMs = 10_000) => waitFor(`stderr to match ${pattern}`, () => ((typeof pattern === 'string' ? stderr.includes(pattern) : pattern.test(stderr)) ? true : undefined), timeoutMs).then(() => undefined),
+    waitForStdout: (pattern, timeoutMs = RUN_BOUND_MS) => waitFor(`stdout to match ${pattern}`, () => (pattern.test(stdout) ? true : undefined), timeoutMs).then(() => undefined),
+    waitForStderr: (pattern, timeoutMs = RUN_BOUND_MS) => waitFor(`stderr to match ${pattern}`, () => ((typeof pattern === 'string' ? stderr.includes(pattern) : pattern.test(stderr)) ? true : undefined), timeoutMs).then(() => undefined),
     post: async (body, headers = {}) => {
       const response = await fetch(url, {method: 'POST', headers: {'content-type': 'application/json', 'x-service-mode': 'Sandbox', ...headers}, body: typeof body === 'string' ? body : JSON.stringify(body)})
       await response.arrayBuffer()

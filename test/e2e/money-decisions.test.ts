@@ -158,7 +158,7 @@ describe('a batch resumed after kill -9, its rows in doubt found as live-shaped 
     expect(rows.every((row) => row.status === 'approved' && row.exit_code === 0)).toBe(true)
     expect(rows.filter((row) => row.resumed).length).toBeGreaterThanOrEqual(12)
     for (let i = 0; i < 24; i++) expect(posts('/v1.0/refunds', `${prefix}-${i}`)).toBe(1)
-  }, 90_000)
+  })
 })
 
 describe('a purchase batch run with a sandbox profile against a live gateway', () => {

@@ -1,5 +1,5 @@
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {ANSWERS, cardArgs, CARDS, errorJson, ref, type Sandbox, startSandbox} from './helpers.js'
+import {afterAll, beforeAll, expect, it} from 'vitest'
+import {ANSWERS, cardArgs, CARDS, describeInBothDialects, describeOnce, errorJson, ref, type Sandbox, startSandbox} from './helpers.js'
 
 let sandbox: Sandbox
 beforeAll(async () => {
@@ -12,7 +12,7 @@ afterAll(async () => {
 const purchase = (reference: string, amount = '1000', extra: string[] = cardArgs()) =>
   sandbox.gw(['purchase', 'create', '--amount', amount, '--reference', reference, ...extra, '--json'])
 
-describe('gw purchase create', () => {
+describeInBothDialects('gw purchase create', () => {
   it('prints the approved purchase exactly as the gateway sent it and exits 0', async () => {
     const reference = ref()
     const result = await purchase(reference)
@@ -174,7 +174,7 @@ describe('gw purchase create', () => {
 })
 
 // An expiry as card forms take it, MM/YY read as 20YY, wherever gw takes one; the gateway gets MM/YYYY.
-describe('an expiry typed MM/YY', () => {
+describeOnce('an expiry typed MM/YY', () => {
   it('is taken by purchase create, card tokenize and update, customer create and update, and --card -', async () => {
     const bought = await purchase(ref(), '1000', cardArgs(CARDS.visa, '12/30'))
     expect(bought.code, bought.stderr).toBe(0)
@@ -203,7 +203,7 @@ describe('an expiry typed MM/YY', () => {
   })
 })
 
-describe('gw purchase get', () => {
+describeInBothDialects('gw purchase get', () => {
   it('finds a purchase by id and by reference', async () => {
     const reference = ref()
     const created = (await purchase(reference)).json as {id: string}

@@ -151,7 +151,7 @@ describe('README.md and the guides', () => {
       it(`${name}: prints what the README shows`, async () => {
         const [command, ...shown] = block.body.split('\n')
         expect(command, 'a console block starts with the command, after "$ "').toMatch(/^\$ /)
-        const result = await runProgram('bash', ['-c', `${asRun(command!.slice(2))} 2>&1`], {cwd: work, env: env(), timeoutMs: 30_000})
+        const result = await runProgram('bash', ['-c', `${asRun(command!.slice(2))} 2>&1`], {cwd: work, env: env()})
         expect(result.stdout).toBe(shown.join('\n'))
       })
       continue

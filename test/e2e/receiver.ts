@@ -1,5 +1,6 @@
 import {createServer, type IncomingHttpHeaders, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
+import {RUN_BOUND_MS} from './helpers.js'
 
 export interface Delivery {
   event: string
@@ -34,7 +35,7 @@ export async function startReceiver(port = 0): Promise<Receiver> {
     url: `http://127.0.0.1:${bound}/hooks`,
     port: bound,
     deliveries,
-    async waitFor(count, timeoutMs = 15_000) {
+    async waitFor(count, timeoutMs = RUN_BOUND_MS) {
       const deadline = Date.now() + timeoutMs
       while (deliveries.length < count) {
         if (Date.now() > deadline) throw new Error(`expected ${count} deliveries, got ${deliveries.length}: ${deliveries.map((d) => d.event).join(', ')}`)

@@ -192,7 +192,7 @@ describe("docs/local-gateway.md's CI lines", () => {
     writeFileSync(join(work, 'test', 'fixtures.json'), JSON.stringify({steps: [{name: 'gold', create: 'plan', fields: {name: 'Gold', amount: 2500, reference: 'gold', description: 'Gold'}}]}))
     // The app's tests, failing: a request the gateway refuses.
     const failing = script!.replace('npm test', 'curl -fsS -u TEST:TEST "$GATEWAY_URL/v1.0/plans/silver" > /dev/null')
-    const run = await runProgram('bash', ['-e', '-c', failing], {cwd: work, env: {...home, RUNNER_TEMP: home.HOME, PATH: [join(work, 'bin'), process.env.PATH].join(delimiter)}, timeoutMs: 30_000})
+    const run = await runProgram('bash', ['-e', '-c', failing], {cwd: work, env: {...home, RUNNER_TEMP: home.HOME, PATH: [join(work, 'bin'), process.env.PATH].join(delimiter)}})
     expect(run.code, run.stderr).toBe(1)
     expect(run.records).toContainEqual(expect.objectContaining({method: 'POST', path: '/v1.0/plans', status: 201, reference: 'gold'}))
     expect(run.records).toContainEqual(expect.objectContaining({method: 'GET', path: '/v1.0/plans/silver', status: 404, error: 'Record not found'}))

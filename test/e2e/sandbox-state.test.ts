@@ -49,7 +49,7 @@ describe('a second gateway on a running one’s --state file', () => {
     expect(mounted.status, mounted.stderr).toBe(0)
     cleanups.push(() => spawnSync('umount', [other]))
 
-    const second = await runGw(['sandbox', 'start', '--port', '0', '--no-request-log', '--state', other], {env: {...isolatedHome(), TMPDIR: folder()}, timeoutMs: 15_000})
+    const second = await runGw(['sandbox', 'start', '--port', '0', '--no-request-log', '--state', other], {env: {...isolatedHome(), TMPDIR: folder()}})
     expectRefusedFor(second, other, first)
     const reference = ref('kept')
     expect((await first.gw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs()])).code).toBe(0)
@@ -77,7 +77,7 @@ describe('a second gateway on a running one’s --state file', () => {
       'exec "$2" "$3" sandbox start --port 0 --no-request-log --state /tmp/data/state.json',
     ].join('\n')
     const env = {HOME: '/tmp/home', XDG_CONFIG_HOME: '/tmp/home/config', XDG_DATA_HOME: '/tmp/home/data', XDG_CACHE_HOME: '/tmp/home/cache', TMPDIR: '/tmp'}
-    const second = await runProgram('unshare', ['--mount', '--propagation', 'private', 'sh', '-c', script, 'sh', state, process.execPath, GW], {env, timeoutMs: 15_000})
+    const second = await runProgram('unshare', ['--mount', '--propagation', 'private', 'sh', '-c', script, 'sh', state, process.execPath, GW], {env})
     expectRefusedFor(second, '/tmp/data/state.json', first)
   })
 })

@@ -80,7 +80,7 @@ describe('spawnDetached and stopSandbox', () => {
     expect(await sandboxStatus(runtimeFile, platform)).toStrictEqual({state: 'stopped'})
     // Asked on its control API, it closed as it does on SIGTERM, and said so last.
     expect(readFileSync(logFile, 'utf8')).toBe('closed (asked)\n')
-  }, 30_000)
+  })
 
   it('rejects, naming the log, when the child exits before it is ready', async () => {
     const {runtimeFile, logFile} = paths()
@@ -124,7 +124,7 @@ describe('spawnDetached and stopSandbox', () => {
       `The local gateway did not start within 300 ms; see ${logFile}`,
     )
     const pid = Number(readFileSync(logFile, 'utf8').trim())
-    await expect.poll(() => isRunning(pid), {timeout: 30_000}).toBe(false)
+    await expect.poll(() => isRunning(pid), {timeout: 60_000}).toBe(false)
   })
 
   it('rejects when the executable cannot be started', async () => {

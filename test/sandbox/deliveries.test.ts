@@ -13,7 +13,7 @@ async function deliveryLog(base: Awaited<ReturnType<typeof sandbox>>) {
   return (await call(base, 'GET', '/_sandbox/deliveries', {auth: null})).body.response
 }
 
-async function until(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+async function until(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('condition not met in time')

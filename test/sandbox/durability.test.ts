@@ -54,7 +54,7 @@ describe('durability', () => {
     }
     const clients = Array.from({length: 8}, client)
     // Killed mid-stream once it has acknowledged a good number, with eight purchases in flight.
-    await expect.poll(() => acknowledged.length, {timeout: 15_000, interval: 20}).toBeGreaterThanOrEqual(200)
+    await expect.poll(() => acknowledged.length, {timeout: 60_000, interval: 20}).toBeGreaterThanOrEqual(200)
     const gone = new Promise((resolve) => child.once('exit', resolve))
     child.kill('SIGKILL')
     killed = true
@@ -68,7 +68,7 @@ describe('durability', () => {
       expect(answer.status).toBe(200)
       expect(answer.body.response.id).toBe(id)
     }
-  }, 30_000)
+  })
 
   it('answers 500 for a purchase whose change cannot be saved, keeps nothing of it, and carries on once the disk recovers', async () => {
     const stateFile = stateFileIn()
@@ -185,7 +185,7 @@ describe('durability', () => {
     } finally {
       spawnSync('umount', [dir])
     }
-  }, 60_000)
+  })
 })
 
 /** Writes `file` until the disk has no room left. */

@@ -227,7 +227,7 @@ describe('routing of any id or reference', () => {
       const found = await call(gateway, 'GET', `/v1.0/purchases/${keyPath(reference)}`)
       expect(found.body.response?.id, JSON.stringify(reference)).toBe(created.body.response.id)
     }
-  }, 60_000)
+  })
 
   it('strips exactly one .json: a.json.json is the key a.json, never a', async () => {
     const gateway = await sandbox()

@@ -50,7 +50,7 @@ export async function receiver(port = 0): Promise<Receiver> {
     deliveries,
     status: 200,
     delayMs: 0,
-    async received(count, timeoutMs = 10_000) {
+    async received(count, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs
       while (deliveries.length < count) {
         if (Date.now() > deadline) throw new Error(`received ${deliveries.length} deliveries, expected ${count}`)

@@ -8,7 +8,7 @@ const deliveries = async (gateway: Gateway, query = '') => (await call(gateway, 
 const trigger = (gateway: Gateway, event: string, webhook?: string) => call(gateway, 'POST', '/_sandbox/trigger', {body: {event, ...(webhook ? {webhook} : {})}, auth: null})
 const redeliver = (gateway: Gateway, id: string) => call(gateway, 'POST', `/_sandbox/deliveries/${id}/redeliver`, {auth: null})
 
-async function until(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+async function until(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('condition not met in time')

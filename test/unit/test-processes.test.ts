@@ -32,3 +32,11 @@ describe('test files that share a process', () => {
     for (const {test} of [config, mutateConfig]) expect(test?.setupFiles).toContain('test/setup.ts')
   })
 })
+
+describe('the files run in both dialects', () => {
+  it('name each top-level block run once or in both, where any is run once', () => {
+    const choosing = testFiles.filter((file) => file.startsWith('test/e2e/') && /\bdescribeOnce\(/.test(source(file)))
+    expect(choosing.length).toBeGreaterThan(0)
+    for (const file of choosing) expect(source(file).match(/^(describe|it|test)\b.*$/gm) ?? [], file).toEqual([])
+  })
+})

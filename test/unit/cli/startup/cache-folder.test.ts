@@ -1,5 +1,4 @@
-import {spawnSync} from 'node:child_process'
-import {chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -53,23 +52,6 @@ describe.skipIf(!posix)("gw's cache folder, used only where it is the user's alo
     if (asRoot) chownSync(join(dir, 'gw'), 1002, 1002)
     const other = process.getuid!() === 1001 ? 1003 : 1001
     expect(start.ownCacheDir(join(dir, 'gw'), other)).toBeUndefined()
-  })
-
-  it("gw --help never prints a root help planted in a cache folder others can write, nor saves one there", () => {
-    const cache = join(folder(), 'gw')
-    mkdirSync(cache)
-    chmodSync(cache, 0o777)
-    // A width no build saves beside the bundle: the help is looked for in the cache folder.
-    const width = '123'
-    const version = (require(join(root, 'package.json')) as {version: string}).version
-    const build = `${version}-${statSync(join(root, 'dist', 'gw.cjs')).size}`
-    writeFileSync(join(cache, `root-help-${build}-node${process.version}-${width}.txt`), 'PLANTED\n')
-    const ran = spawnSync(process.execPath, [join(root, 'bin', 'run.js'), '--help'], {env: {...process.env, GW_CACHE_DIR: cache, OCLIF_COLUMNS: width}, encoding: 'utf8'})
-    for (const name of readdirSync(join(root, 'dist')).filter((name) => name.endsWith(`-${width}.txt`))) rmSync(join(root, 'dist', name))
-    expect(ran.status, ran.stderr).toBe(0)
-    expect(ran.stdout).not.toContain('PLANTED')
-    expect(ran.stdout).toContain('USAGE')
-    expect(readdirSync(cache)).toEqual([`root-help-${build}-node${process.version}-${width}.txt`])
   })
 
   it.skipIf(!asRoot)("is not used, as root, when uid 1001 owns it (chown needs root: skipped when not root)", () => {
