@@ -242,13 +242,14 @@ export async function startSandbox(args: string[] = [], home: NodeJS.ProcessEnv 
 }
 
 /**
- * The hooks of a test file that shares one local gateway: started before its tests (then handed
- * to `started`), its faults cleared after each test, stopped after the last.
+ * The one way a test file gets the local gateway its tests share: started before its tests (then
+ * handed to `started`), its faults cleared after each test, stopped after the last. A test whose
+ * subject is a gateway's start, restart or flags starts its own with startSandbox.
  */
-export function sandboxForFile(started: (sandbox: Sandbox) => void | Promise<void>, args: string[] = []): void {
+export function sandboxForFile(started: (sandbox: Sandbox) => void | Promise<void>, args: string[] = [], home?: NodeJS.ProcessEnv): void {
   let sandbox: Sandbox | undefined
   beforeAll(async () => {
-    sandbox = await startSandbox(args)
+    sandbox = await startSandbox(args, home)
     await started(sandbox)
   })
   afterEach(async () => {
