@@ -64,7 +64,7 @@ export class GatewaySlots {
 
   /** Sends a row's request (`send`), its intent (`synced`) journaled again by `journal` should the gateway rate limit it and it go again (resending). */
   async sending<T>(key: string, synced: Intent, journal: () => Promise<Intent>, send: () => Promise<T>): Promise<T> {
-    this.atGateway.set(key, {journaledAt: Date.parse(synced.sent_at!), journal})
+    this.atGateway.set(key, {journaledAt: Date.parse(synced.sent_at), journal})
     try {
       return await send()
     } finally {
@@ -80,7 +80,7 @@ export class GatewaySlots {
   async resending(key: string): Promise<void> {
     const row = this.atGateway.get(key)
     if (!row || this.now() - row.journaledAt <= INTENT_FRESH_MS) return
-    row.journaledAt = Date.parse((await row.journal()).sent_at!)
+    row.journaledAt = Date.parse((await row.journal()).sent_at)
   }
 
   /**

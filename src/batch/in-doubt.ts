@@ -37,8 +37,8 @@ export async function lookUpInDoubt<Report extends object>(
   let waited = false
   const found = await lookThroughWindow({
     look,
-    // An intent written before gw recorded the time counts as long sent; one it cannot read, as just sent.
-    sentAt: intent.sent_at === undefined ? undefined : Date.parse(intent.sent_at),
+    // An intent whose time cannot be read counts as just sent: its whole window is waited.
+    sentAt: Date.parse(intent.sent_at),
     windowMs: wait.windowMs,
     clock: wait.clock,
     stop: wait.stop,

@@ -35,10 +35,9 @@ export interface Intent {
   request: Record<string, unknown>
   /**
    * When the request was about to leave (ISO 8601): the runner sends it within INTENT_FRESH_MS of
-   * this, or journals a fresh intent first. A rerun counts the gateway's processing window from
-   * it; journals written before gw recorded it have none, and their rows count as long sent.
+   * this, or journals a fresh intent first. A rerun counts the gateway's processing window from it.
    */
-  sent_at?: string
+  sent_at: string
   /** The row as the file asked for it, where the request differs (a full refund's amount, looked up): what an edited row is compared with. */
   asked?: Record<string, unknown>
 }
@@ -162,7 +161,8 @@ export function readEntries(path: string, text: string, asked: JournalAsked): En
     const entry = parseEntry(line) as Partial<Intent & Result & Withdrawal> | undefined
     if (!entry) throw new UsageError(`${path} line ${index + 2} cannot be read: the journal is damaged, nothing was sent`, 'Check the rows it names with gw refund get or gw purchase get before running the batch with a new --journal.')
     // A reference the file holds masked is found by its keyed hash, then by the input's reference that hashes to it.
-    if (typeof entry.intent === 'string') entries.intents.set(entryKey(entry, entry.intent), entry as Intent)
+    // An intent without its time (a damaged line) gets one no clock reads: it counts as just sent.
+    if (typeof entry.intent === 'string') entries.intents.set(entryKey(entry, entry.intent), {...entry, sent_at: typeof entry.sent_at === 'string' ? entry.sent_at : ''} as Intent)
     else if (typeof entry.result === 'string') entries.results.set(entryKey(entry, entry.result), entry as Result)
     else if (typeof entry.withdrawn === 'string') entries.intents.delete(entryKey(entry, entry.withdrawn))
   })

@@ -155,7 +155,7 @@ export class BatchRunner<Input, Body extends object> {
     }
     const report = await this.atGatewayCounted(row, body, async () => {
       // Long in the queue (or, in gateway.sending, rate limited and sent again): journaled again, so that a rerun counts the processing window from when it truly left.
-      const intent = this.clock.now() - Date.parse(synced.sent_at!) > INTENT_FRESH_MS ? await this.journalIntent(row, body) : synced
+      const intent = this.clock.now() - Date.parse(synced.sent_at) > INTENT_FRESH_MS ? await this.journalIntent(row, body) : synced
       // The journal commits on a thread of its own while answers come: how far it may lag them (unjournaledAnswers).
       await this.options.journal.caughtUp(unjournaledAnswers(this.options.concurrency))
       return this.gateway.sending(row.reference, intent, () => this.journalIntent(row, body), () => sender.send(body, {onWait: (waiting) => this.options.onWaiting?.({row: row.row, reference: row.reference}, waiting, true)}))

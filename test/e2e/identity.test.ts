@@ -289,7 +289,7 @@ describe.concurrent('an input edited after a crash', () => {
     const journal = join(dir, 'j.ndjson')
     expect((await sandbox.gw(['purchase', 'create', '--input', file, '--journal', journal])).code).toBe(0)
     // As a run killed after journaling a third row's intent leaves it, the row then taken out of the file.
-    writeJournal(journal, JSON.stringify({intent: 'taken-out', row: 3, line: 4, request: {card_token: 'x', amount: 1000, reference: 'taken-out', currency: 'AUD'}}) + '\n')
+    writeJournal(journal, JSON.stringify({intent: 'taken-out', row: 3, line: 4, request: {card_token: 'x', amount: 1000, reference: 'taken-out', currency: 'AUD'}, sent_at: new Date().toISOString()}) + '\n')
     const rerun = await sandbox.gw(['purchase', 'create', '--input', file, '--journal', journal])
     expect(rerun.code, rerun.stderr).toBe(0)
     expect(rerun.stderr).toContain(`Journal: reference taken-out (line 4 then) was sent by an earlier run with no answer kept, and ${file} no longer has it: check it with gw purchase get taken-out before sending it again.\n`)

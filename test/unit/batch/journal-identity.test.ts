@@ -12,6 +12,7 @@ import {journalText, writeJournal} from '../../journal-text.js'
 // Identity, not names (design.md §5): a journal is its real file, its input is a file by
 // its real path (stdin by its content), and its gateway is its address in one spelling.
 const now = new Date('2026-11-22T10:00:00Z')
+const SENT_AT = now.toISOString()
 const folder = () => realpathSync(mkdtempSync(join(tmpdir(), 'gw-journal-id-')))
 const target = {base_url: 'http://127.0.0.1:4010', username: 'TEST'}
 const input = {path: '/data/refunds.csv', sha256: 'a'.repeat(64)}
@@ -37,7 +38,7 @@ describe('a journal is its real file', () => {
     expect(error).toBeInstanceOf(UsageError)
     expect(error).toMatchObject({exitCode: 2, message: `The batch journal ${file} is already open in this gw: nothing was sent`})
     expect(await refusal(open(join(dir, 'link.ndjson')))).toMatchObject({message: `The batch journal ${join(dir, 'link.ndjson')} (the same file as ${file}) is already open in this gw: nothing was sent`})
-    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}, sent_at: SENT_AT})
     await journal.close()
     // Written through the link, into the file: the link is still a link.
     expect(lstatSync(join(dir, 'link.ndjson')).isSymbolicLink()).toBe(true)
@@ -66,7 +67,7 @@ describe('a journal is its real file', () => {
     const error = await refusal(open(join(dir, 'again.ndjson')))
     expect(error).toBeInstanceOf(UsageError)
     expect(error).toMatchObject({exitCode: 2, message: `The batch journal ${join(dir, 'again.ndjson')} is already open in this gw: nothing was sent`})
-    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}, sent_at: SENT_AT})
     await journal.close()
     const again = await open(join(dir, 'again.ndjson'))
     expect([...again.intents.keys()]).toEqual(['r-1'])
@@ -89,7 +90,7 @@ describe('a journal that cannot be read is never taken as new', () => {
     const dir = folder()
     const file = join(dir, 'j.ndjson')
     const journal = await open(file)
-    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}, sent_at: SENT_AT})
     await journal.close()
     const before = readFileSync(file, 'utf8')
     const read = () => Promise.reject(Object.assign(new Error(`${code}: cannot, open '${file}'`), {code}))
@@ -138,7 +139,7 @@ describe('the input a journal belongs to', () => {
   it('is the same file edited since: resumed, its rows kept', async () => {
     const file = join(folder(), 'j.ndjson')
     const journal = await open(file)
-    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}, sent_at: SENT_AT})
     await journal.close()
     expect(journal.sameRows).toBe(true)
     const again = await open(file, {input: {...input, sha256: 'b'.repeat(64)}})
@@ -156,7 +157,7 @@ describe('the input a journal belongs to', () => {
     const stamped = {path: '/data/refunds-20261127-090300.csv', sha256: 'a'.repeat(64)}
     const file = join(folder(), 'j.ndjson')
     const journal = await open(file, {input: stamped})
-    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}, sent_at: SENT_AT})
     await journal.close()
     expect(lines(file)[0]!.input).toBe('/data/refunds-202611XXXX0300.csv')
     for (const sha256 of ['a'.repeat(64), 'b'.repeat(64)]) {
@@ -173,7 +174,7 @@ describe('the input a journal belongs to', () => {
   ])('is %s: resumed, saying which file it was begun for', async (_, same, movedFrom) => {
     const file = join(folder(), 'j.ndjson')
     const journal = await open(file)
-    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}, sent_at: SENT_AT})
     await journal.close()
     const again = await open(file, {input: same})
     expect([again.resumed, again.movedFrom, [...again.intents.keys()]]).toEqual([true, movedFrom, ['r-1']])
@@ -186,7 +187,7 @@ describe('the input a journal belongs to', () => {
   ])('begun on stdin, is given again as %s: resumed, saying it was begun on stdin when it was not this input', async (_, again, movedFrom) => {
     const file = join(folder(), 'j.ndjson')
     const journal = await open(file, {input: {sha256: 'a'.repeat(64)}})
-    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}, sent_at: SENT_AT})
     await journal.close()
     const resumed = await open(file, {input: again})
     expect([resumed.resumed, resumed.movedFrom, [...resumed.intents.keys()]]).toEqual([true, movedFrom, ['r-1']])
@@ -237,7 +238,7 @@ describe('a rows key whose hex holds digits that read as a card number', () => {
     const dir = folder()
     const file = defaultJournalPath(dir, 'refund create', first, to)
     const journal = await open(file, {input: first})
-    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}, sent_at: SENT_AT})
     await journal.close()
     expect(lines(file)[0]!.input_sha256).toBe(`khhhhhhhhhhhhhhh${'a'.repeat(48)}`)
     expect(defaultJournalPath(dir, 'refund create', copy, to)).toBe(file)
@@ -263,7 +264,7 @@ describe('a merchant whose username reads as a card number (a merchant id of 16 
     const dir = folder()
     const file = defaultJournalPath(dir, 'refund create', rows, merchant)
     const journal = await open(file, {input: rows, target: merchant})
-    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}, sent_at: SENT_AT})
     await journal.close()
     expect(lines(file)[0]!.target).toEqual({base_url: 'http://localhost:4010', username: '411111XXXXXX1111', key: letteredHex(inputHash('http://localhost:4010\n4111111111111111'))})
     expect(defaultJournalPath(dir, 'refund create', copy, merchant)).toBe(file)
@@ -287,7 +288,7 @@ describe("an edited input's journal", () => {
   it("keeps only the entries of the input's references; rows in doubt it no longer has are told apart", async () => {
     const file = join(folder(), 'j.ndjson')
     const journal = await open(file)
-    for (const [row, reference] of ['kept', 'gone-answered', 'gone-in-doubt', 'gone-failed'].entries()) await journal.intent({intent: reference, row: row + 1, line: row + 2, request: {amount: 100}})
+    for (const [row, reference] of ['kept', 'gone-answered', 'gone-in-doubt', 'gone-failed'].entries()) await journal.intent({intent: reference, row: row + 1, line: row + 2, request: {amount: 100}, sent_at: SENT_AT})
     await journal.result({result: 'kept', status: 'approved', exit_code: 0})
     await journal.result({result: 'gone-answered', status: 'declined', exit_code: 3})
     await journal.result({result: 'gone-failed', status: 'failed', exit_code: 1})
@@ -296,8 +297,8 @@ describe("an edited input's journal", () => {
     expect([...again.intents.keys()]).toEqual(['kept'])
     expect([...again.results.keys()]).toEqual(['kept'])
     expect(again.inDoubtElsewhere).toEqual([
-      {intent: 'gone-in-doubt', row: 3, line: 4, request: {amount: 100}},
-      {intent: 'gone-failed', row: 4, line: 5, request: {amount: 100}},
+      {intent: 'gone-in-doubt', row: 3, line: 4, request: {amount: 100}, sent_at: '2026-11-22T10:00:00.000Z'},
+      {intent: 'gone-failed', row: 4, line: 5, request: {amount: 100}, sent_at: '2026-11-22T10:00:00.000Z'},
     ])
     await again.close()
     const whole = await open(file)
@@ -482,7 +483,7 @@ describe('opening a journal, word for word', () => {
     })
   })
 
-  it('ignores an entry it does not know (from a newer gw), and a later intent counts again after a withdrawal', async () => {
+  it('ignores an entry it does not know (from a newer gw), and a later intent counts again after a withdrawal; an intent without its time gets one no clock reads', async () => {
     const file = join(folder(), 'j.ndjson')
     writeJournal(
       file,
@@ -491,7 +492,7 @@ describe('opening a journal, word for word', () => {
         '\n',
     )
     const journal = await open(file)
-    expect([...journal.intents.values()]).toEqual([{intent: 'r-2', row: 2, line: 3, request: {amount: 3}}])
+    expect([...journal.intents.values()]).toEqual([{intent: 'r-2', row: 2, line: 3, request: {amount: 3}, sent_at: ''}])
     await journal.close()
   })
 
@@ -551,7 +552,7 @@ describe('writing a journal, word for word', () => {
       },
     })
     const headerLine = journalText(file)
-    const error = await refusal(journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}}))
+    const error = await refusal(journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}, sent_at: SENT_AT}))
     expect(error).toBeInstanceOf(JournalError)
     expect(error).toMatchObject({
       exitCode: 1,
@@ -559,9 +560,9 @@ describe('writing a journal, word for word', () => {
       hint: 'Free space or fix permissions there, or give another --journal FILE, then run the same command again: it finishes the batch, sending only what was not sent.',
     })
     expect(journalText(file)).toBe(headerLine)
-    await journal.intent({intent: 'r-2', row: 2, line: 3, request: {amount: 200}})
+    await journal.intent({intent: 'r-2', row: 2, line: 3, request: {amount: 200}, sent_at: SENT_AT})
     await journal.close()
-    expect(journalText(file)).toBe(headerLine + '{"intent":"r-2","row":2,"line":3,"request":{"amount":200}}\n')
+    expect(journalText(file)).toBe(headerLine + '{"intent":"r-2","row":2,"line":3,"request":{"amount":200},"sent_at":"2026-11-22T10:00:00.000Z"}\n')
   })
 
   it('writes nothing once closed: what is pending is written first, and a later entry fails', async () => {

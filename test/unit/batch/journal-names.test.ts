@@ -29,10 +29,10 @@ describe("a batch journal's lines", () => {
   it('hold a reference with a card number masked, with its keyed hash, and every other card number masked, CVVs left out', async () => {
     const file = path()
     const journal = await open(file, [CARD_REF, TWIN_REF, 'plain-1'])
-    await journal.intent({intent: CARD_REF, row: 1, line: 2, request: {transaction_id: 'ord-4111.1111.1111.1111', amount: 100, reference: CARD_REF, metadata: {cvv: '987', note: '4111\t1111\t1111\t1111'}}})
+    await journal.intent({intent: CARD_REF, row: 1, line: 2, request: {transaction_id: 'ord-4111.1111.1111.1111', amount: 100, reference: CARD_REF, metadata: {cvv: '987', note: '4111\t1111\t1111\t1111'}}, sent_at: '2026-11-22T10:00:00.000Z'})
     await journal.result({result: CARD_REF, status: 'rejected', exit_code: 7, error: {messages: [`Reference ${CARD_REF} was taken`]}})
-    await journal.intent({intent: TWIN_REF, row: 2, line: 3, request: {amount: 200, reference: TWIN_REF}})
-    await journal.intent({intent: 'plain-1', row: 3, line: 4, request: {amount: 300, reference: 'plain-1'}})
+    await journal.intent({intent: TWIN_REF, row: 2, line: 3, request: {amount: 200, reference: TWIN_REF}, sent_at: '2026-11-22T10:00:00.000Z'})
+    await journal.intent({intent: 'plain-1', row: 3, line: 4, request: {amount: 300, reference: 'plain-1'}, sent_at: '2026-11-22T10:00:00.000Z'})
     await journal.close()
     const text = journalText(file)
     expect(wholeCardNumbersIn(text)).toEqual([])
@@ -42,15 +42,15 @@ describe("a batch journal's lines", () => {
     expect(lines[1]).toMatchObject({result: MASKED, keyed: lines[0]!.keyed, error: {messages: [`Reference ${MASKED} was taken`]}})
     expect(lines[2]).toMatchObject({intent: MASKED, keyed: expect.not.stringMatching(String(lines[0]!.keyed))})
     // A reference without a card number is kept as it is, and the line as it would be written anyway.
-    expect(text.split('\n')[4]).toBe(JSON.stringify({intent: 'plain-1', row: 3, line: 4, request: {amount: 300, reference: 'plain-1'}}))
+    expect(text.split('\n')[4]).toBe(JSON.stringify({intent: 'plain-1', row: 3, line: 4, request: {amount: 300, reference: 'plain-1'}, sent_at: '2026-11-22T10:00:00.000Z'}))
   })
 
   it('are found again by the references of the input: each row its own, the twin that masks alike another', async () => {
     const file = path()
     const first = await open(file, [CARD_REF, TWIN_REF])
-    await first.intent({intent: CARD_REF, row: 1, line: 2, request: {amount: 100, reference: CARD_REF}})
+    await first.intent({intent: CARD_REF, row: 1, line: 2, request: {amount: 100, reference: CARD_REF}, sent_at: '2026-11-22T10:00:00.000Z'})
     await first.result({result: CARD_REF, status: 'approved', exit_code: 0, record: {id: '071-R-1'}})
-    await first.intent({intent: TWIN_REF, row: 2, line: 3, request: {amount: 200, reference: TWIN_REF}})
+    await first.intent({intent: TWIN_REF, row: 2, line: 3, request: {amount: 200, reference: TWIN_REF}, sent_at: '2026-11-22T10:00:00.000Z'})
     await first.withdraw(TWIN_REF)
     await first.close()
 
@@ -71,7 +71,7 @@ describe("a batch journal's lines", () => {
   it("a resumed run hashes under the journal's key, so a third finds what the second wrote; a request naming another reference keeps it", async () => {
     const file = path()
     const first = await open(file, [CARD_REF])
-    await first.intent({intent: CARD_REF, row: 1, line: 2, request: {amount: 100, reference: 'ord-4111111111111111-R1'}})
+    await first.intent({intent: CARD_REF, row: 1, line: 2, request: {amount: 100, reference: 'ord-4111111111111111-R1'}, sent_at: '2026-11-22T10:00:00.000Z'})
     await first.close()
     const second = await open(file, [CARD_REF])
     await second.result({result: CARD_REF, status: 'approved', exit_code: 0})
@@ -86,7 +86,7 @@ describe("a batch journal's lines", () => {
   it('a row in doubt the input no longer has is named masked, to be checked before it is sent again', async () => {
     const file = path()
     const first = await open(file, [CARD_REF])
-    await first.intent({intent: CARD_REF, row: 1, line: 2, request: {amount: 100, reference: CARD_REF}})
+    await first.intent({intent: CARD_REF, row: 1, line: 2, request: {amount: 100, reference: CARD_REF}, sent_at: '2026-11-22T10:00:00.000Z'})
     await first.close()
     const edited = await open(file, [TWIN_REF])
     expect(edited.intents.size).toBe(0)

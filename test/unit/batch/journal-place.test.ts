@@ -145,10 +145,10 @@ describe.each([
     const file = join(folder(), 'j.sqlite')
     const {journal, platform, appends, replace} = await journalOn(file)
     const asked = platform.asked
-    await Promise.all([journal.intent({intent: 'r-1', row: 1, line: 2, request: {}}), journal.intent({intent: 'r-2', row: 2, line: 3, request: {}})])
+    await Promise.all([journal.intent({intent: 'r-1', row: 1, line: 2, request: {}, sent_at: '2026-11-22T10:00:00.000Z'}), journal.intent({intent: 'r-2', row: 2, line: 3, request: {}, sent_at: '2026-11-22T10:00:00.000Z'})])
     expect(platform.asked).toBe(asked + 1)
     replace()
-    const failed = await expectReject(journal.intent({intent: 'r-3', row: 3, line: 4, request: {}}), JournalReplacedError, `The batch journal ${file} was replaced while the batch ran (an earlier copy of this journal is at that path now): no more rows are sent`)
+    const failed = await expectReject(journal.intent({intent: 'r-3', row: 3, line: 4, request: {}, sent_at: '2026-11-22T10:00:00.000Z'}), JournalReplacedError, `The batch journal ${file} was replaced while the batch ran (an earlier copy of this journal is at that path now): no more rows are sent`)
     const written = appends()
     // Written before the check, which fails it all the same.
     expect(journalText(file)).toContain('"intent":"r-3"')
@@ -163,13 +163,13 @@ describe.each([
     const file = join(folder(), 'j.sqlite')
     const first = await journalOn(file)
     for (const [reference, exit_code] of [['r-1', 0], ['r-2', 8]] as const) {
-      await first.journal.intent({intent: reference, row: 1, line: 2, request: {}})
+      await first.journal.intent({intent: reference, row: 1, line: 2, request: {}, sent_at: '2026-11-22T10:00:00.000Z'})
       await first.journal.result({result: reference, status: exit_code === 0 ? 'approved' : 'unknown', exit_code})
     }
     await first.journal.close()
 
     const {journal, replace} = await journalOn(file)
-    await journal.intent({intent: 'r-3', row: 3, line: 4, request: {}})
+    await journal.intent({intent: 'r-3', row: 3, line: 4, request: {}, sent_at: '2026-11-22T10:00:00.000Z'})
     // Final: approved, declined, refused. Not: a failure (exit 1); nor a final answer not written.
     await journal.result({result: 'r-3', status: 'declined', exit_code: 3})
     await journal.result({result: 'r-2', status: 'failed', exit_code: 1})

@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest'
 import type {Intent, Result} from '../../../src/batch/journal-entries.js'
 import {isFinal, journalState, standingOf} from '../../../src/batch/journal-state.js'
 
-const intent = (reference: string): Intent => ({intent: reference, row: 1, line: 2, request: {reference}})
+const intent = (reference: string): Intent => ({intent: reference, row: 1, line: 2, request: {reference}, sent_at: '2026-11-22T10:00:00.000Z'})
 const result = (reference: string, exit_code: number): Result => ({result: reference, status: 'x', exit_code})
 
 describe('a row’s standing in its journal', () => {

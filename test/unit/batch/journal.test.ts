@@ -37,7 +37,7 @@ describe('where a journal is held', () => {
     const posted = vi.spyOn(Worker.prototype, 'postMessage')
     onTestFinished(() => void vi.restoreAllMocks())
     const journal = await openOn(path(), undefined, undefined, holder)
-    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}, sent_at: '2026-11-22T10:00:00.000Z'})
     await journal.close()
     const started = new Set(posted.mock.contexts as Worker[])
     expect(started.size).toBe(workers)
@@ -53,9 +53,9 @@ describe('a journal given a worker started ahead', () => {
     const file = path()
     const worker = startJournalWorker()
     const journal = await openOn(file, undefined, undefined, {thread: worker})
-    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}, sent_at: '2026-11-22T10:00:00.000Z'})
     await journal.close()
-    expect(journalText(file).split('\n')[1]).toBe(JSON.stringify({intent: 'r-1', row: 1, line: 2, request: {amount: 100}}))
+    expect(journalText(file).split('\n')[1]).toBe(JSON.stringify({intent: 'r-1', row: 1, line: 2, request: {amount: 100}, sent_at: '2026-11-22T10:00:00.000Z'}))
     // Ended (by the journal's close, or on its own once its port closed), it answers nothing more; never used, it would answer that it has no journal open.
     await vi.waitFor(async () => expect(await worker.ask({op: 'append', lines: [], probe: false})).toEqual({error: {message: 'the journal worker ended'}}))
   })
@@ -76,15 +76,15 @@ describe.each(HOLDERS)('Journal, %s', (_, holder) => {
     expect(journal.resumed).toBe(false)
     expect(journal.sameRows).toBe(true)
     await Promise.all([
-      journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}}),
-      journal.intent({intent: 'r-2', row: 2, line: 3, request: {amount: 200}}),
+      journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}, sent_at: '2026-11-22T10:00:00.000Z'}),
+      journal.intent({intent: 'r-2', row: 2, line: 3, request: {amount: 200}, sent_at: '2026-11-22T10:00:00.000Z'}),
     ])
     await journal.result({result: 'r-1', status: 'approved', exit_code: 0, record: {id: '071-R-1'}})
     await journal.close()
     expect(journalText(file).split('\n')).toEqual([
       JSON.stringify({journal: 1, command: 'refund create', input_sha256: 'a'.repeat(64), target: {base_url: 'http://localhost:8787', username: 'TEST'}, created_at: now.toISOString()}),
-      JSON.stringify({intent: 'r-1', row: 1, line: 2, request: {amount: 100}}),
-      JSON.stringify({intent: 'r-2', row: 2, line: 3, request: {amount: 200}}),
+      JSON.stringify({intent: 'r-1', row: 1, line: 2, request: {amount: 100}, sent_at: '2026-11-22T10:00:00.000Z'}),
+      JSON.stringify({intent: 'r-2', row: 2, line: 3, request: {amount: 200}, sent_at: '2026-11-22T10:00:00.000Z'}),
       JSON.stringify({result: 'r-1', status: 'approved', exit_code: 0, record: {id: '071-R-1'}}),
       '',
     ])
@@ -159,7 +159,7 @@ describe('the batch a journal names at the gateway (batch-name.ts)', () => {
   it('--new-batch on a journal begun without it is refused (exit 2), naming it, and the journal is left as it was', async () => {
     const file = path()
     const journal = await openOn(file)
-    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}, sent_at: '2026-11-22T10:00:00.000Z'})
     await journal.close()
     const before = journalText(file)
     const error = await expectReject(openOn(file, undefined, undefined, {newBatch: true}), UsageError, `--new-batch begins a batch in a journal of its own, and ${file} holds a batch begun for these rows without it: nothing was sent`)
@@ -183,8 +183,8 @@ describe('what the file holds of a row, read back (Journal.holds)', () => {
     const file = path()
     const journal = await openOn(file)
     expect(await journal.holds('r-1')).toBe(false)
-    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
-    await journal.intent({intent: 'r-10', row: 2, line: 3, request: {amount: 100}})
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}, sent_at: '2026-11-22T10:00:00.000Z'})
+    await journal.intent({intent: 'r-10', row: 2, line: 3, request: {amount: 100}, sent_at: '2026-11-22T10:00:00.000Z'})
     expect(await journal.holds('r-1')).toBe(true)
     await journal.withdraw('r-1')
     expect(await journal.holds('r-1')).toBe(false)
@@ -202,8 +202,8 @@ describe('what the file holds of a row, read back (Journal.holds)', () => {
 
   it('a row withdrawn whose reference holds another’s (r-10, r-1) takes back its own intent alone', async () => {
     const journal = await openOn(path())
-    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
-    await journal.intent({intent: 'r-10', row: 2, line: 3, request: {amount: 100}})
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}, sent_at: '2026-11-22T10:00:00.000Z'})
+    await journal.intent({intent: 'r-10', row: 2, line: 3, request: {amount: 100}, sent_at: '2026-11-22T10:00:00.000Z'})
     await journal.withdraw('r-10')
     expect(await journal.holds('r-1')).toBe(true)
     expect(await journal.holds('r-10')).toBe(false)
@@ -236,7 +236,7 @@ describe('what the file holds of a row named in another row’s request', () => 
   it('is not its intent: a line that names it otherwise (a refund of purchase r-1) holds no intent of it; a line that cannot be read holds none either', async () => {
     const file = path()
     const journal = await openOn(file)
-    await journal.intent({intent: 'r-2', row: 1, line: 2, request: {transaction_id: 'r-1', amount: 100}})
+    await journal.intent({intent: 'r-2', row: 1, line: 2, request: {transaction_id: 'r-1', amount: 100}, sent_at: '2026-11-22T10:00:00.000Z'})
     expect(await journal.holds('r-1')).toBe(false)
     expect(await journal.holds('r-2')).toBe(true)
     await journal.close()
@@ -253,7 +253,7 @@ describe('what the file holds of a row whose reference holds a card number (kept
     const journal = await openOn(file)
     const reference = 'ord-4929123456789015'
     const alike = 'ord-4929120000009015'
-    await journal.intent({intent: reference, row: 1, line: 2, request: {amount: 100, reference}})
+    await journal.intent({intent: reference, row: 1, line: 2, request: {amount: 100, reference}, sent_at: '2026-11-22T10:00:00.000Z'})
     expect(await journal.holds(reference)).toBe(true)
     expect(await journal.holds(alike)).toBe(false)
     await journal.withdraw(reference)
@@ -321,7 +321,7 @@ describe.each(HOLDERS)('a journal cut short (a copy stopped half-way, a disk tha
   ])('at %s bytes: refused as unreadable (exit 2), naming it and why, and left as it is', async ([at, why]) => {
     const file = path()
     const journal = await openOn(file, undefined, undefined, holder)
-    for (let i = 0; i < 80; i++) await journal.intent({intent: `r-${i}`, row: i + 1, line: i + 2, request: {amount: 100, note: 'x'.repeat(200)}})
+    for (let i = 0; i < 80; i++) await journal.intent({intent: `r-${i}`, row: i + 1, line: i + 2, request: {amount: 100, note: 'x'.repeat(200)}, sent_at: '2026-11-22T10:00:00.000Z'})
     await journal.close()
     writeFileSync(file, readFileSync(file).subarray(0, at))
     const cut = readFileSync(file)
@@ -420,9 +420,9 @@ describe('a journal on a disk that fails', () => {
   it('fails the entries of a write that throws (ENOSPC once), naming the journal, and takes later ones', async () => {
     const file = path()
     const journal = await openOn(file, undefined, undefined, {disk: failing(2, 'ENOSPC')})
-    const error = await journal.intent({intent: 'r-1', row: 1, line: 2, request: {}}).catch((err: unknown) => err)
+    const error = await journal.intent({intent: 'r-1', row: 1, line: 2, request: {}, sent_at: '2026-11-22T10:00:00.000Z'}).catch((err: unknown) => err)
     expect(error).toMatchObject({kind: 'io', exitCode: 1, message: `The batch journal ${file} cannot be written (ENOSPC): no more rows are sent`})
-    await journal.intent({intent: 'r-2', row: 2, line: 3, request: {}})
+    await journal.intent({intent: 'r-2', row: 2, line: 3, request: {}, sent_at: '2026-11-22T10:00:00.000Z'})
     await journal.close()
     const again = await openOn(file)
     expect([...again.intents.keys()]).toEqual(['r-2'])
@@ -440,7 +440,7 @@ describe('a journal on a disk that fails', () => {
           }),
       },
     })
-    await expect(journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})).rejects.toMatchObject({kind: 'io'})
+    await expect(journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}, sent_at: '2026-11-22T10:00:00.000Z'})).rejects.toMatchObject({kind: 'io'})
     await journal.close()
     expect(journalText(file).split('\n')).toHaveLength(2)
     const again = await openOn(file)
@@ -464,9 +464,9 @@ describe('peekJournal: what a dry run reads of the journal the real run would op
   it('reads an earlier run’s intents and results, whole lines only, without taking its lock; the input it was begun for when this one is elsewhere', async () => {
     const file = path()
     const journal = await Journal.open(file, {command: 'refund create', input: {sha256: 'a'.repeat(64), path: '/data/then.csv'}, now, target})
-    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}})
+    await journal.intent({intent: 'r-1', row: 1, line: 2, request: {amount: 100}, sent_at: '2026-11-22T10:00:00.000Z'})
     await journal.result({result: 'r-1', status: 'approved', exit_code: 0})
-    await journal.intent({intent: 'r-2', row: 2, line: 3, request: {amount: 200}})
+    await journal.intent({intent: 'r-2', row: 2, line: 3, request: {amount: 200}, sent_at: '2026-11-22T10:00:00.000Z'})
     // Read while the run holds it.
     const entries = (await peekJournal(file, asked('a'.repeat(64), '/data/now.csv')))!
     expect([...entries.intents.keys()]).toEqual(['r-1', 'r-2'])

@@ -19,7 +19,7 @@ async function journal(dataDir: string, hash: string, rows: Array<{reference: st
   const input = {sha256: hash}
   const written = await Journal.open(options.at ?? defaultJournalPath(dataDir, command, input, to), {command, input, now: new Date(), target: to})
   for (const [index, row] of rows.entries()) {
-    await written.intent({intent: row.reference, row: index + 1, line: index + 2, request: {transaction_id: row.transactionId, amount: 100, reference: row.reference}})
+    await written.intent({intent: row.reference, row: index + 1, line: index + 2, request: {transaction_id: row.transactionId, amount: 100, reference: row.reference}, sent_at: '2026-11-22T10:00:00.000Z'})
     await written.result({result: row.reference, status: row.status, exit_code: row.status === 'approved' ? 0 : 7, ...(row.id ? {record: {id: row.id, reference: row.reference}} : {error: {messages: ['no']}})})
   }
   await written.close()
@@ -56,11 +56,11 @@ describe('journaledRefunds', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'gw-journaled-'))
     const input = {sha256: 'd'.repeat(64)}
     const written = await Journal.open(defaultJournalPath(dataDir, 'refund create', input, target), {command: 'refund create', input, now: new Date(), target})
-    await written.intent({intent: 'late-1', row: 1, line: 2, request: {transaction_id: 'order-1042', amount: 100, reference: 'late-1'}})
+    await written.intent({intent: 'late-1', row: 1, line: 2, request: {transaction_id: 'order-1042', amount: 100, reference: 'late-1'}, sent_at: '2026-11-22T10:00:00.000Z'})
     const filler = {id: '071-R-FILLER00', card_holder: 'x'.repeat(200), reference: 'other'}
     await Promise.all(
       Array.from({length: 4000}, (_, i) => [
-        written.intent({intent: `other-${i}`, row: i + 2, line: i + 3, request: {transaction_id: 'order-1', amount: 1, reference: `other-${i}`}}),
+        written.intent({intent: `other-${i}`, row: i + 2, line: i + 3, request: {transaction_id: 'order-1', amount: 1, reference: `other-${i}`}, sent_at: '2026-11-22T10:00:00.000Z'}),
         written.result({result: `other-${i}`, status: 'approved', exit_code: 0, record: filler}),
       ]).flat(),
     )

@@ -69,7 +69,7 @@ async function run(inputs: Input[], sender: RowSender<Input, Body>, journal: Jou
 async function earlierRun(entries: {answered?: Body[]; declined?: Body[]; refused?: Body[]; failed?: Body[]; inDoubt?: Body[]}) {
   const earlier = await newJournal()
   const all = [...(entries.answered ?? []), ...(entries.declined ?? []), ...(entries.refused ?? []), ...(entries.failed ?? []), ...(entries.inDoubt ?? [])]
-  for (const [i, body] of all.entries()) await earlier.intent({intent: body.reference, row: i + 1, line: i + 2, request: body})
+  for (const [i, body] of all.entries()) await earlier.intent({intent: body.reference, row: i + 1, line: i + 2, request: body, sent_at: '2026-11-22T10:00:00.000Z'})
   for (const body of entries.answered ?? []) await earlier.result({result: body.reference, status: 'approved', exit_code: 0, record: {id: `071-P-${body.reference}`, reference: body.reference, amount: body.amount, successful: true}, amount: body.amount, currency: 'AUD'})
   for (const body of entries.declined ?? []) await earlier.result({result: body.reference, status: 'declined', exit_code: 3, record: {reference: body.reference, amount: body.amount, successful: false}, amount: body.amount, currency: 'AUD'})
   for (const body of entries.refused ?? []) await earlier.result({result: body.reference, status: 'rejected', exit_code: 7, error: {messages: ['Card token is invalid']}})
@@ -211,7 +211,7 @@ describe('--verify: the rows an earlier run did, looked up before they are repor
 
   it('names no record id the journal does not have', async () => {
     const earlier = await newJournal()
-    await earlier.intent({intent: 'gone', row: 1, line: 2, request: {reference: 'gone', amount: 100}})
+    await earlier.intent({intent: 'gone', row: 1, line: 2, request: {reference: 'gone', amount: 100}, sent_at: '2026-11-22T10:00:00.000Z'})
     await earlier.result({result: 'gone', status: 'declined', exit_code: 3})
     await earlier.close()
     const journal = await journalAt(earlier.path)

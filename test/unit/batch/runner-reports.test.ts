@@ -312,7 +312,7 @@ describe('a row in doubt since an earlier run, found at the gateway', () => {
   it('is reported as found, journaled, and counted answered, no longer in doubt', async () => {
     const file = path()
     const earlier = await journalAt(file)
-    await earlier.intent({intent: 'r-1', row: 1, line: 2, request: {reference: 'r-1', amount: 100}})
+    await earlier.intent({intent: 'r-1', row: 1, line: 2, request: {reference: 'r-1', amount: 100}, sent_at: '2026-11-22T10:00:00.000Z'})
     await earlier.close()
     const {sender, sent} = scripted(approved, {findEarlier: async (body) => ({body, decided: {outcome: 'approved', noun: 'purchase', record: {reference: body.reference, successful: true}, source: 'earlier'}})})
     const {reports, end} = await run(['r-1'], sender, {journal: await journalAt(file)})

@@ -116,7 +116,7 @@ describe('BatchRunner', () => {
   it('on a re-run: answered rows come from the journal, rows in doubt are looked up and sent only when the gateway has none', async () => {
     const earlier = await journal()
     await earlier.result({result: 'done', status: 'approved', exit_code: 0, record: {reference: 'done'}, amount: 100})
-    for (const reference of ['found', 'missing', 'differs', 'unreachable', 'failed', 'unauthorized', 'refused']) await earlier.intent({intent: reference, row: 0, line: 0, request: {reference, amount: 100}})
+    for (const reference of ['found', 'missing', 'differs', 'unreachable', 'failed', 'unauthorized', 'refused']) await earlier.intent({intent: reference, row: 0, line: 0, request: {reference, amount: 100}, sent_at: LONG_SENT})
     await earlier.result({result: 'failed', status: 'failed', exit_code: 1, error: {messages: ['No answer']}})
     await earlier.result({result: 'unauthorized', status: 'rejected', exit_code: 4, error: {messages: ['Incorrect Username or Token']}})
     await earlier.result({result: 'refused', status: 'rejected', exit_code: 7, error: {messages: ['Amount exceeds the refundable balance']}})
@@ -230,9 +230,9 @@ describe('BatchRunner', () => {
     // look row-a up and stops there; row-c fails before anything is sent; row-b is journaled but
     // not sent; row-d is not looked up; row-e and row-f are never read.
     const earlier = await journal()
-    await earlier.intent({intent: 'row-0', row: 1, line: 2, request: {reference: 'row-0', amount: 100}})
+    await earlier.intent({intent: 'row-0', row: 1, line: 2, request: {reference: 'row-0', amount: 100}, sent_at: LONG_SENT})
     await earlier.result({result: 'row-0', status: 'approved', exit_code: 0, record: {reference: 'row-0'}, amount: 100})
-    for (const [reference, row] of [['row-a', 2], ['row-d', 5]] as const) await earlier.intent({intent: reference, row, line: row + 1, request: {reference, amount: 100}})
+    for (const [reference, row] of [['row-a', 2], ['row-d', 5]] as const) await earlier.intent({intent: reference, row, line: row + 1, request: {reference, amount: 100}, sent_at: LONG_SENT})
     await earlier.close()
     const j = await journalAt(earlier.path)
     const g = gateway()
@@ -285,10 +285,13 @@ function fakeClock(start: number, onSleep: (ms: number, stop?: AbortSignal) => v
 
 const T0 = Date.parse('2026-11-17T10:00:00Z')
 
-/** A journal whose earlier run left `reference` in doubt, its request sent at `sentAt` (none: a journal from before gw kept the time). */
-async function inDoubtSince(reference: string, sentAt?: number): Promise<Journal> {
+/** Long before any window these tests' clocks (T0, or now) are in. */
+const LONG_SENT = '2026-01-01T00:00:00.000Z'
+
+/** A journal whose earlier run left `reference` in doubt, its request sent at `sentAt` (by default long before). */
+async function inDoubtSince(reference: string, sentAt = Date.parse(LONG_SENT)): Promise<Journal> {
   const earlier = await journal()
-  await earlier.intent({intent: reference, row: 1, line: 2, request: {reference, amount: 100}, ...(sentAt === undefined ? {} : {sent_at: new Date(sentAt).toISOString()})})
+  await earlier.intent({intent: reference, row: 1, line: 2, request: {reference, amount: 100}, sent_at: new Date(sentAt).toISOString()})
   await earlier.close()
   return journalAt(earlier.path)
 }
@@ -349,19 +352,17 @@ describe('a row in doubt whose earlier request the gateway may still be processi
     await j.close()
   })
 
-  it('an intent with no time (a journal from before gw kept it) or older than the window: a 404 sends it at once', async () => {
-    for (const sentAt of [undefined, T0 - 60_000]) {
-      const j = await inDoubtSince('old', sentAt)
-      const g = gateway()
-      const clock = fakeClock(T0)
-      const waits: unknown[] = []
-      await new BatchRunner({rows: rows(['old']), total: 1, sender: g.sender, journal: j, concurrency: 4, clock, onRow: () => {}, onWaiting: (...args) => waits.push(args)}).run()
-      expect(g.looked).toEqual(['old'])
-      expect(g.sent).toEqual(['old'])
-      expect(clock.slept).toEqual([])
-      expect(waits).toEqual([])
-      await j.close()
-    }
+  it('an intent older than the window: a 404 sends it at once', async () => {
+    const j = await inDoubtSince('old', T0 - 60_000)
+    const g = gateway()
+    const clock = fakeClock(T0)
+    const waits: unknown[] = []
+    await new BatchRunner({rows: rows(['old']), total: 1, sender: g.sender, journal: j, concurrency: 4, clock, onRow: () => {}, onWaiting: (...args) => waits.push(args)}).run()
+    expect(g.looked).toEqual(['old'])
+    expect(g.sent).toEqual(['old'])
+    expect(clock.slept).toEqual([])
+    expect(waits).toEqual([])
+    await j.close()
   })
 
   it('an intent whose time cannot be read counts as just sent: the whole window is waited', async () => {
