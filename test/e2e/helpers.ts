@@ -90,6 +90,8 @@ export const PROCESS_FILES: readonly string[] = [
   'test/e2e/npm-package.test.ts',
   'test/e2e/other-users.test.ts',
   'test/e2e/package.test.ts',
+  // NODE_EXTRA_CA_CERTS is read once, as a process starts: a thread of the test's would not trust the proxy's certificate.
+  'test/e2e/proxy.test.ts',
   'test/e2e/sandbox-stop.test.ts',
   'test/e2e/start-path.test.ts',
   'test/e2e/stdin-copy.test.ts',
