@@ -4,6 +4,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {once} from 'node:events'
 import {afterEach, describe, expect, it} from 'vitest'
+import {aRuntimeInfo} from '../unit/sandbox/fixtures.js'
 import {cardArgs, isolatedHome, ref, runGw, startSandbox} from './helpers.js'
 
 // gw sandbox stop stops only what gw started (#61 item 4), by asking the gateway on its own control
@@ -75,23 +76,22 @@ describe('gw sandbox stop asks the gateway to stop on its control API', () => {
 
 describe.skipIf(process.platform === 'win32')('gw sandbox stop never signals a pid its gateway no longer has (a sleep stands for another program: none on Windows)', () => {
   /** A runtime file as a gateway now gone left it, its pid now `pid`'s. */
-  const leftBehind = (home: NodeJS.ProcessEnv, pid: number, port: number, older = false) => {
+  const leftBehind = (home: NodeJS.ProcessEnv, pid: number, port: number, withProcess = true) => {
     const file = join(dataOf(home), 'sandbox.json')
     mkdirSync(dataOf(home), {recursive: true})
-    const gateway = {pid, url: `http://127.0.0.1:${port}`, host: '127.0.0.1', port, mode: 'sandbox', stateFile: null, startedAt: '2026-11-22T08:31:05.000Z'}
-    // An older gw's file had neither its token nor its process.
-    const today = {controlToken: 'a'.repeat(43), process: {started: 'an-earlier-boot/4242', command: 'node /gw/bin/run.js sandbox start --detached-child'}}
-    writeFileSync(file, JSON.stringify({...gateway, ...(older ? {} : today)}), {mode: 0o600})
+    // Without its process (as on Windows), the pid is known by asking the port, then by its command line.
+    const facts = {started: 'an-earlier-boot/4242', command: 'node /gw/bin/run.js sandbox start --detached-child'}
+    writeFileSync(file, JSON.stringify(aRuntimeInfo({pid, port, controlToken: 'a'.repeat(43), ...(withProcess ? {process: facts} : {})})), {mode: 0o600})
     return file
   }
 
   it.each([
-    ['a file of today', false],
-    ["an older gw's file", true],
-  ])('%s naming a sleep of this user: status and stop each leave the sleep alone, remove the file and say so', async (_, older) => {
+    ['a file with its process', true],
+    ['a file without it (as on Windows)', false],
+  ])('%s naming a sleep of this user: status and stop each leave the sleep alone, remove the file and say so', async (_, withProcess) => {
     const home = isolatedHome()
     const sleep = await unrelated()
-    const file = leftBehind(home, sleep.pid!, 9, older)
+    const file = leftBehind(home, sleep.pid!, 9, withProcess)
     const removed = `The local gateway at http://127.0.0.1:9 had already stopped: pid ${sleep.pid} is another program now (sleep 1000), left alone; removed the gateway's runtime file ${file}.\n`
 
     const status = await runGw(['sandbox', 'status'], {env: home})
@@ -100,7 +100,7 @@ describe.skipIf(process.platform === 'win32')('gw sandbox stop never signals a p
     expect(existsSync(file)).toBe(false)
     expect(alive(sleep)).toBe(true)
 
-    leftBehind(home, sleep.pid!, 9, older)
+    leftBehind(home, sleep.pid!, 9, withProcess)
     const stopped = await runGw(['sandbox', 'stop'], {env: home})
     expect(stopped.code, stopped.stderr).toBe(0)
     expect(stopped.stderr).toBe(`The local gateway at http://127.0.0.1:9 had already stopped: pid ${sleep.pid} is another program now (sleep 1000), left alone; removed the gateway's runtime file ${file}.\n`)
