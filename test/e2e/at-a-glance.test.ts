@@ -1,10 +1,10 @@
 import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterEach, describe, expect, it} from 'vitest'
+import {afterEach, expect, it} from 'vitest'
 import {countingProxy} from '../counting-proxy.js'
 import {terminal, type Terminal} from './auth-helpers.js'
-import {apiRequestsSince, cardArgs, CARDS, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
+import {apiRequestsSince, cardArgs, CARDS, describeInBothDialects, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
 
 // What operators and support take in at a glance: a report's every day with its total
 // and chart, settlement's total, and charges made twice found in groups.
@@ -46,7 +46,7 @@ const charge = (name: string, at: string, amount: number, {card = CARDS.visa, cu
 const nothing = {purchases_approved: 0, purchases_approved_amount: 0, purchases_uncaptured: 0, purchases_uncaptured_amount: 0, purchases_voided: 0, purchases_declined: 0, refunds: 0, refunds_amount: 0, refunds_voided: 0, plan_payments: 0, plan_payments_amount: 0, direct_debits: 0, direct_debits_amount: 0, net: 0}
 
 // Several gw runs a test, each about a second of CPU on a busy machine.
-describe("gw report over a week: every day, the total, each day's net at a glance", {timeout: 90_000}, () => {
+describeInBothDialects("gw report over a week: every day, the total, each day's net at a glance", {timeout: 90_000}, () => {
   const week = ['--from', '2024-03-11', '--to', '2024-03-17']
   let seeded: Promise<unknown> | undefined
   // Monday 42.00 AUD; Wednesday 120.00 AUD and 25.00 USD; Friday 90.00 AUD refunded; the other days nothing.
@@ -127,7 +127,7 @@ describe("gw report over a week: every day, the total, each day's net at a glanc
   })
 })
 
-describe('gw purchase settlement: a total line under the list', {timeout: 90_000}, () => {
+describeInBothDialects('gw purchase settlement: a total line under the list', {timeout: 90_000}, () => {
   it('says at a terminal what settles in each currency, never added across, and what settles nothing; not in a pipe', async () => {
     // Made through the API (a gw costs a second of CPU on a busy machine), captured, voided and declined through gw.
     const first = await purchasedAtGateway(sandbox, {amount: 2500, currency: 'CHF'})
@@ -152,7 +152,7 @@ describe('gw purchase settlement: a total line under the list', {timeout: 90_000
   })
 })
 
-describe('gw purchase list --duplicates: "I was charged twice"', {timeout: 90_000}, () => {
+describeInBothDialects('gw purchase list --duplicates: "I was charged twice"', {timeout: 90_000}, () => {
   // 2024-03-20, on the test Visa: 42.00 AUD at 11:00 and 11:04 (a pair), again at 12:30 (86 minutes
   // on: not with them), in USD at 11:02 and on another card at 11:03 (neither the same charge), and
   // two declines of 100.51 AUD at 11:05 and 11:07 (no charge at all).

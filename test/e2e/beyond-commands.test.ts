@@ -1,10 +1,10 @@
-import {describe, expect, it} from 'vitest'
-import {CARD_JSON, cardArgs, CARDS, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {expect, it} from 'vitest'
+import {CARD_JSON, cardArgs, CARDS, describeInBothDialects, describeOnce, ref, type Sandbox, sandboxForFile} from './helpers.js'
 
 let sandbox: Sandbox
 sandboxForFile((started) => void (sandbox = started))
 
-describe('gw refund create without --transaction-id: an unmatched refund to a card', () => {
+describeInBothDialects('gw refund create without --transaction-id: an unmatched refund to a card', () => {
   it('refunds a card given in full, standalone, with the merchant\'s metadata; the number masked', async () => {
     const reference = ref('unmatched')
     const result = await sandbox.gw(['refund', 'create', '--amount', '1500', '--reference', reference, ...cardArgs(), '--metadata', 'ticket=77', '--json'])
@@ -39,7 +39,7 @@ describe('gw refund create without --transaction-id: an unmatched refund to a ca
   })
 })
 
-describe('gw purchase settlement', () => {
+describeInBothDialects('gw purchase settlement', () => {
   it('lists what settles today: captures and voids, never an authorization not captured', async () => {
     const captured = (await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref('s'), ...cardArgs(), '--json'])).json as {id: string; settlement_date: string}
     const open = (await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref('s'), ...cardArgs(), '--no-capture', '--json'])).json as {id: string}
@@ -61,7 +61,7 @@ describe('gw purchase settlement', () => {
   })
 })
 
-describe('gw webhook update', () => {
+describeOnce('gw webhook update', () => {
   it('changes the name and keeps the rest', async () => {
     const hook = (await sandbox.gw(['webhook', 'create', '--url', 'http://127.0.0.1:4242/', '--json'])).json as {id: string; address: string}
     const updated = await sandbox.gw(['webhook', 'update', hook.id, '--name', 'all events', '--json'])
