@@ -1,9 +1,9 @@
-import {afterEach, describe, expect, it} from 'vitest'
+import {afterEach, expect, it} from 'vitest'
 import {readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {countingProxy as countingPosts} from '../counting-proxy.js'
 import {countingProxy, type CountingProxy, rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
-import {ANSWERS, apiRequestsSince, cardArgs, CARDS, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sandboxForFile, until} from './helpers.js'
+import {ANSWERS, apiRequestsSince, cardArgs, CARDS, describeInBothDialects, describeOnce, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sandboxForFile, until} from './helpers.js'
 import {journalText} from '../journal-text.js'
 
 let sandbox: Sandbox
@@ -34,7 +34,7 @@ function refundCsv(ids: string[], prefix: string, amount = '1000'): string {
   return ['transaction_id,amount,reference', ...ids.map((id, i) => `${id},${amount},${prefix}-${i}`)].join('\n') + '\n'
 }
 
-describe('gw refund create --input with --json FIELDS, --fields and -q', () => {
+describeInBothDialects('gw refund create --input with --json FIELDS, --fields and -q', () => {
   it("--json id,amount: each row's line keeps its own keys, its record only the fields asked for, in that order", async () => {
     const ids = await purchases(2)
     const prefix = ref('fields')
@@ -66,7 +66,7 @@ describe('gw refund create --input with --json FIELDS, --fields and -q', () => {
   })
 })
 
-describe('gw refund create --input', () => {
+describeInBothDialects('gw refund create --input', () => {
   it('refunds every row once, a line per row on stdout and a summary on stderr', async () => {
     const ids = await purchases(3)
     const prefix = ref('refund')
@@ -377,7 +377,7 @@ describe('gw refund create --input', () => {
   })
 })
 
-describe('gw purchase create --input', () => {
+describeInBothDialects('gw purchase create --input', () => {
   it('refuses a file with card numbers, naming the columns and never the numbers', async () => {
     proxy = await countingProxy(sandbox.url)
     const csv = `card_number,card_expiry,cvv,amount,reference\n${CARDS.visa},12/2030,123,1000,${ref()}\n`
@@ -407,7 +407,7 @@ describe('gw purchase create --input', () => {
   })
 })
 
-describe('a reference already taken', () => {
+describeInBothDialects('a reference already taken', () => {
   it('by the same refund is reported as done earlier; by another, exit 7 naming both', async () => {
     const [id] = await purchases(1)
     const reference = ref('again')
@@ -446,7 +446,7 @@ describe('a reference already taken', () => {
   })
 })
 
-describe('the journal', () => {
+describeOnce('the journal', () => {
   it('lives in the data directory ($XDG_DATA_HOME/gw/journals) and holds no card data', () => {
     const dir = join(sandbox.home.XDG_DATA_HOME!, 'gw', 'journals')
     const files = readdirSync(dir)
@@ -455,7 +455,7 @@ describe('the journal', () => {
   })
 })
 
-describe('look-ups at scale', () => {
+describeInBothDialects('look-ups at scale', () => {
   it('get --input takes the id column of a CSV, looks ids up concurrently and prints them in input order', async () => {
     const ids = await purchases(12)
     // The first id answers last; the output still starts with it.
