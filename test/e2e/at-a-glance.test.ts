@@ -4,7 +4,7 @@ import {join} from 'node:path'
 import {afterEach, expect, it} from 'vitest'
 import {countingProxy} from '../counting-proxy.js'
 import {terminal, type Terminal} from './auth-helpers.js'
-import {apiRequestsSince, cardArgs, CARDS, describeInBothDialects, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
+import {apiRequestsSince, cardArgs, CARDS, describeInBothDialects, describeOnce, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
 
 // What operators and support take in at a glance: a report's every day with its total
 // and chart, settlement's total, and charges made twice found in groups.
@@ -215,22 +215,6 @@ describeInBothDialects('gw purchase list --duplicates: "I was charged twice"', {
     expect(await none.waitFor(/\[exit \d+\]/)).toContain('No likely duplicates: no two approved purchases on one card, of one amount and currency, each within 1m30s of the one before.\n')
   })
 
-  it('refuses a --within it cannot read, or one without --duplicates, naming the flag and the fix (exit 2), asking nothing', async () => {
-    const cursor = await requestLogCursor(sandbox)
-    for (const within of ['ten minutes', '10', '0s', '25h', '-5m']) {
-      const result = await sandbox.gw(['purchase', 'list', '--duplicates', '--within', within])
-      expect(result.code, within).toBe(2)
-      expect(result.stderr).toBe(`Error: --within must be a span of time from 1s to 24h, as 90s, 10m, 2h or 1h30m; got "${within}"\nHint: For example --duplicates --within 30m.\n`)
-    }
-    const alone = await sandbox.gw(['purchase', 'list', '--within', '10m'])
-    expect(alone.code).toBe(2)
-    expect(alone.stderr).toBe('Error: --within is how close together --duplicates groups charges: give --duplicates too\nHint: For example gw purchase list --duplicates --within 30m.\n')
-    const endless = await sandbox.gw(['purchase', 'list', '--duplicates', '--to', '2024-03-20'])
-    expect(endless.code).toBe(2)
-    expect(endless.stderr).toBe("Error: --duplicates needs the window's first day: without one it would read every purchase ever made\nHint: Give --from or --on too, e.g. --duplicates --on 2024-03-20.\n")
-    expect(await apiRequestsSince(sandbox, cursor)).toEqual([])
-  })
-
   it("asks only for the window's pages, as many with years of history as without", async ({onTestFinished}) => {
     await seedDay()
     const proxy = await countingProxy(sandbox.url)
@@ -252,5 +236,23 @@ describeInBothDialects('gw purchase list --duplicates: "I was charged twice"', {
     const from = proxy.seen.length
     expect((await sandbox.gw(['purchase', 'list', '--all', '--status', 'approved'], {env: {GW_BASE_URL: proxy.url}})).code).toBe(0)
     expect(proxy.seen.slice(from).filter((request) => request.path.startsWith('/v1.0/purchases?')).length).toBeGreaterThan(before.length)
+  })
+})
+
+describeOnce('gw purchase list --duplicates --within, refused before anything is sent', () => {
+  it('refuses a --within it cannot read, or one without --duplicates, naming the flag and the fix (exit 2), asking nothing', async () => {
+    const cursor = await requestLogCursor(sandbox)
+    for (const within of ['ten minutes', '10', '0s', '25h', '-5m']) {
+      const result = await sandbox.gw(['purchase', 'list', '--duplicates', '--within', within])
+      expect(result.code, within).toBe(2)
+      expect(result.stderr).toBe(`Error: --within must be a span of time from 1s to 24h, as 90s, 10m, 2h or 1h30m; got "${within}"\nHint: For example --duplicates --within 30m.\n`)
+    }
+    const alone = await sandbox.gw(['purchase', 'list', '--within', '10m'])
+    expect(alone.code).toBe(2)
+    expect(alone.stderr).toBe('Error: --within is how close together --duplicates groups charges: give --duplicates too\nHint: For example gw purchase list --duplicates --within 30m.\n')
+    const endless = await sandbox.gw(['purchase', 'list', '--duplicates', '--to', '2024-03-20'])
+    expect(endless.code).toBe(2)
+    expect(endless.stderr).toBe("Error: --duplicates needs the window's first day: without one it would read every purchase ever made\nHint: Give --from or --on too, e.g. --duplicates --on 2024-03-20.\n")
+    expect(await apiRequestsSince(sandbox, cursor)).toEqual([])
   })
 })

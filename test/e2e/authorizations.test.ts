@@ -1,5 +1,5 @@
 import {expect, it} from 'vitest'
-import {apiRequestsSince, cardArgs, describeInBothDialects, errorJson, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
+import {apiRequestsSince, cardArgs, describeInBothDialects, describeOnce, errorJson, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
 
 let sandbox: Sandbox
 sandboxForFile((started) => void (sandbox = started))
@@ -21,7 +21,9 @@ describeInBothDialects('gw purchase create --no-capture, and --metadata', () => 
     const record = await authorize('10000', ['--metadata', 'order=2001', '--metadata', 'note=a=b'])
     expect(record).toMatchObject({amount: 10000, captured: false, captured_amount: 0, settlement_date: null, message: 'Approved', metadata: {order: '2001', note: 'a=b'}})
   })
+})
 
+describeOnce('a --metadata without KEY=, refused before anything is sent', () => {
   it('refuses a --metadata without KEY= before sending anything (exit 2)', async () => {
     const result = await sandbox.gw(['purchase', 'create', '--amount', '100', '--reference', ref(), ...cardArgs(), '--metadata', 'order'])
     expect(result.code).toBe(2)
