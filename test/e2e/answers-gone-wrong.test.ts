@@ -1,7 +1,7 @@
 import {spawn} from 'node:child_process'
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {afterEach, expect, it} from 'vitest'
 import {envelope, forward, type MisbehavingGateway, misbehavingGateway, purchaseRecord, type Received, type Reply} from '../misbehaving-gateway.js'
-import {baseEnv, CARDS, cardArgs, GW, isolatedHome, ref, runGw, type RunOptions, type Sandbox, startSandbox} from './helpers.js'
+import {baseEnv, CARDS, cardArgs, describeInBothDialects, describeOnce, GW, isolatedHome, ref, runGw, type RunOptions, type Sandbox, sandboxForFile} from './helpers.js'
 
 // Each hole found with a misbehaving gateway, as an end-to-end test of the built gw.
 // A gateway of the test's own stands in front of the local one (or alone), to misbehave and to
@@ -10,15 +10,11 @@ let sandbox: Sandbox
 let liveSandbox: Sandbox
 let gateway: MisbehavingGateway | undefined
 
-beforeAll(async () => {
-  ;[sandbox, liveSandbox] = await Promise.all([startSandbox(), startSandbox(['--mode', 'live'])])
-})
+sandboxForFile((started) => void (sandbox = started))
+sandboxForFile((started) => void (liveSandbox = started), ['--mode', 'live'])
 afterEach(async () => {
   await gateway?.close()
   gateway = undefined
-})
-afterAll(async () => {
-  await Promise.all([sandbox?.stop(), liveSandbox?.stop()])
 })
 
 /** A gateway in front of the local one: `reply` answers what it wants to, and forwards the rest. */
@@ -35,7 +31,7 @@ const purchaseArgs = (reference: string, card: string = CARDS.visa, amount = '10
 
 const isPurchasePost = (request: Received) => request.method === 'POST' && request.path === '/v1.0/purchases'
 
-describe('1. a reference holding .json, /, ?, #, % or non-ASCII reaches the gateway whole', () => {
+describeInBothDialects('1. a reference holding .json, /, ?, #, % or non-ASCII reaches the gateway whole', () => {
   it.each(['.json', '.json.json', '/b', '50%', 'ü', '?b', '#b'])('a reference ending in %s is created and found again', async (tail) => {
     const {url, posts} = await inFront()
     const reference = ref('key') + tail
@@ -74,7 +70,7 @@ describe('1. a reference holding .json, /, ?, #, % or non-ASCII reaches the gate
   })
 })
 
-describe('2. recovery checks what it finds', () => {
+describeInBothDialects('2. recovery checks what it finds', () => {
   it('a record under the reference with another amount is unknown (exit 8), both records shown', async () => {
     const reference = ref()
     const {url, posts} = await inFront((request) => {
@@ -105,7 +101,7 @@ describe('2. recovery checks what it finds', () => {
   })
 })
 
-describe('3. a record without successful is unknown, never declined', () => {
+describeOnce('3. a record without successful is unknown, never declined', () => {
   it('exits 8, not 3, when neither the answer nor the look-up says approved or declined', async () => {
     const reference = ref()
     const {url, posts} = await inFront((request) => ({body: envelope({...purchaseRecord({...(request.body ?? {}), reference, amount: 1000, card_number: CARDS.visa}), successful: undefined})}))
@@ -117,7 +113,7 @@ describe('3. a record without successful is unknown, never declined', () => {
   })
 })
 
-describe('4. a money POST answered with what cannot be read is reconciled like a lost answer', () => {
+describeInBothDialects('4. a money POST answered with what cannot be read is reconciled like a lost answer', () => {
   it.each<[string, Reply]>([
     ['HTTP 200 with malformed JSON', {body: '{"successful":true,"response":{'}],
     ['HTTP 200 with an empty body', {body: ''}],
@@ -177,7 +173,7 @@ describe('4. a money POST answered with what cannot be read is reconciled like a
   })
 })
 
-describe('6. a live gateway behind a sandbox profile', () => {
+describeInBothDialects('6. a live gateway behind a sandbox profile', () => {
   const loginArgs = (url: string, extra: string[] = []) => ['login', '--profile', 'shop', '--base-url', url, '--username', 'TEST', '--token-stdin', '--insecure-storage', ...extra]
 
   it('gw login --environment sandbox against a gateway reporting live mode saves nothing: exit 6', async () => {
@@ -225,7 +221,7 @@ describe('6. a live gateway behind a sandbox profile', () => {
   })
 })
 
-describe('7. SIGTERM and SIGHUP during a purchase behave as Ctrl-C', () => {
+describeOnce('7. SIGTERM and SIGHUP during a purchase behave as Ctrl-C', () => {
   it.each([
     ['SIGTERM', 143],
     ['SIGHUP', 129],
@@ -285,7 +281,7 @@ describe('7. SIGTERM and SIGHUP during a purchase behave as Ctrl-C', () => {
   })
 })
 
-describe('8. errors about flags never repeat card data', () => {
+describeOnce('8. errors about flags never repeat card data', () => {
   it('--card - with --cvv names the flag, not the CVV', async () => {
     const result = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref(), '--card', '-', '--cvv', '987'], {stdin: '{}'})
     expect(result.code).toBe(2)
@@ -309,7 +305,7 @@ describe('8. errors about flags never repeat card data', () => {
   })
 })
 
-describe('9. a card number typed as --card-token, and --verbose', () => {
+describeOnce('9. a card number typed as --card-token, and --verbose', () => {
   it('is refused locally (exit 2), masked in the error and in the --verbose log, and nothing is sent', async () => {
     const {url, received} = await inFront()
     const result = await gwAt(url, ['purchase', 'create', '--amount', '1000', '--reference', ref(), '--card-token', CARDS.visa, '--verbose'])

@@ -1,8 +1,8 @@
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {terminal} from './auth-helpers.js'
-import {armTrap, CARD_JSON, CARDS, errorJson, isolatedHome, ref, runGw, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
+import {armTrap, CARD_JSON, CARDS, errorJson, isolatedHome, ref, runGw, type Sandbox, sandboxForFile} from './helpers.js'
 
 let sandbox: Sandbox
 sandboxForFile((started) => void (sandbox = started))
@@ -142,12 +142,7 @@ describe('gw api', () => {
 
 describe('gw api on a live profile', () => {
   let live: Sandbox
-  beforeAll(async () => {
-    live = await startSandbox(['--mode', 'live'])
-  })
-  afterAll(async () => {
-    await live?.stop()
-  })
+  sandboxForFile((started) => void (live = started), ['--mode', 'live'])
 
   it('needs --yes for a purchase or a delete without a terminal, and sends nothing', async () => {
     for (const args of [

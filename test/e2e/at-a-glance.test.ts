@@ -1,10 +1,10 @@
 import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterEach, describe, expect, it} from 'vitest'
+import {afterEach, expect, it} from 'vitest'
 import {countingProxy} from '../counting-proxy.js'
 import {terminal, type Terminal} from './auth-helpers.js'
-import {apiRequestsSince, cardArgs, CARDS, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
+import {apiRequestsSince, cardArgs, CARDS, describeInBothDialects, describeOnce, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
 
 // What operators and support take in at a glance: a report's every day with its total
 // and chart, settlement's total, and charges made twice found in groups.
@@ -46,7 +46,7 @@ const charge = (name: string, at: string, amount: number, {card = CARDS.visa, cu
 const nothing = {purchases_approved: 0, purchases_approved_amount: 0, purchases_uncaptured: 0, purchases_uncaptured_amount: 0, purchases_voided: 0, purchases_declined: 0, refunds: 0, refunds_amount: 0, refunds_voided: 0, plan_payments: 0, plan_payments_amount: 0, direct_debits: 0, direct_debits_amount: 0, net: 0}
 
 // Several gw runs a test, each about a second of CPU on a busy machine.
-describe("gw report over a week: every day, the total, each day's net at a glance", {timeout: 90_000}, () => {
+describeInBothDialects("gw report over a week: every day, the total, each day's net at a glance", {timeout: 90_000}, () => {
   const week = ['--from', '2024-03-11', '--to', '2024-03-17']
   let seeded: Promise<unknown> | undefined
   // Monday 42.00 AUD; Wednesday 120.00 AUD and 25.00 USD; Friday 90.00 AUD refunded; the other days nothing.
@@ -127,7 +127,7 @@ describe("gw report over a week: every day, the total, each day's net at a glanc
   })
 })
 
-describe('gw purchase settlement: a total line under the list', {timeout: 90_000}, () => {
+describeInBothDialects('gw purchase settlement: a total line under the list', {timeout: 90_000}, () => {
   it('says at a terminal what settles in each currency, never added across, and what settles nothing; not in a pipe', async () => {
     // Made through the API (a gw costs a second of CPU on a busy machine), captured, voided and declined through gw.
     const first = await purchasedAtGateway(sandbox, {amount: 2500, currency: 'CHF'})
@@ -152,7 +152,7 @@ describe('gw purchase settlement: a total line under the list', {timeout: 90_000
   })
 })
 
-describe('gw purchase list --duplicates: "I was charged twice"', {timeout: 90_000}, () => {
+describeInBothDialects('gw purchase list --duplicates: "I was charged twice"', {timeout: 90_000}, () => {
   // 2024-03-20, on the test Visa: 42.00 AUD at 11:00 and 11:04 (a pair), again at 12:30 (86 minutes
   // on: not with them), in USD at 11:02 and on another card at 11:03 (neither the same charge), and
   // two declines of 100.51 AUD at 11:05 and 11:07 (no charge at all).
@@ -215,22 +215,6 @@ describe('gw purchase list --duplicates: "I was charged twice"', {timeout: 90_00
     expect(await none.waitFor(/\[exit \d+\]/)).toContain('No likely duplicates: no two approved purchases on one card, of one amount and currency, each within 1m30s of the one before.\n')
   })
 
-  it('refuses a --within it cannot read, or one without --duplicates, naming the flag and the fix (exit 2), asking nothing', async () => {
-    const cursor = await requestLogCursor(sandbox)
-    for (const within of ['ten minutes', '10', '0s', '25h', '-5m']) {
-      const result = await sandbox.gw(['purchase', 'list', '--duplicates', '--within', within])
-      expect(result.code, within).toBe(2)
-      expect(result.stderr).toBe(`Error: --within must be a span of time from 1s to 24h, as 90s, 10m, 2h or 1h30m; got "${within}"\nHint: For example --duplicates --within 30m.\n`)
-    }
-    const alone = await sandbox.gw(['purchase', 'list', '--within', '10m'])
-    expect(alone.code).toBe(2)
-    expect(alone.stderr).toBe('Error: --within is how close together --duplicates groups charges: give --duplicates too\nHint: For example gw purchase list --duplicates --within 30m.\n')
-    const endless = await sandbox.gw(['purchase', 'list', '--duplicates', '--to', '2024-03-20'])
-    expect(endless.code).toBe(2)
-    expect(endless.stderr).toBe("Error: --duplicates needs the window's first day: without one it would read every purchase ever made\nHint: Give --from or --on too, e.g. --duplicates --on 2024-03-20.\n")
-    expect(await apiRequestsSince(sandbox, cursor)).toEqual([])
-  })
-
   it("asks only for the window's pages, as many with years of history as without", async ({onTestFinished}) => {
     await seedDay()
     const proxy = await countingProxy(sandbox.url)
@@ -252,5 +236,23 @@ describe('gw purchase list --duplicates: "I was charged twice"', {timeout: 90_00
     const from = proxy.seen.length
     expect((await sandbox.gw(['purchase', 'list', '--all', '--status', 'approved'], {env: {GW_BASE_URL: proxy.url}})).code).toBe(0)
     expect(proxy.seen.slice(from).filter((request) => request.path.startsWith('/v1.0/purchases?')).length).toBeGreaterThan(before.length)
+  })
+})
+
+describeOnce('gw purchase list --duplicates --within, refused before anything is sent', () => {
+  it('refuses a --within it cannot read, or one without --duplicates, naming the flag and the fix (exit 2), asking nothing', async () => {
+    const cursor = await requestLogCursor(sandbox)
+    for (const within of ['ten minutes', '10', '0s', '25h', '-5m']) {
+      const result = await sandbox.gw(['purchase', 'list', '--duplicates', '--within', within])
+      expect(result.code, within).toBe(2)
+      expect(result.stderr).toBe(`Error: --within must be a span of time from 1s to 24h, as 90s, 10m, 2h or 1h30m; got "${within}"\nHint: For example --duplicates --within 30m.\n`)
+    }
+    const alone = await sandbox.gw(['purchase', 'list', '--within', '10m'])
+    expect(alone.code).toBe(2)
+    expect(alone.stderr).toBe('Error: --within is how close together --duplicates groups charges: give --duplicates too\nHint: For example gw purchase list --duplicates --within 30m.\n')
+    const endless = await sandbox.gw(['purchase', 'list', '--duplicates', '--to', '2024-03-20'])
+    expect(endless.code).toBe(2)
+    expect(endless.stderr).toBe("Error: --duplicates needs the window's first day: without one it would read every purchase ever made\nHint: Give --from or --on too, e.g. --duplicates --on 2024-03-20.\n")
+    expect(await apiRequestsSince(sandbox, cursor)).toEqual([])
   })
 })

@@ -1,5 +1,5 @@
-import {describe, expect, it} from 'vitest'
-import {apiRequestsSince, cardArgs, errorJson, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
+import {expect, it} from 'vitest'
+import {apiRequestsSince, cardArgs, describeInBothDialects, describeOnce, errorJson, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
 
 let sandbox: Sandbox
 sandboxForFile((started) => void (sandbox = started))
@@ -16,12 +16,14 @@ async function authorize(amount = '10000', extra: string[] = []): Promise<Purcha
 
 const get = async (id: string) => (await sandbox.gw(['purchase', 'get', id, '--json'])).json as Purchase
 
-describe('gw purchase create --no-capture, and --metadata', () => {
+describeInBothDialects('gw purchase create --no-capture, and --metadata', () => {
   it('authorizes only: nothing captured, no settlement date; the merchant\'s keys come back', async () => {
     const record = await authorize('10000', ['--metadata', 'order=2001', '--metadata', 'note=a=b'])
     expect(record).toMatchObject({amount: 10000, captured: false, captured_amount: 0, settlement_date: null, message: 'Approved', metadata: {order: '2001', note: 'a=b'}})
   })
+})
 
+describeOnce('a --metadata without KEY=, refused before anything is sent', () => {
   it('refuses a --metadata without KEY= before sending anything (exit 2)', async () => {
     const result = await sandbox.gw(['purchase', 'create', '--amount', '100', '--reference', ref(), ...cardArgs(), '--metadata', 'order'])
     expect(result.code).toBe(2)
@@ -29,7 +31,7 @@ describe('gw purchase create --no-capture, and --metadata', () => {
   })
 })
 
-describe('gw purchase capture', () => {
+describeInBothDialects('gw purchase capture', () => {
   it('captures all that was authorized without --amount, and part of it with one', async () => {
     const whole = await authorize('5000')
     const full = await sandbox.gw(['purchase', 'capture', whole.id, '--json'])
@@ -92,7 +94,7 @@ describe('gw purchase capture', () => {
   })
 })
 
-describe('gw purchase void and gw refund void', () => {
+describeInBothDialects('gw purchase void and gw refund void', () => {
   it('voids a purchase, and run again reports it voided before (exit 0)', async () => {
     const made = await sandbox.gw(['purchase', 'create', '--amount', '1500', '--reference', ref('v'), ...cardArgs(), '--json'])
     const {id} = made.json as Purchase
@@ -128,7 +130,7 @@ describe('gw purchase void and gw refund void', () => {
   })
 })
 
-describe('gw purchase increment and extend', () => {
+describeInBothDialects('gw purchase increment and extend', () => {
   it('raises an authorization to a new total, keeping the first amount in metadata, then captures it', async () => {
     const auth = await authorize('10000')
     const raised = await sandbox.gw(['purchase', 'increment', auth.id, '--amount', '10200', '--json'])

@@ -1,11 +1,11 @@
 import {copyFileSync, existsSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {describe, expect, it} from 'vitest'
+import {expect, it} from 'vitest'
 import {countingProxy, type CountingProxy} from '../counting-proxy.js'
 import {journalText} from '../journal-text.js'
 import {rowsOf, spawnGw} from './batch-helpers.js'
 import {folder, purchasedAt, startedInTest} from './identity-helpers.js'
-import {apiRequestsSince, isolatedHome, ref, requestLogCursor, type Sandbox, until} from './helpers.js'
+import {apiRequestsSince, describeInBothDialects, isolatedHome, ref, requestLogCursor, type Sandbox, until} from './helpers.js'
 
 // The gateway has the last word (design.md §5): whether a row of a batch was made does not
 // depend on which copy of gw's files runs it. A journal copied mid-batch and resumed after the original
@@ -42,7 +42,7 @@ async function madeOnce(sandbox: Sandbox, proxy: CountingProxy, batch: {purchase
   expect(await Promise.all(batch.purchases.map((purchase) => refundsAt(sandbox, purchase)))).toEqual(batch.references.map((reference) => [reference]))
 }
 
-describe.concurrent('a journal copied mid-batch, resumed after the original finished', () => {
+describeInBothDialects.concurrent('a journal copied mid-batch, resumed after the original finished', () => {
   it('refunds nothing again: the rows the copy had not started (blank references and given ones) are found made by this batch, each reported done by an earlier run', {timeout: 90_000}, async ({onTestFinished}) => {
     const {cleanups, gateway} = startedInTest(onTestFinished)
     const sandbox = await gateway()
@@ -85,7 +85,7 @@ describe.concurrent('a journal copied mid-batch, resumed after the original fini
   })
 })
 
-describe.concurrent('the same file from a second data directory (another HOME)', () => {
+describeInBothDialects.concurrent('the same file from a second data directory (another HOME)', () => {
   it.for<[string, (row: number) => boolean]>([
     ['blank references', () => true],
     ['references given', () => false],
@@ -152,7 +152,7 @@ describe.concurrent('the same file from a second data directory (another HOME)',
   })
 })
 
-describe.concurrent('a refund another batch or a person made', () => {
+describeInBothDialects.concurrent('a refund another batch or a person made', () => {
   it('still moves a blank-reference row on to the next free reference; --new-batch makes the same rows again, as the user says', {timeout: 90_000}, async ({onTestFinished}) => {
     const {counted, gateway} = startedInTest(onTestFinished)
     const sandbox = await gateway()

@@ -2,10 +2,10 @@ import {spawnSync} from 'node:child_process'
 import {copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {afterEach, expect, it} from 'vitest'
 import {countingProxy as countingPosts} from '../counting-proxy.js'
 import {countingProxy, type CountingProxy, rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
-import {baseEnv, cardArgs, DIALECT, GW, isolatedHome, ref, runGw, runProgram, type Sandbox, startSandbox} from './helpers.js'
+import {baseEnv, cardArgs, describeInBothDialects, describeOnce, DIALECT, GW, isolatedHome, ref, runGw, runProgram, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
 import {runsInCiOr} from './slow-gates.js'
 import {DEV_FULL, POSIX_PIPES} from '../only-on.js'
 
@@ -15,15 +15,10 @@ const root = process.getuid?.() === 0
 let sandbox: Sandbox
 let proxy: CountingProxy | undefined
 
-beforeAll(async () => {
-  sandbox = await startSandbox()
-})
+sandboxForFile((started) => void (sandbox = started))
 afterEach(async () => {
   await proxy?.close()
   proxy = undefined
-})
-afterAll(async () => {
-  await sandbox?.stop()
 })
 
 /** One purchase that many refunds of 1.00 can draw on; its id. */
@@ -42,7 +37,7 @@ const everyOnce = (posts: Map<string, number>, count: number) => {
   expect([...posts.values()].every((n) => n === 1)).toBe(true)
 }
 
-describe('a journal that cannot be written', () => {
+describeInBothDialects('a journal that cannot be written', () => {
   it.skipIf(!root)('on a 200 KiB tmpfs: stops with exit 1 naming the journal and the cause, reports every row sent, lets go of its lock; a rerun with space sends each row once', async () => {
     const mount = mkdtempSync(join(tmpdir(), 'gw-tiny-'))
     expect(spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=200k', 'tmpfs', mount]).status).toBe(0)
@@ -81,7 +76,7 @@ describe('a journal that cannot be written', () => {
 
 // Run at once with each other and with the cases of a gateway that stops answering, which follow:
 // those mostly wait out gw's backoff, these keep the cores busy meanwhile.
-describe.concurrent('the Nth write or sync of the journal fails (EIO, injected from outside with strace)', () => {
+describeInBothDialects.concurrent('the Nth write or sync of the journal fails (EIO, injected from outside with strace)', () => {
   const strace = spawnSync('sh', ['-c', 'command -v strace']).status === 0
   // Two gw runs under strace for every N, about a minute of the machine's time in all.
   const swept = strace && runsInCiOr('GW_TEST_SLOW', 'the sweeps that fail every write and sync of a batch journal in turn (about a minute)')
@@ -158,7 +153,7 @@ describe.concurrent('the Nth write or sync of the journal fails (EIO, injected f
 
 // run-batch.ts starts the journal's worker as its scan counts the row one past --concurrency: which
 // thread syncs the journal, seen by strace (a thread's id is its process's only for the main one).
-describe.concurrent('the thread that syncs a batch\'s journal', () => {
+describeOnce.concurrent('the thread that syncs a batch\'s journal', () => {
   const strace = spawnSync('sh', ['-c', 'command -v strace']).status === 0
   it.skipIf(!strace).for([
     [3, 2, 'a worker thread'],
@@ -183,7 +178,7 @@ describe.concurrent('the thread that syncs a batch\'s journal', () => {
 
 // Most of each case is gw's backoff between tries of a look-up: the cases run at once, each at a
 // gateway of its own, since the faults armed at one answer every request there.
-describe.concurrent('a gateway that stops answering', () => {
+describeInBothDialects.concurrent('a gateway that stops answering', () => {
   // Each gateway's processing window 0: the rows in doubt were answered 502 by a fault, never processed, and waiting is not what this is about.
   const env = (sandbox: Sandbox, url: string) => sandbox.env({GW_BASE_URL: url})
 
@@ -244,7 +239,7 @@ describe.concurrent('a gateway that stops answering', () => {
   })
 })
 
-describe('one gw at a time per batch', () => {
+describeInBothDialects('one gw at a time per batch', () => {
   it('after kill -9, four reruns started together: one runs the batch, the others are refused naming it, and every row is sent once', async () => {
     const file = refundFile(await bigPurchase(), 300)
     proxy = await countingProxy(sandbox.url)
@@ -269,7 +264,7 @@ describe('one gw at a time per batch', () => {
   }, 120_000)
 })
 
-describe('a journal belongs to one gateway and merchant', () => {
+describeInBothDialects('a journal belongs to one gateway and merchant', () => {
   it('the same file against a second local gateway is journaled apart: every row is sent there too', async () => {
     const other = await startSandbox([], sandbox.home)
     try {
@@ -310,7 +305,7 @@ describe('a journal belongs to one gateway and merchant', () => {
   })
 })
 
-describe('two local gateways on one state file', () => {
+describeOnce('two local gateways on one state file', () => {
   it('the second exits 2 naming the pid that holds it, and the first loses nothing', async () => {
     const home = isolatedHome()
     const state = join(home.HOME!, 'state.json')
@@ -335,7 +330,7 @@ describe('two local gateways on one state file', () => {
   })
 })
 
-describe('stdout that cannot be written', () => {
+describeInBothDialects('stdout that cannot be written', () => {
   it.skipIf(POSIX_PIPES.skip)(`| head -1 on a 400-row batch: no new row once the reader is gone, those in flight finish into the journal, exit 141${POSIX_PIPES.note}`, async () => {
     const file = refundFile(await bigPurchase(), 400)
     proxy = await countingProxy(sandbox.url)
@@ -376,8 +371,10 @@ describe('stdout that cannot be written', () => {
   })
 })
 
-// A dry run asks no gateway anything: measured once, in the contract dialect's run of this file.
-describe.skipIf(DIALECT === 'live' || !runsInCiOr('GW_TEST_SLOW', "a dry run's peak memory over a million rows (about 20 s)"))('a batch of a million rows', () => {
+// A dry run asks no gateway anything: measured once, in the contract dialect's run of this file
+// (the live one skips it without asking the slow gate, which would warn a second time).
+const millionRows = DIALECT === 'live' || runsInCiOr('GW_TEST_SLOW', "a dry run's peak memory over a million rows (about 20 s)") ? describeOnce : describeOnce.skip
+millionRows('a batch of a million rows', () => {
   it.skipIf(!existsSync('/usr/bin/time'))('is checked in a dry run under 256 MiB of memory at its peak', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-million-'))
     const file = join(dir, 'refunds.csv')

@@ -1,9 +1,9 @@
 import {readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {describe, expect, it} from 'vitest'
+import {expect, it} from 'vitest'
 import {inRowOrder} from './batch-helpers.js'
 import {folder, startedInTest} from './identity-helpers.js'
-import {ANSWERS, apiRequestsSince, cardArgs, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
+import {ANSWERS, apiRequestsSince, cardArgs, describeInBothDialects, describeOnce, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
 
 // Words that match what happened: a journal that cannot be read is said so (exit 2),
 // an increment that changes nothing is refused before it is sent, and a taken reference found to be
@@ -19,7 +19,7 @@ async function purchase(extra: string[] = []): Promise<string> {
   return (made.json as {id: string}).id
 }
 
-describe('a journal cut short', () => {
+describeOnce('a journal cut short', () => {
   it.for([3, 12])('of a %s-row batch, cut to half its bytes: exit 2, "cannot be read", nothing sent, the file left as it was', async (count, {onTestFinished}) => {
     const {counted} = startedInTest(onTestFinished)
     const id = await purchase()
@@ -52,7 +52,7 @@ describe('a journal cut short', () => {
   })
 })
 
-describe('an increment to the total authorized already', () => {
+describeInBothDialects('an increment to the total authorized already', () => {
   it('never raised: refused before anything is sent (exit 2), naming --amount; raised to it before: done before, nothing sent (exit 0)', async ({onTestFinished}) => {
     const {counted} = startedInTest(onTestFinished)
     const id = await purchase(['--no-capture'])
@@ -77,7 +77,7 @@ describe('an increment to the total authorized already', () => {
   })
 })
 
-describe('a reference taken by this same refund, made earlier', () => {
+describeInBothDialects('a reference taken by this same refund, made earlier', () => {
   it('says the gateway refused the request for it (it was sent), not that nothing was sent', async ({onTestFinished}) => {
     const {counted} = startedInTest(onTestFinished)
     const id = await purchase()
@@ -93,7 +93,7 @@ describe('a reference taken by this same refund, made earlier', () => {
   })
 })
 
-describe('batch refund rows held to what is certainly left, as a single refund create', () => {
+describeInBothDialects('batch refund rows held to what is certainly left, as a single refund create', () => {
   it('a row in full with nothing left and rows of an amount beyond what is left: refused unsent (exit 7), their money in the purchase’s currency', async () => {
     const id = await purchase()
     const full = await sandbox.gw(['refund', 'create', '--transaction-id', id, '--json'])
@@ -124,7 +124,7 @@ describe('batch refund rows held to what is certainly left, as a single refund c
   })
 })
 
-describe('a batch of refund rows with amounts, held to what is certainly left of each purchase', () => {
+describeInBothDialects('a batch of refund rows with amounts, held to what is certainly left of each purchase', () => {
   it('one within what is left is sent; rows beyond it (given a reference or not) fail unsent, exit 7, naming what is left; a purchase that does not exist fails unsent, exit 5; one POST in all', async () => {
     const within = await purchase()
     const refunded = await purchase()
@@ -153,7 +153,7 @@ describe('a batch of refund rows with amounts, held to what is certainly left of
   })
 })
 
-describe('two rows of one batch refunding the same purchase', () => {
+describeInBothDialects('two rows of one batch refunding the same purchase', () => {
   it.for(['1', '4'])('the second asking more than the first leaves: it fails unsent, exit 7, and the purchase has one refund (--concurrency %s)', async (concurrency) => {
     const id = await purchase()
     const file = join(folder(), 'refunds.csv')

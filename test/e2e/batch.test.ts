@@ -1,9 +1,9 @@
-import {afterEach, describe, expect, it} from 'vitest'
+import {afterEach, expect, it} from 'vitest'
 import {readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {countingProxy as countingPosts} from '../counting-proxy.js'
 import {countingProxy, type CountingProxy, rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
-import {ANSWERS, apiRequestsSince, cardArgs, CARDS, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sandboxForFile, until} from './helpers.js'
+import {ANSWERS, apiRequestsSince, cardArgs, CARDS, describeInBothDialects, describeOnce, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sandboxForFile, until} from './helpers.js'
 import {journalText} from '../journal-text.js'
 
 let sandbox: Sandbox
@@ -34,7 +34,7 @@ function refundCsv(ids: string[], prefix: string, amount = '1000'): string {
   return ['transaction_id,amount,reference', ...ids.map((id, i) => `${id},${amount},${prefix}-${i}`)].join('\n') + '\n'
 }
 
-describe('gw refund create --input with --json FIELDS, --fields and -q', () => {
+describeInBothDialects('gw refund create --input with --json FIELDS, --fields and -q', () => {
   it("--json id,amount: each row's line keeps its own keys, its record only the fields asked for, in that order", async () => {
     const ids = await purchases(2)
     const prefix = ref('fields')
@@ -51,22 +51,9 @@ describe('gw refund create --input with --json FIELDS, --fields and -q', () => {
     expect(result.code, result.stderr).toBe(0)
     expect(result.stdout).toBe(`{"amount":${ANSWERS.refundAmount(700)}}\n`)
   })
-
-  it('--dry-run with --json FIELDS is refused naming both (exit 2): its lines are requests, not records; nothing is sent', async () => {
-    const ids = await purchases(1)
-    const cursor = await requestLogCursor(sandbox)
-    const result = await sandbox.gw(['refund', 'create', '--input', writeTemp('refunds.csv', refundCsv(ids, ref('dry'))), '--dry-run', '--json', 'id'])
-    expect(result.code).toBe(2)
-    expect(result.stdout).toBe('')
-    expect(result.stderr.split('\n').slice(0, 2)).toEqual([
-      'Error: --dry-run prints the requests a batch would send, and --json FIELDS or --fields pick the fields of the records it makes',
-      'Hint: Leave the fields out of the dry run, or pick from its lines with --jq, e.g. --jq .request.amount.',
-    ])
-    expect(await apiRequestsSince(sandbox, cursor)).toEqual([])
-  })
 })
 
-describe('gw refund create --input', () => {
+describeInBothDialects('gw refund create --input', () => {
   it('refunds every row once, a line per row on stdout and a summary on stderr', async () => {
     const ids = await purchases(3)
     const prefix = ref('refund')
@@ -131,17 +118,6 @@ describe('gw refund create --input', () => {
     expect(result.stderr.match(/Found the refund by its reference: the gateway processed it once\./g)).toHaveLength(3)
     expect(proxy.total()).toBe(10)
     expect([...proxy.posts.values()].every((count) => count === 1)).toBe(true)
-  })
-
-  it('an invalid row at line 51 stops the batch before anything is sent, naming line 51', async () => {
-    proxy = await countingProxy(sandbox.url)
-    const lines = ['transaction_id,amount,reference', ...Array.from({length: 100}, (_, i) => `071-P-AAAAAAAA,${i === 49 ? '12.50' : '100'},${ref('bad')}`)]
-    const result = await sandbox.gw(['refund', 'create', '--input', writeTemp('refunds.csv', lines.join('\n'))], {env: {GW_BASE_URL: proxy.url}})
-    expect(result.code).toBe(2)
-    expect(result.stdout).toBe('')
-    expect(result.stderr).toContain(`refunds.csv line 51: amount must be a positive whole number in the currency's minor unit, got "12.50"`)
-    expect(result.stderr).toContain('Error: 1 of 100 rows is invalid (line 51): nothing was sent')
-    expect(proxy.total()).toBe(0)
   })
 
   it('lists every invalid row, repeated references and unknown columns; --skip-invalid sends the rest', async () => {
@@ -316,18 +292,6 @@ describe('gw refund create --input', () => {
     expect(rowsOf(run.stdout).sort((a, b) => a.row - b.row).map((row) => row.reference)).toEqual([`${reference}-R1`, `${reference}-R2`, `mine-${reference}`])
   })
 
-  it('refuses a one-row flag beside --input, naming it, exit 2, nothing sent', async () => {
-    proxy = await countingProxy(sandbox.url)
-    const file = writeTemp('r.csv', 'transaction_id,amount,reference\n071-P-AAAAAAAA,250,d-1\n')
-    const refund = await sandbox.gw(['refund', 'create', '--input', file, '--amount', '5', '--reference', 'x'], {env: {GW_BASE_URL: proxy.url}})
-    expect(refund.code).toBe(2)
-    expect(refund.stderr).toContain("Error: --input takes each row's fields from the file: leave out --amount, --reference\n")
-    const purchase = await sandbox.gw(['purchase', 'create', '--input', file, '--currency', 'NZD', '--card-token', 'tok'], {env: {GW_BASE_URL: proxy.url}})
-    expect(purchase.code).toBe(2)
-    expect(purchase.stderr).toContain("Error: --input takes each row's fields from the file: leave out --currency, --card-token\n")
-    expect(proxy.total()).toBe(0)
-  })
-
   it('reads NDJSON from stdin; a blank amount refunds the purchase in full', async () => {
     const [id] = await purchases(1, 4200)
     const reference = ref('full')
@@ -377,22 +341,7 @@ describe('gw refund create --input', () => {
   })
 })
 
-describe('gw purchase create --input', () => {
-  it('refuses a file with card numbers, naming the columns and never the numbers', async () => {
-    proxy = await countingProxy(sandbox.url)
-    const csv = `card_number,card_expiry,cvv,amount,reference\n${CARDS.visa},12/2030,123,1000,${ref()}\n`
-    const result = await sandbox.gw(['purchase', 'create', '--input', writeTemp('cards.csv', csv)], {env: {GW_BASE_URL: proxy.url}})
-    expect(result.code).toBe(2)
-    expect(result.stderr).toContain('cards.csv holds card data (columns card_number, card_expiry, cvv): raw card data does not belong in files, and nothing was sent')
-    expect(result.stderr + result.stdout).not.toContain(CARDS.visa)
-    expect(proxy.total()).toBe(0)
-
-    const hidden = await sandbox.gw(['purchase', 'create', '--input', '-'], {stdin: `{"card_token":"${CARDS.mastercard}","amount":1000,"reference":"${ref()}"}\n`})
-    expect(hidden.code).toBe(2)
-    expect(hidden.stderr).toContain('stdin holds what looks like a card number (line 1)')
-    expect(hidden.stderr).not.toContain(CARDS.mastercard)
-  })
-
+describeInBothDialects('gw purchase create --input', () => {
   it('exits 3 when a row is declined, the others approved; a summary per currency', async () => {
     const prefix = ref('mixed')
     const csv = `card_token,amount,reference,currency\n${token},1000,${prefix}-1,AUD\n${token},10051,${prefix}-2,AUD\n${token},500,${prefix}-3,nzd\n`
@@ -407,7 +356,60 @@ describe('gw purchase create --input', () => {
   })
 })
 
-describe('a reference already taken', () => {
+describeOnce("a batch's input refused before anything is sent", () => {
+  it('--dry-run with --json FIELDS is refused naming both (exit 2): its lines are requests, not records; nothing is sent', async () => {
+    const ids = await purchases(1)
+    const cursor = await requestLogCursor(sandbox)
+    const result = await sandbox.gw(['refund', 'create', '--input', writeTemp('refunds.csv', refundCsv(ids, ref('dry'))), '--dry-run', '--json', 'id'])
+    expect(result.code).toBe(2)
+    expect(result.stdout).toBe('')
+    expect(result.stderr.split('\n').slice(0, 2)).toEqual([
+      'Error: --dry-run prints the requests a batch would send, and --json FIELDS or --fields pick the fields of the records it makes',
+      'Hint: Leave the fields out of the dry run, or pick from its lines with --jq, e.g. --jq .request.amount.',
+    ])
+    expect(await apiRequestsSince(sandbox, cursor)).toEqual([])
+  })
+
+  it('an invalid row at line 51 stops the batch before anything is sent, naming line 51', async () => {
+    proxy = await countingProxy(sandbox.url)
+    const lines = ['transaction_id,amount,reference', ...Array.from({length: 100}, (_, i) => `071-P-AAAAAAAA,${i === 49 ? '12.50' : '100'},${ref('bad')}`)]
+    const result = await sandbox.gw(['refund', 'create', '--input', writeTemp('refunds.csv', lines.join('\n'))], {env: {GW_BASE_URL: proxy.url}})
+    expect(result.code).toBe(2)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toContain(`refunds.csv line 51: amount must be a positive whole number in the currency's minor unit, got "12.50"`)
+    expect(result.stderr).toContain('Error: 1 of 100 rows is invalid (line 51): nothing was sent')
+    expect(proxy.total()).toBe(0)
+  })
+
+  it('refuses a one-row flag beside --input, naming it, exit 2, nothing sent', async () => {
+    proxy = await countingProxy(sandbox.url)
+    const file = writeTemp('r.csv', 'transaction_id,amount,reference\n071-P-AAAAAAAA,250,d-1\n')
+    const refund = await sandbox.gw(['refund', 'create', '--input', file, '--amount', '5', '--reference', 'x'], {env: {GW_BASE_URL: proxy.url}})
+    expect(refund.code).toBe(2)
+    expect(refund.stderr).toContain("Error: --input takes each row's fields from the file: leave out --amount, --reference\n")
+    const purchase = await sandbox.gw(['purchase', 'create', '--input', file, '--currency', 'NZD', '--card-token', 'tok'], {env: {GW_BASE_URL: proxy.url}})
+    expect(purchase.code).toBe(2)
+    expect(purchase.stderr).toContain("Error: --input takes each row's fields from the file: leave out --currency, --card-token\n")
+    expect(proxy.total()).toBe(0)
+  })
+
+  it('refuses a file with card numbers, naming the columns and never the numbers', async () => {
+    proxy = await countingProxy(sandbox.url)
+    const csv = `card_number,card_expiry,cvv,amount,reference\n${CARDS.visa},12/2030,123,1000,${ref()}\n`
+    const result = await sandbox.gw(['purchase', 'create', '--input', writeTemp('cards.csv', csv)], {env: {GW_BASE_URL: proxy.url}})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('cards.csv holds card data (columns card_number, card_expiry, cvv): raw card data does not belong in files, and nothing was sent')
+    expect(result.stderr + result.stdout).not.toContain(CARDS.visa)
+    expect(proxy.total()).toBe(0)
+
+    const hidden = await sandbox.gw(['purchase', 'create', '--input', '-'], {stdin: `{"card_token":"${CARDS.mastercard}","amount":1000,"reference":"${ref()}"}\n`})
+    expect(hidden.code).toBe(2)
+    expect(hidden.stderr).toContain('stdin holds what looks like a card number (line 1)')
+    expect(hidden.stderr).not.toContain(CARDS.mastercard)
+  })
+})
+
+describeInBothDialects('a reference already taken', () => {
   it('by the same refund is reported as done earlier; by another, exit 7 naming both', async () => {
     const [id] = await purchases(1)
     const reference = ref('again')
@@ -446,7 +448,7 @@ describe('a reference already taken', () => {
   })
 })
 
-describe('the journal', () => {
+describeOnce('the journal', () => {
   it('lives in the data directory ($XDG_DATA_HOME/gw/journals) and holds no card data', () => {
     const dir = join(sandbox.home.XDG_DATA_HOME!, 'gw', 'journals')
     const files = readdirSync(dir)
@@ -455,7 +457,7 @@ describe('the journal', () => {
   })
 })
 
-describe('look-ups at scale', () => {
+describeInBothDialects('look-ups at scale', () => {
   it('get --input takes the id column of a CSV, looks ids up concurrently and prints them in input order', async () => {
     const ids = await purchases(12)
     // The first id answers last; the output still starts with it.

@@ -1,10 +1,10 @@
-import {describe, expect, it} from 'vitest'
-import {CARD_JSON, cardArgs, CARDS, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {expect, it} from 'vitest'
+import {CARD_JSON, cardArgs, CARDS, describeInBothDialects, describeOnce, ref, type Sandbox, sandboxForFile} from './helpers.js'
 
 let sandbox: Sandbox
 sandboxForFile((started) => void (sandbox = started))
 
-describe('gw refund create without --transaction-id: an unmatched refund to a card', () => {
+describeInBothDialects('gw refund create without --transaction-id: an unmatched refund to a card', () => {
   it('refunds a card given in full, standalone, with the merchant\'s metadata; the number masked', async () => {
     const reference = ref('unmatched')
     const result = await sandbox.gw(['refund', 'create', '--amount', '1500', '--reference', reference, ...cardArgs(), '--metadata', 'ticket=77', '--json'])
@@ -22,15 +22,6 @@ describe('gw refund create without --transaction-id: an unmatched refund to a ca
     expect(onStdin.code, onStdin.stderr).toBe(0)
   })
 
-  it('needs --amount and --reference, and a card or a purchase (exit 2, nothing sent)', async () => {
-    const noAmount = await sandbox.gw(['refund', 'create', ...cardArgs(), '--reference', ref()])
-    expect(noAmount.code).toBe(2)
-    expect(noAmount.stderr).toContain('an unmatched refund needs --amount: no purchase gives it')
-    const nothing = await sandbox.gw(['refund', 'create', '--amount', '100', '--reference', ref()])
-    expect(nothing.code).toBe(2)
-    expect(nothing.stderr).toContain('Error: Missing required flag transaction-id\nOr, for an unmatched refund, give a card instead: --card-token, --card-number, or --card -.\n')
-  })
-
   it('a refund of a purchase keeps --metadata too', async () => {
     const purchase = await sandbox.gw(['purchase', 'create', '--amount', '800', '--reference', ref('m'), ...cardArgs(), '--json'])
     const refund = await sandbox.gw(['refund', 'create', '--transaction-id', (purchase.json as {id: string}).id, '--amount', '800', '--reference', ref('mr'), '--metadata', 'reason=damaged', '--json'])
@@ -39,7 +30,7 @@ describe('gw refund create without --transaction-id: an unmatched refund to a ca
   })
 })
 
-describe('gw purchase settlement', () => {
+describeInBothDialects('gw purchase settlement', () => {
   it('lists what settles today: captures and voids, never an authorization not captured', async () => {
     const captured = (await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref('s'), ...cardArgs(), '--json'])).json as {id: string; settlement_date: string}
     const open = (await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref('s'), ...cardArgs(), '--no-capture', '--json'])).json as {id: string}
@@ -53,6 +44,17 @@ describe('gw purchase settlement', () => {
     expect(empty.code).toBe(0)
     expect(empty.stdout).toBe('')
   })
+})
+
+describeOnce("gw refund create's and gw purchase settlement's flags, refused before anything is sent", () => {
+  it('needs --amount and --reference, and a card or a purchase (exit 2, nothing sent)', async () => {
+    const noAmount = await sandbox.gw(['refund', 'create', ...cardArgs(), '--reference', ref()])
+    expect(noAmount.code).toBe(2)
+    expect(noAmount.stderr).toContain('an unmatched refund needs --amount: no purchase gives it')
+    const nothing = await sandbox.gw(['refund', 'create', '--amount', '100', '--reference', ref()])
+    expect(nothing.code).toBe(2)
+    expect(nothing.stderr).toContain('Error: Missing required flag transaction-id\nOr, for an unmatched refund, give a card instead: --card-token, --card-number, or --card -.\n')
+  })
 
   it('refuses --from after --to (exit 2)', async () => {
     const result = await sandbox.gw(['purchase', 'settlement', '--from', '2026-11-05', '--to', '2026-11-01'])
@@ -61,7 +63,7 @@ describe('gw purchase settlement', () => {
   })
 })
 
-describe('gw webhook update', () => {
+describeOnce('gw webhook update', () => {
   it('changes the name and keeps the rest', async () => {
     const hook = (await sandbox.gw(['webhook', 'create', '--url', 'http://127.0.0.1:4242/', '--json'])).json as {id: string; address: string}
     const updated = await sandbox.gw(['webhook', 'update', hook.id, '--name', 'all events', '--json'])

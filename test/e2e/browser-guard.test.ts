@@ -1,6 +1,6 @@
 import {readFileSync} from 'node:fs'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {cardArgs, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
+import {cardArgs, isolatedHome, ref, runGw, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
 import {chargeSuccessful, type Listener, type Recorder, startListen, startRecorder} from './listen-helpers.js'
 import {libraryHeaders, rawRequest} from './raw-http.js'
 
@@ -21,11 +21,10 @@ const CONTENT_TYPE_REFUSAL = (given: string) =>
 
 let sandbox: Sandbox
 let host: string
-beforeAll(async () => {
-  sandbox = await startSandbox()
+sandboxForFile((started) => {
+  sandbox = started
   host = new URL(sandbox.url).host
 })
-afterAll(() => sandbox?.stop())
 
 const refused = (status: number, error: string) => ({status, body: {successful: false, response: null, errors: [error], test: true}})
 

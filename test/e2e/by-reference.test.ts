@@ -1,8 +1,8 @@
 import {randomBytes} from 'node:crypto'
-import {afterEach, describe, expect, it} from 'vitest'
+import {afterEach, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
 import {inRowOrder, writeTemp} from './batch-helpers.js'
-import {ANSWERS, apiRequestsSince, cardArgs, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
+import {ANSWERS, apiRequestsSince, cardArgs, describeInBothDialects, describeOnce, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
 
 // One resolver for every command that acts on one record: an id, or a reference looked
 // up once and its id sent, in arguments and --input files alike, against each dialect of the local
@@ -33,7 +33,7 @@ async function sentBy(args: string[], options: {stdin?: string} = {}): Promise<{
   return {result, sent: (await apiRequestsSince(sandbox, cursor)).map(({method, path}) => `${method} ${path.replace(/\?.*/, '')}`)}
 }
 
-describe('a reference where an id is asked: looked up once, the id sent', () => {
+describeInBothDialects('a reference where an id is asked: looked up once, the id sent', () => {
   it('gw purchase capture REFERENCE: in part, and in full with the amount from the one look-up', async () => {
     const part = await authorized('10000')
     const {result, sent} = await sentBy(['purchase', 'capture', part.reference, '--amount', '4000', '--json'])
@@ -116,7 +116,7 @@ describe('a reference where an id is asked: looked up once, the id sent', () => 
 /** A reference written as a record's id would be (`071-P-` and 8 letters and digits, for `code` P), which the record made with it does not have. */
 const idShaped = (code: string) => `071-${code}-${randomBytes(8).toString('hex').toUpperCase().slice(0, 8)}`
 
-describe('a reference written as an id: its shape is evidence, not proof', () => {
+describeInBothDialects('a reference written as an id: its shape is evidence, not proof', () => {
   it('gw purchase capture REF --amount: sent as an id, answered 404, looked up, and the purchase it names captured once', async () => {
     const auth = await authorized('3000', idShaped('P'))
     expect(auth.id).not.toBe(auth.reference)
@@ -169,7 +169,7 @@ describe('a reference written as an id: its shape is evidence, not proof', () =>
   })
 })
 
-describe('a miss says which it tried, and how to find the record', () => {
+describeInBothDialects('a miss says which it tried, and how to find the record', () => {
   it('a reference no purchase has: looked up as an id and a reference at once, nothing else sent (exit 5)', async () => {
     const key = ref('nosuch')
     const {result, sent} = await sentBy(['purchase', 'capture', key, '--amount', '100'])
@@ -190,7 +190,7 @@ describe('a miss says which it tried, and how to find the record', () => {
   })
 })
 
-describe('at a terminal (tmux), an id left out is asked for', () => {
+describeOnce('at a terminal (tmux), an id left out is asked for', () => {
   it.each([
     [['purchase', 'capture', '--amount', '1200'], 'id or reference of the authorization to capture (ID)', {captured: true, captured_amount: 1200}],
     [['purchase', 'void'], 'id or reference of the purchase to void (ID)', {message: 'Voided'}],

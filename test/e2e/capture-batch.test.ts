@@ -1,10 +1,10 @@
 import {join} from 'node:path'
 import {writeFileSync} from 'node:fs'
-import {describe, expect, it} from 'vitest'
+import {expect, it} from 'vitest'
 import type {CountingProxy} from '../counting-proxy.js'
 import {rowsOf, spawnGw} from './batch-helpers.js'
 import {folder, startedInTest} from './identity-helpers.js'
-import {purchasedAtGateway, ref, type Sandbox} from './helpers.js'
+import {describeInBothDialects, purchasedAtGateway, ref, type Sandbox} from './helpers.js'
 
 // A day's shipments captured from a file (design.md §5): each authorization captured once, journaled,
 // counted at a proxy in front of the gateway, whatever happens to gw. Each test has a gateway of
@@ -23,7 +23,7 @@ async function shipments(sandbox: Sandbox, count: number): Promise<{ids: string[
 
 const capturePosts = (proxy: CountingProxy, id: string) => proxy.seen.filter((request) => request.method === 'POST' && request.path === `/v1.0/purchases/${id}/capture`).length
 
-describe.concurrent('gw purchase capture --input', () => {
+describeInBothDialects.concurrent('gw purchase capture --input', () => {
   it('captures each row once, in full or in part, and a rerun reports them from the journal, sending nothing', async ({onTestFinished}) => {
     const {gateway, counted} = startedInTest(onTestFinished)
     const sandbox = await gateway()

@@ -1,9 +1,9 @@
 import {existsSync, readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {afterEach, describe, expect, it} from 'vitest'
 import {forward, type MisbehavingGateway, misbehavingGateway} from '../misbehaving-gateway.js'
 import {rowsOf, writeTemp} from './batch-helpers.js'
-import {cardArgs, CARDS, errorJson, isolatedHome, purchasedAtGateway, ref, runGw, type RunOptions, type Sandbox, startSandbox} from './helpers.js'
+import {cardArgs, CARDS, errorJson, isolatedHome, purchasedAtGateway, ref, runGw, type RunOptions, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
 import {wholeCardNumbersIn} from './card-number-helpers.js'
 import {chargeSuccessful, startListen} from './listen-helpers.js'
 import {journalText} from '../journal-text.js'
@@ -12,15 +12,10 @@ import {journalText} from '../journal-text.js'
 let sandbox: Sandbox
 let gateway: MisbehavingGateway | undefined
 
-beforeAll(async () => {
-  sandbox = await startSandbox()
-})
+sandboxForFile((started) => void (sandbox = started))
 afterEach(async () => {
   await gateway?.close()
   gateway = undefined
-})
-afterAll(async () => {
-  await sandbox?.stop()
 })
 
 /** The local gateway behind one of the test's own that sends each masked card number as `whole` has it. */

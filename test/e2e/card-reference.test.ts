@@ -1,9 +1,9 @@
 import {readdirSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterEach, describe, expect, it} from 'vitest'
+import {afterEach, expect, it} from 'vitest'
 import {countingProxy, type CountingProxy, rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
 import {freshCardNumber, grouped, wholeCardNumbersIn} from './card-number-helpers.js'
-import {cardArgs, errorJson, purchasedAtGateway, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {cardArgs, describeInBothDialects, errorJson, purchasedAtGateway, ref, type Sandbox, sandboxForFile} from './helpers.js'
 import {journalText} from '../journal-text.js'
 
 // A card number inside a reference (`ord-4929123456789015`), which the gateway keeps masked:
@@ -52,7 +52,7 @@ function journalOf(stderr: string): string {
   return journalText(path!)
 }
 
-describe("gw's own messages and hints name a reference with a card number in it masked", () => {
+describeInBothDialects("gw's own messages and hints name a reference with a card number in it masked", () => {
   it('a reference taken by the same purchase, made earlier', async () => {
     const {reference, masked} = cardReference('taken')
     const create = () => sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs(), '--json'])
@@ -77,7 +77,7 @@ describe("gw's own messages and hints name a reference with a card number in it 
   })
 })
 
-describe('a batch whose references hold card numbers', () => {
+describeInBothDialects('a batch whose references hold card numbers', () => {
   it('prints its lines and keeps its journal with them masked; run again, reports every row from the journal and sends none twice', async () => {
     const purchases = await Promise.all([0, 1, 2].map(() => purchasedAtGateway(sandbox, {card_token: token})))
     // Dashes, dots and underscores between the groups; and two references that mask alike, each its own row.

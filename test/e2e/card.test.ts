@@ -1,13 +1,8 @@
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {CARDS, cardArgs, ref, type Sandbox, startSandbox} from './helpers.js'
+import {describe, expect, it} from 'vitest'
+import {cardArgs, CARDS, ref, type Sandbox, sandboxForFile} from './helpers.js'
 
 let sandbox: Sandbox
-beforeAll(async () => {
-  sandbox = await startSandbox()
-})
-afterAll(async () => {
-  await sandbox?.stop()
-})
+sandboxForFile((started) => void (sandbox = started))
 
 describe('gw card', () => {
   it('tokenizes a card: token, masked number, end-of-month expiry, no CVV', async () => {

@@ -1,14 +1,9 @@
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {CARDS, ref, type Sandbox, startSandbox} from './helpers.js'
+import {describe, expect, it} from 'vitest'
+import {CARDS, ref, type Sandbox, sandboxForFile} from './helpers.js'
 import {createCustomer, type CustomerRecord, customerArgs} from './recurring-helpers.js'
 
 let sandbox: Sandbox
-beforeAll(async () => {
-  sandbox = await startSandbox(['--merchant', 'ACME:s3cret'])
-})
-afterAll(async () => {
-  await sandbox?.stop()
-})
+sandboxForFile((started) => void (sandbox = started), ['--merchant', 'ACME:s3cret'])
 
 const asAcme = {env: {GW_USERNAME: 'ACME', GW_TOKEN: 's3cret'}}
 

@@ -1,7 +1,7 @@
 import {createServer, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {cardArgs, CARDS, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
+import {afterAll, beforeAll, expect, it} from 'vitest'
+import {cardArgs, CARDS, describeInBothDialects, describeOnce, isolatedHome, ref, runGw, type Sandbox, sandboxForFile} from './helpers.js'
 
 // A decline at the local gateway names the rule that decided it (api/schemas/test-outcomes.ts, what
 // gw help test-cards prints), for a person at a terminal only, and only when the gateway says it
@@ -38,11 +38,11 @@ function startStub(): Promise<string> {
   return new Promise((resolve) => stub.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(stub.address() as AddressInfo).port}`)))
 }
 
+sandboxForFile((started) => void (sandbox = started))
 beforeAll(async () => {
-  ;[sandbox, stubUrl] = await Promise.all([startSandbox(), startStub()])
+  stubUrl = await startStub()
 })
 afterAll(async () => {
-  await sandbox?.stop()
   await new Promise((resolve) => stub?.close(resolve))
 })
 
@@ -50,7 +50,7 @@ const purchaseArgs = (amount: string, card: string = CARDS.visa) => ['purchase',
 const atTerminal = {GW_FORCE_TTY: '100', NO_COLOR: '1'}
 const hintLines = (stderr: string) => stderr.split('\n').filter((line) => line.startsWith('Hint:'))
 
-describe('a decline from the local gateway says why, at a terminal', () => {
+describeInBothDialects('a decline from the local gateway says why, at a terminal', () => {
   it('names the cents and what they decided', async () => {
     const result = await sandbox.gw(purchaseArgs('1250'), {env: atTerminal})
     expect(result.code).toBe(3)
@@ -82,7 +82,7 @@ describe('a decline from the local gateway says why, at a terminal', () => {
   })
 })
 
-describe('a decline from a gateway that is not the local one', () => {
+describeOnce('a decline from a gateway that is not the local one', () => {
   it('carries no rule, though the gateway is on this machine and its cents would fit the rule', async () => {
     const env = {...isolatedHome(), GW_BASE_URL: stubUrl, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', ...atTerminal}
     const result = await runGw(purchaseArgs('1250'), {env})

@@ -1,7 +1,7 @@
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
-import {isolatedHome, type Sandbox, startSandbox, until} from './helpers.js'
+import {afterEach, describe, expect, it} from 'vitest'
+import {isolatedHome, type Sandbox, sandboxForFile, until} from './helpers.js'
 import {chargeSuccessful, type Listener, type Recorder, type RecordedRequest, startListen, startRecorder} from './listen-helpers.js'
 
 // Deliveries prove where they came from: the gateway sends the HTTP Basic credentials a web hook
@@ -25,13 +25,10 @@ for (const {dialect, args, missing} of DIALECTS) {
   describe.skipIf(missing !== undefined)(`deliveries and their credentials, the local gateway in its ${dialect} dialect`, () => {
     let sandbox: Sandbox
     const running: (Listener | Recorder)[] = []
-    beforeAll(async () => {
-      sandbox = await startSandbox(args)
-    })
+    sandboxForFile((started) => void (sandbox = started), args)
     afterEach(async () => {
       await Promise.all(running.splice(0).map((item) => ('stop' in item ? item.stop('SIGINT') : item.close())))
     })
-    afterAll(() => sandbox?.stop())
 
     async function recorder(): Promise<Recorder> {
       const app = await startRecorder()

@@ -1,5 +1,5 @@
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {apiRequestsSince, DIALECT, ref, requestLogCursor, type Sandbox, startSandbox} from './helpers.js'
+import {expect, it} from 'vitest'
+import {apiRequestsSince, describeInBothDialects, describeOnce, DIALECT, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
 import {addDays, sandboxToday} from './recurring-helpers.js'
 
 interface DirectDebit {
@@ -11,12 +11,7 @@ interface DirectDebit {
 }
 
 let sandbox: Sandbox
-beforeAll(async () => {
-  sandbox = await startSandbox()
-})
-afterAll(async () => {
-  await sandbox?.stop()
-})
+sandboxForFile((started) => void (sandbox = started))
 
 /** `metadata` `{}` in the contract's dialect (2017 to May 2018), null in the live gateway's (later builds). */
 const METADATA = DIALECT === 'live' ? null : {}
@@ -32,7 +27,7 @@ async function createDebit(options: Parameters<typeof debitArgs>[0] = {}): Promi
   return result.json as DirectDebit
 }
 
-describe('gw direct-debit create', () => {
+describeInBothDialects('gw direct-debit create', () => {
   it('sends --amount in cents as the dollars the gateway takes: HTTP 201, New', async () => {
     const reference = ref('dd')
     const result = await sandbox.gw([...debitArgs({reference}), '--verbose'])
@@ -72,7 +67,9 @@ describe('gw direct-debit create', () => {
     expect(result.stdout).toBe('')
     expect(result.stderr).toContain(`gw direct-debit list --reference ${reference} --all`)
   })
+})
 
+describeOnce("gw direct-debit create's flags", () => {
   it.each([
     ['a BSB of the wrong shape', ['--bsb', '12-34'], 'Error: --bsb must be six digits as 123-456, got "12-34"'],
     ['an account number with letters', ['--account-number', '12a'], 'Error: --account-number must be digits only (at most 20), got "12a"'],
@@ -88,7 +85,7 @@ describe('gw direct-debit create', () => {
   })
 })
 
-describe('gw direct-debit get', () => {
+describeInBothDialects('gw direct-debit get', () => {
   it('finds debits by id and by reference; an unknown one exits 5 with the gateway\'s words', async () => {
     const debit = await createDebit()
     const byId = await sandbox.gw(['direct-debit', 'get', debit.id])
@@ -101,7 +98,7 @@ describe('gw direct-debit get', () => {
   })
 })
 
-describe('gw direct-debit delete and list', () => {
+describeInBothDialects('gw direct-debit delete and list', () => {
   it('deletes a debit, which the list still shows, Deleted, newest first', async () => {
     const older = await createDebit({amount: '100'})
     const newer = await createDebit({amount: '200'})

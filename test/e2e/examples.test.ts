@@ -1,7 +1,7 @@
 import {chmodSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {CARD_JSON, CARDS, GW, runProgram, type Sandbox, startSandbox} from './helpers.js'
+import {describe, expect, it} from 'vitest'
+import {CARD_JSON, CARDS, GW, runProgram, type Sandbox, sandboxForFile} from './helpers.js'
 
 // Every command's --help examples, run as shown against a freshly started local gateway, in an
 // order where each finds what earlier ones created (cust-42, order-1001, gold-monthly...).
@@ -93,8 +93,8 @@ interface Manifest {
 
 let sandbox: Sandbox
 let dir: string
-beforeAll(async () => {
-  sandbox = await startSandbox()
+sandboxForFile((started) => {
+  sandbox = started
   dir = join(sandbox.home.HOME!, 'work')
   mkdirSync(join(dir, 'bin'), {recursive: true})
   // `gw` on PATH, as an installed gw is: the examples are run exactly as --help shows them.
@@ -118,9 +118,6 @@ beforeAll(async () => {
     {name: 'visa', create: 'card', fields: {card_holder: 'Jane Citizen', card_number: CARDS.visa, card_expiry: '12/2030', cvv: '123', alias: 'seed-visa'}},
     {name: 'order', create: 'purchase', fields: {card_token: '{{visa.token}}', amount: 1000, reference: 'seed-order-1'}},
   ]}))
-})
-afterAll(async () => {
-  await sandbox?.stop()
 })
 
 const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'oclif.manifest.json'), 'utf8')) as Manifest

@@ -1,9 +1,9 @@
 import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {expect, it} from 'vitest'
 import {spawnGw} from './batch-helpers.js'
-import {cardArgs, isolatedHome, ref, type Sandbox, startSandbox} from './helpers.js'
+import {cardArgs, describeInBothDialects, isolatedHome, ref, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
 import {envelope, type MisbehavingGateway, misbehavingGateway} from '../misbehaving-gateway.js'
 
 // A local gateway tells gw about itself (GET /_sandbox/clock), proving with the key in its runtime
@@ -16,14 +16,11 @@ const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'frida
 let sandbox: Sandbox
 let gatewayToday: string
 
-beforeAll(async () => {
-  sandbox = await startSandbox()
+sandboxForFile(async (started) => {
+  sandbox = started
   const advanced = await sandbox.gw(['sandbox', 'clock', 'advance', '--days', '3', '--json'])
   expect(advanced.code, advanced.stderr).toBe(0)
   gatewayToday = (advanced.json as {today: string}).today
-})
-afterAll(async () => {
-  await sandbox?.stop()
 })
 
 const purchaseArgs = (reference: string, currency = 'AUD') => ['purchase', 'create', '--amount', '1000', '--currency', currency, '--reference', reference, ...cardArgs()]
@@ -34,7 +31,7 @@ const onePurchaseRow = (day: string, currency: string) => ({
   refunds: 0, refunds_amount: 0, refunds_voided: 0, plan_payments: 0, plan_payments_amount: 0, direct_debits: 0, direct_debits_amount: 0, net: 1000,
 })
 
-describe("named days are the local gateway's days, after gw sandbox clock advance", () => {
+describeInBothDialects("named days are the local gateway's days, after gw sandbox clock advance", () => {
   it('--on today finds a purchase made now (dated on the gateway\'s day, 3 days after this machine\'s); yesterday does not; its weekday does', async () => {
     const reference = ref('today')
     const made = await sandbox.gw([...purchaseArgs(reference), '--json'])
@@ -69,7 +66,7 @@ describe("named days are the local gateway's days, after gw sandbox clock advanc
   })
 })
 
-describe("gw sandbox seed dates records on the local gateway's days", () => {
+describeInBothDialects("gw sandbox seed dates records on the local gateway's days", () => {
   it("a step at the gateway's yesterday (after this machine's today) is made, dated then, and found by --on yesterday; one at its today by --on today; its tomorrow is refused, nothing sent", async () => {
     const dayAfter = (day: string, days: number) => new Date(Date.parse(`${day}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10)
     const yesterday = dayAfter(gatewayToday, -1)
@@ -110,7 +107,7 @@ describe("gw sandbox seed dates records on the local gateway's days", () => {
   })
 })
 
-describe("named days are read in the local gateway's time zone, not this machine's", () => {
+describeInBothDialects("named days are read in the local gateway's time zone, not this machine's", () => {
   // A local gateway started under UTC-12, gw under UTC+14 (26 hours apart: the two days differ at
   // any hour, so this fails whenever gw reads the gateway's day in its own zone) and under UTC.
   it.each(['Etc/GMT-14', 'UTC'])('gw under TZ=%s: --on today lists a purchase just made, gw report counts it on the gateway\'s day, settlement finds it', async (zone) => {
@@ -140,7 +137,7 @@ describe("named days are read in the local gateway's time zone, not this machine
   })
 })
 
-describe("the processing window is the local gateway's", () => {
+describeInBothDialects("the processing window is the local gateway's", () => {
   it('a 503 to a purchase on a local gateway started with its default window: exit 8 in seconds, not a minute, after one question to the gateway', async () => {
     const own = await startSandbox()
     try {

@@ -1,10 +1,10 @@
-import {afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {afterEach, beforeAll, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
-import {apiRequestsSince, cardArgs, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
+import {apiRequestsSince, cardArgs, describeOnce, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
 
 // gh's habits in the built gw (bin/run.js's pre-parser, not only the in-process parse): --json
-// FIELDS, -q for --jq, and JSON pretty and coloured at a terminal, gw api's included. Against each
-// dialect of the local gateway.
+// FIELDS, -q for --jq, and JSON pretty and coloured at a terminal, gw api's included. Once: they
+// read a purchase both dialects answer alike (finding-records.test.ts lists in both).
 let sandbox: Sandbox
 const open: Terminal[] = []
 let purchase: {id: string; reference: string; amount: number}
@@ -28,7 +28,7 @@ function run(args: string[], env: NodeJS.ProcessEnv = {}): Terminal {
   return t
 }
 
-describe("--json FIELDS picks fields, as gh's does", () => {
+describeOnce("--json FIELDS picks fields, as gh's does", () => {
   it.each([
     [['purchase', 'get', 'REF', '--json', 'id,amount']],
     [['purchase', 'get', '--json', 'id,amount', 'REF']],
@@ -77,7 +77,7 @@ describe("--json FIELDS picks fields, as gh's does", () => {
   })
 })
 
-describe('-q is --jq', () => {
+describeOnce('-q is --jq', () => {
   it('before or after the command words', async () => {
     for (const argv of [['purchase', 'get', purchase.reference, '-q', '.amount'], ['-q', '.reference', 'purchase', 'get', purchase.id]]) {
       const result = await sandbox.gw(argv)
@@ -91,7 +91,7 @@ const ESC = '\u001B'
 // A key, as the terminal shows it: blue, then the colour set back.
 const blueKey = (key: string) => new RegExp(`${ESC}\\[34m"${key}"${ESC}\\[39m: `)
 
-describe('JSON at a terminal: pretty and coloured; NO_COLOR and a pipe turn the colour off', () => {
+describeOnce('JSON at a terminal: pretty and coloured; NO_COLOR and a pipe turn the colour off', () => {
   it('--json at a terminal (tmux): keys blue, strings green, numbers cyan', async () => {
     const t = run(['purchase', 'get', purchase.reference, '--json', 'id,amount,successful'])
     expect(await t.waitFor(/\[exit \d+\]/)).toContain('[exit 0]')

@@ -1,7 +1,7 @@
 import {rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {describe, expect, it} from 'vitest'
-import {apiRequestsSince, CARDS, type GwResult, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
+import {expect, it} from 'vitest'
+import {apiRequestsSince, CARDS, describeInBothDialects, type GwResult, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
 
 // What gw sends for a refund, and for purchase get's and refund list --purchase's refunded state,
 // does not grow with the merchant's history (design.md §5): once gw has seen the refunds since a
@@ -28,7 +28,7 @@ async function counted(args: string[]): Promise<{result: GwResult; sent: string[
   return {result, sent: (await apiRequestsSince(sandbox, cursor)).map((request) => `${request.method} ${request.path}`)}
 }
 
-describe('a purchase with 10,000 refunds made after it', () => {
+describeInBothDialects('a purchase with 10,000 refunds made after it', () => {
   it('a refund, purchase get and refund list --purchase each cost a handful of requests once gw has seen the history', async () => {
     const prefix = ref('hist')
     const old = `${prefix}-old`

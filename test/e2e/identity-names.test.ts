@@ -1,11 +1,11 @@
 import {spawnSync} from 'node:child_process'
 import {mkdirSync, mkdtempSync, renameSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {describe, expect, it} from 'vitest'
+import {expect, it} from 'vitest'
 import type {CountingProxy} from '../counting-proxy.js'
 import {rowsOf, spawnGw} from './batch-helpers.js'
 import {bindMount, expectOnePostEach, folder, NEEDS_ROOT, purchaseBatch, purchasedAt, root, startedPerTest} from './identity-helpers.js'
-import {GW, runProgram, type Sandbox} from './helpers.js'
+import {describeInBothDialects, describeOnce, GW, runProgram, type Sandbox} from './helpers.js'
 
 // Exactly once by what things are, not by their names (design.md §5): a batch is its parsed rows
 // (not its bytes), one writer of a journal is decided by the kernel's lock on the file (not by a
@@ -25,7 +25,7 @@ const outcomes = (stdout: string) => rowsOf(stdout).sort((a, b) => a.row - b.row
 /** The references of the POSTs that reached the gateway, in order. */
 const posted = (proxy: CountingProxy) => proxy.seen.filter((request) => request.method === 'POST').map((request) => request.reference)
 
-describe('a copy that differs only in bytes is the same batch', () => {
+describeInBothDialects('a copy that differs only in bytes is the same batch', () => {
   const header = 'transaction_id,amount,reference'
   it.each([
     ['saved with CRLF line ends', (text: string) => text.replaceAll('\n', '\r\n')],
@@ -59,7 +59,7 @@ describe('a copy that differs only in bytes is the same batch', () => {
   })
 })
 
-describe('one gateway under two spellings is one batch', () => {
+describeInBothDialects('one gateway under two spellings is one batch', () => {
   it('refunds with blank references, run with GW_BASE_URL ending in /v1.0 and then without it: the second run resumes the first, and sends nothing', async () => {
     const sandbox = await gateway()
     const [first, second] = await purchasedAt(sandbox, 2)
@@ -129,7 +129,7 @@ async function whileHeld(journal: string, second: (sandbox: Sandbox, file: strin
 /** Whether this process may make a mount namespace of its own (root, and unshare(1) allowed here). */
 const canUnshare = root && spawnSync('unshare', ['--mount', 'true']).status === 0
 
-describe('one writer by the kernel’s lock on the journal, whatever TMPDIR names', () => {
+describeOnce('one writer by the kernel’s lock on the journal, whatever TMPDIR names', () => {
   it.skipIf(!root)(`a journal bind-mounted under a second path, run there by a gw whose TMPDIR differs while the first runs: refused (exit 2)${NEEDS_ROOT}`, async () => {
     const dir = folder()
     mkdirSync(join(dir, 'a'))
@@ -177,7 +177,7 @@ describe('one writer by the kernel’s lock on the journal, whatever TMPDIR name
   })
 })
 
-describe('a folder under /tmp that another user made first', () => {
+describeOnce('a folder under /tmp that another user made first', () => {
   it.skipIf(!root)(`stops no batch: the lock is the journal’s own${NEEDS_ROOT}`, async () => {
     const sandbox = await gateway()
     const {file, references} = await purchaseBatch(sandbox, 3)

@@ -1,10 +1,10 @@
 import {spawn, spawnSync} from 'node:child_process'
 import {mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {describe, expect, it} from 'vitest'
+import {expect, it} from 'vitest'
 import {rowsOf, spawnGw} from './batch-helpers.js'
 import {expectOnePostEach, folder, purchaseBatch, startedInTest} from './identity-helpers.js'
-import {baseEnv, GW, isolatedHome, runGw, runProgram, type Sandbox} from './helpers.js'
+import {baseEnv, describeOnce, GW, isolatedHome, runGw, runProgram, type Sandbox} from './helpers.js'
 import {OVERLAY_SKIPPED, overlaysMountable} from '../overlay-mount.js'
 
 // One writer through an overlay file system (design.md §5): a journal reached through an
@@ -74,7 +74,7 @@ async function whileHeld(
   expectOnePostEach(proxy, references)
 }
 
-describe.concurrent('a journal on an overlay file system (a container’s own layer)', () => {
+describeOnce.concurrent('a journal on an overlay file system (a container’s own layer)', () => {
   it.skipIf(!overlaysMountable)(`run through the overlay, then through its upper directory while the first runs: refused (exit 2), every row POSTed once${OVERLAY_SKIPPED}`, async ({onTestFinished}) => {
     const started = startedInTest(onTestFinished)
     const {merged, upper} = overlay(started)
@@ -127,7 +127,7 @@ describe.concurrent('a journal on an overlay file system (a container’s own la
   })
 })
 
-describe.concurrent('a local gateway’s state file on an overlay', () => {
+describeOnce.concurrent('a local gateway’s state file on an overlay', () => {
   it.skipIf(!overlaysMountable)(`started through the overlay, then through its upper directory: the second is refused as in use (exit 2)${OVERLAY_SKIPPED}`, async ({onTestFinished}) => {
     const started = startedInTest(onTestFinished)
     const {merged, upper} = overlay(started)

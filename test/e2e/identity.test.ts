@@ -1,10 +1,10 @@
 import {copyFileSync, linkSync, lstatSync, mkdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {describe, expect, it} from 'vitest'
+import {expect, it} from 'vitest'
 import {rowsOf, spawnGw} from './batch-helpers.js'
 import {stateIn} from '../sandbox/state-file.js'
 import {bindMount, expectOnePostEach, folder, NEEDS_ROOT, purchaseBatch, purchasedAt, root, startedInTest} from './identity-helpers.js'
-import {cardArgs, isolatedHome, ref, runGw} from './helpers.js'
+import {cardArgs, describeInBothDialects, describeOnce, isolatedHome, ref, runGw} from './helpers.js'
 import {journalText, writeJournal} from '../journal-text.js'
 
 // Identity, not names (design.md §5). Each case runs the built gw against real
@@ -33,7 +33,7 @@ async function instanceOf(url: string): Promise<string> {
   return answer.headers.get('x-sandbox-instance')!
 }
 
-describe.concurrent('the local gateway’s state file is its real file', () => {
+describeOnce.concurrent('the local gateway’s state file is its real file', () => {
   it('a second gateway on it through a symlink or a hard link is refused (exit 2); the first’s clean stop leaves the symlink a symlink and loses nothing', async ({onTestFinished}) => {
     const {gateway} = startedInTest(onTestFinished)
     const dir = folder()
@@ -74,7 +74,7 @@ describe.concurrent('the local gateway’s state file is its real file', () => {
   })
 })
 
-describe.concurrent('a batch journal is its real file', () => {
+describeOnce.concurrent('a batch journal is its real file', () => {
   it('a second batch on a symlink to a running batch’s --journal is refused (exit 2), and every row is POSTed once', async ({onTestFinished}) => {
     const {cleanups, gateway, counted, relayed} = startedInTest(onTestFinished)
     const sandbox = await gateway()
@@ -101,7 +101,7 @@ describe.concurrent('a batch journal is its real file', () => {
   })
 })
 
-describe.concurrent('one gateway spelled several ways is one journal', () => {
+describeOnce.concurrent('one gateway spelled several ways is one journal', () => {
   it('the same batch against localhost, 127.0.0.1/ and LOCALHOST: one journal, and one POST per row', async ({onTestFinished}) => {
     const {gateway, counted, relayed} = startedInTest(onTestFinished)
     const sandbox = await gateway()
@@ -123,7 +123,7 @@ describe.concurrent('one gateway spelled several ways is one journal', () => {
   })
 })
 
-describe.concurrent('a journal never reports rows from another run of the local gateway', () => {
+describeInBothDialects.concurrent('a journal never reports rows from another run of the local gateway', () => {
   it('a gateway restarted without --state at the same address: the rerun is refused (exit 2), saying why, and nothing is sent or reported', async ({onTestFinished}) => {
     const {gateway, counted, relayed} = startedInTest(onTestFinished)
     const home = isolatedHome()
@@ -238,7 +238,7 @@ describe.concurrent('a journal never reports rows from another run of the local 
   })
 })
 
-describe.concurrent('an input edited after a crash', () => {
+describeInBothDialects.concurrent('an input edited after a crash', () => {
   it('after kill -9: unchanged rows resume, changed rows already sent are refused naming their lines (exit 2), new rows are sent; one POST per reference', async ({onTestFinished}) => {
     const {cleanups, gateway, counted, relayed} = startedInTest(onTestFinished)
     const sandbox = await gateway()
@@ -297,7 +297,7 @@ describe.concurrent('an input edited after a crash', () => {
   })
 })
 
-describe.concurrent('an input moved, copied or hard-linked after its run is the same batch', () => {
+describeInBothDialects.concurrent('an input moved, copied or hard-linked after its run is the same batch', () => {
   it('refunds with blank references (each derived as <purchase>-R1): rerun from a new path, a copy and a hard link, nothing is sent again, stderr says whose journal it is, and --dry-run says so', {timeout: 120_000}, async ({onTestFinished}) => {
     const started = startedInTest(onTestFinished)
     const {sandbox, purchases, proxy, env} = await purchasedThrough(started, 3)
@@ -346,7 +346,7 @@ describe.concurrent('an input moved, copied or hard-linked after its run is the 
 })
 
 
-describe.concurrent('next month’s file at the same path (blank references)', () => {
+describeInBothDialects.concurrent('next month’s file at the same path (blank references)', () => {
   it('a line that now refunds another purchase is another row: sent under a reference of its own, not refused as changed; a line refunding the same purchase is that row, done', async ({onTestFinished}) => {
     const started = startedInTest(onTestFinished)
     const {sandbox, purchases, proxy, env} = await purchasedThrough(started, 3)
@@ -366,7 +366,7 @@ describe.concurrent('next month’s file at the same path (blank references)', (
   })
 })
 
-describe.concurrent('a file by its device and inode: bind mounts', () => {
+describeOnce.concurrent('a file by its device and inode: bind mounts', () => {
   it.skipIf(!root)(`a second batch on a bind-mounted name of a running batch's journal is refused (exit 2), and every row is POSTed once${NEEDS_ROOT}`, async ({onTestFinished}) => {
     const {cleanups, gateway, counted, relayed} = startedInTest(onTestFinished)
     const sandbox = await gateway()
@@ -417,7 +417,7 @@ describe.concurrent('a file by its device and inode: bind mounts', () => {
   })
 })
 
-describe.concurrent('a file by its device and inode: bind mounts made while it is in use, and at once', () => {
+describeOnce.concurrent('a file by its device and inode: bind mounts made while it is in use, and at once', () => {
   it.skipIf(!root)(`two batches started at once on the two names of one bind-mounted journal: each row is POSTed once, and the one refused names the other${NEEDS_ROOT}`, async ({onTestFinished}) => {
     const {cleanups, gateway, counted} = startedInTest(onTestFinished)
     const sandbox = await gateway()
@@ -467,7 +467,7 @@ describe.concurrent('a file by its device and inode: bind mounts made while it i
   })
 })
 
-describe.concurrent('a --state path is read as the kernel reads it', () => {
+describeOnce.concurrent('a --state path is read as the kernel reads it', () => {
   it('sub/../state.json with sub a symlink: the gateway keeps its state where the kernel leads (out of where sub points)', async ({onTestFinished}) => {
     const {gateway} = startedInTest(onTestFinished)
     const dir = folder()
@@ -482,7 +482,7 @@ describe.concurrent('a --state path is read as the kernel reads it', () => {
   })
 })
 
-describe.concurrent('a --journal path is read as the kernel reads it', () => {
+describeOnce.concurrent('a --journal path is read as the kernel reads it', () => {
   it('sub/../j.ndjson with sub a symlink: the journal is written where the kernel leads (out of where sub points), and the rerun finds it there', async ({onTestFinished}) => {
     const {gateway, counted} = startedInTest(onTestFinished)
     const sandbox = await gateway()
@@ -501,7 +501,7 @@ describe.concurrent('a --journal path is read as the kernel reads it', () => {
   })
 })
 
-describe.concurrent('two copies of one input started at once', () => {
+describeOnce.concurrent('two copies of one input started at once', () => {
   it('one batch: each row is POSTed once, and the copy that lost the race is refused (exit 2) or finds the other’s journal', async ({onTestFinished}) => {
     const {cleanups, gateway, counted} = startedInTest(onTestFinished)
     const home = isolatedHome()

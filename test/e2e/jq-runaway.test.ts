@@ -1,8 +1,8 @@
 import {type ChildProcess, spawn} from 'node:child_process'
 import {join} from 'node:path'
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {afterEach, expect, it} from 'vitest'
 import {countingProxy, rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
-import {baseEnv, cardArgs, GW, ref, type Sandbox, startSandbox} from './helpers.js'
+import {baseEnv, cardArgs, describeInBothDialects, describeOnce, GW, ref, type Sandbox, sandboxForFile} from './helpers.js'
 import {journalText} from '../journal-text.js'
 
 // A --jq expression is the user's program: one that never ends, or prints for ever, must neither
@@ -11,14 +11,11 @@ import {journalText} from '../journal-text.js'
 let sandbox: Sandbox
 let purchase: string
 
-beforeAll(async () => {
-  sandbox = await startSandbox()
+sandboxForFile(async (started) => {
+  sandbox = started
   const made = await sandbox.gw(['purchase', 'create', '--amount', '100000', '--reference', ref('jq'), ...cardArgs(), '--json'])
   expect(made.code, made.stderr).toBe(0)
   purchase = (made.json as {id: string}).id
-})
-afterAll(async () => {
-  await sandbox?.stop()
 })
 // A gw this file failed to stop would run jq for ever.
 const spawned: ChildProcess[] = []
@@ -40,7 +37,7 @@ function spawnUntil(args: string[], mark: string, env: NodeJS.ProcessEnv = {}) {
   return {...started, shown}
 }
 
-describe('--jq that prints for ever', () => {
+describeOnce('--jq that prints for ever', () => {
   it('streams to the reader: `--jq "range(1e9)" | head -3` prints 0, 1, 2 and gw ends as a closed pipe ends it (141, silent)', async () => {
     const child = spawn(process.execPath, [GW, 'purchase', 'get', purchase, '--jq', 'range(1e9)'], {env: baseEnv(sandbox.env()), stdio: ['ignore', 'pipe', 'pipe']})
     spawned.push(child)
@@ -59,7 +56,7 @@ describe('--jq that prints for ever', () => {
   })
 })
 
-describe('--jq that never ends', () => {
+describeOnce('--jq that never ends', () => {
   for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
     it(`leaves ${signal} to gw: \`last(repeat(1))\` is stopped and gw exits ${code}`, async () => {
       const run = spawnUntil(['purchase', 'get', purchase, '--jq', 'debug | last(repeat(1))'], '["DEBUG:"')
@@ -70,8 +67,10 @@ describe('--jq that never ends', () => {
       expect(done.stdout).toBe('')
     })
   }
+})
 
-  it('in a 20-row refund batch, stuck on row 1: Ctrl-C finishes the rows in flight, exits 130, and the journal holds exactly the rows sent, so the rerun sends each of the others once and waits for none', async () => {
+describeInBothDialects('--jq that never ends, in a 20-row refund batch', () => {
+  it('stuck on row 1: Ctrl-C finishes the rows in flight, exits 130, and the journal holds exactly the rows sent, so the rerun sends each of the others once and waits for none', async () => {
     const prefix = ref('runaway')
     const file = writeTemp('refunds.csv', ['transaction_id,amount,reference', ...Array.from({length: 20}, (_, i) => `${purchase},100,${prefix}-${i + 1}`)].join('\n') + '\n')
     const journal = join(file, '..', 'journal.ndjson')

@@ -1,15 +1,15 @@
-import {afterAll, afterEach, describe, expect, it} from 'vitest'
-import {isolatedHome, runGw, type Sandbox, startSandbox} from './helpers.js'
+import {afterEach, describe, expect, it} from 'vitest'
+import {isolatedHome, runGw, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
 import {type Listener, type Recorder, startListen, startRecorder} from './listen-helpers.js'
 
 // With the profile of a local gateway (the one gw sandbox start writes), gw listen
 // registers itself and removes its registration when it stops, as stripe listen does.
-const sandbox: Sandbox = await startSandbox()
+let sandbox: Sandbox
+sandboxForFile((started) => void (sandbox = started))
 const running: (Listener | Recorder)[] = []
 afterEach(async () => {
   await Promise.all(running.splice(0).map((item) => ('stop' in item ? item.stop('SIGKILL') : item.close())))
 })
-afterAll(() => sandbox.stop())
 
 /** gw listen with the sandbox's home: its profile local is the active one, no credentials in the environment. */
 async function listen(args: string[] = []): Promise<Listener> {

@@ -1,9 +1,9 @@
-import {afterAll, describe, expect, it} from 'vitest'
-import {CARDS, ref, startSandbox} from './helpers.js'
+import {describe, expect, it} from 'vitest'
+import {CARDS, ref, type Sandbox, sandboxForFile} from './helpers.js'
 import {startListen} from './listen-helpers.js'
 
-const sandbox = await startSandbox()
-afterAll(() => sandbox.stop())
+let sandbox: Sandbox
+sandboxForFile((started) => void (sandbox = started))
 
 describe('gw listen --register with the local gateway', () => {
   it('shows a subscription charged by gw sandbox clock advance, and removes its registration on Ctrl-C', async () => {

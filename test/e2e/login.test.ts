@@ -1,19 +1,14 @@
 import {chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {isolatedHome, runGw, type Sandbox, startSandbox} from './helpers.js'
+import {describe, expect, it} from 'vitest'
+import {isolatedHome, runGw, type Sandbox, sandboxForFile} from './helpers.js'
 
 let sandbox: Sandbox
 let liveSandbox: Sandbox
 
-beforeAll(async () => {
-  ;[sandbox, liveSandbox] = await Promise.all([startSandbox(['--merchant', 'ACME:acme-token-123']), startSandbox(['--mode', 'live', '--merchant', 'SHOP:shop-token-123'])])
-})
-
-afterAll(async () => {
-  await Promise.all([sandbox.stop(), liveSandbox.stop()])
-})
+sandboxForFile((started) => void (sandbox = started), ['--merchant', 'ACME:acme-token-123'])
+sandboxForFile((started) => void (liveSandbox = started), ['--mode', 'live', '--merchant', 'SHOP:shop-token-123'])
 
 const configDir = (home: NodeJS.ProcessEnv) => join(home.XDG_CONFIG_HOME!, 'gw')
 const plainFile = (file: string) =>
