@@ -2,9 +2,9 @@ import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {DatabaseSync} from 'node:sqlite'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {afterAll, beforeAll, expect, it} from 'vitest'
 import {derivedFrom, refundReference} from '../../src/lists/refund-match.js'
-import {ANSWERS, apiRequestsSince, CARDS, DIALECT, purchasedAtGateway, ref, requestLogCursor, type Sandbox, startSandbox, until} from './helpers.js'
+import {ANSWERS, apiRequestsSince, CARDS, describeInBothDialects, describeOnce, DIALECT, purchasedAtGateway, ref, requestLogCursor, type Sandbox, startSandbox, until} from './helpers.js'
 
 // The live gateway's manners on the local gateway: a rate limit (gw sandbox start
 // --rate-limit), answers that come back late (--latency), a fault that refuses as a rate limit
@@ -35,7 +35,7 @@ async function api(sandbox: Sandbox, method: string, path: string, body?: unknow
 
 const purchase = (reference: string) => ({card_holder: 'Jane Citizen', card_number: CARDS.visa, card_expiry: '12/2030', cvv: '123', amount: 1000, reference})
 
-describe('gw sandbox start --rate-limit', () => {
+describeInBothDialects('gw sandbox start --rate-limit', () => {
   let sandbox: Sandbox
   beforeAll(async () => {
     sandbox = await startSandbox(['--rate-limit', '3'])
@@ -80,7 +80,8 @@ describe('gw sandbox start --rate-limit', () => {
   })
 })
 
-describe('gw sandbox start --latency', () => {
+// How late the gateway answers, and what it says of its window: no dialect changes either.
+describeOnce('gw sandbox start --latency', () => {
   let sandbox: Sandbox
   beforeAll(async () => {
     sandbox = await startSandbox(['--latency', '1500'])
@@ -117,7 +118,7 @@ describe('gw sandbox start --latency', () => {
   })
 })
 
-describe('gw sandbox fault add --action rate-limit', () => {
+describeInBothDialects('gw sandbox fault add --action rate-limit', () => {
   let sandbox: Sandbox
   beforeAll(async () => {
     sandbox = await startSandbox()
@@ -203,7 +204,7 @@ async function everyRecord(sandbox: Sandbox, list: 'purchases' | 'refunds'): Pro
 const shape = (records: Held[], to: string) =>
   records.map(({reference, amount, card_number, card_holder, transaction_date}) => ({reference, amount: Math.abs(amount), card_number, card_holder, before: (Date.parse(to) - Date.parse(transaction_date)) / 1000}))
 
-describe('gw sandbox seed --purchases: a quick history', () => {
+describeInBothDialects('gw sandbox seed --purchases: a quick history', () => {
   const dir = mkdtempSync(join(tmpdir(), 'gw-e2e-history-'))
   const stateFile = join(dir, 'gateway.db')
   const asked = ['--purchases', '40', '--refunds', '300', '--days', '20', '--cards', '5', '--reference-prefix', 'old']
