@@ -78,7 +78,10 @@ describeInBothDialects('a purchase is never sent twice', () => {
     expect(result.json).toEqual(created)
     expect(result.stderr.match(/< 503 GET/g)).toHaveLength(2)
   })
+})
 
+// A fault's HTML page, or no gateway at all: no dialect answers either.
+describeOnce('an HTML error page, or no gateway at the address', () => {
   it('exits 1 when the gateway sends an HTML error page', async () => {
     await sandbox.control('POST', '/_sandbox/faults', {method: 'GET', path: '/v1.0/purchases', action: 'status', status: 500, html: true, times: 4})
     const result = await sandbox.gw(['purchase', 'get', 'anything'])
