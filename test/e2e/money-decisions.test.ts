@@ -1,9 +1,9 @@
 import {readdirSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {afterEach, expect, it} from 'vitest'
 import {envelope, forward, type MisbehavingGateway, misbehavingGateway, type Received, type Reply} from '../misbehaving-gateway.js'
 import {rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
-import {cardArgs, isolatedHome, purchasedAtGateway, ref, runGw, type RunOptions, type Sandbox, startSandbox} from './helpers.js'
+import {cardArgs, describeInBothDialects, isolatedHome, purchasedAtGateway, ref, runGw, type RunOptions, type Sandbox, sandboxForFile} from './helpers.js'
 import {journalText} from '../journal-text.js'
 
 // What gw decides about money, against answers shaped as the live gateway's (gateway-notes.md):
@@ -12,15 +12,11 @@ let sandbox: Sandbox
 let liveSandbox: Sandbox
 let gateway: MisbehavingGateway | undefined
 
-beforeAll(async () => {
-  ;[sandbox, liveSandbox] = await Promise.all([startSandbox(), startSandbox(['--mode', 'live'])])
-})
+sandboxForFile((started) => void (sandbox = started))
+sandboxForFile((started) => void (liveSandbox = started), ['--mode', 'live'])
 afterEach(async () => {
   await gateway?.close()
   gateway = undefined
-})
-afterAll(async () => {
-  await Promise.all([sandbox?.stop(), liveSandbox?.stop()])
 })
 
 /** The local gateway's answer made live-shaped: refund amounts positive, as the live gateway sends them. */
@@ -44,7 +40,7 @@ const gwAt = (url: string, args: string[], options: RunOptions = {}) =>
 /** What is tested here is what gw decides about the refunds of a purchase: made at the gateway (a test makes up to 24 at once). */
 const purchased = (amount = 10000) => purchasedAtGateway(sandbox, {amount})
 
-describe('a refund against a gateway that answers live-shaped refund records', () => {
+describeInBothDialects('a refund against a gateway that answers live-shaped refund records', () => {
   it('a reference taken by this very refund is done earlier (exit 0); by another refund, exit 7 naming it', async () => {
     const purchase = await purchased()
     const {url, posts} = await inFront()
@@ -133,7 +129,7 @@ describe('a refund against a gateway that answers live-shaped refund records', (
   })
 })
 
-describe('a batch resumed after kill -9, its rows in doubt found as live-shaped records', () => {
+describeInBothDialects('a batch resumed after kill -9, its rows in doubt found as live-shaped records', () => {
   it('reports them approved, done earlier, and sends none twice', async () => {
     const ids = await Promise.all(Array.from({length: 24}, () => purchased(5000).then((purchase) => purchase.id)))
     const prefix = ref('resume')
@@ -161,7 +157,7 @@ describe('a batch resumed after kill -9, its rows in doubt found as live-shaped 
   })
 })
 
-describe('a purchase batch run with a sandbox profile against a live gateway', () => {
+describeInBothDialects('a purchase batch run with a sandbox profile against a live gateway', () => {
   it('stops at its first look-up, answered in live mode, before anything is charged: exit 6, and prints only rows', async () => {
     // A card stored at the live gateway, asked for directly: gw itself would refuse to go on.
     const stored = await fetch(`${liveSandbox.url}/v1.0/credit_cards`, {
@@ -192,7 +188,7 @@ describe('a purchase batch run with a sandbox profile against a live gateway', (
   })
 })
 
-describe('a purchase command run with a sandbox profile against a live gateway', () => {
+describeInBothDialects('a purchase command run with a sandbox profile against a live gateway', () => {
   it('prints the record of the money moved there as its result, exits 6, and says to check the profile', async () => {
     const reference = ref('wrong')
     const result = await runGw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs()], {
@@ -208,7 +204,7 @@ describe('a purchase command run with a sandbox profile against a live gateway',
   })
 })
 
-describe('a gateway that sends card numbers whole and echoes the CVV', () => {
+describeInBothDialects('a gateway that sends card numbers whole and echoes the CVV', () => {
   const whole = (text: string) => text.replace(/"card_number":"(\d{6})X+(\d{4})"/g, (_, head: string, tail: string) => `"card_number":"${head}424242${tail}","cvv":"987"`)
 
   it('never gets them printed or journaled: records piped, with --json, in batch rows and in the journal', async () => {
@@ -240,7 +236,7 @@ describe('a gateway that sends card numbers whole and echoes the CVV', () => {
   })
 })
 
-describe('a lost answer to a purchase by alias, when the alias cannot be looked up', () => {
+describeInBothDialects('a lost answer to a purchase by alias, when the alias cannot be looked up', () => {
   it('is unknown (exit 8): the record found is not believed, and the purchase is sent once', async () => {
     const card = await sandbox.gw(['card', 'tokenize', ...cardArgs(), '--json'])
     const token = (card.json as {token: string}).token

@@ -1,6 +1,6 @@
-import {describe, expect, it} from 'vitest'
+import {expect, it} from 'vitest'
 import {writeTemp} from './batch-helpers.js'
-import {CARDS, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {CARDS, describeInBothDialects, ref, type Sandbox, sandboxForFile} from './helpers.js'
 
 // Money printed one way: a batch's summary, a report's table and a record's field/value
 // list write 22295.00 CHF alike, never with thousands apart. Against each dialect of the local
@@ -8,7 +8,7 @@ import {CARDS, ref, type Sandbox, sandboxForFile} from './helpers.js'
 let sandbox: Sandbox
 sandboxForFile((started) => void (sandbox = started))
 
-describe('money, one way everywhere', () => {
+describeInBothDialects('money, one way everywhere', () => {
   it('a batch summary, gw report and a purchase at a terminal: 22295.00 CHF', async () => {
     const card = await sandbox.gw(['card', 'tokenize', '--card-holder', 'Jane Citizen', '--card-number', CARDS.visa, '--card-expiry', '12/2030', '--cvv', '123', '--json'])
     expect(card.code, card.stderr).toBe(0)

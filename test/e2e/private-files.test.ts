@@ -1,8 +1,8 @@
 import {chmodSync, mkdirSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {writeTemp} from './batch-helpers.js'
-import {cardArgs, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
+import {cardArgs, isolatedHome, ref, runGw, type Sandbox, sandboxForFile} from './helpers.js'
 
 // Issue 61 QA, item 3: a umask of 022 left gw's files readable by every user of the
 // machine, a data folder 0755 with its request log 0644 (merchants, references, masked cards), and
@@ -14,12 +14,9 @@ const modeOf = (path: string) => statSync(path).mode & 0o777
 describe.skipIf(process.platform === 'win32')("gw's files left readable by others are made the user's alone", () => {
   let sandbox: Sandbox
   let token: string
-  beforeAll(async () => {
-    sandbox = await startSandbox()
+  sandboxForFile(async (started) => {
+    sandbox = started
     token = ((await sandbox.gw(['card', 'tokenize', ...cardArgs(), '--json'])).json as {token: string}).token
-  })
-  afterAll(async () => {
-    await sandbox?.stop()
   })
 
   it('the data folder (0755) and the request log and output it holds (0644): 0700 and 0600 once gw sandbox start opens them', async () => {

@@ -1,8 +1,8 @@
-import {afterAll, beforeAll, describe, expect, it, type TestContext} from 'vitest'
+import {expect, it, type TestContext} from 'vitest'
 import {type CountingProxy, countingProxy} from '../counting-proxy.js'
 import {forward, misbehavingGateway} from '../misbehaving-gateway.js'
 import {rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
-import {cardArgs, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
+import {cardArgs, describeInBothDialects, ref, runGw, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
 
 // The gateway may take 30 s (design.md §5) to process a request, so a 404 for a
 // reference whose request left less than 60 s ago means "not yet", never "not sent". Each test
@@ -14,12 +14,7 @@ import {cardArgs, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
 // references and proxies, and the one that arms a fault has a gateway of its own.
 let sandbox: Sandbox
 
-beforeAll(async () => {
-  sandbox = await startSandbox(['--processing-window-ms', '60000'])
-})
-afterAll(async () => {
-  await sandbox?.stop()
-})
+sandboxForFile((started) => void (sandbox = started), ['--processing-window-ms', '60000'])
 
 type Finished = TestContext['onTestFinished']
 
@@ -53,7 +48,7 @@ function announcedWait(stderr: string, noun: string, reference: string): number 
   return Number(match![1])
 }
 
-describe.concurrent('a batch killed (kill -9) while the gateway is still processing its POST', () => {
+describeInBothDialects.concurrent('a batch killed (kill -9) while the gateway is still processing its POST', () => {
   it('is rerun at once: the rerun finds no record yet, waits for the gateway instead of sending again, and reports the purchase done, sent once', async ({onTestFinished}) => {
     const card = await sandbox.gw(['card', 'tokenize', ...cardArgs(), '--json'])
     const token = (card.json as {token: string}).token
@@ -82,7 +77,7 @@ describe.concurrent('a batch killed (kill -9) while the gateway is still process
   }, 120_000)
 })
 
-describe.concurrent('a single purchase whose answer is lost while the gateway still processes it', () => {
+describeInBothDialects.concurrent('a single purchase whose answer is lost while the gateway still processes it', () => {
   it('the look-up finds nothing yet: gw waits, looking again, finds it (exit 0), and never sends it again', async ({onTestFinished}) => {
     const reference = ref('lost')
     const counting = await processingProxy(onTestFinished, reference)

@@ -1,7 +1,7 @@
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {cardArgs, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
+import {cardArgs, isolatedHome, ref, runGw, type Sandbox, sandboxForFile} from './helpers.js'
 import {chargeSuccessful, startRecorder} from './listen-helpers.js'
 import {type Certificate, opensslMissing, startForwardProxy, startTlsFront, throwawayCertificate} from './proxy-helpers.js'
 
@@ -17,16 +17,12 @@ let sandbox: Sandbox
 let sandboxPort: number
 let httpGateway: string
 
-beforeAll(async () => {
-  // Reached under a name of its own, the local gateway must be told it (browser-guard.ts).
-  sandbox = await startSandbox(['--allow-host', GATEWAY_HOST])
+// Reached under a name of its own, the local gateway must be told it (browser-guard.ts).
+sandboxForFile((started) => {
+  sandbox = started
   sandboxPort = Number(new URL(sandbox.url).port)
   httpGateway = `http://${GATEWAY_HOST}:${sandboxPort}`
-})
-
-afterAll(async () => {
-  await sandbox?.stop()
-})
+}, ['--allow-host', GATEWAY_HOST])
 
 /** gw as merchant TEST at `baseUrl`, with the proxy variables given and none of the machine's. */
 function gw(args: string[], baseUrl: string, proxyEnv: NodeJS.ProcessEnv) {

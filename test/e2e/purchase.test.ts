@@ -1,13 +1,8 @@
-import {afterAll, beforeAll, expect, it} from 'vitest'
-import {ANSWERS, cardArgs, CARDS, describeInBothDialects, describeOnce, errorJson, ref, type Sandbox, startSandbox} from './helpers.js'
+import {expect, it} from 'vitest'
+import {ANSWERS, cardArgs, CARDS, describeInBothDialects, describeOnce, errorJson, ref, type Sandbox, sandboxForFile} from './helpers.js'
 
 let sandbox: Sandbox
-beforeAll(async () => {
-  sandbox = await startSandbox()
-})
-afterAll(async () => {
-  await sandbox?.stop()
-})
+sandboxForFile((started) => void (sandbox = started))
 
 const purchase = (reference: string, amount = '1000', extra: string[] = cardArgs()) =>
   sandbox.gw(['purchase', 'create', '--amount', amount, '--reference', reference, ...extra, '--json'])
@@ -145,7 +140,10 @@ describeInBothDialects('gw purchase create', () => {
     expect(result.stderr).toContain('Error: Card *******oken could not be found (HTTP 400')
     expect(result.stderr).not.toContain('nosuchtoken')
   })
+})
 
+// Refused by gw itself: no answer of a gateway's is read.
+describeOnce('gw purchase create: what it refuses before sending anything', () => {
   it.each([
     [['--amount', '10.50'], '--amount must be a positive whole number'],
     [['--amount', '0'], '--amount must be greater than 0'],

@@ -1,6 +1,6 @@
-import {describe, expect, it, type TestContext} from 'vitest'
+import {expect, it, type TestContext} from 'vitest'
 import {rowsOf, writeTemp} from './batch-helpers.js'
-import {apiRequestsSince, cardArgs, errorJson, type LoggedRequest, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
+import {apiRequestsSince, cardArgs, describeInBothDialects, errorJson, type LoggedRequest, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
 
 // Rate limits honoured (design.md §5): a 429 (or a 503 with Retry-After) is the gateway
 // asking to wait, never a refusal. The local gateway's fault `rate-limit` refuses the next requests
@@ -25,7 +25,7 @@ async function ownGateway(onTestFinished: TestContext['onTestFinished'], args: s
   return own
 }
 
-describe('a read the gateway rate limits is waited out and tried again', () => {
+describeInBothDialects('a read the gateway rate limits is waited out and tried again', () => {
   it('a 429 with Retry-After: 1: exit 0, the record, and the request log shows the 429, then the 200', async () => {
     const made = await purchasedAtGateway(sandbox)
     await rateLimit('GET', '/v1.0/purchases', {retryAfter: 1})
@@ -89,7 +89,7 @@ describe('a read the gateway rate limits is waited out and tried again', () => {
   })
 })
 
-describe('a purchase or refund answered 429 was not processed: sent again once allowed, made once', () => {
+describeInBothDialects('a purchase or refund answered 429 was not processed: sent again once allowed, made once', () => {
   it('purchase create: the POST answered 429, then made: exit 0, one purchase under the reference', async () => {
     await rateLimit('POST', '/v1.0/purchases', {retryAfter: 1})
     const cursor = await requestLogCursor(sandbox)
@@ -130,7 +130,7 @@ describe('a purchase or refund answered 429 was not processed: sent again once a
   })
 })
 
-describe('past the bound: exit 9, nothing made, and what to run later', () => {
+describeInBothDialects('past the bound: exit 9, nothing made, and what to run later', () => {
   it('a wait asked longer than the minute gw waits: exit 9 at once, the words, and --json’s error object', async () => {
     await rateLimit('POST', '/v1.0/purchases', {retryAfter: 120})
     const reference = ref('later')
@@ -173,7 +173,7 @@ async function madeAt(at: Sandbox, prefix: string): Promise<Map<string, number>>
   return made
 }
 
-describe('a batch slows down for the gateway', () => {
+describeInBothDialects('a batch slows down for the gateway', () => {
   it('against gw sandbox start --rate-limit 20: every row made once, none failed, and the summary names the rate and the wait', async ({onTestFinished}) => {
     const own = await ownGateway(onTestFinished, ['--rate-limit', '20'])
     const prefix = ref('paced')

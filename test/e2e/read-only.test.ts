@@ -1,9 +1,9 @@
 import {readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {afterAll, describe, expect, it} from 'vitest'
 import {allEndpoints, buildPath, writes} from '../../src/api/endpoints.js'
 import {forward, type MisbehavingGateway, misbehavingGateway} from '../misbehaving-gateway.js'
-import {CARD_JSON, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
+import {CARD_JSON, isolatedHome, ref, runGw, type Sandbox, sandboxForFile} from './helpers.js'
 
 // Every endpoint that writes, taken from the endpoint table, is refused on a read-only
 // profile through the built gw, by the command that sends it and by gw api, before any request.
@@ -11,16 +11,15 @@ let sandbox: Sandbox
 let gateway: MisbehavingGateway
 const home = isolatedHome()
 
-beforeAll(async () => {
-  sandbox = await startSandbox()
+sandboxForFile(async (started) => {
+  sandbox = started
   gateway = await misbehavingGateway((request) => forward(sandbox.url, request))
   const login = await runGw(['login', '--profile', 'support', '--base-url', gateway.url, '--username', 'TEST', '--token-stdin', '--read-only', '--insecure-storage'], {env: home, stdin: 'TEST'})
   expect(login.code, login.stderr).toBe(0)
 })
-
+// Closed before the local gateway it forwards to is stopped (after-hooks run last registered first).
 afterAll(async () => {
   await gateway?.close()
-  await sandbox?.stop()
 })
 
 

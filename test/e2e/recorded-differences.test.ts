@@ -1,6 +1,6 @@
-import {describe, expect, it} from 'vitest'
+import {expect, it} from 'vitest'
 import {writeTemp} from './batch-helpers.js'
-import {cardArgs, CARDS, DIALECT, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {cardArgs, CARDS, describeInBothDialects, DIALECT, ref, type Sandbox, sandboxForFile} from './helpers.js'
 
 // #62.8: where the local gateway answered otherwise than the recorded live gateway, it now answers
 // as the gateway does (both dialects where the contract is silent; --dialect live where it is not),
@@ -31,7 +31,7 @@ const REFUSED_CARD_STATUS = live ? 422 : 400
 
 const DEBIT = {description: 'Confirmation', amount: 42, bsb: '123-123', account_name: 'Test', account_number: '012345678'}
 
-describe(`the recorded answers, in the ${DIALECT} dialect`, () => {
+describeInBothDialects(`the recorded answers, in the ${DIALECT} dialect`, () => {
   it('a purchase made through the API has no `source` (no recording has one); its card names its country, not a code', async () => {
     const made = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref('src'), ...cardArgs(), '--json'])
     expect(made.code, made.stderr).toBe(0)

@@ -1,9 +1,9 @@
 import {mkdirSync, rmSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {afterEach, beforeAll, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
 import {rowsOf, writeTemp} from './batch-helpers.js'
-import {ANSWERS, CARDS, isolatedHome, purchasedAtGateway, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {ANSWERS, CARDS, describeInBothDialects, isolatedHome, purchasedAtGateway, ref, type Sandbox, sandboxForFile} from './helpers.js'
 import {journalText, writeJournal} from '../journal-text.js'
 
 // "Was my order refunded?": a refund's record does not name its purchase (gateway-notes.md), so
@@ -60,7 +60,7 @@ beforeAll(async () => {
   await gwOk(['refund', 'create', '--transaction-id', other.id, '--amount', '100'])
 }, 60_000)
 
-describe('a refund without a reference of the user\'s', () => {
+describeInBothDialects('a refund without a reference of the user\'s', () => {
   it('gets <purchase-ref>-R<n>, the first free one, single or in a batch, each row its own; a rerun of the batch sends nothing again', async () => {
     expect(((await gwOk(['refund', 'get', `${A}-R1`, '--json'])).json as Record_).amount).toBe(ANSWERS.refundAmount(1000))
     expect(((await gwOk(['refund', 'get', `${B}-R1`, '--json'])).json as Record_).amount).toBe(ANSWERS.refundAmount(500))
@@ -112,7 +112,7 @@ describe('a refund without a reference of the user\'s', () => {
   })
 })
 
-describe('a single refund gw cannot record', () => {
+describeInBothDialects('a single refund gw cannot record', () => {
   it('says one thing of how it will be found, and it is true: likely by its derived reference, else as its card, date and reference say; never "for certain"', async () => {
     const home = isolatedHome()
     // A folder where gw's record goes: nothing can be written there.
@@ -137,7 +137,7 @@ describe('a single refund gw cannot record', () => {
   })
 })
 
-describe('a refund batch given a journal of its own (--journal FILE)', () => {
+describeInBothDialects('a refund batch given a journal of its own (--journal FILE)', () => {
   it("its refunds are certain too: the journal's place is noted in gw's data directory, and read as the directory's own are", async () => {
     const C = `${prefix}-C`
     const purchase = (await gwOk(['purchase', 'create', '--amount', '4000', '--reference', C, '--card-holder', `Lee ${prefix}`, '--card-number', CARDS.visa, '--card-expiry', '12/2030', '--cvv', '123'])).json as Record_
@@ -162,7 +162,7 @@ describe('a refund batch given a journal of its own (--journal FILE)', () => {
   })
 })
 
-describe('refund list --purchase', () => {
+describeInBothDialects('refund list --purchase', () => {
   it('says on stderr what the refunds listed are, lists them best fit first, each marked in gw_match after the gateway\'s fields', async () => {
     const listed = await gwOk(['refund', 'list', '--purchase', A])
     const records = listed.records as Record_[]
@@ -240,7 +240,7 @@ describe('refund list --purchase', () => {
   })
 })
 
-describe('purchase get', () => {
+describeInBothDialects('purchase get', () => {
   it("at a terminal shows what has been refunded of it and what is left, by the same matcher; its JSON stays the gateway's record unless asked", async () => {
     const t = terminal(['purchase', 'get', A], sandbox.env({NO_COLOR: '1'}), {width: 220})
     open.push(t)
@@ -263,7 +263,7 @@ describe('purchase get', () => {
   })
 })
 
-describe('purchase get, read as support staff read it', () => {
+describeInBothDialects('purchase get, read as support staff read it', () => {
   it('one record, one screen at 60x30: the refunds gw made for 40 other purchases on its card are counted, with the command that lists them', async () => {
     const holder = `Shared ${prefix}`
     const shared = await bought(`${prefix}-shared`, 1000, holder)
@@ -315,7 +315,7 @@ describe('purchase get, read as support staff read it', () => {
 /** A purchase on the test card, under a holder of its own: no other test's refund is on its card. */
 const bought = async (reference: string, amount: number, holder: string) => (await purchasedAtGateway(sandbox, {amount, reference, card_holder: holder})) as Record_
 
-describe('"was order X refunded?": one answer from both commands', () => {
+describeInBothDialects('"was order X refunded?": one answer from both commands', () => {
   it('two orders on one card, the first refunded in full by gw refund create: its refund is certain for it, and the second says it is the first\'s', async () => {
     const holder = `Ord ${prefix}`
     const first = await bought(`${prefix}-ord-7001`, 10000, holder)

@@ -1,16 +1,11 @@
 import {spawn} from 'node:child_process'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {startRecorder} from './listen-helpers.js'
-import {baseEnv, GW, type Sandbox, startSandbox, until} from './helpers.js'
+import {baseEnv, GW, type Sandbox, sandboxForFile, until} from './helpers.js'
 
 let sandbox: Sandbox
-beforeAll(async () => {
-  // Eight attempts 5 ms apart at first: a receiver that keeps refusing is given up in about a second.
-  sandbox = await startSandbox(['--webhook-backoff', '5'])
-})
-afterAll(async () => {
-  await sandbox?.stop()
-})
+// Eight attempts 5 ms apart at first: a receiver that keeps refusing is given up in about a second.
+sandboxForFile((started) => void (sandbox = started), ['--webhook-backoff', '5'])
 
 type Delivery = {id: string; event: string; status: string; attempts: number; last_answer: string | null; hook: string; redelivery_of: string | null}
 

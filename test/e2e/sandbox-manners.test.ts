@@ -2,9 +2,9 @@ import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {DatabaseSync} from 'node:sqlite'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {afterAll, beforeAll, expect, it} from 'vitest'
 import {derivedFrom, refundReference} from '../../src/lists/refund-match.js'
-import {ANSWERS, apiRequestsSince, CARDS, DIALECT, purchasedAtGateway, ref, requestLogCursor, type Sandbox, startSandbox, until} from './helpers.js'
+import {ANSWERS, apiRequestsSince, CARDS, describeInBothDialects, describeOnce, DIALECT, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sandboxForFile, startSandbox, until} from './helpers.js'
 
 // The live gateway's manners on the local gateway: a rate limit (gw sandbox start
 // --rate-limit), answers that come back late (--latency), a fault that refuses as a rate limit
@@ -35,14 +35,9 @@ async function api(sandbox: Sandbox, method: string, path: string, body?: unknow
 
 const purchase = (reference: string) => ({card_holder: 'Jane Citizen', card_number: CARDS.visa, card_expiry: '12/2030', cvv: '123', amount: 1000, reference})
 
-describe('gw sandbox start --rate-limit', () => {
+describeInBothDialects('gw sandbox start --rate-limit', () => {
   let sandbox: Sandbox
-  beforeAll(async () => {
-    sandbox = await startSandbox(['--rate-limit', '3'])
-  })
-  afterAll(async () => {
-    await sandbox?.stop()
-  })
+  sandboxForFile((started) => void (sandbox = started), ['--rate-limit', '3'])
 
   it('answers the one request over the limit 429 with Retry-After, in the envelope of its dialect, and makes nothing of it; after Retry-After it passes', async () => {
     const cursor = await requestLogCursor(sandbox)
@@ -80,14 +75,10 @@ describe('gw sandbox start --rate-limit', () => {
   })
 })
 
-describe('gw sandbox start --latency', () => {
+// How late the gateway answers, and what it says of its window: no dialect changes either.
+describeOnce('gw sandbox start --latency', () => {
   let sandbox: Sandbox
-  beforeAll(async () => {
-    sandbox = await startSandbox(['--latency', '1500'])
-  })
-  afterAll(async () => {
-    await sandbox?.stop()
-  })
+  sandboxForFile((started) => void (sandbox = started), ['--latency', '1500'])
 
   it('answers late, the request done as it arrives: a look-up sent while the purchase is still on its way back finds it', async () => {
     const reference = ref('late')
@@ -117,14 +108,9 @@ describe('gw sandbox start --latency', () => {
   })
 })
 
-describe('gw sandbox fault add --action rate-limit', () => {
+describeInBothDialects('gw sandbox fault add --action rate-limit', () => {
   let sandbox: Sandbox
-  beforeAll(async () => {
-    sandbox = await startSandbox()
-  })
-  afterAll(async () => {
-    await sandbox?.stop()
-  })
+  sandboxForFile((started) => void (sandbox = started))
 
   async function refusedOnce(args: string[]): Promise<Answered> {
     const added = await sandbox.gw(['sandbox', 'fault', 'add', '--method', 'POST', '--path', '/v1.0/purchases', '--action', 'rate-limit', ...args, '--json'])
@@ -203,7 +189,7 @@ async function everyRecord(sandbox: Sandbox, list: 'purchases' | 'refunds'): Pro
 const shape = (records: Held[], to: string) =>
   records.map(({reference, amount, card_number, card_holder, transaction_date}) => ({reference, amount: Math.abs(amount), card_number, card_holder, before: (Date.parse(to) - Date.parse(transaction_date)) / 1000}))
 
-describe('gw sandbox seed --purchases: a quick history', () => {
+describeInBothDialects('gw sandbox seed --purchases: a quick history', () => {
   const dir = mkdtempSync(join(tmpdir(), 'gw-e2e-history-'))
   const stateFile = join(dir, 'gateway.db')
   const asked = ['--purchases', '40', '--refunds', '300', '--days', '20', '--cards', '5', '--reference-prefix', 'old']

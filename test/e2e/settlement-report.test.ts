@@ -1,5 +1,5 @@
-import {describe, expect, it} from 'vitest'
-import {apiRequestsSince, cardArgs, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
+import {expect, it} from 'vitest'
+import {apiRequestsSince, cardArgs, describeInBothDialects, describeOnce, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
 
 let sandbox: Sandbox
 sandboxForFile((started) => void (sandbox = started))
@@ -15,7 +15,7 @@ async function purchase(amount: number, ...more: string[]): Promise<{id: string;
 
 const chf = (rows: Row[]) => rows.filter((row) => row.currency === 'CHF')
 
-describe('gw report --settlement: what settles on a day', () => {
+describeInBothDialects('gw report --settlement: what settles on a day', () => {
   it('adds to the day what its settlement holds: captured, captured in part, voided; never a decline nor an open authorization', async () => {
     const captured = await purchase(2500)
     const authorized = await purchase(1000, '--no-capture')
@@ -58,15 +58,6 @@ describe('gw report --settlement: what settles on a day', () => {
     expect(plain.stdout).not.toContain('Settling')
   })
 
-  it('needs a first day (exit 2, nothing asked of the gateway)', async () => {
-    const cursor = await requestLogCursor(sandbox)
-    const result = await sandbox.gw(['report', '--to', 'today', '--settlement'])
-    expect(result.code).toBe(2)
-    expect(await apiRequestsSince(sandbox, cursor)).toEqual([])
-    expect(result.stderr).toBe("Error: --settlement needs the window's first day: the gateway's settlement look-up takes both ends\nHint: Give --from or --on too, e.g. --on friday --settlement.\n")
-    expect(result.stdout).toBe('')
-  })
-
   // Last: the gateway's clock moves on for the rest of the file.
   it('a day ahead with nothing made but a capture settling gets a row of its own', async () => {
     const authorized = await purchase(4200, '--no-capture')
@@ -86,7 +77,19 @@ describe('gw report --settlement: what settles on a day', () => {
   })
 })
 
-describe('gw purchase settlement: the same days as lists and the report, and what reaches the bank', () => {
+// Refused by gw itself, nothing asked: no answer of a gateway's decides it.
+describeOnce('gw report --settlement: what it refuses before asking the gateway', () => {
+  it('needs a first day (exit 2, nothing asked of the gateway)', async () => {
+    const cursor = await requestLogCursor(sandbox)
+    const result = await sandbox.gw(['report', '--to', 'today', '--settlement'])
+    expect(result.code).toBe(2)
+    expect(await apiRequestsSince(sandbox, cursor)).toEqual([])
+    expect(result.stderr).toBe("Error: --settlement needs the window's first day: the gateway's settlement look-up takes both ends\nHint: Give --from or --on too, e.g. --on friday --settlement.\n")
+    expect(result.stdout).toBe('')
+  })
+})
+
+describeInBothDialects('gw purchase settlement: the same days as lists and the report, and what reaches the bank', () => {
   it('takes a named day (--on today, a weekday, --from 7d) where it refused one (exit 2)', async () => {
     const captured = await purchase(1200)
     const today = new Date().toLocaleDateString('sv')

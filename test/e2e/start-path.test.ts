@@ -2,8 +2,8 @@ import {spawnSync} from 'node:child_process'
 import {closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {ref, runProgram, type Sandbox, startSandbox} from './helpers.js'
+import {beforeAll, describe, expect, it} from 'vitest'
+import {ref, runProgram, type Sandbox, sandboxForFile} from './helpers.js'
 
 // What the built gw loads to look a purchase up (bench/README.md, "Keeping gw purchase
 // get fast"). A Node module no get needs, or the prompts bundled apart, loaded on that path costs
@@ -18,8 +18,8 @@ const NOT_FOR_A_GET = ['http', 'http2', 'https', 'tls', 'crypto', 'zlib', 'readl
 let sandbox: Sandbox
 let copy: string
 
-beforeAll(async () => {
-  sandbox = await startSandbox()
+sandboxForFile((started) => void (sandbox = started))
+beforeAll(() => {
   copy = mkdtempSync(join(tmpdir(), 'gw-start-path-'))
   for (const dir of ['bin', 'dist']) mkdirSync(join(copy, dir))
   for (const file of ['bin/run.js', 'bin/relaunch.js', 'bin/start.js', 'bin/typed-ahead.js', 'bin/package.json', 'dist/gw.cjs', 'dist/inquirer.cjs', 'package.json', 'oclif.manifest.json']) {
@@ -29,10 +29,6 @@ beforeAll(async () => {
     join(copy, 'loaded.cjs'),
     "process.on('exit', () => require('node:fs').writeFileSync(process.env.GW_TEST_LOADED, JSON.stringify({builtins: process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)), files: Object.keys(require.cache)})))\n",
   )
-})
-
-afterAll(async () => {
-  await sandbox.stop()
 })
 
 /** Runs the copy of gw, and what its process loaded: Node's modules, and the files it required. */

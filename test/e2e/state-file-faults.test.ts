@@ -2,8 +2,8 @@ import {type ChildProcess, spawn, spawnSync} from 'node:child_process'
 import {mkdtempSync, readFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterEach, describe, expect, it} from 'vitest'
-import {ANSWERS, baseEnv, cardArgs, CARDS, DIALECT, GW, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
+import {afterEach, expect, it} from 'vitest'
+import {ANSWERS, baseEnv, cardArgs, CARDS, describeInBothDialects, DIALECT, GW, isolatedHome, ref, runGw, type Sandbox, startSandbox} from './helpers.js'
 
 // The local gateway's state file when a commit's sync fails (EIO, injected from outside with
 // strace, on the write-ahead log beside the file), the gateway then killed with SIGKILL and started
@@ -93,7 +93,7 @@ async function restarted(gateway: Traced): Promise<Sandbox> {
 const envelope = (errors: string[]) => ({successful: false, response: null, errors, test: true})
 const AFTER_A_RESTART = 'This gateway answers nothing more until it is restarted; then look up what is in doubt by its reference, and send it again only if it is not found.'
 
-describe('a purchase whose state file commit fails (EIO on its sync), then kill -9 and a restart on the same file', () => {
+describeInBothDialects('a purchase whose state file commit fails (EIO on its sync), then kill -9 and a restart on the same file', () => {
   it.skipIf(!strace)('one failed sync: answered "nothing was done", and the restarted gateway has no such purchase', {timeout: 120_000}, async () => {
     const gateway = await failedCommit((nth) => String(nth))
     expect(gateway.answer).toStrictEqual({

@@ -1,12 +1,11 @@
-import {describe, expect, it} from 'vitest'
+import {expect, it} from 'vitest'
 import {terminal} from './auth-helpers.js'
-import {errorJson, requestLogCursor, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
+import {describeInBothDialects, describeOnce, errorJson, requestLogCursor, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
 
 let sandbox: Sandbox
 sandboxForFile((started) => void (sandbox = started))
 
-
-describe('gw status --check', () => {
+describeInBothDialects('gw status --check', () => {
   it('says the gateway is reachable, takes the token, and reports test mode', async () => {
     const result = await sandbox.gw(['status', '--check', '--json'])
     expect(result.code, result.stderr).toBe(0)
@@ -46,13 +45,6 @@ describe('gw status --check', () => {
     expect(errorJson(result)).toMatchObject({error: {kind: 'gateway', status: 503, messages: ['Service Unavailable'], exit_code: 1}})
   })
 
-  it('checks a saved profile the same way', async () => {
-    // gw sandbox start set up profile local in this home.
-    const result = await sandbox.gw(['status', '--check', '--profile', 'local', '--json'], {env: {GW_USERNAME: undefined, GW_TOKEN: undefined, GW_BASE_URL: undefined}})
-    expect(result.code, result.stderr).toBe(0)
-    expect(result.json).toMatchObject({profile: 'local', reachable: true, token_valid: true, gateway_mode: 'test'})
-  })
-
   it('exits 4 when the gateway refuses the token, and still prints what it found', async () => {
     const result = await sandbox.gw(['status', '--check', '--json'], {env: {GW_TOKEN: 'not-the-token'}})
     expect(result.code).toBe(4)
@@ -61,6 +53,29 @@ describe('gw status --check', () => {
     expect(result.stderr).toContain('Hint: Check GW_USERNAME and GW_TOKEN.')
     expect(result.stderr).not.toContain('not-the-token')
     expect(errorJson(result)).toMatchObject({error: {kind: 'auth', status: 401, exit_code: 4}})
+  })
+
+  it('warns when the gateway answers in another mode than the profile says', async () => {
+    const live = await startSandbox(['--mode', 'live'])
+    try {
+      const result = await runAgainst(live)
+      expect(result.code, result.stderr).toBe(0)
+      expect(result.json).toMatchObject({environment: 'sandbox', gateway_mode: 'live'})
+      expect(result.stderr).toContain(`Warning: the credentials in GW_USERNAME and GW_TOKEN count as sandbox, but the gateway at ${live.url} answers in live mode`)
+    } finally {
+      await live.stop()
+    }
+  })
+})
+
+// How gw chooses a profile and prints a check, and what it says with no gateway reached or asked:
+// the block above reads each dialect's answers to a check.
+describeOnce("gw status: a saved profile, no gateway reached, a terminal's screen, no --check", () => {
+  it('checks a saved profile the same way', async () => {
+    // gw sandbox start set up profile local in this home.
+    const result = await sandbox.gw(['status', '--check', '--profile', 'local', '--json'], {env: {GW_USERNAME: undefined, GW_TOKEN: undefined, GW_BASE_URL: undefined}})
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.json).toMatchObject({profile: 'local', reachable: true, token_valid: true, gateway_mode: 'test'})
   })
 
   it('exits 1 when the gateway cannot be reached', async () => {
@@ -98,18 +113,6 @@ describe('gw status --check', () => {
       secret: 'environment variable GW_TOKEN',
       proxy: 'none: no proxy is set',
     })
-  })
-
-  it('warns when the gateway answers in another mode than the profile says', async () => {
-    const live = await startSandbox(['--mode', 'live'])
-    try {
-      const result = await runAgainst(live)
-      expect(result.code, result.stderr).toBe(0)
-      expect(result.json).toMatchObject({environment: 'sandbox', gateway_mode: 'live'})
-      expect(result.stderr).toContain(`Warning: the credentials in GW_USERNAME and GW_TOKEN count as sandbox, but the gateway at ${live.url} answers in live mode`)
-    } finally {
-      await live.stop()
-    }
   })
 })
 

@@ -1,20 +1,17 @@
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {ref, type Sandbox, startSandbox} from './helpers.js'
+import {describe, expect, it} from 'vitest'
+import {ref, type Sandbox, sandboxForFile} from './helpers.js'
 import {addDays, createCustomer, createPlan, createSubscription, type CustomerRecord, type PlanRecord, sandboxToday, type SubscriptionRecord} from './recurring-helpers.js'
 
 let sandbox: Sandbox
 let plan: PlanRecord
 let customer: CustomerRecord
 let start: string
-beforeAll(async () => {
-  sandbox = await startSandbox(['--merchant', 'ACME:s3cret'])
+sandboxForFile(async (started) => {
+  sandbox = started
   plan = await createPlan(sandbox)
   customer = await createCustomer(sandbox)
   start = addDays(await sandboxToday(sandbox), 7)
-})
-afterAll(async () => {
-  await sandbox?.stop()
-})
+}, ['--merchant', 'ACME:s3cret'])
 
 const asAcme = {env: {GW_USERNAME: 'ACME', GW_TOKEN: 's3cret'}}
 

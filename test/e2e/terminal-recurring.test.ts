@@ -1,6 +1,6 @@
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {afterEach, describe, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
-import {ref, type Sandbox, startSandbox} from './helpers.js'
+import {ref, type Sandbox, sandboxForFile} from './helpers.js'
 import {addDays, createCustomer, sandboxToday} from './recurring-helpers.js'
 
 // A payment plan's and a direct debit's flags left out, asked for at a real pseudo-terminal (tmux)
@@ -8,16 +8,10 @@ import {addDays, createCustomer, sandboxToday} from './recurring-helpers.js'
 let sandbox: Sandbox
 const open: Terminal[] = []
 
-beforeAll(async () => {
-  sandbox = await startSandbox()
-})
+sandboxForFile((started) => void (sandbox = started))
 
 afterEach(() => {
   for (const t of open.splice(0)) t.close()
-})
-
-afterAll(async () => {
-  await sandbox.stop()
 })
 
 function run(args: string[]): Terminal {

@@ -1,7 +1,7 @@
-import {beforeAll, describe, expect, it} from 'vitest'
+import {beforeAll, expect, it} from 'vitest'
 import {terminalGateways} from './auth-helpers.js'
 import {randomBytes} from 'node:crypto'
-import {CARD_ANSWERS, purchasedAtGateway, ref, type Sandbox} from './helpers.js'
+import {CARD_ANSWERS, describeInBothDialects, describeOnce, purchasedAtGateway, ref, type Sandbox} from './helpers.js'
 
 // The live type-back at a real pseudo-terminal (tmux), against each dialect of the local gateway:
 // the amount is typed as shown, and a number that reads as the other unit (cents for dollars, or
@@ -13,7 +13,7 @@ beforeAll(() => {
   ;({live: liveSandbox} = gateways())
 })
 
-describe('a live purchase is confirmed by its amount as shown, never by a number in the other unit', () => {
+describeInBothDialects('a live purchase is confirmed by its amount as shown, never by a number in the other unit', () => {
   it.each([
     // --amount 50000 is 500.00 AUD: `500` (dollars without cents) and `50000` (cents) are refused.
     [50000, '500.00 AUD', ['500', '50000'], '500.00'],
@@ -39,7 +39,10 @@ describe('a live purchase is confirmed by its amount as shown, never by a number
     expect(screen).toContain(`✔ ${question} ${right}`)
     expect((await liveSandbox.gw(['purchase', 'get', reference, '--json'])).json).toMatchObject({reference, amount, currency: 'AUD', successful: true})
   })
+})
 
+// The question alone, nothing sent: no answer of a gateway's is read.
+describeOnce('a live type-back refused three times', () => {
   it('sends nothing after three numbers in the other unit (exit 2), and says how to type it', async () => {
     const reference = ref('typeback')
     const t = run(['purchase', 'create', '--amount', '50000', '--reference', reference, '--card-token', 'tok_unused'], liveSandbox.home)
@@ -61,7 +64,7 @@ describe('a live purchase is confirmed by its amount as shown, never by a number
 /** A reference written as a purchase's id would be (`071-P-` and 8 letters and digits), which the purchase made with it does not have. */
 const idShapedReference = () => `071-P-${randomBytes(8).toString('hex').toUpperCase().slice(0, 8)}`
 
-describe('a purchase named by its reference, on a live profile', () => {
+describeInBothDialects('a purchase named by its reference, on a live profile', () => {
   it('gw purchase void REFERENCE takes the reference typed back, as well as the id', async () => {
     const made = await purchasedAtGateway(liveSandbox, {amount: 1500, reference: ref('tb')})
     const t = run(['purchase', 'void', made.reference, '--json'], liveSandbox.home)

@@ -1,6 +1,6 @@
-import {describe, expect, it} from 'vitest'
+import {expect, it} from 'vitest'
 import {writeTemp} from './batch-helpers.js'
-import {ANSWERS, cardArgs, errorJson, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {ANSWERS, cardArgs, describeInBothDialects, errorJson, ref, type Sandbox, sandboxForFile} from './helpers.js'
 
 // Words that match what happened, against each dialect of the local gateway: a batch row's miss
 // says what the command with one key says, and a reference refused as taken, looked up
@@ -18,7 +18,7 @@ async function made(args: string[], reference = ref('miss')): Promise<Purchase> 
 
 const UNKNOWN = '071-P-ZZZZZZZ9'
 
-describe("a batch row's miss says what the command with one key says", () => {
+describeInBothDialects("a batch row's miss says what the command with one key says", () => {
   it('gw refund create: a purchase that is not there, given alone or as a row, is said as tried by id and reference', async () => {
     const nosuch = ref('nosuch')
     const said = (key: string) => `No purchase has the id or reference ${key}: ${ANSWERS.purchaseNotFound}`
@@ -79,7 +79,7 @@ describe("a batch row's miss says what the command with one key says", () => {
   })
 })
 
-describe("a reference that is another record's id", () => {
+describeInBothDialects("a reference that is another record's id", () => {
   it('gw purchase create --reference ID: refused as taken, the purchase found by its id named so, nothing made (exit 7)', async () => {
     const other = await made([], ref('held'))
     const result = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', other.id, ...cardArgs()])

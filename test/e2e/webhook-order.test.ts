@@ -1,5 +1,5 @@
-import {beforeAll, describe, expect, it} from 'vitest'
-import {apiRequestsSince, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
+import {beforeAll, expect, it} from 'vitest'
+import {apiRequestsSince, describeInBothDialects, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
 
 // Issue 69: gw webhook list printed the oldest hook first, where its help says newest first; -L 1
 // gave the oldest and --oldest-first changed nothing. Web hooks carry no dates, and the local
@@ -30,7 +30,7 @@ async function listed(...args: string[]): Promise<{names: string[]; requests: nu
   return {names: result.records.map((hook) => (hook as {name: string}).name), requests: (await apiRequestsSince(sandbox, cursor)).length}
 }
 
-describe('gw webhook list, in the order its help says', () => {
+describeInBothDialects('gw webhook list, in the order its help says', () => {
   it.each([
     [[], ['hook-4', 'hook-3', 'hook-2', 'hook-1']],
     [['-L', '1'], ['hook-4']],

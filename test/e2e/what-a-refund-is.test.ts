@@ -1,8 +1,8 @@
 import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {describe, expect, it} from 'vitest'
-import {ANSWERS, apiRequestsSince, CARDS, isolatedHome, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
+import {expect, it} from 'vitest'
+import {ANSWERS, apiRequestsSince, CARDS, describeInBothDialects, isolatedHome, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
 
 // What a refund is and whose it is, against a real local
 // gateway in both dialects: a voided refund gave nothing back, so it is shown voided and not counted;
@@ -38,7 +38,7 @@ const listed = async (reference: string) => {
   return {note: result.stderr.trim().split('\n').at(-1), matches: (result.records as (Record_ & {gw_match: Record<string, unknown>})[]).map((record) => [record.reference, record.gw_match])}
 }
 
-describe('a voided refund', () => {
+describeInBothDialects('a voided refund', () => {
   it('is shown voided and not counted, and the purchase can then be refunded in full', async () => {
     const bought = await purchase(`Vera ${ref('void')}`)
     const made = (await gwOk(['refund', 'create', '--transaction-id', bought.reference, '--amount', '400'])).json as Record_
@@ -56,7 +56,7 @@ describe('a voided refund', () => {
   })
 })
 
-describe('a voided purchase', () => {
+describeInBothDialects('a voided purchase', () => {
   it('has nothing left to refund: purchase get says so, and a refund in full is refused before anything is sent', async () => {
     const bought = await purchase(`Val ${ref('void')}`)
     expect((await gwOk(['purchase', 'void', bought.id, '--yes'])).json).toMatchObject({message: 'Voided'})
@@ -69,7 +69,7 @@ describe('a voided purchase', () => {
   })
 })
 
-describe('an unmatched refund', () => {
+describeInBothDialects('an unmatched refund', () => {
   it('belongs to no purchase: neither gw\'s own (recorded so) nor one made elsewhere (the gateway\'s standalone) counts for the purchases on its card', async () => {
     const holder = `Una ${ref('unmatched')}`
     const [first, second] = [await purchase(holder), await purchase(holder, 2000)]
@@ -88,7 +88,7 @@ describe('an unmatched refund', () => {
   })
 })
 
-describe('a refund gw sends any way is its own: certain', () => {
+describeInBothDialects('a refund gw sends any way is its own: certain', () => {
   it('gw api -X POST /v1.0/refunds: certain for the purchase its transaction_id names, by id or reference; with a card alone, of no purchase', async () => {
     const holder = `Abe ${ref('api')}`
     const bought = await purchase(holder)
@@ -122,7 +122,7 @@ describe('a refund gw sends any way is its own: certain', () => {
   })
 })
 
-describe('what gw report and --status count: money that moved', () => {
+describeInBothDialects('what gw report and --status count: money that moved', () => {
   it('a voided refund and a voided purchase move nothing, an authorization counts what was captured of it, one not captured yet holds and takes nothing; --status approved lists no voided record, --status voided lists them', async () => {
     // Singapore dollars and a holder of its own: no other test of this file's gateway makes either.
     const holder = `Rhea ${ref('report')}`
