@@ -1,10 +1,11 @@
 import {spawn} from 'node:child_process'
-import {existsSync} from 'node:fs'
+import {existsSync, readFileSync} from 'node:fs'
+import {join} from 'node:path'
 import {describe, expect, it, type TestContext} from 'vitest'
 import {envelope} from '../misbehaving-gateway.js'
 import {listedRecord, type PagedGateway, pagedGateway, type PagedList} from '../paged-gateway.js'
 import {terminal, type Terminal} from './auth-helpers.js'
-import {baseEnv, GW, isolatedHome, runGw, type RunOptions} from './helpers.js'
+import {baseEnv, GW, isolatedHome, ndjson, runGw, type RunOptions} from './helpers.js'
 import {runsInCiOr} from './slow-gates.js'
 import {POSIX_PIPES} from '../only-on.js'
 
@@ -344,6 +345,20 @@ describe.concurrent('case 4: a slow list says what it is doing, at a terminal on
     expect(screen).toContain('[exit 0]')
     expect(screen).not.toContain(`Reading ${label}`)
     for (const text of shown) expect(screen).toMatch(text)
+  })
+
+  it('at a terminal, stdout to a file: the progress line shows, and the file holds the records alone', async ({onTestFinished}) => {
+    const {gateway: served, release} = await slowThirdPage(onTestFinished)
+    const file = join(home.HOME!, `purchases-${served.url.split(':').at(-1)}.ndjson`)
+    const line = `"${process.execPath}" "${GW}" purchase list --all > "${file}"`
+    const t = terminalOf(onTestFinished, [], env(served.url), {width: 150, program: ['bash', '-c', line]})
+    await t.waitFor(/Reading purchases: page \d of 4, 50 of 200 records/)
+    release()
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    expect(screen.trim()).toBe('200 purchases, newest first.\n[exit 0]')
+    const written = readFileSync(file, 'utf8')
+    expect(written).not.toMatch(/Reading|\r|\u001B/)
+    expect(references(ndjson(written))).toEqual(paged(0, 200).reverse())
   })
 
   it('refund list --purchase keeps to --max-pages, as every list does (exit 1, saying why)', async ({onTestFinished}) => {
