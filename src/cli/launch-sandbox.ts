@@ -13,7 +13,7 @@ import type {Mode} from '../sandbox/domain/mode.js'
 import {DEFAULT_SANDBOX} from '../sandbox/server/names.js'
 import type {RunningSandbox} from '../sandbox/server/server.js'
 import type {Dialect} from '../sandbox/dialect.js'
-import type {WebHookOrder} from '../sandbox/domain/web-hook.js'
+import type {WebHookOrder} from '../sandbox/domain/web-hook-order.js'
 
 /**
  * `gw sandbox start` from its flags to a gateway listening: in the foreground until a signal, in

@@ -5,7 +5,7 @@ import type {RecordType} from './domain/ids.js'
 import type {Mode} from './domain/mode.js'
 import type {RequestLog} from './server/request-log.js'
 import type {Store} from './domain/store.js'
-import type {WebHookOrder} from './domain/web-hook.js'
+import type {WebHookOrder} from './domain/web-hook-order.js'
 
 /** What route handlers may use: state and time, never the request or the socket. */
 export interface SandboxContext {

@@ -3,7 +3,7 @@ import {allowHost, allowOrigin, sandboxName} from '../../cli/flags.js'
 import {ExitStatus, GwCommand} from '../../cli/gw-command.js'
 import {merchant, readMerchants} from '../../cli/merchant-input.js'
 import {DEFAULT_SANDBOX} from '../../sandbox/server/names.js'
-import {WEB_HOOK_ORDERS, type WebHookOrder} from '../../sandbox/domain/web-hook.js'
+import {WEB_HOOK_ORDERS, type WebHookOrder} from '../../sandbox/domain/web-hook-order.js'
 import type {LaunchRequest} from '../../cli/launch-sandbox.js'
 
 export default class SandboxStart extends GwCommand<LaunchRequest> {

@@ -8,7 +8,7 @@ import {stopMeaning, type StopSignalName} from '../../lib/platform.js'
 import type {Mode} from '../domain/mode.js'
 import type {MerchantCredentials} from '../domain/ids.js'
 import type {Dialect} from '../dialect.js'
-import type {WebHookOrder} from '../domain/web-hook.js'
+import type {WebHookOrder} from '../domain/web-hook-order.js'
 import {readRuntimeFile, type RuntimeInfo} from './runtime-file.js'
 
 // Process management behind `gw sandbox start --detach`: the detached gateway, what a start asks of

@@ -5,7 +5,7 @@ import {readOwnFile} from '../../lib/own-file.js'
 import type {ProcessFacts} from '../../lib/processes.js'
 import type {Dialect} from '../dialect.js'
 import type {Mode} from '../domain/mode.js'
-import type {WebHookOrder} from '../domain/web-hook.js'
+import type {WebHookOrder} from '../domain/web-hook-order.js'
 import {DEFAULT_SANDBOX, SANDBOX_NAME} from './names.js'
 
 /**

@@ -22,7 +22,8 @@ import {listen} from './socket.js'
 import {routes} from '../routes/route-table.js'
 import {Store} from '../domain/store.js'
 import type {StateWrite} from './state-database.js'
-import {registerStartHook, type WebHookOrder} from '../domain/web-hook.js'
+import {registerStartHook} from '../domain/web-hook.js'
+import type {WebHookOrder} from '../domain/web-hook-order.js'
 import type {Dialect} from '../dialect.js'
 
 export interface SandboxOptions {
