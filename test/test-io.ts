@@ -5,6 +5,8 @@ import {forPeople, type Io, statusLine} from '../src/output/io.js'
 export interface TestIoOptions {
   /** stdout, stderr and stdin are terminals: tables, the status line, prompts. */
   tty?: boolean
+  /** A progress line may be drawn (Io.progress); by default where `tty` is. */
+  progress?: boolean
   stdin?: string
   color?: boolean
   columns?: number
@@ -34,7 +36,7 @@ export interface TestIo extends Io {
  * away (a closed pipe) or whose writes fail (a full disk), so that every path that waits for
  * stdout or stops on its failure runs in process, as it runs against the real one.
  */
-export function testIo({tty = false, stdin = '', color = false, columns = 80, behind = false, failWrites}: TestIoOptions = {}): TestIo {
+export function testIo({tty = false, progress = tty, stdin = '', color = false, columns = 80, behind = false, failWrites}: TestIoOptions = {}): TestIo {
   let stdout = ''
   let stderr = ''
   let writes = 0
@@ -85,6 +87,7 @@ export function testIo({tty = false, stdin = '', color = false, columns = 80, be
     errColor: color,
     columns,
     chatty: tty,
+    progress,
     canPrompt: () => tty,
     onOutClosed(listener) {
       if (failure) listener(failure)

@@ -33,8 +33,8 @@ export interface WalkState {
 export interface WalkOptions {
   /** The order to hand the records over in; none: the order the gateway pages in. */
   order?: ListOrder
-  /** The order the gateway is known to page in where the records carry no dates to tell it (web hooks). */
-  undatedOrder?: ListOrder
+  /** The order the gateway pages in where the records carry no dates to tell it (web hooks), from what else tells it: asked with the first page's records. */
+  undatedOrder?: (first: readonly Record<string, unknown>[]) => Promise<ListOrder | undefined>
   /** Pages asked for at once. */
   ahead: number
   /** Records the reader takes at most, when it keeps every one it is handed: pages past them are not asked for. */
@@ -53,8 +53,8 @@ export interface WalkOptions {
  * In the gateway's order the pages are read forward (walk-forward.ts). Against it, the walk reads
  * the first page for the count, checks it on the last page, and reads back from there; a count the
  * pages contradict (or none at all) is found by reading forward to the end, holding only the last
- * pages (walk-backward.ts). Records without dates are taken to be paged in `undatedOrder`, where a
- * list's is known; else they are handed over as the gateway pages them, claiming no order (WalkState.order). The rules (page-reader.ts, length-claim.ts):
+ * pages (walk-backward.ts). Records without dates are taken to be paged in the order `undatedOrder`
+ * tells, where it tells one; else they are handed over as the gateway pages them, claiming no order (WalkState.order). The rules (page-reader.ts, length-claim.ts):
  * an empty page ends a walk; a count is believed only while the pages bear it out, and once one
  * contradicts it the walk goes on until a page comes empty; a page that adds no record the walk
  * has not already met, twice in a row, stops it (PagingError, naming the page), as does a walk
@@ -67,7 +67,7 @@ export async function* walkList<T extends Record<string, unknown>>(fetch: FetchP
   const {page, pages, total} = first.paging
   // No paging in the answer, or more than was asked for: the gateway does not page this list, and this is all of it.
   if ((page === undefined && pages === undefined && total === undefined) || first.records.length > PAGE_SIZE) {
-    const paged = pagedOrder(orderOf(first.records)) ?? options.undatedOrder
+    const paged = pagedOrder(orderOf(first.records)) ?? (await options.undatedOrder?.(first.records))
     const reverse = options.order !== undefined && paged !== undefined && options.order !== paged
     // One answer far longer than a page: its records as they are read, or held as text to be handed over the other way round.
     if (first.more) return yield* reverse ? reversedAsText(first.records, first.more, options) : unpagedAsRead(first.records, first.more, paged, options)
@@ -86,7 +86,7 @@ export async function* walkList<T extends Record<string, unknown>>(fetch: FetchP
   tell()
   const learned = await learnOrder(reader, first.records)
   const {last} = learned
-  const paged = learned.paged ?? options.undatedOrder
+  const paged = learned.paged ?? (await options.undatedOrder?.(first.records))
   const reverses = options.order !== undefined && paged !== undefined && options.order !== paged
   handed.order = reverses ? options.order : paged
   tell()

@@ -113,15 +113,18 @@ export async function recordRefundMade(dataDir: string, target: JournalTarget, m
       db.close()
     }
   } catch (err) {
-    if (err instanceof LayoutVersionError) throw new WriteError(`${err.path} is of version ${err.found}, and this gw reads version ${err.known} only: run the gw that wrote it, or move it away and gw makes a new one`, err)
-    throw new WriteError(`${refundsMadeFile(dataDir)} cannot be written (${failure(err)})`, err)
+    throw unwrittenRecord(refundsMadeFile(dataDir), err)
   }
 }
 
-/** Why a write failed, in a word: the system's code, or SQLite's own words (`database or disk is full`). */
-function failure(err: unknown): string {
+/**
+ * A record of gw's (refunds made, web hooks made) that could not be written, as WriteError: one of
+ * another version, or why in a word: the system's code, or SQLite's own words (`database or disk is full`).
+ */
+export function unwrittenRecord(path: string, err: unknown): WriteError {
+  if (err instanceof LayoutVersionError) return new WriteError(`${err.path} is of version ${err.found}, and this gw reads version ${err.known} only: run the gw that wrote it, or move it away and gw makes a new one`, err)
   const {code, errstr, message} = err as {code?: string; errstr?: string; message?: string}
-  return code !== undefined && code !== 'ERR_SQLITE_ERROR' ? code : (errstr ?? message ?? String(err))
+  return new WriteError(`${path} cannot be written (${code !== undefined && code !== 'ERR_SQLITE_ERROR' ? code : (errstr ?? message ?? String(err))})`, err)
 }
 
 interface RefundRow {

@@ -13,6 +13,7 @@ import type {Mode} from '../sandbox/domain/mode.js'
 import {DEFAULT_SANDBOX} from '../sandbox/server/names.js'
 import type {RunningSandbox} from '../sandbox/server/server.js'
 import type {Dialect} from '../sandbox/dialect.js'
+import type {WebHookOrder} from '../sandbox/domain/web-hook-order.js'
 
 /**
  * `gw sandbox start` from its flags to a gateway listening: in the foreground until a signal, in
@@ -46,6 +47,8 @@ export interface LaunchRequest {
   rateLimit?: number
   /** How long each API answer waits, as over a network; none when not given. */
   latencyMs?: number
+  /** The order its lists of web hooks come in. */
+  webHookOrder: WebHookOrder
   detach: boolean
   restart: boolean
   /** This process is the background one a `--detach` start spawned: its parent registers the profile and reports. */
@@ -137,6 +140,7 @@ async function startForeground(request: LaunchRequest, ctx: LaunchContext, files
     processingWindowMs: request.processingWindowMs,
     rateLimit: request.rateLimit,
     latencyMs: request.latencyMs,
+    webHookOrder: request.webHookOrder,
     runtimeFile: ownsRuntimeFile ? files.runtime : undefined,
     name: request.name,
     platform: ctx.platform,
@@ -160,10 +164,10 @@ async function startForeground(request: LaunchRequest, ctx: LaunchContext, files
   return {exitCode: stopped === 'SIGINT' ? 130 : 0}
 }
 
-/** The live gateway's manners it was given, as its start says them: `, at most 100 requests a second a merchant, answers 150 ms late`. */
-function manners({rateLimit, latencyMs}: Pick<LaunchRequest, 'rateLimit' | 'latencyMs'>): string {
+/** The live gateway's manners it was given, as its start says them: `, at most 100 requests a second a merchant, answers 150 ms late, web hooks listed newest first`. */
+function manners({rateLimit, latencyMs, webHookOrder}: Pick<LaunchRequest, 'rateLimit' | 'latencyMs' | 'webHookOrder'>): string {
   const limit = rateLimit === undefined ? '' : `, at most ${rateLimit} requests a second a merchant`
-  return `${limit}${latencyMs ? `, answers about ${latencyMs} ms late` : ''}`
+  return `${limit}${latencyMs ? `, answers about ${latencyMs} ms late` : ''}${webHookOrder === 'newest' ? ', web hooks listed newest first' : ''}`
 }
 
 /** What a local gateway without --state keeps, said when it starts: gw sandbox stop says it again as it loses them. */
@@ -262,6 +266,7 @@ function askedFor(request: LaunchRequest): StartRequest {
     ...(given(request, 'mode') ? {mode: request.mode} : {}),
     ...(given(request, 'dialect') ? {dialect: request.dialect} : {}),
     ...(given(request, 'processing-window-ms') ? {processingWindowMs: request.processingWindowMs} : {}),
+    ...(given(request, 'web-hook-order') ? {webHookOrder: request.webHookOrder} : {}),
     ...(request.rateLimit === undefined ? {} : {rateLimit: request.rateLimit}),
     ...(request.latencyMs === undefined ? {} : {latencyMs: request.latencyMs}),
     ...(request.stateFile === undefined ? {} : {stateFile: absolutePath(request.stateFile)}),

@@ -30,6 +30,8 @@ export async function runList(resource: ListResource, flags: ListFlags, f: Facto
     limit: flags.all ? undefined : (flags.limit ?? DEFAULT_LIST_LIMIT),
     concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
     maxPages: flags['max-pages'],
+    // Web hooks carry no dates: the hooks gw made tell the gateway's order (webhooks/hook-order.ts).
+    ...(resource === 'webHooks' ? {undatedOrder: (await import('../webhooks/hook-order.js')).hookOrderReader(f, deps.client)} : {}),
   }
   // Refunds name no purchase: those of one are matched against it, best fit first (lists/refunds-of-purchase.ts).
   if (filters.purchase) return (await import('../lists/refunds-of-purchase.js')).listRefundsOfPurchase(request, f, deps)

@@ -89,11 +89,12 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the registrat
     const {register, ...options} = input
     // Made (once, kept) only when something is forwarded: gw's config folder is written to no sooner.
     const signing = options.forwardTo === undefined ? undefined : await import('../webhooks/signing.js').then(({signingSecret}) => signingSecret(this.factory.configDir, said))
-    const [{listen}, webhooks, {isAbandonedListen, listenHookName}, {isLocalGatewayProfile}] = await Promise.all([
+    const [{listen}, webhooks, {isAbandonedListen, listenHookName}, {isLocalGatewayProfile}, {forgetRemoved, makeRecorded}] = await Promise.all([
       import('../webhooks/listen.js'),
       import('../operations/webhooks.js'),
       import('../webhooks/registration.js'),
       import('../auth/local-profile.js'),
+      import('../webhooks/hook-order.js'),
     ])
     // Without --register a profile is optional: it only tells which mode deliveries should be in.
     const credentials = await this.factory.credentials().catch((err) => (err instanceof AuthError && !register ? undefined : Promise.reject(err)))
@@ -105,6 +106,8 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the registrat
     const guard = registering ? requestGuard({target: credentials, commandId: this.factory.commandName, yes: true, io: this.io, prompter: () => this.factory.prompter(), confirmedUpFront: true}) : undefined
     const client = registering ? await this.factory.clientFor(credentials, guard) : undefined
     const deps = client && {client, io: this.io}
+    // gw's record of the hooks it made (webhooks/hooks-made.ts): where they stand on a list tells the gateway's order.
+    const made = {dataDir: this.factory.dataDir, io: this.io, target: async () => credentials!}
     try {
       const code = await listen(
         {
@@ -116,13 +119,24 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the registrat
           stopSignals: this.factory.platform.serviceSignals,
           register: deps && {
             create: async (address, hookAuth) => {
-              const hook = await webhooks.createWebHook({name: listenHookName(address), address, events: [], environment: credentials?.environment ?? 'sandbox', auth: hookAuth}, deps)
+              const hook = await makeRecorded(made, deps.client, () => webhooks.createWebHook({name: listenHookName(address), address, events: [], environment: credentials?.environment ?? 'sandbox', auth: hookAuth}, deps))
               if (typeof hook.id !== 'string' || !hook.id) throw new UsageError('The gateway registered the web hook but sent no id back, so gw listen could not remove it on exit')
               return hook.id
             },
-            remove: async (id) => void (await webhooks.deleteWebHook(id, deps)),
+            remove: async (id) => {
+              await webhooks.deleteWebHook(id, deps)
+              await forgetRemoved(made, id)
+            },
             // Only a gateway on this machine: a listen's process and address mean something only here.
-            ...(isLoopbackUrl(credentials!.baseUrl) ? {removeAbandoned: (own: string) => webhooks.removeWebHooksWhere((hook) => isAbandonedListen(hook, own), deps)} : {}),
+            ...(isLoopbackUrl(credentials!.baseUrl)
+              ? {
+                  removeAbandoned: async (own: string) => {
+                    const removed = await webhooks.removeWebHooksWhere((hook) => isAbandonedListen(hook, own), deps)
+                    for (const hook of removed) await forgetRemoved(made, String(hook.id))
+                    return removed
+                  },
+                }
+              : {}),
             ...(register === undefined ? {automatic: {gateway: credentials!.baseUrl}} : {}),
           },
         },

@@ -23,11 +23,11 @@ export const TIME_FIELD: Record<ListResource, string | undefined> = {
 }
 
 /**
- * The order the gateway pages a list in whose records carry no dates to tell it. Web hooks have no
- * `created_at`: the recordings list them oldest first (2017, 2019; newest first in 2018 alone), as
- * the local gateway does in both dialects, so a list newest first reads them backwards.
+ * The order a gateway is taken to page a list in whose records carry no dates, where nothing else
+ * tells it (ListRequest.undatedOrder). Web hooks have no `created_at`: the recordings list them
+ * oldest first in 2017 and 2019, newest first in 2018, so oldest first is the likelier.
  */
-const UNDATED_ORDER: Partial<Record<ListResource, ListOrder>> = {webHooks: 'oldest'}
+const ASSUMED_ORDER: Partial<Record<ListResource, ListOrder>> = {webHooks: 'oldest'}
 
 /**
  * Lists read whole and held to the window here alone, the gateway asked for no days: a debit is
@@ -50,6 +50,8 @@ export interface ListRequest {
   maxPages?: number
   /** Told how the walk stands as pages come (progress on a terminal). */
   onState?: (state: WalkState) => void
+  /** The order the gateway pages records without dates in, from what else tells it (web hooks gw made: webhooks/hook-order.ts); none: ASSUMED_ORDER. */
+  undatedOrder?: (first: readonly GwRecord[]) => Promise<ListOrder | undefined>
 }
 
 /** What a listing came to, once its records are read: how many were handed over, and whether more would match. */
@@ -61,6 +63,8 @@ export interface ListSummary {
   total?: number
   /** The order they were handed over in; none where their dates could not tell it. */
   order?: ListOrder
+  /** The gateway's order was taken on trust (ASSUMED_ORDER): its records carry no dates, and nothing else told it. */
+  assumed?: boolean
 }
 
 /**
@@ -81,12 +85,18 @@ export function listRecords(request: ListRequest, {client}: Pick<Deps, 'client'>
     summary.order = state.order
     request.onState?.(state)
   }
+  const undatedOrder = async (first: readonly GwRecord[]) => {
+    const told = await request.undatedOrder?.(first)
+    if (told !== undefined) return told
+    summary.assumed = ASSUMED_ORDER[request.resource] !== undefined
+    return ASSUMED_ORDER[request.resource]
+  }
   // Every record is kept when nothing narrows the list: no page past the limit is asked for, not
   // even for one record more (`-L 10` over pages of 10 reads one page); whether there are more to
   // show is the count's to say, and where the gateway gives none, a full limit may have more.
   const want = unnarrowed && request.limit !== undefined ? request.limit : undefined
   async function* pages(): AsyncGenerator<GwRecord[]> {
-    for await (const page of walkList(fetch, {order: request.order, undatedOrder: UNDATED_ORDER[request.resource], ahead: request.concurrency, want, maxPages: request.maxPages, onState})) {
+    for await (const page of walkList(fetch, {order: request.order, undatedOrder, ahead: request.concurrency, want, maxPages: request.maxPages, onState})) {
       const kept = unnarrowed ? page : page.filter(wanted)
       const room = request.limit === undefined ? kept.length : request.limit - summary.shown
       if (kept.length > room) summary.more = true

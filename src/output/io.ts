@@ -1,3 +1,4 @@
+import {fstatSync} from 'node:fs'
 import {UsageError} from '../errors.js'
 import {decodeUtf8} from '../lib/utf8.js'
 import {maskCardNumbersIn} from '../safety/redact.js'
@@ -24,6 +25,8 @@ export interface Io {
   readonly columns: number
   /** Progress and success notes are for people watching a terminal, not for CI logs. */
   readonly chatty: boolean
+  /** A progress line may be drawn at the terminal's foot while gw reads (progressShown): never while a pipe's reader may draw there too. */
+  readonly progress: boolean
   canPrompt(): boolean
   /**
    * A line kept at the foot of the terminal (a batch's progress), on stderr: anything else written
@@ -56,6 +59,7 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
   const forced = env.GW_FORCE_TTY !== undefined && env.GW_FORCE_TTY !== ''
   const isStdoutTTY = forced || Boolean(process.stdout.isTTY)
   const isStderrTTY = Boolean(process.stderr.isTTY)
+  const chatty = isStderrTTY && !env.CI
   // process.stdin is made when first read: for a file (`< /dev/null`, cron) an fs.ReadStream, which
   // loads nine of Node's modules (its fs streams and promises, readline); for a pipe, a socket. So
   // it is asked only by what reads stdin or may prompt, not by every command that makes an Io.
@@ -77,7 +81,8 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
     color: isStdoutTTY && !noColor,
     errColor: isStderrTTY && !noColor,
     columns: forcedWidth(env.GW_FORCE_TTY, terminalWidth(env.COLUMNS, process.stdout.columns)),
-    chatty: isStderrTTY && !env.CI,
+    chatty,
+    progress: progressShown(chatty, stdoutKind),
     // A CI job that happens to have a terminal must not wait for an answer nobody will type.
     canPrompt: () => !noInput && !env.CI && isStderrTTY && isStdinTTY(),
     // The write's own callback, not a second empty write: that would be a write(2) of its own.
@@ -95,6 +100,31 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
     },
   }
   return withStdinTTY(io, isStdinTTY)
+}
+
+/** What stdout is, as far as a line drawn at the terminal's foot goes. */
+export type StdoutKind = 'terminal' | 'file' | 'pipe or other'
+
+/**
+ * Whether a progress line may be drawn on stderr while gw reads: for a person watching (`chatty`:
+ * stderr a terminal, not CI), and only where no other program draws on that terminal meanwhile.
+ * stdout a terminal: gw alone writes there. A regular file (`> all.ndjson`): nothing reads it as it
+ * is written, and a long export is where a person waits longest. A pipe (`| head -1`, `| less`,
+ * `| jq`): its reader draws on the same terminal, and the line would land in its output. A device
+ * or socket counts as a pipe. GW_FORCE_TTY changes nothing here: it is a pipe's reader that asked.
+ */
+export function progressShown(chatty: boolean, stdout: () => StdoutKind): boolean {
+  return chatty && stdout() !== 'pipe or other'
+}
+
+/** stdout's kind, from the descriptor itself (not GW_FORCE_TTY's word): asked only where stderr is a terminal, so one fstat at most. */
+function stdoutKind(): StdoutKind {
+  if (process.stdout.isTTY) return 'terminal'
+  try {
+    return fstatSync(1).isFile() ? 'file' : 'pipe or other'
+  } catch {
+    return 'pipe or other'
+  }
 }
 
 /**

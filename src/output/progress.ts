@@ -28,7 +28,7 @@ const silent: PagingProgress = {state() {}, retried() {}, rateLimited() {}, done
  * A line at the foot of the terminal, on stderr (Io.status), once paging has taken a second:
  * pages read and records so far, of how many when known, the page waited for, and each retry or
  * wait for the gateway's rate limit as it happens; redrawn at most ten times a second, and each second while nothing comes. Nothing
- * when `shown` is false (stderr not a terminal, CI, --json).
+ * when `shown` is false (stderr not a terminal, CI, stdout a pipe, --json).
  */
 export function pagingProgress(io: Io, {shown}: {shown: boolean}): PagingProgress {
   if (!shown) return silent
@@ -80,11 +80,11 @@ export function pagingProgress(io: Io, {shown}: {shown: boolean}): PagingProgres
 
 /**
  * Runs a walk (a list, a report, the refunds of a purchase) with its progress and the client's
- * retries shown while it runs (pagingProgress): at a terminal, never with --json. The line is taken
- * away when the walk ends, however it ends.
+ * retries shown while it runs (pagingProgress): at a terminal, never in a pipe (whose reader draws
+ * there too: Io.progress) or with --json. The line is taken away when the walk ends, however it ends.
  */
 export async function showingProgress<T>({io, render}: {io: Io; render: Pick<RenderOptions, 'json'>}, client: Pick<GatewayClient, 'watchRetries' | 'watchRateLimits'>, walk: (progress: PagingProgress) => Promise<T>): Promise<T> {
-  const progress = pagingProgress(io, {shown: io.chatty && !render.json})
+  const progress = pagingProgress(io, {shown: io.progress && !render.json})
   const forget = client.watchRetries(progress.retried)
   // The line says the gateway's waits, in place of a line of their own.
   const forgetLimits = client.watchRateLimits(progress.rateLimited)

@@ -180,15 +180,22 @@ export async function renderListing(io: Io, pages: AsyncIterable<GwRecord[]>, co
   await stream.end()
 }
 
-/** How a list came out, said on a terminal under it: how many, in which order, and how to see more. */
-export function renderListSummary(io: Io, {shown, more, total, order: handed}: {shown: number; more: boolean; total?: number; order?: ListOrder}, {noun}: {noun: string}): void {
+/** How a list came out, said on a terminal under it: how many, in which order (and whether it was assumed), and how to see more. */
+export function renderListSummary(io: Io, {shown, more, total, order: handed, assumed}: {shown: number; more: boolean; total?: number; order?: ListOrder; assumed?: boolean}, {noun}: {noun: string}): void {
   // Records without dates are shown as the gateway lists them: no order is claimed for them.
   const order = handed === undefined ? "in the gateway's order" : `${handed} first`
   const nouns = (count: number) => `${count} ${noun}${count === 1 ? '' : 's'}`
   if (shown === 0) io.err(`No ${noun}s match.\n`)
   else if (more) io.err(`Showing ${total === undefined ? nouns(shown) : `${shown} of ${nouns(total)}`}, ${order}; --limit N or --all shows more.\n`)
   else io.err(`${nouns(shown)}, ${order}.\n`)
+  // Only web hooks carry no dates (operations/lists.ts ASSUMED_ORDER).
+  if (assumed && shown > 1) io.err(ASSUMED_ORDER_NOTE)
 }
+
+/** Said under a list of web hooks whose order nothing told: the hooks gw makes tell it (webhooks/hook-order.ts). */
+export const ASSUMED_ORDER_NOTE =
+  "The order is assumed: web hooks carry no dates, and gw takes the gateway to list them oldest first, as most recorded gateways do. Two hooks made with gw webhook create or gw listen show the gateway's own order.\n"
+
 
 const lineCount = (text: string) => text.split('\n').length - 1
 

@@ -5,6 +5,7 @@ import type {RecordType} from './domain/ids.js'
 import type {Mode} from './domain/mode.js'
 import type {RequestLog} from './server/request-log.js'
 import type {Store} from './domain/store.js'
+import type {WebHookOrder} from './domain/web-hook-order.js'
 
 /** What route handlers may use: state and time, never the request or the socket. */
 export interface SandboxContext {
@@ -21,6 +22,8 @@ export interface SandboxContext {
   processingWindowMs: number
   /** How long each API answer waits once its request is done, give or take a quarter (gw sandbox start --latency); 0 for none. */
   latencyMs: number
+  /** The order its lists of web hooks come in (gw sandbox start --web-hook-order). */
+  webHookOrder: WebHookOrder
   /** This run's control token, kept in its runtime file: GET /_sandbox/clock proves with it (never sending it) that it is the gateway gw started. */
   controlToken: string
   /** The base URL, known once the server listens. */

@@ -75,6 +75,17 @@ describe('GET and DELETE /v1.0/web_hooks', () => {
     expect((await call(gateway, 'GET', '/v1.0/web_hooks')).body.response).toStrictEqual([listed(second)])
   })
 
+  it.each([
+    [{}, [1, 2, 3]],
+    [{webHookOrder: 'oldest' as const}, [1, 2, 3]],
+    [{webHookOrder: 'newest' as const}, [3, 2, 1]],
+  ])('lists hooks oldest first, as recorded in 2017 and 2019, or newest first as in 2018 (%j)', async (options, order) => {
+    const gateway = await sandbox(options)
+    for (const n of [1, 2, 3]) await registerHook(gateway, `${ADDRESS}/${n}`)
+    const listed = (await call(gateway, 'GET', '/v1.0/web_hooks')).body.response as {address: string}[]
+    expect(listed.map((hook) => hook.address)).toStrictEqual(order.map((n) => `${ADDRESS}/${n}`))
+  })
+
   it('answers 404 for an unknown hook and 403 for another merchant hook', async () => {
     const gateway = await sandbox()
     const created = (await registerHook(gateway, ADDRESS)).body.response

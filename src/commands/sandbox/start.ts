@@ -3,6 +3,7 @@ import {allowHost, allowOrigin, sandboxName} from '../../cli/flags.js'
 import {ExitStatus, GwCommand} from '../../cli/gw-command.js'
 import {merchant, readMerchants} from '../../cli/merchant-input.js'
 import {DEFAULT_SANDBOX} from '../../sandbox/server/names.js'
+import {WEB_HOOK_ORDERS, type WebHookOrder} from '../../sandbox/domain/web-hook-order.js'
 import type {LaunchRequest} from '../../cli/launch-sandbox.js'
 
 export default class SandboxStart extends GwCommand<LaunchRequest> {
@@ -13,6 +14,7 @@ Prints its URL on stdout. In the foreground Ctrl-C stops it; --detach runs it in
 Only requests addressed to it get in (loopback names, IP addresses, --host, --allow-host), and none from a web page but --allow-origin ones, so pages in your browser cannot read or change it (DNS rebinding). Its controls (/_sandbox/) take only application/json.
 With --host beyond loopback (0.0.0.0) nothing published gets in. Merchant TEST is refused unless --open-test-merchant. Its controls take the control token it prints (Authorization: Bearer; your own gw sends it from this machine), and a merchant's credentials only that merchant's sample events and requests.
 --rate-limit N and --latency MS give it the live gateway's manners: past N requests a second a merchant is answered 429 with Retry-After, and every answer comes back about MS late, as over a network.
+It lists web hooks oldest first, as the recorded live gateway did in 2017 and 2019. --web-hook-order newest lists them newest first, as it did in 2018.
 Several run side by side by name. --name NAME starts another (one name whatever its case), on a free port unless --port says otherwise, with files of its own and a profile named NAME (gw --profile NAME ...). gw sandbox stop --name NAME stops it. A sandbox one and a live-mode one (--mode live) make a rehearsal of the live guards with no real money.`
 
   static override examples = [
@@ -42,6 +44,7 @@ Several run side by side by name. --name NAME starts another (one name whatever 
     'processing-window-ms': Flags.integer({description: "the most it takes to process a request, which gw waits out before it calls a purchase it cannot find not sent (the live gateway's is a minute)", default: 2000, min: 0, max: 600_000}),
     'rate-limit': Flags.integer({description: "at most this many API requests a second for each merchant, as the live gateway limits them; past it, 429 with Retry-After and nothing done", min: 1, max: 100_000}),
     latency: Flags.integer({description: 'delay every API answer by about this many ms (give or take a quarter), the request done as it arrives, as over a network', min: 0, max: 60_000}),
+    'web-hook-order': Flags.string({description: 'the order it lists web hooks in, which carry no dates: oldest first, or newest first', options: [...WEB_HOOK_ORDERS], default: 'oldest'}),
     'request-log': Flags.boolean({description: "log the requests answered, for gw sandbox logs: beside --state, else in gw's data folder", default: true, allowNo: true}),
     // Tests shorten the wait between delivery attempts to a receiver that is down.
     'webhook-backoff': Flags.integer({description: 'first wait in ms between web hook delivery attempts', min: 1, hidden: true}),
@@ -70,6 +73,7 @@ Several run side by side by name. --name NAME starts another (one name whatever 
       processingWindowMs: flags['processing-window-ms'],
       rateLimit: flags['rate-limit'],
       latencyMs: flags.latency,
+      webHookOrder: flags['web-hook-order'] as WebHookOrder,
       detach: flags.detach,
       restart: flags.restart,
       detachedChild: flags['detached-child'],

@@ -38,7 +38,9 @@ A sandbox profile registers a Test web hook, a live profile a Live one. With --a
   }
 
   protected async operate(input: WebHookInput) {
-    const {createWebHook} = await import('../../operations/webhooks.js')
-    return createWebHook(input, await this.factory.deps())
+    const [{createWebHook}, {makeRecorded}] = await Promise.all([import('../../operations/webhooks.js'), import('../../webhooks/hook-order.js')])
+    const deps = await this.factory.deps()
+    // Recorded with when it was made: where the hooks gw made stand on a list tells the gateway's order (gw webhook list).
+    return makeRecorded(this.factory, deps.client, () => createWebHook(input, deps))
   }
 }

@@ -23,7 +23,9 @@ export default class WebhookDelete extends GwCommand<string> {
   }
 
   protected async operate(id: string) {
-    const {deleteWebHook} = await import('../../operations/webhooks.js')
-    return deleteWebHook(id, await this.factory.deps())
+    const [{deleteWebHook}, {forgetRemoved}] = await Promise.all([import('../../operations/webhooks.js'), import('../../webhooks/hook-order.js')])
+    const removed = await deleteWebHook(id, await this.factory.deps())
+    await forgetRemoved(this.factory, id)
+    return removed
   }
 }

@@ -53,8 +53,10 @@ export function updateWebHook(request: MerchantRequest, ctx: SandboxContext): Ro
   return {status: 200, response: webHookView(updated)}
 }
 
+/** Every hook of the merchant, in one answer, oldest first unless the gateway was started to list them newest first. */
 export function listWebHooks({merchant}: MerchantRequest, ctx: SandboxContext): RouteResult {
-  return {status: 200, response: ctx.store.list('webhooks', merchant).map((hook) => webHookView(hook))}
+  const hooks = ctx.store.list('webhooks', merchant).map((hook) => webHookView(hook))
+  return {status: 200, response: ctx.webHookOrder === 'newest' ? hooks.reverse() : hooks}
 }
 
 export function deleteWebHook(request: MerchantRequest, ctx: SandboxContext): RouteResult {

@@ -8,6 +8,7 @@ import {stopMeaning, type StopSignalName} from '../../lib/platform.js'
 import type {Mode} from '../domain/mode.js'
 import type {MerchantCredentials} from '../domain/ids.js'
 import type {Dialect} from '../dialect.js'
+import type {WebHookOrder} from '../domain/web-hook-order.js'
 import {readRuntimeFile, type RuntimeInfo} from './runtime-file.js'
 
 // Process management behind `gw sandbox start --detach`: the detached gateway, what a start asks of
@@ -22,6 +23,7 @@ export interface StartRequest {
   processingWindowMs?: number
   rateLimit?: number
   latencyMs?: number
+  webHookOrder?: WebHookOrder
   stateFile?: string
   webhooks?: string[]
   merchants?: string[]
@@ -46,6 +48,7 @@ export function differencesFrom(info: RuntimeInfo, asked: StartRequest): string[
   if (asked.processingWindowMs !== undefined && asked.processingWindowMs !== info.processingWindowMs) differ('--processing-window-ms', String(asked.processingWindowMs), String(info.processingWindowMs))
   if (asked.rateLimit !== undefined && asked.rateLimit !== info.rateLimit) differ('--rate-limit', String(asked.rateLimit), String(info.rateLimit ?? ''))
   if (asked.latencyMs !== undefined && asked.latencyMs !== info.latencyMs) differ('--latency', String(asked.latencyMs), String(info.latencyMs || ''))
+  if (asked.webHookOrder !== undefined && asked.webHookOrder !== (info.webHookOrder ?? 'oldest')) differ('--web-hook-order', asked.webHookOrder, info.webHookOrder ?? 'oldest')
   if (asked.stateFile !== undefined && !sameFile(asked.stateFile, info.stateFile)) differ('--state', asked.stateFile, info.stateFile ?? '')
   if (asked.webhooks !== undefined && !same(asked.webhooks, info.webhooks)) differ('--webhook', asked.webhooks.join(' '), info.webhooks.join(' '))
   if (asked.merchants !== undefined && !same(asked.merchants, info.merchants)) differ('--merchant', asked.merchants.join(' '), info.merchants.join(' '))

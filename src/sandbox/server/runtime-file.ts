@@ -5,6 +5,7 @@ import {readOwnFile} from '../../lib/own-file.js'
 import type {ProcessFacts} from '../../lib/processes.js'
 import type {Dialect} from '../dialect.js'
 import type {Mode} from '../domain/mode.js'
+import type {WebHookOrder} from '../domain/web-hook-order.js'
 import {DEFAULT_SANDBOX, SANDBOX_NAME} from './names.js'
 
 /**
@@ -24,6 +25,8 @@ export interface RuntimeInfo {
   /** --rate-limit, each merchant's requests a second (null: none), and --latency in ms (0: none). */
   rateLimit: number | null
   latencyMs: number
+  /** --web-hook-order newest; absent for oldest first, the default. */
+  webHookOrder?: WebHookOrder
   stateFile: string | null
   startedAt: string
   /** Addresses given with --webhook, and merchants beyond TEST by name (never their tokens). */

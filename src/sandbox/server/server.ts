@@ -23,6 +23,7 @@ import {routes} from '../routes/route-table.js'
 import {Store} from '../domain/store.js'
 import type {StateWrite} from './state-database.js'
 import {registerStartHook} from '../domain/web-hook.js'
+import type {WebHookOrder} from '../domain/web-hook-order.js'
 import type {Dialect} from '../dialect.js'
 
 export interface SandboxOptions {
@@ -56,6 +57,8 @@ export interface SandboxOptions {
   rateLimit?: number
   /** How long each API answer waits once its request is done (give or take a quarter), as over a network; none unless given. */
   latencyMs?: number
+  /** The order its lists of web hooks come in: oldest first unless given. */
+  webHookOrder?: WebHookOrder
   /** The real clock; the sandbox's virtual date starts at its date. */
   clock?: Clock
   /** Addresses that receive every event of merchant TEST from the start (`gw sandbox start --webhook`). */
@@ -180,6 +183,7 @@ async function openGateway(options: SandboxOptions & {controlToken: string}, ask
     requests,
     processingWindowMs: options.processingWindowMs ?? DEFAULT_PROCESSING_WINDOW_MS,
     latencyMs: options.latencyMs ?? 0,
+    webHookOrder: options.webHookOrder ?? 'oldest',
     controlToken: options.controlToken,
     url: '',
     process: {pid: process.pid, requestStop: askToStop},
@@ -257,6 +261,7 @@ async function openGateway(options: SandboxOptions & {controlToken: string}, ask
       processingWindowMs: ctx.processingWindowMs,
       rateLimit: options.rateLimit ?? null,
       latencyMs: ctx.latencyMs,
+      ...(ctx.webHookOrder === 'newest' ? {webHookOrder: ctx.webHookOrder} : {}),
       stateFile: stateFile ?? null,
       startedAt: new Date().toISOString(),
       webhooks: options.webhooks ?? [],

@@ -52,17 +52,26 @@ const walk = async (fetch: FetchPage<Row>, newestFirst: boolean, ahead = 3) => {
 
 describe('walkList', () => {
   // Issue 69: records without dates (web hooks) in the order their list is known to page in.
-  it.each(['contract', 'unpaged'] as const)('undated records known to page oldest first are read backwards for newest first (%s)', async (style) => {
+  it.each(['contract', 'unpaged'] as const)('undated records: read in the order undatedOrder tells from the first page, backwards where it is not the one asked for (%s)', async (style) => {
     const undated = () => Array.from({length: 75}, (_, i) => ({id: `r${i}`}) as unknown as Row)
-    const read = async (options: {order: 'newest' | 'oldest'; undatedOrder?: 'oldest'}) => {
+    const told: string[][] = []
+    const telling = (order: 'newest' | 'oldest' | undefined) => async (first: readonly Record<string, unknown>[]) => (told.push(first.map((row) => String(row.id))), order)
+    const read = async (order: 'newest' | 'oldest', tells?: 'newest' | 'oldest' | 'nothing') => {
       const pages: Row[][] = []
-      for await (const page of walkList(gateway(undated, style).fetch, {...options, ahead: 2})) pages.push(page)
+      const options = {order, ahead: 2, ...(tells === undefined ? {} : {undatedOrder: telling(tells === 'nothing' ? undefined : tells)})}
+      for await (const page of walkList(gateway(undated, style).fetch, options)) pages.push(page)
       return ids(pages)
     }
-    expect(await read({order: 'newest', undatedOrder: 'oldest'})).toEqual(range(0, 75).reverse())
-    expect(await read({order: 'oldest', undatedOrder: 'oldest'})).toEqual(range(0, 75))
+    expect(await read('newest', 'oldest')).toEqual(range(0, 75).reverse())
+    expect(await read('oldest', 'oldest')).toEqual(range(0, 75))
+    // The first page it is asked with: all 75 where the gateway does not page, else the first 50.
+    expect(told.at(-1)).toEqual(range(0, style === 'unpaged' ? 75 : 50))
+    // Told newest first (the gateway of 2018): as read for newest first, backwards for oldest first.
+    expect(await read('newest', 'newest')).toEqual(range(0, 75))
+    expect(await read('oldest', 'newest')).toEqual(range(0, 75).reverse())
     // Not known: as the gateway pages them, claiming no order.
-    expect(await read({order: 'newest'})).toEqual(range(0, 75))
+    expect(await read('newest', 'nothing')).toEqual(range(0, 75))
+    expect(await read('newest')).toEqual(range(0, 75))
   })
 
   it.each(['contract', 'live0', 'live1'] as const)('newest first in the %s style: the first page for the count, then from the last page back', async (style) => {

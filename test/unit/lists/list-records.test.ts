@@ -69,3 +69,28 @@ describe('listRecords', () => {
     expect(asked[0]).toEqual({offset: 0, limit: 50, from: '2026/11/16', to: '2026/11/18'})
   })
 })
+
+describe('listRecords of web hooks, which carry no dates', () => {
+  /** Four hooks in one answer, as the gateway of 2018 listed them: newest first. */
+  const hooks = ['h4', 'h3', 'h2', 'h1'].map((name) => ({id: `071-WH-${name}`, name}))
+  async function hookList(changes: Partial<ListRequest>) {
+    const fake = fakeClient({'webHooks.list': () => ({records: hooks, paging: {}})})
+    const listing = listRecords({...request(changes), resource: 'webHooks'}, fakeDeps(fake.client))
+    const names: string[] = []
+    for await (const page of listing.pages) names.push(...page.map((hook) => String(hook.name)))
+    return {names, summary: listing.summary()}
+  }
+
+  it('in the order undatedOrder tells from the first page, none assumed', async () => {
+    const told: unknown[] = []
+    const undatedOrder = async (first: readonly Record<string, unknown>[]) => (told.push(first), 'newest' as const)
+    expect(await hookList({undatedOrder})).toEqual({names: ['h4', 'h3', 'h2', 'h1'], summary: {shown: 4, more: false, total: 4, order: 'newest'}})
+    expect(await hookList({undatedOrder, order: 'oldest', limit: 1})).toEqual({names: ['h1'], summary: {shown: 1, more: true, total: 4, order: 'oldest'}})
+    expect(told).toEqual([hooks, hooks])
+  })
+
+  it('nothing told: oldest first is assumed, and the summary says it was', async () => {
+    expect(await hookList({undatedOrder: async () => undefined})).toEqual({names: ['h1', 'h2', 'h3', 'h4'], summary: {shown: 4, more: false, total: 4, order: 'newest', assumed: true}})
+    expect((await hookList({})).summary.assumed).toBe(true)
+  })
+})

@@ -1,4 +1,5 @@
 import {describe, expect, it} from 'vitest'
+import {progressShown, type StdoutKind} from '../../../src/output/io.js'
 import {testIo} from '../../test-io.js'
 
 describe("testIo's stderr", () => {
@@ -100,5 +101,20 @@ describe("processIo's stdin", () => {
     } finally {
       Object.defineProperty(process, 'stdin', real)
     }
+  })
+})
+
+describe('progressShown: a progress line only where no other program draws on the terminal', () => {
+  it.each<[string, boolean, StdoutKind, boolean]>([
+    ['stdout a terminal', true, 'terminal', true],
+    ['stdout a regular file (> all.ndjson): nothing reads it meanwhile', true, 'file', true],
+    ['stdout a pipe (| head -1, | less): its reader draws there too', true, 'pipe or other', false],
+    ['not for a person (stderr no terminal, CI), whatever stdout is', false, 'terminal', false],
+  ])('%s', (_, chatty, stdout, shown) => {
+    expect(progressShown(chatty, () => stdout)).toBe(shown)
+  })
+
+  it('does not ask what stdout is where no person watches', () => {
+    expect(progressShown(false, () => expect.unreachable('stdout asked'))).toBe(false)
   })
 })

@@ -1,7 +1,7 @@
 import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
 import type {WalkState} from '../../../src/api/paging.js'
 import {testIo} from '../../test-io.js'
-import {pagingProgress, progressText, retryText} from '../../../src/output/progress.js'
+import {pagingProgress, progressText, retryText, showingProgress} from '../../../src/output/progress.js'
 
 const state = (changes: Partial<WalkState>): WalkState => ({pages: 1, records: 0, size: 50, ...changes})
 
@@ -85,5 +85,27 @@ describe('pagingProgress', () => {
     vi.advanceTimersByTime(5000)
     progress.done()
     expect(io.stderr()).toBe('')
+  })
+})
+
+describe('showingProgress', () => {
+  beforeEach(() => void vi.useFakeTimers({toFake: ['setInterval', 'clearInterval', 'performance']}))
+  afterEach(() => void vi.useRealTimers())
+  const client = {watchRetries: () => () => {}, watchRateLimits: () => () => {}}
+  const slowWalk = (json: boolean, io: ReturnType<typeof testIo>) =>
+    showingProgress({io, render: {json}}, client, async (progress) => {
+      progress.state('purchases', state({pages: 2, records: 50, total: 200}))
+      vi.advanceTimersByTime(1000)
+      return io.stderr()
+    })
+
+  it.each([
+    ['stdout a terminal or a file (Io.progress)', {tty: true}, false, '\r\u001B[KReading purchases: page 2 of 4, 50 of 200 records'],
+    ['stderr a terminal, stdout a pipe whose reader draws there too', {tty: true, progress: false}, false, ''],
+    ['--json', {tty: true}, true, ''],
+  ])('%s', async (_, options, json, during) => {
+    const io = testIo({...options, columns: 120})
+    expect(await slowWalk(json, io)).toBe(during)
+    expect(io.stderr()).toBe(during && `${during}\r\u001B[K`)
   })
 })

@@ -64,6 +64,12 @@ describe('a start that asks for another gateway than the one running', () => {
     expect(differencesFrom(running, {rateLimit: 100, latencyMs: 0})).toEqual(['--rate-limit 100 (it has none)'])
   })
 
+  it('names a web hook order asked that the running one has not: oldest first where its runtime file says none', () => {
+    expect(differencesFrom(running, {webHookOrder: 'oldest'})).toEqual([])
+    expect(differencesFrom(running, {webHookOrder: 'newest'})).toEqual(['--web-hook-order newest (it has oldest)'])
+    expect(differencesFrom({...running, webHookOrder: 'newest'}, {webHookOrder: 'oldest'})).toEqual(['--web-hook-order oldest (it has newest)'])
+  })
+
   it('names names and web pages let in that the running one does not let in, in any order', () => {
     const open = {...running, allowedHosts: ['sandbox', '.corp.example'], allowedOrigins: ['http://localhost:3000']}
     expect(differencesFrom(open, {allowedHosts: ['.corp.example', 'sandbox'], allowedOrigins: ['http://localhost:3000']})).toEqual([])
