@@ -4,6 +4,7 @@ import {ExitStatus, GwCommand} from '../../cli/gw-command.js'
 import {merchant, readMerchants} from '../../cli/merchant-input.js'
 import {DEFAULT_SANDBOX} from '../../sandbox/server/names.js'
 import type {LaunchRequest} from '../../cli/launch-sandbox.js'
+import {grammarOf} from '../../cli/startup/argv.js'
 
 export default class SandboxStart extends GwCommand<LaunchRequest> {
   static override summary = 'Start the local gateway'
@@ -75,6 +76,7 @@ Several run side by side by name. --name NAME starts another (one name whatever 
       detachedChild: flags['detached-child'],
       verbose: flags.verbose,
       argv: this.argv,
+      grammar: grammarOf(SandboxStart),
     }
   }
 
