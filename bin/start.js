@@ -10,7 +10,7 @@ function printVersion(version, node = process.version) {
   process.stdout.write(`gw/${version} ${process.platform}-${arch} node-${node}\n`)
 }
 
-/** --version, -v, or `gw version` alone (gh's): answered without the bundle. */
+/** --version, -v, or `gw version` alone (gh's): answered without the bundle, so read by hand, not through flagsGiven. */
 function isVersion(args) {
   return args[0] === '--version' || args[0] === '-v' || (args.length === 1 && args[0] === 'version')
 }

@@ -23,6 +23,7 @@ const GLOBAL_OPTIONS = ['--profile', '--fields', '--jq', '-q']
  * without a flag that gives it, and no --help or --no-input.
  */
 function asksForSecret(argv) {
+  // By hand, not through flagsGiven (src/cli/startup/argv.ts): echo goes off before the bundle that holds it is read.
   const end = argv.indexOf('--')
   const args = end === -1 ? argv : argv.slice(0, end)
   const has = (flag) => args.some((arg) => arg === flag || arg.startsWith(`${flag}=`))

@@ -1,11 +1,13 @@
 import {createServer, request as httpRequest, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 
-/** A request the proxy passed on: its method, raw path, and the `reference` of a JSON body (when it had one). */
+/** A request the proxy passed on: its method, raw path, the `reference` of a JSON body (when it had one), and when it arrived. */
 export interface Counted {
   method: string
   path: string
   reference?: string
+  /** performance.now() as it arrived. */
+  at: number
 }
 
 export interface CountingProxy {
@@ -15,8 +17,16 @@ export interface CountingProxy {
   seen: Counted[]
   /** How many POSTs carried this reference, to any path: a purchase or refund must be sent once. */
   posts(reference: string): number
+  /** How many POSTs were passed on, to any path, with a reference or without. */
+  postCount(): number
+  /** Each reference POSTed, with how many times, in the order each was first sent. */
+  references(): Map<string, number>
   /** Every reference POSTed more than once, with its count: `{}` when each went once. */
   repeats(): Record<string, number>
+  /** The paths of the GETs passed on, from the `from`-th request seen (`seen.length` before a run: that run's). */
+  gets(from?: number): string[]
+  /** Resolves with the n-th POST (1 for the first) once it has arrived: where a test kills the gw that sent it. */
+  post(n: number): Promise<Counted>
   /** Resolves with the first request that matches, once it has arrived (it is then on its way to the gateway, or held). */
   arrived(match: (request: Counted) => boolean): Promise<Counted>
   /** Resolves with the first request that matches once the gateway's answer to it has been passed back whole. */
@@ -41,7 +51,7 @@ export async function countingProxy(upstream: string, {hold}: ProxyOptions = {})
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', () => {
       const body = Buffer.concat(chunks)
-      const counted = {method: req.method!, path: req.url!, reference: referenceOf(body)}
+      const counted = {method: req.method!, path: req.url!, reference: referenceOf(body), at: performance.now()}
       seen.push(counted)
       const passOn = () => {
         const onward = httpRequest(
@@ -56,6 +66,8 @@ export async function countingProxy(upstream: string, {hold}: ProxyOptions = {})
           },
         )
         onward.on('error', () => res.destroy())
+        // gw killed while its answer is on the way: nothing is left to answer.
+        res.on('error', () => {})
         // gw gone (killed) mid-request: the gateway still gets the whole request, as a real one would.
         onward.end(body)
       }
@@ -66,16 +78,21 @@ export async function countingProxy(upstream: string, {hold}: ProxyOptions = {})
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const posts = (reference: string) => seen.filter((r) => r.method === 'POST' && r.reference === reference).length
+  const sentPosts = () => seen.filter((r) => r.method === 'POST')
+  const references = () => {
+    const counts = new Map<string, number>()
+    for (const r of sentPosts()) if (r.reference !== undefined) counts.set(r.reference, (counts.get(r.reference) ?? 0) + 1)
+    return counts
+  }
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     seen,
-    posts,
-    repeats() {
-      const counts: Record<string, number> = {}
-      for (const r of seen) if (r.method === 'POST' && r.reference !== undefined) counts[r.reference] = (counts[r.reference] ?? 0) + 1
-      return Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 1))
-    },
+    posts: (reference) => references().get(reference) ?? 0,
+    postCount: () => sentPosts().length,
+    references,
+    repeats: () => Object.fromEntries([...references()].filter(([, n]) => n > 1)),
+    gets: (from = 0) => seen.slice(from).flatMap((r) => (r.method === 'GET' ? [r.path] : [])),
+    post: (n) => firstOf(seen, waiting, (request) => request.method === 'POST' && sentPosts().indexOf(request) === n - 1),
     arrived: (match) => firstOf(seen, waiting, match),
     answered: (match) => firstOf(done, waitingAnswers, match),
     close: () =>

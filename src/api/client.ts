@@ -13,6 +13,7 @@ import {PROCESSING_WINDOW_MS} from '../money/window.js'
 import {type Resources, resources, type Sender, type SendOptions} from './resources.js'
 import {type Answer, type RawResponse, readRecord} from './responses.js'
 import {redactText} from '../safety/redact.js'
+import type {GwRecord} from './schemas/record.js'
 
 export type {RecoveryEvent} from './recovery.js'
 export type {RateLimitWait, Retry} from './exchange.js'
@@ -32,8 +33,6 @@ export interface ClientOptions extends ExchangeOptions {
    */
   guard?: (facts: RequestFacts, request: {params: Record<string, string>; body: unknown}) => Promise<void>
 }
-
-type GwRecord = Record<string, unknown>
 
 /** Now as the gateway dates its records, and the calendar its days are read in (Client.gatewayTime). */
 export interface GatewayTime {

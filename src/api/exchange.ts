@@ -12,6 +12,7 @@ import {type LimitedRequest, type RateLimitListeners, RateLimiting} from './rate
 import {type LazyDispatcher, lazyDispatcher, request} from './transport.js'
 import {gatewayRoot} from './base-url.js'
 import {parseListBody, readListBody} from './list-text.js'
+import type {GwRecord} from './schemas/record.js'
 
 export type {RateLimitWait} from './rate-limiting.js'
 
@@ -68,8 +69,6 @@ const STREAM_AFTER = 500
 
 /** No answer came back after the request may have reached the gateway. */
 export class LostAnswer extends Error {}
-
-type GwRecord = Record<string, unknown>
 
 /**
  * One request and its answer over HTTP (undici): Basic auth, the time-outs, the --verbose log, the

@@ -1,11 +1,10 @@
 import type {RecordText} from './list-splitter.js'
 import {FACT_FIELDS, type RecordFacts} from './record-facts.js'
 import {parseKeepingNumbers} from '../lib/json-as-written.js'
+import type {GwRecord} from './schemas/record.js'
 
 // A list's record handed on as its text until something reads more of it than a walk does, and
 // each record's text as the gateway sent it, for a list printed as sent (output/render.ts).
-
-type GwRecord = Record<string, unknown>
 
 /** What a record's stand-in holds: its text, the fields read from it, and the object once parsed. */
 interface Held {

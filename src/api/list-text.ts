@@ -3,6 +3,7 @@ import {GatewayError, type GwError} from '../errors.js'
 import {recordFromText} from './lazy-record.js'
 import {ListSplitter, type RecordText, splitListAnswer} from './list-splitter.js'
 import {envelopeOf, errorFromResponse, type ParsedBody, parseBody} from './responses.js'
+import type {GwRecord} from './schemas/record.js'
 
 // A list's answer read record by record: each record's own text kept beside it, for a list printed
 // as the gateway sent it where nothing in a record changes (output/render.ts, safety/prints-as-sent.ts),
@@ -27,8 +28,6 @@ export function parseListBody(text: string): ParsedBody {
     return parseBody(text)
   }
 }
-
-type GwRecord = Record<string, unknown>
 
 /** A list's body as read: its text (as far as it was read), its JSON, and the records still to come where it was handed back before its end. */
 export interface ListBody {

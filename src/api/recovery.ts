@@ -7,8 +7,7 @@ import {lookThroughWindow, PROCESSING_WINDOW_MS, type Waiting, windowOf, type Wi
 import {buildPath, type Endpoint, endpoints} from './endpoints.js'
 import type {Exchange} from './exchange.js'
 import {type Answer, type RawResponse, readRecord} from './responses.js'
-
-type GwRecord = Record<string, unknown>
+import type {GwRecord} from './schemas/record.js'
 
 /**
  * What a recovery did: started looking a reference up after a lost answer, began waiting for a

@@ -2,8 +2,7 @@ import type * as z from 'zod'
 import {type Endpoint, endpoints} from './endpoints.js'
 import type {ListPage} from './paging.js'
 import type {Answer} from './responses.js'
-
-type GwRecord = Record<string, unknown>
+import type {GwRecord} from './schemas/record.js'
 
 type ItemOf<List> = NonNullable<List> extends readonly (infer Item)[] ? Item : never
 

@@ -1,6 +1,5 @@
 import {createHash, randomBytes} from 'node:crypto'
-
-type GwRecord = Record<string, unknown>
+import type {GwRecord} from '../api/schemas/record.js'
 
 /**
  * What a batch's refund carries at the gateway to say which batch and row made it (design.md §5:
@@ -43,6 +42,6 @@ export function madeByMark(batch: string, row: number): Record<string, string> {
 export function madeBy(record: GwRecord, batch: string, row: number): 'this row' | 'other' | 'untold' {
   const metadata = record.metadata
   if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) return 'untold'
-  const mark = metadata as GwRecord
+  const mark = metadata as Record<string, unknown>
   return mark[MADE_BY.batch] === batch && mark[MADE_BY.row] === String(row) ? 'this row' : 'other'
 }

@@ -1,6 +1,7 @@
 import {NotFoundError, OutcomeUnknownError} from '../errors.js'
 import {refundReference} from '../lists/refund-match.js'
-import type {Deps, GwRecord} from '../operations/deps.js'
+import type {Deps} from '../operations/deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 import {MOST_REFUNDS, noFreeReference, refundBase} from '../operations/refunds.js'
 import {madeBy} from './batch-name.js'
 

@@ -1,5 +1,6 @@
 import type {PurchaseCreate} from '../api/schemas/purchase.js'
-import type {Deps, GwRecord} from '../operations/deps.js'
+import type {Deps} from '../operations/deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 import type {Sent} from '../operations/money.js'
 import type {Waiting} from '../money/window.js'
 import {findEarlierPurchase, purchaseBody, sendPurchase, type PurchaseInput} from '../operations/purchases.js'

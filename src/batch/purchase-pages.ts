@@ -1,4 +1,5 @@
-import type {Deps, GwRecord} from '../operations/deps.js'
+import type {Deps} from '../operations/deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 import {listRecords} from '../operations/lists.js'
 
 /** Pages read ahead at once: the few a batch's purchases fill are read while its first rows wait. */

@@ -6,7 +6,7 @@ import * as rules from '../api/schemas/rules.js'
 import {debitReferences, debitRequest, directDebitBody, type DirectDebitInput} from '../operations/direct-debits.js'
 import {findEarlierMade, makeOnce} from '../operations/made-once.js'
 import {isCustomerId, paymentPlanBody, type PaymentPlanInput, planCustomerId, planRequest} from '../operations/payment-plans.js'
-import type {GwRecord} from '../operations/deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 import type {BatchKind} from './kinds.js'
 import {field, required, type RowSchema} from './rows.js'
 

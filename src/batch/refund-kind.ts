@@ -1,5 +1,6 @@
 import type {RefundCreate} from '../api/schemas/refund.js'
-import type {Deps, GwRecord} from '../operations/deps.js'
+import type {Deps} from '../operations/deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 import {notLookedUpFirst, type Sent} from '../operations/money.js'
 import {findEarlierRefund, refundBody, sendRefund, type RefundInput} from '../operations/refunds.js'
 import {lookUp} from '../operations/look-up.js'

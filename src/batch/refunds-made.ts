@@ -7,8 +7,7 @@ import type {MadeFor} from '../lists/refund-match.js'
 import {maskCardNumbersIn} from '../safety/redact.js'
 import {type JournalTarget, keptTarget} from './journal-identity.js'
 import {journaledRefunds} from './journaled-refunds.js'
-
-type GwRecord = Record<string, unknown>
+import type {GwRecord} from '../api/schemas/record.js'
 
 /**
  * gw's record of each refund a single `gw refund create` made (a batch's rows are in its journal),

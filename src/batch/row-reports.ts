@@ -1,7 +1,7 @@
 import type {RowWords} from './row-words.js'
 import {GwError, InterruptedError, NotFoundError, type RecordNoun} from '../errors.js'
 import {exitCodeOf, foundByReference} from '../money/decide.js'
-import type {GwRecord} from '../operations/deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 import type {Sent} from '../operations/money.js'
 import {checkCommand, hintFor} from '../output/hints.js'
 import {redact} from '../safety/redact.js'

@@ -1,6 +1,6 @@
 import {readIds} from '../batch/input.js'
 import {type GwError, UsageError} from '../errors.js'
-import type {GwRecord} from '../operations/deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 import {type FollowedUp, type FollowUp, type FollowUpOptions, inFlightOf} from '../operations/follow-ups.js'
 import {notYetNotice} from '../output/hints.js'
 import {formatMoney} from '../output/money.js'

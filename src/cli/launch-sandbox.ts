@@ -4,7 +4,7 @@ import {GwError, PermissionError, UsageError} from '../errors.js'
 import {isLoopbackHost, isLoopbackUrl, reachableUrl} from '../lib/loopback.js'
 import type {Platform} from '../lib/platform.js'
 import type {Io} from '../output/io.js'
-import {closeOnStop, DetachedStartError, detachedArguments, differencesFrom, merchantsFromEnvironment, spawnDetached, type StartRequest} from '../sandbox/server/daemon.js'
+import {closeOnStop, DetachedStartError, differencesFrom, merchantsFromEnvironment, spawnDetached, type StartRequest} from '../sandbox/server/daemon.js'
 import {sandboxStatus} from '../sandbox/server/gateway-process.js'
 import {nameKey, removeRuntimeFile, type RuntimeInfo, sandboxFiles, type SandboxFiles} from '../sandbox/server/runtime-file.js'
 import {stopSandbox} from '../sandbox/server/stopping.js'
@@ -14,6 +14,7 @@ import {DEFAULT_SANDBOX} from '../sandbox/server/names.js'
 import type {RunningSandbox} from '../sandbox/server/server.js'
 import type {Dialect} from '../sandbox/dialect.js'
 import type {WebHookOrder} from '../sandbox/domain/web-hook-order.js'
+import {flagsGiven, type FlagTable, tokens, wordsOf} from './startup/argv.js'
 
 /**
  * `gw sandbox start` from its flags to a gateway listening: in the foreground until a signal, in
@@ -56,6 +57,8 @@ export interface LaunchRequest {
   verbose: boolean
   /** The command line: which flags it gave in so many words, and what a detached start runs again in the background. */
   argv: readonly string[]
+  /** The command's flags, as argv is read with them (`--merchant A:x B:y` gives two merchants). */
+  grammar: FlagTable
 }
 
 export interface LaunchContext {
@@ -79,7 +82,7 @@ export async function launchSandbox(asked: LaunchRequest, ctx: LaunchContext): P
   // `--name shop` while `Shop` runs is that gateway, and its profile is Shop.
   const name = running.state === 'running' ? (running.info.name ?? asked.name) : asked.name
   // The default gateway has its own port; another takes a free one unless told which.
-  const request = {...asked, name, ...(nameKey(name) !== DEFAULT_SANDBOX && !given(asked, 'port') ? {port: 0} : {})}
+  const request = {...asked, name, ...(nameKey(name) !== DEFAULT_SANDBOX && !flagsGiven(asked.argv, asked.grammar).has('port') ? {port: 0} : {})}
   await refuseOthersProfile(request.name, ctx.configDir)
   if (running.state === 'running' && !request.detachedChild) {
     const differences = differencesFrom(running.info, askedFor(request))
@@ -103,7 +106,7 @@ export async function launchSandbox(asked: LaunchRequest, ctx: LaunchContext): P
 /** The same start in the foreground, in a process of its own that outlives this one. */
 async function startDetached(request: LaunchRequest, ctx: LaunchContext, files: SandboxFiles): Promise<Launched> {
   const gw = (await import('./startup/itself.js')).gwItself()
-  const args = [...gw.args, 'sandbox', 'start', ...detachedArguments(request.argv), '--detached-child']
+  const args = [...gw.args, 'sandbox', 'start', ...detachedArguments(request.argv, request.grammar), '--detached-child']
   // Merchant tokens go through the environment (spawnDetached): argv is visible to every user in ps.
   const info = await spawnDetached({execPath: gw.file, args, runtimeFile: files.runtime, logFile: files.log, merchants: request.merchants ?? []}).catch((err: unknown) =>
     Promise.reject(detachedFailure(err)),
@@ -254,24 +257,31 @@ const named = (name: string) => (name === DEFAULT_SANDBOX ? '' : ` ${name}`)
 /** The --name a command needs to reach this gateway again. */
 const nameFlag = (name: string) => (name === DEFAULT_SANDBOX ? '' : ` --name ${name}`)
 
-/** A flag given in so many words: a default left as it is matches whatever gateway is running, and a named gateway takes a free port. */
-const given = (request: LaunchRequest, name: string) => request.argv.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`))
+/**
+ * The command line of a detached child: the parent's, less --detach and every --merchant with all
+ * its values, which travel in the environment (merchantsVariable): argv is shown by ps.
+ */
+export function detachedArguments(argv: readonly string[], grammar: FlagTable): string[] {
+  return tokens(argv, grammar).flatMap((token) => (token.kind === 'flag' && (token.name === 'detach' || token.name === 'merchant') ? [] : wordsOf(token)))
+}
 
 function askedFor(request: LaunchRequest): StartRequest {
+  // The flags given in so many words: a default left as it is matches whatever gateway is running, and a named gateway takes a free port.
+  const given = flagsGiven(request.argv, request.grammar)
   return {
-    ...(given(request, 'port') ? {port: request.port} : {}),
-    ...(given(request, 'host') ? {host: request.host} : {}),
-    ...(given(request, 'allow-host') ? {allowedHosts: request.allowedHosts} : {}),
-    ...(given(request, 'allow-origin') ? {allowedOrigins: request.allowedOrigins} : {}),
-    ...(given(request, 'mode') ? {mode: request.mode} : {}),
-    ...(given(request, 'dialect') ? {dialect: request.dialect} : {}),
-    ...(given(request, 'processing-window-ms') ? {processingWindowMs: request.processingWindowMs} : {}),
-    ...(given(request, 'web-hook-order') ? {webHookOrder: request.webHookOrder} : {}),
+    ...(given.has('port') ? {port: request.port} : {}),
+    ...(given.has('host') ? {host: request.host} : {}),
+    ...(given.has('allow-host') ? {allowedHosts: request.allowedHosts} : {}),
+    ...(given.has('allow-origin') ? {allowedOrigins: request.allowedOrigins} : {}),
+    ...(given.has('mode') ? {mode: request.mode} : {}),
+    ...(given.has('dialect') ? {dialect: request.dialect} : {}),
+    ...(given.has('processing-window-ms') ? {processingWindowMs: request.processingWindowMs} : {}),
+    ...(given.has('web-hook-order') ? {webHookOrder: request.webHookOrder} : {}),
     ...(request.rateLimit === undefined ? {} : {rateLimit: request.rateLimit}),
     ...(request.latencyMs === undefined ? {} : {latencyMs: request.latencyMs}),
     ...(request.stateFile === undefined ? {} : {stateFile: absolutePath(request.stateFile)}),
     ...(request.webhooks ? {webhooks: request.webhooks} : {}),
     ...(request.merchants ? {merchants: request.merchants.map((merchant) => merchant.username)} : {}),
-    ...(given(request, 'request-log') || given(request, 'no-request-log') ? {requestLog: request.requestLog} : {}),
+    ...(given.has('request-log') ? {requestLog: request.requestLog} : {}),
   }
 }

@@ -3,7 +3,7 @@ import {Flags} from '@oclif/core'
 import * as gwFlags from './flags.js'
 import {GwCommand} from './gw-command.js'
 import type {LookUpResource} from '../operations/look-up.js'
-import type {GwRecord} from '../operations/deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 import type {Column} from '../output/columns.js'
 import type {Factory} from './factory.js'
 

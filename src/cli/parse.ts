@@ -2,7 +2,7 @@ import type {Interfaces} from '@oclif/core'
 import type {Factory} from './factory.js'
 import type {FlagShape} from './help/stray-arguments.js'
 import {UsageError} from '../errors.js'
-import {flagsGiven, grammarOf, tokens} from './startup/argv.js'
+import {flagsGiven, type FlagTable, grammarOf, tokens} from './startup/argv.js'
 import {holdsReplacement, NOT_UTF8} from '../lib/utf8.js'
 import {toGwError} from './to-gw-error.js'
 
@@ -52,7 +52,7 @@ export async function parseOrAsk<F extends FlagOutput, B extends FlagOutput, A e
       // Every flag given is checked before anything is asked: `--ammount 100` is refused first,
       // not after the person has answered for the flags that were left out.
       const parsed = options ? await parse(withNothingRequired(options), argv) : undefined
-      const answered = await answersFor(err, argv, f, asking, parsed?.flags)
+      const answered = await answersFor(err, argv, grammarOf(options ?? {}), f, asking, parsed?.flags)
       refuseNotUtf8(answered, options)
       return await parse(options, answered)
     }
@@ -89,7 +89,7 @@ function unexpectedArguments(err: unknown): boolean {
  * argv with the answers to what the failed parse lacked; when nothing can be asked, the failure,
  * naming beside the missing flags whatever else the command lacks (as gh names every one at once).
  */
-async function answersFor(err: unknown, argv: string[], f: Factory, {context, choicesFor, alsoMissing, currencyOf}: Asking, given: FlagOutput = {}): Promise<string[]> {
+async function answersFor(err: unknown, argv: string[], grammar: FlagTable, f: Factory, {context, choicesFor, alsoMissing, currencyOf}: Asking, given: FlagOutput = {}): Promise<string[]> {
   const {missingFrom, askForMissing} = await import('../output/ask-missing.js')
   const missing = missingFrom(err)
   // --no-input as the pre-parser read it: the parse that would have read it failed.
@@ -99,7 +99,9 @@ async function answersFor(err: unknown, argv: string[], f: Factory, {context, ch
     throw new UsageError(`${toGwError(err).message}\n${also}`)
   }
   if (missing.length === 0) throw err
-  return askForMissing(missing, argv, {prompter: await f.prompter(), context, choicesFor, currency: currencyOf?.(given)})
+  // A `--` typed, read as flagsGiven reads argv: one that is a flag's value (`--description --`) ends no flags.
+  const dashesTyped = tokens(argv, grammar).some((token) => token.kind === 'dashes')
+  return askForMissing(missing, argv, {prompter: await f.prompter(), context, choicesFor, currency: currencyOf?.(given), dashesTyped})
 }
 
 /**

@@ -1,4 +1,4 @@
-import type {GwRecord} from '../operations/deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 import {paymentPlanColumns} from '../output/payment-columns.js'
 import * as gwFlags from './flags.js'
 import {GwCommand} from './gw-command.js'

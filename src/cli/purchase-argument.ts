@@ -1,7 +1,7 @@
 import {UsageError} from '../errors.js'
 import {strayArgumentsError} from './help/stray-arguments.js'
 import type {FlagShape} from './help/stray-arguments.js'
-import {tokens, type FlagTable, type Token} from './startup/argv.js'
+import {tokens, type FlagTable, wordsOf} from './startup/argv.js'
 import * as validate from './validate.js'
 
 /**
@@ -27,11 +27,4 @@ export async function purchaseAsFlag(argv: string[], {command, flag, grammar, ex
   // A second word: named as a word no argument takes.
   if (read.filter((token) => token.kind === 'word').length > 1) throw await strayArgumentsError(command, moved, grammar as Record<string, FlagShape>, {takesArguments: true})
   return moved
-}
-
-/** A token as the words of argv it was read from. */
-function wordsOf(token: Token): string[] {
-  if (token.kind === 'flag') return token.raw
-  if (token.kind === 'dashes') return ['--']
-  return [token.text]
 }

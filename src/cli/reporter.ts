@@ -1,5 +1,5 @@
 import {DeclinedError, GwError, InterruptedError, WriteError} from '../errors.js'
-import type {GwRecord} from '../operations/deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 import {toGwError} from './to-gw-error.js'
 import {PAGER_FAILED, PAGER_QUIT} from '../output/pager.js'
 import type {Factory} from './factory.js'

@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import type {GwRecord} from '../operations/deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 import * as gwFlags from './flags.js'
 import {GwCommand} from './gw-command.js'
 

@@ -26,8 +26,8 @@ PowerShell's (Windows PowerShell 5.1 and PowerShell 7 on any system) is a native
   }
 
   protected async operate(shell: Shell) {
-    const [{completionScript, completionTree}, {HELP_TOPICS}] = await Promise.all([import('../cli/help/completion.js'), import('../cli/help/topics.js')])
-    const tree = completionTree(this.config, Object.keys(HELP_TOPICS))
+    const [{completionScript, completionTree}, {HELP_TOPIC_NAMES}] = await Promise.all([import('../cli/help/completion.js'), import('../cli/help/topics.js')])
+    const tree = completionTree(this.config, HELP_TOPIC_NAMES)
     this.io.out(shell === 'powershell' ? (await import('../cli/help/powershell-completion.js')).powershellScript(tree) : completionScript(shell, tree))
   }
 }

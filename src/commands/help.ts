@@ -1,12 +1,12 @@
 import {Args} from '@oclif/core'
 import {GwCommand} from '../cli/gw-command.js'
-import type {HelpTopic} from '../cli/help/topics.js'
+import {HELP_TOPIC_NAMES, HELP_TOPICS, isHelpTopic} from '../cli/help/topics.js'
 import {placeGuides} from '../lib/guides.js'
 
 export default class Help extends GwCommand<string[]> {
-  static override summary = 'Show help for gw, a topic or a command; or exit codes, environment variables, test cards, formatting'
+  static override summary = `Show help for gw, a topic or a command; or ${HELP_TOPIC_NAMES.join(', ')}`
   static override description = `gw help COMMAND is the same as gw COMMAND --help (or -h).
-Four topics are not commands: exit-codes (what each exit status means), environment (every environment variable gw reads), test-cards (the local gateway's approving and declining cards and amounts) and formatting (tables at a terminal, NDJSON in a pipe, --json, --fields, --jq).`
+These topics are not commands: ${HELP_TOPIC_NAMES.slice(0, -1).join(', ')} and ${HELP_TOPIC_NAMES.at(-1)}; gw help says what each holds.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> purchase create',
@@ -17,7 +17,7 @@ Four topics are not commands: exit-codes (what each exit status means), environm
 
   static override strict = false
   static override args = {
-    command: Args.string({description: 'command or topic, words separated by spaces; or exit-codes, environment, test-cards, formatting'}),
+    command: Args.string({description: `command or topic, words separated by spaces; or ${HELP_TOPIC_NAMES.join(', ')}`}),
   }
 
   protected async input() {
@@ -26,9 +26,9 @@ Four topics are not commands: exit-codes (what each exit status means), environm
   }
 
   protected async operate(words: string[]) {
-    const {HELP_TOPICS} = await import('../cli/help/topics.js')
-    if (words.length === 1 && Object.hasOwn(HELP_TOPICS, words[0]!)) {
-      this.io.out(placeGuides(HELP_TOPICS[words[0] as HelpTopic]()))
+    const [word] = words
+    if (words.length === 1 && isHelpTopic(word!)) {
+      this.io.out(placeGuides(HELP_TOPICS[word].text()))
       return
     }
     const {showHelp} = await import('../cli/help/show.js')

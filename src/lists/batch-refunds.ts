@@ -1,4 +1,4 @@
-import type {GwRecord} from '../operations/deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 import type {RefundsOfRequest} from '../operations/purchase-refunds.js'
 import type {RefundBook} from './refund-book.js'
 import type {MadeFor} from './refund-match.js'

@@ -3,8 +3,8 @@ import {isVoided} from '../money/follow-up.js'
 import {matchesFilters} from './filters.js'
 import {type MadeFor, matchRefunds, type RefundedState} from './refund-match.js'
 import {recordInstant} from './window.js'
+import type {GwRecord} from '../api/schemas/record.js'
 
-type GwRecord = Record<string, unknown>
 /** Which purchase gw recorded making each of these refunds (by id) for: its batch journals and its single refund creates. */
 export type Made = (refundIds: ReadonlySet<string>) => Promise<ReadonlyMap<string, MadeFor>>
 

@@ -1,7 +1,6 @@
 import type {ListOrder} from '../api/list-order.js'
 import {madeAt} from '../api/list-order.js'
-
-type GwRecord = Record<string, unknown>
+import type {GwRecord} from '../api/schemas/record.js'
 
 /** Likely one charge made more than once: purchases with one key, each close after the one before, in the order read. */
 export interface DuplicateGroup {

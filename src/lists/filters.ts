@@ -2,8 +2,7 @@ import {UsageError} from '../errors.js'
 import {outcomeOf, sameCard} from '../money/decide.js'
 import {isVoided} from '../money/follow-up.js'
 import {looksLikeCardNumber, maskCardNumber} from '../safety/redact.js'
-
-type GwRecord = Record<string, unknown>
+import type {GwRecord} from '../api/schemas/record.js'
 
 /**
  * What a list command may ask of its records beyond their time. Every one is applied here, to

@@ -1,4 +1,4 @@
-import type {GwRecord} from '../operations/deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 import {isMaskedAtRest} from '../safety/at-rest.js'
 import type {Walked} from './refund-index-file.js'
 import type {RefundIndexStore} from './refund-index-memory.js'

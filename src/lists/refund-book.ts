@@ -1,6 +1,7 @@
 import {GwError, InterruptedError, ModeMismatchError, NotFoundError} from '../errors.js'
 import {inOrder} from '../lib/in-order.js'
-import type {Deps, GwRecord} from '../operations/deps.js'
+import type {Deps} from '../operations/deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 import {isMaskedAtRest} from '../safety/at-rest.js'
 import {runOf} from '../batch/instance.js'
 import {journalTarget} from '../batch/journal-identity.js'

@@ -5,8 +5,7 @@ import {LayoutVersionError, openPrivateDatabase, withLayout} from '../lib/privat
 import {jsonAtRest} from '../safety/at-rest.js'
 import {maskCardNumbersIn} from '../safety/redact.js'
 import {recordInstant} from './window.js'
-
-type GwRecord = Record<string, unknown>
+import type {GwRecord} from '../api/schemas/record.js'
 
 /**
  * gw's index of a merchant's refunds (design.md §5, costs that do not grow with history): the

@@ -1,7 +1,6 @@
 import {indexCard, type NamedPurchase, type RefundIndexFile, type Walked} from './refund-index-file.js'
 import {recordInstant} from './window.js'
-
-type GwRecord = Record<string, unknown>
+import type {GwRecord} from '../api/schemas/record.js'
 
 /** What gw asks of an index of refunds: its file, or, where the file cannot be used, one held in memory for the command alone. */
 export type RefundIndexStore = Pick<RefundIndexFile, 'walked' | 'ranks' | 'keep' | 'cover' | 'onCard' | 'byReference' | 'heldReferences' | 'namedPurchases' | 'keepNamedPurchases' | 'close'>

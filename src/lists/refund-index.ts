@@ -1,5 +1,6 @@
 import type {WalkState} from '../api/paging.js'
-import type {Deps, GwRecord} from '../operations/deps.js'
+import type {Deps} from '../operations/deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 import {listRecords} from '../operations/lists.js'
 import type {Walked} from './refund-index-file.js'
 import type {RefundIndexStore} from './refund-index-memory.js'

@@ -3,8 +3,7 @@ import {holdsCardNumber} from '../safety/redact.js'
 import {outcomeOf} from '../money/decide.js'
 import {isVoided} from '../money/follow-up.js'
 import {recordInstant} from './window.js'
-
-type GwRecord = Record<string, unknown>
+import type {GwRecord} from '../api/schemas/record.js'
 
 /**
  * A refund's record does not name its purchase (gateway-notes.md), so gw makes the link part of

@@ -1,5 +1,6 @@
 import {GwError, InterruptedError, ModeMismatchError, NotFoundError} from '../errors.js'
-import type {Deps, GwRecord} from '../operations/deps.js'
+import type {Deps} from '../operations/deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 import {recordOf} from '../operations/resolve.js'
 import {refundedState, refundsOfPurchase, type RefundsOfRequest} from '../operations/purchase-refunds.js'
 import type {RefundedState} from './refund-match.js'

@@ -11,6 +11,7 @@
 import type {RecordNoun} from '../errors.js'
 import {maskCardDataIn, maskCardNumber, redact} from '../safety/redact.js'
 import {sameCard, sameReference, sameText} from './same.js'
+import type {GwRecord} from '../api/schemas/record.js'
 
 export {sameCard} from './same.js'
 
@@ -23,7 +24,6 @@ const MADE: ReadonlySet<Noun> = new Set(['payment plan', 'direct debit'])
 export function isMade(noun: Noun): boolean {
   return MADE.has(noun)
 }
-type GwRecord = Record<string, unknown>
 
 /** Where a record found under a reference differs from what was sent; values safe to show. */
 export interface Difference {

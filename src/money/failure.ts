@@ -1,8 +1,7 @@
 import {DeclinedError, type GwError, type GwErrorDetails, OutcomeUnknownError, ReferenceTakenError} from '../errors.js'
 import {redact} from '../safety/redact.js'
 import {type Decided, type Difference, isMade, type Noun} from './decide.js'
-
-type GwRecord = Record<string, unknown>
+import type {GwRecord} from '../api/schemas/record.js'
 
 export interface FailureContext {
   /** What was sent, or would have been: shown beside a record that differs from it (never its CVV). */

@@ -1,7 +1,6 @@
 import {InterruptedError, ModeMismatchError} from '../errors.js'
 import {type Decided, decideFound, type Evidence, type Noun} from './decide.js'
-
-type GwRecord = Record<string, unknown>
+import type {GwRecord} from '../api/schemas/record.js'
 
 /**
  * How the gateway is asked what deciding needs beyond the record found. The client's recovery asks

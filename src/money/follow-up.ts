@@ -1,3 +1,4 @@
+import type {GwRecord} from '../api/schemas/record.js'
 /**
  * What became of a change to a purchase or refund made earlier (design.md §5): a capture, a void,
  * an increment, an extension. Each names its record by its id, so where a purchase's lost answer is
@@ -5,8 +6,6 @@
  * whether it happened: `captured` and `captured_amount` for a capture, `message` `Voided` for a
  * void, `amount` for an increment (gateway-beyond.md §2-6). Pure: the record is looked up first.
  */
-
-type GwRecord = Record<string, unknown>
 
 export type FollowUp =
   | {kind: 'capture'; id: string; amount: number}

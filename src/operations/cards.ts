@@ -1,4 +1,5 @@
-import type {CardDetails, Deps, GwRecord} from './deps.js'
+import type {CardDetails, Deps} from './deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 
 /** Stores a card given in full; the gateway needs its CVV to do so. */
 export async function tokenizeCard(card: CardDetails & {cvv: string}, {client}: Pick<Deps, 'client'>): Promise<GwRecord> {

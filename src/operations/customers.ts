@@ -1,5 +1,6 @@
 import type {CustomerCard, CustomerCreate, CustomerUpdate} from '../api/schemas/customer.js'
-import type {CardDetails, Deps, GwRecord} from './deps.js'
+import type {CardDetails, Deps} from './deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 
 /** A customer's fields as the flags name them; every one optional, as an update sends only those given. */
 export interface CustomerFields {

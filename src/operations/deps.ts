@@ -12,8 +12,6 @@ export interface Deps {
   io: Io
 }
 
-export type GwRecord = Record<string, unknown>
-
 /**
  * Requests an operation keeps in flight at once over the one client's keep-alive pool when it
  * reads many (a list's pages, a batch's rows, look-ups) and is told no other number (--concurrency).

@@ -1,6 +1,7 @@
 import {dollarsOf} from '../api/schemas/bank-rules.js'
 import type {DirectDebitCreate} from '../api/schemas/direct-debit.js'
-import type {Deps, GwRecord} from './deps.js'
+import type {Deps} from './deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 import {refundReference} from '../lists/refund-match.js'
 import {makeOnce, type MadeRequest} from './made-once.js'
 import type {Sent} from './money.js'

@@ -3,7 +3,8 @@ import type {ListOrder} from '../api/list-order.js'
 import {type ListPage, walkList, type WalkState} from '../api/paging.js'
 import {matchesFilters, type RecordFilters} from '../lists/filters.js'
 import {gatewayDays, type Window, withinWindow} from '../lists/window.js'
-import type {Deps, GwRecord} from './deps.js'
+import type {Deps} from './deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 
 /** The lists the gateway answers (gateway-notes.md: Listing; plans.json and web_hooks in the contract). */
 export type ListResource = 'purchases' | 'refunds' | 'customers' | 'subscriptions' | 'cards' | 'plans' | 'webHooks' | 'paymentPlans' | 'directDebits'

@@ -1,5 +1,6 @@
 import type {endpoints} from '../api/endpoints.js'
-import type {Deps, GwRecord} from './deps.js'
+import type {Deps} from './deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 
 type Table = typeof endpoints
 

@@ -3,7 +3,7 @@ import {GatewayError, InterruptedError, ModeMismatchError, NotFoundError, Outcom
 import {type Decided, decideAnswer, decideFound, decideNotFound, type Noun} from '../money/decide.js'
 import {type FailureContext, failureOf} from '../money/failure.js'
 import {lookThroughWindow, type Waiting} from '../money/window.js'
-import type {GwRecord} from './deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 import {isReferenceTaken, type Sent} from './money.js'
 
 /**

@@ -1,6 +1,6 @@
 import {outcomeOf} from '../money/decide.js'
 import {isVoided} from '../money/follow-up.js'
-import type {GwRecord} from './deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 
 /**
  * What a purchase moved, as gw report and the settlement look-up add it up (gateway-beyond.md

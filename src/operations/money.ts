@@ -3,7 +3,7 @@ import {GatewayError, GwError, InterruptedError, ModeMismatchError, NotFoundErro
 import {type Decided, decideAnswer, type Noun} from '../money/decide.js'
 import {type FailureContext, failureOf, refusedUnfound} from '../money/failure.js'
 import {type Lookups, verifyFound} from '../money/find.js'
-import type {GwRecord} from './deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 
 /**
  * What a purchase or refund came to (design.md §5), as the money module decided it: the outcome

@@ -3,7 +3,8 @@ import {type ListPage, readPaging, walkList} from '../api/paging.js'
 import {parseEnvelope} from '../api/responses.js'
 import {GatewayError} from '../errors.js'
 import {type ApiRequest, withQuery} from './api.js'
-import type {Deps, GwRecord} from './deps.js'
+import type {Deps} from './deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 
 /** The paging parameters set on every page asked for: the request's own would be overridden. */
 export const PAGING_PARAMETERS = ['offset', 'limit', 'page', 'per_page']

@@ -1,6 +1,7 @@
 import type {PaymentPlanCreate} from '../api/schemas/payment-plan.js'
 import type {Frequency} from '../api/schemas/recurring-rules.js'
-import type {Deps, GwRecord} from './deps.js'
+import type {Deps} from './deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 import {makeOnce, type MadeRequest} from './made-once.js'
 import type {Sent} from './money.js'
 

@@ -1,4 +1,5 @@
-import type {Deps, GwRecord} from './deps.js'
+import type {Deps} from './deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 
 export interface PlanInput {
   name: string

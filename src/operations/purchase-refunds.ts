@@ -5,7 +5,7 @@ import type {RefundBook} from '../lists/refund-book.js'
 import {derivationBase, derivedFrom, type MadeFor, type Matched, matchRefunds, type RefundedState} from '../lists/refund-match.js'
 import {recordInstant, type Window, withinWindow} from '../lists/window.js'
 import {sameCard} from '../money/decide.js'
-import type {GwRecord} from './deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 import {matchesFilters} from '../lists/filters.js'
 
 export interface RefundsOfRequest {

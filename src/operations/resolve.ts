@@ -1,5 +1,6 @@
 import {NotFoundError} from '../errors.js'
-import type {Deps, GwRecord} from './deps.js'
+import type {Deps} from './deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 
 /**
  * The records gw acts on through a request that names the id alone, and their ids' type code

@@ -1,7 +1,8 @@
 import {setTimeout as sleep} from 'node:timers/promises'
 import type {GatewayEvent} from '../api/schemas/recurring-rules.js'
 import type {DeliveryQuery, FaultRequest, RequestLogPage} from '../api/schemas/sandbox-control.js'
-import type {Deps, GwRecord} from './deps.js'
+import type {Deps} from './deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 
 /** A filter of the request log: statuses, a path, a merchant; how many, and after which entry. */
 export interface RequestLogFilter {

@@ -2,7 +2,8 @@ import {NotFoundError, UsageError} from '../errors.js'
 import {literal, purchaseStepOf, shownAt} from '../seed/across.js'
 import {problemsError} from '../seed/file.js'
 import {type SeedStep, stepName} from '../seed/step.js'
-import type {Deps, GwRecord} from './deps.js'
+import type {Deps} from './deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 import {type LookUpResource, lookUp} from './look-up.js'
 
 /** The record found under the key, or undefined when the gateway has none (404). */

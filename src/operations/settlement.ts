@@ -1,6 +1,7 @@
 import type {Calendar} from '../lib/calendar.js'
 import {parseWindow, recordDay, type Window} from '../lists/window.js'
-import type {Deps, GwRecord} from './deps.js'
+import type {Deps} from './deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 import {purchaseMoved} from './money-moved.js'
 
 /** The days of a settlement look-up, as `YYYY-MM-DD`, both included. */

@@ -1,5 +1,6 @@
 import type {Frequency} from '../api/schemas/recurring-rules.js'
-import type {Deps, GwRecord} from './deps.js'
+import type {Deps} from './deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 
 export interface SubscriptionInput {
   customer: string

@@ -1,6 +1,7 @@
 import type {GatewayEvent} from '../api/schemas/recurring-rules.js'
 import type {Environment} from '../auth/config.js'
-import type {Deps, GwRecord} from './deps.js'
+import type {Deps} from './deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 import {listRecords} from './lists.js'
 
 export interface WebHookInput {

@@ -48,12 +48,13 @@ export function missingFrom(err: unknown): Missing[] {
  * `--name=value` in front, arguments after what was typed, in order. Each answer is checked by
  * the flag's own parse, so a bad one is asked again with the same message the flag would give.
  * Card numbers, CVVs and tokens are asked without echo; fixed values are chosen from a list. An
- * amount reads back as money, in `currency` where the command knows it.
+ * amount reads back as money, in `currency` where the command knows it. `dashesTyped`: argv ends its
+ * flags with a `--` (a flag's value is none), after which an answer is an argument as it is.
  */
 export async function askForMissing(
   missing: Missing[],
   argv: string[],
-  {prompter, context, choicesFor, currency}: {prompter: Prompter; context: unknown; choicesFor: (name: string) => Promise<readonly string[] | undefined>; currency?: string},
+  {prompter, context, choicesFor, currency, dashesTyped}: {prompter: Prompter; context: unknown; choicesFor: (name: string) => Promise<readonly string[] | undefined>; currency?: string; dashesTyped: boolean},
 ): Promise<string[]> {
   const flags: string[] = []
   const args: string[] = []
@@ -71,7 +72,7 @@ export async function askForMissing(
     else args.push(answer)
   }
   // An argument that looks like a flag, or one after a `--` already typed, must still be read as an argument.
-  const needsSeparator = args.some((arg) => arg.startsWith('-') && arg !== '-') && !argv.includes('--')
+  const needsSeparator = args.some((arg) => arg.startsWith('-') && arg !== '-') && !dashesTyped
   return [...flags, ...argv, ...(needsSeparator ? ['--'] : []), ...args]
 }
 

@@ -3,8 +3,7 @@ import type {DuplicateGroup} from '../lists/duplicates.js'
 import {durationText} from '../lib/duration.js'
 import {formatMoney} from './money.js'
 import {sanitizeLine} from '../safety/sanitize.js'
-
-type GwRecord = Record<string, unknown>
+import type {GwRecord} from '../api/schemas/record.js'
 
 /** What gw adds to each purchase of a group, after the gateway's fields: the group, by its first charge's id, how many, and over how long. */
 export interface DuplicateMark {

@@ -1,7 +1,6 @@
 import {cardColumns, type Column, customerColumns, planColumns, purchaseColumns, purchaseGetColumns, purchaseListColumns, refundColumns, refundListColumns, subscriptionColumns, webHookColumns} from './columns.js'
 import {keepNumbersWritten} from '../lib/json-as-written.js'
-
-type GwRecord = Record<string, unknown>
+import type {GwRecord} from '../api/schemas/record.js'
 
 /**
  * `--fields id,amount,reference`: the record's fields to show, in that order, named as the

@@ -5,8 +5,7 @@ import {netBar} from './net-chart.js'
 import {matchText, rangeText} from './refund-match-text.js'
 import {sanitizeLine} from '../safety/sanitize.js'
 import type {RefundMatch} from '../lists/refund-match.js'
-
-type GwRecord = Record<string, unknown>
+import type {GwRecord} from '../api/schemas/record.js'
 
 /** Approved in green, anything else in red: the first thing a merchant looks for. */
 export function formatOutcome(record: GwRecord, color: boolean): string {

@@ -3,8 +3,7 @@ import {RejectedError} from '../errors.js'
 import {shellQuote} from './hints.js'
 import {formatMoney} from './money.js'
 import {sanitizeLine} from '../safety/sanitize.js'
-
-type GwRecord = Record<string, unknown>
+import type {GwRecord} from '../api/schemas/record.js'
 
 /** A purchase as a person names it: its reference and id, made safe to show. */
 function named(purchase: GwRecord): string {

@@ -12,8 +12,7 @@ import {sentAs, whole} from '../api/list-text.js'
 import type {ListOrder} from '../api/list-order.js'
 import {favourMemory} from '../lib/favour-memory.js'
 import {walkCollector} from '../lib/memory.js'
-
-type GwRecord = Record<string, unknown>
+import type {GwRecord} from '../api/schemas/record.js'
 
 export interface RenderOptions {
   json: boolean

@@ -2,8 +2,7 @@ import type {Column} from './columns.js'
 import type {Io} from './io.js'
 import {netShares} from './net-chart.js'
 import {printsTable, renderList, type RenderOptions} from './render.js'
-
-type GwRecord = Record<string, unknown>
+import type {GwRecord} from '../api/schemas/record.js'
 
 /** The chart of each day's net: a column of the terminal's table only, never a field of the JSON. */
 export const NET_CHART: Column = {label: 'Net by day', field: 'net_chart', format: 'bar', need: 'most'}

@@ -1,5 +1,5 @@
 import type {Sent} from '../operations/money.js'
-import type {GwRecord} from '../operations/deps.js'
+import type {GwRecord} from '../api/schemas/record.js'
 import type {MoneyInFlight} from '../errors.js'
 import {checkCommand} from './hints.js'
 import type {Io} from './io.js'

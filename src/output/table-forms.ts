@@ -2,8 +2,7 @@ import type {Column} from './columns.js'
 import type {RefundMatch} from '../lists/refund-match.js'
 import {sanitizeLine} from '../safety/sanitize.js'
 import {displayWidth} from './text-width.js'
-
-type GwRecord = Record<string, unknown>
+import type {GwRecord} from '../api/schemas/record.js'
 
 /** A column as a table may show it: its header and a cell a record, and the width they take. */
 export interface Form {

@@ -4,8 +4,7 @@ import {type Form, formsOf} from './table-forms.js'
 import {paint} from './colors.js'
 import {formatCell, isNested, keyPaths} from './format.js'
 import {displayWidth, truncate, wrap} from './text-width.js'
-
-type GwRecord = Record<string, unknown>
+import type {GwRecord} from '../api/schemas/record.js'
 
 export interface TableOptions {
   color: boolean

@@ -2,8 +2,7 @@ import {expiryAsSent} from '../api/schemas/card-rules.js'
 import {frequencyNamed} from '../api/schemas/recurring-rules.js'
 import type {Difference} from '../money/decide.js'
 import type {StepKind} from './kinds.js'
-
-type GwRecord = Record<string, unknown>
+import type {GwRecord} from '../api/schemas/record.js'
 
 /** How a field of a step is read for comparing with the record the gateway keeps: equal when both read the same. */
 type Reading = (value: unknown) => unknown
@@ -44,7 +43,7 @@ const COMPARED: Partial<Record<StepKind, Record<string, Reading>>> = {
  * each field the step gives and the record carries, read alike on both sides. None: it is the
  * step's record, present. A field the record lacks cannot be told, and is not a difference.
  */
-export function seedDifferences(kind: StepKind, fields: GwRecord, record: GwRecord): Difference[] {
+export function seedDifferences(kind: StepKind, fields: Record<string, unknown>, record: GwRecord): Difference[] {
   return Object.entries(COMPARED[kind] ?? {}).flatMap(([field, read]) => {
     const expected = fields[field]
     const found = record[field]

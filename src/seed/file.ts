@@ -12,11 +12,10 @@ import {FIELDS, fieldsOf, recordFields, STEP_KINDS, type StepKind} from './kinds
 import {keptText, MAX_KEPT_BYTES, NotUtf8Error, oversizedLength, TooLargeError} from './read.js'
 import {type DatedAt, REFERENCE, type SeedStep, stepName} from './step.js'
 import {whyUnreadable} from '../lib/file-error-words.js'
+import type {GwRecord} from '../api/schemas/record.js'
 
 /** The kinds whose records carry the date they were made, and may be dated in the past with `at`. */
 export const DATED_KINDS = ['purchase', 'refund', 'customer', 'subscription', 'payment_plan', 'direct_debit'] as const satisfies readonly StepKind[]
-
-type GwRecord = Record<string, unknown>
 
 const NAME = /^[A-Za-z][\w-]*$/
 const TEMPLATE = /\{\{([^{}]*)\}\}/g

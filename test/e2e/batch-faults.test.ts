@@ -3,8 +3,8 @@ import {copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, expect, it} from 'vitest'
-import {countingProxy as countingPosts} from '../counting-proxy.js'
-import {countingProxy, type CountingProxy, rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
+import {countingProxy, type CountingProxy} from '../counting-proxy.js'
+import {rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
 import {baseEnv, cardArgs, describeInBothDialects, describeOnce, DIALECT, GW, isolatedHome, ref, runGw, runProgram, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
 import {runsInCiOr} from './slow-gates.js'
 import {DEV_FULL, POSIX_PIPES} from '../only-on.js'
@@ -56,7 +56,7 @@ describeInBothDialects('a journal that cannot be written', () => {
       expect(Number(notStarted)).toBeGreaterThan(0)
       const reported = rowsOf(full.stdout)
       // Every refund sent is on stdout; the rows not sent say so.
-      expect(reported.filter((row) => row.status === 'approved').length).toBe(proxy.total())
+      expect(reported.filter((row) => row.status === 'approved').length).toBe(proxy.postCount())
       expect(existsSync(journal + '.lock')).toBe(false)
 
       const roomy = join(mkdtempSync(join(tmpdir(), 'gw-roomy-')), 'j.ndjson')
@@ -65,7 +65,7 @@ describeInBothDialects('a journal that cannot be written', () => {
       const again = await sandbox.gw(['refund', 'create', '--input', file, '--journal', roomy], {env: {GW_BASE_URL: proxy.url}, timeoutMs: 60_000})
       expect(again.code, again.stderr).toBe(0)
       expect(rowsOf(again.stdout).every((row) => row.status === 'approved')).toBe(true)
-      everyOnce(proxy.posts, 1000)
+      everyOnce(proxy.references(), 1000)
     } finally {
       spawnSync('umount', [mount])
     }
@@ -118,7 +118,7 @@ describeInBothDialects.concurrent('the Nth write or sync of the journal fails (E
       else if (/cannot be used/.test(faulted.stderr)) {
         expect(faulted.stderr).toMatch(/Error: The batch journal .* cannot be used \(EIO\): nothing was sent/)
         expect(rows).toEqual([])
-        for (let i = 0; i < ROWS; i++) expect(proxy.posts.get(`${prefix}-${i}`), `${prefix}-${i} after ${calls} #${nth}`).toBeUndefined()
+        for (let i = 0; i < ROWS; i++) expect(proxy.posts(`${prefix}-${i}`), `${prefix}-${i} after ${calls} #${nth}`).toBe(0)
       } else expect(faulted.stderr).toMatch(/Error: The batch journal .* cannot be written \(EIO\)/)
       // A row whose intent could not be committed was never sent, and is withdrawn (the commit may have
       // reached the disk all the same): the rerun sends it at once, with no processing window to wait out.
@@ -126,7 +126,7 @@ describeInBothDialects.concurrent('the Nth write or sync of the journal fails (E
       expect(again.code, `rerun after ${calls} #${nth}: ${again.stderr}`).toBe(0)
       expect(again.stderr, `rerun after ${calls} #${nth}`).not.toContain('may still be processing')
       expect(rowsOf(again.stdout).filter((row) => row.status === 'approved')).toHaveLength(ROWS)
-      for (let i = 0; i < ROWS; i++) expect(proxy.posts.get(`${prefix}-${i}`), `${prefix}-${i} after ${calls} #${nth}`).toBe(1)
+      for (let i = 0; i < ROWS; i++) expect(proxy.posts(`${prefix}-${i}`), `${prefix}-${i} after ${calls} #${nth}`).toBe(1)
       removeFolder(dir)
       return injected
     }
@@ -185,7 +185,7 @@ describeInBothDialects.concurrent('a gateway that stops answering', () => {
   it.each([1, 3])('its refunds (each looked up first, and not there): --concurrency %i stops starting rows once 8 answers in a row are lost, saying it looks unreachable; the rerun settles them once', {timeout: 120_000}, async (concurrency) => {
     const sandbox = await startSandbox(['--processing-window-ms', '0'])
     const file = refundFile(await bigPurchase(sandbox), 40)
-    const counting = await countingPosts(sandbox.url)
+    const counting = await countingProxy(sandbox.url)
     try {
       await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/refunds', action: 'status', status: 502, times: 1000})
       const run = await runGw(['refund', 'create', '--input', file, '--concurrency', String(concurrency)], {env: env(sandbox, counting.url), timeoutMs: 60_000})
@@ -213,7 +213,7 @@ describeInBothDialects.concurrent('a gateway that stops answering', () => {
   it('every request: no row is sent while the gateway cannot say whether it has it, the batch stops once 8 look-ups in a row are lost, and the rerun sends each row once', {timeout: 120_000}, async () => {
     const sandbox = await startSandbox(['--processing-window-ms', '0'])
     const file = refundFile(await bigPurchase(sandbox), 40)
-    const counting = await countingPosts(sandbox.url)
+    const counting = await countingProxy(sandbox.url)
     try {
       for (const method of ['GET', 'POST']) await sandbox.control('POST', '/_sandbox/faults', {method, path: '/v1.0/refunds', action: 'status', status: 502, times: 1000})
       const run = await runGw(['refund', 'create', '--input', file, '--concurrency', '2'], {env: env(sandbox, counting.url), timeoutMs: 60_000})
@@ -245,11 +245,8 @@ describeInBothDialects('one gw at a time per batch', () => {
     proxy = await countingProxy(sandbox.url)
     const env = {GW_BASE_URL: proxy.url}
     const first = spawnGw(sandbox, ['refund', 'create', '--input', file, '--concurrency', '2'], env)
-    proxy.onPost = (count) => {
-      if (count === 40) first.child.kill('SIGKILL')
-    }
+    void proxy.post(40).then(() => first.child.kill('SIGKILL'))
     expect((await first.done).signal).toBe('SIGKILL')
-    proxy.onPost = undefined
     // The rows journaled ahead and never sent wait out the local gateway's processing window (2 s).
     const reruns = await Promise.all(Array.from({length: 4}, () => sandbox.gw(['refund', 'create', '--input', file, '--concurrency', '2'], {env, timeoutMs: 60_000})))
     const ran = reruns.filter((run) => run.code === 0)
@@ -260,7 +257,7 @@ describeInBothDialects('one gw at a time per batch', () => {
     // Whichever ran, the rows went once: the gateway counted every reference exactly once.
     const last = await sandbox.gw(['refund', 'create', '--input', file], {env, timeoutMs: 60_000})
     expect(last.code, last.stderr).toBe(0)
-    everyOnce(proxy.posts, 300)
+    everyOnce(proxy.references(), 300)
   }, 120_000)
 })
 
@@ -282,7 +279,7 @@ describeInBothDialects('a journal belongs to one gateway and merchant', () => {
       expect(second.stderr).not.toContain('resuming')
       expect(second.stderr).not.toContain('done by an earlier run')
       expect(rowsOf(second.stdout)[0]).toMatchObject({status: 'approved'})
-      expect(proxy.total()).toBe(1)
+      expect(proxy.postCount()).toBe(1)
     } finally {
       await other.stop()
     }
@@ -338,10 +335,10 @@ describeInBothDialects('stdout that cannot be written', () => {
     const run = await runProgram('bash', ['-c', `node ${GW} refund create --input ${file} --concurrency 2 | head -1; echo "gw exited \${PIPESTATUS[0]}" >&2`], {env})
     expect(run.stderr).toContain('gw exited 141')
     expect(run.stderr).toContain("Error: stdout's reader went away: no more rows were started")
-    expect(proxy.total()).toBeLessThan(400)
+    expect(proxy.postCount()).toBeLessThan(400)
     const again = await runGw(['refund', 'create', '--input', file], {env, timeoutMs: 60_000})
     expect(again.code, again.stderr).toBe(0)
-    everyOnce(proxy.posts, 400)
+    everyOnce(proxy.references(), 400)
   })
 
   it.skipIf(DEV_FULL.skip)(`> /dev/full: one short line on stderr and exit 1, every result journaled; the rerun reports them all${DEV_FULL.note}`, async () => {
@@ -353,7 +350,7 @@ describeInBothDialects('stdout that cannot be written', () => {
     expect(run.stderr).toContain('Error: stdout could not be written (ENOSPC): no more rows were started')
     expect(run.stderr.length).toBeLessThan(1500)
     expect(run.stderr).not.toMatch(/at .*\.cjs:\d+/)
-    const sentFirst = proxy.total()
+    const sentFirst = proxy.postCount()
     expect(sentFirst).toBeGreaterThan(0)
     const again = await runGw(['refund', 'create', '--input', file], {env})
     expect(again.code, again.stderr).toBe(0)
@@ -361,7 +358,7 @@ describeInBothDialects('stdout that cannot be written', () => {
     expect(rows).toHaveLength(20)
     // Every row the first run sent is reported from its journal (or found at the gateway), none sent again.
     expect(rows.filter((row) => row.resumed).length).toBe(sentFirst)
-    everyOnce(proxy.posts, 20)
+    everyOnce(proxy.references(), 20)
   })
 
   it.skipIf(DEV_FULL.skip)(`> /dev/full for a single command: exit 1, one line, no stack${DEV_FULL.note}`, async () => {

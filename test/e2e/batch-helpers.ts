@@ -1,25 +1,9 @@
 import {type ChildProcess, spawn} from 'node:child_process'
 import {mkdtempSync, writeFileSync} from 'node:fs'
-import {createServer, request, type Server} from 'node:http'
-import type {AddressInfo} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
+import {type CountingProxy, countingProxy} from '../counting-proxy.js'
 import {baseEnv, cardArgs, GW, type Sandbox, startSandbox} from './helpers.js'
-
-/**
- * A small proxy in front of the sandbox that counts the money-moving POSTs per reference, so a
- * test can say "every reference was sent exactly once"; `onPost` may act when the n-th arrives
- * (kill the gw that sent it) before the request goes on to the sandbox.
- */
-export interface CountingProxy {
-  url: string
-  posts: Map<string, number>
-  total(): number
-  /** The GETs that went through: look-ups of references. */
-  gets: string[]
-  onPost?: (count: number) => void
-  close(): Promise<void>
-}
 
 /** A local gateway, a card token it issued, and a counting proxy in front of it: what a file of batch tests opens with. */
 export interface ProxiedGateway {
@@ -34,38 +18,6 @@ export async function proxiedGateway(): Promise<ProxiedGateway> {
   const token = ((await sandbox.gw(['card', 'tokenize', ...cardArgs(), '--json'])).json as {token: string}).token
   const proxy = await countingProxy(sandbox.url)
   return {sandbox, proxy, token, close: async () => (await proxy.close(), await sandbox.stop())}
-}
-
-export async function countingProxy(target: string): Promise<CountingProxy> {
-  const posts = new Map<string, number>()
-  const gets: string[] = []
-  let count = 0
-  const proxy: CountingProxy = {url: '', posts, gets, total: () => count, close: () => new Promise((resolve) => server.close(() => resolve()))}
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => {
-      const body = Buffer.concat(chunks)
-      if (req.method === 'POST' && /^\/v1\.0\/(refunds|purchases)/.test(req.url ?? '')) {
-        const reference = String((JSON.parse(body.toString()) as {reference?: string}).reference)
-        posts.set(reference, (posts.get(reference) ?? 0) + 1)
-        count++
-        proxy.onPost?.(count)
-      }
-      if (req.method === 'GET') gets.push(req.url ?? '')
-      const upstream = request(target + req.url, {method: req.method, headers: req.headers}, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(res)
-      })
-      upstream.on('error', () => res.destroy())
-      res.on('error', () => {})
-      upstream.end(body)
-    })
-  })
-  server.keepAliveTimeout = 1000
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  return proxy
 }
 
 /** A file of its own in a temporary directory. */

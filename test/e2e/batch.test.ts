@@ -1,8 +1,8 @@
 import {afterEach, expect, it} from 'vitest'
 import {readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {countingProxy as countingPosts} from '../counting-proxy.js'
-import {countingProxy, type CountingProxy, rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
+import {countingProxy, type CountingProxy} from '../counting-proxy.js'
+import {rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
 import {ANSWERS, apiRequestsSince, cardArgs, CARDS, describeInBothDialects, describeOnce, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sandboxForFile, until} from './helpers.js'
 import {journalText} from '../journal-text.js'
 
@@ -81,14 +81,11 @@ describeInBothDialects('gw refund create --input', () => {
     proxy = await countingProxy(sandbox.url)
     const first = spawnGw(sandbox, ['refund', 'create', '--input', file, '--concurrency', '4'], {GW_BASE_URL: proxy.url})
     // Killed while the 60th refund is on its way: the gateway makes it, gw never hears of it.
-    proxy.onPost = (count) => {
-      if (count === 60) first.child.kill('SIGKILL')
-    }
+    void proxy.post(60).then(() => first.child.kill('SIGKILL'))
     const killed = await first.done
     expect(killed.signal).toBe('SIGKILL')
     const answeredBefore = rowsOf(killed.stdout.slice(0, killed.stdout.lastIndexOf('\n') + 1)).length
     expect(answeredBefore).toBeLessThan(60)
-    proxy.onPost = undefined
 
     // The rows journaled ahead and never sent are in doubt too, and not at the gateway: each waits out the processing
     // window, the local gateway's 2 s (the live gateway's minute is processing-window.test's).
@@ -99,8 +96,8 @@ describeInBothDialects('gw refund create --input', () => {
     expect(rows).toHaveLength(200)
     expect(rows.every((row) => row.status === 'approved')).toBe(true)
     expect(rows.filter((row) => row.resumed).length).toBeGreaterThanOrEqual(60)
-    expect(proxy.posts.size).toBe(200)
-    expect([...proxy.posts.values()].every((count) => count === 1)).toBe(true)
+    expect(proxy.references().size).toBe(200)
+    expect([...proxy.references().values()].every((count) => count === 1)).toBe(true)
     // The gateway has each refund once: every purchase has exactly 10.00 refunded.
     const over = await sandbox.gw(['refund', 'create', '--transaction-id', ids[0]!, '--amount', '9001', '--reference', ref('over')])
     expect(over.stderr).toContain('already refunded 1000')
@@ -116,8 +113,8 @@ describeInBothDialects('gw refund create --input', () => {
     const rows = rowsOf(result.stdout)
     expect(rows.map((row) => row.status)).toEqual(Array(10).fill('approved'))
     expect(result.stderr.match(/Found the refund by its reference: the gateway processed it once\./g)).toHaveLength(3)
-    expect(proxy.total()).toBe(10)
-    expect([...proxy.posts.values()].every((count) => count === 1)).toBe(true)
+    expect(proxy.postCount()).toBe(10)
+    expect([...proxy.references().values()].every((count) => count === 1)).toBe(true)
   })
 
   it('lists every invalid row, repeated references and unknown columns; --skip-invalid sends the rest', async () => {
@@ -164,9 +161,7 @@ describeInBothDialects('gw refund create --input', () => {
 
   it('Ctrl-C starts no new rows, finishes those in flight, exits 130; the next run finishes the batch', async () => {
     const {file, run} = await slowBatch(40, 50, 2)
-    proxy.onPost = (count) => {
-      if (count === 6) run.child.kill('SIGINT')
-    }
+    void proxy.post(6).then(() => run.child.kill('SIGINT'))
     const stopped = await run.done
     expect(stopped.code).toBe(130)
     const done = rowsOf(stopped.stdout)
@@ -178,11 +173,10 @@ describeInBothDialects('gw refund create --input', () => {
     const left = 40 - done.length
     expect(stopped.stderr).toContain(`40 refunds: ${done.length} approved, ${left} not started in `)
     expect(stopped.stderr).toContain(`\nNot finished: ${done.length} rows answered, 0 in doubt, ${left} not started. Run the same command again to finish the batch`)
-    proxy.onPost = undefined
     // The first run learned which references the gateway holds from the refunds list (gw's index), not by a look-up a row.
-    expect(proxy.gets.filter((path) => path.startsWith('/v1.0/refunds?')).length).toBeGreaterThanOrEqual(1)
-    expect(proxy.gets.filter((path) => /^\/v1\.0\/refunds\/[^?]/.test(path))).toEqual([])
-    proxy.gets.splice(0)
+    expect(proxy.gets().filter((path) => path.startsWith('/v1.0/refunds?')).length).toBeGreaterThanOrEqual(1)
+    expect(proxy.gets().filter((path) => /^\/v1\.0\/refunds\/[^?]/.test(path))).toEqual([])
+    const resumed = proxy.seen.length
     const again = await sandbox.gw(['refund', 'create', '--input', file], {env: {GW_BASE_URL: proxy.url}})
     expect(again.stderr).toContain(`(resuming: ${done.length} rows answered, 0 in doubt, ${left} not started)\n`)
     expect(again.code).toBe(0)
@@ -191,18 +185,18 @@ describeInBothDialects('gw refund create --input', () => {
     // once, not one look-up a row. Each held to what is left of its purchase, as a single refund create is: the purchases
     // read from a page of the purchases list (40, the newest), not one look-up each; and which runs of its data the gateway
     // holds, when gw's records of refunds are read.
-    const lists = proxy.gets.filter((path) => path.startsWith('/v1.0/refunds?') || path.startsWith('/v1.0/purchases?'))
+    const lists = proxy.gets(resumed).filter((path) => path.startsWith('/v1.0/refunds?') || path.startsWith('/v1.0/purchases?'))
     expect(lists.filter((path) => path.startsWith('/v1.0/purchases?'))).toEqual(['/v1.0/purchases?offset=0&limit=50'])
     expect(lists.length).toBeGreaterThanOrEqual(1)
     expect(new Set(lists).size).toBe(lists.length)
     // The local gateway is asked once for its processing window, which a top-up of the index reads back by.
-    expect(proxy.gets.filter((path) => path.startsWith('/_sandbox/clock?')).length).toBeLessThanOrEqual(1)
-    const others = proxy.gets.filter((path) => !lists.includes(path) && !path.startsWith('/_sandbox/clock?'))
+    expect(proxy.gets(resumed).filter((path) => path.startsWith('/_sandbox/clock?')).length).toBeLessThanOrEqual(1)
+    const others = proxy.gets(resumed).filter((path) => !lists.includes(path) && !path.startsWith('/_sandbox/clock?'))
     expect(others.filter((path) => path !== '/_sandbox/instance')).toEqual([])
     expect(others.filter((path) => path === '/_sandbox/instance').length).toBeGreaterThanOrEqual(1)
     expect(rowsOf(again.stdout).filter((row) => row.resumed)).toHaveLength(done.length)
-    expect([...proxy.posts.values()].every((count) => count === 1)).toBe(true)
-    expect(proxy.posts.size).toBe(40)
+    expect([...proxy.references().values()].every((count) => count === 1)).toBe(true)
+    expect(proxy.references().size).toBe(40)
   })
 
   it('a second Ctrl-C stops at once, leaving the rows in flight in doubt; the next run settles them', async ({onTestFinished}) => {
@@ -212,7 +206,7 @@ describeInBothDialects('gw refund create --input', () => {
     // gateway that has not answered yet: both Ctrl-Cs come while they are in flight, whatever the load on the machine.
     let release = () => {}
     const released = new Promise<void>((resolve) => (release = resolve))
-    const held = await countingPosts(sandbox.url, {hold: (request) => (request.method === 'POST' && request.reference !== `${prefix}-0` ? released : undefined)})
+    const held = await countingProxy(sandbox.url, {hold: (request) => (request.method === 'POST' && request.reference !== `${prefix}-0` ? released : undefined)})
     onTestFinished(() => held.close())
     onTestFinished(release)
     const run = spawnGw(sandbox, ['refund', 'create', '--input', file, '--concurrency', '4'], {GW_BASE_URL: held.url})
@@ -268,7 +262,7 @@ describeInBothDialects('gw refund create --input', () => {
       {row: 2, line: 3, reference: 'd-2', request: {transaction_id: '071-P-BBBBBBBB', amount: null, reference: 'd-2'}},
     ])
     expect(result.stderr).toContain('Dry run: 2 refunds would be sent (2.50 (currency not known); 1 amount not known), 1 of them each refunding its purchase in full. Nothing was sent.')
-    expect(proxy.total()).toBe(0)
+    expect(proxy.postCount()).toBe(0)
   })
 
   it('--dry-run shows the reference the run will send for a row that gives none, looked up, nothing sent; none where it cannot tell', async () => {
@@ -284,8 +278,8 @@ describeInBothDialects('gw refund create --input', () => {
       [3, `mine-${reference}`],
       [4, null],
     ])
-    expect(proxy.total()).toBe(0)
-    expect(proxy.gets.length).toBeGreaterThan(0)
+    expect(proxy.postCount()).toBe(0)
+    expect(proxy.gets().length).toBeGreaterThan(0)
     // The run sends what the dry run said.
     const run = await sandbox.gw(['refund', 'create', '--input', writeTemp('derived.csv', csv.replace('071-P-NOSUCHPU,100,\n', '')), '--concurrency', '1'])
     expect(run.code, run.stderr).toBe(0)
@@ -320,8 +314,8 @@ describeInBothDialects('gw refund create --input', () => {
       [3, 'approved', 0, undefined],
     ])
     // The gateway saw one refund of the batch's: the row that fits (the two others are the single refunds before it).
-    expect(proxy.total()).toBe(3)
-    expect(proxy.posts.get(rest)).toBe(1)
+    expect(proxy.postCount()).toBe(3)
+    expect(proxy.posts(rest)).toBe(1)
   })
 
   it('a batch begun on stdin and given again as a file resumes the same journal, named by its rows: nothing sent twice (docs/money-safety.md)', async () => {
@@ -336,8 +330,8 @@ describeInBothDialects('gw refund create --input', () => {
     expect(again.stderr).toContain('(resuming: 2 rows answered, 0 in doubt, 0 not started)')
     expect(again.stderr).toContain(`Journal: it was begun for the same rows on stdin: this is that batch, given again as ${file}, and what it sent is not sent again. To refund these rows again as a new batch, give it --new-batch and a journal of its own (--journal FILE).\n`)
     expect(again.stderr).toContain('2 refunds: 2 approved (2 done by an earlier run)')
-    expect(proxy.total()).toBe(2)
-    expect([...proxy.posts.values()]).toEqual([1, 1])
+    expect(proxy.postCount()).toBe(2)
+    expect([...proxy.references().values()]).toEqual([1, 1])
   })
 })
 
@@ -378,7 +372,7 @@ describeOnce("a batch's input refused before anything is sent", () => {
     expect(result.stdout).toBe('')
     expect(result.stderr).toContain(`refunds.csv line 51: amount must be a positive whole number in the currency's minor unit, got "12.50"`)
     expect(result.stderr).toContain('Error: 1 of 100 rows is invalid (line 51): nothing was sent')
-    expect(proxy.total()).toBe(0)
+    expect(proxy.postCount()).toBe(0)
   })
 
   it('refuses a one-row flag beside --input, naming it, exit 2, nothing sent', async () => {
@@ -390,7 +384,7 @@ describeOnce("a batch's input refused before anything is sent", () => {
     const purchase = await sandbox.gw(['purchase', 'create', '--input', file, '--currency', 'NZD', '--card-token', 'tok'], {env: {GW_BASE_URL: proxy.url}})
     expect(purchase.code).toBe(2)
     expect(purchase.stderr).toContain("Error: --input takes each row's fields from the file: leave out --currency, --card-token\n")
-    expect(proxy.total()).toBe(0)
+    expect(proxy.postCount()).toBe(0)
   })
 
   it('refuses a file with card numbers, naming the columns and never the numbers', async () => {
@@ -400,7 +394,7 @@ describeOnce("a batch's input refused before anything is sent", () => {
     expect(result.code).toBe(2)
     expect(result.stderr).toContain('cards.csv holds card data (columns card_number, card_expiry, cvv): raw card data does not belong in files, and nothing was sent')
     expect(result.stderr + result.stdout).not.toContain(CARDS.visa)
-    expect(proxy.total()).toBe(0)
+    expect(proxy.postCount()).toBe(0)
 
     const hidden = await sandbox.gw(['purchase', 'create', '--input', '-'], {stdin: `{"card_token":"${CARDS.mastercard}","amount":1000,"reference":"${ref()}"}\n`})
     expect(hidden.code).toBe(2)

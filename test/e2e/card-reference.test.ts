@@ -1,7 +1,8 @@
 import {readdirSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, expect, it} from 'vitest'
-import {countingProxy, type CountingProxy, rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
+import {countingProxy, type CountingProxy} from '../counting-proxy.js'
+import {rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
 import {freshCardNumber, grouped, wholeCardNumbersIn} from './card-number-helpers.js'
 import {cardArgs, describeInBothDialects, errorJson, purchasedAtGateway, ref, type Sandbox, sandboxForFile} from './helpers.js'
 import {journalText} from '../journal-text.js'
@@ -90,7 +91,7 @@ describeInBothDialects('a batch whose references hold card numbers', () => {
     proxy = await countingProxy(sandbox.url)
     const first = await sandbox.gw(['refund', 'create', '--input', file], {env: {GW_BASE_URL: proxy.url}})
     expect(first.code, first.stderr).toBe(0)
-    expect([...proxy.posts.keys()].sort()).toEqual([...references].sort())
+    expect([...proxy.references().keys()].sort()).toEqual([...references].sort())
     const lines = rowsOf(first.stdout)
     expect(lines.map((line) => line.status)).toEqual(references.map(() => 'approved'))
     // Lines come as rows finish: each is found by its row.
@@ -99,14 +100,14 @@ describeInBothDialects('a batch whose references hold card numbers', () => {
     const journal = journalOf(first.stderr)
     expect(wholeCardNumbersIn(journal)).toEqual([])
     expect(journal).toContain(`"intent":"${rows[1]!.masked}"`)
-    expect(proxy.total()).toBe(references.length)
+    expect(proxy.postCount()).toBe(references.length)
 
     const again = await sandbox.gw(['refund', 'create', '--input', file], {env: {GW_BASE_URL: proxy.url}})
     expect(again.code, again.stderr).toBe(0)
     expect(again.stderr).toContain(`resuming: ${references.length} rows answered`)
     expect(rowsOf(again.stdout).map((line) => [line.status, line.resumed])).toEqual(references.map(() => ['approved', true]))
     expectMasked(again)
-    expect(proxy.total()).toBe(references.length)
+    expect(proxy.postCount()).toBe(references.length)
   })
 
   it('a row left in doubt (gw killed while it was sent) is looked up by its reference as the input gives it, and found: sent once', async () => {
@@ -118,9 +119,8 @@ describeInBothDialects('a batch whose references hold card numbers', () => {
     proxy = await countingProxy(sandbox.url)
     const first = spawnGw(sandbox, ['refund', 'create', '--input', file], {GW_BASE_URL: proxy.url})
     // Killed while its refund is on its way: the gateway makes it, gw never hears of it.
-    proxy.onPost = () => void first.child.kill('SIGKILL')
+    void proxy.post(1).then(() => first.child.kill('SIGKILL'))
     expect((await first.done).signal).toBe('SIGKILL')
-    proxy.onPost = undefined
     expect(wholeCardNumbersIn(journalOf((await first.done).stderr))).toEqual([])
 
     const again = await sandbox.gw(['refund', 'create', '--input', file], {env: {GW_BASE_URL: proxy.url, GW_TEST_WINDOW_MS: '2000'}})
@@ -128,7 +128,7 @@ describeInBothDialects('a batch whose references hold card numbers', () => {
     expect(again.stderr).toContain('resuming: 0 rows answered, 1 in doubt, 0 not started')
     expect(rowsOf(again.stdout)).toMatchObject([{reference: refund.masked, status: 'approved', record: {reference: refund.masked}}])
     expectMasked(again)
-    expect(proxy.total()).toBe(1)
+    expect(proxy.postCount()).toBe(1)
   })
 
   it('a purchase batch: its lines, its --dry-run after it and its journal show them masked', async () => {

@@ -4,7 +4,8 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {afterEach, expect, it} from 'vitest'
-import {countingProxy, type CountingProxy, rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
+import {countingProxy, type CountingProxy} from '../counting-proxy.js'
+import {rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
 import {cardArgs, describeInBothDialects, ref, runGw, type Sandbox, sandboxForFile, until} from './helpers.js'
 
 // A batch's journal replaced under the running batch (journal-place.ts): a folder-sync tool
@@ -76,8 +77,8 @@ function expectStopped(run: {code: number | null; stdout: string; stderr: string
   expect(approved.length).toBeGreaterThan(0)
   expect(approved.length).toBeLessThan(ROWS)
   // Each row it made is on stdout, made once.
-  expect(proxy.posts.size).toBe(approved.length)
-  expect([...proxy.posts.values()].every((count) => count === 1)).toBe(true)
+  expect(proxy.references().size).toBe(approved.length)
+  expect([...proxy.references().values()].every((count) => count === 1)).toBe(true)
 }
 
 /** The rerun finishes the batch: every row approved, none made twice. */
@@ -85,7 +86,7 @@ async function expectFinished(file: string, journal: string, prefix: string): Pr
   const again = await runGw(['refund', 'create', '--input', file, '--journal', journal], {env: sandbox.env({GW_BASE_URL: proxy.url}), timeoutMs: 60_000})
   expect(again.code, again.stderr).toBe(0)
   expect(rowsOf(again.stdout).filter((row) => row.status === 'approved')).toHaveLength(ROWS)
-  for (let i = 0; i < ROWS; i++) expect(proxy.posts.get(`${prefix}-${i}`), `${prefix}-${i}`).toBe(1)
+  for (let i = 0; i < ROWS; i++) expect(proxy.posts(`${prefix}-${i}`), `${prefix}-${i}`).toBe(1)
 }
 
 // Windows refuses to rename over or remove a file SQLite holds open (it shares no delete access).

@@ -1,7 +1,8 @@
 import {type ChildProcess, spawn} from 'node:child_process'
 import {join} from 'node:path'
 import {afterEach, expect, it} from 'vitest'
-import {countingProxy, rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
+import {countingProxy} from '../counting-proxy.js'
+import {rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
 import {baseEnv, cardArgs, describeInBothDialects, describeOnce, GW, ref, type Sandbox, sandboxForFile} from './helpers.js'
 import {journalText} from '../journal-text.js'
 
@@ -88,16 +89,16 @@ describeInBothDialects('--jq that never ends, in a 20-row refund batch', () => {
       const entries = journalText(journal).split('\n')
       const count = (kind: string) => entries.filter((line) => line.startsWith(`{"${kind}"`)).length
       // Every intent the journal keeps (one not withdrawn) was sent, and nothing was sent without one.
-      expect(proxy.total()).toBe(count('intent') - count('withdrawn'))
-      expect(proxy.total()).toBeLessThan(20)
+      expect(proxy.postCount()).toBe(count('intent') - count('withdrawn'))
+      expect(proxy.postCount()).toBeLessThan(20)
       await sandbox.control('DELETE', '/_sandbox/faults')
 
       const rerun = await sandbox.gw(['refund', 'create', '--input', file, '--journal', journal, '--json'], {env: {GW_BASE_URL: proxy.url}})
       expect(rerun.code, rerun.stderr).toBe(0)
       expect(rowsOf(rerun.stdout).map((row) => row.status)).toEqual(Array.from({length: 20}, () => 'approved'))
       expect(rerun.stderr).not.toContain('processing window')
-      expect(proxy.posts.size).toBe(20)
-      expect([...proxy.posts.values()].every((n) => n === 1)).toBe(true)
+      expect(proxy.references().size).toBe(20)
+      expect([...proxy.references().values()].every((n) => n === 1)).toBe(true)
     } finally {
       await sandbox.control('DELETE', '/_sandbox/faults')
       await proxy.close()

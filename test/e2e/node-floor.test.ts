@@ -5,7 +5,8 @@ import {tmpdir} from 'node:os'
 import {delimiter, dirname, join} from 'node:path'
 import {afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {terminal} from './auth-helpers.js'
-import {countingProxy, rowsOf} from './batch-helpers.js'
+import {countingProxy} from '../counting-proxy.js'
+import {rowsOf} from './batch-helpers.js'
 import {hostTarget, pinFor} from '../../scripts/registry-node.js'
 import {baseEnv, cardArgs, GW, isolatedHome, ref, runGw, runProgram, startSandbox} from './helpers.js'
 import {runsInCiOr} from './slow-gates.js'
@@ -342,13 +343,7 @@ describe.skipIf(skipped !== undefined || !onLinux)(
       cleanups.push(() => proxy.close())
       // Each purchase answered 100 ms late: 80 rows two at a time take 4 s, and the kill comes at the 10th.
       await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/purchases', action: 'delay', delayMs: 100, times: 80})
-      const arrivals: number[] = []
-      const tenth = new Promise<void>((resolve) => {
-        proxy.onPost = (count) => {
-          arrivals.push(performance.now())
-          if (count === 10) resolve()
-        }
-      })
+      const tenth = proxy.post(10)
       const launcher = started(oldNode, [GW, 'purchase', 'create', '--input', file, '--concurrency', '2'], sandbox.env({GW_BASE_URL: proxy.url}))
       await tenth
       const relaunched = childOf(launcher.child.pid!)!
@@ -360,7 +355,7 @@ describe.skipIf(skipped !== undefined || !onLinux)(
       await until(`the relaunched gw (pid ${relaunched}) ending`, () => ended(relaunched))
       // It held the same stdout and stderr: all it wrote is read once they close.
       await launcher.closed
-      expect(arrivals.filter((at) => at > killedAt + 1000).map((at) => Math.round(at - killedAt))).toEqual([])
+      expect(proxy.seen.filter((request) => request.method === 'POST').map((request) => request.at).filter((at) => at > killedAt + 1000).map((at) => Math.round(at - killedAt))).toEqual([])
       const stderr = launcher.err()
       expect(stderr).toContain(`The gw that started this one on Node ${oldVersion()} (pid ${launcher.child.pid}) has ended: stopping as on SIGTERM.\n`)
       expect(stderr).toContain('SIGTERM: finishing the purchases in flight, starting no more (again to stop at once).\n')
@@ -371,13 +366,12 @@ describe.skipIf(skipped !== undefined || !onLinux)(
       expect(answered.every((row) => row.status === 'approved')).toBe(true)
       expect(stderr).toContain(`\nNot finished: ${answered.length} rows answered, 0 in doubt, ${80 - answered.length} not started. Run the same command again to finish the batch`)
 
-      proxy.onPost = undefined
       const again = await sandbox.gw(['purchase', 'create', '--input', file, '--concurrency', '2'], {env: {GW_BASE_URL: proxy.url}, timeoutMs: 60_000})
       expect(again.code, again.stderr).toBe(0)
       expect(again.stderr).toContain(`(resuming: ${answered.length} rows answered, 0 in doubt, ${80 - answered.length} not started)\n`)
       expect(rowsOf(again.stdout).map((row) => row.status)).toEqual(references.map(() => 'approved'))
-      expect(references.map((reference) => proxy.posts.get(reference))).toEqual(references.map(() => 1))
-      expect(proxy.total()).toBe(80)
+      expect(references.map((reference) => proxy.posts(reference))).toEqual(references.map(() => 1))
+      expect(proxy.postCount()).toBe(80)
     }, 90_000)
 
     it('kill -9 of the launcher of a local gateway in the foreground stops the gateway', async () => {

@@ -3,7 +3,8 @@ import {mkdtempSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {type CountingProxy, type ProxiedGateway, proxiedGateway, writeTemp} from './batch-helpers.js'
+import type {CountingProxy} from '../counting-proxy.js'
+import {type ProxiedGateway, proxiedGateway, writeTemp} from './batch-helpers.js'
 import {isolatedHome, ref, runGw, type Sandbox} from './helpers.js'
 
 // What a QA pass found on the way: a device or a named pipe where gw wants a regular
@@ -30,7 +31,7 @@ describe.skipIf(process.platform === 'win32')('a device or a named pipe where gw
     const result = await runGw(args(), {env: sandbox.env({...isolatedHome(), GW_BASE_URL: proxy.url})})
     expect(result.code).toBe(2)
     expect(result.stderr).toBe(`Error: ${prefix}/dev/null is a character device, not a regular file: gw reads and writes only regular files here\nHint: Give the path of a regular file of your own (gw makes it where there is none).\n`)
-    expect(proxy.total()).toBe(0)
+    expect(proxy.postCount()).toBe(0)
   })
 
   it('gw listen --save FIFO: refused at once, without waiting for a reader of the pipe', async () => {
@@ -49,7 +50,7 @@ describe('a journal gw cannot open', () => {
     expect(result.code).toBe(1)
     expect(result.stderr).toMatch(/^Error: The batch journal \/proc\/self\/status cannot be used \(E[A-Z]+\): nothing was sent\n/)
     expect(result.stderr).not.toContain('no more rows')
-    expect(proxy.total()).toBe(0)
+    expect(proxy.postCount()).toBe(0)
   })
 })
 

@@ -5,7 +5,8 @@ import type {AddressInfo} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {type CountingProxy, type ProxiedGateway, proxiedGateway, writeTemp} from './batch-helpers.js'
+import type {CountingProxy} from '../counting-proxy.js'
+import {type ProxiedGateway, proxiedGateway, writeTemp} from './batch-helpers.js'
 import {isolatedHome, ref, runGw, type Sandbox} from './helpers.js'
 import {asOther as asOtherUser, makeOtherUser, type OtherUser, removeOtherUser, stickyFolder} from './other-user-helpers.js'
 
@@ -76,7 +77,7 @@ describe.skipIf('reason' in user)("another user's files and links", () => {
     const result = await runGw(['purchase', 'create', '--input', rows(), '--journal', journal], {env: sandbox.env({GW_BASE_URL: proxy.url})})
     expect(result.code).toBe(2)
     expect(result.stderr).toMatch(belongs(journal))
-    expect(proxy.total()).toBe(0)
+    expect(proxy.postCount()).toBe(0)
     expect(statSync(journal).size).toBe(0)
     // A dry run reads nothing of it either.
     const dry = await runGw(['purchase', 'create', '--input', rows(), '--journal', journal, '--dry-run'], {env: sandbox.env()})
@@ -126,7 +127,7 @@ describe.skipIf('reason' in user)("another user's files and links", () => {
     expect(result.code).toBe(2)
     expect(result.stderr).toMatch(new RegExp(linked(join(shared, name)).source.replace('^Error: ', '')))
     expect(statSync(empty).size).toBe(0)
-    expect(proxy.total()).toBe(0)
+    expect(proxy.postCount()).toBe(0)
   })
 
   it("a link of theirs on the way to a file (a folder they point elsewhere) is refused too", async () => {

@@ -3,7 +3,8 @@ import {mkdtempSync, readdirSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {type CountingProxy, type ProxiedGateway, proxiedGateway} from './batch-helpers.js'
+import type {CountingProxy} from '../counting-proxy.js'
+import {type ProxiedGateway, proxiedGateway} from './batch-helpers.js'
 import {baseEnv, GW, ref, type Sandbox} from './helpers.js'
 
 // Issue 61.6: a stdin batch keeps its rows in a file to read them twice; a kill -9 must leave no
@@ -21,17 +22,14 @@ describe('a stdin batch killed with SIGKILL', () => {
     const tmp = mkdtempSync(join(tmpdir(), 'gw-tmpdir-'))
     const rows = Array.from({length: 20}, () => JSON.stringify({card_token: token, amount: 1000, reference: ref('stdin-copy')})).join('\n') + '\n'
     const child = spawn(process.execPath, [GW, 'purchase', 'create', '--input', '-', '--concurrency', '1'], {env: baseEnv(sandbox.env({GW_BASE_URL: proxy.url, TMPDIR: tmp})), stdio: ['pipe', 'ignore', 'ignore']})
-    const whileRunning = new Promise<string[]>((resolve) => {
-      // The first purchase is on its way: the rows were kept and read, and gw is in the middle of the batch.
-      proxy.onPost = (count) => {
-        if (count !== 1) return
-        resolve(readdirSync(tmp))
-        child.kill('SIGKILL')
-      }
+    // The first purchase is on its way: the rows were kept and read, and gw is in the middle of the batch.
+    const whileRunning = proxy.post(1).then(() => {
+      const listed = readdirSync(tmp)
+      child.kill('SIGKILL')
+      return listed
     })
     child.stdin!.end(rows)
     const [signal, seen] = await Promise.all([new Promise((resolve) => child.on('close', (_, signal) => resolve(signal))), whileRunning])
-    proxy.onPost = undefined
     expect(signal).toBe('SIGKILL')
     if (process.platform === 'linux') expect(seen).toEqual([])
     expect(readdirSync(tmp)).toEqual([])

@@ -57,8 +57,8 @@ export class GwHelp extends Help {
   /** oclif's root help, then the topics that are not commands (`gw help exit-codes`), as gh lists its HELP TOPICS. */
   override async showRootHelp(): Promise<void> {
     await super.showRootHelp()
-    const {TOPIC_SUMMARIES} = await import('./topics.js')
-    const rows = Object.entries(TOPIC_SUMMARIES).map(([topic, summary]): [string, string] => [`${this.config.bin} help ${topic}`, summary])
+    const {HELP_TOPICS} = await import('./topics.js')
+    const rows = Object.entries(HELP_TOPICS).map(([topic, {summary}]): [string, string] => [`${this.config.bin} help ${topic}`, summary])
     this.log(this.section('HELP TOPICS', this.renderList(rows, {indentation: 2, spacer: '\n', stripAnsi: this.opts.stripAnsi})))
     this.log('')
     // gh's LEARN MORE: where to read on. The last line is where this install's guides are, on a line

@@ -1,7 +1,7 @@
 import type {Hook} from '@oclif/core'
 import {UsageError} from '../../errors.js'
 import {redactFlagMessage} from '../../safety/redact.js'
-import {flagsGiven, GLOBAL_FLAGS} from '../startup/argv.js'
+import {flagsGiven, GLOBAL_FLAGS, GLOBAL_GRAMMAR, tokens} from '../startup/argv.js'
 import {type FlagShape, strayArgumentsError} from './stray-arguments.js'
 import {habitOf, SYNONYMS} from './habits.js'
 import {closest} from './suggest.js'
@@ -43,8 +43,13 @@ export const commandNotFound: Hook.CommandNotFound = async function ({id, argv =
   process.exitCode = error.exitCode
 }
 
+/** The words of a command line no command takes: the id's, then argv's, read as flagsGiven reads it (`--profile prod` gives no word). */
+export function typedWords(id: string, argv: readonly string[]): string[] {
+  return [...id.split(':'), ...tokens(argv, GLOBAL_GRAMMAR).flatMap((token) => (token.kind === 'word' ? [token.text] : []))]
+}
+
 async function unknownCommand(id: string, argv: string[], config: Parameters<Hook.CommandNotFound>[0]['config']): Promise<UsageError> {
-  const words = [...id.split(':'), ...argv.filter((arg) => !arg.startsWith('-'))]
+  const words = typedWords(id, argv)
   const bin = config.bin
   // A habit from gh or the Stripe CLI (`gw logs`): the gw command that does its work.
   const habit = habitOf(words)

@@ -1,21 +1,24 @@
 import {TEST_CARDS, outcomeForCode, type Outcome} from '../../api/schemas/test-outcomes.js'
 
-/** `gw help TOPIC` for what is not a command: each returns the text printed on stdout. */
+/**
+ * The help topics that are not commands (`gw help exit-codes`), in the order `gw help` lists them:
+ * what each holds, for its HELP TOPICS (gh's shape), and the text it prints on stdout. The one
+ * place a topic is named: the help command, its completion and the reference pages read it here.
+ */
 export const HELP_TOPICS = {
-  'exit-codes': exitCodes,
-  environment,
-  'test-cards': testCards,
-  formatting,
-} as const
+  'exit-codes': {summary: 'what each exit status means, for scripts', text: exitCodes},
+  environment: {summary: 'every environment variable gw reads, GW_FORCE_TTY and GW_PAGER among them', text: environment},
+  'test-cards': {summary: "the local gateway's approving and declining cards and amounts", text: testCards},
+  formatting: {summary: 'what records look like: tables at a terminal, NDJSON in a pipe, --json, --fields, --jq', text: formatting},
+} as const satisfies Record<string, {summary: string; text: () => string}>
 
 export type HelpTopic = keyof typeof HELP_TOPICS
 
-/** What each topic holds, for the HELP TOPICS of `gw help` (gh's shape). */
-export const TOPIC_SUMMARIES: Record<HelpTopic, string> = {
-  'exit-codes': 'what each exit status means, for scripts',
-  environment: 'every environment variable gw reads, GW_FORCE_TTY and GW_PAGER among them',
-  'test-cards': "the local gateway's approving and declining cards and amounts",
-  formatting: 'what records look like: tables at a terminal, NDJSON in a pipe, --json, --fields, --jq',
+export const HELP_TOPIC_NAMES = Object.keys(HELP_TOPICS) as HelpTopic[]
+
+/** Whether a word names a help topic, not a command. */
+export function isHelpTopic(word: string): word is HelpTopic {
+  return Object.hasOwn(HELP_TOPICS, word)
 }
 
 /** Two aligned columns, indented like oclif's help. */

@@ -106,6 +106,13 @@ export function tokens(argv: readonly string[], flags: FlagTable): Token[] {
   return read
 }
 
+/** A token as the words of argv it was read from. */
+export function wordsOf(token: Token): string[] {
+  if (token.kind === 'flag') return token.raw
+  if (token.kind === 'dashes') return ['--']
+  return [token.text]
+}
+
 /** The flags argv gives, by name, read with the command's flags (`--reference --json` gives no --json). */
 export function flagsGiven(argv: readonly string[], flags: FlagTable = GLOBAL_GRAMMAR): Set<string> {
   return new Set(tokens(argv, {...GLOBAL_GRAMMAR, ...flags}).flatMap((token) => (token.kind === 'flag' ? [token.name] : [])))

@@ -5,6 +5,7 @@ import {merchant, readMerchants} from '../../cli/merchant-input.js'
 import {DEFAULT_SANDBOX} from '../../sandbox/server/names.js'
 import {WEB_HOOK_ORDERS, type WebHookOrder} from '../../sandbox/domain/web-hook-order.js'
 import type {LaunchRequest} from '../../cli/launch-sandbox.js'
+import {grammarOf} from '../../cli/startup/argv.js'
 
 export default class SandboxStart extends GwCommand<LaunchRequest> {
   static override summary = 'Start the local gateway'
@@ -79,6 +80,7 @@ Several run side by side by name. --name NAME starts another (one name whatever 
       detachedChild: flags['detached-child'],
       verbose: flags.verbose,
       argv: this.argv,
+      grammar: grammarOf(SandboxStart),
     }
   }
 

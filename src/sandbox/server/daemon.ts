@@ -173,17 +173,6 @@ export function errorIn(output: string): {message: string; hint?: string} | unde
 /** Carries `--merchant` credentials to a detached sandbox: a process's environment, unlike its argv, is not shown by `ps`. */
 export const MERCHANTS_VARIABLE = 'GW_SANDBOX_MERCHANTS'
 
-/** The command line of a detached child: the parent's, less `--detach` and every `--merchant` with its value. */
-export function detachedArguments(argv: readonly string[]): string[] {
-  const kept: string[] = []
-  for (let index = 0; index < argv.length; index++) {
-    const arg = argv[index] as string
-    if (arg === '--merchant') index++
-    else if (arg !== '--detach' && !arg.startsWith('--merchant=')) kept.push(arg)
-  }
-  return kept
-}
-
 export const merchantsVariable = (merchants: readonly MerchantCredentials[]): Record<string, string> => ({
   [MERCHANTS_VARIABLE]: JSON.stringify(merchants),
 })

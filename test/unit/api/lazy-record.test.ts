@@ -5,10 +5,9 @@ import {madeAt} from '../../../src/api/list-order.js'
 import {keyOf} from '../../../src/api/recent-keys.js'
 import {readFacts} from '../../../src/api/record-facts.js'
 import {redact} from '../../../src/safety/redact.js'
+import type {GwRecord} from '../../../src/api/schemas/record.js'
 
 const TEXT = '{"id":"071-P-1","card_number":"424242XXXXXX4242","amount":1000,"metadata":{"id":"inner"},"transaction_date":"2026-11-26T05:17:13+00:00"}'
-
-type GwRecord = Record<string, unknown>
 
 // A record as the splitter hands it on: with its facts where its text reads plainly.
 const read = (text: string) => recordFromText({text, facts: readFacts(text)})

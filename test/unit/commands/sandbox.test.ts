@@ -11,6 +11,7 @@ import SandboxStart from '../../../src/commands/sandbox/start.js'
 import SandboxStatus from '../../../src/commands/sandbox/status.js'
 import SandboxStop from '../../../src/commands/sandbox/stop.js'
 import SandboxTrigger from '../../../src/commands/sandbox/trigger.js'
+import {grammarOf} from '../../../src/cli/startup/argv.js'
 import {parsesAs} from './parse-table.js'
 
 const started = {
@@ -33,6 +34,7 @@ const started = {
   restart: undefined,
   detachedChild: undefined,
   verbose: undefined,
+  grammar: grammarOf(SandboxStart),
 }
 
 parsesAs('sandbox start', SandboxStart, [

@@ -3,8 +3,7 @@ import {compare, type Decided, decideAnswer, decideFound, decideNotFound, exitCo
 import {failureOf} from '../../../src/money/failure.js'
 import {OutcomeUnknownError, ReferenceTakenError} from '../../../src/errors.js'
 import {countedPlan, laterDebit, newDebit, perpetualPlan, refusedDebit} from '../../fixtures/recorded-plans-debits.js'
-
-type GwRecord = Record<string, unknown>
+import type {GwRecord} from '../../../src/api/schemas/record.js'
 
 // What gw sent for the recorded plans and debits (recorded-plans-debits.ts): the plan with a count
 // and no currency, the plan with an end date, and the debit with a reference of its own.

@@ -4,8 +4,7 @@ import {failureOf} from '../../../src/money/failure.js'
 import {maskCardToken} from '../../../src/safety/redact.js'
 import {DeclinedError, OutcomeUnknownError, ReferenceTakenError} from '../../../src/errors.js'
 import {livePurchase, liveRefund, otherCard} from '../../fixtures/live-records.js'
-
-type GwRecord = Record<string, unknown>
+import type {GwRecord} from '../../../src/api/schemas/record.js'
 
 // What gw sent for the records of live-records.ts: a purchase by card number, one by token, one by
 // alias, and a partial refund of the purchase, named by its reference (as a person types it).

@@ -72,7 +72,7 @@ describe('askForMissing', () => {
     const missing = missingFrom(await failedParse(argv))
     const {prompter, asked, refused} = scripted(['charge:failed', 'ten', '1000', '4242 4242 4242 4241', '4242424242424242', 'Weekly'])
     const choicesFor = async (name: string) => gwFlags.choices[name]
-    const answered = await askForMissing(missing, argv, {prompter, context: {}, choicesFor})
+    const answered = await askForMissing(missing, argv, {prompter, context: {}, choicesFor, dashesTyped: false})
     expect(asked).toEqual([
       'choose card:expired|charge:failed: event to send (EVENT)',
       'text: amount in the minor currency unit (1000 is 10.00 AUD) (--amount)',
@@ -90,7 +90,7 @@ describe('askForMissing', () => {
   it('refuses a blank answer and asks again', async () => {
     const missing = missingFrom(await failedParse(['card:expired', '--amount', '1', '--card-number', '4242424242424242', '--frequency', 'daily']))
     const {prompter, refused} = scripted(['  ', 'order-7'])
-    const answered = await askForMissing(missing, [], {prompter, context: {}, choicesFor: async () => undefined})
+    const answered = await askForMissing(missing, [], {prompter, context: {}, choicesFor: async () => undefined, dashesTyped: false})
     expect(refused).toEqual(['A value is needed (Ctrl-C to stop).'])
     expect(answered).toEqual(['--reference=order-7'])
   })
@@ -100,8 +100,18 @@ describe('askForMissing', () => {
     let err: unknown
     await Parser.parse([], parser).catch((error: unknown) => (err = error))
     const {prompter} = scripted(['-x1'])
-    const answered = await askForMissing(missingFrom(err), [], {prompter, context: {}, choicesFor: async () => undefined})
+    const answered = await askForMissing(missingFrom(err), [], {prompter, context: {}, choicesFor: async () => undefined, dashesTyped: false})
     expect(answered).toEqual(['--', '-x1'])
     expect((await Parser.parse(answered, parser)).args.id).toBe('-x1')
+  })
+
+  it('adds no second -- after one typed, which would be an argument itself', async () => {
+    const parser = {args: {id: Args.string({required: true}), more: Args.string()}, flags: {}}
+    let err: unknown
+    await Parser.parse(['--'], parser).catch((error: unknown) => (err = error))
+    const {prompter} = scripted(['-x1'])
+    const answered = await askForMissing(missingFrom(err), ['--'], {prompter, context: {}, choicesFor: async () => undefined, dashesTyped: true})
+    expect(answered).toEqual(['--', '-x1'])
+    expect((await Parser.parse(answered, parser)).args).toEqual({id: '-x1', more: undefined})
   })
 })

@@ -3,22 +3,13 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {expectThrow} from '../../expect-error.js'
-import {MERCHANTS_VARIABLE, detachedArguments, differencesFrom, merchantsFromEnvironment, merchantsVariable} from '../../../src/sandbox/server/daemon.js'
+import {MERCHANTS_VARIABLE, differencesFrom, merchantsFromEnvironment, merchantsVariable} from '../../../src/sandbox/server/daemon.js'
 import {knownSandboxes} from '../../../src/sandbox/server/gateway-process.js'
 import {readRuntime, sandboxFiles, writeRuntimeFile} from '../../../src/sandbox/server/runtime-file.js'
 import {hostPlatform} from '../../../src/lib/platform.js'
 import {aRuntimeInfo} from './fixtures.js'
 
 describe('merchant credentials of a detached sandbox', () => {
-  it('leave the command line, in both spellings, with --detach', () => {
-    expect(detachedArguments(['--port', '0', '--merchant', 'ACME:s3cret', '--detach', '--merchant=SHOP:p:w', '--state', 's.json'])).toEqual([
-      '--port',
-      '0',
-      '--state',
-      's.json',
-    ])
-  })
-
   it('travel in the environment and are removed from it once read', () => {
     const merchants = [{username: 'ACME', token: 's3cret'}]
     const env: NodeJS.ProcessEnv = {...merchantsVariable(merchants)}

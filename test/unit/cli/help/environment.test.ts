@@ -5,7 +5,7 @@ import {platformOf} from '../../../../src/lib/platform.js'
 // gw help environment names each system's real folders (#59 item 5): its table is read here and held
 // to the platform module's rule, which test/unit/lib/platform.test.ts holds to oclif's on each system.
 describe('gw help environment: FOLDERS', () => {
-  const text = HELP_TOPICS.environment()
+  const text = HELP_TOPICS.environment.text()
   const table = text.slice(text.indexOf('FOLDERS'))
   const cells = (row: string) => table.split('\n').find((line) => line.startsWith(`  ${row} `))!.trim().split(/ {2,}/).slice(1)
   const columns = ['linux', 'darwin', 'win32'] as const

@@ -2,7 +2,7 @@ import {Config} from '@oclif/core'
 import {join} from 'node:path'
 import {beforeAll, describe, expect, it} from 'vitest'
 import {completionTree, type CompletionTree} from '../../../../src/cli/help/completion.js'
-import {HELP_TOPICS} from '../../../../src/cli/help/topics.js'
+import {HELP_TOPIC_NAMES} from '../../../../src/cli/help/topics.js'
 import {powershellScript} from '../../../../src/cli/help/powershell-completion.js'
 
 // gw completion powershell (#59 item 5): pwsh is not in Debian, so the script is read here as
@@ -45,7 +45,7 @@ let tree: CompletionTree
 let script: string
 beforeAll(async () => {
   const config = await Config.load({root: join(import.meta.dirname, '..', '..', '..', '..')})
-  tree = completionTree(config, Object.keys(HELP_TOPICS))
+  tree = completionTree(config, HELP_TOPIC_NAMES)
   script = powershellScript(tree)
 })
 

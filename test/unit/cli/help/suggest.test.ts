@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {suggestCommand} from '../../../../src/cli/help/not-found.js'
+import {suggestCommand, typedWords} from '../../../../src/cli/help/not-found.js'
 import {closest, editDistance} from '../../../../src/cli/help/suggest.js'
 
 const IDS = ['purchase:create', 'purchase:get', 'refund:create', 'refund:get', 'profile:list', 'sandbox:clock', 'sandbox:clock:advance', 'status']
@@ -36,5 +36,12 @@ describe('suggestCommand', () => {
     [['profile', 'ls'], {typed: ['profile', 'ls'], suggestion: 'profile:list'}],
   ])('%j', (words, expected) => {
     expect(suggestCommand(words, IDS)).toEqual(expected)
+  })
+})
+
+describe('typedWords', () => {
+  it("are the id's and argv's words, a global flag's value none", () => {
+    expect(typedWords('purchse', ['--profile', 'prod'])).toEqual(['purchse'])
+    expect(typedWords('purchse:get', ['--json', '071-P-1', '--jq', '.id', '-'])).toEqual(['purchse', 'get', '071-P-1', '-'])
   })
 })
