@@ -85,7 +85,8 @@ describeInBothDialects('gw purchase capture', () => {
     expect(result.code).toBe(8)
     expect(result.stdout).toBe('')
     // Said once when the wait begins: the authorization is there, named by its id; the capture is what is not yet.
-    expect(result.stderr).toContain(`Purchase ${auth.id} shows no capture yet, and the gateway may still be processing it: looking again for up to 2 s.\n`)
+    // What is left of the window (2 s) at the first look-up depends on the machine's load.
+    expect(result.stderr).toMatch(new RegExp(`Purchase ${auth.id} shows no capture yet, and the gateway may still be processing it: looking again for up to [1-2] s\\.\\n`))
     expect(result.stderr).not.toContain('reference')
     expect(result.stderr).toContain(`The capture of ${auth.id} was sent but no answer came back that could be read`)
     expect(result.stderr).toContain(`and ${auth.id} does not show it, even 2 s after it was sent`)

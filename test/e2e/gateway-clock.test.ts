@@ -146,7 +146,8 @@ describeInBothDialects("the processing window is the local gateway's", () => {
       const reference = ref('w503')
       const result = await own.gw([...purchaseArgs(reference), '--verbose'])
       expect(result.code, result.stderr).toBe(8)
-      expect(result.stderr).toContain(`The gateway has no purchase with reference ${reference} yet, and may still be processing it: looking again for up to 2 s.\n`)
+      // What is left of the window (2 s) at the first look-up depends on the machine's load.
+      expect(result.stderr).toMatch(new RegExp(`The gateway has no purchase with reference ${reference} yet, and may still be processing it: looking again for up to [1-2] s\\.\\n`))
       expect(result.stderr).toContain(`, and the gateway has no purchase with reference ${reference}, even 2 s after it was sent (the most it takes to process one).`)
       expect(result.stderr.match(/> GET http:\/\/127\.0\.0\.1:\d+\/_sandbox\/clock\?challenge=[\w-]+\n/g)).toHaveLength(1)
     } finally {
