@@ -133,22 +133,23 @@ describe('the examples in --help', () => {
     for (const id of Object.keys(manifest.commands)) expect(examplesOf(id).length, id).toBeGreaterThanOrEqual(1)
   })
 
-  it('run as shown against the local gateway, each exiting 0', {timeout: 240_000}, async () => {
-    const outputs: Record<string, string> = {}
-    for (const id of RUN_ORDER) {
-      for (const example of examplesOf(id)) {
-        if (example in EXAMPLES_NOT_RUN) continue
-        const result = await runProgram('bash', ['-o', 'pipefail', '-c', example], {
-          cwd: dir,
-          // As after `gw sandbox start`: its profile local is the active one, no GW_* variables.
-          env: {...sandbox.home, PATH: `${join(dir, 'bin')}:${process.env.PATH}`},
-        })
-        expect(result.code, `${example}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(0)
-        expect(result.stderr, example).not.toContain('Error:')
-        outputs[example] = result.stdout
-      }
+  // One test a command, in RUN_ORDER (each may use what an earlier one made): a bound each, not one for all.
+  const outputs: Record<string, string> = {}
+  it.each(RUN_ORDER)('%s: its examples run as shown against the local gateway, each exiting 0', async (id) => {
+    for (const example of examplesOf(id)) {
+      if (example in EXAMPLES_NOT_RUN) continue
+      const result = await runProgram('bash', ['-o', 'pipefail', '-c', example], {
+        cwd: dir,
+        // As after `gw sandbox start`: its profile local is the active one, no GW_* variables.
+        env: {...sandbox.home, PATH: `${join(dir, 'bin')}:${process.env.PATH}`},
+      })
+      expect(result.code, `${example}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(0)
+      expect(result.stderr, example).not.toContain('Error:')
+      outputs[example] = result.stdout
     }
-    // What some of them printed, as the help text promises.
+  })
+
+  it('print what their help texts promise', () => {
     expect(outputs['gw purchase get order-1001 order-1002 --json']!.trim().split('\n').map((line) => JSON.parse(line).reference)).toEqual(['order-1001', 'order-1002'])
     expect(outputs['printf "order-1001\\norder-1003\\n" | gw purchase get - | jq -r .message']).toBe('Approved\nApproved\n')
     expect(outputs['gw card get customer-42 --json | jq -r .card_expiry']).toMatch(/^2032-09-30/)
