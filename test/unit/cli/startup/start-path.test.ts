@@ -54,7 +54,7 @@ function sourceFile(from: string, specifier: string): string | undefined {
 /** Packages a command may load with its module: oclif itself, and Node's own. */
 const LIGHT_PACKAGE = /^(@oclif\/core|node:.*|gw:commands)$/
 /** gw's modules that cost a start: zod's schemas, the client and its transport, tables, prompts, batches, the local gateway (but for the names of its runs, two constants the flags check). */
-const HEAVY_MODULE = /^(api\/(client|endpoints|exchange|transport|resources|recovery)\.ts|api\/schemas\/(?!(bank-rules|card-rules|recurring-rules|rules|test-outcomes|fault-actions)\.ts)|output\/(table|prompt|render|batch)\.ts|batch\/(runner|journal|rows|read)\.ts|lists\/|sandbox\/(?!server\/names\.ts)|webhooks\/(listen|receiver|forward)\.ts)/
+const HEAVY_MODULE = /^(api\/(client|endpoints|exchange|transport|resources|recovery)\.ts|api\/schemas\/(?!(bank-rules|card-rules|recurring-rules|rules|test-outcomes|fault-actions)\.ts)|output\/(table|prompt|render|batch)\.ts|batch\/(runner|journal|rows|read)\.ts|lists\/|sandbox\/(?!server\/names\.ts|domain\/web-hook-order\.ts)|webhooks\/(listen|receiver|forward)\.ts)/
 
 const commands = readdirSync(join(src, 'commands'), {recursive: true, encoding: 'utf8'})
   .filter((name) => name.endsWith('.ts'))
