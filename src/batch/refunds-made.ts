@@ -2,7 +2,7 @@ import {statSync} from 'node:fs'
 import {join} from 'node:path'
 import type {DatabaseSync} from 'node:sqlite'
 import {WriteError} from '../errors.js'
-import {LayoutVersionError, openPrivateDatabase, withLayout} from '../lib/private-database.js'
+import {LayoutVersionError, openRecord} from '../lib/private-database.js'
 import type {MadeFor} from '../lists/refund-match.js'
 import {maskCardNumbersIn} from '../safety/redact.js'
 import {type JournalTarget, keptTarget} from './journal-identity.js'
@@ -28,9 +28,6 @@ export interface RefundMade {
   /** The run of the local gateway's data that answered (X-Sandbox-Instance); none from a gateway that names none. */
   gatewayInstance?: string
 }
-
-/** How long a gw waits for another's transaction: a record's takes milliseconds. */
-const BUSY_TIMEOUT_MS = 10_000
 
 /** The layout of the tables below (PRAGMA user_version). */
 const VERSION = 1
@@ -73,15 +70,7 @@ WHERE refund IN (SELECT value FROM json_each(?)) AND base_url = ? AND username =
  * could bring the journal back and undo the commit.
  */
 export function openRefundsMade(dataDir: string): DatabaseSync {
-  const db = openPrivateDatabase(refundsMadeFile(dataDir), BUSY_TIMEOUT_MS)
-  try {
-    db.exec('PRAGMA synchronous = EXTRA')
-    withLayout(db, refundsMadeFile(dataDir), SCHEMA, VERSION)
-  } catch (err) {
-    db.close()
-    throw err
-  }
-  return db
+  return openRecord(refundsMadeFile(dataDir), {schema: SCHEMA, version: VERSION, synchronous: 'EXTRA'})
 }
 
 /**

@@ -44,3 +44,23 @@ export function withLayout(db: DatabaseSync, path: string, schema: string, versi
   }
   if (found() !== version) throw new LayoutVersionError(path, found(), version)
 }
+
+/** How long a gw waits for another's transaction on one of its records: a record's takes milliseconds. */
+const RECORD_BUSY_MS = 10_000
+
+/**
+ * One of gw's records (refunds made, the refund index, hooks made), private as openPrivateDatabase
+ * makes it, its commits as durable as `synchronous` says, with the tables of `schema` at `version`.
+ * Closed again before it throws (LayoutVersionError for one of another layout).
+ */
+export function openRecord(path: string, {schema, version, synchronous}: {schema: string; version: number; synchronous: 'NORMAL' | 'FULL' | 'EXTRA'}): DatabaseSync {
+  const db = openPrivateDatabase(path, RECORD_BUSY_MS)
+  try {
+    db.exec(`PRAGMA synchronous = ${synchronous}`)
+    withLayout(db, path, schema, version)
+  } catch (err) {
+    db.close()
+    throw err
+  }
+  return db
+}

@@ -1,7 +1,7 @@
 import {join} from 'node:path'
 import type {DatabaseSync, StatementSync} from 'node:sqlite'
 import {type JournalTarget, keptTarget} from '../batch/journal-identity.js'
-import {LayoutVersionError, openPrivateDatabase, withLayout} from '../lib/private-database.js'
+import {LayoutVersionError, openRecord} from '../lib/private-database.js'
 import {jsonAtRest} from '../safety/at-rest.js'
 import {maskCardNumbersIn} from '../safety/redact.js'
 import {recordInstant} from './window.js'
@@ -37,9 +37,6 @@ CREATE TABLE walked (scope TEXT PRIMARY KEY, covered_from INTEGER NOT NULL, newe
 CREATE TABLE purchases_named (scope TEXT NOT NULL, reference TEXT NOT NULL, record TEXT, before INTEGER NOT NULL, PRIMARY KEY (scope, reference)) WITHOUT ROWID;
 PRAGMA user_version = ${VERSION};
 `
-
-/** How long a gw waits for another's transaction: a page's takes milliseconds. */
-const BUSY_TIMEOUT_MS = 10_000
 
 /** The span of the refunds list an index holds whole. */
 export interface Walked {
@@ -77,13 +74,11 @@ export class RefundIndexFile {
    * and the run of a local gateway's data (`instance`; none for a gateway that names none).
    */
   static open(dataDir: string, target: JournalTarget, instance: string | undefined): RefundIndexFile {
-    const db = openPrivateDatabase(refundIndexFile(dataDir), BUSY_TIMEOUT_MS)
+    let db: DatabaseSync
     try {
       // A cache: a commit lost to a power cut costs a walk, never a wrong answer (each page and its span commit together).
-      db.exec('PRAGMA synchronous = NORMAL')
-      withLayout(db, refundIndexFile(dataDir), SCHEMA, VERSION)
+      db = openRecord(refundIndexFile(dataDir), {schema: SCHEMA, version: VERSION, synchronous: 'NORMAL'})
     } catch (err) {
-      db.close()
       // A cache: one of another version costs a walk once it is gone.
       if (err instanceof LayoutVersionError) throw new Error(`${err.path} is of version ${err.found}, and this gw reads version ${err.known} only: remove it, and gw makes it again`, {cause: err})
       throw err

@@ -4,7 +4,7 @@ import type {DatabaseSync} from 'node:sqlite'
 import type {ListOrder} from '../api/list-order.js'
 import {type JournalTarget, keptTarget} from '../batch/journal-identity.js'
 import {unwrittenRecord} from '../batch/refunds-made.js'
-import {openPrivateDatabase, withLayout} from '../lib/private-database.js'
+import {openRecord} from '../lib/private-database.js'
 
 /**
  * gw's record of the web hooks it made (`gw webhook create`, `gw listen`'s registration) and when,
@@ -20,9 +20,6 @@ export interface Making {
   sentAt: number
   answeredAt: number
 }
-
-/** How long a gw waits for another's transaction: a record's takes milliseconds. */
-const BUSY_TIMEOUT_MS = 10_000
 
 /** The layout of the tables below (PRAGMA user_version). */
 const VERSION = 1
@@ -54,14 +51,7 @@ PRAGMA user_version = ${VERSION};
 
 /** Opens the record (made, readable by its owner alone, when there is none); throws LayoutVersionError for one of another version. */
 function openHooksMade(dataDir: string): DatabaseSync {
-  const db = openPrivateDatabase(hooksMadeFile(dataDir), BUSY_TIMEOUT_MS)
-  try {
-    withLayout(db, hooksMadeFile(dataDir), SCHEMA, VERSION)
-  } catch (err) {
-    db.close()
-    throw err
-  }
-  return db
+  return openRecord(hooksMadeFile(dataDir), {schema: SCHEMA, version: VERSION, synchronous: 'FULL'})
 }
 
 function withRecord<T>(dataDir: string, use: (db: DatabaseSync) => T): T {
