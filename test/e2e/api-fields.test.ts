@@ -3,7 +3,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {ref, type Sandbox, sandboxForFile} from './helpers.js'
 
-// Issue 49 item 8: gh api's habits in gw api: -X/--method, -f string fields, -F typed fields.
+// gh api's habits in gw api: -X/--method, -f string fields, -F typed fields.
 let sandbox: Sandbox
 sandboxForFile((started) => void (sandbox = started))
 

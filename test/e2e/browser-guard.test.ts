@@ -237,7 +237,7 @@ describe('gw sandbox --host beyond loopback, --allow-host and --allow-origin', (
   })
 })
 
-// A local gateway on a network is closed by default (#61): the published TEST:TEST opens nothing there.
+// A local gateway on a network is closed by default: the published TEST:TEST opens nothing there.
 describe('gw sandbox --host 0.0.0.0 refuses merchant TEST, whose token is published, unless --open-test-merchant', () => {
   const TEST_REFUSED = (host: string) =>
     `Merchant TEST's token is published, so it is refused on a local gateway listening on ${host}, beyond loopback. Use a merchant of your own (gw sandbox start --merchant USER:TOKEN), or start it with --open-test-merchant to let anyone who reaches it in as TEST.`

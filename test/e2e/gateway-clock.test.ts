@@ -7,8 +7,8 @@ import {cardArgs, describeInBothDialects, isolatedHome, ref, type Sandbox, sandb
 import {envelope, type MisbehavingGateway, misbehavingGateway} from '../misbehaving-gateway.js'
 
 // A local gateway tells gw about itself (GET /_sandbox/clock), proving with the key in its runtime
-// file that it is one gw started: its today, so named days are its days (#60.6), and its
-// processing window, so a fault test ends in seconds (#62.6). Any other gateway keeps the machine's
+// file that it is one gw started: its today, so named days are its days, and its
+// processing window, so a fault test ends in seconds. Any other gateway keeps the machine's
 // days and the live gateway's minute.
 
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']

@@ -3,7 +3,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {isolatedHome, runGw, startSandbox} from './helpers.js'
 
-// Issue 49 item 6 (and 8's help): each sentence a newcomer found wrong, read where it is shown
+// Each sentence a newcomer found wrong, read where it is shown
 // (the help, the guides, the generated reference), with what it says checked against gw itself.
 const ROOT = join(import.meta.dirname, '..', '..')
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8')

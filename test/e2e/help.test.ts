@@ -34,7 +34,7 @@ describe('unknown commands and flags (exit 2, with a suggestion)', () => {
     expect(result.code).toBe(2)
   })
 
-  // Issue 69: habits from gh and the Stripe CLI are answered with the gw command that does the work, still a usage error.
+  // Habits from gh and the Stripe CLI are answered with the gw command that does the work, still a usage error.
   it.each([
     [['logs'], 'Error: unknown command: gw logs\nHint: Did you mean gw sandbox logs? It shows the local gateway\'s requests, and follows them with -f. gw help lists every command.\n'],
     [['logs', 'tail'], 'Error: unknown command: gw logs tail\nHint: Did you mean gw sandbox logs -f? It follows the local gateway\'s requests. gw help lists every command.\n'],

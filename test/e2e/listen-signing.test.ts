@@ -7,7 +7,7 @@ import {afterAll, describe, expect, it} from 'vitest'
 import {baseEnv, isolatedHome, runGw, type Sandbox, sandboxForFile} from './helpers.js'
 import {type Listener, startListen, startRecorder} from './listen-helpers.js'
 
-// Issue 49 item 5: gw listen signs each forward (Gw-Signature, as the Stripe CLI's), prints the
+// gw listen signs each forward (Gw-Signature, as the Stripe CLI's), prints the
 // secret at start, and the app docs/subscriptions-and-webhooks.md shows checks it: run here as
 // the guide has it, as gw listen's --forward-to.
 let sandbox: Sandbox
@@ -82,7 +82,7 @@ describe('gw listen signs what it forwards, and the guide\'s app checks it', () 
   })
 })
 
-// Issue 61.3: a signature means something. An empty or short secret (a disk that filled between the
+// A signature means something. An empty or short secret (a disk that filled between the
 // file's making and its writing, a crash) is replaced, said so, and never signs; a delivery that
 // carried no credentials of the gateway's is forwarded unsigned.
 describe('signing that means something', () => {

@@ -268,7 +268,7 @@ describe.skipIf(!runsInCiOr('GW_TEST_SLOW', 'the peak memory of lists whose one 
     expect(peakMiB(result.stderr)).toBeLessThan(150)
   })
 
-  // Issue 60: 100,000 records in one answer, oldest first, so that newest first is the answer read
+  // 100,000 records in one answer, oldest first, so that newest first is the answer read
   // backwards and every record is read before the first is printed. Held as their texts (packed),
   // only the newest N for -L N; was 298 MiB for --all, 192 for -L 50 and 457 MB with --jq.
   const oldestFirst = {hold: 100_000, pageSize: 100_000, order: 'oldest' as const}

@@ -238,7 +238,7 @@ describe('a base URL ending in /v1.0, as the vendor documents it', () => {
   })
 })
 
-// Issue 61.5: credentials go in the token store, never in a base URL, which config.json keeps and
+// Credentials go in the token store, never in a base URL, which config.json keeps and
 // gw status, --verbose and errors print.
 describe('a base URL with credentials in it (user:token@)', () => {
   const withCredentials = () => sandbox.url.replace('http://', 'http://ACME:acme-token-123@')

@@ -36,7 +36,7 @@ describe('merchants of one local gateway', () => {
   })
 })
 
-// #61 item 5: a foreground gateway's argv shows in every user's ps (twice, through the relaunch):
+// A foreground gateway's argv shows in every user's ps (twice, through the relaunch):
 // --merchant - and @FILE keep the tokens out of it.
 describe('merchants given without their tokens in argv', () => {
   it('--merchant - reads USER:TOKEN lines from stdin; the detached gateway runs with no token on its command line', async () => {

@@ -5,7 +5,7 @@ import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
 import {apiRequestsSince, baseEnv, GW, type GwResult, requestLogCursor, runProgram, type Sandbox, sandboxForFile} from './helpers.js'
 
-// Issue 69 item 8: bytes that are not UTF-8, on the command line or in a file, are refused naming
+// Bytes that are not UTF-8, on the command line or in a file, are refused naming
 // the flag, or the file's line and field, exit 2 and nothing sent: never sent as U+FFFD (Node's
 // reading of them, lib/utf8.ts). And gw api --data @FILE is bounded: a 100 MB file is refused
 // before it is read.

@@ -10,7 +10,7 @@ import {type ProxiedGateway, proxiedGateway, writeTemp} from './batch-helpers.js
 import {isolatedHome, ref, runGw, type Sandbox} from './helpers.js'
 import {asOther as asOtherUser, makeOtherUser, type OtherUser, removeOtherUser, stickyFolder} from './other-user-helpers.js'
 
-// Issue 61.1, tried as the attacker would: a second user of this machine makes gw's files first in a
+// Tried as the attacker would: a second user of this machine makes gw's files first in a
 // folder both can write (a sticky one, as /tmp is), or plants a link there, and the user's gw must
 // refuse each, naming it, and use nothing of theirs. The second user is made here (useradd), and
 // acts as itself: it needs root, as CI runs; elsewhere the tests skip, saying why.

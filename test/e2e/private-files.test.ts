@@ -4,7 +4,7 @@ import {describe, expect, it} from 'vitest'
 import {writeTemp} from './batch-helpers.js'
 import {cardArgs, isolatedHome, ref, runGw, type Sandbox, sandboxForFile} from './helpers.js'
 
-// Issue 61 QA, item 3: a umask of 022 left gw's files readable by every user of the
+// A umask of 022 left gw's files readable by every user of the
 // machine, a data folder 0755 with its request log 0644 (merchants, references, masked cards), and
 // gw went on writing to them as they were. gw makes its own files and folders the user's alone as it
 // opens them (docs/platforms.md).

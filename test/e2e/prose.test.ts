@@ -5,7 +5,7 @@ import {describe, expect, it} from 'vitest'
 import {type Sentence, sentencesOf} from '../sentences.js'
 import {isolatedHome, runGw} from './helpers.js'
 
-// Issue 69 item 10 (design.md §3, guide.md): prose a newcomer takes in once. No sentence over 40
+// Prose a newcomer takes in once (design.md §3, guide.md). No sentence over 40
 // words in README.md, the guides in docs/, or any command's help (its summary, description, flags,
 // arguments and examples) and the help topics; and each command's description printed before its
 // flags, as gh prints it.

@@ -208,7 +208,7 @@ describeInBothDialects('refund list --purchase', () => {
     expect(listed.stderr).toMatch(new RegExp(`^No refund on the card of purchase ${never} \\(071-P-\\w+\\) since it was made: it has not been refunded\\.\\n$`))
   })
 
-  // Issue 69: a refund sent with gw api was labelled `certain (gw's refund create)`, naming a command not run.
+  // A refund sent with gw api was labelled `certain (gw's refund create)`, naming a command not run.
   it('a refund made with gw api is labelled as made by gw at a terminal, naming no command it did not run', async () => {
     const own = ['--card-holder', `${prefix} api`, '--card-number', CARDS.visa, '--card-expiry', '12/2030', '--cvv', '123']
     const bought = (await gwOk(['purchase', 'create', '--amount', '2000', '--reference', `${prefix}-api`, ...own])).json as Record_

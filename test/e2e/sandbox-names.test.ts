@@ -3,7 +3,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {isolatedHome, runGw} from './helpers.js'
 
-// Issue 49 item 2: --name means one thing on every gw sandbox command, the local gateway started
+// --name means one thing on every gw sandbox command, the local gateway started
 // with that --name, as on start, stop and status; --profile keeps working where it did.
 const home = isolatedHome()
 let local: string

@@ -7,8 +7,8 @@ import {afterEach, describe, expect, it} from 'vitest'
 import {aRuntimeInfo} from '../unit/sandbox/fixtures.js'
 import {cardArgs, isolatedHome, ref, runGw, startSandbox} from './helpers.js'
 
-// gw sandbox stop stops only what gw started (#61 item 4), by asking the gateway on its own control
-// API with the token its runtime file holds (#59 item 5: on Windows, which has no SIGTERM, the only
+// gw sandbox stop stops only what gw started, by asking the gateway on its own control
+// API with the token its runtime file holds (on Windows, which has no SIGTERM, the only
 // way to ask); a pid that outlived its gateway is another program's, and is never signalled.
 
 const dataOf = (home: NodeJS.ProcessEnv) => join(home.XDG_DATA_HOME!, 'gw')
@@ -135,7 +135,7 @@ describe.skipIf(process.platform === 'win32')('gw sandbox stop never signals a p
   })
 })
 
-// #59 item 4: APFS and NTFS took Shop and shop for one file, while the profiles were two; on every system they are one gateway now.
+// APFS and NTFS took Shop and shop for one file, while the profiles were two; on every system they are one gateway now.
 describe('gw sandbox start --name Shop and --name shop are one gateway', () => {
   it('whatever the case each command gives, under the name it was started with', async () => {
     const home = isolatedHome()
@@ -162,7 +162,7 @@ describe('gw sandbox start --name Shop and --name shop are one gateway', () => {
   })
 })
 
-// #61 items 4 and 6: another user's gateway is theirs to stop, and said so. Needs two users: root runs gw as each.
+// Another user's gateway is theirs to stop, and said so. Needs two users: root runs gw as each.
 const root = process.getuid?.() === 0
 describe("another user's local gateway", () => {
   it.skipIf(!root)(`is named as theirs, never "kill EPERM" (exit 6)${root ? '' : ' (skipped: running gw as two users needs root; CI runs as root)'}`, async (context) => {

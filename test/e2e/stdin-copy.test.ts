@@ -7,7 +7,7 @@ import type {CountingProxy} from '../counting-proxy.js'
 import {type ProxiedGateway, proxiedGateway} from './batch-helpers.js'
 import {baseEnv, GW, ref, type Sandbox} from './helpers.js'
 
-// Issue 61.6: a stdin batch keeps its rows in a file to read them twice; a kill -9 must leave no
+// A stdin batch keeps its rows in a file to read them twice; a kill -9 must leave no
 // copy of them in TMPDIR (lib/private-copy.ts: unlinked on Linux, swept by the next batch elsewhere).
 let sandbox: Sandbox
 let proxy: CountingProxy

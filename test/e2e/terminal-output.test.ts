@@ -48,7 +48,7 @@ describe('one JSON shape at a prompt and in a script', () => {
 })
 
 describe('prompts for what is missing', () => {
-  // Issue 69: a purchase's amount read back as 1250 where a refund's read back as 15.00 AUD.
+  // A purchase's amount read back as 1250 where a refund's read back as 15.00 AUD.
   it.each([
     ['a purchase in its currency', ['purchase', 'create', '--currency', 'NZD'], '✔ amount (--amount) 12.50 NZD'],
     ['a purchase, AUD when no currency is given', ['purchase', 'create'], '✔ amount (--amount) 12.50 AUD'],

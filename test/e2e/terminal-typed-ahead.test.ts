@@ -7,7 +7,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
 import {CARDS, GW, ref, type Sandbox, sandboxForFile} from './helpers.js'
 
-// Issue 69: a card number typed after Enter but before the masked prompt draws (about a second,
+// A card number typed after Enter but before the masked prompt draws (about a second,
 // while gw loads) was echoed in clear, and stayed in the scrollback. gw now turns echo off as it
 // starts and drops what is typed before the prompt. To type "before the prompt draws" for
 // certain, gw is held at the read of its bundle (the slow part of its start) by a preload that

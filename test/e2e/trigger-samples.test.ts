@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {type Sandbox, sandboxForFile} from './helpers.js'
 
-// Issue 49 item 4: gw sandbox trigger says what it created, and gw report leaves its sample charges out.
+// gw sandbox trigger says what it created, and gw report leaves its sample charges out.
 let sandbox: Sandbox
 sandboxForFile((started) => void (sandbox = started))
 

@@ -5,7 +5,7 @@ import {terminal} from './auth-helpers.js'
 import {isolatedHome, runGw} from './helpers.js'
 import {registryStub} from '../registry-stub.js'
 
-// gw's update notice (#68), as gh gives it: at a terminal, at most once a day, on stderr, never in a
+// gw's update notice, as gh gives it: at a terminal, at most once a day, on stderr, never in a
 // pipe or CI; the check that finds a newer gw runs in the background, and the next run tells it. A
 // local registry stands in for npm's (npm_config_registry); the test harness turns notices off
 // (GW_NO_UPDATE_NOTIFIER) everywhere but here.

@@ -51,7 +51,7 @@ const walk = async (fetch: FetchPage<Row>, newestFirst: boolean, ahead = 3) => {
 }
 
 describe('walkList', () => {
-  // Issue 69: records without dates (web hooks) in the order their list is known to page in.
+  // Records without dates (web hooks) in the order their list is known to page in.
   it.each(['contract', 'unpaged'] as const)('undated records: read in the order undatedOrder tells from the first page, backwards where it is not the one asked for (%s)', async (style) => {
     const undated = () => Array.from({length: 75}, (_, i) => ({id: `r${i}`}) as unknown as Row)
     const told: string[][] = []

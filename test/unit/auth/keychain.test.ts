@@ -62,7 +62,7 @@ describe('keychainStore', () => {
     }
   })
 
-  // Where keytar cannot work, said on that system's terms (#59 item 5): the system handed to it.
+  // Where keytar cannot work, said on that system's terms: the system handed to it.
   it("says what macOS's Keychain and Windows' Credential Manager said on their terms, never a Secret Service's", async () => {
     const cases: [NodeJS.Platform, string, string][] = [
       ['darwin', 'User interaction is not allowed.', 'the login keychain is locked and cannot ask for its password here (an SSH session?): unlock it with security unlock-keychain, and try again'],

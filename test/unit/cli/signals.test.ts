@@ -4,7 +4,7 @@ import {InterruptedError} from '../../../src/errors.js'
 import {platformOf} from '../../../src/lib/platform.js'
 import {testIo} from '../../test-io.js'
 
-// A command's stop on each system, the system's signals handed to it (#59 item 5): Ctrl-Break,
+// A command's stop on each system, the system's signals handed to it: Ctrl-Break,
 // which is what Windows has for SIGTERM, stops gw as SIGTERM does (exit 143).
 let unwatch = () => {}
 afterEach(() => unwatch())

@@ -65,7 +65,7 @@ parsesAs('sandbox start', SandboxStart, [
   {argv: ['--processing-window-ms', '600001'], usage: '--processing-window-ms: Expected an integer less than or equal to 600000 but received: 600001'},
   {argv: ['--merchant', 'ACME'], usage: '--merchant must be USER:TOKEN, got "ACME"'},
   {argv: ['--merchant', 'TEST:other'], usage: '--merchant TEST already exists (TEST:TEST)'},
-  // No token need be in argv, which ps shows to every user (#61 item 5): stdin or a file, one USER:TOKEN a line.
+  // No token need be in argv, which ps shows to every user: stdin or a file, one USER:TOKEN a line.
   {
     argv: ['--merchant', '-', '--merchant', 'SHOP:x'],
     stdin: '# merchants of the rehearsal\nACME:s3cret\r\n\nBETA:p:w\n',

@@ -6,7 +6,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {checkOwnPath, keepPrivate, NotYoursError, openOwnFileSync, type OwnFs, ownershipHere, readOwnFile} from '../../../src/lib/own-file.js'
 
-// Issue 61: files only the user owns, as ssh trusts them. The check is a seam: the platform (what
+// Files only the user owns, as ssh trusts them. The check is a seam: the platform (what
 // Node's stat tells of owners there) and the file system are handed in, so every platform's rule
 // is tried here, on Linux.
 

@@ -5,7 +5,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {copyPlace, keepPrivateCopy, sweep} from '../../../src/lib/private-copy.js'
 
-// Issue 61.6: a stdin batch's copy of its rows is gone however gw ends (kill -9 too).
+// A stdin batch's copy of its rows is gone however gw ends (kill -9 too).
 const folder = () => mkdtempSync(join(tmpdir(), 'gw-copy-'))
 async function* rows() {
   yield 'amount,reference\n'

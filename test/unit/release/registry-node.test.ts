@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {run} from '../../../scripts/registry-node.js'
 
-// scripts/registry-node.js runs tar and npm to fetch a Node (#68): a program that cannot start
+// scripts/registry-node.js runs tar and npm to fetch a Node: a program that cannot start
 // (a Windows without System32\tar.exe) is named, not a TypeError on the output it never had.
 describe('a program scripts/registry-node.js runs', () => {
   it('that cannot start: says which, and why', () => {

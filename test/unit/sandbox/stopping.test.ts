@@ -6,7 +6,7 @@ import type {RuntimeInfo} from '../../../src/sandbox/server/runtime-file.js'
 import {stopSandbox} from '../../../src/sandbox/server/stopping.js'
 import {aRuntimeInfo} from './fixtures.js'
 
-// gw sandbox stop on each system, the system handed to it (#59 items 5 and 7, #61 item 4): the
+// gw sandbox stop on each system, the system handed to it: the
 // gateway is asked on its control API first, everywhere; a pid is signalled only once shown to be
 // the gateway; on Windows, which has no SIGTERM, one that does not answer is ended at once.
 

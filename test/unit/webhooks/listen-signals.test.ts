@@ -3,7 +3,7 @@ import {platformOf} from '../../../src/lib/platform.js'
 import {listen} from '../../../src/webhooks/listen.js'
 import {testIo} from '../../test-io.js'
 
-// gw listen on Windows (#59 item 5): Ctrl-Break, which is what Windows has for SIGTERM, stops it as
+// gw listen on Windows: Ctrl-Break, which is what Windows has for SIGTERM, stops it as
 // SIGTERM does: cleanly, exit 0, as a service manager expects; Ctrl-C exits 130.
 describe('gw listen stops on its system’s signals', () => {
   const options = {host: '127.0.0.1', port: 0, path: '/', allowedHosts: [], allowedOrigins: [], events: [], json: false, forwardTimeoutMs: 1000, ackAlways: false, receiveTimeoutMs: 1000}

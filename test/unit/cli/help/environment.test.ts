@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest'
 import {HELP_TOPICS} from '../../../../src/cli/help/topics.js'
 import {platformOf} from '../../../../src/lib/platform.js'
 
-// gw help environment names each system's real folders (#59 item 5): its table is read here and held
+// gw help environment names each system's real folders: its table is read here and held
 // to the platform module's rule, which test/unit/lib/platform.test.ts holds to oclif's on each system.
 describe('gw help environment: FOLDERS', () => {
   const text = HELP_TOPICS.environment.text()

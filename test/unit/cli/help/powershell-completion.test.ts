@@ -5,7 +5,7 @@ import {completionTree, type CompletionTree} from '../../../../src/cli/help/comp
 import {HELP_TOPIC_NAMES} from '../../../../src/cli/help/topics.js'
 import {powershellScript} from '../../../../src/cli/help/powershell-completion.js'
 
-// gw completion powershell (#59 item 5): pwsh is not in Debian, so the script is read here as
+// gw completion powershell: pwsh is not in Debian, so the script is read here as
 // PowerShell would read it: its strings and blocks whole, and the tree the other shells complete in it.
 
 /** The script with its single-quoted strings and its comments taken out ('' is a quote inside a string); throws on a string left open. */

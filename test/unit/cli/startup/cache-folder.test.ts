@@ -4,7 +4,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
 
-// Issue 61 QA: gw's cache folder holds what gw runs and prints at start (V8's code cache of the
+// Gw's cache folder holds what gw runs and prints at start (V8's code cache of the
 // bundle, the root help). One another user made first (GW_CACHE_DIR or XDG_CACHE_HOME under /tmp,
 // as on CI runners), or can write, is neither read nor written (bin/start.js ownCacheDir).
 const root = join(import.meta.dirname, '..', '..', '..', '..')

@@ -3,7 +3,7 @@ import {createRequire} from 'node:module'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
-// bin/relaunch.js's signal forwarding, the platform handed to it (#59 item 5): on Windows child.kill
+// bin/relaunch.js's signal forwarding, the platform handed to it: on Windows child.kill
 // is TerminateProcess, and the console delivers Ctrl-C and Ctrl-Break to both processes already.
 const {forwards} = createRequire(import.meta.url)(join(import.meta.dirname, '..', '..', '..', '..', 'bin', 'relaunch.js')) as {
   forwards: (signal: string, options: {platform: NodeJS.Platform; foreground: () => boolean}) => boolean

@@ -3,7 +3,7 @@ import {createRequire} from 'node:module'
 import {join, relative} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
-// Issue 69: a command that will ask for a secret at a terminal turns echo off as gw starts
+// A command that will ask for a secret at a terminal turns echo off as gw starts
 // (bin/typed-ahead.js), decided from argv alone, before the bundle loads.
 const root = join(import.meta.dirname, '..', '..', '..', '..')
 const {asksForSecret, ASKS_FOR_SECRETS} = createRequire(import.meta.url)(join(root, 'bin', 'typed-ahead.js')) as {
