@@ -468,6 +468,11 @@ describe('opening a journal, word for word', () => {
     expect(await refusal(open(file))).toMatchObject({exitCode: 2, message: `${file} is not a gw batch journal, and is left as it is: nothing was sent`})
   })
 
+  it('refuses a journal whose first line is no header that can be read as no journal of gw’s (exit 2)', async () => {
+    const file = writeJournal(join(folder(), 'j.journal'), 'transaction_id,amount,reference\n{"intent":"r-1","row":1,"line":2,"request":{}}\n')
+    expect(await refusal(open(file))).toMatchObject({exitCode: 2, message: `${file} is not a gw batch journal, and is left as it is: nothing was sent`})
+  })
+
   it.each([
     ['a line that is not JSON', '{"intent":"r-1",'],
     ['a line that is JSON but no entry', '5'],
