@@ -101,6 +101,9 @@ function spawnsGw(options: RunOptions, args: string[]): boolean {
   if (options.cwd !== undefined || options.uid !== undefined || options.gid !== undefined || process.env.GW_TEST_SPAWN === '1') return true
   // A local gateway in the foreground is a server with a pid of its own, which gw sandbox stop signals.
   if (args[0] === 'sandbox' && args[1] === 'start' && !args.includes('--detach')) return true
+  // keytar, a native module, reads the process's own environment, not a thread's, and in a thread its
+  // calls to the Secret Service hung: a run that names a session bus (a keychain, or one not there) is a process.
+  if (options.env?.DBUS_SESSION_BUS_ADDRESS !== undefined) return true
   const file = expect.getState().testPath
   return file !== undefined && PROCESS_FILES.includes(relative(ROOT, file))
 }

@@ -80,8 +80,8 @@ describe('gw login without a terminal', () => {
   })
 
   it('without a keychain says so, names both ways out, and saves nothing', async () => {
-    // No D-Bus session in this environment: the Secret Service cannot be reached.
-    const home = isolatedHome()
+    // A session bus that is not there: the Secret Service cannot be reached.
+    const home = {...isolatedHome(), DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/gw-test-bus'}
     const result = await runGw(['login', '--profile', 'acme', '--base-url', sandbox.url, '--username', 'ACME', '--token-stdin'], {env: home, stdin: 'acme-token-123'})
     expect(result.code).toBe(4)
     expect(result.stderr).toMatch(/^Error: The OS keychain is not available: .+\n/)
