@@ -17,7 +17,8 @@ describe('shellQuote', () => {
     for (const value of ["it's", 'a\u001B]0;t\u0007b', "x'\u009B\\y", 'Zoë 山田']) {
       const quoted = shellQuote(value)
       expect(sanitize(quoted)).toBe(quoted)
-      const echoed = spawnSync('bash', ['-c', `printf %s ${quoted}`], {encoding: 'utf8'})
+      // --norc: bash whose stdin is a socket reads ~/.bashrc, the developer's own.
+      const echoed = spawnSync('bash', ['--norc', '-c', `printf %s ${quoted}`], {encoding: 'utf8'})
       expect(echoed.stdout).toBe(value)
     }
   })
