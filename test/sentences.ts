@@ -16,8 +16,8 @@ export interface Sentence {
   words: number
 }
 
-/** Words that end in a full stop without ending a sentence. */
-const ABBREVIATIONS = /(?:^|\s)(?:e\.g|i\.e|etc|vs|cf|approx|no|Mr|Ms|Dr|St)\.$/i
+/** Words that end in a full stop without ending a sentence: a title only capitalised (ms is milliseconds). */
+const ABBREVIATIONS = /(?:^|\s)(?:[eE]\.g|[iI]\.e|etc|vs|cf|approx|No|Mr|Ms|Dr|St)\.$/
 const CODE = 'CODE'
 /** A help topic's row: an indented first column, two spaces or more, then what it is. */
 const ROW = /^ +\S(?:.*?\S)? {2,}(?=\S)/

@@ -5,13 +5,14 @@ import {sentencesOf, wordCount} from '../sentences.js'
 const texts = (markdown: string, columns = false) => sentencesOf(markdown, {columns}).map((sentence) => [sentence.line, sentence.text, sentence.words])
 
 describe('sentencesOf', () => {
-  it('splits at a full stop, question or exclamation mark before a space or the end; not after e.g., nor in a file name or a code span', () => {
-    expect(texts('One two. Three four? `gw x. y` runs! gw says so. --all too. Then e.g. five, i.e. six, is one. bin/run.js and v1.2 are words. stdout is one too.')).toEqual([
+  it('splits at a full stop, question or exclamation mark before a space or the end; not after e.g. (but after ms, milliseconds), nor in a file name or a code span', () => {
+    expect(texts('One two. Three four? `gw x. y` runs! gw says so. --all too. It took 30 ms. Then e.g. five, i.e. six, is one. bin/run.js and v1.2 are words. stdout is one too.')).toEqual([
       [1, 'One two.', 2],
       [1, 'Three four?', 2],
       [1, 'CODE runs!', 2],
       [1, 'gw says so.', 3],
       [1, '--all too.', 2],
+      [1, 'It took 30 ms.', 4],
       [1, 'Then e.g. five, i.e. six, is one.', 7],
       [1, 'bin/run.js and v1.2 are words.', 5],
       [1, 'stdout is one too.', 4],
