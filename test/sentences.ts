@@ -1,8 +1,13 @@
 /**
  * The sentences of prose a reader takes in, for the 40-word rule (guide.md, design.md §3): what a
  * code block, inline code, a URL or a link's address holds is not prose. A code span, URL or link
- * counts as one word; a heading, list item and table cell is a sentence of its own at least. A
- * sentence ends at . ! or ? before what starts one: a capital, a digit, a code span, a flag or gw.
+ * counts as one word.
+ *
+ * A sentence ends only where a reader's does, as the project's stop check counts them: at . ! or ?
+ * before a space or the end (not in e.g. or i.e.), at a blank line, at a heading and at a table cell's
+ * edge. A list item is no sentence of its own: one that ends in ; or , or nothing runs on into the
+ * next item, and an intro line ending in : runs on into its list. So end each item with a full stop
+ * where each is a sentence.
  */
 export interface Sentence {
   /** 1-based line of the text it starts in. */
@@ -11,36 +16,47 @@ export interface Sentence {
   words: number
 }
 
-/** Words that end in a full stop without ending a sentence. */
-const ABBREVIATIONS = /(?:^|\s)(?:e\.g|i\.e|etc|vs|cf|approx|no|Mr|Ms|Dr|St)\.$/i
+/** Words that end in a full stop without ending a sentence: a title only capitalised (ms is milliseconds). */
+const ABBREVIATIONS = /(?:^|\s)(?:[eE]\.g|[iI]\.e|etc|vs|cf|approx|No|Mr|Ms|Dr|St)\.$/
 const CODE = 'CODE'
+/** A help topic's row: an indented first column, two spaces or more, then what it is. */
+const ROW = /^ +\S(?:.*?\S)? {2,}(?=\S)/
+
+/** A list item or a paragraph's first line, with the lines that go on it joined. */
+interface Piece {
+  line: number
+  text: string
+}
 
 /**
  * Markdown (or a help text, which is plain text in the same shape) as its sentences. `lines`: each
- * line is a paragraph of its own, as a command's description prints it. `columns`: a help topic's
- * indented rows (`  NAME  what it is`) are a sentence each, their first column left out.
+ * line but a list item is a paragraph of its own, as a command's description is written. `columns`:
+ * a help topic's indented rows (`  NAME  what it is`) are a sentence each, their first column left out.
  */
 export function sentencesOf(text: string, {columns = false, lines = false} = {}): Sentence[] {
-  let shaped = columns ? text.replace(/^ +\S(?:.*?\S)? {2,}(?=\S)/gm, '- ').replace(/^ {2}(?=\S)/gm, '- ') : text
-  if (lines) shaped = shaped.replace(/^(?![-*+] |\d+[.)] )(?=\S)/gm, '- ')
-  const units = unitsOf(shaped)
-  return units.flatMap(({line, text: unit}) => splitSentences(flatten(unit)).map((sentence) => ({line, text: sentence, words: wordCount(sentence)})))
+  const shaped = lines ? text.replace(/\n(?![-*+] |\d+[.)] )/g, '\n\n') : text
+  return blocksOf(shaped, columns).flatMap((block) => sentencesOfBlock(block))
 }
 
-/** Paragraphs, list items, headings and table cells, with the line each starts on; code left out. */
-function unitsOf(text: string): {line: number; text: string}[] {
+/**
+ * The runs of text a sentence cannot cross, each as its pieces: a paragraph with any list that
+ * follows it (up to a blank line), a heading, a table cell, a help topic's row. Code is left out.
+ */
+function blocksOf(text: string, columns: boolean): Piece[][] {
   const lines = text.replace(/<!--[\s\S]*?-->/g, (comment) => comment.replace(/[^\n]/g, '')).split('\n')
-  const units: {line: number; text: string}[] = []
-  let current: {line: number; text: string} | undefined
-  const close = () => {
-    if (current && current.text.trim()) units.push(current)
-    current = undefined
+  const blocks: Piece[][] = []
+  let block: Piece[] | undefined
+  let row = false
+  const end = () => {
+    if (block?.some((piece) => piece.text.trim())) blocks.push(block)
+    block = undefined
+    row = false
   }
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!
     const fence = /^\s*(```|~~~)/.exec(raw)
     if (fence) {
-      close()
+      end()
       while (++i < lines.length && !lines[i]!.trimStart().startsWith(fence[1]!)) {
         // the block's lines are code
       }
@@ -48,39 +64,69 @@ function unitsOf(text: string): {line: number; text: string}[] {
     }
     const trimmed = raw.trim()
     if (trimmed === '') {
-      close()
+      end()
       continue
     }
     if (/^#{1,6}\s/.test(trimmed)) {
-      close()
-      units.push({line: i + 1, text: trimmed.replace(/^#+\s*/, '')})
+      end()
+      blocks.push([{line: i + 1, text: trimmed.replace(/^#+\s*/, '')}])
       continue
     }
     if (trimmed.startsWith('|')) {
-      close()
+      end()
       if (/^\|[\s:|-]+\|$/.test(trimmed)) continue
-      for (const cell of trimmed.replace(/^\||\|$/g, '').split(/(?<!\\)\|/)) if (cell.trim()) units.push({line: i + 1, text: cell.trim()})
+      for (const cell of trimmed.replace(/^\||\|$/g, '').split(/(?<!\\)\|/)) if (cell.trim()) blocks.push([{line: i + 1, text: cell.trim()}])
       continue
     }
+    if (columns && ROW.test(raw)) {
+      end()
+      block = [{line: i + 1, text: raw.replace(ROW, '')}]
+      row = true
+      continue
+    }
+    const indented = /^\s{4,}\S/.test(raw)
+    // A row goes on in the lines indented under it, and ends where they do, as a table's cell does.
+    if (row && !indented) end()
     // An indented line of a help text that reads as a command or a column (two spaces between) is not prose.
-    if (/^\s{4,}\S/.test(raw) && !current) {
-      units.push({line: i + 1, text: ''})
-      continue
-    }
+    if (indented && !block) continue
     const item = /^([-*+]|\d+[.)])\s+(.*)$/.exec(trimmed)
-    if (item) {
-      close()
-      current = {line: i + 1, text: item[2]!}
-      continue
-    }
-    if (current) current.text += ` ${trimmed}`
-    else current = {line: i + 1, text: trimmed}
+    if (item || !block) (block ??= []).push({line: i + 1, text: item ? item[2]! : trimmed})
+    else block.at(-1)!.text += ` ${trimmed}`
   }
-  close()
-  return units.filter((unit) => unit.text.trim() !== '')
+  end()
+  return blocks
 }
 
-/** The unit's prose: code spans, URLs and links' addresses made one word each. */
+/** A block's sentences: its pieces' prose joined by spaces, split at the punctuation that ends one. */
+function sentencesOfBlock(block: Piece[]): Sentence[] {
+  const starts: {line: number; at: number}[] = []
+  let text = ''
+  for (const piece of block) {
+    const prose = flatten(piece.text)
+    if (!prose) continue
+    if (text) text += ' '
+    starts.push({line: piece.line, at: text.length})
+    text += prose
+  }
+  const lineAt = (offset: number) => starts.findLast((start) => start.at <= offset)!.line
+  const sentences: Sentence[] = []
+  let start = 0
+  const add = (end: number) => {
+    const sentence = text.slice(start, end).trim()
+    if (sentence) sentences.push({line: lineAt(start + text.slice(start).search(/\S/)), text: sentence, words: wordCount(sentence)})
+    start = end
+  }
+  // An end of a sentence: . ! or ? (and any closing quote or bracket) before a space or the end.
+  for (const match of text.matchAll(/[.!?]["')\]]*(?= |$)/g)) {
+    const end = match.index + match[0].length
+    if (ABBREVIATIONS.test(text.slice(start, match.index + 1))) continue
+    add(end)
+  }
+  add(text.length)
+  return sentences
+}
+
+/** The piece's prose: code spans, URLs and links' addresses made one word each. */
 function flatten(text: string): string {
   return text
     .replace(/`+[^`]*`+/g, CODE)
@@ -89,22 +135,6 @@ function flatten(text: string): string {
     .replace(/\*\*|__/g, '')
     .replace(/\s+/g, ' ')
     .trim()
-}
-
-function splitSentences(text: string): string[] {
-  const sentences: string[] = []
-  let start = 0
-  // An end of a sentence: . ! or ? (and any closing quote or bracket), a space, then what starts one.
-  for (const match of text.matchAll(/[.!?]["')\]]*(?= +["'([]*(?:[A-Z0-9]|gw\b|--?[a-z]))/g)) {
-    const end = match.index + match[0].length
-    const before = text.slice(start, end)
-    if (ABBREVIATIONS.test(before.slice(0, before.length - match[0].length + 1))) continue
-    sentences.push(before.trim())
-    start = end
-  }
-  const rest = text.slice(start).trim()
-  if (rest) sentences.push(rest)
-  return sentences
 }
 
 /** Words: runs between spaces with a letter or digit in them (a code span or URL is one). */

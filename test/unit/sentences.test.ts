@@ -5,14 +5,17 @@ import {sentencesOf, wordCount} from '../sentences.js'
 const texts = (markdown: string, columns = false) => sentencesOf(markdown, {columns}).map((sentence) => [sentence.line, sentence.text, sentence.words])
 
 describe('sentencesOf', () => {
-  it('splits at a full stop, question or exclamation mark before a capital, a digit, a code span, a flag or gw; not after e.g.', () => {
-    expect(texts('One two. Three four? `gw x` runs! gw says so. --all too. Then e.g. Five is one.')).toEqual([
+  it('splits at a full stop, question or exclamation mark before a space or the end; not after e.g. (but after ms, milliseconds), nor in a file name or a code span', () => {
+    expect(texts('One two. Three four? `gw x. y` runs! gw says so. --all too. It took 30 ms. Then e.g. five, i.e. six, is one. bin/run.js and v1.2 are words. stdout is one too.')).toEqual([
       [1, 'One two.', 2],
       [1, 'Three four?', 2],
       [1, 'CODE runs!', 2],
       [1, 'gw says so.', 3],
       [1, '--all too.', 2],
-      [1, 'Then e.g. Five is one.', 5],
+      [1, 'It took 30 ms.', 4],
+      [1, 'Then e.g. five, i.e. six, is one.', 7],
+      [1, 'bin/run.js and v1.2 are words.', 5],
+      [1, 'stdout is one too.', 4],
     ])
   })
 
@@ -24,12 +27,12 @@ describe('sentencesOf', () => {
     ])
   })
 
-  it('a heading, a list item and a table cell is a sentence of its own at least; a list item\'s lines join', () => {
-    const markdown = ['# A title', '- first item', '  goes on', '- second', '', '| What | Where |', '| --- | --- |', '| a cell | another. Two |'].join('\n')
+  it("a heading and a table cell is a sentence of its own at least; a list item's lines join", () => {
+    const markdown = ['# A title', '- first item', '  goes on.', '- second.', '', '| What | Where |', '| --- | --- |', '| a cell | another. Two |'].join('\n')
     expect(texts(markdown)).toEqual([
       [1, 'A title', 2],
-      [2, 'first item goes on', 4],
-      [4, 'second', 1],
+      [2, 'first item goes on.', 4],
+      [4, 'second.', 1],
       [6, 'What', 1],
       [6, 'Where', 1],
       [8, 'a cell', 2],
@@ -38,11 +41,32 @@ describe('sentencesOf', () => {
     ])
   })
 
-  it("a help topic's rows are a sentence each, the first column left out", () => {
-    expect(texts('EXIT CODES\n  0    done; approved\n  1    failed', true)).toEqual([
+  it('a list item ending in ; or , or nothing runs on into the next, and an intro ending in : into its list', () => {
+    const markdown = ['The projects:', '- `unit`: test/unit, many files to a worker process;', '- `e2e`: every end-to-end file,', '- `dialect` last', '', 'Apart.'].join('\n')
+    expect(texts(markdown)).toEqual([
+      [1, 'The projects: CODE: test/unit, many files to a worker process; CODE: every end-to-end file, CODE last', 16],
+      [6, 'Apart.', 1],
+    ])
+  })
+
+  it('a list whose items end in a full stop is a sentence an item, the intro one of its own', () => {
+    const markdown = ['The guides.', '- [Installing gw](docs/install.md).', '- [Output](docs/output.md), and `gw api`!', '1. Is it one?', '', 'A blank line ends one', '', '## so does a heading'].join('\n')
+    expect(texts(markdown)).toEqual([
+      [1, 'The guides.', 2],
+      [2, 'Installing gw.', 2],
+      [3, 'Output, and CODE!', 3],
+      [4, 'Is it one?', 3],
+      [6, 'A blank line ends one', 5],
+      [8, 'so does a heading', 4],
+    ])
+  })
+
+  it("a help topic's rows are a sentence each, the first column left out, with the lines indented under them; its indented prose lines join", () => {
+    expect(texts('EXIT CODES\n  0    done; approved\n  1    failed and\n       wrapped\n  Prose that\n  goes on', true)).toEqual([
       [1, 'EXIT CODES', 2],
       [2, 'done; approved', 2],
-      [3, 'failed', 1],
+      [3, 'failed and wrapped', 3],
+      [5, 'Prose that goes on', 4],
     ])
   })
 
@@ -52,7 +76,7 @@ describe('sentencesOf', () => {
 })
 
 describe('sentencesOf a help description', () => {
-  it('takes each line as printed for a paragraph of its own', () => {
-    expect(sentencesOf('First line goes\nSecond line.\n- an item', {lines: true}).map((sentence) => sentence.text)).toEqual(['First line goes', 'Second line.', 'an item'])
+  it('takes each line for a paragraph of its own, but a list, which joins its intro as in Markdown', () => {
+    expect(sentencesOf('First line goes\nSecond line:\n- an item;\n- another.\nLast', {lines: true}).map((sentence) => sentence.text)).toEqual(['First line goes', 'Second line: an item; another.', 'Last'])
   })
 })

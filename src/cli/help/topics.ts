@@ -93,10 +93,10 @@ function folders(): string {
   const table = rows.map((row) => `  ${row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ')}`.trimEnd()).join('\n')
   return `FOLDERS (as oclif finds them; the variables above first)
 ${table}
-  config: profiles (config.json), the token file of gw login --insecure-storage, gw listen's signing secret
+  config: profiles (config.json), the token file of gw login --insecure-storage, gw listen's signing secret.
   data: each local gateway's runtime file (its control token: 0600, in a 0700 folder), log and request log;
-        batch journals (journals/); the record of refunds gw made; the update check (update-check.json)
-  cache: V8's code cache of gw under another Node, the saved help
+        batch journals (journals/); the record of refunds gw made; the update check (update-check.json).
+  cache: V8's code cache of gw under another Node, the saved help.
 `
 }
 
