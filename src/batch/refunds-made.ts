@@ -1,8 +1,7 @@
-import {statSync} from 'node:fs'
 import {join} from 'node:path'
 import type {DatabaseSync} from 'node:sqlite'
 import {WriteError} from '../errors.js'
-import {LayoutVersionError, openRecord} from '../lib/private-database.js'
+import {LayoutVersionError, openRecord, type RecordLayout, withRecord, withRecordIfMade} from '../lib/private-database.js'
 import type {MadeFor} from '../lists/refund-match.js'
 import {maskCardNumbersIn} from '../safety/redact.js'
 import {type JournalTarget, keptTarget} from './journal-identity.js'
@@ -63,14 +62,18 @@ export const REFUNDS_MADE_QUERY = `SELECT refund, transaction_id, purchase_id, p
 WHERE refund IN (SELECT value FROM json_each(?)) AND base_url = ? AND username = ? ORDER BY rowid`
 
 /**
+ * The tables above, each commit on the disk before it returns: synchronous EXTRA is FULL and, in
+ * SQLite's rollback-journal mode, the folder synced once the journal that commits is deleted,
+ * without which a power cut could bring the journal back and undo the commit.
+ */
+const LAYOUT: RecordLayout = {schema: SCHEMA, version: VERSION, synchronous: 'EXTRA'}
+
+/**
  * Opens the record (made, readable by its owner alone in a folder of the owner's alone, with its
- * tables, when there is none); throws LayoutVersionError for one of another version. Each commit
- * is on the disk before it returns: synchronous EXTRA is FULL and, in SQLite's rollback-journal
- * mode, the folder synced once the journal that commits is deleted, without which a power cut
- * could bring the journal back and undo the commit.
+ * tables, when there is none); throws LayoutVersionError for one of another version.
  */
 export function openRefundsMade(dataDir: string): DatabaseSync {
-  return openRecord(refundsMadeFile(dataDir), {schema: SCHEMA, version: VERSION, synchronous: 'EXTRA'})
+  return openRecord(refundsMadeFile(dataDir), LAYOUT)
 }
 
 /**
@@ -80,14 +83,14 @@ export function openRefundsMade(dataDir: string): DatabaseSync {
  */
 export async function recordRefundMade(dataDir: string, target: JournalTarget, made: RefundMade, {now = new Date()}: {now?: Date} = {}): Promise<void> {
   const {refund, purchase} = made
-  if (typeof refund.id !== 'string') return
+  const {id} = refund
+  if (typeof id !== 'string') return
   const masked = (value: unknown) => (typeof value === 'string' ? maskCardNumbersIn(value) : null)
   const kept = keptTarget(target)
   try {
-    const db = openRefundsMade(dataDir)
-    try {
+    withRecord(refundsMadeFile(dataDir), LAYOUT, (db) =>
       db.prepare(INSERT_REFUND_MADE).run(
-        refund.id,
+        id,
         kept.base_url,
         kept.username,
         made.gatewayInstance ?? null,
@@ -96,10 +99,8 @@ export async function recordRefundMade(dataDir: string, target: JournalTarget, m
         masked(purchase?.id),
         masked(purchase?.reference),
         now.toISOString(),
-      )
-    } finally {
-      db.close()
-    }
+      ),
+    )
   } catch (err) {
     throw unwrittenRecord(refundsMadeFile(dataDir), err)
   }
@@ -130,13 +131,10 @@ interface RefundRow {
 function recordedRefunds(dataDir: string, target: JournalTarget, refundIds: ReadonlySet<string>, holds: ((instance: string) => boolean) | undefined): Map<string, MadeFor> {
   const made = new Map<string, MadeFor>()
   if (refundIds.size === 0) return made
-  let db: DatabaseSync | undefined
   try {
-    // Nothing recorded yet: the look-up makes no file.
-    if (!exists(refundsMadeFile(dataDir))) return made
-    db = openRefundsMade(dataDir)
     const kept = keptTarget(target)
-    const rows = db.prepare(REFUNDS_MADE_QUERY).all(JSON.stringify([...refundIds]), kept.base_url, kept.username) as unknown as RefundRow[]
+    // Nothing recorded yet: the look-up makes no file.
+    const rows = withRecordIfMade(refundsMadeFile(dataDir), LAYOUT, (db) => db.prepare(REFUNDS_MADE_QUERY).all(JSON.stringify([...refundIds]), kept.base_url, kept.username) as unknown as RefundRow[]) ?? []
     for (const row of rows) {
       // Another run of the local gateway's data (reset, or restarted without its state) holds other refunds under these ids.
       if (row.gateway_instance !== null && holds !== undefined && !holds(row.gateway_instance)) continue
@@ -151,13 +149,9 @@ function recordedRefunds(dataDir: string, target: JournalTarget, refundIds: Read
     }
   } catch {
     // A record that cannot be opened or read (no database, a folder in its place) tells nothing.
-  } finally {
-    db?.close()
   }
   return made
 }
-
-const exists = (path: string) => statSync(path, {throwIfNoEntry: false}) !== undefined
 
 /**
  * Which purchase gw recorded making each of these refunds (by id) for, for this gateway and

@@ -1,4 +1,4 @@
-import {closeSync, constants, mkdirSync, openSync} from 'node:fs'
+import {closeSync, constants, mkdirSync, openSync, statSync} from 'node:fs'
 import {dirname} from 'node:path'
 import type {DatabaseSync} from 'node:sqlite'
 import {nodeSqlite} from './locked-database.js'
@@ -48,12 +48,19 @@ export function withLayout(db: DatabaseSync, path: string, schema: string, versi
 /** How long a gw waits for another's transaction on one of its records: a record's takes milliseconds. */
 const RECORD_BUSY_MS = 10_000
 
+/** A record's tables (`schema`, which sets PRAGMA user_version to `version`) and how durable its commits are. */
+export interface RecordLayout {
+  schema: string
+  version: number
+  synchronous: 'NORMAL' | 'FULL' | 'EXTRA'
+}
+
 /**
  * One of gw's records (refunds made, the refund index, hooks made), private as openPrivateDatabase
  * makes it, its commits as durable as `synchronous` says, with the tables of `schema` at `version`.
  * Closed again before it throws (LayoutVersionError for one of another layout).
  */
-export function openRecord(path: string, {schema, version, synchronous}: {schema: string; version: number; synchronous: 'NORMAL' | 'FULL' | 'EXTRA'}): DatabaseSync {
+export function openRecord(path: string, {schema, version, synchronous}: RecordLayout): DatabaseSync {
   const db = openPrivateDatabase(path, RECORD_BUSY_MS)
   try {
     db.exec(`PRAGMA synchronous = ${synchronous}`)
@@ -63,4 +70,20 @@ export function openRecord(path: string, {schema, version, synchronous}: {schema
     throw err
   }
   return db
+}
+
+/** Opens the record (made when there is none), hands it to `use`, and closes it again, whatever `use` does. */
+export function withRecord<T>(path: string, layout: RecordLayout, use: (db: DatabaseSync) => T): T {
+  const db = openRecord(path, layout)
+  try {
+    return use(db)
+  } finally {
+    db.close()
+  }
+}
+
+/** As withRecord, for a look-up or a removal, which makes no record: undefined, `use` not run, where there is none yet. */
+export function withRecordIfMade<T>(path: string, layout: RecordLayout, use: (db: DatabaseSync) => T): T | undefined {
+  if (statSync(path, {throwIfNoEntry: false}) === undefined) return undefined
+  return withRecord(path, layout, use)
 }

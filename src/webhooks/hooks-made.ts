@@ -1,10 +1,8 @@
-import {statSync} from 'node:fs'
 import {join} from 'node:path'
-import type {DatabaseSync} from 'node:sqlite'
 import type {ListOrder} from '../api/list-order.js'
 import {type JournalTarget, keptTarget} from '../batch/journal-identity.js'
 import {unwrittenRecord} from '../batch/refunds-made.js'
-import {openRecord} from '../lib/private-database.js'
+import {type RecordLayout, withRecord, withRecordIfMade} from '../lib/private-database.js'
 
 /**
  * gw's record of the web hooks it made (`gw webhook create`, `gw listen`'s registration) and when,
@@ -49,19 +47,8 @@ CREATE TABLE hook_order (
 PRAGMA user_version = ${VERSION};
 `
 
-/** Opens the record (made, readable by its owner alone, when there is none); throws LayoutVersionError for one of another version. */
-function openHooksMade(dataDir: string): DatabaseSync {
-  return openRecord(hooksMadeFile(dataDir), {schema: SCHEMA, version: VERSION, synchronous: 'FULL'})
-}
-
-function withRecord<T>(dataDir: string, use: (db: DatabaseSync) => T): T {
-  const db = openHooksMade(dataDir)
-  try {
-    return use(db)
-  } finally {
-    db.close()
-  }
-}
+/** The tables above, each commit synced as it ends (FULL). */
+const LAYOUT: RecordLayout = {schema: SCHEMA, version: VERSION, synchronous: 'FULL'}
 
 /**
  * Records a hook gw made. Throws WriteError naming the file when it could not be written (a full
@@ -70,7 +57,7 @@ function withRecord<T>(dataDir: string, use: (db: DatabaseSync) => T): T {
 export function recordHookMade(dataDir: string, target: JournalTarget, made: Making & {id: string; gatewayRun?: string}): void {
   const kept = keptTarget(target)
   try {
-    withRecord(dataDir, (db) =>
+    withRecord(hooksMadeFile(dataDir), LAYOUT, (db) =>
       db.prepare('INSERT INTO hooks_made (hook, base_url, username, gateway_run, sent_at, answered_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING').run(made.id, kept.base_url, kept.username, made.gatewayRun ?? null, made.sentAt, made.answeredAt),
     )
   } catch (err) {
@@ -80,10 +67,9 @@ export function recordHookMade(dataDir: string, target: JournalTarget, made: Mak
 
 /** Forgets a hook gw removed, so that the record keeps to the hooks that may still be listed. Nothing recorded, or a record that cannot be written: nothing to do. */
 export function forgetHook(dataDir: string, target: JournalTarget, id: string): void {
-  if (!exists(hooksMadeFile(dataDir))) return
   const kept = keptTarget(target)
   try {
-    withRecord(dataDir, (db) => db.prepare('DELETE FROM hooks_made WHERE hook = ? AND base_url = ? AND username = ?').run(id, kept.base_url, kept.username))
+    withRecordIfMade(hooksMadeFile(dataDir), LAYOUT, (db) => db.prepare('DELETE FROM hooks_made WHERE hook = ? AND base_url = ? AND username = ?').run(id, kept.base_url, kept.username))
   } catch {
     // A row left behind names a hook no list shows again: it tells nothing, and costs a few bytes.
   }
@@ -96,18 +82,19 @@ export function forgetHook(dataDir: string, target: JournalTarget, id: string): 
  */
 export function hookFacts(dataDir: string, target: JournalTarget, ids: readonly string[], gatewayRun: string | undefined): {made: Map<string, Making>; seen?: ListOrder} {
   const made = new Map<string, Making>()
-  // Nothing recorded yet: a list makes no file.
-  if (!exists(hooksMadeFile(dataDir))) return {made}
   const kept = keptTarget(target)
   try {
-    return withRecord(dataDir, (db) => {
-      const rows = db
-        .prepare('SELECT hook, sent_at, answered_at FROM hooks_made WHERE hook IN (SELECT value FROM json_each(?)) AND base_url = ? AND username = ? AND gateway_run IS ?')
-        .all(JSON.stringify(ids), kept.base_url, kept.username, gatewayRun ?? null) as {hook: string; sent_at: number; answered_at: number}[]
-      for (const row of rows) made.set(row.hook, {sentAt: row.sent_at, answeredAt: row.answered_at})
-      const order = db.prepare('SELECT paged FROM hook_order WHERE base_url = ? AND username = ?').get(kept.base_url, kept.username) as {paged: string} | undefined
-      return {made, ...(order?.paged === 'newest' || order?.paged === 'oldest' ? {seen: order.paged} : {})}
-    })
+    // Nothing recorded yet: a list makes no file, and finds nothing.
+    return (
+      withRecordIfMade(hooksMadeFile(dataDir), LAYOUT, (db) => {
+        const rows = db
+          .prepare('SELECT hook, sent_at, answered_at FROM hooks_made WHERE hook IN (SELECT value FROM json_each(?)) AND base_url = ? AND username = ? AND gateway_run IS ?')
+          .all(JSON.stringify(ids), kept.base_url, kept.username, gatewayRun ?? null) as {hook: string; sent_at: number; answered_at: number}[]
+        for (const row of rows) made.set(row.hook, {sentAt: row.sent_at, answeredAt: row.answered_at})
+        const order = db.prepare('SELECT paged FROM hook_order WHERE base_url = ? AND username = ?').get(kept.base_url, kept.username) as {paged: string} | undefined
+        return {made, ...(order?.paged === 'newest' || order?.paged === 'oldest' ? {seen: order.paged} : {})}
+      }) ?? {made}
+    )
   } catch {
     return {made: new Map()}
   }
@@ -117,12 +104,10 @@ export function hookFacts(dataDir: string, target: JournalTarget, ids: readonly 
 export function keepHookOrder(dataDir: string, target: JournalTarget, paged: ListOrder, now = new Date()): void {
   const kept = keptTarget(target)
   try {
-    withRecord(dataDir, (db) =>
+    withRecord(hooksMadeFile(dataDir), LAYOUT, (db) =>
       db.prepare('INSERT INTO hook_order (base_url, username, paged, seen_at) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET paged = excluded.paged, seen_at = excluded.seen_at').run(kept.base_url, kept.username, paged, now.toISOString()),
     )
   } catch {
     // Nothing lost but the shortcut: the hooks on the list tell it again.
   }
 }
-
-const exists = (path: string) => statSync(path, {throwIfNoEntry: false}) !== undefined

@@ -1,7 +1,7 @@
 import {spawn} from 'node:child_process'
 import {afterEach, expect, it} from 'vitest'
 import {envelope, forward, type MisbehavingGateway, misbehavingGateway, purchaseRecord, type Received, type Reply} from '../misbehaving-gateway.js'
-import {baseEnv, CARDS, cardArgs, describeInBothDialects, describeOnce, GW, isolatedHome, ref, runGw, type RunOptions, type Sandbox, sandboxForFile} from './helpers.js'
+import {baseEnv, CARDS, cardArgs, describeInBothDialects, describeOnce, GW, isolatedHome, ref, runGw, type RunOptions, type Sandbox, sharedSandbox} from './helpers.js'
 
 // Each hole found with a misbehaving gateway, as an end-to-end test of the built gw.
 // A gateway of the test's own stands in front of the local one (or alone), to misbehave and to
@@ -10,8 +10,8 @@ let sandbox: Sandbox
 let liveSandbox: Sandbox
 let gateway: MisbehavingGateway | undefined
 
-sandboxForFile((started) => void (sandbox = started))
-sandboxForFile((started) => void (liveSandbox = started), ['--mode', 'live'])
+sharedSandbox((started) => void (sandbox = started))
+sharedSandbox((started) => void (liveSandbox = started), ['--mode', 'live'])
 afterEach(async () => {
   await gateway?.close()
   gateway = undefined

@@ -1,11 +1,11 @@
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {ref, type Sandbox, sharedSandbox} from './helpers.js'
 
 // gh api's habits in gw api: -X/--method, -f string fields, -F typed fields.
 let sandbox: Sandbox
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 
 const answerOf = (stdout: string) => (JSON.parse(stdout) as {response: Record<string, unknown>}).response
 

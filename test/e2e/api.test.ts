@@ -2,10 +2,10 @@ import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {terminal} from './auth-helpers.js'
-import {armTrap, CARD_JSON, CARDS, errorJson, isolatedHome, ref, runGw, type Sandbox, sandboxForFile} from './helpers.js'
+import {armTrap, CARD_JSON, CARDS, errorJson, isolatedHome, ref, runGw, type Sandbox, sharedSandbox} from './helpers.js'
 
 let sandbox: Sandbox
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 
 const purchaseBody = (reference: string, number: string = CARDS.visa) =>
   JSON.stringify({card_holder: 'Jane Citizen', card_number: number, card_expiry: '12/2030', cvv: '123', amount: 1000, reference})
@@ -142,7 +142,7 @@ describe('gw api', () => {
 
 describe('gw api on a live profile', () => {
   let live: Sandbox
-  sandboxForFile((started) => void (live = started), ['--mode', 'live'])
+  sharedSandbox((started) => void (live = started), ['--mode', 'live'])
 
   it('needs --yes for a purchase or a delete without a terminal, and sends nothing', async () => {
     for (const args of [

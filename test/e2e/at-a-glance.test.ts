@@ -4,12 +4,12 @@ import {join} from 'node:path'
 import {afterEach, expect, it} from 'vitest'
 import {countingProxy} from '../counting-proxy.js'
 import {terminal, type Terminal} from './auth-helpers.js'
-import {apiRequestsSince, cardArgs, CARDS, describeInBothDialects, describeOnce, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
+import {apiRequestsSince, cardArgs, CARDS, describeInBothDialects, describeOnce, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sharedSandbox} from './helpers.js'
 
 // What operators and support take in at a glance: a report's every day with its total
 // and chart, settlement's total, and charges made twice found in groups.
 let sandbox: Sandbox
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 
 const open: Terminal[] = []
 afterEach(() => {

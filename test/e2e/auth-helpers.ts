@@ -2,8 +2,8 @@ import {spawnSync} from 'node:child_process'
 import {randomUUID} from 'node:crypto'
 import {readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterAll, afterEach, beforeAll} from 'vitest'
-import {GW, RUN_BOUND_MS, type Sandbox, startSandbox} from './helpers.js'
+import {afterEach} from 'vitest'
+import {GW, RUN_BOUND_MS, type Sandbox, sharedSandbox} from './helpers.js'
 
 /**
  * Whether a Secret Service can be used here (an unlocked keyring on the session bus), and the
@@ -94,22 +94,18 @@ export function terminal(args: string[], env: NodeJS.ProcessEnv, {width = 200, h
 }
 
 /**
- * A file's terminal tests against two local gateways started for it, one as the live gateway
- * answers (`--mode live`, its home a live profile's): both stopped after the file, and every
- * terminal opened with `run` closed after each test.
+ * Terminal tests against two shared local gateways (sharedSandbox), one as the live gateway
+ * answers (`--mode live`, its home a live profile's), and every terminal opened with `run` closed
+ * after each test.
  */
 export function terminalGateways(sandboxArgs: string[] = []): {gateways: () => {sandbox: Sandbox; live: Sandbox}; run: (args: string[], env: NodeJS.ProcessEnv) => Terminal} {
   let sandbox: Sandbox | undefined
   let live: Sandbox | undefined
   const open: Terminal[] = []
-  beforeAll(async () => {
-    ;[sandbox, live] = await Promise.all([startSandbox(sandboxArgs), startSandbox(['--mode', 'live'])])
-  })
+  sharedSandbox((started) => void (sandbox = started), sandboxArgs)
+  sharedSandbox((started) => void (live = started), ['--mode', 'live'])
   afterEach(() => {
     for (const t of open.splice(0)) t.close()
-  })
-  afterAll(async () => {
-    await Promise.all([sandbox?.stop(), live?.stop()])
   })
   return {
     gateways: () => ({sandbox: sandbox!, live: live!}),

@@ -1,8 +1,8 @@
 import {expect, it} from 'vitest'
-import {apiRequestsSince, cardArgs, describeInBothDialects, describeOnce, errorJson, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
+import {apiRequestsSince, cardArgs, describeInBothDialects, describeOnce, errorJson, ref, requestLogCursor, type Sandbox, sharedSandbox} from './helpers.js'
 
 let sandbox: Sandbox
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 
 type Purchase = {id: string; amount: number; captured: boolean; captured_amount: number; message: string; settlement_date: string | null; metadata?: Record<string, string>}
 

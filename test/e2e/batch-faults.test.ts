@@ -5,7 +5,7 @@ import {join} from 'node:path'
 import {afterEach, expect, it} from 'vitest'
 import {countingProxy, type CountingProxy} from '../counting-proxy.js'
 import {rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
-import {baseEnv, cardArgs, describeInBothDialects, describeOnce, DIALECT, GW, isolatedHome, ref, runGw, runProgram, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
+import {baseEnv, cardArgs, describeInBothDialects, describeOnce, DIALECT, GW, isolatedHome, ref, runGw, runProgram, type Sandbox, sharedSandbox, startSandbox} from './helpers.js'
 import {runsInCiOr} from './slow-gates.js'
 import {DEV_FULL, POSIX_PIPES} from '../only-on.js'
 
@@ -15,7 +15,7 @@ const root = process.getuid?.() === 0
 let sandbox: Sandbox
 let proxy: CountingProxy | undefined
 
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 afterEach(async () => {
   await proxy?.close()
   proxy = undefined

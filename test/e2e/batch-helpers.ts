@@ -2,22 +2,32 @@ import {type ChildProcess, spawn} from 'node:child_process'
 import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
+import {afterAll} from 'vitest'
 import {type CountingProxy, countingProxy} from '../counting-proxy.js'
-import {baseEnv, cardArgs, GW, type Sandbox, startSandbox} from './helpers.js'
+import {baseEnv, cardArgs, GW, type Sandbox, sharedSandbox} from './helpers.js'
 
 /** A local gateway, a card token it issued, and a counting proxy in front of it: what a file of batch tests opens with. */
 export interface ProxiedGateway {
   sandbox: Sandbox
   proxy: CountingProxy
   token: string
-  close(): Promise<void>
 }
 
-export async function proxiedGateway(): Promise<ProxiedGateway> {
-  const sandbox = await startSandbox()
-  const token = ((await sandbox.gw(['card', 'tokenize', ...cardArgs(), '--json'])).json as {token: string}).token
-  const proxy = await countingProxy(sandbox.url)
-  return {sandbox, proxy, token, close: async () => (await proxy.close(), await sandbox.stop())}
+/**
+ * A shared local gateway (sharedSandbox) with a card token it issued and a counting proxy in front
+ * of it, handed to `started` before the first test of the file or describe block; the proxy is
+ * closed after the last.
+ */
+export function proxiedGateway(started: (gateway: ProxiedGateway) => void): void {
+  let proxy: CountingProxy | undefined
+  sharedSandbox(async (sandbox) => {
+    const token = ((await sandbox.gw(['card', 'tokenize', ...cardArgs(), '--json'])).json as {token: string}).token
+    proxy = await countingProxy(sandbox.url)
+    started({sandbox, proxy, token})
+  })
+  afterAll(async () => {
+    await proxy?.close()
+  })
 }
 
 /** A file of its own in a temporary directory. */

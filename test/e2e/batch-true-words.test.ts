@@ -3,14 +3,14 @@ import {join} from 'node:path'
 import {expect, it} from 'vitest'
 import {inRowOrder} from './batch-helpers.js'
 import {folder, startedInTest} from './identity-helpers.js'
-import {ANSWERS, apiRequestsSince, cardArgs, describeInBothDialects, describeOnce, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
+import {ANSWERS, apiRequestsSince, cardArgs, describeInBothDialects, describeOnce, ref, requestLogCursor, type Sandbox, sharedSandbox} from './helpers.js'
 
 // Words that match what happened: a journal that cannot be read is said so (exit 2),
 // an increment that changes nothing is refused before it is sent, and a taken reference found to be
 // this very transaction is not said to have sent nothing when its request reached the gateway.
 
 let sandbox: Sandbox
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 
 /** A purchase of 100.00 AUD made at the gateway by gw: its id. */
 async function purchase(extra: string[] = []): Promise<string> {

@@ -3,14 +3,14 @@ import {readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {countingProxy, type CountingProxy} from '../counting-proxy.js'
 import {rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
-import {ANSWERS, apiRequestsSince, cardArgs, CARDS, describeInBothDialects, describeOnce, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sandboxForFile, until} from './helpers.js'
+import {ANSWERS, apiRequestsSince, cardArgs, CARDS, describeInBothDialects, describeOnce, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sharedSandbox, until} from './helpers.js'
 import {journalText} from '../journal-text.js'
 
 let sandbox: Sandbox
 let proxy: CountingProxy
 let token: string
 
-sandboxForFile(async (started) => {
+sharedSandbox(async (started) => {
   sandbox = started
   const card = await sandbox.gw(['card', 'tokenize', ...cardArgs(), '--json'])
   token = (card.json as {token: string}).token

@@ -1,8 +1,8 @@
 import {expect, it} from 'vitest'
-import {CARD_JSON, cardArgs, CARDS, describeInBothDialects, describeOnce, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {CARD_JSON, cardArgs, CARDS, describeInBothDialects, describeOnce, ref, type Sandbox, sharedSandbox} from './helpers.js'
 
 let sandbox: Sandbox
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 
 describeInBothDialects('gw refund create without --transaction-id: an unmatched refund to a card', () => {
   it('refunds a card given in full, standalone, with the merchant\'s metadata; the number masked', async () => {

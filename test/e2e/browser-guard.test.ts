@@ -1,6 +1,6 @@
 import {readFileSync} from 'node:fs'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {cardArgs, isolatedHome, ref, runGw, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
+import {cardArgs, isolatedHome, ref, runGw, type Sandbox, sharedSandbox, startSandbox} from './helpers.js'
 import {chargeSuccessful, type Listener, type Recorder, startListen, startRecorder} from './listen-helpers.js'
 import {libraryHeaders, rawRequest} from './raw-http.js'
 
@@ -21,7 +21,7 @@ const CONTENT_TYPE_REFUSAL = (given: string) =>
 
 let sandbox: Sandbox
 let host: string
-sandboxForFile((started) => {
+sharedSandbox((started) => {
   sandbox = started
   host = new URL(sandbox.url).host
 })

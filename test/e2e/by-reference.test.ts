@@ -2,13 +2,13 @@ import {randomBytes} from 'node:crypto'
 import {afterEach, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
 import {inRowOrder, writeTemp} from './batch-helpers.js'
-import {ANSWERS, apiRequestsSince, cardArgs, describeInBothDialects, describeOnce, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
+import {ANSWERS, apiRequestsSince, cardArgs, describeInBothDialects, describeOnce, ref, requestLogCursor, type Sandbox, sharedSandbox} from './helpers.js'
 
 // One resolver for every command that acts on one record: an id, or a reference looked
 // up once and its id sent, in arguments and --input files alike, against each dialect of the local
 // gateway. The gateway's capture, void, increment and extension paths take the id alone.
 let sandbox: Sandbox
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 
 const open: Terminal[] = []
 afterEach(() => {

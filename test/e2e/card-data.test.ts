@@ -3,7 +3,7 @@ import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {forward, type MisbehavingGateway, misbehavingGateway} from '../misbehaving-gateway.js'
 import {rowsOf, writeTemp} from './batch-helpers.js'
-import {cardArgs, CARDS, errorJson, isolatedHome, purchasedAtGateway, ref, runGw, type RunOptions, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
+import {cardArgs, CARDS, errorJson, isolatedHome, purchasedAtGateway, ref, runGw, type RunOptions, type Sandbox, sharedSandbox, startSandbox} from './helpers.js'
 import {wholeCardNumbersIn} from './card-number-helpers.js'
 import {chargeSuccessful, startListen} from './listen-helpers.js'
 import {journalText} from '../journal-text.js'
@@ -12,7 +12,7 @@ import {journalText} from '../journal-text.js'
 let sandbox: Sandbox
 let gateway: MisbehavingGateway | undefined
 
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 afterEach(async () => {
   await gateway?.close()
   gateway = undefined

@@ -4,7 +4,7 @@ import {afterEach, expect, it} from 'vitest'
 import {countingProxy, type CountingProxy} from '../counting-proxy.js'
 import {rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
 import {freshCardNumber, grouped, wholeCardNumbersIn} from './card-number-helpers.js'
-import {cardArgs, describeInBothDialects, errorJson, purchasedAtGateway, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {cardArgs, describeInBothDialects, errorJson, purchasedAtGateway, ref, type Sandbox, sharedSandbox} from './helpers.js'
 import {journalText} from '../journal-text.js'
 
 // A card number inside a reference (`ord-4929123456789015`), which the gateway keeps masked:
@@ -15,7 +15,7 @@ let sandbox: Sandbox
 let proxy: CountingProxy | undefined
 let token: string
 
-sandboxForFile(async (started) => {
+sharedSandbox(async (started) => {
   sandbox = started
   const card = await sandbox.gw(['card', 'tokenize', ...cardArgs(), '--json'])
   token = (card.json as {token: string}).token

@@ -1,8 +1,8 @@
 import {describe, expect, it} from 'vitest'
-import {cardArgs, CARDS, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {cardArgs, CARDS, ref, type Sandbox, sharedSandbox} from './helpers.js'
 
 let sandbox: Sandbox
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 
 describe('gw card', () => {
   it('tokenizes a card: token, masked number, end-of-month expiry, no CVV', async () => {

@@ -7,7 +7,7 @@ import {machineOfFile} from '../../scripts/binary-header.js'
 import {hostTarget, pinFor} from '../../scripts/registry-node.js'
 import {readSums} from '../../scripts/release-files.js'
 import {rowsOf} from './batch-helpers.js'
-import {apiRequestsSince, cardArgs, isolatedHome, ref, requestLogCursor, runProgram, type Sandbox, sandboxForFile} from './helpers.js'
+import {apiRequestsSince, cardArgs, isolatedHome, ref, requestLogCursor, runProgram, type Sandbox, sharedSandbox} from './helpers.js'
 import {runsInCiOr} from './slow-gates.js'
 
 // `npm run package -- --target linux-arm64,win-x64` on this Linux x64 machine: another platform's
@@ -97,7 +97,7 @@ describe.skipIf(!wanted || !onLinuxX64)('executables for other platforms, built 
   // Emulated, a gw start is some seconds, and many more on cores other tests keep busy.
   describe.skipIf(!qemu && !mustRun)('the linux-arm64 executable, run under qemu-user', {timeout: 300_000}, () => {
     let sandbox: Sandbox
-    sandboxForFile((started) => void (sandbox = started))
+    sharedSandbox((started) => void (sandbox = started))
     /** The arm64 gw under qemu, its libraries from Debian's cross packages, against the local gateway. */
     const arm64 = (args: string[], env: NodeJS.ProcessEnv = {}) =>
       runProgram('qemu-aarch64', [join(unpacked, 'gw-linux-arm64', 'gw'), ...args], {env: {...sandbox.env(env), QEMU_LD_PREFIX: ARM64_LIBS}, timeoutMs: 240_000})

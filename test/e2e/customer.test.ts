@@ -1,9 +1,9 @@
 import {describe, expect, it} from 'vitest'
-import {CARDS, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {CARDS, ref, type Sandbox, sharedSandbox} from './helpers.js'
 import {createCustomer, type CustomerRecord, customerArgs} from './recurring-helpers.js'
 
 let sandbox: Sandbox
-sandboxForFile((started) => void (sandbox = started), ['--merchant', 'ACME:s3cret'])
+sharedSandbox((started) => void (sandbox = started), ['--merchant', 'ACME:s3cret'])
 
 const asAcme = {env: {GW_USERNAME: 'ACME', GW_TOKEN: 's3cret'}}
 

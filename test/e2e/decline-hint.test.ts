@@ -1,7 +1,7 @@
 import {createServer, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {afterAll, beforeAll, expect, it} from 'vitest'
-import {cardArgs, CARDS, describeInBothDialects, describeOnce, isolatedHome, ref, runGw, type Sandbox, sandboxForFile} from './helpers.js'
+import {cardArgs, CARDS, describeInBothDialects, describeOnce, isolatedHome, ref, runGw, type Sandbox, sharedSandbox} from './helpers.js'
 
 // A decline at the local gateway names the rule that decided it (api/schemas/test-outcomes.ts, what
 // gw help test-cards prints), for a person at a terminal only, and only when the gateway says it
@@ -38,7 +38,7 @@ function startStub(): Promise<string> {
   return new Promise((resolve) => stub.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(stub.address() as AddressInfo).port}`)))
 }
 
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 beforeAll(async () => {
   stubUrl = await startStub()
 })

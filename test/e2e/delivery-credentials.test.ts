@@ -1,7 +1,7 @@
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
-import {isolatedHome, type Sandbox, sandboxForFile, until} from './helpers.js'
+import {isolatedHome, type Sandbox, sharedSandbox, until} from './helpers.js'
 import {chargeSuccessful, type Listener, type Recorder, type RecordedRequest, startListen, startRecorder} from './listen-helpers.js'
 
 // Deliveries prove where they came from: the gateway sends the HTTP Basic credentials a web hook
@@ -25,7 +25,7 @@ for (const {dialect, args, missing} of DIALECTS) {
   describe.skipIf(missing !== undefined)(`deliveries and their credentials, the local gateway in its ${dialect} dialect`, () => {
     let sandbox: Sandbox
     const running: (Listener | Recorder)[] = []
-    sandboxForFile((started) => void (sandbox = started), args)
+    sharedSandbox((started) => void (sandbox = started), args)
     afterEach(async () => {
       await Promise.all(running.splice(0).map((item) => ('stop' in item ? item.stop('SIGINT') : item.close())))
     })

@@ -1,5 +1,5 @@
 import {expect, it} from 'vitest'
-import {apiRequestsSince, describeInBothDialects, describeOnce, DIALECT, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
+import {apiRequestsSince, describeInBothDialects, describeOnce, DIALECT, ref, requestLogCursor, type Sandbox, sharedSandbox} from './helpers.js'
 import {addDays, sandboxToday} from './recurring-helpers.js'
 
 interface DirectDebit {
@@ -11,7 +11,7 @@ interface DirectDebit {
 }
 
 let sandbox: Sandbox
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 
 /** `metadata` `{}` in the contract's dialect (2017 to May 2018), null in the live gateway's (later builds). */
 const METADATA = DIALECT === 'live' ? null : {}

@@ -1,7 +1,7 @@
 import {chmodSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {CARD_JSON, CARDS, GW, runProgram, type Sandbox, sandboxForFile} from './helpers.js'
+import {CARD_JSON, CARDS, GW, runProgram, type Sandbox, sharedSandbox} from './helpers.js'
 
 // Every command's --help examples, run as shown against a freshly started local gateway, in an
 // order where each finds what earlier ones created (cust-42, order-1001, gold-monthly...).
@@ -93,7 +93,7 @@ interface Manifest {
 
 let sandbox: Sandbox
 let dir: string
-sandboxForFile((started) => {
+sharedSandbox((started) => {
   sandbox = started
   dir = join(sandbox.home.HOME!, 'work')
   mkdirSync(join(dir, 'bin'), {recursive: true})

@@ -2,7 +2,7 @@ import {join} from 'node:path'
 import {afterEach, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
 import {rowsOf, writeTemp} from './batch-helpers.js'
-import {CARD_JSON, CARDS, describeInBothDialects, describeOnce, isolatedHome, ref, runGw, type Sandbox, sandboxForFile} from './helpers.js'
+import {CARD_JSON, CARDS, describeInBothDialects, describeOnce, isolatedHome, ref, runGw, type Sandbox, sharedSandbox} from './helpers.js'
 
 // Support staff find any record with gw alone. The local gateway holds 120 purchases
 // (100 approved; 20 declined, each 10.51 on the MasterCard ending 4444, which the cents decide), 10 refunds and 3
@@ -17,7 +17,7 @@ afterEach(() => {
   for (const t of open.splice(0)) t.close()
 })
 
-sandboxForFile(async (started) => {
+sharedSandbox(async (started) => {
   sandbox = started
   const token = async (number: string, holder: string) => {
     const card = await sandbox.gw(['card', 'tokenize', '--card-holder', holder, '--card-number', number, '--card-expiry', '12/2030', '--cvv', '123', '--json'])

@@ -3,7 +3,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {expect, it} from 'vitest'
 import {spawnGw} from './batch-helpers.js'
-import {cardArgs, describeInBothDialects, isolatedHome, ref, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
+import {cardArgs, describeInBothDialects, isolatedHome, ref, type Sandbox, sharedSandbox, startSandbox} from './helpers.js'
 import {envelope, type MisbehavingGateway, misbehavingGateway} from '../misbehaving-gateway.js'
 
 // A local gateway tells gw about itself (GET /_sandbox/clock), proving with the key in its runtime
@@ -16,7 +16,7 @@ const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'frida
 let sandbox: Sandbox
 let gatewayToday: string
 
-sandboxForFile(async (started) => {
+sharedSandbox(async (started) => {
   sandbox = started
   const advanced = await sandbox.gw(['sandbox', 'clock', 'advance', '--days', '3', '--json'])
   expect(advanced.code, advanced.stderr).toBe(0)

@@ -1,6 +1,6 @@
 import {afterEach, beforeAll, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
-import {apiRequestsSince, cardArgs, describeOnce, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
+import {apiRequestsSince, cardArgs, describeOnce, ref, requestLogCursor, type Sandbox, sharedSandbox} from './helpers.js'
 
 // gh's habits in the built gw (bin/run.js's pre-parser, not only the in-process parse): --json
 // FIELDS, -q for --jq, and JSON pretty and coloured at a terminal, gw api's included. Once: they
@@ -9,7 +9,7 @@ let sandbox: Sandbox
 const open: Terminal[] = []
 let purchase: {id: string; reference: string; amount: number}
 
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 
 beforeAll(async () => {
   const reference = ref('habit')

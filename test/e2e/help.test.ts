@@ -1,13 +1,13 @@
 import {readdirSync, readFileSync, rmSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {cardArgs, isolatedHome, ref, runGw, type Sandbox, sandboxForFile} from './helpers.js'
+import {cardArgs, isolatedHome, ref, runGw, type Sandbox, sharedSandbox} from './helpers.js'
 
 let sandbox: Sandbox
 let purchaseId: string
 const home = isolatedHome()
 
-sandboxForFile(async (started) => {
+sharedSandbox(async (started) => {
   sandbox = started
   const created = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref(), ...cardArgs(), '--json'])
   expect(created.code, created.stderr).toBe(0)

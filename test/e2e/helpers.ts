@@ -192,7 +192,6 @@ export async function apiRequestsSince(sandbox: Sandbox, cursor: number): Promis
   return ((await sandbox.control('GET', `/_sandbox/requests?after=${cursor}&path=/v1.0/`)) as {response: {entries: LoggedRequest[]}}).response.entries
 }
 
-/** Starts `gw sandbox start --port 0` as a subprocess and waits for the URL it prints on stdout. */
 /**
  * The dialect of the local gateway this run of the suite tests against (vitest.config.ts runs the
  * suites of lists, money outcomes, recoveries and batches once in each): an assumption gw makes of
@@ -216,6 +215,7 @@ export const ANSWERS =
     ? {purchaseNotFound: 'Could not find Purchase', refundAmount: (cents: number) => cents}
     : {purchaseNotFound: 'Purchase not found', refundAmount: (cents: number) => -cents}
 
+/** Starts `gw sandbox start --port 0` as a subprocess and waits for the URL it prints on stdout. */
 export async function startSandbox(args: string[] = [], home: NodeJS.ProcessEnv = isolatedHome()): Promise<Sandbox> {
   const dialect = args.includes('--dialect') ? [] : ['--dialect', DIALECT]
   const child = spawn(process.execPath, [GW, 'sandbox', 'start', '--port', '0', ...dialect, ...args], {env: baseEnv(home), stdio: ['ignore', 'pipe', 'pipe']})
@@ -258,11 +258,12 @@ export async function startSandbox(args: string[] = [], home: NodeJS.ProcessEnv 
 }
 
 /**
- * The one way a test file gets the local gateway its tests share: started before its tests (then
- * handed to `started`), its faults cleared after each test, stopped after the last. A test whose
- * subject is a gateway's start, restart or flags starts its own with startSandbox.
+ * The one way tests share a local gateway: called at a file's top level, the file's tests share it;
+ * called in a describe block, that block's do. It is started before the first of them (then handed
+ * to `started`), its faults cleared after each, stopped after the last. A test whose subject is a
+ * gateway's start, restart or flags starts its own with startSandbox.
  */
-export function sandboxForFile(started: (sandbox: Sandbox) => void | Promise<void>, args: string[] = [], home?: NodeJS.ProcessEnv): void {
+export function sharedSandbox(started: (sandbox: Sandbox) => void | Promise<void>, args: string[] = [], home?: NodeJS.ProcessEnv): void {
   let sandbox: Sandbox | undefined
   beforeAll(async () => {
     sandbox = await startSandbox(args, home)

@@ -1,7 +1,7 @@
 import {rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {expect, it} from 'vitest'
-import {apiRequestsSince, CARDS, describeInBothDialects, type GwResult, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
+import {apiRequestsSince, CARDS, describeInBothDialects, type GwResult, ref, requestLogCursor, type Sandbox, sharedSandbox} from './helpers.js'
 
 // What gw sends for a refund, and for purchase get's and refund list --purchase's refunded state,
 // does not grow with the merchant's history (design.md §5): once gw has seen the refunds since a
@@ -9,7 +9,7 @@ import {apiRequestsSince, CARDS, describeInBothDialects, type GwResult, ref, req
 // gateway's request log, whichever dialect it answers in.
 
 let sandbox: Sandbox
-sandboxForFile((started) => void (sandbox = started), ['--processing-window-ms', '0'])
+sharedSandbox((started) => void (sandbox = started), ['--processing-window-ms', '0'])
 
 const DAY = 86_400_000
 /** The most any of these may send once the history was seen: the purchase, a page of newer refunds, the refund, and a reference or two asked. */

@@ -4,7 +4,7 @@ import {tmpdir} from 'node:os'
 import {delimiter, dirname, join, sep} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {fetchNode, hostTarget, packageOf, pinFor} from '../../scripts/registry-node.js'
-import {cardArgs, isolatedHome, quickStartCommands, ref, runProgram, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
+import {cardArgs, isolatedHome, quickStartCommands, ref, runProgram, type Sandbox, sharedSandbox, startSandbox} from './helpers.js'
 import {registryStub} from '../registry-stub.js'
 import {runsInCiOr} from './slow-gates.js'
 
@@ -151,7 +151,7 @@ describe.skipIf(!packageTests)('the package', () => {
         execFileSync('chmod', ['-R', 'a-w', installed])
       }
     })
-    sandboxForFile(async (started) => {
+    sharedSandbox(async (started) => {
       sandbox = started
       const created = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', ref('read-only'), ...cardArgs(), '--json'])
       purchaseId = (created.json as {id: string}).id

@@ -6,7 +6,7 @@ import {pathToFileURL} from 'node:url'
 import {afterEach, expect, it} from 'vitest'
 import {countingProxy, type CountingProxy} from '../counting-proxy.js'
 import {rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
-import {cardArgs, describeInBothDialects, ref, runGw, type Sandbox, sandboxForFile, until} from './helpers.js'
+import {cardArgs, describeInBothDialects, ref, runGw, type Sandbox, sharedSandbox, until} from './helpers.js'
 
 // A batch's journal replaced under the running batch (journal-place.ts): a folder-sync tool
 // renaming its earlier copy over it, or a person removing it. gw used to write on into the file no
@@ -17,7 +17,7 @@ const ROWS = 40
 
 let sandbox: Sandbox
 let proxy: CountingProxy
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 afterEach(async () => {
   await proxy?.close()
 })

@@ -3,7 +3,7 @@ import {join} from 'node:path'
 import {afterEach, expect, it} from 'vitest'
 import {countingProxy} from '../counting-proxy.js'
 import {rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
-import {baseEnv, cardArgs, describeInBothDialects, describeOnce, GW, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {baseEnv, cardArgs, describeInBothDialects, describeOnce, GW, ref, type Sandbox, sharedSandbox} from './helpers.js'
 import {journalText} from '../journal-text.js'
 
 // A --jq expression is the user's program: one that never ends, or prints for ever, must neither
@@ -12,7 +12,7 @@ import {journalText} from '../journal-text.js'
 let sandbox: Sandbox
 let purchase: string
 
-sandboxForFile(async (started) => {
+sharedSandbox(async (started) => {
   sandbox = started
   const made = await sandbox.gw(['purchase', 'create', '--amount', '100000', '--reference', ref('jq'), ...cardArgs(), '--json'])
   expect(made.code, made.stderr).toBe(0)

@@ -3,7 +3,7 @@ import {existsSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {filesUnder, keychainSecret, secretService} from './auth-helpers.js'
-import {isolatedHome, runGw, type Sandbox, sandboxForFile} from './helpers.js'
+import {isolatedHome, runGw, type Sandbox, sharedSandbox} from './helpers.js'
 
 // The real OS keychain: a Secret Service on the session bus, checked with libsecret's secret-tool.
 const service = secretService()
@@ -12,7 +12,7 @@ if (service.reason && !mustRun) console.warn(`Skipping the keychain tests: ${ser
 
 describe.skipIf(service.reason !== undefined && !mustRun)('tokens in the OS keychain', () => {
   let sandbox: Sandbox
-  sandboxForFile((started) => void (sandbox = started), ['--merchant', 'ACME:acme-token-123'])
+  sharedSandbox((started) => void (sandbox = started), ['--merchant', 'ACME:acme-token-123'])
 
   // Accounts are shared by every gw on this keyring: a name of its own for each test.
   const profileName = () => `test-${randomUUID().slice(0, 8)}`

@@ -1,11 +1,11 @@
 import {afterEach, describe, expect, it} from 'vitest'
-import {isolatedHome, runGw, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
+import {isolatedHome, runGw, type Sandbox, sharedSandbox, startSandbox} from './helpers.js'
 import {type Listener, type Recorder, startListen, startRecorder} from './listen-helpers.js'
 
 // With the profile of a local gateway (the one gw sandbox start writes), gw listen
 // registers itself and removes its registration when it stops, as stripe listen does.
 let sandbox: Sandbox
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 const running: (Listener | Recorder)[] = []
 afterEach(async () => {
   await Promise.all(running.splice(0).map((item) => ('stop' in item ? item.stop('SIGKILL') : item.close())))

@@ -1,9 +1,9 @@
 import {describe, expect, it} from 'vitest'
-import {CARDS, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {CARDS, ref, type Sandbox, sharedSandbox} from './helpers.js'
 import {startListen} from './listen-helpers.js'
 
 let sandbox: Sandbox
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 
 describe('gw listen --register with the local gateway', () => {
   it('shows a subscription charged by gw sandbox clock advance, and removes its registration on Ctrl-C', async () => {

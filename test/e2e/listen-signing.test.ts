@@ -4,14 +4,14 @@ import {chmodSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {createServer} from 'node:net'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
-import {baseEnv, isolatedHome, runGw, type Sandbox, sandboxForFile} from './helpers.js'
+import {baseEnv, isolatedHome, runGw, type Sandbox, sharedSandbox} from './helpers.js'
 import {type Listener, startListen, startRecorder} from './listen-helpers.js'
 
 // gw listen signs each forward (Gw-Signature, as the Stripe CLI's), prints the
 // secret at start, and the app docs/subscriptions-and-webhooks.md shows checks it: run here as
 // the guide has it, as gw listen's --forward-to.
 let sandbox: Sandbox
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 let app: ChildProcess | undefined
 let listener: Listener | undefined
 afterAll(async () => {

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {CARDS, cardArgs, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {CARDS, cardArgs, ref, type Sandbox, sharedSandbox} from './helpers.js'
 
 // gateway-notes.md: GET /v1.0/purchases, /refunds, /customers, /subscriptions.json and /credit_cards
 // list with offset, limit, from and to. The local gateway answers them, oldest first, in the
@@ -16,7 +16,7 @@ interface Listed {
   current_page: number
 }
 
-sandboxForFile(async (started) => {
+sharedSandbox(async (started) => {
   sandbox = started
   for (const amount of ['1000', '2000', '3000']) {
     const reference = ref('listed')

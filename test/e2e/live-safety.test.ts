@@ -1,11 +1,11 @@
 import {describe, expect, it} from 'vitest'
-import {armTrap, CARD_JSON, cardArgs, CARDS, isolatedHome, ref, runGw, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
+import {armTrap, CARD_JSON, cardArgs, CARDS, isolatedHome, ref, runGw, type Sandbox, sharedSandbox, startSandbox} from './helpers.js'
 
 let sandbox: Sandbox
 // gw sandbox start --mode live registers profile local as a live profile in this home.
 let live: NodeJS.ProcessEnv
 
-sandboxForFile(
+sharedSandbox(
   (started) => {
     sandbox = started
     live = started.home

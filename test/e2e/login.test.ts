@@ -2,13 +2,13 @@ import {chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, r
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {isolatedHome, runGw, type Sandbox, sandboxForFile} from './helpers.js'
+import {isolatedHome, runGw, type Sandbox, sharedSandbox} from './helpers.js'
 
 let sandbox: Sandbox
 let liveSandbox: Sandbox
 
-sandboxForFile((started) => void (sandbox = started), ['--merchant', 'ACME:acme-token-123'])
-sandboxForFile((started) => void (liveSandbox = started), ['--mode', 'live', '--merchant', 'SHOP:shop-token-123'])
+sharedSandbox((started) => void (sandbox = started), ['--merchant', 'ACME:acme-token-123'])
+sharedSandbox((started) => void (liveSandbox = started), ['--mode', 'live', '--merchant', 'SHOP:shop-token-123'])
 
 const configDir = (home: NodeJS.ProcessEnv) => join(home.XDG_CONFIG_HOME!, 'gw')
 const plainFile = (file: string) =>

@@ -2,10 +2,10 @@ import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {cardArgs, isolatedHome, ref, runGw, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
+import {cardArgs, isolatedHome, ref, runGw, type Sandbox, sharedSandbox, startSandbox} from './helpers.js'
 
 let sandbox: Sandbox
-sandboxForFile((started) => void (sandbox = started), ['--merchant', 'ACME:s3cret'])
+sharedSandbox((started) => void (sandbox = started), ['--merchant', 'ACME:s3cret'])
 
 const asAcme = {GW_USERNAME: 'ACME', GW_TOKEN: 's3cret'}
 

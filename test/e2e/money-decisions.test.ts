@@ -3,7 +3,7 @@ import {join} from 'node:path'
 import {afterEach, expect, it} from 'vitest'
 import {envelope, forward, type MisbehavingGateway, misbehavingGateway, type Received, type Reply} from '../misbehaving-gateway.js'
 import {rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
-import {cardArgs, describeInBothDialects, isolatedHome, purchasedAtGateway, ref, runGw, type RunOptions, type Sandbox, sandboxForFile} from './helpers.js'
+import {cardArgs, describeInBothDialects, isolatedHome, purchasedAtGateway, ref, runGw, type RunOptions, type Sandbox, sharedSandbox} from './helpers.js'
 import {journalText} from '../journal-text.js'
 
 // What gw decides about money, against answers shaped as the live gateway's (gateway-notes.md):
@@ -12,8 +12,8 @@ let sandbox: Sandbox
 let liveSandbox: Sandbox
 let gateway: MisbehavingGateway | undefined
 
-sandboxForFile((started) => void (sandbox = started))
-sandboxForFile((started) => void (liveSandbox = started), ['--mode', 'live'])
+sharedSandbox((started) => void (sandbox = started))
+sharedSandbox((started) => void (liveSandbox = started), ['--mode', 'live'])
 afterEach(async () => {
   await gateway?.close()
   gateway = undefined

@@ -1,12 +1,12 @@
 import {expect, it} from 'vitest'
 import {writeTemp} from './batch-helpers.js'
-import {CARDS, describeInBothDialects, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {CARDS, describeInBothDialects, ref, type Sandbox, sharedSandbox} from './helpers.js'
 
 // Money printed one way: a batch's summary, a report's table and a record's field/value
 // list write 22295.00 CHF alike, never with thousands apart. Against each dialect of the local
 // gateway; Swiss francs, which nothing else this file makes uses.
 let sandbox: Sandbox
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 
 describeInBothDialects('money, one way everywhere', () => {
   it('a batch summary, gw report and a purchase at a terminal: 22295.00 CHF', async () => {

@@ -1,8 +1,8 @@
 import {expect, it, type TestContext} from 'vitest'
-import {apiRequestsSince, cardArgs, CARDS, describeInBothDialects, describeOnce, errorJson, ref, requestLogCursor, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
+import {apiRequestsSince, cardArgs, CARDS, describeInBothDialects, describeOnce, errorJson, ref, requestLogCursor, type Sandbox, sharedSandbox, startSandbox} from './helpers.js'
 
 let sandbox: Sandbox
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 
 const create = (reference: string, env: NodeJS.ProcessEnv = {}, at: Sandbox = sandbox) =>
   at.gw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs(), '--json'], {env})

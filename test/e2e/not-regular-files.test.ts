@@ -2,9 +2,9 @@ import {spawnSync} from 'node:child_process'
 import {mkdtempSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import type {CountingProxy} from '../counting-proxy.js'
-import {type ProxiedGateway, proxiedGateway, writeTemp} from './batch-helpers.js'
+import {proxiedGateway, writeTemp} from './batch-helpers.js'
 import {isolatedHome, ref, runGw, type Sandbox} from './helpers.js'
 
 // What a QA pass found on the way: a device or a named pipe where gw wants a regular
@@ -15,9 +15,7 @@ import {isolatedHome, ref, runGw, type Sandbox} from './helpers.js'
 let sandbox: Sandbox
 let proxy: CountingProxy
 let token: string
-let gateway: ProxiedGateway | undefined
-beforeAll(async () => ({sandbox, proxy, token} = gateway = await proxiedGateway()))
-afterAll(() => gateway?.close())
+proxiedGateway((gateway) => void ({sandbox, proxy, token} = gateway))
 
 const rows = () => writeTemp('purchases.ndjson', `${JSON.stringify({card_token: token, amount: 1000, reference: ref('dev')})}\n`)
 const folder = () => mkdtempSync(join(tmpdir(), 'gw-special-'))

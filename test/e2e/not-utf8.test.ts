@@ -3,7 +3,7 @@ import {existsSync, mkdtempSync, rmSync, truncateSync, writeFileSync} from 'node
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
-import {apiRequestsSince, baseEnv, GW, type GwResult, requestLogCursor, runProgram, type Sandbox, sandboxForFile} from './helpers.js'
+import {apiRequestsSince, baseEnv, GW, type GwResult, requestLogCursor, runProgram, type Sandbox, sharedSandbox} from './helpers.js'
 
 // Bytes that are not UTF-8, on the command line or in a file, are refused naming
 // the flag, or the file's line and field, exit 2 and nothing sent: never sent as U+FFFD (Node's
@@ -11,7 +11,7 @@ import {apiRequestsSince, baseEnv, GW, type GwResult, requestLogCursor, runProgr
 // before it is read.
 
 let sandbox: Sandbox
-sandboxForFile((started) => {
+sharedSandbox((started) => {
   sandbox = started
 })
 

@@ -6,7 +6,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {CountingProxy} from '../counting-proxy.js'
-import {type ProxiedGateway, proxiedGateway, writeTemp} from './batch-helpers.js'
+import {proxiedGateway, writeTemp} from './batch-helpers.js'
 import {isolatedHome, ref, runGw, type Sandbox} from './helpers.js'
 import {asOther as asOtherUser, makeOtherUser, type OtherUser, removeOtherUser, stickyFolder} from './other-user-helpers.js'
 
@@ -23,21 +23,20 @@ describe.skipIf('reason' in user)("another user's files and links", () => {
   let sandbox: Sandbox
   let proxy: CountingProxy
   let token: string
-  let gateway: ProxiedGateway | undefined
   /** A folder anyone may make files in, none remove another's: as /tmp is. */
   let shared: string
   /** A file of the user's own that a planted link points at: it must be left as it is. */
   let target: string
 
-  beforeAll(async () => {
-    ;({sandbox, proxy, token} = gateway = await proxiedGateway())
+  proxiedGateway((gateway) => void ({sandbox, proxy, token} = gateway))
+
+  beforeAll(() => {
     shared = stickyFolder()
     target = join(mkdtempSync(join(tmpdir(), 'gw-mine-')), 'notes.txt')
     writeFileSync(target, "the user's own\n")
   })
 
-  afterAll(async () => {
-    await gateway?.close()
+  afterAll(() => {
     removeOtherUser(user)
   })
 

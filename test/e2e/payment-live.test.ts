@@ -1,10 +1,10 @@
 import {describe, expect, it} from 'vitest'
-import {ref, runGw, sandboxForFile} from './helpers.js'
+import {ref, runGw, sharedSandbox} from './helpers.js'
 
 // gw sandbox start --mode live registers profile local as a live profile in this home.
 let live: NodeJS.ProcessEnv
 
-sandboxForFile(
+sharedSandbox(
   (started) => {
     live = started.home
   },

@@ -1,5 +1,5 @@
 import {expect, it} from 'vitest'
-import {apiRequestsSince, CARDS, describeInBothDialects, describeOnce, errorJson, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
+import {apiRequestsSince, CARDS, describeInBothDialects, describeOnce, errorJson, ref, requestLogCursor, type Sandbox, sharedSandbox} from './helpers.js'
 import {addDays, createCustomer, type CustomerRecord, sandboxToday} from './recurring-helpers.js'
 
 interface Payment {
@@ -24,7 +24,7 @@ interface PaymentPlan {
 let sandbox: Sandbox
 let customer: CustomerRecord
 let today: string
-sandboxForFile(async (started) => {
+sharedSandbox(async (started) => {
   sandbox = started
   customer = await createCustomer(sandbox)
   today = await sandboxToday(sandbox)

@@ -1,12 +1,12 @@
 import {expect, it} from 'vitest'
 import {writeTemp} from './batch-helpers.js'
-import {ANSWERS, apiRequestsSince, describeInBothDialects, describeOnce, GW, purchasedAtGateway, ref, requestLogCursor, runProgram, type Sandbox, sandboxForFile} from './helpers.js'
+import {ANSWERS, apiRequestsSince, describeInBothDialects, describeOnce, GW, purchasedAtGateway, ref, requestLogCursor, runProgram, type Sandbox, sharedSandbox} from './helpers.js'
 
 // stdin is read only where a flag says `-` (--input -, --data -): never as an id left out, nor as
 // gw api's PATH. A script's piped lines stay for the script (a `while read` loop's), and a missing
 // id without a terminal is a usage error naming it, with nothing sent (design.md §1).
 let sandbox: Sandbox
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 
 /** `script` run by sh with `gw` as a shell function running the built gw against this file's gateway. */
 const shell = (script: string, stdin: string) => runProgram('/bin/sh', ['-c', `gw() { "$GW_NODE" "$GW_JS" "$@"; }\n${script}`], {env: sandbox.env({GW_NODE: process.execPath, GW_JS: GW}), stdin})

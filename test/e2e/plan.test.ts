@@ -1,10 +1,10 @@
 import {beforeAll, describe, expect, it} from 'vitest'
-import {ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {ref, type Sandbox, sharedSandbox} from './helpers.js'
 import {createPlan, type PlanRecord} from './recurring-helpers.js'
 
 let sandbox: Sandbox
 // LISTER keeps a plan list of its own, so counts do not depend on the other tests.
-sandboxForFile((started) => void (sandbox = started), ['--merchant', 'ACME:s3cret', '--merchant', 'LISTER:pw'])
+sharedSandbox((started) => void (sandbox = started), ['--merchant', 'ACME:s3cret', '--merchant', 'LISTER:pw'])
 
 const asAcme = {env: {GW_USERNAME: 'ACME', GW_TOKEN: 's3cret'}}
 const asLister = {env: {GW_USERNAME: 'LISTER', GW_TOKEN: 'pw'}}

@@ -2,7 +2,7 @@ import {chmodSync, mkdirSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {writeTemp} from './batch-helpers.js'
-import {cardArgs, isolatedHome, ref, runGw, type Sandbox, sandboxForFile} from './helpers.js'
+import {cardArgs, isolatedHome, ref, runGw, type Sandbox, sharedSandbox} from './helpers.js'
 
 // A umask of 022 left gw's files readable by every user of the
 // machine, a data folder 0755 with its request log 0644 (merchants, references, masked cards), and
@@ -14,7 +14,7 @@ const modeOf = (path: string) => statSync(path).mode & 0o777
 describe.skipIf(process.platform === 'win32')("gw's files left readable by others are made the user's alone", () => {
   let sandbox: Sandbox
   let token: string
-  sandboxForFile(async (started) => {
+  sharedSandbox(async (started) => {
     sandbox = started
     token = ((await sandbox.gw(['card', 'tokenize', ...cardArgs(), '--json'])).json as {token: string}).token
   })

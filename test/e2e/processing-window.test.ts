@@ -2,7 +2,7 @@ import {expect, it, type TestContext} from 'vitest'
 import {type CountingProxy, countingProxy} from '../counting-proxy.js'
 import {forward, misbehavingGateway} from '../misbehaving-gateway.js'
 import {rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
-import {cardArgs, describeInBothDialects, ref, runGw, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
+import {cardArgs, describeInBothDialects, ref, runGw, type Sandbox, sharedSandbox, startSandbox} from './helpers.js'
 
 // The gateway may take 30 s (design.md §5) to process a request, so a 404 for a
 // reference whose request left less than 60 s ago means "not yet", never "not sent". Each test
@@ -14,7 +14,7 @@ import {cardArgs, describeInBothDialects, ref, runGw, type Sandbox, sandboxForFi
 // references and proxies, and the one that arms a fault has a gateway of its own.
 let sandbox: Sandbox
 
-sandboxForFile((started) => void (sandbox = started), ['--processing-window-ms', '60000'])
+sharedSandbox((started) => void (sandbox = started), ['--processing-window-ms', '60000'])
 
 type Finished = TestContext['onTestFinished']
 

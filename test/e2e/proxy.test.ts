@@ -1,7 +1,7 @@
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {cardArgs, isolatedHome, ref, runGw, type Sandbox, sandboxForFile} from './helpers.js'
+import {cardArgs, isolatedHome, ref, runGw, type Sandbox, sharedSandbox} from './helpers.js'
 import {chargeSuccessful, startRecorder} from './listen-helpers.js'
 import {type Certificate, opensslMissing, startForwardProxy, startTlsFront, throwawayCertificate} from './proxy-helpers.js'
 
@@ -18,7 +18,7 @@ let sandboxPort: number
 let httpGateway: string
 
 // Reached under a name of its own, the local gateway must be told it (browser-guard.ts).
-sandboxForFile((started) => {
+sharedSandbox((started) => {
   sandbox = started
   sandboxPort = Number(new URL(sandbox.url).port)
   httpGateway = `http://${GATEWAY_HOST}:${sandboxPort}`

@@ -1,8 +1,8 @@
 import {expect, it} from 'vitest'
-import {ANSWERS, cardArgs, CARDS, describeInBothDialects, describeOnce, errorJson, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {ANSWERS, cardArgs, CARDS, describeInBothDialects, describeOnce, errorJson, ref, type Sandbox, sharedSandbox} from './helpers.js'
 
 let sandbox: Sandbox
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 
 const purchase = (reference: string, amount = '1000', extra: string[] = cardArgs()) =>
   sandbox.gw(['purchase', 'create', '--amount', amount, '--reference', reference, ...extra, '--json'])

@@ -1,13 +1,13 @@
 import {expect, it, type TestContext} from 'vitest'
 import {rowsOf, writeTemp} from './batch-helpers.js'
-import {apiRequestsSince, cardArgs, describeInBothDialects, errorJson, type LoggedRequest, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
+import {apiRequestsSince, cardArgs, describeInBothDialects, errorJson, type LoggedRequest, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sharedSandbox, startSandbox} from './helpers.js'
 
 // Rate limits honoured (design.md §5): a 429 (or a 503 with Retry-After) is the gateway
 // asking to wait, never a refusal. The local gateway's fault `rate-limit` refuses the next requests
 // it matches so, with nothing done; `gw sandbox start --rate-limit N` holds a merchant to N a second.
 
 let sandbox: Sandbox
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 
 /** The next `times` requests of `method` under `path` answered 429 (or 503), nothing done: Retry-After in seconds, as a date, or none. */
 async function rateLimit(method: string, path: string, {times = 1, retryAfter, httpDate = false, unavailable = false}: {times?: number; retryAfter?: number; httpDate?: boolean; unavailable?: boolean} = {}, at: Sandbox = sandbox): Promise<void> {

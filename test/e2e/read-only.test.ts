@@ -3,7 +3,7 @@ import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
 import {allEndpoints, buildPath, writes} from '../../src/api/endpoints.js'
 import {forward, type MisbehavingGateway, misbehavingGateway} from '../misbehaving-gateway.js'
-import {CARD_JSON, isolatedHome, ref, runGw, type Sandbox, sandboxForFile} from './helpers.js'
+import {CARD_JSON, isolatedHome, ref, runGw, type Sandbox, sharedSandbox} from './helpers.js'
 
 // Every endpoint that writes, taken from the endpoint table, is refused on a read-only
 // profile through the built gw, by the command that sends it and by gw api, before any request.
@@ -11,7 +11,7 @@ let sandbox: Sandbox
 let gateway: MisbehavingGateway
 const home = isolatedHome()
 
-sandboxForFile(async (started) => {
+sharedSandbox(async (started) => {
   sandbox = started
   gateway = await misbehavingGateway((request) => forward(sandbox.url, request))
   const login = await runGw(['login', '--profile', 'support', '--base-url', gateway.url, '--username', 'TEST', '--token-stdin', '--read-only', '--insecure-storage'], {env: home, stdin: 'TEST'})

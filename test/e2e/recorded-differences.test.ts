@@ -1,13 +1,13 @@
 import {expect, it} from 'vitest'
 import {writeTemp} from './batch-helpers.js'
-import {cardArgs, CARDS, describeInBothDialects, DIALECT, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {cardArgs, CARDS, describeInBothDialects, DIALECT, ref, type Sandbox, sharedSandbox} from './helpers.js'
 
 // Where the local gateway answered otherwise than the recorded live gateway, it now answers
 // as the gateway does (both dialects where the contract is silent; --dialect live where it is not),
 // field for field; docs/sandbox-dialects.md lists the choices made where no recording shows one.
 
 let sandbox: Sandbox
-sandboxForFile((started) => {
+sharedSandbox((started) => {
   sandbox = started
 })
 

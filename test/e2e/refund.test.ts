@@ -1,8 +1,8 @@
 import {expect, it} from 'vitest'
-import {ANSWERS, apiRequestsSince, describeInBothDialects, describeOnce, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
+import {ANSWERS, apiRequestsSince, describeInBothDialects, describeOnce, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sharedSandbox} from './helpers.js'
 
 let sandbox: Sandbox
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 
 /** The purchase a test refunds, made at the gateway: what is tested is the refund. */
 const purchaseOf = (amount: number) => purchasedAtGateway(sandbox, {amount, reference: ref()})

@@ -3,7 +3,7 @@ import {join} from 'node:path'
 import {afterEach, beforeAll, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
 import {rowsOf, writeTemp} from './batch-helpers.js'
-import {ANSWERS, CARDS, describeInBothDialects, isolatedHome, purchasedAtGateway, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {ANSWERS, CARDS, describeInBothDialects, isolatedHome, purchasedAtGateway, ref, type Sandbox, sharedSandbox} from './helpers.js'
 import {journalText, writeJournal} from '../journal-text.js'
 
 // "Was my order refunded?": a refund's record does not name its purchase (gateway-notes.md), so
@@ -22,7 +22,7 @@ const B = `${prefix}-B`
 type Record_ = Record<string, unknown> & {id: string; reference: string; gw_match?: Record<string, unknown>}
 const ids: Record<string, string> = {}
 
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 
 afterEach(() => {
   for (const t of open.splice(0)) t.close()

@@ -1,10 +1,10 @@
 import {describe, expect, it} from 'vitest'
-import {armTrap, cardArgs, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {armTrap, cardArgs, ref, type Sandbox, sharedSandbox} from './helpers.js'
 
 // design.md §2: what the gateway refuses when blank or missing, gw refuses first, exit 2 naming
 // the flag, and sends nothing.
 let sandbox: Sandbox
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 
 const customer = ['--first-name', 'Jane', '--last-name', 'Citizen', '--reference', 'cust-1', '--email', 'jane@example.com', ...cardArgs()]
 const plan = ['--name', 'Gold', '--amount', '1000', '--reference', 'gold', '--description', 'Gold tier']

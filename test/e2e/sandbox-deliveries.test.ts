@@ -1,11 +1,11 @@
 import {spawn} from 'node:child_process'
 import {describe, expect, it} from 'vitest'
 import {startRecorder} from './listen-helpers.js'
-import {baseEnv, GW, type Sandbox, sandboxForFile, until} from './helpers.js'
+import {baseEnv, GW, type Sandbox, sharedSandbox, until} from './helpers.js'
 
 let sandbox: Sandbox
 // Eight attempts 5 ms apart at first: a receiver that keeps refusing is given up in about a second.
-sandboxForFile((started) => void (sandbox = started), ['--webhook-backoff', '5'])
+sharedSandbox((started) => void (sandbox = started), ['--webhook-backoff', '5'])
 
 type Delivery = {id: string; event: string; status: string; attempts: number; last_answer: string | null; hook: string; redelivery_of: string | null}
 

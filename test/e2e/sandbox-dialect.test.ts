@@ -1,5 +1,5 @@
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {cardArgs, type Sandbox, startSandbox} from './helpers.js'
+import {describe, expect, it} from 'vitest'
+import {cardArgs, type Sandbox, sharedSandbox} from './helpers.js'
 
 // `gw sandbox start --dialect live` answers as the recorded live gateway does wherever it
 // differs from the contract (src/sandbox/dialect.ts); the contract's dialect stays the default.
@@ -19,15 +19,14 @@ describe.each([
   const live = dialect === 'live'
   let sandbox: Sandbox
   let purchaseId: string
-  beforeAll(async () => {
-    sandbox = await startSandbox(args)
+  sharedSandbox(async (started) => {
+    sandbox = started
     const made = await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', `dialect-${dialect}`, ...cardArgs(), '--json'])
     expect(made.code, made.stderr).toBe(0)
     purchaseId = (made.json as {id: string}).id
     const refunded = await sandbox.gw(['refund', 'create', '--transaction-id', purchaseId, '--amount', '400', '--json'])
     expect(refunded.code, refunded.stderr).toBe(0)
-  })
-  afterAll(() => sandbox?.stop())
+  }, args)
 
   it('gw sandbox status names the dialect', async () => {
     const status = await sandbox.gw(['sandbox', 'status', '--json'])

@@ -4,7 +4,7 @@ import {tmpdir} from 'node:os'
 import {delimiter, join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {withoutRequestIds} from '../log-text.js'
-import {baseEnv, CARDS, GW, isolatedHome, ref, runProgram, type Sandbox, sandboxForFile, until} from './helpers.js'
+import {baseEnv, CARDS, GW, isolatedHome, ref, runProgram, type Sandbox, sharedSandbox, until} from './helpers.js'
 import {ownValue} from '../own-value.js'
 import {DEV_FULL, POSIX_SCRIPTS} from '../only-on.js'
 
@@ -17,7 +17,7 @@ const stateFile = join(dir, 'gateway.json')
 const logFile = join(dir, 'gateway.requests.ndjson')
 let sandbox: Sandbox
 
-sandboxForFile((started) => void (sandbox = started), ['--state', stateFile, '--merchant', `ACME:${TOKEN}`])
+sharedSandbox((started) => void (sandbox = started), ['--state', stateFile, '--merchant', `ACME:${TOKEN}`])
 
 /** A purchase as an integrator's app makes it: curl, Basic credentials, a CVV. */
 function curlPurchase(reference: string, amount = 1000) {

@@ -4,7 +4,7 @@ import {join} from 'node:path'
 import {DatabaseSync} from 'node:sqlite'
 import {afterAll, beforeAll, expect, it} from 'vitest'
 import {derivedFrom, refundReference} from '../../src/lists/refund-match.js'
-import {ANSWERS, apiRequestsSince, CARDS, describeInBothDialects, describeOnce, DIALECT, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sandboxForFile, startSandbox, until} from './helpers.js'
+import {ANSWERS, apiRequestsSince, CARDS, describeInBothDialects, describeOnce, DIALECT, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sharedSandbox, startSandbox, until} from './helpers.js'
 
 // The live gateway's manners on the local gateway: a rate limit (gw sandbox start
 // --rate-limit), answers that come back late (--latency), a fault that refuses as a rate limit
@@ -37,7 +37,7 @@ const purchase = (reference: string) => ({card_holder: 'Jane Citizen', card_numb
 
 describeInBothDialects('gw sandbox start --rate-limit', () => {
   let sandbox: Sandbox
-  sandboxForFile((started) => void (sandbox = started), ['--rate-limit', '3'])
+  sharedSandbox((started) => void (sandbox = started), ['--rate-limit', '3'])
 
   it('answers the one request over the limit 429 with Retry-After, in the envelope of its dialect, and makes nothing of it; after Retry-After it passes', async () => {
     const cursor = await requestLogCursor(sandbox)
@@ -78,7 +78,7 @@ describeInBothDialects('gw sandbox start --rate-limit', () => {
 // How late the gateway answers, and what it says of its window: no dialect changes either.
 describeOnce('gw sandbox start --latency', () => {
   let sandbox: Sandbox
-  sandboxForFile((started) => void (sandbox = started), ['--latency', '1500'])
+  sharedSandbox((started) => void (sandbox = started), ['--latency', '1500'])
 
   it('answers late, the request done as it arrives: a look-up sent while the purchase is still on its way back finds it', async () => {
     const reference = ref('late')
@@ -110,7 +110,7 @@ describeOnce('gw sandbox start --latency', () => {
 
 describeInBothDialects('gw sandbox fault add --action rate-limit', () => {
   let sandbox: Sandbox
-  sandboxForFile((started) => void (sandbox = started))
+  sharedSandbox((started) => void (sandbox = started))
 
   async function refusedOnce(args: string[]): Promise<Answered> {
     const added = await sandbox.gw(['sandbox', 'fault', 'add', '--method', 'POST', '--path', '/v1.0/purchases', '--action', 'rate-limit', ...args, '--json'])

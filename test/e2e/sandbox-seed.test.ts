@@ -4,11 +4,11 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {countingProxy} from '../counting-proxy.js'
-import {apiRequestsSince, armTrap, baseEnv, CARDS, GW, ref, requestLogCursor, runProgram, type Sandbox, sandboxForFile} from './helpers.js'
+import {apiRequestsSince, armTrap, baseEnv, CARDS, GW, ref, requestLogCursor, runProgram, type Sandbox, sharedSandbox} from './helpers.js'
 import {DEV_FULL} from '../only-on.js'
 
 let sandbox: Sandbox
-sandboxForFile((started) => {
+sharedSandbox((started) => {
   sandbox = started
 })
 

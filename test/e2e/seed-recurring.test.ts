@@ -2,10 +2,10 @@ import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {expect, it} from 'vitest'
-import {CARDS, describeInBothDialects, describeOnce, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {CARDS, describeInBothDialects, describeOnce, ref, type Sandbox, sharedSandbox} from './helpers.js'
 
 let sandbox: Sandbox
-sandboxForFile((started) => {
+sharedSandbox((started) => {
   sandbox = started
 })
 

@@ -3,7 +3,7 @@ import {closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readFileSync,
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {beforeAll, describe, expect, it} from 'vitest'
-import {ref, runProgram, type Sandbox, sandboxForFile} from './helpers.js'
+import {ref, runProgram, type Sandbox, sharedSandbox} from './helpers.js'
 
 // What the built gw loads to look a purchase up (bench/README.md, "Keeping gw purchase
 // get fast"). A Node module no get needs, or the prompts bundled apart, loaded on that path costs
@@ -18,7 +18,7 @@ const NOT_FOR_A_GET = ['http', 'http2', 'https', 'tls', 'crypto', 'zlib', 'readl
 let sandbox: Sandbox
 let copy: string
 
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 beforeAll(() => {
   copy = mkdtempSync(join(tmpdir(), 'gw-start-path-'))
   for (const dir of ['bin', 'dist']) mkdirSync(join(copy, dir))

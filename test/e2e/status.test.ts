@@ -1,9 +1,9 @@
 import {expect, it} from 'vitest'
 import {terminal} from './auth-helpers.js'
-import {describeInBothDialects, describeOnce, errorJson, requestLogCursor, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
+import {describeInBothDialects, describeOnce, errorJson, requestLogCursor, type Sandbox, sharedSandbox, startSandbox} from './helpers.js'
 
 let sandbox: Sandbox
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 
 describeInBothDialects('gw status --check', () => {
   it('says the gateway is reachable, takes the token, and reports test mode', async () => {

@@ -2,9 +2,9 @@ import {spawn} from 'node:child_process'
 import {mkdtempSync, readdirSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import type {CountingProxy} from '../counting-proxy.js'
-import {type ProxiedGateway, proxiedGateway} from './batch-helpers.js'
+import {proxiedGateway} from './batch-helpers.js'
 import {baseEnv, GW, ref, type Sandbox} from './helpers.js'
 
 // A stdin batch keeps its rows in a file to read them twice; a kill -9 must leave no
@@ -12,10 +12,7 @@ import {baseEnv, GW, ref, type Sandbox} from './helpers.js'
 let sandbox: Sandbox
 let proxy: CountingProxy
 let token: string
-
-let gateway: ProxiedGateway | undefined
-beforeAll(async () => ({sandbox, proxy, token} = gateway = await proxiedGateway()))
-afterAll(() => gateway?.close())
+proxiedGateway((gateway) => void ({sandbox, proxy, token} = gateway))
 
 describe('a stdin batch killed with SIGKILL', () => {
   it('leaves no copy of its rows in TMPDIR, and had none there by name while it ran (Linux)', async () => {

@@ -1,12 +1,12 @@
 import {describe, expect, it} from 'vitest'
-import {ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {ref, type Sandbox, sharedSandbox} from './helpers.js'
 import {addDays, createCustomer, createPlan, createSubscription, type CustomerRecord, type PlanRecord, sandboxToday, type SubscriptionRecord} from './recurring-helpers.js'
 
 let sandbox: Sandbox
 let plan: PlanRecord
 let customer: CustomerRecord
 let start: string
-sandboxForFile(async (started) => {
+sharedSandbox(async (started) => {
   sandbox = started
   plan = await createPlan(sandbox)
   customer = await createCustomer(sandbox)

@@ -4,7 +4,7 @@ import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
 import {writeTemp} from './batch-helpers.js'
-import {armTrap, CARDS, cardArgs, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {armTrap, CARDS, cardArgs, ref, type Sandbox, sharedSandbox} from './helpers.js'
 import {startListen} from './listen-helpers.js'
 
 // The terminal habits gh users expect of a list, against a real local gateway holding
@@ -17,7 +17,7 @@ afterEach(() => {
   for (const t of open.splice(0)) t.close()
 })
 
-sandboxForFile(async (started) => {
+sharedSandbox(async (started) => {
   sandbox = started
   const card = await sandbox.gw(['card', 'tokenize', '--card-holder', 'Jane Citizen', '--card-number', CARDS.visa, '--card-expiry', '12/2030', '--cvv', '123', '--json'])
   expect(card.code, card.stderr).toBe(0)

@@ -1,6 +1,6 @@
 import {afterEach, describe, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
-import {armTrap, CARD_ANSWERS, cardArgs, CARDS, isolatedHome, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {armTrap, CARD_ANSWERS, cardArgs, CARDS, isolatedHome, ref, type Sandbox, sharedSandbox} from './helpers.js'
 import {chargeSuccessful, type Listener, startListen} from './listen-helpers.js'
 
 // What a person at a terminal sees: prompts for what is missing, records fitted to the width,
@@ -9,7 +9,7 @@ let sandbox: Sandbox
 const open: Terminal[] = []
 const listeners: Listener[] = []
 
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 
 afterEach(async () => {
   for (const t of open.splice(0)) t.close()

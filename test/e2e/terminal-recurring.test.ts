@@ -1,6 +1,6 @@
 import {afterEach, describe, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
-import {ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {ref, type Sandbox, sharedSandbox} from './helpers.js'
 import {addDays, createCustomer, sandboxToday} from './recurring-helpers.js'
 
 // A payment plan's and a direct debit's flags left out, asked for at a real pseudo-terminal (tmux)
@@ -8,7 +8,7 @@ import {addDays, createCustomer, sandboxToday} from './recurring-helpers.js'
 let sandbox: Sandbox
 const open: Terminal[] = []
 
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 
 afterEach(() => {
   for (const t of open.splice(0)) t.close()

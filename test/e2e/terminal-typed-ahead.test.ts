@@ -5,7 +5,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
-import {CARDS, GW, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {CARDS, GW, ref, type Sandbox, sharedSandbox} from './helpers.js'
 
 // A card number typed after Enter but before the masked prompt draws (about a second,
 // while gw loads) was echoed in clear, and stayed in the scrollback. gw now turns echo off as it
@@ -14,7 +14,7 @@ import {CARDS, GW, ref, type Sandbox, sandboxForFile} from './helpers.js'
 // first reads a FIFO: the keys are sent while it waits there, then it is let go.
 let sandbox: Sandbox
 const opened: Terminal[] = []
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 afterEach(() => {
   for (const t of opened.splice(0)) t.close()
 })

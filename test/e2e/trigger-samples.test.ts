@@ -1,9 +1,9 @@
 import {describe, expect, it} from 'vitest'
-import {type Sandbox, sandboxForFile} from './helpers.js'
+import {type Sandbox, sharedSandbox} from './helpers.js'
 
 // gw sandbox trigger says what it created, and gw report leaves its sample charges out.
 let sandbox: Sandbox
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 
 const HOOK = 'http://127.0.0.1:9/hooks'
 

@@ -1,12 +1,12 @@
 import {expect, it} from 'vitest'
 import {writeTemp} from './batch-helpers.js'
-import {ANSWERS, cardArgs, describeInBothDialects, errorJson, ref, type Sandbox, sandboxForFile} from './helpers.js'
+import {ANSWERS, cardArgs, describeInBothDialects, errorJson, ref, type Sandbox, sharedSandbox} from './helpers.js'
 
 // Words that match what happened, against each dialect of the local gateway: a batch row's miss
 // says what the command with one key says, and a reference refused as taken, looked up
 // and found as another record's id, is said as found by that id.
 let sandbox: Sandbox
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 
 type Purchase = {id: string; reference: string; card_token: string}
 

@@ -1,12 +1,12 @@
 import {spawn} from 'node:child_process'
 import {expect, it} from 'vitest'
-import {baseEnv, CARD_JSON, cardArgs, describeOnce, GW, ref, runProgram, type Sandbox, sandboxForFile} from './helpers.js'
+import {baseEnv, CARD_JSON, cardArgs, describeOnce, GW, ref, runProgram, type Sandbox, sharedSandbox} from './helpers.js'
 
 // An approved purchase or refund whose record cannot be printed (stdout full, or
 // its reader gone) is said to be approved on stderr, with its id and reference, so that no script
 // resends it; the exit code stays design.md §4's (1 for a write that failed, 141 for a reader gone).
 let sandbox: Sandbox
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 
 /** gw run by bash with stdout sent where `redirect` says. */
 const gwInto = (args: string[], redirect: string) =>

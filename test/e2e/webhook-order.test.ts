@@ -1,6 +1,6 @@
 import {beforeAll, describe, expect, it} from 'vitest'
 import {terminal} from './auth-helpers.js'
-import {apiRequestsSince, describeInBothDialects, isolatedHome, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
+import {apiRequestsSince, describeInBothDialects, isolatedHome, requestLogCursor, type Sandbox, sharedSandbox} from './helpers.js'
 import {startListen} from './listen-helpers.js'
 
 // gw webhook list prints newest first, as its help says, whichever order the gateway lists web
@@ -19,7 +19,7 @@ describeInBothDialects.each(ORDERS)('a gateway that lists web hooks %s first', (
   const hooks: string[] = []
   const newestFirst = () => [...hooks].reverse()
 
-  sandboxForFile((started) => void (sandbox = started), ['--web-hook-order', order])
+  sharedSandbox((started) => void (sandbox = started), ['--web-hook-order', order])
 
   /** gw with a data folder of `home`'s (the gateway's own by default): what gw recorded is that folder's. */
   const gw = (args: string[], home?: NodeJS.ProcessEnv) => sandbox.gw(args, home ? {env: home} : {})

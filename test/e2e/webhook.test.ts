@@ -1,9 +1,9 @@
 import {describe, expect, it} from 'vitest'
-import {CARDS, type Sandbox, sandboxForFile, startSandbox} from './helpers.js'
+import {CARDS, type Sandbox, sharedSandbox, startSandbox} from './helpers.js'
 import {createCustomer, createPlan, createSubscription, sandboxToday} from './recurring-helpers.js'
 
 let sandbox: Sandbox
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 
 interface WebHook {
   id: string

@@ -2,7 +2,7 @@ import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {expect, it} from 'vitest'
-import {ANSWERS, apiRequestsSince, CARDS, describeInBothDialects, isolatedHome, ref, requestLogCursor, type Sandbox, sandboxForFile} from './helpers.js'
+import {ANSWERS, apiRequestsSince, CARDS, describeInBothDialects, isolatedHome, ref, requestLogCursor, type Sandbox, sharedSandbox} from './helpers.js'
 
 // What a refund is and whose it is, against a real local
 // gateway in both dialects: a voided refund gave nothing back, so it is shown voided and not counted;
@@ -10,7 +10,7 @@ import {ANSWERS, apiRequestsSince, CARDS, describeInBothDialects, isolatedHome, 
 // of none; and a refund gw sends any way (`gw api`, `gw sandbox seed`) is recorded as its own, so
 // the one matcher (design.md §3) calls it certain.
 let sandbox: Sandbox
-sandboxForFile((started) => void (sandbox = started))
+sharedSandbox((started) => void (sandbox = started))
 
 type Record_ = Record<string, unknown> & {id: string; reference: string}
 type Refunded = {gw_refunded: {at_least: number; at_most: number; says: string}; gw_left_to_refund: {at_least: number; at_most: number}}
