@@ -131,7 +131,7 @@ export class BatchView {
   /** The progress line redrawn now, and each second while a row waits for the gateway or its rate limit holds the batch. */
   private tick(): void {
     const waiting = this.waits.size > 0 || this.limit.holding
-    if (waiting && this.io.chatty) this.ticker ??= setInterval(() => this.tick(), 1000).unref()
+    if (waiting && this.io.progress) this.ticker ??= setInterval(() => this.tick(), 1000).unref()
     if (!waiting) this.stopTicking()
     this.progress(true)
   }
@@ -245,7 +245,7 @@ export class BatchView {
 
   /** Done/total, rate, time left, outcomes so far, and any wait for the gateway: redrawn at most ten times a second, unless a wait begins or ends. */
   private progress(force = false): void {
-    if (!this.io.chatty) return
+    if (!this.io.progress) return
     const now = performance.now()
     if (!force && this.done < this.total && now - this.lastProgress < 100) return
     this.lastProgress = now

@@ -7,11 +7,12 @@ export function secondsLeft(endsAt: number, now: number): number {
 
 /**
  * A line at the foot of a terminal counting the seconds down to `endsAt`, redrawn each second, for
- * a wait a person is watching. Nothing where stderr is no terminal (or in CI): there the wait is
- * said once, in a line of its own. The function returned takes the line away.
+ * a wait a person is watching. Nothing where no progress line may be drawn (Io.progress): stderr no
+ * terminal, CI, or stdout a pipe whose reader draws on the same terminal. The function returned
+ * takes the line away.
  */
 export function countdown(io: Io, line: (seconds: number) => string, endsAt: number, now: () => number = Date.now): () => void {
-  if (!io.chatty) return () => {}
+  if (!io.progress) return () => {}
   const draw = () => io.status(line(secondsLeft(endsAt, now())))
   draw()
   // Never what keeps gw running: the wait it shows does that.

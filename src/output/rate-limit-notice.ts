@@ -4,10 +4,11 @@ import {rateLimitStatus} from './hints.js'
 import type {Io} from './io.js'
 
 /**
- * What a person at a terminal sees while gw waits out the gateway's rate limit: a line at its foot,
- * `Rate limited by the gateway: trying again in 12 s`, counted down and taken away when the wait
- * is over. A wait within one shown already changes nothing. Nothing where stderr is no terminal:
- * a script hears of it only if gw gives up (exit 9), or in a batch's summary.
+ * What a person at a terminal sees while gw waits out the gateway's rate limit:
+ * `Rate limited by the gateway: trying again in 12 s`. A wait within one shown already changes nothing.
+ * - Where a progress line may be drawn, it is one at the terminal's foot, counted down and taken away when the wait is over.
+ * - Where stdout's reader draws on the same terminal (`| less`), it is a line of its own, once.
+ * - Where stderr is no terminal, nothing: a script hears of it only if gw gives up (exit 9), or in a batch's summary.
  */
 export function rateLimitNotice(io: Io, now: () => number = Date.now): (wait: RateLimitWait) => void {
   let endsAt = 0
@@ -16,6 +17,7 @@ export function rateLimitNotice(io: Io, now: () => number = Date.now): (wait: Ra
   return (wait) => {
     if (!io.chatty || wait.endsAt <= endsAt) return
     endsAt = wait.endsAt
+    if (!io.progress) return void io.err(`${rateLimitStatus(secondsLeft(endsAt, now()))}\n`)
     stop?.()
     clearTimeout(over)
     stop = countdown(io, (seconds) => rateLimitStatus(seconds), endsAt, now)

@@ -1,6 +1,7 @@
 import {expect, it, type TestContext} from 'vitest'
 import {rowsOf, writeTemp} from './batch-helpers.js'
-import {apiRequestsSince, cardArgs, describeInBothDialects, errorJson, type LoggedRequest, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sharedSandbox, startSandbox} from './helpers.js'
+import {terminal} from './auth-helpers.js'
+import {apiRequestsSince, cardArgs, describeInBothDialects, describeOnce, errorJson, GW, type LoggedRequest, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sharedSandbox, startSandbox} from './helpers.js'
 
 // Rate limits honoured (design.md §5): a 429 (or a 503 with Retry-After) is the gateway
 // asking to wait, never a refusal. The local gateway's fault `rate-limit` refuses the next requests
@@ -213,5 +214,19 @@ describeInBothDialects('a batch slows down for the gateway', () => {
     expect(rowsOf(second.stdout).map((row) => row.status)).toEqual(Array(5).fill('approved'))
     expect((await apiRequestsSince(own, cursor)).filter((request) => request.method === 'POST').map((request) => request.status)).toEqual(Array(5).fill(200))
     expect([...(await madeAt(own, prefix)).values()]).toEqual(Array(5).fill(1))
+  })
+})
+
+describeOnce('a wait at a terminal whose stdout is a pipe', () => {
+  it('is said in a line of its own, not drawn at the foot of the screen the pipe’s reader writes on', async ({onTestFinished}) => {
+    const made = await purchasedAtGateway(sandbox)
+    await rateLimit('GET', '/v1.0/purchases', {retryAfter: 1})
+    const t = terminal([], sandbox.env({NO_COLOR: '1'}), {program: ['bash', '-c', `"${process.execPath}" "${GW}" purchase get ${made.id} | cat`]})
+    onTestFinished(() => t.close())
+    const screen = await t.waitFor(/\[exit \d+\]/)
+    const lines = screen.split('\n').filter(Boolean)
+    expect(lines[0]).toBe('Rate limited by the gateway: trying again in 1 s')
+    expect(lines[1]).toMatch(new RegExp(`^\\{"id":"${made.id}"`))
+    expect(lines.at(-1)).toBe('[exit 0]')
   })
 })

@@ -1,4 +1,4 @@
-import {describe, expect, it} from 'vitest'
+import {describe, expect, it, onTestFinished, vi} from 'vitest'
 import type {RowReport} from '../../../src/batch/row-reports.js'
 import {BatchView, batchTableLayout, journalStateText, rowLine} from '../../../src/output/batch.js'
 import {totals} from '../../../src/output/batch-totals.js'
@@ -164,5 +164,16 @@ describe('BatchView while rows in doubt wait for the gateway (design.md §5)', (
     view.waiting('r-1', undefined)
     expect(io.stderr()).toMatch(/0 failed$/)
     view.summary({notStarted: 4})
+  })
+
+  it('at a terminal whose stdout is a pipe (`| less`): the lines alone, no progress line for the reader to draw over', () => {
+    vi.useFakeTimers({now: since})
+    onTestFinished(() => void vi.useRealTimers())
+    const io = testIo({tty: true, progress: false})
+    const view = new BatchView(io, 2, 'refund', {json: false})
+    view.waiting('r-1', {since, endsAt: since + 47_200})
+    vi.advanceTimersByTime(3000)
+    view.waiting('r-1', undefined)
+    expect(io.stderr()).toBe('The gateway has no refund with reference r-1 yet, and may still be processing it: looking again for up to 48 s. If it is not there then, it never arrived, and is sent.\n')
   })
 })

@@ -34,6 +34,15 @@ describe('countdown', () => {
     expect(io.stderr()).toBe('\r\u001B[K3 s left\r\u001B[K2 s left\r\u001B[K')
   })
 
+  it('at a terminal whose stdout is a pipe, whose reader draws there too: nothing at all', () => {
+    vi.useFakeTimers()
+    const io = testIo({tty: true, progress: false})
+    const stop = countdown(io, (seconds) => `${seconds} s left`, 3_000, () => 0)
+    vi.advanceTimersByTime(2_000)
+    stop()
+    expect(io.stderr()).toBe('')
+  })
+
   it('where stderr is no terminal: nothing at all', () => {
     vi.useFakeTimers()
     const io = testIo()

@@ -48,6 +48,19 @@ describe('rateLimitNotice: a command waiting out the gateway’s rate limit', ()
     expect(io.stderr().endsWith('\r\u001B[KRate limited by the gateway: trying again in 12 s')).toBe(true)
   })
 
+  it('at a terminal whose stdout is a pipe (`| less`): a line of its own, once a wait, no foot line for the reader to draw over', () => {
+    vi.useFakeTimers({now: 0})
+    const io = testIo({tty: true, progress: false})
+    const told = rateLimitNotice(io)
+    told(wait(3000))
+    vi.advanceTimersByTime(1000)
+    // A wait inside the one said changes nothing; a longer one is said too.
+    told(wait(2500))
+    told(wait(12_000))
+    vi.advanceTimersByTime(15_000)
+    expect(io.stderr()).toBe('Rate limited by the gateway: trying again in 3 s\nRate limited by the gateway: trying again in 11 s\n')
+  })
+
   it('where stderr is no terminal: nothing (a script hears of it only if gw gives up, exit 9)', () => {
     vi.useFakeTimers({now: 0})
     const io = testIo()
