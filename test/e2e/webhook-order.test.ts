@@ -64,6 +64,12 @@ describeInBothDialects.each(ORDERS)('a gateway that lists web hooks %s first', (
     }
   }
 
+  it('is a setting gw sandbox status shows', async () => {
+    const status = await sandbox.gw(['sandbox', 'status', '--json'])
+    expect(status.code, status.stderr).toBe(0)
+    expect(status.json).toMatchObject({url: sandbox.url, webHookOrder: order})
+  })
+
   describe('hooks made with gw webhook create', () => {
     beforeAll(async () => {
       for (const name of ['hook-1', 'hook-2', 'hook-3', 'hook-4']) await create(name)

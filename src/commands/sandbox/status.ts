@@ -7,7 +7,7 @@ import type {RuntimeInfo} from '../../sandbox/server/runtime-file.js'
 
 export default class SandboxStatus extends GwCommand<string | undefined> {
   static override summary = 'Say where the local gateways listen'
-  static override description = 'Shows each local gateway started with gw sandbox start that is running: its name (and profile), URL, process, mode, dialect, rate limit and latency (gw sandbox start --rate-limit, --latency), state file and request log; --name shows that one only. Exits 0 when one is running and 1 when none is.'
+  static override description = 'Shows each local gateway started with gw sandbox start that is running. It gives the name (and profile), URL, process, mode, dialect, state file and request log, and what it was started with: --rate-limit, --latency and --web-hook-order. --name shows that one only. Exits 0 when one is running and 1 when none is.'
 
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json | jq -r .url', '<%= config.bin %> <%= command.id %> --name rehearsal']
 
@@ -19,6 +19,7 @@ export default class SandboxStatus extends GwCommand<string | undefined> {
     {label: 'Dialect', field: 'dialect'},
     {label: 'Rate limit', field: 'rateLimit'},
     {label: 'Latency ms', field: 'latencyMs'},
+    {label: 'Web hook order', field: 'webHookOrder'},
     {label: 'State file', field: 'stateFile'},
     {label: 'Request log', field: 'requestLog'},
     {label: 'Started', field: 'startedAt'},
@@ -53,10 +54,10 @@ export default class SandboxStatus extends GwCommand<string | undefined> {
   }
 }
 
-/** What status shows of a runtime file: where the gateway listens and how, never its control token. */
+/** What status shows of a runtime file: where the gateway listens and how, never its control token. The file leaves out the default web hook order. */
 function shown(info: RuntimeInfo): Omit<RuntimeInfo, 'controlToken' | 'process'> {
   const {controlToken: _token, process: _process, ...rest} = info
-  return rest
+  return {...rest, webHookOrder: info.webHookOrder ?? 'oldest'}
 }
 
 /** The gateways in gw's data folder that are other users', counted by owner: `one belongs to the user alice`, `2 belong to the user bob`. */
