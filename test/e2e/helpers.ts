@@ -109,14 +109,13 @@ function spawnsGw(options: RunOptions, args: string[]): boolean {
 }
 
 /**
- * Runs a program with only the environment given (and PATH), and collects what it wrote. Where the
- * test gives no HOME, the program gets an empty one, never the developer's: bash whose stdin is a
- * socket (a pipe, as Node makes it) reads ~/.bashrc, and root's took a second a run here.
+ * Runs a program with only the environment given (and PATH), and collects what it wrote. Give bash
+ * a HOME of the test's: bash whose stdin is a socket (a pipe, as Node makes it) reads ~/.bashrc,
+ * and the developer's took a second a run here.
  */
 export function runProgram(file: string, args: string[], options: RunOptions = {}): Promise<GwResult> {
   return new Promise((resolve, reject) => {
-    const env = baseEnv({HOME: emptyHome(), ...options.env})
-    const child = spawn(file, args, {env, cwd: options.cwd, uid: options.uid, gid: options.gid, stdio: ['pipe', 'pipe', 'pipe']})
+    const child = spawn(file, args, {env: baseEnv(options.env ?? {}), cwd: options.cwd, uid: options.uid, gid: options.gid, stdio: ['pipe', 'pipe', 'pipe']})
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
@@ -135,12 +134,6 @@ export function runProgram(file: string, args: string[], options: RunOptions = {
     child.stdin.on('error', () => {})
     child.stdin.end(options.stdin ?? '')
   })
-}
-
-let noHome: string | undefined
-function emptyHome(): string {
-  noHome ??= mkdtempSync(join(tmpdir(), 'gw-no-home-'))
-  return noHome
 }
 
 function gwResult(code: number | null, stdout: string, stderr: string): GwResult {
