@@ -64,6 +64,7 @@ const BOTH_DIALECTS = [
 export const OWN_PROCESS = [
   'test/unit/batch/journal-same-rows-faults.test.ts',
   'test/unit/batch/journal-sync.test.ts',
+  'test/unit/batch/same-batch-lock.test.ts',
 ]
 
 /** The unit tests (test/unit) and the local gateway's own (test/sandbox): they run the TypeScript source, and need no build. */

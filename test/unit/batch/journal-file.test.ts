@@ -60,7 +60,7 @@ describe('journalFormat: what a file holds, by its first bytes', () => {
   it('throws what keeps it from reading the file; a FIFO is other, never opened', () => {
     const dir = folder()
     mkdirSync(join(dir, 'folder'))
-    expect(caught(() => journalFormat(join(dir, 'folder')))).toMatchObject({code: 'EISDIR'})
+    expect(caught(() => journalFormat(join(dir, 'folder')))).toMatchObject({code: 'EISDIR', message: `EISDIR: illegal operation on a directory, read '${join(dir, 'folder')}'`})
     expect(spawnSync('mkfifo', [join(dir, 'fifo')]).status).toBe(0)
     expect(journalFormat(join(dir, 'fifo'))).toBe('other')
   })
@@ -89,6 +89,14 @@ describe('openJournalFile', () => {
     expect(error).toMatchObject({code: 'ENOSPC'})
     file.append(['{"intent":"r-3"}'])
     expect(file.lines()).toEqual([HEADER, '{"intent":"r-3"}'])
+  })
+
+  it('throws what failed, not ROLLBACK’s refusal, where the transaction had ended already (an append begun inside another rolls both back)', () => {
+    const file = open(join(folder(), 'j'))
+    file.append([HEADER])
+    const error = caught(() => file.append(['{"intent":"r-1"}'], () => file.append(['{"intent":"r-2"}'])))
+    expect(error).toMatchObject({message: 'cannot start a transaction within a transaction'})
+    expect(file.lines()).toEqual([HEADER])
   })
 
   it('refuses a file of another program, text that is no journal, and a folder, each left as it was', () => {

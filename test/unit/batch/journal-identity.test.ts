@@ -405,6 +405,24 @@ describe('where a journal is kept by default', () => {
       expect(defaultJournalPath(dir, 'refund create', moved, to)).toBe(join(journals, 'found.ndjson'))
     })
 
+    it('of several begun in one millisecond, finds the first the folder lists, run after run', () => {
+      const dir = folder()
+      const journals = join(dir, 'journals')
+      mkdirSync(journals)
+      for (const name of ['one.sqlite', 'two.sqlite', 'three.sqlite']) journalOf(join(journals, name), header({}))
+      const first = readdirSync(journals).filter((name) => !name.startsWith('.'))[0]!
+      expect(defaultJournalPath(dir, 'refund create', moved, to)).toBe(join(journals, first))
+      expect(defaultJournalPath(dir, 'refund create', moved, to)).toBe(join(journals, first))
+    })
+
+    it('passes over a file whose name begins with a dot (gw keeps its same-batch locks so), even one holding such a header', () => {
+      const dir = folder()
+      const journals = join(dir, 'journals')
+      mkdirSync(journals)
+      journalOf(join(journals, '.hidden.sqlite'), header({}))
+      expect(defaultJournalPath(dir, 'refund create', moved, to)).toBe(join(journals, `refund-create-${letteredHex(`${inputHash('/data/moved.csv').slice(0, 16)}-${where}`)}.sqlite`))
+    })
+
     it('is not looked for once the file has its own, nor for stdin, which is named from its content', async () => {
       const dir = folder()
       await begun(dir, '/data/first.csv', 0)

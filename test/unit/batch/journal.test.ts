@@ -226,6 +226,13 @@ describe('a journal whose thread refuses it', () => {
     })
   })
 
+  it('where the system refuses it (a full disk): cannot be used, naming the journal and the system’s code, nothing sent (exit 1)', async () => {
+    const file = path()
+    const full = Object.assign(new Error('ENOSPC: no space left on device, write'), {code: 'ENOSPC'})
+    const error = await expectReject(openOn(file, undefined, undefined, {thread: refusing(full)}), JournalError, `The batch journal ${file} cannot be used (ENOSPC): nothing was sent`)
+    expect(error).toMatchObject({exitCode: 1, message: `The batch journal ${file} cannot be used (ENOSPC): nothing was sent`, cause: full, hint: 'Free space or fix permissions there, or give another --journal FILE, then run the same command again: nothing of it was sent yet.'})
+  })
+
   it('held by another gw whose pid the system does not tell: names no pid', async () => {
     const file = path()
     await expectReject(openOn(file, undefined, undefined, {thread: refusing(new DatabaseLockedError(file, undefined))}), UsageError, `Another gw is running the batch of journal ${file}: nothing was sent`)
@@ -257,6 +264,19 @@ describe('what the file holds of a row whose reference holds a card number (kept
     expect(await journal.holds(reference)).toBe(true)
     expect(await journal.holds(alike)).toBe(false)
     await journal.withdraw(reference)
+    expect(await journal.holds(reference)).toBe(false)
+    await journal.close()
+  })
+
+  it('a withdrawal of it takes back no intent of the reference it is kept as (ord-492912XXXXXX9015, another row)', async () => {
+    const journal = await openOn(path())
+    const reference = 'ord-4929123456789015'
+    const masked = 'ord-492912XXXXXX9015'
+    await journal.intent({intent: masked, row: 1, line: 2, request: {amount: 100}, sent_at: '2026-11-22T10:00:00.000Z'})
+    await journal.intent({intent: reference, row: 2, line: 3, request: {amount: 100}, sent_at: '2026-11-22T10:00:00.000Z'})
+    // The withdrawal's line names the masked reference as the other row's does: its keyed hash tells them apart.
+    await journal.withdraw(reference)
+    expect(await journal.holds(masked)).toBe(true)
     expect(await journal.holds(reference)).toBe(false)
     await journal.close()
   })
