@@ -19,46 +19,51 @@ describe('sentencesOf', () => {
     ])
   })
 
-  it('leaves out code blocks and comments; a code span, link or URL is one word', () => {
-    const markdown = ['Run [the guide](docs/x.md) at https://example.com/a/b now, with `gw purchase create --amount 1`.', '', '```sh', 'gw a b c d e f', '```', '<!-- a comment of many words -->', 'Done.'].join('\n')
-    expect(texts(markdown)).toEqual([
-      [1, 'Run the guide at URL now, with CODE.', 8],
-      [7, 'Done.', 1],
-    ])
-  })
-
-  it("a heading and a table cell is a sentence of its own at least; a list item's lines join", () => {
-    const markdown = ['# A title', '- first item', '  goes on.', '- second.', '', '| What | Where |', '| --- | --- |', '| a cell | another. Two |'].join('\n')
-    expect(texts(markdown)).toEqual([
-      [1, 'A title', 2],
-      [2, 'first item goes on.', 4],
-      [4, 'second.', 1],
-      [6, 'What', 1],
-      [6, 'Where', 1],
-      [8, 'a cell', 2],
-      [8, 'another.', 1],
-      [8, 'Two', 1],
-    ])
-  })
-
-  it('a list item ending in ; or , or nothing runs on into the next, and an intro ending in : into its list', () => {
-    const markdown = ['The projects:', '- `unit`: test/unit, many files to a worker process;', '- `e2e`: every end-to-end file,', '- `dialect` last', '', 'Apart.'].join('\n')
-    expect(texts(markdown)).toEqual([
-      [1, 'The projects: CODE: test/unit, many files to a worker process; CODE: every end-to-end file, CODE last', 16],
-      [6, 'Apart.', 1],
-    ])
-  })
-
-  it('a list whose items end in a full stop is a sentence an item, the intro one of its own', () => {
-    const markdown = ['The guides.', '- [Installing gw](docs/install.md).', '- [Output](docs/output.md), and `gw api`!', '1. Is it one?', '', 'A blank line ends one', '', '## so does a heading'].join('\n')
-    expect(texts(markdown)).toEqual([
-      [1, 'The guides.', 2],
-      [2, 'Installing gw.', 2],
-      [3, 'Output, and CODE!', 3],
-      [4, 'Is it one?', 3],
-      [6, 'A blank line ends one', 5],
-      [8, 'so does a heading', 4],
-    ])
+  it.each<[string, string[], [number, string, number][]]>([
+    [
+      'leaves out code blocks and comments; a code span, link or URL is one word',
+      ['Run [the guide](docs/x.md) at https://example.com/a/b now, with `gw purchase create --amount 1`.', '', '```sh', 'gw a b c d e f', '```', '<!-- a comment of many words -->', 'Done.'],
+      [
+        [1, 'Run the guide at URL now, with CODE.', 8],
+        [7, 'Done.', 1],
+      ],
+    ],
+    [
+      "a heading and a table cell is a sentence of its own at least; a list item's lines join",
+      ['# A title', '- first item', '  goes on.', '- second.', '', '| What | Where |', '| --- | --- |', '| a cell | another. Two |'],
+      [
+        [1, 'A title', 2],
+        [2, 'first item goes on.', 4],
+        [4, 'second.', 1],
+        [6, 'What', 1],
+        [6, 'Where', 1],
+        [8, 'a cell', 2],
+        [8, 'another.', 1],
+        [8, 'Two', 1],
+      ],
+    ],
+    [
+      'a list item ending in ; or , or nothing runs on into the next, and an intro ending in : into its list',
+      ['The projects:', '- `unit`: test/unit, many files to a worker process;', '- `e2e`: every end-to-end file,', '- `dialect` last', '', 'Apart.'],
+      [
+        [1, 'The projects: CODE: test/unit, many files to a worker process; CODE: every end-to-end file, CODE last', 16],
+        [6, 'Apart.', 1],
+      ],
+    ],
+    [
+      'a list whose items end in a full stop is a sentence an item, the intro one of its own',
+      ['The guides.', '- [Installing gw](docs/install.md).', '- [Output](docs/output.md), and `gw api`!', '1. Is it one?', '', 'A blank line ends one', '', '## so does a heading'],
+      [
+        [1, 'The guides.', 2],
+        [2, 'Installing gw.', 2],
+        [3, 'Output, and CODE!', 3],
+        [4, 'Is it one?', 3],
+        [6, 'A blank line ends one', 5],
+        [8, 'so does a heading', 4],
+      ],
+    ],
+  ])('%s', (_, lines, expected) => {
+    expect(texts(lines.join('\n'))).toEqual(expected)
   })
 
   it("a help topic's rows are a sentence each, the first column left out, with the lines indented under them; its indented prose lines join", () => {
