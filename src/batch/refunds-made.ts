@@ -1,7 +1,6 @@
 import {join} from 'node:path'
 import type {DatabaseSync} from 'node:sqlite'
-import {WriteError} from '../errors.js'
-import {LayoutVersionError, openRecord, type RecordLayout, withRecord, withRecordIfMade} from '../lib/private-database.js'
+import {openRecord, type RecordLayout, unwrittenRecord, withRecord, withRecordIfMade} from '../lib/private-database.js'
 import type {MadeFor} from '../lists/refund-match.js'
 import {maskCardNumbersIn} from '../safety/redact.js'
 import {type JournalTarget, keptTarget} from './journal-identity.js'
@@ -104,16 +103,6 @@ export async function recordRefundMade(dataDir: string, target: JournalTarget, m
   } catch (err) {
     throw unwrittenRecord(refundsMadeFile(dataDir), err)
   }
-}
-
-/**
- * A record of gw's (refunds made, web hooks made) that could not be written, as WriteError: one of
- * another version, or why in a word: the system's code, or SQLite's own words (`database or disk is full`).
- */
-export function unwrittenRecord(path: string, err: unknown): WriteError {
-  if (err instanceof LayoutVersionError) return new WriteError(`${err.path} is of version ${err.found}, and this gw reads version ${err.known} only: run the gw that wrote it, or move it away and gw makes a new one`, err)
-  const {code, errstr, message} = err as {code?: string; errstr?: string; message?: string}
-  return new WriteError(`${path} cannot be written (${code !== undefined && code !== 'ERR_SQLITE_ERROR' ? code : (errstr ?? message ?? String(err))})`, err)
 }
 
 interface RefundRow {

@@ -1,6 +1,7 @@
 import {closeSync, constants, mkdirSync, openSync, statSync} from 'node:fs'
 import {dirname} from 'node:path'
 import type {DatabaseSync} from 'node:sqlite'
+import {WriteError} from '../errors.js'
 import {nodeSqlite} from './locked-database.js'
 
 /**
@@ -86,4 +87,14 @@ export function withRecord<T>(path: string, layout: RecordLayout, use: (db: Data
 export function withRecordIfMade<T>(path: string, layout: RecordLayout, use: (db: DatabaseSync) => T): T | undefined {
   if (statSync(path, {throwIfNoEntry: false}) === undefined) return undefined
   return withRecord(path, layout, use)
+}
+
+/**
+ * A record of gw's (refunds made, web hooks made) that could not be written, as WriteError: one of
+ * another version, or why in a word: the system's code, or SQLite's own words (`database or disk is full`).
+ */
+export function unwrittenRecord(path: string, err: unknown): WriteError {
+  if (err instanceof LayoutVersionError) return new WriteError(`${err.path} is of version ${err.found}, and this gw reads version ${err.known} only: run the gw that wrote it, or move it away and gw makes a new one`, err)
+  const {code, errstr, message} = err as {code?: string; errstr?: string; message?: string}
+  return new WriteError(`${path} cannot be written (${code !== undefined && code !== 'ERR_SQLITE_ERROR' ? code : (errstr ?? message ?? String(err))})`, err)
 }

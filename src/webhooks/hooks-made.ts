@@ -1,8 +1,7 @@
 import {join} from 'node:path'
 import type {ListOrder} from '../api/list-order.js'
 import {type JournalTarget, keptTarget} from '../batch/journal-identity.js'
-import {unwrittenRecord} from '../batch/refunds-made.js'
-import {type RecordLayout, withRecord, withRecordIfMade} from '../lib/private-database.js'
+import {type RecordLayout, unwrittenRecord, withRecord, withRecordIfMade} from '../lib/private-database.js'
 
 /**
  * gw's record of the web hooks it made (`gw webhook create`, `gw listen`'s registration) and when,
