@@ -17,5 +17,7 @@ export default defineConfig({
     setupFiles: ['test/setup.ts'],
     // What the tests write in the temporary folder, a folder a test and mutant, removed at the end.
     globalSetup: ['test/run-folder.ts'],
+    // As vitest.config.ts: GitHub's workflow parser imports its JSON schemas without import attributes (test/unit/release/workflows.test.ts).
+    server: {deps: {inline: ['@actions/workflow-parser']}},
   },
 })
