@@ -58,6 +58,7 @@ describe('spawnDetached and stopSandbox', () => {
       processingWindowMs: 2000,
       rateLimit: null,
       latencyMs: 0,
+      webHookOrder: 'oldest',
       stateFile: null,
       startedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       webhooks: [],

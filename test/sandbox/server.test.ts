@@ -106,6 +106,7 @@ describe('startSandbox', () => {
       processingWindowMs: 2000,
       rateLimit: null,
       latencyMs: 0,
+      webHookOrder: 'oldest',
       stateFile,
       startedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       webhooks: [],

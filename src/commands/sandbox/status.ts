@@ -54,10 +54,10 @@ export default class SandboxStatus extends GwCommand<string | undefined> {
   }
 }
 
-/** What status shows of a runtime file: where the gateway listens and how, never its control token. The file leaves out the default web hook order. */
+/** What status shows of a runtime file: where the gateway listens and how, never its control token. */
 function shown(info: RuntimeInfo): Omit<RuntimeInfo, 'controlToken' | 'process'> {
   const {controlToken: _token, process: _process, ...rest} = info
-  return {...rest, webHookOrder: info.webHookOrder ?? 'oldest'}
+  return rest
 }
 
 /** The gateways in gw's data folder that are other users', counted by owner: `one belongs to the user alice`, `2 belong to the user bob`. */

@@ -48,7 +48,7 @@ export function differencesFrom(info: RuntimeInfo, asked: StartRequest): string[
   if (asked.processingWindowMs !== undefined && asked.processingWindowMs !== info.processingWindowMs) differ('--processing-window-ms', String(asked.processingWindowMs), String(info.processingWindowMs))
   if (asked.rateLimit !== undefined && asked.rateLimit !== info.rateLimit) differ('--rate-limit', String(asked.rateLimit), String(info.rateLimit ?? ''))
   if (asked.latencyMs !== undefined && asked.latencyMs !== info.latencyMs) differ('--latency', String(asked.latencyMs), String(info.latencyMs || ''))
-  if (asked.webHookOrder !== undefined && asked.webHookOrder !== (info.webHookOrder ?? 'oldest')) differ('--web-hook-order', asked.webHookOrder, info.webHookOrder ?? 'oldest')
+  if (asked.webHookOrder !== undefined && asked.webHookOrder !== info.webHookOrder) differ('--web-hook-order', asked.webHookOrder, info.webHookOrder)
   if (asked.stateFile !== undefined && !sameFile(asked.stateFile, info.stateFile)) differ('--state', asked.stateFile, info.stateFile ?? '')
   if (asked.webhooks !== undefined && !same(asked.webhooks, info.webhooks)) differ('--webhook', asked.webhooks.join(' '), info.webhooks.join(' '))
   if (asked.merchants !== undefined && !same(asked.merchants, info.merchants)) differ('--merchant', asked.merchants.join(' '), info.merchants.join(' '))

@@ -5,7 +5,7 @@ import {readOwnFile} from '../../lib/own-file.js'
 import type {ProcessFacts} from '../../lib/processes.js'
 import type {Dialect} from '../dialect.js'
 import type {Mode} from '../domain/mode.js'
-import type {WebHookOrder} from '../domain/web-hook-order.js'
+import {WEB_HOOK_ORDERS, type WebHookOrder} from '../domain/web-hook-order.js'
 import {DEFAULT_SANDBOX, SANDBOX_NAME} from './names.js'
 
 /**
@@ -25,8 +25,8 @@ export interface RuntimeInfo {
   /** --rate-limit, each merchant's requests a second (null: none), and --latency in ms (0: none). */
   rateLimit: number | null
   latencyMs: number
-  /** --web-hook-order newest; absent for oldest first, the default. */
-  webHookOrder?: WebHookOrder
+  /** --web-hook-order: the order its lists of web hooks come in. */
+  webHookOrder: WebHookOrder
   stateFile: string | null
   startedAt: string
   /** Addresses given with --webhook, and merchants beyond TEST by name (never their tokens). */
@@ -141,6 +141,7 @@ function isRuntimeInfo(value: unknown): value is RuntimeInfo {
     [info.processingWindowMs, is('number')],
     [info.rateLimit, orNull(is('number'))],
     [info.latencyMs, is('number')],
+    [info.webHookOrder, (field) => WEB_HOOK_ORDERS.includes(field as WebHookOrder)],
     [info.stateFile, orNull(text)],
     [info.startedAt, text],
     [info.webhooks, texts],

@@ -261,7 +261,7 @@ async function openGateway(options: SandboxOptions & {controlToken: string}, ask
       processingWindowMs: ctx.processingWindowMs,
       rateLimit: options.rateLimit ?? null,
       latencyMs: ctx.latencyMs,
-      ...(ctx.webHookOrder === 'newest' ? {webHookOrder: ctx.webHookOrder} : {}),
+      webHookOrder: ctx.webHookOrder,
       stateFile: stateFile ?? null,
       startedAt: new Date().toISOString(),
       webhooks: options.webhooks ?? [],

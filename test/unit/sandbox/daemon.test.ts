@@ -55,7 +55,7 @@ describe('a start that asks for another gateway than the one running', () => {
     expect(differencesFrom(running, {rateLimit: 100, latencyMs: 0})).toEqual(['--rate-limit 100 (it has none)'])
   })
 
-  it('names a web hook order asked that the running one has not: oldest first where its runtime file says none', () => {
+  it('names a web hook order asked that the running one has not', () => {
     expect(differencesFrom(running, {webHookOrder: 'oldest'})).toEqual([])
     expect(differencesFrom(running, {webHookOrder: 'newest'})).toEqual(['--web-hook-order newest (it has oldest)'])
     expect(differencesFrom({...running, webHookOrder: 'newest'}, {webHookOrder: 'oldest'})).toEqual(['--web-hook-order oldest (it has newest)'])
@@ -118,10 +118,16 @@ describe('a runtime file', () => {
     expect(readRuntime(file)).toEqual({info: aRuntimeInfo()})
   })
 
-  it.each(['dialect', 'processingWindowMs', 'rateLimit', 'latencyMs', 'webhooks', 'merchants', 'requestLog', 'controlToken', 'pid', 'url'] as const)('without %s is none (no gateway wrote it)', (field) => {
+  it.each(['dialect', 'processingWindowMs', 'rateLimit', 'latencyMs', 'webHookOrder', 'webhooks', 'merchants', 'requestLog', 'controlToken', 'pid', 'url'] as const)('without %s is none (no gateway wrote it)', (field) => {
     const file = join(mkdtempSync(join(tmpdir(), 'gw-runtime-')), 'sandbox.json')
     const {[field]: _left, ...rest} = aRuntimeInfo()
     writeFileSync(file, JSON.stringify(rest), {mode: 0o600})
+    expect(readRuntime(file)).toEqual({missing: true})
+  })
+
+  it('with a web hook order no gateway lists in is none', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'gw-runtime-')), 'sandbox.json')
+    writeFileSync(file, JSON.stringify({...aRuntimeInfo(), webHookOrder: 'random'}), {mode: 0o600})
     expect(readRuntime(file)).toEqual({missing: true})
   })
 })

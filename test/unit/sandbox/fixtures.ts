@@ -87,6 +87,7 @@ export function aRuntimeInfo(extra: Partial<RuntimeInfo> & {port?: number} = {})
     processingWindowMs: 2000,
     rateLimit: null,
     latencyMs: 0,
+    webHookOrder: 'oldest',
     stateFile: null,
     startedAt: '2026-11-22T08:31:05.000Z',
     webhooks: [],
