@@ -80,7 +80,7 @@ export function openRefundsMade(dataDir: string): DatabaseSync {
  * WriteError naming the file when it could not be written (a full disk, a folder that cannot be
  * made, a file that is no database, another gw's transaction that did not end in time).
  */
-export async function recordRefundMade(dataDir: string, target: JournalTarget, made: RefundMade, {now = new Date()}: {now?: Date} = {}): Promise<void> {
+export function recordRefundMade(dataDir: string, target: JournalTarget, made: RefundMade, {now = new Date()}: {now?: Date} = {}): void {
   const {refund, purchase} = made
   const {id} = refund
   if (typeof id !== 'string') return

@@ -75,7 +75,7 @@ export async function recordMade(sent: Pick<Sent, 'body' | 'decided'> & {purchas
   if ((decided.outcome !== 'approved' && decided.outcome !== 'declined') || decided.source === 'earlier') return true
   try {
     const {baseUrl, username} = await f.target()
-    await recordRefundMade(f.dataDir, journalTarget(baseUrl, username), {refund: decided.record, transactionId, purchase, gatewayInstance: client.gatewayInstance})
+    recordRefundMade(f.dataDir, journalTarget(baseUrl, username), {refund: decided.record, transactionId, purchase, gatewayInstance: client.gatewayInstance})
     return true
   } catch (err) {
     const why = sanitizeLine(err instanceof Error ? err.message : String(err))
