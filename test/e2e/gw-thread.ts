@@ -1,6 +1,5 @@
 import {createRequire} from 'node:module'
 import {join} from 'node:path'
-import {finished} from 'node:stream/promises'
 import {setFlagsFromString} from 'node:v8'
 import {inspect} from 'node:util'
 import {Worker} from 'node:worker_threads'
@@ -8,9 +7,11 @@ import {Worker} from 'node:worker_threads'
 /**
  * gw run in a worker thread of the test's own process, as `node bin/run.js ARGS` would run it: the
  * same entry (bin/run.js, then dist/gw.cjs from its code cache), its own argv, environment, stdin,
- * stdout, stderr and exit code, a fresh thread (so fresh modules and globals) each run. A process
- * costs the test ~0.3 CPU-s a gw, a thread about half that. CONTRIBUTING.md ("gw in a thread") says
- * where a thread and a process could differ and how each is kept the same.
+ * stdout, stderr and exit code. A thread runs one gw after another, each evaluating the bundle
+ * afresh, and what a run leaves is undone as a process's exit would (gw-thread.cjs). A process
+ * costs the test ~0.3 CPU-s a gw, a fresh thread about half that, a warm one a fifth.
+ * CONTRIBUTING.md ("gw in a thread") says where a thread and a process could differ and how each
+ * is kept the same.
  */
 export interface ThreadRun {
   env: NodeJS.ProcessEnv
@@ -21,39 +22,79 @@ export interface ThreadRun {
 const BOOT = join(import.meta.dirname, 'gw-thread.cjs')
 const start = createRequire(import.meta.url)('../../bin/start.js') as {V8_DEFAULTS_AFTER: Record<string, string>}
 
+/**
+ * Threads waiting for a run: as many as ran at once, up to two. A thread is retired after
+ * RUNS_A_THREAD runs, so that what a run might leave behind unseen cannot pile up.
+ */
+const idle: Worker[] = []
+const MOST_IDLE = 2
+const RUNS_A_THREAD = 200
+const runsOf = new WeakMap<Worker, number>()
 let running = 0
+
+type Message = {stream: 'stdout' | 'stderr'; chunk: Uint8Array} | {exitCode: number}
 
 export function runGwInThread(gw: string, args: string[], run: ThreadRun): Promise<{code: number; stdout: string; stderr: string}> {
   return new Promise((resolve, reject) => {
-    // No execArgv of the test's (a spawned gw gets none): bin/run.js names its code cache after them.
-    const worker = new Worker(BOOT, {workerData: {gw, args, stdin: run.stdin}, argv: [], execArgv: [], env: run.env, stdout: true, stderr: true})
+    const worker = idle.pop() ?? newThread()
+    worker.ref()
     running++
+    runsOf.set(worker, (runsOf.get(worker) ?? 0) + 1)
     const written = {stdout: [] as Buffer[], stderr: [] as Buffer[]}
     const text = (stream: 'stdout' | 'stderr') => Buffer.concat(written[stream]).toString('utf8')
-    // What reaches the thread's own stdio, which gw-thread.cjs puts pipes in place of, is kept too.
-    worker.stdout.on('data', (chunk: Buffer) => written.stdout.push(chunk))
-    worker.stderr.on('data', (chunk: Buffer) => written.stderr.push(chunk))
-    worker.on('message', ({stream, chunk}: {stream: 'stdout' | 'stderr'; chunk: Uint8Array}) => written[stream].push(Buffer.from(chunk)))
+    const ended = (code: number) => {
+      clearTimeout(timer)
+      worker.off('message', onMessage)
+      worker.off('error', onError)
+      worker.off('exit', onExit)
+      running--
+      resolve({code, stdout: text('stdout'), stderr: text('stderr')})
+    }
+    const onMessage = (message: Message) => {
+      if ('stream' in message) written[message.stream].push(Buffer.from(message.chunk))
+      else {
+        ended(message.exitCode)
+        keep(worker)
+      }
+    }
+    // What node prints for an uncaught exception, and its exit code: a process would have. The thread ends with it.
+    const onError = (error: unknown) => written.stderr.push(Buffer.from(`${inspect(error)}\n\nNode.js ${process.version}\n`))
+    // process.exit(), or an uncaught exception: every message the thread sent came before its exit.
+    const onExit = (code: number) => ended(code)
     const timer = setTimeout(() => {
+      worker.off('exit', onExit)
       void worker.terminate()
+      running--
       reject(new Error(`gw ${args.join(' ')} did not exit within ${run.timeoutMs} ms\nstdout: ${text('stdout')}\nstderr: ${text('stderr')}`))
     }, run.timeoutMs)
-    // What node prints for an uncaught exception, and its exit code: a process would have.
-    worker.on('error', (error) => written.stderr.push(Buffer.from(`${inspect(error)}\n\nNode.js ${process.version}\n`)))
-    worker.on('exit', (code) => {
-      clearTimeout(timer)
-      if (--running === 0) v8FlagsAsStarted()
-      // Every message the thread sent came before its exit; what it wrote to its own stdio, before those end.
-      void Promise.all([finished(worker.stdout), finished(worker.stderr)]).then(() => resolve({code, stdout: text('stdout'), stderr: text('stderr')}), reject)
-    })
+    worker.on('message', onMessage)
+    worker.on('error', onError)
+    worker.on('exit', onExit)
+    worker.postMessage({gw, args, env: run.env, stdin: run.stdin})
   })
+}
+
+function newThread(): Worker {
+  if (running === 0) v8FlagsAsStarted()
+  // No execArgv of the test's (a spawned gw gets none): bin/run.js names its code cache after them.
+  // The thread's own stdout and stderr are not gw's (gw-thread.cjs puts pipes in their place): what reaches them is the test's to see.
+  return new Worker(BOOT, {argv: [], execArgv: [], env: {}})
+}
+
+function keep(worker: Worker): void {
+  if (idle.length >= MOST_IDLE || (runsOf.get(worker) ?? 0) >= RUNS_A_THREAD) void worker.terminate()
+  else {
+    // An idle thread does not keep the test's process alive.
+    worker.unref()
+    idle.push(worker)
+  }
 }
 
 /**
  * V8's flags are the process's, not a thread's: gw sets some as it runs (bin/start.js: WebAssembly
  * compiled by the baseline compiler alone, the young generation kept small), and V8 takes a code
  * cache only under the flags it was made with. So once no gw runs here they are set back, or the
- * next gw would compile its bundle from source and write the cache again.
+ * next new thread would compile its bundle from source and write the cache again.
  */
 function v8FlagsAsStarted(): void {
   const defaults = start.V8_DEFAULTS_AFTER[process.versions.v8.split('.').slice(0, 2).join('.')]
