@@ -238,7 +238,11 @@ export async function startSandbox(args: string[] = [], home: NodeJS.ProcessEnv 
     env,
     gw: (gwArgs, options = {}) => runGw(gwArgs, {...options, env: env(options.env)}),
     async control(method, path, body) {
-      const response = await fetch(url + path, {method, headers: {'content-type': 'application/json'}, body: body === undefined ? undefined : JSON.stringify(body)})
+      const response = await fetch(url + path, {method, headers: {'content-type': 'application/json'}, body: body === undefined ? undefined : JSON.stringify(body)}).catch((err: unknown) => {
+        // A gateway gone: how it ended, and what it said, for the test that failed on it.
+        const ended = child.exitCode === null && child.signalCode === null ? 'still running' : `exited with ${child.exitCode ?? child.signalCode}`
+        throw new Error(`The local gateway at ${url} (pid ${child.pid}, ${ended}) did not answer ${method} ${path}\nstderr: ${stderr}`, {cause: err})
+      })
       return response.json()
     },
     stop: () =>
