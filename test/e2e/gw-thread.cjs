@@ -15,13 +15,17 @@ let run
 
 // The bundle compiled once a thread (~0.2 CPU-s of a fresh thread's 0.33): bin/run.js asks for
 // the same script each run, and each run evaluates it afresh, so its modules and state are new.
+// A code cache V8 refuses here was refused for flags another gw in this process set (V8's flags
+// are the process's): a gw process, its flags as they start, takes it. So the bundle is compiled
+// from source instead, and bin/run.js, seeing no refusal, writes no cache of its own over it.
 const RealScript = vm.Script
 const compiled = new Map()
 vm.Script = function Script(code, options) {
   const kept = compiled.get(options?.filename)
   if (kept?.code === code) return kept.script
-  const script = new RealScript(code, options)
-  if (options?.filename && !script.cachedDataRejected) compiled.set(options.filename, {code, script})
+  let script = new RealScript(code, options)
+  if (script.cachedDataRejected) script = new RealScript(code, {...options, cachedData: undefined})
+  if (options?.filename) compiled.set(options.filename, {code, script})
   return script
 }
 

@@ -36,6 +36,8 @@ type Message = {stream: 'stdout' | 'stderr'; chunk: Uint8Array} | {exitCode: num
 
 export function runGwInThread(gw: string, args: string[], run: ThreadRun): Promise<{code: number; stdout: string; stderr: string}> {
   return new Promise((resolve, reject) => {
+    // A run alone starts under V8's flags as a process starts (v8FlagsAsStarted).
+    if (running === 0) v8FlagsAsStarted()
     const worker = idle.pop() ?? newThread()
     worker.ref()
     running++
@@ -75,7 +77,6 @@ export function runGwInThread(gw: string, args: string[], run: ThreadRun): Promi
 }
 
 function newThread(): Worker {
-  if (running === 0) v8FlagsAsStarted()
   // No execArgv of the test's (a spawned gw gets none): bin/run.js names its code cache after them.
   // The thread's own stdout and stderr are not gw's (gw-thread.cjs puts pipes in their place): what reaches them is the test's to see.
   return new Worker(BOOT, {argv: [], execArgv: [], env: {}})
@@ -92,9 +93,9 @@ function keep(worker: Worker): void {
 
 /**
  * V8's flags are the process's, not a thread's: gw sets some as it runs (bin/start.js: WebAssembly
- * compiled by the baseline compiler alone, the young generation kept small), and V8 takes a code
- * cache only under the flags it was made with. So once no gw runs here they are set back, or the
- * next new thread would compile its bundle from source and write the cache again.
+ * compiled by the baseline compiler alone, the young generation kept small). A gw process starts
+ * without them, and V8 takes a code cache only under the flags it was made with. So they are set
+ * back before a run that starts while no other runs.
  */
 function v8FlagsAsStarted(): void {
   const defaults = start.V8_DEFAULTS_AFTER[process.versions.v8.split('.').slice(0, 2).join('.')]

@@ -132,6 +132,17 @@ describe('gw in a warm thread', () => {
     expect(await run(patcher)).toEqual({code: 0, stdout: 'seen: one\n', stderr: ''})
   })
 
+  it('compiles from source a bundle whose code cache V8 refuses, saying nothing of it: bin/run.js then writes none over the build\'s', async () => {
+    const refused = script(
+      'refused.cjs',
+      `const {Script} = require('node:vm')
+const compiled = new Script('6 * 7', {filename: ${JSON.stringify(join(dir, 'refused-bundle.cjs'))}, cachedData: Buffer.from('no cache of V8\\'s')})
+console.log(compiled.cachedDataRejected === true, compiled.runInThisContext())
+`,
+    )
+    expect(await run(refused)).toEqual({code: 0, stdout: 'false 42\n', stderr: ''})
+  })
+
   it.each([
     ['an uncaught exception', "throw new Error('boom')"],
     ['an unhandled rejection', "Promise.reject(new Error('boom'))"],
