@@ -95,7 +95,6 @@ export class BatchRunner<Input, Body extends object> {
         this.ends.add(await this.runRow(row.value))
       }
     }
-    // A worker that finds no row left ends at once.
     await Promise.all(Array.from({length: LOOK_AHEAD * concurrency}, worker))
     await this.ends.settled()
     // The journal keeps the earlier runs' entries alone: what they held of the rows, before this run.
@@ -154,11 +153,12 @@ export class BatchRunner<Input, Body extends object> {
       return this.withdraw(row, before, true)
     }
     const report = await this.atGatewayCounted(row, body, async () => {
-      // Long in the queue (or, in gateway.sending, rate limited and sent again): journaled again, so that a rerun counts the processing window from when it truly left.
-      const intent = this.clock.now() - Date.parse(synced.sent_at) > INTENT_FRESH_MS ? await this.journalIntent(row, body) : synced
+      // Long in the queue (or, in gateway.sending, rate limited and sent again): journaled again, so that a rerun counts the processing window from when it truly left. Not journaled, it is not sent (nor was it processed), and is taken back.
+      const journalAgain = () => this.journalIntent(row, body).catch((err: unknown) => Promise.reject(new NotSentError(err as GwError)))
+      const intent = this.clock.now() - Date.parse(synced.sent_at) > INTENT_FRESH_MS ? await journalAgain() : synced
       // The journal commits on a thread of its own while answers come: how far it may lag them (unjournaledAnswers).
       await this.options.journal.caughtUp(unjournaledAnswers(this.options.concurrency))
-      return this.gateway.sending(row.reference, intent, () => this.journalIntent(row, body), () => sender.send(body, {onWait: (waiting) => this.options.onWaiting?.({row: row.row, reference: row.reference}, waiting, true)}))
+      return this.gateway.sending(row.reference, intent, journalAgain, () => sender.send(body, {onWait: (waiting) => this.options.onWaiting?.({row: row.row, reference: row.reference}, waiting, true)}))
     })
     if (report === STOPPED) return this.withdraw(row, before, false)
     if (this.unsent.has(report!)) {

@@ -465,6 +465,41 @@ describe('the time an intent records', () => {
       ['second', 'failed', ['The batch journal cannot be written (ENOSPC)']],
     ])
     expect(end.stoppedByError).toBe(full)
+    // Never sent, so taken back: the next run sends it at once, with no wait through the processing window.
+    expect(end.journal).toEqual({answered: 1, inDoubt: 0, notStarted: 1, failedUnsent: 1})
+    await j.close()
+    expect(journalState(await journalAt(j.path), 2)).toEqual({answered: 1, inDoubt: 0, notStarted: 1})
+  })
+
+  it('rate limited, then not journaled again before it goes again: taken back, as the gateway processed none of its tries', async () => {
+    const j = await journal()
+    const g = gateway()
+    const clock = fakeClock(T0)
+    const full = new WriteError('The batch journal cannot be written (ENOSPC)', new Error('ENOSPC'))
+    const write = j.intent.bind(j)
+    j.intent = (entry) => (intentsOf(j.path, entry.intent).length > 0 ? Promise.reject(full) : write(entry))
+    // As the client does for a purchase answered 429: it waits 6 s, then has the row journaled again before it goes again.
+    const sender: RowSender<Body, Body> = {...g.sender, send: async () => (clock.advance(6_000), await runner.gateway.resending('limited'), Promise.reject(new Error('sent again')))}
+    const reports: RowReport[] = []
+    const runner = new BatchRunner({rows: rows(['limited']), total: 1, sender, journal: j, concurrency: 1, clock, onRow: (r) => reports.push(r)})
+    const end = await runner.run()
+    expect(reports.map((r) => [r.reference, r.status, r.error?.messages])).toEqual([['limited', 'failed', ['The batch journal cannot be written (ENOSPC)']]])
+    expect(end).toMatchObject({stoppedByError: full, journal: {answered: 0, inDoubt: 0, notStarted: 1, failedUnsent: 1}})
+    await j.close()
+  })
+
+  it('not journaled again, and its withdrawal not written either: in doubt, as the file holds its intent', async () => {
+    const j = await journal()
+    const g = gateway()
+    const clock = fakeClock(T0)
+    const full = new WriteError('The batch journal cannot be written (ENOSPC)', new Error('ENOSPC'))
+    const write = j.intent.bind(j)
+    j.intent = (entry) => (intentsOf(j.path, entry.intent).length > 0 ? Promise.reject(full) : write(entry))
+    j.withdraw = () => Promise.reject(full)
+    const sender: RowSender<Body, Body> = {...g.sender, send: async (body) => (clock.advance(6_000), g.sender.send(body))}
+    const end = await new BatchRunner({rows: rows(['first', 'second']), total: 2, sender, journal: j, concurrency: 1, clock, onRow: () => {}}).run()
+    expect(g.sent).toEqual(['first'])
+    expect(end.journal).toEqual({answered: 1, inDoubt: 1, notStarted: 0, failedUnsent: 0})
     await j.close()
   })
 })
