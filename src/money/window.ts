@@ -47,11 +47,10 @@ export function pause(ms: number, stop?: AbortSignal): Promise<void> {
 
 /**
  * How much of the window is left, in ms, for a request that left at `sentAt` (epoch ms): 0 once it
- * is over, or when no time was recorded (a journal written before gw kept it is old). A time that
- * cannot be read, or ahead of the clock (the clock was set back), waits one whole window, never longer.
+ * is over. A time that cannot be read (NaN), or ahead of the clock (the clock was set back), waits
+ * one whole window, never longer.
  */
-export function windowLeft(sentAt: number | undefined, now: number, windowMs: number = PROCESSING_WINDOW_MS): number {
-  if (sentAt === undefined) return 0
+export function windowLeft(sentAt: number, now: number, windowMs: number = PROCESSING_WINDOW_MS): number {
   if (Number.isNaN(sentAt)) return windowMs
   return Math.min(windowMs, Math.max(0, sentAt + windowMs - now))
 }
@@ -71,8 +70,8 @@ export const windowOf = async (windowMs: WindowMs): Promise<number> => (typeof w
 export interface LookThroughWindow<T> {
   /** One look-up of the reference: what the gateway holds under it, or undefined for its 404. */
   look(): Promise<T | undefined>
-  /** When the request left (epoch ms), or undefined when that is not known. */
-  sentAt: number | undefined
+  /** When the request left (epoch ms); NaN where its time cannot be read. */
+  sentAt: number
   windowMs?: WindowMs
   clock: Clock
   /** Ends the wait early, with no look-up more: what was sent is then still in doubt. */
@@ -93,7 +92,7 @@ export function lookThroughWindow<T>(options: LookThroughWindow<T> & {stop: Abor
 export function lookThroughWindow<T>(options: Omit<LookThroughWindow<T>, 'stop'>): Promise<T | undefined>
 export async function lookThroughWindow<T>({look, sentAt, windowMs = PROCESSING_WINDOW_MS, clock, stop, onWait}: LookThroughWindow<T>): Promise<T | undefined | typeof STOPPED_WAITING> {
   let found = await look()
-  if (found !== undefined || sentAt === undefined) return found
+  if (found !== undefined) return found
   const window = await windowOf(windowMs)
   const since = clock.now()
   const left = windowLeft(sentAt, since, window)
