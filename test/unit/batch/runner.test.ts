@@ -488,6 +488,16 @@ describe('the time an intent records', () => {
     await j.close()
   })
 
+  it('a wait for the gateway while a row is at it, with no one to tell of it: the row goes on as sent', async () => {
+    const j = await journal()
+    const g = gateway()
+    const sender: RowSender<Body, Body> = {...g.sender, send: async (body, options) => (options?.onWait?.({since: T0, endsAt: T0 + 1_000}), options?.onWait?.(undefined), g.sender.send(body))}
+    const reports: RowReport[] = []
+    await new BatchRunner({rows: rows(['waited']), total: 1, sender, journal: j, concurrency: 1, onRow: (r) => reports.push(r)}).run()
+    expect(reports.map((r) => [r.reference, r.status])).toEqual([['waited', 'approved']])
+    await j.close()
+  })
+
   it('not journaled again, and its withdrawal not written either: in doubt, as the file holds its intent', async () => {
     const j = await journal()
     const g = gateway()
