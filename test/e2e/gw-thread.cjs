@@ -86,7 +86,7 @@ process.on('beforeExit', () => {
 function endAll({timeouts, immediates, sockets, servers, workers}) {
   for (const timer of timeouts) clearTimeout(timer)
   for (const immediate of immediates) clearImmediate(immediate)
-  for (const made of [...sockets, ...servers]) made.removeAllListeners()
+  for (const made of [...sockets, ...servers, ...workers]) made.removeAllListeners()
   for (const socket of sockets) socket.destroy()
   for (const server of servers) server.close()
   return Promise.all(workers.map((worker) => worker.terminate()))

@@ -79,7 +79,14 @@ export function runGwInThread(gw: string, args: string[], run: ThreadRun): Promi
 function newThread(): Worker {
   // No execArgv of the test's (a spawned gw gets none): bin/run.js names its code cache after them.
   // The thread's own stdout and stderr are not gw's (gw-thread.cjs puts pipes in their place): what reaches them is the test's to see.
-  return new Worker(BOOT, {argv: [], execArgv: [], env: {}})
+  const worker = new Worker(BOOT, {argv: [], execArgv: [], env: {}})
+  // A failure between runs (what the last run left failing as it was ended) ends the thread alone: its process would have exited before it.
+  worker.on('error', () => {})
+  worker.on('exit', () => {
+    const at = idle.indexOf(worker)
+    if (at >= 0) idle.splice(at, 1)
+  })
+  return worker
 }
 
 function keep(worker: Worker): void {

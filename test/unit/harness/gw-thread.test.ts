@@ -143,6 +143,12 @@ console.log(compiled.cachedDataRejected === true, compiled.runInThisContext())
     expect(await run(refused)).toEqual({code: 0, stdout: 'false 42\n', stderr: ''})
   })
 
+  it("runs none of a thread's handlers a run left, as its exit would not: not even its 'exit'", async () => {
+    const ender = script('ender.cjs', "new (require('node:worker_threads').Worker)('setInterval(() => {}, 1000)', {eval: true}).on('exit', () => { throw new Error('after the end') }).unref()\n")
+    expect(await run(ender)).toEqual({code: 0, stdout: '', stderr: ''})
+    expect((await run(LOOKER)).code).toBe(0)
+  })
+
   it.each([
     ['an uncaught exception', "throw new Error('boom')"],
     ['an unhandled rejection', "Promise.reject(new Error('boom'))"],
