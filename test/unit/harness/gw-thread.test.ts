@@ -26,6 +26,7 @@ const seen = {
   args: process.argv.slice(2),
   global: globalThis.leftBehind,
   symbol: globalThis[Symbol.for('gw.left')],
+  process: process.leftBehind,
   env: process.env.LEFT,
   given: process.env.GIVEN,
   exitCode: process.exitCode,
@@ -53,6 +54,8 @@ const LEAVER = script(
   `const net = require('node:net')
 globalThis.leftBehind = 'yes'
 globalThis[Symbol.for('gw.left')] = 1
+process.leftBehind = 'yes'
+console.log = () => {}
 process.env.LEFT = 'yes'
 require('./counter.cjs')()
 process.on('exit', (code) => process.stdout.write('exit ' + code + '\\n'))
