@@ -421,6 +421,14 @@ describe('a row in doubt whose earlier request the gateway may still be processi
   })
 })
 
+/** Has `j` write each row's first intent, and refuse any later one with ENOSPC: the error it refuses with. */
+function intentWrittenOnce(j: Journal): WriteError {
+  const full = new WriteError('The batch journal cannot be written (ENOSPC)', new Error('ENOSPC'))
+  const write = j.intent.bind(j)
+  j.intent = (entry) => (intentsOf(j.path, entry.intent).length > 0 ? Promise.reject(full) : write(entry))
+  return full
+}
+
 describe('the time an intent records', () => {
   it('is when the row leaves: one that waited over 5 s for its slot is journaled again first; one that did not, once', async () => {
     const j = await journal()
@@ -475,9 +483,7 @@ describe('the time an intent records', () => {
     const j = await journal()
     const g = gateway()
     const clock = fakeClock(T0)
-    const full = new WriteError('The batch journal cannot be written (ENOSPC)', new Error('ENOSPC'))
-    const write = j.intent.bind(j)
-    j.intent = (entry) => (intentsOf(j.path, entry.intent).length > 0 ? Promise.reject(full) : write(entry))
+    const full = intentWrittenOnce(j)
     // As the client does for a purchase answered 429: it waits 6 s, then has the row journaled again before it goes again.
     const sender: RowSender<Body, Body> = {...g.sender, send: async () => (clock.advance(6_000), await runner.gateway.resending('limited'), Promise.reject(new Error('sent again')))}
     const reports: RowReport[] = []
@@ -502,9 +508,7 @@ describe('the time an intent records', () => {
     const j = await journal()
     const g = gateway()
     const clock = fakeClock(T0)
-    const full = new WriteError('The batch journal cannot be written (ENOSPC)', new Error('ENOSPC'))
-    const write = j.intent.bind(j)
-    j.intent = (entry) => (intentsOf(j.path, entry.intent).length > 0 ? Promise.reject(full) : write(entry))
+    const full = intentWrittenOnce(j)
     j.withdraw = () => Promise.reject(full)
     const sender: RowSender<Body, Body> = {...g.sender, send: async (body) => (clock.advance(6_000), g.sender.send(body))}
     const end = await new BatchRunner({rows: rows(['first', 'second']), total: 2, sender, journal: j, concurrency: 1, clock, onRow: () => {}}).run()
