@@ -76,6 +76,9 @@ export function runGwInThread(gw: string, args: string[], run: ThreadRun): Promi
   })
 }
 
+/** How many threads wait for a run: the harness's own test sees one that failed between runs go. */
+export const idleThreads = (): number => idle.length
+
 function newThread(): Worker {
   // No execArgv of the test's (a spawned gw gets none): bin/run.js names its code cache after them.
   // The thread's own stdout and stderr are not gw's (gw-thread.cjs puts pipes in their place): what reaches them is the test's to see.

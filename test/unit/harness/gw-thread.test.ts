@@ -1,79 +1,23 @@
 import {once} from 'node:events'
-import {mkdtempSync, writeFileSync} from 'node:fs'
+import {cpSync, mkdtempSync, writeFileSync} from 'node:fs'
 import {type AddressInfo, type Socket, connect, createServer} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {runGwInThread} from '../../e2e/gw-thread.js'
+import {idleThreads, runGwInThread} from '../../e2e/gw-thread.js'
+import {until} from '../../e2e/helpers.js'
 
 /**
  * The warm thread the e2e tests run gw in (test/e2e/gw-thread.ts): one run after another in the
  * same thread, each as a process would run it, and what one leaves undone before the next, as a
- * process's exit would. Scripts here stand in for bin/run.js.
+ * process's exit would. Scripts in test/fixtures/gw-thread stand in for bin/run.js.
  */
 const dir = mkdtempSync(join(tmpdir(), 'gw-thread-'))
-const script = (name: string, text: string) => {
-  writeFileSync(join(dir, name), text)
-  return join(dir, name)
-}
-
-script('counter.cjs', 'let runs = 0\nmodule.exports = () => ++runs\n')
-const LOOKER = script(
-  'looker.cjs',
-  `const {Script} = require('node:vm')
-const compiled = new Script('1 + 1', {filename: ${JSON.stringify(join(dir, 'bundle.cjs'))}})
-const seen = {
-  args: process.argv.slice(2),
-  global: globalThis.leftBehind,
-  symbol: globalThis[Symbol.for('gw.left')],
-  process: process.leftBehind,
-  env: process.env.LEFT,
-  given: process.env.GIVEN,
-  exitCode: process.exitCode,
-  exitListeners: process.listenerCount('exit'),
-  warningListeners: process.listenerCount('warning'),
-  handles: process._getActiveHandles().length,
-  moduleRuns: require('./counter.cjs')(),
-  compiledBefore: compiled.seen === true,
-}
-compiled.seen = true
-let stdin = ''
-process.stdin.on('data', (chunk) => (stdin += chunk)).on('end', () => {
-  // An interval a run before left would tick meanwhile.
-  setTimeout(() => console.log(JSON.stringify({...seen, stdin, ticked: globalThis.ticked ?? false})), 20)
-})
-`,
-)
-/**
- * Leaves what a process's exit ends: timers, a thread, sockets and a server, all unref'd. It
- * connects to the test's server (PORT), from here and from its thread, and sends the port of a
- * server of its own, which the test connects to; that connection ends the run.
- */
-const LEAVER = script(
-  'leaver.cjs',
-  `const net = require('node:net')
-globalThis.leftBehind = 'yes'
-globalThis[Symbol.for('gw.left')] = 1
-process.leftBehind = 'yes'
-console.log = () => {}
-process.env.LEFT = 'yes'
-require('./counter.cjs')()
-process.on('exit', (code) => process.stdout.write('exit ' + code + '\\n'))
-process.on('warning', () => {})
-setInterval(() => (globalThis.ticked = true), 1).unref()
-const port = Number(process.env.PORT)
-new (require('node:worker_threads').Worker)('require("node:net").connect(' + port + ', "127.0.0.1"); setInterval(() => {}, 1000)', {eval: true}).unref()
-const own = net.createServer((accepted) => {
-  accepted.unref()
-  own.unref()
-  socket.unref()
-  process.exitCode = 3
-  process.stdout.write('left\\n')
-})
-const socket = net.connect(port, '127.0.0.1')
-own.listen(0, '127.0.0.1', () => socket.write(String(own.address().port)))
-`,
-)
+// Copied to a folder of this run's: a thread keeps what it compiled by file name.
+cpSync(join(import.meta.dirname, '..', '..', 'fixtures', 'gw-thread'), dir, {recursive: true})
+const script = (name: string) => join(dir, name)
+const LOOKER = script('looker.cjs')
+const LEAVER = script('leaver.cjs')
 
 const run = (gw: string, args: string[] = [], env: NodeJS.ProcessEnv = {}, stdin = '') => runGwInThread(gw, args, {env, stdin, timeoutMs: 60_000})
 
@@ -124,41 +68,44 @@ describe('gw in a warm thread', () => {
   })
 
   it('gives process.exit() its code, and its exit listeners their run', async () => {
-    const exits = script('exits.cjs', "process.on('exit', (code) => process.stdout.write('exit ' + code + '\\n'))\nsetTimeout(() => process.exit(4), 1)\n")
+    const exits = script('exits.cjs')
     expect(await run(exits)).toEqual({code: 4, stdout: 'exit 4\n', stderr: ''})
     expect((await run(LOOKER)).code).toBe(0)
   })
 
   it("writes each run's console.log through that run's process.stdout", async () => {
-    const patcher = script('patcher.cjs', "const write = process.stdout.write.bind(process.stdout)\nprocess.stdout.write = (chunk, ...rest) => write('seen: ' + chunk, ...rest)\nconsole.log('one')\n")
+    const patcher = script('patcher.cjs')
     expect((await run(LOOKER)).code).toBe(0)
     expect(await run(patcher)).toEqual({code: 0, stdout: 'seen: one\n', stderr: ''})
   })
 
   it('compiles from source a bundle whose code cache V8 refuses, saying nothing of it: bin/run.js then writes none over the build\'s', async () => {
-    const refused = script(
-      'refused.cjs',
-      `const {Script} = require('node:vm')
-const compiled = new Script('6 * 7', {filename: ${JSON.stringify(join(dir, 'refused-bundle.cjs'))}, cachedData: Buffer.from('no cache of V8\\'s')})
-console.log(compiled.cachedDataRejected === true, compiled.runInThisContext())
-`,
-    )
+    const refused = script('refused.cjs')
     expect(await run(refused)).toEqual({code: 0, stdout: 'false 42\n', stderr: ''})
   })
 
   it("runs none of a thread's handlers a run left, as its exit would not: not even its 'exit'", async () => {
-    const ender = script('ender.cjs', "new (require('node:worker_threads').Worker)('setInterval(() => {}, 1000)', {eval: true}).on('exit', () => { throw new Error('after the end') }).unref()\n")
+    const ender = script('ender.cjs')
     expect(await run(ender)).toEqual({code: 0, stdout: '', stderr: ''})
     expect((await run(LOOKER)).code).toBe(0)
   })
 
   it.each([
-    ['an uncaught exception', "throw new Error('boom')"],
-    ['an unhandled rejection', "Promise.reject(new Error('boom'))"],
-  ])('ends with exit 1 and the error on stderr, as node does, for %s', async (_, text) => {
-    const result = await run(script('throws.cjs', text))
+    ['an uncaught exception', 'throws.cjs'],
+    ['an unhandled rejection', 'rejects.cjs'],
+  ])('ends with exit 1 and the error on stderr, as node does, for %s', async (_, name) => {
+    const result = await run(script(name))
     expect(result.code).toBe(1)
     expect(result.stderr).toContain('Error: boom')
+    expect((await run(LOOKER)).code).toBe(0)
+  })
+
+  it('lets a thread go that fails between runs, and the test with it goes on', async () => {
+    const later = join(dir, 'later')
+    expect(await run(script('fails-late.cjs'), [], {LATER: later})).toEqual({code: 0, stdout: '', stderr: ''})
+    const waiting = idleThreads()
+    writeFileSync(later, 'now')
+    await until('the failed thread gone', () => idleThreads() === waiting - 1 || undefined)
     expect((await run(LOOKER)).code).toBe(0)
   })
 })
