@@ -7,7 +7,8 @@
  * before a space or the end (not in e.g. or i.e.), at a blank line, at a heading and at a table cell's
  * edge. A list item is no sentence of its own: one that ends in ; or , or nothing runs on into the
  * next item, and an intro line ending in : runs on into its list. So end each item with a full stop
- * where each is a sentence.
+ * where each is a sentence. An intro ending in : before a code block runs on, past the code, into
+ * the text after it, as a reader goes on from "Run this:" to what it does.
  */
 export interface Sentence {
   /** 1-based line of the text it starts in. */
@@ -46,16 +47,32 @@ function blocksOf(text: string, columns: boolean): Piece[][] {
   const lines = text.replace(/<!--[\s\S]*?-->/g, (comment) => comment.replace(/[^\n]/g, '')).split('\n')
   const blocks: Piece[][] = []
   let block: Piece[] | undefined
+  // An intro ending in : that a blank line or code ended: its sentence waits, past the code, for the text after it.
+  let held: Piece[] | undefined
+  let pastCode = false
   let row = false
   const end = () => {
     if (block?.some((piece) => piece.text.trim())) blocks.push(block)
     block = undefined
     row = false
   }
+  // A heading, a table or the end comes after the code instead: the intro's sentence ends where it does.
+  const release = () => {
+    if (held) blocks.push(held)
+    held = undefined
+  }
+  const hold = () => {
+    if (held || !block?.at(-1)!.text.endsWith(':')) return
+    held = block
+    block = undefined
+    pastCode = false
+  }
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!
     const fence = /^\s*(```|~~~)/.exec(raw)
     if (fence) {
+      hold()
+      pastCode = true
       end()
       while (++i < lines.length && !lines[i]!.trimStart().startsWith(fence[1]!)) {
         // the block's lines are code
@@ -64,21 +81,25 @@ function blocksOf(text: string, columns: boolean): Piece[][] {
     }
     const trimmed = raw.trim()
     if (trimmed === '') {
+      hold()
       end()
       continue
     }
     if (/^#{1,6}\s/.test(trimmed)) {
+      release()
       end()
       blocks.push([{line: i + 1, text: trimmed.replace(/^#+\s*/, '')}])
       continue
     }
     if (trimmed.startsWith('|')) {
+      release()
       end()
       if (/^\|[\s:|-]+\|$/.test(trimmed)) continue
       for (const cell of trimmed.replace(/^\||\|$/g, '').split(/(?<!\\)\|/)) if (cell.trim()) blocks.push([{line: i + 1, text: cell.trim()}])
       continue
     }
     if (columns && ROW.test(raw)) {
+      release()
       end()
       block = [{line: i + 1, text: raw.replace(ROW, '')}]
       row = true
@@ -90,9 +111,17 @@ function blocksOf(text: string, columns: boolean): Piece[][] {
     // An indented line of a help text that reads as a command or a column (two spaces between) is not prose.
     if (indented && !block) continue
     const item = /^([-*+]|\d+[.)])\s+(.*)$/.exec(trimmed)
-    if (item || !block) (block ??= []).push({line: i + 1, text: item ? item[2]! : trimmed})
+    // With no code between, a blank line ends the intro's sentence.
+    if (!pastCode) release()
+    if (held) {
+      // The text after the code goes on from its intro, a piece of its own for its line.
+      block = held
+      held = undefined
+      block.push({line: i + 1, text: item ? item[2]! : trimmed})
+    } else if (item || !block) (block ??= []).push({line: i + 1, text: item ? item[2]! : trimmed})
     else block.at(-1)!.text += ` ${trimmed}`
   }
+  release()
   end()
   return blocks
 }

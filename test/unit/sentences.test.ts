@@ -62,6 +62,28 @@ describe('sentencesOf', () => {
         [8, 'so does a heading', 4],
       ],
     ],
+    [
+      'an intro ending in : before a code block runs on, past the code and a readme-test marker, into the text after it, and a list after it',
+      ['Run this:', '', '<!-- readme-test: not run -->', '```sh', 'gw a b c. d e f.', '```', '', 'then it does X and Y.', 'Apart.', '', 'And:', '```', 'x', '```', '```', 'y', '```', '- an item;', '- another.'],
+      [
+        [1, 'Run this: then it does X and Y.', 8],
+        [8, 'Apart.', 1],
+        [11, 'And: an item; another.', 4],
+      ],
+    ],
+    [
+      'text that ends a sentence before a code block stays one; an intro ends at a blank line with no code, or where a heading or the end follows its code',
+      ['Run this.', '```sh', 'x', '```', 'Then that.', '', 'Pick one:', '', 'Next.', '', 'Or this:', '```sh', 'y', '```', '', '## A heading', 'Last:', '```', 'z', '```'],
+      [
+        [1, 'Run this.', 2],
+        [5, 'Then that.', 2],
+        [7, 'Pick one:', 2],
+        [9, 'Next.', 1],
+        [11, 'Or this:', 2],
+        [16, 'A heading', 2],
+        [17, 'Last:', 1],
+      ],
+    ],
   ])('%s', (_, lines, expected) => {
     expect(texts(lines.join('\n'))).toEqual(expected)
   })
