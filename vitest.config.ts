@@ -82,7 +82,8 @@ export default defineConfig({
     hookTimeout: 180_000,
     // Once a run, whichever projects it runs: what the tests write in the temporary folder goes into a folder of this run's.
     globalSetup: ['test/run-folder.ts'],
-    setupFiles: ['test/setup.ts'],
+    // GW_CPU_LOG=FILE: each file's CPU-seconds appended to FILE (test/cpu-per-file.ts, CONTRIBUTING "What it costs").
+    setupFiles: ['test/setup.ts', ...(process.env.GW_CPU_LOG ? ['test/cpu-per-file.ts'] : [])],
     isolate: false,
     // The end-to-end projects alone rebuild the bundle they run, where a source file is newer
     // (test/global-setup.ts): `npx vitest run test/unit/x.test.ts` builds nothing.
