@@ -25,7 +25,9 @@ describe('test files that share a process', () => {
   })
 
   it('find each helper\'s cleanup in place: no helper module registers a hook when it loads (it loads once a process)', () => {
-    const helpers = testFiles.filter((file) => !file.endsWith('.test.ts') && file !== 'test/setup.ts')
+    // The setup files are loaded before each test file (vitest.config.ts setupFiles): their hooks are each file's.
+    const setupFiles = ['test/setup.ts', 'test/cpu-per-file.ts']
+    const helpers = testFiles.filter((file) => !file.endsWith('.test.ts') && !setupFiles.includes(file))
     const hooked = helpers.filter((file) => /^(afterEach|afterAll|beforeEach|beforeAll)\(/m.test(source(file)))
     expect(hooked).toEqual([])
     // Whichever runs them: npm test, and StrykerJS's runs of the unit tests.
