@@ -76,8 +76,13 @@ export function runGwInThread(gw: string, args: string[], run: ThreadRun): Promi
   })
 }
 
-/** How many threads wait for a run: the harness's own test sees one that failed between runs go. */
-export const idleThreads = (): number => idle.length
+/** The ids of the threads waiting for a run: the harness's own test sees one that failed between runs go. */
+export const idleThreadIds = (): number[] => idle.map((worker) => worker.threadId)
+
+/** Ends the threads waiting for a run, so that the next run's thread is new and is kept after it (the harness's own test). */
+export async function retireIdleThreads(): Promise<void> {
+  await Promise.all(idle.splice(0).map((worker) => worker.terminate()))
+}
 
 function newThread(): Worker {
   // No execArgv of the test's (a spawned gw gets none): bin/run.js names its code cache after them.
