@@ -1,23 +1,21 @@
 import {expect, it, type TestContext} from 'vitest'
 import {rowsOf, writeTemp} from './batch-helpers.js'
 import {terminal} from './auth-helpers.js'
-import {apiRequestsSince, cardArgs, describeInBothDialects, describeOnce, errorJson, GW, type LoggedRequest, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sharedSandbox, startSandbox} from './helpers.js'
+import {apiRequestsSince, cardArgs, describeInBothDialects, describeOnce, errorJson, GW, type LoggedRequest, purchasedAtGateway, ref, requestLogCursor, type Sandbox, startSandbox} from './helpers.js'
 
 // Rate limits honoured (design.md §5): a 429 (or a 503 with Retry-After) is the gateway
 // asking to wait, never a refusal. The local gateway's fault `rate-limit` refuses the next requests
 // it matches so, with nothing done; `gw sandbox start --rate-limit N` holds a merchant to N a second.
-
-let sandbox: Sandbox
-sharedSandbox((started) => void (sandbox = started))
+// Each test has a gateway of its own, its faults its own: they run at once, most of each being waits.
 
 /** The next `times` requests of `method` under `path` answered 429 (or 503), nothing done: Retry-After in seconds, as a date, or none. */
-async function rateLimit(method: string, path: string, {times = 1, retryAfter, httpDate = false, unavailable = false}: {times?: number; retryAfter?: number; httpDate?: boolean; unavailable?: boolean} = {}, at: Sandbox = sandbox): Promise<void> {
+async function rateLimit(at: Sandbox, method: string, path: string, {times = 1, retryAfter, httpDate = false, unavailable = false}: {times?: number; retryAfter?: number; httpDate?: boolean; unavailable?: boolean} = {}): Promise<void> {
   await at.control('POST', '/_sandbox/faults', {method, path, action: 'rate-limit', times, httpDate, unavailable, ...(retryAfter === undefined ? {} : {retryAfter})})
 }
 
 const statuses = (logged: LoggedRequest[]) => logged.map(({method, path, status}) => `${status} ${method} ${path}`)
 
-const createPurchase = (reference: string, extra: string[] = [], at: Sandbox = sandbox) => at.gw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs(), '--json', ...extra])
+const createPurchase = (at: Sandbox, reference: string, extra: string[] = []) => at.gw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs(), '--json', ...extra])
 
 /** A local gateway of one test's own, stopped when it finishes. */
 async function ownGateway(onTestFinished: TestContext['onTestFinished'], args: string[] = []): Promise<Sandbox> {
@@ -26,10 +24,11 @@ async function ownGateway(onTestFinished: TestContext['onTestFinished'], args: s
   return own
 }
 
-describeInBothDialects('a read the gateway rate limits is waited out and tried again', () => {
-  it('a 429 with Retry-After: 1: exit 0, the record, and the request log shows the 429, then the 200', async () => {
+describeInBothDialects.concurrent('a read the gateway rate limits is waited out and tried again', () => {
+  it('a 429 with Retry-After: 1: exit 0, the record, and the request log shows the 429, then the 200', async ({onTestFinished}) => {
+    const sandbox = await ownGateway(onTestFinished)
     const made = await purchasedAtGateway(sandbox)
-    await rateLimit('GET', '/v1.0/purchases', {retryAfter: 1})
+    await rateLimit(sandbox, 'GET', '/v1.0/purchases', {retryAfter: 1})
     const cursor = await requestLogCursor(sandbox)
     const result = await sandbox.gw(['purchase', 'get', made.id, '--json', '--verbose'])
     expect(result.code, result.stderr).toBe(0)
@@ -38,9 +37,10 @@ describeInBothDialects('a read the gateway rate limits is waited out and tried a
     expect(result.stderr).toContain('* rate limited by the gateway (HTTP 429): trying again in 1.0 s')
   })
 
-  it('Retry-After as an HTTP date: waited out as the date says, then the record', async () => {
+  it('Retry-After as an HTTP date: waited out as the date says, then the record', async ({onTestFinished}) => {
+    const sandbox = await ownGateway(onTestFinished)
     const made = await purchasedAtGateway(sandbox)
-    await rateLimit('GET', '/v1.0/purchases', {retryAfter: 1, httpDate: true})
+    await rateLimit(sandbox, 'GET', '/v1.0/purchases', {retryAfter: 1, httpDate: true})
     const cursor = await requestLogCursor(sandbox)
     const result = await sandbox.gw(['purchase', 'get', made.reference, '--json', '--verbose'])
     expect(result.code, result.stderr).toBe(0)
@@ -50,9 +50,10 @@ describeInBothDialects('a read the gateway rate limits is waited out and tried a
     expect(statuses(await apiRequestsSince(sandbox, cursor))).toEqual([`429 GET /v1.0/purchases/${made.reference}`, `200 GET /v1.0/purchases/${made.reference}`])
   })
 
-  it('no Retry-After: gw’s own backoff (half a second to a second, the first time), then the record', async () => {
+  it('no Retry-After: gw’s own backoff (half a second to a second, the first time), then the record', async ({onTestFinished}) => {
+    const sandbox = await ownGateway(onTestFinished)
     const made = await purchasedAtGateway(sandbox)
-    await rateLimit('GET', '/v1.0/purchases', {times: 2})
+    await rateLimit(sandbox, 'GET', '/v1.0/purchases', {times: 2})
     const result = await sandbox.gw(['purchase', 'get', made.id, '--json', '--verbose'])
     expect(result.code, result.stderr).toBe(0)
     const waits = [...result.stderr.matchAll(/\* rate limited by the gateway \(HTTP 429, no Retry-After\): trying again in (\d\.\d) s/g)].map((match) => Number(match[1]))
@@ -63,9 +64,10 @@ describeInBothDialects('a read the gateway rate limits is waited out and tried a
     expect(waits[1]).toBeLessThanOrEqual(2)
   })
 
-  it('a 503 with Retry-After is a wait too, not the gateway failing: more than the 3 tries a failing read has', async () => {
+  it('a 503 with Retry-After is a wait too, not the gateway failing: more than the 3 tries a failing read has', async ({onTestFinished}) => {
+    const sandbox = await ownGateway(onTestFinished)
     const made = await purchasedAtGateway(sandbox)
-    await rateLimit('GET', '/v1.0/purchases', {retryAfter: 1, unavailable: true, times: 4})
+    await rateLimit(sandbox, 'GET', '/v1.0/purchases', {retryAfter: 1, unavailable: true, times: 4})
     const result = await sandbox.gw(['purchase', 'get', made.id, '--json', '--verbose'])
     expect(result.code, result.stderr).toBe(0)
     expect(result.json).toMatchObject({id: made.id})
@@ -76,35 +78,37 @@ describeInBothDialects('a read the gateway rate limits is waited out and tried a
     const own = await ownGateway(onTestFinished)
     const references = new Set<string>()
     for (let start = 0; start < 70; start += 10) for (const made of await Promise.all(Array.from({length: 10}, () => purchasedAtGateway(own)))) references.add(made.reference)
-    await rateLimit('GET', '/v1.0/purchases', {retryAfter: 1, times: 2}, own)
+    await rateLimit(own, 'GET', '/v1.0/purchases', {retryAfter: 1, times: 2})
     const cursor = await requestLogCursor(own)
     const listed = await own.gw(['purchase', 'list', '--all', '--json'])
     expect(listed.code, listed.stderr).toBe(0)
     const read = (listed.records as {reference: string}[]).map((record) => record.reference)
     expect(read.toSorted()).toEqual([...references].toSorted())
     expect((await apiRequestsSince(own, cursor)).filter((request) => request.status === 429)).toHaveLength(2)
-    await rateLimit('GET', '/v1.0/purchases', {retryAfter: 1}, own)
+    await rateLimit(own, 'GET', '/v1.0/purchases', {retryAfter: 1})
     const paged = await own.gw(['api', '/v1.0/purchases', '--paginate'])
     expect(paged.code, paged.stderr).toBe(0)
     expect(paged.stdout.trim().split('\n')).toHaveLength(70)
   })
 })
 
-describeInBothDialects('a purchase or refund answered 429 was not processed: sent again once allowed, made once', () => {
-  it('purchase create: the POST answered 429, then made: exit 0, one purchase under the reference', async () => {
-    await rateLimit('POST', '/v1.0/purchases', {retryAfter: 1})
+describeInBothDialects.concurrent('a purchase or refund answered 429 was not processed: sent again once allowed, made once', () => {
+  it('purchase create: the POST answered 429, then made: exit 0, one purchase under the reference', async ({onTestFinished}) => {
+    const sandbox = await ownGateway(onTestFinished)
+    await rateLimit(sandbox, 'POST', '/v1.0/purchases', {retryAfter: 1})
     const cursor = await requestLogCursor(sandbox)
     const reference = ref('limited')
-    const result = await createPurchase(reference)
+    const result = await createPurchase(sandbox, reference)
     expect(result.code, result.stderr).toBe(0)
     expect(result.json).toMatchObject({reference, successful: true, message: 'Approved'})
     expect(statuses(await apiRequestsSince(sandbox, cursor))).toEqual(['429 POST /v1.0/purchases', '200 POST /v1.0/purchases'])
     expect((await sandbox.gw(['purchase', 'get', reference, '--json'])).json).toMatchObject({id: (result.json as {id: string}).id})
   })
 
-  it('refund create: the same, one refund under the reference', async () => {
+  it('refund create: the same, one refund under the reference', async ({onTestFinished}) => {
+    const sandbox = await ownGateway(onTestFinished)
     const purchase = await purchasedAtGateway(sandbox)
-    await rateLimit('POST', '/v1.0/refunds', {retryAfter: 1})
+    await rateLimit(sandbox, 'POST', '/v1.0/refunds', {retryAfter: 1})
     const cursor = await requestLogCursor(sandbox)
     const reference = ref('limited-r')
     const result = await sandbox.gw(['refund', 'create', '--transaction-id', purchase.id, '--amount', '1000', '--reference', reference, '--json'])
@@ -117,10 +121,10 @@ describeInBothDialects('a purchase or refund answered 429 was not processed: sen
 
   it('a purchase answered 503 with Retry-After may have been made: never sent again, looked up by its reference once the wait is over (here: nothing, exit 8)', async ({onTestFinished}) => {
     const own = await ownGateway(onTestFinished)
-    await rateLimit('POST', '/v1.0/purchases', {retryAfter: 2, unavailable: true}, own)
+    await rateLimit(own, 'POST', '/v1.0/purchases', {retryAfter: 2, unavailable: true})
     const cursor = await requestLogCursor(own)
     const reference = ref('unavailable')
-    const result = await createPurchase(reference, [], own)
+    const result = await createPurchase(own, reference)
     expect(result.code, result.stderr).toBe(8)
     expect(result.stderr).toContain(`looking reference ${reference} up at the gateway`)
     const logged = (await apiRequestsSince(own, cursor)) as (LoggedRequest & {time: string})[]
@@ -131,12 +135,13 @@ describeInBothDialects('a purchase or refund answered 429 was not processed: sen
   })
 })
 
-describeInBothDialects('past the bound: exit 9, nothing made, and what to run later', () => {
-  it('a wait asked longer than the minute gw waits: exit 9 at once, the words, and --json’s error object', async () => {
-    await rateLimit('POST', '/v1.0/purchases', {retryAfter: 120})
+describeInBothDialects.concurrent('past the bound: exit 9, nothing made, and what to run later', () => {
+  it('a wait asked longer than the minute gw waits: exit 9 at once, the words, and --json’s error object', async ({onTestFinished}) => {
+    const sandbox = await ownGateway(onTestFinished)
+    await rateLimit(sandbox, 'POST', '/v1.0/purchases', {retryAfter: 120})
     const reference = ref('later')
     const started = performance.now()
-    const result = await createPurchase(reference)
+    const result = await createPurchase(sandbox, reference)
     expect(performance.now() - started).toBeLessThan(30_000)
     expect(result.code).toBe(9)
     expect(result.stdout).toBe('')
@@ -155,7 +160,7 @@ describeInBothDialects('past the bound: exit 9, nothing made, and what to run la
     })
     // Nothing was made: run again, it is made once.
     expect((await sandbox.gw(['purchase', 'get', reference])).code).toBe(5)
-    expect((await createPurchase(reference)).code).toBe(0)
+    expect((await createPurchase(sandbox, reference)).code).toBe(0)
   })
 })
 
@@ -174,7 +179,7 @@ async function madeAt(at: Sandbox, prefix: string): Promise<Map<string, number>>
   return made
 }
 
-describeInBothDialects('a batch slows down for the gateway', () => {
+describeInBothDialects.concurrent('a batch slows down for the gateway', () => {
   it('against gw sandbox start --rate-limit 20: every row made once, none failed, and the summary names the rate and the wait', async ({onTestFinished}) => {
     const own = await ownGateway(onTestFinished, ['--rate-limit', '20'])
     const prefix = ref('paced')
@@ -197,7 +202,7 @@ describeInBothDialects('a batch slows down for the gateway', () => {
     const own = await ownGateway(onTestFinished)
     const prefix = ref('held')
     const input = await purchaseBatch(own, 5, prefix)
-    await rateLimit('POST', '/v1.0/purchases', {retryAfter: 600, times: 100}, own)
+    await rateLimit(own, 'POST', '/v1.0/purchases', {retryAfter: 600, times: 100})
     const first = await own.gw(['purchase', 'create', '--input', input, '--concurrency', '2'])
     expect(first.code, first.stderr).toBe(9)
     const rows = rowsOf(first.stdout)
@@ -217,10 +222,11 @@ describeInBothDialects('a batch slows down for the gateway', () => {
   })
 })
 
-describeOnce('a wait at a terminal whose stdout is a pipe', () => {
+describeOnce.concurrent('a wait at a terminal whose stdout is a pipe', () => {
   it('is said in a line of its own, not drawn at the foot of the screen the pipe’s reader writes on', async ({onTestFinished}) => {
+    const sandbox = await ownGateway(onTestFinished)
     const made = await purchasedAtGateway(sandbox)
-    await rateLimit('GET', '/v1.0/purchases', {retryAfter: 1})
+    await rateLimit(sandbox, 'GET', '/v1.0/purchases', {retryAfter: 1})
     const t = terminal([], sandbox.env({NO_COLOR: '1'}), {program: ['bash', '-c', `"${process.execPath}" "${GW}" purchase get ${made.id} | cat`]})
     onTestFinished(() => t.close())
     const screen = await t.waitFor(/\[exit \d+\]/)
