@@ -90,7 +90,10 @@ describeInBothDialects('one gateway under two spellings is one batch', () => {
  */
 async function whileHeld(journal: string, second: (sandbox: Sandbox, file: string, env: NodeJS.ProcessEnv) => Promise<{code: number | null; stdout: string; stderr: string}>, rerun: string, {moved = false} = {}): Promise<void> {
   const sandbox = await gateway()
-  const {file, references} = await purchaseBatch(sandbox, 6)
+  // Rows go on while an answer's commit is under way (Journal.caughtUp), so a batch whose journal
+  // is moved is made long and slow: no loaded machine's commit outlasts it. 6 rows were all answered once.
+  const {file, references} = await purchaseBatch(sandbox, moved ? 20 : 6)
+  if (moved) await sandbox.control('POST', '/_sandbox/faults', {method: 'POST', path: '/v1.0/purchases', action: 'delay', delayMs: 100, times: 1000})
   const gate = await gated(sandbox.url)
   const proxy = await counted(gate.url)
   const env = {GW_BASE_URL: proxy.url}
