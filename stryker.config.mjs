@@ -64,10 +64,6 @@ export default {
   timeoutMS: 10_000,
   // The first run of all the unit tests, each measured for what it covers: over the default 5 minutes on two shared cores.
   dryRunTimeoutMinutes: 30,
-  // A static mutant (a top-level table, a constant) is only reached as its module loads, so each
-  // one reruns every unit test: 608 of them were most of an estimated 16 hours on two cores.
-  // Their lines' behaviour is what the other mutants of each file test; bench/mutation.md counts them.
-  ignoreStatic: true,
   reporters: ['clear-text', 'progress', 'html', 'json'],
   // The score table per file, and each survivor; not the tests each one ran.
   clearTextReporter: {allowColor: false, reportTests: false, logTests: false},
