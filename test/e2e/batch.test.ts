@@ -30,6 +30,12 @@ async function purchases(count: number, amount = 10000, cardToken = token): Prom
   return ids
 }
 
+/** Once the clock's second has turned: a record made after is dated later than any made before. */
+async function secondTurned(): Promise<void> {
+  const second = Math.floor(Date.now() / 1000)
+  while (Math.floor(Date.now() / 1000) === second) await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000)))
+}
+
 function refundCsv(ids: string[], prefix: string, amount = '1000'): string {
   return ['transaction_id,amount,reference', ...ids.map((id, i) => `${id},${amount},${prefix}-${i}`)].join('\n') + '\n'
 }
@@ -152,6 +158,9 @@ describeInBothDialects('gw refund create --input', () => {
 
   /** A refund batch of `rows` started through the counting proxy, each refund held `delayMs` at the gateway. */
   async function slowBatch(rows: number, delayMs: number, concurrency: number) {
+    // The gateway dates records to the second: this batch's purchases and refunds are dated after every earlier test's,
+    // so the first page of each list tells its order by its dates, and no walk reads the claimed last page to learn it.
+    await secondTurned()
     const ids = await purchases(rows)
     const file = writeTemp('refunds.csv', refundCsv(ids, ref('slow')))
     proxy = await countingProxy(sandbox.url)
