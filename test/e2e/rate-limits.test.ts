@@ -1,7 +1,8 @@
-import {expect, it, type TestContext} from 'vitest'
+import {expect, it} from 'vitest'
 import {rowsOf, writeTemp} from './batch-helpers.js'
 import {terminal} from './auth-helpers.js'
-import {apiRequestsSince, cardArgs, describeInBothDialects, describeOnce, errorJson, GW, type LoggedRequest, purchasedAtGateway, ref, requestLogCursor, type Sandbox, startSandbox} from './helpers.js'
+import {apiRequestsSince, cardArgs, describeInBothDialects, describeOnce, errorJson, GW, type LoggedRequest, purchasedAtGateway, ref, requestLogCursor, type Sandbox} from './helpers.js'
+import {startedInTest} from './identity-helpers.js'
 
 // Rate limits honoured (design.md §5): a 429 (or a 503 with Retry-After) is the gateway
 // asking to wait, never a refusal. The local gateway's fault `rate-limit` refuses the next requests
@@ -17,16 +18,9 @@ const statuses = (logged: LoggedRequest[]) => logged.map(({method, path, status}
 
 const createPurchase = (at: Sandbox, reference: string, extra: string[] = []) => at.gw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs(), '--json', ...extra])
 
-/** A local gateway of one test's own, stopped when it finishes. */
-async function ownGateway(onTestFinished: TestContext['onTestFinished'], args: string[] = []): Promise<Sandbox> {
-  const own = await startSandbox(args)
-  onTestFinished(() => own.stop())
-  return own
-}
-
 describeInBothDialects.concurrent('a read the gateway rate limits is waited out and tried again', () => {
   it('a 429 with Retry-After: 1: exit 0, the record, and the request log shows the 429, then the 200', async ({onTestFinished}) => {
-    const sandbox = await ownGateway(onTestFinished)
+    const sandbox = await startedInTest(onTestFinished).gateway()
     const made = await purchasedAtGateway(sandbox)
     await rateLimit(sandbox, 'GET', '/v1.0/purchases', {retryAfter: 1})
     const cursor = await requestLogCursor(sandbox)
@@ -38,7 +32,7 @@ describeInBothDialects.concurrent('a read the gateway rate limits is waited out 
   })
 
   it('Retry-After as an HTTP date: waited out as the date says, then the record', async ({onTestFinished}) => {
-    const sandbox = await ownGateway(onTestFinished)
+    const sandbox = await startedInTest(onTestFinished).gateway()
     const made = await purchasedAtGateway(sandbox)
     await rateLimit(sandbox, 'GET', '/v1.0/purchases', {retryAfter: 1, httpDate: true})
     const cursor = await requestLogCursor(sandbox)
@@ -51,7 +45,7 @@ describeInBothDialects.concurrent('a read the gateway rate limits is waited out 
   })
 
   it('no Retry-After: gw’s own backoff (half a second to a second, the first time), then the record', async ({onTestFinished}) => {
-    const sandbox = await ownGateway(onTestFinished)
+    const sandbox = await startedInTest(onTestFinished).gateway()
     const made = await purchasedAtGateway(sandbox)
     await rateLimit(sandbox, 'GET', '/v1.0/purchases', {times: 2})
     const result = await sandbox.gw(['purchase', 'get', made.id, '--json', '--verbose'])
@@ -65,7 +59,7 @@ describeInBothDialects.concurrent('a read the gateway rate limits is waited out 
   })
 
   it('a 503 with Retry-After is a wait too, not the gateway failing: more than the 3 tries a failing read has', async ({onTestFinished}) => {
-    const sandbox = await ownGateway(onTestFinished)
+    const sandbox = await startedInTest(onTestFinished).gateway()
     const made = await purchasedAtGateway(sandbox)
     await rateLimit(sandbox, 'GET', '/v1.0/purchases', {retryAfter: 1, unavailable: true, times: 4})
     const result = await sandbox.gw(['purchase', 'get', made.id, '--json', '--verbose'])
@@ -75,7 +69,7 @@ describeInBothDialects.concurrent('a read the gateway rate limits is waited out 
   })
 
   it('a list --all (and gw api --paginate) waits its pages out, every record read once', async ({onTestFinished}) => {
-    const own = await ownGateway(onTestFinished)
+    const own = await startedInTest(onTestFinished).gateway()
     const references = new Set<string>()
     for (let start = 0; start < 70; start += 10) for (const made of await Promise.all(Array.from({length: 10}, () => purchasedAtGateway(own)))) references.add(made.reference)
     await rateLimit(own, 'GET', '/v1.0/purchases', {retryAfter: 1, times: 2})
@@ -94,7 +88,7 @@ describeInBothDialects.concurrent('a read the gateway rate limits is waited out 
 
 describeInBothDialects.concurrent('a purchase or refund answered 429 was not processed: sent again once allowed, made once', () => {
   it('purchase create: the POST answered 429, then made: exit 0, one purchase under the reference', async ({onTestFinished}) => {
-    const sandbox = await ownGateway(onTestFinished)
+    const sandbox = await startedInTest(onTestFinished).gateway()
     await rateLimit(sandbox, 'POST', '/v1.0/purchases', {retryAfter: 1})
     const cursor = await requestLogCursor(sandbox)
     const reference = ref('limited')
@@ -106,7 +100,7 @@ describeInBothDialects.concurrent('a purchase or refund answered 429 was not pro
   })
 
   it('refund create: the same, one refund under the reference', async ({onTestFinished}) => {
-    const sandbox = await ownGateway(onTestFinished)
+    const sandbox = await startedInTest(onTestFinished).gateway()
     const purchase = await purchasedAtGateway(sandbox)
     await rateLimit(sandbox, 'POST', '/v1.0/refunds', {retryAfter: 1})
     const cursor = await requestLogCursor(sandbox)
@@ -120,7 +114,7 @@ describeInBothDialects.concurrent('a purchase or refund answered 429 was not pro
   })
 
   it('a purchase answered 503 with Retry-After may have been made: never sent again, looked up by its reference once the wait is over (here: nothing, exit 8)', async ({onTestFinished}) => {
-    const own = await ownGateway(onTestFinished)
+    const own = await startedInTest(onTestFinished).gateway()
     await rateLimit(own, 'POST', '/v1.0/purchases', {retryAfter: 2, unavailable: true})
     const cursor = await requestLogCursor(own)
     const reference = ref('unavailable')
@@ -137,7 +131,7 @@ describeInBothDialects.concurrent('a purchase or refund answered 429 was not pro
 
 describeInBothDialects.concurrent('past the bound: exit 9, nothing made, and what to run later', () => {
   it('a wait asked longer than the minute gw waits: exit 9 at once, the words, and --json’s error object', async ({onTestFinished}) => {
-    const sandbox = await ownGateway(onTestFinished)
+    const sandbox = await startedInTest(onTestFinished).gateway()
     await rateLimit(sandbox, 'POST', '/v1.0/purchases', {retryAfter: 120})
     const reference = ref('later')
     const started = performance.now()
@@ -181,7 +175,7 @@ async function madeAt(at: Sandbox, prefix: string): Promise<Map<string, number>>
 
 describeInBothDialects.concurrent('a batch slows down for the gateway', () => {
   it('against gw sandbox start --rate-limit 20: every row made once, none failed, and the summary names the rate and the wait', async ({onTestFinished}) => {
-    const own = await ownGateway(onTestFinished, ['--rate-limit', '20'])
+    const own = await startedInTest(onTestFinished).gateway(['--rate-limit', '20'])
     const prefix = ref('paced')
     const input = await purchaseBatch(own, 40, prefix)
     const cursor = await requestLogCursor(own)
@@ -199,7 +193,7 @@ describeInBothDialects.concurrent('a batch slows down for the gateway', () => {
   })
 
   it('rate limited past gw’s wait: exit 9, the rows not made, and the next run sends them once, looking up none in doubt', async ({onTestFinished}) => {
-    const own = await ownGateway(onTestFinished)
+    const own = await startedInTest(onTestFinished).gateway()
     const prefix = ref('held')
     const input = await purchaseBatch(own, 5, prefix)
     await rateLimit(own, 'POST', '/v1.0/purchases', {retryAfter: 600, times: 100})
@@ -224,7 +218,7 @@ describeInBothDialects.concurrent('a batch slows down for the gateway', () => {
 
 describeOnce.concurrent('a wait at a terminal whose stdout is a pipe', () => {
   it('is said in a line of its own, not drawn at the foot of the screen the pipe’s reader writes on', async ({onTestFinished}) => {
-    const sandbox = await ownGateway(onTestFinished)
+    const sandbox = await startedInTest(onTestFinished).gateway()
     const made = await purchasedAtGateway(sandbox)
     await rateLimit(sandbox, 'GET', '/v1.0/purchases', {retryAfter: 1})
     const t = terminal([], sandbox.env({NO_COLOR: '1'}), {program: ['bash', '-c', `"${process.execPath}" "${GW}" purchase get ${made.id} | cat`]})
