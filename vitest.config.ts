@@ -67,6 +67,9 @@ export const OWN_PROCESS = [
   'test/unit/batch/same-batch-lock.test.ts',
 ]
 
+/** Loaded before each test file: what a helper opens for a test undone (setup.ts), and each file's CPU-seconds counted. */
+export const SETUP_FILES = {always: 'test/setup.ts', cpuLog: 'test/cpu-per-file.ts'}
+
 /** The unit tests (test/unit) and the local gateway's own (test/sandbox): they run the TypeScript source, and need no build. */
 const UNIT = ['test/unit/**/*.test.ts', 'test/sandbox/**/*.test.ts']
 
@@ -83,7 +86,7 @@ export default defineConfig({
     // Once a run, whichever projects it runs: what the tests write in the temporary folder goes into a folder of this run's.
     globalSetup: ['test/run-folder.ts'],
     // GW_CPU_LOG=FILE: each file's CPU-seconds appended to FILE (test/cpu-per-file.ts, CONTRIBUTING "What it costs").
-    setupFiles: ['test/setup.ts', ...(process.env.GW_CPU_LOG ? ['test/cpu-per-file.ts'] : [])],
+    setupFiles: [SETUP_FILES.always, ...(process.env.GW_CPU_LOG ? [SETUP_FILES.cpuLog] : [])],
     isolate: false,
     // The end-to-end projects alone rebuild the bundle they run, where a source file is newer
     // (test/global-setup.ts): `npx vitest run test/unit/x.test.ts` builds nothing.

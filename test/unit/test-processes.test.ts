@@ -1,7 +1,7 @@
 import {readdirSync, readFileSync} from 'node:fs'
 import {join, relative} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import config, {OWN_PROCESS} from '../../vitest.config.js'
+import config, {OWN_PROCESS, SETUP_FILES} from '../../vitest.config.js'
 import mutateConfig from '../../vitest.mutate.config.js'
 
 // Test files share their worker's process (vitest.config.ts), so what one file leaves behind
@@ -26,12 +26,12 @@ describe('test files that share a process', () => {
 
   it('find each helper\'s cleanup in place: no helper module registers a hook when it loads (it loads once a process)', () => {
     // The setup files are loaded before each test file (vitest.config.ts setupFiles): their hooks are each file's.
-    const setupFiles = ['test/setup.ts', 'test/cpu-per-file.ts']
+    const setupFiles: string[] = Object.values(SETUP_FILES)
     const helpers = testFiles.filter((file) => !file.endsWith('.test.ts') && !setupFiles.includes(file))
     const hooked = helpers.filter((file) => /^(afterEach|afterAll|beforeEach|beforeAll)\(/m.test(source(file)))
     expect(hooked).toEqual([])
     // Whichever runs them: npm test, and StrykerJS's runs of the unit tests.
-    for (const {test} of [config, mutateConfig]) expect(test?.setupFiles).toContain('test/setup.ts')
+    for (const {test} of [config, mutateConfig]) expect(test?.setupFiles).toContain(SETUP_FILES.always)
   })
 })
 
