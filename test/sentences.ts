@@ -7,8 +7,9 @@
  * before a space or the end (not in e.g. or i.e.), at a blank line, at a heading and at a table cell's
  * edge. A list item is no sentence of its own: one that ends in ; or , or nothing runs on into the
  * next item, and an intro line ending in : runs on into its list. So end each item with a full stop
- * where each is a sentence. An intro ending in : before a code block runs on, past the code, into
- * the text after it, as a reader goes on from "Run this:" to what it does.
+ * where each is a sentence. An intro ending in : runs on past a blank line or a code block into the
+ * text after it, a list or a paragraph, as a reader goes on from "Run this:" to what it does. A
+ * heading or a table after it ends its sentence.
  */
 export interface Sentence {
   /** 1-based line of the text it starts in. */
@@ -41,22 +42,22 @@ export function sentencesOf(text: string, {columns = false, lines = false} = {})
 
 /**
  * The runs of text a sentence cannot cross, each as its pieces: a paragraph with any list that
- * follows it (up to a blank line), a heading, a table cell, a help topic's row. Code is left out.
+ * follows it (up to a blank line, but past one after an intro ending in :), a heading, a table cell,
+ * a help topic's row. Code is left out.
  */
 function blocksOf(text: string, columns: boolean): Piece[][] {
   const lines = text.replace(/<!--[\s\S]*?-->/g, (comment) => comment.replace(/[^\n]/g, '')).split('\n')
   const blocks: Piece[][] = []
   let block: Piece[] | undefined
-  // An intro ending in : that a blank line or code ended: its sentence waits, past the code, for the text after it.
+  // An intro ending in : that a blank line or code ended: its sentence waits, past them, for the text after it.
   let held: Piece[] | undefined
-  let pastCode = false
   let row = false
   const end = () => {
     if (block?.some((piece) => piece.text.trim())) blocks.push(block)
     block = undefined
     row = false
   }
-  // A heading, a table or the end comes after the code instead: the intro's sentence ends where it does.
+  // A heading, a table or the end comes after the intro instead: the intro's sentence ends where it does.
   const release = () => {
     if (held) blocks.push(held)
     held = undefined
@@ -65,14 +66,12 @@ function blocksOf(text: string, columns: boolean): Piece[][] {
     if (held || !block?.at(-1)!.text.endsWith(':')) return
     held = block
     block = undefined
-    pastCode = false
   }
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!
     const fence = /^\s*(```|~~~)/.exec(raw)
     if (fence) {
       hold()
-      pastCode = true
       end()
       while (++i < lines.length && !lines[i]!.trimStart().startsWith(fence[1]!)) {
         // the block's lines are code
@@ -111,10 +110,8 @@ function blocksOf(text: string, columns: boolean): Piece[][] {
     // An indented line of a help text that reads as a command or a column (two spaces between) is not prose.
     if (indented && !block) continue
     const item = /^([-*+]|\d+[.)])\s+(.*)$/.exec(trimmed)
-    // With no code between, a blank line ends the intro's sentence.
-    if (!pastCode) release()
     if (held) {
-      // The text after the code goes on from its intro, a piece of its own for its line.
+      // The text after a blank line or code goes on from its intro, a piece of its own for its line.
       block = held
       held = undefined
       block.push({line: i + 1, text: item ? item[2]! : trimmed})
