@@ -243,7 +243,7 @@ describeInBothDialects.concurrent('a gateway that stops answering', () => {
 
 describeInBothDialects('one gw at a time per batch', () => {
   it('after kill -9, four reruns started together: one runs the batch, the others are refused naming it, and every row is sent once', async () => {
-    const file = refundFile(await bigPurchase(), 300)
+    const file = refundFile(await bigPurchase(), 100)
     proxy = await countingProxy(sandbox.url)
     const env = {GW_BASE_URL: proxy.url}
     const first = spawnGw(sandbox, ['refund', 'create', '--input', file, '--concurrency', '2'], env)
@@ -259,7 +259,7 @@ describeInBothDialects('one gw at a time per batch', () => {
     // Whichever ran, the rows went once: the gateway counted every reference exactly once.
     const last = await sandbox.gw(['refund', 'create', '--input', file], {env, timeoutMs: 60_000})
     expect(last.code, last.stderr).toBe(0)
-    everyOnce(proxy.references(), 300)
+    everyOnce(proxy.references(), 100)
   }, 120_000)
 })
 
