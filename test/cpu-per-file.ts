@@ -3,19 +3,21 @@ import {afterAll, beforeAll, beforeEach, expect} from 'vitest'
 
 /**
  * With GW_CPU_LOG=FILE (vitest.config.ts), each test file's CPU-seconds are appended to FILE as
- * `SECONDS PATH DIALECT`: its worker's own (gw in threads too) and that of the processes it started
- * and saw end (gw, local gateways, shells). Read from /proc, so Linux only.
+ * `SECONDS OWN PATH DIALECT`. SECONDS is its worker's own (gw in threads too) and that of the
+ * processes it started and saw end (gw, local gateways, shells); OWN is the worker's alone. Read
+ * from /proc, so Linux only.
  */
 const log = process.env.GW_CPU_LOG!
 if (process.platform !== 'linux') throw new Error(`GW_CPU_LOG reads /proc/self/stat, which ${process.platform} has not: unset it`)
 
-/** utime, stime, cutime and cstime, in clock ticks of 10 ms (USER_HZ, 100 on Linux). */
-function cpuSeconds(): number {
-  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ')
-  return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) / 100
+/** utime and stime, then cutime and cstime, in clock ticks of 10 ms (USER_HZ, 100 on Linux), as seconds. */
+function cpuSeconds(): {own: number; all: number} {
+  const ticks = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ').slice(11, 15).map(Number)
+  const own = (ticks[0]! + ticks[1]!) / 100
+  return {own, all: own + (ticks[2]! + ticks[3]!) / 100}
 }
 
-let start = 0
+let start = {own: 0, all: 0}
 let file = ''
 beforeAll(() => {
   start = cpuSeconds()
@@ -24,4 +26,7 @@ beforeEach(() => {
   file = expect.getState().testPath ?? ''
 })
 // Registered before the file's own hooks, so run after them (vitest runs after-hooks as a stack): its local gateways have ended.
-afterAll(() => appendFileSync(log, `${(cpuSeconds() - start).toFixed(2)} ${file} ${process.env.GW_TEST_DIALECT ?? 'contract'}\n`))
+afterAll(() => {
+  const end = cpuSeconds()
+  appendFileSync(log, `${(end.all - start.all).toFixed(2)} ${(end.own - start.own).toFixed(2)} ${file} ${process.env.GW_TEST_DIALECT ?? 'contract'}\n`)
+})
