@@ -8,8 +8,8 @@ import {Worker} from 'node:worker_threads'
  * gw run in a worker thread of the test's own process, as `node bin/run.js ARGS` would run it: the
  * same entry (bin/run.js, then dist/gw.cjs from its code cache), its own argv, environment, stdin,
  * stdout, stderr and exit code. A thread runs one gw after another, each evaluating the bundle
- * afresh, and what a run leaves is undone as a process's exit would (gw-thread.cjs). A process
- * costs the test ~0.3 CPU-s a gw, a fresh thread about half that, a warm one a fifth.
+ * afresh, and what a run leaves is undone as a process's exit would (gw-thread.cjs). A run in a
+ * warm thread costs a third of a process, a new thread a little more than a process.
  * CONTRIBUTING.md ("gw in a thread") says where a thread and a process could differ and how each
  * is kept the same.
  */
