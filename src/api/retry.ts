@@ -114,7 +114,7 @@ export interface RateLimit {
 export function rateLimitOf(status: number, {retryAfter, date}: {retryAfter?: string; date?: string}, now: number): RateLimit | undefined {
   if (status !== 429 && !(status === 503 && retryAfter !== undefined)) return undefined
   const said = Date.parse(date ?? '')
-  const retryAfterMs = parseRetryAfter(retryAfter, Number.isFinite(said) ? said : now)
+  const retryAfterMs = retryAfter === undefined ? undefined : parseRetryAfter(retryAfter, Number.isFinite(said) ? said : now)
   return retryAfterMs === undefined ? {status} : {status, retryAfterMs}
 }
 
@@ -122,8 +122,8 @@ export function rateLimitOf(status: number, {retryAfter, date}: {retryAfter?: st
  * Retry-After in ms from `now`: seconds (`12`), or an HTTP date. A negative or past value is 0
  * (no wait asked); anything else unreadable is undefined, and gw's own backoff stands for it.
  */
-export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
-  const text = value?.trim() ?? ''
+export function parseRetryAfter(value: string, now: number): number | undefined {
+  const text = value.trim()
   if (/^[+-]?\d+(\.\d+)?$/.test(text)) return Math.max(0, Math.round(Number(text) * 1000))
   // A date names its month or day in words (RFC 9110's three forms); Date.parse alone takes `-5` for a year.
   const at = /[a-z]/i.test(text) ? Date.parse(text) : Number.NaN

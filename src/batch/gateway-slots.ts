@@ -55,7 +55,8 @@ export class GatewaySlots {
     const stopped = new Promise<typeof STOPPED | undefined>((resolve) => {
       const stop = () => resolve(started ? undefined : STOPPED)
       if (this.stopping.aborted) stop()
-      else this.stopping.addEventListener('abort', stop, {once: true})
+      // A signal aborts once; the listener goes when the request settles, whichever came first.
+      else this.stopping.addEventListener('abort', stop)
       const done = () => this.stopping.removeEventListener('abort', stop)
       ran.then(done, done)
     })
@@ -90,7 +91,7 @@ export class GatewaySlots {
    * for want of an answer (its look-up before sending lost, or refused with a 5xx) counts as lost too.
    */
   lost(report: RowReport): boolean {
-    const unanswered = report.status === 'unknown' ? !report.resumed && !report.reached : report.status === 'failed' && UNANSWERED.has(report.error?.kind ?? '')
+    const unanswered = report.status === 'unknown' ? !report.resumed && !report.reached : report.status === 'failed' && UNANSWERED.has(report.error?.kind)
     if (!unanswered) {
       this.lostInARow = 0
       return false
@@ -100,7 +101,7 @@ export class GatewaySlots {
 }
 
 /** The kinds of a failure (errors.ts GatewayError) where the gateway gave no answer that judged the request. */
-const UNANSWERED = new Set(['network', 'gateway'])
+const UNANSWERED = new Set<string | undefined>(['network', 'gateway'])
 
 /** After LOST_IN_A_ROW answers lost in a row: what the batch stops with. */
 export function unreachable(noun: string): GwError {

@@ -11,6 +11,7 @@ describe('parseRetryAfter', () => {
     [' 3 ', 3000],
     ['0', 0],
     ['1.5', 1500],
+    ['1.25', 1250],
     ['+2', 2000],
     // Negative or past: no wait asked (the floor holds it off a busy loop).
     ['-5', 0],
@@ -27,7 +28,8 @@ describe('parseRetryAfter', () => {
     ['', undefined],
     ['12s', undefined],
     ['1e3', undefined],
-    [undefined, undefined],
+    // A date in figures alone is no HTTP date (Date.parse would take it).
+    ['2026-11-28 10:00:12', undefined],
   ])('%j → %s', (value, ms) => {
     expect(parseRetryAfter(value, NOW)).toBe(ms)
   })
@@ -46,7 +48,8 @@ describe('rateLimitOf: which answers are the gateway asking to wait', () => {
     [200, {retryAfter: '2'}, undefined],
     [400, {}, undefined],
   ] as const)('%s %j → %j', (status, headers, limit) => {
-    expect(rateLimitOf(status, headers, NOW)).toEqual(limit)
+    // Strictly: no retryAfterMs at all where none was said, not one that is undefined.
+    expect(rateLimitOf(status, headers, NOW)).toStrictEqual(limit)
   })
 
   it("reads a date against the answer's own Date, so a gateway whose clock is 5 minutes ahead still means 10 s", () => {

@@ -1,6 +1,7 @@
 import {getEventListeners} from 'node:events'
 import {describe, expect, it} from 'vitest'
-import {GatewaySlots, LOST_IN_A_ROW, STOPPED} from '../../../src/batch/gateway-slots.js'
+import {GatewaySlots, LOST_IN_A_ROW, rateLimited, STOPPED} from '../../../src/batch/gateway-slots.js'
+import {RateLimitedError} from '../../../src/errors.js'
 import type {RowReport} from '../../../src/batch/row-reports.js'
 
 // A batch's way to the gateway: `concurrency` requests at once, the first alone, none once stopped.
@@ -100,5 +101,22 @@ describe('GatewaySlots.lost', () => {
     expect(slots.lost(report({status: 'failed'}))).toBe(false)
     for (let i = 1; i < LOST_IN_A_ROW; i++) expect(slots.lost(lost)).toBe(false)
     expect(slots.lost(lost)).toBe(true)
+  })
+})
+
+describe('rateLimited', () => {
+  it.each([
+    [undefined, 'Nothing was made for the rows it held back: run the same command again later; it sends them then, and nothing twice.'],
+    [90_000, 'Nothing was made for the rows it held back: run the same command again later (the gateway asked for 90 s); it sends them then, and nothing twice.'],
+  ])('a wait of %s ms asked: the batch stops with exit 9, the status and the wait, and says when to run it again', (retryAfterMs, hint) => {
+    const stop = rateLimited('refund', new RateLimitedError('limited', {retryAfterMs}, {status: 503}))
+    expect(stop).toBeInstanceOf(RateLimitedError)
+    expect({message: stop.message, exitCode: stop.exitCode, status: stop.status, retryAfterMs: stop.retryAfterMs, hint: stop.hint}).toStrictEqual({
+      message: 'The gateway kept rate limiting the refunds past the wait gw allows each one: no more rows were started',
+      exitCode: 9,
+      status: 503,
+      retryAfterMs,
+      hint,
+    })
   })
 })
