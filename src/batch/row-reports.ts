@@ -82,21 +82,9 @@ export function resultEntry(reference: string, report: RowReport, gatewayInstanc
 /** A row an earlier run sent (answered, or in doubt) that the file now asks otherwise: neither sent nor looked up again. */
 export function changedRow(row: ValidRow<unknown>, changes: string[], done: Result | undefined): RowReport {
   const then = done && isFinal(done) ? `had its answer (${done.status})` : 'has no answer known'
-  return {
-    row: row.row,
-    line: row.line,
-    reference: row.reference,
-    status: 'invalid',
-    exitCode: 2,
-    resumed: false,
-    error: {
-      kind: 'usage',
-      status: null,
-      messages: [`Line ${row.line} was changed after an earlier run sent it (${changes.join('; ')}); that ${then}: it was not sent again`],
-      request_id: null,
-      hint: 'A row that was sent cannot change: put the line back as it was to finish it, or give the change a reference of its own (a new row).',
-    },
-  }
+  return notSent(row, [`Line ${row.line} was changed after an earlier run sent it (${changes.join('; ')}); that ${then}: it was not sent again`], {
+    hint: 'A row that was sent cannot change: put the line back as it was to finish it, or give the change a reference of its own (a new row).',
+  })
 }
 
 /** --verify: a row the journal has done that the gateway has nothing of under its reference (or its id, for a kind found by id only). */
@@ -184,13 +172,10 @@ export function errorFields(error: GwError): ErrorFields {
 
 /** A row that failed the checks, as its report (skipped with --skip-invalid). */
 export function invalidReport(row: InvalidRow): RowReport {
-  return {
-    row: row.row,
-    line: row.line,
-    reference: row.reference,
-    status: 'invalid',
-    exitCode: 2,
-    resumed: false,
-    error: {kind: 'usage', status: null, messages: row.messages, request_id: null},
-  }
+  return notSent(row, row.messages)
+}
+
+/** A row not sent for what its line says (exit 2): `messages` say why, `hint` what to do. */
+function notSent({row, line, reference}: Pick<InvalidRow, 'row' | 'line' | 'reference'>, messages: string[], hint?: {hint: string}): RowReport {
+  return {row, line, reference, status: 'invalid', exitCode: 2, resumed: false, error: {kind: 'usage', status: null, messages, request_id: null, ...hint}}
 }
