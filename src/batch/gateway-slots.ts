@@ -55,7 +55,7 @@ export class GatewaySlots {
     const stopped = new Promise<typeof STOPPED | undefined>((resolve) => {
       const stop = () => resolve(started ? undefined : STOPPED)
       if (this.stopping.aborted) stop()
-      // A signal aborts once; the listener goes when the request settles, whichever came first.
+      // A signal aborts at most once, so the listener need not remove itself: `done` removes it.
       else this.stopping.addEventListener('abort', stop)
       const done = () => this.stopping.removeEventListener('abort', stop)
       ran.then(done, done)
