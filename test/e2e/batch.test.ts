@@ -33,7 +33,7 @@ async function purchases(count: number, amount = 10000, cardToken = token): Prom
 /** Once the clock's second has turned: a record made after is dated later than any made before. */
 async function secondTurned(): Promise<void> {
   const second = Math.floor(Date.now() / 1000)
-  while (Math.floor(Date.now() / 1000) === second) await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000)))
+  await until("the clock's next second", () => Math.floor(Date.now() / 1000) > second || undefined)
 }
 
 function refundCsv(ids: string[], prefix: string, amount = '1000'): string {
