@@ -1,5 +1,6 @@
 import {appendFileSync, readFileSync} from 'node:fs'
 import {afterAll, beforeAll, beforeEach, expect} from 'vitest'
+import {spawnerPid} from './spawner.js'
 
 /**
  * With GW_CPU_LOG=FILE (vitest.config.ts), each test file's CPU-seconds are appended to FILE as
@@ -11,10 +12,17 @@ const log = process.env.GW_CPU_LOG!
 if (process.platform !== 'linux') throw new Error(`GW_CPU_LOG reads /proc/self/stat, which ${process.platform} has not: unset it`)
 
 /** utime and stime, then cutime and cstime, in clock ticks of 10 ms (USER_HZ, 100 on Linux), as seconds. */
+function ticksOf(pid: number | 'self'): number[] {
+  return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ').slice(11, 15).map(Number)
+}
+
+/** This process's CPU, and with it that of the processes it saw end, and the spawner's (test/spawner.ts), whose programs are its children. */
 function cpuSeconds(): {own: number; all: number} {
-  const ticks = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ').slice(11, 15).map(Number)
+  const ticks = ticksOf('self')
+  const spawner = spawnerPid()
+  const spawned = spawner === undefined ? 0 : ticksOf(spawner).reduce((sum, each) => sum + each, 0)
   const own = (ticks[0]! + ticks[1]!) / 100
-  return {own, all: own + (ticks[2]! + ticks[3]!) / 100}
+  return {own, all: own + (ticks[2]! + ticks[3]! + spawned) / 100}
 }
 
 let start = {own: 0, all: 0}

@@ -3,6 +3,7 @@ import {randomUUID} from 'node:crypto'
 import {readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach} from 'vitest'
+import {runToEndSync} from '../spawner.js'
 import {GW, RUN_BOUND_MS, type Sandbox, sharedSandbox} from './helpers.js'
 
 /**
@@ -59,12 +60,16 @@ const quote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`
  */
 export function terminal(args: string[], env: NodeJS.ProcessEnv, {width = 200, height = 50, program = [process.execPath, GW]} = {}): Terminal {
   const socket = `gw-test-${randomUUID().slice(0, 8)}`
-  const tmux = (...tmuxArgs: string[]) => spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...tmuxArgs], {encoding: 'utf8', timeout: RUN_BOUND_MS})
+  // Started by the spawner (test/spawner.ts): a test polls a screen with dozens of these.
+  const tmux = (...tmuxArgs: string[]) => {
+    const ended = runToEndSync({file: 'tmux', args: ['-L', socket, '-f', '/dev/null', ...tmuxArgs], env: process.env, timeoutMs: RUN_BOUND_MS, killSignal: 'SIGTERM'})
+    return {status: ended.code, stdout: ended.stdout.toString(), stderr: ended.stderr.toString()}
+  }
   // No update notice, nor its check of the registry, but where a test asks for them (GW_NO_UPDATE_NOTIFIER: undefined).
   const vars = Object.entries({PATH: process.env.PATH, TERM: 'xterm', NODE_OPTIONS: '', GW_NO_UPDATE_NOTIFIER: '1', ...env}).filter(([, value]) => value !== undefined)
   const command = `env -i ${vars.map(([key, value]) => quote(`${key}=${value}`)).join(' ')} ${[...program, ...args].map(quote).join(' ')}; echo "[exit $?]"; sleep 600`
   const started = tmux('new-session', '-d', '-x', String(width), '-y', String(height), '-s', 'gw', command)
-  if (started.status !== 0) throw new Error(`tmux could not start: ${started.stderr || started.error?.message}`)
+  if (started.status !== 0) throw new Error(`tmux could not start: ${started.stderr}`)
   const screen = (escapes = false) => tmux('capture-pane', '-p', '-J', ...(escapes ? ['-e'] : []), '-S', '-100', '-t', 'gw').stdout
   return {
     screen,

@@ -4,6 +4,7 @@ import {mkdtempSync, readFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join, relative} from 'node:path'
 import {afterAll, afterEach, beforeAll, describe, expect} from 'vitest'
+import {runToEnd} from '../spawner.js'
 import {runGwInThread} from './gw-thread.js'
 
 const ROOT = join(import.meta.dirname, '..', '..')
@@ -109,31 +110,17 @@ function spawnsGw(options: RunOptions, args: string[]): boolean {
 }
 
 /**
- * Runs a program with only the environment given (and PATH), and collects what it wrote. Give bash
- * a HOME of the test's: bash whose stdin is a socket (a pipe, as Node makes it) reads ~/.bashrc,
+ * Runs a program with only the environment given (and PATH), and collects what it wrote, started
+ * by the spawner (test/spawner.ts), whose forks cost a fifteenth of this process's. Give bash a
+ * HOME of the test's: bash whose stdin is a socket (a pipe, as Node makes it) reads ~/.bashrc,
  * and the developer's took a second a run here.
  */
-export function runProgram(file: string, args: string[], options: RunOptions = {}): Promise<GwResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, args, {env: baseEnv(options.env ?? {}), cwd: options.cwd, uid: options.uid, gid: options.gid, stdio: ['pipe', 'pipe', 'pipe']})
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL')
-      reject(new Error(`${file} ${args.join(' ')} did not exit within ${options.timeoutMs ?? RUN_BOUND_MS} ms\nstdout: ${stdout}\nstderr: ${stderr}`))
-    }, options.timeoutMs ?? RUN_BOUND_MS)
-    child.on('error', reject)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      resolve(gwResult(code, stdout, stderr))
-    })
-    // A program may exit without reading its stdin (sh -c 'touch ...'): the EPIPE of closing it is
-    // no failure of the test, and unheard it was an uncaught error that failed the whole run.
-    child.stdin.on('error', () => {})
-    child.stdin.end(options.stdin ?? '')
-  })
+export async function runProgram(file: string, args: string[], options: RunOptions = {}): Promise<GwResult> {
+  const timeoutMs = options.timeoutMs ?? RUN_BOUND_MS
+  const run = {file, args, env: baseEnv(options.env ?? {}), cwd: options.cwd, uid: options.uid, gid: options.gid, stdin: options.stdin ?? '', timeoutMs, killSignal: 'SIGKILL' as const}
+  const {code, timedOut, stdout, stderr} = await runToEnd(run)
+  if (timedOut) throw new Error(`${file} ${args.join(' ')} did not exit within ${timeoutMs} ms\nstdout: ${stdout.toString()}\nstderr: ${stderr.toString()}`)
+  return gwResult(code, stdout.toString(), stderr.toString())
 }
 
 function gwResult(code: number | null, stdout: string, stderr: string): GwResult {
