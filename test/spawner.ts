@@ -37,31 +37,42 @@ const ended = ({code, signal, timedOut, stdout, stderr}: ProgramEnd): ProgramEnd
 const SPAWNER = join(import.meta.dirname, 'spawner-process.cjs')
 
 // A thread of this process holds the spawner, so that a synchronous run can wait on it (Atomics.wait)
-// while the thread still hears the answer. It forks the spawner once, from this process.
+// while the thread still hears the answer. It forks the spawner from this process, once unless it dies.
 const THREAD = `
 const {workerData} = require('node:worker_threads')
 const {fork} = require('node:child_process')
 const {script, runs, syncRuns, woken} = workerData
-const spawner = fork(script, [], {execArgv: [], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc']})
 const sync = new Set()
-runs.postMessage({id: -2, pid: spawner.pid})
-spawner.on('message', (answer) => {
-  if (!sync.delete(answer.id)) return runs.postMessage(answer)
-  syncRuns.postMessage(answer)
+const pending = new Set()
+const answer = (message) => {
+  pending.delete(message.id)
+  if (!sync.delete(message.id)) return runs.postMessage(message)
+  syncRuns.postMessage(message)
   Atomics.store(woken, 0, 1)
   Atomics.notify(woken, 0)
-})
-spawner.on('exit', (code, signal) => {
-  const error = {message: 'the spawner (test/spawner-process.cjs) ended with ' + (signal ?? code)}
-  runs.postMessage({id: -1, error})
-  syncRuns.postMessage({id: -1, error})
-  Atomics.store(woken, 0, 1)
-  Atomics.notify(woken, 0)
-})
-runs.on('message', (run) => spawner.send(run))
+}
+// A spawner gone (killed, out of memory) answers the runs it had with why, and the next run starts a new one.
+const start = () => {
+  const spawner = fork(script, [], {execArgv: [], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc']})
+  runs.postMessage({id: -2, pid: spawner.pid})
+  spawner.on('message', answer)
+  spawner.on('exit', (code, signal) => {
+    const error = {message: 'the spawner (test/spawner-process.cjs) ended with ' + (signal ?? code)}
+    for (const id of pending) answer({id, error})
+    current = undefined
+  })
+  return spawner
+}
+let current = start()
+const send = (run) => {
+  pending.add(run.id)
+  current ??= start()
+  current.send(run)
+}
+runs.on('message', send)
 syncRuns.on('message', (run) => {
   sync.add(run.id)
-  spawner.send(run)
+  send(run)
 })
 `
 
@@ -94,8 +105,7 @@ function started(): Spawner {
   const waiting = new Map<number, (answer: Answer) => void>()
   runs.port1.on('message', (answer: Answer & {pid?: number}) => {
     if (answer.id === -2) pid = answer.pid
-    if (answer.id === -1) for (const each of waiting.values()) each(answer)
-    waiting.get(answer.id)?.(answer)
+    else waiting.get(answer.id)?.(answer)
   })
   runs.port1.unref()
   spawner = {runs: runs.port1, syncRuns: syncRuns.port1, woken, waiting}
@@ -124,8 +134,12 @@ export function runToEndSync(run: ProgramRun): ProgramEnd {
   const id = nextId++
   Atomics.store(woken, 0, 0)
   syncRuns.postMessage({id, ...run})
-  Atomics.wait(woken, 0, 0)
-  const answer = receiveMessageOnPort(syncRuns)?.message as Answer | undefined
+  // The spawner answers by the run's bound; a thread gone would not, so the wait has one too.
+  Atomics.wait(woken, 0, 0, run.timeoutMs + 30_000)
+  let answer: Answer | undefined
+  // An answer to a run whose wait ended before it came is passed over.
+  do answer = receiveMessageOnPort(syncRuns)?.message as Answer | undefined
+  while (answer && answer.id !== id)
   if (!answer || 'error' in answer) throw Object.assign(new Error(`${run.file}: ${answer?.error.message ?? 'no answer from the spawner'}`), {code: answer && 'error' in answer ? answer.error.code : undefined})
   return ended(answer)
 }

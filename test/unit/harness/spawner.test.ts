@@ -1,9 +1,20 @@
+import {readFileSync} from 'node:fs'
 import {describe, expect, it} from 'vitest'
 import {type ProgramRun, runToEnd, runToEndSync, spawnerPid} from '../../spawner.js'
 
+/** Polls for what `check` finds, as test/e2e/helpers.ts until does. */
+async function until<T>(check: () => T | undefined): Promise<T> {
+  for (;;) {
+    const value = check()
+    if (value !== undefined) return value
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
 const run = (file: string, args: string[], more: Partial<ProgramRun> = {}): ProgramRun => ({file, args, env: {PATH: process.env.PATH}, timeoutMs: 30_000, killSignal: 'SIGKILL', ...more})
 
-describe.skipIf(process.platform === 'win32')('the spawner (test/spawner.ts)', () => {
+// Linux: the last test reads the spawner's children from /proc.
+describe.skipIf(process.platform !== 'linux')('the spawner (test/spawner.ts)', () => {
   it('runs a program to its end: its stdin, stdout, stderr and exit code, in a process other than this one', async () => {
     const ended = await runToEnd(run('sh', ['-c', 'cat; echo oops >&2; exit 3'], {stdin: 'héllo\n'}))
     expect(ended).toStrictEqual({code: 3, signal: null, timedOut: false, stdout: Buffer.from('héllo\n'), stderr: Buffer.from('oops\n')})
@@ -30,5 +41,18 @@ describe.skipIf(process.platform === 'win32')('the spawner (test/spawner.ts)', (
     const inTurn = Array.from({length: 5}, (_, index) => runToEndSync(run('echo', [String(index)])).stdout.toString())
     expect(inTurn).toEqual(['0\n', '1\n', '2\n', '3\n', '4\n'])
     expect((await waiting).stdout.toString()).toBe('late\n')
+  })
+
+  it('a spawner killed mid-run fails that run saying so, and the next run gets a new spawner', async () => {
+    const first = await runToEnd(run('true', []))
+    expect(first.code).toBe(0)
+    const killed = spawnerPid()!
+    const waiting = runToEnd(run('sleep', ['5']))
+    // The sleep is started once the spawner has a child.
+    await until(() => (readFileSync(`/proc/${killed}/task/${killed}/children`, 'utf8').trim() ? true : undefined))
+    process.kill(killed, 'SIGKILL')
+    await expect(waiting).rejects.toThrow(/^sleep: the spawner \(test\/spawner-process.cjs\) ended with SIGKILL$/)
+    expect(runToEndSync(run('echo', ['again'])).stdout.toString()).toBe('again\n')
+    expect(await until(() => (spawnerPid() === killed ? undefined : spawnerPid()))).toBeGreaterThan(0)
   })
 })
