@@ -5,7 +5,7 @@ import {join} from 'node:path'
 import {afterEach, expect, it} from 'vitest'
 import {countingProxy, type CountingProxy} from '../counting-proxy.js'
 import {rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
-import {baseEnv, cardArgs, describeInBothDialects, describeOnce, DIALECT, GW, isolatedHome, ref, runGw, runProgram, type Sandbox, sharedSandbox, startSandbox} from './helpers.js'
+import {baseEnv, cardArgs, describeInBothDialects, describeOnce, DIALECT, GW, isolatedHome, ref, runGw, runProgram, type Sandbox, sharedSandbox, startSandbox, startSandboxProcess} from './helpers.js'
 import {runsInCiOr} from './slow-gates.js'
 import {DEV_FULL, POSIX_PIPES} from '../only-on.js'
 
@@ -308,7 +308,7 @@ describeOnce('two local gateways on one state file', () => {
   it('the second exits 2 naming the pid that holds it, and the first loses nothing', async () => {
     const home = isolatedHome()
     const state = join(home.HOME!, 'state.json')
-    const first = await startSandbox(['--state', state], home)
+    const first = await startSandboxProcess(['--state', state], home)
     const [reference, later] = [ref(), ref()]
     try {
       expect((await first.gw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs()])).code).toBe(0)

@@ -1,6 +1,6 @@
 import {readFileSync} from 'node:fs'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {cardArgs, isolatedHome, ref, runGw, type Sandbox, sharedSandbox, startSandbox} from './helpers.js'
+import {cardArgs, isolatedHome, ref, runGw, type Sandbox, sharedSandbox, startSandbox, startSandboxProcess} from './helpers.js'
 import {chargeSuccessful, type Listener, type Recorder, startListen, startRecorder} from './listen-helpers.js'
 import {libraryHeaders, rawRequest} from './raw-http.js'
 
@@ -245,7 +245,7 @@ describe('gw sandbox --host 0.0.0.0 refuses merchant TEST, whose token is publis
     rawRequest(url, {method, path, headers: libraryHeaders(new URL(url).host.replace('0.0.0.0', '127.0.0.1')), body: method === 'POST' ? '{}' : undefined})
 
   it("on its controls and on every merchant route, saying what is exposed as it starts; the owner's profile gets in with the control token", async () => {
-    const shut = await startSandbox(['--host', '0.0.0.0'])
+    const shut = await startSandboxProcess(['--host', '0.0.0.0'])
     try {
       const url = shut.url.replace('0.0.0.0', '127.0.0.1')
       for (const [method, path] of [['GET', '/_sandbox/info'], ['POST', '/_sandbox/reset'], ['POST', '/_sandbox/faults'], ['GET', '/_sandbox/requests']] as const) {

@@ -5,6 +5,7 @@
 const {parentPort} = require('node:worker_threads')
 const diagnostics = require('node:diagnostics_channel')
 const net = require('node:net')
+const os = require('node:os')
 const {Readable, Writable} = require('node:stream')
 const timers = require('node:timers')
 const vm = require('node:vm')
@@ -53,8 +54,30 @@ workerThreads.Worker = class Worker extends RealWorker {
   }
 }
 
-parentPort.on('message', ({gw, args, env, stdin}) => {
+// The test's process is this thread's too: a run that signals it (its own pid, its group) would end
+// the test. A process of gw's own would have ended itself alone.
+const ownPid = process.pid
+const realKill = process.kill
+process.kill = function kill(pid, signal) {
+  if (signal !== 0 && (Number(pid) === ownPid || Number(pid) <= 0)) throw new Error(`gw in a thread signalled the test's own process (${pid}, ${signal}): run it as a process (test/e2e/helpers.ts PROCESS_FILES)`)
+  return Reflect.apply(realKill, process, [pid, signal])
+}
+
+parentPort.on('message', (message) => (message.signal ? signalRun(message.signal) : startRun(message)))
+
+/**
+ * A signal a process would have been sent: its listeners hear it, and without one it ends the run
+ * as it would a process, with 128 + the signal's number.
+ */
+function signalRun(name) {
+  if (!run) return
+  if (process.listenerCount(name) > 0) process.emit(name, name)
+  else process.exit(128 + os.constants.signals[name])
+}
+
+function startRun({gw, args, env, stdin, pid}) {
   run = {timeouts: [], immediates: [], sockets: [], servers: [], workers: []}
+  if (pid !== undefined) Object.defineProperty(process, 'pid', {value: pid, writable: false, enumerable: true, configurable: true})
   process.argv = [process.execPath, gw, ...args]
   for (const key of Object.keys(process.env)) delete process.env[key]
   Object.assign(process.env, env)
@@ -63,7 +86,7 @@ parentPort.on('message', ({gw, args, env, stdin}) => {
   // Nothing of this thread's keeps a run going: it ends when gw's own work does ('beforeExit').
   parentPort.unref()
   require(gw)
-})
+}
 
 // A process ends where its event loop has nothing left: 'beforeExit', then 'exit' with its code.
 process.on('beforeExit', () => {

@@ -5,7 +5,7 @@ import {tmpdir} from 'node:os'
 import {join, relative} from 'node:path'
 import {afterAll, afterEach, beforeAll, describe, expect} from 'vitest'
 import {runToEnd} from '../spawner.js'
-import {runGwInThread} from './gw-thread.js'
+import {runGwInThread, startGwInThread} from './gw-thread.js'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 export const GW = join(ROOT, 'bin', 'run.js')
@@ -100,6 +100,8 @@ export const PROCESS_FILES: readonly string[] = [
 
 function spawnsGw(options: RunOptions, args: string[]): boolean {
   if (options.cwd !== undefined || options.uid !== undefined || options.gid !== undefined || process.env.GW_TEST_SPAWN === '1') return true
+  // A time zone is the process's: set in a thread, it would move every thread's clock, a local gateway's too.
+  if (options.env?.TZ !== undefined) return true
   // A local gateway in the foreground is a server with a pid of its own, which gw sandbox stop signals.
   if (args[0] === 'sandbox' && args[1] === 'start' && !args.includes('--detach')) return true
   // keytar, a native module, reads the process's own environment, not a thread's, and in a thread its
@@ -145,7 +147,6 @@ export function ndjson(text: string): unknown[] {
 export interface Sandbox {
   url: string
   home: NodeJS.ProcessEnv
-  process: ChildProcess
   /** What it wrote on stderr so far. */
   stderr(): string
   /** Environment that points gw at this sandbox as merchant TEST. */
@@ -153,6 +154,11 @@ export interface Sandbox {
   gw(args: string[], options?: RunOptions): Promise<GwResult>
   control(method: string, path: string, body?: unknown): Promise<unknown>
   stop(): Promise<void>
+}
+
+/** A local gateway started as a process of its own (startSandboxProcess). */
+export interface ProcessSandbox extends Sandbox {
+  process: ChildProcess
 }
 
 /** A request to the gateway's API as the local gateway's log holds it. */
@@ -195,10 +201,47 @@ export const ANSWERS =
     ? {purchaseNotFound: 'Could not find Purchase', refundAmount: (cents: number) => cents}
     : {purchaseNotFound: 'Purchase not found', refundAmount: (cents: number) => -cents}
 
-/** Starts `gw sandbox start --port 0` as a subprocess and waits for the URL it prints on stdout. */
+/**
+ * Starts `gw sandbox start --port 0` and waits for the URL it prints on stdout: in a thread of this
+ * process, as runGw runs gw (gw-thread.ts), ~0.08 CPU-s less than a process. Its pid is one no
+ * process has, so that gw sandbox stop asks it to stop and signals nothing; gw sandbox status, which
+ * looks for that process, finds it gone. A time zone (TZ) is a process's: with one, or with
+ * GW_TEST_SPAWN=1, it starts as a process (startSandboxProcess).
+ */
 export async function startSandbox(args: string[] = [], home: NodeJS.ProcessEnv = isolatedHome()): Promise<Sandbox> {
-  const dialect = args.includes('--dialect') ? [] : ['--dialect', DIALECT]
-  const child = spawn(process.execPath, [GW, 'sandbox', 'start', '--port', '0', ...dialect, ...args], {env: baseEnv(home), stdio: ['ignore', 'pipe', 'pipe']})
+  if (process.env.GW_TEST_SPAWN === '1' || home.TZ !== undefined) return startSandboxProcess(args, home)
+  const written = {stdout: '', stderr: ''}
+  let printed = () => {}
+  const running = startGwInThread(GW, sandboxStartArgs(args), {env: baseEnv(home), stdin: '', gateway: true}, (stream, chunk) => {
+    written[stream] += chunk.toString()
+    printed()
+  })
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`sandbox did not start: ${written.stderr}`)), RUN_BOUND_MS)
+    printed = () => {
+      const match = /https?:\/\/[^\s]+/.exec(written.stdout)
+      if (!match) return
+      clearTimeout(timer)
+      resolve(match[0])
+    }
+    void running.ended.then((code) => reject(new Error(`sandbox exited with ${code}: ${written.stderr}`)))
+  })
+  return sandboxAt(url, args, home, {
+    stderr: () => written.stderr,
+    ended: () => (running.hasEnded() ? 'ended' : 'still running'),
+    stop: async () => {
+      running.signal('SIGTERM')
+      await running.ended
+    },
+  })
+}
+
+/**
+ * Starts `gw sandbox start --port 0` as a process, for a test whose subject is the gateway's
+ * process (its pid, its end, a kill, gw sandbox status) or two gateways' locks, which are a process's.
+ */
+export async function startSandboxProcess(args: string[] = [], home: NodeJS.ProcessEnv = isolatedHome()): Promise<ProcessSandbox> {
+  const child = spawn(process.execPath, [GW, ...sandboxStartArgs(args)], {env: baseEnv(home), stdio: ['ignore', 'pipe', 'pipe']})
   let stderr = ''
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   const url = await new Promise<string>((resolve, reject) => {
@@ -214,30 +257,43 @@ export async function startSandbox(args: string[] = [], home: NodeJS.ProcessEnv 
     })
     child.on('exit', (code) => reject(new Error(`sandbox exited with ${code}: ${stderr}`)))
   })
-  // Credentials from the environment at this machine count as the sandbox's; a gateway answering as the live one must be said to be live.
-  const mode = args.includes('live') && args[args.indexOf('live') - 1] === '--mode' ? {GW_ENVIRONMENT: 'live'} : {}
-  const env = (extra: NodeJS.ProcessEnv = {}) => ({...home, GW_BASE_URL: url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', ...mode, ...extra})
-  return {
-    url,
-    home,
-    process: child,
+  const sandbox = sandboxAt(url, args, home, {
     stderr: () => stderr,
-    env,
-    gw: (gwArgs, options = {}) => runGw(gwArgs, {...options, env: env(options.env)}),
-    async control(method, path, body) {
-      const response = await fetch(url + path, {method, headers: {'content-type': 'application/json'}, body: body === undefined ? undefined : JSON.stringify(body)}).catch((err: unknown) => {
-        // A gateway gone: how it ended, and what it said, for the test that failed on it.
-        const ended = child.exitCode === null && child.signalCode === null ? 'still running' : `exited with ${child.exitCode ?? child.signalCode}`
-        throw new Error(`The local gateway at ${url} (pid ${child.pid}, ${ended}) did not answer ${method} ${path}\nstderr: ${stderr}`, {cause: err})
-      })
-      return response.json()
-    },
+    ended: () => (child.exitCode === null && child.signalCode === null ? `pid ${child.pid}, still running` : `pid ${child.pid}, exited with ${child.exitCode ?? child.signalCode}`),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve()
         child.once('exit', () => resolve())
         child.kill('SIGTERM')
       }),
+  })
+  return {...sandbox, process: child}
+}
+
+function sandboxStartArgs(args: string[]): string[] {
+  const dialect = args.includes('--dialect') ? [] : ['--dialect', DIALECT]
+  return ['sandbox', 'start', '--port', '0', ...dialect, ...args]
+}
+
+/** A started gateway's handle: how to reach it, run gw against it, and stop it. */
+function sandboxAt(url: string, args: string[], home: NodeJS.ProcessEnv, gateway: {stderr(): string; ended(): string; stop(): Promise<void>}): Sandbox {
+  // Credentials from the environment at this machine count as the sandbox's; a gateway answering as the live one must be said to be live.
+  const mode = args.includes('live') && args[args.indexOf('live') - 1] === '--mode' ? {GW_ENVIRONMENT: 'live'} : {}
+  const env = (extra: NodeJS.ProcessEnv = {}) => ({...home, GW_BASE_URL: url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', ...mode, ...extra})
+  return {
+    url,
+    home,
+    stderr: gateway.stderr,
+    env,
+    gw: (gwArgs, options = {}) => runGw(gwArgs, {...options, env: env(options.env)}),
+    async control(method, path, body) {
+      const response = await fetch(url + path, {method, headers: {'content-type': 'application/json'}, body: body === undefined ? undefined : JSON.stringify(body)}).catch((err: unknown) => {
+        // A gateway gone: how it ended, and what it said, for the test that failed on it.
+        throw new Error(`The local gateway at ${url} (${gateway.ended()}) did not answer ${method} ${path}\nstderr: ${gateway.stderr()}`, {cause: err})
+      })
+      return response.json()
+    },
+    stop: gateway.stop,
   }
 }
 
@@ -245,12 +301,13 @@ export async function startSandbox(args: string[] = [], home: NodeJS.ProcessEnv 
  * The one way tests share a local gateway: called at a file's top level, the file's tests share it;
  * called in a describe block, that block's do. It is started before the first of them (then handed
  * to `started`), its faults cleared after each, stopped after the last. A test whose subject is a
- * gateway's start, restart or flags starts its own with startSandbox.
+ * gateway's start, restart or flags starts its own with startSandbox. asProcess: a gateway with a
+ * process of its own (startSandboxProcess), for tests of gw sandbox status.
  */
-export function sharedSandbox(started: (sandbox: Sandbox) => void | Promise<void>, args: string[] = [], home?: NodeJS.ProcessEnv): void {
+export function sharedSandbox(started: (sandbox: Sandbox) => void | Promise<void>, args: string[] = [], {asProcess = false} = {}): void {
   let sandbox: Sandbox | undefined
   beforeAll(async () => {
-    sandbox = await startSandbox(args, home)
+    sandbox = await (asProcess ? startSandboxProcess(args) : startSandbox(args))
     await started(sandbox)
   })
   afterEach(async () => {

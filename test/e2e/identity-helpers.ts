@@ -6,7 +6,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, expect, type TestContext} from 'vitest'
 import {countingProxy, type CountingProxy} from '../counting-proxy.js'
-import {cardArgs, isolatedHome, purchasedAtGateway, ref, type Sandbox, startSandbox} from './helpers.js'
+import {cardArgs, isolatedHome, type ProcessSandbox, purchasedAtGateway, ref, type Sandbox, startSandbox, startSandboxProcess} from './helpers.js'
 
 // What the tests of identity, not names (design.md §5) share: a relay that can hold POSTs or switch
 // gateways, batches to send through it, and bind mounts.
@@ -119,6 +119,8 @@ function starters(cleanups: (() => Promise<unknown> | unknown)[]) {
   return {
     cleanups,
     gateway: async (args: string[] = [], home = isolatedHome()): Promise<Sandbox> => kept(await startSandbox(args, home), (started) => started.stop()),
+    /** A gateway as a process: a test of the lock on its state file, which is its process's, names its pid. */
+    gatewayProcess: async (args: string[] = [], home = isolatedHome()): Promise<ProcessSandbox> => kept(await startSandboxProcess(args, home), (started) => started.stop()),
     counted: async (upstream: string): Promise<CountingProxy> => kept(await countingProxy(upstream), (proxy) => proxy.close()),
     relayed: async (target: string, options: Parameters<typeof relay>[1] = {}): Promise<Relay> => kept(await relay(target, options), (started) => started.close()),
   }

@@ -131,7 +131,7 @@ describeOnce.concurrent('a local gateway’s state file on an overlay', () => {
   it.skipIf(!overlaysMountable)(`started through the overlay, then through its upper directory: the second is refused as in use (exit 2)${OVERLAY_SKIPPED}`, async ({onTestFinished}) => {
     const started = startedInTest(onTestFinished)
     const {merged, upper} = overlay(started)
-    const first = await started.gateway(['--state', join(merged, 'state.json')])
+    const first = await started.gatewayProcess(['--state', join(merged, 'state.json')])
     const other = join(upper, 'state.json')
     const second = await runGw(['sandbox', 'start', '--port', '0', '--no-request-log', '--state', other], {env: isolatedHome()})
     expect(second.stderr).toContain(`Error: ${other} is in use by another local gateway (pid ${first.process.pid})`)

@@ -35,13 +35,13 @@ async function instanceOf(url: string): Promise<string> {
 
 describeOnce.concurrent('the local gateway’s state file is its real file', () => {
   it('a second gateway on it through a symlink or a hard link is refused (exit 2); the first’s clean stop leaves the symlink a symlink and loses nothing', async ({onTestFinished}) => {
-    const {gateway} = startedInTest(onTestFinished)
+    const {gateway, gatewayProcess} = startedInTest(onTestFinished)
     const dir = folder()
     mkdirSync(join(dir, 'real'))
     const real = join(dir, 'real', 'state.json')
     const link = join(dir, 'state.json')
     symlinkSync(real, link)
-    const first = await gateway(['--state', link])
+    const first = await gatewayProcess(['--state', link])
     const reference = ref('kept')
     expect((await first.gw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs()])).code).toBe(0)
     const pid = first.process.pid!
@@ -399,7 +399,7 @@ describeOnce.concurrent('a file by its device and inode: bind mounts', () => {
   })
 
   it.skipIf(!root)(`a second local gateway on a bind-mounted name of a running one's --state file is refused as in use (exit 2), though the mount names the inode the start's snapshot replaced${NEEDS_ROOT}`, async ({onTestFinished}) => {
-    const {cleanups, gateway} = startedInTest(onTestFinished)
+    const {cleanups, gateway, gatewayProcess} = startedInTest(onTestFinished)
     const dir = folder()
     mkdirSync(join(dir, 'a'))
     mkdirSync(join(dir, 'b'))
@@ -408,7 +408,7 @@ describeOnce.concurrent('a file by its device and inode: bind mounts', () => {
     // A state file the gateway made and left, mounted under another name before either starts.
     await (await gateway(['--state', state])).stop()
     cleanups.push(bindMount(state, other))
-    const first = await gateway(['--state', state])
+    const first = await gatewayProcess(['--state', state])
     const second = await runGw(['sandbox', 'start', '--port', '0', '--no-request-log', '--state', other], {env: isolatedHome()})
     // The start's snapshot gave the first's file another inode: the mount keeps the old one, which the first still locks (and holds open) until it stops.
     expect(second.stderr).toContain(`Error: ${other} is in use by another local gateway (pid ${first.process.pid}): two gateways on one state file would lose each other's writes`)
@@ -441,13 +441,13 @@ describeOnce.concurrent('a file by its device and inode: bind mounts made while 
   })
 
   it.skipIf(!root)(`a bind mount made after a gateway started (of the file its start's snapshot put in place) is refused to a second gateway as in use (exit 2), and to one alone as a mount point${NEEDS_ROOT}`, async ({onTestFinished}) => {
-    const {cleanups, gateway} = startedInTest(onTestFinished)
+    const {cleanups, gateway, gatewayProcess} = startedInTest(onTestFinished)
     const dir = folder()
     mkdirSync(join(dir, 'a'))
     mkdirSync(join(dir, 'b'))
     const state = join(dir, 'a', 'state.json')
     const other = join(dir, 'b', 'state.json')
-    const first = await gateway(['--state', state])
+    const first = await gatewayProcess(['--state', state])
     const reference = ref('kept')
     expect((await first.gw(['purchase', 'create', '--amount', '1000', '--reference', reference, ...cardArgs()])).code).toBe(0)
     cleanups.push(bindMount(state, other))

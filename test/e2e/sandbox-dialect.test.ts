@@ -26,7 +26,7 @@ describe.each([
     purchaseId = (made.json as {id: string}).id
     const refunded = await sandbox.gw(['refund', 'create', '--transaction-id', purchaseId, '--amount', '400', '--json'])
     expect(refunded.code, refunded.stderr).toBe(0)
-  }, args)
+  }, args, {asProcess: true})
 
   it('gw sandbox status names the dialect', async () => {
     const status = await sandbox.gw(['sandbox', 'status', '--json'])

@@ -4,7 +4,7 @@ import {join} from 'node:path'
 import {DatabaseSync} from 'node:sqlite'
 import {afterAll, beforeAll, expect, it} from 'vitest'
 import {derivedFrom, refundReference} from '../../src/lists/refund-match.js'
-import {ANSWERS, apiRequestsSince, CARDS, describeInBothDialects, describeOnce, DIALECT, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sharedSandbox, startSandbox, until} from './helpers.js'
+import {ANSWERS, apiRequestsSince, CARDS, describeInBothDialects, describeOnce, DIALECT, type ProcessSandbox, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sharedSandbox, startSandbox, startSandboxProcess, until} from './helpers.js'
 
 // The live gateway's manners on the local gateway: a rate limit (gw sandbox start
 // --rate-limit), answers that come back late (--latency), a fault that refuses as a rate limit
@@ -37,7 +37,7 @@ const purchase = (reference: string) => ({card_holder: 'Jane Citizen', card_numb
 
 describeInBothDialects('gw sandbox start --rate-limit', () => {
   let sandbox: Sandbox
-  sharedSandbox((started) => void (sandbox = started), ['--rate-limit', '3'])
+  sharedSandbox((started) => void (sandbox = started), ['--rate-limit', '3'], {asProcess: true})
 
   it('answers the one request over the limit 429 with Retry-After, in the envelope of its dialect, and makes nothing of it; after Retry-After it passes', async () => {
     const cursor = await requestLogCursor(sandbox)
@@ -78,7 +78,7 @@ describeInBothDialects('gw sandbox start --rate-limit', () => {
 // How late the gateway answers, and what it says of its window: no dialect changes either.
 describeOnce('gw sandbox start --latency', () => {
   let sandbox: Sandbox
-  sharedSandbox((started) => void (sandbox = started), ['--latency', '1500'])
+  sharedSandbox((started) => void (sandbox = started), ['--latency', '1500'], {asProcess: true})
 
   it('answers late, the request done as it arrives: a look-up sent while the purchase is still on its way back finds it', async () => {
     const reference = ref('late')
@@ -193,10 +193,10 @@ describeInBothDialects('gw sandbox seed --purchases: a quick history', () => {
   const dir = mkdtempSync(join(tmpdir(), 'gw-e2e-history-'))
   const stateFile = join(dir, 'gateway.db')
   const asked = ['--purchases', '40', '--refunds', '300', '--days', '20', '--cards', '5', '--reference-prefix', 'old']
-  let sandbox: Sandbox
+  let sandbox: ProcessSandbox
   let made: {purchases: number; refunds: number; cards: number; reference_prefix: string; from: string; to: string}
   beforeAll(async () => {
-    sandbox = await startSandbox(['--state', stateFile])
+    sandbox = await startSandboxProcess(['--state', stateFile])
     const seeded = await sandbox.gw(['sandbox', 'seed', ...asked])
     expect(seeded.code, seeded.stderr).toBe(0)
     made = seeded.json as typeof made
@@ -297,7 +297,7 @@ describeInBothDialects('gw sandbox seed --purchases: a quick history', () => {
     } finally {
       db.close()
     }
-    sandbox = await startSandbox(['--state', stateFile])
+    sandbox = await startSandboxProcess(['--state', stateFile])
     expect((await everyRecord(sandbox, 'refunds')).length).toBe(300)
     expect((await everyRecord(sandbox, 'purchases')).length).toBe(41)
   })

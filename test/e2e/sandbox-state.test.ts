@@ -3,7 +3,7 @@ import {chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} 
 import {tmpdir} from 'node:os'
 import {delimiter, join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
-import {GW, cardArgs, isolatedHome, ref, runGw, runProgram, startSandbox, type Sandbox} from './helpers.js'
+import {GW, cardArgs, isolatedHome, type ProcessSandbox, ref, runGw, runProgram, startSandboxProcess} from './helpers.js'
 import {POSIX_SCRIPTS} from '../only-on.js'
 
 // One gateway on a --state file, by the lock the system keeps on the file itself: whatever name
@@ -20,14 +20,14 @@ afterEach(async () => {
 
 const folder = () => mkdtempSync(join(tmpdir(), 'gw-e2e-state-'))
 
-async function gateway(args: string[], home = isolatedHome()): Promise<Sandbox> {
-  const started = await startSandbox(['--no-request-log', ...args], home)
+async function gateway(args: string[], home = isolatedHome()): Promise<ProcessSandbox> {
+  const started = await startSandboxProcess(['--no-request-log', ...args], home)
   cleanups.push(() => started.stop())
   return started
 }
 
 /** What a refused second gateway must say: the first's pid, and how to end its lock. */
-function expectRefusedFor(result: {code: number | null; stdout: string; stderr: string}, name: string, first: Sandbox): void {
+function expectRefusedFor(result: {code: number | null; stdout: string; stderr: string}, name: string, first: ProcessSandbox): void {
   const pid = first.process.pid
   expect(result.stderr).toContain(`Error: ${name} is in use by another local gateway (pid ${pid}): two gateways on one state file would lose each other's writes`)
   expect(result.stderr).toContain(`Hint: Stop that gateway first (gw sandbox stop, or kill ${pid}): the lock is the system's, on the file itself, and ends with that gateway.`)

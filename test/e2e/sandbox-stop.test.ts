@@ -5,7 +5,7 @@ import {join} from 'node:path'
 import {once} from 'node:events'
 import {afterEach, describe, expect, it} from 'vitest'
 import {aRuntimeInfo} from '../unit/sandbox/fixtures.js'
-import {cardArgs, isolatedHome, ref, runGw, startSandbox} from './helpers.js'
+import {cardArgs, isolatedHome, ref, runGw, startSandboxProcess} from './helpers.js'
 
 // gw sandbox stop stops only what gw started, by asking the gateway on its own control
 // API with the token its runtime file holds (on Windows, which has no SIGTERM, the only
@@ -61,7 +61,7 @@ describe('gw sandbox stop asks the gateway to stop on its control API', () => {
 
   it('a gateway in the foreground, in another terminal, too: it exits 0, as on SIGTERM', async () => {
     const home = isolatedHome()
-    const sandbox = await startSandbox([], home)
+    const sandbox = await startSandboxProcess([], home)
     const exited = new Promise<number | null>((resolve) => sandbox.process.once('exit', resolve))
     try {
       const stopped = await runGw(['sandbox', 'stop'], {env: home})
@@ -110,7 +110,7 @@ describe.skipIf(process.platform === 'win32')('gw sandbox stop never signals a p
 
   it("nor when another gateway answers on the recorded port: without the file's token it is not that gateway, and neither is touched", async () => {
     const home = isolatedHome()
-    const other = await startSandbox()
+    const other = await startSandboxProcess()
     try {
       const sleep = await unrelated()
       const file = leftBehind(home, sleep.pid!, Number(new URL(other.url).port))

@@ -19,7 +19,7 @@ describeInBothDialects.each(ORDERS)('a gateway that lists web hooks %s first', (
   const hooks: string[] = []
   const newestFirst = () => [...hooks].reverse()
 
-  sharedSandbox((started) => void (sandbox = started), ['--web-hook-order', order])
+  sharedSandbox((started) => void (sandbox = started), ['--web-hook-order', order], {asProcess: true})
 
   /** gw with a data folder of `home`'s (the gateway's own by default): what gw recorded is that folder's. */
   const gw = (args: string[], home?: NodeJS.ProcessEnv) => sandbox.gw(args, home ? {env: home} : {})

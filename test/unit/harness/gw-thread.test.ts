@@ -4,7 +4,7 @@ import {type AddressInfo, type Socket, connect, createServer} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {idleThreadIds, retireIdleThreads, runGwInThread} from '../../e2e/gw-thread.js'
+import {idleThreadIds, retireIdleThreads, runGwInThread, startGwInThread} from '../../e2e/gw-thread.js'
 import {until} from '../../e2e/helpers.js'
 
 /**
@@ -98,6 +98,41 @@ describe('gw in a warm thread', () => {
     expect(result.code).toBe(1)
     expect(result.stderr).toContain('Error: boom')
     expect((await run(LOOKER)).code).toBe(0)
+  })
+
+  it('hands on what a run writes as it writes it, and gives its SIGTERM to its listener; its pid is one no process has, and the next run has the real one back', async () => {
+    let stdout = ''
+    let heard: () => void = () => {}
+    const started = new Promise<void>((resolve) => (heard = resolve))
+    const server = startGwInThread(script('server.cjs'), ['serve'], {env: {}, stdin: '', gateway: true}, (stream, chunk) => {
+      stdout += chunk.toString()
+      if (stdout.includes('\n')) heard()
+    })
+    await started
+    const pid = Number(/^pid (\d+)\n$/.exec(stdout)![1])
+    expect(pid).toBeGreaterThan(2 ** 22)
+    expect(pid % 2).toBe(1)
+    expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({code: 'ESRCH'}))
+    expect(server.hasEnded()).toBe(false)
+    server.signal('SIGTERM')
+    expect(await server.ended).toBe(0)
+    expect(stdout).toBe(`pid ${pid}\nheard SIGTERM\n`)
+    expect(await run(script('server.cjs'))).toEqual({code: 0, stdout: `pid ${process.pid}\n`, stderr: ''})
+  })
+
+  it('ends a run a signal it has no listener for reaches, with 128 and the signal\'s number, as the signal ends a process', async () => {
+    let wrote: () => void = () => {}
+    const started = new Promise<void>((resolve) => (wrote = resolve))
+    const deaf = startGwInThread(script('server.cjs'), ['deaf'], {env: {}, stdin: ''}, () => wrote())
+    await started
+    deaf.signal('SIGTERM')
+    expect(await deaf.ended).toBe(128 + 15)
+    expect((await run(LOOKER)).code).toBe(0)
+  })
+
+  it("refuses a run's signal to the test's own process, or to its group: either would end the test", async () => {
+    const refusal = (pid: number) => `gw in a thread signalled the test's own process (${pid}, SIGTERM): run it as a process (test/e2e/helpers.ts PROCESS_FILES)\n`
+    expect(await run(script('signaller.cjs'))).toEqual({code: 0, stdout: refusal(process.pid) + refusal(0), stderr: ''})
   })
 
   it('lets a thread go that fails between runs, and the test with it goes on', async () => {
