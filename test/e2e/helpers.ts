@@ -100,8 +100,7 @@ export const PROCESS_FILES: readonly string[] = [
 
 function spawnsGw(options: RunOptions, args: string[]): boolean {
   if (options.cwd !== undefined || options.uid !== undefined || options.gid !== undefined || process.env.GW_TEST_SPAWN === '1') return true
-  // A time zone is the process's: set in a thread, it would move every thread's clock, a local gateway's too.
-  if (options.env?.TZ !== undefined) return true
+  if (!inThisZone(options.env ?? {})) return true
   // A local gateway in the foreground is a server with a pid of its own, which gw sandbox stop signals.
   if (args[0] === 'sandbox' && args[1] === 'start' && !args.includes('--detach')) return true
   // keytar, a native module, reads the process's own environment, not a thread's, and in a thread its
@@ -109,6 +108,20 @@ function spawnsGw(options: RunOptions, args: string[]): boolean {
   if (options.env?.DBUS_SESSION_BUS_ADDRESS !== undefined) return true
   const file = expect.getState().testPath
   return file !== undefined && PROCESS_FILES.includes(relative(ROOT, file))
+}
+
+/**
+ * Whether an environment's TZ, if any, is this process's own zone. A zone is the process's: a thread
+ * given TZ keeps the process's, so a run given another must be a process of its own.
+ */
+function inThisZone(env: NodeJS.ProcessEnv): boolean {
+  if (env.TZ === undefined) return true
+  try {
+    return new Intl.DateTimeFormat('en', {timeZone: env.TZ}).resolvedOptions().timeZone === Intl.DateTimeFormat().resolvedOptions().timeZone
+  } catch {
+    // Not a zone Intl names (a POSIX rule, ':Area/City'): not known to be this one.
+    return false
+  }
 }
 
 /**
@@ -205,11 +218,11 @@ export const ANSWERS =
  * Starts `gw sandbox start --port 0` and waits for the URL it prints on stdout: in a thread of this
  * process, as runGw runs gw (gw-thread.ts), ~0.08 CPU-s less than a process. Its pid is one no
  * process has, so that gw sandbox stop asks it to stop and signals nothing; gw sandbox status, which
- * looks for that process, finds it gone. A time zone (TZ) is a process's: with one, or with
+ * looks for that process, finds it gone. Given another time zone (inThisZone), or with
  * GW_TEST_SPAWN=1, it starts as a process (startSandboxProcess).
  */
 export async function startSandbox(args: string[] = [], home: NodeJS.ProcessEnv = isolatedHome()): Promise<Sandbox> {
-  if (process.env.GW_TEST_SPAWN === '1' || home.TZ !== undefined) return startSandboxProcess(args, home)
+  if (process.env.GW_TEST_SPAWN === '1' || !inThisZone(home)) return startSandboxProcess(args, home)
   const written = {stdout: '', stderr: ''}
   let printed = () => {}
   const running = startGwInThread(GW, sandboxStartArgs(args), {env: baseEnv(home), stdin: '', gateway: true}, (stream, chunk) => {

@@ -1,5 +1,5 @@
 import {once} from 'node:events'
-import {cpSync, mkdtempSync, writeFileSync} from 'node:fs'
+import {cpSync, mkdirSync, mkdtempSync, renameSync, writeFileSync} from 'node:fs'
 import {type AddressInfo, type Socket, connect, createServer} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -82,6 +82,20 @@ describe('gw in a warm thread', () => {
   it('compiles from source a bundle whose code cache V8 refuses, saying nothing of it: bin/run.js then writes none over the build\'s', async () => {
     const refused = script('refused.cjs')
     expect(await run(refused)).toEqual({code: 0, stdout: 'false 42\n', stderr: ''})
+  })
+
+  it('reads and compiles dist/gw.cjs afresh once a build has replaced it, or it has changed in place', async () => {
+    const reader = script('reader.cjs')
+    mkdirSync(join(dir, 'dist'), {recursive: true})
+    const bundle = join(dir, 'dist', 'gw.cjs')
+    writeFileSync(bundle, '1 + 1')
+    expect(await run(reader)).toEqual({code: 0, stdout: '1 + 1 2\n', stderr: ''})
+    // As scripts/bundle.js builds it: written beside, then renamed over the old one.
+    writeFileSync(`${bundle}.new`, '2 + 2')
+    renameSync(`${bundle}.new`, bundle)
+    expect(await run(reader)).toEqual({code: 0, stdout: '2 + 2 4\n', stderr: ''})
+    writeFileSync(bundle, '30 + 3')
+    expect(await run(reader)).toEqual({code: 0, stdout: '30 + 3 33\n', stderr: ''})
   })
 
   it("runs none of a thread's handlers a run left, as its exit would not: not even its 'exit'", async () => {
