@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
   // .stryker-tmp: npm run mutate's copies of the tree, while it runs; reports: its output.
-  {ignores: ['dist/', 'node_modules/', 'oclif.manifest.json', 'coverage/', '.stryker-tmp/', 'reports/']},
+  {ignores: ['dist/', 'dist.*.tmp/', 'release/', 'node_modules/', 'oclif.manifest.json', 'coverage/', '.stryker-tmp/', 'reports/']},
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

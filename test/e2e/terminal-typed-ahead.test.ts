@@ -1,5 +1,5 @@
 import {spawnSync} from 'node:child_process'
-import {mkdtempSync, writeFileSync} from 'node:fs'
+import {mkdtempSync} from 'node:fs'
 import {open} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -20,21 +20,9 @@ afterEach(() => {
 })
 
 const dir = mkdtempSync(join(tmpdir(), 'gw-typed-ahead-'))
-const preload = join(dir, 'gate.cjs')
-writeFileSync(
-  preload,
-  `const fs = require('node:fs')
-const read = fs.readFileSync
-fs.readFileSync = function (file, ...rest) {
-  const gate = process.env.GW_TEST_GATE
-  if (gate && String(file).endsWith('gw.cjs')) {
-    delete process.env.GW_TEST_GATE
-    read(gate)
-  }
-  return read.call(this, file, ...rest)
-}
-`,
-)
+// A file of the tree's own: gw names its code cache after its node flags, this path among them,
+// and one in a folder of this run's left another cache in dist/ each run.
+const preload = join(import.meta.dirname, '..', 'fixtures', 'gate-at-bundle.cjs')
 
 /** gw in a terminal, waiting at the read of its bundle until the returned `letGo` is called. */
 async function heldAtStart(args: string[]): Promise<{t: Terminal; letGo: () => Promise<void>}> {
