@@ -114,7 +114,7 @@ function spawnsGw(options: RunOptions, args: string[]): boolean {
  * Whether an environment's TZ, if any, is this process's own zone. A zone is the process's: a thread
  * given TZ keeps the process's, so a run given another must be a process of its own.
  */
-function inThisZone(env: NodeJS.ProcessEnv): boolean {
+export function inThisZone(env: NodeJS.ProcessEnv): boolean {
   if (env.TZ === undefined) return true
   try {
     return new Intl.DateTimeFormat('en', {timeZone: env.TZ}).resolvedOptions().timeZone === Intl.DateTimeFormat().resolvedOptions().timeZone
@@ -223,24 +223,11 @@ export const ANSWERS =
  */
 export async function startSandbox(args: string[] = [], home: NodeJS.ProcessEnv = isolatedHome()): Promise<Sandbox> {
   if (process.env.GW_TEST_SPAWN === '1' || !inThisZone(home)) return startSandboxProcess(args, home)
-  const written = {stdout: '', stderr: ''}
-  let printed = () => {}
-  const running = startGwInThread(GW, sandboxStartArgs(args), {env: baseEnv(home), stdin: '', gateway: true}, (stream, chunk) => {
-    written[stream] += chunk.toString()
-    printed()
-  })
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`sandbox did not start: ${written.stderr}`)), RUN_BOUND_MS)
-    printed = () => {
-      const match = /https?:\/\/[^\s]+/.exec(written.stdout)
-      if (!match) return
-      clearTimeout(timer)
-      resolve(match[0])
-    }
-    void running.ended.then((code) => reject(new Error(`sandbox exited with ${code}: ${written.stderr}`)))
-  })
-  return sandboxAt(url, args, home, {
-    stderr: () => written.stderr,
+  const output = gatewayOutput()
+  const running = startGwInThread(GW, sandboxStartArgs(args), {env: baseEnv(home), stdin: '', gateway: true}, output.write)
+  void running.ended.then(output.ended)
+  return sandboxAt(await output.url, args, home, {
+    stderr: () => output.written.stderr,
     ended: () => (running.hasEnded() ? 'ended' : 'still running'),
     stop: async () => {
       running.signal('SIGTERM')
@@ -255,23 +242,12 @@ export async function startSandbox(args: string[] = [], home: NodeJS.ProcessEnv 
  */
 export async function startSandboxProcess(args: string[] = [], home: NodeJS.ProcessEnv = isolatedHome()): Promise<ProcessSandbox> {
   const child = spawn(process.execPath, [GW, ...sandboxStartArgs(args)], {env: baseEnv(home), stdio: ['ignore', 'pipe', 'pipe']})
-  let stderr = ''
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  const url = await new Promise<string>((resolve, reject) => {
-    let stdout = ''
-    const timer = setTimeout(() => reject(new Error(`sandbox did not start: ${stderr}`)), RUN_BOUND_MS)
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString()
-      const match = /https?:\/\/[^\s]+/.exec(stdout)
-      if (match) {
-        clearTimeout(timer)
-        resolve(match[0])
-      }
-    })
-    child.on('exit', (code) => reject(new Error(`sandbox exited with ${code}: ${stderr}`)))
-  })
-  const sandbox = sandboxAt(url, args, home, {
-    stderr: () => stderr,
+  const output = gatewayOutput()
+  child.stdout!.on('data', (chunk: Buffer) => output.write('stdout', chunk))
+  child.stderr!.on('data', (chunk: Buffer) => output.write('stderr', chunk))
+  child.on('exit', (code, signal) => output.ended(code ?? signal))
+  const sandbox = sandboxAt(await output.url, args, home, {
+    stderr: () => output.written.stderr,
     ended: () => (child.exitCode === null && child.signalCode === null ? `pid ${child.pid}, still running` : `pid ${child.pid}, exited with ${child.exitCode ?? child.signalCode}`),
     stop: () =>
       new Promise<void>((resolve) => {
@@ -281,6 +257,38 @@ export async function startSandboxProcess(args: string[] = [], home: NodeJS.Proc
       }),
   })
   return {...sandbox, process: child}
+}
+
+/**
+ * What a starting gateway writes, kept, and the URL it prints on stdout once it listens. The URL
+ * fails, with what it said on stderr, if it ends first or prints none within RUN_BOUND_MS.
+ */
+function gatewayOutput() {
+  const written = {stdout: '', stderr: ''}
+  let heard = () => {}
+  let ended: (how: number | string | null) => void = () => {}
+  const url = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`sandbox did not start: ${written.stderr}`)), RUN_BOUND_MS)
+    heard = () => {
+      const match = /https?:\/\/[^\s]+/.exec(written.stdout)
+      if (!match) return
+      clearTimeout(timer)
+      resolve(match[0])
+    }
+    ended = (how) => {
+      clearTimeout(timer)
+      reject(new Error(`sandbox exited with ${how}: ${written.stderr}`))
+    }
+  })
+  return {
+    written,
+    url,
+    write: (stream: 'stdout' | 'stderr', chunk: Buffer) => {
+      written[stream] += chunk.toString()
+      heard()
+    },
+    ended: (how: number | string | null) => ended(how),
+  }
 }
 
 function sandboxStartArgs(args: string[]): string[] {
