@@ -75,11 +75,10 @@ const UNIT = ['test/unit/**/*.test.ts', 'test/sandbox/**/*.test.ts']
 
 export default defineConfig({
   test: {
-    // Files spend much of their time waiting on gw processes they spawned (a gateway's answer, a
-    // backoff, a processing window), so two files more than there are cores keep the cores busy.
-    // On two cores, 3 workers took 0.79x to 0.86x the time of 2, and 4 took 0.89x the time of 3
-    // (225 s against 254, for 389 CPU-s against 407); 5 took no less than 4 (229 s).
-    maxWorkers: availableParallelism() + 2,
+    // Files spend much of their time waiting (a gateway's answer, gw's backoff, a processing
+    // window), so three files more than there are cores keep the cores busy. On two cores, 5 workers
+    // left the cores idle 14 core-seconds of a run, where 4 left 23 to 28 (CONTRIBUTING.md, "What it costs").
+    maxWorkers: availableParallelism() + 3,
     // Outer bounds only: a test waits for the event it needs (helpers.ts until, a gw's exit), and a
     // machine loaded ten times over by other work (seen: a load of 30 on two cores) must not trip them.
     testTimeout: 120_000,
