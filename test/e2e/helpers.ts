@@ -223,7 +223,7 @@ export const ANSWERS =
  */
 export async function startSandbox(args: string[] = [], home: NodeJS.ProcessEnv = isolatedHome()): Promise<Sandbox> {
   if (process.env.GW_TEST_SPAWN === '1' || !inThisZone(home)) return startSandboxProcess(args, home)
-  const output = gatewayOutput()
+  const output = gatewayOutput(() => void running.kill())
   const running = startGwInThread(GW, sandboxStartArgs(args), {env: baseEnv(home), stdin: '', gateway: true}, output.write)
   void running.ended.then(output.ended)
   return sandboxAt(await output.url, args, home, {
@@ -242,7 +242,7 @@ export async function startSandbox(args: string[] = [], home: NodeJS.ProcessEnv 
  */
 export async function startSandboxProcess(args: string[] = [], home: NodeJS.ProcessEnv = isolatedHome()): Promise<ProcessSandbox> {
   const child = spawn(process.execPath, [GW, ...sandboxStartArgs(args)], {env: baseEnv(home), stdio: ['ignore', 'pipe', 'pipe']})
-  const output = gatewayOutput()
+  const output = gatewayOutput(() => child.kill('SIGKILL'))
   child.stdout!.on('data', (chunk: Buffer) => output.write('stdout', chunk))
   child.stderr!.on('data', (chunk: Buffer) => output.write('stderr', chunk))
   child.on('exit', (code, signal) => output.ended(code ?? signal))
@@ -261,16 +261,21 @@ export async function startSandboxProcess(args: string[] = [], home: NodeJS.Proc
 
 /**
  * What a starting gateway writes, kept, and the URL it prints on stdout once it listens. The URL
- * fails, with what it said on stderr, if it ends first or prints none within RUN_BOUND_MS.
+ * fails, with what it said on stderr, if it ends first or prints none within `boundMs`. Then
+ * `giveUp` ends it, so that it does not run on beside the tests after.
  */
-function gatewayOutput() {
+export function gatewayOutput(giveUp: () => void, boundMs = RUN_BOUND_MS) {
   const written = {stdout: '', stderr: ''}
   let heard = () => {}
   let ended: (how: number | string | null) => void = () => {}
   const url = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`sandbox did not start: ${written.stderr}`)), RUN_BOUND_MS)
+    const timer = setTimeout(() => {
+      giveUp()
+      reject(new Error(`sandbox did not start within ${boundMs} ms: ${written.stderr}`))
+    }, boundMs)
     heard = () => {
-      const match = /https?:\/\/[^\s]+/.exec(written.stdout)
+      // The URL once whole: a pipe may hand a line over in pieces.
+      const match = /https?:\/\/[^\s]+(?=\s)/.exec(written.stdout)
       if (!match) return
       clearTimeout(timer)
       resolve(match[0])
