@@ -9,7 +9,8 @@ import {createHash} from 'node:crypto'
 import {readFile} from 'node:fs/promises'
 import {readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
-import {resolve} from 'node:path'
+import {dirname, join, resolve} from 'node:path'
+import {fileURLToPath} from 'node:url'
 import {commandsModule} from './commands-index.js'
 import {CJS_FOR_NODE} from './esbuild-options.js'
 import {jqWorkerSource} from './jq-worker.js'
@@ -166,7 +167,50 @@ const PATCHES = [
     piece: 'const node_perf_hooks_1 = require("node:perf_hooks");',
     replacement: lazily('node_perf_hooks_1', 'node:perf_hooks', ['performance', 'PerformanceObserver']),
   },
+  // string-width, wrap-ansi and slice-ansi, which gw measures and cuts text with at a terminal
+  // (tables, prompts), each make an Intl.Segmenter at load, and string-width compiles its
+  // emoji expression: ~9 ms for the first Segmenter (ICU's break rules) and ~12 ms for the
+  // expression, on every command that renders a table. Each is made when first used: printable
+  // ASCII, most of what gw shows, needs neither.
+  {
+    name: 'string-width-segmenter-when-used',
+    file: ownDependency('string-width', 'index.js'),
+    piece: 'const segmenter = new Intl.Segmenter();',
+    replacement: segmenterWhenUsed('segmenter', ''),
+  },
+  {
+    name: 'string-width-emoji-expression-when-used',
+    file: ownDependency('string-width', 'index.js'),
+    piece: String.raw`const emojiPrefixRegex = /^(?:\p{RGI_Emoji}|\p{Regional_Indicator}{1,2}|[\d#*]\u{FE0F})/v;`,
+    replacement: String.raw`let madeEmojiPrefix; const emojiPrefix = () => (madeEmojiPrefix ??= /^(?:\p{RGI_Emoji}|\p{Regional_Indicator}{1,2}|[\d#*]\u{FE0F})/v); const emojiPrefixRegex = {test: (text) => emojiPrefix().test(text), exec: (text) => emojiPrefix().exec(text)};`,
+  },
+  {
+    name: 'wrap-ansi-segmenter-when-used',
+    file: ownDependency('wrap-ansi', 'index.js'),
+    piece: 'const segmenter = new Intl.Segmenter();',
+    replacement: segmenterWhenUsed('segmenter', ''),
+  },
+  {
+    name: 'slice-ansi-segmenter-when-used',
+    file: ownDependency('slice-ansi', 'tokenize-ansi.js'),
+    piece: "const GRAPHEME_SEGMENTER = new Intl.Segmenter(undefined, {granularity: 'grapheme'});",
+    replacement: segmenterWhenUsed('GRAPHEME_SEGMENTER', "undefined, {granularity: 'grapheme'}"),
+  },
 ]
+
+/**
+ * A file of the package gw itself depends on, by its whole path: older majors of the same package
+ * (oclif's and cli-table3's string-width 4) are bundled too, and are left as they are.
+ */
+function ownDependency(specifier, file) {
+  const path = join(dirname(fileURLToPath(import.meta.resolve(specifier))), file)
+  return new RegExp(`${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`)
+}
+
+/** `const name = new Intl.Segmenter(args)` as an object whose segment() makes the Segmenter when first called. */
+function segmenterWhenUsed(name, args) {
+  return `const ${name} = {made: undefined, segment: (text) => (${name}.made ??= new Intl.Segmenter(${args})).segment(text)};`
+}
 
 /** `const name = require(id)` as an object whose properties require the module when first read. */
 function lazily(name, id, properties) {

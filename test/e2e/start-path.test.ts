@@ -75,3 +75,37 @@ describe('gw purchase get with stdin from a file (< /dev/null, as cron and CI ru
     expect(builtins.filter((module) => ['internal/fs/streams', 'internal/fs/promises', 'internal/readline/interface'].includes(module))).toEqual([])
   })
 })
+
+describe('a table at a terminal, as built', () => {
+  // string-width compiles an expression of every emoji at load (~12 ms), and the first
+  // Intl.Segmenter loads ICU's break rules (~9 ms): scripts/bundle.js has them made when first used.
+  // A table's '…4242' needs a Segmenter; only a cluster of more than one code point needs the emoji expression.
+  const made = `const counts = {segmenters: 0, emoji: 0}
+const {Segmenter} = Intl
+Intl.Segmenter = class extends Segmenter { constructor(...args) { super(...args); counts.segmenters++ } }
+const RealRegExp = RegExp
+globalThis.RegExp = new Proxy(RealRegExp, {construct(target, args) { if (String(args[0]).includes('RGI_Emoji')) counts.emoji++; return Reflect.construct(target, args) }})
+process.on('exit', () => require('node:fs').writeFileSync(process.env.GW_TEST_MADE, JSON.stringify(counts)))
+`
+
+  async function listedAtTerminal(holder: string): Promise<{segmenters: number; emoji: number}> {
+    writeFileSync(join(copy, 'made.cjs'), made)
+    const reference = ref('table')
+    await sandbox.gw(['purchase', 'create', '--amount', '1000', '--reference', reference, '--card-holder', holder, '--card-number', '4242424242424242', '--card-expiry', '12/2030', '--cvv', '123'])
+    const record = join(copy, `made-${ref()}.json`)
+    const result = await runProgram(process.execPath, ['--require', join(copy, 'made.cjs'), join(copy, 'bin', 'run.js'), 'purchase', 'list', '--reference', reference, '--fields', 'reference,card_holder,card_number'], {
+      env: sandbox.env({GW_TEST_MADE: record, GW_FORCE_TTY: '120'}),
+    })
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stdout).toContain(holder)
+    return JSON.parse(readFileSync(record, 'utf8')) as {segmenters: number; emoji: number}
+  }
+
+  it('makes one Segmenter for its card column, and no emoji expression, where no cell holds an emoji', async () => {
+    expect(await listedAtTerminal('Jane Citizen')).toEqual({segmenters: 1, emoji: 0})
+  })
+
+  it('makes the emoji expression once a cell holds an emoji, so the check above can fail', async () => {
+    expect((await listedAtTerminal('Jane 👩‍💻 Citizen')).emoji).toBe(1)
+  })
+})
