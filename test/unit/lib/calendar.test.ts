@@ -1,4 +1,4 @@
-import {describe, expect, it} from 'vitest'
+import {describe, expect, it, vi} from 'vitest'
 import {dayText, fixedCalendar, fromWallTime, MACHINE_CALENDAR, readOffset, wallTime, zoneCalendar} from '../../../src/lib/calendar.js'
 import {parseWindow, recordDay, withinWindow} from '../../../src/lists/window.js'
 
@@ -15,6 +15,21 @@ describe('calendars', () => {
     expect(sydney.offsetMinutes(Date.parse('2026-10-03T16:00:00Z'))).toBe(660)
     expect(zoneCalendar('Etc/GMT+12')!.offsetMinutes(Date.now())).toBe(-720)
     expect(zoneCalendar('Mars/Olympus_Mons')).toBeUndefined()
+  })
+
+  it('UTC by any name IANA gives it, in any case, is 0 all year without asking ICU; Europe/London is not UTC', () => {
+    const asked = vi.spyOn(Intl, 'DateTimeFormat')
+    try {
+      for (const name of ['UTC', 'Etc/UTC', 'utc', 'UCT', 'Etc/GMT', 'GMT0', 'Etc/GMT-0', 'Greenwich', 'Etc/Universal', 'Zulu']) {
+        const calendar = zoneCalendar(name)!
+        expect([calendar.offsetMinutes(Date.parse('2026-07-01T00:00:00Z')), calendar.offsetMinutes(Date.parse('2026-12-01T00:00:00Z'))], name).toEqual([0, 0])
+      }
+      expect(asked).not.toHaveBeenCalled()
+      expect(zoneCalendar('Europe/London')!.offsetMinutes(Date.parse('2026-07-01T00:00:00Z'))).toBe(60)
+      expect(asked).toHaveBeenCalled()
+    } finally {
+      asked.mockRestore()
+    }
   })
 
   it('reads and makes wall times, fields past their range carried over as Date does', () => {
