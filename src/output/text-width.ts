@@ -26,7 +26,7 @@ export function truncate(text: string, width: number): string {
   if (width <= 0) return ''
   // slice-ansi keeps a wide character that starts before the end: one column over, then cut before it.
   const cut = sliceAnsi(text, 0, width - 1)
-  return (stringWidth(cut) < width ? cut : sliceAnsi(text, 0, width - 2)) + '…'
+  return (displayWidth(cut) < width ? cut : sliceAnsi(text, 0, width - 2)) + '…'
 }
 
 /**
