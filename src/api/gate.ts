@@ -74,6 +74,8 @@ export class Gate {
   private pausedFrom = 0
   /** The waits over before that one. */
   private waitedBeforeMs = 0
+  /** When the first request left: answers over less than a second since tell only part of what the gateway took. */
+  private firstSentAt?: number
   /** When gw last slowed down: a 429 to a request sent before it says nothing of the pace since. */
   private cutAt = Number.NEGATIVE_INFINITY
   private readonly queue: (() => void)[] = []
@@ -120,6 +122,7 @@ export class Gate {
       }
     }
     this.peak = Math.max(this.peak, this.inFlight)
+    this.firstSentAt ??= now
     return {sentAt: now}
   }
 
@@ -162,7 +165,11 @@ export class Gate {
       this.cap = Math.max(1, Math.ceil(this.inFlight / 2))
       this.answeredAtCap = 0
       // What the gateway took in the second before it took no more: the answered requests sent in the second before this one.
-      const cut = cutPace(this.taken.filter((sentAt) => sentAt >= pass.sentAt - WINDOW_MS && sentAt < pass.sentAt).length, this.perSecond)
+      // gw began under a second before: the rest of that second's requests were others' (another
+      // gw, the merchant's own systems), unseen, so what gw saw taken says nothing of the limit.
+      // The wait and fewer in flight are all there is to go by, until a whole second of gw's own.
+      const whole = pass.sentAt - WINDOW_MS >= this.firstSentAt!
+      const cut = whole ? cutPace(this.taken.filter((sentAt) => sentAt >= pass.sentAt - WINDOW_MS && sentAt < pass.sentAt).length, this.perSecond) : undefined
       if (cut) {
         ;({perSecond: this.perSecond, ceiling: this.ceiling} = cut)
         // A second of answers counts from the end of the wait.

@@ -121,11 +121,13 @@ describe('Gate', () => {
   it('paces by rate after a 429: the gateway took 100 in the second before, so 90 a second, one every 11.1 ms, and no burst to catch up', async () => {
     const sim = new SimulatedClock()
     const gate = new Gate(sim.clock)
+    // gw's first request a second before those: its own traffic fills the second before the 429.
+    gate.answered(passed(await gate.enter(60_000)))
     for (let i = 0; i < 100; i++) {
-      sim.now = i * 5
+      sim.now = 1000 + i * 5
       gate.answered(passed(await gate.enter(60_000)))
     }
-    sim.now = 500
+    sim.now = 1500
     gate.limitedFor(passed(await gate.enter(60_000)), 1000)
     expect(gate.met.pacedPerSecond).toBe(90)
     const times: number[] = []
@@ -137,7 +139,7 @@ describe('Gate', () => {
       })
     }
     await sim.runUntil(() => times.length === 5)
-    expect(times.map((time) => Math.round(time))).toEqual([1500, 1511, 1522, 1533, 1544])
+    expect(times.map((time) => Math.round(time))).toEqual([2500, 2511, 2522, 2533, 2544])
     // Turns woken late (the process was busy) leave a turn apart, not together.
     const woken: number[] = []
     for (let i = 0; i < 3; i++) {
@@ -148,11 +150,11 @@ describe('Gate', () => {
       })
     }
     await new Promise((resolve) => setImmediate(resolve))
-    sim.now = 1700
+    sim.now = 2700
     await sim.runUntil(() => woken.length === 3)
-    expect(woken.map((time) => Math.round(time))).toEqual([1700, 1711, 1722])
+    expect(woken.map((time) => Math.round(time))).toEqual([2700, 2711, 2722])
     // Late to its turn (the process was busy): the next goes a turn after it, not at once.
-    sim.now = 3000
+    sim.now = 4000
     const late = passed(await gate.enter(60_000)).sentAt
     let after: number | undefined
     void gate.enter(60_000).then((pass) => (after = passed(pass).sentAt))
@@ -160,13 +162,60 @@ describe('Gate', () => {
     expect(Math.round(after! - late)).toBe(11)
   })
 
+  /** Each second of answers after the wait, the pace gw keeps to. */
+  async function pacesAfter(gate: Gate, sim: SimulatedClock, from: number, seconds: number): Promise<number[]> {
+    const paces: number[] = []
+    for (let second = 1; second <= seconds; second++) {
+      sim.now = from + second * 1000
+      gate.answered(passed(await gate.enter(60_000)))
+      paces.push(Number(gate.met.pacedPerSecond!.toFixed(2)))
+    }
+    return paces
+  }
+
+  it('limited under a second after its first request: the rest of that second was others\' traffic, so no pace is set from it, only the wait and fewer in flight', async () => {
+    const sim = new SimulatedClock()
+    const gate = new Gate(sim.clock)
+    // Another client (an earlier batch, the merchant's site) had filled the gateway's second: gw's first 20 went in its first 200 ms.
+    for (let i = 0; i < 20; i++) {
+      sim.now = i * 10
+      gate.answered(passed(await gate.enter(60_000)))
+    }
+    sim.now = 200
+    gate.limitedFor(passed(await gate.enter(60_000)), 1000)
+    expect(gate.met).toEqual({limited: 1, waitedMs: 0})
+    // Over a whole second of its own, the next 429 is measured: 100 taken in the second before it.
+    for (let i = 0; i < 100; i++) {
+      sim.now = 1500 + i * 5
+      gate.answered(passed(await gate.enter(60_000)))
+    }
+    sim.now = 2000
+    gate.limitedFor(passed(await gate.enter(60_000)), 1000)
+    expect(gate.met.pacedPerSecond).toBe(90)
+  })
+
+  it('limited over a whole second of its own requests: what the gateway took is the ceiling, neared quickly, passed slowly', async () => {
+    const sim = new SimulatedClock()
+    const gate = new Gate(sim.clock)
+    for (let i = 0; i < 300; i++) {
+      sim.now = i * 5
+      gate.answered(passed(await gate.enter(60_000)))
+    }
+    sim.now = 1500
+    gate.limitedFor(passed(await gate.enter(60_000)), 1000)
+    expect(gate.met.pacedPerSecond).toBe(180)
+    expect(await pacesAfter(gate, sim, 2500, 3)).toEqual([194, 194.39, 194.78])
+  })
+
   it('slows down once for the requests sent at one pace: the other 429s of a burst only hold the wait', async () => {
     const sim = new SimulatedClock()
     const gate = new Gate(sim.clock)
+    gate.answered(passed(await gate.enter(60_000)))
+    sim.now = 1000
     for (let i = 0; i < 50; i++) gate.answered(passed(await gate.enter(60_000)))
-    sim.now = 5
+    sim.now = 1005
     const burst = await Promise.all(Array.from({length: 8}, () => gate.enter(60_000).then(passed)))
-    sim.now = 10
+    sim.now = 1010
     for (const pass of burst) gate.limitedFor(pass, 1000)
     expect(gate.met).toEqual({limited: 8, waitedMs: 0, pacedPerSecond: 45})
     // Half of the 8 in flight at the first 429: room for 4, not halved again by the other seven.
