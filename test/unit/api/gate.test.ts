@@ -162,6 +162,16 @@ describe('Gate', () => {
     expect(Math.round(after! - late)).toBe(11)
   })
 
+  /** `count` requests answered `every` ms apart from `from`, then one at `limitedAt` answered 429 (a wait of a second). */
+  async function takenThenLimited(gate: Gate, sim: SimulatedClock, {count, from, every, limitedAt}: {count: number; from: number; every: number; limitedAt: number}): Promise<void> {
+    for (let i = 0; i < count; i++) {
+      sim.now = from + i * every
+      gate.answered(passed(await gate.enter(60_000)))
+    }
+    sim.now = limitedAt
+    gate.limitedFor(passed(await gate.enter(60_000)), 1000)
+  }
+
   /** Each second of answers after the wait, the pace gw keeps to. */
   async function pacesAfter(gate: Gate, sim: SimulatedClock, from: number, seconds: number): Promise<number[]> {
     const paces: number[] = []
@@ -177,32 +187,17 @@ describe('Gate', () => {
     const sim = new SimulatedClock()
     const gate = new Gate(sim.clock)
     // Another client (an earlier batch, the merchant's site) had filled the gateway's second: gw's first 20 went in its first 200 ms.
-    for (let i = 0; i < 20; i++) {
-      sim.now = i * 10
-      gate.answered(passed(await gate.enter(60_000)))
-    }
-    sim.now = 200
-    gate.limitedFor(passed(await gate.enter(60_000)), 1000)
+    await takenThenLimited(gate, sim, {count: 20, from: 0, every: 10, limitedAt: 200})
     expect(gate.met).toEqual({limited: 1, waitedMs: 0})
     // Over a whole second of its own, the next 429 is measured: 100 taken in the second before it.
-    for (let i = 0; i < 100; i++) {
-      sim.now = 1500 + i * 5
-      gate.answered(passed(await gate.enter(60_000)))
-    }
-    sim.now = 2000
-    gate.limitedFor(passed(await gate.enter(60_000)), 1000)
+    await takenThenLimited(gate, sim, {count: 100, from: 1500, every: 5, limitedAt: 2000})
     expect(gate.met.pacedPerSecond).toBe(90)
   })
 
   it('limited over a whole second of its own requests: what the gateway took is the ceiling, neared quickly, passed slowly', async () => {
     const sim = new SimulatedClock()
     const gate = new Gate(sim.clock)
-    for (let i = 0; i < 300; i++) {
-      sim.now = i * 5
-      gate.answered(passed(await gate.enter(60_000)))
-    }
-    sim.now = 1500
-    gate.limitedFor(passed(await gate.enter(60_000)), 1000)
+    await takenThenLimited(gate, sim, {count: 300, from: 0, every: 5, limitedAt: 1500})
     expect(gate.met.pacedPerSecond).toBe(180)
     expect(await pacesAfter(gate, sim, 2500, 3)).toEqual([194, 194.39, 194.78])
   })
