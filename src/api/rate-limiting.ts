@@ -37,11 +37,13 @@ export interface LimitedRequest {
 export class RateLimiting {
   private readonly gate: Gate
 
+  /** `answersWithinMs`: the longest a request waits for its answer once it leaves (the gate's). */
   constructor(
     private readonly clock: GateClock,
     private readonly listeners: RateLimitListeners,
+    answersWithinMs: number,
   ) {
-    this.gate = new Gate(clock)
+    this.gate = new Gate(clock, answersWithinMs)
   }
 
   /** What the gateway's rate limits have cost so far. */

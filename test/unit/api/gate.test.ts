@@ -26,6 +26,9 @@ class SimulatedClock {
   }
 }
 
+/** A gate whose requests are answered within 70 s of leaving, as gw's are by default (a connect of 10 s, then 60 s for the headers). */
+const newGate = (sim: SimulatedClock) => new Gate(sim.clock, 70_000)
+
 const passed = (pass: Pass | Held): Pass => {
   if (!('sentAt' in pass)) throw new Error(`not let through: ${JSON.stringify(pass)}`)
   return pass
@@ -54,15 +57,15 @@ describe('the pace after a 429, and back up', () => {
 describe('Gate', () => {
   it('is open until the gateway first limits: every request leaves at once, none paced', async () => {
     const sim = new SimulatedClock()
-    const gate = new Gate(sim.clock)
+    const gate = newGate(sim)
     const passes = await Promise.all(Array.from({length: 20}, () => gate.enter(60_000)))
     expect(passes.map((pass) => passed(pass).sentAt)).toEqual(Array(20).fill(0))
-    expect(gate.met).toEqual({limited: 0, waitedMs: 0})
+    expect(gate.met).toStrictEqual({limited: 0, waitedMs: 0})
   })
 
   it('holds every request while the gateway says wait, and counts waits that overlap once', async () => {
     const sim = new SimulatedClock()
-    const gate = new Gate(sim.clock)
+    const gate = newGate(sim)
     const first = passed(await gate.enter(60_000))
     const second = passed(await gate.enter(60_000))
     sim.now = 100
@@ -85,7 +88,7 @@ describe('Gate', () => {
 
   it('lets nothing through when the gateway asks a longer wait than the bound: the wait left is said, and nothing is held', async () => {
     const sim = new SimulatedClock()
-    const gate = new Gate(sim.clock)
+    const gate = newGate(sim)
     gate.limitedFor(passed(await gate.enter(60_000)), 3_600_000)
     sim.now = 1000
     expect(await gate.enter(60_000)).toEqual({waitMs: 3_599_000})
@@ -95,9 +98,33 @@ describe('Gate', () => {
     expect(passed(await later).sentAt).toBe(3_600_000)
   })
 
+  it('waits a wait of exactly the bound', async () => {
+    const sim = new SimulatedClock()
+    const gate = newGate(sim)
+    gate.limitedFor(passed(await gate.enter(60_000)), 1000)
+    const waiting = gate.enter(1000)
+    await sim.runUntil(() => sim.now >= 1000)
+    expect(passed(await waiting).sentAt).toBe(1000)
+  })
+
+  it('a request stopped while it waits out the gateway\'s wait is not sent, and holds no room', async () => {
+    const sim = new SimulatedClock()
+    const gate = newGate(sim)
+    // One in flight at the 429: room for one.
+    gate.limitedFor(passed(await gate.enter(60_000)), 1000)
+    const stop = new AbortController()
+    const waiting = gate.enter(60_000, stop.signal)
+    stop.abort()
+    let result: Pass | Held | undefined
+    void waiting.then((held) => (result = held))
+    await sim.runUntil(() => result !== undefined)
+    expect(result).toEqual({stopped: true})
+    expect(await roomFor(gate)).toBe(1)
+  })
+
   it('after a 429 keeps half as many in flight, one more after each round of answers, and opens again past the most it had', async () => {
     const sim = new SimulatedClock()
-    const gate = new Gate(sim.clock)
+    const gate = newGate(sim)
     const inFlight = await Promise.all(Array.from({length: 8}, () => gate.enter(60_000).then(passed)))
     gate.limitedFor(inFlight[0]!, 0)
     // 7 in flight, room for 4 (half of the 8 at the 429): the next wait for 4 to answer.
@@ -118,9 +145,24 @@ describe('Gate', () => {
     expect(open.every((pass) => 'sentAt' in pass)).toBe(true)
   })
 
+  it('after a 429 the room grows by one a round of answers up to the most it had in flight, 8, and then opens', async () => {
+    const sim = new SimulatedClock()
+    const gate = newGate(sim)
+    const inFlight = await Promise.all(Array.from({length: 8}, () => gate.enter(60_000).then(passed)))
+    gate.limitedFor(inFlight[0]!, 0)
+    // A round of 4 (the room of 4) makes room for 5; three more of the next round answer with it.
+    for (const pass of inFlight.slice(1)) gate.answered(pass)
+    const rooms = [await roomFor(gate)]
+    for (const round of [2, 6, 7, 8]) {
+      for (let i = 0; i < round; i++) gate.answered(passed(await gate.enter(60_000)))
+      rooms.push(await roomFor(gate))
+    }
+    expect(rooms).toEqual([5, 6, 7, 8, 30])
+  })
+
   it('paces by rate after a 429: the gateway took 100 in the second before, so 90 a second, one every 11.1 ms, and no burst to catch up', async () => {
     const sim = new SimulatedClock()
-    const gate = new Gate(sim.clock)
+    const gate = newGate(sim)
     // gw's first request a second before those: its own traffic fills the second before the 429.
     gate.answered(passed(await gate.enter(60_000)))
     for (let i = 0; i < 100; i++) {
@@ -185,32 +227,86 @@ describe('Gate', () => {
 
   it('limited under a second after its first request: the rest of that second was others\' traffic, so no pace is set from it, only the wait and fewer in flight', async () => {
     const sim = new SimulatedClock()
-    const gate = new Gate(sim.clock)
+    const gate = newGate(sim)
     // Another client (an earlier batch, the merchant's site) had filled the gateway's second: gw's first 20 went in its first 200 ms.
     await takenThenLimited(gate, sim, {count: 20, from: 0, every: 10, limitedAt: 200})
-    expect(gate.met).toEqual({limited: 1, waitedMs: 0})
+    expect(gate.met).toStrictEqual({limited: 1, waitedMs: 0})
     // Over a whole second of its own, the next 429 is measured: 100 taken in the second before it.
     await takenThenLimited(gate, sim, {count: 100, from: 1500, every: 5, limitedAt: 2000})
     expect(gate.met.pacedPerSecond).toBe(90)
   })
 
+  it.each([
+    // how late the request left (ms), and when the next left
+    [500, 4000],
+    [1000, 5000],
+  ])('paced to a request a second: one that leaves %s ms late moves the next turn on only if it was a whole turn late (the next leaves at %s)', async (lateMs, nextAt) => {
+    const sim = new SimulatedClock()
+    const gate = newGate(sim)
+    // One taken in the second before the 429: a request a second, its turns 1000 ms apart, from the end of the wait at 2000.
+    await takenThenLimited(gate, sim, {count: 1, from: 0, every: 0, limitedAt: 1000})
+    expect(gate.met.pacedPerSecond).toBe(1)
+    const left: number[] = []
+    const enter = () =>
+      void gate.enter(60_000).then((held) => {
+        const pass = passed(held)
+        left.push(pass.sentAt)
+        gate.answered(pass)
+      })
+    enter()
+    enter()
+    await sim.runUntil(() => left.length === 1)
+    // The second's turn is at 3000; the process wakes it late, and the third asks then.
+    sim.now = 3000 + lateMs
+    await sim.runUntil(() => left.length === 2)
+    enter()
+    await sim.runUntil(() => left.length === 3)
+    expect(left).toEqual([2000, 3000 + lateMs, nextAt])
+  })
+
+  it('limited exactly a second after its first request: that second was its own, and sets the pace', async () => {
+    const sim = new SimulatedClock()
+    const gate = newGate(sim)
+    await takenThenLimited(gate, sim, {count: 100, from: 0, every: 5, limitedAt: 1000})
+    expect(gate.met.pacedPerSecond).toBe(90)
+  })
+
+  it('counts what was taken before the refused request left: not a request sent in the same millisecond and answered first', async () => {
+    const sim = new SimulatedClock()
+    const gate = newGate(sim)
+    gate.answered(passed(await gate.enter(60_000)))
+    for (let i = 0; i < 100; i++) {
+      sim.now = 1000 + i * 5
+      gate.answered(passed(await gate.enter(60_000)))
+    }
+    sim.now = 1500
+    const [refused, alongside] = await Promise.all([gate.enter(60_000).then(passed), gate.enter(60_000).then(passed)])
+    gate.answered(alongside)
+    gate.limitedFor(refused, 1000)
+    // The 100 sent from 1000 to 1495, not the one sent at 1500 beside it.
+    expect(gate.met.pacedPerSecond).toBe(90)
+  })
+
   it('limited over a whole second of its own requests: what the gateway took is the ceiling, neared quickly, passed slowly', async () => {
     const sim = new SimulatedClock()
-    const gate = new Gate(sim.clock)
+    const gate = newGate(sim)
     await takenThenLimited(gate, sim, {count: 300, from: 0, every: 5, limitedAt: 1500})
     expect(gate.met.pacedPerSecond).toBe(180)
     expect(await pacesAfter(gate, sim, 2500, 3)).toEqual([194, 194.39, 194.78])
   })
 
-  it('slows down once for the requests sent at one pace: the other 429s of a burst only hold the wait', async () => {
+  it.each([
+    ['answered 5 ms after it left', 1010],
+    ['answered in the millisecond it left', 1005],
+  ])('slows down once for the requests sent at one pace: the other 429s of a burst only hold the wait (%s)', async (_, limitedAt) => {
     const sim = new SimulatedClock()
-    const gate = new Gate(sim.clock)
+    const gate = newGate(sim)
     gate.answered(passed(await gate.enter(60_000)))
     sim.now = 1000
     for (let i = 0; i < 50; i++) gate.answered(passed(await gate.enter(60_000)))
     sim.now = 1005
     const burst = await Promise.all(Array.from({length: 8}, () => gate.enter(60_000).then(passed)))
-    sim.now = 1010
+    sim.now = limitedAt
     for (const pass of burst) gate.limitedFor(pass, 1000)
     expect(gate.met).toEqual({limited: 8, waitedMs: 0, pacedPerSecond: 45})
     // Half of the 8 in flight at the first 429: room for 4, not halved again by the other seven.
@@ -223,17 +319,52 @@ describe('Gate', () => {
 
   it('a request stopped while it waits for room is not sent, and holds no room', async () => {
     const sim = new SimulatedClock()
-    const gate = new Gate(sim.clock)
+    const gate = newGate(sim)
     const [a, b] = await Promise.all([gate.enter(60_000).then(passed), gate.enter(60_000).then(passed)])
     gate.limitedFor(a, 0)
     const stop = new AbortController()
     const waiting = gate.enter(60_000, stop.signal)
     stop.abort()
     expect(await waiting).toEqual({stopped: true})
+    // b's answer is a round at a room of one: room for the two there were.
     gate.answered(b)
-    expect('sentAt' in (await gate.enter(60_000))).toBe(true)
+    expect(await roomFor(gate)).toBe(2)
+  })
+
+  it('a request whose signal stops it after it was let through changes nothing for those still waiting', async () => {
+    const sim = new SimulatedClock()
+    const gate = newGate(sim)
+    // Two in flight, one refused: room for one, and the other (failed below) holds it.
+    const [refused] = await Promise.all([gate.enter(60_000).then(passed), gate.enter(60_000).then(passed)])
+    gate.limitedFor(refused, 0)
+    const stop = new AbortController()
+    const first = gate.enter(60_000, stop.signal)
+    let second: Pass | undefined
+    void gate.enter(60_000).then((pass) => (second = passed(pass)))
+    // The other failed: room for first; second waits for the next.
+    gate.failed()
+    passed(await first)
+    stop.abort()
+    gate.failed()
+    await sim.runUntil(() => second !== undefined)
+    expect(second!.sentAt).toBe(0)
   })
 })
+
+/**
+ * How many requests the gate lets through at once now: 30 are asked for, those let through are
+ * ended as failures and the rest stopped, which leaves the gate's room as it was.
+ */
+async function roomFor(gate: Gate): Promise<number> {
+  const stop = new AbortController()
+  let room = 0
+  const asked = Array.from({length: 30}, () => gate.enter(60_000, stop.signal).then((pass) => void ('sentAt' in pass && room++)))
+  await new Promise((resolve) => setImmediate(resolve))
+  stop.abort()
+  for (let i = 0; i < room; i++) gate.failed()
+  await Promise.all(asked)
+  return room
+}
 
 /**
  * A gateway that takes `limit` requests in any sliding second (every request counts, refused ones
@@ -267,7 +398,7 @@ describe('a batch through the gate against a limit of 100 a second (simulated)',
     [32, 25],
   ])('3,000 rows, %s in flight, %s ms each way: every row once, at 85 a second or better, few 429s', async (concurrency, latencyMs) => {
     const sim = new SimulatedClock()
-    const gate = new Gate(sim.clock)
+    const gate = newGate(sim)
     const gateway = slidingWindowGateway(100, sim)
     let next = 0
     let done = 0

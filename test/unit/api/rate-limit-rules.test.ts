@@ -141,7 +141,7 @@ function limitingOf({listening = true, onPause}: {listening?: boolean; onPause?:
     },
   }
   const listeners = {log: (line: string) => logged.push(line), onRateLimit: (wait: RateLimitWait) => waits.push(wait), beforeResend: async (inFlight: MoneyInFlight) => void resent.push(inFlight)}
-  return {limits: new RateLimiting(clock, listening ? listeners : {}), logged, waits, resent}
+  return {limits: new RateLimiting(clock, listening ? listeners : {}, 70_000), logged, waits, resent}
 }
 
 const ORDER: MoneyInFlight = {noun: 'purchase', reference: 'order-1'}
