@@ -264,6 +264,26 @@ describe('Gate', () => {
     expect(left).toEqual([2000, 3000 + lateMs, nextAt])
   })
 
+  it('paced, and the gateway says wait while requests wait for their turns: after the wait they leave a turn apart, not together', async () => {
+    const sim = new SimulatedClock()
+    const gate = newGate(sim)
+    gate.answered(passed(await gate.enter(60_000)))
+    // At 1000, 8 in flight; one refused: one taken in the second before, a request a second from 2000.
+    sim.now = 1000
+    const inFlight = await Promise.all(Array.from({length: 8}, () => gate.enter(60_000).then(passed)))
+    gate.limitedFor(inFlight[0]!, 1000)
+    for (const pass of inFlight.slice(1, 7)) gate.answered(pass)
+    const left: number[] = []
+    for (let i = 0; i < 3; i++) void gate.enter(60_000).then((pass) => left.push(passed(pass).sentAt))
+    await sim.runUntil(() => left.length === 1)
+    // The last of the 8, sent at the old pace, is refused at 2500 with a wait to 5500; the turns of 3000 and 4000 are taken then.
+    sim.now = 2500
+    gate.limitedFor(inFlight[7]!, 3000)
+    await sim.runUntil(() => left.length === 3)
+    expect(left).toEqual([2000, 5500, 6500])
+    expect(gate.met.pacedPerSecond).toBe(1)
+  })
+
   it('limited exactly a second after its first request: that second was its own, and sets the pace', async () => {
     const sim = new SimulatedClock()
     const gate = newGate(sim)
