@@ -284,6 +284,23 @@ describe('Gate', () => {
     expect(gate.met.pacedPerSecond).toBe(1)
   })
 
+  it('a 429 that comes two seconds after its request left: what was taken in the second before it left is counted all the same', async () => {
+    const sim = new SimulatedClock()
+    const gate = newGate(sim)
+    gate.answered(passed(await gate.enter(60_000)))
+    for (let i = 0; i < 100; i++) {
+      sim.now = 1000 + i * 5
+      gate.answered(passed(await gate.enter(60_000)))
+    }
+    sim.now = 1500
+    const slow = passed(await gate.enter(60_000))
+    sim.now = 3600
+    gate.answered(passed(await gate.enter(60_000)))
+    sim.now = 3700
+    gate.limitedFor(slow, 1000)
+    expect(gate.met.pacedPerSecond).toBe(90)
+  })
+
   it('limited exactly a second after its first request: that second was its own, and sets the pace', async () => {
     const sim = new SimulatedClock()
     const gate = newGate(sim)
