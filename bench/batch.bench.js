@@ -11,7 +11,7 @@
 // runs that alone).
 import {spawn, spawnSync} from 'node:child_process'
 import {createRequire} from 'node:module'
-import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Pool} from 'undici'
@@ -206,11 +206,16 @@ async function underRateLimit(work) {
     const file = join(work, 'limited.csv')
     writeFileSync(file, ['card_token,amount,reference,currency', ...Array.from({length: LIMITED_ROWS}, (_, i) => `${token},1000,limited-${i},AUD`)].join('\n') + '\n')
     const log = join(sandbox.data, 'gw', 'sandbox-requests.ndjson')
-    // The log's last line may be half written yet: read once it ends a line.
+    // The gateway appends its log in batches, off each request's path: read the file once it holds
+    // every entry the gateway has numbered so far (GET /_sandbox/requests's cursor), each line whole.
     const logged = async () => {
-      let text = readFileSync(log, 'utf8')
-      for (let tries = 0; !text.endsWith('\n') && tries < 50; tries++) text = (await new Promise((resolve) => setTimeout(resolve, 20)), readFileSync(log, 'utf8'))
-      return text.trim().split('\n').map((line) => JSON.parse(line)).filter((entry) => entry.path.startsWith('/v1.0/'))
+      const {next} = (await (await fetch(`${sandbox.url}/_sandbox/requests?limit=1`)).json()).response
+      const lines = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(0, -1) : [])
+      for (let tries = 0; lines().length < next; tries++) {
+        if (tries === 500) throw new Error(`the local gateway's request log holds ${lines().length} of its ${next} entries after 10 s`)
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      return lines().map((line) => JSON.parse(line)).filter((entry) => entry.path.startsWith('/v1.0/'))
     }
     const run = async (args) => {
       const before = (await logged()).length
