@@ -86,7 +86,7 @@ describe('Gate', () => {
     expect(gate.met.waitedMs).toBe(2900)
   })
 
-  it('lets nothing through when the gateway asks a longer wait than the bound: the wait left is said, and nothing is held', async () => {
+  it('lets nothing through when the gateway asks a longer wait than the bound: the wait left is said, and nothing is held; a wait of the bound is waited', async () => {
     const sim = new SimulatedClock()
     const gate = newGate(sim)
     gate.limitedFor(passed(await gate.enter(60_000)), 3_600_000)
@@ -96,15 +96,11 @@ describe('Gate', () => {
     const later = gate.enter(7_200_000)
     await sim.runUntil(() => sim.now >= 3_600_000)
     expect(passed(await later).sentAt).toBe(3_600_000)
-  })
-
-  it('waits a wait of exactly the bound', async () => {
-    const sim = new SimulatedClock()
-    const gate = newGate(sim)
-    gate.limitedFor(passed(await gate.enter(60_000)), 1000)
+    // A wait of exactly the bound is waited.
+    gate.limitedFor(passed(await later), 1000)
     const waiting = gate.enter(1000)
-    await sim.runUntil(() => sim.now >= 1000)
-    expect(passed(await waiting).sentAt).toBe(1000)
+    await sim.runUntil(() => sim.now >= 3_601_000)
+    expect(passed(await waiting).sentAt).toBe(3_601_000)
   })
 
   it('a request stopped while it waits out the gateway\'s wait is not sent, and holds no room', async () => {
@@ -165,10 +161,7 @@ describe('Gate', () => {
     const gate = newGate(sim)
     // gw's first request a second before those: its own traffic fills the second before the 429.
     gate.answered(passed(await gate.enter(60_000)))
-    for (let i = 0; i < 100; i++) {
-      sim.now = 1000 + i * 5
-      gate.answered(passed(await gate.enter(60_000)))
-    }
+    await taken(gate, sim, {count: 100, from: 1000, every: 5})
     sim.now = 1500
     gate.limitedFor(passed(await gate.enter(60_000)), 1000)
     expect(gate.met.pacedPerSecond).toBe(90)
@@ -204,12 +197,26 @@ describe('Gate', () => {
     expect(Math.round(after! - late)).toBe(11)
   })
 
-  /** `count` requests answered `every` ms apart from `from`, then one at `limitedAt` answered 429 (a wait of a second). */
-  async function takenThenLimited(gate: Gate, sim: SimulatedClock, {count, from, every, limitedAt}: {count: number; from: number; every: number; limitedAt: number}): Promise<void> {
+  /** `count` requests answered `every` ms apart from `from`. */
+  async function taken(gate: Gate, sim: SimulatedClock, {count, from, every}: {count: number; from: number; every: number}): Promise<void> {
     for (let i = 0; i < count; i++) {
       sim.now = from + i * every
       gate.answered(passed(await gate.enter(60_000)))
     }
+  }
+
+  /** A gate whose first request left at 0, and 100 more answered from 1000 to 1495: at 1500, a second of its own taken. */
+  async function aSecondTaken(sim: SimulatedClock): Promise<Gate> {
+    const gate = newGate(sim)
+    gate.answered(passed(await gate.enter(60_000)))
+    await taken(gate, sim, {count: 100, from: 1000, every: 5})
+    sim.now = 1500
+    return gate
+  }
+
+  /** `count` requests answered `every` ms apart from `from`, then one at `limitedAt` answered 429 (a wait of a second). */
+  async function takenThenLimited(gate: Gate, sim: SimulatedClock, {count, from, every, limitedAt}: {count: number; from: number; every: number; limitedAt: number}): Promise<void> {
+    await taken(gate, sim, {count, from, every})
     sim.now = limitedAt
     gate.limitedFor(passed(await gate.enter(60_000)), 1000)
   }
@@ -284,43 +291,39 @@ describe('Gate', () => {
     expect(gate.met.pacedPerSecond).toBe(1)
   })
 
-  it('a 429 that comes two seconds after its request left: what was taken in the second before it left is counted all the same', async () => {
-    const sim = new SimulatedClock()
-    const gate = newGate(sim)
-    gate.answered(passed(await gate.enter(60_000)))
-    for (let i = 0; i < 100; i++) {
-      sim.now = 1000 + i * 5
-      gate.answered(passed(await gate.enter(60_000)))
-    }
-    sim.now = 1500
-    const slow = passed(await gate.enter(60_000))
-    sim.now = 3600
-    gate.answered(passed(await gate.enter(60_000)))
-    sim.now = 3700
-    gate.limitedFor(slow, 1000)
-    expect(gate.met.pacedPerSecond).toBe(90)
-  })
-
-  it('limited exactly a second after its first request: that second was its own, and sets the pace', async () => {
-    const sim = new SimulatedClock()
-    const gate = newGate(sim)
-    await takenThenLimited(gate, sim, {count: 100, from: 0, every: 5, limitedAt: 1000})
-    expect(gate.met.pacedPerSecond).toBe(90)
-  })
-
-  it('counts what was taken before the refused request left: not a request sent in the same millisecond and answered first', async () => {
-    const sim = new SimulatedClock()
-    const gate = newGate(sim)
-    gate.answered(passed(await gate.enter(60_000)))
-    for (let i = 0; i < 100; i++) {
-      sim.now = 1000 + i * 5
-      gate.answered(passed(await gate.enter(60_000)))
-    }
-    sim.now = 1500
-    const [refused, alongside] = await Promise.all([gate.enter(60_000).then(passed), gate.enter(60_000).then(passed)])
-    gate.answered(alongside)
-    gate.limitedFor(refused, 1000)
-    // The 100 sent from 1000 to 1495, not the one sent at 1500 beside it.
+  it.each<[string, (sim: SimulatedClock) => Promise<Gate>]>([
+    [
+      'limited exactly a second after its first request: that second was its own',
+      async (sim) => {
+        const gate = newGate(sim)
+        await takenThenLimited(gate, sim, {count: 100, from: 0, every: 5, limitedAt: 1000})
+        return gate
+      },
+    ],
+    [
+      'a 429 that comes two seconds after its request left: the second before it left, all the same',
+      async (sim) => {
+        const gate = await aSecondTaken(sim)
+        const slow = passed(await gate.enter(60_000))
+        sim.now = 3600
+        gate.answered(passed(await gate.enter(60_000)))
+        sim.now = 3700
+        gate.limitedFor(slow, 1000)
+        return gate
+      },
+    ],
+    [
+      'not a request sent in the same millisecond as the refused one and answered first',
+      async (sim) => {
+        const gate = await aSecondTaken(sim)
+        const [refused, alongside] = await Promise.all([gate.enter(60_000).then(passed), gate.enter(60_000).then(passed)])
+        gate.answered(alongside)
+        gate.limitedFor(refused, 1000)
+        return gate
+      },
+    ],
+  ])('counts the 100 taken in the second before the refused request left, and paces to 90: %s', async (_, limited) => {
+    const gate = await limited(new SimulatedClock())
     expect(gate.met.pacedPerSecond).toBe(90)
   })
 
