@@ -145,10 +145,9 @@ export function shellQuote(value: string): string {
   const escaped = value
     .replace(/[\\']/g, (char) => `\\${char}`)
     // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001F\u007F-\u009F]/g, (char) => {
-      // \xHH is a byte; a C1 character is two bytes in UTF-8, which \uHHHH writes.
-      const hex = char.charCodeAt(0).toString(16).toUpperCase()
-      return char.charCodeAt(0) < 0x80 ? `\\x${hex.padStart(2, '0')}` : `\\u${hex.padStart(4, '0')}`
-    })
+    .replace(/[\u0000-\u001F\u007F-\u009F]/g, (char) =>
+      // Each byte of its UTF-8 as \xHH: a C1 character is two. bash's \uHHHH would be left as it is where the locale is not UTF-8 (LANG=C).
+      [...Buffer.from(char, 'utf8')].map((byte) => `\\x${byte.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
+    )
   return `$'${escaped}'`
 }

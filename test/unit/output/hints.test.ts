@@ -13,14 +13,18 @@ describe('shellQuote', () => {
     expect(shellQuote(value)).toBe(quoted)
   })
 
-  it('survives sanitize unchanged and names the same value when pasted into bash', () => {
+  it.each(['C', 'C.UTF-8'])('survives sanitize unchanged and names the same value when pasted into bash (LC_ALL=%s)', (locale) => {
     for (const value of ["it's", 'a\u001B]0;t\u0007b', "x'\u009B\\y", 'Zoë 山田']) {
       const quoted = shellQuote(value)
       expect(sanitize(quoted)).toBe(quoted)
       // --norc: bash whose stdin is a socket reads ~/.bashrc, the developer's own.
-      const echoed = spawnSync('bash', ['--norc', '-c', `printf %s ${quoted}`], {encoding: 'utf8'})
+      const echoed = spawnSync('bash', ['--norc', '-c', `printf %s ${quoted}`], {encoding: 'utf8', env: {PATH: process.env.PATH, LC_ALL: locale}})
       expect(echoed.stdout).toBe(value)
     }
+  })
+
+  it('writes a C1 character as the two bytes of its UTF-8', () => {
+    expect(shellQuote('a\u009Bb')).toBe(`$'a\\xC2\\x9Bb'`)
   })
 })
 
