@@ -210,12 +210,12 @@ async function underRateLimit(work) {
     // every entry the gateway has numbered so far (GET /_sandbox/requests's cursor), each line whole.
     const logged = async () => {
       const {next} = (await (await fetch(`${sandbox.url}/_sandbox/requests?limit=1`)).json()).response
-      const lines = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(0, -1) : [])
-      for (let tries = 0; lines().length < next; tries++) {
-        if (tries === 500) throw new Error(`the local gateway's request log holds ${lines().length} of its ${next} entries after 10 s`)
+      for (let tries = 0; ; tries++) {
+        const lines = existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(0, -1) : []
+        if (lines.length >= next) return lines.map((line) => JSON.parse(line)).filter((entry) => entry.path.startsWith('/v1.0/'))
+        if (tries === 500) throw new Error(`the local gateway's request log holds ${lines.length} of its ${next} entries after 10 s`)
         await new Promise((resolve) => setTimeout(resolve, 20))
       }
-      return lines().map((line) => JSON.parse(line)).filter((entry) => entry.path.startsWith('/v1.0/'))
     }
     const run = async (args) => {
       const before = (await logged()).length
