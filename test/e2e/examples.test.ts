@@ -1,7 +1,7 @@
-import {chmodSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {CARD_JSON, CARDS, GW, runProgram, type Sandbox, sharedSandbox} from './helpers.js'
+import {CARD_JSON, CARDS, GW, runGw, runProgram, type Sandbox, sharedSandbox} from './helpers.js'
 
 // Every command's --help examples, run as shown against a freshly started local gateway, in an
 // order where each finds what earlier ones created (cust-42, order-1001, gold-monthly...).
@@ -122,6 +122,21 @@ sharedSandbox((started) => {
 
 const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'oclif.manifest.json'), 'utf8')) as Manifest
 
+/**
+ * The words of an example the shell would pass gw as they are written (bare words, and quoted ones
+ * that expand nothing), or undefined where the shell does more (a pipe, a redirection, a variable).
+ */
+function plainWords(example: string): string[] | undefined {
+  if (!/^gw( ([\w.,:=@/+%-]+|'[^']*'|"[^"$`\\]*"))+$/.test(example)) return undefined
+  return [...example.matchAll(/[\w.,:=@/+%-]+|'([^']*)'|"([^"]*)"/g)].slice(1).map((match) => match[1] ?? match[2] ?? match[0])
+}
+
+/** Whether gw would read or write a file of the working folder: a word naming one there, or a file's name. */
+const namesAFile = (words: string[]) => words.some((word) => {
+  const value = word.replace(/^(--[\w-]+=|@)/, '')
+  return existsSync(join(dir, value)) || /\.(csv|json|ndjson|txt|pem|db)$/.test(value)
+})
+
 const examplesOf = (id: string) =>
   (manifest.commands[id]?.examples ?? []).map((example) =>
     (typeof example === 'string' ? example : example.command).replaceAll('<%= config.bin %>', 'gw').replaceAll('<%= command.id %>', id.replaceAll(':', ' ')),
@@ -135,18 +150,35 @@ describe('the examples in --help', () => {
 
   // One test a command, in RUN_ORDER (each may use what an earlier one made): a bound each, not one for all.
   const outputs: Record<string, string> = {}
+  // A command family's first example is run by bash, gw a process on PATH: a smoke test of the
+  // installed command. The others too where the shell does more than split words, or gw reads or
+  // writes a file of the working folder (a thread has the test's). The rest run gw in a thread with the words bash would pass.
+  const spawnedFamilies = new Set<string>()
   it.each(RUN_ORDER)('%s: its examples run as shown against the local gateway, each exiting 0', async (id) => {
     for (const example of examplesOf(id)) {
       if (example in EXAMPLES_NOT_RUN) continue
-      const result = await runProgram('bash', ['-o', 'pipefail', '-c', example], {
-        cwd: dir,
-        // As after `gw sandbox start`: its profile local is the active one, no GW_* variables.
-        env: {...sandbox.home, PATH: `${join(dir, 'bin')}:${process.env.PATH}`},
-      })
+      // As after `gw sandbox start`: its profile local is the active one, no GW_* variables.
+      const env = {...sandbox.home, PATH: `${join(dir, 'bin')}:${process.env.PATH}`}
+      const words = plainWords(example)
+      const family = id.split(':')[0]!
+      const inThread = words !== undefined && !namesAFile(words) && spawnedFamilies.has(family)
+      spawnedFamilies.add(family)
+      const result = inThread ? await runGw(words, {env}) : await runProgram('bash', ['-o', 'pipefail', '-c', example], {cwd: dir, env})
       expect(result.code, `${example}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(0)
       expect(result.stderr, example).not.toContain('Error:')
       outputs[example] = result.stdout
     }
+  })
+
+  it('ran in a thread only words bash splits the same, and ran each family once through bash', async () => {
+    const plain = Object.keys(manifest.commands).flatMap(examplesOf).filter((example) => plainWords(example) !== undefined)
+    expect(plain.length).toBeGreaterThan(100)
+    // bash prints each example's words, NUL after each, a line after each example.
+    const printed = await runProgram('bash', ['-c', plain.map((example) => `${example.replace(/^gw/, "printf '%s\\0'")}; echo`).join('\n')])
+    expect(printed.stdout.split('\n').slice(0, -1).map((line) => line.split('\0').slice(0, -1))).toEqual(plain.map(plainWords))
+    expect(plainWords('gw purchase get - | jq .message')).toBeUndefined()
+    expect(plainWords('gw purchase list --from "$DAY"')).toBeUndefined()
+    expect([...spawnedFamilies].sort()).toEqual([...new Set(RUN_ORDER.map((id) => id.split(':')[0]))].sort())
   })
 
   it('print what their help texts promise', () => {
