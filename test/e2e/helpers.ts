@@ -91,8 +91,6 @@ export const PROCESS_FILES: readonly string[] = [
   'test/e2e/npm-package.test.ts',
   'test/e2e/other-users.test.ts',
   'test/e2e/package.test.ts',
-  // NODE_EXTRA_CA_CERTS is read once, as a process starts: a thread of the test's would not trust the proxy's certificate.
-  'test/e2e/proxy.test.ts',
   'test/e2e/sandbox-stop.test.ts',
   'test/e2e/start-path.test.ts',
   'test/e2e/stdin-copy.test.ts',
@@ -106,6 +104,8 @@ function spawnsGw(options: RunOptions, args: string[]): boolean {
   // keytar, a native module, reads the process's own environment, not a thread's, and in a thread its
   // calls to the Secret Service hung: a run that names a session bus (a keychain, or one not there) is a process.
   if (options.env?.DBUS_SESSION_BUS_ADDRESS !== undefined) return true
+  // Node reads NODE_EXTRA_CA_CERTS once, as a process starts: a thread would not trust the CA it names.
+  if (options.env?.NODE_EXTRA_CA_CERTS !== undefined) return true
   const file = expect.getState().testPath
   return file !== undefined && PROCESS_FILES.includes(relative(ROOT, file))
 }
